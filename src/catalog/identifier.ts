@@ -1,0 +1,60 @@
+/** Permission identifier syntax, as the host validates it (host-acl-semantics §2.3). */
+
+export const MAX_IDENTIFIER_BYTES = 116;
+const RESERVED_PREFIX = "host-plugin-";
+
+export interface ParsedIdentifier {
+  /** Manifest key: `fs`, `core:window`, or undefined for app permissions. */
+  prefix?: string;
+  base: string;
+}
+
+export type IdentifierCheck = { ok: true; parsed: ParsedIdentifier } | { ok: false; message: string };
+
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+export function checkIdentifier(id: string): IdentifierCheck {
+  if (id.startsWith(RESERVED_PREFIX)) return { ok: false, message: `identifiers cannot start with ${RESERVED_PREFIX}` };
+  if (id.length === 0) return { ok: false, message: "identifiers cannot be empty" };
+  const bytes = Buffer.byteLength(id, "utf8");
+  if (bytes > MAX_IDENTIFIER_BYTES) return { ok: false, message: `identifiers cannot be longer than ${MAX_IDENTIFIER_BYTES} bytes, found ${bytes}` };
+  if (!isAlnum(id.charCodeAt(0))) return { ok: false, message: "identifiers must start with an ASCII letter or digit" };
+  let colons = 0;
+  for (let i = 1; i < id.length; i++) {
+    const previous = id.charCodeAt(i - 1);
+    const c = id.charCodeAt(i);
+    if (c === 58) colons++;
+    const allowed = isAlnum(previous) ? isAlnum(c) || c === 45 || c === 58 : previous === 45 ? isAlnum(c) : isAlnum(c) || c === 58;
+    if (!allowed) {
+      if (c === 45 && previous === 45) return { ok: false, message: "identifiers cannot contain '--'" };
+      if (previous === 45 || (previous === 58 && c === 45)) return { ok: false, message: "a hyphen cannot touch a ':'" };
+      return { ok: false, message: `identifiers can only contain ASCII letters, digits, inner hyphens and ':' separators, found ${JSON.stringify(id[i])}` };
+    }
+  }
+  const last = id.charCodeAt(id.length - 1);
+  if (last === 45) return { ok: false, message: "identifiers cannot have a trailing hyphen" };
+  if (last === 58) return { ok: false, message: "identifiers cannot have a prefix without a base" };
+  if (colons > 1 && !id.startsWith("core:")) return { ok: false, message: "only `core:` identifiers may contain more than one ':'" };
+  const split = id.lastIndexOf(":");
+  return { ok: true, parsed: split < 0 ? { base: id } : { prefix: id.slice(0, split), base: id.slice(split + 1) } };
+}
+
+/** Best-effort corrected spelling of an invalid identifier; undefined when nothing sensible comes out. */
+export function correctIdentifier(id: string): string | undefined {
+  let fixed = id
+    .trim()
+    .replace(/^host-plugin-/, "")
+    .replace(/_/g, "-")
+    .replace(/[.\/ ]/g, (ch) => (ch === "." ? ":" : "-"));
+  const firstColon = fixed.indexOf(":");
+  if (!fixed.startsWith("core:") && firstColon >= 0) {
+    fixed = fixed.slice(0, firstColon + 1) + fixed.slice(firstColon + 1).replace(/:/g, "-");
+  }
+  fixed = fixed
+    .replace(/-{2,}/g, "-")
+    .replace(/-?:-?/g, ":")
+    .replace(/[^A-Za-z0-9:-]/g, "")
+    .replace(/^[^A-Za-z0-9]+/, "")
+    .replace(/[-:]+$/, "");
+  return fixed && fixed !== id && checkIdentifier(fixed).ok ? fixed : undefined;
+}

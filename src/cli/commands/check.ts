@@ -1,0 +1,73 @@
+import { Option, type Command } from "commander";
+import { readFileSync } from "node:fs";
+import { summarize } from "../../diagnostics/types.js";
+import { lint } from "../../lint.js";
+import { loadProject } from "../../load/project.js";
+import { REPORTER_NAMES, loadReporter, type ReporterName } from "../../reporters/index.js";
+import { RULES_BY_ID } from "../../rules/index.js";
+import { EXIT_FINDINGS, EXIT_OK } from "../exit-codes.js";
+import { docsUrl, makePaint, toolVersion, type MainOptions } from "../io.js";
+import { addInputOptions, loadOptionsFrom, parsePositiveInteger, parseRuleSettings, type InputOptions } from "../options.js";
+import type { SetExitCode } from "./index.js";
+
+interface CheckOptions extends InputOptions {
+  format: ReporterName;
+  maxWarnings?: number;
+  rule: string[];
+  quiet?: boolean;
+  color?: boolean;
+}
+
+export function registerCheck(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
+  const command = program
+    .command("check", { isDefault: true })
+    .description("check capability files (default: the app in the current folder)")
+    .argument("[paths...]", "capability files or folders");
+  addInputOptions(command)
+    .addOption(new Option("-f, --format <format>", "output format").choices(REPORTER_NAMES).default("stylish"))
+    .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
+    .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
+    .option("-q, --quiet", "report errors only")
+    .option("--color", "force colour")
+    .option("--no-color", "disable colour")
+    .action(async (paths: string[], options: CheckOptions) => {
+      setExitCode(await runCheck(paths, options, io));
+    });
+}
+
+async function runCheck(paths: string[], options: CheckOptions, io: MainOptions): Promise<number> {
+  const rules = parseRuleSettings(options.rule);
+  const project = await loadProject(loadOptionsFrom(paths, options, io.cwd));
+  const result = await lint(project, { rules });
+  const diagnostics = options.quiet ? result.diagnostics.filter((d) => d.severity === "error") : result.diagnostics;
+  const summary = summarize(diagnostics, result.files);
+  const reporter = await loadReporter(options.format);
+  const texts = new Map(project.documents.map((d) => [d.absolutePath, d.text]));
+  if (project.config) texts.set(project.config.document.absolutePath, project.config.document.text);
+  io.stdout.write(
+    reporter(
+      { diagnostics, summary },
+      {
+        cwd: io.cwd,
+        paint: makePaint(options.color, io.stdout, io.env ?? {}),
+        rules: RULES_BY_ID,
+        toolVersion: toolVersion(),
+        docsUrl,
+        sourceText: (file) => texts.get(file) ?? readIfSmall(file),
+      },
+    ),
+  );
+  const tooManyWarnings = options.maxWarnings !== undefined && summary.warnings > options.maxWarnings;
+  if (tooManyWarnings && options.format === "stylish") {
+    io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
+  }
+  return summary.errors > 0 || tooManyWarnings ? EXIT_FINDINGS : EXIT_OK;
+}
+
+function readIfSmall(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,50 @@
+import { Command, CommanderError, Option } from "commander";
+import { FatalError } from "../load/read.js";
+import { EXIT_FATAL } from "./exit-codes.js";
+import { toolVersion, type MainOptions } from "./io.js";
+import { registerCommands } from "./commands/index.js";
+
+export type { MainOptions } from "./io.js";
+
+export class UsageError extends Error {}
+
+/**
+ * The whole CLI, with injected streams and working directory; returns the exit code.
+ * Nothing here calls process.exit, so tests run it in-process.
+ */
+export async function main(options: MainOptions): Promise<number> {
+  const { stderr } = options;
+  let exitCode = 0;
+  const debug = options.argv.includes("--debug");
+  const program = new Command("caplint")
+    .description("Validate, lint and query host capability files.")
+    .version(toolVersion(), "-v, --version")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => options.stdout.write(text),
+      writeErr: (text) => stderr.write(text),
+      outputError: (text, write) => write(`caplint: ${text.replace(/^error: /, "")}`),
+    })
+    .showSuggestionAfterError(true)
+    .addOption(new Option("--debug", "print internal stack traces on errors").hideHelp());
+  registerCommands(program, options, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync([...options.argv], { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; commander's own usage errors exit 1, which is ours for findings.
+      return error.exitCode === 0 ? 0 : EXIT_FATAL;
+    }
+    if (error instanceof FatalError || error instanceof UsageError) {
+      stderr.write(`caplint: ${error.message}\n`);
+      return EXIT_FATAL;
+    }
+    stderr.write(`caplint: internal error (caplint ${toolVersion()}): ${error instanceof Error ? error.message : String(error)}\n`);
+    if (debug && error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
+    else stderr.write("caplint: rerun with --debug for the stack trace, and report it\n");
+    return EXIT_FATAL;
+  }
+}

@@ -1,0 +1,81 @@
+export type JsonPath = ReadonlyArray<string | number>;
+
+export type Severity = "error" | "warning";
+export type RuleSetting = Severity | "off";
+
+export interface Position {
+  /** 1-based line. */
+  line: number;
+  /** 1-based column, in UTF-16 code units. */
+  column: number;
+}
+
+export interface Range {
+  start: Position;
+  /** Exclusive end. */
+  end: Position;
+}
+
+/** A text edit in the jsonc-parser `Edit` shape. */
+export interface TextEdit {
+  offset: number;
+  length: number;
+  content: string;
+}
+
+export interface Fix {
+  /** What the fix does, for `--fix-dry-run` and reporters. */
+  description: string;
+  edits: TextEdit[];
+}
+
+export interface Diagnostic {
+  ruleId: string;
+  severity: Severity;
+  message: string;
+  /** POSIX path relative to the working directory (or absolute when outside it). */
+  file: string;
+  /** Absolute file system path, for fixes and code frames; not part of the JSON contract. */
+  absolutePath: string;
+  path: JsonPath;
+  range: Range;
+  /** Character offsets of the range in the file text, for code frames. */
+  offset: number;
+  length: number;
+  /** How to fix it, in one line. */
+  hint?: string;
+  fix?: Fix;
+}
+
+export interface LintSummary {
+  files: number;
+  errors: number;
+  warnings: number;
+  fixable: number;
+}
+
+export function summarize(diagnostics: readonly Diagnostic[], files: number): LintSummary {
+  let errors = 0;
+  let warnings = 0;
+  let fixable = 0;
+  for (const d of diagnostics) {
+    if (d.severity === "error") errors++;
+    else warnings++;
+    if (d.fix) fixable++;
+  }
+  return { files, errors, warnings, fixable };
+}
+
+export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return (
+    compareStrings(a.file, b.file) ||
+    a.range.start.line - b.range.start.line ||
+    a.range.start.column - b.range.start.column ||
+    compareStrings(a.ruleId, b.ruleId) ||
+    compareStrings(a.message, b.message)
+  );
+}
+
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,115 @@
+import { compareDiagnostics, type Diagnostic, type JsonPath, type RuleSetting, type Severity } from "./diagnostics/types.js";
+import { valueAt, type SourceDocument } from "./load/document.js";
+import type { Project } from "./load/project.js";
+import type { Capability, PermissionEntry } from "./model/types.js";
+import { RULES, RULES_BY_ID } from "./rules/index.js";
+import type { Rule, RuleContext, RuleReport } from "./rules/types.js";
+import { validateCapabilityFile } from "./schema/validate.js";
+
+export interface LintOptions {
+  /** Severity overrides by rule id; rules not named keep their default. */
+  rules?: ReadonlyMap<string, RuleSetting>;
+  /** Per-file overrides, checked after `rules` (config `overrides`). */
+  severityFor?: (ruleId: string, file: string) => RuleSetting | undefined;
+}
+
+export interface LintResult {
+  diagnostics: Diagnostic[];
+  /** Number of files checked (capability files plus unreadable ones). */
+  files: number;
+}
+
+/**
+ * Lints a loaded project: read and parse problems, then the schema, then every enabled rule.
+ * Rules see a typed model in which schema-invalid fields are dropped, so a wrong type in one
+ * field does not hide unknown permissions elsewhere in the same file.
+ */
+export async function lint(project: Project, options: LintOptions = {}): Promise<LintResult> {
+  const documentsByPath = new Map<string, SourceDocument>();
+  for (const document of project.documents) documentsByPath.set(document.absolutePath, document);
+  if (project.config) documentsByPath.set(project.config.document.absolutePath, project.config.document);
+
+  const diagnostics: Diagnostic[] = [];
+  const severityOf = (rule: Rule, file: string): Severity | undefined => {
+    if (rule.reservedForPipeline) return rule.defaultSeverity;
+    const setting = options.severityFor?.(rule.id, file) ?? options.rules?.get(rule.id) ?? rule.defaultSeverity;
+    return setting === "off" ? undefined : setting;
+  };
+  const emit = (rule: Rule, document: SourceDocument | undefined, absolutePath: string, file: string, report: Omit<RuleReport, "at">) => {
+    const severity = severityOf(rule, file);
+    if (!severity) return;
+    const located = document?.locate(report.path, report.target) ?? { range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } }, offset: 0, length: 0 };
+    const diagnostic: Diagnostic = {
+      ruleId: rule.id,
+      severity,
+      message: report.message,
+      file,
+      absolutePath,
+      path: report.path,
+      range: located.range,
+      offset: located.offset,
+      length: located.length,
+    };
+    if (report.hint) diagnostic.hint = report.hint;
+    if (report.fix && document?.format === "json") {
+      const fix = report.fix(document);
+      if (fix) diagnostic.fix = fix;
+    }
+    diagnostics.push(diagnostic);
+  };
+
+  const parseRule = RULES_BY_ID.get("parse")!;
+  const schemaRule = RULES_BY_ID.get("schema")!;
+  for (const problem of project.problems) {
+    emit(parseRule, documentsByPath.get(problem.absolutePath), problem.absolutePath, problem.file, { path: [], message: problem.message });
+  }
+  const validations = await Promise.all(
+    project.documents.map(async (document) => ({ document, problems: document.ok ? await validateCapabilityFile(document.value) : [] })),
+  );
+  for (const { document, problems } of validations) {
+    if (!document.ok) {
+      emit(parseRule, document, document.absolutePath, document.file, { path: [], message: document.parseError!.message });
+      continue;
+    }
+    for (const problem of problems) emit(schemaRule, document, document.absolutePath, document.file, problem);
+  }
+
+  let current: Rule = parseRule;
+  const context: RuleContext = {
+    project,
+    catalog: project.catalog,
+    capabilities: project.capabilities,
+    document: (at) => documentsByPath.get(at.absolutePath),
+    raw: (capability: Capability) => {
+      const document = documentsByPath.get(capability.source.absolutePath);
+      return (valueAt(document?.value, capability.source.path) ?? {}) as Record<string, unknown>;
+    },
+    *entries(): Iterable<{ capability: Capability; entry: PermissionEntry }> {
+      for (const capability of project.capabilities) for (const entry of capability.permissions) yield { capability, entry };
+    },
+    report(report) {
+      const document = documentsByPath.get(report.at.absolutePath);
+      emit(current, document, report.at.absolutePath, document?.file ?? report.at.absolutePath, report);
+    },
+  };
+  for (const rule of RULES) {
+    if (rule.reservedForPipeline) continue;
+    if (!options.severityFor && severityOf(rule, "") === undefined) continue;
+    current = rule;
+    await rule.check(context);
+  }
+
+  return { diagnostics: dedupe(diagnostics.sort(compareDiagnostics)), files: project.documents.length + project.problems.filter((p) => !documentsByPath.has(p.absolutePath)).length };
+}
+
+function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = `${d.file}\u0000${d.range.start.line}:${d.range.start.column}\u0000${d.ruleId}\u0000${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export type { JsonPath };

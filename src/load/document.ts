@@ -1,0 +1,208 @@
+import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import type { JsonPath, Range } from "../diagnostics/types.js";
+import { LineIndex } from "./line-index.js";
+
+export type DocumentFormat = "json" | "toml";
+
+/** Deeper documents are refused before parsing: the host has no use for them and recursive parsers overflow. */
+export const MAX_NESTING_DEPTH = 256;
+
+export interface Located {
+  range: Range;
+  offset: number;
+  length: number;
+  /** False when the path does not exist and an ancestor (or the file start) was used. */
+  exact: boolean;
+}
+
+export interface ParseFailure {
+  message: string;
+  offset: number;
+  length: number;
+}
+
+/**
+ * A parsed capability or permission file. It owns the only mapping from JSON paths to
+ * text positions: rules and the schema stage report paths, never positions.
+ */
+export class SourceDocument {
+  readonly lines: LineIndex;
+  private constructor(
+    /** Absolute path. */
+    readonly absolutePath: string,
+    /** POSIX path relative to the working directory. */
+    readonly file: string,
+    readonly text: string,
+    readonly format: DocumentFormat,
+    readonly value: unknown,
+    readonly parseError: ParseFailure | undefined,
+    private readonly tree: Node | undefined,
+  ) {
+    this.lines = new LineIndex(text);
+  }
+
+  static parse(absolutePath: string, file: string, text: string, format: DocumentFormat, parseToml?: TomlParser): SourceDocument {
+    const problem = precheck(text);
+    if (problem) return new SourceDocument(absolutePath, file, text, format, undefined, problem, undefined);
+    if (format === "toml") {
+      if (!parseToml) throw new Error("a TOML parser is required for TOML documents");
+      const result = parseToml(text);
+      return new SourceDocument(absolutePath, file, text, format, result.value, result.error, undefined);
+    }
+    const errors: ParseError[] = [];
+    const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    const first = errors[0];
+    if (first || !tree) {
+      const failure: ParseFailure = first
+        ? { message: describeJsonError(first, text), offset: first.offset, length: Math.max(1, first.length) }
+        : { message: "the file is empty; expected a capability object or array", offset: 0, length: 0 };
+      return new SourceDocument(absolutePath, file, text, format, undefined, failure, undefined);
+    }
+    // JSON.parse agrees with jsonc-parser on valid JSON and keeps `__proto__` as a plain own key.
+    return new SourceDocument(absolutePath, file, text, format, JSON.parse(text), undefined, tree);
+  }
+
+  get ok(): boolean {
+    return this.parseError === undefined;
+  }
+
+  /**
+   * The text range of the value (or, with `target: "key"`, the property name) at `path`,
+   * falling back to the nearest existing ancestor.
+   */
+  locate(path: JsonPath, target: "key" | "value" = "value"): Located {
+    if (this.tree) return this.locateJson(path, target);
+    if (this.parseError) return this.span(this.parseError.offset, this.parseError.length, true);
+    return this.locateToml(path, target);
+  }
+
+  private locateJson(path: JsonPath, target: "key" | "value"): Located {
+    const root = this.tree!;
+    for (let depth = path.length; depth >= 0; depth--) {
+      const node = depth === 0 ? root : findNodeAtLocation(root, path.slice(0, depth) as (string | number)[]);
+      if (!node) continue;
+      const exact = depth === path.length;
+      if (exact && target === "key" && node.parent?.type === "property") {
+        const keyNode = node.parent.children![0]!;
+        return this.span(keyNode.offset, keyNode.length, true);
+      }
+      return this.span(node.offset, node.length, exact);
+    }
+    return this.span(0, 0, false);
+  }
+
+  /**
+   * smol-toml gives no positions for values, so TOML paths are found textually: a key by its
+   * `key =` line, a string value by its quoted text. When that fails the first line is used.
+   */
+  private locateToml(path: JsonPath, target: "key" | "value"): Located {
+    const value = valueAt(this.value, path);
+    if (target === "value" && typeof value === "string") {
+      for (const quoted of [JSON.stringify(value), `'${value}'`]) {
+        const at = this.text.indexOf(quoted);
+        if (at >= 0) return this.span(at, quoted.length, true);
+      }
+    }
+    for (let depth = path.length; depth > 0; depth--) {
+      const key = path[depth - 1];
+      if (typeof key !== "string") continue;
+      const match = new RegExp(`^[ \\t]*(?:\\[\\[?[^\\]\\n]*)?(${escapeRegExp(key)})[ \\t]*[=\\]]`, "m").exec(this.text);
+      if (match) {
+        const at = match.index + match[0].indexOf(key);
+        return this.span(at, key.length, depth === path.length);
+      }
+    }
+    return this.span(0, 0, path.length === 0);
+  }
+
+  private span(offset: number, length: number, exact: boolean): Located {
+    return {
+      offset,
+      length,
+      exact,
+      range: { start: this.lines.position(offset), end: this.lines.position(offset + length) },
+    };
+  }
+}
+
+export type TomlParser = (text: string) => { value: unknown; error?: ParseFailure };
+
+export function valueAt(root: unknown, path: JsonPath): unknown {
+  let current: unknown = root;
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    if (!Object.prototype.hasOwnProperty.call(current, key)) return undefined;
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return current;
+}
+
+function precheck(text: string): ParseFailure | undefined {
+  if (text.charCodeAt(0) === 0xfeff) {
+    return { message: "the file starts with a UTF-8 byte order mark, which the host's parser rejects; save it without BOM", offset: 0, length: 1 };
+  }
+  const nul = text.indexOf("\u0000");
+  if (nul >= 0) return { message: "the file contains NUL bytes: it looks binary, not JSON or TOML", offset: nul, length: 1 };
+  const bad = text.indexOf("\uFFFD");
+  if (bad >= 0) return { message: "the file is not valid UTF-8 (first bad byte here)", offset: bad, length: 1 };
+  if (text.trim() === "") return { message: "the file is empty; expected a capability object or array", offset: 0, length: 0 };
+  const deep = findExcessiveNesting(text, MAX_NESTING_DEPTH);
+  if (deep >= 0) {
+    return { message: `nesting deeper than ${MAX_NESTING_DEPTH} levels; no capability file needs that`, offset: deep, length: 1 };
+  }
+  return undefined;
+}
+
+/** Offset of the first bracket beyond `limit` levels, or -1. Strings are skipped; works for JSON and TOML. */
+export function findExcessiveNesting(text: string, limit: number): number {
+  let depth = 0;
+  let quote = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (quote) {
+      if (ch === 92 /* \ */ && quote === 34) i++;
+      else if (ch === quote || ch === 10) quote = 0;
+      continue;
+    }
+    if (ch === 34 /* " */ || ch === 39 /* ' */) quote = ch;
+    else if (ch === 123 || ch === 91) {
+      if (++depth > limit) return i;
+    } else if (ch === 125 || ch === 93) depth--;
+  }
+  return -1;
+}
+
+function describeJsonError(error: ParseError, text: string): string {
+  const found = text.slice(error.offset, error.offset + Math.max(1, error.length));
+  const near = found ? ` near ${JSON.stringify(found.length > 20 ? found.slice(0, 20) + "…" : found)}` : " at end of file";
+  const what: Record<string, string> = {
+    InvalidSymbol: "unexpected character",
+    InvalidNumberFormat: "invalid number",
+    PropertyNameExpected: "expected a property name in double quotes",
+    ValueExpected: "expected a value",
+    ColonExpected: "expected ':'",
+    CommaExpected: "expected ',' between items",
+    CloseBraceExpected: "expected '}'",
+    CloseBracketExpected: "expected ']'",
+    EndOfFileExpected: "expected end of file after the top-level value",
+    InvalidCommentToken: "comments are not allowed in JSON",
+    UnexpectedEndOfComment: "unterminated comment",
+    UnexpectedEndOfString: "unterminated string",
+    UnexpectedEndOfNumber: "unterminated number",
+    InvalidUnicode: "invalid unicode escape",
+    InvalidEscapeCharacter: "invalid escape character",
+    InvalidCharacter: "invalid character in string",
+  };
+  const code = printParseErrorCode(error.error);
+  let message = `invalid JSON: ${what[code] ?? code}${near}`;
+  if (code === "ValueExpected" || code === "PropertyNameExpected") {
+    const before = text.slice(0, error.offset).trimEnd();
+    if (before.endsWith(",")) message += " (trailing commas are not allowed in JSON)";
+  }
+  if (code === "InvalidSymbol" && (found.startsWith("/") )) message = `invalid JSON: comments are not allowed${near}`;
+  return message;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,0 +1,7 @@
+import type { Reporter } from "./types.js";
+
+/** `file:line:col: severity message [rule-id]`: one line each, also the format of expected-output fixtures. */
+const compact: Reporter = ({ diagnostics }) =>
+  diagnostics.map((d) => `${d.file}:${d.range.start.line}:${d.range.start.column}: ${d.severity} ${d.message} [${d.ruleId}]\n`).join("");
+
+export default compact;

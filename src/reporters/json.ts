@@ -1,0 +1,27 @@
+import type { Reporter } from "./types.js";
+
+/** The public JSON contract (README "JSON output"). Field order is stable. */
+const json: Reporter = ({ diagnostics, summary }, context) =>
+  JSON.stringify(
+    {
+      version: context.toolVersion,
+      diagnostics: diagnostics.map((d) => ({
+        file: d.file,
+        ruleId: d.ruleId,
+        severity: d.severity,
+        message: d.message,
+        line: d.range.start.line,
+        column: d.range.start.column,
+        endLine: d.range.end.line,
+        endColumn: d.range.end.column,
+        path: d.path,
+        ...(d.hint ? { hint: d.hint } : {}),
+        fixable: d.fix !== undefined,
+      })),
+      summary: { files: summary.files, errors: summary.errors, warnings: summary.warnings, fixable: summary.fixable },
+    },
+    null,
+    2,
+  ) + "\n";
+
+export default json;

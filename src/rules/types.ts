@@ -1,0 +1,54 @@
+import type { Catalog } from "../catalog/catalog.js";
+import type { Fix, JsonPath, Severity } from "../diagnostics/types.js";
+import type { SourceDocument } from "../load/document.js";
+import type { Project } from "../load/project.js";
+import type { Capability, PermissionEntry } from "../model/types.js";
+
+export type RuleCategory = "correctness" | "security" | "suspicious" | "style";
+
+export interface RuleMeta {
+  /** Public contract: the id users configure and CI scripts filter on. */
+  id: string;
+  /** One sentence, shown by `caplint rules` and in SARIF. */
+  description: string;
+  category: RuleCategory;
+  defaultSeverity: Severity;
+  /** True when the rule offers safe fixes applied by `--fix`. */
+  fixable: boolean;
+  /** `parse` and `schema` are reported by the pipeline and cannot be turned off. */
+  reservedForPipeline?: boolean;
+}
+
+export interface RuleReport {
+  /** The file: a capability's source, or a document. */
+  at: { absolutePath: string };
+  path: JsonPath;
+  target?: "key" | "value";
+  message: string;
+  hint?: string;
+  /** Builds the safe fix from the document's text; called only when the document is JSON. */
+  fix?: (document: SourceDocument) => Fix | undefined;
+}
+
+export interface RuleContext {
+  readonly project: Project;
+  readonly catalog: Catalog;
+  /** Capabilities whose file passed parsing (schema-invalid fields are dropped from the model). */
+  readonly capabilities: readonly Capability[];
+  /** The document a capability (or any file) came from. */
+  document(at: { absolutePath: string }): SourceDocument | undefined;
+  /** The raw JSON object of a capability as written. */
+  raw(capability: Capability): Record<string, unknown>;
+  /** Every permission entry with its capability. */
+  entries(): Iterable<{ capability: Capability; entry: PermissionEntry }>;
+  report(report: RuleReport): void;
+}
+
+export interface Rule extends RuleMeta {
+  check(context: RuleContext): void | Promise<void>;
+}
+
+/** Identity function that keeps rule literals type-checked (arethetypeswrong's `defineCheck`). */
+export function defineRule<const R extends Rule>(rule: R): R {
+  return rule;
+}

@@ -1,0 +1,27 @@
+import { quoteList } from "../util/did-you-mean.js";
+import { classifyIdentifier } from "./classify.js";
+import { defineRule } from "./types.js";
+
+export default defineRule({
+  id: "unknown-permission",
+  description: "Disallow permission identifiers that the plugin's manifest does not define (the build fails on them).",
+  category: "correctness",
+  defaultSeverity: "error",
+  fixable: false,
+  check(context) {
+    for (const { capability, entry } of context.entries()) {
+      const verdict = classifyIdentifier(entry.identifier, context.catalog);
+      if (verdict.kind !== "unknown-permission") continue;
+      const suggestions = context.catalog.suggest(entry.identifier);
+      const owner = verdict.key === undefined ? "the app's own permissions" : `plugin "${verdict.key}"`;
+      context.report({
+        at: capability.source,
+        path: entry.extended ? [...entry.path, "identifier"] : entry.path,
+        message: `unknown permission "${entry.identifier}": ${owner} has no permission or set "${verdict.base}"`,
+        hint: suggestions.length
+          ? `did you mean ${quoteList(suggestions)}?`
+          : `list what exists with: caplint permissions ${verdict.key ?? ""}`.trimEnd(),
+      });
+    }
+  },
+});

@@ -1,0 +1,233 @@
+import type { ErrorObject, ValidateFunction } from "ajv";
+import type { JsonPath } from "../diagnostics/types.js";
+import { valueAt } from "../load/document.js";
+import { fileForm } from "../model/capability.js";
+
+export interface SchemaProblem {
+  path: JsonPath;
+  target: "key" | "value";
+  message: string;
+  hint?: string;
+}
+
+type Validators = Record<"single" | "list" | "wrapped", ValidateFunction>;
+let validators: Validators | undefined;
+
+/** Ajv is compiled on first use only: commands that never validate a file never pay for it. */
+async function getValidators(): Promise<Validators> {
+  if (validators) return validators;
+  const [{ default: Ajv }, { default: addFormats }, schema] = await Promise.all([
+    import("ajv"),
+    import("ajv-formats"),
+    import("../../schema/capability.schema.json", { with: { type: "json" } }),
+  ]);
+  const ajv = new (Ajv as unknown as typeof import("ajv").default)({ allErrors: true, strict: false });
+  (addFormats as unknown as (a: unknown) => void)(ajv);
+  const root = schema.default as { $id: string };
+  ajv.addSchema(root);
+  const ref = (fragment: string) => ajv.compile({ $ref: `${root.$id}#${fragment}` });
+  validators = {
+    single: ref("/definitions/Capability"),
+    list: ajv.compile({ type: "array", items: { $ref: `${root.$id}#/definitions/Capability` } }),
+    wrapped: ajv.compile({ $ref: `${root.$id}#/anyOf/2` }),
+  };
+  return validators;
+}
+
+const FORM_NAMES = {
+  single: "a single capability object",
+  list: "an array of capabilities",
+  wrapped: 'an object with a "capabilities" array',
+} as const;
+
+/**
+ * Validates a parsed capability file against the schema. The form is decided the way the host
+ * decides it (array, object with `capabilities`, other object), so the three-way `anyOf` of the
+ * schema never produces noise: only the chosen form's errors are reported.
+ * Errors owned by dedicated rules (platform values, duplicate entries) are left to those rules.
+ */
+export async function validateCapabilityFile(value: unknown): Promise<SchemaProblem[]> {
+  const form = fileForm(value);
+  if (!form) {
+    return [
+      {
+        path: [],
+        target: "value",
+        message: `expected a capability file (${FORM_NAMES.single}, ${FORM_NAMES.list}, or ${FORM_NAMES.wrapped}), found ${typeName(value)}`,
+      },
+    ];
+  }
+  const validate = (await getValidators())[form];
+  if (validate(value)) return [];
+  return ajvErrorsToProblems(validate.errors ?? [], value, form);
+}
+
+export function ajvErrorsToProblems(errors: readonly ErrorObject[], root: unknown, form: keyof typeof FORM_NAMES): SchemaProblem[] {
+  const kept = pickAnyOfBranches(errors);
+  const problems: SchemaProblem[] = [];
+  const seen = new Set<string>();
+  for (const error of kept) {
+    const problem = toProblem(error, root, form);
+    if (!problem) continue;
+    const key = JSON.stringify([problem.path, problem.message]);
+    if (!seen.has(key)) {
+      seen.add(key);
+      problems.push(problem);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Collapses `anyOf` failures: when the value's type selects one branch, only that branch's errors
+ * are kept; when it fits no branch, one message lists what was expected.
+ */
+function pickAnyOfBranches(errors: readonly ErrorObject[]): ErrorObject[] {
+  const anyOfs = errors.filter((e) => e.keyword === "anyOf");
+  const dropped = new Set<ErrorObject>();
+  for (const anyOf of anyOfs) {
+    const prefix = `${anyOf.schemaPath}/`;
+    const branchErrors = errors.filter((e) => e !== anyOf && e.schemaPath.startsWith(prefix));
+    const branches = new Map<number, ErrorObject[]>();
+    for (const e of branchErrors) {
+      const index = Number(e.schemaPath.slice(prefix.length).split("/")[0]);
+      branches.set(index, [...(branches.get(index) ?? []), e]);
+    }
+    const typeMatched = [...branches.entries()].filter(
+      ([, list]) => !list.some((e) => e.instancePath === anyOf.instancePath && (e.keyword === "type" || e.keyword === "const")),
+    );
+    if (typeMatched.length === 1) {
+      for (const [index, list] of branches) if (index !== typeMatched[0]![0]) list.forEach((e) => dropped.add(e));
+      dropped.add(anyOf);
+    } else {
+      branchErrors.forEach((e) => dropped.add(e));
+    }
+  }
+  return errors.filter((e) => !dropped.has(e));
+}
+
+function toProblem(error: ErrorObject, root: unknown, form: keyof typeof FORM_NAMES): SchemaProblem | undefined {
+  const path = instancePathToPath(error.instancePath);
+  const field = fieldName(path);
+  const value = valueAt(root, path);
+  switch (error.keyword) {
+    case "required": {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      const where = path.length === 0 && form === "single" ? "capability" : describeContainer(path);
+      return {
+        path,
+        target: "value",
+        message: `${where} is missing required field "${missing}"`,
+        hint: REQUIRED_HINTS[missing],
+      };
+    }
+    case "type": {
+      const expected = (error.params as { type: string | string[] }).type;
+      const list = Array.isArray(expected) ? expected : String(expected).split(",");
+      return {
+        path,
+        target: "value",
+        message: `${field} must be ${list.map(article).join(" or ")}, found ${typeName(value)}`,
+        hint: TYPE_HINTS[field],
+      };
+    }
+    case "anyOf": {
+      return { path, target: "value", message: `${field} must be ${ANYOF_EXPECTATIONS[anyOfKind(error.schemaPath)] ?? "a valid value"}, found ${typeName(value)}` };
+    }
+    case "enum":
+    case "uniqueItems":
+      // Owned by invalid-platform and duplicate-permission, which say more.
+      return undefined;
+    default:
+      return { path, target: "value", message: `${field} ${error.message ?? "is invalid"}` };
+  }
+}
+
+const REQUIRED_HINTS: Record<string, string> = {
+  identifier: 'add "identifier": a name unique across all capability files',
+  permissions: 'add "permissions": a list such as ["core:default"]',
+  urls: 'add "urls": a list of URL patterns such as ["https://example.com"]',
+  capabilities: 'add "capabilities": a list of capability objects',
+};
+
+const TYPE_HINTS: Record<string, string> = {
+  windows: 'write window labels as a list, e.g. "windows": ["main"]',
+  webviews: 'write webview labels as a list, e.g. "webviews": ["main"]',
+  permissions: 'write permissions as a list, e.g. "permissions": ["core:default"]',
+  platforms: 'write platforms as a list, e.g. "platforms": ["linux", "macOS", "windows"]',
+  local: 'use true or false without quotes',
+  urls: 'write URL patterns as a list, e.g. "urls": ["https://example.com"]',
+};
+
+const ANYOF_EXPECTATIONS: Record<string, string> = {
+  PermissionEntry: 'a permission identifier string or an object {"identifier", "allow"?, "deny"?}',
+  remote: 'an object {"urls": [...]} or null',
+};
+
+function anyOfKind(schemaPath: string): string {
+  if (schemaPath.includes("PermissionEntry")) return "PermissionEntry";
+  if (schemaPath.includes("remote")) return "remote";
+  return "";
+}
+
+function describeContainer(path: JsonPath): string {
+  const last = path[path.length - 1];
+  if (typeof last === "number") {
+    const parent = path[path.length - 2];
+    if (parent === "permissions") return `permission entry ${last}`;
+    return `capability ${last}`;
+  }
+  if (last === undefined) return "the file";
+  return `"${last}"`;
+}
+
+function fieldName(path: JsonPath): string {
+  const last = path[path.length - 1];
+  if (last === undefined) return "the file";
+  if (typeof last === "number") {
+    const parent = path[path.length - 2];
+    if (parent === "permissions") return `permission entry ${last}`;
+    if (parent === undefined || parent === "capabilities") return `capability ${last}`;
+    return `"${String(parent)}[${last}]"`;
+  }
+  return `"${last}"`;
+}
+
+function article(type: string): string {
+  switch (type) {
+    case "array":
+      return "an array";
+    case "object":
+      return "an object";
+    case "integer":
+      return "an integer";
+    default:
+      return `a ${type}`;
+  }
+}
+
+export function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  switch (typeof value) {
+    case "string":
+      return `a string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
+    case "number":
+      return `a number (${value})`;
+    case "boolean":
+      return `a boolean (${value})`;
+    case "object":
+      return "an object";
+    default:
+      return typeof value;
+  }
+}
+
+function instancePathToPath(pointer: string): JsonPath {
+  if (!pointer) return [];
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((segment) => (/^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : segment));
+}

@@ -1,0 +1,39 @@
+/** Levenshtein distance with an early exit once `limit` is exceeded. */
+export function editDistance(a: string, b: string, limit = Infinity): number {
+  if (a === b) return 0;
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      current.push(value);
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** Up to `max` candidates nearest to `input`, closest first, within a length-relative distance. */
+export function nearest(input: string, candidates: Iterable<string>, max = 3): string[] {
+  const limit = Math.max(2, Math.floor(input.length / 3));
+  const scored: Array<[string, number]> = [];
+  const lower = input.toLowerCase();
+  for (const candidate of candidates) {
+    const distance = candidate.toLowerCase() === lower ? 0.5 : editDistance(lower, candidate.toLowerCase(), limit);
+    if (distance <= limit) scored.push([candidate, distance]);
+  }
+  scored.sort((x, y) => x[1] - y[1] || (x[0] < y[0] ? -1 : 1));
+  return scored.slice(0, max).map(([candidate]) => candidate);
+}
+
+/** "a", "a or b", "a, b or c", each quoted. */
+export function quoteList(items: readonly string[], conjunction = "or"): string {
+  const quoted = items.map((item) => `"${item}"`);
+  if (quoted.length <= 1) return quoted.join("");
+  return `${quoted.slice(0, -1).join(", ")} ${conjunction} ${quoted[quoted.length - 1]}`;
+}
