@@ -12,6 +12,7 @@ export interface SchemaProblem {
 
 type Validators = Record<"single" | "list" | "wrapped", ValidateFunction>;
 let validators: Validators | undefined;
+let schemaRoot: SchemaNode | undefined;
 
 /** Ajv is compiled on first use only: commands that never validate a file never pay for it. */
 async function getValidators(): Promise<Validators> {
@@ -21,9 +22,10 @@ async function getValidators(): Promise<Validators> {
     import("ajv-formats"),
     import("../../schema/capability.schema.json", { with: { type: "json" } }),
   ]);
-  const ajv = new (Ajv as unknown as typeof import("ajv").default)({ allErrors: true, strict: false });
+  const ajv = new (Ajv as unknown as typeof import("ajv").default)({ allErrors: true, strict: false, verbose: true });
   (addFormats as unknown as (a: unknown) => void)(ajv);
   const root = schema.default as { $id: string };
+  schemaRoot = root as SchemaNode;
   ajv.addSchema(root);
   const ref = (fragment: string) => ajv.compile({ $ref: `${root.$id}#${fragment}` });
   validators = {
@@ -63,7 +65,7 @@ export async function validateCapabilityFile(value: unknown): Promise<SchemaProb
 }
 
 export function ajvErrorsToProblems(errors: readonly ErrorObject[], root: unknown, form: keyof typeof FORM_NAMES): SchemaProblem[] {
-  const kept = pickAnyOfBranches(errors);
+  const kept = pickAnyOfBranches(errors, root, schemaRoot!);
   const problems: SchemaProblem[] = [];
   const seen = new Set<string>();
   for (const error of kept) {
@@ -79,31 +81,45 @@ export function ajvErrorsToProblems(errors: readonly ErrorObject[], root: unknow
 }
 
 /**
- * Collapses `anyOf` failures: when the value's type selects one branch, only that branch's errors
- * are kept; when it fits no branch, one message lists what was expected.
+ * Collapses `anyOf` failures. The value's JSON type selects the branch the author meant: when exactly
+ * one branch accepts that type, the other branches' type complaints are dropped and the chosen
+ * branch's own errors stay; when no branch accepts it, one message lists what was expected.
  */
-function pickAnyOfBranches(errors: readonly ErrorObject[]): ErrorObject[] {
-  const anyOfs = errors.filter((e) => e.keyword === "anyOf");
+function pickAnyOfBranches(errors: readonly ErrorObject[], root: unknown, schema: SchemaNode): ErrorObject[] {
   const dropped = new Set<ErrorObject>();
-  for (const anyOf of anyOfs) {
-    const prefix = `${anyOf.schemaPath}/`;
-    const branchErrors = errors.filter((e) => e !== anyOf && e.schemaPath.startsWith(prefix));
-    const branches = new Map<number, ErrorObject[]>();
-    for (const e of branchErrors) {
-      const index = Number(e.schemaPath.slice(prefix.length).split("/")[0]);
-      branches.set(index, [...(branches.get(index) ?? []), e]);
-    }
-    const typeMatched = [...branches.entries()].filter(
-      ([, list]) => !list.some((e) => e.instancePath === anyOf.instancePath && (e.keyword === "type" || e.keyword === "const")),
-    );
-    if (typeMatched.length === 1) {
-      for (const [index, list] of branches) if (index !== typeMatched[0]![0]) list.forEach((e) => dropped.add(e));
+  for (const anyOf of errors.filter((e) => e.keyword === "anyOf")) {
+    const value = valueAt(root, instancePathToPath(anyOf.instancePath));
+    const branches = Array.isArray(anyOf.schema) ? (anyOf.schema as SchemaNode[]) : [];
+    const accepting = branches.filter((branch) => acceptsType(resolveRef(branch, schema), value));
+    const atValue = (e: ErrorObject) => e.instancePath === anyOf.instancePath;
+    const below = (e: ErrorObject) => e.instancePath.startsWith(`${anyOf.instancePath}/`);
+    if (accepting.length === 1) {
       dropped.add(anyOf);
+      for (const e of errors) if (atValue(e) && (e.keyword === "type" || e.keyword === "anyOf")) dropped.add(e);
     } else {
-      branchErrors.forEach((e) => dropped.add(e));
+      for (const e of errors) if (e !== anyOf && (atValue(e) || below(e))) dropped.add(e);
     }
   }
   return errors.filter((e) => !dropped.has(e));
+}
+
+type SchemaNode = { $ref?: string; type?: string | string[]; anyOf?: SchemaNode[]; [key: string]: unknown };
+
+function resolveRef(node: SchemaNode, root: SchemaNode): SchemaNode {
+  let current = node;
+  for (let hops = 0; current.$ref && hops < 10; hops++) {
+    const pointer = current.$ref.slice(current.$ref.indexOf("#") + 1);
+    current = valueAt(root, pointer.split("/").filter(Boolean)) as SchemaNode;
+  }
+  return current;
+}
+
+function acceptsType(branch: SchemaNode, value: unknown): boolean {
+  if (branch.anyOf) return true;
+  if (branch.type === undefined) return true;
+  const types = Array.isArray(branch.type) ? branch.type : [branch.type];
+  const actual = value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : typeof value;
+  return types.includes(actual) || (actual === "integer" && types.includes("number"));
 }
 
 function toProblem(error: ErrorObject, root: unknown, form: keyof typeof FORM_NAMES): SchemaProblem | undefined {
@@ -132,7 +148,7 @@ function toProblem(error: ErrorObject, root: unknown, form: keyof typeof FORM_NA
       };
     }
     case "anyOf": {
-      return { path, target: "value", message: `${field} must be ${ANYOF_EXPECTATIONS[anyOfKind(error.schemaPath)] ?? "a valid value"}, found ${typeName(value)}` };
+      return { path, target: "value", message: `${field} must be ${ANYOF_EXPECTATIONS[anyOfKind(path)] ?? "a valid value"}, found ${typeName(value)}` };
     }
     case "enum":
     case "uniqueItems":
@@ -164,10 +180,9 @@ const ANYOF_EXPECTATIONS: Record<string, string> = {
   remote: 'an object {"urls": [...]} or null',
 };
 
-function anyOfKind(schemaPath: string): string {
-  if (schemaPath.includes("PermissionEntry")) return "PermissionEntry";
-  if (schemaPath.includes("remote")) return "remote";
-  return "";
+function anyOfKind(path: JsonPath): string {
+  if (path[path.length - 2] === "permissions") return "PermissionEntry";
+  return String(path[path.length - 1]);
 }
 
 function describeContainer(path: JsonPath): string {
@@ -201,6 +216,8 @@ function article(type: string): string {
       return "an object";
     case "integer":
       return "an integer";
+    case "null":
+      return "null";
     default:
       return `a ${type}`;
   }
