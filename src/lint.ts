@@ -1,16 +1,21 @@
-import { compareDiagnostics, type Diagnostic, type JsonPath, type RuleSetting, type Severity } from "./diagnostics/types.js";
+import { compareDiagnostics, type Diagnostic, type RuleSetting, type Severity } from "./diagnostics/types.js";
 import { valueAt, type SourceDocument } from "./load/document.js";
 import type { Project } from "./load/project.js";
 import type { Capability, PermissionEntry } from "./model/types.js";
 import { RULES, RULES_BY_ID } from "./rules/index.js";
+import unusedSuppression from "./rules/unused-suppression.js";
+import { collectSuppressions, findSuppression, type Suppression } from "./diagnostics/suppressions.js";
+import { removeArrayItem } from "./diagnostics/fixes.js";
+import { nearest } from "./util/did-you-mean.js";
 import type { Rule, RuleContext, RuleReport } from "./rules/types.js";
 import { validateCapabilityFile } from "./schema/validate.js";
 
 export interface LintOptions {
-  /** Severity overrides by rule id; rules not named keep their default. */
-  rules?: ReadonlyMap<string, RuleSetting>;
-  /** Per-file overrides, checked after `rules` (config `overrides`). */
-  severityFor?: (ruleId: string, file: string) => RuleSetting | undefined;
+  /**
+   * The configured severity of a rule for a file (absolute path), or undefined for the rule's
+   * default. The CLI layers `--rule`, config overrides and config rules behind this.
+   */
+  severityFor?: (ruleId: string, absolutePath: string) => RuleSetting | undefined;
 }
 
 export interface LintResult {
@@ -30,14 +35,26 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
   if (project.config) documentsByPath.set(project.config.document.absolutePath, project.config.document);
 
   const diagnostics: Diagnostic[] = [];
-  const severityOf = (rule: Rule, file: string): Severity | undefined => {
+  const rawOf = (capability: Capability) => {
+    const document = documentsByPath.get(capability.source.absolutePath);
+    return (valueAt(document?.value, capability.source.path) ?? {}) as Record<string, unknown>;
+  };
+  const suppressions = collectSuppressions(project.capabilities, rawOf);
+  const severityOf = (rule: Rule, absolutePath: string): Severity | undefined => {
     if (rule.reservedForPipeline) return rule.defaultSeverity;
-    const setting = options.severityFor?.(rule.id, file) ?? options.rules?.get(rule.id) ?? rule.defaultSeverity;
+    const setting = options.severityFor?.(rule.id, absolutePath) ?? rule.defaultSeverity;
     return setting === "off" ? undefined : setting;
   };
   const emit = (rule: Rule, document: SourceDocument | undefined, absolutePath: string, file: string, report: Omit<RuleReport, "at">) => {
-    const severity = severityOf(rule, file);
+    const severity = severityOf(rule, absolutePath);
     if (!severity) return;
+    if (!rule.reservedForPipeline) {
+      const suppression = findSuppression(suppressions, rule.id, absolutePath, report.path);
+      if (suppression) {
+        suppression.used = true;
+        return;
+      }
+    }
     const located = document?.locate(report.path, report.target) ?? { range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } }, offset: 0, length: 0 };
     const diagnostic: Diagnostic = {
       ruleId: rule.id,
@@ -80,10 +97,7 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
     catalog: project.catalog,
     capabilities: project.capabilities,
     document: (at) => documentsByPath.get(at.absolutePath),
-    raw: (capability: Capability) => {
-      const document = documentsByPath.get(capability.source.absolutePath);
-      return (valueAt(document?.value, capability.source.path) ?? {}) as Record<string, unknown>;
-    },
+    raw: rawOf,
     *entries(): Iterable<{ capability: Capability; entry: PermissionEntry }> {
       for (const capability of project.capabilities) for (const entry of capability.permissions) yield { capability, entry };
     },
@@ -93,13 +107,36 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
     },
   };
   for (const rule of RULES) {
-    if (rule.reservedForPipeline) continue;
-    if (!options.severityFor && severityOf(rule, "") === undefined) continue;
+    if (rule.reservedForPipeline || rule === unusedSuppression) continue;
     current = rule;
     await rule.check(context);
   }
+  reportUnusedSuppressions(suppressions, (suppression, message, hint) => {
+    const { source } = suppression.capability;
+    emit(unusedSuppression, documentsByPath.get(source.absolutePath), source.absolutePath, source.file, {
+      path: suppression.path,
+      message,
+      hint,
+      fix: (document) => removeArrayItem(document, suppression.path, `remove "${suppression.ruleId}" from caplint-disable`),
+    });
+  });
 
   return { diagnostics: dedupe(diagnostics.sort(compareDiagnostics)), files: project.documents.length + project.problems.filter((p) => !documentsByPath.has(p.absolutePath)).length };
+}
+
+function reportUnusedSuppressions(suppressions: readonly Suppression[], report: (s: Suppression, message: string, hint: string) => void) {
+  for (const suppression of suppressions) {
+    if (suppression.used) continue;
+    const rule = RULES_BY_ID.get(suppression.ruleId);
+    if (!rule) {
+      const close = nearest(suppression.ruleId, RULES_BY_ID.keys(), 1);
+      report(suppression, `caplint-disable names unknown rule "${suppression.ruleId}"`, close.length ? `did you mean "${close[0]}"?` : "list rules with: caplint rules");
+    } else if (rule.reservedForPipeline) {
+      report(suppression, `"${suppression.ruleId}" findings cannot be suppressed`, "remove it from caplint-disable and fix the file");
+    } else {
+      report(suppression, `caplint-disable "${suppression.ruleId}" suppresses nothing in capability "${suppression.capability.identifier}"`, "remove it");
+    }
+  }
 }
 
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
@@ -112,4 +149,3 @@ function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
   });
 }
 
-export type { JsonPath };

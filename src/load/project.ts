@@ -10,6 +10,8 @@ import { DEFAULT_MAX_FILE_BYTES, FatalError, pathKind, readTextFile, walk } from
 import { manifestFromPermissionFiles } from "./permission-files.js";
 
 export const CAPABILITY_EXTENSIONS = [".json", ".toml"] as const;
+/** `tauri.conf.json` and its platform variants (`tauri.linux.conf.json` …): app configs, never capability files. */
+export const HOST_CONFIG_NAME = /^tauri(\.[A-Za-z]+)?\.conf\.json$/;
 
 export interface LoadOptions {
   /** Absolute working directory; reported file names are relative to it. */
@@ -98,8 +100,8 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     project.problems.push({ file: relativeFile(cwd, absolutePath), absolutePath, message });
 
   const capabilityFiles: string[] = [];
-  const addWalk = async (dir: string) => {
-    const result = await walk(dir, CAPABILITY_EXTENSIONS);
+  const addWalk = async (dir: string, ignoreName?: (name: string) => boolean) => {
+    const result = await walk(dir, CAPABILITY_EXTENSIONS, ignoreName);
     capabilityFiles.push(...result.files);
     project.skippedFiles.push(...result.skipped);
     for (const p of result.problems) problem(p.file, p.message);
@@ -123,12 +125,20 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     const kind = await pathKind(absolute);
     if (kind === "missing") throw new FatalError(`${given}: no such file or directory`);
     project.inputs.push(absolute);
-    if (kind === "file") capabilityFiles.push(absolute);
+    if (kind === "file" && HOST_CONFIG_NAME.test(path.basename(absolute))) {
+      // A host config is no capability file: passing it (as pre-commit does when it changes) means
+      // "check this app". The first one selects the app; another app's config adds its capabilities.
+      const appSrc = await findSrcTauri(path.dirname(absolute));
+      if (!srcTauri && appSrc) srcTauri = appSrc;
+      else if (appSrc && appSrc !== srcTauri && (await pathKind(path.join(appSrc, "capabilities"))) === "directory") {
+        await addWalk(path.join(appSrc, "capabilities"));
+      }
+    } else if (kind === "file") capabilityFiles.push(absolute);
     else if (kind === "other") throw new FatalError(`${given}: not a regular file or folder`);
     else {
       const appSrc = srcTauri ? undefined : await findSrcTauri(absolute);
       if (appSrc && paths.length === 1) srcTauri = appSrc;
-      else await addWalk(absolute);
+      else await addWalk(absolute, isWellKnownNonCapability);
     }
   }
 
@@ -203,6 +213,11 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
   project.activeCapabilities = selectActive(project.capabilities, project.config);
   if (project.config) project.capabilities.push(...project.config.inlineCapabilities);
   return project;
+}
+
+/** JSON files a user's folder often holds next to capabilities; a capabilities/ folder is walked without this filter, like tauri-build does. */
+function isWellKnownNonCapability(name: string): boolean {
+  return /^(caplint\.config|package|package-lock|tsconfig|tauri(\.[\w-]+)?\.conf|acl-manifests)\.json$/.test(name);
 }
 
 function selectActive(capabilities: Capability[], config: AppConfig | undefined): Capability[] {

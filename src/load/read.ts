@@ -79,7 +79,7 @@ export interface WalkResult {
  * Files below `root` with one of `extensions`, recursively, skipping folders named `schemas`
  * like tauri-build does. Symlinked folders are followed once (loops are cut by real path).
  */
-export async function walk(root: string, extensions: readonly string[]): Promise<WalkResult> {
+export async function walk(root: string, extensions: readonly string[], ignoreName: (name: string) => boolean = () => false): Promise<WalkResult> {
   const result: WalkResult = { files: [], skipped: [], problems: [] };
   const seen = new Set<string>();
   const visit = async (dir: string): Promise<void> => {
@@ -120,6 +120,8 @@ export async function walk(root: string, extensions: readonly string[]): Promise
           result.problems.push({ file: full, message: "is a directory with a capability file extension; skipped" });
         }
         await visit(full);
+      } else if (ignoreName(entry.name)) {
+        continue;
       } else if (extensions.some((ext) => entry.name.endsWith(ext))) {
         if (isFile) result.files.push(full);
         else result.problems.push({ file: full, message: "is not a regular file (FIFO, socket or device); skipped" });

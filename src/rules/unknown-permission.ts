@@ -14,10 +14,14 @@ export default defineRule({
       if (verdict.kind !== "unknown-permission") continue;
       const suggestions = context.catalog.suggest(entry.identifier);
       const owner = verdict.key === undefined ? "the app's own permissions" : `plugin "${verdict.key}"`;
+      const problem =
+        verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key)
+          ? `the host has no core area "${verdict.key.slice(5)}"`
+          : `${owner} has no permission or set "${verdict.base}"`;
       context.report({
         at: capability.source,
         path: entry.extended ? [...entry.path, "identifier"] : entry.path,
-        message: `unknown permission "${entry.identifier}": ${owner} has no permission or set "${verdict.base}"`,
+        message: `unknown permission "${entry.identifier}": ${problem}`,
         hint: suggestions.length
           ? `did you mean ${quoteList(suggestions)}?`
           : `list what exists with: caplint permissions ${verdict.key ?? ""}`.trimEnd(),

@@ -1,5 +1,8 @@
 import { Option, type Command } from "commander";
 import { readFileSync } from "node:fs";
+import path from "node:path";
+import { findConfig, loadConfig, overrideSeverity, type CaplintConfig } from "../../config/load-config.js";
+import { FatalError, pathKind } from "../../load/read.js";
 import { summarize } from "../../diagnostics/types.js";
 import { lint } from "../../lint.js";
 import { loadProject } from "../../load/project.js";
@@ -7,11 +10,14 @@ import { REPORTER_NAMES, loadReporter, type ReporterName } from "../../reporters
 import { RULES_BY_ID } from "../../rules/index.js";
 import { EXIT_FINDINGS, EXIT_OK } from "../exit-codes.js";
 import { docsUrl, makePaint, toolVersion, type MainOptions } from "../io.js";
-import { addInputOptions, loadOptionsFrom, parsePositiveInteger, parseRuleSettings, type InputOptions } from "../options.js";
+import { addInputOptions, checkRuleSetting, loadOptionsFrom, parsePositiveInteger, parseRuleSettings, type InputOptions } from "../options.js";
 import type { SetExitCode } from "./index.js";
+import { CapturedOutput, writeOutputFile } from "../write-file.js";
 
 interface CheckOptions extends InputOptions {
+  config?: string;
   format: ReporterName;
+  output?: string;
   maxWarnings?: number;
   rule: string[];
   quiet?: boolean;
@@ -26,7 +32,9 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
   addInputOptions(command)
     .addOption(new Option("-f, --format <format>", "output format").choices(REPORTER_NAMES).default("stylish"))
     .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
+    .option("-c, --config <file>", "configuration file (default: caplint.config.json found upward)")
     .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
+    .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
     .option("-q, --quiet", "report errors only")
     .option("--color", "force colour")
     .option("--no-color", "disable colour")
@@ -36,20 +44,31 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
 }
 
 async function runCheck(paths: string[], options: CheckOptions, io: MainOptions): Promise<number> {
-  const rules = parseRuleSettings(options.rule);
-  const project = await loadProject(loadOptionsFrom(paths, options, io.cwd));
-  const result = await lint(project, { rules });
+  const cliRules = parseRuleSettings(options.rule);
+  const config = await resolveConfig(options.config, io.cwd);
+  const loadOptions = loadOptionsFrom(paths, options, io.cwd);
+  if (config) {
+    loadOptions.manifests = [...config.manifests, ...(loadOptions.manifests ?? [])];
+    if (config.app && paths.length === 0 && loadOptions.app === undefined) loadOptions.app = config.app;
+  }
+  const project = await loadProject(loadOptions);
+  // The command line wins over per-file overrides, which win over the config's rules.
+  const result = await lint(project, {
+    severityFor: (ruleId, file) =>
+      cliRules.get(ruleId) ?? (config ? (overrideSeverity(config, ruleId, file) ?? config.rules.get(ruleId)) : undefined),
+  });
   const diagnostics = options.quiet ? result.diagnostics.filter((d) => d.severity === "error") : result.diagnostics;
   const summary = summarize(diagnostics, result.files);
   const reporter = await loadReporter(options.format);
   const texts = new Map(project.documents.map((d) => [d.absolutePath, d.text]));
   if (project.config) texts.set(project.config.document.absolutePath, project.config.document.text);
-  io.stdout.write(
+  const output = options.output === undefined ? io.stdout : new CapturedOutput();
+  output.write(
     reporter(
       { diagnostics, summary },
       {
         cwd: io.cwd,
-        paint: makePaint(options.color, io.stdout, io.env ?? {}),
+        paint: makePaint(options.color, output, io.env ?? {}),
         rules: RULES_BY_ID,
         toolVersion: toolVersion(),
         docsUrl,
@@ -57,11 +76,18 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
       },
     ),
   );
+  if (output instanceof CapturedOutput) await writeOutputFile(options.output!, output.text, io.cwd);
   const tooManyWarnings = options.maxWarnings !== undefined && summary.warnings > options.maxWarnings;
   if (tooManyWarnings && options.format === "stylish") {
     io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
   }
   return summary.errors > 0 || tooManyWarnings ? EXIT_FINDINGS : EXIT_OK;
+}
+
+async function resolveConfig(explicit: string | undefined, cwd: string): Promise<CaplintConfig | undefined> {
+  const file = explicit !== undefined ? path.resolve(cwd, explicit) : await findConfig(cwd);
+  if (explicit !== undefined && (await pathKind(file!)) !== "file") throw new FatalError(`--config ${explicit}: no such file`);
+  return file ? loadConfig(file, checkRuleSetting) : undefined;
 }
 
 function readIfSmall(file: string): string | undefined {
