@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RULES } from "../src/rules/index.js";
@@ -9,7 +10,9 @@ import { FIXTURES, ROOT, run } from "./helpers/run.js";
  * - `fixtures/<rule-id>/valid/<case>` (a file, or a folder holding an app) must produce no finding at all;
  * - `fixtures/<rule-id>/invalid/<case>` must produce exactly the findings of that rule listed in
  *   `<case>.out`, in compact form, with paths relative to the `invalid/` folder;
- * - optional `<case>.args` holds extra CLI arguments, one per line (e.g. `--platform` or `--rule`).
+ * - optional `<case>.args` holds extra CLI arguments, one per line (e.g. `--platform` or `--rule`);
+ * - optional `<case>.fixed.json` is the file after `--fix`: it must no longer produce that rule's
+ *   findings, and a second `--fix` must change nothing. Every fixable rule needs one.
  */
 const CASE = /\.(json|toml|json5|txt)$/;
 
@@ -44,6 +47,8 @@ for (const rule of RULES) {
       expect(existsSync(path.join(ROOT, "docs", "rules", `${rule.id}.md`)), `docs/rules/${rule.id}.md`).toBe(true);
       expect(cases(validDir).length, `${validDir} has cases`).toBeGreaterThan(0);
       expect(cases(invalidDir).length, `${invalidDir} has cases`).toBeGreaterThan(0);
+      const fixedCases = existsSync(invalidDir) ? readdirSync(invalidDir).filter((n) => n.endsWith(".fixed.json")) : [];
+      expect(fixedCases.length > 0, `fixable: ${rule.fixable}, .fixed.json cases: ${fixedCases.length}`).toBe(rule.fixable);
     });
 
     for (const name of cases(validDir)) {
@@ -64,6 +69,21 @@ for (const rule of RULES) {
         await expect(mine.join("\n") + "\n").toMatchFileSnapshot(path.join(invalidDir, `${caseName(name)}.out`));
         expect(result.code).toBe(result.stdout.includes(": error ") ? 1 : 0);
       });
+
+      const fixed = path.join(invalidDir, `${caseName(name)}.fixed.json`);
+      if (existsSync(fixed)) {
+        it(`invalid/${name} --fix gives ${caseName(name)}.fixed.json, clean of the rule and stable`, async () => {
+          const dir = mkdtempSync(path.join(tmpdir(), `caplint-fix-${rule.id}-`));
+          copyFileSync(path.join(invalidDir, name), path.join(dir, name));
+          const first = await run(["check", "--fix", "--format", "json", name, ...extraArgs(invalidDir, name)], dir);
+          expect(first.stderr).toBe("");
+          expect(readFileSync(path.join(dir, name), "utf8")).toBe(readFileSync(fixed, "utf8"));
+          const left = JSON.parse(first.stdout).diagnostics.filter((d: { ruleId: string; fixable: boolean }) => d.ruleId === rule.id && d.fixable);
+          expect(left, "no fixable finding of the rule is left").toEqual([]);
+          await run(["check", "--fix", "--format", "compact", name, ...extraArgs(invalidDir, name)], dir);
+          expect(readFileSync(path.join(dir, name), "utf8")).toBe(readFileSync(fixed, "utf8"));
+        });
+      }
     }
   });
 }

@@ -1,18 +1,20 @@
-import { modify } from "jsonc-parser";
 import type { SourceDocument } from "../load/document.js";
 import type { Fix, JsonPath } from "./types.js";
 
-/** Safe fixes are minimal jsonc-parser edits, so formatting and surrounding text are kept. */
-const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2 } };
+/*
+ * Safe fixes are minimal text edits over spans from the jsonc-parser tree. jsonc-parser's own
+ * `modify` re-formats the edited region (it expands `{ "identifier": … }` onto several lines), so
+ * the edits are built here to keep every other byte of the file as written.
+ */
 
 export function replaceStringValue(document: SourceDocument, path: JsonPath, value: string, description: string): Fix | undefined {
-  if (document.format !== "json") return undefined;
-  const edits = modify(document.text, path as (string | number)[], value, FORMAT);
-  return edits.length ? { description, edits } : undefined;
+  const span = document.valueSpan(path);
+  if (!span) return undefined;
+  return { description, edits: [{ ...span, content: JSON.stringify(value) }] };
 }
 
 export function removeArrayItem(document: SourceDocument, path: JsonPath, description: string): Fix | undefined {
-  if (document.format !== "json") return undefined;
-  const edits = modify(document.text, path as (string | number)[], undefined, FORMAT);
-  return edits.length ? { description, edits } : undefined;
+  const span = document.arrayItemRemovalSpan(path);
+  if (!span) return undefined;
+  return { description, edits: [{ ...span, content: "" }] };
 }

@@ -95,6 +95,33 @@ export class SourceDocument {
    * smol-toml gives no positions for values, so TOML paths are found textually: a key by its
    * `key =` line, a string value by its quoted text. When that fails the first line is used.
    */
+  /** Offset and length of the exact value at `path` in a JSON document, or undefined. */
+  valueSpan(path: JsonPath): { offset: number; length: number } | undefined {
+    if (!this.tree) return undefined;
+    const node = findNodeAtLocation(this.tree, path as (string | number)[]);
+    return node && { offset: node.offset, length: node.length };
+  }
+
+  /**
+   * The text to delete to remove an array item at `path` together with one separating comma,
+   * so the surrounding layout stays as written.
+   */
+  arrayItemRemovalSpan(path: JsonPath): { offset: number; length: number } | undefined {
+    if (!this.tree) return undefined;
+    const node = findNodeAtLocation(this.tree, path as (string | number)[]);
+    const siblings = node?.parent?.type === "array" ? node.parent.children! : undefined;
+    if (!node || !siblings) return undefined;
+    const index = siblings.indexOf(node);
+    const next = siblings[index + 1];
+    const previous = siblings[index - 1];
+    if (next) return { offset: node.offset, length: next.offset - node.offset };
+    if (previous) {
+      const start = previous.offset + previous.length;
+      return { offset: start, length: node.offset + node.length - start };
+    }
+    return { offset: node.offset, length: node.length };
+  }
+
   private locateToml(path: JsonPath, target: "key" | "value"): Located {
     const value = valueAt(this.value, path);
     if (target === "value" && typeof value === "string") {

@@ -2,10 +2,10 @@ import { Option, type Command } from "commander";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { findConfig, loadConfig, overrideSeverity, type CaplintConfig } from "../../config/load-config.js";
+import { lint, type LintResult } from "../../lint.js";
 import { FatalError, pathKind } from "../../load/read.js";
 import { summarize } from "../../diagnostics/types.js";
-import { lint } from "../../lint.js";
-import { loadProject } from "../../load/project.js";
+import { loadProject, type Project } from "../../load/project.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "../../reporters/index.js";
 import { RULES_BY_ID } from "../../rules/index.js";
 import { EXIT_FINDINGS, EXIT_OK } from "../exit-codes.js";
@@ -16,6 +16,8 @@ import { CapturedOutput, writeOutputFile } from "../write-file.js";
 
 interface CheckOptions extends InputOptions {
   config?: string;
+  fix?: boolean;
+  fixDryRun?: boolean;
   format: ReporterName;
   output?: string;
   maxWarnings?: number;
@@ -35,6 +37,8 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
     .option("-c, --config <file>", "configuration file (default: caplint.config.json found upward)")
     .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
     .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
+    .option("--fix", "apply safe fixes to the files, then report what is left")
+    .option("--fix-dry-run", "print the safe fixes as a diff without writing, then report what is left")
     .option("-q, --quiet", "report errors only")
     .option("--color", "force colour")
     .option("--no-color", "disable colour")
@@ -51,12 +55,27 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
     loadOptions.manifests = [...config.manifests, ...(loadOptions.manifests ?? [])];
     if (config.app && paths.length === 0 && loadOptions.app === undefined) loadOptions.app = config.app;
   }
-  const project = await loadProject(loadOptions);
   // The command line wins over per-file overrides, which win over the config's rules.
-  const result = await lint(project, {
-    severityFor: (ruleId, file) =>
+  const lintOptions = {
+    severityFor: (ruleId: string, file: string) =>
       cliRules.get(ruleId) ?? (config ? (overrideSeverity(config, ruleId, file) ?? config.rules.get(ruleId)) : undefined),
-  });
+  };
+  let project: Project;
+  let result: LintResult;
+  if (options.fix || options.fixDryRun) {
+    const { fixProject } = await import("../../fix/fix-project.js");
+    const outcome = await fixProject(loadOptions, lintOptions);
+    ({ project, result } = outcome);
+    if (options.fixDryRun) {
+      const { unifiedDiff } = await import("../../fix/unified-diff.js");
+      for (const change of outcome.changes.values()) io.stdout.write(unifiedDiff(change.file, change.original, change.fixed));
+    } else {
+      await (await import("../../fix/write-fixes.js")).writeFixes(outcome.changes);
+    }
+  } else {
+    project = await loadProject(loadOptions);
+    result = await lint(project, lintOptions);
+  }
   const diagnostics = options.quiet ? result.diagnostics.filter((d) => d.severity === "error") : result.diagnostics;
   const summary = summarize(diagnostics, result.files);
   const reporter = await loadReporter(options.format);
