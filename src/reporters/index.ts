@@ -5,6 +5,8 @@ export const REPORTERS = {
   stylish: () => import("./stylish.js"),
   compact: () => import("./compact.js"),
   json: () => import("./json.js"),
+  sarif: () => import("./sarif.js"),
+  github: () => import("./github.js"),
 } satisfies Record<string, () => Promise<{ default: Reporter }>>;
 
 export type ReporterName = keyof typeof REPORTERS;

@@ -1,0 +1,186 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { describe, expect, it } from "vitest";
+import type { Diagnostic } from "../../src/diagnostics/types.js";
+import { docsUrl, toolVersion } from "../../src/cli/io.js";
+import sarif from "../../src/reporters/sarif.js";
+import { NO_PAINT } from "../../src/reporters/types.js";
+import { RULES, RULES_BY_ID } from "../../src/rules/index.js";
+import { FIXTURES, ROOT, run } from "../helpers/run.js";
+
+const SARIF_FIXTURES = path.join(FIXTURES, "sarif");
+/** The schema carries no $id; the OASIS one is given so single definitions can be addressed. */
+const SCHEMA_ID = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+/** Rules that `fixtures/sarif/capabilities` triggers; a new rule needs a case there and an entry here. */
+const COVERED_RULES = [
+  "duplicate-capability",
+  "duplicate-permission",
+  "invalid-identifier",
+  "invalid-platform",
+  "parse",
+  "schema",
+  "unknown-field",
+  "unknown-permission",
+  "unknown-plugin",
+  "unused-suppression",
+];
+
+function validators() {
+  const schema = JSON.parse(readFileSync(path.join(SARIF_FIXTURES, "sarif-2.1.0.schema.json"), "utf8")) as Record<string, unknown>;
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats.default(ajv);
+  ajv.addSchema({ ...schema, $id: SCHEMA_ID });
+  const validateLog = ajv.getSchema(SCHEMA_ID)!;
+  const validateResult = ajv.compile({ $ref: `${SCHEMA_ID}#/definitions/result` });
+  const validateRule = ajv.compile({ $ref: `${SCHEMA_ID}#/definitions/reportingDescriptor` });
+  return { ajv, validateLog, validateResult, validateRule };
+}
+
+interface SarifLog {
+  $schema: string;
+  version: string;
+  runs: Array<{
+    tool: { driver: { name: string; version: string; informationUri: string; rules: SarifRule[] } };
+    originalUriBaseIds: Record<string, { uri: string }>;
+    results: SarifResult[];
+  }>;
+}
+interface SarifRule {
+  id: string;
+  shortDescription: { text: string };
+  helpUri: string;
+  defaultConfiguration: { level: string };
+}
+interface SarifResult {
+  ruleId: string;
+  ruleIndex: number;
+  level: string;
+  message: { text: string };
+  locations: Array<{
+    physicalLocation: {
+      artifactLocation: { uri: string; uriBaseId?: string };
+      region: { startLine: number; startColumn: number; endLine: number; endColumn: number };
+    };
+  }>;
+}
+
+async function sarifRun(): Promise<{ log: SarifLog; code: number; stderr: string }> {
+  const result = await run(["check", "--format", "sarif", "capabilities"], SARIF_FIXTURES);
+  return { log: JSON.parse(result.stdout) as SarifLog, code: result.code, stderr: result.stderr };
+}
+
+describe("sarif reporter", () => {
+  it("produces a log that validates against the SARIF 2.1.0 schema, result by result", async () => {
+    const { log, code, stderr } = await sarifRun();
+    expect(stderr).toBe("");
+    expect(code).toBe(1);
+    const { ajv, validateLog, validateResult, validateRule } = validators();
+    expect(validateLog(log), ajv.errorsText(validateLog.errors)).toBe(true);
+    const [runLog] = log.runs;
+    expect(runLog!.results.length).toBeGreaterThan(0);
+    for (const result of runLog!.results) {
+      expect(validateResult(result), `${result.ruleId}: ${ajv.errorsText(validateResult.errors)}`).toBe(true);
+    }
+    for (const rule of runLog!.tool.driver.rules) {
+      expect(validateRule(rule), `${rule.id}: ${ajv.errorsText(validateRule.errors)}`).toBe(true);
+    }
+  });
+
+  it("the schema check can fail: a result without a message is rejected", () => {
+    const { validateResult } = validators();
+    expect(validateResult({ ruleId: "parse", locations: [] })).toBe(false);
+  });
+
+  it("has findings of every covered rule", async () => {
+    const { log } = await sarifRun();
+    const found = new Set(log.runs[0]!.results.map((r) => r.ruleId));
+    for (const id of COVERED_RULES) expect(found, `no ${id} finding in fixtures/sarif/capabilities`).toContain(id);
+  });
+
+  const uncovered = RULES.map((r) => r.id).filter((id) => !COVERED_RULES.includes(id));
+  for (const id of uncovered) {
+    it.skip(`rule ${id} has no case in fixtures/sarif/capabilities yet (add one and list it in COVERED_RULES)`, () => {});
+  }
+
+  it("describes every registered rule in tool.driver", async () => {
+    const { log } = await sarifRun();
+    const driver = log.runs[0]!.tool.driver;
+    expect(log.version).toBe("2.1.0");
+    expect(log.$schema).toBe(SCHEMA_ID);
+    expect(driver.name).toBe("caplint");
+    expect(driver.version).toBe(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
+    expect(driver.informationUri).toMatch(/^https:\/\//);
+    expect(driver.rules.map((r) => r.id)).toEqual(RULES.map((r) => r.id));
+    for (const rule of driver.rules) {
+      const meta = RULES_BY_ID.get(rule.id)!;
+      expect(rule.shortDescription.text).toBe(meta.description);
+      expect(rule.helpUri).toBe(docsUrl(rule.id));
+      expect(rule.defaultConfiguration.level).toBe(meta.defaultSeverity);
+    }
+  });
+
+  it("points each result at its rule, file and region, with the hint in the message", async () => {
+    const { log } = await sarifRun();
+    const json = JSON.parse((await run(["check", "--format", "json", "capabilities"], SARIF_FIXTURES)).stdout) as {
+      diagnostics: Array<{ file: string; ruleId: string; severity: string; message: string; hint?: string; line: number; column: number; endLine: number; endColumn: number }>;
+    };
+    const [runLog] = log.runs;
+    expect(runLog!.originalUriBaseIds).toEqual({ "%SRCROOT%": { uri: pathToFileURL(SARIF_FIXTURES).href + "/" } });
+    expect(runLog!.results).toHaveLength(json.diagnostics.length);
+    runLog!.results.forEach((result, i) => {
+      const d = json.diagnostics[i]!;
+      expect(runLog!.tool.driver.rules[result.ruleIndex]!.id).toBe(result.ruleId);
+      expect(result.ruleId).toBe(d.ruleId);
+      expect(result.level).toBe(d.severity);
+      expect(result.message.text).toBe(d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message);
+      const { artifactLocation, region } = result.locations[0]!.physicalLocation;
+      expect(artifactLocation).toEqual({ uri: d.file.split("/").map(encodeURIComponent).join("/"), uriBaseId: "%SRCROOT%" });
+      expect(region).toEqual({ startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn });
+    });
+    expect(runLog!.results.some((r) => r.message.text.includes("\nhelp: "))).toBe(true);
+  });
+
+  it("percent-encodes file names into relative POSIX URIs", async () => {
+    const { log } = await sarifRun();
+    const uris = log.runs[0]!.results.map((r) => r.locations[0]!.physicalLocation.artifactLocation.uri);
+    expect(uris).toContain("capabilities/odd%20name%2C%20v1.toml");
+    expect(uris).toContain("capabilities/main.json");
+    for (const uri of uris) expect(uri).not.toMatch(/^\/|\\|^[a-z]+:/i);
+  });
+
+  it("gives a file outside the working directory an absolute file URI and no base", () => {
+    const outside = "/srv/elsewhere/cap.json";
+    const diagnostic: Diagnostic = {
+      ruleId: "parse",
+      severity: "error",
+      message: "invalid JSON",
+      file: "../../../../srv/elsewhere/cap.json",
+      absolutePath: outside,
+      path: [],
+      range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
+      offset: 0,
+      length: 0,
+    };
+    const log = JSON.parse(
+      sarif(
+        { diagnostics: [diagnostic], summary: { files: 1, errors: 1, warnings: 0, fixable: 0 } },
+        { cwd: "/work/x", paint: NO_PAINT, rules: RULES_BY_ID, toolVersion: toolVersion(), docsUrl, sourceText: () => undefined },
+      ),
+    ) as SarifLog;
+    expect(log.runs[0]!.results[0]!.locations[0]!.physicalLocation.artifactLocation).toEqual({ uri: "file:///srv/elsewhere/cap.json" });
+    const { validateLog, ajv } = validators();
+    expect(validateLog(log), ajv.errorsText(validateLog.errors)).toBe(true);
+  });
+
+  it("a clean run is a valid log with no results (which closes open alerts on GitHub)", async () => {
+    const result = await run(["check", "--format", "sarif", "capabilities/copy.json", "--rule", "unused-suppression=off"], SARIF_FIXTURES);
+    expect(result.code).toBe(0);
+    const log = JSON.parse(result.stdout) as SarifLog;
+    expect(log.runs[0]!.results).toEqual([]);
+    const { validateLog, ajv } = validators();
+    expect(validateLog(log), ajv.errorsText(validateLog.errors)).toBe(true);
+  });
+});
