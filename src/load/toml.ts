@@ -5,7 +5,9 @@ import { LineIndex } from "./line-index.js";
 /** smol-toml is loaded only by callers that meet a TOML file. */
 export const parseToml: TomlParser = (text) => {
   try {
-    return { value: parse(text) };
+    // A JSON round trip turns smol-toml's null-prototype tables and date objects into the plain
+    // values the JSON path sees (Ajv's deep equality calls valueOf on objects).
+    return { value: JSON.parse(JSON.stringify(parse(text))) };
   } catch (error) {
     if (error instanceof TomlError) {
       const offset = new LineIndex(text).offset({ line: error.line, column: error.column });
