@@ -1,0 +1,378 @@
+/**
+ * Remote origins: `remote.urls` entries are URLPattern constructor strings (host-acl-semantics §3.6).
+ *
+ * The pattern is parsed and validated by `urlpattern-polyfill`, which yields the canonical pattern of
+ * each component. The host then widens an empty or `/` pathname and an empty search or hash to `*`
+ * (the port is never widened). Matching does not use the polyfill's RegExps: JavaScript backtracks, so
+ * `/*a*a*a*b` or a custom group like `(a+)+` could hang on a long URL, while the host's Rust engine is
+ * linear. Each component's pattern is re-parsed into URLPattern parts, turned into the regular
+ * expression the URLPattern spec prescribes, and decided by the linear NFA in `regex-nfa.ts`.
+ */
+import { URLPattern } from "urlpattern-polyfill/urlpattern";
+import { hasNestedRepetition, Nfa, parseRegex, RegexUnsupportedError, type RegexNode } from "./regex-nfa.js";
+
+/** Where a calling page was loaded from: the app itself, or a remote URL. */
+export type Origin = { kind: "local" } | { kind: "remote"; url: string };
+
+export const LOCAL_ORIGIN: Origin = Object.freeze({ kind: "local" });
+
+export type RemotePattern =
+  | { ok: true; pattern: string; test(url: string): boolean }
+  | { ok: false; pattern: string; message: string; unsafe: boolean };
+
+export interface CompileRemoteOptions {
+  /**
+   * Accept patterns whose regexp groups would backtrack catastrophically in a JavaScript engine.
+   * Matching here is linear either way; the resolver uses this so access answers follow the host,
+   * while lint callers keep the default and report the pattern.
+   */
+  allowUnsafe?: boolean;
+}
+
+const COMPONENTS = ["protocol", "username", "password", "hostname", "port", "pathname", "search", "hash"] as const;
+type Component = (typeof COMPONENTS)[number];
+type ComponentValues = Record<Component, string>;
+
+const SPECIAL_SCHEMES = ["ftp", "file", "http", "https", "ws", "wss"];
+
+const MAX_CACHED_PATTERNS = 2048;
+const caches = { strict: new Map<string, RemotePattern>(), lenient: new Map<string, RemotePattern>() };
+
+/** Compiles a `remote.urls` entry; results are cached per pattern string. */
+export function compileRemotePattern(pattern: string, options: CompileRemoteOptions = {}): RemotePattern {
+  const cache = options.allowUnsafe ? caches.lenient : caches.strict;
+  let compiled = cache.get(pattern);
+  if (!compiled) {
+    if (cache.size >= MAX_CACHED_PATTERNS) cache.clear();
+    compiled = compile(pattern, options.allowUnsafe === true);
+    cache.set(pattern, compiled);
+  }
+  return compiled;
+}
+
+/** Whether a calling page at `url` is covered by the pattern; false for an invalid pattern or URL. */
+export function remoteUrlMatches(pattern: string, url: string): boolean {
+  const compiled = compileRemotePattern(pattern, { allowUnsafe: true });
+  return compiled.ok && compiled.test(url);
+}
+
+function compile(pattern: string, allowUnsafe: boolean): RemotePattern {
+  let parsed: URLPattern;
+  try {
+    parsed = new URLPattern(pattern);
+  } catch (error) {
+    return { ok: false, pattern, unsafe: false, message: `invalid URL pattern: ${stripPolyfillPrefix((error as Error).message)}` };
+  }
+  const components = {} as ComponentValues;
+  for (const component of COMPONENTS) components[component] = parsed[component];
+  // The host's widening of components the constructor string left empty (acl/mod.rs, RemoteUrlPattern).
+  if (components.pathname === "" || components.pathname === "/") components.pathname = "*";
+  if (components.search === "") components.search = "*";
+  if (components.hash === "") components.hash = "*";
+
+  const matchers = {} as Record<Component, Nfa>;
+  try {
+    for (const component of COMPONENTS) {
+      const options = component === "pathname" ? pathnameOptions(matchers.protocol) : COMPONENT_OPTIONS[component];
+      const parts = parsePatternString(components[component], options);
+      if (!allowUnsafe) {
+        const unsafe = findUnsafePart(parts);
+        if (unsafe) {
+          return {
+            ok: false,
+            pattern,
+            unsafe: true,
+            message: `unsafe pattern: the ${component} part ${JSON.stringify(unsafe)} repeats a repetition or an alternation, which can take exponential time in a backtracking regular-expression engine`,
+          };
+        }
+      }
+      matchers[component] = new Nfa(parseRegex(partsToRegexSource(parts, options)));
+    }
+  } catch (error) {
+    if (error instanceof RegexUnsupportedError) {
+      return { ok: false, pattern, unsafe: false, message: `invalid URL pattern: ${error.message}` };
+    }
+    throw error;
+  }
+
+  return {
+    ok: true,
+    pattern,
+    test(url: string): boolean {
+      const values = urlComponents(url);
+      if (!values) return false;
+      for (const component of COMPONENTS) if (!matchers[component].matches(values[component])) return false;
+      return true;
+    },
+  };
+}
+
+function stripPolyfillPrefix(message: string): string {
+  return message.replace(/^Failed to construct 'URLPattern': /, "");
+}
+
+/** The components of a page URL as URLPattern compares them (WHATWG URL parsing first). */
+function urlComponents(input: string): ComponentValues | undefined {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    return undefined;
+  }
+  return {
+    protocol: url.protocol.slice(0, -1),
+    username: url.username,
+    password: url.password,
+    hostname: url.hostname,
+    port: url.port,
+    pathname: url.pathname,
+    search: url.search.slice(1),
+    hash: url.hash.slice(1),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// URLPattern pattern strings (https://urlpattern.spec.whatwg.org/#parsing-patterns), as the spec
+// and the polyfill define them. Input here is always a canonical component pattern produced by the
+// polyfill, so syntax errors cannot occur in practice; they still throw rather than guess.
+
+interface ParseOptions {
+  delimiter: string;
+  prefixes: string;
+}
+
+const DEFAULT_OPTIONS: ParseOptions = { delimiter: "", prefixes: "" };
+const COMPONENT_OPTIONS: Record<Component, ParseOptions> = {
+  protocol: DEFAULT_OPTIONS,
+  username: DEFAULT_OPTIONS,
+  password: DEFAULT_OPTIONS,
+  hostname: { delimiter: ".", prefixes: "" },
+  port: DEFAULT_OPTIONS,
+  pathname: DEFAULT_OPTIONS,
+  search: DEFAULT_OPTIONS,
+  hash: DEFAULT_OPTIONS,
+};
+
+/** Paths of special-scheme URLs are `/`-segmented; when the protocol pattern can match one, so is the pattern. */
+function pathnameOptions(protocol: Nfa): ParseOptions {
+  return SPECIAL_SCHEMES.some((scheme) => protocol.matches(scheme)) ? { delimiter: "/", prefixes: "/" } : DEFAULT_OPTIONS;
+}
+
+const enum PartType {
+  FixedText,
+  Regexp,
+  SegmentWildcard,
+  FullWildcard,
+}
+
+const enum Modifier {
+  None,
+  Optional,
+  ZeroOrMore,
+  OneOrMore,
+}
+
+interface Part {
+  type: PartType;
+  prefix: string;
+  value: string;
+  suffix: string;
+  modifier: Modifier;
+}
+
+type TokenType = "asterisk" | "other-modifier" | "escaped-char" | "open" | "close" | "name" | "regexp" | "char" | "end";
+interface Token {
+  type: TokenType;
+  value: string;
+}
+
+const NAME_START = /[$_\p{ID_Start}]/u;
+const NAME_CONTINUE = /[$_\u200C\u200D\p{ID_Continue}]/u;
+
+function tokenize(input: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < input.length) {
+    const c = input[i]!;
+    if (c === "*") tokens.push({ type: "asterisk", value: input[i++]! });
+    else if (c === "+" || c === "?") tokens.push({ type: "other-modifier", value: input[i++]! });
+    else if (c === "\\") {
+      if (i + 1 >= input.length) throw new RegexUnsupportedError(`trailing backslash in ${JSON.stringify(input)}`);
+      tokens.push({ type: "escaped-char", value: input[i + 1]! });
+      i += 2;
+    } else if (c === "{") tokens.push({ type: "open", value: input[i++]! });
+    else if (c === "}") tokens.push({ type: "close", value: input[i++]! });
+    else if (c === ":") {
+      let j = i + 1;
+      while (j < input.length && (j === i + 1 ? NAME_START : NAME_CONTINUE).test(input[j]!)) j++;
+      if (j === i + 1) throw new RegexUnsupportedError(`missing parameter name at ${i} in ${JSON.stringify(input)}`);
+      tokens.push({ type: "name", value: input.slice(i + 1, j) });
+      i = j;
+    } else if (c === "(") {
+      let depth = 1;
+      let regexp = "";
+      let j = i + 1;
+      while (j < input.length) {
+        if (input[j] === "\\") {
+          regexp += input.slice(j, j + 2);
+          j += 2;
+          continue;
+        }
+        if (input[j] === ")") {
+          depth--;
+          if (depth === 0) {
+            j++;
+            break;
+          }
+        } else if (input[j] === "(") depth++;
+        regexp += input[j++];
+      }
+      if (depth !== 0 || regexp === "") throw new RegexUnsupportedError(`unbalanced regexp group at ${i} in ${JSON.stringify(input)}`);
+      tokens.push({ type: "regexp", value: regexp });
+      i = j;
+    } else tokens.push({ type: "char", value: input[i++]! });
+  }
+  tokens.push({ type: "end", value: "" });
+  return tokens;
+}
+
+function escapeRegexpString(text: string): string {
+  return text.replace(/([.+*?^${}()[\]|/\\])/g, "\\$1");
+}
+
+const FULL_WILDCARD_REGEXP = ".*";
+const segmentWildcardRegexp = (options: ParseOptions) => `[^${escapeRegexpString(options.delimiter)}]+?`;
+
+function parsePatternString(input: string, options: ParseOptions): Part[] {
+  const tokens = tokenize(input);
+  const segmentWildcard = segmentWildcardRegexp(options);
+  const parts: Part[] = [];
+  let index = 0;
+  let pendingFixed = "";
+
+  const tryConsume = (type: TokenType): string | undefined => (tokens[index]?.type === type ? tokens[index++]!.value : undefined);
+  const tryConsumeModifier = () => tryConsume("other-modifier") ?? tryConsume("asterisk");
+  const mustConsume = (type: TokenType): string => {
+    const value = tryConsume(type);
+    if (value === undefined) throw new RegexUnsupportedError(`unexpected ${tokens[index]?.type} in ${JSON.stringify(input)}, expected ${type}`);
+    return value;
+  };
+  const consumeText = () => {
+    let text = "";
+    for (let value = tryConsume("char") ?? tryConsume("escaped-char"); value !== undefined; value = tryConsume("char") ?? tryConsume("escaped-char")) text += value;
+    return text;
+  };
+  const flushPendingFixed = () => {
+    if (pendingFixed) parts.push({ type: PartType.FixedText, prefix: "", value: pendingFixed, suffix: "", modifier: Modifier.None });
+    pendingFixed = "";
+  };
+  const addPart = (prefix: string, name: string | undefined, regexpOrWildcard: string | undefined, suffix: string, modifierToken: string | undefined) => {
+    const modifier =
+      modifierToken === "?" ? Modifier.Optional : modifierToken === "*" ? Modifier.ZeroOrMore : modifierToken === "+" ? Modifier.OneOrMore : Modifier.None;
+    if (name === undefined && regexpOrWildcard === undefined && modifier === Modifier.None) {
+      pendingFixed += prefix;
+      return;
+    }
+    flushPendingFixed();
+    if (name === undefined && regexpOrWildcard === undefined) {
+      if (prefix) parts.push({ type: PartType.FixedText, prefix: "", value: prefix, suffix: "", modifier });
+      return;
+    }
+    const regexp = regexpOrWildcard === undefined ? segmentWildcard : regexpOrWildcard === "*" ? FULL_WILDCARD_REGEXP : regexpOrWildcard;
+    const type = regexp === segmentWildcard ? PartType.SegmentWildcard : regexp === FULL_WILDCARD_REGEXP ? PartType.FullWildcard : PartType.Regexp;
+    parts.push({ type, prefix, value: type === PartType.Regexp ? regexp : "", suffix, modifier });
+  };
+
+  while (index < tokens.length) {
+    const charToken = tryConsume("char");
+    const nameToken = tryConsume("name");
+    let regexpOrWildcard = tryConsume("regexp");
+    if (nameToken === undefined && regexpOrWildcard === undefined) regexpOrWildcard = tryConsume("asterisk");
+    if (nameToken !== undefined || regexpOrWildcard !== undefined) {
+      let prefix = charToken ?? "";
+      if (!options.prefixes.includes(prefix)) {
+        pendingFixed += prefix;
+        prefix = "";
+      }
+      flushPendingFixed();
+      addPart(prefix, nameToken, regexpOrWildcard, "", tryConsumeModifier());
+      continue;
+    }
+    const fixed = charToken ?? tryConsume("escaped-char");
+    if (fixed !== undefined) {
+      pendingFixed += fixed;
+      continue;
+    }
+    if (tryConsume("open") !== undefined) {
+      const prefix = consumeText();
+      const name = tryConsume("name");
+      let regexp = tryConsume("regexp");
+      if (name === undefined && regexp === undefined) regexp = tryConsume("asterisk");
+      const suffix = consumeText();
+      mustConsume("close");
+      addPart(prefix, name, regexp, suffix, tryConsumeModifier());
+      continue;
+    }
+    flushPendingFixed();
+    mustConsume("end");
+  }
+  return parts;
+}
+
+const modifierText = (modifier: Modifier) => ["", "?", "*", "+"][modifier]!;
+
+/** The spec's "generate a regular expression and name list", anchored at both ends. */
+function partsToRegexSource(parts: Part[], options: ParseOptions): string {
+  let result = "^";
+  for (const part of parts) {
+    if (part.type === PartType.FixedText) {
+      result += part.modifier === Modifier.None ? escapeRegexpString(part.value) : `(?:${escapeRegexpString(part.value)})${modifierText(part.modifier)}`;
+      continue;
+    }
+    const regexp = partRegexp(part, options);
+    const modifier = modifierText(part.modifier);
+    const single = part.modifier === Modifier.None || part.modifier === Modifier.Optional;
+    if (!part.prefix && !part.suffix) {
+      result += single ? `(${regexp})${modifier}` : `((?:${regexp})${modifier})`;
+      continue;
+    }
+    const prefix = escapeRegexpString(part.prefix);
+    const suffix = escapeRegexpString(part.suffix);
+    if (single) {
+      result += `(?:${prefix}(${regexp})${suffix})${modifier}`;
+      continue;
+    }
+    result += `(?:${prefix}((?:${regexp})(?:${suffix}${prefix}(?:${regexp}))*)${suffix})`;
+    if (part.modifier === Modifier.ZeroOrMore) result += "?";
+  }
+  return result + "$";
+}
+
+function partRegexp(part: Part, options: ParseOptions): string {
+  if (part.type === PartType.SegmentWildcard) return segmentWildcardRegexp(options);
+  if (part.type === PartType.FullWildcard) return FULL_WILDCARD_REGEXP;
+  return part.value;
+}
+
+/**
+ * The first part that a backtracking engine could take exponential time on, as pattern text: a
+ * regexp group or `*` wildcard with nested repetition once its own `+`/`*` modifier is counted.
+ * A repeated `:name` segment is exempt: its delimiter makes every split unambiguous (`/:path+`).
+ */
+function findUnsafePart(parts: Part[]): string | undefined {
+  for (const part of parts) {
+    if (part.type === PartType.FixedText) continue;
+    if (part.type === PartType.SegmentWildcard && (part.prefix || part.suffix)) continue;
+    let body: RegexNode = parseRegex(part.type === PartType.Regexp ? part.value : part.type === PartType.FullWildcard ? ".*" : "[^/]+");
+    const repeated = part.modifier === Modifier.ZeroOrMore || part.modifier === Modifier.OneOrMore;
+    if (repeated) body = { type: "repeat", body, min: part.modifier === Modifier.OneOrMore ? 1 : 0, max: Infinity, source: "" };
+    if (hasNestedRepetition(body)) return describePart(part);
+  }
+  return undefined;
+}
+
+function describePart(part: Part): string {
+  const core = part.type === PartType.Regexp ? `(${part.value})` : part.type === PartType.FullWildcard ? "*" : "(segment)";
+  const text = part.prefix || part.suffix ? `{${part.prefix}${core}${part.suffix}}` : core;
+  return text + modifierText(part.modifier);
+}

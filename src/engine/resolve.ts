@@ -1,0 +1,464 @@
+/**
+ * Capability resolution, following the host's `Resolved::resolve` (host-acl-semantics §3.1–3.4 and the
+ * conformance corpus rules): every active capability's permission entries are expanded into leaf
+ * permissions, and each leaf yields command entries (one per command and context) or, when it has
+ * no commands, a contribution to its plugin's global scope.
+ *
+ * Where the host would abort the build (unknown set member, invalid glob) or overflow its stack (set
+ * cycles), the engine records a problem and carries on with what it can resolve.
+ */
+import { Catalog } from "../catalog/catalog.js";
+import { checkIdentifier } from "../catalog/identifier.js";
+import { APP_KEY, type Manifest, type PermissionDef, type PermissionSetDef } from "../catalog/types.js";
+import type { JsonPath, Severity } from "../diagnostics/types.js";
+import type { Capability, ScopeValue } from "../model/types.js";
+import { compileLabelPattern } from "./glob.js";
+import { compileRemotePattern, type Origin } from "./origin.js";
+
+/** Where an entry applies: the app's own pages, or remote pages matching a `remote.urls` pattern. */
+export type Context = { kind: "local" } | { kind: "remote"; url: string };
+
+export interface ScopeLists {
+  allow: ScopeValue[];
+  deny: ScopeValue[];
+}
+
+/** Why an entry exists: which capability entry, through which sets, produced it. */
+export interface EntryProvenance {
+  capability: string;
+  file: string;
+  /** Path of the permission entry (string or object form) inside `file`. */
+  path: JsonPath;
+  /** Identifiers from the capability entry down to the leaf, e.g. `core:default`, `core:window:default`, `core:window:allow-title`. */
+  chain: string[];
+}
+
+/** One allowed or denied command entry: per capability, leaf permission, command and context. */
+export interface ResolvedCommand {
+  /** IPC command name as invoked: `plugin:fs|read_file`, `plugin:window|close`, `my_command`. */
+  command: string;
+  /** Manifest key of the leaf permission (`fs`, `core:window`, `__app-acl__`). */
+  key: string;
+  /** The leaf permission's own identifier inside its manifest, as the host's debug messages print it. */
+  permission: string;
+  context: Context;
+  /** Sorted copies of the capability's patterns. */
+  windows: readonly string[];
+  webviews: readonly string[];
+  /** Index into `ResolvedModel.commandScopes`, or null when the leaf and entry carry no scope. */
+  scopeId: number | null;
+  scope: ScopeLists | null;
+  /** Index into `ResolvedModel.capabilities`. */
+  capabilityIndex: number;
+  /** Index into that capability's `contexts`. */
+  contextIndex: number;
+  provenance: EntryProvenance;
+}
+
+export interface GlobalScopeContribution {
+  key: string;
+  scope: ScopeLists;
+  provenance: EntryProvenance;
+}
+
+export interface GlobalScope extends ScopeLists {
+  contributions: GlobalScopeContribution[];
+}
+
+export interface PatternProblem {
+  field: "windows" | "webviews" | "remote.urls";
+  index: number;
+  pattern: string;
+  message: string;
+}
+
+/** A capability active on the platform, with its patterns compiled once. */
+export interface ResolvedCapability {
+  capability: Capability;
+  index: number;
+  windows: readonly string[];
+  webviews: readonly string[];
+  contexts: readonly Context[];
+  /** Invalid patterns; they match nothing. Remote patterns flagged unsafe still match (see origin.ts). */
+  patternProblems: PatternProblem[];
+  /** Whether a calling webview is covered: some webview pattern matches its label, or some window pattern its window's. */
+  matchesLabels(window: string, webview: string): boolean;
+  /** Whether context `contextIndex` covers the origin. */
+  contextMatches(contextIndex: number, origin: Origin): boolean;
+}
+
+export type ResolutionRule = "set-cycle" | "unknown-set-member" | "invalid-set-member" | "default-without-set" | "set-too-large" | "unresolved";
+
+export interface ResolutionProblem {
+  ruleId: ResolutionRule;
+  severity: Severity;
+  message: string;
+  capability: string;
+  file: string;
+  /** Path of the capability's permission entry that led to the problem. */
+  path: JsonPath;
+  /** The capability entry's identifier. */
+  identifier: string;
+  /** Identifiers from the entry down to where the problem is. */
+  chain: string[];
+  /** The set (qualified identifier) the problem is in, for problems inside sets. */
+  set?: string;
+  suggestions?: string[];
+}
+
+export interface ResolvedModel {
+  platform: string;
+  catalog: Catalog;
+  /** Active capabilities in identifier order. */
+  capabilities: ResolvedCapability[];
+  /** Capabilities whose `platforms` exclude this platform. */
+  inactive: Capability[];
+  allowed: Map<string, ResolvedCommand[]>;
+  denied: Map<string, ResolvedCommand[]>;
+  /** Command scopes by scope id. */
+  commandScopes: ScopeLists[];
+  globalScope: Map<string, GlobalScope>;
+  problems: ResolutionProblem[];
+}
+
+export interface ResolveInput {
+  capabilities: readonly Capability[];
+  catalog: Catalog;
+  /** Target platform, spelled as in `platforms` (`linux`, `macOS`, `windows`, `android`, `iOS`). */
+  platform: string;
+}
+
+/** More leaves than this from one entry means sets include each other over and over. */
+export const MAX_LEAVES_PER_ENTRY = 100_000;
+
+/** Code-point order, which is the byte order of the host's Rust `String` sorting. */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
+}
+
+/** The IPC name of a command of manifest `key` (§3.3). */
+export function commandName(key: string, command: string): string {
+  if (key === APP_KEY) return command;
+  if (key.startsWith("core:")) return `plugin:${key.slice("core:".length)}|${command}`;
+  return `plugin:${key}|${command}`;
+}
+
+/** How a permission of manifest `key` is written in a capability. */
+export function qualifiedIdentifier(key: string, name: string): string {
+  return key === APP_KEY ? name : `${key}:${name}`;
+}
+
+const isActiveOn = (platforms: readonly string[] | undefined, platform: string) => platforms === undefined || platforms.includes(platform);
+
+export function resolve(input: ResolveInput): ResolvedModel {
+  const { catalog, platform } = input;
+  const model: ResolvedModel = {
+    platform,
+    catalog,
+    capabilities: [],
+    inactive: [],
+    allowed: new Map(),
+    denied: new Map(),
+    commandScopes: [],
+    globalScope: new Map(),
+    problems: [],
+  };
+  const expander = new SetExpander(catalog);
+  const ordered = [...input.capabilities].sort((a, b) => compareCodePoints(a.identifier, b.identifier));
+
+  for (const capability of ordered) {
+    if (!isActiveOn(capability.platforms, platform)) {
+      model.inactive.push(capability);
+      continue;
+    }
+    const resolved = prepareCapability(capability, model.capabilities.length);
+    model.capabilities.push(resolved);
+
+    for (const entry of capability.permissions) {
+      const expansion = expander.expandEntry(entry.identifier);
+      const base = { capability: capability.identifier, file: capability.source.file, path: entry.path };
+      for (const problem of expansion.problems) {
+        model.problems.push({ ...problem, capability: capability.identifier, file: capability.source.file, path: entry.path, identifier: entry.identifier });
+      }
+      for (const leaf of expansion.leaves) {
+        if (!isActiveOn(leaf.permission.platforms, platform)) continue;
+        const provenance: EntryProvenance = { ...base, chain: leaf.chain };
+        // The entry's extra scope comes first, then the leaf's own; a list exists once either side has one.
+        let allow: ScopeValue[] | undefined;
+        let deny: ScopeValue[] | undefined;
+        if (Array.isArray(entry.allow)) allow = [...entry.allow];
+        if (Array.isArray(entry.deny)) deny = [...entry.deny];
+        if (leaf.permission.scope?.allow) allow = [...(allow ?? []), ...leaf.permission.scope.allow];
+        if (leaf.permission.scope?.deny) deny = [...(deny ?? []), ...leaf.permission.scope.deny];
+        const commands = leaf.permission.commands;
+
+        if (commands.allow.length === 0 && commands.deny.length === 0) {
+          const scope: ScopeLists = { allow: allow ?? [], deny: deny ?? [] };
+          let global = model.globalScope.get(leaf.key);
+          if (!global) model.globalScope.set(leaf.key, (global = { allow: [], deny: [], contributions: [] }));
+          for (const value of scope.allow) global.allow.push(value);
+          for (const value of scope.deny) global.deny.push(value);
+          global.contributions.push({ key: leaf.key, scope, provenance });
+          continue;
+        }
+
+        let scope: ScopeLists | null = null;
+        let scopeId: number | null = null;
+        if (allow || deny) {
+          scope = { allow: allow ?? [], deny: deny ?? [] };
+          scopeId = model.commandScopes.push(scope) - 1;
+        }
+        for (const [list, names] of [
+          [model.allowed, commands.allow],
+          [model.denied, commands.deny],
+        ] as const) {
+          for (const name of names) {
+            // As upstream, a capability without contexts leaves no key behind, so it cannot deny either.
+            if (resolved.contexts.length === 0) continue;
+            const command = commandName(leaf.key, name);
+            const entries = list.get(command) ?? [];
+            list.set(command, entries);
+            resolved.contexts.forEach((context, contextIndex) => {
+              entries.push({
+                command,
+                key: leaf.key,
+                permission: leaf.name,
+                context,
+                windows: resolved.windows,
+                webviews: resolved.webviews,
+                scopeId,
+                scope,
+                capabilityIndex: resolved.index,
+                contextIndex,
+                provenance,
+              });
+            });
+          }
+        }
+      }
+    }
+  }
+  return model;
+}
+
+function prepareCapability(capability: Capability, index: number): ResolvedCapability {
+  const windows = [...capability.windows].sort(compareCodePoints);
+  const webviews = [...capability.webviews].sort(compareCodePoints);
+  const contexts: Context[] = [];
+  if (capability.local) contexts.push({ kind: "local" });
+  for (const url of capability.remote?.urls ?? []) contexts.push({ kind: "remote", url });
+
+  const patternProblems: PatternProblem[] = [];
+  const compileLabels = (field: "windows" | "webviews", patterns: string[]) => {
+    const matchers: Array<(label: string) => boolean> = [];
+    patterns.forEach((pattern, i) => {
+      const compiled = compileLabelPattern(pattern);
+      if (compiled.ok) matchers.push(compiled.match);
+      else patternProblems.push({ field, index: i, pattern, message: compiled.message });
+    });
+    return matchers;
+  };
+  const windowMatchers = compileLabels("windows", capability.windows);
+  const webviewMatchers = compileLabels("webviews", capability.webviews);
+
+  const contextTests = contexts.map((context, i): ((origin: Origin) => boolean) => {
+    if (context.kind === "local") return (origin) => origin.kind === "local";
+    const compiled = compileRemotePattern(context.url, { allowUnsafe: true });
+    const strict = compileRemotePattern(context.url);
+    if (!strict.ok) patternProblems.push({ field: "remote.urls", index: i - (capability.local ? 1 : 0), pattern: context.url, message: strict.message });
+    if (!compiled.ok) return () => false;
+    return (origin) => origin.kind === "remote" && compiled.test(origin.url);
+  });
+
+  return {
+    capability,
+    index,
+    windows,
+    webviews,
+    contexts,
+    patternProblems,
+    matchesLabels: (window, webview) => webviewMatchers.some((match) => match(webview)) || windowMatchers.some((match) => match(window)),
+    contextMatches: (contextIndex, origin) => contextTests[contextIndex]?.(origin) ?? false,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Set expansion (§3.2)
+
+interface Leaf {
+  key: string;
+  name: string;
+  permission: PermissionDef;
+  chain: string[];
+}
+
+type ExpansionProblem = Omit<ResolutionProblem, "capability" | "file" | "path" | "identifier">;
+
+interface Expansion {
+  leaves: Leaf[];
+  problems: ExpansionProblem[];
+}
+
+interface SetExpansion extends Expansion {
+  /** The expansion met a set already being expanded; its result depends on where it started. */
+  cyclic: boolean;
+}
+
+/** Expands capability entries into leaf permissions, memoising each set's expansion. */
+class SetExpander {
+  private readonly memo = new Map<string, SetExpansion>();
+  private readonly inProgress: string[] = [];
+
+  constructor(private readonly catalog: Catalog) {}
+
+  /** Top-level lookup: default, then set, then permission. Chains start with the identifier as written. */
+  expandEntry(identifier: string): Expansion {
+    const parts = Catalog.keyOf(identifier);
+    const chain = [identifier];
+    if (!parts) return unresolved(identifier, `\`${identifier}\` is not a valid permission identifier`);
+    const manifest = this.catalog.get(parts.key);
+    if (!manifest) {
+      return unresolved(identifier, parts.key === APP_KEY ? `unknown permission \`${identifier}\`: the app defines no permissions` : `unknown plugin \`${parts.key}\` in \`${identifier}\``);
+    }
+    if (parts.base === "default") {
+      if (!manifest.default_permission) return { leaves: [], problems: [defaultWithoutSet(parts.key, chain)] };
+      return this.prefixed(chain, this.expandSet(parts.key, manifest, "default", manifest.default_permission));
+    }
+    const set = own(manifest.permission_sets, parts.base);
+    if (set) return this.prefixed(chain, this.expandSet(parts.key, manifest, parts.base, set));
+    const permission = own(manifest.permissions, parts.base);
+    if (permission) return { leaves: [{ key: parts.key, name: parts.base, permission, chain }], problems: [] };
+    return unresolved(identifier, `unknown permission \`${parts.base}\` for \`${parts.key === APP_KEY ? "the app" : parts.key}\``);
+  }
+
+  /** Prefixes relative chains (which start below the set) with the path to the set. */
+  private prefixed(chain: string[], expansion: Expansion): Expansion {
+    return {
+      leaves: expansion.leaves.map((leaf) => ({ ...leaf, chain: [...chain, ...leaf.chain] })),
+      problems: expansion.problems.map((problem) => ({ ...problem, chain: [...chain, ...problem.chain] })),
+    };
+  }
+
+  /** Inside a set the order is default, then permission, then set; chains are relative to the set. */
+  private expandSet(key: string, manifest: Manifest, name: string, set: PermissionSetDef): SetExpansion {
+    const id = qualifiedIdentifier(key, name);
+    const memoKey = `${key}\u0000${name}`;
+    const memoised = this.memo.get(memoKey);
+    if (memoised) return memoised;
+
+    const cycleStart = this.inProgress.indexOf(memoKey);
+    if (cycleStart >= 0) {
+      const loop = [...this.inProgress.slice(cycleStart), memoKey].map((k) => qualifiedIdentifier(...(k.split("\u0000") as [string, string])));
+      return {
+        leaves: [],
+        cyclic: true,
+        problems: [{ ruleId: "set-cycle", severity: "error", message: `permission sets include each other in a cycle: ${loop.join(" → ")}`, chain: [], set: id }],
+      };
+    }
+
+    this.inProgress.push(memoKey);
+    const result: SetExpansion = { leaves: [], problems: [], cyclic: false };
+    let truncated = false;
+    const addLeaves = (expansion: Expansion, prefix: string) => {
+      for (const leaf of expansion.leaves) {
+        if (result.leaves.length >= MAX_LEAVES_PER_ENTRY) {
+          truncated = true;
+          break;
+        }
+        result.leaves.push({ ...leaf, chain: [prefix, ...leaf.chain] });
+      }
+      for (const problem of expansion.problems) result.problems.push({ ...problem, chain: [prefix, ...problem.chain] });
+    };
+
+    for (const member of set.permissions) {
+      if (truncated) break;
+      const check = checkIdentifier(member);
+      if (!check.ok) {
+        result.problems.push({
+          ruleId: "invalid-set-member",
+          severity: "error",
+          message: `invalid identifier \`${member}\` in permission set ${id}: ${check.message}`,
+          chain: [],
+          set: id,
+        });
+        continue;
+      }
+      // A prefixed member switches manifest only when that manifest exists; otherwise the whole
+      // string is looked up in the current one (and usually not found).
+      const prefix = check.parsed.prefix;
+      const switched = prefix !== undefined && this.catalog.has(prefix);
+      const memberKey = switched ? prefix : key;
+      const memberManifest = switched ? this.catalog.get(prefix)! : manifest;
+      const memberName = switched ? check.parsed.base : member;
+      const memberId = qualifiedIdentifier(memberKey, memberName);
+
+      if (memberName === "default") {
+        const defaultSet = memberManifest.default_permission;
+        if (!defaultSet) {
+          result.problems.push({ ...defaultWithoutSet(memberKey, [memberId]), set: id });
+          continue;
+        }
+        const nested = this.expandSet(memberKey, memberManifest, "default", defaultSet);
+        result.cyclic ||= nested.cyclic;
+        addLeaves(nested, memberId);
+        continue;
+      }
+      const permission = own(memberManifest.permissions, memberName);
+      if (permission) {
+        addLeaves({ leaves: [{ key: memberKey, name: memberName, permission, chain: [] }], problems: [] }, memberId);
+        continue;
+      }
+      const nestedSet = own(memberManifest.permission_sets, memberName);
+      if (nestedSet) {
+        const nested = this.expandSet(memberKey, memberManifest, memberName, nestedSet);
+        result.cyclic ||= nested.cyclic;
+        addLeaves(nested, memberId);
+        continue;
+      }
+      const suggestions = this.catalog.suggest(switched || key === APP_KEY ? member : qualifiedIdentifier(key, member));
+      const problem: ExpansionProblem = {
+        ruleId: "unknown-set-member",
+        severity: "error",
+        message: `permission ${member} not found from set ${id}`,
+        chain: [],
+        set: id,
+      };
+      if (suggestions.length) problem.suggestions = suggestions;
+      result.problems.push(problem);
+    }
+    this.inProgress.pop();
+
+    if (truncated) {
+      result.problems.push({
+        ruleId: "set-too-large",
+        severity: "error",
+        message: `permission set ${id} expands to more than ${MAX_LEAVES_PER_ENTRY} permissions; sets include each other over and over`,
+        chain: [],
+        set: id,
+      });
+    }
+    if (!result.cyclic) this.memo.set(memoKey, result);
+    return result;
+  }
+}
+
+function unresolved(identifier: string, message: string): Expansion {
+  return { leaves: [], problems: [{ ruleId: "unresolved", severity: "error", message, chain: [identifier] }] };
+}
+
+function defaultWithoutSet(key: string, chain: string[]): ExpansionProblem {
+  const id = qualifiedIdentifier(key, "default");
+  const owner = key === APP_KEY ? "the app defines" : `plugin \`${key}\` has`;
+  return { ruleId: "default-without-set", severity: "warning", message: `\`${id}\` grants nothing: ${owner} no default permission set`, chain };
+}
+
+function own<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
