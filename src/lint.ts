@@ -59,7 +59,7 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
     const diagnostic: Diagnostic = {
       ruleId: rule.id,
       severity,
-      message: report.message,
+      message: shortenQuotedValues(report.message),
       file,
       absolutePath,
       path: report.path,
@@ -137,6 +137,11 @@ function reportUnusedSuppressions(suppressions: readonly Suppression[], report: 
       report(suppression, `caplint-disable "${suppression.ruleId}" suppresses nothing in capability "${suppression.capability.identifier}"`, "remove it");
     }
   }
+}
+
+/** Quoted values from hostile files (a 1 MB identifier) are shortened so a finding stays one readable line. */
+function shortenQuotedValues(message: string): string {
+  return message.replace(/"([^"]{120,})"/g, (_, value: string) => `"${value.slice(0, 80)}…${value.slice(-20)}" (${value.length} characters)`);
 }
 
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
