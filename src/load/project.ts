@@ -27,6 +27,8 @@ export interface LoadOptions {
   /** Folders with the app's own permission files. */
   permissions?: string[];
   maxFileBytes?: number;
+  /** Without paths or `app`: look for an app in `cwd` (default), or, when false, load only the catalog. */
+  discover?: boolean;
   /** Texts to use instead of the files' contents (absolute path → text): fixes in progress. */
   sourceOverrides?: ReadonlyMap<string, string>;
 }
@@ -118,7 +120,7 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     if (!srcTauri) throw new FatalError(`--app ${options.app}: not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`);
   } else if (paths.length === 0) {
     srcTauri = await findSrcTauri(cwd);
-    if (!srcTauri) {
+    if (!srcTauri && options.discover !== false) {
       throw new FatalError("no app here: run caplint in an app folder (with src-tauri/), or pass files, folders or --app DIR");
     }
   }

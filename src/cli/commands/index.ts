@@ -3,6 +3,12 @@ import type { MainOptions } from "../io.js";
 import { registerCheck } from "./check.js";
 import { registerSchema } from "./schema.js";
 import { registerRules } from "./rules.js";
+import { registerAccess } from "./access.js";
+import { registerWhoCan } from "./who-can.js";
+import { registerMatrix } from "./matrix.js";
+import { registerResolve } from "./resolve.js";
+import { registerDiff } from "./diff.js";
+import { registerPermissions } from "./permissions.js";
 
 export type SetExitCode = (code: number) => void;
 
@@ -11,4 +17,10 @@ export function registerCommands(program: Command, io: MainOptions, setExitCode:
   registerCheck(program, io, setExitCode);
   registerSchema(program, io, setExitCode);
   registerRules(program, io, setExitCode);
+  registerAccess(program, io, setExitCode);
+  registerWhoCan(program, io, setExitCode);
+  registerMatrix(program, io, setExitCode);
+  registerResolve(program, io, setExitCode);
+  registerDiff(program, io, setExitCode);
+  registerPermissions(program, io, setExitCode);
 }
