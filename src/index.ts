@@ -1,0 +1,113 @@
+/**
+ * caplint's library API (`import { loadProject, lint, format } from "caplint"`).
+ * Everything exported here is public; internal modules may change between versions.
+ */
+import { readFileSync } from "node:fs";
+import { docsUrl, makePaint, toolVersion } from "./cli/io.js";
+import { summarize, type Diagnostic } from "./diagnostics/types.js";
+import { LOCAL_ORIGIN, resolve, resolveAccess as resolveModelAccess, type AccessResult } from "./engine/index.js";
+import type { LintResult } from "./lint.js";
+import type { Project } from "./load/project.js";
+import { REPORTER_NAMES, loadReporter, type ReporterName } from "./reporters/index.js";
+import { RULES_BY_ID } from "./rules/index.js";
+
+export { lint, type LintOptions, type LintResult } from "./lint.js";
+export { loadProject, type AppConfig, type LoadOptions, type LoadProblem, type Project, type WindowDecl } from "./load/project.js";
+export { RULES, RULES_BY_ID } from "./rules/index.js";
+export type { Rule, RuleCategory, RuleMeta } from "./rules/types.js";
+export { summarize } from "./diagnostics/types.js";
+export type { Diagnostic, Fix, JsonPath, LintSummary, Position, Range, RuleSetting, Severity, TextEdit } from "./diagnostics/types.js";
+export { TARGETS } from "./model/types.js";
+export type { Capability, CapabilitySource, PermissionEntry, Target } from "./model/types.js";
+export { REPORTER_NAMES, type ReporterName } from "./reporters/index.js";
+export type { AccessResult, AllowedCommand, CommandExplanation, DeniedCommand, Origin } from "./engine/index.js";
+
+/** The installed caplint's version. */
+export const VERSION: string = toolVersion();
+
+export interface FormatOptions {
+  /** Folder the diagnostics' file names are relative to (SARIF's %SRCROOT%); usually `project.cwd`. */
+  cwd: string;
+  /** ANSI colours in `stylish` output; off by default. */
+  color?: boolean;
+  /** Text of a file for `stylish` code frames; by default the file is read from disk. */
+  sourceText?: (absolutePath: string) => string | undefined;
+}
+
+/**
+ * Renders lint results in one of the CLI's formats (`stylish`, `compact`, `json`, `sarif`,
+ * `github`): the same text `caplint check --format <name>` prints.
+ */
+export async function format(input: LintResult | readonly Diagnostic[], name: ReporterName, options: FormatOptions): Promise<string> {
+  if (!(REPORTER_NAMES as readonly string[]).includes(name)) {
+    throw new TypeError(`unknown format "${String(name)}": expected one of ${REPORTER_NAMES.join(", ")}`);
+  }
+  const diagnostics = isLintResult(input) ? input.diagnostics : input;
+  const files = isLintResult(input) ? input.files : new Set(diagnostics.map((d) => d.file)).size;
+  const reporter = await loadReporter(name);
+  return reporter(
+    { diagnostics, summary: summarize(diagnostics, files) },
+    {
+      cwd: options.cwd,
+      paint: makePaint(options.color ?? false, { write: () => true }, {}),
+      rules: RULES_BY_ID,
+      toolVersion: VERSION,
+      docsUrl,
+      sourceText: options.sourceText ?? readTextOrUndefined,
+    },
+  );
+}
+
+export interface AccessQuestion {
+  /** Label of the window making the call. */
+  window: string;
+  /** Label of the calling webview; defaults to the window's label (an ordinary webview window). */
+  webview?: string;
+  /** URL of a remote page making the call; omitted means the app's own (local) pages. */
+  url?: string;
+  /** `linux`, `macOS`, `windows`, `android` or `iOS`; defaults to the platform this runs on. */
+  platform?: string;
+  /** Ask about one command only, with an explanation of the answer. */
+  command?: string;
+}
+
+/**
+ * What a window (or webview, or remote page) may call in a loaded project: the commands allowed
+ * with their scopes and the capabilities granting them, and the commands denied. Uses the
+ * capabilities the build uses (`project.activeCapabilities`) and the project's catalog.
+ */
+export function resolveAccess(project: Project, question: AccessQuestion): AccessResult {
+  const model = resolve({ capabilities: project.activeCapabilities, catalog: project.catalog, platform: question.platform ?? runningPlatform() });
+  return resolveModelAccess(model, {
+    window: question.window,
+    ...(question.webview === undefined ? {} : { webview: question.webview }),
+    origin: question.url === undefined ? LOCAL_ORIGIN : { kind: "remote", url: question.url },
+    ...(question.command === undefined ? {} : { command: question.command }),
+  });
+}
+
+/** The platform this process runs on, spelled as capability `platforms` spell it (like the CLI's `--platform` default). */
+function runningPlatform(): string {
+  switch (process.platform) {
+    case "darwin":
+      return "macOS";
+    case "win32":
+      return "windows";
+    case "android":
+      return "android";
+    default:
+      return "linux";
+  }
+}
+
+function isLintResult(input: LintResult | readonly Diagnostic[]): input is LintResult {
+  return !Array.isArray(input);
+}
+
+function readTextOrUndefined(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
