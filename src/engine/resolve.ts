@@ -129,7 +129,7 @@ export interface ResolveInput {
 }
 
 /** More leaves than this from one entry means sets include each other over and over. */
-export const MAX_LEAVES_PER_ENTRY = 100_000;
+export const MAX_LEAVES_PER_ENTRY = 10_000;
 
 /** Code-point order, which is the byte order of the host's Rust `String` sorting. */
 export function compareCodePoints(a: string, b: string): number {
@@ -292,6 +292,15 @@ function prepareCapability(capability: Capability, index: number): ResolvedCapab
 // ---------------------------------------------------------------------------------------------
 // Set expansion (§3.2)
 
+/** A chain of identifiers as a shared linked list: prefixing a whole expansion costs one node per leaf. */
+type Chain = { id: string; rest: Chain } | undefined;
+
+const chainToArray = (chain: Chain): string[] => {
+  const ids: string[] = [];
+  for (let node = chain; node; node = node.rest) ids.push(node.id);
+  return ids;
+};
+
 interface Leaf {
   key: string;
   name: string;
@@ -299,21 +308,46 @@ interface Leaf {
   chain: string[];
 }
 
+interface ChainedLeaf {
+  key: string;
+  name: string;
+  permission: PermissionDef;
+  /** Relative to the set being expanded: starts with the member that led to the leaf. */
+  chain: Chain;
+}
+
 type ExpansionProblem = Omit<ResolutionProblem, "capability" | "file" | "path" | "identifier">;
+
+interface ChainedProblem {
+  problem: Omit<ExpansionProblem, "chain">;
+  chain: Chain;
+}
 
 interface Expansion {
   leaves: Leaf[];
   problems: ExpansionProblem[];
 }
 
-interface SetExpansion extends Expansion {
+interface SetExpansion {
+  leaves: ChainedLeaf[];
+  /** Each distinct problem once, with the first chain that reached it (set graphs can be diamonds). */
+  problems: ChainedProblem[];
   /** The expansion met a set already being expanded; its result depends on where it started. */
   cyclic: boolean;
 }
 
+/** What a set member refers to, with the host's inside-a-set lookup order: default, permission, set. */
+type MemberLookup =
+  | { kind: "invalid"; message: string }
+  | { kind: "missing" }
+  | { kind: "default-without-set"; key: string; id: string }
+  | { kind: "permission"; key: string; name: string; id: string; permission: PermissionDef }
+  | { kind: "set"; key: string; name: string; id: string; manifest: Manifest; set: PermissionSetDef };
+
 /** Expands capability entries into leaf permissions, memoising each set's expansion. */
 class SetExpander {
   private readonly memo = new Map<string, SetExpansion>();
+  private readonly counts = new Map<string, number>();
   private readonly inProgress: string[] = [];
 
   constructor(private readonly catalog: Catalog) {}
@@ -321,29 +355,94 @@ class SetExpander {
   /** Top-level lookup: default, then set, then permission. Chains start with the identifier as written. */
   expandEntry(identifier: string): Expansion {
     const parts = Catalog.keyOf(identifier);
-    const chain = [identifier];
     if (!parts) return unresolved(identifier, `\`${identifier}\` is not a valid permission identifier`);
     const manifest = this.catalog.get(parts.key);
     if (!manifest) {
       return unresolved(identifier, parts.key === APP_KEY ? `unknown permission \`${identifier}\`: the app defines no permissions` : `unknown plugin \`${parts.key}\` in \`${identifier}\``);
     }
+    let setName: string;
+    let set: PermissionSetDef;
     if (parts.base === "default") {
-      if (!manifest.default_permission) return { leaves: [], problems: [defaultWithoutSet(parts.key, chain)] };
-      return this.prefixed(chain, this.expandSet(parts.key, manifest, "default", manifest.default_permission));
+      if (!manifest.default_permission) return { leaves: [], problems: [defaultWithoutSet(parts.key, [identifier])] };
+      [setName, set] = ["default", manifest.default_permission];
+    } else if (own(manifest.permission_sets, parts.base)) {
+      [setName, set] = [parts.base, manifest.permission_sets[parts.base]!];
+    } else {
+      const permission = own(manifest.permissions, parts.base);
+      if (permission) return { leaves: [{ key: parts.key, name: parts.base, permission, chain: [identifier] }], problems: [] };
+      return unresolved(identifier, `unknown permission \`${parts.base}\` for \`${parts.key === APP_KEY ? "the app" : parts.key}\``);
     }
-    const set = own(manifest.permission_sets, parts.base);
-    if (set) return this.prefixed(chain, this.expandSet(parts.key, manifest, parts.base, set));
-    const permission = own(manifest.permissions, parts.base);
-    if (permission) return { leaves: [{ key: parts.key, name: parts.base, permission, chain }], problems: [] };
-    return unresolved(identifier, `unknown permission \`${parts.base}\` for \`${parts.key === APP_KEY ? "the app" : parts.key}\``);
+
+    // Count first: a set graph that multiplies out (sets including each other twice, many levels
+    // deep) would otherwise take exponential time and memory, as it does upstream.
+    const count = this.countLeaves(parts.key, manifest, setName, set);
+    if (count > MAX_LEAVES_PER_ENTRY) {
+      const id = qualifiedIdentifier(parts.key, setName);
+      return {
+        leaves: [],
+        problems: [
+          {
+            ruleId: "set-too-large",
+            severity: "error",
+            message: `permission set ${id} expands to ${count.toLocaleString("en-US")} permissions (more than ${MAX_LEAVES_PER_ENTRY.toLocaleString("en-US")}): its sets include each other over and over; it was not resolved`,
+            chain: [identifier],
+            set: id,
+          },
+        ],
+      };
+    }
+    const expansion = this.expandSet(parts.key, manifest, setName, set);
+    return {
+      leaves: expansion.leaves.map((leaf) => ({ key: leaf.key, name: leaf.name, permission: leaf.permission, chain: [identifier, ...chainToArray(leaf.chain)] })),
+      problems: expansion.problems.map(({ problem, chain }) => ({ ...problem, chain: [identifier, ...chainToArray(chain)] })),
+    };
   }
 
-  /** Prefixes relative chains (which start below the set) with the path to the set. */
-  private prefixed(chain: string[], expansion: Expansion): Expansion {
-    return {
-      leaves: expansion.leaves.map((leaf) => ({ ...leaf, chain: [...chain, ...leaf.chain] })),
-      problems: expansion.problems.map((problem) => ({ ...problem, chain: [...chain, ...problem.chain] })),
-    };
+  private lookupMember(key: string, manifest: Manifest, member: string): MemberLookup {
+    const check = checkIdentifier(member);
+    if (!check.ok) return { kind: "invalid", message: check.message };
+    // A prefixed member switches manifest only when that manifest exists; otherwise the whole
+    // string is looked up in the current one (and usually not found).
+    const prefix = check.parsed.prefix;
+    const switched = prefix !== undefined && this.catalog.has(prefix);
+    const memberKey = switched ? prefix : key;
+    const memberManifest = switched ? this.catalog.get(prefix)! : manifest;
+    const name = switched ? check.parsed.base : member;
+    const id = qualifiedIdentifier(memberKey, name);
+    if (name === "default") {
+      const defaultSet = memberManifest.default_permission;
+      if (!defaultSet) return { kind: "default-without-set", key: memberKey, id };
+      return { kind: "set", key: memberKey, name, id, manifest: memberManifest, set: defaultSet };
+    }
+    const permission = own(memberManifest.permissions, name);
+    if (permission) return { kind: "permission", key: memberKey, name, id, permission };
+    const set = own(memberManifest.permission_sets, name);
+    if (set) return { kind: "set", key: memberKey, name, id, manifest: memberManifest, set };
+    return { kind: "missing" };
+  }
+
+  /** Leaves a set expands to, before platform filtering; a set met again inside itself counts 0. */
+  private countLeaves(key: string, manifest: Manifest, name: string, set: PermissionSetDef, visiting = new Set<string>()): number {
+    const memoKey = `${key}\u0000${name}`;
+    const known = this.counts.get(memoKey);
+    if (known !== undefined) return known;
+    if (visiting.has(memoKey)) return 0;
+    visiting.add(memoKey);
+    let count = 0;
+    let cyclic = false;
+    for (const member of set.permissions) {
+      const found = this.lookupMember(key, manifest, member);
+      if (found.kind === "permission") count++;
+      else if (found.kind === "set") {
+        const nestedKey = `${found.key}\u0000${found.name}`;
+        if (visiting.has(nestedKey)) cyclic = true;
+        count += this.countLeaves(found.key, found.manifest, found.name, found.set, visiting);
+      }
+    }
+    visiting.delete(memoKey);
+    // Counts inside a cycle depend on where the walk entered it; only acyclic ones are reusable.
+    if (!cyclic) this.counts.set(memoKey, count);
+    return count;
   }
 
   /** Inside a set the order is default, then permission, then set; chains are relative to the set. */
@@ -359,91 +458,51 @@ class SetExpander {
       return {
         leaves: [],
         cyclic: true,
-        problems: [{ ruleId: "set-cycle", severity: "error", message: `permission sets include each other in a cycle: ${loop.join(" → ")}`, chain: [], set: id }],
+        problems: [{ problem: { ruleId: "set-cycle", severity: "error", message: `permission sets include each other in a cycle: ${loop.join(" → ")}`, set: id }, chain: undefined }],
       };
     }
 
     this.inProgress.push(memoKey);
     const result: SetExpansion = { leaves: [], problems: [], cyclic: false };
-    let truncated = false;
-    const addLeaves = (expansion: Expansion, prefix: string) => {
-      for (const leaf of expansion.leaves) {
-        if (result.leaves.length >= MAX_LEAVES_PER_ENTRY) {
-          truncated = true;
-          break;
-        }
-        result.leaves.push({ ...leaf, chain: [prefix, ...leaf.chain] });
-      }
-      for (const problem of expansion.problems) result.problems.push({ ...problem, chain: [prefix, ...problem.chain] });
+    const seenProblems = new Set<string>();
+    const addProblem = (problem: Omit<ExpansionProblem, "chain">, chain: Chain) => {
+      const identity = `${problem.ruleId}\u0000${problem.set ?? ""}\u0000${problem.message}`;
+      if (seenProblems.has(identity)) return;
+      seenProblems.add(identity);
+      result.problems.push({ problem, chain });
     };
 
     for (const member of set.permissions) {
-      if (truncated) break;
-      const check = checkIdentifier(member);
-      if (!check.ok) {
-        result.problems.push({
-          ruleId: "invalid-set-member",
-          severity: "error",
-          message: `invalid identifier \`${member}\` in permission set ${id}: ${check.message}`,
-          chain: [],
-          set: id,
-        });
-        continue;
-      }
-      // A prefixed member switches manifest only when that manifest exists; otherwise the whole
-      // string is looked up in the current one (and usually not found).
-      const prefix = check.parsed.prefix;
-      const switched = prefix !== undefined && this.catalog.has(prefix);
-      const memberKey = switched ? prefix : key;
-      const memberManifest = switched ? this.catalog.get(prefix)! : manifest;
-      const memberName = switched ? check.parsed.base : member;
-      const memberId = qualifiedIdentifier(memberKey, memberName);
-
-      if (memberName === "default") {
-        const defaultSet = memberManifest.default_permission;
-        if (!defaultSet) {
-          result.problems.push({ ...defaultWithoutSet(memberKey, [memberId]), set: id });
-          continue;
+      const found = this.lookupMember(key, manifest, member);
+      switch (found.kind) {
+        case "invalid":
+          addProblem({ ruleId: "invalid-set-member", severity: "error", message: `invalid identifier \`${member}\` in permission set ${id}: ${found.message}`, set: id }, undefined);
+          break;
+        case "missing": {
+          const suggestions = this.catalog.suggest(member.includes(":") || key === APP_KEY ? member : qualifiedIdentifier(key, member));
+          const problem: Omit<ExpansionProblem, "chain"> = { ruleId: "unknown-set-member", severity: "error", message: `permission ${member} not found from set ${id}`, set: id };
+          if (suggestions.length) problem.suggestions = suggestions;
+          addProblem(problem, undefined);
+          break;
         }
-        const nested = this.expandSet(memberKey, memberManifest, "default", defaultSet);
-        result.cyclic ||= nested.cyclic;
-        addLeaves(nested, memberId);
-        continue;
+        case "default-without-set": {
+          const { chain: _chain, ...problem } = defaultWithoutSet(found.key, []);
+          addProblem({ ...problem, set: id }, { id: found.id, rest: undefined });
+          break;
+        }
+        case "permission":
+          result.leaves.push({ key: found.key, name: found.name, permission: found.permission, chain: { id: found.id, rest: undefined } });
+          break;
+        case "set": {
+          const nested = this.expandSet(found.key, found.manifest, found.name, found.set);
+          result.cyclic ||= nested.cyclic;
+          for (const leaf of nested.leaves) result.leaves.push({ ...leaf, chain: { id: found.id, rest: leaf.chain } });
+          for (const { problem, chain } of nested.problems) addProblem(problem, { id: found.id, rest: chain });
+          break;
+        }
       }
-      const permission = own(memberManifest.permissions, memberName);
-      if (permission) {
-        addLeaves({ leaves: [{ key: memberKey, name: memberName, permission, chain: [] }], problems: [] }, memberId);
-        continue;
-      }
-      const nestedSet = own(memberManifest.permission_sets, memberName);
-      if (nestedSet) {
-        const nested = this.expandSet(memberKey, memberManifest, memberName, nestedSet);
-        result.cyclic ||= nested.cyclic;
-        addLeaves(nested, memberId);
-        continue;
-      }
-      const suggestions = this.catalog.suggest(switched || key === APP_KEY ? member : qualifiedIdentifier(key, member));
-      const problem: ExpansionProblem = {
-        ruleId: "unknown-set-member",
-        severity: "error",
-        message: `permission ${member} not found from set ${id}`,
-        chain: [],
-        set: id,
-      };
-      if (suggestions.length) problem.suggestions = suggestions;
-      result.problems.push(problem);
     }
     this.inProgress.pop();
-
-    if (truncated) {
-      result.problems.push({
-        ruleId: "set-too-large",
-        severity: "error",
-        message: `permission set ${id} expands to more than ${MAX_LEAVES_PER_ENTRY} permissions; sets include each other over and over`,
-        chain: [],
-        set: id,
-      });
-    }
     if (!result.cyclic) this.memo.set(memoKey, result);
     return result;
   }
