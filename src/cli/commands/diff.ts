@@ -42,16 +42,25 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
       );
     } else {
       const out: string[] = [];
-      const describe = (grant: Grant, lines: SourceLines) => {
-        const entry = grant.entries[0]!;
-        return `  ${grant.command}  ${grant.target} "${grant.pattern}" from ${grant.context}  ← capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`;
+      // Grouped by who gains or loses the access, so a broadened pattern reads as one change.
+      const section = (title: string, grants: Grant[], lines: SourceLines) => {
+        const groups = new Map<string, Grant[]>();
+        for (const grant of grants) {
+          const key = `${grant.target} "${grant.pattern}" from ${grant.context}`;
+          groups.set(key, [...(groups.get(key) ?? []), grant]);
+        }
+        out.push(`${title} (${grants.length} command grant${grants.length === 1 ? "" : "s"}):`);
+        for (const [who, list] of groups) {
+          out.push(`  ${who}:`);
+          for (const grant of list) {
+            const entry = grant.entries[0]!;
+            out.push(`    ${grant.command}  ← ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`);
+          }
+        }
       };
-      out.push(diff.added.length ? `NEW ACCESS (${diff.added.length}):` : "no new access");
-      for (const grant of diff.added) out.push(describe(grant, after.lines));
-      if (diff.removed.length) {
-        out.push(`removed access (${diff.removed.length}):`);
-        for (const grant of diff.removed) out.push(describe(grant, before.lines));
-      }
+      if (diff.added.length) section("NEW ACCESS", diff.added, after.lines);
+      else out.push("no new access");
+      if (diff.removed.length) section("removed access", diff.removed, before.lines);
       io.stdout.write(out.join("\n") + "\n");
     }
     setExitCode(diff.added.length ? EXIT_FINDINGS : EXIT_OK);
