@@ -1,26 +1,42 @@
+import broadRemote from "./broad-remote.js";
 import duplicateCapability from "./duplicate-capability.js";
 import duplicatePermission from "./duplicate-permission.js";
+import emptyPlatforms from "./empty-platforms.js";
+import ignoredFile from "./ignored-file.js";
+import insecureRemote from "./insecure-remote.js";
 import invalidIdentifier from "./invalid-identifier.js";
 import invalidPlatform from "./invalid-platform.js";
+import legacyIdentifier from "./legacy-identifier.js";
+import noTarget from "./no-target.js";
 import parse from "./parse.js";
 import schema from "./schema.js";
+import scopeConflict from "./scope-conflict.js";
 import unknownField from "./unknown-field.js";
 import unknownPermission from "./unknown-permission.js";
 import unknownPlugin from "./unknown-plugin.js";
+import unmatchedWindow from "./unmatched-window.js";
 import unusedSuppression from "./unused-suppression.js";
 import type { Rule } from "./types.js";
 
 /** Every rule, sorted by id. A meta-test checks each has docs and fixtures. */
 export const RULES: readonly Rule[] = [
+  broadRemote,
   duplicateCapability,
   duplicatePermission,
+  emptyPlatforms,
+  ignoredFile,
+  insecureRemote,
   invalidIdentifier,
   invalidPlatform,
+  legacyIdentifier,
+  noTarget,
   parse,
   schema,
+  scopeConflict,
   unknownField,
   unknownPermission,
   unknownPlugin,
+  unmatchedWindow,
   unusedSuppression,
 ].sort((a, b) => (a.id < b.id ? -1 : 1));
 

@@ -1,5 +1,6 @@
 import { checkIdentifier, correctIdentifier } from "../catalog/identifier.js";
 import { replaceStringValue } from "../diagnostics/fixes.js";
+import { legacyRename } from "./legacy.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -12,6 +13,8 @@ export default defineRule({
     for (const { capability, entry } of context.entries()) {
       const result = checkIdentifier(entry.identifier);
       if (result.ok) continue;
+      // `fs.exists` and the like are v1 names: legacy-identifier reports them with their rename.
+      if (legacyRename(entry.identifier, context.catalog) !== undefined) continue;
       const spelled = correctIdentifier(entry.identifier);
       const known = spelled !== undefined && context.catalog.isKnownIdentifier(spelled);
       // When the plain respelling names nothing, the catalog's nearest identifier is the better hint.

@@ -1,5 +1,6 @@
 import { quoteList } from "../util/did-you-mean.js";
 import { classifyIdentifier } from "./classify.js";
+import { legacyRename } from "./legacy.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -12,6 +13,8 @@ export default defineRule({
     for (const { capability, entry } of context.entries()) {
       const verdict = classifyIdentifier(entry.identifier, context.catalog);
       if (verdict.kind !== "unknown-permission") continue;
+      // A known pre-release name is legacy-identifier's finding, with its rename.
+      if (legacyRename(entry.identifier, context.catalog) !== undefined) continue;
       const suggestions = context.catalog.suggest(entry.identifier);
       const owner = verdict.key === undefined ? "the app's own permissions" : `plugin "${verdict.key}"`;
       const problem =

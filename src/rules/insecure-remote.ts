@@ -1,0 +1,35 @@
+import { componentMatches, exampleHost, loadRemotePatternTools, matchesAnyScheme, remotePatterns } from "./broad-remote.js";
+import { defineRule } from "./types.js";
+
+export default defineRule({
+  id: "insecure-remote",
+  description: "Disallow `remote.urls` patterns on plain `http:` for hosts other than loopback: anyone on the network can inject script into such pages.",
+  category: "security",
+  defaultSeverity: "warning",
+  fixable: false,
+  async check(context) {
+    const tools = await loadRemotePatternTools();
+    const { URLPattern } = tools;
+    for (const remote of remotePatterns(context, tools)) {
+      // A pattern for every scheme is broad-remote's finding, which already covers plain http.
+      if (!componentMatches(URLPattern, "protocol", remote.protocol, "http") || matchesAnyScheme(URLPattern, remote.protocol)) continue;
+      const example = exampleHost(URLPattern, remote.hostname);
+      if (example === undefined || isLoopback(example)) continue;
+      const secure = /^http:\/\//.test(remote.url) ? remote.url.replace(/^http:/, "https:") : undefined;
+      context.report({
+        at: remote.capability.source,
+        path: remote.path,
+        message: `remote URL pattern "${remote.url}" allows plain http for ${example === remote.hostname ? `host "${example}"` : "non-loopback hosts"}: anyone on the network path can alter the page and use capability "${remote.capability.identifier}"`,
+        hint: `${secure ? `use "${secure}"` : 'use the "https" scheme'}; plain http is only safe for loopback hosts (localhost, 127.0.0.1, [::1])`,
+      });
+    }
+  },
+});
+
+/** Hosts that never leave the machine: `localhost` and its subdomains, 127.0.0.0/8 and `[::1]`. */
+export function isLoopback(host: string): boolean {
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (host === "[::1]" || host === "::1") return true;
+  const octets = host.split(".");
+  return octets.length === 4 && octets[0] === "127" && octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255);
+}
