@@ -1,0 +1,205 @@
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { FIXTURES, ROOT } from "../helpers/run.js";
+import { readYaml } from "./yaml.js";
+
+/**
+ * The hooks in .pre-commit-hooks.yaml, run by the real pre-commit tool (Debian's `pre-commit`,
+ * installed by scripts/ensure-pre-commit.sh) in throw-away git repositories: a bad capability file
+ * must stop the commit with caplint's message, a good one must pass.
+ */
+interface HookDefinition {
+  id: string;
+  name: string;
+  entry: string;
+  language: string;
+  files: string;
+  exclude?: string;
+  pass_filenames: boolean;
+  require_serial?: boolean;
+}
+
+const MANIFEST = path.join(ROOT, ".pre-commit-hooks.yaml");
+const APP = path.join(FIXTURES, "integrations", "app");
+const BIN = path.join(ROOT, "bin", "caplint.js");
+const TYPO_MESSAGE = 'unknown permission "core:window:allow-set-titel"';
+
+const hooks = readYaml(MANIFEST) as HookDefinition[];
+const hook = (id: string) => hooks.find((h) => h.id === id)!;
+const preCommit = spawnSync("pre-commit", ["--version"], { encoding: "utf8" });
+const preCommitVersion = preCommit.status === 0 ? preCommit.stdout.trim() : undefined;
+
+interface Run {
+  code: number;
+  output: string;
+}
+
+/** The environment of a nested git: nothing inherited from a git that may be running these tests. */
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("GIT_") && !key.startsWith("PRE_COMMIT")) env[key] = value;
+  return { ...env, NO_COLOR: "1", ...extra };
+}
+
+function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Run {
+  const result = spawnSync(command, args, { cwd, env, encoding: "utf8", timeout: 280_000 });
+  if (result.error) throw result.error;
+  return { code: result.status ?? -1, output: `${result.stdout}${result.stderr}` };
+}
+
+/** A git repository with pre-commit installed as its hook, holding the fixture app without capabilities. */
+function repository(config: unknown, extraEnv: Record<string, string> = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), "caplint-pre-commit-"));
+  const work = path.join(dir, "repo");
+  mkdirSync(work);
+  const env = cleanEnv({ PRE_COMMIT_HOME: path.join(dir, "pre-commit-home"), HOME: dir, ...extraEnv });
+  const git = (...args: string[]) => sh("git", args, work, env);
+  git("init", "-q", "-b", "main");
+  git("config", "user.email", "test@example.com");
+  git("config", "user.name", "caplint test");
+  git("config", "commit.gpgsign", "false");
+  cpSync(path.join(APP, "src-tauri", "tauri.conf.json"), path.join(work, "src-tauri", "tauri.conf.json"), { recursive: true });
+  mkdirSync(path.join(work, "src-tauri", "capabilities"), { recursive: true });
+  // JSON is YAML, and saves quoting paths and regular expressions by hand.
+  writeFileSync(path.join(work, ".pre-commit-config.yaml"), JSON.stringify(config, null, 2) + "\n");
+  expect(sh("pre-commit", ["install"], work, env).code).toBe(0);
+  const commit = (message: string, ...files: string[]): Run => {
+    git("add", ...files);
+    return git("commit", "-q", "-m", message);
+  };
+  const write = (file: string, text: string) => {
+    mkdirSync(path.dirname(path.join(work, file)), { recursive: true });
+    writeFileSync(path.join(work, file), text);
+  };
+  const commits = () => Number(git("rev-list", "--count", "--all").output.trim() || "0");
+  return { work, env, git, commit, write, commits };
+}
+
+const BAD = readFileSync(path.join(APP, "src-tauri", "capabilities", "typo.json"), "utf8");
+const GOOD = readFileSync(path.join(APP, "src-tauri", "capabilities", "default.json"), "utf8");
+
+/** The checks every variant must pass: a bad file is refused with caplint's message, a good one passes. */
+function expectHookStopsBadCommits(repo: ReturnType<typeof repository>, hookName: string) {
+  repo.commit("config", ".pre-commit-config.yaml");
+  repo.write("src-tauri/capabilities/settings.json", BAD);
+  const refused = repo.commit("add settings", "src-tauri/capabilities/settings.json");
+  expect(refused.code, refused.output).not.toBe(0);
+  expect(refused.output).toMatch(new RegExp(`${hookName.replace(/[()]/g, "\\$&")}\\.+Failed`));
+  expect(refused.output).toContain(TYPO_MESSAGE);
+  expect(refused.output).toContain("src-tauri/capabilities/settings.json");
+  expect(repo.commits()).toBe(1);
+
+  repo.write("src-tauri/capabilities/settings.json", GOOD);
+  const accepted = repo.commit("add settings", "src-tauri/capabilities/settings.json");
+  expect(accepted.code, accepted.output).toBe(0);
+  expect(accepted.output).toMatch(new RegExp(`${hookName.replace(/[()]/g, "\\$&")}\\.+Passed`));
+  expect(repo.commits()).toBe(2);
+}
+
+if (!preCommitVersion) {
+  it.skip("pre-commit is not installed and could not be (see scripts/ensure-pre-commit.sh): the hook tests did not run", () => {});
+}
+
+describe(".pre-commit-hooks.yaml", () => {
+  it("defines the node hook and its documented system variant", () => {
+    expect(hooks.map((h) => h.id)).toEqual(["caplint", "caplint-system"]);
+    for (const h of hooks) {
+      expect(h).toMatchObject({ entry: "caplint check", pass_filenames: true, require_serial: true });
+      expect(h.name).toMatch(/^caplint/);
+    }
+    expect(hook("caplint").language).toBe("node");
+    expect(hook("caplint-system").language).toBe("system");
+    expect(hook("caplint-system").files).toBe(hook("caplint").files);
+  });
+
+  it("selects capability files and host configs, and not the generated schemas", () => {
+    const files = new RegExp(hook("caplint").files);
+    const exclude = new RegExp(hook("caplint").exclude!);
+    const selected = (file: string) => files.test(file) && !exclude.test(file);
+    for (const file of ["src-tauri/capabilities/default.json", "capabilities/a.toml", "apps/x/src-tauri/capabilities/nested/b.json", "src-tauri/tauri.conf.json", "tauri.conf.json", "src-tauri/tauri.linux.conf.json"]) {
+      expect(selected(file), file).toBe(true);
+    }
+    for (const file of ["src-tauri/capabilities/schemas/desktop-schema.json", "src-tauri/gen/schemas/capabilities.json", "src-tauri/capabilities/notes.md", "package.json", "src-tauri/mytauri.conf.json", "src-tauri/Cargo.toml"]) {
+      expect(selected(file), file).toBe(false);
+    }
+  });
+});
+
+describe.skipIf(!preCommitVersion)(`pre-commit (${preCommitVersion ?? "not installed"})`, () => {
+  beforeAll(() => {
+    if (!readFileSync(BIN, "utf8").includes("dist/cli/main.js")) throw new Error("unexpected bin/caplint.js");
+    expect(spawnSync(process.execPath, [BIN, "--version"]).status, "the build in dist/ (run npm run build)").toBe(0);
+  });
+
+  it("repo: local, language: system, with the hook's files/exclude: refuses a bad capability file and accepts a good one", () => {
+    const system = hook("caplint-system");
+    const repo = repository({
+      repos: [
+        {
+          repo: "local",
+          hooks: [
+            {
+              id: "caplint",
+              name: "caplint (local)",
+              entry: `'${process.execPath}' '${BIN}' check`,
+              language: "system",
+              files: system.files,
+              exclude: system.exclude,
+              pass_filenames: true,
+              require_serial: true,
+            },
+          ],
+        },
+      ],
+    });
+    expectHookStopsBadCommits(repo, "caplint (local)");
+
+    // A changed tauri.conf.json checks its app: a bad capability committed past the hook shows up.
+    repo.write("src-tauri/capabilities/typo.json", BAD);
+    expect(repo.git("add", "src-tauri/capabilities/typo.json").code).toBe(0);
+    expect(repo.git("commit", "-q", "--no-verify", "-m", "bypass").code).toBe(0);
+    repo.write("src-tauri/tauri.conf.json", readFileSync(path.join(APP, "src-tauri", "tauri.conf.json"), "utf8").replace('"Demo"', '"Demo 2"'));
+    const configChange = repo.commit("rename window", "src-tauri/tauri.conf.json");
+    expect(configChange.code, configChange.output).not.toBe(0);
+    expect(configChange.output).toContain(`src-tauri/capabilities/typo.json`);
+    expect(configChange.output).toContain(TYPO_MESSAGE);
+    expect(configChange.output).not.toMatch(/tauri\.conf\.json\s*\n\s*\d+:\d+/);
+
+    // Generated schemas under capabilities/ are no capability files: the hook does not run on them.
+    repo.git("reset", "-q", "--hard");
+    repo.write("src-tauri/capabilities/schemas/desktop-schema.json", '{ "$schema": "http://json-schema.org/draft-07/schema#" }\n');
+    const schemas = repo.commit("schemas", "src-tauri/capabilities/schemas/desktop-schema.json");
+    expect(schemas.code, schemas.output).toBe(0);
+    expect(schemas.output).toMatch(/caplint \(local\)\.+\(no files to check\)Skipped/);
+  });
+
+  it("repo: this checkout, hook caplint-system, with caplint on PATH", () => {
+    const shims = mkdtempSync(path.join(tmpdir(), "caplint-path-"));
+    writeFileSync(path.join(shims, "caplint"), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
+    const head = sh("git", ["rev-parse", "HEAD"], ROOT, cleanEnv({})).output.trim();
+    const repo = repository(
+      { repos: [{ repo: ROOT, rev: head, hooks: [{ id: "caplint-system" }] }] },
+      { PATH: `${shims}${path.delimiter}${process.env.PATH ?? ""}` },
+    );
+    expectHookStopsBadCommits(repo, "caplint (system)");
+  });
+
+  // pre-commit (3.0.4 at least) takes `npm pack`'s whole standard output as the tarball's file
+  // name; npm prints the `prepare` script's banner there too unless `foreground-scripts=false`
+  // (docs/integrations.md, "pre-commit"). The hook can only install when the checkout sets it.
+  const headNpmrc = spawnSync("git", ["show", "HEAD:.npmrc"], { cwd: ROOT, encoding: "utf8", env: cleanEnv({}) });
+  const packWorks = headNpmrc.status === 0 && /^\s*foreground-scripts\s*=\s*false\s*$/m.test(headNpmrc.stdout);
+  it.skipIf(!packWorks)(
+    "repo: this checkout, hook caplint (language: node, installed by pre-commit with npm)" +
+      (packWorks ? "" : " [skipped: HEAD has no .npmrc with foreground-scripts=false, so pre-commit cannot find the packed tarball]"),
+    () => {
+      const head = sh("git", ["rev-parse", "HEAD"], ROOT, cleanEnv({})).output.trim();
+      const repo = repository({ repos: [{ repo: ROOT, rev: head, hooks: [{ id: "caplint" }] }] });
+      expectHookStopsBadCommits(repo, "caplint");
+    },
+    300_000,
+  );
+});
