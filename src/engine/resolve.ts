@@ -197,9 +197,7 @@ export function resolve(input: ResolveInput): ResolvedModel {
         if (Array.isArray(entry.deny)) deny = [...entry.deny];
         if (leaf.permission.scope?.allow) allow = [...(allow ?? []), ...leaf.permission.scope.allow];
         if (leaf.permission.scope?.deny) deny = [...(deny ?? []), ...leaf.permission.scope.deny];
-        const commands = leaf.permission.commands;
-
-        if (commands.allow.length === 0 && commands.deny.length === 0) {
+        if (leaf.allowCommands.length === 0 && leaf.denyCommands.length === 0) {
           const scope: ScopeLists = { allow: allow ?? [], deny: deny ?? [] };
           let global = model.globalScope.get(leaf.key);
           if (!global) model.globalScope.set(leaf.key, (global = { allow: [], deny: [], contributions: [] }));
@@ -215,37 +213,33 @@ export function resolve(input: ResolveInput): ResolvedModel {
           scope = { allow: allow ?? [], deny: deny ?? [] };
           scopeId = model.commandScopes.push(scope) - 1;
         }
-        for (const [list, names] of [
-          [model.allowed, commands.allow],
-          [model.denied, commands.deny],
-        ] as const) {
-          for (const name of names) {
-            // As upstream, a capability without contexts leaves no key behind, so it cannot deny either.
-            if (resolved.contexts.length === 0) continue;
-            const command = commandName(leaf.key, name);
-            const entries = list.get(command) ?? [];
-            list.set(command, entries);
-            resolved.contexts.forEach((context, contextIndex) => {
-              entries.push({
-                command,
-                key: leaf.key,
-                permission: leaf.name,
-                context,
-                windows: resolved.windows,
-                webviews: resolved.webviews,
-                scopeId,
-                scope,
-                capabilityIndex: resolved.index,
-                contextIndex,
-                provenance,
-              });
-            });
-          }
-        }
+        // As upstream, a capability without contexts leaves no key behind, so it cannot deny either.
+        if (resolved.contexts.length === 0) continue;
+        const make = (command: string, contextIndex: number): ResolvedCommand => ({
+          command,
+          key: leaf.key,
+          permission: leaf.name,
+          context: resolved.contexts[contextIndex]!,
+          windows: resolved.windows,
+          webviews: resolved.webviews,
+          scopeId,
+          scope,
+          capabilityIndex: resolved.index,
+          contextIndex,
+          provenance,
+        });
+        for (const command of leaf.allowCommands) addEntries(model.allowed, command, resolved.contexts.length, make);
+        for (const command of leaf.denyCommands) addEntries(model.denied, command, resolved.contexts.length, make);
       }
     }
   }
   return model;
+}
+
+function addEntries(list: Map<string, ResolvedCommand[]>, command: string, contexts: number, make: (command: string, contextIndex: number) => ResolvedCommand) {
+  let entries = list.get(command);
+  if (!entries) list.set(command, (entries = []));
+  for (let contextIndex = 0; contextIndex < contexts; contextIndex++) entries.push(make(command, contextIndex));
 }
 
 function prepareCapability(capability: Capability, index: number): ResolvedCapability {
@@ -305,7 +299,22 @@ interface Leaf {
   key: string;
   name: string;
   permission: PermissionDef;
+  /** Shared between every entry with the same identifier; never mutated. */
   chain: string[];
+  /** IPC names of `permission.commands`. */
+  allowCommands: string[];
+  denyCommands: string[];
+}
+
+function toLeaf(key: string, name: string, permission: PermissionDef, chain: string[]): Leaf {
+  return {
+    key,
+    name,
+    permission,
+    chain,
+    allowCommands: permission.commands.allow.map((command) => commandName(key, command)),
+    denyCommands: permission.commands.deny.map((command) => commandName(key, command)),
+  };
 }
 
 interface ChainedLeaf {
@@ -346,14 +355,25 @@ type MemberLookup =
 
 /** Expands capability entries into leaf permissions, memoising each set's expansion. */
 class SetExpander {
+  private readonly entries = new Map<string, Expansion>();
   private readonly memo = new Map<string, SetExpansion>();
   private readonly counts = new Map<string, number>();
   private readonly inProgress: string[] = [];
 
   constructor(private readonly catalog: Catalog) {}
 
-  /** Top-level lookup: default, then set, then permission. Chains start with the identifier as written. */
+  /**
+   * Top-level lookup: default, then set, then permission. Chains start with the identifier as written.
+   * The result depends only on the identifier (expansion always starts with nothing in progress), so
+   * it is shared by every entry that names it.
+   */
   expandEntry(identifier: string): Expansion {
+    let expansion = this.entries.get(identifier);
+    if (!expansion) this.entries.set(identifier, (expansion = this.expandEntryUncached(identifier)));
+    return expansion;
+  }
+
+  private expandEntryUncached(identifier: string): Expansion {
     const parts = Catalog.keyOf(identifier);
     if (!parts) return unresolved(identifier, `\`${identifier}\` is not a valid permission identifier`);
     const manifest = this.catalog.get(parts.key);
@@ -369,7 +389,7 @@ class SetExpander {
       [setName, set] = [parts.base, manifest.permission_sets[parts.base]!];
     } else {
       const permission = own(manifest.permissions, parts.base);
-      if (permission) return { leaves: [{ key: parts.key, name: parts.base, permission, chain: [identifier] }], problems: [] };
+      if (permission) return { leaves: [toLeaf(parts.key, parts.base, permission, [identifier])], problems: [] };
       return unresolved(identifier, `unknown permission \`${parts.base}\` for \`${parts.key === APP_KEY ? "the app" : parts.key}\``);
     }
 
@@ -393,7 +413,7 @@ class SetExpander {
     }
     const expansion = this.expandSet(parts.key, manifest, setName, set);
     return {
-      leaves: expansion.leaves.map((leaf) => ({ key: leaf.key, name: leaf.name, permission: leaf.permission, chain: [identifier, ...chainToArray(leaf.chain)] })),
+      leaves: expansion.leaves.map((leaf) => toLeaf(leaf.key, leaf.name, leaf.permission, [identifier, ...chainToArray(leaf.chain)])),
       problems: expansion.problems.map(({ problem, chain }) => ({ ...problem, chain: [identifier, ...chainToArray(chain)] })),
     };
   }
