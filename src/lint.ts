@@ -7,6 +7,8 @@ import unusedSuppression from "./rules/unused-suppression.js";
 import { collectSuppressions, findSuppression, type Suppression } from "./diagnostics/suppressions.js";
 import { removeArrayItem } from "./diagnostics/fixes.js";
 import { nearest } from "./util/did-you-mean.js";
+import type { ResolvedModel } from "./engine/index.js";
+import { TARGETS } from "./model/types.js";
 import type { Rule, RuleContext, RuleReport } from "./rules/types.js";
 import { validateCapabilityFile } from "./schema/validate.js";
 
@@ -16,6 +18,8 @@ export interface LintOptions {
    * default. The CLI layers `--rule`, config overrides and config rules behind this.
    */
   severityFor?: (ruleId: string, absolutePath: string) => RuleSetting | undefined;
+  /** Platforms the engine-based rules resolve for; default: all five targets. */
+  platforms?: readonly string[];
 }
 
 export interface LintResult {
@@ -46,8 +50,9 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
     return setting === "off" ? undefined : setting;
   };
   const emit = (rule: Rule, document: SourceDocument | undefined, absolutePath: string, file: string, report: Omit<RuleReport, "at">) => {
-    const severity = severityOf(rule, absolutePath);
-    if (!severity) return;
+    const configured = severityOf(rule, absolutePath);
+    if (!configured) return;
+    const severity: Severity = report.escalate ? "error" : configured;
     if (!rule.reservedForPipeline) {
       const suppression = findSuppression(suppressions, rule.id, absolutePath, report.path);
       if (suppression) {
@@ -92,6 +97,7 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
   }
 
   let current: Rule = parseRule;
+  let resolutions: Promise<ResolvedModel[]> | undefined;
   const context: RuleContext = {
     project,
     catalog: project.catalog,
@@ -100,6 +106,12 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
     raw: rawOf,
     *entries(): Iterable<{ capability: Capability; entry: PermissionEntry }> {
       for (const capability of project.capabilities) for (const entry of capability.permissions) yield { capability, entry };
+    },
+    resolutions() {
+      resolutions ??= import("./query/project-model.js").then(({ resolveProject }) =>
+        (options.platforms ?? TARGETS).map((platform) => resolveProject(project, platform)),
+      );
+      return resolutions;
     },
     report(report) {
       const document = documentsByPath.get(report.at.absolutePath);

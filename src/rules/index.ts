@@ -16,6 +16,16 @@ import unknownPermission from "./unknown-permission.js";
 import unknownPlugin from "./unknown-plugin.js";
 import unmatchedWindow from "./unmatched-window.js";
 import unusedSuppression from "./unused-suppression.js";
+import allowDenyConflict from "./allow-deny-conflict.js";
+import dangerousPermission from "./dangerous-permission.js";
+import defaultWithoutSet from "./default-without-set.js";
+import denyAppliesGlobally from "./deny-applies-globally.js";
+import invalidLabelPattern from "./invalid-label-pattern.js";
+import invalidRemoteUrl from "./invalid-remote-url.js";
+import redundantPermission from "./redundant-permission.js";
+import setCycle from "./set-cycle.js";
+import unknownSetMember from "./unknown-set-member.js";
+import unsafePattern from "./unsafe-pattern.js";
 import type { Rule } from "./types.js";
 
 /** Every rule, sorted by id. A meta-test checks each has docs and fixtures. */
@@ -38,6 +48,16 @@ export const RULES: readonly Rule[] = [
   unknownPlugin,
   unmatchedWindow,
   unusedSuppression,
+  allowDenyConflict,
+  dangerousPermission,
+  defaultWithoutSet,
+  denyAppliesGlobally,
+  invalidLabelPattern,
+  invalidRemoteUrl,
+  redundantPermission,
+  setCycle,
+  unknownSetMember,
+  unsafePattern,
 ].sort((a, b) => (a.id < b.id ? -1 : 1));
 
 export const RULES_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((rule) => [rule.id, rule]));

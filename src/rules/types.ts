@@ -1,4 +1,5 @@
 import type { Catalog } from "../catalog/catalog.js";
+import type { ResolvedModel } from "../engine/index.js";
 import type { Fix, JsonPath, Severity } from "../diagnostics/types.js";
 import type { SourceDocument } from "../load/document.js";
 import type { Project } from "../load/project.js";
@@ -26,6 +27,8 @@ export interface RuleReport {
   target?: "key" | "value";
   message: string;
   hint?: string;
+  /** Raise a warning to an error (a dangerous grant reachable from remote pages); an "off" rule stays off. */
+  escalate?: boolean;
   /** Builds the safe fix from the document's text; called only when the document is JSON. */
   fix?: (document: SourceDocument) => Fix | undefined;
 }
@@ -42,6 +45,12 @@ export interface RuleContext {
   /** Every permission entry with its capability. */
   entries(): Iterable<{ capability: Capability; entry: PermissionEntry }>;
   report(report: RuleReport): void;
+  /**
+   * The host's resolution of the capabilities the build uses, once per platform this run covers
+   * (every platform unless the user picked one), computed on first use and shared by all rules.
+   * The engine (and URLPattern) load only when a rule asks.
+   */
+  resolutions(): Promise<readonly ResolvedModel[]>;
 }
 
 export interface Rule extends RuleMeta {
