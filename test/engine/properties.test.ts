@@ -247,7 +247,7 @@ describe("accessMatrix agrees with resolveAccess", () => {
         fc.constantFrom<{ kind: "local" } | { kind: "remote"; url: string }>({ kind: "local" }, { kind: "remote", url: "https://a.x.dev/" }, { kind: "remote", url: "http://localhost/" }),
         (caps, windows, origin) => {
           const model = resolve({
-            capabilities: caps.map((c, i) => capability({ identifier: `cap-${i}`, ...c, remote: c.remote ? { urls: c.remote } : undefined })),
+            capabilities: caps.map((c, i) => capability({ identifier: `cap-${i}`, ...c, remote: c.remote ? { urls: [...c.remote] } : undefined })),
             catalog,
             platform: "linux",
           });
