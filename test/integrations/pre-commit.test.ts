@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURES, ROOT } from "../helpers/run.js";
 import { readYaml } from "./yaml.js";
 
@@ -50,9 +50,15 @@ function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv
   return { code: result.status ?? -1, output: `${result.stdout}${result.stderr}` };
 }
 
+const temporaryDirs: string[] = [];
+afterAll(() => {
+  for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A git repository with pre-commit installed as its hook, holding the fixture app without capabilities. */
 function repository(config: unknown, extraEnv: Record<string, string> = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), "caplint-pre-commit-"));
+  temporaryDirs.push(dir);
   const work = path.join(dir, "repo");
   mkdirSync(work);
   const env = cleanEnv({ PRE_COMMIT_HOME: path.join(dir, "pre-commit-home"), HOME: dir, ...extraEnv });
@@ -178,6 +184,7 @@ describe.skipIf(!preCommitVersion)(`pre-commit (${preCommitVersion ?? "not insta
 
   it("repo: this checkout, hook caplint-system, with caplint on PATH", () => {
     const shims = mkdtempSync(path.join(tmpdir(), "caplint-path-"));
+    temporaryDirs.push(shims);
     writeFileSync(path.join(shims, "caplint"), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
     const head = sh("git", ["rev-parse", "HEAD"], ROOT, cleanEnv({})).output.trim();
     const repo = repository(
