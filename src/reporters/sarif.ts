@@ -33,7 +33,7 @@ const sarif: Reporter = ({ diagnostics }, context) => {
           },
         },
         originalUriBaseIds: { [SRCROOT]: { uri: directoryUri(context.cwd) } },
-        // Our columns count UTF-16 code units (like JavaScript strings); this is also SARIF's default.
+        // Our columns count UTF-16 code units, like JavaScript strings.
         columnKind: "utf16CodeUnits",
         results: diagnostics.map((d) => result(d, ruleIndex.get(d.ruleId))),
       },

@@ -1,4 +1,4 @@
-import { chmodSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { execFile, spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,6 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   chmodSync(dir, 0o755);
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const isRoot = process.getuid?.() === 0;
