@@ -10,7 +10,7 @@ import { FIXTURES, ROOT, run, type RunResult } from "../helpers/run.js";
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), "caplint-output-"));
-  cpSync(path.join(FIXTURES, "sarif", "capabilities"), path.join(dir, "capabilities"), { recursive: true });
+  cpSync(path.join(FIXTURES, "sarif", "app", "src-tauri", "capabilities"), path.join(dir, "capabilities"), { recursive: true });
 });
 afterEach(() => {
   chmodSync(dir, 0o755);

@@ -100,9 +100,9 @@ describe("github reporter escaping (as @actions/core)", () => {
 
 describe("caplint check --format github", () => {
   it("prints one decodable annotation per finding, with the rule as title", async () => {
-    const cwd = path.join(FIXTURES, "sarif");
-    const result = await run(["check", "--format", "github", "capabilities"], cwd);
-    const json = JSON.parse((await run(["check", "--format", "json", "capabilities"], cwd)).stdout) as {
+    const cwd = path.join(FIXTURES, "sarif", "app");
+    const result = await run(["check", "--format", "github"], cwd);
+    const json = JSON.parse((await run(["check", "--format", "json"], cwd)).stdout) as {
       diagnostics: Array<{ file: string; ruleId: string; severity: string; message: string; hint?: string; line: number }>;
     };
     expect(result.code).toBe(1);
@@ -116,6 +116,6 @@ describe("caplint check --format github", () => {
       expect(parsed.properties).toMatchObject({ file: d.file, line: String(d.line), title: d.ruleId });
       expect(parsed.message).toBe(d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message);
     });
-    expect(result.stdout).toContain("file=capabilities/odd name%2C v1.toml,");
+    expect(result.stdout).toContain("file=src-tauri/capabilities/odd name%2C v1.toml,");
   });
 });

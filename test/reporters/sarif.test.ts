@@ -12,19 +12,39 @@ import { RULES, RULES_BY_ID } from "../../src/rules/index.js";
 import { FIXTURES, ROOT, run } from "../helpers/run.js";
 
 const SARIF_FIXTURES = path.join(FIXTURES, "sarif");
+/** An app whose capability and permission files trigger every rule listed in COVERED_RULES. */
+const APP = path.join(SARIF_FIXTURES, "app");
 /** The schema carries no $id; the OASIS one is given so single definitions can be addressed. */
 const SCHEMA_ID = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
-/** Rules that `fixtures/sarif/capabilities` triggers; a new rule needs a case there and an entry here. */
+/** Rules that `fixtures/sarif/app` triggers; a new rule needs a case there and an entry here. */
 const COVERED_RULES = [
+  "allow-deny-conflict",
+  "broad-remote",
+  "dangerous-permission",
+  "default-without-set",
+  "deny-applies-globally",
   "duplicate-capability",
   "duplicate-permission",
+  "empty-platforms",
+  "ignored-file",
+  "insecure-remote",
   "invalid-identifier",
+  "invalid-label-pattern",
   "invalid-platform",
+  "invalid-remote-url",
+  "legacy-identifier",
+  "no-target",
   "parse",
+  "redundant-permission",
   "schema",
+  "scope-conflict",
+  "set-cycle",
   "unknown-field",
   "unknown-permission",
   "unknown-plugin",
+  "unknown-set-member",
+  "unmatched-window",
+  "unsafe-pattern",
   "unused-suppression",
 ];
 
@@ -68,7 +88,7 @@ interface SarifResult {
 }
 
 async function sarifRun(): Promise<{ log: SarifLog; code: number; stderr: string }> {
-  const result = await run(["check", "--format", "sarif", "capabilities"], SARIF_FIXTURES);
+  const result = await run(["check", "--format", "sarif"], APP);
   return { log: JSON.parse(result.stdout) as SarifLog, code: result.code, stderr: result.stderr };
 }
 
@@ -97,12 +117,12 @@ describe("sarif reporter", () => {
   it("has findings of every covered rule", async () => {
     const { log } = await sarifRun();
     const found = new Set(log.runs[0]!.results.map((r) => r.ruleId));
-    for (const id of COVERED_RULES) expect(found, `no ${id} finding in fixtures/sarif/capabilities`).toContain(id);
+    for (const id of COVERED_RULES) expect(found, `no ${id} finding in fixtures/sarif/app`).toContain(id);
   });
 
   const uncovered = RULES.map((r) => r.id).filter((id) => !COVERED_RULES.includes(id));
   for (const id of uncovered) {
-    it.skip(`rule ${id} has no case in fixtures/sarif/capabilities yet (add one and list it in COVERED_RULES)`, () => {});
+    it.skip(`rule ${id} has no case in fixtures/sarif/app yet (add one and list it in COVERED_RULES)`, () => {});
   }
 
   it("describes every registered rule in tool.driver", async () => {
@@ -124,11 +144,11 @@ describe("sarif reporter", () => {
 
   it("points each result at its rule, file and region, with the hint in the message", async () => {
     const { log } = await sarifRun();
-    const json = JSON.parse((await run(["check", "--format", "json", "capabilities"], SARIF_FIXTURES)).stdout) as {
+    const json = JSON.parse((await run(["check", "--format", "json"], APP)).stdout) as {
       diagnostics: Array<{ file: string; ruleId: string; severity: string; message: string; hint?: string; line: number; column: number; endLine: number; endColumn: number }>;
     };
     const [runLog] = log.runs;
-    expect(runLog!.originalUriBaseIds).toEqual({ "%SRCROOT%": { uri: pathToFileURL(SARIF_FIXTURES).href + "/" } });
+    expect(runLog!.originalUriBaseIds).toEqual({ "%SRCROOT%": { uri: pathToFileURL(APP).href + "/" } });
     expect(runLog!.results).toHaveLength(json.diagnostics.length);
     runLog!.results.forEach((result, i) => {
       const d = json.diagnostics[i]!;
@@ -146,8 +166,8 @@ describe("sarif reporter", () => {
   it("percent-encodes file names into relative POSIX URIs", async () => {
     const { log } = await sarifRun();
     const uris = log.runs[0]!.results.map((r) => r.locations[0]!.physicalLocation.artifactLocation.uri);
-    expect(uris).toContain("capabilities/odd%20name%2C%20v1.toml");
-    expect(uris).toContain("capabilities/main.json");
+    expect(uris).toContain("src-tauri/capabilities/odd%20name%2C%20v1.toml");
+    expect(uris).toContain("src-tauri/capabilities/main.json");
     for (const uri of uris) expect(uri).not.toMatch(/^\/|\\|^[a-z]+:/i);
   });
 
@@ -176,7 +196,7 @@ describe("sarif reporter", () => {
   });
 
   it("a clean run is a valid log with no results (which closes open alerts on GitHub)", async () => {
-    const result = await run(["check", "--format", "sarif", "capabilities/copy.json", "--rule", "unused-suppression=off"], SARIF_FIXTURES);
+    const result = await run(["check", "--format", "sarif", "src-tauri/capabilities/copy.json", "--rule", "unused-suppression=off"], APP);
     expect(result.code).toBe(0);
     const log = JSON.parse(result.stdout) as SarifLog;
     expect(log.runs[0]!.results).toEqual([]);
