@@ -362,21 +362,28 @@ export class AccessMatrix {
     }
     const granting = capabilities.filter((capability) => grants[capability.index] !== undefined);
 
-    // Capabilities with the same pattern lists share one label test per window.
-    const signatureOf = (index: number) => JSON.stringify([capabilities[index]!.windows, capabilities[index]!.webviews]);
-    const signatures = capabilities.map((_, index) => signatureOf(index));
+    // Capabilities with the same pattern lists share one label test per window: number each
+    // distinct (windows, webviews) pair once, then cache answers per window by that number.
+    const signatureIds = new Map<string, number>();
+    const signatures = capabilities.map((capability) => {
+      const signature = JSON.stringify([capability.windows, capability.webviews]);
+      let id = signatureIds.get(signature);
+      if (id === undefined) signatureIds.set(signature, (id = signatureIds.size));
+      return id;
+    });
+    const labelResults = new Int8Array(signatureIds.size);
+    const coversOrigin = this.contextCoverage.map((contexts) => contexts.some(Boolean));
 
     this.rowCapabilities = [];
     this.rows = windows.map((window) => {
-      const labelResults = new Map<string, boolean>();
+      labelResults.fill(-1);
       const covering = new Uint8Array(capabilities.length);
       const rowBits = new Uint32Array(words);
       const names: string[] = [];
       for (const capability of capabilities) {
         const signature = signatures[capability.index]!;
-        let matches = labelResults.get(signature);
-        if (matches === undefined) labelResults.set(signature, (matches = capability.matchesLabels(window, window)));
-        if (!matches || !this.contextCoverage[capability.index]!.some(Boolean)) continue;
+        if (labelResults[signature] === -1) labelResults[signature] = capability.matchesLabels(window, window) ? 1 : 0;
+        if (labelResults[signature] === 0 || !coversOrigin[capability.index]) continue;
         covering[capability.index] = 1;
         names.push(capability.capability.identifier);
       }

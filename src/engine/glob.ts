@@ -116,7 +116,7 @@ function compile(pattern: string): LabelPattern {
       i++;
     }
   }
-  const matcher = buildMatcher(tokens);
+  const matcher = buildMatcher(pattern, tokens);
   return { ok: true, pattern, match: matcher };
 }
 
@@ -154,7 +154,10 @@ function inSpecifiers(specifiers: CharSpecifier[], codePoint: number): boolean {
  * crate lets a `**` followed only by wildcards swallow the rest of the label (its loop falls through
  * to the remaining tokens at the end), which makes such a `**` the same as `*`.
  */
-function buildMatcher(tokens: Token[]): (label: string) => boolean {
+function buildMatcher(pattern: string, tokens: Token[]): (label: string) => boolean {
+  // Most labels in capabilities are plain names (no `?`, `*` or `[`, so every token is a character
+  // of the pattern itself): compare them directly.
+  if (tokens.every((token) => token.kind === "char")) return (label) => label === pattern;
   const n = tokens.length;
   const behavesAsSequence = tokens.map(
     (token, index) =>
@@ -164,9 +167,12 @@ function buildMatcher(tokens: Token[]): (label: string) => boolean {
   const stateCount = 2 * (n + 1);
   const insideRecursive = (t: number) => n + 1 + t;
 
+  // Matching never re-enters itself, so one pair of state buffers per pattern is enough.
+  const buffers = [new Uint8Array(stateCount), new Uint8Array(stateCount)] as const;
+
   return (label: string) => {
-    let current = new Uint8Array(stateCount);
-    let next = new Uint8Array(stateCount);
+    let [current, next] = buffers;
+    current.fill(0);
     // Adding state t also adds what an empty match of wildcard tokens reaches.
     const add = (set: Uint8Array, state: number) => {
       let t = state;
