@@ -29,7 +29,10 @@ export interface EntryProvenance {
   file: string;
   /** Path of the permission entry (string or object form) inside `file`. */
   path: JsonPath;
-  /** Identifiers from the capability entry down to the leaf, e.g. `core:default`, `core:window:default`, `core:window:allow-title`. */
+  /**
+   * Identifiers from the capability entry down to the leaf, e.g. `core:default`, `core:window:default`,
+   * `core:window:allow-title`. Shared by every entry expanded from the same identifier: do not mutate.
+   */
   chain: string[];
 }
 
@@ -157,6 +160,10 @@ export function qualifiedIdentifier(key: string, name: string): string {
 
 const isActiveOn = (platforms: readonly string[] | undefined, platform: string) => platforms === undefined || platforms.includes(platform);
 
+/**
+ * Resolves the capabilities active on `platform`. Capabilities sharing an identifier (a build error
+ * upstream, reported by the check rules) are all kept, in input order among themselves.
+ */
 export function resolve(input: ResolveInput): ResolvedModel {
   const { catalog, platform } = input;
   const model: ResolvedModel = {
