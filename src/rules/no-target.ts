@@ -20,8 +20,10 @@ export default defineRule({
 
 /** The host matches a capability only through these lists; when both are empty nothing matches. */
 function checkLabels(context: RuleContext, capability: Capability, raw: Record<string, unknown>) {
-  // Judged on the raw lists: a list with wrongly typed items is the schema's finding, not an empty one.
+  // Judged on the raw lists: a list with wrongly typed items, or a value that is no list at all, is
+  // the schema's finding, not an empty one.
   if (nonEmptyArray(raw.windows) || nonEmptyArray(raw.webviews)) return;
+  if ([raw.windows, raw.webviews].some((value) => value !== undefined && !Array.isArray(value))) return;
   const present = Array.isArray(raw.windows) ? "windows" : Array.isArray(raw.webviews) ? "webviews" : undefined;
   const labels = context.project.config?.windows.map((w) => w.label) ?? [];
   const example = nearest(capability.identifier, labels, 1)[0] ?? labels[0] ?? "main";
