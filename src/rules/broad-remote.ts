@@ -32,9 +32,10 @@ export interface RemotePattern {
 }
 
 /**
- * Every `remote.urls` string the host accepts. Patterns that do not parse, or whose regexp groups
- * could make a backtracking matcher hang, are left to the rule for invalid remote URLs; skipping the
- * latter also keeps the polyfill's matching below safe to run.
+ * Every `remote.urls` string the host accepts. Patterns that do not parse are invalid-remote-url's
+ * finding. Patterns whose regexp groups could make a backtracking matcher hang are unsafe-pattern's,
+ * and skipping them keeps the polyfill's matching below safe to run; the exception is a run of `*`,
+ * which matches exactly what one `*` matches, so its breadth is judged on the single-star form.
  */
 export function remotePatterns(context: RuleContext, tools: RemotePatternTools): RemotePattern[] {
   const out: RemotePattern[] = [];
@@ -42,8 +43,11 @@ export function remotePatterns(context: RuleContext, tools: RemotePatternTools):
     const remote = context.raw(capability).remote;
     if (!isPlainObject(remote) || !Array.isArray(remote.urls)) continue;
     remote.urls.forEach((url, index) => {
-      if (typeof url !== "string" || !tools.compileRemotePattern(url).ok) return;
-      const parsed = new tools.URLPattern(url);
+      if (typeof url !== "string") return;
+      const compiled = tools.compileRemotePattern(url);
+      const judged = compiled.ok ? url : compiled.unsafe ? url.replace(/\*{2,}/g, "*") : undefined;
+      if (judged === undefined || (judged !== url && !tools.compileRemotePattern(judged).ok)) return;
+      const parsed = new tools.URLPattern(judged);
       out.push({ capability, url, path: [...capability.source.path, "remote", "urls", index], protocol: parsed.protocol, hostname: parsed.hostname });
     });
   }
