@@ -9,6 +9,7 @@ import { registerMatrix } from "./matrix.js";
 import { registerResolve } from "./resolve.js";
 import { registerDiff } from "./diff.js";
 import { registerPermissions } from "./permissions.js";
+import { registerReport } from "./report.js";
 
 export type SetExitCode = (code: number) => void;
 
@@ -23,4 +24,5 @@ export function registerCommands(program: Command, io: MainOptions, setExitCode:
   registerResolve(program, io, setExitCode);
   registerDiff(program, io, setExitCode);
   registerPermissions(program, io, setExitCode);
+  registerReport(program, io, setExitCode);
 }

@@ -1,0 +1,359 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { resolveAccess } from "../src/engine/index.js";
+import { lint } from "../src/lint.js";
+import { loadProject } from "../src/load/project.js";
+import { diffAccess } from "../src/query/diff.js";
+import { knownWindowLabels, resolveProject } from "../src/query/project-model.js";
+import { escapeHtml, renderReportHtml, scriptJson } from "../src/report/html.js";
+import { APP_COMMANDS, buildReport, commandsNamed, heatLevel, pluginOf, type ReportData } from "../src/report/model.js";
+import { FIXTURES, ROOT, run } from "./helpers/run.js";
+import { cleanup, dangerousApp, HOSTILE_CAPABILITY, HOSTILE_LABEL, hostileApp, writeApp } from "./report-projects.js";
+
+const APP = path.join(FIXTURES, "queries", "app");
+const APP_V2 = path.join(FIXTURES, "queries", "app-v2");
+const scratch = mkdtempSync(path.join(tmpdir(), "caplint-report-out-"));
+afterAll(() => {
+  cleanup();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The report data for an app folder, built the way `caplint report` builds it. */
+async function reportFor(dir: string, against?: string, platform = "linux"): Promise<ReportData> {
+  const project = await loadProject({ cwd: ROOT, paths: [dir] });
+  const model = resolveProject(project, platform);
+  const result = await lint(project, { platforms: [platform] });
+  const input = { project, model, lint: result, windows: knownWindowLabels(project), origin: { kind: "local" as const }, app: path.relative(ROOT, dir), toolVersion: "9.9.9" };
+  if (against === undefined) return buildReport(input);
+  const baseline = await loadProject({ cwd: ROOT, paths: [against] });
+  return buildReport({ ...input, against: { label: path.relative(ROOT, against), project: baseline, model: resolveProject(baseline, platform) } });
+}
+
+const cellOf = (data: ReportData, window: string, plugin: string) => {
+  const row = data.windows.indexOf(window);
+  const col = data.columns.findIndex((c) => c.id === plugin);
+  expect(row, `window ${window}`).toBeGreaterThanOrEqual(0);
+  expect(col, `plugin ${plugin}`).toBeGreaterThanOrEqual(0);
+  return data.cells[row]![col]!;
+};
+
+/** The JSON the page embeds, read back as the page's script reads it. */
+function embedded(html: string): ReportData {
+  const match = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html);
+  expect(match).not.toBeNull();
+  return JSON.parse(match![1]!) as ReportData;
+}
+
+describe("escaping", () => {
+  it("escapes the five markup characters", () => {
+    expect(escapeHtml(`<a href="x" title='y'>&amp;</a>`)).toBe("&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;");
+  });
+
+  it("embeds JSON that cannot end its script element and parses back to the same value", () => {
+    const value = { text: `</script><script>alert(1)</script><!-- \u2028 & "q" 'a'` };
+    const json = scriptJson(value);
+    expect(json).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(JSON.parse(json)).toEqual(value);
+  });
+
+  it("labels, capability identifiers, titles and messages with markup stay text", async () => {
+    const dir = hostileApp();
+    const data = await reportFor(dir);
+    const html = renderReportHtml(data);
+    // Only the page's own two script elements, and no element made from the input.
+    expect(html.match(/<script/gi)).toHaveLength(2);
+    expect(html).not.toContain("<img");
+    expect(html).not.toContain(`alert("label")`);
+    expect(html).toContain("&lt;script&gt;alert(&quot;label&quot;)&lt;/script&gt;&#39;x");
+    expect(html).toContain("&lt;img src=x onerror=&quot;alert(&#39;cap&#39;)&quot;&gt;");
+    expect(html).toContain("<title>Capability report: &lt;/script&gt;&lt;script&gt;alert(&quot;title&quot;)&lt;/script&gt;</title>");
+    // The lint message quoting the label is escaped where it enters the findings table.
+    expect(data.findings.map((f) => f.ruleId)).toContain("invalid-label-pattern");
+    expect(html).toContain("window pattern &quot;&lt;script&gt;alert(&quot;label&quot;)&lt;/script&gt;&#39;x&quot;");
+    // The embedded data round-trips exactly.
+    const back = embedded(html);
+    expect(back.windows).toEqual([HOSTILE_LABEL, "main"]);
+    expect(back.rows[1]!.capabilities).toEqual([HOSTILE_CAPABILITY]);
+    expect(back).toEqual(JSON.parse(JSON.stringify(data)));
+  });
+
+  it("the Content-Security-Policy allows exactly the inline style and script by hash, and nothing from the network", async () => {
+    const html = renderReportHtml(await reportFor(APP));
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)![1]!.replace(/&#39;/g, "'");
+    const hash = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
+    expect(csp).toContain(`script-src ${hash(script)}`);
+    expect(csp).toContain(`style-src ${hash(style)}`);
+    expect(csp).toContain("default-src 'none'");
+    // No URL the browser could fetch: no src or href attribute, no url() in the style.
+    expect(html).not.toMatch(/\s(src|href)=/i);
+    expect(style).not.toMatch(/url\(|@import/i);
+  });
+});
+
+describe("report data", () => {
+  it("counts windows, plugins, commands, capabilities and findings of the sample app", async () => {
+    const data = await reportFor(APP);
+    expect(data.windows).toEqual(["main", "main-editor", "settings", "docs"]);
+    expect(data.columns.map((c) => c.label)).toEqual(["app", "dialog", "event", "fs", "image", "menu", "path", "resources", "tray", "webview", "window", "app commands"]);
+    expect(data.counts).toEqual({
+      windows: 4,
+      plugins: 12,
+      callable: 96,
+      denied: 1,
+      capabilities: 3,
+      inactiveCapabilities: 1,
+      errors: 0,
+      warnings: 1,
+      dangerousFindings: 0,
+      dangerousCells: 0,
+    });
+    expect(data.title).toBe("dev.caplint.queries");
+    expect(data.rows.map((r) => [r.window, r.callable, r.denied, r.capabilities])).toEqual([
+      ["main", 96, 1, ["main"]],
+      ["main-editor", 96, 1, ["main"]],
+      ["settings", 0, 0, []],
+      ["docs", 0, 0, []],
+    ]);
+    expect(data.findings.map((f) => [f.ruleId, f.severity, f.file, f.line, f.column])).toEqual([
+      ["deny-applies-globally", "warning", "fixtures/queries/app/src-tauri/capabilities/lockdown.json", 8, 5],
+    ]);
+    expect(data.capabilities.map((c) => [c.identifier, c.inactive])).toEqual([
+      ["lockdown", false],
+      ["main", false],
+      ["remote-docs", false],
+      ["settings", true],
+    ]);
+  });
+
+  it("each cell holds the window's callable commands of one plugin, with their chains", async () => {
+    const data = await reportFor(APP);
+    const fs = cellOf(data, "main", "fs");
+    expect(fs.count).toBe(2);
+    const chains = fs.commands.map((c) => [c.command, c.grantedBy.map((i) => data.entries[i]).map((e) => [e!.capability, ...e!.chain].join(" › ") + ` ${e!.file}:${e!.line}`)]);
+    expect(chains).toEqual([
+      ["plugin:fs|read_file", ["main › extra › fs:allow-read-file fixtures/queries/app/src-tauri/capabilities/main.json:4"]],
+      ["plugin:fs|write_text_file", ["main › fs:allow-write-text-file fixtures/queries/app/src-tauri/capabilities/main.json:4"]],
+    ]);
+    expect(fs.commands[1]!.scope).toEqual({ allow: ['{"path":"$APPDATA/notes/*"}'], deny: [] });
+    const window = cellOf(data, "main", "window");
+    expect(window.count).toBe(28);
+    expect(window.denied.map((d) => [d.command, d.deniedBy.map((i) => `${data.entries[i]!.capability} ${data.entries[i]!.file}:${data.entries[i]!.line}`)])).toEqual([
+      ["plugin:window|close", ["lockdown fixtures/queries/app/src-tauri/capabilities/lockdown.json:8"]],
+    ]);
+    expect(cellOf(data, "main", APP_COMMANDS).commands.map((c) => c.command)).toEqual(["greet"]);
+    expect(cellOf(data, "settings", "window")).toMatchObject({ count: 0, commands: [], heat: 0 });
+    expect(window.heat).toBe(8);
+  });
+
+  it("agrees with `access` for every window: the cells of a row are exactly its allowed commands", async () => {
+    for (const dir of [APP, APP_V2, dangerousApp()]) {
+      const project = await loadProject({ cwd: ROOT, paths: [dir] });
+      const model = resolveProject(project, "linux");
+      const data = await reportFor(dir);
+      for (const [r, window] of data.windows.entries()) {
+        const allowed = resolveAccess(model, { window }).allowed.map((a) => a.command);
+        const inCells = data.cells[r]!.flatMap((cell, col) => cell.commands.map((c) => (expect(pluginOf(c.command)).toBe(data.columns[col]!.id), c.command)));
+        expect(inCells.sort()).toEqual([...allowed].sort());
+        expect(data.cells[r]!.reduce((n, cell) => n + cell.count, 0)).toBe(allowed.length);
+      }
+    }
+  });
+
+  it("heat grows with the count, logarithmically, and only zero is level 0", () => {
+    expect([0, 1, 2, 5, 28].map((n) => heatLevel(n, 28))).toEqual([0, 2, 3, 5, 8]);
+    expect(heatLevel(1, 1)).toBe(8);
+    for (let n = 1; n < 200; n++) expect(heatLevel(n + 1, 200)).toBeGreaterThanOrEqual(heatLevel(n, 200));
+  });
+});
+
+describe("dangerous grants", () => {
+  it("reads the commands a dangerous-permission message names", () => {
+    expect(commandsNamed('dangerous grant "fs:allow-write-file" (plugin:fs|write_file, plugin:fs|open): a script in …')).toEqual({
+      commands: ["plugin:fs|write_file", "plugin:fs|open"],
+      complete: true,
+    });
+    expect(commandsNamed('dangerous grant "fs:write-all" (plugin:fs|copy_file, plugin:fs|create and 8 more): a script in …')).toEqual({
+      commands: ["plugin:fs|copy_file", "plugin:fs|create"],
+      complete: false,
+    });
+    expect(commandsNamed("something else")).toBeUndefined();
+  });
+
+  it("marks the cells and commands the dangerous-permission findings are about, and no others", async () => {
+    const data = await reportFor(dangerousApp());
+    const findings = data.findings.filter((f) => f.ruleId === "dangerous-permission");
+    expect(findings.length).toBeGreaterThanOrEqual(3);
+    expect(data.counts.dangerousFindings).toBe(findings.length);
+    const marked = data.cells.flatMap((cells, r) => cells.flatMap((cell, c) => (cell.dangerous ? [`${data.windows[r]} × ${data.columns[c]!.id}`] : [])));
+    expect(marked).toEqual(["main × fs", "main × shell", "viewer × fs"]);
+    expect(data.counts.dangerousCells).toBe(3);
+    expect(data.rows.map((r) => r.dangerous)).toEqual([2, 1]);
+    // `write` comes from fs:allow-write-file too, but the rule does not count it as dangerous.
+    const fs = cellOf(data, "main", "fs");
+    expect(fs.commands.map((c) => [c.command, !!c.dangers])).toEqual([
+      ["plugin:fs|open", true],
+      ["plugin:fs|read_file", true],
+      ["plugin:fs|write", false],
+      ["plugin:fs|write_file", true],
+    ]);
+    // Each flagged command points at the findings naming it; the cell lists every finding about it.
+    const message = (i: number) => data.findings[i]!.message;
+    expect(fs.commands[3]!.dangers!.map(message)).toEqual([expect.stringMatching(/^dangerous grant "fs:allow-write-file" \(plugin:fs\|write_file, plugin:fs\|open\): a script in windows "main" could create, overwrite or delete files across "\$HOME\/\*\*"/)]);
+    expect(fs.commands[1]!.dangers!.map((i) => [data.findings[i]!.severity, message(i)])).toEqual([["error", expect.stringContaining('(plugin:fs|read_file): a script in every window ("*")')]]);
+    expect(fs.dangers!.map(message)).toEqual(expect.arrayContaining([...fs.commands[3]!.dangers!, ...fs.commands[1]!.dangers!].map(message)));
+    expect(cellOf(data, "viewer", "fs").commands.map((c) => [c.command, c.dangers?.map((i) => data.findings[i]!.severity)])).toEqual([["plugin:fs|read_file", ["error"]]]);
+    expect(cellOf(data, "main", "shell").dangers!.map(message)).toEqual([expect.stringContaining('dangerous grant "shell:allow-execute" (plugin:shell|execute)')]);
+    expect(cellOf(data, "main", "window")).toMatchObject({ dangerous: false });
+    expect(cellOf(data, "main", "window").dangers).toBeUndefined();
+  });
+
+  it("a set granting many dangerous commands marks its cell however many the message names", async () => {
+    const data = await reportFor(
+      writeApp({
+        "tauri.conf.json": { identifier: "dev.caplint.write-all", app: { windows: [{ label: "main" }, { label: "viewer" }] } },
+        "capabilities/main.json": { identifier: "main", windows: ["main"], permissions: ["core:default", { identifier: "fs:write-all", allow: [{ path: "$HOME/**" }] }] },
+        "capabilities/viewer.json": { identifier: "viewer", windows: ["viewer"], permissions: ["fs:allow-read-file"] },
+      }),
+    );
+    const fs = cellOf(data, "main", "fs");
+    expect(fs.dangerous).toBe(true);
+    const about = fs.dangers!.map((i) => data.findings[i]!.message).filter((m) => m.startsWith('dangerous grant "fs:write-all"'));
+    expect(about).toHaveLength(1);
+    const named = commandsNamed(about[0]!)!.commands;
+    expect(named.length).toBeGreaterThanOrEqual(2);
+    // The commands the message names are marked; others of the set that it does not name are not claimed.
+    for (const command of fs.commands) {
+      const byWriteAll = command.dangers?.some((i) => data.findings[i]!.message.startsWith('dangerous grant "fs:write-all"')) ?? false;
+      expect(byWriteAll, command.command).toBe(named.includes(command.command));
+    }
+    expect(fs.commands.length).toBeGreaterThan(named.length);
+    expect(cellOf(data, "viewer", "fs")).toMatchObject({ count: 1, dangerous: false });
+  });
+
+  it("the page marks exactly those cells, with the legend", async () => {
+    const data = await reportFor(dangerousApp());
+    const html = renderReportHtml(data);
+    const dangerCells = [...html.matchAll(/<td class="cell[^"]*\bdanger\b[^"]*"[^>]*data-plugin="([^"]*)"[^>]*>/g)].map((m) => m[1]);
+    expect(dangerCells).toEqual(["fs", "shell", "fs"]);
+    expect(html.match(/data-danger="true"/g)).toHaveLength(3);
+    expect(html.match(/<span class="mark-danger" aria-hidden="true">⚠<\/span>/g)).toHaveLength(3);
+    expect(html).toContain("dangerous grant (<code>dangerous-permission</code>)");
+    expect(html).toContain(`data-stat="dangerous"><div class="value">${data.counts.dangerousFindings}</div>`);
+    const safe = renderReportHtml(await reportFor(APP));
+    expect(safe).not.toContain("data-danger=");
+    expect(safe).not.toContain('class="mark-danger"');
+  });
+});
+
+describe("diff against a baseline", () => {
+  it("is left out without --against", async () => {
+    const data = await reportFor(APP);
+    expect(data.diff).toBeUndefined();
+    const html = renderReportHtml(data);
+    expect(html).not.toContain('id="diff"');
+    expect(html).not.toContain('data-stat="added"');
+    expect(html).not.toContain("new since the baseline");
+  });
+
+  it("lists new and removed access as diffAccess finds them, and marks new access in the cells", async () => {
+    const data = await reportFor(APP, APP_V2);
+    const project = await loadProject({ cwd: ROOT, paths: [APP] });
+    const baseline = await loadProject({ cwd: ROOT, paths: [APP_V2] });
+    const expected = diffAccess(resolveProject(baseline, "linux"), resolveProject(project, "linux"));
+    expect(data.diff!.addedCount).toBe(expected.added.length);
+    expect(data.diff!.removedCount).toBe(expected.removed.length);
+    expect(data.diff!.added.flatMap((g) => g.grants.map((x) => x.command))).toEqual(expected.added.map((g) => g.command));
+    // The sample app grants "main-*" what its next version only grants "main".
+    expect(data.diff!.added.map((g) => [g.target, g.pattern, g.context, g.reaches, g.grants.length])).toEqual([["window", "main-*", "local", ["main-editor"], 96]]);
+    expect(data.diff!.removed.map((g) => [g.pattern, g.context, g.grants.map((x) => x.command)])).toEqual([
+      ["docs", "https://partner.dev", ["plugin:event|emit", "plugin:event|emit_to", "plugin:event|listen", "plugin:event|unlisten", "plugin:window|set_title"]],
+      ["docs", "http://localhost:8080", ["plugin:window|set_title"]],
+      ["docs", "https://*.example.com", ["plugin:window|set_title"]],
+    ]);
+    expect(data.diff!.removed[0]!.grants[4]).toMatchObject({ capability: "remote-docs", chain: ["core:window:allow-set-title"], file: "fixtures/queries/app-v2/src-tauri/capabilities/remote.json", line: 16 });
+    expect(cellOf(data, "main-editor", "fs").commands.every((c) => c.added)).toBe(true);
+    expect(cellOf(data, "main", "fs").commands.some((c) => c.added)).toBe(false);
+    expect(data.rows.map((r) => r.added)).toEqual([0, 96, 0, 0]);
+    expect(data.counts).toMatchObject({ added: 96, removed: 7 });
+
+    const html = renderReportHtml(data);
+    expect(html).toContain('<section id="diff"');
+    expect(html).toContain('data-pattern="main-*" data-context="local"');
+    expect(html).toContain('<code class="chip new" data-command="plugin:fs|read_file"');
+    expect(html).toContain('<code class="chip removed" data-command="plugin:window|set_title"');
+    expect(html).toContain("fixtures/queries/app-v2");
+  });
+
+  it("reversed, the same change reads as new remote access", async () => {
+    const data = await reportFor(APP_V2, APP);
+    expect(data.diff!.added.map((g) => [g.pattern, g.context, g.grants.length])).toEqual([
+      ["docs", "https://partner.dev", 5],
+      ["docs", "http://localhost:8080", 1],
+      ["docs", "https://*.example.com", 1],
+    ]);
+    expect(cellOf(data, "main", "fs").removed).toBeUndefined();
+  });
+});
+
+describe("caplint report", () => {
+  it("writes the page, says what is in it and exits 0 even with error findings and new access", async () => {
+    const out = path.join(scratch, "app.html");
+    const result = await run(["report", "fixtures/queries/app", "--against", "fixtures/queries/app-v2", "--platform", "linux", "--html", out], ROOT);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`wrote ${out}: 4 windows × 12 plugins; 0 errors, 1 warning; 0 dangerous grants; 96 new and 7 removed command grants against fixtures/queries/app-v2\n`);
+    const html = readFileSync(out, "utf8");
+    expect(html.startsWith("<!doctype html>")).toBe(true);
+    expect(embedded(html)).toMatchObject({ app: "fixtures/queries/app", platform: "linux", origin: "local", tool: { name: "caplint" } });
+
+    const dangerous = await run(["report", "--app", dangerousApp(), "--platform", "linux", "--html", path.join(scratch, "danger.html")], ROOT);
+    expect(dangerous.code).toBe(0);
+    expect(dangerous.stdout).toMatch(/; 1 error, \d+ warnings; \d+ dangerous grants\n$/);
+  });
+
+  it("takes the origin, the windows and the platform like the other queries", async () => {
+    const result = await run(["report", "--url", "https://docs.example.com/a", "-w", "docs", "-w", "main", "--platform", "linux", "--html", "-"], APP);
+    expect(result.code).toBe(0);
+    const data = embedded(result.stdout);
+    expect(data.origin).toBe("https://docs.example.com/a");
+    expect(data.windows).toEqual(["docs", "main"]);
+    expect(data.app).toBe(".");
+    expect(data.rows.map((r) => [r.window, r.callable])).toEqual([
+      ["docs", 4],
+      ["main", 0],
+    ]);
+    const macOS = embedded((await run(["report", "--platform", "macOS", "--html", "-"], APP)).stdout);
+    expect(macOS.rows.find((r) => r.window === "settings")!.callable).toBe(1);
+    expect(macOS.counts.inactiveCapabilities).toBe(0);
+  });
+
+  it("says so when there is no window to show", async () => {
+    const dir = writeApp({ "capabilities/any.json": { identifier: "any", windows: ["*"], permissions: ["core:window:allow-close"] } });
+    const result = await run(["report", path.join(dir, "src-tauri", "capabilities"), "--platform", "linux", "--html", "-"], ROOT);
+    expect(result.code).toBe(0);
+    const data = embedded(result.stdout);
+    expect(data.windows).toEqual([]);
+    expect(data.counts).toMatchObject({ windows: 0, plugins: 1, callable: 0 });
+    expect(result.stdout).toContain("No window labels: declare windows in tauri.conf.json");
+    expect(result.stdout).not.toContain('<td class="cell');
+  });
+
+  it("usage and I/O problems exit 2", async () => {
+    const missing = await run(["report", "fixtures/queries/app"], ROOT);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("--html FILE");
+    const unwritable = await run(["report", "fixtures/queries/app", "--html", path.join(scratch, "no", "such", "dir", "r.html")], ROOT);
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.stderr).toMatch(/^caplint: --html .*r\.html: cannot write the report/);
+    const baseline = await run(["report", "fixtures/queries/app", "--against", "fixtures/queries/nope", "--html", path.join(scratch, "x.html")], ROOT);
+    expect(baseline.code).toBe(2);
+    expect(baseline.stderr).toContain("nope");
+    const url = await run(["report", "fixtures/queries/app", "--url", "not a url", "--html", path.join(scratch, "y.html")], ROOT);
+    expect(url.code).toBe(2);
+  });
+});
