@@ -125,12 +125,15 @@ function closingParen(text: string, open: number): number {
 
 /**
  * True when a wildcard reaches the part of the host a registrar hands out (the last two labels),
- * so anyone can register a matching site: `*.com`, `example.*`, `*example.com`. Hosts under
- * `localhost` resolve to the machine itself and are exempt.
+ * so anyone can register a matching site: `*.com`, `example.*`, `*example.com`. A label holds a
+ * wildcard when it changes with the filler. Hosts under `localhost` resolve to the machine itself
+ * and are exempt.
  */
-function registrableByAnyone(example: string): boolean {
+function registrableByAnyone(example: string, otherExample: string): boolean {
   if (example === "localhost" || example.endsWith(".localhost")) return false;
-  return example.split(".").slice(-2).some((label) => label.includes(WILDCARD_FILLER));
+  const labels = example.split(".").slice(-2);
+  const otherLabels = otherExample.split(".").slice(-2);
+  return labels.length !== otherLabels.length || labels.some((label, index) => label !== otherLabels[index]);
 }
 
 export default defineRule({
@@ -146,7 +149,8 @@ export default defineRule({
       const anyScheme = matchesAnyScheme(URLPattern, remote.protocol);
       const anyHost = componentMatches(URLPattern, "hostname", remote.hostname, PROBE_HOST);
       const example = anyHost ? undefined : exampleHost(URLPattern, remote.hostname);
-      const openHost = example !== undefined && registrableByAnyone(example);
+      const otherExample = example === undefined ? undefined : exampleHost(URLPattern, remote.hostname, "x");
+      const openHost = example !== undefined && otherExample !== undefined && registrableByAnyone(example, otherExample);
       if (!anyScheme && !anyHost && !openHost) continue;
       const problems: string[] = [];
       const fixes: string[] = [];
