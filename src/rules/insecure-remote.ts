@@ -15,11 +15,13 @@ export default defineRule({
       if (!componentMatches(URLPattern, "protocol", remote.protocol, "http") || matchesAnyScheme(URLPattern, remote.protocol)) continue;
       const example = exampleHost(URLPattern, remote.hostname);
       if (example === undefined || isLoopback(example)) continue;
+      // Filled two ways, a host without wildcards comes out the same: then it can be named.
+      const literal = exampleHost(URLPattern, remote.hostname, "x") === example;
       const secure = /^http:\/\//.test(remote.url) ? remote.url.replace(/^http:/, "https:") : undefined;
       context.report({
         at: remote.capability.source,
         path: remote.path,
-        message: `remote URL pattern "${remote.url}" allows plain http for ${example === remote.hostname ? `host "${example}"` : "non-loopback hosts"}: anyone on the network path can alter the page and use capability "${remote.capability.identifier}"`,
+        message: `remote URL pattern "${remote.url}" allows plain http for ${literal ? `host "${example}"` : "non-loopback hosts"}: anyone on the network path can alter the page and use capability "${remote.capability.identifier}"`,
         hint: `${secure ? `use "${secure}"` : 'use the "https" scheme'}; plain http is only safe for loopback hosts (localhost, 127.0.0.1, [::1])`,
       });
     }
