@@ -86,6 +86,9 @@ function workspace(): string {
   return dir;
 }
 
+/** Each step spawns bash and node; on a busy two-core CI machine that can take a while. */
+const STEP_TIMEOUT = 120_000;
+
 describe("action.yml", () => {
   it("is a composite action with the documented inputs and only bash steps", () => {
     expect(action.runs.using).toBe("composite");
@@ -112,7 +115,7 @@ describe("action.yml", () => {
     }, 300_000);
 
     // The action's checkout holds a full node_modules (~90 MB).
-    afterAll(() => rmSync(actionPath, { recursive: true, force: true }));
+    afterAll(() => rmSync(actionPath, { recursive: true, force: true }), 120_000);
 
     it("prints annotations and writes SARIF; exit 1 on findings", () => {
       const dir = workspace();
@@ -125,7 +128,7 @@ describe("action.yml", () => {
       expect(sarif.version).toBe("2.1.0");
       expect(sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId)).toEqual(["unknown-permission"]);
       expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({ uri: "src-tauri/capabilities/typo.json", uriBaseId: "%SRCROOT%" });
-    });
+    }, STEP_TIMEOUT);
 
     it("exits 0 with no annotations and an empty SARIF report when all is well", () => {
       const dir = workspace();
@@ -133,7 +136,7 @@ describe("action.yml", () => {
       const result = runStep(step("Run caplint"), dir, { "sarif-file": "caplint.sarif" });
       expect(result).toEqual({ code: 0, stdout: "", stderr: "" });
       expect(JSON.parse(readFileSync(path.join(dir, "caplint.sarif"), "utf8")).runs[0].results).toEqual([]);
-    });
+    }, STEP_TIMEOUT);
 
     it("checks only the given paths, in the given format, with extra args", () => {
       const dir = workspace();
@@ -145,7 +148,7 @@ describe("action.yml", () => {
       expect(warningOnly.stdout).toMatch(/^src-tauri\/capabilities\/extra\.json:1:\d+: warning unknown capability field "colour"/);
       const strict = runStep(step("Run caplint"), dir, { paths: "src-tauri/capabilities/extra.json", format: "compact", args: "--max-warnings 0" });
       expect(strict.code).toBe(1);
-    });
+    }, STEP_TIMEOUT);
 
     it("runs in working-directory", () => {
       const dir = mkdtempSync(path.join(tmpdir(), "caplint-workspace-"));
@@ -153,7 +156,7 @@ describe("action.yml", () => {
       const result = runStep(step("Run caplint"), dir, { "working-directory": "apps/demo", format: "compact" });
       expect(result.code).toBe(1);
       expect(result.stdout).toMatch(/^src-tauri\/capabilities\/typo\.json:4:19: error /);
-    });
+    }, STEP_TIMEOUT);
 
     it("treats input values as data, not shell code", () => {
       const dir = workspace();
@@ -161,7 +164,7 @@ describe("action.yml", () => {
       expect(result.code).toBe(2);
       expect(result.stderr).toBe("caplint: $(touch: no such file or directory\n");
       expect(readdirSync(dir).filter((f) => f.startsWith("injected"))).toEqual([]);
-    });
+    }, STEP_TIMEOUT);
 
     it("stops with exit 2 before annotating when the SARIF report cannot be written", () => {
       const dir = workspace();
@@ -170,6 +173,6 @@ describe("action.yml", () => {
       expect(result.code).toBe(2);
       expect(result.stdout).toBe("");
       expect(result.stderr).toMatch(/^caplint: --output report\.sarif: cannot write the report: /);
-    });
+    }, STEP_TIMEOUT);
   });
 });

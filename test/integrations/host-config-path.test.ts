@@ -22,7 +22,7 @@ async function check(cwd: string, ...paths: string[]): Promise<{ code: number; r
   return { code: json.code, report: JSON.parse(json.stdout) as JsonReport, compact: compact.stdout };
 }
 
-describe("a host config passed as a path", () => {
+describe("a host config passed as a path", { timeout: 120_000 }, () => {
   it("checks its app's capabilities instead of linting the config as a capability", async () => {
     const { code, report, compact } = await check(APP, "src-tauri/tauri.conf.json");
     expect(code).toBe(1);

@@ -10,6 +10,8 @@ import { FIXTURES, ROOT } from "../helpers/run.js";
  * by Node through package.json "exports" (the package's self-reference), against the build in dist/.
  */
 const exec = promisify(execFile);
+/** Each test spawns node (and one runs tsc); on a busy two-core CI machine that can take minutes. */
+const SPAWN_TIMEOUT = 240_000;
 const APP = path.join(FIXTURES, "integrations", "app");
 
 async function runModule(source: string): Promise<unknown> {
@@ -53,7 +55,7 @@ describe('import from "caplint"', () => {
     const { compact, github } = result as { compact: string; github: string };
     expect(compact).toMatch(/^src-tauri\/capabilities\/typo\.json:4:19: error unknown permission "core:window:allow-set-titel"/);
     expect(github).toMatch(/^::error file=src-tauri\/capabilities\/typo\.json,line=4,/);
-  });
+  }, SPAWN_TIMEOUT);
 
   it("rejects an unknown format name", async () => {
     const result = await runModule(`
@@ -62,7 +64,7 @@ describe('import from "caplint"', () => {
       catch (error) { console.log(JSON.stringify(error.message)); }
     `);
     expect(result).toBe('unknown format "xml": expected one of stylish, compact, json, sarif, github');
-  });
+  }, SPAWN_TIMEOUT);
 
   it("answers what a window may call through resolveAccess", async () => {
     const result = (await runModule(`
@@ -88,7 +90,7 @@ describe('import from "caplint"', () => {
     // Capabilities are for window "main" and local pages only.
     expect(result.other).toBe(0);
     expect(result.remote).toBe(0);
-  });
+  }, SPAWN_TIMEOUT);
 
   it("exposes the schemas and package.json, and hides internal modules", async () => {
     const result = await runModule(`
@@ -101,14 +103,14 @@ describe('import from "caplint"', () => {
       console.log(JSON.stringify({ schemaTitle: schema.title, name: pkg.name, internal }));
     `);
     expect(result).toEqual({ schemaTitle: "CapabilityFile", name: "caplint", internal: "ERR_PACKAGE_PATH_NOT_EXPORTED" });
-  });
+  }, SPAWN_TIMEOUT);
 
   it("has types a TypeScript consumer compiles against (NodeNext resolution, types condition)", async () => {
     const tsc = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
     const project = path.join(FIXTURES, "integrations", "library-consumer", "tsconfig.json");
     const { stdout } = await exec(process.execPath, [tsc, "-p", project], { cwd: ROOT }).catch((error: { stdout: string }) => error);
     expect(stdout).toBe("");
-  });
+  }, SPAWN_TIMEOUT);
 
   it("publishes bin, dist, schema and data, and no sources or tests", async () => {
     const { stdout } = await exec("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT });
@@ -118,5 +120,5 @@ describe('import from "caplint"', () => {
       expect(files).toContain(required);
     }
     expect(files.filter((f) => /^(src|test|fixtures|scripts)\//.test(f))).toEqual([]);
-  });
+  }, SPAWN_TIMEOUT);
 });

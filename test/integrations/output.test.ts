@@ -63,7 +63,7 @@ describe("writeFileAtomic", () => {
   });
 });
 
-describe("caplint check --output", () => {
+describe("caplint check --output", { timeout: 120_000 }, () => {
   it("writes the report to the file instead of standard output, with the same exit code", async () => {
     const toStdout = await run(["check", "--format", "sarif", "capabilities"], dir);
     // A missing folder is an error, not a reason to create folders.

@@ -28,6 +28,8 @@ const BIN = path.join(ROOT, "bin", "caplint.js");
 const TYPO_MESSAGE = 'unknown permission "core:window:allow-set-titel"';
 
 const hooks = readYaml(MANIFEST) as HookDefinition[];
+/** git, pre-commit and caplint processes per test; on a busy two-core CI machine that can take minutes. */
+const HOOK_TIMEOUT = 240_000;
 const hook = (id: string) => hooks.find((h) => h.id === id)!;
 const preCommit = spawnSync("pre-commit", ["--version"], { encoding: "utf8" });
 const preCommitVersion = preCommit.status === 0 ? preCommit.stdout.trim() : undefined;
@@ -180,7 +182,7 @@ describe.skipIf(!preCommitVersion)(`pre-commit (${preCommitVersion ?? "not insta
     const schemas = repo.commit("schemas", "src-tauri/capabilities/schemas/desktop-schema.json");
     expect(schemas.code, schemas.output).toBe(0);
     expect(schemas.output).toMatch(/caplint \(local\)\.+\(no files to check\)Skipped/);
-  });
+  }, HOOK_TIMEOUT);
 
   it("repo: this checkout, hook caplint-system, with caplint on PATH", () => {
     const shims = mkdtempSync(path.join(tmpdir(), "caplint-path-"));
@@ -192,7 +194,7 @@ describe.skipIf(!preCommitVersion)(`pre-commit (${preCommitVersion ?? "not insta
       { PATH: `${shims}${path.delimiter}${process.env.PATH ?? ""}` },
     );
     expectHookStopsBadCommits(repo, "caplint (system)");
-  });
+  }, HOOK_TIMEOUT);
 
   // pre-commit (3.0.4 at least) takes `npm pack`'s whole standard output as the tarball's file
   // name; npm prints the `prepare` script's banner there too unless `foreground-scripts=false`

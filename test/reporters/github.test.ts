@@ -98,7 +98,7 @@ describe("github reporter escaping (as @actions/core)", () => {
   });
 });
 
-describe("caplint check --format github", () => {
+describe("caplint check --format github", { timeout: 120_000 }, () => {
   it("prints one decodable annotation per finding, with the rule as title", async () => {
     const cwd = path.join(FIXTURES, "sarif", "app");
     const result = await run(["check", "--format", "github"], cwd);

@@ -92,7 +92,7 @@ async function sarifRun(): Promise<{ log: SarifLog; code: number; stderr: string
   return { log: JSON.parse(result.stdout) as SarifLog, code: result.code, stderr: result.stderr };
 }
 
-describe("sarif reporter", () => {
+describe("sarif reporter", { timeout: 120_000 }, () => {
   it("produces a log that validates against the SARIF 2.1.0 schema, result by result", async () => {
     const { log, code, stderr } = await sarifRun();
     expect(stderr).toBe("");
