@@ -49,7 +49,7 @@ export async function format(input: LintResult | readonly Diagnostic[], name: Re
     { diagnostics, summary: summarize(diagnostics, files) },
     {
       cwd: options.cwd,
-      paint: makePaint(options.color ?? false, { write: () => true }, {}),
+      paint: await makePaint(options.color ?? false, { write: () => true }, {}),
       rules: RULES_BY_ID,
       toolVersion: VERSION,
       docsUrl,

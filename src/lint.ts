@@ -1,6 +1,7 @@
 import { compareDiagnostics, type Diagnostic, type RuleSetting, type Severity } from "./diagnostics/types.js";
 import { valueAt, type SourceDocument } from "./load/document.js";
-import type { Project } from "./load/project.js";
+import path from "node:path";
+import { relativeFile, type Project } from "./load/project.js";
 import type { Capability, PermissionEntry } from "./model/types.js";
 import { RULES, RULES_BY_ID } from "./rules/index.js";
 import unusedSuppression from "./rules/unused-suppression.js";
@@ -108,14 +109,18 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
       for (const capability of project.capabilities) for (const entry of capability.permissions) yield { capability, entry };
     },
     resolutions() {
-      resolutions ??= import("./query/project-model.js").then(({ resolveProject }) =>
-        (options.platforms ?? TARGETS).map((platform) => resolveProject(project, platform)),
-      );
+      resolutions ??= import("./query/project-model.js").then(({ resolveProject }) => {
+        const platforms = options.platforms ?? TARGETS;
+        // Without a `platforms` list anywhere, every platform resolves alike: once is enough.
+        return (isPlatformIndependent(project) ? platforms.slice(0, 1) : platforms).map((platform) => resolveProject(project, platform));
+      });
       return resolutions;
     },
     report(report) {
       const document = documentsByPath.get(report.at.absolutePath);
-      emit(current, document, report.at.absolutePath, document?.file ?? report.at.absolutePath, report);
+      // A file without a document (a skipped .json5) is still named relative to the working directory.
+      const absolutePath = path.resolve(project.cwd, report.at.absolutePath);
+      emit(current, document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath), report);
     },
   };
   for (const rule of RULES) {
@@ -149,6 +154,15 @@ function reportUnusedSuppressions(suppressions: readonly Suppression[], report: 
       report(suppression, `caplint-disable "${suppression.ruleId}" suppresses nothing in capability "${suppression.capability.identifier}"`, "remove it");
     }
   }
+}
+
+function isPlatformIndependent(project: Project): boolean {
+  if (project.capabilities.some((capability) => capability.platforms !== undefined)) return false;
+  for (const key of project.catalog.keys()) {
+    const manifest = project.catalog.get(key)!;
+    for (const permission of Object.values(manifest.permissions)) if (permission.platforms !== undefined) return false;
+  }
+  return true;
 }
 
 /** Quoted values from hostile files (a 1 MB identifier) are shortened so a finding stays one readable line. */

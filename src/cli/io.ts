@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { Chalk } from "chalk";
 import type { Paint } from "../reporters/types.js";
 import { NO_PAINT } from "../reporters/types.js";
 
@@ -29,11 +28,15 @@ export function docsUrl(ruleId: string): string {
   return `${HOMEPAGE}/blob/v${toolVersion()}/docs/rules/${ruleId}.md`;
 }
 
-/** Colour follows --color/--no-color, then NO_COLOR / FORCE_COLOR, then whether stdout is a terminal. */
-export function makePaint(option: boolean | undefined, stream: OutputStream, env: Readonly<Record<string, string | undefined>>): Paint {
+/**
+ * Colour follows --color/--no-color, then NO_COLOR / FORCE_COLOR, then whether stdout is a terminal.
+ * chalk loads only when colour is on.
+ */
+export async function makePaint(option: boolean | undefined, stream: OutputStream, env: Readonly<Record<string, string | undefined>>): Promise<Paint> {
   const enabled =
     option ?? (env.NO_COLOR !== undefined && env.NO_COLOR !== "" ? false : env.FORCE_COLOR !== undefined ? env.FORCE_COLOR !== "0" : stream.isTTY === true);
   if (!enabled) return NO_PAINT;
+  const { Chalk } = await import("chalk");
   const chalk = new Chalk({ level: 1 });
   return {
     error: chalk.red,

@@ -3,6 +3,7 @@ export { checkLabel, compileLabelPattern, labelMatches, LABEL_ALPHABET_MESSAGE, 
 export { compileRemotePattern, LOCAL_ORIGIN, remoteUrlMatches, type CompileRemoteOptions, type Origin, type RemotePattern } from "./origin.js";
 export {
   commandName,
+  expandIdentifier,
   compareCodePoints,
   MAX_LEAVES_PER_ENTRY,
   qualifiedIdentifier,

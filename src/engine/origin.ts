@@ -8,7 +8,7 @@
  * linear. Each component's pattern is re-parsed into URLPattern parts, turned into the regular
  * expression the URLPattern spec prescribes, and decided by the linear NFA in `regex-nfa.ts`.
  */
-import { URLPattern } from "urlpattern-polyfill/urlpattern";
+import { createRequire } from "node:module";
 import { hasNestedRepetition, Nfa, parseRegex, RegexUnsupportedError, type RegexNode } from "./regex-nfa.js";
 
 /** Where a calling page was loaded from: the app itself, or a remote URL. */
@@ -56,8 +56,21 @@ export function remoteUrlMatches(pattern: string, url: string): boolean {
   return compiled.ok && compiled.test(url);
 }
 
+type URLPatternClass = typeof import("urlpattern-polyfill/urlpattern").URLPattern;
+let URLPatternImpl: URLPatternClass | undefined;
+
+/**
+ * Node 20 has no global URLPattern. The polyfill is loaded (synchronously, through its CommonJS build)
+ * the first time a remote pattern is compiled, so runs without `remote.urls` never load it.
+ */
+function urlPatternClass(): URLPatternClass {
+  URLPatternImpl ??= (createRequire(import.meta.url)("urlpattern-polyfill/urlpattern") as { URLPattern: URLPatternClass }).URLPattern;
+  return URLPatternImpl;
+}
+
 function compile(pattern: string, allowUnsafe: boolean): RemotePattern {
-  let parsed: URLPattern;
+  const URLPattern = urlPatternClass();
+  let parsed: InstanceType<URLPatternClass>;
   try {
     parsed = new URLPattern(pattern);
   } catch (error) {

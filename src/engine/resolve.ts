@@ -360,6 +360,18 @@ type MemberLookup =
   | { kind: "permission"; key: string; name: string; id: string; permission: PermissionDef }
   | { kind: "set"; key: string; name: string; id: string; manifest: Manifest; set: PermissionSetDef };
 
+const expanders = new WeakMap<Catalog, SetExpander>();
+
+/**
+ * The leaf permissions an identifier expands to, before platform filtering, memoised per catalog:
+ * what an entry grants depends only on its identifier, not on the capability listing it.
+ */
+export function expandIdentifier(catalog: Catalog, identifier: string): { leaves: ReadonlyArray<{ key: string; name: string; permission: PermissionDef; chain: readonly string[] }> } {
+  let expander = expanders.get(catalog);
+  if (!expander) expanders.set(catalog, (expander = new SetExpander(catalog)));
+  return expander.expandEntry(identifier);
+}
+
 /** Expands capability entries into leaf permissions, memoising each set's expansion. */
 class SetExpander {
   private readonly entries = new Map<string, Expansion>();

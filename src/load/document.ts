@@ -1,8 +1,21 @@
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { createRequire } from "node:module";
+import type { Node, ParseError } from "jsonc-parser";
 import type { JsonPath, Range } from "../diagnostics/types.js";
 import { LineIndex } from "./line-index.js";
 
 export type DocumentFormat = "json" | "toml";
+
+type JsoncParser = typeof import("jsonc-parser");
+let jsonc: JsoncParser | undefined;
+
+/**
+ * jsonc-parser builds the syntax tree that positions come from. A clean file never needs one, so it
+ * is loaded (synchronously, from its CommonJS build) only when a position or a syntax error is asked for.
+ */
+function jsoncParser(): JsoncParser {
+  jsonc ??= createRequire(import.meta.url)("jsonc-parser") as JsoncParser;
+  return jsonc;
+}
 
 /** Deeper documents are refused before parsing: the host has no use for them and recursive parsers overflow. */
 export const MAX_NESTING_DEPTH = 256;
@@ -36,7 +49,7 @@ export class SourceDocument {
     readonly format: DocumentFormat,
     readonly value: unknown,
     readonly parseError: ParseFailure | undefined,
-    private readonly tree: Node | undefined,
+    private treeCache: Node | undefined,
   ) {
     this.lines = new LineIndex(text);
   }
@@ -49,17 +62,28 @@ export class SourceDocument {
       const result = parseToml(text);
       return new SourceDocument(absolutePath, file, text, format, result.value, result.error, undefined);
     }
-    const errors: ParseError[] = [];
-    const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-    const first = errors[0];
-    if (first || !tree) {
+    let value: unknown;
+    try {
+      // The native parser agrees with jsonc-parser on valid JSON and keeps `__proto__` as a plain own key.
+      value = JSON.parse(text);
+    } catch {
+      const errors: ParseError[] = [];
+      jsoncParser().parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+      const first = errors[0];
       const failure: ParseFailure = first
         ? { message: describeJsonError(first, text), offset: first.offset, length: Math.max(1, first.length) }
-        : { message: "the file is empty; expected a capability object or array", offset: 0, length: 0 };
+        : { message: "invalid JSON", offset: 0, length: 0 };
       return new SourceDocument(absolutePath, file, text, format, undefined, failure, undefined);
     }
-    // JSON.parse agrees with jsonc-parser on valid JSON and keeps `__proto__` as a plain own key.
-    return new SourceDocument(absolutePath, file, text, format, JSON.parse(text), undefined, tree);
+    return new SourceDocument(absolutePath, file, text, format, value, undefined, undefined);
+  }
+
+  /** The syntax tree of a valid JSON document, built on first use. */
+  private get tree(): Node | undefined {
+    if (this.treeCache === undefined && this.format === "json" && this.parseError === undefined) {
+      this.treeCache = jsoncParser().parseTree(this.text, [], { disallowComments: true, allowTrailingComma: false });
+    }
+    return this.treeCache;
   }
 
   get ok(): boolean {
@@ -79,7 +103,7 @@ export class SourceDocument {
   private locateJson(path: JsonPath, target: "key" | "value"): Located {
     const root = this.tree!;
     for (let depth = path.length; depth >= 0; depth--) {
-      const node = depth === 0 ? root : findNodeAtLocation(root, path.slice(0, depth) as (string | number)[]);
+      const node = depth === 0 ? root : jsoncParser().findNodeAtLocation(root, path.slice(0, depth) as (string | number)[]);
       if (!node) continue;
       const exact = depth === path.length;
       if (exact && target === "key" && node.parent?.type === "property") {
@@ -98,7 +122,7 @@ export class SourceDocument {
   /** Offset and length of the exact value at `path` in a JSON document, or undefined. */
   valueSpan(path: JsonPath): { offset: number; length: number } | undefined {
     if (!this.tree) return undefined;
-    const node = findNodeAtLocation(this.tree, path as (string | number)[]);
+    const node = jsoncParser().findNodeAtLocation(this.tree, path as (string | number)[]);
     return node && { offset: node.offset, length: node.length };
   }
 
@@ -108,7 +132,7 @@ export class SourceDocument {
    */
   arrayItemRemovalSpan(path: JsonPath): { offset: number; length: number } | undefined {
     if (!this.tree) return undefined;
-    const node = findNodeAtLocation(this.tree, path as (string | number)[]);
+    const node = jsoncParser().findNodeAtLocation(this.tree, path as (string | number)[]);
     const siblings = node?.parent?.type === "array" ? node.parent.children! : undefined;
     if (!node || !siblings) return undefined;
     const index = siblings.indexOf(node);
@@ -220,7 +244,7 @@ function describeJsonError(error: ParseError, text: string): string {
     InvalidEscapeCharacter: "invalid escape character",
     InvalidCharacter: "invalid character in string",
   };
-  const code = printParseErrorCode(error.error);
+  const code = jsoncParser().printParseErrorCode(error.error);
   let message = `invalid JSON: ${what[code] ?? code}${near}`;
   if (code === "ValueExpected" || code === "PropertyNameExpected") {
     const before = text.slice(0, error.offset).trimEnd();

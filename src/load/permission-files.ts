@@ -38,8 +38,9 @@ export function manifestFromPermissionFiles(values: readonly unknown[]): Manifes
       if (typeof permission.version === "number") def.version = permission.version;
       if (isPlainObject(permission.scope)) {
         const scope: NonNullable<PermissionDef["scope"]> = {};
-        if (Array.isArray(permission.scope.allow) && permission.scope.allow.length) scope.allow = permission.scope.allow;
-        if (Array.isArray(permission.scope.deny) && permission.scope.deny.length) scope.deny = permission.scope.deny;
+        // An empty list is kept: upstream then gives the leaf an empty command scope rather than none.
+        if (Array.isArray(permission.scope.allow)) scope.allow = permission.scope.allow;
+        if (Array.isArray(permission.scope.deny)) scope.deny = permission.scope.deny;
         if (scope.allow || scope.deny) def.scope = scope;
       }
       if (Array.isArray(permission.platforms)) def.platforms = strings(permission.platforms);

@@ -107,7 +107,9 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
   const addWalk = async (dir: string, ignoreName?: (name: string) => boolean) => {
     const result = await walk(dir, CAPABILITY_EXTENSIONS, ignoreName);
     capabilityFiles.push(...result.files);
-    project.skippedFiles.push(...result.skipped);
+    // Only a capabilities folder's other files are ones the build would have skipped; any other
+    // folder given on the command line may hold anything.
+    project.skippedFiles.push(...result.skipped.filter((file) => path.relative(cwd, file).split(path.sep).includes("capabilities")));
     for (const p of result.problems) problem(p.file, p.message);
   };
 

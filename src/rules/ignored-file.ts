@@ -1,5 +1,4 @@
 import path from "node:path";
-import { relativeFile } from "../load/project.js";
 import { nearest, quoteList } from "../util/did-you-mean.js";
 import { defineRule, type RuleContext } from "./types.js";
 
@@ -25,10 +24,8 @@ function checkExtensions(context: RuleContext) {
     if (DOCUMENTATION_NAME.test(name) || DOCUMENTATION_EXTENSION.test(name)) continue;
     const extension = path.extname(name);
     const json5 = extension === ".json5";
-    // A file without a document is named by the path given here, so it must read like every other finding.
-    const file = relativeFile(context.project.cwd, absolute);
     context.report({
-      at: { absolutePath: file },
+      at: { absolutePath: absolute },
       path: [],
       message: json5
         ? `capability file with extension ".json5" is not loaded: the host reads .json and .toml files, and .json5 only with its "config-json5" feature`

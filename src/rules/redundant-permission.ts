@@ -1,7 +1,6 @@
 import { removeArrayItem } from "../diagnostics/fixes.js";
-import type { ResolvedModel } from "../engine/index.js";
-import type { Capability, PermissionEntry } from "../model/types.js";
-import { leafOf } from "./engine-helpers.js";
+import { expandIdentifier, qualifiedIdentifier } from "../engine/resolve.js";
+import { TARGETS, type PermissionEntry } from "../model/types.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -10,33 +9,50 @@ export default defineRule({
   category: "style",
   defaultSeverity: "warning",
   fixable: true,
-  async check(context) {
-    const models = await context.resolutions();
+  check(context) {
+    // Leaf sets depend only on the identifier and the platform, so each is computed once.
+    const cache = new Map<string, Set<string>>();
+    const leavesOf = (identifier: string, platform: string) => {
+      const key = `${platform}\u0000${identifier}`;
+      let leaves = cache.get(key);
+      if (!leaves) {
+        leaves = new Set(
+          expandIdentifier(context.catalog, identifier)
+            .leaves.filter((leaf) => leaf.permission.platforms === undefined || leaf.permission.platforms.includes(platform))
+            .map((leaf) => qualifiedIdentifier(leaf.key, leaf.name)),
+        );
+        cache.set(key, leaves);
+      }
+      return leaves;
+    };
+    const chainTo = (identifier: string, leaf: string) =>
+      expandIdentifier(context.catalog, identifier).leaves.find((l) => qualifiedIdentifier(l.key, l.name) === leaf)?.chain;
     for (const capability of context.capabilities) {
-      const perPlatform = models
-        .map((model) => leafSetsOf(model, capability))
-        .filter((sets): sets is Map<PermissionEntry, Set<string>> => sets !== undefined);
-      if (perPlatform.length === 0) continue;
+      const platforms = TARGETS.filter((p) => capability.platforms === undefined || capability.platforms.includes(p));
+      if (platforms.length === 0) continue;
       for (const entry of capability.permissions) {
         if (hasScope(entry)) continue;
         // The covering set must cover it on every platform the capability is active on.
-        const coveringSets = capability.permissions.filter(
+        const cover = capability.permissions.find(
           (other) =>
             other !== entry &&
             other.identifier !== entry.identifier &&
             !hasScope(other) &&
-            perPlatform.every((sets) => {
-              const mine = sets.get(entry);
-              const theirs = sets.get(other);
-              return mine !== undefined && mine.size > 0 && theirs !== undefined && theirs.size > mine.size && [...mine].every((leaf) => theirs.has(leaf));
+            platforms.every((platform) => {
+              const mine = leavesOf(entry.identifier, platform);
+              const theirs = leavesOf(other.identifier, platform);
+              return mine.size > 0 && theirs.size > mine.size && [...mine].every((leaf) => theirs.has(leaf));
             }),
         );
-        const cover = coveringSets[0];
         if (!cover) continue;
+        // A single permission deep inside a set: show the way down (core:default › core:window:default › …).
+        const mine = [...leavesOf(entry.identifier, platforms[0]!)];
+        const chain = mine.length === 1 ? chainTo(cover.identifier, mine[0]!) : undefined;
+        const via = chain && chain.length > 2 ? ` (${chain.join(" › ")})` : "";
         context.report({
           at: capability.source,
-          path: entry.path,
-          message: `"${entry.identifier}" is already granted by "${cover.identifier}" in this capability`,
+          path: entry.extended ? [...entry.path, "identifier"] : entry.path,
+          message: `"${entry.identifier}" is already granted by "${cover.identifier}"${via} in this capability`,
           hint: "remove it",
           fix: (document) => removeArrayItem(document, entry.path, `remove "${entry.identifier}", granted by "${cover.identifier}"`),
         });
@@ -47,27 +63,4 @@ export default defineRule({
 
 function hasScope(entry: PermissionEntry): boolean {
   return (entry.allow !== undefined && entry.allow !== null) || (entry.deny !== undefined && entry.deny !== null);
-}
-
-/** Leaf permissions each entry of the capability expands to on this platform; undefined when inactive. */
-function leafSetsOf(model: ResolvedModel, capability: Capability): Map<PermissionEntry, Set<string>> | undefined {
-  const resolved = model.capabilities.find((c) => c.capability === capability);
-  if (!resolved) return undefined;
-  const byPath = new Map(capability.permissions.map((entry) => [JSON.stringify(entry.path), entry]));
-  const sets = new Map<PermissionEntry, Set<string>>(capability.permissions.map((entry) => [entry, new Set<string>()]));
-  const add = (path: readonly (string | number)[], leaf: string) => {
-    const entry = byPath.get(JSON.stringify(path));
-    if (entry) sets.get(entry)!.add(leaf);
-  };
-  for (const list of [model.allowed, model.denied]) {
-    for (const entries of list.values()) for (const command of entries) if (command.capabilityIndex === resolved.index) add(command.provenance.path, leafOf(command));
-  }
-  for (const global of model.globalScope.values()) {
-    for (const contribution of global.contributions) {
-      if (contribution.provenance.capability === capability.identifier && contribution.provenance.file === capability.source.file) {
-        add(contribution.provenance.path, contribution.provenance.chain[contribution.provenance.chain.length - 1] ?? "");
-      }
-    }
-  }
-  return sets;
 }

@@ -14,26 +14,40 @@ type Validators = Record<"single" | "list" | "wrapped", ValidateFunction>;
 let validators: Validators | undefined;
 let schemaRoot: SchemaNode | undefined;
 
-/** Ajv is compiled on first use only: commands that never validate a file never pay for it. */
+/**
+ * The validators come precompiled from the build (scripts/build-validator.mjs writes
+ * dist/generated/capability-validators.cjs); running from sources (tests) compiles them with Ajv once.
+ * Either way nothing loads until a file is validated.
+ */
 async function getValidators(): Promise<Validators> {
   if (validators) return validators;
-  const [{ default: Ajv }, { default: addFormats }, schema] = await Promise.all([
-    import("ajv"),
-    import("ajv-formats"),
-    import("../../schema/capability.schema.json", { with: { type: "json" } }),
-  ]);
+  const schema = (await import("../../schema/capability.schema.json", { with: { type: "json" } })).default as SchemaNode & { $id: string };
+  schemaRoot = schema;
+  validators = (await loadGenerated()) ?? (await compileAtRuntime(schema));
+  return validators;
+}
+
+async function loadGenerated(): Promise<Validators | undefined> {
+  const generated = new URL("../generated/capability-validators.cjs", import.meta.url);
+  const { createRequire } = await import("node:module");
+  try {
+    return createRequire(import.meta.url)(generated.pathname) as Validators;
+  } catch {
+    return undefined;
+  }
+}
+
+async function compileAtRuntime(schema: SchemaNode & { $id: string }): Promise<Validators> {
+  const [{ default: Ajv }, { default: addFormats }] = await Promise.all([import("ajv"), import("ajv-formats")]);
+  // The same options as scripts/build-validator.mjs: verbose errors carry the anyOf branches.
   const ajv = new (Ajv as unknown as typeof import("ajv").default)({ allErrors: true, strict: false, verbose: true });
   (addFormats as unknown as (a: unknown) => void)(ajv);
-  const root = schema.default as { $id: string };
-  schemaRoot = root as SchemaNode;
-  ajv.addSchema(root);
-  const ref = (fragment: string) => ajv.compile({ $ref: `${root.$id}#${fragment}` });
-  validators = {
-    single: ref("/definitions/Capability"),
-    list: ajv.compile({ type: "array", items: { $ref: `${root.$id}#/definitions/Capability` } }),
-    wrapped: ajv.compile({ $ref: `${root.$id}#/anyOf/2` }),
+  ajv.addSchema(schema);
+  return {
+    single: ajv.compile({ $ref: `${schema.$id}#/definitions/Capability` }),
+    list: ajv.compile({ type: "array", items: { $ref: `${schema.$id}#/definitions/Capability` } }),
+    wrapped: ajv.compile({ $ref: `${schema.$id}#/anyOf/2` }),
   };
-  return validators;
 }
 
 const FORM_NAMES = {

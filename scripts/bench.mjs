@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// caplint's benchmark: each measurement is the median of several runs, next to a reference measured
+// side by side in the same run, and the ratio between them. Deterministic inputs (seeded generator).
+// Usage: npm run bench [-- --runs N] [-- --keep]
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const BIN = path.join(ROOT, "bin", "caplint.js");
+const AJV_CLI = path.join(ROOT, "node_modules", "ajv-cli", "dist", "index.js");
+const args = process.argv.slice(2);
+const RUNS = Number(args[args.indexOf("--runs") + 1]) || 7;
+const KEEP = args.includes("--keep");
+
+/** Mulberry32: a small seeded PRNG, so every run benchmarks the same files. */
+function prng(seed) {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const core = JSON.parse(readFileSync(path.join(ROOT, "data", "core-acl-manifest.json"), "utf8"));
+const PERMISSIONS = Object.entries(core).flatMap(([key, manifest]) => [
+  ...(manifest.default_permission ? [`${key}:default`] : []),
+  ...Object.keys(manifest.permissions).map((id) => `${key}:${id}`),
+]);
+
+function capability(random, id, windows) {
+  const permissions = new Set();
+  while (permissions.size < 20) permissions.add(PERMISSIONS[Math.floor(random() * PERMISSIONS.length)]);
+  const pick = () => windows[Math.floor(random() * windows.length)];
+  const labels = random() < 0.3 ? [`${pick().split("-")[0]}-*`] : [pick(), pick()];
+  const cap = { identifier: id, description: `synthetic capability ${id}`, windows: [...new Set(labels)], permissions: [...permissions] };
+  if (random() < 0.1) cap.remote = { urls: ["https://*.example.com"] };
+  return cap;
+}
+
+/** An app with `files` capability files of `perFile` capabilities each, forms mixed. */
+function generateApp(dir, { files, perFile = 1, windows: windowCount = 200, seed = 42 }) {
+  const random = prng(seed);
+  const windows = Array.from({ length: windowCount }, (_, i) => `${["main", "editor", "tool", "panel"][i % 4]}-${i}`);
+  const src = path.join(dir, "src-tauri");
+  mkdirSync(path.join(src, "capabilities"), { recursive: true });
+  writeFileSync(path.join(src, "tauri.conf.json"), JSON.stringify({ identifier: "bench.app", app: { windows: windows.map((label) => ({ label })) } }, null, 2));
+  let n = 0;
+  for (let f = 0; f < files; f++) {
+    const caps = Array.from({ length: perFile }, () => capability(random, `cap-${n++}`, windows));
+    const form = f % 3;
+    const value = perFile === 1 && form === 0 ? caps[0] : form === 2 ? { capabilities: caps } : caps;
+    writeFileSync(path.join(src, "capabilities", `cap-${String(f).padStart(5, "0")}.json`), JSON.stringify(value, null, 2));
+  }
+  return { src, windows };
+}
+
+function time(command, commandArgs, options = {}) {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(command, commandArgs, { encoding: "utf8", maxBuffer: 1 << 30, ...options });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0 && !options.allowExit?.includes(result.status)) {
+    throw new Error(`${command} ${commandArgs.join(" ")} exited ${result.status}: ${result.stderr.slice(0, 500)}`);
+  }
+  return ms;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** Runs the subject and its reference alternately, so machine noise hits both alike. */
+function sideBySide(subject, reference, runs = RUNS) {
+  const a = [];
+  const b = [];
+  subject();
+  reference();
+  for (let i = 0; i < runs; i++) {
+    a.push(subject());
+    b.push(reference());
+  }
+  return { subject: median(a), reference: median(b) };
+}
+
+const work = mkdtempSync(path.join(tmpdir(), "caplint-bench-"));
+const rows = [];
+const report = (name, subject, reference, referenceName, target) => {
+  const ratio = subject / reference;
+  rows.push({ name, subject, reference, referenceName, ratio, target });
+  console.log(`${name.padEnd(34)} ${subject.toFixed(1).padStart(9)} ms   ${referenceName.padEnd(30)} ${reference.toFixed(1).padStart(9)} ms   ratio ${ratio.toFixed(2)}${target ? ` (target ${target})` : ""}`);
+};
+
+try {
+  console.log(`caplint bench: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${RUNS} runs each, medians\n`);
+
+  // 1. Cold start.
+  const small = path.join(work, "small");
+  mkdirSync(small);
+  writeFileSync(path.join(small, "default.json"), JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["core:default", "core:window:allow-set-title"] }));
+  const cold = sideBySide(
+    () => time(process.execPath, [BIN, "check", "default.json"], { cwd: small }),
+    () => time(process.execPath, ["-e", ""]),
+  );
+  report("1. cold start: check one file", cold.subject, cold.reference, 'node -e ""', "≤ 2.0");
+
+  // 2. Throughput: 2,000 files of 20 permissions each.
+  const big = path.join(work, "throughput");
+  const { src } = generateApp(big, { files: 2000 });
+  const floor = path.join(work, "floor.mjs");
+  writeFileSync(
+    floor,
+    `import { readdirSync, readFileSync } from "node:fs"; const dir = ${JSON.stringify(path.join(src, "capabilities"))};
+     let n = 0; for (const f of readdirSync(dir)) { JSON.parse(readFileSync(dir + "/" + f, "utf8")); n++; } if (n !== 2000) process.exit(1);`,
+  );
+  const throughput = sideBySide(
+    () => time(process.execPath, [BIN, "check", "--app", big, "--format", "compact"], { allowExit: [0, 1] }),
+    () => time(process.execPath, [floor]),
+  );
+  report("2. throughput: check 2,000 files", throughput.subject, throughput.reference, "read + JSON.parse floor", "≤ 3.0");
+
+  // 3. Peer: ajv-cli validating the same files against the same schema.
+  const schemaFile = path.join(ROOT, "schema", "capability.schema.json");
+  const peer = sideBySide(
+    () => time(process.execPath, [BIN, "check", "--app", big, "--format", "compact"], { allowExit: [0, 1] }),
+    () => time(process.execPath, [AJV_CLI, "validate", "--spec=draft7", "--strict=false", "-s", schemaFile, "-d", path.join(src, "capabilities", "*.json")], { allowExit: [0, 1] }),
+    Math.max(3, Math.ceil(RUNS / 2)),
+  );
+  report("3. peer: full check vs ajv-cli", peer.subject, peer.reference, "ajv-cli validate (schema only)", "< 1.0");
+
+  // 4. Queries: 5,000 capabilities over 200 windows with globs, and how time grows from 500.
+  const growth = [];
+  for (const count of [500, 5000]) {
+    const app = path.join(work, `queries-${count}`);
+    generateApp(app, { files: count / 10, perFile: 10, seed: 7 });
+    const matrix = median(Array.from({ length: Math.max(3, Math.ceil(RUNS / 2)) }, () => time(process.execPath, [BIN, "matrix", "--app", app, "--format", "json", "--platform", "linux"])));
+    const access = median(Array.from({ length: Math.max(3, Math.ceil(RUNS / 2)) }, () => time(process.execPath, [BIN, "access", "--app", app, "--window", "main-0", "--format", "json", "--platform", "linux"])));
+    growth.push({ count, matrix, access });
+    console.log(`4. queries on ${String(count).padStart(5)} capabilities × 200 windows: matrix ${matrix.toFixed(1)} ms, access ${access.toFixed(1)} ms`);
+  }
+  const [from, to] = growth;
+  const factor = (key) => (to[key] - cold.subject) / Math.max(1, from[key] - cold.subject);
+  console.log(
+    `   growth 500 → 5,000 (×10 input), start-up subtracted: matrix ×${factor("matrix").toFixed(1)}, access ×${factor("access").toFixed(1)} (linear would be ×10; must not be worse)`,
+  );
+  rows.push({ name: "4. growth", matrix: factor("matrix"), access: factor("access") });
+
+  const failed = rows.filter((r) => r.target && !(r.target.startsWith("≤") ? r.ratio <= Number(r.target.slice(2)) : r.ratio < Number(r.target.slice(2))));
+  console.log(failed.length ? `\ntargets missed: ${failed.map((r) => r.name).join("; ")}` : "\nall ratio targets met");
+} finally {
+  if (KEEP) console.log(`inputs kept in ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
