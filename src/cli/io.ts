@@ -14,6 +14,8 @@ export interface MainOptions {
   /** Defaults to process.cwd() in the bin. */
   cwd: string;
   env?: Readonly<Record<string, string | undefined>>;
+  /** Ends long-running commands (`check --watch`); the bin aborts it on Ctrl-C. */
+  signal?: AbortSignal;
 }
 
 let version: string | undefined;

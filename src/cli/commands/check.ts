@@ -19,6 +19,7 @@ interface CheckOptions extends InputOptions {
   config?: string;
   fix?: boolean;
   platform?: string;
+  watch?: boolean;
   fixDryRun?: boolean;
   format: ReporterName;
   output?: string;
@@ -42,15 +43,22 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
     .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
     .option("--fix", "apply safe fixes to the files, then report what is left")
     .option("--fix-dry-run", "print the safe fixes as a diff without writing, then report what is left")
+    .option("--watch", "check again on every change of a capability, permission, manifest or config file (Ctrl-C stops)")
     .option("-q, --quiet", "report errors only")
     .option("--color", "force colour")
     .option("--no-color", "disable colour")
     .action(async (paths: string[], options: CheckOptions) => {
-      setExitCode(await runCheck(paths, options, io));
+      if (!options.watch) {
+        setExitCode((await runCheck(paths, options, io)).code);
+        return;
+      }
+      const { watchLoop } = await import("../watch.js");
+      const describe = (error: unknown) => `caplint: ${error instanceof Error ? error.message : String(error)}`;
+      setExitCode(await watchLoop(() => runCheck(paths, options, io), describe, io.stdout, io.signal ?? new AbortController().signal));
     });
 }
 
-async function runCheck(paths: string[], options: CheckOptions, io: MainOptions): Promise<number> {
+async function runCheck(paths: string[], options: CheckOptions, io: MainOptions): Promise<{ code: number; inputs: string[] }> {
   const cliRules = parseRuleSettings(options.rule);
   const config = await resolveConfig(options.config, io.cwd);
   const loadOptions = loadOptionsFrom(paths, options, io.cwd);
@@ -104,7 +112,9 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
   if (tooManyWarnings && options.format === "stylish") {
     io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
   }
-  return summary.errors > 0 || tooManyWarnings ? EXIT_FINDINGS : EXIT_OK;
+  const inputs = [...project.inputs, ...(project.config ? [project.config.document.absolutePath] : []), ...(project.srcTauri ? [path.join(project.srcTauri, "tauri.conf.json")] : [])];
+  if (config) inputs.push(config.file);
+  return { code: summary.errors > 0 || tooManyWarnings ? EXIT_FINDINGS : EXIT_OK, inputs: [...new Set(inputs)] };
 }
 
 async function resolveConfig(explicit: string | undefined, cwd: string): Promise<CaplintConfig | undefined> {
