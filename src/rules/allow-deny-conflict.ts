@@ -1,9 +1,9 @@
-import { entryOf } from "./engine-helpers.js";
+import { entryOf, entryPath, samePath } from "./engine-helpers.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "allow-deny-conflict",
-  description: "Report commands that one capability both allows and denies: the deny wins and the allow is dead.",
+  description: "Report permissions a capability grants outright and also denies: the deny wins and the allow is dead.",
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,
@@ -11,12 +11,17 @@ export default defineRule({
     for (const model of await context.resolutions()) {
       for (const [command, denies] of model.denied) {
         for (const allow of model.allowed.get(command) ?? []) {
-          const deny = denies.find((d) => d.capabilityIndex === allow.capabilityIndex);
+          // A set minus a deny ("core:default" with "core:window:deny-title") is how a capability
+          // carves a command out of a set: that is intended. The allow is dead when it was written
+          // out on its own, or when its entry also denies it.
+          const deny = denies.find(
+            (d) => d.capabilityIndex === allow.capabilityIndex && (allow.provenance.chain.length === 1 || samePath(d.provenance.path, allow.provenance.path)),
+          );
           const source = entryOf(model, allow);
           if (!deny || !source) continue;
           context.report({
             at: source.capability.source,
-            path: allow.provenance.path,
+            path: entryPath(source.capability, allow.provenance.path),
             message: `"${allow.provenance.chain.join(" › ")}" allows ${command}, but "${deny.provenance.chain.join(" › ")}" in the same capability denies it: the deny wins, this allow is dead`,
             hint: "remove the allow, or the deny if the command should be callable",
           });

@@ -1,7 +1,7 @@
-import type { ResolvedCommand, ResolvedModel, ScopeLists } from "../engine/index.js";
+import type { ResolvedCommand, ResolvedModel } from "../engine/index.js";
 import type { Capability } from "../model/types.js";
 import { isPlainObject } from "../model/capability.js";
-import { describeTargets, entryOf } from "./engine-helpers.js";
+import { describeTargets, entryOf, entryPath } from "./engine-helpers.js";
 import { defineRule } from "./types.js";
 
 /**
@@ -14,11 +14,13 @@ interface Danger {
   commands: readonly string[];
   /** The scope values (command scope and the plugin's global scope) that make it dangerous; undefined: always. */
   broad?: (value: unknown) => string | undefined;
-  impact: string;
+  /** What a script could do; a function when it depends on which of the commands are granted. */
+  impact: string | ((commands: ReadonlySet<string>) => string);
 }
 
 const FS_WRITE = ["write_file", "write_text_file", "remove", "rename", "copy_file", "truncate", "ftruncate", "create", "mkdir", "open"].map((c) => `plugin:fs|${c}`);
-const FS_READ = ["read_file", "read_text_file", "read_text_file_lines", "read_text_file_lines_next", "read_dir", "open"].map((c) => `plugin:fs|${c}`);
+// Not `open`: it only yields a file handle, and reading from one takes the `read` command as well.
+const FS_READ = ["read_file", "read_text_file", "read_text_file_lines", "read_text_file_lines_next", "read_dir"].map((c) => `plugin:fs|${c}`);
 
 const BROAD_PATHS = /^(\*\*?|\/|\/\*\*?(\/\*)?|\*\*\/\*|[a-z]:[\\/]?\*?\*?|\$HOME(\/\*\*?(\/\*)?)?|~(\/\*\*?)?|\$HOME\/\.\*\*?)$/i;
 const pathOf = (value: unknown) => (typeof value === "string" ? value : isPlainObject(value) && typeof value.path === "string" ? value.path : undefined);
@@ -42,7 +44,10 @@ const DANGERS: readonly Danger[] = [
   {
     id: "upload",
     commands: ["plugin:upload|upload", "plugin:upload|download"],
-    impact: "send any local file to any server, or write downloads to any path (the upload plugin checks no file-system scope)",
+    impact: (commands) =>
+      [commands.has("plugin:upload|upload") && "send any local file to any server", commands.has("plugin:upload|download") && "write downloads to any path"]
+        .filter(Boolean)
+        .join(", or ") + " (the upload plugin checks no file-system scope)",
   },
   { id: "fs-write", commands: FS_WRITE, broad: broadPath, impact: "create, overwrite or delete files across" },
   { id: "fs-read", commands: FS_READ, broad: broadPath, impact: "read secrets such as SSH keys and browser profiles across" },
@@ -58,30 +63,54 @@ export default defineRule({
   fixable: false,
   async check(context) {
     for (const model of await context.resolutions()) {
-      for (const resolved of model.capabilities) {
+      // Grants of dangerous commands by capability, gathered once: only capabilities that have some are visited.
+      const byCapability = new Map<number, Map<string, ResolvedCommand[]>>();
+      for (const danger of DANGERS) {
+        for (const grant of danger.commands.flatMap((command) => model.allowed.get(command) ?? [])) {
+          let dangers = byCapability.get(grant.capabilityIndex);
+          if (!dangers) byCapability.set(grant.capabilityIndex, (dangers = new Map()));
+          dangers.set(danger.id, [...(dangers.get(danger.id) ?? []), grant]);
+        }
+      }
+      for (const [capabilityIndex, dangers] of byCapability) {
+        const resolved = model.capabilities[capabilityIndex]!;
         for (const danger of DANGERS) {
-          const grants = danger.commands.flatMap((command) => (model.allowed.get(command) ?? []).filter((g) => g.capabilityIndex === resolved.index));
+          const grants = dangers.get(danger.id) ?? [];
           const effective = grants.filter((g) => !(model.denied.get(g.command)?.length));
           if (effective.length === 0) continue;
-          const first = effective[0]!;
+          let first = effective[0]!;
           let reach = "";
           if (danger.broad) {
             const matches = new Set<string>();
-            for (const grant of effective) for (const value of scopeValues(model, grant)) {
+            // Capabilities other than this one whose global scope entries make the grant broad.
+            const lenders = new Set<string>();
+            let hitGrant: ResolvedCommand | undefined;
+            for (const grant of effective) for (const { value, from } of scopeValues(model, grant)) {
               const hit = danger.broad(value);
-              if (hit !== undefined) matches.add(hit);
+              if (hit === undefined) continue;
+              matches.add(hit);
+              hitGrant ??= grant;
+              if (from !== undefined && from !== resolved.capability.identifier) lenders.add(from);
             }
-            if (matches.size === 0) continue;
+            if (!hitGrant) continue;
+            first = hitGrant;
             reach = [...matches].map((m) => `"${m}"`).join(", ");
+            if (lenders.size) {
+              reach += ` (through the plugin's global scope, which capability ${[...lenders].map((c) => `"${c}"`).join(", ")} sets for every window)`;
+            }
           }
           const source = entryOf(model, first);
           if (!source) continue;
           const exposure = exposureOf(resolved.capability);
-          const commands = [...new Set(effective.map((g) => g.command))].join(", ");
-          const impact = danger.broad && danger.id !== "shell" ? `${danger.impact} ${reach}` : danger.impact + (reach ? ` (${reach})` : "");
+          const granted = new Set(effective.map((g) => g.command));
+          // A few names, so the message stays one readable line (fs:write-all alone grants ten commands).
+          const listed = [...granted];
+          const commands = listed.length > 3 ? `${listed.slice(0, 2).join(", ")} and ${listed.length - 2} more` : listed.join(", ");
+          const said = typeof danger.impact === "string" ? danger.impact : danger.impact(granted);
+          const impact = danger.broad && danger.id !== "shell" ? `${said} ${reach}` : said + (reach ? ` (${reach})` : "");
           context.report({
             at: source.capability.source,
-            path: first.provenance.path,
+            path: entryPath(source.capability, first.provenance.path),
             escalate: exposure !== undefined,
             message: `dangerous grant "${first.provenance.chain[0]}" (${commands}): a script in ${exposure ?? describeTargets(resolved.capability)} could ${impact}`,
             hint: exposure
@@ -94,10 +123,16 @@ export default defineRule({
   },
 });
 
-/** The command scope of the grant plus the plugin's global scope: what the command is handed. */
-function scopeValues(model: ResolvedModel, grant: ResolvedCommand): unknown[] {
-  const global: ScopeLists | undefined = model.globalScope.get(grant.key);
-  return [...(grant.scope?.allow ?? []), ...(global?.allow ?? [])];
+/**
+ * The command scope of the grant plus the plugin's global scope: what the command is handed. Global
+ * scope values say which capability set them: the host shares them with every window.
+ */
+function scopeValues(model: ResolvedModel, grant: ResolvedCommand): Array<{ value: unknown; from?: string }> {
+  const values: Array<{ value: unknown; from?: string }> = (grant.scope?.allow ?? []).map((value) => ({ value }));
+  for (const contribution of model.globalScope.get(grant.key)?.contributions ?? []) {
+    for (const value of contribution.scope.allow) values.push({ value, from: contribution.provenance.capability });
+  }
+  return values;
 }
 
 /** Why a grant is worse here: remote pages or every window; undefined for trusted local windows. */

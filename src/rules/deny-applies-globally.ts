@@ -1,5 +1,6 @@
-import type { ResolvedCommand, ResolvedModel } from "../engine/index.js";
-import { describeTargets, entryOf } from "./engine-helpers.js";
+import type { Context, ResolvedCommand, ResolvedModel } from "../engine/index.js";
+import type { Capability } from "../model/types.js";
+import { describeTargets, entryOf, entryPath } from "./engine-helpers.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -16,17 +17,19 @@ export default defineRule({
           if (!source) continue;
           const victims = new Map<number, ResolvedCommand>();
           for (const allow of model.allowed.get(command) ?? []) {
-            if (allow.capabilityIndex !== deny.capabilityIndex && !sameReach(model, allow, deny)) victims.set(allow.capabilityIndex, allow);
+            if (allow.capabilityIndex !== deny.capabilityIndex && !covers(model, deny, allow)) victims.set(allow.capabilityIndex, allow);
           }
           if (victims.size === 0) continue;
-          const names = [...victims.values()].map((allow) => {
+          // A few names, so that one deny among thousands of capabilities stays a one-line finding.
+          const names = [...victims.values()].slice(0, 3).map((allow) => {
             const capability = model.capabilities[allow.capabilityIndex]!.capability;
-            return `"${capability.identifier}" (${describeTargets(capability)})`;
+            return `"${capability.identifier}" (${describeReach(capability)})`;
           });
+          if (victims.size > names.length) names.push(`${victims.size - names.length} more`);
           context.report({
             at: source.capability.source,
-            path: deny.provenance.path,
-            message: `deny of ${command} in capability "${source.capability.identifier}" (${describeTargets(source.capability)}) also blocks it for capability ${names.join(", ")}: the host applies a deny to every window, webview and origin`,
+            path: entryPath(source.capability, deny.provenance.path),
+            message: `deny of ${command} in capability "${source.capability.identifier}" (${describeReach(source.capability)}) also blocks it for ${victims.size > 1 ? "capabilities" : "capability"} ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0]}: the host applies a deny to every window, webview and origin`,
             hint: "to keep the command from some windows, leave it out of their capabilities instead of denying it",
           });
         }
@@ -35,10 +38,23 @@ export default defineRule({
   },
 });
 
-/** A deny aimed at exactly the same windows, webviews and origins as the allow blocks nothing extra. */
-function sameReach(model: ResolvedModel, allow: ResolvedCommand, deny: ResolvedCommand): boolean {
+/** Windows and webviews, and the origins when they are not just the app's own pages. */
+function describeReach(capability: Capability): string {
+  const urls = (capability.remote?.urls ?? []).map((u) => `"${u}"`).join(", ");
+  const origins = urls ? (capability.local ? `; local and remote ${urls}` : `; remote ${urls} only`) : capability.local ? "" : "; no origin";
+  return describeTargets(capability) + origins;
+}
+
+/**
+ * A deny whose own windows, webviews and origins already include everything the allow reaches blocks
+ * nothing it was not aimed at (a `windows: ["*"]` lockdown, or a deny with the allow's very targets).
+ */
+function covers(model: ResolvedModel, deny: ResolvedCommand, allow: ResolvedCommand): boolean {
   const a = model.capabilities[allow.capabilityIndex]!;
   const d = model.capabilities[deny.capabilityIndex]!;
-  const same = (x: readonly unknown[], y: readonly unknown[]) => JSON.stringify(x) === JSON.stringify(y);
-  return same(a.windows, d.windows) && same(a.webviews, d.webviews) && same(a.contexts, d.contexts);
+  const all = (patterns: readonly string[]) => patterns.includes("*") || patterns.includes("**");
+  const labels = all(d.windows) || all(d.webviews) || (a.windows.every((w) => d.windows.includes(w)) && a.webviews.every((w) => d.webviews.includes(w)));
+  const key = (c: Context) => (c.kind === "local" ? "local" : `remote ${c.url}`);
+  const origins = new Set(d.contexts.map(key));
+  return labels && a.contexts.every((c) => origins.has(key(c)));
 }

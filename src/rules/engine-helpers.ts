@@ -25,3 +25,12 @@ export function describeTargets(capability: { windows: readonly string[]; webvie
 export function leafOf(command: ResolvedCommand): string {
   return command.provenance.chain[command.provenance.chain.length - 1] ?? command.permission;
 }
+
+/**
+ * Where to report on a permission entry: the identifier of an object entry, as the identifier rules
+ * do (TOML documents can only locate strings and keys, so an inline table would point at `permissions`).
+ */
+export function entryPath(capability: Capability, path: JsonPath): JsonPath {
+  const entry = capability.permissions.find((e) => samePath(e.path, path));
+  return entry?.extended ? [...path, "identifier"] : path;
+}

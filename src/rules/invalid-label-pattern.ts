@@ -1,6 +1,13 @@
 import { checkLabel, compileLabelPattern } from "../engine/glob.js";
 import { defineRule } from "./types.js";
 
+/** Characters that show a glob feature the host's globs lack. */
+const HINTS: Record<string, string> = {
+  "{": "globs have no {a,b} alternatives: write one pattern per label",
+  "}": "globs have no {a,b} alternatives: write one pattern per label",
+  "\\": "globs have no backslash escapes, and no label contains a backslash",
+};
+
 export default defineRule({
   id: "invalid-label-pattern",
   description: "Disallow window and webview patterns the host rejects, or that contain a character no label can have.",
@@ -28,7 +35,7 @@ export default defineRule({
             context.report({
               ...at,
               message: `${field === "windows" ? "window" : "webview"} pattern "${pattern}" contains ${JSON.stringify(bad)}, which no label can contain: it matches nothing`,
-              hint: "labels may only contain letters, digits, -, /, : and _",
+              hint: HINTS[bad] ?? "labels may only contain letters, digits, -, /, : and _",
             });
           }
         });

@@ -16,7 +16,9 @@ export default defineRule({
           at: capability.source,
           path: [...capability.source.path, "remote", "urls", index],
           message: `remote URL pattern "${url}" is unsafe: ${compiled.message.replace(/^unsafe pattern: /, "")}`,
-          hint: "use wildcards (*) or a simple group such as (a|b) instead of nested repetition; caplint matches it in linear time, but other tools may hang",
+          hint: /\*\*/.test(url)
+            ? `URL patterns have no "**": one "*" already matches any text, "/" included; write "${url.replace(/\*{2,}/g, "*")}"`
+            : "use wildcards (*) or a simple group such as (a|b) instead of nested repetition; caplint matches it in linear time, but other tools may hang",
         });
       });
     }
