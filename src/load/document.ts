@@ -115,10 +115,6 @@ export class SourceDocument {
     return this.span(0, 0, false);
   }
 
-  /**
-   * smol-toml gives no positions for values, so TOML paths are found textually: a key by its
-   * `key =` line, a string value by its quoted text. When that fails the first line is used.
-   */
   /** Offset and length of the exact value at `path` in a JSON document, or undefined. */
   valueSpan(path: JsonPath): { offset: number; length: number } | undefined {
     if (!this.tree) return undefined;
@@ -146,23 +142,60 @@ export class SourceDocument {
     return { offset: node.offset, length: node.length };
   }
 
+  /**
+   * smol-toml gives no positions for values, so TOML paths are followed through the text: each key
+   * by its `key =` line or `[[key]]` header after the previous one (the nth header for the nth table
+   * of an array of tables), and a string value by its quoted text after that. When that fails the
+   * nearest found key is used, or the first line.
+   */
   private locateToml(path: JsonPath, target: "key" | "value"): Located {
+    let offset = 0;
+    let keyAt: { offset: number; length: number } | undefined;
+    let exact = true;
+    for (let i = 0; i < path.length; i++) {
+      const key = path[i];
+      if (typeof key !== "string") continue;
+      const index = path[i + 1];
+      const header = new RegExp(`^[ \\t]*\\[\\[[ \\t]*(?:[^\\]\\n]*\\.)?"?${escapeRegExp(key)}"?[ \\t]*\\]\\]`, "gm");
+      header.lastIndex = offset;
+      let found = header.exec(this.text);
+      if (found && typeof index === "number") {
+        for (let n = 0; n < index && found; n++) found = header.exec(this.text);
+        if (found) {
+          offset = found.index + found[0].length;
+          keyAt = { offset: found.index + found[0].indexOf(key), length: key.length };
+          i++;
+          continue;
+        }
+      }
+      const table = new RegExp(`^[ \\t]*\\[[ \\t]*(?:[^\\]\\n]*\\.)?"?(${escapeRegExp(key)})"?[ \\t]*\\](?!\\])`, "gm");
+      table.lastIndex = offset;
+      const tableFound = typeof index !== "number" ? table.exec(this.text) : null;
+      if (tableFound) {
+        keyAt = { offset: tableFound.index + tableFound[0].lastIndexOf(key), length: key.length };
+        offset = tableFound.index + tableFound[0].length;
+        continue;
+      }
+      // A `key =` at a line start or inside an inline table.
+      const assignment = new RegExp(`(?:^|[{,\\s])"?(${escapeRegExp(key)})"?[ \\t]*=`, "gm");
+      assignment.lastIndex = offset;
+      const match = assignment.exec(this.text);
+      if (!match) {
+        exact = false;
+        break;
+      }
+      const at = match.index + match[0].lastIndexOf(key);
+      keyAt = { offset: at, length: key.length };
+      offset = at + key.length;
+    }
     const value = valueAt(this.value, path);
-    if (target === "value" && typeof value === "string") {
+    if (exact && target === "value" && typeof value === "string") {
       for (const quoted of [JSON.stringify(value), `'${value}'`]) {
-        const at = this.text.indexOf(quoted);
+        const at = this.text.indexOf(quoted, offset);
         if (at >= 0) return this.span(at, quoted.length, true);
       }
     }
-    for (let depth = path.length; depth > 0; depth--) {
-      const key = path[depth - 1];
-      if (typeof key !== "string") continue;
-      const match = new RegExp(`^[ \\t]*(?:\\[\\[?[^\\]\\n]*)?(${escapeRegExp(key)})[ \\t]*[=\\]]`, "m").exec(this.text);
-      if (match) {
-        const at = match.index + match[0].indexOf(key);
-        return this.span(at, key.length, depth === path.length);
-      }
-    }
+    if (keyAt) return this.span(keyAt.offset, keyAt.length, exact && (target === "key" || typeof value !== "string"));
     return this.span(0, 0, path.length === 0);
   }
 

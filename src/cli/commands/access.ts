@@ -85,10 +85,9 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
         const e = result.explanation;
         out.push("");
         out.push(`${e.verdict === "allowed" ? "ALLOWED" : "NOT ALLOWED"}: ${e.command} (${e.verdict})`);
-        out.push(`  ${e.message}`);
+        out.push(`  ${shortenPermissionList(e.message, e.associatedPermissions)}`);
         if (!e.enforced) out.push("  note: the host does not check this app command from local pages because the app defines no permissions");
         for (const entry of e.verdict === "denied" ? e.deniedBy : e.grantedBy) out.push(`  ${e.verdict === "denied" ? "denied by" : "granted by"} ${chain(entry)}  (${lines.where(entry)})`);
-        if (e.verdict === "not-granted" && e.associatedPermissions.length) out.push(`  permissions that enable it: ${e.associatedPermissions.join(", ")}`);
       } else {
         out.push("");
         out.push(`allowed: ${result.allowed.length} command${result.allowed.length === 1 ? "" : "s"}`);
@@ -119,6 +118,19 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
     const verdict = result.explanation?.verdict;
     setExitCode(verdict === undefined || verdict === "allowed" ? EXIT_OK : EXIT_FINDINGS);
   });
+}
+
+const LISTED_PERMISSIONS = 8;
+
+/** The runtime's message lists every permission enabling the command; fs has dozens, so the text form shows a few. */
+function shortenPermissionList(message: string, permissions: readonly string[]): string {
+  if (permissions.length <= LISTED_PERMISSIONS) return message;
+  const full = permissions.join(", ");
+  // The command's own `allow-<command>` permission is the usual answer: it goes first.
+  const direct = (p: string) => /:allow-[^:]+$/.test(p) && !/-(read|write)(-recursive)?$/.test(p);
+  const ordered = [...permissions.filter(direct), ...permissions.filter((p) => !direct(p))];
+  const short = `${ordered.slice(0, LISTED_PERMISSIONS).join(", ")} and ${permissions.length - LISTED_PERMISSIONS} more (--format json lists all)`;
+  return message.replace(full, short);
 }
 
 function chain(entry: ResolvedCommand): string {

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { SourceDocument } from "../src/load/document.js";
+import { parseToml } from "../src/load/toml.js";
+
+const at = (document: SourceDocument, path: (string | number)[], target: "key" | "value" = "value") => {
+  const { range, exact } = document.locate(path, target);
+  return `${range.start.line}:${range.start.column}-${range.end.line}:${range.end.column}${exact ? "" : " (ancestor)"}`;
+};
+
+describe("JSON paths to positions", () => {
+  const text = '{\n  "identifier": "main",\n  "permissions": [\n    "core:default",\n    { "identifier": "fs:read" }\n  ]\n}\n';
+  const document = SourceDocument.parse("/x/a.json", "a.json", text, "json");
+
+  it("finds values and keys", () => {
+    expect(at(document, ["identifier"])).toBe("2:17-2:23");
+    expect(at(document, ["identifier"], "key")).toBe("2:3-2:15");
+    expect(at(document, ["permissions", 0])).toBe("4:5-4:19");
+    expect(at(document, ["permissions", 1, "identifier"])).toBe("5:21-5:30");
+  });
+
+  it("falls back to the nearest existing ancestor", () => {
+    expect(at(document, ["permissions", 1, "allow"])).toBe("5:5-5:32 (ancestor)");
+    expect(at(document, ["windows", 0])).toBe("1:1-7:2 (ancestor)");
+  });
+});
+
+describe("TOML paths to positions", () => {
+  const text = [
+    'identifier = "main window"',
+    'windows = ["main window", "other"]',
+    "",
+    "[[permissions]]",
+    'identifier = "core:default"',
+    "",
+    "[[permissions]]",
+    'identifier = "fs:nope"',
+    "",
+    "[remote]",
+    'urls = ["https://a.example"]',
+    "",
+  ].join("\n");
+  const document = SourceDocument.parse("/x/a.toml", "a.toml", text, "toml", parseToml);
+
+  it("follows keys, arrays of tables and tables through the text", () => {
+    expect(at(document, ["identifier"])).toBe("1:14-1:27");
+    expect(at(document, ["windows", 0])).toBe("2:12-2:25");
+    expect(at(document, ["permissions", 1, "identifier"])).toBe("8:14-8:23");
+    expect(at(document, ["remote", "urls", 0])).toBe("11:9-11:28");
+    expect(at(document, ["windows"], "key")).toBe("2:1-2:8");
+  });
+
+  it("uses the first line when a key cannot be found", () => {
+    expect(at(document, ["platforms", 0])).toBe("1:1-1:1 (ancestor)");
+  });
+});
