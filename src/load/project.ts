@@ -188,7 +188,9 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     const { readdir } = await import("node:fs/promises");
     for (const entry of (await readdir(absolute, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       if (!entry.isDirectory()) continue;
-      manifests[entry.name] = await permissionFolderManifest(path.join(absolute, entry.name), parseFile, problem);
+      // A plugin's key is its crate name without the `tauri-plugin-` prefix, as the host derives it.
+      const key = entry.name.replace(/^(tauri|host)-plugin-/, "");
+      manifests[key] = await permissionFolderManifest(path.join(absolute, entry.name), parseFile, problem);
     }
     project.catalog.add(manifests, { origin: "plugins-dir", file: relativeFile(cwd, absolute) });
   }

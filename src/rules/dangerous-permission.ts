@@ -18,7 +18,8 @@ interface Danger {
   impact: string | ((commands: ReadonlySet<string>) => string);
 }
 
-const FS_WRITE = ["write_file", "write_text_file", "remove", "rename", "copy_file", "truncate", "ftruncate", "create", "mkdir", "open"].map((c) => `plugin:fs|${c}`);
+// Not `open` (read sets include it; writing through a handle takes `write`) nor `mkdir` (an empty folder).
+const FS_WRITE = ["write_file", "write_text_file", "write", "remove", "rename", "copy_file", "truncate", "ftruncate", "create"].map((c) => `plugin:fs|${c}`);
 // Not `open`: it only yields a file handle, and reading from one takes the `read` command as well.
 const FS_READ = ["read_file", "read_text_file", "read_text_file_lines", "read_text_file_lines_next", "read_dir"].map((c) => `plugin:fs|${c}`);
 
