@@ -2,7 +2,7 @@
 import module from "node:module";
 
 module.enableCompileCache?.();
-const { main } = await import("../dist/cli/main.js");
+const { main } = await import("../dist/cli-bundle/main.js");
 const argv = process.argv.slice(2);
 // `check --watch` runs until Ctrl-C and then exits 0; every other command keeps Node's default Ctrl-C.
 const interrupt = new AbortController();

@@ -27,14 +27,19 @@ function prng(seed) {
 }
 
 const core = JSON.parse(readFileSync(path.join(ROOT, "data", "core-acl-manifest.json"), "utf8"));
-const PERMISSIONS = Object.entries(core).flatMap(([key, manifest]) => [
+// Like real capability files: defaults and allow-permissions, and now and then a deny.
+const ALLOWS = Object.entries(core).flatMap(([key, manifest]) => [
   ...(manifest.default_permission ? [`${key}:default`] : []),
-  ...Object.keys(manifest.permissions).map((id) => `${key}:${id}`),
+  ...Object.keys(manifest.permissions).filter((id) => id.startsWith("allow-")).map((id) => `${key}:${id}`),
 ]);
+const DENIES = Object.entries(core).flatMap(([key, manifest]) => Object.keys(manifest.permissions).filter((id) => id.startsWith("deny-")).map((id) => `${key}:${id}`));
 
 function capability(random, id, windows) {
   const permissions = new Set();
-  while (permissions.size < 20) permissions.add(PERMISSIONS[Math.floor(random() * PERMISSIONS.length)]);
+  while (permissions.size < 20) {
+    const pool = random() < 0.01 ? DENIES : ALLOWS;
+    permissions.add(pool[Math.floor(random() * pool.length)]);
+  }
   const pick = () => windows[Math.floor(random() * windows.length)];
   const labels = random() < 0.3 ? [`${pick().split("-")[0]}-*`] : [pick(), pick()];
   const cap = { identifier: id, description: `synthetic capability ${id}`, windows: [...new Set(labels)], permissions: [...permissions] };

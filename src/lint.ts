@@ -65,7 +65,7 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
     const diagnostic: Diagnostic = {
       ruleId: rule.id,
       severity,
-      message: shortenQuotedValues(report.message),
+      message: oneLine(shortenQuotedValues(report.message)),
       file,
       absolutePath,
       path: report.path,
@@ -73,7 +73,8 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
       offset: located.offset,
       length: located.length,
     };
-    if (report.hint) diagnostic.hint = report.hint;
+    if (report.hint) diagnostic.hint = oneLine(report.hint);
+    if (report.data) diagnostic.data = report.data;
     if (report.fix && document?.format === "json") {
       const fix = report.fix(document);
       if (fix) diagnostic.fix = fix;
@@ -168,6 +169,11 @@ function isPlatformIndependent(project: Project): boolean {
 /** Quoted values from hostile files (a 1 MB identifier) are shortened so a finding stays one readable line. */
 function shortenQuotedValues(message: string): string {
   return message.replace(/"([^"]{120,})"/g, (_, value: string) => `"${value.slice(0, 80)}…${value.slice(-20)}" (${value.length} characters)`);
+}
+
+/** Line breaks inside quoted values are written as escapes: a finding is one line (compact output, problem matchers). */
+function oneLine(text: string): string {
+  return text.replace(/\r|\n/g, (c) => (c === "\r" ? "\\r" : "\\n"));
 }
 
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {

@@ -200,8 +200,8 @@ describe.skipIf(!HAS_CHROMIUM)(`caplint report in headless Chromium${HAS_CHROMIU
 
     await fs.click();
     expect(await page.locator("#details-body tr.command.is-danger").evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-command")))).toEqual([
-      "plugin:fs|open",
       "plugin:fs|read_file",
+      "plugin:fs|write",
       "plugin:fs|write_file",
     ]);
     const box = await page.locator("#details-body .danger-box").innerText();

@@ -45,6 +45,8 @@ export interface Diagnostic {
   /** How to fix it, in one line. */
   hint?: string;
   fix?: Fix;
+  /** Facts behind the message for programs (e.g. the commands a dangerous grant covers); not printed. */
+  data?: Readonly<Record<string, unknown>>;
 }
 
 export interface LintSummary {

@@ -207,8 +207,9 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     if (hasAny) project.catalog.add({ [APP_KEY]: manifest }, { origin: "app-permissions", file: relativeFile(cwd, dir) });
   }
 
-  for (const absolute of [...new Set(capabilityFiles)]) {
-    const document = await parseFile(absolute);
+  // Files are read concurrently; results keep the discovery order, so output stays deterministic.
+  const documents = await mapConcurrently([...new Set(capabilityFiles)], READ_CONCURRENCY, parseFile);
+  for (const document of documents) {
     if (!document) continue;
     project.documents.push(document);
     if (!document.ok) continue;
@@ -222,6 +223,21 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
   project.activeCapabilities = selectActive(project.capabilities, project.config);
   if (project.config) project.capabilities.push(...project.config.inlineCapabilities);
   return project;
+}
+
+const READ_CONCURRENCY = 32;
+
+async function mapConcurrently<T, R>(items: readonly T[], limit: number, map: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await map(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 /** JSON files a user's folder often holds next to capabilities; a capabilities/ folder is walked without this filter, like tauri-build does. */

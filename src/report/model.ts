@@ -392,7 +392,7 @@ interface Danger {
   capabilityIndex: number;
   /** The plugin of its commands (every danger the rule knows is about one plugin). */
   plugin: string;
-  /** The commands its message names (the rule may name only the first few). */
+  /** The dangerous commands it covers. */
   commands: ReadonlySet<string>;
   /** Where it points: the capability entry behind the first of them. */
   location: string;
@@ -400,10 +400,9 @@ interface Danger {
 
 /**
  * Ties the `dangerous-permission` findings to grants. A finding points at (or into) the capability
- * entry behind the first dangerous grant and names the commands in its message
- * (`dangerous grant "fs:allow-write-file" (plugin:fs|write_file, plugin:fs|open): …`, or
- * `(a, b and 8 more)`). A matrix cell is marked when the capability grants the window a named
- * command, or any command through the entry the finding points at; a command is marked when named.
+ * entry behind the first dangerous grant and carries the dangerous commands it covers as data. A
+ * matrix cell is marked when the capability grants the window one of them, or any command through
+ * the entry the finding points at; a command is marked when it is one of them.
  */
 function dangersOf(model: ResolvedModel, diagnostics: readonly Diagnostic[]): Danger[] {
   const byLocation = new Map<string, ResolvedCommand[]>();
@@ -425,24 +424,13 @@ function dangersOf(model: ResolvedModel, diagnostics: readonly Diagnostic[]): Da
       location = locationKey(diagnostic.file, diagnostic.path.slice(0, length));
       at = byLocation.get(location) ?? [];
     }
-    const named = commandsNamed(diagnostic.message)?.commands ?? [];
+    const named = Array.isArray(diagnostic.data?.commands) ? (diagnostic.data.commands as string[]) : [];
     for (const capabilityIndex of new Set(at.map((entry) => entry.capabilityIndex))) {
       const first = named[0] ?? at.find((entry) => entry.capabilityIndex === capabilityIndex)!.command;
       dangers.push({ finding, capabilityIndex, plugin: pluginOf(first), commands: new Set(named), location });
     }
   }
   return dangers;
-}
-
-/**
- * The commands a `dangerous-permission` message names, and whether that is all of them
- * (`(a, b and 8 more)` names two of ten); undefined when the message has another form.
- */
-export function commandsNamed(message: string): { commands: string[]; complete: boolean } | undefined {
-  const match = /^dangerous grant "[^"]*" \(([^)]+)\):/.exec(message);
-  if (!match) return undefined;
-  const list = /^(.*?)(?: and (\d+) more)?$/.exec(match[1]!)!;
-  return { commands: list[1]!.split(", "), complete: list[2] === undefined };
 }
 
 function entryOf(entry: ResolvedCommand, lines: SourceLines): ReportEntry {

@@ -113,6 +113,7 @@ export default defineRule({
             at: source.capability.source,
             path: entryPath(source.capability, first.provenance.path),
             escalate: exposure !== undefined,
+            data: { commands: listed },
             message: `dangerous grant "${first.provenance.chain[0]}" (${commands}): a script in ${exposure ?? describeTargets(resolved.capability)} could ${impact}`,
             hint: exposure
               ? "move this permission to a capability for trusted local windows only, with a narrow scope"

@@ -27,6 +27,8 @@ export interface RuleReport {
   target?: "key" | "value";
   message: string;
   hint?: string;
+  /** Facts behind the message, for programs such as the HTML report. */
+  data?: Readonly<Record<string, unknown>>;
   /** Raise a warning to an error (a dangerous grant reachable from remote pages); an "off" rule stays off. */
   escalate?: boolean;
   /** Builds the safe fix from the document's text; called only when the document is JSON. */
