@@ -13,7 +13,19 @@ export type IdentifierCheck = { ok: true; parsed: ParsedIdentifier } | { ok: fal
 
 const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
+const checked = new Map<string, IdentifierCheck>();
+
+/** Memoised: every rule asks about the same few hundred identifiers, thousands of times. */
 export function checkIdentifier(id: string): IdentifierCheck {
+  let result = checked.get(id);
+  if (!result) {
+    if (checked.size > 50_000) checked.clear();
+    checked.set(id, (result = checkIdentifierUncached(id)));
+  }
+  return result;
+}
+
+function checkIdentifierUncached(id: string): IdentifierCheck {
   if (id.startsWith(RESERVED_PREFIX)) return { ok: false, message: `identifiers cannot start with ${RESERVED_PREFIX}` };
   if (id.length === 0) return { ok: false, message: "identifiers cannot be empty" };
   const bytes = Buffer.byteLength(id, "utf8");

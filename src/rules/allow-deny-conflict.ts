@@ -10,15 +10,18 @@ export default defineRule({
   async check(context) {
     for (const model of await context.resolutions()) {
       for (const [command, denies] of model.denied) {
+        const deniesByCapability = new Map<number, typeof denies>();
+        for (const deny of denies) deniesByCapability.set(deny.capabilityIndex, [...(deniesByCapability.get(deny.capabilityIndex) ?? []), deny]);
         for (const allow of model.allowed.get(command) ?? []) {
+          const sameCapability = deniesByCapability.get(allow.capabilityIndex);
+          if (!sameCapability) continue;
           // A set minus a deny ("core:default" with "core:window:deny-title") is how a capability
           // carves a command out of a set: that is intended. The allow is dead when it was written
           // out on its own, or when its entry also denies it.
-          const deny = denies.find(
-            (d) => d.capabilityIndex === allow.capabilityIndex && (allow.provenance.chain.length === 1 || samePath(d.provenance.path, allow.provenance.path)),
-          );
+          const deny = sameCapability.find((d) => allow.provenance.chain.length === 1 || samePath(d.provenance.path, allow.provenance.path));
+          if (!deny) continue;
           const source = entryOf(model, allow);
-          if (!deny || !source) continue;
+          if (!source) continue;
           context.report({
             at: source.capability.source,
             path: entryPath(source.capability, allow.provenance.path),

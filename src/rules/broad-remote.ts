@@ -39,6 +39,8 @@ export interface RemotePattern {
  */
 export function remotePatterns(context: RuleContext, tools: RemotePatternTools): RemotePattern[] {
   const out: RemotePattern[] = [];
+  // Many capabilities share a pattern: parse each distinct one once.
+  const parsedOnce = new Map<string, { protocol: string; hostname: string }>();
   for (const capability of context.capabilities) {
     const remote = context.raw(capability).remote;
     if (!isPlainObject(remote) || !Array.isArray(remote.urls)) continue;
@@ -47,19 +49,33 @@ export function remotePatterns(context: RuleContext, tools: RemotePatternTools):
       const compiled = tools.compileRemotePattern(url);
       const judged = compiled.ok ? url : compiled.unsafe ? url.replace(/\*{2,}/g, "*") : undefined;
       if (judged === undefined || (judged !== url && !tools.compileRemotePattern(judged).ok)) return;
-      const parsed = new tools.URLPattern(judged);
+      let parsed = parsedOnce.get(judged);
+      if (!parsed) {
+        const pattern = new tools.URLPattern(judged);
+        parsedOnce.set(judged, (parsed = { protocol: pattern.protocol, hostname: pattern.hostname }));
+      }
       out.push({ capability, url, path: [...capability.source.path, "remote", "urls", index], protocol: parsed.protocol, hostname: parsed.hostname });
     });
   }
   return out;
 }
 
+const componentResults = new Map<string, boolean>();
+
+/** Memoised: the same few patterns are asked about for every capability that lists them. */
 export function componentMatches(URLPattern: UrlPatternClass, component: "protocol" | "hostname", pattern: string, value: string): boolean {
-  try {
-    return new URLPattern({ [component]: pattern }).test({ [component]: value });
-  } catch {
-    return false;
+  const key = `${component}\u0000${pattern}\u0000${value}`;
+  let result = componentResults.get(key);
+  if (result === undefined) {
+    try {
+      result = new URLPattern({ [component]: pattern }).test({ [component]: value });
+    } catch {
+      result = false;
+    }
+    if (componentResults.size > 10_000) componentResults.clear();
+    componentResults.set(key, result);
   }
+  return result;
 }
 
 /** A scheme no site uses: a protocol pattern matching it matches every scheme. */

@@ -12,12 +12,21 @@ export default defineRule({
   async check(context) {
     for (const model of await context.resolutions()) {
       for (const [command, denies] of model.denied) {
+        // One allow per capability is enough to judge and name it.
+        const allowers = new Map<number, ResolvedCommand>();
+        for (const allow of model.allowed.get(command) ?? []) if (!allowers.has(allow.capabilityIndex)) allowers.set(allow.capabilityIndex, allow);
+        if (allowers.size === 0) continue;
+        // A deny entry exists per context; one finding per capability entry is enough.
+        const seen = new Set<string>();
         for (const deny of denies) {
+          const key = `${deny.capabilityIndex}\u0000${JSON.stringify(deny.provenance.path)}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
           const source = entryOf(model, deny);
           if (!source) continue;
           const victims = new Map<number, ResolvedCommand>();
-          for (const allow of model.allowed.get(command) ?? []) {
-            if (allow.capabilityIndex !== deny.capabilityIndex && !covers(model, deny, allow)) victims.set(allow.capabilityIndex, allow);
+          for (const [capabilityIndex, allow] of allowers) {
+            if (capabilityIndex !== deny.capabilityIndex && !covers(model, deny, allow)) victims.set(capabilityIndex, allow);
           }
           if (victims.size === 0) continue;
           // A few names, so that one deny among thousands of capabilities stays a one-line finding.

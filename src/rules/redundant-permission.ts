@@ -27,21 +27,30 @@ export default defineRule({
     };
     const chainTo = (identifier: string, leaf: string) =>
       expandIdentifier(context.catalog, identifier).leaves.find((l) => qualifiedIdentifier(l.key, l.name) === leaf)?.chain;
+    // Whether an identifier's leaves differ by platform; most do not, and then one platform answers.
+    const platformDependent = (identifier: string) =>
+      expandIdentifier(context.catalog, identifier).leaves.some((leaf) => leaf.permission.platforms !== undefined);
     for (const capability of context.capabilities) {
-      const platforms = TARGETS.filter((p) => capability.platforms === undefined || capability.platforms.includes(p));
-      if (platforms.length === 0) continue;
-      for (const entry of capability.permissions) {
-        if (hasScope(entry)) continue;
+      const active = TARGETS.filter((p) => capability.platforms === undefined || capability.platforms.includes(p));
+      if (active.length === 0) continue;
+      const candidates = capability.permissions.filter((entry) => !hasScope(entry));
+      const anyDependent = candidates.some((entry) => platformDependent(entry.identifier));
+      const platforms = anyDependent ? active : active.slice(0, 1);
+      // Only entries that expand to more than one leaf (sets) can cover another.
+      const sets = candidates.filter((entry) => platforms.some((platform) => leavesOf(entry.identifier, platform).size > 1));
+      if (sets.length === 0) continue;
+      for (const entry of candidates) {
         // The covering set must cover it on every platform the capability is active on.
-        const cover = capability.permissions.find(
+        const cover = sets.find(
           (other) =>
             other !== entry &&
             other.identifier !== entry.identifier &&
-            !hasScope(other) &&
             platforms.every((platform) => {
               const mine = leavesOf(entry.identifier, platform);
               const theirs = leavesOf(other.identifier, platform);
-              return mine.size > 0 && theirs.size > mine.size && [...mine].every((leaf) => theirs.has(leaf));
+              if (mine.size === 0 || theirs.size <= mine.size) return false;
+              for (const leaf of mine) if (!theirs.has(leaf)) return false;
+              return true;
             }),
         );
         if (!cover) continue;
