@@ -42,7 +42,7 @@ export async function findConfig(cwd: string): Promise<string | undefined> {
  */
 export async function loadConfig(file: string, checkSetting: RuleSettingCheck): Promise<CaplintConfig> {
   const name = path.basename(file);
-  const read = await readTextFile(file, 1024 * 1024);
+  const read = readTextFile(file, 1024 * 1024);
   if (!read.ok) throw new FatalError(`${file}: ${read.message}`);
   let raw: unknown;
   try {

@@ -171,7 +171,7 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
   const tomlParser = async () => (toml ??= (await import("./toml.js")).parseToml);
   const parseFile = async (absolute: string): Promise<SourceDocument | undefined> => {
     const override = options.sourceOverrides?.get(absolute);
-    const read = override !== undefined ? { ok: true as const, text: override } : await readTextFile(absolute, maxBytes);
+    const read = override !== undefined ? { ok: true as const, text: override } : readTextFile(absolute, maxBytes);
     if (!read.ok) {
       problem(absolute, read.message);
       return undefined;
@@ -269,7 +269,7 @@ async function permissionFolderManifest(
 }
 
 async function readManifestFile(file: string, cwd: string, maxBytes: number): Promise<AclManifests> {
-  const read = await readTextFile(file, maxBytes);
+  const read = readTextFile(file, maxBytes);
   const name = relativeFile(cwd, file);
   if (!read.ok) throw new FatalError(`${name}: ${read.message}`);
   let value: unknown;
@@ -299,7 +299,7 @@ async function loadAppConfig(
   const candidates = [path.join(srcTauri, "tauri.conf.json"), path.join(path.dirname(srcTauri), "tauri.conf.json")];
   for (const file of candidates) {
     if ((await pathKind(file)) !== "file") continue;
-    const read = await readTextFile(file, maxBytes);
+    const read = readTextFile(file, maxBytes);
     if (!read.ok) {
       problem(file, read.message);
       return undefined;

@@ -25,6 +25,7 @@ interface CheckOptions extends InputOptions {
   output?: string;
   maxWarnings?: number;
   rule: string[];
+  only: string[];
   quiet?: boolean;
   color?: boolean;
 }
@@ -40,6 +41,7 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
     .addOption(new Option("--platform <target>", "resolve for one platform only (default: all five)").choices(TARGETS))
     .option("-c, --config <file>", "configuration file (default: caplint.config.json found upward)")
     .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
+    .option("--only <ids>", "run only these rules (comma-separated, repeatable); parse and schema always run", (v: string, p: string[]) => [...p, ...v.split(",").map((id) => id.trim()).filter(Boolean)], [])
     .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
     .option("--fix", "apply safe fixes to the files, then report what is left")
     .option("--fix-dry-run", "print the safe fixes as a diff without writing, then report what is left")
@@ -60,6 +62,11 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
 
 async function runCheck(paths: string[], options: CheckOptions, io: MainOptions): Promise<{ code: number; inputs: string[] }> {
   const cliRules = parseRuleSettings(options.rule);
+  if (options.only.length) {
+    for (const id of options.only) checkRuleSetting(id, "error", `--only ${id}`);
+    const only = new Set(options.only);
+    for (const id of RULES_BY_ID.keys()) if (!only.has(id) && !cliRules.has(id)) cliRules.set(id, "off");
+  }
   const config = await resolveConfig(options.config, io.cwd);
   const loadOptions = loadOptionsFrom(paths, options, io.cwd);
   if (config) {
@@ -68,6 +75,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
   }
   // The command line wins over per-file overrides, which win over the config's rules.
   const lintOptions = {
+    ...(options.only.length ? { only: new Set(options.only) } : {}),
     ...(options.platform ? { platforms: [options.platform] } : {}),
     severityFor: (ruleId: string, file: string) =>
       cliRules.get(ruleId) ?? (config ? (overrideSeverity(config, ruleId, file) ?? config.rules.get(ruleId)) : undefined),
