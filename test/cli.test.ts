@@ -141,6 +141,12 @@ describe("output formats", () => {
     expect(coloured.stdout).toContain("\u001b[");
   });
 
+  it("--only runs just the named rules (parse and schema always)", async () => {
+    const result = await run(["check", "--format", "compact", "--only", "unknown-field", "mixed-folder", "suppressions/cap.json", "config/cap.json"], CLI);
+    expect(result.stdout.split("\n").filter(Boolean).map((line) => line.replace(/^.*\[(.*)\]$/, "$1"))).toEqual(["unknown-field", "parse"]);
+    expect((await run(["check", "--only", "no-such-rule", "forms"], CLI)).code).toBe(2);
+  });
+
   it("--quiet keeps errors only", async () => {
     const result = await run(["check", "--format", "compact", "--quiet", "suppressions/cap.json"], CLI);
     expect(result.stdout).toBe("");
