@@ -3,7 +3,8 @@
  * Everything exported here is public; internal modules may change between versions.
  */
 import { readFileSync } from "node:fs";
-import { docsUrl, makePaint, toolVersion } from "./cli/io.js";
+import { makePaint } from "./reporters/paint.js";
+import { docsUrl, runningPlatform, toolVersion } from "./util/tool.js";
 import { summarize, type Diagnostic } from "./diagnostics/types.js";
 import { LOCAL_ORIGIN, resolve, resolveAccess as resolveModelAccess, type AccessResult } from "./engine/index.js";
 import type { LintResult } from "./lint.js";
@@ -49,7 +50,7 @@ export async function format(input: LintResult | readonly Diagnostic[], name: Re
     { diagnostics, summary: summarize(diagnostics, files) },
     {
       cwd: options.cwd,
-      paint: await makePaint(options.color ?? false, { write: () => true }, {}),
+      paint: await makePaint(options.color ?? false, false, {}),
       rules: RULES_BY_ID,
       toolVersion: VERSION,
       docsUrl,
@@ -84,20 +85,6 @@ export function resolveAccess(project: Project, question: AccessQuestion): Acces
     origin: question.url === undefined ? LOCAL_ORIGIN : { kind: "remote", url: question.url },
     ...(question.command === undefined ? {} : { command: question.command }),
   });
-}
-
-/** The platform this process runs on, spelled as capability `platforms` spell it (like the CLI's `--platform` default). */
-function runningPlatform(): string {
-  switch (process.platform) {
-    case "darwin":
-      return "macOS";
-    case "win32":
-      return "windows";
-    case "android":
-      return "android";
-    default:
-      return "linux";
-  }
 }
 
 function isLintResult(input: LintResult | readonly Diagnostic[]): input is LintResult {

@@ -1,5 +1,6 @@
 import { Option, type Command } from "commander";
 import { TARGETS } from "../model/types.js";
+import { runningPlatform } from "../util/tool.js";
 import { loadProject, type Project } from "../load/project.js";
 import { resolveProject } from "../query/project-model.js";
 import type { ResolvedModel } from "../engine/index.js";
@@ -11,24 +12,10 @@ export interface QueryOptions extends InputOptions {
   format: string;
 }
 
-/** The platform caplint runs on, as the host names it. */
-export function hostPlatform(): string {
-  switch (process.platform) {
-    case "darwin":
-      return "macOS";
-    case "win32":
-      return "windows";
-    case "android":
-      return "android";
-    default:
-      return "linux";
-  }
-}
-
 /** Inputs, `--platform` and `--format` for the query commands. */
 export function addQueryOptions(command: Command, formats: readonly string[]): Command {
   return addInputOptions(command.argument("[paths...]", "capability files or folders (default: the app here)"))
-    .addOption(new Option("--platform <target>", "target platform").choices(TARGETS).default(hostPlatform()))
+    .addOption(new Option("--platform <target>", "target platform").choices(TARGETS).default(runningPlatform()))
     .addOption(new Option("-f, --format <format>", "output format").choices(formats).default(formats[0]));
 }
 

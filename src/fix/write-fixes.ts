@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { writeFileAtomic } from "../cli/write-file.js";
+import { writeFileAtomic } from "../util/write-file-atomic.js";
 import { describeIoError, FatalError } from "../load/read.js";
 import type { FixOutcome } from "./fix-project.js";
 

@@ -107,7 +107,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
       { diagnostics, summary },
       {
         cwd: io.cwd,
-        paint: await makePaint(options.color, output, io.env ?? {}),
+        paint: await makePaint(options.color, output === io.stdout ? io.stdout.isTTY : false, io.env ?? {}),
         rules: RULES_BY_ID,
         toolVersion: toolVersion(),
         docsUrl,
