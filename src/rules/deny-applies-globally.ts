@@ -60,10 +60,33 @@ function describeReach(capability: Capability): string {
  */
 function covers(model: ResolvedModel, deny: ResolvedCommand, allow: ResolvedCommand): boolean {
   const a = model.capabilities[allow.capabilityIndex]!;
-  const d = model.capabilities[deny.capabilityIndex]!;
-  const all = (patterns: readonly string[]) => patterns.includes("*") || patterns.includes("**");
-  const labels = all(d.windows) || all(d.webviews) || (a.windows.every((w) => d.windows.includes(w)) && a.webviews.every((w) => d.webviews.includes(w)));
-  const key = (c: Context) => (c.kind === "local" ? "local" : `remote ${c.url}`);
-  const origins = new Set(d.contexts.map(key));
-  return labels && a.contexts.every((c) => origins.has(key(c)));
+  const d = reachOf(model.capabilities[deny.capabilityIndex]!);
+  const labels = d.everyLabel || (a.windows.every((w) => d.windows.has(w)) && a.webviews.every((w) => d.webviews.has(w)));
+  return labels && a.contexts.every((c) => d.origins.has(contextKey(c)));
+}
+
+interface Reach {
+  everyLabel: boolean;
+  windows: ReadonlySet<string>;
+  webviews: ReadonlySet<string>;
+  origins: ReadonlySet<string>;
+}
+
+const reaches = new WeakMap<object, Reach>();
+const contextKey = (c: Context) => (c.kind === "local" ? "local" : `remote ${c.url}`);
+
+/** What a denying capability reaches, computed once per capability rather than once per allow it is compared with. */
+function reachOf(capability: ResolvedModel["capabilities"][number]): Reach {
+  let reach = reaches.get(capability);
+  if (!reach) {
+    const all = (patterns: readonly string[]) => patterns.includes("*") || patterns.includes("**");
+    reach = {
+      everyLabel: all(capability.windows) || all(capability.webviews),
+      windows: new Set(capability.windows),
+      webviews: new Set(capability.webviews),
+      origins: new Set(capability.contexts.map(contextKey)),
+    };
+    reaches.set(capability, reach);
+  }
+  return reach;
 }
