@@ -1,4 +1,5 @@
 import type { ResolvedCommand, ResolvedModel } from "../engine/index.js";
+import { sortMapKeys } from "../engine/normalize.js";
 import type { Capability } from "../model/types.js";
 import { isPlainObject } from "../model/capability.js";
 import { describeTargets, entryOf, entryPath } from "./engine-helpers.js";
@@ -130,11 +131,19 @@ export default defineRule({
  * scope values say which capability set them: the host shares them with every window.
  */
 function scopeValues(model: ResolvedModel, grant: ResolvedCommand): Array<{ value: unknown; from?: string }> {
+  const global = model.globalScope.get(grant.key);
+  // A value the command scope or the global scope also denies grants nothing (deny wins).
+  const denied = new Set([...(grant.scope?.deny ?? []), ...(global?.deny ?? [])].map(canonical));
   const values: Array<{ value: unknown; from?: string }> = (grant.scope?.allow ?? []).map((value) => ({ value }));
-  for (const contribution of model.globalScope.get(grant.key)?.contributions ?? []) {
+  for (const contribution of global?.contributions ?? []) {
     for (const value of contribution.scope.allow) values.push({ value, from: contribution.provenance.capability });
   }
-  return values;
+  return values.filter(({ value }) => !denied.has(canonical(value)));
+}
+
+/** JSON with sorted keys, so equal scope values compare equal whatever their key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(sortMapKeys(value as Parameters<typeof sortMapKeys>[0]));
 }
 
 /** Why a grant is worse here: remote pages or every window; undefined for trusted local windows. */

@@ -1,0 +1,99 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { RULES } from "../src/rules/index.js";
+import { ROOT, run } from "./helpers/run.js";
+
+/**
+ * The docs are executed (actionlint's check-checks, ESLint's lint:docs:rule-examples): in each
+ * docs/rules/<id>.md, the "Bad" section's files must produce exactly the findings of its ```text
+ * block, and the "Good" section's files none. A code block's file is named by the `path` line before
+ * it (default example.json). With a tauri.conf.json the folder is an app checked from src-tauri/;
+ * otherwise example.json is checked, with the permissions/ and plugins/ folders the section defines.
+ */
+interface Example {
+  files: Map<string, string>;
+  /** File names by code block language, in order. */
+  languages: Map<string, string[]>;
+  expected?: string;
+}
+
+/**
+ * A section's code blocks. In "Good", a block without a name line takes the name of the "Bad" block
+ * of the same language at the same position, and the context "Good" does not show carries over from
+ * "Bad" ("fix the typo" shows only the fixed capability, not tauri.conf.json again).
+ */
+function parseSection(markdown: string, heading: string, base?: Example): Example {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`no "## ${heading}" section`);
+  const end = markdown.indexOf("\n## ", start + heading.length + 5);
+  const lines = markdown.slice(start, end < 0 ? undefined : end).split("\n");
+  const example: Example = { files: new Map(), languages: new Map() };
+  const languageCounts = new Map<string, number>();
+  let name: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const named = /^`([^`\s]+\.(json5?|toml))`/.exec(line);
+    if (named) name = named[1];
+    const fence = /^```(\w+)\s*$/.exec(line);
+    if (!fence) continue;
+    const body: string[] = [];
+    while (++i < lines.length && !lines[i]!.startsWith("```")) body.push(lines[i]!);
+    const text = body.join("\n") + "\n";
+    if (fence[1] === "text") example.expected = text;
+    else if (["json", "json5", "toml"].includes(fence[1]!)) {
+      const language = fence[1]!;
+      const position = languageCounts.get(language) ?? 0;
+      languageCounts.set(language, position + 1);
+      const file = name ?? (base ? base.languages.get(language)?.[position] : undefined) ?? "example.json";
+      if (!example.files.has(file)) {
+        example.files.set(file, text);
+        example.languages.set(language, [...(example.languages.get(language) ?? []), file]);
+      }
+    }
+    name = undefined;
+  }
+  if (base) {
+    // Context carries over (the app config, permission files); capability files only when "Good" shows none.
+    const showsCapabilities = [...example.files.keys()].some((file) => !isContext(file));
+    for (const [file, text] of base.files) if (!example.files.has(file) && (isContext(file) || !showsCapabilities)) example.files.set(file, text);
+  }
+  return example;
+}
+
+const isContext = (file: string) => file === "tauri.conf.json" || file.startsWith("permissions/") || file.startsWith("plugins/");
+
+async function check(example: Example) {
+  const dir = mkdtempSync(path.join(tmpdir(), "caplint-docs-"));
+  const appMode = example.files.has("tauri.conf.json");
+  for (const [file, text] of example.files) {
+    const target = path.join(dir, appMode && !file.includes("/") && file !== "tauri.conf.json" ? `capabilities/${file}` : file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, text);
+  }
+  if (appMode) return run(["--format", "compact"], dir);
+  const names = [...example.files.keys()];
+  const args = ["check", "--format", "compact", ...names.filter((n) => !n.includes("/"))];
+  if (names.some((n) => n.startsWith("permissions/"))) args.push("--permissions", "permissions");
+  if (names.some((n) => n.startsWith("plugins/"))) args.push("--plugins", "plugins");
+  return run(args, dir);
+}
+
+describe("rule docs are executed", () => {
+  for (const rule of RULES) {
+    const markdown = readFileSync(path.join(ROOT, "docs", "rules", `${rule.id}.md`), "utf8");
+    it(`${rule.id}: the bad example gives exactly the documented findings`, async () => {
+      const bad = parseSection(markdown, "Bad");
+      expect(bad.expected, "a ```text block with the output").toBeDefined();
+      const result = await check(bad);
+      expect(result.stderr).toBe("");
+      expect(result.stdout).toBe(bad.expected);
+    });
+    it(`${rule.id}: the good example is clean`, async () => {
+      const result = await check(parseSection(markdown, "Good", parseSection(markdown, "Bad")));
+      expect(result.stderr).toBe("");
+      expect(result.stdout).toBe("");
+    });
+  }
+});
