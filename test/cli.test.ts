@@ -212,7 +212,7 @@ describe("other commands", () => {
 describe("the real bin", () => {
   const exec = promisify(execFile);
   it("runs as a process with the same exit codes", async () => {
-    expect(existsSync(path.join(ROOT, "dist/cli/main.js")), "npm run build first").toBe(true);
+    expect(existsSync(path.join(ROOT, "dist/cli-bundle/main.js")), "npm run build first").toBe(true);
     const ok = await exec(process.execPath, [path.join(ROOT, "bin/caplint.js"), "check", "forms"], { cwd: CLI });
     expect(ok.stdout).toBe("4 files checked, no problems\n");
     const failed = await exec(process.execPath, [path.join(ROOT, "bin/caplint.js"), "check", "mixed-folder", "-f", "compact"], { cwd: CLI }).catch((e) => e);
