@@ -8,7 +8,11 @@ import standaloneCode from "ajv/dist/standalone/index.js";
 
 export const VALIDATOR_OPTIONS = { allErrors: true, strict: false, verbose: true };
 
-const schema = JSON.parse(await readFile(new URL("../schema/capability.schema.json", import.meta.url), "utf8"));
+// Without `uniqueItems` (as src/schema/validate.ts compiles it): duplicate-permission owns those findings,
+// and Ajv's check is quadratic and throws on entries with a `toString` or `valueOf` key.
+const schema = JSON.parse(await readFile(new URL("../schema/capability.schema.json", import.meta.url), "utf8"), (key, value) =>
+  key === "uniqueItems" ? undefined : value,
+);
 const ajv = new Ajv({ ...VALIDATOR_OPTIONS, code: { source: true } });
 addFormats(ajv);
 ajv.addSchema(schema);

@@ -10,7 +10,7 @@
 import { APP_KEY } from "../catalog/types.js";
 import type { Manifest, PermissionSetDef } from "../catalog/types.js";
 import { LOCAL_ORIGIN, type Origin } from "./origin.js";
-import { compareCodePoints, qualifiedIdentifier, type ResolvedCommand, type ResolvedModel, type ScopeLists } from "./resolve.js";
+import { compareCodePoints, MAX_SET_DEPTH, qualifiedIdentifier, type ResolvedCommand, type ResolvedModel, type ScopeLists } from "./resolve.js";
 
 export interface AccessQuery {
   window: string;
@@ -258,14 +258,16 @@ function explain(model: ResolvedModel, command: string, window: string, webview:
  */
 function permissionsEnabling(manifest: Manifest, key: string, command: string): string[] {
   const enabling = new Map<PermissionSetDef, boolean>();
-  const setEnables = (set: PermissionSetDef): boolean => {
+  // Sets nested deeper than the resolver follows enable nothing (and would overflow the stack here).
+  const setEnables = (set: PermissionSetDef, depth = 0): boolean => {
     const known = enabling.get(set);
     if (known !== undefined) return known;
+    if (depth >= MAX_SET_DEPTH) return false;
     enabling.set(set, false); // a set reached again while being checked adds nothing (and cannot loop)
     let result = false;
     for (const member of set.permissions) {
-      if (member === "default") result = !!manifest.default_permission && setEnables(manifest.default_permission);
-      else if (Object.prototype.hasOwnProperty.call(manifest.permission_sets, member)) result = setEnables(manifest.permission_sets[member]!);
+      if (member === "default") result = !!manifest.default_permission && setEnables(manifest.default_permission, depth + 1);
+      else if (Object.prototype.hasOwnProperty.call(manifest.permission_sets, member)) result = setEnables(manifest.permission_sets[member]!, depth + 1);
       else if (Object.prototype.hasOwnProperty.call(manifest.permissions, member)) result = manifest.permissions[member]!.commands.allow.includes(command);
       if (result) break;
     }

@@ -56,6 +56,16 @@ export function remoteUrlMatches(pattern: string, url: string): boolean {
   return compiled.ok && compiled.test(url);
 }
 
+/**
+ * Whether a protocol or hostname component pattern, in the canonical form the polyfill gives it
+ * (`new URLPattern(url).hostname`), matches a canonical component value. Linear, like `test`; the
+ * polyfill's own matching backtracks. Throws RegexUnsupportedError for a pattern it cannot read.
+ */
+export function componentPatternMatches(component: "protocol" | "hostname", pattern: string, value: string): boolean {
+  const options = COMPONENT_OPTIONS[component];
+  return new Nfa(parseRegex(partsToRegexSource(parsePatternString(pattern, options), options))).matches(value);
+}
+
 type URLPatternClass = typeof import("urlpattern-polyfill/urlpattern").URLPattern;
 let URLPatternImpl: URLPatternClass | undefined;
 

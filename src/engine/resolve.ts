@@ -134,6 +134,18 @@ export interface ResolveInput {
 /** More leaves than this from one entry means sets include each other over and over. */
 export const MAX_LEAVES_PER_ENTRY = 10_000;
 
+/** Sets nested deeper than this are not resolved: the walk is recursive, and real sets nest a few levels. */
+export const MAX_SET_DEPTH = 256;
+
+/**
+ * Set walks one entry may take. A set on a cycle cannot be memoised (its expansion depends on where
+ * the walk entered the cycle), so a cycle reached through members listed twice would take exponential time.
+ */
+const MAX_SET_WALKS_PER_ENTRY = 10_000;
+
+/** Thrown out of a walk that went too deep or too long; the entry gets a set-too-large problem. */
+class WalkRefused extends Error {}
+
 /** Code-point order, which is the byte order of the host's Rust `String` sorting. */
 export function compareCodePoints(a: string, b: string): number {
   const length = Math.min(a.length, b.length);
@@ -378,6 +390,9 @@ class SetExpander {
   private readonly memo = new Map<string, SetExpansion>();
   private readonly counts = new Map<string, number>();
   private readonly inProgress: string[] = [];
+  /** The qualified identifiers of `inProgress`, for cycle messages. */
+  private readonly inProgressIds: string[] = [];
+  private walks = 0;
 
   constructor(private readonly catalog: Catalog) {}
 
@@ -412,25 +427,27 @@ class SetExpander {
       return unresolved(identifier, `unknown permission \`${parts.base}\` for \`${parts.key === APP_KEY ? "the app" : parts.key}\``);
     }
 
-    // Count first: a set graph that multiplies out (sets including each other twice, many levels
-    // deep) would otherwise take exponential time and memory, as it does upstream.
-    const count = this.countLeaves(parts.key, manifest, setName, set);
-    if (count > MAX_LEAVES_PER_ENTRY) {
-      const id = qualifiedIdentifier(parts.key, setName);
-      return {
-        leaves: [],
-        problems: [
-          {
-            ruleId: "set-too-large",
-            severity: "error",
-            message: `permission set ${id} expands to ${count.toLocaleString("en-US")} permissions (more than ${MAX_LEAVES_PER_ENTRY.toLocaleString("en-US")}): its sets include each other over and over; it was not resolved`,
-            chain: [identifier],
-            set: id,
-          },
-        ],
-      };
+    const id = qualifiedIdentifier(parts.key, setName);
+    const refused = (reason: string): Expansion => ({
+      leaves: [],
+      problems: [{ ruleId: "set-too-large", severity: "error", message: `permission set ${id} ${reason}; it was not resolved`, chain: [identifier], set: id }],
+    });
+    let expansion: SetExpansion;
+    try {
+      this.walks = 0;
+      // Count first: a set graph that multiplies out (sets including each other twice, many levels
+      // deep) would otherwise take exponential time and memory, as it does upstream.
+      const count = this.countLeaves(parts.key, manifest, setName, set);
+      if (count > MAX_LEAVES_PER_ENTRY) {
+        return refused(`expands to ${count.toLocaleString("en-US")} permissions (more than ${MAX_LEAVES_PER_ENTRY.toLocaleString("en-US")}): its sets include each other over and over`);
+      }
+      expansion = this.expandSet(parts.key, manifest, setName, set);
+    } catch (error) {
+      if (!(error instanceof WalkRefused)) throw error;
+      this.inProgress.length = 0;
+      this.inProgressIds.length = 0;
+      return refused(error.message);
     }
-    const expansion = this.expandSet(parts.key, manifest, setName, set);
     return {
       leaves: expansion.leaves.map((leaf) => toLeaf(leaf.key, leaf.name, leaf.permission, [identifier, ...chainToArray(leaf.chain)])),
       problems: expansion.problems.map(({ problem, chain }) => ({ ...problem, chain: [identifier, ...chainToArray(chain)] })),
@@ -460,12 +477,21 @@ class SetExpander {
     return { kind: "missing" };
   }
 
+  /** Counts one set walk at nesting `depth`; refuses the entry past the depth or walk limits. */
+  private checkWalk(depth: number): void {
+    if (depth >= MAX_SET_DEPTH) throw new WalkRefused(`nests sets more than ${MAX_SET_DEPTH} levels deep`);
+    if (++this.walks > MAX_SET_WALKS_PER_ENTRY) {
+      throw new WalkRefused(`takes more than ${MAX_SET_WALKS_PER_ENTRY.toLocaleString("en-US")} steps to expand: its sets reach a cycle over and over`);
+    }
+  }
+
   /** Leaves a set expands to, before platform filtering; a set met again inside itself counts 0. */
   private countLeaves(key: string, manifest: Manifest, name: string, set: PermissionSetDef, visiting = new Set<string>()): number {
     const memoKey = `${key}\u0000${name}`;
     const known = this.counts.get(memoKey);
     if (known !== undefined) return known;
     if (visiting.has(memoKey)) return 0;
+    this.checkWalk(visiting.size);
     visiting.add(memoKey);
     let count = 0;
     let cyclic = false;
@@ -491,9 +517,10 @@ class SetExpander {
     const memoised = this.memo.get(memoKey);
     if (memoised) return memoised;
 
+    this.checkWalk(this.inProgress.length);
     const cycleStart = this.inProgress.indexOf(memoKey);
     if (cycleStart >= 0) {
-      const loop = [...this.inProgress.slice(cycleStart), memoKey].map((k) => qualifiedIdentifier(...(k.split("\u0000") as [string, string])));
+      const loop = [...this.inProgressIds.slice(cycleStart), id];
       return {
         leaves: [],
         cyclic: true,
@@ -502,6 +529,7 @@ class SetExpander {
     }
 
     this.inProgress.push(memoKey);
+    this.inProgressIds.push(id);
     const result: SetExpansion = { leaves: [], problems: [], cyclic: false };
     const seenProblems = new Set<string>();
     const addProblem = (problem: Omit<ExpansionProblem, "chain">, chain: Chain) => {
@@ -542,6 +570,7 @@ class SetExpander {
       }
     }
     this.inProgress.pop();
+    this.inProgressIds.pop();
     if (!result.cyclic) this.memo.set(memoKey, result);
     return result;
   }

@@ -103,7 +103,7 @@ export class SourceDocument {
   private locateJson(path: JsonPath, target: "key" | "value"): Located {
     const root = this.tree!;
     for (let depth = path.length; depth >= 0; depth--) {
-      const node = depth === 0 ? root : jsoncParser().findNodeAtLocation(root, path.slice(0, depth) as (string | number)[]);
+      const node = nodeAt(root, path.slice(0, depth));
       if (!node) continue;
       const exact = depth === path.length;
       if (exact && target === "key" && node.parent?.type === "property") {
@@ -118,7 +118,7 @@ export class SourceDocument {
   /** Offset and length of the exact value at `path` in a JSON document, or undefined. */
   valueSpan(path: JsonPath): { offset: number; length: number } | undefined {
     if (!this.tree) return undefined;
-    const node = jsoncParser().findNodeAtLocation(this.tree, path as (string | number)[]);
+    const node = nodeAt(this.tree, path);
     return node && { offset: node.offset, length: node.length };
   }
 
@@ -128,7 +128,7 @@ export class SourceDocument {
    */
   arrayItemRemovalSpan(path: JsonPath): { offset: number; length: number } | undefined {
     if (!this.tree) return undefined;
-    const node = jsoncParser().findNodeAtLocation(this.tree, path as (string | number)[]);
+    const node = nodeAt(this.tree, path);
     const siblings = node?.parent?.type === "array" ? node.parent.children! : undefined;
     if (!node || !siblings) return undefined;
     const index = siblings.indexOf(node);
@@ -207,6 +207,27 @@ export class SourceDocument {
       range: { start: this.lines.position(offset), end: this.lines.position(offset + length) },
     };
   }
+}
+
+/**
+ * The syntax tree node at `path`. A key written twice resolves to its last occurrence, the one
+ * JSON.parse keeps and the rules see (jsonc-parser's findNodeAtLocation takes the first, so findings
+ * and fixes landed on the value that does not count).
+ */
+function nodeAt(root: Node, path: JsonPath): Node | undefined {
+  let node: Node | undefined = root;
+  for (const segment of path) {
+    if (!node?.children) return undefined;
+    if (typeof segment === "number") {
+      node = node.type === "array" ? node.children[segment] : undefined;
+      continue;
+    }
+    if (node.type !== "object") return undefined;
+    let found: Node | undefined;
+    for (const property of node.children) if (property.children?.[0]?.value === segment) found = property.children[1];
+    node = found;
+  }
+  return node;
 }
 
 export type TomlParser = (text: string) => { value: unknown; error?: ParseFailure };

@@ -12,13 +12,15 @@ export interface RemotePatternTools {
 }
 
 let tools: Promise<RemotePatternTools> | undefined;
+/** The engine's linear component matcher, set when the tools load (componentMatches runs after that). */
+let matchComponent: typeof import("../engine/origin.js").componentPatternMatches | undefined;
 
 /** Loaded on first use, so commands that never look at remote URLs do not pay for the polyfill. */
 export function loadRemotePatternTools(): Promise<RemotePatternTools> {
-  tools ??= Promise.all([import("urlpattern-polyfill/urlpattern"), import("../engine/origin.js")]).then(([polyfill, origin]) => ({
-    URLPattern: polyfill.URLPattern,
-    compileRemotePattern: origin.compileRemotePattern,
-  }));
+  tools ??= Promise.all([import("urlpattern-polyfill/urlpattern"), import("../engine/origin.js")]).then(([polyfill, origin]) => {
+    matchComponent = origin.componentPatternMatches;
+    return { URLPattern: polyfill.URLPattern, compileRemotePattern: origin.compileRemotePattern };
+  });
   return tools;
 }
 
@@ -68,7 +70,11 @@ export function componentMatches(URLPattern: UrlPatternClass, component: "protoc
   let result = componentResults.get(key);
   if (result === undefined) {
     try {
-      result = new URLPattern({ [component]: pattern }).test({ [component]: value });
+      // The polyfill only canonicalises the value (its `*` matches in linear time); the engine's linear
+      // matcher decides. The polyfill's own test backtracks: a host like `example.com*.*.*…*.b` (30
+      // wildcards) took minutes.
+      const canonical = new URLPattern({ [component]: "*" }).exec({ [component]: value })?.[component].input;
+      result = canonical !== undefined && matchComponent!(component, pattern, canonical);
     } catch {
       result = false;
     }

@@ -42,12 +42,22 @@ async function compileAtRuntime(schema: SchemaNode & { $id: string }): Promise<V
   // The same options as scripts/build-validator.mjs: verbose errors carry the anyOf branches.
   const ajv = new (Ajv as unknown as typeof import("ajv").default)({ allErrors: true, strict: false, verbose: true });
   (addFormats as unknown as (a: unknown) => void)(ajv);
-  ajv.addSchema(schema);
+  ajv.addSchema(withoutUniqueItems(schema));
   return {
     single: ajv.compile({ $ref: `${schema.$id}#/definitions/Capability` }),
     list: ajv.compile({ type: "array", items: { $ref: `${schema.$id}#/definitions/Capability` } }),
     wrapped: ajv.compile({ $ref: `${schema.$id}#/anyOf/2` }),
   };
+}
+
+/**
+ * The schema as Ajv checks it: without `uniqueItems`, whose findings belong to duplicate-permission.
+ * Ajv decides it with a deep equality that is quadratic in the list's length (seconds for a few
+ * thousand object entries) and throws on an entry with a `toString` or `valueOf` key.
+ * scripts/build-validator.mjs does the same for the precompiled validators.
+ */
+function withoutUniqueItems<T>(schema: T): T {
+  return JSON.parse(JSON.stringify(schema), (key, value: unknown) => (key === "uniqueItems" ? undefined : value)) as T;
 }
 
 const FORM_NAMES = {
