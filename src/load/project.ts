@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Catalog } from "../catalog/catalog.js";
 import { loadBuiltinManifests } from "../catalog/builtin.js";
