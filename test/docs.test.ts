@@ -97,3 +97,14 @@ describe("rule docs are executed", () => {
     });
   }
 });
+
+describe("README", () => {
+  it("lists every rule with its default severity and fixability", () => {
+    const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+    for (const rule of RULES) {
+      const row = readme.split("\n").find((line) => line.startsWith(`| [\`${rule.id}\`](docs/rules/${rule.id}.md) |`));
+      expect(row, rule.id).toBeDefined();
+      expect(row!.split("|").map((cell) => cell.trim()).slice(2, 4), rule.id).toEqual([rule.defaultSeverity, rule.fixable ? "✔" : ""]);
+    }
+  });
+});
