@@ -2,8 +2,11 @@ import { compareDiagnostics, type Diagnostic, type RuleSetting, type Severity } 
 import { valueAt, type SourceDocument } from "./load/document.js";
 import path from "node:path";
 import { relativeFile, type Project } from "./load/project.js";
+import type { JsonPath } from "./diagnostics/types.js";
 import type { Capability, PermissionEntry } from "./model/types.js";
 import { RULES, RULES_BY_ID } from "./rules/index.js";
+import { CAPABILITY_FIELDS } from "./rules/unknown-field.js";
+import { capabilityObjects, fileForm } from "./model/capability.js";
 import unusedSuppression from "./rules/unused-suppression.js";
 import { collectSuppressions, findSuppression, type Suppression } from "./diagnostics/suppressions.js";
 import { removeArrayItem } from "./diagnostics/fixes.js";
@@ -98,6 +101,14 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
       continue;
     }
     for (const problem of problems) emit(schemaRule, document, document.absolutePath, document.file, problem);
+    for (const path of repeatedFields(document)) {
+      emit(schemaRule, document, document.absolutePath, document.file, {
+        path,
+        target: "key",
+        message: `field "${String(path[path.length - 1])}" is written twice in one object: the host rejects the file ("duplicate field")`,
+        hint: "keep one of them (caplint, like JSON.parse, reads the last)",
+      });
+    }
   }
 
   let current: Rule = parseRule;
@@ -157,6 +168,22 @@ function reportUnusedSuppressions(suppressions: readonly Suppression[], report: 
       report(suppression, `caplint-disable "${suppression.ruleId}" suppresses nothing in capability "${suppression.capability.identifier}"`, "remove it");
     }
   }
+}
+
+/** Repeated keys serde rejects: the known fields of capabilities, `remote`, permission entries and the file. */
+function repeatedFields(document: SourceDocument): JsonPath[] {
+  const repeated = document.repeatedKeys();
+  if (repeated.length === 0) return [];
+  const known = new Map<string, readonly string[]>();
+  const form = fileForm(document.value);
+  if (form === "wrapped") known.set(JSON.stringify([]), ["capabilities"]);
+  for (const object of capabilityObjects(document.value)) {
+    known.set(JSON.stringify(object.path), CAPABILITY_FIELDS);
+    known.set(JSON.stringify([...object.path, "remote"]), ["urls"]);
+    const permissions = object.value.permissions;
+    if (Array.isArray(permissions)) permissions.forEach((_, i) => known.set(JSON.stringify([...object.path, "permissions", i]), ["identifier", "allow", "deny"]));
+  }
+  return repeated.filter((path) => known.get(JSON.stringify(path.slice(0, -1)))?.includes(String(path[path.length - 1])));
 }
 
 function isPlatformIndependent(project: Project): boolean {

@@ -91,6 +91,32 @@ export class SourceDocument {
   }
 
   /**
+   * Paths of properties written a second (or later) time in the same object of a JSON document.
+   * `JSON.parse` keeps the last one silently; the host's serde rejects a repeated known field. A
+   * cheap text test skips the syntax walk for files where no key can repeat.
+   */
+  repeatedKeys(): JsonPath[] {
+    if (this.format !== "json" || !this.ok || !mayRepeatKeys(this.text)) return [];
+    const repeated: JsonPath[] = [];
+    const walk = (node: Node | undefined, path: (string | number)[]) => {
+      if (!node) return;
+      if (node.type === "object") {
+        const seen = new Set<string>();
+        for (const property of node.children ?? []) {
+          const key = property.children?.[0]?.value as string;
+          if (seen.has(key)) repeated.push([...path, key]);
+          seen.add(key);
+          walk(property.children?.[1], [...path, key]);
+        }
+      } else if (node.type === "array") {
+        node.children?.forEach((child, index) => walk(child, [...path, index]));
+      }
+    };
+    walk(this.tree, []);
+    return repeated;
+  }
+
+  /**
    * The text range of the value (or, with `target: "key"`, the property name) at `path`,
    * falling back to the nearest existing ancestor.
    */
@@ -231,6 +257,16 @@ function nodeAt(root: Node, path: JsonPath): Node | undefined {
 }
 
 export type TomlParser = (text: string) => { value: unknown; error?: ParseFailure };
+
+/** False only when no quoted key is followed by a colon twice with the same text: then no key repeats. */
+function mayRepeatKeys(text: string): boolean {
+  const keys = new Set<string>();
+  for (const match of text.matchAll(/"((?:[^"\\]|\\.)*)"\s*:/g)) {
+    if (keys.has(match[1]!)) return true;
+    keys.add(match[1]!);
+  }
+  return false;
+}
 
 export function valueAt(root: unknown, path: JsonPath): unknown {
   let current: unknown = root;
