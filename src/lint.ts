@@ -5,8 +5,7 @@ import { relativeFile, type Project } from "./load/project.js";
 import type { JsonPath } from "./diagnostics/types.js";
 import type { Capability, PermissionEntry } from "./model/types.js";
 import { RULES, RULES_BY_ID } from "./rules/index.js";
-import { CAPABILITY_FIELDS } from "./rules/unknown-field.js";
-import { capabilityObjects, fileForm } from "./model/capability.js";
+import { CAPABILITY_FIELDS, capabilityObjects, fileForm, PERMISSION_ENTRY_FIELDS, REMOTE_FIELDS, WRAPPED_FILE_FIELDS } from "./model/capability.js";
 import unusedSuppression from "./rules/unused-suppression.js";
 import { collectSuppressions, findSuppression, type Suppression } from "./diagnostics/suppressions.js";
 import { removeArrayItem } from "./diagnostics/fixes.js";
@@ -176,12 +175,12 @@ function repeatedFields(document: SourceDocument): JsonPath[] {
   if (repeated.length === 0) return [];
   const known = new Map<string, readonly string[]>();
   const form = fileForm(document.value);
-  if (form === "wrapped") known.set(JSON.stringify([]), ["capabilities"]);
+  if (form === "wrapped") known.set(JSON.stringify([]), WRAPPED_FILE_FIELDS);
   for (const object of capabilityObjects(document.value)) {
     known.set(JSON.stringify(object.path), CAPABILITY_FIELDS);
-    known.set(JSON.stringify([...object.path, "remote"]), ["urls"]);
+    known.set(JSON.stringify([...object.path, "remote"]), REMOTE_FIELDS);
     const permissions = object.value.permissions;
-    if (Array.isArray(permissions)) permissions.forEach((_, i) => known.set(JSON.stringify([...object.path, "permissions", i]), ["identifier", "allow", "deny"]));
+    if (Array.isArray(permissions)) permissions.forEach((_, i) => known.set(JSON.stringify([...object.path, "permissions", i]), PERMISSION_ENTRY_FIELDS));
   }
   return repeated.filter((path) => known.get(JSON.stringify(path.slice(0, -1)))?.includes(String(path[path.length - 1])));
 }

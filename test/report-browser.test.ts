@@ -9,13 +9,13 @@ import { cleanup, dangerousApp, HOSTILE_LABEL, hostileApp } from "./report-proje
 
 /**
  * `caplint report --html` opened in a real headless Chromium (Debian's, installed by
- * scripts/ensure-chromium.sh): the page must make no request but for its own file, show the matrix,
+ * scripts/ensure-tools.sh): the page must make no request but for its own file, show the matrix,
  * fill the details panel on click and keyboard, and list findings and the diff. With
  * CAPLINT_UPDATE_SCREENSHOT=1 it also rewrites docs/report-screenshot.png.
  */
 const CHROMIUM = "/usr/bin/chromium";
 const HAS_CHROMIUM = existsSync(CHROMIUM);
-const SKIP_REASON = `skipped: Chromium is not installed at ${CHROMIUM}; run scripts/ensure-chromium.sh (apt-get install chromium)`;
+const SKIP_REASON = `skipped: Chromium is not installed at ${CHROMIUM}; run scripts/ensure-tools.sh (apt-get install chromium)`;
 if (!HAS_CHROMIUM) console.warn(`report-browser.test.ts ${SKIP_REASON}`);
 const SCREENSHOT = path.join(ROOT, "docs", "report-screenshot.png");
 

@@ -1,3 +1,4 @@
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { Catalog } from "../catalog/catalog.js";
 import { loadBuiltinManifests } from "../catalog/builtin.js";
@@ -72,10 +73,7 @@ export interface Project {
 /** Finds the `src-tauri` folder of an app folder, or undefined when `dir` is not an app. */
 export async function findSrcTauri(dir: string): Promise<string | undefined> {
   if ((await pathKind(path.join(dir, "src-tauri"))) === "directory") return path.join(dir, "src-tauri");
-  for (const marker of ["tauri.conf.json", "capabilities", "Cargo.toml"]) {
-    if ((await pathKind(path.join(dir, marker))) !== "missing" && (await pathKind(path.join(dir, "capabilities"))) === "directory") return dir;
-  }
-  if ((await pathKind(path.join(dir, "tauri.conf.json"))) === "file") return dir;
+  if ((await pathKind(path.join(dir, "capabilities"))) === "directory" || (await pathKind(path.join(dir, "tauri.conf.json"))) === "file") return dir;
   return undefined;
 }
 
@@ -184,7 +182,6 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     if ((await pathKind(absolute)) !== "directory") throw new FatalError(`--plugins ${dir}: no such folder`);
     project.inputs.push(absolute);
     const manifests: AclManifests = {};
-    const { readdir } = await import("node:fs/promises");
     for (const entry of (await readdir(absolute, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       if (!entry.isDirectory()) continue;
       // A plugin's key is its crate name without the `tauri-plugin-` prefix, as the host derives it.

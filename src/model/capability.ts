@@ -3,6 +3,12 @@ import type { Capability, CapabilitySource, PermissionEntry } from "./types.js";
 
 export type FileForm = "single" | "list" | "wrapped";
 
+/** The fields the format defines; the host ignores any other (and rejects a repeated one of these). */
+export const CAPABILITY_FIELDS = ["identifier", "description", "remote", "local", "windows", "webviews", "permissions", "platforms"] as const;
+export const REMOTE_FIELDS = ["urls"] as const;
+export const PERMISSION_ENTRY_FIELDS = ["identifier", "allow", "deny"] as const;
+export const WRAPPED_FILE_FIELDS = ["capabilities"] as const;
+
 export interface CapabilityObject {
   path: JsonPath;
   value: Record<string, unknown>;

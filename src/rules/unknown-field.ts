@@ -1,10 +1,9 @@
 import type { JsonPath } from "../diagnostics/types.js";
 import { valueAt } from "../load/document.js";
-import { fileForm, isPlainObject } from "../model/capability.js";
+import { CAPABILITY_FIELDS, fileForm, isPlainObject, PERMISSION_ENTRY_FIELDS, REMOTE_FIELDS, WRAPPED_FILE_FIELDS } from "../model/capability.js";
 import { nearest } from "../util/did-you-mean.js";
 import { defineRule, type RuleContext } from "./types.js";
 
-export const CAPABILITY_FIELDS = ["identifier", "description", "remote", "local", "windows", "webviews", "permissions", "platforms"];
 /** Fields the host ignores that are not mistakes. */
 const TOLERATED = ["$schema", "caplint-disable"];
 
@@ -17,16 +16,16 @@ export default defineRule({
   check(context) {
     for (const document of context.project.documents) {
       if (!document.ok || fileForm(document.value) !== "wrapped") continue;
-      checkObject(context, document, [], ["capabilities"], "file");
+      checkObject(context, document, [], WRAPPED_FILE_FIELDS, "file");
     }
     for (const capability of context.capabilities) {
       const document = context.document(capability.source);
       if (!document) continue;
       const raw = context.raw(capability);
       checkObject(context, document, capability.source.path, CAPABILITY_FIELDS, "capability");
-      if (isPlainObject(raw.remote)) checkObject(context, document, [...capability.source.path, "remote"], ["urls"], "remote");
+      if (isPlainObject(raw.remote)) checkObject(context, document, [...capability.source.path, "remote"], REMOTE_FIELDS, "remote");
       for (const entry of capability.permissions) {
-        if (entry.extended) checkObject(context, document, entry.path, ["identifier", "allow", "deny"], "permission entry");
+        if (entry.extended) checkObject(context, document, entry.path, PERMISSION_ENTRY_FIELDS, "permission entry");
       }
     }
   },

@@ -8,7 +8,7 @@ import { readYaml } from "./yaml.js";
 
 /**
  * The hooks in .pre-commit-hooks.yaml, run by the real pre-commit tool (Debian's `pre-commit`,
- * installed by scripts/ensure-pre-commit.sh) in throw-away git repositories: a bad capability file
+ * installed by scripts/ensure-tools.sh) in throw-away git repositories: a bad capability file
  * must stop the commit with caplint's message, a good one must pass.
  */
 interface HookDefinition {
@@ -108,7 +108,7 @@ function expectHookStopsBadCommits(repo: ReturnType<typeof repository>, hookName
 }
 
 if (!preCommitVersion) {
-  it.skip("pre-commit is not installed and could not be (see scripts/ensure-pre-commit.sh): the hook tests did not run", () => {});
+  it.skip("pre-commit is not installed and could not be (see scripts/ensure-tools.sh): the hook tests did not run", () => {});
 }
 
 describe(".pre-commit-hooks.yaml", () => {
