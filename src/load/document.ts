@@ -213,6 +213,17 @@ export class SourceDocument {
       const at = match.index + match[0].lastIndexOf(key);
       keyAt = { offset: at, length: key.length };
       offset = at + key.length;
+      // An element of an inline array: start after the elements before it, so the nth of several equal
+      // strings (a repeated permission) is found, not the first.
+      if (typeof index === "number") {
+        const element = inlineArrayElement(this.text, offset, index);
+        if (element === undefined) {
+          exact = false;
+          break;
+        }
+        offset = element;
+        i++;
+      }
     }
     const value = valueAt(this.value, path);
     if (exact && target === "value" && typeof value === "string") {
@@ -342,6 +353,44 @@ function describeJsonError(error: ParseError, text: string): string {
   }
   if (code === "InvalidSymbol" && (found.startsWith("/") )) message = `invalid JSON: comments are not allowed${near}`;
   return message;
+}
+
+/**
+ * The offset of element `index` of the inline TOML array that follows `from` (after `=`), skipping
+ * strings, comments and nested arrays or inline tables; undefined when there is no such element.
+ */
+export function inlineArrayElement(text: string, from: number, index: number): number | undefined {
+  let i = from;
+  while (i < text.length && /[\s=]/.test(text[i]!)) i++;
+  if (text[i] !== "[") return undefined;
+  let depth = 0;
+  let element = 0;
+  let expectingStart = true;
+  for (; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "#") {
+      while (i < text.length && text[i] !== "\n") i++;
+      continue;
+    }
+    if (depth === 1 && expectingStart && !/[\s,\]]/.test(c)) {
+      if (element === index) return i;
+      expectingStart = false;
+    }
+    if (c === '"' || c === "'") {
+      const triple = text.startsWith(c.repeat(3), i);
+      const close = triple ? c.repeat(3) : c;
+      i += close.length;
+      while (i < text.length && !text.startsWith(close, i)) i += c === '"' && text[i] === "\\" ? 2 : 1;
+      i += close.length - 1;
+    } else if (c === "[" || c === "{") depth++;
+    else if (c === "]" || c === "}") {
+      if (--depth === 0) return undefined;
+    } else if (c === "," && depth === 1) {
+      element++;
+      expectingStart = true;
+    }
+  }
+  return undefined;
 }
 
 function escapeRegExp(text: string): string {

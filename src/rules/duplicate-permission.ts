@@ -4,9 +4,9 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "duplicate-permission",
-  description: "Disallow granting the same permission twice in one capability.",
+  description: "Report a permission granted twice in one capability (the host accepts repeats; editors using the schema flag them).",
   category: "suspicious",
-  defaultSeverity: "error",
+  defaultSeverity: "warning",
   fixable: true,
   check(context) {
     for (const capability of context.capabilities) {
