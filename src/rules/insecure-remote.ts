@@ -1,4 +1,5 @@
-import { componentMatches, exampleHost, loadRemotePatternTools, matchesAnyScheme, remotePatterns } from "./broad-remote.js";
+import { remotePatterns } from "./broad-remote.js";
+import { componentMatches, exampleHost, isLoopback, loadRemotePatternTools, matchesAnyScheme } from "./url-reach.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -27,11 +28,3 @@ export default defineRule({
     }
   },
 });
-
-/** Hosts that never leave the machine: `localhost` and its subdomains, 127.0.0.0/8 and `[::1]`. */
-export function isLoopback(host: string): boolean {
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
-  if (host === "[::1]" || host === "::1") return true;
-  const octets = host.split(".");
-  return octets.length === 4 && octets[0] === "127" && octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255);
-}
