@@ -142,8 +142,9 @@ export function isForeignReach(reach: HostReach): boolean {
 export function describeReach(reach: HostReach): string {
   if (reach.anyHost) return "any host";
   const parts: string[] = [];
-  if (reach.registrable !== undefined) parts.push(`hosts anyone can register, such as "${reach.registrable}"`);
-  if (reach.anyIp) parts.push(`any IP address${reach.metadata ? `, the cloud metadata address ${METADATA_HOST} included` : ""}`);
+  // An address pattern (`203.0.*`) fills to a mangled host: its IP example says more.
+  if (reach.registrable !== undefined && !(reach.anyIp && /^\d/.test(reach.registrable))) parts.push(`hosts anyone can register, such as "${reach.registrable}"`);
+  if (reach.anyIp) parts.push(`IP addresses of other machines, such as "${PROBE_IP}"${reach.metadata ? ` (and the cloud metadata address ${METADATA_HOST})` : ""}`);
   return parts.join(" and ");
 }
 
