@@ -196,7 +196,8 @@ function isPlatformIndependent(project: Project): boolean {
 
 /** Quoted values from hostile files (a 1 MB identifier) are shortened so a finding stays one readable line. */
 function shortenQuotedValues(message: string): string {
-  return message.replace(/"([^"]{120,})"/g, (_, value: string) => `"${value.slice(0, 80)}…${value.slice(-20)}" (${value.length} characters)`);
+  // Quotes pair up from the left: the text between a closing and the next opening quote is the message's own.
+  return message.replace(/"([^"]*)"/g, (quoted, value: string) => (value.length < 120 ? quoted : `"${value.slice(0, 80)}…${value.slice(-20)}" (${value.length} characters)`));
 }
 
 /** Line breaks inside quoted values are written as escapes: a finding is one line (compact output, problem matchers). */

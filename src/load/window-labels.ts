@@ -1,0 +1,192 @@
+/**
+ * Window and webview labels an app creates in code, for unmatched-window: most real apps make their
+ * second windows at run time (`WebviewWindowBuilder::new(app, "settings", …)` in Rust,
+ * `new WebviewWindow("settings", …)` in the frontend), so tauri.conf.json alone is not the list.
+ *
+ * This is a scan of source text, not a parser: it reads the label argument of the calls that create
+ * windows and webviews, and of `.label("x")` / `label: "x"` settings. A literal is a label; a label built
+ * at run time (`format!("reader-{}", id)`, `` `reader-${id}` ``, `"reader-" + id`) is a prefix, which
+ * makes every pattern starting with it plausible, and a bare variable (a helper's `config.label`) makes
+ * every label plausible: caplint then cannot say a pattern matches nothing. Literal `label: "x"`
+ * settings count as labels too (the usual `openWindow({ label: "x" })` helper). Symbolic links are not
+ * followed, and the scan is bounded in files and bytes.
+ */
+import { lstat, readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+
+export interface CodeLabel {
+  label: string;
+  file: string;
+  line: number;
+}
+
+export interface CodeWindowLabels {
+  /** Labels written as literals where a window or webview is created. */
+  labels: CodeLabel[];
+  /** Literal starts of labels built at run time; "" when a label is wholly computed. */
+  prefixes: CodeLabel[];
+  /** Where labels were looked for, relative to `base` (for messages). */
+  searched: string[];
+}
+
+const RUST = [".rs"];
+const FRONTEND = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte"];
+/** Dependencies, build output and generated platform projects: never the app's own sources. */
+const SKIPPED_FOLDERS = new Set(["node_modules", ".git", "target", "dist", "build", "out", "gen", "coverage", ".next", ".nuxt", ".output", ".svelte-kit", ".turbo", ".cache", "vendor", "public"]);
+const MAX_FILES = 4000;
+const MAX_FILE_BYTES = 512 * 1024;
+const MAX_TOTAL_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Scans `srcTauri/src` for Rust and the app folder (the parent of a `src-tauri` folder; the folder itself
+ * otherwise) for frontend sources. `base` makes the reported file names relative.
+ */
+export async function collectCodeWindowLabels(srcTauri: string, base: string): Promise<CodeWindowLabels> {
+  const out: CodeWindowLabels = { labels: [], prefixes: [], searched: [] };
+  const budget = { files: MAX_FILES, bytes: MAX_TOTAL_BYTES };
+  const rustRoot = path.join(srcTauri, "src");
+  const appRoot = path.basename(srcTauri) === "src-tauri" ? path.dirname(srcTauri) : srcTauri;
+  const relative = (file: string) => path.relative(base, file).split(path.sep).join("/") || ".";
+  out.searched.push(`${relative(rustRoot)}/**/*.rs`);
+  for (const file of await sourceFiles(rustRoot, RUST, undefined, budget)) scanRust(await text(file, budget), relative(file), out);
+  const here = relative(srcTauri);
+  out.searched.push(path.basename(srcTauri) === "src-tauri" ? `the frontend sources beside ${here === "." ? "src-tauri" : here}` : `the frontend sources in ${relative(appRoot)}`);
+  // The Rust sources were read above; src-tauri holds no frontend code.
+  for (const file of await sourceFiles(appRoot, FRONTEND, srcTauri, budget)) scanFrontend(await text(file, budget), relative(file), out);
+  return out;
+}
+
+async function sourceFiles(root: string, extensions: readonly string[], skip: string | undefined, budget: { files: number }): Promise<string[]> {
+  const files: string[] = [];
+  const visit = async (dir: string) => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      // Dirent types come from lstat: a symbolic link is neither, so it is never followed.
+      if (entry.isDirectory()) {
+        if (full === skip || SKIPPED_FOLDERS.has(entry.name) || entry.name.startsWith(".")) continue;
+        await visit(full);
+      } else if (entry.isFile() && extensions.some((ext) => entry.name.endsWith(ext)) && !entry.name.endsWith(".d.ts")) {
+        if (budget.files-- <= 0) return;
+        files.push(full);
+      }
+    }
+  };
+  await visit(root);
+  return files;
+}
+
+async function text(file: string, budget: { bytes: number }): Promise<string> {
+  try {
+    const info = await lstat(file);
+    if (!info.isFile() || info.size > MAX_FILE_BYTES || info.size > budget.bytes) return "";
+    budget.bytes -= info.size;
+    return await readFile(file, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/** A label argument as written: a literal, a run-time prefix, or unknown (a variable). */
+type LabelExpression = { kind: "literal"; value: string } | { kind: "prefix"; value: string };
+
+const RUST_STRING = /^&?\s*(?:String::from\(\s*)?"((?:[^"\\]|\\.)*)"/;
+const RUST_FORMAT = /^&?\s*format!\(\s*"((?:[^"\\{]|\\.|\{\{)*)/;
+const RUST_IDENT = /^&?\s*([A-Za-z_][\w:]*)\s*(?:[,)]|\.(?:to_string|into|to_owned|as_str)\(\))/;
+
+function scanRust(source: string, file: string, out: CodeWindowLabels): void {
+  if (!source) return;
+  const constants = new Map<string, string>();
+  for (const match of source.matchAll(/\bconst\s+([A-Z_][A-Z0-9_]*)\s*:\s*&(?:'static\s+)?str\s*=\s*"((?:[^"\\]|\\.)*)"/g)) constants.set(match[1]!, match[2]!);
+  const read = (at: number): LabelExpression => {
+    const rest = source.slice(at, at + 400);
+    const literal = RUST_STRING.exec(rest);
+    if (literal) return { kind: "literal", value: literal[1]! };
+    const format = RUST_FORMAT.exec(rest);
+    if (format) return { kind: "prefix", value: format[1]!.replace(/\{\{/g, "{") };
+    const ident = RUST_IDENT.exec(rest);
+    if (ident && constants.has(ident[1]!)) return { kind: "literal", value: constants.get(ident[1]!)! };
+    return { kind: "prefix", value: "" };
+  };
+  // The label is the second argument of the window builders and the first of a webview builder.
+  for (const match of source.matchAll(/\b(?:WebviewWindowBuilder|WindowBuilder)\s*::\s*new\s*\(/g)) {
+    const second = argumentStart(source, match.index! + match[0].length, 1);
+    if (second !== undefined) record(read(second), source, match.index!, file, out);
+  }
+  for (const match of source.matchAll(/\bWebviewBuilder\s*::\s*new\s*\(/g)) {
+    record(read(match.index! + match[0].length), source, match.index!, file, out);
+  }
+  for (const match of source.matchAll(/\.label\s*\(/g)) record(read(match.index! + match[0].length), source, match.index!, file, out, true);
+  for (const match of source.matchAll(/\blabel\s*:\s*(?=&?\s*(?:String::from\(\s*)?"|format!)/g)) record(read(match.index! + match[0].length), source, match.index!, file, out, true);
+}
+
+const JS_STRING = /^\s*(["'])((?:(?!\1)[^\\\n]|\\.)*)\1\s*(\+)?/;
+const JS_TEMPLATE = /^\s*`((?:[^`\\$]|\\.|\$(?!\{))*)(\$\{)?/;
+
+function scanFrontend(source: string, file: string, out: CodeWindowLabels): void {
+  if (!source) return;
+  const read = (at: number): LabelExpression => {
+    const rest = source.slice(at, at + 400);
+    const literal = JS_STRING.exec(rest);
+    if (literal) return literal[3] ? { kind: "prefix", value: literal[2]! } : { kind: "literal", value: literal[2]! };
+    const template = JS_TEMPLATE.exec(rest);
+    if (template) return template[2] ? { kind: "prefix", value: template[1]! } : { kind: "literal", value: template[1]! };
+    return { kind: "prefix", value: "" };
+  };
+  for (const match of source.matchAll(/\bnew\s+(?:WebviewWindow|Window)\s*\(/g)) record(read(match.index! + match[0].length), source, match.index!, file, out);
+  // `new Webview(window, "label", …)`: the webview label is the second argument.
+  for (const match of source.matchAll(/\bnew\s+Webview\s*\(/g)) {
+    const second = argumentStart(source, match.index! + match[0].length, 1);
+    if (second !== undefined) record(read(second), source, match.index!, file, out);
+  }
+  for (const match of source.matchAll(/\blabel\s*:\s*(?=["'`])/g)) record(read(match.index! + match[0].length), source, match.index!, file, out, true);
+}
+
+/**
+ * Records a label. A `label` setting only counts as a literal (it may label anything, from a menu item
+ * to a chart): a computed one says nothing.
+ */
+function record(expression: LabelExpression, source: string, at: number, file: string, out: CodeWindowLabels, settingOnly = false): void {
+  const line = lineOf(source, at);
+  if (expression.kind === "literal") out.labels.push({ label: expression.value, file, line });
+  else if (!settingOnly) out.prefixes.push({ label: expression.value, file, line });
+}
+
+/** Where argument `n` (0-based) of a call starts, given the offset just after its `(`. */
+function argumentStart(source: string, open: number, n: number): number | undefined {
+  let depth = 0;
+  let index = 0;
+  const end = Math.min(source.length, open + 2000);
+  for (let i = open; i < end; i++) {
+    const c = source[i]!;
+    if (c === '"' || c === "'" || c === "`") {
+      for (i++; i < end && source[i] !== c; i++) if (source[i] === "\\") i++;
+    } else if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") {
+      if (depth-- === 0) return undefined;
+    } else if (c === "," && depth === 0 && ++index === n) return i + 1;
+  }
+  return undefined;
+}
+
+function lineOf(source: string, offset: number): number {
+  let line = 1;
+  for (let i = source.indexOf("\n"); i >= 0 && i < offset; i = source.indexOf("\n", i + 1)) line++;
+  return line;
+}
+
+/**
+ * Whether a capability's label pattern can match a label made in code: a literal label it matches, or
+ * a run-time prefix its own literal start agrees with (`reader-*` and `format!("reader-{}")`).
+ */
+export function plausibleInCode(matches: (label: string) => boolean, pattern: string, code: CodeWindowLabels): boolean {
+  if (code.labels.some(({ label }) => matches(label))) return true;
+  const literalStart = pattern.split(/[*?[]/, 1)[0]!;
+  return code.prefixes.some(({ label: prefix }) => literalStart.startsWith(prefix) || prefix.startsWith(literalStart));
+}
