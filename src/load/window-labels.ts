@@ -49,8 +49,7 @@ export async function collectCodeWindowLabels(srcTauri: string, base: string): P
   const relative = (file: string) => path.relative(base, file).split(path.sep).join("/") || ".";
   out.searched.push(`${relative(rustRoot)}/**/*.rs`);
   for (const file of await sourceFiles(rustRoot, RUST, undefined, budget)) scanRust(await text(file, budget), relative(file), out);
-  const here = relative(srcTauri);
-  out.searched.push(path.basename(srcTauri) === "src-tauri" ? `the frontend sources beside ${here === "." ? "src-tauri" : here}` : `the frontend sources in ${relative(appRoot)}`);
+  out.searched.push("the app's frontend sources");
   // The Rust sources were read above; src-tauri holds no frontend code.
   for (const file of await sourceFiles(appRoot, FRONTEND, srcTauri, budget)) scanFrontend(await text(file, budget), relative(file), out);
   return out;
