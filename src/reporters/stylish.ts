@@ -18,7 +18,7 @@ const stylish: Reporter = ({ diagnostics, summary }, context) => {
   };
   for (const [file, list] of byFile) {
     out.push(paint.underline(file));
-    for (const d of list) {
+    for (const d of groupRedundant(list)) {
       const severity = d.severity === "error" ? paint.error("error") : paint.warning("warning");
       out.push(`  ${d.range.start.line}:${d.range.start.column}  ${severity}  ${d.message}  ${paint.dim(d.ruleId)}`);
       out.push(...codeFrame(d, linesOf(d.absolutePath), context));
@@ -30,11 +30,47 @@ const stylish: Reporter = ({ diagnostics, summary }, context) => {
     return `${summary.files} file${summary.files === 1 ? "" : "s"} checked, no problems\n`;
   }
   const total = summary.errors + summary.warnings;
-  const line = `✖ ${total} problem${total === 1 ? "" : "s"} (${summary.errors} error${summary.errors === 1 ? "" : "s"}, ${summary.warnings} warning${summary.warnings === 1 ? "" : "s"}) in ${summary.files} file${summary.files === 1 ? "" : "s"}`;
+  // Files with problems and files checked are different numbers: say both.
+  const withProblems = byFile.size;
+  const line = `✖ ${total} problem${total === 1 ? "" : "s"} (${summary.errors} error${summary.errors === 1 ? "" : "s"}, ${summary.warnings} warning${summary.warnings === 1 ? "" : "s"}) in ${withProblems} file${withProblems === 1 ? "" : "s"} (${summary.files} checked)`;
   out.push(summary.errors ? paint.error(paint.bold(line)) : paint.warning(paint.bold(line)));
   if (summary.fixable) out.push(`  ${summary.fixable} fixable with --fix`);
   return out.join("\n") + "\n";
 };
+
+/** At this many redundant entries in one capability, stylish shows them as one finding. */
+const GROUP_REDUNDANT_AT = 3;
+
+/**
+ * A capability's redundant-permission findings, when there are several, become one finding at the
+ * first of them that lists them all (an app with dozens reads as one line per capability). `--fix`
+ * removes them all; other formats keep one diagnostic per entry.
+ */
+function groupRedundant(list: readonly Diagnostic[]): Diagnostic[] {
+  const groups = new Map<string, Diagnostic[]>();
+  for (const d of list) {
+    if (d.ruleId !== "redundant-permission" || typeof d.data?.capability !== "string") continue;
+    const key = `${d.severity}\u0000${d.data.capability}`;
+    groups.set(key, [...(groups.get(key) ?? []), d]);
+  }
+  const grouped = new Map<Diagnostic, Diagnostic | null>();
+  for (const members of groups.values()) {
+    if (members.length < GROUP_REDUNDANT_AT) continue;
+    const [first, ...rest] = members as [Diagnostic, ...Diagnostic[]];
+    const listed = members.map((d) => `"${String(d.data!.permission)}" (by "${String(d.data!.grantedBy)}")`);
+    const shown = listed.length > 8 ? `${listed.slice(0, 8).join(", ")} and ${listed.length - 8} more` : listed.join(", ");
+    grouped.set(first, {
+      ...first,
+      message: `${members.length} permissions are already granted by sets in capability "${String(first.data!.capability)}": ${shown}`,
+      hint: `remove them; --fix removes all ${members.length}`,
+    });
+    for (const d of rest) grouped.set(d, null);
+  }
+  return list.flatMap((d) => {
+    const replacement = grouped.get(d);
+    return replacement === undefined ? [d] : replacement === null ? [] : [replacement];
+  });
+}
 
 function codeFrame(d: Diagnostic, lines: LineIndex | undefined, context: ReporterContext): string[] {
   if (!lines) return [];

@@ -5,7 +5,7 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "redundant-permission",
-  description: "Report permissions already granted by a set listed in the same capability (`core:default` with `core:window:allow-title`).",
+  description: "Report permissions already granted by a set listed in the same capability (`core:default` with `core:window:allow-title`, `shell:default` with `shell:allow-open`).",
   category: "style",
   defaultSeverity: "warning",
   fixable: true,
@@ -30,14 +30,17 @@ export default defineRule({
     // Whether an identifier's leaves differ by platform; most do not, and then one platform answers.
     const platformDependent = (identifier: string) =>
       expandIdentifier(context.catalog, identifier).leaves.some((leaf) => leaf.permission.platforms !== undefined);
+    // A set (or default) reaches its leaves through itself: a one-member set (`shell:default`, which is
+    // `shell:allow-open`) still covers the permission it holds.
+    const isSet = (identifier: string) => expandIdentifier(context.catalog, identifier).leaves.some((leaf) => leaf.chain.length > 1);
     for (const capability of context.capabilities) {
       const active = TARGETS.filter((p) => capability.platforms === undefined || capability.platforms.includes(p));
       if (active.length === 0) continue;
       const candidates = capability.permissions.filter((entry) => !hasScope(entry));
       const anyDependent = candidates.some((entry) => platformDependent(entry.identifier));
       const platforms = anyDependent ? active : active.slice(0, 1);
-      // Only entries that expand to more than one leaf (sets) can cover another.
-      const sets = candidates.filter((entry) => platforms.some((platform) => leavesOf(entry.identifier, platform).size > 1));
+      // Only sets can cover another entry.
+      const sets = candidates.filter((entry) => isSet(entry.identifier) && platforms.some((platform) => leavesOf(entry.identifier, platform).size > 0));
       if (sets.length === 0) continue;
       for (const entry of candidates) {
         // The covering set must cover it on every platform the capability is active on.
@@ -48,7 +51,8 @@ export default defineRule({
             platforms.every((platform) => {
               const mine = leavesOf(entry.identifier, platform);
               const theirs = leavesOf(other.identifier, platform);
-              if (mine.size === 0 || theirs.size <= mine.size) return false;
+              // Equal leaves: the set covers a plain permission, not another set (neither is the redundant one).
+              if (mine.size === 0 || theirs.size < mine.size || (theirs.size === mine.size && isSet(entry.identifier))) return false;
               for (const leaf of mine) if (!theirs.has(leaf)) return false;
               return true;
             }),
@@ -62,6 +66,8 @@ export default defineRule({
           at: capability.source,
           path: entry.extended ? [...entry.path, "identifier"] : entry.path,
           message: `"${entry.identifier}" is already granted by "${cover.identifier}"${via} in this capability`,
+          // The stylish reporter groups a capability's many redundant entries into one finding.
+          data: { capability: capability.identifier, permission: entry.identifier, grantedBy: cover.identifier },
           hint: "remove it",
           fix: (document) => removeArrayItem(document, entry.path, `remove "${entry.identifier}", granted by "${cover.identifier}"`),
         });
