@@ -18,6 +18,7 @@ import unmatchedWindow from "./unmatched-window.js";
 import unusedSuppression from "./unused-suppression.js";
 import allowDenyConflict from "./allow-deny-conflict.js";
 import dangerousPermission from "./dangerous-permission.js";
+import deadScope from "./dead-scope.js";
 import defaultWithoutSet from "./default-without-set.js";
 import denyAppliesGlobally from "./deny-applies-globally.js";
 import invalidLabelPattern from "./invalid-label-pattern.js";
@@ -50,6 +51,7 @@ export const RULES: readonly Rule[] = [
   unusedSuppression,
   allowDenyConflict,
   dangerousPermission,
+  deadScope,
   defaultWithoutSet,
   denyAppliesGlobally,
   invalidLabelPattern,
