@@ -56,7 +56,7 @@ export function checkServerLine(line: JsonObject, report: Report): LocatedEvent 
   checkFields(line, GLOBAL_EVENT, "the GlobalEvent envelope", [], report);
   const event = line.event;
   if (!isObject(event)) {
-    if (event !== undefined) report({ ruleId: "event-field", message: `"event" of the envelope must be a ServerEvent object, got ${describeValue(event)}`, path: ["event"], target: "value" });
+    if (event !== undefined) report({ ruleId: "event-field", message: `"event" of the envelope must be a ServerEvent object, got ${describeValue(event)}`, hint: 'the envelope wraps the event object: {"source", "session_id", "event": {"type", ...}}', path: ["event"], target: "value" });
     return undefined;
   }
   const located = checkServerEvent(event, ["event"], report);
@@ -77,7 +77,7 @@ function checkServerEvent(event: JsonObject, at: JsonPath, report: Report): Loca
     return undefined;
   }
   if (typeof type !== "string") {
-    report({ ruleId: "event-type", message: `"type" must be a string, got ${describeValue(type)}`, path: [...at, "type"], target: "value" });
+    report({ ruleId: "event-type", message: `"type" must be a string, got ${describeValue(type)}`, hint: "the spec's event types are listed by: caplint schema --events", path: [...at, "type"], target: "value" });
     return undefined;
   }
   if (!hasOwn.call(SERVER_EVENTS, type)) {
@@ -158,7 +158,7 @@ function checkFields(object: JsonObject, definition: EventDef, name: string, at:
 }
 
 function checkValue(value: unknown, def: FieldDef, field: string, name: string, at: JsonPath, report: Report): void {
-  const wrong = (message: string, hint?: string) => report({ ruleId: "event-field", message, ...(hint ? { hint } : {}), path: [...at, field], target: "value" });
+  const wrong = (message: string, hint: string = HINTS[def.kind]) => report({ ruleId: "event-field", message, hint, path: [...at, field], target: "value" });
   if (value === null) {
     if (def.kind === "tokens" || def.kind === "nullableString" || def.kind === "nullableInt" || def.kind === "json") return;
     if (def.optional) wrong(`optional field "${field}" of ${name} is null`, "omit an optional field when it has no value instead of sending null");
@@ -182,7 +182,7 @@ function checkValue(value: unknown, def: FieldDef, field: string, name: string, 
       }
       if (def.enum && !def.enum.includes(value)) {
         const close = nearest(value, def.enum, 1);
-        wrong(`"${field}" of ${name} must be ${quoteList(def.enum)}, got ${quote(value)}`, close.length ? `did you mean "${close[0]}"?` : undefined);
+        wrong(`"${field}" of ${name} must be ${quoteList(def.enum)}, got ${quote(value)}`, close.length ? `did you mean "${close[0]}"?` : `use ${quoteList(def.enum)}`);
       } else if (def.known && !def.known.includes(value)) {
         report({
           ruleId: "unknown-result-type",
@@ -214,7 +214,7 @@ function checkValue(value: unknown, def: FieldDef, field: string, name: string, 
       }
       for (let index = 0; index < value.length; index++) {
         const item: unknown = value[index];
-        if (typeof item !== "string") report({ ruleId: "event-field", message: `"${field}" of ${name} must hold strings only, got ${describeValue(item)} at index ${index}`, path: [...at, field, index], target: "value" });
+        if (typeof item !== "string") report({ ruleId: "event-field", message: `"${field}" of ${name} must hold strings only, got ${describeValue(item)} at index ${index}`, hint: HINTS.string, path: [...at, field, index], target: "value" });
       }
       return;
     case "attachments":
@@ -249,6 +249,18 @@ export function idOf(value: unknown): string | undefined {
   if (value instanceof RawNumber && integerProblem(value, "i64") === undefined) return BigInt(value.text).toString();
   return undefined;
 }
+
+const HINTS: Record<FieldDef["kind"], string> = {
+  int: "write a whole number from -9223372036854775808 to 9223372036854775807, without fraction or exponent",
+  nullableInt: "write a whole number from -9223372036854775808 to 9223372036854775807, or null",
+  tokens: "write a whole number from 0 to 4294967295, or null when the count is unknown",
+  string: "send text as a JSON string",
+  nullableString: "send text as a JSON string, or null",
+  boolean: "send true or false (not a string or number)",
+  stringArray: "send a JSON array of strings",
+  attachments: "send a JSON array",
+  json: "send any JSON value",
+};
 
 function expected(def: FieldDef): string {
   switch (def.kind) {

@@ -116,6 +116,10 @@ export interface CallStats {
   longest?: { id: string; name: string; startLine: number; endLine: number; how: string };
 }
 
+function named(name: string): string {
+  return name ? ` (${quote(name)})` : "";
+}
+
 export class Lifecycle {
   private readonly sessions = new Map<string, Session>();
   private readonly calls = new Map<string, Call>();
@@ -185,7 +189,7 @@ export class Lifecycle {
       this.noteDuration(call, this.line, "still open");
       this.report({
         ruleId: "tool-lifecycle",
-        message: `tool call ${call.id} (${quote(call.name)}) is still running when the recording ends`,
+        message: `tool call ${call.id}${named(call.name)} is still running when the recording ends`,
         hint: "end every tool_start with tool_done, tool_error, tool_cancelled or tool_rejected (or the recording was cut)",
         field: "tool_call_id",
         line: call.line,
@@ -267,7 +271,7 @@ export class Lifecycle {
       this.report({
         ruleId: "tool-lifecycle",
         message: ended ? `${type} for tool call ${id}, which already ended with ${ended.how}` : `${type} for tool call ${id}, which never started`,
-        hint: ended ? "exactly one of tool_done, tool_error, tool_cancelled and tool_rejected ends a call" : "a tool_start must come first (if the recording starts mid-turn, start it earlier)",
+        hint: ended ? "exactly one of tool_done, tool_error, tool_cancelled and tool_rejected ends a call" : "a tool_start comes first (if the recording began mid-turn, record from the start of the turn)",
         field: "tool_call_id",
         ...(ended ? { relatedLine: ended.line } : {}),
       });
@@ -371,7 +375,7 @@ export class Lifecycle {
       this.report({
         ruleId: "approval-lifecycle",
         message: resolvedAt !== undefined ? `second ${type} for ${family} request ${id}` : `${type} for ${family} request ${id}, which was never requested`,
-        hint: resolvedAt !== undefined ? "a request is resolved once" : `a ${family} is requested before it is resolved`,
+        hint: resolvedAt !== undefined ? "a request is resolved once" : `${family === "approval" ? "an" : "a"} ${family} is requested before it is resolved`,
         field: "request_id",
         ...(resolvedAt !== undefined ? { relatedLine: resolvedAt } : {}),
       });
@@ -474,7 +478,7 @@ export class Lifecycle {
       this.noteDuration(call, this.line, "open at turn end");
       this.report({
         ruleId: "tool-lifecycle",
-        message: `the turn ended with ${type} while tool call ${call.id} (${quote(call.name)}) was still running`,
+        message: `the turn ended with ${type} while tool call ${call.id}${named(call.name)} was still running`,
         hint: "end every tool call before the turn's done, error or llm_failed",
         field,
         relatedLine: call.line,

@@ -91,8 +91,9 @@ function syntaxError(text: string, error: unknown): ParsedLine {
   parseTree(text, errors, PARSE_OPTIONS);
   const first = errors[0];
   if (first) {
-    const atEnd = first.offset >= text.length;
-    return { ok: false, message: `${ERROR_TEXT[printParseErrorCode(first.error)] ?? "invalid JSON"}${atEnd ? " (the line ends early: cut or truncated JSON?)" : ""}`, offset: first.offset };
+    const code = printParseErrorCode(first.error);
+    const atEnd = first.offset >= text.length || code === "UnexpectedEndOfString";
+    return { ok: false, message: `${ERROR_TEXT[code] ?? "invalid JSON"}${atEnd ? " (the line ends early: cut or truncated JSON?)" : ""}`, offset: first.offset };
   }
   // jsonc-parser accepts a few things JSON does not; fall back on the engine's own message.
   const message = error instanceof Error ? error.message : String(error);
