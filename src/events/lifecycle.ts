@@ -147,10 +147,10 @@ export class Lifecycle {
         return;
       case "token_delta":
       case "thinking":
-        this.checkStreamedAfterDone(type, session, type === "thinking" ? "message_id" : "kind");
+        this.checkStreamedAfterDone(type, session);
         return;
       case "tool_start":
-        this.checkStreamedAfterDone(type, session, "tool_call_id");
+        this.checkStreamedAfterDone(type, session);
         this.startCall(event, session);
         return;
       case "tool_done":
@@ -229,13 +229,13 @@ export class Lifecycle {
     return session;
   }
 
-  private checkStreamedAfterDone(type: ServerEventType, session: Session, field: string): void {
+  private checkStreamedAfterDone(type: ServerEventType, session: Session): void {
     if (session.doneLine === undefined) return;
     this.report({
       ruleId: "turn-order",
       message: `${type} after the turn's done, before any new user_message`,
       hint: "a turn's output ends with done; the next turn starts with user_message",
-      field,
+      field: "type",
       relatedLine: session.doneLine,
     });
   }

@@ -9,7 +9,17 @@
  * second time with jsonc-parser, whose syntax tree keeps each number's text. Positions (for columns)
  * are also computed with jsonc-parser, and only for lines with a finding.
  */
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { createRequire } from "node:module";
+import type { Node, ParseError } from "jsonc-parser";
+
+type JsoncParser = typeof import("jsonc-parser");
+let jsonc: JsoncParser | undefined;
+
+/** Loaded (from its CommonJS build, as src/load/document.ts does) only when a line needs it. */
+function jsoncParser(): JsoncParser {
+  jsonc ??= createRequire(import.meta.url)("jsonc-parser") as JsoncParser;
+  return jsonc;
+}
 
 /** A number that is not a plain integer of at most 15 digits, kept as written. */
 export class RawNumber {
@@ -36,8 +46,13 @@ export function parseLine(text: string): ParsedLine {
     return syntaxError(text, error);
   }
   if (typeof value === "object" && value !== null && INEXACT_NUMBER.test(text)) {
-    const root = parseTree(text, [], PARSE_OPTIONS);
-    if (root) value = valueOf(root, text);
+    try {
+      const root = jsoncParser().parseTree(text, [], PARSE_OPTIONS);
+      if (root) value = valueOf(root, text);
+    } catch (error) {
+      // Nesting too deep for a recursive parser (only tool arguments and payloads nest): keep JSON.parse's value.
+      if (!(error instanceof RangeError)) throw error;
+    }
   }
   return { ok: true, value };
 }
@@ -88,10 +103,14 @@ const ERROR_TEXT: Record<string, string> = {
 
 function syntaxError(text: string, error: unknown): ParsedLine {
   const errors: ParseError[] = [];
-  parseTree(text, errors, PARSE_OPTIONS);
+  try {
+    jsoncParser().parseTree(text, errors, PARSE_OPTIONS);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+  }
   const first = errors[0];
   if (first) {
-    const code = printParseErrorCode(first.error);
+    const code = jsoncParser().printParseErrorCode(first.error);
     const atEnd = first.offset >= text.length || code === "UnexpectedEndOfString";
     return { ok: false, message: `${ERROR_TEXT[code] ?? "invalid JSON"}${atEnd ? " (the line ends early: cut or truncated JSON?)" : ""}`, offset: first.offset };
   }
@@ -111,8 +130,14 @@ export interface Span {
  * value; a path that does not exist (a missing field) gives its nearest existing ancestor.
  */
 export function locate(text: string, path: ReadonlyArray<string | number>, target: "key" | "value"): Span {
-  const root = parseTree(text, [], PARSE_OPTIONS);
-  if (!root) return { offset: 0, length: Math.max(1, text.length) };
+  let root: Node | undefined;
+  try {
+    root = jsoncParser().parseTree(text, [], PARSE_OPTIONS);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+  }
+  if (!root) return { offset: 0, length: 1 };
+  const { findNodeAtLocation } = jsoncParser();
   for (let depth = path.length; depth >= 0; depth--) {
     const node = findNodeAtLocation(root, path.slice(0, depth) as (string | number)[]);
     if (!node) continue;
