@@ -27,7 +27,6 @@ export interface LifecycleReport {
 }
 
 type Terminal = "tool_done" | "tool_error" | "tool_cancelled" | "tool_rejected";
-const TERMINALS: ReadonlySet<string> = new Set<Terminal>(["tool_done", "tool_error", "tool_cancelled", "tool_rejected"]);
 
 interface Call {
   id: string;

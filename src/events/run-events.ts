@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Diagnostic, RuleSetting } from "../diagnostics/types.js";
 import { FatalError, describeIoError } from "../load/read.js";
 import { readLines } from "./read-lines.js";
-import { EVENT_RULES_BY_ID, type EventRuleId } from "./rules.js";
+import type { EventRuleId } from "./rules.js";
 import { createEventValidator, MAX_LINE_CHARS, type EventDiagnostic, type EventSummary } from "./validator.js";
 import { quote } from "./text.js";
 
