@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -37,4 +38,23 @@ describe("event rule docs", () => {
       expect(markdown.startsWith(`# ${rule.id}\n`)).toBe(true);
     });
   }
+});
+
+describe("README: Event streams", () => {
+  const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+  it("lists every event rule with its default severity", () => {
+    for (const rule of EVENT_RULES) {
+      const row = readme.split("\n").find((line) => line.startsWith(`| [${rule.id}](docs/rules/${rule.id}.md) |`));
+      expect(row, rule.id).toBeDefined();
+      expect(row!.split("|")[2]!.trim(), rule.id).toBe(rule.defaultSeverity);
+    }
+  });
+
+  it("shows the worked example's real output", () => {
+    const block = /```text\n\$ caplint (events [^\n]+)\n([\s\S]*?)```/.exec(readme);
+    expect(block).not.toBeNull();
+    const result = spawnSync(process.execPath, [path.join(ROOT, "bin", "caplint.js"), ...block![1]!.split(" ")], { cwd: ROOT, encoding: "utf8" });
+    expect(result.stdout).toBe(block![2]);
+    expect(result.status).toBe(1);
+  });
 });
