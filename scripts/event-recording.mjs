@@ -2,6 +2,8 @@
 // reasoning and answer deltas, tool calls (mostly successful, some failing, cancelled or rejected
 // after an approval), now and then a sub-agent, and the final done. About 150 bytes an event.
 import { createWriteStream } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 function prng(seed) {
   return () => {
@@ -86,7 +88,7 @@ export function writeRecording(file, events, seed = 7) {
   return new Promise((resolve, reject) => out.end(() => resolve(bytes)).on("error", reject));
 }
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop())) {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [file, count] = process.argv.slice(2);
   console.log(await writeRecording(file, Number(count ?? 1000)));
 }
