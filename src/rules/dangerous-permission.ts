@@ -132,6 +132,8 @@ export default defineRule({
           /** The entry of this capability that brings the broad value, when it is not the grant itself (an `fs:scope` entry). */
           let scopeEntry: EntryProvenance | undefined;
           let commandLine = false;
+          // The grants the broad scope reaches: a command granted without it (a scopeless spawn beside a scoped execute) is not dangerous.
+          const hits = new Set<ResolvedCommand>(danger.broad ? [] : effective);
           if (danger.broad) {
             // Hits in the order the host hands them to a command: each grant's own scope, then the
             // plugin's global scope (one shared set per plugin, so this stays linear in the number of grants).
@@ -142,6 +144,7 @@ export default defineRule({
               const { own, global } = broadScope(model, danger, grant, globalHits);
               if (own.length === 0 && global.matches.size === 0) continue;
               hitGrant ??= grant;
+              hits.add(grant);
               matches.push(own, global.matches);
               lenders.push(global.lenders);
               commandLine ||= global.commandLine || (danger.id === "shell" && (grant.scope?.allow ?? []).some(anyCommandLine));
@@ -158,7 +161,7 @@ export default defineRule({
           const source = entryOf(model, first);
           if (!source) continue;
           const exposure = exposureOf(resolved.capability, patternTools);
-          const granted = new Set(effective.map((g) => g.command));
+          const granted = new Set(effective.filter((g) => hits.has(g)).map((g) => g.command));
           // A few names, so the message stays one readable line (fs:write-all alone grants ten commands).
           const listed = [...granted];
           const commands = listed.length > 3 ? `${listed.slice(0, 2).join(", ")} and ${listed.length - 2} more` : listed.join(", ");
