@@ -1,6 +1,7 @@
 import { watch, type FSWatcher } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
+import { CLEAR_SCREEN } from "../core/terminal-text.js";
 import type { OutputStream } from "./io.js";
 
 /** What one run reports: the files and folders whose changes should trigger the next run. */
@@ -9,7 +10,6 @@ export interface WatchedRun {
 }
 
 const DEBOUNCE_MS = 120;
-const CLEAR_SCREEN = "\u001b[2J\u001b[3J\u001b[H";
 
 /**
  * Runs `once`, then again after every change to its inputs, until `signal` aborts (Ctrl-C). A run
