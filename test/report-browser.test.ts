@@ -206,7 +206,7 @@ describe.skipIf(!HAS_CHROMIUM)(`caplint report in headless Chromium${HAS_CHROMIU
     ]);
     const box = await page.locator("#details-body .danger-box").innerText();
     expect(box).toContain('dangerous grant "fs:allow-write-file"');
-    expect(box).toContain('dangerous grant "fs:allow-read-file" (plugin:fs|read_file): a script in every window ("*")');
+    expect(box).toContain('dangerous grant "fs:allow-read-file" (plugin:fs|read_file) with the scope of "fs:scope": a script in every window ("*")');
     await done();
   });
 

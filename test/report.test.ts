@@ -192,7 +192,7 @@ describe("dangerous grants", () => {
     // Each flagged command points at the findings naming it; the cell lists every finding about it.
     const message = (i: number) => data.findings[i]!.message;
     expect(fs.commands[3]!.dangers!.map(message)).toEqual([expect.stringMatching(/^dangerous grant "fs:allow-write-file" \(plugin:fs\|write_file, plugin:fs\|write\): a script in windows "main" could create, overwrite or delete files across "\$HOME\/\*\*"/)]);
-    expect(fs.commands[1]!.dangers!.map((i) => [data.findings[i]!.severity, message(i)])).toEqual([["error", expect.stringContaining('(plugin:fs|read_file): a script in every window ("*")')]]);
+    expect(fs.commands[1]!.dangers!.map((i) => [data.findings[i]!.severity, message(i)])).toEqual([["error", expect.stringContaining('(plugin:fs|read_file) with the scope of "fs:scope": a script in every window ("*")')]]);
     expect(fs.dangers!.map(message)).toEqual(expect.arrayContaining([...fs.commands[3]!.dangers!, ...fs.commands[1]!.dangers!].map(message)));
     expect(cellOf(data, "viewer", "fs").commands.map((c) => [c.command, c.dangers?.map((i) => data.findings[i]!.severity)])).toEqual([["plugin:fs|read_file", ["error"]]]);
     expect(cellOf(data, "main", "shell").dangers!.map(message)).toEqual([expect.stringContaining('dangerous grant "shell:allow-execute" (plugin:shell|execute)')]);

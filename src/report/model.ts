@@ -417,11 +417,13 @@ function dangersOf(model: ResolvedModel, diagnostics: readonly Diagnostic[]): Da
   const dangers: Danger[] = [];
   for (const [finding, diagnostic] of diagnostics.entries()) {
     if (diagnostic.ruleId !== DANGEROUS_RULE) continue;
-    // The finding points at the entry or inside it (an object entry's `identifier`).
+    // The finding points at the entry or inside it (an object entry's `identifier`), or at the scope
+    // entry that makes the grant broad, with the grant's own path as data.
+    const path = Array.isArray(diagnostic.data?.grant) ? (diagnostic.data.grant as JsonPath) : diagnostic.path;
     let location = "";
     let at: ResolvedCommand[] = [];
-    for (let length = diagnostic.path.length; length > 0 && at.length === 0; length--) {
-      location = locationKey(diagnostic.file, diagnostic.path.slice(0, length));
+    for (let length = path.length; length > 0 && at.length === 0; length--) {
+      location = locationKey(diagnostic.file, path.slice(0, length));
       at = byLocation.get(location) ?? [];
     }
     const named = Array.isArray(diagnostic.data?.commands) ? (diagnostic.data.commands as string[]) : [];

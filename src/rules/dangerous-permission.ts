@@ -173,7 +173,8 @@ export default defineRule({
             at: source.capability.source,
             path: entryPath(source.capability, (scopeEntry ?? first.provenance).path),
             escalate: exposure !== undefined,
-            data: { commands: listed },
+            // Where the grant is when the finding points at the scope entry: the report ties findings to grants.
+            data: { commands: listed, grant: first.provenance.path },
             message: `dangerous grant "${first.provenance.chain[0]}" (${commands})${scopedBy}: a script in ${exposure ?? describeTargets(resolved.capability)} could ${impact}`,
             hint: exposure
               ? "move this permission to a capability for trusted local windows only, with a narrow scope"

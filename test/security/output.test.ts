@@ -7,13 +7,15 @@ import { FIXTURES, ROOT, run } from "../helpers/run.js";
 
 const BIN = path.join(ROOT, "bin", "caplint.js");
 const SOURCE = path.join(FIXTURES, "duplicate-permission", "invalid", "repeats.json");
+/** A file with error-level findings, for the exit code 1 (repeated permissions are warnings). */
+const WITH_ERRORS = path.join(FIXTURES, "unknown-permission", "invalid", "typos.json");
 const isRoot = process.getuid?.() === 0;
 
-function fixture(name = "repeats.json"): { dir: string; file: string; original: string } {
+function fixture(name = "repeats.json", source = SOURCE): { dir: string; file: string; original: string } {
   const dir = mkdtempSync(path.join(tmpdir(), "caplint-out-"));
   const file = path.join(dir, name);
-  copyFileSync(SOURCE, file);
-  return { dir, file, original: readFileSync(SOURCE, "utf8") };
+  copyFileSync(source, file);
+  return { dir, file, original: readFileSync(source, "utf8") };
 }
 
 /** The built bin through a shell, so that pipes and redirections are real. */
@@ -24,14 +26,14 @@ function shell(script: string, cwd: string): { status: number | null; stdout: st
 
 describe("--output onto devices, FIFOs, standard output and inputs", { timeout: 60_000 }, () => {
   it("/dev/null stays a character device", async () => {
-    const { dir } = fixture();
+    const { dir } = fixture("repeats.json", WITH_ERRORS);
     const result = await run(["check", "-f", "json", "-o", "/dev/null", "repeats.json"], dir);
     expect(result).toMatchObject({ code: 1, stdout: "", stderr: "" });
     expect(lstatSync("/dev/null").isCharacterDevice()).toBe(true);
   });
 
   it("/dev/stdout into a pipe, into a file, and `-`", () => {
-    const { dir } = fixture();
+    const { dir } = fixture("repeats.json", WITH_ERRORS);
     const piped = shell(`$CAPLINT check -f compact -o /dev/stdout repeats.json | cat`, dir);
     expect(piped.stdout).toMatch(/^repeats\.json:\d+:\d+: (error|warning) /);
     expect(piped.status).toBe(1);
@@ -43,7 +45,7 @@ describe("--output onto devices, FIFOs, standard output and inputs", { timeout: 
   });
 
   it("a FIFO is written, not replaced", () => {
-    const { dir } = fixture();
+    const { dir } = fixture("repeats.json", WITH_ERRORS);
     execFileSync("mkfifo", [path.join(dir, "report.fifo")]);
     const result = shell(`cat report.fifo > received.txt & $CAPLINT check -f compact -o report.fifo repeats.json; code=$?; wait; echo "exit $code"`, dir);
     expect(result.stdout).toBe("exit 1\n");
