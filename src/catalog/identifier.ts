@@ -38,9 +38,13 @@ function checkIdentifierUncached(id: string): IdentifierCheck {
     if (c === 58) colons++;
     const allowed = isAlnum(previous) ? isAlnum(c) || c === 45 || c === 58 : previous === 45 ? isAlnum(c) : isAlnum(c) || c === 58;
     if (!allowed) {
-      if (c === 45 && previous === 45) return { ok: false, message: "identifiers cannot contain '--'" };
-      if (previous === 45 || (previous === 58 && c === 45)) return { ok: false, message: "a hyphen cannot touch a ':'" };
-      return { ok: false, message: `identifiers can only contain ASCII letters, digits, inner hyphens and ':' separators, found ${JSON.stringify(id[i])}` };
+      // Name the character that is wrong, and where: `pa:x-_y` fails at the `_`, not at a ':'.
+      const at = `at character ${i + 1}`;
+      if (c === 45 && previous === 45) return { ok: false, message: `identifiers cannot contain '--' (${at})` };
+      if (c === 58 && previous === 45) return { ok: false, message: `a ':' cannot follow a hyphen (${at})` };
+      if (c === 45 && previous === 58) return { ok: false, message: `a hyphen cannot follow a ':' (${at})` };
+      if (c === 58 && previous === 58) return { ok: false, message: `identifiers cannot contain '::' (${at})` };
+      return { ok: false, message: `identifiers can only contain ASCII letters, digits, inner hyphens and ':' separators, found ${JSON.stringify(id[i])} ${at}` };
     }
   }
   const last = id.charCodeAt(id.length - 1);

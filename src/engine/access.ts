@@ -167,6 +167,11 @@ function originText(origin: Origin): string {
   }
 }
 
+/** The host's `Origin` display: `local`, or `remote: <url>`; its deny message prints the origin so. */
+function originDisplay(origin: Origin): string {
+  return origin.kind === "local" ? "local" : `remote: ${originText(origin)}`;
+}
+
 function contextText(entry: ResolvedCommand): string {
   return entry.context.kind === "local" ? "URL: local" : `URL: ${entry.context.url}`;
 }
@@ -213,7 +218,7 @@ function explain(model: ResolvedModel, command: string, window: string, webview:
   if (deniedBy.length > 0) {
     verdict = "denied";
     referencedBy = formatReferences(deniedBy);
-    message = `${displayName} explicitly denied on origin ${originText(origin)}\n\nreferenced by: ${referencedBy}`;
+    message = `${displayName} explicitly denied on origin ${originDisplay(origin)}\n\nreferenced by: ${referencedBy}`;
   } else if (grants.length > 0) {
     verdict = "allowed";
     referencedBy = formatReferences(grants);

@@ -166,7 +166,7 @@ describe("explanations in the host's words", () => {
     const { explanation } = resolveAccess(m, { window: "main-1", command: "plugin:fs|write", origin: remote("https://X.dev") });
     expect(explanation!.verdict).toBe("denied");
     expect(explanation!.grantedBy).toEqual([]);
-    expect(explanation!.message).toBe("fs.write explicitly denied on origin https://x.dev/\n\nreferenced by: capability: deny-cap, permission: deny-write");
+    expect(explanation!.message).toBe("fs.write explicitly denied on origin remote: https://x.dev/\n\nreferenced by: capability: deny-cap, permission: deny-write");
     const local = resolveAccess(m, { window: "main-1", command: "plugin:fs|write" }).explanation!;
     expect(local.grantedBy.map((g) => g.provenance.capability)).toEqual(["main-cap"]);
   });
