@@ -57,7 +57,7 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
   const emit = (rule: Rule, document: SourceDocument | undefined, absolutePath: string, file: string, report: Omit<RuleReport, "at">) => {
     const configured = severityOf(rule, absolutePath);
     if (!configured) return;
-    const severity: Severity = report.escalate ? "error" : configured;
+    const severity: Severity = report.escalate ? "error" : report.demote ? "warning" : configured;
     if (!rule.reservedForPipeline) {
       const suppression = findSuppression(suppressions, rule.id, absolutePath, report.path);
       if (suppression) {

@@ -31,6 +31,8 @@ export interface RuleReport {
   data?: Readonly<Record<string, unknown>>;
   /** Raise a warning to an error (a dangerous grant reachable from remote pages); an "off" rule stays off. */
   escalate?: boolean;
+  /** Lower an error to a warning (the problem does not break the build here); an "off" rule stays off. */
+  demote?: boolean;
   /** Builds the safe fix from the document's text; called only when the document is JSON. */
   fix?: (document: SourceDocument) => Fix | undefined;
 }
