@@ -1,7 +1,9 @@
 import { Catalog } from "../catalog/catalog.js";
 import { APP_KEY } from "../catalog/types.js";
 import { expandIdentifier } from "../engine/resolve.js";
+import type { JsonPath } from "../diagnostics/types.js";
 import { isPlainObject } from "../model/capability.js";
+import type { Capability, PermissionEntry } from "../model/types.js";
 import { entryOf, samePath } from "./engine-helpers.js";
 import { defineRule, type RuleContext } from "./types.js";
 
@@ -22,7 +24,7 @@ const SHELL_RUNNERS = ["plugin:shell|execute", "plugin:shell|spawn"];
 
 export default defineRule({
   id: "dead-scope",
-  description: "Report scopes the plugin never reads (a field outside its scope schema, a scope on a command that takes none) and shell execute/spawn grants without a scope, which run nothing.",
+  description: "Report scopes the plugin never reads or reads otherwise (a field outside its scope schema, a scope on a command that takes none, a float or an unsafe integer where it wants an integer) and shell execute/spawn grants without a scope, which run nothing.",
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
@@ -56,6 +58,7 @@ export default defineRule({
         }
         continue;
       }
+      reportNumbers(context, capability, entry, lists, context.catalog.get(key)?.global_scope_schema);
       const fields = fieldsOf(key);
       if (!fields) continue;
       for (const list of lists) {
@@ -83,6 +86,65 @@ export default defineRule({
     await reportDeadShellGrants(context);
   },
 });
+
+/**
+ * Numbers where the scope schema wants an integer, read as written in the file: plugins deserialize
+ * scope values with Rust's number types, so `1.0` fails to deserialize as an integer, and an integer
+ * above 2^53 is one JavaScript (and the IPC layer) would round. Both are accepted by the build and go
+ * wrong at run time.
+ */
+function reportNumbers(context: RuleContext, capability: Capability, entry: PermissionEntry, lists: ReadonlyArray<"allow" | "deny">, schema: unknown): void {
+  if (!isPlainObject(schema)) return;
+  const document = context.document(capability.source);
+  if (!document) return;
+  const definitions = isPlainObject(schema.definitions) ? schema.definitions : {};
+  const walk = (value: unknown, node: unknown, path: JsonPath, depth: number): void => {
+    if (depth > 16) return;
+    const variants = expandSchema(node, definitions);
+    if (typeof value === "number") {
+      if (!variants.some((v) => v.type === "integer") || variants.some((v) => v.type === "number")) return;
+      const located = document.locate(path);
+      if (!located.exact) return;
+      const written = document.text.slice(located.offset, located.offset + located.length).trim();
+      const integralFloat = /^-?\d+\.\d*$|^-?\d+(\.\d*)?[eE][+-]?\d+$/.test(written) && Number.isInteger(value);
+      const unsafe = /^-?\d+$/.test(written) && !Number.isSafeInteger(Number(written));
+      if (!integralFloat && !unsafe) return;
+      context.report({
+        at: capability.source,
+        path,
+        message: integralFloat
+          ? `scope value ${written} is written as a float where the ${Catalog.keyOf(entry.identifier)?.key} plugin reads an integer: the entry fails to deserialize at run time`
+          : `scope value ${written} is above 2^53: JavaScript and the IPC layer round it (to ${String(value)}), so the plugin may compare another number`,
+        hint: integralFloat ? `write ${String(Math.trunc(value))}` : "keep integer scope values within ±9007199254740991, or use a string if the plugin accepts one",
+      });
+      return;
+    }
+    if (Array.isArray(value)) {
+      const items = variants.map((v) => v.items).filter((i) => i !== undefined);
+      value.forEach((item, index) => items.forEach((schemaItem) => walk(item, schemaItem, [...path, index], depth + 1)));
+    } else if (isPlainObject(value)) {
+      for (const [field, inner] of Object.entries(value)) {
+        for (const variant of variants) if (isPlainObject(variant.properties) && field in variant.properties) walk(inner, variant.properties[field], [...path, field], depth + 1);
+      }
+    }
+  };
+  for (const list of lists) (entry[list] as unknown[]).forEach((value, index) => walk(value, schema, [...entry.path, list, index], 0));
+}
+
+/** A schema node's alternatives, following `$ref`, `anyOf`, `oneOf` and `allOf` (bounded). */
+function expandSchema(node: unknown, definitions: Record<string, unknown>, depth = 0): Array<Record<string, unknown>> {
+  if (!isPlainObject(node) || depth > 8) return [];
+  if (typeof node.$ref === "string") {
+    const name = /^#\/definitions\/(.+)$/.exec(node.$ref)?.[1];
+    return name === undefined ? [] : expandSchema(definitions[name], definitions, depth + 1);
+  }
+  const out: Array<Record<string, unknown>> = [node];
+  for (const combinator of ["anyOf", "oneOf", "allOf"] as const) {
+    const variants = node[combinator];
+    if (Array.isArray(variants)) for (const variant of variants) out.push(...expandSchema(variant, definitions, depth + 1));
+  }
+  return out;
+}
 
 /**
  * Whether an entry's scope reaches a command that reads it: a leaf with a scope-reading command, or a
