@@ -23,8 +23,9 @@ const argv = process.argv.slice(2);
 // `check --watch` runs until Ctrl-C and then exits 0; every other command keeps Node's default Ctrl-C.
 const interrupt = new AbortController();
 if (argv.includes("--watch")) process.once("SIGINT", () => interrupt.abort());
-cli.exports
-  .main({ argv, stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env, signal: interrupt.signal })
-  .then((code) => {
-    process.exitCode = code;
-  });
+// Standard input is opened only by a command that reads it (creating process.stdin costs start-up).
+const io = { argv, stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env, signal: interrupt.signal };
+Object.defineProperty(io, "stdin", { enumerable: true, get: () => process.stdin });
+cli.exports.main(io).then((code) => {
+  process.exitCode = code;
+});
