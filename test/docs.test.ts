@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { RULES } from "../src/rules/index.js";
+import { RULES } from "../src/registry.js";
 import { ROOT, run } from "./helpers/run.js";
 
 /**

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { URLPattern } from "urlpattern-polyfill/urlpattern";
-import { accessMatrix, compileLabelPattern, compileRemotePattern, resolve, resolveAccess } from "../../src/engine/index.js";
+import { accessMatrix, compileLabelPattern, compileRemotePattern, resolve, resolveAccess } from "../../src/capabilities/engine/index.js";
 import { capability, catalogOf, manifest } from "./helpers.js";
 
 // ---------------------------------------------------------------------------------------------

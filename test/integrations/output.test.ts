@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
-import { writeFileAtomic } from "../../src/cli/write-file.js";
+import { writeFileAtomic } from "../../src/core/output.js";
 import { FIXTURES, ROOT, run, type RunResult } from "../helpers/run.js";
 
 let dir: string;

@@ -4,11 +4,11 @@ import { pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import type { Diagnostic } from "../../src/diagnostics/types.js";
-import { docsUrl, toolVersion } from "../../src/cli/io.js";
-import sarif from "../../src/reporters/sarif.js";
-import { NO_PAINT } from "../../src/reporters/types.js";
-import { RULES, RULES_BY_ID } from "../../src/rules/index.js";
+import type { Diagnostic } from "../../src/core/diagnostics.js";
+import { docsUrl, toolVersion } from "../../src/core/tool.js";
+import sarif from "../../src/core/reporters/sarif.js";
+import { NO_PAINT } from "../../src/core/reporters/types.js";
+import { RULES, RULES_BY_ID } from "../../src/registry.js";
 import { FIXTURES, ROOT, run } from "../helpers/run.js";
 
 const SARIF_FIXTURES = path.join(FIXTURES, "sarif");
