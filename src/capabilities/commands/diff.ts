@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { loadProject } from "../load/project.js";
-import { diffAccess, type Grant } from "../queries/diff.js";
-import { provenanceJson, resolveProject, SourceLines } from "../queries/project-model.js";
+import { diffAccess } from "../queries/diff.js";
+import { resolveProject, SourceLines } from "../queries/project-model.js";
+import { renderDiffJson, renderDiffText } from "../render/diff.js";
 import { EXIT_FINDINGS, EXIT_OK } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { loadOptionsFrom } from "./options.js";
@@ -26,43 +27,8 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
     );
     const [before, after] = sides as [(typeof sides)[number], (typeof sides)[number]];
     const diff = diffAccess(before.model, after.model);
-    if (options.format === "json") {
-      const json = (grant: Grant, lines: SourceLines) => ({
-        command: grant.command,
-        context: grant.context,
-        [grant.target === "window" ? "window" : "webview"]: grant.pattern,
-        grantedBy: grant.entries.map((e) => provenanceJson(e, lines)),
-      });
-      io.stdout.write(
-        JSON.stringify(
-          { platform: options.platform, added: diff.added.map((g) => json(g, after.lines)), removed: diff.removed.map((g) => json(g, before.lines)) },
-          null,
-          2,
-        ) + "\n",
-      );
-    } else {
-      const out: string[] = [];
-      // Grouped by who gains or loses the access, so a broadened pattern reads as one change.
-      const section = (title: string, grants: Grant[], lines: SourceLines) => {
-        const groups = new Map<string, Grant[]>();
-        for (const grant of grants) {
-          const key = `${grant.target} "${grant.pattern}" from ${grant.context}`;
-          groups.set(key, [...(groups.get(key) ?? []), grant]);
-        }
-        out.push(`${title} (${grants.length} command grant${grants.length === 1 ? "" : "s"}):`);
-        for (const [who, list] of groups) {
-          out.push(`  ${who}:`);
-          for (const grant of list) {
-            const entry = grant.entries[0]!;
-            out.push(`    ${grant.command}  ← ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`);
-          }
-        }
-      };
-      if (diff.added.length) section("NEW ACCESS", diff.added, after.lines);
-      else out.push("no new access");
-      if (diff.removed.length) section("removed access", diff.removed, before.lines);
-      io.stdout.write(out.join("\n") + "\n");
-    }
+    const render = options.format === "json" ? renderDiffJson : renderDiffText;
+    io.stdout.write(render({ platform: options.platform, diff, before: before.lines, after: after.lines }));
     setExitCode(diff.added.length ? EXIT_FINDINGS : EXIT_OK);
   });
 }

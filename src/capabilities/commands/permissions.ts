@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { loadProject } from "../load/project.js";
 import { listPermissions } from "../queries/permissions.js";
+import { renderPermissionsJson, renderPermissionsText } from "../render/permissions.js";
 import { nearest, quoteList } from "../../core/did-you-mean.js";
 import type { MainOptions } from "../../core/io.js";
 import { UsageError } from "../../core/errors.js";
@@ -32,21 +33,7 @@ export function registerPermissions(program: Command, io: MainOptions, setExitCo
       const needle = options.filter.toLowerCase();
       listing = listing.filter((p) => [p.identifier, p.description, ...p.allows, ...p.denies].some((text) => text.toLowerCase().includes(needle)));
     }
-    if (options.format === "json") io.stdout.write(JSON.stringify(listing, null, 2) + "\n");
-    else {
-      const out: string[] = [];
-      for (const p of listing) {
-        out.push(`${p.identifier}  (${p.kind}${p.platforms ? `, ${p.platforms.join("/")} only` : ""})`);
-        const description = p.description.replace(/<\/?h4>|\s+/g, " ").trim();
-        if (description) out.push(`  ${description.length > 160 ? description.slice(0, 159) + "…" : description}`);
-        if (p.members) out.push(`  includes: ${p.members.join(", ") || "nothing"}`);
-        if (p.allows.length) out.push(`  allows: ${p.allows.join(", ")}`);
-        if (p.denies.length) out.push(`  denies: ${p.denies.join(", ")}`);
-        if (p.scopeOnly) out.push("  scope only: adds to the plugin's global scope");
-        out.push("");
-      }
-      io.stdout.write(out.join("\n") || "no permissions match\n");
-    }
+    io.stdout.write(options.format === "json" ? renderPermissionsJson(listing) : renderPermissionsText(listing));
     setExitCode(0);
   });
 }

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { whoCan } from "../engine/index.js";
-import { contextLabel, provenanceJson, SourceLines } from "../queries/project-model.js";
-import { nearest, quoteList } from "../../core/did-you-mean.js";
+import { SourceLines } from "../queries/project-model.js";
+import { renderWhoCanJson, renderWhoCanText } from "../render/who-can.js";
 import type { MainOptions } from "../../core/io.js";
 import { addQueryOptions, loadModel, type QueryOptions } from "./query-options.js";
 import type { SetExitCode } from "../../core/command.js";
@@ -15,37 +15,8 @@ export function registerWhoCan(program: Command, io: MainOptions, setExitCode: S
     const { project, model } = await loadModel(paths, options, io);
     const result = whoCan(model, name);
     const lines = new SourceLines(project);
-    if (options.format === "json") {
-      io.stdout.write(
-        JSON.stringify(
-          {
-            command: name,
-            platform: model.platform,
-            deniedEverywhere: result.deniedEverywhere,
-            allowedBy: result.allowedBy.map((e) => provenanceJson(e, lines)),
-            deniedBy: result.deniedBy.map((e) => provenanceJson(e, lines)),
-          },
-          null,
-          2,
-        ) + "\n",
-      );
-    } else {
-      const out = [`${name} on ${model.platform}`];
-      if (result.allowedBy.length === 0 && result.deniedBy.length === 0) {
-        const close = nearest(name, [...model.allowed.keys(), ...model.denied.keys()], 3);
-        out.push(`  no active capability grants or denies it${close.length ? `; did you mean ${quoteList(close)}?` : ""}`);
-      }
-      for (const entry of result.allowedBy) {
-        const targets = [entry.windows.length ? `windows: ${entry.windows.join(", ")}` : "", entry.webviews.length ? `webviews: ${entry.webviews.join(", ")}` : ""].filter(Boolean).join("; ");
-        out.push(`  allowed for [${targets || "nothing: no windows or webviews"}] from ${contextLabel(entry)}`);
-        out.push(`    by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`);
-      }
-      for (const entry of result.deniedBy) {
-        out.push(`  DENIED everywhere by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`);
-      }
-      if (result.deniedEverywhere && result.allowedBy.length) out.push("  a deny in any active capability wins over every allow, for every window and origin");
-      io.stdout.write(out.join("\n") + "\n");
-    }
+    const render = options.format === "json" ? renderWhoCanJson : renderWhoCanText;
+    io.stdout.write(render({ name, result, model, lines }));
     setExitCode(0);
   });
 }
