@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RULES } from "../src/registry.js";
-import { ROOT, run } from "./helpers/run.js";
+import type { DomainName } from "../src/core/rule.js";
+import { ROOT, run, type RunResult } from "./helpers/run.js";
 
 /**
  * The docs are executed (actionlint's check-checks, ESLint's lint:docs:rule-examples): in each
@@ -80,18 +81,28 @@ async function check(example: Example) {
   return run(args, dir);
 }
 
+/** How each domain runs a docs example; a new domain adds its runner here (the test fails until it does). */
+const EXAMPLE_RUNNERS: Partial<Record<DomainName, (example: Example) => Promise<RunResult>>> = { capabilities: check };
+
 describe("rule docs are executed", () => {
   for (const rule of RULES) {
     const markdown = readFileSync(path.join(ROOT, "docs", "rules", `${rule.id}.md`), "utf8");
+    const runner = EXAMPLE_RUNNERS[rule.domain];
+    if (!runner) {
+      it(`${rule.id}: its domain (${rule.domain}) has a docs example runner in test/docs.test.ts`, () => {
+        expect(runner, `EXAMPLE_RUNNERS.${rule.domain}`).toBeDefined();
+      });
+      continue;
+    }
     it(`${rule.id}: the bad example gives exactly the documented findings`, async () => {
       const bad = parseSection(markdown, "Bad");
       expect(bad.expected, "a ```text block with the output").toBeDefined();
-      const result = await check(bad);
+      const result = await runner(bad);
       expect(result.stderr).toBe("");
       expect(result.stdout).toBe(bad.expected);
     });
     it(`${rule.id}: the good example is clean`, async () => {
-      const result = await check(parseSection(markdown, "Good", parseSection(markdown, "Bad")));
+      const result = await runner(parseSection(markdown, "Good", parseSection(markdown, "Bad")));
       expect(result.stderr).toBe("");
       expect(result.stdout).toBe("");
     });

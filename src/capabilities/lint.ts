@@ -7,7 +7,8 @@ import type { Capability, PermissionEntry } from "./model/types.js";
 import { CAPABILITY_RULES, CAPABILITY_RULES_BY_ID } from "./rules/index.js";
 import { CAPABILITY_FIELDS, capabilityObjects, fileForm, PERMISSION_ENTRY_FIELDS, REMOTE_FIELDS, WRAPPED_FILE_FIELDS } from "./model/capability.js";
 import unusedSuppression from "./rules/unused-suppression.js";
-import { collectSuppressions, findSuppression, type Suppression } from "../core/suppressions.js";
+import { findSuppression, type Suppression } from "../core/suppressions.js";
+import { collectSuppressions } from "./suppressions.js";
 import { removeArrayItem } from "../core/fix/edits.js";
 import { nearest } from "../core/did-you-mean.js";
 import type { ResolvedModel } from "./engine/index.js";
@@ -142,8 +143,9 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
     await rule.check(context);
   }
   reportUnusedSuppressions(suppressions, (suppression, message, hint) => {
-    const { source } = suppression.capability;
-    emit(unusedSuppression, documentsByPath.get(source.absolutePath), source.absolutePath, source.file, {
+    const { absolutePath } = suppression.scope;
+    const document = documentsByPath.get(absolutePath);
+    emit(unusedSuppression, document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath), {
       path: suppression.path,
       message,
       hint,
@@ -164,7 +166,7 @@ function reportUnusedSuppressions(suppressions: readonly Suppression[], report: 
     } else if (rule.reservedForPipeline) {
       report(suppression, `"${suppression.ruleId}" findings cannot be suppressed`, "remove it from caplint-disable and fix the file");
     } else {
-      report(suppression, `caplint-disable "${suppression.ruleId}" suppresses nothing in capability "${suppression.capability.identifier}"`, "remove it");
+      report(suppression, `caplint-disable "${suppression.ruleId}" suppresses nothing in ${suppression.scope.label}`, "remove it");
     }
   }
 }

@@ -2,7 +2,7 @@ import path from "node:path";
 import { minimatch } from "minimatch";
 import { readPackageJson } from "./package-files.js";
 import type { RuleSetting } from "./diagnostics.js";
-import { isPlainObject } from "../capabilities/model/capability.js";
+import { isPlainObject } from "./json.js";
 import { pathKind, readTextFile } from "./source/read.js";
 import { FatalError } from "./errors.js";
 

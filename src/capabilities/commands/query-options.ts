@@ -5,7 +5,7 @@ import { loadProject, type Project } from "../load/project.js";
 import { resolveProject } from "../queries/project-model.js";
 import type { Origin, ResolvedModel } from "../engine/index.js";
 import { UsageError } from "../../core/errors.js";
-import { isPlainObject } from "../model/capability.js";
+import { isPlainObject } from "../../core/json.js";
 import type { MainOptions } from "../../core/io.js";
 import { addInputOptions, loadOptionsFrom, type InputOptions } from "./options.js";
 

@@ -9,7 +9,7 @@ import type { Diagnostic } from "../../core/diagnostics.js";
 import type { JsonPath } from "../../core/location.js";
 import type { LintResult } from "../lint.js";
 import type { Project } from "../load/project.js";
-import { isPlainObject } from "../model/capability.js";
+import { isPlainObject } from "../../core/json.js";
 import { diffAccess, type Grant } from "../queries/diff.js";
 import { SourceLines } from "../queries/project-model.js";
 

@@ -1,4 +1,4 @@
-import { isPlainObject } from "../model/capability.js";
+import { isPlainObject } from "../../core/json.js";
 import type { Manifest, PermissionDef, PermissionSetDef } from "../catalog/types.js";
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : []);

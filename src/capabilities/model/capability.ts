@@ -1,4 +1,5 @@
 import type { JsonPath } from "../../core/location.js";
+import { isPlainObject } from "../../core/json.js";
 import type { Capability, CapabilitySource, PermissionEntry } from "./types.js";
 
 export type FileForm = "single" | "list" | "wrapped";
@@ -14,9 +15,6 @@ export interface CapabilityObject {
   value: Record<string, unknown>;
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
 
 /** The form a parsed file takes, decided like the host does: array, object with `capabilities`, other object. */
 export function fileForm(value: unknown): FileForm | undefined {

@@ -1,5 +1,5 @@
 import type { JsonPath } from "../../core/location.js";
-import { isPlainObject } from "../model/capability.js";
+import { isPlainObject } from "../../core/json.js";
 import type { Capability } from "../model/types.js";
 import { defineRule, type RuleContext } from "./types.js";
 

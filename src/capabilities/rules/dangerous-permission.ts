@@ -1,7 +1,7 @@
 import type { ResolvedCommand, ResolvedModel } from "../engine/index.js";
 import { sortMapKeys } from "../engine/normalize.js";
 import type { Capability } from "../model/types.js";
-import { isPlainObject } from "../model/capability.js";
+import { isPlainObject } from "../../core/json.js";
 import { describeTargets, entryOf, entryPath } from "./support/engine-helpers.js";
 import { defineRule } from "./types.js";
 

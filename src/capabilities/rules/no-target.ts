@@ -1,4 +1,4 @@
-import { isPlainObject } from "../model/capability.js";
+import { isPlainObject } from "../../core/json.js";
 import type { Capability } from "../model/types.js";
 import { nearest } from "../../core/did-you-mean.js";
 import { defineRule, type RuleContext } from "./types.js";

@@ -1,6 +1,7 @@
 import type { JsonPath } from "../../core/location.js";
 import { valueAt } from "../../core/source/document.js";
-import { CAPABILITY_FIELDS, fileForm, isPlainObject, PERMISSION_ENTRY_FIELDS, REMOTE_FIELDS, WRAPPED_FILE_FIELDS } from "../model/capability.js";
+import { CAPABILITY_FIELDS, fileForm, PERMISSION_ENTRY_FIELDS, REMOTE_FIELDS, WRAPPED_FILE_FIELDS } from "../model/capability.js";
+import { isPlainObject } from "../../core/json.js";
 import { nearest } from "../../core/did-you-mean.js";
 import { defineRule, type RuleContext } from "./types.js";
 
