@@ -22,6 +22,11 @@ export interface Diagnostic {
   /** Character offsets of the range in the file text, for code frames. */
   offset: number;
   length: number;
+  /**
+   * For findings that pair two places in the same file (a reply and the request it answers, a deny
+   * and the allow it shadows): the 1-based line of the other place.
+   */
+  relatedLine?: number;
   /** How to fix it, in one line. */
   hint?: string;
   fix?: Fix;

@@ -15,6 +15,7 @@ const json: Reporter = ({ diagnostics, summary }, context) =>
         endLine: d.range.end.line,
         endColumn: d.range.end.column,
         path: d.path,
+        ...(d.relatedLine !== undefined ? { relatedLine: d.relatedLine } : {}),
         ...(d.hint ? { hint: d.hint } : {}),
         fixable: d.fix !== undefined,
       })),
