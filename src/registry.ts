@@ -4,7 +4,9 @@
  */
 import { CAPABILITY_RULES } from "./capabilities/rules/index.js";
 import { createRegistry } from "./core/registry.js";
+import type { RuleMeta } from "./core/rule.js";
+import { EVENT_RULES } from "./events/rules.js";
 
-export const REGISTRY = createRegistry(CAPABILITY_RULES);
+export const REGISTRY = createRegistry<RuleMeta>(CAPABILITY_RULES, EVENT_RULES);
 export const RULES = REGISTRY.rules;
 export const RULES_BY_ID = REGISTRY.byId;

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RULES } from "../src/registry.js";
-import type { DomainName } from "../src/core/rule.js";
 import { FIXTURES, ROOT, run } from "./helpers/run.js";
 
 /**
@@ -14,12 +13,9 @@ import { FIXTURES, ROOT, run } from "./helpers/run.js";
  * - optional `<case>.args` holds extra CLI arguments, one per line (e.g. `--platform` or `--rule`);
  * - optional `<case>.fixed.json` is the file after `--fix`: it must no longer produce that rule's
  *   findings, and a second `--fix` must change nothing. Every fixable rule needs one.
- * Rules of every domain are covered: a case runs through its domain's command (FIXTURE_COMMANDS).
+ * These are the capability rules; the other domains run their fixtures in test/<domain>/.
  */
 const CASE = /\.(json|jsonl|toml|json5|txt)$/;
-
-/** The command that checks one fixture, per domain; a folder case of the capabilities domain is an app (`--app`). */
-const FIXTURE_COMMANDS: Record<DomainName, string> = { capabilities: "check", events: "events", mcp: "mcp" };
 
 function cases(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -38,12 +34,19 @@ function caseName(name: string): string {
 }
 
 /** The command line that checks a case with some options: `check --format compact --app case`. */
-function argv(domain: DomainName, dir: string, name: string, ...options: string[]): string[] {
-  const isApp = domain === "capabilities" && statSync(path.join(dir, name)).isDirectory();
-  return [FIXTURE_COMMANDS[domain], ...options, ...(isApp ? ["--app", name] : [name]), ...extraArgs(dir, name)];
+function argv(dir: string, name: string, ...options: string[]): string[] {
+  const isApp = statSync(path.join(dir, name)).isDirectory();
+  return ["check", ...options, ...(isApp ? ["--app", name] : [name]), ...extraArgs(dir, name)];
 }
 
-for (const rule of RULES) {
+describe("the rule registry and docs/rules", () => {
+  it("every rule of every domain has its page, and every page is a registered rule", () => {
+    const pages = readdirSync(path.join(ROOT, "docs", "rules")).filter((name) => name.endsWith(".md")).map((name) => name.slice(0, -3));
+    expect(pages.sort()).toEqual(RULES.map((rule) => rule.id).sort());
+  });
+});
+
+for (const rule of RULES.filter((r) => r.domain === "capabilities")) {
   describe(`rule ${rule.id}`, () => {
     const base = path.join(FIXTURES, rule.id);
     const validDir = path.join(base, "valid");
@@ -59,7 +62,7 @@ for (const rule of RULES) {
 
     for (const name of cases(validDir)) {
       it(`valid/${name} is clean`, async () => {
-        const result = await run(argv(rule.domain, validDir, name, "--format", "compact"), validDir);
+        const result = await run(argv(validDir, name, "--format", "compact"), validDir);
         expect(result.stderr).toBe("");
         expect(result.stdout).toBe("");
         expect(result.code).toBe(0);
@@ -68,7 +71,7 @@ for (const rule of RULES) {
 
     for (const name of cases(invalidDir)) {
       it(`invalid/${name} reports what ${caseName(name)}.out lists`, async () => {
-        const result = await run(argv(rule.domain, invalidDir, name, "--format", "compact"), invalidDir);
+        const result = await run(argv(invalidDir, name, "--format", "compact"), invalidDir);
         expect(result.stderr).toBe("");
         const mine = result.stdout.split("\n").filter((line) => line.endsWith(`[${rule.id}]`));
         expect(mine.length, "the rule fires").toBeGreaterThan(0);
@@ -81,12 +84,12 @@ for (const rule of RULES) {
         it(`invalid/${name} --fix gives ${caseName(name)}.fixed.json, clean of the rule and stable`, async () => {
           const dir = mkdtempSync(path.join(tmpdir(), `caplint-fix-${rule.id}-`));
           copyFileSync(path.join(invalidDir, name), path.join(dir, name));
-          const first = await run([FIXTURE_COMMANDS[rule.domain], "--fix", "--format", "json", name, ...extraArgs(invalidDir, name)], dir);
+          const first = await run(["check", "--fix", "--format", "json", name, ...extraArgs(invalidDir, name)], dir);
           expect(first.stderr).toBe("");
           expect(readFileSync(path.join(dir, name), "utf8")).toBe(readFileSync(fixed, "utf8"));
           const left = JSON.parse(first.stdout).diagnostics.filter((d: { ruleId: string; fixable: boolean }) => d.ruleId === rule.id && d.fixable);
           expect(left, "no fixable finding of the rule is left").toEqual([]);
-          await run([FIXTURE_COMMANDS[rule.domain], "--fix", "--format", "compact", name, ...extraArgs(invalidDir, name)], dir);
+          await run(["check", "--fix", "--format", "compact", name, ...extraArgs(invalidDir, name)], dir);
           expect(readFileSync(path.join(dir, name), "utf8")).toBe(readFileSync(fixed, "utf8"));
         });
       }

@@ -22,13 +22,10 @@ export interface Diagnostic {
   /** Character offsets of the range in the file text, for code frames. */
   offset: number;
   length: number;
-  /**
-   * For findings that pair two places in the same file (a reply and the request it answers, a deny
-   * and the allow it shadows): the 1-based line of the other place.
-   */
-  relatedLine?: number;
   /** How to fix it, in one line. */
   hint?: string;
+  /** The other line of a finding that pairs two events (a terminal event and its start). */
+  relatedLine?: number;
   fix?: Fix;
   /** Facts behind the message for programs (e.g. the commands a dangerous grant covers); not printed. */
   data?: Readonly<Record<string, unknown>>;

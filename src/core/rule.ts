@@ -4,6 +4,9 @@ import type { Severity } from "./diagnostics.js";
 export const DOMAIN_NAMES = ["capabilities", "events", "mcp"] as const;
 export type DomainName = (typeof DOMAIN_NAMES)[number];
 
+/** The command that lints a domain's input (listed by `caplint rules`, used by the fixture tests). */
+export const DOMAIN_LINT_COMMANDS: Readonly<Record<DomainName, string>> = { capabilities: "check", events: "events", mcp: "mcp" };
+
 export type RuleCategory = "correctness" | "security" | "suspicious" | "style";
 
 /** What every rule of every domain declares: the registry, config, reporters and `caplint rules` read only this. */

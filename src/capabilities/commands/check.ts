@@ -14,7 +14,8 @@ import { exitCodeFor, tooManyWarnings } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { makePaint } from "../../core/reporters/paint.js";
 import { docsUrl, toolVersion } from "../../core/tool.js";
-import { addInputOptions, checkRuleSetting, loadOptionsFrom, parsePositiveInteger, parseRuleSettings, type InputOptions } from "./options.js";
+import { addInputOptions, checkRuleSetting, loadOptionsFrom, parseRuleSettings, type InputOptions } from "./options.js";
+import { parsePositiveInteger } from "../../core/options.js";
 import type { SetExitCode } from "../../core/command.js";
 import { CapturedOutput, writeOutputFile } from "../../core/output.js";
 

@@ -6,13 +6,11 @@ import { registerMatrix } from "./matrix.js";
 import { registerPermissions } from "./permissions.js";
 import { registerReport } from "./report.js";
 import { registerResolve } from "./resolve.js";
-import { registerSchema } from "./schema.js";
 import { registerWhoCan } from "./who-can.js";
 
-/** The capability commands: `check` (the default command), `schema`, and the access queries. */
+/** The capability commands: `check` (the default command) and the access queries. */
 export const registerCapabilityCommands: RegisterCommands = (program, io, setExitCode) => {
   registerCheck(program, io, setExitCode);
-  registerSchema(program, io, setExitCode);
   registerAccess(program, io, setExitCode);
   registerWhoCan(program, io, setExitCode);
   registerMatrix(program, io, setExitCode);

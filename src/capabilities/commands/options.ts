@@ -4,6 +4,7 @@ import type { RuleSetting } from "../../core/diagnostics.js";
 import type { LoadOptions } from "../load/project.js";
 import { nearest, quoteList } from "../../core/did-you-mean.js";
 import { UsageError } from "../../core/errors.js";
+import { normalizeSetting, parsePositiveInteger, RULE_SETTINGS } from "../../core/options.js";
 
 export interface InputOptions {
   app?: string;
@@ -32,14 +33,6 @@ export function loadOptionsFrom(paths: string[], options: InputOptions, cwd: str
   return load;
 }
 
-export function parsePositiveInteger(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new UsageError(`expected a whole number, got "${value}"`);
-  return parsed;
-}
-
-const SETTINGS: readonly RuleSetting[] = ["off", "warning", "error"];
-
 /** Parses `--rule id=severity` values; unknown ids and severities are usage errors with a did-you-mean. */
 export function parseRuleSettings(values: readonly string[]): Map<string, RuleSetting> {
   const settings = new Map<string, RuleSetting>();
@@ -51,18 +44,14 @@ export function parseRuleSettings(values: readonly string[]): Map<string, RuleSe
   return settings;
 }
 
-export function normalizeSetting(value: string): RuleSetting {
-  return value === "warn" ? "warning" : (value as RuleSetting);
-}
-
 export function checkRuleSetting(id: string, severity: string, where: string): void {
   const rule = CAPABILITY_RULES_BY_ID.get(id);
   if (!rule) {
     const close = nearest(id, CAPABILITY_RULES_BY_ID.keys(), 2);
     throw new UsageError(`${where}: unknown rule "${id}"${close.length ? `; did you mean ${quoteList(close)}?` : "; list rules with: caplint rules"}`);
   }
-  if (!(SETTINGS as string[]).includes(normalizeSetting(severity))) {
-    throw new UsageError(`${where}: severity must be ${quoteList(SETTINGS)}, got "${severity}"`);
+  if (!(RULE_SETTINGS as readonly string[]).includes(normalizeSetting(severity))) {
+    throw new UsageError(`${where}: severity must be ${quoteList(RULE_SETTINGS)}, got "${severity}"`);
   }
   if (rule.reservedForPipeline && normalizeSetting(severity) !== "error") {
     throw new UsageError(`${where}: "${id}" is always an error and cannot be changed`);

@@ -2,12 +2,16 @@ import type { Command } from "commander";
 import type { RegisterCommands, SetExitCode } from "../../core/command.js";
 import type { MainOptions } from "../../core/io.js";
 import { registerCapabilityCommands } from "../../capabilities/commands/index.js";
+import { registerEventCommands } from "../../events/command.js";
 import { registerRules } from "./rules.js";
+import { registerSchema } from "./schema.js";
 
 /** Every domain's commands, in the order `caplint --help` lists them. A new domain adds its line here. */
-const DOMAIN_COMMANDS: readonly RegisterCommands[] = [registerCapabilityCommands];
+const DOMAIN_COMMANDS: readonly RegisterCommands[] = [registerCapabilityCommands, registerEventCommands];
 
 export function registerCommands(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   for (const register of DOMAIN_COMMANDS) register(program, io, setExitCode);
+  // Commands about every domain at once.
+  registerSchema(program, io, setExitCode);
   registerRules(program, io, setExitCode);
 }

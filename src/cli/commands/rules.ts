@@ -1,6 +1,6 @@
 import { Option, type Command } from "commander";
 import type { SetExitCode } from "../../core/command.js";
-import { DOMAIN_NAMES, type DomainName } from "../../core/rule.js";
+import { DOMAIN_LINT_COMMANDS, DOMAIN_NAMES, type DomainName } from "../../core/rule.js";
 import type { MainOptions } from "../../core/io.js";
 import { docsUrl } from "../../core/tool.js";
 import { RULES } from "../../registry.js";
@@ -18,6 +18,7 @@ export function registerRules(program: Command, io: MainOptions, setExitCode: Se
         defaultSeverity: rule.defaultSeverity,
         fixable: rule.fixable,
         category: rule.category,
+        command: DOMAIN_LINT_COMMANDS[rule.domain],
         description: rule.description,
         docs: `docs/rules/${rule.id}.md`,
         url: docsUrl(rule.id),
