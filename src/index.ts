@@ -3,6 +3,7 @@
  * Everything exported here is public; internal modules may change between versions.
  */
 import { readFileSync } from "node:fs";
+import { terminalSafe } from "./core/terminal-text.js";
 import { makePaint } from "./core/reporters/paint.js";
 import { docsUrl, toolVersion } from "./core/tool.js";
 import { runningPlatform } from "./capabilities/model/platform.js";
@@ -57,7 +58,8 @@ export async function format(input: LintResult | readonly Diagnostic[], name: Re
   const diagnostics = isLintResult(input) ? input.diagnostics : input;
   const files = isLintResult(input) ? input.files : new Set(diagnostics.map((d) => d.file)).size;
   const reporter = await loadReporter(name);
-  return reporter(
+  // The same terminal-safe layer as the CLI: control characters from files are escaped (JSON keeps the values).
+  return terminalSafe(reporter(
     { diagnostics, summary: summarize(diagnostics, files) },
     {
       cwd: options.cwd,
@@ -67,7 +69,7 @@ export async function format(input: LintResult | readonly Diagnostic[], name: Re
       docsUrl,
       sourceText: options.sourceText ?? readTextOrUndefined,
     },
-  );
+  ));
 }
 
 export interface AccessQuestion {

@@ -18,6 +18,7 @@ import { addInputOptions, checkRuleSetting, loadOptionsFrom, parseRuleSettings, 
 import { parsePositiveInteger } from "../../core/options.js";
 import type { SetExitCode } from "../../core/command.js";
 import { CapturedOutput, writeOutputFile } from "../../core/output.js";
+import { oneLine } from "../../core/terminal-text.js";
 
 interface CheckOptions extends InputOptions {
   config?: string;
@@ -59,7 +60,7 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
         return;
       }
       const { watchLoop } = await import("../../core/watch.js");
-      const describe = (error: unknown) => `caplint: ${error instanceof Error ? error.message : String(error)}`;
+      const describe = (error: unknown) => `caplint: ${oneLine(error instanceof Error ? error.message : String(error))}`;
       setExitCode(await watchLoop(() => runCheck(paths, options, io), describe, io.stdout, io.signal ?? new AbortController().signal));
     });
 }
@@ -119,13 +120,16 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
       },
     ),
   );
-  if (output instanceof CapturedOutput) await writeOutputFile(options.output!, output.text, io.cwd);
+  const inputs = [...project.inputs, ...(project.config ? [project.config.document.absolutePath] : []), ...(project.srcTauri ? [path.join(project.srcTauri, "tauri.conf.json")] : [])];
+  if (config) inputs.push(config.file);
+  if (output instanceof CapturedOutput) {
+    const read = [...inputs, ...project.documents.map((d) => d.absolutePath)];
+    await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: read }, output.text);
+  }
   const limits = options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings };
   if (tooManyWarnings(summary, limits) && options.format === "stylish") {
     io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
   }
-  const inputs = [...project.inputs, ...(project.config ? [project.config.document.absolutePath] : []), ...(project.srcTauri ? [path.join(project.srcTauri, "tauri.conf.json")] : [])];
-  if (config) inputs.push(config.file);
   return { code: exitCodeFor(summary, limits), inputs: [...new Set(inputs)] };
 }
 

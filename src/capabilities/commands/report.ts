@@ -2,8 +2,6 @@ import type { Command } from "commander";
 import path from "node:path";
 import { lint } from "../lint.js";
 import { loadProject, type Project } from "../load/project.js";
-import { describeIoError } from "../../core/source/read.js";
-import { FatalError } from "../../core/errors.js";
 import { knownWindowLabels, resolveProject } from "../queries/project-model.js";
 import { EXIT_OK } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
@@ -11,7 +9,7 @@ import { toolVersion } from "../../core/tool.js";
 import { UsageError } from "../../core/errors.js";
 import { loadOptionsFrom } from "./options.js";
 import { addQueryOptions, loadModel, originOf, type QueryOptions } from "./query-options.js";
-import { writeFileAtomic } from "../../core/output.js";
+import { writeOutputFile } from "../../core/output.js";
 import type { SetExitCode } from "../../core/command.js";
 
 interface ReportOptions extends QueryOptions {
@@ -47,11 +45,8 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
     if (options.html === "-") {
       io.stdout.write(html);
     } else {
-      try {
-        await writeFileAtomic(path.resolve(io.cwd, options.html), html);
-      } catch (error) {
-        throw new FatalError(`--html ${options.html}: cannot write the report: ${describeIoError(error)}`);
-      }
+      const inputs = [...project.inputs, ...project.documents.map((d) => d.absolutePath), ...(project.config ? [project.config.document.absolutePath] : [])];
+      await writeOutputFile("--html", { given: options.html, cwd: io.cwd, stdout: io.stdout, inputs }, html);
       const c = data.counts;
       const parts = [
         `${c.windows} window${c.windows === 1 ? "" : "s"} × ${c.plugins} plugin${c.plugins === 1 ? "" : "s"}`,

@@ -1,5 +1,6 @@
 import type { AccessResult, Origin, ResolvedCommand } from "../engine/index.js";
 import { contextLabel, provenanceJson, type SourceLines } from "../queries/project-model.js";
+import { textLines } from "../../core/terminal-text.js";
 
 /** What `caplint access` answers, ready to print. */
 export interface AccessAnswer {
@@ -85,7 +86,7 @@ export function renderAccessText({ result, origin, webview, platform, lines }: A
       }
     }
   }
-  return out.join("\n") + "\n";
+  return textLines(out);
 }
 
 const LISTED_PERMISSIONS = 8;

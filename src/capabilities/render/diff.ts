@@ -1,5 +1,6 @@
 import type { AccessDiff, Grant } from "../queries/diff.js";
 import { provenanceJson, type SourceLines } from "../queries/project-model.js";
+import { textLines } from "../../core/terminal-text.js";
 
 /** What `caplint diff` answers, ready to print; each side's grants point into that side's files. */
 export interface DiffAnswer {
@@ -40,5 +41,5 @@ export function renderDiffText({ diff, before, after }: DiffAnswer): string {
   if (diff.added.length) section("NEW ACCESS", diff.added, after);
   else out.push("no new access");
   if (diff.removed.length) section("removed access", diff.removed, before);
-  return out.join("\n") + "\n";
+  return textLines(out);
 }

@@ -1,4 +1,5 @@
 import type { AccessMatrix } from "../engine/index.js";
+import { textLines } from "../../core/terminal-text.js";
 
 const MARK = { granted: "✔", denied: "✖", none: "·" } as const;
 
@@ -20,7 +21,7 @@ export function renderMatrixText(matrix: AccessMatrix, platform: string): string
   }
   lines.push("");
   for (const row of matrix.rows) lines.push(`${row.window}: ${row.granted.length} callable, via ${row.capabilities.length ? row.capabilities.join(", ") : "no capability"}`);
-  return lines.join("\n") + "\n";
+  return textLines(lines);
 }
 
 export function renderMatrixCsv(matrix: AccessMatrix): string {

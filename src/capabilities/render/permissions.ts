@@ -1,4 +1,5 @@
 import type { PermissionListing } from "../queries/permissions.js";
+import { textLines } from "../../core/terminal-text.js";
 
 export function renderPermissionsJson(listing: readonly PermissionListing[]): string {
   return JSON.stringify(listing, null, 2) + "\n";
@@ -16,5 +17,5 @@ export function renderPermissionsText(listing: readonly PermissionListing[]): st
     if (p.scopeOnly) out.push("  scope only: adds to the plugin's global scope");
     out.push("");
   }
-  return out.join("\n") || "no permissions match\n";
+  return out.length ? textLines(out.slice(0, -1)) + "\n" : "no permissions match\n";
 }

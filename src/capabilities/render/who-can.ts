@@ -1,6 +1,7 @@
 import type { ResolvedModel, WhoCanResult } from "../engine/index.js";
 import { contextLabel, provenanceJson, type SourceLines } from "../queries/project-model.js";
 import { nearest, quoteList } from "../../core/did-you-mean.js";
+import { textLines } from "../../core/terminal-text.js";
 
 /** What `caplint who-can` answers, ready to print. */
 export interface WhoCanAnswer {
@@ -39,5 +40,5 @@ export function renderWhoCanText({ name, result, model, lines }: WhoCanAnswer): 
     out.push(`  DENIED everywhere by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`);
   }
   if (result.deniedEverywhere && result.allowedBy.length) out.push("  a deny in any active capability wins over every allow, for every window and origin");
-  return out.join("\n") + "\n";
+  return textLines(out);
 }
