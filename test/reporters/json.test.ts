@@ -37,7 +37,7 @@ describe("a finding that pairs two places (relatedLine)", () => {
 
   it("SARIF points a related location at the other line of the same file", () => {
     const log = render(sarif, { ...base, relatedLine: 4 }) as { runs: Array<{ results: Array<{ relatedLocations?: unknown[] }> }> };
-    expect(log.runs[0]!.results[0]!.relatedLocations).toEqual([
+    expect(log.runs[0]!.results[0]!.relatedLocations).toMatchObject([
       { id: 1, physicalLocation: { artifactLocation: { uri: "caps/main.json", uriBaseId: "%SRCROOT%" }, region: { startLine: 4 } } },
     ]);
     const plain = render(sarif, base) as { runs: Array<{ results: Array<object> }> };
