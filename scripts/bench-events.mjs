@@ -23,8 +23,8 @@ function measure(args, probe) {
   const result = spawnSync(process.execPath, ["--import", probe, ...args], { encoding: "utf8", maxBuffer: 1 << 28 });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`${args.join(" ")} exited ${result.status}: ${result.stderr.slice(0, 500)}`);
-  const probe = /caplint-bench-maxrss=(\d+) cpu=(\d+)/.exec(result.stderr);
-  return { ms, mb: probe ? Number(probe[1]) / 1024 : NaN, cpu: probe ? Number(probe[2]) : NaN, stdout: result.stdout };
+  const facts = /caplint-bench-maxrss=(\d+) cpu=(\d+)/.exec(result.stderr);
+  return { ms, mb: facts ? Number(facts[1]) / 1024 : NaN, cpu: facts ? Number(facts[2]) : NaN, stdout: result.stdout };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
