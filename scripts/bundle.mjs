@@ -4,7 +4,8 @@
 // cost about half of it, and there is no module compile cache. One CommonJS script, compiled from a V8
 // code cache made at build time (scripts/build-code-cache.mjs), skips both. Lazily imported parts
 // (reporters, fixes, queries) stay lazy: esbuild turns their `import()` into deferred `require()`s.
-// The library entry (dist/index.js) stays unbundled ESM.
+// The library entry (dist/index.js) stays unbundled ESM. The package's own files (schema/, data/,
+// package.json, dist/generated/) are found by src/core/package-files.ts alone, from any depth.
 import { build } from "esbuild";
 
 /**
