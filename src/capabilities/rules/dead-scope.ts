@@ -1,0 +1,242 @@
+import { Catalog } from "../catalog/catalog.js";
+import { APP_KEY } from "../catalog/types.js";
+import { expandIdentifier } from "../engine/resolve.js";
+import type { JsonPath } from "../../core/location.js";
+import { isPlainObject } from "../../core/json.js";
+import type { Capability, PermissionEntry } from "../model/types.js";
+import { entryOf, samePath } from "./support/engine-helpers.js";
+import { defineRule, type RuleContext } from "./types.js";
+
+/**
+ * Commands of official plugins that take no scope although their plugin has one: a scope on a
+ * permission that only grants these is never read (`shell:allow-open` checks the `open` config option).
+ */
+const SCOPELESS_COMMANDS: Readonly<Record<string, readonly string[]>> = {
+  shell: ["open", "kill", "stdin_write"],
+  http: ["fetch_cancel", "fetch_send", "fetch_read_body", "fetch_cancel_body"],
+};
+
+/** Fields a plugin reads from scope entries, per plugin, from its scope schema. */
+type ScopeFields = { fields: ReadonlySet<string> } | undefined;
+
+/** Commands that run nothing unless a scope names the program. */
+const SHELL_RUNNERS = ["plugin:shell|execute", "plugin:shell|spawn"];
+
+export default defineRule({
+  id: "dead-scope",
+  description: "Report scopes the plugin never reads or reads otherwise (a field outside its scope schema, a scope on a command that takes none, a float or an unsafe integer where it wants an integer) and shell execute/spawn grants without a scope, which run nothing.",
+  category: "correctness",
+  defaultSeverity: "warning",
+  fixable: false,
+  async check(context) {
+    const fieldsByKey = new Map<string, ScopeFields>();
+    const fieldsOf = (key: string) => {
+      if (!fieldsByKey.has(key)) fieldsByKey.set(key, scopeFields(context.catalog.get(key)?.global_scope_schema));
+      return fieldsByKey.get(key);
+    };
+    for (const { capability, entry } of context.entries()) {
+      const lists = (["allow", "deny"] as const).filter((list) => Array.isArray(entry[list]) && (entry[list] as unknown[]).length > 0);
+      if (lists.length === 0) continue;
+      const key = Catalog.keyOf(entry.identifier)?.key;
+      if (key === undefined || key === APP_KEY || !context.catalog.has(key)) continue;
+      const manifest = context.catalog.get(key)!;
+      const official = key === "core" || key.startsWith("core:") || context.catalog.provenanceOf(key)?.origin === "builtin";
+      const reader = scopeReader(context, entry.identifier);
+      if (reader === "none" && (official || manifest.global_scope_schema)) {
+        const why =
+          manifest.global_scope_schema === null || manifest.global_scope_schema === undefined
+            ? `the ${key} plugin reads no scope`
+            : `${describeCommands(context, entry.identifier)} ${key} takes no scope`;
+        for (const list of lists) {
+          context.report({
+            at: capability.source,
+            path: [...entry.path, list],
+            target: "key",
+            message: `the "${list}" scope on "${entry.identifier}" is never read: ${why}`,
+            hint: key === "shell" ? 'remove it; shell:allow-open is limited by the "open" option of the shell plugin in tauri.conf.json' : "remove it, or put the scope on a permission whose command reads it",
+          });
+        }
+        continue;
+      }
+      reportNumbers(context, capability, entry, lists, context.catalog.get(key)?.global_scope_schema);
+      const fields = fieldsOf(key);
+      if (!fields) continue;
+      for (const list of lists) {
+        // One finding per field and list, at its first use: a field copied into every entry is one mistake.
+        const uses = new Map<string, number[]>();
+        (entry[list] as unknown[]).forEach((value, index) => {
+          if (!isPlainObject(value)) return;
+          for (const field of Object.keys(value)) if (!fields.fields.has(field)) uses.set(field, [...(uses.get(field) ?? []), index]);
+        });
+        for (const [field, indexes] of uses) {
+          const count = indexes.length > 1 ? ` (in ${indexes.length} entries)` : "";
+          context.report({
+            at: capability.source,
+            path: [...entry.path, list, indexes[0]!, field],
+            target: "key",
+            message: `scope field "${field}"${count} is not read by the ${key} plugin: its scope entries read ${[...fields.fields].map((f) => `"${f}"`).join(", ")}`,
+            hint:
+              field === "requireLiteralLeadingDot"
+                ? `remove it; it is an option of the plugin, set in tauri.conf.json under plugins.${key}.requireLiteralLeadingDot (or the asset protocol's scope)`
+                : "remove the field, or check the plugin's documentation for the name it reads",
+          });
+        }
+      }
+    }
+    await reportDeadShellGrants(context);
+  },
+});
+
+/**
+ * Numbers where the scope schema wants an integer, read as written in the file: plugins deserialize
+ * scope values with Rust's number types, so `1.0` fails to deserialize as an integer, and an integer
+ * above 2^53 is one JavaScript (and the IPC layer) would round. Both are accepted by the build and go
+ * wrong at run time.
+ */
+function reportNumbers(context: RuleContext, capability: Capability, entry: PermissionEntry, lists: ReadonlyArray<"allow" | "deny">, schema: unknown): void {
+  if (!isPlainObject(schema)) return;
+  const document = context.document(capability.source);
+  if (!document) return;
+  const definitions = isPlainObject(schema.definitions) ? schema.definitions : {};
+  const walk = (value: unknown, node: unknown, path: JsonPath, depth: number): void => {
+    if (depth > 16) return;
+    const variants = expandSchema(node, definitions);
+    if (typeof value === "number") {
+      if (!variants.some((v) => v.type === "integer") || variants.some((v) => v.type === "number")) return;
+      const located = document.locate(path);
+      if (!located.exact) return;
+      const written = document.text.slice(located.offset, located.offset + located.length).trim();
+      const integralFloat = /^-?\d+\.\d*$|^-?\d+(\.\d*)?[eE][+-]?\d+$/.test(written) && Number.isInteger(value);
+      const unsafe = /^-?\d+$/.test(written) && !Number.isSafeInteger(Number(written));
+      if (!integralFloat && !unsafe) return;
+      context.report({
+        at: capability.source,
+        path,
+        message: integralFloat
+          ? `scope value ${written} is written as a float where the ${Catalog.keyOf(entry.identifier)?.key} plugin reads an integer: the entry fails to deserialize at run time`
+          : `scope value ${written} is above 2^53: JavaScript and the IPC layer round it (to ${String(value)}), so the plugin may compare another number`,
+        hint: integralFloat ? `write ${String(Math.trunc(value))}` : "keep integer scope values within ±9007199254740991, or use a string if the plugin accepts one",
+      });
+      return;
+    }
+    if (Array.isArray(value)) {
+      const items = variants.map((v) => v.items).filter((i) => i !== undefined);
+      value.forEach((item, index) => items.forEach((schemaItem) => walk(item, schemaItem, [...path, index], depth + 1)));
+    } else if (isPlainObject(value)) {
+      for (const [field, inner] of Object.entries(value)) {
+        for (const variant of variants) if (isPlainObject(variant.properties) && field in variant.properties) walk(inner, variant.properties[field], [...path, field], depth + 1);
+      }
+    }
+  };
+  for (const list of lists) (entry[list] as unknown[]).forEach((value, index) => walk(value, schema, [...entry.path, list, index], 0));
+}
+
+/** A schema node's alternatives, following `$ref`, `anyOf`, `oneOf` and `allOf` (bounded). */
+function expandSchema(node: unknown, definitions: Record<string, unknown>, depth = 0): Array<Record<string, unknown>> {
+  if (!isPlainObject(node) || depth > 8) return [];
+  if (typeof node.$ref === "string") {
+    const name = /^#\/definitions\/(.+)$/.exec(node.$ref)?.[1];
+    return name === undefined ? [] : expandSchema(definitions[name], definitions, depth + 1);
+  }
+  const out: Array<Record<string, unknown>> = [node];
+  for (const combinator of ["anyOf", "oneOf", "allOf"] as const) {
+    const variants = node[combinator];
+    if (Array.isArray(variants)) for (const variant of variants) out.push(...expandSchema(variant, definitions, depth + 1));
+  }
+  return out;
+}
+
+/**
+ * Whether an entry's scope reaches a command that reads it: a leaf with a scope-reading command, or a
+ * command-less leaf (its scope goes to the plugin's global scope). "none" when every leaf grants only
+ * commands that take no scope; "unknown" when the identifier does not expand.
+ */
+function scopeReader(context: RuleContext, identifier: string): "some" | "none" | "unknown" {
+  const { leaves } = expandIdentifier(context.catalog, identifier);
+  if (leaves.length === 0) return "unknown";
+  for (const leaf of leaves) {
+    const commands = [...leaf.permission.commands.allow, ...leaf.permission.commands.deny];
+    if (commands.length === 0) return "some";
+    const official = leaf.key === "core" || leaf.key.startsWith("core:") || context.catalog.provenanceOf(leaf.key)?.origin === "builtin";
+    const schema = context.catalog.get(leaf.key)?.global_scope_schema;
+    if (schema === null || schema === undefined) {
+      // A plugin without a scope schema: official ones read no scope; others may still read one.
+      if (!official) return "some";
+      continue;
+    }
+    const scopeless = SCOPELESS_COMMANDS[leaf.key] ?? [];
+    if (commands.some((command) => !scopeless.includes(command))) return "some";
+  }
+  return "none";
+}
+
+function describeCommands(context: RuleContext, identifier: string): string {
+  const commands = [...new Set(expandIdentifier(context.catalog, identifier).leaves.flatMap((leaf) => [...leaf.permission.commands.allow, ...leaf.permission.commands.deny]))];
+  return commands.length === 1 ? `the ${commands[0]} command of` : `the commands ${commands.join(", ")} of`;
+}
+
+/**
+ * The fields of the object forms of a scope schema (the union over its `anyOf` variants, following
+ * `$ref`s into `definitions`). Undefined when the schema is missing or has a free-form object form,
+ * which could read any field.
+ */
+export function scopeFields(schema: unknown): ScopeFields {
+  if (!isPlainObject(schema)) return undefined;
+  const definitions = isPlainObject(schema.definitions) ? schema.definitions : {};
+  const fields = new Set<string>();
+  let freeForm = false;
+  let sawObject = false;
+  const seen = new Set<unknown>();
+  const visit = (node: unknown) => {
+    if (!isPlainObject(node) || seen.has(node)) return;
+    seen.add(node);
+    if (typeof node.$ref === "string") {
+      const name = /^#\/definitions\/(.+)$/.exec(node.$ref)?.[1];
+      if (name !== undefined) visit(definitions[name]);
+      return;
+    }
+    for (const combinator of ["anyOf", "oneOf", "allOf"] as const) {
+      const variants = node[combinator];
+      if (Array.isArray(variants)) variants.forEach(visit);
+    }
+    const isObject = node.type === "object" || isPlainObject(node.properties);
+    if (!isObject) return;
+    sawObject = true;
+    if (isPlainObject(node.properties)) for (const name of Object.keys(node.properties)) fields.add(name);
+    else freeForm = true;
+  };
+  visit(schema);
+  return sawObject && !freeForm && fields.size > 0 ? { fields } : undefined;
+}
+
+/**
+ * `shell:allow-execute` and `shell:allow-spawn` run only the programs a scope names (the entry's own,
+ * or the shell plugin's global scope). Granted with no scope anywhere, they run nothing.
+ */
+async function reportDeadShellGrants(context: RuleContext): Promise<void> {
+  if (!context.catalog.has("shell")) return;
+  const reported = new Set<string>();
+  for (const model of await context.resolutions()) {
+    const globalAllow = model.globalScope.get("shell")?.allow ?? [];
+    if (globalAllow.length > 0) continue;
+    for (const command of SHELL_RUNNERS) {
+      const grants = model.allowed.get(command) ?? [];
+      if (grants.length === 0 || grants.some((grant) => (grant.scope?.allow ?? []).length > 0)) continue;
+      for (const grant of grants) {
+        const source = entryOf(model, grant);
+        if (!source) continue;
+        const key = `${source.capability.source.absolutePath}\u0000${JSON.stringify(source.entry.path)}`;
+        if (reported.has(key)) continue;
+        reported.add(key);
+        // Every command of the entry that runs programs, for the message.
+        const dead = SHELL_RUNNERS.filter((c) => (model.allowed.get(c) ?? []).some((g) => samePath(g.provenance.path, grant.provenance.path) && g.capabilityIndex === grant.capabilityIndex));
+        context.report({
+          at: source.capability.source,
+          path: source.entry.extended ? [...source.entry.path, "identifier"] : source.entry.path,
+          message: `"${source.entry.identifier}" grants nothing: ${dead.join(" and ")} ${dead.length > 1 ? "run" : "runs"} only programs a shell scope names, and no entry gives ${dead.length > 1 ? "them" : "it"} one`,
+          hint: 'add the program, e.g. { "identifier": "shell:allow-execute", "allow": [{ "name": "git", "cmd": "git", "args": true }] }, or remove the permission',
+        });
+      }
+    }
+  }
+}

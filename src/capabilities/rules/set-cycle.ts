@@ -1,0 +1,110 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { Catalog } from "../catalog/catalog.js";
+import { APP_KEY, type Manifest } from "../catalog/types.js";
+import { reportResolutionProblems } from "./support/resolution-problems.js";
+import { defineRule, type RuleContext } from "./types.js";
+
+export default defineRule({
+  id: "set-cycle",
+  description: "Disallow permission sets that include themselves, directly or through other sets (the host's build overflows its stack).",
+  category: "correctness",
+  defaultSeverity: "error",
+  fixable: false,
+  async check(context) {
+    await reportResolutionProblems(context, ["set-cycle", "set-too-large"]);
+    await reportUnusedCycles(context);
+  },
+});
+
+/**
+ * A set that includes itself in a plugin no capability uses does not break the build (only granted
+ * sets are expanded), but the host's "not allowed" message lists a command's permissions by walking
+ * every set without a cycle check, and overflows the stack in debug builds: a warning.
+ */
+async function reportUnusedCycles(context: RuleContext): Promise<void> {
+  const used = new Set<string>();
+  for (const capability of context.capabilities) {
+    for (const entry of capability.permissions) used.add(Catalog.keyOf(entry.identifier)?.key ?? "");
+  }
+  for (const key of context.catalog.keys()) {
+    const provenance = context.catalog.provenanceOf(key);
+    if (used.has(key) || !provenance || provenance.origin === "builtin" || provenance.file === undefined) continue;
+    const manifest = context.catalog.get(key)!;
+    for (const [name, loop] of selfIncludingSets(key, manifest)) {
+      const qualified = key === APP_KEY ? name : `${key}:${name}`;
+      const where = await definingFile(path.resolve(context.project.cwd, provenance.file), name);
+      context.report({
+        at: { absolutePath: where },
+        path: [],
+        demote: true,
+        message: `permission set "${qualified}" includes itself (${loop.join(" → ")}); no capability grants ${key === APP_KEY ? "the app's permissions" : `plugin "${key}"`}, so the build passes, but the host's "not allowed" error walks sets without a cycle check and overflows the stack in debug builds`,
+        hint: `remove "${loop[loop.length - 1]}" from set "${loop[loop.length - 2]}"`,
+      });
+    }
+  }
+}
+
+/** Sets of one manifest that reach themselves through members of the same manifest, with the loop. */
+function selfIncludingSets(key: string, manifest: Manifest): Array<[string, string[]]> {
+  const sets = manifest.permission_sets;
+  const local = (member: string) => {
+    const parts = Catalog.keyOf(member);
+    if (!parts) return undefined;
+    if (parts.key === APP_KEY || parts.key === key) return parts.base;
+    return undefined;
+  };
+  const out: Array<[string, string[]]> = [];
+  // One finding per loop: a set already on a reported loop is not reported again.
+  const onLoops = new Set<string>();
+  for (const start of Object.keys(sets)) {
+    if (onLoops.has(start)) continue;
+    // Depth-first search for a path back to `start`; each set is visited once, so it stays linear per start.
+    const seen = new Set<string>();
+    const walk = (name: string, trail: string[]): string[] | undefined => {
+      for (const member of sets[name]?.permissions ?? []) {
+        const next = local(member);
+        if (next === undefined || !Object.hasOwn(sets, next)) continue;
+        if (next === start) return [...trail, next];
+        if (seen.has(next)) continue;
+        seen.add(next);
+        const found = walk(next, [...trail, next]);
+        if (found) return found;
+      }
+      return undefined;
+    };
+    const loop = walk(start, [start]);
+    if (loop) {
+      out.push([start, loop]);
+      for (const name of loop) onLoops.add(name);
+    }
+  }
+  return out;
+}
+
+/** The permission file in a plugin folder that defines the set; the folder itself when none is found. */
+async function definingFile(folder: string, name: string): Promise<string> {
+  const pattern = new RegExp(`["']?identifier["']?\\s*[=:]\\s*["']${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["']`);
+  const visit = async (dir: string, depth: number): Promise<string | undefined> => {
+    if (depth > 6) return undefined;
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return undefined;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isFile() && /\.(toml|json)$/.test(entry.name)) {
+        const text = await readFile(full, "utf8").catch(() => "");
+        if (/\[\[set\]\]|"set"\s*:/.test(text) && pattern.test(text)) return full;
+      } else if (entry.isDirectory() && entry.name !== "schemas") {
+        const found = await visit(full, depth + 1);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  };
+  return (await visit(folder, 0)) ?? folder;
+}

@@ -1,0 +1,27 @@
+import { compileRemotePattern } from "../engine/match/origin.js";
+import { defineRule } from "./types.js";
+
+export default defineRule({
+  id: "unsafe-pattern",
+  description: "Report remote URL patterns with regular-expression groups that backtrack catastrophically in JavaScript engines.",
+  category: "suspicious",
+  defaultSeverity: "warning",
+  fixable: false,
+  check(context) {
+    for (const capability of context.capabilities) {
+      capability.remote?.urls.forEach((url, index) => {
+        const compiled = compileRemotePattern(url);
+        if (compiled.ok || !compiled.unsafe) return;
+        // A run of `*` matches exactly what one `*` matches: the host's linear engine treats it so, and
+        // its breadth (`http://**` is any host) is broad-remote's finding. Only real nested groups remain.
+        if (/\*{2,}/.test(url) && compileRemotePattern(url.replace(/\*{2,}/g, "*")).ok) return;
+        context.report({
+          at: capability.source,
+          path: [...capability.source.path, "remote", "urls", index],
+          message: `remote URL pattern "${url}" is unsafe: ${compiled.message.replace(/^unsafe pattern: /, "")}`,
+          hint: "use wildcards (*) or a simple group such as (a|b) instead of nested repetition; caplint matches it in linear time, but other tools may hang",
+        });
+      });
+    }
+  },
+});

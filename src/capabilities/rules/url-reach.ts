@@ -1,0 +1,203 @@
+/**
+ * How far a URL pattern reaches, decided with the engine's own linear URL-pattern matcher rather than a
+ * list of spellings: does it match hosts the app cannot own (a reserved `.invalid` host, a host anyone
+ * can register, a bare IP address, the cloud metadata address), or only loopback? One helper serves
+ * `remote.urls` (broad-remote, insecure-remote, dangerous-permission's escalation) and the http plugin's
+ * URL scopes (dangerous-permission), so `https://*.*`, `*://**:*` (any path) and `https://*.anthropic.*`
+ * are judged as broad as `https://*`.
+ */
+type UrlPatternClass = typeof import("urlpattern-polyfill/urlpattern").URLPattern;
+
+export interface RemotePatternTools {
+  URLPattern: UrlPatternClass;
+  /** The engine's compiler; a pattern it refuses is invalid-remote-url's finding. */
+  compileRemotePattern: typeof import("../engine/match/origin.js").compileRemotePattern;
+}
+
+let tools: Promise<RemotePatternTools> | undefined;
+/** The engine's linear component matcher, set when the tools load (componentMatches runs after that). */
+let matchComponent: typeof import("../engine/match/origin.js").componentPatternMatches | undefined;
+
+/** Loaded on first use, so commands that never look at remote URLs do not pay for the polyfill. */
+export function loadRemotePatternTools(): Promise<RemotePatternTools> {
+  tools ??= Promise.all([import("urlpattern-polyfill/urlpattern"), import("../engine/match/origin.js")]).then(([polyfill, origin]) => {
+    matchComponent = origin.componentPatternMatches;
+    return { URLPattern: polyfill.URLPattern, compileRemotePattern: origin.compileRemotePattern };
+  });
+  return tools;
+}
+
+const componentResults = new Map<string, boolean>();
+
+/** Memoised: the same few patterns are asked about for every capability that lists them. */
+export function componentMatches(URLPattern: UrlPatternClass, component: "protocol" | "hostname", pattern: string, value: string): boolean {
+  const key = `${component}\u0000${pattern}\u0000${value}`;
+  let result = componentResults.get(key);
+  if (result === undefined) {
+    try {
+      // The polyfill only canonicalises the value (its `*` matches in linear time); the engine's linear
+      // matcher decides. The polyfill's own test backtracks: a host like `example.com*.*.*…*.b` (30
+      // wildcards) took minutes.
+      const canonical = new URLPattern({ [component]: "*" }).exec({ [component]: value })?.[component].input;
+      result = canonical !== undefined && matchComponent!(component, pattern, canonical);
+    } catch {
+      result = false;
+    }
+    if (componentResults.size > 10_000) componentResults.clear();
+    componentResults.set(key, result);
+  }
+  return result;
+}
+
+/** A scheme no site uses: a protocol pattern matching it matches every scheme. */
+const PROBE_SCHEME = "caplint-probe";
+/** What an attacker puts where the pattern has a wildcard. */
+export const WILDCARD_FILLER = "attacker";
+
+export function matchesAnyScheme(URLPattern: UrlPatternClass, protocol: string): boolean {
+  return componentMatches(URLPattern, "protocol", protocol, PROBE_SCHEME);
+}
+
+/**
+ * A host the hostname pattern matches, with every wildcard, named group and regexp group replaced
+ * by `filler` (optional groups kept once). Undefined when the pattern does not match its own
+ * example, e.g. a regexp group that rejects the filler: then nothing can be said about it.
+ */
+export function exampleHost(URLPattern: UrlPatternClass, hostname: string, filler = WILDCARD_FILLER): string | undefined {
+  let out = "";
+  let afterPart = false;
+  for (let i = 0; i < hostname.length; i++) {
+    const c = hostname[i]!;
+    if (c === "\\" && i + 1 < hostname.length) {
+      out += hostname[++i];
+      afterPart = false;
+    } else if (afterPart && (c === "?" || c === "+" || c === "*")) {
+      // A modifier of the group, name or wildcard before it.
+      afterPart = false;
+    } else if (c === "*") {
+      out += filler;
+      afterPart = true;
+    } else if (c === ":" && /[A-Za-z_$]/.test(hostname[i + 1] ?? "")) {
+      while (i + 1 < hostname.length && /[\w$]/.test(hostname[i + 1]!)) i++;
+      if (hostname[i + 1] === "(") i = closingParen(hostname, i + 1);
+      out += filler;
+      afterPart = true;
+    } else if (c === "(") {
+      i = closingParen(hostname, i);
+      out += filler;
+      afterPart = true;
+    } else if (c === "{") {
+      afterPart = false;
+    } else if (c === "}") {
+      afterPart = true;
+    } else {
+      out += c;
+      afterPart = false;
+    }
+  }
+  return componentMatches(URLPattern, "hostname", hostname, out) ? out : undefined;
+}
+
+function closingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === "(") depth++;
+    else if (text[i] === ")" && --depth === 0) return i;
+  }
+  return text.length;
+}
+
+
+/** A host under the reserved `.invalid` domain: a hostname pattern matching it matches every host. */
+const PROBE_HOST = "caplint-probe.invalid";
+/** An address from TEST-NET-3 (RFC 5737): a pattern matching it reaches arbitrary IP addresses. */
+const PROBE_IP = "203.0.113.7";
+/** The link-local address cloud providers serve instance credentials on. */
+export const METADATA_HOST = "169.254.169.254";
+
+export interface HostReach {
+  /** The protocol pattern matches every scheme. */
+  anyScheme: boolean;
+  /** It matches a host nobody can own, so every host. */
+  anyHost: boolean;
+  /** A host anyone can register that it matches (a wildcard in the last two labels), when not `anyHost`. */
+  registrable?: string;
+  /** It matches an arbitrary public IP address. */
+  anyIp: boolean;
+  /** It matches the cloud metadata address. */
+  metadata: boolean;
+  /** Every host it matches is loopback (localhost, 127.0.0.0/8, [::1]). */
+  loopbackOnly: boolean;
+  /** A host it matches, wildcards filled with "attacker"; undefined when that cannot be built. */
+  example?: string;
+}
+
+/** Whether the reach is as broad as `https://*`: pages or servers the app does not control. */
+export function isForeignReach(reach: HostReach): boolean {
+  return reach.anyHost || reach.registrable !== undefined || reach.anyIp;
+}
+
+/** Words for a broad reach: "any host", "hosts anyone can register, such as …", "any IP address". */
+export function describeReach(reach: HostReach): string {
+  if (reach.anyHost) return "any host";
+  const parts: string[] = [];
+  // An address pattern (`203.0.*`) fills to a mangled host: its IP example says more.
+  if (reach.registrable !== undefined && !(reach.anyIp && /^\d/.test(reach.registrable))) parts.push(`hosts anyone can register, such as "${reach.registrable}"`);
+  if (reach.anyIp) parts.push(`IP addresses of other machines, such as "${PROBE_IP}"${reach.metadata ? ` (and the cloud metadata address ${METADATA_HOST})` : ""}`);
+  return parts.join(" and ");
+}
+
+/** The reach of a protocol and hostname component pattern, in the canonical form the polyfill gives. */
+export function hostReach(URLPattern: UrlPatternClass, protocol: string, hostname: string): HostReach {
+  const anyScheme = matchesAnyScheme(URLPattern, protocol);
+  const anyHost = componentMatches(URLPattern, "hostname", hostname, PROBE_HOST);
+  const anyIp = componentMatches(URLPattern, "hostname", hostname, PROBE_IP);
+  const metadata = componentMatches(URLPattern, "hostname", hostname, METADATA_HOST);
+  const example = exampleHost(URLPattern, hostname);
+  const otherExample = example === undefined ? undefined : exampleHost(URLPattern, hostname, "x");
+  const registrable = !anyHost && example !== undefined && otherExample !== undefined && registrableByAnyone(example, otherExample) ? example : undefined;
+  const loopbackOnly = !anyHost && !anyIp && example !== undefined && otherExample !== undefined && isLoopback(example) && isLoopback(otherExample);
+  return { anyScheme, anyHost, registrable, anyIp, metadata, loopbackOnly, example };
+}
+
+const urlReaches = new Map<string, HostReach | undefined>();
+
+/**
+ * The reach of a URLPattern constructor string (a `remote.urls` entry or an http scope URL); undefined
+ * when it does not parse. A run of `*` is read as one `*`, which matches the same URLs.
+ */
+export function urlReach(URLPattern: UrlPatternClass, url: string): HostReach | undefined {
+  if (urlReaches.has(url)) return urlReaches.get(url);
+  let reach: HostReach | undefined;
+  try {
+    const pattern = new URLPattern(url.replace(/\*{2,}/g, "*"));
+    reach = hostReach(URLPattern, pattern.protocol, pattern.hostname);
+  } catch {
+    reach = undefined;
+  }
+  if (urlReaches.size > 10_000) urlReaches.clear();
+  urlReaches.set(url, reach);
+  return reach;
+}
+
+/** Hosts that never leave the machine: `localhost` and its subdomains, 127.0.0.0/8 and `[::1]`. */
+export function isLoopback(host: string): boolean {
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (host === "[::1]" || host === "::1") return true;
+  const octets = host.split(".");
+  return octets.length === 4 && octets[0] === "127" && octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255);
+}
+
+/**
+ * True when a wildcard reaches the part of the host a registrar hands out (the last two labels),
+ * so anyone can register a matching site: `*.com`, `example.*`, `*example.com`. A label holds a
+ * wildcard when it changes with the filler. Hosts under `localhost` resolve to the machine itself
+ * and are exempt.
+ */
+function registrableByAnyone(example: string, otherExample: string): boolean {
+  if (example === "localhost" || example.endsWith(".localhost")) return false;
+  const labels = example.split(".").slice(-2);
+  const otherLabels = otherExample.split(".").slice(-2);
+  return labels.length !== otherLabels.length || labels.some((label, index) => label !== otherLabels[index]);
+}
