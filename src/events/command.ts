@@ -9,7 +9,7 @@ import { pathKind } from "../core/source/read.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "../core/reporters/index.js";
 import { CAPABILITY_RULES_BY_ID } from "../capabilities/rules/index.js";
 import { nearest, quoteList } from "../core/did-you-mean.js";
-import { EXIT_FINDINGS, EXIT_OK } from "../core/exit-codes.js";
+import { exitCodeFor, tooManyWarnings } from "../core/exit-codes.js";
 import type { MainOptions } from "../core/io.js";
 import { makePaint } from "../core/reporters/paint.js";
 import { docsUrl, toolVersion } from "../core/tool.js";
@@ -124,9 +124,9 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
     const read = inputs.filter((name) => name !== "-").map((name) => path.resolve(io.cwd, name));
     await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: read }, output.text);
   }
-  const tooManyWarnings = options.maxWarnings !== undefined && summary.warnings > options.maxWarnings;
-  if (tooManyWarnings && options.format === "stylish") io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
-  return summary.errors > 0 || tooManyWarnings ? EXIT_FINDINGS : EXIT_OK;
+  const limits = options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings };
+  if (tooManyWarnings(summary, limits) && options.format === "stylish") io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
+  return exitCodeFor(summary, limits);
 }
 
 function checkSetting(id: string, severity: string, where: string, eventsOnly: boolean): void {
