@@ -35,7 +35,7 @@ export default defineMcpRule({
           report({
             path: propertiesPath(input.root),
             target: "key",
-            message: `${toolLabel(tool)} is a list tool without a "${expected.name}" parameter`,
+            message: `${toolLabel(tool)} is a list tool but has no "${expected.name}" parameter`,
             hint: `add ${expected.text}`,
           });
           continue;

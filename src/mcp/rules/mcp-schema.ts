@@ -98,5 +98,5 @@ function toPath(pointer: string, root: unknown): JsonPath {
 /** `tools[3].annotations.title`, for messages. */
 function describePath(path: JsonPath): string {
   if (path.length === 0) return "";
-  return ` ${path.map((segment, index) => (typeof segment === "number" ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `${index ? "." : ""}${segment}` : `[${JSON.stringify(segment)}]`)).join("")}`;
+  return `: ${path.map((segment, index) => (typeof segment === "number" ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `${index ? "." : ""}${segment}` : `[${JSON.stringify(segment)}]`)).join("")}`;
 }

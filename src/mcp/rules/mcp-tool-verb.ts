@@ -14,8 +14,9 @@ export default defineMcpRule({
     for (const tool of tools) {
       if (tool.name === undefined) continue;
       const action = actionWords(tool.name, service);
-      const verb = action[0];
-      if (verb === undefined || settings.verbs.has(verb)) continue;
+      // Without a known service the first word may be an unknown prefix: a verb second is accepted.
+      const verb = service === undefined && action.length > 1 && !settings.verbs.has(action[0]!) ? action[1] : action[0];
+      if (verb === undefined || settings.verbs.has(verb) || settings.verbs.has(action[0]!)) continue;
       report({
         path: [...tool.path, "name"],
         message: `tool name ${quote(tool.name)} does not start with an action verb (${quote(verb)} is not one)`,
