@@ -269,6 +269,7 @@ async function connectHttp(url: URL, options: LiveOptions): Promise<Connection> 
 function describeNetworkError(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
   if (cause?.code === "ECONNREFUSED") return "connection refused";
+  if (error instanceof Error && cause?.message) return escapeControls(`${error.message}: ${cause.message}`).slice(0, 300);
   if (error instanceof StreamableHTTPError && error.code !== undefined) return `HTTP ${error.code}`;
   return escapeControls(error instanceof Error ? error.message : String(error)).slice(0, 300);
 }

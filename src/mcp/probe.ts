@@ -13,16 +13,22 @@ export const LIMIT_OVER_MAX = 101;
 /**
  * The calls `--probe` makes. Safety first: ONLY tools that declare `annotations.readOnlyHint: true`
  * (the boolean, nothing else) are ever called; every other tool is left alone whatever its name or
- * description says. Within the budget, each read-only tool first gets one plain call (for a list
+ * description says, and so is a tool that also declares `destructiveHint: true` (a contradiction
+ * mcp-annotations reports: its claim to be read-only is not trusted), and a name that is listed
+ * twice unless every tool of that name is read-only. Within the budget, each read-only tool first gets one plain call (for a list
  * tool: one page with limit 1), then one with an unknown argument, then list tools one with
  * limit 101, so a small budget still reaches every tool once.
  */
 export function planProbe(tools: readonly ProbePlanTool[], maxCalls: number, service?: string): { calls: PlannedCall[]; notProbed: string[] } {
   const rounds: PlannedCall[][] = [[], [], []];
   const readOnly: string[] = [];
+  const declaredReadOnly = (tool: ProbePlanTool) => isObject(tool.annotations) && tool.annotations.readOnlyHint === true && tool.annotations.destructiveHint !== true;
+  // A name listed twice is called only when every tool of that name is read-only: a call cannot choose.
+  const unsafeNames = new Set(tools.filter((tool) => !declaredReadOnly(tool)).map((tool) => tool.name));
+  const planned = new Set<string>();
   tools.forEach((value, index) => {
-    const annotations = value.annotations;
-    if (typeof value.name !== "string" || !isObject(annotations) || annotations.readOnlyHint !== true) return;
+    if (typeof value.name !== "string" || !declaredReadOnly(value) || unsafeNames.has(value.name) || planned.has(value.name)) return;
+    planned.add(value.name);
     const entry: ToolEntry = { value, path: ["tools", index], name: value.name };
     const input = inputOf(entry);
     if (!input) return;
