@@ -19,7 +19,6 @@ function freePort(): Promise<number> {
  * Live runs through the built bin against real processes: the fixture servers written with the SDK,
  * failing servers, and @modelcontextprotocol/server-everything, a published server nobody here wrote.
  */
-const node = process.execPath;
 const fixture = (name: string) => path.join("fixtures/mcp", name);
 const golden = (name: string) => readFileSync(path.join(ROOT, "fixtures/mcp/dumps", `${name}.json`), "utf8");
 const LIVE = { timeout: 60_000 };
