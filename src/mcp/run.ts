@@ -85,7 +85,11 @@ export async function runMcp(operands: string[], options: McpCommandOptions, io:
       },
     ),
   );
-  if (output instanceof CapturedOutput) await writeOutputFile(options.output!, output.text, io.cwd);
+  if (output instanceof CapturedOutput) {
+    // A report never replaces an input file; a live run has none.
+    const inputs = target ? [] : listings.map((listing) => listing.document.absolutePath);
+    await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs }, output.text);
+  }
   const tooManyWarnings = options.maxWarnings !== undefined && summary.warnings > options.maxWarnings;
   if (tooManyWarnings && options.format === "stylish") io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
   return summary.errors > 0 || tooManyWarnings ? EXIT_FINDINGS : EXIT_OK;
@@ -99,7 +103,7 @@ export async function runDump(operands: string[], options: McpCommandOptions, io
   reportProbeBudget(dump.probe, options, io);
   const text = JSON.stringify(dump, null, 2) + "\n";
   if (options.output === undefined) io.stdout.write(text);
-  else await writeOutputFile(options.output, text, io.cwd);
+  else await writeOutputFile("--output", { given: options.output, cwd: io.cwd, stdout: io.stdout, inputs: [] }, text);
   return EXIT_OK;
 }
 
