@@ -1,7 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import type { MainOptions } from "./core.js";
-
-type SetExitCode = (code: number) => void;
+import type { MainOptions, RegisterCommands, SetExitCode } from "./core.js";
 
 export const REPORTER_CHOICES = ["stylish", "compact", "json", "sarif", "github"] as const;
 
@@ -59,7 +57,7 @@ function addLiveOptions(command: Command): Command {
  * default) or live. Everything heavy (the rules, Ajv, the MCP SDK) loads inside the action, and the
  * SDK only for live runs, so other commands do not pay for it.
  */
-export function registerMcp(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
+export const registerMcpCommands: RegisterCommands = (program: Command, io: MainOptions, setExitCode: SetExitCode): void => {
   // `dump` is the first operand rather than a commander subcommand: commander hands options written
   // after a subcommand to the parent when both know them (--stdio, --url), unless every ancestor
   // enables positional options, which would change how `check` parses.
@@ -87,4 +85,4 @@ export function registerMcp(program: Command, io: MainOptions, setExitCode: SetE
       const run = await import("./run.js");
       setExitCode(files[0] === "dump" ? await run.runDump(files.slice(1), options, io) : await run.runMcp(files, options, io));
     });
-}
+};

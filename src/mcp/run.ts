@@ -30,6 +30,7 @@ import type { LiveTarget } from "./live.js";
 
 const PARSE_META: RuleMeta = {
   id: PARSE_RULE_ID,
+  domain: "mcp",
   description: "The file is readable JSON.",
   category: "correctness",
   defaultSeverity: "error",

@@ -1,6 +1,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { generatedFile, packageFile } from "./core.js";
 
 /**
  * Validators for the official MCP schema of protocol 2025-11-25 (JSON Schema 2020-12, vendored in
@@ -26,8 +27,10 @@ export async function mcpValidators(): Promise<McpValidators> {
 }
 
 function loadGenerated(): McpValidators | undefined {
+  const file = generatedFile("mcp-validators.cjs");
+  if (file === undefined) return undefined;
   try {
-    return createRequire(import.meta.url)(new URL("../generated/mcp-validators.cjs", import.meta.url).pathname) as McpValidators;
+    return createRequire(import.meta.url)(file) as McpValidators;
   } catch {
     return undefined;
   }
@@ -35,7 +38,7 @@ function loadGenerated(): McpValidators | undefined {
 
 async function compileAtRuntime(): Promise<McpValidators> {
   const [{ default: Ajv2020 }, { default: addFormats }] = await Promise.all([import("ajv/dist/2020.js"), import("ajv-formats")]);
-  const schema = JSON.parse(readFileSync(new URL(`../../schema/${MCP_SCHEMA_FILE}`, import.meta.url), "utf8")) as Record<string, unknown>;
+  const schema = JSON.parse(readFileSync(packageFile("schema", MCP_SCHEMA_FILE), "utf8")) as Record<string, unknown>;
   const ajv = new (Ajv2020 as unknown as typeof import("ajv/dist/2020.js").default)({ allErrors: true, strict: false });
   (addFormats as unknown as (a: unknown) => void)(ajv);
   ajv.addSchema({ ...schema, $id: MCP_SCHEMA_ID });
