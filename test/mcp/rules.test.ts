@@ -6,8 +6,8 @@ import { FIXTURES, ROOT, run } from "../helpers/run.js";
 
 /**
  * Fixture-driven tests of the tool-server rules, like test/rules.test.ts for capability files:
- * `fixtures/<rule-id>/valid/<case>.json` must give no finding at all, `invalid/<case>.json` exactly
- * the findings of that rule in `<case>.out` (compact form); `<case>.args` holds extra arguments.
+ * `fixtures/mcp/valid/<rule-id>/<case>.json` must give no finding at all, `fixtures/mcp/invalid/<rule-id>/<case>.json`
+ * exactly the findings of that rule in `<case>.out` (compact form); `<case>.args` holds extra arguments.
  */
 function cases(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".json")).sort() : [];
@@ -20,8 +20,8 @@ function extraArgs(dir: string, name: string): string[] {
 
 for (const rule of MCP_RULES) {
   describe(`rule ${rule.id}`, () => {
-    const validDir = path.join(FIXTURES, rule.id, "valid");
-    const invalidDir = path.join(FIXTURES, rule.id, "invalid");
+    const validDir = path.join(FIXTURES, "mcp", "valid", rule.id);
+    const invalidDir = path.join(FIXTURES, "mcp", "invalid", rule.id);
 
     it("has docs, a valid and an invalid fixture", () => {
       expect(existsSync(path.join(ROOT, "docs", "rules", `${rule.id}.md`)), `docs/rules/${rule.id}.md`).toBe(true);
