@@ -21,7 +21,7 @@ const builtinDynamicImports = {
   },
 };
 
-await build({
+const result = await build({
   entryPoints: ["dist/cli/main.js"],
   outfile: "dist/cli-bundle/main.cjs",
   bundle: true,
@@ -37,3 +37,9 @@ await build({
   external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod"],
   logLevel: "warning",
 });
+// import.meta.dirname, .filename or .resolve would be undefined in the CommonJS bundle: refuse to ship that.
+const unavailable = result.warnings.filter((warning) => /import\.meta/.test(warning.text));
+if (unavailable.length) {
+  for (const warning of unavailable) console.error(`${warning.location?.file}:${warning.location?.line}: ${warning.text}`);
+  process.exit(1);
+}
