@@ -1,6 +1,7 @@
 import type { ResolvedCommand, ResolvedModel } from "../engine/index.js";
 import type { EntryProvenance } from "../engine/resolve.js";
 import { sortMapKeys } from "../engine/normalize.js";
+import { work } from "../engine/work.js";
 import type { Capability } from "../model/types.js";
 import { isPlainObject } from "../../core/json.js";
 import { labelMatches } from "../engine/match/glob.js";
@@ -213,6 +214,7 @@ function broadScope(model: ResolvedModel, danger: Danger, grant: ResolvedCommand
   const allowed = (value: unknown) => !denied?.has(canonical(value));
   const own: string[] = [];
   for (const value of grant.scope?.allow ?? []) {
+    work.scopeValues++;
     const hit = broad(value);
     if (hit !== undefined && allowed(value)) own.push(hit);
   }
@@ -226,6 +228,7 @@ function broadScope(model: ResolvedModel, danger: Danger, grant: ResolvedCommand
     let commandLine = false;
     for (const contribution of scope?.contributions ?? []) {
       for (const value of contribution.scope.allow) {
+        work.scopeValues++;
         const hit = broad(value);
         if (hit === undefined || !allowed(value)) continue;
         matches.add(hit);
