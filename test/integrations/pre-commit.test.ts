@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURES, ROOT } from "../helpers/run.js";
+import { describeWithTool } from "../helpers/tools.js";
 import { readYaml } from "./yaml.js";
 
 /**
@@ -107,10 +108,6 @@ function expectHookStopsBadCommits(repo: ReturnType<typeof repository>, hookName
   expect(repo.commits()).toBe(2);
 }
 
-if (!preCommitVersion) {
-  it.skip("pre-commit is not installed and could not be (see scripts/ensure-tools.sh): the hook tests did not run", () => {});
-}
-
 describe(".pre-commit-hooks.yaml", () => {
   it("defines the node hook and its documented system variant", () => {
     expect(hooks.map((h) => h.id)).toEqual(["caplint", "caplint-system"]);
@@ -136,7 +133,7 @@ describe(".pre-commit-hooks.yaml", () => {
   });
 });
 
-describe.skipIf(!preCommitVersion)(`pre-commit (${preCommitVersion ?? "not installed"})`, () => {
+describeWithTool("pre-commit", preCommitVersion !== undefined, "run scripts/ensure-tools.sh (apt-get install pre-commit)", `pre-commit (${preCommitVersion ?? "not installed"})`, () => {
   beforeAll(() => {
     if (!readFileSync(BIN, "utf8").includes("dist/cli-bundle/main.js")) throw new Error("bin/caplint.js no longer loads dist/cli-bundle/main.js: update this test");
     expect(spawnSync(process.execPath, [BIN, "--version"]).status, "the build in dist/ (run npm run build)").toBe(0);
@@ -199,16 +196,11 @@ describe.skipIf(!preCommitVersion)(`pre-commit (${preCommitVersion ?? "not insta
   // pre-commit (3.0.4 at least) takes `npm pack`'s whole standard output as the tarball's file
   // name; npm prints the `prepare` script's banner there too unless `foreground-scripts=false`
   // (docs/integrations.md, "pre-commit"). The hook can only install when the checkout sets it.
-  const headNpmrc = spawnSync("git", ["show", "HEAD:.npmrc"], { cwd: ROOT, encoding: "utf8", env: cleanEnv({}) });
-  const packWorks = headNpmrc.status === 0 && /^\s*foreground-scripts\s*=\s*false\s*$/m.test(headNpmrc.stdout);
-  it.skipIf(!packWorks)(
-    "repo: this checkout, hook caplint (language: node, installed by pre-commit with npm)" +
-      (packWorks ? "" : " [skipped: HEAD has no .npmrc with foreground-scripts=false, so pre-commit cannot find the packed tarball]"),
-    () => {
-      const head = sh("git", ["rev-parse", "HEAD"], ROOT, cleanEnv({})).output.trim();
-      const repo = repository({ repos: [{ repo: ROOT, rev: head, hooks: [{ id: "caplint" }] }] });
-      expectHookStopsBadCommits(repo, "caplint");
-    },
-    300_000,
-  );
+  it("repo: this checkout, hook caplint (language: node, installed by pre-commit with npm)", () => {
+    const headNpmrc = spawnSync("git", ["show", "HEAD:.npmrc"], { cwd: ROOT, encoding: "utf8", env: cleanEnv({}) });
+    expect(headNpmrc.stdout, "HEAD must hold an .npmrc with foreground-scripts=false (see above)").toMatch(/^\s*foreground-scripts\s*=\s*false\s*$/m);
+    const head = sh("git", ["rev-parse", "HEAD"], ROOT, cleanEnv({})).output.trim();
+    const repo = repository({ repos: [{ repo: ROOT, rev: head, hooks: [{ id: "caplint" }] }] });
+    expectHookStopsBadCommits(repo, "caplint");
+  }, 300_000);
 });
