@@ -3,13 +3,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RULES } from "../src/rules/index.js";
+import { expectedOutput, type JsonFinding } from "./helpers/expected-output.js";
 import { FIXTURES, ROOT, run } from "./helpers/run.js";
 
 /**
  * Fixture-driven rule tests (actionlint style):
  * - `fixtures/<rule-id>/valid/<case>` (a file, or a folder holding an app) must produce no finding at all;
  * - `fixtures/<rule-id>/invalid/<case>` must produce exactly the findings of that rule listed in
- *   `<case>.out`, in compact form, with paths relative to the `invalid/` folder;
+ *   `<case>.out`: the compact line `file:line:col: severity message [rule-id]`, with paths relative to
+ *   the `invalid/` folder, followed by `  help: <hint>` when the finding has a hint (the hint is the
+ *   "how to fix" half of a finding, so it is expected output too);
  * - optional `<case>.args` holds extra CLI arguments, one per line (e.g. `--platform` or `--rule`);
  * - optional `<case>.fixed.json` is the file after `--fix`: it must no longer produce that rule's
  *   findings, and a second `--fix` must change nothing. Every fixable rule needs one.
@@ -62,12 +65,13 @@ for (const rule of RULES) {
 
     for (const name of cases(invalidDir)) {
       it(`invalid/${name} reports what ${caseName(name)}.out lists`, async () => {
-        const result = await run(["check", "--format", "compact", ...target(invalidDir, name), ...extraArgs(invalidDir, name)], invalidDir);
+        const result = await run(["check", "--format", "json", ...target(invalidDir, name), ...extraArgs(invalidDir, name)], invalidDir);
         expect(result.stderr).toBe("");
-        const mine = result.stdout.split("\n").filter((line) => line.endsWith(`[${rule.id}]`));
+        const all = (JSON.parse(result.stdout) as { diagnostics: JsonFinding[] }).diagnostics;
+        const mine = all.filter((d) => d.ruleId === rule.id);
         expect(mine.length, "the rule fires").toBeGreaterThan(0);
-        await expect(mine.join("\n") + "\n").toMatchFileSnapshot(path.join(invalidDir, `${caseName(name)}.out`));
-        expect(result.code).toBe(result.stdout.includes(": error ") ? 1 : 0);
+        await expect(expectedOutput(mine)).toMatchFileSnapshot(path.join(invalidDir, `${caseName(name)}.out`));
+        expect(result.code).toBe(all.some((d) => d.severity === "error") ? 1 : 0);
       });
 
       const fixed = path.join(invalidDir, `${caseName(name)}.fixed.json`);
