@@ -40,6 +40,58 @@ function target(dir: string, name: string): string[] {
   return statSync(full).isDirectory() ? ["--app", name] : [name];
 }
 
+/** Fixture folders that hold no rule's cases (CLI, queries, integrations, corpora). */
+const NON_RULE_FIXTURES = ["cli", "conformance", "integrations", "queries", "real-world", "real-world-samples", "sarif"];
+
+/** Every `.ts` file under src/ inside a folder named `rules`, at any depth (one per domain). */
+function ruleFolderFiles(dir = path.join(ROOT, "src")): string[] {
+  const found: string[] = [];
+  const walk = (folder: string, inRules: boolean) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(full, inRules || entry.name === "rules");
+      else if (inRules && entry.name.endsWith(".ts")) found.push(full);
+    }
+  };
+  walk(dir, false);
+  return found.sort();
+}
+
+/** The rule ids a source file defines with `defineRule({ id: "…" })`. */
+function definedRuleIds(file: string): string[] {
+  return [...readFileSync(file, "utf8").matchAll(/defineRule\(\s*\{\s*id:\s*"([^"]+)"/g)].map((m) => m[1]!);
+}
+
+/** ESLint's checkRuleFiles: start from the files, so nothing unregistered or orphaned passes silently. */
+describe("rule files, registry and fixture folders agree", () => {
+  const registered = new Set(RULES.map((rule) => rule.id));
+
+  it("every rule defined in a rules folder is registered", () => {
+    const files = ruleFolderFiles();
+    expect(files.length).toBeGreaterThan(0);
+    const defined = files.flatMap((file) => definedRuleIds(file).map((id) => ({ id, file: path.relative(ROOT, file) })));
+    for (const file of files) {
+      if (readFileSync(file, "utf8").includes("defineRule(") && !file.endsWith("types.ts")) {
+        expect(definedRuleIds(file).length, `${path.relative(ROOT, file)} calls defineRule but no id "…" follows it`).toBeGreaterThan(0);
+      }
+    }
+    expect(defined.filter((d) => !registered.has(d.id)), "defined but not in the registry").toEqual([]);
+    expect([...registered].filter((id) => !defined.some((d) => d.id === id)), "registered but defined in no rules folder").toEqual([]);
+  });
+
+  it("every fixture folder belongs to a registered rule (or is a known non-rule folder)", () => {
+    const rulesFolder = path.join(FIXTURES, "rules");
+    const base = existsSync(rulesFolder) ? rulesFolder : FIXTURES;
+    const folders = readdirSync(base, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const orphans = folders.filter((name) => !registered.has(name) && (base === rulesFolder || !NON_RULE_FIXTURES.includes(name)));
+    expect(orphans, `fixture folders under ${path.relative(ROOT, base)} without a rule`).toEqual([]);
+    for (const name of folders.filter((n) => registered.has(n))) {
+      const extra = readdirSync(path.join(base, name)).filter((entry) => entry !== "valid" && entry !== "invalid");
+      expect(extra, `fixtures for ${name} hold only valid/ and invalid/`).toEqual([]);
+    }
+  });
+});
+
 for (const rule of RULES) {
   describe(`rule ${rule.id}`, () => {
     const base = path.join(FIXTURES, rule.id);
