@@ -18,6 +18,11 @@ export interface RuleMeta {
   fixable: boolean;
   /** `parse` and `schema` are reported by the pipeline and cannot be turned off. */
   reservedForPipeline?: boolean;
+  /**
+   * For security rules: how bad a finding is on the CVSS-like 0.0-10.0 scale GitHub code scanning
+   * ranks alerts by (SARIF `security-severity`), and the CWE weaknesses it is an instance of.
+   */
+  security?: { severity: number; cwe: readonly number[] };
 }
 
 export interface RuleReport {

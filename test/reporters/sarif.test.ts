@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -9,6 +10,7 @@ import { docsUrl, toolVersion } from "../../src/cli/io.js";
 import sarif from "../../src/reporters/sarif.js";
 import { NO_PAINT } from "../../src/reporters/types.js";
 import { RULES, RULES_BY_ID } from "../../src/rules/index.js";
+import { checkoutBin } from "../helpers/hosts.js";
 import { FIXTURES, ROOT, run } from "../helpers/run.js";
 
 const SARIF_FIXTURES = path.join(FIXTURES, "sarif");
@@ -70,12 +72,14 @@ interface SarifLog {
 }
 interface SarifRule {
   id: string;
+  properties: { tags: string[]; precision: string; "security-severity"?: string };
   shortDescription: { text: string };
   helpUri: string;
   defaultConfiguration: { level: string };
 }
 interface SarifResult {
   ruleId: string;
+  partialFingerprints: Record<string, string>;
   ruleIndex: number;
   level: string;
   message: { text: string };
@@ -168,6 +172,51 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     expect(uris).toContain("src-tauri/capabilities/odd%20name%2C%20v1.toml");
     expect(uris).toContain("src-tauri/capabilities/main.json");
     for (const uri of uris) expect(uri).not.toMatch(/^\/|\\|^[a-z]+:/i);
+  });
+
+  it("fingerprints each result by rule, file, JSON path and message: unique, and stable when lines move (through the bin)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-sarif-move-"));
+    const capability = {
+      identifier: "main",
+      windows: ["main"],
+      remote: { urls: ["http://partner.example.com", "https://*"] },
+      permissions: ["core:default", "fs:allow-reed-file", "shell:allow-execute"],
+    };
+    const lines = JSON.stringify(capability, null, 2);
+    const results = async (text: string) => {
+      writeFileSync(path.join(dir, "cap.json"), text);
+      const out = await checkoutBin.run({ argv: ["check", "--format", "sarif", "cap.json"], cwd: dir });
+      expect(out.stderr).toBe("");
+      return (JSON.parse(out.stdout) as SarifLog).runs[0]!.results;
+    };
+    const before = await results(lines);
+    const after = await results(lines.replace("{\n", '{\n  "description": "moved down",\n\n\n'));
+    expect(before.length).toBeGreaterThan(2);
+    const prints = (rs: SarifResult[]) => rs.map((r) => r.partialFingerprints["caplintFindingHash/v1"]);
+    expect(new Set(prints(before)).size, "unique per finding").toBe(before.length);
+    expect(after.map((r) => r.locations[0]!.physicalLocation.region.startLine)).not.toEqual(before.map((r) => r.locations[0]!.physicalLocation.region.startLine));
+    expect(prints(after)).toEqual(prints(before));
+    for (const print of prints(before)) expect(print).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it("ranks security rules for code scanning (security-severity, CWE tags, precision) and only those", async () => {
+    const { log } = await sarifRun();
+    const rules = log.runs[0]!.tool.driver.rules;
+    const security = rules.filter((r) => r.properties["security-severity"] !== undefined).map((r) => r.id);
+    expect(security.sort()).toEqual(RULES.filter((r) => r.security).map((r) => r.id).sort());
+    expect(security).toEqual(expect.arrayContaining(["broad-remote", "dangerous-permission", "insecure-remote"]));
+    for (const rule of rules) {
+      expect(["very-high", "high", "medium", "low"]).toContain(rule.properties.precision);
+      const severity = rule.properties["security-severity"];
+      if (severity === undefined) {
+        expect(rule.properties.tags).not.toContain("security");
+        continue;
+      }
+      expect(Number(severity)).toBeGreaterThan(0);
+      expect(Number(severity)).toBeLessThanOrEqual(10);
+      expect(rule.properties.tags[0]).toBe("security");
+      expect(rule.properties.tags.some((t) => /^external\/cwe\/cwe-\d+$/.test(t)), rule.id).toBe(true);
+    }
   });
 
   it("gives a file outside the working directory an absolute file URI and no base", () => {

@@ -1,0 +1,226 @@
+/**
+ * One scenario table for every command (markdownlint-cli2's habit): each row is run on both hosts,
+ * in-process `main()` and the shipped bin in a child process (test/shipped/scenarios.test.ts), so a
+ * bundling or packaging mistake in any command shows up as a failing row. New commands add rows here.
+ *
+ * `cwd` is relative to the repository root; `{tmp}` in an argument is replaced by a fresh temporary
+ * folder per run. `stdout`/`stderr` are exact strings, patterns, or functions that assert.
+ */
+export type Expectation = string | RegExp | ((text: string) => void);
+
+export interface Scenario {
+  name: string;
+  args: string[];
+  cwd?: string;
+  stdin?: string;
+  code: number;
+  stdout?: Expectation;
+  /** Default: empty. */
+  stderr?: Expectation;
+  /** Files the run must have written, relative to `{tmp}`, with an assertion on their text. */
+  files?: Record<string, (text: string) => void>;
+}
+
+const CLI = "fixtures/cli";
+const DEMO = "examples/demo-app";
+const QUERIES = "fixtures/queries";
+
+function json(check: (value: any) => void): (text: string) => void {
+  return (text) => check(JSON.parse(text));
+}
+
+function expectTrue(condition: boolean, what: string): void {
+  if (!condition) throw new Error(`expected ${what}`);
+}
+
+export const SCENARIOS: Scenario[] = [
+  // Top level.
+  { name: "--version", args: ["--version"], code: 0, stdout: /^\d+\.\d+\.\d+\n$/ },
+  { name: "--help lists every command", args: ["--help"], code: 0, stdout: /check[\s\S]*schema[\s\S]*rules[\s\S]*access[\s\S]*who-can[\s\S]*matrix[\s\S]*resolve[\s\S]*diff[\s\S]*permissions[\s\S]*report/ },
+  { name: "an unknown option is a usage error", args: ["check", "--frobnicate"], cwd: CLI, code: 2, stdout: "", stderr: /^caplint: unknown option '--frobnicate'/ },
+
+  // check
+  { name: "check: a clean file", args: ["check", "forms/single.json"], cwd: CLI, code: 0, stdout: "1 file checked, no problems\n" },
+  { name: "check: the three forms in JSON and TOML", args: ["check", "forms"], cwd: CLI, code: 0, stdout: "4 files checked, no problems\n" },
+  {
+    name: "check: stylish with code frame and help",
+    args: ["check", "mixed-folder/typo.json"],
+    cwd: CLI,
+    code: 1,
+    stdout: [
+      "mixed-folder/typo.json",
+      '  1:62  error  unknown permission "core:windw:default": the host has no core area "windw"  unknown-permission',
+      '  > 1 | { "identifier": "typo", "windows": ["main"], "permissions": ["core:windw:default"] }',
+      "      |                                                              ^^^^^^^^^^^^^^^^^^^^",
+      '      help: did you mean "core:window:default", "core:menu:default" or "core:app:default"?',
+      "",
+      "✖ 1 problem (1 error, 0 warnings) in 1 file",
+      "",
+    ].join("\n"),
+  },
+  {
+    name: "check: compact, a broken file does not hide the others",
+    args: ["check", "--format", "compact", "mixed-folder"],
+    cwd: CLI,
+    code: 1,
+    stdout: [
+      "mixed-folder/broken.json:4:1: error invalid JSON: expected ']' at end of file [parse]",
+      'mixed-folder/typo.json:1:62: error unknown permission "core:windw:default": the host has no core area "windw" [unknown-permission]',
+      "",
+    ].join("\n"),
+  },
+  {
+    name: "check: json contract",
+    args: ["check", "--format", "json", "mixed-folder/typo.json"],
+    cwd: CLI,
+    code: 1,
+    stdout: json((out) => {
+      expectTrue(out.summary.errors === 1 && out.summary.files === 1, "one error in one file");
+      expectTrue(out.diagnostics[0].ruleId === "unknown-permission" && out.diagnostics[0].line === 1 && out.diagnostics[0].column === 62, "the finding at 1:62");
+    }),
+  },
+  {
+    name: "check: sarif",
+    args: ["check", "--format", "sarif", "mixed-folder/typo.json"],
+    cwd: CLI,
+    code: 1,
+    stdout: json((log) => {
+      expectTrue(log.version === "2.1.0" && log.runs[0].results.length === 1, "a SARIF 2.1.0 log with one result");
+      expectTrue(typeof log.runs[0].results[0].partialFingerprints?.["caplintFindingHash/v1"] === "string", "a partial fingerprint");
+    }),
+  },
+  {
+    name: "check: github annotations",
+    args: ["check", "--format", "github", "mixed-folder/typo.json"],
+    cwd: CLI,
+    code: 1,
+    stdout: /^::error file=mixed-folder\/typo\.json,line=1,endLine=1,col=62,endColumn=82,title=unknown-permission::/,
+  },
+  { name: "check: the example app (exit 1: mistakes on purpose)", args: ["check", "--app", DEMO, "--format", "compact"], code: 1, stdout: /src-tauri\/capabilities\/default\.json:\d+:\d+: error / },
+  { name: "check: the app in the working directory", args: ["--format", "compact"], cwd: DEMO, code: 1, stdout: /^src-tauri\/capabilities\//m },
+  { name: "check: --quiet keeps errors only", args: ["check", "-q", "--format", "compact", "suppressions/cap.json"], cwd: CLI, code: 0, stdout: "" },
+  { name: "check: --rule wins over the config", args: ["check", "--format", "compact", ".", "--rule", "unknown-field=off"], cwd: `${CLI}/config`, code: 0, stdout: "" },
+  { name: "check: -c names the config", args: ["check", "-c", "config/caplint.config.json", "--format", "compact", "config/cap.json"], cwd: CLI, code: 1, stdout: /\[unknown-field\]\n$/ },
+  { name: "check: a missing path", args: ["check", "does-not-exist.json"], cwd: CLI, code: 2, stdout: "", stderr: "caplint: does-not-exist.json: no such file or directory\n" },
+  { name: "check: no app here", args: [], cwd: CLI, code: 2, stdout: "", stderr: /^caplint: no app here/ },
+  { name: "check: a bad --format lists the choices", args: ["check", "forms", "--format", "xml"], cwd: CLI, code: 2, stderr: /stylish/ },
+  {
+    name: "check: --output writes the report atomically, exit code unchanged",
+    args: ["check", "--format", "json", "-o", "{tmp}/report.json", "mixed-folder/typo.json"],
+    cwd: CLI,
+    code: 1,
+    stdout: "",
+    files: { "report.json": json((out) => expectTrue(out.summary.errors === 1, "the JSON report in the file")) },
+  },
+  {
+    name: "check: unknown-field does not suggest a field the object already has",
+    args: ["check", "--format", "compact", "--only", "unknown-field", "typos.json"],
+    cwd: "fixtures/unknown-field/invalid",
+    code: 0,
+    stdout: (out) => {
+      expectTrue(out.includes('unknown capability field "permisions"'), "the permisions typo reported");
+      expectTrue(!out.includes('did you mean "permissions"'), "no suggestion to write a second permissions");
+    },
+  },
+  {
+    name: "check --fix-dry-run prints a diff and writes nothing",
+    args: ["check", "--fix-dry-run", "--format", "compact", "case.json"],
+    cwd: "fixtures/invalid-platform/invalid",
+    code: 1,
+    stdout: /^--- a\/case\.json\n\+\+\+ b\/case\.json\n@@ [\s\S]*-  "platforms": \["macos", "Linux"[\s\S]*\+  "platforms": \["macOS", "linux"[\s\S]*\[invalid-platform\]\n$/,
+  },
+
+  // schema
+  {
+    name: "schema: the draft-07 capability schema",
+    args: ["schema"],
+    cwd: CLI,
+    code: 0,
+    stdout: json((schema) => {
+      expectTrue(schema.$schema === "http://json-schema.org/draft-07/schema#", "a draft-07 schema");
+      expectTrue(JSON.stringify(schema.definitions.Capability.required) === '["identifier","permissions"]', "Capability requires identifier and permissions");
+    }),
+  },
+
+  // rules
+  { name: "rules: a table", args: ["rules"], code: 0, stdout: /^duplicate-capability +error/m },
+  {
+    name: "rules: json with docs paths",
+    args: ["rules", "--format", "json"],
+    code: 0,
+    stdout: json((rows) => expectTrue(rows.some((r: any) => r.id === "invalid-platform" && r.docs === "docs/rules/invalid-platform.md" && r.fixable === true), "invalid-platform listed with its docs")),
+  },
+
+  // access
+  {
+    name: "access: allowed, with the chain",
+    args: ["access", "--window", "main", "--command", "plugin:dialog|save", "--platform", "linux"],
+    cwd: DEMO,
+    code: 0,
+    stdout: [
+      'window "main", webview "main", origin local, platform linux',
+      "capabilities: default",
+      "",
+      "ALLOWED: plugin:dialog|save (allowed)",
+      '  dialog.save allowed on window "main", webview "main", URL: local',
+      "",
+      "referenced by: capability: default, permission: allow-save",
+      "  granted by capability default › dialog:default › dialog:allow-save [local]  (src-tauri/capabilities/default.json:11)",
+      "",
+    ].join("\n"),
+  },
+  { name: "access: not allowed exits 1", args: ["access", "--window", "settings", "--command", "plugin:fs|read_file", "--platform", "linux"], cwd: DEMO, code: 1, stdout: /^NOT ALLOWED: plugin:fs\|read_file \(not-granted\)$/m },
+  {
+    name: "access: everything a window may call, as JSON",
+    args: ["access", "--window", "main", "--platform", "linux", "--format", "json"],
+    cwd: DEMO,
+    code: 0,
+    stdout: json((out) => expectTrue(out.window === "main" && out.allowed.some((a: any) => a.command === "plugin:dialog|save"), "dialog save allowed for main")),
+  },
+  { name: "access: --window is required", args: ["access"], cwd: DEMO, code: 2, stderr: /required option '-w, --window <label>'/ },
+
+  // who-can
+  {
+    name: "who-can: a remote origin",
+    args: ["who-can", "plugin:opener|open_url", "--platform", "linux"],
+    cwd: DEMO,
+    code: 0,
+    stdout: /^plugin:opener\|open_url on linux\n  allowed for \[windows: docs-viewer\] from https:\/\/docs\.example\.com\n    by capability remote-docs › opener:allow-open-url  \(src-tauri\/capabilities\/remote-docs\.json:8\)\n/,
+  },
+  { name: "who-can: json", args: ["who-can", "plugin:dialog|save", "--platform", "linux", "--format", "json"], cwd: DEMO, code: 0, stdout: json((out) => expectTrue(typeof out === "object" && out !== null, "a JSON object")) },
+
+  // matrix
+  { name: "matrix: text", args: ["matrix", "--platform", "linux"], cwd: DEMO, code: 0, stdout: /^platform linux, origin local; ✔ callable, ✖ granted but denied, · not granted\ncommand +main +settings +docs-viewer\n/ },
+  { name: "matrix: csv", args: ["matrix", "--platform", "linux", "--format", "csv"], cwd: DEMO, code: 0, stdout: /^command,main,settings,docs-viewer\r?\n/ },
+  { name: "matrix: json", args: ["matrix", "--platform", "linux", "--format", "json"], cwd: DEMO, code: 0, stdout: json((out) => expectTrue(typeof out === "object", "a JSON matrix")) },
+
+  // resolve
+  {
+    name: "resolve: the normalized model",
+    args: ["resolve", "--platform", "linux", "--format", "json"],
+    cwd: DEMO,
+    code: 0,
+    stdout: json((model) => expectTrue(model.platform === "linux" && Array.isArray(model.allowed.greet), "greet resolved for linux")),
+  },
+
+  // diff
+  { name: "diff: new access exits 1", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--platform", "linux"], code: 1, stdout: /^NEW ACCESS \(7 command grants\):\n/ },
+  { name: "diff: no new access exits 0", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app`, "--platform", "linux"], code: 0, stdout: "no new access\n" },
+  { name: "diff: json", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--platform", "linux", "--format", "json"], code: 1, stdout: json((out) => expectTrue(out.added.length > 0, "added grants")) },
+
+  // permissions
+  { name: "permissions: one plugin, filtered", args: ["permissions", "fs", "--filter", "read-file", "--platform", "linux"], code: 0, stdout: /^fs:allow-read-file  \(permission\)\n  Enables the read_file command without any pre-configured scope\.\n  allows: plugin:fs\|read_file\n/ },
+  { name: "permissions: json", args: ["permissions", "dialog", "--format", "json", "--platform", "linux"], code: 0, stdout: json((rows) => expectTrue(JSON.stringify(rows).includes("dialog:allow-save"), "dialog:allow-save listed")) },
+
+  // report
+  {
+    name: "report --html writes one self-contained page",
+    args: ["report", "--html", "{tmp}/report.html", "--platform", "linux"],
+    cwd: DEMO,
+    code: 0,
+    stdout: /^wrote .*report\.html: /,
+    files: { "report.html": (html) => expectTrue(html.startsWith("<!doctype html>") && html.includes("</html>"), "an HTML page") },
+  },
+  { name: "report --html - prints the page", args: ["report", "--html", "-", "--platform", "linux"], cwd: DEMO, code: 0, stdout: /^<!doctype html>[\s\S]*<\/html>\n?$/ },
+  { name: "report without --html is a usage error", args: ["report"], cwd: DEMO, code: 2, stdout: "", stderr: /--html FILE/ },
+];
