@@ -177,6 +177,34 @@ export const SCENARIOS: Scenario[] = [
     code: 0,
     stdout: json((out) => expectTrue(out.window === "main" && out.allowed.some((a: any) => a.command === "plugin:dialog|save"), "dialog save allowed for main")),
   },
+  {
+    name: "access: an app command the host does not check (no app permissions) is not a NOT ALLOWED",
+    args: ["access", "--window", "main", "--command", "greet", "--platform", "linux"],
+    cwd: `${CLI}/unchecked-app`,
+    code: 0,
+    stdout: [
+      'window "main", webview "main", origin local, platform linux',
+      "capabilities: default",
+      "",
+      "NOT CHECKED: greet (unchecked)",
+      "  greet is not checked by the host: the app defines no permissions, so any window may call its own command greet from local pages (the app must register it; from a remote origin it would be checked)",
+      "",
+    ].join("\n"),
+  },
+  {
+    name: "access: the same app command from a remote origin is checked (2.11.2+)",
+    args: ["access", "--window", "main", "--command", "greet", "--url", "https://example.com/", "--platform", "linux"],
+    cwd: `${CLI}/unchecked-app`,
+    code: 1,
+    stdout: /^NOT ALLOWED: greet \(not-granted\)$/m,
+  },
+  {
+    name: "access: json says unchecked",
+    args: ["access", "--window", "main", "--command", "greet", "--platform", "linux", "--format", "json"],
+    cwd: `${CLI}/unchecked-app`,
+    code: 0,
+    stdout: json((out) => expectTrue(out.explanation.verdict === "unchecked" && out.explanation.enforced === false, "verdict unchecked")),
+  },
   { name: "access: --window is required", args: ["access"], cwd: DEMO, code: 2, stderr: /required option '-w, --window <label>'/ },
 
   // who-can

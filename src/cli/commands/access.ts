@@ -84,9 +84,8 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
       if (result.explanation) {
         const e = result.explanation;
         out.push("");
-        out.push(`${e.verdict === "allowed" ? "ALLOWED" : "NOT ALLOWED"}: ${e.command} (${e.verdict})`);
+        out.push(`${e.verdict === "allowed" ? "ALLOWED" : e.verdict === "unchecked" ? "NOT CHECKED" : "NOT ALLOWED"}: ${e.command} (${e.verdict})`);
         out.push(`  ${shortenPermissionList(e.message, e.associatedPermissions)}`);
-        if (!e.enforced) out.push("  note: the host does not check this app command from local pages because the app defines no permissions");
         for (const entry of e.verdict === "denied" ? e.deniedBy : e.grantedBy) out.push(`  ${e.verdict === "denied" ? "denied by" : "granted by"} ${chain(entry)}  (${lines.where(entry)})`);
       } else {
         out.push("");
@@ -116,7 +115,8 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
       io.stdout.write(out.join("\n") + "\n");
     }
     const verdict = result.explanation?.verdict;
-    setExitCode(verdict === undefined || verdict === "allowed" ? EXIT_OK : EXIT_FINDINGS);
+    // The host lets an unchecked call through, so it is not a "no".
+    setExitCode(verdict === undefined || verdict === "allowed" || verdict === "unchecked" ? EXIT_OK : EXIT_FINDINGS);
   });
 }
 
