@@ -1,4 +1,7 @@
 import { Command, CommanderError, Option } from "commander";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { nearest, quoteList } from "../util/did-you-mean.js";
 import { FatalError } from "../load/read.js";
 import { EXIT_FATAL } from "./exit-codes.js";
 import { toolVersion, type MainOptions } from "./io.js";
@@ -31,6 +34,7 @@ export async function main(options: MainOptions): Promise<number> {
     exitCode = code;
   });
   try {
+    rejectMistypedCommand(program, options);
     await program.parseAsync([...options.argv], { from: "user" });
     return exitCode;
   } catch (error) {
@@ -47,4 +51,19 @@ export async function main(options: MainOptions): Promise<number> {
     else stderr.write("caplint: rerun with --debug for the stack trace, and report it\n");
     return EXIT_FATAL;
   }
+}
+
+/**
+ * `check` is the default command, so `caplint chek` would be checked as a path and fail with "no such
+ * file". A first argument that is a bare word (no `/`, `\` or `.`), names no command and no existing
+ * file or folder is a mistyped command: a usage error with a did-you-mean, as git and npm say it.
+ */
+function rejectMistypedCommand(program: Command, options: MainOptions): void {
+  const first = options.argv[0];
+  if (first === undefined || first.startsWith("-") || /[/\\.]/.test(first)) return;
+  const names = program.commands.flatMap((command) => [command.name(), ...command.aliases()]);
+  if (names.includes(first) || first === "help" || existsSync(path.resolve(options.cwd, first))) return;
+  const close = nearest(first, names, 2);
+  const commands = program.commands.map((command) => command.name()).join(", ");
+  throw new UsageError(`unknown command "${first}"${close.length ? `; did you mean ${quoteList(close)}?` : ""} (commands: ${commands}; a file or folder to check must exist)`);
 }

@@ -39,6 +39,18 @@ export const SCENARIOS: Scenario[] = [
   { name: "--help lists every command", args: ["--help"], code: 0, stdout: /check[\s\S]*schema[\s\S]*rules[\s\S]*access[\s\S]*who-can[\s\S]*matrix[\s\S]*resolve[\s\S]*diff[\s\S]*permissions[\s\S]*report/ },
   { name: "an unknown option is a usage error", args: ["check", "--frobnicate"], cwd: CLI, code: 2, stdout: "", stderr: /^caplint: unknown option '--frobnicate'/ },
 
+  {
+    name: "an unknown command gets a did-you-mean and exit 2, not a path check",
+    args: ["chek", "--format", "compact"],
+    cwd: CLI,
+    code: 2,
+    stdout: "",
+    stderr: /^caplint: unknown command "chek"; did you mean "check"\? \(commands: check, schema, rules, .*; a file or folder to check must exist\)\n$/,
+  },
+  { name: "an unknown command far from any: exit 2", args: ["frobnicate"], cwd: CLI, code: 2, stdout: "", stderr: /^caplint: unknown command "frobnicate" \(commands: check, / },
+  { name: "a folder named like a word is still checked", args: ["forms"], cwd: CLI, code: 0, stdout: "4 files checked, no problems\n" },
+  { name: "a missing path with an extension is a missing path", args: ["chek.json"], cwd: CLI, code: 2, stdout: "", stderr: "caplint: chek.json: no such file or directory\n" },
+
   // check
   { name: "check: a clean file", args: ["check", "forms/single.json"], cwd: CLI, code: 0, stdout: "1 file checked, no problems\n" },
   { name: "check: the three forms in JSON and TOML", args: ["check", "forms"], cwd: CLI, code: 0, stdout: "4 files checked, no problems\n" },
