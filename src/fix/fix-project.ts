@@ -19,7 +19,8 @@ export interface FixOutcome {
  * again, until nothing is left to fix or the pass limit is reached. Nothing is written here.
  */
 export async function fixProject(loadOptions: LoadOptions, lintOptions: LintOptions = {}): Promise<FixOutcome> {
-  const overrides = new Map<string, string>();
+  // Texts given in place of files (standard input) stay in place on every pass.
+  const overrides = new Map<string, string>(loadOptions.sourceOverrides ?? []);
   const originals = new Map<string, { file: string; text: string }>();
   let project = await loadProject(loadOptions);
   let result = await lint(project, lintOptions);

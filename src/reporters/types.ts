@@ -23,6 +23,8 @@ export const NO_PAINT: Paint = {
 export interface ReportInput {
   diagnostics: readonly Diagnostic[];
   summary: LintSummary;
+  /** `--fix-dry-run`: the fixes as unified diffs per file, for formats that carry them (json). */
+  fixes?: ReadonlyArray<{ file: string; diff: string }>;
 }
 
 export interface ReporterContext {

@@ -142,6 +142,64 @@ export const SCENARIOS: Scenario[] = [
     stdout: /^--- a\/case\.json\n\+\+\+ b\/case\.json\n@@ [\s\S]*-  "platforms": \["macos", "Linux"[\s\S]*\+  "platforms": \["macOS", "linux"[\s\S]*\[invalid-platform\]\n$/,
   },
 
+  {
+    name: "check --fix-dry-run --format json: valid JSON, the diff inside it",
+    args: ["check", "--fix-dry-run", "--format", "json", "case.json"],
+    cwd: "fixtures/invalid-platform/invalid",
+    code: 1,
+    stdout: json((out) => {
+      expectTrue(out.fixes.length === 1 && out.fixes[0].file === "case.json", "one fixed file");
+      expectTrue(out.fixes[0].diff.startsWith("--- a/case.json\n+++ b/case.json\n") && out.fixes[0].diff.includes('+  "platforms": ["macOS", "linux"'), "its unified diff");
+      expectTrue(out.diagnostics.every((d: any) => d.ruleId !== "invalid-platform" || !d.fixable), "what is left after the fixes");
+    }),
+  },
+  { name: "check --fix-dry-run --format sarif is refused (a diff cannot go there)", args: ["check", "--fix-dry-run", "--format", "sarif", "case.json"], cwd: "fixtures/invalid-platform/invalid", code: 2, stdout: "", stderr: /--fix-dry-run prints a diff, which sarif output cannot carry/ },
+
+  // check: standard input
+  {
+    name: "check -: a capability file from standard input",
+    args: ["check", "-", "--format", "compact"],
+    cwd: CLI,
+    stdin: '{ "identifier": "typo", "windows": ["main"], "permissions": ["core:windw:default"] }\n',
+    code: 1,
+    stdout: '<stdin>:1:62: error unknown permission "core:windw:default": the host has no core area "windw" [unknown-permission]\n',
+  },
+  {
+    name: "check - --stdin-filename names it (JSON)",
+    args: ["check", "-", "--stdin-filename", "src-tauri/capabilities/main.json"],
+    cwd: CLI,
+    stdin: '{ "identifier": "main", "windows": ["main"], "permissions": ["core:default"] }\n',
+    code: 0,
+    stdout: "1 file checked, no problems\n",
+  },
+  {
+    name: "check - --stdin-filename x.toml reads TOML",
+    args: ["check", "-", "--stdin-filename", "caps/main.toml", "-f", "compact"],
+    cwd: CLI,
+    stdin: 'identifier = "main"\nwindows = ["main"]\npermissions = ["core:windw:default"]\n',
+    code: 1,
+    stdout: 'caps/main.toml:3:16: error unknown permission "core:windw:default": the host has no core area "windw" [unknown-permission]\n',
+  },
+  {
+    name: "check - --fix-dry-run shows the fixes of standard input",
+    args: ["check", "-", "--fix-dry-run", "--format", "json"],
+    cwd: CLI,
+    stdin: '{ "identifier": "main", "windows": ["main"], "permissions": ["core:default"], "platforms": ["Linux"] }\n',
+    code: 0,
+    stdout: json((out) => expectTrue(out.fixes[0].file === "<stdin>" && out.fixes[0].diff.includes('+{ "identifier": "main", "windows": ["main"], "permissions": ["core:default"], "platforms": ["linux"] }'), "the fix as a diff")),
+  },
+  { name: "check - --fix is refused", args: ["check", "-", "--fix"], cwd: CLI, stdin: "{}", code: 2, stdout: "", stderr: "caplint: --fix cannot write standard input back: use --fix-dry-run to see the fixes\n" },
+  { name: "check --stdin-filename without - is a usage error", args: ["check", "forms", "--stdin-filename", "a.json"], cwd: CLI, code: 2, stdout: "", stderr: /--stdin-filename names standard input: add - to the paths/ },
+  { name: "check - -: standard input once", args: ["check", "-", "-"], cwd: CLI, stdin: "{}", code: 2, stdout: "", stderr: "caplint: - (standard input) can be given once\n" },
+  {
+    name: "check -: broken input is a parse finding",
+    args: ["check", "-", "--format", "compact"],
+    cwd: CLI,
+    stdin: '{ "identifier": "x",',
+    code: 1,
+    stdout: /^<stdin>:1:\d+: error invalid JSON: .* \[parse\]\n$/,
+  },
+
   // schema
   {
     name: "schema: the draft-07 capability schema",
