@@ -101,7 +101,7 @@ describe("caplint schema", { timeout: 60_000 }, () => {
     expect(validate({ identifier: "x" })).toBe(false);
   });
 
-  it("-o writes the file; main() prints what the bin prints", async () => {
+  it("-o writes the file (the flag every command shares); main() prints what the bin prints", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-schema-"));
     const file = path.join(dir, "capability.schema.json");
     const written = await checkoutBin.run({ argv: ["schema", "-o", file], cwd: ROOT });

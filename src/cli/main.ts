@@ -6,6 +6,7 @@ import { FatalError } from "../load/read.js";
 import { EXIT_FATAL } from "./exit-codes.js";
 import { toolVersion, type MainOptions } from "./io.js";
 import { registerCommands } from "./commands/index.js";
+import { addOutputOptions, switchableOutput } from "./output-options.js";
 
 export type { MainOptions } from "./io.js";
 
@@ -30,9 +31,11 @@ export async function main(options: MainOptions): Promise<number> {
     })
     .showSuggestionAfterError(true)
     .addOption(new Option("--debug", "print internal stack traces on errors").hideHelp());
-  registerCommands(program, options, (code) => {
+  const output = switchableOutput(options);
+  registerCommands(program, output.io, (code) => {
     exitCode = code;
   });
+  addOutputOptions(program, output, options.cwd);
   try {
     rejectMistypedCommand(program, options);
     await program.parseAsync([...options.argv], { from: "user" });

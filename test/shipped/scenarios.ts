@@ -212,6 +212,17 @@ export const SCENARIOS: Scenario[] = [
     }),
   },
 
+  {
+    name: "schema -o writes the schema",
+    args: ["schema", "-o", "{tmp}/capability.schema.json"],
+    cwd: CLI,
+    code: 0,
+    stdout: "",
+    files: { "capability.schema.json": json((schema) => expectTrue(Array.isArray(schema.definitions.Identifier.anyOf), "the editor schema")) },
+  },
+  { name: "rules -o writes the list", args: ["rules", "-f", "json", "-o", "{tmp}/rules.json"], code: 0, stdout: "", files: { "rules.json": json((rows) => expectTrue(rows.length > 20, "every rule")) } },
+  { name: "-o to a folder that does not exist fails with exit 2", args: ["rules", "-o", "{tmp}/no/such/dir/rules.txt"], code: 2, stdout: "", stderr: /^caplint: --output .*: cannot write the report/ },
+
   // rules
   { name: "rules: a table", args: ["rules"], code: 0, stdout: /^duplicate-capability +error/m },
   {
@@ -275,6 +286,16 @@ export const SCENARIOS: Scenario[] = [
     code: 0,
     stdout: json((out) => expectTrue(out.explanation.verdict === "unchecked" && out.explanation.enforced === false, "verdict unchecked")),
   },
+  { name: "access -C is --command; -q prints nothing, the exit code answers (yes)", args: ["access", "-w", "main", "-C", "plugin:dialog|save", "-q", "--platform", "linux"], cwd: DEMO, code: 0, stdout: "" },
+  { name: "access -q (no)", args: ["access", "-w", "settings", "-C", "plugin:fs|read_file", "-q", "--platform", "linux"], cwd: DEMO, code: 1, stdout: "" },
+  {
+    name: "access -o writes the answer to a file, exit code unchanged",
+    args: ["access", "-w", "settings", "-C", "plugin:fs|read_file", "--platform", "linux", "-f", "json", "-o", "{tmp}/answer.json"],
+    cwd: DEMO,
+    code: 1,
+    stdout: "",
+    files: { "answer.json": json((out) => expectTrue(out.explanation.verdict === "not-granted", "the JSON answer in the file")) },
+  },
   { name: "access: --window is required", args: ["access"], cwd: DEMO, code: 2, stderr: /required option '-w, --window <label>'/ },
 
   // who-can
@@ -292,6 +313,8 @@ export const SCENARIOS: Scenario[] = [
   { name: "matrix: csv", args: ["matrix", "--platform", "linux", "--format", "csv"], cwd: DEMO, code: 0, stdout: /^command,main,settings,docs-viewer\r?\n/ },
   { name: "matrix: json", args: ["matrix", "--platform", "linux", "--format", "json"], cwd: DEMO, code: 0, stdout: json((out) => expectTrue(typeof out === "object", "a JSON matrix")) },
 
+  { name: "matrix -o writes the matrix", args: ["matrix", "--platform", "linux", "-f", "csv", "-o", "{tmp}/m.csv"], cwd: DEMO, code: 0, stdout: "", files: { "m.csv": (csv) => expectTrue(csv.startsWith("command,main,settings,docs-viewer"), "the CSV") } },
+
   // resolve
   {
     name: "resolve: the normalized model",
@@ -304,6 +327,7 @@ export const SCENARIOS: Scenario[] = [
   // diff
   { name: "diff: new access exits 1", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--platform", "linux"], code: 1, stdout: /^NEW ACCESS \(7 command grants\):\n/ },
   { name: "diff: no new access exits 0", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app`, "--platform", "linux"], code: 0, stdout: "no new access\n" },
+  { name: "diff -q: the exit code only", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--platform", "linux", "-q"], code: 1, stdout: "" },
   { name: "diff: json", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--platform", "linux", "--format", "json"], code: 1, stdout: json((out) => expectTrue(out.added.length > 0, "added grants")) },
 
   // permissions

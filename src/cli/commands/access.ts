@@ -24,7 +24,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
     .requiredOption("-w, --window <label>", "window label")
     .option("--webview <label>", "webview label (default: the window's label)")
     .option("-u, --url <url>", "origin of the calling page (default: the app's own local pages)")
-    .option("-c, --command <name>", "one command, as invoked: plugin:window|close, plugin:fs|read_file, my_command");
+    .option("-C, --command <name>", "one command, as invoked: plugin:window|close, plugin:fs|read_file, my_command");
   addQueryOptions(command, ["text", "json"]).action(async (paths: string[], options: AccessOptions) => {
     const { project, model } = await loadModel(paths, options, io);
     const origin = originOf(options.url, project);

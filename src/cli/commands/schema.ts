@@ -3,25 +3,16 @@ import { loadProject } from "../../load/project.js";
 import { baseCapabilitySchema, editorSchema } from "../../schema/editor-schema.js";
 import type { MainOptions } from "../io.js";
 import { addInputOptions, loadOptionsFrom, type InputOptions } from "../options.js";
-import { writeOutputFile } from "../write-file.js";
 import type { SetExitCode } from "./index.js";
-
-interface SchemaOptions extends InputOptions {
-  output?: string;
-}
 
 export function registerSchema(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   const command = program
     .command("schema")
     .description("print the draft-07 JSON Schema of capability files for editors ($schema), with every known permission identifier to complete");
-  addInputOptions(command)
-    .option("-o, --output <file>", "write the schema to this file (atomically) instead of standard output")
-    .action(async (options: SchemaOptions) => {
-      // Only --app (not the folder it runs in) adds an app: `caplint schema > x.json` works anywhere.
-      const project = await loadProject({ ...loadOptionsFrom([], options, io.cwd), discover: false });
-      const text = JSON.stringify(editorSchema(await baseCapabilitySchema(), project.catalog), null, 2) + "\n";
-      if (options.output === undefined) io.stdout.write(text);
-      else await writeOutputFile(options.output, text, io.cwd);
-      setExitCode(0);
-    });
+  addInputOptions(command).action(async (options: InputOptions) => {
+    // Only --app (not the folder it runs in) adds an app: `caplint schema > x.json` works anywhere.
+    const project = await loadProject({ ...loadOptionsFrom([], options, io.cwd), discover: false });
+    io.stdout.write(JSON.stringify(editorSchema(await baseCapabilitySchema(), project.catalog), null, 2) + "\n");
+    setExitCode(0);
+  });
 }
