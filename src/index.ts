@@ -3,6 +3,7 @@
  * Everything exported here is public; internal modules may change between versions.
  */
 import { readFileSync } from "node:fs";
+import { terminalSafe } from "./core/terminal-text.js";
 import { makePaint } from "./reporters/paint.js";
 import { docsUrl, runningPlatform, toolVersion } from "./util/tool.js";
 import { summarize, type Diagnostic } from "./diagnostics/types.js";
@@ -22,6 +23,13 @@ export { TARGETS } from "./model/types.js";
 export type { Capability, CapabilitySource, PermissionEntry, Target } from "./model/types.js";
 export { REPORTER_NAMES, type ReporterName } from "./reporters/index.js";
 export type { AccessResult, AllowedCommand, CommandExplanation, DeniedCommand, Origin } from "./engine/index.js";
+
+// Chat event streams (`caplint events`): the streaming validator, its rules, the schema and the types.
+export { createEventValidator, type EventDiagnostic, type EventSeverity, type EventSummary, type EventValidator, type EventValidatorOptions } from "./events/validator.js";
+export { EVENT_RULES, type EventRuleId, type EventRuleMeta } from "./events/rules.js";
+export { eventsJsonSchema } from "./events/schema.js";
+export { SERVER_EVENT_TYPES } from "./events/definitions.js";
+export type { ClientMessage, GlobalEvent, InboundDataMessage, ServerEvent, ServerEventOf, ServerEventType } from "./events/types.js";
 
 /** The installed caplint's version. */
 export const VERSION: string = toolVersion();
@@ -46,7 +54,8 @@ export async function format(input: LintResult | readonly Diagnostic[], name: Re
   const diagnostics = isLintResult(input) ? input.diagnostics : input;
   const files = isLintResult(input) ? input.files : new Set(diagnostics.map((d) => d.file)).size;
   const reporter = await loadReporter(name);
-  return reporter(
+  // The same terminal-safe layer as the CLI: control characters from files are escaped (JSON keeps the values).
+  return terminalSafe(reporter(
     { diagnostics, summary: summarize(diagnostics, files) },
     {
       cwd: options.cwd,
@@ -56,7 +65,7 @@ export async function format(input: LintResult | readonly Diagnostic[], name: Re
       docsUrl,
       sourceText: options.sourceText ?? readTextOrUndefined,
     },
-  );
+  ));
 }
 
 export interface AccessQuestion {

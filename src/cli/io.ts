@@ -11,8 +11,8 @@ export interface MainOptions {
   /** Defaults to process.cwd() in the bin. */
   cwd: string;
   env?: Readonly<Record<string, string | undefined>>;
-  /** Standard input, read only by commands given `-` as a path (`check -`); the bin passes process.stdin. */
-  stdin?: AsyncIterable<Buffer | string>;
+  /** Standard input (`caplint events -`, `caplint check -`); the bin passes process.stdin. */
+  stdin?: AsyncIterable<Buffer | string> & { isTTY?: boolean };
   /** Ends long-running commands (`check --watch`); the bin aborts it on Ctrl-C. */
   signal?: AbortSignal;
 }

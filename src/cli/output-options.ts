@@ -1,4 +1,5 @@
 import { Option, type Command } from "commander";
+import path from "node:path";
 import type { MainOptions, OutputStream } from "./io.js";
 import { CapturedOutput, writeOutputFile } from "./write-file.js";
 
@@ -26,7 +27,7 @@ export function switchableOutput(io: MainOptions): { io: MainOptions; use(target
   };
 }
 
-export function addOutputOptions(program: Command, output: ReturnType<typeof switchableOutput>, cwd: string): void {
+export function addOutputOptions(program: Command, output: ReturnType<typeof switchableOutput>, cwd: string, stdout: OutputStream): void {
   const handled = new Set<Command>();
   for (const command of program.commands) {
     if (OWN_OUTPUT.has(command.name()) || command.options.some((o) => o.long === "--output")) continue;
@@ -45,7 +46,11 @@ export function addOutputOptions(program: Command, output: ReturnType<typeof swi
     if (!handled.has(action)) return;
     output.reset();
     const { output: file, quiet } = action.opts<{ output?: string; quiet?: boolean }>();
-    if (captured && !quiet && file !== undefined) await writeOutputFile(file, captured.text, cwd);
+    if (captured && !quiet && file !== undefined) {
+      // The files the command line names are inputs, which a report must never replace.
+      const named = [...action.args, ...Object.values(action.opts()).flat()].filter((value): value is string => typeof value === "string" && value !== file);
+      await writeOutputFile("--output", { given: file, cwd, stdout, inputs: named.map((value) => path.resolve(cwd, value)) }, captured.text);
+    }
     captured = undefined;
   });
 }
