@@ -41,7 +41,7 @@ function target(dir: string, name: string): string[] {
 }
 
 /** Fixture folders that hold no rule's cases (CLI, queries, integrations, corpora). */
-const NON_RULE_FIXTURES = ["cli", "conformance", "integrations", "queries", "real-world", "real-world-samples", "sarif"];
+const NON_RULE_FIXTURES = ["cli", "conformance", "events", "integrations", "queries", "real-world", "real-world-samples", "sarif"];
 
 /** Every `.ts` file under src/ inside a folder named `rules`, at any depth (one per domain). */
 function ruleFolderFiles(dir = path.join(ROOT, "src")): string[] {

@@ -31,7 +31,7 @@ const parses = (check: (value: any) => boolean, what: string) => (text: string) 
   if (!check(JSON.parse(text))) throw new Error(`expected ${what}`);
 };
 
-/** Run from the temporary project, which holds a copy of the example app in `app/` and two query fixtures in `old/` and `new/`. */
+/** Run from the temporary project, which holds a copy of the example app in `app/`, two query fixtures in `old/` and `new/`, and the example recording in `events/`. */
 export const PACKAGED_COMMANDS: PackagedCommand[] = [
   { command: "schema", args: ["schema"], code: 0, stdout: parses((s) => s.definitions.Identifier.anyOf[0].oneOf.some((c: any) => c.const === "fs:allow-read-file"), "the editor schema") },
   { command: "schema --app", args: ["schema", "--app", "app"], code: 0, stdout: /"const": "allow-greet"/ },
@@ -46,6 +46,7 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
   { command: "diff", args: ["diff", "old", "new", "--platform", "linux"], code: 1, stdout: /^NEW ACCESS \(\d+ command grants\):/ },
   { command: "permissions", args: ["permissions", "fs", "--filter", "read-file", "--platform", "linux"], code: 0, stdout: /^fs:allow-read-file {2}\(permission\)/m },
   { command: "report --html", args: ["report", "--app", "app", "--platform", "linux", "--html", "report.html"], code: 0, stdout: /^wrote report\.html: / },
+  { command: "events", args: ["events", "--format", "compact", "events/session.jsonl"], code: 1, stdout: /^events\/session\.jsonl:\d+:\d+: error .*\[approval-lifecycle\]$/m },
   { command: "--version", args: ["--version"], code: 0, stdout: /^\d+\.\d+\.\d+\n$/ },
 ];
 
@@ -66,6 +67,7 @@ beforeAll(async () => {
   await exec("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--save-dev", tarball], { cwd: project });
   cpSync(path.join(ROOT, "examples/demo-app"), path.join(project, "app"), { recursive: true });
   cpSync(path.join(ROOT, "fixtures/queries/app"), path.join(project, "old"), { recursive: true });
+  cpSync(path.join(ROOT, "examples/events"), path.join(project, "events"), { recursive: true });
   cpSync(path.join(ROOT, "fixtures/queries/app-v2"), path.join(project, "new"), { recursive: true });
 }, TIMEOUT);
 

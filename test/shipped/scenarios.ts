@@ -334,6 +334,10 @@ export const SCENARIOS: Scenario[] = [
   { name: "permissions: one plugin, filtered", args: ["permissions", "fs", "--filter", "read-file", "--platform", "linux"], code: 0, stdout: /^fs:allow-read-file  \(permission\)\n  Enables the read_file command without any pre-configured scope\.\n  allows: plugin:fs\|read_file\n/ },
   { name: "permissions: json", args: ["permissions", "dialog", "--format", "json", "--platform", "linux"], code: 0, stdout: json((rows) => expectTrue(JSON.stringify(rows).includes("dialog:allow-save"), "dialog:allow-save listed")) },
 
+  // events (its own suite tests it in depth: test/events)
+  { name: "events: a recording with mistakes", args: ["events", "--format", "compact", "examples/events/session.jsonl"], code: 1, stdout: /^examples\/events\/session\.jsonl:7:36: error .*\[approval-lifecycle\]$/m },
+  { name: "events -: standard input", args: ["events", "-", "--format", "json"], stdin: '{"type":"done","output_tokens":-1}\n', code: 1, stdout: json((out) => expectTrue(out.diagnostics.length > 0, "findings")) },
+
   // report
   {
     name: "report --html writes one self-contained page",

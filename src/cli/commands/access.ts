@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { resolveAccess, type Origin, type ResolvedCommand } from "../../engine/index.js";
+import { resolveAccess, type CommandExplanation, type Origin, type ResolvedCommand } from "../../engine/index.js";
 import type { Project } from "../../load/project.js";
 import { isPlainObject } from "../../model/capability.js";
 import { contextLabel, provenanceJson, SourceLines } from "../../query/project-model.js";
@@ -86,7 +86,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
         const e = result.explanation;
         out.push("");
         out.push(`${e.verdict === "allowed" ? "ALLOWED" : e.verdict === "unchecked" ? "NOT CHECKED" : "NOT ALLOWED"}: ${e.command} (${e.verdict})`);
-        out.push(`  ${shortenPermissionList(e.message, e.associatedPermissions)}`);
+        out.push(...messageLines(e));
         for (const entry of e.verdict === "denied" ? e.deniedBy : e.grantedBy) out.push(`  ${e.verdict === "denied" ? "denied by" : "granted by"} ${chain(entry)}  (${lines.where(entry)})`);
       } else {
         out.push("");
@@ -119,6 +119,19 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
     // The host lets an unchecked call through, so it is not a "no".
     setExitCode(verdict === undefined || verdict === "allowed" || verdict === "unchecked" ? EXIT_OK : EXIT_FINDINGS);
   });
+}
+
+/**
+ * The runtime's message as lines. Its paragraphs are rebuilt from the explanation's fields rather than
+ * split on the message's line breaks: a capability identifier from a file may hold a line break of its
+ * own, which must stay escaped inside its line instead of forging one.
+ */
+function messageLines(e: CommandExplanation): string[] {
+  const headline = e.message.split("\n\n", 1)[0]!;
+  const lines = [`  ${shortenPermissionList(headline, e.associatedPermissions)}`];
+  if (e.verdict === "not-allowed-here") lines.push("", e.allowedOn);
+  if (e.referencedBy) lines.push("", `referenced by: ${e.referencedBy}`);
+  return lines;
 }
 
 const LISTED_PERMISSIONS = 8;
