@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statS
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { RULES } from "../src/rules/index.js";
+import { RULES } from "../src/registry.js";
 import { expectedOutput, type JsonFinding } from "./helpers/expected-output.js";
 import { FIXTURES, ROOT, run } from "./helpers/run.js";
 
@@ -16,8 +16,9 @@ import { FIXTURES, ROOT, run } from "./helpers/run.js";
  * - optional `<case>.args` holds extra CLI arguments, one per line (e.g. `--platform` or `--rule`);
  * - optional `<case>.fixed.json` is the file after `--fix`: it must no longer produce that rule's
  *   findings, and a second `--fix` must change nothing. Every fixable rule needs one.
+ * These are the capability rules; the other domains run their fixtures in test/<domain>/.
  */
-const CASE = /\.(json|toml|json5|txt)$/;
+const CASE = /\.(json|jsonl|toml|json5|txt)$/;
 
 function cases(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -35,9 +36,10 @@ function caseName(name: string): string {
   return name.replace(CASE, "");
 }
 
-function target(dir: string, name: string): string[] {
-  const full = path.join(dir, name);
-  return statSync(full).isDirectory() ? ["--app", name] : [name];
+/** The command line that checks a case with some options: `check --format compact --app case`. */
+function argv(dir: string, name: string, ...options: string[]): string[] {
+  const isApp = statSync(path.join(dir, name)).isDirectory();
+  return ["check", ...options, ...(isApp ? ["--app", name] : [name]), ...extraArgs(dir, name)];
 }
 
 /** Fixture folders that hold no rule's cases (CLI, queries, integrations, corpora). */
@@ -64,7 +66,8 @@ function definedRuleIds(file: string): string[] {
 
 /** ESLint's checkRuleFiles: start from the files, so nothing unregistered or orphaned passes silently. */
 describe("rule files, registry and fixture folders agree", () => {
-  const registered = new Set(RULES.map((rule) => rule.id));
+  // Capability rules live one per file in a rules folder; the other domains keep theirs in a table (src/events/rules.ts).
+  const registered = new Set(RULES.filter((rule) => rule.domain === "capabilities").map((rule) => rule.id));
 
   it("every rule defined in a rules folder is registered", () => {
     const files = ruleFolderFiles();
@@ -92,7 +95,14 @@ describe("rule files, registry and fixture folders agree", () => {
   });
 });
 
-for (const rule of RULES) {
+describe("the rule registry and docs/rules", () => {
+  it("every rule of every domain has its page, and every page is a registered rule", () => {
+    const pages = readdirSync(path.join(ROOT, "docs", "rules")).filter((name) => name.endsWith(".md")).map((name) => name.slice(0, -3));
+    expect(pages.sort()).toEqual(RULES.map((rule) => rule.id).sort());
+  });
+});
+
+for (const rule of RULES.filter((r) => r.domain === "capabilities")) {
   describe(`rule ${rule.id}`, () => {
     const base = path.join(FIXTURES, rule.id);
     const validDir = path.join(base, "valid");
@@ -108,7 +118,7 @@ for (const rule of RULES) {
 
     for (const name of cases(validDir)) {
       it(`valid/${name} is clean`, async () => {
-        const result = await run(["check", "--format", "compact", ...target(validDir, name), ...extraArgs(validDir, name)], validDir);
+        const result = await run(argv(validDir, name, "--format", "compact"), validDir);
         expect(result.stderr).toBe("");
         expect(result.stdout).toBe("");
         expect(result.code).toBe(0);
@@ -117,7 +127,7 @@ for (const rule of RULES) {
 
     for (const name of cases(invalidDir)) {
       it(`invalid/${name} reports what ${caseName(name)}.out lists`, async () => {
-        const result = await run(["check", "--format", "json", ...target(invalidDir, name), ...extraArgs(invalidDir, name)], invalidDir);
+        const result = await run(argv(invalidDir, name, "--format", "json"), invalidDir);
         expect(result.stderr).toBe("");
         const all = (JSON.parse(result.stdout) as { diagnostics: JsonFinding[] }).diagnostics;
         const mine = all.filter((d) => d.ruleId === rule.id);

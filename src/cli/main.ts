@@ -1,17 +1,16 @@
 import { Command, CommanderError, Option } from "commander";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { nearest, quoteList } from "../util/did-you-mean.js";
-import { FatalError } from "../load/read.js";
-import { EXIT_FATAL } from "./exit-codes.js";
-import { toolVersion, type MainOptions } from "./io.js";
+import { nearest, quoteList } from "../core/did-you-mean.js";
+import { FatalError, UsageError } from "../core/errors.js";
+import { EXIT_FATAL } from "../core/exit-codes.js";
+import type { MainOptions } from "../core/io.js";
+import { toolVersion } from "../core/tool.js";
 import { registerCommands } from "./commands/index.js";
 import { addOutputOptions, switchableOutput } from "./output-options.js";
 import { oneLine, SafeOutput } from "../core/terminal-text.js";
 
-export type { MainOptions } from "./io.js";
-
-export class UsageError extends Error {}
+export type { MainOptions } from "../core/io.js";
 
 /**
  * The whole CLI, with injected streams and working directory; returns the exit code.

@@ -1,7 +1,7 @@
 import { Option, type Command } from "commander";
 import path from "node:path";
-import type { MainOptions, OutputStream } from "./io.js";
-import { CapturedOutput, writeOutputFile } from "./write-file.js";
+import type { MainOptions, OutputStream } from "../core/io.js";
+import { CapturedOutput, writeOutputFile } from "../core/output.js";
 
 /**
  * `-o, --output FILE` and `-q, --quiet` mean the same in every command (as `check` defines them):

@@ -1,9 +1,9 @@
 import type { Command } from "commander";
-import { loadProject } from "../../load/project.js";
-import { baseCapabilitySchema, editorSchema } from "../../schema/editor-schema.js";
-import type { MainOptions } from "../io.js";
-import { addInputOptions, loadOptionsFrom, type InputOptions } from "../options.js";
-import type { SetExitCode } from "./index.js";
+import { loadProject } from "../../capabilities/load/project.js";
+import { addInputOptions, loadOptionsFrom, type InputOptions } from "../../capabilities/commands/options.js";
+import { baseCapabilitySchema, editorSchema } from "../../capabilities/schema/editor-schema.js";
+import type { MainOptions } from "../../core/io.js";
+import type { SetExitCode } from "../../core/command.js";
 
 export function registerSchema(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   const command = program
