@@ -36,7 +36,14 @@ function expectTrue(condition: boolean, what: string): void {
 export const SCENARIOS: Scenario[] = [
   // Top level.
   { name: "--version", args: ["--version"], code: 0, stdout: /^\d+\.\d+\.\d+\n$/ },
-  { name: "--help lists every command", args: ["--help"], code: 0, stdout: /check[\s\S]*schema[\s\S]*rules[\s\S]*access[\s\S]*who-can[\s\S]*matrix[\s\S]*resolve[\s\S]*diff[\s\S]*permissions[\s\S]*report/ },
+  {
+    name: "--help lists every command",
+    args: ["--help"],
+    code: 0,
+    stdout: (out) => {
+      for (const command of ["check", "schema", "rules", "access", "who-can", "matrix", "resolve", "diff", "permissions", "report", "events"]) expectTrue(new RegExp(`^  ${command} `, "m").test(out), `${command} in --help`);
+    },
+  },
   { name: "an unknown option is a usage error", args: ["check", "--frobnicate"], cwd: CLI, code: 2, stdout: "", stderr: /^caplint: unknown option '--frobnicate'/ },
 
   {
@@ -45,9 +52,9 @@ export const SCENARIOS: Scenario[] = [
     cwd: CLI,
     code: 2,
     stdout: "",
-    stderr: /^caplint: unknown command "chek"; did you mean "check"\? \(commands: check, schema, rules, .*; a file or folder to check must exist\)\n$/,
+    stderr: /^caplint: unknown command "chek"; did you mean "check"\? \(commands: [a-z, -]*\bcheck\b[a-z, -]*; a file or folder to check must exist\)\n$/,
   },
-  { name: "an unknown command far from any: exit 2", args: ["frobnicate"], cwd: CLI, code: 2, stdout: "", stderr: /^caplint: unknown command "frobnicate" \(commands: check, / },
+  { name: "an unknown command far from any: exit 2", args: ["frobnicate"], cwd: CLI, code: 2, stdout: "", stderr: /^caplint: unknown command "frobnicate" \(commands: [a-z, -]*\bcheck\b/ },
   { name: "a folder named like a word is still checked", args: ["forms"], cwd: CLI, code: 0, stdout: "4 files checked, no problems\n" },
   { name: "a missing path with an extension is a missing path", args: ["chek.json"], cwd: CLI, code: 2, stdout: "", stderr: "caplint: chek.json: no such file or directory\n" },
 
