@@ -47,6 +47,7 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
   { command: "permissions", args: ["permissions", "fs", "--filter", "read-file", "--platform", "linux"], code: 0, stdout: /^fs:allow-read-file {2}\(permission\)/m },
   { command: "report --html", args: ["report", "--app", "app", "--platform", "linux", "--html", "report.html"], code: 0, stdout: /^wrote report\.html: / },
   { command: "events", args: ["events", "--format", "compact", "events/session.jsonl"], code: 1, stdout: /^events\/session\.jsonl:\d+:\d+: error .*\[approval-lifecycle\]$/m },
+  { command: "mcp", args: ["mcp", "--format", "json", "mcp/bad.json"], code: 1, stdout: parses((r) => r.diagnostics.length > 0, "findings in the bad server's dump") },
   { command: "--version", args: ["--version"], code: 0, stdout: /^\d+\.\d+\.\d+\n$/ },
 ];
 
@@ -68,6 +69,7 @@ beforeAll(async () => {
   cpSync(path.join(ROOT, "examples/demo-app"), path.join(project, "app"), { recursive: true });
   cpSync(path.join(ROOT, "fixtures/queries/app"), path.join(project, "old"), { recursive: true });
   cpSync(path.join(ROOT, "examples/events"), path.join(project, "events"), { recursive: true });
+  cpSync(path.join(ROOT, "fixtures/mcp/dumps"), path.join(project, "mcp"), { recursive: true });
   cpSync(path.join(ROOT, "fixtures/queries/app-v2"), path.join(project, "new"), { recursive: true });
 }, TIMEOUT);
 

@@ -49,6 +49,8 @@ function prepareSandbox(): { root: string; env: NodeJS.ProcessEnv } {
   }
   // bin/caplint.js loads ../dist from its real path, so a link to the checkout's bin runs the build.
   symlinkSync(path.join(ROOT, "bin"), path.join(root, "bin"));
+  // Fixture servers the README starts (node fixtures/mcp/...) import their dependencies from here.
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(root, "node_modules"));
   const shims = path.join(sandbox, "shims");
   mkdirSync(shims);
   writeFileSync(path.join(shims, "caplint"), `#!/bin/sh\nexec '${process.execPath}' '${path.join(ROOT, "bin", "caplint.js")}' "$@"\n`);

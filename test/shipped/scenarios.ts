@@ -345,6 +345,9 @@ export const SCENARIOS: Scenario[] = [
   { name: "events: a recording with mistakes", args: ["events", "--format", "compact", "examples/events/session.jsonl"], code: 1, stdout: /^examples\/events\/session\.jsonl:7:36: error .*\[approval-lifecycle\]$/m },
   { name: "events -: standard input", args: ["events", "-", "--format", "json"], stdin: '{"type":"done","output_tokens":-1}\n', code: 1, stdout: json((out) => expectTrue(out.diagnostics.length > 0, "findings")) },
 
+  // mcp (its own suite tests it in depth)
+  { name: "mcp: a dump with findings", args: ["mcp", "--format", "json", "fixtures/mcp/dumps/bad.json"], code: 1, stdout: json((out) => expectTrue(out.diagnostics.length > 0 && out.summary.errors > 0, "findings")) },
+
   // report
   {
     name: "report --html writes one self-contained page",
