@@ -24,6 +24,7 @@ const COVERED_RULES = [
   "allow-deny-conflict",
   "broad-remote",
   "dangerous-permission",
+  "dead-scope",
   "default-without-set",
   "deny-applies-globally",
   "duplicate-capability",
