@@ -73,7 +73,7 @@ export const SCENARIOS: Scenario[] = [
       "      |                                                              ^^^^^^^^^^^^^^^^^^^^",
       '      help: did you mean "core:window:default", "core:menu:default" or "core:app:default"?',
       "",
-      "✖ 1 problem (1 error, 0 warnings) in 1 file",
+      "✖ 1 problem (1 error, 0 warnings) in 1 file (1 checked)",
       "",
     ].join("\n"),
   },
