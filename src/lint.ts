@@ -89,7 +89,7 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
   const parseRule = RULES_BY_ID.get("parse")!;
   const schemaRule = RULES_BY_ID.get("schema")!;
   for (const problem of project.problems) {
-    emit(parseRule, documentsByPath.get(problem.absolutePath), problem.absolutePath, problem.file, { path: [], message: problem.message });
+    emit(parseRule, documentsByPath.get(problem.absolutePath), problem.absolutePath, problem.file, { path: problem.path ?? [], message: problem.message });
   }
   const validations = await Promise.all(
     project.documents.map(async (document) => ({ document, problems: document.ok ? await validateCapabilityFile(document.value) : [] })),

@@ -4,6 +4,8 @@ import { Catalog } from "../catalog/catalog.js";
 import { loadBuiltinManifests } from "../catalog/builtin.js";
 import { APP_KEY, type AclManifests } from "../catalog/types.js";
 import { capabilityObjects, isPlainObject, toCapability } from "../model/capability.js";
+import { FileBudget, limitCapability } from "../model/limits.js";
+import type { JsonPath } from "../diagnostics/types.js";
 import type { Capability } from "../model/types.js";
 import { SourceDocument, type TomlParser } from "./document.js";
 import { DEFAULT_MAX_FILE_BYTES, FatalError, pathKind, readTextFile, walk } from "./read.js";
@@ -37,6 +39,8 @@ export interface LoadProblem {
   file: string;
   absolutePath: string;
   message: string;
+  /** Where in the file, when the problem is one value (a list over its bound). */
+  path?: JsonPath;
 }
 
 export interface WindowDecl {
@@ -97,8 +101,8 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     catalog: new Catalog(),
     inputs: [],
   };
-  const problem = (absolutePath: string, message: string) =>
-    project.problems.push({ file: relativeFile(cwd, absolutePath), absolutePath, message });
+  const problem = (absolutePath: string, message: string, at?: JsonPath) =>
+    project.problems.push({ file: relativeFile(cwd, absolutePath), absolutePath, message, ...(at ? { path: at } : {}) });
 
   const capabilityFiles: string[] = [];
   const addWalk = async (dir: string, ignoreName?: (name: string) => boolean) => {
@@ -209,9 +213,12 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     if (!document) continue;
     project.documents.push(document);
     if (!document.ok) continue;
+    const budget = new FileBudget();
     for (const object of capabilityObjects(document.value)) {
       const capability = toCapability(object, { file: document.file, absolutePath: document.absolutePath });
-      if (capability) project.capabilities.push(capability);
+      if (!capability) continue;
+      for (const over of limitCapability(capability, budget)) problem(document.absolutePath, over.message, over.path);
+      project.capabilities.push(capability);
     }
   }
 
