@@ -2,9 +2,10 @@
  * caplint's library API (`import { loadProject, lint, format } from "caplint"`).
  * Everything exported here is public; internal modules may change between versions.
  */
-import { readFileSync } from "node:fs";
 import { terminalSafe } from "./core/terminal-text.js";
 import { makePaint } from "./reporters/paint.js";
+import { readForCodeFrame } from "./load/read.js";
+import { normalizePlatform, OptionError, requireString } from "./core/options.js";
 import { docsUrl, runningPlatform, toolVersion } from "./util/tool.js";
 import { summarize, type Diagnostic } from "./diagnostics/types.js";
 import { LOCAL_ORIGIN, resolve, resolveAccess as resolveModelAccess, type AccessResult } from "./engine/index.js";
@@ -63,7 +64,7 @@ export async function format(input: LintResult | readonly Diagnostic[], name: Re
       rules: RULES_BY_ID,
       toolVersion: VERSION,
       docsUrl,
-      sourceText: options.sourceText ?? readTextOrUndefined,
+      sourceText: options.sourceText ?? readForCodeFrame,
     },
   ));
 }
@@ -87,7 +88,10 @@ export interface AccessQuestion {
  * capabilities the build uses (`project.activeCapabilities`) and the project's catalog.
  */
 export function resolveAccess(project: Project, question: AccessQuestion): AccessResult {
-  const model = resolve({ capabilities: project.activeCapabilities, catalog: project.catalog, platform: question.platform ?? runningPlatform() });
+  if (typeof question?.window !== "string") throw new OptionError(`window: expected a window label, got ${JSON.stringify(question?.window) ?? "nothing"}`);
+  for (const name of ["webview", "url", "command"] as const) requireString(name, question[name]);
+  const platform = question.platform === undefined ? runningPlatform() : normalizePlatform("platform", question.platform);
+  const model = resolve({ capabilities: project.activeCapabilities, catalog: project.catalog, platform });
   return resolveModelAccess(model, {
     window: question.window,
     ...(question.webview === undefined ? {} : { webview: question.webview }),
@@ -98,12 +102,4 @@ export function resolveAccess(project: Project, question: AccessQuestion): Acces
 
 function isLintResult(input: LintResult | readonly Diagnostic[]): input is LintResult {
   return !Array.isArray(input);
-}
-
-function readTextOrUndefined(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
 }

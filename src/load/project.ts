@@ -1,14 +1,15 @@
-import { readdir } from "node:fs/promises";
+import { readdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import { Catalog } from "../catalog/catalog.js";
 import { loadBuiltinManifests } from "../catalog/builtin.js";
 import { APP_KEY, type AclManifests } from "../catalog/types.js";
 import { capabilityObjects, isPlainObject, toCapability } from "../model/capability.js";
 import { FileBudget, limitCapability } from "../model/limits.js";
+import { OptionError, requireByteCount, requireString, requireStringList } from "../core/options.js";
 import type { JsonPath } from "../diagnostics/types.js";
 import type { Capability } from "../model/types.js";
 import { SourceDocument, type TomlParser } from "./document.js";
-import { DEFAULT_MAX_FILE_BYTES, FatalError, pathKind, readTextFile, walk } from "./read.js";
+import { DEFAULT_MAX_FILE_BYTES, FatalError, leavesRoot, pathKind, readTextFile, walk, type OutsideLink } from "./read.js";
 import { manifestFromPermissionFiles } from "./permission-files.js";
 
 export const CAPABILITY_EXTENSIONS = [".json", ".toml"] as const;
@@ -65,6 +66,8 @@ export interface Project {
   problems: LoadProblem[];
   /** Files in capability folders the host does not load (wrong extension). */
   skippedFiles: string[];
+  /** Symbolic links in the app or a folder given whose target leaves it: never read. */
+  outsideLinks: OutsideLink[];
   capabilities: Capability[];
   /** Capabilities the build uses: all, or those listed in `app.security.capabilities`. */
   activeCapabilities: Capability[];
@@ -88,6 +91,12 @@ export function relativeFile(cwd: string, absolute: string): string {
 }
 
 export async function loadProject(options: LoadOptions): Promise<Project> {
+  if (typeof options !== "object" || options === null) throw new OptionError("loadProject: expected an options object with at least cwd");
+  if (typeof options.cwd !== "string" || !path.isAbsolute(options.cwd)) throw new OptionError(`cwd: expected an absolute folder path, got ${JSON.stringify(options.cwd) ?? "nothing"}`);
+  for (const name of ["paths", "manifests", "plugins", "permissions"] as const) requireStringList(name, options[name]);
+  requireString("app", options.app);
+  requireByteCount("maxFileBytes", options.maxFileBytes);
+  if (options.discover !== undefined && typeof options.discover !== "boolean") throw new OptionError(`discover: expected true or false, got ${JSON.stringify(options.discover)}`);
   const cwd = options.cwd;
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const resolve = (p: string) => path.resolve(cwd, p);
@@ -96,6 +105,7 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     documents: [],
     problems: [],
     skippedFiles: [],
+    outsideLinks: [],
     capabilities: [],
     activeCapabilities: [],
     catalog: new Catalog(),
@@ -105,9 +115,10 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     project.problems.push({ file: relativeFile(cwd, absolutePath), absolutePath, message, ...(at ? { path: at } : {}) });
 
   const capabilityFiles: string[] = [];
-  const addWalk = async (dir: string, ignoreName?: (name: string) => boolean) => {
-    const result = await walk(dir, CAPABILITY_EXTENSIONS, ignoreName);
+  const addWalk = async (dir: string, ignoreName?: (name: string) => boolean, boundary = dir) => {
+    const result = await walk(dir, CAPABILITY_EXTENSIONS, ignoreName, boundary);
     capabilityFiles.push(...result.files);
+    project.outsideLinks.push(...result.outside);
     // Only a capabilities folder's other files are ones the build would have skipped; any other
     // folder given on the command line may hold anything.
     project.skippedFiles.push(...result.skipped.filter((file) => path.relative(cwd, file).split(path.sep).includes("capabilities")));
@@ -138,7 +149,7 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
       const appSrc = await findSrcTauri(path.dirname(absolute));
       if (!srcTauri && appSrc) srcTauri = appSrc;
       else if (appSrc && appSrc !== srcTauri && (await pathKind(path.join(appSrc, "capabilities"))) === "directory") {
-        await addWalk(path.join(appSrc, "capabilities"));
+        await addWalk(path.join(appSrc, "capabilities"), undefined, appRootOf(appSrc));
       }
     } else if (kind === "file") capabilityFiles.push(absolute);
     else if (kind === "other") throw new FatalError(`${given}: not a regular file or folder`);
@@ -155,9 +166,10 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     project.srcTauri = srcTauri;
     const capDir = path.join(srcTauri, "capabilities");
     project.inputs.push(capDir);
-    if ((await pathKind(capDir)) === "directory") await addWalk(capDir);
+    const appRoot = appRootOf(srcTauri);
+    if ((await pathKind(capDir)) === "directory") await addWalk(capDir, undefined, appRoot);
     const generated = path.join(srcTauri, "gen", "schemas", "acl-manifests.json");
-    if ((await pathKind(generated)) === "file") {
+    if ((await pathKind(generated)) === "file" && !(await outsideApp(generated, appRoot, project))) {
       project.catalog.add(await readManifestFile(generated, cwd, maxBytes), { origin: "manifest", file: relativeFile(cwd, generated) });
       project.inputs.push(generated);
     }
@@ -178,7 +190,8 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
       return undefined;
     }
     const format = absolute.endsWith(".toml") ? "toml" : "json";
-    return SourceDocument.parse(absolute, relativeFile(cwd, absolute), read.text, format, format === "toml" ? await tomlParser() : undefined);
+    const invalidUtf8At = "invalidUtf8At" in read ? read.invalidUtf8At : undefined;
+    return SourceDocument.parse(absolute, relativeFile(cwd, absolute), read.text, format, format === "toml" ? await tomlParser() : undefined, invalidUtf8At);
   };
 
   for (const dir of options.plugins ?? []) {
@@ -190,7 +203,7 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
       if (!entry.isDirectory()) continue;
       // A plugin's key is its crate name without the `tauri-plugin-` prefix, as the host derives it.
       const key = entry.name.replace(/^(tauri|host)-plugin-/, "");
-      manifests[key] = await permissionFolderManifest(path.join(absolute, entry.name), parseFile, problem);
+      manifests[key] = await permissionFolderManifest(path.join(absolute, entry.name), parseFile, problem, project, absolute);
     }
     project.catalog.add(manifests, { origin: "plugins-dir", file: relativeFile(cwd, absolute) });
   }
@@ -202,7 +215,7 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
   for (const dir of appPermissionDirs) {
     if ((await pathKind(dir)) !== "directory") throw new FatalError(`--permissions ${relativeFile(cwd, dir)}: no such folder`);
     project.inputs.push(dir);
-    const manifest = await permissionFolderManifest(dir, parseFile, problem);
+    const manifest = await permissionFolderManifest(dir, parseFile, problem, project, options.permissions?.length ? dir : srcTauri && appRootOf(srcTauri));
     const hasAny = manifest.default_permission || Object.keys(manifest.permissions).length || Object.keys(manifest.permission_sets).length;
     if (hasAny) project.catalog.add({ [APP_KEY]: manifest }, { origin: "app-permissions", file: relativeFile(cwd, dir) });
   }
@@ -222,7 +235,7 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     }
   }
 
-  if (srcTauri) project.config = await loadAppConfig(srcTauri, cwd, maxBytes, problem);
+  if (srcTauri) project.config = await loadAppConfig(srcTauri, cwd, maxBytes, problem, project);
   project.activeCapabilities = selectActive(project.capabilities, project.config);
   if (project.config) project.capabilities.push(...project.config.inlineCapabilities);
   return project;
@@ -254,12 +267,27 @@ function selectActive(capabilities: Capability[], config: AppConfig | undefined)
   return [...capabilities.filter((c) => listed.has(c.identifier)), ...config.inlineCapabilities];
 }
 
+/** The folder an app's files must stay in: the one holding `src-tauri/` (or `src-tauri/` itself when that is all there is). */
+function appRootOf(srcTauri: string): string {
+  return path.basename(srcTauri) === "src-tauri" ? path.dirname(srcTauri) : srcTauri;
+}
+
+/** Records `file` as an outside link when its real path leaves the app; such a file is never read. */
+async function outsideApp(file: string, appRoot: string, project: Project): Promise<boolean> {
+  const target = await leavesRoot(file, await realpath(appRoot).catch(() => appRoot));
+  if (target !== undefined) project.outsideLinks.push({ file, target });
+  return target !== undefined;
+}
+
 async function permissionFolderManifest(
   dir: string,
   parseFile: (file: string) => Promise<SourceDocument | undefined>,
   problem: (file: string, message: string) => void,
+  project: Project,
+  boundary: string = dir,
 ) {
-  const { files, problems } = await walk(dir, [".toml", ".json"]);
+  const { files, problems, outside } = await walk(dir, [".toml", ".json"], undefined, boundary);
+  project.outsideLinks.push(...outside);
   for (const p of problems) problem(p.file, p.message);
   const values: unknown[] = [];
   for (const file of files) {
@@ -298,16 +326,18 @@ async function loadAppConfig(
   cwd: string,
   maxBytes: number,
   problem: (file: string, message: string) => void,
+  project: Project,
 ): Promise<AppConfig | undefined> {
   const candidates = [path.join(srcTauri, "tauri.conf.json"), path.join(path.dirname(srcTauri), "tauri.conf.json")];
   for (const file of candidates) {
     if ((await pathKind(file)) !== "file") continue;
+    if (await outsideApp(file, path.dirname(srcTauri), project)) return undefined;
     const read = readTextFile(file, maxBytes);
     if (!read.ok) {
       problem(file, read.message);
       return undefined;
     }
-    const document = SourceDocument.parse(file, relativeFile(cwd, file), read.text, "json");
+    const document = SourceDocument.parse(file, relativeFile(cwd, file), read.text, "json", undefined, read.invalidUtf8At);
     if (!document.ok) {
       problem(file, `${document.parseError!.message} (tauri.conf.json is ignored)`);
       return undefined;

@@ -1,9 +1,8 @@
 import { Option, type Command } from "commander";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { findConfig, loadConfig, overrideSeverity, type CaplintConfig } from "../../config/load-config.js";
 import { lint, type LintResult } from "../../lint.js";
-import { FatalError, pathKind } from "../../load/read.js";
+import { FatalError, pathKind, readForCodeFrame } from "../../load/read.js";
 import { summarize } from "../../diagnostics/types.js";
 import { loadProject, type Project } from "../../load/project.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "../../reporters/index.js";
@@ -112,7 +111,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
         rules: RULES_BY_ID,
         toolVersion: toolVersion(),
         docsUrl,
-        sourceText: (file) => texts.get(file) ?? readIfSmall(file),
+        sourceText: (file) => texts.get(file) ?? readForCodeFrame(file),
       },
     ),
   );
@@ -135,10 +134,3 @@ async function resolveConfig(explicit: string | undefined, cwd: string): Promise
   return file ? loadConfig(file, checkRuleSetting) : undefined;
 }
 
-function readIfSmall(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
-}
