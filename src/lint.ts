@@ -97,7 +97,7 @@ export async function lint(project: Project, givenOptions: LintOptions = {}): Pr
   const parseRule = RULES_BY_ID.get("parse")!;
   const schemaRule = RULES_BY_ID.get("schema")!;
   for (const problem of project.problems) {
-    emit(parseRule, documentsByPath.get(problem.absolutePath), problem.absolutePath, problem.file, { path: problem.path ?? [], message: problem.message });
+    emit(parseRule, problem.document ?? documentsByPath.get(problem.absolutePath), problem.absolutePath, problem.file, { path: problem.path ?? [], message: problem.message });
   }
   const validations = await Promise.all(
     project.documents.map(async (document) => ({ document, problems: document.ok ? await validateCapabilityFile(document.value) : [] })),
@@ -159,7 +159,7 @@ export async function lint(project: Project, givenOptions: LintOptions = {}): Pr
     });
   });
 
-  return { diagnostics: dedupe(diagnostics.sort(compareDiagnostics)), files: project.documents.length + project.problems.filter((p) => !documentsByPath.has(p.absolutePath)).length };
+  return { diagnostics: dedupe(diagnostics.sort(compareDiagnostics)), files: project.documents.length + new Set(project.problems.filter((p) => !documentsByPath.has(p.absolutePath)).map((p) => p.absolutePath)).size };
 }
 
 function reportUnusedSuppressions(suppressions: readonly Suppression[], report: (s: Suppression, message: string, hint: string) => void) {

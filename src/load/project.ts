@@ -5,6 +5,7 @@ import { loadBuiltinManifests } from "../catalog/builtin.js";
 import { APP_KEY, type AclManifests } from "../catalog/types.js";
 import { capabilityObjects, isPlainObject, toCapability } from "../model/capability.js";
 import { FileBudget, limitCapability } from "../model/limits.js";
+import { checkAclManifests, checkPermissionFile } from "../catalog/manifest-shape.js";
 import { OptionError, requireByteCount, requireString, requireStringList } from "../core/options.js";
 import type { JsonPath } from "../diagnostics/types.js";
 import type { Capability } from "../model/types.js";
@@ -40,9 +41,13 @@ export interface LoadProblem {
   file: string;
   absolutePath: string;
   message: string;
-  /** Where in the file, when the problem is one value (a list over its bound). */
+  /** Where in the file, when the problem is one value (a list over its bound, a definition of the wrong shape). */
   path?: JsonPath;
+  /** The parsed file the path is in, when it is not a capability file (a manifest). */
+  document?: SourceDocument;
 }
+
+type ProblemSink = (absolutePath: string, message: string, at?: JsonPath, document?: SourceDocument) => void;
 
 export interface WindowDecl {
   label: string;
@@ -111,8 +116,8 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     catalog: new Catalog(),
     inputs: [],
   };
-  const problem = (absolutePath: string, message: string, at?: JsonPath) =>
-    project.problems.push({ file: relativeFile(cwd, absolutePath), absolutePath, message, ...(at ? { path: at } : {}) });
+  const problem: ProblemSink = (absolutePath, message, at, document) =>
+    project.problems.push({ file: relativeFile(cwd, absolutePath), absolutePath, message, ...(at ? { path: at } : {}), ...(document ? { document } : {}) });
 
   const capabilityFiles: string[] = [];
   const addWalk = async (dir: string, ignoreName?: (name: string) => boolean, boundary = dir) => {
@@ -170,13 +175,13 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     if ((await pathKind(capDir)) === "directory") await addWalk(capDir, undefined, appRoot);
     const generated = path.join(srcTauri, "gen", "schemas", "acl-manifests.json");
     if ((await pathKind(generated)) === "file" && !(await outsideApp(generated, appRoot, project))) {
-      project.catalog.add(await readManifestFile(generated, cwd, maxBytes), { origin: "manifest", file: relativeFile(cwd, generated) });
+      project.catalog.add(await readManifestFile(generated, cwd, maxBytes, problem), { origin: "manifest", file: relativeFile(cwd, generated) });
       project.inputs.push(generated);
     }
   }
   for (const file of options.manifests ?? []) {
     const absolute = resolve(file);
-    project.catalog.add(await readManifestFile(absolute, cwd, maxBytes), { origin: "manifest", file: relativeFile(cwd, absolute) });
+    project.catalog.add(await readManifestFile(absolute, cwd, maxBytes, problem), { origin: "manifest", file: relativeFile(cwd, absolute) });
     project.inputs.push(absolute);
   }
 
@@ -282,7 +287,7 @@ async function outsideApp(file: string, appRoot: string, project: Project): Prom
 async function permissionFolderManifest(
   dir: string,
   parseFile: (file: string) => Promise<SourceDocument | undefined>,
-  problem: (file: string, message: string) => void,
+  problem: ProblemSink,
   project: Project,
   boundary: string = dir,
 ) {
@@ -294,29 +299,26 @@ async function permissionFolderManifest(
     const document = await parseFile(file);
     if (!document) continue;
     if (!document.ok) problem(file, document.parseError!.message);
-    else values.push(document.value);
+    else {
+      for (const p of checkPermissionFile(document.value)) problem(file, `${p.message} (the host's build rejects this permission file)`, p.path, document);
+      values.push(document.value);
+    }
   }
   return manifestFromPermissionFiles(values);
 }
 
-async function readManifestFile(file: string, cwd: string, maxBytes: number): Promise<AclManifests> {
+/**
+ * A generated `acl-manifests.json`. Unreadable or not JSON: fatal (nothing can be checked against
+ * it). A definition of the wrong shape: a finding at its place (through `problem`), the rest is used.
+ */
+async function readManifestFile(file: string, cwd: string, maxBytes: number, problem: ProblemSink): Promise<AclManifests> {
   const read = readTextFile(file, maxBytes);
   const name = relativeFile(cwd, file);
   if (!read.ok) throw new FatalError(`${name}: ${read.message}`);
-  let value: unknown;
-  try {
-    value = JSON.parse(read.text);
-  } catch (error) {
-    throw new FatalError(`${name}: not valid JSON (${(error as Error).message})`);
-  }
-  if (!isPlainObject(value)) throw new FatalError(`${name}: expected an acl-manifests.json object keyed by plugin`);
-  const manifests: AclManifests = {};
-  for (const [key, manifest] of Object.entries(value)) {
-    if (!isPlainObject(manifest) || !isPlainObject(manifest.permissions ?? {})) {
-      throw new FatalError(`${name}: "${key}" is not a manifest (expected default_permission, permissions, permission_sets)`);
-    }
-    manifests[key] = manifest as unknown as AclManifests[string];
-  }
+  const document = SourceDocument.parse(file, name, read.text, "json", undefined, read.invalidUtf8At);
+  if (!document.ok) throw new FatalError(`${name}: ${document.parseError!.message}`);
+  const { manifests, problems } = checkAclManifests(document.value);
+  for (const p of problems) problem(file, `${p.message} (the host's build rejects this manifest)`, p.path, document);
   return manifests;
 }
 

@@ -139,3 +139,46 @@ describe("the library validates its options, naming the option", () => {
     expect(() => resolveAccess(project, { window: 7 as never })).toThrow(/^window: expected a window label, got 7$/);
   });
 });
+
+describe("malformed manifests and permission files are findings at their place", () => {
+  const capability = JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["p:a", "p:default", "q:x"] });
+
+  it("acl-manifests.json: missing deny, wrong types, null entries", async () => {
+    const dir = temp("manifest");
+    writeFileSync(path.join(dir, "cap.json"), capability);
+    const manifest = {
+      p: { default_permission: { identifier: "default", permissions: "a" }, permissions: { a: { identifier: "a", commands: { allow: ["x"] } }, b: { commands: 7 }, c: null }, permission_sets: { s: { permissions: [1] } } },
+      q: { permissions: { x: { identifier: "x", commands: { allow: "y", deny: null }, scope: 5, platforms: "linux" } } },
+      r: "not a manifest",
+    };
+    writeFileSync(path.join(dir, "m.json"), JSON.stringify(manifest, null, 2));
+    const result = await run(["check", "--format", "compact", "--manifest", "m.json", "cap.json"], dir);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(1);
+    const lines = result.stdout.trim().split("\n");
+    expect(lines.filter((line) => line.startsWith("m.json:")).length).toBeGreaterThanOrEqual(10);
+    expect(result.stdout).toMatch(/^m\.json:10:21: error "commands\.deny" of permission "p:a" must be a list of strings, found nothing \(the host's build rejects this manifest\) \[parse\]$/m);
+    expect(result.stdout).toMatch(/^m\.json:\d+:\d+: error manifest "r" must be an object, found a string/m);
+    // The well-formed part is still used: p:a resolves.
+    expect(result.stdout).not.toMatch(/unknown (permission|plugin) "p:a"/);
+    for (const argv of [["who-can", "plugin:p|x"], ["access", "--window", "main"], ["permissions", "p"]]) {
+      const query = await run([...argv, "--manifest", "m.json", ...(argv[0] === "permissions" ? [] : ["cap.json"])], dir);
+      expect(query.stderr, argv.join(" ")).not.toContain("internal error");
+    }
+  });
+
+  it("permission files: wrong types in [[permission]], [default] and [[set]]", async () => {
+    const dir = temp("permission-files");
+    writeFileSync(path.join(dir, "cap.json"), JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["a"] }));
+    mkdirSync(path.join(dir, "perms"));
+    writeFileSync(path.join(dir, "perms", "p.toml"), '[[permission]]\nidentifier = "a"\ncommands.allow = "x"\n\n[default]\npermissions = 5\n\n[[set]]\nidentifier = 7\n');
+    writeFileSync(path.join(dir, "perms", "q.json"), JSON.stringify({ permission: { identifier: "b" }, set: [null] }));
+    const result = await run(["check", "--format", "compact", "--permissions", "perms", "cap.json"], dir);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain('perms/p.toml:1:3: error "commands.allow" of permission "a" must be a list of strings, found a string (the host\'s build rejects this permission file) [parse]');
+    expect(result.stdout).toMatch(/^perms\/p\.toml:6:\d+: error "permissions" of \[default\] must be a list of strings, found a number/m);
+    expect(result.stdout).toMatch(/^perms\/p\.toml:9:\d+: error a \[\[set\]\] needs a string "identifier", found a number/m);
+    expect(result.stdout).toMatch(/^perms\/q\.json:1:\d+: error \[\[permission\]\] must be a list of tables, found an object/m);
+    expect(result.stdout).toMatch(/^perms\/q\.json:1:\d+: error a \[\[set\]\] must be an object, found null/m);
+  });
+});
