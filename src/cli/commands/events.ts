@@ -61,7 +61,25 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
   const config = await resolveConfig(options.config, io.cwd);
   const severityFor = (ruleId: EventRuleId, file: string): RuleSetting | undefined =>
     cliRules.get(ruleId) ?? (config ? (overrideSeverity(config, ruleId, file) ?? config.rules.get(ruleId)) : undefined);
-  const runOptions = { client: options.client === true, severityFor };
+  const reporter = await loadReporter(options.format);
+  const output = options.output === undefined ? io.stdout : new CapturedOutput();
+  const context = {
+    cwd: io.cwd,
+    paint: await makePaint(options.color, output === io.stdout ? io.stdout.isTTY : false, io.env ?? {}),
+    rules: EVENT_RULES_BY_ID,
+    toolVersion: toolVersion(),
+    docsUrl,
+    sourceText: readSmallRecording,
+  };
+  const keep = (d: Diagnostic) => !options.quiet || d.severity === "error";
+  // One line per finding: printed as each line of the recording is read, so a live stream piped in
+  // shows its problems as they happen (each line's findings by column; end-of-recording ones last).
+  const live = output === io.stdout && (options.format === "compact" || options.format === "github");
+  const runOptions = {
+    client: options.client === true,
+    severityFor,
+    ...(live ? { live: (found: readonly Diagnostic[]) => io.stdout.write(reporter({ diagnostics: found.filter(keep), summary: summarize([], 0) }, context)) } : {}),
+  };
 
   const inputs = names.length === 0 ? ["-"] : names;
   if (inputs.filter((name) => name === "-").length > 1) throw new UsageError("standard input (-) can be read only once");
@@ -78,25 +96,12 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
     }
   }
 
-  let diagnostics: Diagnostic[] = results.flatMap((result) => result.diagnostics);
-  if (options.quiet) diagnostics = diagnostics.filter((d) => d.severity === "error");
+  const diagnostics: Diagnostic[] = results.flatMap((result) => result.diagnostics).filter(keep);
   const summary = summarize(diagnostics, results.length);
-  const reporter = await loadReporter(options.format);
-  const output = options.output === undefined ? io.stdout : new CapturedOutput();
-  let report = reporter(
-    { diagnostics, summary },
-    {
-      cwd: io.cwd,
-      paint: await makePaint(options.color, output === io.stdout ? io.stdout.isTTY : false, io.env ?? {}),
-      rules: EVENT_RULES_BY_ID,
-      toolVersion: toolVersion(),
-      docsUrl,
-      sourceText: readSmallRecording,
-    },
-  );
+  let report = live ? "" : reporter({ diagnostics, summary }, context);
   if (options.summary) {
     if (options.format === "json") report = JSON.stringify({ ...JSON.parse(report), events: summaryJson(results) }, null, 2) + "\n";
-    else if (options.format === "stylish" || options.format === "compact") report += (report && !report.endsWith("\n\n") ? "\n" : "") + formatSummary(results);
+    else if (options.format === "stylish" || options.format === "compact") report += (diagnostics.length && !report.endsWith("\n\n") ? "\n" : "") + formatSummary(results);
     // SARIF and workflow commands are read by programs: the summary goes to the person, on stderr.
     else io.stderr.write(formatSummary(results));
   }
