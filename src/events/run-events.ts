@@ -5,8 +5,9 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import type { Diagnostic, RuleSetting } from "../diagnostics/types.js";
-import { FatalError, describeIoError } from "../load/read.js";
+import type { Diagnostic, RuleSetting } from "../core/diagnostics.js";
+import { describeIoError } from "../core/source/read.js";
+import { FatalError } from "../core/errors.js";
 import { readLines } from "./read-lines.js";
 import type { EventRuleId } from "./rules.js";
 import { createEventValidator, MAX_LINE_CHARS, type EventDiagnostic, type EventSummary } from "./validator.js";

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { LIMITS } from "../../src/model/limits.js";
+import { LIMITS } from "../../src/capabilities/model/limits.js";
 import { inTempDir, params, RUNS, timedRun, timeoutFor } from "./support.js";
 
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;

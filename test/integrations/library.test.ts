@@ -43,7 +43,7 @@ describe('import from "caplint"', () => {
         github,
       }));
     `);
-    const { RULES } = await import("../../src/rules/index.js");
+    const { RULES } = await import("../../src/registry.js");
     expect(result).toMatchObject({
       version: JSON.parse((await exec(process.execPath, ["-p", "JSON.stringify(require('./package.json').version)"], { cwd: ROOT })).stdout),
       rules: RULES.map((r) => r.id),
@@ -116,7 +116,7 @@ describe('import from "caplint"', () => {
     const { stdout } = await exec("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT });
     const [pack] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
     const files = pack!.files.map((f) => f.path);
-    for (const required of ["package.json", "bin/caplint.js", "dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "dist/cli-bundle/main.js", "dist/generated/capability-validators.cjs", "schema/capability.schema.json", "data/core-acl-manifest.json"]) {
+    for (const required of ["package.json", "bin/caplint.js", "dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "dist/cli-bundle/main.cjs", "dist/cli-bundle/main.cjs.cache", "bin/package.json", "dist/generated/capability-validators.cjs", "schema/capability.schema.json", "data/core-acl-manifest.json"]) {
       expect(files).toContain(required);
     }
     expect(files.filter((f) => /^(src|test|fixtures|scripts)\//.test(f))).toEqual([]);
