@@ -21,7 +21,7 @@ const builtinDynamicImports = {
   },
 };
 
-await build({
+const result = await build({
   entryPoints: ["dist/cli/main.js"],
   outfile: "dist/cli-bundle/main.cjs",
   bundle: true,
@@ -32,5 +32,14 @@ await build({
   define: { "import.meta.url": "__caplintBundleUrl" },
   banner: { js: 'var __caplintBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [builtinDynamicImports],
+  // The MCP SDK (and zod, which only it uses) is required from node_modules by `caplint mcp --stdio/--url`
+  // alone: bundled, its ~1 MB would be read and compiled on every run of every command.
+  external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod"],
   logLevel: "warning",
 });
+// import.meta.dirname, .filename or .resolve would be undefined in the CommonJS bundle: refuse to ship that.
+const unavailable = result.warnings.filter((warning) => /import\.meta/.test(warning.text));
+if (unavailable.length) {
+  for (const warning of unavailable) console.error(`${warning.location?.file}:${warning.location?.line}: ${warning.text}`);
+  process.exit(1);
+}
