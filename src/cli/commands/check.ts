@@ -8,7 +8,7 @@ import { summarize } from "../../diagnostics/types.js";
 import { loadProject, type Project } from "../../load/project.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "../../reporters/index.js";
 import { RULES_BY_ID } from "../../rules/index.js";
-import { TARGETS } from "../../model/types.js";
+import { platformOption } from "../query-options.js";
 import { EXIT_FINDINGS, EXIT_OK } from "../exit-codes.js";
 import { docsUrl, makePaint, toolVersion, type MainOptions } from "../io.js";
 import { addInputOptions, checkRuleSetting, loadOptionsFrom, parsePositiveInteger, parseRuleSettings, type InputOptions } from "../options.js";
@@ -18,7 +18,7 @@ import { CapturedOutput, writeOutputFile } from "../write-file.js";
 interface CheckOptions extends InputOptions {
   config?: string;
   fix?: boolean;
-  platform?: string;
+  platform?: string[];
   watch?: boolean;
   fixDryRun?: boolean;
   format: ReporterName;
@@ -38,7 +38,7 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
   addInputOptions(command)
     .addOption(new Option("-f, --format <format>", "output format").choices(REPORTER_NAMES).default("stylish"))
     .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
-    .addOption(new Option("--platform <target>", "resolve for one platform only (default: all five)").choices(TARGETS))
+    .addOption(platformOption("resolve for these platforms only (default: all five)"))
     .option("-c, --config <file>", "configuration file (default: caplint.config.json found upward)")
     .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
     .option("--only <ids>", "run only these rules (comma-separated, repeatable); parse and schema always run", (v: string, p: string[]) => [...p, ...v.split(",").map((id) => id.trim()).filter(Boolean)], [])
@@ -76,7 +76,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
   // The command line wins over per-file overrides, which win over the config's rules.
   const lintOptions = {
     ...(options.only.length ? { only: new Set(options.only) } : {}),
-    ...(options.platform ? { platforms: [options.platform] } : {}),
+    ...(options.platform?.length ? { platforms: options.platform } : {}),
     severityFor: (ruleId: string, file: string) =>
       cliRules.get(ruleId) ?? (config ? (overrideSeverity(config, ruleId, file) ?? config.rules.get(ruleId)) : undefined),
   };

@@ -10,6 +10,7 @@ import { registerResolve } from "./resolve.js";
 import { registerDiff } from "./diff.js";
 import { registerPermissions } from "./permissions.js";
 import { registerReport } from "./report.js";
+import { registerExplain } from "./explain.js";
 
 export type SetExitCode = (code: number) => void;
 
@@ -23,6 +24,7 @@ export function registerCommands(program: Command, io: MainOptions, setExitCode:
   registerMatrix(program, io, setExitCode);
   registerResolve(program, io, setExitCode);
   registerDiff(program, io, setExitCode);
+  registerExplain(program, io, setExitCode);
   registerPermissions(program, io, setExitCode);
   registerReport(program, io, setExitCode);
 }

@@ -5,6 +5,7 @@ import { nearest, quoteList } from "../../util/did-you-mean.js";
 import type { MainOptions } from "../io.js";
 import { UsageError } from "../main.js";
 import { loadOptionsFrom } from "../options.js";
+import { runningPlatform } from "../../util/tool.js";
 import { addQueryOptions, type QueryOptions } from "../query-options.js";
 import type { SetExitCode } from "./index.js";
 
@@ -27,7 +28,7 @@ export function registerPermissions(program: Command, io: MainOptions, setExitCo
       const close = nearest(plugin, project.catalog.keys(), 3);
       throw new UsageError(`unknown plugin "${plugin}"${close.length ? `; did you mean ${quoteList(close)}?` : ""} (known: caplint permissions --format json)`);
     }
-    let listing = listPermissions(project.catalog, options.platform, plugin);
+    let listing = listPermissions(project.catalog, options.platform?.[0] ?? runningPlatform(), plugin);
     if (options.filter) {
       const needle = options.filter.toLowerCase();
       listing = listing.filter((p) => [p.identifier, p.description, ...p.allows, ...p.denies].some((text) => text.toLowerCase().includes(needle)));

@@ -1,49 +1,67 @@
 import type { Command } from "commander";
-import { whoCan } from "../../engine/index.js";
+import { whoCan, type ResolvedCommand } from "../../engine/index.js";
 import { contextLabel, provenanceJson, SourceLines } from "../../query/project-model.js";
-import { nearest, quoteList } from "../../util/did-you-mean.js";
+import { describePlatforms, entryKey, platformNote, PlatformMerge } from "../../query/platforms.js";
+import { CommandIndex, lookupCommand } from "../../query/command-names.js";
+import { quoteList } from "../../util/did-you-mean.js";
 import type { MainOptions } from "../io.js";
-import { addQueryOptions, loadModel, type QueryOptions } from "../query-options.js";
+import { UsageError } from "../main.js";
+import { addQueryOptions, loadGroups, type QueryOptions } from "../query-options.js";
 import type { SetExitCode } from "./index.js";
 
 export function registerWhoCan(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   const command = program
     .command("who-can")
-    .description("every capability, window pattern and origin that grants a command, and the denies that block it")
-    .argument("<command>", "command as invoked: plugin:window|close, plugin:fs|read_file, my_command");
-  addQueryOptions(command, ["text", "json"]).action(async (name: string, paths: string[], options: QueryOptions) => {
-    const { project, model } = await loadModel(paths, options, io);
-    const result = whoCan(model, name);
+    .description("every capability, window pattern and origin that grants a command, and the denies that block it (all platforms unless --platform)")
+    .argument("<command>", "command: plugin:fs|read_file, fs.read_file, read_file, plugin:window|close, my_command");
+  addQueryOptions(command, ["text", "json"]).action(async (written: string, paths: string[], options: QueryOptions) => {
+    const { project, asked, groups } = await loadGroups(paths, options, io);
+    const index = new CommandIndex(project.catalog, groups.flatMap((g) => [...g.model.allowed.keys(), ...g.model.denied.keys()]));
+    const lookup = lookupCommand(written, index);
+    if (!lookup.ok) throw new UsageError(`${lookup.message}${lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : ""}`);
+    const name = lookup.command;
+    const allowed = new PlatformMerge<ResolvedCommand>();
+    const denied = new PlatformMerge<ResolvedCommand>();
+    const deniedOn: string[] = [];
+    for (const group of groups) {
+      const result = whoCan(group.model, name);
+      for (const entry of result.allowedBy) allowed.add(entryKey(entry), entry, group.platforms);
+      for (const entry of result.deniedBy) denied.add(entryKey(entry), entry, group.platforms);
+      if (result.deniedEverywhere) deniedOn.push(...group.platforms);
+    }
     const lines = new SourceLines(project);
     if (options.format === "json") {
+      const withPlatforms = ({ item, platforms }: { item: ResolvedCommand; platforms: string[] }) => ({ ...provenanceJson(item, lines), platforms });
       io.stdout.write(
         JSON.stringify(
           {
             command: name,
-            platform: model.platform,
-            deniedEverywhere: result.deniedEverywhere,
-            allowedBy: result.allowedBy.map((e) => provenanceJson(e, lines)),
-            deniedBy: result.deniedBy.map((e) => provenanceJson(e, lines)),
+            ...(asked.length === 1 ? { platform: asked[0] } : {}),
+            platforms: asked,
+            deniedEverywhere: deniedOn.length > 0,
+            deniedOn,
+            allowedBy: allowed.values().map(withPlatforms),
+            deniedBy: denied.values().map(withPlatforms),
           },
           null,
           2,
         ) + "\n",
       );
     } else {
-      const out = [`${name} on ${model.platform}`];
-      if (result.allowedBy.length === 0 && result.deniedBy.length === 0) {
-        const close = nearest(name, [...model.allowed.keys(), ...model.denied.keys()], 3);
-        out.push(`  no active capability grants or denies it${close.length ? `; did you mean ${quoteList(close)}?` : ""}`);
+      const out = [`${name} on ${describePlatforms(asked, asked)}`];
+      if (allowed.values().length === 0 && denied.values().length === 0) {
+        const hint = lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : lookup.known ? "" : " (no known manifest lists this command)";
+        out.push(`  no active capability grants or denies it${hint}`);
       }
-      for (const entry of result.allowedBy) {
+      for (const { item: entry, platforms } of allowed.values()) {
         const targets = [entry.windows.length ? `windows: ${entry.windows.join(", ")}` : "", entry.webviews.length ? `webviews: ${entry.webviews.join(", ")}` : ""].filter(Boolean).join("; ");
-        out.push(`  allowed for [${targets || "nothing: no windows or webviews"}] from ${contextLabel(entry)}`);
+        out.push(`  allowed for [${targets || "nothing: no windows or webviews"}] from ${contextLabel(entry)}${platformNote(platforms, asked)}`);
         out.push(`    by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`);
       }
-      for (const entry of result.deniedBy) {
-        out.push(`  DENIED everywhere by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`);
+      for (const { item: entry, platforms } of denied.values()) {
+        out.push(`  DENIED everywhere by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})${platformNote(platforms, asked)}`);
       }
-      if (result.deniedEverywhere && result.allowedBy.length) out.push("  a deny in any active capability wins over every allow, for every window and origin");
+      if (deniedOn.length && allowed.values().length) out.push("  a deny in any active capability wins over every allow, for every window and origin");
       io.stdout.write(out.join("\n") + "\n");
     }
     setExitCode(0);
