@@ -25,6 +25,12 @@ export interface LintOptions {
   only?: ReadonlySet<string>;
   /** Platforms the engine-based rules resolve for; default: all five targets. */
   platforms?: readonly string[];
+  /**
+   * Files (absolute paths) or folders (ending in the path separator) to report on: the project is
+   * loaded and checked whole, as the build sees it, but only findings in these are kept. A file list
+   * inside an app (pre-commit) is checked this way.
+   */
+  focus?: readonly string[];
 }
 
 export interface LintResult {
@@ -151,7 +157,11 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
     });
   });
 
-  return { diagnostics: dedupe(diagnostics.sort(compareDiagnostics)), files: project.documents.length + project.problems.filter((p) => !documentsByPath.has(p.absolutePath)).length };
+  const focus = options.focus;
+  const inFocus = (file: string) => focus === undefined || focus.some((f) => file === f || (f.endsWith(path.sep) && file.startsWith(f)));
+  const kept = focus === undefined ? diagnostics : diagnostics.filter((d) => inFocus(d.absolutePath));
+  const files = project.documents.filter((d) => inFocus(d.absolutePath)).length + project.problems.filter((p) => !documentsByPath.has(p.absolutePath) && inFocus(p.absolutePath)).length;
+  return { diagnostics: dedupe(kept.sort(compareDiagnostics)), files };
 }
 
 function reportUnusedSuppressions(suppressions: readonly Suppression[], report: (s: Suppression, message: string, hint: string) => void) {

@@ -4,7 +4,8 @@ import path from "node:path";
 import { findConfig, loadConfig, overrideSeverity, type CaplintConfig } from "../../config/load-config.js";
 import { lint, type LintResult } from "../../lint.js";
 import { FatalError, pathKind } from "../../load/read.js";
-import { summarize } from "../../diagnostics/types.js";
+import { compareDiagnostics, summarize } from "../../diagnostics/types.js";
+import { planCheckRuns } from "../../load/check-runs.js";
 import { loadProject, type Project } from "../../load/project.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "../../reporters/index.js";
 import { RULES_BY_ID } from "../../rules/index.js";
@@ -80,27 +81,39 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
     severityFor: (ruleId: string, file: string) =>
       cliRules.get(ruleId) ?? (config ? (overrideSeverity(config, ruleId, file) ?? config.rules.get(ruleId)) : undefined),
   };
-  let project: Project;
-  let result: LintResult;
-  if (options.fix || options.fixDryRun) {
-    const { fixProject } = await import("../../fix/fix-project.js");
-    const outcome = await fixProject(loadOptions, lintOptions);
-    ({ project, result } = outcome);
-    if (options.fixDryRun) {
-      const { unifiedDiff } = await import("../../fix/unified-diff.js");
-      for (const change of outcome.changes.values()) io.stdout.write(unifiedDiff(change.file, change.original, change.fixed));
+  // Each app is checked in its own context (a monorepo root, a file list spanning apps); the
+  // findings of every run form one report.
+  const runs = await planCheckRuns(loadOptions);
+  const results: Array<{ project: Project; result: LintResult }> = [];
+  for (const run of runs) {
+    const runLint = run.focus ? { ...lintOptions, focus: run.focus } : lintOptions;
+    if (options.fix || options.fixDryRun) {
+      const { fixProject } = await import("../../fix/fix-project.js");
+      const outcome = await fixProject(run.load, runLint);
+      results.push({ project: outcome.project, result: outcome.result });
+      if (options.fixDryRun) {
+        const { unifiedDiff } = await import("../../fix/unified-diff.js");
+        for (const change of outcome.changes.values()) io.stdout.write(unifiedDiff(change.file, change.original, change.fixed));
+      } else {
+        await (await import("../../fix/write-fixes.js")).writeFixes(outcome.changes);
+      }
     } else {
-      await (await import("../../fix/write-fixes.js")).writeFixes(outcome.changes);
+      const project = await loadProject(run.load);
+      results.push({ project, result: await lint(project, runLint) });
     }
-  } else {
-    project = await loadProject(loadOptions);
-    result = await lint(project, lintOptions);
   }
+  const result: LintResult = {
+    diagnostics: results.flatMap((r) => r.result.diagnostics).sort(compareDiagnostics),
+    files: results.reduce((sum, r) => sum + r.result.files, 0),
+  };
   const diagnostics = options.quiet ? result.diagnostics.filter((d) => d.severity === "error") : result.diagnostics;
   const summary = summarize(diagnostics, result.files);
   const reporter = await loadReporter(options.format);
-  const texts = new Map(project.documents.map((d) => [d.absolutePath, d.text]));
-  if (project.config) texts.set(project.config.document.absolutePath, project.config.document.text);
+  const texts = new Map<string, string>();
+  for (const { project } of results) {
+    for (const d of project.documents) texts.set(d.absolutePath, d.text);
+    if (project.config) texts.set(project.config.document.absolutePath, project.config.document.text);
+  }
   const output = options.output === undefined ? io.stdout : new CapturedOutput();
   output.write(
     reporter(
@@ -120,7 +133,11 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
   if (tooManyWarnings && options.format === "stylish") {
     io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
   }
-  const inputs = [...project.inputs, ...(project.config ? [project.config.document.absolutePath] : []), ...(project.srcTauri ? [path.join(project.srcTauri, "tauri.conf.json")] : [])];
+  const inputs = results.flatMap(({ project }) => [
+    ...project.inputs,
+    ...(project.config ? [project.config.document.absolutePath] : []),
+    ...(project.srcTauri ? [path.join(project.srcTauri, "tauri.conf.json")] : []),
+  ]);
   if (config) inputs.push(config.file);
   return { code: summary.errors > 0 || tooManyWarnings ? EXIT_FINDINGS : EXIT_OK, inputs: [...new Set(inputs)] };
 }
