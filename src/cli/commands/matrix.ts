@@ -74,7 +74,7 @@ function renderText(matrices: readonly PlatformMatrix[], asked: readonly string[
   lines.push(header);
   for (const command of columns) {
     const cells = first.windows.map((window, i) => matrices.map(({ matrix }) => MARK[matrix.commands.includes(command) ? stateOf(matrix, i, command) : "none"]).join("").padEnd(window.length));
-    lines.push(`${command.padEnd(width)}  ${cells.join("  ")}`);
+    lines.push(`${command.padEnd(width)}  ${cells.join("  ")}`.trimEnd());
   }
   lines.push("");
   for (const [i, window] of first.windows.entries()) {
