@@ -15,6 +15,7 @@ export class Catalog {
   private readonly manifests = new Map<string, Manifest>();
   private readonly provenance = new Map<string, ManifestProvenance>();
   private identifierCache: string[] | undefined;
+  private readonly suggestions = new Map<string, readonly string[]>();
 
   add(manifests: AclManifests, provenance: ManifestProvenance): this {
     for (const [key, manifest] of Object.entries(manifests)) {
@@ -22,6 +23,7 @@ export class Catalog {
       this.provenance.set(key, provenance);
     }
     this.identifierCache = undefined;
+    this.suggestions.clear();
     return this;
   }
 
@@ -95,6 +97,16 @@ export class Catalog {
    * `_` for `-`, the brand word, a missing `allow-`), then edit distance within the same plugin or overall.
    */
   suggest(identifier: string, max = 3): string[] {
+    // The same wrong identifier recurs across capabilities and files: its suggestions are computed once.
+    const cacheKey = `${max}\u0000${identifier}`;
+    const cached = this.suggestions.get(cacheKey);
+    if (cached) return [...cached];
+    const found = this.computeSuggestions(identifier, max);
+    this.suggestions.set(cacheKey, found);
+    return [...found];
+  }
+
+  private computeSuggestions(identifier: string, max: number): string[] {
     const out: string[] = [];
     const push = (candidate: string) => {
       if (candidate !== identifier && !out.includes(candidate) && this.isKnownIdentifier(candidate)) out.push(candidate);
