@@ -11,6 +11,7 @@ import { registerDiff } from "./diff.js";
 import { registerPermissions } from "./permissions.js";
 import { registerReport } from "./report.js";
 import { registerExplain } from "./explain.js";
+import { registerEvents } from "./events.js";
 
 export type SetExitCode = (code: number) => void;
 
@@ -27,4 +28,5 @@ export function registerCommands(program: Command, io: MainOptions, setExitCode:
   registerExplain(program, io, setExitCode);
   registerPermissions(program, io, setExitCode);
   registerReport(program, io, setExitCode);
+  registerEvents(program, io, setExitCode);
 }
