@@ -13,6 +13,7 @@ import { UsageError } from "../main.js";
 import { addQueryOptions, loadGroups, type QueryOptions } from "../query-options.js";
 import { callJson, renderCall } from "../render/call.js";
 import type { SetExitCode } from "./index.js";
+import { textLines } from "../../core/terminal-text.js";
 
 interface AccessOptions extends QueryOptions {
   window: string;
@@ -72,7 +73,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
         );
       } else {
         const out = [header, `capabilities: ${capabilities.length ? capabilities.join(", ") : "none match"}`, ...renderCall(call, asked, lines)];
-        io.stdout.write(out.join("\n") + "\n");
+        io.stdout.write(textLines(out));
       }
       setExitCode(call.verdicts.every((v) => v.explanation.verdict === "allowed") ? EXIT_OK : EXIT_FINDINGS);
       return;
@@ -169,7 +170,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
           out.push(`    ${d.command}  ✖ ${chainText(by)}${d.overridden.values().length ? ", although granted here" : ""}  (${lines.where(by)})${platformNote(d.platforms, asked)}`);
         }
       }
-      io.stdout.write(out.join("\n") + "\n");
+      io.stdout.write(textLines(out));
     }
     setExitCode(EXIT_OK);
   });

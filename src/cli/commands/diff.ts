@@ -8,6 +8,7 @@ import type { MainOptions } from "../io.js";
 import { loadOptionsFrom } from "../options.js";
 import { addQueryOptions, askedPlatforms, type QueryOptions } from "../query-options.js";
 import type { SetExitCode } from "./index.js";
+import { textLines } from "../../core/terminal-text.js";
 
 export function registerDiff(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   const command = program
@@ -85,7 +86,7 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
       if (newGrants.length) section(`NEW ACCESS on ${on}`, newGrants, after.lines);
       else out.push(`no new access on ${on}`);
       if (oldGrants.length) section("removed access", oldGrants, before.lines);
-      io.stdout.write(out.join("\n") + "\n");
+      io.stdout.write(textLines(out));
     }
     setExitCode(newGrants.length ? EXIT_FINDINGS : EXIT_OK);
   });

@@ -11,6 +11,7 @@ import { addQueryOptions, loadGroups, type QueryOptions } from "../query-options
 import { callJson, renderCall } from "../render/call.js";
 import { originOf } from "./access.js";
 import type { SetExitCode } from "./index.js";
+import { textLines } from "../../core/terminal-text.js";
 
 interface ExplainOptions extends QueryOptions {
   window?: string;
@@ -64,7 +65,7 @@ export function registerExplain(program: Command, io: MainOptions, setExitCode: 
         out.push("");
         out.push("caplint finds the call allowed: the message comes from a build with other capabilities (rebuild the app), another platform, or another window or URL than the one given");
       }
-      io.stdout.write(out.join("\n") + "\n");
+      io.stdout.write(textLines(out));
     }
     setExitCode(EXIT_OK);
   });

@@ -6,6 +6,7 @@ import type { MainOptions } from "../io.js";
 import { addQueryOptions, loadGroups, type QueryOptions } from "../query-options.js";
 import { originOf } from "./access.js";
 import type { SetExitCode } from "./index.js";
+import { textLines } from "../../core/terminal-text.js";
 
 interface MatrixOptions extends QueryOptions {
   window: string[];
@@ -85,7 +86,7 @@ function renderText(matrices: readonly PlatformMatrix[], asked: readonly string[
     });
     lines.push(`${window}: ${parts.join("; ")}`);
   }
-  return lines.join("\n") + "\n";
+  return textLines(lines);
 }
 
 function renderCsv(matrices: readonly PlatformMatrix[]): string {

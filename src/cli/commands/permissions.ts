@@ -8,6 +8,7 @@ import { loadOptionsFrom } from "../options.js";
 import { runningPlatform } from "../../util/tool.js";
 import { addQueryOptions, type QueryOptions } from "../query-options.js";
 import type { SetExitCode } from "./index.js";
+import { textLines } from "../../core/terminal-text.js";
 
 interface PermissionsOptions extends QueryOptions {
   filter?: string;
@@ -46,7 +47,7 @@ export function registerPermissions(program: Command, io: MainOptions, setExitCo
         if (p.scopeOnly) out.push("  scope only: adds to the plugin's global scope");
         out.push("");
       }
-      io.stdout.write(out.join("\n") || "no permissions match\n");
+      io.stdout.write(out.length ? textLines(out.slice(0, -1)) + "\n" : "no permissions match\n");
     }
     setExitCode(0);
   });

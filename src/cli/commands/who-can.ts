@@ -8,6 +8,7 @@ import type { MainOptions } from "../io.js";
 import { UsageError } from "../main.js";
 import { addQueryOptions, loadGroups, type QueryOptions } from "../query-options.js";
 import type { SetExitCode } from "./index.js";
+import { textLines } from "../../core/terminal-text.js";
 
 export function registerWhoCan(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   const command = program
@@ -62,7 +63,7 @@ export function registerWhoCan(program: Command, io: MainOptions, setExitCode: S
         out.push(`  DENIED everywhere by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})${platformNote(platforms, asked)}`);
       }
       if (deniedOn.length && allowed.values().length) out.push("  a deny in any active capability wins over every allow, for every window and origin");
-      io.stdout.write(out.join("\n") + "\n");
+      io.stdout.write(textLines(out));
     }
     setExitCode(0);
   });
