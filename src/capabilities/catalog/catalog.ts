@@ -1,0 +1,156 @@
+import { checkIdentifier } from "./identifier.js";
+import { nearest } from "../../core/did-you-mean.js";
+import { APP_KEY, type AclManifests, type Manifest, type ManifestProvenance, type PermissionDef, type PermissionSetDef } from "./types.js";
+
+export type TopLevelLookup =
+  | { kind: "default"; key: string; set: PermissionSetDef | null }
+  | { kind: "set"; key: string; set: PermissionSetDef }
+  | { kind: "permission"; key: string; permission: PermissionDef };
+
+/**
+ * Every permission the linter knows about, keyed like `acl-manifests.json`. Later sources replace
+ * earlier ones per key: built-in catalogs, then manifests given or discovered, then permission folders.
+ */
+export class Catalog {
+  private readonly manifests = new Map<string, Manifest>();
+  private readonly provenance = new Map<string, ManifestProvenance>();
+  private identifierCache: string[] | undefined;
+  private readonly suggestions = new Map<string, readonly string[]>();
+
+  add(manifests: AclManifests, provenance: ManifestProvenance): this {
+    for (const [key, manifest] of Object.entries(manifests)) {
+      this.manifests.set(key, normalizeManifest(manifest));
+      this.provenance.set(key, provenance);
+    }
+    this.identifierCache = undefined;
+    this.suggestions.clear();
+    return this;
+  }
+
+  keys(): string[] {
+    return [...this.manifests.keys()].sort();
+  }
+
+  has(key: string): boolean {
+    return this.manifests.has(key);
+  }
+
+  get(key: string): Manifest | undefined {
+    return this.manifests.get(key);
+  }
+
+  provenanceOf(key: string): ManifestProvenance | undefined {
+    return this.provenance.get(key);
+  }
+
+  get hasAppPermissions(): boolean {
+    return this.manifests.has(APP_KEY);
+  }
+
+  /** The manifest key for a capability entry's identifier (app permissions use `__app-acl__`). */
+  static keyOf(identifier: string): { key: string; base: string } | undefined {
+    const check = checkIdentifier(identifier);
+    if (!check.ok) return undefined;
+    return { key: check.parsed.prefix ?? APP_KEY, base: check.parsed.base };
+  }
+
+  /** Top-level lookup order of a capability entry: default, then set, then permission (§3.2). */
+  lookupTopLevel(key: string, base: string): TopLevelLookup | undefined {
+    const manifest = this.manifests.get(key);
+    if (!manifest) return undefined;
+    if (base === "default") return { kind: "default", key, set: manifest.default_permission };
+    const set = own(manifest.permission_sets, base);
+    if (set) return { kind: "set", key, set };
+    const permission = own(manifest.permissions, base);
+    if (permission) return { kind: "permission", key, permission };
+    return undefined;
+  }
+
+  /** Every identifier a capability can reference, in the form it is written there. */
+  allIdentifiers(): string[] {
+    if (!this.identifierCache) {
+      const ids: string[] = [];
+      for (const key of this.keys()) ids.push(...this.identifiersOf(key));
+      this.identifierCache = ids;
+    }
+    return this.identifierCache;
+  }
+
+  identifiersOf(key: string): string[] {
+    const manifest = this.manifests.get(key);
+    if (!manifest) return [];
+    const prefix = key === APP_KEY ? "" : `${key}:`;
+    const ids: string[] = [];
+    if (manifest.default_permission) ids.push(`${prefix}default`);
+    for (const id of Object.keys(manifest.permission_sets)) ids.push(prefix + id);
+    for (const id of Object.keys(manifest.permissions)) ids.push(prefix + id);
+    return ids;
+  }
+
+  isKnownIdentifier(identifier: string): boolean {
+    const parts = Catalog.keyOf(identifier);
+    return !!parts && this.lookupTopLevel(parts.key, parts.base) !== undefined;
+  }
+
+  /**
+   * Nearest known identifiers for a wrong one: first the common mistakes (missing `core:`, `.` for `:`,
+   * `_` for `-`, the brand word, a missing `allow-`), then edit distance within the same plugin or overall.
+   */
+  suggest(identifier: string, max = 3): string[] {
+    // The same wrong identifier recurs across capabilities and files: its suggestions are computed once.
+    const cacheKey = `${max}\u0000${identifier}`;
+    const cached = this.suggestions.get(cacheKey);
+    if (cached) return [...cached];
+    const found = this.computeSuggestions(identifier, max);
+    this.suggestions.set(cacheKey, found);
+    return [...found];
+  }
+
+  private computeSuggestions(identifier: string, max: number): string[] {
+    const out: string[] = [];
+    const push = (candidate: string) => {
+      if (candidate !== identifier && !out.includes(candidate) && this.isKnownIdentifier(candidate)) out.push(candidate);
+    };
+    for (const candidate of commonMistakeCandidates(identifier)) push(candidate);
+    const normalized = commonMistakeCandidates(identifier)[0] ?? identifier;
+    const parts = Catalog.keyOf(normalized);
+    const pool = parts && this.has(parts.key) ? this.identifiersOf(parts.key) : this.allIdentifiers();
+    for (const candidate of nearest(normalized, pool, max)) push(candidate);
+    return out.slice(0, max);
+  }
+}
+
+function own<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+function normalizeManifest(manifest: Manifest): Manifest {
+  return {
+    default_permission: manifest.default_permission ?? null,
+    permissions: manifest.permissions ?? {},
+    permission_sets: manifest.permission_sets ?? {},
+    global_scope_schema: manifest.global_scope_schema ?? null,
+  };
+}
+
+/** Rewrites of a wrong identifier that undo the usual mistakes, most specific first. */
+export function commonMistakeCandidates(identifier: string): string[] {
+  const base = identifier
+    .trim()
+    .replace(/tauri/gi, "host")
+    .replace(/_/g, "-")
+    .replace(/\./g, ":");
+  const candidates = new Set<string>([base, base.toLowerCase()]);
+  // `fs-read` (from `fs_read`): the first hyphen may have been meant as the prefix separator.
+  if (!base.includes(":") && base.includes("-")) candidates.add(base.replace("-", ":"));
+  for (const id of [...candidates]) {
+    if (!id.startsWith("core:")) candidates.add(`core:${id}`);
+    const colon = id.lastIndexOf(":");
+    const name = id.slice(colon + 1);
+    if (!/^(allow|deny)-/.test(name) && name !== "default") {
+      candidates.add(`${id.slice(0, colon + 1)}allow-${name}`);
+      if (!id.startsWith("core:")) candidates.add(`core:${id.slice(0, colon + 1)}allow-${name}`);
+    }
+  }
+  return [...candidates];
+}

@@ -1,0 +1,39 @@
+import type { Command } from "commander";
+import { loadProject } from "../load/project.js";
+import { listPermissions } from "../queries/permissions.js";
+import { renderPermissionsJson, renderPermissionsText } from "../render/permissions.js";
+import { nearest, quoteList } from "../../core/did-you-mean.js";
+import type { MainOptions } from "../../core/io.js";
+import { UsageError } from "../../core/errors.js";
+import { loadOptionsFrom } from "./options.js";
+import { addQueryOptions, singlePlatform, type QueryOptions } from "./query-options.js";
+import type { SetExitCode } from "../../core/command.js";
+
+interface PermissionsOptions extends QueryOptions {
+  filter?: string;
+}
+
+export function registerPermissions(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
+  const command = program
+    .command("permissions")
+    .description("known permissions and sets, with descriptions and the commands each expands to")
+    .argument("[plugin]", "one plugin key: fs, core:window, __app-acl__ …")
+    .option("--filter <text>", "only identifiers, descriptions or commands containing this text");
+  // Positional paths would clash with the plugin argument, so the options are borrowed without them.
+  for (const option of addQueryOptions(program.createCommand("permissions"), ["text", "json"]).options) command.addOption(option);
+  command.action(async (plugin: string | undefined, options: PermissionsOptions) => {
+    // The app here (or --app) contributes its manifests and permissions; elsewhere the built-in catalog answers.
+    const project = await loadProject({ ...loadOptionsFrom([], options, io.cwd), discover: false });
+    if (plugin !== undefined && !project.catalog.has(plugin)) {
+      const close = nearest(plugin, project.catalog.keys(), 3);
+      throw new UsageError(`unknown plugin "${plugin}"${close.length ? `; did you mean ${quoteList(close)}?` : ""} (known: caplint permissions --format json)`);
+    }
+    let listing = listPermissions(project.catalog, singlePlatform(options), plugin);
+    if (options.filter) {
+      const needle = options.filter.toLowerCase();
+      listing = listing.filter((p) => [p.identifier, p.description, ...p.allows, ...p.denies].some((text) => text.toLowerCase().includes(needle)));
+    }
+    io.stdout.write(options.format === "json" ? renderPermissionsJson(listing) : renderPermissionsText(listing));
+    setExitCode(0);
+  });
+}

@@ -1,0 +1,159 @@
+import type { Origin, ResolvedCommand, ScopeLists } from "../engine/index.js";
+import type { CallExplanation } from "../queries/explain.js";
+import { describePlatforms, platformNote, type PlatformMerge } from "../queries/platforms.js";
+import { contextLabel, provenanceJson, type SourceLines } from "../queries/project-model.js";
+import { textLines } from "../../core/terminal-text.js";
+import { callJson, chain, renderCall } from "./call.js";
+
+/** A command the window can call on some of the asked platforms, merged across them. */
+export interface MergedAllowed {
+  command: string;
+  platforms: string[];
+  grantedBy: PlatformMerge<ResolvedCommand>;
+  scope: ScopeLists;
+  globalScope?: ScopeLists;
+}
+
+export interface MergedDenied {
+  command: string;
+  platforms: string[];
+  deniedBy: PlatformMerge<ResolvedCommand>;
+  overridden: PlatformMerge<ResolvedCommand>;
+}
+
+/** What `caplint access` answers, ready to print: every platform asked, merged. */
+export interface AccessAnswer {
+  window: string;
+  webview: string;
+  origin: Origin;
+  asked: string[];
+  capabilities: Array<{ item: string; platforms: string[] }>;
+  allowed: MergedAllowed[];
+  denied: MergedDenied[];
+  lines: SourceLines;
+}
+
+/** `access --command`: one call, answered per platform group. */
+export interface CallAnswer {
+  window: string;
+  webview: string;
+  origin: Origin;
+  asked: string[];
+  capabilities: string[];
+  call: CallExplanation;
+  lines: SourceLines;
+}
+
+function header({ window, webview, origin, asked }: { window: string; webview: string; origin: Origin; asked: string[] }): string {
+  const where = asked.length === 1 ? `platform ${asked[0]}` : `on ${describePlatforms(asked, asked)}`;
+  return `window "${window}", webview "${webview}", origin ${originText(origin)}, ${where}`;
+}
+
+function originText(origin: Origin): string {
+  return origin.kind === "local" ? "local" : origin.url;
+}
+
+export function renderAccessJson({ window, webview, origin, asked, capabilities, allowed, denied, lines }: AccessAnswer): string {
+  const entries = (merge: PlatformMerge<ResolvedCommand>) => merge.values().map(({ item, platforms }) => ({ ...provenanceJson(item, lines), platforms }));
+  return (
+    JSON.stringify(
+      {
+        window,
+        webview,
+        origin: originText(origin),
+        ...(asked.length === 1 ? { platform: asked[0] } : {}),
+        platforms: asked,
+        capabilities: capabilities.map((c) => c.item),
+        allowed: allowed.map((a) => ({
+          command: a.command,
+          platforms: a.platforms,
+          grantedBy: entries(a.grantedBy),
+          scopes: { allow: a.scope.allow, deny: a.scope.deny },
+          ...(a.globalScope ? { globalScope: a.globalScope } : {}),
+        })),
+        denied: denied.map((d) => ({ command: d.command, platforms: d.platforms, deniedBy: entries(d.deniedBy), overriddenGrants: entries(d.overridden) })),
+      },
+      null,
+      2,
+    ) + "\n"
+  );
+}
+
+export function renderAccessText(answer: AccessAnswer): string {
+  const { asked, capabilities, allowed, denied, lines } = answer;
+  const out: string[] = [header(answer)];
+  out.push(`capabilities: ${capabilities.length ? capabilities.map((c) => `${c.item}${platformNote(c.platforms, asked)}`).join(", ") : "none match"}`);
+  out.push("");
+  out.push(`allowed: ${allowed.length} command${allowed.length === 1 ? "" : "s"}`);
+  // One group per plugin (app commands once, whatever their names sort next to), each with the
+  // global scope the host hands every command of the plugin: that is where a window's `**` lives.
+  const byPlugin = new Map<string, MergedAllowed[]>();
+  for (const a of allowed) byPlugin.set(pluginOf(a.command), [...(byPlugin.get(pluginOf(a.command)) ?? []), a]);
+  for (const [plugin, commands] of byPlugin) {
+    out.push(`  ${plugin}`);
+    const global = commands.find((c) => c.globalScope)?.globalScope;
+    if (global) out.push(`    global scope (the host hands it to every window): ${scopeText(global)}`);
+    for (const a of commands) {
+      // A capability is listed once, with every URL pattern through which it grants the command.
+      const byCapability = new Map<string, ResolvedCommand[]>();
+      for (const { item } of a.grantedBy.values()) {
+        const key = `${item.provenance.capability}\u0000${item.provenance.chain.join(">")}`;
+        byCapability.set(key, [...(byCapability.get(key) ?? []), item]);
+      }
+      const [first, ...others] = [...byCapability.values()];
+      const entry = first![0]!;
+      const contexts = [...new Set(first!.map(contextLabel))].join(", ");
+      const more = others.length ? ` (+${others.length} more)` : "";
+      const scoped = a.scope.allow.length || a.scope.deny.length ? `  [command scope: ${scopeText(a.scope)}]` : "";
+      out.push(`    ${a.command}  ← capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")} [${contexts}]${more}${scoped}  (${lines.where(entry)})${platformNote(a.platforms, asked)}`);
+    }
+  }
+  if (denied.length) {
+    out.push("");
+    out.push(`denied everywhere (a deny in any active capability wins for every window and origin): ${denied.length}`);
+    for (const d of denied) {
+      const by = d.deniedBy.values()[0]!.item;
+      out.push(`    ${d.command}  ✖ ${chain(by)}${d.overridden.values().length ? ", although granted here" : ""}  (${lines.where(by)})${platformNote(d.platforms, asked)}`);
+    }
+  }
+  return textLines(out);
+}
+
+export function renderCallJson({ window, webview, origin, asked, capabilities, call, lines }: CallAnswer): string {
+  const first = call.verdicts.find((v) => v.explanation.verdict !== "allowed") ?? call.verdicts[0]!;
+  const e = first.explanation;
+  return (
+    JSON.stringify(
+      {
+        window,
+        webview,
+        origin: originText(origin),
+        ...(asked.length === 1 ? { platform: asked[0] } : {}),
+        platforms: asked,
+        capabilities,
+        explanation: { command: e.command, verdict: e.verdict, enforced: e.enforced, message: e.message, allowedOn: e.allowedOn, referencedBy: e.referencedBy, associatedPermissions: e.associatedPermissions },
+        call: callJson(call, lines),
+      },
+      null,
+      2,
+    ) + "\n"
+  );
+}
+
+export function renderCallText(answer: CallAnswer): string {
+  const { capabilities, call, asked, lines } = answer;
+  return textLines([header(answer), `capabilities: ${capabilities.length ? capabilities.join(", ") : "none match"}`, ...renderCall(call, asked, lines)]);
+}
+
+const SCOPE_SHOWN = 3;
+
+function scopeText(scope: ScopeLists): string {
+  const list = (values: readonly unknown[]) =>
+    values.length <= SCOPE_SHOWN ? values.map((v) => JSON.stringify(v)).join(", ") : `${values.slice(0, SCOPE_SHOWN).map((v) => JSON.stringify(v)).join(", ")} and ${values.length - SCOPE_SHOWN} more`;
+  return [scope.allow.length ? `allow ${list(scope.allow)}` : "", scope.deny.length ? `deny ${list(scope.deny)}` : ""].filter(Boolean).join("; ") || "empty";
+}
+
+function pluginOf(command: string): string {
+  const match = /^plugin:([^|]+)\|/.exec(command);
+  return match ? match[1]! : "app commands";
+}
