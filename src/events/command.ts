@@ -1,11 +1,10 @@
 import { Option, type Command } from "commander";
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { findConfig, loadConfig, overrideSeverity, type CaplintConfig } from "../core/config.js";
+import { loadConfig, overrideSeverity, resolveConfigFile, type CaplintConfig } from "../core/config.js";
 import { summarize, type Diagnostic, type RuleSetting } from "../core/diagnostics.js";
 import { EVENT_RULES_BY_ID, type EventRuleId } from "./rules.js";
 import { checkRecording, formatSummary, openRecording, STDIN_NAME, summaryJson, type RecordingResult } from "./run-events.js";
-import { pathKind } from "../core/source/read.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "../core/reporters/index.js";
 import { CAPABILITY_RULES_BY_ID } from "../capabilities/rules/index.js";
 import { nearest, quoteList } from "../core/did-you-mean.js";
@@ -13,7 +12,7 @@ import { EXIT_FINDINGS, EXIT_OK } from "../core/exit-codes.js";
 import type { MainOptions } from "../core/io.js";
 import { makePaint } from "../core/reporters/paint.js";
 import { docsUrl, toolVersion } from "../core/tool.js";
-import { FatalError, UsageError } from "../core/errors.js";
+import { UsageError } from "../core/errors.js";
 import { normalizeSetting, parsePositiveInteger } from "../core/options.js";
 import { CapturedOutput, writeOutputFile } from "../core/output.js";
 import type { RegisterCommands, SetExitCode } from "../core/command.js";
@@ -131,8 +130,7 @@ function checkSetting(id: string, severity: string, where: string, eventsOnly: b
 }
 
 async function resolveConfig(explicit: string | undefined, cwd: string): Promise<CaplintConfig | undefined> {
-  const file = explicit !== undefined ? path.resolve(cwd, explicit) : await findConfig(cwd);
-  if (explicit !== undefined && (await pathKind(file!)) !== "file") throw new FatalError(`--config ${explicit}: no such file`);
+  const file = await resolveConfigFile(explicit, cwd, cwd);
   return file ? loadConfig(file, (id, severity, where) => checkSetting(id, severity, where, false)) : undefined;
 }
 

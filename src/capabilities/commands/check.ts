@@ -1,10 +1,8 @@
 import { Option, type Command } from "commander";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { findConfig, loadConfig, overrideSeverity, type CaplintConfig } from "../../core/config.js";
+import { loadConfig, overrideSeverity, resolveConfigFile, type CaplintConfig } from "../../core/config.js";
 import { lint, type LintResult } from "../lint.js";
-import { pathKind } from "../../core/source/read.js";
-import { FatalError } from "../../core/errors.js";
 import { summarize } from "../../core/diagnostics.js";
 import { loadProject, type Project } from "../load/project.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "../../core/reporters/index.js";
@@ -72,7 +70,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
     const only = new Set(options.only);
     for (const id of CAPABILITY_RULES_BY_ID.keys()) if (!only.has(id) && !cliRules.has(id)) cliRules.set(id, "off");
   }
-  const config = await resolveConfig(options.config, io.cwd);
+  const config = await resolveConfig(options.config, io.cwd, options.app);
   const loadOptions = loadOptionsFrom(paths, options, io.cwd);
   if (config) {
     loadOptions.manifests = [...config.manifests, ...(loadOptions.manifests ?? [])];
@@ -133,9 +131,9 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
   return { code: exitCodeFor(summary, limits), inputs: [...new Set(inputs)] };
 }
 
-async function resolveConfig(explicit: string | undefined, cwd: string): Promise<CaplintConfig | undefined> {
-  const file = explicit !== undefined ? path.resolve(cwd, explicit) : await findConfig(cwd);
-  if (explicit !== undefined && (await pathKind(file!)) !== "file") throw new FatalError(`--config ${explicit}: no such file`);
+/** The config of the app being checked: found upward from `--app` (or the working directory), within the repository. */
+async function resolveConfig(explicit: string | undefined, cwd: string, app: string | undefined): Promise<CaplintConfig | undefined> {
+  const file = await resolveConfigFile(explicit, cwd, app === undefined ? cwd : path.resolve(cwd, app));
   return file ? loadConfig(file, checkRuleSetting) : undefined;
 }
 
