@@ -3,6 +3,7 @@ import type { RegisterCommands, SetExitCode } from "../../core/command.js";
 import type { MainOptions } from "../../core/io.js";
 import { registerCapabilityCommands } from "../../capabilities/commands/index.js";
 import { registerEventCommands } from "../../events/command.js";
+import { REGISTRY } from "../../registry.js";
 import { registerRules } from "./rules.js";
 import { registerSchema } from "./schema.js";
 
@@ -10,7 +11,7 @@ import { registerSchema } from "./schema.js";
 const DOMAIN_COMMANDS: readonly RegisterCommands[] = [registerCapabilityCommands, registerEventCommands];
 
 export function registerCommands(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
-  for (const register of DOMAIN_COMMANDS) register(program, io, setExitCode);
+  for (const register of DOMAIN_COMMANDS) register(program, io, setExitCode, REGISTRY);
   // Commands about every domain at once.
   registerSchema(program, io, setExitCode);
   registerRules(program, io, setExitCode);
