@@ -23,6 +23,12 @@ export default tseslint.config(
       "no-control-regex": "off",
     },
   },
+  {
+    // The bin is CommonJS on purpose (bin/package.json): the ES module loader costs start-up time.
+    files: ["bin/**/*.js"],
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", __dirname: "readonly", module: "writable" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
   { files: ["src/core/**"], rules: { "no-restricted-imports": ["error", { patterns: [DOMAINS_AND_CLI] }] } },
   { files: ["src/capabilities/**"], rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["events", "mcp"], "domains do not import each other")] }] } },
   { files: ["src/events/**"], rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["capabilities", "mcp"], "domains do not import each other")] }] } },
