@@ -21,7 +21,7 @@ const builtinDynamicImports = {
   },
 };
 
-await build({
+const result = await build({
   entryPoints: ["dist/cli/main.js"],
   outfile: "dist/cli-bundle/main.cjs",
   bundle: true,
@@ -34,3 +34,9 @@ await build({
   plugins: [builtinDynamicImports],
   logLevel: "warning",
 });
+// import.meta.dirname, .filename or .resolve would be undefined in the CommonJS bundle: refuse to ship that.
+const unavailable = result.warnings.filter((warning) => /import\.meta/.test(warning.text));
+if (unavailable.length) {
+  for (const warning of unavailable) console.error(`${warning.location?.file}:${warning.location?.line}: ${warning.text}`);
+  process.exit(1);
+}
