@@ -32,6 +32,9 @@ const result = await build({
   define: { "import.meta.url": "__caplintBundleUrl" },
   banner: { js: 'var __caplintBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [builtinDynamicImports],
+  // The MCP SDK (and zod, which only it uses) is required from node_modules by `caplint mcp --stdio/--url`
+  // alone: bundled, its ~1 MB would be read and compiled on every run of every command.
+  external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod"],
   logLevel: "warning",
 });
 // import.meta.dirname, .filename or .resolve would be undefined in the CommonJS bundle: refuse to ship that.
