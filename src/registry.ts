@@ -3,7 +3,7 @@
  * and the library see. A new domain adds its rule list here (and its commands in src/cli/commands/index.ts).
  */
 import { CAPABILITY_RULES } from "./capabilities/rules/index.js";
-import { createRegistry } from "./core/registry.js";
+import { createRegistry } from "./core/rule-registry.js";
 import type { RuleMeta } from "./core/rule.js";
 import { EVENT_RULES } from "./events/rules.js";
 import { MCP_RULES } from "./mcp/rules/index.js";

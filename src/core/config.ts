@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import path from "node:path";
 import { minimatch } from "minimatch";
 import { readPackageJson } from "./package-files.js";
@@ -5,14 +6,17 @@ import type { RuleSetting } from "./diagnostics.js";
 import { isPlainObject } from "./json.js";
 import { pathKind, readTextFile } from "./source/read.js";
 import { FatalError } from "./errors.js";
+import { LineIndex } from "./source/line-index.js";
+
+type JsoncParser = typeof import("jsonc-parser");
+let jsoncParser: JsoncParser | undefined;
+/** Loaded from its CommonJS build, as core/source/document.ts does. */
+function loadJsonc(): JsoncParser {
+  jsoncParser ??= createRequire(import.meta.url)("jsonc-parser") as JsoncParser;
+  return jsoncParser;
+}
 
 export const CONFIG_FILE_NAME = "caplint.config.json";
-
-export interface RuleSettingsSource {
-  settings: Map<string, RuleSetting>;
-  /** Where each setting was written, for messages. */
-  where: string;
-}
 
 export interface CaplintConfig {
   /** Absolute path of the config file. */
@@ -26,16 +30,39 @@ export interface CaplintConfig {
 
 export type RuleSettingCheck = (id: string, severity: string, where: string) => void;
 
-/** The nearest `caplint.config.json` from `cwd` upward, or undefined. */
-export async function findConfig(cwd: string): Promise<string | undefined> {
-  let dir = cwd;
-  for (;;) {
+/**
+ * The nearest `caplint.config.json` from `start` (the app folder, else the working directory) up
+ * to the repository root (the folder holding `.git`), or undefined. Outside a repository only the
+ * start folder (and the app folder above a `src-tauri/` start) counts: a config lying in /tmp or
+ * the home folder must never change the verdict on someone else's project.
+ */
+export async function findConfig(start: string): Promise<string | undefined> {
+  for (const dir of await configFolders(path.resolve(start))) {
     const candidate = path.join(dir, CONFIG_FILE_NAME);
     if ((await pathKind(candidate)) === "file") return candidate;
+  }
+  return undefined;
+}
+
+async function configFolders(start: string): Promise<string[]> {
+  const folders: string[] = [];
+  for (let dir = start; ; ) {
+    folders.push(dir);
+    if ((await pathKind(path.join(dir, ".git"))) !== "missing") return folders;
     const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
+    if (parent === dir) break;
     dir = parent;
   }
+  // No repository above: the start folder, and the app root when starting inside its src-tauri/.
+  return path.basename(start) === "src-tauri" ? [start, path.dirname(start)] : [start];
+}
+
+/** `--config FILE`, else the discovered config; undefined when there is none. */
+export async function resolveConfigFile(explicit: string | undefined, cwd: string, start: string): Promise<string | undefined> {
+  if (explicit === undefined) return findConfig(start);
+  const file = path.resolve(cwd, explicit);
+  if ((await pathKind(file)) !== "file") throw new FatalError(`--config ${explicit}: no such file`);
+  return file;
 }
 
 /**
@@ -46,12 +73,17 @@ export async function loadConfig(file: string, checkSetting: RuleSettingCheck): 
   const name = path.basename(file);
   const read = readTextFile(file, 1024 * 1024);
   if (!read.ok) throw new FatalError(`${file}: ${read.message}`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(read.text);
-  } catch (error) {
-    throw new FatalError(`${file}: not valid JSON (${(error as Error).message})`);
-  }
+  // Comments and trailing commas are allowed (JSONC, as Biome and markdownlint-cli2 read their configs), and a BOM.
+  const text = read.text.replace(/^\uFEFF/, "");
+  const jsonc = loadJsonc();
+  const errors: import("jsonc-parser").ParseError[] = [];
+  const raw: unknown = jsonc.parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const lines = new LineIndex(text);
+  const at = (offset: number) => {
+    const { line, column } = lines.position(offset);
+    return `${file}:${line}:${column}`;
+  };
+  if (errors.length) throw new FatalError(`${at(errors[0]!.offset)}: not valid JSON (${jsonc.printParseErrorCode(errors[0]!.error)})`);
   await checkAgainstSchema(raw, file);
   const config = raw as { rules?: Record<string, string>; overrides?: Array<{ files: string[]; rules: Record<string, string> }>; manifests?: string[]; app?: string };
   const dir = path.dirname(file);
@@ -72,7 +104,13 @@ export async function loadConfig(file: string, checkSetting: RuleSettingCheck): 
     })),
     manifests: (config.manifests ?? []).map((m) => path.resolve(dir, m)),
   };
-  if (config.app !== undefined) result.app = path.resolve(dir, config.app);
+  if (config.app !== undefined) {
+    result.app = path.resolve(dir, config.app);
+    if ((await pathKind(result.app)) !== "directory") {
+      const node = jsonc.findNodeAtLocation(jsonc.parseTree(text)!, ["app"]);
+      throw new FatalError(`${at(node?.offset ?? 0)}: "app": ${config.app} is not a folder (relative to the config's folder)`);
+    }
+  }
   return result;
 }
 

@@ -1,19 +1,18 @@
 import { Option, type Command } from "commander";
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { findConfig, loadConfig, overrideSeverity, type CaplintConfig } from "../core/config.js";
+import { loadConfig, overrideSeverity, resolveConfigFile, type CaplintConfig } from "../core/config.js";
 import { summarize, type Diagnostic, type RuleSetting } from "../core/diagnostics.js";
 import { EVENT_RULES_BY_ID, type EventRuleId } from "./rules.js";
 import { checkRecording, formatSummary, openRecording, STDIN_NAME, summaryJson, type RecordingResult } from "./run-events.js";
-import { pathKind } from "../core/source/read.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "../core/reporters/index.js";
-import { CAPABILITY_RULES_BY_ID } from "../capabilities/rules/index.js";
+import type { RuleMeta } from "../core/rule.js";
 import { nearest, quoteList } from "../core/did-you-mean.js";
 import { exitCodeFor, tooManyWarnings } from "../core/exit-codes.js";
 import type { MainOptions } from "../core/io.js";
 import { makePaint } from "../core/reporters/paint.js";
 import { docsUrl, toolVersion } from "../core/tool.js";
-import { FatalError, UsageError } from "../core/errors.js";
+import { UsageError } from "../core/errors.js";
 import { normalizeSetting, parsePositiveInteger } from "../core/options.js";
 import { CapturedOutput, writeOutputFile } from "../core/output.js";
 import type { RegisterCommands, SetExitCode } from "../core/command.js";
@@ -31,9 +30,9 @@ interface EventsOptions {
 }
 
 /** `caplint events`: the event-stream domain's command. */
-export const registerEventCommands: RegisterCommands = (program, io, setExitCode) => registerEvents(program, io, setExitCode);
+export const registerEventCommands: RegisterCommands = (program, io, setExitCode, registry) => registerEvents(program, io, setExitCode, registry.byId);
 
-function registerEvents(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
+function registerEvents(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
   program
     .command("events")
     .description("validate recorded chat event streams (JSONL) against the event protocol")
@@ -49,21 +48,21 @@ function registerEvents(program: Command, io: MainOptions, setExitCode: SetExitC
     .option("--color", "force colour")
     .option("--no-color", "disable colour")
     .action(async (files: string[], options: EventsOptions) => {
-      setExitCode(await runEvents(files, options, io));
+      setExitCode(await runEvents(files, options, io, allRules));
     });
 }
 
 /** Small recordings are re-read for stylish code frames; big ones and standard input go without. */
 const MAX_FRAME_SOURCE_BYTES = 4 * 1024 * 1024;
 
-async function runEvents(names: string[], options: EventsOptions, io: MainOptions): Promise<number> {
+async function runEvents(names: string[], options: EventsOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<number> {
   const cliRules = new Map<string, RuleSetting>();
   for (const value of options.rule) {
     const [id = "", severity = ""] = value.split("=", 2).map((s) => s.trim());
-    checkSetting(id, severity, `--rule ${value}`, true);
+    checkSetting(id, severity, `--rule ${value}`, true, allRules);
     cliRules.set(id, normalizeSetting(severity));
   }
-  const config = await resolveConfig(options.config, io.cwd);
+  const config = await resolveConfig(options.config, io.cwd, allRules);
   const severityFor = (ruleId: EventRuleId, file: string): RuleSetting | undefined =>
     cliRules.get(ruleId) ?? (config ? (overrideSeverity(config, ruleId, file) ?? config.rules.get(ruleId)) : undefined);
   const reporter = await loadReporter(options.format);
@@ -129,9 +128,9 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
   return exitCodeFor(summary, limits);
 }
 
-function checkSetting(id: string, severity: string, where: string, eventsOnly: boolean): void {
+function checkSetting(id: string, severity: string, where: string, eventsOnly: boolean, allRules: ReadonlyMap<string, RuleMeta>): void {
   // A shared caplint.config.json holds the rules of every command; --rule here takes event rules.
-  if (!EVENT_RULES_BY_ID.has(id as EventRuleId) && (eventsOnly || !CAPABILITY_RULES_BY_ID.has(id))) {
+  if (!EVENT_RULES_BY_ID.has(id as EventRuleId) && (eventsOnly || !allRules.has(id))) {
     const close = nearest(id, EVENT_RULES_BY_ID.keys(), 2);
     throw new UsageError(`${where}: unknown event rule "${id}"${close.length ? `; did you mean ${quoteList(close)}?` : "; list rules with: caplint rules"}`);
   }
@@ -139,10 +138,9 @@ function checkSetting(id: string, severity: string, where: string, eventsOnly: b
   if (!settings.includes(normalizeSetting(severity))) throw new UsageError(`${where}: severity must be ${quoteList(settings)}, got "${severity}"`);
 }
 
-async function resolveConfig(explicit: string | undefined, cwd: string): Promise<CaplintConfig | undefined> {
-  const file = explicit !== undefined ? path.resolve(cwd, explicit) : await findConfig(cwd);
-  if (explicit !== undefined && (await pathKind(file!)) !== "file") throw new FatalError(`--config ${explicit}: no such file`);
-  return file ? loadConfig(file, (id, severity, where) => checkSetting(id, severity, where, false)) : undefined;
+async function resolveConfig(explicit: string | undefined, cwd: string, allRules: ReadonlyMap<string, RuleMeta>): Promise<CaplintConfig | undefined> {
+  const file = await resolveConfigFile(explicit, cwd, cwd);
+  return file ? loadConfig(file, (id, severity, where) => checkSetting(id, severity, where, false, allRules)) : undefined;
 }
 
 function readSmallRecording(file: string): string | undefined {

@@ -49,6 +49,8 @@ export const eventStreamMatchers = {
 expect.extend(eventStreamMatchers);
 
 declare module "vitest" {
+  // The declaration merges with Vitest's own `Matchers<T = any>`, whose default must be repeated exactly.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   interface Matchers<T = any> {
     /** The value (lines, events or one text) is a valid event recording (caplint's event rules). */
     toBeValidEventStream(options?: EventStreamMatcherOptions): T;

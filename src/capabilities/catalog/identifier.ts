@@ -61,7 +61,7 @@ export function correctIdentifier(id: string): string | undefined {
     .trim()
     .replace(/^host-plugin-/, "")
     .replace(/_/g, "-")
-    .replace(/[.\/ ]/g, (ch) => (ch === "." ? ":" : "-"));
+    .replace(/[./ ]/g, (ch) => (ch === "." ? ":" : "-"));
   const firstColon = fixed.indexOf(":");
   if (!fixed.startsWith("core:") && firstColon >= 0) {
     fixed = fixed.slice(0, firstColon + 1) + fixed.slice(firstColon + 1).replace(/:/g, "-");

@@ -1,10 +1,10 @@
 import { Option, type Command } from "commander";
 import path from "node:path";
-import { findConfig, loadConfig, overrideSeverity, type CaplintConfig } from "../../core/config.js";
+import { loadConfig, overrideSeverity, resolveConfigFile, type CaplintConfig } from "../../core/config.js";
 import { lint, type LintResult } from "../lint.js";
-import { DEFAULT_MAX_FILE_BYTES, pathKind, readForCodeFrame } from "../../core/source/read.js";
+import { DEFAULT_MAX_FILE_BYTES, readForCodeFrame } from "../../core/source/read.js";
 import { readStandardInput } from "../../core/source/stdin.js";
-import { FatalError, UsageError } from "../../core/errors.js";
+import { UsageError } from "../../core/errors.js";
 import { compareDiagnostics, summarize } from "../../core/diagnostics.js";
 import { loadProject, type Project } from "../load/project.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "../../core/reporters/index.js";
@@ -76,7 +76,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
     const only = new Set(options.only);
     for (const id of CAPABILITY_RULES_BY_ID.keys()) if (!only.has(id) && !cliRules.has(id)) cliRules.set(id, "off");
   }
-  const config = await resolveConfig(options.config, io.cwd);
+  const config = await resolveConfig(options.config, io.cwd, options.app);
   const stdin = await standardInput(paths, options, io);
   const loadOptions = loadOptionsFrom(stdin ? paths.map((p) => (p === "-" ? stdin.name : p)) : paths, options, io.cwd);
   if (stdin) loadOptions.sourceOverrides = new Map([[path.resolve(io.cwd, stdin.name), stdin.text]]);
@@ -176,9 +176,9 @@ async function standardInput(paths: string[], options: CheckOptions, io: MainOpt
   return { name, text: await readStandardInput(io.stdin, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES) };
 }
 
-async function resolveConfig(explicit: string | undefined, cwd: string): Promise<CaplintConfig | undefined> {
-  const file = explicit !== undefined ? path.resolve(cwd, explicit) : await findConfig(cwd);
-  if (explicit !== undefined && (await pathKind(file!)) !== "file") throw new FatalError(`--config ${explicit}: no such file`);
+/** The config of the app being checked: found upward from `--app` (or the working directory), within the repository. */
+async function resolveConfig(explicit: string | undefined, cwd: string, app: string | undefined): Promise<CaplintConfig | undefined> {
+  const file = await resolveConfigFile(explicit, cwd, app === undefined ? cwd : path.resolve(cwd, app));
   return file ? loadConfig(file, checkRuleSetting) : undefined;
 }
 

@@ -3,6 +3,7 @@ import type { RegisterCommands, SetExitCode } from "../../core/command.js";
 import type { MainOptions } from "../../core/io.js";
 import { registerCapabilityCommands } from "../../capabilities/commands/index.js";
 import { registerEventCommands } from "../../events/command.js";
+import { REGISTRY } from "../../registry.js";
 import { registerRules } from "./rules.js";
 import { registerSchema } from "./schema.js";
 import { registerMcpCommands } from "../../mcp/command.js";
@@ -11,7 +12,7 @@ import { registerMcpCommands } from "../../mcp/command.js";
 const DOMAIN_COMMANDS: readonly RegisterCommands[] = [registerCapabilityCommands, registerEventCommands, registerMcpCommands];
 
 export function registerCommands(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
-  for (const register of DOMAIN_COMMANDS) register(program, io, setExitCode);
+  for (const register of DOMAIN_COMMANDS) register(program, io, setExitCode, REGISTRY);
   // Commands about every domain at once.
   registerSchema(program, io, setExitCode);
   registerRules(program, io, setExitCode);

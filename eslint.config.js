@@ -1,0 +1,53 @@
+// ESLint 9 flat config: typescript-eslint's recommended rules, and the layering of src/ as import walls
+// (CONTRIBUTING.md "Where things go"). A wall is a `no-restricted-imports` pattern per folder.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+/** An import wall: the folders (as path segments) a file may not import from, and why. */
+const wall = (segments, message) => ({ regex: `(^|/)(${segments.join("|")})(/|\\.js$)`, message });
+
+const DOMAINS_AND_CLI = wall(["capabilities", "events", "mcp", "cli", "registry"], "src/core is below every domain and the CLI: pass what it needs in.");
+const CLI = wall(["cli"], "a domain never imports src/cli: the CLI imports the domain's commands (src/core/command.ts).");
+const REGISTRY = wall(["registry"], "src/registry.ts is the composition root: receive the registry as a parameter.");
+
+export default tseslint.config(
+  { ignores: ["dist/", "node_modules/", "coverage/", "fixtures/", "examples/", "**/*.cjs"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly", setTimeout: "readonly", clearTimeout: "readonly", TextDecoder: "readonly", TextEncoder: "readonly", AbortController: "readonly", AbortSignal: "readonly", structuredClone: "readonly", performance: "readonly" } },
+    rules: {
+      // TypeScript's noUnusedLocals/noUnusedParameters already check these, with fewer false positives.
+      "@typescript-eslint/no-unused-vars": "off",
+      // Terminal-safe text handling matches control characters on purpose.
+      "no-control-regex": "off",
+    },
+  },
+  {
+    // The bin is CommonJS on purpose (bin/package.json): the ES module loader costs start-up time.
+    files: ["bin/**/*.js"],
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", __dirname: "readonly", module: "writable" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
+    // Tests read JSON of any shape and match output with literal spacing.
+    files: ["test/**"],
+    rules: { "@typescript-eslint/no-explicit-any": "off", "no-regex-spaces": "off" },
+  },
+  { files: ["src/core/**"], rules: { "no-restricted-imports": ["error", { patterns: [DOMAINS_AND_CLI] }] } },
+  { files: ["src/capabilities/**"], rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["events", "mcp"], "domains do not import each other")] }] } },
+  { files: ["src/events/**"], rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["capabilities", "mcp"], "domains do not import each other")] }] } },
+  { files: ["src/mcp/**"], rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["capabilities", "events"], "domains do not import each other")] }] } },
+  {
+    files: ["src/capabilities/engine/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["rules", "lint", "commands", "render", "html-report", "fix-project"], "the engine is pure resolution: data in, data out; rules, the linter, commands and reports use it, not the other way round")] }] },
+  },
+  {
+    files: ["src/capabilities/rules/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["lint", "commands", "render", "html-report", "fix-project"], "rules see the model and the engine; the linter runs them")] }] },
+  },
+  {
+    files: ["src/capabilities/model/**", "src/capabilities/load/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["diagnostics", "rules", "lint", "engine", "commands", "render", "html-report"], "the model and the loaders are the ground floor: they know nothing of findings or rules")] }] },
+  },
+);
