@@ -1,4 +1,5 @@
 import { checkIdentifier } from "./identifier.js";
+import { spellCommand, spellIdentifier, spellingOfManifest, spellManifest, spellName, type Spelling } from "./brand.js";
 import { nearest } from "../util/did-you-mean.js";
 import { APP_KEY, type AclManifests, type Manifest, type ManifestProvenance, type PermissionDef, type PermissionSetDef } from "./types.js";
 
@@ -15,14 +16,57 @@ export class Catalog {
   private readonly manifests = new Map<string, Manifest>();
   private readonly provenance = new Map<string, ManifestProvenance>();
   private identifierCache: string[] | undefined;
+  private currentSpelling: Spelling = "host";
+  private spellingFromManifest = false;
 
   add(manifests: AclManifests, provenance: ManifestProvenance): this {
+    if (provenance.origin === "manifest" && !this.spellingFromManifest) {
+      // A generated manifest shows how the project's framework spells its brand word: answers follow it.
+      for (const [key, manifest] of Object.entries(manifests)) {
+        const spelling = spellingOfManifest(key, manifest);
+        if (spelling) {
+          this.spellingFromManifest = true;
+          this.useSpelling(spelling);
+        }
+      }
+    }
     for (const [key, manifest] of Object.entries(manifests)) {
-      this.manifests.set(key, normalizeManifest(manifest));
+      this.manifests.set(key, spellManifest(key, normalizeManifest(manifest), this.currentSpelling));
       this.provenance.set(key, provenance);
     }
     this.identifierCache = undefined;
     return this;
+  }
+
+  /**
+   * How answers write the brand word (`host` as in the spec, `tauri` as real apps): the project's
+   * manifest decides, else its capability files (see `loadProject`). Lookups accept both spellings.
+   */
+  get spelling(): Spelling {
+    return this.currentSpelling;
+  }
+
+  /** Whether a generated manifest fixed the spelling (capability files then do not change it). */
+  get spellingFixed(): boolean {
+    return this.spellingFromManifest;
+  }
+
+  useSpelling(spelling: Spelling): this {
+    if (spelling === this.currentSpelling) return this;
+    this.currentSpelling = spelling;
+    for (const [key, manifest] of this.manifests) this.manifests.set(key, spellManifest(key, manifest, spelling));
+    this.identifierCache = undefined;
+    return this;
+  }
+
+  /** An identifier in the project's spelling (`core:app:allow-host-version` ≡ `core:app:allow-tauri-version`). */
+  spellIdentifier(identifier: string): string {
+    return spellIdentifier(identifier, this.currentSpelling);
+  }
+
+  /** A command as invoked, in the project's spelling (`plugin:app|host_version` ≡ `plugin:app|tauri_version`). */
+  spellCommand(command: string): string {
+    return spellCommand(command, this.currentSpelling);
   }
 
   keys(): string[] {
@@ -56,6 +100,7 @@ export class Catalog {
   lookupTopLevel(key: string, base: string): TopLevelLookup | undefined {
     const manifest = this.manifests.get(key);
     if (!manifest) return undefined;
+    base = spellName(key, base, this.currentSpelling);
     if (base === "default") return { kind: "default", key, set: manifest.default_permission };
     const set = own(manifest.permission_sets, base);
     if (set) return { kind: "set", key, set };
@@ -92,11 +137,12 @@ export class Catalog {
 
   /**
    * Nearest known identifiers for a wrong one: first the common mistakes (missing `core:`, `.` for `:`,
-   * `_` for `-`, the brand word, a missing `allow-`), then edit distance within the same plugin or overall.
+   * `_` for `-`, a missing `allow-`; either spelling of the brand word is known), then edit distance within the same plugin or overall.
    */
   suggest(identifier: string, max = 3): string[] {
     const out: string[] = [];
     const push = (candidate: string) => {
+      candidate = this.spellIdentifier(candidate);
       if (candidate !== identifier && !out.includes(candidate) && this.isKnownIdentifier(candidate)) out.push(candidate);
     };
     for (const candidate of commonMistakeCandidates(identifier)) push(candidate);
@@ -125,7 +171,6 @@ function normalizeManifest(manifest: Manifest): Manifest {
 export function commonMistakeCandidates(identifier: string): string[] {
   const base = identifier
     .trim()
-    .replace(/tauri/gi, "host")
     .replace(/_/g, "-")
     .replace(/\./g, ":");
   const candidates = new Set<string>([base, base.toLowerCase()]);

@@ -1,6 +1,7 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { Catalog } from "../catalog/catalog.js";
+import { majoritySpelling } from "../catalog/brand.js";
 import { loadBuiltinManifests } from "../catalog/builtin.js";
 import { APP_KEY, type AclManifests } from "../catalog/types.js";
 import { capabilityObjects, isPlainObject, toCapability } from "../model/capability.js";
@@ -218,6 +219,10 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
   if (srcTauri) project.config = await loadAppConfig(srcTauri, cwd, maxBytes, problem);
   project.activeCapabilities = selectActive(project.capabilities, project.config);
   if (project.config) project.capabilities.push(...project.config.inlineCapabilities);
+  if (!project.catalog.spellingFixed) {
+    const spelling = majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier)));
+    if (spelling) project.catalog.useSpelling(spelling);
+  }
   return project;
 }
 

@@ -19,7 +19,7 @@ export function registerWhoCan(program: Command, io: MainOptions, setExitCode: S
       io.stdout.write(
         JSON.stringify(
           {
-            command: name,
+            command: result.command,
             platform: model.platform,
             deniedEverywhere: result.deniedEverywhere,
             allowedBy: result.allowedBy.map((e) => provenanceJson(e, lines)),
@@ -30,9 +30,9 @@ export function registerWhoCan(program: Command, io: MainOptions, setExitCode: S
         ) + "\n",
       );
     } else {
-      const out = [`${name} on ${model.platform}`];
+      const out = [`${result.command} on ${model.platform}`];
       if (result.allowedBy.length === 0 && result.deniedBy.length === 0) {
-        const close = nearest(name, [...model.allowed.keys(), ...model.denied.keys()], 3);
+        const close = nearest(result.command, [...model.allowed.keys(), ...model.denied.keys()], 3);
         out.push(`  no active capability grants or denies it${close.length ? `; did you mean ${quoteList(close)}?` : ""}`);
       }
       for (const entry of result.allowedBy) {
