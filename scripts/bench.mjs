@@ -3,7 +3,7 @@
 // side by side in the same run, and the ratio between them. Deterministic inputs (seeded generator).
 // Usage: npm run bench [-- --runs N] [-- --keep]
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -62,6 +62,65 @@ function generateApp(dir, { files, perFile = 1, windows: windowCount = 200, seed
     writeFileSync(path.join(src, "capabilities", `cap-${String(f).padStart(5, "0")}.json`), JSON.stringify(value, null, 2));
   }
   return { src, windows };
+}
+
+/**
+ * An app made of `copies` copies of every capability file of the real-world corpus (fixtures/real-world),
+ * with capability identifiers made unique per copy: scoped entries, platform lists, third-party plugins
+ * and TOML as real apps write them.
+ */
+function realWorldApp(dir, copies) {
+  const corpus = path.join(ROOT, "fixtures", "real-world");
+  const files = [];
+  const walk = (folder) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.(json|toml)$/.test(entry.name) && full.includes(`${path.sep}capabilities${path.sep}`)) files.push(full);
+    }
+  };
+  walk(corpus);
+  files.sort();
+  const capabilities = path.join(dir, "src-tauri", "capabilities");
+  mkdirSync(capabilities, { recursive: true });
+  writeFileSync(path.join(dir, "src-tauri", "tauri.conf.json"), JSON.stringify({ identifier: "bench.real", app: { windows: [{ label: "main" }] } }));
+  const written = [];
+  for (let copy = 0; copy < copies; copy++) {
+    for (const file of files) {
+      const rename = (match, before, id, after) => (id.includes(":") ? match : `${before}${id}-copy${copy}${after}`);
+      let text = readFileSync(file, "utf8");
+      text = file.endsWith(".json")
+        ? text.replace(/("identifier"\s*:\s*")([^"]*)(")/g, rename)
+        : text.replace(/^(identifier\s*=\s*")([^"]*)(")/gm, rename);
+      const target = path.join(capabilities, `copy${copy}-${path.relative(corpus, file).split(path.sep).join("__")}`);
+      writeFileSync(target, text);
+      written.push(target);
+    }
+  }
+  return written;
+}
+
+/** A floor script: read every file and parse it (JSON.parse, or smol-toml for TOML), nothing else. */
+function floorScript(name, files) {
+  const script = path.join(work, `${name}.mjs`);
+  writeFileSync(
+    script,
+    `import { readFileSync, writeFileSync } from "node:fs"; import { parse } from ${JSON.stringify(path.join(ROOT, "node_modules", "smol-toml", "dist", "index.js"))};
+     const files = JSON.parse(readFileSync(${JSON.stringify(script + ".files.json")}, "utf8"));
+     for (const f of files) { const text = readFileSync(f, "utf8"); f.endsWith(".toml") ? parse(text) : JSON.parse(text); }`,
+  );
+  writeFileSync(`${script}.files.json`, JSON.stringify(files));
+  return script;
+}
+
+const RSS_PROBE = path.join(tmpdir(), `caplint-bench-rss-${process.pid}.mjs`);
+writeFileSync(RSS_PROBE, `import { writeSync } from "node:fs"; process.on("exit", () => writeSync(2, "\\ncaplint-bench-maxrss=" + process.resourceUsage().maxRSS + "\\n"));`);
+
+/** Peak resident memory of one run, in MB (the child reports its own maxRSS at exit). */
+function peakMemory(commandArgs, options = {}) {
+  const result = spawnSync(process.execPath, ["--import", RSS_PROBE, ...commandArgs], { encoding: "utf8", maxBuffer: 1 << 30, ...options });
+  const match = /caplint-bench-maxrss=(\d+)/.exec(result.stderr);
+  return match ? Number(match[1]) / 1024 : NaN;
 }
 
 function time(command, commandArgs, options = {}) {
@@ -154,9 +213,40 @@ try {
   );
   rows.push({ name: "4. growth", matrix: factor("matrix"), access: factor("access") });
 
+  // 5. Real-world content: 24 copies of the corpus's capability files, and how check grows from 2 to 20 copies.
+  const realDir = path.join(work, "real-world");
+  const realFiles = realWorldApp(realDir, 24);
+  const realFloor = floorScript("real-floor", realFiles);
+  const real = sideBySide(
+    () => time(process.execPath, [BIN, "check", "--app", realDir, "--format", "compact"], { allowExit: [0, 1] }),
+    () => time(process.execPath, [realFloor]),
+    Math.max(3, Math.ceil(RUNS / 2)),
+  );
+  report(`5. real-world: check ${realFiles.length} files`, real.subject, real.reference, "read + parse floor", "≤ 8.0");
+  const realGrowth = [2, 20].map((copies) => {
+    const dir = path.join(work, `real-world-${copies}`);
+    realWorldApp(dir, copies);
+    return median(Array.from({ length: 3 }, () => time(process.execPath, [BIN, "check", "--app", dir, "--format", "compact"], { allowExit: [0, 1] })));
+  });
+  const realFactor = (realGrowth[1] - cold.subject) / Math.max(1, realGrowth[0] - cold.subject);
+  console.log(`   growth 2 → 20 copies (×10 input), start-up subtracted: check ×${realFactor.toFixed(1)} (target ≤ ×11)`);
+  rows.push({ name: "5. growth", check: realFactor, ratio: realFactor, target: "≤ 11" });
+
+  // 6. One file holding a list of 20,000 capabilities: time and peak memory.
+  const list = path.join(work, "list");
+  mkdirSync(list);
+  const random = prng(11);
+  const listWindows = Array.from({ length: 200 }, (_, i) => `main-${i}`);
+  writeFileSync(path.join(list, "caps.json"), JSON.stringify(Array.from({ length: 20_000 }, (_, i) => capability(random, `cap-${i}`, listWindows))));
+  const listTime = median(Array.from({ length: 3 }, () => time(process.execPath, [BIN, "check", "caps.json", "--format", "compact"], { cwd: list, allowExit: [0, 1] })));
+  const listMemory = peakMemory([BIN, "check", "caps.json", "--format", "compact"], { cwd: list });
+  console.log(`6. 20,000-capability list: ${listTime.toFixed(0)} ms, peak ${listMemory.toFixed(0)} MB (targets < 1,000 ms, < 200 MB)`);
+  rows.push({ name: "6. 20,000-capability list", subject: listTime, memory: listMemory });
+
   const failed = rows.filter((r) => r.target && !(r.target.startsWith("≤") ? r.ratio <= Number(r.target.slice(2)) : r.ratio < Number(r.target.slice(2))));
   console.log(failed.length ? `\ntargets missed: ${failed.map((r) => r.name).join("; ")}` : "\nall ratio targets met");
 } finally {
   if (KEEP) console.log(`inputs kept in ${work}`);
   else rmSync(work, { recursive: true, force: true });
+  rmSync(RSS_PROBE, { force: true });
 }

@@ -16,6 +16,7 @@ export class Catalog {
   private readonly manifests = new Map<string, Manifest>();
   private readonly provenance = new Map<string, ManifestProvenance>();
   private identifierCache: string[] | undefined;
+  private readonly suggestions = new Map<string, readonly string[]>();
   private currentSpelling: Spelling = "host";
   private spellingFromManifest = false;
 
@@ -35,6 +36,7 @@ export class Catalog {
       this.provenance.set(key, provenance);
     }
     this.identifierCache = undefined;
+    this.suggestions.clear();
     return this;
   }
 
@@ -56,6 +58,7 @@ export class Catalog {
     this.currentSpelling = spelling;
     for (const [key, manifest] of this.manifests) this.manifests.set(key, spellManifest(key, manifest, spelling));
     this.identifierCache = undefined;
+    this.suggestions.clear();
     return this;
   }
 
@@ -140,6 +143,16 @@ export class Catalog {
    * `_` for `-`, a missing `allow-`; either spelling of the brand word is known), then edit distance within the same plugin or overall.
    */
   suggest(identifier: string, max = 3): string[] {
+    // The same wrong identifier recurs across capabilities and files: its suggestions are computed once.
+    const cacheKey = `${max}\u0000${identifier}`;
+    const cached = this.suggestions.get(cacheKey);
+    if (cached) return [...cached];
+    const found = this.computeSuggestions(identifier, max);
+    this.suggestions.set(cacheKey, found);
+    return [...found];
+  }
+
+  private computeSuggestions(identifier: string, max: number): string[] {
     const out: string[] = [];
     const push = (candidate: string) => {
       candidate = this.spellIdentifier(candidate);

@@ -65,6 +65,7 @@ export default defineRule({
   fixable: false,
   async check(context) {
     for (const model of await context.resolutions()) {
+      const globalHits: GlobalHitCache = new Map();
       // Grants of dangerous commands by capability, gathered once: only capabilities that have some are visited.
       const byCapability = new Map<number, Map<string, ResolvedCommand[]>>();
       for (const danger of DANGERS) {
@@ -83,23 +84,23 @@ export default defineRule({
           let first = effective[0]!;
           let reach = "";
           if (danger.broad) {
-            const matches = new Set<string>();
-            // Capabilities other than this one whose global scope entries make the grant broad.
-            const lenders = new Set<string>();
+            // Hits in the order the host hands them to a command: each grant's own scope, then the
+            // plugin's global scope (one shared set per plugin, so this stays linear in the number of grants).
+            const matches: Array<Iterable<string>> = [];
+            const lenders: Array<ReadonlySet<string>> = [];
             let hitGrant: ResolvedCommand | undefined;
-            for (const grant of effective) for (const { value, from } of scopeValues(model, grant)) {
-              const hit = danger.broad(value);
-              if (hit === undefined) continue;
-              matches.add(hit);
+            for (const grant of effective) {
+              const { own, global } = broadScope(model, danger, grant, globalHits);
+              if (own.length === 0 && global.matches.size === 0) continue;
               hitGrant ??= grant;
-              if (from !== undefined && from !== resolved.capability.identifier) lenders.add(from);
+              matches.push(own, global.matches);
+              lenders.push(global.lenders);
             }
             if (!hitGrant) continue;
             first = hitGrant;
-            reach = [...matches].map((m) => `"${m}"`).join(", ");
-            if (lenders.size) {
-              reach += ` (through the plugin's global scope, which capability ${[...lenders].map((c) => `"${c}"`).join(", ")} sets for every window)`;
-            }
+            reach = quotedUnion(matches);
+            const lent = quotedUnion(lenders, resolved.capability.identifier);
+            if (lent) reach += ` (through the plugin's global scope, which capability ${lent} sets for every window)`;
           }
           const source = entryOf(model, first);
           if (!source) continue;
@@ -126,24 +127,81 @@ export default defineRule({
   },
 });
 
+/** The broad values of a plugin's global scope and the capabilities that set them. */
+interface GlobalHits {
+  matches: ReadonlySet<string>;
+  lenders: ReadonlySet<string>;
+}
+
+/** Global hits per danger and plugin, computed once per resolution: every grant of the plugin shares them. */
+type GlobalHitCache = Map<string, GlobalHits>;
+
 /**
- * The command scope of the grant plus the plugin's global scope: what the command is handed. Global
- * scope values say which capability set them: the host shares them with every window.
+ * The broad values a grant's command is handed: its command scope plus the plugin's global scope.
+ * Global scope values say which capability set them: the host shares them with every window. A value
+ * that the command scope or the global scope also denies grants nothing (deny wins).
  */
-function scopeValues(model: ResolvedModel, grant: ResolvedCommand): Array<{ value: unknown; from?: string }> {
-  const global = model.globalScope.get(grant.key);
-  // A value the command scope or the global scope also denies grants nothing (deny wins).
-  const denied = new Set([...(grant.scope?.deny ?? []), ...(global?.deny ?? [])].map(canonical));
-  const values: Array<{ value: unknown; from?: string }> = (grant.scope?.allow ?? []).map((value) => ({ value }));
-  for (const contribution of global?.contributions ?? []) {
-    for (const value of contribution.scope.allow) values.push({ value, from: contribution.provenance.capability });
+function broadScope(model: ResolvedModel, danger: Danger, grant: ResolvedCommand, cache: GlobalHitCache): { own: string[]; global: GlobalHits } {
+  const broad = danger.broad!;
+  const scope = model.globalScope.get(grant.key);
+  const globalDeny = scope?.deny ?? [];
+  const ownDeny = grant.scope?.deny ?? [];
+  const denied = globalDeny.length || ownDeny.length ? new Set([...globalDeny, ...ownDeny].map(canonical)) : undefined;
+  const allowed = (value: unknown) => !denied?.has(canonical(value));
+  const own: string[] = [];
+  for (const value of grant.scope?.allow ?? []) {
+    const hit = broad(value);
+    if (hit !== undefined && allowed(value)) own.push(hit);
   }
-  return values.filter(({ value }) => !denied.has(canonical(value)));
+  // A grant's own deny list filters the global values for that grant only: computed apart, and rare.
+  const cacheKey = `${danger.id}\u0000${grant.key}`;
+  let global = ownDeny.length ? undefined : cache.get(cacheKey);
+  if (!global) {
+    const matches = new Set<string>();
+    const lenders = new Set<string>();
+    for (const contribution of scope?.contributions ?? []) {
+      for (const value of contribution.scope.allow) {
+        const hit = broad(value);
+        if (hit === undefined || !allowed(value)) continue;
+        matches.add(hit);
+        if (contribution.provenance.capability !== undefined) lenders.add(contribution.provenance.capability);
+      }
+    }
+    global = { matches, lenders };
+    if (!ownDeny.length) cache.set(cacheKey, global);
+  }
+  return { own, global };
 }
 
 /** JSON with sorted keys, so equal scope values compare equal whatever their key order. */
 function canonical(value: unknown): string {
   return JSON.stringify(sortMapKeys(value as Parameters<typeof sortMapKeys>[0]));
+}
+
+/**
+ * The distinct names of several collections, in order, quoted: the first few and how many more, so a
+ * message stays one line and costs the same however many capabilities share a global scope.
+ */
+function quotedUnion(collections: ReadonlyArray<Iterable<string>>, except?: string, shown = 5): string {
+  const distinct = [...new Set(collections)];
+  // Counted exactly without copying the largest collection (the shared global scope): the others are a grant's few values.
+  const largest = distinct.reduce<ReadonlySet<string>>((a, b) => (b instanceof Set && b.size > a.size ? b : a), new Set());
+  let total = largest.size - (except !== undefined && largest.has(except) ? 1 : 0);
+  const extra = new Set<string>();
+  for (const collection of distinct) {
+    if (collection === largest) continue;
+    for (const name of collection) if (name !== except && !largest.has(name) && !extra.has(name)) extra.add(name);
+  }
+  total += extra.size;
+  const names: string[] = [];
+  walk: for (const collection of distinct) {
+    for (const name of collection) {
+      if (names.length === shown) break walk;
+      if (name !== except && !names.includes(name)) names.push(name);
+    }
+  }
+  const quoted = names.map((n) => `"${n}"`).join(", ");
+  return total > shown ? `${quoted} and ${total - shown} more` : quoted;
 }
 
 /** Why a grant is worse here: remote pages or every window; undefined for trusted local windows. */
