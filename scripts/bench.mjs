@@ -243,6 +243,11 @@ try {
   console.log(`6. 20,000-capability list: ${listTime.toFixed(0)} ms, peak ${listMemory.toFixed(0)} MB (targets < 1,000 ms, < 200 MB)`);
   rows.push({ name: "6. 20,000-capability list", subject: listTime, memory: listMemory });
 
+  // 7. Event streams: 1,000,000 events through `caplint events` vs a read + JSON.parse floor (scripts/bench-events.mjs).
+  const { benchEvents } = await import("./bench-events.mjs");
+  const events = await benchEvents(["--runs", String(Math.min(RUNS, 3))]);
+  rows.push({ name: "7. events", subject: events.subject, reference: events.reference, ratio: events.ratio, target: "≤ 2.0", memory: events.subjectRss });
+
   const failed = rows.filter((r) => r.target && !(r.target.startsWith("≤") ? r.ratio <= Number(r.target.slice(2)) : r.ratio < Number(r.target.slice(2))));
   console.log(failed.length ? `\ntargets missed: ${failed.map((r) => r.name).join("; ")}` : "\nall ratio targets met");
 } finally {

@@ -23,6 +23,13 @@ export type { Capability, CapabilitySource, PermissionEntry, Target } from "./mo
 export { REPORTER_NAMES, type ReporterName } from "./reporters/index.js";
 export type { AccessResult, AllowedCommand, CommandExplanation, DeniedCommand, Origin } from "./engine/index.js";
 
+// Chat event streams (`caplint events`): the streaming validator, its rules, the schema and the types.
+export { createEventValidator, type EventDiagnostic, type EventSeverity, type EventSummary, type EventValidator, type EventValidatorOptions } from "./events/validator.js";
+export { EVENT_RULES, type EventRuleId, type EventRuleMeta } from "./events/rules.js";
+export { eventsJsonSchema } from "./events/schema.js";
+export { SERVER_EVENT_TYPES } from "./events/definitions.js";
+export type { ClientMessage, GlobalEvent, InboundDataMessage, ServerEvent, ServerEventOf, ServerEventType } from "./events/types.js";
+
 /** The installed caplint's version. */
 export const VERSION: string = toolVersion();
 

@@ -44,6 +44,8 @@ export interface Diagnostic {
   length: number;
   /** How to fix it, in one line. */
   hint?: string;
+  /** The other line of a finding that pairs two events (a terminal event and its start). */
+  relatedLine?: number;
   fix?: Fix;
   /** Facts behind the message for programs (e.g. the commands a dangerous grant covers); not printed. */
   data?: Readonly<Record<string, unknown>>;

@@ -16,6 +16,7 @@ const json: Reporter = ({ diagnostics, summary }, context) =>
         endColumn: d.range.end.column,
         path: d.path,
         ...(d.hint ? { hint: d.hint } : {}),
+        ...(d.relatedLine !== undefined ? { relatedLine: d.relatedLine } : {}),
         fixable: d.fix !== undefined,
       })),
       summary: { files: summary.files, errors: summary.errors, warnings: summary.warnings, fixable: summary.fixable },

@@ -75,6 +75,9 @@ function result(d: Diagnostic, index: number | undefined) {
         },
       },
     ],
+    ...(d.relatedLine === undefined
+      ? {}
+      : { relatedLocations: [{ id: 1, message: { text: "the other event of the pair" }, physicalLocation: { artifactLocation: artifactLocation(d), region: { startLine: d.relatedLine } } }] }),
   };
 }
 

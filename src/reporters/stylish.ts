@@ -22,6 +22,7 @@ const stylish: Reporter = ({ diagnostics, summary }, context) => {
       const severity = d.severity === "error" ? paint.error("error") : paint.warning("warning");
       out.push(`  ${d.range.start.line}:${d.range.start.column}  ${severity}  ${d.message}  ${paint.dim(d.ruleId)}`);
       out.push(...codeFrame(d, linesOf(d.absolutePath), context));
+      if (d.relatedLine !== undefined) out.push(`      ${paint.dim(`see line ${d.relatedLine}`)}`);
       if (d.hint) out.push(`      ${paint.accent("help:")} ${d.hint}`);
     }
     out.push("");

@@ -10,6 +10,7 @@ import { registerResolve } from "./resolve.js";
 import { registerDiff } from "./diff.js";
 import { registerPermissions } from "./permissions.js";
 import { registerReport } from "./report.js";
+import { registerEvents } from "./events.js";
 
 export type SetExitCode = (code: number) => void;
 
@@ -25,4 +26,5 @@ export function registerCommands(program: Command, io: MainOptions, setExitCode:
   registerDiff(program, io, setExitCode);
   registerPermissions(program, io, setExitCode);
   registerReport(program, io, setExitCode);
+  registerEvents(program, io, setExitCode);
 }

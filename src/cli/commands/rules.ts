@@ -1,5 +1,6 @@
 import { Option, type Command } from "commander";
 import { RULES } from "../../rules/index.js";
+import { EVENT_RULES } from "../../events/rules.js";
 import { docsUrl, type MainOptions } from "../io.js";
 import type { SetExitCode } from "./index.js";
 
@@ -9,11 +10,12 @@ export function registerRules(program: Command, io: MainOptions, setExitCode: Se
     .description("list every rule with its default severity and whether it can fix")
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
     .action((options: { format: "text" | "json" }) => {
-      const rows = RULES.map((rule) => ({
+      const rows = [...RULES.map((rule) => ({ rule, command: "check" })), ...EVENT_RULES.map((rule) => ({ rule, command: "events" }))].map(({ rule, command }) => ({
         id: rule.id,
         defaultSeverity: rule.defaultSeverity,
         fixable: rule.fixable,
         category: rule.category,
+        command,
         description: rule.description,
         docs: `docs/rules/${rule.id}.md`,
         url: docsUrl(rule.id),

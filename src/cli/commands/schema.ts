@@ -7,7 +7,14 @@ export function registerSchema(program: Command, io: MainOptions, setExitCode: S
   program
     .command("schema")
     .description("print the draft-07 JSON Schema of capability files (usable as $schema in an editor)")
-    .action(async () => {
+    .option("--events", "print the JSON Schema of the chat event protocol instead (one line of a recording)")
+    .action(async (options: { events?: boolean }) => {
+      if (options.events) {
+        const { eventsJsonSchemaText } = await import("../../events/schema.js");
+        io.stdout.write(eventsJsonSchemaText());
+        setExitCode(0);
+        return;
+      }
       io.stdout.write(await readFile(new URL("../../../schema/capability.schema.json", import.meta.url), "utf8"));
       setExitCode(0);
     });

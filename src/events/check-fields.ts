@@ -1,0 +1,302 @@
+/**
+ * Per-event checks, driven by the definitions: the kind of line (ServerEvent, GlobalEvent envelope,
+ * client message), `type`, required and unknown fields, value types and ranges, limits.
+ */
+import { nearest, quoteList } from "../util/did-you-mean.js";
+import {
+  CLIENT_MESSAGE,
+  GLOBAL_EVENT,
+  INBOUND_DATA_MESSAGE,
+  INT64_MAX,
+  INT64_MIN,
+  SERVER_EVENTS,
+  SERVER_EVENT_TYPES,
+  UINT32_MAX,
+  type EventDef,
+  type FieldDef,
+  type ServerEventType,
+} from "./definitions.js";
+import { RawNumber } from "./parse-line.js";
+import { describeValue, quote } from "./text.js";
+
+export type JsonPath = ReadonlyArray<string | number>;
+
+export interface FieldReport {
+  ruleId: "event-type" | "event-field" | "event-unknown-field" | "unknown-result-type" | "event-limit";
+  message: string;
+  hint?: string;
+  path: JsonPath;
+  /** Where the finding points: the field's key, its value, or (missing field) its object. */
+  target: "key" | "value";
+}
+
+export type Report = (report: FieldReport) => void;
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof RawNumber);
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** The ServerEvent of a line, found in a GlobalEvent envelope when the line is one. */
+export interface LocatedEvent {
+  type: ServerEventType;
+  event: JsonObject;
+  /** JSON path of the event in the line: [] or ["event"]. */
+  at: JsonPath;
+  /** The envelope's session, when the line is one. */
+  envelope?: { source: unknown; sessionId: unknown };
+}
+
+/** Checks one server-to-client line; returns the event for the lifecycle when its type is known. */
+export function checkServerLine(line: JsonObject, report: Report): LocatedEvent | undefined {
+  if (hasOwn.call(line, "type") || !hasOwn.call(line, "event")) return checkServerEvent(line, [], report);
+  checkFields(line, GLOBAL_EVENT, "the GlobalEvent envelope", [], report);
+  const event = line.event;
+  if (!isObject(event)) {
+    if (event !== undefined) report({ ruleId: "event-field", message: `"event" of the envelope must be a ServerEvent object, got ${describeValue(event)}`, hint: 'the envelope wraps the event object: {"source", "session_id", "event": {"type", ...}}', path: ["event"], target: "value" });
+    return undefined;
+  }
+  const located = checkServerEvent(event, ["event"], report);
+  if (located) located.envelope = { source: line.source, sessionId: line.session_id };
+  return located;
+}
+
+function checkServerEvent(event: JsonObject, at: JsonPath, report: Report): LocatedEvent | undefined {
+  const type = event.type;
+  if (type === undefined) {
+    report({
+      ruleId: "event-type",
+      message: 'event has no "type"',
+      hint: at.length ? "every ServerEvent carries its type" : 'every ServerEvent carries its type; a GlobalEvent envelope is {"source", "session_id", "event"}',
+      path: [...at, "type"],
+      target: "value",
+    });
+    return undefined;
+  }
+  if (typeof type !== "string") {
+    report({ ruleId: "event-type", message: `"type" must be a string, got ${describeValue(type)}`, hint: "the spec's event types are listed by: caplint schema --events", path: [...at, "type"], target: "value" });
+    return undefined;
+  }
+  if (!hasOwn.call(SERVER_EVENTS, type)) {
+    const close = nearest(type, SERVER_EVENT_TYPES, 2);
+    report({
+      ruleId: "event-type",
+      message: `unknown event type ${quote(type)}`,
+      hint: close.length ? `did you mean ${quoteList(close)}?` : "the spec's event types are listed by: caplint schema --events",
+      path: [...at, "type"],
+      target: "value",
+    });
+    return undefined;
+  }
+  checkFields(event, SERVER_EVENTS[type as ServerEventType], type, at, report, true);
+  return { type: type as ServerEventType, event, at };
+}
+
+/** Checks one client-to-server line: an InboundDataMessage (with `type`) or a ClientMessage. */
+export function checkClientLine(line: JsonObject, report: Report): void {
+  if (!hasOwn.call(line, "type")) {
+    checkFields(line, CLIENT_MESSAGE, "ClientMessage", [], report);
+    return;
+  }
+  const type = line.type;
+  if (type === "data") {
+    checkFields(line, INBOUND_DATA_MESSAGE, "the data message", [], report, true);
+    return;
+  }
+  report({
+    ruleId: "event-type",
+    message: typeof type === "string" ? `unknown client message type ${quote(type)}` : `"type" must be a string, got ${describeValue(type)}`,
+    hint: 'a client sends a ClientMessage {"content", "attachments"} (no type) or a data push with "type": "data"',
+    path: ["type"],
+    target: "value",
+  });
+}
+
+/** The fields of each definition as a list, built once: the loop over them runs for every event. */
+const FIELD_LISTS = new Map<EventDef, ReadonlyArray<readonly [string, FieldDef]>>();
+
+function fieldList(definition: EventDef): ReadonlyArray<readonly [string, FieldDef]> {
+  let list = FIELD_LISTS.get(definition);
+  if (!list) {
+    list = Object.entries(definition.fields);
+    FIELD_LISTS.set(definition, list);
+  }
+  return list;
+}
+
+function checkFields(object: JsonObject, definition: EventDef, name: string, at: JsonPath, report: Report, hasType = false): void {
+  const fields = definition.fields;
+  let present = hasType ? 1 : 0;
+  for (const [field, def] of fieldList(definition)) {
+    const value = hasOwn.call(object, field) ? object[field] : undefined;
+    if (value === undefined) {
+      if (!def.optional) {
+        report({ ruleId: "event-field", message: `${name} is missing required field "${field}"`, hint: `add "${field}": ${expected(def)}`, path: [...at, field], target: "value" });
+      }
+      continue;
+    }
+    present++;
+    checkValue(value, def, field, name, at, report);
+  }
+  let keys = 0;
+  for (const key in object) if (hasOwn.call(object, key)) keys++;
+  if (keys === present) return;
+  for (const key in object) {
+    if (!hasOwn.call(object, key) || hasOwn.call(fields, key) || (hasType && key === "type")) continue;
+    const close = nearest(key, Object.keys(fields), 1);
+    report({
+      ruleId: "event-unknown-field",
+      message: `unknown field ${quote(key)} in ${name}`,
+      hint: close.length ? `did you mean "${close[0]}"?` : `${name} has ${quoteList(Object.keys(fields), "and")}${hasType ? ' besides "type"' : ""}`,
+      path: [...at, key],
+      target: "key",
+    });
+  }
+}
+
+function checkValue(value: unknown, def: FieldDef, field: string, name: string, at: JsonPath, report: Report): void {
+  const wrong = (message: string, hint: string = HINTS[def.kind]) => report({ ruleId: "event-field", message, hint, path: [...at, field], target: "value" });
+  if (value === null) {
+    if (def.kind === "tokens" || def.kind === "nullableString" || def.kind === "nullableInt" || def.kind === "json") return;
+    if (def.optional) wrong(`optional field "${field}" of ${name} is null`, "omit an optional field when it has no value instead of sending null");
+    else wrong(`"${field}" of ${name} must be ${expected(def)}, got null`);
+    return;
+  }
+  switch (def.kind) {
+    case "int":
+    case "nullableInt":
+    case "tokens": {
+      if (typeof value === "number" && def.kind !== "tokens") return;
+      const problem = integerProblem(value, def.kind === "tokens" ? "u32" : "i64");
+      if (problem) wrong(`"${field}" of ${name} must be ${expected(def)}, got ${problem}`);
+      return;
+    }
+    case "string":
+    case "nullableString":
+      if (typeof value !== "string") {
+        wrong(`"${field}" of ${name} must be ${expected(def)}, got ${describeValue(value)}`);
+        return;
+      }
+      if (def.enum && !def.enum.includes(value)) {
+        const close = nearest(value, def.enum, 1);
+        wrong(`"${field}" of ${name} must be ${quoteList(def.enum)}, got ${quote(value)}`, close.length ? `did you mean "${close[0]}"?` : `use ${quoteList(def.enum)}`);
+      } else if (def.known && !def.known.includes(value)) {
+        report({
+          ruleId: "unknown-result-type",
+          message: `"${field}" of ${name} is ${quote(value)}, which clients do not know and show as plain text`,
+          hint: `use ${quoteList(def.known)}, or omit it for plain text`,
+          path: [...at, field],
+          target: "value",
+        });
+      } else if (def.maxChars !== undefined && value.length > def.maxChars) {
+        const chars = codePoints(value);
+        if (chars > def.maxChars) {
+          report({
+            ruleId: "event-limit",
+            message: `"${field}" of ${name} is ${chars} characters long; the limit is ${def.maxChars}`,
+            hint: `truncate it to ${def.maxChars} characters (Unicode code points)`,
+            path: [...at, field],
+            target: "value",
+          });
+        }
+      }
+      return;
+    case "boolean":
+      if (typeof value !== "boolean") wrong(`"${field}" of ${name} must be true or false, got ${describeValue(value)}`);
+      return;
+    case "stringArray":
+      if (!Array.isArray(value)) {
+        wrong(`"${field}" of ${name} must be ${expected(def)}, got ${describeValue(value)}`);
+        return;
+      }
+      for (let index = 0; index < value.length; index++) {
+        const item: unknown = value[index];
+        if (typeof item !== "string") report({ ruleId: "event-field", message: `"${field}" of ${name} must hold strings only, got ${describeValue(item)} at index ${index}`, hint: HINTS.string, path: [...at, field, index], target: "value" });
+      }
+      return;
+    case "attachments":
+      if (!Array.isArray(value)) wrong(`"${field}" of ${name} must be ${expected(def)}, got ${describeValue(value)}`);
+      else if (def.nonEmpty && value.length === 0) wrong(`"${field}" of ${name} is an empty array`, "omit it when there are no attachments");
+      return;
+    case "json":
+      return;
+  }
+}
+
+/** Why a value is not an integer of the given range, judged on the number as written; undefined when it is. */
+export function integerProblem(value: unknown, range: "i64" | "u32"): string | undefined {
+  if (typeof value === "number") {
+    // Without a RawNumber, the line held plain integers of at most 15 digits only.
+    if (range === "u32" && (value < 0 || value > UINT32_MAX)) return `${value} (out of the unsigned 32-bit range 0 to ${UINT32_MAX})`;
+    return undefined;
+  }
+  if (value instanceof RawNumber) {
+    if (value.isFloat) return `${value.text} (not an integer)`;
+    const big = BigInt(value.text);
+    if (range === "i64" && (big < INT64_MIN || big > INT64_MAX)) return `${value.text} (out of the signed 64-bit range)`;
+    if (range === "u32" && (big < 0n || big > BigInt(UINT32_MAX))) return `${value.text} (out of the unsigned 32-bit range 0 to ${UINT32_MAX})`;
+    return undefined;
+  }
+  return describeValue(value);
+}
+
+/** A valid integer id in canonical text (map key), or undefined. */
+export function idOf(value: unknown): string | undefined {
+  if (typeof value === "number") return String(value);
+  if (value instanceof RawNumber && integerProblem(value, "i64") === undefined) return BigInt(value.text).toString();
+  return undefined;
+}
+
+const HINTS: Record<FieldDef["kind"], string> = {
+  int: "write a whole number from -9223372036854775808 to 9223372036854775807, without fraction or exponent",
+  nullableInt: "write a whole number from -9223372036854775808 to 9223372036854775807, or null",
+  tokens: "write a whole number from 0 to 4294967295, or null when the count is unknown",
+  string: "send text as a JSON string",
+  nullableString: "send text as a JSON string, or null",
+  boolean: "send true or false (not a string or number)",
+  stringArray: "send a JSON array of strings",
+  attachments: "send a JSON array",
+  json: "send any JSON value",
+};
+
+function expected(def: FieldDef): string {
+  switch (def.kind) {
+    case "int":
+      return "an integer (signed 64-bit)";
+    case "nullableInt":
+      return "an integer (signed 64-bit) or null";
+    case "tokens":
+      return "an unsigned 32-bit integer or null";
+    case "string":
+      return def.enum ? quoteList(def.enum) : "a string";
+    case "nullableString":
+      return "a string or null";
+    case "boolean":
+      return "true or false";
+    case "stringArray":
+      return "an array of strings";
+    case "attachments":
+      return "an array";
+    case "json":
+      return "a JSON value";
+  }
+}
+
+/** Length in Unicode code points (the spec's "characters"), not UTF-16 units. */
+export function codePoints(text: string): number {
+  let surrogatePairs = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        surrogatePairs++;
+        i++;
+      }
+    }
+  }
+  return text.length - surrogatePairs;
+}

@@ -1,0 +1,500 @@
+/**
+ * The lifecycle across events: tool calls, approvals, clarifications and elicitations, sub-agent
+ * frames and turns. Memory is bounded by what is open (calls, requests, agents, sessions) plus a
+ * fixed-size memory of recently ended ids, so a recording of any length streams through.
+ *
+ * Ids (tool calls, requests, agents) are the server's, unique across sessions, so they are tracked
+ * per recording; turns are per session: the plain (per-connection) stream is one session, and each
+ * (source, session_id) of GlobalEvent envelopes is another.
+ */
+import type { ServerEventType } from "./definitions.js";
+import { idOf, type JsonObject, type LocatedEvent } from "./check-fields.js";
+import { quote } from "./text.js";
+
+export type LifecycleRule = "tool-lifecycle" | "approval-lifecycle" | "agent-frame" | "turn-order";
+
+export interface LifecycleReport {
+  ruleId: LifecycleRule;
+  message: string;
+  hint?: string;
+  /** Path of the field inside the event (the envelope prefix is added by the caller). */
+  field: string;
+  relatedLine?: number;
+  /** A finding about an earlier line (reported at the end of the recording): its line. */
+  line?: number;
+  /** Only a warning whatever the rule's severity: the recording may simply be cut. */
+  cut?: boolean;
+}
+
+type Terminal = "tool_done" | "tool_error" | "tool_cancelled" | "tool_rejected";
+
+interface Call {
+  id: string;
+  name: string;
+  line: number;
+  session: Session;
+  /** Line of an `approval_resolved` with `approved: false` for this call. */
+  deniedAt?: number;
+}
+
+interface EndedCall {
+  line: number;
+  /** The terminal event, or "turn end" when the call was reported open at its turn's end. */
+  how: Terminal | "turn end";
+  name: string;
+  startLine: number;
+}
+
+interface Agent {
+  id: string;
+  line: number;
+  stackId: string | undefined;
+  parentAgentId: unknown;
+  session: Session;
+}
+
+interface Session {
+  calls: Set<Call>;
+  agents: Set<Agent>;
+  /** Line of the turn's `done`, until the next `user_message`. */
+  doneLine?: number;
+}
+
+type Family = "approval" | "clarification" | "elicitation";
+
+/** One view of a request: the per-session event, the global-bus notice, or a pending write. */
+interface RequestView {
+  type: ServerEventType;
+  line: number;
+  toolCallId?: string;
+  /** `tool_name` of an approval, `title` of a clarification. */
+  name?: unknown;
+}
+
+interface Request {
+  family: Family;
+  id: string;
+  views: RequestView[];
+}
+
+const FAMILY_OF: Partial<Record<ServerEventType, Family>> = {
+  approval_required: "approval",
+  approval_requested: "approval",
+  pending_write: "approval",
+  agent_question: "clarification",
+  clarification_requested: "clarification",
+  elicitation_requested: "elicitation",
+  approval_resolved: "approval",
+  clarification_resolved: "clarification",
+  elicitation_resolved: "elicitation",
+};
+
+/** Per-session events that are about a running tool call. */
+const ABOUT_A_CALL: ReadonlySet<string> = new Set(["pending_write", "approval_required", "agent_question"]);
+
+/** How many ended calls, resolved requests and ended agents are remembered, for better messages. */
+const MEMORY = 10_000;
+
+class Recent<V> {
+  private readonly map = new Map<string, V>();
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
+  set(key: string, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > MEMORY) this.map.delete(this.map.keys().next().value!);
+  }
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+}
+
+export interface CallStats {
+  byTerminal: Record<Terminal | "open" | "open at turn end", number>;
+  longest?: { id: string; name: string; startLine: number; endLine: number; how: string };
+}
+
+function named(name: string): string {
+  return name ? ` (${quote(name)})` : "";
+}
+
+export class Lifecycle {
+  private readonly sessions = new Map<string, Session>();
+  private readonly calls = new Map<string, Call>();
+  private readonly ended = new Recent<EndedCall>();
+  private readonly denied = new Recent<number>();
+  private readonly agents = new Map<string, Agent>();
+  private readonly endedAgents = new Recent<number>();
+  private readonly requests = new Map<string, Request>();
+  private readonly resolved = new Recent<number>();
+  readonly stats: CallStats = { byTerminal: { tool_done: 0, tool_error: 0, tool_cancelled: 0, tool_rejected: 0, open: 0, "open at turn end": 0 } };
+  private line = 0;
+  private report: (report: LifecycleReport) => void = () => {};
+
+  constructor(report: (report: LifecycleReport) => void) {
+    this.report = report;
+  }
+
+  onEvent(located: LocatedEvent, line: number): void {
+    this.line = line;
+    const { type, event } = located;
+    const session = this.session(located);
+    switch (type) {
+      case "user_message":
+        session.doneLine = undefined;
+        return;
+      case "token_delta":
+      case "thinking":
+        this.checkStreamedAfterDone(type, session);
+        return;
+      case "tool_start":
+        this.checkStreamedAfterDone(type, session);
+        this.startCall(event, session);
+        return;
+      case "tool_done":
+      case "tool_error":
+      case "tool_cancelled":
+      case "tool_rejected":
+        this.endCall(type, event);
+        return;
+      case "agent_start":
+        this.startAgent(event, session);
+        return;
+      case "agent_done":
+        this.endAgent(event);
+        return;
+      case "done":
+        this.done(event, session);
+        return;
+      case "error":
+      case "llm_failed":
+        this.endTurn(session, type, "type");
+        return;
+      default:
+        break;
+    }
+    if (ABOUT_A_CALL.has(type)) this.checkCallRunning(type, event);
+    const family = FAMILY_OF[type];
+    if (family === undefined) return;
+    if (type.endsWith("_resolved")) this.resolve(family, type, event);
+    else this.request(family, type, event);
+  }
+
+  /** Findings about what is still open when the recording stops: warnings, the recording may be cut. */
+  end(): void {
+    for (const call of this.calls.values()) {
+      this.stats.byTerminal.open++;
+      this.noteDuration(call, this.line, "still open");
+      this.report({
+        ruleId: "tool-lifecycle",
+        message: `tool call ${call.id}${named(call.name)} is still running when the recording ends`,
+        hint: "end every tool_start with tool_done, tool_error, tool_cancelled or tool_rejected (or the recording was cut)",
+        field: "tool_call_id",
+        line: call.line,
+        cut: true,
+      });
+    }
+    for (const agent of this.agents.values()) {
+      this.report({
+        ruleId: "agent-frame",
+        message: `agent ${quote(agent.id)} is still running when the recording ends`,
+        hint: "end every agent_start with agent_done (or the recording was cut)",
+        field: "agent_id",
+        line: agent.line,
+        cut: true,
+      });
+    }
+    for (const request of this.requests.values()) {
+      const first = request.views[0]!;
+      this.report({
+        ruleId: "approval-lifecycle",
+        message: `${request.family} request ${request.id} is still pending when the recording ends (it stays in the Inbox)`,
+        hint: `resolve it with ${request.family}_resolved (or the recording was cut)`,
+        field: "request_id",
+        line: first.line,
+        cut: true,
+      });
+    }
+  }
+
+  private session(located: LocatedEvent): Session {
+    const key = located.envelope ? `${String(located.envelope.source)}\u0000${idOf(located.envelope.sessionId) ?? "null"}` : "";
+    let session = this.sessions.get(key);
+    if (!session) {
+      session = { calls: new Set(), agents: new Set() };
+      this.sessions.set(key, session);
+    }
+    return session;
+  }
+
+  private checkStreamedAfterDone(type: ServerEventType, session: Session): void {
+    if (session.doneLine === undefined) return;
+    this.report({
+      ruleId: "turn-order",
+      message: `${type} after the turn's done, before any new user_message`,
+      hint: "a turn's output ends with done; the next turn starts with user_message",
+      field: "type",
+      relatedLine: session.doneLine,
+    });
+  }
+
+  private startCall(event: JsonObject, session: Session): void {
+    const id = idOf(event.tool_call_id);
+    if (id === undefined) return;
+    const open = this.calls.get(id);
+    if (open) {
+      this.report({ ruleId: "tool-lifecycle", message: `second tool_start for tool call ${id}, which is still running`, hint: "give every tool call its own tool_call_id", field: "tool_call_id", relatedLine: open.line });
+      return;
+    }
+    const ended = this.ended.get(id);
+    if (ended) {
+      this.report({ ruleId: "tool-lifecycle", message: `tool_start for tool call ${id}, which already ended (${ended.how})`, hint: "give every tool call its own tool_call_id", field: "tool_call_id", relatedLine: ended.startLine });
+      return;
+    }
+    const call: Call = { id, name: typeof event.name === "string" ? event.name : "", line: this.line, session };
+    const denied = this.denied.get(id);
+    if (denied !== undefined) call.deniedAt = denied;
+    this.calls.set(id, call);
+    session.calls.add(call);
+  }
+
+  private endCall(type: Terminal, event: JsonObject): void {
+    const id = idOf(event.tool_call_id);
+    if (id === undefined) return;
+    const call = this.calls.get(id);
+    if (!call) {
+      const ended = this.ended.get(id);
+      // A call already reported open at its turn's end is not reported a second time.
+      if (ended?.how === "turn end") return;
+      this.report({
+        ruleId: "tool-lifecycle",
+        message: ended ? `${type} for tool call ${id}, which already ended with ${ended.how}` : `${type} for tool call ${id}, which never started`,
+        hint: ended ? "exactly one of tool_done, tool_error, tool_cancelled and tool_rejected ends a call" : "a tool_start comes first (if the recording began mid-turn, record from the start of the turn)",
+        field: "tool_call_id",
+        ...(ended ? { relatedLine: ended.line } : {}),
+      });
+      return;
+    }
+    this.calls.delete(id);
+    call.session.calls.delete(call);
+    this.ended.set(id, { line: this.line, how: type, name: call.name, startLine: call.line });
+    this.stats.byTerminal[type]++;
+    this.noteDuration(call, this.line, type);
+    const deniedAt = call.deniedAt ?? this.denied.get(id);
+    if (deniedAt !== undefined) {
+      this.denied.delete(id);
+      if (type === "tool_done" || type === "tool_error") {
+        this.report({
+          ruleId: "approval-lifecycle",
+          message: `tool call ${id} ends in ${type} although its approval was rejected`,
+          hint: "a call whose approval is resolved with approved: false ends in tool_rejected",
+          field: "tool_call_id",
+          relatedLine: deniedAt,
+        });
+      }
+    }
+  }
+
+  private noteDuration(call: Call, endLine: number, how: string): void {
+    const longest = this.stats.longest;
+    if (!longest || endLine - call.line > longest.endLine - longest.startLine) {
+      this.stats.longest = { id: call.id, name: call.name, startLine: call.line, endLine, how };
+    }
+  }
+
+  private checkCallRunning(type: ServerEventType, event: JsonObject): void {
+    const id = idOf(event.tool_call_id);
+    if (id === undefined || this.calls.has(id)) return;
+    const ended = this.ended.get(id);
+    this.report({
+      ruleId: "tool-lifecycle",
+      message: ended ? `${type} for tool call ${id} after it ended (${ended.how})` : `${type} for tool call ${id} before it started`,
+      hint: `${type} belongs between the call's tool_start and its end`,
+      field: "tool_call_id",
+      ...(ended ? { relatedLine: ended.line } : {}),
+    });
+  }
+
+  private request(family: Family, type: ServerEventType, event: JsonObject): void {
+    const id = idOf(event.request_id);
+    if (id === undefined) return;
+    const key = `${family}:${id}`;
+    const view: RequestView = { type, line: this.line };
+    const toolCallId = idOf(event.tool_call_id);
+    if (toolCallId !== undefined) view.toolCallId = toolCallId;
+    if (family === "approval" && type !== "pending_write") view.name = event.tool_name;
+    if (family === "clarification") view.name = event.title;
+    const resolvedAt = this.resolved.get(key);
+    if (resolvedAt !== undefined) {
+      this.report({ ruleId: "approval-lifecycle", message: `${type} for ${family} request ${id}, which was already resolved`, hint: "give every request its own request_id", field: "request_id", relatedLine: resolvedAt });
+      return;
+    }
+    const request = this.requests.get(key);
+    if (!request) {
+      this.requests.set(key, { family, id, views: [view] });
+      return;
+    }
+    const same = request.views.find((other) => other.type === type);
+    if (same) {
+      this.report({ ruleId: "approval-lifecycle", message: `second ${type} for ${family} request ${id}`, hint: "give every request its own request_id", field: "request_id", relatedLine: same.line });
+      return;
+    }
+    // Two views of one request (per session and on the bus) must describe the same call.
+    for (const other of request.views) {
+      if (view.toolCallId !== undefined && other.toolCallId !== undefined && view.toolCallId !== other.toolCallId) {
+        this.report({
+          ruleId: "approval-lifecycle",
+          message: `${type} for request ${id} names tool call ${view.toolCallId}, but ${other.type} names ${other.toolCallId}`,
+          hint: "both views of one request carry the same request_id, tool_call_id and tool_name",
+          field: "tool_call_id",
+          relatedLine: other.line,
+        });
+      } else if (view.name !== undefined && other.name !== undefined && view.name !== other.name && typeof view.name === "string" && typeof other.name === "string") {
+        const field = family === "approval" ? "tool_name" : "title";
+        this.report({
+          ruleId: "approval-lifecycle",
+          message: `${type} for request ${id} has ${field} ${quote(view.name)}, but ${other.type} has ${quote(other.name)}`,
+          hint: `both views of one request carry the same request_id, tool_call_id and ${field}`,
+          field,
+          relatedLine: other.line,
+        });
+      }
+    }
+    request.views.push(view);
+  }
+
+  private resolve(family: Family, type: ServerEventType, event: JsonObject): void {
+    const id = idOf(event.request_id);
+    if (id === undefined) return;
+    const key = `${family}:${id}`;
+    const request = this.requests.get(key);
+    if (!request) {
+      const resolvedAt = this.resolved.get(key);
+      this.report({
+        ruleId: "approval-lifecycle",
+        message: resolvedAt !== undefined ? `second ${type} for ${family} request ${id}` : `${type} for ${family} request ${id}, which was never requested`,
+        hint: resolvedAt !== undefined ? "a request is resolved once" : `${family === "approval" ? "an" : "a"} ${family} is requested before it is resolved`,
+        field: "request_id",
+        ...(resolvedAt !== undefined ? { relatedLine: resolvedAt } : {}),
+      });
+    } else {
+      this.requests.delete(key);
+      this.resolved.set(key, this.line);
+      const toolCallId = idOf(event.tool_call_id);
+      const named = request.views.find((view) => view.toolCallId !== undefined);
+      if (toolCallId !== undefined && named && named.toolCallId !== toolCallId) {
+        this.report({
+          ruleId: "approval-lifecycle",
+          message: `${type} for request ${id} names tool call ${toolCallId}, but ${named.type} names ${named.toolCallId}`,
+          hint: "a resolution carries the tool_call_id of its request",
+          field: "tool_call_id",
+          relatedLine: named.line,
+        });
+      }
+    }
+    if (type === "approval_resolved" && event.approved === false) {
+      const toolCallId = idOf(event.tool_call_id);
+      if (toolCallId === undefined) return;
+      const call = this.calls.get(toolCallId);
+      if (call) call.deniedAt = this.line;
+      else if (!this.ended.get(toolCallId)) this.denied.set(toolCallId, this.line);
+    }
+  }
+
+  private startAgent(event: JsonObject, session: Session): void {
+    const agentId = event.agent_id;
+    const parentId = idOf(event.parent_tool_call_id);
+    if (parentId !== undefined && !this.calls.has(parentId)) {
+      const ended = this.ended.get(parentId);
+      this.report({
+        ruleId: "agent-frame",
+        message: ended ? `agent_start under tool call ${parentId}, which already ended (${ended.how})` : `agent_start under tool call ${parentId}, which is not running`,
+        hint: "parent_tool_call_id names the running tool call that starts the sub-agent",
+        field: "parent_tool_call_id",
+        ...(ended ? { relatedLine: ended.line } : {}),
+      });
+    }
+    if (typeof agentId !== "string") return;
+    const running = this.agents.get(agentId);
+    if (running) {
+      this.report({ ruleId: "agent-frame", message: `second agent_start of agent ${quote(agentId)}, which is still running`, hint: "give every sub-agent its own agent_id", field: "agent_id", relatedLine: running.line });
+      return;
+    }
+    const agent: Agent = { id: agentId, line: this.line, stackId: idOf(event.stack_id), parentAgentId: event.parent_agent_id, session };
+    this.agents.set(agentId, agent);
+    session.agents.add(agent);
+  }
+
+  private endAgent(event: JsonObject): void {
+    const agentId = event.agent_id;
+    if (typeof agentId !== "string") return;
+    const agent = this.agents.get(agentId);
+    if (!agent) {
+      const endedAt = this.endedAgents.get(agentId);
+      if (endedAt === -1) return; // reported running at its turn's end already
+      this.report({
+        ruleId: "agent-frame",
+        message: endedAt !== undefined ? `second agent_done of agent ${quote(agentId)}` : `agent_done of agent ${quote(agentId)} without its agent_start`,
+        hint: "every agent_done ends the agent_start of the same agent_id",
+        field: "agent_id",
+        ...(endedAt !== undefined ? { relatedLine: endedAt } : {}),
+      });
+      return;
+    }
+    this.agents.delete(agentId);
+    agent.session.agents.delete(agent);
+    this.endedAgents.set(agentId, this.line);
+    if (typeof event.parent_agent_id === "string" && typeof agent.parentAgentId === "string" && event.parent_agent_id !== agent.parentAgentId) {
+      this.report({
+        ruleId: "agent-frame",
+        message: `agent_done of agent ${quote(agentId)} names parent ${quote(event.parent_agent_id)}, but its agent_start named ${quote(agent.parentAgentId)}`,
+        hint: "agent_done repeats the parent_agent_id of its agent_start",
+        field: "parent_agent_id",
+        relatedLine: agent.line,
+      });
+    }
+  }
+
+  private done(event: JsonObject, session: Session): void {
+    // A sub-agent's own final answer carries its stack_id; it does not end the user's turn.
+    const stackId = idOf(event.stack_id);
+    if (stackId !== undefined) for (const agent of session.agents) if (agent.stackId === stackId) return;
+    if (session.doneLine !== undefined) {
+      this.report({ ruleId: "turn-order", message: "second done in one turn", hint: "a turn ends with one done; the next turn starts with user_message", field: "type", relatedLine: session.doneLine });
+      return;
+    }
+    this.endTurn(session, "done", "type");
+    session.doneLine = this.line;
+  }
+
+  /** The turn ended (`done`, `error`, `llm_failed`): nothing of it may still run. */
+  private endTurn(session: Session, type: ServerEventType, field: string): void {
+    for (const call of session.calls) {
+      this.calls.delete(call.id);
+      this.ended.set(call.id, { line: this.line, how: "turn end", name: call.name, startLine: call.line });
+      this.stats.byTerminal["open at turn end"]++;
+      this.noteDuration(call, this.line, "open at turn end");
+      this.report({
+        ruleId: "tool-lifecycle",
+        message: `the turn ended with ${type} while tool call ${call.id}${named(call.name)} was still running`,
+        hint: "end every tool call before the turn's done, error or llm_failed",
+        field,
+        relatedLine: call.line,
+      });
+    }
+    session.calls.clear();
+    for (const agent of session.agents) {
+      this.agents.delete(agent.id);
+      this.endedAgents.set(agent.id, -1);
+      this.report({
+        ruleId: "agent-frame",
+        message: `the turn ended with ${type} while agent ${quote(agent.id)} was still running`,
+        hint: "end every agent_start with agent_done before the turn ends",
+        field,
+        relatedLine: agent.line,
+      });
+    }
+    session.agents.clear();
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * `caplint events [FILES...]`: streams each recording (or standard input) through the validator and
+ * reports the findings with the same reporters, options and exit codes as `check`.
+ */
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import type { Diagnostic, RuleSetting } from "../diagnostics/types.js";
+import { FatalError, describeIoError } from "../load/read.js";
+import { readLines } from "./read-lines.js";
+import type { EventRuleId } from "./rules.js";
+import { createEventValidator, MAX_LINE_CHARS, type EventDiagnostic, type EventSummary } from "./validator.js";
+import { quote } from "./text.js";
+
+export const STDIN_NAME = "<stdin>";
+
+export interface EventsRunOptions {
+  client: boolean;
+  /** Severity of a rule for a file (command line, then config overrides, then config). */
+  severityFor: (ruleId: EventRuleId, absoluteFile: string) => RuleSetting | undefined;
+}
+
+export interface RecordingResult {
+  /** Display name (relative POSIX path, or <stdin>). */
+  file: string;
+  absolutePath: string;
+  diagnostics: Diagnostic[];
+  summary: EventSummary;
+}
+
+export type ByteStream = AsyncIterable<Buffer | string>;
+
+/** Checks one recording read from `stream`. */
+export async function checkRecording(stream: ByteStream, file: string, absolutePath: string, options: EventsRunOptions): Promise<RecordingResult> {
+  const validator = createEventValidator({ client: options.client, severity: (ruleId) => options.severityFor(ruleId, absolutePath) });
+  const diagnostics: Diagnostic[] = [];
+  const keep = (found: EventDiagnostic[]) => {
+    for (const d of found) diagnostics.push(toDiagnostic(d, file, absolutePath));
+  };
+  await readLines(
+    stream,
+    {
+      line: (text) => keep(validator.push(text)),
+      overlong: (chars) => {
+        // Counted as a line (so later line numbers stay right) and reported without its text.
+        validator.push("");
+        const severity = options.severityFor("event-json", absolutePath) ?? "error";
+        if (severity !== "off") {
+          keep([{ ruleId: "event-json", severity, message: `line is ${chars} characters long; the most read is ${MAX_LINE_CHARS}`, hint: "split the recording into one event per line", line: validator.summary.lines, column: 1, endColumn: 2, path: [] }]);
+        }
+      },
+    },
+    MAX_LINE_CHARS,
+  );
+  keep(validator.end());
+  diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
+  return { file, absolutePath, diagnostics, summary: validator.summary };
+}
+
+/** Opens a named recording; a missing file, a folder or an unreadable file is fatal (exit 2). */
+export async function openRecording(name: string, cwd: string): Promise<{ stream: ByteStream; file: string; absolutePath: string }> {
+  const absolutePath = path.resolve(cwd, name);
+  let info;
+  try {
+    info = await stat(absolutePath);
+  } catch (error) {
+    throw new FatalError(`${quote(name)}: ${describeIoError(error)}`);
+  }
+  if (info.isDirectory()) throw new FatalError(`${quote(name)}: is a folder; give recording files (JSONL), or - for standard input`);
+  const relative = path.relative(cwd, absolutePath);
+  const file = (relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : absolutePath).split(path.sep).join("/");
+  const stream = createReadStream(absolutePath, { highWaterMark: 1 << 20 });
+  // Open errors (permissions) surface on the first read; report them like the others.
+  const guarded = (async function* () {
+    try {
+      yield* stream;
+    } catch (error) {
+      throw new FatalError(`${quote(name)}: ${describeIoError(error)}`);
+    }
+  })();
+  return { stream: guarded, file, absolutePath };
+}
+
+function toDiagnostic(d: EventDiagnostic, file: string, absolutePath: string): Diagnostic {
+  return {
+    ruleId: d.ruleId,
+    severity: d.severity,
+    message: d.message,
+    file,
+    absolutePath,
+    path: d.path,
+    range: { start: { line: d.line, column: d.column }, end: { line: d.line, column: d.endColumn } },
+    offset: 0,
+    length: 0,
+    ...(d.hint ? { hint: d.hint } : {}),
+    ...(d.relatedLine !== undefined ? { relatedLine: d.relatedLine } : {}),
+  };
+}
+
+/** `--summary`: what a person debugging a recording asks first. */
+export function formatSummary(results: readonly RecordingResult[]): string {
+  const out: string[] = [];
+  for (const { file, summary } of results) {
+    out.push(`${file}: ${summary.events} event${summary.events === 1 ? "" : "s"} on ${summary.lines} line${summary.lines === 1 ? "" : "s"}`);
+    const types = Object.entries(summary.types).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const width = Math.max(0, ...types.map(([type]) => type.length));
+    for (const [type, count] of types) out.push(`  ${type.padEnd(width)}  ${count}`);
+    const calls = summary.toolCalls.byTerminal;
+    const total = Object.values(calls).reduce((a, b) => a + b, 0);
+    out.push(`  tool calls: ${total} (${calls.tool_done} done, ${calls.tool_error} error, ${calls.tool_cancelled} cancelled, ${calls.tool_rejected} rejected, ${calls["open at turn end"]} open at turn end, ${calls.open} still open)`);
+    const longest = summary.toolCalls.longest;
+    if (longest) {
+      out.push(`  longest-open call: ${longest.id}${longest.name ? ` (${quote(longest.name)})` : ""}, lines ${longest.startLine}-${longest.endLine} (${longest.endLine - longest.startLine} lines), ${longest.how}`);
+    }
+  }
+  return out.join("\n") + "\n";
+}
+
+/** `--summary` as JSON, for `--format json`. */
+export function summaryJson(results: readonly RecordingResult[]) {
+  return results.map(({ file, summary }) => ({ file, lines: summary.lines, events: summary.events, types: { ...summary.types }, toolCalls: summary.toolCalls }));
+}

@@ -1,0 +1,31 @@
+import { RawNumber } from "./parse-line.js";
+
+const MAX_QUOTED = 60;
+
+/**
+ * A value from the recording, quoted for a message: control, bidirectional and line-separator
+ * characters escaped (the text reaches terminals), cut at 60 characters.
+ */
+export function quote(text: string): string {
+  const cut = text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text;
+  return JSON.stringify(cut).replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** "a string", "null", "an array", "1.5"… for "must be X, got Y" messages. */
+export function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (value instanceof RawNumber) return value.text.length > 30 ? "a number" : value.text;
+  if (Array.isArray(value)) return "an array";
+  switch (typeof value) {
+    case "string":
+      return "a string";
+    case "number":
+      return String(value);
+    case "boolean":
+      return String(value);
+    case "object":
+      return "an object";
+    default:
+      return typeof value;
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * The streaming event validator: push lines as they arrive, end() when the recording stops.
+ * Each call returns the findings it could decide; nothing is kept per event beyond what is open.
+ */
+import { checkClientLine, checkServerLine, isObject, type FieldReport, type JsonPath } from "./check-fields.js";
+import { EVENT_RULES_BY_ID, type EventRuleId } from "./rules.js";
+import { Lifecycle, type CallStats, type LifecycleReport } from "./lifecycle.js";
+import { locate, parseLine } from "./parse-line.js";
+
+export type EventSeverity = "error" | "warning";
+
+export interface EventDiagnostic {
+  ruleId: EventRuleId;
+  severity: EventSeverity;
+  message: string;
+  hint?: string;
+  /** 1-based line of the event in the recording (blank lines count). */
+  line: number;
+  /** 1-based column, in UTF-16 code units, of the field the finding is about. */
+  column: number;
+  endColumn: number;
+  /** JSON path of that field in the line (through `event` for an envelope). */
+  path: JsonPath;
+  /** The other event of a pair: the start a terminal event ends, the request a resolution answers. */
+  relatedLine?: number;
+}
+
+export interface EventValidatorOptions {
+  /** Check client-to-server traffic (ClientMessage, InboundDataMessage) instead of ServerEvents. */
+  client?: boolean;
+  /** A rule's configured severity; "off" drops its findings; undefined keeps the default. */
+  severity?: (ruleId: EventRuleId) => EventSeverity | "off" | undefined;
+}
+
+export interface EventSummary {
+  lines: number;
+  events: number;
+  /** Events by type, envelope contents included; "(invalid)" counts lines that are not events. */
+  types: Record<string, number>;
+  toolCalls: CallStats;
+}
+
+export interface EventValidator {
+  /** Checks the next line of the recording (text without its line break; a string with line breaks is split). */
+  push(line: string): EventDiagnostic[];
+  /** Ends the recording: findings about what is still open. */
+  end(): EventDiagnostic[];
+  /** Counts so far (for `--summary`). */
+  readonly summary: EventSummary;
+}
+
+/** Longest line read; a longer one is reported and skipped (memory stays bounded). */
+export const MAX_LINE_CHARS = 64 * 1024 * 1024;
+
+export function createEventValidator(options: EventValidatorOptions = {}): EventValidator {
+  let lineNumber = 0;
+  let text = "";
+  let eventPath: JsonPath = [];
+  let out: EventDiagnostic[] = [];
+  const types: Record<string, number> = Object.create(null);
+  const summary: EventSummary = { lines: 0, events: 0, types, toolCalls: undefined as unknown as CallStats };
+
+  const severityOf = (ruleId: EventRuleId, cut = false): EventSeverity | undefined => {
+    const configured = options.severity?.(ruleId) ?? EVENT_RULES_BY_ID.get(ruleId)!.defaultSeverity;
+    if (configured === "off") return undefined;
+    return cut ? "warning" : configured;
+  };
+
+  const add = (ruleId: EventRuleId, message: string, hint: string | undefined, path: JsonPath, target: "key" | "value", relatedLine?: number, cut = false) => {
+    const severity = severityOf(ruleId, cut);
+    if (!severity) return;
+    const span = locate(text, path, target);
+    out.push({
+      ruleId,
+      severity,
+      message,
+      ...(hint ? { hint } : {}),
+      line: lineNumber,
+      column: span.offset + 1,
+      endColumn: span.offset + span.length + 1,
+      path,
+      ...(relatedLine !== undefined ? { relatedLine } : {}),
+    });
+  };
+
+  const onField = (report: FieldReport) => add(report.ruleId, report.message, report.hint, report.path, report.target);
+
+  const lifecycle = new Lifecycle((report: LifecycleReport) => {
+    const path = [...eventPath, report.field];
+    if (report.line === undefined) {
+      add(report.ruleId, report.message, report.hint, path, "value", report.relatedLine, report.cut);
+      return;
+    }
+    // About an earlier line, whose text is gone: the whole line.
+    const severity = severityOf(report.ruleId, report.cut);
+    if (!severity) return;
+    out.push({
+      ruleId: report.ruleId,
+      severity,
+      message: report.message,
+      ...(report.hint ? { hint: report.hint } : {}),
+      line: report.line,
+      column: 1,
+      endColumn: 2,
+      path: [report.field],
+      ...(report.relatedLine !== undefined ? { relatedLine: report.relatedLine } : {}),
+    });
+  });
+  summary.toolCalls = lifecycle.stats;
+
+  const count = (type: string) => {
+    types[type] = (types[type] ?? 0) + 1;
+  };
+
+  const checkLine = (line: string) => {
+    lineNumber++;
+    summary.lines = lineNumber;
+    if (lineNumber === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+    if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
+    if (isBlank(line)) return;
+    text = line;
+    eventPath = [];
+    if (line.length > MAX_LINE_CHARS) {
+      text = "";
+      add("event-json", `line is ${line.length} characters long; the most read is ${MAX_LINE_CHARS}`, "split the recording into one event per line", [], "value");
+      count("(invalid)");
+      return;
+    }
+    const parsed = parseLine(line);
+    if (!parsed.ok) {
+      count("(invalid)");
+      const severity = severityOf("event-json");
+      if (severity) {
+        out.push({
+          ruleId: "event-json",
+          severity,
+          message: `not valid JSON: ${parsed.message}`,
+          hint: "each line of a recording is one JSON object",
+          line: lineNumber,
+          column: parsed.offset + 1,
+          endColumn: parsed.offset + 2,
+          path: [],
+        });
+      }
+      return;
+    }
+    if (!isObject(parsed.value)) {
+      count("(invalid)");
+      add("event-json", `line is ${jsonKind(parsed.value)}, not an object`, "each line of a recording is one JSON object", [], "value");
+      return;
+    }
+    summary.events++;
+    if (options.client) {
+      count(typeof parsed.value.type === "string" ? parsed.value.type : "ClientMessage");
+      checkClientLine(parsed.value, onField);
+      return;
+    }
+    const located = checkServerLine(parsed.value, onField);
+    if (!located) {
+      count("(unknown type)");
+      return;
+    }
+    count(located.type);
+    eventPath = located.at;
+    lifecycle.onEvent(located, lineNumber);
+  };
+
+  return {
+    push(chunk: string): EventDiagnostic[] {
+      out = [];
+      if (chunk.indexOf("\n") === -1) checkLine(chunk);
+      else {
+        const lines = chunk.split("\n");
+        if (lines[lines.length - 1] === "") lines.pop();
+        for (const line of lines) checkLine(line);
+      }
+      return out;
+    },
+    end(): EventDiagnostic[] {
+      out = [];
+      lifecycle.end();
+      return out;
+    },
+    summary,
+  };
+}
+
+function jsonKind(value: unknown): string {
+  if (value === null) return "JSON null";
+  if (Array.isArray(value)) return "a JSON array";
+  if (typeof value === "string") return "a JSON string";
+  if (typeof value === "boolean") return "a JSON boolean";
+  return "a JSON number";
+}
+
+function isBlank(line: string): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 13) return false;
+  }
+  return true;
+}

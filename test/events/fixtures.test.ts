@@ -1,0 +1,77 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { Ajv } from "ajv";
+import { describe, expect, it } from "vitest";
+import { EVENT_RULES } from "../../src/events/rules.js";
+import { eventsJsonSchemaText } from "../../src/events/schema.js";
+import { createEventValidator } from "../../src/events/validator.js";
+import { ROOT } from "../helpers/run.js";
+import { EVENT_FIXTURES, fixtureFiles, isClientFixture, validateFile } from "./helpers.js";
+
+describe("valid recordings give no finding", () => {
+  for (const file of fixtureFiles("valid")) {
+    it(path.basename(file), () => {
+      expect(validateFile(file)).toEqual([]);
+    });
+  }
+});
+
+describe("invalid recordings give exactly their expected findings", () => {
+  for (const file of fixtureFiles("invalid")) {
+    it(path.relative(path.join(EVENT_FIXTURES, "invalid"), file), async () => {
+      const findings = validateFile(file);
+      expect(findings.length).toBeGreaterThan(0);
+      await expect(JSON.stringify(findings, null, 2) + "\n").toMatchFileSnapshot(file.replace(/\.jsonl$/, ".expected.json"));
+    });
+  }
+});
+
+describe("every rule", () => {
+  for (const rule of EVENT_RULES) {
+    it(`${rule.id} has docs and an invalid fixture that reports it`, () => {
+      expect(existsSync(path.join(ROOT, "docs", "rules", `${rule.id}.md`))).toBe(true);
+      const files = fixtureFiles("invalid").filter((file) => path.basename(path.dirname(file)) === rule.id);
+      expect(files.length).toBeGreaterThan(0);
+      for (const file of files) expect(validateFile(file).some((d) => d.ruleId === rule.id)).toBe(true);
+    });
+  }
+});
+
+describe("the JSON Schema and the validator agree line by line", () => {
+  const ajv = new Ajv({ allErrors: false, strict: false });
+  const schema = JSON.parse(eventsJsonSchemaText());
+  ajv.addSchema(schema);
+  const serverLine = ajv.getSchema(schema.$id)!;
+  const clientLine = ajv.compile({ $ref: `${schema.$id}#/definitions/ClientLine` });
+  // Per-line rules; lifecycle rules need other lines, and warnings are not schema violations.
+  const PER_LINE = new Set(["event-json", "event-type", "event-field", "event-limit"]);
+  // JSON Schema reads numbers as doubles: 1e3 and 1.0 are integers there and 2^63 rounds into range.
+  const NUMBER_AS_WRITTEN = /\d[eE]\d|\d\.0\b|\d{19}/;
+
+  it("prints exact 64-bit bounds", () => {
+    const text = eventsJsonSchemaText();
+    expect(text).toContain('"maximum": 9223372036854775807');
+    expect(text).toContain('"minimum": -9223372036854775808');
+    expect(() => JSON.parse(text)).not.toThrow();
+  });
+
+  for (const file of [...fixtureFiles("valid"), ...fixtureFiles("invalid")]) {
+    it(path.relative(EVENT_FIXTURES, file), () => {
+      const client = isClientFixture(file);
+      const lines = readFileSync(file, "utf8").split("\n");
+      lines.forEach((line, index) => {
+        if (!line.trim() || NUMBER_AS_WRITTEN.test(line)) return;
+        let value: unknown;
+        try {
+          value = JSON.parse(line);
+        } catch {
+          return;
+        }
+        const validator = createEventValidator({ client });
+        const lineErrors = validator.push(line).filter((d) => PER_LINE.has(d.ruleId) && d.severity === "error");
+        const valid = (client ? clientLine : serverLine)(value) as boolean;
+        expect({ line: index + 1, schemaValid: valid }).toEqual({ line: index + 1, schemaValid: lineErrors.length === 0 });
+      });
+    });
+  }
+});

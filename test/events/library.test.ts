@@ -1,0 +1,76 @@
+/** The event validator as a library: createEventValidator, the Vitest matcher and the types. */
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import "../../src/events/vitest.js";
+import { validateEventStream } from "../../src/events/vitest.js";
+import { createEventValidator, type ServerEvent, type ServerEventOf } from "../../src/index.js";
+import { ROOT } from "../helpers/run.js";
+import { EVENT_FIXTURES } from "./helpers.js";
+
+const lines = (file: string) => readFileSync(path.join(EVENT_FIXTURES, file), "utf8").split("\n");
+
+describe("createEventValidator", () => {
+  it("reports each finding as soon as its line is pushed, and open calls at end()", () => {
+    const validator = createEventValidator();
+    expect(validator.push('{"type":"user_message","message_id":1,"content":"go"}')).toEqual([]);
+    expect(validator.push('{"type":"tool_start","tool_call_id":1,"message_id":2,"name":"read_file","arguments":{},"display_name":"Read","icon":"read","label_short":"a","label_full":"b"}')).toEqual([]);
+    expect(validator.push('{"type":"tool_done","tool_call_id":2,"result":"ok"}').map((d) => [d.ruleId, d.line])).toEqual([["tool-lifecycle", 3]]);
+    expect(validator.end().map((d) => [d.ruleId, d.severity, d.line])).toEqual([["tool-lifecycle", "warning", 2]]);
+    expect(validator.summary).toMatchObject({ lines: 3, events: 3, types: { user_message: 1, tool_start: 1, tool_done: 1 } });
+  });
+
+  it("takes severities from the caller", () => {
+    const validator = createEventValidator({ severity: (id) => (id === "event-unknown-field" ? "error" : id === "event-type" ? "off" : undefined) });
+    expect(validator.push('{"type":"file_changed","path":"a","x":1}\n{"type":"nope"}').map((d) => [d.ruleId, d.severity])).toEqual([["event-unknown-field", "error"]]);
+  });
+});
+
+describe("expect(lines).toBeValidEventStream()", () => {
+  it("passes valid recordings given as lines, events or one text", () => {
+    expect(lines("valid/sub-agents.jsonl")).toBeValidEventStream();
+    expect(readFileSync(path.join(EVENT_FIXTURES, "valid/approval-approved.jsonl"), "utf8")).toBeValidEventStream();
+    const events: ServerEvent[] = [
+      { type: "user_message", message_id: 1, content: "hi" },
+      { type: "token_delta", kind: "content", delta: "hello" },
+      { type: "done", message_id: 2, stack_id: 1, content: "hello", input_tokens: null, output_tokens: 1 },
+    ];
+    expect(events).toBeValidEventStream();
+    expect(lines("valid/client-traffic.jsonl")).toBeValidEventStream({ client: true });
+  });
+
+  it("fails with every finding listed, and warnings only when asked", () => {
+    expect(() => expect(lines("invalid/tool-lifecycle/terminals.jsonl")).toBeValidEventStream()).toThrow(
+      /found 3 problems:\n {2}line 2:36: error tool_done for tool call 5, which never started \[tool-lifecycle\]\n {2}line 5:36: error tool_done for tool call 6, which already ended with tool_error \[tool-lifecycle\] \(see line 4\)/,
+    );
+    expect(lines("invalid/tool-lifecycle/recording-cut.jsonl")).toBeValidEventStream();
+    expect(lines("invalid/tool-lifecycle/recording-cut.jsonl")).not.toBeValidEventStream({ warnings: true });
+    expect(() => expect(42).toBeValidEventStream()).toThrow(/expected an array of lines or events, or a string/);
+    expect(validateEventStream(["{"]).map((d) => d.ruleId)).toEqual(["event-json"]);
+  });
+
+  it("types events by their definitions", () => {
+    const start: ServerEventOf<"tool_start"> = { type: "tool_start", tool_call_id: 1, message_id: 2, name: "n", arguments: {}, display_name: "d", icon: "i", label_short: "s", label_full: "f" };
+    // @ts-expect-error token_delta.kind is "content" or "reasoning"
+    const delta: ServerEventOf<"token_delta"> = { type: "token_delta", kind: "text", delta: "x" };
+    expect([start, delta].length).toBe(2);
+  });
+});
+
+describe('import from "caplint" and "caplint/vitest" (built package)', () => {
+  it("resolves through package.json exports", async () => {
+    const source = `
+      import { createEventValidator, EVENT_RULES, eventsJsonSchema, SERVER_EVENT_TYPES } from "caplint";
+      const v = createEventValidator();
+      const found = [...v.push('{"type":"tool_done","tool_call_id":1,"result":"x"}'), ...v.end()];
+      console.log(JSON.stringify({ found: found.map((d) => d.ruleId), rules: EVENT_RULES.length, types: SERVER_EVENT_TYPES.length, schema: eventsJsonSchema().$schema }));
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "--eval", source], { cwd: ROOT });
+    expect(JSON.parse(stdout)).toEqual({ found: ["tool-lifecycle"], rules: 10, types: 30, schema: "http://json-schema.org/draft-07/schema#" });
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
+    expect(pkg.exports["./vitest"]).toEqual({ types: "./dist/events/vitest.d.ts", default: "./dist/events/vitest.js" });
+    expect(readFileSync(path.join(ROOT, "dist/events/vitest.d.ts"), "utf8")).toContain("toBeValidEventStream");
+  }, 120_000);
+});
