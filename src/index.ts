@@ -54,7 +54,7 @@ export async function format(input: LintResult | readonly Diagnostic[], name: Re
   const files = isLintResult(input) ? input.files : new Set(diagnostics.map((d) => d.file)).size;
   const reporter = await loadReporter(name);
   return reporter(
-    { diagnostics, summary: summarize(diagnostics, files) },
+    { diagnostics, summary: summarize(diagnostics, files), notes: isLintResult(input) ? (input.notes ?? []) : [] },
     {
       cwd: options.cwd,
       paint: await makePaint(options.color ?? false, false, {}),

@@ -31,6 +31,8 @@ export interface LintResult {
   diagnostics: Diagnostic[];
   /** Number of files checked (capability files plus unreadable ones). */
   files: number;
+  /** Facts about the whole run, said once (e.g. no Cargo.lock: the newest releases were assumed). */
+  notes?: string[];
 }
 
 /**
@@ -42,6 +44,8 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
   const documentsByPath = new Map<string, SourceDocument>();
   for (const document of project.documents) documentsByPath.set(document.absolutePath, document);
   if (project.config) documentsByPath.set(project.config.document.absolutePath, project.config.document);
+  // Generated manifests give manifest-mismatch findings their positions.
+  for (const document of project.manifestDocuments ?? []) if (!documentsByPath.has(document.absolutePath)) documentsByPath.set(document.absolutePath, document);
 
   const diagnostics: Diagnostic[] = [];
   const rawOf = (capability: Capability) => {
@@ -151,7 +155,11 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
     });
   });
 
-  return { diagnostics: dedupe(diagnostics.sort(compareDiagnostics)), files: project.documents.length + project.problems.filter((p) => !documentsByPath.has(p.absolutePath)).length };
+  return {
+    diagnostics: dedupe(diagnostics.sort(compareDiagnostics)),
+    files: project.documents.length + project.problems.filter((p) => !documentsByPath.has(p.absolutePath)).length,
+    notes: [...(project.notes ?? [])],
+  };
 }
 
 function reportUnusedSuppressions(suppressions: readonly Suppression[], report: (s: Suppression, message: string, hint: string) => void) {

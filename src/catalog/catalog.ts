@@ -1,6 +1,7 @@
 import { checkIdentifier } from "./identifier.js";
 import { spellCommand, spellIdentifier, spellingOfManifest, spellManifest, spellName, type Spelling } from "./brand.js";
 import { nearest } from "../util/did-you-mean.js";
+import { historyCatalogOf, isCheckableVersion, LATEST_RELEASE, type Existence, type IdentifierHistory, type LockedCrate, type VersionHistory } from "./versions.js";
 import { APP_KEY, type AclManifests, type Manifest, type ManifestProvenance, type PermissionDef, type PermissionSetDef } from "./types.js";
 
 export type TopLevelLookup =
@@ -19,6 +20,7 @@ export class Catalog {
   private readonly suggestions = new Map<string, readonly string[]>();
   private currentSpelling: Spelling = "host";
   private spellingFromManifest = false;
+  private versionData: { history: VersionHistory; crates: ReadonlyMap<string, LockedCrate> } | undefined;
 
   add(manifests: AclManifests, provenance: ManifestProvenance): this {
     if (provenance.origin === "manifest" && !this.spellingFromManifest) {
@@ -70,6 +72,33 @@ export class Catalog {
   /** A command as invoked, in the project's spelling (`plugin:app|host_version` ≡ `plugin:app|tauri_version`). */
   spellCommand(command: string): string {
     return spellCommand(command, this.currentSpelling);
+  }
+
+  /** The releases the built-in catalogs were narrowed to (history catalog → crate and version). */
+  useVersions(history: VersionHistory, crates: ReadonlyMap<string, LockedCrate>): this {
+    this.versionData = { history, crates };
+    return this;
+  }
+
+  /** The release a key is checked against, when it comes from the built-in catalogs. */
+  lockedVersionOf(key: string): LockedCrate | undefined {
+    if (!this.versionData || this.provenance.get(key)?.origin !== "builtin") return undefined;
+    return this.versionData.crates.get(historyCatalogOf(key));
+  }
+
+  /**
+   * What the version history says about a name of a built-in key in the release the app uses: whether
+   * it exists there, and when it was added or removed. Undefined for names no release ever had.
+   */
+  versionFacts(key: string, base: string): { locked: LockedCrate; entry: IdentifierHistory; existence: Existence } | undefined {
+    const locked = this.lockedVersionOf(key);
+    if (!locked || !this.versionData) return undefined;
+    const catalog = historyCatalogOf(key);
+    const id = `${key}:${spellName(key, base, "host")}`;
+    const entry = this.versionData.history.entry(catalog, id);
+    if (!entry) return undefined;
+    const version = locked.source === "newest" ? LATEST_RELEASE : locked.version;
+    return { locked, entry, existence: isCheckableVersion(version) ? this.versionData.history.exists(catalog, id, version) : null };
   }
 
   keys(): string[] {
@@ -171,7 +200,7 @@ function own<T>(record: Record<string, T>, key: string): T | undefined {
   return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }
 
-function normalizeManifest(manifest: Manifest): Manifest {
+export function normalizeManifest(manifest: Manifest): Manifest {
   return {
     default_permission: manifest.default_permission ?? null,
     permissions: manifest.permissions ?? {},

@@ -31,7 +31,7 @@ export async function main(options: MainOptions): Promise<number> {
     exitCode = code;
   });
   try {
-    await program.parseAsync([...options.argv], { from: "user" });
+    await program.parseAsync(releaseFlag(options.argv), { from: "user" });
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -47,4 +47,14 @@ export async function main(options: MainOptions): Promise<number> {
     else stderr.write("caplint: rerun with --debug for the stack trace, and report it\n");
     return EXIT_FATAL;
   }
+}
+
+/**
+ * `caplint permissions fs --version 2.0.1` asks for a release's catalog, not caplint's version; commander
+ * reads the root's `--version` anywhere on the line, so after `permissions` it is passed on as `--release`.
+ */
+function releaseFlag(argv: readonly string[]): string[] {
+  const command = argv.findIndex((arg) => !arg.startsWith("-"));
+  if (command < 0 || argv[command] !== "permissions") return [...argv];
+  return argv.map((arg, i) => (i <= command ? arg : arg === "--version" ? "--release" : arg.startsWith("--version=") ? `--release=${arg.slice("--version=".length)}` : arg));
 }

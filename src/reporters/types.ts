@@ -23,6 +23,8 @@ export const NO_PAINT: Paint = {
 export interface ReportInput {
   diagnostics: readonly Diagnostic[];
   summary: LintSummary;
+  /** Facts about the whole run, said once, not per finding. */
+  notes?: readonly string[];
 }
 
 export interface ReporterContext {

@@ -104,7 +104,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
   const output = options.output === undefined ? io.stdout : new CapturedOutput();
   output.write(
     reporter(
-      { diagnostics, summary },
+      { diagnostics, summary, notes: result.notes ?? [] },
       {
         cwd: io.cwd,
         paint: await makePaint(options.color, output === io.stdout ? io.stdout.isTTY : false, io.env ?? {}),
