@@ -3,6 +3,7 @@
  * Everything exported here is public; internal modules may change between versions.
  */
 import { readFileSync } from "node:fs";
+import { terminalSafe } from "./core/terminal-text.js";
 import { makePaint } from "./reporters/paint.js";
 import { docsUrl, runningPlatform, toolVersion } from "./util/tool.js";
 import { summarize, type Diagnostic } from "./diagnostics/types.js";
@@ -53,7 +54,8 @@ export async function format(input: LintResult | readonly Diagnostic[], name: Re
   const diagnostics = isLintResult(input) ? input.diagnostics : input;
   const files = isLintResult(input) ? input.files : new Set(diagnostics.map((d) => d.file)).size;
   const reporter = await loadReporter(name);
-  return reporter(
+  // The same terminal-safe layer as the CLI: control characters from files are escaped (JSON keeps the values).
+  return terminalSafe(reporter(
     { diagnostics, summary: summarize(diagnostics, files), notes: isLintResult(input) ? (input.notes ?? []) : [] },
     {
       cwd: options.cwd,
@@ -63,7 +65,7 @@ export async function format(input: LintResult | readonly Diagnostic[], name: Re
       docsUrl,
       sourceText: options.sourceText ?? readTextOrUndefined,
     },
-  );
+  ));
 }
 
 export interface AccessQuestion {

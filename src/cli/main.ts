@@ -3,6 +3,7 @@ import { FatalError } from "../load/read.js";
 import { EXIT_FATAL } from "./exit-codes.js";
 import { toolVersion, type MainOptions } from "./io.js";
 import { registerCommands } from "./commands/index.js";
+import { oneLine, SafeOutput } from "../core/terminal-text.js";
 
 export type { MainOptions } from "./io.js";
 
@@ -12,7 +13,9 @@ export class UsageError extends Error {}
  * The whole CLI, with injected streams and working directory; returns the exit code.
  * Nothing here calls process.exit, so tests run it in-process.
  */
-export async function main(options: MainOptions): Promise<number> {
+export async function main(givenOptions: MainOptions): Promise<number> {
+  // Everything printed goes through the terminal-safe layer: file contents and names never reach the terminal raw.
+  const options: MainOptions = { ...givenOptions, stdout: new SafeOutput(givenOptions.stdout), stderr: new SafeOutput(givenOptions.stderr) };
   const { stderr } = options;
   let exitCode = 0;
   const debug = options.argv.includes("--debug");
@@ -39,10 +42,10 @@ export async function main(options: MainOptions): Promise<number> {
       return error.exitCode === 0 ? 0 : EXIT_FATAL;
     }
     if (error instanceof FatalError || error instanceof UsageError) {
-      stderr.write(`caplint: ${error.message}\n`);
+      stderr.write(`caplint: ${oneLine(error.message)}\n`);
       return EXIT_FATAL;
     }
-    stderr.write(`caplint: internal error (caplint ${toolVersion()}): ${error instanceof Error ? error.message : String(error)}\n`);
+    stderr.write(`caplint: internal error (caplint ${toolVersion()}): ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
     if (debug && error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
     else stderr.write("caplint: rerun with --debug for the stack trace, and report it\n");
     return EXIT_FATAL;

@@ -1,6 +1,6 @@
-import { watch, type FSWatcher } from "node:fs";
-import { stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import path from "node:path";
+import { CLEAR_SCREEN, oneLine } from "../core/terminal-text.js";
 import type { OutputStream } from "./io.js";
 
 /** What one run reports: the files and folders whose changes should trigger the next run. */
@@ -9,13 +9,18 @@ export interface WatchedRun {
 }
 
 const DEBOUNCE_MS = 120;
-const CLEAR_SCREEN = "\u001b[2J\u001b[3J\u001b[H";
 
 /**
  * Runs `once`, then again after every change to its inputs, until `signal` aborts (Ctrl-C). A run
  * that fails (an invalid file, a fatal error) is reported and watching goes on; the loop itself
- * ends with exit code 0. Watchers stay open while a run is in progress, so a change made during a
- * run is not lost: it triggers the next one.
+ * ends with exit code 0.
+ *
+ * Watching is chokidar's: it re-arms a file replaced by an atomic save (temporary file + rename),
+ * follows folders that are deleted and created again (a branch switch), and reports a vanished
+ * sub-folder as an event, not a crash. Only the inputs are watched, plus each input's parent folder
+ * filtered down to that input, so that an input that does not exist yet is seen when it appears,
+ * without watching a whole `src-tauri/` (with its `target/`). The watchers stay open while a run is
+ * in progress, so a change made during a run triggers the next one.
  */
 export async function watchLoop(
   once: () => Promise<WatchedRun>,
@@ -23,7 +28,12 @@ export async function watchLoop(
   stdout: OutputStream,
   signal: AbortSignal,
 ): Promise<number> {
-  const watchers = new Map<string, FSWatcher>();
+  const { watch } = await import("chokidar");
+  let wanted: readonly string[] = [];
+  const isWanted = (file: string) => wanted.some((input) => isInsideOrEqual(file, input) || isInsideOrEqual(input, file));
+  type Watcher = ReturnType<typeof watch>;
+  let watcher: Watcher | undefined;
+  const options = { ignoreInitial: true, persistent: true, atomic: true, ignorePermissionErrors: true, ignored: (file: string) => !isWanted(path.resolve(file)) };
   let pending = false;
   let wake: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -34,39 +44,52 @@ export async function watchLoop(
       wake?.();
     }, DEBOUNCE_MS);
   };
+  const start = async (targets: string[]): Promise<Watcher> => {
+    const created = watch(targets, options);
+    created.on("all", changed);
+    // A watch that fails (a folder removed mid-scan, too many watches) must not end the session.
+    created.on("error", (error) => stdout.write(`[caplint] watch: ${oneLine(error instanceof Error ? error.message : String(error))}\n`));
+    await new Promise<void>((resolve) => created.once("ready", () => resolve()));
+    return created;
+  };
   signal.addEventListener("abort", () => wake?.(), { once: true });
+  const armed = new Set<string>();
   try {
     while (!signal.aborted) {
       pending = false;
       if (stdout.isTTY) stdout.write(CLEAR_SCREEN);
-      let inputs: readonly string[] = [...watchers.keys()];
       try {
-        inputs = (await once()).inputs;
+        wanted = [...new Set((await once()).inputs.map((input) => path.resolve(input)))];
       } catch (error) {
         stdout.write(`${describeError(error)}\n`);
       }
-      await watchInputs(inputs, watchers, changed);
-      stdout.write(`\n[caplint] watching ${watchers.size} path${watchers.size === 1 ? "" : "s"} for changes; press Ctrl-C to stop\n`);
+      // Re-armed on every run: a path that vanished and came back is watched again.
+      const targets = new Set(wanted.flatMap((input) => [input, nearestExistingFolder(path.dirname(input))]));
+      if (!watcher) watcher = await start([...targets]);
+      else {
+        const stale = [...armed].filter((target) => !targets.has(target));
+        if (stale.length) watcher.unwatch(stale);
+        watcher.add([...targets]);
+      }
+      armed.clear();
+      for (const target of targets) armed.add(target);
+      stdout.write(`\n[caplint] watching ${wanted.length} path${wanted.length === 1 ? "" : "s"} for changes; press Ctrl-C to stop\n`);
       if (!pending && !signal.aborted) await new Promise<void>((resolve) => (wake = resolve));
       wake = undefined;
     }
   } finally {
     clearTimeout(timer);
-    for (const watcher of watchers.values()) watcher.close();
+    await watcher?.close();
   }
   return 0;
 }
 
-/** Watches every input (a folder recursively; a missing input through its parent folder). */
-async function watchInputs(inputs: readonly string[], watchers: Map<string, FSWatcher>, changed: () => void): Promise<void> {
-  for (const input of inputs) {
-    const kind = await stat(input).then((s) => (s.isDirectory() ? "dir" : "file"), () => "missing");
-    const target = kind === "missing" ? path.dirname(input) : input;
-    if (watchers.has(target)) continue;
-    try {
-      watchers.set(target, watch(target, { recursive: kind === "dir", persistent: true }, changed));
-    } catch {
-      // An input that vanished between stat and watch is picked up by the next run.
-    }
-  }
+function isInsideOrEqual(file: string, folder: string): boolean {
+  return file === folder || file.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep);
+}
+
+function nearestExistingFolder(folder: string): string {
+  let current = folder;
+  while (!existsSync(current) && path.dirname(current) !== current) current = path.dirname(current);
+  return current;
 }

@@ -1,15 +1,12 @@
-import path from "node:path";
-import { FatalError, describeIoError } from "../load/read.js";
-import { writeFileAtomic } from "../util/write-file-atomic.js";
+import { describeIoError, FatalError } from "../load/read.js";
+import { writeReport, type OutputTarget } from "../core/file-output.js";
 
-export { writeFileAtomic };
-
-/** `--output FILE`: the report written atomically, relative to the working directory; failures are fatal (exit 2). */
-export async function writeOutputFile(file: string, text: string, cwd: string): Promise<void> {
+/** `--output FILE` / `--html FILE`: failures and refusals are fatal (exit 2), with the target untouched. */
+export async function writeOutputFile(option: string, target: OutputTarget, text: string): Promise<void> {
   try {
-    await writeFileAtomic(path.resolve(cwd, file), text);
+    await writeReport(target, text);
   } catch (error) {
-    throw new FatalError(`--output ${file}: cannot write the report: ${describeIoError(error)}`);
+    throw new FatalError(`${option} ${target.given}: cannot write the report: ${describeIoError(error)}`);
   }
 }
 

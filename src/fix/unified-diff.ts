@@ -1,3 +1,5 @@
+import { textLines } from "../core/terminal-text.js";
+
 /** A unified diff (3 lines of context) between two versions of a small text file. */
 export function unifiedDiff(file: string, before: string, after: string, context = 3): string {
   if (before === after) return "";
@@ -32,7 +34,7 @@ export function unifiedDiff(file: string, before: string, after: string, context
     i = end;
     start = end;
   }
-  return out.join("\n") + "\n";
+  return textLines(out);
 }
 
 interface Op {

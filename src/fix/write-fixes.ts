@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { writeFileAtomic } from "../util/write-file-atomic.js";
+import { replaceFile } from "../core/file-output.js";
 import { describeIoError, FatalError } from "../load/read.js";
 import type { FixOutcome } from "./fix-project.js";
 
@@ -7,7 +7,7 @@ import type { FixOutcome } from "./fix-project.js";
  * Writes fixed files atomically. A file that changed on disk since caplint read it is refused, so
  * an editor's unsaved-then-saved work is never overwritten; a failed write leaves the original.
  */
-export async function writeFixes(changes: FixOutcome["changes"], write = writeFileAtomic): Promise<void> {
+export async function writeFixes(changes: FixOutcome["changes"], write = replaceFile): Promise<void> {
   for (const [absolutePath, change] of changes) {
     const current = await readFile(absolutePath, "utf8").catch(() => undefined);
     if (current !== change.original) throw new FatalError(`${change.file}: changed on disk while caplint was fixing it; not written (run --fix again)`);

@@ -1,3 +1,4 @@
+import { oneLine, textLines } from "../core/terminal-text.js";
 import type { Diagnostic } from "../diagnostics/types.js";
 import { LineIndex } from "../load/line-index.js";
 import type { Reporter, ReporterContext } from "./types.js";
@@ -29,14 +30,14 @@ const stylish: Reporter = ({ diagnostics, summary, notes = [] }, context) => {
   }
   const noteLines = notes.map((note) => `  ${paint.dim(`note: ${note}`)}`);
   if (summary.errors + summary.warnings === 0) {
-    return [`${summary.files} file${summary.files === 1 ? "" : "s"} checked, no problems`, ...noteLines].join("\n") + "\n";
+    return textLines([`${summary.files} file${summary.files === 1 ? "" : "s"} checked, no problems`, ...noteLines]);
   }
   const total = summary.errors + summary.warnings;
   const line = `✖ ${total} problem${total === 1 ? "" : "s"} (${summary.errors} error${summary.errors === 1 ? "" : "s"}, ${summary.warnings} warning${summary.warnings === 1 ? "" : "s"}) in ${summary.files} file${summary.files === 1 ? "" : "s"}`;
   out.push(summary.errors ? paint.error(paint.bold(line)) : paint.warning(paint.bold(line)));
   if (summary.fixable) out.push(`  ${summary.fixable} fixable with --fix`);
   out.push(...noteLines);
-  return out.join("\n") + "\n";
+  return textLines(out);
 };
 
 function codeFrame(d: Diagnostic, lines: LineIndex | undefined, context: ReporterContext): string[] {
@@ -50,10 +51,12 @@ function codeFrame(d: Diagnostic, lines: LineIndex | undefined, context: Reporte
   if (line > 1) frame.push(`    ${gutter(line - 1)} ${truncate(lines.lineText(line - 1))}`);
   frame.push(`  ${context.paint.bold(">")} ${gutter(line)} ${truncate(text)}`);
   const endColumn = d.range.end.line === line ? d.range.end.column : text.length + 1;
-  const width = Math.max(1, Math.min(endColumn, MAX_LINE + 1) - column);
   if (column <= MAX_LINE) {
+    // Control characters in the line are shown escaped (several columns each): the caret follows them.
+    const before = oneLine(text.slice(0, column - 1));
+    const width = Math.max(1, oneLine(text.slice(column - 1, Math.min(endColumn, MAX_LINE + 1) - 1)).length);
     const marker = d.severity === "error" ? context.paint.error("^".repeat(width)) : context.paint.warning("^".repeat(width));
-    frame.push(`    ${gutter("")} ${text.slice(0, column - 1).replace(/[^\t]/g, " ")}${marker}`);
+    frame.push(`    ${gutter("")} ${before.replace(/[^\t]/g, " ")}${marker}`);
   }
   return frame;
 }

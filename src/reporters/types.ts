@@ -1,24 +1,8 @@
 import type { Diagnostic, LintSummary } from "../diagnostics/types.js";
 import type { RuleMeta } from "../rules/types.js";
+import type { Paint } from "../core/terminal-text.js";
 
-/** Colour functions injected by the CLI; identity functions when colour is off. */
-export interface Paint {
-  error(text: string): string;
-  warning(text: string): string;
-  dim(text: string): string;
-  bold(text: string): string;
-  underline(text: string): string;
-  accent(text: string): string;
-}
-
-export const NO_PAINT: Paint = {
-  error: (t) => t,
-  warning: (t) => t,
-  dim: (t) => t,
-  bold: (t) => t,
-  underline: (t) => t,
-  accent: (t) => t,
-};
+export { NO_PAINT, type Paint } from "../core/terminal-text.js";
 
 export interface ReportInput {
   diagnostics: readonly Diagnostic[];

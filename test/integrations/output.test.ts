@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
-import { writeFileAtomic } from "../../src/cli/write-file.js";
+import { replaceFile } from "../../src/core/file-output.js";
 import { FIXTURES, ROOT, run, type RunResult } from "../helpers/run.js";
 
 let dir: string;
@@ -32,32 +32,31 @@ function runAsNobody(argv: string[], cwd: string): Promise<RunResult> {
   });
 }
 
-describe("writeFileAtomic", () => {
+describe("replaceFile", () => {
   it("creates a file and replaces it, keeping an existing file's mode", async () => {
     const file = path.join(dir, "report.txt");
-    await writeFileAtomic(file, "first\n");
+    await replaceFile(file, "first\n");
     expect(readFileSync(file, "utf8")).toBe("first\n");
     chmodSync(file, 0o640);
-    await writeFileAtomic(file, "second\n");
+    await replaceFile(file, "second\n");
     expect(readFileSync(file, "utf8")).toBe("second\n");
     expect(statSync(file).mode & 0o777).toBe(0o640);
     expect(readdirSync(dir).sort()).toEqual(["capabilities", "report.txt"]);
   });
 
-  it("writes through a symbolic link, which stays a link", async () => {
+  it("never writes through a symbolic link", async () => {
     mkdirSync(path.join(dir, "real"));
     writeFileSync(path.join(dir, "real", "report.txt"), "old\n");
     symlinkSync(path.join("real", "report.txt"), path.join(dir, "link.txt"));
-    await writeFileAtomic(path.join(dir, "link.txt"), "new\n");
+    await expect(replaceFile(path.join(dir, "link.txt"), "new\n")).rejects.toThrow("is a symbolic link; not written through it");
     expect(lstatSync(path.join(dir, "link.txt")).isSymbolicLink()).toBe(true);
     expect(readlinkSync(path.join(dir, "link.txt"))).toBe(path.join("real", "report.txt"));
-    expect(readFileSync(path.join(dir, "real", "report.txt"), "utf8")).toBe("new\n");
+    expect(readFileSync(path.join(dir, "real", "report.txt"), "utf8")).toBe("old\n");
   });
 
-  it("removes its temporary file and rethrows when the rename fails", async () => {
-    // Renaming a file over a folder fails after the temporary file was written.
+  it("refuses a folder before writing anything", async () => {
     mkdirSync(path.join(dir, "taken"));
-    await expect(writeFileAtomic(path.join(dir, "taken"), "text")).rejects.toMatchObject({ code: expect.stringMatching(/^(EISDIR|ENOTEMPTY|EEXIST)$/) });
+    await expect(replaceFile(path.join(dir, "taken"), "text")).rejects.toThrow("is a directory");
     expect(readdirSync(dir).sort()).toEqual(["capabilities", "taken"]);
     expect(readdirSync(path.join(dir, "taken"))).toEqual([]);
   });

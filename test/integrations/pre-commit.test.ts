@@ -53,9 +53,10 @@ function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv
 }
 
 const temporaryDirs: string[] = [];
+// pre-commit's npm install of this checkout leaves thousands of files: removing them takes a while on a busy machine.
 afterAll(() => {
   for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true });
-});
+}, 120_000);
 
 /** A git repository with pre-commit installed as its hook, holding the fixture app without capabilities. */
 function repository(config: unknown, extraEnv: Record<string, string> = {}) {

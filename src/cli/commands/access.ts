@@ -9,6 +9,7 @@ import type { MainOptions } from "../io.js";
 import { UsageError } from "../main.js";
 import { addQueryOptions, loadModel, type QueryOptions } from "../query-options.js";
 import type { SetExitCode } from "./index.js";
+import { textLines } from "../../core/terminal-text.js";
 
 interface AccessOptions extends QueryOptions {
   window: string;
@@ -113,7 +114,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
           }
         }
       }
-      io.stdout.write(out.join("\n") + "\n");
+      io.stdout.write(textLines(out));
     }
     const verdict = result.explanation?.verdict;
     setExitCode(verdict === undefined || verdict === "allowed" ? EXIT_OK : EXIT_FINDINGS);

@@ -14,6 +14,7 @@ import { docsUrl, makePaint, toolVersion, type MainOptions } from "../io.js";
 import { addInputOptions, checkRuleSetting, loadOptionsFrom, parsePositiveInteger, parseRuleSettings, type InputOptions } from "../options.js";
 import type { SetExitCode } from "./index.js";
 import { CapturedOutput, writeOutputFile } from "../write-file.js";
+import { oneLine } from "../../core/terminal-text.js";
 
 interface CheckOptions extends InputOptions {
   config?: string;
@@ -55,7 +56,7 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
         return;
       }
       const { watchLoop } = await import("../watch.js");
-      const describe = (error: unknown) => `caplint: ${error instanceof Error ? error.message : String(error)}`;
+      const describe = (error: unknown) => `caplint: ${oneLine(error instanceof Error ? error.message : String(error))}`;
       setExitCode(await watchLoop(() => runCheck(paths, options, io), describe, io.stdout, io.signal ?? new AbortController().signal));
     });
 }
@@ -115,13 +116,16 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
       },
     ),
   );
-  if (output instanceof CapturedOutput) await writeOutputFile(options.output!, output.text, io.cwd);
+  const inputs = [...project.inputs, ...(project.config ? [project.config.document.absolutePath] : []), ...(project.srcTauri ? [path.join(project.srcTauri, "tauri.conf.json")] : [])];
+  if (config) inputs.push(config.file);
+  if (output instanceof CapturedOutput) {
+    const read = [...inputs, ...project.documents.map((d) => d.absolutePath)];
+    await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: read }, output.text);
+  }
   const tooManyWarnings = options.maxWarnings !== undefined && summary.warnings > options.maxWarnings;
   if (tooManyWarnings && options.format === "stylish") {
     io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
   }
-  const inputs = [...project.inputs, ...(project.config ? [project.config.document.absolutePath] : []), ...(project.srcTauri ? [path.join(project.srcTauri, "tauri.conf.json")] : [])];
-  if (config) inputs.push(config.file);
   return { code: summary.errors > 0 || tooManyWarnings ? EXIT_FINDINGS : EXIT_OK, inputs: [...new Set(inputs)] };
 }
 

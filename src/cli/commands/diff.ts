@@ -7,6 +7,7 @@ import type { MainOptions } from "../io.js";
 import { loadOptionsFrom } from "../options.js";
 import { addQueryOptions, type QueryOptions } from "../query-options.js";
 import type { SetExitCode } from "./index.js";
+import { textLines } from "../../core/terminal-text.js";
 
 export function registerDiff(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   const command = program
@@ -61,7 +62,7 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
       if (diff.added.length) section("NEW ACCESS", diff.added, after.lines);
       else out.push("no new access");
       if (diff.removed.length) section("removed access", diff.removed, before.lines);
-      io.stdout.write(out.join("\n") + "\n");
+      io.stdout.write(textLines(out));
     }
     setExitCode(diff.added.length ? EXIT_FINDINGS : EXIT_OK);
   });

@@ -101,7 +101,10 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
     else io.stderr.write(formatSummary(results));
   }
   output.write(report);
-  if (output instanceof CapturedOutput) await writeOutputFile(options.output!, output.text, io.cwd);
+  if (output instanceof CapturedOutput) {
+    const read = inputs.filter((name) => name !== "-").map((name) => path.resolve(io.cwd, name));
+    await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: read }, output.text);
+  }
   const tooManyWarnings = options.maxWarnings !== undefined && summary.warnings > options.maxWarnings;
   if (tooManyWarnings && options.format === "stylish") io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
   return summary.errors > 0 || tooManyWarnings ? EXIT_FINDINGS : EXIT_OK;

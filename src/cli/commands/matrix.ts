@@ -5,6 +5,7 @@ import type { MainOptions } from "../io.js";
 import { addQueryOptions, loadModel, type QueryOptions } from "../query-options.js";
 import { originOf } from "./access.js";
 import type { SetExitCode } from "./index.js";
+import { textLines } from "../../core/terminal-text.js";
 
 interface MatrixOptions extends QueryOptions {
   window: string[];
@@ -47,7 +48,7 @@ function renderText(matrix: AccessMatrix, platform: string): string {
   }
   lines.push("");
   for (const row of matrix.rows) lines.push(`${row.window}: ${row.granted.length} callable, via ${row.capabilities.length ? row.capabilities.join(", ") : "no capability"}`);
-  return lines.join("\n") + "\n";
+  return textLines(lines);
 }
 
 function renderCsv(matrix: AccessMatrix): string {

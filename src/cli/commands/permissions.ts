@@ -10,6 +10,7 @@ import { UsageError } from "../main.js";
 import { loadOptionsFrom } from "../options.js";
 import { addQueryOptions, type QueryOptions } from "../query-options.js";
 import type { SetExitCode } from "./index.js";
+import { textLines } from "../../core/terminal-text.js";
 
 interface PermissionsOptions extends QueryOptions {
   filter?: string;
@@ -51,7 +52,7 @@ export function registerPermissions(program: Command, io: MainOptions, setExitCo
         if (p.scopeOnly) out.push("  scope only: adds to the plugin's global scope");
         out.push("");
       }
-      io.stdout.write(out.join("\n") || "no permissions match\n");
+      io.stdout.write(out.length ? textLines(out.slice(0, -1)) + "\n" : "no permissions match\n");
     }
     setExitCode(0);
   });

@@ -2,14 +2,13 @@ import type { Command } from "commander";
 import path from "node:path";
 import { lint } from "../../lint.js";
 import { loadProject, type Project } from "../../load/project.js";
-import { FatalError, describeIoError } from "../../load/read.js";
 import { knownWindowLabels, resolveProject } from "../../query/project-model.js";
 import { EXIT_OK } from "../exit-codes.js";
 import { toolVersion, type MainOptions } from "../io.js";
 import { UsageError } from "../main.js";
 import { loadOptionsFrom } from "../options.js";
 import { addQueryOptions, loadModel, type QueryOptions } from "../query-options.js";
-import { writeFileAtomic } from "../write-file.js";
+import { writeOutputFile } from "../write-file.js";
 import { originOf } from "./access.js";
 import type { SetExitCode } from "./index.js";
 
@@ -46,11 +45,8 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
     if (options.html === "-") {
       io.stdout.write(html);
     } else {
-      try {
-        await writeFileAtomic(path.resolve(io.cwd, options.html), html);
-      } catch (error) {
-        throw new FatalError(`--html ${options.html}: cannot write the report: ${describeIoError(error)}`);
-      }
+      const inputs = [...project.inputs, ...project.documents.map((d) => d.absolutePath), ...(project.config ? [project.config.document.absolutePath] : [])];
+      await writeOutputFile("--html", { given: options.html, cwd: io.cwd, stdout: io.stdout, inputs }, html);
       const c = data.counts;
       const parts = [
         `${c.windows} window${c.windows === 1 ? "" : "s"} × ${c.plugins} plugin${c.plugins === 1 ? "" : "s"}`,

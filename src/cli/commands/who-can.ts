@@ -5,6 +5,7 @@ import { nearest, quoteList } from "../../util/did-you-mean.js";
 import type { MainOptions } from "../io.js";
 import { addQueryOptions, loadModel, type QueryOptions } from "../query-options.js";
 import type { SetExitCode } from "./index.js";
+import { textLines } from "../../core/terminal-text.js";
 
 export function registerWhoCan(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   const command = program
@@ -44,7 +45,7 @@ export function registerWhoCan(program: Command, io: MainOptions, setExitCode: S
         out.push(`  DENIED everywhere by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`);
       }
       if (result.deniedEverywhere && result.allowedBy.length) out.push("  a deny in any active capability wins over every allow, for every window and origin");
-      io.stdout.write(out.join("\n") + "\n");
+      io.stdout.write(textLines(out));
     }
     setExitCode(0);
   });

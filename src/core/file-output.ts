@@ -1,0 +1,157 @@
+import { randomBytes } from "node:crypto";
+import { constants, type Stats } from "node:fs";
+import { access, chmod, chown, lstat, open, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { terminalSafe, type TextSink } from "./terminal-text.js";
+
+/**
+ * Every file caplint writes goes through here: fixed capability files (`--fix`) and reports
+ * (`--output`, `report --html`). The rules, for a tool that may run as root on a stranger's
+ * repository:
+ *
+ * - never write through a symbolic link (a committed `report.sarif -> ~/.ssh/authorized_keys`);
+ * - a regular file is replaced atomically (temporary file in the same folder, flushed, renamed), keeping
+ *   its mode and, when caplint may, its owner and group; a file with other hard links, or whose owner
+ *   cannot be kept, is written in place after the temporary copy proved the text fits, so it keeps its
+ *   identity; a read-only file is refused;
+ * - a character device, FIFO or socket (`/dev/null`, `/dev/stdout`, a named pipe) is written directly,
+ *   never replaced by a regular file; a block device is refused;
+ * - the temporary name is short, so names near the file-system limit still work.
+ */
+export class WriteRefused extends Error {}
+
+/** Replaces the contents of a regular file (or creates it), keeping its identity; see above. */
+export async function replaceFile(file: string, text: string): Promise<void> {
+  const existing = await lstat(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return undefined;
+    throw error;
+  });
+  if (existing?.isSymbolicLink()) throw new WriteRefused("is a symbolic link; not written through it");
+  if (existing && !existing.isFile()) throw new WriteRefused(existing.isDirectory() ? "is a directory" : "is not a regular file");
+  if (existing && (await isReadOnly(file, existing))) throw new WriteRefused("is read-only; not written (make it writable first)");
+  const temporary = path.join(path.dirname(file), `.caplint-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
+  let created = false;
+  try {
+    // `wx`: never follow or clobber something already at the temporary name.
+    const handle = await open(temporary, "wx", existing ? existing.mode & 0o7777 : 0o666);
+    created = true;
+    try {
+      await handle.writeFile(text, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (!existing) {
+      await rename(temporary, file);
+      return;
+    }
+    // open() applies the umask to the mode; chmod sets the existing file's bits exactly.
+    await chmod(temporary, existing.mode & 0o7777);
+    const ownerKept = await keepOwner(temporary, existing);
+    if (existing.nlink > 1 || !ownerKept) {
+      // A rename would split the hard links or hand the file to another owner: write the same inode.
+      await writeInPlace(file, text, existing);
+      await rm(temporary, { force: true });
+      return;
+    }
+    await rename(temporary, file);
+  } catch (error) {
+    if (created) await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+async function isReadOnly(file: string, info: Stats): Promise<boolean> {
+  // Root may write anything; a file without any write bit is still one its owner meant to keep.
+  if ((info.mode & 0o222) === 0) return true;
+  return access(file, constants.W_OK).then(
+    () => false,
+    () => true,
+  );
+}
+
+async function keepOwner(temporary: string, existing: Stats): Promise<boolean> {
+  const created = await stat(temporary);
+  if (created.uid === existing.uid && created.gid === existing.gid) return true;
+  try {
+    await chown(temporary, existing.uid, existing.gid);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function writeInPlace(file: string, text: string, before: Stats): Promise<void> {
+  // O_NOFOLLOW: the path must still be the file checked above, not a link swapped in meanwhile.
+  const handle = await open(file, constants.O_WRONLY | constants.O_NOFOLLOW);
+  try {
+    const now = await handle.stat();
+    if (now.ino !== before.ino || now.dev !== before.dev) throw new WriteRefused("was replaced while caplint was writing it");
+    await handle.truncate(0);
+    await handle.write(text, 0, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export interface OutputTarget {
+  /** The path as given (`-` is standard output); relative to `cwd`. */
+  given: string;
+  cwd: string;
+  stdout: TextSink;
+  /** Files the run read: a report never replaces one of them. */
+  inputs: readonly string[];
+}
+
+/**
+ * Writes a report to `--output`/`--html`, through the terminal-safe layer like standard output.
+ * Throws {@link WriteRefused} (or an I/O error) with the target untouched.
+ */
+export async function writeReport(target: OutputTarget, text: string): Promise<void> {
+  const safe = terminalSafe(text);
+  if (target.given === "-") {
+    target.stdout.write(safe);
+    return;
+  }
+  const file = path.resolve(target.cwd, target.given);
+  const link = await lstat(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return undefined;
+    throw error;
+  });
+  const info = link?.isSymbolicLink() ? await stat(file).catch(() => undefined) : link;
+  if (info && (await isInput(info, target.inputs))) throw new WriteRefused("is one of the files being checked; refusing to replace it with the report");
+  if (info?.isBlockDevice()) throw new WriteRefused("is a block device; refusing to write a report onto it");
+  if (info && (info.isCharacterDevice() || info.isFIFO() || info.isSocket())) {
+    // /dev/null, /dev/stdout (a link to the pipe or terminal), a named pipe: written, never replaced.
+    const handle = await open(file, constants.O_WRONLY | constants.O_APPEND);
+    try {
+      await handle.write(safe, null, "utf8");
+    } finally {
+      await handle.close();
+    }
+    return;
+  }
+  if (link?.isSymbolicLink()) {
+    // /dev/stdout redirected to a file is such a link too; what it names is the caller's to choose.
+    if (isStandardStreamAlias(file)) {
+      target.stdout.write(safe);
+      return;
+    }
+    throw new WriteRefused("is a symbolic link; not written through it (give the path of its target)");
+  }
+  await replaceFile(file, safe);
+}
+
+/** `/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`: the caller's standard output, however it is connected. */
+function isStandardStreamAlias(file: string): boolean {
+  return /^\/(dev\/stdout|dev\/fd\/1|proc\/self\/fd\/1)$/.test(file);
+}
+
+async function isInput(info: Stats, inputs: readonly string[]): Promise<boolean> {
+  for (const input of inputs) {
+    const other = await stat(input).catch(() => undefined);
+    if (other?.isFile() && other.ino === info.ino && other.dev === info.dev) return true;
+  }
+  return false;
+}

@@ -1,0 +1,140 @@
+import { randomBytes } from "node:crypto";
+
+/**
+ * The one output layer between caplint and a terminal (or a file someone will `cat`).
+ *
+ * Everything caplint prints can carry text from an untrusted repository: file names, labels,
+ * identifiers, messages quoting them, code frames. A raw ESC starts an escape sequence (OSC 52 writes
+ * the clipboard, OSC 0 sets the title, CSI clears the screen), a bidi override reorders what the
+ * reader sees, a CR overwrites a line, and a newline forges a line of its own (`::error …`). So every
+ * such character is shown as a `\uXXXX` escape, on every path to the output:
+ *
+ * - {@link terminalSafe} escapes a whole output text (line breaks and tabs kept) and is applied by
+ *   {@link SafeOutput}, the stream wrapper the CLI writes everything through, and by the library's
+ *   `format()`.
+ * - {@link oneLine} escapes a value or a line, line breaks included; text formats build lines with
+ *   {@link textLines}, so a newline inside a value can never start a line.
+ *
+ * Escapes are plain ASCII, so escaping twice changes nothing. In JSON and SARIF every escaped
+ * character sits inside a string literal (JSON.stringify already escapes C0 controls), where
+ * `\uXXXX` is the same value: those formats keep the exact data.
+ *
+ * Colour is the one thing caplint itself puts in the text, and it must survive the escaping that
+ * removes the repository's escape sequences. So paint functions emit markers (below) that contain no
+ * control character and carry a random per-process nonce a repository cannot guess; only after all
+ * escaping does {@link terminalSafe} turn markers into real SGR sequences.
+ */
+
+/** C0 and C1 controls, DEL, bidi embeddings/overrides/isolates and marks, line/paragraph separators, lone surrogates. */
+const UNSAFE_WITH_BREAKS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** A fast test before the replace: almost every text has nothing to escape. */
+const MAYBE_UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
+
+function escapeChar(char: string): string {
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+
+/** A value or a single line: every control and bidi character escaped, line breaks too. Tabs are kept. */
+export function oneLine(value: string): string {
+  return MAYBE_UNSAFE.test(value) ? value.replace(UNSAFE, escapeChar) : value;
+}
+
+/** Lines of text output joined with `\n` (and a final one), each escaped by {@link oneLine}. */
+export function textLines(lines: readonly string[]): string {
+  return lines.length === 0 ? "" : lines.map(oneLine).join("\n") + "\n";
+}
+
+/**
+ * A whole output text made safe for a terminal: controls escaped except line breaks and tabs,
+ * then caplint's own colour markers turned into SGR sequences.
+ */
+export function terminalSafe(text: string): string {
+  const escaped = MAYBE_UNSAFE.test(text) ? text.replace(UNSAFE_WITH_BREAKS, escapeChar) : text;
+  return escaped.includes(MARK_OPEN) ? escaped.replace(MARKER, (_, code: string) => SEQUENCES[Number(code)] ?? "") : escaped;
+}
+
+// ---- markers for caplint's own escape sequences ----------------------------------------------
+
+const NONCE = randomBytes(9).toString("base64url");
+const MARK_OPEN = `\ue000${NONCE}:`;
+const MARK_CLOSE = "\ue001";
+const MARKER = new RegExp(`\\ue000${NONCE}:(\\d+)\\ue001`, "g");
+
+/** The only escape sequences caplint writes: SGR colours and attributes, and the watch mode's screen clear. */
+const SEQUENCES = [
+  "\u001b[31m", "\u001b[33m", "\u001b[36m", "\u001b[39m", // red, yellow, cyan, default colour
+  "\u001b[1m", "\u001b[2m", "\u001b[22m", // bold, dim, normal intensity
+  "\u001b[4m", "\u001b[24m", // underline on, off
+  "\u001b[2J\u001b[3J\u001b[H", // clear screen and scroll-back, cursor home
+] as const;
+
+const mark = (index: number) => `${MARK_OPEN}${index}${MARK_CLOSE}`;
+const wrap = (open: number, close: number) => (text: string) => (text === "" ? "" : `${mark(open)}${text}${mark(close)}`);
+
+/** The colour functions reporters use; identity functions when colour is off. */
+export interface Paint {
+  error(text: string): string;
+  warning(text: string): string;
+  dim(text: string): string;
+  bold(text: string): string;
+  underline(text: string): string;
+  accent(text: string): string;
+}
+
+export const NO_PAINT: Paint = {
+  error: (t) => t,
+  warning: (t) => t,
+  dim: (t) => t,
+  bold: (t) => t,
+  underline: (t) => t,
+  accent: (t) => t,
+};
+
+/** Colours as markers, which {@link terminalSafe} renders; the result must go through it. */
+export const MARKER_PAINT: Paint = {
+  error: wrap(0, 3),
+  warning: wrap(1, 3),
+  accent: wrap(2, 3),
+  bold: wrap(4, 6),
+  dim: wrap(5, 6),
+  underline: wrap(7, 8),
+};
+
+/** Clears the terminal (watch mode), through the same layer. */
+export const CLEAR_SCREEN = mark(9);
+
+/** What the CLI writes to: a stream or a captured text. */
+export interface TextSink {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+}
+
+/**
+ * A stream whose every write goes through {@link terminalSafe}. A reader that goes away
+ * (`caplint permissions | head -1`) closes the pipe: the rest of the output is dropped quietly
+ * instead of ending in an EPIPE stack trace, and the run keeps its exit code.
+ */
+export class SafeOutput implements TextSink {
+  private closed = false;
+  constructor(private readonly target: TextSink & { on?: (event: "error", listener: (error: NodeJS.ErrnoException) => void) => unknown }) {
+    target.on?.("error", (error) => {
+      if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
+      this.closed = true;
+    });
+  }
+  get isTTY(): boolean | undefined {
+    return this.target.isTTY;
+  }
+  write(chunk: string): unknown {
+    if (this.closed) return false;
+    try {
+      return this.target.write(terminalSafe(chunk));
+    } catch (error) {
+      // A synchronous pipe reports the closed reader at once.
+      if ((error as NodeJS.ErrnoException).code !== "EPIPE") throw error;
+      this.closed = true;
+      return false;
+    }
+  }
+}

@@ -1,0 +1,146 @@
+import { spawnSync, execFileSync } from "node:child_process";
+import { chmodSync, chownSync, copyFileSync, linkSync, lstatSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { FIXTURES, ROOT, run } from "../helpers/run.js";
+
+const BIN = path.join(ROOT, "bin", "caplint.js");
+const SOURCE = path.join(FIXTURES, "duplicate-permission", "invalid", "repeats.json");
+const isRoot = process.getuid?.() === 0;
+
+function fixture(name = "repeats.json"): { dir: string; file: string; original: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), "caplint-out-"));
+  const file = path.join(dir, name);
+  copyFileSync(SOURCE, file);
+  return { dir, file, original: readFileSync(SOURCE, "utf8") };
+}
+
+/** The built bin through a shell, so that pipes and redirections are real. */
+function shell(script: string, cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync("bash", ["-o", "pipefail", "-c", script], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", CAPLINT: `${process.execPath} ${BIN}` } });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("--output onto devices, FIFOs, standard output and inputs", { timeout: 60_000 }, () => {
+  it("/dev/null stays a character device", async () => {
+    const { dir } = fixture();
+    const result = await run(["check", "-f", "json", "-o", "/dev/null", "repeats.json"], dir);
+    expect(result).toMatchObject({ code: 1, stdout: "", stderr: "" });
+    expect(lstatSync("/dev/null").isCharacterDevice()).toBe(true);
+  });
+
+  it("/dev/stdout into a pipe, into a file, and `-`", () => {
+    const { dir } = fixture();
+    const piped = shell(`$CAPLINT check -f compact -o /dev/stdout repeats.json | cat`, dir);
+    expect(piped.stdout).toMatch(/^repeats\.json:\d+:\d+: (error|warning) /);
+    expect(piped.status).toBe(1);
+    const redirected = shell(`$CAPLINT check -f compact -o /dev/stdout repeats.json > out.txt; echo "exit $?"`, dir);
+    expect(redirected.stdout).toBe("exit 1\n");
+    expect(readFileSync(path.join(dir, "out.txt"), "utf8")).toMatch(/^repeats\.json:\d+:\d+: (error|warning) /);
+    const dash = shell(`$CAPLINT check -f compact -o - repeats.json | cat`, dir);
+    expect(dash.stdout).toBe(piped.stdout);
+  });
+
+  it("a FIFO is written, not replaced", () => {
+    const { dir } = fixture();
+    execFileSync("mkfifo", [path.join(dir, "report.fifo")]);
+    const result = shell(`cat report.fifo > received.txt & $CAPLINT check -f compact -o report.fifo repeats.json; code=$?; wait; echo "exit $code"`, dir);
+    expect(result.stdout).toBe("exit 1\n");
+    expect(lstatSync(path.join(dir, "report.fifo")).isFIFO()).toBe(true);
+    expect(readFileSync(path.join(dir, "received.txt"), "utf8")).toMatch(/^repeats\.json:\d+:\d+: (error|warning) /);
+  });
+
+  it("refuses to replace an input with the report, by any name (exit 2)", async () => {
+    const { dir, file, original } = fixture();
+    linkSync(file, path.join(dir, "hardlink.json"));
+    symlinkSync("repeats.json", path.join(dir, "alias.json"));
+    for (const target of ["repeats.json", "./repeats.json", file, "hardlink.json", "alias.json"]) {
+      const result = await run(["check", "-f", "json", "-o", target, "repeats.json"], dir);
+      expect(result.code, target).toBe(2);
+      expect(result.stderr).toMatch(/cannot write the report: (is one of the files being checked|is a symbolic link)/);
+    }
+    const appInput = await run(["report", "--html", "repeats.json", "repeats.json"], dir);
+    expect(appInput.code).toBe(2);
+    expect(readFileSync(file, "utf8")).toBe(original);
+  });
+
+  it("never writes through a symbolic link, and refuses a block device", async () => {
+    const { dir } = fixture();
+    const outside = mkdtempSync(path.join(tmpdir(), "caplint-outside-"));
+    writeFileSync(path.join(outside, "authorized_keys"), "ssh-ed25519 AAAA\n");
+    symlinkSync(path.join(outside, "authorized_keys"), path.join(dir, "report.sarif"));
+    const result = await run(["check", "-f", "sarif", "-o", "report.sarif", "repeats.json"], dir);
+    expect(result).toMatchObject({ code: 2, stderr: "caplint: --output report.sarif: cannot write the report: is a symbolic link; not written through it (give the path of its target)\n" });
+    expect(readFileSync(path.join(outside, "authorized_keys"), "utf8")).toBe("ssh-ed25519 AAAA\n");
+    const block = readdirSync("/dev").map((name) => path.join("/dev", name)).find((device) => { try { return lstatSync(device).isBlockDevice(); } catch { return false; } });
+    if (block) expect((await run(["check", "-f", "json", "-o", block, "repeats.json"], dir)).stderr).toContain("is a block device; refusing to write a report onto it");
+  });
+});
+
+describe("closed pipes end quietly with the run's exit code", { timeout: 60_000 }, () => {
+  it.each([
+    ["permissions", 0],
+    ["permissions --format json", 0],
+    ["check -f compact --max-warnings 0 many.json", 1],
+    ["check --max-warnings 0 many.json", 1],
+  ] as const)("caplint %s | head -c 20", (command, code) => {
+    const { dir } = fixture();
+    // Far more than a pipe buffer, so the writes go on after head has gone.
+    writeFileSync(path.join(dir, "many.json"), JSON.stringify({ identifier: "m", windows: ["main"], permissions: Array.from({ length: 5000 }, (_, i) => `nope:p${i}`) }));
+    const result = shell(`$CAPLINT ${command} | head -c 20; status=\${PIPESTATUS[0]}; echo; echo "exit $status"`, dir);
+    expect(result.stderr).not.toMatch(/EPIPE|internal error|\n\s+at /);
+    expect(result.stdout).toMatch(new RegExp(`^.{20}\\nexit ${code}\\n$`, "s"));
+  });
+});
+
+describe("--fix keeps the file's identity", { timeout: 60_000 }, () => {
+  it.skipIf(!isRoot)("owner and group (as root)", async () => {
+    const { dir, file, original } = fixture();
+    chownSync(file, 65534, 65534);
+    expect((await run(["check", "--fix", "repeats.json"], dir)).code).toBe(0);
+    expect(readFileSync(file, "utf8")).not.toBe(original);
+    expect(statSync(file)).toMatchObject({ uid: 65534, gid: 65534 });
+  });
+
+  it("hard links: every name sees the fix, the inode stays", async () => {
+    const { dir, file, original } = fixture();
+    const other = path.join(dir, "elsewhere.json.bak");
+    linkSync(file, other);
+    const inode = statSync(file).ino;
+    expect((await run(["check", "--fix", "repeats.json"], dir)).code).toBe(0);
+    expect(statSync(file).ino).toBe(inode);
+    expect(statSync(file).nlink).toBe(2);
+    expect(readFileSync(other, "utf8")).toBe(readFileSync(file, "utf8"));
+    expect(readFileSync(file, "utf8")).not.toBe(original);
+    expect(readdirSync(dir).sort()).toEqual(["elsewhere.json.bak", "repeats.json"]);
+  });
+
+  it("a read-only file is refused, even as root", async () => {
+    const { dir, file, original } = fixture();
+    chmodSync(file, 0o444);
+    const result = await run(["check", "--fix", "repeats.json"], dir);
+    expect(result).toMatchObject({ code: 2, stderr: "caplint: repeats.json: cannot write the fixed file, original left untouched: is read-only; not written (make it writable first)\n" });
+    expect(readFileSync(file, "utf8")).toBe(original);
+    expect(statSync(file).mode & 0o777).toBe(0o444);
+  });
+
+  it("a symbolic link is never written through", async () => {
+    const { dir, file, original } = fixture();
+    const outside = mkdtempSync(path.join(tmpdir(), "caplint-outside-"));
+    copyFileSync(file, path.join(outside, "target.json"));
+    symlinkSync(path.join(outside, "target.json"), path.join(dir, "link.json"));
+    const result = await run(["check", "--fix", "link.json"], dir);
+    expect(result.code).not.toBe(0);
+    expect(readFileSync(path.join(outside, "target.json"), "utf8")).toBe(original);
+    expect(lstatSync(path.join(dir, "link.json")).isSymbolicLink()).toBe(true);
+  });
+
+  it.each([200, 250, 255])("a name of %i bytes", async (length) => {
+    const name = `${"n".repeat(length - ".json".length)}.json`;
+    const { dir, file, original } = fixture(name);
+    expect((await run(["check", "--fix", name], dir)).code).toBe(0);
+    expect(readFileSync(file, "utf8")).not.toBe(original);
+    expect(readdirSync(dir)).toEqual([name]);
+  });
+});

@@ -1,0 +1,161 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { format, lint, loadProject } from "../../src/index.js";
+import { oneLine, terminalSafe, textLines } from "../../src/core/terminal-text.js";
+import { run } from "../helpers/run.js";
+
+/**
+ * Threat: text from an untrusted repository reaches a reviewer's terminal. Each payload below is
+ * one attack class; every text output must show it escaped, JSON and SARIF must keep it exactly.
+ */
+const PAYLOADS = {
+  osc52Clipboard: "\u001b]52;c;Y3VybCBldmlsLnNofHNo\u0007",
+  osc0Title: "\u001b]0;owned\u001b\\",
+  csiClear: "\u001b[2J\u001b[H",
+  bell: "\u0007",
+  carriageReturn: "\rok   ",
+  c1Csi: "\u009b31m",
+  bidiOverride: "\u202eevil\u202c",
+  bidiIsolate: "\u2066x\u2069",
+  lineSeparator: "a\u2028b",
+  del: "\u007f",
+} as const;
+
+/** Any character a terminal would act on, or that reorders or breaks what the reader sees. */
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+function expectNoRawControls(text: string): void {
+  const match = RAW_CONTROL.exec(text);
+  expect(match === null ? null : `U+${match[0].charCodeAt(0).toString(16).padStart(4, "0")} at ${match.index}: ${JSON.stringify(text.slice(Math.max(0, match.index - 40), match.index + 10))}`).toBeNull();
+}
+
+function hostileApp(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "caplint-terminal-"));
+  const caps = path.join(dir, "src-tauri", "capabilities");
+  mkdirSync(caps, { recursive: true });
+  const all = Object.values(PAYLOADS).join("");
+  writeFileSync(path.join(dir, "src-tauri", "tauri.conf.json"), JSON.stringify({ app: { windows: [{ label: `main${PAYLOADS.osc0Title}` }] } }));
+  writeFileSync(
+    path.join(caps, "main.json"),
+    JSON.stringify(
+      {
+        identifier: `main${PAYLOADS.csiClear}`,
+        description: all,
+        windows: [`main${PAYLOADS.osc0Title}`, `w${PAYLOADS.bidiOverride}`],
+        permissions: ["core:default", `fs:allow-${PAYLOADS.osc52Clipboard}`, `x${PAYLOADS.c1Csi}:y${PAYLOADS.carriageReturn}`],
+        [`field${PAYLOADS.bell}${PAYLOADS.del}`]: 1,
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+  // A file name carrying escape sequences, and the code frame of a line full of them.
+  writeFileSync(path.join(caps, `name${PAYLOADS.osc52Clipboard}${PAYLOADS.bidiIsolate}.json`), `{"identifier": "n", "windows": ["main"], "permissions": ["${PAYLOADS.csiClear.replace(/\u001b/g, "\\u001b")}x"], "${PAYLOADS.lineSeparator}": ${JSON.stringify(all)}}`);
+  return dir;
+}
+
+describe("terminal escapes: escaped in every text output, exact in JSON and SARIF", () => {
+  const dir = hostileApp();
+
+  it.each(["stylish", "compact", "github"])("check --format %s", async (format) => {
+    const result = await run(["check", "--format", format], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout.length).toBeGreaterThan(100);
+    expectNoRawControls(result.stdout);
+    expect(result.stdout).toContain("\\u001b]52;c;");
+    expect(result.stdout).toContain("\\u2066x\\u2069");
+  });
+
+  it("colour stays, and every escape sequence in the output is caplint's own", async () => {
+    const result = await run(["check"], dir, { NO_COLOR: undefined, FORCE_COLOR: "1" });
+    const sequences = result.stdout.match(/\u001b[^a-zA-Z]*[a-zA-Z]?/g) ?? [];
+    expect(sequences.length).toBeGreaterThan(5);
+    for (const sequence of sequences) expect(sequence).toMatch(/^\u001b\[(31|33|36|39|1|2|22|4|24)m$/);
+    expectNoRawControls(result.stdout.replace(/\u001b\[\d+m/g, ""));
+  });
+
+  it.each([
+    ["access", "--window", `main${PAYLOADS.osc0Title}`, "--platform", "linux"],
+    ["who-can", "core:app|version", "--platform", "linux"],
+    ["matrix", "--platform", "linux"],
+    ["permissions", "--app", "."],
+    ["resolve", "--platform", "linux"],
+    ["check", "--fix-dry-run", "--format", "compact"],
+  ])("%s text output", async (...argv) => {
+    const result = await run(argv, dir);
+    expectNoRawControls(result.stdout);
+    expectNoRawControls(result.stderr);
+  });
+
+  it("error messages quoting an argument", async () => {
+    const result = await run(["check", `missing${PAYLOADS.osc52Clipboard}\n::error::forged`], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("caplint: missing\\u001b]52;c;Y3VybCBldmlsLnNofHNo\\u0007\\u000a::error::forged: no such file or directory\n");
+  });
+
+  it("JSON and SARIF keep the exact values", async () => {
+    const json = await run(["check", "--format", "json"], dir);
+    expectNoRawControls(json.stdout);
+    const data = JSON.parse(json.stdout) as { diagnostics: Array<{ file: string; message: string }> };
+    expect(data.diagnostics.some((d) => d.file.endsWith(`name${PAYLOADS.osc52Clipboard}${PAYLOADS.bidiIsolate}.json`))).toBe(true);
+    expect(data.diagnostics.some((d) => d.message.includes(PAYLOADS.osc52Clipboard))).toBe(true);
+    const sarif = await run(["check", "--format", "sarif"], dir);
+    expectNoRawControls(sarif.stdout);
+    expect(JSON.stringify(JSON.parse(sarif.stdout))).toContain(JSON.stringify(PAYLOADS.osc52Clipboard).slice(1, -1));
+    const access = await run(["access", "--window", `main${PAYLOADS.osc0Title}`, "--platform", "linux", "--format", "json"], dir);
+    expect(JSON.parse(access.stdout).window).toBe(`main${PAYLOADS.osc0Title}`);
+  });
+
+  it("the library's format() goes through the same layer", async () => {
+    const project = await loadProject({ cwd: dir });
+    const result = await lint(project);
+    for (const name of ["stylish", "compact", "github", "json", "sarif"] as const) {
+      expectNoRawControls((await format(result, name, { cwd: dir, color: true })).replace(/\u001b\[\d+m/g, ""));
+    }
+    expect(await format(result, "stylish", { cwd: dir, color: true })).toMatch(/\u001b\[31m/);
+  });
+});
+
+describe("forged lines: a newline in a file name or value never starts a line", () => {
+  it.each(["compact", "stylish", "github"])("%s", async (format) => {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-forged-"));
+    mkdirSync(path.join(dir, "caps"));
+    writeFileSync(path.join(dir, "caps", "a\n::error file=x.json,line=1::forged\n.json"), "{");
+    writeFileSync(path.join(dir, "caps", "b\r::warning::cr.json"), "{");
+    writeFileSync(path.join(dir, "caps", "c.json"), JSON.stringify({ identifier: "c", windows: ["w\n::error::label"], permissions: ["p\n::error::permission"] }));
+    const result = await run(["check", "--format", format, "caps"], dir);
+    const forged = result.stdout.split("\n").filter((line) => /^\s*::(error|warning)\b/.test(line) && !line.startsWith(`::error file=caps/`) && !line.startsWith(`::warning file=caps/`));
+    expect(forged).toEqual([]);
+    expectNoRawControls(result.stdout);
+    expect(result.stdout).toMatch(format === "github" ? /caps\/a%0A%3A%3Aerror/ : /caps\/a\\u000a::error/);
+  });
+});
+
+describe("the escaping functions", () => {
+  it("escape each class, keep text, tabs and real characters, and are idempotent", () => {
+    for (const payload of Object.values(PAYLOADS)) {
+      expectNoRawControls(oneLine(payload));
+      expectNoRawControls(terminalSafe(payload));
+      expect(oneLine(oneLine(payload))).toBe(oneLine(payload));
+    }
+    expect(oneLine("tab\there, é, \ufffd, 😀, 中文")).toBe("tab\there, é, \ufffd, 😀, 中文");
+    expect(oneLine("a\nb\r\n")).toBe("a\\u000ab\\u000d\\u000a");
+    expect(terminalSafe("a\nb\u001b[2J")).toBe("a\nb\\u001b[2J");
+    expect(oneLine("lone \ud800 and \udc00, pair \ud83d\ude00")).toBe("lone \\ud800 and \\udc00, pair \ud83d\ude00");
+    expect(textLines(["one", "two\nthree"])).toBe("one\ntwo\\u000athree\n");
+  });
+
+  it("escaping JSON text keeps every value", () => {
+    const value = { text: Object.values(PAYLOADS).join("|") + "\ud800" };
+    const escaped = terminalSafe(JSON.stringify(value, null, 2));
+    expectNoRawControls(escaped);
+    expect(JSON.parse(escaped)).toEqual(value);
+  });
+
+  it("a repository cannot forge caplint's colour markers", () => {
+    const forged = "\ue0000000000000:0\ue001red?";
+    expect(terminalSafe(forged)).toBe(forged);
+  });
+});
