@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -41,6 +41,12 @@ describe("the version history", () => {
     expect(history.exists("dialog", "dialog:allow-ask", "2.8.4")).toBe(true);
     expect(history.membersAt("store", "store:default", "2.0.1")).toContain("allow-create-store");
     expect(history.membersAt("store", "store:default", "2.4.2")).toContain("allow-get-store");
+  });
+
+  it("data/acl-versions.json is what scripts/build-acl-versions.mjs derives from data/acl-history.json", () => {
+    const result = spawnSync(process.execPath, [path.join(ROOT, "scripts/build-acl-versions.mjs"), "--check"], { encoding: "utf8" });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
   });
 
   it("compares versions and resolves Cargo requirements to the newest release they allow", () => {
@@ -156,5 +162,37 @@ describe("caplint permissions PLUGIN --version V", () => {
     const bad = bin(["permissions", "store", "--version", "banana"], temp);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--version banana");
+  });
+});
+
+describe("a committed manifest that differs from the locked release (manifest-mismatch)", () => {
+  const MISMATCH = path.join(FIXTURES, "manifest-mismatch");
+  const edited = path.join(MISMATCH, "invalid", "edited-app");
+
+  it("is an error naming plugin, permission and difference; the unedited manifest is clean", () => {
+    const { code, findings } = check(["--app", edited]);
+    expect(code).toBe(1);
+    const mismatches = findings.filter((f) => f.ruleId === "manifest-mismatch").map((f) => f.message);
+    expect(mismatches).toContain('plugin "fs": "fs:allow-read-file" in the manifest no longer allows "read_file", as tauri-plugin-fs 2.5.1 does');
+    expect(mismatches).toContain('plugin "fs": the manifest lacks "fs:allow-mkdir", which tauri-plugin-fs 2.5.1 defines');
+    expect(check(["--app", path.join(MISMATCH, "valid", "built-app")])).toMatchObject({ code: 0, findings: [] });
+  });
+
+  it("the security answers use what either definition grants: an edit cannot hide a grant", () => {
+    // fs:allow-read-file was edited to grant nothing; the union still grants read_file across $HOME.
+    const dangerous = check(["--app", edited]).findings.filter((f) => f.ruleId === "dangerous-permission");
+    expect(dangerous.map((f) => f.message)).toEqual([expect.stringContaining('dangerous grant "fs:allow-read-file" (plugin:fs|read_file)')]);
+    const who = JSON.parse(bin(["who-can", "plugin:fs|read_file", "--app", edited, "--platform", "linux", "-f", "json"]).stdout);
+    expect(who.allowedBy.map((e: { chain: string[] }) => e.chain)).toEqual([["fs:allow-read-file"]]);
+    // deny-write-file was edited to deny nothing: a deny only one definition has is not trusted to block.
+    const before = path.join(temp, "before");
+    cpSync(edited, before, { recursive: true });
+    writeFileSync(path.join(before, "src-tauri", "capabilities", "main.json"), JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["core:default"] }));
+    const diff = bin(["diff", before, edited, "--platform", "linux", "-f", "json"]);
+    expect(diff.code).toBe(1);
+    expect(JSON.parse(diff.stdout).added.map((g: { command: string }) => g.command)).toContain("plugin:fs|read_file");
+    const html = path.join(temp, "mismatch.html");
+    expect(bin(["report", "--app", edited, "--platform", "linux", "--html", html]).code).toBe(0);
+    expect(readFileSync(html, "utf8")).toContain("plugin:fs|read_file");
   });
 });
