@@ -6,8 +6,7 @@ import type { Reporter } from "./types.js";
  * runner turns into annotations on the pull request. File names are relative to the working
  * directory, so run caplint from the repository root (GitHub resolves them against it).
  */
-const github: Reporter = ({ diagnostics, notes = [] }) =>
-  diagnostics.map((d) => `${annotation(d)}\n`).join("") + notes.map((note) => `::notice title=caplint::${escapeData(note)}\n`).join("");
+const github: Reporter = ({ diagnostics }) => diagnostics.map((d) => `${annotation(d)}\n`).join("");
 
 function annotation(d: Diagnostic): string {
   const { start, end } = d.range;
