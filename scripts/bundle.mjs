@@ -2,9 +2,8 @@
 // dist/cli-bundle/ for the bin. On Node 20 there is no module compile cache, and resolving and
 // instantiating some 90 ES modules and commander on every run costs about a third of start-up;
 // one bundle with lazily loaded chunks (reporters, fixes, queries) does not. The library entry
-// (dist/index.js) stays unbundled. Runtime-relative paths (../../data, ../../schema, ../../package.json,
-// ../generated) resolve the same from dist/cli-bundle/ as from dist/<folder>/: every module that uses
-// one lives in a folder directly under src/.
+// (dist/index.js) stays unbundled. The package's own files (schema/, data/, package.json, dist/generated/)
+// are found by src/core/package-files.ts alone, from any depth, so modules may live in any folder.
 import { build } from "esbuild";
 
 await build({

@@ -4,25 +4,29 @@
  */
 import { readFileSync } from "node:fs";
 import { terminalSafe } from "./core/terminal-text.js";
-import { makePaint } from "./reporters/paint.js";
-import { docsUrl, runningPlatform, toolVersion } from "./util/tool.js";
-import { summarize, type Diagnostic } from "./diagnostics/types.js";
-import { LOCAL_ORIGIN, resolve, resolveAccess as resolveModelAccess, type AccessResult } from "./engine/index.js";
-import type { LintResult } from "./lint.js";
-import type { Project } from "./load/project.js";
-import { REPORTER_NAMES, loadReporter, type ReporterName } from "./reporters/index.js";
-import { RULES_BY_ID } from "./rules/index.js";
+import { makePaint } from "./core/reporters/paint.js";
+import { docsUrl, toolVersion } from "./core/tool.js";
+import { runningPlatform } from "./capabilities/model/platform.js";
+import { summarize, type Diagnostic } from "./core/diagnostics.js";
+import { LOCAL_ORIGIN, resolve, resolveAccess as resolveModelAccess, type AccessResult } from "./capabilities/engine/index.js";
+import type { LintResult } from "./capabilities/lint.js";
+import type { Project } from "./capabilities/load/project.js";
+import { REPORTER_NAMES, loadReporter, type ReporterName } from "./core/reporters/index.js";
+import { RULES_BY_ID } from "./registry.js";
 
-export { lint, type LintOptions, type LintResult } from "./lint.js";
-export { loadProject, type AppConfig, type LoadOptions, type LoadProblem, type Project, type WindowDecl } from "./load/project.js";
-export { RULES, RULES_BY_ID } from "./rules/index.js";
-export type { Rule, RuleCategory, RuleMeta } from "./rules/types.js";
-export { summarize } from "./diagnostics/types.js";
-export type { Diagnostic, Fix, JsonPath, LintSummary, Position, Range, RuleSetting, Severity, TextEdit } from "./diagnostics/types.js";
-export { TARGETS } from "./model/types.js";
-export type { Capability, CapabilitySource, PermissionEntry, Target } from "./model/types.js";
-export { REPORTER_NAMES, type ReporterName } from "./reporters/index.js";
-export type { AccessResult, AllowedCommand, CommandExplanation, DeniedCommand, Origin } from "./engine/index.js";
+export { lint, type LintOptions, type LintResult } from "./capabilities/lint.js";
+export { loadProject, type AppConfig, type LoadOptions, type LoadProblem, type Project, type WindowDecl } from "./capabilities/load/project.js";
+export { RULES, RULES_BY_ID } from "./registry.js";
+export { FatalError, UsageError } from "./core/errors.js";
+export type { Rule } from "./capabilities/rules/types.js";
+export type { DomainName, RuleCategory, RuleMeta } from "./core/rule.js";
+export { summarize } from "./core/diagnostics.js";
+export type { Diagnostic, Fix, LintSummary, RuleSetting, Severity } from "./core/diagnostics.js";
+export type { JsonPath, Position, Range, TextEdit } from "./core/location.js";
+export { TARGETS } from "./capabilities/model/types.js";
+export type { Capability, CapabilitySource, PermissionEntry, Target } from "./capabilities/model/types.js";
+export { REPORTER_NAMES, type ReporterName } from "./core/reporters/index.js";
+export type { AccessResult, AllowedCommand, CommandExplanation, DeniedCommand, Origin } from "./capabilities/engine/index.js";
 
 // Chat event streams (`caplint events`): the streaming validator, its rules, the schema and the types.
 export { createEventValidator, type EventDiagnostic, type EventSeverity, type EventSummary, type EventValidator, type EventValidatorOptions } from "./events/validator.js";

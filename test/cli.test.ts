@@ -205,7 +205,14 @@ describe("other commands", () => {
     expect(json.map((r: { id: string }) => r.id)).toContain("unknown-permission");
     expect(json.find((r: { id: string }) => r.id === "invalid-platform")).toMatchObject({ defaultSeverity: "error", fixable: true, docs: "docs/rules/invalid-platform.md" });
     const text = (await run(["rules"], CLI)).stdout;
-    expect(text).toMatch(/^duplicate-capability +error/m);
+    expect(text).toMatch(/^duplicate-capability +error +capabilities +Disallow/m);
+    expect(json.every((r: { domain: string }) => ["capabilities", "events", "mcp"].includes(r.domain))).toBe(true);
+  });
+
+  it("rules --domain lists one domain's rules", async () => {
+    const json = JSON.parse((await run(["rules", "--domain", "capabilities", "--format", "json"], CLI)).stdout);
+    expect(json.length).toBeGreaterThan(20);
+    expect(new Set(json.map((r: { domain: string }) => r.domain))).toEqual(new Set(["capabilities"]));
   });
 });
 

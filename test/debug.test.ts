@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { FIXTURES, run } from "./helpers/run.js";
 
 // An internal error anywhere in the pipeline: the CLI must still exit 2 with one line.
-vi.mock("../src/lint.js", () => ({
+vi.mock("../src/capabilities/lint.js", () => ({
   lint: () => {
     throw new TypeError("simulated internal failure");
   },

@@ -2,10 +2,10 @@ import { chmodSync, copyFileSync, mkdtempSync, readFileSync, statSync, writeFile
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixProject } from "../src/fix/fix-project.js";
-import { writeFixes } from "../src/fix/write-fixes.js";
-import { applyFixes } from "../src/fix/apply-fixes.js";
-import { unifiedDiff } from "../src/fix/unified-diff.js";
+import { fixProject } from "../src/capabilities/fix-project.js";
+import { writeFixes } from "../src/core/fix/write-fixes.js";
+import { applyFixes } from "../src/core/fix/apply-fixes.js";
+import { unifiedDiff } from "../src/core/fix/unified-diff.js";
 import { FIXTURES, run } from "./helpers/run.js";
 
 const SOURCE = path.join(FIXTURES, "duplicate-permission", "invalid", "repeats.json");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SourceDocument } from "../src/load/document.js";
-import { parseToml } from "../src/load/toml.js";
+import { SourceDocument } from "../src/core/source/document.js";
+import { parseToml } from "../src/core/source/toml.js";
 
 const at = (document: SourceDocument, path: (string | number)[], target: "key" | "value" = "value") => {
   const { range, exact } = document.locate(path, target);

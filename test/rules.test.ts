@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statS
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { RULES } from "../src/rules/index.js";
+import { RULES } from "../src/registry.js";
 import { FIXTURES, ROOT, run } from "./helpers/run.js";
 
 /**
@@ -13,8 +13,9 @@ import { FIXTURES, ROOT, run } from "./helpers/run.js";
  * - optional `<case>.args` holds extra CLI arguments, one per line (e.g. `--platform` or `--rule`);
  * - optional `<case>.fixed.json` is the file after `--fix`: it must no longer produce that rule's
  *   findings, and a second `--fix` must change nothing. Every fixable rule needs one.
+ * These are the capability rules; the other domains run their fixtures in test/<domain>/.
  */
-const CASE = /\.(json|toml|json5|txt)$/;
+const CASE = /\.(json|jsonl|toml|json5|txt)$/;
 
 function cases(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -32,12 +33,20 @@ function caseName(name: string): string {
   return name.replace(CASE, "");
 }
 
-function target(dir: string, name: string): string[] {
-  const full = path.join(dir, name);
-  return statSync(full).isDirectory() ? ["--app", name] : [name];
+/** The command line that checks a case with some options: `check --format compact --app case`. */
+function argv(dir: string, name: string, ...options: string[]): string[] {
+  const isApp = statSync(path.join(dir, name)).isDirectory();
+  return ["check", ...options, ...(isApp ? ["--app", name] : [name]), ...extraArgs(dir, name)];
 }
 
-for (const rule of RULES) {
+describe("the rule registry and docs/rules", () => {
+  it("every rule of every domain has its page, and every page is a registered rule", () => {
+    const pages = readdirSync(path.join(ROOT, "docs", "rules")).filter((name) => name.endsWith(".md")).map((name) => name.slice(0, -3));
+    expect(pages.sort()).toEqual(RULES.map((rule) => rule.id).sort());
+  });
+});
+
+for (const rule of RULES.filter((r) => r.domain === "capabilities")) {
   describe(`rule ${rule.id}`, () => {
     const base = path.join(FIXTURES, rule.id);
     const validDir = path.join(base, "valid");
@@ -53,7 +62,7 @@ for (const rule of RULES) {
 
     for (const name of cases(validDir)) {
       it(`valid/${name} is clean`, async () => {
-        const result = await run(["check", "--format", "compact", ...target(validDir, name), ...extraArgs(validDir, name)], validDir);
+        const result = await run(argv(validDir, name, "--format", "compact"), validDir);
         expect(result.stderr).toBe("");
         expect(result.stdout).toBe("");
         expect(result.code).toBe(0);
@@ -62,7 +71,7 @@ for (const rule of RULES) {
 
     for (const name of cases(invalidDir)) {
       it(`invalid/${name} reports what ${caseName(name)}.out lists`, async () => {
-        const result = await run(["check", "--format", "compact", ...target(invalidDir, name), ...extraArgs(invalidDir, name)], invalidDir);
+        const result = await run(argv(invalidDir, name, "--format", "compact"), invalidDir);
         expect(result.stderr).toBe("");
         const mine = result.stdout.split("\n").filter((line) => line.endsWith(`[${rule.id}]`));
         expect(mine.length, "the rule fires").toBeGreaterThan(0);

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { spellCommand, spellIdentifier, spellManifest } from "../src/catalog/brand.js";
-import { checkIdentifier } from "../src/catalog/identifier.js";
+import { spellCommand, spellIdentifier, spellManifest } from "../src/capabilities/catalog/brand.js";
+import { checkIdentifier } from "../src/capabilities/catalog/identifier.js";
 import { FIXTURES, ROOT } from "./helpers/run.js";
 
 const SPELLING = path.join(FIXTURES, "spelling");

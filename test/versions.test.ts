@@ -3,8 +3,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { compareVersions, loadVersionHistory, newestMatching } from "../src/catalog/versions.js";
-import { lockedPackages } from "../src/load/cargo.js";
+import { compareVersions, loadVersionHistory, newestMatching } from "../src/capabilities/catalog/versions.js";
+import { lockedPackages } from "../src/capabilities/load/cargo.js";
 import { FIXTURES, ROOT } from "./helpers/run.js";
 
 const VERSIONS = path.join(FIXTURES, "versions");

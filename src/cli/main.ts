@@ -1,13 +1,12 @@
 import { Command, CommanderError, Option } from "commander";
-import { FatalError } from "../load/read.js";
-import { EXIT_FATAL } from "./exit-codes.js";
-import { toolVersion, type MainOptions } from "./io.js";
+import { FatalError, UsageError } from "../core/errors.js";
+import { EXIT_FATAL } from "../core/exit-codes.js";
+import type { MainOptions } from "../core/io.js";
+import { toolVersion } from "../core/tool.js";
 import { registerCommands } from "./commands/index.js";
 import { oneLine, SafeOutput } from "../core/terminal-text.js";
 
-export type { MainOptions } from "./io.js";
-
-export class UsageError extends Error {}
+export type { MainOptions } from "../core/io.js";
 
 /**
  * The whole CLI, with injected streams and working directory; returns the exit code.

@@ -2,7 +2,7 @@
  * Per-event checks, driven by the definitions: the kind of line (ServerEvent, GlobalEvent envelope,
  * client message), `type`, required and unknown fields, value types and ranges, limits.
  */
-import { nearest, quoteList } from "../util/did-you-mean.js";
+import { nearest, quoteList } from "../core/did-you-mean.js";
 import {
   CLIENT_MESSAGE,
   GLOBAL_EVENT,

@@ -38,23 +38,30 @@ export type ParsedLine = { ok: true; value: unknown } | { ok: false; message: st
 /** A fraction, an exponent, or 16 digits in a row: numbers JSON.parse may not keep as written. */
 const INEXACT_NUMBER = /\d\.\d|\d[eE][+-]?\d|\d{16}/;
 
+/** JSON.parse's reading of a line: exact unless `mayHaveInexactNumbers` says otherwise. */
 export function parseLine(text: string): ParsedLine {
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return { ok: true, value: JSON.parse(text) };
   } catch (error) {
     return syntaxError(text, error);
   }
-  if (typeof value === "object" && value !== null && INEXACT_NUMBER.test(text)) {
-    try {
-      const root = jsoncParser().parseTree(text, [], PARSE_OPTIONS);
-      if (root) value = valueOf(root, text);
-    } catch (error) {
-      // Nesting too deep for a recursive parser (only tool arguments and payloads nest): keep JSON.parse's value.
-      if (!(error instanceof RangeError)) throw error;
-    }
+}
+
+/** False when every number of the line is a plain integer of at most 15 digits (JSON.parse is exact then). */
+export function mayHaveInexactNumbers(text: string): boolean {
+  return INEXACT_NUMBER.test(text);
+}
+
+/** The line's value with every number JSON.parse could not keep as written as a RawNumber (a valid JSON line). */
+export function parseExact(text: string, fallback: unknown): unknown {
+  try {
+    const root = jsoncParser().parseTree(text, [], PARSE_OPTIONS);
+    return root ? valueOf(root, text) : fallback;
+  } catch (error) {
+    // Nesting too deep for a recursive parser (only tool arguments and payloads nest): keep JSON.parse's value.
+    if (error instanceof RangeError) return fallback;
+    throw error;
   }
-  return { ok: true, value };
 }
 
 const PARSE_OPTIONS = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false } as const;

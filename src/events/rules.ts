@@ -4,6 +4,7 @@
  */
 export interface EventRuleMeta {
   id: string;
+  domain: "events";
   description: string;
   category: "correctness" | "security" | "suspicious" | "style";
   defaultSeverity: "error" | "warning";
@@ -11,7 +12,7 @@ export interface EventRuleMeta {
 }
 
 const rule = <const Id extends string>(id: Id, defaultSeverity: "error" | "warning", category: EventRuleMeta["category"], description: string) =>
-  ({ id, defaultSeverity, category, description, fixable: false }) as const;
+  ({ id, domain: "events", defaultSeverity, category, description, fixable: false }) as const;
 
 export const EVENT_RULES = [
   rule("agent-frame", "error", "correctness", "Every agent_start is ended by one agent_done, under a running tool call, within its turn."),

@@ -2,10 +2,11 @@
  * The streaming event validator: push lines as they arrive, end() when the recording stops.
  * Each call returns the findings it could decide; nothing is kept per event beyond what is open.
  */
-import { checkClientLine, checkServerLine, isObject, type FieldReport, type JsonPath } from "./check-fields.js";
+import { checkClientLine, checkServerLine, isObject, type FieldReport, type JsonObject, type JsonPath } from "./check-fields.js";
 import { EVENT_RULES_BY_ID, type EventRuleId } from "./rules.js";
 import { Lifecycle, type CallStats, type LifecycleReport } from "./lifecycle.js";
-import { locate, parseLine } from "./parse-line.js";
+import { SERVER_EVENTS, type EventDef } from "./definitions.js";
+import { locate, mayHaveInexactNumbers, parseExact, parseLine } from "./parse-line.js";
 
 export type EventSeverity = "error" | "warning";
 
@@ -149,13 +150,19 @@ export function createEventValidator(options: EventValidatorOptions = {}): Event
       add("event-json", `line is ${jsonKind(parsed.value)}, not an object`, "each line of a recording is one JSON object", [], "value");
       return;
     }
+    let value: JsonObject = parsed.value;
     summary.events++;
     if (options.client) {
-      count(typeof parsed.value.type === "string" ? parsed.value.type : "ClientMessage");
-      checkClientLine(parsed.value, onField);
+      // Client messages have no integer field: JSON.parse's numbers are good enough.
+      count(typeof value.type === "string" ? value.type : "ClientMessage");
+      checkClientLine(value, onField);
       return;
     }
-    const located = checkServerLine(parsed.value, onField);
+    if (hasIntegerFields(value) && mayHaveInexactNumbers(line)) {
+      const exact = parseExact(line, value);
+      if (isObject(exact)) value = exact;
+    }
+    const located = checkServerLine(value, onField);
     if (!located) {
       count("(unknown type)");
       return;
@@ -183,6 +190,20 @@ export function createEventValidator(options: EventValidatorOptions = {}): Event
     },
     summary,
   };
+}
+
+const INTEGER_KINDS = new Set(["int", "nullableInt", "tokens"]);
+/** Event types with an integer field, whose numbers must be judged as written. */
+const WITH_INTEGERS = new Set(
+  Object.entries(SERVER_EVENTS as Record<string, EventDef>)
+    .filter(([, def]) => Object.values(def.fields).some((field) => INTEGER_KINDS.has(field.kind)))
+    .map(([type]) => type),
+);
+
+/** Whether a line may hold an integer field: an envelope (session_id), or an event type with one. */
+function hasIntegerFields(value: Record<string, unknown>): boolean {
+  const type = value.type;
+  return typeof type !== "string" || WITH_INTEGERS.has(type);
 }
 
 function jsonKind(value: unknown): string {

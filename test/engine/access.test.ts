@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { APP_KEY } from "../../src/catalog/types.js";
-import { accessMatrix, resolve, resolveAccess, whoCan, type Origin, type ResolvedModel } from "../../src/engine/index.js";
+import { APP_KEY } from "../../src/capabilities/catalog/types.js";
+import { accessMatrix, resolve, resolveAccess, whoCan, type Origin, type ResolvedModel } from "../../src/capabilities/engine/index.js";
 import { capability, catalogOf, manifest } from "./helpers.js";
 
 const local: Origin = { kind: "local" };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalize, resolve, type NormalizedEntry, type NormalizedModel } from "../../src/engine/index.js";
+import { normalize, resolve, type NormalizedEntry, type NormalizedModel } from "../../src/capabilities/engine/index.js";
 import { canonicalJson, catalogOf, loadConformanceCapabilities, loadConformancePlugins, readJson } from "./helpers.js";
 
 interface ManifestFixture {

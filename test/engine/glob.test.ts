@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { checkLabel, compileLabelPattern, labelMatches, LABEL_ALPHABET_MESSAGE } from "../../src/engine/glob.js";
+import { checkLabel, compileLabelPattern, labelMatches, LABEL_ALPHABET_MESSAGE } from "../../src/capabilities/engine/match/glob.js";
 
 interface GlobCase {
   pattern: string;

@@ -2,11 +2,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { Catalog } from "../../src/catalog/catalog.js";
-import type { AclManifests, Manifest, PermissionDef } from "../../src/catalog/types.js";
-import { manifestFromPermissionFiles } from "../../src/load/permission-files.js";
-import { capabilityObjects, toCapability } from "../../src/model/capability.js";
-import type { Capability } from "../../src/model/types.js";
+import { Catalog } from "../../src/capabilities/catalog/catalog.js";
+import type { AclManifests, Manifest, PermissionDef } from "../../src/capabilities/catalog/types.js";
+import { manifestFromPermissionFiles } from "../../src/capabilities/load/permission-files.js";
+import { capabilityObjects, toCapability } from "../../src/capabilities/model/capability.js";
+import type { Capability } from "../../src/capabilities/model/types.js";
 
 export const CONFORMANCE_DIR = fileURLToPath(new URL("../../fixtures/conformance/", import.meta.url));
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { compileRemotePattern, remoteUrlMatches } from "../../src/engine/origin.js";
+import { compileRemotePattern, remoteUrlMatches } from "../../src/capabilities/engine/match/origin.js";
 
 interface UrlCase {
   pattern: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AclManifests } from "../../src/catalog/types.js";
-import { accessMatrix, resolve, resolveAccess } from "../../src/engine/index.js";
+import type { AclManifests } from "../../src/capabilities/catalog/types.js";
+import { accessMatrix, resolve, resolveAccess } from "../../src/capabilities/engine/index.js";
 import { capability, catalogOf, manifest } from "./helpers.js";
 
 /** 40 plugins × 25 commands, each with a default set of 10 and a nested `all` set. */

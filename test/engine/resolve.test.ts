@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { APP_KEY } from "../../src/catalog/types.js";
-import { commandName, compareCodePoints, MAX_LEAVES_PER_ENTRY, normalize, resolve, type ResolvedModel } from "../../src/engine/index.js";
+import { APP_KEY } from "../../src/capabilities/catalog/types.js";
+import { commandName, compareCodePoints, MAX_LEAVES_PER_ENTRY, normalize, resolve, type ResolvedModel } from "../../src/capabilities/engine/index.js";
 import { capability, catalogOf, manifest } from "./helpers.js";
 
 const commands = (model: ResolvedModel, list: "allowed" | "denied" = "allowed") => [...model[list].keys()].sort();

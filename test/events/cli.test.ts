@@ -1,5 +1,5 @@
 /** `caplint events` and `caplint schema --events` through the built bin, standard input piped. */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -41,6 +41,22 @@ describe("caplint events", () => {
       expect(stdout.split("\n")[0]).toBe("<stdin>:3:9: error token_delta after the turn's done, before any new user_message [turn-order]");
     }
     expect(caplint(["events", "-", "-"]).code).toBe(2);
+  });
+
+  it("reports a live stream's findings as its lines arrive (compact)", async () => {
+    const child = spawn(process.execPath, [BIN, "events", "--format", "compact", "-"], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+    let stdout = "";
+    const firstOutput = new Promise<string>((resolve) => child.stdout.on("data", (chunk: Buffer) => resolve((stdout += chunk.toString()))));
+    child.stdin.write('{"type":"user_message","message_id":1,"content":"go"}\n{"type":"tool_done","tool_call_id":5,"result":"ok"}\n');
+    // The input is still open: the finding must arrive before the recording ends.
+    expect(await firstOutput).toBe("<stdin>:2:36: error tool_done for tool call 5, which never started [tool-lifecycle]\n");
+    child.stdin.end('{"type":"tool_start","tool_call_id":6,"message_id":2,"name":"n","arguments":{},"display_name":"d","icon":"i","label_short":"a","label_full":"b"}\n');
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(stdout).toBe(
+      "<stdin>:2:36: error tool_done for tool call 5, which never started [tool-lifecycle]\n" +
+        '<stdin>:3:1: warning tool call 6 ("n") is still running when the recording ends [tool-lifecycle]\n',
+    );
+    expect(code).toBe(1);
   });
 
   it("keeps check's JSON contract, with relatedLine and the field's JSON path through the envelope", () => {

@@ -1,6 +1,6 @@
 /** Generators shared by the fuzz properties. */
 import fc from "fast-check";
-import { RULES } from "../../src/rules/index.js";
+import { RULES } from "../../src/registry.js";
 import { fromPlain, type J } from "./support.js";
 
 export const RULE_IDS = RULES.map((rule) => rule.id);

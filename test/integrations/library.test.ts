@@ -43,7 +43,7 @@ describe('import from "caplint"', () => {
         github,
       }));
     `);
-    const { RULES } = await import("../../src/rules/index.js");
+    const { RULES } = await import("../../src/registry.js");
     expect(result).toMatchObject({
       version: JSON.parse((await exec(process.execPath, ["-p", "JSON.stringify(require('./package.json').version)"], { cwd: ROOT })).stdout),
       rules: RULES.map((r) => r.id),

@@ -1,10 +1,10 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Diagnostic } from "../../src/diagnostics/types.js";
-import { docsUrl, toolVersion } from "../../src/cli/io.js";
-import github, { escapeData, escapeProperty } from "../../src/reporters/github.js";
-import { NO_PAINT } from "../../src/reporters/types.js";
-import { RULES_BY_ID } from "../../src/rules/index.js";
+import type { Diagnostic } from "../../src/core/diagnostics.js";
+import { docsUrl, toolVersion } from "../../src/core/tool.js";
+import github, { escapeData, escapeProperty } from "../../src/core/reporters/github.js";
+import { NO_PAINT } from "../../src/core/reporters/types.js";
+import { RULES_BY_ID } from "../../src/registry.js";
 import { FIXTURES, run } from "../helpers/run.js";
 
 function report(...diagnostics: Diagnostic[]): string {

@@ -4,11 +4,12 @@ import { pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import type { Diagnostic } from "../../src/diagnostics/types.js";
-import { docsUrl, toolVersion } from "../../src/cli/io.js";
-import sarif from "../../src/reporters/sarif.js";
-import { NO_PAINT } from "../../src/reporters/types.js";
-import { RULES, RULES_BY_ID } from "../../src/rules/index.js";
+import type { Diagnostic } from "../../src/core/diagnostics.js";
+import { docsUrl, toolVersion } from "../../src/core/tool.js";
+import sarif from "../../src/core/reporters/sarif.js";
+import { NO_PAINT } from "../../src/core/reporters/types.js";
+import { CAPABILITY_RULES } from "../../src/capabilities/rules/index.js";
+import { RULES_BY_ID } from "../../src/registry.js";
 import { FIXTURES, ROOT, run } from "../helpers/run.js";
 
 const SARIF_FIXTURES = path.join(FIXTURES, "sarif");
@@ -120,12 +121,12 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     for (const id of COVERED_RULES) expect(found, `no ${id} finding in fixtures/sarif/app`).toContain(id);
   });
 
-  const uncovered = RULES.map((r) => r.id).filter((id) => !COVERED_RULES.includes(id));
+  const uncovered = CAPABILITY_RULES.map((r) => r.id).filter((id) => !COVERED_RULES.includes(id));
   for (const id of uncovered) {
     it.skip(`rule ${id} has no case in fixtures/sarif/app yet (add one and list it in COVERED_RULES)`, () => {});
   }
 
-  it("describes every registered rule in tool.driver", async () => {
+  it("describes every capability rule in tool.driver", async () => {
     const { log } = await sarifRun();
     const driver = log.runs[0]!.tool.driver;
     expect(log.version).toBe("2.1.0");
@@ -133,7 +134,7 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     expect(driver.name).toBe("caplint");
     expect(driver.version).toBe(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
     expect(driver.informationUri).toMatch(/^https:\/\//);
-    expect(driver.rules.map((r) => r.id)).toEqual(RULES.map((r) => r.id));
+    expect(driver.rules.map((r) => r.id)).toEqual(CAPABILITY_RULES.map((r) => r.id));
     for (const rule of driver.rules) {
       const meta = RULES_BY_ID.get(rule.id)!;
       expect(rule.shortDescription.text).toBe(meta.description);

@@ -1,21 +1,24 @@
 import { Option, type Command } from "commander";
-import { RULES } from "../../rules/index.js";
-import { EVENT_RULES } from "../../events/rules.js";
-import { docsUrl, type MainOptions } from "../io.js";
-import type { SetExitCode } from "./index.js";
+import type { SetExitCode } from "../../core/command.js";
+import { DOMAIN_LINT_COMMANDS, DOMAIN_NAMES, type DomainName } from "../../core/rule.js";
+import type { MainOptions } from "../../core/io.js";
+import { docsUrl } from "../../core/tool.js";
+import { RULES } from "../../registry.js";
 
 export function registerRules(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   program
     .command("rules")
-    .description("list every rule with its default severity and whether it can fix")
+    .description("list every rule of every domain with its default severity and whether it can fix")
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
-    .action((options: { format: "text" | "json" }) => {
-      const rows = [...RULES.map((rule) => ({ rule, command: "check" })), ...EVENT_RULES.map((rule) => ({ rule, command: "events" }))].map(({ rule, command }) => ({
+    .addOption(new Option("--domain <name>", "only the rules of one kind of input").choices(DOMAIN_NAMES))
+    .action((options: { format: "text" | "json"; domain?: DomainName }) => {
+      const rows = RULES.filter((rule) => options.domain === undefined || rule.domain === options.domain).map((rule) => ({
         id: rule.id,
+        domain: rule.domain,
         defaultSeverity: rule.defaultSeverity,
         fixable: rule.fixable,
         category: rule.category,
-        command,
+        command: DOMAIN_LINT_COMMANDS[rule.domain],
         description: rule.description,
         docs: `docs/rules/${rule.id}.md`,
         url: docsUrl(rule.id),
@@ -23,8 +26,9 @@ export function registerRules(program: Command, io: MainOptions, setExitCode: Se
       if (options.format === "json") io.stdout.write(JSON.stringify(rows, null, 2) + "\n");
       else {
         const width = Math.max(...rows.map((r) => r.id.length));
+        const domainWidth = Math.max(...rows.map((r) => r.domain.length));
         for (const row of rows) {
-          io.stdout.write(`${row.id.padEnd(width)}  ${row.defaultSeverity.padEnd(7)}  ${row.fixable ? "fix" : "   "}  ${row.description}\n`);
+          io.stdout.write(`${row.id.padEnd(width)}  ${row.defaultSeverity.padEnd(7)}  ${row.fixable ? "fix" : "   "}  ${row.domain.padEnd(domainWidth)}  ${row.description}\n`);
         }
       }
       setExitCode(0);

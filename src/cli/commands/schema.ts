@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { readFile } from "node:fs/promises";
-import type { MainOptions } from "../io.js";
-import type { SetExitCode } from "./index.js";
+import { packageFile } from "../../core/package-files.js";
+import type { MainOptions } from "../../core/io.js";
+import type { SetExitCode } from "../../core/command.js";
 
 export function registerSchema(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   program
@@ -15,7 +16,7 @@ export function registerSchema(program: Command, io: MainOptions, setExitCode: S
         setExitCode(0);
         return;
       }
-      io.stdout.write(await readFile(new URL("../../../schema/capability.schema.json", import.meta.url), "utf8"));
+      io.stdout.write(await readFile(packageFile("schema", "capability.schema.json"), "utf8"));
       setExitCode(0);
     });
 }

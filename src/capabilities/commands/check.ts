@@ -1,0 +1,148 @@
+import { Option, type Command } from "commander";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { findConfig, loadConfig, overrideSeverity, type CaplintConfig } from "../../core/config.js";
+import { lint, type LintResult } from "../lint.js";
+import { pathKind } from "../../core/source/read.js";
+import { FatalError } from "../../core/errors.js";
+import { summarize } from "../../core/diagnostics.js";
+import { loadProject, type Project } from "../load/project.js";
+import { REPORTER_NAMES, loadReporter, type ReporterName } from "../../core/reporters/index.js";
+import { CAPABILITY_RULES_BY_ID } from "../rules/index.js";
+import { TARGETS } from "../model/types.js";
+import { exitCodeFor, tooManyWarnings } from "../../core/exit-codes.js";
+import type { MainOptions } from "../../core/io.js";
+import { makePaint } from "../../core/reporters/paint.js";
+import { docsUrl, toolVersion } from "../../core/tool.js";
+import { addInputOptions, checkRuleSetting, loadOptionsFrom, parseRuleSettings, type InputOptions } from "./options.js";
+import { parsePositiveInteger } from "../../core/options.js";
+import type { SetExitCode } from "../../core/command.js";
+import { CapturedOutput, writeOutputFile } from "../../core/output.js";
+import { oneLine } from "../../core/terminal-text.js";
+
+interface CheckOptions extends InputOptions {
+  config?: string;
+  fix?: boolean;
+  platform?: string;
+  watch?: boolean;
+  fixDryRun?: boolean;
+  format: ReporterName;
+  output?: string;
+  maxWarnings?: number;
+  rule: string[];
+  only: string[];
+  quiet?: boolean;
+  color?: boolean;
+}
+
+export function registerCheck(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
+  const command = program
+    .command("check", { isDefault: true })
+    .description("check capability files (default: the app in the current folder)")
+    .argument("[paths...]", "capability files or folders");
+  addInputOptions(command)
+    .addOption(new Option("-f, --format <format>", "output format").choices(REPORTER_NAMES).default("stylish"))
+    .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
+    .addOption(new Option("--platform <target>", "resolve for one platform only (default: all five)").choices(TARGETS))
+    .option("-c, --config <file>", "configuration file (default: caplint.config.json found upward)")
+    .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
+    .option("--only <ids>", "run only these rules (comma-separated, repeatable); parse and schema always run", (v: string, p: string[]) => [...p, ...v.split(",").map((id) => id.trim()).filter(Boolean)], [])
+    .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
+    .option("--fix", "apply safe fixes to the files, then report what is left")
+    .option("--fix-dry-run", "print the safe fixes as a diff without writing, then report what is left")
+    .option("--watch", "check again on every change of a capability, permission, manifest or config file (Ctrl-C stops)")
+    .option("-q, --quiet", "report errors only")
+    .option("--color", "force colour")
+    .option("--no-color", "disable colour")
+    .action(async (paths: string[], options: CheckOptions) => {
+      if (!options.watch) {
+        setExitCode((await runCheck(paths, options, io)).code);
+        return;
+      }
+      const { watchLoop } = await import("../../core/watch.js");
+      const describe = (error: unknown) => `caplint: ${oneLine(error instanceof Error ? error.message : String(error))}`;
+      setExitCode(await watchLoop(() => runCheck(paths, options, io), describe, io.stdout, io.signal ?? new AbortController().signal));
+    });
+}
+
+async function runCheck(paths: string[], options: CheckOptions, io: MainOptions): Promise<{ code: number; inputs: string[] }> {
+  const cliRules = parseRuleSettings(options.rule);
+  if (options.only.length) {
+    for (const id of options.only) checkRuleSetting(id, "error", `--only ${id}`);
+    const only = new Set(options.only);
+    for (const id of CAPABILITY_RULES_BY_ID.keys()) if (!only.has(id) && !cliRules.has(id)) cliRules.set(id, "off");
+  }
+  const config = await resolveConfig(options.config, io.cwd);
+  const loadOptions = loadOptionsFrom(paths, options, io.cwd);
+  if (config) {
+    loadOptions.manifests = [...config.manifests, ...(loadOptions.manifests ?? [])];
+    if (config.app && paths.length === 0 && loadOptions.app === undefined) loadOptions.app = config.app;
+  }
+  // The command line wins over per-file overrides, which win over the config's rules.
+  const lintOptions = {
+    ...(options.only.length ? { only: new Set(options.only) } : {}),
+    ...(options.platform ? { platforms: [options.platform] } : {}),
+    severityFor: (ruleId: string, file: string) =>
+      cliRules.get(ruleId) ?? (config ? (overrideSeverity(config, ruleId, file) ?? config.rules.get(ruleId)) : undefined),
+  };
+  let project: Project;
+  let result: LintResult;
+  if (options.fix || options.fixDryRun) {
+    const { fixProject } = await import("../fix-project.js");
+    const outcome = await fixProject(loadOptions, lintOptions);
+    ({ project, result } = outcome);
+    if (options.fixDryRun) {
+      const { unifiedDiff } = await import("../../core/fix/unified-diff.js");
+      for (const change of outcome.changes.values()) io.stdout.write(unifiedDiff(change.file, change.original, change.fixed));
+    } else {
+      await (await import("../../core/fix/write-fixes.js")).writeFixes(outcome.changes);
+    }
+  } else {
+    project = await loadProject(loadOptions);
+    result = await lint(project, lintOptions);
+  }
+  const diagnostics = options.quiet ? result.diagnostics.filter((d) => d.severity === "error") : result.diagnostics;
+  const summary = summarize(diagnostics, result.files);
+  const reporter = await loadReporter(options.format);
+  const texts = new Map(project.documents.map((d) => [d.absolutePath, d.text]));
+  if (project.config) texts.set(project.config.document.absolutePath, project.config.document.text);
+  const output = options.output === undefined ? io.stdout : new CapturedOutput();
+  output.write(
+    reporter(
+      { diagnostics, summary, notes: result.notes ?? [] },
+      {
+        cwd: io.cwd,
+        paint: await makePaint(options.color, output === io.stdout ? io.stdout.isTTY : false, io.env ?? {}),
+        rules: CAPABILITY_RULES_BY_ID,
+        toolVersion: toolVersion(),
+        docsUrl,
+        sourceText: (file) => texts.get(file) ?? readIfSmall(file),
+      },
+    ),
+  );
+  const inputs = [...project.inputs, ...(project.config ? [project.config.document.absolutePath] : []), ...(project.srcTauri ? [path.join(project.srcTauri, "tauri.conf.json")] : [])];
+  if (config) inputs.push(config.file);
+  if (output instanceof CapturedOutput) {
+    const read = [...inputs, ...project.documents.map((d) => d.absolutePath)];
+    await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: read }, output.text);
+  }
+  const limits = options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings };
+  if (tooManyWarnings(summary, limits) && options.format === "stylish") {
+    io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
+  }
+  return { code: exitCodeFor(summary, limits), inputs: [...new Set(inputs)] };
+}
+
+async function resolveConfig(explicit: string | undefined, cwd: string): Promise<CaplintConfig | undefined> {
+  const file = explicit !== undefined ? path.resolve(cwd, explicit) : await findConfig(cwd);
+  if (explicit !== undefined && (await pathKind(file!)) !== "file") throw new FatalError(`--config ${explicit}: no such file`);
+  return file ? loadConfig(file, checkRuleSetting) : undefined;
+}
+
+function readIfSmall(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,434 @@
+/**
+ * Access questions over a resolved model, answered as the host's `RuntimeAuthority` does
+ * (host-acl-semantics §3.7–3.9):
+ *
+ * 1. A command with any deny entry is denied for every window, webview and origin: upstream tests
+ *    only whether a deny entry exists (`.is_some()` on the lookup) and never consults its patterns.
+ * 2. Otherwise it is allowed when some allow entry's context covers the origin and some webview
+ *    pattern matches the webview label or some window pattern matches the window label.
+ */
+import { APP_KEY } from "../catalog/types.js";
+import type { Manifest, PermissionSetDef } from "../catalog/types.js";
+import { LOCAL_ORIGIN, type Origin } from "./match/origin.js";
+import { compareCodePoints, MAX_SET_DEPTH, qualifiedIdentifier, type ResolvedCommand, type ResolvedModel, type ScopeLists } from "./resolve.js";
+
+export interface AccessQuery {
+  window: string;
+  /** The calling webview; in an ordinary webview window it has the window's label, the default. */
+  webview?: string;
+  /** Defaults to the app's own (local) origin. */
+  origin?: Origin;
+  /** Restricts the answer to one command and adds an explanation. */
+  command?: string;
+}
+
+export interface AllowedCommand {
+  command: string;
+  /** Allow entries that match this window/webview and origin. */
+  grantedBy: ResolvedCommand[];
+  /** The command scope the host hands the command: allow and deny lists of all granting entries, concatenated. */
+  scope: ScopeLists;
+  /** The plugin's global scope, shared by every window, when it has one. */
+  globalScope?: ScopeLists;
+}
+
+export interface DeniedCommand {
+  command: string;
+  deniedBy: ResolvedCommand[];
+  /** Allow entries that would grant the command here if it were not denied. */
+  overriddenGrants: ResolvedCommand[];
+}
+
+export type Verdict = "allowed" | "denied" | "not-allowed-here" | "not-granted";
+
+export interface CommandExplanation {
+  command: string;
+  /** How the host's messages name it: `window.close`, `fs.read_file`, or the bare app command. */
+  displayName: string;
+  /** Manifest key of the command's plugin (`core:window`, `fs`, `__app-acl__`), when the catalog has it. */
+  key?: string;
+  verdict: Verdict;
+  /** Matching allow entries (for `denied`, the ones the deny overrides). */
+  grantedBy: ResolvedCommand[];
+  deniedBy: ResolvedCommand[];
+  /** Every allow entry of the command, whatever window or origin it covers. */
+  allowEntries: ResolvedCommand[];
+  /** Catalog permissions that enable the command, for `not-granted`. */
+  associatedPermissions: string[];
+  pluginFound: boolean;
+  /**
+   * Whether the host checks this command at all: plugin commands always; app commands only when the
+   * app defines permissions, or (from 2.11.2) when called from a remote origin.
+   */
+  enforced: boolean;
+  /** `allowed on: [windows: "main-*", URL: local], …`, the host's summary of `allowEntries`. */
+  allowedOn: string;
+  /** `capability: X, permission: Y || …` for the entries behind the verdict. */
+  referencedBy: string;
+  /** The host's debug-build error text for this call (for `allowed`, a sentence in the same style). */
+  message: string;
+}
+
+export interface AccessResult {
+  window: string;
+  webview: string;
+  origin: Origin;
+  /** Identifiers of the active capabilities that cover this webview and origin. */
+  capabilities: string[];
+  allowed: AllowedCommand[];
+  /** Commands denied here; denies are global, so this is every denied command. */
+  denied: DeniedCommand[];
+  explanation?: CommandExplanation;
+}
+
+/** Per-capability answers for one (window, webview, origin), computed once and reused per entry. */
+class CoverageIndex {
+  private readonly labels: boolean[];
+  private readonly contexts: boolean[][];
+
+  constructor(model: ResolvedModel, window: string, webview: string, origin: Origin) {
+    this.labels = model.capabilities.map((capability) => capability.matchesLabels(window, webview));
+    this.contexts = model.capabilities.map((capability) => capability.contexts.map((_, i) => capability.contextMatches(i, origin)));
+  }
+
+  covers(entry: ResolvedCommand): boolean {
+    return this.labels[entry.capabilityIndex] === true && this.contexts[entry.capabilityIndex]?.[entry.contextIndex] === true;
+  }
+
+  coversCapability(index: number): boolean {
+    return this.labels[index] === true && this.contexts[index]!.some(Boolean);
+  }
+}
+
+export function resolveAccess(model: ResolvedModel, query: AccessQuery): AccessResult {
+  const webview = query.webview ?? query.window;
+  const origin = query.origin ?? LOCAL_ORIGIN;
+  const coverage = new CoverageIndex(model, query.window, webview, origin);
+  const only = query.command === undefined ? undefined : model.catalog.spellCommand(query.command);
+
+  const allowed: AllowedCommand[] = [];
+  const denied: DeniedCommand[] = [];
+  const commands = only !== undefined ? [only] : sortedCommands(model);
+  for (const command of commands) {
+    const grants = (model.allowed.get(command) ?? []).filter((entry) => coverage.covers(entry));
+    const denies = model.denied.get(command) ?? [];
+    if (denies.length > 0) denied.push({ command, deniedBy: denies, overriddenGrants: grants });
+    else if (grants.length > 0) allowed.push(allowedCommand(model, command, grants));
+  }
+
+  const result: AccessResult = {
+    window: query.window,
+    webview,
+    origin,
+    capabilities: model.capabilities.filter((c) => coverage.coversCapability(c.index)).map((c) => c.capability.identifier),
+    allowed,
+    denied,
+  };
+  if (only !== undefined) result.explanation = explain(model, only, query.window, webview, origin, allowed[0]?.grantedBy ?? denied[0]?.overriddenGrants ?? []);
+  return result;
+}
+
+function allowedCommand(model: ResolvedModel, command: string, grants: ResolvedCommand[]): AllowedCommand {
+  const scope: ScopeLists = { allow: [], deny: [] };
+  for (const grant of grants) {
+    for (const value of grant.scope?.allow ?? []) scope.allow.push(value);
+    for (const value of grant.scope?.deny ?? []) scope.deny.push(value);
+  }
+  const result: AllowedCommand = { command, grantedBy: grants, scope };
+  const global = model.globalScope.get(grants[0]!.key);
+  if (global) result.globalScope = { allow: global.allow, deny: global.deny };
+  return result;
+}
+
+function sortedCommands(model: ResolvedModel): string[] {
+  return [...new Set([...model.allowed.keys(), ...model.denied.keys()])].sort(compareCodePoints);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Explanations in the words of the host's debug build (authority.rs, resolve_access_message)
+
+interface CommandParts {
+  /** The plugin name as invoked (`window` for core areas), or undefined for app commands. */
+  plugin?: string;
+  name: string;
+}
+
+function splitCommand(command: string): CommandParts {
+  const match = /^plugin:([^|]*)\|(.*)$/s.exec(command);
+  return match ? { plugin: match[1]!, name: match[2]! } : { name: command };
+}
+
+function originText(origin: Origin): string {
+  if (origin.kind === "local") return "local";
+  try {
+    return new URL(origin.url).href;
+  } catch {
+    return origin.url;
+  }
+}
+
+function contextText(entry: ResolvedCommand): string {
+  return entry.context.kind === "local" ? "URL: local" : `URL: ${entry.context.url}`;
+}
+
+export function formatAllowedOn(entries: readonly ResolvedCommand[]): string {
+  if (entries.length === 0) return "command not allowed on any window/webview/URL context";
+  const items = entries.map((entry) => {
+    let text = "[";
+    if (entry.windows.length) text += `windows: ${entry.windows.map((w) => `"${w}"`).join(", ")}, `;
+    if (entry.webviews.length) text += `webviews: ${entry.webviews.map((w) => `"${w}"`).join(", ")}, `;
+    return `${text}${contextText(entry)}]`;
+  });
+  return `allowed on: ${items.join(", ")}`;
+}
+
+export function formatReferences(entries: readonly ResolvedCommand[]): string {
+  return entries.map((entry) => `capability: ${entry.provenance.capability}, permission: ${entry.permission}`).join(" || ");
+}
+
+function explain(model: ResolvedModel, command: string, window: string, webview: string, origin: Origin, grants: ResolvedCommand[]): CommandExplanation {
+  const { plugin, name } = splitCommand(command);
+  const catalog = model.catalog;
+  // The runtime looks a plugin up as given, then as a core area.
+  const key =
+    plugin === undefined
+      ? catalog.has(APP_KEY)
+        ? APP_KEY
+        : undefined
+      : catalog.has(plugin)
+        ? plugin
+        : catalog.has(`core:${plugin}`)
+          ? `core:${plugin}`
+          : undefined;
+  const manifest = key === undefined ? undefined : catalog.get(key);
+  const displayName = plugin === undefined ? name : `${plugin}.${name}`;
+  const allowEntries = model.allowed.get(command) ?? [];
+  const deniedBy = model.denied.get(command) ?? [];
+  const associatedPermissions = manifest && key !== undefined ? permissionsEnabling(manifest, key, name) : [];
+  const enforced = plugin !== undefined || catalog.hasAppPermissions || origin.kind === "remote";
+
+  let verdict: Verdict;
+  let message: string;
+  let referencedBy: string;
+  if (deniedBy.length > 0) {
+    verdict = "denied";
+    referencedBy = formatReferences(deniedBy);
+    message = `${displayName} explicitly denied on origin ${originText(origin)}\n\nreferenced by: ${referencedBy}`;
+  } else if (grants.length > 0) {
+    verdict = "allowed";
+    referencedBy = formatReferences(grants);
+    message = `${displayName} allowed on window "${window}", webview "${webview}", URL: ${originText(origin)}\n\nreferenced by: ${referencedBy}`;
+  } else if (allowEntries.length > 0) {
+    verdict = "not-allowed-here";
+    referencedBy = formatReferences(allowEntries);
+    message = `${displayName} not allowed on window "${window}", webview "${webview}", URL: ${originText(origin)}\n\n${formatAllowedOn(allowEntries)}\n\nreferenced by: ${referencedBy}`;
+  } else {
+    verdict = "not-granted";
+    referencedBy = "";
+    const detail = !manifest
+      ? "Plugin not found"
+      : associatedPermissions.length
+        ? `Permissions associated with this command: ${associatedPermissions.join(", ")}`
+        : "Command not found";
+    message = `${displayName} not allowed. ${detail}`;
+  }
+
+  const explanation: CommandExplanation = {
+    command,
+    displayName,
+    verdict,
+    grantedBy: grants,
+    deniedBy,
+    allowEntries,
+    associatedPermissions,
+    pluginFound: manifest !== undefined,
+    enforced,
+    allowedOn: formatAllowedOn(allowEntries),
+    referencedBy,
+    message,
+  };
+  if (key !== undefined) explanation.key = key;
+  return explanation;
+}
+
+/**
+ * Identifiers in `key`'s manifest that enable `command`: the default set, sets and permissions, as
+ * the host lists them (same manifest only). Unlike the host, which prints the runtime plugin name,
+ * they are qualified with the manifest key so they can be pasted into a capability.
+ */
+function permissionsEnabling(manifest: Manifest, key: string, command: string): string[] {
+  const enabling = new Map<PermissionSetDef, boolean>();
+  // Sets nested deeper than the resolver follows enable nothing (and would overflow the stack here).
+  const setEnables = (set: PermissionSetDef, depth = 0): boolean => {
+    const known = enabling.get(set);
+    if (known !== undefined) return known;
+    if (depth >= MAX_SET_DEPTH) return false;
+    enabling.set(set, false); // a set reached again while being checked adds nothing (and cannot loop)
+    let result = false;
+    for (const member of set.permissions) {
+      if (member === "default") result = !!manifest.default_permission && setEnables(manifest.default_permission, depth + 1);
+      else if (Object.prototype.hasOwnProperty.call(manifest.permission_sets, member)) result = setEnables(manifest.permission_sets[member]!, depth + 1);
+      else if (Object.prototype.hasOwnProperty.call(manifest.permissions, member)) result = manifest.permissions[member]!.commands.allow.includes(command);
+      if (result) break;
+    }
+    enabling.set(set, result);
+    return result;
+  };
+  const names: string[] = [];
+  if (manifest.default_permission && setEnables(manifest.default_permission)) names.push("default");
+  for (const set of Object.values(manifest.permission_sets)) if (setEnables(set)) names.push(set.identifier);
+  for (const permission of Object.values(manifest.permissions)) if (permission.commands.allow.includes(command)) names.push(permission.identifier);
+  return names.sort(compareCodePoints).map((name) => qualifiedIdentifier(key, name));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Who can call a command
+
+export interface WhoCanResult {
+  command: string;
+  /** Every allow entry: capability, patterns, context and provenance. */
+  allowedBy: ResolvedCommand[];
+  deniedBy: ResolvedCommand[];
+  /** True when any deny exists: then no window can call it, whatever `allowedBy` says. */
+  deniedEverywhere: boolean;
+}
+
+export function whoCan(model: ResolvedModel, asked: string): WhoCanResult {
+  const command = model.catalog.spellCommand(asked);
+  const deniedBy = model.denied.get(command) ?? [];
+  return { command, allowedBy: model.allowed.get(command) ?? [], deniedBy, deniedEverywhere: deniedBy.length > 0 };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Window × command matrix
+
+export type CellState = "granted" | "denied" | "none";
+
+export interface MatrixCell {
+  state: CellState;
+  /** Allow entries covering the window and origin (for `denied`, the overridden ones). */
+  grantedBy: ResolvedCommand[];
+  deniedBy: ResolvedCommand[];
+}
+
+export interface MatrixRow {
+  window: string;
+  /** Active capabilities covering the window (as its own webview) and the origin. */
+  capabilities: string[];
+  /** Commands the window can call. */
+  granted: string[];
+  /** Commands some capability grants the window but a deny blocks. */
+  overridden: string[];
+}
+
+/**
+ * Which commands each window can call from one origin. Built in time linear in capabilities ×
+ * windows (label patterns are tested once per capability and window, never per command) plus
+ * bitset unions over the command list; cell provenance is computed on demand.
+ */
+export class AccessMatrix {
+  readonly commands: string[];
+  readonly rows: MatrixRow[];
+  /** Commands denied everywhere. */
+  readonly denied: string[];
+  private readonly rowCapabilities: Uint8Array[];
+  private readonly contextCoverage: boolean[][];
+
+  constructor(
+    private readonly model: ResolvedModel,
+    readonly windows: readonly string[],
+    readonly origin: Origin,
+  ) {
+    this.commands = sortedCommands(model);
+    const commandIndex = new Map(this.commands.map((command, i) => [command, i]));
+    const words = Math.ceil(this.commands.length / 32);
+    const deniedBits = new Uint32Array(words);
+    this.denied = [];
+    for (const [command, entries] of model.denied) {
+      if (entries.length === 0) continue;
+      const i = commandIndex.get(command)!;
+      deniedBits[i >>> 5]! |= 1 << (i & 31);
+    }
+    for (let i = 0; i < this.commands.length; i++) if (deniedBits[i >>> 5]! & (1 << (i & 31))) this.denied.push(this.commands[i]!);
+
+    // What each capability grants from this origin, as a bitset over commands.
+    const capabilities = model.capabilities;
+    this.contextCoverage = capabilities.map((capability) => capability.contexts.map((_, i) => capability.contextMatches(i, origin)));
+    const grants: Array<Uint32Array | undefined> = new Array(capabilities.length);
+    for (const [command, entries] of model.allowed) {
+      const i = commandIndex.get(command)!;
+      for (const entry of entries) {
+        if (!this.contextCoverage[entry.capabilityIndex]![entry.contextIndex]) continue;
+        const bits = (grants[entry.capabilityIndex] ??= new Uint32Array(words));
+        bits[i >>> 5]! |= 1 << (i & 31);
+      }
+    }
+    const granting = capabilities.filter((capability) => grants[capability.index] !== undefined);
+
+    // Capabilities with the same pattern lists share one label test per window: number each
+    // distinct (windows, webviews) pair once, then cache answers per window by that number.
+    const signatureIds = new Map<string, number>();
+    const signatures = capabilities.map((capability) => {
+      const signature = JSON.stringify([capability.windows, capability.webviews]);
+      let id = signatureIds.get(signature);
+      if (id === undefined) signatureIds.set(signature, (id = signatureIds.size));
+      return id;
+    });
+    const labelResults = new Int8Array(signatureIds.size);
+    const coversOrigin = this.contextCoverage.map((contexts) => contexts.some(Boolean));
+
+    this.rowCapabilities = [];
+    this.rows = windows.map((window) => {
+      labelResults.fill(-1);
+      const covering = new Uint8Array(capabilities.length);
+      const rowBits = new Uint32Array(words);
+      const names: string[] = [];
+      for (const capability of capabilities) {
+        const signature = signatures[capability.index]!;
+        if (labelResults[signature] === -1) labelResults[signature] = capability.matchesLabels(window, window) ? 1 : 0;
+        if (labelResults[signature] === 0 || !coversOrigin[capability.index]) continue;
+        covering[capability.index] = 1;
+        names.push(capability.capability.identifier);
+      }
+      for (const capability of granting) {
+        if (!covering[capability.index]) continue;
+        const bits = grants[capability.index]!;
+        for (let w = 0; w < words; w++) rowBits[w]! |= bits[w]!;
+      }
+      const granted: string[] = [];
+      const overridden: string[] = [];
+      for (let w = 0; w < words; w++) {
+        const word = rowBits[w]!;
+        if (word === 0) continue;
+        for (let bit = 0; bit < 32; bit++) {
+          if (!(word & (1 << bit))) continue;
+          const command = this.commands[w * 32 + bit]!;
+          (deniedBits[w]! & (1 << bit) ? overridden : granted).push(command);
+        }
+      }
+      this.rowCapabilities.push(covering);
+      return { window, capabilities: names, granted, overridden };
+    });
+  }
+
+  /** The state of one cell with the entries behind it; `window` must be one of the matrix's windows. */
+  cell(window: string, command: string): MatrixCell {
+    const row = this.windows.indexOf(window);
+    if (row < 0) throw new RangeError(`window ${JSON.stringify(window)} is not in the matrix`);
+    const covering = this.rowCapabilities[row]!;
+    const grantedBy = (this.model.allowed.get(command) ?? []).filter(
+      (entry) => covering[entry.capabilityIndex] === 1 && this.contextCoverage[entry.capabilityIndex]![entry.contextIndex],
+    );
+    const deniedBy = this.model.denied.get(command) ?? [];
+    const state: CellState = deniedBy.length > 0 ? "denied" : grantedBy.length > 0 ? "granted" : "none";
+    return { state, grantedBy, deniedBy };
+  }
+
+  toJSON() {
+    return { origin: this.origin, windows: this.windows, commands: this.commands, denied: this.denied, rows: this.rows };
+  }
+}
+
+export function accessMatrix(model: ResolvedModel, windows: readonly string[], origin: Origin = LOCAL_ORIGIN): AccessMatrix {
+  return new AccessMatrix(model, windows, origin);
+}

@@ -1,0 +1,226 @@
+import { compareDiagnostics, type Diagnostic, type RuleSetting, type Severity } from "../core/diagnostics.js";
+import { valueAt, type SourceDocument } from "../core/source/document.js";
+import path from "node:path";
+import { relativeFile, type Project } from "./load/project.js";
+import type { JsonPath } from "../core/location.js";
+import type { Capability, PermissionEntry } from "./model/types.js";
+import { CAPABILITY_RULES, CAPABILITY_RULES_BY_ID } from "./rules/index.js";
+import { CAPABILITY_FIELDS, capabilityObjects, fileForm, PERMISSION_ENTRY_FIELDS, REMOTE_FIELDS, WRAPPED_FILE_FIELDS } from "./model/capability.js";
+import unusedSuppression from "./rules/unused-suppression.js";
+import { findSuppression, type Suppression } from "../core/suppressions.js";
+import { collectSuppressions } from "./suppressions.js";
+import { removeArrayItem } from "../core/fix/edits.js";
+import { nearest } from "../core/did-you-mean.js";
+import type { ResolvedModel } from "./engine/index.js";
+import { TARGETS } from "./model/types.js";
+import type { Rule, RuleContext, RuleReport } from "./rules/types.js";
+import { validateCapabilityFile } from "./schema/validate.js";
+
+export interface LintOptions {
+  /**
+   * The configured severity of a rule for a file (absolute path), or undefined for the rule's
+   * default. The CLI layers `--rule`, config overrides and config rules behind this.
+   */
+  severityFor?: (ruleId: string, absolutePath: string) => RuleSetting | undefined;
+  /** When given, only these rules run (parse and schema always do); the others are not even started. */
+  only?: ReadonlySet<string>;
+  /** Platforms the engine-based rules resolve for; default: all five targets. */
+  platforms?: readonly string[];
+}
+
+export interface LintResult {
+  diagnostics: Diagnostic[];
+  /** Number of files checked (capability files plus unreadable ones). */
+  files: number;
+  /** Facts about the whole run, said once (e.g. no Cargo.lock: the newest releases were assumed). */
+  notes?: string[];
+}
+
+/**
+ * Lints a loaded project: read and parse problems, then the schema, then every enabled rule.
+ * Rules see a typed model in which schema-invalid fields are dropped, so a wrong type in one
+ * field does not hide unknown permissions elsewhere in the same file.
+ */
+export async function lint(project: Project, options: LintOptions = {}): Promise<LintResult> {
+  const documentsByPath = new Map<string, SourceDocument>();
+  for (const document of project.documents) documentsByPath.set(document.absolutePath, document);
+  if (project.config) documentsByPath.set(project.config.document.absolutePath, project.config.document);
+  // Generated manifests give manifest-mismatch findings their positions.
+  for (const document of project.manifestDocuments ?? []) if (!documentsByPath.has(document.absolutePath)) documentsByPath.set(document.absolutePath, document);
+
+  const diagnostics: Diagnostic[] = [];
+  const rawOf = (capability: Capability) => {
+    const document = documentsByPath.get(capability.source.absolutePath);
+    return (valueAt(document?.value, capability.source.path) ?? {}) as Record<string, unknown>;
+  };
+  const suppressions = collectSuppressions(project.capabilities, rawOf);
+  const severityOf = (rule: Rule, absolutePath: string): Severity | undefined => {
+    if (rule.reservedForPipeline) return rule.defaultSeverity;
+    const setting = options.severityFor?.(rule.id, absolutePath) ?? rule.defaultSeverity;
+    return setting === "off" ? undefined : setting;
+  };
+  const emit = (rule: Rule, document: SourceDocument | undefined, absolutePath: string, file: string, report: Omit<RuleReport, "at">) => {
+    const configured = severityOf(rule, absolutePath);
+    if (!configured) return;
+    const severity: Severity = report.escalate ? "error" : configured;
+    if (!rule.reservedForPipeline) {
+      const suppression = findSuppression(suppressions, rule.id, absolutePath, report.path);
+      if (suppression) {
+        suppression.used = true;
+        return;
+      }
+    }
+    const located = document?.locate(report.path, report.target) ?? { range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } }, offset: 0, length: 0 };
+    const diagnostic: Diagnostic = {
+      ruleId: rule.id,
+      severity,
+      message: oneLine(shortenQuotedValues(report.message)),
+      file,
+      absolutePath,
+      path: report.path,
+      range: located.range,
+      offset: located.offset,
+      length: located.length,
+    };
+    if (report.hint) diagnostic.hint = oneLine(report.hint);
+    if (report.data) diagnostic.data = report.data;
+    if (report.fix && document?.format === "json") {
+      const fix = report.fix(document);
+      if (fix) diagnostic.fix = fix;
+    }
+    diagnostics.push(diagnostic);
+  };
+
+  const parseRule = CAPABILITY_RULES_BY_ID.get("parse")!;
+  const schemaRule = CAPABILITY_RULES_BY_ID.get("schema")!;
+  for (const problem of project.problems) {
+    emit(parseRule, documentsByPath.get(problem.absolutePath), problem.absolutePath, problem.file, { path: [], message: problem.message });
+  }
+  const validations = await Promise.all(
+    project.documents.map(async (document) => ({ document, problems: document.ok ? await validateCapabilityFile(document.value) : [] })),
+  );
+  for (const { document, problems } of validations) {
+    if (!document.ok) {
+      emit(parseRule, document, document.absolutePath, document.file, { path: [], message: document.parseError!.message });
+      continue;
+    }
+    for (const problem of problems) emit(schemaRule, document, document.absolutePath, document.file, problem);
+    for (const path of repeatedFields(document)) {
+      emit(schemaRule, document, document.absolutePath, document.file, {
+        path,
+        target: "key",
+        message: `field "${String(path[path.length - 1])}" is written twice in one object: the host rejects the file ("duplicate field")`,
+        hint: "keep one of them (caplint, like JSON.parse, reads the last)",
+      });
+    }
+  }
+
+  let current: Rule = parseRule;
+  let resolutions: Promise<ResolvedModel[]> | undefined;
+  const context: RuleContext = {
+    project,
+    catalog: project.catalog,
+    capabilities: project.capabilities,
+    document: (at) => documentsByPath.get(at.absolutePath),
+    raw: rawOf,
+    *entries(): Iterable<{ capability: Capability; entry: PermissionEntry }> {
+      for (const capability of project.capabilities) for (const entry of capability.permissions) yield { capability, entry };
+    },
+    resolutions() {
+      resolutions ??= import("./queries/project-model.js").then(({ resolveProject }) => {
+        const platforms = options.platforms ?? TARGETS;
+        // Without a `platforms` list anywhere, every platform resolves alike: once is enough.
+        return (isPlatformIndependent(project) ? platforms.slice(0, 1) : platforms).map((platform) => resolveProject(project, platform));
+      });
+      return resolutions;
+    },
+    report(report) {
+      const document = documentsByPath.get(report.at.absolutePath);
+      // A file without a document (a skipped .json5) is still named relative to the working directory.
+      const absolutePath = path.resolve(project.cwd, report.at.absolutePath);
+      emit(current, document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath), report);
+    },
+  };
+  for (const rule of CAPABILITY_RULES) {
+    if (rule.reservedForPipeline || rule === unusedSuppression || (options.only && !options.only.has(rule.id))) continue;
+    current = rule;
+    await rule.check(context);
+  }
+  reportUnusedSuppressions(suppressions, (suppression, message, hint) => {
+    const { absolutePath } = suppression.scope;
+    const document = documentsByPath.get(absolutePath);
+    emit(unusedSuppression, document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath), {
+      path: suppression.path,
+      message,
+      hint,
+      fix: (document) => removeArrayItem(document, suppression.path, `remove "${suppression.ruleId}" from caplint-disable`),
+    });
+  });
+
+  return {
+    diagnostics: dedupe(diagnostics.sort(compareDiagnostics)),
+    files: project.documents.length + project.problems.filter((p) => !documentsByPath.has(p.absolutePath)).length,
+    notes: [...(project.notes ?? [])],
+  };
+}
+
+function reportUnusedSuppressions(suppressions: readonly Suppression[], report: (s: Suppression, message: string, hint: string) => void) {
+  for (const suppression of suppressions) {
+    if (suppression.used) continue;
+    const rule = CAPABILITY_RULES_BY_ID.get(suppression.ruleId);
+    if (!rule) {
+      const close = nearest(suppression.ruleId, CAPABILITY_RULES_BY_ID.keys(), 1);
+      report(suppression, `caplint-disable names unknown rule "${suppression.ruleId}"`, close.length ? `did you mean "${close[0]}"?` : "list rules with: caplint rules");
+    } else if (rule.reservedForPipeline) {
+      report(suppression, `"${suppression.ruleId}" findings cannot be suppressed`, "remove it from caplint-disable and fix the file");
+    } else {
+      report(suppression, `caplint-disable "${suppression.ruleId}" suppresses nothing in ${suppression.scope.label}`, "remove it");
+    }
+  }
+}
+
+/** Repeated keys serde rejects: the known fields of capabilities, `remote`, permission entries and the file. */
+function repeatedFields(document: SourceDocument): JsonPath[] {
+  const repeated = document.repeatedKeys();
+  if (repeated.length === 0) return [];
+  const known = new Map<string, readonly string[]>();
+  const form = fileForm(document.value);
+  if (form === "wrapped") known.set(JSON.stringify([]), WRAPPED_FILE_FIELDS);
+  for (const object of capabilityObjects(document.value)) {
+    known.set(JSON.stringify(object.path), CAPABILITY_FIELDS);
+    known.set(JSON.stringify([...object.path, "remote"]), REMOTE_FIELDS);
+    const permissions = object.value.permissions;
+    if (Array.isArray(permissions)) permissions.forEach((_, i) => known.set(JSON.stringify([...object.path, "permissions", i]), PERMISSION_ENTRY_FIELDS));
+  }
+  return repeated.filter((path) => known.get(JSON.stringify(path.slice(0, -1)))?.includes(String(path[path.length - 1])));
+}
+
+function isPlatformIndependent(project: Project): boolean {
+  if (project.capabilities.some((capability) => capability.platforms !== undefined)) return false;
+  for (const key of project.catalog.keys()) {
+    const manifest = project.catalog.get(key)!;
+    for (const permission of Object.values(manifest.permissions)) if (permission.platforms !== undefined) return false;
+  }
+  return true;
+}
+
+/** Quoted values from hostile files (a 1 MB identifier) are shortened so a finding stays one readable line. */
+function shortenQuotedValues(message: string): string {
+  return message.replace(/"([^"]{120,})"/g, (_, value: string) => `"${value.slice(0, 80)}…${value.slice(-20)}" (${value.length} characters)`);
+}
+
+/** Line breaks inside quoted values are written as escapes: a finding is one line (compact output, problem matchers). */
+function oneLine(text: string): string {
+  return text.replace(/\r|\n/g, (c) => (c === "\r" ? "\\r" : "\\n"));
+}
+
+function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = `${d.file}\u0000${d.range.start.line}:${d.range.start.column}\u0000${d.ruleId}\u0000${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+

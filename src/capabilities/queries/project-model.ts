@@ -1,0 +1,61 @@
+import { resolve, type ResolvedCommand, type ResolvedModel } from "../engine/index.js";
+import type { JsonPath } from "../../core/location.js";
+import type { SourceDocument } from "../../core/source/document.js";
+import type { Project } from "../load/project.js";
+
+/** The host's view of a project on one platform: the capabilities the build uses, resolved. */
+export function resolveProject(project: Project, platform: string): ResolvedModel {
+  return resolve({ capabilities: project.activeCapabilities, catalog: project.catalog, platform });
+}
+
+const GLOB_CHARACTERS = /[*?[\]]/;
+
+/**
+ * Window labels to ask about: those the app declares in tauri.conf.json, else every literal (glob-free)
+ * label that capabilities name, windows and webviews alike.
+ */
+export function knownWindowLabels(project: Project): string[] {
+  const declared = project.config?.windows.map((w) => w.label) ?? [];
+  if (declared.length) return [...new Set(declared)];
+  const literal = new Set<string>();
+  for (const capability of project.activeCapabilities) {
+    for (const label of [...capability.windows, ...capability.webviews]) if (!GLOB_CHARACTERS.test(label)) literal.add(label);
+  }
+  return [...literal].sort();
+}
+
+/** Finds where provenance points: the line of a capability entry in its file. */
+export class SourceLines {
+  private readonly byFile = new Map<string, SourceDocument>();
+
+  constructor(project: Project) {
+    for (const document of project.documents) this.byFile.set(document.file, document);
+    if (project.config) this.byFile.set(project.config.document.file, project.config.document);
+  }
+
+  line(file: string, path: JsonPath): number {
+    return this.byFile.get(file)?.locate(path).range.start.line ?? 1;
+  }
+
+  where(entry: ResolvedCommand): string {
+    return `${entry.provenance.file}:${this.line(entry.provenance.file, entry.provenance.path)}`;
+  }
+}
+
+/** The JSON shape of an entry's provenance, shared by every query's `--format json`. */
+export function provenanceJson(entry: ResolvedCommand, lines: SourceLines) {
+  return {
+    capability: entry.provenance.capability,
+    permission: entry.provenance.chain[0] ?? "",
+    chain: entry.provenance.chain,
+    file: entry.provenance.file,
+    line: lines.line(entry.provenance.file, entry.provenance.path),
+    context: entry.context.kind === "local" ? "local" : { remote: entry.context.url },
+    windows: entry.windows,
+    webviews: entry.webviews,
+  };
+}
+
+export function contextLabel(entry: ResolvedCommand): string {
+  return entry.context.kind === "local" ? "local" : entry.context.url;
+}

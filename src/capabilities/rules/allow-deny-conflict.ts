@@ -1,0 +1,35 @@
+import { entryOf, entryPath, samePath } from "./support/engine-helpers.js";
+import { defineRule } from "./types.js";
+
+export default defineRule({
+  id: "allow-deny-conflict",
+  description: "Report permissions a capability grants outright and also denies: the deny wins and the allow is dead.",
+  category: "suspicious",
+  defaultSeverity: "warning",
+  fixable: false,
+  async check(context) {
+    for (const model of await context.resolutions()) {
+      for (const [command, denies] of model.denied) {
+        const deniesByCapability = new Map<number, typeof denies>();
+        for (const deny of denies) deniesByCapability.set(deny.capabilityIndex, [...(deniesByCapability.get(deny.capabilityIndex) ?? []), deny]);
+        for (const allow of model.allowed.get(command) ?? []) {
+          const sameCapability = deniesByCapability.get(allow.capabilityIndex);
+          if (!sameCapability) continue;
+          // A set minus a deny ("core:default" with "core:window:deny-title") is how a capability
+          // carves a command out of a set: that is intended. The allow is dead when it was written
+          // out on its own, or when its entry also denies it.
+          const deny = sameCapability.find((d) => allow.provenance.chain.length === 1 || samePath(d.provenance.path, allow.provenance.path));
+          if (!deny) continue;
+          const source = entryOf(model, allow);
+          if (!source) continue;
+          context.report({
+            at: source.capability.source,
+            path: entryPath(source.capability, allow.provenance.path),
+            message: `"${allow.provenance.chain.join(" › ")}" allows ${command}, but "${deny.provenance.chain.join(" › ")}" in the same capability denies it: the deny wins, this allow is dead`,
+            hint: "remove the allow, or the deny if the command should be callable",
+          });
+        }
+      }
+    }
+  },
+});

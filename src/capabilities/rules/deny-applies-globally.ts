@@ -1,0 +1,92 @@
+import type { Context, ResolvedCommand, ResolvedModel } from "../engine/index.js";
+import type { Capability } from "../model/types.js";
+import { describeTargets, entryOf, entryPath } from "./support/engine-helpers.js";
+import { defineRule } from "./types.js";
+
+export default defineRule({
+  id: "deny-applies-globally",
+  description: "Report denies that block a command another capability allows for other windows: the host ignores a deny's windows and origins.",
+  category: "suspicious",
+  defaultSeverity: "warning",
+  fixable: false,
+  async check(context) {
+    for (const model of await context.resolutions()) {
+      for (const [command, denies] of model.denied) {
+        // One allow per capability is enough to judge and name it.
+        const allowers = new Map<number, ResolvedCommand>();
+        for (const allow of model.allowed.get(command) ?? []) if (!allowers.has(allow.capabilityIndex)) allowers.set(allow.capabilityIndex, allow);
+        if (allowers.size === 0) continue;
+        // A deny entry exists per context; one finding per capability entry is enough.
+        const seen = new Set<string>();
+        for (const deny of denies) {
+          const key = `${deny.capabilityIndex}\u0000${JSON.stringify(deny.provenance.path)}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          const source = entryOf(model, deny);
+          if (!source) continue;
+          const victims = new Map<number, ResolvedCommand>();
+          for (const [capabilityIndex, allow] of allowers) {
+            if (capabilityIndex !== deny.capabilityIndex && !covers(model, deny, allow)) victims.set(capabilityIndex, allow);
+          }
+          if (victims.size === 0) continue;
+          // A few names, so that one deny among thousands of capabilities stays a one-line finding.
+          const names = [...victims.values()].slice(0, 3).map((allow) => {
+            const capability = model.capabilities[allow.capabilityIndex]!.capability;
+            return `"${capability.identifier}" (${describeReach(capability)})`;
+          });
+          if (victims.size > names.length) names.push(`${victims.size - names.length} more`);
+          context.report({
+            at: source.capability.source,
+            path: entryPath(source.capability, deny.provenance.path),
+            message: `deny of ${command} in capability "${source.capability.identifier}" (${describeReach(source.capability)}) also blocks it for ${victims.size > 1 ? "capabilities" : "capability"} ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0]}: the host applies a deny to every window, webview and origin`,
+            hint: "to keep the command from some windows, leave it out of their capabilities instead of denying it",
+          });
+        }
+      }
+    }
+  },
+});
+
+/** Windows and webviews, and the origins when they are not just the app's own pages. */
+function describeReach(capability: Capability): string {
+  const urls = (capability.remote?.urls ?? []).map((u) => `"${u}"`).join(", ");
+  const origins = urls ? (capability.local ? `; local and remote ${urls}` : `; remote ${urls} only`) : capability.local ? "" : "; no origin";
+  return describeTargets(capability) + origins;
+}
+
+/**
+ * A deny whose own windows, webviews and origins already include everything the allow reaches blocks
+ * nothing it was not aimed at (a `windows: ["*"]` lockdown, or a deny with the allow's very targets).
+ */
+function covers(model: ResolvedModel, deny: ResolvedCommand, allow: ResolvedCommand): boolean {
+  const a = model.capabilities[allow.capabilityIndex]!;
+  const d = reachOf(model.capabilities[deny.capabilityIndex]!);
+  const labels = d.everyLabel || (a.windows.every((w) => d.windows.has(w)) && a.webviews.every((w) => d.webviews.has(w)));
+  return labels && a.contexts.every((c) => d.origins.has(contextKey(c)));
+}
+
+interface Reach {
+  everyLabel: boolean;
+  windows: ReadonlySet<string>;
+  webviews: ReadonlySet<string>;
+  origins: ReadonlySet<string>;
+}
+
+const reaches = new WeakMap<object, Reach>();
+const contextKey = (c: Context) => (c.kind === "local" ? "local" : `remote ${c.url}`);
+
+/** What a denying capability reaches, computed once per capability rather than once per allow it is compared with. */
+function reachOf(capability: ResolvedModel["capabilities"][number]): Reach {
+  let reach = reaches.get(capability);
+  if (!reach) {
+    const all = (patterns: readonly string[]) => patterns.includes("*") || patterns.includes("**");
+    reach = {
+      everyLabel: all(capability.windows) || all(capability.webviews),
+      windows: new Set(capability.windows),
+      webviews: new Set(capability.webviews),
+      origins: new Set(capability.contexts.map(contextKey)),
+    };
+    reaches.set(capability, reach);
+  }
+  return reach;
+}

@@ -1,0 +1,41 @@
+import { removeArrayItem } from "../../core/fix/edits.js";
+import type { PermissionEntry } from "../model/types.js";
+import { defineRule } from "./types.js";
+
+export default defineRule({
+  id: "duplicate-permission",
+  description: "Disallow granting the same permission twice in one capability.",
+  category: "suspicious",
+  defaultSeverity: "error",
+  fixable: true,
+  check(context) {
+    for (const capability of context.capabilities) {
+      const seen = new Map<string, PermissionEntry>();
+      for (const entry of capability.permissions) {
+        const key = duplicateKey(entry, context.catalog.spellIdentifier(entry.identifier));
+        const first = seen.get(key);
+        if (!first) {
+          seen.set(key, entry);
+          continue;
+        }
+        const index = capability.permissions.indexOf(first);
+        context.report({
+          at: capability.source,
+          path: entry.path,
+          message: `permission "${entry.identifier}" is already listed at entry ${index}`,
+          hint: "remove this entry",
+          fix: (document) => removeArrayItem(document, entry.path, `remove duplicate "${entry.identifier}"`),
+        });
+      }
+    }
+  },
+});
+
+/**
+ * A string and a scope-less object with the same identifier grant the same thing (either spelling of the
+ * brand word too); scoped objects differ by scope.
+ */
+function duplicateKey(entry: PermissionEntry, identifier: string): string {
+  const scoped = (entry.allow !== undefined && entry.allow !== null) || (entry.deny !== undefined && entry.deny !== null);
+  return scoped ? JSON.stringify([identifier, entry.allow ?? null, entry.deny ?? null]) : identifier;
+}

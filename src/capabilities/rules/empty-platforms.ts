@@ -1,0 +1,24 @@
+import { TARGETS } from "../model/types.js";
+import { quoteList } from "../../core/did-you-mean.js";
+import { defineRule } from "./types.js";
+
+export default defineRule({
+  id: "empty-platforms",
+  description: "Disallow `platforms: []`, which makes a capability active on no platform.",
+  category: "correctness",
+  defaultSeverity: "warning",
+  fixable: false,
+  check(context) {
+    for (const capability of context.capabilities) {
+      const platforms = context.raw(capability).platforms;
+      if (!Array.isArray(platforms) || platforms.length > 0) continue;
+      context.report({
+        at: capability.source,
+        path: [...capability.source.path, "platforms"],
+        message: `capability "${capability.identifier}" has "platforms": [], so it is active on no platform`,
+        // Removing the field flips the capability from nowhere to everywhere: a decision, not a safe fix.
+        hint: `remove "platforms" to target every platform, or list the ones it is for: ${quoteList(TARGETS, "and")}`,
+      });
+    }
+  },
+});

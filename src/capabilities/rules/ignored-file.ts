@@ -1,0 +1,81 @@
+import path from "node:path";
+import { nearest, quoteList } from "../../core/did-you-mean.js";
+import { defineRule, type RuleContext } from "./types.js";
+
+/** Files people keep next to capabilities on purpose; the host skips them and so do we. */
+const DOCUMENTATION_NAME = /^(readme|licen[cs]e|copying|notice|changelog|authors|contributing)(\..*)?$/i;
+const DOCUMENTATION_EXTENSION = /\.(md|markdown|mdx|rst|adoc|txt)$/i;
+
+export default defineRule({
+  id: "ignored-file",
+  description: "Report capability files the build never loads: a wrong extension, or a capability left out of a non-empty app.security.capabilities, and references there to missing capabilities.",
+  category: "correctness",
+  defaultSeverity: "warning",
+  fixable: false,
+  check(context) {
+    checkExtensions(context);
+    checkSelection(context);
+  },
+});
+
+function checkExtensions(context: RuleContext) {
+  for (const absolute of context.project.skippedFiles) {
+    const name = path.basename(absolute);
+    if (DOCUMENTATION_NAME.test(name) || DOCUMENTATION_EXTENSION.test(name)) continue;
+    const extension = path.extname(name);
+    const json5 = extension === ".json5";
+    context.report({
+      at: { absolutePath: absolute },
+      path: [],
+      message: json5
+        ? `capability file with extension ".json5" is not loaded: the host reads .json and .toml files, and .json5 only with its "config-json5" feature`
+        : `file ${extension ? `with extension "${extension}"` : "without an extension"} in a capabilities folder is not loaded: the host reads only .json and .toml files`,
+      hint: json5
+        ? `convert it to plain JSON as ${name.slice(0, -extension.length)}.json (no comments, unquoted keys or trailing commas), or enable the host's "config-json5" Cargo feature`
+        : "convert it to .json or .toml if it is a capability, otherwise move it out of the capabilities folder",
+    });
+  }
+}
+
+/** A non-empty app.security.capabilities selects capability files by identifier (host-acl-semantics §1.5). */
+function checkSelection(context: RuleContext) {
+  const config = context.project.config;
+  if (!config || config.capabilityRefs.length + config.inlineCapabilities.length === 0) return;
+  const configFile = config.document.file;
+  const fromFiles = context.capabilities.filter((capability) => !capability.source.inline);
+  const active = new Set(context.project.activeCapabilities);
+  for (const capability of fromFiles) {
+    if (active.has(capability)) continue;
+    context.report({
+      at: capability.source,
+      path: [...capability.source.path, "identifier"],
+      message: `capability "${capability.identifier}" is not loaded: app.security.capabilities in ${configFile} lists the capabilities the build uses, and it is not among them`,
+      hint: `add "${capability.identifier}" to app.security.capabilities in ${configFile}, or delete the capability if it is unused`,
+    });
+  }
+  const defined = new Set(fromFiles.map((capability) => capability.identifier));
+  // A file that does not parse may define the capability; its parse finding comes first.
+  const unreadable = context.project.documents.some((document) => !document.ok);
+  const seen = new Set<string>();
+  for (const ref of config.capabilityRefs) {
+    const missing = !defined.has(ref.identifier);
+    const repeated = seen.has(ref.identifier);
+    seen.add(ref.identifier);
+    if (missing ? unreadable : !repeated) continue;
+    // The build takes each listed capability out of the file set, so a second mention finds nothing.
+    const buildError = `the build fails with "capability with identifier ${ref.identifier} not found"`;
+    const close = nearest(ref.identifier, [...defined], 2);
+    context.report({
+      at: config.document,
+      path: ref.path,
+      message: missing
+        ? `app.security.capabilities names "${ref.identifier}", but no capability file defines it: ${buildError}`
+        : `app.security.capabilities lists "${ref.identifier}" twice: ${buildError}`,
+      hint: !missing
+        ? "remove this entry"
+        : close.length
+          ? `did you mean ${quoteList(close)}?`
+          : `create a capability "${ref.identifier}" in the capabilities folder, or remove this entry`,
+    });
+  }
+}

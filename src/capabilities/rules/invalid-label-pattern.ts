@@ -1,0 +1,45 @@
+import { checkLabel, compileLabelPattern } from "../engine/match/glob.js";
+import { defineRule } from "./types.js";
+
+/** Characters that show a glob feature the host's globs lack. */
+const HINTS: Record<string, string> = {
+  "{": "globs have no {a,b} alternatives: write one pattern per label",
+  "}": "globs have no {a,b} alternatives: write one pattern per label",
+  "\\": "globs have no backslash escapes, and no label contains a backslash",
+};
+
+export default defineRule({
+  id: "invalid-label-pattern",
+  description: "Disallow window and webview patterns the host rejects, or that contain a character no label can have.",
+  category: "correctness",
+  defaultSeverity: "error",
+  fixable: false,
+  check(context) {
+    for (const capability of context.capabilities) {
+      for (const field of ["windows", "webviews"] as const) {
+        capability[field].forEach((pattern, index) => {
+          const at = { at: capability.source, path: [...capability.source.path, field, index] };
+          const compiled = compileLabelPattern(pattern);
+          if (!compiled.ok) {
+            context.report({
+              ...at,
+              message: `invalid ${field === "windows" ? "window" : "webview"} pattern "${pattern}": ${compiled.message}`,
+              hint: "globs support *, ?, [abc] and [!abc]; ** only as a whole path component; write [*] for a literal *",
+            });
+            return;
+          }
+          // What remains once the glob syntax is gone must be label text, or the pattern matches nothing.
+          const literal = pattern.replace(/\[!?\]?[^\]]*\]/g, "").replace(/[*?]/g, "");
+          if (!checkLabel(literal).ok) {
+            const bad = [...literal].find((ch) => !checkLabel(ch).ok)!;
+            context.report({
+              ...at,
+              message: `${field === "windows" ? "window" : "webview"} pattern "${pattern}" contains ${JSON.stringify(bad)}, which no label can contain: it matches nothing`,
+              hint: HINTS[bad] ?? "labels may only contain letters, digits, -, /, : and _",
+            });
+          }
+        });
+      }
+    }
+  },
+});

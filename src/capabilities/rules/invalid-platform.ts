@@ -1,0 +1,42 @@
+import { replaceStringValue } from "../../core/fix/edits.js";
+import { TARGETS } from "../model/types.js";
+import { nearest, quoteList } from "../../core/did-you-mean.js";
+import { defineRule } from "./types.js";
+
+export default defineRule({
+  id: "invalid-platform",
+  description: "Disallow `platforms` values other than the host's case-sensitive targets linux, macOS, windows, android and iOS.",
+  category: "correctness",
+  defaultSeverity: "error",
+  fixable: true,
+  check(context) {
+    for (const capability of context.capabilities) {
+      const platforms = context.raw(capability).platforms;
+      if (!Array.isArray(platforms)) continue;
+      platforms.forEach((value, index) => {
+        if (typeof value !== "string" || (TARGETS as readonly string[]).includes(value)) return;
+        const sameLetters = TARGETS.find((t) => t.toLowerCase() === value.toLowerCase().trim());
+        const suggestion = sameLetters ?? ALIASES[value.toLowerCase()] ?? nearest(value, TARGETS, 1)[0];
+        const path = [...capability.source.path, "platforms", index];
+        context.report({
+          at: capability.source,
+          path,
+          message: `invalid platform "${value}": expected one of ${quoteList(TARGETS)} (case-sensitive)`,
+          hint: suggestion ? `write "${suggestion}"` : undefined,
+          // A case or spacing slip has one meaning; an alias such as "darwin" is left for a human.
+          fix: sameLetters ? (document) => replaceStringValue(document, path, sameLetters, `write "${sameLetters}"`) : undefined,
+        });
+      });
+    }
+  },
+});
+
+const ALIASES: Record<string, string> = {
+  darwin: "macOS",
+  mac: "macOS",
+  osx: "macOS",
+  win: "windows",
+  win32: "windows",
+  ios: "iOS",
+  ipados: "iOS",
+};

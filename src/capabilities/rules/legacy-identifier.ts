@@ -1,0 +1,36 @@
+import { replaceStringValue } from "../../core/fix/edits.js";
+import { legacyRename } from "./support/legacy.js";
+import { defineRule } from "./types.js";
+
+export default defineRule({
+  id: "legacy-identifier",
+  description: "Disallow pre-release and v1-style permission names (`window:allow-close`, `fs.exists`, `fs:exists`) that the host no longer accepts.",
+  category: "correctness",
+  defaultSeverity: "warning",
+  fixable: true,
+  check(context) {
+    for (const { capability, entry } of context.entries()) {
+      const renamed = legacyRename(entry.identifier, context.catalog);
+      if (renamed === undefined) continue;
+      const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
+      context.report({
+        at: capability.source,
+        path,
+        message: `legacy permission identifier "${entry.identifier}": the build rejects this name, it is now "${renamed}"`,
+        hint: `rename it to "${renamed}" (${reasons(entry.identifier, renamed).join("; ")})`,
+        fix: (document) => replaceStringValue(document, path, renamed, `rename to "${renamed}"`),
+      });
+    }
+  },
+});
+
+function reasons(old: string, renamed: string): string[] {
+  const out: string[] = [];
+  if (renamed.startsWith("core:") && !old.startsWith("core:")) out.push('core permissions moved under "core:" in 2.0');
+  if (old.includes(".")) out.push('the separator is ":"');
+  const base = (id: string) => id.slice(id.lastIndexOf(":") + 1);
+  if (base(renamed).startsWith("allow-") && !base(old.replace(".", ":")).startsWith("allow-")) {
+    out.push('a command is granted by its "allow-" permission');
+  }
+  return out;
+}

@@ -1,0 +1,75 @@
+import { removeArrayItem } from "../../core/fix/edits.js";
+import { expandIdentifier, qualifiedIdentifier } from "../engine/resolve.js";
+import { TARGETS, type PermissionEntry } from "../model/types.js";
+import { defineRule } from "./types.js";
+
+export default defineRule({
+  id: "redundant-permission",
+  description: "Report permissions already granted by a set listed in the same capability (`core:default` with `core:window:allow-title`).",
+  category: "style",
+  defaultSeverity: "warning",
+  fixable: true,
+  check(context) {
+    // Leaf sets depend only on the identifier and the platform, so each is computed once.
+    const cache = new Map<string, Set<string>>();
+    const leavesOf = (identifier: string, platform: string) => {
+      const key = `${platform}\u0000${identifier}`;
+      let leaves = cache.get(key);
+      if (!leaves) {
+        leaves = new Set(
+          expandIdentifier(context.catalog, identifier)
+            .leaves.filter((leaf) => leaf.permission.platforms === undefined || leaf.permission.platforms.includes(platform))
+            .map((leaf) => qualifiedIdentifier(leaf.key, leaf.name)),
+        );
+        cache.set(key, leaves);
+      }
+      return leaves;
+    };
+    const chainTo = (identifier: string, leaf: string) =>
+      expandIdentifier(context.catalog, identifier).leaves.find((l) => qualifiedIdentifier(l.key, l.name) === leaf)?.chain;
+    // Whether an identifier's leaves differ by platform; most do not, and then one platform answers.
+    const platformDependent = (identifier: string) =>
+      expandIdentifier(context.catalog, identifier).leaves.some((leaf) => leaf.permission.platforms !== undefined);
+    for (const capability of context.capabilities) {
+      const active = TARGETS.filter((p) => capability.platforms === undefined || capability.platforms.includes(p));
+      if (active.length === 0) continue;
+      const candidates = capability.permissions.filter((entry) => !hasScope(entry));
+      const anyDependent = candidates.some((entry) => platformDependent(entry.identifier));
+      const platforms = anyDependent ? active : active.slice(0, 1);
+      // Only entries that expand to more than one leaf (sets) can cover another.
+      const sets = candidates.filter((entry) => platforms.some((platform) => leavesOf(entry.identifier, platform).size > 1));
+      if (sets.length === 0) continue;
+      for (const entry of candidates) {
+        // The covering set must cover it on every platform the capability is active on.
+        const cover = sets.find(
+          (other) =>
+            other !== entry &&
+            other.identifier !== entry.identifier &&
+            platforms.every((platform) => {
+              const mine = leavesOf(entry.identifier, platform);
+              const theirs = leavesOf(other.identifier, platform);
+              if (mine.size === 0 || theirs.size <= mine.size) return false;
+              for (const leaf of mine) if (!theirs.has(leaf)) return false;
+              return true;
+            }),
+        );
+        if (!cover) continue;
+        // A single permission deep inside a set: show the way down (core:default › core:window:default › …).
+        const mine = [...leavesOf(entry.identifier, platforms[0]!)];
+        const chain = mine.length === 1 ? chainTo(cover.identifier, mine[0]!) : undefined;
+        const via = chain && chain.length > 2 ? ` (${chain.join(" › ")})` : "";
+        context.report({
+          at: capability.source,
+          path: entry.extended ? [...entry.path, "identifier"] : entry.path,
+          message: `"${entry.identifier}" is already granted by "${cover.identifier}"${via} in this capability`,
+          hint: "remove it",
+          fix: (document) => removeArrayItem(document, entry.path, `remove "${entry.identifier}", granted by "${cover.identifier}"`),
+        });
+      }
+    }
+  },
+});
+
+function hasScope(entry: PermissionEntry): boolean {
+  return (entry.allow !== undefined && entry.allow !== null) || (entry.deny !== undefined && entry.deny !== null);
+}

@@ -1,0 +1,55 @@
+import type { Catalog } from "../catalog/catalog.js";
+import type { ResolvedModel } from "../engine/index.js";
+import type { Fix } from "../../core/diagnostics.js";
+import type { RuleMeta } from "../../core/rule.js";
+import type { JsonPath } from "../../core/location.js";
+import type { SourceDocument } from "../../core/source/document.js";
+import type { Project } from "../load/project.js";
+import type { Capability, PermissionEntry } from "../model/types.js";
+
+export interface RuleReport {
+  /** The file: a capability's source, or a document. */
+  at: { absolutePath: string };
+  path: JsonPath;
+  target?: "key" | "value";
+  message: string;
+  hint?: string;
+  /** Facts behind the message, for programs such as the HTML report. */
+  data?: Readonly<Record<string, unknown>>;
+  /** Raise a warning to an error (a dangerous grant reachable from remote pages); an "off" rule stays off. */
+  escalate?: boolean;
+  /** Builds the safe fix from the document's text; called only when the document is JSON. */
+  fix?: (document: SourceDocument) => Fix | undefined;
+}
+
+export interface RuleContext {
+  readonly project: Project;
+  readonly catalog: Catalog;
+  /** Capabilities whose file passed parsing (schema-invalid fields are dropped from the model). */
+  readonly capabilities: readonly Capability[];
+  /** The document a capability (or any file) came from. */
+  document(at: { absolutePath: string }): SourceDocument | undefined;
+  /** The raw JSON object of a capability as written. */
+  raw(capability: Capability): Record<string, unknown>;
+  /** Every permission entry with its capability. */
+  entries(): Iterable<{ capability: Capability; entry: PermissionEntry }>;
+  report(report: RuleReport): void;
+  /**
+   * The host's resolution of the capabilities the build uses, once per platform this run covers
+   * (every platform unless the user picked one), computed on first use and shared by all rules.
+   * The engine (and URLPattern) load only when a rule asks.
+   */
+  resolutions(): Promise<readonly ResolvedModel[]>;
+}
+
+export interface Rule extends RuleMeta {
+  check(context: RuleContext): void | Promise<void>;
+}
+
+/**
+ * Declares a capability rule: keeps the literal type-checked (arethetypeswrong's `defineCheck`) and
+ * stamps the rule's domain.
+ */
+export function defineRule<const R extends Omit<Rule, "domain">>(rule: R): R & { domain: "capabilities" } {
+  return { ...rule, domain: "capabilities" };
+}

@@ -1,0 +1,40 @@
+import { nearest, quoteList } from "../../core/did-you-mean.js";
+import { APP_KEY } from "../catalog/types.js";
+import { classifyIdentifier } from "./support/classify.js";
+import { defineRule } from "./types.js";
+
+export default defineRule({
+  id: "unknown-plugin",
+  description: "Report permission identifiers whose plugin no known manifest defines, so they cannot be checked.",
+  category: "correctness",
+  defaultSeverity: "warning",
+  fixable: false,
+  check(context) {
+    const reported = new Set<string>();
+    for (const { capability, entry } of context.entries()) {
+      const verdict = classifyIdentifier(entry.identifier, context.catalog);
+      if (verdict.kind !== "unknown-plugin") continue;
+      const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
+      if (verdict.key === undefined) {
+        context.report({
+          at: capability.source,
+          path,
+          message: `app permission "${entry.identifier}" cannot be checked: no app permissions are known`,
+          hint: "point caplint at the app's permission files with --permissions src-tauri/permissions, or at its generated manifest with --manifest",
+        });
+        continue;
+      }
+      const similar = nearest(verdict.key, context.catalog.keys().filter((k) => k !== APP_KEY && !k.startsWith("core")), 2);
+      const once = reported.has(verdict.key) ? "" : " (build the app once to generate src-tauri/gen/schemas/acl-manifests.json)";
+      reported.add(verdict.key);
+      context.report({
+        at: capability.source,
+        path,
+        message: `unknown plugin "${verdict.key}" in "${entry.identifier}": no manifest defines it`,
+        hint: similar.length
+          ? `did you mean plugin ${quoteList(similar)}? Otherwise give caplint the plugin's manifest with --manifest FILE${once}`
+          : `give caplint the plugin's manifest with --manifest FILE or --plugins DIR${once}`,
+      });
+    }
+  },
+});

@@ -1,0 +1,276 @@
+import { generatedFile, readPackageJson } from "../../core/package-files.js";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import type { JsonPath } from "../../core/location.js";
+import { valueAt } from "../../core/source/document.js";
+import { fileForm } from "../model/capability.js";
+
+export interface SchemaProblem {
+  path: JsonPath;
+  target: "key" | "value";
+  message: string;
+  hint?: string;
+}
+
+type Validators = Record<"single" | "list" | "wrapped", ValidateFunction>;
+let validators: Validators | undefined;
+let schemaRoot: SchemaNode | undefined;
+
+/**
+ * The validators come precompiled from the build (scripts/build-validator.mjs writes
+ * dist/generated/capability-validators.cjs); running from sources (tests) compiles them with Ajv once.
+ * Either way nothing loads until a file is validated.
+ */
+async function getValidators(): Promise<Validators> {
+  if (validators) return validators;
+  const schema = readPackageJson<SchemaNode & { $id: string }>("schema", "capability.schema.json");
+  schemaRoot = schema;
+  validators = (await loadGenerated()) ?? (await compileAtRuntime(schema));
+  return validators;
+}
+
+async function loadGenerated(): Promise<Validators | undefined> {
+  const generated = generatedFile("capability-validators.cjs");
+  if (generated === undefined) return undefined;
+  const { createRequire } = await import("node:module");
+  try {
+    return createRequire(import.meta.url)(generated) as Validators;
+  } catch {
+    return undefined;
+  }
+}
+
+async function compileAtRuntime(schema: SchemaNode & { $id: string }): Promise<Validators> {
+  const [{ default: Ajv }, { default: addFormats }] = await Promise.all([import("ajv"), import("ajv-formats")]);
+  // The same options as scripts/build-validator.mjs: verbose errors carry the anyOf branches.
+  const ajv = new (Ajv as unknown as typeof import("ajv").default)({ allErrors: true, strict: false, verbose: true });
+  (addFormats as unknown as (a: unknown) => void)(ajv);
+  ajv.addSchema(withoutUniqueItems(schema));
+  return {
+    single: ajv.compile({ $ref: `${schema.$id}#/definitions/Capability` }),
+    list: ajv.compile({ type: "array", items: { $ref: `${schema.$id}#/definitions/Capability` } }),
+    wrapped: ajv.compile({ $ref: `${schema.$id}#/anyOf/2` }),
+  };
+}
+
+/**
+ * The schema as Ajv checks it: without `uniqueItems`, whose findings belong to duplicate-permission.
+ * Ajv decides it with a deep equality that is quadratic in the list's length (seconds for a few
+ * thousand object entries) and throws on an entry with a `toString` or `valueOf` key.
+ * scripts/build-validator.mjs does the same for the precompiled validators.
+ */
+function withoutUniqueItems<T>(schema: T): T {
+  return JSON.parse(JSON.stringify(schema), (key, value: unknown) => (key === "uniqueItems" ? undefined : value)) as T;
+}
+
+const FORM_NAMES = {
+  single: "a single capability object",
+  list: "an array of capabilities",
+  wrapped: 'an object with a "capabilities" array',
+} as const;
+
+/**
+ * Validates a parsed capability file against the schema. The form is decided the way the host
+ * decides it (array, object with `capabilities`, other object), so the three-way `anyOf` of the
+ * schema never produces noise: only the chosen form's errors are reported.
+ * Errors owned by dedicated rules (platform values, duplicate entries) are left to those rules.
+ */
+export async function validateCapabilityFile(value: unknown): Promise<SchemaProblem[]> {
+  const form = fileForm(value);
+  if (!form) {
+    return [
+      {
+        path: [],
+        target: "value",
+        message: `expected a capability file (${FORM_NAMES.single}, ${FORM_NAMES.list}, or ${FORM_NAMES.wrapped}), found ${typeName(value)}`,
+      },
+    ];
+  }
+  const validate = (await getValidators())[form];
+  if (validate(value)) return [];
+  return ajvErrorsToProblems(validate.errors ?? [], value, form);
+}
+
+export function ajvErrorsToProblems(errors: readonly ErrorObject[], root: unknown, form: keyof typeof FORM_NAMES): SchemaProblem[] {
+  const kept = pickAnyOfBranches(errors, root, schemaRoot!);
+  const problems: SchemaProblem[] = [];
+  const seen = new Set<string>();
+  for (const error of kept) {
+    const problem = toProblem(error, root, form);
+    if (!problem) continue;
+    const key = JSON.stringify([problem.path, problem.message]);
+    if (!seen.has(key)) {
+      seen.add(key);
+      problems.push(problem);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Collapses `anyOf` failures. The value's JSON type selects the branch the author meant: when exactly
+ * one branch accepts that type, the other branches' type complaints are dropped and the chosen
+ * branch's own errors stay; when no branch accepts it, one message lists what was expected.
+ */
+function pickAnyOfBranches(errors: readonly ErrorObject[], root: unknown, schema: SchemaNode): ErrorObject[] {
+  const dropped = new Set<ErrorObject>();
+  for (const anyOf of errors.filter((e) => e.keyword === "anyOf")) {
+    const value = valueAt(root, instancePathToPath(anyOf.instancePath));
+    const branches = Array.isArray(anyOf.schema) ? (anyOf.schema as SchemaNode[]) : [];
+    const accepting = branches.filter((branch) => acceptsType(resolveRef(branch, schema), value));
+    const atValue = (e: ErrorObject) => e.instancePath === anyOf.instancePath;
+    const below = (e: ErrorObject) => e.instancePath.startsWith(`${anyOf.instancePath}/`);
+    if (accepting.length === 1) {
+      dropped.add(anyOf);
+      for (const e of errors) if (atValue(e) && (e.keyword === "type" || e.keyword === "anyOf")) dropped.add(e);
+    } else {
+      for (const e of errors) if (e !== anyOf && (atValue(e) || below(e))) dropped.add(e);
+    }
+  }
+  return errors.filter((e) => !dropped.has(e));
+}
+
+type SchemaNode = { $ref?: string; type?: string | string[]; anyOf?: SchemaNode[]; [key: string]: unknown };
+
+function resolveRef(node: SchemaNode, root: SchemaNode): SchemaNode {
+  let current = node;
+  for (let hops = 0; current.$ref && hops < 10; hops++) {
+    const pointer = current.$ref.slice(current.$ref.indexOf("#") + 1);
+    current = valueAt(root, pointer.split("/").filter(Boolean)) as SchemaNode;
+  }
+  return current;
+}
+
+function acceptsType(branch: SchemaNode, value: unknown): boolean {
+  if (branch.anyOf) return true;
+  if (branch.type === undefined) return true;
+  const types = Array.isArray(branch.type) ? branch.type : [branch.type];
+  const actual = value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : typeof value;
+  return types.includes(actual) || (actual === "integer" && types.includes("number"));
+}
+
+function toProblem(error: ErrorObject, root: unknown, form: keyof typeof FORM_NAMES): SchemaProblem | undefined {
+  const path = instancePathToPath(error.instancePath);
+  const field = fieldName(path);
+  const value = valueAt(root, path);
+  switch (error.keyword) {
+    case "required": {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      const where = path.length === 0 && form === "single" ? "capability" : describeContainer(path);
+      return {
+        path,
+        target: "value",
+        message: `${where} is missing required field "${missing}"`,
+        hint: REQUIRED_HINTS[missing],
+      };
+    }
+    case "type": {
+      const expected = (error.params as { type: string | string[] }).type;
+      const list = Array.isArray(expected) ? expected : String(expected).split(",");
+      return {
+        path,
+        target: "value",
+        message: `${field} must be ${list.map(article).join(" or ")}, found ${typeName(value)}`,
+        hint: TYPE_HINTS[field],
+      };
+    }
+    case "anyOf": {
+      return { path, target: "value", message: `${field} must be ${ANYOF_EXPECTATIONS[anyOfKind(path)] ?? "a valid value"}, found ${typeName(value)}` };
+    }
+    case "enum":
+    case "uniqueItems":
+      // Owned by invalid-platform and duplicate-permission, which say more.
+      return undefined;
+    default:
+      return { path, target: "value", message: `${field} ${error.message ?? "is invalid"}` };
+  }
+}
+
+const REQUIRED_HINTS: Record<string, string> = {
+  identifier: 'add "identifier": a name unique across all capability files',
+  permissions: 'add "permissions": a list such as ["core:default"]',
+  urls: 'add "urls": a list of URL patterns such as ["https://example.com"]',
+  capabilities: 'add "capabilities": a list of capability objects',
+};
+
+const TYPE_HINTS: Record<string, string> = {
+  windows: 'write window labels as a list, e.g. "windows": ["main"]',
+  webviews: 'write webview labels as a list, e.g. "webviews": ["main"]',
+  permissions: 'write permissions as a list, e.g. "permissions": ["core:default"]',
+  platforms: 'write platforms as a list, e.g. "platforms": ["linux", "macOS", "windows"]',
+  local: 'use true or false without quotes',
+  urls: 'write URL patterns as a list, e.g. "urls": ["https://example.com"]',
+};
+
+const ANYOF_EXPECTATIONS: Record<string, string> = {
+  PermissionEntry: 'a permission identifier string or an object {"identifier", "allow"?, "deny"?}',
+  remote: 'an object {"urls": [...]} or null',
+};
+
+function anyOfKind(path: JsonPath): string {
+  if (path[path.length - 2] === "permissions") return "PermissionEntry";
+  return String(path[path.length - 1]);
+}
+
+function describeContainer(path: JsonPath): string {
+  const last = path[path.length - 1];
+  if (typeof last === "number") {
+    const parent = path[path.length - 2];
+    if (parent === "permissions") return `permission entry ${last}`;
+    return `capability ${last}`;
+  }
+  if (last === undefined) return "the file";
+  return `"${last}"`;
+}
+
+function fieldName(path: JsonPath): string {
+  const last = path[path.length - 1];
+  if (last === undefined) return "the file";
+  if (typeof last === "number") {
+    const parent = path[path.length - 2];
+    if (parent === "permissions") return `permission entry ${last}`;
+    if (parent === undefined || parent === "capabilities") return `capability ${last}`;
+    return `"${String(parent)}[${last}]"`;
+  }
+  return `"${last}"`;
+}
+
+function article(type: string): string {
+  switch (type) {
+    case "array":
+      return "an array";
+    case "object":
+      return "an object";
+    case "integer":
+      return "an integer";
+    case "null":
+      return "null";
+    default:
+      return `a ${type}`;
+  }
+}
+
+export function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  switch (typeof value) {
+    case "string":
+      return `a string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
+    case "number":
+      return `a number (${value})`;
+    case "boolean":
+      return `a boolean (${value})`;
+    case "object":
+      return "an object";
+    default:
+      return typeof value;
+  }
+}
+
+function instancePathToPath(pointer: string): JsonPath {
+  if (!pointer) return [];
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((segment) => (/^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : segment));
+}

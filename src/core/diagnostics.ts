@@ -1,0 +1,65 @@
+import type { JsonPath, Range, TextEdit } from "./location.js";
+
+export type Severity = "error" | "warning";
+export type RuleSetting = Severity | "off";
+
+export interface Fix {
+  /** What the fix does, for `--fix-dry-run` and reporters. */
+  description: string;
+  edits: TextEdit[];
+}
+
+export interface Diagnostic {
+  ruleId: string;
+  severity: Severity;
+  message: string;
+  /** POSIX path relative to the working directory (or absolute when outside it). */
+  file: string;
+  /** Absolute file system path, for fixes and code frames; not part of the JSON contract. */
+  absolutePath: string;
+  path: JsonPath;
+  range: Range;
+  /** Character offsets of the range in the file text, for code frames. */
+  offset: number;
+  length: number;
+  /** How to fix it, in one line. */
+  hint?: string;
+  /** The other line of a finding that pairs two events (a terminal event and its start). */
+  relatedLine?: number;
+  fix?: Fix;
+  /** Facts behind the message for programs (e.g. the commands a dangerous grant covers); not printed. */
+  data?: Readonly<Record<string, unknown>>;
+}
+
+export interface LintSummary {
+  files: number;
+  errors: number;
+  warnings: number;
+  fixable: number;
+}
+
+export function summarize(diagnostics: readonly Diagnostic[], files: number): LintSummary {
+  let errors = 0;
+  let warnings = 0;
+  let fixable = 0;
+  for (const d of diagnostics) {
+    if (d.severity === "error") errors++;
+    else warnings++;
+    if (d.fix) fixable++;
+  }
+  return { files, errors, warnings, fixable };
+}
+
+export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return (
+    compareStrings(a.file, b.file) ||
+    a.range.start.line - b.range.start.line ||
+    a.range.start.column - b.range.start.column ||
+    compareStrings(a.ruleId, b.ruleId) ||
+    compareStrings(a.message, b.message)
+  );
+}
+
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

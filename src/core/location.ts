@@ -1,0 +1,27 @@
+/*
+ * Where things are in a source file. Ground-level vocabulary: the loaders, the models and the
+ * diagnostics all speak it, so it imports nothing.
+ */
+
+/** Keys and indices from a document's root to a value. */
+export type JsonPath = ReadonlyArray<string | number>;
+
+export interface Position {
+  /** 1-based line. */
+  line: number;
+  /** 1-based column, in UTF-16 code units. */
+  column: number;
+}
+
+export interface Range {
+  start: Position;
+  /** Exclusive end. */
+  end: Position;
+}
+
+/** A text edit in the jsonc-parser `Edit` shape. */
+export interface TextEdit {
+  offset: number;
+  length: number;
+  content: string;
+}

@@ -1,0 +1,107 @@
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Diagnostic, Severity } from "../diagnostics.js";
+import type { RuleMeta } from "../rule.js";
+import type { Reporter, ReporterContext } from "./types.js";
+
+/** The OASIS location of the SARIF 2.1.0 schema (errata 01), which GitHub code scanning also names. */
+export const SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+const INFORMATION_URI = "https://github.com/caplint/caplint";
+/** Relative artifact URIs resolve against this base; GitHub maps it to the repository checkout. */
+const SRCROOT = "%SRCROOT%";
+
+/**
+ * SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.
+ * Every registered rule is listed (also those without results) so that viewers can show rule help
+ * and GitHub can close alerts of rules that stopped reporting.
+ */
+const sarif: Reporter = ({ diagnostics, notes = [] }, context) => {
+  const rules = [...context.rules.values()];
+  const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
+  const log = {
+    $schema: SARIF_SCHEMA_URI,
+    version: "2.1.0",
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: "caplint",
+            version: context.toolVersion,
+            semanticVersion: context.toolVersion,
+            informationUri: INFORMATION_URI,
+            rules: rules.map((rule) => ruleDescriptor(rule, context)),
+          },
+        },
+        originalUriBaseIds: { [SRCROOT]: { uri: directoryUri(context.cwd) } },
+        // Our columns count UTF-16 code units, like JavaScript strings.
+        columnKind: "utf16CodeUnits",
+        results: diagnostics.map((d) => result(d, ruleIndex.get(d.ruleId))),
+        ...(notes.length
+          ? { invocations: [{ executionSuccessful: true, toolExecutionNotifications: notes.map((text) => ({ level: "note", message: { text } })) }] }
+          : {}),
+      },
+    ],
+  };
+  return JSON.stringify(log, null, 2) + "\n";
+};
+
+function ruleDescriptor(rule: RuleMeta, context: ReporterContext) {
+  const docs = context.docsUrl(rule.id);
+  return {
+    id: rule.id,
+    name: rule.id,
+    shortDescription: { text: rule.description },
+    fullDescription: { text: rule.description },
+    helpUri: docs,
+    help: { text: `${rule.description}\nDocumentation: ${docs}`, markdown: `${rule.description}\n\n[Documentation](${docs})` },
+    defaultConfiguration: { level: level(rule.defaultSeverity) },
+    properties: { tags: [rule.category] },
+  };
+}
+
+function result(d: Diagnostic, index: number | undefined) {
+  return {
+    ruleId: d.ruleId,
+    ...(index === undefined ? {} : { ruleIndex: index }),
+    level: level(d.severity),
+    message: { text: d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message },
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: artifactLocation(d),
+          region: {
+            startLine: d.range.start.line,
+            startColumn: d.range.start.column,
+            endLine: d.range.end.line,
+            endColumn: d.range.end.column,
+          },
+        },
+      },
+    ],
+    ...(d.relatedLine === undefined
+      ? {}
+      : { relatedLocations: [{ id: 1, message: { text: "the other event of the pair" }, physicalLocation: { artifactLocation: artifactLocation(d), region: { startLine: d.relatedLine } } }] }),
+  };
+}
+
+/**
+ * Files inside the working directory get a relative URI against %SRCROOT%; a file outside it
+ * gets an absolute file URI, since a URI climbing above the source root names nothing there.
+ */
+function artifactLocation(d: Diagnostic): { uri: string; uriBaseId?: string } {
+  const outside = d.file === ".." || d.file.startsWith("../") || path.posix.isAbsolute(d.file) || path.win32.isAbsolute(d.file);
+  if (outside) return { uri: pathToFileURL(d.absolutePath).href };
+  return { uri: d.file.split("/").map(encodeURIComponent).join("/"), uriBaseId: SRCROOT };
+}
+
+/** SARIF requires a base URI to end with a slash, or relative URIs would resolve against its parent. */
+function directoryUri(cwd: string): string {
+  const href = pathToFileURL(cwd).href;
+  return href.endsWith("/") ? href : `${href}/`;
+}
+
+function level(severity: Severity): "error" | "warning" {
+  return severity === "error" ? "error" : "warning";
+}
+
+export default sarif;

@@ -1,0 +1,26 @@
+import type { Diagnostic, LintSummary } from "../diagnostics.js";
+import type { RuleMeta } from "../rule.js";
+import type { Paint } from "../terminal-text.js";
+
+export { NO_PAINT, type Paint } from "../terminal-text.js";
+
+export interface ReportInput {
+  diagnostics: readonly Diagnostic[];
+  summary: LintSummary;
+  /** Facts about the whole run, said once, not per finding. */
+  notes?: readonly string[];
+}
+
+export interface ReporterContext {
+  cwd: string;
+  paint: Paint;
+  rules: ReadonlyMap<string, RuleMeta>;
+  toolVersion: string;
+  /** Text of a file, for code frames. */
+  sourceText(absolutePath: string): string | undefined;
+  /** Docs URL of a rule. */
+  docsUrl(ruleId: string): string;
+}
+
+/** Reporters are pure: data in, text out. The CLI writes. */
+export type Reporter = (input: ReportInput, context: ReporterContext) => string;

@@ -1,0 +1,26 @@
+import type { Severity } from "./diagnostics.js";
+
+/** The kinds of input caplint checks; each lives in its own folder under src/ and plugs its rules and commands in. */
+export const DOMAIN_NAMES = ["capabilities", "events", "mcp"] as const;
+export type DomainName = (typeof DOMAIN_NAMES)[number];
+
+/** The command that lints a domain's input (listed by `caplint rules`, used by the fixture tests). */
+export const DOMAIN_LINT_COMMANDS: Readonly<Record<DomainName, string>> = { capabilities: "check", events: "events", mcp: "mcp" };
+
+export type RuleCategory = "correctness" | "security" | "suspicious" | "style";
+
+/** What every rule of every domain declares: the registry, config, reporters and `caplint rules` read only this. */
+export interface RuleMeta {
+  /** Public contract: the id users configure and CI scripts filter on; unique across domains. */
+  id: string;
+  /** The kind of input the rule checks. */
+  domain: DomainName;
+  /** One sentence, shown by `caplint rules` and in SARIF. */
+  description: string;
+  category: RuleCategory;
+  defaultSeverity: Severity;
+  /** True when the rule offers safe fixes applied by `--fix`. */
+  fixable: boolean;
+  /** Findings the pipeline itself reports (a file that does not parse); always errors, cannot be turned off. */
+  reservedForPipeline?: boolean;
+}

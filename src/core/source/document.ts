@@ -1,0 +1,349 @@
+import { createRequire } from "node:module";
+import type { Node, ParseError } from "jsonc-parser";
+import type { JsonPath, Range } from "../location.js";
+import { LineIndex } from "./line-index.js";
+
+export type DocumentFormat = "json" | "toml";
+
+type JsoncParser = typeof import("jsonc-parser");
+let jsonc: JsoncParser | undefined;
+
+/**
+ * jsonc-parser builds the syntax tree that positions come from. A clean file never needs one, so it
+ * is loaded (synchronously, from its CommonJS build) only when a position or a syntax error is asked for.
+ */
+function jsoncParser(): JsoncParser {
+  jsonc ??= createRequire(import.meta.url)("jsonc-parser") as JsoncParser;
+  return jsonc;
+}
+
+/** Deeper documents are refused before parsing: the host has no use for them and recursive parsers overflow. */
+export const MAX_NESTING_DEPTH = 256;
+
+export interface Located {
+  range: Range;
+  offset: number;
+  length: number;
+  /** False when the path does not exist and an ancestor (or the file start) was used. */
+  exact: boolean;
+}
+
+export interface ParseFailure {
+  message: string;
+  offset: number;
+  length: number;
+}
+
+/**
+ * A parsed capability or permission file. It owns the only mapping from JSON paths to
+ * text positions: rules and the schema stage report paths, never positions.
+ */
+export class SourceDocument {
+  readonly lines: LineIndex;
+  private constructor(
+    /** Absolute path. */
+    readonly absolutePath: string,
+    /** POSIX path relative to the working directory. */
+    readonly file: string,
+    readonly text: string,
+    readonly format: DocumentFormat,
+    readonly value: unknown,
+    readonly parseError: ParseFailure | undefined,
+    private treeCache: Node | undefined,
+  ) {
+    this.lines = new LineIndex(text);
+  }
+
+  static parse(absolutePath: string, file: string, text: string, format: DocumentFormat, parseToml?: TomlParser): SourceDocument {
+    const problem = precheck(text);
+    if (problem) return new SourceDocument(absolutePath, file, text, format, undefined, problem, undefined);
+    if (format === "toml") {
+      if (!parseToml) throw new Error("a TOML parser is required for TOML documents");
+      const result = parseToml(text);
+      return new SourceDocument(absolutePath, file, text, format, result.value, result.error, undefined);
+    }
+    let value: unknown;
+    try {
+      // The native parser agrees with jsonc-parser on valid JSON and keeps `__proto__` as a plain own key.
+      value = JSON.parse(text);
+    } catch {
+      const errors: ParseError[] = [];
+      jsoncParser().parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+      const first = errors[0];
+      const failure: ParseFailure = first
+        ? { message: describeJsonError(first, text), offset: first.offset, length: Math.max(1, first.length) }
+        : { message: "invalid JSON", offset: 0, length: 0 };
+      return new SourceDocument(absolutePath, file, text, format, undefined, failure, undefined);
+    }
+    return new SourceDocument(absolutePath, file, text, format, value, undefined, undefined);
+  }
+
+  /** The syntax tree of a valid JSON document, built on first use. */
+  private get tree(): Node | undefined {
+    if (this.treeCache === undefined && this.format === "json" && this.parseError === undefined) {
+      this.treeCache = jsoncParser().parseTree(this.text, [], { disallowComments: true, allowTrailingComma: false });
+    }
+    return this.treeCache;
+  }
+
+  get ok(): boolean {
+    return this.parseError === undefined;
+  }
+
+  /**
+   * Paths of properties written a second (or later) time in the same object of a JSON document.
+   * `JSON.parse` keeps the last one silently; the host's serde rejects a repeated known field. A
+   * cheap text test skips the syntax walk for files where no key can repeat.
+   */
+  repeatedKeys(): JsonPath[] {
+    if (this.format !== "json" || !this.ok || !mayRepeatKeys(this.text)) return [];
+    const repeated: JsonPath[] = [];
+    const walk = (node: Node | undefined, path: (string | number)[]) => {
+      if (!node) return;
+      if (node.type === "object") {
+        const seen = new Set<string>();
+        for (const property of node.children ?? []) {
+          const key = property.children?.[0]?.value as string;
+          if (seen.has(key)) repeated.push([...path, key]);
+          seen.add(key);
+          walk(property.children?.[1], [...path, key]);
+        }
+      } else if (node.type === "array") {
+        node.children?.forEach((child, index) => walk(child, [...path, index]));
+      }
+    };
+    walk(this.tree, []);
+    return repeated;
+  }
+
+  /**
+   * The text range of the value (or, with `target: "key"`, the property name) at `path`,
+   * falling back to the nearest existing ancestor.
+   */
+  locate(path: JsonPath, target: "key" | "value" = "value"): Located {
+    if (this.tree) return this.locateJson(path, target);
+    if (this.parseError) return this.span(this.parseError.offset, this.parseError.length, true);
+    return this.locateToml(path, target);
+  }
+
+  private locateJson(path: JsonPath, target: "key" | "value"): Located {
+    const root = this.tree!;
+    for (let depth = path.length; depth >= 0; depth--) {
+      const node = nodeAt(root, path.slice(0, depth));
+      if (!node) continue;
+      const exact = depth === path.length;
+      if (exact && target === "key" && node.parent?.type === "property") {
+        const keyNode = node.parent.children![0]!;
+        return this.span(keyNode.offset, keyNode.length, true);
+      }
+      return this.span(node.offset, node.length, exact);
+    }
+    return this.span(0, 0, false);
+  }
+
+  /** Offset and length of the exact value at `path` in a JSON document, or undefined. */
+  valueSpan(path: JsonPath): { offset: number; length: number } | undefined {
+    if (!this.tree) return undefined;
+    const node = nodeAt(this.tree, path);
+    return node && { offset: node.offset, length: node.length };
+  }
+
+  /**
+   * The text to delete to remove an array item at `path` together with one separating comma,
+   * so the surrounding layout stays as written.
+   */
+  arrayItemRemovalSpan(path: JsonPath): { offset: number; length: number } | undefined {
+    if (!this.tree) return undefined;
+    const node = nodeAt(this.tree, path);
+    const siblings = node?.parent?.type === "array" ? node.parent.children! : undefined;
+    if (!node || !siblings) return undefined;
+    const index = siblings.indexOf(node);
+    const next = siblings[index + 1];
+    const previous = siblings[index - 1];
+    if (next) return { offset: node.offset, length: next.offset - node.offset };
+    if (previous) {
+      const start = previous.offset + previous.length;
+      return { offset: start, length: node.offset + node.length - start };
+    }
+    return { offset: node.offset, length: node.length };
+  }
+
+  /**
+   * smol-toml gives no positions for values, so TOML paths are followed through the text: each key
+   * by its `key =` line or `[[key]]` header after the previous one (the nth header for the nth table
+   * of an array of tables), and a string value by its quoted text after that. When that fails the
+   * nearest found key is used, or the first line.
+   */
+  private locateToml(path: JsonPath, target: "key" | "value"): Located {
+    let offset = 0;
+    let keyAt: { offset: number; length: number } | undefined;
+    let exact = true;
+    for (let i = 0; i < path.length; i++) {
+      const key = path[i];
+      if (typeof key !== "string") continue;
+      const index = path[i + 1];
+      const header = new RegExp(`^[ \\t]*\\[\\[[ \\t]*(?:[^\\]\\n]*\\.)?"?${escapeRegExp(key)}"?[ \\t]*\\]\\]`, "gm");
+      header.lastIndex = offset;
+      let found = header.exec(this.text);
+      if (found && typeof index === "number") {
+        for (let n = 0; n < index && found; n++) found = header.exec(this.text);
+        if (found) {
+          offset = found.index + found[0].length;
+          keyAt = { offset: found.index + found[0].indexOf(key), length: key.length };
+          i++;
+          continue;
+        }
+      }
+      const table = new RegExp(`^[ \\t]*\\[[ \\t]*(?:[^\\]\\n]*\\.)?"?(${escapeRegExp(key)})"?[ \\t]*\\](?!\\])`, "gm");
+      table.lastIndex = offset;
+      const tableFound = typeof index !== "number" ? table.exec(this.text) : null;
+      if (tableFound) {
+        keyAt = { offset: tableFound.index + tableFound[0].lastIndexOf(key), length: key.length };
+        offset = tableFound.index + tableFound[0].length;
+        continue;
+      }
+      // A `key =` at a line start or inside an inline table.
+      const assignment = new RegExp(`(?:^|[{,\\s])"?(${escapeRegExp(key)})"?[ \\t]*=`, "gm");
+      assignment.lastIndex = offset;
+      const match = assignment.exec(this.text);
+      if (!match) {
+        exact = false;
+        break;
+      }
+      const at = match.index + match[0].lastIndexOf(key);
+      keyAt = { offset: at, length: key.length };
+      offset = at + key.length;
+    }
+    const value = valueAt(this.value, path);
+    if (exact && target === "value" && typeof value === "string") {
+      for (const quoted of [JSON.stringify(value), `'${value}'`]) {
+        const at = this.text.indexOf(quoted, offset);
+        if (at >= 0) return this.span(at, quoted.length, true);
+      }
+    }
+    if (keyAt) return this.span(keyAt.offset, keyAt.length, exact && (target === "key" || typeof value !== "string"));
+    return this.span(0, 0, path.length === 0);
+  }
+
+  private span(offset: number, length: number, exact: boolean): Located {
+    return {
+      offset,
+      length,
+      exact,
+      range: { start: this.lines.position(offset), end: this.lines.position(offset + length) },
+    };
+  }
+}
+
+/**
+ * The syntax tree node at `path`. A key written twice resolves to its last occurrence, the one
+ * JSON.parse keeps and the rules see (jsonc-parser's findNodeAtLocation takes the first, so findings
+ * and fixes landed on the value that does not count).
+ */
+function nodeAt(root: Node, path: JsonPath): Node | undefined {
+  let node: Node | undefined = root;
+  for (const segment of path) {
+    if (!node?.children) return undefined;
+    if (typeof segment === "number") {
+      node = node.type === "array" ? node.children[segment] : undefined;
+      continue;
+    }
+    if (node.type !== "object") return undefined;
+    let found: Node | undefined;
+    for (const property of node.children) if (property.children?.[0]?.value === segment) found = property.children[1];
+    node = found;
+  }
+  return node;
+}
+
+export type TomlParser = (text: string) => { value: unknown; error?: ParseFailure };
+
+/** False only when no quoted key is followed by a colon twice with the same text: then no key repeats. */
+function mayRepeatKeys(text: string): boolean {
+  const keys = new Set<string>();
+  for (const match of text.matchAll(/"((?:[^"\\]|\\.)*)"\s*:/g)) {
+    if (keys.has(match[1]!)) return true;
+    keys.add(match[1]!);
+  }
+  return false;
+}
+
+export function valueAt(root: unknown, path: JsonPath): unknown {
+  let current: unknown = root;
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    if (!Object.prototype.hasOwnProperty.call(current, key)) return undefined;
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return current;
+}
+
+function precheck(text: string): ParseFailure | undefined {
+  if (text.charCodeAt(0) === 0xfeff) {
+    return { message: "the file starts with a UTF-8 byte order mark, which the host's parser rejects; save it without BOM", offset: 0, length: 1 };
+  }
+  const nul = text.indexOf("\u0000");
+  if (nul >= 0) return { message: "the file contains NUL bytes: it looks binary, not JSON or TOML", offset: nul, length: 1 };
+  const bad = text.indexOf("\uFFFD");
+  if (bad >= 0) return { message: "the file is not valid UTF-8 (first bad byte here)", offset: bad, length: 1 };
+  if (text.trim() === "") return { message: "the file is empty; expected a capability object or array", offset: 0, length: 0 };
+  const deep = findExcessiveNesting(text, MAX_NESTING_DEPTH);
+  if (deep >= 0) {
+    return { message: `nesting deeper than ${MAX_NESTING_DEPTH} levels; no capability file needs that`, offset: deep, length: 1 };
+  }
+  return undefined;
+}
+
+/** Offset of the first bracket beyond `limit` levels, or -1. Strings are skipped; works for JSON and TOML. */
+export function findExcessiveNesting(text: string, limit: number): number {
+  let depth = 0;
+  let quote = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (quote) {
+      if (ch === 92 /* \ */ && quote === 34) i++;
+      else if (ch === quote || ch === 10) quote = 0;
+      continue;
+    }
+    if (ch === 34 /* " */ || ch === 39 /* ' */) quote = ch;
+    else if (ch === 123 || ch === 91) {
+      if (++depth > limit) return i;
+    } else if (ch === 125 || ch === 93) depth--;
+  }
+  return -1;
+}
+
+function describeJsonError(error: ParseError, text: string): string {
+  const found = text.slice(error.offset, error.offset + Math.max(1, error.length));
+  const near = found ? ` near ${JSON.stringify(found.length > 20 ? found.slice(0, 20) + "…" : found)}` : " at end of file";
+  const what: Record<string, string> = {
+    InvalidSymbol: "unexpected character",
+    InvalidNumberFormat: "invalid number",
+    PropertyNameExpected: "expected a property name in double quotes",
+    ValueExpected: "expected a value",
+    ColonExpected: "expected ':'",
+    CommaExpected: "expected ',' between items",
+    CloseBraceExpected: "expected '}'",
+    CloseBracketExpected: "expected ']'",
+    EndOfFileExpected: "expected end of file after the top-level value",
+    InvalidCommentToken: "comments are not allowed in JSON",
+    UnexpectedEndOfComment: "unterminated comment",
+    UnexpectedEndOfString: "unterminated string",
+    UnexpectedEndOfNumber: "unterminated number",
+    InvalidUnicode: "invalid unicode escape",
+    InvalidEscapeCharacter: "invalid escape character",
+    InvalidCharacter: "invalid character in string",
+  };
+  const code = jsoncParser().printParseErrorCode(error.error);
+  let message = `invalid JSON: ${what[code] ?? code}${near}`;
+  if (code === "ValueExpected" || code === "PropertyNameExpected") {
+    const before = text.slice(0, error.offset).trimEnd();
+    if (before.endsWith(",")) message += " (trailing commas are not allowed in JSON)";
+  }
+  if (code === "InvalidSymbol" && (found.startsWith("/") )) message = `invalid JSON: comments are not allowed${near}`;
+  return message;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,0 +1,146 @@
+import { Option, type Command } from "commander";
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { findConfig, loadConfig, overrideSeverity, type CaplintConfig } from "../core/config.js";
+import { summarize, type Diagnostic, type RuleSetting } from "../core/diagnostics.js";
+import { EVENT_RULES_BY_ID, type EventRuleId } from "./rules.js";
+import { checkRecording, formatSummary, openRecording, STDIN_NAME, summaryJson, type RecordingResult } from "./run-events.js";
+import { pathKind } from "../core/source/read.js";
+import { REPORTER_NAMES, loadReporter, type ReporterName } from "../core/reporters/index.js";
+import { CAPABILITY_RULES_BY_ID } from "../capabilities/rules/index.js";
+import { nearest, quoteList } from "../core/did-you-mean.js";
+import { EXIT_FINDINGS, EXIT_OK } from "../core/exit-codes.js";
+import type { MainOptions } from "../core/io.js";
+import { makePaint } from "../core/reporters/paint.js";
+import { docsUrl, toolVersion } from "../core/tool.js";
+import { FatalError, UsageError } from "../core/errors.js";
+import { normalizeSetting, parsePositiveInteger } from "../core/options.js";
+import { CapturedOutput, writeOutputFile } from "../core/output.js";
+import type { RegisterCommands, SetExitCode } from "../core/command.js";
+
+interface EventsOptions {
+  client?: boolean;
+  summary?: boolean;
+  config?: string;
+  format: ReporterName;
+  output?: string;
+  maxWarnings?: number;
+  rule: string[];
+  quiet?: boolean;
+  color?: boolean;
+}
+
+/** `caplint events`: the event-stream domain's command. */
+export const registerEventCommands: RegisterCommands = (program, io, setExitCode) => registerEvents(program, io, setExitCode);
+
+function registerEvents(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
+  program
+    .command("events")
+    .description("validate recorded chat event streams (JSONL) against the event protocol")
+    .argument("[files...]", "recordings, one JSON event a line; - or none reads standard input")
+    .option("--client", "check client-to-server traffic (ClientMessage, data pushes) instead of server events")
+    .option("--summary", "also print per-type counts, tool calls by outcome and the longest-open call")
+    .addOption(new Option("-f, --format <format>", "output format").choices(REPORTER_NAMES).default("stylish"))
+    .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
+    .option("-c, --config <file>", "configuration file (default: caplint.config.json found upward)")
+    .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
+    .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
+    .option("-q, --quiet", "report errors only")
+    .option("--color", "force colour")
+    .option("--no-color", "disable colour")
+    .action(async (files: string[], options: EventsOptions) => {
+      setExitCode(await runEvents(files, options, io));
+    });
+}
+
+/** Small recordings are re-read for stylish code frames; big ones and standard input go without. */
+const MAX_FRAME_SOURCE_BYTES = 4 * 1024 * 1024;
+
+async function runEvents(names: string[], options: EventsOptions, io: MainOptions): Promise<number> {
+  const cliRules = new Map<string, RuleSetting>();
+  for (const value of options.rule) {
+    const [id = "", severity = ""] = value.split("=", 2).map((s) => s.trim());
+    checkSetting(id, severity, `--rule ${value}`, true);
+    cliRules.set(id, normalizeSetting(severity));
+  }
+  const config = await resolveConfig(options.config, io.cwd);
+  const severityFor = (ruleId: EventRuleId, file: string): RuleSetting | undefined =>
+    cliRules.get(ruleId) ?? (config ? (overrideSeverity(config, ruleId, file) ?? config.rules.get(ruleId)) : undefined);
+  const reporter = await loadReporter(options.format);
+  const output = options.output === undefined ? io.stdout : new CapturedOutput();
+  const context = {
+    cwd: io.cwd,
+    paint: await makePaint(options.color, output === io.stdout ? io.stdout.isTTY : false, io.env ?? {}),
+    rules: EVENT_RULES_BY_ID,
+    toolVersion: toolVersion(),
+    docsUrl,
+    sourceText: readSmallRecording,
+  };
+  const keep = (d: Diagnostic) => !options.quiet || d.severity === "error";
+  // One line per finding: printed as each line of the recording is read, so a live stream piped in
+  // shows its problems as they happen (each line's findings by column; end-of-recording ones last).
+  const live = output === io.stdout && (options.format === "compact" || options.format === "github");
+  const runOptions = {
+    client: options.client === true,
+    severityFor,
+    ...(live ? { live: (found: readonly Diagnostic[]) => io.stdout.write(reporter({ diagnostics: found.filter(keep), summary: summarize([], 0) }, context)) } : {}),
+  };
+
+  const inputs = names.length === 0 ? ["-"] : names;
+  if (inputs.filter((name) => name === "-").length > 1) throw new UsageError("standard input (-) can be read only once");
+  const results: RecordingResult[] = [];
+  for (const name of inputs) {
+    if (name === "-") {
+      if (!io.stdin || (io.stdin as { isTTY?: boolean }).isTTY) {
+        throw new UsageError("no recording given: name JSONL files, or pipe one into standard input (caplint events - < recording.jsonl)");
+      }
+      results.push(await checkRecording(io.stdin, STDIN_NAME, STDIN_NAME, runOptions));
+    } else {
+      const { stream, file, absolutePath } = await openRecording(name, io.cwd);
+      results.push(await checkRecording(stream, file, absolutePath, runOptions));
+    }
+  }
+
+  const diagnostics: Diagnostic[] = results.flatMap((result) => result.diagnostics).filter(keep);
+  const summary = summarize(diagnostics, results.length);
+  let report = live ? "" : reporter({ diagnostics, summary }, context);
+  if (options.summary) {
+    if (options.format === "json") report = JSON.stringify({ ...JSON.parse(report), events: summaryJson(results) }, null, 2) + "\n";
+    else if (options.format === "stylish" || options.format === "compact") report += (diagnostics.length && !report.endsWith("\n\n") ? "\n" : "") + formatSummary(results);
+    // SARIF and workflow commands are read by programs: the summary goes to the person, on stderr.
+    else io.stderr.write(formatSummary(results));
+  }
+  output.write(report);
+  if (output instanceof CapturedOutput) {
+    const read = inputs.filter((name) => name !== "-").map((name) => path.resolve(io.cwd, name));
+    await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: read }, output.text);
+  }
+  const tooManyWarnings = options.maxWarnings !== undefined && summary.warnings > options.maxWarnings;
+  if (tooManyWarnings && options.format === "stylish") io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
+  return summary.errors > 0 || tooManyWarnings ? EXIT_FINDINGS : EXIT_OK;
+}
+
+function checkSetting(id: string, severity: string, where: string, eventsOnly: boolean): void {
+  // A shared caplint.config.json holds the rules of every command; --rule here takes event rules.
+  if (!EVENT_RULES_BY_ID.has(id as EventRuleId) && (eventsOnly || !CAPABILITY_RULES_BY_ID.has(id))) {
+    const close = nearest(id, EVENT_RULES_BY_ID.keys(), 2);
+    throw new UsageError(`${where}: unknown event rule "${id}"${close.length ? `; did you mean ${quoteList(close)}?` : "; list rules with: caplint rules"}`);
+  }
+  const settings: RuleSetting[] = ["off", "warning", "error"];
+  if (!settings.includes(normalizeSetting(severity))) throw new UsageError(`${where}: severity must be ${quoteList(settings)}, got "${severity}"`);
+}
+
+async function resolveConfig(explicit: string | undefined, cwd: string): Promise<CaplintConfig | undefined> {
+  const file = explicit !== undefined ? path.resolve(cwd, explicit) : await findConfig(cwd);
+  if (explicit !== undefined && (await pathKind(file!)) !== "file") throw new FatalError(`--config ${explicit}: no such file`);
+  return file ? loadConfig(file, (id, severity, where) => checkSetting(id, severity, where, false)) : undefined;
+}
+
+function readSmallRecording(file: string): string | undefined {
+  if (file === STDIN_NAME) return undefined;
+  try {
+    return statSync(file).size <= MAX_FRAME_SOURCE_BYTES ? readFileSync(file, "utf8") : undefined;
+  } catch {
+    return undefined;
+  }
+}
