@@ -3,10 +3,11 @@
 // side by side in the same run, and the ratio between them. Deterministic inputs (seeded generator).
 // Usage: npm run bench [-- --runs N] [-- --keep]
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { realWorldApp } from "./lib/real-world-app.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(ROOT, "bin", "caplint.js");
@@ -62,42 +63,6 @@ function generateApp(dir, { files, perFile = 1, windows: windowCount = 200, seed
     writeFileSync(path.join(src, "capabilities", `cap-${String(f).padStart(5, "0")}.json`), JSON.stringify(value, null, 2));
   }
   return { src, windows };
-}
-
-/**
- * An app made of `copies` copies of every capability file of the real-world corpus (fixtures/real-world),
- * with capability identifiers made unique per copy: scoped entries, platform lists, third-party plugins
- * and TOML as real apps write them.
- */
-function realWorldApp(dir, copies) {
-  const corpus = path.join(ROOT, "fixtures", "real-world");
-  const files = [];
-  const walk = (folder) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const full = path.join(folder, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/\.(json|toml)$/.test(entry.name) && full.includes(`${path.sep}capabilities${path.sep}`)) files.push(full);
-    }
-  };
-  walk(corpus);
-  files.sort();
-  const capabilities = path.join(dir, "src-tauri", "capabilities");
-  mkdirSync(capabilities, { recursive: true });
-  writeFileSync(path.join(dir, "src-tauri", "tauri.conf.json"), JSON.stringify({ identifier: "bench.real", app: { windows: [{ label: "main" }] } }));
-  const written = [];
-  for (let copy = 0; copy < copies; copy++) {
-    for (const file of files) {
-      const rename = (match, before, id, after) => (id.includes(":") ? match : `${before}${id}-copy${copy}${after}`);
-      let text = readFileSync(file, "utf8");
-      text = file.endsWith(".json")
-        ? text.replace(/("identifier"\s*:\s*")([^"]*)(")/g, rename)
-        : text.replace(/^(identifier\s*=\s*")([^"]*)(")/gm, rename);
-      const target = path.join(capabilities, `copy${copy}-${path.relative(corpus, file).split(path.sep).join("__")}`);
-      writeFileSync(target, text);
-      written.push(target);
-    }
-  }
-  return written;
 }
 
 /** A floor script: read every file and parse it (JSON.parse, or smol-toml for TOML), nothing else. */

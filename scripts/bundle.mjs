@@ -1,20 +1,45 @@
-// Bundles the CLI (dist/cli/main.js and everything it imports, dependencies included) into
-// dist/cli-bundle/ for the bin. On Node 20 there is no module compile cache, and resolving and
-// instantiating some 90 ES modules and commander on every run costs about a third of start-up;
-// one bundle with lazily loaded chunks (reporters, fixes, queries) does not. The library entry
-// (dist/index.js) stays unbundled. The package's own files (schema/, data/, package.json, dist/generated/)
-// are found by src/core/package-files.ts alone, from any depth, so modules may live in any folder.
+// Bundles the CLI (dist/cli/main.js and everything it imports, dependencies included) into one
+// CommonJS file, dist/cli-bundle/main.cjs, for the bin. Start-up is what a linter in a pre-commit hook
+// pays on every run: on Node 20 the ES module loader (resolving, instantiating and linking ~90 modules)
+// cost about half of it, and there is no module compile cache. One CommonJS script, compiled from a V8
+// code cache made at build time (scripts/build-code-cache.mjs), skips both. Lazily imported parts
+// (reporters, fixes, queries) stay lazy: esbuild turns their `import()` into deferred `require()`s.
+// The library entry (dist/index.js) stays unbundled ESM. The package's own files (schema/, data/,
+// package.json, dist/generated/) are found by src/core/package-files.ts alone, from any depth.
 import { build } from "esbuild";
 
-await build({
+/**
+ * `await import("node:x")` would stay a real dynamic import in CommonJS output, which a script run from
+ * a code cache cannot make (and which would start the ES module loader again): it becomes a bundled
+ * shim that `require`s the built-in.
+ */
+const builtinDynamicImports = {
+  name: "builtin-dynamic-imports",
+  setup(builder) {
+    builder.onResolve({ filter: /^node:/ }, (args) => (args.kind === "dynamic-import" ? { path: args.path, namespace: "builtin-shim" } : undefined));
+    builder.onLoad({ filter: /.*/, namespace: "builtin-shim" }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: "js" }));
+  },
+};
+
+const result = await build({
   entryPoints: ["dist/cli/main.js"],
-  outdir: "dist/cli-bundle",
+  outfile: "dist/cli-bundle/main.cjs",
   bundle: true,
-  splitting: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
-  // Bundled CommonJS dependencies call require(); ES modules have none, so one is made here.
-  banner: { js: "import { createRequire as __caplintCreateRequire } from 'node:module'; const require = __caplintCreateRequire(import.meta.url);" },
+  // Modules find the package's own files from their URL; in the CommonJS bundle that is the bundle's.
+  define: { "import.meta.url": "__caplintBundleUrl" },
+  banner: { js: 'var __caplintBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [builtinDynamicImports],
+  // The MCP SDK (and zod, which only it uses) is required from node_modules by `caplint mcp --stdio/--url`
+  // alone: bundled, its ~1 MB would be read and compiled on every run of every command.
+  external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod"],
   logLevel: "warning",
 });
+// import.meta.dirname, .filename or .resolve would be undefined in the CommonJS bundle: refuse to ship that.
+const unavailable = result.warnings.filter((warning) => /import\.meta/.test(warning.text));
+if (unavailable.length) {
+  for (const warning of unavailable) console.error(`${warning.location?.file}:${warning.location?.line}: ${warning.text}`);
+  process.exit(1);
+}

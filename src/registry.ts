@@ -6,7 +6,8 @@ import { CAPABILITY_RULES } from "./capabilities/rules/index.js";
 import { createRegistry } from "./core/registry.js";
 import type { RuleMeta } from "./core/rule.js";
 import { EVENT_RULES } from "./events/rules.js";
+import { MCP_RULES } from "./mcp/rules/index.js";
 
-export const REGISTRY = createRegistry<RuleMeta>(CAPABILITY_RULES, EVENT_RULES);
+export const REGISTRY = createRegistry<RuleMeta>(CAPABILITY_RULES, EVENT_RULES, MCP_RULES);
 export const RULES = REGISTRY.rules;
 export const RULES_BY_ID = REGISTRY.byId;

@@ -83,7 +83,7 @@ describe("glob crate details beyond the corpus", () => {
     expect(labelMatches(pattern, label)).toBe(false);
     expect(labelMatches(pattern, label + "b")).toBe(true);
     expect(labelMatches("?*?*?*?*?*?*?*?*c", "ab".repeat(20_000))).toBe(false);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });
 

@@ -116,7 +116,7 @@ describe('import from "caplint"', () => {
     const { stdout } = await exec("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT });
     const [pack] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
     const files = pack!.files.map((f) => f.path);
-    for (const required of ["package.json", "bin/caplint.js", "dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "dist/cli-bundle/main.js", "dist/generated/capability-validators.cjs", "schema/capability.schema.json", "data/core-acl-manifest.json"]) {
+    for (const required of ["package.json", "bin/caplint.js", "dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "dist/cli-bundle/main.cjs", "dist/cli-bundle/main.cjs.cache", "bin/package.json", "dist/generated/capability-validators.cjs", "schema/capability.schema.json", "data/core-acl-manifest.json"]) {
       expect(files).toContain(required);
     }
     expect(files.filter((f) => /^(src|test|fixtures|scripts)\//.test(f))).toEqual([]);

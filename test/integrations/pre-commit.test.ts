@@ -139,7 +139,7 @@ describe(".pre-commit-hooks.yaml", () => {
 
 describe.skipIf(!preCommitVersion)(`pre-commit (${preCommitVersion ?? "not installed"})`, () => {
   beforeAll(() => {
-    if (!readFileSync(BIN, "utf8").includes("dist/cli-bundle/main.js")) throw new Error("bin/caplint.js no longer loads dist/cli-bundle/main.js: update this test");
+    if (!readFileSync(BIN, "utf8").includes('"cli-bundle", "main.cjs"')) throw new Error("bin/caplint.js no longer loads dist/cli-bundle/main.cjs: update this test");
     expect(spawnSync(process.execPath, [BIN, "--version"]).status, "the build in dist/ (run npm run build)").toBe(0);
   });
 

@@ -15,6 +15,7 @@ import type { JsonPath } from "../../core/location.js";
 import type { Capability, ScopeValue } from "../model/types.js";
 import { compileLabelPattern } from "./match/glob.js";
 import { compileRemotePattern, type Origin } from "./match/origin.js";
+import { work } from "./work.js";
 
 /** Where an entry applies: the app's own pages, or remote pages matching a `remote.urls` pattern. */
 export type Context = { kind: "local" } | { kind: "remote"; url: string };
@@ -260,6 +261,7 @@ function addEntries(list: Map<string, ResolvedCommand[]>, command: string, conte
   let entries = list.get(command);
   if (!entries) list.set(command, (entries = []));
   for (let contextIndex = 0; contextIndex < contexts; contextIndex++) entries.push(make(command, contextIndex));
+  work.resolvedEntries += contexts;
 }
 
 function prepareCapability(capability: Capability, index: number): ResolvedCapability {
@@ -561,11 +563,13 @@ class SetExpander {
           break;
         }
         case "permission":
+          work.setMembers++;
           result.leaves.push({ key: found.key, name: found.name, permission: found.permission, chain: { id: found.id, rest: undefined } });
           break;
         case "set": {
           const nested = this.expandSet(found.key, found.manifest, found.name, found.set);
           result.cyclic ||= nested.cyclic;
+          work.setMembers += nested.leaves.length;
           for (const leaf of nested.leaves) result.leaves.push({ ...leaf, chain: { id: found.id, rest: leaf.chain } });
           for (const { problem, chain } of nested.problems) addProblem(problem, { id: found.id, rest: chain });
           break;

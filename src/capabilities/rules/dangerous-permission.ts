@@ -1,5 +1,6 @@
 import type { ResolvedCommand, ResolvedModel } from "../engine/index.js";
 import { sortMapKeys } from "../engine/normalize.js";
+import { work } from "../engine/work.js";
 import type { Capability } from "../model/types.js";
 import { isPlainObject } from "../../core/json.js";
 import { describeTargets, entryOf, entryPath } from "./support/engine-helpers.js";
@@ -150,6 +151,7 @@ function broadScope(model: ResolvedModel, danger: Danger, grant: ResolvedCommand
   const allowed = (value: unknown) => !denied?.has(canonical(value));
   const own: string[] = [];
   for (const value of grant.scope?.allow ?? []) {
+    work.scopeValues++;
     const hit = broad(value);
     if (hit !== undefined && allowed(value)) own.push(hit);
   }
@@ -161,6 +163,7 @@ function broadScope(model: ResolvedModel, danger: Danger, grant: ResolvedCommand
     const lenders = new Set<string>();
     for (const contribution of scope?.contributions ?? []) {
       for (const value of contribution.scope.allow) {
+        work.scopeValues++;
         const hit = broad(value);
         if (hit === undefined || !allowed(value)) continue;
         matches.add(hit);

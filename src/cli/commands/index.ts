@@ -5,9 +5,10 @@ import { registerCapabilityCommands } from "../../capabilities/commands/index.js
 import { registerEventCommands } from "../../events/command.js";
 import { registerRules } from "./rules.js";
 import { registerSchema } from "./schema.js";
+import { registerMcpCommands } from "../../mcp/command.js";
 
 /** Every domain's commands, in the order `caplint --help` lists them. A new domain adds its line here. */
-const DOMAIN_COMMANDS: readonly RegisterCommands[] = [registerCapabilityCommands, registerEventCommands];
+const DOMAIN_COMMANDS: readonly RegisterCommands[] = [registerCapabilityCommands, registerEventCommands, registerMcpCommands];
 
 export function registerCommands(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   for (const register of DOMAIN_COMMANDS) register(program, io, setExitCode);

@@ -1,0 +1,88 @@
+import { InvalidArgumentError, Option, type Command } from "commander";
+import type { MainOptions, RegisterCommands, SetExitCode } from "./core.js";
+
+export const REPORTER_CHOICES = ["stylish", "compact", "json", "sarif", "github"] as const;
+
+export interface McpCommandOptions {
+  stdio?: boolean;
+  url?: string;
+  timeout: number;
+  verbose?: boolean;
+  env: string[];
+  probe?: boolean;
+  maxCalls: number;
+  serverNameStyle: "python" | "node";
+  service?: string;
+  verbs: string[];
+  format: (typeof REPORTER_CHOICES)[number];
+  output?: string;
+  maxWarnings?: number;
+  quiet?: boolean;
+  rule: string[];
+  only: string[];
+  color?: boolean;
+  maxFileSize?: number;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+const collectList = (value: string, previous: string[]) => [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
+
+function seconds(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0 || parsed > 3600) throw new InvalidArgumentError("expected seconds, more than 0 and at most 3600");
+  return parsed;
+}
+
+function wholeNumber(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError("expected a whole number");
+  return parsed;
+}
+
+/** Options shared by `mcp` and `mcp dump`: how to reach a live server. */
+function addLiveOptions(command: Command): Command {
+  return command
+    .option("--stdio", "run the server: the command and its arguments follow -- (caplint mcp --stdio -- node server.js)")
+    .option("--url <url>", "connect to a streamable HTTP server (http://HOST:PORT/PATH); legacy SSE is tried when it is not there")
+    .addOption(new Option("--timeout <seconds>", "per request").argParser(seconds).default(30))
+    .option("--env <KEY=VALUE>", "environment variable for the --stdio server (repeatable; it otherwise gets only HOME, PATH, SHELL, TERM, USER, LOGNAME)", collect, [])
+    .option("--probe", "also call tools to check what a listing cannot show; ONLY tools with readOnlyHint: true are called")
+    .addOption(new Option("--max-calls <n>", "most tool calls --probe makes").argParser(wholeNumber).default(20))
+    .option("--service <name>", "the service prefix of tool names (default: taken from serverInfo.name)")
+    .option("--verbose", "pass the server's stderr through and say what was fetched");
+}
+
+/**
+ * `caplint mcp`: lints tool servers against the spec's conventions, from files (offline, the CI
+ * default) or live. Everything heavy (the rules, Ajv, the MCP SDK) loads inside the action, and the
+ * SDK only for live runs, so other commands do not pay for it.
+ */
+export const registerMcpCommands: RegisterCommands = (program: Command, io: MainOptions, setExitCode: SetExitCode): void => {
+  // `dump` is the first operand rather than a commander subcommand: commander hands options written
+  // after a subcommand to the parent when both know them (--stdio, --url), unless every ancestor
+  // enables positional options, which would change how `check` parses.
+  const mcp = program
+    .command("mcp")
+    .usage("[options] FILE...  |  --stdio -- CMD ARGS...  |  --url URL  |  dump (--stdio -- CMD ARGS... | --url URL) [-o FILE]")
+    .description(
+      "lint MCP tool servers against the spec's tool-server conventions: tools/list results or dumps (offline), or a live server (--stdio, --url).\n" +
+        "`caplint mcp dump ...` writes a live server's initialize result and every tools/list page as JSON instead, for offline linting.",
+    )
+    .argument("[files...]", "tools/list results or caplint mcp dump files; with --stdio, the server command after --");
+  addLiveOptions(mcp)
+    .addOption(new Option("--server-name-style <style>", "server name convention: python ({service}_mcp) or node ({service}-mcp-server)").choices(["python", "node"]).default("python"))
+    .option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectList, [])
+    .addOption(new Option("-f, --format <format>", "output format").choices([...REPORTER_CHOICES]).default("stylish"))
+    .option("-o, --output <file>", "write the report (with dump: the dump) to this file, atomically, instead of standard output")
+    .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(wholeNumber))
+    .option("-q, --quiet", "report errors only")
+    .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", collect, [])
+    .option("--only <ids>", "run only these rules (comma-separated, repeatable)", collectList, [])
+    .addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(wholeNumber))
+    .option("--color", "force colour")
+    .option("--no-color", "disable colour")
+    .action(async (files: string[], options: McpCommandOptions) => {
+      const run = await import("./run.js");
+      setExitCode(files[0] === "dump" ? await run.runDump(files.slice(1), options, io) : await run.runMcp(files, options, io));
+    });
+};

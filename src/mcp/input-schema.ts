@@ -1,0 +1,158 @@
+import type { JsonPath } from "./core.js";
+import { isObject, type ToolEntry } from "./listing.js";
+
+/** A JSON Schema node of a tool with its path in the document. */
+export interface SchemaNode {
+  schema: Record<string, unknown>;
+  path: JsonPath;
+}
+
+/** A property as written (possibly a bare `$ref` with a description beside it) and as resolved. */
+export interface Property {
+  name: string;
+  written: SchemaNode;
+  resolved: SchemaNode;
+}
+
+/** Longest `$ref` chain followed; longer chains (or loops) stop at the last node reached. */
+const MAX_REF_HOPS = 32;
+
+/**
+ * Follows local `$ref`s (`#/$defs/Model`, `#/definitions/Model`) inside the tool's schema document,
+ * as FastMCP and zod generate them. Remote references are left as they are.
+ */
+export function resolveRef(document: SchemaNode, node: SchemaNode): SchemaNode {
+  let current = node;
+  for (let hop = 0; hop < MAX_REF_HOPS; hop++) {
+    const ref = current.schema.$ref;
+    if (typeof ref !== "string" || !ref.startsWith("#")) return current;
+    const target = pointer(document, ref.slice(1));
+    if (!target || target.schema === current.schema) return current;
+    current = target;
+  }
+  return current;
+}
+
+function pointer(document: SchemaNode, fragment: string): SchemaNode | undefined {
+  if (fragment === "") return document;
+  if (!fragment.startsWith("/")) return undefined;
+  let value: unknown = document.schema;
+  const path = [...document.path];
+  for (const raw of fragment.slice(1).split("/")) {
+    let key: string;
+    try {
+      key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    } catch {
+      return undefined;
+    }
+    if (!isObject(value) && !Array.isArray(value)) return undefined;
+    const container = value as Record<string, unknown>;
+    if (!Object.prototype.hasOwnProperty.call(container, key)) return undefined;
+    value = container[key];
+    path.push(Array.isArray(container) ? Number(key) : key);
+  }
+  return isObject(value) ? { schema: value, path } : undefined;
+}
+
+/** The tool's `inputSchema` (or `outputSchema`) node, when it is an object. */
+export function schemaOf(tool: ToolEntry, key: "inputSchema" | "outputSchema"): SchemaNode | undefined {
+  if (!isObject(tool.value)) return undefined;
+  const schema = tool.value[key];
+  return isObject(schema) ? { schema, path: [...tool.path, key] } : undefined;
+}
+
+/**
+ * The object whose properties are the tool's real parameters. FastMCP turns `def tool(params: Model)`
+ * into `{"properties": {"params": {"$ref": "#/$defs/Model"}}}`: the model is the input the
+ * conventions talk about, so a single object-typed parameter is unwrapped (one level).
+ */
+export function effectiveRoot(document: SchemaNode): { root: SchemaNode; wrapper?: string } {
+  const root = resolveRef(document, document);
+  const props = root.schema.properties;
+  if (!isObject(props)) return { root };
+  const names = Object.keys(props);
+  if (names.length !== 1) return { root };
+  const only = props[names[0]!];
+  if (!isObject(only)) return { root };
+  const inner = resolveRef(document, { schema: only, path: [...root.path, "properties", names[0]!] });
+  if (typesOf(document, inner).has("object") && isObject(inner.schema.properties) && Object.keys(inner.schema.properties).length > 0) {
+    return { root: inner, wrapper: names[0]! };
+  }
+  return { root };
+}
+
+export function propertiesOf(document: SchemaNode, object: SchemaNode): Property[] {
+  const props = object.schema.properties;
+  if (!isObject(props)) return [];
+  const result: Property[] = [];
+  for (const [name, value] of Object.entries(props)) {
+    if (!isObject(value)) continue;
+    const written = { schema: value, path: [...object.path, "properties", name] };
+    result.push({ name, written, resolved: resolveRef(document, written) });
+  }
+  return result;
+}
+
+/** A keyword as written beside a `$ref`, else on the referenced schema. */
+export function keyword(property: Property, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(property.written.schema, key) ? property.written.schema[key] : property.resolved.schema[key];
+}
+
+export function hasKeyword(property: Property, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(property.written.schema, key) || Object.prototype.hasOwnProperty.call(property.resolved.schema, key);
+}
+
+/**
+ * The JSON types a schema admits: its `type`, the types of `anyOf`/`oneOf` members, or what an
+ * `enum`/`const` holds. Empty when the schema says nothing about types.
+ */
+export function typesOf(document: SchemaNode, node: SchemaNode, depth = 0): Set<string> {
+  const types = new Set<string>();
+  const { schema } = node;
+  if (typeof schema.type === "string") types.add(schema.type);
+  else if (Array.isArray(schema.type)) for (const t of schema.type) if (typeof t === "string") types.add(t);
+  if (types.size > 0 || depth > 8) return types;
+  for (const key of ["anyOf", "oneOf"]) {
+    const members = schema[key];
+    if (!Array.isArray(members)) continue;
+    members.forEach((member, index) => {
+      if (!isObject(member)) return;
+      const resolved = resolveRef(document, { schema: member, path: [...node.path, key, index] });
+      for (const t of typesOf(document, resolved, depth + 1)) types.add(t);
+    });
+  }
+  const values = Array.isArray(schema.enum) ? schema.enum : "const" in schema ? [schema.const] : [];
+  for (const value of values) types.add(value === null ? "null" : Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value);
+  return types;
+}
+
+/**
+ * The schema that carries a value's constraints: the node itself, or for `Optional[X]`
+ * (`anyOf: [X, {"type": "null"}]`) the one non-null member.
+ */
+export function nonNullMember(document: SchemaNode, node: SchemaNode): SchemaNode {
+  for (const key of ["anyOf", "oneOf"]) {
+    const members = node.schema[key];
+    if (!Array.isArray(members)) continue;
+    const nonNull = members
+      .map((member, index) => (isObject(member) ? resolveRef(document, { schema: member, path: [...node.path, key, index] }) : undefined))
+      .filter((member): member is SchemaNode => member !== undefined && !(member.schema.type === "null"));
+    if (nonNull.length === 1) return nonNull[0]!;
+  }
+  return node;
+}
+
+/** Every property of the input, nested objects and array items included, to a fixed depth. */
+export function* walkProperties(document: SchemaNode, object: SchemaNode, depth = 0): Generator<Property> {
+  if (depth > 6) return;
+  for (const property of propertiesOf(document, object)) {
+    yield property;
+    const value = nonNullMember(document, property.resolved);
+    if (isObject(value.schema.properties)) yield* walkProperties(document, value, depth + 1);
+    const items = value.schema.items;
+    if (isObject(items)) {
+      const item = nonNullMember(document, resolveRef(document, { schema: items, path: [...value.path, "items"] }));
+      if (isObject(item.schema.properties)) yield* walkProperties(document, item, depth + 1);
+    }
+  }
+}

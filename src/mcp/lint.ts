@@ -1,0 +1,73 @@
+import { compareDiagnostics, type Diagnostic, type RuleSetting, type Severity } from "./core.js";
+import { serverName, type Listing } from "./listing.js";
+import { serviceFromServerName } from "./naming.js";
+import { MCP_RULES } from "./rules/index.js";
+import type { McpReport, McpRule, McpRuleContext, McpSettings } from "./rules/types.js";
+
+export interface McpLintOptions {
+  settings: McpSettings;
+  /** The configured severity of a rule for a file, or undefined for the rule's default. */
+  severityFor?: (ruleId: string, absolutePath: string) => RuleSetting | undefined;
+  /** When given, only these rules run. */
+  only?: ReadonlySet<string>;
+}
+
+/** Id of the finding for a file that is not JSON at all (shared with capability files). */
+export const PARSE_RULE_ID = "parse";
+
+/**
+ * Lints tool-server listings (files, or the in-memory dump of a live run): every enabled rule on
+ * every listing. Findings are positioned through each listing's document, so a live run's findings
+ * point into the JSON that `caplint mcp dump` would write.
+ */
+export async function lintMcp(listings: readonly Listing[], options: McpLintOptions): Promise<Diagnostic[]> {
+  const diagnostics: Diagnostic[] = [];
+  const severityOf = (rule: McpRule, absolutePath: string): Severity | undefined => {
+    const setting = options.severityFor?.(rule.id, absolutePath) ?? rule.defaultSeverity;
+    return setting === "off" ? undefined : setting;
+  };
+  for (const listing of listings) {
+    const { document } = listing;
+    const push = (ruleId: string, severity: Severity, report: McpReport) => {
+      const located = document.locate(report.path, report.target);
+      const diagnostic: Diagnostic = {
+        ruleId,
+        severity,
+        message: report.message,
+        file: document.file,
+        absolutePath: document.absolutePath,
+        path: report.path,
+        range: located.range,
+        offset: located.offset,
+        length: located.length,
+      };
+      if (report.hint) diagnostic.hint = report.hint;
+      diagnostics.push(diagnostic);
+    };
+    if (!document.ok) {
+      push(PARSE_RULE_ID, "error", { path: [], message: forToolServers(document.parseError!.message) });
+      continue;
+    }
+    const name = serverName(listing);
+    const service = options.settings.service ?? (name === undefined ? undefined : serviceFromServerName(name));
+    for (const rule of MCP_RULES) {
+      if (options.only && !options.only.has(rule.id)) continue;
+      const configured = severityOf(rule, document.absolutePath);
+      if (!configured) continue;
+      const context: McpRuleContext = {
+        listing,
+        settings: options.settings,
+        service,
+        tools: listing.tools,
+        report: (report) => push(rule.id, report.escalate ? "error" : configured, report),
+      };
+      await rule.check(context);
+    }
+  }
+  return diagnostics.sort(compareDiagnostics);
+}
+
+/** The shared parser words its pre-checks for capability files. */
+function forToolServers(message: string): string {
+  return message.replace("a capability object or array", "a tools/list result").replace("no capability file needs that", "no tools/list result needs that");
+}

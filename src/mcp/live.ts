@@ -1,0 +1,300 @@
+import type { ChildProcess } from "node:child_process";
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError, type Notification, type Request, type Result } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { FatalError } from "./core.js";
+import { DUMP_FORMAT, isObject, type ProbeCall, type TransportName } from "./listing.js";
+import { serviceFromServerName } from "./naming.js";
+import { planProbe, truncateStrings, type ProbePlanTool } from "./probe.js";
+import { escapeControls } from "./text.js";
+
+export type LiveTarget = { kind: "stdio"; command: string; args: string[]; env: Record<string, string> } | { kind: "http"; url: URL };
+
+export interface LiveOptions {
+  /** Per request, in milliseconds. */
+  timeoutMs: number;
+  /** Pass the child's stderr through (sanitized) instead of keeping its last lines for error messages. */
+  verbose: boolean;
+  stderr: { write(chunk: string): unknown };
+  /** `--probe`: the call budget and the service prefix given with `--service` (else taken from the server name). */
+  probe?: { maxCalls: number; service?: string };
+  clientVersion: string;
+}
+
+/** What `caplint mcp dump` writes and what a live run lints (see listing.ts for how it is read). */
+export interface Dump {
+  format: typeof DUMP_FORMAT;
+  transport: TransportName;
+  server: { command: string[] } | { url: string };
+  initialize: unknown;
+  pages: unknown[];
+  stdoutNoise?: string[];
+  probe?: { maxCalls: number; calls: ProbeCall[]; notProbed: string[] };
+}
+
+/** Most pages followed: a server whose cursors never end is cut off (and reported in the error). */
+const MAX_PAGES = 1000;
+/** Lines of the child's stderr kept for error messages. */
+const STDERR_TAIL = 5;
+
+/** Only what `connect`, `request` and `notification` need: no capability checks, no result parsing. */
+class RawSession extends Protocol<Request, Notification, Result> {
+  protected assertCapabilityForMethod(): void {}
+  protected assertNotificationCapability(): void {}
+  protected assertRequestHandlerCapability(): void {}
+  protected assertTaskCapability(): void {}
+  protected assertTaskHandlerCapability(): void {}
+}
+
+/** Any JSON object passes: the results are validated against the specification's schema by mcp-schema. */
+const ANY_RESULT = z.looseObject({});
+
+/**
+ * The SDK's stdio transport with the child's stdout tapped: lines that are not JSON-RPC messages are
+ * kept (mcp-stdout-pollution), the exit status is remembered for error messages, and closing waits
+ * for the child briefly before terminating it, so a run costs the server's start-up and little more.
+ */
+class TappedStdioTransport extends StdioClientTransport {
+  readonly noise: string[] = [];
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private child: ChildProcess | undefined;
+  private partial = "";
+
+  override async start(): Promise<void> {
+    await super.start();
+    const child = (this as unknown as { _process?: ChildProcess })._process;
+    this.child = child;
+    child?.on("exit", (code, signal) => (this.exit = { code, signal }));
+    child?.stdout?.on("data", (chunk: Buffer) => {
+      const lines = (this.partial + chunk.toString("utf8")).split("\n");
+      this.partial = lines.pop() ?? "";
+      if (this.partial.length > 1_000_000) this.partial = this.partial.slice(0, 1_000_000);
+      for (const line of lines) this.inspect(line);
+    });
+  }
+
+  private inspect(line: string): void {
+    if (line.trim() === "") return;
+    try {
+      const message: unknown = JSON.parse(line);
+      if (isObject(message) && message.jsonrpc === "2.0") return;
+    } catch {
+      // not JSON: noise
+    }
+    if (this.noise.length < 100) this.noise.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
+  }
+
+  override get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  override async close(): Promise<void> {
+    const child = this.child;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.stdin?.end();
+      if (!(await exited(child, 300))) {
+        child.kill("SIGTERM");
+        if (!(await exited(child, 2000))) {
+          child.kill("SIGKILL");
+          await exited(child, 2000);
+        }
+      }
+    }
+    this.onclose?.();
+  }
+}
+
+function exited(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/** Connects, fetches `initialize` and every `tools/list` page raw, optionally probes, and always closes. */
+export async function captureServer(target: LiveTarget, options: LiveOptions): Promise<Dump> {
+  const connection = target.kind === "stdio" ? await connectStdio(target, options) : await connectHttp(target.url, options);
+  const { session, transport, initialize, describeFailure } = connection;
+  try {
+    const raw: RawRequest = (method, params) => session.request({ method, params } as Request, ANY_RESULT, { timeout: options.timeoutMs });
+    const request: RawRequest = async (method, params) => {
+      try {
+        return await raw(method, params);
+      } catch (error) {
+        throw describeFailure(error, method);
+      }
+    };
+    const pages: unknown[] = [];
+    let cursor: string | undefined;
+    const cursors = new Set<string>();
+    do {
+      const page = await request("tools/list", cursor === undefined ? {} : { cursor });
+      pages.push(page);
+      const next = page.nextCursor;
+      cursor = typeof next === "string" ? next : undefined;
+      if (cursor !== undefined && (cursors.has(cursor) || pages.length >= MAX_PAGES)) {
+        throw new FatalError(`tools/list pagination does not end: cursor ${JSON.stringify(escapeControls(cursor).slice(0, 40))} repeats or more than ${MAX_PAGES} pages`);
+      }
+      if (cursor !== undefined) cursors.add(cursor);
+    } while (cursor !== undefined);
+
+    const dump: Dump = {
+      format: DUMP_FORMAT,
+      transport: connection.transportName,
+      server: target.kind === "stdio" ? { command: [target.command, ...target.args] } : { url: target.url.href },
+      initialize,
+      pages,
+    };
+    if (options.probe) {
+      const name = isObject(initialize.serverInfo) && typeof initialize.serverInfo.name === "string" ? initialize.serverInfo.name : undefined;
+      const service = options.probe.service ?? (name === undefined ? undefined : serviceFromServerName(name));
+      dump.probe = await probe(pages, options.probe.maxCalls, service, raw, describeFailure);
+    }
+    if (transport instanceof TappedStdioTransport) dump.stdoutNoise = [...transport.noise];
+    return dump;
+  } finally {
+    await session.close().catch(() => undefined);
+  }
+}
+
+interface Connection {
+  session: RawSession;
+  transport: Transport;
+  transportName: TransportName;
+  initialize: Record<string, unknown>;
+  describeFailure(error: unknown, method: string): Error;
+}
+
+async function handshake(session: RawSession, transport: Transport, options: LiveOptions): Promise<Record<string, unknown>> {
+  await session.connect(transport);
+  const initialize = await session.request(
+    {
+      method: "initialize",
+      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "caplint", version: options.clientVersion } },
+    },
+    ANY_RESULT,
+    { timeout: options.timeoutMs },
+  );
+  const version = initialize.protocolVersion;
+  if (typeof version === "string") (transport as { setProtocolVersion?: (v: string) => void }).setProtocolVersion?.(version);
+  await session.notification({ method: "notifications/initialized" });
+  return initialize;
+}
+
+async function connectStdio(target: Extract<LiveTarget, { kind: "stdio" }>, options: LiveOptions): Promise<Connection> {
+  const transport = new TappedStdioTransport({ command: target.command, args: target.args, env: target.env, stderr: "pipe" });
+  const tail: string[] = [];
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    const text = chunk.toString("utf8");
+    if (options.verbose) options.stderr.write(escapeControls(text).replace(/\\u000a/g, "\n").replace(/\\u0009/g, "\t").replace(/\\\\/g, "\\").replace(/\\"/g, '"'));
+    for (const line of text.split("\n")) if (line.trim()) tail.push(line.trim());
+    tail.splice(0, Math.max(0, tail.length - STDERR_TAIL));
+  });
+  const session = new RawSession();
+  // Parse errors of stdout noise arrive here; the tap has recorded the lines themselves.
+  session.onerror = () => undefined;
+  const shown = escapeControls([target.command, ...target.args].join(" ")).slice(0, 120);
+  const describeFailure = (error: unknown, method: string): Error => {
+    if (error instanceof FatalError) return error;
+    const lastWords = tail.length ? `; its last stderr line: ${escapeControls(tail[tail.length - 1]!).slice(0, 200)}` : "";
+    const noise = transport.noise.length ? `; it wrote ${transport.noise.length} non-protocol line(s) on stdout, first: ${JSON.stringify(escapeControls(transport.noise[0]!).slice(0, 80))}` : "";
+    if ((error as NodeJS.ErrnoException)?.code === "ENOENT") return new FatalError(`--stdio: cannot run ${JSON.stringify(escapeControls(target.command))}: command not found`);
+    if (transport.exit) {
+      const how = transport.exit.signal ? `was killed by ${transport.exit.signal}` : `exited with code ${transport.exit.code}`;
+      return new FatalError(`the server (${shown}) ${how} before answering ${method}${lastWords}${noise}`);
+    }
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return new FatalError(`the server (${shown}) did not answer ${method} within ${options.timeoutMs / 1000} s (--timeout)${noise}${lastWords}`);
+    }
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      return new FatalError(`the server (${shown}) closed the connection before answering ${method}${lastWords}${noise}`);
+    }
+    return new FatalError(`the server (${shown}) failed ${method}: ${escapeControls(error instanceof Error ? error.message : String(error)).slice(0, 300)}${lastWords}`);
+  };
+  try {
+    const initialize = await handshake(session, transport, options);
+    return { session, transport, transportName: "stdio", initialize, describeFailure };
+  } catch (error) {
+    const failure = describeFailure(error, "initialize");
+    await session.close().catch(() => undefined);
+    await transport.close().catch(() => undefined);
+    throw failure;
+  }
+}
+
+async function connectHttp(url: URL, options: LiveOptions): Promise<Connection> {
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new FatalError(`--url ${url.href}: only http: and https: URLs are supported`);
+  const describeFailure = (error: unknown, method: string): Error => {
+    if (error instanceof FatalError) return error;
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return new FatalError(`the server at ${url.href} did not answer ${method} within ${options.timeoutMs / 1000} s (--timeout)`);
+    }
+    return new FatalError(`the server at ${url.href} failed ${method}: ${describeNetworkError(error)}`);
+  };
+  const streamable = new StreamableHTTPClientTransport(url);
+  const session = new RawSession();
+  session.onerror = () => undefined;
+  let firstFailure: unknown;
+  try {
+    const initialize = await handshake(session, streamable, options);
+    return { session, transport: streamable, transportName: "streamable-http", initialize, describeFailure };
+  } catch (error) {
+    firstFailure = error;
+    await session.close().catch(() => undefined);
+  }
+  // Only an HTTP answer that says "not here" is worth the legacy attempt; a refused connection or a timeout is not.
+  if (!(firstFailure instanceof StreamableHTTPError) || firstFailure.code === undefined || firstFailure.code >= 500) {
+    throw describeFailure(firstFailure, "initialize");
+  }
+  const legacy = new SSEClientTransport(url);
+  const legacySession = new RawSession();
+  legacySession.onerror = () => undefined;
+  try {
+    const initialize = await handshake(legacySession, legacy, options);
+    return { session: legacySession, transport: legacy, transportName: "sse", initialize, describeFailure };
+  } catch {
+    await legacySession.close().catch(() => undefined);
+    throw new FatalError(`no MCP server answers at ${url.href}: streamable HTTP got ${describeNetworkError(firstFailure)}, and the legacy SSE transport did not answer either`);
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  if (cause?.code === "ECONNREFUSED") return "connection refused";
+  if (error instanceof Error && cause?.message) return escapeControls(`${error.message}: ${cause.message}`).slice(0, 300);
+  if (error instanceof StreamableHTTPError && error.code !== undefined) return `HTTP ${error.code}`;
+  return escapeControls(error instanceof Error ? error.message : String(error)).slice(0, 300);
+}
+
+type RawRequest = (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+/**
+ * Makes the planned calls (probe.ts picks them: only tools declaring readOnlyHint: true, within the
+ * budget). A JSON-RPC error answer or a timed-out call is recorded as the call's outcome; a server
+ * that goes away ends the run like any other failure.
+ */
+async function probe(pages: unknown[], maxCalls: number, service: string | undefined, raw: RawRequest, describeFailure: (error: unknown, method: string) => Error) {
+  const tools: ProbePlanTool[] = [];
+  for (const page of pages) if (isObject(page) && Array.isArray(page.tools)) for (const tool of page.tools) if (isObject(tool)) tools.push(tool);
+  const plan = planProbe(tools, maxCalls, service);
+  const calls: ProbeCall[] = [];
+  for (const planned of plan.calls) {
+    const call: ProbeCall = { ...planned };
+    try {
+      call.result = truncateStrings(await raw("tools/call", { name: planned.tool, arguments: planned.arguments }));
+    } catch (error) {
+      if (!(error instanceof McpError) || error.code === ErrorCode.ConnectionClosed) throw describeFailure(error, `tools/call ${planned.tool}`);
+      call.error = { code: error.code, message: escapeControls(error.message).slice(0, 500) };
+    }
+    calls.push(call);
+  }
+  return { maxCalls, calls, notProbed: plan.notProbed };
+}

@@ -1,0 +1,35 @@
+import { quote } from "../text.js";
+import { keyword, typesOf, walkProperties } from "../input-schema.js";
+import { defineMcpRule } from "./types.js";
+import { inputOf, toolLabel } from "./support.js";
+
+export default defineMcpRule({
+  id: "mcp-input-described",
+  domain: "mcp",
+  input: "static",
+  description: "Every input property has a type and a description.",
+  category: "style",
+  defaultSeverity: "warning",
+  fixable: false,
+  check({ tools, report }) {
+    for (const tool of tools) {
+      const input = inputOf(tool);
+      if (!input) continue;
+      for (const property of walkProperties(input.document, input.root)) {
+        const description = keyword(property, "description");
+        const missing: string[] = [];
+        if (typesOf(input.document, property.resolved).size === 0 && typesOf(input.document, property.written).size === 0) missing.push("type");
+        if (typeof description !== "string" || description.trim() === "") missing.push("description");
+        if (missing.length === 0) continue;
+        report({
+          path: property.written.path,
+          target: "key",
+          message: `${toolLabel(tool)}: parameter ${quote(property.name)} has no ${missing.join(" and no ")}`,
+          hint: missing.includes("description")
+            ? "describe what it is, its format and an example (zod .describe(), Pydantic Field(description=...))"
+            : "give it a JSON type (string, integer, number, boolean, array, object)",
+        });
+      }
+    }
+  },
+});

@@ -1,0 +1,26 @@
+import { defineMcpRule } from "./types.js";
+import { inputOf, toolLabel } from "./support.js";
+
+export default defineMcpRule({
+  id: "mcp-input-strict",
+  domain: "mcp",
+  input: "static",
+  description: "The input schema rejects unknown fields: additionalProperties: false at its root (after $ref resolution and unwrapping a single object parameter).",
+  category: "correctness",
+  defaultSeverity: "warning",
+  fixable: false,
+  check({ tools, report }) {
+    for (const tool of tools) {
+      const input = inputOf(tool);
+      if (!input) continue;
+      const { root, wrapper } = input;
+      if (root.schema.additionalProperties === false || root.schema.unevaluatedProperties === false) continue;
+      const written = root.schema.additionalProperties;
+      report({
+        path: written === undefined ? root.path : [...root.path, "additionalProperties"],
+        message: `${toolLabel(tool)}: the input${wrapper ? ` model of parameter "${wrapper}"` : ""} does not reject unknown fields (${written === undefined ? "no additionalProperties" : `additionalProperties: ${JSON.stringify(written).slice(0, 40)}`}); a misspelt argument is silently ignored`,
+        hint: "zod: z.object({...}).strict(); Pydantic: model_config = ConfigDict(extra='forbid'); JSON Schema: additionalProperties: false",
+      });
+    }
+  },
+});

@@ -1,0 +1,76 @@
+import type { JsonPath } from "../core.js";
+import { keyword, nonNullMember, propertiesOf, typesOf, type Property, type SchemaNode } from "../input-schema.js";
+import { defineMcpRule } from "./types.js";
+import { inputOf, isListTool, toolLabel } from "./support.js";
+
+interface Expected {
+  name: "limit" | "offset";
+  default: number;
+  minimum: number;
+  maximum?: number;
+  text: string;
+}
+
+const EXPECTED: readonly Expected[] = [
+  { name: "limit", default: 20, minimum: 1, maximum: 100, text: "limit: integer, default 20, minimum 1, maximum 100" },
+  { name: "offset", default: 0, minimum: 0, text: "offset: integer, default 0, minimum 0" },
+];
+
+export default defineMcpRule({
+  id: "mcp-pagination-params",
+  domain: "mcp",
+  input: "static",
+  description: "List tools (verb list or search, or taking limit) take limit (integer, default 20, 1..100) and offset (integer, default 0, minimum 0).",
+  category: "correctness",
+  defaultSeverity: "error",
+  fixable: false,
+  check({ tools, service, report }) {
+    for (const tool of tools) {
+      const input = inputOf(tool);
+      if (!input || !isListTool(tool, service)) continue;
+      const properties = new Map(propertiesOf(input.document, input.root).map((p) => [p.name, p]));
+      for (const expected of EXPECTED) {
+        const property = properties.get(expected.name);
+        if (!property) {
+          report({
+            path: propertiesPath(input.root),
+            target: "key",
+            message: `${toolLabel(tool)} is a list tool but has no "${expected.name}" parameter`,
+            hint: `add ${expected.text}`,
+          });
+          continue;
+        }
+        const problems = check(input.document, property, expected);
+        if (problems.length > 0) {
+          report({
+            path: property.written.path,
+            target: "key",
+            message: `${toolLabel(tool)}: "${expected.name}" ${problems.join(", ")}`,
+            hint: `declare ${expected.text}`,
+          });
+        }
+      }
+    }
+  },
+});
+
+function propertiesPath(root: SchemaNode): JsonPath {
+  return root.schema.properties === undefined ? root.path : [...root.path, "properties"];
+}
+
+function check(document: SchemaNode, property: Property, expected: Expected): string[] {
+  const value = nonNullMember(document, property.resolved);
+  const read = (key: string) => keyword(property, key) ?? value.schema[key];
+  const problems: string[] = [];
+  const types = typesOf(document, value);
+  if (!types.has("integer")) problems.push(types.size ? `is ${[...types].join(" or ")}, not integer` : "has no type (integer expected)");
+  const fallback = read("default");
+  if (fallback !== expected.default) problems.push(fallback === undefined ? `has no default (${expected.default} expected)` : `defaults to ${JSON.stringify(fallback)}, not ${expected.default}`);
+  const minimum = read("minimum") ?? (typeof read("exclusiveMinimum") === "number" ? (read("exclusiveMinimum") as number) + 1 : undefined);
+  if (minimum !== expected.minimum) problems.push(minimum === undefined ? `has no minimum (${expected.minimum} expected)` : `has minimum ${JSON.stringify(minimum)}, not ${expected.minimum}`);
+  if (expected.maximum !== undefined) {
+    const maximum = read("maximum") ?? (typeof read("exclusiveMaximum") === "number" ? (read("exclusiveMaximum") as number) - 1 : undefined);
+    if (maximum !== expected.maximum) problems.push(maximum === undefined ? `has no maximum (${expected.maximum} expected)` : `has maximum ${JSON.stringify(maximum)}, not ${expected.maximum}`);
+  }
+  return problems;
+}

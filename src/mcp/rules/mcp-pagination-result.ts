@@ -1,0 +1,57 @@
+import { effectiveRoot, propertiesOf, schemaOf, typesOf, type SchemaNode } from "../input-schema.js";
+import { defineMcpRule } from "./types.js";
+import { isListTool, toolLabel } from "./support.js";
+
+const FIELDS: ReadonlyArray<{ name: string; types: readonly string[]; text: string }> = [
+  { name: "total", types: ["integer"], text: "integer" },
+  { name: "count", types: ["integer"], text: "integer" },
+  { name: "offset", types: ["integer"], text: "integer" },
+  { name: "has_more", types: ["boolean"], text: "boolean" },
+  { name: "next_offset", types: ["integer", "null"], text: "integer or null" },
+];
+
+export default defineMcpRule({
+  id: "mcp-pagination-result",
+  domain: "mcp",
+  input: "static",
+  description: "A list tool's outputSchema has total, count, offset (integers), the items (an array), has_more (boolean) and next_offset (integer or null).",
+  category: "correctness",
+  defaultSeverity: "warning",
+  fixable: false,
+  check({ tools, service, report }) {
+    for (const tool of tools) {
+      const document = schemaOf(tool, "outputSchema");
+      if (!document || !isListTool(tool, service)) continue;
+      const root: SchemaNode = effectiveRoot(document).root;
+      const properties = new Map(propertiesOf(document, root).map((p) => [p.name, p]));
+      const missing: string[] = [];
+      for (const field of FIELDS) {
+        const property = properties.get(field.name);
+        if (!property) {
+          missing.push(field.name);
+          continue;
+        }
+        const types = typesOf(document, property.resolved);
+        const wrong = field.types.some((t) => !types.has(t)) || [...types].some((t) => !field.types.includes(t) && !(t === "integer" && field.types.includes("number")));
+        if (wrong) {
+          report({
+            path: property.written.path,
+            target: "key",
+            message: `${toolLabel(tool)}: output field "${field.name}" is ${types.size ? [...types].join(" or ") : "untyped"}, not ${field.text}`,
+            hint: `declare "${field.name}" as ${field.text}`,
+          });
+        }
+      }
+      const hasItems = [...properties.values()].some((p) => !FIELDS.some((f) => f.name === p.name) && typesOf(document, p.resolved).has("array"));
+      if (!hasItems) missing.push("the items (an array field)");
+      if (missing.length > 0) {
+        report({
+          path: root.schema.properties === undefined ? root.path : [...root.path, "properties"],
+          target: "key",
+          message: `${toolLabel(tool)}: the output schema of this list tool lacks ${missing.join(", ")}`,
+          hint: "return { total, count, offset, items, has_more, next_offset } as the conventions' list response",
+        });
+      }
+    }
+  },
+});

@@ -1,0 +1,35 @@
+import { keyword, nonNullMember, propertiesOf } from "../input-schema.js";
+import { defineMcpRule } from "./types.js";
+import { inputOf, toolLabel } from "./support.js";
+
+export default defineMcpRule({
+  id: "mcp-response-format",
+  domain: "mcp",
+  input: "static",
+  description: 'A response_format parameter is an enum of exactly "markdown" and "json" with default "markdown".',
+  category: "correctness",
+  defaultSeverity: "error",
+  fixable: false,
+  check({ tools, report }) {
+    for (const tool of tools) {
+      const input = inputOf(tool);
+      if (!input) continue;
+      const property = propertiesOf(input.document, input.root).find((p) => p.name === "response_format");
+      if (!property) continue;
+      const value = nonNullMember(input.document, property.resolved);
+      const values = keyword(property, "enum") ?? value.schema.enum;
+      const problems: string[] = [];
+      const isExactly = Array.isArray(values) && values.length === 2 && values.includes("markdown") && values.includes("json");
+      if (!isExactly) problems.push(Array.isArray(values) ? `allows ${values.map((v) => JSON.stringify(v)).join(", ")}` : "is not an enum");
+      const fallback = keyword(property, "default") ?? value.schema.default;
+      if (fallback !== "markdown") problems.push(fallback === undefined ? "has no default" : `defaults to ${JSON.stringify(fallback)}`);
+      if (problems.length === 0) continue;
+      report({
+        path: property.written.path,
+        target: "key",
+        message: `${toolLabel(tool)}: response_format ${problems.join(" and ")}; expected enum ["markdown", "json"] with default "markdown"`,
+        hint: 'declare response_format: { "type": "string", "enum": ["markdown", "json"], "default": "markdown" }',
+      });
+    }
+  },
+});

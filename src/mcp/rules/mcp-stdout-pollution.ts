@@ -1,0 +1,28 @@
+import { quote } from "../text.js";
+import { defineMcpRule } from "./types.js";
+
+/** Lines reported one by one; the rest are counted in the last finding. */
+const MAX_REPORTED = 5;
+
+export default defineMcpRule({
+  id: "mcp-stdout-pollution",
+  domain: "mcp",
+  input: "live",
+  description: "A stdio server writes nothing but protocol messages on stdout (logs go to stderr).",
+  category: "correctness",
+  defaultSeverity: "error",
+  fixable: false,
+  check({ listing, report }) {
+    const noise = listing.stdoutNoise;
+    if (!noise || noise.value.length === 0) return;
+    const shown = noise.value.slice(0, MAX_REPORTED);
+    shown.forEach((line, index) => {
+      const more = index === shown.length - 1 && noise.value.length > shown.length ? ` (and ${noise.value.length - shown.length} more lines)` : "";
+      report({
+        path: [...noise.path, index],
+        message: `the server wrote a line on stdout that is not a JSON-RPC message: ${quote(line, 60)}${more}; clients may drop the connection`,
+        hint: "log to stderr (console.error, logging to sys.stderr); stdout carries only the protocol",
+      });
+    });
+  },
+});

@@ -1,0 +1,24 @@
+import { quote } from "../text.js";
+import { callsFor, rejected } from "./probe-results.js";
+import { defineMcpRule } from "./types.js";
+
+export default defineMcpRule({
+  id: "mcp-unknown-field-accepted",
+  domain: "mcp",
+  input: "probe",
+  description: "A call with an extra, unknown argument is rejected (probe).",
+  category: "correctness",
+  defaultSeverity: "warning",
+  fixable: false,
+  check({ listing, report }) {
+    for (const call of callsFor(listing.probeCalls, "unknown-field")) {
+      if (rejected(call.value)) continue;
+      const extra = Object.keys(call.value.arguments).find((key) => key.startsWith("caplint_probe")) ?? "an unknown argument";
+      report({
+        path: [...call.path, "arguments"],
+        message: `tool ${quote(call.value.tool)} accepted a call with the unknown argument ${quote(extra)}; misspelt arguments are silently ignored`,
+        hint: "reject unknown fields: zod .strict(), Pydantic extra='forbid'",
+      });
+    }
+  },
+});

@@ -1,0 +1,58 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { ROOT } from "../helpers/run.js";
+
+export interface BinResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built bin (dist/cli-bundle), as users run it. */
+export function caplint(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<BinResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, "bin/caplint.js"), ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, NO_COLOR: "1", ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** Starts one of the HTTP fixture servers on 127.0.0.1 (port 0) and resolves with its URL. */
+export async function startHttpFixture(file: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "fixtures/mcp", file)], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = "";
+    child.stdout!.on("data", (chunk) => {
+      seen += String(chunk);
+      const match = /listening on (\S+)/.exec(seen);
+      if (match) resolve(match[1]!);
+    });
+    child.on("exit", (code) => reject(new Error(`${file} exited with ${code}`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGKILL");
+      }),
+  };
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

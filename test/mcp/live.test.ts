@@ -1,0 +1,226 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/run.js";
+import { createServer } from "node:net";
+import { caplint, isAlive, startHttpFixture } from "./helpers.js";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Live runs through the built bin against real processes: the fixture servers written with the SDK,
+ * failing servers, and @modelcontextprotocol/server-everything, a published server nobody here wrote.
+ */
+const fixture = (name: string) => path.join("fixtures/mcp", name);
+const golden = (name: string) => readFileSync(path.join(ROOT, "fixtures/mcp/dumps", `${name}.json`), "utf8");
+const LIVE = { timeout: 60_000 };
+
+describe("caplint mcp --stdio", () => {
+  it("finds nothing in the server that follows the conventions, with --probe too", LIVE, async () => {
+    const result = await caplint(["mcp", "--probe", "--stdio", "--", "node", fixture("good-server.mjs")]);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe("1 file checked, no problems\n");
+    expect(result.code).toBe(0);
+  });
+
+  for (const name of ["good", "bad", "raw"]) {
+    it(`dump --probe of ${name}-server.mjs is its golden dump (the rule tests lint it offline)`, LIVE, async () => {
+      const result = await caplint(["mcp", "dump", "--probe", "--stdio", "--", "node", fixture(`${name}-server.mjs`)]);
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(golden(name));
+    });
+  }
+
+  it("reports the bad server live as it reports its dump, with the live positions", LIVE, async () => {
+    const live = await caplint(["mcp", "--probe", "-f", "compact", "--stdio", "--", "node", fixture("bad-server.mjs")]);
+    const offline = await caplint(["mcp", "-f", "compact", "fixtures/mcp/dumps/bad.json"]);
+    expect(live.code).toBe(1);
+    const label = `stdio:node ${fixture("bad-server.mjs")}`;
+    expect(live.stdout.replaceAll(`${label}:`, "fixtures/mcp/dumps/bad.json:")).toBe(offline.stdout);
+    expect(live.stdout).toContain(`${label}:`);
+  });
+
+  it("reports stdout noise of the low-level server", LIVE, async () => {
+    const result = await caplint(["mcp", "-f", "compact", "--only", "mcp-stdout-pollution", "--stdio", "--", "node", fixture("raw-server.mjs")]);
+    expect(result.stdout).toContain('error the server wrote a line on stdout that is not a JSON-RPC message: "raw_mcp starting (this line is not JSON-RPC)"');
+    expect(result.code).toBe(1);
+  });
+
+  it("passes the server's stderr through with --verbose only", LIVE, async () => {
+    const quiet = await caplint(["mcp", "--stdio", "--", "node", fixture("good-server.mjs")]);
+    expect(quiet.stderr).toBe("");
+    const verbose = await caplint(["mcp", "--verbose", "--stdio", "--", "node", fixture("good-server.mjs")]);
+    expect(verbose.stderr).toContain("demo_mcp listening on stdio");
+    expect(verbose.stderr).toContain("caplint: stdio: 3 tools in 1 page(s)");
+  });
+
+  it("writes the dump with --output and lints it offline", LIVE, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-mcp-dump-"));
+    const file = path.join(dir, "tools.json");
+    const dump = await caplint(["mcp", "dump", "-o", file, "--stdio", "--", "node", path.join(ROOT, fixture("raw-server.mjs"))]);
+    expect(dump).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    const lint = await caplint(["mcp", "-f", "compact", "tools.json"], { cwd: dir });
+    expect(lint.stdout).toContain('tools.json:102:19: error tool name "raw_get_status" is listed twice');
+    expect(lint.code).toBe(1);
+  });
+
+  it("--env reaches the server; --probe honours --max-calls and names the tools left out", LIVE, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-mcp-env-"));
+    const pidFile = path.join(dir, "pid");
+    const result = await caplint(["mcp", "--probe", "--max-calls", "1", "--env", `PID_FILE=${pidFile}`, "--stdio", "--", "node", fixture("misbehaving-server.mjs"), "malformed"]);
+    expect(Number(readFileSync(pidFile, "utf8"))).toBeGreaterThan(0);
+    expect(result.code).toBe(1);
+    const limited = await caplint(["mcp", "dump", "--probe", "--max-calls", "2", "--stdio", "--", "node", fixture("good-server.mjs")]);
+    expect(JSON.parse(limited.stdout).probe.calls).toHaveLength(2);
+    expect(limited.stderr).toBe("");
+    const tight = await caplint(["mcp", "dump", "--probe", "--max-calls", "1", "--stdio", "--", "node", fixture("good-server.mjs")]);
+    expect(tight.stderr).toBe('caplint: --max-calls 1 reached; read-only tools not probed: "demo_get_item"\n');
+  });
+});
+
+describe("--probe safety", () => {
+  it("calls only tools that declare readOnlyHint: true", LIVE, async () => {
+    const dumps = await Promise.all(["good", "bad", "raw"].map(async (name) => JSON.parse((await caplint(["mcp", "dump", "--probe", "--max-calls", "100", "--stdio", "--", "node", fixture(`${name}-server.mjs`)])).stdout)));
+    for (const dump of dumps) {
+      const readOnly = new Set(dump.pages.flatMap((page: { tools: Array<{ name: string; annotations?: { readOnlyHint?: unknown } }> }) => page.tools).filter((tool: { annotations?: { readOnlyHint?: unknown } }) => tool.annotations?.readOnlyHint === true).map((tool: { name: string }) => tool.name));
+      expect(dump.probe.calls.length).toBeGreaterThan(0);
+      for (const call of dump.probe.calls) expect(readOnly.has(call.tool), call.tool).toBe(true);
+    }
+    // Never called: demo_delete_item (good: not read-only; bad: read-only and destructive at once),
+    // demo_send message (bad: not read-only), raw_get_status (raw: readOnlyHint "yes", not a boolean).
+    const called = dumps.flatMap((dump) => dump.probe.calls.map((call: { tool: string }) => call.tool));
+    expect(called).not.toContain("demo_delete_item");
+    expect(called).not.toContain("demo_send message");
+    expect(called).not.toContain("raw_get_status");
+  });
+});
+
+describe("failing servers: one line, exit 2, the child stopped", () => {
+  // --timeout 1 for the servers that never answer; the others get time to start on a busy machine.
+  const failing = async (mode: string, extra: string[] = [], timeout = "1") => {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-mcp-fail-"));
+    const pidFile = path.join(dir, "pid");
+    const result = await caplint(["mcp", "--timeout", timeout, ...extra, "--env", `PID_FILE=${pidFile}`, "--stdio", "--", "node", fixture("misbehaving-server.mjs"), mode]);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    return { ...result, pid };
+  };
+
+  it("a server that never answers", LIVE, async () => {
+    const result = await failing("silent");
+    expect(result.stderr).toBe(`caplint: the server (node ${fixture("misbehaving-server.mjs")} silent) did not answer initialize within 1 s (--timeout)\n`);
+    expect(result.code).toBe(2);
+    expect(isAlive(result.pid)).toBe(false);
+  });
+
+  it("a server that ignores SIGTERM is killed", LIVE, async () => {
+    const result = await failing("stubborn");
+    expect(result.code).toBe(2);
+    expect(result.stderr.split("\n")).toHaveLength(2);
+    expect(isAlive(result.pid)).toBe(false);
+  });
+
+  it("a server that exits", LIVE, async () => {
+    const result = await failing("exit", [], "20");
+    expect(result.stderr).toBe(`caplint: the server (node ${fixture("misbehaving-server.mjs")} exit) exited with code 3 before answering initialize; its last stderr line: fatal: missing API_TOKEN\n`);
+    expect(result.code).toBe(2);
+  });
+
+  it("a server that writes garbage", LIVE, async () => {
+    const result = await failing("garbage");
+    expect(result.stderr).toMatch(/did not answer initialize within 1 s \(--timeout\); it wrote 1 non-protocol line\(s\) on stdout, first: "<html>not json<\/html>"\n$/);
+    expect(result.code).toBe(2);
+    expect(isAlive(result.pid)).toBe(false);
+  });
+
+  it("a server with malformed results gives findings, not a crash", LIVE, async () => {
+    const result = await failing("malformed", ["-f", "compact"], "20");
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain('error tools/list result: tools[0].name must be string [mcp-schema]');
+    expect(result.stdout).toContain('error initialize result: serverInfo lacks required field "version" [mcp-schema]');
+    expect(result.code).toBe(1);
+    expect(isAlive(result.pid)).toBe(false);
+  });
+
+  it("a command that does not exist", async () => {
+    const result = await caplint(["mcp", "--stdio", "--", "caplint-no-such-server"]);
+    expect(result).toMatchObject({ code: 2, stdout: "", stderr: 'caplint: --stdio: cannot run "caplint-no-such-server": command not found\n' });
+  });
+
+  it("a URL where nothing listens", async () => {
+    const port = await freePort();
+    const result = await caplint(["mcp", "--url", `http://127.0.0.1:${port}/mcp`]);
+    expect(result).toMatchObject({ code: 2, stdout: "", stderr: `caplint: the server at http://127.0.0.1:${port}/mcp failed initialize: connection refused\n` });
+  });
+});
+
+describe("caplint mcp --url", () => {
+  it("lints the streamable HTTP fixture (probe included): no findings; its dump is the golden one", LIVE, async () => {
+    const server = await startHttpFixture("http-server.mjs");
+    try {
+      const result = await caplint(["mcp", "--probe", "--url", server.url]);
+      expect(result).toMatchObject({ code: 0, stderr: "", stdout: "1 file checked, no problems\n" });
+      const dump = await caplint(["mcp", "dump", "--probe", "--url", server.url]);
+      expect(dump.stdout.replaceAll(new URL(server.url).host, "127.0.0.1:8000")).toBe(golden("http"));
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("reports a server that answers only the legacy SSE transport", LIVE, async () => {
+    const server = await startHttpFixture("sse-server.mjs");
+    try {
+      const result = await caplint(["mcp", "-f", "compact", "--url", server.url]);
+      expect(result.stdout).toBe(`${server.url}:3:16: warning only the legacy HTTP+SSE transport answered; streamable HTTP (protocol 2025-03-26 and later) did not [mcp-transport]\n`);
+      expect(result.code).toBe(0);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("@modelcontextprotocol/server-everything (a published server nobody here wrote)", () => {
+  const everything = ["node", "node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"];
+
+  it("finishes with the findings it deserves; exit 1 as a CI gate (--max-warnings 0)", LIVE, async () => {
+    const result = await caplint(["mcp", "-f", "json", "--max-warnings", "0", "--stdio", "--", ...everything]);
+    expect(result.code).toBe(1);
+    const { diagnostics } = JSON.parse(result.stdout) as { diagnostics: Array<{ ruleId: string; message: string; severity: string }> };
+    const has = (ruleId: string, text: string) => diagnostics.some((d) => d.ruleId === ruleId && d.message.includes(text));
+    // Its name is a path, not {service}_mcp; its tools are kebab-case and unprefixed.
+    expect(has("mcp-server-name", 'server name "mcp-servers/everything" does not follow the {service}_mcp convention')).toBe(true);
+    expect(has("mcp-tool-name", 'tool name "get-sum" is not snake_case')).toBe(true);
+    expect(has("mcp-tool-prefix", 'tool name "echo" does not start with the service prefix "everything_"')).toBe(true);
+    // zod objects without .strict(): unknown arguments are silently dropped.
+    expect(has("mcp-input-strict", 'tool "echo": the input does not reject unknown fields')).toBe(true);
+    expect(has("mcp-input-bounds", 'tool "get-sum": number parameter "a" has no minimum and no maximum')).toBe(true);
+    expect(has("mcp-input-described", 'tool "get-resource-reference": parameter "resourceType" has no description')).toBe(true);
+    expect(has("mcp-tool-verb", 'tool name "gzip-file-as-resource" does not start with an action verb')).toBe(true);
+    // Valid against the specification's schema, and every tool carries a title and all four hints.
+    expect(diagnostics.filter((d) => d.ruleId === "mcp-schema" || d.ruleId === "mcp-annotations")).toEqual([]);
+  });
+
+  it("--probe finds that it accepts unknown arguments, and calls only its read-only tools", LIVE, async () => {
+    const result = await caplint(["mcp", "dump", "--probe", "--max-calls", "4", "--stdio", "--", ...everything]);
+    expect(result.code).toBe(0);
+    const dump = JSON.parse(result.stdout);
+    expect(dump.probe.calls.map((call: { tool: string; purpose: string }) => `${call.tool} ${call.purpose}`)).toEqual([
+      "echo baseline",
+      "get-annotated-message baseline",
+      "get-env baseline",
+      "get-resource-links baseline",
+    ]);
+    // Nine read-only tools get their plain call first; trigger-long-running-operation takes 10 s, so
+    // --timeout 6 cuts it (recorded as that call's outcome) and the tenth call is echo's unknown argument.
+    const withUnknown = await caplint(["mcp", "-f", "compact", "--probe", "--max-calls", "10", "--timeout", "6", "--only", "mcp-unknown-field-accepted", "--stdio", "--", ...everything]);
+    expect(withUnknown.stdout).toContain('warning tool "echo" accepted a call with the unknown argument "caplint_probe_unknown_field"');
+  });
+});

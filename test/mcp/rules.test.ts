@@ -1,0 +1,52 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { MCP_RULES } from "../../src/mcp/rules/index.js";
+import { FIXTURES, ROOT, run } from "../helpers/run.js";
+
+/**
+ * Fixture-driven tests of the tool-server rules, like test/rules.test.ts for capability files:
+ * `fixtures/mcp/valid/<rule-id>/<case>.json` must give no finding at all, `fixtures/mcp/invalid/<rule-id>/<case>.json`
+ * exactly the findings of that rule in `<case>.out` (compact form); `<case>.args` holds extra arguments.
+ */
+function cases(dir: string): string[] {
+  return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".json")).sort() : [];
+}
+
+function extraArgs(dir: string, name: string): string[] {
+  const file = path.join(dir, name.replace(/\.json$/, ".args"));
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").map((l) => l.trim()).filter(Boolean) : [];
+}
+
+for (const rule of MCP_RULES) {
+  describe(`rule ${rule.id}`, () => {
+    const validDir = path.join(FIXTURES, "mcp", "valid", rule.id);
+    const invalidDir = path.join(FIXTURES, "mcp", "invalid", rule.id);
+
+    it("has docs, a valid and an invalid fixture", () => {
+      expect(existsSync(path.join(ROOT, "docs", "rules", `${rule.id}.md`)), `docs/rules/${rule.id}.md`).toBe(true);
+      expect(cases(validDir).length).toBeGreaterThan(0);
+      expect(cases(invalidDir).length).toBeGreaterThan(0);
+    });
+
+    for (const name of cases(validDir)) {
+      it(`valid/${name} is clean`, async () => {
+        const result = await run(["mcp", "--format", "compact", name, ...extraArgs(validDir, name)], validDir);
+        expect(result.stderr).toBe("");
+        expect(result.stdout).toBe("");
+        expect(result.code).toBe(0);
+      });
+    }
+
+    for (const name of cases(invalidDir)) {
+      it(`invalid/${name} reports what ${name.replace(/\.json$/, ".out")} lists`, async () => {
+        const result = await run(["mcp", "--format", "compact", name, ...extraArgs(invalidDir, name)], invalidDir);
+        expect(result.stderr).toBe("");
+        const mine = result.stdout.split("\n").filter((line) => line.endsWith(`[${rule.id}]`));
+        expect(mine.length, "the rule fires").toBeGreaterThan(0);
+        await expect(mine.join("\n") + "\n").toMatchFileSnapshot(path.join(invalidDir, name.replace(/\.json$/, ".out")));
+        expect(result.code).toBe(result.stdout.includes(": error ") ? 1 : 0);
+      });
+    }
+  });
+}

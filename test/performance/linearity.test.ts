@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+// @ts-expect-error: a plain ES module shared with the benchmark (scripts/bench.mjs), no types.
+import { realWorldApp } from "../../scripts/lib/real-world-app.mjs";
+import { resetWork, work, type WorkCounter } from "../../src/capabilities/engine/work.js";
+import { run } from "../helpers/run.js";
+
+/**
+ * Linear growth, guarded by operation counts rather than time (timings flake on a busy machine):
+ * ten copies of the real-world corpus must cost at most ~11 times the work of one copy, for `check`
+ * and for the queries. A quadratic step (every grant walking every capability's global scope, as
+ * dangerous-permission once did) shows here as a factor near 100.
+ */
+const work_dir = mkdtempSync(path.join(tmpdir(), "caplint-linearity-"));
+afterAll(() => rmSync(work_dir, { recursive: true, force: true }));
+
+const apps = new Map<number, string>();
+function app(copies: number): string {
+  let dir = apps.get(copies);
+  if (!dir) {
+    dir = path.join(work_dir, `copies-${copies}`);
+    realWorldApp(dir, copies);
+    apps.set(copies, dir);
+  }
+  return dir;
+}
+
+async function counted(argv: (dir: string) => string[], copies: number): Promise<Record<WorkCounter, number>> {
+  resetWork();
+  const result = await run(argv(app(copies)), work_dir);
+  expect(result.stderr).toBe("");
+  return { ...work };
+}
+
+describe.each([
+  ["check", (dir: string) => ["check", "--app", dir, "--format", "compact"]],
+  ["matrix", (dir: string) => ["matrix", "--app", dir, "--format", "json"]],
+  ["who-can", (dir: string) => ["who-can", "--app", dir, "plugin:fs|write_file"]],
+])("%s on real capability files", (_name, argv) => {
+  it("does at most ~10x the work for 10x the input", async () => {
+    const one = await counted(argv, 1);
+    const ten = await counted(argv, 10);
+    expect(one.resolvedEntries).toBeGreaterThan(0);
+    for (const counter of Object.keys(one) as WorkCounter[]) {
+      if (one[counter] === 0) continue;
+      expect(ten[counter] / one[counter], `${counter}: ${one[counter]} → ${ten[counter]}`).toBeLessThanOrEqual(11);
+    }
+  }, 120_000);
+});
