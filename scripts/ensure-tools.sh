@@ -2,7 +2,8 @@
 # Installs, with apt-get, the real tools the integration tests drive when they are missing:
 # `pre-commit` (test/integrations/pre-commit.test.ts) and Chromium at /usr/bin/chromium
 # (test/report-browser.test.ts). CI runs as root; elsewhere sudo is used when present. Exits non-zero
-# only when a tool is missing and cannot be installed; each test then skips and says why.
+# only when a tool is missing and cannot be installed: .ci/run then fails, and under CI=true the
+# tests that need the tool fail; locally (without CI) they skip and say why.
 set -euo pipefail
 
 missing=()

@@ -44,10 +44,10 @@ describe("access", () => {
   });
 
   it("answers yes with exit 0 and explains a miss in the runtime's words", async () => {
-    const yes = await run(["access", "-w", "main", "-c", "plugin:fs|read_file", "--platform", "linux"], APP);
+    const yes = await run(["access", "-w", "main", "-C", "plugin:fs|read_file", "--platform", "linux"], APP);
     expect(yes.code).toBe(0);
     expect(yes.stdout).toContain("ALLOWED: plugin:fs|read_file");
-    const no = await run(["access", "-w", "settings", "-c", "plugin:fs|read_file", "--platform", "linux"], APP);
+    const no = await run(["access", "-w", "settings", "-C", "plugin:fs|read_file", "--platform", "linux"], APP);
     expect(no.code).toBe(1);
     expect(no.stdout).toContain('allowed on: [windows: "main", "main-*", URL: local]');
   });
@@ -73,7 +73,7 @@ describe("access", () => {
 
   it("rejects a malformed URL and a command written as a permission", async () => {
     expect((await run(["access", "-w", "main", "--url", "not a url"], APP)).code).toBe(2);
-    const result = await run(["access", "-w", "main", "-c", "core:window:allow-close"], APP);
+    const result = await run(["access", "-w", "main", "-C", "core:window:allow-close"], APP);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("write the command as invoked");
   });

@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { ROOT, run } from "./helpers/run.js";
+import { describeWithTool } from "./helpers/tools.js";
 import { cleanup, dangerousApp, HOSTILE_LABEL, hostileApp } from "./report-projects.js";
 
 /**
@@ -15,8 +16,6 @@ import { cleanup, dangerousApp, HOSTILE_LABEL, hostileApp } from "./report-proje
  */
 const CHROMIUM = "/usr/bin/chromium";
 const HAS_CHROMIUM = existsSync(CHROMIUM);
-const SKIP_REASON = `skipped: Chromium is not installed at ${CHROMIUM}; run scripts/ensure-tools.sh (apt-get install chromium)`;
-if (!HAS_CHROMIUM) console.warn(`report-browser.test.ts ${SKIP_REASON}`);
 const SCREENSHOT = path.join(ROOT, "docs", "report-screenshot.png");
 
 const scratch = mkdtempSync(path.join(tmpdir(), "caplint-report-browser-"));
@@ -69,7 +68,7 @@ async function open(url: string): Promise<Opened> {
 
 const cell = (page: Page, window: string, plugin: string) => page.locator(`#matrix-table tr[data-window="${window}"] td.cell[data-plugin="${plugin}"]`);
 
-describe.skipIf(!HAS_CHROMIUM)(`caplint report in headless Chromium${HAS_CHROMIUM ? "" : ` (${SKIP_REASON})`}`, () => {
+describeWithTool("Chromium", HAS_CHROMIUM, `run scripts/ensure-tools.sh (apt-get install chromium, at ${CHROMIUM})`, "caplint report in headless Chromium", () => {
   beforeAll(async () => {
     reports.set("app", await report("app", ["fixtures/queries/app", "--against", "fixtures/queries/app-v2"]));
     reports.set("danger", await report("danger", ["--app", dangerousApp()]));

@@ -3,13 +3,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RULES } from "../src/registry.js";
+import { expectedOutput, type JsonFinding } from "./helpers/expected-output.js";
 import { FIXTURES, ROOT, run } from "./helpers/run.js";
 
 /**
  * Fixture-driven rule tests (actionlint style):
  * - `fixtures/<rule-id>/valid/<case>` (a file, or a folder holding an app) must produce no finding at all;
  * - `fixtures/<rule-id>/invalid/<case>` must produce exactly the findings of that rule listed in
- *   `<case>.out`, in compact form, with paths relative to the `invalid/` folder;
+ *   `<case>.out`: the compact line `file:line:col: severity message [rule-id]`, with paths relative to
+ *   the `invalid/` folder, followed by `  help: <hint>` when the finding has a hint (the hint is the
+ *   "how to fix" half of a finding, so it is expected output too);
  * - optional `<case>.args` holds extra CLI arguments, one per line (e.g. `--platform` or `--rule`);
  * - optional `<case>.fixed.json` is the file after `--fix`: it must no longer produce that rule's
  *   findings, and a second `--fix` must change nothing. Every fixable rule needs one.
@@ -38,6 +41,59 @@ function argv(dir: string, name: string, ...options: string[]): string[] {
   const isApp = statSync(path.join(dir, name)).isDirectory();
   return ["check", ...options, ...(isApp ? ["--app", name] : [name]), ...extraArgs(dir, name)];
 }
+
+/** Fixture folders that hold no rule's cases (CLI, queries, integrations, corpora). */
+const NON_RULE_FIXTURES = ["cli", "conformance", "events", "integrations", "mcp", "queries", "real-world", "real-world-samples", "sarif", "spelling", "versions"];
+
+/** Every `.ts` file under src/ inside a folder named `rules`, at any depth (one per domain). */
+function ruleFolderFiles(dir = path.join(ROOT, "src")): string[] {
+  const found: string[] = [];
+  const walk = (folder: string, inRules: boolean) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(full, inRules || entry.name === "rules");
+      else if (inRules && entry.name.endsWith(".ts")) found.push(full);
+    }
+  };
+  walk(dir, false);
+  return found.sort();
+}
+
+/** The rule ids a source file defines with `defineRule({ id: "…" })`. */
+function definedRuleIds(file: string): string[] {
+  return [...readFileSync(file, "utf8").matchAll(/defineRule\(\s*\{\s*id:\s*"([^"]+)"/g)].map((m) => m[1]!);
+}
+
+/** ESLint's checkRuleFiles: start from the files, so nothing unregistered or orphaned passes silently. */
+describe("rule files, registry and fixture folders agree", () => {
+  // Capability rules live one per file in a rules folder; the other domains keep theirs in a table (src/events/rules.ts).
+  const registered = new Set(RULES.filter((rule) => rule.domain === "capabilities").map((rule) => rule.id));
+
+  it("every rule defined in a rules folder is registered", () => {
+    const files = ruleFolderFiles();
+    expect(files.length).toBeGreaterThan(0);
+    const defined = files.flatMap((file) => definedRuleIds(file).map((id) => ({ id, file: path.relative(ROOT, file) })));
+    for (const file of files) {
+      if (readFileSync(file, "utf8").includes("defineRule(") && !file.endsWith("types.ts")) {
+        expect(definedRuleIds(file).length, `${path.relative(ROOT, file)} calls defineRule but no id "…" follows it`).toBeGreaterThan(0);
+      }
+    }
+    expect(defined.filter((d) => !registered.has(d.id)), "defined but not in the registry").toEqual([]);
+    expect([...registered].filter((id) => !defined.some((d) => d.id === id)), "registered but defined in no rules folder").toEqual([]);
+  });
+
+  it("every fixture folder belongs to a registered rule (or is a known non-rule folder)", () => {
+    const rulesFolder = path.join(FIXTURES, "rules");
+    const base = existsSync(rulesFolder) ? rulesFolder : FIXTURES;
+    const folders = readdirSync(base, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const orphans = folders.filter((name) => !registered.has(name) && (base === rulesFolder || !NON_RULE_FIXTURES.includes(name)));
+    expect(orphans, `fixture folders under ${path.relative(ROOT, base)} without a rule`).toEqual([]);
+    for (const name of folders.filter((n) => registered.has(n))) {
+      const extra = readdirSync(path.join(base, name)).filter((entry) => entry !== "valid" && entry !== "invalid");
+      expect(extra, `fixtures for ${name} hold only valid/ and invalid/`).toEqual([]);
+    }
+  });
+});
 
 describe("the rule registry and docs/rules", () => {
   it("every rule of every domain has its page, and every page is a registered rule", () => {
@@ -71,12 +127,13 @@ for (const rule of RULES.filter((r) => r.domain === "capabilities")) {
 
     for (const name of cases(invalidDir)) {
       it(`invalid/${name} reports what ${caseName(name)}.out lists`, async () => {
-        const result = await run(argv(invalidDir, name, "--format", "compact"), invalidDir);
+        const result = await run(argv(invalidDir, name, "--format", "json"), invalidDir);
         expect(result.stderr).toBe("");
-        const mine = result.stdout.split("\n").filter((line) => line.endsWith(`[${rule.id}]`));
+        const all = (JSON.parse(result.stdout) as { diagnostics: JsonFinding[] }).diagnostics;
+        const mine = all.filter((d) => d.ruleId === rule.id);
         expect(mine.length, "the rule fires").toBeGreaterThan(0);
-        await expect(mine.join("\n") + "\n").toMatchFileSnapshot(path.join(invalidDir, `${caseName(name)}.out`));
-        expect(result.code).toBe(result.stdout.includes(": error ") ? 1 : 0);
+        await expect(expectedOutput(mine)).toMatchFileSnapshot(path.join(invalidDir, `${caseName(name)}.out`));
+        expect(result.code).toBe(all.some((d) => d.severity === "error") ? 1 : 0);
       });
 
       const fixed = path.join(invalidDir, `${caseName(name)}.fixed.json`);

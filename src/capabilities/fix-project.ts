@@ -6,7 +6,10 @@ import { loadProject, type LoadOptions, type Project } from "./load/project.js";
 export function fixProject(loadOptions: LoadOptions, lintOptions: LintOptions = {}): Promise<FixOutcome<Project, LintResult>> {
   return runFixPasses<Project, LintResult>({
     async check(overrides) {
-      const project = await loadProject(overrides.size ? { ...loadOptions, sourceOverrides: overrides } : loadOptions);
+      // Texts given in place of files (standard input) stay in place on every pass, under the fixed ones.
+      const given = loadOptions.sourceOverrides;
+      const texts = given?.size ? new Map([...given, ...overrides]) : overrides;
+      const project = await loadProject(texts.size ? { ...loadOptions, sourceOverrides: texts } : loadOptions);
       return { project, result: await lint(project, lintOptions) };
     },
     source: (project, absolutePath) => project.documents.find((d) => d.absolutePath === absolutePath),

@@ -1,9 +1,13 @@
 import { Command, CommanderError, Option } from "commander";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { nearest, quoteList } from "../core/did-you-mean.js";
 import { FatalError, UsageError } from "../core/errors.js";
 import { EXIT_FATAL } from "../core/exit-codes.js";
 import type { MainOptions } from "../core/io.js";
 import { toolVersion } from "../core/tool.js";
 import { registerCommands } from "./commands/index.js";
+import { addOutputOptions, switchableOutput } from "./output-options.js";
 import { oneLine, SafeOutput } from "../core/terminal-text.js";
 
 export type { MainOptions } from "../core/io.js";
@@ -29,10 +33,13 @@ export async function main(givenOptions: MainOptions): Promise<number> {
     })
     .showSuggestionAfterError(true)
     .addOption(new Option("--debug", "print internal stack traces on errors").hideHelp());
-  registerCommands(program, options, (code) => {
+  const output = switchableOutput(options);
+  registerCommands(program, output.io, (code) => {
     exitCode = code;
   });
+  addOutputOptions(program, output, options.cwd, options.stdout);
   try {
+    rejectMistypedCommand(program, options);
     await program.parseAsync(releaseFlag(options.argv), { from: "user" });
     return exitCode;
   } catch (error) {
@@ -49,6 +56,21 @@ export async function main(givenOptions: MainOptions): Promise<number> {
     else stderr.write("caplint: rerun with --debug for the stack trace, and report it\n");
     return EXIT_FATAL;
   }
+}
+
+/**
+ * `check` is the default command, so `caplint chek` would be checked as a path and fail with "no such
+ * file". A first argument that is a bare word (no `/`, `\` or `.`), names no command and no existing
+ * file or folder is a mistyped command: a usage error with a did-you-mean, as git and npm say it.
+ */
+function rejectMistypedCommand(program: Command, options: MainOptions): void {
+  const first = options.argv[0];
+  if (first === undefined || first.startsWith("-") || /[/\\.]/.test(first)) return;
+  const names = program.commands.flatMap((command) => [command.name(), ...command.aliases()]);
+  if (names.includes(first) || first === "help" || existsSync(path.resolve(options.cwd, first))) return;
+  const close = nearest(first, names, 2);
+  const commands = program.commands.map((command) => command.name()).join(", ");
+  throw new UsageError(`unknown command "${first}"${close.length ? `; did you mean ${quoteList(close)}?` : ""} (commands: ${commands}; a file or folder to check must exist)`);
 }
 
 /**

@@ -23,4 +23,9 @@ export interface RuleMeta {
   fixable: boolean;
   /** Findings the pipeline itself reports (a file that does not parse); always errors, cannot be turned off. */
   reservedForPipeline?: boolean;
+  /**
+   * For security rules: how bad a finding is on the CVSS-like 0.0-10.0 scale GitHub code scanning
+   * ranks alerts by (SARIF `security-severity`), and the CWE weaknesses it is an instance of.
+   */
+  security?: { severity: number; cwe: readonly number[] };
 }

@@ -9,7 +9,7 @@ import { pathKind } from "../core/source/read.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "../core/reporters/index.js";
 import { CAPABILITY_RULES_BY_ID } from "../capabilities/rules/index.js";
 import { nearest, quoteList } from "../core/did-you-mean.js";
-import { EXIT_FINDINGS, EXIT_OK } from "../core/exit-codes.js";
+import { exitCodeFor, tooManyWarnings } from "../core/exit-codes.js";
 import type { MainOptions } from "../core/io.js";
 import { makePaint } from "../core/reporters/paint.js";
 import { docsUrl, toolVersion } from "../core/tool.js";
@@ -80,10 +80,19 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
   // One line per finding: printed as each line of the recording is read, so a live stream piped in
   // shows its problems as they happen (each line's findings by column; end-of-recording ones last).
   const live = output === io.stdout && (options.format === "compact" || options.format === "github");
+  const liveCounts = { error: 0, warning: 0 };
   const runOptions = {
     client: options.client === true,
     severityFor,
-    ...(live ? { live: (found: readonly Diagnostic[]) => io.stdout.write(reporter({ diagnostics: found.filter(keep), summary: summarize([], 0) }, context)) } : {}),
+    ...(live
+      ? {
+          live: (found: readonly Diagnostic[]) => {
+            const shown = found.filter(keep);
+            for (const d of shown) liveCounts[d.severity]++;
+            io.stdout.write(reporter({ diagnostics: shown, summary: summarize([], 0) }, context));
+          },
+        }
+      : {}),
   };
 
   const inputs = names.length === 0 ? ["-"] : names;
@@ -102,11 +111,11 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
   }
 
   const diagnostics: Diagnostic[] = results.flatMap((result) => result.diagnostics).filter(keep);
-  const summary = summarize(diagnostics, results.length);
+  const summary = live ? { files: results.length, errors: liveCounts.error, warnings: liveCounts.warning, fixable: 0 } : summarize(diagnostics, results.length);
   let report = live ? "" : reporter({ diagnostics, summary }, context);
   if (options.summary) {
     if (options.format === "json") report = JSON.stringify({ ...JSON.parse(report), events: summaryJson(results) }, null, 2) + "\n";
-    else if (options.format === "stylish" || options.format === "compact") report += (diagnostics.length && !report.endsWith("\n\n") ? "\n" : "") + formatSummary(results);
+    else if (options.format === "stylish" || options.format === "compact") report += (summary.errors + summary.warnings > 0 && !report.endsWith("\n\n") ? "\n" : "") + formatSummary(results);
     // SARIF and workflow commands are read by programs: the summary goes to the person, on stderr.
     else io.stderr.write(formatSummary(results));
   }
@@ -115,9 +124,9 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
     const read = inputs.filter((name) => name !== "-").map((name) => path.resolve(io.cwd, name));
     await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: read }, output.text);
   }
-  const tooManyWarnings = options.maxWarnings !== undefined && summary.warnings > options.maxWarnings;
-  if (tooManyWarnings && options.format === "stylish") io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
-  return summary.errors > 0 || tooManyWarnings ? EXIT_FINDINGS : EXIT_OK;
+  const limits = options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings };
+  if (tooManyWarnings(summary, limits) && options.format === "stylish") io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
+  return exitCodeFor(summary, limits);
 }
 
 function checkSetting(id: string, severity: string, where: string, eventsOnly: boolean): void {

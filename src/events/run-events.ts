@@ -19,7 +19,10 @@ export interface EventsRunOptions {
   client: boolean;
   /** Severity of a rule for a file (command line, then config overrides, then config). */
   severityFor: (ruleId: EventRuleId, absoluteFile: string) => RuleSetting | undefined;
-  /** Called with each line's findings as soon as the line is read (for output as the recording arrives). */
+  /**
+   * Called with each line's findings as soon as the line is read (output as the recording arrives);
+   * the findings are then not kept, so memory stays bounded whatever their number.
+   */
   live?: (found: readonly Diagnostic[]) => void;
 }
 
@@ -40,8 +43,8 @@ export async function checkRecording(stream: ByteStream, file: string, absoluteP
   const keep = (found: EventDiagnostic[]) => {
     if (found.length === 0) return;
     const converted = found.map((d) => toDiagnostic(d, file, absolutePath)).sort(byPosition);
-    diagnostics.push(...converted);
-    options.live?.(converted);
+    if (options.live) options.live(converted);
+    else diagnostics.push(...converted);
   };
   await readLines(
     stream,

@@ -188,8 +188,9 @@ describe("explanations in the host's words", () => {
 
   it("knows when app commands are not checked at all", () => {
     const withoutAppAcl = resolve({ capabilities: [], catalog: catalogOf({ fs: manifest({}) }), platform: "linux" });
-    expect(resolveAccess(withoutAppAcl, { window: "main", command: "greet" }).explanation!.enforced).toBe(false);
-    expect(resolveAccess(withoutAppAcl, { window: "main", command: "greet", origin: remote("https://x.dev") }).explanation!.enforced).toBe(true);
+    expect(resolveAccess(withoutAppAcl, { window: "main", command: "greet" }).explanation).toMatchObject({ enforced: false, verdict: "unchecked" });
+    expect(resolveAccess(withoutAppAcl, { window: "main", command: "greet" }).explanation!.message).toMatch(/^greet is not checked by the host: the app defines no permissions/);
+    expect(resolveAccess(withoutAppAcl, { window: "main", command: "greet", origin: remote("https://x.dev") }).explanation).toMatchObject({ enforced: true, verdict: "not-granted" });
     expect(resolveAccess(m, { window: "main", command: "greet" }).explanation).toMatchObject({ enforced: true, key: APP_KEY, displayName: "greet" });
   });
 });

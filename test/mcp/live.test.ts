@@ -135,8 +135,8 @@ describe("failing servers: one line, exit 2, the child stopped", () => {
   });
 
   it("a server that writes garbage", LIVE, async () => {
-    const result = await failing("garbage");
-    expect(result.stderr).toMatch(/did not answer initialize within 1 s \(--timeout\); it wrote 1 non-protocol line\(s\) on stdout, first: "<html>not json<\/html>"\n$/);
+    const result = await failing("garbage", [], "5");
+    expect(result.stderr).toMatch(/did not answer initialize within 5 s \(--timeout\); it wrote 1 non-protocol line\(s\) on stdout, first: "<html>not json<\/html>"\n$/);
     expect(result.code).toBe(2);
     expect(isAlive(result.pid)).toBe(false);
   });
@@ -208,7 +208,7 @@ describe("@modelcontextprotocol/server-everything (a published server nobody her
     expect(diagnostics.filter((d) => d.ruleId === "mcp-schema" || d.ruleId === "mcp-annotations")).toEqual([]);
   });
 
-  it("--probe finds that it accepts unknown arguments, and calls only its read-only tools", LIVE, async () => {
+  it("--probe finds that it accepts unknown arguments, and calls only its read-only tools", { timeout: 180_000 }, async () => {
     const result = await caplint(["mcp", "dump", "--probe", "--max-calls", "4", "--stdio", "--", ...everything]);
     expect(result.code).toBe(0);
     const dump = JSON.parse(result.stdout);
@@ -218,9 +218,9 @@ describe("@modelcontextprotocol/server-everything (a published server nobody her
       "get-env baseline",
       "get-resource-links baseline",
     ]);
-    // Nine read-only tools get their plain call first; trigger-long-running-operation takes 10 s, so
-    // --timeout 6 cuts it (recorded as that call's outcome) and the tenth call is echo's unknown argument.
-    const withUnknown = await caplint(["mcp", "-f", "compact", "--probe", "--max-calls", "10", "--timeout", "6", "--only", "mcp-unknown-field-accepted", "--stdio", "--", ...everything]);
+    // Nine read-only tools get their plain call first (trigger-long-running-operation takes 10 s; a
+    // timeout would be recorded as that call's outcome), then the tenth call is echo's unknown argument.
+    const withUnknown = await caplint(["mcp", "-f", "compact", "--probe", "--max-calls", "10", "--timeout", "30", "--only", "mcp-unknown-field-accepted", "--stdio", "--", ...everything]);
     expect(withUnknown.stdout).toContain('warning tool "echo" accepted a call with the unknown argument "caplint_probe_unknown_field"');
   });
 });

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -10,6 +11,7 @@ import sarif from "../../src/core/reporters/sarif.js";
 import { NO_PAINT } from "../../src/core/reporters/types.js";
 import { CAPABILITY_RULES } from "../../src/capabilities/rules/index.js";
 import { RULES_BY_ID } from "../../src/registry.js";
+import { checkoutBin } from "../helpers/hosts.js";
 import { FIXTURES, ROOT, run } from "../helpers/run.js";
 
 const SARIF_FIXTURES = path.join(FIXTURES, "sarif");
@@ -71,12 +73,14 @@ interface SarifLog {
 }
 interface SarifRule {
   id: string;
+  properties: { tags: string[]; precision: string; "security-severity"?: string };
   shortDescription: { text: string };
   helpUri: string;
   defaultConfiguration: { level: string };
 }
 interface SarifResult {
   ruleId: string;
+  partialFingerprints: Record<string, string>;
   ruleIndex: number;
   level: string;
   message: { text: string };
@@ -121,10 +125,9 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     for (const id of COVERED_RULES) expect(found, `no ${id} finding in fixtures/sarif/app`).toContain(id);
   });
 
-  const uncovered = CAPABILITY_RULES.map((r) => r.id).filter((id) => !COVERED_RULES.includes(id));
-  for (const id of uncovered) {
-    it.skip(`rule ${id} has no case in fixtures/sarif/app yet (add one and list it in COVERED_RULES)`, () => {});
-  }
+  it("covers every capability rule (a new rule needs a case in fixtures/sarif/app and a line in COVERED_RULES)", () => {
+    expect(CAPABILITY_RULES.map((r) => r.id).filter((id) => !COVERED_RULES.includes(id))).toEqual([]);
+  });
 
   it("describes every capability rule in tool.driver", async () => {
     const { log } = await sarifRun();
@@ -170,6 +173,51 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     expect(uris).toContain("src-tauri/capabilities/odd%20name%2C%20v1.toml");
     expect(uris).toContain("src-tauri/capabilities/main.json");
     for (const uri of uris) expect(uri).not.toMatch(/^\/|\\|^[a-z]+:/i);
+  });
+
+  it("fingerprints each result by rule, file, JSON path and message: unique, and stable when lines move (through the bin)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-sarif-move-"));
+    const capability = {
+      identifier: "main",
+      windows: ["main"],
+      remote: { urls: ["http://partner.example.com", "https://*"] },
+      permissions: ["core:default", "fs:allow-reed-file", "shell:allow-execute"],
+    };
+    const lines = JSON.stringify(capability, null, 2);
+    const results = async (text: string) => {
+      writeFileSync(path.join(dir, "cap.json"), text);
+      const out = await checkoutBin.run({ argv: ["check", "--format", "sarif", "cap.json"], cwd: dir });
+      expect(out.stderr).toBe("");
+      return (JSON.parse(out.stdout) as SarifLog).runs[0]!.results;
+    };
+    const before = await results(lines);
+    const after = await results(lines.replace("{\n", '{\n  "description": "moved down",\n\n\n'));
+    expect(before.length).toBeGreaterThan(2);
+    const prints = (rs: SarifResult[]) => rs.map((r) => r.partialFingerprints["caplintFindingHash/v1"]);
+    expect(new Set(prints(before)).size, "unique per finding").toBe(before.length);
+    expect(after.map((r) => r.locations[0]!.physicalLocation.region.startLine)).not.toEqual(before.map((r) => r.locations[0]!.physicalLocation.region.startLine));
+    expect(prints(after)).toEqual(prints(before));
+    for (const print of prints(before)) expect(print).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it("ranks security rules for code scanning (security-severity, CWE tags, precision) and only those", async () => {
+    const { log } = await sarifRun();
+    const rules = log.runs[0]!.tool.driver.rules;
+    const security = rules.filter((r) => r.properties["security-severity"] !== undefined).map((r) => r.id);
+    expect(security.sort()).toEqual(CAPABILITY_RULES.filter((r) => r.security).map((r) => r.id).sort());
+    expect(security).toEqual(expect.arrayContaining(["broad-remote", "dangerous-permission", "insecure-remote"]));
+    for (const rule of rules) {
+      expect(["very-high", "high", "medium", "low"]).toContain(rule.properties.precision);
+      const severity = rule.properties["security-severity"];
+      if (severity === undefined) {
+        expect(rule.properties.tags).not.toContain("security");
+        continue;
+      }
+      expect(Number(severity)).toBeGreaterThan(0);
+      expect(Number(severity)).toBeLessThanOrEqual(10);
+      expect(rule.properties.tags[0]).toBe("security");
+      expect(rule.properties.tags.some((t) => /^external\/cwe\/cwe-\d+$/.test(t)), rule.id).toBe(true);
+    }
   });
 
   it("gives a file outside the working directory an absolute file URI and no base", () => {

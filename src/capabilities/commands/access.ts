@@ -23,7 +23,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
     .requiredOption("-w, --window <label>", "window label")
     .option("--webview <label>", "webview label (default: the window's label)")
     .option("-u, --url <url>", "origin of the calling page (default: the app's own local pages)")
-    .option("-c, --command <name>", "one command, as invoked: plugin:window|close, plugin:fs|read_file, my_command");
+    .option("-C, --command <name>", "one command, as invoked: plugin:window|close, plugin:fs|read_file, my_command");
   addQueryOptions(command, ["text", "json"]).action(async (paths: string[], options: AccessOptions) => {
     const { project, model } = await loadModel(paths, options, io);
     const origin = originOf(options.url, project);
@@ -39,6 +39,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
     const render = options.format === "json" ? renderAccessJson : renderAccessText;
     io.stdout.write(render({ result, origin, webview: options.webview ?? options.window, platform: model.platform, lines }));
     const verdict = result.explanation?.verdict;
-    setExitCode(verdict === undefined || verdict === "allowed" ? EXIT_OK : EXIT_FINDINGS);
+    // The host lets an unchecked call through, so it is not a "no".
+    setExitCode(verdict === undefined || verdict === "allowed" || verdict === "unchecked" ? EXIT_OK : EXIT_FINDINGS);
   });
 }

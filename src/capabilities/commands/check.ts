@@ -3,8 +3,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { findConfig, loadConfig, overrideSeverity, type CaplintConfig } from "../../core/config.js";
 import { lint, type LintResult } from "../lint.js";
-import { pathKind } from "../../core/source/read.js";
-import { FatalError } from "../../core/errors.js";
+import { DEFAULT_MAX_FILE_BYTES, pathKind } from "../../core/source/read.js";
+import { readStandardInput } from "../../core/source/stdin.js";
+import { FatalError, UsageError } from "../../core/errors.js";
 import { summarize } from "../../core/diagnostics.js";
 import { loadProject, type Project } from "../load/project.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "../../core/reporters/index.js";
@@ -33,13 +34,14 @@ interface CheckOptions extends InputOptions {
   only: string[];
   quiet?: boolean;
   color?: boolean;
+  stdinFilename?: string;
 }
 
 export function registerCheck(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   const command = program
     .command("check", { isDefault: true })
     .description("check capability files (default: the app in the current folder)")
-    .argument("[paths...]", "capability files or folders");
+    .argument("[paths...]", "capability files or folders; - reads one capability file from standard input");
   addInputOptions(command)
     .addOption(new Option("-f, --format <format>", "output format").choices(REPORTER_NAMES).default("stylish"))
     .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
@@ -51,10 +53,12 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
     .option("--fix", "apply safe fixes to the files, then report what is left")
     .option("--fix-dry-run", "print the safe fixes as a diff without writing, then report what is left")
     .option("--watch", "check again on every change of a capability, permission, manifest or config file (Ctrl-C stops)")
+    .option("--stdin-filename <name>", "with - among the paths: the file name standard input stands for (its extension picks JSON or TOML; default <stdin>, JSON)")
     .option("-q, --quiet", "report errors only")
     .option("--color", "force colour")
     .option("--no-color", "disable colour")
     .action(async (paths: string[], options: CheckOptions) => {
+      if (options.watch && paths.includes("-")) throw new UsageError("--watch cannot watch standard input (-)");
       if (!options.watch) {
         setExitCode((await runCheck(paths, options, io)).code);
         return;
@@ -73,7 +77,9 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
     for (const id of CAPABILITY_RULES_BY_ID.keys()) if (!only.has(id) && !cliRules.has(id)) cliRules.set(id, "off");
   }
   const config = await resolveConfig(options.config, io.cwd);
-  const loadOptions = loadOptionsFrom(paths, options, io.cwd);
+  const stdin = await standardInput(paths, options, io);
+  const loadOptions = loadOptionsFrom(stdin ? paths.map((p) => (p === "-" ? stdin.name : p)) : paths, options, io.cwd);
+  if (stdin) loadOptions.sourceOverrides = new Map([[path.resolve(io.cwd, stdin.name), stdin.text]]);
   if (config) {
     loadOptions.manifests = [...config.manifests, ...(loadOptions.manifests ?? [])];
     if (config.app && paths.length === 0 && loadOptions.app === undefined) loadOptions.app = config.app;
@@ -85,15 +91,22 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
     severityFor: (ruleId: string, file: string) =>
       cliRules.get(ruleId) ?? (config ? (overrideSeverity(config, ruleId, file) ?? config.rules.get(ruleId)) : undefined),
   };
+  if (options.fixDryRun && (options.format === "sarif" || options.format === "github")) {
+    throw new UsageError(`--fix-dry-run prints a diff, which ${options.format} output cannot carry: use --format stylish, compact or json`);
+  }
   let project: Project;
   let result: LintResult;
+  let fixes: Array<{ file: string; diff: string }> | undefined;
   if (options.fix || options.fixDryRun) {
     const { fixProject } = await import("../fix-project.js");
     const outcome = await fixProject(loadOptions, lintOptions);
     ({ project, result } = outcome);
     if (options.fixDryRun) {
       const { unifiedDiff } = await import("../../core/fix/unified-diff.js");
-      for (const change of outcome.changes.values()) io.stdout.write(unifiedDiff(change.file, change.original, change.fixed));
+      const diffs = [...outcome.changes.values()].map((change) => ({ file: change.file, diff: unifiedDiff(change.file, change.original, change.fixed) }));
+      // A machine-readable report stays parseable: the diff goes inside the JSON, not before it.
+      if (options.format === "json") fixes = diffs;
+      else for (const { diff } of diffs) io.stdout.write(diff);
     } else {
       await (await import("../../core/fix/write-fixes.js")).writeFixes(outcome.changes);
     }
@@ -109,7 +122,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
   const output = options.output === undefined ? io.stdout : new CapturedOutput();
   output.write(
     reporter(
-      { diagnostics, summary, notes: result.notes ?? [] },
+      { diagnostics, summary, notes: result.notes ?? [], ...(fixes ? { fixes } : {}) },
       {
         cwd: io.cwd,
         paint: await makePaint(options.color, output === io.stdout ? io.stdout.isTTY : false, io.env ?? {}),
@@ -131,6 +144,20 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
     io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
   }
   return { code: exitCodeFor(summary, limits), inputs: [...new Set(inputs)] };
+}
+
+/** `-` among the paths: standard input, read once, named by --stdin-filename. `--fix` cannot write it back (ESLint refuses too). */
+async function standardInput(paths: string[], options: CheckOptions, io: MainOptions): Promise<{ name: string; text: string } | undefined> {
+  const dashes = paths.filter((p) => p === "-").length;
+  if (dashes === 0) {
+    if (options.stdinFilename !== undefined) throw new UsageError("--stdin-filename names standard input: add - to the paths (caplint check - --stdin-filename FILE)");
+    return undefined;
+  }
+  if (dashes > 1) throw new UsageError("- (standard input) can be given once");
+  if (options.fix) throw new UsageError("--fix cannot write standard input back: use --fix-dry-run to see the fixes");
+  const name = options.stdinFilename ?? "<stdin>";
+  if (name === "" || name === "-") throw new UsageError(`--stdin-filename "${name}": give a file name such as src-tauri/capabilities/default.json`);
+  return { name, text: await readStandardInput(io.stdin, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES) };
 }
 
 async function resolveConfig(explicit: string | undefined, cwd: string): Promise<CaplintConfig | undefined> {

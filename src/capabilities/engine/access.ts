@@ -39,7 +39,8 @@ export interface DeniedCommand {
   overriddenGrants: ResolvedCommand[];
 }
 
-export type Verdict = "allowed" | "denied" | "not-allowed-here" | "not-granted";
+/** `unchecked`: the host lets the call through without looking at the ACL (an app command from local pages when the app defines no permissions). */
+export type Verdict = "allowed" | "unchecked" | "denied" | "not-allowed-here" | "not-granted";
 
 export interface CommandExplanation {
   command: string;
@@ -210,7 +211,11 @@ function explain(model: ResolvedModel, command: string, window: string, webview:
   let verdict: Verdict;
   let message: string;
   let referencedBy: string;
-  if (deniedBy.length > 0) {
+  if (!enforced) {
+    verdict = "unchecked";
+    referencedBy = formatReferences(grants);
+    message = `${displayName} is not checked by the host: the app defines no permissions, so any window may call its own command ${displayName} from local pages (the app must register it; from a remote origin it would be checked)`;
+  } else if (deniedBy.length > 0) {
     verdict = "denied";
     referencedBy = formatReferences(deniedBy);
     message = `${displayName} explicitly denied on origin ${originText(origin)}\n\nreferenced by: ${referencedBy}`;

@@ -142,7 +142,8 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
   }
   for (const given of paths) {
     const absolute = resolve(given);
-    const kind = await pathKind(absolute);
+    // Standard input (`check -`) arrives as an override of a file that need not exist.
+    const kind = options.sourceOverrides?.has(absolute) ? "file" : await pathKind(absolute);
     if (kind === "missing") throw new FatalError(`${given}: no such file or directory`);
     project.inputs.push(absolute);
     if (kind === "file" && HOST_CONFIG_NAME.test(path.basename(absolute))) {

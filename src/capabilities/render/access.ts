@@ -1,4 +1,4 @@
-import type { AccessResult, Origin, ResolvedCommand } from "../engine/index.js";
+import type { AccessResult, CommandExplanation, Origin, ResolvedCommand } from "../engine/index.js";
 import { contextLabel, provenanceJson, type SourceLines } from "../queries/project-model.js";
 import { textLines } from "../../core/terminal-text.js";
 
@@ -57,9 +57,8 @@ export function renderAccessText({ result, origin, webview, platform, lines }: A
   if (result.explanation) {
     const e = result.explanation;
     out.push("");
-    out.push(`${e.verdict === "allowed" ? "ALLOWED" : "NOT ALLOWED"}: ${e.command} (${e.verdict})`);
-    out.push(`  ${shortenPermissionList(e.message, e.associatedPermissions)}`);
-    if (!e.enforced) out.push("  note: the host does not check this app command from local pages because the app defines no permissions");
+    out.push(`${e.verdict === "allowed" ? "ALLOWED" : e.verdict === "unchecked" ? "NOT CHECKED" : "NOT ALLOWED"}: ${e.command} (${e.verdict})`);
+    out.push(...messageLines(e));
     for (const entry of e.verdict === "denied" ? e.deniedBy : e.grantedBy) out.push(`  ${e.verdict === "denied" ? "denied by" : "granted by"} ${chain(entry)}  (${lines.where(entry)})`);
   } else {
     out.push("");
@@ -90,6 +89,19 @@ export function renderAccessText({ result, origin, webview, platform, lines }: A
 }
 
 const LISTED_PERMISSIONS = 8;
+
+/**
+ * The runtime's message as lines. Its paragraphs are rebuilt from the explanation's fields rather than
+ * split on the message's line breaks: a capability identifier from a file may hold a line break of its
+ * own, which must stay escaped inside its line instead of forging one.
+ */
+function messageLines(e: CommandExplanation): string[] {
+  const headline = e.message.split("\n\n", 1)[0]!;
+  const lines = [`  ${shortenPermissionList(headline, e.associatedPermissions)}`];
+  if (e.verdict === "not-allowed-here") lines.push("", e.allowedOn);
+  if (e.referencedBy) lines.push("", `referenced by: ${e.referencedBy}`);
+  return lines;
+}
 
 /** The runtime's message lists every permission enabling the command; fs has dozens, so the text form shows a few. */
 function shortenPermissionList(message: string, permissions: readonly string[]): string {

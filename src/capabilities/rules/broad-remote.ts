@@ -162,6 +162,7 @@ export default defineRule({
   id: "broad-remote",
   description: "Report `remote.urls` patterns that match any scheme or any host, which lets arbitrary web pages use the capability.",
   category: "security",
+  security: { severity: 8.1, cwe: [942] },
   defaultSeverity: "warning",
   fixable: false,
   async check(context) {

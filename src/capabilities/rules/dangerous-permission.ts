@@ -62,6 +62,7 @@ export default defineRule({
   id: "dangerous-permission",
   description: "Report high-risk grants (shell, upload, broad file-system write or read, any-host HTTP); an error when remote pages or every window get them.",
   category: "security",
+  security: { severity: 8.8, cwe: [250, 269] },
   defaultSeverity: "warning",
   fixable: false,
   async check(context) {

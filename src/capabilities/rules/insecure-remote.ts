@@ -5,6 +5,7 @@ export default defineRule({
   id: "insecure-remote",
   description: "Disallow `remote.urls` patterns on plain `http:` for hosts other than loopback: anyone on the network can inject script into such pages.",
   category: "security",
+  security: { severity: 6.5, cwe: [319] },
   defaultSeverity: "warning",
   fixable: false,
   async check(context) {

@@ -41,15 +41,24 @@ function checkObject(
 ) {
   const object = valueAt(document.value, path);
   if (!isPlainObject(object)) return;
-  for (const key of Object.keys(object)) {
+  const present = Object.keys(object);
+  // Renaming a typo to a field the object already has would write that field twice, which the host
+  // rejects; such a typo is suggested only as a leftover to merge and remove.
+  const missing = known.filter((field) => !present.includes(field));
+  for (const key of present) {
     if (known.includes(key) || TOLERATED.includes(key)) continue;
-    const suggestion = nearest(key, known, 1)[0];
+    const suggestion = nearest(key, missing, 1)[0];
+    const alreadySet = suggestion ? undefined : nearest(key, known, 1)[0];
     context.report({
       at: document,
       path: [...path, key],
       target: "key",
       message: `unknown ${what} field "${key}": the host ignores it`,
-      hint: suggestion ? `did you mean "${suggestion}"?` : `known fields: ${known.join(", ")}`,
+      hint: suggestion
+        ? `did you mean "${suggestion}"?`
+        : alreadySet
+          ? `this ${what} already has "${alreadySet}": move what "${key}" holds into it, then remove "${key}"`
+          : `known fields: ${known.join(", ")}`,
     });
   }
 }

@@ -1,12 +1,13 @@
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Diagnostic, Severity } from "../diagnostics.js";
 import type { RuleMeta } from "../rule.js";
 import type { Reporter, ReporterContext } from "./types.js";
+import { HOMEPAGE } from "../tool.js";
 
 /** The OASIS location of the SARIF 2.1.0 schema (errata 01), which GitHub code scanning also names. */
 export const SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
-const INFORMATION_URI = "https://github.com/caplint/caplint";
 /** Relative artifact URIs resolve against this base; GitHub maps it to the repository checkout. */
 const SRCROOT = "%SRCROOT%";
 
@@ -28,7 +29,7 @@ const sarif: Reporter = ({ diagnostics, notes = [] }, context) => {
             name: "caplint",
             version: context.toolVersion,
             semanticVersion: context.toolVersion,
-            informationUri: INFORMATION_URI,
+            informationUri: HOMEPAGE,
             rules: rules.map((rule) => ruleDescriptor(rule, context)),
           },
         },
@@ -55,8 +56,32 @@ function ruleDescriptor(rule: RuleMeta, context: ReporterContext) {
     helpUri: docs,
     help: { text: `${rule.description}\nDocumentation: ${docs}`, markdown: `${rule.description}\n\n[Documentation](${docs})` },
     defaultConfiguration: { level: level(rule.defaultSeverity) },
-    properties: { tags: [rule.category] },
+    properties: ruleProperties(rule),
   };
+}
+
+/**
+ * GitHub code scanning reads these: `security-severity` ranks security alerts (critical above 9.0,
+ * high from 7.0, medium from 4.0), the `security` tag files them as security alerts, and `precision`
+ * says how often a finding is right. Correctness rules mirror the host's own build checks.
+ */
+function ruleProperties(rule: RuleMeta) {
+  const tags = rule.security ? ["security", rule.category === "security" ? undefined : rule.category, ...rule.security.cwe.map((cwe) => `external/cwe/cwe-${cwe}`)] : [rule.category];
+  return {
+    tags: tags.filter((tag): tag is string => tag !== undefined),
+    precision: rule.category === "correctness" ? "very-high" : "high",
+    "problem.severity": rule.defaultSeverity === "error" ? "error" : "warning",
+    ...(rule.security ? { "security-severity": rule.security.severity.toFixed(1) } : {}),
+  };
+}
+
+/**
+ * A finding's identity across commits: rule, file, JSON path and message, but not the line, so code
+ * scanning keeps tracking (and does not reopen) an alert when lines above it move.
+ */
+export function findingFingerprint(d: Diagnostic): string {
+  const identity = JSON.stringify([d.ruleId, d.file, d.path, d.message]);
+  return createHash("sha256").update(identity).digest("hex").slice(0, 32);
 }
 
 function result(d: Diagnostic, index: number | undefined) {
@@ -65,6 +90,7 @@ function result(d: Diagnostic, index: number | undefined) {
     ...(index === undefined ? {} : { ruleIndex: index }),
     level: level(d.severity),
     message: { text: d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message },
+    partialFingerprints: { "caplintFindingHash/v1": findingFingerprint(d) },
     locations: [
       {
         physicalLocation: {

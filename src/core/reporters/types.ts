@@ -9,6 +9,8 @@ export interface ReportInput {
   summary: LintSummary;
   /** Facts about the whole run, said once, not per finding. */
   notes?: readonly string[];
+  /** `--fix-dry-run`: the fixes as unified diffs per file, for formats that carry them (json). */
+  fixes?: ReadonlyArray<{ file: string; diff: string }>;
 }
 
 export interface ReporterContext {

@@ -1,0 +1,123 @@
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnNode } from "../helpers/hosts.js";
+import { ROOT } from "../helpers/run.js";
+
+/**
+ * The package as users get it: `npm pack`, the tarball installed into a fresh project (offline from
+ * npm's cache when it can be), and every command run there with `npx caplint ...`. Only this sees a
+ * file left out of package.json "files" or a path the bundle breaks (`caplint schema` once exited 2
+ * with ENOENT from the tarball while every in-process test passed).
+ *
+ * PACKAGED_COMMANDS lists one run per command; a new command adds its line here (and rows to
+ * test/shipped/scenarios.ts).
+ */
+export interface PackagedCommand {
+  command: string;
+  args: string[];
+  code: number;
+  stdout: RegExp | ((text: string) => void);
+}
+
+const exec = promisify(execFile);
+/** npm pack, npm install and a dozen npx runs on a busy two-core machine. */
+const TIMEOUT = 300_000;
+
+const parses = (check: (value: any) => boolean, what: string) => (text: string) => {
+  if (!check(JSON.parse(text))) throw new Error(`expected ${what}`);
+};
+
+/** Run from the temporary project, which holds a copy of the example app in `app/`, two query fixtures in `old/` and `new/`, and the example recording in `events/`. */
+export const PACKAGED_COMMANDS: PackagedCommand[] = [
+  { command: "schema", args: ["schema"], code: 0, stdout: parses((s) => s.definitions.Identifier.anyOf[0].oneOf.some((c: any) => c.const === "fs:allow-read-file"), "the editor schema") },
+  { command: "schema --app", args: ["schema", "--app", "app"], code: 0, stdout: /"const": "allow-greet"/ },
+  { command: "check", args: ["check", "--app", "app", "--format", "compact"], code: 1, stdout: /^app\/src-tauri\/capabilities\/default\.json:\d+:\d+: error .*\[unknown-permission\]$/m },
+  { command: "check (default, in the app)", args: ["--format", "json"], code: 1, stdout: parses((r) => r.summary.errors > 0 && r.diagnostics.length > 0, "findings") },
+  { command: "check --format sarif", args: ["check", "--app", "app", "--format", "sarif"], code: 1, stdout: parses((log) => log.runs[0].results.length > 0, "a SARIF log") },
+  { command: "rules", args: ["rules"], code: 0, stdout: /^unknown-permission +error/m },
+  { command: "access", args: ["access", "--app", "app", "--window", "main", "--command", "plugin:dialog|save", "--platform", "linux"], code: 0, stdout: /^ALLOWED: plugin:dialog\|save/m },
+  { command: "who-can", args: ["who-can", "plugin:opener|open_url", "--app", "app", "--platform", "linux"], code: 0, stdout: /allowed for \[windows: docs-viewer\] from https:\/\/docs\.example\.com/ },
+  { command: "matrix", args: ["matrix", "--app", "app", "--platform", "linux", "--format", "csv"], code: 0, stdout: /^command,main,settings,docs-viewer/ },
+  { command: "resolve", args: ["resolve", "--app", "app", "--platform", "linux", "--format", "json"], code: 0, stdout: parses((m) => m.platform === "linux" && "greet" in m.allowed, "the resolved model") },
+  { command: "diff", args: ["diff", "old", "new", "--platform", "linux"], code: 1, stdout: /^NEW ACCESS \(\d+ command grants\):/ },
+  { command: "permissions", args: ["permissions", "fs", "--filter", "read-file", "--platform", "linux"], code: 0, stdout: /^fs:allow-read-file {2}\(permission\)/m },
+  { command: "report --html", args: ["report", "--app", "app", "--platform", "linux", "--html", "report.html"], code: 0, stdout: /^wrote report\.html: / },
+  { command: "events", args: ["events", "--format", "compact", "events/session.jsonl"], code: 1, stdout: /^events\/session\.jsonl:\d+:\d+: error .*\[approval-lifecycle\]$/m },
+  { command: "mcp", args: ["mcp", "--format", "json", "mcp/bad.json"], code: 1, stdout: parses((r) => r.diagnostics.length > 0, "findings in the bad server's dump") },
+  { command: "--version", args: ["--version"], code: 0, stdout: /^\d+\.\d+\.\d+\n$/ },
+];
+
+let project: string;
+let tarball: string;
+let packed: { files: Array<{ path: string }> };
+
+beforeAll(async () => {
+  expect(existsSync(path.join(ROOT, "dist/cli-bundle/main.js")), "npm run build first (npm test does)").toBe(true);
+  const scratch = mkdtempSync(path.join(tmpdir(), "caplint-pack-"));
+  // The build is fresh (npm test builds first); --ignore-scripts skips building it again in `prepare`.
+  const { stdout } = await exec("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", scratch], { cwd: ROOT });
+  packed = (JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>)[0]!;
+  tarball = path.join(scratch, (packed as unknown as { filename: string }).filename);
+  project = path.join(scratch, "project");
+  mkdirSync(project);
+  writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "caplint-pack-test", version: "1.0.0", private: true }, null, 2));
+  await exec("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--save-dev", tarball], { cwd: project });
+  cpSync(path.join(ROOT, "examples/demo-app"), path.join(project, "app"), { recursive: true });
+  cpSync(path.join(ROOT, "fixtures/queries/app"), path.join(project, "old"), { recursive: true });
+  cpSync(path.join(ROOT, "examples/events"), path.join(project, "events"), { recursive: true });
+  cpSync(path.join(ROOT, "fixtures/mcp/dumps"), path.join(project, "mcp"), { recursive: true });
+  cpSync(path.join(ROOT, "fixtures/queries/app-v2"), path.join(project, "new"), { recursive: true });
+}, TIMEOUT);
+
+afterAll(() => {
+  if (project) rmSync(path.dirname(project), { recursive: true, force: true });
+});
+
+describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, () => {
+  it("holds what users need and nothing of the development tree", () => {
+    const files = packed.files.map((f) => f.path);
+    for (const needed of ["LICENSE", "README.md", "package.json", "bin/caplint.js", "dist/cli-bundle/main.js", "dist/index.js", "dist/index.d.ts", "schema/capability.schema.json", "schema/caplint.config.schema.json"]) {
+      expect(files, needed).toContain(needed);
+    }
+    expect(files.some((f) => f.startsWith("data/") && f.endsWith(".json")), "the built-in catalogs").toBe(true);
+    expect(files.filter((f) => /^(src|test|fixtures|scripts|examples|node_modules)\//.test(f))).toEqual([]);
+  });
+
+  it("declares its licence, repository, homepage, bugs and keywords", () => {
+    const manifest = JSON.parse(readFileSync(path.join(project, "node_modules/caplint/package.json"), "utf8"));
+    expect(manifest.license).toBe("MIT");
+    expect(readFileSync(path.join(project, "node_modules/caplint/LICENSE"), "utf8")).toMatch(/^MIT License\n/);
+    expect(manifest.repository).toEqual({ type: "git", url: "git+https://github.com/caplint/caplint.git" });
+    expect(manifest.homepage).toMatch(/^https:\/\/github\.com\/caplint\/caplint/);
+    expect(manifest.bugs.url).toBe("https://github.com/caplint/caplint/issues");
+    expect(manifest.keywords).toEqual(expect.arrayContaining(["tauri", "capabilities", "linter"]));
+  });
+
+  for (const entry of PACKAGED_COMMANDS) {
+    it.concurrent(`npx caplint ${entry.command}`, async () => {
+      // "check (default, in the app)" runs in the app folder, as a user does.
+      const cwd = entry.command.includes("in the app") ? path.join(project, "app") : project;
+      const result = await spawnNode(["caplint", ...entry.args], cwd, undefined, { npm_config_yes: "false" }, "npx");
+      expect(result.stderr.replace(/^npm warn .*\n/gim, ""), "nothing on stderr").toBe("");
+      expect(result.code, result.stderr).toBe(entry.code);
+      if (entry.stdout instanceof RegExp) expect(result.stdout).toMatch(entry.stdout);
+      else entry.stdout(result.stdout);
+    });
+  }
+
+  it("runs the installed copy, not this checkout", async () => {
+    const result = await spawnNode(["-p", "require.resolve('caplint/package.json')"], project);
+    expect(result.stdout.trim()).toBe(path.join(project, "node_modules/caplint/package.json"));
+  });
+
+  it("every command in caplint --help has a packaged run", async () => {
+    const help = await spawnNode(["caplint", "--help"], project, undefined, {}, "npx");
+    const commands = [...help.stdout.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!).filter((c) => c !== "help");
+    expect(commands.length).toBeGreaterThan(5);
+    for (const command of commands) expect(PACKAGED_COMMANDS.some((entry) => entry.args[0] === command), `a PACKAGED_COMMANDS entry for ${command}`).toBe(true);
+  });
+});
