@@ -2,7 +2,6 @@
  * caplint's library API (`import { loadProject, lint, format } from "caplint"`).
  * Everything exported here is public; internal modules may change between versions.
  */
-import { readFileSync } from "node:fs";
 import { terminalSafe } from "./core/terminal-text.js";
 import { makePaint } from "./core/reporters/paint.js";
 import { docsUrl, toolVersion } from "./core/tool.js";
@@ -13,6 +12,8 @@ import type { LintResult } from "./capabilities/lint.js";
 import type { Project } from "./capabilities/load/project.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "./core/reporters/index.js";
 import { RULES_BY_ID } from "./registry.js";
+import { readForCodeFrame } from "./core/source/read.js";
+import { normalizePlatform, OptionError, requireString } from "./capabilities/library-options.js";
 
 export { lint, type LintOptions, type LintResult } from "./capabilities/lint.js";
 export { loadProject, type AppConfig, type LoadOptions, type LoadProblem, type Project, type WindowDecl } from "./capabilities/load/project.js";
@@ -67,7 +68,7 @@ export async function format(input: LintResult | readonly Diagnostic[], name: Re
       rules: RULES_BY_ID,
       toolVersion: VERSION,
       docsUrl,
-      sourceText: options.sourceText ?? readTextOrUndefined,
+      sourceText: options.sourceText ?? readForCodeFrame,
     },
   ));
 }
@@ -91,7 +92,10 @@ export interface AccessQuestion {
  * capabilities the build uses (`project.activeCapabilities`) and the project's catalog.
  */
 export function resolveAccess(project: Project, question: AccessQuestion): AccessResult {
-  const model = resolve({ capabilities: project.activeCapabilities, catalog: project.catalog, platform: question.platform ?? runningPlatform() });
+  if (typeof question?.window !== "string") throw new OptionError(`window: expected a window label, got ${JSON.stringify(question?.window) ?? "nothing"}`);
+  for (const name of ["webview", "url", "command"] as const) requireString(name, question[name]);
+  const platform = question.platform === undefined ? runningPlatform() : normalizePlatform("platform", question.platform);
+  const model = resolve({ capabilities: project.activeCapabilities, catalog: project.catalog, platform });
   return resolveModelAccess(model, {
     window: question.window,
     ...(question.webview === undefined ? {} : { webview: question.webview }),
@@ -102,12 +106,4 @@ export function resolveAccess(project: Project, question: AccessQuestion): Acces
 
 function isLintResult(input: LintResult | readonly Diagnostic[]): input is LintResult {
   return !Array.isArray(input);
-}
-
-function readTextOrUndefined(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
 }

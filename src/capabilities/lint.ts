@@ -15,6 +15,7 @@ import type { ResolvedModel } from "./engine/index.js";
 import { TARGETS } from "./model/types.js";
 import type { Rule, RuleContext, RuleReport } from "./rules/types.js";
 import { validateCapabilityFile } from "./schema/validate.js";
+import { normalizePlatform, OptionError, requireStringList } from "./library-options.js";
 
 export interface LintOptions {
   /**
@@ -41,7 +42,14 @@ export interface LintResult {
  * Rules see a typed model in which schema-invalid fields are dropped, so a wrong type in one
  * field does not hide unknown permissions elsewhere in the same file.
  */
-export async function lint(project: Project, options: LintOptions = {}): Promise<LintResult> {
+export async function lint(project: Project, givenOptions: LintOptions = {}): Promise<LintResult> {
+  const options: LintOptions = { ...givenOptions };
+  if (options.platforms !== undefined) {
+    requireStringList("platforms", options.platforms);
+    options.platforms = options.platforms.map((platform, index) => normalizePlatform(`platforms[${index}]`, platform));
+  }
+  if (options.severityFor !== undefined && typeof options.severityFor !== "function") throw new OptionError("severityFor: expected a function (ruleId, absolutePath) => severity");
+  if (options.only !== undefined && !(options.only instanceof Set)) throw new OptionError("only: expected a Set of rule ids");
   const documentsByPath = new Map<string, SourceDocument>();
   for (const document of project.documents) documentsByPath.set(document.absolutePath, document);
   if (project.config) documentsByPath.set(project.config.document.absolutePath, project.config.document);
@@ -94,7 +102,7 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
   const parseRule = CAPABILITY_RULES_BY_ID.get("parse")!;
   const schemaRule = CAPABILITY_RULES_BY_ID.get("schema")!;
   for (const problem of project.problems) {
-    emit(parseRule, documentsByPath.get(problem.absolutePath), problem.absolutePath, problem.file, { path: [], message: problem.message });
+    emit(parseRule, problem.document ?? documentsByPath.get(problem.absolutePath), problem.absolutePath, problem.file, { path: problem.path ?? [], message: problem.message });
   }
   const validations = await Promise.all(
     project.documents.map(async (document) => ({ document, problems: document.ok ? await validateCapabilityFile(document.value) : [] })),
@@ -159,7 +167,7 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
 
   return {
     diagnostics: dedupe(diagnostics.sort(compareDiagnostics)),
-    files: project.documents.length + project.problems.filter((p) => !documentsByPath.has(p.absolutePath)).length,
+    files: project.documents.length + new Set(project.problems.filter((p) => !documentsByPath.has(p.absolutePath)).map((p) => p.absolutePath)).size,
     notes: [...(project.notes ?? [])],
   };
 }

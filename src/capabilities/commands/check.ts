@@ -1,9 +1,8 @@
 import { Option, type Command } from "commander";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { findConfig, loadConfig, overrideSeverity, type CaplintConfig } from "../../core/config.js";
 import { lint, type LintResult } from "../lint.js";
-import { DEFAULT_MAX_FILE_BYTES, pathKind } from "../../core/source/read.js";
+import { DEFAULT_MAX_FILE_BYTES, pathKind, readForCodeFrame } from "../../core/source/read.js";
 import { readStandardInput } from "../../core/source/stdin.js";
 import { FatalError, UsageError } from "../../core/errors.js";
 import { summarize } from "../../core/diagnostics.js";
@@ -129,7 +128,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
         rules: CAPABILITY_RULES_BY_ID,
         toolVersion: toolVersion(),
         docsUrl,
-        sourceText: (file) => texts.get(file) ?? readIfSmall(file),
+        sourceText: (file) => texts.get(file) ?? readForCodeFrame(file),
       },
     ),
   );
@@ -166,10 +165,3 @@ async function resolveConfig(explicit: string | undefined, cwd: string): Promise
   return file ? loadConfig(file, checkRuleSetting) : undefined;
 }
 
-function readIfSmall(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
-}

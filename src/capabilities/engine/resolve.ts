@@ -133,7 +133,11 @@ export interface ResolveInput {
   platform: string;
 }
 
-/** More leaves than this from one entry means sets include each other over and over. */
+/**
+ * More leaves than this from one entry means sets include each other over and over, unless the
+ * catalog itself is that large: a flat set of 10,001 distinct permissions is linear in its input.
+ * The bound is the larger of this and the number of permissions and set members the catalog lists.
+ */
 export const MAX_LEAVES_PER_ENTRY = 10_000;
 
 /** Sets nested deeper than this are not resolved: the walk is recursive, and real sets nest a few levels. */
@@ -144,6 +148,17 @@ export const MAX_SET_DEPTH = 256;
  * the walk entered the cycle), so a cycle reached through members listed twice would take exponential time.
  */
 const MAX_SET_WALKS_PER_ENTRY = 10_000;
+
+/** Permissions, sets and set members a catalog lists: what an expansion without repetition can reach. */
+function catalogSize(catalog: Catalog): number {
+  let size = 0;
+  for (const key of catalog.keys()) {
+    const manifest = catalog.get(key)!;
+    size += Object.keys(manifest.permissions).length + (manifest.default_permission?.permissions.length ?? 0) + 1;
+    for (const set of Object.values(manifest.permission_sets)) size += set.permissions.length + 1;
+  }
+  return size;
+}
 
 /** Thrown out of a walk that went too deep or too long; the entry gets a set-too-large problem. */
 class WalkRefused extends Error {}
@@ -396,8 +411,18 @@ class SetExpander {
   /** The qualified identifiers of `inProgress`, for cycle messages. */
   private readonly inProgressIds: string[] = [];
   private walks = 0;
+  private limits: { leaves: number; walks: number } | undefined;
 
   constructor(private readonly catalog: Catalog) {}
+
+  /** The refusal bounds, linear in the catalog: only a set graph that multiplies out reaches them. */
+  private get bounds(): { leaves: number; walks: number } {
+    if (!this.limits) {
+      const size = catalogSize(this.catalog);
+      this.limits = { leaves: Math.max(MAX_LEAVES_PER_ENTRY, size), walks: Math.max(MAX_SET_WALKS_PER_ENTRY, size) };
+    }
+    return this.limits;
+  }
 
   /**
    * Top-level lookup: default, then set, then permission. Chains start with the identifier as written.
@@ -443,8 +468,8 @@ class SetExpander {
       // Count first: a set graph that multiplies out (sets including each other twice, many levels
       // deep) would otherwise take exponential time and memory, as it does upstream.
       const count = this.countLeaves(parts.key, manifest, setName, set);
-      if (count > MAX_LEAVES_PER_ENTRY) {
-        return refused(`expands to ${count.toLocaleString("en-US")} permissions (more than ${MAX_LEAVES_PER_ENTRY.toLocaleString("en-US")}): its sets include each other over and over`);
+      if (count > this.bounds.leaves) {
+        return refused(`expands to ${count.toLocaleString("en-US")} permissions (more than ${this.bounds.leaves.toLocaleString("en-US")}): its sets include each other over and over`);
       }
       expansion = this.expandSet(parts.key, manifest, setName, set);
     } catch (error) {
@@ -485,8 +510,8 @@ class SetExpander {
   /** Counts one set walk at nesting `depth`; refuses the entry past the depth or walk limits. */
   private checkWalk(depth: number): void {
     if (depth >= MAX_SET_DEPTH) throw new WalkRefused(`nests sets more than ${MAX_SET_DEPTH} levels deep`);
-    if (++this.walks > MAX_SET_WALKS_PER_ENTRY) {
-      throw new WalkRefused(`takes more than ${MAX_SET_WALKS_PER_ENTRY.toLocaleString("en-US")} steps to expand: its sets reach a cycle over and over`);
+    if (++this.walks > this.bounds.walks) {
+      throw new WalkRefused(`takes more than ${this.bounds.walks.toLocaleString("en-US")} steps to expand: its sets reach a cycle over and over`);
     }
   }
 

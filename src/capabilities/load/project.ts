@@ -1,4 +1,4 @@
-import { readdir } from "node:fs/promises";
+import { readdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import { Catalog, normalizeManifest } from "../catalog/catalog.js";
 import { majoritySpelling, spellingOfManifest, spellManifest } from "../catalog/brand.js";
@@ -9,9 +9,13 @@ import { loadBuiltinManifests } from "../catalog/builtin.js";
 import { APP_KEY, type AclManifests } from "../catalog/types.js";
 import { capabilityObjects, toCapability } from "../model/capability.js";
 import { isPlainObject } from "../../core/json.js";
+import { FileBudget, limitCapability } from "../model/limits.js";
+import { checkAclManifests, checkPermissionFile } from "../catalog/manifest-shape.js";
+import { OptionError, requireByteCount, requireString, requireStringList } from "../library-options.js";
+import type { JsonPath } from "../../core/location.js";
 import type { Capability } from "../model/types.js";
 import { SourceDocument, type TomlParser } from "../../core/source/document.js";
-import { DEFAULT_MAX_FILE_BYTES, pathKind, readTextFile, walk } from "../../core/source/read.js";
+import { DEFAULT_MAX_FILE_BYTES, leavesRoot, pathKind, readTextFile, walk, type OutsideLink } from "../../core/source/read.js";
 import { FatalError } from "../../core/errors.js";
 import { manifestFromPermissionFiles } from "./permission-files.js";
 
@@ -43,7 +47,13 @@ export interface LoadProblem {
   file: string;
   absolutePath: string;
   message: string;
+  /** Where in the file, when the problem is one value (a list over its bound, a definition of the wrong shape). */
+  path?: JsonPath;
+  /** The parsed file the path is in, when it is not a capability file (a manifest). */
+  document?: SourceDocument;
 }
+
+type ProblemSink = (absolutePath: string, message: string, at?: JsonPath, document?: SourceDocument) => void;
 
 export interface WindowDecl {
   label: string;
@@ -67,6 +77,8 @@ export interface Project {
   problems: LoadProblem[];
   /** Files in capability folders the host does not load (wrong extension). */
   skippedFiles: string[];
+  /** Symbolic links in the app or a folder given whose target leaves it: never read. */
+  outsideLinks: OutsideLink[];
   capabilities: Capability[];
   /** Capabilities the build uses: all, or those listed in `app.security.capabilities`. */
   activeCapabilities: Capability[];
@@ -98,6 +110,12 @@ export function relativeFile(cwd: string, absolute: string): string {
 }
 
 export async function loadProject(options: LoadOptions): Promise<Project> {
+  if (typeof options !== "object" || options === null) throw new OptionError("loadProject: expected an options object with at least cwd");
+  if (typeof options.cwd !== "string" || !path.isAbsolute(options.cwd)) throw new OptionError(`cwd: expected an absolute folder path, got ${JSON.stringify(options.cwd) ?? "nothing"}`);
+  for (const name of ["paths", "manifests", "plugins", "permissions"] as const) requireStringList(name, options[name]);
+  requireString("app", options.app);
+  requireByteCount("maxFileBytes", options.maxFileBytes);
+  if (options.discover !== undefined && typeof options.discover !== "boolean") throw new OptionError(`discover: expected true or false, got ${JSON.stringify(options.discover)}`);
   const cwd = options.cwd;
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const resolve = (p: string) => path.resolve(cwd, p);
@@ -106,6 +124,7 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     documents: [],
     problems: [],
     skippedFiles: [],
+    outsideLinks: [],
     capabilities: [],
     activeCapabilities: [],
     catalog: new Catalog(),
@@ -114,13 +133,14 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     manifestDocuments: [],
     manifestDifferences: [],
   };
-  const problem = (absolutePath: string, message: string) =>
-    project.problems.push({ file: relativeFile(cwd, absolutePath), absolutePath, message });
+  const problem: ProblemSink = (absolutePath, message, at, document) =>
+    project.problems.push({ file: relativeFile(cwd, absolutePath), absolutePath, message, ...(at ? { path: at } : {}), ...(document ? { document } : {}) });
 
   const capabilityFiles: string[] = [];
-  const addWalk = async (dir: string, ignoreName?: (name: string) => boolean) => {
-    const result = await walk(dir, CAPABILITY_EXTENSIONS, ignoreName);
+  const addWalk = async (dir: string, ignoreName?: (name: string) => boolean, boundary = dir) => {
+    const result = await walk(dir, CAPABILITY_EXTENSIONS, ignoreName, boundary);
     capabilityFiles.push(...result.files);
+    project.outsideLinks.push(...result.outside);
     // Only a capabilities folder's other files are ones the build would have skipped; any other
     // folder given on the command line may hold anything.
     project.skippedFiles.push(...result.skipped.filter((file) => path.relative(cwd, file).split(path.sep).includes("capabilities")));
@@ -152,7 +172,7 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
       const appSrc = await findSrcTauri(path.dirname(absolute));
       if (!srcTauri && appSrc) srcTauri = appSrc;
       else if (appSrc && appSrc !== srcTauri && (await pathKind(path.join(appSrc, "capabilities"))) === "directory") {
-        await addWalk(path.join(appSrc, "capabilities"));
+        await addWalk(path.join(appSrc, "capabilities"), undefined, appRootOf(appSrc));
       }
     } else if (kind === "file") capabilityFiles.push(absolute);
     else if (kind === "other") throw new FatalError(`${given}: not a regular file or folder`);
@@ -172,7 +192,7 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
   if (releases) project.catalog.useVersions(history, releases);
   const addManifest = async (absolute: string) => {
     const file = relativeFile(cwd, absolute);
-    const { manifests, document } = await readManifestFile(absolute, cwd, maxBytes);
+    const { manifests, document } = await readManifestFile(absolute, cwd, maxBytes, problem);
     project.catalog.add(checkedAgainstBuiltins(manifests, builtins, { history, releases, file, absolutePath: absolute, project }), { origin: "manifest", file });
     project.manifestDocuments.push(document);
     project.inputs.push(absolute);
@@ -181,9 +201,10 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     project.srcTauri = srcTauri;
     const capDir = path.join(srcTauri, "capabilities");
     project.inputs.push(capDir);
-    if ((await pathKind(capDir)) === "directory") await addWalk(capDir);
+    const appRoot = appRootOf(srcTauri);
+    if ((await pathKind(capDir)) === "directory") await addWalk(capDir, undefined, appRoot);
     const generated = path.join(srcTauri, "gen", "schemas", "acl-manifests.json");
-    if ((await pathKind(generated)) === "file") await addManifest(generated);
+    if ((await pathKind(generated)) === "file" && !(await outsideApp(generated, appRoot, project))) await addManifest(generated);
   }
   for (const file of options.manifests ?? []) await addManifest(resolve(file));
 
@@ -197,7 +218,8 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
       return undefined;
     }
     const format = absolute.endsWith(".toml") ? "toml" : "json";
-    return SourceDocument.parse(absolute, relativeFile(cwd, absolute), read.text, format, format === "toml" ? await tomlParser() : undefined);
+    const invalidUtf8At = "invalidUtf8At" in read ? read.invalidUtf8At : undefined;
+    return SourceDocument.parse(absolute, relativeFile(cwd, absolute), read.text, format, format === "toml" ? await tomlParser() : undefined, invalidUtf8At);
   };
 
   for (const dir of options.plugins ?? []) {
@@ -209,7 +231,7 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
       if (!entry.isDirectory()) continue;
       // A plugin's key is its crate name without the `tauri-plugin-` prefix, as the host derives it.
       const key = entry.name.replace(/^(tauri|host)-plugin-/, "");
-      manifests[key] = await permissionFolderManifest(path.join(absolute, entry.name), parseFile, problem);
+      manifests[key] = await permissionFolderManifest(path.join(absolute, entry.name), parseFile, problem, project, absolute);
     }
     project.catalog.add(manifests, { origin: "plugins-dir", file: relativeFile(cwd, absolute) });
   }
@@ -221,7 +243,7 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
   for (const dir of appPermissionDirs) {
     if ((await pathKind(dir)) !== "directory") throw new FatalError(`--permissions ${relativeFile(cwd, dir)}: no such folder`);
     project.inputs.push(dir);
-    const manifest = await permissionFolderManifest(dir, parseFile, problem);
+    const manifest = await permissionFolderManifest(dir, parseFile, problem, project, options.permissions?.length ? dir : srcTauri && appRootOf(srcTauri));
     const hasAny = manifest.default_permission || Object.keys(manifest.permissions).length || Object.keys(manifest.permission_sets).length;
     if (hasAny) project.catalog.add({ [APP_KEY]: manifest }, { origin: "app-permissions", file: relativeFile(cwd, dir) });
   }
@@ -232,13 +254,16 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     if (!document) continue;
     project.documents.push(document);
     if (!document.ok) continue;
+    const budget = new FileBudget();
     for (const object of capabilityObjects(document.value)) {
       const capability = toCapability(object, { file: document.file, absolutePath: document.absolutePath });
-      if (capability) project.capabilities.push(capability);
+      if (!capability) continue;
+      for (const over of limitCapability(capability, budget)) problem(document.absolutePath, over.message, over.path);
+      project.capabilities.push(capability);
     }
   }
 
-  if (srcTauri) project.config = await loadAppConfig(srcTauri, cwd, maxBytes, problem);
+  if (srcTauri) project.config = await loadAppConfig(srcTauri, cwd, maxBytes, problem, project);
   project.activeCapabilities = selectActive(project.capabilities, project.config);
   if (project.config) project.capabilities.push(...project.config.inlineCapabilities);
   if (!project.catalog.spellingFixed) {
@@ -274,38 +299,53 @@ function selectActive(capabilities: Capability[], config: AppConfig | undefined)
   return [...capabilities.filter((c) => listed.has(c.identifier)), ...config.inlineCapabilities];
 }
 
+/** The folder an app's files must stay in: the one holding `src-tauri/` (or `src-tauri/` itself when that is all there is). */
+function appRootOf(srcTauri: string): string {
+  return path.basename(srcTauri) === "src-tauri" ? path.dirname(srcTauri) : srcTauri;
+}
+
+/** Records `file` as an outside link when its real path leaves the app; such a file is never read. */
+async function outsideApp(file: string, appRoot: string, project: Project): Promise<boolean> {
+  const target = await leavesRoot(file, await realpath(appRoot).catch(() => appRoot));
+  if (target !== undefined) project.outsideLinks.push({ file, target });
+  return target !== undefined;
+}
+
 async function permissionFolderManifest(
   dir: string,
   parseFile: (file: string) => Promise<SourceDocument | undefined>,
-  problem: (file: string, message: string) => void,
+  problem: ProblemSink,
+  project: Project,
+  boundary: string = dir,
 ) {
-  const { files, problems } = await walk(dir, [".toml", ".json"]);
+  const { files, problems, outside } = await walk(dir, [".toml", ".json"], undefined, boundary);
+  project.outsideLinks.push(...outside);
   for (const p of problems) problem(p.file, p.message);
   const values: unknown[] = [];
   for (const file of files) {
     const document = await parseFile(file);
     if (!document) continue;
     if (!document.ok) problem(file, document.parseError!.message);
-    else values.push(document.value);
+    else {
+      for (const p of checkPermissionFile(document.value)) problem(file, `${p.message} (the host's build rejects this permission file)`, p.path, document);
+      values.push(document.value);
+    }
   }
   return manifestFromPermissionFiles(values);
 }
 
-async function readManifestFile(file: string, cwd: string, maxBytes: number): Promise<{ manifests: AclManifests; document: SourceDocument }> {
+/**
+ * A generated `acl-manifests.json`. Unreadable or not JSON: fatal (nothing can be checked against
+ * it). A definition of the wrong shape: a finding at its place (through `problem`), the rest is used.
+ */
+async function readManifestFile(file: string, cwd: string, maxBytes: number, problem: ProblemSink): Promise<{ manifests: AclManifests; document: SourceDocument }> {
   const read = readTextFile(file, maxBytes);
   const name = relativeFile(cwd, file);
   if (!read.ok) throw new FatalError(`${name}: ${read.message}`);
-  const document = SourceDocument.parse(file, name, read.text, "json");
-  if (!document.ok) throw new FatalError(`${name}: not valid JSON (${document.parseError!.message})`);
-  const value: unknown = document.value;
-  if (!isPlainObject(value)) throw new FatalError(`${name}: expected an acl-manifests.json object keyed by plugin`);
-  const manifests: AclManifests = {};
-  for (const [key, manifest] of Object.entries(value)) {
-    if (!isPlainObject(manifest) || !isPlainObject(manifest.permissions ?? {})) {
-      throw new FatalError(`${name}: "${key}" is not a manifest (expected default_permission, permissions, permission_sets)`);
-    }
-    manifests[key] = manifest as unknown as AclManifests[string];
-  }
+  const document = SourceDocument.parse(file, name, read.text, "json", undefined, read.invalidUtf8At);
+  if (!document.ok) throw new FatalError(`${name}: ${document.parseError!.message}`);
+  const { manifests, problems } = checkAclManifests(document.value);
+  for (const p of problems) problem(file, `${p.message} (the host's build rejects this manifest)`, p.path, document);
   return { manifests, document };
 }
 
@@ -367,16 +407,18 @@ async function loadAppConfig(
   cwd: string,
   maxBytes: number,
   problem: (file: string, message: string) => void,
+  project: Project,
 ): Promise<AppConfig | undefined> {
   const candidates = [path.join(srcTauri, "tauri.conf.json"), path.join(path.dirname(srcTauri), "tauri.conf.json")];
   for (const file of candidates) {
     if ((await pathKind(file)) !== "file") continue;
+    if (await outsideApp(file, path.dirname(srcTauri), project)) return undefined;
     const read = readTextFile(file, maxBytes);
     if (!read.ok) {
       problem(file, read.message);
       return undefined;
     }
-    const document = SourceDocument.parse(file, relativeFile(cwd, file), read.text, "json");
+    const document = SourceDocument.parse(file, relativeFile(cwd, file), read.text, "json", undefined, read.invalidUtf8At);
     if (!document.ok) {
       problem(file, `${document.parseError!.message} (tauri.conf.json is ignored)`);
       return undefined;

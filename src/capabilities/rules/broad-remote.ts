@@ -46,7 +46,8 @@ export function remotePatterns(context: RuleContext, tools: RemotePatternTools):
   for (const capability of context.capabilities) {
     const remote = context.raw(capability).remote;
     if (!isPlainObject(remote) || !Array.isArray(remote.urls)) continue;
-    remote.urls.forEach((url, index) => {
+    // Only as many as the capability keeps (model/limits.ts): the rest are reported there.
+    remote.urls.slice(0, capability.remote?.urls.length ?? 0).forEach((url, index) => {
       if (typeof url !== "string") return;
       const compiled = tools.compileRemotePattern(url);
       const judged = compiled.ok ? url : compiled.unsafe ? url.replace(/\*{2,}/g, "*") : undefined;

@@ -8,15 +8,28 @@ const DOCUMENTATION_EXTENSION = /\.(md|markdown|mdx|rst|adoc|txt)$/i;
 
 export default defineRule({
   id: "ignored-file",
-  description: "Report capability files the build never loads: a wrong extension, or a capability left out of a non-empty app.security.capabilities, and references there to missing capabilities.",
+  description: "Report capability files the build never loads: a wrong extension, or a capability left out of a non-empty app.security.capabilities, and references there to missing capabilities; and symbolic links leading out of the project, which caplint does not follow.",
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
   check(context) {
+    checkOutsideLinks(context);
     checkExtensions(context);
     checkSelection(context);
   },
 });
+
+/** Links out of the project are never followed: what they lead to is not the repository's to show. */
+function checkOutsideLinks(context: RuleContext) {
+  for (const link of context.project.outsideLinks) {
+    context.report({
+      at: { absolutePath: link.file },
+      path: [],
+      message: `symbolic link leading out of the project (to ${link.target}) is not read: caplint follows no link whose target leaves the app or the folder given`,
+      hint: "replace the link with the file itself, or pass the target's path to caplint explicitly if it is meant to be checked",
+    });
+  }
+}
 
 function checkExtensions(context: RuleContext) {
   for (const absolute of context.project.skippedFiles) {

@@ -54,8 +54,9 @@ export class SourceDocument {
     this.lines = new LineIndex(text);
   }
 
-  static parse(absolutePath: string, file: string, text: string, format: DocumentFormat, parseToml?: TomlParser): SourceDocument {
-    const problem = precheck(text);
+  /** `invalidUtf8At`: where the file's bytes stopped being UTF-8 (see `decodeUtf8`), if they did. */
+  static parse(absolutePath: string, file: string, text: string, format: DocumentFormat, parseToml?: TomlParser, invalidUtf8At?: number): SourceDocument {
+    const problem = precheck(text, invalidUtf8At);
     if (problem) return new SourceDocument(absolutePath, file, text, format, undefined, problem, undefined);
     if (format === "toml") {
       if (!parseToml) throw new Error("a TOML parser is required for TOML documents");
@@ -73,6 +74,12 @@ export class SourceDocument {
       const failure: ParseFailure = first
         ? { message: describeJsonError(first, text), offset: first.offset, length: Math.max(1, first.length) }
         : { message: "invalid JSON", offset: 0, length: 0 };
+      return new SourceDocument(absolutePath, file, text, format, undefined, failure, undefined);
+    }
+    const surrogate = loneSurrogateEscape(text);
+    if (surrogate >= 0) {
+      // serde_json refuses an escape that is half a surrogate pair; JSON.parse keeps it as a broken string.
+      const failure = { message: "invalid JSON: a lone surrogate escape is not a character (the host's parser rejects it)", offset: surrogate, length: 6 };
       return new SourceDocument(absolutePath, file, text, format, undefined, failure, undefined);
     }
     return new SourceDocument(absolutePath, file, text, format, value, undefined, undefined);
@@ -278,14 +285,34 @@ export function valueAt(root: unknown, path: JsonPath): unknown {
   return current;
 }
 
-function precheck(text: string): ParseFailure | undefined {
+/** Offset of the first `\uD800`–`\uDFFF` escape that is not half of a high-low pair, or -1. Cheap when there is none. */
+export function loneSurrogateEscape(text: string): number {
+  const escape = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/g;
+  for (let match = escape.exec(text); match; match = escape.exec(text)) {
+    let backslashes = 0;
+    for (let i = match.index - 1; i >= 0 && text.charCodeAt(i) === 92; i--) backslashes++;
+    // An even run of backslashes before this one makes it a literal backslash, not an escape.
+    if (backslashes % 2 === 1) continue;
+    const unit = parseInt(match[0].slice(2), 16);
+    if (unit <= 0xdbff) {
+      const next = text.slice(match.index + 6, match.index + 12);
+      if (/^\\u[dD][c-fC-F][0-9a-fA-F]{2}$/.test(next)) {
+        escape.lastIndex = match.index + 12;
+        continue;
+      }
+    }
+    return match.index;
+  }
+  return -1;
+}
+
+function precheck(text: string, invalidUtf8At?: number): ParseFailure | undefined {
   if (text.charCodeAt(0) === 0xfeff) {
     return { message: "the file starts with a UTF-8 byte order mark, which the host's parser rejects; save it without BOM", offset: 0, length: 1 };
   }
   const nul = text.indexOf("\u0000");
   if (nul >= 0) return { message: "the file contains NUL bytes: it looks binary, not JSON or TOML", offset: nul, length: 1 };
-  const bad = text.indexOf("\uFFFD");
-  if (bad >= 0) return { message: "the file is not valid UTF-8 (first bad byte here)", offset: bad, length: 1 };
+  if (invalidUtf8At !== undefined) return { message: "the file is not valid UTF-8 (first bad byte here)", offset: invalidUtf8At, length: 1 };
   if (text.trim() === "") return { message: "the file is empty; expected a capability object or array", offset: 0, length: 0 };
   const deep = findExcessiveNesting(text, MAX_NESTING_DEPTH);
   if (deep >= 0) {

@@ -1,11 +1,12 @@
-import { readFileSync, statSync } from "node:fs";
+import { lstatSync, readFileSync, statSync } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 
 /** Files larger than this are refused with a finding (configurable with `--max-file-size`). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-export type ReadResult = { ok: true; text: string } | { ok: false; message: string };
+/** `invalidUtf8At`: character offset of the first byte that is not UTF-8 (the text has U+FFFD there). */
+export type ReadResult = { ok: true; text: string; invalidUtf8At?: number } | { ok: false; message: string };
 
 /**
  * Reads a text file with a size limit; never throws for file problems. Synchronous on purpose:
@@ -21,17 +22,54 @@ export function readTextFile(file: string, maxBytes: number): ReadResult {
     if (info.size > maxBytes) {
       return { ok: false, message: `file is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} limit (raise it with --max-file-size)` };
     }
-    return { ok: true, text: decodeUtf8(readFileSync(file)) };
+    return { ok: true, ...decodeUtf8(readFileSync(file)) };
   } catch (error) {
     return { ok: false, message: `cannot read file: ${describeIoError(error)}` };
   }
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** Invalid UTF-8 becomes U+FFFD, which the document pre-check reports. */
-function decodeUtf8(buffer: Uint8Array): string {
-  return decoder.decode(buffer);
+/**
+ * Decodes UTF-8 exactly: a fatal decoder decides validity, so a real U+FFFD in a file is just a
+ * character. Invalid bytes become U+FFFD, and the offset of the first one is returned for the
+ * document pre-check to report.
+ */
+export function decodeUtf8(buffer: Uint8Array): { text: string; invalidUtf8At?: number } {
+  try {
+    return { text: strictDecoder.decode(buffer) };
+  } catch {
+    const text = decoder.decode(buffer);
+    return { text, invalidUtf8At: firstReplacedCharacter(text, buffer) };
+  }
+}
+
+/** The first U+FFFD of the lossy decoding that is not the bytes EF BF BD in the file. */
+function firstReplacedCharacter(text: string, bytes: Uint8Array): number {
+  let byte = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.codePointAt(i)!;
+    if (code === 0xfffd && !(bytes[byte] === 0xef && bytes[byte + 1] === 0xbf && bytes[byte + 2] === 0xbd)) return i;
+    byte += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (code > 0xffff) i++;
+  }
+  return 0;
+}
+
+/**
+ * The text of a file a finding points at but caplint did not load (a skipped or unreadable file),
+ * for a code frame: only a regular file that is no symbolic link (which may lead out of the project)
+ * and not over the size limit; never a FIFO, which would block.
+ */
+export function readForCodeFrame(file: string): string | undefined {
+  try {
+    const info = lstatSync(file);
+    if (!info.isFile() || info.size > DEFAULT_MAX_FILE_BYTES) return undefined;
+    return decodeUtf8(readFileSync(file)).text;
+  } catch {
+    return undefined;
+  }
 }
 
 export function formatBytes(bytes: number): string {
@@ -64,24 +102,55 @@ export async function pathKind(target: string): Promise<"file" | "directory" | "
 
 export interface WalkResult {
   files: string[];
+  /** Symbolic links below the folder whose target leaves the root: never read. */
+  outside: OutsideLink[];
   /** Files under the folder that the host would not load as capabilities (wrong extension). */
   skipped: string[];
   problems: Array<{ file: string; message: string }>;
 }
 
+export interface OutsideLink {
+  /** The link, as found below the root. */
+  file: string;
+  /** Where it leads (its real path). */
+  target: string;
+}
+
+/** Whether `real` (a real path) is `root` or below it. */
+export function isWithin(real: string, root: string): boolean {
+  return real === root || real.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+/**
+ * The real path of `file` when it (or a folder on the way) is a symbolic link leading out of
+ * `rootReal`, else undefined. A repository from a stranger can commit `capabilities/x.json ->
+ * ~/.npmrc` or `/proc/self/environ`: its content would be read and printed in a code frame.
+ */
+export async function leavesRoot(file: string, rootReal: string): Promise<string | undefined> {
+  const real = await realpath(file).catch(() => undefined);
+  return real !== undefined && !isWithin(real, rootReal) ? real : undefined;
+}
+
 /**
  * Files below `root` with one of `extensions`, recursively, skipping folders named `schemas`
- * like tauri-build does. Symlinked folders are followed once (loops are cut by real path).
+ * like tauri-build does. Symlinked folders are followed once (loops are cut by real path), but
+ * only while they stay inside `boundary` (default: `root`); a link leading out is listed in
+ * `outside` and not followed.
  */
-export async function walk(root: string, extensions: readonly string[], ignoreName: (name: string) => boolean = () => false): Promise<WalkResult> {
-  const result: WalkResult = { files: [], skipped: [], problems: [] };
+export async function walk(root: string, extensions: readonly string[], ignoreName: (name: string) => boolean = () => false, boundary = root): Promise<WalkResult> {
+  const result: WalkResult = { files: [], outside: [], skipped: [], problems: [] };
   const seen = new Set<string>();
+  const boundaryReal = await realpath(boundary).catch(() => path.resolve(boundary));
   const visit = async (dir: string): Promise<void> => {
     let real: string;
     try {
       real = await realpath(dir);
     } catch (error) {
       result.problems.push({ file: dir, message: `cannot read folder: ${describeIoError(error)}` });
+      return;
+    }
+    if (!isWithin(real, boundaryReal)) {
+      result.outside.push({ file: dir, target: real });
       return;
     }
     if (seen.has(real)) return;
@@ -100,6 +169,11 @@ export async function walk(root: string, extensions: readonly string[], ignoreNa
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
         try {
+          const target = await realpath(full);
+          if (!isWithin(target, boundaryReal)) {
+            if (entry.name !== "schemas" && (extensions.some((ext) => entry.name.endsWith(ext)) || (await stat(full)).isDirectory())) result.outside.push({ file: full, target });
+            continue;
+          }
           const info = await stat(full);
           isDir = info.isDirectory();
           isFile = info.isFile();

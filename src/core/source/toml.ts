@@ -1,9 +1,12 @@
 import { parse, TomlError } from "smol-toml";
 import type { ParseFailure, TomlParser } from "./document.js";
 import { LineIndex } from "./line-index.js";
+import { MAX_NESTING_DEPTH } from "./document.js";
 
 /** smol-toml is loaded only by callers that meet a TOML file. */
 export const parseToml: TomlParser = (text) => {
+  const deep = findDeepDottedKey(text, MAX_NESTING_DEPTH);
+  if (deep >= 0) return { value: undefined, error: { message: `dotted keys nest deeper than ${MAX_NESTING_DEPTH} levels; no capability file needs that`, offset: deep, length: 1 } };
   try {
     // A JSON round trip turns smol-toml's null-prototype tables and date objects into the plain
     // values the JSON path sees (Ajv's deep equality calls valueOf on objects).
@@ -14,6 +17,39 @@ export const parseToml: TomlParser = (text) => {
       const firstLine = error.message.split("\n")[0] ?? "syntax error";
       return { value: undefined, error: { message: `invalid TOML: ${firstLine.replace(/^Invalid TOML document: /, "")}`, offset, length: 1 } satisfies ParseFailure };
     }
+    // The parser recurses per key level: a nesting the pre-check missed must not end the whole run.
+    if (error instanceof RangeError) return { value: undefined, error: { message: "the file nests too deeply to parse", offset: 0, length: 1 } };
     throw error;
   }
 };
+
+/**
+ * Offset of the first key (`a.b.c = …` or `[a.b.c]`) with more than `limit` dotted parts, or -1.
+ * Brackets are counted by the common pre-check; dotted keys nest tables without any, and smol-toml
+ * builds them recursively (3,000 levels overflowed the stack). Only the key part of a line counts:
+ * dots in quoted keys and in values after `=` do not.
+ */
+export function findDeepDottedKey(text: string, limit: number): number {
+  let dots = 0;
+  let quote = 0;
+  let inKey = true;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 10) {
+      dots = 0;
+      quote = 0;
+      inKey = true;
+      continue;
+    }
+    if (!inKey) continue;
+    if (quote) {
+      if (ch === 92 /* \ */ && quote === 34) i++;
+      else if (ch === quote) quote = 0;
+      continue;
+    }
+    if (ch === 34 /* " */ || ch === 39 /* ' */) quote = ch;
+    else if (ch === 61 /* = */ || ch === 35 /* # */) inKey = false;
+    else if (ch === 46 /* . */ && ++dots > limit) return i;
+  }
+  return -1;
+}

@@ -69,7 +69,13 @@ function syntaxError(pattern: string, position: number, message: string): LabelP
 }
 
 /** A port of `Pattern::new`; positions count Unicode scalar values, like the crate's `Vec<char>`. */
+/** Longer patterns are refused before compiling: matching costs pattern × label length, and real patterns are short. */
+export const MAX_LABEL_PATTERN_LENGTH = 1_024;
+
 function compile(pattern: string): LabelPattern {
+  if (pattern.length > MAX_LABEL_PATTERN_LENGTH) {
+    return { ok: false, pattern, message: `the pattern is ${pattern.length.toLocaleString("en-US")} characters long, over the limit of ${MAX_LABEL_PATTERN_LENGTH.toLocaleString("en-US")} caplint matches; it is not checked` };
+  }
   const chars = Array.from(pattern, (c) => c.codePointAt(0)!);
   const tokens: Token[] = [];
   let i = 0;

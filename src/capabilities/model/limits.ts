@@ -1,0 +1,60 @@
+import type { JsonPath } from "../../core/location.js";
+import type { Capability } from "./types.js";
+
+/**
+ * Per-value bounds, checked when a capability is built and before any expensive work (pattern
+ * compilation, resolution against every command, did-you-mean searches). A repository from a stranger
+ * can hold a 9.8 MB file of 800,000 permissions or 20,000 remote URLs; every stage after this one is
+ * linear in the bounded lists. A value over a bound is an error finding at its place (the gate fails,
+ * nothing is silently trusted), and the list is checked up to the bound. Real apps stay far below:
+ * the largest capability in the real-world corpus lists a few hundred permissions.
+ */
+export const LIMITS = {
+  /** Entries of `remote.urls` in one capability: each becomes a context every command is resolved for. */
+  remoteUrls: 1_000,
+  /** Entries of `windows` or of `webviews` in one capability. */
+  labels: 1_000,
+  /** Entries of `permissions` in one capability. */
+  permissions: 5_000,
+  /** Permissions and URLs of all capabilities of one file together: each costs a resolution and maybe a finding. */
+  entriesPerFile: 30_000,
+} as const;
+
+export interface LimitProblem {
+  path: JsonPath;
+  message: string;
+}
+
+/** Tracks one file's entries; call {@link limitCapability} for each capability of the file in order. */
+export class FileBudget {
+  used = 0;
+  exhausted = false;
+}
+
+/** Truncates a capability's lists to the bounds and says where it did. */
+export function limitCapability(capability: Capability, budget: FileBudget): LimitProblem[] {
+  const problems: LimitProblem[] = [];
+  const base = capability.source.path;
+  const cap = <T>(list: T[], limit: number, path: JsonPath, what: string, budgeted = true): T[] => {
+    if (list.length > limit) {
+      problems.push({ path, message: `${what} lists ${list.length.toLocaleString("en-US")} entries, over the limit of ${limit.toLocaleString("en-US")} caplint checks in one capability; the rest are not checked` });
+      list = list.slice(0, limit);
+    }
+    if (!budgeted) return list;
+    const room = Math.max(0, LIMITS.entriesPerFile - budget.used);
+    if (list.length > room) {
+      if (!budget.exhausted) {
+        problems.push({ path, message: `the file lists more than ${LIMITS.entriesPerFile.toLocaleString("en-US")} permissions and remote URLs in all; caplint checks that many, and not the rest` });
+        budget.exhausted = true;
+      }
+      list = list.slice(0, room);
+    }
+    budget.used += list.length;
+    return list;
+  };
+  if (capability.remote) capability.remote.urls = cap(capability.remote.urls, LIMITS.remoteUrls, [...base, "remote", "urls"], "remote.urls");
+  capability.windows = cap(capability.windows, LIMITS.labels, [...base, "windows"], "windows", false);
+  capability.webviews = cap(capability.webviews, LIMITS.labels, [...base, "webviews"], "webviews", false);
+  capability.permissions = cap(capability.permissions, LIMITS.permissions, [...base, "permissions"], "permissions");
+  return problems;
+}

@@ -1,0 +1,118 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT, run } from "../helpers/run.js";
+
+/**
+ * Threat: a repository crafted to make the check take hours or all memory (a denial of service on
+ * CI), or to crash it so that the other files go unchecked. Each size class is a list or value far
+ * beyond real apps; the bound is checked before the expensive work and reported as a finding at
+ * its place. Time bounds are generous (a loaded two-core machine): the failures they catch took
+ * minutes or gigabytes.
+ */
+const CAPABILITY = { identifier: "main", windows: ["main"], permissions: ["core:default"] };
+
+function folder(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "caplint-size-"));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+async function timed(argv: string[], cwd: string) {
+  const started = performance.now();
+  const result = await run(["check", "--format", "compact", ...argv], cwd);
+  return { ...result, seconds: (performance.now() - started) / 1000 };
+}
+
+describe("huge and adversarial inputs stay linear", { timeout: 180_000 }, () => {
+  it("20,000 remote.urls, windows and webviews, and 6,000 permissions in one capability", async () => {
+    const dir = folder({
+      "caps/urls.json": JSON.stringify({ ...CAPABILITY, remote: { urls: Array.from({ length: 20_000 }, (_, i) => `https://h${i}.example.com/*`) } }),
+      "caps/labels.json": JSON.stringify({ ...CAPABILITY, identifier: "labels", windows: Array.from({ length: 20_000 }, (_, i) => `w${i}`), webviews: Array.from({ length: 20_000 }, (_, i) => `v${i}`) }),
+      "caps/entries.json": JSON.stringify({ ...CAPABILITY, identifier: "entries", permissions: Array.from({ length: 6_000 }, (_, i) => `core:app:allow-nope-${i}`) }),
+    });
+    const result = await timed(["caps"], dir);
+    expect(result.seconds).toBeLessThan(90);
+    expect(result.stdout).toContain("caps/urls.json:1:89: error remote.urls lists 20,000 entries, over the limit of 1,000 caplint checks in one capability; the rest are not checked [parse]");
+    expect(result.stdout).toMatch(/caps\/labels\.json:1:\d+: error windows lists 20,000 entries, over the limit of 1,000/);
+    expect(result.stdout).toMatch(/caps\/labels\.json:1:\d+: error webviews lists 20,000 entries, over the limit of 1,000/);
+    expect(result.stdout).toMatch(/caps\/entries\.json:1:\d+: error permissions lists 6,000 entries, over the limit of 5,000/);
+    // What is under the bound is still checked.
+    expect(result.stdout).toContain('unknown permission "core:app:allow-nope-4999"');
+    expect(result.stdout).not.toContain('"core:app:allow-nope-5000"');
+    expect(result.code).toBe(1);
+  });
+
+  it("*a × 40,000 label patterns against 50,000-character labels", async () => {
+    const long = "*a".repeat(40_000);
+    const dir = folder({
+      "src-tauri/tauri.conf.json": JSON.stringify({ app: { windows: [{ label: `${"a".repeat(50_000)}b` }, { label: "main" }] } }),
+      "src-tauri/capabilities/main.json": JSON.stringify({ ...CAPABILITY, windows: [long, "main", `${"?".repeat(2_000)}*`], webviews: [long] }),
+    });
+    const result = await timed([], dir);
+    expect(result.seconds).toBeLessThan(30);
+    expect(result.stdout).toMatch(/invalid window pattern "\*a\*a.*" \(80000 characters\): the pattern is 80,000 characters long, over the limit of 1,024 caplint matches/);
+    expect(result.stdout).toMatch(/invalid webview pattern .*over the limit of 1,024/);
+    expect(result.stdout).toMatch(/the pattern is 2,001 characters long/);
+    const access = await run(["access", "--window", `${"a".repeat(50_000)}b`, "--platform", "linux", "--format", "json"], dir);
+    expect(JSON.parse(access.stdout).capabilities).toEqual([]);
+  });
+
+  it("a 9.8 MB file of 800,000 unknown permissions, in bounded memory", () => {
+    const dir = folder({});
+    const permissions = Array.from({ length: 800_000 }, (_, i) => `x:p${i}`);
+    writeFileSync(path.join(dir, "one.json"), JSON.stringify({ ...CAPABILITY, permissions }));
+    // Spread over many capabilities: the per-file budget holds where per-list bounds do not.
+    writeFileSync(path.join(dir, "spread.json"), JSON.stringify(Array.from({ length: 100 }, (_, c) => ({ ...CAPABILITY, identifier: `c${c}`, permissions: permissions.slice(c * 2_000, (c + 1) * 2_000) }))));
+    expect(statSync(path.join(dir, "one.json")).size).toBeGreaterThan(9_000_000);
+    const started = performance.now();
+    // The heap limit makes memory part of the test: about 50× the input.
+    const result = spawnSync(process.execPath, ["--max-old-space-size=700", path.join(ROOT, "bin", "caplint.js"), "check", "-f", "compact", "one.json", "spread.json"], { cwd: dir, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    expect((performance.now() - started) / 1000).toBeLessThan(120);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain("one.json:1:55: error permissions lists 800,000 entries, over the limit of 5,000 caplint checks in one capability; the rest are not checked [parse]");
+    expect(result.stdout).toMatch(/spread\.json:1:\d+: error the file lists more than 30,000 permissions and remote URLs in all/);
+    expect(result.status).toBe(1);
+  });
+
+  it("3,000-deep TOML dotted keys, and one bad file never aborts the others", async () => {
+    const dotted = Array.from({ length: 3_000 }, () => "a").join(".");
+    const dir = folder({
+      "caps/deep-key.toml": `identifier = "deep"\nwindows = ["main"]\npermissions = []\n${dotted} = 1\n`,
+      "caps/deep-table.toml": `identifier = "table"\nwindows = ["main"]\npermissions = []\n[${dotted}]\nx = 1\n`,
+      "caps/deep-inline.toml": `identifier = "inline"\nwindows = ["main"]\npermissions = []\nx = { ${dotted} = 1 }\n`,
+      "caps/dots-in-values.toml": `identifier = "fine"\ndescription = "${".".repeat(5_000)}"\nwindows = ["main"]\npermissions = ["core:nope"]\n`,
+      "caps/good.json": JSON.stringify({ ...CAPABILITY, identifier: "good", permissions: ["core:also-nope"] }),
+    });
+    const result = await timed(["caps"], dir);
+    expect(result.seconds).toBeLessThan(30);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain("caps/deep-key.toml:4:514: error dotted keys nest deeper than 256 levels; no capability file needs that [parse]");
+    expect(result.stdout).toContain("caps/deep-table.toml:4:");
+    expect(result.stdout).toMatch(/caps\/deep-inline\.toml:\d+:\d+: error .*(nest|deep)/);
+    expect(result.stdout).toContain('caps/dots-in-values.toml:4:16: error unknown permission "core:nope"');
+    expect(result.stdout).toContain('caps/good.json:1:56: error unknown permission "core:also-nope"');
+    expect(result.code).toBe(1);
+  });
+
+  it("a flat set of 10,001 distinct members is resolved, not refused as a cycle", async () => {
+    const members = Array.from({ length: 10_001 }, (_, i) => `p${i}`);
+    const permissions = members.map((m) => `[[permission]]\nidentifier = "${m}"\ncommands.allow = ["c_${m}"]\n`).join("");
+    const nested = members.map((m) => `[[set]]\nidentifier = "s-${m}"\ndescription = "one"\npermissions = ["${m}"]\n`).join("");
+    const dir = folder({
+      "permissions/big.toml": `[[set]]\nidentifier = "big"\ndescription = "all"\npermissions = [${members.map((m) => `"${m}"`).join(", ")}]\n${permissions}`,
+      "permissions/sets.toml": `[[set]]\nidentifier = "of-sets"\ndescription = "all, through one set each"\npermissions = [${members.map((m) => `"s-${m}"`).join(", ")}]\n${nested}`,
+      "caps/main.json": JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["big", "of-sets"] }),
+    });
+    const result = await timed(["caps", "--permissions", "permissions"], dir);
+    expect(result.seconds).toBeLessThan(60);
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    const who = await run(["who-can", "c_p10000", "caps", "--permissions", "permissions", "--format", "json"], dir);
+    expect(JSON.parse(who.stdout).allowedBy.map((e: { chain: string[] }) => e.chain[0])).toEqual(["big", "of-sets"]);
+  });
+});
