@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import Module from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -46,8 +46,10 @@ describe("exit codes", () => {
     expect(result.stderr).toBe('caplint: --rule unknown-permision=off: unknown rule "unknown-permision"; did you mean "unknown-permission"?\n');
   });
 
-  it("2 outside an app folder without paths", async () => {
-    const result = await run([], CLI);
+  it("2 outside an app folder without paths (and no app below it)", async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), "caplint-no-app-"));
+    const result = await run([], empty);
+    rmSync(empty, { recursive: true, force: true });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^caplint: no app here/);
   });

@@ -126,7 +126,7 @@ describe("diff", () => {
   it("fails when the new version grants access the old did not", async () => {
     const result = await run(["diff", "app", "app-v2", "--platform", "linux"], path.join(FIXTURES, "queries"));
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/^NEW ACCESS \(7 command grants\):\n {2}window "docs" from https:\/\/partner\.dev:/);
+    expect(result.stdout).toMatch(/^NEW ACCESS on linux \(7 command grants\):\n {2}window "docs" from https:\/\/partner\.dev:/);
     expect(result.stdout).toContain("removed access (96 command grants):");
     const { data } = await json(["diff", "app", "app-v2", "--platform", "linux"], path.join(FIXTURES, "queries"));
     expect(data.added).toContainEqual(expect.objectContaining({ command: "plugin:window|set_title", context: "https://*.example.com", window: "docs" }));
@@ -135,7 +135,7 @@ describe("diff", () => {
 
   it("passes when nothing new is granted (narrowing only)", async () => {
     const result = await run(["diff", "app-v2", "app-v2", "--platform", "linux"], path.join(FIXTURES, "queries"));
-    expect(result).toMatchObject({ code: 0, stdout: "no new access\n" });
+    expect(result).toMatchObject({ code: 0, stdout: "no new access on linux\n" });
   });
 });
 

@@ -27,6 +27,12 @@ export interface LintOptions {
   only?: ReadonlySet<string>;
   /** Platforms the engine-based rules resolve for; default: all five targets. */
   platforms?: readonly string[];
+  /**
+   * Files (absolute paths) or folders (ending in the path separator) to report on: the project is
+   * loaded and checked whole, as the build sees it, but only findings in these are kept. A file list
+   * inside an app (pre-commit) is checked this way.
+   */
+  focus?: readonly string[];
 }
 
 export interface LintResult {
@@ -165,11 +171,12 @@ export async function lint(project: Project, givenOptions: LintOptions = {}): Pr
     });
   });
 
-  return {
-    diagnostics: dedupe(diagnostics.sort(compareDiagnostics)),
-    files: project.documents.length + new Set(project.problems.filter((p) => !documentsByPath.has(p.absolutePath)).map((p) => p.absolutePath)).size,
-    notes: [...(project.notes ?? [])],
-  };
+  const focus = options.focus;
+  const inFocus = (file: string) => focus === undefined || focus.some((f) => file === f || (f.endsWith(path.sep) && file.startsWith(f)));
+  const kept = focus === undefined ? diagnostics : diagnostics.filter((d) => inFocus(d.absolutePath));
+  const unreadable = new Set(project.problems.filter((p) => !documentsByPath.has(p.absolutePath) && inFocus(p.absolutePath)).map((p) => p.absolutePath));
+  const files = project.documents.filter((d) => inFocus(d.absolutePath)).length + unreadable.size;
+  return { diagnostics: dedupe(kept.sort(compareDiagnostics)), files, notes: [...(project.notes ?? [])] };
 }
 
 function reportUnusedSuppressions(suppressions: readonly Suppression[], report: (s: Suppression, message: string, hint: string) => void) {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -245,7 +245,12 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
   });
 
   it("a clean run is a valid log with no results (which closes open alerts on GitHub)", async () => {
-    const result = await run(["check", "--format", "sarif", "src-tauri/capabilities/copy.json", "--rule", "unused-suppression=off"], APP);
+    // A file outside any app; inside fixtures/sarif/app it would be checked in that app's context,
+    // where its identifier clashes with main.json.
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-sarif-"));
+    writeFileSync(path.join(dir, "clean.json"), JSON.stringify({ identifier: "clean", windows: ["main"], permissions: ["core:default"] }));
+    const result = await run(["check", "--format", "sarif", "clean.json"], dir);
+    rmSync(dir, { recursive: true, force: true });
     expect(result.code).toBe(0);
     const log = JSON.parse(result.stdout) as SarifLog;
     expect(log.runs[0]!.results).toEqual([]);

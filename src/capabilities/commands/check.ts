@@ -5,11 +5,12 @@ import { lint, type LintResult } from "../lint.js";
 import { DEFAULT_MAX_FILE_BYTES, pathKind, readForCodeFrame } from "../../core/source/read.js";
 import { readStandardInput } from "../../core/source/stdin.js";
 import { FatalError, UsageError } from "../../core/errors.js";
-import { summarize } from "../../core/diagnostics.js";
+import { compareDiagnostics, summarize } from "../../core/diagnostics.js";
 import { loadProject, type Project } from "../load/project.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "../../core/reporters/index.js";
 import { CAPABILITY_RULES_BY_ID } from "../rules/index.js";
-import { TARGETS } from "../model/types.js";
+import { platformOption } from "./query-options.js";
+import { planCheckRuns } from "../load/check-runs.js";
 import { exitCodeFor, tooManyWarnings } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { makePaint } from "../../core/reporters/paint.js";
@@ -23,7 +24,7 @@ import { oneLine } from "../../core/terminal-text.js";
 interface CheckOptions extends InputOptions {
   config?: string;
   fix?: boolean;
-  platform?: string;
+  platform?: string[];
   watch?: boolean;
   fixDryRun?: boolean;
   format: ReporterName;
@@ -44,7 +45,7 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
   addInputOptions(command)
     .addOption(new Option("-f, --format <format>", "output format").choices(REPORTER_NAMES).default("stylish"))
     .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
-    .addOption(new Option("--platform <target>", "resolve for one platform only (default: all five)").choices(TARGETS))
+    .addOption(platformOption("resolve for these platforms only (default: all five)"))
     .option("-c, --config <file>", "configuration file (default: caplint.config.json found upward)")
     .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
     .option("--only <ids>", "run only these rules (comma-separated, repeatable); parse and schema always run", (v: string, p: string[]) => [...p, ...v.split(",").map((id) => id.trim()).filter(Boolean)], [])
@@ -86,38 +87,51 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
   // The command line wins over per-file overrides, which win over the config's rules.
   const lintOptions = {
     ...(options.only.length ? { only: new Set(options.only) } : {}),
-    ...(options.platform ? { platforms: [options.platform] } : {}),
+    ...(options.platform?.length ? { platforms: options.platform } : {}),
     severityFor: (ruleId: string, file: string) =>
       cliRules.get(ruleId) ?? (config ? (overrideSeverity(config, ruleId, file) ?? config.rules.get(ruleId)) : undefined),
   };
   if (options.fixDryRun && (options.format === "sarif" || options.format === "github")) {
     throw new UsageError(`--fix-dry-run prints a diff, which ${options.format} output cannot carry: use --format stylish, compact or json`);
   }
-  let project: Project;
-  let result: LintResult;
+  // Each app is checked in its own context (a monorepo root, a file list spanning apps); the
+  // findings of every run form one report.
+  const runs = await planCheckRuns(loadOptions);
+  const results: Array<{ project: Project; result: LintResult }> = [];
   let fixes: Array<{ file: string; diff: string }> | undefined;
-  if (options.fix || options.fixDryRun) {
-    const { fixProject } = await import("../fix-project.js");
-    const outcome = await fixProject(loadOptions, lintOptions);
-    ({ project, result } = outcome);
-    if (options.fixDryRun) {
-      const { unifiedDiff } = await import("../../core/fix/unified-diff.js");
-      const diffs = [...outcome.changes.values()].map((change) => ({ file: change.file, diff: unifiedDiff(change.file, change.original, change.fixed) }));
-      // A machine-readable report stays parseable: the diff goes inside the JSON, not before it.
-      if (options.format === "json") fixes = diffs;
-      else for (const { diff } of diffs) io.stdout.write(diff);
+  for (const run of runs) {
+    const runLint = run.focus ? { ...lintOptions, focus: run.focus } : lintOptions;
+    if (options.fix || options.fixDryRun) {
+      const { fixProject } = await import("../fix-project.js");
+      const outcome = await fixProject(run.load, runLint);
+      results.push({ project: outcome.project, result: outcome.result });
+      if (options.fixDryRun) {
+        const { unifiedDiff } = await import("../../core/fix/unified-diff.js");
+        const diffs = [...outcome.changes.values()].map((change) => ({ file: change.file, diff: unifiedDiff(change.file, change.original, change.fixed) }));
+        // A machine-readable report stays parseable: the diff goes inside the JSON, not before it.
+        if (options.format === "json") fixes = [...(fixes ?? []), ...diffs];
+        else for (const { diff } of diffs) io.stdout.write(diff);
+      } else {
+        await (await import("../../core/fix/write-fixes.js")).writeFixes(outcome.changes);
+      }
     } else {
-      await (await import("../../core/fix/write-fixes.js")).writeFixes(outcome.changes);
+      const project = await loadProject(run.load);
+      results.push({ project, result: await lint(project, runLint) });
     }
-  } else {
-    project = await loadProject(loadOptions);
-    result = await lint(project, lintOptions);
   }
+  const result: LintResult = {
+    diagnostics: results.flatMap((r) => r.result.diagnostics).sort(compareDiagnostics),
+    files: results.reduce((sum, r) => sum + r.result.files, 0),
+    notes: [...new Set(results.flatMap((r) => r.result.notes ?? []))],
+  };
   const diagnostics = options.quiet ? result.diagnostics.filter((d) => d.severity === "error") : result.diagnostics;
   const summary = summarize(diagnostics, result.files);
   const reporter = await loadReporter(options.format);
-  const texts = new Map(project.documents.map((d) => [d.absolutePath, d.text]));
-  if (project.config) texts.set(project.config.document.absolutePath, project.config.document.text);
+  const texts = new Map<string, string>();
+  for (const { project } of results) {
+    for (const d of project.documents) texts.set(d.absolutePath, d.text);
+    if (project.config) texts.set(project.config.document.absolutePath, project.config.document.text);
+  }
   const output = options.output === undefined ? io.stdout : new CapturedOutput();
   output.write(
     reporter(
@@ -132,10 +146,14 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
       },
     ),
   );
-  const inputs = [...project.inputs, ...(project.config ? [project.config.document.absolutePath] : []), ...(project.srcTauri ? [path.join(project.srcTauri, "tauri.conf.json")] : [])];
+  const inputs = results.flatMap(({ project }) => [
+    ...project.inputs,
+    ...(project.config ? [project.config.document.absolutePath] : []),
+    ...(project.srcTauri ? [path.join(project.srcTauri, "tauri.conf.json")] : []),
+  ]);
   if (config) inputs.push(config.file);
   if (output instanceof CapturedOutput) {
-    const read = [...inputs, ...project.documents.map((d) => d.absolutePath)];
+    const read = [...inputs, ...results.flatMap(({ project }) => project.documents.map((d) => d.absolutePath))];
     await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: read }, output.text);
   }
   const limits = options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings };

@@ -2,6 +2,7 @@ import type { RegisterCommands } from "../../core/command.js";
 import { registerAccess } from "./access.js";
 import { registerCheck } from "./check.js";
 import { registerDiff } from "./diff.js";
+import { registerExplain } from "./explain.js";
 import { registerMatrix } from "./matrix.js";
 import { registerPermissions } from "./permissions.js";
 import { registerReport } from "./report.js";
@@ -16,6 +17,7 @@ export const registerCapabilityCommands: RegisterCommands = (program, io, setExi
   registerMatrix(program, io, setExitCode);
   registerResolve(program, io, setExitCode);
   registerDiff(program, io, setExitCode);
+  registerExplain(program, io, setExitCode);
   registerPermissions(program, io, setExitCode);
   registerReport(program, io, setExitCode);
 };

@@ -3,7 +3,7 @@ import { accessMatrix } from "../engine/index.js";
 import { renderMatrixCsv, renderMatrixJson, renderMatrixText } from "../render/matrix.js";
 import { knownWindowLabels } from "../queries/project-model.js";
 import type { MainOptions } from "../../core/io.js";
-import { addQueryOptions, loadModel, originOf, type QueryOptions } from "./query-options.js";
+import { addQueryOptions, loadGroups, originOf, type QueryOptions } from "./query-options.js";
 import type { SetExitCode } from "../../core/command.js";
 
 interface MatrixOptions extends QueryOptions {
@@ -14,15 +14,16 @@ interface MatrixOptions extends QueryOptions {
 export function registerMatrix(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   const command = program
     .command("matrix")
-    .description("windows × commands: who can call what (labels from tauri.conf.json, else the literal labels in capabilities)")
+    .description("windows × commands: who can call what, on every platform unless --platform (labels from tauri.conf.json, else the literal labels in capabilities)")
     .option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v: string, p: string[]) => [...p, v], [])
     .option("-u, --url <url>", "origin of the calling pages (default: local)");
   addQueryOptions(command, ["text", "json", "csv"]).action(async (paths: string[], options: MatrixOptions) => {
-    const { project, model } = await loadModel(paths, options, io);
+    const { project, asked, groups } = await loadGroups(paths, options, io);
     const windows = options.window.length ? options.window : knownWindowLabels(project);
-    const matrix = accessMatrix(model, windows, originOf(options.url, project));
+    const origin = originOf(options.url, project);
+    const matrices = groups.map((group) => ({ platforms: group.platforms, matrix: accessMatrix(group.model, windows, origin) }));
     const render = options.format === "json" ? renderMatrixJson : options.format === "csv" ? renderMatrixCsv : renderMatrixText;
-    io.stdout.write(render(matrix, model.platform));
+    io.stdout.write(render(matrices, asked));
     setExitCode(0);
   });
 }

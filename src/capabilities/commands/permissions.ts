@@ -9,7 +9,7 @@ import { nearest, quoteList } from "../../core/did-you-mean.js";
 import type { MainOptions } from "../../core/io.js";
 import { UsageError } from "../../core/errors.js";
 import { loadOptionsFrom } from "./options.js";
-import { addQueryOptions, type QueryOptions } from "./query-options.js";
+import { addQueryOptions, singlePlatform, type QueryOptions } from "./query-options.js";
 import type { SetExitCode } from "../../core/command.js";
 
 interface PermissionsOptions extends QueryOptions {
@@ -34,7 +34,7 @@ export function registerPermissions(program: Command, io: MainOptions, setExitCo
       throw new UsageError(`unknown plugin "${plugin}"${close.length ? `; did you mean ${quoteList(close)}?` : ""} (known: caplint permissions --format json)`);
     }
     if (options.release !== undefined) await useRelease(project.catalog, plugin, options.release);
-    let listing = listPermissions(project.catalog, options.platform, plugin);
+    let listing = listPermissions(project.catalog, singlePlatform(options), plugin);
     if (options.filter) {
       const needle = options.filter.toLowerCase();
       listing = listing.filter((p) => [p.identifier, p.description, ...p.allows, ...p.denies].some((text) => text.toLowerCase().includes(needle)));

@@ -3,6 +3,7 @@ import { TARGETS } from "../model/types.js";
 import { runningPlatform } from "../model/platform.js";
 import { loadProject, type Project } from "../load/project.js";
 import { resolveProject } from "../queries/project-model.js";
+import { parsePlatforms, PlatformNameError, resolvePlatformGroups, type PlatformGroup } from "../queries/platforms.js";
 import type { Origin, ResolvedModel } from "../engine/index.js";
 import { UsageError } from "../../core/errors.js";
 import { isPlainObject } from "../../core/json.js";
@@ -10,20 +11,54 @@ import type { MainOptions } from "../../core/io.js";
 import { addInputOptions, loadOptionsFrom, type InputOptions } from "./options.js";
 
 export interface QueryOptions extends InputOptions {
-  platform: string;
+  /** Platforms asked with `--platform` (default: all five). */
+  platform?: string[];
   format: string;
+}
+
+/** `--platform`, case-insensitive and comma-separated, for every command that takes one. */
+export function platformOption(description: string): Option {
+  return new Option("--platform <targets>", `${description} (${TARGETS.join(", ")}; case-insensitive, comma-separated)`).argParser(platformArgument);
+}
+
+function platformArgument(value: string, previous: string[] | undefined): string[] {
+  try {
+    return [...new Set([...(previous ?? []), ...parsePlatforms(value)])];
+  } catch (error) {
+    if (error instanceof PlatformNameError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** Inputs, `--platform` and `--format` for the query commands. */
 export function addQueryOptions(command: Command, formats: readonly string[]): Command {
   return addInputOptions(command.argument("[paths...]", "capability files or folders (default: the app here)"))
-    .addOption(new Option("--platform <target>", "target platform").choices(TARGETS).default(runningPlatform()))
+    .addOption(platformOption("answer for these platforms only (default: all, showing where they differ)"))
     .addOption(new Option("-f, --format <format>", "output format").choices(formats).default(formats[0]));
 }
 
-export async function loadModel(paths: string[], options: QueryOptions, io: MainOptions): Promise<{ project: Project; model: ResolvedModel }> {
+/** The platforms a query answers for. */
+export function askedPlatforms(options: Pick<QueryOptions, "platform">): string[] {
+  return options.platform?.length ? options.platform : [...TARGETS];
+}
+
+/** The project, resolved for every platform asked, platforms that resolve alike grouped. */
+export async function loadGroups(paths: string[], options: QueryOptions, io: MainOptions): Promise<{ project: Project; asked: string[]; groups: PlatformGroup[] }> {
   const project = await loadProject(loadOptionsFrom(paths, options, io.cwd));
-  return { project, model: resolveProject(project, options.platform) };
+  const asked = askedPlatforms(options);
+  return { project, asked, groups: resolvePlatformGroups(project, asked) };
+}
+
+/** For `resolve` and `permissions`, which answer for one platform: `--platform` or the platform caplint runs on. */
+export function singlePlatform(options: Pick<QueryOptions, "platform">): string {
+  if ((options.platform?.length ?? 0) > 1) throw new UsageError("--platform: this command answers for one platform; name one");
+  return options.platform?.[0] ?? runningPlatform();
+}
+
+export async function loadModel(paths: string[], options: QueryOptions, io: MainOptions): Promise<{ project: Project; model: ResolvedModel }> {
+  const platform = singlePlatform(options);
+  const project = await loadProject(loadOptionsFrom(paths, options, io.cwd));
+  return { project, model: resolveProject(project, platform) };
 }
 
 /** `--url` to an origin: the app's own URLs (and its dev server) are local, like the host decides. */

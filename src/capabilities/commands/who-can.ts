@@ -1,23 +1,37 @@
 import type { Command } from "commander";
-import { whoCan } from "../engine/index.js";
+import { whoCan, type ResolvedCommand } from "../engine/index.js";
 import { SourceLines } from "../queries/project-model.js";
+import { entryKey, PlatformMerge } from "../queries/platforms.js";
+import { CommandIndex, lookupCommand } from "../queries/command-names.js";
 import { renderWhoCanJson, renderWhoCanText } from "../render/who-can.js";
+import { quoteList } from "../../core/did-you-mean.js";
+import { UsageError } from "../../core/errors.js";
 import type { MainOptions } from "../../core/io.js";
-import { addQueryOptions, loadModel, type QueryOptions } from "./query-options.js";
+import { addQueryOptions, loadGroups, type QueryOptions } from "./query-options.js";
 import type { SetExitCode } from "../../core/command.js";
 
 export function registerWhoCan(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   const command = program
     .command("who-can")
-    .description("every capability, window pattern and origin that grants a command, and the denies that block it")
-    .argument("<command>", "command as invoked: plugin:window|close, plugin:fs|read_file, my_command");
-  addQueryOptions(command, ["text", "json"]).action(async (name: string, paths: string[], options: QueryOptions) => {
-    const { project, model } = await loadModel(paths, options, io);
-    const result = whoCan(model, name);
-    const lines = new SourceLines(project);
+    .description("every capability, window pattern and origin that grants a command, and the denies that block it (all platforms unless --platform)")
+    .argument("<command>", "command: plugin:fs|read_file, fs.read_file, read_file, plugin:window|close, my_command");
+  addQueryOptions(command, ["text", "json"]).action(async (written: string, paths: string[], options: QueryOptions) => {
+    const { project, asked, groups } = await loadGroups(paths, options, io);
+    const index = new CommandIndex(project.catalog, groups.flatMap((g) => [...g.model.allowed.keys(), ...g.model.denied.keys()]));
+    // Either spelling of the brand word (plugin:app|host_version ≡ plugin:app|tauri_version), answered in the project's.
+    const lookup = lookupCommand(project.catalog.spellCommand(written), index);
+    if (!lookup.ok) throw new UsageError(`${lookup.message}${lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : ""}`);
+    const allowed = new PlatformMerge<ResolvedCommand>();
+    const denied = new PlatformMerge<ResolvedCommand>();
+    const deniedOn: string[] = [];
+    for (const group of groups) {
+      const result = whoCan(group.model, lookup.command);
+      for (const entry of result.allowedBy) allowed.add(entryKey(entry), entry, group.platforms);
+      for (const entry of result.deniedBy) denied.add(entryKey(entry), entry, group.platforms);
+      if (result.deniedEverywhere) deniedOn.push(...group.platforms);
+    }
     const render = options.format === "json" ? renderWhoCanJson : renderWhoCanText;
-    // The command in the project's spelling of the brand word, whichever spelling was asked.
-    io.stdout.write(render({ name: result.command, result, model, lines }));
+    io.stdout.write(render({ lookup, asked, allowed: allowed.values(), denied: denied.values(), deniedOn, lines: new SourceLines(project) }));
     setExitCode(0);
   });
 }

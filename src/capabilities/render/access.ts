@@ -1,121 +1,156 @@
-import type { AccessResult, CommandExplanation, Origin, ResolvedCommand } from "../engine/index.js";
+import type { Origin, ResolvedCommand, ScopeLists } from "../engine/index.js";
+import type { CallExplanation } from "../queries/explain.js";
+import { describePlatforms, platformNote, type PlatformMerge } from "../queries/platforms.js";
 import { contextLabel, provenanceJson, type SourceLines } from "../queries/project-model.js";
 import { textLines } from "../../core/terminal-text.js";
+import { callJson, chain, renderCall } from "./call.js";
 
-/** What `caplint access` answers, ready to print. */
+/** A command the window can call on some of the asked platforms, merged across them. */
+export interface MergedAllowed {
+  command: string;
+  platforms: string[];
+  grantedBy: PlatformMerge<ResolvedCommand>;
+  scope: ScopeLists;
+  globalScope?: ScopeLists;
+}
+
+export interface MergedDenied {
+  command: string;
+  platforms: string[];
+  deniedBy: PlatformMerge<ResolvedCommand>;
+  overridden: PlatformMerge<ResolvedCommand>;
+}
+
+/** What `caplint access` answers, ready to print: every platform asked, merged. */
 export interface AccessAnswer {
-  result: AccessResult;
-  origin: Origin;
+  window: string;
   webview: string;
-  platform: string;
+  origin: Origin;
+  asked: string[];
+  capabilities: Array<{ item: string; platforms: string[] }>;
+  allowed: MergedAllowed[];
+  denied: MergedDenied[];
   lines: SourceLines;
 }
 
-export function renderAccessJson({ result, origin, platform, lines }: AccessAnswer): string {
-  return JSON.stringify(
-    {
-      window: result.window,
-      webview: result.webview,
-      origin: origin.kind === "local" ? "local" : origin.url,
-      platform,
-      capabilities: result.capabilities,
-      allowed: result.allowed.map((a) => ({
-        command: a.command,
-        grantedBy: a.grantedBy.map((e) => provenanceJson(e, lines)),
-        scopes: { allow: a.scope.allow, deny: a.scope.deny },
-        ...(a.globalScope ? { globalScope: a.globalScope } : {}),
-      })),
-      denied: result.denied.map((d) => ({
-        command: d.command,
-        deniedBy: d.deniedBy.map((e) => provenanceJson(e, lines)),
-        overriddenGrants: d.overriddenGrants.map((e) => provenanceJson(e, lines)),
-      })),
-      ...(result.explanation
-        ? {
-            explanation: {
-              command: result.explanation.command,
-              verdict: result.explanation.verdict,
-              enforced: result.explanation.enforced,
-              message: result.explanation.message,
-              allowedOn: result.explanation.allowedOn,
-              referencedBy: result.explanation.referencedBy,
-              associatedPermissions: result.explanation.associatedPermissions,
-            },
-          }
-        : {}),
-    },
-    null,
-    2,
-  ) + "\n";
+/** `access --command`: one call, answered per platform group. */
+export interface CallAnswer {
+  window: string;
+  webview: string;
+  origin: Origin;
+  asked: string[];
+  capabilities: string[];
+  call: CallExplanation;
+  lines: SourceLines;
 }
 
-export function renderAccessText({ result, origin, webview, platform, lines }: AccessAnswer): string {
-  const out: string[] = [];
-  const originText = origin.kind === "local" ? "local" : origin.url;
-  out.push(`window "${result.window}", webview "${webview}", origin ${originText}, platform ${platform}`);
-  out.push(`capabilities: ${result.capabilities.length ? result.capabilities.join(", ") : "none match"}`);
-  if (result.explanation) {
-    const e = result.explanation;
-    out.push("");
-    out.push(`${e.verdict === "allowed" ? "ALLOWED" : e.verdict === "unchecked" ? "NOT CHECKED" : "NOT ALLOWED"}: ${e.command} (${e.verdict})`);
-    out.push(...messageLines(e));
-    for (const entry of e.verdict === "denied" ? e.deniedBy : e.grantedBy) out.push(`  ${e.verdict === "denied" ? "denied by" : "granted by"} ${chain(entry)}  (${lines.where(entry)})`);
-  } else {
-    out.push("");
-    out.push(`allowed: ${result.allowed.length} command${result.allowed.length === 1 ? "" : "s"}`);
-    let plugin = "";
-    for (const allowed of result.allowed) {
-      const group = pluginOf(allowed.command);
-      if (group !== plugin) {
-        out.push(`  ${group}`);
-        plugin = group;
+function header({ window, webview, origin, asked }: { window: string; webview: string; origin: Origin; asked: string[] }): string {
+  const where = asked.length === 1 ? `platform ${asked[0]}` : `on ${describePlatforms(asked, asked)}`;
+  return `window "${window}", webview "${webview}", origin ${originText(origin)}, ${where}`;
+}
+
+function originText(origin: Origin): string {
+  return origin.kind === "local" ? "local" : origin.url;
+}
+
+export function renderAccessJson({ window, webview, origin, asked, capabilities, allowed, denied, lines }: AccessAnswer): string {
+  const entries = (merge: PlatformMerge<ResolvedCommand>) => merge.values().map(({ item, platforms }) => ({ ...provenanceJson(item, lines), platforms }));
+  return (
+    JSON.stringify(
+      {
+        window,
+        webview,
+        origin: originText(origin),
+        ...(asked.length === 1 ? { platform: asked[0] } : {}),
+        platforms: asked,
+        capabilities: capabilities.map((c) => c.item),
+        allowed: allowed.map((a) => ({
+          command: a.command,
+          platforms: a.platforms,
+          grantedBy: entries(a.grantedBy),
+          scopes: { allow: a.scope.allow, deny: a.scope.deny },
+          ...(a.globalScope ? { globalScope: a.globalScope } : {}),
+        })),
+        denied: denied.map((d) => ({ command: d.command, platforms: d.platforms, deniedBy: entries(d.deniedBy), overriddenGrants: entries(d.overridden) })),
+      },
+      null,
+      2,
+    ) + "\n"
+  );
+}
+
+export function renderAccessText(answer: AccessAnswer): string {
+  const { asked, capabilities, allowed, denied, lines } = answer;
+  const out: string[] = [header(answer)];
+  out.push(`capabilities: ${capabilities.length ? capabilities.map((c) => `${c.item}${platformNote(c.platforms, asked)}`).join(", ") : "none match"}`);
+  out.push("");
+  out.push(`allowed: ${allowed.length} command${allowed.length === 1 ? "" : "s"}`);
+  // One group per plugin (app commands once, whatever their names sort next to), each with the
+  // global scope the host hands every command of the plugin: that is where a window's `**` lives.
+  const byPlugin = new Map<string, MergedAllowed[]>();
+  for (const a of allowed) byPlugin.set(pluginOf(a.command), [...(byPlugin.get(pluginOf(a.command)) ?? []), a]);
+  for (const [plugin, commands] of byPlugin) {
+    out.push(`  ${plugin}`);
+    const global = commands.find((c) => c.globalScope)?.globalScope;
+    if (global) out.push(`    global scope (the host hands it to every window): ${scopeText(global)}`);
+    for (const a of commands) {
+      // A capability is listed once, with every URL pattern through which it grants the command.
+      const byCapability = new Map<string, ResolvedCommand[]>();
+      for (const { item } of a.grantedBy.values()) {
+        const key = `${item.provenance.capability}\u0000${item.provenance.chain.join(">")}`;
+        byCapability.set(key, [...(byCapability.get(key) ?? []), item]);
       }
-      const first = allowed.grantedBy[0]!;
-      const more = allowed.grantedBy.length > 1 ? ` (+${allowed.grantedBy.length - 1} more)` : "";
-      const scoped = allowed.scope.allow.length || allowed.scope.deny.length ? ` [scope: ${allowed.scope.allow.length} allow, ${allowed.scope.deny.length} deny]` : "";
-      out.push(`    ${allowed.command}  ← ${chain(first)}${more}${scoped}  (${lines.where(first)})`);
+      const [first, ...others] = [...byCapability.values()];
+      const entry = first![0]!;
+      const contexts = [...new Set(first!.map(contextLabel))].join(", ");
+      const more = others.length ? ` (+${others.length} more)` : "";
+      const scoped = a.scope.allow.length || a.scope.deny.length ? `  [command scope: ${scopeText(a.scope)}]` : "";
+      out.push(`    ${a.command}  ← capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")} [${contexts}]${more}${scoped}  (${lines.where(entry)})${platformNote(a.platforms, asked)}`);
     }
-    if (result.denied.length) {
-      out.push("");
-      out.push(`denied everywhere (a deny in any active capability wins for every window and origin): ${result.denied.length}`);
-      for (const denied of result.denied) {
-        const by = denied.deniedBy[0]!;
-        const requested = denied.overriddenGrants.length ? ", although granted here" : "";
-        out.push(`    ${denied.command}  ✖ ${chain(by)}${requested}  (${lines.where(by)})`);
-      }
+  }
+  if (denied.length) {
+    out.push("");
+    out.push(`denied everywhere (a deny in any active capability wins for every window and origin): ${denied.length}`);
+    for (const d of denied) {
+      const by = d.deniedBy.values()[0]!.item;
+      out.push(`    ${d.command}  ✖ ${chain(by)}${d.overridden.values().length ? ", although granted here" : ""}  (${lines.where(by)})${platformNote(d.platforms, asked)}`);
     }
   }
   return textLines(out);
 }
 
-const LISTED_PERMISSIONS = 8;
-
-/**
- * The runtime's message as lines. Its paragraphs are rebuilt from the explanation's fields rather than
- * split on the message's line breaks: a capability identifier from a file may hold a line break of its
- * own, which must stay escaped inside its line instead of forging one.
- */
-function messageLines(e: CommandExplanation): string[] {
-  const headline = e.message.split("\n\n", 1)[0]!;
-  const lines = [`  ${shortenPermissionList(headline, e.associatedPermissions)}`];
-  if (e.verdict === "not-allowed-here") lines.push("", e.allowedOn);
-  if (e.referencedBy) lines.push("", `referenced by: ${e.referencedBy}`);
-  return lines;
+export function renderCallJson({ window, webview, origin, asked, capabilities, call, lines }: CallAnswer): string {
+  const first = call.verdicts.find((v) => v.explanation.verdict !== "allowed") ?? call.verdicts[0]!;
+  const e = first.explanation;
+  return (
+    JSON.stringify(
+      {
+        window,
+        webview,
+        origin: originText(origin),
+        ...(asked.length === 1 ? { platform: asked[0] } : {}),
+        platforms: asked,
+        capabilities,
+        explanation: { command: e.command, verdict: e.verdict, enforced: e.enforced, message: e.message, allowedOn: e.allowedOn, referencedBy: e.referencedBy, associatedPermissions: e.associatedPermissions },
+        call: callJson(call, lines),
+      },
+      null,
+      2,
+    ) + "\n"
+  );
 }
 
-/** The runtime's message lists every permission enabling the command; fs has dozens, so the text form shows a few. */
-function shortenPermissionList(message: string, permissions: readonly string[]): string {
-  if (permissions.length <= LISTED_PERMISSIONS) return message;
-  const full = permissions.join(", ");
-  // The command's own `allow-<command>` permission is the usual answer: it goes first.
-  const direct = (p: string) => /:allow-[^:]+$/.test(p) && !/-(read|write)(-recursive)?$/.test(p);
-  const ordered = [...permissions.filter(direct), ...permissions.filter((p) => !direct(p))];
-  const short = `${ordered.slice(0, LISTED_PERMISSIONS).join(", ")} and ${permissions.length - LISTED_PERMISSIONS} more (--format json lists all)`;
-  return message.replace(full, short);
+export function renderCallText(answer: CallAnswer): string {
+  const { capabilities, call, asked, lines } = answer;
+  return textLines([header(answer), `capabilities: ${capabilities.length ? capabilities.join(", ") : "none match"}`, ...renderCall(call, asked, lines)]);
 }
 
-function chain(entry: ResolvedCommand): string {
-  return `capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")} [${contextLabel(entry)}]`;
+const SCOPE_SHOWN = 3;
+
+function scopeText(scope: ScopeLists): string {
+  const list = (values: readonly unknown[]) =>
+    values.length <= SCOPE_SHOWN ? values.map((v) => JSON.stringify(v)).join(", ") : `${values.slice(0, SCOPE_SHOWN).map((v) => JSON.stringify(v)).join(", ")} and ${values.length - SCOPE_SHOWN} more`;
+  return [scope.allow.length ? `allow ${list(scope.allow)}` : "", scope.deny.length ? `deny ${list(scope.deny)}` : ""].filter(Boolean).join("; ") || "empty";
 }
 
 function pluginOf(command: string): string {

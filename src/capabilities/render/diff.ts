@@ -1,45 +1,67 @@
-import type { AccessDiff, Grant } from "../queries/diff.js";
+import type { Grant } from "../queries/diff.js";
 import { provenanceJson, type SourceLines } from "../queries/project-model.js";
+import { describePlatforms, platformNote } from "../queries/platforms.js";
 import { textLines } from "../../core/terminal-text.js";
+
+/** A grant with the platforms it is new (or gone) on. */
+export interface PlatformGrant {
+  item: Grant;
+  platforms: string[];
+}
 
 /** What `caplint diff` answers, ready to print; each side's grants point into that side's files. */
 export interface DiffAnswer {
-  platform: string;
-  diff: AccessDiff;
+  /** The platforms compared. */
+  asked: string[];
+  added: PlatformGrant[];
+  removed: PlatformGrant[];
   before: SourceLines;
   after: SourceLines;
 }
 
-export function renderDiffJson({ platform, diff, before, after }: DiffAnswer): string {
-  const json = (grant: Grant, lines: SourceLines) => ({
+export function renderDiffJson({ asked, added, removed, before, after }: DiffAnswer): string {
+  const json = ({ item: grant, platforms }: PlatformGrant, lines: SourceLines) => ({
     command: grant.command,
     context: grant.context,
     [grant.target === "window" ? "window" : "webview"]: grant.pattern,
+    platforms: asked.filter((p) => platforms.includes(p)),
     grantedBy: grant.entries.map((e) => provenanceJson(e, lines)),
   });
-  return JSON.stringify({ platform, added: diff.added.map((g) => json(g, after)), removed: diff.removed.map((g) => json(g, before)) }, null, 2) + "\n";
+  return (
+    JSON.stringify(
+      {
+        ...(asked.length === 1 ? { platform: asked[0] } : {}),
+        platforms: asked,
+        added: added.map((g) => json(g, after)),
+        removed: removed.map((g) => json(g, before)),
+      },
+      null,
+      2,
+    ) + "\n"
+  );
 }
 
-export function renderDiffText({ diff, before, after }: DiffAnswer): string {
+export function renderDiffText({ asked, added, removed, before, after }: DiffAnswer): string {
   const out: string[] = [];
   // Grouped by who gains or loses the access, so a broadened pattern reads as one change.
-  const section = (title: string, grants: Grant[], lines: SourceLines) => {
-    const groups = new Map<string, Grant[]>();
+  const section = (title: string, grants: PlatformGrant[], lines: SourceLines) => {
+    const groups = new Map<string, PlatformGrant[]>();
     for (const grant of grants) {
-      const key = `${grant.target} "${grant.pattern}" from ${grant.context}`;
+      const key = `${grant.item.target} "${grant.item.pattern}" from ${grant.item.context}`;
       groups.set(key, [...(groups.get(key) ?? []), grant]);
     }
     out.push(`${title} (${grants.length} command grant${grants.length === 1 ? "" : "s"}):`);
     for (const [who, list] of groups) {
       out.push(`  ${who}:`);
-      for (const grant of list) {
+      for (const { item: grant, platforms } of list) {
         const entry = grant.entries[0]!;
-        out.push(`    ${grant.command}  ← ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`);
+        out.push(`    ${grant.command}  ← ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})${platformNote(platforms, asked)}`);
       }
     }
   };
-  if (diff.added.length) section("NEW ACCESS", diff.added, after);
-  else out.push("no new access");
-  if (diff.removed.length) section("removed access", diff.removed, before);
+  const on = describePlatforms(asked, asked);
+  if (added.length) section(`NEW ACCESS on ${on}`, added, after);
+  else out.push(`no new access on ${on}`);
+  if (removed.length) section("removed access", removed, before);
   return textLines(out);
 }

@@ -1,38 +1,92 @@
 import type { AccessMatrix } from "../engine/index.js";
+import { describePlatforms } from "../queries/platforms.js";
 import { textLines } from "../../core/terminal-text.js";
 
-const MARK = { granted: "✔", denied: "✖", none: "·" } as const;
+/** One matrix per group of platforms that resolve alike. */
+export interface PlatformMatrix {
+  platforms: string[];
+  matrix: AccessMatrix;
+}
 
-function stateOf(matrix: AccessMatrix, rowIndex: number, command: string): keyof typeof MARK {
+const MARK = { granted: "✔", denied: "✖", none: "·" } as const;
+type State = keyof typeof MARK;
+
+function stateOf(matrix: AccessMatrix, rowIndex: number, command: string): State {
   const row = matrix.rows[rowIndex]!;
   if (row.overridden.includes(command)) return "denied";
   return row.granted.includes(command) ? "granted" : "none";
 }
 
-export function renderMatrixText(matrix: AccessMatrix, platform: string): string {
-  if (matrix.windows.length === 0) return "no window labels: declare windows in tauri.conf.json or pass --window\n";
-  const columns = matrix.commands.filter((command) => matrix.rows.some((row) => row.granted.includes(command) || row.overridden.includes(command)));
+/** A cell's state on each platform group; one entry when every platform agrees. */
+function cellStates(matrices: readonly PlatformMatrix[], rowIndex: number, command: string): Array<{ state: State; platforms: string[] }> {
+  const states: Array<{ state: State; platforms: string[] }> = [];
+  for (const { platforms, matrix } of matrices) {
+    const state = matrix.commands.includes(command) ? stateOf(matrix, rowIndex, command) : "none";
+    const same = states.find((s) => s.state === state);
+    if (same) same.platforms.push(...platforms);
+    else states.push({ state, platforms: [...platforms] });
+  }
+  return states;
+}
+
+function allCommands(matrices: readonly PlatformMatrix[]): string[] {
+  return [...new Set(matrices.flatMap(({ matrix }) => matrix.commands))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+export function renderMatrixText(matrices: readonly PlatformMatrix[], asked: readonly string[]): string {
+  const { matrix: first } = matrices[0]!;
+  if (first.windows.length === 0) return "no window labels: declare windows in tauri.conf.json or pass --window\n";
+  const columns = allCommands(matrices).filter((command) => matrices.some(({ matrix }) => matrix.rows.some((row) => row.granted.includes(command) || row.overridden.includes(command))));
   const width = Math.max(7, ...columns.map((c) => c.length));
-  const header = `${"command".padEnd(width)}  ${matrix.windows.join("  ")}`;
-  const lines = [`platform ${platform}, origin ${matrix.origin.kind === "local" ? "local" : matrix.origin.url}; ✔ callable, ✖ granted but denied, · not granted`, header];
+  const header = `${"command".padEnd(width)}  ${first.windows.join("  ")}`;
+  const split = matrices.length > 1;
+  const where = asked.length === 1 ? `platform ${asked[0]}` : describePlatforms(asked, asked);
+  const lines = [`${where}, origin ${first.origin.kind === "local" ? "local" : first.origin.url}; ✔ callable, ✖ granted but denied, · not granted`];
+  // Platforms that answer differently get one mark each, in a fixed order, so a split reads at a glance.
+  if (split) lines.push(`platforms differ: each cell has one mark per group: ${matrices.map(({ platforms }, i) => `${i + 1}. ${platforms.join(", ")}`).join("; ")}`);
+  lines.push(header);
   for (const command of columns) {
-    const cells = matrix.windows.map((window, i) => MARK[stateOf(matrix, i, command)].padEnd(window.length));
-    lines.push(`${command.padEnd(width)}  ${cells.join("  ")}`);
+    const cells = first.windows.map((window, i) => matrices.map(({ matrix }) => MARK[matrix.commands.includes(command) ? stateOf(matrix, i, command) : "none"]).join("").padEnd(window.length));
+    lines.push(`${command.padEnd(width)}  ${cells.join("  ")}`.trimEnd());
   }
   lines.push("");
-  for (const row of matrix.rows) lines.push(`${row.window}: ${row.granted.length} callable, via ${row.capabilities.length ? row.capabilities.join(", ") : "no capability"}`);
+  for (const [i, window] of first.windows.entries()) {
+    const parts = matrices.map(({ platforms, matrix }) => {
+      const row = matrix.rows[i]!;
+      const text = `${row.granted.length} callable, via ${row.capabilities.length ? row.capabilities.join(", ") : "no capability"}`;
+      return split ? `${text} on ${describePlatforms(platforms, asked)}` : text;
+    });
+    lines.push(`${window}: ${parts.join("; ")}`);
+  }
   return textLines(lines);
 }
 
-export function renderMatrixCsv(matrix: AccessMatrix): string {
+export function renderMatrixCsv(matrices: readonly PlatformMatrix[]): string {
   const escape = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-  const lines = [["command", ...matrix.windows].map(escape).join(",")];
-  for (const command of matrix.commands) {
-    lines.push([command, ...matrix.windows.map((_, i) => stateOf(matrix, i, command))].map(escape).join(","));
+  const windows = matrices[0]!.matrix.windows;
+  const lines = [["command", ...windows].map(escape).join(",")];
+  for (const command of allCommands(matrices)) {
+    const cells = windows.map((_, i) => {
+      const states = cellStates(matrices, i, command);
+      return states.length === 1 ? states[0]!.state : states.map((s) => `${s.state} on ${s.platforms.join(" ")}`).join("; ");
+    });
+    lines.push([command, ...cells].map(escape).join(","));
   }
   return lines.join("\n") + "\n";
 }
 
-export function renderMatrixJson(matrix: AccessMatrix, platform: string): string {
-  return JSON.stringify({ platform, ...matrix.toJSON() }, null, 2) + "\n";
+export function renderMatrixJson(matrices: readonly PlatformMatrix[], asked: readonly string[]): string {
+  const single = matrices.length === 1 ? { ...matrices[0]!.matrix.toJSON() } : {};
+  return (
+    JSON.stringify(
+      {
+        ...(asked.length === 1 ? { platform: asked[0] } : {}),
+        platforms: asked,
+        ...single,
+        byPlatform: matrices.map(({ platforms, matrix }) => ({ platforms, ...matrix.toJSON() })),
+      },
+      null,
+      2,
+    ) + "\n"
+  );
 }

@@ -1,44 +1,56 @@
-import type { ResolvedModel, WhoCanResult } from "../engine/index.js";
+import type { ResolvedCommand } from "../engine/index.js";
+import type { CommandLookup } from "../queries/command-names.js";
 import { contextLabel, provenanceJson, type SourceLines } from "../queries/project-model.js";
-import { nearest, quoteList } from "../../core/did-you-mean.js";
+import { describePlatforms, platformNote } from "../queries/platforms.js";
+import { quoteList } from "../../core/did-you-mean.js";
 import { textLines } from "../../core/terminal-text.js";
 
-/** What `caplint who-can` answers, ready to print. */
+type Entries = Array<{ item: ResolvedCommand; platforms: string[] }>;
+
+/** What `caplint who-can` answers, ready to print: entries merged across platforms. */
 export interface WhoCanAnswer {
-  name: string;
-  result: WhoCanResult;
-  model: ResolvedModel;
+  lookup: Extract<CommandLookup, { ok: true }>;
+  asked: string[];
+  allowed: Entries;
+  denied: Entries;
+  /** Platforms on which a deny blocks the command everywhere. */
+  deniedOn: string[];
   lines: SourceLines;
 }
 
-export function renderWhoCanJson({ name, result, model, lines }: WhoCanAnswer): string {
-  return JSON.stringify(
-    {
-      command: name,
-      platform: model.platform,
-      deniedEverywhere: result.deniedEverywhere,
-      allowedBy: result.allowedBy.map((e) => provenanceJson(e, lines)),
-      deniedBy: result.deniedBy.map((e) => provenanceJson(e, lines)),
-    },
-    null,
-    2,
-  ) + "\n";
+export function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines }: WhoCanAnswer): string {
+  const withPlatforms = ({ item, platforms }: Entries[number]) => ({ ...provenanceJson(item, lines), platforms });
+  return (
+    JSON.stringify(
+      {
+        command: lookup.command,
+        ...(asked.length === 1 ? { platform: asked[0] } : {}),
+        platforms: asked,
+        deniedEverywhere: deniedOn.length > 0,
+        deniedOn,
+        allowedBy: allowed.map(withPlatforms),
+        deniedBy: denied.map(withPlatforms),
+      },
+      null,
+      2,
+    ) + "\n"
+  );
 }
 
-export function renderWhoCanText({ name, result, model, lines }: WhoCanAnswer): string {
-  const out = [`${name} on ${model.platform}`];
-  if (result.allowedBy.length === 0 && result.deniedBy.length === 0) {
-    const close = nearest(name, [...model.allowed.keys(), ...model.denied.keys()], 3);
-    out.push(`  no active capability grants or denies it${close.length ? `; did you mean ${quoteList(close)}?` : ""}`);
+export function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines }: WhoCanAnswer): string {
+  const out = [`${lookup.command} on ${describePlatforms(asked, asked)}`];
+  if (allowed.length === 0 && denied.length === 0) {
+    const hint = lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : lookup.known ? "" : " (no known manifest lists this command)";
+    out.push(`  no active capability grants or denies it${hint}`);
   }
-  for (const entry of result.allowedBy) {
+  for (const { item: entry, platforms } of allowed) {
     const targets = [entry.windows.length ? `windows: ${entry.windows.join(", ")}` : "", entry.webviews.length ? `webviews: ${entry.webviews.join(", ")}` : ""].filter(Boolean).join("; ");
-    out.push(`  allowed for [${targets || "nothing: no windows or webviews"}] from ${contextLabel(entry)}`);
+    out.push(`  allowed for [${targets || "nothing: no windows or webviews"}] from ${contextLabel(entry)}${platformNote(platforms, asked)}`);
     out.push(`    by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`);
   }
-  for (const entry of result.deniedBy) {
-    out.push(`  DENIED everywhere by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`);
+  for (const { item: entry, platforms } of denied) {
+    out.push(`  DENIED everywhere by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})${platformNote(platforms, asked)}`);
   }
-  if (result.deniedEverywhere && result.allowedBy.length) out.push("  a deny in any active capability wins over every allow, for every window and origin");
+  if (deniedOn.length && allowed.length) out.push("  a deny in any active capability wins over every allow, for every window and origin");
   return textLines(out);
 }

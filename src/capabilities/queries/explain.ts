@@ -1,0 +1,259 @@
+/**
+ * `caplint explain`: from the host's refusal text (what `invoke` rejects with) to the reason and
+ * the smallest capability entry that would allow the call. The texts are the runtime's
+ * (host-acl-semantics §3.8): release builds say `Command {cmd} not allowed by ACL`; debug builds
+ * name the command as `{plugin}.{cmd}` (bare for app commands) and, for a call that reached the
+ * window check, the window, webview and URL.
+ */
+import { APP_KEY } from "../catalog/types.js";
+import type { Catalog } from "../catalog/catalog.js";
+import type { Manifest, PermissionDef } from "../catalog/types.js";
+import { resolveAccess, type CommandExplanation, type Origin, type ResolvedCommand, type ResolvedModel } from "../engine/index.js";
+import { compareCodePoints, qualifiedIdentifier } from "../engine/resolve.js";
+import type { Project } from "../load/project.js";
+import { isPlainObject } from "../../core/json.js";
+import { nearest } from "../../core/did-you-mean.js";
+import { CommandIndex, lookupCommand, splitInvoked } from "./command-names.js";
+import type { PlatformGroup } from "./platforms.js";
+import { knownWindowLabels } from "./project-model.js";
+
+export type RefusalKind = "release" | "plugin-not-found" | "command-not-found" | "permissions-listed" | "not-allowed-here" | "denied";
+
+/** What a refusal text says, before looking at the project. */
+export interface Refusal {
+  kind: RefusalKind;
+  /** The command as written in the text: `fs.read_text_file`, `greet`, `plugin:fs|read_text_file`. */
+  written: string;
+  /** True when the text names the command as invoked (release builds), not as `{plugin}.{cmd}`. */
+  invokedForm: boolean;
+  window?: string;
+  webview?: string;
+  /** `local` or the page URL the text names. */
+  url?: string;
+}
+
+const NAME = String.raw`([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_]+)?)`;
+const PATTERNS: ReadonlyArray<[RefusalKind, RegExp]> = [
+  ["release", /Command (\S+?) not allowed by ACL/],
+  ["denied", new RegExp(`${NAME} explicitly denied on origin (?:remote: )?(\\S+)`)],
+  ["not-allowed-here", new RegExp(`${NAME} not allowed on window "([^"]*)", webview "([^"]*)", URL: (?:remote: )?(\\S+)`)],
+  ["plugin-not-found", new RegExp(`${NAME} not allowed\\. Plugin not found`)],
+  ["command-not-found", new RegExp(`${NAME} not allowed\\. Command not found`)],
+  ["permissions-listed", new RegExp(`${NAME} not allowed\\. Permissions associated with this command`)],
+];
+
+/** Finds the host's refusal in a pasted text (console lines, quotes and prefixes around it are fine). */
+export function parseRefusal(text: string): Refusal | undefined {
+  for (const [kind, pattern] of PATTERNS) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const refusal: Refusal = { kind, written: match[1]!, invokedForm: kind === "release" };
+    if (kind === "not-allowed-here") {
+      refusal.window = match[2]!;
+      refusal.webview = match[3]!;
+      refusal.url = trimUrl(match[4]!);
+    } else if (kind === "denied") {
+      refusal.url = trimUrl(match[2]!);
+    }
+    return refusal;
+  }
+  return undefined;
+}
+
+/** A URL at the end of a sentence or inside quotes loses the punctuation after it. */
+function trimUrl(url: string): string {
+  return url.replace(/[",;'`)\]]+$/, "");
+}
+
+/** The command a refusal names, as invoked. In `{plugin}.{cmd}` texts a bare name is an app command. */
+export function commandOfRefusal(refusal: Refusal, index: CommandIndex): ReturnType<typeof lookupCommand> {
+  if (!refusal.invokedForm && !refusal.written.includes(".")) {
+    const known = index.has(refusal.written);
+    return { ok: true, command: refusal.written, known, suggestions: known ? [] : index.suggest(refusal.written) };
+  }
+  return lookupCommand(refusal.written, index);
+}
+
+/** One platform group's answer for the call. */
+export interface PlatformVerdict {
+  platforms: string[];
+  explanation: CommandExplanation;
+}
+
+export interface Suggestion {
+  /** The permission entry to add, as it is written in a capability file. */
+  entry: string | { identifier: string; allow: unknown[] };
+  /** Why this entry: the permission it names and what it enables. */
+  reason: string;
+  /** An active capability that already covers the window and origin, to add the entry to. */
+  addTo?: { capability: string; file: string; line: number };
+  /** A whole new capability granting just this, when none covers the window and origin. */
+  newCapability: Record<string, unknown>;
+  /** Denies to remove first: a deny wins for every window and origin. */
+  removeDenies: ResolvedCommand[];
+  notes: string[];
+}
+
+export interface CallExplanation {
+  command: string;
+  /** False for a command the catalog does not list (an app command, or a typo). */
+  known: boolean;
+  /** Nearest known commands, for an unknown one. */
+  suggestions: string[];
+  window: string;
+  webview: string;
+  origin: Origin;
+  verdicts: PlatformVerdict[];
+  /** For calls some platform refuses. */
+  suggestion?: Suggestion;
+  /** Did-you-mean for a window label no capability and no config names. */
+  windowSuggestions: string[];
+  windowKnown: boolean;
+}
+
+export interface CallQuery {
+  command: string;
+  known: boolean;
+  suggestions?: string[];
+  window: string;
+  webview?: string;
+  origin: Origin;
+}
+
+/** Answers one call on every platform group and, when some refuse it, works out the smallest grant. */
+export function explainCall(project: Project, groups: readonly PlatformGroup[], query: CallQuery, lineOf: (entry: { file: string; path: (string | number)[] }) => number): CallExplanation {
+  const webview = query.webview ?? query.window;
+  const verdicts: PlatformVerdict[] = [];
+  for (const group of groups) {
+    const result = resolveAccess(group.model, { window: query.window, webview, origin: query.origin, command: query.command });
+    const explanation = result.explanation!;
+    const same = verdicts.find((v) => v.explanation.verdict === explanation.verdict && v.explanation.message === explanation.message);
+    if (same) same.platforms.push(...group.platforms);
+    else verdicts.push({ platforms: [...group.platforms], explanation });
+  }
+  const labels = new Set(knownWindowLabels(project));
+  const windowKnown = labels.has(query.window) || groups.some((g) => g.model.capabilities.some((c) => c.matchesLabels(query.window, webview)));
+  const answer: CallExplanation = {
+    command: query.command,
+    known: query.known,
+    suggestions: query.suggestions ?? [],
+    window: query.window,
+    webview,
+    origin: query.origin,
+    verdicts,
+    windowKnown,
+    windowSuggestions: windowKnown ? [] : nearest(query.window, labels, 3),
+  };
+  if (verdicts.some((v) => v.explanation.verdict !== "allowed")) answer.suggestion = suggest(project, groups, query, webview, verdicts, lineOf);
+  return answer;
+}
+
+function suggest(
+  project: Project,
+  groups: readonly PlatformGroup[],
+  query: CallQuery,
+  webview: string,
+  verdicts: readonly PlatformVerdict[],
+  lineOf: (entry: { file: string; path: (string | number)[] }) => number,
+): Suggestion {
+  const catalog = project.catalog;
+  const { plugin, name } = splitInvoked(query.command);
+  const key = plugin === undefined ? APP_KEY : catalog.has(plugin) ? plugin : catalog.has(`core:${plugin}`) ? `core:${plugin}` : plugin;
+  const manifest = catalog.get(key);
+  const notes: string[] = [];
+  const smallest = manifest ? smallestPermission(manifest, name) : undefined;
+  let entry: Suggestion["entry"];
+  let reason: string;
+  if (smallest) {
+    const identifier = qualifiedIdentifier(key, smallest.identifier);
+    const scope = manifest!.global_scope_schema ? scopeTemplate(manifest!.global_scope_schema) : undefined;
+    entry = scope ? { identifier, allow: [scope] } : identifier;
+    const others = smallest.commands.allow.filter((c) => c !== name);
+    reason = `"${identifier}" enables ${others.length ? `${name} and ${others.length} other command${others.length === 1 ? "" : "s"} (${others.join(", ")})` : `only ${name}`}`;
+    if (scope) notes.push(`the ${key} plugin reads a scope: replace the placeholder${Object.keys(scope).length > 1 ? "s" : ""} with the narrowest value the window needs (without a matching scope the command refuses at run time)`);
+  } else if (plugin === undefined) {
+    const slug = `allow-${name.replace(/_/g, "-")}`;
+    entry = slug;
+    reason = `"${slug}" is an app permission you define: add src-tauri/permissions/${slug}.toml with [[permission]] identifier = "${slug}", commands.allow = ["${name}"]`;
+    if (!catalog.hasAppPermissions) {
+      notes.push(
+        query.origin.kind === "local"
+          ? "the app defines no permissions, so the host does not check app commands from local pages; this refusal comes from a remote page or a build whose app defines permissions"
+          : "from 2.11.2 the host checks app commands called from remote pages even when the app defines no permissions",
+      );
+    }
+  } else if (!manifest) {
+    entry = `${plugin}:default`;
+    reason = `plugin "${plugin}" is unknown to caplint: its commands cannot be checked (give its manifest with --manifest or build the app once)`;
+  } else {
+    entry = `${qualifiedIdentifier(key, `allow-${name.replace(/_/g, "-")}`)}`;
+    reason = `no permission of ${key} enables ${name}: the plugin does not have this command`;
+  }
+
+  const refusing = verdicts.filter((v) => v.explanation.verdict !== "allowed");
+  const removeDenies = refusing.flatMap((v) => (v.explanation.verdict === "denied" ? v.explanation.deniedBy : []));
+  if (removeDenies.length) notes.unshift("a deny wins over every allow, for every window and origin: remove the deny first");
+
+  // Added to a capability that covers the window and origin on every refusing platform, the entry fixes them all.
+  const refusedOn = refusing.flatMap((v) => v.platforms);
+  const refusingModels = groups.filter((g) => g.platforms.some((p) => refusedOn.includes(p))).map((g) => g.model);
+  const covering = coveringCapability(refusingModels, query.window, webview, query.origin);
+  const suggestion: Suggestion = { entry, reason, newCapability: newCapability(query, entry, refusedOn, groups), removeDenies, notes };
+  if (covering) {
+    const permissionsPath = [...covering.source.path, "permissions"];
+    suggestion.addTo = { capability: covering.identifier, file: covering.source.file, line: lineOf({ file: covering.source.file, path: permissionsPath }) };
+  }
+  return suggestion;
+}
+
+/**
+ * The permission of `manifest` that enables `command` and the fewest other commands, without a
+ * scope of its own (a scoped one would hand the window values it did not ask for); `allow-<command>`
+ * when it exists.
+ */
+export function smallestPermission(manifest: Manifest, command: string): PermissionDef | undefined {
+  const enabling = Object.values(manifest.permissions).filter((p) => p.commands.allow.includes(command) && !p.commands.deny.includes(command));
+  const size = (p: PermissionDef) => p.commands.allow.length * 2 + (p.scope && (p.scope.allow?.length || p.scope.deny?.length) ? 1 : 0);
+  return enabling.sort((a, b) => size(a) - size(b) || compareCodePoints(a.identifier, b.identifier))[0];
+}
+
+/** An allow-scope entry shaped by the plugin's scope schema: its object form with placeholders. */
+export function scopeTemplate(schema: unknown): Record<string, string> | undefined {
+  const variants = isPlainObject(schema) ? [schema, ...[schema.anyOf, schema.oneOf].flatMap((v) => (Array.isArray(v) ? v : []))] : [];
+  for (const variant of variants) {
+    if (!isPlainObject(variant) || !isPlainObject(variant.properties)) continue;
+    const required = Array.isArray(variant.required) ? variant.required.filter((r): r is string => typeof r === "string") : [];
+    const names = required.length ? required : Object.keys(variant.properties).slice(0, 1);
+    if (names.length === 0) continue;
+    return Object.fromEntries(names.map((name) => [name, `<${name}>`]));
+  }
+  return undefined;
+}
+
+function coveringCapability(models: readonly ResolvedModel[], window: string, webview: string, origin: Origin) {
+  const covers = (model: ResolvedModel) =>
+    model.capabilities.filter((c) => c.matchesLabels(window, webview) && c.contexts.some((_, i) => c.contextMatches(i, origin)) && !c.capability.source.inline).map((c) => c.capability);
+  const [first, ...others] = models.map(covers);
+  return first?.find((capability) => others.every((list) => list.includes(capability)));
+}
+
+function newCapability(query: CallQuery, entry: Suggestion["entry"], refusedOn: readonly string[], groups: readonly PlatformGroup[]): Record<string, unknown> {
+  const { name } = splitInvoked(query.command);
+  const capability: Record<string, unknown> = { identifier: `${query.window}-${name.replace(/_/g, "-")}`.replace(/[^A-Za-z0-9-]/g, "-") };
+  if (query.webview !== undefined && query.webview !== query.window) capability.webviews = [query.webview];
+  else capability.windows = [query.window];
+  if (query.origin.kind === "remote") {
+    const url = new URL(query.origin.url);
+    capability.remote = { urls: [`${url.protocol}//${url.host}/*`] };
+    capability.local = false;
+  }
+  const asked = groups.flatMap((g) => g.platforms);
+  if (refusedOn.length < asked.length) capability.platforms = [...refusedOn];
+  capability.permissions = [entry];
+  return capability;
+}
+
+/** Every command the catalog lists plus those the resolutions grant or deny. */
+export function commandIndexFor(catalog: Catalog, groups: readonly PlatformGroup[]): CommandIndex {
+  return new CommandIndex(catalog, groups.flatMap((g) => [...g.model.allowed.keys(), ...g.model.denied.keys()]));
+}

@@ -1,0 +1,108 @@
+import type { ResolvedCommand } from "../engine/index.js";
+import type { CallExplanation } from "../queries/explain.js";
+import { describePlatforms } from "../queries/platforms.js";
+import { contextLabel, provenanceJson, type SourceLines } from "../queries/project-model.js";
+import { quoteList } from "../../core/did-you-mean.js";
+
+const LISTED_PERMISSIONS = 8;
+
+/** The runtime's message lists every permission enabling the command; fs has dozens, so the text form shows a few. */
+export function shortenPermissionList(message: string, permissions: readonly string[]): string {
+  if (permissions.length <= LISTED_PERMISSIONS) return message;
+  const full = permissions.join(", ");
+  // The command's own `allow-<command>` permission is the usual answer: it goes first.
+  const direct = (p: string) => /:allow-[^:]+$/.test(p) && !/-(read|write)(-recursive)?$/.test(p);
+  const ordered = [...permissions.filter(direct), ...permissions.filter((p) => !direct(p))];
+  const short = `${ordered.slice(0, LISTED_PERMISSIONS).join(", ")} and ${permissions.length - LISTED_PERMISSIONS} more (--format json lists all)`;
+  return message.replace(full, short);
+}
+
+export function chain(entry: ResolvedCommand): string {
+  return `capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")} [${contextLabel(entry)}]`;
+}
+
+/** The verdict per platform group, then (when refused somewhere) the smallest grant that allows the call. */
+export function renderCall(call: CallExplanation, asked: readonly string[], lines: SourceLines): string[] {
+  const out: string[] = [];
+  if (!call.known && call.verdicts.every((v) => v.explanation.verdict !== "allowed")) {
+    const close = call.suggestions;
+    if (close.length) out.push(`note: no known plugin has the command "${call.command}"; did you mean ${quoteList(close)}?`);
+  }
+  if (!call.windowKnown) {
+    out.push(`note: no capability and no window in tauri.conf.json has the label "${call.window}"${call.windowSuggestions.length ? `; did you mean ${quoteList(call.windowSuggestions)}?` : " (a window created in code?)"}`);
+  }
+  for (const { platforms, explanation: e } of call.verdicts) {
+    out.push("");
+    const on = call.verdicts.length > 1 || asked.length === 1 ? ` on ${describePlatforms(platforms, asked)}` : "";
+    out.push(`${e.verdict === "allowed" ? "ALLOWED" : "NOT ALLOWED"}: ${e.command} (${e.verdict})${on}`);
+    for (const line of shortenPermissionList(e.message, e.associatedPermissions).split("\n")) if (line) out.push(`  ${line}`);
+    if (!e.enforced) out.push("  note: the host does not check this app command from local pages because the app defines no permissions");
+    for (const entry of e.verdict === "denied" ? e.deniedBy : e.verdict === "allowed" ? e.grantedBy : e.allowEntries) {
+      out.push(`  ${e.verdict === "denied" ? "denied by" : e.verdict === "allowed" ? "granted by" : "granted elsewhere by"} ${chain(entry)}  (${lines.where(entry)})`);
+    }
+  }
+  const s = call.suggestion;
+  if (s) {
+    out.push("");
+    out.push("to allow it:");
+    for (const deny of s.removeDenies) out.push(`  remove the deny ${deny.provenance.chain[0]} from capability ${deny.provenance.capability}  (${lines.where(deny)})`);
+    const entry = JSON.stringify(s.entry);
+    if (s.addTo) {
+      out.push(`  add this entry to "permissions" of capability ${s.addTo.capability}  (${s.addTo.file}:${s.addTo.line}), which already covers window "${call.window}" from ${call.origin.kind === "local" ? "local pages" : call.origin.url}:`);
+      out.push(`    ${entry}`);
+      out.push("  or a capability of its own:");
+    } else {
+      out.push(`  no capability covers window "${call.window}" from ${call.origin.kind === "local" ? "local pages" : call.origin.url}; a new capability file (src-tauri/capabilities/${String(s.newCapability.identifier)}.json):`);
+    }
+    for (const line of compactJson(s.newCapability).split("\n")) out.push(`    ${line}`);
+    out.push(`  ${s.reason}`);
+    for (const note of s.notes) out.push(`  note: ${note}`);
+  }
+  return out;
+}
+
+export function callJson(call: CallExplanation, lines: SourceLines) {
+  const s = call.suggestion;
+  return {
+    command: call.command,
+    known: call.known,
+    window: call.window,
+    webview: call.webview,
+    origin: call.origin.kind === "local" ? "local" : call.origin.url,
+    verdicts: call.verdicts.map(({ platforms, explanation: e }) => ({
+      platforms,
+      verdict: e.verdict,
+      enforced: e.enforced,
+      message: e.message,
+      allowedOn: e.allowedOn,
+      referencedBy: e.referencedBy,
+      associatedPermissions: e.associatedPermissions,
+      grantedBy: e.grantedBy.map((entry) => provenanceJson(entry, lines)),
+      deniedBy: e.deniedBy.map((entry) => provenanceJson(entry, lines)),
+    })),
+    ...(call.windowKnown ? {} : { unknownWindow: { label: call.window, didYouMean: call.windowSuggestions } }),
+    ...(call.suggestions.length ? { didYouMean: call.suggestions } : {}),
+    ...(s
+      ? {
+          suggestion: {
+            entry: s.entry,
+            reason: s.reason,
+            ...(s.addTo ? { addTo: s.addTo } : {}),
+            newCapability: s.newCapability,
+            removeDenies: s.removeDenies.map((entry) => provenanceJson(entry, lines)),
+            notes: s.notes,
+          },
+        }
+      : {}),
+  };
+}
+
+/** Pretty JSON with short arrays and objects kept on one line, as people write capability files. */
+export function compactJson(value: unknown, indent = ""): string {
+  const inline = JSON.stringify(value);
+  if (inline.length <= 72 || value === null || typeof value !== "object") return inline;
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) return `[\n${value.map((item) => inner + compactJson(item, inner)).join(",\n")}\n${indent}]`;
+  const fields = Object.entries(value as Record<string, unknown>).map(([key, item]) => `${inner}${JSON.stringify(key)}: ${compactJson(item, inner)}`);
+  return `{\n${fields.join(",\n")}\n${indent}}`;
+}

@@ -1,0 +1,228 @@
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { FIXTURES, ROOT } from "./helpers/run.js";
+
+/**
+ * "Every answer covers the whole app", through the built bin as users run it: queries answer for
+ * every platform, explain reads the host's own refusal texts, a file list is checked in its app's
+ * context, and a monorepo root checks each app.
+ */
+const BIN = path.join(ROOT, "bin", "caplint.js");
+const QUERIES = path.join(FIXTURES, "queries");
+
+function caplint(args: string[], cwd: string) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, timeout: 60_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const temporary: string[] = [];
+afterAll(() => {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
+function scratch(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "caplint-whole-app-"));
+  temporary.push(dir);
+  return dir;
+}
+function write(file: string, value: unknown) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, typeof value === "string" ? value : JSON.stringify(value, null, 2) + "\n");
+}
+
+describe("diff covers every platform", () => {
+  // The pull request adds shell:allow-execute for every window, on macOS only; CI runs on Linux.
+  const dir = scratch();
+  cpSync(path.join(QUERIES, "app"), path.join(dir, "base"), { recursive: true });
+  cpSync(path.join(QUERIES, "app"), path.join(dir, "pr"), { recursive: true });
+  write(path.join(dir, "pr", "src-tauri", "capabilities", "mac-shell.json"), {
+    identifier: "mac-shell",
+    windows: ["*"],
+    platforms: ["macOS"],
+    permissions: [{ identifier: "shell:allow-execute", allow: [{ name: "ls", cmd: "ls" }] }],
+  });
+
+  it("fails without --platform, whatever the runner's platform, and names the platform", () => {
+    const result = caplint(["diff", "base", "pr"], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^NEW ACCESS on all platforms \(1 command grant\):\n {2}window "\*" from local:\n {4}plugin:shell\|execute {2}← mac-shell › shell:allow-execute {2}\(pr\/src-tauri\/capabilities\/mac-shell\.json:\d+\) {2}\[macOS only\]$/m);
+    const json = JSON.parse(caplint(["diff", "base", "pr", "--format", "json"], dir).stdout);
+    expect(json.platforms).toEqual(["linux", "macOS", "windows", "android", "iOS"]);
+    expect(json.added).toEqual([expect.objectContaining({ command: "plugin:shell|execute", window: "*", platforms: ["macOS"] })]);
+  });
+
+  it("--platform narrows, case-insensitively; an unknown name is a usage error with did-you-mean", () => {
+    expect(caplint(["diff", "base", "pr", "--platform", "linux"], dir)).toMatchObject({ code: 0, stdout: "no new access on linux\n" });
+    expect(caplint(["diff", "base", "pr", "--platform", "macos"], dir).code).toBe(1);
+    expect(caplint(["diff", "base", "pr", "--platform", "LINUX,windows"], dir).code).toBe(0);
+    const bad = caplint(["diff", "base", "pr", "--platform", "macoss"], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('did you mean "macOS"?');
+  });
+
+  it("check takes the same case-insensitive --platform", () => {
+    expect(caplint(["check", "--app", "pr", "--platform", "ios"], dir).code).toBe(0);
+  });
+});
+
+describe("who-can, access and matrix cover every platform", () => {
+  it("who-can marks a grant that holds on one platform only", () => {
+    const result = caplint(["who-can", "core:window.set_size"], QUERIES + "/app");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("plugin:window|set_size on all platforms");
+    expect(result.stdout).toMatch(/allowed for \[windows: settings\] from local {2}\[macOS only\]/);
+  });
+
+  it("access shows where platforms differ, each plugin once with its global scope, each capability once", () => {
+    const result = caplint(["access", "-w", "settings"], path.join(QUERIES, "app"));
+    expect(result.stdout).toContain('window "settings", webview "settings", origin local, on all platforms');
+    expect(result.stdout).toMatch(/plugin:window\|set_size {2}← capability settings › core:window:allow-set-size \[local\] {2}\(src-tauri\/capabilities\/settings\.toml:\d+\) {2}\[macOS only\]/);
+
+    const dir = scratch();
+    cpSync(path.join(QUERIES, "app"), dir, { recursive: true });
+    write(path.join(dir, "src-tauri", "capabilities", "home.json"), { identifier: "home", windows: ["*"], permissions: ["fs:scope-home-recursive"] });
+    const main = caplint(["access", "-w", "main", "--platform", "linux"], dir);
+    const groups = main.stdout.split("\n").filter((line) => /^ {2}\S/.test(line));
+    expect(new Set(groups).size).toBe(groups.length);
+    expect(groups.filter((g) => g === "  app commands")).toHaveLength(1);
+    // The `**` a window really gets is in the plugin's global scope, not in its command scope.
+    expect(main.stdout).toMatch(/ {2}fs\n {4}global scope \(the host hands it to every window\): allow \{"path":"\$HOME"\}, \{"path":"\$HOME\/\*\*"\}/);
+  });
+
+  it("access lists a capability once however many remote URLs match", () => {
+    const dir = scratch();
+    cpSync(path.join(QUERIES, "app"), dir, { recursive: true });
+    write(path.join(dir, "src-tauri", "capabilities", "remote.json"), {
+      identifier: "remote-docs",
+      windows: ["docs"],
+      local: false,
+      remote: { urls: ["https://*.example.com", "https://docs.example.com", "https://docs.example.com/*"] },
+      permissions: ["core:window:allow-set-title"],
+    });
+    const result = caplint(["access", "-w", "docs", "--url", "https://docs.example.com/page", "--platform", "linux"], dir);
+    const line = result.stdout.split("\n").find((l) => l.includes("plugin:window|set_title"))!;
+    expect(line).toContain("capability remote-docs › core:window:allow-set-title [https://*.example.com, https://docs.example.com, https://docs.example.com/*]");
+    expect(line).not.toContain("more)");
+  });
+
+  it("matrix gives one mark per platform group where platforms differ", () => {
+    const result = caplint(["matrix", "-w", "settings", "-w", "main"], path.join(QUERIES, "app"));
+    expect(result.stdout).toContain("platforms differ: each cell has one mark per group: 1. linux, windows, android, iOS; 2. macOS");
+    expect(result.stdout).toMatch(/^plugin:window\|set_size\s+·✔\s+··/m);
+    const json = JSON.parse(caplint(["matrix", "--format", "json"], path.join(QUERIES, "app")).stdout);
+    expect(json.byPlatform.map((g: { platforms: string[] }) => g.platforms)).toEqual([["linux", "windows", "android", "iOS"], ["macOS"]]);
+  });
+});
+
+describe("access --command and explain", () => {
+  const app = path.join(QUERIES, "app");
+
+  it("access -C accepts the command as invoked, as the host prints it, and bare", () => {
+    const answers = ["plugin:fs|read_file", "fs.read_file", "read_file", "fs|read_file"].map((c) => caplint(["access", "-w", "main", "-C", c, "--platform", "linux"], app));
+    for (const answer of answers) {
+      expect(answer.code).toBe(0);
+      expect(answer.stdout).toContain("ALLOWED: plugin:fs|read_file (allowed) on linux");
+    }
+    const ambiguous = caplint(["access", "-w", "main", "-C", "close"], app);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain('"close" is a command of several plugins');
+  });
+
+  it("explains a debug-build refusal and prints the smallest entry with its scope", () => {
+    const text = 'Uncaught (in promise) fs.read_text_file not allowed on window "settings", webview "settings", URL: local';
+    const result = caplint(["explain", text, "--platform", "linux"], app);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('the host refused plugin:fs|read_text_file for window "settings", webview "settings", origin local');
+    expect(result.stdout).toContain("NOT ALLOWED: plugin:fs|read_text_file (not-granted) on linux");
+    expect(result.stdout).toContain('"fs:allow-read-text-file" enables only read_text_file');
+    const json = JSON.parse(caplint(["explain", text, "--platform", "linux", "--format", "json"], app).stdout);
+    expect(json.suggestion.entry).toEqual({ identifier: "fs:allow-read-text-file", allow: [{ path: "<path>" }] });
+    expect(json.suggestion.newCapability).toEqual({ identifier: "settings-read-text-file", windows: ["settings"], permissions: [json.suggestion.entry] });
+  });
+
+  it("explains a deny: remove it, wherever it is", () => {
+    const result = caplint(["explain", "window.close explicitly denied on origin local", "-w", "main", "--platform", "linux"], app);
+    expect(result.stdout).toContain("NOT ALLOWED: plugin:window|close (denied) on linux");
+    expect(result.stdout).toMatch(/remove the deny core:window:deny-close from capability lockdown {2}\(src-tauri\/capabilities\/lockdown\.json:\d+\)/);
+  });
+
+  it("explains a remote refusal (the host's `remote: ` origin) with a remote-only capability", () => {
+    const result = caplint(["explain", 'window.set_title not allowed on window "docs", webview "docs", URL: remote: https://evil.example/x', "--format", "json"], app);
+    const json = JSON.parse(result.stdout);
+    expect(json.origin).toBe("https://evil.example/x");
+    expect(json.suggestion.newCapability).toMatchObject({ windows: ["docs"], remote: { urls: ["https://evil.example/*"] }, local: false, permissions: ["core:window:allow-set-title"] });
+  });
+
+  it("explains a release-build message with --window, and an app command without permissions", () => {
+    const result = caplint(["explain", "Command plugin:shell|execute not allowed by ACL", "--window", "main", "--platform", "linux", "--format", "json"], app);
+    const json = JSON.parse(result.stdout);
+    expect(json.refusal.kind).toBe("release");
+    expect(json.suggestion.entry).toEqual({ identifier: "shell:allow-execute", allow: [{ cmd: "<cmd>", name: "<name>" }] });
+    expect(json.suggestion.addTo).toMatchObject({ capability: "main", file: "src-tauri/capabilities/main.json" });
+  });
+
+  it("did-you-mean for an unknown command and an unknown window label", () => {
+    const result = caplint(["explain", 'fs.read_txt_file not allowed on window "mian", webview "mian", URL: local', "--platform", "linux"], app);
+    expect(result.stdout).toContain('no known plugin has the command "plugin:fs|read_txt_file"; did you mean "plugin:fs|read_text_file"');
+    expect(result.stdout).toContain('no capability and no window in tauri.conf.json has the label "mian"; did you mean "main"?');
+  });
+
+  it("a text without a refusal is a usage error with an example", () => {
+    const result = caplint(["explain", "something else went wrong"], app);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("caplint explain 'fs.read_text_file not allowed on window");
+  });
+});
+
+describe("file lists and monorepos are checked in their apps' context", () => {
+  /** An app with its own permission and a third-party plugin known only from its generated manifest. */
+  function app(root: string, typos: boolean) {
+    write(path.join(root, "src-tauri", "tauri.conf.json"), { identifier: "dev.caplint.app", app: { windows: [{ label: "main" }] } });
+    write(path.join(root, "src-tauri", "permissions", "greet.toml"), '[[permission]]\nidentifier = "allow-greet"\ncommands.allow = ["greet"]\n');
+    write(path.join(root, "src-tauri", "gen", "schemas", "acl-manifests.json"), {
+      store: { default_permission: null, permissions: { "allow-get": { identifier: "allow-get", commands: { allow: ["get"], deny: [] } } }, permission_sets: {}, global_scope_schema: null },
+    });
+    write(path.join(root, "src-tauri", "capabilities", "default.json"), {
+      identifier: "default",
+      windows: ["main"],
+      permissions: typos ? ["core:default", "allow-greeet", "store:allow-gett"] : ["core:default", "allow-greet", "store:allow-get"],
+    });
+  }
+
+  it("a staged file with two typo'd permissions fails as in a full run (the pre-commit case)", () => {
+    const dir = scratch();
+    app(dir, true);
+    const full = caplint(["check"], dir);
+    const staged = caplint(["check", "src-tauri/capabilities/default.json"], dir);
+    expect(full.code).toBe(1);
+    expect(staged.code).toBe(1);
+    for (const result of [full, staged]) {
+      expect(result.stdout).toContain('unknown permission "allow-greeet"');
+      expect(result.stdout).toContain('unknown permission "store:allow-gett"');
+    }
+    // Findings stay on the files given: another file's problem is not the commit's.
+    write(path.join(dir, "src-tauri", "capabilities", "other.json"), { identifier: "other", windows: ["main"], permissions: ["nope:x"] });
+    expect(caplint(["check", "src-tauri/capabilities/default.json"], dir).stdout).not.toContain("other.json");
+  });
+
+  it("at a monorepo root every app is checked in its own context; node_modules and gitignored folders are not walked", () => {
+    const dir = scratch();
+    app(path.join(dir, "apps", "good"), false);
+    app(path.join(dir, "apps", "bad"), true);
+    // A tauri.conf.json-only layout (the config folder is the app's src-tauri).
+    write(path.join(dir, "tools", "viewer", "tauri.conf.json"), { identifier: "dev.caplint.viewer", app: { windows: [{ label: "viewer" }] } });
+    write(path.join(dir, "tools", "viewer", "capabilities", "viewer.json"), { identifier: "viewer", windows: ["viewer"], permissions: ["core:window:allow-set-titel"] });
+    app(path.join(dir, "node_modules", "some-pkg"), true);
+    app(path.join(dir, "scratchpad", "old"), true);
+    write(path.join(dir, ".gitignore"), "/scratchpad/\n");
+    const result = caplint(["check", "--format", "compact"], dir);
+    expect(result.code).toBe(1);
+    const files = [...new Set(result.stdout.split("\n").filter(Boolean).map((line) => line.split(":")[0]))].sort();
+    expect(files).toEqual(["apps/bad/src-tauri/capabilities/default.json", "tools/viewer/capabilities/viewer.json"]);
+    // The app's own permissions and manifest were read: allow-greet and store:allow-get are fine in apps/good.
+    expect(result.stdout).not.toContain("apps/good");
+    expect(result.stdout).toContain('unknown permission "allow-greeet"');
+  });
+});
