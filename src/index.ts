@@ -61,7 +61,7 @@ export async function format(input: LintResult | readonly Diagnostic[], name: Re
   const reporter = await loadReporter(name);
   // The same terminal-safe layer as the CLI: control characters from files are escaped (JSON keeps the values).
   return terminalSafe(reporter(
-    { diagnostics, summary: summarize(diagnostics, files) },
+    { diagnostics, summary: summarize(diagnostics, files), notes: isLintResult(input) ? (input.notes ?? []) : [] },
     {
       cwd: options.cwd,
       paint: await makePaint(options.color ?? false, false, {}),

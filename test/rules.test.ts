@@ -43,7 +43,7 @@ function argv(dir: string, name: string, ...options: string[]): string[] {
 }
 
 /** Fixture folders that hold no rule's cases (CLI, queries, integrations, corpora). */
-const NON_RULE_FIXTURES = ["cli", "conformance", "events", "integrations", "mcp", "queries", "real-world", "real-world-samples", "sarif"];
+const NON_RULE_FIXTURES = ["cli", "conformance", "events", "integrations", "mcp", "queries", "real-world", "real-world-samples", "sarif", "spelling", "versions"];
 
 /** Every `.ts` file under src/ inside a folder named `rules`, at any depth (one per domain). */
 function ruleFolderFiles(dir = path.join(ROOT, "src")): string[] {

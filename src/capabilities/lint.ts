@@ -39,6 +39,8 @@ export interface LintResult {
   diagnostics: Diagnostic[];
   /** Number of files checked (capability files plus unreadable ones). */
   files: number;
+  /** Facts about the whole run, said once (e.g. no Cargo.lock: the newest releases were assumed). */
+  notes?: string[];
 }
 
 /**
@@ -57,6 +59,8 @@ export async function lint(project: Project, givenOptions: LintOptions = {}): Pr
   const documentsByPath = new Map<string, SourceDocument>();
   for (const document of project.documents) documentsByPath.set(document.absolutePath, document);
   if (project.config) documentsByPath.set(project.config.document.absolutePath, project.config.document);
+  // Generated manifests give manifest-mismatch findings their positions.
+  for (const document of project.manifestDocuments ?? []) if (!documentsByPath.has(document.absolutePath)) documentsByPath.set(document.absolutePath, document);
 
   const diagnostics: Diagnostic[] = [];
   const rawOf = (capability: Capability) => {
@@ -172,7 +176,7 @@ export async function lint(project: Project, givenOptions: LintOptions = {}): Pr
   const kept = focus === undefined ? diagnostics : diagnostics.filter((d) => inFocus(d.absolutePath));
   const unreadable = new Set(project.problems.filter((p) => !documentsByPath.has(p.absolutePath) && inFocus(p.absolutePath)).map((p) => p.absolutePath));
   const files = project.documents.filter((d) => inFocus(d.absolutePath)).length + unreadable.size;
-  return { diagnostics: dedupe(kept.sort(compareDiagnostics)), files };
+  return { diagnostics: dedupe(kept.sort(compareDiagnostics)), files, notes: [...(project.notes ?? [])] };
 }
 
 function reportUnusedSuppressions(suppressions: readonly Suppression[], report: (s: Suppression, message: string, hint: string) => void) {

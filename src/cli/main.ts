@@ -40,7 +40,7 @@ export async function main(givenOptions: MainOptions): Promise<number> {
   addOutputOptions(program, output, options.cwd, options.stdout);
   try {
     rejectMistypedCommand(program, options);
-    await program.parseAsync([...options.argv], { from: "user" });
+    await program.parseAsync(releaseFlag(options.argv), { from: "user" });
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -71,4 +71,14 @@ function rejectMistypedCommand(program: Command, options: MainOptions): void {
   const close = nearest(first, names, 2);
   const commands = program.commands.map((command) => command.name()).join(", ");
   throw new UsageError(`unknown command "${first}"${close.length ? `; did you mean ${quoteList(close)}?` : ""} (commands: ${commands}; a file or folder to check must exist)`);
+}
+
+/**
+ * `caplint permissions fs --version 2.0.1` asks for a release's catalog, not caplint's version; commander
+ * reads the root's `--version` anywhere on the line, so after `permissions` it is passed on as `--release`.
+ */
+function releaseFlag(argv: readonly string[]): string[] {
+  const command = argv.findIndex((arg) => !arg.startsWith("-"));
+  if (command < 0 || argv[command] !== "permissions") return [...argv];
+  return argv.map((arg, i) => (i <= command ? arg : arg === "--version" ? "--release" : arg.startsWith("--version=") ? `--release=${arg.slice("--version=".length)}` : arg));
 }

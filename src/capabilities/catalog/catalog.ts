@@ -1,5 +1,7 @@
 import { checkIdentifier } from "./identifier.js";
+import { spellCommand, spellIdentifier, spellingOfManifest, spellManifest, spellName, type Spelling } from "./brand.js";
 import { nearest } from "../../core/did-you-mean.js";
+import { historyCatalogOf, isCheckableVersion, LATEST_RELEASE, type Existence, type IdentifierHistory, type LockedCrate, type VersionHistory } from "./versions.js";
 import { APP_KEY, type AclManifests, type Manifest, type ManifestProvenance, type PermissionDef, type PermissionSetDef } from "./types.js";
 
 export type TopLevelLookup =
@@ -16,15 +18,87 @@ export class Catalog {
   private readonly provenance = new Map<string, ManifestProvenance>();
   private identifierCache: string[] | undefined;
   private readonly suggestions = new Map<string, readonly string[]>();
+  private currentSpelling: Spelling = "host";
+  private spellingFromManifest = false;
+  private versionData: { history: VersionHistory; crates: ReadonlyMap<string, LockedCrate> } | undefined;
 
   add(manifests: AclManifests, provenance: ManifestProvenance): this {
+    if (provenance.origin === "manifest" && !this.spellingFromManifest) {
+      // A generated manifest shows how the project's framework spells its brand word: answers follow it.
+      for (const [key, manifest] of Object.entries(manifests)) {
+        const spelling = spellingOfManifest(key, manifest);
+        if (spelling) {
+          this.spellingFromManifest = true;
+          this.useSpelling(spelling);
+        }
+      }
+    }
     for (const [key, manifest] of Object.entries(manifests)) {
-      this.manifests.set(key, normalizeManifest(manifest));
+      this.manifests.set(key, spellManifest(key, normalizeManifest(manifest), this.currentSpelling));
       this.provenance.set(key, provenance);
     }
     this.identifierCache = undefined;
     this.suggestions.clear();
     return this;
+  }
+
+  /**
+   * How answers write the brand word (`host` as in the spec, `tauri` as real apps): the project's
+   * manifest decides, else its capability files (see `loadProject`). Lookups accept both spellings.
+   */
+  get spelling(): Spelling {
+    return this.currentSpelling;
+  }
+
+  /** Whether a generated manifest fixed the spelling (capability files then do not change it). */
+  get spellingFixed(): boolean {
+    return this.spellingFromManifest;
+  }
+
+  useSpelling(spelling: Spelling): this {
+    if (spelling === this.currentSpelling) return this;
+    this.currentSpelling = spelling;
+    for (const [key, manifest] of this.manifests) this.manifests.set(key, spellManifest(key, manifest, spelling));
+    this.identifierCache = undefined;
+    this.suggestions.clear();
+    return this;
+  }
+
+  /** An identifier in the project's spelling (`core:app:allow-host-version` ≡ `core:app:allow-tauri-version`). */
+  spellIdentifier(identifier: string): string {
+    return spellIdentifier(identifier, this.currentSpelling);
+  }
+
+  /** A command as invoked, in the project's spelling (`plugin:app|host_version` ≡ `plugin:app|tauri_version`). */
+  spellCommand(command: string): string {
+    return spellCommand(command, this.currentSpelling);
+  }
+
+  /** The releases the built-in catalogs were narrowed to (history catalog → crate and version). */
+  useVersions(history: VersionHistory, crates: ReadonlyMap<string, LockedCrate>): this {
+    this.versionData = { history, crates };
+    return this;
+  }
+
+  /** The release a key is checked against, when it comes from the built-in catalogs. */
+  lockedVersionOf(key: string): LockedCrate | undefined {
+    if (!this.versionData || this.provenance.get(key)?.origin !== "builtin") return undefined;
+    return this.versionData.crates.get(historyCatalogOf(key));
+  }
+
+  /**
+   * What the version history says about a name of a built-in key in the release the app uses: whether
+   * it exists there, and when it was added or removed. Undefined for names no release ever had.
+   */
+  versionFacts(key: string, base: string): { locked: LockedCrate; entry: IdentifierHistory; existence: Existence } | undefined {
+    const locked = this.lockedVersionOf(key);
+    if (!locked || !this.versionData) return undefined;
+    const catalog = historyCatalogOf(key);
+    const id = `${key}:${spellName(key, base, "host")}`;
+    const entry = this.versionData.history.entry(catalog, id);
+    if (!entry) return undefined;
+    const version = locked.source === "newest" ? LATEST_RELEASE : locked.version;
+    return { locked, entry, existence: isCheckableVersion(version) ? this.versionData.history.exists(catalog, id, version) : null };
   }
 
   keys(): string[] {
@@ -58,6 +132,7 @@ export class Catalog {
   lookupTopLevel(key: string, base: string): TopLevelLookup | undefined {
     const manifest = this.manifests.get(key);
     if (!manifest) return undefined;
+    base = spellName(key, base, this.currentSpelling);
     if (base === "default") return { kind: "default", key, set: manifest.default_permission };
     const set = own(manifest.permission_sets, base);
     if (set) return { kind: "set", key, set };
@@ -94,7 +169,7 @@ export class Catalog {
 
   /**
    * Nearest known identifiers for a wrong one: first the common mistakes (missing `core:`, `.` for `:`,
-   * `_` for `-`, the brand word, a missing `allow-`), then edit distance within the same plugin or overall.
+   * `_` for `-`, a missing `allow-`; either spelling of the brand word is known), then edit distance within the same plugin or overall.
    */
   suggest(identifier: string, max = 3): string[] {
     // The same wrong identifier recurs across capabilities and files: its suggestions are computed once.
@@ -109,6 +184,7 @@ export class Catalog {
   private computeSuggestions(identifier: string, max: number): string[] {
     const out: string[] = [];
     const push = (candidate: string) => {
+      candidate = this.spellIdentifier(candidate);
       if (candidate !== identifier && !out.includes(candidate) && this.isKnownIdentifier(candidate)) out.push(candidate);
     };
     for (const candidate of commonMistakeCandidates(identifier)) push(candidate);
@@ -124,7 +200,7 @@ function own<T>(record: Record<string, T>, key: string): T | undefined {
   return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }
 
-function normalizeManifest(manifest: Manifest): Manifest {
+export function normalizeManifest(manifest: Manifest): Manifest {
   return {
     default_permission: manifest.default_permission ?? null,
     permissions: manifest.permissions ?? {},
@@ -137,7 +213,6 @@ function normalizeManifest(manifest: Manifest): Manifest {
 export function commonMistakeCandidates(identifier: string): string[] {
   const base = identifier
     .trim()
-    .replace(/tauri/gi, "host")
     .replace(/_/g, "-")
     .replace(/\./g, ":");
   const candidates = new Set<string>([base, base.toLowerCase()]);

@@ -1,7 +1,7 @@
 /** Permission identifier syntax, as the host validates it (host-acl-semantics §2.3). */
+import { RESERVED_PREFIXES } from "./brand.js";
 
 export const MAX_IDENTIFIER_BYTES = 116;
-const RESERVED_PREFIX = "host-plugin-";
 
 export interface ParsedIdentifier {
   /** Manifest key: `fs`, `core:window`, or undefined for app permissions. */
@@ -26,7 +26,9 @@ export function checkIdentifier(id: string): IdentifierCheck {
 }
 
 function checkIdentifierUncached(id: string): IdentifierCheck {
-  if (id.startsWith(RESERVED_PREFIX)) return { ok: false, message: `identifiers cannot start with ${RESERVED_PREFIX}` };
+  // The build refuses the crate-name prefix in either spelling of the brand word.
+  const reserved = RESERVED_PREFIXES.find((prefix) => id.startsWith(prefix));
+  if (reserved) return { ok: false, message: `identifiers cannot start with ${reserved}` };
   if (id.length === 0) return { ok: false, message: "identifiers cannot be empty" };
   const bytes = Buffer.byteLength(id, "utf8");
   if (bytes > MAX_IDENTIFIER_BYTES) return { ok: false, message: `identifiers cannot be longer than ${MAX_IDENTIFIER_BYTES} bytes, found ${bytes}` };
@@ -59,7 +61,7 @@ function checkIdentifierUncached(id: string): IdentifierCheck {
 export function correctIdentifier(id: string): string | undefined {
   let fixed = id
     .trim()
-    .replace(/^host-plugin-/, "")
+    .replace(/^(host|tauri)-plugin-/, "")
     .replace(/_/g, "-")
     .replace(/[./ ]/g, (ch) => (ch === "." ? ":" : "-"));
   const firstColon = fixed.indexOf(":");

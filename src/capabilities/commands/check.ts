@@ -122,6 +122,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
   const result: LintResult = {
     diagnostics: results.flatMap((r) => r.result.diagnostics).sort(compareDiagnostics),
     files: results.reduce((sum, r) => sum + r.result.files, 0),
+    notes: [...new Set(results.flatMap((r) => r.result.notes ?? []))],
   };
   const diagnostics = options.quiet ? result.diagnostics.filter((d) => d.severity === "error") : result.diagnostics;
   const summary = summarize(diagnostics, result.files);
@@ -134,7 +135,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
   const output = options.output === undefined ? io.stdout : new CapturedOutput();
   output.write(
     reporter(
-      { diagnostics, summary, ...(fixes ? { fixes } : {}) },
+      { diagnostics, summary, notes: result.notes ?? [], ...(fixes ? { fixes } : {}) },
       {
         cwd: io.cwd,
         paint: await makePaint(options.color, output === io.stdout ? io.stdout.isTTY : false, io.env ?? {}),

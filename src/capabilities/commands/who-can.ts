@@ -18,7 +18,8 @@ export function registerWhoCan(program: Command, io: MainOptions, setExitCode: S
   addQueryOptions(command, ["text", "json"]).action(async (written: string, paths: string[], options: QueryOptions) => {
     const { project, asked, groups } = await loadGroups(paths, options, io);
     const index = new CommandIndex(project.catalog, groups.flatMap((g) => [...g.model.allowed.keys(), ...g.model.denied.keys()]));
-    const lookup = lookupCommand(written, index);
+    // Either spelling of the brand word (plugin:app|host_version ≡ plugin:app|tauri_version), answered in the project's.
+    const lookup = lookupCommand(project.catalog.spellCommand(written), index);
     if (!lookup.ok) throw new UsageError(`${lookup.message}${lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : ""}`);
     const allowed = new PlatformMerge<ResolvedCommand>();
     const denied = new PlatformMerge<ResolvedCommand>();

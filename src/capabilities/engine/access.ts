@@ -105,7 +105,7 @@ export function resolveAccess(model: ResolvedModel, query: AccessQuery): AccessR
   const webview = query.webview ?? query.window;
   const origin = query.origin ?? LOCAL_ORIGIN;
   const coverage = new CoverageIndex(model, query.window, webview, origin);
-  const only = query.command;
+  const only = query.command === undefined ? undefined : model.catalog.spellCommand(query.command);
 
   const allowed: AllowedCommand[] = [];
   const denied: DeniedCommand[] = [];
@@ -303,7 +303,8 @@ export interface WhoCanResult {
   deniedEverywhere: boolean;
 }
 
-export function whoCan(model: ResolvedModel, command: string): WhoCanResult {
+export function whoCan(model: ResolvedModel, asked: string): WhoCanResult {
+  const command = model.catalog.spellCommand(asked);
   const deniedBy = model.denied.get(command) ?? [];
   return { command, allowedBy: model.allowed.get(command) ?? [], deniedBy, deniedEverywhere: deniedBy.length > 0 };
 }

@@ -435,7 +435,9 @@ class SetExpander {
     return expansion;
   }
 
-  private expandEntryUncached(identifier: string): Expansion {
+  private expandEntryUncached(written: string): Expansion {
+    // Either spelling of the brand word names the same permission; chains show the project's.
+    const identifier = this.catalog.spellIdentifier(written);
     const parts = Catalog.keyOf(identifier);
     if (!parts) return unresolved(identifier, `\`${identifier}\` is not a valid permission identifier`);
     const manifest = this.catalog.get(parts.key);

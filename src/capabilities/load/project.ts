@@ -1,6 +1,10 @@
 import { readdir, realpath } from "node:fs/promises";
 import path from "node:path";
-import { Catalog } from "../catalog/catalog.js";
+import { Catalog, normalizeManifest } from "../catalog/catalog.js";
+import { majoritySpelling, spellingOfManifest, spellManifest } from "../catalog/brand.js";
+import { compareManifest, unionManifest, type ManifestDifference } from "../catalog/manifest-compare.js";
+import { builtinsAt, historyCatalogOf, isCheckableVersion, loadVersionHistory, type LockedCrate, type VersionHistory } from "../catalog/versions.js";
+import { readAppVersions, type AppVersions } from "./cargo.js";
 import { loadBuiltinManifests } from "../catalog/builtin.js";
 import { APP_KEY, type AclManifests } from "../catalog/types.js";
 import { capabilityObjects, toCapability } from "../model/capability.js";
@@ -80,6 +84,14 @@ export interface Project {
   activeCapabilities: Capability[];
   catalog: Catalog;
   config?: AppConfig;
+  /** The host and plugin versions the app builds with (app mode). */
+  versions?: AppVersions;
+  /** Said once per run, not per finding (e.g. that no Cargo.lock was found). */
+  notes: string[];
+  /** Generated manifests read, for positions of manifest-mismatch findings. */
+  manifestDocuments: SourceDocument[];
+  /** Where a manifest's official plugins differ from the built-in catalog of the locked release. */
+  manifestDifferences: Array<ManifestDifference & { file: string; absolutePath: string }>;
   /** Every input file and folder, for watch mode. */
   inputs: string[];
 }
@@ -117,6 +129,9 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     activeCapabilities: [],
     catalog: new Catalog(),
     inputs: [],
+    notes: [],
+    manifestDocuments: [],
+    manifestDifferences: [],
   };
   const problem: ProblemSink = (absolutePath, message, at, document) =>
     project.problems.push({ file: relativeFile(cwd, absolutePath), absolutePath, message, ...(at ? { path: at } : {}), ...(document ? { document } : {}) });
@@ -168,8 +183,20 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     }
   }
 
-  // Catalog: built-ins, then the app's generated manifest, then given manifests and permission folders.
-  project.catalog.add(await loadBuiltinManifests(), { origin: "builtin" });
+  // Catalog: built-ins (as of the releases the app locks), then the app's generated manifest, then given
+  // manifests and permission folders.
+  const history = await loadVersionHistory();
+  const releases = srcTauri ? await appReleases(srcTauri, history, cwd, maxBytes, project) : undefined;
+  const builtins = releases ? builtinsAt(await loadBuiltinManifests(), history, releases) : await loadBuiltinManifests();
+  project.catalog.add(builtins, { origin: "builtin" });
+  if (releases) project.catalog.useVersions(history, releases);
+  const addManifest = async (absolute: string) => {
+    const file = relativeFile(cwd, absolute);
+    const { manifests, document } = await readManifestFile(absolute, cwd, maxBytes, problem);
+    project.catalog.add(checkedAgainstBuiltins(manifests, builtins, { history, releases, file, absolutePath: absolute, project }), { origin: "manifest", file });
+    project.manifestDocuments.push(document);
+    project.inputs.push(absolute);
+  };
   if (srcTauri) {
     project.srcTauri = srcTauri;
     const capDir = path.join(srcTauri, "capabilities");
@@ -177,16 +204,9 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     const appRoot = appRootOf(srcTauri);
     if ((await pathKind(capDir)) === "directory") await addWalk(capDir, undefined, appRoot);
     const generated = path.join(srcTauri, "gen", "schemas", "acl-manifests.json");
-    if ((await pathKind(generated)) === "file" && !(await outsideApp(generated, appRoot, project))) {
-      project.catalog.add(await readManifestFile(generated, cwd, maxBytes, problem), { origin: "manifest", file: relativeFile(cwd, generated) });
-      project.inputs.push(generated);
-    }
+    if ((await pathKind(generated)) === "file" && !(await outsideApp(generated, appRoot, project))) await addManifest(generated);
   }
-  for (const file of options.manifests ?? []) {
-    const absolute = resolve(file);
-    project.catalog.add(await readManifestFile(absolute, cwd, maxBytes, problem), { origin: "manifest", file: relativeFile(cwd, absolute) });
-    project.inputs.push(absolute);
-  }
+  for (const file of options.manifests ?? []) await addManifest(resolve(file));
 
   let toml: TomlParser | undefined;
   const tomlParser = async () => (toml ??= (await import("../../core/source/toml.js")).parseToml);
@@ -246,6 +266,10 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
   if (srcTauri) project.config = await loadAppConfig(srcTauri, cwd, maxBytes, problem, project);
   project.activeCapabilities = selectActive(project.capabilities, project.config);
   if (project.config) project.capabilities.push(...project.config.inlineCapabilities);
+  if (!project.catalog.spellingFixed) {
+    const spelling = majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier)));
+    if (spelling) project.catalog.useSpelling(spelling);
+  }
   return project;
 }
 
@@ -314,7 +338,7 @@ async function permissionFolderManifest(
  * A generated `acl-manifests.json`. Unreadable or not JSON: fatal (nothing can be checked against
  * it). A definition of the wrong shape: a finding at its place (through `problem`), the rest is used.
  */
-async function readManifestFile(file: string, cwd: string, maxBytes: number, problem: ProblemSink): Promise<AclManifests> {
+async function readManifestFile(file: string, cwd: string, maxBytes: number, problem: ProblemSink): Promise<{ manifests: AclManifests; document: SourceDocument }> {
   const read = readTextFile(file, maxBytes);
   const name = relativeFile(cwd, file);
   if (!read.ok) throw new FatalError(`${name}: ${read.message}`);
@@ -322,7 +346,59 @@ async function readManifestFile(file: string, cwd: string, maxBytes: number, pro
   if (!document.ok) throw new FatalError(`${name}: ${document.parseError!.message}`);
   const { manifests, problems } = checkAclManifests(document.value);
   for (const p of problems) problem(file, `${p.message} (the host's build rejects this manifest)`, p.path, document);
-  return manifests;
+  return { manifests, document };
+}
+
+/**
+ * The host and official-plugin releases the app builds with, for every history catalog: from its
+ * Cargo.lock (or Cargo.toml), else the newest, which one note says once.
+ */
+async function appReleases(srcTauri: string, history: VersionHistory, cwd: string, maxBytes: number, project: Project): Promise<Map<string, LockedCrate>> {
+  const found = await readAppVersions(srcTauri, history, (absolute) => relativeFile(cwd, absolute), maxBytes);
+  project.versions = found;
+  const releases = new Map<string, LockedCrate>();
+  const unchecked: string[] = [];
+  for (const catalog of history.catalogs()) {
+    const locked = found.crates.get(catalog);
+    if (locked && isCheckableVersion(locked.version)) releases.set(catalog, locked);
+    else {
+      if (locked) unchecked.push(`${locked.crate} ${locked.version}`);
+      releases.set(catalog, { crate: history.crateOf(catalog)!, version: history.newest(catalog)!, source: "newest" });
+    }
+  }
+  if (!found.source) {
+    project.notes.push("no Cargo.lock or Cargo.toml found for the app: identifiers were checked against the newest host and plugin releases");
+  } else if (found.source.kind === "Cargo.toml") {
+    project.notes.push(`no Cargo.lock found: identifiers were checked against the newest releases ${found.source.file} allows`);
+  }
+  if (unchecked.length) project.notes.push(`${unchecked.join(", ")}: not a 2.x release the version history covers; checked against the newest catalog`);
+  return releases;
+}
+
+/**
+ * A manifest's official plugins compared with the built-in catalog of the locked release: differences
+ * become manifest-mismatch findings, and the catalog takes the union of both definitions.
+ */
+function checkedAgainstBuiltins(
+  manifests: AclManifests,
+  builtins: AclManifests,
+  context: { history: VersionHistory; releases: ReadonlyMap<string, LockedCrate> | undefined; file: string; absolutePath: string; project: Project },
+): AclManifests {
+  const out: AclManifests = {};
+  for (const [key, raw] of Object.entries(manifests)) {
+    const reference = Object.prototype.hasOwnProperty.call(builtins, key) ? builtins[key] : undefined;
+    if (!reference) {
+      out[key] = raw;
+      continue;
+    }
+    const spelling = spellingOfManifest(key, raw) ?? "host";
+    const manifest = spellManifest(key, normalizeManifest(raw), "host");
+    const locked = context.releases?.get(historyCatalogOf(key));
+    const differences = compareManifest(key, manifest, reference, { history: context.history, ...(locked && locked.source !== "newest" ? { locked } : {}) });
+    for (const difference of differences) context.project.manifestDifferences.push({ ...difference, file: context.file, absolutePath: context.absolutePath });
+    out[key] = spellManifest(key, unionManifest(manifest, reference), spelling);
+  }
+  return out;
 }
 
 /** Reads `tauri.conf.json` next to (or above) the capabilities folder. */

@@ -28,18 +28,21 @@ export interface AccessDiff {
  * as at run time: a command denied on one side grants nothing there.
  */
 export function diffAccess(oldModel: ResolvedModel, newModel: ResolvedModel): AccessDiff {
-  const oldGrants = grantsOf(oldModel);
-  const newGrants = grantsOf(newModel);
+  // Both sides in the new side's spelling of the brand word: renaming `host_version` to `tauri_version` grants nothing new.
+  const spell = (command: string) => newModel.catalog.spellCommand(command);
+  const oldGrants = grantsOf(oldModel, spell);
+  const newGrants = grantsOf(newModel, spell);
   return {
     added: newGrants.filter((grant) => !covered(grant, oldGrants)),
     removed: oldGrants.filter((grant) => !covered(grant, newGrants)),
   };
 }
 
-function grantsOf(model: ResolvedModel): Grant[] {
+function grantsOf(model: ResolvedModel, spell: (command: string) => string): Grant[] {
   const grants = new Map<string, Grant>();
-  for (const [command, entries] of model.allowed) {
-    if ((model.denied.get(command) ?? []).length > 0) continue;
+  for (const [name, entries] of model.allowed) {
+    if ((model.denied.get(name) ?? []).length > 0) continue;
+    const command = spell(name);
     for (const entry of entries) {
       const context = entry.context.kind === "local" ? "local" : entry.context.url;
       for (const [target, patterns] of [

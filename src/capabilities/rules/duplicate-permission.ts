@@ -12,7 +12,7 @@ export default defineRule({
     for (const capability of context.capabilities) {
       const seen = new Map<string, PermissionEntry>();
       for (const entry of capability.permissions) {
-        const key = duplicateKey(entry);
+        const key = duplicateKey(entry, context.catalog.spellIdentifier(entry.identifier));
         const first = seen.get(key);
         if (!first) {
           seen.set(key, entry);
@@ -31,8 +31,11 @@ export default defineRule({
   },
 });
 
-/** A string and a scope-less object with the same identifier grant the same thing; scoped objects differ by scope. */
-function duplicateKey(entry: PermissionEntry): string {
+/**
+ * A string and a scope-less object with the same identifier grant the same thing (either spelling of the
+ * brand word too); scoped objects differ by scope.
+ */
+function duplicateKey(entry: PermissionEntry, identifier: string): string {
   const scoped = (entry.allow !== undefined && entry.allow !== null) || (entry.deny !== undefined && entry.deny !== null);
-  return scoped ? JSON.stringify([entry.identifier, entry.allow ?? null, entry.deny ?? null]) : entry.identifier;
+  return scoped ? JSON.stringify([identifier, entry.allow ?? null, entry.deny ?? null]) : identifier;
 }

@@ -7,6 +7,7 @@ import insecureRemote from "./insecure-remote.js";
 import invalidIdentifier from "./invalid-identifier.js";
 import invalidPlatform from "./invalid-platform.js";
 import legacyIdentifier from "./legacy-identifier.js";
+import manifestMismatch from "./manifest-mismatch.js";
 import noTarget from "./no-target.js";
 import parse from "./parse.js";
 import schema from "./schema.js";
@@ -40,6 +41,7 @@ export const CAPABILITY_RULES: readonly Rule[] = [
   invalidIdentifier,
   invalidPlatform,
   legacyIdentifier,
+  manifestMismatch,
   noTarget,
   parse,
   schema,

@@ -1,3 +1,5 @@
+import type { Catalog } from "../catalog/catalog.js";
+import { compareVersions } from "../catalog/versions.js";
 import { quoteList } from "../../core/did-you-mean.js";
 import { classifyIdentifier } from "./support/classify.js";
 import { legacyRename } from "./support/legacy.js";
@@ -21,6 +23,11 @@ export default defineRule({
       // A known pre-release name is legacy-identifier's finding, with its rename.
       if (legacyRename(entry.identifier, context.catalog) !== undefined) continue;
       const suggestions = context.catalog.suggest(entry.identifier);
+      const versioned = verdict.key === undefined ? undefined : versionFinding(context.catalog, verdict.key, verdict.base, entry.identifier, suggestions);
+      if (versioned) {
+        context.report({ at: capability.source, path: entry.extended ? [...entry.path, "identifier"] : entry.path, ...versioned });
+        continue;
+      }
       const owner = verdict.key === undefined ? "the app's own permissions" : `plugin "${verdict.key}"`;
       const problem =
         verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key)
@@ -45,3 +52,25 @@ export default defineRule({
     }
   },
 });
+
+/**
+ * An identifier that some other release of the plugin (or of the host) has: the message names the
+ * release the app uses and when the identifier was added or removed.
+ */
+function versionFinding(catalog: Catalog, key: string, base: string, identifier: string, suggestions: string[]): { message: string; hint: string } | undefined {
+  const facts = catalog.versionFacts(key, base);
+  if (!facts || facts.existence !== false) return undefined;
+  const { locked, entry } = facts;
+  const release = `${locked.crate} ${locked.version}`;
+  if (compareVersions(locked.version, entry.since) < 0 || entry.until === null) {
+    const added = entry.sinceAfter ? `added after ${entry.sinceAfter} (${entry.since} has it)` : `added in ${entry.since}`;
+    return {
+      message: `"${identifier}" is not in ${release}; it was ${added}`,
+      hint: `upgrade to ≥ ${entry.since} (cargo update -p ${locked.crate}), or remove it`,
+    };
+  }
+  return {
+    message: `"${identifier}" is not in ${release}; it was removed after ${entry.until}`,
+    hint: suggestions.length ? `did you mean ${quoteList(suggestions)}?` : "remove it",
+  };
+}

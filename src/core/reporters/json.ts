@@ -1,7 +1,7 @@
 import type { Reporter } from "./types.js";
 
 /** The public JSON contract (README "JSON output"). Field order is stable. */
-const json: Reporter = ({ diagnostics, summary, fixes }, context) =>
+const json: Reporter = ({ diagnostics, summary, fixes, notes = [] }, context) =>
   JSON.stringify(
     {
       version: context.toolVersion,
@@ -19,7 +19,7 @@ const json: Reporter = ({ diagnostics, summary, fixes }, context) =>
         ...(d.relatedLine !== undefined ? { relatedLine: d.relatedLine } : {}),
         fixable: d.fix !== undefined,
       })),
-      summary: { files: summary.files, errors: summary.errors, warnings: summary.warnings, fixable: summary.fixable },
+      summary: { files: summary.files, errors: summary.errors, warnings: summary.warnings, fixable: summary.fixable, ...(notes.length ? { notes } : {}) },
       ...(fixes ? { fixes: fixes.map((f) => ({ file: f.file, diff: f.diff })) } : {}),
     },
     null,

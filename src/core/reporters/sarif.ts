@@ -16,7 +16,7 @@ const SRCROOT = "%SRCROOT%";
  * Every registered rule is listed (also those without results) so that viewers can show rule help
  * and GitHub can close alerts of rules that stopped reporting.
  */
-const sarif: Reporter = ({ diagnostics }, context) => {
+const sarif: Reporter = ({ diagnostics, notes = [] }, context) => {
   const rules = [...context.rules.values()];
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
   const log = {
@@ -37,6 +37,9 @@ const sarif: Reporter = ({ diagnostics }, context) => {
         // Our columns count UTF-16 code units, like JavaScript strings.
         columnKind: "utf16CodeUnits",
         results: diagnostics.map((d) => result(d, ruleIndex.get(d.ruleId))),
+        ...(notes.length
+          ? { invocations: [{ executionSuccessful: true, toolExecutionNotifications: notes.map((text) => ({ level: "note", message: { text } })) }] }
+          : {}),
       },
     ],
   };

@@ -4,7 +4,7 @@ import { LineIndex } from "../source/line-index.js";
 import type { Reporter, ReporterContext } from "./types.js";
 
 /** Grouped by file, each finding with a code frame, its fix hint and a closing summary line. */
-const stylish: Reporter = ({ diagnostics, summary }, context) => {
+const stylish: Reporter = ({ diagnostics, summary, notes = [] }, context) => {
   const { paint } = context;
   const out: string[] = [];
   const byFile = new Map<string, Diagnostic[]>();
@@ -28,8 +28,9 @@ const stylish: Reporter = ({ diagnostics, summary }, context) => {
     }
     out.push("");
   }
+  const noteLines = notes.map((note) => `  ${paint.dim(`note: ${note}`)}`);
   if (summary.errors + summary.warnings === 0) {
-    return `${summary.files} file${summary.files === 1 ? "" : "s"} checked, no problems\n`;
+    return textLines([`${summary.files} file${summary.files === 1 ? "" : "s"} checked, no problems`, ...noteLines]);
   }
   const total = summary.errors + summary.warnings;
   // Files with problems and files checked are different numbers: say both.
@@ -37,6 +38,7 @@ const stylish: Reporter = ({ diagnostics, summary }, context) => {
   const line = `✖ ${total} problem${total === 1 ? "" : "s"} (${summary.errors} error${summary.errors === 1 ? "" : "s"}, ${summary.warnings} warning${summary.warnings === 1 ? "" : "s"}) in ${withProblems} file${withProblems === 1 ? "" : "s"} (${summary.files} checked)`;
   out.push(summary.errors ? paint.error(paint.bold(line)) : paint.warning(paint.bold(line)));
   if (summary.fixable) out.push(`  ${summary.fixable} fixable with --fix`);
+  out.push(...noteLines);
   return textLines(out);
 };
 

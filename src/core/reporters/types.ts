@@ -7,6 +7,8 @@ export { NO_PAINT, type Paint } from "../terminal-text.js";
 export interface ReportInput {
   diagnostics: readonly Diagnostic[];
   summary: LintSummary;
+  /** Facts about the whole run, said once, not per finding. */
+  notes?: readonly string[];
   /** `--fix-dry-run`: the fixes as unified diffs per file, for formats that carry them (json). */
   fixes?: ReadonlyArray<{ file: string; diff: string }>;
 }

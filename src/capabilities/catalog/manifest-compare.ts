@@ -1,0 +1,184 @@
+/**
+ * A committed `gen/schemas/acl-manifests.json` is build output that a pull request can edit: it could make
+ * `fs:allow-read-file` grant nothing and every answer would call the app safe. Its official plugins are
+ * compared with the built-in catalog of the locked version, and wherever they differ the catalog uses
+ * the union of both definitions, so an edited manifest can only make caplint stricter.
+ *
+ * Only certain differences are reported (the history cannot see every change between releases, such as
+ * dialog 2.7 turning `allow-ask` into an alias of `message`): an identifier the locked version surely has
+ * or surely lacks, set members of a version with evidence, and a generated `allow-x`/`deny-x` that no
+ * longer names its own command nor the built-in one.
+ */
+import type { Manifest, PermissionDef, PermissionSetDef } from "./types.js";
+import { historyCatalogOf, isCheckableVersion, type LockedCrate, type VersionHistory } from "./versions.js";
+
+export interface ManifestDifference {
+  /** Manifest key (`fs`, `core:window`). */
+  key: string;
+  /** The permission or set's name in that manifest (`allow-read-file`, `default`). */
+  name: string;
+  /** JSON path of the difference inside the manifest file. */
+  path: Array<string | number>;
+  message: string;
+}
+
+export interface CompareContext {
+  history: VersionHistory;
+  /** The locked version of the key's crate, when the app has a Cargo.lock (or Cargo.toml). */
+  locked?: LockedCrate;
+}
+
+const sameList = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+const sortedStrings = (list: readonly string[]) => [...new Set(list)].sort();
+const quoteAll = (list: readonly string[]) => list.map((item) => `"${item}"`).join(", ");
+
+export function compareManifest(key: string, manifest: Manifest, reference: Manifest, context: CompareContext): ManifestDifference[] {
+  const differences: ManifestDifference[] = [];
+  const catalog = historyCatalogOf(key);
+  const locked = context.locked && isCheckableVersion(context.locked.version) ? context.locked : undefined;
+  const where = locked ? `${locked.crate} ${locked.version}` : "every release";
+  const qualified = (name: string) => `${key}:${name}`;
+  const existence = (name: string) => (locked ? context.history.exists(catalog, qualified(name), locked.version) : null);
+  const membersKnown = !!locked && context.history.isVerified(catalog, locked.version);
+
+  for (const [name, def] of Object.entries(reference.permissions)) {
+    const own = ownEntry(manifest.permissions, name);
+    if (!own) {
+      if (existence(name) === true) differences.push({ key, name, path: [key, "permissions"], message: `the manifest lacks "${qualified(name)}", which ${where} defines` });
+      continue;
+    }
+    const lost = lostCommands(name, own, def);
+    for (const [side, commands] of [["allow", lost.allow], ["deny", lost.deny]] as const) {
+      if (commands.length === 0) continue;
+      differences.push({
+        key,
+        name,
+        path: [key, "permissions", name, "commands", side],
+        message: `"${qualified(name)}" in the manifest no longer ${side === "allow" ? "allows" : "denies"} ${quoteAll(commands)}, as ${where} does`,
+      });
+    }
+  }
+  for (const name of Object.keys(manifest.permissions)) {
+    if (ownEntry(reference.permissions, name) || ownEntry(reference.permission_sets, name)) continue;
+    if (membersKnown && existence(name) === false) {
+      differences.push({ key, name, path: [key, "permissions", name], message: `the manifest defines "${qualified(name)}", which ${where} does not` });
+    }
+  }
+
+  const sets: Array<[string, PermissionSetDef | null | undefined, PermissionSetDef | null | undefined, Array<string | number>]> = [
+    ["default", manifest.default_permission, reference.default_permission, [key, "default_permission", "permissions"]],
+    ...Object.entries(reference.permission_sets).map(([name, set]): [string, PermissionSetDef | undefined, PermissionSetDef, Array<string | number>] => [
+      name,
+      ownEntry(manifest.permission_sets, name),
+      set,
+      [key, "permission_sets", name, "permissions"],
+    ]),
+  ];
+  for (const [name, own, expected, path] of sets) {
+    if (!expected) continue;
+    if (!own) {
+      if (name !== "default" && existence(name) === true) differences.push({ key, name, path: [key, "permission_sets"], message: `the manifest lacks the set "${qualified(name)}", which ${where} defines` });
+      else if (name === "default" && membersKnown) differences.push({ key, name, path: [key, "default_permission"], message: `the manifest has no "${qualified("default")}", which ${where} defines` });
+      continue;
+    }
+    if (!membersKnown) continue;
+    const mine = sortedStrings(own.permissions);
+    const theirs = sortedStrings(expected.permissions);
+    if (sameList(mine, theirs)) continue;
+    const missing = theirs.filter((member) => !mine.includes(member));
+    const extra = mine.filter((member) => !theirs.includes(member));
+    const parts = [missing.length ? `lacks ${quoteAll(missing)}` : "", extra.length ? `adds ${quoteAll(extra)}` : ""].filter(Boolean);
+    differences.push({ key, name, path, message: `"${qualified(name)}" in the manifest ${parts.join(" and ")}, unlike ${where}` });
+  }
+  return differences;
+}
+
+/**
+ * Commands the built-in definition allows (or denies) that the manifest's does not, when the manifest's
+ * cannot be another release's: a generated `allow-x` must still name `x` or the built-in commands.
+ */
+function lostCommands(name: string, own: PermissionDef, expected: PermissionDef): { allow: string[]; deny: string[] } {
+  const generated = /^(allow|deny)-(.+)$/.exec(name);
+  const ownCommand = generated ? generated[2]!.replace(/-/g, "_") : undefined;
+  const lost = (mine: readonly string[], theirs: readonly string[]) => {
+    const missing = theirs.filter((command) => !mine.includes(command));
+    if (missing.length === 0) return [];
+    // Another release may name the command differently (an alias) or add one (read-meta gained size):
+    // only a list that keeps neither its own command nor any built-in one is surely edited.
+    if (ownCommand !== undefined && mine.includes(ownCommand)) return [];
+    if (mine.some((command) => theirs.includes(command))) return [];
+    return missing;
+  };
+  return { allow: lost(own.commands.allow, expected.commands.allow), deny: lost(own.commands.deny, expected.commands.deny) };
+}
+
+/** Whether two definitions of one permission differ in what they grant. */
+function sameGrant(a: PermissionDef, b: PermissionDef): boolean {
+  return (
+    sameList(sortedStrings(a.commands.allow), sortedStrings(b.commands.allow)) &&
+    sameList(sortedStrings(a.commands.deny), sortedStrings(b.commands.deny)) &&
+    JSON.stringify(a.scope ?? null) === JSON.stringify(b.scope ?? null) &&
+    JSON.stringify(a.platforms ?? null) === JSON.stringify(b.platforms ?? null)
+  );
+}
+
+/**
+ * What either definition grants: allowed commands and scope `allow` values of both, denied commands and
+ * scope `deny` values of both only (a deny the manifest adds could hide a grant), set members of both,
+ * platforms of both. Returns the manifest itself when nothing differs.
+ */
+export function unionManifest(manifest: Manifest, reference: Manifest): Manifest {
+  let changed = false;
+  const permissions: Record<string, PermissionDef> = { ...manifest.permissions };
+  for (const [name, expected] of Object.entries(reference.permissions)) {
+    const own = ownEntry(manifest.permissions, name);
+    if (!own) {
+      permissions[name] = expected;
+      changed = true;
+    } else if (!sameGrant(own, expected)) {
+      permissions[name] = unionPermission(own, expected);
+      changed = true;
+    }
+  }
+  const unionSet = (own: PermissionSetDef | null | undefined, expected: PermissionSetDef | null | undefined): PermissionSetDef | null => {
+    if (!own) return expected ?? null;
+    if (!expected) return own;
+    const members = [...own.permissions, ...expected.permissions.filter((member) => !own.permissions.includes(member))];
+    return members.length === own.permissions.length ? own : { ...own, permissions: members };
+  };
+  const sets: Record<string, PermissionSetDef> = { ...manifest.permission_sets };
+  for (const [name, expected] of Object.entries(reference.permission_sets)) {
+    const merged = unionSet(ownEntry(manifest.permission_sets, name), expected)!;
+    if (merged !== ownEntry(manifest.permission_sets, name)) changed = true;
+    sets[name] = merged;
+  }
+  const defaultPermission = unionSet(manifest.default_permission, reference.default_permission);
+  if (defaultPermission !== manifest.default_permission) changed = true;
+  if (!changed) return manifest;
+  return { ...manifest, default_permission: defaultPermission, permissions, permission_sets: sets };
+}
+
+function unionPermission(own: PermissionDef, expected: PermissionDef): PermissionDef {
+  const union = (a: readonly string[], b: readonly string[]) => [...a, ...b.filter((x) => !a.includes(x))];
+  const both = (a: readonly string[], b: readonly string[]) => a.filter((x) => b.includes(x));
+  const key = (value: unknown) => JSON.stringify(value);
+  const scopeAllow = [...(own.scope?.allow ?? []), ...(expected.scope?.allow ?? []).filter((v) => !(own.scope?.allow ?? []).some((w) => key(w) === key(v)))];
+  const scopeDeny = (own.scope?.deny ?? []).filter((v) => (expected.scope?.deny ?? []).some((w) => key(w) === key(v)));
+  const merged: PermissionDef = {
+    ...own,
+    commands: { allow: union(own.commands.allow, expected.commands.allow), deny: both(own.commands.deny, expected.commands.deny) },
+  };
+  if (scopeAllow.length || scopeDeny.length || own.scope || expected.scope) {
+    merged.scope = {};
+    if (own.scope?.allow || expected.scope?.allow) merged.scope.allow = scopeAllow;
+    if (scopeDeny.length) merged.scope.deny = scopeDeny;
+  }
+  // A permission limited to some platforms in one definition only is active on every platform.
+  if (!own.platforms || !expected.platforms) delete merged.platforms;
+  else merged.platforms = union(own.platforms, expected.platforms);
+  return merged;
+}
+
+function ownEntry<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}

@@ -1,0 +1,292 @@
+/**
+ * Which permission and set identifiers exist in which release of the host (`tauri` crate) and of each
+ * official plugin (`tauri-plugin-<name>`), from data/acl-versions.json (derived from acl-history.json;
+ * see data/acl-history.md). The built-in catalogs hold the newest content; this module turns them into
+ * the catalog of the version an app locks.
+ */
+import { readPackageJson } from "../../core/package-files.js";
+import type { AclManifests, Manifest, PermissionDef, PermissionSetDef } from "./types.js";
+
+/** [since, until, sinceAfter?, untilBefore?, unverified?] */
+type IdRecord = [string, string | null, (string | null)?, (string | null)?, string?];
+
+interface CatalogHistory {
+  crate: string;
+  versions: string[];
+  verifiedThrough: string;
+  unknownVersions: string[];
+  ids: Record<string, IdRecord>;
+  sets: string[];
+  members: Record<string, Record<string, string[]>>;
+}
+
+interface VersionData {
+  catalogs: Record<string, CatalogHistory>;
+}
+
+let cached: VersionHistory | undefined;
+
+export function loadVersionHistory(): Promise<VersionHistory> {
+  cached ??= new VersionHistory(readPackageJson<VersionData>("data", "acl-versions.json"));
+  return Promise.resolve(cached);
+}
+
+/** Does an identifier exist in a version: yes, no, or the history cannot tell (`null`). */
+export type Existence = boolean | null;
+
+export interface IdentifierHistory {
+  since: string;
+  until: string | null;
+  sinceAfter?: string;
+  untilBefore?: string;
+  unverified?: string;
+}
+
+/** Where a version came from: the lock file, Cargo.toml's requirement, or nothing (the newest). */
+export type VersionSource = "Cargo.lock" | "Cargo.toml" | "newest";
+
+export interface LockedCrate {
+  crate: string;
+  version: string;
+  source: VersionSource;
+  /** The lock or manifest file it was read from (relative POSIX path). */
+  file?: string;
+}
+
+/** The version-history catalog a manifest key belongs to: `core` for every `core:*` key, else the key. */
+export function historyCatalogOf(key: string): string {
+  return key === "core" || key.startsWith("core:") ? "core" : key;
+}
+
+export class VersionHistory {
+  constructor(private readonly data: VersionData) {}
+
+  catalogs(): string[] {
+    return Object.keys(this.data.catalogs);
+  }
+
+  has(catalog: string): boolean {
+    return Object.prototype.hasOwnProperty.call(this.data.catalogs, catalog);
+  }
+
+  crateOf(catalog: string): string | undefined {
+    return this.catalog(catalog)?.crate;
+  }
+
+  /** The history catalog of a crate name (`tauri` → core, `tauri-plugin-fs` → fs); `host` spellings too. */
+  catalogOfCrate(crate: string): string | undefined {
+    if (crate === "tauri" || crate === "host") return "core";
+    const match = /^(?:tauri|host)-plugin-(.+)$/.exec(crate);
+    return match && this.has(match[1]!) ? match[1] : undefined;
+  }
+
+  versions(catalog: string): readonly string[] {
+    return this.catalog(catalog)?.versions ?? [];
+  }
+
+  newest(catalog: string): string | undefined {
+    const versions = this.versions(catalog);
+    return versions[versions.length - 1];
+  }
+
+  /** The history of a qualified identifier, or undefined when it is in every version (or unknown). */
+  entry(catalog: string, identifier: string): IdentifierHistory | undefined {
+    const record = this.catalog(catalog)?.ids[identifier];
+    if (!record) return undefined;
+    const [since, until, sinceAfter, untilBefore, unverified] = record;
+    const entry: IdentifierHistory = { since, until };
+    if (sinceAfter) entry.sinceAfter = sinceAfter;
+    if (untilBefore) entry.untilBefore = untilBefore;
+    if (unverified) entry.unverified = unverified;
+    return entry;
+  }
+
+  /**
+   * acl-history.md §3's existence test: present from `since` through `until`; uncertain between a
+   * `sinceAfter`/`untilBefore` bound and the known edge, and whenever the evidence is unverified.
+   * An identifier without a record exists in every release (when the built-in catalog has it).
+   */
+  exists(catalog: string, identifier: string, version: string): Existence {
+    const entry = this.entry(catalog, identifier);
+    if (!entry) return true;
+    if (entry.unverified) return compareVersions(version, entry.sinceAfter ?? entry.since) <= 0 ? false : null;
+    if (compareVersions(version, entry.since) < 0) {
+      return entry.sinceAfter !== undefined && compareVersions(version, entry.sinceAfter) > 0 ? null : false;
+    }
+    if (entry.until === null || compareVersions(version, entry.until) <= 0) return true;
+    return entry.untilBefore !== undefined && compareVersions(version, entry.untilBefore) < 0 ? null : false;
+  }
+
+  /** Identifiers with a record (added later, removed, or not in the built-in catalog). */
+  recordedIds(catalog: string): string[] {
+    return Object.keys(this.catalog(catalog)?.ids ?? {});
+  }
+
+  isRemovedSet(catalog: string, identifier: string): boolean {
+    return this.catalog(catalog)?.sets.includes(identifier) ?? false;
+  }
+
+  /** A set's members in `version`, when they changed over time (else the built-in members hold). */
+  membersAt(catalog: string, identifier: string, version: string): string[] | undefined {
+    const lists = this.catalog(catalog)?.members[identifier];
+    if (!lists) return undefined;
+    let chosen: string[] | undefined;
+    for (const [from, members] of Object.entries(lists)) if (compareVersions(from, version) <= 0) chosen = members;
+    return chosen;
+  }
+
+  /** Whether the version's content rests on evidence (git or observed), not only on a release list. */
+  isVerified(catalog: string, version: string): boolean {
+    const history = this.catalog(catalog);
+    if (!history) return false;
+    return !history.unknownVersions.includes(version) && compareVersions(version, history.verifiedThrough) <= 0;
+  }
+
+  private catalog(catalog: string): CatalogHistory | undefined {
+    return this.has(catalog) ? this.data.catalogs[catalog] : undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Versions
+
+const VERSION = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
+
+export function parseVersion(text: string): { major: number; minor: number; patch: number; pre?: string } | undefined {
+  const match = VERSION.exec(text.trim());
+  if (!match) return undefined;
+  const parsed: { major: number; minor: number; patch: number; pre?: string } = { major: Number(match[1]), minor: Number(match[2]), patch: Number(match[3]) };
+  if (match[4] !== undefined) parsed.pre = match[4];
+  return parsed;
+}
+
+export const isPrerelease = (version: string) => parseVersion(version)?.pre !== undefined;
+
+/** Semver order (pre-releases before their release; pre-release tags compared as text). */
+export function compareVersions(a: string, b: string): number {
+  const x = parseVersion(a);
+  const y = parseVersion(b);
+  if (!x || !y) return a < b ? -1 : a > b ? 1 : 0;
+  return (
+    x.major - y.major ||
+    x.minor - y.minor ||
+    x.patch - y.patch ||
+    (x.pre === y.pre ? 0 : x.pre === undefined ? 1 : y.pre === undefined ? -1 : x.pre < y.pre ? -1 : 1)
+  );
+}
+
+/** `2.0.1` → `2.0.x`, the way release lines are named. */
+export const releaseLine = (version: string) => version.replace(/^(\d+\.\d+)\.\d+.*$/, "$1.x");
+
+/**
+ * The newest of `versions` that a Cargo requirement accepts (`2`, `^2.1`, `~2.0.3`, `=2.4.2`,
+ * `>=2.1, <2.3`, `2.*`), or undefined. A bare version is a caret requirement, as in Cargo.
+ */
+export function newestMatching(requirement: string, versions: readonly string[]): string | undefined {
+  const comparators = requirement.split(",").map((part) => part.trim()).filter(Boolean);
+  if (comparators.length === 0) return undefined;
+  const tests: Array<(v: string) => boolean> = [];
+  for (const comparator of comparators) {
+    const match = /^(\^|~|=|>=|<=|>|<)?\s*(\*|\d+)(?:\.(\*|\d+))?(?:\.(\*|\d+))?(-[0-9A-Za-z.-]+)?$/.exec(comparator);
+    if (!match) return undefined;
+    if (match[2] === "*") continue;
+    const number = (text: string | undefined) => (text === undefined || text === "*" ? undefined : Number(text));
+    const [major, minor, patch] = [Number(match[2]), number(match[3]), number(match[4])];
+    const wildcard = match[3] === "*" || match[4] === "*";
+    const op = wildcard ? "=" : (match[1] ?? "^");
+    const base = `${major}.${minor ?? 0}.${patch ?? 0}${match[5] ?? ""}`;
+    // The first version past the range a caret, tilde or partial `=` allows.
+    const nextMinor = `${major}.${(minor ?? 0) + 1}.0`;
+    const nextMajor = `${major + 1}.0.0`;
+    let upper: string | undefined;
+    if (op === "^") upper = major > 0 || minor === undefined ? nextMajor : minor > 0 || patch === undefined ? nextMinor : `0.0.${patch + 1}`;
+    else if (op === "~") upper = minor === undefined ? nextMajor : nextMinor;
+    else if (op === "=" && patch === undefined) upper = minor === undefined ? nextMajor : nextMinor;
+    if (upper !== undefined) {
+      const top = upper;
+      tests.push((v) => compareVersions(v, base) >= 0 && compareVersions(v, top) < 0);
+    } else if (op === "=") tests.push((v) => compareVersions(v, base) === 0);
+    else if (op === ">=") tests.push((v) => compareVersions(v, base) >= 0);
+    else if (op === ">") tests.push((v) => compareVersions(v, base) > 0);
+    else if (op === "<=") tests.push((v) => compareVersions(v, base) <= 0);
+    else tests.push((v) => compareVersions(v, base) < 0);
+  }
+  const accepted = versions.filter((v) => !isPrerelease(v) && tests.every((test) => test(v))).sort(compareVersions);
+  return accepted[accepted.length - 1];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The catalog of a version
+
+/** What versioning changed in a key's manifest, for messages. */
+export interface VersionedKey {
+  catalog: string;
+  locked: LockedCrate;
+}
+
+/**
+ * The built-in manifests as of the locked versions: identifiers the version lacks are left out (an
+ * uncertain one stays: no error without certainty), removed ones come back, and sets get the members
+ * of that version. Versions that are pre-releases or outside 2.x are not versioned (the newest holds).
+ */
+export function builtinsAt(builtin: AclManifests, history: VersionHistory, locked: ReadonlyMap<string, LockedCrate>): AclManifests {
+  const out: AclManifests = {};
+  for (const [key, manifest] of Object.entries(builtin)) {
+    const catalog = historyCatalogOf(key);
+    const lock = locked.get(catalog);
+    const version = lock?.source === "newest" ? LATEST_RELEASE : lock?.version;
+    out[key] = version !== undefined && history.has(catalog) && isCheckableVersion(version) ? manifestAt(key, manifest, catalog, history, version) : manifest;
+  }
+  return out;
+}
+
+/**
+ * Stands for "whatever release is newest" when the app locks nothing: after every known release, so an
+ * identifier added by an unverified newer release (core 2.12's `allow-exit`) is uncertain, not absent.
+ */
+export const LATEST_RELEASE = "2.999999.0";
+
+/** Versions the history can speak for: releases from 2.0.0 on. */
+export function isCheckableVersion(version: string): boolean {
+  const parsed = parseVersion(version);
+  return !!parsed && parsed.pre === undefined && parsed.major === 2;
+}
+
+function manifestAt(key: string, manifest: Manifest, catalog: string, history: VersionHistory, version: string): Manifest {
+  const prefix = `${key}:`;
+  const exists = (name: string) => history.exists(catalog, prefix + name, version) !== false;
+  const members = (name: string, set: PermissionSetDef): PermissionSetDef => {
+    const listed = history.membersAt(catalog, prefix + name, version);
+    return listed ? { ...set, permissions: listed } : set;
+  };
+  const permissions: Record<string, PermissionDef> = {};
+  for (const [name, permission] of Object.entries(manifest.permissions)) if (exists(name)) permissions[name] = permission;
+  const sets: Record<string, PermissionSetDef> = {};
+  for (const [name, set] of Object.entries(manifest.permission_sets)) if (exists(name)) sets[name] = members(name, set);
+  // Identifiers of this key that the version has but the newest catalog dropped: rebuilt from their names.
+  for (const id of history.recordedIds(catalog)) {
+    if (!id.startsWith(prefix) || id.slice(prefix.length).includes(":")) continue;
+    const name = id.slice(prefix.length);
+    // Uncertain ones too: no error without certainty.
+    if (name === "default" || permissions[name] || sets[name] || history.exists(catalog, id, version) === false) continue;
+    if (history.isRemovedSet(catalog, id)) {
+      sets[name] = { identifier: name, description: "", permissions: history.membersAt(catalog, id, version) ?? [] };
+      continue;
+    }
+    const generated = /^(allow|deny)-(.+)$/.exec(name);
+    if (!generated) continue;
+    const command = generated[2]!.replace(/-/g, "_");
+    const action = generated[1] === "allow" ? "Enables" : "Denies";
+    permissions[name] = {
+      identifier: name,
+      description: `${action} the ${command} command without any pre-configured scope.`,
+      commands: generated[1] === "allow" ? { allow: [command], deny: [] } : { allow: [], deny: [command] },
+    };
+  }
+  const defaultPermission = manifest.default_permission && members("default", manifest.default_permission);
+  return { ...manifest, default_permission: defaultPermission, permissions: sortKeys(permissions), permission_sets: sortKeys(sets) };
+}
+
+function sortKeys<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

@@ -1,0 +1,151 @@
+/**
+ * The host and official-plugin versions an app builds with: its `Cargo.lock` (in `src-tauri/` or a
+ * Cargo workspace root above it), else its `Cargo.toml` requirements, resolved to the newest known
+ * release they allow. The search never leaves the repository (the folder holding `.git`), or, outside
+ * a repository, the app folder: a lock file elsewhere on the machine must not change the verdict.
+ */
+import { realpathSync } from "node:fs";
+import path from "node:path";
+import { isPlainObject } from "../../core/json.js";
+import { newestMatching, type LockedCrate, type VersionHistory } from "../catalog/versions.js";
+import { pathKind, readTextFile } from "../../core/source/read.js";
+
+export interface AppVersions {
+  /** History catalog (`core`, `fs` …) → the version used. */
+  crates: Map<string, LockedCrate>;
+  /** Where the versions came from; undefined when neither a lock nor a Cargo.toml was found. */
+  source?: { kind: "Cargo.lock" | "Cargo.toml"; file: string };
+}
+
+/** Folders to look in, nearest first: `src-tauri`, then up to the repository root. */
+async function searchFolders(srcTauri: string): Promise<string[]> {
+  const folders: string[] = [];
+  let dir = srcTauri;
+  for (;;) {
+    folders.push(dir);
+    if ((await pathKind(path.join(dir, ".git"))) !== "missing") return folders;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  // No repository: only the app itself (src-tauri and the folder holding it).
+  return path.basename(srcTauri) === "src-tauri" ? [srcTauri, path.dirname(srcTauri)] : [srcTauri];
+}
+
+/** Whether `file`'s real location is still inside `root` (a symlink may point anywhere). */
+function staysInside(file: string, root: string): boolean {
+  try {
+    const real = realpathSync(file);
+    const base = realpathSync(root);
+    const relative = path.relative(base, real);
+    return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+  } catch {
+    return false;
+  }
+}
+
+export async function readAppVersions(srcTauri: string, history: VersionHistory, relative: (absolute: string) => string, maxBytes: number): Promise<AppVersions> {
+  const folders = await searchFolders(srcTauri);
+  const root = folders[folders.length - 1]!;
+  for (const dir of folders) {
+    const lock = path.join(dir, "Cargo.lock");
+    if ((await pathKind(lock)) !== "file" || !staysInside(lock, root)) continue;
+    const read = readTextFile(lock, maxBytes);
+    if (!read.ok) continue;
+    const file = relative(lock);
+    const crates = new Map<string, LockedCrate>();
+    for (const { name, version } of lockedPackages(read.text)) {
+      const catalog = history.catalogOfCrate(name);
+      if (catalog) crates.set(catalog, { crate: name, version, source: "Cargo.lock", file });
+    }
+    return { crates, source: { kind: "Cargo.lock", file } };
+  }
+  const manifest = path.join(srcTauri, "Cargo.toml");
+  if ((await pathKind(manifest)) === "file" && staysInside(manifest, root)) {
+    const read = readTextFile(manifest, maxBytes);
+    if (read.ok) {
+      const file = relative(manifest);
+      const crates = new Map<string, LockedCrate>();
+      const workspace = await workspaceDependencies(folders.slice(1), root, maxBytes);
+      for (const [name, requirement] of await dependencyRequirements(read.text, workspace)) {
+        const catalog = history.catalogOfCrate(name);
+        if (!catalog) continue;
+        const version = newestMatching(requirement, history.versions(catalog));
+        if (version) crates.set(catalog, { crate: name, version, source: "Cargo.toml", file });
+      }
+      return { crates, source: { kind: "Cargo.toml", file } };
+    }
+  }
+  return { crates: new Map() };
+}
+
+/**
+ * `[[package]]` name and version pairs of a Cargo.lock, read line by line (the format is generated and
+ * regular; linear in the file's size whatever it holds).
+ */
+export function lockedPackages(text: string): Array<{ name: string; version: string }> {
+  const packages: Array<{ name: string; version: string }> = [];
+  let current: { name?: string; version?: string } | undefined;
+  const flush = () => {
+    if (current?.name !== undefined && current.version !== undefined) packages.push({ name: current.name, version: current.version });
+  };
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (line.startsWith("[")) {
+      flush();
+      current = line === "[[package]]" ? {} : undefined;
+      continue;
+    }
+    if (!current) continue;
+    const match = /^(name|version)\s*=\s*"([^"]*)"\s*$/.exec(line);
+    if (match) current[match[1] as "name" | "version"] = match[2]!;
+  }
+  flush();
+  return packages;
+}
+
+type Toml = Record<string, unknown>;
+
+async function parseTomlText(text: string): Promise<Toml | undefined> {
+  const { parseToml } = await import("../../core/source/toml.js");
+  const parsed = parseToml(text);
+  return isPlainObject(parsed.value) ? parsed.value : undefined;
+}
+
+/** `[workspace.dependencies]` of the nearest workspace root above the app, for `dep = { workspace = true }`. */
+async function workspaceDependencies(folders: string[], root: string, maxBytes: number): Promise<Toml> {
+  for (const dir of folders) {
+    const file = path.join(dir, "Cargo.toml");
+    if ((await pathKind(file)) !== "file" || !staysInside(file, root)) continue;
+    const read = readTextFile(file, maxBytes);
+    if (!read.ok) continue;
+    const toml = await parseTomlText(read.text);
+    const workspace = toml && isPlainObject(toml.workspace) ? toml.workspace : undefined;
+    if (workspace) return isPlainObject(workspace.dependencies) ? workspace.dependencies : {};
+  }
+  return {};
+}
+
+/** Version requirements of the app's dependencies (any target); git and path dependencies have none. */
+async function dependencyRequirements(text: string, workspace: Toml): Promise<Map<string, string>> {
+  const toml = await parseTomlText(text);
+  const out = new Map<string, string>();
+  if (!toml) return out;
+  const tables: unknown[] = [toml.dependencies];
+  if (isPlainObject(toml.target)) for (const target of Object.values(toml.target)) if (isPlainObject(target)) tables.push(target.dependencies);
+  const requirementOf = (value: unknown, name: string): string | undefined => {
+    if (typeof value === "string") return value;
+    if (!isPlainObject(value)) return undefined;
+    if (value.workspace === true) return requirementOf(workspace[name], name);
+    return typeof value.version === "string" ? value.version : undefined;
+  };
+  for (const table of tables) {
+    if (!isPlainObject(table)) continue;
+    for (const [key, value] of Object.entries(table)) {
+      const name = isPlainObject(value) && typeof value.package === "string" ? value.package : key;
+      const requirement = requirementOf(value, key);
+      if (requirement !== undefined && !out.has(name)) out.set(name, requirement);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,22 @@
+import { defineRule } from "./types.js";
+
+export default defineRule({
+  id: "manifest-mismatch",
+  description: "Disallow a committed acl-manifests.json whose official plugins differ from the built-in catalog of the locked release (an edited build output).",
+  category: "security",
+  defaultSeverity: "error",
+  fixable: false,
+  check(context) {
+    // The comparison runs when the manifest is loaded (the catalog takes the union of both definitions there).
+    for (const difference of context.project.manifestDifferences ?? []) {
+      context.report({
+        at: { absolutePath: difference.absolutePath },
+        path: difference.path,
+        target: "key",
+        message: `plugin "${difference.key}": ${difference.message}`,
+        hint: "the build regenerates this file: rebuild the app and commit the result; caplint answers with the union of both definitions until then",
+        data: { plugin: difference.key, permission: difference.name },
+      });
+    }
+  },
+});
