@@ -56,7 +56,7 @@ let tarball: string;
 let packed: { files: Array<{ path: string }> };
 
 beforeAll(async () => {
-  expect(existsSync(path.join(ROOT, "dist/cli-bundle/main.js")), "npm run build first (npm test does)").toBe(true);
+  expect(existsSync(path.join(ROOT, "dist/cli-bundle/main.cjs")), "npm run build first (npm test does)").toBe(true);
   const scratch = mkdtempSync(path.join(tmpdir(), "caplint-pack-"));
   // The build is fresh (npm test builds first); --ignore-scripts skips building it again in `prepare`.
   const { stdout } = await exec("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", scratch], { cwd: ROOT });
@@ -80,7 +80,7 @@ afterAll(() => {
 describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, () => {
   it("holds what users need and nothing of the development tree", () => {
     const files = packed.files.map((f) => f.path);
-    for (const needed of ["LICENSE", "README.md", "package.json", "bin/caplint.js", "dist/cli-bundle/main.js", "dist/index.js", "dist/index.d.ts", "schema/capability.schema.json", "schema/caplint.config.schema.json"]) {
+    for (const needed of ["LICENSE", "README.md", "package.json", "bin/caplint.js", "dist/cli-bundle/main.cjs", "dist/index.js", "dist/index.d.ts", "schema/capability.schema.json", "schema/caplint.config.schema.json"]) {
       expect(files, needed).toContain(needed);
     }
     expect(files.some((f) => f.startsWith("data/") && f.endsWith(".json")), "the built-in catalogs").toBe(true);

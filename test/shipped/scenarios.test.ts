@@ -48,7 +48,7 @@ describe("every command, in-process main()", () => {
 
 describe("every command, through the built bin (node bin/caplint.js)", { timeout: TIMEOUT }, () => {
   it("the bundle is built", () => {
-    expect(existsSync(path.join(ROOT, "dist/cli-bundle/main.js")), "run npm run build first").toBe(true);
+    expect(existsSync(path.join(ROOT, "dist/cli-bundle/main.cjs")), "run npm run build first").toBe(true);
   });
   for (const scenario of SCENARIOS) {
     it.concurrent(scenario.name, async () => {

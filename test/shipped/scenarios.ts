@@ -121,7 +121,7 @@ export const SCENARIOS: Scenario[] = [
   { name: "check: --rule wins over the config", args: ["check", "--format", "compact", ".", "--rule", "unknown-field=off"], cwd: `${CLI}/config`, code: 0, stdout: "" },
   { name: "check: -c names the config", args: ["check", "-c", "config/caplint.config.json", "--format", "compact", "config/cap.json"], cwd: CLI, code: 1, stdout: /\[unknown-field\]\n$/ },
   { name: "check: a missing path", args: ["check", "does-not-exist.json"], cwd: CLI, code: 2, stdout: "", stderr: "caplint: does-not-exist.json: no such file or directory\n" },
-  { name: "check: no app here", args: [], cwd: CLI, code: 2, stdout: "", stderr: /^caplint: no app here/ },
+  { name: "check: no app here", args: [], cwd: `${CLI}/forms`, code: 2, stdout: "", stderr: /^caplint: no app here/ },
   { name: "check: a bad --format lists the choices", args: ["check", "forms", "--format", "xml"], cwd: CLI, code: 2, stderr: /stylish/ },
   {
     name: "check: --output writes the report atomically, exit code unchanged",
@@ -249,15 +249,14 @@ export const SCENARIOS: Scenario[] = [
       'window "main", webview "main", origin local, platform linux',
       "capabilities: default",
       "",
-      "ALLOWED: plugin:dialog|save (allowed)",
+      "ALLOWED: plugin:dialog|save (allowed) on linux",
       '  dialog.save allowed on window "main", webview "main", URL: local',
-      "",
-      "referenced by: capability: default, permission: allow-save",
+      "  referenced by: capability: default, permission: allow-save",
       "  granted by capability default › dialog:default › dialog:allow-save [local]  (src-tauri/capabilities/default.json:11)",
       "",
     ].join("\n"),
   },
-  { name: "access: not allowed exits 1", args: ["access", "--window", "settings", "--command", "plugin:fs|read_file", "--platform", "linux"], cwd: DEMO, code: 1, stdout: /^NOT ALLOWED: plugin:fs\|read_file \(not-granted\)$/m },
+  { name: "access: not allowed exits 1", args: ["access", "--window", "settings", "--command", "plugin:fs|read_file", "--platform", "linux"], cwd: DEMO, code: 1, stdout: /^NOT ALLOWED: plugin:fs\|read_file \(not-granted\) on linux$/m },
   {
     name: "access: everything a window may call, as JSON",
     args: ["access", "--window", "main", "--platform", "linux", "--format", "json"],
@@ -273,9 +272,11 @@ export const SCENARIOS: Scenario[] = [
     stdout: [
       'window "main", webview "main", origin local, platform linux',
       "capabilities: default",
+      'note: no known plugin has the command "greet"; did you mean "plugin:menu|get", "plugin:store|get" or "plugin:store|reset"?',
       "",
-      "NOT CHECKED: greet (unchecked)",
+      "NOT CHECKED: greet (unchecked) on linux",
       "  greet is not checked by the host: the app defines no permissions, so any window may call its own command greet from local pages (the app must register it; from a remote origin it would be checked)",
+      "  note: the host does not check this app command from local pages because the app defines no permissions",
       "",
     ].join("\n"),
   },
@@ -284,7 +285,7 @@ export const SCENARIOS: Scenario[] = [
     args: ["access", "--window", "main", "--command", "greet", "--url", "https://example.com/", "--platform", "linux"],
     cwd: `${CLI}/unchecked-app`,
     code: 1,
-    stdout: /^NOT ALLOWED: greet \(not-granted\)$/m,
+    stdout: /^NOT ALLOWED: greet \(not-granted\) on linux$/m,
   },
   {
     name: "access: json says unchecked",
@@ -332,8 +333,8 @@ export const SCENARIOS: Scenario[] = [
   },
 
   // diff
-  { name: "diff: new access exits 1", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--platform", "linux"], code: 1, stdout: /^NEW ACCESS \(7 command grants\):\n/ },
-  { name: "diff: no new access exits 0", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app`, "--platform", "linux"], code: 0, stdout: "no new access\n" },
+  { name: "diff: new access exits 1", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--platform", "linux"], code: 1, stdout: /^NEW ACCESS on linux \(7 command grants\):\n/ },
+  { name: "diff: no new access exits 0", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app`, "--platform", "linux"], code: 0, stdout: "no new access on linux\n" },
   { name: "diff -q: the exit code only", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--platform", "linux", "-q"], code: 1, stdout: "" },
   { name: "diff: json", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--platform", "linux", "--format", "json"], code: 1, stdout: json((out) => expectTrue(out.added.length > 0, "added grants")) },
 

@@ -41,7 +41,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
       const call = explainCall(project, groups, { command: lookup.command, known: lookup.known, suggestions: lookup.suggestions, window, webview, origin }, (at) => lines.line(at.file, at.path));
       const answer = { window, webview, origin, asked, capabilities: capabilitiesCovering(groups, window, webview, origin), call, lines };
       io.stdout.write(options.format === "json" ? renderCallJson(answer) : renderCallText(answer));
-      setExitCode(call.verdicts.every((v) => v.explanation.verdict === "allowed") ? EXIT_OK : EXIT_FINDINGS);
+      setExitCode(call.verdicts.every((v) => v.explanation.verdict === "allowed" || v.explanation.verdict === "unchecked") ? EXIT_OK : EXIT_FINDINGS);
       return;
     }
 

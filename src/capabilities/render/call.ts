@@ -34,7 +34,8 @@ export function renderCall(call: CallExplanation, asked: readonly string[], line
   for (const { platforms, explanation: e } of call.verdicts) {
     out.push("");
     const on = call.verdicts.length > 1 || asked.length === 1 ? ` on ${describePlatforms(platforms, asked)}` : "";
-    out.push(`${e.verdict === "allowed" ? "ALLOWED" : "NOT ALLOWED"}: ${e.command} (${e.verdict})${on}`);
+    const heading = e.verdict === "allowed" ? "ALLOWED" : e.verdict === "unchecked" ? "NOT CHECKED" : "NOT ALLOWED";
+    out.push(`${heading}: ${e.command} (${e.verdict})${on}`);
     for (const line of shortenPermissionList(e.message, e.associatedPermissions).split("\n")) if (line) out.push(`  ${line}`);
     if (!e.enforced) out.push("  note: the host does not check this app command from local pages because the app defines no permissions");
     for (const entry of e.verdict === "denied" ? e.deniedBy : e.verdict === "allowed" ? e.grantedBy : e.allowEntries) {
@@ -42,7 +43,8 @@ export function renderCall(call: CallExplanation, asked: readonly string[], line
     }
   }
   const s = call.suggestion;
-  if (s) {
+  // An app command the host does not check needs no grant: nothing to add.
+  if (s && !call.verdicts.every((v) => v.explanation.verdict === "unchecked" || v.explanation.verdict === "allowed")) {
     out.push("");
     out.push("to allow it:");
     for (const deny of s.removeDenies) out.push(`  remove the deny ${deny.provenance.chain[0]} from capability ${deny.provenance.capability}  (${lines.where(deny)})`);
