@@ -20,7 +20,7 @@ describe("caplint mcp, offline", () => {
     expect(result.stdout).toContain("bad.json\n");
     expect(result.stdout).toContain('  18:15  warning  server name "Demo MCP v2" carries a version or date ("v2"); a server name stays the same across releases  mcp-server-name');
     expect(result.stdout).toContain('      help: name it "demo_mcp" and put the version in serverInfo.version');
-    expect(result.stdout).toMatch(/✖ 25 problems \(9 errors, 16 warnings\) in 1 file\n$/);
+    expect(result.stdout).toMatch(/✖ 25 problems \(9 errors, 16 warnings\) in 1 file \(1 checked\)\n$/);
   });
 
   it("json output follows the diagnostics contract", async () => {
@@ -139,7 +139,7 @@ describe("README examples of caplint mcp run through the built bin", () => {
   it("caplint mcp fixtures/mcp/dumps/bad.json", async () => {
     const result = await caplint(["mcp", "fixtures/mcp/dumps/bad.json"]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain("✖ 25 problems (9 errors, 16 warnings) in 1 file");
+    expect(result.stdout).toContain("✖ 25 problems (9 errors, 16 warnings) in 1 file (1 checked)");
   });
 
   it("caplint mcp --format sarif --output mcp.sarif tools.json", async () => {

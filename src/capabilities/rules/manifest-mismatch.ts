@@ -4,6 +4,8 @@ export default defineRule({
   id: "manifest-mismatch",
   description: "Disallow a committed acl-manifests.json whose official plugins differ from the built-in catalog of the locked release (an edited build output).",
   category: "security",
+  // An edited build output that hides what the app grants (CWE-345: insufficient verification of data authenticity).
+  security: { severity: 7.5, cwe: [345] },
   defaultSeverity: "error",
   fixable: false,
   check(context) {
