@@ -21,6 +21,7 @@ const APP = path.join(SARIF_FIXTURES, "app");
 const SCHEMA_ID = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 /** Rules that `fixtures/sarif/app` triggers; a new rule needs a case there and an entry here. */
 const COVERED_RULES = [
+  "manifest-mismatch",
   "allow-deny-conflict",
   "broad-remote",
   "dangerous-permission",
