@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { prng } from "./lib/prng.mjs";
 import { realWorldApp } from "./lib/real-world-app.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -15,17 +16,6 @@ const AJV_CLI = path.join(ROOT, "node_modules", "ajv-cli", "dist", "index.js");
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf("--runs") + 1]) || 7;
 const KEEP = args.includes("--keep");
-
-/** Mulberry32: a small seeded PRNG, so every run benchmarks the same files. */
-function prng(seed) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const core = JSON.parse(readFileSync(path.join(ROOT, "data", "core-acl-manifest.json"), "utf8"));
 // Like real capability files: defaults and allow-permissions, and now and then a deny.
