@@ -59,9 +59,9 @@ function ruleFolderFiles(dir = path.join(ROOT, "src")): string[] {
   return found.sort();
 }
 
-/** The rule ids a source file defines with `defineRule({ id: "…" })`. */
+/** The rule ids a source file defines with `defineRule({ id: "…" })` (or `definePipelineStep`). */
 function definedRuleIds(file: string): string[] {
-  return [...readFileSync(file, "utf8").matchAll(/defineRule\(\s*\{\s*id:\s*"([^"]+)"/g)].map((m) => m[1]!);
+  return [...readFileSync(file, "utf8").matchAll(/define(?:Rule|PipelineStep)\(\s*\{\s*id:\s*"([^"]+)"/g)].map((m) => m[1]!);
 }
 
 /** ESLint's checkRuleFiles: start from the files, so nothing unregistered or orphaned passes silently. */
@@ -74,7 +74,7 @@ describe("rule files, registry and fixture folders agree", () => {
     expect(files.length).toBeGreaterThan(0);
     const defined = files.flatMap((file) => definedRuleIds(file).map((id) => ({ id, file: path.relative(ROOT, file) })));
     for (const file of files) {
-      if (readFileSync(file, "utf8").includes("defineRule(") && !file.endsWith("types.ts")) {
+      if (/define(Rule|PipelineStep)\(/.test(readFileSync(file, "utf8")) && !file.endsWith("types.ts")) {
         expect(definedRuleIds(file).length, `${path.relative(ROOT, file)} calls defineRule but no id "…" follows it`).toBeGreaterThan(0);
       }
     }

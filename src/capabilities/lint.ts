@@ -4,16 +4,14 @@ import path from "node:path";
 import { relativeFile, type Project } from "./load/project.js";
 import type { JsonPath } from "../core/location.js";
 import type { Capability, PermissionEntry } from "./model/types.js";
-import { CAPABILITY_RULES, CAPABILITY_RULES_BY_ID } from "./rules/index.js";
+import { CAPABILITY_RULES } from "./rules/index.js";
 import { CAPABILITY_FIELDS, capabilityObjects, fileForm, PERMISSION_ENTRY_FIELDS, REMOTE_FIELDS, WRAPPED_FILE_FIELDS } from "./model/capability.js";
-import unusedSuppression from "./rules/unused-suppression.js";
-import { findSuppression, type Suppression } from "../core/suppressions.js";
+import { findSuppression } from "../core/suppressions.js";
 import { collectSuppressions } from "./suppressions.js";
-import { removeArrayItem } from "../core/fix/edits.js";
-import { nearest } from "../core/did-you-mean.js";
+import { formatMessage, RuleContractError } from "../core/messages.js";
 import type { ResolvedModel } from "./engine/index.js";
 import { TARGETS } from "./model/types.js";
-import type { Rule, RuleContext, RuleReport } from "./rules/types.js";
+import type { LocatedReport, PipelineStep, Rule, RuleContext, RuleReport } from "./rules/types.js";
 import { validateCapabilityFile } from "./schema/validate.js";
 import { normalizePlatform, OptionError, requireStringList } from "./library-options.js";
 
@@ -35,6 +33,9 @@ export interface LintOptions {
   focus?: readonly string[];
 }
 
+/** What the linter runs: the rules, and the pipeline steps whose findings it reports itself. */
+export type CapabilityRule = Rule | PipelineStep;
+
 export interface LintResult {
   diagnostics: Diagnostic[];
   /** Number of files checked (capability files plus unreadable ones). */
@@ -48,7 +49,12 @@ export interface LintResult {
  * Rules see a typed model in which schema-invalid fields are dropped, so a wrong type in one
  * field does not hide unknown permissions elsewhere in the same file.
  */
-export async function lint(project: Project, givenOptions: LintOptions = {}): Promise<LintResult> {
+export async function lint(project: Project, options: LintOptions = {}): Promise<LintResult> {
+  return lintWithRules(project, CAPABILITY_RULES, options);
+}
+
+/** `lint()` with a given rule list (tests run rules that break the contract through it). */
+export async function lintWithRules(project: Project, rules: readonly CapabilityRule[], givenOptions: LintOptions = {}): Promise<LintResult> {
   const options: LintOptions = { ...givenOptions };
   if (options.platforms !== undefined) {
     requireStringList("platforms", options.platforms);
@@ -68,16 +74,19 @@ export async function lint(project: Project, givenOptions: LintOptions = {}): Pr
     return (valueAt(document?.value, capability.source.path) ?? {}) as Record<string, unknown>;
   };
   const suppressions = collectSuppressions(project.capabilities, rawOf);
-  const severityOf = (rule: Rule, absolutePath: string): Severity | undefined => {
-    if (rule.reservedForPipeline) return rule.defaultSeverity;
+  const severityOf = (rule: CapabilityRule, absolutePath: string): Severity | undefined => {
+    if (rule.kind === "pipeline") return rule.defaultSeverity;
     const setting = options.severityFor?.(rule.id, absolutePath) ?? rule.defaultSeverity;
     return setting === "off" ? undefined : setting;
   };
-  const emit = (rule: Rule, document: SourceDocument | undefined, absolutePath: string, file: string, report: Omit<RuleReport, "at">) => {
+  const emit = (rule: CapabilityRule, document: SourceDocument | undefined, absolutePath: string, file: string, report: LocatedReport) => {
+    // Contract breaches are bugs in the rule: fail loudly, whatever the configuration says.
+    if (report.fix && !rule.fixable) throw new RuleContractError(rule.id, "returned a fix, but its meta says fixable: false");
+    const message = report.messageId === undefined ? report.message : formatMessage(rule, report.messageId, report.data);
     const configured = severityOf(rule, absolutePath);
     if (!configured) return;
     const severity: Severity = report.escalate ? "error" : report.demote ? "warning" : configured;
-    if (!rule.reservedForPipeline) {
+    if (rule.kind !== "pipeline") {
       const suppression = findSuppression(suppressions, rule.id, absolutePath, report.path);
       if (suppression) {
         suppression.used = true;
@@ -87,8 +96,9 @@ export async function lint(project: Project, givenOptions: LintOptions = {}): Pr
     const located = document?.locate(report.path, report.target) ?? { range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } }, offset: 0, length: 0 };
     const diagnostic: Diagnostic = {
       ruleId: rule.id,
+      ...(report.messageId === undefined ? {} : { messageId: report.messageId }),
       severity,
-      message: oneLine(shortenQuotedValues(report.message)),
+      message: oneLine(shortenQuotedValues(message)),
       file,
       absolutePath,
       path: report.path,
@@ -97,7 +107,7 @@ export async function lint(project: Project, givenOptions: LintOptions = {}): Pr
       length: located.length,
     };
     if (report.hint) diagnostic.hint = oneLine(report.hint);
-    if (report.data) diagnostic.data = report.data;
+    if (report.data && Object.keys(report.data).length > 0) diagnostic.data = report.data;
     if (report.fix && document?.format === "json") {
       const fix = report.fix(document);
       if (fix) diagnostic.fix = fix;
@@ -105,37 +115,40 @@ export async function lint(project: Project, givenOptions: LintOptions = {}): Pr
     diagnostics.push(diagnostic);
   };
 
-  const parseRule = CAPABILITY_RULES_BY_ID.get("parse")!;
-  const schemaRule = CAPABILITY_RULES_BY_ID.get("schema")!;
+  const parse = rules.find((rule) => rule.id === "parse")!;
+  const schema = rules.find((rule) => rule.id === "schema")!;
   for (const problem of project.problems) {
-    emit(parseRule, problem.document ?? documentsByPath.get(problem.absolutePath), problem.absolutePath, problem.file, { path: problem.path ?? [], message: problem.message });
+    const document = problem.document ?? documentsByPath.get(problem.absolutePath);
+    emit(parse, document, problem.absolutePath, problem.file, { path: problem.path ?? [], messageId: "unreadable", data: { problem: problem.message } });
   }
   const validations = await Promise.all(
     project.documents.map(async (document) => ({ document, problems: document.ok ? await validateCapabilityFile(document.value) : [] })),
   );
   for (const { document, problems } of validations) {
     if (!document.ok) {
-      emit(parseRule, document, document.absolutePath, document.file, { path: [], message: document.parseError!.message });
+      emit(parse, document, document.absolutePath, document.file, { path: [], messageId: "unreadable", data: { problem: document.parseError!.message } });
       continue;
     }
-    for (const problem of problems) emit(schemaRule, document, document.absolutePath, document.file, problem);
+    for (const { message, ...problem } of problems) emit(schema, document, document.absolutePath, document.file, { ...problem, messageId: "violation", data: { problem: message } });
     for (const path of repeatedFields(document)) {
-      emit(schemaRule, document, document.absolutePath, document.file, {
+      emit(schema, document, document.absolutePath, document.file, {
         path,
         target: "key",
-        message: `field "${String(path[path.length - 1])}" is written twice in one object: the host rejects the file ("duplicate field")`,
+        messageId: "repeatedField",
+        data: { field: String(path[path.length - 1]) },
         hint: "keep one of them (caplint, like JSON.parse, reads the last)",
       });
     }
   }
 
-  let current: Rule = parseRule;
   let resolutions: Promise<ResolvedModel[]> | undefined;
-  const context: RuleContext = {
+  const rulesById: ReadonlyMap<string, CapabilityRule> = new Map(rules.map((rule) => [rule.id, rule]));
+  const shared = {
     project,
     catalog: project.catalog,
     capabilities: project.capabilities,
-    document: (at) => documentsByPath.get(at.absolutePath),
+    rules: rulesById,
+    document: (at: { absolutePath: string }) => documentsByPath.get(at.absolutePath),
     raw: rawOf,
     *entries(): Iterable<{ capability: Capability; entry: PermissionEntry }> {
       for (const capability of project.capabilities) for (const entry of capability.permissions) yield { capability, entry };
@@ -148,28 +161,23 @@ export async function lint(project: Project, givenOptions: LintOptions = {}): Pr
       });
       return resolutions;
     },
-    report(report) {
-      const document = documentsByPath.get(report.at.absolutePath);
-      // A file without a document (a skipped .json5) is still named relative to the working directory.
-      const absolutePath = path.resolve(project.cwd, report.at.absolutePath);
-      emit(current, document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath), report);
-    },
+    suppressions: () => suppressions,
   };
-  for (const rule of CAPABILITY_RULES) {
-    if (rule.reservedForPipeline || rule === unusedSuppression || (options.only && !options.only.has(rule.id))) continue;
-    current = rule;
-    await rule.check(context);
-  }
-  reportUnusedSuppressions(suppressions, (suppression, message, hint) => {
-    const { absolutePath } = suppression.scope;
-    const document = documentsByPath.get(absolutePath);
-    emit(unusedSuppression, document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath), {
-      path: suppression.path,
-      message,
-      hint,
-      fix: (document) => removeArrayItem(document, suppression.path, `remove "${suppression.ruleId}" from caplint-disable`),
+  /** One frozen context per rule: `report` is bound to its rule, nothing is shared or mutable. */
+  const contextFor = (rule: Rule): RuleContext =>
+    Object.freeze({
+      ...shared,
+      rule,
+      report(report: RuleReport) {
+        const document = documentsByPath.get(report.at.absolutePath);
+        // A file without a document (a skipped .json5) is still named relative to the working directory.
+        const absolutePath = path.resolve(project.cwd, report.at.absolutePath);
+        emit(rule, document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath), report);
+      },
     });
-  });
+  const runnable = rules.filter((rule): rule is Rule => rule.kind !== "pipeline" && (!options.only || options.only.has(rule.id)));
+  // Stable: rules keep their order, those that read the suppressions' use move behind the others.
+  for (const rule of [...runnable.filter((r) => !r.runsLast), ...runnable.filter((r) => r.runsLast)]) await rule.check(contextFor(rule));
 
   const focus = options.focus;
   const inFocus = (file: string) => focus === undefined || focus.some((f) => file === f || (f.endsWith(path.sep) && file.startsWith(f)));
@@ -177,21 +185,6 @@ export async function lint(project: Project, givenOptions: LintOptions = {}): Pr
   const unreadable = new Set(project.problems.filter((p) => !documentsByPath.has(p.absolutePath) && inFocus(p.absolutePath)).map((p) => p.absolutePath));
   const files = project.documents.filter((d) => inFocus(d.absolutePath)).length + unreadable.size;
   return { diagnostics: dedupe(kept.sort(compareDiagnostics)), files, notes: [...(project.notes ?? [])] };
-}
-
-function reportUnusedSuppressions(suppressions: readonly Suppression[], report: (s: Suppression, message: string, hint: string) => void) {
-  for (const suppression of suppressions) {
-    if (suppression.used) continue;
-    const rule = CAPABILITY_RULES_BY_ID.get(suppression.ruleId);
-    if (!rule) {
-      const close = nearest(suppression.ruleId, CAPABILITY_RULES_BY_ID.keys(), 1);
-      report(suppression, `caplint-disable names unknown rule "${suppression.ruleId}"`, close.length ? `did you mean "${close[0]}"?` : "list rules with: caplint rules");
-    } else if (rule.reservedForPipeline) {
-      report(suppression, `"${suppression.ruleId}" findings cannot be suppressed`, "remove it from caplint-disable and fix the file");
-    } else {
-      report(suppression, `caplint-disable "${suppression.ruleId}" suppresses nothing in ${suppression.scope.label}`, "remove it");
-    }
-  }
 }
 
 /** Repeated keys serde rejects: the known fields of capabilities, `remote`, permission entries and the file. */

@@ -11,6 +11,8 @@ export interface Fix {
 
 export interface Diagnostic {
   ruleId: string;
+  /** The id of the rule's message template (`meta.messages`) the text was built from. */
+  messageId?: string;
   severity: Severity;
   message: string;
   /** POSIX path relative to the working directory (or absolute when outside it). */
@@ -27,7 +29,7 @@ export interface Diagnostic {
   /** The other line of a finding that pairs two events (a terminal event and its start). */
   relatedLine?: number;
   fix?: Fix;
-  /** Facts behind the message for programs (e.g. the commands a dangerous grant covers); not printed. */
+  /** Facts behind the message for programs: its placeholder values and e.g. the commands a dangerous grant covers; not printed. */
   data?: Readonly<Record<string, unknown>>;
 }
 

@@ -1,4 +1,5 @@
 import type { Severity } from "./diagnostics.js";
+import type { RuleMessages } from "./messages.js";
 
 /** The kinds of input caplint checks; each lives in its own folder under src/ and plugs its rules and commands in. */
 export const DOMAIN_NAMES = ["capabilities", "events", "mcp"] as const;
@@ -21,8 +22,14 @@ export interface RuleMeta {
   defaultSeverity: Severity;
   /** True when the rule offers safe fixes applied by `--fix`. */
   fixable: boolean;
-  /** Findings the pipeline itself reports (a file that does not parse); always errors, cannot be turned off. */
-  reservedForPipeline?: boolean;
+  /**
+   * `"pipeline"`: findings the pipeline itself reports (a file that does not parse, a schema
+   * violation): no `check`, always errors, cannot be turned off or suppressed. Listed with the rules
+   * for docs, config and SARIF. Default: an ordinary rule.
+   */
+  kind?: "rule" | "pipeline";
+  /** messageId → message template with `{{name}}` placeholders (src/core/messages.ts). */
+  messages?: RuleMessages;
   /**
    * For security rules: how bad a finding is on the CVSS-like 0.0-10.0 scale GitHub code scanning
    * ranks alerts by (SARIF `security-severity`), and the CWE weaknesses it is an instance of.

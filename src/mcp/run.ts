@@ -35,7 +35,7 @@ const PARSE_META: RuleMeta = {
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
-  reservedForPipeline: true,
+  kind: "pipeline",
 };
 
 export async function runMcp(operands: string[], options: McpCommandOptions, io: MainOptions): Promise<number> {

@@ -53,7 +53,7 @@ export function checkRuleSetting(id: string, severity: string, where: string): v
   if (!(RULE_SETTINGS as readonly string[]).includes(normalizeSetting(severity))) {
     throw new UsageError(`${where}: severity must be ${quoteList(RULE_SETTINGS)}, got "${severity}"`);
   }
-  if (rule.reservedForPipeline && normalizeSetting(severity) !== "error") {
+  if ((rule.kind as string | undefined) === "pipeline" && normalizeSetting(severity) !== "error") {
     throw new UsageError(`${where}: "${id}" is always an error and cannot be changed`);
   }
 }

@@ -28,10 +28,9 @@ import redundantPermission from "./redundant-permission.js";
 import setCycle from "./set-cycle.js";
 import unknownSetMember from "./unknown-set-member.js";
 import unsafePattern from "./unsafe-pattern.js";
-import type { Rule } from "./types.js";
+import type { PipelineStep, Rule } from "./types.js";
 
-/** The capability rules, sorted by id; src/registry.ts adds them to the other domains' rules. */
-export const CAPABILITY_RULES: readonly Rule[] = [
+const LISTED = [
   broadRemote,
   duplicateCapability,
   duplicatePermission,
@@ -62,6 +61,12 @@ export const CAPABILITY_RULES: readonly Rule[] = [
   setCycle,
   unknownSetMember,
   unsafePattern,
-].sort((a, b) => (a.id < b.id ? -1 : 1));
+] as const;
 
-export const CAPABILITY_RULES_BY_ID: ReadonlyMap<string, Rule> = new Map(CAPABILITY_RULES.map((rule) => [rule.id, rule]));
+/** The id of a capability rule or pipeline step, derived from the list (a typo in a literal id does not compile). */
+export type CapabilityRuleId = (typeof LISTED)[number]["id"];
+
+/** The capability rules and pipeline steps, sorted by id; src/registry.ts adds them to the other domains' rules. */
+export const CAPABILITY_RULES: ReadonlyArray<(Rule | PipelineStep) & { id: CapabilityRuleId }> = [...LISTED].sort((a, b) => (a.id < b.id ? -1 : 1));
+
+export const CAPABILITY_RULES_BY_ID: ReadonlyMap<string, (Rule | PipelineStep) & { id: CapabilityRuleId }> = new Map(CAPABILITY_RULES.map((rule) => [rule.id, rule]));

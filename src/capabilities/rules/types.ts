@@ -2,20 +2,33 @@ import type { Catalog } from "../catalog/catalog.js";
 import type { ResolvedModel } from "../engine/index.js";
 import type { Fix } from "../../core/diagnostics.js";
 import type { RuleMeta } from "../../core/rule.js";
+import type { MessageData, MessageReport, RuleMessages } from "../../core/messages.js";
+import type { Suppression } from "../../core/suppressions.js";
 import type { JsonPath } from "../../core/location.js";
 import type { SourceDocument } from "../../core/source/document.js";
 import type { Project } from "../load/project.js";
 import type { Capability, PermissionEntry } from "../model/types.js";
 
-export interface RuleReport {
+/** A finding as a rule reports it; the linter adds severity, position and the message text. */
+export type RuleReport<M extends RuleMessages = RuleMessages> = ReportedFinding & (MessageReport<M> | LegacyMessage);
+
+/** A report without its file, as the linter handles it once it knows the file. */
+export type LocatedReport<M extends RuleMessages = RuleMessages> = Omit<ReportedFinding, "at"> & (MessageReport<M> | LegacyMessage);
+
+/** Transitional: a finished message instead of a messageId (every rule moves to messageId). */
+interface LegacyMessage {
+  messageId?: undefined;
+  message: string;
+  data?: MessageData;
+}
+
+interface ReportedFinding {
   /** The file: a capability's source, or a document. */
   at: { absolutePath: string };
   path: JsonPath;
   target?: "key" | "value";
-  message: string;
-  hint?: string;
-  /** Facts behind the message, for programs such as the HTML report. */
-  data?: Readonly<Record<string, unknown>>;
+  /** How to fix it, in one line. */
+  hint?: string | undefined;
   /** Raise a warning to an error (a dangerous grant reachable from remote pages); an "off" rule stays off. */
   escalate?: boolean;
   /** Lower an error to a warning (the problem does not break the build here); an "off" rule stays off. */
@@ -24,7 +37,13 @@ export interface RuleReport {
   fix?: (document: SourceDocument) => Fix | undefined;
 }
 
-export interface RuleContext {
+/**
+ * What one rule sees: built and frozen per rule by the linter, so `report` knows whose finding it is
+ * without any shared mutable state.
+ */
+export interface RuleContext<M extends RuleMessages = RuleMessages> {
+  /** The running rule's metadata. */
+  readonly rule: Readonly<CapabilityRuleMeta>;
   readonly project: Project;
   readonly catalog: Catalog;
   /** Capabilities whose file passed parsing (schema-invalid fields are dropped from the model). */
@@ -35,7 +54,14 @@ export interface RuleContext {
   raw(capability: Capability): Record<string, unknown>;
   /** Every permission entry with its capability. */
   entries(): Iterable<{ capability: Capability; entry: PermissionEntry }>;
-  report(report: RuleReport): void;
+  report(report: RuleReport<M>): void;
+  /**
+   * The `caplint-disable` entries of the project and whether they suppressed a finding so far. Only
+   * final for a rule that runs last (`runsLast`), after every other rule reported.
+   */
+  suppressions(): readonly Readonly<Suppression>[];
+  /** The rules of this domain by id (pipeline steps included), e.g. to check the ids a suppression names. */
+  readonly rules: ReadonlyMap<string, Readonly<CapabilityRuleMeta>>;
   /**
    * The host's resolution of the capabilities the build uses, once per platform this run covers
    * (every platform unless the user picked one), computed on first use and shared by all rules.
@@ -44,14 +70,40 @@ export interface RuleContext {
   resolutions(): Promise<readonly ResolvedModel[]>;
 }
 
-export interface Rule extends RuleMeta {
-  check(context: RuleContext): void | Promise<void>;
+/** What the registry, config and reporters know of a capability rule or pipeline step. */
+export interface CapabilityRuleMeta extends RuleMeta {
+  domain: "capabilities";
+  /** Reads `context.suppressions()`, so it runs after every other rule. */
+  runsLast?: boolean;
+}
+
+/** A pipeline step listed with the rules (parse, schema): the linter reports its findings itself. */
+export interface PipelineStep<M extends RuleMessages = RuleMessages> extends CapabilityRuleMeta {
+  kind: "pipeline";
+  messages: M;
+}
+
+export interface Rule<M extends RuleMessages = RuleMessages> extends CapabilityRuleMeta {
+  kind?: "rule";
+  messages?: M;
+  check(context: RuleContext<M>): void | Promise<void>;
 }
 
 /**
- * Declares a capability rule: keeps the literal type-checked (arethetypeswrong's `defineCheck`) and
- * stamps the rule's domain.
+ * Declares a capability rule: keeps the literal type-checked (arethetypeswrong's `defineCheck`),
+ * types `report()` by the rule's own messages, and stamps the rule's domain.
  */
-export function defineRule<const R extends Omit<Rule, "domain">>(rule: R): R & { domain: "capabilities" } {
-  return { ...rule, domain: "capabilities" };
+export function defineRule<const Id extends string, const M extends RuleMessages>(
+  rule: Omit<Rule<M>, "domain" | "id"> & { id: Id },
+): Rule & { id: Id; domain: "capabilities"; messages: M } {
+  // Inside `check`, report() is typed by the rule's own messages; outside, a rule is any rule (the
+  // linter formats whatever messageId it gets, and throws on one the rule does not declare).
+  return { ...rule, domain: "capabilities" } as unknown as Rule & { id: Id; domain: "capabilities"; messages: M };
+}
+
+/** Declares a pipeline step: metadata only, its findings come from the linter. */
+export function definePipelineStep<const Id extends string, const M extends RuleMessages>(
+  step: Omit<PipelineStep<M>, "domain" | "id" | "kind"> & { id: Id },
+): PipelineStep<M> & { id: Id; domain: "capabilities" } {
+  return { ...step, kind: "pipeline", domain: "capabilities" };
 }

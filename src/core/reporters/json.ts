@@ -8,6 +8,7 @@ const json: Reporter = ({ diagnostics, summary, fixes, notes = [] }, context) =>
       diagnostics: diagnostics.map((d) => ({
         file: d.file,
         ruleId: d.ruleId,
+        ...(d.messageId === undefined ? {} : { messageId: d.messageId }),
         severity: d.severity,
         message: d.message,
         line: d.range.start.line,

@@ -104,6 +104,8 @@ function result(d: Diagnostic, index: number | undefined) {
         },
       },
     ],
+    // The rule's message id, so programs can tell findings of one rule apart without parsing the text.
+    ...(d.messageId === undefined ? {} : { properties: { messageId: d.messageId } }),
     ...(d.relatedLine === undefined
       ? {}
       : { relatedLocations: [{ id: 1, message: { text: "the other event of the pair" }, physicalLocation: { artifactLocation: artifactLocation(d), region: { startLine: d.relatedLine } } }] }),

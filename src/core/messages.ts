@@ -1,0 +1,65 @@
+/**
+ * Messages as data (ESLint's `meta.messages`): a rule declares its message templates by id, and a
+ * finding names the id and the values of the template's `{{name}}` placeholders. Programs read the
+ * id (JSON, SARIF) without parsing prose; the text stays in one place per rule.
+ */
+
+/** messageId → template; `{{name}}` placeholders are filled from the finding's `data`. */
+export type RuleMessages = Readonly<Record<string, string>>;
+
+/** The placeholder names of a template, as a union type (`never` when it has none). */
+export type Placeholders<Template extends string> = string extends Template
+  ? string
+  : Template extends `${string}{{${infer Name}}}${infer Rest}`
+    ? Name | Placeholders<Rest>
+    : never;
+
+/** Facts behind a finding: the placeholder values, plus any other facts programs read (not printed). */
+export type MessageData = Readonly<Record<string, unknown>>;
+
+/**
+ * What a rule reports about its message: one of its own ids, with a value for every placeholder of
+ * that template, checked at compile time for rules declared with a literal `messages` object.
+ */
+export type MessageReport<M extends RuleMessages> = string extends keyof M ? { messageId: string; data?: MessageData } : SpecificMessageReport<M>;
+
+type SpecificMessageReport<M extends RuleMessages> = {
+  [Id in keyof M & string]: { messageId: Id } & ([Placeholders<M[Id]>] extends [never]
+    ? { data?: MessageData }
+    : { data: Readonly<Record<Placeholders<M[Id]>, string | number>> & MessageData });
+}[keyof M & string];
+
+const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
+const PLACEHOLDER_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** The placeholder names of a template, in order of appearance. */
+export function placeholdersOf(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((match) => match[1]!);
+}
+
+/** True for a placeholder name caplint accepts (`{{name}}`, no spaces). */
+export function isPlaceholderName(name: string): boolean {
+  return PLACEHOLDER_NAME.test(name);
+}
+
+/** A rule broke its own contract (an unknown messageId, a missing placeholder value, a fix it may not offer). */
+export class RuleContractError extends Error {
+  constructor(ruleId: string, problem: string) {
+    super(`rule "${ruleId}" ${problem}`);
+    this.name = "RuleContractError";
+  }
+}
+
+/**
+ * The finding's text: the rule's template for `messageId` with its placeholders filled from `data`.
+ * An unknown id or a placeholder without a value is a bug in the rule, never in the user's input.
+ */
+export function formatMessage(rule: { id: string; messages?: RuleMessages }, messageId: string, data: MessageData = {}): string {
+  const template = rule.messages !== undefined && Object.hasOwn(rule.messages, messageId) ? rule.messages[messageId] : undefined;
+  if (template === undefined) throw new RuleContractError(rule.id, `reported messageId "${messageId}", which its meta.messages does not declare`);
+  return template.replace(PLACEHOLDER, (_, name: string) => {
+    const value = Object.hasOwn(data, name) ? data[name] : undefined;
+    if (value === undefined) throw new RuleContractError(rule.id, `reported messageId "${messageId}" without a value for {{${name}}}`);
+    return String(value);
+  });
+}

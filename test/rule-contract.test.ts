@@ -1,0 +1,100 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { lint, lintWithRules, type CapabilityRule } from "../src/capabilities/lint.js";
+import { loadProject } from "../src/capabilities/load/project.js";
+import { CAPABILITY_RULES } from "../src/capabilities/rules/index.js";
+import { defineRule, type RuleContext } from "../src/capabilities/rules/types.js";
+import { formatMessage, RuleContractError } from "../src/core/messages.js";
+import { FIXTURES } from "./helpers/run.js";
+
+const STALE = path.join(FIXTURES, "unused-suppression/invalid/stale.json");
+const project = () => loadProject({ cwd: path.dirname(STALE), paths: [STALE] });
+
+/** A rule that reports one finding on the first capability, shaped by `finding`. */
+function probe(id: string, fixable: boolean, finding: Record<string, unknown>, seen?: Array<Pick<RuleContext, "rule">>) {
+  return defineRule({
+    id,
+    description: "test rule",
+    category: "correctness",
+    defaultSeverity: "warning",
+    fixable,
+    messages: { found: "found {{what}}", plain: "found it" },
+    check(context) {
+      seen?.push(context);
+      const capability = context.capabilities[0]!;
+      // Deliberately untyped: these findings break the contract on purpose.
+      context.report({ at: capability.source, path: capability.source.path, ...finding } as never);
+    },
+  });
+}
+
+const withRules = (...extra: CapabilityRule[]) => [...CAPABILITY_RULES.filter((rule) => rule.kind === "pipeline"), ...extra];
+
+describe("the rule contract (per-rule context, messages as data, fixable enforced)", () => {
+  it("gives every rule its own frozen context, bound to that rule", async () => {
+    const seen: Array<Pick<RuleContext, "rule">> = [];
+    const result = await lintWithRules(
+      await project(),
+      withRules(probe("probe-a", false, { messageId: "plain" }, seen), probe("probe-b", false, { messageId: "plain" }, seen)),
+    );
+    expect(seen.map((context) => context.rule.id)).toEqual(["probe-a", "probe-b"]);
+    expect(seen[0]).not.toBe(seen[1]);
+    for (const context of seen) expect(Object.isFrozen(context)).toBe(true);
+    expect(() => Object.assign(seen[0]!, { report: () => undefined })).toThrow(TypeError);
+    // A context kept after its rule ran still reports as that rule, never as whichever rule runs now.
+    expect(result.diagnostics.map((d) => d.ruleId)).toEqual(["probe-a", "probe-b"]);
+  });
+
+  it("builds the message from the rule's template and keeps the messageId and data on the finding", async () => {
+    const result = await lintWithRules(await project(), withRules(probe("probe", false, { messageId: "found", data: { what: '"x"' } })));
+    expect(result.diagnostics).toHaveLength(1);
+    expect(result.diagnostics[0]).toMatchObject({ ruleId: "probe", messageId: "found", message: 'found "x"', data: { what: '"x"' } });
+  });
+
+  it("throws an internal error when a rule reports a messageId its meta does not declare, or leaves a placeholder empty", async () => {
+    await expect(lintWithRules(await project(), withRules(probe("probe", false, { messageId: "missing" })))).rejects.toThrow(
+      new RuleContractError("probe", 'reported messageId "missing", which its meta.messages does not declare'),
+    );
+    await expect(lintWithRules(await project(), withRules(probe("probe", false, { messageId: "found", data: {} })))).rejects.toThrow(
+      'rule "probe" reported messageId "found" without a value for {{what}}',
+    );
+  });
+
+  it("throws an internal error when a rule whose meta says fixable: false returns a fix", async () => {
+    const fix = () => ({ description: "nothing", edits: [] });
+    await expect(lintWithRules(await project(), withRules(probe("probe", false, { messageId: "plain", fix })))).rejects.toThrow(
+      new RuleContractError("probe", "returned a fix, but its meta says fixable: false"),
+    );
+    // The same finding from a fixable rule is fine, and even a rule that is off must keep the contract.
+    const fixable = await lintWithRules(await project(), withRules(probe("probe", true, { messageId: "plain", fix })));
+    expect(fixable.diagnostics.map((d) => d.ruleId)).toEqual(["probe"]);
+    await expect(lintWithRules(await project(), withRules(probe("probe", false, { messageId: "plain", fix })), { severityFor: () => "off" })).rejects.toThrow(
+      RuleContractError,
+    );
+  });
+
+  it("runs unused-suppression as a rule, after every other rule, from context.suppressions()", async () => {
+    const suppressing = probe("unknown-plugin", false, { messageId: "plain" });
+    const rules = CAPABILITY_RULES.map((rule) => (rule.id === "unknown-plugin" ? { ...suppressing, id: "unknown-plugin" as const } : rule));
+    // unknown-plugin is listed after unused-suppression's neighbours but must still count as used.
+    const result = await lintWithRules(await project(), rules);
+    expect(result.diagnostics.filter((d) => d.ruleId === "unused-suppression").map((d) => d.messageId)).toEqual(["unknownRule", "pipelineFinding"]);
+    const plain = await lint(await project());
+    expect(plain.diagnostics.map((d) => [d.ruleId, d.messageId])).toEqual([
+      ["unused-suppression", "unused"],
+      ["unused-suppression", "unknownRule"],
+      ["unused-suppression", "pipelineFinding"],
+    ]);
+  });
+
+  it("lists parse and schema as pipeline steps without a check", () => {
+    const steps = CAPABILITY_RULES.filter((rule) => rule.kind === "pipeline");
+    expect(steps.map((step) => step.id)).toEqual(["parse", "schema"]);
+    for (const step of steps) expect("check" in step).toBe(false);
+  });
+
+  it("formats templates: every placeholder filled, values written as given", () => {
+    expect(formatMessage({ id: "r", messages: { m: "{{a}} and {{b}} and {{a}}" } }, "m", { a: 1, b: "two" })).toBe("1 and two and 1");
+    expect(() => formatMessage({ id: "r", messages: { m: "{{a}}" } }, "toString")).toThrow(RuleContractError);
+  });
+});
