@@ -7,6 +7,9 @@ export default defineRule({
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,
+  messages: {
+    deadAllow: '"{{allow}}" allows {{command}}, but "{{deny}}" in the same capability denies it: the deny wins, this allow is dead',
+  },
   async check(context) {
     for (const model of await context.resolutions()) {
       for (const [command, denies] of model.denied) {
@@ -25,7 +28,8 @@ export default defineRule({
           context.report({
             at: source.capability.source,
             path: entryPath(source.capability, allow.provenance.path),
-            message: `"${allow.provenance.chain.join(" › ")}" allows ${command}, but "${deny.provenance.chain.join(" › ")}" in the same capability denies it: the deny wins, this allow is dead`,
+            messageId: "deadAllow",
+            data: { allow: allow.provenance.chain.join(" › "), command, deny: deny.provenance.chain.join(" › ") },
             hint: "remove the allow, or the deny if the command should be callable",
           });
         }

@@ -51,6 +51,9 @@ export default defineRule({
   security: { severity: 8.1, cwe: [942] },
   defaultSeverity: "warning",
   fixable: false,
+  messages: {
+    broadPattern: 'remote URL pattern "{{url}}" matches {{reach}}, so {{who}} can use capability "{{capability}}"',
+  },
   async check(context) {
     const tools = await loadRemotePatternTools();
     for (const remote of remotePatterns(context, tools)) {
@@ -71,7 +74,8 @@ export default defineRule({
       context.report({
         at: remote.capability.source,
         path: remote.path,
-        message: `remote URL pattern "${remote.url}" matches ${problems.join(" and ")}, so ${who} can use capability "${remote.capability.identifier}"`,
+        messageId: "broadPattern",
+        data: { url: remote.url, reach: problems.join(" and "), who, capability: remote.capability.identifier },
         hint: fixes.join("; "),
       });
     }

@@ -108,6 +108,9 @@ export default defineRule({
   security: { severity: 8.8, cwe: [250, 269] },
   defaultSeverity: "warning",
   fixable: false,
+  messages: {
+    dangerousGrant: 'dangerous grant "{{permission}}" ({{commandList}}){{scopedBy}}: a script in {{where}} could {{impact}}',
+  },
   async check(context) {
     const models = await context.resolutions();
     if (models.length === 0) return;
@@ -176,8 +179,16 @@ export default defineRule({
             path: entryPath(source.capability, (scopeEntry ?? first.provenance).path),
             escalate: exposure !== undefined,
             // Where the grant is when the finding points at the scope entry: the report ties findings to grants.
-            data: { commands: listed, grant: first.provenance.path },
-            message: `dangerous grant "${first.provenance.chain[0]}" (${commands})${scopedBy}: a script in ${exposure ?? describeTargets(resolved.capability)} could ${impact}`,
+            messageId: "dangerousGrant",
+            data: {
+              commands: listed,
+              grant: first.provenance.path,
+              permission: first.provenance.chain[0]!,
+              commandList: commands,
+              scopedBy,
+              where: exposure ?? describeTargets(resolved.capability),
+              impact,
+            },
             hint: exposure
               ? "move this permission to a capability for trusted local windows only, with a narrow scope"
               : "narrow the scope to the folders, hosts or programs the app needs, and grant it only to the windows that use it",

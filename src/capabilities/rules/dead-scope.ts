@@ -28,6 +28,13 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
+  messages: {
+    unreadScope: 'the "{{list}}" scope on "{{identifier}}" is never read: {{why}}',
+    unreadField: 'scope field "{{field}}"{{count}} is not read by the {{plugin}} plugin: its scope entries read {{fields}}',
+    floatForInteger: "scope value {{written}} is written as a float where the {{plugin}} plugin reads an integer: the entry fails to deserialize at run time",
+    unsafeInteger: "scope value {{written}} is above 2^53: JavaScript and the IPC layer round it (to {{rounded}}), so the plugin may compare another number",
+    noProgram: '"{{identifier}}" grants nothing: {{commands}} {{verb}} only programs a shell scope names, and no entry gives {{them}} one',
+  },
   async check(context) {
     const fieldsByKey = new Map<string, ScopeFields>();
     const fieldsOf = (key: string) => {
@@ -52,7 +59,8 @@ export default defineRule({
             at: capability.source,
             path: [...entry.path, list],
             target: "key",
-            message: `the "${list}" scope on "${entry.identifier}" is never read: ${why}`,
+            messageId: "unreadScope",
+            data: { list, identifier: entry.identifier, why },
             hint: key === "shell" ? 'remove it; shell:allow-open is limited by the "open" option of the shell plugin in tauri.conf.json' : "remove it, or put the scope on a permission whose command reads it",
           });
         }
@@ -74,7 +82,8 @@ export default defineRule({
             at: capability.source,
             path: [...entry.path, list, indexes[0]!, field],
             target: "key",
-            message: `scope field "${field}"${count} is not read by the ${key} plugin: its scope entries read ${[...fields.fields].map((f) => `"${f}"`).join(", ")}`,
+            messageId: "unreadField",
+            data: { field, count, plugin: key, fields: [...fields.fields].map((f) => `"${f}"`).join(", ") },
             hint:
               field === "requireLiteralLeadingDot"
                 ? `remove it; it is an option of the plugin, set in tauri.conf.json under plugins.${key}.requireLiteralLeadingDot (or the asset protocol's scope)`
@@ -112,9 +121,9 @@ function reportNumbers(context: RuleContext, capability: Capability, entry: Perm
       context.report({
         at: capability.source,
         path,
-        message: integralFloat
-          ? `scope value ${written} is written as a float where the ${Catalog.keyOf(entry.identifier)?.key} plugin reads an integer: the entry fails to deserialize at run time`
-          : `scope value ${written} is above 2^53: JavaScript and the IPC layer round it (to ${String(value)}), so the plugin may compare another number`,
+        ...(integralFloat
+          ? { messageId: "floatForInteger", data: { written, plugin: String(Catalog.keyOf(entry.identifier)?.key) } }
+          : { messageId: "unsafeInteger", data: { written, rounded: String(value) } }),
         hint: integralFloat ? `write ${String(Math.trunc(value))}` : "keep integer scope values within ±9007199254740991, or use a string if the plugin accepts one",
       });
       return;
@@ -233,7 +242,8 @@ async function reportDeadShellGrants(context: RuleContext): Promise<void> {
         context.report({
           at: source.capability.source,
           path: source.entry.extended ? [...source.entry.path, "identifier"] : source.entry.path,
-          message: `"${source.entry.identifier}" grants nothing: ${dead.join(" and ")} ${dead.length > 1 ? "run" : "runs"} only programs a shell scope names, and no entry gives ${dead.length > 1 ? "them" : "it"} one`,
+          messageId: "noProgram",
+          data: { identifier: source.entry.identifier, commands: dead.join(" and "), verb: dead.length > 1 ? "run" : "runs", them: dead.length > 1 ? "them" : "it" },
           hint: 'add the program, e.g. { "identifier": "shell:allow-execute", "allow": [{ "name": "git", "cmd": "git", "args": true }] }, or remove the permission',
         });
       }

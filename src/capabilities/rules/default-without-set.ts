@@ -7,5 +7,6 @@ export default defineRule({
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,
-  check: (context) => reportResolutionProblems(context, ["default-without-set"]),
+  messages: { defaultWithoutSet: "{{problem}}{{via}}" },
+  check: (context) => reportResolutionProblems(context, { "default-without-set": "defaultWithoutSet" }),
 });

@@ -9,6 +9,10 @@ export default defineRule({
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,
+  messages: {
+    globalDeny:
+      'deny of {{command}} in capability "{{capability}}" ({{reach}}) also blocks it for {{others}}: the host applies a deny to every window, webview and origin',
+  },
   async check(context) {
     for (const model of await context.resolutions()) {
       for (const [command, denies] of model.denied) {
@@ -38,7 +42,13 @@ export default defineRule({
           context.report({
             at: source.capability.source,
             path: entryPath(source.capability, deny.provenance.path),
-            message: `deny of ${command} in capability "${source.capability.identifier}" (${describeReach(source.capability)}) also blocks it for ${victims.size > 1 ? "capabilities" : "capability"} ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0]}: the host applies a deny to every window, webview and origin`,
+            messageId: "globalDeny",
+            data: {
+              command,
+              capability: source.capability.identifier,
+              reach: describeReach(source.capability),
+              others: `${victims.size > 1 ? "capabilities" : "capability"} ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0]}`,
+            },
             hint: "to keep the command from some windows, leave it out of their capabilities instead of denying it",
           });
         }

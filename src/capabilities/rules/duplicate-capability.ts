@@ -7,6 +7,7 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
+  messages: { duplicate: 'capability identifier "{{identifier}}" is also declared at {{others}}' },
   check(context) {
     const byId = new Map<string, Capability[]>();
     for (const capability of context.capabilities) {
@@ -19,7 +20,8 @@ export default defineRule({
         context.report({
           at: capability.source,
           path: [...capability.source.path, "identifier"],
-          message: `capability identifier "${identifier}" is also declared at ${others.join(", ")}`,
+          messageId: "duplicate",
+          data: { identifier, others: others.join(", ") },
           hint: "give each capability a unique identifier, or merge them",
         });
       }

@@ -8,6 +8,7 @@ export default defineRule({
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: true,
+  messages: { duplicate: 'permission "{{identifier}}" is already listed at entry {{index}}' },
   check(context) {
     for (const capability of context.capabilities) {
       const seen = new Map<string, PermissionEntry>();
@@ -22,7 +23,8 @@ export default defineRule({
         context.report({
           at: capability.source,
           path: entry.path,
-          message: `permission "${entry.identifier}" is already listed at entry ${index}`,
+          messageId: "duplicate",
+          data: { identifier: entry.identifier, index },
           hint: "remove this entry",
           fix: (document) => removeArrayItem(document, entry.path, `remove duplicate "${entry.identifier}"`),
         });

@@ -8,6 +8,7 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
+  messages: { noPlatform: 'capability "{{capability}}" has "platforms": [], so it is active on no platform' },
   check(context) {
     for (const capability of context.capabilities) {
       const platforms = context.raw(capability).platforms;
@@ -15,7 +16,8 @@ export default defineRule({
       context.report({
         at: capability.source,
         path: [...capability.source.path, "platforms"],
-        message: `capability "${capability.identifier}" has "platforms": [], so it is active on no platform`,
+        messageId: "noPlatform",
+        data: { capability: capability.identifier },
         // Removing the field flips the capability from nowhere to everywhere: a decision, not a safe fix.
         hint: `remove "platforms" to target every platform, or list the ones it is for: ${quoteList(TARGETS, "and")}`,
       });

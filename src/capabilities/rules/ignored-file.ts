@@ -12,6 +12,15 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
+  messages: {
+    outsideLink: "symbolic link leading out of the project (to {{target}}) is not read: caplint follows no link whose target leaves the app or the folder given",
+    json5File: 'capability file with extension ".json5" is not loaded: the host reads .json and .toml files, and .json5 only with its "config-json5" feature',
+    otherExtension: "file {{extension}} in a capabilities folder is not loaded: the host reads only .json and .toml files",
+    notSelected:
+      'capability "{{capability}}" is not loaded: app.security.capabilities in {{configFile}} lists the capabilities the build uses, and it is not among them',
+    selectedMissing: 'app.security.capabilities names "{{capability}}", but no capability file defines it: {{buildError}}',
+    selectedTwice: 'app.security.capabilities lists "{{capability}}" twice: {{buildError}}',
+  },
   check(context) {
     checkOutsideLinks(context);
     checkExtensions(context);
@@ -25,7 +34,8 @@ function checkOutsideLinks(context: RuleContext) {
     context.report({
       at: { absolutePath: link.file },
       path: [],
-      message: `symbolic link leading out of the project (to ${link.target}) is not read: caplint follows no link whose target leaves the app or the folder given`,
+      messageId: "outsideLink",
+      data: { target: link.target },
       hint: "replace the link with the file itself, or pass the target's path to caplint explicitly if it is meant to be checked",
     });
   }
@@ -40,9 +50,9 @@ function checkExtensions(context: RuleContext) {
     context.report({
       at: { absolutePath: absolute },
       path: [],
-      message: json5
-        ? `capability file with extension ".json5" is not loaded: the host reads .json and .toml files, and .json5 only with its "config-json5" feature`
-        : `file ${extension ? `with extension "${extension}"` : "without an extension"} in a capabilities folder is not loaded: the host reads only .json and .toml files`,
+      ...(json5
+        ? { messageId: "json5File" }
+        : { messageId: "otherExtension", data: { extension: extension ? `with extension "${extension}"` : "without an extension" } }),
       hint: json5
         ? `convert it to plain JSON as ${name.slice(0, -extension.length)}.json (no comments, unquoted keys or trailing commas), or enable the host's "config-json5" Cargo feature`
         : "convert it to .json or .toml if it is a capability, otherwise move it out of the capabilities folder",
@@ -62,7 +72,8 @@ function checkSelection(context: RuleContext) {
     context.report({
       at: capability.source,
       path: [...capability.source.path, "identifier"],
-      message: `capability "${capability.identifier}" is not loaded: app.security.capabilities in ${configFile} lists the capabilities the build uses, and it is not among them`,
+      messageId: "notSelected",
+      data: { capability: capability.identifier, configFile },
       hint: `add "${capability.identifier}" to app.security.capabilities in ${configFile}, or delete the capability if it is unused`,
     });
   }
@@ -81,9 +92,8 @@ function checkSelection(context: RuleContext) {
     context.report({
       at: config.document,
       path: ref.path,
-      message: missing
-        ? `app.security.capabilities names "${ref.identifier}", but no capability file defines it: ${buildError}`
-        : `app.security.capabilities lists "${ref.identifier}" twice: ${buildError}`,
+      messageId: missing ? "selectedMissing" : "selectedTwice",
+      data: { capability: ref.identifier, buildError },
       hint: !missing
         ? "remove this entry"
         : close.length

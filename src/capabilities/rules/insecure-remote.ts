@@ -9,6 +9,10 @@ export default defineRule({
   security: { severity: 6.5, cwe: [319] },
   defaultSeverity: "warning",
   fixable: false,
+  messages: {
+    plainHttp:
+      'remote URL pattern "{{url}}" allows plain http for {{hosts}}: anyone on the network path can alter the page and use capability "{{capability}}"',
+  },
   async check(context) {
     const tools = await loadRemotePatternTools();
     const { URLPattern } = tools;
@@ -23,7 +27,8 @@ export default defineRule({
       context.report({
         at: remote.capability.source,
         path: remote.path,
-        message: `remote URL pattern "${remote.url}" allows plain http for ${literal ? `host "${example}"` : "non-loopback hosts"}: anyone on the network path can alter the page and use capability "${remote.capability.identifier}"`,
+        messageId: "plainHttp",
+        data: { url: remote.url, hosts: literal ? `host "${example}"` : "non-loopback hosts", capability: remote.capability.identifier },
         hint: `${secure ? `use "${secure}"` : 'use the "https" scheme'}; plain http is only safe for loopback hosts (localhost, 127.0.0.1, [::1])`,
       });
     }

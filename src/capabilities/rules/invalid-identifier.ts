@@ -9,6 +9,7 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: true,
+  messages: { invalid: 'invalid permission identifier "{{identifier}}": {{problem}}' },
   check(context) {
     for (const { capability, entry } of context.entries()) {
       const result = checkIdentifier(entry.identifier);
@@ -23,7 +24,8 @@ export default defineRule({
       context.report({
         at: capability.source,
         path,
-        message: `invalid permission identifier "${entry.identifier}": ${result.message}`,
+        messageId: "invalid",
+        data: { identifier: entry.identifier, problem: result.message },
         hint: corrected ? `write "${corrected}"` : "use letters, digits, inner hyphens and ':' separators, e.g. \"fs:allow-read-file\"",
         // Only a spelling that names a known permission is safe to apply unattended.
         fix: known ? (document) => replaceStringValue(document, path, spelled, `rename to "${spelled}"`) : undefined,

@@ -14,6 +14,10 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
+  messages: {
+    invalidPattern: 'invalid {{kind}} pattern "{{pattern}}": {{problem}}',
+    impossibleCharacter: '{{kind}} pattern "{{pattern}}" contains {{character}}, which no label can contain: it matches nothing',
+  },
   check(context) {
     for (const capability of context.capabilities) {
       for (const field of ["windows", "webviews"] as const) {
@@ -23,7 +27,8 @@ export default defineRule({
           if (!compiled.ok) {
             context.report({
               ...at,
-              message: `invalid ${field === "windows" ? "window" : "webview"} pattern "${pattern}": ${compiled.message}`,
+              messageId: "invalidPattern",
+              data: { kind: field === "windows" ? "window" : "webview", pattern, problem: compiled.message },
               hint: "globs support *, ?, [abc] and [!abc]; ** only as a whole path component; write [*] for a literal *",
             });
             return;
@@ -34,7 +39,8 @@ export default defineRule({
             const bad = [...literal].find((ch) => !checkLabel(ch).ok)!;
             context.report({
               ...at,
-              message: `${field === "windows" ? "window" : "webview"} pattern "${pattern}" contains ${JSON.stringify(bad)}, which no label can contain: it matches nothing`,
+              messageId: "impossibleCharacter",
+              data: { kind: field === "windows" ? "window" : "webview", pattern, character: JSON.stringify(bad) },
               hint: HINTS[bad] ?? "labels may only contain letters, digits, -, /, : and _",
             });
           }

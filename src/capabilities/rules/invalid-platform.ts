@@ -9,6 +9,7 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: true,
+  messages: { invalid: 'invalid platform "{{value}}": expected one of {{targets}} (case-sensitive)' },
   check(context) {
     for (const capability of context.capabilities) {
       const platforms = context.raw(capability).platforms;
@@ -21,7 +22,8 @@ export default defineRule({
         context.report({
           at: capability.source,
           path,
-          message: `invalid platform "${value}": expected one of ${quoteList(TARGETS)} (case-sensitive)`,
+          messageId: "invalid",
+          data: { value, targets: quoteList(TARGETS) },
           hint: suggestion ? `write "${suggestion}"` : undefined,
           // A case or spacing slip has one meaning; an alias such as "darwin" is left for a human.
           fix: sameLetters ? (document) => replaceStringValue(document, path, sameLetters, `write "${sameLetters}"`) : undefined,

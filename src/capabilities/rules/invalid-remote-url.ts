@@ -7,6 +7,10 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
+  messages: {
+    noScheme: 'remote URL pattern "{{url}}" does not parse: it has no scheme, so it reads as a relative URL',
+    unparsable: 'remote URL pattern "{{url}}" does not parse: {{problem}}',
+  },
   check(context) {
     for (const capability of context.capabilities) {
       capability.remote?.urls.forEach((url, index) => {
@@ -18,9 +22,9 @@ export default defineRule({
         context.report({
           at: capability.source,
           path: [...capability.source.path, "remote", "urls", index],
-          message: relative
-            ? `remote URL pattern "${url}" does not parse: it has no scheme, so it reads as a relative URL`
-            : `remote URL pattern "${url}" does not parse: ${compiled.message.replace(/^invalid URL pattern: /, "")}`,
+          ...(relative
+            ? { messageId: "noScheme", data: { url } }
+            : { messageId: "unparsable", data: { url, problem: compiled.message.replace(/^invalid URL pattern: /, "") } }),
           hint:
             relative && /^[\w*]/.test(url)
               ? `write the scheme: "https://${url}"`

@@ -8,6 +8,7 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "warning",
   fixable: true,
+  messages: { renamed: 'legacy permission identifier "{{identifier}}": the build rejects this name, it is now "{{renamed}}"' },
   check(context) {
     for (const { capability, entry } of context.entries()) {
       const renamed = legacyRename(entry.identifier, context.catalog);
@@ -16,7 +17,8 @@ export default defineRule({
       context.report({
         at: capability.source,
         path,
-        message: `legacy permission identifier "${entry.identifier}": the build rejects this name, it is now "${renamed}"`,
+        messageId: "renamed",
+        data: { identifier: entry.identifier, renamed },
         hint: `rename it to "${renamed}" (${reasons(entry.identifier, renamed).join("; ")})`,
         fix: (document) => replaceStringValue(document, path, renamed, `rename to "${renamed}"`),
       });

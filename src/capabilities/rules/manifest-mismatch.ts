@@ -8,6 +8,7 @@ export default defineRule({
   security: { severity: 7.5, cwe: [345] },
   defaultSeverity: "error",
   fixable: false,
+  messages: { differs: 'plugin "{{plugin}}": {{difference}}' },
   check(context) {
     // The comparison runs when the manifest is loaded (the catalog takes the union of both definitions there).
     for (const difference of context.project.manifestDifferences ?? []) {
@@ -15,9 +16,9 @@ export default defineRule({
         at: { absolutePath: difference.absolutePath },
         path: difference.path,
         target: "key",
-        message: `plugin "${difference.key}": ${difference.message}`,
+        messageId: "differs",
         hint: "the build regenerates this file: rebuild the app and commit the result; caplint answers with the union of both definitions until then",
-        data: { plugin: difference.key, permission: difference.name },
+        data: { plugin: difference.key, permission: difference.name, difference: difference.message },
       });
     }
   },

@@ -9,6 +9,10 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
+  messages: {
+    noWindow: 'capability "{{capability}}" applies to no window: it needs a "windows" or "webviews" label pattern',
+    noPage: 'capability "{{capability}}" applies to no page: "local" is false and {{why}}',
+  },
   check(context) {
     for (const capability of context.capabilities) {
       const raw = context.raw(capability);
@@ -30,7 +34,8 @@ function checkLabels(context: RuleContext, capability: Capability, raw: Record<s
   context.report({
     at: capability.source,
     path: [...capability.source.path, present ?? "identifier"],
-    message: `capability "${capability.identifier}" applies to no window: it needs a "windows" or "webviews" label pattern`,
+    messageId: "noWindow",
+    data: { capability: capability.identifier },
     hint: `add "windows": ["${example}"], listing the labels (or globs such as "editor-*") of the windows that need these permissions`,
   });
 }
@@ -44,7 +49,8 @@ function checkOrigins(context: RuleContext, capability: Capability, raw: Record<
   context.report({
     at: capability.source,
     path: [...capability.source.path, "local"],
-    message: `capability "${capability.identifier}" applies to no page: "local" is false and ${what}`,
+    messageId: "noPage",
+    data: { capability: capability.identifier, why: what },
     hint: 'remove "local": false to grant the app\'s own pages, or list the remote origins in "remote": { "urls": ["https://example.com"] }',
   });
 }

@@ -9,6 +9,7 @@ export default defineRule({
   category: "style",
   defaultSeverity: "warning",
   fixable: true,
+  messages: { redundant: '"{{permission}}" is already granted by "{{grantedBy}}"{{via}} in this capability' },
   check(context) {
     // Leaf sets depend only on the identifier and the platform, so each is computed once.
     const cache = new Map<string, Set<string>>();
@@ -65,9 +66,9 @@ export default defineRule({
         context.report({
           at: capability.source,
           path: entry.extended ? [...entry.path, "identifier"] : entry.path,
-          message: `"${entry.identifier}" is already granted by "${cover.identifier}"${via} in this capability`,
-          // The stylish reporter groups a capability's many redundant entries into one finding.
-          data: { capability: capability.identifier, permission: entry.identifier, grantedBy: cover.identifier },
+          messageId: "redundant",
+          // The stylish reporter groups a capability's many redundant entries into one finding by `capability`.
+          data: { capability: capability.identifier, permission: entry.identifier, grantedBy: cover.identifier, via },
           hint: "remove it",
           fix: (document) => removeArrayItem(document, entry.path, `remove "${entry.identifier}", granted by "${cover.identifier}"`),
         });

@@ -8,6 +8,7 @@ export default defineRule({
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,
+  messages: { deniedToo: 'scope value {{value}} of "{{identifier}}" is also in "deny" (item {{denyIndex}}): deny wins, so this allow grants nothing' },
   check(context) {
     for (const { capability, entry } of context.entries()) {
       if (!Array.isArray(entry.allow) || !Array.isArray(entry.deny) || entry.deny.length === 0) continue;
@@ -18,7 +19,8 @@ export default defineRule({
         context.report({
           at: capability.source,
           path: [...entry.path, "allow", index],
-          message: `scope value ${preview(value)} of "${entry.identifier}" is also in "deny" (item ${denyIndex}): deny wins, so this allow grants nothing`,
+          messageId: "deniedToo",
+          data: { value: preview(value), identifier: entry.identifier, denyIndex },
           hint: "remove it from \"allow\", or from \"deny\" if it should be allowed",
         });
       });

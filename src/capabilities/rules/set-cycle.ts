@@ -11,8 +11,14 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
+  messages: {
+    cycle: "{{problem}}{{via}}",
+    tooLarge: "{{problem}}{{via}}",
+    unusedCycle:
+      'permission set "{{set}}" includes itself ({{loop}}); no capability grants {{granted}}, so the build passes, but the host\'s "not allowed" error walks sets without a cycle check and overflows the stack in debug builds',
+  },
   async check(context) {
-    await reportResolutionProblems(context, ["set-cycle", "set-too-large"]);
+    await reportResolutionProblems(context, { "set-cycle": "cycle", "set-too-large": "tooLarge" });
     await reportUnusedCycles(context);
   },
 });
@@ -38,7 +44,8 @@ async function reportUnusedCycles(context: RuleContext): Promise<void> {
         at: { absolutePath: where },
         path: [],
         demote: true,
-        message: `permission set "${qualified}" includes itself (${loop.join(" → ")}); no capability grants ${key === APP_KEY ? "the app's permissions" : `plugin "${key}"`}, so the build passes, but the host's "not allowed" error walks sets without a cycle check and overflows the stack in debug builds`,
+        messageId: "unusedCycle",
+        data: { set: qualified, loop: loop.join(" → "), granted: key === APP_KEY ? "the app's permissions" : `plugin "${key}"` },
         hint: `remove "${loop[loop.length - 1]}" from set "${loop[loop.length - 2]}"`,
       });
     }

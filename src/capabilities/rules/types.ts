@@ -41,7 +41,7 @@ interface ReportedFinding {
  * What one rule sees: built and frozen per rule by the linter, so `report` knows whose finding it is
  * without any shared mutable state.
  */
-export interface RuleContext<M extends RuleMessages = RuleMessages> {
+export interface RuleContext {
   /** The running rule's metadata. */
   readonly rule: Readonly<CapabilityRuleMeta>;
   readonly project: Project;
@@ -54,7 +54,7 @@ export interface RuleContext<M extends RuleMessages = RuleMessages> {
   raw(capability: Capability): Record<string, unknown>;
   /** Every permission entry with its capability. */
   entries(): Iterable<{ capability: Capability; entry: PermissionEntry }>;
-  report(report: RuleReport<M>): void;
+  report(report: RuleReport): void;
   /**
    * The `caplint-disable` entries of the project and whether they suppressed a finding so far. Only
    * final for a rule that runs last (`runsLast`), after every other rule reported.
@@ -83,10 +83,23 @@ export interface PipelineStep<M extends RuleMessages = RuleMessages> extends Cap
   messages: M;
 }
 
-export interface Rule<M extends RuleMessages = RuleMessages> extends CapabilityRuleMeta {
+/**
+ * The context a rule's own `check` sees: `report()` accepts only the rule's messageIds, each with its
+ * placeholders. Helpers shared by rules take the plain RuleContext.
+ */
+export interface RuleContextFor<M extends RuleMessages> extends RuleContext {
+  report(report: RuleReport<M>): void;
+}
+
+export interface Rule extends CapabilityRuleMeta {
   kind?: "rule";
-  messages?: M;
-  check(context: RuleContext<M>): void | Promise<void>;
+  check(context: RuleContext): void | Promise<void>;
+}
+
+/** A rule as `defineRule` declares it: its `check` sees a context typed by its own messages. */
+export interface RuleFor<M extends RuleMessages> extends Rule {
+  messages: M;
+  check(context: RuleContextFor<M>): void | Promise<void>;
 }
 
 /**
@@ -94,11 +107,9 @@ export interface Rule<M extends RuleMessages = RuleMessages> extends CapabilityR
  * types `report()` by the rule's own messages, and stamps the rule's domain.
  */
 export function defineRule<const Id extends string, const M extends RuleMessages>(
-  rule: Omit<Rule<M>, "domain" | "id"> & { id: Id },
-): Rule & { id: Id; domain: "capabilities"; messages: M } {
-  // Inside `check`, report() is typed by the rule's own messages; outside, a rule is any rule (the
-  // linter formats whatever messageId it gets, and throws on one the rule does not declare).
-  return { ...rule, domain: "capabilities" } as unknown as Rule & { id: Id; domain: "capabilities"; messages: M };
+  rule: Omit<RuleFor<M>, "domain" | "id"> & { id: Id },
+): RuleFor<M> & { id: Id; domain: "capabilities" } {
+  return { ...rule, domain: "capabilities" };
 }
 
 /** Declares a pipeline step: metadata only, its findings come from the linter. */

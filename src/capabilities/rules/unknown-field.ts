@@ -14,6 +14,7 @@ export default defineRule({
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,
+  messages: { unknownField: 'unknown {{what}} field "{{field}}": the host ignores it' },
   check(context) {
     for (const document of context.project.documents) {
       if (!document.ok || fileForm(document.value) !== "wrapped") continue;
@@ -53,7 +54,8 @@ function checkObject(
       at: document,
       path: [...path, key],
       target: "key",
-      message: `unknown ${what} field "${key}": the host ignores it`,
+      messageId: "unknownField",
+      data: { what, field: key },
       hint: suggestion
         ? `did you mean "${suggestion}"?`
         : alreadySet

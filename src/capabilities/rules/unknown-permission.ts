@@ -12,6 +12,11 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
+  messages: {
+    unknown: 'unknown permission "{{identifier}}": {{problem}}{{build}}',
+    notYetAdded: '"{{identifier}}" is not in {{release}}; it was {{added}}',
+    removed: '"{{identifier}}" is not in {{release}}; it was removed after {{until}}',
+  },
   async check(context) {
     // Build validation only checks capabilities active on the target: one inactive on every platform
     // this run covers (`--platform linux` and a macOS-only capability) does not break that build.
@@ -44,7 +49,8 @@ export default defineRule({
         at: capability.source,
         path: entry.extended ? [...entry.path, "identifier"] : entry.path,
         demote: inactive,
-        message: `unknown permission "${entry.identifier}": ${problem}${build}`,
+        messageId: "unknown",
+        data: { identifier: entry.identifier, problem, build },
         hint: suggestions.length
           ? `did you mean ${quoteList(suggestions)}?`
           : `list what exists with: caplint permissions ${verdict.key ?? ""}`.trimEnd(),
@@ -57,7 +63,7 @@ export default defineRule({
  * An identifier that some other release of the plugin (or of the host) has: the message names the
  * release the app uses and when the identifier was added or removed.
  */
-function versionFinding(catalog: Catalog, key: string, base: string, identifier: string, suggestions: string[]): { message: string; hint: string } | undefined {
+function versionFinding(catalog: Catalog, key: string, base: string, identifier: string, suggestions: string[]) {
   const facts = catalog.versionFacts(key, base);
   if (!facts || facts.existence !== false) return undefined;
   const { locked, entry } = facts;
@@ -65,12 +71,14 @@ function versionFinding(catalog: Catalog, key: string, base: string, identifier:
   if (compareVersions(locked.version, entry.since) < 0 || entry.until === null) {
     const added = entry.sinceAfter ? `added after ${entry.sinceAfter} (${entry.since} has it)` : `added in ${entry.since}`;
     return {
-      message: `"${identifier}" is not in ${release}; it was ${added}`,
+      messageId: "notYetAdded" as const,
+      data: { identifier, release, added },
       hint: `upgrade to ≥ ${entry.since} (cargo update -p ${locked.crate}), or remove it`,
     };
   }
   return {
-    message: `"${identifier}" is not in ${release}; it was removed after ${entry.until}`,
+    messageId: "removed" as const,
+    data: { identifier, release, until: entry.until },
     hint: suggestions.length ? `did you mean ${quoteList(suggestions)}?` : "remove it",
   };
 }

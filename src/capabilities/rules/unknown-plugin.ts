@@ -9,6 +9,10 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
+  messages: {
+    noAppPermissions: 'app permission "{{identifier}}" cannot be checked: no app permissions are known',
+    unknownPlugin: 'unknown plugin "{{plugin}}" in "{{identifier}}": no manifest defines it',
+  },
   check(context) {
     const reported = new Set<string>();
     for (const { capability, entry } of context.entries()) {
@@ -19,7 +23,8 @@ export default defineRule({
         context.report({
           at: capability.source,
           path,
-          message: `app permission "${entry.identifier}" cannot be checked: no app permissions are known`,
+          messageId: "noAppPermissions",
+          data: { identifier: entry.identifier },
           hint: "point caplint at the app's permission files with --permissions src-tauri/permissions, or at its generated manifest with --manifest",
         });
         continue;
@@ -30,7 +35,8 @@ export default defineRule({
       context.report({
         at: capability.source,
         path,
-        message: `unknown plugin "${verdict.key}" in "${entry.identifier}": no manifest defines it`,
+        messageId: "unknownPlugin",
+        data: { plugin: verdict.key, identifier: entry.identifier },
         hint: similar.length
           ? `did you mean plugin ${quoteList(similar)}? Otherwise give caplint the plugin's manifest with --manifest FILE${once}`
           : `give caplint the plugin's manifest with --manifest FILE or --plugins DIR${once}`,

@@ -7,5 +7,6 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
-  check: (context) => reportResolutionProblems(context, ["unknown-set-member", "invalid-set-member"]),
+  messages: { unknownMember: "{{problem}}{{via}}", invalidMember: "{{problem}}{{via}}" },
+  check: (context) => reportResolutionProblems(context, { "unknown-set-member": "unknownMember", "invalid-set-member": "invalidMember" }),
 });

@@ -11,6 +11,7 @@ export default defineRule({
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,
+  messages: { noLabel: '{{kind}} pattern "{{pattern}}" matches no {{kind}} label ({{labels}}) {{where}}' },
   async check(context) {
     const config = context.project.config;
     if (!config) return;
@@ -41,7 +42,8 @@ export default defineRule({
           context.report({
             at: capability.source,
             path: [...capability.source.path, field, index],
-            message: `${kind} pattern "${pattern}" matches no ${kind} label (${listedOrNone}) ${where}`,
+            messageId: "noLabel",
+            data: { kind, pattern, labels: listedOrNone, where },
             hint: suggestion ? `did you mean "${suggestion}"? ${runtime[0]!.toUpperCase()}${runtime.slice(1)}` : runtime,
           });
         });

@@ -7,6 +7,7 @@ export default defineRule({
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,
+  messages: { unsafe: 'remote URL pattern "{{url}}" is unsafe: {{problem}}' },
   check(context) {
     for (const capability of context.capabilities) {
       capability.remote?.urls.forEach((url, index) => {
@@ -18,7 +19,8 @@ export default defineRule({
         context.report({
           at: capability.source,
           path: [...capability.source.path, "remote", "urls", index],
-          message: `remote URL pattern "${url}" is unsafe: ${compiled.message.replace(/^unsafe pattern: /, "")}`,
+          messageId: "unsafe",
+          data: { url, problem: compiled.message.replace(/^unsafe pattern: /, "") },
           hint: "use wildcards (*) or a simple group such as (a|b) instead of nested repetition; caplint matches it in linear time, but other tools may hang",
         });
       });

@@ -6,22 +6,24 @@ import { entryPath } from "./engine-helpers.js";
 import type { RuleContext } from "../types.js";
 
 /**
- * Reports the engine's resolution problems of some kinds at the capability entry that leads to them.
- * Every platform is resolved, so a problem in a mobile-only capability is found on a desktop run;
- * the pipeline folds the identical findings of several platforms into one.
+ * Reports the engine's resolution problems of some kinds at the capability entry that leads to them,
+ * each with the rule's messageId for its kind (templates "{{problem}}{{via}}": the engine words the
+ * problem). Every platform is resolved, so a problem in a mobile-only capability is found on a
+ * desktop run; the pipeline folds the identical findings of several platforms into one.
  */
-export async function reportResolutionProblems(context: RuleContext, kinds: readonly ResolutionRule[]): Promise<void> {
+export async function reportResolutionProblems(context: RuleContext, messageIds: Partial<Readonly<Record<ResolutionRule, string>>>): Promise<void> {
   const capabilities = new Map(context.capabilities.map((c) => [`${c.source.file}\u0000${c.identifier}`, c]));
   for (const model of await context.resolutions()) {
     for (const problem of model.problems) {
-      if (!kinds.includes(problem.ruleId)) continue;
+      const messageId = messageIds[problem.ruleId];
+      if (messageId === undefined) continue;
       const capability = capabilities.get(`${problem.file}\u0000${problem.capability}`);
       if (!capability) continue;
-      const via = routeOf(problem);
       context.report({
         at: capability.source,
         path: entryPath(capability, problem.path),
-        message: `${problem.message}${via}`,
+        messageId,
+        data: { problem: problem.message, via: routeOf(problem) },
         hint: problem.suggestions?.length ? `did you mean ${quoteList(problem.suggestions)}?` : (unknownPluginHint(context, problem) ?? defaultWithoutSetHint(problem)),
       });
     }
