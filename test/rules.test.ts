@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statS
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { isPlaceholderName, placeholdersOf } from "../src/core/messages.js";
 import { RULES } from "../src/registry.js";
 import { expectedOutput, type JsonFinding } from "./helpers/expected-output.js";
 import { FIXTURES, ROOT, run } from "./helpers/run.js";
@@ -102,6 +103,11 @@ describe("the rule registry and docs/rules", () => {
   });
 });
 
+/** The messageIds the invalid fixtures produced, by rule (for the message coverage test below). */
+const reportedMessages = new Map<string, Set<string>>();
+let invalidCasesRun = 0;
+const invalidCases = RULES.filter((r) => r.domain === "capabilities").reduce((n, r) => n + cases(path.join(FIXTURES, r.id, "invalid")).length, 0);
+
 for (const rule of RULES.filter((r) => r.domain === "capabilities")) {
   describe(`rule ${rule.id}`, () => {
     const base = path.join(FIXTURES, rule.id);
@@ -132,6 +138,11 @@ for (const rule of RULES.filter((r) => r.domain === "capabilities")) {
         const all = (JSON.parse(result.stdout) as { diagnostics: JsonFinding[] }).diagnostics;
         const mine = all.filter((d) => d.ruleId === rule.id);
         expect(mine.length, "the rule fires").toBeGreaterThan(0);
+        for (const d of all) {
+          expect(d.messageId, `${d.ruleId} findings carry a messageId`).toBeDefined();
+          reportedMessages.set(d.ruleId, (reportedMessages.get(d.ruleId) ?? new Set()).add(d.messageId!));
+        }
+        invalidCasesRun++;
         await expect(expectedOutput(mine)).toMatchFileSnapshot(path.join(invalidDir, `${caseName(name)}.out`));
         expect(result.code).toBe(all.some((d) => d.severity === "error") ? 1 : 0);
       });
@@ -153,3 +164,39 @@ for (const rule of RULES.filter((r) => r.domain === "capabilities")) {
     }
   });
 }
+
+/**
+ * Messages a fixture cannot reach, with the reason (every other declared message must be produced
+ * by some invalid fixture, so no template goes untested).
+ */
+const UNREACHED_MESSAGES: Readonly<Record<string, readonly string[]>> = {
+  // A symbolic link out of the repository cannot be committed as a fixture: test/security/repository.test.ts makes one.
+  "ignored-file": ["outsideLink"],
+  // Needs a set that expands past the engine's limit (a generated manifest): test/engine/resolve.test.ts.
+  "set-cycle": ["tooLarge"],
+  // Needs a Cargo.lock pinning old releases: test/versions.test.ts checks both messageIds on fixtures/versions.
+  "unknown-permission": ["notYetAdded", "removed"],
+};
+
+describe("rule messages (meta.messages)", () => {
+  it("every template's placeholders are plain names", () => {
+    for (const rule of RULES) {
+      for (const [id, template] of Object.entries(rule.messages ?? {})) {
+        for (const name of placeholdersOf(template)) expect(isPlaceholderName(name), `${rule.id}.${id}: {{${name}}}`).toBe(true);
+      }
+    }
+  });
+
+  it("every message a capability rule declares is produced by one of its invalid fixtures", () => {
+    // Collected by the fixture tests above; meaningful only when all of them ran (not under -t).
+    if (invalidCasesRun < invalidCases) return;
+    const unreached: Record<string, string[]> = {};
+    for (const rule of RULES.filter((r) => r.domain === "capabilities")) {
+      const declared = Object.keys(rule.messages ?? {});
+      expect(declared.length, `${rule.id} declares meta.messages`).toBeGreaterThan(0);
+      const missing = declared.filter((id) => !reportedMessages.get(rule.id)?.has(id) && !(UNREACHED_MESSAGES[rule.id] ?? []).includes(id));
+      if (missing.length) unreached[rule.id] = missing;
+    }
+    expect(unreached, "messages no invalid fixture produces").toEqual({});
+  });
+});

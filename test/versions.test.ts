@@ -15,7 +15,7 @@ function bin(args: string[], cwd = ROOT) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-type Finding = { ruleId: string; severity: string; message: string; hint?: string; line: number };
+type Finding = { ruleId: string; messageId?: string; severity: string; message: string; hint?: string; line: number };
 const check = (args: string[], cwd = ROOT) => {
   const result = bin(["check", ...args, "-f", "json"], cwd);
   const report = JSON.parse(result.stdout) as { diagnostics: Finding[]; summary: { notes?: string[] } };
@@ -82,6 +82,7 @@ describe("identifiers are checked against the locked releases", () => {
       [8, "error", '"fs:allow-size" is not in tauri-plugin-fs 2.0.3; it was added in 2.1.0', "upgrade to ≥ 2.1.0 (cargo update -p tauri-plugin-fs), or remove it"],
       [9, "error", '"core:app:allow-identifier" is not in tauri 2.1.0; it was added after 2.3.1 (2.4.0 has it)', "upgrade to ≥ 2.4.0 (cargo update -p tauri), or remove it"],
     ]);
+    expect(findings.map((f) => f.messageId)).toEqual(["removed", "notYetAdded", "notYetAdded"]);
     // http:allow-fetch-cancel-body at 2.5.5 (added by 2.5.6, after 2.5.4) is uncertain: no finding.
     expect(findings.some((f) => f.message.includes("fetch-cancel-body"))).toBe(false);
   });

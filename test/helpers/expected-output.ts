@@ -2,6 +2,7 @@
 export interface JsonFinding {
   file: string;
   ruleId: string;
+  messageId?: string;
   severity: string;
   message: string;
   line: number;
