@@ -7,6 +7,7 @@ export type { JsonPath } from "../core/location.js";
 export { FatalError } from "../core/errors.js";
 export { readTextFile, DEFAULT_MAX_FILE_BYTES } from "../core/source/read.js";
 export type { RuleMeta } from "../core/rule.js";
+export { formatMessage, type MessageReport, type RuleMessages } from "../core/messages.js";
 export { nearest, quoteList } from "../core/did-you-mean.js";
 export { REPORTER_NAMES, loadReporter, type ReporterName } from "../core/reporters/index.js";
 export { makePaint } from "../core/reporters/paint.js";

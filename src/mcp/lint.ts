@@ -1,4 +1,4 @@
-import { compareDiagnostics, type Diagnostic, type RuleSetting, type Severity } from "./core.js";
+import { compareDiagnostics, formatMessage, type Diagnostic, type RuleMeta, type RuleSetting, type Severity } from "./core.js";
 import { serverName, type Listing } from "./listing.js";
 import { serviceFromServerName } from "./naming.js";
 import { MCP_RULES } from "./rules/index.js";
@@ -15,6 +15,18 @@ export interface McpLintOptions {
 /** Id of the finding for a file that is not JSON at all (shared with capability files). */
 export const PARSE_RULE_ID = "parse";
 
+/** The parse finding of `caplint mcp`: the shared JSON reader words the problem, the template passes it through. */
+export const PARSE_META: RuleMeta = {
+  id: PARSE_RULE_ID,
+  domain: "mcp",
+  description: "The file is readable JSON.",
+  category: "correctness",
+  defaultSeverity: "error",
+  fixable: false,
+  kind: "pipeline",
+  messages: { unreadable: "{{problem}}" },
+};
+
 /**
  * Lints tool-server listings (files, or the in-memory dump of a live run): every enabled rule on
  * every listing. Findings are positioned through each listing's document, so a live run's findings
@@ -28,12 +40,14 @@ export async function lintMcp(listings: readonly Listing[], options: McpLintOpti
   };
   for (const listing of listings) {
     const { document } = listing;
-    const push = (ruleId: string, severity: Severity, report: McpReport) => {
+    const push = (rule: Pick<RuleMeta, "id" | "messages">, severity: Severity, report: McpReport) => {
+      const message = formatMessage(rule, report.messageId, report.data);
       const located = document.locate(report.path, report.target);
       const diagnostic: Diagnostic = {
-        ruleId,
+        ruleId: rule.id,
+        messageId: report.messageId,
         severity,
-        message: report.message,
+        message,
         file: document.file,
         absolutePath: document.absolutePath,
         path: report.path,
@@ -42,10 +56,11 @@ export async function lintMcp(listings: readonly Listing[], options: McpLintOpti
         length: located.length,
       };
       if (report.hint) diagnostic.hint = report.hint;
+      if (report.data && Object.keys(report.data).length > 0) diagnostic.data = report.data;
       diagnostics.push(diagnostic);
     };
     if (!document.ok) {
-      push(PARSE_RULE_ID, "error", { path: [], message: forToolServers(document.parseError!.message) });
+      push(PARSE_META, "error", { path: [], messageId: "unreadable", data: { problem: forToolServers(document.parseError!.message) } });
       continue;
     }
     const name = serverName(listing);
@@ -54,13 +69,13 @@ export async function lintMcp(listings: readonly Listing[], options: McpLintOpti
       if (options.only && !options.only.has(rule.id)) continue;
       const configured = severityOf(rule, document.absolutePath);
       if (!configured) continue;
-      const context: McpRuleContext = {
+      const context: McpRuleContext = Object.freeze({
         listing,
         settings: options.settings,
         service,
         tools: listing.tools,
-        report: (report) => push(rule.id, report.escalate ? "error" : configured, report),
-      };
+        report: (report: McpReport) => push(rule, report.escalate ? "error" : configured, report),
+      });
       await rule.check(context);
     }
   }

@@ -21,22 +21,13 @@ import {
 } from "./core.js";
 import type { McpCommandOptions } from "./command.js";
 import { readListing, type Listing } from "./listing.js";
-import { PARSE_RULE_ID, lintMcp } from "./lint.js";
+import { PARSE_META, PARSE_RULE_ID, lintMcp } from "./lint.js";
 import { DEFAULT_VERBS } from "./naming.js";
 import { MCP_RULES_BY_ID } from "./rules/index.js";
 import type { McpSettings } from "./rules/types.js";
 import { escapeControls } from "./text.js";
 import type { LiveTarget } from "./live.js";
 
-const PARSE_META: RuleMeta = {
-  id: PARSE_RULE_ID,
-  domain: "mcp",
-  description: "The file is readable JSON.",
-  category: "correctness",
-  defaultSeverity: "error",
-  fixable: false,
-  kind: "pipeline",
-};
 
 export async function runMcp(operands: string[], options: McpCommandOptions, io: MainOptions): Promise<number> {
   const severities = parseRuleOptions(options);

@@ -18,6 +18,11 @@ function extraArgs(dir: string, name: string): string[] {
   return existsSync(file) ? readFileSync(file, "utf8").split("\n").map((l) => l.trim()).filter(Boolean) : [];
 }
 
+/** The messageIds the invalid fixtures produced, by rule (for the message coverage test below). */
+const reportedMessages = new Map<string, Set<string>>();
+let invalidCasesRun = 0;
+const invalidCases = MCP_RULES.reduce((n, rule) => n + cases(path.join(FIXTURES, "mcp", "invalid", rule.id)).length, 0);
+
 for (const rule of MCP_RULES) {
   describe(`rule ${rule.id}`, () => {
     const validDir = path.join(FIXTURES, "mcp", "valid", rule.id);
@@ -46,7 +51,29 @@ for (const rule of MCP_RULES) {
         expect(mine.length, "the rule fires").toBeGreaterThan(0);
         await expect(mine.join("\n") + "\n").toMatchFileSnapshot(path.join(invalidDir, name.replace(/\.json$/, ".out")));
         expect(result.code).toBe(result.stdout.includes(": error ") ? 1 : 0);
+        const json = await run(["mcp", "--format", "json", name, ...extraArgs(invalidDir, name)], invalidDir);
+        for (const d of (JSON.parse(json.stdout) as { diagnostics: Array<{ ruleId: string; messageId?: string }> }).diagnostics) {
+          expect(d.messageId, `${d.ruleId} findings carry a messageId`).toBeDefined();
+          reportedMessages.set(d.ruleId, (reportedMessages.get(d.ruleId) ?? new Set()).add(d.messageId!));
+        }
+        invalidCasesRun++;
       });
     }
   });
 }
+
+/** Messages no fixture can produce, with the reason and where they are tested instead. */
+const UNREACHED_MESSAGES: Readonly<Record<string, readonly string[]>> = {};
+
+describe("tool-server rule messages (meta.messages)", () => {
+  it("every message a rule declares is produced by one of its invalid fixtures", () => {
+    // Collected by the fixture tests above; meaningful only when all of them ran (not under -t).
+    if (invalidCasesRun < invalidCases) return;
+    const unreached: Record<string, string[]> = {};
+    for (const rule of MCP_RULES) {
+      const missing = Object.keys(rule.messages ?? {}).filter((id) => !reportedMessages.get(rule.id)?.has(id) && !(UNREACHED_MESSAGES[rule.id] ?? []).includes(id));
+      if (missing.length) unreached[rule.id] = missing;
+    }
+    expect(unreached, "messages no invalid fixture produces").toEqual({});
+  });
+});

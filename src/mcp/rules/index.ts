@@ -17,8 +17,7 @@ import mcpTransport from "./mcp-transport.js";
 import mcpUnknownFieldAccepted from "./mcp-unknown-field-accepted.js";
 import type { McpRule } from "./types.js";
 
-/** Every tool-server rule, sorted by id. */
-export const MCP_RULES: readonly McpRule[] = [
+const LISTED = [
   mcpAnnotations,
   mcpErrorText,
   mcpInputBounds,
@@ -36,6 +35,12 @@ export const MCP_RULES: readonly McpRule[] = [
   mcpToolVerb,
   mcpTransport,
   mcpUnknownFieldAccepted,
-].sort((a, b) => (a.id < b.id ? -1 : 1));
+] as const;
 
-export const MCP_RULES_BY_ID: ReadonlyMap<string, McpRule> = new Map(MCP_RULES.map((rule) => [rule.id, rule]));
+/** The id of a tool-server rule, derived from the list. */
+export type McpRuleId = (typeof LISTED)[number]["id"];
+
+/** Every tool-server rule, sorted by id. */
+export const MCP_RULES: ReadonlyArray<McpRule & { id: McpRuleId }> = [...LISTED].sort((a, b) => (a.id < b.id ? -1 : 1));
+
+export const MCP_RULES_BY_ID: ReadonlyMap<string, McpRule & { id: McpRuleId }> = new Map(MCP_RULES.map((rule) => [rule.id, rule]));

@@ -12,6 +12,12 @@ export default defineMcpRule({
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
+  messages: {
+    noTitle: "{{tool}} has no title (neither title nor annotations.title)",
+    hintNotBoolean: "{{tool}}: annotations.{{hint}} is {{value}}, not a boolean; clients ignore or misread it",
+    hintsMissing: "{{tool}} does not declare {{missing}}; clients then assume the defaults (not read-only, destructive, not idempotent, open world)",
+    readOnlyDestructive: "{{tool}} is declared both read-only and destructive",
+  },
   check({ tools, report }) {
     for (const tool of tools) {
       if (!isObject(tool.value)) continue;
@@ -23,7 +29,8 @@ export default defineMcpRule({
       if (!hasTitle) {
         report({
           path: tool.value.title !== undefined ? [...tool.path, "title"] : namePath,
-          message: `${toolLabel(tool)} has no title (neither title nor annotations.title)`,
+          messageId: "noTitle",
+          data: { tool: toolLabel(tool) },
           hint: 'add a human-readable "title", e.g. "List Items"',
         });
       }
@@ -34,7 +41,8 @@ export default defineMcpRule({
         else if (typeof value !== "boolean") {
           report({
             path: [...annotationsPath, hint],
-            message: `${toolLabel(tool)}: annotations.${hint} is ${JSON.stringify(value) ?? typeof value}, not a boolean; clients ignore or misread it`,
+            messageId: "hintNotBoolean",
+            data: { tool: toolLabel(tool), hint, value: JSON.stringify(value) ?? typeof value },
             hint: `write ${hint}: true or false`,
             escalate: true,
           });
@@ -43,14 +51,16 @@ export default defineMcpRule({
       if (missing.length > 0) {
         report({
           path: at,
-          message: `${toolLabel(tool)} does not declare ${missing.join(", ")}; clients then assume the defaults (not read-only, destructive, not idempotent, open world)`,
+          messageId: "hintsMissing",
+          data: { tool: toolLabel(tool), missing: missing.join(", ") },
           hint: "declare all four hints explicitly in annotations",
         });
       }
       if (annotations?.readOnlyHint === true && annotations.destructiveHint === true) {
         report({
           path: [...annotationsPath, "destructiveHint"],
-          message: `${toolLabel(tool)} is declared both read-only and destructive`,
+          messageId: "readOnlyDestructive",
+          data: { tool: toolLabel(tool) },
           hint: "a read-only tool is not destructive: set destructiveHint: false (or readOnlyHint: false)",
           escalate: true,
         });

@@ -14,6 +14,7 @@ export default defineMcpRule({
   category: "style",
   defaultSeverity: "warning",
   fixable: false,
+  messages: { noErrorPrefix: 'tool {{tool}} answered an error with {{text}}, which does not start with "Error:"' },
   check({ listing, report }) {
     const reported = new Set<string>();
     for (const call of listing.probeCalls) {
@@ -24,7 +25,8 @@ export default defineMcpRule({
       reported.add(tool);
       report({
         path: [...call.path, "result", "content", text.index, "text"],
-        message: `tool ${quote(tool)} answered an error with ${quote(text.text, 60)}, which does not start with "Error:"`,
+        messageId: "noErrorPrefix",
+        data: { tool: quote(tool), text: quote(text.text, 60) },
         hint: 'start error texts with "Error:" and say what to do next, e.g. "Error: Resource not found. Please check the ID is correct."',
       });
     }

@@ -11,6 +11,7 @@ export default defineMcpRule({
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,
+  messages: { unbounded: "{{tool}}: {{type}} parameter {{parameter}} {{problem}}" },
   check({ tools, service, report }) {
     for (const tool of tools) {
       const input = inputOf(tool);
@@ -21,7 +22,13 @@ export default defineMcpRule({
         if (property.name === "offset" || (paginated && property.name === "limit")) continue;
         const problem = unbounded(input.document, property);
         if (!problem) continue;
-        report({ path: property.written.path, target: "key", message: `${toolLabel(tool)}: ${problem.what} parameter ${quote(property.name)} ${problem.message}`, hint: problem.hint });
+        report({
+          path: property.written.path,
+          target: "key",
+          messageId: "unbounded",
+          data: { tool: toolLabel(tool), type: problem.what, parameter: quote(property.name), problem: problem.message },
+          hint: problem.hint,
+        });
       }
     }
   },

@@ -11,6 +11,7 @@ export default defineMcpRule({
   category: "style",
   defaultSeverity: "warning",
   fixable: false,
+  messages: { undescribed: "{{tool}}: parameter {{parameter}} has no {{missing}}" },
   check({ tools, report }) {
     for (const tool of tools) {
       const input = inputOf(tool);
@@ -24,7 +25,8 @@ export default defineMcpRule({
         report({
           path: property.written.path,
           target: "key",
-          message: `${toolLabel(tool)}: parameter ${quote(property.name)} has no ${missing.join(" and no ")}`,
+          messageId: "undescribed",
+          data: { tool: toolLabel(tool), parameter: quote(property.name), missing: missing.join(" and no ") },
           hint: missing.includes("description")
             ? "describe what it is, its format and an example (zod .describe(), Pydantic Field(description=...))"
             : "give it a JSON type (string, integer, number, boolean, array, object)",

@@ -9,6 +9,7 @@ export default defineMcpRule({
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
+  messages: { notStrict: "{{tool}}: the input{{model}} does not reject unknown fields ({{written}}); a misspelt argument is silently ignored" },
   check({ tools, report }) {
     for (const tool of tools) {
       const input = inputOf(tool);
@@ -18,7 +19,12 @@ export default defineMcpRule({
       const written = root.schema.additionalProperties;
       report({
         path: written === undefined ? root.path : [...root.path, "additionalProperties"],
-        message: `${toolLabel(tool)}: the input${wrapper ? ` model of parameter "${wrapper}"` : ""} does not reject unknown fields (${written === undefined ? "no additionalProperties" : `additionalProperties: ${JSON.stringify(written).slice(0, 40)}`}); a misspelt argument is silently ignored`,
+        messageId: "notStrict",
+        data: {
+          tool: toolLabel(tool),
+          model: wrapper ? ` model of parameter "${wrapper}"` : "",
+          written: written === undefined ? "no additionalProperties" : `additionalProperties: ${JSON.stringify(written).slice(0, 40)}`,
+        },
         hint: "zod: z.object({...}).strict(); Pydantic: model_config = ConfigDict(extra='forbid'); JSON Schema: additionalProperties: false",
       });
     }

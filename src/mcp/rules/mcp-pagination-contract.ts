@@ -11,12 +11,17 @@ export default defineMcpRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
+  messages: {
+    limitAccepted: "tool {{tool}} accepted limit {{limit}}, over the maximum of 100",
+    arithmetic: "tool {{tool}}: {{problem}}",
+  },
   check({ listing, report }) {
     for (const call of callsFor(listing.probeCalls, "limit-over-max")) {
       if (rejected(call.value)) continue;
       report({
         path: [...call.path, "arguments", "limit"],
-        message: `tool ${quote(call.value.tool)} accepted limit ${JSON.stringify(call.value.arguments.limit)}, over the maximum of 100`,
+        messageId: "limitAccepted",
+        data: { tool: quote(call.value.tool), limit: String(JSON.stringify(call.value.arguments.limit)) },
         hint: "bound limit to 1..100 in the input schema (zod .int().min(1).max(100), Pydantic ge=1, le=100)",
       });
     }
@@ -25,7 +30,12 @@ export default defineMcpRule({
       const page = pageOf(call);
       if (!page) continue;
       for (const problem of arithmetic(page.value, call.value.arguments)) {
-        report({ path: page.path, message: `tool ${quote(call.value.tool)}: ${problem}`, hint: "count = items returned; has_more = total > offset + count; next_offset = offset + count, or null when nothing follows" });
+        report({
+          path: page.path,
+          messageId: "arithmetic",
+          data: { tool: quote(call.value.tool), problem },
+          hint: "count = items returned; has_more = total > offset + count; next_offset = offset + count, or null when nothing follows",
+        });
       }
     }
   },

@@ -24,6 +24,10 @@ export default defineMcpRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
+  messages: {
+    missingParameter: '{{tool}} is a list tool but has no "{{parameter}}" parameter',
+    wrongParameter: '{{tool}}: "{{parameter}}" {{problems}}',
+  },
   check({ tools, service, report }) {
     for (const tool of tools) {
       const input = inputOf(tool);
@@ -35,7 +39,8 @@ export default defineMcpRule({
           report({
             path: propertiesPath(input.root),
             target: "key",
-            message: `${toolLabel(tool)} is a list tool but has no "${expected.name}" parameter`,
+            messageId: "missingParameter",
+            data: { tool: toolLabel(tool), parameter: expected.name },
             hint: `add ${expected.text}`,
           });
           continue;
@@ -45,7 +50,8 @@ export default defineMcpRule({
           report({
             path: property.written.path,
             target: "key",
-            message: `${toolLabel(tool)}: "${expected.name}" ${problems.join(", ")}`,
+            messageId: "wrongParameter",
+            data: { tool: toolLabel(tool), parameter: expected.name, problems: problems.join(", ") },
             hint: `declare ${expected.text}`,
           });
         }

@@ -18,6 +18,10 @@ export default defineMcpRule({
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
+  messages: {
+    wrongType: '{{tool}}: output field "{{field}}" is {{types}}, not {{expected}}',
+    missingFields: "{{tool}}: the output schema of this list tool lacks {{missing}}",
+  },
   check({ tools, service, report }) {
     for (const tool of tools) {
       const document = schemaOf(tool, "outputSchema");
@@ -37,7 +41,8 @@ export default defineMcpRule({
           report({
             path: property.written.path,
             target: "key",
-            message: `${toolLabel(tool)}: output field "${field.name}" is ${types.size ? [...types].join(" or ") : "untyped"}, not ${field.text}`,
+            messageId: "wrongType",
+            data: { tool: toolLabel(tool), field: field.name, types: types.size ? [...types].join(" or ") : "untyped", expected: field.text },
             hint: `declare "${field.name}" as ${field.text}`,
           });
         }
@@ -48,7 +53,8 @@ export default defineMcpRule({
         report({
           path: root.schema.properties === undefined ? root.path : [...root.path, "properties"],
           target: "key",
-          message: `${toolLabel(tool)}: the output schema of this list tool lacks ${missing.join(", ")}`,
+          messageId: "missingFields",
+          data: { tool: toolLabel(tool), missing: missing.join(", ") },
           hint: "return { total, count, offset, items, has_more, next_offset } as the conventions' list response",
         });
       }

@@ -10,6 +10,7 @@ export default defineMcpRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
+  messages: { wrongFormat: '{{tool}}: response_format {{problems}}; expected enum ["markdown", "json"] with default "markdown"' },
   check({ tools, report }) {
     for (const tool of tools) {
       const input = inputOf(tool);
@@ -27,7 +28,8 @@ export default defineMcpRule({
       report({
         path: property.written.path,
         target: "key",
-        message: `${toolLabel(tool)}: response_format ${problems.join(" and ")}; expected enum ["markdown", "json"] with default "markdown"`,
+        messageId: "wrongFormat",
+        data: { tool: toolLabel(tool), problems: problems.join(" and ") },
         hint: 'declare response_format: { "type": "string", "enum": ["markdown", "json"], "default": "markdown" }',
       });
     }

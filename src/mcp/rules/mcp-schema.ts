@@ -13,9 +13,11 @@ export default defineMcpRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
+  // The listing's reader and the protocol schema's validator word each problem; the templates pass it through.
+  messages: { notAListing: "{{problem}}", violation: "{{what}}{{where}} {{problem}}" },
   async check({ listing, report }) {
     if (listing.shapeProblem) {
-      report({ path: [], message: listing.shapeProblem, hint: "capture one with: caplint mcp dump --stdio -- CMD ARGS... > tools.json" });
+      report({ path: [], messageId: "notAListing", data: { problem: listing.shapeProblem }, hint: "capture one with: caplint mcp dump --stdio -- CMD ARGS... > tools.json" });
       return;
     }
     const validators = await mcpValidators();
@@ -23,7 +25,7 @@ export default defineMcpRule({
       if (validate(value)) return;
       for (const problem of problems(errors() ?? [], value)) {
         const path = [...base, ...problem.path];
-        report({ path, target: problem.target, message: `${what}${describePath(problem.path)} ${problem.message}`, hint: problem.hint });
+        report({ path, target: problem.target, messageId: "violation", data: { what, where: describePath(problem.path), problem: problem.message }, hint: problem.hint });
       }
     };
     for (const page of listing.pages) {

@@ -11,6 +11,10 @@ export default defineMcpRule({
   category: "style",
   defaultSeverity: "warning",
   fixable: false,
+  messages: {
+    versioned: "server name {{name}} carries a version or date ({{version}}); a server name stays the same across releases",
+    convention: "server name {{name}} does not follow the {{convention}} convention",
+  },
   check({ listing, settings, report }) {
     const name = serverName(listing);
     if (name === undefined || !listing.serverInfo) return;
@@ -22,13 +26,15 @@ export default defineMcpRule({
     if (version !== undefined) {
       report({
         path,
-        message: `server name ${quote(name)} carries a version or date (${quote(version)}); a server name stays the same across releases`,
+        messageId: "versioned",
+        data: { name: quote(name), version: quote(version) },
         hint: `name it ${quote(suggestion)} and put the version in serverInfo.version`,
       });
     } else if (!style.pattern.test(name)) {
       report({
         path,
-        message: `server name ${quote(name)} does not follow the ${settings.serverNameStyle === "node" ? "{service}-mcp-server" : "{service}_mcp"} convention`,
+        messageId: "convention",
+        data: { name: quote(name), convention: settings.serverNameStyle === "node" ? "{service}-mcp-server" : "{service}_mcp" },
         hint: `name it ${quote(suggestion)}${settings.serverNameStyle === "python" ? " (or pass --server-name-style node for {service}-mcp-server)" : ""}`,
       });
     }

@@ -12,6 +12,7 @@ export default defineMcpRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
+  messages: { notJsonRpc: "the server wrote a line on stdout that is not a JSON-RPC message: {{line}}{{more}}; clients may drop the connection" },
   check({ listing, report }) {
     const noise = listing.stdoutNoise;
     if (!noise || noise.value.length === 0) return;
@@ -20,7 +21,8 @@ export default defineMcpRule({
       const more = index === shown.length - 1 && noise.value.length > shown.length ? ` (and ${noise.value.length - shown.length} more lines)` : "";
       report({
         path: [...noise.path, index],
-        message: `the server wrote a line on stdout that is not a JSON-RPC message: ${quote(line, 60)}${more}; clients may drop the connection`,
+        messageId: "notJsonRpc",
+        data: { line: quote(line, 60), more },
         hint: "log to stderr (console.error, logging to sys.stderr); stdout carries only the protocol",
       });
     });

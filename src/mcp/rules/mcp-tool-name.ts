@@ -10,6 +10,12 @@ export default defineMcpRule({
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
+  messages: {
+    duplicate: "tool name {{name}} is listed twice (first at {{first}}); clients cannot tell the two apart",
+    length: "tool name {{name}} has {{length}} characters; the protocol allows 1 to {{max}}",
+    characters: "tool name {{name}} contains {{bad}}; the protocol allows only A-Z a-z 0-9 _ - .",
+    notSnakeCase: "tool name {{name}} is not snake_case",
+  },
   check({ tools, report }) {
     const first = new Map<string, (typeof tools)[number]>();
     for (const tool of tools) {
@@ -20,7 +26,8 @@ export default defineMcpRule({
       if (earlier) {
         report({
           path,
-          message: `tool name ${quote(name)} is listed twice (first at ${describe(earlier.path)}); clients cannot tell the two apart`,
+          messageId: "duplicate",
+          data: { name: quote(name), first: describe(earlier.path) },
           hint: "give each tool its own name",
           escalate: true,
         });
@@ -30,7 +37,8 @@ export default defineMcpRule({
       if (name.length === 0 || name.length > TOOL_NAME_MAX_LENGTH) {
         report({
           path,
-          message: `tool name ${quote(name)} has ${name.length} characters; the protocol allows 1 to ${TOOL_NAME_MAX_LENGTH}`,
+          messageId: "length",
+          data: { name: quote(name), length: name.length, max: TOOL_NAME_MAX_LENGTH },
           hint: "shorten it to {service}_{action}_{object}",
           escalate: true,
         });
@@ -38,12 +46,13 @@ export default defineMcpRule({
         const bad = [...new Set(name.replace(/[A-Za-z0-9_.-]/g, ""))].map((c) => quote(c)).join(", ");
         report({
           path,
-          message: `tool name ${quote(name)} contains ${bad}; the protocol allows only A-Z a-z 0-9 _ - .`,
+          messageId: "characters",
+          data: { name: quote(name), bad },
           hint: `use snake_case: ${quote(words(name).join("_") || "service_action_object")}`,
           escalate: true,
         });
       } else if (!SNAKE_CASE.test(name)) {
-        report({ path, message: `tool name ${quote(name)} is not snake_case`, hint: `name it ${quote(words(name).join("_"))}` });
+        report({ path, messageId: "notSnakeCase", data: { name: quote(name) }, hint: `name it ${quote(words(name).join("_"))}` });
       }
     }
   },

@@ -10,6 +10,7 @@ export default defineMcpRule({
   category: "style",
   defaultSeverity: "warning",
   fixable: false,
+  messages: { noPrefix: "tool name {{name}} does not start with the service prefix {{prefix}}; tools of different servers share one namespace in the client" },
   check({ tools, service, report }) {
     if (service === undefined) return;
     const prefix = `${service}_`;
@@ -20,7 +21,8 @@ export default defineMcpRule({
       const already = serviceWords.every((word, index) => rest[index] === word);
       report({
         path: [...tool.path, "name"],
-        message: `tool name ${quote(tool.name)} does not start with the service prefix ${quote(prefix)}; tools of different servers share one namespace in the client`,
+        messageId: "noPrefix",
+        data: { name: quote(tool.name), prefix: quote(prefix) },
         hint: `name it ${quote(`${prefix}${(already ? rest.slice(serviceWords.length) : rest).join("_")}`)}`,
       });
     }

@@ -10,6 +10,7 @@ export default defineMcpRule({
   category: "style",
   defaultSeverity: "warning",
   fixable: false,
+  messages: { noVerb: "tool name {{name}} does not start with an action verb ({{verb}} is not one)" },
   check({ tools, service, settings, report }) {
     for (const tool of tools) {
       if (tool.name === undefined) continue;
@@ -19,7 +20,8 @@ export default defineMcpRule({
       if (verb === undefined || settings.verbs.has(verb) || settings.verbs.has(action[0]!)) continue;
       report({
         path: [...tool.path, "name"],
-        message: `tool name ${quote(tool.name)} does not start with an action verb (${quote(verb)} is not one)`,
+        messageId: "noVerb",
+        data: { name: quote(tool.name), verb: quote(verb) },
         hint: `start with a verb such as get, list, search, create, update, delete or send${service ? ` after ${quote(`${service}_`)}` : ""}; if ${quote(verb)} is a verb in your domain, add it with --verbs ${verb}`,
       });
     }

@@ -8,11 +8,12 @@ export default defineMcpRule({
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
+  messages: { legacySseOnly: "only the legacy HTTP+SSE transport answered; streamable HTTP (protocol 2025-03-26 and later) did not" },
   check({ listing, report }) {
     if (listing.transport?.value !== "sse") return;
     report({
       path: listing.transport.path,
-      message: "only the legacy HTTP+SSE transport answered; streamable HTTP (protocol 2025-03-26 and later) did not",
+      messageId: "legacySseOnly",
       hint: "serve streamable HTTP (StreamableHTTPServerTransport; FastMCP transport=\"streamable-http\")",
     });
   },

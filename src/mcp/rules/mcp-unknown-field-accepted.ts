@@ -10,13 +10,15 @@ export default defineMcpRule({
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
+  messages: { accepted: "tool {{tool}} accepted a call with the unknown argument {{argument}}; misspelt arguments are silently ignored" },
   check({ listing, report }) {
     for (const call of callsFor(listing.probeCalls, "unknown-field")) {
       if (rejected(call.value)) continue;
       const extra = Object.keys(call.value.arguments).find((key) => key.startsWith("caplint_probe")) ?? "an unknown argument";
       report({
         path: [...call.path, "arguments"],
-        message: `tool ${quote(call.value.tool)} accepted a call with the unknown argument ${quote(extra)}; misspelt arguments are silently ignored`,
+        messageId: "accepted",
+        data: { tool: quote(call.value.tool), argument: quote(extra) },
         hint: "reject unknown fields: zod .strict(), Pydantic extra='forbid'",
       });
     }

@@ -1,4 +1,4 @@
-import type { JsonPath, RuleMeta } from "../core.js";
+import type { JsonPath, MessageReport, RuleMessages, RuleMeta } from "../core.js";
 import type { Listing, ToolEntry } from "../listing.js";
 import type { ServerNameStyle } from "../naming.js";
 
@@ -9,10 +9,12 @@ export interface McpSettings {
   verbs: ReadonlySet<string>;
 }
 
-export interface McpReport {
+/** A finding as a rule reports it: one of the rule's messageIds with its placeholders' values. */
+export type McpReport<M extends RuleMessages = RuleMessages> = McpFinding & MessageReport<M>;
+
+interface McpFinding {
   path: JsonPath;
   target?: "key" | "value";
-  message: string;
   hint?: string;
   /** Raise the finding to an error whatever the rule's configured severity (an "off" rule stays off). */
   escalate?: boolean;
@@ -33,12 +35,23 @@ export interface McpRuleContext {
  */
 export type McpRuleInput = "static" | "live" | "probe";
 
+/** The context a rule's own `check` sees: `report()` accepts only the rule's messageIds. */
+export interface McpRuleContextFor<M extends RuleMessages> extends McpRuleContext {
+  report(report: McpReport<M>): void;
+}
+
 export interface McpRule extends RuleMeta {
   domain: "mcp";
   input: McpRuleInput;
   check(context: McpRuleContext): void | Promise<void>;
 }
 
-export function defineMcpRule<const R extends McpRule>(rule: R): R {
+export interface McpRuleFor<M extends RuleMessages> extends McpRule {
+  messages: M;
+  check(context: McpRuleContextFor<M>): void | Promise<void>;
+}
+
+/** Declares a tool-server rule: the literal stays type-checked, and report() is typed by its messages. */
+export function defineMcpRule<const Id extends string, const M extends RuleMessages>(rule: Omit<McpRuleFor<M>, "id"> & { id: Id }): McpRuleFor<M> & { id: Id } {
   return rule;
 }
