@@ -4,7 +4,9 @@ import { lint, lintWithRules, type CapabilityRule } from "../src/capabilities/li
 import { loadProject } from "../src/capabilities/load/project.js";
 import { CAPABILITY_RULES } from "../src/capabilities/rules/index.js";
 import { defineRule, type RuleContext } from "../src/capabilities/rules/types.js";
+import { EXIT_FINDINGS, EXIT_OK, exitCodeFor } from "../src/core/exit-codes.js";
 import { formatMessage, RuleContractError } from "../src/core/messages.js";
+import { isRuleId, type RuleId } from "../src/registry.js";
 import { FIXTURES } from "./helpers/run.js";
 
 const STALE = path.join(FIXTURES, "unused-suppression/invalid/stale.json");
@@ -96,5 +98,23 @@ describe("the rule contract (per-rule context, messages as data, fixable enforce
   it("formats templates: every placeholder filled, values written as given", () => {
     expect(formatMessage({ id: "r", messages: { m: "{{a}} and {{b}} and {{a}}" } }, "m", { a: 1, b: "two" })).toBe("1 and two and 1");
     expect(() => formatMessage({ id: "r", messages: { m: "{{a}}" } }, "toString")).toThrow(RuleContractError);
+  });
+});
+
+describe("typed rule ids and the one exit-code function", () => {
+  it("rule ids are a union derived from the rule lists, not string", () => {
+    const known: RuleId = "unknown-permission";
+    // @ts-expect-error a misspelt rule id does not compile
+    const misspelt: RuleId = "unknown-permision";
+    expect([known, misspelt].map((id) => isRuleId(id))).toEqual([true, false]);
+  });
+
+  it("exitCodeFor: 1 for error findings, a --max-warnings overrun or a failed answer; else 0", () => {
+    expect(exitCodeFor({ errors: 0, warnings: 3 })).toBe(EXIT_OK);
+    expect(exitCodeFor({ errors: 1, warnings: 0 })).toBe(EXIT_FINDINGS);
+    expect(exitCodeFor({ errors: 0, warnings: 3 }, { maxWarnings: 2 })).toBe(EXIT_FINDINGS);
+    expect(exitCodeFor({ errors: 0, warnings: 2 }, { maxWarnings: 2 })).toBe(EXIT_OK);
+    expect(exitCodeFor({ failed: true })).toBe(EXIT_FINDINGS);
+    expect(exitCodeFor({ failed: false })).toBe(EXIT_OK);
   });
 });

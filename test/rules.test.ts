@@ -68,7 +68,7 @@ function definedRuleIds(file: string): string[] {
 /** ESLint's checkRuleFiles: start from the files, so nothing unregistered or orphaned passes silently. */
 describe("rule files, registry and fixture folders agree", () => {
   // Capability rules live one per file in a rules folder; the other domains keep theirs in a table (src/events/rules.ts).
-  const registered = new Set(RULES.filter((rule) => rule.domain === "capabilities").map((rule) => rule.id));
+  const registered = new Set<string>(RULES.filter((rule) => rule.domain === "capabilities").map((rule) => rule.id));
 
   it("every rule defined in a rules folder is registered", () => {
     const files = ruleFolderFiles();

@@ -10,9 +10,16 @@ export interface ExitCodeOptions {
   maxWarnings?: number;
 }
 
-/** The exit code of a lint run, from its summary: the one rule every lint command of every domain follows. */
-export function exitCodeFor(summary: { errors: number; warnings: number }, options: ExitCodeOptions = {}): number {
-  return summary.errors > 0 || tooManyWarnings(summary, options) ? EXIT_FINDINGS : EXIT_OK;
+/** What a command found: a lint run's counts, or a query's answer (`failed`: not allowed, new access). */
+export type Outcome = { errors: number; warnings: number } | { failed: boolean };
+
+/**
+ * The exit code of a command that ran to the end, the one rule every command of every domain follows
+ * (usage and fatal errors exit 2 from main()). Pure: data in, code out.
+ */
+export function exitCodeFor(outcome: Outcome, options: ExitCodeOptions = {}): number {
+  if ("failed" in outcome) return outcome.failed ? EXIT_FINDINGS : EXIT_OK;
+  return outcome.errors > 0 || tooManyWarnings(outcome, options) ? EXIT_FINDINGS : EXIT_OK;
 }
 
 export function tooManyWarnings(summary: { warnings: number }, options: ExitCodeOptions): boolean {

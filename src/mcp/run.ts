@@ -2,7 +2,8 @@ import path from "node:path";
 import {
   CapturedOutput,
   DEFAULT_MAX_FILE_BYTES,
-  EXIT_FINDINGS,
+  exitCodeFor,
+  tooManyWarnings,
   EXIT_OK,
   FatalError,
   SourceDocument,
@@ -82,9 +83,9 @@ export async function runMcp(operands: string[], options: McpCommandOptions, io:
     const inputs = target ? [] : listings.map((listing) => listing.document.absolutePath);
     await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs }, output.text);
   }
-  const tooManyWarnings = options.maxWarnings !== undefined && summary.warnings > options.maxWarnings;
-  if (tooManyWarnings && options.format === "stylish") io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
-  return summary.errors > 0 || tooManyWarnings ? EXIT_FINDINGS : EXIT_OK;
+  const limits = { maxWarnings: options.maxWarnings };
+  if (tooManyWarnings(summary, limits) && options.format === "stylish") io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
+  return exitCodeFor(summary, limits);
 }
 
 export async function runDump(operands: string[], options: McpCommandOptions, io: MainOptions): Promise<number> {

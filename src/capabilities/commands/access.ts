@@ -6,7 +6,7 @@ import { SourceLines } from "../queries/project-model.js";
 import { entryKey, PlatformMerge, type PlatformGroup } from "../queries/platforms.js";
 import { renderAccessJson, renderAccessText, renderCallJson, renderCallText, type MergedAllowed, type MergedDenied } from "../render/access.js";
 import { quoteList } from "../../core/did-you-mean.js";
-import { EXIT_FINDINGS, EXIT_OK } from "../../core/exit-codes.js";
+import { exitCodeFor } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { UsageError } from "../../core/errors.js";
 import { addQueryOptions, loadGroups, originOf, type QueryOptions } from "./query-options.js";
@@ -41,7 +41,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
       const call = explainCall(project, groups, { command: lookup.command, known: lookup.known, suggestions: lookup.suggestions, window, webview, origin }, (at) => lines.line(at.file, at.path));
       const answer = { window, webview, origin, asked, capabilities: capabilitiesCovering(groups, window, webview, origin), call, lines };
       io.stdout.write(options.format === "json" ? renderCallJson(answer) : renderCallText(answer));
-      setExitCode(call.verdicts.every((v) => v.explanation.verdict === "allowed" || v.explanation.verdict === "unchecked") ? EXIT_OK : EXIT_FINDINGS);
+      setExitCode(exitCodeFor({ failed: !call.verdicts.every((v) => v.explanation.verdict === "allowed" || v.explanation.verdict === "unchecked") }));
       return;
     }
 
@@ -73,7 +73,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
     const byCommand = <T extends { command: string }>(a: T, b: T) => (a.command < b.command ? -1 : a.command > b.command ? 1 : 0);
     const answer = { window, webview, origin, asked, capabilities: capabilities.values(), allowed: [...allowed.values()].sort(byCommand), denied: [...denied.values()].sort(byCommand), lines };
     io.stdout.write(options.format === "json" ? renderAccessJson(answer) : renderAccessText(answer));
-    setExitCode(EXIT_OK);
+    setExitCode(exitCodeFor({ failed: false }));
   });
 }
 

@@ -4,7 +4,7 @@ import { diffAccess, type Grant } from "../queries/diff.js";
 import { SourceLines } from "../queries/project-model.js";
 import { PlatformMerge, resolvePlatformGroups } from "../queries/platforms.js";
 import { renderDiffJson, renderDiffText } from "../render/diff.js";
-import { EXIT_FINDINGS, EXIT_OK } from "../../core/exit-codes.js";
+import { exitCodeFor } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { loadOptionsFrom } from "./options.js";
 import { addQueryOptions, askedPlatforms, type QueryOptions } from "./query-options.js";
@@ -44,7 +44,7 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
     const ordered = (merge: PlatformMerge<Grant>) => merge.values().sort((a, b) => compareKeys(grantKey(a.item), grantKey(b.item)));
     const answer = { asked, added: ordered(added), removed: ordered(removed), before: before.lines, after: after.lines };
     io.stdout.write(options.format === "json" ? renderDiffJson(answer) : renderDiffText(answer));
-    setExitCode(answer.added.length ? EXIT_FINDINGS : EXIT_OK);
+    setExitCode(exitCodeFor({ failed: answer.added.length > 0 }));
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { EXIT_OK } from "../../core/exit-codes.js";
 import { accessMatrix } from "../engine/index.js";
 import { renderMatrixCsv, renderMatrixJson, renderMatrixText } from "../render/matrix.js";
 import { knownWindowLabels } from "../queries/project-model.js";
@@ -24,6 +25,6 @@ export function registerMatrix(program: Command, io: MainOptions, setExitCode: S
     const matrices = groups.map((group) => ({ platforms: group.platforms, matrix: accessMatrix(group.model, windows, origin) }));
     const render = options.format === "json" ? renderMatrixJson : options.format === "csv" ? renderMatrixCsv : renderMatrixText;
     io.stdout.write(render(matrices, asked));
-    setExitCode(0);
+    setExitCode(EXIT_OK);
   });
 }

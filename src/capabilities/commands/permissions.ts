@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { EXIT_OK } from "../../core/exit-codes.js";
 import type { Catalog } from "../catalog/catalog.js";
 import { loadBuiltinManifests } from "../catalog/builtin.js";
 import { builtinsAt, historyCatalogOf, isCheckableVersion, loadVersionHistory } from "../catalog/versions.js";
@@ -40,7 +41,7 @@ export function registerPermissions(program: Command, io: MainOptions, setExitCo
       listing = listing.filter((p) => [p.identifier, p.description, ...p.allows, ...p.denies].some((text) => text.toLowerCase().includes(needle)));
     }
     io.stdout.write(options.format === "json" ? renderPermissionsJson(listing) : renderPermissionsText(listing));
-    setExitCode(0);
+    setExitCode(EXIT_OK);
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { EXIT_OK } from "../../core/exit-codes.js";
 import { normalize } from "../engine/index.js";
 import type { MainOptions } from "../../core/io.js";
 import { addQueryOptions, loadModel, type QueryOptions } from "./query-options.js";
@@ -9,6 +10,6 @@ export function registerResolve(program: Command, io: MainOptions, setExitCode: 
   addQueryOptions(command, ["json"]).action(async (paths: string[], options: QueryOptions) => {
     const { model } = await loadModel(paths, options, io);
     io.stdout.write(JSON.stringify({ platform: model.platform, ...normalize(model) }, null, 2) + "\n");
-    setExitCode(0);
+    setExitCode(EXIT_OK);
   });
 }

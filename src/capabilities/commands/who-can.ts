@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { EXIT_OK } from "../../core/exit-codes.js";
 import { whoCan, type ResolvedCommand } from "../engine/index.js";
 import { SourceLines } from "../queries/project-model.js";
 import { entryKey, PlatformMerge } from "../queries/platforms.js";
@@ -32,6 +33,6 @@ export function registerWhoCan(program: Command, io: MainOptions, setExitCode: S
     }
     const render = options.format === "json" ? renderWhoCanJson : renderWhoCanText;
     io.stdout.write(render({ lookup, asked, allowed: allowed.values(), denied: denied.values(), deniedOn, lines: new SourceLines(project) }));
-    setExitCode(0);
+    setExitCode(EXIT_OK);
   });
 }
