@@ -86,6 +86,7 @@ interface SarifResult {
   ruleIndex: number;
   level: string;
   message: { text: string };
+  properties?: { messageId?: string };
   locations: Array<{
     physicalLocation: {
       artifactLocation: { uri: string; uriBaseId?: string };
@@ -151,7 +152,7 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
   it("points each result at its rule, file and region, with the hint in the message", async () => {
     const { log } = await sarifRun();
     const json = JSON.parse((await run(["check", "--format", "json"], APP)).stdout) as {
-      diagnostics: Array<{ file: string; ruleId: string; severity: string; message: string; hint?: string; line: number; column: number; endLine: number; endColumn: number }>;
+      diagnostics: Array<{ file: string; ruleId: string; messageId?: string; severity: string; message: string; hint?: string; line: number; column: number; endLine: number; endColumn: number }>;
     };
     const [runLog] = log.runs;
     expect(runLog!.originalUriBaseIds).toEqual({ "%SRCROOT%": { uri: pathToFileURL(APP).href + "/" } });
@@ -162,6 +163,9 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
       expect(result.ruleId).toBe(d.ruleId);
       expect(result.level).toBe(d.severity);
       expect(result.message.text).toBe(d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message);
+      // The rule's message id, for programs (validated with the rest of the log against the SARIF schema).
+      expect(d.messageId).toMatch(/^[a-z][A-Za-z0-9]*$/);
+      expect(result.properties?.messageId).toBe(d.messageId);
       const { artifactLocation, region } = result.locations[0]!.physicalLocation;
       expect(artifactLocation).toEqual({ uri: d.file.split("/").map(encodeURIComponent).join("/"), uriBaseId: "%SRCROOT%" });
       expect(region).toEqual({ startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn });
