@@ -115,6 +115,7 @@ describe("output formats", () => {
       {
         file: "mixed-folder/typo.json",
         ruleId: "unknown-permission",
+        messageId: "unknown",
         severity: "error",
         message: 'unknown permission "core:windw:default": the host has no core area "windw"',
         line: 1,
