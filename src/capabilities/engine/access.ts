@@ -10,7 +10,8 @@
 import { APP_KEY } from "../catalog/types.js";
 import type { Manifest, PermissionSetDef } from "../catalog/types.js";
 import { LOCAL_ORIGIN, type Origin } from "./match/origin.js";
-import { compareCodePoints, MAX_SET_DEPTH, qualifiedIdentifier, type ResolvedCommand, type ResolvedModel, type ScopeLists } from "./resolve.js";
+import { MAX_SET_DEPTH } from "./expand.js";
+import { compareCodePoints, qualifiedIdentifier, type ResolvedCommand, type ResolvedModel, type ScopeLists } from "./model.js";
 
 export interface AccessQuery {
   window: string;
