@@ -142,6 +142,11 @@ export interface ResolvedModel {
   denied: CommandEntries;
   globalScope: ReadonlyMap<string, GlobalScope>;
   problems: ResolutionProblem[];
+  /**
+   * The commands each permission entry of capability `capabilityIndex` allows (every context of the
+   * capability has them all), one list per entry; entries naming the same identifier share one list.
+   */
+  allowedCommandLists(capabilityIndex: number): ReadonlyArray<readonly string[]>;
 }
 
 /** Code-point order, which is the byte order of the host's Rust `String` sorting. */

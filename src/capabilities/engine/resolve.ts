@@ -87,6 +87,9 @@ export class Resolution {
   private sites: { allow: Map<string, CommandSite[]>; deny: Map<string, CommandSite[]> } | undefined;
   /** Per grant and leaf, the provenance and command scope every entry of that leaf shares. */
   private readonly shared = new Map<number, Array<{ provenance: EntryProvenance; scope: ScopeLists | null } | undefined>>();
+  /** Where each capability's grants start in `grants`, plus one past the end. */
+  private readonly firstGrant: number[] = [];
+  private readonly allowedByExpansion = new Map<Expansion, Array<string[] | undefined>>();
 
   constructor(input: ResolveAllInput) {
     const { catalog, platforms } = input;
@@ -102,6 +105,7 @@ export class Resolution {
       if (on === 0) continue;
       const index = capabilities.length;
       capabilities.push({ resolved: prepareCapability(capability, index), on });
+      this.firstGrant.push(this.grants.length);
       const names = platformsOf(on, platforms);
       for (const entry of capability.permissions) {
         const expansion = expander.expandEntry(entry.identifier);
@@ -113,6 +117,7 @@ export class Resolution {
         users.push(this.grants.push({ capability: index, entry, expansion }) - 1);
       }
     }
+    this.firstGrant.push(this.grants.length);
     this.capabilities = capabilities;
     // Platforms on which every capability and every granted leaf permission is alike resolve alike:
     // they share one model's data (entries, global scope), and rules need to look at one of them.
@@ -176,10 +181,13 @@ export class Resolution {
   /** Every command with an entry on one platform, in the order the host's maps first see them. */
   commandsOn(side: "allow" | "deny", bit: number): string[] {
     const seen = new Set<string>();
+    // An identifier met again adds no command the first meeting did not: each expansion is walked once.
+    const walked = new Set<Expansion>();
     for (const grant of this.grants) {
-      if (side === "deny" && !grant.expansion.denies) continue;
+      if ((side === "deny" && !grant.expansion.denies) || walked.has(grant.expansion)) continue;
       const capability = this.capabilities[grant.capability]!;
       if (!(capability.on & (1 << bit)) || capability.resolved.contexts.length === 0) continue;
+      walked.add(grant.expansion);
       for (const leaf of grant.expansion.leaves) {
         if (!(this.leafOn(leaf) & (1 << bit))) continue;
         for (const command of side === "allow" ? leaf.allowCommands : leaf.denyCommands) seen.add(command);
@@ -190,6 +198,26 @@ export class Resolution {
 
   grant(index: number): Grant {
     return this.grants[index]!;
+  }
+
+  /**
+   * The commands each permission entry of a capability allows on one platform, one list per entry;
+   * entries naming the same identifier share the list (the matrix unions each distinct list once).
+   */
+  allowedCommandLists(capabilityIndex: number, bit: number): Array<readonly string[]> {
+    const lists: Array<readonly string[]> = [];
+    for (let g = this.firstGrant[capabilityIndex]!; g < this.firstGrant[capabilityIndex + 1]!; g++) {
+      const expansion = this.grants[g]!.expansion;
+      let perBit = this.allowedByExpansion.get(expansion);
+      if (!perBit) this.allowedByExpansion.set(expansion, (perBit = []));
+      let list = perBit[bit];
+      if (!list) {
+        list = perBit[bit] = [];
+        for (const leaf of expansion.leaves) if (this.leafOn(leaf) & (1 << bit)) for (const command of leaf.allowCommands) list.push(command);
+      }
+      lists.push(list);
+    }
+    return lists;
   }
 
   /** The provenance and command scope of one leaf of a grant, made once however many commands and platforms ask. */
@@ -277,6 +305,8 @@ class ModelCore {
   private problemsCache: ResolutionProblem[] | undefined;
   /** Index into `capabilities` by index into the resolution's capabilities. */
   private readonly localIndex: Int32Array;
+  /** Index into the resolution's capabilities by index into `capabilities`. */
+  private readonly globalIndex: number[] = [];
 
   constructor(
     private readonly resolution: Resolution,
@@ -287,6 +317,7 @@ class ModelCore {
     resolution.capabilities.forEach(({ resolved, on }, i) => {
       if (!(on & (1 << bit))) return;
       this.localIndex[i] = this.capabilities.length;
+      this.globalIndex.push(i);
       this.capabilities.push(resolution.platforms.length === 1 ? resolved : { ...resolved, index: this.capabilities.length });
     });
     this.allowed = new LazyEntries(this, "allow");
@@ -308,6 +339,10 @@ class ModelCore {
 
   commands(side: "allow" | "deny"): string[] {
     return this.resolution.commandsOn(side, this.bit);
+  }
+
+  allowedCommandLists(capabilityIndex: number): ReadonlyArray<readonly string[]> {
+    return this.resolution.allowedCommandLists(this.globalIndex[capabilityIndex]!, this.bit);
   }
 
   entries(side: "allow" | "deny", command: string): ResolvedCommand[] {
@@ -370,6 +405,10 @@ class PlatformModel implements ResolvedModel {
 
   get problems(): ResolutionProblem[] {
     return this.core.problems;
+  }
+
+  allowedCommandLists(capabilityIndex: number): ReadonlyArray<readonly string[]> {
+    return this.core.allowedCommandLists(capabilityIndex);
   }
 }
 
