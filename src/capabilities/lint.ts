@@ -9,7 +9,7 @@ import { CAPABILITY_FIELDS, capabilityObjects, fileForm, PERMISSION_ENTRY_FIELDS
 import { findSuppression } from "../core/suppressions.js";
 import { collectSuppressions } from "./suppressions.js";
 import { formatMessage, RuleContractError } from "../core/messages.js";
-import type { ResolvedModel } from "./engine/index.js";
+import type { Resolution } from "./engine/index.js";
 import { TARGETS } from "./model/types.js";
 import type { LocatedReport, PipelineStep, Rule, RuleContext, RuleReport } from "./rules/types.js";
 import { validateCapabilityFile } from "./schema/validate.js";
@@ -141,7 +141,13 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     }
   }
 
-  let resolutions: Promise<ResolvedModel[]> | undefined;
+  let resolution: Promise<Resolution> | undefined;
+  const resolveOnce = () =>
+    (resolution ??= import("./engine/index.js").then(({ resolveAll }) => {
+      const platforms = options.platforms ?? TARGETS;
+      // Without a `platforms` list anywhere, every platform resolves alike: once is enough.
+      return resolveAll({ capabilities: project.activeCapabilities, catalog: project.catalog, platforms: isPlatformIndependent(project) ? platforms.slice(0, 1) : platforms });
+    }));
   const rulesById: ReadonlyMap<string, CapabilityRule> = new Map(rules.map((rule) => [rule.id, rule]));
   const shared = {
     project,
@@ -153,13 +159,9 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     *entries(): Iterable<{ capability: Capability; entry: PermissionEntry }> {
       for (const capability of project.capabilities) for (const entry of capability.permissions) yield { capability, entry };
     },
-    resolutions() {
-      resolutions ??= import("./queries/project-model.js").then(({ resolveProject }) => {
-        const platforms = options.platforms ?? TARGETS;
-        // Without a `platforms` list anywhere, every platform resolves alike: once is enough.
-        return (isPlatformIndependent(project) ? platforms.slice(0, 1) : platforms).map((platform) => resolveProject(project, platform));
-      });
-      return resolutions;
+    resolution: resolveOnce,
+    async resolutions() {
+      return (await resolveOnce()).models;
     },
     suppressions: () => suppressions,
   };

@@ -11,7 +11,7 @@ export default defineRule({
     deadAllow: '"{{allow}}" allows {{command}}, but "{{deny}}" in the same capability denies it: the deny wins, this allow is dead',
   },
   async check(context) {
-    for (const model of await context.resolutions()) {
+    for (const model of (await context.resolution()).distinctModels) {
       for (const [command, denies] of model.denied) {
         const deniesByCapability = new Map<number, typeof denies>();
         for (const deny of denies) deniesByCapability.set(deny.capabilityIndex, [...(deniesByCapability.get(deny.capabilityIndex) ?? []), deny]);

@@ -14,7 +14,7 @@ export default defineRule({
       'deny of {{command}} in capability "{{capability}}" ({{reach}}) also blocks it for {{others}}: the host applies a deny to every window, webview and origin',
   },
   async check(context) {
-    for (const model of await context.resolutions()) {
+    for (const model of (await context.resolution()).distinctModels) {
       for (const [command, denies] of model.denied) {
         // One allow per capability is enough to judge and name it.
         const allowers = new Map<number, ResolvedCommand>();
