@@ -1,4 +1,4 @@
-import { resolve, type ResolvedCommand, type ResolvedModel } from "../engine/index.js";
+import { resolve, type Origin, type ResolvedCommand, type ResolvedModel } from "../engine/index.js";
 import type { JsonPath } from "../../core/location.js";
 import type { SourceDocument } from "../../core/source/document.js";
 import type { Project } from "../load/project.js";
@@ -54,6 +54,14 @@ export function provenanceJson(entry: ResolvedCommand, lines: SourceLines) {
     windows: entry.windows,
     webviews: entry.webviews,
   };
+}
+
+/**
+ * An origin as the host's `Origin` display writes it (`local`, `remote: https://…/`), the way its
+ * refusal texts say "explicitly denied on origin remote: https://…", so answers read like the runtime.
+ */
+export function originDisplay(origin: Origin): string {
+  return origin.kind === "local" ? "local" : `remote: ${origin.url}`;
 }
 
 export function contextLabel(entry: ResolvedCommand): string {
