@@ -8,6 +8,21 @@ export function resolveProject(project: Project, platform: string): ResolvedMode
   return resolve({ capabilities: project.activeCapabilities, catalog: project.catalog, platform });
 }
 
+/**
+ * The model as seen from every origin at once: each capability's contexts (local and every remote
+ * pattern) all count, so a grant made only to remote pages shows beside the local ones. Denies are
+ * global anyway. For overviews (`report`); a single call always has one origin.
+ */
+export function everyOrigin(model: ResolvedModel): ResolvedModel {
+  return {
+    ...model,
+    allowed: model.allowed,
+    denied: model.denied,
+    globalScope: model.globalScope,
+    capabilities: model.capabilities.map((capability) => ({ ...capability, contextMatches: (contextIndex: number) => contextIndex >= 0 && contextIndex < capability.contexts.length })),
+  };
+}
+
 const GLOB_CHARACTERS = /[*?[\]]/;
 
 /**
