@@ -14,7 +14,7 @@ afterAll(() => {
   for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
 });
 
-const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))));
+const bytes = (...parts: Array<string | number[] | Buffer>) => Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))));
 const capability = (identifier: string, permissions: string[]) => JSON.stringify({ identifier, windows: ["main"], permissions });
 
 /** An app whose capabilities folder holds files (and a folder) with names that are not UTF-8. */
