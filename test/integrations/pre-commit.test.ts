@@ -48,7 +48,8 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Run {
-  const result = spawnSync(command, args, { cwd, env, encoding: "utf8", timeout: 280_000 });
+  // pre-commit's npm install and build of this checkout takes 4-5 minutes while the rest of the suite runs on two cores.
+  const result = spawnSync(command, args, { cwd, env, encoding: "utf8", timeout: 560_000 });
   if (result.error) throw result.error;
   return { code: result.status ?? -1, output: `${result.stdout}${result.stderr}` };
 }
@@ -249,6 +250,6 @@ describeWithTool("pre-commit", preCommitVersion !== undefined, "run scripts/ensu
       const repo = repository({ repos: [{ repo: ROOT, rev: head, hooks: [{ id: "caplint" }] }] });
       expectHookStopsBadCommits(repo, "caplint");
     },
-    300_000,
+    600_000,
   );
 });
