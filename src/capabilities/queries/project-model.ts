@@ -19,6 +19,7 @@ export function everyOrigin(model: ResolvedModel): ResolvedModel {
     allowed: model.allowed,
     denied: model.denied,
     globalScope: model.globalScope,
+    allowedCommandLists: (capabilityIndex) => model.allowedCommandLists(capabilityIndex),
     capabilities: model.capabilities.map((capability) => ({ ...capability, contextMatches: (contextIndex: number) => contextIndex >= 0 && contextIndex < capability.contexts.length })),
   };
 }
