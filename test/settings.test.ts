@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CAPABILITY_RULES_BY_ID } from "../src/capabilities/rules/index.js";
+import { MCP_RULES_BY_ID } from "../src/mcp/rules/index.js";
 import { loadSettings } from "../src/core/settings.js";
 import { RULES_BY_ID } from "../src/registry.js";
 import { ROOT, run } from "./helpers/run.js";
@@ -158,6 +159,41 @@ describe("which config was used is printed", { timeout: 60_000 }, () => {
       (await run(["events", "--format", "json", path.join(ROOT, "examples", "events", "session.jsonl")], path.join(ROOT, "examples", "events"))).stdout,
     );
     expect(none.summary.config).toBeNull();
+  });
+});
+
+describe("caplint mcp reads the same configuration", { timeout: 60_000 }, () => {
+  function mcpRepo(config: object | undefined): string {
+    const root = mkdtempSync(path.join(tmpdir(), "caplint-settings-mcp-"));
+    mkdirSync(path.join(root, ".git"));
+    cpSync(path.join(ROOT, "fixtures", "mcp", "dumps", "bad.json"), path.join(root, "tools.json"));
+    if (config) writeFileSync(path.join(root, "caplint.config.json"), JSON.stringify(config));
+    return root;
+  }
+
+  it("its rules are set by caplint.config.json (overrides included) and --rule; the config is printed", async () => {
+    const plain = json((await run(["mcp", "-f", "json", "tools.json"], mcpRepo(undefined))).stdout);
+    expect(plain.diagnostics.map((d) => d.ruleId)).toContain("mcp-input-bounds");
+    expect(plain.summary.config).toBeNull();
+    const root = mcpRepo({ rules: { "mcp-input-bounds": "off", "unknown-field": "off" }, overrides: [{ files: ["tools.json"], rules: { "mcp-tool-verb": "error" } }] });
+    const configured = json((await run(["mcp", "-f", "json", "tools.json"], root)).stdout);
+    expect(configured.diagnostics.map((d) => d.ruleId)).not.toContain("mcp-input-bounds");
+    expect(configured.diagnostics.find((d) => d.ruleId === "mcp-tool-verb")).toMatchObject({ severity: "error" });
+    expect(configured.summary.config).toBe("caplint.config.json");
+    const cli = json((await run(["mcp", "-f", "json", "--rule", "mcp-input-bounds=warning", "tools.json"], root)).stdout);
+    expect(cli.diagnostics.map((d) => d.ruleId)).toContain("mcp-input-bounds");
+    expect((await run(["mcp", "tools.json"], root)).stdout).toMatch(/\n {2}config: caplint\.config\.json\n$/);
+    const other = await run(["mcp", "-f", "json", "-c", "none.json", "tools.json"], root);
+    expect(other).toMatchObject({ code: 2, stderr: "caplint: --config none.json: no such file\n" });
+  });
+
+  it("an MCP rule that is off is not started", async () => {
+    const spy = vi.spyOn(MCP_RULES_BY_ID.get("mcp-input-bounds")!, "check");
+    await run(["mcp", "-f", "compact", "tools.json"], mcpRepo({ rules: { "mcp-input-bounds": "off" } }));
+    expect(spy).not.toHaveBeenCalled();
+    await run(["mcp", "-f", "compact", "tools.json"], mcpRepo(undefined));
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
   });
 });
 
