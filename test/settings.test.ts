@@ -175,7 +175,10 @@ describe("caplint mcp reads the same configuration", { timeout: 60_000 }, () => 
     const plain = json((await run(["mcp", "-f", "json", "tools.json"], mcpRepo(undefined))).stdout);
     expect(plain.diagnostics.map((d) => d.ruleId)).toContain("mcp-input-bounds");
     expect(plain.summary.config).toBeNull();
-    const root = mcpRepo({ rules: { "mcp-input-bounds": "off", "unknown-field": "off" }, overrides: [{ files: ["tools.json"], rules: { "mcp-tool-verb": "error" } }] });
+    const root = mcpRepo({
+      rules: { "mcp-input-bounds": "off", "unknown-field": "off" },
+      overrides: [{ files: ["tools.json"], rules: { "mcp-tool-verb": "error" } }],
+    });
     const configured = json((await run(["mcp", "-f", "json", "tools.json"], root)).stdout);
     expect(configured.diagnostics.map((d) => d.ruleId)).not.toContain("mcp-input-bounds");
     expect(configured.diagnostics.find((d) => d.ruleId === "mcp-tool-verb")).toMatchObject({ severity: "error" });

@@ -36,6 +36,8 @@ export interface SettingsRequest {
   start?: string;
   /** `--config FILE` (relative to `cwd`), or a config given in-process by a library caller. */
   config?: string | object;
+  /** No config unless `config` names one (the library's default: nothing outside the call changes its verdict). */
+  noDiscovery?: boolean;
   /** `--rule` values, `ID=SEVERITY`. */
   rule?: readonly string[];
   /** `--only` values: rule ids. */
@@ -106,6 +108,7 @@ async function findAndLoad(request: SettingsRequest): Promise<CaplintConfig | un
     checkSeverity(id, severity, where, request.rules);
   };
   if (request.config !== undefined && typeof request.config === "object") return configFromValue(request.config, request.cwd, check);
+  if (request.config === undefined && request.noDiscovery) return undefined;
   const file = await resolveConfigFile(request.config, request.cwd, request.start ?? request.cwd);
   return file === undefined ? undefined : loadConfig(file, check);
 }
