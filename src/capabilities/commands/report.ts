@@ -8,34 +8,40 @@ import { EXIT_OK } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { toolVersion } from "../../core/tool.js";
 import { UsageError } from "../../core/errors.js";
-import { loadOptionsFrom } from "./options.js";
+import { capabilitySettings, lintSettings, loadOptionsFrom } from "./options.js";
+import { CAPABILITY_RULES } from "../rules/index.js";
+import type { RuleMeta } from "../../core/rule.js";
 import { addQueryOptions, loadGroups, originOf, type QueryOptions } from "./query-options.js";
 import { writeOutputFile } from "../../core/output.js";
 import { terminalSafe } from "../../core/terminal-text.js";
 import type { SetExitCode } from "../../core/command.js";
 
 interface ReportOptions extends QueryOptions {
+  rule: string[];
   html?: string;
   against?: string;
   window: string[];
   url?: string;
 }
 
-export function registerReport(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
+export function registerReport(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
   const command = program
     .command("report")
     .description("a self-contained HTML page for security reviews: access heat map, grant chains, findings, and the diff against a baseline")
     .option("--html <file>", "write the HTML report to this file (atomically); - for standard output")
     .option("--against <dir>", "a baseline version of the app (folder) to compare with: what this version grants beyond it is new")
     .option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v: string, p: string[]) => [...p, v], [])
-    .option("-u, --url <url>", "origin of the calling pages: a URL, or local (default: every origin, local pages and every remote pattern)");
+    .option("-u, --url <url>", "origin of the calling pages: a URL, or local (default: every origin, local pages and every remote pattern)")
+    .option("--rule <id=severity>", "set a rule's severity for the findings shown: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], []);
   addQueryOptions(command, ["html"]).action(async (paths: string[], options: ReportOptions) => {
     if (options.html === undefined || options.html === "") throw new UsageError("report: say where to write it with --html FILE (or --html - for standard output)");
-    const { project, asked, groups } = await loadGroups(paths, options, io);
+    // The same settings as `check`, so both count the same findings.
+    const settings = await capabilitySettings(options, io.cwd, allRules);
+    const { project, asked, groups } = await loadGroups(paths, options, io, settings);
     // Without --url the page covers every origin: a grant made only to remote pages is access too.
     const origin = options.url === undefined ? undefined : originOf(options.url, project);
     const windows = options.window.length ? options.window : knownWindowLabels(project);
-    const result = await lint(project, { platforms: asked });
+    const result = await lint(project, { ...lintSettings(settings, CAPABILITY_RULES), platforms: asked });
     let against: { label: string; project: Project; groups: PlatformGroup[] } | undefined;
     if (options.against !== undefined) {
       const baseline = await loadProject(loadOptionsFrom([options.against], { ...options, app: undefined }, io.cwd));
@@ -68,6 +74,7 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
         `${c.errors} error${c.errors === 1 ? "" : "s"}, ${c.warnings} warning${c.warnings === 1 ? "" : "s"}`,
         `${c.dangerousFindings} dangerous grant${c.dangerousFindings === 1 ? "" : "s"}`,
         ...(data.diff ? [`${c.added} new and ${c.removed} removed command grant${c.removed === 1 ? "" : "s"} against ${data.diff.against}`] : []),
+        ...(settings.configLabel ? [`config: ${settings.configLabel}`] : []),
       ];
       io.stdout.write(terminalSafe(`wrote ${options.html}: ${parts.join("; ")}\n`));
     }
