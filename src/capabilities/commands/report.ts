@@ -2,45 +2,64 @@ import type { Command } from "commander";
 import path from "node:path";
 import { lint } from "../lint.js";
 import { loadProject, type Project } from "../load/project.js";
-import { knownWindowLabels, resolveProject } from "../queries/project-model.js";
+import { knownWindowLabels, originDisplay } from "../queries/project-model.js";
+import { describePlatforms, resolvePlatformGroups, type PlatformGroup } from "../queries/platforms.js";
 import { EXIT_OK } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { toolVersion } from "../../core/tool.js";
 import { UsageError } from "../../core/errors.js";
-import { loadOptionsFrom } from "./options.js";
-import { addQueryOptions, loadModel, originOf, type QueryOptions } from "./query-options.js";
+import { capabilitySettings, lintSettings, loadOptionsFrom } from "./options.js";
+import { CAPABILITY_RULES } from "../rules/index.js";
+import type { RuleMeta } from "../../core/rule.js";
+import { addQueryOptions, loadGroups, originOf, type QueryOptions } from "./query-options.js";
 import { writeOutputFile } from "../../core/output.js";
+import { terminalSafe } from "../../core/terminal-text.js";
 import type { SetExitCode } from "../../core/command.js";
 
 interface ReportOptions extends QueryOptions {
+  rule: string[];
   html?: string;
   against?: string;
   window: string[];
   url?: string;
 }
 
-export function registerReport(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
+export function registerReport(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
   const command = program
     .command("report")
     .description("a self-contained HTML page for security reviews: access heat map, grant chains, findings, and the diff against a baseline")
     .option("--html <file>", "write the HTML report to this file (atomically); - for standard output")
     .option("--against <dir>", "a baseline version of the app (folder) to compare with: what this version grants beyond it is new")
     .option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v: string, p: string[]) => [...p, v], [])
-    .option("-u, --url <url>", "origin of the calling pages (default: local)");
+    .option("-u, --url <url>", "origin of the calling pages: a URL, or local (default: every origin, local pages and every remote pattern)")
+    .option("--rule <id=severity>", "set a rule's severity for the findings shown: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], []);
   addQueryOptions(command, ["html"]).action(async (paths: string[], options: ReportOptions) => {
     if (options.html === undefined || options.html === "") throw new UsageError("report: say where to write it with --html FILE (or --html - for standard output)");
-    const { project, model } = await loadModel(paths, options, io);
-    const origin = originOf(options.url, project);
+    // The same settings as `check`, so both count the same findings.
+    const settings = await capabilitySettings(options, io.cwd, allRules);
+    const { project, asked, groups } = await loadGroups(paths, options, io, settings);
+    // Without --url the page covers every origin: a grant made only to remote pages is access too.
+    const origin = options.url === undefined ? undefined : originOf(options.url, project);
     const windows = options.window.length ? options.window : knownWindowLabels(project);
-    const result = await lint(project, { platforms: [model.platform] });
-    let against: { label: string; project: Project; model: ReturnType<typeof resolveProject> } | undefined;
+    const result = await lint(project, { ...lintSettings(settings, CAPABILITY_RULES), platforms: asked });
+    let against: { label: string; project: Project; groups: PlatformGroup[] } | undefined;
     if (options.against !== undefined) {
       const baseline = await loadProject(loadOptionsFrom([options.against], { ...options, app: undefined }, io.cwd));
-      against = { label: options.against, project: baseline, model: resolveProject(baseline, model.platform) };
+      against = { label: options.against, project: baseline, groups: resolvePlatformGroups(baseline, asked) };
     }
     // Imported here so the other commands do not load the page's code.
     const [{ buildReport }, { renderReportHtml }] = await Promise.all([import("../html-report/model.js"), import("../html-report/html.js")]);
-    const data = buildReport({ project, model, lint: result, windows, origin, app: appLabel(project, paths, options.app, io.cwd), toolVersion: toolVersion(), ...(against ? { against } : {}) });
+    const data = buildReport({
+      project,
+      groups,
+      asked,
+      lint: result,
+      windows,
+      ...(origin ? { origin } : {}),
+      app: appLabel(project, paths, options.app, io.cwd),
+      toolVersion: toolVersion(),
+      ...(against ? { against } : {}),
+    });
     const html = renderReportHtml(data);
     if (options.html === "-") {
       io.stdout.write(html);
@@ -48,13 +67,16 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
       const inputs = [...project.inputs, ...project.documents.map((d) => d.absolutePath), ...(project.config ? [project.config.document.absolutePath] : [])];
       await writeOutputFile("--html", { given: options.html, cwd: io.cwd, stdout: io.stdout, inputs }, html);
       const c = data.counts;
+      const scope = `${describePlatforms(asked, asked)}${data.platformGroups.length > 1 ? " (they differ)" : ""}, ${origin ? `origin ${originDisplay(origin)}` : "every origin"}`;
       const parts = [
-        `${c.windows} window${c.windows === 1 ? "" : "s"} × ${c.plugins} plugin${c.plugins === 1 ? "" : "s"}`,
+        `${c.windows} window${c.windows === 1 ? "" : "s"} × ${c.plugins} plugin${c.plugins === 1 ? "" : "s"} on ${scope}`,
+        ...(c.remote ? [`${c.remote} command grant${c.remote === 1 ? "" : "s"} from remote pages only`] : []),
         `${c.errors} error${c.errors === 1 ? "" : "s"}, ${c.warnings} warning${c.warnings === 1 ? "" : "s"}`,
         `${c.dangerousFindings} dangerous grant${c.dangerousFindings === 1 ? "" : "s"}`,
         ...(data.diff ? [`${c.added} new and ${c.removed} removed command grant${c.removed === 1 ? "" : "s"} against ${data.diff.against}`] : []),
+        ...(settings.configLabel ? [`config: ${settings.configLabel}`] : []),
       ];
-      io.stdout.write(`wrote ${options.html}: ${parts.join("; ")}\n`);
+      io.stdout.write(terminalSafe(`wrote ${options.html}: ${parts.join("; ")}\n`));
     }
     // The report is informational: findings and new access do not change the exit code.
     setExitCode(EXIT_OK);

@@ -1,4 +1,5 @@
 import { checkLabel, compileLabelPattern } from "../engine/match/glob.js";
+import { buildImpactOf } from "./support/platform-build.js";
 import { defineRule } from "./types.js";
 
 /** Characters that show a glob feature the host's globs lack. */
@@ -15,11 +16,14 @@ export default defineRule({
   defaultSeverity: "error",
   fixable: false,
   messages: {
-    invalidPattern: 'invalid {{kind}} pattern "{{pattern}}": {{problem}}',
+    invalidPattern: 'invalid {{kind}} pattern "{{pattern}}": {{problem}}{{note}}',
     impossibleCharacter: '{{kind}} pattern "{{pattern}}" contains {{character}}, which no label can contain: it matches nothing',
   },
-  check(context) {
+  async check(context) {
+    // The host compiles the globs when it resolves a build's active capabilities.
+    const impactOf = await buildImpactOf(context);
     for (const capability of context.capabilities) {
+      const impact = impactOf(capability);
       for (const field of ["windows", "webviews"] as const) {
         capability[field].forEach((pattern, index) => {
           const at = { at: capability.source, path: [...capability.source.path, field, index] };
@@ -27,8 +31,9 @@ export default defineRule({
           if (!compiled.ok) {
             context.report({
               ...at,
+              demote: impact.demote,
               messageId: "invalidPattern",
-              data: { kind: field === "windows" ? "window" : "webview", pattern, problem: compiled.message },
+              data: { kind: field === "windows" ? "window" : "webview", pattern, problem: compiled.message, note: impact.note },
               hint: "globs support *, ?, [abc] and [!abc]; ** only as a whole path component; write [*] for a literal *",
             });
             return;

@@ -1,4 +1,5 @@
 import { compileRemotePattern } from "../engine/match/origin.js";
+import { buildImpactOf } from "./support/platform-build.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -8,11 +9,14 @@ export default defineRule({
   defaultSeverity: "error",
   fixable: false,
   messages: {
-    noScheme: 'remote URL pattern "{{url}}" does not parse: it has no scheme, so it reads as a relative URL',
-    unparsable: 'remote URL pattern "{{url}}" does not parse: {{problem}}',
+    noScheme: 'remote URL pattern "{{url}}" does not parse: it has no scheme, so it reads as a relative URL{{note}}',
+    unparsable: 'remote URL pattern "{{url}}" does not parse: {{problem}}{{note}}',
   },
-  check(context) {
+  async check(context) {
+    // The host compiles the patterns when it resolves a build's active capabilities.
+    const impactOf = await buildImpactOf(context);
     for (const capability of context.capabilities) {
+      const impact = impactOf(capability);
       capability.remote?.urls.forEach((url, index) => {
         const compiled = compileRemotePattern(url);
         if (compiled.ok || compiled.unsafe) return;
@@ -22,9 +26,10 @@ export default defineRule({
         context.report({
           at: capability.source,
           path: [...capability.source.path, "remote", "urls", index],
+          demote: impact.demote,
           ...(relative
-            ? { messageId: "noScheme", data: { url } }
-            : { messageId: "unparsable", data: { url, problem: compiled.message.replace(/^invalid URL pattern: /, "") } }),
+            ? { messageId: "noScheme", data: { url, note: impact.note } }
+            : { messageId: "unparsable", data: { url, problem: compiled.message.replace(/^invalid URL pattern: /, ""), note: impact.note } }),
           hint:
             relative && /^[\w*]/.test(url)
               ? `write the scheme: "https://${url}"`

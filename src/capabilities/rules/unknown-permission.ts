@@ -3,7 +3,7 @@ import { compareVersions } from "../catalog/versions.js";
 import { quoteList } from "../../core/did-you-mean.js";
 import { classifyIdentifier } from "./support/classify.js";
 import { legacyRename } from "./support/legacy.js";
-import type { Capability } from "../model/types.js";
+import { buildImpactOf } from "./support/platform-build.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -13,15 +13,14 @@ export default defineRule({
   defaultSeverity: "error",
   fixable: false,
   messages: {
-    unknown: 'unknown permission "{{identifier}}": {{problem}}{{build}}',
+    unknown: 'unknown permission "{{identifier}}": {{problem}}{{note}}',
     notYetAdded: '"{{identifier}}" is not in {{release}}; it was {{added}}',
     removed: '"{{identifier}}" is not in {{release}}; it was removed after {{until}}',
   },
   async check(context) {
     // Build validation only checks capabilities active on the target: one inactive on every platform
     // this run covers (`--platform linux` and a macOS-only capability) does not break that build.
-    const models = await context.resolutions();
-    const inactiveHere = (capability: Capability) => models.length > 0 && models.every((model) => model.inactive.includes(capability));
+    const impactOf = await buildImpactOf(context);
     for (const { capability, entry } of context.entries()) {
       const verdict = classifyIdentifier(entry.identifier, context.catalog);
       if (verdict.kind !== "unknown-permission") continue;
@@ -38,19 +37,13 @@ export default defineRule({
         verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key)
           ? `the host has no core area "${verdict.key.slice(5)}"`
           : `${owner} has no permission or set "${verdict.base}"`;
-      const inactive = inactiveHere(capability);
-      const platforms = capability.platforms ?? [];
-      const build = !inactive
-        ? ""
-        : platforms.length
-          ? `; it breaks the ${platforms.join(" and ")} build (the capability is not active on ${models.map((m) => m.platform).join(" or ")})`
-          : "; it breaks no build (the capability is active on no platform)";
+      const impact = impactOf(capability);
       context.report({
         at: capability.source,
         path: entry.extended ? [...entry.path, "identifier"] : entry.path,
-        demote: inactive,
+        demote: impact.demote,
         messageId: "unknown",
-        data: { identifier: entry.identifier, problem, build },
+        data: { identifier: entry.identifier, problem, note: impact.note },
         hint: suggestions.length
           ? `did you mean ${quoteList(suggestions)}?`
           : `list what exists with: caplint permissions ${verdict.key ?? ""}`.trimEnd(),
