@@ -12,7 +12,7 @@ import { checkIdentifier } from "../catalog/identifier.js";
 import { APP_KEY, type Manifest, type PermissionDef, type PermissionSetDef } from "../catalog/types.js";
 import type { Severity } from "../../core/diagnostics.js";
 import type { JsonPath } from "../../core/location.js";
-import type { Capability, ScopeValue } from "../model/types.js";
+import { valuesOf, type Capability, type ModelItem, type ScopeValue } from "../model/types.js";
 import { compileLabelPattern } from "./match/glob.js";
 import { compileRemotePattern, type Origin } from "./match/origin.js";
 import { work } from "./work.js";
@@ -72,7 +72,8 @@ export interface GlobalScope extends ScopeLists {
 
 export interface PatternProblem {
   field: "windows" | "webviews" | "remote.urls";
-  index: number;
+  /** The pattern's own place in its document (the model's item path, not an index into a filtered list). */
+  path: JsonPath;
   pattern: string;
   message: string;
 }
@@ -210,7 +211,7 @@ export function resolve(input: ResolveInput): ResolvedModel {
   const ordered = [...input.capabilities].sort((a, b) => compareCodePoints(a.identifier, b.identifier));
 
   for (const capability of ordered) {
-    if (!isActiveOn(capability.platforms, platform)) {
+    if (!isActiveOn(capability.platforms && valuesOf(capability.platforms), platform)) {
       model.inactive.push(capability);
       continue;
     }
@@ -280,20 +281,21 @@ function addEntries(list: Map<string, ResolvedCommand[]>, command: string, conte
 }
 
 function prepareCapability(capability: Capability, index: number): ResolvedCapability {
-  const windows = [...capability.windows].sort(compareCodePoints);
-  const webviews = [...capability.webviews].sort(compareCodePoints);
+  const windows = valuesOf(capability.windows).sort(compareCodePoints);
+  const webviews = valuesOf(capability.webviews).sort(compareCodePoints);
   const contexts: Context[] = [];
   if (capability.local) contexts.push({ kind: "local" });
-  for (const url of capability.remote?.urls ?? []) contexts.push({ kind: "remote", url });
+  const urls = capability.remote?.urls ?? [];
+  for (const url of urls) contexts.push({ kind: "remote", url: url.value });
 
   const patternProblems: PatternProblem[] = [];
-  const compileLabels = (field: "windows" | "webviews", patterns: string[]) => {
+  const compileLabels = (field: "windows" | "webviews", patterns: readonly ModelItem[]) => {
     const matchers: Array<(label: string) => boolean> = [];
-    patterns.forEach((pattern, i) => {
+    for (const { value: pattern, path } of patterns) {
       const compiled = compileLabelPattern(pattern);
       if (compiled.ok) matchers.push(compiled.match);
-      else patternProblems.push({ field, index: i, pattern, message: compiled.message });
-    });
+      else patternProblems.push({ field, path, pattern, message: compiled.message });
+    }
     return matchers;
   };
   const windowMatchers = compileLabels("windows", capability.windows);
@@ -303,7 +305,7 @@ function prepareCapability(capability: Capability, index: number): ResolvedCapab
     if (context.kind === "local") return (origin) => origin.kind === "local";
     const compiled = compileRemotePattern(context.url, { allowUnsafe: true });
     const strict = compileRemotePattern(context.url);
-    if (!strict.ok) patternProblems.push({ field: "remote.urls", index: i - (capability.local ? 1 : 0), pattern: context.url, message: strict.message });
+    if (!strict.ok) patternProblems.push({ field: "remote.urls", path: urls[i - (capability.local ? 1 : 0)]!.path, pattern: context.url, message: strict.message });
     if (!compiled.ok) return () => false;
     return (origin) => origin.kind === "remote" && compiled.test(origin.url);
   });

@@ -12,6 +12,7 @@ import type { Project } from "../load/project.js";
 import { isPlainObject } from "../../core/json.js";
 import { diffAccess, type Grant } from "../queries/diff.js";
 import { SourceLines } from "../queries/project-model.js";
+import { valuesOf } from "../model/types.js";
 
 /** Column id of the app's own commands (no `plugin:` prefix); a plugin name is never empty. */
 export const APP_COMMANDS = "";
@@ -464,13 +465,13 @@ function capabilitiesOf(project: Project, model: ResolvedModel, lines: SourceLin
         identifier: capability.identifier,
         file: capability.source.file,
         line: lines.line(capability.source.file, capability.source.path),
-        windows: capability.windows,
-        webviews: capability.webviews,
-        contexts: [...(capability.local ? ["local"] : []), ...(capability.remote?.urls ?? [])],
+        windows: valuesOf(capability.windows),
+        webviews: valuesOf(capability.webviews),
+        contexts: [...(capability.local ? ["local"] : []), ...valuesOf(capability.remote?.urls ?? [])],
         permissions: capability.permissions.length,
         inactive: inactive.has(capability),
       };
-      if (capability.platforms) item.platforms = capability.platforms;
+      if (capability.platforms) item.platforms = valuesOf(capability.platforms);
       return item;
     });
 }

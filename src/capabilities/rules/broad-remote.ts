@@ -1,5 +1,4 @@
 import type { JsonPath } from "../../core/location.js";
-import { isPlainObject } from "../../core/json.js";
 import type { Capability } from "../model/types.js";
 import { defineRule, type RuleContext } from "./types.js";
 import { describeReach, hostReach, isForeignReach, loadRemotePatternTools, type RemotePatternTools } from "./url-reach.js";
@@ -25,21 +24,17 @@ export function remotePatterns(context: RuleContext, tools: RemotePatternTools):
   // Many capabilities share a pattern: parse each distinct one once.
   const parsedOnce = new Map<string, { protocol: string; hostname: string }>();
   for (const capability of context.capabilities) {
-    const remote = context.raw(capability).remote;
-    if (!isPlainObject(remote) || !Array.isArray(remote.urls)) continue;
-    // Only as many as the capability keeps (model/limits.ts): the rest are reported there.
-    remote.urls.slice(0, capability.remote?.urls.length ?? 0).forEach((url, index) => {
-      if (typeof url !== "string") return;
+    for (const { value: url, path } of capability.remote?.urls ?? []) {
       const compiled = tools.compileRemotePattern(url);
       const judged = compiled.ok ? url : compiled.unsafe ? url.replace(/\*{2,}/g, "*") : undefined;
-      if (judged === undefined || (judged !== url && !tools.compileRemotePattern(judged).ok)) return;
+      if (judged === undefined || (judged !== url && !tools.compileRemotePattern(judged).ok)) continue;
       let parsed = parsedOnce.get(judged);
       if (!parsed) {
         const pattern = new tools.URLPattern(judged);
         parsedOnce.set(judged, (parsed = { protocol: pattern.protocol, hostname: pattern.hostname }));
       }
-      out.push({ capability, url, path: [...capability.source.path, "remote", "urls", index], protocol: parsed.protocol, hostname: parsed.hostname });
-    });
+      out.push({ capability, url, path, protocol: parsed.protocol, hostname: parsed.hostname });
+    }
   }
   return out;
 }

@@ -283,8 +283,8 @@ function quotedUnion(collections: ReadonlyArray<Iterable<string>>, except?: stri
  * pages, as insecure-remote and broad-remote judge them.
  */
 function exposureOf(capability: Capability, tools: RemotePatternTools): string | undefined {
-  const urls = (capability.remote?.urls ?? []).filter((url) => !urlReach(tools.URLPattern, url)?.loopbackOnly);
-  if (urls.length) return `remote pages (${urls.map((u) => `"${u}"`).join(", ")})`;
-  if (capability.windows.includes("*") || capability.webviews.includes("*")) return `every window ("*")`;
+  const urls = (capability.remote?.urls ?? []).filter((url) => !urlReach(tools.URLPattern, url.value)?.loopbackOnly);
+  if (urls.length) return `remote pages (${urls.map((url) => `"${url.value}"`).join(", ")})`;
+  if ([...capability.windows, ...capability.webviews].some((item) => item.value === "*")) return `every window ("*")`;
   return undefined;
 }

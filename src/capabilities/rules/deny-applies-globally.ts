@@ -49,7 +49,7 @@ export default defineRule({
 
 /** Windows and webviews, and the origins when they are not just the app's own pages. */
 function describeReach(capability: Capability): string {
-  const urls = (capability.remote?.urls ?? []).map((u) => `"${u}"`).join(", ");
+  const urls = (capability.remote?.urls ?? []).map((url) => `"${url.value}"`).join(", ");
   const origins = urls ? (capability.local ? `; local and remote ${urls}` : `; remote ${urls} only`) : capability.local ? "" : "; no origin";
   return describeTargets(capability) + origins;
 }

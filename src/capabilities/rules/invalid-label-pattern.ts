@@ -17,8 +17,8 @@ export default defineRule({
   check(context) {
     for (const capability of context.capabilities) {
       for (const field of ["windows", "webviews"] as const) {
-        capability[field].forEach((pattern, index) => {
-          const at = { at: capability.source, path: [...capability.source.path, field, index] };
+        for (const { value: pattern, path } of capability[field]) {
+          const at = { at: capability.source, path };
           const compiled = compileLabelPattern(pattern);
           if (!compiled.ok) {
             context.report({
@@ -26,7 +26,7 @@ export default defineRule({
               message: `invalid ${field === "windows" ? "window" : "webview"} pattern "${pattern}": ${compiled.message}`,
               hint: "globs support *, ?, [abc] and [!abc]; ** only as a whole path component; write [*] for a literal *",
             });
-            return;
+            continue;
           }
           // What remains once the glob syntax is gone must be label text, or the pattern matches nothing.
           const literal = pattern.replace(/\[!?\]?[^\]]*\]/g, "").replace(/[*?]/g, "");
@@ -38,7 +38,7 @@ export default defineRule({
               hint: HINTS[bad] ?? "labels may only contain letters, digits, -, /, : and _",
             });
           }
-        });
+        }
       }
     }
   },

@@ -9,15 +9,15 @@ export default defineRule({
   fixable: false,
   check(context) {
     for (const capability of context.capabilities) {
-      capability.remote?.urls.forEach((url, index) => {
+      for (const { value: url, path } of capability.remote?.urls ?? []) {
         const compiled = compileRemotePattern(url);
-        if (compiled.ok || compiled.unsafe) return;
+        if (compiled.ok || compiled.unsafe) continue;
         // URLPattern reads a string without a scheme as a relative URL and asks for a base URL, which
         // says nothing to someone who wrote "example.com".
         const relative = /base URL must be provided/i.test(compiled.message);
         context.report({
           at: capability.source,
-          path: [...capability.source.path, "remote", "urls", index],
+          path,
           message: relative
             ? `remote URL pattern "${url}" does not parse: it has no scheme, so it reads as a relative URL`
             : `remote URL pattern "${url}" does not parse: ${compiled.message.replace(/^invalid URL pattern: /, "")}`,
@@ -26,7 +26,7 @@ export default defineRule({
               ? `write the scheme: "https://${url}"`
               : 'write a URL with optional wildcards, e.g. "https://*.example.com" or "https://example.com/app/*"',
         });
-      });
+      }
     }
   },
 });

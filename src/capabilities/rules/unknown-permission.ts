@@ -3,7 +3,7 @@ import { compareVersions } from "../catalog/versions.js";
 import { quoteList } from "../../core/did-you-mean.js";
 import { classifyIdentifier } from "./support/classify.js";
 import { legacyRename } from "./support/legacy.js";
-import type { Capability } from "../model/types.js";
+import { valuesOf, type Capability } from "../model/types.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -34,7 +34,7 @@ export default defineRule({
           ? `the host has no core area "${verdict.key.slice(5)}"`
           : `${owner} has no permission or set "${verdict.base}"`;
       const inactive = inactiveHere(capability);
-      const platforms = capability.platforms ?? [];
+      const platforms = valuesOf(capability.platforms ?? []);
       const build = !inactive
         ? ""
         : platforms.length

@@ -1,6 +1,6 @@
 import type { JsonPath } from "../../../core/location.js";
 import type { ResolvedCommand, ResolvedModel } from "../../engine/index.js";
-import type { Capability, PermissionEntry } from "../../model/types.js";
+import type { Capability, ModelItem, PermissionEntry } from "../../model/types.js";
 
 /** The capability entry a resolved command came from. */
 export function entryOf(model: ResolvedModel, command: ResolvedCommand): { capability: Capability; entry: PermissionEntry } | undefined {
@@ -14,16 +14,12 @@ export function samePath(a: JsonPath, b: JsonPath): boolean {
 }
 
 /** `windows "main", "main-*"; webviews "x"` for messages. */
-export function describeTargets(capability: { windows: readonly string[]; webviews: readonly string[] }): string {
+export function describeTargets(capability: Pick<Capability, "windows" | "webviews">): string {
   const parts: string[] = [];
-  if (capability.windows.length) parts.push(`windows ${capability.windows.map((w) => `"${w}"`).join(", ")}`);
-  if (capability.webviews.length) parts.push(`webviews ${capability.webviews.map((w) => `"${w}"`).join(", ")}`);
+  const quoted = (items: readonly ModelItem[]) => items.map((item) => `"${item.value}"`).join(", ");
+  if (capability.windows.length) parts.push(`windows ${quoted(capability.windows)}`);
+  if (capability.webviews.length) parts.push(`webviews ${quoted(capability.webviews)}`);
   return parts.join("; ") || "no window";
-}
-
-/** The last identifier of a provenance chain: the leaf permission, qualified. */
-export function leafOf(command: ResolvedCommand): string {
-  return command.provenance.chain[command.provenance.chain.length - 1] ?? command.permission;
 }
 
 /**
