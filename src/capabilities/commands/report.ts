@@ -40,7 +40,7 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
     }
     // Imported here so the other commands do not load the page's code.
     const [{ buildReport }, { renderReportHtml }] = await Promise.all([import("../html-report/model.js"), import("../html-report/html.js")]);
-    const data = buildReport({ project, model, lint: result, windows, origin, app: appLabel(project, paths, options.app, io.cwd), toolVersion: toolVersion(), ...(against ? { against } : {}) });
+    const data = await buildReport({ project, model, lint: result, windows, origin, app: appLabel(project, paths, options.app, io.cwd), toolVersion: toolVersion(), ...(against ? { against } : {}) });
     const html = renderReportHtml(data);
     if (options.html === "-") {
       io.stdout.write(html);

@@ -1,4 +1,4 @@
-import type { JsonPath } from "../../core/location.js";
+import { samePath, type JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
 import type { Capability, CapabilitySource, ListField, ModelItem, PermissionEntry, UnknownField, WrittenCapability } from "./types.js";
 
@@ -103,6 +103,15 @@ export function unknownFileFields(value: unknown): Array<{ key: string; path: Js
   if (fileForm(value) !== "wrapped") return [];
   const siblings = Object.keys(value as Record<string, unknown>);
   return siblings.filter((key) => !(WRAPPED_FILE_FIELDS as readonly string[]).includes(key)).map((key) => ({ key, path: [key], siblings }));
+}
+
+/**
+ * Where to report on a permission entry: the identifier of an object entry, as the identifier rules
+ * do (TOML documents can only locate strings and keys, so an inline table would point at `permissions`).
+ */
+export function entryPath(capability: Capability, path: JsonPath): JsonPath {
+  const entry = capability.permissions.find((e) => samePath(e.path, path));
+  return entry?.extended ? [...path, "identifier"] : path;
 }
 
 function toEntries(value: unknown, base: JsonPath, unknown: UnknownField[]): PermissionEntry[] {

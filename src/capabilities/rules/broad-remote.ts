@@ -1,7 +1,7 @@
 import type { JsonPath } from "../../core/location.js";
 import type { Capability } from "../model/types.js";
 import { defineRule, type RuleContext } from "./types.js";
-import { describeReach, hostReach, isForeignReach, loadRemotePatternTools, type RemotePatternTools } from "./url-reach.js";
+import { describeReach, hostReach, isForeignReach, loadRemotePatternTools, type RemotePatternTools } from "../dangers/url-reach.js";
 
 
 export interface RemotePattern {

@@ -1,6 +1,7 @@
 import type { Context, ResolvedCommand, ResolvedModel } from "../engine/index.js";
 import type { Capability } from "../model/types.js";
-import { describeTargets, entryOf, entryPath } from "./support/engine-helpers.js";
+import { entryPath } from "../model/capability.js";
+import { describeTargets, entryOf } from "./support/engine-helpers.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({

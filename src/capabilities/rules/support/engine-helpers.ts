@@ -1,4 +1,4 @@
-import type { JsonPath } from "../../../core/location.js";
+import { samePath } from "../../../core/location.js";
 import type { ResolvedCommand, ResolvedModel } from "../../engine/index.js";
 import type { Capability, ModelItem, PermissionEntry } from "../../model/types.js";
 
@@ -7,10 +7,6 @@ export function entryOf(model: ResolvedModel, command: ResolvedCommand): { capab
   const capability = model.capabilities[command.capabilityIndex]?.capability;
   const entry = capability?.permissions.find((e) => samePath(e.path, command.provenance.path));
   return capability && entry ? { capability, entry } : undefined;
-}
-
-export function samePath(a: JsonPath, b: JsonPath): boolean {
-  return a.length === b.length && a.every((key, i) => key === b[i]);
 }
 
 /** `windows "main", "main-*"; webviews "x"` for messages. */
@@ -22,11 +18,3 @@ export function describeTargets(capability: Pick<Capability, "windows" | "webvie
   return parts.join("; ") || "no window";
 }
 
-/**
- * Where to report on a permission entry: the identifier of an object entry, as the identifier rules
- * do (TOML documents can only locate strings and keys, so an inline table would point at `permissions`).
- */
-export function entryPath(capability: Capability, path: JsonPath): JsonPath {
-  const entry = capability.permissions.find((e) => samePath(e.path, path));
-  return entry?.extended ? [...path, "identifier"] : path;
-}
