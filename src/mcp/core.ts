@@ -9,7 +9,7 @@ export { readTextFile, DEFAULT_MAX_FILE_BYTES } from "../core/source/read.js";
 export type { RuleMeta } from "../core/rule.js";
 export { nearest, quoteList } from "../core/did-you-mean.js";
 export { REPORTER_NAMES, loadReporter, type ReporterName } from "../core/reporters/index.js";
-export { makePaint } from "../core/reporters/paint.js";
+export { reporterContext } from "../core/reporters/context.js";
 export { CapturedOutput, writeOutputFile } from "../core/output.js";
 export { docsUrl, toolVersion } from "../core/tool.js";
 export { EXIT_FATAL, EXIT_FINDINGS, EXIT_OK, exitCodeFor, tooManyWarnings } from "../core/exit-codes.js";

@@ -6,9 +6,8 @@ import {
   EXIT_OK,
   FatalError,
   SourceDocument,
-  docsUrl,
   loadReporter,
-  makePaint,
+  reporterContext,
   nearest,
   quoteList,
   readTextFile,
@@ -76,14 +75,14 @@ export async function runMcp(operands: string[], options: McpCommandOptions, io:
   output.write(
     reporter(
       { diagnostics: shown, summary },
-      {
+      await reporterContext({
         cwd: io.cwd,
-        paint: await makePaint(options.color, output === io.stdout ? io.stdout.isTTY : false, io.env ?? {}),
+        color: options.color,
+        isTTY: output === io.stdout ? io.stdout.isTTY : false,
+        env: io.env ?? {},
         rules,
-        toolVersion: toolVersion(),
-        docsUrl,
         sourceText: (file) => texts.get(file),
-      },
+      }),
     ),
   );
   if (output instanceof CapturedOutput) {

@@ -11,6 +11,7 @@ import { loadOptionsFrom } from "./options.js";
 import { addQueryOptions, loadModel, originOf, type QueryOptions } from "./query-options.js";
 import { writeOutputFile } from "../../core/output.js";
 import type { SetExitCode } from "../../core/command.js";
+import { plural } from "../../core/wording.js";
 
 interface ReportOptions extends QueryOptions {
   html?: string;
@@ -49,9 +50,9 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
       await writeOutputFile("--html", { given: options.html, cwd: io.cwd, stdout: io.stdout, inputs }, html);
       const c = data.counts;
       const parts = [
-        `${c.windows} window${c.windows === 1 ? "" : "s"} × ${c.plugins} plugin${c.plugins === 1 ? "" : "s"}`,
-        `${c.errors} error${c.errors === 1 ? "" : "s"}, ${c.warnings} warning${c.warnings === 1 ? "" : "s"}`,
-        `${c.dangerousFindings} dangerous grant${c.dangerousFindings === 1 ? "" : "s"}`,
+        `${plural(c.windows, "window")} × ${plural(c.plugins, "plugin")}`,
+        `${plural(c.errors, "error")}, ${plural(c.warnings, "warning")}`,
+        plural(c.dangerousFindings, "dangerous grant"),
         ...(data.diff ? [`${c.added} new and ${c.removed} removed command grant${c.removed === 1 ? "" : "s"} against ${data.diff.against}`] : []),
       ];
       io.stdout.write(`wrote ${options.html}: ${parts.join("; ")}\n`);

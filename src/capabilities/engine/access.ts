@@ -11,6 +11,7 @@ import { APP_KEY } from "../catalog/types.js";
 import type { Manifest, PermissionSetDef } from "../catalog/types.js";
 import { LOCAL_ORIGIN, type Origin } from "./match/origin.js";
 import { compareCodePoints, MAX_SET_DEPTH, qualifiedIdentifier, type ResolvedCommand, type ResolvedModel, type ScopeLists } from "./resolve.js";
+import { parseCommandName } from "./command-name.js";
 
 export interface AccessQuery {
   window: string;
@@ -148,17 +149,6 @@ function sortedCommands(model: ResolvedModel): string[] {
 // ---------------------------------------------------------------------------------------------
 // Explanations in the words of the host's debug build (authority.rs, resolve_access_message)
 
-interface CommandParts {
-  /** The plugin name as invoked (`window` for core areas), or undefined for app commands. */
-  plugin?: string;
-  name: string;
-}
-
-function splitCommand(command: string): CommandParts {
-  const match = /^plugin:([^|]*)\|(.*)$/s.exec(command);
-  return match ? { plugin: match[1]!, name: match[2]! } : { name: command };
-}
-
 function originText(origin: Origin): string {
   if (origin.kind === "local") return "local";
   try {
@@ -193,7 +183,7 @@ export function formatReferences(entries: readonly ResolvedCommand[]): string {
 }
 
 function explain(model: ResolvedModel, command: string, window: string, webview: string, origin: Origin, grants: ResolvedCommand[]): CommandExplanation {
-  const { plugin, name } = splitCommand(command);
+  const { plugin, name } = parseCommandName(command);
   const catalog = model.catalog;
   // The runtime looks a plugin up as given, then as a core area.
   const key =

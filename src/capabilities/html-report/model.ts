@@ -12,6 +12,7 @@ import type { Project } from "../load/project.js";
 import { isPlainObject } from "../../core/json.js";
 import { diffAccess, type Grant } from "../queries/diff.js";
 import { dangerousGrants } from "../dangers/index.js";
+import { parseCommandName } from "../engine/command-name.js";
 import { SourceLines } from "../queries/project-model.js";
 import { valuesOf } from "../model/types.js";
 
@@ -340,8 +341,7 @@ function titleOf(project: Project, app: string): string {
 
 /** `plugin:fs|read_file` → `fs`; an app command → APP_COMMANDS. */
 export function pluginOf(command: string): string {
-  const match = /^plugin:([^|]+)\|/.exec(command);
-  return match ? match[1]! : APP_COMMANDS;
+  return parseCommandName(command).plugin ?? APP_COMMANDS;
 }
 
 /** Every plugin the model mentions, by name, then the app's own commands. */

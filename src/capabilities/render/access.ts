@@ -4,6 +4,8 @@ import { describePlatforms, platformNote, type PlatformMerge } from "../queries/
 import { contextLabel, provenanceJson, type SourceLines } from "../queries/project-model.js";
 import { textLines } from "../../core/terminal-text.js";
 import { callJson, chain, renderCall } from "./call.js";
+import { parseCommandName } from "../engine/command-name.js";
+import { plural } from "../../core/wording.js";
 
 /** A command the window can call on some of the asked platforms, merged across them. */
 export interface MergedAllowed {
@@ -84,7 +86,7 @@ export function renderAccessText(answer: AccessAnswer): string {
   const out: string[] = [header(answer)];
   out.push(`capabilities: ${capabilities.length ? capabilities.map((c) => `${c.item}${platformNote(c.platforms, asked)}`).join(", ") : "none match"}`);
   out.push("");
-  out.push(`allowed: ${allowed.length} command${allowed.length === 1 ? "" : "s"}`);
+  out.push(`allowed: ${plural(allowed.length, "command")}`);
   // One group per plugin (app commands once, whatever their names sort next to), each with the
   // global scope the host hands every command of the plugin: that is where a window's `**` lives.
   const byPlugin = new Map<string, MergedAllowed[]>();
@@ -154,6 +156,5 @@ function scopeText(scope: ScopeLists): string {
 }
 
 function pluginOf(command: string): string {
-  const match = /^plugin:([^|]+)\|/.exec(command);
-  return match ? match[1]! : "app commands";
+  return parseCommandName(command).plugin ?? "app commands";
 }
