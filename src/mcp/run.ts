@@ -18,7 +18,7 @@ import {
   type RuleMeta,
   type RuleSetting,
 } from "./core.js";
-import type { McpCommandOptions } from "./command.js";
+import type { McpCommandOptions } from "./options.js";
 import { readListing, type Listing } from "./listing.js";
 import { PARSE_RULE_ID, lintMcp } from "./lint.js";
 import { DEFAULT_VERBS } from "./naming.js";
