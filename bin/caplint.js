@@ -15,7 +15,15 @@ try {
 } catch {
   // No cache (a build without it): compile from source.
 }
-const script = new vm.Script(Module.wrap(readFileSync(bundle, "utf8")), { filename: bundle, cachedData });
+let source;
+try {
+  source = readFileSync(bundle, "utf8");
+} catch (error) {
+  // A checkout that was never built (the npm package always ships the bundle).
+  process.stderr.write(`caplint: ${path.relative(process.cwd(), bundle) || bundle} is missing (${error.code}): run "npm run build" in ${path.join(__dirname, "..")}\n`);
+  process.exit(2);
+}
+const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
 const cli = { exports: {} };
 script.runInThisContext()(cli.exports, Module.createRequire(bundle), cli, bundle, path.dirname(bundle));
 

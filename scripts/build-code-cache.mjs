@@ -1,4 +1,4 @@
-// Makes dist/cli-bundle/main.cjs.cache: the V8 code cache of the CLI bundle, taken after a warm-up run
+// Makes dist/cli-bundle/main.cjs.cache (and mcp-sdk.cjs.cache, below): the V8 code cache of the CLI bundle, taken after a warm-up run
 // of `check` on the example app, so the functions every run needs are in it already compiled. The bin
 // hands it to vm.Script; a cache made by another Node version is rejected by V8 and the bundle is simply
 // compiled as usual, so a stale cache costs time, never correctness.
@@ -25,3 +25,12 @@ const code = await module.exports.main({
 });
 if (code !== 0 && code !== 1) throw new Error(`the warm-up run of the bundle exited ${code}`);
 writeFileSync(`${bundle}.cache`, script.createCachedData());
+
+// The MCP SDK chunk (see scripts/bundle.mjs): its cost is the module bodies (zod builds its schemas as
+// it loads), so a cache taken after running them holds what a live run compiles.
+const chunk = path.join(ROOT, "dist", "cli-bundle", "mcp-sdk.cjs");
+const chunkScript = new vm.Script(Module.wrap(readFileSync(chunk, "utf8")), { filename: chunk });
+const chunkModule = { exports: {} };
+chunkScript.runInThisContext()(chunkModule.exports, createRequire(chunk), chunkModule, chunk, path.dirname(chunk));
+if (typeof chunkModule.exports.StdioClientTransport !== "function") throw new Error("dist/cli-bundle/mcp-sdk.cjs does not export the SDK");
+writeFileSync(`${chunk}.cache`, chunkScript.createCachedData());

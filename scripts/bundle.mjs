@@ -6,6 +6,7 @@
 // (reporters, fixes, queries) stay lazy: esbuild turns their `import()` into deferred `require()`s.
 // The library entry (dist/index.js) stays unbundled ESM. The package's own files (schema/, data/,
 // package.json, dist/generated/) are found by src/core/package-files.ts alone, from any depth.
+import path from "node:path";
 import { build } from "esbuild";
 
 /**
@@ -21,6 +22,47 @@ const builtinDynamicImports = {
   },
 };
 
+/**
+ * The MCP SDK and zod (~1 MB, ~120 modules) go into a chunk of their own, dist/cli-bundle/mcp-sdk.cjs,
+ * built from src/mcp/sdk.ts: bundled into main.cjs they would be read and compiled on every run of
+ * every command; required from node_modules they cost a live `caplint mcp` run more than the spec's
+ * 200 ms. The CLI reaches the chunk only through this shim, which compiles it from its own V8 code
+ * cache (made by scripts/build-code-cache.mjs) when a live run first needs it. `__dirname` is the
+ * bundle's folder (bin/caplint.js passes it).
+ */
+const MCP_SDK_CHUNK = "mcp-sdk.cjs";
+const mcpSdkChunk = {
+  name: "mcp-sdk-chunk",
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) => (args.importer.endsWith(`${path.sep}mcp${path.sep}live.js`) ? { path: "mcp-sdk", namespace: "mcp-sdk-chunk" } : undefined));
+    builder.onLoad({ filter: /.*/, namespace: "mcp-sdk-chunk" }, () => ({
+      loader: "js",
+      contents: `
+const { readFileSync } = require("node:fs");
+const Module = require("node:module");
+const path = require("node:path");
+const vm = require("node:vm");
+const file = path.join(__dirname, ${JSON.stringify(MCP_SDK_CHUNK)});
+let cachedData;
+try { cachedData = readFileSync(file + ".cache"); } catch {}
+const script = new vm.Script(Module.wrap(readFileSync(file, "utf8")), { filename: file, cachedData });
+const chunk = { exports: {} };
+script.runInThisContext()(chunk.exports, Module.createRequire(file), chunk, file, path.dirname(file));
+module.exports = chunk.exports;`,
+    }));
+  },
+};
+
+await build({
+  entryPoints: ["dist/mcp/sdk.js"],
+  outfile: `dist/cli-bundle/${MCP_SDK_CHUNK}`,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  logLevel: "warning",
+});
+
 const result = await build({
   entryPoints: ["dist/cli/main.js"],
   outfile: "dist/cli-bundle/main.cjs",
@@ -31,12 +73,18 @@ const result = await build({
   // Modules find the package's own files from their URL; in the CommonJS bundle that is the bundle's.
   define: { "import.meta.url": "__caplintBundleUrl" },
   banner: { js: 'var __caplintBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [builtinDynamicImports],
-  // The MCP SDK (and zod, which only it uses) is required from node_modules by `caplint mcp --stdio/--url`
-  // alone: bundled, its ~1 MB would be read and compiled on every run of every command.
+  plugins: [builtinDynamicImports, mcpSdkChunk],
+  // Only src/mcp/sdk.ts imports these, and it is the chunk above: anything else reaching them is a mistake.
   external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod"],
   logLevel: "warning",
 });
+// The SDK must be reached through the chunk only (see mcpSdkChunk).
+const main = (await import("node:fs")).readFileSync("dist/cli-bundle/main.cjs", "utf8");
+const stray = /require\("(@modelcontextprotocol\/sdk[^"]*|zod)"\)/.exec(main);
+if (stray) {
+  console.error(`dist/cli-bundle/main.cjs requires ${stray[1]} from node_modules: import it through src/mcp/sdk.ts`);
+  process.exit(1);
+}
 // import.meta.dirname, .filename or .resolve would be undefined in the CommonJS bundle: refuse to ship that.
 const unavailable = result.warnings.filter((warning) => /import\.meta/.test(warning.text));
 if (unavailable.length) {

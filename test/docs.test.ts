@@ -3,13 +3,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RULES } from "../src/registry.js";
+import { expectedOutput, type JsonFinding } from "./helpers/expected-output.js";
 import { ROOT, run } from "./helpers/run.js";
 
 /**
  * The docs are executed (actionlint's check-checks, ESLint's lint:docs:rule-examples): in each
  * docs/rules/<id>.md, the "Bad" section's files must produce exactly the findings of its ```text
  * block, and the "Good" section's files none. A code block's file is named by the `path` line before
- * it (default example.json). With a tauri.conf.json the folder is an app checked from src-tauri/;
+ * it (default example.json); a finding's hint follows it as a `  help:` line, as in the fixtures' `.out` files.
+ * With a tauri.conf.json the folder is an app checked from src-tauri/;
  * otherwise example.json is checked, with the permissions/ and plugins/ folders the section defines.
  */
 interface Example {
@@ -72,12 +74,13 @@ async function check(example: Example) {
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, text);
   }
-  if (appMode) return run(["--format", "compact"], dir);
   const names = [...example.files.keys()];
-  const args = ["check", "--format", "compact", ...names.filter((n) => !n.includes("/"))];
-  if (names.some((n) => n.startsWith("permissions/"))) args.push("--permissions", "permissions");
-  if (names.some((n) => n.startsWith("plugins/"))) args.push("--plugins", "plugins");
-  return run(args, dir);
+  const args = appMode ? ["--format", "json"] : ["check", "--format", "json", ...names.filter((n) => !n.includes("/"))];
+  if (!appMode && names.some((n) => n.startsWith("permissions/"))) args.push("--permissions", "permissions");
+  if (!appMode && names.some((n) => n.startsWith("plugins/"))) args.push("--plugins", "plugins");
+  const result = await run(args, dir);
+  if (result.stderr !== "") return { stderr: result.stderr, findings: "" };
+  return { stderr: "", findings: expectedOutput((JSON.parse(result.stdout) as { diagnostics: JsonFinding[] }).diagnostics) };
 }
 
 /** Capability rules; the other domains execute their docs in test/<domain>/docs.test.ts. */
@@ -89,12 +92,12 @@ describe("rule docs are executed", () => {
       expect(bad.expected, "a ```text block with the output").toBeDefined();
       const result = await check(bad);
       expect(result.stderr).toBe("");
-      expect(result.stdout).toBe(bad.expected);
+      expect(result.findings).toBe(bad.expected);
     });
     it(`${rule.id}: the good example is clean`, async () => {
       const result = await check(parseSection(markdown, "Good", parseSection(markdown, "Bad")));
       expect(result.stderr).toBe("");
-      expect(result.stdout).toBe("");
+      expect(result.findings).toBe("");
     });
   }
 });

@@ -1,11 +1,7 @@
 import type { ChildProcess } from "node:child_process";
-import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError, type Notification, type Request, type Result } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import type { Notification, Request, Result } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError, Protocol, SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport, StreamableHTTPError, z } from "./sdk.js";
 import { FatalError } from "./core.js";
 import { DUMP_FORMAT, isObject, type ProbeCall, type TransportName } from "./listing.js";
 import { serviceFromServerName } from "./naming.js";

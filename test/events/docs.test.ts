@@ -18,7 +18,7 @@ function section(markdown: string, heading: string): { recording: string; expect
 
 const compact = (text: string, client: boolean) =>
   validateText(text, client)
-    .map((d) => `example.jsonl:${d.line}:${d.column}: ${d.severity} ${d.message} [${d.ruleId}]\n`)
+    .map((d) => `example.jsonl:${d.line}:${d.column}: ${d.severity} ${d.message} [${d.ruleId}]\n${d.hint === undefined ? "" : `  help: ${d.hint}\n`}`)
     .join("");
 
 /** Each event rule's docs are executed: "Bad" gives exactly its documented findings, "Good" none. */

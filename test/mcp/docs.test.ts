@@ -3,11 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MCP_RULES } from "../../src/mcp/rules/index.js";
+import { expectedOutput, type JsonFinding } from "../helpers/expected-output.js";
 import { ROOT, run } from "../helpers/run.js";
 
 /**
  * The tool-server rule docs are executed like the capability ones: in docs/rules/<id>.md the "Bad"
- * JSON must give exactly the findings of that rule listed in its ```text block, and the "Good" JSON
+ * JSON must give exactly the findings of that rule listed in its ```text block (each hint as a `  help:` line), and the "Good" JSON
  * none at all. A line "The examples run with `ARGS`." gives extra arguments.
  */
 function section(markdown: string, heading: string): { json: string; text?: string } {
@@ -25,7 +26,7 @@ function section(markdown: string, heading: string): { json: string; text?: stri
 async function lint(json: string, args: string[]) {
   const dir = mkdtempSync(path.join(tmpdir(), "caplint-mcp-docs-"));
   writeFileSync(path.join(dir, "example.json"), json);
-  return run(["mcp", "--format", "compact", "example.json", ...args], dir);
+  return run(["mcp", "--format", "json", "example.json", ...args], dir);
 }
 
 describe("tool-server rule docs", () => {
@@ -37,14 +38,14 @@ describe("tool-server rule docs", () => {
       const bad = section(markdown, "Bad");
       const result = await lint(bad.json, args);
       expect(result.stderr).toBe("");
-      const mine = result.stdout.split("\n").filter((line) => line.endsWith(`[${rule.id}]`));
-      expect(mine.join("\n") + "\n").toBe(bad.text);
+      const findings = (JSON.parse(result.stdout) as { diagnostics: JsonFinding[] }).diagnostics;
+      expect(expectedOutput(findings.filter((finding) => finding.ruleId === rule.id))).toBe(bad.text);
     });
 
     it(`${rule.id}: "Good" is clean`, async () => {
       const result = await lint(section(markdown, "Good").json, args);
       expect(result.stderr).toBe("");
-      expect(result.stdout).toBe("");
+      expect((JSON.parse(result.stdout) as { diagnostics: JsonFinding[] }).diagnostics).toEqual([]);
     });
 
     it(`${rule.id}: the page states the default severity`, () => {

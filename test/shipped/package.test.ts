@@ -31,7 +31,7 @@ const parses = (check: (value: any) => boolean, what: string) => (text: string) 
   if (!check(JSON.parse(text))) throw new Error(`expected ${what}`);
 };
 
-/** Run from the temporary project, which holds a copy of the example app in `app/`, two query fixtures in `old/` and `new/`, and the example recording in `events/`. */
+/** Run from the temporary project, which holds a copy of the example app in `app/`, two query fixtures in `old/` and `new/`, the example recording in `events/`, and the tool-server dumps and good-server.mjs in `mcp/`. */
 export const PACKAGED_COMMANDS: PackagedCommand[] = [
   { command: "schema", args: ["schema"], code: 0, stdout: parses((s) => s.definitions.Identifier.anyOf[0].oneOf.some((c: any) => c.const === "fs:allow-read-file"), "the editor schema") },
   { command: "schema --app", args: ["schema", "--app", "app"], code: 0, stdout: /"const": "allow-greet"/ },
@@ -49,6 +49,8 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
   { command: "report --html", args: ["report", "--app", "app", "--platform", "linux", "--html", "report.html"], code: 0, stdout: /^wrote report\.html: / },
   { command: "events", args: ["events", "--format", "compact", "events/session.jsonl"], code: 1, stdout: /^events\/session\.jsonl:\d+:\d+: error .*\[approval-lifecycle\]$/m },
   { command: "mcp", args: ["mcp", "--format", "json", "mcp/bad.json"], code: 1, stdout: parses((r) => r.diagnostics.length > 0, "findings in the bad server's dump") },
+  // A live run from the tarball: the SDK chunk (dist/cli-bundle/mcp-sdk.cjs) must load where it is installed.
+  { command: "mcp --stdio", args: ["mcp", "--stdio", "--", process.execPath, "mcp/good-server.mjs"], code: 0, stdout: /^1 file checked, no problems$/m },
   { command: "--version", args: ["--version"], code: 0, stdout: /^\d+\.\d+\.\d+\n$/ },
 ];
 
@@ -71,6 +73,7 @@ beforeAll(async () => {
   cpSync(path.join(ROOT, "fixtures/queries/app"), path.join(project, "old"), { recursive: true });
   cpSync(path.join(ROOT, "examples/events"), path.join(project, "events"), { recursive: true });
   cpSync(path.join(ROOT, "fixtures/mcp/dumps"), path.join(project, "mcp"), { recursive: true });
+  cpSync(path.join(ROOT, "fixtures/mcp/good-server.mjs"), path.join(project, "mcp/good-server.mjs"));
   cpSync(path.join(ROOT, "fixtures/queries/app-v2"), path.join(project, "new"), { recursive: true });
 }, TIMEOUT);
 
@@ -81,7 +84,7 @@ afterAll(() => {
 describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, () => {
   it("holds what users need and nothing of the development tree", () => {
     const files = packed.files.map((f) => f.path);
-    for (const needed of ["LICENSE", "README.md", "package.json", "bin/caplint.js", "dist/cli-bundle/main.cjs", "dist/index.js", "dist/index.d.ts", "schema/capability.schema.json", "schema/caplint.config.schema.json"]) {
+    for (const needed of ["LICENSE", "README.md", "package.json", "bin/caplint.js", "dist/cli-bundle/main.cjs", "dist/cli-bundle/mcp-sdk.cjs", "dist/index.js", "dist/index.d.ts", "schema/capability.schema.json", "schema/caplint.config.schema.json"]) {
       expect(files, needed).toContain(needed);
     }
     expect(files.some((f) => f.startsWith("data/") && f.endsWith(".json")), "the built-in catalogs").toBe(true);
