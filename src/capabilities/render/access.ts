@@ -55,16 +55,18 @@ function originText(origin: Origin): string {
   return origin.kind === "local" ? "local" : origin.url;
 }
 
-export function renderAccessJson({ window, webview, origin, asked, capabilities, allowed, denied, lines }: AccessAnswer): string {
+/** The question an answer is about, as both JSON answers start. */
+function questionJson({ window, webview, origin, asked }: Pick<AccessAnswer, "window" | "webview" | "origin" | "asked">) {
+  return { window, webview, origin: originText(origin), ...(asked.length === 1 ? { platform: asked[0] } : {}), platforms: asked };
+}
+
+export function renderAccessJson(answer: AccessAnswer): string {
+  const { capabilities, allowed, denied, lines } = answer;
   const entries = (merge: PlatformMerge<ResolvedCommand>) => merge.values().map(({ item, platforms }) => ({ ...provenanceJson(item, lines), platforms }));
   return (
     JSON.stringify(
       {
-        window,
-        webview,
-        origin: originText(origin),
-        ...(asked.length === 1 ? { platform: asked[0] } : {}),
-        platforms: asked,
+        ...questionJson(answer),
         capabilities: capabilities.map((c) => c.item),
         allowed: allowed.map((a) => ({
           command: a.command,
@@ -121,17 +123,14 @@ export function renderAccessText(answer: AccessAnswer): string {
   return textLines(out);
 }
 
-export function renderCallJson({ window, webview, origin, asked, capabilities, call, lines }: CallAnswer): string {
+export function renderCallJson(answer: CallAnswer): string {
+  const { capabilities, call, lines } = answer;
   const first = call.verdicts.find((v) => v.explanation.verdict !== "allowed") ?? call.verdicts[0]!;
   const e = first.explanation;
   return (
     JSON.stringify(
       {
-        window,
-        webview,
-        origin: originText(origin),
-        ...(asked.length === 1 ? { platform: asked[0] } : {}),
-        platforms: asked,
+        ...questionJson(answer),
         capabilities,
         explanation: { command: e.command, verdict: e.verdict, enforced: e.enforced, message: e.message, allowedOn: e.allowedOn, referencedBy: e.referencedBy, associatedPermissions: e.associatedPermissions },
         call: callJson(call, lines),

@@ -1,4 +1,4 @@
-import { remotePatterns } from "./broad-remote.js";
+import { remotePatterns } from "./support/remote-patterns.js";
 import { componentMatches, exampleHost, isLoopback, loadRemotePatternTools, matchesAnyScheme } from "../dangers/url-reach.js";
 import { defineRule } from "./types.js";
 
