@@ -53,3 +53,23 @@ describe("TOML paths to positions", () => {
     expect(at(document, ["platforms", 0])).toBe("1:1-1:1 (ancestor)");
   });
 });
+
+describe("TOML dotted table headers", () => {
+  it("follow a header that names several keys of the path ([app.security])", () => {
+    const text = ['productName = "x"', "[[app.windows]]", 'label = "main"', "[app.security]", 'capabilities = ["main", { identifier = "inline", permissions = ["fs:allow-reed-file"] }]', ""].join("\n");
+    const document = SourceDocument.parse("/x/Tauri.toml", "Tauri.toml", text, "toml", parseToml);
+    expect(at(document, ["app", "security", "capabilities", 1, "permissions", 0])).toBe("5:65-5:85");
+    expect(at(document, ["app", "security"], "key")).toBe("4:6-4:14");
+  });
+
+  it("stay linear on a hostile header line and many unclosed header lines", () => {
+    const long = "[" + "app.".repeat(200_000) + "x]\nkey = 1\n";
+    const unclosed = "[app\n".repeat(100_000) + "[app.security]\ncapabilities = []\n";
+    for (const text of [long, unclosed]) {
+      const document = SourceDocument.parse("/x/Tauri.toml", "Tauri.toml", text, "toml", parseToml);
+      const started = performance.now();
+      document.locate(["app", "security", "capabilities"], "key");
+      expect(performance.now() - started).toBeLessThan(2000);
+    }
+  });
+});

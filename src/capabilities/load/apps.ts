@@ -8,6 +8,18 @@ import path from "node:path";
 import { minimatch } from "minimatch";
 import { pathKind } from "../../core/source/read.js";
 
+/**
+ * The app config files the host's CLI reads, in its order: `tauri.conf.json`, else `Tauri.toml` (its
+ * "config-toml" feature; the keys caplint reads are the same words in both).
+ */
+export const APP_CONFIG_NAMES: readonly string[] = ["tauri.conf.json", "Tauri.toml"];
+
+/** Whether a folder holds an app config. */
+export async function hasAppConfig(dir: string): Promise<boolean> {
+  for (const name of APP_CONFIG_NAMES) if ((await pathKind(path.join(dir, name))) === "file") return true;
+  return false;
+}
+
 /** Folders never searched for apps: dependencies, version control, build output of the host. */
 const NEVER_WALKED = new Set(["node_modules", ".git", ".hg", ".svn", "target", "gen"]);
 
@@ -28,7 +40,7 @@ export async function enclosingApp(file: string, root: string): Promise<string |
   for (;;) {
     if (path.basename(dir) === "src-tauri" && (await pathKind(dir)) === "directory") return dir;
     if ((await pathKind(path.join(dir, "src-tauri"))) === "directory") return path.join(dir, "src-tauri");
-    if ((await pathKind(path.join(dir, "tauri.conf.json"))) === "file") return dir;
+    if (await hasAppConfig(dir)) return dir;
     if (dir === root) return undefined;
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
@@ -63,7 +75,7 @@ export async function discoverApps(root: string): Promise<DiscoveredApps> {
     } catch {
       return;
     }
-    if (entries.some((e) => e.isDirectory() && e.name === "src-tauri") || entries.some((e) => e.isFile() && e.name === "tauri.conf.json")) {
+    if (entries.some((e) => e.isDirectory() && e.name === "src-tauri") || entries.some((e) => e.isFile() && APP_CONFIG_NAMES.includes(e.name))) {
       apps.push(dir);
       return;
     }

@@ -201,12 +201,12 @@ export class SourceDocument {
           continue;
         }
       }
-      const table = new RegExp(`^[ \\t]*\\[[ \\t]*(?:[^\\]\\n]*\\.)?"?(${escapeRegExp(key)})"?[ \\t]*\\](?!\\])`, "gm");
-      table.lastIndex = offset;
-      const tableFound = typeof index !== "number" ? table.exec(this.text) : null;
-      if (tableFound) {
-        keyAt = { offset: tableFound.index + tableFound[0].lastIndexOf(key), length: key.length };
-        offset = tableFound.index + tableFound[0].length;
+      // `[key]`, or a dotted header naming the next keys of the path too (`[app.security]` for app, security).
+      const tableHeader = typeof index !== "number" ? findTableHeader(this.text, offset, path, i) : undefined;
+      if (tableHeader) {
+        keyAt = { offset: tableHeader.keyOffset, length: tableHeader.keyLength };
+        offset = tableHeader.end;
+        i += tableHeader.consumed;
         continue;
       }
       // A `key =` at a line start or inside an inline table.
@@ -422,4 +422,42 @@ export function inlineArrayElement(text: string, from: number, index: number): n
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * The first `[a.b.c]` table header at or after `from` whose dotted name holds `path[i]` followed by the
+ * next keys of the path, as far as the header goes (`[app.security]` serves app, security). Read line
+ * by line without regular expressions: one pass over the text, however long a hostile header is.
+ */
+function findTableHeader(text: string, from: number, path: JsonPath, i: number): { keyOffset: number; keyLength: number; end: number; consumed: number } | undefined {
+  for (let lineStart = from === 0 ? 0 : text.lastIndexOf("\n", from - 1) + 1; lineStart < text.length; ) {
+    const lineEnd = text.indexOf("\n", lineStart) < 0 ? text.length : text.indexOf("\n", lineStart);
+    let at = lineStart;
+    while (text[at] === " " || text[at] === "\t") at++;
+    const closeInLine = text[at] === "[" && text[at + 1] !== "[" ? text.slice(at, lineEnd).indexOf("]") : -1;
+    const close = closeInLine < 0 ? -1 : at + closeInLine;
+    if (close > at && text[close + 1] !== "]") {
+      const parts: Array<{ name: string; offset: number }> = [];
+      let partStart = at + 1;
+      for (let c = at + 1; c <= close; c++) {
+        if (c === close || text[c] === ".") {
+          const raw = text.slice(partStart, c);
+          const trimmed = raw.trim();
+          const quoted = trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"');
+          parts.push({ name: quoted ? trimmed.slice(1, -1) : trimmed, offset: partStart + raw.indexOf(trimmed) + (quoted ? 1 : 0) });
+          partStart = c + 1;
+        }
+      }
+      for (let j = 0; j < parts.length; j++) {
+        if (parts[j]!.name !== path[i]) continue;
+        const rest = parts.slice(j + 1);
+        if (!rest.every((part, n) => path[i + 1 + n] === part.name) || typeof path[i + 1 + rest.length] === "number") continue;
+        const last = rest.length ? rest[rest.length - 1]! : parts[j]!;
+        if (lineStart < from && last.offset < from) continue;
+        return { keyOffset: last.offset, keyLength: last.name.length, end: close + 1, consumed: rest.length };
+      }
+    }
+    lineStart = lineEnd + 1;
+  }
+  return undefined;
 }
