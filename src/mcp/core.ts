@@ -1,6 +1,6 @@
 // The one place where the tool-server domain reaches into the shared core (documents, diagnostics,
 // errors, reporters, rule metadata, package files). When the core moves, only these lines follow it.
-export { SourceDocument } from "../core/source/document.js";
+export { SourceDocument, valueAt } from "../core/source/document.js";
 export { compareDiagnostics, summarize } from "../core/diagnostics.js";
 export type { Diagnostic, RuleSetting, Severity } from "../core/diagnostics.js";
 export type { JsonPath } from "../core/location.js";
@@ -11,8 +11,8 @@ export { nearest, quoteList } from "../core/did-you-mean.js";
 export { REPORTER_NAMES, loadReporter, type ReporterName } from "../core/reporters/index.js";
 export { reporterContext } from "../core/reporters/context.js";
 export { CapturedOutput, writeOutputFile } from "../core/output.js";
-export { toolVersion } from "../core/tool.js";
-export { EXIT_FINDINGS, EXIT_OK } from "../core/exit-codes.js";
+export { docsUrl, toolVersion } from "../core/tool.js";
+export { EXIT_FATAL, EXIT_FINDINGS, EXIT_OK, exitCodeFor, tooManyWarnings } from "../core/exit-codes.js";
 export type { MainOptions } from "../core/io.js";
 export type { RegisterCommands, SetExitCode } from "../core/command.js";
 export { generatedFile, packageFile } from "../core/package-files.js";
