@@ -4,7 +4,7 @@
 // Usage: npm run bench [-- --runs N] [-- --keep]
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { prng } from "./lib/prng.mjs";
@@ -115,7 +115,8 @@ const report = (name, subject, reference, referenceName, target) => {
 };
 
 try {
-  console.log(`caplint bench: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${RUNS} runs each, medians\n`);
+  // The load average goes with the figures: on a shared machine it says how far to trust the wall times.
+  console.log(`caplint bench: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}, ${RUNS} runs each, medians\n`);
 
   // 1. Cold start.
   const small = path.join(work, "small");
@@ -125,7 +126,7 @@ try {
     () => time(process.execPath, [BIN, "check", "default.json"], { cwd: small }),
     () => time(process.execPath, ["-e", ""]),
   );
-  report("1. cold start: check one file", cold.subject, cold.reference, 'node -e ""', "≤ 2.0");
+  report("1. cold start: check one file", cold.subject, cold.reference, 'node -e ""', "≤ 1.5");
 
   // 2. Throughput: 2,000 files of 20 permissions each.
   const big = path.join(work, "throughput");
@@ -159,7 +160,7 @@ try {
     const matrix = median(Array.from({ length: Math.max(3, Math.ceil(RUNS / 2)) }, () => time(process.execPath, [BIN, "matrix", "--app", app, "--format", "json", "--platform", "linux"])));
     const access = median(Array.from({ length: Math.max(3, Math.ceil(RUNS / 2)) }, () => time(process.execPath, [BIN, "access", "--app", app, "--window", "main-0", "--format", "json", "--platform", "linux"])));
     growth.push({ count, matrix, access });
-    console.log(`4. queries on ${String(count).padStart(5)} capabilities × 200 windows: matrix ${matrix.toFixed(1)} ms, access ${access.toFixed(1)} ms`);
+    console.log(`4. queries on ${String(count).padStart(5)} capabilities × 200 windows: matrix ${matrix.toFixed(1)} ms, access ${access.toFixed(1)} ms${count === 5000 ? " (target: matrix < 500 ms)" : ""}`);
   }
   const [from, to] = growth;
   const factor = (key) => (to[key] - cold.subject) / Math.max(1, from[key] - cold.subject);
@@ -193,8 +194,11 @@ try {
   const random = prng(11);
   const listWindows = Array.from({ length: 200 }, (_, i) => `main-${i}`);
   writeFileSync(path.join(list, "caps.json"), JSON.stringify(Array.from({ length: 20_000 }, (_, i) => capability(random, `cap-${i}`, listWindows))));
-  const listTime = median(Array.from({ length: 3 }, () => time(process.execPath, [BIN, "check", "caps.json", "--format", "compact"], { cwd: list, allowExit: [0, 1] })));
-  const listMemory = peakMemory([BIN, "check", "caps.json", "--format", "compact"], { cwd: list });
+  // 15 MB: over the default file-size bound, which is raised so that the check, not the refusal, is measured
+  // (the 30,000-entries-per-file bound still applies: caplint checks the first 30,000 permissions and says so).
+  const listArgs = [BIN, "check", "caps.json", "--format", "compact", "--max-file-size", String(64 * 1024 * 1024)];
+  const listTime = median(Array.from({ length: 3 }, () => time(process.execPath, listArgs, { cwd: list, allowExit: [0, 1] })));
+  const listMemory = peakMemory(listArgs, { cwd: list });
   console.log(`6. 20,000-capability list: ${listTime.toFixed(0)} ms, peak ${listMemory.toFixed(0)} MB (targets < 1,000 ms, < 200 MB)`);
   rows.push({ name: "6. 20,000-capability list", subject: listTime, memory: listMemory });
 

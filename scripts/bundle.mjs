@@ -23,6 +23,24 @@ const builtinDynamicImports = {
 };
 
 /**
+ * commander requires `node:child_process` at load time, for executable subcommands caplint does not
+ * have; loading it (and `node:net` behind it) cost about 8 % of a one-file `check`. Inside commander it
+ * becomes a shim that requires the built-in on first use.
+ */
+const lazyChildProcess = {
+  name: "lazy-child-process",
+  setup(builder) {
+    builder.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      args.kind === "require-call" && /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: "child_process", namespace: "lazy-builtin" } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, () => ({
+      contents: 'let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require("node:child_process"))[key] });',
+      loader: "js",
+    }));
+  },
+};
+
+/**
  * The MCP SDK and zod (~1 MB, ~120 modules) go into a chunk of their own, dist/cli-bundle/mcp-sdk.cjs,
  * built from src/mcp/sdk.ts: bundled into main.cjs they would be read and compiled on every run of
  * every command; required from node_modules they cost a live `caplint mcp` run more than the spec's
@@ -73,7 +91,7 @@ const result = await build({
   // Modules find the package's own files from their URL; in the CommonJS bundle that is the bundle's.
   define: { "import.meta.url": "__caplintBundleUrl" },
   banner: { js: 'var __caplintBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [builtinDynamicImports, mcpSdkChunk],
+  plugins: [builtinDynamicImports, mcpSdkChunk, lazyChildProcess],
   // Only src/mcp/sdk.ts imports these, and it is the chunk above: anything else reaching them is a mistake.
   external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod"],
   logLevel: "warning",

@@ -74,7 +74,7 @@ describe("discovery and forms", () => {
   it("accepts all three forms, in JSON and TOML", async () => {
     const result = await run(["check", "--format", "json", "forms"], CLI);
     const output = JSON.parse(result.stdout);
-    expect(output.summary).toEqual({ files: 4, errors: 0, warnings: 0, fixable: 0 });
+    expect(output.summary).toEqual({ files: 4, errors: 0, warnings: 0, fixable: 0, config: null });
     expect(result.code).toBe(0);
   });
 
@@ -126,7 +126,7 @@ describe("output formats", () => {
         fixable: false,
       },
     ]);
-    expect(output.summary).toEqual({ files: 1, errors: 1, warnings: 0, fixable: 0 });
+    expect(output.summary).toEqual({ files: 1, errors: 1, warnings: 0, fixable: 0, config: null });
   });
 
   it("stylish groups by file with a code frame, a hint and a summary", async () => {

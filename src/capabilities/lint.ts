@@ -11,7 +11,7 @@ import { findSuppression, type Suppression } from "../core/suppressions.js";
 import { collectSuppressions } from "./suppressions.js";
 import { removeArrayItem } from "../core/fix/edits.js";
 import { nearest } from "../core/did-you-mean.js";
-import type { ResolvedModel } from "./engine/index.js";
+import type { Resolution } from "./engine/index.js";
 import { TARGETS } from "./model/types.js";
 import type { Rule, RuleContext, RuleReport } from "./rules/types.js";
 import { validateCapabilityFile } from "./schema/validate.js";
@@ -126,7 +126,13 @@ export async function lint(project: Project, givenOptions: LintOptions = {}): Pr
   }
 
   let current: Rule = parseRule;
-  let resolutions: Promise<ResolvedModel[]> | undefined;
+  let resolution: Promise<Resolution> | undefined;
+  const resolveOnce = () =>
+    (resolution ??= import("./engine/index.js").then(({ resolveAll }) => {
+      const platforms = options.platforms ?? TARGETS;
+      // Without a `platforms` list anywhere, every platform resolves alike: once is enough.
+      return resolveAll({ capabilities: project.activeCapabilities, catalog: project.catalog, platforms: isPlatformIndependent(project) ? platforms.slice(0, 1) : platforms });
+    }));
   const context: RuleContext = {
     project,
     catalog: project.catalog,
@@ -135,13 +141,9 @@ export async function lint(project: Project, givenOptions: LintOptions = {}): Pr
     *entries(): Iterable<{ capability: Capability; entry: PermissionEntry }> {
       for (const capability of project.capabilities) for (const entry of capability.permissions) yield { capability, entry };
     },
-    resolutions() {
-      resolutions ??= import("./queries/project-model.js").then(({ resolveProject }) => {
-        const platforms = options.platforms ?? TARGETS;
-        // Without a `platforms` list anywhere, every platform resolves alike: once is enough.
-        return (isPlatformIndependent(project) ? platforms.slice(0, 1) : platforms).map((platform) => resolveProject(project, platform));
-      });
-      return resolutions;
+    resolution: resolveOnce,
+    async resolutions() {
+      return (await resolveOnce()).models;
     },
     report(report) {
       const document = documentsByPath.get(report.at.absolutePath);

@@ -19,8 +19,10 @@ function loadJsonc(): JsoncParser {
 export const CONFIG_FILE_NAME = "caplint.config.json";
 
 export interface CaplintConfig {
-  /** Absolute path of the config file. */
-  file: string;
+  /** Absolute path of the config file; undefined for a config a library caller gave as an object. */
+  file?: string;
+  /** The folder its paths and override globs are relative to: the file's, else the working directory. */
+  folder: string;
   rules: Map<string, RuleSetting>;
   overrides: Array<{ files: string[]; rules: Map<string, RuleSetting> }>;
   /** Absolute paths. */
@@ -70,7 +72,6 @@ export async function resolveConfigFile(explicit: string | undefined, cwd: strin
  * silently leave the rule at its default.
  */
 export async function loadConfig(file: string, checkSetting: RuleSettingCheck): Promise<CaplintConfig> {
-  const name = path.basename(file);
   const read = readTextFile(file, 1024 * 1024);
   if (!read.ok) throw new FatalError(`${file}: ${read.message}`);
   // Comments and trailing commas are allowed (JSONC, as Biome and markdownlint-cli2 read their configs), and a BOM.
@@ -84,9 +85,28 @@ export async function loadConfig(file: string, checkSetting: RuleSettingCheck): 
     return `${file}:${line}:${column}`;
   };
   if (errors.length) throw new FatalError(`${at(errors[0]!.offset)}: not valid JSON (${jsonc.printParseErrorCode(errors[0]!.error)})`);
-  await checkAgainstSchema(raw, file);
+  const appAt = () => at(jsonc.findNodeAtLocation(jsonc.parseTree(text)!, ["app"])?.offset ?? 0);
+  return checkedConfig(raw, { file, folder: path.dirname(file), name: path.basename(file), appAt }, checkSetting);
+}
+
+/** A config given as a value (the library's `config: { rules: … }`): checked as a file is, paths relative to `cwd`. */
+export async function configFromValue(raw: unknown, cwd: string, checkSetting: RuleSettingCheck): Promise<CaplintConfig> {
+  return checkedConfig(raw, { folder: path.resolve(cwd), name: "config", appAt: () => "config" }, checkSetting);
+}
+
+interface ConfigOrigin {
+  file?: string;
+  folder: string;
+  /** How messages name it: the file's name, or `config`. */
+  name: string;
+  /** Where the `app` field is, for its message. */
+  appAt(): string;
+}
+
+async function checkedConfig(raw: unknown, origin: ConfigOrigin, checkSetting: RuleSettingCheck): Promise<CaplintConfig> {
+  await checkAgainstSchema(raw, origin.file ?? origin.name);
   const config = raw as { rules?: Record<string, string>; overrides?: Array<{ files: string[]; rules: Record<string, string> }>; manifests?: string[]; app?: string };
-  const dir = path.dirname(file);
+  const { name, folder } = origin;
   const settings = (rules: Record<string, string> | undefined, where: string) => {
     const map = new Map<string, RuleSetting>();
     for (const [id, severity] of Object.entries(rules ?? {})) {
@@ -96,19 +116,19 @@ export async function loadConfig(file: string, checkSetting: RuleSettingCheck): 
     return map;
   };
   const result: CaplintConfig = {
-    file,
+    ...(origin.file === undefined ? {} : { file: origin.file }),
+    folder,
     rules: settings(config.rules, `${name} rules`),
     overrides: (config.overrides ?? []).map((override, index) => ({
       files: override.files,
       rules: settings(override.rules, `${name} overrides[${index}]`),
     })),
-    manifests: (config.manifests ?? []).map((m) => path.resolve(dir, m)),
+    manifests: (config.manifests ?? []).map((m) => path.resolve(folder, m)),
   };
   if (config.app !== undefined) {
-    result.app = path.resolve(dir, config.app);
+    result.app = path.resolve(folder, config.app);
     if ((await pathKind(result.app)) !== "directory") {
-      const node = jsonc.findNodeAtLocation(jsonc.parseTree(text)!, ["app"]);
-      throw new FatalError(`${at(node?.offset ?? 0)}: "app": ${config.app} is not a folder (relative to the config's folder)`);
+      throw new FatalError(`${origin.appAt()}: "app": ${config.app} is not a folder (relative to the config's folder)`);
     }
   }
   return result;
@@ -116,7 +136,7 @@ export async function loadConfig(file: string, checkSetting: RuleSettingCheck): 
 
 /** Per-file severity from the config's overrides (last match wins), relative to the config's folder. */
 export function overrideSeverity(config: CaplintConfig, ruleId: string, absoluteFile: string): RuleSetting | undefined {
-  const relative = path.relative(path.dirname(config.file), absoluteFile).split(path.sep).join("/");
+  const relative = path.relative(config.folder, absoluteFile).split(path.sep).join("/");
   let setting: RuleSetting | undefined;
   for (const override of config.overrides) {
     if (!override.rules.has(ruleId)) continue;

@@ -1,14 +1,6 @@
-import type { RuleSetting } from "./diagnostics.js";
 import { UsageError } from "./errors.js";
 
-/** Option values every command parses the same way. */
-
-export const RULE_SETTINGS: readonly RuleSetting[] = ["off", "warning", "error"];
-
-/** `warn` is accepted for `warning`, as ESLint users write it. */
-export function normalizeSetting(value: string): RuleSetting {
-  return value === "warn" ? "warning" : (value as RuleSetting);
-}
+/** Option values every command parses the same way (rule settings: settings.ts). */
 
 export function parsePositiveInteger(value: string): number {
   const parsed = Number(value);

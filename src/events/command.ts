@@ -1,18 +1,17 @@
 import { Option, type Command } from "commander";
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { loadConfig, overrideSeverity, resolveConfigFile, type CaplintConfig } from "../core/config.js";
-import { summarize, type Diagnostic, type RuleSetting } from "../core/diagnostics.js";
-import { EVENT_RULES_BY_ID, type EventRuleId } from "./rules.js";
+import { loadSettings } from "../core/settings.js";
+import { summarize, type Diagnostic } from "../core/diagnostics.js";
+import { EVENT_RULES_BY_ID } from "./rules.js";
 import { checkRecording, formatSummary, openRecording, STDIN_NAME, summaryJson, type RecordingResult } from "./run-events.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "../core/reporters/index.js";
 import type { RuleMeta } from "../core/rule.js";
-import { nearest, quoteList } from "../core/did-you-mean.js";
 import { exitCodeFor, tooManyWarnings } from "../core/exit-codes.js";
 import type { MainOptions } from "../core/io.js";
 import { reporterContext } from "../core/reporters/context.js";
 import { UsageError } from "../core/errors.js";
-import { normalizeSetting, parsePositiveInteger } from "../core/options.js";
+import { parsePositiveInteger } from "../core/options.js";
 import { CapturedOutput, writeOutputFile } from "../core/output.js";
 import type { RegisterCommands, SetExitCode } from "../core/command.js";
 
@@ -40,7 +39,7 @@ function registerEvents(program: Command, io: MainOptions, setExitCode: SetExitC
     .option("--summary", "also print per-type counts, tool calls by outcome and the longest-open call")
     .addOption(new Option("-f, --format <format>", "output format").choices(REPORTER_NAMES).default("stylish"))
     .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
-    .option("-c, --config <file>", "configuration file (default: caplint.config.json found upward)")
+    .option("-c, --config <file>", "configuration file (default: caplint.config.json, searched upward from the working directory to the repository root)")
     .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
     .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
     .option("-q, --quiet", "report errors only")
@@ -55,15 +54,8 @@ function registerEvents(program: Command, io: MainOptions, setExitCode: SetExitC
 const MAX_FRAME_SOURCE_BYTES = 4 * 1024 * 1024;
 
 async function runEvents(names: string[], options: EventsOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<number> {
-  const cliRules = new Map<string, RuleSetting>();
-  for (const value of options.rule) {
-    const [id = "", severity = ""] = value.split("=", 2).map((s) => s.trim());
-    checkSetting(id, severity, `--rule ${value}`, true, allRules);
-    cliRules.set(id, normalizeSetting(severity));
-  }
-  const config = await resolveConfig(options.config, io.cwd, allRules);
-  const severityFor = (ruleId: EventRuleId, file: string): RuleSetting | undefined =>
-    cliRules.get(ruleId) ?? (config ? (overrideSeverity(config, ruleId, file) ?? config.rules.get(ruleId)) : undefined);
+  const settings = await loadSettings({ rules: allRules, domain: "events", cwd: io.cwd, ...(options.config === undefined ? {} : { config: options.config }), rule: options.rule });
+  const severityFor = settings.severityFor;
   const reporter = await loadReporter(options.format);
   const output = options.output === undefined ? io.stdout : new CapturedOutput();
   const context = await reporterContext({
@@ -110,7 +102,7 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
 
   const diagnostics: Diagnostic[] = results.flatMap((result) => result.diagnostics).filter(keep);
   const summary = live ? { files: results.length, errors: liveCounts.error, warnings: liveCounts.warning, fixable: 0 } : summarize(diagnostics, results.length);
-  let report = live ? "" : reporter({ diagnostics, summary }, context);
+  let report = live ? "" : reporter({ diagnostics, summary, config: settings.configLabel ?? null }, context);
   if (options.summary) {
     if (options.format === "json") report = JSON.stringify({ ...JSON.parse(report), events: summaryJson(results) }, null, 2) + "\n";
     else if (options.format === "stylish" || options.format === "compact") report += (summary.errors + summary.warnings > 0 && !report.endsWith("\n\n") ? "\n" : "") + formatSummary(results);
@@ -125,21 +117,6 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
   const limits = options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings };
   if (tooManyWarnings(summary, limits) && options.format === "stylish") io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
   return exitCodeFor(summary, limits);
-}
-
-function checkSetting(id: string, severity: string, where: string, eventsOnly: boolean, allRules: ReadonlyMap<string, RuleMeta>): void {
-  // A shared caplint.config.json holds the rules of every command; --rule here takes event rules.
-  if (!EVENT_RULES_BY_ID.has(id as EventRuleId) && (eventsOnly || !allRules.has(id))) {
-    const close = nearest(id, EVENT_RULES_BY_ID.keys(), 2);
-    throw new UsageError(`${where}: unknown event rule "${id}"${close.length ? `; did you mean ${quoteList(close)}?` : "; list rules with: caplint rules"}`);
-  }
-  const settings: RuleSetting[] = ["off", "warning", "error"];
-  if (!settings.includes(normalizeSetting(severity))) throw new UsageError(`${where}: severity must be ${quoteList(settings)}, got "${severity}"`);
-}
-
-async function resolveConfig(explicit: string | undefined, cwd: string, allRules: ReadonlyMap<string, RuleMeta>): Promise<CaplintConfig | undefined> {
-  const file = await resolveConfigFile(explicit, cwd, cwd);
-  return file ? loadConfig(file, (id, severity, where) => checkSetting(id, severity, where, false, allRules)) : undefined;
 }
 
 function readSmallRecording(file: string): string | undefined {

@@ -35,7 +35,7 @@ function addLiveOptions(command: Command): Command {
  * default) or live. Everything heavy (the rules, Ajv, the MCP SDK) loads inside the action, and the
  * SDK only for live runs, so other commands do not pay for it.
  */
-export const registerMcpCommands: RegisterCommands = (program: Command, io: MainOptions, setExitCode: SetExitCode): void => {
+export const registerMcpCommands: RegisterCommands = (program: Command, io: MainOptions, setExitCode: SetExitCode, registry): void => {
   // `dump` is the first operand rather than a commander subcommand: commander hands options written
   // after a subcommand to the parent when both know them (--stdio, --url), unless every ancestor
   // enables positional options, which would change how `check` parses.
@@ -54,6 +54,7 @@ export const registerMcpCommands: RegisterCommands = (program: Command, io: Main
     .option("-o, --output <file>", "write the report (with dump: the dump) to this file, atomically, instead of standard output")
     .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(wholeNumber))
     .option("-q, --quiet", "report errors only")
+    .option("-c, --config <file>", "configuration file (default: caplint.config.json, searched upward from the working directory to the repository root)")
     .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", collect, [])
     .option("--only <ids>", "run only these rules (comma-separated, repeatable)", collectList, [])
     .addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(wholeNumber))
@@ -61,6 +62,6 @@ export const registerMcpCommands: RegisterCommands = (program: Command, io: Main
     .option("--no-color", "disable colour")
     .action(async (files: string[], options: McpCommandOptions) => {
       const run = await import("./run.js");
-      setExitCode(files[0] === "dump" ? await run.runDump(files.slice(1), options, io) : await run.runMcp(files, options, io));
+      setExitCode(files[0] === "dump" ? await run.runDump(files.slice(1), options, io) : await run.runMcp(files, options, io, registry.byId));
     });
 };

@@ -16,3 +16,4 @@ export { EXIT_FATAL, EXIT_FINDINGS, EXIT_OK, exitCodeFor, tooManyWarnings } from
 export type { MainOptions } from "../core/io.js";
 export type { RegisterCommands, SetExitCode } from "../core/command.js";
 export { generatedFile, packageFile } from "../core/package-files.js";
+export { loadSettings, type Settings } from "../core/settings.js";

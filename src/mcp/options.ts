@@ -16,6 +16,7 @@ export interface McpCommandOptions {
   output?: string;
   maxWarnings?: number;
   quiet?: boolean;
+  config?: string;
   rule: string[];
   only: string[];
   color?: boolean;

@@ -8,15 +8,13 @@ import {
   SourceDocument,
   loadReporter,
   reporterContext,
-  nearest,
-  quoteList,
+  loadSettings,
   readTextFile,
   summarize,
   toolVersion,
   writeOutputFile,
   type MainOptions,
   type RuleMeta,
-  type RuleSetting,
 } from "./core.js";
 import type { McpCommandOptions } from "./options.js";
 import { readListing, type Listing } from "./listing.js";
@@ -37,8 +35,9 @@ const PARSE_META: RuleMeta = {
   reservedForPipeline: true,
 };
 
-export async function runMcp(operands: string[], options: McpCommandOptions, io: MainOptions): Promise<number> {
-  const severities = parseRuleOptions(options);
+export async function runMcp(operands: string[], options: McpCommandOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<number> {
+  // The same settings as every command: caplint.config.json (or --config), --rule, --only.
+  const severities = await loadSettings({ rules: allRules, domain: "mcp", cwd: io.cwd, ...(options.config === undefined ? {} : { config: options.config }), rule: options.rule, only: options.only });
   const settings: McpSettings = {
     serverNameStyle: options.serverNameStyle,
     verbs: new Set([...DEFAULT_VERBS, ...options.verbs.map((verb) => verb.toLowerCase())]),
@@ -64,8 +63,9 @@ export async function runMcp(operands: string[], options: McpCommandOptions, io:
   }
   const diagnostics = await lintMcp(listings, {
     settings,
-    severityFor: (ruleId) => severities.get(ruleId),
-    ...(options.only.length ? { only: new Set(options.only) } : {}),
+    severityFor: severities.severityFor,
+    // A rule that is off for every listing is not started.
+    only: new Set([...MCP_RULES_BY_ID.keys()].filter((id) => severities.runs(id))),
   });
   const shown = options.quiet ? diagnostics.filter((d) => d.severity === "error") : diagnostics;
   const summary = summarize(shown, listings.length);
@@ -74,7 +74,7 @@ export async function runMcp(operands: string[], options: McpCommandOptions, io:
   const rules = new Map<string, RuleMeta>([[PARSE_RULE_ID, PARSE_META], ...MCP_RULES_BY_ID]);
   output.write(
     reporter(
-      { diagnostics: shown, summary },
+      { diagnostics: shown, summary, config: severities.configLabel ?? null },
       await reporterContext({
         cwd: io.cwd,
         color: options.color,
@@ -173,28 +173,6 @@ function parseEnv(values: readonly string[]): Record<string, string> {
 function checkService(service: string): string {
   if (!/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/.test(service)) throw new FatalError(`--service ${JSON.stringify(escapeControls(service))}: expected a snake_case service name such as "slack"`);
   return service;
-}
-
-const SETTINGS: readonly string[] = ["off", "warning", "warn", "error"];
-
-function parseRuleOptions(options: McpCommandOptions): Map<string, RuleSetting> {
-  const severities = new Map<string, RuleSetting>();
-  const known = (id: string, where: string) => {
-    if (MCP_RULES_BY_ID.has(id)) return;
-    const close = nearest(id, MCP_RULES_BY_ID.keys(), 2);
-    throw new FatalError(`${where}: unknown rule "${escapeControls(id)}"${close.length ? `; did you mean ${quoteList(close)}?` : "; list rules with: caplint rules"}`);
-  };
-  for (const value of options.rule) {
-    const [id = "", severity = ""] = value.split("=", 2).map((s) => s.trim());
-    known(id, `--rule ${value}`);
-    if (!SETTINGS.includes(severity)) throw new FatalError(`--rule ${value}: severity must be "off", "warning" or "error"`);
-    severities.set(id, severity === "warn" ? "warning" : (severity as RuleSetting));
-  }
-  if (options.only.length) {
-    for (const id of options.only) known(id, `--only ${id}`);
-    for (const id of MCP_RULES_BY_ID.keys()) if (!options.only.includes(id) && !severities.has(id)) severities.set(id, "off");
-  }
-  return severities;
 }
 
 function displayPath(cwd: string, absolute: string): string {

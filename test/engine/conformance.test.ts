@@ -106,13 +106,13 @@ describe("stale 2.0.6 snapshots differ exactly where their notes say", () => {
     },
   );
 
-  it.each(["scope-extended", "multiwindow"])("%s: each leaf of the extended fs:read gets its own scope id (the stale snapshot shared one)", (name) => {
+  it.each(["scope-extended", "multiwindow"])("%s: each leaf of the extended fs:read gets its own scope (the stale snapshot shared one)", (name) => {
     const { model } = resolveFixture(byName.get(name)!, "linux");
     const fromExtendedRead = [...model.allowed.values()]
       .flat()
       .filter((entry) => entry.provenance.capability === "run-app" && entry.provenance.chain[0] === "fs:read");
     expect(fromExtendedRead.map((e) => e.command).sort()).toEqual(["plugin:fs|read_dir", "plugin:fs|read_file"]);
-    const ids = fromExtendedRead.map((e) => e.scopeId);
+    const ids = fromExtendedRead.map((e) => e.scope);
     expect(ids.every((id) => id !== null)).toBe(true);
     expect(new Set(ids).size).toBe(2);
   });

@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_LEAVES_PER_ENTRY, MAX_SET_DEPTH } from "../../src/capabilities/engine/resolve.js";
+import { MAX_LEAVES_PER_ENTRY, MAX_SET_DEPTH } from "../../src/capabilities/engine/index.js";
 import { expectCheckReport, expectFatalShape, expectQuick, inTempDir, params, parseJson, RUNS, SEED, timedRun, timeoutFor, type JsonReport } from "./support.js";
 
 const SET_IDS = ["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"];

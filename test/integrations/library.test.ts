@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -55,6 +56,40 @@ describe('import from "caplint"', () => {
     const { compact, github } = result as { compact: string; github: string };
     expect(compact).toMatch(/^src-tauri\/capabilities\/typo\.json:4:19: error unknown permission "core:window:allow-set-titel"/);
     expect(github).toMatch(/^::error file=src-tauri\/capabilities\/typo\.json,line=4,/);
+  }, SPAWN_TIMEOUT);
+
+  it("applies a config (path, object or auto-discovered) exactly as caplint check does", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-library-config-"));
+    cpSync(path.join(ROOT, "examples", "demo-app"), dir, { recursive: true });
+    mkdirSync(path.join(dir, ".git"));
+    const config = { rules: { "dangerous-permission": "off", "redundant-permission": "off" }, overrides: [{ files: ["src-tauri/capabilities/**"], rules: { "unknown-permission": "warning" } }] };
+    writeFileSync(path.join(dir, "caplint.config.json"), JSON.stringify(config));
+    const result = (await runModule(`
+      import { loadProject, lint, loadSettings, format } from "caplint";
+      const cwd = ${JSON.stringify(dir)};
+      const project = await loadProject({ cwd, app: "." });
+      const summary = (r) => r.diagnostics.map((d) => d.ruleId + ":" + d.severity).sort();
+      const plain = await lint(project);
+      const byPath = await lint(project, { config: "caplint.config.json" });
+      const byObject = await lint(project, { config: ${JSON.stringify(config)} });
+      const settings = await loadSettings({ cwd, config: "auto" });
+      const bySettings = await lint(await loadProject({ cwd, app: ".", settings }), { settings });
+      let bad;
+      try { await lint(project, { config: { rules: { "dangerus-permission": "off" } } }); } catch (error) { bad = error.name + ": " + error.message; }
+      const json = JSON.parse(await format(bySettings, "json", { cwd, config: settings.configLabel ?? null }));
+      console.log(JSON.stringify({ plain: summary(plain), byPath: summary(byPath), byObject: summary(byObject), bySettings: summary(bySettings), bad, config: json.summary.config }));
+    `)) as { plain: string[]; byPath: string[]; byObject: string[]; bySettings: string[]; bad: string; config: string };
+    const cli = await exec(process.execPath, [path.join(ROOT, "bin", "caplint.js"), "check", "--format", "json"], { cwd: dir }).catch((error: { stdout: string }) => error);
+    const fromCli = (JSON.parse(cli.stdout) as { diagnostics: Array<{ ruleId: string; severity: string }> }).diagnostics.map((d) => `${d.ruleId}:${d.severity}`).sort();
+    expect(result.plain).toContain("dangerous-permission:error");
+    expect(result.plain).toContain("unknown-permission:error");
+    expect(result.byPath).not.toContain("dangerous-permission:error");
+    expect(result.byPath).toContain("unknown-permission:warning");
+    expect(result.byPath).toEqual(fromCli);
+    expect(result.byObject).toEqual(fromCli);
+    expect(result.bySettings).toEqual(fromCli);
+    expect(result.bad).toBe('UsageError: config rules: unknown rule "dangerus-permission"; did you mean "dangerous-permission"?');
+    expect(result.config).toBe("caplint.config.json");
   }, SPAWN_TIMEOUT);
 
   it("rejects an unknown format name", async () => {

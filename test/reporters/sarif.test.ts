@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -119,6 +119,40 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
   it("the schema check can fail: a result without a message is rejected", () => {
     const { validateResult } = validators();
     expect(validateResult({ ruleId: "parse", locations: [] })).toBe(false);
+  });
+
+  it("names the configuration used in invocations[0], valid against the SARIF 2.1.0 schema", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-sarif-config-"));
+    mkdirSync(path.join(dir, ".git"));
+    mkdirSync(path.join(dir, "conf"));
+    writeFileSync(path.join(dir, "cap.json"), JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["core:default", "fs:allow-reed-file"], windowz: [] }));
+    writeFileSync(path.join(dir, "conf", "lint config.json"), JSON.stringify({ rules: { "unknown-field": "off" } }));
+    const { ajv, validateLog } = validators();
+    const invocation = async (argv: string[]) => {
+      const out = await run(["check", "--format", "sarif", ...argv, "cap.json"], dir);
+      expect(out.stderr).toBe("");
+      const log = JSON.parse(out.stdout) as SarifLog & { runs: Array<{ invocations?: Array<Record<string, unknown>> }> };
+      expect(validateLog(log), ajv.errorsText(validateLog.errors)).toBe(true);
+      return { invocations: log.runs[0]!.invocations, rules: log.runs[0]!.results.map((r) => r.ruleId) };
+    };
+    const configured = await invocation(["--config", "conf/lint config.json"]);
+    expect(configured.rules).not.toContain("unknown-field");
+    expect(configured.invocations).toEqual([
+      {
+        executionSuccessful: true,
+        toolConfigurationNotifications: [
+          {
+            level: "note",
+            message: { text: "rule settings read from conf/lint config.json" },
+            locations: [{ physicalLocation: { artifactLocation: { uri: "conf/lint%20config.json", uriBaseId: "%SRCROOT%" } } }],
+          },
+        ],
+        properties: { config: "conf/lint config.json" },
+      },
+    ]);
+    const plain = await invocation([]);
+    expect(plain.rules).toContain("unknown-field");
+    expect(plain.invocations).toEqual([{ executionSuccessful: true, properties: { config: null } }]);
   });
 
   it("has findings of every covered rule", async () => {

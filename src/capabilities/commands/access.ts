@@ -10,7 +10,9 @@ import { EXIT_FINDINGS, EXIT_OK } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { UsageError } from "../../core/errors.js";
 import { addQueryOptions, loadGroups, originOf, type QueryOptions } from "./query-options.js";
+import { capabilitySettings } from "./options.js";
 import type { SetExitCode } from "../../core/command.js";
+import type { RuleMeta } from "../../core/rule.js";
 
 interface AccessOptions extends QueryOptions {
   window: string;
@@ -19,7 +21,7 @@ interface AccessOptions extends QueryOptions {
   command?: string;
 }
 
-export function registerAccess(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
+export function registerAccess(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
   const command = program
     .command("access")
     .description("what a window (or webview) may call from an origin, and why, on every platform unless --platform; with --command, one yes/no answer (exit 0/1)")
@@ -28,7 +30,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
     .option("-u, --url <url>", "origin of the calling page (default: the app's own local pages)")
     .option("-C, --command <name>", "one command: plugin:fs|read_text_file, fs.read_text_file, read_text_file, plugin:window|close, my_command");
   addQueryOptions(command, ["text", "json"]).action(async (paths: string[], options: AccessOptions) => {
-    const { project, asked, groups } = await loadGroups(paths, options, io);
+    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
     const origin = originOf(options.url, project);
     const lines = new SourceLines(project);
     const window = options.window;

@@ -1,6 +1,5 @@
 import { Option, type Command } from "commander";
 import path from "node:path";
-import { loadConfig, overrideSeverity, resolveConfigFile, type CaplintConfig } from "../../core/config.js";
 import { lint, type LintResult } from "../lint.js";
 import { DEFAULT_MAX_FILE_BYTES, readForCodeFrame } from "../../core/source/read.js";
 import { readStandardInput } from "../../core/source/stdin.js";
@@ -8,13 +7,14 @@ import { UsageError } from "../../core/errors.js";
 import { compareDiagnostics, summarize } from "../../core/diagnostics.js";
 import { loadProject, type Project } from "../load/project.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "../../core/reporters/index.js";
-import { CAPABILITY_RULES_BY_ID } from "../rules/index.js";
+import { CAPABILITY_RULES, CAPABILITY_RULES_BY_ID } from "../rules/index.js";
+import type { RuleMeta } from "../../core/rule.js";
 import { platformOption } from "./query-options.js";
 import { planCheckRuns } from "../load/check-runs.js";
 import { exitCodeFor, tooManyWarnings } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { reporterContext } from "../../core/reporters/context.js";
-import { addInputOptions, checkRuleSetting, loadOptionsFrom, parseRuleSettings, type InputOptions } from "./options.js";
+import { addInputOptions, applyConfig, capabilitySettings, configOption, lintSettings, loadOptionsFrom, type InputOptions } from "./options.js";
 import { parsePositiveInteger } from "../../core/options.js";
 import type { SetExitCode } from "../../core/command.js";
 import { CapturedOutput, writeOutputFile } from "../../core/output.js";
@@ -36,7 +36,7 @@ interface CheckOptions extends InputOptions {
   stdinFilename?: string;
 }
 
-export function registerCheck(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
+export function registerCheck(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
   const command = program
     .command("check", { isDefault: true })
     .description("check capability files (default: the app in the current folder)")
@@ -45,7 +45,7 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
     .addOption(new Option("-f, --format <format>", "output format").choices(REPORTER_NAMES).default("stylish"))
     .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
     .addOption(platformOption("resolve for these platforms only (default: all five)"))
-    .option("-c, --config <file>", "configuration file (default: caplint.config.json found upward)")
+    .addOption(configOption())
     .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
     .option("--only <ids>", "run only these rules (comma-separated, repeatable); parse and schema always run", (v: string, p: string[]) => [...p, ...v.split(",").map((id) => id.trim()).filter(Boolean)], [])
     .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
@@ -59,36 +59,25 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
     .action(async (paths: string[], options: CheckOptions) => {
       if (options.watch && paths.includes("-")) throw new UsageError("--watch cannot watch standard input (-)");
       if (!options.watch) {
-        setExitCode((await runCheck(paths, options, io)).code);
+        setExitCode((await runCheck(paths, options, io, allRules)).code);
         return;
       }
       const { watchLoop } = await import("../../core/watch.js");
       const describe = (error: unknown) => `caplint: ${oneLine(error instanceof Error ? error.message : String(error))}`;
-      setExitCode(await watchLoop(() => runCheck(paths, options, io), describe, io.stdout, io.signal ?? new AbortController().signal));
+      setExitCode(await watchLoop(() => runCheck(paths, options, io, allRules), describe, io.stdout, io.signal ?? new AbortController().signal));
     });
 }
 
-async function runCheck(paths: string[], options: CheckOptions, io: MainOptions): Promise<{ code: number; inputs: string[] }> {
-  const cliRules = parseRuleSettings(options.rule);
-  if (options.only.length) {
-    for (const id of options.only) checkRuleSetting(id, "error", `--only ${id}`);
-    const only = new Set(options.only);
-    for (const id of CAPABILITY_RULES_BY_ID.keys()) if (!only.has(id) && !cliRules.has(id)) cliRules.set(id, "off");
-  }
-  const config = await resolveConfig(options.config, io.cwd, options.app);
+async function runCheck(paths: string[], options: CheckOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<{ code: number; inputs: string[] }> {
+  const settings = await capabilitySettings(options, io.cwd, allRules);
+  const config = settings.config;
   const stdin = await standardInput(paths, options, io);
-  const loadOptions = loadOptionsFrom(stdin ? paths.map((p) => (p === "-" ? stdin.name : p)) : paths, options, io.cwd);
+  let loadOptions = loadOptionsFrom(stdin ? paths.map((p) => (p === "-" ? stdin.name : p)) : paths, options, io.cwd);
   if (stdin) loadOptions.sourceOverrides = new Map([[path.resolve(io.cwd, stdin.name), stdin.text]]);
-  if (config) {
-    loadOptions.manifests = [...config.manifests, ...(loadOptions.manifests ?? [])];
-    if (config.app && paths.length === 0 && loadOptions.app === undefined) loadOptions.app = config.app;
-  }
-  // The command line wins over per-file overrides, which win over the config's rules.
+  loadOptions = applyConfig(loadOptions, settings);
   const lintOptions = {
-    ...(options.only.length ? { only: new Set(options.only) } : {}),
+    ...lintSettings(settings, CAPABILITY_RULES),
     ...(options.platform?.length ? { platforms: options.platform } : {}),
-    severityFor: (ruleId: string, file: string) =>
-      cliRules.get(ruleId) ?? (config ? (overrideSeverity(config, ruleId, file) ?? config.rules.get(ruleId)) : undefined),
   };
   if (options.fixDryRun && (options.format === "sarif" || options.format === "github")) {
     throw new UsageError(`--fix-dry-run prints a diff, which ${options.format} output cannot carry: use --format stylish, compact or json`);
@@ -134,7 +123,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
   const output = options.output === undefined ? io.stdout : new CapturedOutput();
   output.write(
     reporter(
-      { diagnostics, summary, notes: result.notes ?? [], ...(fixes ? { fixes } : {}) },
+      { diagnostics, summary, notes: result.notes ?? [], config: settings.configLabel ?? null, ...(fixes ? { fixes } : {}) },
       await reporterContext({
         cwd: io.cwd,
         color: options.color,
@@ -150,7 +139,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions)
     ...(project.config ? [project.config.document.absolutePath] : []),
     ...(project.srcTauri ? [path.join(project.srcTauri, "tauri.conf.json")] : []),
   ]);
-  if (config) inputs.push(config.file);
+  if (config?.file) inputs.push(config.file);
   if (output instanceof CapturedOutput) {
     const read = [...inputs, ...results.flatMap(({ project }) => project.documents.map((d) => d.absolutePath))];
     await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: read }, output.text);
@@ -175,10 +164,3 @@ async function standardInput(paths: string[], options: CheckOptions, io: MainOpt
   if (name === "" || name === "-") throw new UsageError(`--stdin-filename "${name}": give a file name such as src-tauri/capabilities/default.json`);
   return { name, text: await readStandardInput(io.stdin, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES) };
 }
-
-/** The config of the app being checked: found upward from `--app` (or the working directory), within the repository. */
-async function resolveConfig(explicit: string | undefined, cwd: string, app: string | undefined): Promise<CaplintConfig | undefined> {
-  const file = await resolveConfigFile(explicit, cwd, app === undefined ? cwd : path.resolve(cwd, app));
-  return file ? loadConfig(file, checkRuleSetting) : undefined;
-}
-

@@ -17,7 +17,8 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
     .argument("<old>", "old app folder or capabilities folder")
     .argument("<new>", "new app folder or capabilities folder");
   for (const option of addQueryOptions(program.createCommand("diff"), ["text", "json"]).options) {
-    if (option.long !== "--app") command.addOption(option);
+    // Both sides are named folders: no app to find, and no config (each side would need its own).
+    if (option.long !== "--app" && option.long !== "--config") command.addOption(option);
   }
   command.action(async (oldPath: string, newPath: string, options: QueryOptions) => {
     const asked = askedPlatforms(options);

@@ -8,8 +8,10 @@ import { EXIT_OK } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { UsageError } from "../../core/errors.js";
 import { addQueryOptions, loadGroups, originOf, type QueryOptions } from "./query-options.js";
+import { capabilitySettings } from "./options.js";
 import { callJson, renderCall } from "../render/call.js";
 import type { SetExitCode } from "../../core/command.js";
+import type { RuleMeta } from "../../core/rule.js";
 import { textLines } from "../../core/terminal-text.js";
 
 interface ExplainOptions extends QueryOptions {
@@ -20,7 +22,7 @@ interface ExplainOptions extends QueryOptions {
 
 const EXAMPLE = `caplint explain 'fs.read_text_file not allowed on window "main", webview "main", URL: local'`;
 
-export function registerExplain(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
+export function registerExplain(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
   const command = program
     .command("explain")
     .description("paste the host's \"not allowed\" error: why the call was refused, and the smallest capability entry that allows it")
@@ -34,7 +36,7 @@ export function registerExplain(program: Command, io: MainOptions, setExitCode: 
     if (!refusal) {
       throw new UsageError(`explain: no "not allowed" message of the host found in the text; paste the error as printed, e.g. ${EXAMPLE}`);
     }
-    const { project, asked, groups } = await loadGroups(paths, options, io);
+    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
     const index = commandIndexFor(project.catalog, groups);
     const lookup = commandOfRefusal(refusal, index);
     if (!lookup.ok) throw new UsageError(`explain: ${lookup.message}${lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : ""}`);

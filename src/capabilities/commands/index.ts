@@ -10,14 +10,14 @@ import { registerResolve } from "./resolve.js";
 import { registerWhoCan } from "./who-can.js";
 
 /** The capability commands: `check` (the default command) and the access queries. */
-export const registerCapabilityCommands: RegisterCommands = (program, io, setExitCode) => {
-  registerCheck(program, io, setExitCode);
-  registerAccess(program, io, setExitCode);
-  registerWhoCan(program, io, setExitCode);
-  registerMatrix(program, io, setExitCode);
-  registerResolve(program, io, setExitCode);
+export const registerCapabilityCommands: RegisterCommands = (program, io, setExitCode, registry) => {
+  registerCheck(program, io, setExitCode, registry.byId);
+  registerAccess(program, io, setExitCode, registry.byId);
+  registerWhoCan(program, io, setExitCode, registry.byId);
+  registerMatrix(program, io, setExitCode, registry.byId);
+  registerResolve(program, io, setExitCode, registry.byId);
   registerDiff(program, io, setExitCode);
-  registerExplain(program, io, setExitCode);
-  registerPermissions(program, io, setExitCode);
-  registerReport(program, io, setExitCode);
+  registerExplain(program, io, setExitCode, registry.byId);
+  registerPermissions(program, io, setExitCode, registry.byId);
+  registerReport(program, io, setExitCode, registry.byId);
 };

@@ -4,21 +4,23 @@ import { renderMatrixCsv, renderMatrixJson, renderMatrixText } from "../render/m
 import { knownWindowLabels } from "../queries/project-model.js";
 import type { MainOptions } from "../../core/io.js";
 import { addQueryOptions, loadGroups, originOf, type QueryOptions } from "./query-options.js";
+import { capabilitySettings } from "./options.js";
 import type { SetExitCode } from "../../core/command.js";
+import type { RuleMeta } from "../../core/rule.js";
 
 interface MatrixOptions extends QueryOptions {
   window: string[];
   url?: string;
 }
 
-export function registerMatrix(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
+export function registerMatrix(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
   const command = program
     .command("matrix")
     .description("windows × commands: who can call what, on every platform unless --platform (labels from tauri.conf.json, else the literal labels in capabilities)")
     .option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v: string, p: string[]) => [...p, v], [])
     .option("-u, --url <url>", "origin of the calling pages (default: local)");
   addQueryOptions(command, ["text", "json", "csv"]).action(async (paths: string[], options: MatrixOptions) => {
-    const { project, asked, groups } = await loadGroups(paths, options, io);
+    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
     const windows = options.window.length ? options.window : knownWindowLabels(project);
     const origin = originOf(options.url, project);
     const matrices = groups.map((group) => ({ platforms: group.platforms, matrix: accessMatrix(group.model, windows, origin) }));

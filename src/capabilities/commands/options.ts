@@ -1,10 +1,9 @@
 import { Option, type Command } from "commander";
-import { CAPABILITY_RULES_BY_ID } from "../rules/index.js";
-import type { RuleSetting } from "../../core/diagnostics.js";
+import path from "node:path";
+import type { RuleMeta } from "../../core/rule.js";
+import { loadSettings, type Settings } from "../../core/settings.js";
 import type { LoadOptions } from "../load/project.js";
-import { nearest, quoteList } from "../../core/did-you-mean.js";
-import { UsageError } from "../../core/errors.js";
-import { normalizeSetting, parsePositiveInteger, RULE_SETTINGS } from "../../core/options.js";
+import { parsePositiveInteger } from "../../core/options.js";
 
 export interface InputOptions {
   app?: string;
@@ -33,27 +32,44 @@ export function loadOptionsFrom(paths: string[], options: InputOptions, cwd: str
   return load;
 }
 
-/** Parses `--rule id=severity` values; unknown ids and severities are usage errors with a did-you-mean. */
-export function parseRuleSettings(values: readonly string[]): Map<string, RuleSetting> {
-  const settings = new Map<string, RuleSetting>();
-  for (const value of values) {
-    const [id, severity] = value.split("=", 2).map((s) => s.trim());
-    checkRuleSetting(id ?? "", severity ?? "", `--rule ${value}`);
-    settings.set(id!, normalizeSetting(severity!));
-  }
-  return settings;
+export interface SettingsOptions {
+  app?: string;
+  config?: string;
+  rule?: string[];
+  only?: string[];
 }
 
-export function checkRuleSetting(id: string, severity: string, where: string): void {
-  const rule = CAPABILITY_RULES_BY_ID.get(id);
-  if (!rule) {
-    const close = nearest(id, CAPABILITY_RULES_BY_ID.keys(), 2);
-    throw new UsageError(`${where}: unknown rule "${id}"${close.length ? `; did you mean ${quoteList(close)}?` : "; list rules with: caplint rules"}`);
-  }
-  if (!(RULE_SETTINGS as readonly string[]).includes(normalizeSetting(severity))) {
-    throw new UsageError(`${where}: severity must be ${quoteList(RULE_SETTINGS)}, got "${severity}"`);
-  }
-  if (rule.reservedForPipeline && normalizeSetting(severity) !== "error") {
-    throw new UsageError(`${where}: "${id}" is always an error and cannot be changed`);
-  }
+/**
+ * The run's settings (core/settings.ts) for a capability command: the config found upward from the
+ * app folder (`--app`, else the working directory) or `--config`, then `--rule` and `--only`.
+ */
+export function capabilitySettings(options: SettingsOptions, cwd: string, rules: ReadonlyMap<string, RuleMeta>): Promise<Settings> {
+  return loadSettings({
+    rules,
+    domain: "capabilities",
+    cwd,
+    start: options.app === undefined ? cwd : path.resolve(cwd, options.app),
+    ...(options.config === undefined ? {} : { config: options.config }),
+    rule: options.rule ?? [],
+    only: options.only ?? [],
+  });
+}
+
+/** The config's `manifests` are read too, and its `app` is the app when the command line names none. */
+export function applyConfig(load: LoadOptions, settings: Settings): LoadOptions {
+  const config = settings.config;
+  if (!config) return load;
+  const applied: LoadOptions = { ...load, manifests: [...config.manifests, ...(load.manifests ?? [])] };
+  if (config.app !== undefined && (load.paths ?? []).length === 0 && load.app === undefined) applied.app = config.app;
+  return applied;
+}
+
+/** The lint options that carry the settings: rules off for every file are left out, so they never start. */
+export function lintSettings(settings: Settings, rules: Iterable<{ id: string }>): { severityFor: Settings["severityFor"]; only: Set<string> } {
+  return { severityFor: settings.severityFor, only: new Set([...rules].map((rule) => rule.id).filter((id) => settings.runs(id))) };
+}
+
+/** `-c, --config FILE`: the same option on every command that reads the config. */
+export function configOption(): Option {
+  return new Option("-c, --config <file>", "configuration file (default: caplint.config.json, searched upward from the app folder to the repository root)");
 }

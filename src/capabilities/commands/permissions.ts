@@ -8,16 +8,17 @@ import { renderPermissionsJson, renderPermissionsText } from "../render/permissi
 import { nearest, quoteList } from "../../core/did-you-mean.js";
 import type { MainOptions } from "../../core/io.js";
 import { UsageError } from "../../core/errors.js";
-import { loadOptionsFrom } from "./options.js";
+import { applyConfig, capabilitySettings, loadOptionsFrom } from "./options.js";
 import { addQueryOptions, singlePlatform, type QueryOptions } from "./query-options.js";
 import type { SetExitCode } from "../../core/command.js";
+import type { RuleMeta } from "../../core/rule.js";
 
 interface PermissionsOptions extends QueryOptions {
   filter?: string;
   release?: string;
 }
 
-export function registerPermissions(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
+export function registerPermissions(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
   const command = program
     .command("permissions")
     .description("known permissions and sets, with descriptions and the commands each expands to")
@@ -28,7 +29,7 @@ export function registerPermissions(program: Command, io: MainOptions, setExitCo
   for (const option of addQueryOptions(program.createCommand("permissions"), ["text", "json"]).options) command.addOption(option);
   command.action(async (plugin: string | undefined, options: PermissionsOptions) => {
     // The app here (or --app) contributes its manifests and permissions; elsewhere the built-in catalog answers.
-    const project = await loadProject({ ...loadOptionsFrom([], options, io.cwd), discover: false });
+    const project = await loadProject({ ...applyConfig(loadOptionsFrom([], options, io.cwd), await capabilitySettings(options, io.cwd, allRules)), discover: false });
     if (plugin !== undefined && !project.catalog.has(plugin)) {
       const close = nearest(plugin, project.catalog.keys(), 3);
       throw new UsageError(`unknown plugin "${plugin}"${close.length ? `; did you mean ${quoteList(close)}?` : ""} (known: caplint permissions --format json)`);

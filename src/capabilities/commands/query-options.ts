@@ -8,12 +8,15 @@ import type { Origin, ResolvedModel } from "../engine/index.js";
 import { UsageError } from "../../core/errors.js";
 import { isPlainObject } from "../../core/json.js";
 import type { MainOptions } from "../../core/io.js";
-import { addInputOptions, loadOptionsFrom, type InputOptions } from "./options.js";
+import { addInputOptions, applyConfig, configOption, loadOptionsFrom, type InputOptions } from "./options.js";
+import type { Settings } from "../../core/settings.js";
 
 export interface QueryOptions extends InputOptions {
   /** Platforms asked with `--platform` (default: all five). */
   platform?: string[];
   format: string;
+  /** `--config FILE`: its `app` and `manifests` say which app the answer is about. */
+  config?: string;
 }
 
 /** `--platform`, case-insensitive and comma-separated, for every command that takes one. */
@@ -30,9 +33,10 @@ function platformArgument(value: string, previous: string[] | undefined): string
   }
 }
 
-/** Inputs, `--platform` and `--format` for the query commands. */
+/** Inputs, `--config`, `--platform` and `--format` for the query commands. */
 export function addQueryOptions(command: Command, formats: readonly string[]): Command {
   return addInputOptions(command.argument("[paths...]", "capability files or folders (default: the app here)"))
+    .addOption(configOption())
     .addOption(platformOption("answer for these platforms only (default: all, showing where they differ)"))
     .addOption(new Option("-f, --format <format>", "output format").choices(formats).default(formats[0]));
 }
@@ -43,8 +47,9 @@ export function askedPlatforms(options: Pick<QueryOptions, "platform">): string[
 }
 
 /** The project, resolved for every platform asked, platforms that resolve alike grouped. */
-export async function loadGroups(paths: string[], options: QueryOptions, io: MainOptions): Promise<{ project: Project; asked: string[]; groups: PlatformGroup[] }> {
-  const project = await loadProject(loadOptionsFrom(paths, options, io.cwd));
+export async function loadGroups(paths: string[], options: QueryOptions, io: MainOptions, settings: Settings): Promise<{ project: Project; asked: string[]; groups: PlatformGroup[] }> {
+  // The config's app and manifests apply as in `check`, so a query answers for the app `check` checks.
+  const project = await loadProject(applyConfig(loadOptionsFrom(paths, options, io.cwd), settings));
   const asked = askedPlatforms(options);
   return { project, asked, groups: resolvePlatformGroups(project, asked) };
 }
@@ -55,9 +60,9 @@ export function singlePlatform(options: Pick<QueryOptions, "platform">): string 
   return options.platform?.[0] ?? runningPlatform();
 }
 
-export async function loadModel(paths: string[], options: QueryOptions, io: MainOptions): Promise<{ project: Project; model: ResolvedModel }> {
+export async function loadModel(paths: string[], options: QueryOptions, io: MainOptions, settings: Settings): Promise<{ project: Project; model: ResolvedModel }> {
   const platform = singlePlatform(options);
-  const project = await loadProject(loadOptionsFrom(paths, options, io.cwd));
+  const project = await loadProject(applyConfig(loadOptionsFrom(paths, options, io.cwd), settings));
   return { project, model: resolveProject(project, platform) };
 }
 

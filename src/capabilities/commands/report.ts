@@ -7,33 +7,39 @@ import { EXIT_OK } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { toolVersion } from "../../core/tool.js";
 import { UsageError } from "../../core/errors.js";
-import { loadOptionsFrom } from "./options.js";
+import { capabilitySettings, lintSettings, loadOptionsFrom } from "./options.js";
+import { CAPABILITY_RULES } from "../rules/index.js";
+import type { RuleMeta } from "../../core/rule.js";
 import { addQueryOptions, loadModel, originOf, type QueryOptions } from "./query-options.js";
 import { writeOutputFile } from "../../core/output.js";
 import type { SetExitCode } from "../../core/command.js";
 import { plural } from "../../core/wording.js";
 
 interface ReportOptions extends QueryOptions {
+  rule: string[];
   html?: string;
   against?: string;
   window: string[];
   url?: string;
 }
 
-export function registerReport(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
+export function registerReport(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
   const command = program
     .command("report")
     .description("a self-contained HTML page for security reviews: access heat map, grant chains, findings, and the diff against a baseline")
     .option("--html <file>", "write the HTML report to this file (atomically); - for standard output")
     .option("--against <dir>", "a baseline version of the app (folder) to compare with: what this version grants beyond it is new")
     .option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v: string, p: string[]) => [...p, v], [])
-    .option("-u, --url <url>", "origin of the calling pages (default: local)");
+    .option("-u, --url <url>", "origin of the calling pages (default: local)")
+    .option("--rule <id=severity>", "set a rule's severity for the findings shown: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], []);
   addQueryOptions(command, ["html"]).action(async (paths: string[], options: ReportOptions) => {
     if (options.html === undefined || options.html === "") throw new UsageError("report: say where to write it with --html FILE (or --html - for standard output)");
-    const { project, model } = await loadModel(paths, options, io);
+    // The same settings as `check`, so both count the same findings.
+    const settings = await capabilitySettings(options, io.cwd, allRules);
+    const { project, model } = await loadModel(paths, options, io, settings);
     const origin = originOf(options.url, project);
     const windows = options.window.length ? options.window : knownWindowLabels(project);
-    const result = await lint(project, { platforms: [model.platform] });
+    const result = await lint(project, { ...lintSettings(settings, CAPABILITY_RULES), platforms: [model.platform] });
     let against: { label: string; project: Project; model: ReturnType<typeof resolveProject> } | undefined;
     if (options.against !== undefined) {
       const baseline = await loadProject(loadOptionsFrom([options.against], { ...options, app: undefined }, io.cwd));
@@ -54,6 +60,7 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
         `${plural(c.errors, "error")}, ${plural(c.warnings, "warning")}`,
         plural(c.dangerousFindings, "dangerous grant"),
         ...(data.diff ? [`${c.added} new and ${c.removed} removed command grant${c.removed === 1 ? "" : "s"} against ${data.diff.against}`] : []),
+        ...(settings.configLabel ? [`config: ${settings.configLabel}`] : []),
       ];
       io.stdout.write(`wrote ${options.html}: ${parts.join("; ")}\n`);
     }

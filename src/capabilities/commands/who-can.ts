@@ -8,15 +8,17 @@ import { quoteList } from "../../core/did-you-mean.js";
 import { UsageError } from "../../core/errors.js";
 import type { MainOptions } from "../../core/io.js";
 import { addQueryOptions, loadGroups, type QueryOptions } from "./query-options.js";
+import { capabilitySettings } from "./options.js";
 import type { SetExitCode } from "../../core/command.js";
+import type { RuleMeta } from "../../core/rule.js";
 
-export function registerWhoCan(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
+export function registerWhoCan(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
   const command = program
     .command("who-can")
     .description("every capability, window pattern and origin that grants a command, and the denies that block it (all platforms unless --platform)")
     .argument("<command>", "command: plugin:fs|read_file, fs.read_file, read_file, plugin:window|close, my_command");
   addQueryOptions(command, ["text", "json"]).action(async (written: string, paths: string[], options: QueryOptions) => {
-    const { project, asked, groups } = await loadGroups(paths, options, io);
+    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
     const index = new CommandIndex(project.catalog, groups.flatMap((g) => [...g.model.allowed.keys(), ...g.model.denied.keys()]));
     // Either spelling of the brand word (plugin:app|host_version ≡ plugin:app|tauri_version), answered in the project's.
     const lookup = lookupCommand(project.catalog.spellCommand(written), index);

@@ -150,14 +150,16 @@ export function dangerousGrants(model: ResolvedModel): Promise<DangerousGrant[]>
 
 function findDangers(model: ResolvedModel, tools: RemotePatternTools): DangerousGrant[] {
   const out: DangerousGrant[] = [];
-  const globalHits: GlobalHitCache = new Map();
+  const globalHits: GlobalHitCache = { hits: new Map(), deniedByKey: new Map() };
   // Grants of dangerous commands by capability, gathered once: only capabilities that have some are visited.
   const byCapability = new Map<number, Map<string, ResolvedCommand[]>>();
   for (const danger of DANGERS) {
     for (const grant of danger.commands.flatMap((command) => model.allowed.get(command) ?? [])) {
       let dangers = byCapability.get(grant.capabilityIndex);
       if (!dangers) byCapability.set(grant.capabilityIndex, (dangers = new Map()));
-      dangers.set(danger.id, [...(dangers.get(danger.id) ?? []), grant]);
+      const grants = dangers.get(danger.id);
+      if (grants) grants.push(grant);
+      else dangers.set(danger.id, [grant]);
     }
   }
   for (const [capabilityIndex, dangers] of byCapability) {
@@ -230,8 +232,14 @@ interface GlobalHits {
   commandLine: boolean;
 }
 
-/** Global hits per danger and plugin, computed once per resolution: every grant of the plugin shares them. */
-type GlobalHitCache = Map<string, GlobalHits>;
+/**
+ * Global hits per danger and plugin, and each plugin's global deny values made canonical, computed once
+ * per resolution: every grant of the plugin shares them.
+ */
+interface GlobalHitCache {
+  hits: Map<string, GlobalHits>;
+  deniedByKey: Map<string, ReadonlySet<string>>;
+}
 
 /**
  * The broad values a grant's command is handed: its command scope plus the plugin's global scope.
@@ -241,10 +249,16 @@ type GlobalHitCache = Map<string, GlobalHits>;
 function broadScope(model: ResolvedModel, danger: Danger, grant: ResolvedCommand, cache: GlobalHitCache): { own: string[]; global: GlobalHits } {
   const broad = danger.broad!;
   const scope = model.globalScope.get(grant.key);
-  const globalDeny = scope?.deny ?? [];
   const ownDeny = grant.scope?.deny ?? [];
-  const denied = globalDeny.length || ownDeny.length ? new Set([...globalDeny, ...ownDeny].map(canonical)) : undefined;
-  const allowed = (value: unknown) => !denied?.has(canonical(value));
+  // The plugin's global deny list grows with the app: made canonical once per plugin, not per grant.
+  let globalDenied = cache.deniedByKey.get(grant.key);
+  if (!globalDenied) cache.deniedByKey.set(grant.key, (globalDenied = new Set((scope?.deny ?? []).map(canonical))));
+  const ownDenied = ownDeny.length ? new Set(ownDeny.map(canonical)) : undefined;
+  const allowed = (value: unknown) => {
+    if (globalDenied.size === 0 && !ownDenied) return true;
+    const key = canonical(value);
+    return !globalDenied.has(key) && !ownDenied?.has(key);
+  };
   const own: string[] = [];
   for (const value of grant.scope?.allow ?? []) {
     work.scopeValues++;
@@ -253,7 +267,7 @@ function broadScope(model: ResolvedModel, danger: Danger, grant: ResolvedCommand
   }
   // A grant's own deny list filters the global values for that grant only: computed apart, and rare.
   const cacheKey = `${danger.id}\u0000${grant.key}`;
-  let global = ownDeny.length ? undefined : cache.get(cacheKey);
+  let global = ownDeny.length ? undefined : cache.hits.get(cacheKey);
   if (!global) {
     const matches = new Set<string>();
     const lenders = new Set<string>();
@@ -273,7 +287,7 @@ function broadScope(model: ResolvedModel, danger: Danger, grant: ResolvedCommand
       }
     }
     global = { matches, lenders, entries, commandLine };
-    if (!ownDeny.length) cache.set(cacheKey, global);
+    if (!ownDeny.length) cache.hits.set(cacheKey, global);
   }
   return { own, global };
 }

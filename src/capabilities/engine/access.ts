@@ -9,8 +9,10 @@
  */
 import { APP_KEY } from "../catalog/types.js";
 import type { Manifest, PermissionSetDef } from "../catalog/types.js";
+import { compileLabelPattern } from "./match/glob.js";
 import { LOCAL_ORIGIN, type Origin } from "./match/origin.js";
-import { compareCodePoints, MAX_SET_DEPTH, qualifiedIdentifier, type ResolvedCommand, type ResolvedModel, type ScopeLists } from "./resolve.js";
+import { MAX_SET_DEPTH } from "./expand.js";
+import { compareCodePoints, qualifiedIdentifier, type ResolvedCommand, type ResolvedModel, type ScopeLists } from "./model.js";
 import { parseCommandName } from "./command-name.js";
 
 export interface AccessQuery {
@@ -354,38 +356,74 @@ export class AccessMatrix {
     // What each capability grants from this origin, as a bitset over commands.
     const capabilities = model.capabilities;
     this.contextCoverage = capabilities.map((capability) => capability.contexts.map((_, i) => capability.contextMatches(i, origin)));
+    // Every context of a capability has the same commands, so a capability that covers the origin
+    // grants the union of its entries' command lists; a list shared by many entries is made into bits once.
+    const coversOrigin = this.contextCoverage.map((contexts) => contexts.some(Boolean));
     const grants: Array<Uint32Array | undefined> = new Array(capabilities.length);
-    for (const [command, entries] of model.allowed) {
-      const i = commandIndex.get(command)!;
-      for (const entry of entries) {
-        if (!this.contextCoverage[entry.capabilityIndex]![entry.contextIndex]) continue;
-        const bits = (grants[entry.capabilityIndex] ??= new Uint32Array(words));
-        bits[i >>> 5]! |= 1 << (i & 31);
+    const listBits = new Map<readonly string[], Uint32Array>();
+    for (const capability of capabilities) {
+      if (!coversOrigin[capability.index]) continue;
+      for (const list of model.allowedCommandLists(capability.index)) {
+        if (list.length === 0) continue;
+        let bits = listBits.get(list);
+        if (!bits) {
+          bits = new Uint32Array(words);
+          for (const command of list) {
+            const i = commandIndex.get(command)!;
+            bits[i >>> 5]! |= 1 << (i & 31);
+          }
+          listBits.set(list, bits);
+        }
+        const granted = (grants[capability.index] ??= new Uint32Array(words));
+        for (let w = 0; w < words; w++) granted[w]! |= bits[w]!;
       }
     }
     const granting = capabilities.filter((capability) => grants[capability.index] !== undefined);
 
-    // Capabilities with the same pattern lists share one label test per window: number each
-    // distinct (windows, webviews) pair once, then cache answers per window by that number.
+    // Capabilities with the same pattern lists share one answer per window: number each distinct
+    // (windows, webviews) pair once. A row's label is both window and webview label, so a pair covers
+    // it when any of its patterns matches, and each distinct pattern is tested once per window.
     const signatureIds = new Map<string, number>();
+    const patternIds = new Map<string, number>();
+    const signaturePatterns: Int32Array[] = [];
     const signatures = capabilities.map((capability) => {
       const signature = JSON.stringify([capability.windows, capability.webviews]);
       let id = signatureIds.get(signature);
-      if (id === undefined) signatureIds.set(signature, (id = signatureIds.size));
+      if (id === undefined) {
+        signatureIds.set(signature, (id = signatureIds.size));
+        const ids = [...capability.windows, ...capability.webviews].map((pattern) => {
+          let patternId = patternIds.get(pattern);
+          if (patternId === undefined) patternIds.set(pattern, (patternId = patternIds.size));
+          return patternId;
+        });
+        signaturePatterns.push(Int32Array.from(ids));
+      }
       return id;
     });
+    const matchers = [...patternIds.keys()].map((pattern) => compileLabelPattern(pattern));
     const labelResults = new Int8Array(signatureIds.size);
-    const coversOrigin = this.contextCoverage.map((contexts) => contexts.some(Boolean));
+    const patternResults = new Int8Array(patternIds.size);
+    const coversLabel = (signature: number, label: string): boolean => {
+      for (const patternId of signaturePatterns[signature]!) {
+        if (patternResults[patternId] === -1) {
+          const compiled = matchers[patternId]!;
+          patternResults[patternId] = compiled.ok && compiled.match(label) ? 1 : 0;
+        }
+        if (patternResults[patternId] === 1) return true;
+      }
+      return false;
+    };
 
     this.rowCapabilities = [];
     this.rows = windows.map((window) => {
       labelResults.fill(-1);
+      patternResults.fill(-1);
       const covering = new Uint8Array(capabilities.length);
       const rowBits = new Uint32Array(words);
       const names: string[] = [];
       for (const capability of capabilities) {
         const signature = signatures[capability.index]!;
-        if (labelResults[signature] === -1) labelResults[signature] = capability.matchesLabels(window, window) ? 1 : 0;
+        if (labelResults[signature] === -1) labelResults[signature] = coversLabel(signature, window) ? 1 : 0;
         if (labelResults[signature] === 0 || !coversOrigin[capability.index]) continue;
         covering[capability.index] = 1;
         names.push(capability.capability.identifier);

@@ -3,24 +3,27 @@ export { checkLabel, compileLabelPattern, labelMatches, LABEL_ALPHABET_MESSAGE, 
 export { compileRemotePattern, LOCAL_ORIGIN, remoteUrlMatches, type CompileRemoteOptions, type Origin, type RemotePattern } from "./match/origin.js";
 export {
   commandName,
-  expandIdentifier,
   compareCodePoints,
-  MAX_LEAVES_PER_ENTRY,
+  platformMask,
+  platformsOf,
   qualifiedIdentifier,
-  resolve,
+  type CommandEntries,
   type Context,
   type EntryProvenance,
+  type ExpansionProblem,
   type GlobalScope,
   type GlobalScopeContribution,
   type PatternProblem,
   type ResolutionProblem,
-  type ResolutionRule,
-  type ResolveInput,
+  type ResolutionProblemKind,
   type ResolvedCapability,
   type ResolvedCommand,
   type ResolvedModel,
   type ScopeLists,
-} from "./resolve.js";
+  type SetLimit,
+} from "./model.js";
+export { expandIdentifier, MAX_LEAVES_PER_ENTRY, MAX_SET_DEPTH } from "./expand.js";
+export { resolve, resolveAll, Resolution, type ResolveAllInput, type ResolveInput } from "./resolve.js";
 export { normalize, sortMapKeys, type NormalizedEntry, type NormalizedModel } from "./normalize.js";
 export {
   AccessMatrix,

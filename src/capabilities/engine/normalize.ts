@@ -4,7 +4,7 @@
  * with sorted keys as the host's `BTreeMap`-based `Value` prints them.
  */
 import type { ScopeValue } from "../model/types.js";
-import { compareCodePoints, type ResolvedCommand, type ResolvedModel, type ScopeLists } from "./resolve.js";
+import { compareCodePoints, type CommandEntries, type ResolvedModel, type ScopeLists } from "./model.js";
 
 export interface NormalizedEntry {
   context: "local" | { remote: string };
@@ -31,7 +31,7 @@ export function normalize(model: ResolvedModel): NormalizedModel {
   };
 }
 
-function normalizeCommands(commands: Map<string, ResolvedCommand[]>): Record<string, NormalizedEntry[]> {
+function normalizeCommands(commands: CommandEntries): Record<string, NormalizedEntry[]> {
   return Object.fromEntries(
     [...commands.entries()]
       .sort(([a], [b]) => compareCodePoints(a, b))

@@ -4,128 +4,33 @@
  * permissions, and each leaf yields command entries (one per command and context) or, when it has
  * no commands, a contribution to its plugin's global scope.
  *
- * Where the host would abort the build (unknown set member, invalid glob) or overflow its stack (set
- * cycles), the engine records a problem and carries on with what it can resolve.
+ * The host resolves for one target platform. caplint resolves once for every platform asked: a
+ * capability and a leaf permission each hold on a set of platforms (a bitmask), and a platform's
+ * model is a view that keeps what holds on it. Command entries are indexed on demand: a view builds
+ * the entries of a command when someone asks for that command, so a check that looks at denied and
+ * dangerous commands never builds the other hundreds of thousands.
  */
-import { Catalog } from "../catalog/catalog.js";
-import { checkIdentifier } from "../catalog/identifier.js";
-import { APP_KEY, type Manifest, type PermissionDef, type PermissionSetDef } from "../catalog/types.js";
-import type { Severity } from "../../core/diagnostics.js";
-import type { JsonPath } from "../../core/location.js";
-import { valuesOf, type Capability, type ModelItem, type ScopeValue } from "../model/types.js";
+import type { Catalog } from "../catalog/catalog.js";
+import { valuesOf, type Capability, type ModelItem, type PermissionEntry, type ScopeValue } from "../model/types.js";
+import { expanderFor, type Expansion, type Leaf } from "./expand.js";
 import { compileLabelPattern } from "./match/glob.js";
 import { compileRemotePattern, type Origin } from "./match/origin.js";
+import {
+  compareCodePoints,
+  platformMask,
+  platformsOf,
+  type CommandEntries,
+  type Context,
+  type EntryProvenance,
+  type GlobalScope,
+  type PatternProblem,
+  type ResolutionProblem,
+  type ResolvedCapability,
+  type ResolvedCommand,
+  type ResolvedModel,
+  type ScopeLists,
+} from "./model.js";
 import { work } from "./work.js";
-
-/** Where an entry applies: the app's own pages, or remote pages matching a `remote.urls` pattern. */
-export type Context = { kind: "local" } | { kind: "remote"; url: string };
-
-export interface ScopeLists {
-  allow: ScopeValue[];
-  deny: ScopeValue[];
-}
-
-/** Why an entry exists: which capability entry, through which sets, produced it. */
-export interface EntryProvenance {
-  capability: string;
-  file: string;
-  /** Path of the permission entry (string or object form) inside `file`. */
-  path: JsonPath;
-  /**
-   * Identifiers from the capability entry down to the leaf, e.g. `core:default`, `core:window:default`,
-   * `core:window:allow-title`. Shared by every entry expanded from the same identifier: do not mutate.
-   */
-  chain: string[];
-}
-
-/** One allowed or denied command entry: per capability, leaf permission, command and context. */
-export interface ResolvedCommand {
-  /** IPC command name as invoked: `plugin:fs|read_file`, `plugin:window|close`, `my_command`. */
-  command: string;
-  /** Manifest key of the leaf permission (`fs`, `core:window`, `__app-acl__`). */
-  key: string;
-  /** The leaf permission's own identifier inside its manifest, as the host's debug messages print it. */
-  permission: string;
-  context: Context;
-  /** Sorted copies of the capability's patterns. */
-  windows: readonly string[];
-  webviews: readonly string[];
-  /** Index into `ResolvedModel.commandScopes`, or null when the leaf and entry carry no scope. */
-  scopeId: number | null;
-  scope: ScopeLists | null;
-  /** Index into `ResolvedModel.capabilities`. */
-  capabilityIndex: number;
-  /** Index into that capability's `contexts`. */
-  contextIndex: number;
-  provenance: EntryProvenance;
-}
-
-export interface GlobalScopeContribution {
-  key: string;
-  scope: ScopeLists;
-  provenance: EntryProvenance;
-}
-
-export interface GlobalScope extends ScopeLists {
-  contributions: GlobalScopeContribution[];
-}
-
-export interface PatternProblem {
-  field: "windows" | "webviews" | "remote.urls";
-  /** The pattern's own place in its document (the model's item path, not an index into a filtered list). */
-  path: JsonPath;
-  pattern: string;
-  message: string;
-}
-
-/** A capability active on the platform, with its patterns compiled once. */
-export interface ResolvedCapability {
-  capability: Capability;
-  index: number;
-  windows: readonly string[];
-  webviews: readonly string[];
-  contexts: readonly Context[];
-  /** Invalid patterns; they match nothing. Remote patterns flagged unsafe still match (see origin.ts). */
-  patternProblems: PatternProblem[];
-  /** Whether a calling webview is covered: some webview pattern matches its label, or some window pattern its window's. */
-  matchesLabels(window: string, webview: string): boolean;
-  /** Whether context `contextIndex` covers the origin. */
-  contextMatches(contextIndex: number, origin: Origin): boolean;
-}
-
-export type ResolutionRule = "set-cycle" | "unknown-set-member" | "invalid-set-member" | "default-without-set" | "set-too-large" | "unresolved";
-
-export interface ResolutionProblem {
-  ruleId: ResolutionRule;
-  severity: Severity;
-  message: string;
-  capability: string;
-  file: string;
-  /** Path of the capability's permission entry that led to the problem. */
-  path: JsonPath;
-  /** The capability entry's identifier. */
-  identifier: string;
-  /** Identifiers from the entry down to where the problem is. */
-  chain: string[];
-  /** The set (qualified identifier) the problem is in, for problems inside sets. */
-  set?: string;
-  suggestions?: string[];
-}
-
-export interface ResolvedModel {
-  platform: string;
-  catalog: Catalog;
-  /** Active capabilities in identifier order. */
-  capabilities: ResolvedCapability[];
-  /** Capabilities whose `platforms` exclude this platform. */
-  inactive: Capability[];
-  allowed: Map<string, ResolvedCommand[]>;
-  denied: Map<string, ResolvedCommand[]>;
-  /** Command scopes by scope id. */
-  commandScopes: ScopeLists[];
-  globalScope: Map<string, GlobalScope>;
-  problems: ResolutionProblem[];
-}
 
 export interface ResolveInput {
   capabilities: readonly Capability[];
@@ -134,150 +39,429 @@ export interface ResolveInput {
   platform: string;
 }
 
-/**
- * More leaves than this from one entry means sets include each other over and over, unless the
- * catalog itself is that large: a flat set of 10,001 distinct permissions is linear in its input.
- * The bound is the larger of this and the number of permissions and set members the catalog lists.
- */
-export const MAX_LEAVES_PER_ENTRY = 10_000;
-
-/** Sets nested deeper than this are not resolved: the walk is recursive, and real sets nest a few levels. */
-export const MAX_SET_DEPTH = 256;
-
-/**
- * Set walks one entry may take. A set on a cycle cannot be memoised (its expansion depends on where
- * the walk entered the cycle), so a cycle reached through members listed twice would take exponential time.
- */
-const MAX_SET_WALKS_PER_ENTRY = 10_000;
-
-/** Permissions, sets and set members a catalog lists: what an expansion without repetition can reach. */
-function catalogSize(catalog: Catalog): number {
-  let size = 0;
-  for (const key of catalog.keys()) {
-    const manifest = catalog.get(key)!;
-    size += Object.keys(manifest.permissions).length + (manifest.default_permission?.permissions.length ?? 0) + 1;
-    for (const set of Object.values(manifest.permission_sets)) size += set.permissions.length + 1;
-  }
-  return size;
+export interface ResolveAllInput {
+  capabilities: readonly Capability[];
+  catalog: Catalog;
+  /** Target platforms, each spelled as in `platforms`. */
+  platforms: readonly string[];
 }
 
-/** Thrown out of a walk that went too deep or too long; the entry gets a set-too-large problem. */
-class WalkRefused extends Error {}
-
-/** Code-point order, which is the byte order of the host's Rust `String` sorting. */
-export function compareCodePoints(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const x = a.codePointAt(i)!;
-    const y = b.codePointAt(i)!;
-    if (x !== y) return x - y;
-    if (x > 0xffff) i++;
-  }
-  return a.length - b.length;
-}
-
-/** The IPC name of a command of manifest `key` (§3.3). */
-export function commandName(key: string, command: string): string {
-  if (key === APP_KEY) return command;
-  if (key.startsWith("core:")) return `plugin:${key.slice("core:".length)}|${command}`;
-  return `plugin:${key}|${command}`;
-}
-
-/** How a permission of manifest `key` is written in a capability. */
-export function qualifiedIdentifier(key: string, name: string): string {
-  return key === APP_KEY ? name : `${key}:${name}`;
-}
-
-const isActiveOn = (platforms: readonly string[] | undefined, platform: string) => platforms === undefined || platforms.includes(platform);
-
-/**
- * Resolves the capabilities active on `platform`. Capabilities sharing an identifier (a build error
- * upstream, reported by the check rules) are all kept, in input order among themselves.
- */
+/** The host's resolution on one platform. */
 export function resolve(input: ResolveInput): ResolvedModel {
-  const { catalog, platform } = input;
-  const model: ResolvedModel = {
-    platform,
-    catalog,
-    capabilities: [],
-    inactive: [],
-    allowed: new Map(),
-    denied: new Map(),
-    commandScopes: [],
-    globalScope: new Map(),
-    problems: [],
-  };
-  const expander = new SetExpander(catalog);
-  const ordered = [...input.capabilities].sort((a, b) => compareCodePoints(a.identifier, b.identifier));
+  return new Resolution({ capabilities: input.capabilities, catalog: input.catalog, platforms: [input.platform] }).models[0]!;
+}
 
-  for (const capability of ordered) {
-    if (!isActiveOn(capability.platforms && valuesOf(capability.platforms), platform)) {
-      model.inactive.push(capability);
-      continue;
-    }
-    const resolved = prepareCapability(capability, model.capabilities.length);
-    model.capabilities.push(resolved);
+/** Resolves once for several platforms: `models` holds one view per platform, in the order asked. */
+export function resolveAll(input: ResolveAllInput): Resolution {
+  return new Resolution(input);
+}
 
-    for (const entry of capability.permissions) {
-      const expansion = expander.expandEntry(entry.identifier);
-      const base = { capability: capability.identifier, file: capability.source.file, path: entry.path };
-      for (const problem of expansion.problems) {
-        model.problems.push({ ...problem, capability: capability.identifier, file: capability.source.file, path: entry.path, identifier: entry.identifier });
+/** One permission entry of a capability active on some platform, with what its identifier expands to. */
+interface Grant {
+  /** Index into `Resolution.capabilities`. */
+  capability: number;
+  entry: PermissionEntry;
+  expansion: Expansion;
+}
+
+/** Where a command appears: leaf `leaf` of `expansion` lists it. */
+interface CommandSite {
+  expansion: Expansion;
+  leaf: number;
+}
+
+export class Resolution {
+  readonly catalog: Catalog;
+  readonly platforms: readonly string[];
+  /** Capabilities active on at least one platform, in identifier order, each with its platform bits. */
+  readonly capabilities: ReadonlyArray<{ resolved: ResolvedCapability; on: number }>;
+  /** Capabilities in identifier order that are inactive on some platform, with the bits they are active on. */
+  private readonly partlyInactive: Array<{ capability: Capability; on: number }> = [];
+  /** Problems of every capability entry, each once, with the platforms it holds on. */
+  readonly problems: ResolutionProblem[] = [];
+  readonly models: ResolvedModel[];
+  private readonly grants: Grant[] = [];
+  /** Grant indices per expansion: the entries that name one identifier. */
+  private readonly grantsOf = new Map<Expansion, number[]>();
+  private readonly leafBits = new Map<Leaf, number>();
+  private sites: { allow: Map<string, CommandSite[]>; deny: Map<string, CommandSite[]> } | undefined;
+  /** Per grant and leaf, the provenance and command scope every entry of that leaf shares. */
+  private readonly shared = new Map<number, Array<{ provenance: EntryProvenance; scope: ScopeLists | null } | undefined>>();
+  /** Where each capability's grants start in `grants`, plus one past the end. */
+  private readonly firstGrant: number[] = [];
+  private readonly allowedByExpansion = new Map<Expansion, Array<string[] | undefined>>();
+
+  constructor(input: ResolveAllInput) {
+    const { catalog, platforms } = input;
+    this.catalog = catalog;
+    this.platforms = platforms;
+    const expander = expanderFor(catalog);
+    const ordered = [...input.capabilities].sort((a, b) => compareCodePoints(a.identifier, b.identifier));
+    const all = (1 << platforms.length) - 1;
+    const capabilities: Array<{ resolved: ResolvedCapability; on: number }> = [];
+    for (const capability of ordered) {
+      const on = platformMask(capability.platforms && valuesOf(capability.platforms), platforms);
+      if (on !== all) this.partlyInactive.push({ capability, on });
+      if (on === 0) continue;
+      const index = capabilities.length;
+      capabilities.push({ resolved: prepareCapability(capability, index), on });
+      this.firstGrant.push(this.grants.length);
+      const names = platformsOf(on, platforms);
+      for (const entry of capability.permissions) {
+        const expansion = expander.expandEntry(entry.identifier);
+        for (const problem of expansion.problems) {
+          this.problems.push({ ...problem, capability: capability.identifier, file: capability.source.file, path: entry.path, identifier: entry.identifier, platforms: names });
+        }
+        let users = this.grantsOf.get(expansion);
+        if (!users) this.grantsOf.set(expansion, (users = []));
+        users.push(this.grants.push({ capability: index, entry, expansion }) - 1);
       }
-      for (const leaf of expansion.leaves) {
-        if (!isActiveOn(leaf.permission.platforms, platform)) continue;
-        const provenance: EntryProvenance = { ...base, chain: leaf.chain };
-        // The entry's extra scope comes first, then the leaf's own; a list exists once either side has one.
-        let allow: ScopeValue[] | undefined;
-        let deny: ScopeValue[] | undefined;
-        if (Array.isArray(entry.allow)) allow = [...entry.allow];
-        if (Array.isArray(entry.deny)) deny = [...entry.deny];
-        if (leaf.permission.scope?.allow) allow = [...(allow ?? []), ...leaf.permission.scope.allow];
-        if (leaf.permission.scope?.deny) deny = [...(deny ?? []), ...leaf.permission.scope.deny];
-        if (leaf.allowCommands.length === 0 && leaf.denyCommands.length === 0) {
-          const scope: ScopeLists = { allow: allow ?? [], deny: deny ?? [] };
-          let global = model.globalScope.get(leaf.key);
-          if (!global) model.globalScope.set(leaf.key, (global = { allow: [], deny: [], contributions: [] }));
-          for (const value of scope.allow) global.allow.push(value);
-          for (const value of scope.deny) global.deny.push(value);
-          global.contributions.push({ key: leaf.key, scope, provenance });
-          continue;
-        }
+    }
+    this.firstGrant.push(this.grants.length);
+    this.capabilities = capabilities;
+    // Platforms on which every capability and every granted leaf permission is alike resolve alike:
+    // they share one model's data (entries, global scope), and rules need to look at one of them.
+    const signatures = platforms.map((_, bit) => this.signatureOf(bit));
+    const cores: ModelCore[] = [];
+    this.models = platforms.map((platform, bit) => {
+      const same = signatures.indexOf(signatures[bit]!);
+      const core = same < bit ? cores[same]! : new ModelCore(this, bit);
+      cores[bit] = core;
+      return new PlatformModel(core, platform);
+    });
+    this.distinctModels = this.models.filter((_, bit) => signatures.indexOf(signatures[bit]!) === bit);
+  }
 
-        let scope: ScopeLists | null = null;
-        let scopeId: number | null = null;
-        if (allow || deny) {
-          scope = { allow: allow ?? [], deny: deny ?? [] };
-          scopeId = model.commandScopes.push(scope) - 1;
-        }
+  /**
+   * One model per group of platforms that resolve alike, in platform order: a rule that reports what
+   * it finds in each model sees every difference between platforms, and each finding once per group.
+   */
+  readonly distinctModels: ResolvedModel[];
+
+  /** Which capabilities and granted leaves hold on the platform of bit `bit`, as a string that equal platforms share. */
+  private signatureOf(bit: number): string {
+    const held = (on: number) => (on & (1 << bit) ? "1" : "0");
+    let signature = this.partlyInactive.map((c) => held(c.on)).join("");
+    signature += "|";
+    for (const expansion of this.grantsOf.keys()) for (const leaf of expansion.leaves) if (leaf.permission.platforms !== undefined) signature += held(this.leafOn(leaf));
+    return signature;
+  }
+
+  /** The platforms a leaf permission holds on. */
+  leafOn(leaf: Leaf): number {
+    let bits = this.leafBits.get(leaf);
+    if (bits === undefined) this.leafBits.set(leaf, (bits = platformMask(leaf.permission.platforms, this.platforms)));
+    return bits;
+  }
+
+  /** Capabilities inactive on the platform of bit `bit`, in identifier order. */
+  inactiveOn(bit: number): Capability[] {
+    return this.partlyInactive.filter((c) => !(c.on & (1 << bit))).map((c) => c.capability);
+  }
+
+  /**
+   * Grants of a command on one platform, in the host's order (capability, entry, leaf, then the
+   * command's place in the leaf), as [grant, leaf] pairs. Only the expansions that list the command are visited.
+   */
+  grantsOfCommand(side: "allow" | "deny", command: string, bit: number): Array<[number, number]> {
+    const found: Array<[number, number, number]> = [];
+    const sites = this.commandSites()[side].get(command) ?? [];
+    sites.forEach((site, order) => {
+      if (!(this.leafOn(site.expansion.leaves[site.leaf]!) & (1 << bit))) return;
+      for (const grant of this.grantsOf.get(site.expansion)!) {
+        const capability = this.capabilities[this.grants[grant]!.capability]!;
         // As upstream, a capability without contexts leaves no key behind, so it cannot deny either.
-        if (resolved.contexts.length === 0) continue;
-        const make = (command: string, contextIndex: number): ResolvedCommand => ({
+        if (capability.on & (1 << bit) && capability.resolved.contexts.length > 0) found.push([grant, site.leaf, order]);
+      }
+    });
+    if (sites.length > 1) found.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+    return found.map(([grant, leaf]) => [grant, leaf]);
+  }
+
+  /** Every command with an entry on one platform, in the order the host's maps first see them. */
+  commandsOn(side: "allow" | "deny", bit: number): string[] {
+    const seen = new Set<string>();
+    // An identifier met again adds no command the first meeting did not: each expansion is walked once.
+    const walked = new Set<Expansion>();
+    for (const grant of this.grants) {
+      if ((side === "deny" && !grant.expansion.denies) || walked.has(grant.expansion)) continue;
+      const capability = this.capabilities[grant.capability]!;
+      if (!(capability.on & (1 << bit)) || capability.resolved.contexts.length === 0) continue;
+      walked.add(grant.expansion);
+      for (const leaf of grant.expansion.leaves) {
+        if (!(this.leafOn(leaf) & (1 << bit))) continue;
+        for (const command of side === "allow" ? leaf.allowCommands : leaf.denyCommands) seen.add(command);
+      }
+    }
+    return [...seen];
+  }
+
+  grant(index: number): Grant {
+    return this.grants[index]!;
+  }
+
+  /**
+   * The commands each permission entry of a capability allows on one platform, one list per entry;
+   * entries naming the same identifier share the list (the matrix unions each distinct list once).
+   */
+  allowedCommandLists(capabilityIndex: number, bit: number): Array<readonly string[]> {
+    const lists: Array<readonly string[]> = [];
+    for (let g = this.firstGrant[capabilityIndex]!; g < this.firstGrant[capabilityIndex + 1]!; g++) {
+      const expansion = this.grants[g]!.expansion;
+      let perBit = this.allowedByExpansion.get(expansion);
+      if (!perBit) this.allowedByExpansion.set(expansion, (perBit = []));
+      let list = perBit[bit];
+      if (!list) {
+        list = perBit[bit] = [];
+        for (const leaf of expansion.leaves) if (this.leafOn(leaf) & (1 << bit)) for (const command of leaf.allowCommands) list.push(command);
+      }
+      lists.push(list);
+    }
+    return lists;
+  }
+
+  /** The provenance and command scope of one leaf of a grant, made once however many commands and platforms ask. */
+  sharedOf(grantIndex: number, leafIndex: number): { provenance: EntryProvenance; scope: ScopeLists | null } {
+    let perLeaf = this.shared.get(grantIndex);
+    if (!perLeaf) this.shared.set(grantIndex, (perLeaf = []));
+    let shared = perLeaf[leafIndex];
+    if (!shared) {
+      const grant = this.grants[grantIndex]!;
+      const leaf = grant.expansion.leaves[leafIndex]!;
+      const lists = scopeLists(grant.entry, leaf);
+      shared = perLeaf[leafIndex] = {
+        provenance: provenanceOf(this.capabilities[grant.capability]!.resolved.capability, grant.entry, leaf),
+        scope: lists.allow || lists.deny ? { allow: lists.allow ?? [], deny: lists.deny ?? [] } : null,
+      };
+    }
+    return shared;
+  }
+
+  /** The global scope contributions on one platform: command-less leaves, in the host's order. */
+  globalScopeOn(bit: number): Map<string, GlobalScope> {
+    const scopes = new Map<string, GlobalScope>();
+    this.grants.forEach((grant, grantIndex) => {
+      if (grant.expansion.scopeOnly.length === 0 || !(this.capabilities[grant.capability]!.on & (1 << bit))) return;
+      for (const leafIndex of grant.expansion.scopeOnly) {
+        const leaf = grant.expansion.leaves[leafIndex]!;
+        if (!(this.leafOn(leaf) & (1 << bit))) continue;
+        const { provenance, scope: lists } = this.sharedOf(grantIndex, leafIndex);
+        const scope: ScopeLists = lists ?? { allow: [], deny: [] };
+        let global = scopes.get(leaf.key);
+        if (!global) scopes.set(leaf.key, (global = { allow: [], deny: [], contributions: [] }));
+        for (const value of scope.allow) global.allow.push(value);
+        for (const value of scope.deny) global.deny.push(value);
+        global.contributions.push({ key: leaf.key, scope, provenance });
+      }
+    });
+    return scopes;
+  }
+
+  /** Which expansions list each command, built once on first use from the distinct identifiers granted. */
+  private commandSites(): { allow: Map<string, CommandSite[]>; deny: Map<string, CommandSite[]> } {
+    if (!this.sites) {
+      const allow = new Map<string, CommandSite[]>();
+      const deny = new Map<string, CommandSite[]>();
+      const add = (map: Map<string, CommandSite[]>, command: string, site: CommandSite) => {
+        const list = map.get(command);
+        if (list) list.push(site);
+        else map.set(command, [site]);
+      };
+      for (const expansion of this.grantsOf.keys()) {
+        expansion.leaves.forEach((leaf, i) => {
+          for (const command of leaf.allowCommands) add(allow, command, { expansion, leaf: i });
+          for (const command of leaf.denyCommands) add(deny, command, { expansion, leaf: i });
+        });
+      }
+      this.sites = { allow, deny };
+    }
+    return this.sites;
+  }
+}
+
+/** The entry's extra scope comes first, then the leaf's own; a list exists once either side has one. */
+function scopeLists(entry: PermissionEntry, leaf: Leaf): { allow?: ScopeValue[]; deny?: ScopeValue[] } {
+  let allow: ScopeValue[] | undefined;
+  let deny: ScopeValue[] | undefined;
+  if (Array.isArray(entry.allow)) allow = [...entry.allow];
+  if (Array.isArray(entry.deny)) deny = [...entry.deny];
+  if (leaf.permission.scope?.allow) allow = [...(allow ?? []), ...leaf.permission.scope.allow];
+  if (leaf.permission.scope?.deny) deny = [...(deny ?? []), ...leaf.permission.scope.deny];
+  return { ...(allow ? { allow } : {}), ...(deny ? { deny } : {}) };
+}
+
+function provenanceOf(capability: Capability, entry: PermissionEntry, leaf: Leaf): EntryProvenance {
+  return { capability: capability.identifier, file: capability.source.file, path: entry.path, chain: leaf.chain };
+}
+
+/** The data of one platform's model, shared by platforms that resolve alike; entries are built per command on first use. */
+class ModelCore {
+  readonly catalog: Catalog;
+  readonly capabilities: ResolvedCapability[] = [];
+  readonly allowed: LazyEntries;
+  readonly denied: LazyEntries;
+  private inactiveCache: Capability[] | undefined;
+  private globalCache: Map<string, GlobalScope> | undefined;
+  private problemsCache: ResolutionProblem[] | undefined;
+  /** Index into `capabilities` by index into the resolution's capabilities. */
+  private readonly localIndex: Int32Array;
+  /** Index into the resolution's capabilities by index into `capabilities`. */
+  private readonly globalIndex: number[] = [];
+
+  constructor(
+    private readonly resolution: Resolution,
+    private readonly bit: number,
+  ) {
+    this.catalog = resolution.catalog;
+    this.localIndex = new Int32Array(resolution.capabilities.length).fill(-1);
+    resolution.capabilities.forEach(({ resolved, on }, i) => {
+      if (!(on & (1 << bit))) return;
+      this.localIndex[i] = this.capabilities.length;
+      this.globalIndex.push(i);
+      this.capabilities.push(resolution.platforms.length === 1 ? resolved : { ...resolved, index: this.capabilities.length });
+    });
+    this.allowed = new LazyEntries(this, "allow");
+    this.denied = new LazyEntries(this, "deny");
+  }
+
+  get inactive(): Capability[] {
+    return (this.inactiveCache ??= this.resolution.inactiveOn(this.bit));
+  }
+
+  get globalScope(): Map<string, GlobalScope> {
+    return (this.globalCache ??= this.resolution.globalScopeOn(this.bit));
+  }
+
+  get problems(): ResolutionProblem[] {
+    const platform = this.resolution.platforms[this.bit]!;
+    return (this.problemsCache ??= this.resolution.problems.filter((p) => p.platforms.includes(platform)));
+  }
+
+  commands(side: "allow" | "deny"): string[] {
+    return this.resolution.commandsOn(side, this.bit);
+  }
+
+  allowedCommandLists(capabilityIndex: number): ReadonlyArray<readonly string[]> {
+    return this.resolution.allowedCommandLists(this.globalIndex[capabilityIndex]!, this.bit);
+  }
+
+  entries(side: "allow" | "deny", command: string): ResolvedCommand[] {
+    const entries: ResolvedCommand[] = [];
+    for (const [grantIndex, leafIndex] of this.resolution.grantsOfCommand(side, command, this.bit)) {
+      const grant = this.resolution.grant(grantIndex);
+      const leaf = grant.expansion.leaves[leafIndex]!;
+      const capability = this.capabilities[this.localIndex[grant.capability]!]!;
+      const { provenance, scope } = this.resolution.sharedOf(grantIndex, leafIndex);
+      for (let contextIndex = 0; contextIndex < capability.contexts.length; contextIndex++) {
+        entries.push({
           command,
           key: leaf.key,
           permission: leaf.name,
-          context: resolved.contexts[contextIndex]!,
-          windows: resolved.windows,
-          webviews: resolved.webviews,
-          scopeId,
+          context: capability.contexts[contextIndex]!,
+          windows: capability.windows,
+          webviews: capability.webviews,
           scope,
-          capabilityIndex: resolved.index,
+          capabilityIndex: capability.index,
           contextIndex,
           provenance,
         });
-        for (const command of leaf.allowCommands) addEntries(model.allowed, command, resolved.contexts.length, make);
-        for (const command of leaf.denyCommands) addEntries(model.denied, command, resolved.contexts.length, make);
       }
     }
+    work.resolvedEntries += entries.length;
+    return entries;
   }
-  return model;
 }
 
-function addEntries(list: Map<string, ResolvedCommand[]>, command: string, contexts: number, make: (command: string, contextIndex: number) => ResolvedCommand) {
-  let entries = list.get(command);
-  if (!entries) list.set(command, (entries = []));
-  for (let contextIndex = 0; contextIndex < contexts; contextIndex++) entries.push(make(command, contextIndex));
-  work.resolvedEntries += contexts;
+/** One platform's model: the shared data of its group of alike platforms, under its own name. */
+class PlatformModel implements ResolvedModel {
+  constructor(
+    private readonly core: ModelCore,
+    readonly platform: string,
+  ) {}
+
+  get catalog(): Catalog {
+    return this.core.catalog;
+  }
+
+  get capabilities(): ResolvedCapability[] {
+    return this.core.capabilities;
+  }
+
+  get inactive(): Capability[] {
+    return this.core.inactive;
+  }
+
+  get allowed(): CommandEntries {
+    return this.core.allowed;
+  }
+
+  get denied(): CommandEntries {
+    return this.core.denied;
+  }
+
+  get globalScope(): Map<string, GlobalScope> {
+    return this.core.globalScope;
+  }
+
+  get problems(): ResolutionProblem[] {
+    return this.core.problems;
+  }
+
+  allowedCommandLists(capabilityIndex: number): ReadonlyArray<readonly string[]> {
+    return this.core.allowedCommandLists(capabilityIndex);
+  }
+}
+
+/**
+ * A read-only map from command to entries that builds each command's list on first `get`. Iterating
+ * it builds every list: queries that show everything pay for everything, rules that ask for a few
+ * commands pay for those.
+ */
+class LazyEntries implements CommandEntries {
+  private readonly built = new Map<string, ResolvedCommand[]>();
+  private names: string[] | undefined;
+
+  constructor(
+    private readonly model: ModelCore,
+    private readonly side: "allow" | "deny",
+  ) {}
+
+  private commands(): string[] {
+    return (this.names ??= this.model.commands(this.side));
+  }
+
+  get(command: string): ResolvedCommand[] | undefined {
+    let entries = this.built.get(command);
+    if (!entries) {
+      entries = this.model.entries(this.side, command);
+      this.built.set(command, entries);
+    }
+    return entries.length ? entries : undefined;
+  }
+
+  has(command: string): boolean {
+    return this.get(command) !== undefined;
+  }
+
+  get size(): number {
+    return this.commands().length;
+  }
+
+  *keys(): Generator<string> {
+    yield* this.commands();
+  }
+
+  *values(): Generator<ResolvedCommand[]> {
+    for (const command of this.commands()) yield this.get(command)!;
+  }
+
+  *entries(): Generator<[string, ResolvedCommand[]]> {
+    for (const command of this.commands()) yield [command, this.get(command)!];
+  }
+
+  [Symbol.iterator](): Generator<[string, ResolvedCommand[]]> {
+    return this.entries();
+  }
 }
 
 function prepareCapability(capability: Capability, index: number): ResolvedCapability {
@@ -320,306 +504,4 @@ function prepareCapability(capability: Capability, index: number): ResolvedCapab
     matchesLabels: (window, webview) => webviewMatchers.some((match) => match(webview)) || windowMatchers.some((match) => match(window)),
     contextMatches: (contextIndex, origin) => contextTests[contextIndex]?.(origin) ?? false,
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Set expansion (§3.2)
-
-/** A chain of identifiers as a shared linked list: prefixing a whole expansion costs one node per leaf. */
-type Chain = { id: string; rest: Chain } | undefined;
-
-const chainToArray = (chain: Chain): string[] => {
-  const ids: string[] = [];
-  for (let node = chain; node; node = node.rest) ids.push(node.id);
-  return ids;
-};
-
-interface Leaf {
-  key: string;
-  name: string;
-  permission: PermissionDef;
-  /** Shared between every entry with the same identifier; never mutated. */
-  chain: string[];
-  /** IPC names of `permission.commands`. */
-  allowCommands: string[];
-  denyCommands: string[];
-}
-
-function toLeaf(key: string, name: string, permission: PermissionDef, chain: string[]): Leaf {
-  return {
-    key,
-    name,
-    permission,
-    chain,
-    allowCommands: permission.commands.allow.map((command) => commandName(key, command)),
-    denyCommands: permission.commands.deny.map((command) => commandName(key, command)),
-  };
-}
-
-interface ChainedLeaf {
-  key: string;
-  name: string;
-  permission: PermissionDef;
-  /** Relative to the set being expanded: starts with the member that led to the leaf. */
-  chain: Chain;
-}
-
-type ExpansionProblem = Omit<ResolutionProblem, "capability" | "file" | "path" | "identifier">;
-
-interface ChainedProblem {
-  problem: Omit<ExpansionProblem, "chain">;
-  chain: Chain;
-}
-
-interface Expansion {
-  leaves: Leaf[];
-  problems: ExpansionProblem[];
-}
-
-interface SetExpansion {
-  leaves: ChainedLeaf[];
-  /** Each distinct problem once, with the first chain that reached it (set graphs can be diamonds). */
-  problems: ChainedProblem[];
-  /** The expansion met a set already being expanded; its result depends on where it started. */
-  cyclic: boolean;
-}
-
-/** What a set member refers to, with the host's inside-a-set lookup order: default, permission, set. */
-type MemberLookup =
-  | { kind: "invalid"; message: string }
-  | { kind: "missing" }
-  | { kind: "default-without-set"; key: string; id: string }
-  | { kind: "permission"; key: string; name: string; id: string; permission: PermissionDef }
-  | { kind: "set"; key: string; name: string; id: string; manifest: Manifest; set: PermissionSetDef };
-
-const expanders = new WeakMap<Catalog, SetExpander>();
-
-/**
- * The leaf permissions an identifier expands to, before platform filtering, memoised per catalog:
- * what an entry grants depends only on its identifier, not on the capability listing it.
- */
-export function expandIdentifier(catalog: Catalog, identifier: string): { leaves: ReadonlyArray<{ key: string; name: string; permission: PermissionDef; chain: readonly string[] }> } {
-  let expander = expanders.get(catalog);
-  if (!expander) expanders.set(catalog, (expander = new SetExpander(catalog)));
-  return expander.expandEntry(identifier);
-}
-
-/** Expands capability entries into leaf permissions, memoising each set's expansion. */
-class SetExpander {
-  private readonly entries = new Map<string, Expansion>();
-  private readonly memo = new Map<string, SetExpansion>();
-  private readonly counts = new Map<string, number>();
-  private readonly inProgress: string[] = [];
-  /** The qualified identifiers of `inProgress`, for cycle messages. */
-  private readonly inProgressIds: string[] = [];
-  private walks = 0;
-  private limits: { leaves: number; walks: number } | undefined;
-
-  constructor(private readonly catalog: Catalog) {}
-
-  /** The refusal bounds, linear in the catalog: only a set graph that multiplies out reaches them. */
-  private get bounds(): { leaves: number; walks: number } {
-    if (!this.limits) {
-      const size = catalogSize(this.catalog);
-      this.limits = { leaves: Math.max(MAX_LEAVES_PER_ENTRY, size), walks: Math.max(MAX_SET_WALKS_PER_ENTRY, size) };
-    }
-    return this.limits;
-  }
-
-  /**
-   * Top-level lookup: default, then set, then permission. Chains start with the identifier as written.
-   * The result depends only on the identifier (expansion always starts with nothing in progress), so
-   * it is shared by every entry that names it.
-   */
-  expandEntry(identifier: string): Expansion {
-    let expansion = this.entries.get(identifier);
-    if (!expansion) this.entries.set(identifier, (expansion = this.expandEntryUncached(identifier)));
-    return expansion;
-  }
-
-  private expandEntryUncached(written: string): Expansion {
-    // Either spelling of the brand word names the same permission; chains show the project's.
-    const identifier = this.catalog.spellIdentifier(written);
-    const parts = Catalog.keyOf(identifier);
-    if (!parts) return unresolved(identifier, `\`${identifier}\` is not a valid permission identifier`);
-    const manifest = this.catalog.get(parts.key);
-    if (!manifest) {
-      return unresolved(identifier, parts.key === APP_KEY ? `unknown permission \`${identifier}\`: the app defines no permissions` : `unknown plugin \`${parts.key}\` in \`${identifier}\``);
-    }
-    let setName: string;
-    let set: PermissionSetDef;
-    if (parts.base === "default") {
-      if (!manifest.default_permission) return { leaves: [], problems: [defaultWithoutSet(parts.key, [identifier])] };
-      [setName, set] = ["default", manifest.default_permission];
-    } else if (own(manifest.permission_sets, parts.base)) {
-      [setName, set] = [parts.base, manifest.permission_sets[parts.base]!];
-    } else {
-      const permission = own(manifest.permissions, parts.base);
-      if (permission) return { leaves: [toLeaf(parts.key, parts.base, permission, [identifier])], problems: [] };
-      return unresolved(identifier, `unknown permission \`${parts.base}\` for \`${parts.key === APP_KEY ? "the app" : parts.key}\``);
-    }
-
-    const id = qualifiedIdentifier(parts.key, setName);
-    const refused = (reason: string): Expansion => ({
-      leaves: [],
-      problems: [{ ruleId: "set-too-large", severity: "error", message: `permission set ${id} ${reason}; it was not resolved`, chain: [identifier], set: id }],
-    });
-    let expansion: SetExpansion;
-    try {
-      this.walks = 0;
-      // Count first: a set graph that multiplies out (sets including each other twice, many levels
-      // deep) would otherwise take exponential time and memory, as it does upstream.
-      const count = this.countLeaves(parts.key, manifest, setName, set);
-      if (count > this.bounds.leaves) {
-        return refused(`expands to ${count.toLocaleString("en-US")} permissions (more than ${this.bounds.leaves.toLocaleString("en-US")}): its sets include each other over and over`);
-      }
-      expansion = this.expandSet(parts.key, manifest, setName, set);
-    } catch (error) {
-      if (!(error instanceof WalkRefused)) throw error;
-      this.inProgress.length = 0;
-      this.inProgressIds.length = 0;
-      return refused(error.message);
-    }
-    return {
-      leaves: expansion.leaves.map((leaf) => toLeaf(leaf.key, leaf.name, leaf.permission, [identifier, ...chainToArray(leaf.chain)])),
-      problems: expansion.problems.map(({ problem, chain }) => ({ ...problem, chain: [identifier, ...chainToArray(chain)] })),
-    };
-  }
-
-  private lookupMember(key: string, manifest: Manifest, member: string): MemberLookup {
-    const check = checkIdentifier(member);
-    if (!check.ok) return { kind: "invalid", message: check.message };
-    // A prefixed member switches manifest only when that manifest exists; otherwise the whole
-    // string is looked up in the current one (and usually not found).
-    const prefix = check.parsed.prefix;
-    const switched = prefix !== undefined && this.catalog.has(prefix);
-    const memberKey = switched ? prefix : key;
-    const memberManifest = switched ? this.catalog.get(prefix)! : manifest;
-    const name = switched ? check.parsed.base : member;
-    const id = qualifiedIdentifier(memberKey, name);
-    if (name === "default") {
-      const defaultSet = memberManifest.default_permission;
-      if (!defaultSet) return { kind: "default-without-set", key: memberKey, id };
-      return { kind: "set", key: memberKey, name, id, manifest: memberManifest, set: defaultSet };
-    }
-    const permission = own(memberManifest.permissions, name);
-    if (permission) return { kind: "permission", key: memberKey, name, id, permission };
-    const set = own(memberManifest.permission_sets, name);
-    if (set) return { kind: "set", key: memberKey, name, id, manifest: memberManifest, set };
-    return { kind: "missing" };
-  }
-
-  /** Counts one set walk at nesting `depth`; refuses the entry past the depth or walk limits. */
-  private checkWalk(depth: number): void {
-    if (depth >= MAX_SET_DEPTH) throw new WalkRefused(`nests sets more than ${MAX_SET_DEPTH} levels deep`);
-    if (++this.walks > this.bounds.walks) {
-      throw new WalkRefused(`takes more than ${this.bounds.walks.toLocaleString("en-US")} steps to expand: its sets reach a cycle over and over`);
-    }
-  }
-
-  /** Leaves a set expands to, before platform filtering; a set met again inside itself counts 0. */
-  private countLeaves(key: string, manifest: Manifest, name: string, set: PermissionSetDef, visiting = new Set<string>()): number {
-    const memoKey = `${key}\u0000${name}`;
-    const known = this.counts.get(memoKey);
-    if (known !== undefined) return known;
-    if (visiting.has(memoKey)) return 0;
-    this.checkWalk(visiting.size);
-    visiting.add(memoKey);
-    let count = 0;
-    let cyclic = false;
-    for (const member of set.permissions) {
-      const found = this.lookupMember(key, manifest, member);
-      if (found.kind === "permission") count++;
-      else if (found.kind === "set") {
-        const nestedKey = `${found.key}\u0000${found.name}`;
-        if (visiting.has(nestedKey)) cyclic = true;
-        count += this.countLeaves(found.key, found.manifest, found.name, found.set, visiting);
-      }
-    }
-    visiting.delete(memoKey);
-    // Counts inside a cycle depend on where the walk entered it; only acyclic ones are reusable.
-    if (!cyclic) this.counts.set(memoKey, count);
-    return count;
-  }
-
-  /** Inside a set the order is default, then permission, then set; chains are relative to the set. */
-  private expandSet(key: string, manifest: Manifest, name: string, set: PermissionSetDef): SetExpansion {
-    const id = qualifiedIdentifier(key, name);
-    const memoKey = `${key}\u0000${name}`;
-    const memoised = this.memo.get(memoKey);
-    if (memoised) return memoised;
-
-    this.checkWalk(this.inProgress.length);
-    const cycleStart = this.inProgress.indexOf(memoKey);
-    if (cycleStart >= 0) {
-      const loop = [...this.inProgressIds.slice(cycleStart), id];
-      return {
-        leaves: [],
-        cyclic: true,
-        problems: [{ problem: { ruleId: "set-cycle", severity: "error", message: `permission sets include each other in a cycle: ${loop.join(" → ")}`, set: id }, chain: undefined }],
-      };
-    }
-
-    this.inProgress.push(memoKey);
-    this.inProgressIds.push(id);
-    const result: SetExpansion = { leaves: [], problems: [], cyclic: false };
-    const seenProblems = new Set<string>();
-    const addProblem = (problem: Omit<ExpansionProblem, "chain">, chain: Chain) => {
-      const identity = `${problem.ruleId}\u0000${problem.set ?? ""}\u0000${problem.message}`;
-      if (seenProblems.has(identity)) return;
-      seenProblems.add(identity);
-      result.problems.push({ problem, chain });
-    };
-
-    for (const member of set.permissions) {
-      const found = this.lookupMember(key, manifest, member);
-      switch (found.kind) {
-        case "invalid":
-          addProblem({ ruleId: "invalid-set-member", severity: "error", message: `invalid identifier \`${member}\` in permission set ${id}: ${found.message}`, set: id }, undefined);
-          break;
-        case "missing": {
-          const suggestions = this.catalog.suggest(member.includes(":") || key === APP_KEY ? member : qualifiedIdentifier(key, member));
-          const problem: Omit<ExpansionProblem, "chain"> = { ruleId: "unknown-set-member", severity: "error", message: `permission ${member} not found from set ${id}`, set: id };
-          if (suggestions.length) problem.suggestions = suggestions;
-          addProblem(problem, undefined);
-          break;
-        }
-        case "default-without-set": {
-          const { chain: _chain, ...problem } = defaultWithoutSet(found.key, []);
-          addProblem({ ...problem, set: id }, { id: found.id, rest: undefined });
-          break;
-        }
-        case "permission":
-          work.setMembers++;
-          result.leaves.push({ key: found.key, name: found.name, permission: found.permission, chain: { id: found.id, rest: undefined } });
-          break;
-        case "set": {
-          const nested = this.expandSet(found.key, found.manifest, found.name, found.set);
-          result.cyclic ||= nested.cyclic;
-          work.setMembers += nested.leaves.length;
-          for (const leaf of nested.leaves) result.leaves.push({ ...leaf, chain: { id: found.id, rest: leaf.chain } });
-          for (const { problem, chain } of nested.problems) addProblem(problem, { id: found.id, rest: chain });
-          break;
-        }
-      }
-    }
-    this.inProgress.pop();
-    this.inProgressIds.pop();
-    if (!result.cyclic) this.memo.set(memoKey, result);
-    return result;
-  }
-}
-
-function unresolved(identifier: string, message: string): Expansion {
-  return { leaves: [], problems: [{ ruleId: "unresolved", severity: "error", message, chain: [identifier] }] };
-}
-
-function defaultWithoutSet(key: string, chain: string[]): ExpansionProblem {
-  const id = qualifiedIdentifier(key, "default");
-  const owner = key === APP_KEY ? "the app defines" : `plugin \`${key}\` has`;
-  return { ruleId: "default-without-set", severity: "warning", message: `\`${id}\` grants nothing: ${owner} no default permission set`, chain };
-}
-
-function own<T>(record: Record<string, T>, key: string): T | undefined {
-  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }

@@ -9,7 +9,7 @@ import { APP_KEY } from "../catalog/types.js";
 import type { Catalog } from "../catalog/catalog.js";
 import type { Manifest, PermissionDef } from "../catalog/types.js";
 import { resolveAccess, type CommandExplanation, type Origin, type ResolvedCommand, type ResolvedModel } from "../engine/index.js";
-import { compareCodePoints, qualifiedIdentifier } from "../engine/resolve.js";
+import { compareCodePoints, qualifiedIdentifier } from "../engine/index.js";
 import type { Project } from "../load/project.js";
 import { isPlainObject } from "../../core/json.js";
 import { nearest } from "../../core/did-you-mean.js";

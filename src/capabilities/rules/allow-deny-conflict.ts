@@ -10,7 +10,7 @@ export default defineRule({
   defaultSeverity: "warning",
   fixable: false,
   async check(context) {
-    for (const model of await context.resolutions()) {
+    for (const model of (await context.resolution()).distinctModels) {
       for (const [command, denies] of model.denied) {
         const deniesByCapability = new Map<number, typeof denies>();
         for (const deny of denies) deniesByCapability.set(deny.capabilityIndex, [...(deniesByCapability.get(deny.capabilityIndex) ?? []), deny]);

@@ -10,7 +10,8 @@ export default defineRule({
   defaultSeverity: "warning",
   fixable: false,
   async check(context) {
-    for (const model of await context.resolutions()) {
+    // One model per group of platforms that resolve alike: the others would repeat its findings.
+    for (const model of (await context.resolution()).distinctModels) {
       for (const found of await dangerousGrants(model)) {
         const { danger, grant, scopeEntry, reach } = found;
         // A few names, so the message stays one readable line (fs:write-all alone grants ten commands).

@@ -1,6 +1,6 @@
 import { Catalog } from "../catalog/catalog.js";
 import { APP_KEY } from "../catalog/types.js";
-import { expandIdentifier } from "../engine/resolve.js";
+import { expandIdentifier } from "../engine/index.js";
 import type { JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
 import type { Capability, PermissionEntry } from "../model/types.js";
@@ -217,7 +217,7 @@ export function scopeFields(schema: unknown): ScopeFields {
 async function reportDeadShellGrants(context: RuleContext): Promise<void> {
   if (!context.catalog.has("shell")) return;
   const reported = new Set<string>();
-  for (const model of await context.resolutions()) {
+  for (const model of (await context.resolution()).distinctModels) {
     const globalAllow = model.globalScope.get("shell")?.allow ?? [];
     if (globalAllow.length > 0) continue;
     for (const command of SHELL_RUNNERS) {

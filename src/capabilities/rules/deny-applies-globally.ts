@@ -11,7 +11,7 @@ export default defineRule({
   defaultSeverity: "warning",
   fixable: false,
   async check(context) {
-    for (const model of await context.resolutions()) {
+    for (const model of (await context.resolution()).distinctModels) {
       for (const [command, denies] of model.denied) {
         // One allow per capability is enough to judge and name it.
         const allowers = new Map<number, ResolvedCommand>();

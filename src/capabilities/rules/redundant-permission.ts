@@ -1,5 +1,5 @@
 import { removeArrayItem } from "../../core/fix/edits.js";
-import { expandIdentifier, qualifiedIdentifier } from "../engine/resolve.js";
+import { expandIdentifier, qualifiedIdentifier } from "../engine/index.js";
 import { TARGETS, type PermissionEntry } from "../model/types.js";
 import { defineRule } from "./types.js";
 
@@ -11,17 +11,18 @@ export default defineRule({
   fixable: true,
   check(context) {
     // Leaf sets depend only on the identifier and the platform, so each is computed once.
-    const cache = new Map<string, Set<string>>();
+    const cache = new Map<string, Map<string, Set<string>>>();
     const leavesOf = (identifier: string, platform: string) => {
-      const key = `${platform}\u0000${identifier}`;
-      let leaves = cache.get(key);
+      let byPlatform = cache.get(identifier);
+      if (!byPlatform) cache.set(identifier, (byPlatform = new Map()));
+      let leaves = byPlatform.get(platform);
       if (!leaves) {
         leaves = new Set(
           expandIdentifier(context.catalog, identifier)
             .leaves.filter((leaf) => leaf.permission.platforms === undefined || leaf.permission.platforms.includes(platform))
             .map((leaf) => qualifiedIdentifier(leaf.key, leaf.name)),
         );
-        cache.set(key, leaves);
+        byPlatform.set(platform, leaves);
       }
       return leaves;
     };

@@ -1,5 +1,5 @@
 import type { Catalog } from "../catalog/catalog.js";
-import type { ResolvedModel } from "../engine/index.js";
+import type { Resolution, ResolvedModel } from "../engine/index.js";
 import type { Fix } from "../../core/diagnostics.js";
 import type { RuleMeta } from "../../core/rule.js";
 import type { JsonPath } from "../../core/location.js";
@@ -40,6 +40,12 @@ export interface RuleContext {
    * The engine (and URLPattern) load only when a rule asks.
    */
   resolutions(): Promise<readonly ResolvedModel[]>;
+  /**
+   * The same resolution as one object over every platform this run covers: problems carry the
+   * platforms they hold on, and `distinctModels` has one model per group of platforms that resolve
+   * alike, so a rule looks at each difference between platforms once.
+   */
+  resolution(): Promise<Resolution>;
 }
 
 export interface Rule extends RuleMeta {

@@ -1,7 +1,7 @@
 import type { Reporter } from "./types.js";
 
 /** The public JSON contract (README "JSON output"). Field order is stable. */
-const json: Reporter = ({ diagnostics, summary, fixes, notes = [] }, context) =>
+const json: Reporter = ({ diagnostics, summary, fixes, notes = [], config }, context) =>
   JSON.stringify(
     {
       version: context.toolVersion,
@@ -19,7 +19,7 @@ const json: Reporter = ({ diagnostics, summary, fixes, notes = [] }, context) =>
         ...(d.relatedLine !== undefined ? { relatedLine: d.relatedLine } : {}),
         fixable: d.fix !== undefined,
       })),
-      summary: { files: summary.files, errors: summary.errors, warnings: summary.warnings, fixable: summary.fixable, ...(notes.length ? { notes } : {}) },
+      summary: { files: summary.files, errors: summary.errors, warnings: summary.warnings, fixable: summary.fixable, ...(notes.length ? { notes } : {}), config: config ?? null },
       ...(fixes ? { fixes: fixes.map((f) => ({ file: f.file, diff: f.diff })) } : {}),
     },
     null,

@@ -16,7 +16,7 @@ const SRCROOT = "%SRCROOT%";
  * Every registered rule is listed (also those without results) so that viewers can show rule help
  * and GitHub can close alerts of rules that stopped reporting.
  */
-const sarif: Reporter = ({ diagnostics, notes = [] }, context) => {
+const sarif: Reporter = ({ diagnostics, notes = [], config }, context) => {
   const rules = [...context.rules.values()];
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
   const log = {
@@ -37,14 +37,36 @@ const sarif: Reporter = ({ diagnostics, notes = [] }, context) => {
         // Our columns count UTF-16 code units, like JavaScript strings.
         columnKind: "utf16CodeUnits",
         results: diagnostics.map((d) => result(d, ruleIndex.get(d.ruleId))),
-        ...(notes.length
-          ? { invocations: [{ executionSuccessful: true, toolExecutionNotifications: notes.map((text) => ({ level: "note", message: { text } })) }] }
-          : {}),
+        ...(notes.length || config !== undefined ? { invocations: [invocation(notes, config, context.cwd)] } : {}),
       },
     ],
   };
   return JSON.stringify(log, null, 2) + "\n";
 };
+
+/**
+ * The run's invocation: facts about the whole run (tool execution notes) and the configuration that
+ * decided the severities, as a configuration notification pointing at the file (viewers link it) and
+ * as `properties.config` (null when none was used) for scripts.
+ */
+function invocation(notes: readonly string[], config: string | null | undefined, cwd: string) {
+  return {
+    executionSuccessful: true,
+    ...(notes.length ? { toolExecutionNotifications: notes.map((text) => ({ level: "note", message: { text } })) } : {}),
+    ...(config
+      ? {
+          toolConfigurationNotifications: [
+            {
+              level: "note",
+              message: { text: `rule settings read from ${config}` },
+              locations: [{ physicalLocation: { artifactLocation: artifactLocation({ file: config, absolutePath: path.resolve(cwd, config) }) } }],
+            },
+          ],
+        }
+      : {}),
+    ...(config !== undefined ? { properties: { config } } : {}),
+  };
+}
 
 function ruleDescriptor(rule: RuleMeta, context: ReporterContext) {
   const docs = context.docsUrl(rule.id);
@@ -114,7 +136,7 @@ function result(d: Diagnostic, index: number | undefined) {
  * Files inside the working directory get a relative URI against %SRCROOT%; a file outside it
  * gets an absolute file URI, since a URI climbing above the source root names nothing there.
  */
-function artifactLocation(d: Diagnostic): { uri: string; uriBaseId?: string } {
+function artifactLocation(d: Pick<Diagnostic, "file" | "absolutePath">): { uri: string; uriBaseId?: string } {
   const outside = d.file === ".." || d.file.startsWith("../") || path.posix.isAbsolute(d.file) || path.win32.isAbsolute(d.file);
   if (outside) return { uri: pathToFileURL(d.absolutePath).href };
   return { uri: d.file.split("/").map(encodeURIComponent).join("/"), uriBaseId: SRCROOT };

@@ -5,7 +5,7 @@ import type { Reporter, ReporterContext } from "./types.js";
 import { plural } from "../wording.js";
 
 /** Grouped by file, each finding with a code frame, its fix hint and a closing summary line. */
-const stylish: Reporter = ({ diagnostics, summary, notes = [] }, context) => {
+const stylish: Reporter = ({ diagnostics, summary, notes = [], config }, context) => {
   const { paint } = context;
   const out: string[] = [];
   const byFile = new Map<string, Diagnostic[]>();
@@ -30,6 +30,8 @@ const stylish: Reporter = ({ diagnostics, summary, notes = [] }, context) => {
     out.push("");
   }
   const noteLines = notes.map((note) => `  ${paint.dim(`note: ${note}`)}`);
+  // Which configuration decided the severities: a config can turn rules off, so the reader must see it.
+  if (config) noteLines.push(`  ${paint.dim(`config: ${config}`)}`);
   if (summary.errors + summary.warnings === 0) {
     return textLines([`${plural(summary.files, "file")} checked, no problems`, ...noteLines]);
   }

@@ -9,6 +9,11 @@ export interface ReportInput {
   summary: LintSummary;
   /** Facts about the whole run, said once, not per finding. */
   notes?: readonly string[];
+  /**
+   * The configuration file the run used, relative to the working directory; null when none was
+   * found. Undefined when the caller does not say (the library's `format()` without settings).
+   */
+  config?: string | null;
   /** `--fix-dry-run`: the fixes as unified diffs per file, for formats that carry them (json). */
   fixes?: ReadonlyArray<{ file: string; diff: string }>;
 }

@@ -1,4 +1,4 @@
-import type { ResolutionProblem, ResolutionRule } from "../../engine/index.js";
+import { MAX_SET_DEPTH, qualifiedIdentifier, type ResolutionProblem, type ResolutionProblemKind, type SetLimit } from "../../engine/index.js";
 import { Catalog } from "../../catalog/catalog.js";
 import { APP_KEY } from "../../catalog/types.js";
 import { quoteList } from "../../../core/did-you-mean.js";
@@ -7,24 +7,57 @@ import type { RuleContext } from "../types.js";
 
 /**
  * Reports the engine's resolution problems of some kinds at the capability entry that leads to them.
- * Every platform is resolved, so a problem in a mobile-only capability is found on a desktop run;
- * the pipeline folds the identical findings of several platforms into one.
+ * Every platform is resolved at once, so a problem in a mobile-only capability is found on a desktop
+ * run, and reported once however many platforms it holds on.
  */
-export async function reportResolutionProblems(context: RuleContext, kinds: readonly ResolutionRule[]): Promise<void> {
+export async function reportResolutionProblems(context: RuleContext, kinds: readonly ResolutionProblemKind[]): Promise<void> {
   const capabilities = new Map(context.capabilities.map((c) => [`${c.source.file}\u0000${c.identifier}`, c]));
-  for (const model of await context.resolutions()) {
-    for (const problem of model.problems) {
-      if (!kinds.includes(problem.ruleId)) continue;
-      const capability = capabilities.get(`${problem.file}\u0000${problem.capability}`);
-      if (!capability) continue;
-      const via = routeOf(problem);
-      context.report({
-        at: capability.source,
-        path: entryPath(capability, problem.path),
-        message: `${problem.message}${via}`,
-        hint: problem.suggestions?.length ? `did you mean ${quoteList(problem.suggestions)}?` : (unknownPluginHint(context, problem) ?? defaultWithoutSetHint(problem)),
-      });
+  for (const problem of (await context.resolution()).problems) {
+    if (!kinds.includes(problem.kind)) continue;
+    const capability = capabilities.get(`${problem.file}\u0000${problem.capability}`);
+    if (!capability) continue;
+    context.report({
+      at: capability.source,
+      path: entryPath(capability, problem.path),
+      message: `${describeProblem(problem)}${routeOf(problem)}`,
+      hint: problem.kind === "unknown-set-member" && problem.suggestions.length ? `did you mean ${quoteList(problem.suggestions)}?` : (unknownPluginHint(context, problem) ?? defaultWithoutSetHint(problem)),
+    });
+  }
+}
+
+/** The problem in words, as the host's build error would put it. */
+export function describeProblem(problem: ResolutionProblem): string {
+  switch (problem.kind) {
+    case "set-cycle":
+      return `permission sets include each other in a cycle: ${problem.loop.join(" → ")}`;
+    case "unknown-set-member":
+      return `permission ${problem.member} not found from set ${problem.set}`;
+    case "invalid-set-member":
+      return `invalid identifier \`${problem.member}\` in permission set ${problem.set}: ${problem.reason}`;
+    case "default-without-set": {
+      const owner = problem.key === APP_KEY ? "the app defines" : `plugin \`${problem.key}\` has`;
+      return `\`${qualifiedIdentifier(problem.key, "default")}\` grants nothing: ${owner} no default permission set`;
     }
+    case "set-too-large":
+      return `permission set ${problem.set} ${describeLimit(problem.limit)}; it was not resolved`;
+    case "unresolved": {
+      const identifier = problem.chain[0] ?? problem.identifier;
+      if (problem.reason === "invalid-identifier") return `\`${identifier}\` is not a valid permission identifier`;
+      if (problem.reason === "no-app-permissions") return `unknown permission \`${identifier}\`: the app defines no permissions`;
+      if (problem.reason === "unknown-plugin") return `unknown plugin \`${problem.key}\` in \`${identifier}\``;
+      return `unknown permission \`${problem.base}\` for \`${problem.key === APP_KEY ? "the app" : problem.key}\``;
+    }
+  }
+}
+
+function describeLimit(limit: SetLimit): string {
+  switch (limit.kind) {
+    case "leaves":
+      return `expands to ${limit.count.toLocaleString("en-US")} permissions (more than ${limit.limit.toLocaleString("en-US")}): its sets include each other over and over`;
+    case "depth":
+      return `nests sets more than ${MAX_SET_DEPTH} levels deep`;
+    case "walks":
+      return `takes more than ${limit.limit.toLocaleString("en-US")} steps to expand: its sets reach a cycle over and over`;
   }
 }
 
@@ -33,16 +66,15 @@ export async function reportResolutionProblems(context: RuleContext, kinds: read
  * whole string up in the set's own plugin, so it fails unless the plugin is installed; say so.
  */
 function unknownPluginHint(context: RuleContext, problem: ResolutionProblem): string | undefined {
-  if (problem.ruleId !== "unknown-set-member") return undefined;
-  const member = /^permission (\S+) not found from set /.exec(problem.message)?.[1];
-  const parts = member === undefined ? undefined : Catalog.keyOf(member);
+  if (problem.kind !== "unknown-set-member") return undefined;
+  const parts = Catalog.keyOf(problem.member);
   if (!parts || parts.key === APP_KEY || context.catalog.has(parts.key)) return undefined;
   return `no plugin "${parts.key}" is known: if the app uses it, give caplint its manifest with --manifest FILE or --plugins DIR; otherwise remove the member`;
 }
 
 /** `<plugin>:default` of a plugin without a default set: what to write instead. */
 function defaultWithoutSetHint(problem: ResolutionProblem): string | undefined {
-  if (problem.ruleId !== "default-without-set") return undefined;
+  if (problem.kind !== "default-without-set") return undefined;
   const parts = Catalog.keyOf(problem.chain[problem.chain.length - 1] ?? "");
   if (!parts) return undefined;
   return parts.key === APP_KEY
@@ -56,7 +88,7 @@ function defaultWithoutSetHint(problem: ResolutionProblem): string | undefined {
  */
 function routeOf(problem: ResolutionProblem): string {
   let chain = problem.chain;
-  if (problem.ruleId === "set-cycle" && problem.set !== undefined) {
+  if (problem.kind === "set-cycle") {
     const entered = chain.indexOf(problem.set);
     if (entered >= 0) chain = chain.slice(0, entered + 1);
   }

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { normalize, resolve, resolveAll } from "../../src/capabilities/engine/index.js";
+import { TARGETS } from "../../src/capabilities/model/types.js";
+import { capability, catalogOf, manifest } from "./helpers.js";
+
+/** One resolution for every platform: each platform's view must answer exactly as resolving that platform alone. */
+describe("resolving every platform at once", () => {
+  const catalog = catalogOf({
+    os: manifest({
+      permissions: {
+        "allow-apt": { allow: ["apt"], platforms: ["linux"] },
+        "allow-any": { allow: ["any"] },
+        "deny-any": { deny: ["any"] },
+        "mobile-scope": { platforms: ["android", "iOS"], scope: { allow: [{ path: "$APP" }] } },
+      },
+      sets: { tools: ["allow-apt", "allow-any", "mobile-scope", "missing-member"] },
+    }),
+  });
+  const capabilities = [
+    capability({ identifier: "desktop", windows: ["main"], platforms: ["linux", "macOS", "windows"], permissions: ["os:tools"] }),
+    capability({ identifier: "everywhere", windows: ["*"], remote: { urls: ["https://*.example.com"] }, permissions: ["os:allow-any"] }),
+    capability({ identifier: "mobile", windows: ["main"], platforms: ["android", "iOS"], permissions: ["os:tools", "os:deny-any"] }),
+  ];
+  const all = resolveAll({ capabilities, catalog, platforms: TARGETS });
+
+  it("gives each platform the model that resolving it alone gives, entries in the same order", () => {
+    expect(all.models.map((m) => m.platform)).toEqual([...TARGETS]);
+    for (const model of all.models) {
+      const alone = resolve({ capabilities, catalog, platform: model.platform });
+      expect(normalize(model), model.platform).toEqual(normalize(alone));
+      expect([...model.allowed.keys()], model.platform).toEqual([...alone.allowed.keys()]);
+      expect(model.capabilities.map((c) => [c.index, c.capability.identifier])).toEqual(alone.capabilities.map((c) => [c.index, c.capability.identifier]));
+      expect(model.inactive.map((c) => c.identifier)).toEqual(alone.inactive.map((c) => c.identifier));
+      const provenance = (m: typeof model) => [...m.allowed.values()].flat().map((e) => [e.command, e.capabilityIndex, e.contextIndex, e.provenance.capability, e.provenance.chain]);
+      expect(provenance(model)).toEqual(provenance(alone));
+    }
+  });
+
+  it("groups the platforms that resolve alike: linux alone (its own leaf), macOS with windows, the two mobile ones", () => {
+    expect(all.distinctModels.map((m) => m.platform)).toEqual(["linux", "macOS", "android"]);
+    // Alike platforms share one model's data: entries are built once for both.
+    expect(all.models[2]!.allowed.get("plugin:os|any")).toBe(all.models[1]!.allowed.get("plugin:os|any"));
+    expect(all.models[4]!.globalScope).toBe(all.models[3]!.globalScope);
+    expect(all.models[0]!.allowed.get("plugin:os|any")).not.toBe(all.models[1]!.allowed.get("plugin:os|any"));
+  });
+
+  it("records each problem once, with the platforms it holds on", () => {
+    expect(all.problems.map((p) => [p.kind, p.capability, p.platforms])).toEqual([
+      ["unknown-set-member", "desktop", ["linux", "macOS", "windows"]],
+      ["unknown-set-member", "mobile", ["android", "iOS"]],
+    ]);
+    expect(all.models[1]!.problems.map((p) => p.capability)).toEqual(["desktop"]);
+  });
+
+  it("builds a command's entries only when asked, and has none for a command nobody grants", () => {
+    expect(all.models[0]!.allowed.get("plugin:os|never")).toBeUndefined();
+    expect(all.models[0]!.allowed.has("plugin:os|apt")).toBe(true);
+    expect(all.models[1]!.allowed.has("plugin:os|apt")).toBe(false);
+    expect(all.models[3]!.denied.get("plugin:os|any")!.map((e) => e.provenance.capability)).toEqual(["mobile"]);
+    expect(all.models[0]!.denied.size).toBe(0);
+    // Lists of commands per capability entry, as the matrix unions them.
+    const linux = all.models[0]!;
+    const desktop = linux.capabilities.find((c) => c.capability.identifier === "desktop")!;
+    expect(linux.allowedCommandLists(desktop.index)).toEqual([["plugin:os|apt", "plugin:os|any"]]);
+  });
+});
