@@ -6,7 +6,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { ROOT, run } from "./helpers/run.js";
 import { describeWithTool } from "./helpers/tools.js";
-import { cleanup, dangerousApp, HOSTILE_LABEL, hostileApp } from "./report-projects.js";
+import { cleanup, splitApp, dangerousApp, HOSTILE_LABEL, hostileApp } from "./report-projects.js";
 
 /**
  * `caplint report --html` opened in a real headless Chromium (Debian's, installed by
@@ -70,7 +70,9 @@ const cell = (page: Page, window: string, plugin: string) => page.locator(`#matr
 
 describeWithTool("Chromium", HAS_CHROMIUM, `run scripts/ensure-tools.sh (apt-get install chromium, at ${CHROMIUM})`, "caplint report in headless Chromium", () => {
   beforeAll(async () => {
-    reports.set("app", await report("app", ["fixtures/queries/app", "--against", "fixtures/queries/app-v2"]));
+    // Local pages only, so the heat map holds the counts `access` gives for them; "split" covers every origin.
+    reports.set("app", await report("app", ["fixtures/queries/app", "--against", "fixtures/queries/app-v2", "--url", "local"]));
+    reports.set("split", await report("split", ["--app", splitApp()]));
     reports.set("danger", await report("danger", ["--app", dangerousApp()]));
     reports.set("hostile", await report("hostile", ["--app", hostileApp()]));
     // launch() gives the browser a fresh temporary profile (user-data-dir) and removes it on close.
@@ -135,7 +137,7 @@ describeWithTool("Chromium", HAS_CHROMIUM, `run scripts/ensure-tools.sh (apt-get
     expect(write).toContain("main › fs:allow-write-text-file");
     expect(write).toContain('allow {"path":"$APPDATA/notes/*"}');
     expect(await page.locator("#details-body .d-summary").innerText()).toContain("2 callable commands");
-    expect(await page.locator("#details-body .d-via").innerText()).toBe("Capabilities covering “main” from local: main");
+    expect(await page.locator("#details-body .d-via").innerText()).toBe("Capabilities covering “main” from the app's own pages: main");
 
     // Another cell replaces the panel; the keyboard works too.
     await cell(page, "main", "window").focus();
@@ -150,7 +152,7 @@ describeWithTool("Chromium", HAS_CHROMIUM, `run scripts/ensure-tools.sh (apt-get
     expect(await denied.innerText()).toContain("main › core:window:allow-close");
 
     await cell(page, "docs", "event").click();
-    expect(await page.locator("#details-body .empty").innerText()).toBe("“docs” cannot call any event command from local.");
+    expect(await page.locator("#details-body .empty").innerText()).toBe("“docs” cannot call any event command from the app's own pages.");
     await done();
   });
 
@@ -206,6 +208,21 @@ describeWithTool("Chromium", HAS_CHROMIUM, `run scripts/ensure-tools.sh (apt-get
     const box = await page.locator("#details-body .danger-box").innerText();
     expect(box).toContain('dangerous grant "fs:allow-write-file"');
     expect(box).toContain('dangerous grant "fs:allow-read-file" (plugin:fs|read_file) with the scope of "fs:scope": a script in every window ("*")');
+    await done();
+  });
+
+  it("covers every origin by default: a window whose only (dangerous) grant is remote shows it, marked remote", async () => {
+    const { page, done } = await open(reports.get("split")!);
+    const docs = page.locator('#matrix-table tr[data-window="docs"]');
+    expect(await docs.locator(".via").innerText()).toBe("via remote-shell");
+    expect(await docs.locator("td.total").innerText()).toBe("1 R1 ⚠1");
+    expect(await cell(page, "docs", "shell").locator(".mark-kind").textContent()).toBe("R");
+    await cell(page, "docs", "shell").click();
+    const row = page.locator('#details-body tr.command[data-command="plugin:shell|execute"]');
+    expect(await row.innerText()).toContain("remote pages only");
+    expect(await row.innerText()).toContain("remote https://docs.example.com");
+    expect(await page.locator("#details-body .d-via").innerText()).toBe("Capabilities covering “docs” from any origin (local pages and remote URLs): remote-shell");
+    expect(await page.locator('[data-meta="origin"]').textContent()).toBe("every origin (local and remote)");
     await done();
   });
 

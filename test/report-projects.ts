@@ -45,6 +45,26 @@ export function dangerousApp(): string {
   });
 }
 
+/**
+ * Platform splits and a remote-only grant: `main` may close windows on desktop and open URLs on iOS;
+ * `docs` gets nothing locally, and a shell command from its remote pages (a dangerous-permission error).
+ */
+export function splitApp(extra: Record<string, unknown> = {}): string {
+  return writeApp({
+    "tauri.conf.json": { identifier: "dev.caplint.split", app: { windows: [{ label: "main" }, { label: "docs" }] } },
+    "capabilities/desktop.json": { identifier: "desktop", windows: ["main"], platforms: ["linux", "macOS", "windows"], permissions: ["core:window:allow-close"] },
+    "capabilities/phone.json": { identifier: "phone", windows: ["main"], platforms: ["iOS"], permissions: [{ identifier: "opener:allow-open-url", allow: [{ url: "https://example.com/*" }] }] },
+    "capabilities/remote-shell.json": {
+      identifier: "remote-shell",
+      windows: ["docs"],
+      local: false,
+      remote: { urls: ["https://docs.example.com"] },
+      permissions: [{ identifier: "shell:allow-execute", allow: [{ name: "run-ls", cmd: "ls", args: false }] }],
+    },
+    ...extra,
+  });
+}
+
 export const HOSTILE_LABEL = `<script>alert("label")</script>'x`;
 export const HOSTILE_CAPABILITY = `<img src=x onerror="alert('cap')">`;
 

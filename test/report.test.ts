@@ -8,10 +8,11 @@ import { lint } from "../src/capabilities/lint.js";
 import { loadProject } from "../src/capabilities/load/project.js";
 import { diffAccess } from "../src/capabilities/queries/diff.js";
 import { knownWindowLabels, resolveProject } from "../src/capabilities/queries/project-model.js";
+import { resolvePlatformGroups } from "../src/capabilities/queries/platforms.js";
 import { escapeHtml, renderReportHtml, scriptJson } from "../src/capabilities/html-report/html.js";
 import { APP_COMMANDS, buildReport, heatLevel, pluginOf, type ReportData } from "../src/capabilities/html-report/model.js";
 import { FIXTURES, ROOT, run } from "./helpers/run.js";
-import { cleanup, dangerousApp, HOSTILE_CAPABILITY, HOSTILE_LABEL, hostileApp, writeApp } from "./report-projects.js";
+import { cleanup, dangerousApp, HOSTILE_CAPABILITY, HOSTILE_LABEL, hostileApp, splitApp, writeApp } from "./report-projects.js";
 
 const APP = path.join(FIXTURES, "queries", "app");
 const APP_V2 = path.join(FIXTURES, "queries", "app-v2");
@@ -24,12 +25,13 @@ afterAll(() => {
 /** The report data for an app folder, built the way `caplint report` builds it. */
 async function reportFor(dir: string, against?: string, platform = "linux"): Promise<ReportData> {
   const project = await loadProject({ cwd: ROOT, paths: [dir] });
-  const model = resolveProject(project, platform);
-  const result = await lint(project, { platforms: [platform] });
-  const input = { project, model, lint: result, windows: knownWindowLabels(project), origin: { kind: "local" as const }, app: path.relative(ROOT, dir), toolVersion: "9.9.9" };
+  const asked = [platform];
+  const result = await lint(project, { platforms: asked });
+  const groups = resolvePlatformGroups(project, asked);
+  const input = { project, groups, asked, lint: result, windows: knownWindowLabels(project), origin: { kind: "local" as const }, app: path.relative(ROOT, dir), toolVersion: "9.9.9" };
   if (against === undefined) return buildReport(input);
   const baseline = await loadProject({ cwd: ROOT, paths: [against] });
-  return buildReport({ ...input, against: { label: path.relative(ROOT, against), project: baseline, model: resolveProject(baseline, platform) } });
+  return buildReport({ ...input, against: { label: path.relative(ROOT, against), project: baseline, groups: resolvePlatformGroups(baseline, asked) } });
 }
 
 const cellOf = (data: ReportData, window: string, plugin: string) => {
@@ -107,6 +109,7 @@ describe("report data", () => {
       denied: 1,
       capabilities: 3,
       inactiveCapabilities: 1,
+      remote: 0,
       errors: 0,
       warnings: 1,
       dangerousFindings: 0,
@@ -293,10 +296,10 @@ describe("caplint report", () => {
     const result = await run(["report", "fixtures/queries/app", "--against", "fixtures/queries/app-v2", "--platform", "linux", "--html", out], ROOT);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`wrote ${out}: 4 windows × 12 plugins; 0 errors, 1 warning; 0 dangerous grants; 96 new and 7 removed command grants against fixtures/queries/app-v2\n`);
+    expect(result.stdout).toBe(`wrote ${out}: 4 windows × 12 plugins on linux, every origin; 4 command grants from remote pages only; 0 errors, 1 warning; 0 dangerous grants; 96 new and 7 removed command grants against fixtures/queries/app-v2\n`);
     const html = readFileSync(out, "utf8");
     expect(html.startsWith("<!doctype html>")).toBe(true);
-    expect(embedded(html)).toMatchObject({ app: "fixtures/queries/app", platform: "linux", origin: "local", tool: { name: "caplint" } });
+    expect(embedded(html)).toMatchObject({ app: "fixtures/queries/app", platform: "linux", origin: "any", tool: { name: "caplint" } });
 
     const dangerous = await run(["report", "--app", dangerousApp(), "--platform", "linux", "--html", path.join(scratch, "danger.html")], ROOT);
     expect(dangerous.code).toBe(0);
@@ -317,6 +320,69 @@ describe("caplint report", () => {
     const macOS = embedded((await run(["report", "--platform", "macOS", "--html", "-"], APP)).stdout);
     expect(macOS.rows.find((r) => r.window === "settings")!.callable).toBe(1);
     expect(macOS.counts.inactiveCapabilities).toBe(0);
+  });
+
+  it("answers for every platform and every origin by default: platform splits shown, remote-only grants counted (HTML, data and summary line)", async () => {
+    const dir = splitApp();
+    const out = path.join(scratch, "split.html");
+    const result = await run(["report", "--app", dir, "--html", out], ROOT);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^wrote .*split\.html: 2 windows × \d+ plugins on all platforms \(they differ\), every origin; \d+ command grants? from remote pages only; 1 error, \d+ warnings?; 1 dangerous grant\n$/);
+    const html = readFileSync(out, "utf8");
+    const data = embedded(html);
+    expect(data.platforms).toEqual(["linux", "macOS", "windows", "android", "iOS"]);
+    expect(data.platform).toBeUndefined();
+    expect(data.platformGroups.length).toBeGreaterThan(1);
+    expect(data.origin).toBe("any");
+
+    // The docs window's only grant is remote, and dangerous: it does not read "0 / no capability".
+    const docs = data.rows.find((r) => r.window === "docs")!;
+    expect(docs.capabilities).toEqual(["remote-shell"]);
+    expect(docs.callable).toBeGreaterThan(0);
+    expect(docs.remote).toBe(docs.callable);
+    expect(docs.dangerous).toBe(1);
+    const shell = cellOf(data, "docs", "shell");
+    expect(shell.dangerous).toBe(true);
+    expect(shell.commands.map((c) => [c.command, c.remoteOnly, c.dangers?.length])).toEqual([["plugin:shell|execute", true, 1]]);
+    expect(data.entries[shell.commands[0]!.grantedBy[0]!]!.context).toBe("https://docs.example.com");
+    expect(html).toMatch(/<tr data-window="docs"><th scope="row" class="window"><div class="label">docs<\/div><div class="via">via remote-shell<\/div>/);
+    expect(html).not.toMatch(/data-window="docs">.*no capability/);
+    expect(html).toContain('data-meta="origin">every origin (local and remote)<');
+
+    // A grant on some platforms only says which; the capability list says where a capability is off.
+    const main = data.rows.find((r) => r.window === "main")!;
+    const close = cellOf(data, "main", "window").commands.find((c) => c.command === "plugin:window|close")!;
+    expect(close.platforms).toEqual(["linux", "macOS", "windows"]);
+    expect(close.remoteOnly).toBeUndefined();
+    const openUrl = cellOf(data, "main", "opener").commands.find((c) => c.command === "plugin:opener|open_url")!;
+    expect(openUrl.platforms).toEqual(["iOS"]);
+    expect(cellOf(data, "main", "window").platformSpecific).toBeGreaterThan(0);
+    expect(main.callable).toBe(cellOf(data, "main", "window").count + cellOf(data, "main", "opener").count);
+    expect(data.capabilities.find((c) => c.identifier === "desktop")).toMatchObject({ inactive: false, inactiveOn: ["android", "iOS"] });
+    expect(data.capabilities.find((c) => c.identifier === "phone")).toMatchObject({ inactive: false, inactiveOn: ["linux", "macOS", "windows", "android"] });
+    expect(html).toContain('<span class="off">not on android, iOS</span>');
+    expect(html).toContain('data-meta="platform">all platforms<');
+
+    // --platform narrows (case-insensitive); --url local is the old local-only view.
+    const ios = embedded((await run(["report", "--app", dir, "--platform", "ios", "--html", "-"], ROOT)).stdout);
+    expect(ios).toMatchObject({ platforms: ["iOS"], platform: "iOS", platformGroups: [["iOS"]] });
+    expect(cellOf(ios, "main", "opener").commands.map((c) => [c.command, c.platforms])).toEqual([["plugin:opener|open_url", undefined]]);
+    expect(ios.rows.find((r) => r.window === "main")!.capabilities).toEqual(["phone"]);
+    const local = await run(["report", "--app", dir, "--url", "local", "--platform", "linux", "--html", "-"], ROOT);
+    const localData = embedded(local.stdout);
+    expect(localData.origin).toBe("local");
+    expect(localData.rows.find((r) => r.window === "docs")).toMatchObject({ callable: 0, capabilities: [], remote: 0 });
+  });
+
+  it("compares with a baseline on every platform, saying where a new grant holds", async () => {
+    const base = splitApp();
+    const pr = splitApp({ "capabilities/mac-fs.json": { identifier: "mac-fs", windows: ["main"], platforms: ["macOS"], permissions: ["fs:allow-read-text-file"] } });
+    const data = embedded((await run(["report", "--app", pr, "--against", base, "--html", "-"], ROOT)).stdout);
+    expect(data.counts.added).toBe(1);
+    expect(data.diff!.added.flatMap((g) => g.grants.map((grant) => [grant.command, grant.platforms]))).toEqual([["plugin:fs|read_text_file", ["macOS"]]]);
+    const fs = cellOf(data, "main", "fs").commands[0]!;
+    expect(fs).toMatchObject({ command: "plugin:fs|read_text_file", added: true, platforms: ["macOS"] });
   });
 
   it("says so when there is no window to show", async () => {

@@ -90,6 +90,25 @@ describe("caplint schema", { timeout: 60_000 }, () => {
     for (const key of extraKeys) expect(ids.some((id) => id.startsWith(`${key}:`)), `${key} from the generated manifest`).toBe(true);
   });
 
+  it("accepts both spellings of the brand word, with descriptions, with and without --app", async () => {
+    for (const args of [[], ["--app", "fixtures/spelling/tauri-app"], ["--app", "fixtures/spelling/host-app"]]) {
+      const schema = await schemaOf(args);
+      const byId = new Map(choices(schema).map((c) => [c.const, c]));
+      for (const action of ["allow", "deny"]) {
+        const host = byId.get(`core:app:${action}-host-version`);
+        const tauri = byId.get(`core:app:${action}-tauri-version`);
+        expect(host, `${action}-host-version with ${args.join(" ") || "no app"}`).toBeDefined();
+        expect(tauri, `${action}-tauri-version with ${args.join(" ") || "no app"}`).toBeDefined();
+        expect(host!.description).toMatch(/_version command/);
+        expect(tauri!.description).toMatch(/_version command/);
+        expect(`${host!.description} ${tauri!.description}`).toContain("the host accepts both spellings");
+      }
+      const validate = validator(schema);
+      expect(validate(capability("core:app:allow-tauri-version", "core:app:deny-host-version"))).toBe(true);
+      expect(validate(capability("core:app:allow-tauri-versio")), "a typo of either spelling still fails").toBe(false);
+    }
+  });
+
   it("the base schema is unchanged around the identifiers (draft-07, three file forms)", async () => {
     const schema = (await schemaOf([])) as any;
     expect(schema.$schema).toBe("http://json-schema.org/draft-07/schema#");

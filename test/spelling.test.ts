@@ -105,6 +105,29 @@ describe("the brand word's two spellings", () => {
     expect(builtin.map((p) => p.identifier)).toContain("core:app:allow-host-version");
   });
 
+  it("explain and who-can answer in the project's spelling, whichever spelling the pasted text or the question uses", () => {
+    const cases: Array<[string, string, string]> = [
+      [TAURI_APP, "app.host_version", "tauri"],
+      [HOST_APP, "app.tauri_version", "host"],
+      [MANIFEST_APP, "app.host_version", "tauri"],
+    ];
+    for (const [dir, written, spelling] of cases) {
+      const other = spelling === "tauri" ? "host" : "tauri";
+      const explained = bin(["explain", `${written} not allowed on window "settings", webview "settings", URL: local`, "--app", dir, "--platform", "linux"]);
+      expect(explained.code, explained.stderr).toBe(0);
+      expect(explained.stdout).toContain(`the host refused plugin:app|${spelling}_version for window "settings"`);
+      expect(explained.stdout).toContain(`core:app:allow-${spelling}-version`);
+      expect(explained.stdout, `${written} in ${path.basename(dir)}`).not.toContain(`${other}_version`);
+      expect(explained.stdout).not.toContain(`${other}-version`);
+      const json = JSON.parse(bin(["explain", `Command plugin:app|${written.slice(4)} not allowed by ACL`, "--window", "settings", "--app", dir, "-f", "json"]).stdout);
+      expect(json.command).toBe(`plugin:app|${spelling}_version`);
+      for (const form of [written, written.slice(4)]) {
+        const who = bin(["who-can", form, "--app", dir, "--platform", "linux"]);
+        expect(who.stdout.split("\n")[0], form).toBe(`plugin:app|${spelling}_version on linux`);
+      }
+    }
+  });
+
   it("the generated manifest's spelling decides over the capability files'", () => {
     const who = bin(["who-can", "plugin:app|host_version", "--app", MANIFEST_APP, "--platform", "linux", "-f", "json"]);
     const data = JSON.parse(who.stdout);

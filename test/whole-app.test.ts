@@ -152,7 +152,21 @@ describe("access --command and explain", () => {
     const result = caplint(["explain", 'window.set_title not allowed on window "docs", webview "docs", URL: remote: https://evil.example/x', "--format", "json"], app);
     const json = JSON.parse(result.stdout);
     expect(json.origin).toBe("https://evil.example/x");
+    expect(json.refusal.url).toBe("https://evil.example/x");
     expect(json.suggestion.newCapability).toMatchObject({ windows: ["docs"], remote: { urls: ["https://evil.example/*"] }, local: false, permissions: ["core:window:allow-set-title"] });
+  });
+
+  it("prints a remote origin as the host's `Origin` display writes it (`origin remote: https://…`), and reads it back", () => {
+    const denied = caplint(["explain", "window.close explicitly denied on origin remote: https://partner.dev/page", "-w", "docs", "--platform", "linux"], app);
+    expect(denied.code).toBe(0);
+    expect(denied.stdout).toContain('the host refused plugin:window|close for window "docs", webview "docs", origin remote: https://partner.dev/page (an explicit deny)');
+    expect(denied.stdout).toContain("window.close explicitly denied on origin remote: https://partner.dev/page");
+    const json = JSON.parse(caplint(["explain", "Error: window.close explicitly denied on origin remote: https://partner.dev/page.", "-w", "docs", "-f", "json"], app).stdout);
+    expect(json.refusal).toMatchObject({ kind: "denied", url: "https://partner.dev/page" });
+    const access = caplint(["access", "-w", "docs", "--url", "https://partner.dev/page", "--platform", "linux"], app);
+    expect(access.stdout.split("\n")[0]).toBe('window "docs", webview "docs", origin remote: https://partner.dev/page, platform linux');
+    const matrix = caplint(["matrix", "--url", "https://partner.dev/page", "--platform", "linux"], app);
+    expect(matrix.stdout.split("\n")[0]).toMatch(/^platform linux, origin remote: https:\/\/partner\.dev\/page;/);
   });
 
   it("explains a release-build message with --window, and an app command without permissions", () => {

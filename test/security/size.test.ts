@@ -63,6 +63,42 @@ describe("huge and adversarial inputs stay linear", { timeout: 180_000 }, () => 
     expect(JSON.parse(access.stdout).capabilities).toEqual([]);
   });
 
+  it("capabilities inlined in tauri.conf.json get the same per-value bounds as files, and a huge inline list stays linear", async () => {
+    const inline = (identifier: string, extra: Record<string, unknown>) => ({ ...CAPABILITY, identifier, ...extra });
+    const config = {
+      identifier: "dev.caplint.inline",
+      app: {
+        windows: [{ label: "main" }, { label: `${"w".repeat(5_000)}` }],
+        security: {
+          capabilities: [
+            "file-cap",
+            inline("urls", { remote: { urls: Array.from({ length: 20_000 }, (_, i) => `https://h${i}.example.com/*`) } }),
+            inline("labels", { windows: Array.from({ length: 20_000 }, (_, i) => `w${i}`), webviews: Array.from({ length: 1_001 }, (_, i) => `v${i}`) }),
+            inline("entries", { permissions: Array.from({ length: 6_000 }, (_, i) => `core:app:allow-nope-${i}`) }),
+            inline("long-url", { local: false, remote: { urls: ["https://ok.example.com", `https://example.com/${"a*".repeat(5_000)}`, "https://after.example.com"] } }),
+          ],
+        },
+      },
+    };
+    const dir = folder({
+      "src-tauri/tauri.conf.json": JSON.stringify(config, null, 1),
+      "src-tauri/capabilities/file-cap.json": JSON.stringify({ ...CAPABILITY, identifier: "file-cap" }),
+    });
+    const result = await timed([], dir);
+    expect(result.seconds).toBeLessThan(90);
+    const conf = (line: string) => new RegExp(`^src-tauri/tauri\\.conf\\.json:\\d+:\\d+: error ${line}`, "m");
+    expect(result.stdout).toMatch(conf("remote\\.urls lists 20,000 entries, over the limit of 1,000 caplint checks in one capability; the rest are not checked \\[parse\\]$"));
+    expect(result.stdout).toMatch(conf("windows lists 20,000 entries, over the limit of 1,000"));
+    expect(result.stdout).toMatch(conf("webviews lists 1,001 entries, over the limit of 1,000"));
+    expect(result.stdout).toMatch(conf("permissions lists 6,000 entries, over the limit of 5,000"));
+    expect(result.stdout).toMatch(conf("the remote URL pattern is 10,020 characters long, over the limit of 4,096 caplint compiles; it and the URLs after it are not checked \\[parse\\]$"));
+    expect(result.stdout).toMatch(conf("the window label is 5,000 characters long, over the limit of 1,024 caplint matches; it is not checked \\[parse\\]$"));
+    // What is under the bounds is still checked, at its place in tauri.conf.json.
+    expect(result.stdout).toMatch(conf('unknown permission "core:app:allow-nope-4999"'));
+    expect(result.stdout).not.toContain('"core:app:allow-nope-5000"');
+    expect(result.code).toBe(1);
+  });
+
   it("a 9.8 MB file of 800,000 unknown permissions, in bounded memory", () => {
     const dir = folder({});
     const permissions = Array.from({ length: 800_000 }, (_, i) => `x:p${i}`);

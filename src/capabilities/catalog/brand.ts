@@ -26,6 +26,13 @@ export function spellName(key: string, name: string, to: Spelling): string {
   return match ? brandName(match[1] as "allow" | "deny", to) : name;
 }
 
+/** A permission name of `key` in the spelling it is not written in (`allow-host-version` → `allow-tauri-version`), when it carries the brand word. */
+export function otherSpellingName(key: string, name: string): string | undefined {
+  if (key !== BRAND_KEY) return undefined;
+  const match = NAME.exec(name);
+  return match ? brandName(match[1] as "allow" | "deny", match[2] === "host" ? "tauri" : "host") : undefined;
+}
+
 /** A full identifier (`core:app:allow-tauri-version`) in `to`'s spelling. */
 export function spellIdentifier(identifier: string, to: Spelling): string {
   if (!identifier.startsWith(`${BRAND_KEY}:`)) return identifier;

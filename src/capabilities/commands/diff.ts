@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { loadProject } from "../load/project.js";
-import { diffAccess, type Grant } from "../queries/diff.js";
+import { diffAccessOnPlatforms } from "../queries/diff.js";
 import { SourceLines } from "../queries/project-model.js";
-import { PlatformMerge, resolvePlatformGroups } from "../queries/platforms.js";
+import { resolvePlatformGroups } from "../queries/platforms.js";
 import { renderDiffJson, renderDiffText } from "../render/diff.js";
 import { EXIT_FINDINGS, EXIT_OK } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
@@ -29,30 +29,8 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
       }),
     );
     const [before, after] = sides as [(typeof sides)[number], (typeof sides)[number]];
-    // A change can grant access on one platform only (a capability with `platforms`): every platform
-    // is compared, and a grant is reported with the platforms it is new on.
-    const added = new PlatformMerge<Grant>();
-    const removed = new PlatformMerge<Grant>();
-    for (const old of before.groups) {
-      for (const current of after.groups) {
-        const platforms = old.platforms.filter((p) => current.platforms.includes(p));
-        if (platforms.length === 0) continue;
-        const diff = diffAccess(old.model, current.model);
-        for (const grant of diff.added) added.add(grantKey(grant), grant, platforms);
-        for (const grant of diff.removed) removed.add(grantKey(grant), grant, platforms);
-      }
-    }
-    const ordered = (merge: PlatformMerge<Grant>) => merge.values().sort((a, b) => compareKeys(grantKey(a.item), grantKey(b.item)));
-    const answer = { asked, added: ordered(added), removed: ordered(removed), before: before.lines, after: after.lines };
+    const answer = { asked, ...diffAccessOnPlatforms(before.groups, after.groups), before: before.lines, after: after.lines };
     io.stdout.write(options.format === "json" ? renderDiffJson(answer) : renderDiffText(answer));
     setExitCode(answer.added.length ? EXIT_FINDINGS : EXIT_OK);
   });
-}
-
-function grantKey(grant: Grant): string {
-  return JSON.stringify([grant.command, grant.context, grant.target, grant.pattern]);
-}
-
-function compareKeys(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { commandIndexFor, commandOfRefusal, explainCall, parseRefusal } from "../queries/explain.js";
-import { knownWindowLabels, SourceLines } from "../queries/project-model.js";
+import { knownWindowLabels, originDisplay, SourceLines } from "../queries/project-model.js";
 import { describePlatforms } from "../queries/platforms.js";
 import { quoteList } from "../../core/did-you-mean.js";
 import { EXIT_OK } from "../../core/exit-codes.js";
@@ -57,7 +57,7 @@ export function registerExplain(program: Command, io: MainOptions, setExitCode: 
       io.stdout.write(JSON.stringify({ refusal, platforms: asked, notes, ...callJson(call, lines) }, null, 2) + "\n");
     } else {
       const out = [
-        `the host refused ${lookup.command} for window "${window}", webview "${webview}", origin ${origin.kind === "local" ? "local" : origin.url} (${describeKind(refusal.kind)})`,
+        `the host refused ${lookup.command} for window "${window}", webview "${webview}", origin ${originDisplay(origin)} (${describeKind(refusal.kind)})`,
         `caplint resolves this app for ${describePlatforms(asked, asked)}:`,
         ...notes.map((note) => `note: ${note}`),
         ...renderCall(call, asked, lines),

@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import path from "node:path";
 import { lint } from "../lint.js";
 import { loadProject, type Project } from "../load/project.js";
-import { knownWindowLabels, resolveProject } from "../queries/project-model.js";
+import { knownWindowLabels, originDisplay } from "../queries/project-model.js";
+import { describePlatforms, resolvePlatformGroups, type PlatformGroup } from "../queries/platforms.js";
 import { EXIT_OK } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { toolVersion } from "../../core/tool.js";
@@ -10,8 +11,9 @@ import { UsageError } from "../../core/errors.js";
 import { capabilitySettings, lintSettings, loadOptionsFrom } from "./options.js";
 import { CAPABILITY_RULES } from "../rules/index.js";
 import type { RuleMeta } from "../../core/rule.js";
-import { addQueryOptions, loadModel, originOf, type QueryOptions } from "./query-options.js";
+import { addQueryOptions, loadGroups, originOf, type QueryOptions } from "./query-options.js";
 import { writeOutputFile } from "../../core/output.js";
+import { terminalSafe } from "../../core/terminal-text.js";
 import type { SetExitCode } from "../../core/command.js";
 import { plural } from "../../core/wording.js";
 
@@ -30,24 +32,35 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
     .option("--html <file>", "write the HTML report to this file (atomically); - for standard output")
     .option("--against <dir>", "a baseline version of the app (folder) to compare with: what this version grants beyond it is new")
     .option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v: string, p: string[]) => [...p, v], [])
-    .option("-u, --url <url>", "origin of the calling pages (default: local)")
+    .option("-u, --url <url>", "origin of the calling pages: a URL, or local (default: every origin, local pages and every remote pattern)")
     .option("--rule <id=severity>", "set a rule's severity for the findings shown: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], []);
   addQueryOptions(command, ["html"]).action(async (paths: string[], options: ReportOptions) => {
     if (options.html === undefined || options.html === "") throw new UsageError("report: say where to write it with --html FILE (or --html - for standard output)");
     // The same settings as `check`, so both count the same findings.
     const settings = await capabilitySettings(options, io.cwd, allRules);
-    const { project, model } = await loadModel(paths, options, io, settings);
-    const origin = originOf(options.url, project);
+    const { project, asked, groups } = await loadGroups(paths, options, io, settings);
+    // Without --url the page covers every origin: a grant made only to remote pages is access too.
+    const origin = options.url === undefined ? undefined : originOf(options.url, project);
     const windows = options.window.length ? options.window : knownWindowLabels(project);
-    const result = await lint(project, { ...lintSettings(settings, CAPABILITY_RULES), platforms: [model.platform] });
-    let against: { label: string; project: Project; model: ReturnType<typeof resolveProject> } | undefined;
+    const result = await lint(project, { ...lintSettings(settings, CAPABILITY_RULES), platforms: asked });
+    let against: { label: string; project: Project; groups: PlatformGroup[] } | undefined;
     if (options.against !== undefined) {
       const baseline = await loadProject(loadOptionsFrom([options.against], { ...options, app: undefined }, io.cwd));
-      against = { label: options.against, project: baseline, model: resolveProject(baseline, model.platform) };
+      against = { label: options.against, project: baseline, groups: resolvePlatformGroups(baseline, asked) };
     }
     // Imported here so the other commands do not load the page's code.
     const [{ buildReport }, { renderReportHtml }] = await Promise.all([import("../html-report/model.js"), import("../html-report/html.js")]);
-    const data = await buildReport({ project, model, lint: result, windows, origin, app: appLabel(project, paths, options.app, io.cwd), toolVersion: toolVersion(), ...(against ? { against } : {}) });
+    const data = await buildReport({
+      project,
+      groups,
+      asked,
+      lint: result,
+      windows,
+      ...(origin ? { origin } : {}),
+      app: appLabel(project, paths, options.app, io.cwd),
+      toolVersion: toolVersion(),
+      ...(against ? { against } : {}),
+    });
     const html = renderReportHtml(data);
     if (options.html === "-") {
       io.stdout.write(html);
@@ -55,14 +68,16 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
       const inputs = [...project.inputs, ...project.documents.map((d) => d.absolutePath), ...(project.config ? [project.config.document.absolutePath] : [])];
       await writeOutputFile("--html", { given: options.html, cwd: io.cwd, stdout: io.stdout, inputs }, html);
       const c = data.counts;
+      const scope = `${describePlatforms(asked, asked)}${data.platformGroups.length > 1 ? " (they differ)" : ""}, ${origin ? `origin ${originDisplay(origin)}` : "every origin"}`;
       const parts = [
-        `${plural(c.windows, "window")} × ${plural(c.plugins, "plugin")}`,
+        `${plural(c.windows, "window")} × ${plural(c.plugins, "plugin")} on ${scope}`,
+        ...(c.remote ? [`${plural(c.remote, "command grant")} from remote pages only`] : []),
         `${plural(c.errors, "error")}, ${plural(c.warnings, "warning")}`,
         plural(c.dangerousFindings, "dangerous grant"),
         ...(data.diff ? [`${c.added} new and ${c.removed} removed command grant${c.removed === 1 ? "" : "s"} against ${data.diff.against}`] : []),
         ...(settings.configLabel ? [`config: ${settings.configLabel}`] : []),
       ];
-      io.stdout.write(`wrote ${options.html}: ${parts.join("; ")}\n`);
+      io.stdout.write(terminalSafe(`wrote ${options.html}: ${parts.join("; ")}\n`));
     }
     // The report is informational: findings and new access do not change the exit code.
     setExitCode(EXIT_OK);

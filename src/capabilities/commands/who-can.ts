@@ -21,7 +21,7 @@ export function registerWhoCan(program: Command, io: MainOptions, setExitCode: S
     const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
     const index = new CommandIndex(project.catalog, groups.flatMap((g) => [...g.model.allowed.keys(), ...g.model.denied.keys()]));
     // Either spelling of the brand word (plugin:app|host_version ≡ plugin:app|tauri_version), answered in the project's.
-    const lookup = lookupCommand(project.catalog.spellCommand(written), index);
+    const lookup = lookupCommand(written, index);
     if (!lookup.ok) throw new UsageError(`${lookup.message}${lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : ""}`);
     const allowed = new PlatformMerge<ResolvedCommand>();
     const denied = new PlatformMerge<ResolvedCommand>();

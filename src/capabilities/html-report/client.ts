@@ -74,10 +74,12 @@ export const CLIENT_SCRIPT = String.raw`(function () {
     if (cell.dangers) add(summary, el("span", "pill danger", "\u26a0 " + plural(cell.dangers.length, "dangerous grant")));
     if (added) add(summary, el("span", "pill new", "+" + added + " new"));
     if (cell.denied.length) add(summary, el("span", "pill denied", "\u2716 " + cell.denied.length + " denied"));
+    if (cell.remote) add(summary, el("span", "pill remote", cell.remote + " from remote pages only"));
+    if (cell.platformSpecific) add(summary, el("span", "pill platform", cell.platformSpecific + " not on every platform"));
     var via = add(panel, el("p", "d-via"));
     via.textContent = info.capabilities.length
-      ? "Capabilities covering \u201c" + label + "\u201d from " + data.origin + ": " + info.capabilities.join(", ")
-      : "No capability covers \u201c" + label + "\u201d from " + data.origin + ".";
+      ? "Capabilities covering \u201c" + label + "\u201d from " + data.originText + ": " + info.capabilities.join(", ")
+      : "No capability covers \u201c" + label + "\u201d from " + data.originText + ".";
 
     if (cell.dangers) {
       var box = add(panel, el("div", "danger-box"));
@@ -104,13 +106,15 @@ export const CLIENT_SCRIPT = String.raw`(function () {
         add(name, el("code", "", command.command));
         if (command.dangers) add(name, el("span", "pill danger", "\u26a0 dangerous"));
         if (command.added) add(name, el("span", "pill new", "new"));
+        if (command.remoteOnly) add(name, el("span", "pill remote", "remote pages only"));
+        if (command.platforms) add(name, el("span", "pill platform", command.platforms.join(", ") + " only"));
         var why = add(tr, el("td", "why"));
         add(why, entriesNode(command.grantedBy));
         if (command.scope) add(why, scopeNode("command scope", command.scope));
         if (command.globalScope) add(why, scopeNode("global scope", command.globalScope));
       });
     } else {
-      add(panel, el("p", "empty", "\u201c" + label + "\u201d cannot call any " + column.label + " command from " + data.origin + "."));
+      add(panel, el("p", "empty", "\u201c" + label + "\u201d cannot call any " + column.label + " command from " + data.originText + "."));
     }
 
     if (cell.denied.length) {
@@ -121,6 +125,7 @@ export const CLIENT_SCRIPT = String.raw`(function () {
         var li = add(denied, el("li"));
         li.setAttribute("data-command", item.command);
         add(li, el("code", "", item.command));
+        if (item.platforms) add(li, el("span", "pill platform", item.platforms.join(", ") + " only"));
         add(li, el("span", "label", "denied by"));
         add(li, entriesNode(item.deniedBy, "deny"));
         if (item.grantedBy.length) {

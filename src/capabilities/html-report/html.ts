@@ -75,19 +75,21 @@ function header(data: ReportData): string {
       "capabilities",
       String(c.capabilities),
       c.capabilities === 1 ? "capability" : "capabilities",
-      c.inactiveCapabilities ? `+${c.inactiveCapabilities} not on ${data.platform}` : `in effect on ${data.platform}`,
+      c.inactiveCapabilities ? `+${c.inactiveCapabilities} not on ${platformsText(data)}` : `in effect on ${platformsText(data)}`,
     ),
     stat("findings", String(c.errors + c.warnings), c.errors + c.warnings === 1 ? "finding" : "findings", `${plural(c.errors, "error")} · ${plural(c.warnings, "warning")}`, c.errors ? "bad" : c.warnings ? "warn" : "good"),
     stat("dangerous", String(c.dangerousFindings), "dangerous grants", `${plural(c.dangerousCells, "matrix cell")} marked`, c.dangerousFindings ? "bad" : "good"),
   ];
+  if (c.remote) stats.push(stat("remote", String(c.remote), "remote-only grants", "window × command callable from remote pages only", "warn"));
   if (data.diff) stats.push(stat("added", `+${c.added ?? 0}`, "new grants", `${c.removed ?? 0} removed since the baseline`, c.added ? "new" : "good"));
   return `<header class="top">
 <div class="brand"><span class="logo" aria-hidden="true">◆</span> caplint <span>capability report</span></div>
 <h1>${escapeHtml(data.title)}</h1>
 <dl class="meta">
 <div><dt>folder</dt><dd data-meta="app">${escapeHtml(data.app)}</dd></div>
-<div><dt>platform</dt><dd data-meta="platform">${escapeHtml(data.platform)}</dd></div>
-<div><dt>origin</dt><dd data-meta="origin">${escapeHtml(data.origin)}</dd></div>
+<div><dt>${data.platforms.length === 1 ? "platform" : "platforms"}</dt><dd data-meta="platform">${escapeHtml(platformsText(data))}</dd></div>
+${data.platformGroups.length > 1 ? `<div><dt>platforms differ</dt><dd data-meta="platform-groups">${escapeHtml(data.platformGroups.map((g) => g.join(", ")).join(" | "))}</dd></div>` : ""}
+<div><dt>origin</dt><dd data-meta="origin">${escapeHtml(data.origin === "any" ? "every origin (local and remote)" : data.originText)}</dd></div>
 ${data.diff ? `<div><dt>baseline</dt><dd data-meta="baseline">${escapeHtml(data.diff.against)}</dd></div>` : ""}
 <div><dt>caplint</dt><dd data-meta="version">${escapeHtml(data.tool.version)}</dd></div>
 </dl>
@@ -106,7 +108,7 @@ function matrixSection(data: ReportData): string {
     .map((row, r) => {
       const cells = data.cells[r]!.map((cell, col) => cellHtml(data, r, col, cell)).join("");
       const via = row.capabilities.length ? `via ${row.capabilities.join(", ")}` : "no capability";
-      const total = `<td class="total" data-total="${row.callable}"><strong>${row.callable}</strong>${row.dangerous ? ` <span class="mark-danger" title="cells with a dangerous grant">⚠${row.dangerous}</span>` : ""}${row.added ? ` <span class="mark-new" title="commands not callable in the baseline">+${row.added}</span>` : ""}${row.removed ? ` <span class="mark-removed" title="commands no longer callable">−${row.removed}</span>` : ""}</td>`;
+      const total = `<td class="total" data-total="${row.callable}"><strong>${row.callable}</strong>${row.remote ? ` <span class="mark-remote" title="commands only remote pages can call">R${row.remote}</span>` : ""}${row.dangerous ? ` <span class="mark-danger" title="cells with a dangerous grant">⚠${row.dangerous}</span>` : ""}${row.added ? ` <span class="mark-new" title="commands not callable in the baseline">+${row.added}</span>` : ""}${row.removed ? ` <span class="mark-removed" title="commands no longer callable">−${row.removed}</span>` : ""}</td>`;
       return `<tr data-window="${escapeHtml(row.window)}"><th scope="row" class="window"><div class="label">${escapeHtml(row.window)}</div><div class="via">${escapeHtml(via)}</div></th>${cells}${total}</tr>`;
     })
     .join("\n");
@@ -114,12 +116,14 @@ function matrixSection(data: ReportData): string {
     .map((level) => `<span class="swatch h${level.level}">${level.min === level.max ? level.min : `${level.min}–${level.max}`}</span>`)
     .join("");
   return `<section id="matrix" class="card">
-<div class="section-head"><h2>Access matrix</h2><p class="lead">Commands each window can call, per plugin, from ${escapeHtml(data.origin === "local" ? "the app's own pages" : data.origin)} on ${escapeHtml(data.platform)}. Click a cell for the commands and where each grant comes from.</p></div>
+<div class="section-head"><h2>Access matrix</h2><p class="lead">Commands each window can call, per plugin, from ${escapeHtml(data.originText)} on ${escapeHtml(platformsText(data))}. Click a cell for the commands and where each grant comes from.</p></div>
 <div class="legend" aria-label="legend">
 <span class="legend-group"><span class="legend-title">commands</span><span class="swatch h0">0</span>${legend}</span>
 <span class="legend-group"><span class="key key-danger">⚠</span><span>dangerous grant (<code>dangerous-permission</code>)</span></span>
 ${data.diff ? `<span class="legend-group"><span class="key key-new">+n</span><span>new since the baseline</span></span>` : ""}
 <span class="legend-group"><span class="key key-denied">✖n</span><span>granted but denied</span></span>
+${data.counts.remote ? `<span class="legend-group"><span class="key key-remote">R</span><span>callable from remote pages only</span></span>` : ""}
+${data.platformGroups.length > 1 ? `<span class="legend-group"><span class="key key-platform">P</span><span>not on every platform</span></span>` : ""}
 </div>
 <div class="matrix-wrap"><table class="matrix" id="matrix-table">
 <thead><tr><th class="corner" scope="col"><span>window</span><span>plugin</span></th>${head}<th scope="col" class="plugin total-head"><span>total</span></th></tr></thead>
@@ -134,6 +138,11 @@ ${body}
 </section>`;
 }
 
+/** The asked platforms in words: "linux", "all platforms", "macOS, iOS". */
+function platformsText(data: ReportData): string {
+  return data.platforms.length === 1 ? data.platforms[0]! : data.platforms.length === 5 ? "all platforms" : data.platforms.join(", ");
+}
+
 function cellHtml(data: ReportData, row: number, col: number, cell: ReportCell): string {
   const window = data.windows[row]!;
   const column = data.columns[col]!;
@@ -142,12 +151,15 @@ function cellHtml(data: ReportData, row: number, col: number, cell: ReportCell):
   const label = [
     `${window} × ${column.label}: ${plural(cell.count, "callable command")}`,
     ...(cell.dangers ? [plural(cell.dangers.length, "dangerous grant")] : []),
+    ...(cell.remote ? [`${cell.remote} from remote pages only`] : []),
+    ...(cell.platformSpecific ? [`${cell.platformSpecific} not on every platform`] : []),
     ...(added ? [`${added} new`] : []),
     ...(cell.denied.length ? [`${cell.denied.length} denied`] : []),
     ...(cell.removed?.length ? [`${cell.removed.length} no longer callable`] : []),
   ].join(", ");
   const marks = [
     cell.dangerous ? `<span class="mark-danger" aria-hidden="true">⚠</span>` : "",
+    cell.remote || cell.platformSpecific ? `<span class="mark-kind" aria-hidden="true">${cell.remote ? "R" : ""}${cell.platformSpecific ? "P" : ""}</span>` : "",
     added ? `<span class="mark-new" aria-hidden="true">+${added}</span>` : "",
     cell.denied.length ? `<span class="mark-denied" aria-hidden="true">✖${cell.denied.length}</span>` : "",
   ].join("");
@@ -168,8 +180,9 @@ function diffSection(data: ReportData): string {
           `<div class="prow"><span class="pname">${escapeHtml(plugin)}</span><span class="chips">${grants
             .map((grant) => {
               const short = parseCommandName(grant.command).name;
-              const title = `${grant.command}\n${[grant.capability, ...grant.chain].join(" › ")}\n${grant.file}:${grant.line}`;
-              return `<code class="chip ${kind}" data-command="${escapeHtml(grant.command)}" title="${escapeHtml(title)}">${escapeHtml(short)}</code>`;
+              const title = `${grant.command}${grant.platforms ? ` (${grant.platforms.join(", ")} only)` : ""}\n${[grant.capability, ...grant.chain].join(" › ")}\n${grant.file}:${grant.line}`;
+              const only = grant.platforms ? ` <span class="only">${escapeHtml(grant.platforms.join(", "))} only</span>` : "";
+              return `<code class="chip ${kind}" data-command="${escapeHtml(grant.command)}" title="${escapeHtml(title)}">${escapeHtml(short)}${only}</code>`;
             })
             .join("")}</span></div>`,
       )
@@ -214,7 +227,7 @@ function capabilitiesSection(data: ReportData): string {
   const rows = data.capabilities
     .map(
       (c) =>
-        `<tr${c.inactive ? ` class="inactive" title="${escapeHtml(`not used on ${data.platform}`)}"` : ""} data-capability="${escapeHtml(c.identifier)}"><td><strong>${escapeHtml(c.identifier)}</strong>${c.inactive ? ` <span class="off">not on ${escapeHtml(data.platform)}</span>` : ""}</td><td><code class="loc">${escapeHtml(`${c.file}:${c.line}`)}</code></td><td>${list(c.windows)}</td><td>${list(c.webviews)}</td><td>${list(c.contexts)}</td><td>${c.platforms ? list(c.platforms) : `<span class="none">all</span>`}</td><td class="num">${c.permissions}</td></tr>`,
+        `<tr${c.inactive ? ` class="inactive" title="${escapeHtml(`not used on ${platformsText(data)}`)}"` : ""} data-capability="${escapeHtml(c.identifier)}"><td><strong>${escapeHtml(c.identifier)}</strong>${c.inactive ? ` <span class="off">not on ${escapeHtml(platformsText(data))}</span>` : c.inactiveOn ? ` <span class="off">not on ${escapeHtml(c.inactiveOn.join(", "))}</span>` : ""}</td><td><code class="loc">${escapeHtml(`${c.file}:${c.line}`)}</code></td><td>${list(c.windows)}</td><td>${list(c.webviews)}</td><td>${list(c.contexts)}</td><td>${c.platforms ? list(c.platforms) : `<span class="none">all</span>`}</td><td class="num">${c.permissions}</td></tr>`,
     )
     .join("\n");
   return `<section id="capabilities" class="card">
@@ -289,6 +302,11 @@ table{border-collapse:collapse}
 .cell.danger{box-shadow:inset 0 0 0 3px var(--danger)}
 .cell .mark-danger{position:absolute;top:0;right:3px;font-size:13px;color:var(--danger);text-shadow:0 0 2px #fff,0 0 2px #fff}
 .cell .mark-new{position:absolute;bottom:2px;left:3px;font-size:9.5px;font-weight:700;padding:0 3px;border-radius:3px;color:var(--new);background:var(--new-bg);border:1px solid var(--new-line);line-height:13px}
+.cell .mark-kind{position:absolute;top:1px;left:3px;font-size:9px;font-weight:700;color:var(--new);letter-spacing:.04em}
+.key-remote,.key-platform{color:var(--new);border:1px solid var(--new-line);background:var(--new-bg)}
+.matrix .total .mark-remote{color:var(--new);font-weight:700;font-size:12px}
+.chip .only{font-size:10.5px;color:var(--muted);font-weight:400}
+.pill.remote,.pill.platform{color:var(--new);background:var(--new-bg);border:1px solid var(--new-line)}
 .cell .mark-denied{position:absolute;bottom:2px;right:3px;font-size:9.5px;font-weight:700;padding:0 2px;border-radius:3px;color:#475467;background:#f2f4f7;line-height:13px}
 .matrix td.total{padding:0 10px;font-variant-numeric:tabular-nums;white-space:nowrap;border-left:1px solid var(--line)}
 .matrix .total .mark-danger{color:var(--danger);font-weight:700;font-size:12px}

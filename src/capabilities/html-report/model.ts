@@ -3,17 +3,19 @@
  * callable command, the lint findings, dangerous grants and, with a baseline, the access diff.
  * Pure: built from already loaded projects, resolved models and a lint result; no I/O.
  */
-import { accessMatrix, compareCodePoints, labelMatches, type AccessMatrix, type Origin, type ResolvedCommand, type ResolvedModel } from "../engine/index.js";
+import { accessMatrix, compareCodePoints, labelMatches, LOCAL_ORIGIN, type AccessMatrix, type Origin, type ResolvedCommand, type ResolvedModel } from "../engine/index.js";
 import path from "node:path";
 import type { Diagnostic } from "../../core/diagnostics.js";
 import type { JsonPath } from "../../core/location.js";
 import type { LintResult } from "../lint.js";
 import type { Project } from "../load/project.js";
 import { isPlainObject } from "../../core/json.js";
-import { diffAccess, type Grant } from "../queries/diff.js";
+import type { Capability } from "../model/types.js";
+import { diffAccessOnPlatforms, type PlatformGrant } from "../queries/diff.js";
+import { entryKey, type PlatformGroup } from "../queries/platforms.js";
+import { everyOrigin, originDisplay, SourceLines } from "../queries/project-model.js";
 import { dangerousGrants } from "../dangers/index.js";
 import { parseCommandName } from "../engine/command-name.js";
-import { SourceLines } from "../queries/project-model.js";
 import { valuesOf } from "../model/types.js";
 
 /** Column id of the app's own commands (no `plugin:` prefix); a plugin name is never empty. */
@@ -25,16 +27,20 @@ const MAX_SCOPE_TEXT = 300;
 
 export interface ReportInput {
   project: Project;
-  model: ResolvedModel;
+  /** The project resolved for each asked platform, platforms that resolve alike grouped. */
+  groups: readonly PlatformGroup[];
+  /** The platforms asked (default: all five). */
+  asked: readonly string[];
   lint: LintResult;
   /** Matrix rows. */
   windows: readonly string[];
-  origin: Origin;
+  /** The calling pages' origin; undefined for every origin at once (local pages and every remote pattern). */
+  origin?: Origin;
   /** The app folder (or input paths) as shown to the reader. */
   app: string;
   toolVersion: string;
-  /** A baseline version to compare with: access this version grants that the baseline did not is new. */
-  against?: { label: string; project: Project; model: ResolvedModel };
+  /** A baseline version to compare with, resolved for the same platforms: access this version grants that the baseline did not is new. */
+  against?: { label: string; project: Project; groups: readonly PlatformGroup[] };
 }
 
 /** Where a command comes from: one allow or deny entry, as the reader needs it. */
@@ -58,12 +64,18 @@ export interface ReportCommand {
   globalScope?: { allow: string[]; deny: string[] };
   /** Indices into `ReportData.findings`: `dangerous-permission` findings naming this command for a capability granting it here. */
   dangers?: number[];
-  /** Callable here but not in the baseline. */
+  /** Callable here but not in the baseline (on at least one platform). */
   added?: boolean;
+  /** The platforms it is callable on, when not every asked one. */
+  platforms?: string[];
+  /** Every grant behind it is for remote pages: local pages cannot call it. */
+  remoteOnly?: boolean;
 }
 
 export interface ReportDeniedCommand {
   command: string;
+  /** The platforms it is granted-but-denied on, when not every asked one. */
+  platforms?: string[];
   /** Allow entries a deny overrides here. */
   grantedBy: number[];
   deniedBy: number[];
@@ -81,6 +93,10 @@ export interface ReportCell {
   dangers?: number[];
   /** With a baseline: commands callable in the baseline and not any more. */
   removed?: string[];
+  /** Commands here that only remote pages can call. */
+  remote: number;
+  /** Commands here that some asked platforms do not grant. */
+  platformSpecific: number;
   /** 0 for no access, else 1 (least) to HEAT_LEVELS (most). */
   heat: number;
 }
@@ -95,10 +111,12 @@ export interface ReportColumn {
 
 export interface ReportRow {
   window: string;
-  /** Active capabilities covering the window at the origin. */
+  /** Active capabilities covering the window at the origin (on any asked platform). */
   capabilities: string[];
   callable: number;
   denied: number;
+  /** Callable commands that only remote pages can call. */
+  remote: number;
   dangerous: number;
   added: number;
   removed: number;
@@ -124,12 +142,16 @@ export interface ReportCapability {
   contexts: string[];
   platforms?: string[];
   permissions: number;
-  /** Not used on this platform (`platforms` excludes it). */
+  /** Not used on any asked platform (`platforms` excludes them all). */
   inactive: boolean;
+  /** Asked platforms it is not used on, when it is used on others. */
+  inactiveOn?: string[];
 }
 
 export interface DiffGrant {
   command: string;
+  /** The platforms the change holds on, when not every asked one. */
+  platforms?: string[];
   capability: string;
   chain: string[];
   file: string;
@@ -164,8 +186,16 @@ export interface ReportData {
   /** `productName`, else `identifier` from tauri.conf.json, else the folder's name. */
   title: string;
   app: string;
-  platform: string;
+  /** The platforms asked. */
+  platforms: string[];
+  /** The one platform asked, when only one was. */
+  platform?: string;
+  /** Groups of asked platforms that resolve alike: more than one means the answers differ by platform. */
+  platformGroups: string[][];
+  /** `local`, the remote URL asked, or `any` (every origin: local pages and every remote pattern). */
   origin: string;
+  /** The origin in words: "the app's own pages", "remote: https://…", "any origin (local pages and remote URLs)". */
+  originText: string;
   windows: string[];
   columns: ReportColumn[];
   rows: ReportRow[];
@@ -183,7 +213,10 @@ export interface ReportData {
     /** Commands denied everywhere. */
     denied: number;
     capabilities: number;
+    /** Capabilities no asked platform uses. */
     inactiveCapabilities: number;
+    /** Callable commands (window × command) that only remote pages can call. */
+    remote: number;
     errors: number;
     warnings: number;
     dangerousFindings: number;
@@ -197,113 +230,175 @@ export interface ReportData {
 export const HEAT_LEVELS = 8;
 
 export async function buildReport(input: ReportInput): Promise<ReportData> {
-  const { project, model, origin } = input;
+  const { project, origin } = input;
+  const asked = [...input.asked];
   const windows = [...input.windows];
-  const matrix = accessMatrix(model, windows, origin);
   const lines = new SourceLines(project);
+  // Without an origin, every context counts: a window whose only access is remote still shows it.
+  const view = (model: ResolvedModel) => (origin ? model : everyOrigin(model));
+  const matrixOf = (model: ResolvedModel) => accessMatrix(view(model), windows, origin ?? LOCAL_ORIGIN);
 
   // Errors first; otherwise lint's order (file, position).
   const diagnostics = [...input.lint.diagnostics].sort((a, b) => Number(b.severity === "error") - Number(a.severity === "error"));
   const findings: ReportFinding[] = diagnostics.map(findingOf);
-  const dangers = await dangersOf(model, diagnostics);
 
   const entries: ReportEntry[] = [];
-  const entryIds = new Map<ResolvedCommand, number>();
+  // One entry across platform resolutions: the same capability entry, chain and context.
+  const entryIds = new Map<string, number>();
   const entryId = (entry: ResolvedCommand): number => {
-    let id = entryIds.get(entry);
+    const key = entryKey(entry);
+    let id = entryIds.get(key);
     if (id === undefined) {
       id = entries.length;
       entries.push(entryOf(entry, lines));
-      entryIds.set(entry, id);
+      entryIds.set(key, id);
     }
     return id;
   };
 
-  const columns = columnsOf(matrix);
+  const groups = await Promise.all(
+    input.groups.map(async (group) => ({ platforms: group.platforms, model: group.model, matrix: matrixOf(group.model), dangers: await dangersOf(view(group.model), diagnostics) })),
+  );
+  const columns = columnsOf(groups.map((g) => g.matrix));
   const columnIndex = new Map(columns.map((column, i) => [column.id, i]));
-  const baseline = input.against ? accessMatrix(input.against.model, windows, origin) : undefined;
+  // The baseline's callable commands per window and platform.
+  const baseline = new Map<string, AccessMatrix>();
+  for (const group of input.against?.groups ?? []) {
+    const matrix = matrixOf(group.model);
+    for (const platform of group.platforms) baseline.set(platform, matrix);
+  }
+  const onSome = (platforms: readonly string[]) => (platforms.length < asked.length ? asked.filter((p) => platforms.includes(p)) : undefined);
 
   const cells: ReportCell[][] = [];
   const rows: ReportRow[] = [];
-  for (const [r, row] of matrix.rows.entries()) {
-    const rowCells: ReportCell[] = columns.map(() => ({ count: 0, commands: [], denied: [], dangerous: false, heat: 0 }));
-    const before = baseline ? new Set(baseline.rows[r]!.granted) : undefined;
-    for (const command of row.granted) {
-      const cell = rowCells[columnIndex.get(pluginOf(command))!]!;
-      const { grantedBy } = matrix.cell(row.window, command);
-      const item: ReportCommand = { command, grantedBy: grantedBy.map(entryId) };
-      const scope = scopeText(grantedBy.flatMap((g) => g.scope?.allow ?? []), grantedBy.flatMap((g) => g.scope?.deny ?? []));
-      if (scope) item.scope = scope;
-      const global = model.globalScope.get(grantedBy[0]!.key);
-      const globalScope = global ? scopeText(global.allow, global.deny) : undefined;
-      if (globalScope) item.globalScope = globalScope;
-      const plugin = pluginOf(command);
-      const capabilities = new Set(grantedBy.map((g) => g.capabilityIndex));
-      const locations = new Set(grantedBy.map((g) => locationKey(g.provenance.file, g.provenance.path)));
-      for (const danger of dangers) {
-        if (danger.plugin !== plugin || !capabilities.has(danger.capabilityIndex)) continue;
-        const named = danger.commands.has(command);
-        if (named) (item.dangers ??= []).push(danger.finding);
-        if (named || locations.has(danger.location)) {
-          cell.dangerous = true;
-          if (!(cell.dangers ??= []).includes(danger.finding)) cell.dangers.push(danger.finding);
+  for (const [r, window] of windows.entries()) {
+    const rowCells: ReportCell[] = columns.map(() => ({ count: 0, commands: [], denied: [], dangerous: false, remote: 0, platformSpecific: 0, heat: 0 }));
+    const callable = new Map<string, { item: ReportCommand; platforms: string[] }>();
+    const denied = new Map<string, { item: ReportDeniedCommand; platforms: string[] }>();
+    const removed = new Set<string>();
+    const capabilities = new Set<string>();
+    for (const group of groups) {
+      const row = group.matrix.rows[r]!;
+      for (const name of row.capabilities) capabilities.add(name);
+      const before = input.against ? group.platforms.map((p) => new Set(baseline.get(p)?.rows[r]!.granted ?? [])) : undefined;
+      for (const command of row.granted) {
+        const plugin = pluginOf(command);
+        const cell = rowCells[columnIndex.get(plugin)!]!;
+        const { grantedBy } = group.matrix.cell(window, command);
+        let known = callable.get(command);
+        if (!known) {
+          known = { item: { command, grantedBy: [] }, platforms: [] };
+          callable.set(command, known);
+          cell.commands.push(known.item);
+          cell.count++;
+        }
+        const item = known.item;
+        known.platforms.push(...group.platforms);
+        for (const id of grantedBy.map(entryId)) if (!item.grantedBy.includes(id)) item.grantedBy.push(id);
+        const scope = scopeText(grantedBy.flatMap((g) => g.scope?.allow ?? []), grantedBy.flatMap((g) => g.scope?.deny ?? []), item.scope);
+        if (scope) item.scope = scope;
+        const global = group.model.globalScope.get(grantedBy[0]!.key);
+        const globalScope = global ? scopeText(global.allow, global.deny, item.globalScope) : undefined;
+        if (globalScope) item.globalScope = globalScope;
+        const capabilityIndices = new Set(grantedBy.map((g) => g.capabilityIndex));
+        const locations = new Set(grantedBy.map((g) => locationKey(g.provenance.file, g.provenance.path)));
+        for (const danger of group.dangers) {
+          if (danger.plugin !== plugin || !capabilityIndices.has(danger.capabilityIndex)) continue;
+          const named = danger.commands.has(command);
+          if (named && !(item.dangers ??= []).includes(danger.finding)) item.dangers.push(danger.finding);
+          if (named || locations.has(danger.location)) {
+            cell.dangerous = true;
+            if (!(cell.dangers ??= []).includes(danger.finding)) cell.dangers.push(danger.finding);
+          }
+        }
+        if (before?.some((set) => !set.has(command))) item.added = true;
+      }
+      for (const command of row.overridden) {
+        const cell = rowCells[columnIndex.get(pluginOf(command))!]!;
+        const { grantedBy, deniedBy } = group.matrix.cell(window, command);
+        let known = denied.get(command);
+        if (!known) {
+          known = { item: { command, grantedBy: [], deniedBy: [] }, platforms: [] };
+          denied.set(command, known);
+          cell.denied.push(known.item);
+        }
+        known.platforms.push(...group.platforms);
+        for (const id of grantedBy.map(entryId)) if (!known.item.grantedBy.includes(id)) known.item.grantedBy.push(id);
+        for (const id of deniedBy.map(entryId)) if (!known.item.deniedBy.includes(id)) known.item.deniedBy.push(id);
+      }
+      if (before) {
+        const now = new Set(row.granted);
+        for (const set of before) {
+          for (const command of set) {
+            if (now.has(command) || removed.has(command)) continue;
+            // A plugin the new version no longer mentions at all has no column; the diff section lists it.
+            const cell = rowCells[columnIndex.get(pluginOf(command)) ?? -1];
+            if (cell) (cell.removed ??= []).push(command);
+            removed.add(command);
+          }
         }
       }
-      if (before && !before.has(command)) item.added = true;
-      cell.commands.push(item);
-      cell.count++;
     }
-    for (const command of row.overridden) {
-      const cell = rowCells[columnIndex.get(pluginOf(command))!]!;
-      const { grantedBy, deniedBy } = matrix.cell(row.window, command);
-      cell.denied.push({ command, grantedBy: grantedBy.map(entryId), deniedBy: deniedBy.map(entryId) });
-    }
-    if (baseline) {
-      const now = new Set(row.granted);
-      for (const command of baseline.rows[r]!.granted) {
-        if (now.has(command)) continue;
-        const cell = rowCells[columnIndex.get(pluginOf(command)) ?? -1];
-        // A plugin the new version no longer mentions at all has no column; the diff section lists it.
-        if (cell) (cell.removed ??= []).push(command);
+    for (const { item, platforms } of callable.values()) {
+      const cell = rowCells[columnIndex.get(pluginOf(item.command))!]!;
+      const some = onSome(platforms);
+      if (some) {
+        item.platforms = some;
+        cell.platformSpecific++;
+      }
+      if (item.grantedBy.every((id) => entries[id]!.context !== "local")) {
+        item.remoteOnly = true;
+        cell.remote++;
       }
     }
+    for (const { item, platforms } of denied.values()) {
+      const some = onSome(platforms);
+      if (some) item.platforms = some;
+    }
+    for (const cell of rowCells) cell.commands.sort((a, b) => compareCodePoints(a.command, b.command));
     cells.push(rowCells);
     rows.push({
-      window: row.window,
-      capabilities: row.capabilities,
-      callable: row.granted.length,
-      denied: row.overridden.length,
+      window,
+      capabilities: [...capabilities],
+      callable: callable.size,
+      denied: denied.size,
+      remote: rowCells.reduce((n, c) => n + c.remote, 0),
       dangerous: rowCells.filter((c) => c.dangerous).length,
       added: rowCells.reduce((n, c) => n + c.commands.filter((x) => x.added).length, 0),
-      removed: before ? [...before].filter((command) => !row.granted.includes(command)).length : 0,
+      removed: removed.size,
     });
   }
 
   const max = Math.max(0, ...cells.flat().map((cell) => cell.count));
   for (const cell of cells.flat()) cell.heat = heatLevel(cell.count, max);
 
-  const callable = new Set(matrix.rows.flatMap((row) => row.granted));
+  const callable = new Set(groups.flatMap((g) => g.matrix.rows.flatMap((row) => row.granted)));
+  const capabilityList = capabilitiesOf(project, input.groups, asked, lines);
   const data: ReportData = {
     tool: { name: "caplint", version: input.toolVersion },
     title: titleOf(project, input.app),
     app: input.app,
-    platform: model.platform,
-    origin: origin.kind === "local" ? "local" : origin.url,
+    platforms: asked,
+    ...(asked.length === 1 ? { platform: asked[0]! } : {}),
+    platformGroups: input.groups.map((g) => asked.filter((p) => g.platforms.includes(p))),
+    origin: origin === undefined ? "any" : origin.kind === "local" ? "local" : origin.url,
+    originText: origin === undefined ? "any origin (local pages and remote URLs)" : origin.kind === "local" ? "the app's own pages" : originDisplay(origin),
     windows,
     columns,
     rows,
     cells,
     entries,
     findings,
-    capabilities: capabilitiesOf(project, model, lines),
+    capabilities: capabilityList,
     heatLevels: heatLevels(max),
     counts: {
       windows: windows.length,
       plugins: columns.length,
       callable: callable.size,
-      denied: matrix.denied.length,
-      capabilities: model.capabilities.length,
-      inactiveCapabilities: model.inactive.length,
+      denied: new Set(groups.flatMap((g) => g.matrix.denied)).size,
+      capabilities: capabilityList.filter((c) => !c.inactive).length,
+      inactiveCapabilities: capabilityList.filter((c) => c.inactive).length,
+      remote: rows.reduce((n, row) => n + row.remote, 0),
       errors: findings.filter((f) => f.severity === "error").length,
       warnings: findings.filter((f) => f.severity === "warning").length,
       dangerousFindings: findings.filter((f) => f.ruleId === DANGEROUS_RULE).length,
@@ -312,12 +407,12 @@ export async function buildReport(input: ReportInput): Promise<ReportData> {
   };
 
   if (input.against) {
-    const diff = diffAccess(input.against.model, model);
+    const diff = diffAccessOnPlatforms(input.against.groups, input.groups);
     const beforeLines = new SourceLines(input.against.project);
     data.diff = {
       against: input.against.label,
-      added: groupGrants(diff.added, lines, windows),
-      removed: groupGrants(diff.removed, beforeLines, windows),
+      added: groupGrants(diff.added, lines, windows, asked),
+      removed: groupGrants(diff.removed, beforeLines, windows, asked),
       addedCount: diff.added.length,
       removedCount: diff.removed.length,
     };
@@ -345,9 +440,9 @@ export function pluginOf(command: string): string {
 }
 
 /** Every plugin the model mentions, by name, then the app's own commands. */
-function columnsOf(matrix: AccessMatrix): ReportColumn[] {
+function columnsOf(matrices: readonly AccessMatrix[]): ReportColumn[] {
   const counts = new Map<string, number>();
-  for (const command of matrix.commands) counts.set(pluginOf(command), (counts.get(pluginOf(command)) ?? 0) + 1);
+  for (const command of new Set(matrices.flatMap((matrix) => matrix.commands))) counts.set(pluginOf(command), (counts.get(pluginOf(command)) ?? 0) + 1);
   return [...counts.keys()]
     .sort((a, b) => (a === APP_COMMANDS ? 1 : b === APP_COMMANDS ? -1 : compareCodePoints(a, b)))
     .map((id) => ({ id, label: id === APP_COMMANDS ? APP_COMMANDS_LABEL : id, commands: counts.get(id)! }));
@@ -434,20 +529,24 @@ function entryOf(entry: ResolvedCommand, lines: SourceLines): ReportEntry {
   };
 }
 
-function scopeText(allow: readonly unknown[], deny: readonly unknown[]): { allow: string[]; deny: string[] } | undefined {
-  if (allow.length === 0 && deny.length === 0) return undefined;
+/** Scope values as JSON texts, added to those already known (another platform's grant of the same command). */
+function scopeText(allow: readonly unknown[], deny: readonly unknown[], known?: { allow: string[]; deny: string[] }): { allow: string[]; deny: string[] } | undefined {
+  if (allow.length === 0 && deny.length === 0) return known;
   const text = (value: unknown) => {
     const json = JSON.stringify(value) ?? String(value);
     return json.length > MAX_SCOPE_TEXT ? `${json.slice(0, MAX_SCOPE_TEXT)}…` : json;
   };
-  return { allow: [...new Set(allow.map(text))], deny: [...new Set(deny.map(text))] };
+  return { allow: [...new Set([...(known?.allow ?? []), ...allow.map(text)])], deny: [...new Set([...(known?.deny ?? []), ...deny.map(text)])] };
 }
 
-function capabilitiesOf(project: Project, model: ResolvedModel, lines: SourceLines): ReportCapability[] {
-  const inactive = new Set(model.inactive);
+function capabilitiesOf(project: Project, groups: readonly PlatformGroup[], asked: readonly string[], lines: SourceLines): ReportCapability[] {
+  // The asked platforms each capability is inactive on.
+  const inactiveOn = new Map<Capability, string[]>();
+  for (const group of groups) for (const capability of group.model.inactive) inactiveOn.set(capability, [...(inactiveOn.get(capability) ?? []), ...group.platforms]);
   return [...project.activeCapabilities]
     .sort((a, b) => compareCodePoints(a.identifier, b.identifier))
     .map((capability) => {
+      const off = asked.filter((p) => inactiveOn.get(capability)?.includes(p));
       const item: ReportCapability = {
         identifier: capability.identifier,
         file: capability.source.file,
@@ -456,17 +555,18 @@ function capabilitiesOf(project: Project, model: ResolvedModel, lines: SourceLin
         webviews: valuesOf(capability.webviews),
         contexts: [...(capability.local ? ["local"] : []), ...valuesOf(capability.remote?.urls ?? [])],
         permissions: capability.permissions.length,
-        inactive: inactive.has(capability),
+        inactive: off.length === asked.length,
       };
+      if (off.length > 0 && off.length < asked.length) item.inactiveOn = off;
       if (capability.platforms) item.platforms = valuesOf(capability.platforms);
       return item;
     });
 }
 
 /** Grants grouped by who gains or loses them (target, pattern, context), in the diff's order. */
-function groupGrants(grants: readonly Grant[], lines: SourceLines, windows: readonly string[]): DiffGroup[] {
+function groupGrants(grants: readonly PlatformGrant[], lines: SourceLines, windows: readonly string[], asked: readonly string[]): DiffGroup[] {
   const groups = new Map<string, DiffGroup>();
-  for (const grant of grants) {
+  for (const { item: grant, platforms } of grants) {
     const key = JSON.stringify([grant.target, grant.pattern, grant.context]);
     let group = groups.get(key);
     if (!group) {
@@ -483,6 +583,7 @@ function groupGrants(grants: readonly Grant[], lines: SourceLines, windows: read
     const entry = grant.entries[0]!;
     group.grants.push({
       command: grant.command,
+      ...(platforms.length < asked.length ? { platforms: asked.filter((p) => platforms.includes(p)) } : {}),
       capability: entry.provenance.capability,
       chain: entry.provenance.chain,
       file: entry.provenance.file,

@@ -9,7 +9,7 @@ import { loadBuiltinManifests } from "../catalog/builtin.js";
 import { APP_KEY, type AclManifests } from "../catalog/types.js";
 import { capabilityObjects, toCapability } from "../model/capability.js";
 import { isPlainObject } from "../../core/json.js";
-import { FileBudget, limitCapability } from "../model/limits.js";
+import { FileBudget, labelTooLong, limitCapability, LIMITS } from "../model/limits.js";
 import { checkAclManifests, checkPermissionFile } from "../catalog/manifest-shape.js";
 import { OptionError, requireByteCount, requireString, requireStringList } from "../library-options.js";
 import type { JsonPath } from "../../core/location.js";
@@ -276,6 +276,7 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
   }
 
   if (srcTauri) project.config = await loadAppConfig(srcTauri, cwd, maxBytes, problem, project, tomlParser);
+  if (project.config) limitConfig(project.config, problem);
   project.activeCapabilities = selectActive(project.capabilities, project.config);
   if (project.config) project.capabilities.push(...project.config.inlineCapabilities);
   if (!project.catalog.spellingFixed) {
@@ -419,6 +420,23 @@ function checkedAgainstBuiltins(
     out[key] = spellManifest(key, unionManifest(manifest, reference), spelling);
   }
   return out;
+}
+
+/**
+ * The per-value bounds of capability files, applied to the app config (tauri.conf.json, Tauri.toml) too: its inline capabilities
+ * (`app.security.capabilities`) share one budget as a file's capabilities do, and an over-long window
+ * label is left out (matching costs pattern × label length), each reported at its value.
+ */
+function limitConfig(config: AppConfig, problem: ProblemSink): void {
+  const budget = new FileBudget();
+  for (const capability of config.inlineCapabilities) {
+    for (const over of limitCapability(capability, budget)) problem(config.document.absolutePath, over.message, over.path);
+  }
+  config.windows = config.windows.filter((window) => {
+    if (window.label.length <= LIMITS.labelLength) return true;
+    problem(config.document.absolutePath, labelTooLong(window.label.length), [...window.path, "label"]);
+    return false;
+  });
 }
 
 /** The app config next to (or above) the capabilities folder (see APP_CONFIG_NAMES). */

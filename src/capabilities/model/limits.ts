@@ -18,7 +18,14 @@ export const LIMITS = {
   permissions: 5_000,
   /** Permissions and URLs of all capabilities of one file together: each costs a resolution and maybe a finding. */
   entriesPerFile: 30_000,
+  /** Characters of one `remote.urls` pattern: each is compiled to a regular expression and tested against origins. */
+  remoteUrlLength: 4_096,
+  /** Characters of a window label declared in tauri.conf.json (label patterns have their own bound in the glob matcher). */
+  labelLength: 1_024,
 } as const;
+
+export const labelTooLong = (length: number) =>
+  `the window label is ${length.toLocaleString("en-US")} characters long, over the limit of ${LIMITS.labelLength.toLocaleString("en-US")} caplint matches; it is not checked`;
 
 export interface LimitProblem {
   path: JsonPath;
@@ -52,7 +59,19 @@ export function limitCapability(capability: Capability, budget: FileBudget): Lim
     budget.used += list.length;
     return list;
   };
-  if (capability.remote) capability.remote.urls = cap(capability.remote.urls, LIMITS.remoteUrls, [...base, "remote", "urls"], "remote.urls");
+  if (capability.remote) {
+    capability.remote.urls = cap(capability.remote.urls, LIMITS.remoteUrls, [...base, "remote", "urls"], "remote.urls");
+    // Findings point at URLs by index, so the list is cut at an over-long pattern, as at a list bound.
+    const urls = capability.remote.urls;
+    const over = urls.findIndex((url) => url.length > LIMITS.remoteUrlLength);
+    if (over >= 0) {
+      problems.push({
+        path: [...base, "remote", "urls", over],
+        message: `the remote URL pattern is ${urls[over]!.length.toLocaleString("en-US")} characters long, over the limit of ${LIMITS.remoteUrlLength.toLocaleString("en-US")} caplint compiles; ${over < urls.length - 1 ? "it and the URLs after it are" : "it is"} not checked`,
+      });
+      capability.remote.urls = urls.slice(0, over);
+    }
+  }
   capability.windows = cap(capability.windows, LIMITS.labels, [...base, "windows"], "windows", false);
   capability.webviews = cap(capability.webviews, LIMITS.labels, [...base, "webviews"], "webviews", false);
   capability.permissions = cap(capability.permissions, LIMITS.permissions, [...base, "permissions"], "permissions");

@@ -10,8 +10,11 @@ export class CommandIndex {
   readonly keyOf = new Map<string, string>();
   /** `read_text_file` → every invoked name ending in it. */
   private readonly byBareName = new Map<string, string[]>();
+  /** A command in the project's spelling of the brand word (`plugin:app|host_version` ≡ `plugin:app|tauri_version`). */
+  readonly spell: (command: string) => string;
 
   constructor(catalog: Catalog, extraCommands: Iterable<string> = []) {
+    this.spell = (command) => catalog.spellCommand(command);
     for (const key of catalog.keys()) {
       const manifest = catalog.get(key)!;
       for (const permission of Object.values(manifest.permissions)) {
@@ -64,13 +67,16 @@ export type CommandLookup =
 export function lookupCommand(input: string, index: CommandIndex): CommandLookup {
   const text = input.trim();
   if (text === "") return { ok: false, message: "the command is empty", suggestions: [] };
-  if (index.has(text)) return { ok: true, command: text, known: true, suggestions: [] };
-  const invoked = invokedForm(text);
+  if (index.has(index.spell(text))) return { ok: true, command: index.spell(text), known: true, suggestions: [] };
+  const written = invokedForm(text);
+  // Either spelling of the brand word names the same command; answers use the project's.
+  const invoked = written === undefined ? undefined : index.spell(written);
   if (invoked !== undefined) {
     if (index.has(invoked)) return { ok: true, command: invoked, known: true, suggestions: [] };
     return { ok: true, command: invoked, known: false, suggestions: index.suggest(invoked) };
   }
   const candidates = index.withBareName(text);
+  if (candidates.length === 0 && /^(host|tauri)_version$/.test(text)) candidates.push(...index.withBareName(text === "host_version" ? "tauri_version" : "host_version"));
   if (candidates.length === 1) return { ok: true, command: candidates[0]!, known: true, suggestions: [] };
   if (candidates.length > 1) {
     return { ok: false, message: `"${text}" is a command of several plugins; write which one`, suggestions: candidates };

@@ -1,5 +1,6 @@
 import type { ResolvedCommand, ResolvedModel } from "../engine/index.js";
 import { compareStrings } from "../../core/diagnostics.js";
+import { PlatformMerge, type PlatformGroup } from "./platforms.js";
 
 /** One effective grant: a command callable from a context by windows or webviews matching a pattern. */
 export interface Grant {
@@ -36,6 +37,36 @@ export function diffAccess(oldModel: ResolvedModel, newModel: ResolvedModel): Ac
     added: newGrants.filter((grant) => !covered(grant, oldGrants)),
     removed: oldGrants.filter((grant) => !covered(grant, newGrants)),
   };
+}
+
+/** A grant with the platforms it is new (or gone) on. */
+export interface PlatformGrant {
+  item: Grant;
+  platforms: string[];
+}
+
+/**
+ * `diffAccess` on every platform both sides were resolved for: a change can grant access on one
+ * platform only (a capability with `platforms`), so each grant carries the platforms it is new on.
+ */
+export function diffAccessOnPlatforms(before: readonly PlatformGroup[], after: readonly PlatformGroup[]): { added: PlatformGrant[]; removed: PlatformGrant[] } {
+  const added = new PlatformMerge<Grant>();
+  const removed = new PlatformMerge<Grant>();
+  for (const old of before) {
+    for (const current of after) {
+      const platforms = old.platforms.filter((p) => current.platforms.includes(p));
+      if (platforms.length === 0) continue;
+      const diff = diffAccess(old.model, current.model);
+      for (const grant of diff.added) added.add(grantKey(grant), grant, platforms);
+      for (const grant of diff.removed) removed.add(grantKey(grant), grant, platforms);
+    }
+  }
+  const ordered = (merge: PlatformMerge<Grant>) => merge.values().sort((a, b) => compareStrings(grantKey(a.item), grantKey(b.item)));
+  return { added: ordered(added), removed: ordered(removed) };
+}
+
+function grantKey(grant: Grant): string {
+  return JSON.stringify([grant.command, grant.context, grant.target, grant.pattern]);
 }
 
 function grantsOf(model: ResolvedModel, spell: (command: string) => string): Grant[] {

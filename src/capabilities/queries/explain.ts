@@ -64,7 +64,7 @@ export function parseRefusal(text: string): Refusal | undefined {
 
 /** A URL at the end of a sentence or inside quotes loses the punctuation after it. */
 function trimUrl(url: string): string {
-  return url.replace(/[",;'`)\]]+$/, "");
+  return url.replace(/[",;'`)\].]+$/, "");
 }
 
 /** The command a refusal names, as invoked. In `{plugin}.{cmd}` texts a bare name is an app command. */

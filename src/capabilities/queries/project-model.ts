@@ -1,4 +1,4 @@
-import { resolve, type ResolvedCommand, type ResolvedModel } from "../engine/index.js";
+import { resolve, type Origin, type ResolvedCommand, type ResolvedModel } from "../engine/index.js";
 import type { JsonPath } from "../../core/location.js";
 import type { SourceDocument } from "../../core/source/document.js";
 import type { Project } from "../load/project.js";
@@ -6,6 +6,22 @@ import type { Project } from "../load/project.js";
 /** The host's view of a project on one platform: the capabilities the build uses, resolved. */
 export function resolveProject(project: Project, platform: string): ResolvedModel {
   return resolve({ capabilities: project.activeCapabilities, catalog: project.catalog, platform });
+}
+
+/**
+ * The model as seen from every origin at once: each capability's contexts (local and every remote
+ * pattern) all count, so a grant made only to remote pages shows beside the local ones. Denies are
+ * global anyway. For overviews (`report`); a single call always has one origin.
+ */
+export function everyOrigin(model: ResolvedModel): ResolvedModel {
+  return {
+    ...model,
+    allowed: model.allowed,
+    denied: model.denied,
+    globalScope: model.globalScope,
+    allowedCommandLists: (capabilityIndex) => model.allowedCommandLists(capabilityIndex),
+    capabilities: model.capabilities.map((capability) => ({ ...capability, contextMatches: (contextIndex: number) => contextIndex >= 0 && contextIndex < capability.contexts.length })),
+  };
 }
 
 const GLOB_CHARACTERS = /[*?[\]]/;
@@ -54,6 +70,14 @@ export function provenanceJson(entry: ResolvedCommand, lines: SourceLines) {
     windows: entry.windows,
     webviews: entry.webviews,
   };
+}
+
+/**
+ * An origin as the host's `Origin` display writes it (`local`, `remote: https://…/`), the way its
+ * refusal texts say "explicitly denied on origin remote: https://…", so answers read like the runtime.
+ */
+export function originDisplay(origin: Origin): string {
+  return origin.kind === "local" ? "local" : `remote: ${origin.url}`;
 }
 
 export function contextLabel(entry: ResolvedCommand): string {

@@ -1,7 +1,7 @@
 import type { Origin, ResolvedCommand, ScopeLists } from "../engine/index.js";
 import type { CallExplanation } from "../queries/explain.js";
 import { describePlatforms, platformNote, type PlatformMerge } from "../queries/platforms.js";
-import { contextLabel, provenanceJson, type SourceLines } from "../queries/project-model.js";
+import { contextLabel, originDisplay, provenanceJson, type SourceLines } from "../queries/project-model.js";
 import { textLines } from "../../core/terminal-text.js";
 import { callJson, chain, renderCall } from "./call.js";
 import { parseCommandName } from "../engine/command-name.js";
@@ -48,7 +48,7 @@ export interface CallAnswer {
 
 function header({ window, webview, origin, asked }: { window: string; webview: string; origin: Origin; asked: string[] }): string {
   const where = asked.length === 1 ? `platform ${asked[0]}` : `on ${describePlatforms(asked, asked)}`;
-  return `window "${window}", webview "${webview}", origin ${originText(origin)}, ${where}`;
+  return `window "${window}", webview "${webview}", origin ${originDisplay(origin)}, ${where}`;
 }
 
 function originText(origin: Origin): string {

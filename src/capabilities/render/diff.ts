@@ -1,14 +1,8 @@
-import type { Grant } from "../queries/diff.js";
+import type { PlatformGrant } from "../queries/diff.js";
 import { provenanceJson, type SourceLines } from "../queries/project-model.js";
 import { describePlatforms, platformNote } from "../queries/platforms.js";
 import { textLines } from "../../core/terminal-text.js";
 import { plural } from "../../core/wording.js";
-
-/** A grant with the platforms it is new (or gone) on. */
-export interface PlatformGrant {
-  item: Grant;
-  platforms: string[];
-}
 
 /** What `caplint diff` answers, ready to print; each side's grants point into that side's files. */
 export interface DiffAnswer {

@@ -1,5 +1,6 @@
 import type { AccessMatrix } from "../engine/index.js";
 import { describePlatforms } from "../queries/platforms.js";
+import { originDisplay } from "../queries/project-model.js";
 import { textLines } from "../../core/terminal-text.js";
 
 /** One matrix per group of platforms that resolve alike. */
@@ -41,7 +42,7 @@ export function renderMatrixText(matrices: readonly PlatformMatrix[], asked: rea
   const header = `${"command".padEnd(width)}  ${first.windows.join("  ")}`;
   const split = matrices.length > 1;
   const where = asked.length === 1 ? `platform ${asked[0]}` : describePlatforms(asked, asked);
-  const lines = [`${where}, origin ${first.origin.kind === "local" ? "local" : first.origin.url}; ✔ callable, ✖ granted but denied, · not granted`];
+  const lines = [`${where}, origin ${originDisplay(first.origin)}; ✔ callable, ✖ granted but denied, · not granted`];
   // Platforms that answer differently get one mark each, in a fixed order, so a split reads at a glance.
   if (split) lines.push(`platforms differ: each cell has one mark per group: ${matrices.map(({ platforms }, i) => `${i + 1}. ${platforms.join(", ")}`).join("; ")}`);
   lines.push(header);

@@ -1,4 +1,5 @@
 import { checkLabel, compileLabelPattern } from "../engine/match/glob.js";
+import { buildImpactOf } from "./support/platform-build.js";
 import { defineRule } from "./types.js";
 
 /** Characters that show a glob feature the host's globs lack. */
@@ -14,8 +15,11 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
-  check(context) {
+  async check(context) {
+    // The host compiles the globs when it resolves a build's active capabilities.
+    const impactOf = await buildImpactOf(context);
     for (const capability of context.capabilities) {
+      const impact = impactOf(capability);
       for (const field of ["windows", "webviews"] as const) {
         for (const { value: pattern, path } of capability[field]) {
           const at = { at: capability.source, path };
@@ -23,7 +27,8 @@ export default defineRule({
           if (!compiled.ok) {
             context.report({
               ...at,
-              message: `invalid ${field === "windows" ? "window" : "webview"} pattern "${pattern}": ${compiled.message}`,
+              demote: impact.demote,
+              message: `invalid ${field === "windows" ? "window" : "webview"} pattern "${pattern}": ${compiled.message}${impact.note}`,
               hint: "globs support *, ?, [abc] and [!abc]; ** only as a whole path component; write [*] for a literal *",
             });
             continue;

@@ -1,4 +1,5 @@
 import { compileRemotePattern } from "../engine/match/origin.js";
+import { buildImpactOf } from "./support/platform-build.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -7,8 +8,11 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
-  check(context) {
+  async check(context) {
+    // The host compiles the patterns when it resolves a build's active capabilities.
+    const impactOf = await buildImpactOf(context);
     for (const capability of context.capabilities) {
+      const impact = impactOf(capability);
       for (const { value: url, path } of capability.remote?.urls ?? []) {
         const compiled = compileRemotePattern(url);
         if (compiled.ok || compiled.unsafe) continue;
@@ -18,9 +22,11 @@ export default defineRule({
         context.report({
           at: capability.source,
           path,
-          message: relative
-            ? `remote URL pattern "${url}" does not parse: it has no scheme, so it reads as a relative URL`
-            : `remote URL pattern "${url}" does not parse: ${compiled.message.replace(/^invalid URL pattern: /, "")}`,
+          demote: impact.demote,
+          message:
+            (relative
+              ? `remote URL pattern "${url}" does not parse: it has no scheme, so it reads as a relative URL`
+              : `remote URL pattern "${url}" does not parse: ${compiled.message.replace(/^invalid URL pattern: /, "")}`) + impact.note,
           hint:
             relative && /^[\w*]/.test(url)
               ? `write the scheme: "https://${url}"`

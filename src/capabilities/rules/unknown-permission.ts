@@ -3,7 +3,7 @@ import { compareVersions } from "../catalog/versions.js";
 import { quoteList } from "../../core/did-you-mean.js";
 import { classifyIdentifier } from "./support/classify.js";
 import { legacyRename } from "./support/legacy.js";
-import { valuesOf, type Capability } from "../model/types.js";
+import { buildImpactOf } from "./support/platform-build.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -15,8 +15,7 @@ export default defineRule({
   async check(context) {
     // Build validation only checks capabilities active on the target: one inactive on every platform
     // this run covers (`--platform linux` and a macOS-only capability) does not break that build.
-    const models = await context.resolutions();
-    const inactiveHere = (capability: Capability) => models.length > 0 && models.every((model) => model.inactive.includes(capability));
+    const impactOf = await buildImpactOf(context);
     for (const { capability, entry } of context.entries()) {
       const verdict = classifyIdentifier(entry.identifier, context.catalog);
       if (verdict.kind !== "unknown-permission") continue;
@@ -33,18 +32,12 @@ export default defineRule({
         verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key)
           ? `the host has no core area "${verdict.key.slice(5)}"`
           : `${owner} has no permission or set "${verdict.base}"`;
-      const inactive = inactiveHere(capability);
-      const platforms = valuesOf(capability.platforms ?? []);
-      const build = !inactive
-        ? ""
-        : platforms.length
-          ? `; it breaks the ${platforms.join(" and ")} build (the capability is not active on ${models.map((m) => m.platform).join(" or ")})`
-          : "; it breaks no build (the capability is active on no platform)";
+      const impact = impactOf(capability);
       context.report({
         at: capability.source,
         path: entry.extended ? [...entry.path, "identifier"] : entry.path,
-        demote: inactive,
-        message: `unknown permission "${entry.identifier}": ${problem}${build}`,
+        demote: impact.demote,
+        message: `unknown permission "${entry.identifier}": ${problem}${impact.note}`,
         hint: suggestions.length
           ? `did you mean ${quoteList(suggestions)}?`
           : `list what exists with: caplint permissions ${verdict.key ?? ""}`.trimEnd(),

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { packageFile } from "../../core/package-files.js";
 import type { Catalog } from "../catalog/catalog.js";
 import { APP_KEY, type Manifest, type PermissionSetDef } from "../catalog/types.js";
+import { otherSpellingName } from "../catalog/brand.js";
 
 /** A JSON Schema node, as far as this module reads or writes one. */
 type SchemaNode = { [key: string]: unknown };
@@ -69,6 +70,14 @@ function identifierEntries(key: string, manifest: Manifest): SchemaNode[] {
     if (entries.has(name)) continue;
     const description = plain(permission.description ?? "");
     entries.set(name, { description, type: "string", const: prefix + name, markdownDescription: permission.description?.trim() || description });
+  }
+  // The brand word's other spelling (`allow-tauri-version` beside the spec's `allow-host-version`) names
+  // the same permission for the host: an editor must accept and complete both.
+  for (const [name, entry] of [...entries]) {
+    const other = otherSpellingName(key, name);
+    if (other === undefined || entries.has(other)) continue;
+    const same = ` The same permission as "${prefix}${name}" (the host accepts both spellings of its brand word).`;
+    entries.set(other, { ...entry, const: prefix + other, description: `${String(entry.description)}${same}`.trim(), markdownDescription: `${String(entry.markdownDescription)}\n\n${same.trim()}` });
   }
   return [...entries.values()];
 }

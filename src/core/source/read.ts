@@ -16,13 +16,14 @@ export type ReadResult = { ok: true; text: string; invalidUtf8At?: number } | { 
  */
 export function readTextFile(file: string, maxBytes: number): ReadResult {
   try {
-    const info = statSync(file);
+    const target = fsPath(file);
+    const info = statSync(target);
     if (info.isDirectory()) return { ok: false, message: "is a directory, not a file" };
     if (!info.isFile()) return { ok: false, message: "is not a regular file (FIFO, socket or device); skipped" };
     if (info.size > maxBytes) {
       return { ok: false, message: `file is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} limit (raise it with --max-file-size)` };
     }
-    return { ok: true, ...decodeUtf8(readFileSync(file)) };
+    return { ok: true, ...decodeUtf8(readFileSync(target)) };
   } catch (error) {
     return { ok: false, message: `cannot read file: ${describeIoError(error)}` };
   }
@@ -64,12 +65,73 @@ function firstReplacedCharacter(text: string, bytes: Uint8Array): number {
  */
 export function readForCodeFrame(file: string): string | undefined {
   try {
-    const info = lstatSync(file);
+    const info = lstatSync(fsPath(file));
     if (!info.isFile() || info.size > DEFAULT_MAX_FILE_BYTES) return undefined;
-    return decodeUtf8(readFileSync(file)).text;
+    return decodeUtf8(readFileSync(fsPath(file))).text;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * File names are bytes on Linux, and need not be UTF-8. caplint names such a file by a text in which
+ * each byte that is not UTF-8 reads `\xHH` (so every output shows it escaped and nothing is mis-read
+ * through a lossy U+FFFD name that may be another file's), and remembers the bytes to open it by.
+ */
+const rawPaths = new Map<string, Buffer>();
+
+/** What to hand the file system for a path caplint names: its real bytes when its name is not UTF-8. */
+export function fsPath(file: string): string | Buffer {
+  return rawPaths.size === 0 ? file : (rawPaths.get(file) ?? file);
+}
+
+/** Whether the path's name (or a folder's on the way) is not UTF-8: caplint then never writes to it. */
+export function hasRawName(file: string): boolean {
+  return rawPaths.has(file);
+}
+
+/** A directory entry's name as text: itself when it is UTF-8, else with `\xHH` for each byte that is not. */
+export function nameText(bytes: Buffer): { text: string; utf8: boolean } {
+  try {
+    return { text: strictDecoder.decode(bytes), utf8: true };
+  } catch {
+    let text = "";
+    let i = 0;
+    while (i < bytes.length) {
+      const length = sequenceLength(bytes, i);
+      if (length > 0) {
+        text += strictDecoder.decode(bytes.subarray(i, i + length));
+        i += length;
+      } else {
+        text += `\\x${bytes[i]!.toString(16).padStart(2, "0")}`;
+        i++;
+      }
+    }
+    return { text, utf8: false };
+  }
+}
+
+/** The length of the valid UTF-8 sequence starting at `i`, or 0 when the byte there starts none. */
+function sequenceLength(bytes: Buffer, i: number): number {
+  const lead = bytes[i]!;
+  const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+  if (length <= 1) return length;
+  if (i + length > bytes.length) return 0;
+  try {
+    strictDecoder.decode(bytes.subarray(i, i + length));
+    return length;
+  } catch {
+    return 0;
+  }
+}
+
+/** The child `name` (bytes) of `dir` as caplint names it, remembering its bytes when they are not UTF-8. */
+function childPath(dir: string, name: Buffer): { full: string; name: string } {
+  const { text, utf8 } = nameText(name);
+  const full = path.join(dir, text);
+  const parent = rawPaths.get(dir);
+  if (!utf8 || parent) rawPaths.set(full, Buffer.concat([parent ?? Buffer.from(dir), Buffer.from(path.sep), name]));
+  return { full, name: text };
 }
 
 export function formatBytes(bytes: number): string {
@@ -144,7 +206,7 @@ export async function walk(root: string, extensions: readonly string[], ignoreNa
   const visit = async (dir: string): Promise<void> => {
     let real: string;
     try {
-      real = await realpath(dir);
+      real = await realpath(fsPath(dir));
     } catch (error) {
       result.problems.push({ file: dir, message: `cannot read folder: ${describeIoError(error)}` });
       return;
@@ -157,24 +219,24 @@ export async function walk(root: string, extensions: readonly string[], ignoreNa
     seen.add(real);
     let entries;
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = await readdir(fsPath(dir), { withFileTypes: true, encoding: "buffer" });
     } catch (error) {
       result.problems.push({ file: dir, message: `cannot read folder: ${describeIoError(error)}` });
       return;
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entries.sort((a, b) => Buffer.compare(a.name, b.name));
     for (const entry of entries) {
-      const full = path.join(dir, entry.name);
+      const { full, name } = childPath(dir, entry.name);
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
         try {
-          const target = await realpath(full);
+          const target = await realpath(fsPath(full));
           if (!isWithin(target, boundaryReal)) {
-            if (entry.name !== "schemas" && (extensions.some((ext) => entry.name.endsWith(ext)) || (await stat(full)).isDirectory())) result.outside.push({ file: full, target });
+            if (name !== "schemas" && (extensions.some((ext) => name.endsWith(ext)) || (await stat(fsPath(full))).isDirectory())) result.outside.push({ file: full, target });
             continue;
           }
-          const info = await stat(full);
+          const info = await stat(fsPath(full));
           isDir = info.isDirectory();
           isFile = info.isFile();
         } catch (error) {
@@ -183,17 +245,17 @@ export async function walk(root: string, extensions: readonly string[], ignoreNa
         }
       }
       if (isDir) {
-        if (entry.name === "schemas") continue;
-        if (extensions.some((ext) => entry.name.endsWith(ext))) {
+        if (name === "schemas") continue;
+        if (extensions.some((ext) => name.endsWith(ext))) {
           result.problems.push({ file: full, message: "is a directory with a capability file extension; skipped" });
         }
         await visit(full);
-      } else if (ignoreName(entry.name)) {
+      } else if (ignoreName(name)) {
         continue;
-      } else if (extensions.some((ext) => entry.name.endsWith(ext))) {
+      } else if (extensions.some((ext) => name.endsWith(ext))) {
         if (isFile) result.files.push(full);
         else result.problems.push({ file: full, message: "is not a regular file (FIFO, socket or device); skipped" });
-      } else if (isFile && !entry.name.startsWith(".")) {
+      } else if (isFile && !name.startsWith(".")) {
         result.skipped.push(full);
       }
     }
