@@ -51,7 +51,7 @@ describe("dangerous grants as data: the rule and the report agree on the real-wo
       }
 
       const windows = knownWindowLabels(loaded);
-      const report = await buildReport({ project: loaded, model, lint: result, windows, origin: { kind: "local" }, app: project, toolVersion: "9.9.9" });
+      const report = await buildReport({ project: loaded, groups: [{ platforms: [PLATFORM], model }], asked: [PLATFORM], lint: result, windows, origin: { kind: "local" }, app: project, toolVersion: "9.9.9" });
       expect(report.counts.dangerousFindings).toBe(grants.length);
       // A cell is marked exactly when the window is granted, by the dangerous grant's capability, one of
       // its commands, or any command through the entry behind it (read off the engine's matrix, not the report).
