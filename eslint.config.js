@@ -47,6 +47,10 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["lint", "commands", "render", "html-report", "fix-project"], "rules see the model and the engine; the linter runs them")] }] },
   },
   {
+    files: ["src/capabilities/dangers/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["rules", "lint", "commands", "render", "html-report", "fix-project"], "dangers are data computed from the resolution: the rule and the report read them")] }] },
+  },
+  {
     files: ["src/capabilities/model/**", "src/capabilities/load/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["diagnostics", "rules", "lint", "engine", "commands", "render", "html-report"], "the model and the loaders are the ground floor: they know nothing of findings or rules")] }] },
   },

@@ -5,21 +5,13 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import standaloneCode from "ajv/dist/standalone/index.js";
+// The set-up the run-time compile uses too (src/capabilities/schema/validator-setup.ts); the build's tsc step has just written it.
+import { addCapabilitySchemas, VALIDATOR_OPTIONS } from "../dist/capabilities/schema/validator-setup.js";
 
-export const VALIDATOR_OPTIONS = { allErrors: true, strict: false, verbose: true };
-
-// Without `uniqueItems` (as src/schema/validate.ts compiles it): duplicate-permission owns those findings,
-// and Ajv's check is quadratic and throws on entries with a `toString` or `valueOf` key.
-const schema = JSON.parse(await readFile(new URL("../schema/capability.schema.json", import.meta.url), "utf8"), (key, value) =>
-  key === "uniqueItems" ? undefined : value,
-);
+const schema = JSON.parse(await readFile(new URL("../schema/capability.schema.json", import.meta.url), "utf8"));
 const ajv = new Ajv({ ...VALIDATOR_OPTIONS, code: { source: true } });
 addFormats(ajv);
-ajv.addSchema(schema);
-ajv.addSchema({ $id: "caplint:single", $ref: `${schema.$id}#/definitions/Capability` });
-ajv.addSchema({ $id: "caplint:list", type: "array", items: { $ref: `${schema.$id}#/definitions/Capability` } });
-ajv.addSchema({ $id: "caplint:wrapped", $ref: `${schema.$id}#/anyOf/2` });
-const code = standaloneCode.default(ajv, { single: "caplint:single", list: "caplint:list", wrapped: "caplint:wrapped" });
+const code = standaloneCode.default(ajv, addCapabilitySchemas(ajv, schema));
 await mkdir(new URL("../dist/generated/", import.meta.url), { recursive: true });
 await writeFile(
   new URL("../dist/generated/capability-validators.cjs", import.meta.url),

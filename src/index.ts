@@ -3,8 +3,8 @@
  * Everything exported here is public; internal modules may change between versions.
  */
 import { terminalSafe } from "./core/terminal-text.js";
-import { makePaint } from "./core/reporters/paint.js";
-import { docsUrl, toolVersion } from "./core/tool.js";
+import { reporterContext } from "./core/reporters/context.js";
+import { toolVersion } from "./core/tool.js";
 import { runningPlatform } from "./capabilities/model/platform.js";
 import { summarize, type Diagnostic } from "./core/diagnostics.js";
 import { LOCAL_ORIGIN, resolve, resolveAccess as resolveModelAccess, type AccessResult } from "./capabilities/engine/index.js";
@@ -151,14 +151,7 @@ export async function format(input: LintResult | readonly Diagnostic[], name: Re
   // The same terminal-safe layer as the CLI: control characters from files are escaped (JSON keeps the values).
   return terminalSafe(reporter(
     { diagnostics, summary: summarize(diagnostics, files), notes: isLintResult(input) ? (input.notes ?? []) : [], ...(options.config === undefined ? {} : { config: options.config }) },
-    {
-      cwd: options.cwd,
-      paint: await makePaint(options.color ?? false, false, {}),
-      rules: RULES_BY_ID,
-      toolVersion: VERSION,
-      docsUrl,
-      sourceText: options.sourceText ?? readForCodeFrame,
-    },
+    await reporterContext({ cwd: options.cwd, color: options.color ?? false, isTTY: false, env: {}, rules: RULES_BY_ID, sourceText: options.sourceText ?? readForCodeFrame }),
   ));
 }
 

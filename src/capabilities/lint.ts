@@ -1,5 +1,5 @@
 import { compareDiagnostics, type Diagnostic, type RuleSetting, type Severity } from "../core/diagnostics.js";
-import { valueAt, type SourceDocument } from "../core/source/document.js";
+import type { SourceDocument } from "../core/source/document.js";
 import path from "node:path";
 import { relativeFile, type Project } from "./load/project.js";
 import type { JsonPath } from "../core/location.js";
@@ -69,11 +69,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
   for (const document of project.manifestDocuments ?? []) if (!documentsByPath.has(document.absolutePath)) documentsByPath.set(document.absolutePath, document);
 
   const diagnostics: Diagnostic[] = [];
-  const rawOf = (capability: Capability) => {
-    const document = documentsByPath.get(capability.source.absolutePath);
-    return (valueAt(document?.value, capability.source.path) ?? {}) as Record<string, unknown>;
-  };
-  const suppressions = collectSuppressions(project.capabilities, rawOf);
+  const suppressions = collectSuppressions(project.capabilities);
   const severityOf = (rule: CapabilityRule, absolutePath: string): Severity | undefined => {
     if (rule.kind === "pipeline") return rule.defaultSeverity;
     const setting = options.severityFor?.(rule.id, absolutePath) ?? rule.defaultSeverity;
@@ -155,7 +151,6 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     capabilities: project.capabilities,
     rules: rulesById,
     document: (at: { absolutePath: string }) => documentsByPath.get(at.absolutePath),
-    raw: rawOf,
     *entries(): Iterable<{ capability: Capability; entry: PermissionEntry }> {
       for (const capability of project.capabilities) for (const entry of capability.permissions) yield { capability, entry };
     },

@@ -6,6 +6,10 @@
 /** Keys and indices from a document's root to a value. */
 export type JsonPath = ReadonlyArray<string | number>;
 
+export function samePath(a: JsonPath, b: JsonPath): boolean {
+  return a.length === b.length && a.every((key, i) => key === b[i]);
+}
+
 export interface Position {
   /** 1-based line. */
   line: number;

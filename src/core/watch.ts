@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { CLEAR_SCREEN, oneLine } from "../core/terminal-text.js";
 import type { OutputStream } from "./io.js";
+import { plural } from "./wording.js";
 
 /** What one run reports: the files and folders whose changes should trigger the next run. */
 export interface WatchedRun {
@@ -73,7 +74,7 @@ export async function watchLoop(
       }
       armed.clear();
       for (const target of targets) armed.add(target);
-      stdout.write(`\n[caplint] watching ${wanted.length} path${wanted.length === 1 ? "" : "s"} for changes; press Ctrl-C to stop\n`);
+      stdout.write(`\n[caplint] watching ${plural(wanted.length, "path")} for changes; press Ctrl-C to stop\n`);
       if (!pending && !signal.aborted) await new Promise<void>((resolve) => (wake = resolve));
       wake = undefined;
     }

@@ -9,8 +9,7 @@ import { REPORTER_NAMES, loadReporter, type ReporterName } from "../core/reporte
 import type { RuleMeta } from "../core/rule.js";
 import { exitCodeFor, tooManyWarnings } from "../core/exit-codes.js";
 import type { MainOptions } from "../core/io.js";
-import { makePaint } from "../core/reporters/paint.js";
-import { docsUrl, toolVersion } from "../core/tool.js";
+import { reporterContext } from "../core/reporters/context.js";
 import { UsageError } from "../core/errors.js";
 import { parsePositiveInteger } from "../core/options.js";
 import { CapturedOutput, writeOutputFile } from "../core/output.js";
@@ -59,14 +58,14 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
   const severityFor = settings.severityFor;
   const reporter = await loadReporter(options.format);
   const output = options.output === undefined ? io.stdout : new CapturedOutput();
-  const context = {
+  const context = await reporterContext({
     cwd: io.cwd,
-    paint: await makePaint(options.color, output === io.stdout ? io.stdout.isTTY : false, io.env ?? {}),
+    color: options.color,
+    isTTY: output === io.stdout ? io.stdout.isTTY : false,
+    env: io.env ?? {},
     rules: EVENT_RULES_BY_ID,
-    toolVersion: toolVersion(),
-    docsUrl,
     sourceText: readSmallRecording,
-  };
+  });
   const keep = (d: Diagnostic) => !options.quiet || d.severity === "error";
   // One line per finding: printed as each line of the recording is read, so a live stream piped in
   // shows its problems as they happen (each line's findings by column; end-of-recording ones last).

@@ -12,6 +12,7 @@ import { readLines } from "./read-lines.js";
 import type { EventRuleId } from "./rules.js";
 import { createEventValidator, MAX_LINE_CHARS, type EventDiagnostic, type EventSummary } from "./validator.js";
 import { quote } from "./text.js";
+import { plural } from "../core/wording.js";
 
 export const STDIN_NAME = "<stdin>";
 
@@ -115,7 +116,7 @@ function toDiagnostic(d: EventDiagnostic, file: string, absolutePath: string): D
 export function formatSummary(results: readonly RecordingResult[]): string {
   const out: string[] = [];
   for (const { file, summary } of results) {
-    out.push(`${file}: ${summary.events} event${summary.events === 1 ? "" : "s"} on ${summary.lines} line${summary.lines === 1 ? "" : "s"}`);
+    out.push(`${file}: ${plural(summary.events, "event")} on ${plural(summary.lines, "line")}`);
     const types = Object.entries(summary.types).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const width = Math.max(0, ...types.map(([type]) => type.length));
     for (const [type, count] of types) out.push(`  ${type.padEnd(width)}  ${count}`);

@@ -10,6 +10,7 @@
  */
 import { expect } from "vitest";
 import { createEventValidator, type EventDiagnostic, type EventValidatorOptions } from "./validator.js";
+import { plural } from "../core/wording.js";
 
 export interface EventStreamMatcherOptions extends EventValidatorOptions {
   /** Fail on warnings too (a call still open at the end, unknown fields...). Default false. */
@@ -40,7 +41,7 @@ export const eventStreamMatchers = {
       message: () =>
         failing.length === 0
           ? "expected the event stream to break the protocol, but it has no finding"
-          : `expected a valid event stream, found ${failing.length} problem${failing.length === 1 ? "" : "s"}:\n${failing.map(describe).join("\n")}`,
+          : `expected a valid event stream, found ${plural(failing.length, "problem")}:\n${failing.map(describe).join("\n")}`,
       actual: findings,
     };
   },

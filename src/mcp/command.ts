@@ -1,29 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import type { MainOptions, RegisterCommands, SetExitCode } from "./core.js";
-
-export const REPORTER_CHOICES = ["stylish", "compact", "json", "sarif", "github"] as const;
-
-export interface McpCommandOptions {
-  stdio?: boolean;
-  url?: string;
-  timeout: number;
-  verbose?: boolean;
-  env: string[];
-  probe?: boolean;
-  maxCalls: number;
-  serverNameStyle: "python" | "node";
-  service?: string;
-  verbs: string[];
-  format: (typeof REPORTER_CHOICES)[number];
-  output?: string;
-  maxWarnings?: number;
-  quiet?: boolean;
-  config?: string;
-  rule: string[];
-  only: string[];
-  color?: boolean;
-  maxFileSize?: number;
-}
+import { REPORTER_NAMES, type MainOptions, type RegisterCommands, type SetExitCode } from "./core.js";
+import type { McpCommandOptions } from "./options.js";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 const collectList = (value: string, previous: string[]) => [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
@@ -73,7 +50,7 @@ export const registerMcpCommands: RegisterCommands = (program: Command, io: Main
   addLiveOptions(mcp)
     .addOption(new Option("--server-name-style <style>", "server name convention: python ({service}_mcp) or node ({service}-mcp-server)").choices(["python", "node"]).default("python"))
     .option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectList, [])
-    .addOption(new Option("-f, --format <format>", "output format").choices([...REPORTER_CHOICES]).default("stylish"))
+    .addOption(new Option("-f, --format <format>", "output format").choices([...REPORTER_NAMES]).default("stylish"))
     .option("-o, --output <file>", "write the report (with dump: the dump) to this file, atomically, instead of standard output")
     .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(wholeNumber))
     .option("-q, --quiet", "report errors only")

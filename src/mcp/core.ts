@@ -10,7 +10,7 @@ export type { RuleMeta } from "../core/rule.js";
 export { formatMessage, type MessageReport, type RuleMessages } from "../core/messages.js";
 export { nearest, quoteList } from "../core/did-you-mean.js";
 export { REPORTER_NAMES, loadReporter, type ReporterName } from "../core/reporters/index.js";
-export { makePaint } from "../core/reporters/paint.js";
+export { reporterContext } from "../core/reporters/context.js";
 export { CapturedOutput, writeOutputFile } from "../core/output.js";
 export { docsUrl, toolVersion } from "../core/tool.js";
 export { EXIT_FATAL, EXIT_FINDINGS, EXIT_OK, exitCodeFor, tooManyWarnings } from "../core/exit-codes.js";

@@ -7,9 +7,8 @@ import {
   EXIT_OK,
   FatalError,
   SourceDocument,
-  docsUrl,
   loadReporter,
-  makePaint,
+  reporterContext,
   loadSettings,
   readTextFile,
   summarize,
@@ -18,7 +17,7 @@ import {
   type MainOptions,
   type RuleMeta,
 } from "./core.js";
-import type { McpCommandOptions } from "./command.js";
+import type { McpCommandOptions } from "./options.js";
 import { readListing, type Listing } from "./listing.js";
 import { PARSE_META, PARSE_RULE_ID, lintMcp } from "./lint.js";
 import { DEFAULT_VERBS } from "./naming.js";
@@ -68,14 +67,14 @@ export async function runMcp(operands: string[], options: McpCommandOptions, io:
   output.write(
     reporter(
       { diagnostics: shown, summary, config: severities.configLabel ?? null },
-      {
+      await reporterContext({
         cwd: io.cwd,
-        paint: await makePaint(options.color, output === io.stdout ? io.stdout.isTTY : false, io.env ?? {}),
+        color: options.color,
+        isTTY: output === io.stdout ? io.stdout.isTTY : false,
+        env: io.env ?? {},
         rules,
-        toolVersion: toolVersion(),
-        docsUrl,
         sourceText: (file) => texts.get(file),
-      },
+      }),
     ),
   );
   if (output instanceof CapturedOutput) {

@@ -73,27 +73,21 @@ export function manifest(parts: {
 
 let counter = 0;
 
-/** A capability object as `toCapability` would produce it, for the engine's own cases. */
-export function capability(fields: Partial<Omit<Capability, "permissions" | "source">> & {
+/** A capability as `toCapability` builds it from the object written with these fields, for the engine's own cases. */
+export function capability(fields: {
   identifier: string;
+  description?: string;
+  local?: boolean;
+  /** Lists as written: items that are no string are dropped by the model, as in a file. */
+  windows?: unknown[];
+  webviews?: unknown[];
+  remote?: { urls: unknown[] };
+  platforms?: unknown[];
   permissions: Array<string | { identifier: string; allow?: unknown[] | null; deny?: unknown[] | null }>;
   file?: string;
 }): Capability {
-  const file = fields.file ?? `capabilities/${fields.identifier}.json`;
-  const { permissions, file: _file, ...rest } = fields;
-  return {
-    description: "",
-    local: true,
-    windows: [],
-    webviews: [],
-    ...rest,
-    permissions: permissions.map((entry, index) =>
-      typeof entry === "string"
-        ? { identifier: entry, extended: false, path: ["permissions", index] }
-        : { ...entry, extended: true, path: ["permissions", index] },
-    ),
-    source: { file, absolutePath: `/virtual/${file}#${counter++}`, path: [] },
-  };
+  const { file = `capabilities/${fields.identifier}.json`, ...object } = fields;
+  return toCapability({ path: [], value: object }, { file, absolutePath: `/virtual/${file}#${counter++}` })!;
 }
 
 /** Canonical JSON: object keys sorted, so entries can be compared as multisets. */

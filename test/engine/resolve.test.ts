@@ -318,7 +318,7 @@ describe("capabilities, contexts and patterns", () => {
       { context: { remote: "https://b.dev" }, windows: ["a", "m-*", "z"], webviews: ["w1", "w2"], scope: null },
       { context: { remote: "https://a.dev" }, windows: ["a", "m-*", "z"], webviews: ["w1", "w2"], scope: null },
     ]);
-    expect(cap.windows).toEqual(["z", "a", "m-*"]);
+    expect(cap.windows.map((item) => item.value)).toEqual(["z", "a", "m-*"]);
   });
 
   it("gives a capability without local or remote contexts no entries at all, not even for denies", () => {
@@ -333,25 +333,26 @@ describe("capabilities, contexts and patterns", () => {
     expect(model.allowed.get("plugin:window|title")![0]).toMatchObject({ key: "core:window", permission: "allow-title" });
   });
 
-  it("collects invalid and unsafe patterns without dropping the capability", () => {
+  it("collects invalid and unsafe patterns without dropping the capability, each at its place in the file", () => {
     const model = resolve({
       capabilities: [
         capability({
           identifier: "c",
-          windows: ["main-**", "ok"],
+          // Items that are no string are dropped by the model but still take their place in the file.
+          windows: [7, "main-**", "ok"],
           webviews: ["[abc"],
-          remote: { urls: ["not a pattern", "https://(a+)+b.x"] },
+          remote: { urls: [123, "not a pattern", null, "https://(a+)+b.x"] },
           permissions: ["p:allow-x"],
         }),
       ],
       catalog,
       platform: "linux",
     });
-    expect(model.capabilities[0]!.patternProblems.map((p) => [p.field, p.index, p.pattern])).toEqual([
-      ["windows", 0, "main-**"],
-      ["webviews", 0, "[abc"],
-      ["remote.urls", 0, "not a pattern"],
-      ["remote.urls", 1, "https://(a+)+b.x"],
+    expect(model.capabilities[0]!.patternProblems.map((p) => [p.field, p.path, p.pattern])).toEqual([
+      ["windows", ["windows", 1], "main-**"],
+      ["webviews", ["webviews", 0], "[abc"],
+      ["remote.urls", ["remote", "urls", 1], "not a pattern"],
+      ["remote.urls", ["remote", "urls", 3], "https://(a+)+b.x"],
     ]);
     expect(model.capabilities[0]!.patternProblems[3]!.message).toMatch(/^unsafe pattern: /);
     expect(model.allowed.get("plugin:p|x")).toHaveLength(3);

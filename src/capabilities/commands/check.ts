@@ -13,8 +13,7 @@ import { platformOption } from "./query-options.js";
 import { planCheckRuns } from "../load/check-runs.js";
 import { exitCodeFor, tooManyWarnings } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
-import { makePaint } from "../../core/reporters/paint.js";
-import { docsUrl, toolVersion } from "../../core/tool.js";
+import { reporterContext } from "../../core/reporters/context.js";
 import { addInputOptions, applyConfig, capabilitySettings, configOption, lintSettings, loadOptionsFrom, type InputOptions } from "./options.js";
 import { parsePositiveInteger } from "../../core/options.js";
 import type { SetExitCode } from "../../core/command.js";
@@ -125,14 +124,14 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions,
   output.write(
     reporter(
       { diagnostics, summary, notes: result.notes ?? [], config: settings.configLabel ?? null, ...(fixes ? { fixes } : {}) },
-      {
+      await reporterContext({
         cwd: io.cwd,
-        paint: await makePaint(options.color, output === io.stdout ? io.stdout.isTTY : false, io.env ?? {}),
+        color: options.color,
+        isTTY: output === io.stdout ? io.stdout.isTTY : false,
+        env: io.env ?? {},
         rules: CAPABILITY_RULES_BY_ID,
-        toolVersion: toolVersion(),
-        docsUrl,
         sourceText: (file) => texts.get(file) ?? readForCodeFrame(file),
-      },
+      }),
     ),
   );
   const inputs = results.flatMap(({ project }) => [

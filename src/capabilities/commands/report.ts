@@ -15,6 +15,7 @@ import { addQueryOptions, loadGroups, originOf, type QueryOptions } from "./quer
 import { writeOutputFile } from "../../core/output.js";
 import { terminalSafe } from "../../core/terminal-text.js";
 import type { SetExitCode } from "../../core/command.js";
+import { plural } from "../../core/wording.js";
 
 interface ReportOptions extends QueryOptions {
   rule: string[];
@@ -49,7 +50,7 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
     }
     // Imported here so the other commands do not load the page's code.
     const [{ buildReport }, { renderReportHtml }] = await Promise.all([import("../html-report/model.js"), import("../html-report/html.js")]);
-    const data = buildReport({
+    const data = await buildReport({
       project,
       groups,
       asked,
@@ -69,10 +70,10 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
       const c = data.counts;
       const scope = `${describePlatforms(asked, asked)}${data.platformGroups.length > 1 ? " (they differ)" : ""}, ${origin ? `origin ${originDisplay(origin)}` : "every origin"}`;
       const parts = [
-        `${c.windows} window${c.windows === 1 ? "" : "s"} × ${c.plugins} plugin${c.plugins === 1 ? "" : "s"} on ${scope}`,
-        ...(c.remote ? [`${c.remote} command grant${c.remote === 1 ? "" : "s"} from remote pages only`] : []),
-        `${c.errors} error${c.errors === 1 ? "" : "s"}, ${c.warnings} warning${c.warnings === 1 ? "" : "s"}`,
-        `${c.dangerousFindings} dangerous grant${c.dangerousFindings === 1 ? "" : "s"}`,
+        `${plural(c.windows, "window")} × ${plural(c.plugins, "plugin")} on ${scope}`,
+        ...(c.remote ? [`${plural(c.remote, "command grant")} from remote pages only`] : []),
+        `${plural(c.errors, "error")}, ${plural(c.warnings, "warning")}`,
+        plural(c.dangerousFindings, "dangerous grant"),
         ...(data.diff ? [`${c.added} new and ${c.removed} removed command grant${c.removed === 1 ? "" : "s"} against ${data.diff.against}`] : []),
         ...(settings.configLabel ? [`config: ${settings.configLabel}`] : []),
       ];

@@ -13,6 +13,7 @@ import { compileLabelPattern } from "./match/glob.js";
 import { LOCAL_ORIGIN, type Origin } from "./match/origin.js";
 import { MAX_SET_DEPTH } from "./expand.js";
 import { compareCodePoints, qualifiedIdentifier, type ResolvedCommand, type ResolvedModel, type ScopeLists } from "./model.js";
+import { parseCommandName } from "./command-name.js";
 
 export interface AccessQuery {
   window: string;
@@ -150,17 +151,6 @@ function sortedCommands(model: ResolvedModel): string[] {
 // ---------------------------------------------------------------------------------------------
 // Explanations in the words of the host's debug build (authority.rs, resolve_access_message)
 
-interface CommandParts {
-  /** The plugin name as invoked (`window` for core areas), or undefined for app commands. */
-  plugin?: string;
-  name: string;
-}
-
-function splitCommand(command: string): CommandParts {
-  const match = /^plugin:([^|]*)\|(.*)$/s.exec(command);
-  return match ? { plugin: match[1]!, name: match[2]! } : { name: command };
-}
-
 function originText(origin: Origin): string {
   if (origin.kind === "local") return "local";
   try {
@@ -195,7 +185,7 @@ export function formatReferences(entries: readonly ResolvedCommand[]): string {
 }
 
 function explain(model: ResolvedModel, command: string, window: string, webview: string, origin: Origin, grants: ResolvedCommand[]): CommandExplanation {
-  const { plugin, name } = splitCommand(command);
+  const { plugin, name } = parseCommandName(command);
   const catalog = model.catalog;
   // The runtime looks a plugin up as given, then as a core area.
   const key =

@@ -65,7 +65,8 @@ export interface GlobalScope extends ScopeLists {
 
 export interface PatternProblem {
   field: "windows" | "webviews" | "remote.urls";
-  index: number;
+  /** The pattern's own place in its document (the model's item path, not an index into a filtered list). */
+  path: JsonPath;
   pattern: string;
   message: string;
 }

@@ -11,7 +11,7 @@
  * dangerous commands never builds the other hundreds of thousands.
  */
 import type { Catalog } from "../catalog/catalog.js";
-import type { Capability, PermissionEntry, ScopeValue } from "../model/types.js";
+import { valuesOf, type Capability, type ModelItem, type PermissionEntry, type ScopeValue } from "../model/types.js";
 import { expanderFor, type Expansion, type Leaf } from "./expand.js";
 import { compileLabelPattern } from "./match/glob.js";
 import { compileRemotePattern, type Origin } from "./match/origin.js";
@@ -100,7 +100,7 @@ export class Resolution {
     const all = (1 << platforms.length) - 1;
     const capabilities: Array<{ resolved: ResolvedCapability; on: number }> = [];
     for (const capability of ordered) {
-      const on = platformMask(capability.platforms, platforms);
+      const on = platformMask(capability.platforms && valuesOf(capability.platforms), platforms);
       if (on !== all) this.partlyInactive.push({ capability, on });
       if (on === 0) continue;
       const index = capabilities.length;
@@ -465,20 +465,21 @@ class LazyEntries implements CommandEntries {
 }
 
 function prepareCapability(capability: Capability, index: number): ResolvedCapability {
-  const windows = [...capability.windows].sort(compareCodePoints);
-  const webviews = [...capability.webviews].sort(compareCodePoints);
+  const windows = valuesOf(capability.windows).sort(compareCodePoints);
+  const webviews = valuesOf(capability.webviews).sort(compareCodePoints);
   const contexts: Context[] = [];
   if (capability.local) contexts.push({ kind: "local" });
-  for (const url of capability.remote?.urls ?? []) contexts.push({ kind: "remote", url });
+  const urls = capability.remote?.urls ?? [];
+  for (const url of urls) contexts.push({ kind: "remote", url: url.value });
 
   const patternProblems: PatternProblem[] = [];
-  const compileLabels = (field: "windows" | "webviews", patterns: string[]) => {
+  const compileLabels = (field: "windows" | "webviews", patterns: readonly ModelItem[]) => {
     const matchers: Array<(label: string) => boolean> = [];
-    patterns.forEach((pattern, i) => {
+    for (const { value: pattern, path } of patterns) {
       const compiled = compileLabelPattern(pattern);
       if (compiled.ok) matchers.push(compiled.match);
-      else patternProblems.push({ field, index: i, pattern, message: compiled.message });
-    });
+      else patternProblems.push({ field, path, pattern, message: compiled.message });
+    }
     return matchers;
   };
   const windowMatchers = compileLabels("windows", capability.windows);
@@ -488,7 +489,7 @@ function prepareCapability(capability: Capability, index: number): ResolvedCapab
     if (context.kind === "local") return (origin) => origin.kind === "local";
     const compiled = compileRemotePattern(context.url, { allowUnsafe: true });
     const strict = compileRemotePattern(context.url);
-    if (!strict.ok) patternProblems.push({ field: "remote.urls", index: i - (capability.local ? 1 : 0), pattern: context.url, message: strict.message });
+    if (!strict.ok) patternProblems.push({ field: "remote.urls", path: urls[i - (capability.local ? 1 : 0)]!.path, pattern: context.url, message: strict.message });
     if (!compiled.ok) return () => false;
     return (origin) => origin.kind === "remote" && compiled.test(origin.url);
   });

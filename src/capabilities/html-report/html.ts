@@ -7,6 +7,8 @@
 import { createHash } from "node:crypto";
 import { CLIENT_SCRIPT } from "./client.js";
 import { HEAT_LEVELS, type DiffGroup, type ReportCell, type ReportData, type ReportFinding } from "./model.js";
+import { parseCommandName } from "../engine/command-name.js";
+import { plural } from "../../core/wording.js";
 
 /** Escapes text for element content and double- or single-quoted attribute values. */
 export function escapeHtml(text: string): string {
@@ -22,7 +24,6 @@ export function scriptJson(value: unknown): string {
 }
 
 const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
-const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 
 export function renderReportHtml(data: ReportData): string {
   const csp = [
@@ -170,8 +171,7 @@ function diffSection(data: ReportData): string {
   const group = (g: DiffGroup, kind: "new" | "removed") => {
     const byPlugin = new Map<string, DiffGroup["grants"]>();
     for (const grant of g.grants) {
-      const match = /^plugin:([^|]+)\|(.*)$/s.exec(grant.command);
-      const plugin = match ? match[1]! : "app commands";
+      const plugin = parseCommandName(grant.command).plugin ?? "app commands";
       byPlugin.set(plugin, [...(byPlugin.get(plugin) ?? []), grant]);
     }
     const rows = [...byPlugin]
@@ -179,7 +179,7 @@ function diffSection(data: ReportData): string {
         ([plugin, grants]) =>
           `<div class="prow"><span class="pname">${escapeHtml(plugin)}</span><span class="chips">${grants
             .map((grant) => {
-              const short = /^plugin:[^|]+\|(.*)$/s.exec(grant.command)?.[1] ?? grant.command;
+              const short = parseCommandName(grant.command).name;
               const title = `${grant.command}${grant.platforms ? ` (${grant.platforms.join(", ")} only)` : ""}\n${[grant.capability, ...grant.chain].join(" › ")}\n${grant.file}:${grant.line}`;
               const only = grant.platforms ? ` <span class="only">${escapeHtml(grant.platforms.join(", "))} only</span>` : "";
               return `<code class="chip ${kind}" data-command="${escapeHtml(grant.command)}" title="${escapeHtml(title)}">${escapeHtml(short)}${only}</code>`;

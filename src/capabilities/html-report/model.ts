@@ -14,6 +14,9 @@ import type { Capability } from "../model/types.js";
 import { diffAccessOnPlatforms, type PlatformGrant } from "../queries/diff.js";
 import { entryKey, type PlatformGroup } from "../queries/platforms.js";
 import { everyOrigin, originDisplay, SourceLines } from "../queries/project-model.js";
+import { dangerousGrants } from "../dangers/index.js";
+import { parseCommandName } from "../engine/command-name.js";
+import { valuesOf } from "../model/types.js";
 
 /** Column id of the app's own commands (no `plugin:` prefix); a plugin name is never empty. */
 export const APP_COMMANDS = "";
@@ -226,7 +229,7 @@ export interface ReportData {
 
 export const HEAT_LEVELS = 8;
 
-export function buildReport(input: ReportInput): ReportData {
+export async function buildReport(input: ReportInput): Promise<ReportData> {
   const { project, origin } = input;
   const asked = [...input.asked];
   const windows = [...input.windows];
@@ -253,7 +256,9 @@ export function buildReport(input: ReportInput): ReportData {
     return id;
   };
 
-  const groups = input.groups.map((group) => ({ platforms: group.platforms, model: group.model, matrix: matrixOf(group.model), dangers: dangersOf(view(group.model), diagnostics) }));
+  const groups = await Promise.all(
+    input.groups.map(async (group) => ({ platforms: group.platforms, model: group.model, matrix: matrixOf(group.model), dangers: await dangersOf(view(group.model), diagnostics) })),
+  );
   const columns = columnsOf(groups.map((g) => g.matrix));
   const columnIndex = new Map(columns.map((column, i) => [column.id, i]));
   // The baseline's callable commands per window and platform.
@@ -431,8 +436,7 @@ function titleOf(project: Project, app: string): string {
 
 /** `plugin:fs|read_file` → `fs`; an app command → APP_COMMANDS. */
 export function pluginOf(command: string): string {
-  const match = /^plugin:([^|]+)\|/.exec(command);
-  return match ? match[1]! : APP_COMMANDS;
+  return parseCommandName(command).plugin ?? APP_COMMANDS;
 }
 
 /** Every plugin the model mentions, by name, then the app's own commands. */
@@ -484,47 +488,33 @@ interface Danger {
   finding: number;
   /** The capability whose grants it reports. */
   capabilityIndex: number;
-  /** The plugin of its commands (every danger the rule knows is about one plugin). */
+  /** The plugin of its commands (every danger is about one plugin). */
   plugin: string;
   /** The dangerous commands it covers. */
   commands: ReadonlySet<string>;
-  /** Where it points: the capability entry behind the first of them. */
+  /** The capability entry behind the first of them. */
   location: string;
 }
 
 /**
- * Ties the `dangerous-permission` findings to grants. A finding points at (or into) the capability
- * entry behind the first dangerous grant and carries the dangerous commands it covers as data. A
- * matrix cell is marked when the capability grants the window one of them, or any command through
- * the entry the finding points at; a command is marked when it is one of them.
+ * Ties the dangerous grants (the data the `dangerous-permission` rule words) to that rule's findings:
+ * a grant is marked when the run reported it (the rule may be off, or the finding suppressed). A
+ * matrix cell is marked when the capability grants the window one of its commands, or any command
+ * through the entry behind the first of them; a command is marked when it is one of them.
  */
-function dangersOf(model: ResolvedModel, diagnostics: readonly Diagnostic[]): Danger[] {
-  const byLocation = new Map<string, ResolvedCommand[]>();
-  for (const entries of model.allowed.values()) {
-    for (const entry of entries) {
-      const key = locationKey(entry.provenance.file, entry.provenance.path);
-      const list = byLocation.get(key);
-      if (list) list.push(entry);
-      else byLocation.set(key, [entry]);
-    }
+async function dangersOf(model: ResolvedModel, diagnostics: readonly Diagnostic[]): Promise<Danger[]> {
+  // Several dangers can point at one entry (an `fs:scope` lending both read and write): the danger id tells them apart.
+  const key = (file: string, path: JsonPath, danger: unknown) => JSON.stringify([file, path, danger]);
+  const findingAt = new Map<string, number>();
+  for (const [finding, diagnostic] of diagnostics.entries()) {
+    if (diagnostic.ruleId === DANGEROUS_RULE) findingAt.set(key(diagnostic.file, diagnostic.path, diagnostic.data?.danger), finding);
   }
   const dangers: Danger[] = [];
-  for (const [finding, diagnostic] of diagnostics.entries()) {
-    if (diagnostic.ruleId !== DANGEROUS_RULE) continue;
-    // The finding points at the entry or inside it (an object entry's `identifier`), or at the scope
-    // entry that makes the grant broad, with the grant's own path as data.
-    const path = Array.isArray(diagnostic.data?.grant) ? (diagnostic.data.grant as JsonPath) : diagnostic.path;
-    let location = "";
-    let at: ResolvedCommand[] = [];
-    for (let length = path.length; length > 0 && at.length === 0; length--) {
-      location = locationKey(diagnostic.file, path.slice(0, length));
-      at = byLocation.get(location) ?? [];
-    }
-    const named = Array.isArray(diagnostic.data?.commands) ? (diagnostic.data.commands as string[]) : [];
-    for (const capabilityIndex of new Set(at.map((entry) => entry.capabilityIndex))) {
-      const first = named[0] ?? at.find((entry) => entry.capabilityIndex === capabilityIndex)!.command;
-      dangers.push({ finding, capabilityIndex, plugin: pluginOf(first), commands: new Set(named), location });
-    }
+  for (const found of await dangerousGrants(model)) {
+    const finding = findingAt.get(key(found.capability.source.file, found.at, found.danger.id));
+    if (finding === undefined) continue;
+    const { provenance } = found.grant;
+    dangers.push({ finding, capabilityIndex: found.capabilityIndex, plugin: pluginOf(found.grant.command), commands: new Set(found.commands), location: locationKey(provenance.file, provenance.path) });
   }
   return dangers;
 }
@@ -561,14 +551,14 @@ function capabilitiesOf(project: Project, groups: readonly PlatformGroup[], aske
         identifier: capability.identifier,
         file: capability.source.file,
         line: lines.line(capability.source.file, capability.source.path),
-        windows: capability.windows,
-        webviews: capability.webviews,
-        contexts: [...(capability.local ? ["local"] : []), ...(capability.remote?.urls ?? [])],
+        windows: valuesOf(capability.windows),
+        webviews: valuesOf(capability.webviews),
+        contexts: [...(capability.local ? ["local"] : []), ...valuesOf(capability.remote?.urls ?? [])],
         permissions: capability.permissions.length,
         inactive: off.length === asked.length,
       };
       if (off.length > 0 && off.length < asked.length) item.inactiveOn = off;
-      if (capability.platforms) item.platforms = capability.platforms;
+      if (capability.platforms) item.platforms = valuesOf(capability.platforms);
       return item;
     });
 }

@@ -1,6 +1,6 @@
-import type { JsonPath } from "../../core/location.js";
+import { samePath, type JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
-import type { Capability, CapabilitySource, PermissionEntry } from "./types.js";
+import type { Capability, CapabilitySource, ListField, ModelItem, PermissionEntry, UnknownField, WrittenCapability } from "./types.js";
 
 export type FileForm = "single" | "list" | "wrapped";
 
@@ -39,29 +39,82 @@ export function capabilityObjects(value: unknown): CapabilityObject[] {
   return out;
 }
 
+/** The capability field that lists rule ids to silence inside that capability; the host ignores it. */
+export const SUPPRESSION_FIELD = "caplint-disable";
+
 /**
- * A typed capability from a raw object. Lenient: a field of the wrong type is dropped (the schema
- * stage reports it), so rules always see well-typed data. Returns undefined without a string identifier.
+ * A typed capability from a raw object. Lenient: a field or list item of the wrong type is dropped
+ * (the schema stage reports it), so rules always see well-typed data; every kept list item carries
+ * its own path, and what the object says beyond the typed values is in `written`. Returns undefined
+ * without a string identifier.
  */
 export function toCapability(object: CapabilityObject, source: Omit<CapabilitySource, "path">): Capability | undefined {
   const raw = object.value;
   if (typeof raw.identifier !== "string") return undefined;
-  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : []);
+  const base = object.path;
+  const remote = isPlainObject(raw.remote) ? raw.remote : undefined;
+  const written: WrittenCapability = {
+    listLengths: {},
+    remoteObject: remote !== undefined,
+    unknownFields: unknownFields(raw, base, CAPABILITY_FIELDS, "capability"),
+    suppressions: stringItems(raw[SUPPRESSION_FIELD], [...base, SUPPRESSION_FIELD]),
+  };
+  const list = (field: ListField, value: unknown, path: JsonPath): ModelItem[] => {
+    if (value !== undefined) written.listLengths[field] = Array.isArray(value) ? value.length : null;
+    return stringItems(value, path);
+  };
   const capability: Capability = {
     identifier: raw.identifier,
     description: typeof raw.description === "string" ? raw.description : "",
     local: typeof raw.local === "boolean" ? raw.local : true,
-    windows: strings(raw.windows),
-    webviews: strings(raw.webviews),
-    permissions: toEntries(raw.permissions, [...object.path, "permissions"]),
-    source: { ...source, path: object.path },
+    windows: list("windows", raw.windows, [...base, "windows"]),
+    webviews: list("webviews", raw.webviews, [...base, "webviews"]),
+    permissions: toEntries(raw.permissions, [...base, "permissions"], written.unknownFields),
+    written,
+    source: { ...source, path: base },
   };
-  if (isPlainObject(raw.remote) && Array.isArray(raw.remote.urls)) capability.remote = { urls: strings(raw.remote.urls) };
-  if (Array.isArray(raw.platforms)) capability.platforms = strings(raw.platforms);
+  if (remote) {
+    written.unknownFields.push(...unknownFields(remote, [...base, "remote"], REMOTE_FIELDS, "remote"));
+    const urls = list("remote.urls", remote.urls, [...base, "remote", "urls"]);
+    if (Array.isArray(remote.urls)) capability.remote = { urls };
+  }
+  const platforms = list("platforms", raw.platforms, [...base, "platforms"]);
+  if (Array.isArray(raw.platforms)) capability.platforms = platforms;
   return capability;
 }
 
-function toEntries(value: unknown, base: JsonPath): PermissionEntry[] {
+/** The string items of a list, each with its path; nothing when the value is no list. */
+function stringItems(value: unknown, path: JsonPath): ModelItem[] {
+  if (!Array.isArray(value)) return [];
+  const items: ModelItem[] = [];
+  value.forEach((item, index) => {
+    if (typeof item === "string") items.push({ value: item, path: [...path, index] });
+  });
+  return items;
+}
+
+function unknownFields(object: Record<string, unknown>, path: JsonPath, known: readonly string[], kind: UnknownField["object"]): UnknownField[] {
+  const siblings = Object.keys(object);
+  return siblings.filter((key) => !known.includes(key)).map((key) => ({ key, path: [...path, key], object: kind, siblings }));
+}
+
+/** Keys of a wrapped file's top-level object (`{"capabilities": [...]}`) that the format does not define. */
+export function unknownFileFields(value: unknown): Array<{ key: string; path: JsonPath; siblings: readonly string[] }> {
+  if (fileForm(value) !== "wrapped") return [];
+  const siblings = Object.keys(value as Record<string, unknown>);
+  return siblings.filter((key) => !(WRAPPED_FILE_FIELDS as readonly string[]).includes(key)).map((key) => ({ key, path: [key], siblings }));
+}
+
+/**
+ * Where to report on a permission entry: the identifier of an object entry, as the identifier rules
+ * do (TOML documents can only locate strings and keys, so an inline table would point at `permissions`).
+ */
+export function entryPath(capability: Capability, path: JsonPath): JsonPath {
+  const entry = capability.permissions.find((e) => samePath(e.path, path));
+  return entry?.extended ? [...path, "identifier"] : path;
+}
+
+function toEntries(value: unknown, base: JsonPath, unknown: UnknownField[]): PermissionEntry[] {
   if (!Array.isArray(value)) return [];
   const entries: PermissionEntry[] = [];
   value.forEach((item, index) => {
@@ -69,6 +122,7 @@ function toEntries(value: unknown, base: JsonPath): PermissionEntry[] {
     if (typeof item === "string") entries.push({ identifier: item, extended: false, path });
     else if (isPlainObject(item) && typeof item.identifier === "string") {
       const entry: PermissionEntry = { identifier: item.identifier, extended: true, path };
+      unknown.push(...unknownFields(item, path, PERMISSION_ENTRY_FIELDS, "permission entry"));
       if ("allow" in item) entry.allow = Array.isArray(item.allow) ? item.allow : null;
       if ("deny" in item) entry.deny = Array.isArray(item.deny) ? item.deny : null;
       entries.push(entry);

@@ -61,13 +61,13 @@ export function limitCapability(capability: Capability, budget: FileBudget): Lim
   };
   if (capability.remote) {
     capability.remote.urls = cap(capability.remote.urls, LIMITS.remoteUrls, [...base, "remote", "urls"], "remote.urls");
-    // Findings point at URLs by index, so the list is cut at an over-long pattern, as at a list bound.
+    // The list is cut at an over-long pattern, as at a list bound.
     const urls = capability.remote.urls;
-    const over = urls.findIndex((url) => url.length > LIMITS.remoteUrlLength);
+    const over = urls.findIndex((url) => url.value.length > LIMITS.remoteUrlLength);
     if (over >= 0) {
       problems.push({
-        path: [...base, "remote", "urls", over],
-        message: `the remote URL pattern is ${urls[over]!.length.toLocaleString("en-US")} characters long, over the limit of ${LIMITS.remoteUrlLength.toLocaleString("en-US")} caplint compiles; ${over < urls.length - 1 ? "it and the URLs after it are" : "it is"} not checked`,
+        path: urls[over]!.path,
+        message: `the remote URL pattern is ${urls[over]!.value.length.toLocaleString("en-US")} characters long, over the limit of ${LIMITS.remoteUrlLength.toLocaleString("en-US")} caplint compiles; ${over < urls.length - 1 ? "it and the URLs after it are" : "it is"} not checked`,
       });
       capability.remote.urls = urls.slice(0, over);
     }

@@ -21,18 +21,62 @@ export interface PermissionEntry {
   path: JsonPath;
 }
 
+/**
+ * A list item the model keeps, with its own path in the document. The model drops wrongly typed items
+ * (`"urls": [123, "example.com"]` keeps one), so an index into the kept list is not an index into the
+ * file: rules point at `path`, never at an index they compute.
+ */
+export interface ModelItem {
+  value: string;
+  path: JsonPath;
+}
+
+/** The list fields of a capability, as the schema names them. */
+export type ListField = "windows" | "webviews" | "platforms" | "remote.urls";
+
+/** A key the format does not define (the host ignores it), in a capability or in one of its objects. */
+export interface UnknownField {
+  key: string;
+  path: JsonPath;
+  /** The object it is in. */
+  object: "capability" | "remote" | "permission entry";
+  /** Every key that object has: a did-you-mean must not suggest one of them. */
+  siblings: readonly string[];
+}
+
+/** What a capability says as written, beyond the typed values: for rules that judge the text itself. */
+export interface WrittenCapability {
+  /**
+   * How many items each list field holds as written, wrongly typed ones included; `null` when the
+   * field holds something other than a list; no key when the field is absent.
+   */
+  listLengths: Partial<Record<ListField, number | null>>;
+  /** Whether `remote` is an object (with or without a usable `urls`). */
+  remoteObject: boolean;
+  /** Keys of the capability, its `remote` and its extended permission entries that the format does not define. */
+  unknownFields: UnknownField[];
+  /** The `caplint-disable` items that are strings. */
+  suppressions: ModelItem[];
+}
+
 export interface Capability {
   identifier: string;
   description: string;
-  remote?: { urls: string[] };
+  remote?: { urls: ModelItem[] };
   local: boolean;
-  windows: string[];
-  webviews: string[];
+  windows: ModelItem[];
+  webviews: ModelItem[];
   permissions: PermissionEntry[];
   /** `undefined` (absent or null) = every platform; `[]` = none. */
-  platforms?: string[];
+  platforms?: ModelItem[];
+  written: WrittenCapability;
   /** Where it was declared. */
   source: CapabilitySource;
+}
+
+/** The values of model items, for code that matches rather than points. */
+export function valuesOf(items: readonly ModelItem[]): string[] {
+  return items.map((item) => item.value);
 }
 
 export interface CapabilitySource {

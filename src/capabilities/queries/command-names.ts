@@ -2,6 +2,7 @@ import { APP_KEY } from "../catalog/types.js";
 import type { Catalog } from "../catalog/catalog.js";
 import { commandName, compareCodePoints } from "../engine/index.js";
 import { nearest } from "../../core/did-you-mean.js";
+import { parseCommandName } from "../engine/command-name.js";
 
 /** Every command the catalog knows, by the name the frontend invokes, with its manifest key. */
 export class CommandIndex {
@@ -23,7 +24,7 @@ export class CommandIndex {
     // Commands the resolution knows but no manifest lists (an app command granted through a set).
     for (const invoked of extraCommands) {
       if (this.keyOf.has(invoked)) continue;
-      const parts = splitInvoked(invoked);
+      const parts = parseCommandName(invoked);
       this.add(invoked, parts.plugin === undefined ? APP_KEY : parts.plugin, parts.name);
     }
   }
@@ -50,11 +51,6 @@ export class CommandIndex {
     const byFull = nearest(input, this.keyOf.keys(), max);
     return [...new Set([...byFull, ...byName])].slice(0, max);
   }
-}
-
-export function splitInvoked(command: string): { plugin?: string; name: string } {
-  const match = /^plugin:([^|]*)\|(.*)$/s.exec(command);
-  return match ? { plugin: match[1]!, name: match[2]! } : { name: command };
 }
 
 /** `known` is false for a command no manifest lists; `suggestions` are then the nearest known ones. */

@@ -13,9 +13,11 @@ import { compareCodePoints, qualifiedIdentifier } from "../engine/index.js";
 import type { Project } from "../load/project.js";
 import { isPlainObject } from "../../core/json.js";
 import { nearest } from "../../core/did-you-mean.js";
-import { CommandIndex, lookupCommand, splitInvoked } from "./command-names.js";
+import { CommandIndex, lookupCommand } from "./command-names.js";
+import { parseCommandName } from "../engine/command-name.js";
 import type { PlatformGroup } from "./platforms.js";
 import { knownWindowLabels } from "./project-model.js";
+import { plural } from "../../core/wording.js";
 
 export type RefusalKind = "release" | "plugin-not-found" | "command-not-found" | "permissions-listed" | "not-allowed-here" | "denied";
 
@@ -157,7 +159,7 @@ function suggest(
   lineOf: (entry: { file: string; path: (string | number)[] }) => number,
 ): Suggestion {
   const catalog = project.catalog;
-  const { plugin, name } = splitInvoked(query.command);
+  const { plugin, name } = parseCommandName(query.command);
   const key = plugin === undefined ? APP_KEY : catalog.has(plugin) ? plugin : catalog.has(`core:${plugin}`) ? `core:${plugin}` : plugin;
   const manifest = catalog.get(key);
   const notes: string[] = [];
@@ -169,7 +171,7 @@ function suggest(
     const scope = manifest!.global_scope_schema ? scopeTemplate(manifest!.global_scope_schema) : undefined;
     entry = scope ? { identifier, allow: [scope] } : identifier;
     const others = smallest.commands.allow.filter((c) => c !== name);
-    reason = `"${identifier}" enables ${others.length ? `${name} and ${others.length} other command${others.length === 1 ? "" : "s"} (${others.join(", ")})` : `only ${name}`}`;
+    reason = `"${identifier}" enables ${others.length ? `${name} and ${plural(others.length, "other command")} (${others.join(", ")})` : `only ${name}`}`;
     if (scope) notes.push(`the ${key} plugin reads a scope: replace the placeholder${Object.keys(scope).length > 1 ? "s" : ""} with the narrowest value the window needs (without a matching scope the command refuses at run time)`);
   } else if (plugin === undefined) {
     const slug = `allow-${name.replace(/_/g, "-")}`;
@@ -238,7 +240,7 @@ function coveringCapability(models: readonly ResolvedModel[], window: string, we
 }
 
 function newCapability(query: CallQuery, entry: Suggestion["entry"], refusedOn: readonly string[], groups: readonly PlatformGroup[]): Record<string, unknown> {
-  const { name } = splitInvoked(query.command);
+  const { name } = parseCommandName(query.command);
   const capability: Record<string, unknown> = { identifier: `${query.window}-${name.replace(/_/g, "-")}`.replace(/[^A-Za-z0-9-]/g, "-") };
   if (query.webview !== undefined && query.webview !== query.window) capability.webviews = [query.webview];
   else capability.windows = [query.window];

@@ -1,7 +1,7 @@
 import type { Catalog } from "../catalog/catalog.js";
 import { APP_KEY } from "../catalog/types.js";
 import { resolve } from "../engine/index.js";
-import type { Capability } from "../model/types.js";
+import { toCapability } from "../model/capability.js";
 
 export interface PermissionListing {
   identifier: string;
@@ -42,15 +42,7 @@ export function listPermissions(catalog: Catalog, platform: string, plugin?: str
 }
 
 function expand(catalog: Catalog, platform: string, identifier: string): Pick<PermissionListing, "allows" | "denies" | "scopeOnly"> {
-  const probe: Capability = {
-    identifier: "caplint-probe",
-    description: "",
-    local: true,
-    windows: ["*"],
-    webviews: [],
-    permissions: [{ identifier, extended: false, path: [] }],
-    source: { file: "", absolutePath: "", path: [] },
-  };
+  const probe = toCapability({ path: [], value: { identifier: "caplint-probe", windows: ["*"], permissions: [identifier] } }, { file: "", absolutePath: "" })!;
   const model = resolve({ capabilities: [probe], catalog, platform });
   return {
     allows: [...model.allowed.keys()].sort(),

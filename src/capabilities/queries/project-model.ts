@@ -35,7 +35,7 @@ export function knownWindowLabels(project: Project): string[] {
   if (declared.length) return [...new Set(declared)];
   const literal = new Set<string>();
   for (const capability of project.activeCapabilities) {
-    for (const label of [...capability.windows, ...capability.webviews]) if (!GLOB_CHARACTERS.test(label)) literal.add(label);
+    for (const { value: label } of [...capability.windows, ...capability.webviews]) if (!GLOB_CHARACTERS.test(label)) literal.add(label);
   }
   return [...literal].sort();
 }

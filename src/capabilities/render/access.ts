@@ -4,6 +4,8 @@ import { describePlatforms, platformNote, type PlatformMerge } from "../queries/
 import { contextLabel, originDisplay, provenanceJson, type SourceLines } from "../queries/project-model.js";
 import { textLines } from "../../core/terminal-text.js";
 import { callJson, chain, renderCall } from "./call.js";
+import { parseCommandName } from "../engine/command-name.js";
+import { plural } from "../../core/wording.js";
 
 /** A command the window can call on some of the asked platforms, merged across them. */
 export interface MergedAllowed {
@@ -53,16 +55,18 @@ function originText(origin: Origin): string {
   return origin.kind === "local" ? "local" : origin.url;
 }
 
-export function renderAccessJson({ window, webview, origin, asked, capabilities, allowed, denied, lines }: AccessAnswer): string {
+/** The question an answer is about, as both JSON answers start. */
+function questionJson({ window, webview, origin, asked }: Pick<AccessAnswer, "window" | "webview" | "origin" | "asked">) {
+  return { window, webview, origin: originText(origin), ...(asked.length === 1 ? { platform: asked[0] } : {}), platforms: asked };
+}
+
+export function renderAccessJson(answer: AccessAnswer): string {
+  const { capabilities, allowed, denied, lines } = answer;
   const entries = (merge: PlatformMerge<ResolvedCommand>) => merge.values().map(({ item, platforms }) => ({ ...provenanceJson(item, lines), platforms }));
   return (
     JSON.stringify(
       {
-        window,
-        webview,
-        origin: originText(origin),
-        ...(asked.length === 1 ? { platform: asked[0] } : {}),
-        platforms: asked,
+        ...questionJson(answer),
         capabilities: capabilities.map((c) => c.item),
         allowed: allowed.map((a) => ({
           command: a.command,
@@ -84,7 +88,7 @@ export function renderAccessText(answer: AccessAnswer): string {
   const out: string[] = [header(answer)];
   out.push(`capabilities: ${capabilities.length ? capabilities.map((c) => `${c.item}${platformNote(c.platforms, asked)}`).join(", ") : "none match"}`);
   out.push("");
-  out.push(`allowed: ${allowed.length} command${allowed.length === 1 ? "" : "s"}`);
+  out.push(`allowed: ${plural(allowed.length, "command")}`);
   // One group per plugin (app commands once, whatever their names sort next to), each with the
   // global scope the host hands every command of the plugin: that is where a window's `**` lives.
   const byPlugin = new Map<string, MergedAllowed[]>();
@@ -119,17 +123,14 @@ export function renderAccessText(answer: AccessAnswer): string {
   return textLines(out);
 }
 
-export function renderCallJson({ window, webview, origin, asked, capabilities, call, lines }: CallAnswer): string {
+export function renderCallJson(answer: CallAnswer): string {
+  const { capabilities, call, lines } = answer;
   const first = call.verdicts.find((v) => v.explanation.verdict !== "allowed") ?? call.verdicts[0]!;
   const e = first.explanation;
   return (
     JSON.stringify(
       {
-        window,
-        webview,
-        origin: originText(origin),
-        ...(asked.length === 1 ? { platform: asked[0] } : {}),
-        platforms: asked,
+        ...questionJson(answer),
         capabilities,
         explanation: { command: e.command, verdict: e.verdict, enforced: e.enforced, message: e.message, allowedOn: e.allowedOn, referencedBy: e.referencedBy, associatedPermissions: e.associatedPermissions },
         call: callJson(call, lines),
@@ -154,6 +155,5 @@ function scopeText(scope: ScopeLists): string {
 }
 
 function pluginOf(command: string): string {
-  const match = /^plugin:([^|]+)\|/.exec(command);
-  return match ? match[1]! : "app commands";
+  return parseCommandName(command).plugin ?? "app commands";
 }

@@ -2,6 +2,7 @@ import type { PlatformGrant } from "../queries/diff.js";
 import { provenanceJson, type SourceLines } from "../queries/project-model.js";
 import { describePlatforms, platformNote } from "../queries/platforms.js";
 import { textLines } from "../../core/terminal-text.js";
+import { plural } from "../../core/wording.js";
 
 /** What `caplint diff` answers, ready to print; each side's grants point into that side's files. */
 export interface DiffAnswer {
@@ -44,7 +45,7 @@ export function renderDiffText({ asked, added, removed, before, after }: DiffAns
       const key = `${grant.item.target} "${grant.item.pattern}" from ${grant.item.context}`;
       groups.set(key, [...(groups.get(key) ?? []), grant]);
     }
-    out.push(`${title} (${grants.length} command grant${grants.length === 1 ? "" : "s"}):`);
+    out.push(`${title} (${plural(grants.length, "command grant")}):`);
     for (const [who, list] of groups) {
       out.push(`  ${who}:`);
       for (const { item: grant, platforms } of list) {

@@ -1,4 +1,6 @@
-import { entryOf, entryPath, samePath } from "./support/engine-helpers.js";
+import { samePath } from "../../core/location.js";
+import { entryPath } from "../model/capability.js";
+import { entryOf } from "./support/engine-helpers.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({

@@ -1,48 +1,6 @@
-import type { JsonPath } from "../../core/location.js";
-import { isPlainObject } from "../../core/json.js";
-import type { Capability } from "../model/types.js";
-import { defineRule, type RuleContext } from "./types.js";
-import { describeReach, hostReach, isForeignReach, loadRemotePatternTools, type RemotePatternTools } from "./url-reach.js";
-
-
-export interface RemotePattern {
-  capability: Capability;
-  url: string;
-  path: JsonPath;
-  /** The scheme and host components as the URLPattern constructor string parser reads them. */
-  protocol: string;
-  hostname: string;
-}
-
-/**
- * Every `remote.urls` string the host accepts. Patterns that do not parse are invalid-remote-url's
- * finding. Patterns whose regexp groups could make a backtracking matcher hang are unsafe-pattern's,
- * and skipping them keeps the polyfill's matching below safe to run; the exception is a run of `*`,
- * which matches exactly what one `*` matches, so its breadth is judged on the single-star form.
- */
-export function remotePatterns(context: RuleContext, tools: RemotePatternTools): RemotePattern[] {
-  const out: RemotePattern[] = [];
-  // Many capabilities share a pattern: parse each distinct one once.
-  const parsedOnce = new Map<string, { protocol: string; hostname: string }>();
-  for (const capability of context.capabilities) {
-    const remote = context.raw(capability).remote;
-    if (!isPlainObject(remote) || !Array.isArray(remote.urls)) continue;
-    // Only as many as the capability keeps (model/limits.ts): the rest are reported there.
-    remote.urls.slice(0, capability.remote?.urls.length ?? 0).forEach((url, index) => {
-      if (typeof url !== "string") return;
-      const compiled = tools.compileRemotePattern(url);
-      const judged = compiled.ok ? url : compiled.unsafe ? url.replace(/\*{2,}/g, "*") : undefined;
-      if (judged === undefined || (judged !== url && !tools.compileRemotePattern(judged).ok)) return;
-      let parsed = parsedOnce.get(judged);
-      if (!parsed) {
-        const pattern = new tools.URLPattern(judged);
-        parsedOnce.set(judged, (parsed = { protocol: pattern.protocol, hostname: pattern.hostname }));
-      }
-      out.push({ capability, url, path: [...capability.source.path, "remote", "urls", index], protocol: parsed.protocol, hostname: parsed.hostname });
-    });
-  }
-  return out;
-}
+import { defineRule } from "./types.js";
+import { describeReach, hostReach, isForeignReach, loadRemotePatternTools } from "../dangers/url-reach.js";
+import { remotePatterns } from "./support/remote-patterns.js";
 
 export default defineRule({
   id: "broad-remote",

@@ -4,7 +4,8 @@ import { expandIdentifier } from "../engine/index.js";
 import type { JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
 import type { Capability, PermissionEntry } from "../model/types.js";
-import { entryOf, samePath } from "./support/engine-helpers.js";
+import { samePath } from "../../core/location.js";
+import { entryOf } from "./support/engine-helpers.js";
 import { defineRule, type RuleContext } from "./types.js";
 
 /**

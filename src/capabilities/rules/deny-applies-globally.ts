@@ -1,6 +1,7 @@
 import type { Context, ResolvedCommand, ResolvedModel } from "../engine/index.js";
 import type { Capability } from "../model/types.js";
-import { describeTargets, entryOf, entryPath } from "./support/engine-helpers.js";
+import { entryPath } from "../model/capability.js";
+import { describeTargets, entryOf } from "./support/engine-helpers.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -59,7 +60,7 @@ export default defineRule({
 
 /** Windows and webviews, and the origins when they are not just the app's own pages. */
 function describeReach(capability: Capability): string {
-  const urls = (capability.remote?.urls ?? []).map((u) => `"${u}"`).join(", ");
+  const urls = (capability.remote?.urls ?? []).map((url) => `"${url.value}"`).join(", ");
   const origins = urls ? (capability.local ? `; local and remote ${urls}` : `; remote ${urls} only`) : capability.local ? "" : "; no origin";
   return describeTargets(capability) + origins;
 }

@@ -11,8 +11,8 @@ export default defineRule({
   messages: { noPlatform: 'capability "{{capability}}" has "platforms": [], so it is active on no platform' },
   check(context) {
     for (const capability of context.capabilities) {
-      const platforms = context.raw(capability).platforms;
-      if (!Array.isArray(platforms) || platforms.length > 0) continue;
+      // As written: `[7]` is no empty list but a wrongly typed item, the schema's finding.
+      if (capability.written.listLengths.platforms !== 0) continue;
       context.report({
         at: capability.source,
         path: [...capability.source.path, "platforms"],

@@ -1,5 +1,5 @@
-import { remotePatterns } from "./broad-remote.js";
-import { componentMatches, exampleHost, isLoopback, loadRemotePatternTools, matchesAnyScheme } from "./url-reach.js";
+import { remotePatterns } from "./support/remote-patterns.js";
+import { componentMatches, exampleHost, isLoopback, loadRemotePatternTools, matchesAnyScheme } from "../dangers/url-reach.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({

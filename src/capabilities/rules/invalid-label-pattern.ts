@@ -25,8 +25,8 @@ export default defineRule({
     for (const capability of context.capabilities) {
       const impact = impactOf(capability);
       for (const field of ["windows", "webviews"] as const) {
-        capability[field].forEach((pattern, index) => {
-          const at = { at: capability.source, path: [...capability.source.path, field, index] };
+        for (const { value: pattern, path } of capability[field]) {
+          const at = { at: capability.source, path };
           const compiled = compileLabelPattern(pattern);
           if (!compiled.ok) {
             context.report({
@@ -36,7 +36,7 @@ export default defineRule({
               data: { kind: field === "windows" ? "window" : "webview", pattern, problem: compiled.message, note: impact.note },
               hint: "globs support *, ?, [abc] and [!abc]; ** only as a whole path component; write [*] for a literal *",
             });
-            return;
+            continue;
           }
           // What remains once the glob syntax is gone must be label text, or the pattern matches nothing.
           const literal = pattern.replace(/\[!?\]?[^\]]*\]/g, "").replace(/[*?]/g, "");
@@ -49,7 +49,7 @@ export default defineRule({
               hint: HINTS[bad] ?? "labels may only contain letters, digits, -, /, : and _",
             });
           }
-        });
+        }
       }
     }
   },

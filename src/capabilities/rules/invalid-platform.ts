@@ -1,5 +1,5 @@
 import { replaceStringValue } from "../../core/fix/edits.js";
-import { TARGETS } from "../model/types.js";
+import { isTarget, TARGETS } from "../model/types.js";
 import { nearest, quoteList } from "../../core/did-you-mean.js";
 import { defineRule } from "./types.js";
 
@@ -12,13 +12,10 @@ export default defineRule({
   messages: { invalid: 'invalid platform "{{value}}": expected one of {{targets}} (case-sensitive)' },
   check(context) {
     for (const capability of context.capabilities) {
-      const platforms = context.raw(capability).platforms;
-      if (!Array.isArray(platforms)) continue;
-      platforms.forEach((value, index) => {
-        if (typeof value !== "string" || (TARGETS as readonly string[]).includes(value)) return;
+      for (const { value, path } of capability.platforms ?? []) {
+        if (isTarget(value)) continue;
         const sameLetters = TARGETS.find((t) => t.toLowerCase() === value.toLowerCase().trim());
         const suggestion = sameLetters ?? ALIASES[value.toLowerCase()] ?? nearest(value, TARGETS, 1)[0];
-        const path = [...capability.source.path, "platforms", index];
         context.report({
           at: capability.source,
           path,
@@ -28,7 +25,7 @@ export default defineRule({
           // A case or spacing slip has one meaning; an alias such as "darwin" is left for a human.
           fix: sameLetters ? (document) => replaceStringValue(document, path, sameLetters, `write "${sameLetters}"`) : undefined,
         });
-      });
+      }
     }
   },
 });

@@ -17,15 +17,15 @@ export default defineRule({
     const impactOf = await buildImpactOf(context);
     for (const capability of context.capabilities) {
       const impact = impactOf(capability);
-      capability.remote?.urls.forEach((url, index) => {
+      for (const { value: url, path } of capability.remote?.urls ?? []) {
         const compiled = compileRemotePattern(url);
-        if (compiled.ok || compiled.unsafe) return;
+        if (compiled.ok || compiled.unsafe) continue;
         // URLPattern reads a string without a scheme as a relative URL and asks for a base URL, which
         // says nothing to someone who wrote "example.com".
         const relative = /base URL must be provided/i.test(compiled.message);
         context.report({
           at: capability.source,
-          path: [...capability.source.path, "remote", "urls", index],
+          path,
           demote: impact.demote,
           ...(relative
             ? { messageId: "noScheme", data: { url, note: impact.note } }
@@ -35,7 +35,7 @@ export default defineRule({
               ? `write the scheme: "https://${url}"`
               : 'write a URL with optional wildcards, e.g. "https://*.example.com" or "https://example.com/app/*"',
         });
-      });
+      }
     }
   },
 });

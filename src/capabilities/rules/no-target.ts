@@ -1,4 +1,3 @@
-import { isPlainObject } from "../../core/json.js";
 import type { Capability } from "../model/types.js";
 import { nearest } from "../../core/did-you-mean.js";
 import { defineRule, type RuleContext } from "./types.js";
@@ -15,20 +14,19 @@ export default defineRule({
   },
   check(context) {
     for (const capability of context.capabilities) {
-      const raw = context.raw(capability);
-      checkLabels(context, capability, raw);
-      checkOrigins(context, capability, raw);
+      checkLabels(context, capability);
+      checkOrigins(context, capability);
     }
   },
 });
 
 /** The host matches a capability only through these lists; when both are empty nothing matches. */
-function checkLabels(context: RuleContext, capability: Capability, raw: Record<string, unknown>) {
-  // Judged on the raw lists: a list with wrongly typed items, or a value that is no list at all, is
-  // the schema's finding, not an empty one.
-  if (nonEmptyArray(raw.windows) || nonEmptyArray(raw.webviews)) return;
-  if ([raw.windows, raw.webviews].some((value) => value !== undefined && !Array.isArray(value))) return;
-  const present = Array.isArray(raw.windows) ? "windows" : Array.isArray(raw.webviews) ? "webviews" : undefined;
+function checkLabels(context: RuleContext, capability: Capability) {
+  // Judged on the lists as written: a list with wrongly typed items, or a value that is no list at
+  // all, is the schema's finding, not an empty one.
+  const { windows, webviews } = capability.written.listLengths;
+  if (windows || webviews || windows === null || webviews === null) return;
+  const present = windows === 0 ? "windows" : webviews === 0 ? "webviews" : undefined;
   const labels = context.project.config?.windows.map((w) => w.label) ?? [];
   const example = nearest(capability.identifier, labels, 1)[0] ?? labels[0] ?? "main";
   context.report({
@@ -41,11 +39,9 @@ function checkLabels(context: RuleContext, capability: Capability, raw: Record<s
 }
 
 /** `local: false` turns off the app's own pages; with no remote URL no page is left. */
-function checkOrigins(context: RuleContext, capability: Capability, raw: Record<string, unknown>) {
-  if (raw.local !== false) return;
-  const urls = isPlainObject(raw.remote) ? raw.remote.urls : undefined;
-  if (nonEmptyArray(urls)) return;
-  const what = isPlainObject(raw.remote) ? '"remote.urls" is empty' : 'it has no "remote"';
+function checkOrigins(context: RuleContext, capability: Capability) {
+  if (capability.local || capability.written.listLengths["remote.urls"]) return;
+  const what = capability.written.remoteObject ? '"remote.urls" is empty' : 'it has no "remote"';
   context.report({
     at: capability.source,
     path: [...capability.source.path, "local"],
@@ -53,8 +49,4 @@ function checkOrigins(context: RuleContext, capability: Capability, raw: Record<
     data: { capability: capability.identifier, why: what },
     hint: 'remove "local": false to grant the app\'s own pages, or list the remote origins in "remote": { "urls": ["https://example.com"] }',
   });
-}
-
-function nonEmptyArray(value: unknown): boolean {
-  return Array.isArray(value) && value.length > 0;
 }

@@ -36,7 +36,7 @@ export default defineRule({
     // `shell:allow-open`) still covers the permission it holds.
     const isSet = (identifier: string) => expandIdentifier(context.catalog, identifier).leaves.some((leaf) => leaf.chain.length > 1);
     for (const capability of context.capabilities) {
-      const active = TARGETS.filter((p) => capability.platforms === undefined || capability.platforms.includes(p));
+      const active = TARGETS.filter((p) => capability.platforms === undefined || capability.platforms.some((item) => item.value === p));
       if (active.length === 0) continue;
       const candidates = capability.permissions.filter((entry) => !hasScope(entry));
       const anyDependent = candidates.some((entry) => platformDependent(entry.identifier));

@@ -50,8 +50,6 @@ export interface RuleContext {
   readonly capabilities: readonly Capability[];
   /** The document a capability (or any file) came from. */
   document(at: { absolutePath: string }): SourceDocument | undefined;
-  /** The raw JSON object of a capability as written. */
-  raw(capability: Capability): Record<string, unknown>;
   /** Every permission entry with its capability. */
   entries(): Iterable<{ capability: Capability; entry: PermissionEntry }>;
   report(report: RuleReport): void;

@@ -25,15 +25,11 @@ export default defineRule({
     const where = `declared in ${config.document.file}${code.searched.length ? ` or created in ${code.searched.join(" or ")}` : ""}`;
     const listedOrNone = listed || "none";
     for (const capability of context.capabilities) {
-      const raw = context.raw(capability);
       for (const field of ["windows", "webviews"] as const) {
-        const patterns = raw[field];
-        if (!Array.isArray(patterns)) continue;
-        patterns.forEach((pattern, index) => {
-          if (typeof pattern !== "string") return;
+        for (const { value: pattern, path } of capability[field]) {
           const compiled = compileLabelPattern(pattern);
           // A pattern the host cannot compile is a syntax problem, reported elsewhere.
-          if (!compiled.ok || labels.some((label) => compiled.match(label)) || plausibleInCode(compiled.match, pattern, code)) return;
+          if (!compiled.ok || labels.some((label) => compiled.match(label)) || plausibleInCode(compiled.match, pattern, code)) continue;
           const kind = field === "windows" ? "window" : "webview";
           const isGlob = /[*?[]/.test(pattern);
           const suggestion = nearest(pattern, labels, 1)[0];
@@ -41,12 +37,12 @@ export default defineRule({
           const runtime = `if the app creates ${created} in code caplint cannot read (a label from another file or crate), the pattern is right: add "caplint-disable": ["unmatched-window"] to this capability`;
           context.report({
             at: capability.source,
-            path: [...capability.source.path, field, index],
+            path,
             messageId: "noLabel",
             data: { kind, pattern, labels: listedOrNone, where },
             hint: suggestion ? `did you mean "${suggestion}"? ${runtime[0]!.toUpperCase()}${runtime.slice(1)}` : runtime,
           });
-        });
+        }
       }
     }
   },

@@ -10,20 +10,20 @@ export default defineRule({
   messages: { unsafe: 'remote URL pattern "{{url}}" is unsafe: {{problem}}' },
   check(context) {
     for (const capability of context.capabilities) {
-      capability.remote?.urls.forEach((url, index) => {
+      for (const { value: url, path } of capability.remote?.urls ?? []) {
         const compiled = compileRemotePattern(url);
-        if (compiled.ok || !compiled.unsafe) return;
+        if (compiled.ok || !compiled.unsafe) continue;
         // A run of `*` matches exactly what one `*` matches: the host's linear engine treats it so, and
         // its breadth (`http://**` is any host) is broad-remote's finding. Only real nested groups remain.
-        if (/\*{2,}/.test(url) && compileRemotePattern(url.replace(/\*{2,}/g, "*")).ok) return;
+        if (/\*{2,}/.test(url) && compileRemotePattern(url.replace(/\*{2,}/g, "*")).ok) continue;
         context.report({
           at: capability.source,
-          path: [...capability.source.path, "remote", "urls", index],
+          path,
           messageId: "unsafe",
           data: { url, problem: compiled.message.replace(/^unsafe pattern: /, "") },
           hint: "use wildcards (*) or a simple group such as (a|b) instead of nested repetition; caplint matches it in linear time, but other tools may hang",
         });
-      });
+      }
     }
   },
 });

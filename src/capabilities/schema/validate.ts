@@ -3,6 +3,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import type { JsonPath } from "../../core/location.js";
 import { valueAt } from "../../core/source/document.js";
 import { fileForm } from "../model/capability.js";
+import { addCapabilitySchemas, VALIDATOR_OPTIONS } from "./validator-setup.js";
 
 export interface SchemaProblem {
   path: JsonPath;
@@ -41,25 +42,11 @@ async function loadGenerated(): Promise<Validators | undefined> {
 
 async function compileAtRuntime(schema: SchemaNode & { $id: string }): Promise<Validators> {
   const [{ default: Ajv }, { default: addFormats }] = await Promise.all([import("ajv"), import("ajv-formats")]);
-  // The same options as scripts/build-validator.mjs: verbose errors carry the anyOf branches.
-  const ajv = new (Ajv as unknown as typeof import("ajv").default)({ allErrors: true, strict: false, verbose: true });
+  const ajv = new (Ajv as unknown as typeof import("ajv").default)(VALIDATOR_OPTIONS);
   (addFormats as unknown as (a: unknown) => void)(ajv);
-  ajv.addSchema(withoutUniqueItems(schema));
-  return {
-    single: ajv.compile({ $ref: `${schema.$id}#/definitions/Capability` }),
-    list: ajv.compile({ type: "array", items: { $ref: `${schema.$id}#/definitions/Capability` } }),
-    wrapped: ajv.compile({ $ref: `${schema.$id}#/anyOf/2` }),
-  };
-}
-
-/**
- * The schema as Ajv checks it: without `uniqueItems`, whose findings belong to duplicate-permission.
- * Ajv decides it with a deep equality that is quadratic in the list's length (seconds for a few
- * thousand object entries) and throws on an entry with a `toString` or `valueOf` key.
- * scripts/build-validator.mjs does the same for the precompiled validators.
- */
-function withoutUniqueItems<T>(schema: T): T {
-  return JSON.parse(JSON.stringify(schema), (key, value: unknown) => (key === "uniqueItems" ? undefined : value)) as T;
+  const ids = addCapabilitySchemas(ajv, schema);
+  const compiled = (id: string) => ajv.getSchema(id)!;
+  return { single: compiled(ids.single), list: compiled(ids.list), wrapped: compiled(ids.wrapped) };
 }
 
 const FORM_NAMES = {

@@ -2,6 +2,7 @@ import { oneLine, textLines } from "../terminal-text.js";
 import type { Diagnostic } from "../diagnostics.js";
 import { LineIndex } from "../source/line-index.js";
 import type { Reporter, ReporterContext } from "./types.js";
+import { plural } from "../wording.js";
 
 /** Grouped by file, each finding with a code frame, its fix hint and a closing summary line. */
 const stylish: Reporter = ({ diagnostics, summary, notes = [], config }, context) => {
@@ -32,12 +33,12 @@ const stylish: Reporter = ({ diagnostics, summary, notes = [], config }, context
   // Which configuration decided the severities: a config can turn rules off, so the reader must see it.
   if (config) noteLines.push(`  ${paint.dim(`config: ${config}`)}`);
   if (summary.errors + summary.warnings === 0) {
-    return textLines([`${summary.files} file${summary.files === 1 ? "" : "s"} checked, no problems`, ...noteLines]);
+    return textLines([`${plural(summary.files, "file")} checked, no problems`, ...noteLines]);
   }
   const total = summary.errors + summary.warnings;
   // Files with problems and files checked are different numbers: say both.
   const withProblems = byFile.size;
-  const line = `✖ ${total} problem${total === 1 ? "" : "s"} (${summary.errors} error${summary.errors === 1 ? "" : "s"}, ${summary.warnings} warning${summary.warnings === 1 ? "" : "s"}) in ${withProblems} file${withProblems === 1 ? "" : "s"} (${summary.files} checked)`;
+  const line = `✖ ${plural(total, "problem")} (${plural(summary.errors, "error")}, ${plural(summary.warnings, "warning")}) in ${plural(withProblems, "file")} (${summary.files} checked)`;
   out.push(summary.errors ? paint.error(paint.bold(line)) : paint.warning(paint.bold(line)));
   if (summary.fixable) out.push(`  ${summary.fixable} fixable with --fix`);
   out.push(...noteLines);

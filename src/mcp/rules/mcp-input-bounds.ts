@@ -1,7 +1,7 @@
 import { quote } from "../text.js";
 import { hasKeyword, nonNullMember, typesOf, walkProperties, type Property } from "../input-schema.js";
 import { defineMcpRule } from "./types.js";
-import { inputOf, isListTool, toolLabel } from "./support.js";
+import { isListTool, toolInputs, toolLabel } from "./support.js";
 
 export default defineMcpRule({
   id: "mcp-input-bounds",
@@ -13,9 +13,7 @@ export default defineMcpRule({
   fixable: false,
   messages: { unbounded: "{{tool}}: {{type}} parameter {{parameter}} {{problem}}" },
   check({ tools, service, report }) {
-    for (const tool of tools) {
-      const input = inputOf(tool);
-      if (!input) continue;
+    for (const { tool, input } of toolInputs(tools)) {
       // On list tools mcp-pagination-params owns limit and offset; offset is bounded only below anywhere.
       const paginated = isListTool(tool, service);
       for (const property of walkProperties(input.document, input.root)) {

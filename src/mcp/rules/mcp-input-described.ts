@@ -1,7 +1,7 @@
 import { quote } from "../text.js";
 import { keyword, typesOf, walkProperties } from "../input-schema.js";
 import { defineMcpRule } from "./types.js";
-import { inputOf, toolLabel } from "./support.js";
+import { toolInputs, toolLabel } from "./support.js";
 
 export default defineMcpRule({
   id: "mcp-input-described",
@@ -13,9 +13,7 @@ export default defineMcpRule({
   fixable: false,
   messages: { undescribed: "{{tool}}: parameter {{parameter}} has no {{missing}}" },
   check({ tools, report }) {
-    for (const tool of tools) {
-      const input = inputOf(tool);
-      if (!input) continue;
+    for (const { tool, input } of toolInputs(tools)) {
       for (const property of walkProperties(input.document, input.root)) {
         const description = keyword(property, "description");
         const missing: string[] = [];

@@ -1,5 +1,5 @@
 import { defineMcpRule } from "./types.js";
-import { inputOf, toolLabel } from "./support.js";
+import { toolInputs, toolLabel } from "./support.js";
 
 export default defineMcpRule({
   id: "mcp-input-strict",
@@ -11,9 +11,7 @@ export default defineMcpRule({
   fixable: false,
   messages: { notStrict: "{{tool}}: the input{{model}} does not reject unknown fields ({{written}}); a misspelt argument is silently ignored" },
   check({ tools, report }) {
-    for (const tool of tools) {
-      const input = inputOf(tool);
-      if (!input) continue;
+    for (const { tool, input } of toolInputs(tools)) {
       const { root, wrapper } = input;
       if (root.schema.additionalProperties === false || root.schema.unevaluatedProperties === false) continue;
       const written = root.schema.additionalProperties;

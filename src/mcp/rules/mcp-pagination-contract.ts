@@ -2,6 +2,7 @@ import { isObject, type At, type ProbeCall } from "../listing.js";
 import { quote } from "../text.js";
 import { callsFor, firstText, rejected } from "./probe-results.js";
 import { defineMcpRule } from "./types.js";
+import { plural } from "../../core/wording.js";
 
 export default defineMcpRule({
   id: "mcp-pagination-contract",
@@ -63,7 +64,7 @@ function arithmetic(page: Record<string, unknown>, args: Record<string, unknown>
   }
   const problems: string[] = [];
   const items = Object.entries(page).find(([key, value]) => Array.isArray(value) && !["total", "count", "offset"].includes(key));
-  if (items && (items[1] as unknown[]).length !== count) problems.push(`count is ${count} but "${items[0]}" holds ${(items[1] as unknown[]).length} item${(items[1] as unknown[]).length === 1 ? "" : "s"}`);
+  if (items && (items[1] as unknown[]).length !== count) problems.push(`count is ${count} but "${items[0]}" holds ${plural((items[1] as unknown[]).length, "item")}`);
   if (typeof args.offset === "number" && offset !== args.offset) problems.push(`offset is ${offset} but the call asked for offset ${args.offset}`);
   if (typeof args.limit === "number" && count > args.limit) problems.push(`count is ${count}, more than the limit ${args.limit} asked for`);
   const more = total > offset + count;

@@ -1,7 +1,7 @@
 import type { JsonPath } from "../core.js";
 import { keyword, nonNullMember, propertiesOf, typesOf, type Property, type SchemaNode } from "../input-schema.js";
 import { defineMcpRule } from "./types.js";
-import { inputOf, isListTool, toolLabel } from "./support.js";
+import { isListTool, toolInputs, toolLabel } from "./support.js";
 
 interface Expected {
   name: "limit" | "offset";
@@ -29,9 +29,8 @@ export default defineMcpRule({
     wrongParameter: '{{tool}}: "{{parameter}}" {{problems}}',
   },
   check({ tools, service, report }) {
-    for (const tool of tools) {
-      const input = inputOf(tool);
-      if (!input || !isListTool(tool, service)) continue;
+    for (const { tool, input } of toolInputs(tools)) {
+      if (!isListTool(tool, service)) continue;
       const properties = new Map(propertiesOf(input.document, input.root).map((p) => [p.name, p]));
       for (const expected of EXPECTED) {
         const property = properties.get(expected.name);

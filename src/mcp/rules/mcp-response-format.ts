@@ -1,6 +1,6 @@
 import { keyword, nonNullMember, propertiesOf } from "../input-schema.js";
 import { defineMcpRule } from "./types.js";
-import { inputOf, toolLabel } from "./support.js";
+import { toolInputs, toolLabel } from "./support.js";
 
 export default defineMcpRule({
   id: "mcp-response-format",
@@ -12,9 +12,7 @@ export default defineMcpRule({
   fixable: false,
   messages: { wrongFormat: '{{tool}}: response_format {{problems}}; expected enum ["markdown", "json"] with default "markdown"' },
   check({ tools, report }) {
-    for (const tool of tools) {
-      const input = inputOf(tool);
-      if (!input) continue;
+    for (const { tool, input } of toolInputs(tools)) {
       const property = propertiesOf(input.document, input.root).find((p) => p.name === "response_format");
       if (!property) continue;
       const value = nonNullMember(input.document, property.resolved);

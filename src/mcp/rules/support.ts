@@ -19,6 +19,14 @@ export function inputOf(tool: ToolEntry): { document: SchemaNode; root: SchemaNo
   return document && { document, ...effectiveRoot(document) };
 }
 
+/** Every tool with an input schema, and that schema: the walk the input rules share. */
+export function* toolInputs(tools: Iterable<ToolEntry>): Generator<{ tool: ToolEntry; input: NonNullable<ReturnType<typeof inputOf>> }> {
+  for (const tool of tools) {
+    const input = inputOf(tool);
+    if (input) yield { tool, input };
+  }
+}
+
 export function toolLabel(tool: ToolEntry): string {
   return tool.name === undefined ? `tool #${String(tool.path[tool.path.length - 1])}` : `tool ${quote(tool.name)}`;
 }

@@ -1,4 +1,4 @@
-import type { Capability } from "../../model/types.js";
+import { valuesOf, type Capability } from "../../model/types.js";
 import type { RuleContext } from "../types.js";
 
 /** What a build-breaking finding in a capability means for the platforms this run resolves. */
@@ -20,7 +20,7 @@ export async function buildImpactOf(context: RuleContext): Promise<(capability: 
   return (capability) => {
     const inactive = models.length > 0 && models.every((model) => model.inactive.includes(capability));
     if (!inactive) return { demote: false, note: "" };
-    const platforms = capability.platforms ?? [];
+    const platforms = valuesOf(capability.platforms ?? []);
     return {
       demote: true,
       note: platforms.length

@@ -2,7 +2,7 @@ import { MAX_SET_DEPTH, qualifiedIdentifier, type ResolutionProblem, type Resolu
 import { Catalog } from "../../catalog/catalog.js";
 import { APP_KEY } from "../../catalog/types.js";
 import { quoteList } from "../../../core/did-you-mean.js";
-import { entryPath } from "./engine-helpers.js";
+import { entryPath } from "../../model/capability.js";
 import type { RuleContext } from "../types.js";
 
 /**

@@ -1,0 +1,336 @@
+/**
+ * Dangerous grants, computed once per resolution as data: the `dangerous-permission` rule words them
+ * and the HTML report marks its matrix cells from the same list.
+ */
+import { samePath, type JsonPath } from "../../core/location.js";
+import { isPlainObject } from "../../core/json.js";
+import type { EntryProvenance, ResolvedCommand, ResolvedModel } from "../engine/index.js";
+import { sortMapKeys } from "../engine/normalize.js";
+import { work } from "../engine/work.js";
+import { labelMatches } from "../engine/match/glob.js";
+import { entryPath } from "../model/capability.js";
+import type { Capability } from "../model/types.js";
+import { isForeignReach, loadRemotePatternTools, urlReach, type RemotePatternTools } from "./url-reach.js";
+
+/**
+ * High-risk grants of the official plugins (user-needs-and-peers §4.1). A danger names the commands,
+ * when it applies (most need a broad scope: a write permission whose scope is one app folder is
+ * ordinary), and what a script running in a granted webview could then do.
+ */
+interface Danger {
+  id: string;
+  commands: readonly string[];
+  /** The scope values (command scope and the plugin's global scope) that make it dangerous; undefined: always. */
+  broad?: (value: unknown) => string | undefined;
+  /** What a script could do; a function when it depends on which of the commands are granted. */
+  impact: string | ((commands: ReadonlySet<string>) => string);
+}
+
+// Not `open` (read sets include it; writing through a handle takes `write`) nor `mkdir` (an empty folder).
+const FS_WRITE = ["write_file", "write_text_file", "write", "remove", "rename", "copy_file", "truncate", "ftruncate", "create"].map((c) => `plugin:fs|${c}`);
+// Not `open`: it only yields a file handle, and reading from one takes the `read` command as well.
+const FS_READ = ["read_file", "read_text_file", "read_text_file_lines", "read_text_file_lines_next", "read_dir"].map((c) => `plugin:fs|${c}`);
+
+const BROAD_PATHS = /^(\*\*?|\/|\/\*\*?(\/\*)?|\*\*\/\*|[a-z]:[\\/]?\*?\*?|\$HOME(\/\*\*?(\/\*)?)?|~(\/\*\*?)?|\$HOME\/\.\*\*?)$/i;
+const pathOf = (value: unknown) => (typeof value === "string" ? value : isPlainObject(value) && typeof value.path === "string" ? value.path : undefined);
+const urlOf = (value: unknown) => (typeof value === "string" ? value : isPlainObject(value) && typeof value.url === "string" ? value.url : undefined);
+const broadPath = (value: unknown) => {
+  const path = pathOf(value);
+  return path !== undefined && BROAD_PATHS.test(path.trim()) ? path : undefined;
+};
+/** Set when the check starts: the URL-pattern tools the http scope breadth is decided with. */
+let patternTools: RemotePatternTools | undefined;
+/** An http scope URL that reaches hosts the app cannot own (`https://*`, `https://*.*`, `https://*.example.*`). */
+const broadUrl = (value: unknown) => {
+  const url = urlOf(value);
+  if (url === undefined || !patternTools) return undefined;
+  const reach = urlReach(patternTools.URLPattern, url.trim());
+  return reach && isForeignReach(reach) ? url : undefined;
+};
+/** URLs an opener url scope (a glob over the whole URL) must not reach: local files and custom schemes. */
+const OPENER_PROBES = ["file:///etc/passwd", "caplint-probe:run"];
+const broadOpenerUrl = (value: unknown) => {
+  const url = isPlainObject(value) && typeof value.url === "string" ? value.url : undefined;
+  return url !== undefined && OPENER_PROBES.some((probe) => labelMatches(url, probe)) ? url : undefined;
+};
+
+const SHELLS = /^(sh|bash|zsh|dash|ksh|fish|cmd|powershell|pwsh)(\.exe)?$/i;
+/** What an attacker's script would pass: one token that the shell runs as several commands. */
+const COMMAND_LINE_PROBE = "id;curl${IFS}example.invalid|sh";
+/**
+ * A shell scope entry that runs any command line: a shell program (`sh`, `cmd`, `powershell`, …) whose
+ * arguments are unrestricted (`args: true`) or include a validator that accepts a whole command line.
+ */
+function anyCommandLine(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  const program = String(value.cmd ?? value.name ?? "").split(/[\\/]/).pop() ?? "";
+  if (!SHELLS.test(program)) return false;
+  if (value.args === true) return true;
+  if (!Array.isArray(value.args)) return false;
+  return value.args.some((arg) => {
+    if (!isPlainObject(arg) || typeof arg.validator !== "string") return false;
+    try {
+      return new RegExp(`^(?:${arg.validator})$`, "u").test(COMMAND_LINE_PROBE);
+    } catch {
+      return false;
+    }
+  });
+}
+
+const DANGERS: readonly Danger[] = [
+  {
+    id: "shell",
+    commands: ["plugin:shell|execute", "plugin:shell|spawn"],
+    broad: (value) => (isPlainObject(value) && (typeof value.cmd === "string" || typeof value.name === "string") ? String(value.name ?? value.cmd) : undefined),
+    impact: "run the allowed programs on the user's machine",
+  },
+  {
+    id: "upload",
+    commands: ["plugin:upload|upload", "plugin:upload|download"],
+    impact: (commands) =>
+      [commands.has("plugin:upload|upload") && "send any local file to any server", commands.has("plugin:upload|download") && "write downloads to any path"]
+        .filter(Boolean)
+        .join(", or ") + " (the upload plugin checks no file-system scope)",
+  },
+  { id: "fs-write", commands: FS_WRITE, broad: broadPath, impact: "create, overwrite or delete files across" },
+  { id: "fs-read", commands: FS_READ, broad: broadPath, impact: "read secrets such as SSH keys and browser profiles across" },
+  { id: "http", commands: ["plugin:http|fetch"], broad: broadUrl, impact: "send requests with the app's privileges to any server, including the local network, without CORS, to" },
+  { id: "opener-path", commands: ["plugin:opener|open_path"], broad: broadPath, impact: "open, and so run, any file with its default program across" },
+  {
+    id: "opener-url",
+    commands: ["plugin:opener|open_url"],
+    broad: broadOpenerUrl,
+    impact: "open any URL, file: and custom schemes included, in the program registered for it, allowed by",
+  },
+];
+
+
+/** One danger a capability grants: the grants it reaches and why they are dangerous, for the rule and the report. */
+export interface DangerousGrant {
+  danger: Danger;
+  capability: Capability;
+  /** Index into the resolution's capabilities. */
+  capabilityIndex: number;
+  /** The grant a finding names: the first one the danger reaches. */
+  grant: ResolvedCommand;
+  /** Every effective grant of the danger's commands in this capability that the danger reaches. */
+  grants: readonly ResolvedCommand[];
+  /** Their commands, distinct, in grant order. */
+  commands: readonly string[];
+  /** The entry that brings the broad scope when it is not the grant itself (`fs:scope` beside `fs:default`). */
+  scopeEntry?: EntryProvenance;
+  /** Where a finding about it points: the entry that brings the broad scope, else the grant's entry. */
+  at: JsonPath;
+  /** The broad scope values, quoted (a few and how many more), and who lends them through the global scope; "" when none is needed. */
+  reach: string;
+  /** A shell scope entry among them runs any command line. */
+  commandLine: boolean;
+  /** Why it is worse here: remote pages or every window; undefined for trusted local windows. */
+  exposure?: Exposure;
+}
+
+export type Exposure = { kind: "remote"; urls: readonly string[] } | { kind: "every-window" };
+
+export type { Danger };
+
+const computed = new WeakMap<ResolvedModel, Promise<DangerousGrant[]>>();
+
+/** The dangerous grants of a resolution, computed on first request and shared by whoever asks next. */
+export function dangerousGrants(model: ResolvedModel): Promise<DangerousGrant[]> {
+  let grants = computed.get(model);
+  if (!grants) {
+    grants = loadRemotePatternTools().then((tools) => {
+      patternTools = tools;
+      return findDangers(model, tools);
+    });
+    computed.set(model, grants);
+  }
+  return grants;
+}
+
+function findDangers(model: ResolvedModel, tools: RemotePatternTools): DangerousGrant[] {
+  const out: DangerousGrant[] = [];
+  const globalHits: GlobalHitCache = { hits: new Map(), deniedByKey: new Map() };
+  // Grants of dangerous commands by capability, gathered once: only capabilities that have some are visited.
+  const byCapability = new Map<number, Map<string, ResolvedCommand[]>>();
+  for (const danger of DANGERS) {
+    for (const grant of danger.commands.flatMap((command) => model.allowed.get(command) ?? [])) {
+      let dangers = byCapability.get(grant.capabilityIndex);
+      if (!dangers) byCapability.set(grant.capabilityIndex, (dangers = new Map()));
+      const grants = dangers.get(danger.id);
+      if (grants) grants.push(grant);
+      else dangers.set(danger.id, [grant]);
+    }
+  }
+  for (const [capabilityIndex, dangers] of byCapability) {
+    const { capability } = model.capabilities[capabilityIndex]!;
+    for (const danger of DANGERS) {
+      const grants = dangers.get(danger.id) ?? [];
+      const effective = grants.filter((g) => !model.denied.get(g.command)?.length);
+      if (effective.length === 0) continue;
+      let first = effective[0]!;
+      let reach = "";
+      /** The entry of this capability that brings the broad value, when it is not the grant itself (an `fs:scope` entry). */
+      let scopeEntry: EntryProvenance | undefined;
+      let commandLine = false;
+      // The grants the broad scope reaches: a command granted without it (a scopeless spawn beside a scoped execute) is not dangerous.
+      const hits = new Set<ResolvedCommand>(danger.broad ? [] : effective);
+      if (danger.broad) {
+        // Hits in the order the host hands them to a command: each grant's own scope, then the
+        // plugin's global scope (one shared set per plugin, so this stays linear in the number of grants).
+        const matches: Array<Iterable<string>> = [];
+        const lenders: Array<ReadonlySet<string>> = [];
+        let hitGrant: ResolvedCommand | undefined;
+        for (const grant of effective) {
+          const { own, global } = broadScope(model, danger, grant, globalHits);
+          if (own.length === 0 && global.matches.size === 0) continue;
+          hitGrant ??= grant;
+          hits.add(grant);
+          matches.push(own, global.matches);
+          lenders.push(global.lenders);
+          commandLine ||= global.commandLine || (danger.id === "shell" && (grant.scope?.allow ?? []).some(anyCommandLine));
+          // Only when the grant's own scope is not broad: then the broad value is the other entry's doing.
+          const lending = own.length === 0 ? global.entries.get(capability.identifier) : undefined;
+          if (lending && !samePath(lending.path, grant.provenance.path)) scopeEntry ??= lending;
+        }
+        if (!hitGrant) continue;
+        first = hitGrant;
+        reach = quotedUnion(matches);
+        const lent = quotedUnion(lenders, capability.identifier);
+        if (lent) reach += ` (through the plugin's global scope, which capability ${lent} sets for every window)`;
+      }
+      // A grant whose entry the capability does not list (it cannot be pointed at) is not reported.
+      if (!capability.permissions.some((entry) => samePath(entry.path, first.provenance.path))) continue;
+      const reached = effective.filter((g) => hits.has(g));
+      const found: DangerousGrant = {
+        danger,
+        capability,
+        capabilityIndex,
+        grant: first,
+        grants: reached,
+        commands: [...new Set(reached.map((g) => g.command))],
+        at: entryPath(capability, (scopeEntry ?? first.provenance).path),
+        reach,
+        commandLine,
+      };
+      if (scopeEntry) found.scopeEntry = scopeEntry;
+      const exposure = exposureOf(capability, tools);
+      if (exposure) found.exposure = exposure;
+      out.push(found);
+    }
+  }
+  return out;
+}
+
+/** The broad values of a plugin's global scope and the capabilities that set them. */
+interface GlobalHits {
+  matches: ReadonlySet<string>;
+  lenders: ReadonlySet<string>;
+  /** The first entry of each capability that brings a broad value. */
+  entries: ReadonlyMap<string, EntryProvenance>;
+  /** A shell entry among them runs any command line. */
+  commandLine: boolean;
+}
+
+/**
+ * Global hits per danger and plugin, and each plugin's global deny values made canonical, computed once
+ * per resolution: every grant of the plugin shares them.
+ */
+interface GlobalHitCache {
+  hits: Map<string, GlobalHits>;
+  deniedByKey: Map<string, ReadonlySet<string>>;
+}
+
+/**
+ * The broad values a grant's command is handed: its command scope plus the plugin's global scope.
+ * Global scope values say which capability set them: the host shares them with every window. A value
+ * that the command scope or the global scope also denies grants nothing (deny wins).
+ */
+function broadScope(model: ResolvedModel, danger: Danger, grant: ResolvedCommand, cache: GlobalHitCache): { own: string[]; global: GlobalHits } {
+  const broad = danger.broad!;
+  const scope = model.globalScope.get(grant.key);
+  const ownDeny = grant.scope?.deny ?? [];
+  // The plugin's global deny list grows with the app: made canonical once per plugin, not per grant.
+  let globalDenied = cache.deniedByKey.get(grant.key);
+  if (!globalDenied) cache.deniedByKey.set(grant.key, (globalDenied = new Set((scope?.deny ?? []).map(canonical))));
+  const ownDenied = ownDeny.length ? new Set(ownDeny.map(canonical)) : undefined;
+  const allowed = (value: unknown) => {
+    if (globalDenied.size === 0 && !ownDenied) return true;
+    const key = canonical(value);
+    return !globalDenied.has(key) && !ownDenied?.has(key);
+  };
+  const own: string[] = [];
+  for (const value of grant.scope?.allow ?? []) {
+    work.scopeValues++;
+    const hit = broad(value);
+    if (hit !== undefined && allowed(value)) own.push(hit);
+  }
+  // A grant's own deny list filters the global values for that grant only: computed apart, and rare.
+  const cacheKey = `${danger.id}\u0000${grant.key}`;
+  let global = ownDeny.length ? undefined : cache.hits.get(cacheKey);
+  if (!global) {
+    const matches = new Set<string>();
+    const lenders = new Set<string>();
+    const entries = new Map<string, EntryProvenance>();
+    let commandLine = false;
+    for (const contribution of scope?.contributions ?? []) {
+      for (const value of contribution.scope.allow) {
+        work.scopeValues++;
+        const hit = broad(value);
+        if (hit === undefined || !allowed(value)) continue;
+        matches.add(hit);
+        commandLine ||= danger.id === "shell" && anyCommandLine(value);
+        if (contribution.provenance.capability !== undefined) {
+          lenders.add(contribution.provenance.capability);
+          if (!entries.has(contribution.provenance.capability)) entries.set(contribution.provenance.capability, contribution.provenance);
+        }
+      }
+    }
+    global = { matches, lenders, entries, commandLine };
+    if (!ownDeny.length) cache.hits.set(cacheKey, global);
+  }
+  return { own, global };
+}
+
+/** JSON with sorted keys, so equal scope values compare equal whatever their key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(sortMapKeys(value as Parameters<typeof sortMapKeys>[0]));
+}
+
+/**
+ * The distinct names of several collections, in order, quoted: the first few and how many more, so a
+ * message stays one line and costs the same however many capabilities share a global scope.
+ */
+function quotedUnion(collections: ReadonlyArray<Iterable<string>>, except?: string, shown = 5): string {
+  const distinct = [...new Set(collections)];
+  // Counted exactly without copying the largest collection (the shared global scope): the others are a grant's few values.
+  const largest = distinct.reduce<ReadonlySet<string>>((a, b) => (b instanceof Set && b.size > a.size ? b : a), new Set());
+  let total = largest.size - (except !== undefined && largest.has(except) ? 1 : 0);
+  const extra = new Set<string>();
+  for (const collection of distinct) {
+    if (collection === largest) continue;
+    for (const name of collection) if (name !== except && !largest.has(name) && !extra.has(name)) extra.add(name);
+  }
+  total += extra.size;
+  const names: string[] = [];
+  walk: for (const collection of distinct) {
+    for (const name of collection) {
+      if (names.length === shown) break walk;
+      if (name !== except && !names.includes(name)) names.push(name);
+    }
+  }
+  const quoted = names.map((n) => `"${n}"`).join(", ");
+  return total > shown ? `${quoted} and ${total - shown} more` : quoted;
+}
+
+/**
+ * Why a grant is worse here: remote pages or every window; undefined for trusted local windows. Remote
+ * patterns that reach loopback hosts only (a dev server on `http://localhost:*`) are the machine's own
+ * pages, as insecure-remote and broad-remote judge them.
+ */
+function exposureOf(capability: Capability, tools: RemotePatternTools): Exposure | undefined {
+  const urls = (capability.remote?.urls ?? []).filter((url) => !urlReach(tools.URLPattern, url.value)?.loopbackOnly);
+  if (urls.length) return { kind: "remote", urls: urls.map((url) => url.value) };
+  if ([...capability.windows, ...capability.webviews].some((item) => item.value === "*")) return { kind: "every-window" };
+  return undefined;
+}

@@ -1,0 +1,15 @@
+/**
+ * IPC command names as the frontend invokes them: `plugin:<plugin>|<command>` for plugins and core
+ * areas (`plugin:window|close`), the bare name for the app's own commands. The one parser of that
+ * shape; `commandName` (resolve.ts) builds it.
+ */
+export interface CommandNameParts {
+  /** The plugin name as invoked (`window` for core areas); undefined for an app command. */
+  plugin?: string;
+  name: string;
+}
+
+export function parseCommandName(command: string): CommandNameParts {
+  const match = /^plugin:([^|]+)\|(.*)$/s.exec(command);
+  return match ? { plugin: match[1]!, name: match[2]! } : { name: command };
+}
