@@ -15,7 +15,22 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly", setTimeout: "readonly", clearTimeout: "readonly", TextDecoder: "readonly", TextEncoder: "readonly", AbortController: "readonly", AbortSignal: "readonly", structuredClone: "readonly", performance: "readonly" } },
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        URL: "readonly",
+        Buffer: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        TextDecoder: "readonly",
+        TextEncoder: "readonly",
+        AbortController: "readonly",
+        AbortSignal: "readonly",
+        structuredClone: "readonly",
+        performance: "readonly",
+      },
+    },
     rules: {
       // TypeScript's noUnusedLocals/noUnusedParameters already check these, with fewer false positives.
       "@typescript-eslint/no-unused-vars": "off",
@@ -35,23 +50,85 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-explicit-any": "off", "no-regex-spaces": "off" },
   },
   { files: ["src/core/**"], rules: { "no-restricted-imports": ["error", { patterns: [DOMAINS_AND_CLI] }] } },
-  { files: ["src/capabilities/**"], rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["events", "mcp"], "domains do not import each other")] }] } },
-  { files: ["src/events/**"], rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["capabilities", "mcp"], "domains do not import each other")] }] } },
-  { files: ["src/mcp/**"], rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["capabilities", "events"], "domains do not import each other")] }] } },
+  {
+    files: ["src/capabilities/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["events", "mcp"], "domains do not import each other")] }] },
+  },
+  {
+    files: ["src/events/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["capabilities", "mcp"], "domains do not import each other")] }] },
+  },
+  {
+    files: ["src/mcp/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["capabilities", "events"], "domains do not import each other")] }] },
+  },
   {
     files: ["src/capabilities/engine/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["rules", "lint", "commands", "render", "html-report", "fix-project"], "the engine is pure resolution: data in, data out; rules, the linter, commands and reports use it, not the other way round")] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            CLI,
+            REGISTRY,
+            wall(
+              ["rules", "lint", "commands", "render", "html-report", "fix-project"],
+              "the engine is pure resolution: data in, data out; rules, the linter, commands and reports use it, not the other way round",
+            ),
+          ],
+        },
+      ],
+    },
   },
   {
     files: ["src/capabilities/rules/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["lint", "commands", "render", "html-report", "fix-project"], "rules see the model and the engine; the linter runs them")] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            CLI,
+            REGISTRY,
+            wall(["lint", "commands", "render", "html-report", "fix-project"], "rules see the model and the engine; the linter runs them"),
+          ],
+        },
+      ],
+    },
   },
   {
     files: ["src/capabilities/dangers/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["rules", "lint", "commands", "render", "html-report", "fix-project"], "dangers are data computed from the resolution: the rule and the report read them")] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            CLI,
+            REGISTRY,
+            wall(
+              ["rules", "lint", "commands", "render", "html-report", "fix-project"],
+              "dangers are data computed from the resolution: the rule and the report read them",
+            ),
+          ],
+        },
+      ],
+    },
   },
   {
     files: ["src/capabilities/model/**", "src/capabilities/load/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["diagnostics", "rules", "lint", "engine", "commands", "render", "html-report"], "the model and the loaders are the ground floor: they know nothing of findings or rules")] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            CLI,
+            REGISTRY,
+            wall(
+              ["diagnostics", "rules", "lint", "engine", "commands", "render", "html-report"],
+              "the model and the loaders are the ground floor: they know nothing of findings or rules",
+            ),
+          ],
+        },
+      ],
+    },
   },
 );

@@ -20,7 +20,9 @@ try {
   source = readFileSync(bundle, "utf8");
 } catch (error) {
   // A checkout that was never built (the npm package always ships the bundle).
-  process.stderr.write(`caplint: ${path.relative(process.cwd(), bundle) || bundle} is missing (${error.code}): run "npm run build" in ${path.join(__dirname, "..")}\n`);
+  process.stderr.write(
+    `caplint: ${path.relative(process.cwd(), bundle) || bundle} is missing (${error.code}): run "npm run build" in ${path.join(__dirname, "..")}\n`,
+  );
   process.exit(2);
 }
 const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });

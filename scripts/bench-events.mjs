@@ -41,7 +41,10 @@ export async function benchEvents(args = []) {
     if (generated.status !== 0) throw new Error(`generating the recording failed: ${generated.stderr}`);
     const size = statSync(recording).size;
     const probe = path.join(work, "rss.mjs");
-    writeFileSync(probe, `import { writeSync } from "node:fs"; process.on("exit", () => { const u = process.resourceUsage(); writeSync(2, "\\ncaplint-bench-maxrss=" + u.maxRSS + " cpu=" + Math.round((u.userCPUTime + u.systemCPUTime) / 1000) + "\\n"); });`);
+    writeFileSync(
+      probe,
+      `import { writeSync } from "node:fs"; process.on("exit", () => { const u = process.resourceUsage(); writeSync(2, "\\ncaplint-bench-maxrss=" + u.maxRSS + " cpu=" + Math.round((u.userCPUTime + u.systemCPUTime) / 1000) + "\\n"); });`,
+    );
     const floor = path.join(work, "floor.mjs");
     writeFileSync(
       floor,

@@ -62,7 +62,12 @@ function serverStartup() {
       child.kill("SIGKILL");
       child.once("exit", () => resolve(elapsed));
     });
-    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } };
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+    };
     child.stdin.write(`${JSON.stringify(initialize)}\n`);
   });
 }
@@ -86,7 +91,9 @@ try {
   }
   console.log(`caplint mcp benchmarks (median of ${RUNS}; Node ${process.version}, ${cpus().length} CPUs)`);
   console.log(`offline, 1,000 tools (${findings} findings), whole process: ${ms(median(offline))} (target < 1 s)`);
-  console.log(`live stdio, good-server.mjs: caplint ${ms(median(live))}; the server's own start-up to its initialize answer ${ms(median(startup))}; caplint adds ${ms(median(live) - median(startup))} (target <= 200 ms)`);
+  console.log(
+    `live stdio, good-server.mjs: caplint ${ms(median(live))}; the server's own start-up to its initialize answer ${ms(median(startup))}; caplint adds ${ms(median(live) - median(startup))} (target <= 200 ms)`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -21,9 +21,15 @@ const core = JSON.parse(readFileSync(path.join(ROOT, "data", "core-acl-manifest.
 // Like real capability files: defaults and allow-permissions, and now and then a deny.
 const ALLOWS = Object.entries(core).flatMap(([key, manifest]) => [
   ...(manifest.default_permission ? [`${key}:default`] : []),
-  ...Object.keys(manifest.permissions).filter((id) => id.startsWith("allow-")).map((id) => `${key}:${id}`),
+  ...Object.keys(manifest.permissions)
+    .filter((id) => id.startsWith("allow-"))
+    .map((id) => `${key}:${id}`),
 ]);
-const DENIES = Object.entries(core).flatMap(([key, manifest]) => Object.keys(manifest.permissions).filter((id) => id.startsWith("deny-")).map((id) => `${key}:${id}`));
+const DENIES = Object.entries(core).flatMap(([key, manifest]) =>
+  Object.keys(manifest.permissions)
+    .filter((id) => id.startsWith("deny-"))
+    .map((id) => `${key}:${id}`),
+);
 
 function capability(random, id, windows) {
   const permissions = new Set();
@@ -69,7 +75,10 @@ function floorScript(name, files) {
 }
 
 const RSS_PROBE = path.join(tmpdir(), `caplint-bench-rss-${process.pid}.mjs`);
-writeFileSync(RSS_PROBE, `import { writeSync } from "node:fs"; process.on("exit", () => writeSync(2, "\\ncaplint-bench-maxrss=" + process.resourceUsage().maxRSS + "\\n"));`);
+writeFileSync(
+  RSS_PROBE,
+  `import { writeSync } from "node:fs"; process.on("exit", () => writeSync(2, "\\ncaplint-bench-maxrss=" + process.resourceUsage().maxRSS + "\\n"));`,
+);
 
 /** Peak resident memory of one run, in MB (the child reports its own maxRSS at exit). */
 function peakMemory(commandArgs, options = {}) {
@@ -111,17 +120,26 @@ const rows = [];
 const report = (name, subject, reference, referenceName, target) => {
   const ratio = subject / reference;
   rows.push({ name, subject, reference, referenceName, ratio, target });
-  console.log(`${name.padEnd(34)} ${subject.toFixed(1).padStart(9)} ms   ${referenceName.padEnd(30)} ${reference.toFixed(1).padStart(9)} ms   ratio ${ratio.toFixed(2)}${target ? ` (target ${target})` : ""}`);
+  console.log(
+    `${name.padEnd(34)} ${subject.toFixed(1).padStart(9)} ms   ${referenceName.padEnd(30)} ${reference.toFixed(1).padStart(9)} ms   ratio ${ratio.toFixed(2)}${target ? ` (target ${target})` : ""}`,
+  );
 };
 
 try {
   // The load average goes with the figures: on a shared machine it says how far to trust the wall times.
-  console.log(`caplint bench: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}, ${RUNS} runs each, medians\n`);
+  console.log(
+    `caplint bench: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}, ${RUNS} runs each, medians\n`,
+  );
 
   // 1. Cold start.
   const small = path.join(work, "small");
   mkdirSync(small);
-  writeFileSync(path.join(small, "default.json"), JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["core:default", "core:window:allow-set-title"] }));
+  writeFileSync(
+    path.join(small, "default.json"),
+    JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["core:default", "core:window:allow-set-title"] }),
+  );
   const cold = sideBySide(
     () => time(process.execPath, [BIN, "check", "default.json"], { cwd: small }),
     () => time(process.execPath, ["-e", ""]),
@@ -145,9 +163,16 @@ try {
 
   // 3. Peer: ajv-cli validating the same files against the same schema; caplint schema-only and in full.
   const schemaFile = path.join(ROOT, "schema", "capability.schema.json");
-  const ajvCli = () => time(process.execPath, [AJV_CLI, "validate", "--spec=draft7", "--strict=false", "-s", schemaFile, "-d", path.join(src, "capabilities", "*.json")], { allowExit: [0, 1] });
+  const ajvCli = () =>
+    time(process.execPath, [AJV_CLI, "validate", "--spec=draft7", "--strict=false", "-s", schemaFile, "-d", path.join(src, "capabilities", "*.json")], {
+      allowExit: [0, 1],
+    });
   const peerRuns = Math.max(3, Math.ceil(RUNS / 2));
-  const schemaOnly = sideBySide(() => time(process.execPath, [BIN, "check", "--only", "schema", "--app", big, "--format", "compact"], { allowExit: [0, 1] }), ajvCli, peerRuns);
+  const schemaOnly = sideBySide(
+    () => time(process.execPath, [BIN, "check", "--only", "schema", "--app", big, "--format", "compact"], { allowExit: [0, 1] }),
+    ajvCli,
+    peerRuns,
+  );
   report("3a. peer: schema only vs ajv-cli", schemaOnly.subject, schemaOnly.reference, "ajv-cli validate (schema only)", "< 1.0");
   const peer = sideBySide(() => time(process.execPath, [BIN, "check", "--app", big, "--format", "compact"], { allowExit: [0, 1] }), ajvCli, peerRuns);
   report("3b. peer: full check vs ajv-cli", peer.subject, peer.reference, "ajv-cli validate (schema only)", "< 1.0");
@@ -157,10 +182,20 @@ try {
   for (const count of [500, 5000]) {
     const app = path.join(work, `queries-${count}`);
     generateApp(app, { files: count / 10, perFile: 10, seed: 7 });
-    const matrix = median(Array.from({ length: Math.max(3, Math.ceil(RUNS / 2)) }, () => time(process.execPath, [BIN, "matrix", "--app", app, "--format", "json", "--platform", "linux"])));
-    const access = median(Array.from({ length: Math.max(3, Math.ceil(RUNS / 2)) }, () => time(process.execPath, [BIN, "access", "--app", app, "--window", "main-0", "--format", "json", "--platform", "linux"])));
+    const matrix = median(
+      Array.from({ length: Math.max(3, Math.ceil(RUNS / 2)) }, () =>
+        time(process.execPath, [BIN, "matrix", "--app", app, "--format", "json", "--platform", "linux"]),
+      ),
+    );
+    const access = median(
+      Array.from({ length: Math.max(3, Math.ceil(RUNS / 2)) }, () =>
+        time(process.execPath, [BIN, "access", "--app", app, "--window", "main-0", "--format", "json", "--platform", "linux"]),
+      ),
+    );
     growth.push({ count, matrix, access });
-    console.log(`4. queries on ${String(count).padStart(5)} capabilities × 200 windows: matrix ${matrix.toFixed(1)} ms, access ${access.toFixed(1)} ms${count === 5000 ? " (target: matrix < 500 ms)" : ""}`);
+    console.log(
+      `4. queries on ${String(count).padStart(5)} capabilities × 200 windows: matrix ${matrix.toFixed(1)} ms, access ${access.toFixed(1)} ms${count === 5000 ? " (target: matrix < 500 ms)" : ""}`,
+    );
   }
   const [from, to] = growth;
   const factor = (key) => (to[key] - cold.subject) / Math.max(1, from[key] - cold.subject);

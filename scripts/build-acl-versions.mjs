@@ -37,7 +37,10 @@ function builtinIds(key) {
   if (!manifest) return undefined;
   return {
     permissions: new Set(Object.keys(manifest.permissions ?? {})),
-    sets: new Map([...Object.entries(manifest.permission_sets ?? {}).map(([name, set]) => [name, set.permissions]), ...(manifest.default_permission ? [["default", manifest.default_permission.permissions]] : [])]),
+    sets: new Map([
+      ...Object.entries(manifest.permission_sets ?? {}).map(([name, set]) => [name, set.permissions]),
+      ...(manifest.default_permission ? [["default", manifest.default_permission.permissions]] : []),
+    ]),
   };
 }
 
@@ -73,7 +76,10 @@ for (const [catalog, source] of [...Object.entries(history.plugins), ["core", hi
         if (kind === "sets" && !inBuiltin) out.sets.push(id);
       }
       if (kind === "sets") {
-        const lists = Object.entries(entry.members ?? {}).map(([version, members]) => [version, catalog === "core" && !id.startsWith("core:default") ? members.map(toHost) : members]);
+        const lists = Object.entries(entry.members ?? {}).map(([version, members]) => [
+          version,
+          catalog === "core" && !id.startsWith("core:default") ? members.map(toHost) : members,
+        ]);
         const newest = lists[lists.length - 1]?.[1];
         const builtinMembers = known?.sets.get(name);
         if (entry.until === null && builtinMembers && newest && !sameMembers([...newest].sort(), [...builtinMembers].sort())) {
@@ -86,8 +92,10 @@ for (const [catalog, source] of [...Object.entries(history.plugins), ["core", hi
   for (const key of Object.keys(builtin).filter((k) => (catalog === "core" ? k === "core" || k.startsWith("core:") : k === catalog))) {
     const known = builtinIds(key);
     const prefix = `${key}:`;
-    for (const name of known.permissions) if (!seen.has(`permissions\u0000${prefix}${name}`)) problems.push(`${prefix}${name} is built in but not in the history`);
-    for (const name of known.sets.keys()) if (!seen.has(`sets\u0000${prefix}${name}`)) problems.push(`${prefix}${name} (set) is built in but not in the history`);
+    for (const name of known.permissions)
+      if (!seen.has(`permissions\u0000${prefix}${name}`)) problems.push(`${prefix}${name} is built in but not in the history`);
+    for (const name of known.sets.keys())
+      if (!seen.has(`sets\u0000${prefix}${name}`)) problems.push(`${prefix}${name} (set) is built in but not in the history`);
   }
   catalogs[catalog] = out;
 }
@@ -97,7 +105,8 @@ if (problems.length) {
 }
 
 const result = {
-  about: "Derived from acl-history.json by scripts/build-acl-versions.mjs; do not edit. ids: [since, until, sinceAfter?, untilBefore?, unverified?]; members: set → {first version with that list: members}.",
+  about:
+    "Derived from acl-history.json by scripts/build-acl-versions.mjs; do not edit. ids: [since, until, sinceAfter?, untilBefore?, unverified?]; members: set → {first version with that list: members}.",
   generatedFrom: history.generatedFrom,
   catalogs,
 };

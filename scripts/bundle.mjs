@@ -18,7 +18,10 @@ const builtinDynamicImports = {
   name: "builtin-dynamic-imports",
   setup(builder) {
     builder.onResolve({ filter: /^node:/ }, (args) => (args.kind === "dynamic-import" ? { path: args.path, namespace: "builtin-shim" } : undefined));
-    builder.onLoad({ filter: /.*/, namespace: "builtin-shim" }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: "js" }));
+    builder.onLoad({ filter: /.*/, namespace: "builtin-shim" }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: "js",
+    }));
   },
 };
 
@@ -31,7 +34,9 @@ const lazyChildProcess = {
   name: "lazy-child-process",
   setup(builder) {
     builder.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      args.kind === "require-call" && /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: "child_process", namespace: "lazy-builtin" } : undefined,
+      args.kind === "require-call" && /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: "child_process", namespace: "lazy-builtin" }
+        : undefined,
     );
     builder.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, () => ({
       contents: 'let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require("node:child_process"))[key] });',
@@ -52,7 +57,9 @@ const MCP_SDK_CHUNK = "mcp-sdk.cjs";
 const mcpSdkChunk = {
   name: "mcp-sdk-chunk",
   setup(builder) {
-    builder.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) => (args.importer.endsWith(`${path.sep}mcp${path.sep}live.js`) ? { path: "mcp-sdk", namespace: "mcp-sdk-chunk" } : undefined));
+    builder.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) =>
+      args.importer.endsWith(`${path.sep}mcp${path.sep}live.js`) ? { path: "mcp-sdk", namespace: "mcp-sdk-chunk" } : undefined,
+    );
     builder.onLoad({ filter: /.*/, namespace: "mcp-sdk-chunk" }, () => ({
       loader: "js",
       contents: `

@@ -13,7 +13,10 @@ const write = (name, text) => writeFileSync(path.join(root, "fixtures/mcp/dumps"
 
 for (const name of ["good", "bad", "raw"]) write(name, caplint(["--probe", "--stdio", "--", "node", `fixtures/mcp/${name}-server.mjs`]));
 
-for (const [name, file] of [["http", "http-server.mjs"], ["sse", "sse-server.mjs"]]) {
+for (const [name, file] of [
+  ["http", "http-server.mjs"],
+  ["sse", "sse-server.mjs"],
+]) {
   const server = spawn(process.execPath, [path.join(root, "fixtures/mcp", file)], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise((resolve) => server.stdout.on("data", (chunk) => resolve(/listening on (\S+)/.exec(String(chunk))?.[1])));
   try {

@@ -36,7 +36,14 @@ export { REPORTER_NAMES, type ReporterName } from "./core/reporters/index.js";
 export type { AccessResult, AllowedCommand, CommandExplanation, DeniedCommand, Origin } from "./capabilities/engine/index.js";
 
 // Chat event streams (`caplint events`): the streaming validator, its rules, the schema and the types.
-export { createEventValidator, type EventDiagnostic, type EventSeverity, type EventSummary, type EventValidator, type EventValidatorOptions } from "./events/validator.js";
+export {
+  createEventValidator,
+  type EventDiagnostic,
+  type EventSeverity,
+  type EventSummary,
+  type EventValidator,
+  type EventValidatorOptions,
+} from "./events/validator.js";
 export { EVENT_RULES, type EventRuleId, type EventRuleMeta } from "./events/rules.js";
 export { eventsJsonSchema } from "./events/schema.js";
 export { SERVER_EVENT_TYPES } from "./events/definitions.js";
@@ -71,7 +78,8 @@ export interface SettingsOptions {
  * {@link loadProject} as `settings`, so a library run judges exactly as `caplint check` does.
  */
 export async function loadSettings(options: SettingsOptions): Promise<Settings> {
-  if (typeof options?.cwd !== "string" || !path.isAbsolute(options.cwd)) throw new OptionError(`cwd: expected an absolute folder path, got ${JSON.stringify(options?.cwd) ?? "nothing"}`);
+  if (typeof options?.cwd !== "string" || !path.isAbsolute(options.cwd))
+    throw new OptionError(`cwd: expected an absolute folder path, got ${JSON.stringify(options?.cwd) ?? "nothing"}`);
   const config = options.config;
   if (config !== undefined && typeof config !== "string" && (typeof config !== "object" || config === null || Array.isArray(config))) {
     throw new OptionError(`config: expected a file path or a config object, got ${JSON.stringify(config)}`);
@@ -149,10 +157,24 @@ export async function format(input: LintResult | readonly Diagnostic[], name: Re
   const files = isLintResult(input) ? input.files : new Set(diagnostics.map((d) => d.file)).size;
   const reporter = await loadReporter(name);
   // The same terminal-safe layer as the CLI: control characters from files are escaped (JSON keeps the values).
-  return terminalSafe(reporter(
-    { diagnostics, summary: summarize(diagnostics, files), notes: isLintResult(input) ? (input.notes ?? []) : [], ...(options.config === undefined ? {} : { config: options.config }) },
-    await reporterContext({ cwd: options.cwd, color: options.color ?? false, isTTY: false, env: {}, rules: RULES_BY_ID, sourceText: options.sourceText ?? readForCodeFrame }),
-  ));
+  return terminalSafe(
+    reporter(
+      {
+        diagnostics,
+        summary: summarize(diagnostics, files),
+        notes: isLintResult(input) ? (input.notes ?? []) : [],
+        ...(options.config === undefined ? {} : { config: options.config }),
+      },
+      await reporterContext({
+        cwd: options.cwd,
+        color: options.color ?? false,
+        isTTY: false,
+        env: {},
+        rules: RULES_BY_ID,
+        sourceText: options.sourceText ?? readForCodeFrame,
+      }),
+    ),
+  );
 }
 
 export interface AccessQuestion {

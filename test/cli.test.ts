@@ -148,7 +148,12 @@ describe("output formats", () => {
 
   it("--only runs just the named rules (parse and schema always)", async () => {
     const result = await run(["check", "--format", "compact", "--only", "unknown-field", "mixed-folder", "suppressions/cap.json", "config/cap.json"], CLI);
-    expect(result.stdout.split("\n").filter(Boolean).map((line) => line.replace(/^.*\[(.*)\]$/, "$1"))).toEqual(["unknown-field", "parse"]);
+    expect(
+      result.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => line.replace(/^.*\[(.*)\]$/, "$1")),
+    ).toEqual(["unknown-field", "parse"]);
     expect((await run(["check", "--only", "no-such-rule", "forms"], CLI)).code).toBe(2);
   });
 
@@ -208,7 +213,11 @@ describe("other commands", () => {
   it("rules lists every rule as text and JSON", async () => {
     const json = JSON.parse((await run(["rules", "--format", "json"], CLI)).stdout);
     expect(json.map((r: { id: string }) => r.id)).toContain("unknown-permission");
-    expect(json.find((r: { id: string }) => r.id === "invalid-platform")).toMatchObject({ defaultSeverity: "error", fixable: true, docs: "docs/rules/invalid-platform.md" });
+    expect(json.find((r: { id: string }) => r.id === "invalid-platform")).toMatchObject({
+      defaultSeverity: "error",
+      fixable: true,
+      docs: "docs/rules/invalid-platform.md",
+    });
     const text = (await run(["rules"], CLI)).stdout;
     expect(text).toMatch(/^duplicate-capability +error +capabilities +Disallow/m);
     expect(json.every((r: { domain: string }) => ["capabilities", "events", "mcp"].includes(r.domain))).toBe(true);

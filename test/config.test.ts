@@ -61,6 +61,8 @@ describe("the config file format", () => {
     const root = tree({ "caplint.config.json": '{\n  "app": "no-such-app"\n}\n' });
     const result = await run(["check"], root);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`caplint: ${path.join(root, "caplint.config.json")}:2:10: "app": no-such-app is not a folder (relative to the config's folder)\n`);
+    expect(result.stderr).toBe(
+      `caplint: ${path.join(root, "caplint.config.json")}:2:10: "app": no-such-app is not a folder (relative to the config's folder)\n`,
+    );
   });
 });

@@ -17,7 +17,9 @@ import { FIXTURES } from "./helpers/run.js";
  */
 const CORPUS = path.join(FIXTURES, "real-world");
 const PLATFORM = "linux";
-const projects = readdirSync(CORPUS).filter((name) => name !== "second-set" && statSync(path.join(CORPUS, name)).isDirectory()).sort();
+const projects = readdirSync(CORPUS)
+  .filter((name) => name !== "second-set" && statSync(path.join(CORPUS, name)).isDirectory())
+  .sort();
 
 async function load(project: string) {
   const plugins = path.join(CORPUS, project, "plugin-permissions");
@@ -43,15 +45,28 @@ describe("dangerous grants as data: the rule and the report agree on the real-wo
 
       const findings = result.diagnostics.filter((d) => d.ruleId === "dangerous-permission");
       const where = (file: string, at: readonly (string | number)[], danger: unknown) => `${file} ${JSON.stringify(at)} ${String(danger)}`;
-      expect(findings.map((f) => where(f.file, f.path, f.data?.danger)).sort()).toEqual(grants.map((g) => where(g.capability.source.file, g.at, g.danger.id)).sort());
+      expect(findings.map((f) => where(f.file, f.path, f.data?.danger)).sort()).toEqual(
+        grants.map((g) => where(g.capability.source.file, g.at, g.danger.id)).sort(),
+      );
       for (const grant of grants) {
-        const finding = findings.find((f) => f.file === grant.capability.source.file && f.data?.danger === grant.danger.id && JSON.stringify(f.path) === JSON.stringify(grant.at))!;
+        const finding = findings.find(
+          (f) => f.file === grant.capability.source.file && f.data?.danger === grant.danger.id && JSON.stringify(f.path) === JSON.stringify(grant.at),
+        )!;
         expect(finding.message).toContain(`dangerous grant "${grant.grant.provenance.chain[0]}"`);
         expect(finding.severity).toBe(grant.exposure ? "error" : "warning");
       }
 
       const windows = knownWindowLabels(loaded);
-      const report = await buildReport({ project: loaded, groups: [{ platforms: [PLATFORM], model }], asked: [PLATFORM], lint: result, windows, origin: { kind: "local" }, app: project, toolVersion: "9.9.9" });
+      const report = await buildReport({
+        project: loaded,
+        groups: [{ platforms: [PLATFORM], model }],
+        asked: [PLATFORM],
+        lint: result,
+        windows,
+        origin: { kind: "local" },
+        app: project,
+        toolVersion: "9.9.9",
+      });
       expect(report.counts.dangerousFindings).toBe(grants.length);
       // A cell is marked exactly when the window is granted, by the dangerous grant's capability, one of
       // its commands, or any command through the entry behind it (read off the engine's matrix, not the report).
@@ -63,13 +78,21 @@ describe("dangerous grants as data: the rule and the report agree on the real-wo
           const dangerous = grants.some(
             (grant) =>
               grantedBy.some((entry) => entry.capabilityIndex === grant.capabilityIndex) &&
-              (grant.commands.includes(command) || grantedBy.some((entry) => entry.capabilityIndex === grant.capabilityIndex && entry.provenance.file === grant.grant.provenance.file && JSON.stringify(entry.provenance.path) === JSON.stringify(grant.grant.provenance.path))) &&
+              (grant.commands.includes(command) ||
+                grantedBy.some(
+                  (entry) =>
+                    entry.capabilityIndex === grant.capabilityIndex &&
+                    entry.provenance.file === grant.grant.provenance.file &&
+                    JSON.stringify(entry.provenance.path) === JSON.stringify(grant.grant.provenance.path),
+                )) &&
               pluginOf(command) === pluginOf(grant.grant.command),
           );
           if (dangerous) expected.add(`${row.window} × ${pluginOf(command)}`);
         }
       }
-      const marked = report.cells.flatMap((cells, r) => cells.flatMap((cell, c) => (cell.dangerous ? [`${report.windows[r]} × ${report.columns[c]!.id}`] : [])));
+      const marked = report.cells.flatMap((cells, r) =>
+        cells.flatMap((cell, c) => (cell.dangerous ? [`${report.windows[r]} × ${report.columns[c]!.id}`] : [])),
+      );
       expect(marked.sort()).toEqual([...expected].sort());
       // Cells point only at dangerous-permission findings.
       for (const index of report.cells.flat().flatMap((cell) => cell.dangers ?? [])) expect(report.findings[index]!.ruleId).toBe("dangerous-permission");

@@ -15,7 +15,9 @@ describe("internal errors", () => {
   it("print one line and exit 2 without --debug", async () => {
     const result = await run(["check", "forms/single.json"], cwd);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^caplint: internal error \(caplint [\d.]+\): simulated internal failure\ncaplint: rerun with --debug for the stack trace, and report it\n$/);
+    expect(result.stderr).toMatch(
+      /^caplint: internal error \(caplint [\d.]+\): simulated internal failure\ncaplint: rerun with --debug for the stack trace, and report it\n$/,
+    );
   });
 
   it("print the stack trace with --debug", async () => {

@@ -108,7 +108,13 @@ describe("README", () => {
     for (const rule of RULES.filter((r) => r.domain === "capabilities")) {
       const row = readme.split("\n").find((line) => line.startsWith(`| [\`${rule.id}\`](docs/rules/${rule.id}.md) |`));
       expect(row, rule.id).toBeDefined();
-      expect(row!.split("|").map((cell) => cell.trim()).slice(2, 4), rule.id).toEqual([rule.defaultSeverity, rule.fixable ? "✔" : ""]);
+      expect(
+        row!
+          .split("|")
+          .map((cell) => cell.trim())
+          .slice(2, 4),
+        rule.id,
+      ).toEqual([rule.defaultSeverity, rule.fixable ? "✔" : ""]);
     }
   });
 });

@@ -66,7 +66,24 @@ describe("fix building blocks", () => {
     const before = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
     const after = before.replace("line 2\n", "").replace("line 11", "line eleven");
     expect(unifiedDiff("f.txt", before, after)).toBe(
-      ["--- a/f.txt", "+++ b/f.txt", "@@ -1,5 +1,4 @@", " line 1", "-line 2", " line 3", " line 4", " line 5", "@@ -8,5 +7,5 @@", " line 8", " line 9", " line 10", "-line 11", "+line eleven", " line 12", ""].join("\n"),
+      [
+        "--- a/f.txt",
+        "+++ b/f.txt",
+        "@@ -1,5 +1,4 @@",
+        " line 1",
+        "-line 2",
+        " line 3",
+        " line 4",
+        " line 5",
+        "@@ -8,5 +7,5 @@",
+        " line 8",
+        " line 9",
+        " line 10",
+        "-line 11",
+        "+line eleven",
+        " line 12",
+        "",
+      ].join("\n"),
     );
     expect(unifiedDiff("f.txt", before, before)).toBe("");
   });

@@ -56,7 +56,14 @@ describe("TOML paths to positions", () => {
 
 describe("TOML dotted table headers", () => {
   it("follow a header that names several keys of the path ([app.security])", () => {
-    const text = ['productName = "x"', "[[app.windows]]", 'label = "main"', "[app.security]", 'capabilities = ["main", { identifier = "inline", permissions = ["fs:allow-reed-file"] }]', ""].join("\n");
+    const text = [
+      'productName = "x"',
+      "[[app.windows]]",
+      'label = "main"',
+      "[app.security]",
+      'capabilities = ["main", { identifier = "inline", permissions = ["fs:allow-reed-file"] }]',
+      "",
+    ].join("\n");
     const document = SourceDocument.parse("/x/Tauri.toml", "Tauri.toml", text, "toml", parseToml);
     expect(at(document, ["app", "security", "capabilities", 1, "permissions", 0])).toBe("5:65-5:85");
     expect(at(document, ["app", "security"], "key")).toBe("4:6-4:14");

@@ -10,7 +10,9 @@ import { FIXTURES, run } from "./helpers/run.js";
  */
 const CORPUS = path.join(FIXTURES, "real-world");
 // `second-set/` holds the second corpus, with its own test (real-world-second-set.test.ts).
-const projects = readdirSync(CORPUS).filter((name) => name !== "second-set" && statSync(path.join(CORPUS, name)).isDirectory()).sort();
+const projects = readdirSync(CORPUS)
+  .filter((name) => name !== "second-set" && statSync(path.join(CORPUS, name)).isDirectory())
+  .sort();
 
 function argsFor(project: string): string[] {
   const plugins = path.join(project, "plugin-permissions");
@@ -22,7 +24,10 @@ describe("real-world corpus", () => {
     const out: string[] = [];
     for (const project of projects) {
       const result = await run(argsFor(project), CORPUS);
-      out.push(`# ${project}: exit ${result.code}${result.stderr ? `, stderr: ${result.stderr.trim()}` : ""}`, ...result.stdout.trim().split("\n").filter(Boolean));
+      out.push(
+        `# ${project}: exit ${result.code}${result.stderr ? `, stderr: ${result.stderr.trim()}` : ""}`,
+        ...result.stdout.trim().split("\n").filter(Boolean),
+      );
     }
     await expect(out.join("\n") + "\n").toMatchFileSnapshot(path.join(CORPUS, "expected.out"));
   }, 120_000);

@@ -52,8 +52,18 @@ export function dangerousApp(): string {
 export function splitApp(extra: Record<string, unknown> = {}): string {
   return writeApp({
     "tauri.conf.json": { identifier: "dev.caplint.split", app: { windows: [{ label: "main" }, { label: "docs" }] } },
-    "capabilities/desktop.json": { identifier: "desktop", windows: ["main"], platforms: ["linux", "macOS", "windows"], permissions: ["core:window:allow-close"] },
-    "capabilities/phone.json": { identifier: "phone", windows: ["main"], platforms: ["iOS"], permissions: [{ identifier: "opener:allow-open-url", allow: [{ url: "https://example.com/*" }] }] },
+    "capabilities/desktop.json": {
+      identifier: "desktop",
+      windows: ["main"],
+      platforms: ["linux", "macOS", "windows"],
+      permissions: ["core:window:allow-close"],
+    },
+    "capabilities/phone.json": {
+      identifier: "phone",
+      windows: ["main"],
+      platforms: ["iOS"],
+      permissions: [{ identifier: "opener:allow-open-url", allow: [{ url: "https://example.com/*" }] }],
+    },
     "capabilities/remote-shell.json": {
       identifier: "remote-shell",
       windows: ["docs"],

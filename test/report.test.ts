@@ -28,7 +28,16 @@ async function reportFor(dir: string, against?: string, platform = "linux"): Pro
   const asked = [platform];
   const result = await lint(project, { platforms: asked });
   const groups = resolvePlatformGroups(project, asked);
-  const input = { project, groups, asked, lint: result, windows: knownWindowLabels(project), origin: { kind: "local" as const }, app: path.relative(ROOT, dir), toolVersion: "9.9.9" };
+  const input = {
+    project,
+    groups,
+    asked,
+    lint: result,
+    windows: knownWindowLabels(project),
+    origin: { kind: "local" as const },
+    app: path.relative(ROOT, dir),
+    toolVersion: "9.9.9",
+  };
   if (against === undefined) return buildReport(input);
   const baseline = await loadProject({ cwd: ROOT, paths: [against] });
   return buildReport({ ...input, against: { label: path.relative(ROOT, against), project: baseline, groups: resolvePlatformGroups(baseline, asked) } });
@@ -101,7 +110,20 @@ describe("report data", () => {
   it("counts windows, plugins, commands, capabilities and findings of the sample app", async () => {
     const data = await reportFor(APP);
     expect(data.windows).toEqual(["main", "main-editor", "settings", "docs"]);
-    expect(data.columns.map((c) => c.label)).toEqual(["app", "dialog", "event", "fs", "image", "menu", "path", "resources", "tray", "webview", "window", "app commands"]);
+    expect(data.columns.map((c) => c.label)).toEqual([
+      "app",
+      "dialog",
+      "event",
+      "fs",
+      "image",
+      "menu",
+      "path",
+      "resources",
+      "tray",
+      "webview",
+      "window",
+      "app commands",
+    ]);
     expect(data.counts).toEqual({
       windows: 4,
       plugins: 12,
@@ -137,7 +159,10 @@ describe("report data", () => {
     const data = await reportFor(APP);
     const fs = cellOf(data, "main", "fs");
     expect(fs.count).toBe(2);
-    const chains = fs.commands.map((c) => [c.command, c.grantedBy.map((i) => data.entries[i]).map((e) => [e!.capability, ...e!.chain].join(" › ") + ` ${e!.file}:${e!.line}`)]);
+    const chains = fs.commands.map((c) => [
+      c.command,
+      c.grantedBy.map((i) => data.entries[i]).map((e) => [e!.capability, ...e!.chain].join(" › ") + ` ${e!.file}:${e!.line}`),
+    ]);
     expect(chains).toEqual([
       ["plugin:fs|read_file", ["main › extra › fs:allow-read-file fixtures/queries/app/src-tauri/capabilities/main.json:4"]],
       ["plugin:fs|write_text_file", ["main › fs:allow-write-text-file fixtures/queries/app/src-tauri/capabilities/main.json:4"]],
@@ -145,9 +170,9 @@ describe("report data", () => {
     expect(fs.commands[1]!.scope).toEqual({ allow: ['{"path":"$APPDATA/notes/*"}'], deny: [] });
     const window = cellOf(data, "main", "window");
     expect(window.count).toBe(28);
-    expect(window.denied.map((d) => [d.command, d.deniedBy.map((i) => `${data.entries[i]!.capability} ${data.entries[i]!.file}:${data.entries[i]!.line}`)])).toEqual([
-      ["plugin:window|close", ["lockdown fixtures/queries/app/src-tauri/capabilities/lockdown.json:8"]],
-    ]);
+    expect(
+      window.denied.map((d) => [d.command, d.deniedBy.map((i) => `${data.entries[i]!.capability} ${data.entries[i]!.file}:${data.entries[i]!.line}`)]),
+    ).toEqual([["plugin:window|close", ["lockdown fixtures/queries/app/src-tauri/capabilities/lockdown.json:8"]]]);
     expect(cellOf(data, "main", APP_COMMANDS).commands.map((c) => c.command)).toEqual(["greet"]);
     expect(cellOf(data, "settings", "window")).toMatchObject({ count: 0, commands: [], heat: 0 });
     expect(window.heat).toBe(8);
@@ -194,11 +219,21 @@ describe("dangerous grants", () => {
     ]);
     // Each flagged command points at the findings naming it; the cell lists every finding about it.
     const message = (i: number) => data.findings[i]!.message;
-    expect(fs.commands[3]!.dangers!.map(message)).toEqual([expect.stringMatching(/^dangerous grant "fs:allow-write-file" \(plugin:fs\|write_file, plugin:fs\|write\): a script in windows "main" could create, overwrite or delete files across "\$HOME\/\*\*"/)]);
-    expect(fs.commands[1]!.dangers!.map((i) => [data.findings[i]!.severity, message(i)])).toEqual([["error", expect.stringContaining('(plugin:fs|read_file) with the scope of "fs:scope": a script in every window ("*")')]]);
+    expect(fs.commands[3]!.dangers!.map(message)).toEqual([
+      expect.stringMatching(
+        /^dangerous grant "fs:allow-write-file" \(plugin:fs\|write_file, plugin:fs\|write\): a script in windows "main" could create, overwrite or delete files across "\$HOME\/\*\*"/,
+      ),
+    ]);
+    expect(fs.commands[1]!.dangers!.map((i) => [data.findings[i]!.severity, message(i)])).toEqual([
+      ["error", expect.stringContaining('(plugin:fs|read_file) with the scope of "fs:scope": a script in every window ("*")')],
+    ]);
     expect(fs.dangers!.map(message)).toEqual(expect.arrayContaining([...fs.commands[3]!.dangers!, ...fs.commands[1]!.dangers!].map(message)));
-    expect(cellOf(data, "viewer", "fs").commands.map((c) => [c.command, c.dangers?.map((i) => data.findings[i]!.severity)])).toEqual([["plugin:fs|read_file", ["error"]]]);
-    expect(cellOf(data, "main", "shell").dangers!.map(message)).toEqual([expect.stringContaining('dangerous grant "shell:allow-execute" (plugin:shell|execute)')]);
+    expect(cellOf(data, "viewer", "fs").commands.map((c) => [c.command, c.dangers?.map((i) => data.findings[i]!.severity)])).toEqual([
+      ["plugin:fs|read_file", ["error"]],
+    ]);
+    expect(cellOf(data, "main", "shell").dangers!.map(message)).toEqual([
+      expect.stringContaining('dangerous grant "shell:allow-execute" (plugin:shell|execute)'),
+    ]);
     expect(cellOf(data, "main", "window")).toMatchObject({ dangerous: false });
     expect(cellOf(data, "main", "window").dangers).toBeUndefined();
   });
@@ -207,7 +242,11 @@ describe("dangerous grants", () => {
     const data = await reportFor(
       writeApp({
         "tauri.conf.json": { identifier: "dev.caplint.write-all", app: { windows: [{ label: "main" }, { label: "viewer" }] } },
-        "capabilities/main.json": { identifier: "main", windows: ["main"], permissions: ["core:default", { identifier: "fs:write-all", allow: [{ path: "$HOME/**" }] }] },
+        "capabilities/main.json": {
+          identifier: "main",
+          windows: ["main"],
+          permissions: ["core:default", { identifier: "fs:write-all", allow: [{ path: "$HOME/**" }] }],
+        },
         "capabilities/viewer.json": { identifier: "viewer", windows: ["viewer"], permissions: ["fs:allow-read-file"] },
       }),
     );
@@ -217,7 +256,9 @@ describe("dangerous grants", () => {
     expect(about).toHaveLength(1);
     expect(about[0]).toMatch(/ and \d+ more\)/);
     // Every write command of the set is marked by that finding, and nothing else is.
-    const writes = new Set(["write_file", "write_text_file", "write", "remove", "rename", "copy_file", "truncate", "ftruncate", "create"].map((c) => `plugin:fs|${c}`));
+    const writes = new Set(
+      ["write_file", "write_text_file", "write", "remove", "rename", "copy_file", "truncate", "ftruncate", "create"].map((c) => `plugin:fs|${c}`),
+    );
     for (const command of fs.commands) {
       const byWriteAll = command.dangers?.some((i) => data.findings[i]!.message.startsWith('dangerous grant "fs:write-all"')) ?? false;
       expect(byWriteAll, command.command).toBe(writes.has(command.command));
@@ -259,13 +300,20 @@ describe("diff against a baseline", () => {
     expect(data.diff!.removedCount).toBe(expected.removed.length);
     expect(data.diff!.added.flatMap((g) => g.grants.map((x) => x.command))).toEqual(expected.added.map((g) => g.command));
     // The sample app grants "main-*" what its next version only grants "main".
-    expect(data.diff!.added.map((g) => [g.target, g.pattern, g.context, g.reaches, g.grants.length])).toEqual([["window", "main-*", "local", ["main-editor"], 96]]);
+    expect(data.diff!.added.map((g) => [g.target, g.pattern, g.context, g.reaches, g.grants.length])).toEqual([
+      ["window", "main-*", "local", ["main-editor"], 96],
+    ]);
     expect(data.diff!.removed.map((g) => [g.pattern, g.context, g.grants.map((x) => x.command)])).toEqual([
       ["docs", "https://partner.dev", ["plugin:event|emit", "plugin:event|emit_to", "plugin:event|listen", "plugin:event|unlisten", "plugin:window|set_title"]],
       ["docs", "http://localhost:8080", ["plugin:window|set_title"]],
       ["docs", "https://*.example.com", ["plugin:window|set_title"]],
     ]);
-    expect(data.diff!.removed[0]!.grants[4]).toMatchObject({ capability: "remote-docs", chain: ["core:window:allow-set-title"], file: "fixtures/queries/app-v2/src-tauri/capabilities/remote.json", line: 16 });
+    expect(data.diff!.removed[0]!.grants[4]).toMatchObject({
+      capability: "remote-docs",
+      chain: ["core:window:allow-set-title"],
+      file: "fixtures/queries/app-v2/src-tauri/capabilities/remote.json",
+      line: 16,
+    });
     expect(cellOf(data, "main-editor", "fs").commands.every((c) => c.added)).toBe(true);
     expect(cellOf(data, "main", "fs").commands.some((c) => c.added)).toBe(false);
     expect(data.rows.map((r) => r.added)).toEqual([0, 96, 0, 0]);
@@ -296,7 +344,9 @@ describe("caplint report", () => {
     const result = await run(["report", "fixtures/queries/app", "--against", "fixtures/queries/app-v2", "--platform", "linux", "--html", out], ROOT);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`wrote ${out}: 4 windows × 12 plugins on linux, every origin; 4 command grants from remote pages only; 0 errors, 1 warning; 0 dangerous grants; 96 new and 7 removed command grants against fixtures/queries/app-v2\n`);
+    expect(result.stdout).toBe(
+      `wrote ${out}: 4 windows × 12 plugins on linux, every origin; 4 command grants from remote pages only; 0 errors, 1 warning; 0 dangerous grants; 96 new and 7 removed command grants against fixtures/queries/app-v2\n`,
+    );
     const html = readFileSync(out, "utf8");
     expect(html.startsWith("<!doctype html>")).toBe(true);
     expect(embedded(html)).toMatchObject({ app: "fixtures/queries/app", platform: "linux", origin: "any", tool: { name: "caplint" } });
@@ -328,7 +378,9 @@ describe("caplint report", () => {
     const result = await run(["report", "--app", dir, "--html", out], ROOT);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^wrote .*split\.html: 2 windows × \d+ plugins on all platforms \(they differ\), every origin; \d+ command grants? from remote pages only; 1 error, \d+ warnings?; 1 dangerous grant\n$/);
+    expect(result.stdout).toMatch(
+      /^wrote .*split\.html: 2 windows × \d+ plugins on all platforms \(they differ\), every origin; \d+ command grants? from remote pages only; 1 error, \d+ warnings?; 1 dangerous grant\n$/,
+    );
     const html = readFileSync(out, "utf8");
     const data = embedded(html);
     expect(data.platforms).toEqual(["linux", "macOS", "windows", "android", "iOS"]);
@@ -377,7 +429,9 @@ describe("caplint report", () => {
 
   it("compares with a baseline on every platform, saying where a new grant holds", async () => {
     const base = splitApp();
-    const pr = splitApp({ "capabilities/mac-fs.json": { identifier: "mac-fs", windows: ["main"], platforms: ["macOS"], permissions: ["fs:allow-read-text-file"] } });
+    const pr = splitApp({
+      "capabilities/mac-fs.json": { identifier: "mac-fs", windows: ["main"], platforms: ["macOS"], permissions: ["fs:allow-read-text-file"] },
+    });
     const data = embedded((await run(["report", "--app", pr, "--against", base, "--html", "-"], ROOT)).stdout);
     expect(data.counts.added).toBe(1);
     expect(data.diff!.added.flatMap((g) => g.grants.map((grant) => [grant.command, grant.platforms]))).toEqual([["plugin:fs|read_text_file", ["macOS"]]]);

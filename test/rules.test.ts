@@ -24,13 +24,21 @@ const CASE = /\.(json|jsonl|toml|json5|txt)$/;
 function cases(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
-    .filter((name) => !name.endsWith(".out") && !name.endsWith(".args") && !name.endsWith(".fixed.json") && (CASE.test(name) || statSync(path.join(dir, name)).isDirectory()))
+    .filter(
+      (name) =>
+        !name.endsWith(".out") && !name.endsWith(".args") && !name.endsWith(".fixed.json") && (CASE.test(name) || statSync(path.join(dir, name)).isDirectory()),
+    )
     .sort();
 }
 
 function extraArgs(dir: string, name: string): string[] {
   const file = path.join(dir, `${caseName(name)}.args`);
-  return existsSync(file) ? readFileSync(file, "utf8").split("\n").map((l) => l.trim()).filter(Boolean) : [];
+  return existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean)
+    : [];
 }
 
 function caseName(name: string): string {
@@ -44,7 +52,19 @@ function argv(dir: string, name: string, ...options: string[]): string[] {
 }
 
 /** Fixture folders that hold no rule's cases (CLI, queries, integrations, corpora). */
-const NON_RULE_FIXTURES = ["cli", "conformance", "events", "integrations", "mcp", "queries", "real-world", "real-world-samples", "sarif", "spelling", "versions"];
+const NON_RULE_FIXTURES = [
+  "cli",
+  "conformance",
+  "events",
+  "integrations",
+  "mcp",
+  "queries",
+  "real-world",
+  "real-world-samples",
+  "sarif",
+  "spelling",
+  "versions",
+];
 
 /** Every `.ts` file under src/ inside a folder named `rules`, at any depth (one per domain). */
 function ruleFolderFiles(dir = path.join(ROOT, "src")): string[] {
@@ -79,14 +99,22 @@ describe("rule files, registry and fixture folders agree", () => {
         expect(definedRuleIds(file).length, `${path.relative(ROOT, file)} calls defineRule but no id "…" follows it`).toBeGreaterThan(0);
       }
     }
-    expect(defined.filter((d) => !registered.has(d.id)), "defined but not in the registry").toEqual([]);
-    expect([...registered].filter((id) => !defined.some((d) => d.id === id)), "registered but defined in no rules folder").toEqual([]);
+    expect(
+      defined.filter((d) => !registered.has(d.id)),
+      "defined but not in the registry",
+    ).toEqual([]);
+    expect(
+      [...registered].filter((id) => !defined.some((d) => d.id === id)),
+      "registered but defined in no rules folder",
+    ).toEqual([]);
   });
 
   it("every fixture folder belongs to a registered rule (or is a known non-rule folder)", () => {
     const rulesFolder = path.join(FIXTURES, "rules");
     const base = existsSync(rulesFolder) ? rulesFolder : FIXTURES;
-    const folders = readdirSync(base, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const folders = readdirSync(base, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     const orphans = folders.filter((name) => !registered.has(name) && (base === rulesFolder || !NON_RULE_FIXTURES.includes(name)));
     expect(orphans, `fixture folders under ${path.relative(ROOT, base)} without a rule`).toEqual([]);
     for (const name of folders.filter((n) => registered.has(n))) {
@@ -98,7 +126,9 @@ describe("rule files, registry and fixture folders agree", () => {
 
 describe("the rule registry and docs/rules", () => {
   it("every rule of every domain has its page, and every page is a registered rule", () => {
-    const pages = readdirSync(path.join(ROOT, "docs", "rules")).filter((name) => name.endsWith(".md")).map((name) => name.slice(0, -3));
+    const pages = readdirSync(path.join(ROOT, "docs", "rules"))
+      .filter((name) => name.endsWith(".md"))
+      .map((name) => name.slice(0, -3));
     expect(pages.sort()).toEqual(RULES.map((rule) => rule.id).sort());
   });
 });

@@ -50,7 +50,8 @@ describe("caplint schema", { timeout: 60_000 }, () => {
     const schema = await schemaOf([]);
     const ids = choices(schema).map((c) => c.const);
     expect(new Set(ids).size, "no identifier twice (oneOf would reject it)").toBe(ids.length);
-    for (const id of ["core:default", "core:window:allow-set-title", "core:app:allow-host-version", "fs:allow-read-file", "fs:default", "dialog:allow-save"]) expect(ids).toContain(id);
+    for (const id of ["core:default", "core:window:allow-set-title", "core:app:allow-host-version", "fs:allow-read-file", "fs:default", "dialog:allow-save"])
+      expect(ids).toContain(id);
     expect(ids.indexOf("fs:default")).toBeLessThan(ids.indexOf("fs:allow-read-file"));
     const readFile = choices(schema).find((c) => c.const === "fs:allow-read-file")!;
     expect(readFile.description).toBe("Enables the read_file command without any pre-configured scope.");
@@ -83,11 +84,18 @@ describe("caplint schema", { timeout: 60_000 }, () => {
     const validate = validator(schema);
     expect(validate(capability("allow-greet"))).toBe(true);
     expect(validate(capability("allow-gret")), "the app's own permissions are known: a typo fails").toBe(false);
-    const generated = JSON.parse(readFileSync(path.join(ROOT, "examples/demo-app/src-tauri/gen/schemas/acl-manifests.json"), "utf8")) as Record<string, unknown>;
+    const generated = JSON.parse(readFileSync(path.join(ROOT, "examples/demo-app/src-tauri/gen/schemas/acl-manifests.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
     const builtin = choices(await schemaOf([])).map((c) => c.const);
     const extraKeys = Object.keys(generated).filter((key) => key !== "__app-acl__" && !builtin.some((id) => id.startsWith(`${key}:`)));
     expect(extraKeys.length, "the demo app's manifest has a plugin the built-in catalog lacks").toBeGreaterThan(0);
-    for (const key of extraKeys) expect(ids.some((id) => id.startsWith(`${key}:`)), `${key} from the generated manifest`).toBe(true);
+    for (const key of extraKeys)
+      expect(
+        ids.some((id) => id.startsWith(`${key}:`)),
+        `${key} from the generated manifest`,
+      ).toBe(true);
   });
 
   it("accepts both spellings of the brand word, with descriptions, with and without --app", async () => {

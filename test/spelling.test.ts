@@ -37,7 +37,12 @@ describe("the brand word's two spellings", () => {
     expect(spellCommand("plugin:app|tauri_version", "host")).toBe("plugin:app|host_version");
     expect(spellCommand("plugin:app|host_version", "tauri")).toBe("plugin:app|tauri_version");
     expect(spellCommand("get_tauri_version", "host")).toBe("get_tauri_version");
-    const manifest = { default_permission: null, permissions: { "allow-get-tauri-info": { identifier: "allow-get-tauri-info", commands: { allow: ["get_tauri_info"], deny: [] } } }, permission_sets: {}, global_scope_schema: null };
+    const manifest = {
+      default_permission: null,
+      permissions: { "allow-get-tauri-info": { identifier: "allow-get-tauri-info", commands: { allow: ["get_tauri_info"], deny: [] } } },
+      permission_sets: {},
+      global_scope_schema: null,
+    };
     expect(spellManifest("__app-acl__", manifest, "host")).toBe(manifest);
   });
 
@@ -93,7 +98,12 @@ describe("the brand word's two spellings", () => {
     const resolved = bin(["resolve", "--app", TAURI_APP, "--platform", "linux"]);
     expect(resolved.stdout).toContain("plugin:app|tauri_version");
     expect(resolved.stdout).not.toContain("host_version");
-    const listing = JSON.parse(bin(["permissions", "core:app", "--app", TAURI_APP, "-f", "json"]).stdout) as Array<{ identifier: string; description: string; allows: string[]; members?: string[] }>;
+    const listing = JSON.parse(bin(["permissions", "core:app", "--app", TAURI_APP, "-f", "json"]).stdout) as Array<{
+      identifier: string;
+      description: string;
+      allows: string[];
+      members?: string[];
+    }>;
     const ids = listing.map((p) => p.identifier);
     expect(ids).toContain("core:app:allow-tauri-version");
     expect(ids).not.toContain("core:app:allow-host-version");
@@ -119,7 +129,9 @@ describe("the brand word's two spellings", () => {
       expect(explained.stdout).toContain(`core:app:allow-${spelling}-version`);
       expect(explained.stdout, `${written} in ${path.basename(dir)}`).not.toContain(`${other}_version`);
       expect(explained.stdout).not.toContain(`${other}-version`);
-      const json = JSON.parse(bin(["explain", `Command plugin:app|${written.slice(4)} not allowed by ACL`, "--window", "settings", "--app", dir, "-f", "json"]).stdout);
+      const json = JSON.parse(
+        bin(["explain", `Command plugin:app|${written.slice(4)} not allowed by ACL`, "--window", "settings", "--app", dir, "-f", "json"]).stdout,
+      );
       expect(json.command).toBe(`plugin:app|${spelling}_version`);
       for (const form of [written, written.slice(4)]) {
         const who = bin(["who-can", form, "--app", dir, "--platform", "linux"]);

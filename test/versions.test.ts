@@ -64,7 +64,8 @@ describe("the version history", () => {
   });
 
   it("reads a Cargo.lock's packages line by line", () => {
-    const lock = '# generated\nversion = 4\n\n[[package]]\nname = "tauri"\nversion = "2.1.0"\ndependencies = [\n "serde",\n]\n\n[[package]]\nname = "tauri-plugin-fs"\nversion = "2.0.3"\n\n[metadata]\nname = "x"\n';
+    const lock =
+      '# generated\nversion = 4\n\n[[package]]\nname = "tauri"\nversion = "2.1.0"\ndependencies = [\n "serde",\n]\n\n[[package]]\nname = "tauri-plugin-fs"\nversion = "2.0.3"\n\n[metadata]\nname = "x"\n';
     expect(lockedPackages(lock)).toEqual([
       { name: "tauri", version: "2.1.0" },
       { name: "tauri-plugin-fs", version: "2.0.3" },
@@ -78,9 +79,24 @@ describe("identifiers are checked against the locked releases", () => {
     expect(code).toBe(1);
     expect(notes).toEqual([]);
     expect(findings.map((f) => [f.line, f.severity, f.message, f.hint])).toEqual([
-      [7, "error", '"store:allow-create-store" is not in tauri-plugin-store 2.4.2; it was removed after 2.0.1', 'did you mean "store:allow-get-store", "store:allow-clear" or "store:allow-delete"?'],
-      [8, "error", '"fs:allow-size" is not in tauri-plugin-fs 2.0.3; it was added in 2.1.0', "upgrade to ≥ 2.1.0 (cargo update -p tauri-plugin-fs), or remove it"],
-      [9, "error", '"core:app:allow-identifier" is not in tauri 2.1.0; it was added after 2.3.1 (2.4.0 has it)', "upgrade to ≥ 2.4.0 (cargo update -p tauri), or remove it"],
+      [
+        7,
+        "error",
+        '"store:allow-create-store" is not in tauri-plugin-store 2.4.2; it was removed after 2.0.1',
+        'did you mean "store:allow-get-store", "store:allow-clear" or "store:allow-delete"?',
+      ],
+      [
+        8,
+        "error",
+        '"fs:allow-size" is not in tauri-plugin-fs 2.0.3; it was added in 2.1.0',
+        "upgrade to ≥ 2.1.0 (cargo update -p tauri-plugin-fs), or remove it",
+      ],
+      [
+        9,
+        "error",
+        '"core:app:allow-identifier" is not in tauri 2.1.0; it was added after 2.3.1 (2.4.0 has it)',
+        "upgrade to ≥ 2.4.0 (cargo update -p tauri), or remove it",
+      ],
     ]);
     expect(findings.map((f) => f.messageId)).toEqual(["removed", "notYetAdded", "notYetAdded"]);
     // http:allow-fetch-cancel-body at 2.5.5 (added by 2.5.6, after 2.5.4) is uncertain: no finding.
@@ -91,7 +107,9 @@ describe("identifiers are checked against the locked releases", () => {
     const { code, findings } = check(["--app", path.join(VERSIONS, "old-store-app")]);
     expect(code).toBe(0);
     // store 2.0.1's default still held allow-create-store, so listing it beside the default is redundant.
-    expect(findings.map((f) => [f.ruleId, f.message])).toEqual([["redundant-permission", '"store:allow-create-store" is already granted by "store:default" in this capability']]);
+    expect(findings.map((f) => [f.ruleId, f.message])).toEqual([
+      ["redundant-permission", '"store:allow-create-store" is already granted by "store:default" in this capability'],
+    ]);
     const access = JSON.parse(bin(["access", "--app", path.join(VERSIONS, "old-store-app"), "-w", "main", "--platform", "linux", "-f", "json"]).stdout);
     const commands = access.allowed.map((a: { command: string }) => a.command);
     expect(commands).toContain("plugin:store|create_store");
@@ -127,7 +145,9 @@ describe("identifiers are checked against the locked releases", () => {
     const inside = check(["--app", app]);
     expect(inside.notes).toEqual([]);
     // store 2.0.1 from the workspace lock still has allow-create-store; only the never-existing id is left.
-    expect(inside.findings.map((f) => f.message)).toEqual(['unknown permission "clipboard-manager:allow-read-html": plugin "clipboard-manager" has no permission or set "allow-read-html"']);
+    expect(inside.findings.map((f) => f.message)).toEqual([
+      'unknown permission "clipboard-manager:allow-read-html": plugin "clipboard-manager" has no permission or set "allow-read-html"',
+    ]);
     // The same app in a folder without a repository: a Cargo.lock two levels up is not the app's.
     const loose = path.join(temp, "loose");
     cpSync(path.join(VERSIONS, "no-lock-app"), path.join(loose, "a", "b"), { recursive: true });
@@ -149,7 +169,7 @@ describe("identifiers are checked against the locked releases", () => {
 
 describe("caplint permissions PLUGIN --version V", () => {
   it("lists that release's catalog", () => {
-    const list = (args: string[]) => (JSON.parse(bin(["permissions", ...args, "-f", "json"], temp).stdout) as Array<{ identifier: string; members?: string[] }>);
+    const list = (args: string[]) => JSON.parse(bin(["permissions", ...args, "-f", "json"], temp).stdout) as Array<{ identifier: string; members?: string[] }>;
     const old = list(["store", "--version", "2.0.1"]);
     expect(old.map((p) => p.identifier)).toContain("store:allow-create-store");
     expect(old.map((p) => p.identifier)).not.toContain("store:allow-get-store");
@@ -188,7 +208,10 @@ describe("a committed manifest that differs from the locked release (manifest-mi
     // deny-write-file was edited to deny nothing: a deny only one definition has is not trusted to block.
     const before = path.join(temp, "before");
     cpSync(edited, before, { recursive: true });
-    writeFileSync(path.join(before, "src-tauri", "capabilities", "main.json"), JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["core:default"] }));
+    writeFileSync(
+      path.join(before, "src-tauri", "capabilities", "main.json"),
+      JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["core:default"] }),
+    );
     const diff = bin(["diff", before, edited, "--platform", "linux", "-f", "json"]);
     expect(diff.code).toBe(1);
     expect(JSON.parse(diff.stdout).added.map((g: { command: string }) => g.command)).toContain("plugin:fs|read_file");

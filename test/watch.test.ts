@@ -7,7 +7,10 @@ import { FIXTURES, ROOT } from "./helpers/run.js";
 
 /** Spawns the real bin in watch mode and lets a test wait for output. */
 function startWatch(cwd: string) {
-  const child = spawn(process.execPath, [path.join(ROOT, "bin/caplint.js"), "check", "--watch", "--format", "compact"], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+  const child = spawn(process.execPath, [path.join(ROOT, "bin/caplint.js"), "check", "--watch", "--format", "compact"], {
+    cwd,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
@@ -56,7 +59,9 @@ describe("check --watch", () => {
 const capability = (identifier: string, permissions: string[] = ["core:default"]) => JSON.stringify({ identifier, windows: ["main"], permissions }, null, 2);
 
 /** A fresh app with one capability; the watcher runs on it until the test's body ends. */
-async function withWatchedApp(body: (app: { dir: string; caps: string; watcher: ReturnType<typeof startWatch>; nextRun: (what: string) => Promise<string> }) => Promise<void>) {
+async function withWatchedApp(
+  body: (app: { dir: string; caps: string; watcher: ReturnType<typeof startWatch>; nextRun: (what: string) => Promise<string> }) => Promise<void>,
+) {
   const dir = mkdtempSync(path.join(tmpdir(), "caplint-watch-"));
   const caps = path.join(dir, "src-tauri", "capabilities");
   mkdirSync(caps, { recursive: true });
@@ -153,7 +158,7 @@ describe("check --watch keeps watching through what editors and git do", { timeo
       };
       /** Waits until no run has started for a second: a burst of events is over. */
       const settle = async () => {
-        for (let runs = -1; runs !== watcher.runs(); ) {
+        for (let runs = -1; runs !== watcher.runs();) {
           runs = watcher.runs();
           await wait(500);
         }

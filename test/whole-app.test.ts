@@ -47,7 +47,9 @@ describe("diff covers every platform", () => {
   it("fails without --platform, whatever the runner's platform, and names the platform", () => {
     const result = caplint(["diff", "base", "pr"], dir);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/^NEW ACCESS on all platforms \(1 command grant\):\n {2}window "\*" from local:\n {4}plugin:shell\|execute {2}← mac-shell › shell:allow-execute {2}\(pr\/src-tauri\/capabilities\/mac-shell\.json:\d+\) {2}\[macOS only\]$/m);
+    expect(result.stdout).toMatch(
+      /^NEW ACCESS on all platforms \(1 command grant\):\n {2}window "\*" from local:\n {4}plugin:shell\|execute {2}← mac-shell › shell:allow-execute {2}\(pr\/src-tauri\/capabilities\/mac-shell\.json:\d+\) {2}\[macOS only\]$/m,
+    );
     const json = JSON.parse(caplint(["diff", "base", "pr", "--format", "json"], dir).stdout);
     expect(json.platforms).toEqual(["linux", "macOS", "windows", "android", "iOS"]);
     expect(json.added).toEqual([expect.objectContaining({ command: "plugin:shell|execute", window: "*", platforms: ["macOS"] })]);
@@ -78,7 +80,9 @@ describe("who-can, access and matrix cover every platform", () => {
   it("access shows where platforms differ, each plugin once with its global scope, each capability once", () => {
     const result = caplint(["access", "-w", "settings"], path.join(QUERIES, "app"));
     expect(result.stdout).toContain('window "settings", webview "settings", origin local, on all platforms');
-    expect(result.stdout).toMatch(/plugin:window\|set_size {2}← capability settings › core:window:allow-set-size \[local\] {2}\(src-tauri\/capabilities\/settings\.toml:\d+\) {2}\[macOS only\]/);
+    expect(result.stdout).toMatch(
+      /plugin:window\|set_size {2}← capability settings › core:window:allow-set-size \[local\] {2}\(src-tauri\/capabilities\/settings\.toml:\d+\) {2}\[macOS only\]/,
+    );
 
     const dir = scratch();
     cpSync(path.join(QUERIES, "app"), dir, { recursive: true });
@@ -103,7 +107,9 @@ describe("who-can, access and matrix cover every platform", () => {
     });
     const result = caplint(["access", "-w", "docs", "--url", "https://docs.example.com/page", "--platform", "linux"], dir);
     const line = result.stdout.split("\n").find((l) => l.includes("plugin:window|set_title"))!;
-    expect(line).toContain("capability remote-docs › core:window:allow-set-title [https://*.example.com, https://docs.example.com, https://docs.example.com/*]");
+    expect(line).toContain(
+      "capability remote-docs › core:window:allow-set-title [https://*.example.com, https://docs.example.com, https://docs.example.com/*]",
+    );
     expect(line).not.toContain("more)");
   });
 
@@ -120,7 +126,9 @@ describe("access --command and explain", () => {
   const app = path.join(QUERIES, "app");
 
   it("access -C accepts the command as invoked, as the host prints it, and bare", () => {
-    const answers = ["plugin:fs|read_file", "fs.read_file", "read_file", "fs|read_file"].map((c) => caplint(["access", "-w", "main", "-C", c, "--platform", "linux"], app));
+    const answers = ["plugin:fs|read_file", "fs.read_file", "read_file", "fs|read_file"].map((c) =>
+      caplint(["access", "-w", "main", "-C", c, "--platform", "linux"], app),
+    );
     for (const answer of answers) {
       expect(answer.code).toBe(0);
       expect(answer.stdout).toContain("ALLOWED: plugin:fs|read_file (allowed) on linux");
@@ -149,19 +157,31 @@ describe("access --command and explain", () => {
   });
 
   it("explains a remote refusal (the host's `remote: ` origin) with a remote-only capability", () => {
-    const result = caplint(["explain", 'window.set_title not allowed on window "docs", webview "docs", URL: remote: https://evil.example/x', "--format", "json"], app);
+    const result = caplint(
+      ["explain", 'window.set_title not allowed on window "docs", webview "docs", URL: remote: https://evil.example/x', "--format", "json"],
+      app,
+    );
     const json = JSON.parse(result.stdout);
     expect(json.origin).toBe("https://evil.example/x");
     expect(json.refusal.url).toBe("https://evil.example/x");
-    expect(json.suggestion.newCapability).toMatchObject({ windows: ["docs"], remote: { urls: ["https://evil.example/*"] }, local: false, permissions: ["core:window:allow-set-title"] });
+    expect(json.suggestion.newCapability).toMatchObject({
+      windows: ["docs"],
+      remote: { urls: ["https://evil.example/*"] },
+      local: false,
+      permissions: ["core:window:allow-set-title"],
+    });
   });
 
   it("prints a remote origin as the host's `Origin` display writes it (`origin remote: https://…`), and reads it back", () => {
     const denied = caplint(["explain", "window.close explicitly denied on origin remote: https://partner.dev/page", "-w", "docs", "--platform", "linux"], app);
     expect(denied.code).toBe(0);
-    expect(denied.stdout).toContain('the host refused plugin:window|close for window "docs", webview "docs", origin remote: https://partner.dev/page (an explicit deny)');
+    expect(denied.stdout).toContain(
+      'the host refused plugin:window|close for window "docs", webview "docs", origin remote: https://partner.dev/page (an explicit deny)',
+    );
     expect(denied.stdout).toContain("window.close explicitly denied on origin remote: https://partner.dev/page");
-    const json = JSON.parse(caplint(["explain", "Error: window.close explicitly denied on origin remote: https://partner.dev/page.", "-w", "docs", "-f", "json"], app).stdout);
+    const json = JSON.parse(
+      caplint(["explain", "Error: window.close explicitly denied on origin remote: https://partner.dev/page.", "-w", "docs", "-f", "json"], app).stdout,
+    );
     expect(json.refusal).toMatchObject({ kind: "denied", url: "https://partner.dev/page" });
     const access = caplint(["access", "-w", "docs", "--url", "https://partner.dev/page", "--platform", "linux"], app);
     expect(access.stdout.split("\n")[0]).toBe('window "docs", webview "docs", origin remote: https://partner.dev/page, platform linux');
@@ -196,7 +216,12 @@ describe("file lists and monorepos are checked in their apps' context", () => {
     write(path.join(root, "src-tauri", "tauri.conf.json"), { identifier: "dev.caplint.app", app: { windows: [{ label: "main" }] } });
     write(path.join(root, "src-tauri", "permissions", "greet.toml"), '[[permission]]\nidentifier = "allow-greet"\ncommands.allow = ["greet"]\n');
     write(path.join(root, "src-tauri", "gen", "schemas", "acl-manifests.json"), {
-      store: { default_permission: null, permissions: { "allow-get": { identifier: "allow-get", commands: { allow: ["get"], deny: [] } } }, permission_sets: {}, global_scope_schema: null },
+      store: {
+        default_permission: null,
+        permissions: { "allow-get": { identifier: "allow-get", commands: { allow: ["get"], deny: [] } } },
+        permission_sets: {},
+        global_scope_schema: null,
+      },
     });
     write(path.join(root, "src-tauri", "capabilities", "default.json"), {
       identifier: "default",
@@ -227,13 +252,24 @@ describe("file lists and monorepos are checked in their apps' context", () => {
     app(path.join(dir, "apps", "bad"), true);
     // A tauri.conf.json-only layout (the config folder is the app's src-tauri).
     write(path.join(dir, "tools", "viewer", "tauri.conf.json"), { identifier: "dev.caplint.viewer", app: { windows: [{ label: "viewer" }] } });
-    write(path.join(dir, "tools", "viewer", "capabilities", "viewer.json"), { identifier: "viewer", windows: ["viewer"], permissions: ["core:window:allow-set-titel"] });
+    write(path.join(dir, "tools", "viewer", "capabilities", "viewer.json"), {
+      identifier: "viewer",
+      windows: ["viewer"],
+      permissions: ["core:window:allow-set-titel"],
+    });
     app(path.join(dir, "node_modules", "some-pkg"), true);
     app(path.join(dir, "scratchpad", "old"), true);
     write(path.join(dir, ".gitignore"), "/scratchpad/\n");
     const result = caplint(["check", "--format", "compact"], dir);
     expect(result.code).toBe(1);
-    const files = [...new Set(result.stdout.split("\n").filter(Boolean).map((line) => line.split(":")[0]))].sort();
+    const files = [
+      ...new Set(
+        result.stdout
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => line.split(":")[0]),
+      ),
+    ].sort();
     expect(files).toEqual(["apps/bad/src-tauri/capabilities/default.json", "tools/viewer/capabilities/viewer.json"]);
     // The app's own permissions and manifest were read: allow-greet and store:allow-get are fine in apps/good.
     expect(result.stdout).not.toContain("apps/good");

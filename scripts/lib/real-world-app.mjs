@@ -30,9 +30,7 @@ export function realWorldApp(dir, copies) {
     for (const file of files) {
       const rename = (match, before, id, after) => (id.includes(":") ? match : `${before}${id}-copy${copy}${after}`);
       let text = readFileSync(file, "utf8");
-      text = file.endsWith(".json")
-        ? text.replace(/("identifier"\s*:\s*")([^"]*)(")/g, rename)
-        : text.replace(/^(identifier\s*=\s*")([^"]*)(")/gm, rename);
+      text = file.endsWith(".json") ? text.replace(/("identifier"\s*:\s*")([^"]*)(")/g, rename) : text.replace(/^(identifier\s*=\s*")([^"]*)(")/gm, rename);
       const target = path.join(capabilities, `copy${copy}-${path.relative(corpus, file).split(path.sep).join("__")}`);
       writeFileSync(target, text);
       written.push(target);
@@ -40,4 +38,3 @@ export function realWorldApp(dir, copies) {
   }
   return written;
 }
-

@@ -7,7 +7,16 @@ import { TARGETS, type Target } from "./model/types.js";
  */
 export class OptionError extends TypeError {}
 
-const describe = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : Array.isArray(value) ? "an array" : value === null ? "null" : typeof value === "number" ? String(value) : `a ${typeof value}`);
+const describe = (value: unknown) =>
+  typeof value === "string"
+    ? JSON.stringify(value)
+    : Array.isArray(value)
+      ? "an array"
+      : value === null
+        ? "null"
+        : typeof value === "number"
+          ? String(value)
+          : `a ${typeof value}`;
 
 export function requireString(name: string, value: unknown): void {
   if (value !== undefined && typeof value !== "string") throw new OptionError(`${name}: expected a string, got ${describe(value)}`);
@@ -15,7 +24,10 @@ export function requireString(name: string, value: unknown): void {
 
 export function requireStringList(name: string, value: unknown): void {
   if (value === undefined) return;
-  if (!Array.isArray(value)) throw new OptionError(`${name}: expected an array of strings, got ${describe(value)}${typeof value === "string" ? ` (write [${JSON.stringify(value)}])` : ""}`);
+  if (!Array.isArray(value))
+    throw new OptionError(
+      `${name}: expected an array of strings, got ${describe(value)}${typeof value === "string" ? ` (write [${JSON.stringify(value)}])` : ""}`,
+    );
   value.forEach((item, index) => {
     if (typeof item !== "string") throw new OptionError(`${name}[${index}]: expected a string, got ${describe(item)}`);
   });
@@ -23,7 +35,8 @@ export function requireStringList(name: string, value: unknown): void {
 
 export function requireByteCount(name: string, value: unknown): void {
   if (value === undefined) return;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) throw new OptionError(`${name}: expected a whole number of bytes (0 or more), got ${describe(value)}`);
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0)
+    throw new OptionError(`${name}: expected a whole number of bytes (0 or more), got ${describe(value)}`);
 }
 
 /** A platform as the format spells it; other casings (`"Linux"`, `"MACOS"`) are normalised, anything else refused. */

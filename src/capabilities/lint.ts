@@ -60,7 +60,8 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     requireStringList("platforms", options.platforms);
     options.platforms = options.platforms.map((platform, index) => normalizePlatform(`platforms[${index}]`, platform));
   }
-  if (options.severityFor !== undefined && typeof options.severityFor !== "function") throw new OptionError("severityFor: expected a function (ruleId, absolutePath) => severity");
+  if (options.severityFor !== undefined && typeof options.severityFor !== "function")
+    throw new OptionError("severityFor: expected a function (ruleId, absolutePath) => severity");
   if (options.only !== undefined && !(options.only instanceof Set)) throw new OptionError("only: expected a Set of rule ids");
   const documentsByPath = new Map<string, SourceDocument>();
   for (const document of project.documents) documentsByPath.set(document.absolutePath, document);
@@ -89,7 +90,11 @@ export async function lintWithRules(project: Project, rules: readonly Capability
         return;
       }
     }
-    const located = document?.locate(report.path, report.target) ?? { range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } }, offset: 0, length: 0 };
+    const located = document?.locate(report.path, report.target) ?? {
+      range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
+      offset: 0,
+      length: 0,
+    };
     const diagnostic: Diagnostic = {
       ruleId: rule.id,
       ...(report.messageId === undefined ? {} : { messageId: report.messageId }),
@@ -125,7 +130,8 @@ export async function lintWithRules(project: Project, rules: readonly Capability
       emit(parse, document, document.absolutePath, document.file, { path: [], messageId: "unreadable", data: { problem: document.parseError!.message } });
       continue;
     }
-    for (const { message, ...problem } of problems) emit(schema, document, document.absolutePath, document.file, { ...problem, messageId: "violation", data: { problem: message } });
+    for (const { message, ...problem } of problems)
+      emit(schema, document, document.absolutePath, document.file, { ...problem, messageId: "violation", data: { problem: message } });
     for (const path of repeatedFields(document)) {
       emit(schema, document, document.absolutePath, document.file, {
         path,
@@ -142,7 +148,11 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     (resolution ??= import("./engine/index.js").then(({ resolveAll }) => {
       const platforms = options.platforms ?? TARGETS;
       // Without a `platforms` list anywhere, every platform resolves alike: once is enough.
-      return resolveAll({ capabilities: project.activeCapabilities, catalog: project.catalog, platforms: isPlatformIndependent(project) ? platforms.slice(0, 1) : platforms });
+      return resolveAll({
+        capabilities: project.activeCapabilities,
+        catalog: project.catalog,
+        platforms: isPlatformIndependent(project) ? platforms.slice(0, 1) : platforms,
+      });
     }));
   const rulesById: ReadonlyMap<string, CapabilityRule> = new Map(rules.map((rule) => [rule.id, rule]));
   const shared = {
@@ -212,7 +222,9 @@ function isPlatformIndependent(project: Project): boolean {
 /** Quoted values from hostile files (a 1 MB identifier) are shortened so a finding stays one readable line. */
 function shortenQuotedValues(message: string): string {
   // Quotes pair up from the left: the text between a closing and the next opening quote is the message's own.
-  return message.replace(/"([^"]*)"/g, (quoted, value: string) => (value.length < 120 ? quoted : `"${value.slice(0, 80)}…${value.slice(-20)}" (${value.length} characters)`));
+  return message.replace(/"([^"]*)"/g, (quoted, value: string) =>
+    value.length < 120 ? quoted : `"${value.slice(0, 80)}…${value.slice(-20)}" (${value.length} characters)`,
+  );
 }
 
 /** Line breaks inside quoted values are written as escapes: a finding is one line (compact output, problem matchers). */
@@ -229,4 +241,3 @@ function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
     return true;
   });
 }
-

@@ -70,7 +70,9 @@ function rejectMistypedCommand(program: Command, options: MainOptions): void {
   if (names.includes(first) || first === "help" || existsSync(path.resolve(options.cwd, first))) return;
   const close = nearest(first, names, 2);
   const commands = program.commands.map((command) => command.name()).join(", ");
-  throw new UsageError(`unknown command "${first}"${close.length ? `; did you mean ${quoteList(close)}?` : ""} (commands: ${commands}; a file or folder to check must exist)`);
+  throw new UsageError(
+    `unknown command "${first}"${close.length ? `; did you mean ${quoteList(close)}?` : ""} (commands: ${commands}; a file or folder to check must exist)`,
+  );
 }
 
 /**
@@ -80,5 +82,7 @@ function rejectMistypedCommand(program: Command, options: MainOptions): void {
 function releaseFlag(argv: readonly string[]): string[] {
   const command = argv.findIndex((arg) => !arg.startsWith("-"));
   if (command < 0 || argv[command] !== "permissions") return [...argv];
-  return argv.map((arg, i) => (i <= command ? arg : arg === "--version" ? "--release" : arg.startsWith("--version=") ? `--release=${arg.slice("--version=".length)}` : arg));
+  return argv.map((arg, i) =>
+    i <= command ? arg : arg === "--version" ? "--release" : arg.startsWith("--version=") ? `--release=${arg.slice("--version=".length)}` : arg,
+  );
 }

@@ -48,7 +48,7 @@ export async function findConfig(start: string): Promise<string | undefined> {
 
 async function configFolders(start: string): Promise<string[]> {
   const folders: string[] = [];
-  for (let dir = start; ; ) {
+  for (let dir = start; ;) {
     folders.push(dir);
     if ((await pathKind(path.join(dir, ".git"))) !== "missing") return folders;
     const parent = path.dirname(dir);
@@ -105,7 +105,12 @@ interface ConfigOrigin {
 
 async function checkedConfig(raw: unknown, origin: ConfigOrigin, checkSetting: RuleSettingCheck): Promise<CaplintConfig> {
   await checkAgainstSchema(raw, origin.file ?? origin.name);
-  const config = raw as { rules?: Record<string, string>; overrides?: Array<{ files: string[]; rules: Record<string, string> }>; manifests?: string[]; app?: string };
+  const config = raw as {
+    rules?: Record<string, string>;
+    overrides?: Array<{ files: string[]; rules: Record<string, string> }>;
+    manifests?: string[];
+    app?: string;
+  };
   const { name, folder } = origin;
   const settings = (rules: Record<string, string> | undefined, where: string) => {
     const map = new Map<string, RuleSetting>();

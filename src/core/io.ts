@@ -1,4 +1,3 @@
-
 export interface OutputStream {
   write(chunk: string): unknown;
   isTTY?: boolean;

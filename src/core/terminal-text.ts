@@ -26,8 +26,10 @@ import { randomBytes } from "node:crypto";
  */
 
 /** C0 and C1 controls, DEL, bidi embeddings/overrides/isolates and marks, line/paragraph separators, lone surrogates. */
-const UNSAFE_WITH_BREAKS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE_WITH_BREAKS =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE =
+  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 /** A fast test before the replace: almost every text has nothing to escape. */
 const MAYBE_UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
 
@@ -63,9 +65,15 @@ const MARKER = new RegExp(`\\ue000${NONCE}:(\\d+)\\ue001`, "g");
 
 /** The only escape sequences caplint writes: SGR colours and attributes, and the watch mode's screen clear. */
 const SEQUENCES = [
-  "\u001b[31m", "\u001b[33m", "\u001b[36m", "\u001b[39m", // red, yellow, cyan, default colour
-  "\u001b[1m", "\u001b[2m", "\u001b[22m", // bold, dim, normal intensity
-  "\u001b[4m", "\u001b[24m", // underline on, off
+  "\u001b[31m",
+  "\u001b[33m",
+  "\u001b[36m",
+  "\u001b[39m", // red, yellow, cyan, default colour
+  "\u001b[1m",
+  "\u001b[2m",
+  "\u001b[22m", // bold, dim, normal intensity
+  "\u001b[4m",
+  "\u001b[24m", // underline on, off
   "\u001b[2J\u001b[3J\u001b[H", // clear screen and scroll-back, cursor home
 ] as const;
 

@@ -34,7 +34,13 @@ export async function watchLoop(
   const isWanted = (file: string) => wanted.some((input) => isInsideOrEqual(file, input) || isInsideOrEqual(input, file));
   type Watcher = ReturnType<typeof watch>;
   let watcher: Watcher | undefined;
-  const options = { ignoreInitial: true, persistent: true, atomic: true, ignorePermissionErrors: true, ignored: (file: string) => !isWanted(path.resolve(file)) };
+  const options = {
+    ignoreInitial: true,
+    persistent: true,
+    atomic: true,
+    ignorePermissionErrors: true,
+    ignored: (file: string) => !isWanted(path.resolve(file)),
+  };
   let pending = false;
   let wake: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;

@@ -56,7 +56,14 @@ export function checkServerLine(line: JsonObject, report: Report): LocatedEvent 
   checkFields(line, GLOBAL_EVENT, "the GlobalEvent envelope", [], report);
   const event = line.event;
   if (!isObject(event)) {
-    if (event !== undefined) report({ ruleId: "event-field", message: `"event" of the envelope must be a ServerEvent object, got ${describeValue(event)}`, hint: 'the envelope wraps the event object: {"source", "session_id", "event": {"type", ...}}', path: ["event"], target: "value" });
+    if (event !== undefined)
+      report({
+        ruleId: "event-field",
+        message: `"event" of the envelope must be a ServerEvent object, got ${describeValue(event)}`,
+        hint: 'the envelope wraps the event object: {"source", "session_id", "event": {"type", ...}}',
+        path: ["event"],
+        target: "value",
+      });
     return undefined;
   }
   const located = checkServerEvent(event, ["event"], report);
@@ -70,14 +77,22 @@ function checkServerEvent(event: JsonObject, at: JsonPath, report: Report): Loca
     report({
       ruleId: "event-type",
       message: 'event has no "type"',
-      hint: at.length ? "every ServerEvent carries its type" : 'every ServerEvent carries its type; a GlobalEvent envelope is {"source", "session_id", "event"}',
+      hint: at.length
+        ? "every ServerEvent carries its type"
+        : 'every ServerEvent carries its type; a GlobalEvent envelope is {"source", "session_id", "event"}',
       path: [...at, "type"],
       target: "value",
     });
     return undefined;
   }
   if (typeof type !== "string") {
-    report({ ruleId: "event-type", message: `"type" must be a string, got ${describeValue(type)}`, hint: "the spec's event types are listed by: caplint schema --events", path: [...at, "type"], target: "value" });
+    report({
+      ruleId: "event-type",
+      message: `"type" must be a string, got ${describeValue(type)}`,
+      hint: "the spec's event types are listed by: caplint schema --events",
+      path: [...at, "type"],
+      target: "value",
+    });
     return undefined;
   }
   if (!hasOwn.call(SERVER_EVENTS, type)) {
@@ -134,7 +149,13 @@ function checkFields(object: JsonObject, definition: EventDef, name: string, at:
     const value = hasOwn.call(object, field) ? object[field] : undefined;
     if (value === undefined) {
       if (!def.optional) {
-        report({ ruleId: "event-field", message: `${name} is missing required field "${field}"`, hint: `add "${field}": ${expected(def)}`, path: [...at, field], target: "value" });
+        report({
+          ruleId: "event-field",
+          message: `${name} is missing required field "${field}"`,
+          hint: `add "${field}": ${expected(def)}`,
+          path: [...at, field],
+          target: "value",
+        });
       }
       continue;
     }
@@ -182,7 +203,10 @@ function checkValue(value: unknown, def: FieldDef, field: string, name: string, 
       }
       if (def.enum && !def.enum.includes(value)) {
         const close = nearest(value, def.enum, 1);
-        wrong(`"${field}" of ${name} must be ${quoteList(def.enum)}, got ${quote(value)}`, close.length ? `did you mean "${close[0]}"?` : `use ${quoteList(def.enum)}`);
+        wrong(
+          `"${field}" of ${name} must be ${quoteList(def.enum)}, got ${quote(value)}`,
+          close.length ? `did you mean "${close[0]}"?` : `use ${quoteList(def.enum)}`,
+        );
       } else if (def.known && !def.known.includes(value)) {
         report({
           ruleId: "unknown-result-type",
@@ -214,7 +238,14 @@ function checkValue(value: unknown, def: FieldDef, field: string, name: string, 
       }
       for (let index = 0; index < value.length; index++) {
         const item: unknown = value[index];
-        if (typeof item !== "string") report({ ruleId: "event-field", message: `"${field}" of ${name} must hold strings only, got ${describeValue(item)} at index ${index}`, hint: HINTS.string, path: [...at, field, index], target: "value" });
+        if (typeof item !== "string")
+          report({
+            ruleId: "event-field",
+            message: `"${field}" of ${name} must hold strings only, got ${describeValue(item)} at index ${index}`,
+            hint: HINTS.string,
+            path: [...at, field, index],
+            target: "value",
+          });
       }
       return;
     case "attachments":

@@ -54,7 +54,13 @@ function registerEvents(program: Command, io: MainOptions, setExitCode: SetExitC
 const MAX_FRAME_SOURCE_BYTES = 4 * 1024 * 1024;
 
 async function runEvents(names: string[], options: EventsOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<number> {
-  const settings = await loadSettings({ rules: allRules, domain: "events", cwd: io.cwd, ...(options.config === undefined ? {} : { config: options.config }), rule: options.rule });
+  const settings = await loadSettings({
+    rules: allRules,
+    domain: "events",
+    cwd: io.cwd,
+    ...(options.config === undefined ? {} : { config: options.config }),
+    rule: options.rule,
+  });
   const severityFor = settings.severityFor;
   const reporter = await loadReporter(options.format);
   const output = options.output === undefined ? io.stdout : new CapturedOutput();
@@ -105,7 +111,8 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
   let report = live ? "" : reporter({ diagnostics, summary, config: settings.configLabel ?? null }, context);
   if (options.summary) {
     if (options.format === "json") report = JSON.stringify({ ...JSON.parse(report), events: summaryJson(results) }, null, 2) + "\n";
-    else if (options.format === "stylish" || options.format === "compact") report += (summary.errors + summary.warnings > 0 && !report.endsWith("\n\n") ? "\n" : "") + formatSummary(results);
+    else if (options.format === "stylish" || options.format === "compact")
+      report += (summary.errors + summary.warnings > 0 && !report.endsWith("\n\n") ? "\n" : "") + formatSummary(results);
     // SARIF and workflow commands are read by programs: the summary goes to the person, on stderr.
     else io.stderr.write(formatSummary(results));
   }
@@ -115,7 +122,8 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
     await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: read }, output.text);
   }
   const limits = options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings };
-  if (tooManyWarnings(summary, limits) && options.format === "stylish") io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
+  if (tooManyWarnings(summary, limits) && options.format === "stylish")
+    io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
   return exitCodeFor(summary, limits);
 }
 

@@ -244,12 +244,24 @@ export class Lifecycle {
     if (id === undefined) return;
     const open = this.calls.get(id);
     if (open) {
-      this.report({ ruleId: "tool-lifecycle", message: `second tool_start for tool call ${id}, which is still running`, hint: "give every tool call its own tool_call_id", field: "tool_call_id", relatedLine: open.line });
+      this.report({
+        ruleId: "tool-lifecycle",
+        message: `second tool_start for tool call ${id}, which is still running`,
+        hint: "give every tool call its own tool_call_id",
+        field: "tool_call_id",
+        relatedLine: open.line,
+      });
       return;
     }
     const ended = this.ended.get(id);
     if (ended) {
-      this.report({ ruleId: "tool-lifecycle", message: `tool_start for tool call ${id}, which already ended (${ended.how})`, hint: "give every tool call its own tool_call_id", field: "tool_call_id", relatedLine: ended.startLine });
+      this.report({
+        ruleId: "tool-lifecycle",
+        message: `tool_start for tool call ${id}, which already ended (${ended.how})`,
+        hint: "give every tool call its own tool_call_id",
+        field: "tool_call_id",
+        relatedLine: ended.startLine,
+      });
       return;
     }
     const call: Call = { id, name: typeof event.name === "string" ? event.name : "", line: this.line, session };
@@ -270,7 +282,9 @@ export class Lifecycle {
       this.report({
         ruleId: "tool-lifecycle",
         message: ended ? `${type} for tool call ${id}, which already ended with ${ended.how}` : `${type} for tool call ${id}, which never started`,
-        hint: ended ? "exactly one of tool_done, tool_error, tool_cancelled and tool_rejected ends a call" : "a tool_start comes first (if the recording began mid-turn, record from the start of the turn)",
+        hint: ended
+          ? "exactly one of tool_done, tool_error, tool_cancelled and tool_rejected ends a call"
+          : "a tool_start comes first (if the recording began mid-turn, record from the start of the turn)",
         field: "tool_call_id",
         ...(ended ? { relatedLine: ended.line } : {}),
       });
@@ -327,7 +341,13 @@ export class Lifecycle {
     if (family === "clarification") view.name = event.title;
     const resolvedAt = this.resolved.get(key);
     if (resolvedAt !== undefined) {
-      this.report({ ruleId: "approval-lifecycle", message: `${type} for ${family} request ${id}, which was already resolved`, hint: "give every request its own request_id", field: "request_id", relatedLine: resolvedAt });
+      this.report({
+        ruleId: "approval-lifecycle",
+        message: `${type} for ${family} request ${id}, which was already resolved`,
+        hint: "give every request its own request_id",
+        field: "request_id",
+        relatedLine: resolvedAt,
+      });
       return;
     }
     const request = this.requests.get(key);
@@ -337,7 +357,13 @@ export class Lifecycle {
     }
     const same = request.views.find((other) => other.type === type);
     if (same) {
-      this.report({ ruleId: "approval-lifecycle", message: `second ${type} for ${family} request ${id}`, hint: "give every request its own request_id", field: "request_id", relatedLine: same.line });
+      this.report({
+        ruleId: "approval-lifecycle",
+        message: `second ${type} for ${family} request ${id}`,
+        hint: "give every request its own request_id",
+        field: "request_id",
+        relatedLine: same.line,
+      });
       return;
     }
     // Two views of one request (per session and on the bus) must describe the same call.
@@ -350,7 +376,13 @@ export class Lifecycle {
           field: "tool_call_id",
           relatedLine: other.line,
         });
-      } else if (view.name !== undefined && other.name !== undefined && view.name !== other.name && typeof view.name === "string" && typeof other.name === "string") {
+      } else if (
+        view.name !== undefined &&
+        other.name !== undefined &&
+        view.name !== other.name &&
+        typeof view.name === "string" &&
+        typeof other.name === "string"
+      ) {
         const field = family === "approval" ? "tool_name" : "title";
         this.report({
           ruleId: "approval-lifecycle",
@@ -409,7 +441,9 @@ export class Lifecycle {
       const ended = this.ended.get(parentId);
       this.report({
         ruleId: "agent-frame",
-        message: ended ? `agent_start under tool call ${parentId}, which already ended (${ended.how})` : `agent_start under tool call ${parentId}, which is not running`,
+        message: ended
+          ? `agent_start under tool call ${parentId}, which already ended (${ended.how})`
+          : `agent_start under tool call ${parentId}, which is not running`,
         hint: "parent_tool_call_id names the running tool call that starts the sub-agent",
         field: "parent_tool_call_id",
         ...(ended ? { relatedLine: ended.line } : {}),
@@ -418,7 +452,13 @@ export class Lifecycle {
     if (typeof agentId !== "string") return;
     const running = this.agents.get(agentId);
     if (running) {
-      this.report({ ruleId: "agent-frame", message: `second agent_start of agent ${quote(agentId)}, which is still running`, hint: "give every sub-agent its own agent_id", field: "agent_id", relatedLine: running.line });
+      this.report({
+        ruleId: "agent-frame",
+        message: `second agent_start of agent ${quote(agentId)}, which is still running`,
+        hint: "give every sub-agent its own agent_id",
+        field: "agent_id",
+        relatedLine: running.line,
+      });
       return;
     }
     const agent: Agent = { id: agentId, line: this.line, stackId: idOf(event.stack_id), parentAgentId: event.parent_agent_id, session };
@@ -461,7 +501,13 @@ export class Lifecycle {
     const stackId = idOf(event.stack_id);
     if (stackId !== undefined) for (const agent of session.agents) if (agent.stackId === stackId) return;
     if (session.doneLine !== undefined) {
-      this.report({ ruleId: "turn-order", message: "second done in one turn", hint: "a turn ends with one done; the next turn starts with user_message", field: "type", relatedLine: session.doneLine });
+      this.report({
+        ruleId: "turn-order",
+        message: "second done in one turn",
+        hint: "a turn ends with one done; the next turn starts with user_message",
+        field: "type",
+        relatedLine: session.doneLine,
+      });
       return;
     }
     this.endTurn(session, "done", "type");

@@ -119,7 +119,11 @@ function syntaxError(text: string, error: unknown): ParsedLine {
   if (first) {
     const code = jsoncParser().printParseErrorCode(first.error);
     const atEnd = first.offset >= text.length || code === "UnexpectedEndOfString";
-    return { ok: false, message: `${ERROR_TEXT[code] ?? "invalid JSON"}${atEnd ? " (the line ends early: cut or truncated JSON?)" : ""}`, offset: first.offset };
+    return {
+      ok: false,
+      message: `${ERROR_TEXT[code] ?? "invalid JSON"}${atEnd ? " (the line ends early: cut or truncated JSON?)" : ""}`,
+      offset: first.offset,
+    };
   }
   // jsonc-parser accepts a few things JSON does not; fall back on the engine's own message.
   const message = error instanceof Error ? error.message : String(error);

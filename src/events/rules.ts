@@ -16,8 +16,18 @@ const rule = <const Id extends string>(id: Id, defaultSeverity: "error" | "warni
 
 export const EVENT_RULES = [
   rule("agent-frame", "error", "correctness", "Every agent_start is ended by one agent_done, under a running tool call, within its turn."),
-  rule("approval-lifecycle", "error", "correctness", "Approvals, clarifications and elicitations are requested once and resolved once; a rejected call ends in tool_rejected."),
-  rule("event-field", "error", "correctness", "Required fields are present with the right type and range (numbers as written), optional fields are omitted rather than null."),
+  rule(
+    "approval-lifecycle",
+    "error",
+    "correctness",
+    "Approvals, clarifications and elicitations are requested once and resolved once; a rejected call ends in tool_rejected.",
+  ),
+  rule(
+    "event-field",
+    "error",
+    "correctness",
+    "Required fields are present with the right type and range (numbers as written), optional fields are omitted rather than null.",
+  ),
   rule("event-json", "error", "correctness", "Each line of a recording is one JSON object."),
   rule("event-limit", "error", "correctness", "Labels and previews stay within the spec's limits, counted in Unicode code points."),
   rule("event-type", "error", "correctness", "Every event has a type the spec lists."),

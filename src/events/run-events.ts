@@ -56,7 +56,18 @@ export async function checkRecording(stream: ByteStream, file: string, absoluteP
         validator.push("");
         const severity = options.severityFor("event-json", absolutePath) ?? "error";
         if (severity !== "off") {
-          keep([{ ruleId: "event-json", severity, message: `line is ${chars} characters long; the most read is ${MAX_LINE_CHARS}`, hint: "split the recording into one event per line", line: validator.summary.lines, column: 1, endColumn: 2, path: [] }]);
+          keep([
+            {
+              ruleId: "event-json",
+              severity,
+              message: `line is ${chars} characters long; the most read is ${MAX_LINE_CHARS}`,
+              hint: "split the recording into one event per line",
+              line: validator.summary.lines,
+              column: 1,
+              endColumn: 2,
+              path: [],
+            },
+          ]);
         }
       },
     },
@@ -122,10 +133,14 @@ export function formatSummary(results: readonly RecordingResult[]): string {
     for (const [type, count] of types) out.push(`  ${type.padEnd(width)}  ${count}`);
     const calls = summary.toolCalls.byTerminal;
     const total = Object.values(calls).reduce((a, b) => a + b, 0);
-    out.push(`  tool calls: ${total} (${calls.tool_done} done, ${calls.tool_error} error, ${calls.tool_cancelled} cancelled, ${calls.tool_rejected} rejected, ${calls["open at turn end"]} open at turn end, ${calls.open} still open)`);
+    out.push(
+      `  tool calls: ${total} (${calls.tool_done} done, ${calls.tool_error} error, ${calls.tool_cancelled} cancelled, ${calls.tool_rejected} rejected, ${calls["open at turn end"]} open at turn end, ${calls.open} still open)`,
+    );
     const longest = summary.toolCalls.longest;
     if (longest) {
-      out.push(`  longest-open call: ${longest.id}${longest.name ? ` (${quote(longest.name)})` : ""}, lines ${longest.startLine}-${longest.endLine} (${longest.endLine - longest.startLine} lines), ${longest.how}`);
+      out.push(
+        `  longest-open call: ${longest.id}${longest.name ? ` (${quote(longest.name)})` : ""}, lines ${longest.startLine}-${longest.endLine} (${longest.endLine - longest.startLine} lines), ${longest.how}`,
+      );
     }
   }
   return out.join("\n") + "\n";
@@ -133,5 +148,11 @@ export function formatSummary(results: readonly RecordingResult[]): string {
 
 /** `--summary` as JSON, for `--format json`. */
 export function summaryJson(results: readonly RecordingResult[]) {
-  return results.map(({ file, summary }) => ({ file, lines: summary.lines, events: summary.events, types: { ...summary.types }, toolCalls: summary.toolCalls }));
+  return results.map(({ file, summary }) => ({
+    file,
+    lines: summary.lines,
+    events: summary.events,
+    types: { ...summary.types },
+    toolCalls: summary.toolCalls,
+  }));
 }

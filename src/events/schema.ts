@@ -5,7 +5,16 @@
  * express: integers are judged as written by caplint (`1.0` and `9223372036854775808` are not ids),
  * and unknown fields are allowed here because caplint only warns about them.
  */
-import { CLIENT_MESSAGE, GLOBAL_EVENT, INBOUND_DATA_MESSAGE, SERVER_EVENTS, SERVER_EVENT_TYPES, UINT32_MAX, type EventDef, type FieldDef } from "./definitions.js";
+import {
+  CLIENT_MESSAGE,
+  GLOBAL_EVENT,
+  INBOUND_DATA_MESSAGE,
+  SERVER_EVENTS,
+  SERVER_EVENT_TYPES,
+  UINT32_MAX,
+  type EventDef,
+  type FieldDef,
+} from "./definitions.js";
 
 type Schema = Record<string, unknown>;
 
@@ -93,5 +102,7 @@ export function eventsJsonSchema(): Schema {
 
 /** The schema as text, with the exact 64-bit bounds. */
 export function eventsJsonSchemaText(): string {
-  return JSON.stringify(eventsJsonSchema(), null, 2).replaceAll(`"${I64_MIN}"`, "-9223372036854775808").replaceAll(`"${I64_MAX}"`, "9223372036854775807") + "\n";
+  return (
+    JSON.stringify(eventsJsonSchema(), null, 2).replaceAll(`"${I64_MIN}"`, "-9223372036854775808").replaceAll(`"${I64_MAX}"`, "9223372036854775807") + "\n"
+  );
 }

@@ -123,7 +123,13 @@ export function createEventValidator(options: EventValidatorOptions = {}): Event
     eventPath = [];
     if (line.length > MAX_LINE_CHARS) {
       text = "";
-      add("event-json", `line is ${line.length} characters long; the most read is ${MAX_LINE_CHARS}`, "split the recording into one event per line", [], "value");
+      add(
+        "event-json",
+        `line is ${line.length} characters long; the most read is ${MAX_LINE_CHARS}`,
+        "split the recording into one event per line",
+        [],
+        "value",
+      );
       count("(invalid)");
       return;
     }

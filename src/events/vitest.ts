@@ -22,7 +22,8 @@ export function validateEventStream(received: unknown, options: EventValidatorOp
   const validator = createEventValidator(options);
   const findings: EventDiagnostic[] = [];
   const lines = typeof received === "string" ? [received] : Array.isArray(received) ? received : undefined;
-  if (!lines) throw new TypeError(`toBeValidEventStream: expected an array of lines or events, or a string, got ${received === null ? "null" : typeof received}`);
+  if (!lines)
+    throw new TypeError(`toBeValidEventStream: expected an array of lines or events, or a string, got ${received === null ? "null" : typeof received}`);
   for (const line of lines) findings.push(...validator.push(typeof line === "string" ? line : JSON.stringify(line)));
   findings.push(...validator.end());
   return findings.sort((a, b) => a.line - b.line || a.column - b.column);

@@ -3,7 +3,13 @@ import { REPORTER_NAMES, type MainOptions, type RegisterCommands, type SetExitCo
 import type { McpCommandOptions } from "./options.js";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
-const collectList = (value: string, previous: string[]) => [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
+const collectList = (value: string, previous: string[]) => [
+  ...previous,
+  ...value
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean),
+];
 
 function seconds(value: string): number {
   const parsed = Number(value);
@@ -23,7 +29,12 @@ function addLiveOptions(command: Command): Command {
     .option("--stdio", "run the server: the command and its arguments follow -- (caplint mcp --stdio -- node server.js)")
     .option("--url <url>", "connect to a streamable HTTP server (http://HOST:PORT/PATH); legacy SSE is tried when it is not there")
     .addOption(new Option("--timeout <seconds>", "per request").argParser(seconds).default(30))
-    .option("--env <KEY=VALUE>", "environment variable for the --stdio server (repeatable; it otherwise gets only HOME, PATH, SHELL, TERM, USER, LOGNAME)", collect, [])
+    .option(
+      "--env <KEY=VALUE>",
+      "environment variable for the --stdio server (repeatable; it otherwise gets only HOME, PATH, SHELL, TERM, USER, LOGNAME)",
+      collect,
+      [],
+    )
     .option("--probe", "also call tools to check what a listing cannot show; ONLY tools with readOnlyHint: true are called")
     .addOption(new Option("--max-calls <n>", "most tool calls --probe makes").argParser(wholeNumber).default(20))
     .option("--service <name>", "the service prefix of tool names (default: taken from serverInfo.name)")
@@ -48,7 +59,11 @@ export const registerMcpCommands: RegisterCommands = (program: Command, io: Main
     )
     .argument("[files...]", "tools/list results or caplint mcp dump files; with --stdio, the server command after --");
   addLiveOptions(mcp)
-    .addOption(new Option("--server-name-style <style>", "server name convention: python ({service}_mcp) or node ({service}-mcp-server)").choices(["python", "node"]).default("python"))
+    .addOption(
+      new Option("--server-name-style <style>", "server name convention: python ({service}_mcp) or node ({service}-mcp-server)")
+        .choices(["python", "node"])
+        .default("python"),
+    )
     .option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectList, [])
     .addOption(new Option("-f, --format <format>", "output format").choices([...REPORTER_NAMES]).default("stylish"))
     .option("-o, --output <file>", "write the report (with dump: the dump) to this file, atomically, instead of standard output")

@@ -79,7 +79,7 @@ export function readListing(document: SourceDocument): Listing {
 
   if (Array.isArray(root)) {
     root.forEach((item, index) => addMessage(item, [index]));
-    if (listing.pages.length === 0) listing.shapeProblem = "no item of this array is a tools/list result (an object with \"tools\")";
+    if (listing.pages.length === 0) listing.shapeProblem = 'no item of this array is a tools/list result (an object with "tools")';
   } else if (isObject(root) && Array.isArray(root.pages)) {
     root.pages.forEach((page, index) => addPage(page, ["pages", index]));
     if (root.initialize !== undefined) addInitialize(root.initialize, ["initialize"]);
@@ -94,11 +94,11 @@ export function readListing(document: SourceDocument): Listing {
       });
     }
   } else if (isObject(root) && !addMessage(root, [])) {
-    listing.shapeProblem = "this is not a tools/list result: expected an object with \"tools\", an array of pages, or a caplint mcp dump";
+    listing.shapeProblem = 'this is not a tools/list result: expected an object with "tools", an array of pages, or a caplint mcp dump';
   } else if (isObject(root) && root.serverInfo !== undefined && listing.serverInfo === undefined) {
     listing.serverInfo = { value: root.serverInfo, path: ["serverInfo"] };
   } else if (!isObject(root)) {
-    listing.shapeProblem = "this is not a tools/list result: expected an object with \"tools\", an array of pages, or a caplint mcp dump";
+    listing.shapeProblem = 'this is not a tools/list result: expected an object with "tools", an array of pages, or a caplint mcp dump';
   }
 
   for (const page of listing.pages) {

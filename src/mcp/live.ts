@@ -1,7 +1,17 @@
 import type { ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Notification, Request, Result } from "@modelcontextprotocol/sdk/types.js";
-import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError, Protocol, SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport, StreamableHTTPError, z } from "./sdk.js";
+import {
+  ErrorCode,
+  LATEST_PROTOCOL_VERSION,
+  McpError,
+  Protocol,
+  SSEClientTransport,
+  StdioClientTransport,
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+  z,
+} from "./sdk.js";
 import { FatalError } from "./core.js";
 import { DUMP_FORMAT, isObject, type ProbeCall, type TransportName } from "./listing.js";
 import { serviceFromServerName } from "./naming.js";
@@ -137,7 +147,9 @@ export async function captureServer(target: LiveTarget, options: LiveOptions): P
       const next = page.nextCursor;
       cursor = typeof next === "string" ? next : undefined;
       if (cursor !== undefined && (cursors.has(cursor) || pages.length >= MAX_PAGES)) {
-        throw new FatalError(`tools/list pagination does not end: cursor ${JSON.stringify(escapeControls(cursor).slice(0, 40))} repeats or more than ${MAX_PAGES} pages`);
+        throw new FatalError(
+          `tools/list pagination does not end: cursor ${JSON.stringify(escapeControls(cursor).slice(0, 40))} repeats or more than ${MAX_PAGES} pages`,
+        );
       }
       if (cursor !== undefined) cursors.add(cursor);
     } while (cursor !== undefined);
@@ -190,7 +202,14 @@ async function connectStdio(target: Extract<LiveTarget, { kind: "stdio" }>, opti
   const tail: string[] = [];
   transport.stderr?.on("data", (chunk: Buffer) => {
     const text = chunk.toString("utf8");
-    if (options.verbose) options.stderr.write(escapeControls(text).replace(/\\u000a/g, "\n").replace(/\\u0009/g, "\t").replace(/\\\\/g, "\\").replace(/\\"/g, '"'));
+    if (options.verbose)
+      options.stderr.write(
+        escapeControls(text)
+          .replace(/\\u000a/g, "\n")
+          .replace(/\\u0009/g, "\t")
+          .replace(/\\\\/g, "\\")
+          .replace(/\\"/g, '"'),
+      );
     for (const line of text.split("\n")) if (line.trim()) tail.push(line.trim());
     tail.splice(0, Math.max(0, tail.length - STDERR_TAIL));
   });
@@ -201,8 +220,11 @@ async function connectStdio(target: Extract<LiveTarget, { kind: "stdio" }>, opti
   const describeFailure = (error: unknown, method: string): Error => {
     if (error instanceof FatalError) return error;
     const lastWords = tail.length ? `; its last stderr line: ${escapeControls(tail[tail.length - 1]!).slice(0, 200)}` : "";
-    const noise = transport.noise.length ? `; it wrote ${transport.noise.length} non-protocol line(s) on stdout, first: ${JSON.stringify(escapeControls(transport.noise[0]!).slice(0, 80))}` : "";
-    if ((error as NodeJS.ErrnoException)?.code === "ENOENT") return new FatalError(`--stdio: cannot run ${JSON.stringify(escapeControls(target.command))}: command not found`);
+    const noise = transport.noise.length
+      ? `; it wrote ${transport.noise.length} non-protocol line(s) on stdout, first: ${JSON.stringify(escapeControls(transport.noise[0]!).slice(0, 80))}`
+      : "";
+    if ((error as NodeJS.ErrnoException)?.code === "ENOENT")
+      return new FatalError(`--stdio: cannot run ${JSON.stringify(escapeControls(target.command))}: command not found`);
     if (transport.exit) {
       const how = transport.exit.signal ? `was killed by ${transport.exit.signal}` : `exited with code ${transport.exit.code}`;
       return new FatalError(`the server (${shown}) ${how} before answering ${method}${lastWords}${noise}`);
@@ -213,7 +235,9 @@ async function connectStdio(target: Extract<LiveTarget, { kind: "stdio" }>, opti
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       return new FatalError(`the server (${shown}) closed the connection before answering ${method}${lastWords}${noise}`);
     }
-    return new FatalError(`the server (${shown}) failed ${method}: ${escapeControls(error instanceof Error ? error.message : String(error)).slice(0, 300)}${lastWords}`);
+    return new FatalError(
+      `the server (${shown}) failed ${method}: ${escapeControls(error instanceof Error ? error.message : String(error)).slice(0, 300)}${lastWords}`,
+    );
   };
   try {
     const initialize = await handshake(session, transport, options);
@@ -258,7 +282,9 @@ async function connectHttp(url: URL, options: LiveOptions): Promise<Connection> 
     return { session: legacySession, transport: legacy, transportName: "sse", initialize, describeFailure };
   } catch {
     await legacySession.close().catch(() => undefined);
-    throw new FatalError(`no MCP server answers at ${url.href}: streamable HTTP got ${describeNetworkError(firstFailure)}, and the legacy SSE transport did not answer either`);
+    throw new FatalError(
+      `no MCP server answers at ${url.href}: streamable HTTP got ${describeNetworkError(firstFailure)}, and the legacy SSE transport did not answer either`,
+    );
   }
 }
 
@@ -277,7 +303,13 @@ type RawRequest = (method: string, params: Record<string, unknown>) => Promise<R
  * budget). A JSON-RPC error answer or a timed-out call is recorded as the call's outcome; a server
  * that goes away ends the run like any other failure.
  */
-async function probe(pages: unknown[], maxCalls: number, service: string | undefined, raw: RawRequest, describeFailure: (error: unknown, method: string) => Error) {
+async function probe(
+  pages: unknown[],
+  maxCalls: number,
+  service: string | undefined,
+  raw: RawRequest,
+  describeFailure: (error: unknown, method: string) => Error,
+) {
   const tools: ProbePlanTool[] = [];
   for (const page of pages) if (isObject(page) && Array.isArray(page.tools)) for (const tool of page.tools) if (isObject(tool)) tools.push(tool);
   const plan = planProbe(tools, maxCalls, service);

@@ -22,7 +22,8 @@ export const LIMIT_OVER_MAX = 101;
 export function planProbe(tools: readonly ProbePlanTool[], maxCalls: number, service?: string): { calls: PlannedCall[]; notProbed: string[] } {
   const rounds: PlannedCall[][] = [[], [], []];
   const readOnly: string[] = [];
-  const declaredReadOnly = (tool: ProbePlanTool) => isObject(tool.annotations) && tool.annotations.readOnlyHint === true && tool.annotations.destructiveHint !== true;
+  const declaredReadOnly = (tool: ProbePlanTool) =>
+    isObject(tool.annotations) && tool.annotations.readOnlyHint === true && tool.annotations.destructiveHint !== true;
   // A name listed twice is called only when every tool of that name is read-only: a call cannot choose.
   const unsafeNames = new Set(tools.filter((tool) => !declaredReadOnly(tool)).map((tool) => tool.name));
   const planned = new Set<string>();
@@ -121,7 +122,8 @@ function sampleString(s: Record<string, unknown>): string {
 const MAX_RECORDED_STRING = 20_000;
 
 export function truncateStrings(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return value.length > MAX_RECORDED_STRING ? `${value.slice(0, MAX_RECORDED_STRING)}… [${value.length - MAX_RECORDED_STRING} more characters]` : value;
+  if (typeof value === "string")
+    return value.length > MAX_RECORDED_STRING ? `${value.slice(0, MAX_RECORDED_STRING)}… [${value.length - MAX_RECORDED_STRING} more characters]` : value;
   if (depth > 64 || value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((item) => truncateStrings(item, depth + 1));
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, truncateStrings(item, depth + 1)]));

@@ -26,10 +26,16 @@ import type { McpSettings } from "./rules/types.js";
 import { escapeControls } from "./text.js";
 import type { LiveTarget } from "./live.js";
 
-
 export async function runMcp(operands: string[], options: McpCommandOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<number> {
   // The same settings as every command: caplint.config.json (or --config), --rule, --only.
-  const severities = await loadSettings({ rules: allRules, domain: "mcp", cwd: io.cwd, ...(options.config === undefined ? {} : { config: options.config }), rule: options.rule, only: options.only });
+  const severities = await loadSettings({
+    rules: allRules,
+    domain: "mcp",
+    cwd: io.cwd,
+    ...(options.config === undefined ? {} : { config: options.config }),
+    rule: options.rule,
+    only: options.only,
+  });
   const settings: McpSettings = {
     serverNameStyle: options.serverNameStyle,
     verbs: new Set([...DEFAULT_VERBS, ...options.verbs.map((verb) => verb.toLowerCase())]),
@@ -83,7 +89,8 @@ export async function runMcp(operands: string[], options: McpCommandOptions, io:
     await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs }, output.text);
   }
   const limits = { maxWarnings: options.maxWarnings };
-  if (tooManyWarnings(summary, limits) && options.format === "stylish") io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
+  if (tooManyWarnings(summary, limits) && options.format === "stylish")
+    io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
   return exitCodeFor(summary, limits);
 }
 
@@ -108,7 +115,9 @@ async function liveListing(target: LiveTarget, options: McpCommandOptions, io: M
   const listing = readListing(document);
   if (options.verbose) {
     const calls = dump.probe ? `; probe: ${dump.probe.calls.length} calls` : "";
-    io.stderr.write(`caplint: ${dump.transport}: ${listing.tools.length} tools in ${dump.pages.length} page(s)${calls}; findings point into the JSON that caplint mcp dump writes\n`);
+    io.stderr.write(
+      `caplint: ${dump.transport}: ${listing.tools.length} tools in ${dump.pages.length} page(s)${calls}; findings point into the JSON that caplint mcp dump writes\n`,
+    );
   }
   return listing;
 }
@@ -125,15 +134,21 @@ function liveOptions(options: McpCommandOptions, io: MainOptions) {
 
 function reportProbeBudget(probe: { maxCalls: number; notProbed: string[] } | undefined, options: McpCommandOptions, io: MainOptions): void {
   if (!probe || probe.notProbed.length === 0) return;
-  const names = probe.notProbed.slice(0, 5).map((name) => JSON.stringify(escapeControls(name))).join(", ");
-  io.stderr.write(`caplint: --max-calls ${options.maxCalls} reached; read-only tools not probed: ${names}${probe.notProbed.length > 5 ? ` and ${probe.notProbed.length - 5} more` : ""}\n`);
+  const names = probe.notProbed
+    .slice(0, 5)
+    .map((name) => JSON.stringify(escapeControls(name)))
+    .join(", ");
+  io.stderr.write(
+    `caplint: --max-calls ${options.maxCalls} reached; read-only tools not probed: ${names}${probe.notProbed.length > 5 ? ` and ${probe.notProbed.length - 5} more` : ""}\n`,
+  );
 }
 
 function liveTarget(operands: string[], options: McpCommandOptions): LiveTarget | undefined {
   if (options.stdio && options.url !== undefined) throw new FatalError("mcp: --stdio and --url exclude each other");
   if (options.stdio) {
     const [command, ...args] = operands;
-    if (command === undefined || command === "") throw new FatalError("mcp --stdio: give the server command after --, e.g. caplint mcp --stdio -- node server.js");
+    if (command === undefined || command === "")
+      throw new FatalError("mcp --stdio: give the server command after --, e.g. caplint mcp --stdio -- node server.js");
     return { kind: "stdio", command, args, env: parseEnv(options.env) };
   }
   if (options.url !== undefined) {
@@ -163,7 +178,8 @@ function parseEnv(values: readonly string[]): Record<string, string> {
 }
 
 function checkService(service: string): string {
-  if (!/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/.test(service)) throw new FatalError(`--service ${JSON.stringify(escapeControls(service))}: expected a snake_case service name such as "slack"`);
+  if (!/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/.test(service))
+    throw new FatalError(`--service ${JSON.stringify(escapeControls(service))}: expected a snake_case service name such as "slack"`);
   return service;
 }
 

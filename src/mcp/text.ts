@@ -3,7 +3,7 @@
  * line-breaking characters escaped, and shortened, before they reach a message or a terminal.
  */
 export function quote(value: unknown, max = 80): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
   const short = text.length > max ? `${text.slice(0, max - 20)}…${text.slice(-12)}` : text;
   return `"${escapeControls(short)}"`;
 }

@@ -87,9 +87,9 @@ describe("resolveAccess: denies", () => {
     ]);
     const result = resolveAccess(m, { window: "main" });
     expect(result.allowed).toEqual([]);
-    expect(result.denied.map((d) => [d.command, d.deniedBy.map((e) => e.provenance.capability), d.overriddenGrants.map((e) => e.provenance.capability)])).toEqual([
-      ["plugin:fs|write", ["elsewhere"], ["main"]],
-    ]);
+    expect(
+      result.denied.map((d) => [d.command, d.deniedBy.map((e) => e.provenance.capability), d.overriddenGrants.map((e) => e.provenance.capability)]),
+    ).toEqual([["plugin:fs|write", ["elsewhere"], ["main"]]]);
     expect(resolveAccess(m, { window: "x", origin: remote("https://other.dev") }).denied.map((d) => d.command)).toEqual(["plugin:fs|write"]);
   });
 
@@ -150,7 +150,9 @@ describe("explanations in the host's words", () => {
   it("explains an allowed call", () => {
     const { explanation } = resolveAccess(m, { window: "main-1", command: "plugin:window|title" });
     expect(explanation).toMatchObject({ verdict: "allowed", displayName: "window.title", key: "core:window", enforced: true });
-    expect(explanation!.message).toBe('window.title allowed on window "main-1", webview "main-1", URL: local\n\nreferenced by: capability: main-cap, permission: allow-title');
+    expect(explanation!.message).toBe(
+      'window.title allowed on window "main-1", webview "main-1", URL: local\n\nreferenced by: capability: main-cap, permission: allow-title',
+    );
   });
 
   it("explains a call from a window no capability covers", () => {
@@ -166,7 +168,9 @@ describe("explanations in the host's words", () => {
     const { explanation } = resolveAccess(m, { window: "main-1", command: "plugin:fs|write", origin: remote("https://X.dev") });
     expect(explanation!.verdict).toBe("denied");
     expect(explanation!.grantedBy).toEqual([]);
-    expect(explanation!.message).toBe("fs.write explicitly denied on origin remote: https://x.dev/\n\nreferenced by: capability: deny-cap, permission: deny-write");
+    expect(explanation!.message).toBe(
+      "fs.write explicitly denied on origin remote: https://x.dev/\n\nreferenced by: capability: deny-cap, permission: deny-write",
+    );
     const local = resolveAccess(m, { window: "main-1", command: "plugin:fs|write" }).explanation!;
     expect(local.grantedBy.map((g) => g.provenance.capability)).toEqual(["main-cap"]);
   });
@@ -189,8 +193,13 @@ describe("explanations in the host's words", () => {
   it("knows when app commands are not checked at all", () => {
     const withoutAppAcl = resolve({ capabilities: [], catalog: catalogOf({ fs: manifest({}) }), platform: "linux" });
     expect(resolveAccess(withoutAppAcl, { window: "main", command: "greet" }).explanation).toMatchObject({ enforced: false, verdict: "unchecked" });
-    expect(resolveAccess(withoutAppAcl, { window: "main", command: "greet" }).explanation!.message).toMatch(/^greet is not checked by the host: the app defines no permissions/);
-    expect(resolveAccess(withoutAppAcl, { window: "main", command: "greet", origin: remote("https://x.dev") }).explanation).toMatchObject({ enforced: true, verdict: "not-granted" });
+    expect(resolveAccess(withoutAppAcl, { window: "main", command: "greet" }).explanation!.message).toMatch(
+      /^greet is not checked by the host: the app defines no permissions/,
+    );
+    expect(resolveAccess(withoutAppAcl, { window: "main", command: "greet", origin: remote("https://x.dev") }).explanation).toMatchObject({
+      enforced: true,
+      verdict: "not-granted",
+    });
     expect(resolveAccess(m, { window: "main", command: "greet" }).explanation).toMatchObject({ enforced: true, key: APP_KEY, displayName: "greet" });
   });
 });
@@ -227,7 +236,12 @@ describe("accessMatrix", () => {
     expect(matrix.commands).toEqual(["plugin:fs|read", "plugin:fs|write", "plugin:window|close", "plugin:window|title"]);
     expect(matrix.denied).toEqual(["plugin:fs|write"]);
     expect(matrix.rows).toEqual([
-      { window: "main", capabilities: ["main", "panels"], granted: ["plugin:fs|read", "plugin:window|close", "plugin:window|title"], overridden: ["plugin:fs|write"] },
+      {
+        window: "main",
+        capabilities: ["main", "panels"],
+        granted: ["plugin:fs|read", "plugin:window|close", "plugin:window|title"],
+        overridden: ["plugin:fs|write"],
+      },
       { window: "panel-1", capabilities: ["panels"], granted: ["plugin:window|title"], overridden: [] },
       { window: "other", capabilities: [], granted: [], overridden: [] },
     ]);

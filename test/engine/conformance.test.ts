@@ -62,7 +62,9 @@ describe("conformance corpus (fixtures/conformance)", () => {
     });
 
     it("reproduces the snapshot order exactly", () => {
-      expect(canonicalJson(normalized)).toBe(canonicalJson({ allowed: expectedFile.allowed, denied: expectedFile.denied, globalScope: expectedFile.globalScope }));
+      expect(canonicalJson(normalized)).toBe(
+        canonicalJson({ allowed: expectedFile.allowed, denied: expectedFile.denied, globalScope: expectedFile.globalScope }),
+      );
     });
   });
 });

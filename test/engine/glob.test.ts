@@ -34,8 +34,14 @@ describe("label-globs.json conformance", () => {
 
 describe("glob crate details beyond the corpus", () => {
   it("reports `**` followed by a non-separator at the position after the stars", () => {
-    expect(compileLabelPattern("**a")).toMatchObject({ ok: false, message: "Pattern syntax error near position 2: recursive wildcards must form a single path component" });
-    expect(compileLabelPattern("a/**b")).toMatchObject({ ok: false, message: "Pattern syntax error near position 4: recursive wildcards must form a single path component" });
+    expect(compileLabelPattern("**a")).toMatchObject({
+      ok: false,
+      message: "Pattern syntax error near position 2: recursive wildcards must form a single path component",
+    });
+    expect(compileLabelPattern("a/**b")).toMatchObject({
+      ok: false,
+      message: "Pattern syntax error near position 4: recursive wildcards must form a single path component",
+    });
   });
 
   it("counts positions in Unicode scalar values", () => {

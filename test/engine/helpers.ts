@@ -19,7 +19,9 @@ export function loadConformancePlugins(plugins: readonly string[]): AclManifests
   const manifests: AclManifests = {};
   for (const plugin of plugins) {
     const folder = path.join(CONFORMANCE_DIR, "plugins", plugin);
-    const files = readdirSync(folder).filter((name) => name.endsWith(".toml")).sort();
+    const files = readdirSync(folder)
+      .filter((name) => name.endsWith(".toml"))
+      .sort();
     manifests[plugin] = manifestFromPermissionFiles(files.map((name) => parseToml(readFileSync(path.join(folder, name), "utf8"))));
   }
   return manifests;
@@ -31,14 +33,17 @@ const CAPABILITY_FILE = /^cap.*\.(json|json5|toml)$/;
 export function loadConformanceCapabilities(fixture: string): Capability[] {
   const folder = path.join(CONFORMANCE_DIR, "fixtures", fixture);
   const capabilities: Capability[] = [];
-  for (const name of readdirSync(folder).filter((n) => CAPABILITY_FILE.test(n)).sort()) {
+  for (const name of readdirSync(folder)
+    .filter((n) => CAPABILITY_FILE.test(n))
+    .sort()) {
     const absolutePath = path.join(folder, name);
     const text = readFileSync(absolutePath, "utf8");
     const value = name.endsWith(".toml") ? parseToml(text) : JSON.parse(text);
     for (const object of capabilityObjects(value)) {
       const capability = toCapability(object, { file: `fixtures/${fixture}/${name}`, absolutePath });
       if (!capability) throw new Error(`${name}: capability without identifier`);
-      if (capabilities.some((c) => c.identifier === capability.identifier)) throw new Error(`capability with identifier \`${capability.identifier}\` already exists`);
+      if (capabilities.some((c) => c.identifier === capability.identifier))
+        throw new Error(`capability with identifier \`${capability.identifier}\` already exists`);
       capabilities.push(capability);
     }
   }

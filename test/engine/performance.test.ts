@@ -29,7 +29,12 @@ function syntheticCapabilities(count: number) {
       windows: i % 3 === 0 ? [`win-${i % 250}`] : i % 3 === 1 ? [`group-${i % 20}-*`, `win-${(i * 7) % 250}`] : [],
       webviews: i % 3 === 2 ? [`win-${i % 250}`, `panel-*-${i % 5}`] : [],
       remote: i % 10 === 0 ? { urls: [`https://*.site-${i % 13}.dev`] } : undefined,
-      permissions: [`plugin-${i % 40}:default`, `plugin-${(i * 3) % 40}:all`, `plugin-${(i * 11) % 40}:allow-cmd-${i % 25}`, ...(i % 997 === 0 ? [`plugin-${i % 40}:deny-cmd-3`] : [])],
+      permissions: [
+        `plugin-${i % 40}:default`,
+        `plugin-${(i * 3) % 40}:all`,
+        `plugin-${(i * 11) % 40}:allow-cmd-${i % 25}`,
+        ...(i % 997 === 0 ? [`plugin-${i % 40}:deny-cmd-3`] : []),
+      ],
     }),
   );
 }

@@ -22,7 +22,7 @@ function oracleCompile(pattern: string): OracleToken[] | string {
   let i = 0;
   const specs = (cs: string[]) => {
     const out: Array<[string, string]> = [];
-    for (let j = 0; j < cs.length; ) {
+    for (let j = 0; j < cs.length;) {
       if (j + 3 <= cs.length && cs[j + 1] === "-") {
         out.push([cs[j]!, cs[j + 2]!]);
         j += 3;
@@ -109,13 +109,34 @@ const globPiece = fc.oneof(
   {
     weight: 12,
     arbitrary: fc.constantFrom<[string, string]>(
-      ["a", "a"], ["a", "b"], ["/", "/"], ["-", "-"], ["*", ""], ["*", "ab/"], ["*", "b"], ["**", "a/"], ["?", "c"], ["?", ""],
-      ["[ab]", "b"], ["[ab]", "c"], ["[!a]", "a"], ["[!a]", "/"], ["[a-c]", "c"], ["[]]", "]"], ["[]-]", "-"], ["**/", "a/b/"], ["**/", ""], ["/**", "/x/y"], ["/**", "/"],
+      ["a", "a"],
+      ["a", "b"],
+      ["/", "/"],
+      ["-", "-"],
+      ["*", ""],
+      ["*", "ab/"],
+      ["*", "b"],
+      ["**", "a/"],
+      ["?", "c"],
+      ["?", ""],
+      ["[ab]", "b"],
+      ["[ab]", "c"],
+      ["[!a]", "a"],
+      ["[!a]", "/"],
+      ["[a-c]", "c"],
+      ["[]]", "]"],
+      ["[]-]", "-"],
+      ["**/", "a/b/"],
+      ["**/", ""],
+      ["/**", "/x/y"],
+      ["/**", "/"],
     ),
   },
   { weight: 1, arbitrary: fc.constantFrom<[string, string]>(["***", "a"], ["[", "["], ["[!]", "!"]) },
 );
-const globCase = fc.array(globPiece, { maxLength: 6 }).map((pieces) => ({ pattern: pieces.map((p) => p[0]).join(""), label: pieces.map((p) => p[1]).join("") }));
+const globCase = fc
+  .array(globPiece, { maxLength: 6 })
+  .map((pieces) => ({ pattern: pieces.map((p) => p[0]).join(""), label: pieces.map((p) => p[1]).join("") }));
 const globRandomLabel = fc.array(fc.constantFrom("a", "b", "c", "/", "-", "]"), { maxLength: 8 }).map((parts) => parts.join(""));
 
 describe("label globs agree with a port of the glob crate's own matcher", () => {
@@ -165,15 +186,73 @@ function polyfillNormalised(pattern: string): URLPattern | "skip" {
 const pick = (pairs: Array<[string, string]>) => fc.constantFrom(...pairs);
 const urlCase = fc
   .record({
-    protocol: pick([["https", "https"], ["http", "http"], ["https", "http"], ["*", "custom"], ["http{s}?", "https"], ["(https|wss)", "wss"], ["(https|wss)", "http"]]),
-    host: fc.array(pick([["a", "a"], ["a", "b"], ["*", "a"], ["*", "a.b"], [":sub", "x"], [":sub", "x.y"], ["(a|b)", "b"], ["(a|b)", "c"], ["x", "x"]]), { minLength: 1, maxLength: 3 }),
-    port: pick([["", ""], ["", ":8080"], [":8080", ":8080"], [":*", ":9"], [":80", ""], [":80", ":81"]]),
+    protocol: pick([
+      ["https", "https"],
+      ["http", "http"],
+      ["https", "http"],
+      ["*", "custom"],
+      ["http{s}?", "https"],
+      ["(https|wss)", "wss"],
+      ["(https|wss)", "http"],
+    ]),
+    host: fc.array(
+      pick([
+        ["a", "a"],
+        ["a", "b"],
+        ["*", "a"],
+        ["*", "a.b"],
+        [":sub", "x"],
+        [":sub", "x.y"],
+        ["(a|b)", "b"],
+        ["(a|b)", "c"],
+        ["x", "x"],
+      ]),
+      { minLength: 1, maxLength: 3 },
+    ),
+    port: pick([
+      ["", ""],
+      ["", ":8080"],
+      [":8080", ":8080"],
+      [":*", ":9"],
+      [":80", ""],
+      [":80", ":81"],
+    ]),
     path: fc.array(
-      pick([["/a", "/a"], ["/a", "/b"], ["/*", "/a/b"], ["/*", ""], ["/:id", "/7"], ["/:id", ""], ["{/:opt}?", ""], ["{/:opt}?", "/q"], ["/:rest+", "/a/b"], ["/(\\d+)", "/7"], ["/(\\d+)", "/x"], ["/a*b", "/ab"], ["/a*b", "/axxb"], ["/", "/"], ["/", "/deep"]]),
+      pick([
+        ["/a", "/a"],
+        ["/a", "/b"],
+        ["/*", "/a/b"],
+        ["/*", ""],
+        ["/:id", "/7"],
+        ["/:id", ""],
+        ["{/:opt}?", ""],
+        ["{/:opt}?", "/q"],
+        ["/:rest+", "/a/b"],
+        ["/(\\d+)", "/7"],
+        ["/(\\d+)", "/x"],
+        ["/a*b", "/ab"],
+        ["/a*b", "/axxb"],
+        ["/", "/"],
+        ["/", "/deep"],
+      ]),
       { maxLength: 3 },
     ),
-    search: pick([["", ""], ["", "?x"], ["?", ""], ["?", "?y"], ["?q=1", "?q=1"], ["?q=1", "?q=2"], ["?*", "?z"]]),
-    hash: pick([["", ""], ["#", "#y"], ["#top", "#top"], ["#top", "#no"], ["", "#z"]]),
+    search: pick([
+      ["", ""],
+      ["", "?x"],
+      ["?", ""],
+      ["?", "?y"],
+      ["?q=1", "?q=1"],
+      ["?q=1", "?q=2"],
+      ["?*", "?z"],
+    ]),
+    hash: pick([
+      ["", ""],
+      ["#", "#y"],
+      ["#top", "#top"],
+      ["#top", "#no"],
+      ["", "#z"],
+    ]),
   })
   .map((c) => ({
     pattern: `${c.protocol[0]}://${c.host.map((h) => h[0]).join(".")}${c.port[0]}${c.path.map((p) => p[0]).join("")}${c.search[0]}${c.hash[0]}`,
@@ -246,7 +325,11 @@ describe("accessMatrix agrees with resolveAccess", () => {
       fc.property(
         fc.array(cap, { maxLength: 5 }),
         fc.uniqueArray(label, { minLength: 1, maxLength: 4 }),
-        fc.constantFrom<{ kind: "local" } | { kind: "remote"; url: string }>({ kind: "local" }, { kind: "remote", url: "https://a.x.dev/" }, { kind: "remote", url: "http://localhost/" }),
+        fc.constantFrom<{ kind: "local" } | { kind: "remote"; url: string }>(
+          { kind: "local" },
+          { kind: "remote", url: "https://a.x.dev/" },
+          { kind: "remote", url: "http://localhost/" },
+        ),
         (caps, windows, origin) => {
           const model = resolve({
             capabilities: caps.map((c, i) => capability({ identifier: `cap-${i}`, ...c, remote: c.remote ? { urls: [...c.remote] } : undefined })),

@@ -31,7 +31,8 @@ describe("resolving every platform at once", () => {
       expect([...model.allowed.keys()], model.platform).toEqual([...alone.allowed.keys()]);
       expect(model.capabilities.map((c) => [c.index, c.capability.identifier])).toEqual(alone.capabilities.map((c) => [c.index, c.capability.identifier]));
       expect(model.inactive.map((c) => c.identifier)).toEqual(alone.inactive.map((c) => c.identifier));
-      const provenance = (m: typeof model) => [...m.allowed.values()].flat().map((e) => [e.command, e.capabilityIndex, e.contextIndex, e.provenance.capability, e.provenance.chain]);
+      const provenance = (m: typeof model) =>
+        [...m.allowed.values()].flat().map((e) => [e.command, e.capabilityIndex, e.contextIndex, e.provenance.capability, e.provenance.chain]);
       expect(provenance(model)).toEqual(provenance(alone));
     }
   });

@@ -33,9 +33,20 @@ describe("set expansion", () => {
   });
 
   it("follows prefixed members into other plugins, keeping each leaf's own plugin for its command name", () => {
-    const model = resolve({ capabilities: [capability({ identifier: "main", windows: ["main"], permissions: ["dialog:extra"] })], catalog: crossPlugin, platform: "linux" });
+    const model = resolve({
+      capabilities: [capability({ identifier: "main", windows: ["main"], permissions: ["dialog:extra"] })],
+      catalog: crossPlugin,
+      platform: "linux",
+    });
     expect(model.problems).toEqual([]);
-    expect(commands(model)).toEqual(["plugin:dialog|save", "plugin:fs|exists", "plugin:fs|read", "plugin:fs|write", "plugin:http|fetch", "plugin:http|fetch_cancel"]);
+    expect(commands(model)).toEqual([
+      "plugin:dialog|save",
+      "plugin:fs|exists",
+      "plugin:fs|read",
+      "plugin:fs|write",
+      "plugin:http|fetch",
+      "plugin:http|fetch_cancel",
+    ]);
     // Leaves come out in member order, like upstream's `dialog:extra` test.
     const order = [...model.allowed.values()].flat().map((e) => e.command);
     expect(order).toEqual(["plugin:dialog|save", "plugin:fs|read", "plugin:fs|exists", "plugin:fs|write", "plugin:http|fetch", "plugin:http|fetch_cancel"]);
@@ -100,8 +111,16 @@ describe("set expansion", () => {
     ]);
     expect(describeProblem(model.problems[0]!)).toBe("permission sets include each other in a cycle: p:a → p:b → p:a");
     expect(model.problems[0]!.chain).toEqual(["p:a", "p:b", "p:a"]);
-    expect(chains(model, "plugin:p|a")).toEqual([["p:a", "p:allow-a"], ["p:self", "p:allow-a"], ["p:b", "p:a", "p:allow-a"]]);
-    expect(chains(model, "plugin:p|b")).toEqual([["p:a", "p:b", "p:allow-b"], ["p:default", "p:allow-b"], ["p:b", "p:allow-b"]]);
+    expect(chains(model, "plugin:p|a")).toEqual([
+      ["p:a", "p:allow-a"],
+      ["p:self", "p:allow-a"],
+      ["p:b", "p:a", "p:allow-a"],
+    ]);
+    expect(chains(model, "plugin:p|b")).toEqual([
+      ["p:a", "p:b", "p:allow-b"],
+      ["p:default", "p:allow-b"],
+      ["p:b", "p:allow-b"],
+    ]);
   });
 
   it("warns that `<plugin>:default` without a default set grants nothing, at the top level and inside sets", () => {
@@ -109,7 +128,11 @@ describe("set expansion", () => {
       nodefault: manifest({ permissions: { "allow-x": { allow: ["x"] } } }),
       other: manifest({ permissions: {}, sets: { bundle: ["nodefault:default", "nodefault:allow-x"] } }),
     });
-    const model = resolve({ capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["nodefault:default", "other:bundle"] })], catalog, platform: "linux" });
+    const model = resolve({
+      capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["nodefault:default", "other:bundle"] })],
+      catalog,
+      platform: "linux",
+    });
     expect(model.problems.map((p) => [p.kind, describeProblem(p), p.chain])).toEqual([
       ["default-without-set", "`nodefault:default` grants nothing: plugin `nodefault` has no default permission set", ["nodefault:default"]],
       ["default-without-set", "`nodefault:default` grants nothing: plugin `nodefault` has no default permission set", ["other:bundle", "nodefault:default"]],
@@ -148,7 +171,9 @@ describe("set expansion", () => {
     const started = performance.now();
     const model = resolve({ capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["p:s40", "p:s13"] })], catalog, platform: "linux" });
     expect(performance.now() - started).toBeLessThan(2000);
-    expect(model.problems).toEqual([expect.objectContaining({ kind: "set-too-large", identifier: "p:s40", set: "p:s40", limit: { kind: "leaves", count: 2 ** 40, limit: 10_000 } })]);
+    expect(model.problems).toEqual([
+      expect.objectContaining({ kind: "set-too-large", identifier: "p:s40", set: "p:s40", limit: { kind: "leaves", count: 2 ** 40, limit: 10_000 } }),
+    ]);
     expect(describeProblem(model.problems[0]!)).toBe(
       "permission set p:s40 expands to 1,099,511,627,776 permissions (more than 10,000): its sets include each other over and over; it was not resolved",
     );
@@ -322,7 +347,11 @@ describe("capabilities, contexts and patterns", () => {
   });
 
   it("gives a capability without local or remote contexts no entries at all, not even for denies", () => {
-    const model = resolve({ capabilities: [capability({ identifier: "c", windows: ["*"], local: false, permissions: ["p:allow-x", "p:deny-y"] })], catalog, platform: "linux" });
+    const model = resolve({
+      capabilities: [capability({ identifier: "c", windows: ["*"], local: false, permissions: ["p:allow-x", "p:deny-y"] })],
+      catalog,
+      platform: "linux",
+    });
     expect(model.allowed.size).toBe(0);
     expect(model.denied.size).toBe(0);
   });

@@ -13,7 +13,12 @@ const VALID = "fixtures/events/valid";
 const INVALID = "fixtures/events/invalid";
 
 function caplint(args: string[], options: { input?: string | Buffer; cwd?: string } = {}) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, input: options.input ?? "", encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? ROOT,
+    input: options.input ?? "",
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -50,7 +55,9 @@ describe("caplint events", () => {
     child.stdin.write('{"type":"user_message","message_id":1,"content":"go"}\n{"type":"tool_done","tool_call_id":5,"result":"ok"}\n');
     // The input is still open: the finding must arrive before the recording ends.
     expect(await firstOutput).toBe("<stdin>:2:36: error tool_done for tool call 5, which never started [tool-lifecycle]\n");
-    child.stdin.end('{"type":"tool_start","tool_call_id":6,"message_id":2,"name":"n","arguments":{},"display_name":"d","icon":"i","label_short":"a","label_full":"b"}\n');
+    child.stdin.end(
+      '{"type":"tool_start","tool_call_id":6,"message_id":2,"name":"n","arguments":{},"display_name":"d","icon":"i","label_short":"a","label_full":"b"}\n',
+    );
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(stdout).toBe(
       "<stdin>:2:36: error tool_done for tool call 5, which never started [tool-lifecycle]\n" +
@@ -89,7 +96,9 @@ describe("caplint events", () => {
     expect(results[1].relatedLocations[0].physicalLocation.region).toEqual({ startLine: 4 });
     expect(sarif.runs[0].tool.driver.rules.map((r: { id: string }) => r.id)).toContain("approval-lifecycle");
     const github = caplint(["events", "--format", "github", `${INVALID}/unknown-result-type/result-types.jsonl`]).stdout;
-    expect(github.split("\n")[0]).toMatch(/^::warning file=fixtures\/events\/invalid\/unknown-result-type\/result-types.jsonl,line=3,endLine=3,col=73,endColumn=\d+,title=unknown-result-type::/);
+    expect(github.split("\n")[0]).toMatch(
+      /^::warning file=fixtures\/events\/invalid\/unknown-result-type\/result-types.jsonl,line=3,endLine=3,col=73,endColumn=\d+,title=unknown-result-type::/,
+    );
   });
 
   it("--quiet, --max-warnings, --rule and --output", () => {
@@ -98,7 +107,10 @@ describe("caplint events", () => {
     expect(caplint(["events", "--max-warnings", "0", file]).code).toBe(1);
     expect(caplint(["events", "--quiet", "--format", "compact", file]).stdout).toBe("");
     expect(caplint(["events", "--rule", "tool-lifecycle=error", "--format", "compact", file]).stdout).toContain("warning tool call 12");
-    expect(caplint(["events", "--rule", "tool-lifecycle=off", "--format", "compact", `${INVALID}/tool-lifecycle/terminals.jsonl`])).toMatchObject({ code: 0, stdout: "" });
+    expect(caplint(["events", "--rule", "tool-lifecycle=off", "--format", "compact", `${INVALID}/tool-lifecycle/terminals.jsonl`])).toMatchObject({
+      code: 0,
+      stdout: "",
+    });
     const bad = caplint(["events", "--rule", "tool-lifecyle=off", file]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('did you mean "tool-lifecycle"?');
@@ -158,7 +170,9 @@ describe("caplint schema --events", () => {
     expect(code).toBe(0);
     const schema = JSON.parse(stdout);
     expect(schema.$schema).toBe("http://json-schema.org/draft-07/schema#");
-    expect(Object.keys(schema.definitions)).toEqual(expect.arrayContaining(["tool_start", "security_group_selected", "GlobalEvent", "ClientMessage", "InboundDataMessage", "ServerLine", "ClientLine"]));
+    expect(Object.keys(schema.definitions)).toEqual(
+      expect.arrayContaining(["tool_start", "security_group_selected", "GlobalEvent", "ClientMessage", "InboundDataMessage", "ServerLine", "ClientLine"]),
+    );
   });
 });
 

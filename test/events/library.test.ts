@@ -16,7 +16,11 @@ describe("createEventValidator", () => {
   it("reports each finding as soon as its line is pushed, and open calls at end()", () => {
     const validator = createEventValidator();
     expect(validator.push('{"type":"user_message","message_id":1,"content":"go"}')).toEqual([]);
-    expect(validator.push('{"type":"tool_start","tool_call_id":1,"message_id":2,"name":"read_file","arguments":{},"display_name":"Read","icon":"read","label_short":"a","label_full":"b"}')).toEqual([]);
+    expect(
+      validator.push(
+        '{"type":"tool_start","tool_call_id":1,"message_id":2,"name":"read_file","arguments":{},"display_name":"Read","icon":"read","label_short":"a","label_full":"b"}',
+      ),
+    ).toEqual([]);
     expect(validator.push('{"type":"tool_done","tool_call_id":2,"result":"ok"}').map((d) => [d.ruleId, d.line])).toEqual([["tool-lifecycle", 3]]);
     expect(validator.end().map((d) => [d.ruleId, d.severity, d.line])).toEqual([["tool-lifecycle", "warning", 2]]);
     expect(validator.summary).toMatchObject({ lines: 3, events: 3, types: { user_message: 1, tool_start: 1, tool_done: 1 } });
@@ -24,7 +28,9 @@ describe("createEventValidator", () => {
 
   it("takes severities from the caller", () => {
     const validator = createEventValidator({ severity: (id) => (id === "event-unknown-field" ? "error" : id === "event-type" ? "off" : undefined) });
-    expect(validator.push('{"type":"file_changed","path":"a","x":1}\n{"type":"nope"}').map((d) => [d.ruleId, d.severity])).toEqual([["event-unknown-field", "error"]]);
+    expect(validator.push('{"type":"file_changed","path":"a","x":1}\n{"type":"nope"}').map((d) => [d.ruleId, d.severity])).toEqual([
+      ["event-unknown-field", "error"],
+    ]);
   });
 });
 
@@ -52,7 +58,17 @@ describe("expect(lines).toBeValidEventStream()", () => {
   });
 
   it("types events by their definitions", () => {
-    const start: ServerEventOf<"tool_start"> = { type: "tool_start", tool_call_id: 1, message_id: 2, name: "n", arguments: {}, display_name: "d", icon: "i", label_short: "s", label_full: "f" };
+    const start: ServerEventOf<"tool_start"> = {
+      type: "tool_start",
+      tool_call_id: 1,
+      message_id: 2,
+      name: "n",
+      arguments: {},
+      display_name: "d",
+      icon: "i",
+      label_short: "s",
+      label_full: "f",
+    };
     // @ts-expect-error token_delta.kind is "content" or "reasoning"
     const delta: ServerEventOf<"token_delta"> = { type: "token_delta", kind: "text", delta: "x" };
     expect([start, delta].length).toBe(2);

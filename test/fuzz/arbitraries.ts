@@ -38,7 +38,24 @@ export const KNOWN_PERMISSIONS = [
   "default",
 ];
 
-export const PLATFORM_VALUES = ["linux", "macOS", "windows", "android", "iOS", "MacOS", "macos", " linux", "Windows ", "IOS", "ios", "darwin", "win32", "web", "", " "];
+export const PLATFORM_VALUES = [
+  "linux",
+  "macOS",
+  "windows",
+  "android",
+  "iOS",
+  "MacOS",
+  "macos",
+  " linux",
+  "Windows ",
+  "IOS",
+  "ios",
+  "darwin",
+  "win32",
+  "web",
+  "",
+  " ",
+];
 
 /** Strings that have broken parsers and position finders before. */
 export const NASTY_STRINGS = [
@@ -90,7 +107,10 @@ export const nastyString = fc.oneof(
 /** Any JSON value, with full unicode (lone surrogates included) and occasional odd number spellings. */
 export const anyJson: fc.Arbitrary<J> = fc.oneof(
   { weight: 6, arbitrary: fc.jsonValue({ maxDepth: 5, stringUnit: "binary" }).map(fromPlain) },
-  { weight: 1, arbitrary: fc.constantFrom<J>({ num: "1e400" }, { num: "-0.0" }, { num: "123456789012345678901234567890" }, { num: "1E-400" }, { num: "0.1e1" }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<J>({ num: "1e400" }, { num: "-0.0" }, { num: "123456789012345678901234567890" }, { num: "1E-400" }, { num: "0.1e1" }),
+  },
 );
 
 const smallWrong = fc.oneof(
@@ -125,12 +145,30 @@ export const RENAMES: Array<(id: string, other: string) => string> = [
 
 export const permissionId: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...KNOWN_PERMISSIONS) },
-  { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...KNOWN_PERMISSIONS), fc.constantFrom(...KNOWN_PERMISSIONS), fc.nat()).map(([id, other, n]) => RENAMES[n % RENAMES.length]!(id, other)) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...KNOWN_PERMISSIONS), fc.constantFrom(...KNOWN_PERMISSIONS), fc.nat())
+      .map(([id, other, n]) => RENAMES[n % RENAMES.length]!(id, other)),
+  },
   { weight: 1, arbitrary: nastyString },
 );
 
 const scopeValue: fc.Arbitrary<J> = fc.oneof(
-  fc.constantFrom<J>("$APPDATA/**", "**", "https://*", { obj: [["path", "$HOME/**"]] }, { obj: [["url", "https://*.example.com"]] }, { obj: [["name", "sh"], ["cmd", "sh"], ["args", true]] }),
+  fc.constantFrom<J>(
+    "$APPDATA/**",
+    "**",
+    "https://*",
+    { obj: [["path", "$HOME/**"]] },
+    { obj: [["url", "https://*.example.com"]] },
+    {
+      obj: [
+        ["name", "sh"],
+        ["cmd", "sh"],
+        ["args", true],
+      ],
+    },
+  ),
   anyJson,
 );
 
@@ -153,10 +191,7 @@ const permissionEntry: fc.Arbitrary<J> = fc.oneof(
   { weight: 1, arbitrary: smallWrong },
 );
 
-export const labelPattern = fc.oneof(
-  fc.constantFrom("main", "*", "main-*", "settings", "[!a]*", "**", "a/**/b", "panel-?", "日本", "[z-a]", ""),
-  nastyString,
-);
+export const labelPattern = fc.oneof(fc.constantFrom("main", "*", "main-*", "settings", "[!a]*", "**", "a/**/b", "panel-?", "日本", "[z-a]", ""), nastyString);
 
 const capabilityFields: Array<[string, fc.Arbitrary<J>]> = [
   ["$schema", mostly(fc.constantFrom("../gen/schemas/desktop-schema.json", "https://schema.example/x.json"))],
@@ -171,17 +206,36 @@ const capabilityFields: Array<[string, fc.Arbitrary<J>]> = [
     "remote",
     mostly(
       fc
-        .record({ urls: mostly(fc.array(mostly(fc.oneof(fc.constantFrom("https://*.example.com", "http://localhost:*", "https://*", "app://*", "*://*/*"), nastyString)), { maxLength: 3 })) }, { requiredKeys: [] })
+        .record(
+          {
+            urls: mostly(
+              fc.array(mostly(fc.oneof(fc.constantFrom("https://*.example.com", "http://localhost:*", "https://*", "app://*", "*://*/*"), nastyString)), {
+                maxLength: 3,
+              }),
+            ),
+          },
+          { requiredKeys: [] },
+        )
         .map((r) => ({ obj: Object.entries(r) as Array<[string, J]> })),
     ),
   ],
-  ["caplint-disable", mostly(fc.array(mostly(fc.oneof(fc.constantFrom(...RULE_IDS), fc.constantFrom("no-such-rule", "parse", "schema", ""))), { maxLength: 3 }))],
+  [
+    "caplint-disable",
+    mostly(fc.array(mostly(fc.oneof(fc.constantFrom(...RULE_IDS), fc.constantFrom("no-such-rule", "parse", "schema", ""))), { maxLength: 3 })),
+  ],
 ];
 
 /** A capability object: known fields (some of the wrong type), extra keys (prototype names among them), shuffled, sometimes repeated. */
 export const capabilityObject: fc.Arbitrary<J> = fc
   .tuple(
-    fc.tuple(...capabilityFields.map(([key, arbitrary]) => fc.option(arbitrary.map((v): [string, J] => [key, v]), { freq: 4, nil: undefined }))),
+    fc.tuple(
+      ...capabilityFields.map(([key, arbitrary]) =>
+        fc.option(
+          arbitrary.map((v): [string, J] => [key, v]),
+          { freq: 4, nil: undefined },
+        ),
+      ),
+    ),
     fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PROTO_KEYS, "identifer", "permisions", "Windows", "remote.urls"), nastyString), anyJson), { maxLength: 3 }),
     fc.option(fc.nat(), { nil: undefined }),
     fc.nat(),
@@ -205,7 +259,12 @@ export const capabilityFile: fc.Arbitrary<J> = fc
     fc.oneof(
       { weight: 4, arbitrary: capabilityObject },
       { weight: 2, arbitrary: fc.array(fc.oneof({ weight: 4, arbitrary: capabilityObject }, { weight: 1, arbitrary: anyJson }), { maxLength: 4 }) },
-      { weight: 2, arbitrary: fc.tuple(mostly(fc.array(capabilityObject, { maxLength: 3 })), fc.array(fc.tuple(nastyString, anyJson), { maxLength: 2 })).map(([list, extra]): J => ({ obj: [["capabilities", list], ...extra] })) },
+      {
+        weight: 2,
+        arbitrary: fc
+          .tuple(mostly(fc.array(capabilityObject, { maxLength: 3 })), fc.array(fc.tuple(nastyString, anyJson), { maxLength: 2 }))
+          .map(([list, extra]): J => ({ obj: [["capabilities", list], ...extra] })),
+      },
     ),
     fc.option(fc.tuple(fc.integer({ min: 1, max: 300 }), fc.boolean()), { freq: 6, nil: undefined }),
   )

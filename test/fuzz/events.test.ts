@@ -14,7 +14,11 @@ import { params } from "./support.js";
 
 const serverRecordings = fixtureFiles("valid")
   .filter((file) => !isClientFixture(file) && !file.endsWith("envelopes.jsonl"))
-  .map((file) => readFileSync(file, "utf8").split(/\r?\n/).filter((line) => line.trim() !== ""));
+  .map((file) =>
+    readFileSync(file, "utf8")
+      .split(/\r?\n/)
+      .filter((line) => line.trim() !== ""),
+  );
 
 /** Indexes where a recording may be cut into two sessions: before a line, with nothing open before it. */
 function idleCuts(lines: string[]): number[] {
@@ -87,7 +91,15 @@ describe("event recordings (properties)", () => {
     fc.record({ kind: fc.constant("swap" as const), at: fc.nat(), with: fc.nat() }),
     fc.record({ kind: fc.constant("duplicate" as const), at: fc.nat() }),
     fc.record({ kind: fc.constant("truncate" as const), at: fc.nat(), length: fc.nat() }),
-    fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), text: fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify({ type: "tool_done", tool_call_id: v }))) }),
+    fc.record({
+      kind: fc.constant("insert" as const),
+      at: fc.nat(),
+      text: fc.oneof(
+        fc.string(),
+        fc.json(),
+        fc.jsonValue().map((v) => JSON.stringify({ type: "tool_done", tool_call_id: v })),
+      ),
+    }),
     fc.record({ kind: fc.constant("replace" as const), at: fc.nat(), value: fc.jsonValue() }),
   );
 
@@ -121,7 +133,16 @@ describe("event recordings (properties)", () => {
   it("never crashes on arbitrary JSON events", () => {
     const event = fc.oneof(
       fc.jsonValue(),
-      fc.record({ type: fc.constantFrom("tool_start", "tool_done", "agent_start", "agent_done", "done", "approval_resolved", "token_delta", "user_message"), tool_call_id: fc.jsonValue(), request_id: fc.jsonValue(), agent_id: fc.jsonValue(), stack_id: fc.jsonValue() }, { requiredKeys: ["type"] }),
+      fc.record(
+        {
+          type: fc.constantFrom("tool_start", "tool_done", "agent_start", "agent_done", "done", "approval_resolved", "token_delta", "user_message"),
+          tool_call_id: fc.jsonValue(),
+          request_id: fc.jsonValue(),
+          agent_id: fc.jsonValue(),
+          stack_id: fc.jsonValue(),
+        },
+        { requiredKeys: ["type"] },
+      ),
       fc.record({ source: fc.jsonValue(), session_id: fc.jsonValue(), event: fc.jsonValue() }),
     );
     fc.assert(

@@ -22,7 +22,9 @@ const controlChar = fc.oneof(
 );
 
 /** A short string with control characters mixed into ordinary text. */
-const hostileText = fc.array(fc.oneof(controlChar, fc.constantFrom("a", "main", "core:", "default", "-", "é", "\ufffd")), { minLength: 1, maxLength: 6 }).map((parts) => parts.join(""));
+const hostileText = fc
+  .array(fc.oneof(controlChar, fc.constantFrom("a", "main", "core:", "default", "-", "é", "\ufffd")), { minLength: 1, maxLength: 6 })
+  .map((parts) => parts.join(""));
 
 /** A file name: no slash or NUL (the file system refuses them), otherwise anything. */
 const hostileName = hostileText.map((text) => `${text.replace(/[\u0000/]/g, "_")}.json`);
@@ -61,30 +63,40 @@ describe("fuzz: symbolic links", () => {
     "a link leaving the app is reported and never read; links inside are followed",
     async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.tuple(linkTarget, fc.constantFrom("x.json", "y.toml", "sub", "deep/z.json")), { minLength: 1, maxLength: 5 }), async (links) =>
-          inTempDir("links", async (root) => {
-            const outside = path.join(root, "outside");
-            mkdirSync(path.join(outside, "folder"), { recursive: true });
-            writeFileSync(path.join(outside, "secret.json"), '{"identifier": "SECRET_VALUE", "windows": ["main"], "permissions": ["fs:allow-read-file"]}');
-            writeFileSync(path.join(outside, "folder", "f.json"), '{"identifier": "SECRET_FOLDER", "windows": ["main"], "permissions": []}');
-            const caps = path.join(root, "app", "src-tauri", "capabilities");
-            mkdirSync(path.join(caps, "deep"), { recursive: true });
-            writeFileSync(path.join(caps, "main.json"), '{"identifier": "main", "windows": ["main"], "permissions": ["core:default"]}');
-            let outsideLinks = 0;
-            links.forEach(([target, where], index) => {
-              const link = path.join(caps, `${index}-${where}`.replace("/", "-"));
-              const destination = { "inside-file": path.join(caps, "main.json"), "inside-folder": path.join(caps, "deep"), "outside-file": path.join(outside, "secret.json"), "outside-folder": path.join(outside, "folder"), missing: path.join(root, "nowhere.json"), self: link, parent: root }[target];
-              symlinkSync(destination, link);
-              if (target === "outside-file" && /\.(json|toml)$/.test(link)) outsideLinks++;
-              if (target === "outside-folder" || target === "parent") outsideLinks++;
-            });
-            const result = await timedRun(["check", "--format", "compact", "--app", "app"], root);
-            expect(result.stdout).not.toContain("SECRET_VALUE");
-            expect(result.stdout).not.toContain("SECRET_FOLDER");
-            expect(result.stderr).toBe("");
-            expect(result.stdout.split("\n").filter((line) => line.includes("symbolic link leading out of the project")).length).toBe(outsideLinks);
-            expect(readFileSync(path.join(outside, "secret.json"), "utf8")).toContain("SECRET_VALUE");
-          }),
+        fc.asyncProperty(
+          fc.array(fc.tuple(linkTarget, fc.constantFrom("x.json", "y.toml", "sub", "deep/z.json")), { minLength: 1, maxLength: 5 }),
+          async (links) =>
+            inTempDir("links", async (root) => {
+              const outside = path.join(root, "outside");
+              mkdirSync(path.join(outside, "folder"), { recursive: true });
+              writeFileSync(path.join(outside, "secret.json"), '{"identifier": "SECRET_VALUE", "windows": ["main"], "permissions": ["fs:allow-read-file"]}');
+              writeFileSync(path.join(outside, "folder", "f.json"), '{"identifier": "SECRET_FOLDER", "windows": ["main"], "permissions": []}');
+              const caps = path.join(root, "app", "src-tauri", "capabilities");
+              mkdirSync(path.join(caps, "deep"), { recursive: true });
+              writeFileSync(path.join(caps, "main.json"), '{"identifier": "main", "windows": ["main"], "permissions": ["core:default"]}');
+              let outsideLinks = 0;
+              links.forEach(([target, where], index) => {
+                const link = path.join(caps, `${index}-${where}`.replace("/", "-"));
+                const destination = {
+                  "inside-file": path.join(caps, "main.json"),
+                  "inside-folder": path.join(caps, "deep"),
+                  "outside-file": path.join(outside, "secret.json"),
+                  "outside-folder": path.join(outside, "folder"),
+                  missing: path.join(root, "nowhere.json"),
+                  self: link,
+                  parent: root,
+                }[target];
+                symlinkSync(destination, link);
+                if (target === "outside-file" && /\.(json|toml)$/.test(link)) outsideLinks++;
+                if (target === "outside-folder" || target === "parent") outsideLinks++;
+              });
+              const result = await timedRun(["check", "--format", "compact", "--app", "app"], root);
+              expect(result.stdout).not.toContain("SECRET_VALUE");
+              expect(result.stdout).not.toContain("SECRET_FOLDER");
+              expect(result.stderr).toBe("");
+              expect(result.stdout.split("\n").filter((line) => line.includes("symbolic link leading out of the project")).length).toBe(outsideLinks);
+              expect(readFileSync(path.join(outside, "secret.json"), "utf8")).toContain("SECRET_VALUE");
+            }),
         ),
         params(9102),
       );
@@ -103,7 +115,9 @@ describe("fuzz: size classes around their bounds", () => {
           inTempDir("sizes", async (dir) => {
             const limit = field === "remote.urls" ? LIMITS.remoteUrls : field === "permissions" ? LIMITS.permissions : LIMITS.labels;
             const count = limit + offset;
-            const values = Array.from({ length: count }, (_, i) => (field === "remote.urls" ? `https://h${i}.example.com` : field === "permissions" ? "core:default" : `w${i}`));
+            const values = Array.from({ length: count }, (_, i) =>
+              field === "remote.urls" ? `https://h${i}.example.com` : field === "permissions" ? "core:default" : `w${i}`,
+            );
             const capability: Record<string, unknown> = { identifier: "main", windows: ["main"], permissions: ["core:default"] };
             if (field === "remote.urls") capability.remote = { urls: values };
             else capability[field] = values;

@@ -8,7 +8,20 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { anyJson, capabilityFile } from "./arbitraries.js";
-import { expectCheckReport, expectNoPollution, expectQuick, inTempDir, params, RUNS, SEED, timedRun, timeoutFor, toJsonText, toTomlText, type J } from "./support.js";
+import {
+  expectCheckReport,
+  expectNoPollution,
+  expectQuick,
+  inTempDir,
+  params,
+  RUNS,
+  SEED,
+  timedRun,
+  timeoutFor,
+  toJsonText,
+  toTomlText,
+  type J,
+} from "./support.js";
 
 const FORMATS = ["stylish", "compact", "sarif", "github"] as const;
 

@@ -58,7 +58,12 @@ function walkCapabilities(dir: string): string[] {
 
 function argsOf(caseDir: string): string[] {
   const file = `${caseDir}.args`;
-  return existsSync(file) ? readFileSync(file, "utf8").split("\n").map((l) => l.trim()).filter(Boolean) : [];
+  return existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean)
+    : [];
 }
 
 function collectSeeds(): Seed[] {
@@ -149,7 +154,8 @@ const pick = <T>(list: readonly T[], n: number): T | undefined => (list.length ?
 
 function capabilityObjects(root: unknown): Array<Record<string, unknown>> {
   const found: Array<Record<string, unknown>> = isObject(root) ? [root] : [];
-  for (const node of nodes(root)) if (isObject(node.value) && ("identifier" in node.value || "permissions" in node.value) && node.under !== "permissions") found.push(node.value);
+  for (const node of nodes(root))
+    if (isObject(node.value) && ("identifier" in node.value || "permissions" in node.value) && node.under !== "permissions") found.push(node.value);
   return found;
 }
 
@@ -157,7 +163,10 @@ function mutate(root: unknown, m: Structural): unknown {
   const all = nodes(root);
   switch (m.kind) {
     case "drop-field": {
-      const node = pick(all.filter((n) => !Array.isArray(n.parent)), m.a);
+      const node = pick(
+        all.filter((n) => !Array.isArray(n.parent)),
+        m.a,
+      );
       if (node) delete (node.parent as Record<string, unknown>)[node.key as string];
       return root;
     }
@@ -168,7 +177,9 @@ function mutate(root: unknown, m: Structural): unknown {
       return root;
     }
     case "rename-permission": {
-      const holders = all.filter((n) => n.under === "permissions" && (typeof n.value === "string" || (isObject(n.value) && typeof n.value.identifier === "string")));
+      const holders = all.filter(
+        (n) => n.under === "permissions" && (typeof n.value === "string" || (isObject(n.value) && typeof n.value.identifier === "string")),
+      );
       const node = pick(holders, m.a);
       if (!node) return root;
       const rename = RENAMES[m.b % RENAMES.length]!;
@@ -214,7 +225,10 @@ function mutate(root: unknown, m: Structural): unknown {
       return root;
     }
     case "swap-entries": {
-      const list = pick(all.filter((n) => Array.isArray(n.value) && n.value.length > 1).map((n) => n.value as unknown[]), m.a);
+      const list = pick(
+        all.filter((n) => Array.isArray(n.value) && n.value.length > 1).map((n) => n.value as unknown[]),
+        m.a,
+      );
       if (list) {
         const [i, j] = [m.b % list.length, m.c % list.length];
         [list[i], list[j]] = [list[j], list[i]];
@@ -226,7 +240,10 @@ function mutate(root: unknown, m: Structural): unknown {
       return m.a % 3 === 1 ? [root] : { capabilities: [root] };
     case "duplicate-key": {
       // A key written twice (JSON.parse keeps the last): marked here, turned into the real key once written.
-      const node = pick(all.filter((n) => !Array.isArray(n.parent)), m.a);
+      const node = pick(
+        all.filter((n) => !Array.isArray(n.parent)),
+        m.a,
+      );
       if (!node) return root;
       const parent = node.parent as Record<string, unknown>;
       setOwn(parent, `${DUPLICATE_MARK}${String(node.key)}`, clone(m.c % 2 ? node.value : pick(WRONG_TYPES, m.c)));
@@ -239,7 +256,10 @@ function mutate(root: unknown, m: Structural): unknown {
       return root;
     }
     case "replace-string": {
-      const node = pick(all.filter((n) => typeof n.value === "string"), m.a);
+      const node = pick(
+        all.filter((n) => typeof n.value === "string"),
+        m.a,
+      );
       if (node) setOwn(node.parent, node.key, pick(NASTY_STRINGS, m.b));
       return root;
     }
@@ -275,9 +295,32 @@ interface ByteMutation {
   bytes: Uint8Array;
 }
 
-const INTERESTING_BYTES = ['"', "{", "}", "[", "]", ",", ":", "\\", "\n", "\r", "\u0000", "/*", "//", "#", "=", "\uFEFF", "\u2028", "🙂", "e\u0301", "-", "_", "*", "\\u0000", "\\ud800"].map((s) =>
-  Buffer.from(s, "utf8"),
-);
+const INTERESTING_BYTES = [
+  '"',
+  "{",
+  "}",
+  "[",
+  "]",
+  ",",
+  ":",
+  "\\",
+  "\n",
+  "\r",
+  "\u0000",
+  "/*",
+  "//",
+  "#",
+  "=",
+  "\uFEFF",
+  "\u2028",
+  "🙂",
+  "e\u0301",
+  "-",
+  "_",
+  "*",
+  "\\u0000",
+  "\\ud800",
+].map((s) => Buffer.from(s, "utf8"));
 const RAW_BYTES = [Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xf0, 0x9f])];
 
 const byteMutation: fc.Arbitrary<ByteMutation> = fc.record({
@@ -318,7 +361,13 @@ function applyBytes(input: Buffer, mutations: ByteMutation[]): Buffer {
         const [first, second] = at <= other ? [at, other] : [other, at];
         const firstEnd = Math.min(second, first + m.length);
         const secondEnd = Math.min(data.length, second + m.length);
-        data = Buffer.concat([data.subarray(0, first), data.subarray(second, secondEnd), data.subarray(firstEnd, second), data.subarray(first, firstEnd), data.subarray(secondEnd)]);
+        data = Buffer.concat([
+          data.subarray(0, first),
+          data.subarray(second, secondEnd),
+          data.subarray(firstEnd, second),
+          data.subarray(first, firstEnd),
+          data.subarray(secondEnd),
+        ]);
         break;
       }
     }
@@ -343,7 +392,10 @@ const mutationCase = (byteShare: number): fc.Arbitrary<Case> =>
   fc.record({
     seed: fc.constantFrom(...SEEDS),
     structural: fc.array(structural, { maxLength: 4 }),
-    bytes: fc.oneof({ weight: 6 - byteShare, arbitrary: fc.constant<ByteMutation[]>([]) }, { weight: byteShare, arbitrary: fc.array(byteMutation, { minLength: 1, maxLength: 3 }) }),
+    bytes: fc.oneof(
+      { weight: 6 - byteShare, arbitrary: fc.constant<ByteMutation[]>([]) },
+      { weight: byteShare, arbitrary: fc.array(byteMutation, { minLength: 1, maxLength: 3 }) },
+    ),
     indent: fc.constantFrom(0, 2, 4),
   });
 
@@ -449,8 +501,14 @@ describe(`fuzz: mutated capability files (seed ${SEED}, ${RUNS} runs, ${SEEDS.le
             // The brief's property is "no fixable finding of a rule whose fixes applied"; README promises
             // more: passes go on until nothing fixable is left, so nothing fixable may remain at all.
             const applied = fixableRules(pre);
-            expect(post.diagnostics.filter((d) => d.fixable && applied.has(d.ruleId)), `fixable findings of the fixed rules left in ${relative}`).toEqual([]);
-            expect(post.diagnostics.filter((d) => d.fixable), `fixable findings left after --fix in ${relative}`).toEqual([]);
+            expect(
+              post.diagnostics.filter((d) => d.fixable && applied.has(d.ruleId)),
+              `fixable findings of the fixed rules left in ${relative}`,
+            ).toEqual([]);
+            expect(
+              post.diagnostics.filter((d) => d.fixable),
+              `fixable findings left after --fix in ${relative}`,
+            ).toEqual([]);
 
             const again = await timedRun(["check", "--fix", "--format", "json", ...target], dir);
             expect(again.stderr).toBe("");

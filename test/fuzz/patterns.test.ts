@@ -10,14 +10,73 @@ import fc from "fast-check";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { expectCheckReport, expectFatalShape, expectQuick, inTempDir, params, parseJson, RUNS, SEED, timedRun, timeoutFor, type TimedResult } from "./support.js";
+import {
+  expectCheckReport,
+  expectFatalShape,
+  expectQuick,
+  inTempDir,
+  params,
+  parseJson,
+  RUNS,
+  SEED,
+  timedRun,
+  timeoutFor,
+  type TimedResult,
+} from "./support.js";
 
-const GLOB_PIECES = ["*", "**", "***", "?", "[", "]", "[!", "!", "-", "a", "b", "main", "/", ":", "_", "\\", "{", "}", ",", "é", "日本", "🙂", " ", ".", "[a-z]", "[z-a]", "[!a]", "**/", "/**", "[]]", "[!]]", "[-]", "[a-]", "[🙂-🙃]"];
+const GLOB_PIECES = [
+  "*",
+  "**",
+  "***",
+  "?",
+  "[",
+  "]",
+  "[!",
+  "!",
+  "-",
+  "a",
+  "b",
+  "main",
+  "/",
+  ":",
+  "_",
+  "\\",
+  "{",
+  "}",
+  ",",
+  "é",
+  "日本",
+  "🙂",
+  " ",
+  ".",
+  "[a-z]",
+  "[z-a]",
+  "[!a]",
+  "**/",
+  "/**",
+  "[]]",
+  "[!]]",
+  "[-]",
+  "[a-]",
+  "[🙂-🙃]",
+];
 
 const globPattern: fc.Arbitrary<string> = fc.oneof(
-  { weight: 6, arbitrary: fc.array(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...GLOB_PIECES) }, { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 3 }) }), { maxLength: 10 }).map((p) => p.join("")) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .array(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...GLOB_PIECES) }, { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 3 }) }), {
+        maxLength: 10,
+      })
+      .map((p) => p.join("")),
+  },
   // Long patterns whose naive (backtracking) matching is exponential.
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom("*a", "a*", "[a-z]", "?", "**/", "*?", "*/"), fc.integer({ min: 20, max: 400 }), fc.constantFrom("", "b", "*", "!")).map(([unit, n, tail]) => unit.repeat(n) + tail) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom("*a", "a*", "[a-z]", "?", "**/", "*?", "*/"), fc.integer({ min: 20, max: 400 }), fc.constantFrom("", "b", "*", "!"))
+      .map(([unit, n, tail]) => unit.repeat(n) + tail),
+  },
 );
 
 const windowLabel: fc.Arbitrary<string> = fc.oneof(
@@ -29,9 +88,50 @@ const windowLabel: fc.Arbitrary<string> = fc.oneof(
 
 const SCHEMES = ["https", "http", "*", "app", "tauri", "file", "ws", "", "http{s}?", "(https?)", "h*", "data", "javascript", "HTTPS"];
 const SEPARATORS = ["://", ":", ":///", "//", ""];
-const HOSTS = ["*", "*.example.com", "example.com", "localhost", "[::1]", "127.0.0.1", ":sub.x.dev", "(a|b).x", "(.*)", "((a+)+)", "a*a*a*", "*.*.*", "{a,b}.com", "ex%41mple.com", "xn--nxasmq6b", "日本.jp", "", "user:pass@host", "\\*", "[", "*:*@*"];
+const HOSTS = [
+  "*",
+  "*.example.com",
+  "example.com",
+  "localhost",
+  "[::1]",
+  "127.0.0.1",
+  ":sub.x.dev",
+  "(a|b).x",
+  "(.*)",
+  "((a+)+)",
+  "a*a*a*",
+  "*.*.*",
+  "{a,b}.com",
+  "ex%41mple.com",
+  "xn--nxasmq6b",
+  "日本.jp",
+  "",
+  "user:pass@host",
+  "\\*",
+  "[",
+  "*:*@*",
+];
 const PORTS = ["", ":*", ":8080", ":port", ":99999", ":(\\d+)", ":", ":0"];
-const PATHS = ["", "/", "/*", "/:id", "/(\\d+)", "/a/**", "/(a+)+b", "/*a*a*a*b", "/{a}?", "/%zz", "/:x+", "/:x*/:y?", "/\\(", "/[", "/(?<n>x)", "/(.*)*", "/(a|aa)+$", "/*/*/*"];
+const PATHS = [
+  "",
+  "/",
+  "/*",
+  "/:id",
+  "/(\\d+)",
+  "/a/**",
+  "/(a+)+b",
+  "/*a*a*a*b",
+  "/{a}?",
+  "/%zz",
+  "/:x+",
+  "/:x*/:y?",
+  "/\\(",
+  "/[",
+  "/(?<n>x)",
+  "/(.*)*",
+  "/(a|aa)+$",
+  "/*/*/*",
+];
 const QUERIES = ["", "?*", "?q=1", "?(a|b)", "?"];
 const HASHES = ["", "#*", "#frag", "#(.*)"];
 
@@ -50,15 +150,35 @@ const urlPattern: fc.Arbitrary<string> = fc.oneof(
         return pattern.slice(0, at) + noise[1] + pattern.slice(at);
       }),
   },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom("/*a", "/(a+)", "/:a", "*.", "/**"), fc.integer({ min: 20, max: 300 })).map(([unit, n]) => `https://example.com${unit.repeat(n)}b`) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom("/*a", "/(a+)", "/:a", "*.", "/**"), fc.integer({ min: 20, max: 300 }))
+      .map(([unit, n]) => `https://example.com${unit.repeat(n)}b`),
+  },
   { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 16 }) },
 );
 
 /** An origin for `--url`: usually a URL, sometimes something that is not one (a usage error). */
 const originUrl: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 2, arbitrary: fc.constant(undefined) },
-  { weight: 4, arbitrary: fc.constantFrom("local", "https://example.com/", "https://a.example.com/x?q=1#f", "http://localhost:1420/", "app://x/", "https://日本.jp/", "http://[::1]:8080/", "https://sub.x.dev/a/b") },
-  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 2000 })).map(([n, m]) => `https://${"a.".repeat(n)}com/${"a".repeat(m)}b`) },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      "local",
+      "https://example.com/",
+      "https://a.example.com/x?q=1#f",
+      "http://localhost:1420/",
+      "app://x/",
+      "https://日本.jp/",
+      "http://[::1]:8080/",
+      "https://sub.x.dev/a/b",
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 2000 })).map(([n, m]) => `https://${"a.".repeat(n)}com/${"a".repeat(m)}b`),
+  },
   { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 12 }) },
 );
 
@@ -70,7 +190,10 @@ const capability = fc.record({
   local: fc.boolean(),
   urls: fc.option(fc.array(urlPattern, { minLength: 1, maxLength: 3 }), { nil: undefined }),
   scopeUrls: fc.array(urlPattern, { maxLength: 2 }),
-  permissions: fc.uniqueArray(fc.constantFrom("core:default", "core:window:allow-close", "core:window:deny-close", "fs:allow-read-file", "shell:allow-open", "core:event:default"), { maxLength: 4 }),
+  permissions: fc.uniqueArray(
+    fc.constantFrom("core:default", "core:window:allow-close", "core:window:deny-close", "fs:allow-read-file", "shell:allow-open", "core:event:default"),
+    { maxLength: 4 },
+  ),
 });
 
 const scenario = fc.record({
@@ -87,9 +210,15 @@ type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 
 function writeApp(dir: string, s: Scenario): void {
   mkdirSync(path.join(dir, "src-tauri", "capabilities"), { recursive: true });
-  writeFileSync(path.join(dir, "src-tauri", "tauri.conf.json"), JSON.stringify({ identifier: "dev.fuzz", app: { windows: s.configLabels.map((label) => ({ label })) } }, null, 2));
+  writeFileSync(
+    path.join(dir, "src-tauri", "tauri.conf.json"),
+    JSON.stringify({ identifier: "dev.fuzz", app: { windows: s.configLabels.map((label) => ({ label })) } }, null, 2),
+  );
   s.capabilities.forEach((c, i) => {
-    const permissions: unknown[] = [...c.permissions, ...(c.scopeUrls.length ? [{ identifier: "http:default", allow: c.scopeUrls.map((url) => ({ url })) }] : [])];
+    const permissions: unknown[] = [
+      ...c.permissions,
+      ...(c.scopeUrls.length ? [{ identifier: "http:default", allow: c.scopeUrls.map((url) => ({ url })) }] : []),
+    ];
     const value = {
       identifier: `cap-${i}`,
       local: c.local,

@@ -12,7 +12,19 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_LEAVES_PER_ENTRY, MAX_SET_DEPTH } from "../../src/capabilities/engine/index.js";
-import { expectCheckReport, expectFatalShape, expectQuick, inTempDir, params, parseJson, RUNS, SEED, timedRun, timeoutFor, type JsonReport } from "./support.js";
+import {
+  expectCheckReport,
+  expectFatalShape,
+  expectQuick,
+  inTempDir,
+  params,
+  parseJson,
+  RUNS,
+  SEED,
+  timedRun,
+  timeoutFor,
+  type JsonReport,
+} from "./support.js";
 
 const SET_IDS = ["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"];
 const PERMISSION_IDS = ["allow-a", "allow-b", "deny-a", "p-scoped"];
@@ -53,7 +65,10 @@ const randomGraph: fc.Arbitrary<Scenario> = fc.record({
     .chain((ids) => fc.tuple(...ids.map((id) => fc.array(member, { maxLength: 4 }).map((members): SetDef => ({ id, members }))))),
   defaultMembers: fc.option(fc.array(member, { maxLength: 3 }), { nil: undefined }),
   files: fc.integer({ min: 1, max: 3 }),
-  capabilityRefs: fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...SET_IDS) }, { weight: 1, arbitrary: fc.constantFrom(...PERMISSION_IDS, "default") }), { minLength: 1, maxLength: 3 }),
+  capabilityRefs: fc.array(
+    fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...SET_IDS) }, { weight: 1, arbitrary: fc.constantFrom(...PERMISSION_IDS, "default") }),
+    { minLength: 1, maxLength: 3 },
+  ),
 });
 
 function toml(value: string): string {
@@ -66,7 +81,8 @@ function permissionFiles(s: Scenario): string[] {
       ? `[[permission]]\nidentifier = "p-scoped"\ncommands.allow = ["scoped_cmd"]\n[[permission.scope.allow]]\npath = "$APPDATA/**"\n`
       : `[[permission]]\nidentifier = ${toml(id)}\ncommands.${id.startsWith("deny") ? "deny" : "allow"} = ["cmd_${i}"]\n`,
   );
-  for (const set of s.sets) blocks.push(`[[set]]\nidentifier = ${toml(set.id)}\ndescription = "set ${set.id}"\npermissions = [${set.members.map(toml).join(", ")}]\n`);
+  for (const set of s.sets)
+    blocks.push(`[[set]]\nidentifier = ${toml(set.id)}\ndescription = "set ${set.id}"\npermissions = [${set.members.map(toml).join(", ")}]\n`);
   const files: string[][] = Array.from({ length: s.files }, () => []);
   blocks.forEach((block, i) => files[i % s.files]!.push(block));
   if (s.defaultMembers) files[0]!.unshift(`[default]\ndescription = "defaults"\npermissions = [${s.defaultMembers.map(toml).join(", ")}]\n`);
@@ -79,7 +95,10 @@ function writeApp(dir: string, s: Scenario, rawFiles?: string[]): void {
   mkdirSync(path.join(srcTauri, "permissions"), { recursive: true });
   (rawFiles ?? permissionFiles(s)).forEach((text, i) => writeFileSync(path.join(srcTauri, "permissions", `file-${i}.toml`), text));
   writeFileSync(path.join(srcTauri, "tauri.conf.json"), JSON.stringify({ identifier: "dev.fuzz", app: { windows: [{ label: "main" }] } }));
-  writeFileSync(path.join(srcTauri, "capabilities", "main.json"), JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["core:default", ...s.capabilityRefs] }, null, 2));
+  writeFileSync(
+    path.join(srcTauri, "capabilities", "main.json"),
+    JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["core:default", ...s.capabilityRefs] }, null, 2),
+  );
 }
 
 /**
@@ -160,7 +179,11 @@ describe(`fuzz: permission sets with cycles (seed ${SEED}, ${RUNS} runs)`, () =>
             // A set graph that multiplies out is refused whole (also a set-cycle finding), hiding what is inside.
             const refused = cycleFindings.some((d) => !d.message.includes("in a cycle"));
             if (expected.cycles) expect(cycleFindings.length, "a reachable cycle is reported").toBeGreaterThan(0);
-            else expect(cycleFindings.filter((d) => d.message.includes("in a cycle")), "no cycle, no set-cycle finding").toEqual([]);
+            else
+              expect(
+                cycleFindings.filter((d) => d.message.includes("in a cycle")),
+                "no cycle, no set-cycle finding",
+              ).toEqual([]);
             const memberFindings = findings(report, "unknown-set-member");
             if (!refused) {
               for (const { member: m, set } of expected.unknown) {
@@ -169,9 +192,14 @@ describe(`fuzz: permission sets with cycles (seed ${SEED}, ${RUNS} runs)`, () =>
                   `unknown member ${m} of set ${set} is reported`,
                 ).toBe(true);
               }
-              for (const m of expected.invalid) expect(memberFindings.some((d) => d.message.includes(`invalid identifier \`${m}\``)), `invalid member "${m}" is reported`).toBe(true);
+              for (const m of expected.invalid)
+                expect(
+                  memberFindings.some((d) => d.message.includes(`invalid identifier \`${m}\``)),
+                  `invalid member "${m}" is reported`,
+                ).toBe(true);
             }
-            if (expected.unknown.length === 0 && expected.invalid.length === 0) expect(memberFindings, "no unknown member, no unknown-set-member finding").toEqual([]);
+            if (expected.unknown.length === 0 && expected.invalid.length === 0)
+              expect(memberFindings, "no unknown member, no unknown-set-member finding").toEqual([]);
             await queriesNeverThrow(dir);
           });
         }),
@@ -184,7 +212,11 @@ describe(`fuzz: permission sets with cycles (seed ${SEED}, ${RUNS} runs)`, () =>
   /** Chains and ladders: set i includes set i+1 (twice in a ladder), optionally closed into a cycle. */
   const pathological = fc.record({
     shape: fc.constantFrom("chain", "ladder"),
-    length: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 2, max: 60 }) }, { weight: 1, arbitrary: fc.integer({ min: 200, max: 6000 }) }, { weight: 1, arbitrary: fc.constantFrom(MAX_SET_DEPTH, MAX_SET_DEPTH + 1) }),
+    length: fc.oneof(
+      { weight: 3, arbitrary: fc.integer({ min: 2, max: 60 }) },
+      { weight: 1, arbitrary: fc.integer({ min: 200, max: 6000 }) },
+      { weight: 1, arbitrary: fc.constantFrom(MAX_SET_DEPTH, MAX_SET_DEPTH + 1) },
+    ),
     width: fc.integer({ min: 2, max: 3 }),
     closed: fc.boolean(),
     leafEvery: fc.integer({ min: 0, max: 5 }),
@@ -209,9 +241,14 @@ describe(`fuzz: permission sets with cycles (seed ${SEED}, ${RUNS} runs)`, () =>
             const report = expectCheckReport(check, dir);
             const cycleFindings = findings(report, "set-cycle");
             if (closed) expect(cycleFindings.length, "the cycle (or the refusal) is reported").toBeGreaterThan(0);
-            else if (length > MAX_SET_DEPTH) expect(cycleFindings.map((d) => d.message).join("\n"), "a chain too deep to follow is refused").toContain(`nests sets more than ${MAX_SET_DEPTH} levels deep`);
+            else if (length > MAX_SET_DEPTH)
+              expect(cycleFindings.map((d) => d.message).join("\n"), "a chain too deep to follow is refused").toContain(
+                `nests sets more than ${MAX_SET_DEPTH} levels deep`,
+              );
             else if (leafCount(length, copies, leafEvery) > MAX_LEAVES_PER_ENTRY) {
-              expect(cycleFindings.map((d) => d.message).join("\n"), "a set that multiplies out is refused").toContain(`more than ${MAX_LEAVES_PER_ENTRY.toLocaleString("en-US")}`);
+              expect(cycleFindings.map((d) => d.message).join("\n"), "a set that multiplies out is refused").toContain(
+                `more than ${MAX_LEAVES_PER_ENTRY.toLocaleString("en-US")}`,
+              );
             } else {
               // An acyclic ladder is walked once per set, whatever its width: resolved, not refused.
               expect(cycleFindings, "no cycle, nothing refused").toEqual([]);

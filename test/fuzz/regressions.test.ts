@@ -23,10 +23,14 @@ function appWithSets(sets: Array<[string, string[]]>, capabilityRefs: string[]):
   mkdirSync(path.join(dir, "src-tauri", "capabilities"), { recursive: true });
   mkdirSync(path.join(dir, "src-tauri", "permissions"), { recursive: true });
   const blocks = [`[[permission]]\nidentifier = "allow-x"\ncommands.allow = ["x"]\n`];
-  for (const [id, members] of sets) blocks.push(`[[set]]\nidentifier = "${id}"\ndescription = ""\npermissions = [${members.map((m) => JSON.stringify(m)).join(", ")}]\n`);
+  for (const [id, members] of sets)
+    blocks.push(`[[set]]\nidentifier = "${id}"\ndescription = ""\npermissions = [${members.map((m) => JSON.stringify(m)).join(", ")}]\n`);
   writeFileSync(path.join(dir, "src-tauri", "permissions", "sets.toml"), blocks.join("\n"));
   writeFileSync(path.join(dir, "src-tauri", "tauri.conf.json"), JSON.stringify({ identifier: "dev.fuzz", app: { windows: [{ label: "main" }] } }));
-  writeFileSync(path.join(dir, "src-tauri", "capabilities", "main.json"), JSON.stringify({ identifier: "main", windows: ["main"], permissions: capabilityRefs }));
+  writeFileSync(
+    path.join(dir, "src-tauri", "capabilities", "main.json"),
+    JSON.stringify({ identifier: "main", windows: ["main"], permissions: capabilityRefs }),
+  );
   return dir;
 }
 
@@ -61,7 +65,17 @@ describe("fuzz regressions", () => {
   // A key written twice: JSON.parse (and every rule) uses the last one, but positions and fixes
   // went to the first, so --fix rewrote "linux" and left the real mistakes.
   it("a key written twice: findings and fixes go to the occurrence that counts", async () => {
-    const text = ["{", '  "identifier": "main",', '  "windows": ["main"],', '  "platforms": ["linux"],', '  "permissions": ["core:default"],', '  "permissions": ["fs:default", "fs:default"],', '  "platforms": ["MacOS"]', "}", ""].join("\n");
+    const text = [
+      "{",
+      '  "identifier": "main",',
+      '  "windows": ["main"],',
+      '  "platforms": ["linux"],',
+      '  "permissions": ["core:default"],',
+      '  "permissions": ["fs:default", "fs:default"],',
+      '  "platforms": ["MacOS"]',
+      "}",
+      "",
+    ].join("\n");
     const dir = fileIn("cap.json", text);
     const before = await run(["check", "--format", "compact", "cap.json"], dir);
     // The host rejects the repeated fields themselves; the other findings are about the last occurrences.
@@ -80,7 +94,9 @@ describe("fuzz regressions", () => {
     );
     const fixed = await run(["check", "--fix", "--format", "compact", "cap.json"], dir);
     expect(fixed).toMatchObject({ code: 1, stdout: [...repeated, ""].join("\n"), stderr: "" });
-    expect(readFileSync(path.join(dir, "cap.json"), "utf8")).toBe(text.replace('["fs:default", "fs:default"]', '["fs:default"]').replace('["MacOS"]', '["macOS"]'));
+    expect(readFileSync(path.join(dir, "cap.json"), "utf8")).toBe(
+      text.replace('["fs:default", "fs:default"]', '["fs:default"]').replace('["MacOS"]', '["macOS"]'),
+    );
   });
 
   // broad-remote matched hosts with the polyfill's backtracking RegExp: 30 wildcards took 9 s, 35 over a minute.
@@ -99,7 +115,9 @@ describe("fuzz regressions", () => {
     const dir = appWithSets(sets, ["s0"]);
     const check = await timedRun(["check", "--format", "compact"], dir);
     expect(check.ms).toBeLessThan(2_000);
-    expect(check.stdout).toContain("permission set s0 takes more than 10,000 steps to expand: its sets reach a cycle over and over; it was not resolved [set-cycle]");
+    expect(check.stdout).toContain(
+      "permission set s0 takes more than 10,000 steps to expand: its sets reach a cycle over and over; it was not resolved [set-cycle]",
+    );
     const access = await timedRun(["access", "--window=main", "--format", "json"], dir);
     expect(access.ms).toBeLessThan(2_000);
     expect(access.code).toBe(0);
@@ -111,7 +129,9 @@ describe("fuzz regressions", () => {
     const dir = appWithSets(sets, ["s0", "s4900"]);
     const check = await run(["check", "--format", "compact"], dir);
     expect(check.stderr).toBe("");
-    expect(check.stdout).toBe("src-tauri/capabilities/main.json:1:56: error permission set s0 nests sets more than 256 levels deep; it was not resolved [set-cycle]\n");
+    expect(check.stdout).toBe(
+      "src-tauri/capabilities/main.json:1:56: error permission set s0 nests sets more than 256 levels deep; it was not resolved [set-cycle]\n",
+    );
     const access = await run(["access", "--window=main", "--command=x", "--format", "json"], dir);
     expect(access.stderr).toBe("");
     expect(access.code, "granted through s4900, which is shallow enough").toBe(0);

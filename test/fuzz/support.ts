@@ -198,8 +198,17 @@ export function toTomlText(value: J): string | undefined {
   const inline = (v: J): string | undefined => {
     if (v === null) return undefined;
     if (typeof v === "boolean" || typeof v === "string") return JSON.stringify(v);
-    if (typeof v === "number") return Number.isInteger(v) && !Object.is(v, -0) && Math.abs(v) < 2 ** 53 ? String(v) : String(v).includes("e") || String(v).includes(".") ? String(v) : `${v}.0`;
-    if (Array.isArray(v)) return `[${v.map(inline).filter((x) => x !== undefined).join(", ")}]`;
+    if (typeof v === "number")
+      return Number.isInteger(v) && !Object.is(v, -0) && Math.abs(v) < 2 ** 53
+        ? String(v)
+        : String(v).includes("e") || String(v).includes(".")
+          ? String(v)
+          : `${v}.0`;
+    if (Array.isArray(v))
+      return `[${v
+        .map(inline)
+        .filter((x) => x !== undefined)
+        .join(", ")}]`;
     if ("num" in v) return v.num;
     return `{ ${pairs(v.obj).join(", ")} }`;
   };

@@ -57,7 +57,13 @@ export function binHost(bin: string, name = "bin/caplint.js spawned"): Host {
 
 export const checkoutBin = binHost(path.join(ROOT, "bin", "caplint.js"));
 
-export function spawnNode(args: readonly string[], cwd: string, stdin?: string, env: Record<string, string> = {}, command = process.execPath): Promise<HostResult> {
+export function spawnNode(
+  args: readonly string[],
+  cwd: string,
+  stdin?: string,
+  env: Record<string, string> = {},
+  command = process.execPath,
+): Promise<HostResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd,

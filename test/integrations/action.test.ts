@@ -117,62 +117,97 @@ describe("action.yml", () => {
     // The action's checkout holds a full node_modules (~90 MB).
     afterAll(() => rmSync(actionPath, { recursive: true, force: true }), 120_000);
 
-    it("prints annotations and writes SARIF; exit 1 on findings", () => {
-      const dir = workspace();
-      const result = runStep(step("Run caplint"), dir, { "sarif-file": "reports/caplint.sarif" });
-      expect(result.code, result.stderr).toBe(1);
-      expect(result.stderr).toBe("");
-      expect(result.stdout).toMatch(/^::error file=src-tauri\/capabilities\/typo\.json,line=4,endLine=4,col=19,endColumn=\d+,title=unknown-permission::unknown permission "core:window:allow-set-titel"/);
-      expect(result.stdout.trimEnd().split("\n")).toHaveLength(1);
-      const sarif = JSON.parse(readFileSync(path.join(dir, "reports", "caplint.sarif"), "utf8"));
-      expect(sarif.version).toBe("2.1.0");
-      expect(sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId)).toEqual(["unknown-permission"]);
-      expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({ uri: "src-tauri/capabilities/typo.json", uriBaseId: "%SRCROOT%" });
-    }, STEP_TIMEOUT);
+    it(
+      "prints annotations and writes SARIF; exit 1 on findings",
+      () => {
+        const dir = workspace();
+        const result = runStep(step("Run caplint"), dir, { "sarif-file": "reports/caplint.sarif" });
+        expect(result.code, result.stderr).toBe(1);
+        expect(result.stderr).toBe("");
+        expect(result.stdout).toMatch(
+          /^::error file=src-tauri\/capabilities\/typo\.json,line=4,endLine=4,col=19,endColumn=\d+,title=unknown-permission::unknown permission "core:window:allow-set-titel"/,
+        );
+        expect(result.stdout.trimEnd().split("\n")).toHaveLength(1);
+        const sarif = JSON.parse(readFileSync(path.join(dir, "reports", "caplint.sarif"), "utf8"));
+        expect(sarif.version).toBe("2.1.0");
+        expect(sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId)).toEqual(["unknown-permission"]);
+        expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({
+          uri: "src-tauri/capabilities/typo.json",
+          uriBaseId: "%SRCROOT%",
+        });
+      },
+      STEP_TIMEOUT,
+    );
 
-    it("exits 0 with no annotations and an empty SARIF report when all is well", () => {
-      const dir = workspace();
-      rmSync(path.join(dir, "src-tauri", "capabilities", "typo.json"));
-      const result = runStep(step("Run caplint"), dir, { "sarif-file": "caplint.sarif" });
-      expect(result).toEqual({ code: 0, stdout: "", stderr: "" });
-      expect(JSON.parse(readFileSync(path.join(dir, "caplint.sarif"), "utf8")).runs[0].results).toEqual([]);
-    }, STEP_TIMEOUT);
+    it(
+      "exits 0 with no annotations and an empty SARIF report when all is well",
+      () => {
+        const dir = workspace();
+        rmSync(path.join(dir, "src-tauri", "capabilities", "typo.json"));
+        const result = runStep(step("Run caplint"), dir, { "sarif-file": "caplint.sarif" });
+        expect(result).toEqual({ code: 0, stdout: "", stderr: "" });
+        expect(JSON.parse(readFileSync(path.join(dir, "caplint.sarif"), "utf8")).runs[0].results).toEqual([]);
+      },
+      STEP_TIMEOUT,
+    );
 
-    it("checks only the given paths, in the given format, with extra args", () => {
-      const dir = workspace();
-      const onlyGood = runStep(step("Run caplint"), dir, { paths: "src-tauri/capabilities/default.json\n", format: "compact" });
-      expect(onlyGood).toEqual({ code: 0, stdout: "", stderr: "" });
-      writeFileSync(path.join(dir, "src-tauri", "capabilities", "extra.json"), '{ "identifier": "extra", "windows": ["main"], "colour": "red", "permissions": ["core:default"] }\n');
-      const warningOnly = runStep(step("Run caplint"), dir, { paths: "src-tauri/capabilities/default.json  src-tauri/capabilities/extra.json", format: "compact" });
-      expect(warningOnly.code).toBe(0);
-      expect(warningOnly.stdout).toMatch(/^src-tauri\/capabilities\/extra\.json:1:\d+: warning unknown capability field "colour"/);
-      const strict = runStep(step("Run caplint"), dir, { paths: "src-tauri/capabilities/extra.json", format: "compact", args: "--max-warnings 0" });
-      expect(strict.code).toBe(1);
-    }, STEP_TIMEOUT);
+    it(
+      "checks only the given paths, in the given format, with extra args",
+      () => {
+        const dir = workspace();
+        const onlyGood = runStep(step("Run caplint"), dir, { paths: "src-tauri/capabilities/default.json\n", format: "compact" });
+        expect(onlyGood).toEqual({ code: 0, stdout: "", stderr: "" });
+        writeFileSync(
+          path.join(dir, "src-tauri", "capabilities", "extra.json"),
+          '{ "identifier": "extra", "windows": ["main"], "colour": "red", "permissions": ["core:default"] }\n',
+        );
+        const warningOnly = runStep(step("Run caplint"), dir, {
+          paths: "src-tauri/capabilities/default.json  src-tauri/capabilities/extra.json",
+          format: "compact",
+        });
+        expect(warningOnly.code).toBe(0);
+        expect(warningOnly.stdout).toMatch(/^src-tauri\/capabilities\/extra\.json:1:\d+: warning unknown capability field "colour"/);
+        const strict = runStep(step("Run caplint"), dir, { paths: "src-tauri/capabilities/extra.json", format: "compact", args: "--max-warnings 0" });
+        expect(strict.code).toBe(1);
+      },
+      STEP_TIMEOUT,
+    );
 
-    it("runs in working-directory", () => {
-      const dir = mkdtempSync(path.join(tmpdir(), "caplint-workspace-"));
-      cpSync(APP, path.join(dir, "apps", "demo"), { recursive: true });
-      const result = runStep(step("Run caplint"), dir, { "working-directory": "apps/demo", format: "compact" });
-      expect(result.code).toBe(1);
-      expect(result.stdout).toMatch(/^src-tauri\/capabilities\/typo\.json:4:19: error /);
-    }, STEP_TIMEOUT);
+    it(
+      "runs in working-directory",
+      () => {
+        const dir = mkdtempSync(path.join(tmpdir(), "caplint-workspace-"));
+        cpSync(APP, path.join(dir, "apps", "demo"), { recursive: true });
+        const result = runStep(step("Run caplint"), dir, { "working-directory": "apps/demo", format: "compact" });
+        expect(result.code).toBe(1);
+        expect(result.stdout).toMatch(/^src-tauri\/capabilities\/typo\.json:4:19: error /);
+      },
+      STEP_TIMEOUT,
+    );
 
-    it("treats input values as data, not shell code", () => {
-      const dir = workspace();
-      const result = runStep(step("Run caplint"), dir, { paths: "$(touch injected-1) `touch injected-2`;touch injected-3", args: "--quiet" });
-      expect(result.code).toBe(2);
-      expect(result.stderr).toBe("caplint: $(touch: no such file or directory\n");
-      expect(readdirSync(dir).filter((f) => f.startsWith("injected"))).toEqual([]);
-    }, STEP_TIMEOUT);
+    it(
+      "treats input values as data, not shell code",
+      () => {
+        const dir = workspace();
+        const result = runStep(step("Run caplint"), dir, { paths: "$(touch injected-1) `touch injected-2`;touch injected-3", args: "--quiet" });
+        expect(result.code).toBe(2);
+        expect(result.stderr).toBe("caplint: $(touch: no such file or directory\n");
+        expect(readdirSync(dir).filter((f) => f.startsWith("injected"))).toEqual([]);
+      },
+      STEP_TIMEOUT,
+    );
 
-    it("stops with exit 2 before annotating when the SARIF report cannot be written", () => {
-      const dir = workspace();
-      mkdirSync(path.join(dir, "report.sarif"));
-      const result = runStep(step("Run caplint"), dir, { "sarif-file": "report.sarif" });
-      expect(result.code).toBe(2);
-      expect(result.stdout).toBe("");
-      expect(result.stderr).toMatch(/^caplint: --output report\.sarif: cannot write the report: /);
-    }, STEP_TIMEOUT);
+    it(
+      "stops with exit 2 before annotating when the SARIF report cannot be written",
+      () => {
+        const dir = workspace();
+        mkdirSync(path.join(dir, "report.sarif"));
+        const result = runStep(step("Run caplint"), dir, { "sarif-file": "report.sarif" });
+        expect(result.code).toBe(2);
+        expect(result.stdout).toBe("");
+        expect(result.stderr).toMatch(/^caplint: --output report\.sarif: cannot write the report: /);
+      },
+      STEP_TIMEOUT,
+    );
   });
 });

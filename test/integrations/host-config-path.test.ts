@@ -54,7 +54,10 @@ describe("a host config passed as a path", { timeout: 120_000 }, () => {
     cpSync(APP, path.join(root, "two"), { recursive: true });
     // Distinct identifiers: capabilities checked together share one identifier space (duplicate-capability).
     rmSync(path.join(root, "two", "src-tauri", "capabilities", "default.json"));
-    writeFileSync(path.join(root, "two", "src-tauri", "capabilities", "typo.json"), '{ "identifier": "other", "windows": ["main"], "permissions": ["fs:allow-raed-file"] }\n');
+    writeFileSync(
+      path.join(root, "two", "src-tauri", "capabilities", "typo.json"),
+      '{ "identifier": "other", "windows": ["main"], "permissions": ["fs:allow-raed-file"] }\n',
+    );
     const { report } = await check(root, "one/src-tauri/tauri.conf.json", "two/src-tauri/tauri.conf.json");
     expect(report.diagnostics.map((d) => d.file).sort()).toEqual(["one/src-tauri/capabilities/typo.json", "two/src-tauri/capabilities/typo.json"]);
   });

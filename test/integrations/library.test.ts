@@ -25,8 +25,10 @@ beforeAll(() => {
 });
 
 describe('import from "caplint"', () => {
-  it("loads, lints and formats a project, with the same results as the CLI", async () => {
-    const result = await runModule(`
+  it(
+    "loads, lints and formats a project, with the same results as the CLI",
+    async () => {
+      const result = await runModule(`
       import { loadProject, lint, format, RULES, VERSION } from "caplint";
       const project = await loadProject({ cwd: ${JSON.stringify(APP)}, app: "." });
       const result = await lint(project);
@@ -44,27 +46,34 @@ describe('import from "caplint"', () => {
         github,
       }));
     `);
-    const { RULES } = await import("../../src/registry.js");
-    expect(result).toMatchObject({
-      version: JSON.parse((await exec(process.execPath, ["-p", "JSON.stringify(require('./package.json').version)"], { cwd: ROOT })).stdout),
-      rules: RULES.map((r) => r.id),
-      files: 2,
-      findings: ["unknown-permission src-tauri/capabilities/typo.json:4"],
-      capabilities: ["default", "settings"],
-      sarifResults: 1,
-    });
-    const { compact, github } = result as { compact: string; github: string };
-    expect(compact).toMatch(/^src-tauri\/capabilities\/typo\.json:4:19: error unknown permission "core:window:allow-set-titel"/);
-    expect(github).toMatch(/^::error file=src-tauri\/capabilities\/typo\.json,line=4,/);
-  }, SPAWN_TIMEOUT);
+      const { RULES } = await import("../../src/registry.js");
+      expect(result).toMatchObject({
+        version: JSON.parse((await exec(process.execPath, ["-p", "JSON.stringify(require('./package.json').version)"], { cwd: ROOT })).stdout),
+        rules: RULES.map((r) => r.id),
+        files: 2,
+        findings: ["unknown-permission src-tauri/capabilities/typo.json:4"],
+        capabilities: ["default", "settings"],
+        sarifResults: 1,
+      });
+      const { compact, github } = result as { compact: string; github: string };
+      expect(compact).toMatch(/^src-tauri\/capabilities\/typo\.json:4:19: error unknown permission "core:window:allow-set-titel"/);
+      expect(github).toMatch(/^::error file=src-tauri\/capabilities\/typo\.json,line=4,/);
+    },
+    SPAWN_TIMEOUT,
+  );
 
-  it("applies a config (path, object or auto-discovered) exactly as caplint check does", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "caplint-library-config-"));
-    cpSync(path.join(ROOT, "examples", "demo-app"), dir, { recursive: true });
-    mkdirSync(path.join(dir, ".git"));
-    const config = { rules: { "dangerous-permission": "off", "redundant-permission": "off" }, overrides: [{ files: ["src-tauri/capabilities/**"], rules: { "unknown-permission": "warning" } }] };
-    writeFileSync(path.join(dir, "caplint.config.json"), JSON.stringify(config));
-    const result = (await runModule(`
+  it(
+    "applies a config (path, object or auto-discovered) exactly as caplint check does",
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "caplint-library-config-"));
+      cpSync(path.join(ROOT, "examples", "demo-app"), dir, { recursive: true });
+      mkdirSync(path.join(dir, ".git"));
+      const config = {
+        rules: { "dangerous-permission": "off", "redundant-permission": "off" },
+        overrides: [{ files: ["src-tauri/capabilities/**"], rules: { "unknown-permission": "warning" } }],
+      };
+      writeFileSync(path.join(dir, "caplint.config.json"), JSON.stringify(config));
+      const result = (await runModule(`
       import { loadProject, lint, loadSettings, format } from "caplint";
       const cwd = ${JSON.stringify(dir)};
       const project = await loadProject({ cwd, app: "." });
@@ -79,30 +88,42 @@ describe('import from "caplint"', () => {
       const json = JSON.parse(await format(bySettings, "json", { cwd, config: settings.configLabel ?? null }));
       console.log(JSON.stringify({ plain: summary(plain), byPath: summary(byPath), byObject: summary(byObject), bySettings: summary(bySettings), bad, config: json.summary.config }));
     `)) as { plain: string[]; byPath: string[]; byObject: string[]; bySettings: string[]; bad: string; config: string };
-    const cli = await exec(process.execPath, [path.join(ROOT, "bin", "caplint.js"), "check", "--format", "json"], { cwd: dir }).catch((error: { stdout: string }) => error);
-    const fromCli = (JSON.parse(cli.stdout) as { diagnostics: Array<{ ruleId: string; severity: string }> }).diagnostics.map((d) => `${d.ruleId}:${d.severity}`).sort();
-    expect(result.plain).toContain("dangerous-permission:error");
-    expect(result.plain).toContain("unknown-permission:error");
-    expect(result.byPath).not.toContain("dangerous-permission:error");
-    expect(result.byPath).toContain("unknown-permission:warning");
-    expect(result.byPath).toEqual(fromCli);
-    expect(result.byObject).toEqual(fromCli);
-    expect(result.bySettings).toEqual(fromCli);
-    expect(result.bad).toBe('UsageError: config rules: unknown rule "dangerus-permission"; did you mean "dangerous-permission"?');
-    expect(result.config).toBe("caplint.config.json");
-  }, SPAWN_TIMEOUT);
+      const cli = await exec(process.execPath, [path.join(ROOT, "bin", "caplint.js"), "check", "--format", "json"], { cwd: dir }).catch(
+        (error: { stdout: string }) => error,
+      );
+      const fromCli = (JSON.parse(cli.stdout) as { diagnostics: Array<{ ruleId: string; severity: string }> }).diagnostics
+        .map((d) => `${d.ruleId}:${d.severity}`)
+        .sort();
+      expect(result.plain).toContain("dangerous-permission:error");
+      expect(result.plain).toContain("unknown-permission:error");
+      expect(result.byPath).not.toContain("dangerous-permission:error");
+      expect(result.byPath).toContain("unknown-permission:warning");
+      expect(result.byPath).toEqual(fromCli);
+      expect(result.byObject).toEqual(fromCli);
+      expect(result.bySettings).toEqual(fromCli);
+      expect(result.bad).toBe('UsageError: config rules: unknown rule "dangerus-permission"; did you mean "dangerous-permission"?');
+      expect(result.config).toBe("caplint.config.json");
+    },
+    SPAWN_TIMEOUT,
+  );
 
-  it("rejects an unknown format name", async () => {
-    const result = await runModule(`
+  it(
+    "rejects an unknown format name",
+    async () => {
+      const result = await runModule(`
       import { format } from "caplint";
       try { await format([], "xml", { cwd: "/" }); console.log(JSON.stringify("no error")); }
       catch (error) { console.log(JSON.stringify(error.message)); }
     `);
-    expect(result).toBe('unknown format "xml": expected one of stylish, compact, json, sarif, github');
-  }, SPAWN_TIMEOUT);
+      expect(result).toBe('unknown format "xml": expected one of stylish, compact, json, sarif, github');
+    },
+    SPAWN_TIMEOUT,
+  );
 
-  it("answers what a window may call through resolveAccess", async () => {
-    const result = (await runModule(`
+  it(
+    "answers what a window may call through resolveAccess",
+    async () => {
+      const result = (await runModule(`
       import { loadProject, resolveAccess } from "caplint";
       const project = await loadProject({ cwd: ${JSON.stringify(APP)}, app: "." });
       const main = resolveAccess(project, { window: "main", platform: "linux" });
@@ -117,18 +138,22 @@ describe('import from "caplint"', () => {
         one: one.allowed.map((a) => a.command),
       }));
     `)) as { capabilities: string[]; allowed: string[]; other: number; remote: number; one: string[] };
-    expect(result.capabilities).toEqual(["default", "settings"]);
-    // Commands are named as the host's IPC names them: `plugin:<plugin>|<command>`.
-    expect(result.allowed).toContain("plugin:fs|read_text_file");
-    expect(result.allowed).not.toContain("plugin:fs|write_text_file");
-    expect(result.one).toEqual(["plugin:fs|read_text_file"]);
-    // Capabilities are for window "main" and local pages only.
-    expect(result.other).toBe(0);
-    expect(result.remote).toBe(0);
-  }, SPAWN_TIMEOUT);
+      expect(result.capabilities).toEqual(["default", "settings"]);
+      // Commands are named as the host's IPC names them: `plugin:<plugin>|<command>`.
+      expect(result.allowed).toContain("plugin:fs|read_text_file");
+      expect(result.allowed).not.toContain("plugin:fs|write_text_file");
+      expect(result.one).toEqual(["plugin:fs|read_text_file"]);
+      // Capabilities are for window "main" and local pages only.
+      expect(result.other).toBe(0);
+      expect(result.remote).toBe(0);
+    },
+    SPAWN_TIMEOUT,
+  );
 
-  it("exposes the schemas and package.json, and hides internal modules", async () => {
-    const result = await runModule(`
+  it(
+    "exposes the schemas and package.json, and hides internal modules",
+    async () => {
+      const result = await runModule(`
       import { createRequire } from "node:module";
       const require = createRequire(import.meta.url);
       const schema = require("caplint/schema/capability.schema.json");
@@ -137,23 +162,45 @@ describe('import from "caplint"', () => {
       try { await import("caplint/dist/lint.js"); internal = "importable"; } catch (error) { internal = error.code; }
       console.log(JSON.stringify({ schemaTitle: schema.title, name: pkg.name, internal }));
     `);
-    expect(result).toEqual({ schemaTitle: "CapabilityFile", name: "caplint", internal: "ERR_PACKAGE_PATH_NOT_EXPORTED" });
-  }, SPAWN_TIMEOUT);
+      expect(result).toEqual({ schemaTitle: "CapabilityFile", name: "caplint", internal: "ERR_PACKAGE_PATH_NOT_EXPORTED" });
+    },
+    SPAWN_TIMEOUT,
+  );
 
-  it("has types a TypeScript consumer compiles against (NodeNext resolution, types condition)", async () => {
-    const tsc = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
-    const project = path.join(FIXTURES, "integrations", "library-consumer", "tsconfig.json");
-    const { stdout } = await exec(process.execPath, [tsc, "-p", project], { cwd: ROOT }).catch((error: { stdout: string }) => error);
-    expect(stdout).toBe("");
-  }, SPAWN_TIMEOUT);
+  it(
+    "has types a TypeScript consumer compiles against (NodeNext resolution, types condition)",
+    async () => {
+      const tsc = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
+      const project = path.join(FIXTURES, "integrations", "library-consumer", "tsconfig.json");
+      const { stdout } = await exec(process.execPath, [tsc, "-p", project], { cwd: ROOT }).catch((error: { stdout: string }) => error);
+      expect(stdout).toBe("");
+    },
+    SPAWN_TIMEOUT,
+  );
 
-  it("publishes bin, dist, schema and data, and no sources or tests", async () => {
-    const { stdout } = await exec("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT });
-    const [pack] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
-    const files = pack!.files.map((f) => f.path);
-    for (const required of ["package.json", "bin/caplint.js", "dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "dist/cli-bundle/main.cjs", "dist/cli-bundle/main.cjs.cache", "bin/package.json", "dist/generated/capability-validators.cjs", "schema/capability.schema.json", "data/core-acl-manifest.json"]) {
-      expect(files).toContain(required);
-    }
-    expect(files.filter((f) => /^(src|test|fixtures|scripts)\//.test(f))).toEqual([]);
-  }, SPAWN_TIMEOUT);
+  it(
+    "publishes bin, dist, schema and data, and no sources or tests",
+    async () => {
+      const { stdout } = await exec("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT });
+      const [pack] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
+      const files = pack!.files.map((f) => f.path);
+      for (const required of [
+        "package.json",
+        "bin/caplint.js",
+        "dist/index.js",
+        "dist/index.d.ts",
+        "dist/cli/main.js",
+        "dist/cli-bundle/main.cjs",
+        "dist/cli-bundle/main.cjs.cache",
+        "bin/package.json",
+        "dist/generated/capability-validators.cjs",
+        "schema/capability.schema.json",
+        "data/core-acl-manifest.json",
+      ]) {
+        expect(files).toContain(required);
+      }
+      expect(files.filter((f) => /^(src|test|fixtures|scripts)\//.test(f))).toEqual([]);
+    },
+    SPAWN_TIMEOUT,
+  );
 });

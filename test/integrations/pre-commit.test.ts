@@ -127,129 +127,178 @@ describe(".pre-commit-hooks.yaml", () => {
     const files = new RegExp(hook("caplint").files);
     const exclude = new RegExp(hook("caplint").exclude!);
     const selected = (file: string) => files.test(file) && !exclude.test(file);
-    for (const file of ["src-tauri/capabilities/default.json", "capabilities/a.toml", "apps/x/src-tauri/capabilities/nested/b.json", "src-tauri/tauri.conf.json", "tauri.conf.json", "src-tauri/tauri.linux.conf.json"]) {
+    for (const file of [
+      "src-tauri/capabilities/default.json",
+      "capabilities/a.toml",
+      "apps/x/src-tauri/capabilities/nested/b.json",
+      "src-tauri/tauri.conf.json",
+      "tauri.conf.json",
+      "src-tauri/tauri.linux.conf.json",
+    ]) {
       expect(selected(file), file).toBe(true);
     }
-    for (const file of ["src-tauri/capabilities/schemas/desktop-schema.json", "src-tauri/gen/schemas/capabilities.json", "src-tauri/capabilities/notes.md", "package.json", "src-tauri/mytauri.conf.json", "src-tauri/Cargo.toml"]) {
+    for (const file of [
+      "src-tauri/capabilities/schemas/desktop-schema.json",
+      "src-tauri/gen/schemas/capabilities.json",
+      "src-tauri/capabilities/notes.md",
+      "package.json",
+      "src-tauri/mytauri.conf.json",
+      "src-tauri/Cargo.toml",
+    ]) {
       expect(selected(file), file).toBe(false);
     }
   });
 });
 
-describeWithTool("pre-commit", preCommitVersion !== undefined, "run scripts/ensure-tools.sh (apt-get install pre-commit)", `pre-commit (${preCommitVersion ?? "not installed"})`, () => {
-  beforeAll(() => {
-    if (!readFileSync(BIN, "utf8").includes('"cli-bundle", "main.cjs"')) throw new Error("bin/caplint.js no longer loads dist/cli-bundle/main.cjs: update this test");
-    expect(spawnSync(process.execPath, [BIN, "--version"]).status, "the build in dist/ (run npm run build)").toBe(0);
-  });
+describeWithTool(
+  "pre-commit",
+  preCommitVersion !== undefined,
+  "run scripts/ensure-tools.sh (apt-get install pre-commit)",
+  `pre-commit (${preCommitVersion ?? "not installed"})`,
+  () => {
+    beforeAll(() => {
+      if (!readFileSync(BIN, "utf8").includes('"cli-bundle", "main.cjs"'))
+        throw new Error("bin/caplint.js no longer loads dist/cli-bundle/main.cjs: update this test");
+      expect(spawnSync(process.execPath, [BIN, "--version"]).status, "the build in dist/ (run npm run build)").toBe(0);
+    });
 
-  it("repo: local, language: system, with the hook's files/exclude: refuses a bad capability file and accepts a good one", () => {
-    const system = hook("caplint-system");
-    const repo = repository({
-      repos: [
-        {
-          repo: "local",
-          hooks: [
+    it(
+      "repo: local, language: system, with the hook's files/exclude: refuses a bad capability file and accepts a good one",
+      () => {
+        const system = hook("caplint-system");
+        const repo = repository({
+          repos: [
             {
-              id: "caplint",
-              name: "caplint (local)",
-              entry: `'${process.execPath}' '${BIN}' check`,
-              language: "system",
-              files: system.files,
-              exclude: system.exclude,
-              pass_filenames: system.pass_filenames,
-              require_serial: system.require_serial,
+              repo: "local",
+              hooks: [
+                {
+                  id: "caplint",
+                  name: "caplint (local)",
+                  entry: `'${process.execPath}' '${BIN}' check`,
+                  language: "system",
+                  files: system.files,
+                  exclude: system.exclude,
+                  pass_filenames: system.pass_filenames,
+                  require_serial: system.require_serial,
+                },
+              ],
             },
           ],
-        },
-      ],
-    });
-    expectHookStopsBadCommits(repo, "caplint (local)");
+        });
+        expectHookStopsBadCommits(repo, "caplint (local)");
 
-    // A changed tauri.conf.json checks its app: a bad capability committed past the hook shows up.
-    repo.write("src-tauri/capabilities/typo.json", BAD);
-    expect(repo.git("add", "src-tauri/capabilities/typo.json").code).toBe(0);
-    expect(repo.git("commit", "-q", "--no-verify", "-m", "bypass").code).toBe(0);
-    repo.write("src-tauri/tauri.conf.json", readFileSync(path.join(APP, "src-tauri", "tauri.conf.json"), "utf8").replace('"Demo"', '"Demo 2"'));
-    const configChange = repo.commit("rename window", "src-tauri/tauri.conf.json");
-    expect(configChange.code, configChange.output).not.toBe(0);
-    expect(configChange.output).toContain(`src-tauri/capabilities/typo.json`);
-    expect(configChange.output).toContain(TYPO_MESSAGE);
-    expect(configChange.output).not.toMatch(/tauri\.conf\.json\s*\n\s*\d+:\d+/);
+        // A changed tauri.conf.json checks its app: a bad capability committed past the hook shows up.
+        repo.write("src-tauri/capabilities/typo.json", BAD);
+        expect(repo.git("add", "src-tauri/capabilities/typo.json").code).toBe(0);
+        expect(repo.git("commit", "-q", "--no-verify", "-m", "bypass").code).toBe(0);
+        repo.write("src-tauri/tauri.conf.json", readFileSync(path.join(APP, "src-tauri", "tauri.conf.json"), "utf8").replace('"Demo"', '"Demo 2"'));
+        const configChange = repo.commit("rename window", "src-tauri/tauri.conf.json");
+        expect(configChange.code, configChange.output).not.toBe(0);
+        expect(configChange.output).toContain(`src-tauri/capabilities/typo.json`);
+        expect(configChange.output).toContain(TYPO_MESSAGE);
+        expect(configChange.output).not.toMatch(/tauri\.conf\.json\s*\n\s*\d+:\d+/);
 
-    // Generated schemas under capabilities/ are no capability files: the hook does not run on them.
-    repo.git("reset", "-q", "--hard");
-    repo.write("src-tauri/capabilities/schemas/desktop-schema.json", '{ "$schema": "http://json-schema.org/draft-07/schema#" }\n');
-    const schemas = repo.commit("schemas", "src-tauri/capabilities/schemas/desktop-schema.json");
-    expect(schemas.code, schemas.output).toBe(0);
-    expect(schemas.output).toMatch(/caplint \(local\)\.+\(no files to check\)Skipped/);
-  }, HOOK_TIMEOUT);
-
-  it("a commit of 2,500 capability files runs caplint once, in the app's context, and stops on a typo in one of them", () => {
-    const system = hook("caplint-system");
-    // Counts caplint runs: each one appends a line before running the built bin.
-    const tools = mkdtempSync(path.join(tmpdir(), "caplint-count-"));
-    temporaryDirs.push(tools);
-    const runs = path.join(tools, "runs");
-    const wrapper = path.join(tools, "caplint");
-    writeFileSync(wrapper, `#!/bin/sh\necho run >> '${runs}'\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
-    const repo = repository({
-      repos: [{ repo: "local", hooks: [{ id: "caplint", name: "caplint (2500)", entry: `'${wrapper}' check`, language: "system", files: system.files, exclude: system.exclude, pass_filenames: system.pass_filenames, require_serial: system.require_serial }] }],
-    });
-    repo.commit("config", ".pre-commit-config.yaml");
-    // Long paths on purpose: as arguments they would be some 190 KB, over pre-commit's 128 KiB per run.
-    const files: string[] = [];
-    for (let i = 0; i < 2500; i++) {
-      const n = String(i).padStart(4, "0");
-      const file = `src-tauri/capabilities/feature-area-number-${n}/capability-file-number-${n}.json`;
-      const permissions = i === 1234 ? ["core:window:allow-set-titel"] : ["core:window:allow-close"];
-      repo.write(file, JSON.stringify({ identifier: `cap-${n}`, windows: ["main"], permissions }) + "\n");
-      files.push(file);
-    }
-    expect(repo.git("add", "src-tauri").code).toBe(0);
-    const started = Date.now();
-    const refused = repo.git("commit", "-q", "-m", "2500 capabilities");
-    expect(refused.code, refused.output.slice(-2000)).not.toBe(0);
-    expect(refused.output).toMatch(/caplint \(2500\)\.+Failed/);
-    expect(refused.output).toContain("src-tauri/capabilities/feature-area-number-1234/capability-file-number-1234.json");
-    expect(refused.output).toMatch(/\d+:\d+ +error +unknown permission "core:window:allow-set-titel"/);
-    expect(refused.output).toContain("2500 checked");
-    expect(readFileSync(runs, "utf8")).toBe("run\n");
-    expect(repo.commits()).toBe(1);
-    expect(Date.now() - started, "the hook finishes well within the test's time").toBeLessThan(HOOK_TIMEOUT);
-
-    repo.write(files[1234]!, JSON.stringify({ identifier: "cap-1234", windows: ["main"], permissions: ["core:window:allow-set-title"] }) + "\n");
-    writeFileSync(runs, "");
-    const accepted = repo.commit("2500 capabilities", files[1234]!);
-    expect(accepted.code, accepted.output.slice(-2000)).toBe(0);
-    expect(readFileSync(runs, "utf8")).toBe("run\n");
-    expect(repo.commits()).toBe(2);
-  }, HOOK_TIMEOUT);
-
-  it("repo: this checkout, hook caplint-system, with caplint on PATH", () => {
-    const shims = mkdtempSync(path.join(tmpdir(), "caplint-path-"));
-    temporaryDirs.push(shims);
-    writeFileSync(path.join(shims, "caplint"), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
-    const head = sh("git", ["rev-parse", "HEAD"], ROOT, cleanEnv({})).output.trim();
-    const repo = repository(
-      { repos: [{ repo: ROOT, rev: head, hooks: [{ id: "caplint-system" }] }] },
-      { PATH: `${shims}${path.delimiter}${process.env.PATH ?? ""}` },
+        // Generated schemas under capabilities/ are no capability files: the hook does not run on them.
+        repo.git("reset", "-q", "--hard");
+        repo.write("src-tauri/capabilities/schemas/desktop-schema.json", '{ "$schema": "http://json-schema.org/draft-07/schema#" }\n');
+        const schemas = repo.commit("schemas", "src-tauri/capabilities/schemas/desktop-schema.json");
+        expect(schemas.code, schemas.output).toBe(0);
+        expect(schemas.output).toMatch(/caplint \(local\)\.+\(no files to check\)Skipped/);
+      },
+      HOOK_TIMEOUT,
     );
-    expectHookStopsBadCommits(repo, "caplint (system)");
-  }, HOOK_TIMEOUT);
 
-  // pre-commit (3.0.4 at least) takes `npm pack`'s whole standard output as the tarball's file
-  // name; npm prints the `prepare` script's banner there too unless `foreground-scripts=false`
-  // (docs/integrations.md, "pre-commit"). The hook can only install when the checkout sets it.
-  const headNpmrc = spawnSync("git", ["show", "HEAD:.npmrc"], { cwd: ROOT, encoding: "utf8", env: cleanEnv({}) });
-  const packWorks = headNpmrc.status === 0 && /^\s*foreground-scripts\s*=\s*false\s*$/m.test(headNpmrc.stdout);
-  it.skipIf(!packWorks)(
-    "repo: this checkout, hook caplint (language: node, installed by pre-commit with npm)" +
-      (packWorks ? "" : " [skipped: HEAD has no .npmrc with foreground-scripts=false, so pre-commit cannot find the packed tarball]"),
-    () => {
-      const head = sh("git", ["rev-parse", "HEAD"], ROOT, cleanEnv({})).output.trim();
-      const repo = repository({ repos: [{ repo: ROOT, rev: head, hooks: [{ id: "caplint" }] }] });
-      expectHookStopsBadCommits(repo, "caplint");
-    },
-    600_000,
-  );
-});
+    it(
+      "a commit of 2,500 capability files runs caplint once, in the app's context, and stops on a typo in one of them",
+      () => {
+        const system = hook("caplint-system");
+        // Counts caplint runs: each one appends a line before running the built bin.
+        const tools = mkdtempSync(path.join(tmpdir(), "caplint-count-"));
+        temporaryDirs.push(tools);
+        const runs = path.join(tools, "runs");
+        const wrapper = path.join(tools, "caplint");
+        writeFileSync(wrapper, `#!/bin/sh\necho run >> '${runs}'\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
+        const repo = repository({
+          repos: [
+            {
+              repo: "local",
+              hooks: [
+                {
+                  id: "caplint",
+                  name: "caplint (2500)",
+                  entry: `'${wrapper}' check`,
+                  language: "system",
+                  files: system.files,
+                  exclude: system.exclude,
+                  pass_filenames: system.pass_filenames,
+                  require_serial: system.require_serial,
+                },
+              ],
+            },
+          ],
+        });
+        repo.commit("config", ".pre-commit-config.yaml");
+        // Long paths on purpose: as arguments they would be some 190 KB, over pre-commit's 128 KiB per run.
+        const files: string[] = [];
+        for (let i = 0; i < 2500; i++) {
+          const n = String(i).padStart(4, "0");
+          const file = `src-tauri/capabilities/feature-area-number-${n}/capability-file-number-${n}.json`;
+          const permissions = i === 1234 ? ["core:window:allow-set-titel"] : ["core:window:allow-close"];
+          repo.write(file, JSON.stringify({ identifier: `cap-${n}`, windows: ["main"], permissions }) + "\n");
+          files.push(file);
+        }
+        expect(repo.git("add", "src-tauri").code).toBe(0);
+        const started = Date.now();
+        const refused = repo.git("commit", "-q", "-m", "2500 capabilities");
+        expect(refused.code, refused.output.slice(-2000)).not.toBe(0);
+        expect(refused.output).toMatch(/caplint \(2500\)\.+Failed/);
+        expect(refused.output).toContain("src-tauri/capabilities/feature-area-number-1234/capability-file-number-1234.json");
+        expect(refused.output).toMatch(/\d+:\d+ +error +unknown permission "core:window:allow-set-titel"/);
+        expect(refused.output).toContain("2500 checked");
+        expect(readFileSync(runs, "utf8")).toBe("run\n");
+        expect(repo.commits()).toBe(1);
+        expect(Date.now() - started, "the hook finishes well within the test's time").toBeLessThan(HOOK_TIMEOUT);
+
+        repo.write(files[1234]!, JSON.stringify({ identifier: "cap-1234", windows: ["main"], permissions: ["core:window:allow-set-title"] }) + "\n");
+        writeFileSync(runs, "");
+        const accepted = repo.commit("2500 capabilities", files[1234]!);
+        expect(accepted.code, accepted.output.slice(-2000)).toBe(0);
+        expect(readFileSync(runs, "utf8")).toBe("run\n");
+        expect(repo.commits()).toBe(2);
+      },
+      HOOK_TIMEOUT,
+    );
+
+    it(
+      "repo: this checkout, hook caplint-system, with caplint on PATH",
+      () => {
+        const shims = mkdtempSync(path.join(tmpdir(), "caplint-path-"));
+        temporaryDirs.push(shims);
+        writeFileSync(path.join(shims, "caplint"), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
+        const head = sh("git", ["rev-parse", "HEAD"], ROOT, cleanEnv({})).output.trim();
+        const repo = repository(
+          { repos: [{ repo: ROOT, rev: head, hooks: [{ id: "caplint-system" }] }] },
+          { PATH: `${shims}${path.delimiter}${process.env.PATH ?? ""}` },
+        );
+        expectHookStopsBadCommits(repo, "caplint (system)");
+      },
+      HOOK_TIMEOUT,
+    );
+
+    // pre-commit (3.0.4 at least) takes `npm pack`'s whole standard output as the tarball's file
+    // name; npm prints the `prepare` script's banner there too unless `foreground-scripts=false`
+    // (docs/integrations.md, "pre-commit"). The hook can only install when the checkout sets it.
+    const headNpmrc = spawnSync("git", ["show", "HEAD:.npmrc"], { cwd: ROOT, encoding: "utf8", env: cleanEnv({}) });
+    const packWorks = headNpmrc.status === 0 && /^\s*foreground-scripts\s*=\s*false\s*$/m.test(headNpmrc.stdout);
+    it.skipIf(!packWorks)(
+      "repo: this checkout, hook caplint (language: node, installed by pre-commit with npm)" +
+        (packWorks ? "" : " [skipped: HEAD has no .npmrc with foreground-scripts=false, so pre-commit cannot find the packed tarball]"),
+      () => {
+        const head = sh("git", ["rev-parse", "HEAD"], ROOT, cleanEnv({})).output.trim();
+        const repo = repository({ repos: [{ repo: ROOT, rev: head, hooks: [{ id: "caplint" }] }] });
+        expectHookStopsBadCommits(repo, "caplint");
+      },
+      600_000,
+    );
+  },
+);

@@ -21,8 +21,14 @@ function tomlApp(): string {
       "",
     ].join("\n"),
   );
-  writeFileSync(path.join(srcTauri, "capabilities", "editor.json"), JSON.stringify({ identifier: "editor", windows: ["editor"], permissions: ["core:default"] }, null, 2));
-  writeFileSync(path.join(srcTauri, "capabilities", "unused.json"), JSON.stringify({ identifier: "unused", windows: ["editor"], permissions: ["core:default"] }, null, 2));
+  writeFileSync(
+    path.join(srcTauri, "capabilities", "editor.json"),
+    JSON.stringify({ identifier: "editor", windows: ["editor"], permissions: ["core:default"] }, null, 2),
+  );
+  writeFileSync(
+    path.join(srcTauri, "capabilities", "unused.json"),
+    JSON.stringify({ identifier: "unused", windows: ["editor"], permissions: ["core:default"] }, null, 2),
+  );
   return app;
 }
 

@@ -18,7 +18,9 @@ describe("caplint mcp, offline", () => {
     const result = await run(["mcp", "bad.json"], DUMPS);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("bad.json\n");
-    expect(result.stdout).toContain('  18:15  warning  server name "Demo MCP v2" carries a version or date ("v2"); a server name stays the same across releases  mcp-server-name');
+    expect(result.stdout).toContain(
+      '  18:15  warning  server name "Demo MCP v2" carries a version or date ("v2"); a server name stays the same across releases  mcp-server-name',
+    );
     expect(result.stdout).toContain('      help: name it "demo_mcp" and put the version in serverInfo.version');
     expect(result.stdout).toMatch(/✖ 25 problems \(9 errors, 16 warnings\) in 1 file \(1 checked\)\n$/);
   });
@@ -27,7 +29,14 @@ describe("caplint mcp, offline", () => {
     const result = await run(["mcp", "--format", "json", "raw.json"], DUMPS);
     const report = JSON.parse(result.stdout);
     expect(report.summary).toEqual({ files: 1, errors: 6, warnings: 0, fixable: 0, config: null });
-    expect(report.diagnostics[0]).toMatchObject({ file: "raw.json", ruleId: "mcp-annotations", severity: "error", line: 32, column: 29, path: ["pages", 0, "tools", 0, "annotations", "readOnlyHint"] });
+    expect(report.diagnostics[0]).toMatchObject({
+      file: "raw.json",
+      ruleId: "mcp-annotations",
+      severity: "error",
+      line: 32,
+      column: 29,
+      path: ["pages", 0, "tools", 0, "annotations", "readOnlyHint"],
+    });
   });
 
   it("sarif lists the tool-server rules; github writes annotations", async () => {
@@ -42,7 +51,12 @@ describe("caplint mcp, offline", () => {
 
   it("--quiet, --max-warnings, --rule and --only", async () => {
     const quiet = await run(["mcp", "-q", "-f", "compact", "bad.json"], DUMPS);
-    expect(quiet.stdout.split("\n").filter(Boolean).every((line) => line.includes(": error "))).toBe(true);
+    expect(
+      quiet.stdout
+        .split("\n")
+        .filter(Boolean)
+        .every((line) => line.includes(": error ")),
+    ).toBe(true);
     const sse = await run(["mcp", "sse.json"], DUMPS);
     expect(sse.code).toBe(0);
     const gated = await run(["mcp", "--max-warnings", "0", "sse.json"], DUMPS);
@@ -50,7 +64,7 @@ describe("caplint mcp, offline", () => {
     expect(gated.stderr).toBe("caplint: 1 warnings exceed --max-warnings 0\n");
     const off = await run(["mcp", "-f", "compact", "--rule", "mcp-stdout-pollution=off", "--rule", "mcp-annotations=warning", "raw.json"], DUMPS);
     expect(off.stdout).not.toContain("mcp-stdout-pollution");
-    expect(off.stdout).toContain("error tool \"raw_get_status\": annotations.readOnlyHint"); // escalated findings stay errors
+    expect(off.stdout).toContain('error tool "raw_get_status": annotations.readOnlyHint'); // escalated findings stay errors
     const only = await run(["mcp", "-f", "compact", "--only", "mcp-server-name", "bad.json"], DUMPS);
     expect(only.stdout.trim().split("\n")).toHaveLength(1);
   });
@@ -65,7 +79,16 @@ describe("caplint mcp, offline", () => {
   it("--server-name-style, --service and --verbs", async () => {
     const dir = scratch({
       "node.json": JSON.stringify({ serverInfo: { name: "demo-mcp-server", version: "1" }, tools: [] }),
-      "bare.json": JSON.stringify({ tools: [{ name: "get_item", inputSchema: { type: "object", additionalProperties: false }, title: "Get", annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } }] }),
+      "bare.json": JSON.stringify({
+        tools: [
+          {
+            name: "get_item",
+            inputSchema: { type: "object", additionalProperties: false },
+            title: "Get",
+            annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+          },
+        ],
+      }),
     });
     expect((await run(["mcp", "-f", "compact", "node.json"], dir)).stdout).toContain("mcp-server-name");
     expect((await run(["mcp", "-f", "compact", "--server-name-style", "node", "node.json"], dir)).stdout).toBe("");
@@ -78,7 +101,12 @@ describe("caplint mcp, offline", () => {
   });
 
   it("accepts every documented input shape", async () => {
-    const tool = { name: "demo_get_item", title: "Get", inputSchema: { type: "object", additionalProperties: false }, annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } };
+    const tool = {
+      name: "demo_get_item",
+      title: "Get",
+      inputSchema: { type: "object", additionalProperties: false },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    };
     const serverInfo = { name: "demo_mcp", version: "1.0.0" };
     const dir = scratch({
       "page.json": JSON.stringify({ serverInfo, tools: [tool] }),
@@ -91,14 +119,16 @@ describe("caplint mcp, offline", () => {
     const result = await run(["mcp", "-f", "compact", "page.json", "pages.json", "jsonrpc.json"], dir);
     expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
     const twice = scratch({ "dup.json": JSON.stringify([{ tools: [tool], nextCursor: "2" }, { tools: [tool] }]) });
-    expect((await run(["mcp", "-f", "compact", "dup.json"], twice)).stdout).toContain('error tool name "demo_get_item" is listed twice (first at [0].tools[0])');
+    expect((await run(["mcp", "-f", "compact", "dup.json"], twice)).stdout).toContain(
+      'error tool name "demo_get_item" is listed twice (first at [0].tools[0])',
+    );
   });
 
   it("bad input: broken JSON and empty files are findings with a position; missing paths are fatal", async () => {
     const dir = scratch({ "broken.json": '{"tools": [\n  {"name": "x",}\n]}', "empty.json": "", "binary.json": "\u0000\u0001" });
     const broken = await run(["mcp", "-f", "compact", "broken.json", "empty.json", "binary.json"], dir);
     expect(broken.stdout).toBe(
-      'binary.json:1:1: error the file contains NUL bytes: it looks binary, not JSON or TOML [parse]\n' +
+      "binary.json:1:1: error the file contains NUL bytes: it looks binary, not JSON or TOML [parse]\n" +
         'broken.json:2:16: error invalid JSON: expected a property name in double quotes near "}" (trailing commas are not allowed in JSON) [parse]\n' +
         "empty.json:1:1: error the file is empty; expected a tools/list result [parse]\n",
     );
@@ -114,7 +144,10 @@ describe("caplint mcp, offline", () => {
       [["mcp", "--stdio", "--url", "http://127.0.0.1:1/"], "caplint: mcp: --stdio and --url exclude each other\n"],
       [["mcp", "--stdio"], "caplint: mcp --stdio: give the server command after --, e.g. caplint mcp --stdio -- node server.js\n"],
       [["mcp", "--url", "ftp://example.com/"], "caplint: --url ftp://example.com/: only http: and https: URLs are supported\n"],
-      [["mcp", "--rule", "mcp-tool-nam=off", "x.json"], 'caplint: --rule mcp-tool-nam=off: unknown rule "mcp-tool-nam"; did you mean "mcp-tool-name" or "mcp-tool-verb"?\n'],
+      [
+        ["mcp", "--rule", "mcp-tool-nam=off", "x.json"],
+        'caplint: --rule mcp-tool-nam=off: unknown rule "mcp-tool-nam"; did you mean "mcp-tool-name" or "mcp-tool-verb"?\n',
+      ],
       [["mcp", "--service", "Shop Co", "x.json"], 'caplint: --service "Shop Co": expected a snake_case service name such as "slack"\n'],
       [["mcp", "dump", "x.json"], "caplint: mcp dump: give --stdio -- CMD ARGS... or --url URL\n"],
     ];
@@ -128,10 +161,15 @@ describe("caplint mcp, offline", () => {
   });
 
   it("escapes control characters that a server puts in names", async () => {
-    const dir = scratch({ "evil.json": JSON.stringify({ serverInfo: { name: "evil\u001b[31m_mcp", version: "1" }, tools: [{ name: "evil_get\u001b]8;;x\u0007", inputSchema: { type: "object" } }] }) });
+    const dir = scratch({
+      "evil.json": JSON.stringify({
+        serverInfo: { name: "evil\u001b[31m_mcp", version: "1" },
+        tools: [{ name: "evil_get\u001b]8;;x\u0007", inputSchema: { type: "object" } }],
+      }),
+    });
     const result = await run(["mcp", "-f", "compact", "evil.json"], dir);
     expect(result.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
-    expect(result.stdout).toContain('evil\\u001b[31m_mcp');
+    expect(result.stdout).toContain("evil\\u001b[31m_mcp");
   });
 });
 
@@ -158,6 +196,7 @@ describe("README examples of caplint mcp run through the built bin", () => {
   it("caplint mcp --help names every mode", async () => {
     const result = await caplint(["mcp", "--help"]);
     expect(result.code).toBe(0);
-    for (const option of ["--stdio", "--url", "--probe", "--max-calls", "--timeout", "--server-name-style", "--service", "--verbs", "dump"]) expect(result.stdout).toContain(option);
+    for (const option of ["--stdio", "--url", "--probe", "--max-calls", "--timeout", "--server-name-style", "--service", "--verbs", "dump"])
+      expect(result.stdout).toContain(option);
   });
 });

@@ -76,7 +76,19 @@ describe("caplint mcp --stdio", () => {
   it("--env reaches the server; --probe honours --max-calls and names the tools left out", LIVE, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-mcp-env-"));
     const pidFile = path.join(dir, "pid");
-    const result = await caplint(["mcp", "--probe", "--max-calls", "1", "--env", `PID_FILE=${pidFile}`, "--stdio", "--", "node", fixture("misbehaving-server.mjs"), "malformed"]);
+    const result = await caplint([
+      "mcp",
+      "--probe",
+      "--max-calls",
+      "1",
+      "--env",
+      `PID_FILE=${pidFile}`,
+      "--stdio",
+      "--",
+      "node",
+      fixture("misbehaving-server.mjs"),
+      "malformed",
+    ]);
     expect(Number(readFileSync(pidFile, "utf8"))).toBeGreaterThan(0);
     expect(result.code).toBe(1);
     const limited = await caplint(["mcp", "dump", "--probe", "--max-calls", "2", "--stdio", "--", "node", fixture("good-server.mjs")]);
@@ -89,9 +101,18 @@ describe("caplint mcp --stdio", () => {
 
 describe("--probe safety", () => {
   it("calls only tools that declare readOnlyHint: true", LIVE, async () => {
-    const dumps = await Promise.all(["good", "bad", "raw"].map(async (name) => JSON.parse((await caplint(["mcp", "dump", "--probe", "--max-calls", "100", "--stdio", "--", "node", fixture(`${name}-server.mjs`)])).stdout)));
+    const dumps = await Promise.all(
+      ["good", "bad", "raw"].map(async (name) =>
+        JSON.parse((await caplint(["mcp", "dump", "--probe", "--max-calls", "100", "--stdio", "--", "node", fixture(`${name}-server.mjs`)])).stdout),
+      ),
+    );
     for (const dump of dumps) {
-      const readOnly = new Set(dump.pages.flatMap((page: { tools: Array<{ name: string; annotations?: { readOnlyHint?: unknown } }> }) => page.tools).filter((tool: { annotations?: { readOnlyHint?: unknown } }) => tool.annotations?.readOnlyHint === true).map((tool: { name: string }) => tool.name));
+      const readOnly = new Set(
+        dump.pages
+          .flatMap((page: { tools: Array<{ name: string; annotations?: { readOnlyHint?: unknown } }> }) => page.tools)
+          .filter((tool: { annotations?: { readOnlyHint?: unknown } }) => tool.annotations?.readOnlyHint === true)
+          .map((tool: { name: string }) => tool.name),
+      );
       expect(dump.probe.calls.length).toBeGreaterThan(0);
       for (const call of dump.probe.calls) expect(readOnly.has(call.tool), call.tool).toBe(true);
     }
@@ -109,7 +130,19 @@ describe("failing servers: one line, exit 2, the child stopped", () => {
   const failing = async (mode: string, extra: string[] = [], timeout = "1") => {
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-mcp-fail-"));
     const pidFile = path.join(dir, "pid");
-    const result = await caplint(["mcp", "--timeout", timeout, ...extra, "--env", `PID_FILE=${pidFile}`, "--stdio", "--", "node", fixture("misbehaving-server.mjs"), mode]);
+    const result = await caplint([
+      "mcp",
+      "--timeout",
+      timeout,
+      ...extra,
+      "--env",
+      `PID_FILE=${pidFile}`,
+      "--stdio",
+      "--",
+      "node",
+      fixture("misbehaving-server.mjs"),
+      mode,
+    ]);
     const pid = Number(readFileSync(pidFile, "utf8"));
     return { ...result, pid };
   };
@@ -130,13 +163,17 @@ describe("failing servers: one line, exit 2, the child stopped", () => {
 
   it("a server that exits", LIVE, async () => {
     const result = await failing("exit", [], "20");
-    expect(result.stderr).toBe(`caplint: the server (node ${fixture("misbehaving-server.mjs")} exit) exited with code 3 before answering initialize; its last stderr line: fatal: missing API_TOKEN\n`);
+    expect(result.stderr).toBe(
+      `caplint: the server (node ${fixture("misbehaving-server.mjs")} exit) exited with code 3 before answering initialize; its last stderr line: fatal: missing API_TOKEN\n`,
+    );
     expect(result.code).toBe(2);
   });
 
   it("a server that writes garbage", LIVE, async () => {
     const result = await failing("garbage", [], "5");
-    expect(result.stderr).toMatch(/did not answer initialize within 5 s \(--timeout\); it wrote 1 non-protocol line\(s\) on stdout, first: "<html>not json<\/html>"\n$/);
+    expect(result.stderr).toMatch(
+      /did not answer initialize within 5 s \(--timeout\); it wrote 1 non-protocol line\(s\) on stdout, first: "<html>not json<\/html>"\n$/,
+    );
     expect(result.code).toBe(2);
     expect(isAlive(result.pid)).toBe(false);
   });
@@ -144,7 +181,7 @@ describe("failing servers: one line, exit 2, the child stopped", () => {
   it("a server with malformed results gives findings, not a crash", LIVE, async () => {
     const result = await failing("malformed", ["-f", "compact"], "20");
     expect(result.stderr).toBe("");
-    expect(result.stdout).toContain('error tools/list result: tools[0].name must be string [mcp-schema]');
+    expect(result.stdout).toContain("error tools/list result: tools[0].name must be string [mcp-schema]");
     expect(result.stdout).toContain('error initialize result: serverInfo lacks required field "version" [mcp-schema]');
     expect(result.code).toBe(1);
     expect(isAlive(result.pid)).toBe(false);
@@ -158,7 +195,11 @@ describe("failing servers: one line, exit 2, the child stopped", () => {
   it("a URL where nothing listens", async () => {
     const port = await freePort();
     const result = await caplint(["mcp", "--url", `http://127.0.0.1:${port}/mcp`]);
-    expect(result).toMatchObject({ code: 2, stdout: "", stderr: `caplint: the server at http://127.0.0.1:${port}/mcp failed initialize: connection refused\n` });
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: `caplint: the server at http://127.0.0.1:${port}/mcp failed initialize: connection refused\n`,
+    });
   });
 });
 
@@ -179,7 +220,9 @@ describe("caplint mcp --url", () => {
     const server = await startHttpFixture("sse-server.mjs");
     try {
       const result = await caplint(["mcp", "-f", "compact", "--url", server.url]);
-      expect(result.stdout).toBe(`${server.url}:3:16: warning only the legacy HTTP+SSE transport answered; streamable HTTP (protocol 2025-03-26 and later) did not [mcp-transport]\n`);
+      expect(result.stdout).toBe(
+        `${server.url}:3:16: warning only the legacy HTTP+SSE transport answered; streamable HTTP (protocol 2025-03-26 and later) did not [mcp-transport]\n`,
+      );
       expect(result.code).toBe(0);
     } finally {
       await server.stop();
@@ -220,7 +263,21 @@ describe("@modelcontextprotocol/server-everything (a published server nobody her
     ]);
     // Nine read-only tools get their plain call first (trigger-long-running-operation takes 10 s; a
     // timeout would be recorded as that call's outcome), then the tenth call is echo's unknown argument.
-    const withUnknown = await caplint(["mcp", "-f", "compact", "--probe", "--max-calls", "10", "--timeout", "30", "--only", "mcp-unknown-field-accepted", "--stdio", "--", ...everything]);
+    const withUnknown = await caplint([
+      "mcp",
+      "-f",
+      "compact",
+      "--probe",
+      "--max-calls",
+      "10",
+      "--timeout",
+      "30",
+      "--only",
+      "mcp-unknown-field-accepted",
+      "--stdio",
+      "--",
+      ...everything,
+    ]);
     expect(withUnknown.stdout).toContain('warning tool "echo" accepted a call with the unknown argument "caplint_probe_unknown_field"');
   });
 });

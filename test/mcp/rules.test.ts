@@ -10,12 +10,21 @@ import { FIXTURES, ROOT, run } from "../helpers/run.js";
  * exactly the findings of that rule in `<case>.out` (compact form); `<case>.args` holds extra arguments.
  */
 function cases(dir: string): string[] {
-  return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".json")).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => name.endsWith(".json"))
+        .sort()
+    : [];
 }
 
 function extraArgs(dir: string, name: string): string[] {
   const file = path.join(dir, name.replace(/\.json$/, ".args"));
-  return existsSync(file) ? readFileSync(file, "utf8").split("\n").map((l) => l.trim()).filter(Boolean) : [];
+  return existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean)
+    : [];
 }
 
 /** The messageIds the invalid fixtures produced, by rule (for the message coverage test below). */
@@ -71,7 +80,9 @@ describe("tool-server rule messages (meta.messages)", () => {
     if (invalidCasesRun < invalidCases) return;
     const unreached: Record<string, string[]> = {};
     for (const rule of MCP_RULES) {
-      const missing = Object.keys(rule.messages ?? {}).filter((id) => !reportedMessages.get(rule.id)?.has(id) && !(UNREACHED_MESSAGES[rule.id] ?? []).includes(id));
+      const missing = Object.keys(rule.messages ?? {}).filter(
+        (id) => !reportedMessages.get(rule.id)?.has(id) && !(UNREACHED_MESSAGES[rule.id] ?? []).includes(id),
+      );
       if (missing.length) unreached[rule.id] = missing;
     }
     expect(unreached, "messages no invalid fixture produces").toEqual({});

@@ -126,7 +126,10 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-sarif-config-"));
     mkdirSync(path.join(dir, ".git"));
     mkdirSync(path.join(dir, "conf"));
-    writeFileSync(path.join(dir, "cap.json"), JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["core:default", "fs:allow-reed-file"], windowz: [] }));
+    writeFileSync(
+      path.join(dir, "cap.json"),
+      JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["core:default", "fs:allow-reed-file"], windowz: [] }),
+    );
     writeFileSync(path.join(dir, "conf", "lint config.json"), JSON.stringify({ rules: { "unknown-field": "off" } }));
     const { ajv, validateLog } = validators();
     const invocation = async (argv: string[]) => {
@@ -186,7 +189,18 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
   it("points each result at its rule, file and region, with the hint in the message", async () => {
     const { log } = await sarifRun();
     const json = JSON.parse((await run(["check", "--format", "json"], APP)).stdout) as {
-      diagnostics: Array<{ file: string; ruleId: string; messageId?: string; severity: string; message: string; hint?: string; line: number; column: number; endLine: number; endColumn: number }>;
+      diagnostics: Array<{
+        file: string;
+        ruleId: string;
+        messageId?: string;
+        severity: string;
+        message: string;
+        hint?: string;
+        line: number;
+        column: number;
+        endLine: number;
+        endColumn: number;
+      }>;
     };
     const [runLog] = log.runs;
     expect(runLog!.originalUriBaseIds).toEqual({ "%SRCROOT%": { uri: pathToFileURL(APP).href + "/" } });
@@ -235,7 +249,9 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     expect(before.length).toBeGreaterThan(2);
     const prints = (rs: SarifResult[]) => rs.map((r) => r.partialFingerprints["caplintFindingHash/v1"]);
     expect(new Set(prints(before)).size, "unique per finding").toBe(before.length);
-    expect(after.map((r) => r.locations[0]!.physicalLocation.region.startLine)).not.toEqual(before.map((r) => r.locations[0]!.physicalLocation.region.startLine));
+    expect(after.map((r) => r.locations[0]!.physicalLocation.region.startLine)).not.toEqual(
+      before.map((r) => r.locations[0]!.physicalLocation.region.startLine),
+    );
     expect(prints(after)).toEqual(prints(before));
     for (const print of prints(before)) expect(print).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -244,7 +260,11 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     const { log } = await sarifRun();
     const rules = log.runs[0]!.tool.driver.rules;
     const security = rules.filter((r) => r.properties["security-severity"] !== undefined).map((r) => r.id);
-    expect(security.sort()).toEqual(CAPABILITY_RULES.filter((r) => r.security).map((r) => r.id).sort());
+    expect(security.sort()).toEqual(
+      CAPABILITY_RULES.filter((r) => r.security)
+        .map((r) => r.id)
+        .sort(),
+    );
     expect(security).toEqual(expect.arrayContaining(["broad-remote", "dangerous-permission", "insecure-remote"]));
     for (const rule of rules) {
       expect(["very-high", "high", "medium", "low"]).toContain(rule.properties.precision);
@@ -256,7 +276,10 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
       expect(Number(severity)).toBeGreaterThan(0);
       expect(Number(severity)).toBeLessThanOrEqual(10);
       expect(rule.properties.tags[0]).toBe("security");
-      expect(rule.properties.tags.some((t) => /^external\/cwe\/cwe-\d+$/.test(t)), rule.id).toBe(true);
+      expect(
+        rule.properties.tags.some((t) => /^external\/cwe\/cwe-\d+$/.test(t)),
+        rule.id,
+      ).toBe(true);
     }
   });
 

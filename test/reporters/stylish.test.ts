@@ -12,7 +12,16 @@ function project(): string {
     JSON.stringify({
       identifier: "main",
       windows: ["main"],
-      permissions: ["core:default", "dialog:default", "dialog:allow-open", "dialog:allow-save", "dialog:allow-message", "core:window:allow-is-visible", "shell:default", "shell:allow-open"],
+      permissions: [
+        "core:default",
+        "dialog:default",
+        "dialog:allow-open",
+        "dialog:allow-save",
+        "dialog:allow-message",
+        "core:window:allow-is-visible",
+        "shell:default",
+        "shell:allow-open",
+      ],
     }),
   );
   writeFileSync(path.join(dir, "clean.json"), JSON.stringify({ identifier: "clean", windows: ["other"], permissions: ["core:default"] }));

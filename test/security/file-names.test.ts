@@ -14,7 +14,8 @@ afterAll(() => {
   for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
 });
 
-const bytes = (...parts: Array<string | number[] | Buffer>) => Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))));
+const bytes = (...parts: Array<string | number[] | Buffer>) =>
+  Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))));
 const capability = (identifier: string, permissions: string[]) => JSON.stringify({ identifier, windows: ["main"], permissions });
 
 /** An app whose capabilities folder holds files (and a folder) with names that are not UTF-8. */
@@ -54,9 +55,13 @@ describe("file names that are not UTF-8", { timeout: 60_000 }, () => {
     const compact = await check(dir, ["-f", "compact"]);
     expect(compact.code).toBe(1);
     const lines = compact.stdout.trim().split("\n");
-    expect(lines).toContain(`${names.ff}:1:54: error unknown permission "core:window:allow-set-titel": plugin "core:window" has no permission or set "allow-set-titel" [unknown-permission]`);
+    expect(lines).toContain(
+      `${names.ff}:1:54: error unknown permission "core:window:allow-set-titel": plugin "core:window" has no permission or set "allow-set-titel" [unknown-permission]`,
+    );
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${escapeRegExp(names.fe)}:1:\\d+: error unknown permission "core:window:allow-closee"`)));
-    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${escapeRegExp(names.escape)}:1:\\d+: error unknown permission "core:window:allow-hidee"`)));
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^${escapeRegExp(names.escape)}:1:\\d+: error unknown permission "core:window:allow-hidee"`)),
+    );
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${escapeRegExp(names.inner)}:1:\\d+: error unknown permission "core:window:allow-shoow"`)));
     // The UTF-8 name with a real U+FFFD is valid and clean; nothing else is reported.
     expect(lines).toHaveLength(4);
@@ -84,9 +89,11 @@ describe("file names that are not UTF-8", { timeout: 60_000 }, () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("a\\xff.json: the file name is not UTF-8 (shown escaped); caplint does not rewrite such a file");
     expect(readFileSync(raw)).toEqual(before);
-    expect(readdirSync(capabilities, { encoding: "buffer" }).map((name) => name.toString("latin1")).sort()).toEqual(
-      ["a\xff.json", "a\xfe.json", Buffer.from("a\ufffd.json").toString("latin1"), "b\x1b[2J\x80.json", "dir\xc3("].sort(),
-    );
+    expect(
+      readdirSync(capabilities, { encoding: "buffer" })
+        .map((name) => name.toString("latin1"))
+        .sort(),
+    ).toEqual(["a\xff.json", "a\xfe.json", Buffer.from("a\ufffd.json").toString("latin1"), "b\x1b[2J\x80.json", "dir\xc3("].sort());
   });
 });
 

@@ -20,7 +20,11 @@ function fixture(name = "repeats.json", source = SOURCE): { dir: string; file: s
 
 /** The built bin through a shell, so that pipes and redirections are real. */
 function shell(script: string, cwd: string): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync("bash", ["-o", "pipefail", "-c", script], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", CAPLINT: `${process.execPath} ${BIN}` } });
+  const result = spawnSync("bash", ["-o", "pipefail", "-c", script], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", CAPLINT: `${process.execPath} ${BIN}` },
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -73,10 +77,22 @@ describe("--output onto devices, FIFOs, standard output and inputs", { timeout: 
     writeFileSync(path.join(outside, "authorized_keys"), "ssh-ed25519 AAAA\n");
     symlinkSync(path.join(outside, "authorized_keys"), path.join(dir, "report.sarif"));
     const result = await run(["check", "-f", "sarif", "-o", "report.sarif", "repeats.json"], dir);
-    expect(result).toMatchObject({ code: 2, stderr: "caplint: --output report.sarif: cannot write the report: is a symbolic link; not written through it (give the path of its target)\n" });
+    expect(result).toMatchObject({
+      code: 2,
+      stderr: "caplint: --output report.sarif: cannot write the report: is a symbolic link; not written through it (give the path of its target)\n",
+    });
     expect(readFileSync(path.join(outside, "authorized_keys"), "utf8")).toBe("ssh-ed25519 AAAA\n");
-    const block = readdirSync("/dev").map((name) => path.join("/dev", name)).find((device) => { try { return lstatSync(device).isBlockDevice(); } catch { return false; } });
-    if (block) expect((await run(["check", "-f", "json", "-o", block, "repeats.json"], dir)).stderr).toContain("is a block device; refusing to write a report onto it");
+    const block = readdirSync("/dev")
+      .map((name) => path.join("/dev", name))
+      .find((device) => {
+        try {
+          return lstatSync(device).isBlockDevice();
+        } catch {
+          return false;
+        }
+      });
+    if (block)
+      expect((await run(["check", "-f", "json", "-o", block, "repeats.json"], dir)).stderr).toContain("is a block device; refusing to write a report onto it");
   });
 });
 
@@ -89,7 +105,10 @@ describe("closed pipes end quietly with the run's exit code", { timeout: 60_000 
   ] as const)("caplint %s | head -c 20", (command, code) => {
     const { dir } = fixture();
     // Far more than a pipe buffer, so the writes go on after head has gone.
-    writeFileSync(path.join(dir, "many.json"), JSON.stringify({ identifier: "m", windows: ["main"], permissions: Array.from({ length: 5000 }, (_, i) => `nope:p${i}`) }));
+    writeFileSync(
+      path.join(dir, "many.json"),
+      JSON.stringify({ identifier: "m", windows: ["main"], permissions: Array.from({ length: 5000 }, (_, i) => `nope:p${i}`) }),
+    );
     const result = shell(`$CAPLINT ${command} | head -c 20; status=\${PIPESTATUS[0]}; echo; echo "exit $status"`, dir);
     expect(result.stderr).not.toMatch(/EPIPE|internal error|\n\s+at /);
     expect(result.stdout).toMatch(new RegExp(`^.{20}\\nexit ${code}\\n$`, "s"));
@@ -122,7 +141,10 @@ describe("--fix keeps the file's identity", { timeout: 60_000 }, () => {
     const { dir, file, original } = fixture();
     chmodSync(file, 0o444);
     const result = await run(["check", "--fix", "repeats.json"], dir);
-    expect(result).toMatchObject({ code: 2, stderr: "caplint: repeats.json: cannot write the fixed file, original left untouched: is read-only; not written (make it writable first)\n" });
+    expect(result).toMatchObject({
+      code: 2,
+      stderr: "caplint: repeats.json: cannot write the fixed file, original left untouched: is read-only; not written (make it writable first)\n",
+    });
     expect(readFileSync(file, "utf8")).toBe(original);
     expect(statSync(file).mode & 0o777).toBe(0o444);
   });

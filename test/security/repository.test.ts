@@ -48,8 +48,19 @@ describe("symbolic links out of the project are reported, never followed", () =>
   it("each link is an ignored-file finding with the reason", async () => {
     const { dir } = appWithOutsideLinks();
     const result = await run(["check", "--format", "compact"], dir);
-    for (const link of ["capabilities/token.json", "capabilities/environ.json", "capabilities/nested/linked-folder", "permissions/perm.toml", "gen/schemas/acl-manifests.json"]) {
-      expect(result.stdout).toMatch(new RegExp(`^src-tauri/${link.replace(/\./g, "\\.")}:1:1: warning symbolic link leading out of the project \\(to [^)]+\\) is not read: caplint follows no link whose target leaves the app or the folder given \\[ignored-file\\]$`, "m"));
+    for (const link of [
+      "capabilities/token.json",
+      "capabilities/environ.json",
+      "capabilities/nested/linked-folder",
+      "permissions/perm.toml",
+      "gen/schemas/acl-manifests.json",
+    ]) {
+      expect(result.stdout).toMatch(
+        new RegExp(
+          `^src-tauri/${link.replace(/\./g, "\\.")}:1:1: warning symbolic link leading out of the project \\(to [^)]+\\) is not read: caplint follows no link whose target leaves the app or the folder given \\[ignored-file\\]$`,
+          "m",
+        ),
+      );
     }
     // The in-app alias is a second copy of "main": followed, so the duplicate is found.
     expect(result.stdout).toContain("[duplicate-capability]");
@@ -88,7 +99,9 @@ describe("exactness", () => {
   it("a lone surrogate escape is a parse error; pairs and escaped backslashes are not", async () => {
     for (const escape of ["\\ud800", "\\uDBFF", "\\udc00", "\\ud800\\u0041", "x\\udfff"]) {
       const result = await checkText("lone.json", `{"identifier": "main", "description": "${escape}", "windows": ["main"], "permissions": ["core:default"]}`);
-      expect(result.stdout, escape).toMatch(/^lone\.json:1:\d+: error invalid JSON: a lone surrogate escape is not a character \(the host's parser rejects it\) \[parse\]\n$/);
+      expect(result.stdout, escape).toMatch(
+        /^lone\.json:1:\d+: error invalid JSON: a lone surrogate escape is not a character \(the host's parser rejects it\) \[parse\]\n$/,
+      );
     }
     for (const fine of ["\\ud83d\\ude00", "\\\\ud800", "\\\\\\\\ud800", "\\u0041"]) {
       const result = await checkText("fine.json", `{"identifier": "main", "description": "${fine}", "windows": ["main"], "permissions": ["core:default"]}`);
@@ -102,9 +115,21 @@ describe("messages never come from the prototype chain", () => {
     const dir = temp("proto");
     writeFileSync(
       path.join(dir, "proto.json"),
-      JSON.stringify({ identifier: word, windows: [word], webviews: [word], platforms: [word], local: true, permissions: [word, `core:${word}`, `${word}:default`, `fs:${word}`, { identifier: word, allow: [{ [word]: word }] }] }),
+      JSON.stringify({
+        identifier: word,
+        windows: [word],
+        webviews: [word],
+        platforms: [word],
+        local: true,
+        permissions: [word, `core:${word}`, `${word}:default`, `fs:${word}`, { identifier: word, allow: [{ [word]: word }] }],
+      }),
     );
-    for (const argv of [["check", "--format", "compact", "proto.json"], ["who-can", word, "proto.json"], ["access", "--window", word, "proto.json"], ["permissions", "--filter", word]]) {
+    for (const argv of [
+      ["check", "--format", "compact", "proto.json"],
+      ["who-can", word, "proto.json"],
+      ["access", "--window", word, "proto.json"],
+      ["permissions", "--filter", word],
+    ]) {
       const result = await run(argv, dir);
       const output = result.stdout + result.stderr;
       expect(output, argv.join(" ")).not.toMatch(/function |\[native code\]|\[object Object\]|undefined|internal error/);
@@ -132,7 +157,9 @@ describe("the library validates its options, naming the option", () => {
   it("platforms: other casings are normalised, unknown names refused", async () => {
     const project = await loadProject({ cwd: dir, paths: ["caps"] });
     expect((await lint(project, { platforms: ["Linux", "MACOS"] })).diagnostics).toEqual([]);
-    await expect(lint(project, { platforms: ["beos"] })).rejects.toThrow(/^platforms\[0\]: expected one of "linux", "macOS", "windows", "android", "iOS", got "beos"$/);
+    await expect(lint(project, { platforms: ["beos"] })).rejects.toThrow(
+      /^platforms\[0\]: expected one of "linux", "macOS", "windows", "android", "iOS", got "beos"$/,
+    );
     await expect(lint(project, { platforms: "linux" as never })).rejects.toThrow(/^platforms: expected an array of strings/);
     expect(resolveAccess(project, { window: "main", platform: "Linux" }).allowed.length).toBeGreaterThan(0);
     expect(() => resolveAccess(project, { window: "main", platform: "constructor" })).toThrow(/^platform: expected one of/);
@@ -147,7 +174,11 @@ describe("malformed manifests and permission files are findings at their place",
     const dir = temp("manifest");
     writeFileSync(path.join(dir, "cap.json"), capability);
     const manifest = {
-      p: { default_permission: { identifier: "default", permissions: "a" }, permissions: { a: { identifier: "a", commands: { allow: ["x"] } }, b: { commands: 7 }, c: null }, permission_sets: { s: { permissions: [1] } } },
+      p: {
+        default_permission: { identifier: "default", permissions: "a" },
+        permissions: { a: { identifier: "a", commands: { allow: ["x"] } }, b: { commands: 7 }, c: null },
+        permission_sets: { s: { permissions: [1] } },
+      },
       q: { permissions: { x: { identifier: "x", commands: { allow: "y", deny: null }, scope: 5, platforms: "linux" } } },
       r: "not a manifest",
     };
@@ -157,11 +188,17 @@ describe("malformed manifests and permission files are findings at their place",
     expect(result.code).toBe(1);
     const lines = result.stdout.trim().split("\n");
     expect(lines.filter((line) => line.startsWith("m.json:")).length).toBeGreaterThanOrEqual(10);
-    expect(result.stdout).toMatch(/^m\.json:10:21: error "commands\.deny" of permission "p:a" must be a list of strings, found nothing \(the host's build rejects this manifest\) \[parse\]$/m);
+    expect(result.stdout).toMatch(
+      /^m\.json:10:21: error "commands\.deny" of permission "p:a" must be a list of strings, found nothing \(the host's build rejects this manifest\) \[parse\]$/m,
+    );
     expect(result.stdout).toMatch(/^m\.json:\d+:\d+: error manifest "r" must be an object, found a string/m);
     // The well-formed part is still used: p:a resolves.
     expect(result.stdout).not.toMatch(/unknown (permission|plugin) "p:a"/);
-    for (const argv of [["who-can", "plugin:p|x"], ["access", "--window", "main"], ["permissions", "p"]]) {
+    for (const argv of [
+      ["who-can", "plugin:p|x"],
+      ["access", "--window", "main"],
+      ["permissions", "p"],
+    ]) {
       const query = await run([...argv, "--manifest", "m.json", ...(argv[0] === "permissions" ? [] : ["cap.json"])], dir);
       expect(query.stderr, argv.join(" ")).not.toContain("internal error");
     }
@@ -171,11 +208,16 @@ describe("malformed manifests and permission files are findings at their place",
     const dir = temp("permission-files");
     writeFileSync(path.join(dir, "cap.json"), JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["a"] }));
     mkdirSync(path.join(dir, "perms"));
-    writeFileSync(path.join(dir, "perms", "p.toml"), '[[permission]]\nidentifier = "a"\ncommands.allow = "x"\n\n[default]\npermissions = 5\n\n[[set]]\nidentifier = 7\n');
+    writeFileSync(
+      path.join(dir, "perms", "p.toml"),
+      '[[permission]]\nidentifier = "a"\ncommands.allow = "x"\n\n[default]\npermissions = 5\n\n[[set]]\nidentifier = 7\n',
+    );
     writeFileSync(path.join(dir, "perms", "q.json"), JSON.stringify({ permission: { identifier: "b" }, set: [null] }));
     const result = await run(["check", "--format", "compact", "--permissions", "perms", "cap.json"], dir);
     expect(result.stderr).toBe("");
-    expect(result.stdout).toContain('perms/p.toml:1:3: error "commands.allow" of permission "a" must be a list of strings, found a string (the host\'s build rejects this permission file) [parse]');
+    expect(result.stdout).toContain(
+      'perms/p.toml:1:3: error "commands.allow" of permission "a" must be a list of strings, found a string (the host\'s build rejects this permission file) [parse]',
+    );
     expect(result.stdout).toMatch(/^perms\/p\.toml:6:\d+: error "permissions" of \[default\] must be a list of strings, found a number/m);
     expect(result.stdout).toMatch(/^perms\/p\.toml:9:\d+: error a \[\[set\]\] needs a string "identifier", found a number/m);
     expect(result.stdout).toMatch(/^perms\/q\.json:1:\d+: error \[\[permission\]\] must be a list of tables, found an object/m);

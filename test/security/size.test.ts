@@ -33,12 +33,23 @@ describe("huge and adversarial inputs stay linear", { timeout: 180_000 }, () => 
   it("20,000 remote.urls, windows and webviews, and 6,000 permissions in one capability", async () => {
     const dir = folder({
       "caps/urls.json": JSON.stringify({ ...CAPABILITY, remote: { urls: Array.from({ length: 20_000 }, (_, i) => `https://h${i}.example.com/*`) } }),
-      "caps/labels.json": JSON.stringify({ ...CAPABILITY, identifier: "labels", windows: Array.from({ length: 20_000 }, (_, i) => `w${i}`), webviews: Array.from({ length: 20_000 }, (_, i) => `v${i}`) }),
-      "caps/entries.json": JSON.stringify({ ...CAPABILITY, identifier: "entries", permissions: Array.from({ length: 6_000 }, (_, i) => `core:app:allow-nope-${i}`) }),
+      "caps/labels.json": JSON.stringify({
+        ...CAPABILITY,
+        identifier: "labels",
+        windows: Array.from({ length: 20_000 }, (_, i) => `w${i}`),
+        webviews: Array.from({ length: 20_000 }, (_, i) => `v${i}`),
+      }),
+      "caps/entries.json": JSON.stringify({
+        ...CAPABILITY,
+        identifier: "entries",
+        permissions: Array.from({ length: 6_000 }, (_, i) => `core:app:allow-nope-${i}`),
+      }),
     });
     const result = await timed(["caps"], dir);
     expect(result.seconds).toBeLessThan(90);
-    expect(result.stdout).toContain("caps/urls.json:1:89: error remote.urls lists 20,000 entries, over the limit of 1,000 caplint checks in one capability; the rest are not checked [parse]");
+    expect(result.stdout).toContain(
+      "caps/urls.json:1:89: error remote.urls lists 20,000 entries, over the limit of 1,000 caplint checks in one capability; the rest are not checked [parse]",
+    );
     expect(result.stdout).toMatch(/caps\/labels\.json:1:\d+: error windows lists 20,000 entries, over the limit of 1,000/);
     expect(result.stdout).toMatch(/caps\/labels\.json:1:\d+: error webviews lists 20,000 entries, over the limit of 1,000/);
     expect(result.stdout).toMatch(/caps\/entries\.json:1:\d+: error permissions lists 6,000 entries, over the limit of 5,000/);
@@ -56,7 +67,9 @@ describe("huge and adversarial inputs stay linear", { timeout: 180_000 }, () => 
     });
     const result = await timed([], dir);
     expect(result.seconds).toBeLessThan(30);
-    expect(result.stdout).toMatch(/invalid window pattern "\*a\*a.*" \(80000 characters\): the pattern is 80,000 characters long, over the limit of 1,024 caplint matches/);
+    expect(result.stdout).toMatch(
+      /invalid window pattern "\*a\*a.*" \(80000 characters\): the pattern is 80,000 characters long, over the limit of 1,024 caplint matches/,
+    );
     expect(result.stdout).toMatch(/invalid webview pattern .*over the limit of 1,024/);
     expect(result.stdout).toMatch(/the pattern is 2,001 characters long/);
     const access = await run(["access", "--window", `${"a".repeat(50_000)}b`, "--platform", "linux", "--format", "json"], dir);
@@ -75,7 +88,10 @@ describe("huge and adversarial inputs stay linear", { timeout: 180_000 }, () => 
             inline("urls", { remote: { urls: Array.from({ length: 20_000 }, (_, i) => `https://h${i}.example.com/*`) } }),
             inline("labels", { windows: Array.from({ length: 20_000 }, (_, i) => `w${i}`), webviews: Array.from({ length: 1_001 }, (_, i) => `v${i}`) }),
             inline("entries", { permissions: Array.from({ length: 6_000 }, (_, i) => `core:app:allow-nope-${i}`) }),
-            inline("long-url", { local: false, remote: { urls: ["https://ok.example.com", `https://example.com/${"a*".repeat(5_000)}`, "https://after.example.com"] } }),
+            inline("long-url", {
+              local: false,
+              remote: { urls: ["https://ok.example.com", `https://example.com/${"a*".repeat(5_000)}`, "https://after.example.com"] },
+            }),
           ],
         },
       },
@@ -87,11 +103,15 @@ describe("huge and adversarial inputs stay linear", { timeout: 180_000 }, () => 
     const result = await timed([], dir);
     expect(result.seconds).toBeLessThan(90);
     const conf = (line: string) => new RegExp(`^src-tauri/tauri\\.conf\\.json:\\d+:\\d+: error ${line}`, "m");
-    expect(result.stdout).toMatch(conf("remote\\.urls lists 20,000 entries, over the limit of 1,000 caplint checks in one capability; the rest are not checked \\[parse\\]$"));
+    expect(result.stdout).toMatch(
+      conf("remote\\.urls lists 20,000 entries, over the limit of 1,000 caplint checks in one capability; the rest are not checked \\[parse\\]$"),
+    );
     expect(result.stdout).toMatch(conf("windows lists 20,000 entries, over the limit of 1,000"));
     expect(result.stdout).toMatch(conf("webviews lists 1,001 entries, over the limit of 1,000"));
     expect(result.stdout).toMatch(conf("permissions lists 6,000 entries, over the limit of 5,000"));
-    expect(result.stdout).toMatch(conf("the remote URL pattern is 10,020 characters long, over the limit of 4,096 caplint compiles; it and the URLs after it are not checked \\[parse\\]$"));
+    expect(result.stdout).toMatch(
+      conf("the remote URL pattern is 10,020 characters long, over the limit of 4,096 caplint compiles; it and the URLs after it are not checked \\[parse\\]$"),
+    );
     expect(result.stdout).toMatch(conf("the window label is 5,000 characters long, over the limit of 1,024 caplint matches; it is not checked \\[parse\\]$"));
     // What is under the bounds is still checked, at its place in tauri.conf.json.
     expect(result.stdout).toMatch(conf('unknown permission "core:app:allow-nope-4999"'));
@@ -104,14 +124,25 @@ describe("huge and adversarial inputs stay linear", { timeout: 180_000 }, () => 
     const permissions = Array.from({ length: 800_000 }, (_, i) => `x:p${i}`);
     writeFileSync(path.join(dir, "one.json"), JSON.stringify({ ...CAPABILITY, permissions }));
     // Spread over many capabilities: the per-file budget holds where per-list bounds do not.
-    writeFileSync(path.join(dir, "spread.json"), JSON.stringify(Array.from({ length: 100 }, (_, c) => ({ ...CAPABILITY, identifier: `c${c}`, permissions: permissions.slice(c * 2_000, (c + 1) * 2_000) }))));
+    writeFileSync(
+      path.join(dir, "spread.json"),
+      JSON.stringify(
+        Array.from({ length: 100 }, (_, c) => ({ ...CAPABILITY, identifier: `c${c}`, permissions: permissions.slice(c * 2_000, (c + 1) * 2_000) })),
+      ),
+    );
     expect(statSync(path.join(dir, "one.json")).size).toBeGreaterThan(9_000_000);
     const started = performance.now();
     // The heap limit makes memory part of the test: about 50× the input.
-    const result = spawnSync(process.execPath, ["--max-old-space-size=700", path.join(ROOT, "bin", "caplint.js"), "check", "-f", "compact", "one.json", "spread.json"], { cwd: dir, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const result = spawnSync(
+      process.execPath,
+      ["--max-old-space-size=700", path.join(ROOT, "bin", "caplint.js"), "check", "-f", "compact", "one.json", "spread.json"],
+      { cwd: dir, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+    );
     expect((performance.now() - started) / 1000).toBeLessThan(120);
     expect(result.stderr).toBe("");
-    expect(result.stdout).toContain("one.json:1:55: error permissions lists 800,000 entries, over the limit of 5,000 caplint checks in one capability; the rest are not checked [parse]");
+    expect(result.stdout).toContain(
+      "one.json:1:55: error permissions lists 800,000 entries, over the limit of 5,000 caplint checks in one capability; the rest are not checked [parse]",
+    );
     expect(result.stdout).toMatch(/spread\.json:1:\d+: error the file lists more than 30,000 permissions and remote URLs in all/);
     expect(result.status).toBe(1);
   });

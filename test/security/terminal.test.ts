@@ -28,7 +28,11 @@ const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\
 
 function expectNoRawControls(text: string): void {
   const match = RAW_CONTROL.exec(text);
-  expect(match === null ? null : `U+${match[0].charCodeAt(0).toString(16).padStart(4, "0")} at ${match.index}: ${JSON.stringify(text.slice(Math.max(0, match.index - 40), match.index + 10))}`).toBeNull();
+  expect(
+    match === null
+      ? null
+      : `U+${match[0].charCodeAt(0).toString(16).padStart(4, "0")} at ${match.index}: ${JSON.stringify(text.slice(Math.max(0, match.index - 40), match.index + 10))}`,
+  ).toBeNull();
 }
 
 function hostileApp(): string {
@@ -52,7 +56,10 @@ function hostileApp(): string {
     ) + "\n",
   );
   // A file name carrying escape sequences, and the code frame of a line full of them.
-  writeFileSync(path.join(caps, `name${PAYLOADS.osc52Clipboard}${PAYLOADS.bidiIsolate}.json`), `{"identifier": "n", "windows": ["main"], "permissions": ["${PAYLOADS.csiClear.replace(/\u001b/g, "\\u001b")}x"], "${PAYLOADS.lineSeparator}": ${JSON.stringify(all)}}`);
+  writeFileSync(
+    path.join(caps, `name${PAYLOADS.osc52Clipboard}${PAYLOADS.bidiIsolate}.json`),
+    `{"identifier": "n", "windows": ["main"], "permissions": ["${PAYLOADS.csiClear.replace(/\u001b/g, "\\u001b")}x"], "${PAYLOADS.lineSeparator}": ${JSON.stringify(all)}}`,
+  );
   return dir;
 }
 
@@ -124,9 +131,14 @@ describe("forged lines: a newline in a file name or value never starts a line", 
     mkdirSync(path.join(dir, "caps"));
     writeFileSync(path.join(dir, "caps", "a\n::error file=x.json,line=1::forged\n.json"), "{");
     writeFileSync(path.join(dir, "caps", "b\r::warning::cr.json"), "{");
-    writeFileSync(path.join(dir, "caps", "c.json"), JSON.stringify({ identifier: "c", windows: ["w\n::error::label"], permissions: ["p\n::error::permission"] }));
+    writeFileSync(
+      path.join(dir, "caps", "c.json"),
+      JSON.stringify({ identifier: "c", windows: ["w\n::error::label"], permissions: ["p\n::error::permission"] }),
+    );
     const result = await run(["check", "--format", format, "caps"], dir);
-    const forged = result.stdout.split("\n").filter((line) => /^\s*::(error|warning)\b/.test(line) && !line.startsWith(`::error file=caps/`) && !line.startsWith(`::warning file=caps/`));
+    const forged = result.stdout
+      .split("\n")
+      .filter((line) => /^\s*::(error|warning)\b/.test(line) && !line.startsWith(`::error file=caps/`) && !line.startsWith(`::warning file=caps/`));
     expect(forged).toEqual([]);
     expectNoRawControls(result.stdout);
     expect(result.stdout).toMatch(format === "github" ? /caps\/a%0A%3A%3Aerror/ : /caps\/a\\u000a::error/);

@@ -33,22 +33,77 @@ const parses = (check: (value: any) => boolean, what: string) => (text: string) 
 
 /** Run from the temporary project, which holds a copy of the example app in `app/`, two query fixtures in `old/` and `new/`, the example recording in `events/`, and the tool-server dumps and good-server.mjs in `mcp/`. */
 export const PACKAGED_COMMANDS: PackagedCommand[] = [
-  { command: "schema", args: ["schema"], code: 0, stdout: parses((s) => s.definitions.Identifier.anyOf[0].oneOf.some((c: any) => c.const === "fs:allow-read-file"), "the editor schema") },
+  {
+    command: "schema",
+    args: ["schema"],
+    code: 0,
+    stdout: parses((s) => s.definitions.Identifier.anyOf[0].oneOf.some((c: any) => c.const === "fs:allow-read-file"), "the editor schema"),
+  },
   { command: "schema --app", args: ["schema", "--app", "app"], code: 0, stdout: /"const": "allow-greet"/ },
-  { command: "check", args: ["check", "--app", "app", "--format", "compact"], code: 1, stdout: /^app\/src-tauri\/capabilities\/default\.json:\d+:\d+: error .*\[unknown-permission\]$/m },
-  { command: "check (default, in the app)", args: ["--format", "json"], code: 1, stdout: parses((r) => r.summary.errors > 0 && r.diagnostics.length > 0, "findings") },
-  { command: "check --format sarif", args: ["check", "--app", "app", "--format", "sarif"], code: 1, stdout: parses((log) => log.runs[0].results.length > 0, "a SARIF log") },
+  {
+    command: "check",
+    args: ["check", "--app", "app", "--format", "compact"],
+    code: 1,
+    stdout: /^app\/src-tauri\/capabilities\/default\.json:\d+:\d+: error .*\[unknown-permission\]$/m,
+  },
+  {
+    command: "check (default, in the app)",
+    args: ["--format", "json"],
+    code: 1,
+    stdout: parses((r) => r.summary.errors > 0 && r.diagnostics.length > 0, "findings"),
+  },
+  {
+    command: "check --format sarif",
+    args: ["check", "--app", "app", "--format", "sarif"],
+    code: 1,
+    stdout: parses((log) => log.runs[0].results.length > 0, "a SARIF log"),
+  },
   { command: "rules", args: ["rules"], code: 0, stdout: /^unknown-permission +error/m },
-  { command: "access", args: ["access", "--app", "app", "--window", "main", "--command", "plugin:dialog|save", "--platform", "linux"], code: 0, stdout: /^ALLOWED: plugin:dialog\|save/m },
-  { command: "who-can", args: ["who-can", "plugin:opener|open_url", "--app", "app", "--platform", "linux"], code: 0, stdout: /allowed for \[windows: docs-viewer\] from https:\/\/docs\.example\.com/ },
+  {
+    command: "access",
+    args: ["access", "--app", "app", "--window", "main", "--command", "plugin:dialog|save", "--platform", "linux"],
+    code: 0,
+    stdout: /^ALLOWED: plugin:dialog\|save/m,
+  },
+  {
+    command: "who-can",
+    args: ["who-can", "plugin:opener|open_url", "--app", "app", "--platform", "linux"],
+    code: 0,
+    stdout: /allowed for \[windows: docs-viewer\] from https:\/\/docs\.example\.com/,
+  },
   { command: "matrix", args: ["matrix", "--app", "app", "--platform", "linux", "--format", "csv"], code: 0, stdout: /^command,main,settings,docs-viewer/ },
-  { command: "resolve", args: ["resolve", "--app", "app", "--platform", "linux", "--format", "json"], code: 0, stdout: parses((m) => m.platform === "linux" && "greet" in m.allowed, "the resolved model") },
+  {
+    command: "resolve",
+    args: ["resolve", "--app", "app", "--platform", "linux", "--format", "json"],
+    code: 0,
+    stdout: parses((m) => m.platform === "linux" && "greet" in m.allowed, "the resolved model"),
+  },
   { command: "diff", args: ["diff", "old", "new", "--platform", "linux"], code: 1, stdout: /^NEW ACCESS on linux \(\d+ command grants\):/ },
-  { command: "explain", args: ["explain", 'fs.read_text_file not allowed on window "settings", webview "settings", URL: local', "--app", "app", "--platform", "linux"], code: 0, stdout: /refused plugin:fs\|read_text_file for window "settings"/ },
-  { command: "permissions", args: ["permissions", "fs", "--filter", "read-file", "--platform", "linux"], code: 0, stdout: /^fs:allow-read-file {2}\(permission\)/m },
+  {
+    command: "explain",
+    args: ["explain", 'fs.read_text_file not allowed on window "settings", webview "settings", URL: local', "--app", "app", "--platform", "linux"],
+    code: 0,
+    stdout: /refused plugin:fs\|read_text_file for window "settings"/,
+  },
+  {
+    command: "permissions",
+    args: ["permissions", "fs", "--filter", "read-file", "--platform", "linux"],
+    code: 0,
+    stdout: /^fs:allow-read-file {2}\(permission\)/m,
+  },
   { command: "report --html", args: ["report", "--app", "app", "--platform", "linux", "--html", "report.html"], code: 0, stdout: /^wrote report\.html: / },
-  { command: "events", args: ["events", "--format", "compact", "events/session.jsonl"], code: 1, stdout: /^events\/session\.jsonl:\d+:\d+: error .*\[approval-lifecycle\]$/m },
-  { command: "mcp", args: ["mcp", "--format", "json", "mcp/bad.json"], code: 1, stdout: parses((r) => r.diagnostics.length > 0, "findings in the bad server's dump") },
+  {
+    command: "events",
+    args: ["events", "--format", "compact", "events/session.jsonl"],
+    code: 1,
+    stdout: /^events\/session\.jsonl:\d+:\d+: error .*\[approval-lifecycle\]$/m,
+  },
+  {
+    command: "mcp",
+    args: ["mcp", "--format", "json", "mcp/bad.json"],
+    code: 1,
+    stdout: parses((r) => r.diagnostics.length > 0, "findings in the bad server's dump"),
+  },
   // A live run from the tarball: the SDK chunk (dist/cli-bundle/mcp-sdk.cjs) must load where it is installed.
   { command: "mcp --stdio", args: ["mcp", "--stdio", "--", process.execPath, "mcp/good-server.mjs"], code: 0, stdout: /^1 file checked, no problems$/m },
   { command: "--version", args: ["--version"], code: 0, stdout: /^\d+\.\d+\.\d+\n$/ },
@@ -84,10 +139,24 @@ afterAll(() => {
 describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, () => {
   it("holds what users need and nothing of the development tree", () => {
     const files = packed.files.map((f) => f.path);
-    for (const needed of ["LICENSE", "README.md", "package.json", "bin/caplint.js", "dist/cli-bundle/main.cjs", "dist/cli-bundle/mcp-sdk.cjs", "dist/index.js", "dist/index.d.ts", "schema/capability.schema.json", "schema/caplint.config.schema.json"]) {
+    for (const needed of [
+      "LICENSE",
+      "README.md",
+      "package.json",
+      "bin/caplint.js",
+      "dist/cli-bundle/main.cjs",
+      "dist/cli-bundle/mcp-sdk.cjs",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "schema/capability.schema.json",
+      "schema/caplint.config.schema.json",
+    ]) {
       expect(files, needed).toContain(needed);
     }
-    expect(files.some((f) => f.startsWith("data/") && f.endsWith(".json")), "the built-in catalogs").toBe(true);
+    expect(
+      files.some((f) => f.startsWith("data/") && f.endsWith(".json")),
+      "the built-in catalogs",
+    ).toBe(true);
     expect(files.filter((f) => /^(src|test|fixtures|scripts|examples|node_modules)\//.test(f))).toEqual([]);
   });
 
@@ -122,6 +191,10 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
     const help = await spawnNode(["caplint", "--help"], project, undefined, {}, "npx");
     const commands = [...help.stdout.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!).filter((c) => c !== "help");
     expect(commands.length).toBeGreaterThan(5);
-    for (const command of commands) expect(PACKAGED_COMMANDS.some((entry) => entry.args[0] === command), `a PACKAGED_COMMANDS entry for ${command}`).toBe(true);
+    for (const command of commands)
+      expect(
+        PACKAGED_COMMANDS.some((entry) => entry.args[0] === command),
+        `a PACKAGED_COMMANDS entry for ${command}`,
+      ).toBe(true);
   });
 });

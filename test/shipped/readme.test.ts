@@ -55,7 +55,15 @@ function prepareSandbox(): { root: string; env: NodeJS.ProcessEnv } {
   mkdirSync(shims);
   writeFileSync(path.join(shims, "caplint"), `#!/bin/sh\nexec '${process.execPath}' '${path.join(ROOT, "bin", "caplint.js")}' "$@"\n`);
   chmodSync(path.join(shims, "caplint"), 0o755);
-  return { root, env: { ...process.env, PATH: `${shims}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`, NO_COLOR: "1", FORCE_COLOR: undefined } };
+  return {
+    root,
+    env: {
+      ...process.env,
+      PATH: `${shims}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`,
+      NO_COLOR: "1",
+      FORCE_COLOR: undefined,
+    },
+  };
 }
 
 const { root, env } = prepareSandbox();
@@ -74,15 +82,16 @@ function cdTarget(command: string): string | undefined {
 function runnablePart(line: string): string | undefined {
   const command = line.replace(/\s+#.*$/, "").trim();
   if (!command) return undefined;
-  const parts = command.split("&&").map((p) => p.trim()).filter((p) => !/^npm\b/.test(p));
+  const parts = command
+    .split("&&")
+    .map((p) => p.trim())
+    .filter((p) => !/^npm\b/.test(p));
   return parts.length ? parts.join(" && ") : undefined;
 }
 
 function outputPattern(expected: string[]): RegExp {
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const body = expected
-    .map((line) => (/^\s*(…|\.\.\.)\s*$/.test(line) ? "(?:.*\\n)*?" : `${escape(line).replaceAll("…", ".*?")}\\n`))
-    .join("");
+  const body = expected.map((line) => (/^\s*(…|\.\.\.)\s*$/.test(line) ? "(?:.*\\n)*?" : `${escape(line).replaceAll("…", ".*?")}\\n`)).join("");
   return new RegExp(`^${body}$`);
 }
 

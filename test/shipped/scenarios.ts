@@ -41,10 +41,18 @@ export const SCENARIOS: Scenario[] = [
     args: ["--help"],
     code: 0,
     stdout: (out) => {
-      for (const command of ["check", "schema", "rules", "access", "who-can", "matrix", "resolve", "diff", "permissions", "report", "events"]) expectTrue(new RegExp(`^  ${command} `, "m").test(out), `${command} in --help`);
+      for (const command of ["check", "schema", "rules", "access", "who-can", "matrix", "resolve", "diff", "permissions", "report", "events"])
+        expectTrue(new RegExp(`^  ${command} `, "m").test(out), `${command} in --help`);
     },
   },
-  { name: "an unknown option is a usage error", args: ["check", "--frobnicate"], cwd: CLI, code: 2, stdout: "", stderr: /^caplint: unknown option '--frobnicate'/ },
+  {
+    name: "an unknown option is a usage error",
+    args: ["check", "--frobnicate"],
+    cwd: CLI,
+    code: 2,
+    stdout: "",
+    stderr: /^caplint: unknown option '--frobnicate'/,
+  },
 
   {
     name: "an unknown command gets a did-you-mean and exit 2, not a path check",
@@ -54,9 +62,23 @@ export const SCENARIOS: Scenario[] = [
     stdout: "",
     stderr: /^caplint: unknown command "chek"; did you mean "check"\? \(commands: [a-z, -]*\bcheck\b[a-z, -]*; a file or folder to check must exist\)\n$/,
   },
-  { name: "an unknown command far from any: exit 2", args: ["frobnicate"], cwd: CLI, code: 2, stdout: "", stderr: /^caplint: unknown command "frobnicate" \(commands: [a-z, -]*\bcheck\b/ },
+  {
+    name: "an unknown command far from any: exit 2",
+    args: ["frobnicate"],
+    cwd: CLI,
+    code: 2,
+    stdout: "",
+    stderr: /^caplint: unknown command "frobnicate" \(commands: [a-z, -]*\bcheck\b/,
+  },
   { name: "a folder named like a word is still checked", args: ["forms"], cwd: CLI, code: 0, stdout: "4 files checked, no problems\n" },
-  { name: "a missing path with an extension is a missing path", args: ["chek.json"], cwd: CLI, code: 2, stdout: "", stderr: "caplint: chek.json: no such file or directory\n" },
+  {
+    name: "a missing path with an extension is a missing path",
+    args: ["chek.json"],
+    cwd: CLI,
+    code: 2,
+    stdout: "",
+    stderr: "caplint: chek.json: no such file or directory\n",
+  },
 
   // check
   { name: "check: a clean file", args: ["check", "forms/single.json"], cwd: CLI, code: 0, stdout: "1 file checked, no problems\n" },
@@ -95,7 +117,10 @@ export const SCENARIOS: Scenario[] = [
     code: 1,
     stdout: json((out) => {
       expectTrue(out.summary.errors === 1 && out.summary.files === 1, "one error in one file");
-      expectTrue(out.diagnostics[0].ruleId === "unknown-permission" && out.diagnostics[0].line === 1 && out.diagnostics[0].column === 62, "the finding at 1:62");
+      expectTrue(
+        out.diagnostics[0].ruleId === "unknown-permission" && out.diagnostics[0].line === 1 && out.diagnostics[0].column === 62,
+        "the finding at 1:62",
+      );
     }),
   },
   {
@@ -115,12 +140,36 @@ export const SCENARIOS: Scenario[] = [
     code: 1,
     stdout: /^::error file=mixed-folder\/typo\.json,line=1,endLine=1,col=62,endColumn=82,title=unknown-permission::/,
   },
-  { name: "check: the example app (exit 1: mistakes on purpose)", args: ["check", "--app", DEMO, "--format", "compact"], code: 1, stdout: /src-tauri\/capabilities\/default\.json:\d+:\d+: error / },
+  {
+    name: "check: the example app (exit 1: mistakes on purpose)",
+    args: ["check", "--app", DEMO, "--format", "compact"],
+    code: 1,
+    stdout: /src-tauri\/capabilities\/default\.json:\d+:\d+: error /,
+  },
   { name: "check: the app in the working directory", args: ["--format", "compact"], cwd: DEMO, code: 1, stdout: /^src-tauri\/capabilities\//m },
   { name: "check: --quiet keeps errors only", args: ["check", "-q", "--format", "compact", "suppressions/cap.json"], cwd: CLI, code: 0, stdout: "" },
-  { name: "check: --rule wins over the config", args: ["check", "--format", "compact", ".", "--rule", "unknown-field=off"], cwd: `${CLI}/config`, code: 0, stdout: "" },
-  { name: "check: -c names the config", args: ["check", "-c", "config/caplint.config.json", "--format", "compact", "config/cap.json"], cwd: CLI, code: 1, stdout: /\[unknown-field\]\n$/ },
-  { name: "check: a missing path", args: ["check", "does-not-exist.json"], cwd: CLI, code: 2, stdout: "", stderr: "caplint: does-not-exist.json: no such file or directory\n" },
+  {
+    name: "check: --rule wins over the config",
+    args: ["check", "--format", "compact", ".", "--rule", "unknown-field=off"],
+    cwd: `${CLI}/config`,
+    code: 0,
+    stdout: "",
+  },
+  {
+    name: "check: -c names the config",
+    args: ["check", "-c", "config/caplint.config.json", "--format", "compact", "config/cap.json"],
+    cwd: CLI,
+    code: 1,
+    stdout: /\[unknown-field\]\n$/,
+  },
+  {
+    name: "check: a missing path",
+    args: ["check", "does-not-exist.json"],
+    cwd: CLI,
+    code: 2,
+    stdout: "",
+    stderr: "caplint: does-not-exist.json: no such file or directory\n",
+  },
   { name: "check: no app here", args: [], cwd: `${CLI}/forms`, code: 2, stdout: "", stderr: /^caplint: no app here/ },
   { name: "check: a bad --format lists the choices", args: ["check", "forms", "--format", "xml"], cwd: CLI, code: 2, stderr: /stylish/ },
   {
@@ -146,7 +195,8 @@ export const SCENARIOS: Scenario[] = [
     args: ["check", "--fix-dry-run", "--format", "compact", "case.json"],
     cwd: "fixtures/invalid-platform/invalid",
     code: 1,
-    stdout: /^--- a\/case\.json\n\+\+\+ b\/case\.json\n@@ [\s\S]*-  "platforms": \["macos", "Linux"[\s\S]*\+  "platforms": \["macOS", "linux"[\s\S]*\[invalid-platform\]\n$/,
+    stdout:
+      /^--- a\/case\.json\n\+\+\+ b\/case\.json\n@@ [\s\S]*-  "platforms": \["macos", "Linux"[\s\S]*\+  "platforms": \["macOS", "linux"[\s\S]*\[invalid-platform\]\n$/,
   },
 
   {
@@ -156,11 +206,24 @@ export const SCENARIOS: Scenario[] = [
     code: 1,
     stdout: json((out) => {
       expectTrue(out.fixes.length === 1 && out.fixes[0].file === "case.json", "one fixed file");
-      expectTrue(out.fixes[0].diff.startsWith("--- a/case.json\n+++ b/case.json\n") && out.fixes[0].diff.includes('+  "platforms": ["macOS", "linux"'), "its unified diff");
-      expectTrue(out.diagnostics.every((d: any) => d.ruleId !== "invalid-platform" || !d.fixable), "what is left after the fixes");
+      expectTrue(
+        out.fixes[0].diff.startsWith("--- a/case.json\n+++ b/case.json\n") && out.fixes[0].diff.includes('+  "platforms": ["macOS", "linux"'),
+        "its unified diff",
+      );
+      expectTrue(
+        out.diagnostics.every((d: any) => d.ruleId !== "invalid-platform" || !d.fixable),
+        "what is left after the fixes",
+      );
     }),
   },
-  { name: "check --fix-dry-run --format sarif is refused (a diff cannot go there)", args: ["check", "--fix-dry-run", "--format", "sarif", "case.json"], cwd: "fixtures/invalid-platform/invalid", code: 2, stdout: "", stderr: /--fix-dry-run prints a diff, which sarif output cannot carry/ },
+  {
+    name: "check --fix-dry-run --format sarif is refused (a diff cannot go there)",
+    args: ["check", "--fix-dry-run", "--format", "sarif", "case.json"],
+    cwd: "fixtures/invalid-platform/invalid",
+    code: 2,
+    stdout: "",
+    stderr: /--fix-dry-run prints a diff, which sarif output cannot carry/,
+  },
 
   // check: standard input
   {
@@ -193,11 +256,40 @@ export const SCENARIOS: Scenario[] = [
     cwd: CLI,
     stdin: '{ "identifier": "main", "windows": ["main"], "permissions": ["core:default"], "platforms": ["Linux"] }\n',
     code: 0,
-    stdout: json((out) => expectTrue(out.fixes[0].file === "<stdin>" && out.fixes[0].diff.includes('+{ "identifier": "main", "windows": ["main"], "permissions": ["core:default"], "platforms": ["linux"] }'), "the fix as a diff")),
+    stdout: json((out) =>
+      expectTrue(
+        out.fixes[0].file === "<stdin>" &&
+          out.fixes[0].diff.includes('+{ "identifier": "main", "windows": ["main"], "permissions": ["core:default"], "platforms": ["linux"] }'),
+        "the fix as a diff",
+      ),
+    ),
   },
-  { name: "check - --fix is refused", args: ["check", "-", "--fix"], cwd: CLI, stdin: "{}", code: 2, stdout: "", stderr: "caplint: --fix cannot write standard input back: use --fix-dry-run to see the fixes\n" },
-  { name: "check --stdin-filename without - is a usage error", args: ["check", "forms", "--stdin-filename", "a.json"], cwd: CLI, code: 2, stdout: "", stderr: /--stdin-filename names standard input: add - to the paths/ },
-  { name: "check - -: standard input once", args: ["check", "-", "-"], cwd: CLI, stdin: "{}", code: 2, stdout: "", stderr: "caplint: - (standard input) can be given once\n" },
+  {
+    name: "check - --fix is refused",
+    args: ["check", "-", "--fix"],
+    cwd: CLI,
+    stdin: "{}",
+    code: 2,
+    stdout: "",
+    stderr: "caplint: --fix cannot write standard input back: use --fix-dry-run to see the fixes\n",
+  },
+  {
+    name: "check --stdin-filename without - is a usage error",
+    args: ["check", "forms", "--stdin-filename", "a.json"],
+    cwd: CLI,
+    code: 2,
+    stdout: "",
+    stderr: /--stdin-filename names standard input: add - to the paths/,
+  },
+  {
+    name: "check - -: standard input once",
+    args: ["check", "-", "-"],
+    cwd: CLI,
+    stdin: "{}",
+    code: 2,
+    stdout: "",
+    stderr: "caplint: - (standard input) can be given once\n",
+  },
   {
     name: "check -: broken input is a parse finding",
     args: ["check", "-", "--format", "compact"],
@@ -227,8 +319,20 @@ export const SCENARIOS: Scenario[] = [
     stdout: "",
     files: { "capability.schema.json": json((schema) => expectTrue(Array.isArray(schema.definitions.Identifier.anyOf), "the editor schema")) },
   },
-  { name: "rules -o writes the list", args: ["rules", "-f", "json", "-o", "{tmp}/rules.json"], code: 0, stdout: "", files: { "rules.json": json((rows) => expectTrue(rows.length > 20, "every rule")) } },
-  { name: "-o to a folder that does not exist fails with exit 2", args: ["rules", "-o", "{tmp}/no/such/dir/rules.txt"], code: 2, stdout: "", stderr: /^caplint: --output .*: cannot write the report/ },
+  {
+    name: "rules -o writes the list",
+    args: ["rules", "-f", "json", "-o", "{tmp}/rules.json"],
+    code: 0,
+    stdout: "",
+    files: { "rules.json": json((rows) => expectTrue(rows.length > 20, "every rule")) },
+  },
+  {
+    name: "-o to a folder that does not exist fails with exit 2",
+    args: ["rules", "-o", "{tmp}/no/such/dir/rules.txt"],
+    code: 2,
+    stdout: "",
+    stderr: /^caplint: --output .*: cannot write the report/,
+  },
 
   // rules
   { name: "rules: a table", args: ["rules"], code: 0, stdout: /^duplicate-capability +error/m },
@@ -236,7 +340,12 @@ export const SCENARIOS: Scenario[] = [
     name: "rules: json with docs paths",
     args: ["rules", "--format", "json"],
     code: 0,
-    stdout: json((rows) => expectTrue(rows.some((r: any) => r.id === "invalid-platform" && r.docs === "docs/rules/invalid-platform.md" && r.fixable === true), "invalid-platform listed with its docs")),
+    stdout: json((rows) =>
+      expectTrue(
+        rows.some((r: any) => r.id === "invalid-platform" && r.docs === "docs/rules/invalid-platform.md" && r.fixable === true),
+        "invalid-platform listed with its docs",
+      ),
+    ),
   },
 
   // access
@@ -256,13 +365,21 @@ export const SCENARIOS: Scenario[] = [
       "",
     ].join("\n"),
   },
-  { name: "access: not allowed exits 1", args: ["access", "--window", "settings", "--command", "plugin:fs|read_file", "--platform", "linux"], cwd: DEMO, code: 1, stdout: /^NOT ALLOWED: plugin:fs\|read_file \(not-granted\) on linux$/m },
+  {
+    name: "access: not allowed exits 1",
+    args: ["access", "--window", "settings", "--command", "plugin:fs|read_file", "--platform", "linux"],
+    cwd: DEMO,
+    code: 1,
+    stdout: /^NOT ALLOWED: plugin:fs\|read_file \(not-granted\) on linux$/m,
+  },
   {
     name: "access: everything a window may call, as JSON",
     args: ["access", "--window", "main", "--platform", "linux", "--format", "json"],
     cwd: DEMO,
     code: 0,
-    stdout: json((out) => expectTrue(out.window === "main" && out.allowed.some((a: any) => a.command === "plugin:dialog|save"), "dialog save allowed for main")),
+    stdout: json((out) =>
+      expectTrue(out.window === "main" && out.allowed.some((a: any) => a.command === "plugin:dialog|save"), "dialog save allowed for main"),
+    ),
   },
   {
     name: "access: an app command the host does not check (no app permissions) is not a NOT ALLOWED",
@@ -294,7 +411,13 @@ export const SCENARIOS: Scenario[] = [
     code: 0,
     stdout: json((out) => expectTrue(out.explanation.verdict === "unchecked" && out.explanation.enforced === false, "verdict unchecked")),
   },
-  { name: "access -C is --command; -q prints nothing, the exit code answers (yes)", args: ["access", "-w", "main", "-C", "plugin:dialog|save", "-q", "--platform", "linux"], cwd: DEMO, code: 0, stdout: "" },
+  {
+    name: "access -C is --command; -q prints nothing, the exit code answers (yes)",
+    args: ["access", "-w", "main", "-C", "plugin:dialog|save", "-q", "--platform", "linux"],
+    cwd: DEMO,
+    code: 0,
+    stdout: "",
+  },
   { name: "access -q (no)", args: ["access", "-w", "settings", "-C", "plugin:fs|read_file", "-q", "--platform", "linux"], cwd: DEMO, code: 1, stdout: "" },
   {
     name: "access -o writes the answer to a file, exit code unchanged",
@@ -312,16 +435,42 @@ export const SCENARIOS: Scenario[] = [
     args: ["who-can", "plugin:opener|open_url", "--platform", "linux"],
     cwd: DEMO,
     code: 0,
-    stdout: /^plugin:opener\|open_url on linux\n  allowed for \[windows: docs-viewer\] from https:\/\/docs\.example\.com\n    by capability remote-docs › opener:allow-open-url  \(src-tauri\/capabilities\/remote-docs\.json:8\)\n/,
+    stdout:
+      /^plugin:opener\|open_url on linux\n  allowed for \[windows: docs-viewer\] from https:\/\/docs\.example\.com\n    by capability remote-docs › opener:allow-open-url  \(src-tauri\/capabilities\/remote-docs\.json:8\)\n/,
   },
-  { name: "who-can: json", args: ["who-can", "plugin:dialog|save", "--platform", "linux", "--format", "json"], cwd: DEMO, code: 0, stdout: json((out) => expectTrue(typeof out === "object" && out !== null, "a JSON object")) },
+  {
+    name: "who-can: json",
+    args: ["who-can", "plugin:dialog|save", "--platform", "linux", "--format", "json"],
+    cwd: DEMO,
+    code: 0,
+    stdout: json((out) => expectTrue(typeof out === "object" && out !== null, "a JSON object")),
+  },
 
   // matrix
-  { name: "matrix: text", args: ["matrix", "--platform", "linux"], cwd: DEMO, code: 0, stdout: /^platform linux, origin local; ✔ callable, ✖ granted but denied, · not granted\ncommand +main +settings +docs-viewer\n/ },
+  {
+    name: "matrix: text",
+    args: ["matrix", "--platform", "linux"],
+    cwd: DEMO,
+    code: 0,
+    stdout: /^platform linux, origin local; ✔ callable, ✖ granted but denied, · not granted\ncommand +main +settings +docs-viewer\n/,
+  },
   { name: "matrix: csv", args: ["matrix", "--platform", "linux", "--format", "csv"], cwd: DEMO, code: 0, stdout: /^command,main,settings,docs-viewer\r?\n/ },
-  { name: "matrix: json", args: ["matrix", "--platform", "linux", "--format", "json"], cwd: DEMO, code: 0, stdout: json((out) => expectTrue(typeof out === "object", "a JSON matrix")) },
+  {
+    name: "matrix: json",
+    args: ["matrix", "--platform", "linux", "--format", "json"],
+    cwd: DEMO,
+    code: 0,
+    stdout: json((out) => expectTrue(typeof out === "object", "a JSON matrix")),
+  },
 
-  { name: "matrix -o writes the matrix", args: ["matrix", "--platform", "linux", "-f", "csv", "-o", "{tmp}/m.csv"], cwd: DEMO, code: 0, stdout: "", files: { "m.csv": (csv) => expectTrue(csv.startsWith("command,main,settings,docs-viewer"), "the CSV") } },
+  {
+    name: "matrix -o writes the matrix",
+    args: ["matrix", "--platform", "linux", "-f", "csv", "-o", "{tmp}/m.csv"],
+    cwd: DEMO,
+    code: 0,
+    stdout: "",
+    files: { "m.csv": (csv) => expectTrue(csv.startsWith("command,main,settings,docs-viewer"), "the CSV") },
+  },
 
   // resolve
   {
@@ -333,21 +482,62 @@ export const SCENARIOS: Scenario[] = [
   },
 
   // diff
-  { name: "diff: new access exits 1", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--platform", "linux"], code: 1, stdout: /^NEW ACCESS on linux \(7 command grants\):\n/ },
-  { name: "diff: no new access exits 0", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app`, "--platform", "linux"], code: 0, stdout: "no new access on linux\n" },
+  {
+    name: "diff: new access exits 1",
+    args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--platform", "linux"],
+    code: 1,
+    stdout: /^NEW ACCESS on linux \(7 command grants\):\n/,
+  },
+  {
+    name: "diff: no new access exits 0",
+    args: ["diff", `${QUERIES}/app`, `${QUERIES}/app`, "--platform", "linux"],
+    code: 0,
+    stdout: "no new access on linux\n",
+  },
   { name: "diff -q: the exit code only", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--platform", "linux", "-q"], code: 1, stdout: "" },
-  { name: "diff: json", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--platform", "linux", "--format", "json"], code: 1, stdout: json((out) => expectTrue(out.added.length > 0, "added grants")) },
+  {
+    name: "diff: json",
+    args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--platform", "linux", "--format", "json"],
+    code: 1,
+    stdout: json((out) => expectTrue(out.added.length > 0, "added grants")),
+  },
 
   // permissions
-  { name: "permissions: one plugin, filtered", args: ["permissions", "fs", "--filter", "read-file", "--platform", "linux"], code: 0, stdout: /^fs:allow-read-file  \(permission\)\n  Enables the read_file command without any pre-configured scope\.\n  allows: plugin:fs\|read_file\n/ },
-  { name: "permissions: json", args: ["permissions", "dialog", "--format", "json", "--platform", "linux"], code: 0, stdout: json((rows) => expectTrue(JSON.stringify(rows).includes("dialog:allow-save"), "dialog:allow-save listed")) },
+  {
+    name: "permissions: one plugin, filtered",
+    args: ["permissions", "fs", "--filter", "read-file", "--platform", "linux"],
+    code: 0,
+    stdout: /^fs:allow-read-file  \(permission\)\n  Enables the read_file command without any pre-configured scope\.\n  allows: plugin:fs\|read_file\n/,
+  },
+  {
+    name: "permissions: json",
+    args: ["permissions", "dialog", "--format", "json", "--platform", "linux"],
+    code: 0,
+    stdout: json((rows) => expectTrue(JSON.stringify(rows).includes("dialog:allow-save"), "dialog:allow-save listed")),
+  },
 
   // events (its own suite tests it in depth: test/events)
-  { name: "events: a recording with mistakes", args: ["events", "--format", "compact", "examples/events/session.jsonl"], code: 1, stdout: /^examples\/events\/session\.jsonl:7:36: error .*\[approval-lifecycle\]$/m },
-  { name: "events -: standard input", args: ["events", "-", "--format", "json"], stdin: '{"type":"done","output_tokens":-1}\n', code: 1, stdout: json((out) => expectTrue(out.diagnostics.length > 0, "findings")) },
+  {
+    name: "events: a recording with mistakes",
+    args: ["events", "--format", "compact", "examples/events/session.jsonl"],
+    code: 1,
+    stdout: /^examples\/events\/session\.jsonl:7:36: error .*\[approval-lifecycle\]$/m,
+  },
+  {
+    name: "events -: standard input",
+    args: ["events", "-", "--format", "json"],
+    stdin: '{"type":"done","output_tokens":-1}\n',
+    code: 1,
+    stdout: json((out) => expectTrue(out.diagnostics.length > 0, "findings")),
+  },
 
   // mcp (its own suite tests it in depth)
-  { name: "mcp: a dump with findings", args: ["mcp", "--format", "json", "fixtures/mcp/dumps/bad.json"], code: 1, stdout: json((out) => expectTrue(out.diagnostics.length > 0 && out.summary.errors > 0, "findings")) },
+  {
+    name: "mcp: a dump with findings",
+    args: ["mcp", "--format", "json", "fixtures/mcp/dumps/bad.json"],
+    code: 1,
+    stdout: json((out) => expectTrue(out.diagnostics.length > 0 && out.summary.errors > 0, "findings")),
+  },
 
   // report
   {
@@ -358,6 +548,12 @@ export const SCENARIOS: Scenario[] = [
     stdout: /^wrote .*report\.html: /,
     files: { "report.html": (html) => expectTrue(html.startsWith("<!doctype html>") && html.includes("</html>"), "an HTML page") },
   },
-  { name: "report --html - prints the page", args: ["report", "--html", "-", "--platform", "linux"], cwd: DEMO, code: 0, stdout: /^<!doctype html>[\s\S]*<\/html>\n?$/ },
+  {
+    name: "report --html - prints the page",
+    args: ["report", "--html", "-", "--platform", "linux"],
+    cwd: DEMO,
+    code: 0,
+    stdout: /^<!doctype html>[\s\S]*<\/html>\n?$/,
+  },
   { name: "report without --html is a usage error", args: ["report"], cwd: DEMO, code: 2, stdout: "", stderr: /--html FILE/ },
 ];

@@ -1,7 +1,15 @@
 import { checkIdentifier } from "./identifier.js";
 import { spellCommand, spellIdentifier, spellingOfManifest, spellManifest, spellName, type Spelling } from "./brand.js";
 import { nearest } from "../../core/did-you-mean.js";
-import { historyCatalogOf, isCheckableVersion, LATEST_RELEASE, type Existence, type IdentifierHistory, type LockedCrate, type VersionHistory } from "./versions.js";
+import {
+  historyCatalogOf,
+  isCheckableVersion,
+  LATEST_RELEASE,
+  type Existence,
+  type IdentifierHistory,
+  type LockedCrate,
+  type VersionHistory,
+} from "./versions.js";
 import { APP_KEY, type AclManifests, type Manifest, type ManifestProvenance, type PermissionDef, type PermissionSetDef } from "./types.js";
 
 export type TopLevelLookup =
@@ -211,10 +219,7 @@ export function normalizeManifest(manifest: Manifest): Manifest {
 
 /** Rewrites of a wrong identifier that undo the usual mistakes, most specific first. */
 export function commonMistakeCandidates(identifier: string): string[] {
-  const base = identifier
-    .trim()
-    .replace(/_/g, "-")
-    .replace(/\./g, ":");
+  const base = identifier.trim().replace(/_/g, "-").replace(/\./g, ":");
   const candidates = new Set<string>([base, base.toLowerCase()]);
   // `fs-read` (from `fs_read`): the first hyphen may have been meant as the prefix separator.
   if (!base.includes(":") && base.includes("-")) candidates.add(base.replace("-", ":"));

@@ -46,7 +46,10 @@ function checkIdentifierUncached(id: string): IdentifierCheck {
       if (c === 58 && previous === 45) return { ok: false, message: `a ':' cannot follow a hyphen (${at})` };
       if (c === 45 && previous === 58) return { ok: false, message: `a hyphen cannot follow a ':' (${at})` };
       if (c === 58 && previous === 58) return { ok: false, message: `identifiers cannot contain '::' (${at})` };
-      return { ok: false, message: `identifiers can only contain ASCII letters, digits, inner hyphens and ':' separators, found ${JSON.stringify(id[i])} ${at}` };
+      return {
+        ok: false,
+        message: `identifiers can only contain ASCII letters, digits, inner hyphens and ':' separators, found ${JSON.stringify(id[i])} ${at}`,
+      };
     }
   }
   const last = id.charCodeAt(id.length - 1);

@@ -44,11 +44,15 @@ export function compareManifest(key: string, manifest: Manifest, reference: Mani
   for (const [name, def] of Object.entries(reference.permissions)) {
     const own = ownEntry(manifest.permissions, name);
     if (!own) {
-      if (existence(name) === true) differences.push({ key, name, path: [key, "permissions"], message: `the manifest lacks "${qualified(name)}", which ${where} defines` });
+      if (existence(name) === true)
+        differences.push({ key, name, path: [key, "permissions"], message: `the manifest lacks "${qualified(name)}", which ${where} defines` });
       continue;
     }
     const lost = lostCommands(name, own, def);
-    for (const [side, commands] of [["allow", lost.allow], ["deny", lost.deny]] as const) {
+    for (const [side, commands] of [
+      ["allow", lost.allow],
+      ["deny", lost.deny],
+    ] as const) {
       if (commands.length === 0) continue;
       differences.push({
         key,
@@ -77,8 +81,10 @@ export function compareManifest(key: string, manifest: Manifest, reference: Mani
   for (const [name, own, expected, path] of sets) {
     if (!expected) continue;
     if (!own) {
-      if (name !== "default" && existence(name) === true) differences.push({ key, name, path: [key, "permission_sets"], message: `the manifest lacks the set "${qualified(name)}", which ${where} defines` });
-      else if (name === "default" && membersKnown) differences.push({ key, name, path: [key, "default_permission"], message: `the manifest has no "${qualified("default")}", which ${where} defines` });
+      if (name !== "default" && existence(name) === true)
+        differences.push({ key, name, path: [key, "permission_sets"], message: `the manifest lacks the set "${qualified(name)}", which ${where} defines` });
+      else if (name === "default" && membersKnown)
+        differences.push({ key, name, path: [key, "default_permission"], message: `the manifest has no "${qualified("default")}", which ${where} defines` });
       continue;
     }
     if (!membersKnown) continue;

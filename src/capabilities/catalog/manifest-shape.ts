@@ -14,7 +14,8 @@ export interface ShapeProblem {
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
-const typeName = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`);
+const typeName = (value: unknown) =>
+  value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
 
 class Checker {
   readonly problems: ShapeProblem[] = [];
@@ -54,7 +55,12 @@ export function checkAclManifests(value: unknown): { manifests: AclManifests; pr
 }
 
 function checkManifest(checker: Checker, raw: Record<string, unknown>, base: JsonPath, key: string): Manifest {
-  const manifest: Manifest = { default_permission: null, permissions: {}, permission_sets: {}, global_scope_schema: (raw.global_scope_schema ?? null) as Manifest["global_scope_schema"] };
+  const manifest: Manifest = {
+    default_permission: null,
+    permissions: {},
+    permission_sets: {},
+    global_scope_schema: (raw.global_scope_schema ?? null) as Manifest["global_scope_schema"],
+  };
   if (raw.default_permission !== undefined && raw.default_permission !== null) {
     const set = checker.object(raw.default_permission, [...base, "default_permission"], `the default permission of "${key}"`);
     if (set) manifest.default_permission = checkSet(checker, set, [...base, "default_permission"], "default");
@@ -100,12 +106,17 @@ function checkPermission(checker: Checker, raw: Record<string, unknown>, path: J
       for (const side of ["allow", "deny"] as const) {
         if (scope[side] === undefined || scope[side] === null) continue;
         if (Array.isArray(scope[side])) kept[side] = scope[side];
-        else checker.problems.push({ path: [...path, "scope", side], message: `"scope.${side}" of permission "${id}" must be a list, found ${typeName(scope[side])}` });
+        else
+          checker.problems.push({
+            path: [...path, "scope", side],
+            message: `"scope.${side}" of permission "${id}" must be a list, found ${typeName(scope[side])}`,
+          });
       }
       if (kept.allow || kept.deny) def.scope = kept;
     }
   }
-  if (raw.platforms !== undefined && raw.platforms !== null) def.platforms = checker.strings(raw.platforms, [...path, "platforms"], `"platforms" of permission "${id}"`);
+  if (raw.platforms !== undefined && raw.platforms !== null)
+    def.platforms = checker.strings(raw.platforms, [...path, "platforms"], `"platforms" of permission "${id}"`);
   return def;
 }
 
@@ -127,18 +138,24 @@ export function checkPermissionFile(value: unknown): ShapeProblem[] {
   list("set").forEach((raw, index) => {
     const set = checker.object(raw, ["set", index], "a [[set]]");
     if (!set) return;
-    if (typeof set.identifier !== "string") checker.problems.push({ path: ["set", index, "identifier"], message: `a [[set]] needs a string "identifier", found ${typeName(set.identifier)}` });
+    if (typeof set.identifier !== "string")
+      checker.problems.push({ path: ["set", index, "identifier"], message: `a [[set]] needs a string "identifier", found ${typeName(set.identifier)}` });
     checker.strings(set.permissions, ["set", index, "permissions"], `"permissions" of set ${JSON.stringify(set.identifier)}`);
   });
   list("permission").forEach((raw, index) => {
     const permission = checker.object(raw, ["permission", index], "a [[permission]]");
     if (!permission) return;
     const id = typeof permission.identifier === "string" ? permission.identifier : undefined;
-    if (id === undefined) checker.problems.push({ path: ["permission", index, "identifier"], message: `a [[permission]] needs a string "identifier", found ${typeName(permission.identifier)}` });
+    if (id === undefined)
+      checker.problems.push({
+        path: ["permission", index, "identifier"],
+        message: `a [[permission]] needs a string "identifier", found ${typeName(permission.identifier)}`,
+      });
     if (permission.commands === undefined) return;
     const commands = checker.object(permission.commands, ["permission", index, "commands"], `"commands" of permission ${JSON.stringify(id)}`);
     if (!commands) return;
-    for (const side of ["allow", "deny"] as const) checker.strings(commands[side], ["permission", index, "commands", side], `"commands.${side}" of permission ${JSON.stringify(id)}`, true);
+    for (const side of ["allow", "deny"] as const)
+      checker.strings(commands[side], ["permission", index, "commands", side], `"commands.${side}" of permission ${JSON.stringify(id)}`, true);
   });
   return checker.problems;
 }

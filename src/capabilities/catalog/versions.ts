@@ -183,7 +183,10 @@ export const releaseLine = (version: string) => version.replace(/^(\d+\.\d+)\.\d
  * `>=2.1, <2.3`, `2.*`), or undefined. A bare version is a caret requirement, as in Cargo.
  */
 export function newestMatching(requirement: string, versions: readonly string[]): string | undefined {
-  const comparators = requirement.split(",").map((part) => part.trim()).filter(Boolean);
+  const comparators = requirement
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
   if (comparators.length === 0) return undefined;
   const tests: Array<(v: string) => boolean> = [];
   for (const comparator of comparators) {

@@ -24,7 +24,9 @@ interface AccessOptions extends QueryOptions {
 export function registerAccess(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
   const command = program
     .command("access")
-    .description("what a window (or webview) may call from an origin, and why, on every platform unless --platform; with --command, one yes/no answer (exit 0/1)")
+    .description(
+      "what a window (or webview) may call from an origin, and why, on every platform unless --platform; with --command, one yes/no answer (exit 0/1)",
+    )
     .requiredOption("-w, --window <label>", "window label")
     .option("--webview <label>", "webview label (default: the window's label)")
     .option("-u, --url <url>", "origin of the calling page (default: the app's own local pages)")
@@ -37,10 +39,21 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
     const webview = options.webview ?? window;
 
     if (options.command !== undefined) {
-      const index = new CommandIndex(project.catalog, groups.flatMap((g) => [...g.model.allowed.keys(), ...g.model.denied.keys()]));
+      const index = new CommandIndex(
+        project.catalog,
+        groups.flatMap((g) => [...g.model.allowed.keys(), ...g.model.denied.keys()]),
+      );
       const lookup = lookupCommand(options.command, index);
-      if (!lookup.ok) throw new UsageError(`--command ${options.command}: ${lookup.message}${lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : ""}`);
-      const call = explainCall(project, groups, { command: lookup.command, known: lookup.known, suggestions: lookup.suggestions, window, webview, origin }, (at) => lines.line(at.file, at.path));
+      if (!lookup.ok)
+        throw new UsageError(
+          `--command ${options.command}: ${lookup.message}${lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : ""}`,
+        );
+      const call = explainCall(
+        project,
+        groups,
+        { command: lookup.command, known: lookup.known, suggestions: lookup.suggestions, window, webview, origin },
+        (at) => lines.line(at.file, at.path),
+      );
       const answer = { window, webview, origin, asked, capabilities: capabilitiesCovering(groups, window, webview, origin), call, lines };
       io.stdout.write(options.format === "json" ? renderCallJson(answer) : renderCallText(answer));
       setExitCode(exitCodeFor({ failed: !call.verdicts.every((v) => v.explanation.verdict === "allowed" || v.explanation.verdict === "unchecked") }));
@@ -73,7 +86,16 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
       }
     }
     const byCommand = <T extends { command: string }>(a: T, b: T) => (a.command < b.command ? -1 : a.command > b.command ? 1 : 0);
-    const answer = { window, webview, origin, asked, capabilities: capabilities.values(), allowed: [...allowed.values()].sort(byCommand), denied: [...denied.values()].sort(byCommand), lines };
+    const answer = {
+      window,
+      webview,
+      origin,
+      asked,
+      capabilities: capabilities.values(),
+      allowed: [...allowed.values()].sort(byCommand),
+      denied: [...denied.values()].sort(byCommand),
+      lines,
+    };
     io.stdout.write(options.format === "json" ? renderAccessJson(answer) : renderAccessText(answer));
     setExitCode(exitCodeFor({ failed: false }));
   });

@@ -47,12 +47,26 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
     .addOption(platformOption("resolve for these platforms only (default: all five)"))
     .addOption(configOption())
     .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
-    .option("--only <ids>", "run only these rules (comma-separated, repeatable); parse and schema always run", (v: string, p: string[]) => [...p, ...v.split(",").map((id) => id.trim()).filter(Boolean)], [])
+    .option(
+      "--only <ids>",
+      "run only these rules (comma-separated, repeatable); parse and schema always run",
+      (v: string, p: string[]) => [
+        ...p,
+        ...v
+          .split(",")
+          .map((id) => id.trim())
+          .filter(Boolean),
+      ],
+      [],
+    )
     .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
     .option("--fix", "apply safe fixes to the files, then report what is left")
     .option("--fix-dry-run", "print the safe fixes as a diff without writing, then report what is left")
     .option("--watch", "check again on every change of a capability, permission, manifest or config file (Ctrl-C stops)")
-    .option("--stdin-filename <name>", "with - among the paths: the file name standard input stands for (its extension picks JSON or TOML; default <stdin>, JSON)")
+    .option(
+      "--stdin-filename <name>",
+      "with - among the paths: the file name standard input stands for (its extension picks JSON or TOML; default <stdin>, JSON)",
+    )
     .option("-q, --quiet", "report errors only")
     .option("--color", "force colour")
     .option("--no-color", "disable colour")
@@ -68,7 +82,12 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
     });
 }
 
-async function runCheck(paths: string[], options: CheckOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<{ code: number; inputs: string[] }> {
+async function runCheck(
+  paths: string[],
+  options: CheckOptions,
+  io: MainOptions,
+  allRules: ReadonlyMap<string, RuleMeta>,
+): Promise<{ code: number; inputs: string[] }> {
   const settings = await capabilitySettings(options, io.cwd, allRules);
   const config = settings.config;
   const stdin = await standardInput(paths, options, io);
@@ -155,7 +174,8 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions,
 async function standardInput(paths: string[], options: CheckOptions, io: MainOptions): Promise<{ name: string; text: string } | undefined> {
   const dashes = paths.filter((p) => p === "-").length;
   if (dashes === 0) {
-    if (options.stdinFilename !== undefined) throw new UsageError("--stdin-filename names standard input: add - to the paths (caplint check - --stdin-filename FILE)");
+    if (options.stdinFilename !== undefined)
+      throw new UsageError("--stdin-filename names standard input: add - to the paths (caplint check - --stdin-filename FILE)");
     return undefined;
   }
   if (dashes > 1) throw new UsageError("- (standard input) can be given once");

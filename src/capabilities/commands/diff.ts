@@ -13,7 +13,9 @@ import type { SetExitCode } from "../../core/command.js";
 export function registerDiff(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   const command = program
     .command("diff")
-    .description('access NEW grants that OLD did not, and access removed, on every platform unless --platform; exit 1 when anything is new (a "no new access" gate)')
+    .description(
+      'access NEW grants that OLD did not, and access removed, on every platform unless --platform; exit 1 when anything is new (a "no new access" gate)',
+    )
     .argument("<old>", "old app folder or capabilities folder")
     .argument("<new>", "new app folder or capabilities folder");
   for (const option of addQueryOptions(program.createCommand("diff"), ["text", "json"]).options) {

@@ -25,7 +25,7 @@ const EXAMPLE = `caplint explain 'fs.read_text_file not allowed on window "main"
 export function registerExplain(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
   const command = program
     .command("explain")
-    .description("paste the host's \"not allowed\" error: why the call was refused, and the smallest capability entry that allows it")
+    .description('paste the host\'s "not allowed" error: why the call was refused, and the smallest capability entry that allows it')
     .argument("<message>", "the error text as the runtime printed it (- reads it from standard input)")
     .option("-w, --window <label>", "the calling window, when the message does not name it (release builds)")
     .option("--webview <label>", "the calling webview, when the message does not name it")
@@ -51,7 +51,12 @@ export function registerExplain(program: Command, io: MainOptions, setExitCode: 
     const webview = options.webview ?? refusal.webview ?? window;
     const origin = originOf(options.url ?? refusal.url, project);
     const lines = new SourceLines(project);
-    const call = explainCall(project, groups, { command: lookup.command, known: lookup.known, suggestions: lookup.suggestions, window, webview, origin }, (at) => lines.line(at.file, at.path));
+    const call = explainCall(
+      project,
+      groups,
+      { command: lookup.command, known: lookup.known, suggestions: lookup.suggestions, window, webview, origin },
+      (at) => lines.line(at.file, at.path),
+    );
 
     if (options.format === "json") {
       io.stdout.write(JSON.stringify({ refusal, platforms: asked, notes, ...callJson(call, lines) }, null, 2) + "\n");
@@ -64,7 +69,9 @@ export function registerExplain(program: Command, io: MainOptions, setExitCode: 
       ];
       if (call.verdicts.every((v) => v.explanation.verdict === "allowed")) {
         out.push("");
-        out.push("caplint finds the call allowed: the message comes from a build with other capabilities (rebuild the app), another platform, or another window or URL than the one given");
+        out.push(
+          "caplint finds the call allowed: the message comes from a build with other capabilities (rebuild the app), another platform, or another window or URL than the one given",
+        );
       }
       io.stdout.write(textLines(out));
     }

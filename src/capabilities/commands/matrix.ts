@@ -17,7 +17,9 @@ interface MatrixOptions extends QueryOptions {
 export function registerMatrix(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
   const command = program
     .command("matrix")
-    .description("windows × commands: who can call what, on every platform unless --platform (labels from tauri.conf.json, else the literal labels in capabilities)")
+    .description(
+      "windows × commands: who can call what, on every platform unless --platform (labels from tauri.conf.json, else the literal labels in capabilities)",
+    )
     .option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v: string, p: string[]) => [...p, v], [])
     .option("-u, --url <url>", "origin of the calling pages (default: local)");
   addQueryOptions(command, ["text", "json", "csv"]).action(async (paths: string[], options: MatrixOptions) => {

@@ -30,7 +30,10 @@ export function registerPermissions(program: Command, io: MainOptions, setExitCo
   for (const option of addQueryOptions(program.createCommand("permissions"), ["text", "json"]).options) command.addOption(option);
   command.action(async (plugin: string | undefined, options: PermissionsOptions) => {
     // The app here (or --app) contributes its manifests and permissions; elsewhere the built-in catalog answers.
-    const project = await loadProject({ ...applyConfig(loadOptionsFrom([], options, io.cwd), await capabilitySettings(options, io.cwd, allRules)), discover: false });
+    const project = await loadProject({
+      ...applyConfig(loadOptionsFrom([], options, io.cwd), await capabilitySettings(options, io.cwd, allRules)),
+      discover: false,
+    });
     if (plugin !== undefined && !project.catalog.has(plugin)) {
       const close = nearest(plugin, project.catalog.keys(), 3);
       throw new UsageError(`unknown plugin "${plugin}"${close.length ? `; did you mean ${quoteList(close)}?` : ""} (known: caplint permissions --format json)`);

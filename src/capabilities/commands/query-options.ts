@@ -47,7 +47,12 @@ export function askedPlatforms(options: Pick<QueryOptions, "platform">): string[
 }
 
 /** The project, resolved for every platform asked, platforms that resolve alike grouped. */
-export async function loadGroups(paths: string[], options: QueryOptions, io: MainOptions, settings: Settings): Promise<{ project: Project; asked: string[]; groups: PlatformGroup[] }> {
+export async function loadGroups(
+  paths: string[],
+  options: QueryOptions,
+  io: MainOptions,
+  settings: Settings,
+): Promise<{ project: Project; asked: string[]; groups: PlatformGroup[] }> {
   // The config's app and manifests apply as in `check`, so a query answers for the app `check` checks.
   const project = await loadProject(applyConfig(loadOptionsFrom(paths, options, io.cwd), settings));
   const asked = askedPlatforms(options);
@@ -60,7 +65,12 @@ export function singlePlatform(options: Pick<QueryOptions, "platform">): string 
   return options.platform?.[0] ?? runningPlatform();
 }
 
-export async function loadModel(paths: string[], options: QueryOptions, io: MainOptions, settings: Settings): Promise<{ project: Project; model: ResolvedModel }> {
+export async function loadModel(
+  paths: string[],
+  options: QueryOptions,
+  io: MainOptions,
+  settings: Settings,
+): Promise<{ project: Project; model: ResolvedModel }> {
   const platform = singlePlatform(options);
   const project = await loadProject(applyConfig(loadOptionsFrom(paths, options, io.cwd), settings));
   return { project, model: resolveProject(project, platform) };

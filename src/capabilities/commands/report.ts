@@ -33,9 +33,15 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
     .option("--against <dir>", "a baseline version of the app (folder) to compare with: what this version grants beyond it is new")
     .option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v: string, p: string[]) => [...p, v], [])
     .option("-u, --url <url>", "origin of the calling pages: a URL, or local (default: every origin, local pages and every remote pattern)")
-    .option("--rule <id=severity>", "set a rule's severity for the findings shown: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], []);
+    .option(
+      "--rule <id=severity>",
+      "set a rule's severity for the findings shown: off, warning or error (repeatable)",
+      (v: string, p: string[]) => [...p, v],
+      [],
+    );
   addQueryOptions(command, ["html"]).action(async (paths: string[], options: ReportOptions) => {
-    if (options.html === undefined || options.html === "") throw new UsageError("report: say where to write it with --html FILE (or --html - for standard output)");
+    if (options.html === undefined || options.html === "")
+      throw new UsageError("report: say where to write it with --html FILE (or --html - for standard output)");
     // The same settings as `check`, so both count the same findings.
     const settings = await capabilitySettings(options, io.cwd, allRules);
     const { project, asked, groups } = await loadGroups(paths, options, io, settings);

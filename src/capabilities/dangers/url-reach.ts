@@ -108,7 +108,6 @@ function closingParen(text: string, open: number): number {
   return text.length;
 }
 
-
 /** A host under the reserved `.invalid` domain: a hostname pattern matching it matches every host. */
 const PROBE_HOST = "caplint-probe.invalid";
 /** An address from TEST-NET-3 (RFC 5737): a pattern matching it reaches arbitrary IP addresses. */
@@ -143,8 +142,10 @@ export function describeReach(reach: HostReach): string {
   if (reach.anyHost) return "any host";
   const parts: string[] = [];
   // An address pattern (`203.0.*`) fills to a mangled host: its IP example says more.
-  if (reach.registrable !== undefined && !(reach.anyIp && /^\d/.test(reach.registrable))) parts.push(`hosts anyone can register, such as "${reach.registrable}"`);
-  if (reach.anyIp) parts.push(`IP addresses of other machines, such as "${PROBE_IP}"${reach.metadata ? ` (and the cloud metadata address ${METADATA_HOST})` : ""}`);
+  if (reach.registrable !== undefined && !(reach.anyIp && /^\d/.test(reach.registrable)))
+    parts.push(`hosts anyone can register, such as "${reach.registrable}"`);
+  if (reach.anyIp)
+    parts.push(`IP addresses of other machines, such as "${PROBE_IP}"${reach.metadata ? ` (and the cloud metadata address ${METADATA_HOST})` : ""}`);
   return parts.join(" and ");
 }
 

@@ -139,7 +139,10 @@ export function expanderFor(catalog: Catalog): SetExpander {
  * The leaf permissions an identifier expands to, before platform filtering, memoised per catalog:
  * what an entry grants depends only on its identifier, not on the capability listing it.
  */
-export function expandIdentifier(catalog: Catalog, identifier: string): { leaves: ReadonlyArray<{ key: string; name: string; permission: PermissionDef; chain: readonly string[] }> } {
+export function expandIdentifier(
+  catalog: Catalog,
+  identifier: string,
+): { leaves: ReadonlyArray<{ key: string; name: string; permission: PermissionDef; chain: readonly string[] }> } {
   return expanderFor(catalog).expandEntry(identifier);
 }
 

@@ -24,9 +24,7 @@ export function normalize(model: ResolvedModel): NormalizedModel {
     allowed: normalizeCommands(model.allowed),
     denied: normalizeCommands(model.denied),
     globalScope: Object.fromEntries(
-      [...model.globalScope.entries()]
-        .sort(([a], [b]) => compareCodePoints(a, b))
-        .map(([key, scope]) => [key, normalizeScope(scope)]),
+      [...model.globalScope.entries()].sort(([a], [b]) => compareCodePoints(a, b)).map(([key, scope]) => [key, normalizeScope(scope)]),
     ),
   };
 }
@@ -37,14 +35,12 @@ function normalizeCommands(commands: CommandEntries): Record<string, NormalizedE
       .sort(([a], [b]) => compareCodePoints(a, b))
       .map(([command, entries]) => [
         command,
-        entries.map(
-          (entry): NormalizedEntry => ({
-            context: entry.context.kind === "local" ? "local" : { remote: entry.context.url },
-            windows: [...entry.windows],
-            webviews: [...entry.webviews],
-            scope: entry.scope && normalizeScope(entry.scope),
-          }),
-        ),
+        entries.map((entry): NormalizedEntry => ({
+          context: entry.context.kind === "local" ? "local" : { remote: entry.context.url },
+          windows: [...entry.windows],
+          webviews: [...entry.webviews],
+          scope: entry.scope && normalizeScope(entry.scope),
+        })),
       ]),
   );
 }

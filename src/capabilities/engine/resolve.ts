@@ -110,7 +110,14 @@ export class Resolution {
       for (const entry of capability.permissions) {
         const expansion = expander.expandEntry(entry.identifier);
         for (const problem of expansion.problems) {
-          this.problems.push({ ...problem, capability: capability.identifier, file: capability.source.file, path: entry.path, identifier: entry.identifier, platforms: names });
+          this.problems.push({
+            ...problem,
+            capability: capability.identifier,
+            file: capability.source.file,
+            path: entry.path,
+            identifier: entry.identifier,
+            platforms: names,
+          });
         }
         let users = this.grantsOf.get(expansion);
         if (!users) this.grantsOf.set(expansion, (users = []));
@@ -143,7 +150,8 @@ export class Resolution {
     const held = (on: number) => (on & (1 << bit) ? "1" : "0");
     let signature = this.partlyInactive.map((c) => held(c.on)).join("");
     signature += "|";
-    for (const expansion of this.grantsOf.keys()) for (const leaf of expansion.leaves) if (leaf.permission.platforms !== undefined) signature += held(this.leafOn(leaf));
+    for (const expansion of this.grantsOf.keys())
+      for (const leaf of expansion.leaves) if (leaf.permission.platforms !== undefined) signature += held(this.leafOn(leaf));
     return signature;
   }
 
@@ -489,7 +497,8 @@ function prepareCapability(capability: Capability, index: number): ResolvedCapab
     if (context.kind === "local") return (origin) => origin.kind === "local";
     const compiled = compileRemotePattern(context.url, { allowUnsafe: true });
     const strict = compileRemotePattern(context.url);
-    if (!strict.ok) patternProblems.push({ field: "remote.urls", path: urls[i - (capability.local ? 1 : 0)]!.path, pattern: context.url, message: strict.message });
+    if (!strict.ok)
+      patternProblems.push({ field: "remote.urls", path: urls[i - (capability.local ? 1 : 0)]!.path, pattern: context.url, message: strict.message });
     if (!compiled.ok) return () => false;
     return (origin) => origin.kind === "remote" && compiled.test(origin.url);
   });

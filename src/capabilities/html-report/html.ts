@@ -77,8 +77,20 @@ function header(data: ReportData): string {
       c.capabilities === 1 ? "capability" : "capabilities",
       c.inactiveCapabilities ? `+${c.inactiveCapabilities} not on ${platformsText(data)}` : `in effect on ${platformsText(data)}`,
     ),
-    stat("findings", String(c.errors + c.warnings), c.errors + c.warnings === 1 ? "finding" : "findings", `${plural(c.errors, "error")} · ${plural(c.warnings, "warning")}`, c.errors ? "bad" : c.warnings ? "warn" : "good"),
-    stat("dangerous", String(c.dangerousFindings), "dangerous grants", `${plural(c.dangerousCells, "matrix cell")} marked`, c.dangerousFindings ? "bad" : "good"),
+    stat(
+      "findings",
+      String(c.errors + c.warnings),
+      c.errors + c.warnings === 1 ? "finding" : "findings",
+      `${plural(c.errors, "error")} · ${plural(c.warnings, "warning")}`,
+      c.errors ? "bad" : c.warnings ? "warn" : "good",
+    ),
+    stat(
+      "dangerous",
+      String(c.dangerousFindings),
+      "dangerous grants",
+      `${plural(c.dangerousCells, "matrix cell")} marked`,
+      c.dangerousFindings ? "bad" : "good",
+    ),
   ];
   if (c.remote) stats.push(stat("remote", String(c.remote), "remote-only grants", "window × command callable from remote pages only", "warn"));
   if (data.diff) stats.push(stat("added", `+${c.added ?? 0}`, "new grants", `${c.removed ?? 0} removed since the baseline`, c.added ? "new" : "good"));
@@ -102,7 +114,10 @@ function matrixSection(data: ReportData): string {
     return `<section id="matrix" class="card"><h2>Access matrix</h2><p class="empty">No window labels: declare windows in tauri.conf.json, or name them in capabilities, or pass --window.</p><table id="matrix-table" hidden></table><div id="details-title" hidden></div><div id="details-body" hidden></div></section>`;
   }
   const head = data.columns
-    .map((column, col) => `<th scope="col" class="plugin" data-col="${col}" title="${escapeHtml(`${column.label}: ${plural(column.commands, "command")} in the capabilities`)}"><span>${escapeHtml(column.label)}</span></th>`)
+    .map(
+      (column, col) =>
+        `<th scope="col" class="plugin" data-col="${col}" title="${escapeHtml(`${column.label}: ${plural(column.commands, "command")} in the capabilities`)}"><span>${escapeHtml(column.label)}</span></th>`,
+    )
     .join("");
   const body = data.rows
     .map((row, r) => {
@@ -159,7 +174,9 @@ function cellHtml(data: ReportData, row: number, col: number, cell: ReportCell):
   ].join(", ");
   const marks = [
     cell.dangerous ? `<span class="mark-danger" aria-hidden="true">⚠</span>` : "",
-    cell.remote || cell.platformSpecific ? `<span class="mark-kind" aria-hidden="true">${cell.remote ? "R" : ""}${cell.platformSpecific ? "P" : ""}</span>` : "",
+    cell.remote || cell.platformSpecific
+      ? `<span class="mark-kind" aria-hidden="true">${cell.remote ? "R" : ""}${cell.platformSpecific ? "P" : ""}</span>`
+      : "",
     added ? `<span class="mark-new" aria-hidden="true">+${added}</span>` : "",
     cell.denied.length ? `<span class="mark-denied" aria-hidden="true">✖${cell.denied.length}</span>` : "",
   ].join("");

@@ -3,7 +3,16 @@
  * callable command, the lint findings, dangerous grants and, with a baseline, the access diff.
  * Pure: built from already loaded projects, resolved models and a lint result; no I/O.
  */
-import { accessMatrix, compareCodePoints, labelMatches, LOCAL_ORIGIN, type AccessMatrix, type Origin, type ResolvedCommand, type ResolvedModel } from "../engine/index.js";
+import {
+  accessMatrix,
+  compareCodePoints,
+  labelMatches,
+  LOCAL_ORIGIN,
+  type AccessMatrix,
+  type Origin,
+  type ResolvedCommand,
+  type ResolvedModel,
+} from "../engine/index.js";
 import path from "node:path";
 import type { Diagnostic } from "../../core/diagnostics.js";
 import type { JsonPath } from "../../core/location.js";
@@ -257,7 +266,12 @@ export async function buildReport(input: ReportInput): Promise<ReportData> {
   };
 
   const groups = await Promise.all(
-    input.groups.map(async (group) => ({ platforms: group.platforms, model: group.model, matrix: matrixOf(group.model), dangers: await dangersOf(view(group.model), diagnostics) })),
+    input.groups.map(async (group) => ({
+      platforms: group.platforms,
+      model: group.model,
+      matrix: matrixOf(group.model),
+      dangers: await dangersOf(view(group.model), diagnostics),
+    })),
   );
   const columns = columnsOf(groups.map((g) => g.matrix));
   const columnIndex = new Map(columns.map((column, i) => [column.id, i]));
@@ -295,7 +309,11 @@ export async function buildReport(input: ReportInput): Promise<ReportData> {
         const item = known.item;
         known.platforms.push(...group.platforms);
         for (const id of grantedBy.map(entryId)) if (!item.grantedBy.includes(id)) item.grantedBy.push(id);
-        const scope = scopeText(grantedBy.flatMap((g) => g.scope?.allow ?? []), grantedBy.flatMap((g) => g.scope?.deny ?? []), item.scope);
+        const scope = scopeText(
+          grantedBy.flatMap((g) => g.scope?.allow ?? []),
+          grantedBy.flatMap((g) => g.scope?.deny ?? []),
+          item.scope,
+        );
         if (scope) item.scope = scope;
         const global = group.model.globalScope.get(grantedBy[0]!.key);
         const globalScope = global ? scopeText(global.allow, global.deny, item.globalScope) : undefined;
@@ -514,7 +532,13 @@ async function dangersOf(model: ResolvedModel, diagnostics: readonly Diagnostic[
     const finding = findingAt.get(key(found.capability.source.file, found.at, found.danger.id));
     if (finding === undefined) continue;
     const { provenance } = found.grant;
-    dangers.push({ finding, capabilityIndex: found.capabilityIndex, plugin: pluginOf(found.grant.command), commands: new Set(found.commands), location: locationKey(provenance.file, provenance.path) });
+    dangers.push({
+      finding,
+      capabilityIndex: found.capabilityIndex,
+      plugin: pluginOf(found.grant.command),
+      commands: new Set(found.commands),
+      location: locationKey(provenance.file, provenance.path),
+    });
   }
   return dangers;
 }
@@ -530,7 +554,11 @@ function entryOf(entry: ResolvedCommand, lines: SourceLines): ReportEntry {
 }
 
 /** Scope values as JSON texts, added to those already known (another platform's grant of the same command). */
-function scopeText(allow: readonly unknown[], deny: readonly unknown[], known?: { allow: string[]; deny: string[] }): { allow: string[]; deny: string[] } | undefined {
+function scopeText(
+  allow: readonly unknown[],
+  deny: readonly unknown[],
+  known?: { allow: string[]; deny: string[] },
+): { allow: string[]; deny: string[] } | undefined {
   if (allow.length === 0 && deny.length === 0) return known;
   const text = (value: unknown) => {
     const json = JSON.stringify(value) ?? String(value);
@@ -542,7 +570,8 @@ function scopeText(allow: readonly unknown[], deny: readonly unknown[], known?: 
 function capabilitiesOf(project: Project, groups: readonly PlatformGroup[], asked: readonly string[], lines: SourceLines): ReportCapability[] {
   // The asked platforms each capability is inactive on.
   const inactiveOn = new Map<Capability, string[]>();
-  for (const group of groups) for (const capability of group.model.inactive) inactiveOn.set(capability, [...(inactiveOn.get(capability) ?? []), ...group.platforms]);
+  for (const group of groups)
+    for (const capability of group.model.inactive) inactiveOn.set(capability, [...(inactiveOn.get(capability) ?? []), ...group.platforms]);
   return [...project.activeCapabilities]
     .sort((a, b) => compareCodePoints(a.identifier, b.identifier))
     .map((capability) => {

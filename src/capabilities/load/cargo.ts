@@ -44,7 +44,12 @@ function staysInside(file: string, root: string): boolean {
   }
 }
 
-export async function readAppVersions(srcTauri: string, history: VersionHistory, relative: (absolute: string) => string, maxBytes: number): Promise<AppVersions> {
+export async function readAppVersions(
+  srcTauri: string,
+  history: VersionHistory,
+  relative: (absolute: string) => string,
+  maxBytes: number,
+): Promise<AppVersions> {
   const folders = await searchFolders(srcTauri);
   const root = folders[folders.length - 1]!;
   for (const dir of folders) {

@@ -107,17 +107,20 @@ export async function findSrcTauri(dir: string): Promise<string | undefined> {
 
 export function relativeFile(cwd: string, absolute: string): string {
   const rel = path.relative(cwd, absolute);
-  const chosen = rel === "" ? "." : rel.startsWith("..") && path.isAbsolute(absolute) && rel.split(path.sep).filter((p) => p === "..").length > 3 ? absolute : rel;
+  const chosen =
+    rel === "" ? "." : rel.startsWith("..") && path.isAbsolute(absolute) && rel.split(path.sep).filter((p) => p === "..").length > 3 ? absolute : rel;
   return chosen.split(path.sep).join("/");
 }
 
 export async function loadProject(options: LoadOptions): Promise<Project> {
   if (typeof options !== "object" || options === null) throw new OptionError("loadProject: expected an options object with at least cwd");
-  if (typeof options.cwd !== "string" || !path.isAbsolute(options.cwd)) throw new OptionError(`cwd: expected an absolute folder path, got ${JSON.stringify(options.cwd) ?? "nothing"}`);
+  if (typeof options.cwd !== "string" || !path.isAbsolute(options.cwd))
+    throw new OptionError(`cwd: expected an absolute folder path, got ${JSON.stringify(options.cwd) ?? "nothing"}`);
   for (const name of ["paths", "manifests", "plugins", "permissions"] as const) requireStringList(name, options[name]);
   requireString("app", options.app);
   requireByteCount("maxFileBytes", options.maxFileBytes);
-  if (options.discover !== undefined && typeof options.discover !== "boolean") throw new OptionError(`discover: expected true or false, got ${JSON.stringify(options.discover)}`);
+  if (options.discover !== undefined && typeof options.discover !== "boolean")
+    throw new OptionError(`discover: expected true or false, got ${JSON.stringify(options.discover)}`);
   const cwd = options.cwd;
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const resolve = (p: string) => path.resolve(cwd, p);
@@ -195,7 +198,10 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
   const addManifest = async (absolute: string) => {
     const file = relativeFile(cwd, absolute);
     const { manifests, document } = await readManifestFile(absolute, cwd, maxBytes, problem);
-    project.catalog.add(checkedAgainstBuiltins(manifests, builtins, { history, releases, file, absolutePath: absolute, project }), { origin: "manifest", file });
+    project.catalog.add(checkedAgainstBuiltins(manifests, builtins, { history, releases, file, absolutePath: absolute, project }), {
+      origin: "manifest",
+      file,
+    });
     project.manifestDocuments.push(document);
     project.inputs.push(absolute);
   };
@@ -307,7 +313,7 @@ function isWellKnownNonCapability(name: string): boolean {
 }
 
 function selectActive(capabilities: Capability[], config: AppConfig | undefined): Capability[] {
-  if (!config || config.capabilityRefs.length === 0 && config.inlineCapabilities.length === 0) return [...capabilities];
+  if (!config || (config.capabilityRefs.length === 0 && config.inlineCapabilities.length === 0)) return [...capabilities];
   const listed = new Set(config.capabilityRefs.map((ref) => ref.identifier));
   return [...capabilities.filter((c) => listed.has(c.identifier)), ...config.inlineCapabilities];
 }
@@ -359,7 +365,12 @@ async function permissionFolderManifest(
  * A generated `acl-manifests.json`. Unreadable or not JSON: fatal (nothing can be checked against
  * it). A definition of the wrong shape: a finding at its place (through `problem`), the rest is used.
  */
-async function readManifestFile(file: string, cwd: string, maxBytes: number, problem: ProblemSink): Promise<{ manifests: AclManifests; document: SourceDocument }> {
+async function readManifestFile(
+  file: string,
+  cwd: string,
+  maxBytes: number,
+  problem: ProblemSink,
+): Promise<{ manifests: AclManifests; document: SourceDocument }> {
   const read = readTextFile(file, maxBytes);
   const name = relativeFile(cwd, file);
   if (!read.ok) throw new FatalError(`${name}: ${read.message}`);
@@ -459,7 +470,14 @@ async function loadAppConfig(
         return undefined;
       }
       const toml = name.endsWith(".toml");
-      const document = SourceDocument.parse(file, relativeFile(cwd, file), read.text, toml ? "toml" : "json", toml ? await tomlParser() : undefined, read.invalidUtf8At);
+      const document = SourceDocument.parse(
+        file,
+        relativeFile(cwd, file),
+        read.text,
+        toml ? "toml" : "json",
+        toml ? await tomlParser() : undefined,
+        read.invalidUtf8At,
+      );
       if (!document.ok) {
         problem(file, `${document.parseError!.message} (${name} is ignored)`);
         return undefined;

@@ -32,7 +32,24 @@ export interface CodeWindowLabels {
 const RUST = [".rs"];
 const FRONTEND = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte"];
 /** Dependencies, build output and generated platform projects: never the app's own sources. */
-const SKIPPED_FOLDERS = new Set(["node_modules", ".git", "target", "dist", "build", "out", "gen", "coverage", ".next", ".nuxt", ".output", ".svelte-kit", ".turbo", ".cache", "vendor", "public"]);
+const SKIPPED_FOLDERS = new Set([
+  "node_modules",
+  ".git",
+  "target",
+  "dist",
+  "build",
+  "out",
+  "gen",
+  "coverage",
+  ".next",
+  ".nuxt",
+  ".output",
+  ".svelte-kit",
+  ".turbo",
+  ".cache",
+  "vendor",
+  "public",
+]);
 const MAX_FILES = 4000;
 const MAX_FILE_BYTES = 512 * 1024;
 const MAX_TOTAL_BYTES = 32 * 1024 * 1024;
@@ -122,7 +139,8 @@ function scanRust(source: string, file: string, out: CodeWindowLabels): void {
     record(read(match.index! + match[0].length), source, match.index!, file, out);
   }
   for (const match of source.matchAll(/\.label\s*\(/g)) record(read(match.index! + match[0].length), source, match.index!, file, out, true);
-  for (const match of source.matchAll(/\blabel\s*:\s*(?=&?\s*(?:String::from\(\s*)?"|format!)/g)) record(read(match.index! + match[0].length), source, match.index!, file, out, true);
+  for (const match of source.matchAll(/\blabel\s*:\s*(?=&?\s*(?:String::from\(\s*)?"|format!)/g))
+    record(read(match.index! + match[0].length), source, match.index!, file, out, true);
 }
 
 const JS_STRING = /^\s*(["'])((?:(?!\1)[^\\\n]|\\.)*)\1\s*(\+)?/;

@@ -15,7 +15,6 @@ export interface CapabilityObject {
   value: Record<string, unknown>;
 }
 
-
 /** The form a parsed file takes, decided like the host does: array, object with `capabilities`, other object. */
 export function fileForm(value: unknown): FileForm | undefined {
   if (Array.isArray(value)) return "list";

@@ -44,14 +44,20 @@ export function limitCapability(capability: Capability, budget: FileBudget): Lim
   const base = capability.source.path;
   const cap = <T>(list: T[], limit: number, path: JsonPath, what: string, budgeted = true): T[] => {
     if (list.length > limit) {
-      problems.push({ path, message: `${what} lists ${list.length.toLocaleString("en-US")} entries, over the limit of ${limit.toLocaleString("en-US")} caplint checks in one capability; the rest are not checked` });
+      problems.push({
+        path,
+        message: `${what} lists ${list.length.toLocaleString("en-US")} entries, over the limit of ${limit.toLocaleString("en-US")} caplint checks in one capability; the rest are not checked`,
+      });
       list = list.slice(0, limit);
     }
     if (!budgeted) return list;
     const room = Math.max(0, LIMITS.entriesPerFile - budget.used);
     if (list.length > room) {
       if (!budget.exhausted) {
-        problems.push({ path, message: `the file lists more than ${LIMITS.entriesPerFile.toLocaleString("en-US")} permissions and remote URLs in all; caplint checks that many, and not the rest` });
+        problems.push({
+          path,
+          message: `the file lists more than ${LIMITS.entriesPerFile.toLocaleString("en-US")} permissions and remote URLs in all; caplint checks that many, and not the rest`,
+        });
         budget.exhausted = true;
       }
       list = list.slice(0, room);

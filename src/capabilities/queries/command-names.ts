@@ -54,9 +54,7 @@ export class CommandIndex {
 }
 
 /** `known` is false for a command no manifest lists; `suggestions` are then the nearest known ones. */
-export type CommandLookup =
-  | { ok: true; command: string; known: boolean; suggestions: string[] }
-  | { ok: false; message: string; suggestions: string[] };
+export type CommandLookup = { ok: true; command: string; known: boolean; suggestions: string[] } | { ok: false; message: string; suggestions: string[] };
 
 /**
  * A command as a person writes it, to the name the frontend invokes: `plugin:fs|read_text_file`,
@@ -76,13 +74,18 @@ export function lookupCommand(input: string, index: CommandIndex): CommandLookup
     return { ok: true, command: invoked, known: false, suggestions: index.suggest(invoked) };
   }
   const candidates = index.withBareName(text);
-  if (candidates.length === 0 && /^(host|tauri)_version$/.test(text)) candidates.push(...index.withBareName(text === "host_version" ? "tauri_version" : "host_version"));
+  if (candidates.length === 0 && /^(host|tauri)_version$/.test(text))
+    candidates.push(...index.withBareName(text === "host_version" ? "tauri_version" : "host_version"));
   if (candidates.length === 1) return { ok: true, command: candidates[0]!, known: true, suggestions: [] };
   if (candidates.length > 1) {
     return { ok: false, message: `"${text}" is a command of several plugins; write which one`, suggestions: candidates };
   }
   if (/^[A-Za-z0-9_]+$/.test(text)) return { ok: true, command: text, known: false, suggestions: index.suggest(text) };
-  return { ok: false, message: `"${text}" is not a command name: write the command as invoked, e.g. plugin:fs|read_text_file, fs.read_text_file or read_text_file`, suggestions: index.suggest(text) };
+  return {
+    ok: false,
+    message: `"${text}" is not a command name: write the command as invoked, e.g. plugin:fs|read_text_file, fs.read_text_file or read_text_file`,
+    suggestions: index.suggest(text),
+  };
 }
 
 /** The invoked name for a written form that names the plugin, or undefined for a bare name. */

@@ -90,7 +90,11 @@ function grantsOf(model: ResolvedModel, spell: (command: string) => string): Gra
     }
   }
   return [...grants.values()].sort(
-    (a, b) => compareStrings(a.command, b.command) || compareStrings(a.context, b.context) || compareStrings(a.target, b.target) || compareStrings(a.pattern, b.pattern),
+    (a, b) =>
+      compareStrings(a.command, b.command) ||
+      compareStrings(a.context, b.context) ||
+      compareStrings(a.target, b.target) ||
+      compareStrings(a.pattern, b.pattern),
   );
 }
 
@@ -98,7 +102,8 @@ function covered(grant: Grant, others: readonly Grant[]): boolean {
   // Window and webview patterns are kept apart: `windows: ["x"]` covers child webviews of window x,
   // `webviews: ["x"]` covers webviews labelled x in any window; neither implies the other.
   return others.some(
-    (other) => other.command === grant.command && other.context === grant.context && other.target === grant.target && patternCovers(other.pattern, grant.pattern),
+    (other) =>
+      other.command === grant.command && other.context === grant.context && other.target === grant.target && patternCovers(other.pattern, grant.pattern),
   );
 }
 

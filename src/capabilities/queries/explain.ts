@@ -123,7 +123,12 @@ export interface CallQuery {
 }
 
 /** Answers one call on every platform group and, when some refuse it, works out the smallest grant. */
-export function explainCall(project: Project, groups: readonly PlatformGroup[], query: CallQuery, lineOf: (entry: { file: string; path: (string | number)[] }) => number): CallExplanation {
+export function explainCall(
+  project: Project,
+  groups: readonly PlatformGroup[],
+  query: CallQuery,
+  lineOf: (entry: { file: string; path: (string | number)[] }) => number,
+): CallExplanation {
   const webview = query.webview ?? query.window;
   const verdicts: PlatformVerdict[] = [];
   for (const group of groups) {
@@ -172,7 +177,10 @@ function suggest(
     entry = scope ? { identifier, allow: [scope] } : identifier;
     const others = smallest.commands.allow.filter((c) => c !== name);
     reason = `"${identifier}" enables ${others.length ? `${name} and ${plural(others.length, "other command")} (${others.join(", ")})` : `only ${name}`}`;
-    if (scope) notes.push(`the ${key} plugin reads a scope: replace the placeholder${Object.keys(scope).length > 1 ? "s" : ""} with the narrowest value the window needs (without a matching scope the command refuses at run time)`);
+    if (scope)
+      notes.push(
+        `the ${key} plugin reads a scope: replace the placeholder${Object.keys(scope).length > 1 ? "s" : ""} with the narrowest value the window needs (without a matching scope the command refuses at run time)`,
+      );
   } else if (plugin === undefined) {
     const slug = `allow-${name.replace(/_/g, "-")}`;
     entry = slug;
@@ -234,7 +242,9 @@ export function scopeTemplate(schema: unknown): Record<string, string> | undefin
 
 function coveringCapability(models: readonly ResolvedModel[], window: string, webview: string, origin: Origin) {
   const covers = (model: ResolvedModel) =>
-    model.capabilities.filter((c) => c.matchesLabels(window, webview) && c.contexts.some((_, i) => c.contextMatches(i, origin)) && !c.capability.source.inline).map((c) => c.capability);
+    model.capabilities
+      .filter((c) => c.matchesLabels(window, webview) && c.contexts.some((_, i) => c.contextMatches(i, origin)) && !c.capability.source.inline)
+      .map((c) => c.capability);
   const [first, ...others] = models.map(covers);
   return first?.find((capability) => others.every((list) => list.includes(capability)));
 }
@@ -257,5 +267,8 @@ function newCapability(query: CallQuery, entry: Suggestion["entry"], refusedOn: 
 
 /** Every command the catalog lists plus those the resolutions grant or deny. */
 export function commandIndexFor(catalog: Catalog, groups: readonly PlatformGroup[]): CommandIndex {
-  return new CommandIndex(catalog, groups.flatMap((g) => [...g.model.allowed.keys(), ...g.model.denied.keys()]));
+  return new CommandIndex(
+    catalog,
+    groups.flatMap((g) => [...g.model.allowed.keys(), ...g.model.denied.keys()]),
+  );
 }

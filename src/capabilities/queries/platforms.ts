@@ -12,7 +12,10 @@ export class PlatformNameError extends Error {}
  * spelling capability files use. Capability files themselves stay case-sensitive, as the host reads them.
  */
 export function parsePlatforms(value: string): string[] {
-  const names = value.split(",").map((name) => name.trim()).filter(Boolean);
+  const names = value
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (names.length === 0) throw new PlatformNameError(`--platform: expected one of ${quoteList(TARGETS)}`);
   return [...new Set(names.map(canonicalPlatform))];
 }
@@ -21,7 +24,9 @@ export function canonicalPlatform(name: string): string {
   const found = TARGETS.find((target) => target.toLowerCase() === name.toLowerCase());
   if (found) return found;
   const close = nearest(name, TARGETS, 2);
-  throw new PlatformNameError(`--platform ${name}: unknown platform; expected ${quoteList(TARGETS)}${close.length ? ` (did you mean ${quoteList(close)}?)` : ""}`);
+  throw new PlatformNameError(
+    `--platform ${name}: unknown platform; expected ${quoteList(TARGETS)}${close.length ? ` (did you mean ${quoteList(close)}?)` : ""}`,
+  );
 }
 
 /** Platforms that resolve to the same access, with that resolution. */
@@ -67,12 +72,17 @@ function fingerprint(model: ResolvedModel): string {
     for (const [command, entries] of map) {
       for (const entry of entries) {
         const source = model.capabilities[entry.capabilityIndex]!.capability.source;
-        parts.push(`${kind}${command}\u0000${source.absolutePath}\u0000${JSON.stringify(source.path)}\u0000${entry.provenance.chain.join(">")}\u0000${entry.contextIndex}`);
+        parts.push(
+          `${kind}${command}\u0000${source.absolutePath}\u0000${JSON.stringify(source.path)}\u0000${entry.provenance.chain.join(">")}\u0000${entry.contextIndex}`,
+        );
       }
     }
   }
   for (const [key, scope] of model.globalScope) {
-    for (const contribution of scope.contributions) parts.push(`g${key}\u0000${contribution.provenance.chain.join(">")}\u0000${contribution.provenance.file}\u0000${JSON.stringify(contribution.provenance.path)}`);
+    for (const contribution of scope.contributions)
+      parts.push(
+        `g${key}\u0000${contribution.provenance.chain.join(">")}\u0000${contribution.provenance.file}\u0000${JSON.stringify(contribution.provenance.path)}`,
+      );
   }
   return parts.sort().join("\n");
 }
@@ -99,12 +109,21 @@ export class PlatformMerge<T> {
 }
 
 /** The identity of an allow or deny entry across platform resolutions (capability entry, chain, context). */
-export function entryKey(entry: { command: string; provenance: { file: string; path: readonly (string | number)[]; chain: readonly string[] }; context: { kind: string; url?: string } }): string {
+export function entryKey(entry: {
+  command: string;
+  provenance: { file: string; path: readonly (string | number)[]; chain: readonly string[] };
+  context: { kind: string; url?: string };
+}): string {
   const context = entry.context.kind === "local" ? "local" : entry.context.url;
   return `${entry.command}\u0000${entry.provenance.file}\u0000${JSON.stringify(entry.provenance.path)}\u0000${entry.provenance.chain.join(">")}\u0000${context}`;
 }
 
 /** `  [macOS only]` after a line that does not hold on every asked platform; nothing when it does. */
 export function platformNote(platforms: readonly string[], asked: readonly string[]): string {
-  return platforms.length >= asked.length ? "" : `  [${describePlatforms(asked.filter((p) => platforms.includes(p)), asked)}]`;
+  return platforms.length >= asked.length
+    ? ""
+    : `  [${describePlatforms(
+        asked.filter((p) => platforms.includes(p)),
+        asked,
+      )}]`;
 }

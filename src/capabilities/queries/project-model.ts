@@ -20,7 +20,10 @@ export function everyOrigin(model: ResolvedModel): ResolvedModel {
     denied: model.denied,
     globalScope: model.globalScope,
     allowedCommandLists: (capabilityIndex) => model.allowedCommandLists(capabilityIndex),
-    capabilities: model.capabilities.map((capability) => ({ ...capability, contextMatches: (contextIndex: number) => contextIndex >= 0 && contextIndex < capability.contexts.length })),
+    capabilities: model.capabilities.map((capability) => ({
+      ...capability,
+      contextMatches: (contextIndex: number) => contextIndex >= 0 && contextIndex < capability.contexts.length,
+    })),
   };
 }
 

@@ -109,7 +109,9 @@ export function renderAccessText(answer: AccessAnswer): string {
       const contexts = [...new Set(first!.map(contextLabel))].join(", ");
       const more = others.length ? ` (+${others.length} more)` : "";
       const scoped = a.scope.allow.length || a.scope.deny.length ? `  [command scope: ${scopeText(a.scope)}]` : "";
-      out.push(`    ${a.command}  ← capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")} [${contexts}]${more}${scoped}  (${lines.where(entry)})${platformNote(a.platforms, asked)}`);
+      out.push(
+        `    ${a.command}  ← capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")} [${contexts}]${more}${scoped}  (${lines.where(entry)})${platformNote(a.platforms, asked)}`,
+      );
     }
   }
   if (denied.length) {
@@ -117,7 +119,9 @@ export function renderAccessText(answer: AccessAnswer): string {
     out.push(`denied everywhere (a deny in any active capability wins for every window and origin): ${denied.length}`);
     for (const d of denied) {
       const by = d.deniedBy.values()[0]!.item;
-      out.push(`    ${d.command}  ✖ ${chain(by)}${d.overridden.values().length ? ", although granted here" : ""}  (${lines.where(by)})${platformNote(d.platforms, asked)}`);
+      out.push(
+        `    ${d.command}  ✖ ${chain(by)}${d.overridden.values().length ? ", although granted here" : ""}  (${lines.where(by)})${platformNote(d.platforms, asked)}`,
+      );
     }
   }
   return textLines(out);
@@ -132,7 +136,15 @@ export function renderCallJson(answer: CallAnswer): string {
       {
         ...questionJson(answer),
         capabilities,
-        explanation: { command: e.command, verdict: e.verdict, enforced: e.enforced, message: e.message, allowedOn: e.allowedOn, referencedBy: e.referencedBy, associatedPermissions: e.associatedPermissions },
+        explanation: {
+          command: e.command,
+          verdict: e.verdict,
+          enforced: e.enforced,
+          message: e.message,
+          allowedOn: e.allowedOn,
+          referencedBy: e.referencedBy,
+          associatedPermissions: e.associatedPermissions,
+        },
         call: callJson(call, lines),
       },
       null,
@@ -150,7 +162,12 @@ const SCOPE_SHOWN = 3;
 
 function scopeText(scope: ScopeLists): string {
   const list = (values: readonly unknown[]) =>
-    values.length <= SCOPE_SHOWN ? values.map((v) => JSON.stringify(v)).join(", ") : `${values.slice(0, SCOPE_SHOWN).map((v) => JSON.stringify(v)).join(", ")} and ${values.length - SCOPE_SHOWN} more`;
+    values.length <= SCOPE_SHOWN
+      ? values.map((v) => JSON.stringify(v)).join(", ")
+      : `${values
+          .slice(0, SCOPE_SHOWN)
+          .map((v) => JSON.stringify(v))
+          .join(", ")} and ${values.length - SCOPE_SHOWN} more`;
   return [scope.allow.length ? `allow ${list(scope.allow)}` : "", scope.deny.length ? `deny ${list(scope.deny)}` : ""].filter(Boolean).join("; ") || "empty";
 }
 

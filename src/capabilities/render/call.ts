@@ -29,7 +29,9 @@ export function renderCall(call: CallExplanation, asked: readonly string[], line
     if (close.length) out.push(`note: no known plugin has the command "${call.command}"; did you mean ${quoteList(close)}?`);
   }
   if (!call.windowKnown) {
-    out.push(`note: no capability and no window in tauri.conf.json has the label "${call.window}"${call.windowSuggestions.length ? `; did you mean ${quoteList(call.windowSuggestions)}?` : " (a window created in code?)"}`);
+    out.push(
+      `note: no capability and no window in tauri.conf.json has the label "${call.window}"${call.windowSuggestions.length ? `; did you mean ${quoteList(call.windowSuggestions)}?` : " (a window created in code?)"}`,
+    );
   }
   for (const { platforms, explanation: e } of call.verdicts) {
     out.push("");
@@ -39,7 +41,9 @@ export function renderCall(call: CallExplanation, asked: readonly string[], line
     for (const line of shortenPermissionList(e.message, e.associatedPermissions).split("\n")) if (line) out.push(`  ${line}`);
     if (!e.enforced) out.push("  note: the host does not check this app command from local pages because the app defines no permissions");
     for (const entry of e.verdict === "denied" ? e.deniedBy : e.verdict === "allowed" ? e.grantedBy : e.allowEntries) {
-      out.push(`  ${e.verdict === "denied" ? "denied by" : e.verdict === "allowed" ? "granted by" : "granted elsewhere by"} ${chain(entry)}  (${lines.where(entry)})`);
+      out.push(
+        `  ${e.verdict === "denied" ? "denied by" : e.verdict === "allowed" ? "granted by" : "granted elsewhere by"} ${chain(entry)}  (${lines.where(entry)})`,
+      );
     }
   }
   const s = call.suggestion;
@@ -47,14 +51,19 @@ export function renderCall(call: CallExplanation, asked: readonly string[], line
   if (s && !call.verdicts.every((v) => v.explanation.verdict === "unchecked" || v.explanation.verdict === "allowed")) {
     out.push("");
     out.push("to allow it:");
-    for (const deny of s.removeDenies) out.push(`  remove the deny ${deny.provenance.chain[0]} from capability ${deny.provenance.capability}  (${lines.where(deny)})`);
+    for (const deny of s.removeDenies)
+      out.push(`  remove the deny ${deny.provenance.chain[0]} from capability ${deny.provenance.capability}  (${lines.where(deny)})`);
     const entry = JSON.stringify(s.entry);
     if (s.addTo) {
-      out.push(`  add this entry to "permissions" of capability ${s.addTo.capability}  (${s.addTo.file}:${s.addTo.line}), which already covers window "${call.window}" from ${call.origin.kind === "local" ? "local pages" : call.origin.url}:`);
+      out.push(
+        `  add this entry to "permissions" of capability ${s.addTo.capability}  (${s.addTo.file}:${s.addTo.line}), which already covers window "${call.window}" from ${call.origin.kind === "local" ? "local pages" : call.origin.url}:`,
+      );
       out.push(`    ${entry}`);
       out.push("  or a capability of its own:");
     } else {
-      out.push(`  no capability covers window "${call.window}" from ${call.origin.kind === "local" ? "local pages" : call.origin.url}; a new capability file (src-tauri/capabilities/${String(s.newCapability.identifier)}.json):`);
+      out.push(
+        `  no capability covers window "${call.window}" from ${call.origin.kind === "local" ? "local pages" : call.origin.url}; a new capability file (src-tauri/capabilities/${String(s.newCapability.identifier)}.json):`,
+      );
     }
     for (const line of compactJson(s.newCapability).split("\n")) out.push(`    ${line}`);
     out.push(`  ${s.reason}`);

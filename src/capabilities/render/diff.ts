@@ -50,7 +50,9 @@ export function renderDiffText({ asked, added, removed, before, after }: DiffAns
       out.push(`  ${who}:`);
       for (const { item: grant, platforms } of list) {
         const entry = grant.entries[0]!;
-        out.push(`    ${grant.command}  ← ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})${platformNote(platforms, asked)}`);
+        out.push(
+          `    ${grant.command}  ← ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})${platformNote(platforms, asked)}`,
+        );
       }
     }
   };

@@ -37,17 +37,25 @@ function allCommands(matrices: readonly PlatformMatrix[]): string[] {
 export function renderMatrixText(matrices: readonly PlatformMatrix[], asked: readonly string[]): string {
   const { matrix: first } = matrices[0]!;
   if (first.windows.length === 0) return "no window labels: declare windows in tauri.conf.json or pass --window\n";
-  const columns = allCommands(matrices).filter((command) => matrices.some(({ matrix }) => matrix.rows.some((row) => row.granted.includes(command) || row.overridden.includes(command))));
+  const columns = allCommands(matrices).filter((command) =>
+    matrices.some(({ matrix }) => matrix.rows.some((row) => row.granted.includes(command) || row.overridden.includes(command))),
+  );
   const width = Math.max(7, ...columns.map((c) => c.length));
   const header = `${"command".padEnd(width)}  ${first.windows.join("  ")}`;
   const split = matrices.length > 1;
   const where = asked.length === 1 ? `platform ${asked[0]}` : describePlatforms(asked, asked);
   const lines = [`${where}, origin ${originDisplay(first.origin)}; ✔ callable, ✖ granted but denied, · not granted`];
   // Platforms that answer differently get one mark each, in a fixed order, so a split reads at a glance.
-  if (split) lines.push(`platforms differ: each cell has one mark per group: ${matrices.map(({ platforms }, i) => `${i + 1}. ${platforms.join(", ")}`).join("; ")}`);
+  if (split)
+    lines.push(`platforms differ: each cell has one mark per group: ${matrices.map(({ platforms }, i) => `${i + 1}. ${platforms.join(", ")}`).join("; ")}`);
   lines.push(header);
   for (const command of columns) {
-    const cells = first.windows.map((window, i) => matrices.map(({ matrix }) => MARK[matrix.commands.includes(command) ? stateOf(matrix, i, command) : "none"]).join("").padEnd(window.length));
+    const cells = first.windows.map((window, i) =>
+      matrices
+        .map(({ matrix }) => MARK[matrix.commands.includes(command) ? stateOf(matrix, i, command) : "none"])
+        .join("")
+        .padEnd(window.length),
+    );
     lines.push(`${command.padEnd(width)}  ${cells.join("  ")}`.trimEnd());
   }
   lines.push("");

@@ -44,12 +44,16 @@ export function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lin
     out.push(`  no active capability grants or denies it${hint}`);
   }
   for (const { item: entry, platforms } of allowed) {
-    const targets = [entry.windows.length ? `windows: ${entry.windows.join(", ")}` : "", entry.webviews.length ? `webviews: ${entry.webviews.join(", ")}` : ""].filter(Boolean).join("; ");
+    const targets = [entry.windows.length ? `windows: ${entry.windows.join(", ")}` : "", entry.webviews.length ? `webviews: ${entry.webviews.join(", ")}` : ""]
+      .filter(Boolean)
+      .join("; ");
     out.push(`  allowed for [${targets || "nothing: no windows or webviews"}] from ${contextLabel(entry)}${platformNote(platforms, asked)}`);
     out.push(`    by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`);
   }
   for (const { item: entry, platforms } of denied) {
-    out.push(`  DENIED everywhere by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})${platformNote(platforms, asked)}`);
+    out.push(
+      `  DENIED everywhere by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})${platformNote(platforms, asked)}`,
+    );
   }
   if (deniedOn.length && allowed.length) out.push("  a deny in any active capability wins over every allow, for every window and origin");
   return textLines(out);

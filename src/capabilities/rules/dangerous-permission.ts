@@ -4,7 +4,8 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "dangerous-permission",
-  description: "Report high-risk grants (shell, upload, broad file-system write or read, any-host HTTP, opening any URL); an error when remote pages or every window get them.",
+  description:
+    "Report high-risk grants (shell, upload, broad file-system write or read, any-host HTTP, opening any URL); an error when remote pages or every window get them.",
   category: "security",
   security: { severity: 8.8, cwe: [250, 269] },
   defaultSeverity: "warning",
@@ -19,7 +20,11 @@ export default defineRule({
         const { danger, grant, scopeEntry, reach } = found;
         // A few names, so the message stays one readable line (fs:write-all alone grants ten commands).
         const listed = found.commands.length > 3 ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more` : found.commands.join(", ");
-        const said = found.commandLine ? "run any command line on the user's machine" : typeof danger.impact === "string" ? danger.impact : danger.impact(new Set(found.commands));
+        const said = found.commandLine
+          ? "run any command line on the user's machine"
+          : typeof danger.impact === "string"
+            ? danger.impact
+            : danger.impact(new Set(found.commands));
         const impact = danger.broad && danger.id !== "shell" ? `${said} ${reach}` : said + (reach ? ` (${reach})` : "");
         // Name (and point at) the entry that brings the broad scope: `fs:scope`, not the `fs:default` beside it.
         const scopedBy = scopeEntry ? ` with the scope of "${scopeEntry.chain[0]}"` : "";

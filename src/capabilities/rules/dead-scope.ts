@@ -25,7 +25,8 @@ const SHELL_RUNNERS = ["plugin:shell|execute", "plugin:shell|spawn"];
 
 export default defineRule({
   id: "dead-scope",
-  description: "Report scopes the plugin never reads or reads otherwise (a field outside its scope schema, a scope on a command that takes none, a float or an unsafe integer where it wants an integer) and shell execute/spawn grants without a scope, which run nothing.",
+  description:
+    "Report scopes the plugin never reads or reads otherwise (a field outside its scope schema, a scope on a command that takes none, a float or an unsafe integer where it wants an integer) and shell execute/spawn grants without a scope, which run nothing.",
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
@@ -62,7 +63,10 @@ export default defineRule({
             target: "key",
             messageId: "unreadScope",
             data: { list, identifier: entry.identifier, why },
-            hint: key === "shell" ? 'remove it; shell:allow-open is limited by the "open" option of the shell plugin in tauri.conf.json' : "remove it, or put the scope on a permission whose command reads it",
+            hint:
+              key === "shell"
+                ? 'remove it; shell:allow-open is limited by the "open" option of the shell plugin in tauri.conf.json'
+                : "remove it, or put the scope on a permission whose command reads it",
           });
         }
         continue;
@@ -125,7 +129,9 @@ function reportNumbers(context: RuleContext, capability: Capability, entry: Perm
         ...(integralFloat
           ? { messageId: "floatForInteger", data: { written, plugin: String(Catalog.keyOf(entry.identifier)?.key) } }
           : { messageId: "unsafeInteger", data: { written, rounded: String(value) } }),
-        hint: integralFloat ? `write ${String(Math.trunc(value))}` : "keep integer scope values within ±9007199254740991, or use a string if the plugin accepts one",
+        hint: integralFloat
+          ? `write ${String(Math.trunc(value))}`
+          : "keep integer scope values within ±9007199254740991, or use a string if the plugin accepts one",
       });
       return;
     }
@@ -134,7 +140,8 @@ function reportNumbers(context: RuleContext, capability: Capability, entry: Perm
       value.forEach((item, index) => items.forEach((schemaItem) => walk(item, schemaItem, [...path, index], depth + 1)));
     } else if (isPlainObject(value)) {
       for (const [field, inner] of Object.entries(value)) {
-        for (const variant of variants) if (isPlainObject(variant.properties) && field in variant.properties) walk(inner, variant.properties[field], [...path, field], depth + 1);
+        for (const variant of variants)
+          if (isPlainObject(variant.properties) && field in variant.properties) walk(inner, variant.properties[field], [...path, field], depth + 1);
       }
     }
   };
@@ -181,7 +188,9 @@ function scopeReader(context: RuleContext, identifier: string): "some" | "none" 
 }
 
 function describeCommands(context: RuleContext, identifier: string): string {
-  const commands = [...new Set(expandIdentifier(context.catalog, identifier).leaves.flatMap((leaf) => [...leaf.permission.commands.allow, ...leaf.permission.commands.deny]))];
+  const commands = [
+    ...new Set(expandIdentifier(context.catalog, identifier).leaves.flatMap((leaf) => [...leaf.permission.commands.allow, ...leaf.permission.commands.deny])),
+  ];
   return commands.length === 1 ? `the ${commands[0]} command of` : `the commands ${commands.join(", ")} of`;
 }
 
@@ -239,12 +248,19 @@ async function reportDeadShellGrants(context: RuleContext): Promise<void> {
         if (reported.has(key)) continue;
         reported.add(key);
         // Every command of the entry that runs programs, for the message.
-        const dead = SHELL_RUNNERS.filter((c) => (model.allowed.get(c) ?? []).some((g) => samePath(g.provenance.path, grant.provenance.path) && g.capabilityIndex === grant.capabilityIndex));
+        const dead = SHELL_RUNNERS.filter((c) =>
+          (model.allowed.get(c) ?? []).some((g) => samePath(g.provenance.path, grant.provenance.path) && g.capabilityIndex === grant.capabilityIndex),
+        );
         context.report({
           at: source.capability.source,
           path: source.entry.extended ? [...source.entry.path, "identifier"] : source.entry.path,
           messageId: "noProgram",
-          data: { identifier: source.entry.identifier, commands: dead.join(" and "), verb: dead.length > 1 ? "run" : "runs", them: dead.length > 1 ? "them" : "it" },
+          data: {
+            identifier: source.entry.identifier,
+            commands: dead.join(" and "),
+            verb: dead.length > 1 ? "run" : "runs",
+            them: dead.length > 1 ? "them" : "it",
+          },
           hint: 'add the program, e.g. { "identifier": "shell:allow-execute", "allow": [{ "name": "git", "cmd": "git", "args": true }] }, or remove the permission',
         });
       }

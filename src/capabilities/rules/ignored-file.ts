@@ -8,12 +8,14 @@ const DOCUMENTATION_EXTENSION = /\.(md|markdown|mdx|rst|adoc|txt)$/i;
 
 export default defineRule({
   id: "ignored-file",
-  description: "Report capability files the build never loads: a wrong extension, or a capability left out of a non-empty app.security.capabilities, and references there to missing capabilities; and symbolic links leading out of the project, which caplint does not follow.",
+  description:
+    "Report capability files the build never loads: a wrong extension, or a capability left out of a non-empty app.security.capabilities, and references there to missing capabilities; and symbolic links leading out of the project, which caplint does not follow.",
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
   messages: {
-    outsideLink: "symbolic link leading out of the project (to {{target}}) is not read: caplint follows no link whose target leaves the app or the folder given",
+    outsideLink:
+      "symbolic link leading out of the project (to {{target}}) is not read: caplint follows no link whose target leaves the app or the folder given",
     json5File: 'capability file with extension ".json5" is not loaded: the host reads .json and .toml files, and .json5 only with its "config-json5" feature',
     otherExtension: "file {{extension}} in a capabilities folder is not loaded: the host reads only .json and .toml files",
     notSelected:

@@ -2,7 +2,8 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "manifest-mismatch",
-  description: "Disallow a committed acl-manifests.json whose official plugins differ from the built-in catalog of the locked release (an edited build output).",
+  description:
+    "Disallow a committed acl-manifests.json whose official plugins differ from the built-in catalog of the locked release (an edited build output).",
   category: "security",
   // An edited build output that hides what the app grants (CWE-345: insufficient verification of data authenticity).
   security: { severity: 7.5, cwe: [345] },

@@ -5,7 +5,8 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "redundant-permission",
-  description: "Report permissions already granted by a set listed in the same capability (`core:default` with `core:window:allow-title`, `shell:default` with `shell:allow-open`).",
+  description:
+    "Report permissions already granted by a set listed in the same capability (`core:default` with `core:window:allow-title`, `shell:default` with `shell:allow-open`).",
   category: "style",
   defaultSeverity: "warning",
   fixable: true,

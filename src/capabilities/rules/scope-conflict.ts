@@ -21,7 +21,7 @@ export default defineRule({
           path: [...entry.path, "allow", index],
           messageId: "deniedToo",
           data: { value: preview(value), identifier: entry.identifier, denyIndex },
-          hint: "remove it from \"allow\", or from \"deny\" if it should be allowed",
+          hint: 'remove it from "allow", or from "deny" if it should be allowed',
         });
       });
     }

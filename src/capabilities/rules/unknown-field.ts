@@ -26,7 +26,11 @@ export default defineRule({
   },
 });
 
-function report(context: RuleContext, at: { absolutePath: string }, field: { key: string; path: JsonPath; object: keyof typeof KNOWN_FIELDS; siblings: readonly string[] }) {
+function report(
+  context: RuleContext,
+  at: { absolutePath: string },
+  field: { key: string; path: JsonPath; object: keyof typeof KNOWN_FIELDS; siblings: readonly string[] },
+) {
   const { key, object, siblings } = field;
   if (TOLERATED.includes(key)) return;
   const known: readonly string[] = KNOWN_FIELDS[object];

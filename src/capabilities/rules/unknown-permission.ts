@@ -44,9 +44,7 @@ export default defineRule({
         demote: impact.demote,
         messageId: "unknown",
         data: { identifier: entry.identifier, problem, note: impact.note },
-        hint: suggestions.length
-          ? `did you mean ${quoteList(suggestions)}?`
-          : `list what exists with: caplint permissions ${verdict.key ?? ""}`.trimEnd(),
+        hint: suggestions.length ? `did you mean ${quoteList(suggestions)}?` : `list what exists with: caplint permissions ${verdict.key ?? ""}`.trimEnd(),
       });
     }
   },

@@ -29,7 +29,11 @@ export default defineRule({
         });
         continue;
       }
-      const similar = nearest(verdict.key, context.catalog.keys().filter((k) => k !== APP_KEY && !k.startsWith("core")), 2);
+      const similar = nearest(
+        verdict.key,
+        context.catalog.keys().filter((k) => k !== APP_KEY && !k.startsWith("core")),
+        2,
+      );
       const once = reported.has(verdict.key) ? "" : " (build the app once to generate src-tauri/gen/schemas/acl-manifests.json)";
       reported.add(verdict.key);
       context.report({

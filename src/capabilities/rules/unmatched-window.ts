@@ -7,7 +7,8 @@ const MAX_LISTED_LABELS = 6;
 
 export default defineRule({
   id: "unmatched-window",
-  description: "Report `windows` and `webviews` patterns that match no window label declared in tauri.conf.json or created in the app's Rust or frontend sources.",
+  description:
+    "Report `windows` and `webviews` patterns that match no window label declared in tauri.conf.json or created in the app's Rust or frontend sources.",
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,

@@ -77,7 +77,12 @@ function identifierEntries(key: string, manifest: Manifest): SchemaNode[] {
     const other = otherSpellingName(key, name);
     if (other === undefined || entries.has(other)) continue;
     const same = ` The same permission as "${prefix}${name}" (the host accepts both spellings of its brand word).`;
-    entries.set(other, { ...entry, const: prefix + other, description: `${String(entry.description)}${same}`.trim(), markdownDescription: `${String(entry.markdownDescription)}\n\n${same.trim()}` });
+    entries.set(other, {
+      ...entry,
+      const: prefix + other,
+      description: `${String(entry.description)}${same}`.trim(),
+      markdownDescription: `${String(entry.markdownDescription)}\n\n${same.trim()}`,
+    });
   }
   return [...entries.values()];
 }
@@ -127,7 +132,10 @@ function rewriteRefs(node: unknown, prefix: string): unknown {
   if (!isObject(node)) return node;
   const out: SchemaNode = {};
   for (const [key, value] of Object.entries(node)) {
-    out[key] = key === "$ref" && typeof value === "string" && value.startsWith("#/definitions/") ? `#/definitions/${prefix}.${value.slice("#/definitions/".length)}` : rewriteRefs(value, prefix);
+    out[key] =
+      key === "$ref" && typeof value === "string" && value.startsWith("#/definitions/")
+        ? `#/definitions/${prefix}.${value.slice("#/definitions/".length)}`
+        : rewriteRefs(value, prefix);
   }
   return out;
 }

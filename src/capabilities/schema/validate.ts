@@ -131,7 +131,8 @@ function acceptsType(branch: SchemaNode, value: unknown): boolean {
   if (branch.anyOf) return true;
   if (branch.type === undefined) return true;
   const types = Array.isArray(branch.type) ? branch.type : [branch.type];
-  const actual = value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : typeof value;
+  const actual =
+    value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : typeof value;
   return types.includes(actual) || (actual === "integer" && types.includes("number"));
 }
 
@@ -184,7 +185,7 @@ const TYPE_HINTS: Record<string, string> = {
   webviews: 'write webview labels as a list, e.g. "webviews": ["main"]',
   permissions: 'write permissions as a list, e.g. "permissions": ["core:default"]',
   platforms: 'write platforms as a list, e.g. "platforms": ["linux", "macOS", "windows"]',
-  local: 'use true or false without quotes',
+  local: "use true or false without quotes",
   urls: 'write URL patterns as a list, e.g. "urls": ["https://example.com"]',
 };
 

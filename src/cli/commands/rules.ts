@@ -28,7 +28,9 @@ export function registerRules(program: Command, io: MainOptions, setExitCode: Se
         const width = Math.max(...rows.map((r) => r.id.length));
         const domainWidth = Math.max(...rows.map((r) => r.domain.length));
         for (const row of rows) {
-          io.stdout.write(`${row.id.padEnd(width)}  ${row.defaultSeverity.padEnd(7)}  ${row.fixable ? "fix" : "   "}  ${row.domain.padEnd(domainWidth)}  ${row.description}\n`);
+          io.stdout.write(
+            `${row.id.padEnd(width)}  ${row.defaultSeverity.padEnd(7)}  ${row.fixable ? "fix" : "   "}  ${row.domain.padEnd(domainWidth)}  ${row.description}\n`,
+          );
         }
       }
       setExitCode(0);

@@ -41,7 +41,10 @@ export async function runFixPasses<P, R extends { diagnostics: readonly Diagnost
       const source = hooks.source(project, absolutePath);
       if (!source) continue;
       if (!originals.has(absolutePath)) originals.set(absolutePath, source);
-      const outcome = applyFixes(source.text, diagnostics.map((d) => d.fix!));
+      const outcome = applyFixes(
+        source.text,
+        diagnostics.map((d) => d.fix!),
+      );
       if (outcome.text !== source.text) {
         overrides.set(absolutePath, outcome.text);
         applied += outcome.applied;

@@ -17,5 +17,12 @@ export async function reporterContext(given: {
   rules: ReadonlyMap<string, RuleMeta>;
   sourceText(absolutePath: string): string | undefined;
 }): Promise<ReporterContext> {
-  return { cwd: given.cwd, paint: await makePaint(given.color, given.isTTY, given.env), rules: given.rules, toolVersion: toolVersion(), docsUrl, sourceText: given.sourceText };
+  return {
+    cwd: given.cwd,
+    paint: await makePaint(given.color, given.isTTY, given.env),
+    rules: given.rules,
+    toolVersion: toolVersion(),
+    docsUrl,
+    sourceText: given.sourceText,
+  };
 }

@@ -88,7 +88,9 @@ function ruleDescriptor(rule: RuleMeta, context: ReporterContext) {
  * says how often a finding is right. Correctness rules mirror the host's own build checks.
  */
 function ruleProperties(rule: RuleMeta) {
-  const tags = rule.security ? ["security", rule.category === "security" ? undefined : rule.category, ...rule.security.cwe.map((cwe) => `external/cwe/cwe-${cwe}`)] : [rule.category];
+  const tags = rule.security
+    ? ["security", rule.category === "security" ? undefined : rule.category, ...rule.security.cwe.map((cwe) => `external/cwe/cwe-${cwe}`)]
+    : [rule.category];
   return {
     tags: tags.filter((tag): tag is string => tag !== undefined),
     precision: rule.category === "correctness" ? "very-high" : "high",
@@ -130,7 +132,15 @@ function result(d: Diagnostic, index: number | undefined) {
     ...(d.messageId === undefined ? {} : { properties: { messageId: d.messageId } }),
     ...(d.relatedLine === undefined
       ? {}
-      : { relatedLocations: [{ id: 1, message: { text: "the other event of the pair" }, physicalLocation: { artifactLocation: artifactLocation(d), region: { startLine: d.relatedLine } } }] }),
+      : {
+          relatedLocations: [
+            {
+              id: 1,
+              message: { text: "the other event of the pair" },
+              physicalLocation: { artifactLocation: artifactLocation(d), region: { startLine: d.relatedLine } },
+            },
+          ],
+        }),
   };
 }
 

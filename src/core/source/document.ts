@@ -378,7 +378,7 @@ function describeJsonError(error: ParseError, text: string): string {
     const before = text.slice(0, error.offset).trimEnd();
     if (before.endsWith(",")) message += " (trailing commas are not allowed in JSON)";
   }
-  if (code === "InvalidSymbol" && (found.startsWith("/") )) message = `invalid JSON: comments are not allowed${near}`;
+  if (code === "InvalidSymbol" && found.startsWith("/")) message = `invalid JSON: comments are not allowed${near}`;
   return message;
 }
 
@@ -429,8 +429,13 @@ function escapeRegExp(text: string): string {
  * next keys of the path, as far as the header goes (`[app.security]` serves app, security). Read line
  * by line without regular expressions: one pass over the text, however long a hostile header is.
  */
-function findTableHeader(text: string, from: number, path: JsonPath, i: number): { keyOffset: number; keyLength: number; end: number; consumed: number } | undefined {
-  for (let lineStart = from === 0 ? 0 : text.lastIndexOf("\n", from - 1) + 1; lineStart < text.length; ) {
+function findTableHeader(
+  text: string,
+  from: number,
+  path: JsonPath,
+  i: number,
+): { keyOffset: number; keyLength: number; end: number; consumed: number } | undefined {
+  for (let lineStart = from === 0 ? 0 : text.lastIndexOf("\n", from - 1) + 1; lineStart < text.length;) {
     const lineEnd = text.indexOf("\n", lineStart) < 0 ? text.length : text.indexOf("\n", lineStart);
     let at = lineStart;
     while (text[at] === " " || text[at] === "\t") at++;

@@ -199,7 +199,12 @@ export async function leavesRoot(file: string, rootReal: string): Promise<string
  * only while they stay inside `boundary` (default: `root`); a link leading out is listed in
  * `outside` and not followed.
  */
-export async function walk(root: string, extensions: readonly string[], ignoreName: (name: string) => boolean = () => false, boundary = root): Promise<WalkResult> {
+export async function walk(
+  root: string,
+  extensions: readonly string[],
+  ignoreName: (name: string) => boolean = () => false,
+  boundary = root,
+): Promise<WalkResult> {
   const result: WalkResult = { files: [], outside: [], skipped: [], problems: [] };
   const seen = new Set<string>();
   const boundaryReal = await realpath(boundary).catch(() => path.resolve(boundary));
@@ -233,7 +238,8 @@ export async function walk(root: string, extensions: readonly string[], ignoreNa
         try {
           const target = await realpath(fsPath(full));
           if (!isWithin(target, boundaryReal)) {
-            if (name !== "schemas" && (extensions.some((ext) => name.endsWith(ext)) || (await stat(fsPath(full))).isDirectory())) result.outside.push({ file: full, target });
+            if (name !== "schemas" && (extensions.some((ext) => name.endsWith(ext)) || (await stat(fsPath(full))).isDirectory()))
+              result.outside.push({ file: full, target });
             continue;
           }
           const info = await stat(fsPath(full));

@@ -6,7 +6,11 @@ import { MAX_NESTING_DEPTH } from "./document.js";
 /** smol-toml is loaded only by callers that meet a TOML file. */
 export const parseToml: TomlParser = (text) => {
   const deep = findDeepDottedKey(text, MAX_NESTING_DEPTH);
-  if (deep >= 0) return { value: undefined, error: { message: `dotted keys nest deeper than ${MAX_NESTING_DEPTH} levels; no capability file needs that`, offset: deep, length: 1 } };
+  if (deep >= 0)
+    return {
+      value: undefined,
+      error: { message: `dotted keys nest deeper than ${MAX_NESTING_DEPTH} levels; no capability file needs that`, offset: deep, length: 1 },
+    };
   try {
     // A JSON round trip turns smol-toml's null-prototype tables and date objects into the plain
     // values the JSON path sees (Ajv's deep equality calls valueOf on objects).
@@ -15,7 +19,10 @@ export const parseToml: TomlParser = (text) => {
     if (error instanceof TomlError) {
       const offset = new LineIndex(text).offset({ line: error.line, column: error.column });
       const firstLine = error.message.split("\n")[0] ?? "syntax error";
-      return { value: undefined, error: { message: `invalid TOML: ${firstLine.replace(/^Invalid TOML document: /, "")}`, offset, length: 1 } satisfies ParseFailure };
+      return {
+        value: undefined,
+        error: { message: `invalid TOML: ${firstLine.replace(/^Invalid TOML document: /, "")}`, offset, length: 1 } satisfies ParseFailure,
+      };
     }
     // The parser recurses per key level: a nesting the pre-check missed must not end the whole run.
     if (error instanceof RangeError) return { value: undefined, error: { message: "the file nests too deeply to parse", offset: 0, length: 1 } };

@@ -8,7 +8,8 @@ export default defineMcpRule({
   id: "mcp-annotations",
   domain: "mcp",
   input: "static",
-  description: "Every tool has a title and all four hints as explicit booleans (warnings); a hint of the wrong type or readOnlyHint with destructiveHint is an error.",
+  description:
+    "Every tool has a title and all four hints as explicit booleans (warnings); a hint of the wrong type or readOnlyHint with destructiveHint is an error.",
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,

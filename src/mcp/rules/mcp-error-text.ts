@@ -10,7 +10,7 @@ export default defineMcpRule({
   id: "mcp-error-text",
   domain: "mcp",
   input: "probe",
-  description: "A tool error (isError: true) written by the server starts with \"Error:\" (probe).",
+  description: 'A tool error (isError: true) written by the server starts with "Error:" (probe).',
   category: "style",
   defaultSeverity: "warning",
   fixable: false,

@@ -38,7 +38,11 @@ function unbounded(document: Parameters<typeof typesOf>[0], property: Property):
   if (has("enum") || has("const")) return undefined;
   const types = typesOf(document, value);
   if (types.has("string") && !(has("maxLength") || has("pattern") || has("format"))) {
-    return { what: "string", message: "has no maxLength, enum, pattern or format", hint: "bound it, e.g. maxLength: 200 (zod .max(200), Pydantic max_length=200)" };
+    return {
+      what: "string",
+      message: "has no maxLength, enum, pattern or format",
+      hint: "bound it, e.g. maxLength: 200 (zod .max(200), Pydantic max_length=200)",
+    };
   }
   if ((types.has("integer") || types.has("number")) && !types.has("string")) {
     const low = has("minimum") || has("exclusiveMinimum");

@@ -5,7 +5,8 @@ export default defineMcpRule({
   id: "mcp-input-strict",
   domain: "mcp",
   input: "static",
-  description: "The input schema rejects unknown fields: additionalProperties: false at its root (after $ref resolution and unwrapping a single object parameter).",
+  description:
+    "The input schema rejects unknown fields: additionalProperties: false at its root (after $ref resolution and unwrapping a single object parameter).",
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,

@@ -8,7 +8,8 @@ export default defineMcpRule({
   id: "mcp-pagination-contract",
   domain: "mcp",
   input: "probe",
-  description: "A list call's result keeps the arithmetic: count = items returned, has_more = total > offset + count, next_offset = offset + count or null at the end; limit over 100 is rejected (probe).",
+  description:
+    "A list call's result keeps the arithmetic: count = items returned, has_more = total > offset + count, next_offset = offset + count or null at the end; limit over 100 is rejected (probe).",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
@@ -64,7 +65,8 @@ function arithmetic(page: Record<string, unknown>, args: Record<string, unknown>
   }
   const problems: string[] = [];
   const items = Object.entries(page).find(([key, value]) => Array.isArray(value) && !["total", "count", "offset"].includes(key));
-  if (items && (items[1] as unknown[]).length !== count) problems.push(`count is ${count} but "${items[0]}" holds ${plural((items[1] as unknown[]).length, "item")}`);
+  if (items && (items[1] as unknown[]).length !== count)
+    problems.push(`count is ${count} but "${items[0]}" holds ${plural((items[1] as unknown[]).length, "item")}`);
   if (typeof args.offset === "number" && offset !== args.offset) problems.push(`offset is ${offset} but the call asked for offset ${args.offset}`);
   if (typeof args.limit === "number" && count > args.limit) problems.push(`count is ${count}, more than the limit ${args.limit} asked for`);
   const more = total > offset + count;

@@ -70,12 +70,19 @@ function check(document: SchemaNode, property: Property, expected: Expected): st
   const types = typesOf(document, value);
   if (!types.has("integer")) problems.push(types.size ? `is ${[...types].join(" or ")}, not integer` : "has no type (integer expected)");
   const fallback = read("default");
-  if (fallback !== expected.default) problems.push(fallback === undefined ? `has no default (${expected.default} expected)` : `defaults to ${JSON.stringify(fallback)}, not ${expected.default}`);
+  if (fallback !== expected.default)
+    problems.push(
+      fallback === undefined ? `has no default (${expected.default} expected)` : `defaults to ${JSON.stringify(fallback)}, not ${expected.default}`,
+    );
   const minimum = read("minimum") ?? (typeof read("exclusiveMinimum") === "number" ? (read("exclusiveMinimum") as number) + 1 : undefined);
-  if (minimum !== expected.minimum) problems.push(minimum === undefined ? `has no minimum (${expected.minimum} expected)` : `has minimum ${JSON.stringify(minimum)}, not ${expected.minimum}`);
+  if (minimum !== expected.minimum)
+    problems.push(minimum === undefined ? `has no minimum (${expected.minimum} expected)` : `has minimum ${JSON.stringify(minimum)}, not ${expected.minimum}`);
   if (expected.maximum !== undefined) {
     const maximum = read("maximum") ?? (typeof read("exclusiveMaximum") === "number" ? (read("exclusiveMaximum") as number) - 1 : undefined);
-    if (maximum !== expected.maximum) problems.push(maximum === undefined ? `has no maximum (${expected.maximum} expected)` : `has maximum ${JSON.stringify(maximum)}, not ${expected.maximum}`);
+    if (maximum !== expected.maximum)
+      problems.push(
+        maximum === undefined ? `has no maximum (${expected.maximum} expected)` : `has maximum ${JSON.stringify(maximum)}, not ${expected.maximum}`,
+      );
   }
   return problems;
 }

@@ -36,7 +36,8 @@ export default defineMcpRule({
           continue;
         }
         const types = typesOf(document, property.resolved);
-        const wrong = field.types.some((t) => !types.has(t)) || [...types].some((t) => !field.types.includes(t) && !(t === "integer" && field.types.includes("number")));
+        const wrong =
+          field.types.some((t) => !types.has(t)) || [...types].some((t) => !field.types.includes(t) && !(t === "integer" && field.types.includes("number")));
         if (wrong) {
           report({
             path: property.written.path,

@@ -17,7 +17,12 @@ export default defineMcpRule({
   messages: { notAListing: "{{problem}}", violation: "{{what}}{{where}} {{problem}}" },
   async check({ listing, report }) {
     if (listing.shapeProblem) {
-      report({ path: [], messageId: "notAListing", data: { problem: listing.shapeProblem }, hint: "capture one with: caplint mcp dump --stdio -- CMD ARGS... > tools.json" });
+      report({
+        path: [],
+        messageId: "notAListing",
+        data: { problem: listing.shapeProblem },
+        hint: "capture one with: caplint mcp dump --stdio -- CMD ARGS... > tools.json",
+      });
       return;
     }
     const validators = await mcpValidators();
@@ -25,16 +30,40 @@ export default defineMcpRule({
       if (validate(value)) return;
       for (const problem of problems(errors() ?? [], value)) {
         const path = [...base, ...problem.path];
-        report({ path, target: problem.target, messageId: "violation", data: { what, where: describePath(problem.path), problem: problem.message }, hint: problem.hint });
+        report({
+          path,
+          target: problem.target,
+          messageId: "violation",
+          data: { what, where: describePath(problem.path), problem: problem.message },
+          hint: problem.hint,
+        });
       }
     };
     for (const page of listing.pages) {
-      check((v) => validators.listToolsResult(v), () => validators.listToolsResult.errors, page.value, page.path, "tools/list result");
+      check(
+        (v) => validators.listToolsResult(v),
+        () => validators.listToolsResult.errors,
+        page.value,
+        page.path,
+        "tools/list result",
+      );
     }
     if (listing.initialize) {
-      check((v) => validators.initializeResult(v), () => validators.initializeResult.errors, listing.initialize.value, listing.initialize.path, "initialize result");
+      check(
+        (v) => validators.initializeResult(v),
+        () => validators.initializeResult.errors,
+        listing.initialize.value,
+        listing.initialize.path,
+        "initialize result",
+      );
     } else if (listing.serverInfo) {
-      check((v) => validators.implementation(v), () => validators.implementation.errors, listing.serverInfo.value, listing.serverInfo.path, "serverInfo");
+      check(
+        (v) => validators.implementation(v),
+        () => validators.implementation.errors,
+        listing.serverInfo.value,
+        listing.serverInfo.path,
+        "serverInfo",
+      );
     }
   },
 });
@@ -57,7 +86,11 @@ function problems(errors: readonly ErrorObject[], root: unknown): Problem[] {
     const path = toPath(error.instancePath, root);
     const last = path[path.length - 1];
     if (error.keyword === "type" && typeof last === "string" && HINTS.has(last) && path[path.length - 2] === "annotations") continue;
-    if ((error.keyword === "anyOf" || error.keyword === "oneOf") && errors.some((other) => other !== error && other.instancePath.startsWith(error.instancePath) && other.keyword !== error.keyword)) continue;
+    if (
+      (error.keyword === "anyOf" || error.keyword === "oneOf") &&
+      errors.some((other) => other !== error && other.instancePath.startsWith(error.instancePath) && other.keyword !== error.keyword)
+    )
+      continue;
     let message = error.message ?? "is invalid";
     let target: "key" | "value" = "value";
     let at = path;

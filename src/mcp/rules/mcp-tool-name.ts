@@ -59,5 +59,8 @@ export default defineMcpRule({
 });
 
 function describe(path: readonly (string | number)[]): string {
-  return path.map((segment) => (typeof segment === "number" ? `[${segment}]` : `.${segment}`)).join("").replace(/^\./, "");
+  return path
+    .map((segment) => (typeof segment === "number" ? `[${segment}]` : `.${segment}`))
+    .join("")
+    .replace(/^\./, "");
 }

@@ -14,7 +14,7 @@ export default defineMcpRule({
     report({
       path: listing.transport.path,
       messageId: "legacySseOnly",
-      hint: "serve streamable HTTP (StreamableHTTPServerTransport; FastMCP transport=\"streamable-http\")",
+      hint: 'serve streamable HTTP (StreamableHTTPServerTransport; FastMCP transport="streamable-http")',
     });
   },
 });

@@ -8,9 +8,7 @@
  * can make it backtrack, unlike the crate's own recursive matcher.
  */
 
-export type LabelPattern =
-  | { ok: true; pattern: string; match(label: string): boolean }
-  | { ok: false; pattern: string; message: string };
+export type LabelPattern = { ok: true; pattern: string; match(label: string): boolean } | { ok: false; pattern: string; message: string };
 
 type CharSpecifier = { single: number } | { from: number; to: number };
 
@@ -74,7 +72,11 @@ export const MAX_LABEL_PATTERN_LENGTH = 1_024;
 
 function compile(pattern: string): LabelPattern {
   if (pattern.length > MAX_LABEL_PATTERN_LENGTH) {
-    return { ok: false, pattern, message: `the pattern is ${pattern.length.toLocaleString("en-US")} characters long, over the limit of ${MAX_LABEL_PATTERN_LENGTH.toLocaleString("en-US")} caplint matches; it is not checked` };
+    return {
+      ok: false,
+      pattern,
+      message: `the pattern is ${pattern.length.toLocaleString("en-US")} characters long, over the limit of ${MAX_LABEL_PATTERN_LENGTH.toLocaleString("en-US")} caplint matches; it is not checked`,
+    };
   }
   const chars = Array.from(pattern, (c) => c.codePointAt(0)!);
   const tokens: Token[] = [];
@@ -92,7 +94,8 @@ function compile(pattern: string): LabelPattern {
       if (count === 2) {
         // `**` must be a whole path component: at the start or after `/`, and at the end or before `/`.
         if (!(i === 2 || isSeparator(chars[start - 1]!))) return syntaxError(pattern, start - 1, ERROR_RECURSIVE_WILDCARDS);
-        if (i < chars.length && isSeparator(chars[i]!)) i++; // the crate folds the following `/` into the token
+        if (i < chars.length && isSeparator(chars[i]!))
+          i++; // the crate folds the following `/` into the token
         else if (i !== chars.length) return syntaxError(pattern, i, ERROR_RECURSIVE_WILDCARDS);
         const previous = tokens[tokens.length - 1];
         if (!(tokens.length > 1 && previous?.kind === "any-recursive-sequence")) tokens.push({ kind: "any-recursive-sequence" });

@@ -16,9 +16,7 @@ export type Origin = { kind: "local" } | { kind: "remote"; url: string };
 
 export const LOCAL_ORIGIN: Origin = Object.freeze({ kind: "local" });
 
-export type RemotePattern =
-  | { ok: true; pattern: string; test(url: string): boolean }
-  | { ok: false; pattern: string; message: string; unsafe: boolean };
+export type RemotePattern = { ok: true; pattern: string; test(url: string): boolean } | { ok: false; pattern: string; message: string; unsafe: boolean };
 
 export interface CompileRemoteOptions {
   /**
@@ -282,7 +280,8 @@ function parsePatternString(input: string, options: ParseOptions): Part[] {
   };
   const consumeText = () => {
     let text = "";
-    for (let value = tryConsume("char") ?? tryConsume("escaped-char"); value !== undefined; value = tryConsume("char") ?? tryConsume("escaped-char")) text += value;
+    for (let value = tryConsume("char") ?? tryConsume("escaped-char"); value !== undefined; value = tryConsume("char") ?? tryConsume("escaped-char"))
+      text += value;
     return text;
   };
   const flushPendingFixed = () => {

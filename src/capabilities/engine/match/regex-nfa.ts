@@ -342,8 +342,7 @@ export class Nfa {
   }
 }
 
-const isWordCharacter = (c: number | undefined) =>
-  c !== undefined && ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95);
+const isWordCharacter = (c: number | undefined) => c !== undefined && ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95);
 
 function assertionHolds(kind: AssertKind, input: number[], position: number): boolean {
   switch (kind) {

@@ -17,4 +17,3 @@ export function describeTargets(capability: Pick<Capability, "windows" | "webvie
   if (capability.webviews.length) parts.push(`webviews ${quoted(capability.webviews)}`);
   return parts.join("; ") || "no window";
 }
-

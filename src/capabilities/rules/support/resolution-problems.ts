@@ -23,7 +23,10 @@ export async function reportResolutionProblems(context: RuleContext, messageIds:
       path: entryPath(capability, problem.path),
       messageId,
       data: { problem: describeProblem(problem), via: routeOf(problem) },
-      hint: problem.kind === "unknown-set-member" && problem.suggestions.length ? `did you mean ${quoteList(problem.suggestions)}?` : (unknownPluginHint(context, problem) ?? defaultWithoutSetHint(problem)),
+      hint:
+        problem.kind === "unknown-set-member" && problem.suggestions.length
+          ? `did you mean ${quoteList(problem.suggestions)}?`
+          : (unknownPluginHint(context, problem) ?? defaultWithoutSetHint(problem)),
     });
   }
 }
