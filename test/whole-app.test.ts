@@ -275,4 +275,22 @@ describe("file lists and monorepos are checked in their apps' context", () => {
     expect(result.stdout).not.toContain("apps/good");
     expect(result.stdout).toContain('unknown permission "allow-greeet"');
   });
+
+  it("at a monorepo root each app follows its own caplint.config.json, and the footer names every config used", () => {
+    const dir = scratch();
+    write(path.join(dir, ".git", "HEAD"), "ref: refs/heads/main\n");
+    for (const name of ["quiet", "loud"]) {
+      write(path.join(dir, "apps", name, "src-tauri", "tauri.conf.json"), { identifier: `dev.caplint.${name}`, app: { windows: [{ label: "main" }] } });
+      write(path.join(dir, "apps", name, "src-tauri", "capabilities", "main.json"), { identifier: "main", windows: ["main"], permissions: ["core:default", "core:app:allow-version"] });
+    }
+    // core:app:allow-version is already in core:default: redundant-permission, which "quiet" turns off.
+    write(path.join(dir, "apps", "quiet", "caplint.config.json"), { rules: { "redundant-permission": "off" } });
+    const result = caplint(["check", "--format", "json"], dir);
+    const report = JSON.parse(result.stdout) as { diagnostics: Array<{ file: string; ruleId: string }>; summary: { config: string | null } };
+    expect(report.diagnostics.map((d) => `${d.file} ${d.ruleId}`)).toEqual(["apps/loud/src-tauri/capabilities/main.json redundant-permission"]);
+    expect(report.summary.config).toBe("apps/quiet/caplint.config.json");
+    // --config names one config for every app.
+    const forced = JSON.parse(caplint(["check", "--format", "json", "--config", "apps/quiet/caplint.config.json"], dir).stdout) as typeof report;
+    expect(forced.diagnostics).toEqual([]);
+  });
 });

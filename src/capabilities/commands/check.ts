@@ -106,8 +106,23 @@ async function runCheck(
   const runs = await planCheckRuns(loadOptions);
   const results: Array<{ project: Project; result: LintResult }> = [];
   let fixes: Array<{ file: string; diff: string }> | undefined;
+  // Without --config, an app below the working directory (a monorepo root, files of several apps)
+  // follows its own caplint.config.json when it has one, as a run from its folder would.
+  const configLabels = new Set(settings.configLabel === undefined ? [] : [settings.configLabel]);
+  const appConfigFiles: string[] = [];
   for (const run of runs) {
-    const runLint = run.focus ? { ...lintOptions, focus: run.focus } : lintOptions;
+    let runSettings = settings;
+    if (run.app !== undefined && options.config === undefined) {
+      const own = await capabilitySettings({ ...options, app: run.app }, io.cwd, allRules);
+      if (own.config?.file !== settings.config?.file) {
+        runSettings = own;
+        run.load = applyConfig(run.load, own);
+        if (own.config?.file) appConfigFiles.push(own.config.file);
+      }
+    }
+    if (runSettings.configLabel !== undefined) configLabels.add(runSettings.configLabel);
+    const base = runSettings === settings ? lintOptions : { ...lintOptions, ...lintSettings(runSettings, CAPABILITY_RULES) };
+    const runLint = run.focus ? { ...base, focus: run.focus } : base;
     if (options.fix || options.fixDryRun) {
       const { fixProject } = await import("../fix-project.js");
       const outcome = await fixProject(run.load, runLint);
@@ -142,7 +157,7 @@ async function runCheck(
   const output = options.output === undefined ? io.stdout : new CapturedOutput();
   output.write(
     reporter(
-      { diagnostics, summary, notes: result.notes ?? [], config: settings.configLabel ?? null, ...(fixes ? { fixes } : {}) },
+      { diagnostics, summary, notes: result.notes ?? [], config: configLabels.size ? [...configLabels].join(", ") : null, ...(fixes ? { fixes } : {}) },
       await reporterContext({
         cwd: io.cwd,
         color: options.color,
@@ -159,6 +174,7 @@ async function runCheck(
     ...(project.srcTauri ? [path.join(project.srcTauri, "tauri.conf.json")] : []),
   ]);
   if (config?.file) inputs.push(config.file);
+  inputs.push(...appConfigFiles);
   if (output instanceof CapturedOutput) {
     const read = [...inputs, ...results.flatMap(({ project }) => project.documents.map((d) => d.absolutePath))];
     await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: read }, output.text);
