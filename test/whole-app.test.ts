@@ -281,7 +281,11 @@ describe("file lists and monorepos are checked in their apps' context", () => {
     write(path.join(dir, ".git", "HEAD"), "ref: refs/heads/main\n");
     for (const name of ["quiet", "loud"]) {
       write(path.join(dir, "apps", name, "src-tauri", "tauri.conf.json"), { identifier: `dev.caplint.${name}`, app: { windows: [{ label: "main" }] } });
-      write(path.join(dir, "apps", name, "src-tauri", "capabilities", "main.json"), { identifier: "main", windows: ["main"], permissions: ["core:default", "core:app:allow-version"] });
+      write(path.join(dir, "apps", name, "src-tauri", "capabilities", "main.json"), {
+        identifier: "main",
+        windows: ["main"],
+        permissions: ["core:default", "core:app:allow-version"],
+      });
     }
     // core:app:allow-version is already in core:default: redundant-permission, which "quiet" turns off.
     write(path.join(dir, "apps", "quiet", "caplint.config.json"), { rules: { "redundant-permission": "off" } });
