@@ -3,7 +3,7 @@ import type { CallExplanation } from "../queries/explain.js";
 import { describePlatforms, platformNote, type PlatformMerge } from "../queries/platforms.js";
 import { contextLabel, originDisplay, provenanceJson, type SourceLines } from "../queries/project-model.js";
 import { textLines } from "../../core/terminal-text.js";
-import { callJson, chain, renderCall } from "./call.js";
+import { callJson, chain, renderCall, verdictJson } from "./call.js";
 import { parseCommandName } from "../engine/command-name.js";
 import { plural } from "../../core/wording.js";
 
@@ -136,15 +136,7 @@ export function renderCallJson(answer: CallAnswer): string {
       {
         ...questionJson(answer),
         capabilities,
-        explanation: {
-          command: e.command,
-          verdict: e.verdict,
-          enforced: e.enforced,
-          message: e.message,
-          allowedOn: e.allowedOn,
-          referencedBy: e.referencedBy,
-          associatedPermissions: e.associatedPermissions,
-        },
+        explanation: { command: e.command, ...verdictJson(e) },
         call: callJson(call, lines),
       },
       null,

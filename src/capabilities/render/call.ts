@@ -72,6 +72,18 @@ export function renderCall(call: CallExplanation, asked: readonly string[], line
   return out;
 }
 
+/** The verdict fields of one explanation, as both JSON answers (access --command, explain) write them. */
+export function verdictJson(e: CallExplanation["verdicts"][number]["explanation"]) {
+  return {
+    verdict: e.verdict,
+    enforced: e.enforced,
+    message: e.message,
+    allowedOn: e.allowedOn,
+    referencedBy: e.referencedBy,
+    associatedPermissions: e.associatedPermissions,
+  };
+}
+
 export function callJson(call: CallExplanation, lines: SourceLines) {
   const s = call.suggestion;
   return {
@@ -82,12 +94,7 @@ export function callJson(call: CallExplanation, lines: SourceLines) {
     origin: call.origin.kind === "local" ? "local" : call.origin.url,
     verdicts: call.verdicts.map(({ platforms, explanation: e }) => ({
       platforms,
-      verdict: e.verdict,
-      enforced: e.enforced,
-      message: e.message,
-      allowedOn: e.allowedOn,
-      referencedBy: e.referencedBy,
-      associatedPermissions: e.associatedPermissions,
+      ...verdictJson(e),
       grantedBy: e.grantedBy.map((entry) => provenanceJson(entry, lines)),
       deniedBy: e.deniedBy.map((entry) => provenanceJson(entry, lines)),
     })),
