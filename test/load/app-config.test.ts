@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { run } from "../helpers/run.js";
+import { spawnSync } from "node:child_process";
+import { ROOT, run } from "../helpers/run.js";
 
 /** An app whose config is src-tauri/Tauri.toml (the host CLI's "config-toml" feature), as real apps write it. */
 function tomlApp(): string {
@@ -41,6 +42,18 @@ describe("Tauri.toml as the app config", () => {
     expect(result.stdout).toMatch(/^src-tauri\/capabilities\/unused\.json:\d+:\d+: warning .*\[ignored-file\]$/m);
     expect(result.stdout).toMatch(/^src-tauri\/Tauri\.toml:6:\d+: error unknown permission "fs:allow-reed-file"/m);
     expect(result.code).toBe(1);
+  });
+
+  it("reads the same through the built bin", () => {
+    const app = tomlApp();
+    const result = spawnSync(process.execPath, [path.join(ROOT, "bin", "caplint.js"), "check", "--format", "compact"], {
+      cwd: app,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    expect(result.stdout).toMatch(/^src-tauri\/Tauri\.toml:6:\d+: error unknown permission "fs:allow-reed-file"/m);
+    expect(result.stdout).not.toMatch(/unmatched-window/);
+    expect(result.status).toBe(1);
   });
 
   it("makes a folder an app for monorepo discovery", async () => {
