@@ -265,7 +265,9 @@ describe("the server starts before the SDK loads: nothing lost, one line and exi
       );
       let stderr = "";
       child.stderr.on("data", (chunk) => (stderr += chunk));
-      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
+      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.on("close", (code, signal) => resolve({ code, signal })),
+      );
       for (let waited = 0; !existsSync(pidFile) || readFileSync(pidFile, "utf8") === ""; waited += 50) {
         if (waited > 30_000) throw new Error(`the server never started: ${stderr}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
