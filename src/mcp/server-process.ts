@@ -84,6 +84,7 @@ export class ServerProcess {
   private listener: ServerListener | undefined;
   private early: Buffer[] = [];
   private stopping = false;
+  private stopped: Promise<void> | undefined;
   private earlyBytes = 0;
   private readonly started: Promise<void>;
   private readonly ended: Promise<void>;
@@ -166,7 +167,13 @@ export class ServerProcess {
    * it gets 300 ms, then SIGTERM and 2 s, then SIGKILL. Its stdout is drained meanwhile, so the
    * process can end even when no transport ever read it.
    */
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    // Called by the transport's close and again by the run's `finally`: one stop.
+    this.stopped ??= this.stopOnce();
+    return this.stopped;
+  }
+
+  private async stopOnce(): Promise<void> {
     const child = this.child;
     if (child.pid === undefined || this.closed) return;
     // Unread output no longer matters; a paused stdout would keep the pipe (and caplint) open.
