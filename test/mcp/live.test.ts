@@ -235,10 +235,12 @@ describe("the server starts before the SDK loads: nothing lost, one line and exi
     });
   });
 
-  it("a fatal error after the server started (a mistyped --rule, a broken config): one line, exit 2, the server stopped", LIVE, async () => {
+  it("a usage or fatal error after the server started (--timeout 0, a mistyped --rule, a broken config): one line, exit 2, the server stopped", LIVE, async () => {
     const dir = scratch();
     writeFileSync(path.join(dir, "caplint.config.json"), '{ "rules": { "mcp-tool-name": "loud" } }');
     const cases: Array<[string[], RegExp]> = [
+      // The bin starts the server before commander reads --timeout: the usage error stops it.
+      [["--timeout", "0"], /^caplint: option '--timeout <seconds>' argument '0' is invalid\. expected seconds/],
       [["--rule", "mcp-tool-nam=off"], /^caplint: --rule mcp-tool-nam=off: unknown rule "mcp-tool-nam"; did you mean/],
       [["-c", path.join(dir, "caplint.config.json")], /^caplint: \S*caplint\.config\.json: rules\.mcp-tool-name must be "off", "warning" or "error"$/m],
     ];
