@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SourceDocument } from "../src/core/source/document.js";
+import { SourceDocument, propertiesKept, propertiesWritten } from "../src/core/source/document.js";
 import { parseToml } from "../src/core/source/toml.js";
 
 const at = (document: SourceDocument, path: (string | number)[], target: "key" | "value" = "value") => {
@@ -78,5 +78,29 @@ describe("TOML dotted table headers", () => {
       document.locate(["app", "security", "capabilities"], "key");
       expect(performance.now() - started).toBeLessThan(2000);
     }
+  });
+});
+
+describe("repeated keys", () => {
+  const repeated = (text: string) => SourceDocument.parse("/x/a.json", "a.json", text, "json").repeatedKeys();
+
+  it("finds a key written twice in one object, at any depth", () => {
+    expect(repeated('{"a": 1, "b": {"c": 1, "c": 2}, "a": 3}')).toEqual([["b", "c"], ["a"]]);
+    expect(repeated('[{"x": 1}, {"x": 2, "y": [{"z": 0, "z": 1}]}]')).toEqual([[1, "y", 0, "z"]]);
+  });
+
+  it("does not take a colon inside a string, escaped quotes or a key repeated in another object for a repeat", () => {
+    expect(repeated('{"a": "\\"b\\": c", "b": ["x", ":", "\\\\"], "c": {"a": 1}}')).toEqual([]);
+    expect(repeated('[{"identifier": "a"}, {"identifier": "b"}]')).toEqual([]);
+    expect(repeated('{"a\\"": 1, "a": 2}')).toEqual([]);
+  });
+
+  it("counts written and kept properties exactly", () => {
+    const text = '{"a": {"b\\\\": [1, {"c": "d\\":"}]}, "e" : 2, "a": 0}';
+    expect(propertiesWritten(text)).toBe(5);
+    expect(propertiesKept(JSON.parse(text))).toBe(2);
+    // Linear in the number of escapes: a long run of them in one string is scanned once.
+    const escapes = `{"k": "${"\\n".repeat(200_000)}", "k": 1}`;
+    expect(propertiesWritten(escapes)).toBe(2);
   });
 });

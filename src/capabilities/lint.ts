@@ -170,6 +170,12 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     },
     suppressions: () => suppressions,
   };
+  const resolved = new Map<string, string>();
+  const resolvedPath = (file: string) => {
+    const absolute = path.resolve(project.cwd, file);
+    resolved.set(file, absolute);
+    return absolute;
+  };
   /** One frozen context per rule: `report` is bound to its rule, nothing is shared or mutable. */
   const contextFor = (rule: Rule): RuleContext =>
     Object.freeze({
@@ -178,7 +184,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
       report(report: RuleReport) {
         const document = documentsByPath.get(report.at.absolutePath);
         // A file without a document (a skipped .json5) is still named relative to the working directory.
-        const absolutePath = path.resolve(project.cwd, report.at.absolutePath);
+        const absolutePath = resolved.get(report.at.absolutePath) ?? resolvedPath(report.at.absolutePath);
         emit(rule, document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath), report);
       },
     });
@@ -221,6 +227,8 @@ function isPlatformIndependent(project: Project): boolean {
 
 /** Quoted values from hostile files (a 1 MB identifier) are shortened so a finding stays one readable line. */
 function shortenQuotedValues(message: string): string {
+  // Nothing quoted can be long in a short message: most findings skip the scan.
+  if (message.length < 120) return message;
   // Quotes pair up from the left: the text between a closing and the next opening quote is the message's own.
   return message.replace(/"([^"]*)"/g, (quoted, value: string) =>
     value.length < 120 ? quoted : `"${value.slice(0, 80)}…${value.slice(-20)}" (${value.length} characters)`,
@@ -229,7 +237,7 @@ function shortenQuotedValues(message: string): string {
 
 /** Line breaks inside quoted values are written as escapes: a finding is one line (compact output, problem matchers). */
 function oneLine(text: string): string {
-  return text.replace(/\r|\n/g, (c) => (c === "\r" ? "\\r" : "\\n"));
+  return text.includes("\n") || text.includes("\r") ? text.replace(/\r|\n/g, (c) => (c === "\r" ? "\\r" : "\\n")) : text;
 }
 
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {

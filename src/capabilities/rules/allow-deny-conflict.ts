@@ -16,7 +16,11 @@ export default defineRule({
     for (const model of (await context.resolution()).distinctModels) {
       for (const [command, denies] of model.denied) {
         const deniesByCapability = new Map<number, typeof denies>();
-        for (const deny of denies) deniesByCapability.set(deny.capabilityIndex, [...(deniesByCapability.get(deny.capabilityIndex) ?? []), deny]);
+        for (const deny of denies) {
+          const same = deniesByCapability.get(deny.capabilityIndex);
+          if (same) same.push(deny);
+          else deniesByCapability.set(deny.capabilityIndex, [deny]);
+        }
         for (const allow of model.allowed.get(command) ?? []) {
           const sameCapability = deniesByCapability.get(allow.capabilityIndex);
           if (!sameCapability) continue;

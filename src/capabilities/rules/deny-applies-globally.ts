@@ -21,6 +21,9 @@ export default defineRule({
         const allowers = new Map<number, ResolvedCommand>();
         for (const allow of model.allowed.get(command) ?? []) if (!allowers.has(allow.capabilityIndex)) allowers.set(allow.capabilityIndex, allow);
         if (allowers.size === 0) continue;
+        const groups = groupByReach(model, allowers);
+        // Who a deny blocks depends on its capability only: worked out once per denying capability.
+        const victimsByCapability = new Map<number, Victims>();
         // A deny entry exists per context; one finding per capability entry is enough.
         const seen = new Set<string>();
         for (const deny of denies) {
@@ -29,17 +32,15 @@ export default defineRule({
           seen.add(key);
           const source = entryOf(model, deny);
           if (!source) continue;
-          const victims = new Map<number, ResolvedCommand>();
-          for (const [capabilityIndex, allow] of allowers) {
-            if (capabilityIndex !== deny.capabilityIndex && !covers(model, deny, allow)) victims.set(capabilityIndex, allow);
-          }
-          if (victims.size === 0) continue;
+          let victims = victimsByCapability.get(deny.capabilityIndex);
+          if (!victims) victimsByCapability.set(deny.capabilityIndex, (victims = victimsOf(model, deny, groups)));
+          if (victims.count === 0) continue;
           // A few names, so that one deny among thousands of capabilities stays a one-line finding.
-          const names = [...victims.values()].slice(0, 3).map((allow) => {
+          const names = victims.first.map((allow) => {
             const capability = model.capabilities[allow.capabilityIndex]!.capability;
             return `"${capability.identifier}" (${describeReach(capability)})`;
           });
-          if (victims.size > names.length) names.push(`${victims.size - names.length} more`);
+          if (victims.count > names.length) names.push(`${victims.count - names.length} more`);
           context.report({
             at: source.capability.source,
             path: entryPath(source.capability, deny.provenance.path),
@@ -48,7 +49,7 @@ export default defineRule({
               command,
               capability: source.capability.identifier,
               reach: describeReach(source.capability),
-              others: `${victims.size > 1 ? "capabilities" : "capability"} ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0]}`,
+              others: `${victims.count > 1 ? "capabilities" : "capability"} ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0]}`,
             },
             hint: "to keep the command from some windows, leave it out of their capabilities instead of denying it",
           });
@@ -57,6 +58,72 @@ export default defineRule({
     }
   },
 });
+
+/** How many names a finding shows before "N more". */
+const NAMED = 3;
+
+/** Allowing capabilities that reach the same windows, webviews and origins: `covers` judges them alike. */
+interface ReachGroup {
+  /** Their allows, in the order of the command's allowers. */
+  allows: ResolvedCommand[];
+  /** Their places in that order. */
+  order: number[];
+  capabilities: ReadonlySet<number>;
+}
+
+interface Victims {
+  count: number;
+  /** The first few, in the order of the command's allowers. */
+  first: ResolvedCommand[];
+}
+
+function groupByReach(model: ResolvedModel, allowers: ReadonlyMap<number, ResolvedCommand>): ReachGroup[] {
+  const groups = new Map<string, ReachGroup & { capabilities: Set<number> }>();
+  let order = 0;
+  for (const [capabilityIndex, allow] of allowers) {
+    const key = reachKey(model.capabilities[capabilityIndex]!);
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { allows: [], order: [], capabilities: new Set() }));
+    group.allows.push(allow);
+    group.order.push(order++);
+    group.capabilities.add(capabilityIndex);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * The allowing capabilities a deny blocks that it was not aimed at: other capabilities whose reach the
+ * deny's own does not cover. Linear in the number of reach groups, not of allowers.
+ */
+function victimsOf(model: ResolvedModel, deny: ResolvedCommand, groups: readonly ReachGroup[]): Victims {
+  let count = 0;
+  const candidates: Array<{ order: number; allow: ResolvedCommand }> = [];
+  for (const group of groups) {
+    if (covers(model, deny, group.allows[0]!)) continue;
+    const own = group.capabilities.has(deny.capabilityIndex);
+    count += group.allows.length - (own ? 1 : 0);
+    let taken = 0;
+    for (let i = 0; i < group.allows.length && taken < NAMED; i++) {
+      if (group.allows[i]!.capabilityIndex === deny.capabilityIndex) continue;
+      candidates.push({ order: group.order[i]!, allow: group.allows[i]! });
+      taken++;
+    }
+  }
+  candidates.sort((a, b) => a.order - b.order);
+  return { count, first: candidates.slice(0, NAMED).map((c) => c.allow) };
+}
+
+const reachKeys = new WeakMap<object, string>();
+
+/** What `covers` looks at of an allowing capability, as one string. */
+function reachKey(capability: ResolvedModel["capabilities"][number]): string {
+  let key = reachKeys.get(capability);
+  if (key === undefined) {
+    key = JSON.stringify([capability.windows, capability.webviews, capability.contexts.map(contextKey)]);
+    reachKeys.set(capability, key);
+  }
+  return key;
+}
 
 /** Windows and webviews, and the origins when they are not just the app's own pages. */
 function describeReach(capability: Capability): string {
