@@ -1,4 +1,8 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parseTree } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
+import { jsonTree } from "../src/core/source/json-tree.js";
 import { SourceDocument, propertiesKept, propertiesWritten } from "../src/core/source/document.js";
 import { parseToml } from "../src/core/source/toml.js";
 
@@ -102,5 +106,47 @@ describe("repeated keys", () => {
     // Linear in the number of escapes: a long run of them in one string is scanned once.
     const escapes = `{"k": "${"\\n".repeat(200_000)}", "k": 1}`;
     expect(propertiesWritten(escapes)).toBe(2);
+  });
+});
+
+describe("the JSON syntax tree positions come from", () => {
+  type Shape = { type: string; offset: number; length: number; value?: unknown; children?: Shape[] };
+  const shape = (node: { type: string; offset: number; length: number; value?: unknown; children?: unknown[] }, isKey = false): Shape => ({
+    type: node.type,
+    offset: node.offset,
+    length: node.length,
+    ...(isKey ? { value: node.value } : {}),
+    ...(node.children ? { children: (node.children as Shape[]).map((child, i) => shape(child, node.type === "property" && i === 0)) } : {}),
+  });
+  const jsonFiles = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? jsonFiles(path.join(dir, entry.name)) : entry.name.endsWith(".json") ? [path.join(dir, entry.name)] : [],
+    );
+
+  it("is jsonc-parser's tree, node for node, on every valid JSON fixture and on tricky strings", () => {
+    const texts = jsonFiles("fixtures")
+      .map((file) => readFileSync(file, "utf8"))
+      .filter((text) => {
+        try {
+          JSON.parse(text);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+    texts.push('{"a\\"b": ["\\\\", "x\\\\\\"y", -1.5e+3, true, false, null, {}, []], "": {"\\u0041": 0}}', " [ 1 , [ ] , { } ] ", '"top"', "42");
+    expect(texts.length).toBeGreaterThan(500);
+    for (const text of texts) expect(shape(jsonTree(text))).toEqual(shape(parseTree(text, [], { disallowComments: true })!));
+  });
+
+  it("knows each node's parent", () => {
+    const root = jsonTree('{"a": [1, {"b": 2}]}');
+    const property = root.children![0]!;
+    const array = property.children![1]!;
+    const inner = array.children![1]!;
+    expect(property.parent).toBe(root);
+    expect(array.parent).toBe(property);
+    expect(inner.parent).toBe(array);
+    expect(inner.children![0]!.children![0]!.value).toBe("b");
   });
 });

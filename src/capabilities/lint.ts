@@ -155,15 +155,16 @@ export async function lintWithRules(project: Project, rules: readonly Capability
       });
     }));
   const rulesById: ReadonlyMap<string, CapabilityRule> = new Map(rules.map((rule) => [rule.id, rule]));
+  let everyEntry: ReadonlyArray<{ capability: Capability; entry: PermissionEntry }> | undefined;
   const shared = {
     project,
     catalog: project.catalog,
     capabilities: project.capabilities,
     rules: rulesById,
     document: (at: { absolutePath: string }) => documentsByPath.get(at.absolutePath),
-    *entries(): Iterable<{ capability: Capability; entry: PermissionEntry }> {
-      for (const capability of project.capabilities) for (const entry of capability.permissions) yield { capability, entry };
-    },
+    // Made once and shared: most rules walk every entry, and a generator per rule allocated a pair per entry each time.
+    entries: (): Iterable<{ capability: Capability; entry: PermissionEntry }> =>
+      (everyEntry ??= Object.freeze(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => ({ capability, entry }))))),
     resolution: resolveOnce,
     async resolutions() {
       return (await resolveOnce()).models;

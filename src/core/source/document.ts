@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
-import type { Node, ParseError } from "jsonc-parser";
+import type { ParseError } from "jsonc-parser";
 import type { JsonPath, Range } from "../location.js";
+import { jsonTree, type JsonNode } from "./json-tree.js";
 import { LineIndex } from "./line-index.js";
 
 export type DocumentFormat = "json" | "toml";
@@ -9,8 +10,8 @@ type JsoncParser = typeof import("jsonc-parser");
 let jsonc: JsoncParser | undefined;
 
 /**
- * jsonc-parser builds the syntax tree that positions come from. A clean file never needs one, so it
- * is loaded (synchronously, from its CommonJS build) only when a position or a syntax error is asked for.
+ * jsonc-parser words syntax errors (positions of valid files come from json-tree.ts). A valid file
+ * never needs it, so it is loaded (synchronously, from its CommonJS build) only for a broken one.
  */
 function jsoncParser(): JsoncParser {
   jsonc ??= createRequire(import.meta.url)("jsonc-parser") as JsoncParser;
@@ -49,7 +50,7 @@ export class SourceDocument {
     readonly format: DocumentFormat,
     readonly value: unknown,
     readonly parseError: ParseFailure | undefined,
-    private treeCache: Node | undefined,
+    private treeCache: JsonNode | undefined,
   ) {
     this.lines = new LineIndex(text);
   }
@@ -86,9 +87,9 @@ export class SourceDocument {
   }
 
   /** The syntax tree of a valid JSON document, built on first use. */
-  private get tree(): Node | undefined {
+  private get tree(): JsonNode | undefined {
     if (this.treeCache === undefined && this.format === "json" && this.parseError === undefined) {
-      this.treeCache = jsoncParser().parseTree(this.text, [], { disallowComments: true, allowTrailingComma: false });
+      this.treeCache = jsonTree(this.text);
     }
     return this.treeCache;
   }
@@ -106,7 +107,7 @@ export class SourceDocument {
   repeatedKeys(): JsonPath[] {
     if (this.format !== "json" || !this.ok || propertiesWritten(this.text) === propertiesKept(this.value)) return [];
     const repeated: JsonPath[] = [];
-    const walk = (node: Node | undefined, path: (string | number)[]) => {
+    const walk = (node: JsonNode | undefined, path: (string | number)[]) => {
       if (!node) return;
       if (node.type === "object") {
         const seen = new Set<string>();
@@ -271,8 +272,8 @@ function cachedPattern(name: string, source: () => string): RegExp {
  * JSON.parse keeps and the rules see (jsonc-parser's findNodeAtLocation takes the first, so findings
  * and fixes landed on the value that does not count).
  */
-function nodeAt(root: Node, path: JsonPath): Node | undefined {
-  let node: Node | undefined = root;
+function nodeAt(root: JsonNode, path: JsonPath): JsonNode | undefined {
+  let node: JsonNode | undefined = root;
   for (const segment of path) {
     if (!node?.children) return undefined;
     if (typeof segment === "number") {
@@ -280,7 +281,7 @@ function nodeAt(root: Node, path: JsonPath): Node | undefined {
       continue;
     }
     if (node.type !== "object") return undefined;
-    let found: Node | undefined;
+    let found: JsonNode | undefined;
     for (const property of node.children) if (property.children?.[0]?.value === segment) found = property.children[1];
     node = found;
   }
