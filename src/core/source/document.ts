@@ -379,6 +379,10 @@ function precheck(text: string, invalidUtf8At?: number): ParseFailure | undefine
 
 /** Offset of the first bracket beyond `limit` levels, or -1. Strings are skipped; works for JSON and TOML. */
 export function findExcessiveNesting(text: string, limit: number): number {
+  // Fewer opening brackets than the limit cannot nest past it: counted with indexOf, far cheaper than the walk below.
+  let openings = 0;
+  for (const bracket of ["{", "["]) for (let i = text.indexOf(bracket); i !== -1 && openings <= limit; i = text.indexOf(bracket, i + 1)) openings++;
+  if (openings <= limit) return -1;
   let depth = 0;
   let quote = 0;
   for (let i = 0; i < text.length; i++) {
