@@ -62,6 +62,33 @@ describe("the rule contract (per-rule context, messages as data, fixable enforce
     );
   });
 
+  it("has one way to give a finding's text: a messageId (a finished message does not compile, and throws)", async () => {
+    await expect(lintWithRules(await project(), withRules(probe("probe", false, { messageId: "plain", message: "found it" })))).rejects.toThrow(
+      new RuleContractError("probe", "reported a finished message; a finding names a messageId of its meta.messages"),
+    );
+    const typed = defineRule({
+      id: "typed",
+      description: "test rule",
+      category: "correctness",
+      defaultSeverity: "warning",
+      fixable: false,
+      messages: { plain: "found it" },
+      check(context) {
+        const at = context.capabilities[0]!.source;
+        // @ts-expect-error a finished message instead of a messageId
+        context.report({ at, path: [], message: "found it" });
+        // @ts-expect-error a message beside the messageId
+        context.report({ at, path: [], messageId: "plain", message: "found it" });
+        // @ts-expect-error a messageId the rule does not declare
+        context.report({ at, path: [], messageId: "other" });
+      },
+    });
+    // Helpers shared by rules take the plain context, which takes no message either.
+    // @ts-expect-error a finished message through the plain RuleContext
+    const helper = (context: RuleContext) => context.report({ at: context.capabilities[0]!.source, path: [], message: "found it" });
+    expect([typed.id, typeof helper]).toEqual(["typed", "function"]);
+  });
+
   it("throws an internal error when a rule whose meta says fixable: false returns a fix", async () => {
     const fix = () => ({ description: "nothing", edits: [] });
     await expect(lintWithRules(await project(), withRules(probe("probe", false, { messageId: "plain", fix })))).rejects.toThrow(

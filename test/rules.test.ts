@@ -169,7 +169,7 @@ for (const rule of RULES.filter((r) => r.domain === "capabilities")) {
         const mine = all.filter((d) => d.ruleId === rule.id);
         expect(mine.length, "the rule fires").toBeGreaterThan(0);
         for (const d of all) {
-          expect(d.messageId, `${d.ruleId} findings carry a messageId`).toBeDefined();
+          expect(Object.keys(RULES.find((r) => r.id === d.ruleId)!.messages), `${d.ruleId} reported messageId ${d.messageId}`).toContain(d.messageId);
           reportedMessages.set(d.ruleId, (reportedMessages.get(d.ruleId) ?? new Set()).add(d.messageId!));
         }
         invalidCasesRun++;
@@ -209,9 +209,13 @@ const UNREACHED_MESSAGES: Readonly<Record<string, readonly string[]>> = {
 };
 
 describe("rule messages (meta.messages)", () => {
+  it("every rule of every domain declares its messages", () => {
+    for (const rule of RULES) expect(Object.keys(rule.messages).length, `${rule.domain} rule ${rule.id}`).toBeGreaterThan(0);
+  });
+
   it("every template's placeholders are plain names", () => {
     for (const rule of RULES) {
-      for (const [id, template] of Object.entries(rule.messages ?? {})) {
+      for (const [id, template] of Object.entries(rule.messages)) {
         for (const name of placeholdersOf(template)) expect(isPlaceholderName(name), `${rule.id}.${id}: {{${name}}}`).toBe(true);
       }
     }
@@ -222,7 +226,7 @@ describe("rule messages (meta.messages)", () => {
     if (invalidCasesRun < invalidCases) return;
     const unreached: Record<string, string[]> = {};
     for (const rule of RULES.filter((r) => r.domain === "capabilities")) {
-      const declared = Object.keys(rule.messages ?? {});
+      const declared = Object.keys(rule.messages);
       expect(declared.length, `${rule.id} declares meta.messages`).toBeGreaterThan(0);
       const missing = declared.filter((id) => !reportedMessages.get(rule.id)?.has(id) && !(UNREACHED_MESSAGES[rule.id] ?? []).includes(id));
       if (missing.length) unreached[rule.id] = missing;

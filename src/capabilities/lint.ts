@@ -79,7 +79,8 @@ export async function lintWithRules(project: Project, rules: readonly Capability
   const emit = (rule: CapabilityRule, document: SourceDocument | undefined, absolutePath: string, file: string, report: LocatedReport) => {
     // Contract breaches are bugs in the rule: fail loudly, whatever the configuration says.
     if (report.fix && !rule.fixable) throw new RuleContractError(rule.id, "returned a fix, but its meta says fixable: false");
-    const message = report.messageId === undefined ? report.message : formatMessage(rule, report.messageId, report.data);
+    if ("message" in report) throw new RuleContractError(rule.id, "reported a finished message; a finding names a messageId of its meta.messages");
+    const message = formatMessage(rule, report.messageId, report.data);
     const configured = severityOf(rule, absolutePath);
     if (!configured) return;
     const severity: Severity = report.escalate ? "error" : report.demote ? "warning" : configured;
@@ -97,7 +98,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     };
     const diagnostic: Diagnostic = {
       ruleId: rule.id,
-      ...(report.messageId === undefined ? {} : { messageId: report.messageId }),
+      messageId: report.messageId,
       severity,
       message: oneLine(shortenQuotedValues(message)),
       file,

@@ -54,8 +54,8 @@ export class RuleContractError extends Error {
  * The finding's text: the rule's template for `messageId` with its placeholders filled from `data`.
  * An unknown id or a placeholder without a value is a bug in the rule, never in the user's input.
  */
-export function formatMessage(rule: { id: string; messages?: RuleMessages }, messageId: string, data: MessageData = {}): string {
-  const template = rule.messages !== undefined && Object.hasOwn(rule.messages, messageId) ? rule.messages[messageId] : undefined;
+export function formatMessage(rule: { id: string; messages: RuleMessages }, messageId: string, data: MessageData = {}): string {
+  const template = Object.hasOwn(rule.messages, messageId) ? rule.messages[messageId] : undefined;
   if (template === undefined) throw new RuleContractError(rule.id, `reported messageId "${messageId}", which its meta.messages does not declare`);
   return template.replace(PLACEHOLDER, (_, name: string) => {
     const value = Object.hasOwn(data, name) ? data[name] : undefined;

@@ -29,7 +29,7 @@ export interface RuleMeta {
    */
   kind?: "rule" | "pipeline";
   /** messageId → message template with `{{name}}` placeholders (src/core/messages.ts). */
-  messages?: RuleMessages;
+  messages: RuleMessages;
   /**
    * For security rules: how bad a finding is on the CVSS-like 0.0-10.0 scale GitHub code scanning
    * ranks alerts by (SARIF `security-severity`), and the CWE weaknesses it is an instance of.

@@ -17,18 +17,17 @@ import {
   type ServerEventType,
 } from "./definitions.js";
 import { RawNumber } from "./parse-line.js";
+import type { EventMessage } from "./rules.js";
 import { describeValue, quote } from "./text.js";
 
 export type JsonPath = ReadonlyArray<string | number>;
 
-export interface FieldReport {
-  ruleId: "event-type" | "event-field" | "event-unknown-field" | "unknown-result-type" | "event-limit";
-  message: string;
+export type FieldReport = EventMessage<"event-type" | "event-field" | "event-unknown-field" | "unknown-result-type" | "event-limit"> & {
   hint?: string;
   path: JsonPath;
   /** Where the finding points: the field's key, its value, or (missing field) its object. */
   target: "key" | "value";
-}
+};
 
 export type Report = (report: FieldReport) => void;
 
@@ -59,7 +58,8 @@ export function checkServerLine(line: JsonObject, report: Report): LocatedEvent 
     if (event !== undefined)
       report({
         ruleId: "event-field",
-        message: `"event" of the envelope must be a ServerEvent object, got ${describeValue(event)}`,
+        messageId: "envelopeEvent",
+        data: { got: describeValue(event) },
         hint: 'the envelope wraps the event object: {"source", "session_id", "event": {"type", ...}}',
         path: ["event"],
         target: "value",
@@ -76,7 +76,7 @@ function checkServerEvent(event: JsonObject, at: JsonPath, report: Report): Loca
   if (type === undefined) {
     report({
       ruleId: "event-type",
-      message: 'event has no "type"',
+      messageId: "missing",
       hint: at.length
         ? "every ServerEvent carries its type"
         : 'every ServerEvent carries its type; a GlobalEvent envelope is {"source", "session_id", "event"}',
@@ -88,7 +88,8 @@ function checkServerEvent(event: JsonObject, at: JsonPath, report: Report): Loca
   if (typeof type !== "string") {
     report({
       ruleId: "event-type",
-      message: `"type" must be a string, got ${describeValue(type)}`,
+      messageId: "notAString",
+      data: { got: describeValue(type) },
       hint: "the spec's event types are listed by: caplint schema --events",
       path: [...at, "type"],
       target: "value",
@@ -99,7 +100,8 @@ function checkServerEvent(event: JsonObject, at: JsonPath, report: Report): Loca
     const close = nearest(type, SERVER_EVENT_TYPES, 2);
     report({
       ruleId: "event-type",
-      message: `unknown event type ${quote(type)}`,
+      messageId: "unknown",
+      data: { type: quote(type) },
       hint: close.length ? `did you mean ${quoteList(close)}?` : "the spec's event types are listed by: caplint schema --events",
       path: [...at, "type"],
       target: "value",
@@ -123,7 +125,9 @@ export function checkClientLine(line: JsonObject, report: Report): void {
   }
   report({
     ruleId: "event-type",
-    message: typeof type === "string" ? `unknown client message type ${quote(type)}` : `"type" must be a string, got ${describeValue(type)}`,
+    ...(typeof type === "string"
+      ? { messageId: "unknownClientType" as const, data: { type: quote(type) } }
+      : { messageId: "notAString" as const, data: { got: describeValue(type) } }),
     hint: 'a client sends a ClientMessage {"content", "attachments"} (no type) or a data push with "type": "data"',
     path: ["type"],
     target: "value",
@@ -151,7 +155,8 @@ function checkFields(object: JsonObject, definition: EventDef, name: string, at:
       if (!def.optional) {
         report({
           ruleId: "event-field",
-          message: `${name} is missing required field "${field}"`,
+          messageId: "missing",
+          data: { object: name, field },
           hint: `add "${field}": ${expected(def)}`,
           path: [...at, field],
           target: "value",
@@ -170,7 +175,8 @@ function checkFields(object: JsonObject, definition: EventDef, name: string, at:
     const close = nearest(key, Object.keys(fields), 1);
     report({
       ruleId: "event-unknown-field",
-      message: `unknown field ${quote(key)} in ${name}`,
+      messageId: "unknownField",
+      data: { key: quote(key), object: name },
       hint: close.length ? `did you mean "${close[0]}"?` : `${name} has ${quoteList(Object.keys(fields), "and")}${hasType ? ' besides "type"' : ""}`,
       path: [...at, key],
       target: "key",
@@ -179,11 +185,18 @@ function checkFields(object: JsonObject, definition: EventDef, name: string, at:
 }
 
 function checkValue(value: unknown, def: FieldDef, field: string, name: string, at: JsonPath, report: Report): void {
-  const wrong = (message: string, hint: string = HINTS[def.kind]) => report({ ruleId: "event-field", message, hint, path: [...at, field], target: "value" });
+  const fieldFinding = (message: EventMessage<"event-field">, hint: string = HINTS[def.kind]) =>
+    report({ ...message, hint, path: [...at, field], target: "value" });
+  const wrongType = (got: string) =>
+    fieldFinding({ ruleId: "event-field", messageId: "wrongType", data: { field, object: name, expected: expected(def), got } });
   if (value === null) {
     if (def.kind === "tokens" || def.kind === "nullableString" || def.kind === "nullableInt" || def.kind === "json") return;
-    if (def.optional) wrong(`optional field "${field}" of ${name} is null`, "omit an optional field when it has no value instead of sending null");
-    else wrong(`"${field}" of ${name} must be ${expected(def)}, got null`);
+    if (def.optional)
+      fieldFinding(
+        { ruleId: "event-field", messageId: "optionalNull", data: { field, object: name } },
+        "omit an optional field when it has no value instead of sending null",
+      );
+    else wrongType("null");
     return;
   }
   switch (def.kind) {
@@ -192,25 +205,26 @@ function checkValue(value: unknown, def: FieldDef, field: string, name: string, 
     case "tokens": {
       if (typeof value === "number" && def.kind !== "tokens") return;
       const problem = integerProblem(value, def.kind === "tokens" ? "u32" : "i64");
-      if (problem) wrong(`"${field}" of ${name} must be ${expected(def)}, got ${problem}`);
+      if (problem) wrongType(problem);
       return;
     }
     case "string":
     case "nullableString":
       if (typeof value !== "string") {
-        wrong(`"${field}" of ${name} must be ${expected(def)}, got ${describeValue(value)}`);
+        wrongType(describeValue(value));
         return;
       }
       if (def.enum && !def.enum.includes(value)) {
         const close = nearest(value, def.enum, 1);
-        wrong(
-          `"${field}" of ${name} must be ${quoteList(def.enum)}, got ${quote(value)}`,
+        fieldFinding(
+          { ruleId: "event-field", messageId: "notInEnum", data: { field, object: name, allowed: quoteList(def.enum), value: quote(value) } },
           close.length ? `did you mean "${close[0]}"?` : `use ${quoteList(def.enum)}`,
         );
       } else if (def.known && !def.known.includes(value)) {
         report({
           ruleId: "unknown-result-type",
-          message: `"${field}" of ${name} is ${quote(value)}, which clients do not know and show as plain text`,
+          messageId: "unknownResultType",
+          data: { field, object: name, value: quote(value) },
           hint: `use ${quoteList(def.known)}, or omit it for plain text`,
           path: [...at, field],
           target: "value",
@@ -220,7 +234,8 @@ function checkValue(value: unknown, def: FieldDef, field: string, name: string, 
         if (chars > def.maxChars) {
           report({
             ruleId: "event-limit",
-            message: `"${field}" of ${name} is ${chars} characters long; the limit is ${def.maxChars}`,
+            messageId: "tooLong",
+            data: { field, object: name, length: chars, limit: def.maxChars },
             hint: `truncate it to ${def.maxChars} characters (Unicode code points)`,
             path: [...at, field],
             target: "value",
@@ -229,11 +244,11 @@ function checkValue(value: unknown, def: FieldDef, field: string, name: string, 
       }
       return;
     case "boolean":
-      if (typeof value !== "boolean") wrong(`"${field}" of ${name} must be true or false, got ${describeValue(value)}`);
+      if (typeof value !== "boolean") wrongType(describeValue(value));
       return;
     case "stringArray":
       if (!Array.isArray(value)) {
-        wrong(`"${field}" of ${name} must be ${expected(def)}, got ${describeValue(value)}`);
+        wrongType(describeValue(value));
         return;
       }
       for (let index = 0; index < value.length; index++) {
@@ -241,7 +256,8 @@ function checkValue(value: unknown, def: FieldDef, field: string, name: string, 
         if (typeof item !== "string")
           report({
             ruleId: "event-field",
-            message: `"${field}" of ${name} must hold strings only, got ${describeValue(item)} at index ${index}`,
+            messageId: "nonStringItem",
+            data: { field, object: name, got: describeValue(item), index },
             hint: HINTS.string,
             path: [...at, field, index],
             target: "value",
@@ -249,8 +265,9 @@ function checkValue(value: unknown, def: FieldDef, field: string, name: string, 
       }
       return;
     case "attachments":
-      if (!Array.isArray(value)) wrong(`"${field}" of ${name} must be ${expected(def)}, got ${describeValue(value)}`);
-      else if (def.nonEmpty && value.length === 0) wrong(`"${field}" of ${name} is an empty array`, "omit it when there are no attachments");
+      if (!Array.isArray(value)) wrongType(describeValue(value));
+      else if (def.nonEmpty && value.length === 0)
+        fieldFinding({ ruleId: "event-field", messageId: "emptyArray", data: { field, object: name } }, "omit it when there are no attachments");
       return;
     case "json":
       return;

@@ -9,13 +9,14 @@
  */
 import type { ServerEventType } from "./definitions.js";
 import { idOf, type JsonObject, type LocatedEvent } from "./check-fields.js";
+import type { EventMessage } from "./rules.js";
 import { quote } from "./text.js";
 
 export type LifecycleRule = "tool-lifecycle" | "approval-lifecycle" | "agent-frame" | "turn-order";
 
-export interface LifecycleReport {
-  ruleId: LifecycleRule;
-  message: string;
+export type LifecycleReport = EventMessage<LifecycleRule> & LifecycleFinding;
+
+interface LifecycleFinding {
   hint?: string;
   /** Path of the field inside the event (the envelope prefix is added by the caller). */
   field: string;
@@ -188,7 +189,8 @@ export class Lifecycle {
       this.noteDuration(call, this.line, "still open");
       this.report({
         ruleId: "tool-lifecycle",
-        message: `tool call ${call.id}${named(call.name)} is still running when the recording ends`,
+        messageId: "openAtRecordingEnd",
+        data: { id: call.id, named: named(call.name) },
         hint: "end every tool_start with tool_done, tool_error, tool_cancelled or tool_rejected (or the recording was cut)",
         field: "tool_call_id",
         line: call.line,
@@ -198,7 +200,8 @@ export class Lifecycle {
     for (const agent of this.agents.values()) {
       this.report({
         ruleId: "agent-frame",
-        message: `agent ${quote(agent.id)} is still running when the recording ends`,
+        messageId: "openAtRecordingEnd",
+        data: { agent: quote(agent.id) },
         hint: "end every agent_start with agent_done (or the recording was cut)",
         field: "agent_id",
         line: agent.line,
@@ -209,7 +212,8 @@ export class Lifecycle {
       const first = request.views[0]!;
       this.report({
         ruleId: "approval-lifecycle",
-        message: `${request.family} request ${request.id} is still pending when the recording ends (it stays in the Inbox)`,
+        messageId: "pendingAtRecordingEnd",
+        data: { family: request.family, id: request.id },
         hint: `resolve it with ${request.family}_resolved (or the recording was cut)`,
         field: "request_id",
         line: first.line,
@@ -232,7 +236,8 @@ export class Lifecycle {
     if (session.doneLine === undefined) return;
     this.report({
       ruleId: "turn-order",
-      message: `${type} after the turn's done, before any new user_message`,
+      messageId: "outputAfterDone",
+      data: { type },
       hint: "a turn's output ends with done; the next turn starts with user_message",
       field: "type",
       relatedLine: session.doneLine,
@@ -246,7 +251,8 @@ export class Lifecycle {
     if (open) {
       this.report({
         ruleId: "tool-lifecycle",
-        message: `second tool_start for tool call ${id}, which is still running`,
+        messageId: "secondStart",
+        data: { id },
         hint: "give every tool call its own tool_call_id",
         field: "tool_call_id",
         relatedLine: open.line,
@@ -257,7 +263,8 @@ export class Lifecycle {
     if (ended) {
       this.report({
         ruleId: "tool-lifecycle",
-        message: `tool_start for tool call ${id}, which already ended (${ended.how})`,
+        messageId: "startAfterEnd",
+        data: { id, how: ended.how },
         hint: "give every tool call its own tool_call_id",
         field: "tool_call_id",
         relatedLine: ended.startLine,
@@ -281,7 +288,7 @@ export class Lifecycle {
       if (ended?.how === "turn end") return;
       this.report({
         ruleId: "tool-lifecycle",
-        message: ended ? `${type} for tool call ${id}, which already ended with ${ended.how}` : `${type} for tool call ${id}, which never started`,
+        ...(ended ? { messageId: "secondEnd" as const, data: { type, id, how: ended.how } } : { messageId: "endWithoutStart" as const, data: { type, id } }),
         hint: ended
           ? "exactly one of tool_done, tool_error, tool_cancelled and tool_rejected ends a call"
           : "a tool_start comes first (if the recording began mid-turn, record from the start of the turn)",
@@ -301,7 +308,8 @@ export class Lifecycle {
       if (type === "tool_done" || type === "tool_error") {
         this.report({
           ruleId: "approval-lifecycle",
-          message: `tool call ${id} ends in ${type} although its approval was rejected`,
+          messageId: "rejectedCallRan",
+          data: { id, type },
           hint: "a call whose approval is resolved with approved: false ends in tool_rejected",
           field: "tool_call_id",
           relatedLine: deniedAt,
@@ -323,7 +331,7 @@ export class Lifecycle {
     const ended = this.ended.get(id);
     this.report({
       ruleId: "tool-lifecycle",
-      message: ended ? `${type} for tool call ${id} after it ended (${ended.how})` : `${type} for tool call ${id} before it started`,
+      ...(ended ? { messageId: "eventAfterEnd" as const, data: { type, id, how: ended.how } } : { messageId: "eventBeforeStart" as const, data: { type, id } }),
       hint: `${type} belongs between the call's tool_start and its end`,
       field: "tool_call_id",
       ...(ended ? { relatedLine: ended.line } : {}),
@@ -343,7 +351,8 @@ export class Lifecycle {
     if (resolvedAt !== undefined) {
       this.report({
         ruleId: "approval-lifecycle",
-        message: `${type} for ${family} request ${id}, which was already resolved`,
+        messageId: "requestAfterResolution",
+        data: { type, family, id },
         hint: "give every request its own request_id",
         field: "request_id",
         relatedLine: resolvedAt,
@@ -359,7 +368,8 @@ export class Lifecycle {
     if (same) {
       this.report({
         ruleId: "approval-lifecycle",
-        message: `second ${type} for ${family} request ${id}`,
+        messageId: "secondRequest",
+        data: { type, family, id },
         hint: "give every request its own request_id",
         field: "request_id",
         relatedLine: same.line,
@@ -371,7 +381,8 @@ export class Lifecycle {
       if (view.toolCallId !== undefined && other.toolCallId !== undefined && view.toolCallId !== other.toolCallId) {
         this.report({
           ruleId: "approval-lifecycle",
-          message: `${type} for request ${id} names tool call ${view.toolCallId}, but ${other.type} names ${other.toolCallId}`,
+          messageId: "viewsNameOtherCalls",
+          data: { type, id, toolCall: view.toolCallId, otherType: other.type, otherToolCall: other.toolCallId },
           hint: "both views of one request carry the same request_id, tool_call_id and tool_name",
           field: "tool_call_id",
           relatedLine: other.line,
@@ -386,7 +397,8 @@ export class Lifecycle {
         const field = family === "approval" ? "tool_name" : "title";
         this.report({
           ruleId: "approval-lifecycle",
-          message: `${type} for request ${id} has ${field} ${quote(view.name)}, but ${other.type} has ${quote(other.name)}`,
+          messageId: "viewsNameOtherTitles",
+          data: { type, id, field, name: quote(view.name), otherType: other.type, otherName: quote(other.name) },
           hint: `both views of one request carry the same request_id, tool_call_id and ${field}`,
           field,
           relatedLine: other.line,
@@ -405,7 +417,8 @@ export class Lifecycle {
       const resolvedAt = this.resolved.get(key);
       this.report({
         ruleId: "approval-lifecycle",
-        message: resolvedAt !== undefined ? `second ${type} for ${family} request ${id}` : `${type} for ${family} request ${id}, which was never requested`,
+        messageId: resolvedAt !== undefined ? "secondResolution" : "neverRequested",
+        data: { type, family, id },
         hint: resolvedAt !== undefined ? "a request is resolved once" : `${family === "approval" ? "an" : "a"} ${family} is requested before it is resolved`,
         field: "request_id",
         ...(resolvedAt !== undefined ? { relatedLine: resolvedAt } : {}),
@@ -418,7 +431,8 @@ export class Lifecycle {
       if (toolCallId !== undefined && named && named.toolCallId !== toolCallId) {
         this.report({
           ruleId: "approval-lifecycle",
-          message: `${type} for request ${id} names tool call ${toolCallId}, but ${named.type} names ${named.toolCallId}`,
+          messageId: "resolutionNamesOtherCall",
+          data: { type, id, toolCall: toolCallId, otherType: named.type, otherToolCall: named.toolCallId! },
           hint: "a resolution carries the tool_call_id of its request",
           field: "tool_call_id",
           relatedLine: named.line,
@@ -441,9 +455,9 @@ export class Lifecycle {
       const ended = this.ended.get(parentId);
       this.report({
         ruleId: "agent-frame",
-        message: ended
-          ? `agent_start under tool call ${parentId}, which already ended (${ended.how})`
-          : `agent_start under tool call ${parentId}, which is not running`,
+        ...(ended
+          ? { messageId: "parentEnded" as const, data: { parent: parentId, how: ended.how } }
+          : { messageId: "parentNotRunning" as const, data: { parent: parentId } }),
         hint: "parent_tool_call_id names the running tool call that starts the sub-agent",
         field: "parent_tool_call_id",
         ...(ended ? { relatedLine: ended.line } : {}),
@@ -454,7 +468,8 @@ export class Lifecycle {
     if (running) {
       this.report({
         ruleId: "agent-frame",
-        message: `second agent_start of agent ${quote(agentId)}, which is still running`,
+        messageId: "secondStart",
+        data: { agent: quote(agentId) },
         hint: "give every sub-agent its own agent_id",
         field: "agent_id",
         relatedLine: running.line,
@@ -475,7 +490,8 @@ export class Lifecycle {
       if (endedAt === -1) return; // reported running at its turn's end already
       this.report({
         ruleId: "agent-frame",
-        message: endedAt !== undefined ? `second agent_done of agent ${quote(agentId)}` : `agent_done of agent ${quote(agentId)} without its agent_start`,
+        messageId: endedAt !== undefined ? "secondDone" : "doneWithoutStart",
+        data: { agent: quote(agentId) },
         hint: "every agent_done ends the agent_start of the same agent_id",
         field: "agent_id",
         ...(endedAt !== undefined ? { relatedLine: endedAt } : {}),
@@ -488,7 +504,8 @@ export class Lifecycle {
     if (typeof event.parent_agent_id === "string" && typeof agent.parentAgentId === "string" && event.parent_agent_id !== agent.parentAgentId) {
       this.report({
         ruleId: "agent-frame",
-        message: `agent_done of agent ${quote(agentId)} names parent ${quote(event.parent_agent_id)}, but its agent_start named ${quote(agent.parentAgentId)}`,
+        messageId: "parentMismatch",
+        data: { agent: quote(agentId), parent: quote(event.parent_agent_id), startParent: quote(agent.parentAgentId) },
         hint: "agent_done repeats the parent_agent_id of its agent_start",
         field: "parent_agent_id",
         relatedLine: agent.line,
@@ -503,7 +520,7 @@ export class Lifecycle {
     if (session.doneLine !== undefined) {
       this.report({
         ruleId: "turn-order",
-        message: "second done in one turn",
+        messageId: "secondDone",
         hint: "a turn ends with one done; the next turn starts with user_message",
         field: "type",
         relatedLine: session.doneLine,
@@ -523,7 +540,8 @@ export class Lifecycle {
       this.noteDuration(call, this.line, "open at turn end");
       this.report({
         ruleId: "tool-lifecycle",
-        message: `the turn ended with ${type} while tool call ${call.id}${named(call.name)} was still running`,
+        messageId: "openAtTurnEnd",
+        data: { type, id: call.id, named: named(call.name) },
         hint: "end every tool call before the turn's done, error or llm_failed",
         field,
         relatedLine: call.line,
@@ -535,7 +553,8 @@ export class Lifecycle {
       this.endedAgents.set(agent.id, -1);
       this.report({
         ruleId: "agent-frame",
-        message: `the turn ended with ${type} while agent ${quote(agent.id)} was still running`,
+        messageId: "openAtTurnEnd",
+        data: { type, agent: quote(agent.id) },
         hint: "end every agent_start with agent_done before the turn ends",
         field,
         relatedLine: agent.line,

@@ -9,8 +9,8 @@ import type { Diagnostic, RuleSetting } from "../core/diagnostics.js";
 import { describeIoError } from "../core/source/read.js";
 import { FatalError } from "../core/errors.js";
 import { readLines } from "./read-lines.js";
-import type { EventRuleId } from "./rules.js";
-import { createEventValidator, MAX_LINE_CHARS, type EventDiagnostic, type EventSummary } from "./validator.js";
+import { eventMessageText, type EventRuleId } from "./rules.js";
+import { createEventValidator, MAX_LINE_CHARS, overlongLine, type EventDiagnostic, type EventSummary } from "./validator.js";
 import { quote } from "./text.js";
 import { plural } from "../core/wording.js";
 
@@ -59,8 +59,9 @@ export async function checkRecording(stream: ByteStream, file: string, absoluteP
           keep([
             {
               ruleId: "event-json",
+              messageId: "lineTooLong",
               severity,
-              message: `line is ${chars} characters long; the most read is ${MAX_LINE_CHARS}`,
+              message: eventMessageText(overlongLine(chars)),
               hint: "split the recording into one event per line",
               line: validator.summary.lines,
               column: 1,
@@ -110,6 +111,7 @@ export async function openRecording(name: string, cwd: string): Promise<{ stream
 function toDiagnostic(d: EventDiagnostic, file: string, absolutePath: string): Diagnostic {
   return {
     ruleId: d.ruleId,
+    messageId: d.messageId,
     severity: d.severity,
     message: d.message,
     file,

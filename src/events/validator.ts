@@ -3,7 +3,7 @@
  * Each call returns the findings it could decide; nothing is kept per event beyond what is open.
  */
 import { checkClientLine, checkServerLine, isObject, type FieldReport, type JsonObject, type JsonPath } from "./check-fields.js";
-import { EVENT_RULES_BY_ID, type EventRuleId } from "./rules.js";
+import { EVENT_RULES_BY_ID, eventMessageText, type EventMessage, type EventRuleId } from "./rules.js";
 import { Lifecycle, type CallStats, type LifecycleReport } from "./lifecycle.js";
 import { SERVER_EVENTS, type EventDef } from "./definitions.js";
 import { locate, mayHaveInexactNumbers, parseExact, parseLine } from "./parse-line.js";
@@ -12,6 +12,8 @@ export type EventSeverity = "error" | "warning";
 
 export interface EventDiagnostic {
   ruleId: EventRuleId;
+  /** The id of the rule's message template (`messages` in EVENT_RULES) the text was built from. */
+  messageId: string;
   severity: EventSeverity;
   message: string;
   hint?: string;
@@ -67,14 +69,15 @@ export function createEventValidator(options: EventValidatorOptions = {}): Event
     return cut ? "warning" : configured;
   };
 
-  const add = (ruleId: EventRuleId, message: string, hint: string | undefined, path: JsonPath, target: "key" | "value", relatedLine?: number, cut = false) => {
-    const severity = severityOf(ruleId, cut);
+  const add = (report: EventMessage, hint: string | undefined, path: JsonPath, target: "key" | "value", relatedLine?: number, cut = false) => {
+    const severity = severityOf(report.ruleId, cut);
     if (!severity) return;
     const span = locate(text, path, target);
     out.push({
-      ruleId,
+      ruleId: report.ruleId,
+      messageId: report.messageId,
       severity,
-      message,
+      message: eventMessageText(report),
       ...(hint ? { hint } : {}),
       line: lineNumber,
       column: span.offset + 1,
@@ -84,12 +87,12 @@ export function createEventValidator(options: EventValidatorOptions = {}): Event
     });
   };
 
-  const onField = (report: FieldReport) => add(report.ruleId, report.message, report.hint, report.path, report.target);
+  const onField = (report: FieldReport) => add(report, report.hint, report.path, report.target);
 
   const lifecycle = new Lifecycle((report: LifecycleReport) => {
     const path = [...eventPath, report.field];
     if (report.line === undefined) {
-      add(report.ruleId, report.message, report.hint, path, "value", report.relatedLine, report.cut);
+      add(report, report.hint, path, "value", report.relatedLine, report.cut);
       return;
     }
     // About an earlier line, whose text is gone: the whole line.
@@ -97,8 +100,9 @@ export function createEventValidator(options: EventValidatorOptions = {}): Event
     if (!severity) return;
     out.push({
       ruleId: report.ruleId,
+      messageId: report.messageId,
       severity,
-      message: report.message,
+      message: eventMessageText(report),
       ...(report.hint ? { hint: report.hint } : {}),
       line: report.line,
       column: 1,
@@ -123,13 +127,7 @@ export function createEventValidator(options: EventValidatorOptions = {}): Event
     eventPath = [];
     if (line.length > MAX_LINE_CHARS) {
       text = "";
-      add(
-        "event-json",
-        `line is ${line.length} characters long; the most read is ${MAX_LINE_CHARS}`,
-        "split the recording into one event per line",
-        [],
-        "value",
-      );
+      add(overlongLine(line.length), "split the recording into one event per line", [], "value");
       count("(invalid)");
       return;
     }
@@ -140,8 +138,9 @@ export function createEventValidator(options: EventValidatorOptions = {}): Event
       if (severity) {
         out.push({
           ruleId: "event-json",
+          messageId: "invalidJson",
           severity,
-          message: `not valid JSON: ${parsed.message}`,
+          message: eventMessageText({ ruleId: "event-json", messageId: "invalidJson", data: { problem: parsed.message } }),
           hint: "each line of a recording is one JSON object",
           line: lineNumber,
           column: parsed.offset + 1,
@@ -153,7 +152,12 @@ export function createEventValidator(options: EventValidatorOptions = {}): Event
     }
     if (!isObject(parsed.value)) {
       count("(invalid)");
-      add("event-json", `line is ${jsonKind(parsed.value)}, not an object`, "each line of a recording is one JSON object", [], "value");
+      add(
+        { ruleId: "event-json", messageId: "notAnObject", data: { kind: jsonKind(parsed.value) } },
+        "each line of a recording is one JSON object",
+        [],
+        "value",
+      );
       return;
     }
     let value: JsonObject = parsed.value;
@@ -196,6 +200,11 @@ export function createEventValidator(options: EventValidatorOptions = {}): Event
     },
     summary,
   };
+}
+
+/** The finding about a line longer than MAX_LINE_CHARS, which is skipped unread. */
+export function overlongLine(chars: number): EventMessage<"event-json"> {
+  return { ruleId: "event-json", messageId: "lineTooLong", data: { length: chars, limit: MAX_LINE_CHARS } };
 }
 
 const INTEGER_KINDS = new Set(["int", "nullableInt", "tokens"]);

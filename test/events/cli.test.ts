@@ -74,6 +74,7 @@ describe("caplint events", () => {
       {
         file: `${INVALID}/turn-order/per-session.jsonl`,
         ruleId: "turn-order",
+        messageId: "outputAfterDone",
         severity: "error",
         message: "token_delta after the turn's done, before any new user_message",
         line: 3,
@@ -93,6 +94,7 @@ describe("caplint events", () => {
     const sarif = JSON.parse(caplint(["events", "--format", "sarif", `${INVALID}/tool-lifecycle/terminals.jsonl`]).stdout);
     const results = sarif.runs[0].results;
     expect(results).toHaveLength(3);
+    expect(results.map((r: { properties: { messageId: string } }) => r.properties.messageId)).toEqual(["endWithoutStart", "secondEnd", "secondStart"]);
     expect(results[1].relatedLocations[0].physicalLocation.region).toEqual({ startLine: 4 });
     expect(sarif.runs[0].tool.driver.rules.map((r: { id: string }) => r.id)).toContain("approval-lifecycle");
     const github = caplint(["events", "--format", "github", `${INVALID}/unknown-result-type/result-types.jsonl`]).stdout;

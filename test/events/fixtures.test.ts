@@ -1,10 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { EVENT_RULES } from "../../src/events/rules.js";
 import { eventsJsonSchemaText } from "../../src/events/schema.js";
-import { createEventValidator } from "../../src/events/validator.js";
+import { checkRecording } from "../../src/events/run-events.js";
+import { createEventValidator, MAX_LINE_CHARS } from "../../src/events/validator.js";
 import { ROOT } from "../helpers/run.js";
 import { EVENT_FIXTURES, fixtureFiles, isClientFixture, validateFile } from "./helpers.js";
 
@@ -16,11 +18,15 @@ describe("valid recordings give no finding", () => {
   }
 });
 
+/** The messageIds the invalid fixtures produced, by rule (for the message coverage test below). */
+const reportedMessages = new Map<string, Set<string>>();
+
 describe("invalid recordings give exactly their expected findings", () => {
   for (const file of fixtureFiles("invalid")) {
     it(path.relative(path.join(EVENT_FIXTURES, "invalid"), file), async () => {
       const findings = validateFile(file);
       expect(findings.length).toBeGreaterThan(0);
+      for (const d of findings) reportedMessages.set(d.ruleId, (reportedMessages.get(d.ruleId) ?? new Set()).add(d.messageId));
       await expect(JSON.stringify(findings, null, 2) + "\n").toMatchFileSnapshot(file.replace(/\.jsonl$/, ".expected.json"));
     });
   }
@@ -35,6 +41,47 @@ describe("every rule", () => {
       for (const file of files) expect(validateFile(file).some((d) => d.ruleId === rule.id)).toBe(true);
     });
   }
+});
+
+/** Messages no fixture can reach, with the test that produces them instead. */
+const UNREACHED_MESSAGES: Readonly<Record<string, readonly string[]>> = {
+  // A line of more than 64 MiB: "a line too long to read" below.
+  "event-json": ["lineTooLong"],
+};
+
+describe("rule messages (meta.messages)", () => {
+  it("every finding of the invalid fixtures names a message its rule declares", () => {
+    for (const [ruleId, ids] of reportedMessages) {
+      const declared = Object.keys(EVENT_RULES.find((rule) => rule.id === ruleId)!.messages);
+      for (const id of ids) expect(declared, `${ruleId} reported messageId "${id}"`).toContain(id);
+    }
+  });
+
+  it("every message a rule declares is produced by one of its invalid fixtures", () => {
+    // Collected by the fixture tests above; meaningful only when all of them ran (not under -t).
+    if (reportedMessages.size === 0) return;
+    const unreached: Record<string, string[]> = {};
+    for (const rule of EVENT_RULES) {
+      const missing = Object.keys(rule.messages).filter((id) => !reportedMessages.get(rule.id)?.has(id) && !(UNREACHED_MESSAGES[rule.id] ?? []).includes(id));
+      if (missing.length) unreached[rule.id] = missing;
+    }
+    expect(unreached, "messages no invalid fixture produces").toEqual({});
+  });
+
+  it("a line too long to read is one event-json finding, from the validator and from the stream reader", async () => {
+    const validator = createEventValidator();
+    const pushed = validator.push("x".repeat(MAX_LINE_CHARS + 1));
+    expect(pushed.map((d) => [d.ruleId, d.messageId, d.message])).toEqual([
+      ["event-json", "lineTooLong", `line is ${MAX_LINE_CHARS + 1} characters long; the most read is ${MAX_LINE_CHARS}`],
+    ]);
+    const mebibyte = Buffer.alloc(1024 * 1024, "x");
+    const chunks = [...Array.from({ length: MAX_LINE_CHARS / mebibyte.length }, () => mebibyte), Buffer.from("x\n{}\n")];
+    const result = await checkRecording(Readable.from(chunks), "big.jsonl", "/big.jsonl", { client: false, severityFor: () => undefined });
+    expect(result.diagnostics.map((d) => [d.ruleId, d.messageId, d.message, d.range.start.line])).toEqual([
+      ["event-json", "lineTooLong", `line is ${MAX_LINE_CHARS + 1} characters long; the most read is ${MAX_LINE_CHARS}`, 1],
+      ["event-type", "missing", 'event has no "type"', 2],
+    ]);
+  });
 });
 
 describe("the JSON Schema and the validator agree line by line", () => {

@@ -2,25 +2,21 @@ import type { Catalog } from "../catalog/catalog.js";
 import type { Resolution, ResolvedModel } from "../engine/index.js";
 import type { Fix } from "../../core/diagnostics.js";
 import type { RuleMeta } from "../../core/rule.js";
-import type { MessageData, MessageReport, RuleMessages } from "../../core/messages.js";
+import type { MessageReport, RuleMessages } from "../../core/messages.js";
 import type { Suppression } from "../../core/suppressions.js";
 import type { JsonPath } from "../../core/location.js";
 import type { SourceDocument } from "../../core/source/document.js";
 import type { Project } from "../load/project.js";
 import type { Capability, PermissionEntry } from "../model/types.js";
 
-/** A finding as a rule reports it; the linter adds severity, position and the message text. */
-export type RuleReport<M extends RuleMessages = RuleMessages> = ReportedFinding & (MessageReport<M> | LegacyMessage);
+/**
+ * A finding as a rule reports it: one of the rule's messageIds with its placeholders' values; the
+ * linter adds severity, position and the message text (there is no other way to give a text).
+ */
+export type RuleReport<M extends RuleMessages = RuleMessages> = ReportedFinding & MessageReport<M>;
 
 /** A report without its file, as the linter handles it once it knows the file. */
-export type LocatedReport<M extends RuleMessages = RuleMessages> = Omit<ReportedFinding, "at"> & (MessageReport<M> | LegacyMessage);
-
-/** Transitional: a finished message instead of a messageId (every rule moves to messageId). */
-interface LegacyMessage {
-  messageId?: undefined;
-  message: string;
-  data?: MessageData;
-}
+export type LocatedReport<M extends RuleMessages = RuleMessages> = Omit<ReportedFinding, "at"> & MessageReport<M>;
 
 interface ReportedFinding {
   /** The file: a capability's source, or a document. */
@@ -35,6 +31,8 @@ interface ReportedFinding {
   demote?: boolean;
   /** Builds the safe fix from the document's text; called only when the document is JSON. */
   fix?: (document: SourceDocument) => Fix | undefined;
+  /** Not accepted: the text comes from the rule's `messages` template named by `messageId`. */
+  message?: never;
 }
 
 /**
