@@ -45,10 +45,6 @@ export class LineIndex {
 
 function lineStartsOf(text: string): number[] {
   const starts = [0];
-  if (!text.includes("\r")) {
-    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
-    return starts;
-  }
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (ch === 10) starts.push(i + 1);
