@@ -70,6 +70,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
   for (const document of project.manifestDocuments ?? []) if (!documentsByPath.has(document.absolutePath)) documentsByPath.set(document.absolutePath, document);
 
   const diagnostics: Diagnostic[] = [];
+  const emitted = new Set<string>();
   const suppressions = collectSuppressions(project.capabilities);
   const severityOf = (rule: CapabilityRule, absolutePath: string): Severity | undefined => {
     if (rule.kind === "pipeline") return rule.defaultSeverity;
@@ -91,6 +92,11 @@ export async function lintWithRules(project: Project, rules: readonly Capability
         return;
       }
     }
+    // Rules that look at each platform's model report what holds on several platforms several times:
+    // a repeat is dropped here, before it costs a position and a finding (the final dedupe still runs).
+    const key = `${rule.id}\u0000${absolutePath}\u0000${report.target ?? ""}\u0000${JSON.stringify(report.path)}\u0000${severity}\u0000${message}`;
+    if (emitted.has(key)) return;
+    emitted.add(key);
     const located = document?.locate(report.path, report.target) ?? {
       range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
       offset: 0,
