@@ -93,7 +93,15 @@ interface Victims {
 
 function indexReach(model: ResolvedModel, allowers: readonly number[]): ReachIndex {
   const byKey = new Map<string, ReachGroup>();
-  const index: ReachIndex = { groups: [], total: 0, groupOf: new Map(), byFirstWindow: new Map(), byFirstWebview: new Map(), unlabelled: [], byOrigins: new Map() };
+  const index: ReachIndex = {
+    groups: [],
+    total: 0,
+    groupOf: new Map(),
+    byFirstWindow: new Map(),
+    byFirstWebview: new Map(),
+    unlabelled: [],
+    byOrigins: new Map(),
+  };
   const file = (map: Map<string, ReachGroup[]>, key: string, group: ReachGroup) => {
     const list = map.get(key);
     if (list) list.push(group);

@@ -33,7 +33,11 @@ export default defineRule({
       }
       // The same unknown plugin is usually named by many entries: its suggestions are worked out once.
       let similar = suggestions.get(verdict.key);
-      if (!similar) suggestions.set(verdict.key, (similar = nearest(verdict.key, (plugins ??= context.catalog.keys().filter((k) => k !== APP_KEY && !k.startsWith("core"))), 2)));
+      if (!similar)
+        suggestions.set(
+          verdict.key,
+          (similar = nearest(verdict.key, (plugins ??= context.catalog.keys().filter((k) => k !== APP_KEY && !k.startsWith("core"))), 2)),
+        );
       const once = reported.has(verdict.key) ? "" : " (build the app once to generate src-tauri/gen/schemas/acl-manifests.json)";
       reported.add(verdict.key);
       context.report({
