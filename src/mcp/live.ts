@@ -198,9 +198,20 @@ interface Connection {
   describeFailure(error: unknown, method: string): Error;
 }
 
+/**
+ * zod compiles a schema on its first parse (~5 ms for the SDK's JSON-RPC message schemas): done while
+ * the server starts up and caplint would wait anyway, not after its first answer arrives.
+ */
+function compileAnswerSchemas(): void {
+  const buffer = new ReadBuffer();
+  buffer.append(Buffer.from('{"jsonrpc":"2.0","id":0,"result":{}}\n'));
+  buffer.readMessage();
+  ANY_RESULT.safeParse({});
+}
+
 async function handshake(session: RawSession, transport: Transport, options: LiveOptions): Promise<Record<string, unknown>> {
   await session.connect(transport);
-  const initialize = await session.request(
+  const answer = session.request(
     {
       method: "initialize",
       params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "caplint", version: options.clientVersion } },
@@ -208,6 +219,8 @@ async function handshake(session: RawSession, transport: Transport, options: Liv
     ANY_RESULT,
     { timeout: options.timeoutMs },
   );
+  compileAnswerSchemas();
+  const initialize = await answer;
   const version = initialize.protocolVersion;
   if (typeof version === "string") (transport as { setProtocolVersion?: (v: string) => void }).setProtocolVersion?.(version);
   await session.notification({ method: "notifications/initialized" });
