@@ -32,5 +32,5 @@ const chunk = path.join(ROOT, "dist", "cli-bundle", "mcp-sdk.cjs");
 const chunkScript = new vm.Script(Module.wrap(readFileSync(chunk, "utf8")), { filename: chunk });
 const chunkModule = { exports: {} };
 chunkScript.runInThisContext()(chunkModule.exports, createRequire(chunk), chunkModule, chunk, path.dirname(chunk));
-if (typeof chunkModule.exports.StdioClientTransport !== "function") throw new Error("dist/cli-bundle/mcp-sdk.cjs does not export the SDK");
+if (typeof chunkModule.exports.Protocol !== "function") throw new Error("dist/cli-bundle/mcp-sdk.cjs does not export the SDK");
 writeFileSync(`${chunk}.cache`, chunkScript.createCachedData());

@@ -1,31 +1,32 @@
-import type { ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Notification, Request, Result } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, Notification, Request, Result } from "@modelcontextprotocol/sdk/types.js";
 import {
   ErrorCode,
   LATEST_PROTOCOL_VERSION,
   McpError,
   Protocol,
+  ReadBuffer,
   SSEClientTransport,
-  StdioClientTransport,
   StreamableHTTPClientTransport,
   StreamableHTTPError,
+  serializeMessage,
   z,
 } from "./sdk.js";
 import { FatalError } from "./core.js";
 import { DUMP_FORMAT, isObject, type ProbeCall, type TransportName } from "./listing.js";
 import { serviceFromServerName } from "./naming.js";
 import { planProbe, truncateStrings, type ProbePlanTool } from "./probe.js";
+import type { ServerProcess, StdioTarget } from "./server-process.js";
 import { escapeControls } from "./text.js";
 
-export type LiveTarget = { kind: "stdio"; command: string; args: string[]; env: Record<string, string> } | { kind: "http"; url: URL };
+export type HttpTarget = { kind: "http"; url: URL };
+export type LiveTarget = StdioTarget | HttpTarget;
+/** What a live run talks to: a stdio server caplint has already started, or a URL. */
+export type LiveServer = ServerProcess | HttpTarget;
 
 export interface LiveOptions {
   /** Per request, in milliseconds. */
   timeoutMs: number;
-  /** Pass the child's stderr through (sanitized) instead of keeping its last lines for error messages. */
-  verbose: boolean;
-  stderr: { write(chunk: string): unknown };
   /** `--probe`: the call budget and the service prefix given with `--service` (else taken from the server name). */
   probe?: { maxCalls: number; service?: string };
   clientVersion: string;
@@ -44,8 +45,6 @@ export interface Dump {
 
 /** Most pages followed: a server whose cursors never end is cut off (and reported in the error). */
 const MAX_PAGES = 1000;
-/** Lines of the child's stderr kept for error messages. */
-const STDERR_TAIL = 5;
 
 /** Only what `connect`, `request` and `notification` need: no capability checks, no result parsing. */
 class RawSession extends Protocol<Request, Notification, Result> {
@@ -60,27 +59,61 @@ class RawSession extends Protocol<Request, Notification, Result> {
 const ANY_RESULT = z.looseObject({});
 
 /**
- * The SDK's stdio transport with the child's stdout tapped: lines that are not JSON-RPC messages are
- * kept (mcp-stdout-pollution), the exit status is remembered for error messages, and closing waits
- * for the child briefly before terminating it, so a run costs the server's start-up and little more.
+ * The SDK's stdio client transport (client/stdio.js) for a server caplint has already started
+ * (server-process.ts), with its stdout tapped: lines that are not JSON-RPC messages are kept
+ * (mcp-stdout-pollution). Reading, parsing and writing follow the SDK's StdioClientTransport; the
+ * process itself (its exit status, stderr, and stopping it) is ServerProcess's.
  */
-class TappedStdioTransport extends StdioClientTransport {
+class TappedStdioTransport implements Transport {
   readonly noise: string[] = [];
-  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  private child: ChildProcess | undefined;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private readonly readBuffer = new ReadBuffer();
   private partial = "";
+  private started = false;
 
-  override async start(): Promise<void> {
-    await super.start();
-    const child = (this as unknown as { _process?: ChildProcess })._process;
-    this.child = child;
-    child?.on("exit", (code, signal) => (this.exit = { code, signal }));
-    child?.stdout?.on("data", (chunk: Buffer) => {
-      const lines = (this.partial + chunk.toString("utf8")).split("\n");
-      this.partial = lines.pop() ?? "";
-      if (this.partial.length > 1_000_000) this.partial = this.partial.slice(0, 1_000_000);
-      for (const line of lines) this.inspect(line);
+  constructor(readonly server: ServerProcess) {}
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error("TappedStdioTransport already started");
+    this.started = true;
+    await this.server.whenStarted();
+    this.server.listen({
+      data: (chunk) => {
+        this.tap(chunk);
+        try {
+          this.readBuffer.append(chunk);
+          this.processReadBuffer();
+        } catch (error) {
+          // The read buffer's size limit: the session ends.
+          this.onerror?.(error as Error);
+          this.close().catch(() => undefined);
+        }
+      },
+      error: (error) => this.onerror?.(error),
+      close: () => this.onclose?.(),
     });
+  }
+
+  private processReadBuffer(): void {
+    for (;;) {
+      try {
+        const message = this.readBuffer.readMessage();
+        if (message === null) break;
+        this.onmessage?.(message);
+      } catch (error) {
+        // A line that is not a JSON-RPC message: the tap has recorded it.
+        this.onerror?.(error as Error);
+      }
+    }
+  }
+
+  private tap(chunk: Buffer): void {
+    const lines = (this.partial + chunk.toString("utf8")).split("\n");
+    this.partial = lines.pop() ?? "";
+    if (this.partial.length > 1_000_000) this.partial = this.partial.slice(0, 1_000_000);
+    for (const line of lines) this.inspect(line);
   }
 
   private inspect(line: string): void {
@@ -94,40 +127,20 @@ class TappedStdioTransport extends StdioClientTransport {
     if (this.noise.length < 100) this.noise.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
   }
 
-  override get pid(): number | null {
-    return this.child?.pid ?? null;
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.server.write(serializeMessage(message));
   }
 
-  override async close(): Promise<void> {
-    const child = this.child;
-    if (child && child.exitCode === null && child.signalCode === null) {
-      child.stdin?.end();
-      if (!(await exited(child, 300))) {
-        child.kill("SIGTERM");
-        if (!(await exited(child, 2000))) {
-          child.kill("SIGKILL");
-          await exited(child, 2000);
-        }
-      }
-    }
+  async close(): Promise<void> {
+    await this.server.stop();
+    this.readBuffer.clear();
     this.onclose?.();
   }
 }
 
-function exited(child: ChildProcess, ms: number): Promise<boolean> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
-
 /** Connects, fetches `initialize` and every `tools/list` page raw, optionally probes, and always closes. */
-export async function captureServer(target: LiveTarget, options: LiveOptions): Promise<Dump> {
-  const connection = target.kind === "stdio" ? await connectStdio(target, options) : await connectHttp(target.url, options);
+export async function captureServer(server: LiveServer, options: LiveOptions): Promise<Dump> {
+  const connection = "kind" in server ? await connectHttp(server.url, options) : await connectStdio(server, options);
   const { session, transport, initialize, describeFailure } = connection;
   try {
     const raw: RawRequest = (method, params) => session.request({ method, params } as Request, ANY_RESULT, { timeout: options.timeoutMs });
@@ -157,7 +170,7 @@ export async function captureServer(target: LiveTarget, options: LiveOptions): P
     const dump: Dump = {
       format: DUMP_FORMAT,
       transport: connection.transportName,
-      server: target.kind === "stdio" ? { command: [target.command, ...target.args] } : { url: target.url.href },
+      server: "kind" in server ? { url: server.url.href } : { command: [server.target.command, ...server.target.args] },
       initialize,
       pages,
     };
@@ -197,22 +210,9 @@ async function handshake(session: RawSession, transport: Transport, options: Liv
   return initialize;
 }
 
-async function connectStdio(target: Extract<LiveTarget, { kind: "stdio" }>, options: LiveOptions): Promise<Connection> {
-  const transport = new TappedStdioTransport({ command: target.command, args: target.args, env: target.env, stderr: "pipe" });
-  const tail: string[] = [];
-  transport.stderr?.on("data", (chunk: Buffer) => {
-    const text = chunk.toString("utf8");
-    if (options.verbose)
-      options.stderr.write(
-        escapeControls(text)
-          .replace(/\\u000a/g, "\n")
-          .replace(/\\u0009/g, "\t")
-          .replace(/\\\\/g, "\\")
-          .replace(/\\"/g, '"'),
-      );
-    for (const line of text.split("\n")) if (line.trim()) tail.push(line.trim());
-    tail.splice(0, Math.max(0, tail.length - STDERR_TAIL));
-  });
+async function connectStdio(server: ServerProcess, options: LiveOptions): Promise<Connection> {
+  const { target, stderrTail: tail } = server;
+  const transport = new TappedStdioTransport(server);
   const session = new RawSession();
   // Parse errors of stdout noise arrive here; the tap has recorded the lines themselves.
   session.onerror = () => undefined;
@@ -225,8 +225,8 @@ async function connectStdio(target: Extract<LiveTarget, { kind: "stdio" }>, opti
       : "";
     if ((error as NodeJS.ErrnoException)?.code === "ENOENT")
       return new FatalError(`--stdio: cannot run ${JSON.stringify(escapeControls(target.command))}: command not found`);
-    if (transport.exit) {
-      const how = transport.exit.signal ? `was killed by ${transport.exit.signal}` : `exited with code ${transport.exit.code}`;
+    if (server.exit) {
+      const how = server.exit.signal ? `was killed by ${server.exit.signal}` : `exited with code ${server.exit.code}`;
       return new FatalError(`the server (${shown}) ${how} before answering ${method}${lastWords}${noise}`);
     }
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {

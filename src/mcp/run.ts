@@ -24,9 +24,29 @@ import { DEFAULT_VERBS } from "./naming.js";
 import { MCP_RULES_BY_ID } from "./rules/index.js";
 import type { McpSettings } from "./rules/types.js";
 import { escapeControls } from "./text.js";
-import type { LiveTarget } from "./live.js";
+import type { LiveServer, LiveTarget } from "./live.js";
 
 export async function runMcp(operands: string[], options: McpCommandOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<number> {
+  const target = liveTarget(operands, options);
+  const service = options.service === undefined ? undefined : checkService(options.service);
+  // A stdio server starts before anything else loads, so its start-up and caplint's overlap.
+  const server = await startLiveServer(target, options, io);
+  try {
+    return await lintMcpRun(operands, options, io, allRules, target, server, service);
+  } finally {
+    await stopServer(server);
+  }
+}
+
+async function lintMcpRun(
+  operands: string[],
+  options: McpCommandOptions,
+  io: MainOptions,
+  allRules: ReadonlyMap<string, RuleMeta>,
+  target: LiveTarget | undefined,
+  server: LiveServer | undefined,
+  service: string | undefined,
+): Promise<number> {
   // The same settings as every command: caplint.config.json (or --config), --rule, --only.
   const severities = await loadSettings({
     rules: allRules,
@@ -39,13 +59,12 @@ export async function runMcp(operands: string[], options: McpCommandOptions, io:
   const settings: McpSettings = {
     serverNameStyle: options.serverNameStyle,
     verbs: new Set([...DEFAULT_VERBS, ...options.verbs.map((verb) => verb.toLowerCase())]),
-    ...(options.service !== undefined ? { service: checkService(options.service) } : {}),
+    ...(service !== undefined ? { service } : {}),
   };
-  const target = liveTarget(operands, options);
   const listings: Listing[] = [];
   const texts = new Map<string, string>();
-  if (target) {
-    const listing = await liveListing(target, options, io);
+  if (target && server) {
+    const listing = await liveListing(target, server, options, io);
     listings.push(listing);
     texts.set(listing.document.absolutePath, listing.document.text);
   } else {
@@ -97,8 +116,15 @@ export async function runMcp(operands: string[], options: McpCommandOptions, io:
 export async function runDump(operands: string[], options: McpCommandOptions, io: MainOptions): Promise<number> {
   const target = liveTarget(operands, options);
   if (!target) throw new FatalError("mcp dump: give --stdio -- CMD ARGS... or --url URL");
-  const { captureServer } = await import("./live.js");
-  const dump = await captureServer(target, liveOptions(options, io));
+  if (options.service !== undefined) checkService(options.service);
+  const server = (await startLiveServer(target, options, io))!;
+  let dump;
+  try {
+    const { captureServer } = await import("./live.js");
+    dump = await captureServer(server, liveOptions(options));
+  } finally {
+    await stopServer(server);
+  }
   reportProbeBudget(dump.probe, options, io);
   const text = JSON.stringify(dump, null, 2) + "\n";
   if (options.output === undefined) io.stdout.write(text);
@@ -106,9 +132,21 @@ export async function runDump(operands: string[], options: McpCommandOptions, io
   return EXIT_OK;
 }
 
-async function liveListing(target: LiveTarget, options: McpCommandOptions, io: MainOptions): Promise<Listing> {
+/** Spawns a --stdio server at once (the SDK loads while it starts); a --url target is only a URL. */
+async function startLiveServer(target: LiveTarget | undefined, options: McpCommandOptions, io: MainOptions): Promise<LiveServer | undefined> {
+  if (target?.kind !== "stdio") return target;
+  const { startServer } = await import("./server-process.js");
+  return startServer(target, { verbose: options.verbose === true, stderr: io.stderr });
+}
+
+/** Whatever ended the run (a finding, a fatal error before the SDK was even loaded), the server is stopped and reaped. */
+async function stopServer(server: LiveServer | undefined): Promise<void> {
+  if (server && !("kind" in server)) await server.stop();
+}
+
+async function liveListing(target: LiveTarget, server: LiveServer, options: McpCommandOptions, io: MainOptions): Promise<Listing> {
   const { captureServer } = await import("./live.js");
-  const dump = await captureServer(target, liveOptions(options, io));
+  const dump = await captureServer(server, liveOptions(options));
   reportProbeBudget(dump.probe, options, io);
   const label = target.kind === "stdio" ? `stdio:${escapeControls([target.command, ...target.args].join(" ")).slice(0, 200)}` : target.url.href;
   const document = SourceDocument.parse(label, label, JSON.stringify(dump, null, 2) + "\n", "json");
@@ -122,11 +160,9 @@ async function liveListing(target: LiveTarget, options: McpCommandOptions, io: M
   return listing;
 }
 
-function liveOptions(options: McpCommandOptions, io: MainOptions) {
+function liveOptions(options: McpCommandOptions) {
   return {
     timeoutMs: Math.round(options.timeout * 1000),
-    verbose: options.verbose === true,
-    stderr: io.stderr,
     clientVersion: toolVersion(),
     ...(options.probe ? { probe: { maxCalls: options.maxCalls, ...(options.service !== undefined ? { service: checkService(options.service) } : {}) } } : {}),
   };

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "../helpers/run.js";
 
@@ -55,4 +56,23 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Processes still running (zombies, which are already dead, excluded) whose command line contains
+ * `token`: a server killed before it could write its pid file is found this way too. Linux /proc.
+ */
+export function runningWith(token: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      const state = /\) (\S)/.exec(readFileSync(`/proc/${entry}/stat`, "utf8"))?.[1];
+      if (cmdline.includes(token) && state !== "Z") pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
 }

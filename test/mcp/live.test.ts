@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/run.js";
 import { createServer } from "node:net";
-import { caplint, isAlive, startHttpFixture } from "./helpers.js";
+import { caplint, isAlive, runningWith, startHttpFixture } from "./helpers.js";
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -201,6 +202,82 @@ describe("failing servers: one line, exit 2, the child stopped", () => {
       stderr: `caplint: the server at http://127.0.0.1:${port}/mcp failed initialize: connection refused\n`,
     });
   });
+});
+
+describe("the server starts before the SDK loads: nothing lost, one line and exit 2 on failure, no child left", () => {
+  const scratch = () => mkdtempSync(path.join(tmpdir(), "caplint-mcp-early-"));
+
+  it("a server that writes on stdout before the client's initialize: nothing is lost", LIVE, async () => {
+    const server = ["--stdio", "--", "node", fixture("misbehaving-server.mjs"), "early"];
+    const result = await caplint(["mcp", "-f", "compact", ...server]);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toMatch(
+      /^stdio:node \S+ early:\d+:\d+: error the server wrote a line on stdout that is not a JSON-RPC message: "early_mcp booting \(this line is not JSON-RPC\)"; clients may drop the connection \[mcp-stdout-pollution\]\n$/,
+    );
+    expect(result.code).toBe(1);
+    const dump = JSON.parse((await caplint(["mcp", "dump", ...server])).stdout);
+    expect(dump.stdoutNoise).toEqual(["early_mcp booting (this line is not JSON-RPC)"]);
+    expect(dump.initialize.serverInfo).toEqual({ name: "early_mcp", version: "1.0.0" });
+    expect(dump.pages[0].tools.map((tool: { name: string }) => tool.name)).toEqual(["early_get_status"]);
+  });
+
+  it("a command that does not exist: mcp dump too", async () => {
+    const result = await caplint(["mcp", "dump", "--stdio", "--", "caplint-no-such-server", "--flag"]);
+    expect(result).toMatchObject({ code: 2, stdout: "", stderr: 'caplint: --stdio: cannot run "caplint-no-such-server": command not found\n' });
+  });
+
+  it("a server that exits at once: mcp dump too", LIVE, async () => {
+    const result = await caplint(["mcp", "dump", "--stdio", "--", "node", fixture("misbehaving-server.mjs"), "exit"]);
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: `caplint: the server (node ${fixture("misbehaving-server.mjs")} exit) exited with code 3 before answering initialize; its last stderr line: fatal: missing API_TOKEN\n`,
+    });
+  });
+
+  it("a fatal error after the server started (a mistyped --rule, a broken config): one line, exit 2, the server stopped", LIVE, async () => {
+    const dir = scratch();
+    writeFileSync(path.join(dir, "caplint.config.json"), '{ "rules": { "mcp-tool-name": "loud" } }');
+    const cases: Array<[string[], RegExp]> = [
+      [["--rule", "mcp-tool-nam=off"], /^caplint: --rule mcp-tool-nam=off: unknown rule "mcp-tool-nam"; did you mean/],
+      [["-c", path.join(dir, "caplint.config.json")], /^caplint: \S*caplint\.config\.json: rules\.mcp-tool-name must be "off", "warning" or "error"$/m],
+    ];
+    for (const [options, message] of cases) {
+      // The silent server ignores its closed stdin: only caplint's SIGTERM ends it. The token finds it
+      // even when it is stopped before it could write anything.
+      const token = `caplint-token-${path.basename(dir)}-${options[0]}`;
+      const result = await caplint(["mcp", ...options, "--stdio", "--", "node", fixture("misbehaving-server.mjs"), "silent", token]);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr.split("\n")).toHaveLength(2);
+      expect(result).toMatchObject({ code: 2, stdout: "" });
+      expect(runningWith(token)).toEqual([]);
+    }
+  });
+
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    it(`${signal} to caplint while the server runs: the server is stopped and reaped, caplint ends by ${signal}`, LIVE, async () => {
+      const pidFile = path.join(scratch(), "pid");
+      // The stubborn server never answers and ignores SIGTERM: only SIGKILL ends it.
+      const child = spawn(
+        process.execPath,
+        [path.join(ROOT, "bin/caplint.js"), "mcp", "--env", `PID_FILE=${pidFile}`, "--stdio", "--", "node", fixture("misbehaving-server.mjs"), "stubborn"],
+        { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      let stderr = "";
+      child.stderr.on("data", (chunk) => (stderr += chunk));
+      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.on("close", (code, signal) => resolve({ code, signal })),
+      );
+      for (let waited = 0; !existsSync(pidFile) || readFileSync(pidFile, "utf8") === ""; waited += 50) {
+        if (waited > 30_000) throw new Error(`the server never started: ${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const serverPid = Number(readFileSync(pidFile, "utf8"));
+      child.kill(signal);
+      expect(await ended).toEqual({ code: null, signal });
+      expect(isAlive(serverPid)).toBe(false);
+    });
+  }
 });
 
 describe("caplint mcp --url", () => {

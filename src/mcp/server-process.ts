@@ -1,0 +1,260 @@
+import type { ChildProcess } from "node:child_process";
+// The spawn the MCP SDK uses (npx.cmd and shebang scripts on Windows work as with the SDK; node's own spawn elsewhere).
+import spawn from "cross-spawn";
+import { escapeControls } from "./text.js";
+
+/** A stdio server to run: what `--stdio -- CMD ARGS...` and `--env` say. */
+export interface StdioTarget {
+  kind: "stdio";
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** How the child's stderr is handled: passed through (sanitized) with `--verbose`, else only its last lines kept. */
+export interface ServerStderr {
+  verbose: boolean;
+  stderr: { write(chunk: string): unknown };
+}
+
+/**
+ * The variables a stdio server inherits from caplint's environment, the same as the MCP SDK's
+ * `getDefaultEnvironment()` (client/stdio.js; test/mcp/server-process.test.ts compares the two): the
+ * server gets these and what `--env` gives, nothing else.
+ */
+const INHERITED_ENV_VARS =
+  process.platform === "win32"
+    ? [
+        "APPDATA",
+        "HOMEDRIVE",
+        "HOMEPATH",
+        "LOCALAPPDATA",
+        "PATH",
+        "PROCESSOR_ARCHITECTURE",
+        "SYSTEMDRIVE",
+        "SYSTEMROOT",
+        "TEMP",
+        "USERNAME",
+        "USERPROFILE",
+        "PROGRAMFILES",
+      ]
+    : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+
+export function inheritedEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const inherited: Record<string, string> = {};
+  for (const key of INHERITED_ENV_VARS) {
+    const value = env[key];
+    // A value starting with "()" is an exported shell function: not passed on (as the SDK does).
+    if (value !== undefined && !value.startsWith("()")) inherited[key] = value;
+  }
+  return inherited;
+}
+
+/** Most stdout kept before a transport listens (the SDK's read buffer holds as much). */
+const EARLY_STDOUT_BYTES = 10 * 1024 * 1024;
+/** Lines of the child's stderr kept for error messages. */
+const STDERR_TAIL = 5;
+/** Signals that would end caplint while a server runs: the server is stopped first, then caplint ends as the signal says. */
+const ENDING_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/** What the transport listening to the server's stdout is told. */
+export interface ServerListener {
+  data(chunk: Buffer): void;
+  error(error: Error): void;
+  close(): void;
+}
+
+/**
+ * A stdio tool server that caplint started. It is spawned before anything else of a live run (the
+ * settings, the MCP SDK) is loaded, so the server's own start-up and caplint's overlap; the SDK's
+ * transport adopts it later (live.ts). What the server writes on stdout until then is kept and
+ * handed over first (past 10 MiB the stream is paused and the pipe holds the rest), so nothing a
+ * server says first is lost. Its stderr is read from the start. Whatever happens (a fatal error before the SDK is loaded, a server that hangs, Ctrl-C),
+ * `stop()` and the signal handlers end the child and wait until it is reaped.
+ */
+export class ServerProcess {
+  readonly child: ChildProcess;
+  /** How the child ended, once it has. */
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  /** A failure to start it (ENOENT: no such command). */
+  spawnError: Error | undefined;
+  /** The last lines of its stderr (sanitized by whoever prints them). */
+  readonly stderrTail: string[] = [];
+  private closed = false;
+  private listener: ServerListener | undefined;
+  private early: Buffer[] = [];
+  private stopping = false;
+  private stopped: Promise<void> | undefined;
+  private earlyBytes = 0;
+  private readonly started: Promise<void>;
+  private readonly ended: Promise<void>;
+  private readonly onSignal = (signal: NodeJS.Signals) => void this.stopOnSignal(signal);
+
+  constructor(
+    readonly target: StdioTarget,
+    output: ServerStderr,
+  ) {
+    this.child = spawn(target.command, target.args, {
+      env: { ...inheritedEnvironment(), ...target.env },
+      stdio: ["pipe", "pipe", "pipe"],
+      shell: false,
+      windowsHide: process.platform === "win32",
+    });
+    const child = this.child;
+    this.started = new Promise((resolve, reject) => {
+      child.once("spawn", () => resolve());
+      child.once("error", reject);
+    });
+    // Rejections of `started` are read by `whenStarted()`; one nobody waits for is not an unhandled rejection.
+    this.started.catch(() => undefined);
+    this.ended = new Promise((resolve) => child.once("close", () => resolve()));
+    child.on("error", (error) => {
+      this.spawnError ??= error;
+      this.listener?.error(error);
+    });
+    child.once("exit", (code, signal) => {
+      this.exit = { code, signal };
+      this.removeSignalHandlers();
+    });
+    child.once("close", () => {
+      this.closed = true;
+      this.removeSignalHandlers();
+      this.listener?.close();
+    });
+    // EPIPE when the server is gone: the close that follows ends the session.
+    child.stdin?.on("error", (error) => this.listener?.error(error));
+    child.stdout?.on("error", (error) => this.listener?.error(error));
+    child.stdout?.on("data", (chunk: Buffer) => this.readStdout(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => this.readStderr(chunk.toString("utf8"), output));
+    if (child.pid !== undefined) for (const signal of ENDING_SIGNALS) process.on(signal, this.onSignal);
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Resolves once the process runs, rejects with the spawn error (ENOENT) when it cannot. */
+  whenStarted(): Promise<void> {
+    return this.started;
+  }
+
+  /**
+   * Starts reading stdout into `listener`, beginning with whatever the server wrote before. When the
+   * server has already gone, `close` follows once its last output is read.
+   */
+  listen(listener: ServerListener): void {
+    if (this.listener) throw new Error("the server's stdout is already read");
+    this.listener = listener;
+    const early = this.early;
+    this.early = [];
+    for (const chunk of early) listener.data(chunk);
+    this.child.stdout?.resume();
+    if (this.closed) queueMicrotask(() => listener.close());
+  }
+
+  /** Writes one serialized message to the server's stdin; resolves once written (or buffered below the high-water mark). */
+  write(text: string): Promise<void> {
+    const stdin = this.child.stdin;
+    if (this.closed || !stdin || stdin.destroyed) return Promise.reject(new Error("Not connected"));
+    return new Promise((resolve) => {
+      if (stdin.write(text)) resolve();
+      else stdin.once("drain", resolve);
+    });
+  }
+
+  /**
+   * Ends the server and waits until it is reaped: stdin is closed (a well-behaved server exits then),
+   * it gets 300 ms, then SIGTERM and 2 s, then SIGKILL. Its stdout is drained meanwhile, so the
+   * process can end even when no transport ever read it.
+   */
+  stop(): Promise<void> {
+    // Called by the transport's close and again by the run's `finally`: one stop.
+    this.stopped ??= this.stopOnce();
+    return this.stopped;
+  }
+
+  private async stopOnce(): Promise<void> {
+    const child = this.child;
+    if (child.pid === undefined || this.closed) return;
+    // Unread output no longer matters; a paused stdout would keep the pipe (and caplint) open.
+    this.stopping = true;
+    this.early = [];
+    child.stdout?.resume();
+    if (this.exit === undefined) {
+      child.stdin?.end();
+      if (!(await this.exited(300))) {
+        child.kill("SIGTERM");
+        if (!(await this.exited(2000))) {
+          child.kill("SIGKILL");
+          await this.exited(2000);
+        }
+      }
+    }
+    // stdio closes after the exit, once the pipes are drained (a grandchild holding them open is not waited for long).
+    await Promise.race([this.ended, delay(500)]);
+    this.removeSignalHandlers();
+  }
+
+  private exited(ms: number): Promise<boolean> {
+    if (this.exit !== undefined) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      this.child.once("exit", () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  /**
+   * Ctrl-C (or SIGTERM, SIGHUP) while the server runs: caplint would die at once and leave a server
+   * that ignores its closed stdin running. The server is stopped (SIGTERM, SIGKILL after 1 s) and
+   * reaped, then the signal is raised again so that caplint ends as it would have.
+   */
+  private async stopOnSignal(signal: NodeJS.Signals): Promise<void> {
+    this.removeSignalHandlers();
+    if (this.exit === undefined) {
+      this.child.kill("SIGTERM");
+      if (!(await this.exited(1000))) {
+        this.child.kill("SIGKILL");
+        await this.exited(2000);
+      }
+    }
+    // Raised again only when nothing else handles it, so the default action (ending caplint) happens.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  }
+
+  private removeSignalHandlers(): void {
+    for (const signal of ENDING_SIGNALS) process.removeListener(signal, this.onSignal);
+  }
+
+  private readStdout(chunk: Buffer): void {
+    if (this.listener) return this.listener.data(chunk);
+    if (this.stopping) return;
+    this.early.push(chunk);
+    this.earlyBytes += chunk.length;
+    if (this.earlyBytes > EARLY_STDOUT_BYTES) this.child.stdout?.pause();
+  }
+
+  private readStderr(text: string, output: ServerStderr): void {
+    if (output.verbose)
+      output.stderr.write(
+        escapeControls(text)
+          .replace(/\\u000a/g, "\n")
+          .replace(/\\u0009/g, "\t")
+          .replace(/\\\\/g, "\\")
+          .replace(/\\"/g, '"'),
+      );
+    for (const line of text.split("\n")) if (line.trim()) this.stderrTail.push(line.trim());
+    this.stderrTail.splice(0, Math.max(0, this.stderrTail.length - STDERR_TAIL));
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** Spawns the server at once: see ServerProcess. */
+export function startServer(target: StdioTarget, output: ServerStderr): ServerProcess {
+  return new ServerProcess(target, output);
+}
