@@ -1,5 +1,9 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parseTree } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
-import { SourceDocument } from "../src/core/source/document.js";
+import { jsonTree } from "../src/core/source/json-tree.js";
+import { SourceDocument, propertiesKept, propertiesWritten } from "../src/core/source/document.js";
 import { parseToml } from "../src/core/source/toml.js";
 
 const at = (document: SourceDocument, path: (string | number)[], target: "key" | "value" = "value") => {
@@ -78,5 +82,71 @@ describe("TOML dotted table headers", () => {
       document.locate(["app", "security", "capabilities"], "key");
       expect(performance.now() - started).toBeLessThan(2000);
     }
+  });
+});
+
+describe("repeated keys", () => {
+  const repeated = (text: string) => SourceDocument.parse("/x/a.json", "a.json", text, "json").repeatedKeys();
+
+  it("finds a key written twice in one object, at any depth", () => {
+    expect(repeated('{"a": 1, "b": {"c": 1, "c": 2}, "a": 3}')).toEqual([["b", "c"], ["a"]]);
+    expect(repeated('[{"x": 1}, {"x": 2, "y": [{"z": 0, "z": 1}]}]')).toEqual([[1, "y", 0, "z"]]);
+  });
+
+  it("does not take a colon inside a string, escaped quotes or a key repeated in another object for a repeat", () => {
+    expect(repeated('{"a": "\\"b\\": c", "b": ["x", ":", "\\\\"], "c": {"a": 1}}')).toEqual([]);
+    expect(repeated('[{"identifier": "a"}, {"identifier": "b"}]')).toEqual([]);
+    expect(repeated('{"a\\"": 1, "a": 2}')).toEqual([]);
+  });
+
+  it("counts written and kept properties exactly", () => {
+    const text = '{"a": {"b\\\\": [1, {"c": "d\\":"}]}, "e" : 2, "a": 0}';
+    expect(propertiesWritten(text)).toBe(5);
+    expect(propertiesKept(JSON.parse(text))).toBe(2);
+    // Linear in the number of escapes: a long run of them in one string is scanned once.
+    const escapes = `{"k": "${"\\n".repeat(200_000)}", "k": 1}`;
+    expect(propertiesWritten(escapes)).toBe(2);
+  });
+});
+
+describe("the JSON syntax tree positions come from", () => {
+  type Shape = { type: string; offset: number; length: number; value?: unknown; children?: Shape[] };
+  const shape = (node: { type: string; offset: number; length: number; value?: unknown; children?: unknown[] }, isKey = false): Shape => ({
+    type: node.type,
+    offset: node.offset,
+    length: node.length,
+    ...(isKey ? { value: node.value } : {}),
+    ...(node.children ? { children: (node.children as Shape[]).map((child, i) => shape(child, node.type === "property" && i === 0)) } : {}),
+  });
+  const jsonFiles = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? jsonFiles(path.join(dir, entry.name)) : entry.name.endsWith(".json") ? [path.join(dir, entry.name)] : [],
+    );
+
+  it("is jsonc-parser's tree, node for node, on every valid JSON fixture and on tricky strings", () => {
+    const texts = jsonFiles("fixtures")
+      .map((file) => readFileSync(file, "utf8"))
+      .filter((text) => {
+        try {
+          JSON.parse(text);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+    texts.push('{"a\\"b": ["\\\\", "x\\\\\\"y", -1.5e+3, true, false, null, {}, []], "": {"\\u0041": 0}}', " [ 1 , [ ] , { } ] ", '"top"', "42");
+    expect(texts.length).toBeGreaterThan(500);
+    for (const text of texts) expect(shape(jsonTree(text))).toEqual(shape(parseTree(text, [], { disallowComments: true })!));
+  });
+
+  it("knows each node's parent", () => {
+    const root = jsonTree('{"a": [1, {"b": 2}]}');
+    const property = root.children![0]!;
+    const array = property.children![1]!;
+    const inner = array.children![1]!;
+    expect(property.parent).toBe(root);
+    expect(array.parent).toBe(property);
+    expect(inner.parent).toBe(array);
+    expect(inner.children![0]!.children![0]!.value).toBe("b");
   });
 });

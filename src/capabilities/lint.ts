@@ -70,6 +70,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
   for (const document of project.manifestDocuments ?? []) if (!documentsByPath.has(document.absolutePath)) documentsByPath.set(document.absolutePath, document);
 
   const diagnostics: Diagnostic[] = [];
+  const emitted = new Set<string>();
   const suppressions = collectSuppressions(project.capabilities);
   const severityOf = (rule: CapabilityRule, absolutePath: string): Severity | undefined => {
     if (rule.kind === "pipeline") return rule.defaultSeverity;
@@ -91,6 +92,11 @@ export async function lintWithRules(project: Project, rules: readonly Capability
         return;
       }
     }
+    // Rules that look at each platform's model report what holds on several platforms several times:
+    // a repeat is dropped here, before it costs a position and a finding (the final dedupe still runs).
+    const key = `${rule.id}\u0000${absolutePath}\u0000${report.target ?? ""}\u0000${JSON.stringify(report.path)}\u0000${severity}\u0000${message}`;
+    if (emitted.has(key)) return;
+    emitted.add(key);
     const located = document?.locate(report.path, report.target) ?? {
       range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
       offset: 0,
@@ -156,20 +162,27 @@ export async function lintWithRules(project: Project, rules: readonly Capability
       });
     }));
   const rulesById: ReadonlyMap<string, CapabilityRule> = new Map(rules.map((rule) => [rule.id, rule]));
+  let everyEntry: ReadonlyArray<{ capability: Capability; entry: PermissionEntry }> | undefined;
   const shared = {
     project,
     catalog: project.catalog,
     capabilities: project.capabilities,
     rules: rulesById,
     document: (at: { absolutePath: string }) => documentsByPath.get(at.absolutePath),
-    *entries(): Iterable<{ capability: Capability; entry: PermissionEntry }> {
-      for (const capability of project.capabilities) for (const entry of capability.permissions) yield { capability, entry };
-    },
+    // Made once and shared: most rules walk every entry, and a generator per rule allocated a pair per entry each time.
+    entries: (): Iterable<{ capability: Capability; entry: PermissionEntry }> =>
+      (everyEntry ??= Object.freeze(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => ({ capability, entry }))))),
     resolution: resolveOnce,
     async resolutions() {
       return (await resolveOnce()).models;
     },
     suppressions: () => suppressions,
+  };
+  const resolved = new Map<string, string>();
+  const resolvedPath = (file: string) => {
+    const absolute = path.resolve(project.cwd, file);
+    resolved.set(file, absolute);
+    return absolute;
   };
   /** One frozen context per rule: `report` is bound to its rule, nothing is shared or mutable. */
   const contextFor = (rule: Rule): RuleContext =>
@@ -179,7 +192,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
       report(report: RuleReport) {
         const document = documentsByPath.get(report.at.absolutePath);
         // A file without a document (a skipped .json5) is still named relative to the working directory.
-        const absolutePath = path.resolve(project.cwd, report.at.absolutePath);
+        const absolutePath = resolved.get(report.at.absolutePath) ?? resolvedPath(report.at.absolutePath);
         emit(rule, document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath), report);
       },
     });
@@ -222,6 +235,8 @@ function isPlatformIndependent(project: Project): boolean {
 
 /** Quoted values from hostile files (a 1 MB identifier) are shortened so a finding stays one readable line. */
 function shortenQuotedValues(message: string): string {
+  // Nothing quoted can be long in a short message: most findings skip the scan.
+  if (message.length < 120) return message;
   // Quotes pair up from the left: the text between a closing and the next opening quote is the message's own.
   return message.replace(/"([^"]*)"/g, (quoted, value: string) =>
     value.length < 120 ? quoted : `"${value.slice(0, 80)}…${value.slice(-20)}" (${value.length} characters)`,
@@ -230,7 +245,7 @@ function shortenQuotedValues(message: string): string {
 
 /** Line breaks inside quoted values are written as escapes: a finding is one line (compact output, problem matchers). */
 function oneLine(text: string): string {
-  return text.replace(/\r|\n/g, (c) => (c === "\r" ? "\\r" : "\\n"));
+  return text.includes("\n") || text.includes("\r") ? text.replace(/\r|\n/g, (c) => (c === "\r" ? "\\r" : "\\n")) : text;
 }
 
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {

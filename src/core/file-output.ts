@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createRequire } from "node:module";
 import { constants, type Stats } from "node:fs";
 import { access, chmod, chown, lstat, open, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
@@ -29,7 +29,7 @@ export async function replaceFile(file: string, text: string): Promise<void> {
   if (existing?.isSymbolicLink()) throw new WriteRefused("is a symbolic link; not written through it");
   if (existing && !existing.isFile()) throw new WriteRefused(existing.isDirectory() ? "is a directory" : "is not a regular file");
   if (existing && (await isReadOnly(file, existing))) throw new WriteRefused("is read-only; not written (make it writable first)");
-  const temporary = path.join(path.dirname(file), `.caplint-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
+  const temporary = path.join(path.dirname(file), `.caplint-${process.pid}-${temporaryName()}.tmp`);
   let created = false;
   try {
     // `wx`: never follow or clobber something already at the temporary name.
@@ -154,4 +154,10 @@ async function isInput(info: Stats, inputs: readonly string[]): Promise<boolean>
     if (other?.isFile() && other.ino === info.ino && other.dev === info.dev) return true;
   }
   return false;
+}
+
+/** Random enough that two runs never share a temporary file; node:crypto loads only when a file is written. */
+function temporaryName(): string {
+  const { randomBytes } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
+  return randomBytes(6).toString("hex");
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createRequire } from "node:module";
 
 /**
  * The one output layer between caplint and a terminal (or a file someone will `cat`).
@@ -53,15 +53,27 @@ export function textLines(lines: readonly string[]): string {
  */
 export function terminalSafe(text: string): string {
   const escaped = MAYBE_UNSAFE.test(text) ? text.replace(UNSAFE_WITH_BREAKS, escapeChar) : text;
-  return escaped.includes(MARK_OPEN) ? escaped.replace(MARKER, (_, code: string) => SEQUENCES[Number(code)] ?? "") : escaped;
+  // No marker exists before the first colour is painted: then there is nothing to render.
+  return markers && escaped.includes(markers.open) ? escaped.replace(markers.pattern, (_, code: string) => SEQUENCES[Number(code)] ?? "") : escaped;
 }
 
 // ---- markers for caplint's own escape sequences ----------------------------------------------
 
-const NONCE = randomBytes(9).toString("base64url");
-const MARK_OPEN = `\ue000${NONCE}:`;
 const MARK_CLOSE = "\ue001";
-const MARKER = new RegExp(`\\ue000${NONCE}:(\\d+)\\ue001`, "g");
+let markers: { open: string; pattern: RegExp } | undefined;
+
+/**
+ * The markers carry a random nonce, so text from a file cannot forge one. It is made on the first
+ * paint: a run without colour never loads node:crypto and the stream modules it pulls in.
+ */
+function markersOf(): { open: string; pattern: RegExp } {
+  if (!markers) {
+    const { randomBytes } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
+    const nonce = randomBytes(9).toString("base64url");
+    markers = { open: `\ue000${nonce}:`, pattern: new RegExp(`\\ue000${nonce}:(\\d+)\\ue001`, "g") };
+  }
+  return markers;
+}
 
 /** The only escape sequences caplint writes: SGR colours and attributes, and the watch mode's screen clear. */
 const SEQUENCES = [
@@ -78,7 +90,7 @@ const SEQUENCES = [
   "\u001b[32m", // green
 ] as const;
 
-const mark = (index: number) => `${MARK_OPEN}${index}${MARK_CLOSE}`;
+const mark = (index: number) => `${markersOf().open}${index}${MARK_CLOSE}`;
 const wrap = (open: number, close: number) => (text: string) => (text === "" ? "" : `${mark(open)}${text}${mark(close)}`);
 
 /** The colour functions reporters and query answers use; identity functions when colour is off. */
@@ -115,7 +127,7 @@ export const MARKER_PAINT: Paint = {
 };
 
 /** Clears the terminal (watch mode), through the same layer. */
-export const CLEAR_SCREEN = mark(9);
+export const clearScreen = (): string => mark(9);
 
 /** What the CLI writes to: a stream or a captured text. */
 export interface TextSink {

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { CLEAR_SCREEN, oneLine } from "../core/terminal-text.js";
+import { clearScreen, oneLine } from "../core/terminal-text.js";
 import type { OutputStream } from "./io.js";
 import { plural } from "./wording.js";
 
@@ -64,7 +64,7 @@ export async function watchLoop(
   try {
     while (!signal.aborted) {
       pending = false;
-      if (stdout.isTTY) stdout.write(CLEAR_SCREEN);
+      if (stdout.isTTY) stdout.write(clearScreen());
       try {
         wanted = [...new Set((await once()).inputs.map((input) => path.resolve(input)))];
       } catch (error) {

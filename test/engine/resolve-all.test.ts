@@ -37,6 +37,20 @@ describe("resolving every platform at once", () => {
     }
   });
 
+  it("names who allows a command, and one capability's allows, exactly as the full entry lists do", () => {
+    for (const model of all.models) {
+      for (const [command, entries] of model.allowed) {
+        const distinct = entries.map((e) => e.capabilityIndex).filter((c, i, list) => list.indexOf(c) === i);
+        expect(model.allowers(command), `${model.platform} ${command}`).toEqual(distinct);
+        for (const capabilityIndex of model.capabilities.map((c) => c.index)) {
+          expect(model.allowsIn(command, capabilityIndex)).toEqual(entries.filter((e) => e.capabilityIndex === capabilityIndex));
+        }
+      }
+      expect(model.allowers("plugin:os|never")).toEqual([]);
+      expect(model.allowsIn("plugin:os|any", 99)).toEqual([]);
+    }
+  });
+
   it("groups the platforms that resolve alike: linux alone (its own leaf), macOS with windows, the two mobile ones", () => {
     expect(all.distinctModels.map((m) => m.platform)).toEqual(["linux", "macOS", "android"]);
     // Alike platforms share one model's data: entries are built once for both.

@@ -4,7 +4,7 @@
  */
 import { samePath, type JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
-import type { EntryProvenance, ResolvedCommand, ResolvedModel } from "../engine/index.js";
+import type { EntryProvenance, ResolvedCommand, ResolvedModel, ScopeLists } from "../engine/index.js";
 import { sortMapKeys } from "../engine/normalize.js";
 import { work } from "../engine/work.js";
 import { labelMatches } from "../engine/match/glob.js";
@@ -157,7 +157,7 @@ export function dangerousGrants(model: ResolvedModel): Promise<DangerousGrant[]>
 
 function findDangers(model: ResolvedModel, tools: RemotePatternTools): DangerousGrant[] {
   const out: DangerousGrant[] = [];
-  const globalHits: GlobalHitCache = { hits: new Map(), deniedByKey: new Map() };
+  const globalHits: GlobalHitCache = { hits: new Map(), deniedByKey: new Map(), ownHits: new Map() };
   // Grants of dangerous commands by capability, gathered once: only capabilities that have some are visited.
   const byCapability = new Map<number, Map<string, ResolvedCommand[]>>();
   for (const danger of DANGERS) {
@@ -240,13 +240,17 @@ interface GlobalHits {
 }
 
 /**
- * Global hits per danger and plugin, and each plugin's global deny values made canonical, computed once
- * per resolution: every grant of the plugin shares them.
+ * What every grant of a plugin shares, computed once per resolution: per danger, the global hits of
+ * each plugin; per plugin, its global deny values made canonical; per danger, the broad values of each
+ * command scope (one scope object serves every command and context of a leaf).
  */
 interface GlobalHitCache {
-  hits: Map<string, GlobalHits>;
+  hits: Map<Danger, Map<string, GlobalHits>>;
   deniedByKey: Map<string, ReadonlySet<string>>;
+  ownHits: Map<Danger, WeakMap<ScopeLists, string[]>>;
 }
+
+const NO_HITS: string[] = [];
 
 /**
  * The broad values a grant's command is handed: its command scope plus the plugin's global scope.
@@ -266,15 +270,26 @@ function broadScope(model: ResolvedModel, danger: Danger, grant: ResolvedCommand
     const key = canonical(value);
     return !globalDenied.has(key) && !ownDenied?.has(key);
   };
-  const own: string[] = [];
-  for (const value of grant.scope?.allow ?? []) {
-    work.scopeValues++;
-    const hit = broad(value);
-    if (hit !== undefined && allowed(value)) own.push(hit);
+  let own = NO_HITS;
+  if (grant.scope && grant.scope.allow.length) {
+    let byScope = cache.ownHits.get(danger);
+    if (!byScope) cache.ownHits.set(danger, (byScope = new WeakMap()));
+    const known = byScope.get(grant.scope);
+    if (known) own = known;
+    else {
+      own = [];
+      for (const value of grant.scope.allow) {
+        work.scopeValues++;
+        const hit = broad(value);
+        if (hit !== undefined && allowed(value)) own.push(hit);
+      }
+      byScope.set(grant.scope, own);
+    }
   }
   // A grant's own deny list filters the global values for that grant only: computed apart, and rare.
-  const cacheKey = `${danger.id}\u0000${grant.key}`;
-  let global = ownDeny.length ? undefined : cache.hits.get(cacheKey);
+  let byKey = cache.hits.get(danger);
+  if (!byKey) cache.hits.set(danger, (byKey = new Map()));
+  let global = ownDeny.length ? undefined : byKey.get(grant.key);
   if (!global) {
     const matches = new Set<string>();
     const lenders = new Set<string>();
@@ -294,7 +309,7 @@ function broadScope(model: ResolvedModel, danger: Danger, grant: ResolvedCommand
       }
     }
     global = { matches, lenders, entries, commandLine };
-    if (!ownDeny.length) cache.hits.set(cacheKey, global);
+    if (!ownDeny.length) byKey.set(grant.key, global);
   }
   return { own, global };
 }

@@ -148,6 +148,13 @@ export interface ResolvedModel {
    * capability has them all), one list per entry; entries naming the same identifier share one list.
    */
   allowedCommandLists(capabilityIndex: number): ReadonlyArray<readonly string[]>;
+  /**
+   * The capabilities (indices into `capabilities`, in order) that allow `command`: what `allowed.get`
+   * tells about who, without making an entry per grant and context.
+   */
+  allowers(command: string): readonly number[];
+  /** The allow entries of `command` in one capability, as `allowed.get` lists them. */
+  allowsIn(command: string, capabilityIndex: number): ResolvedCommand[];
 }
 
 /** Code-point order, which is the byte order of the host's Rust `String` sorting. */

@@ -208,6 +208,11 @@ export class Resolution {
     return this.grants[index]!;
   }
 
+  /** Where capability `capabilityIndex`'s grants are in `grants`: [first, one past the last). */
+  grantRange(capabilityIndex: number): [number, number] {
+    return [this.firstGrant[capabilityIndex]!, this.firstGrant[capabilityIndex + 1]!];
+  }
+
   /**
    * The commands each permission entry of a capability allows on one platform, one list per entry;
    * entries naming the same identifier share the list (the matrix unions each distinct list once).
@@ -353,9 +358,55 @@ class ModelCore {
     return this.resolution.allowedCommandLists(this.globalIndex[capabilityIndex]!, this.bit);
   }
 
+  private readonly allowSites = new Map<string, Array<[number, number]>>();
+  private readonly allowerCache = new Map<string, number[]>();
+
+  /** The command's allow grants on this platform, as [grant, leaf] pairs in the host's order; made once per command. */
+  private allowPairs(command: string): Array<[number, number]> {
+    let pairs = this.allowSites.get(command);
+    if (!pairs) this.allowSites.set(command, (pairs = this.resolution.grantsOfCommand("allow", command, this.bit)));
+    return pairs;
+  }
+
+  allowers(command: string): readonly number[] {
+    let allowers = this.allowerCache.get(command);
+    if (!allowers) {
+      allowers = [];
+      // Pairs come in grant order, and grants in capability order: a capability's pairs are adjacent.
+      for (const [grantIndex] of this.allowPairs(command)) {
+        const local = this.localIndex[this.resolution.grant(grantIndex).capability]!;
+        if (allowers[allowers.length - 1] !== local) allowers.push(local);
+      }
+      this.allowerCache.set(command, allowers);
+    }
+    return allowers;
+  }
+
+  allowsIn(command: string, capabilityIndex: number): ResolvedCommand[] {
+    const global = this.globalIndex[capabilityIndex];
+    if (global === undefined) return [];
+    const pairs = this.allowPairs(command);
+    // The capability's grants are one range of grant indices, and the pairs are sorted by grant.
+    const [first, end] = this.resolution.grantRange(global);
+    let low = 0;
+    let high = pairs.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (pairs[mid]![0] < first) low = mid + 1;
+      else high = mid;
+    }
+    let stop = low;
+    while (stop < pairs.length && pairs[stop]![0] < end) stop++;
+    return this.entriesOf(command, pairs.slice(low, stop));
+  }
+
   entries(side: "allow" | "deny", command: string): ResolvedCommand[] {
+    return this.entriesOf(command, side === "allow" ? this.allowPairs(command) : this.resolution.grantsOfCommand(side, command, this.bit));
+  }
+
+  private entriesOf(command: string, pairs: ReadonlyArray<readonly [number, number]>): ResolvedCommand[] {
     const entries: ResolvedCommand[] = [];
-    for (const [grantIndex, leafIndex] of this.resolution.grantsOfCommand(side, command, this.bit)) {
+    for (const [grantIndex, leafIndex] of pairs) {
       const grant = this.resolution.grant(grantIndex);
       const leaf = grant.expansion.leaves[leafIndex]!;
       const capability = this.capabilities[this.localIndex[grant.capability]!]!;
@@ -417,6 +468,14 @@ class PlatformModel implements ResolvedModel {
 
   allowedCommandLists(capabilityIndex: number): ReadonlyArray<readonly string[]> {
     return this.core.allowedCommandLists(capabilityIndex);
+  }
+
+  allowers(command: string): readonly number[] {
+    return this.core.allowers(command);
+  }
+
+  allowsIn(command: string, capabilityIndex: number): ResolvedCommand[] {
+    return this.core.allowsIn(command, capabilityIndex);
   }
 }
 

@@ -16,10 +16,14 @@ export default defineRule({
     for (const model of (await context.resolution()).distinctModels) {
       for (const [command, denies] of model.denied) {
         const deniesByCapability = new Map<number, typeof denies>();
-        for (const deny of denies) deniesByCapability.set(deny.capabilityIndex, [...(deniesByCapability.get(deny.capabilityIndex) ?? []), deny]);
-        for (const allow of model.allowed.get(command) ?? []) {
-          const sameCapability = deniesByCapability.get(allow.capabilityIndex);
-          if (!sameCapability) continue;
+        for (const deny of denies) {
+          const same = deniesByCapability.get(deny.capabilityIndex);
+          if (same) same.push(deny);
+          else deniesByCapability.set(deny.capabilityIndex, [deny]);
+        }
+        // Only capabilities that deny the command can hold a dead allow: their allows are the only ones made.
+        for (const allow of [...deniesByCapability.keys()].flatMap((capabilityIndex) => model.allowsIn(command, capabilityIndex))) {
+          const sameCapability = deniesByCapability.get(allow.capabilityIndex)!;
           // A set minus a deny ("core:default" with "core:window:deny-title") is how a capability
           // carves a command out of a set: that is intended. The allow is dead when it was written
           // out on its own, or when its entry also denies it.

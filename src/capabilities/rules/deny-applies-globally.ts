@@ -17,10 +17,12 @@ export default defineRule({
   async check(context) {
     for (const model of (await context.resolution()).distinctModels) {
       for (const [command, denies] of model.denied) {
-        // One allow per capability is enough to judge and name it.
-        const allowers = new Map<number, ResolvedCommand>();
-        for (const allow of model.allowed.get(command) ?? []) if (!allowers.has(allow.capabilityIndex)) allowers.set(allow.capabilityIndex, allow);
-        if (allowers.size === 0) continue;
+        // Who allows it is enough to judge and name them: no allow entries are made.
+        const allowers = model.allowers(command);
+        if (allowers.length === 0) continue;
+        const reachIndex = indexReach(model, allowers);
+        // Who a deny blocks depends on its capability only: worked out once per denying capability.
+        const victimsByCapability = new Map<number, Victims>();
         // A deny entry exists per context; one finding per capability entry is enough.
         const seen = new Set<string>();
         for (const deny of denies) {
@@ -29,17 +31,15 @@ export default defineRule({
           seen.add(key);
           const source = entryOf(model, deny);
           if (!source) continue;
-          const victims = new Map<number, ResolvedCommand>();
-          for (const [capabilityIndex, allow] of allowers) {
-            if (capabilityIndex !== deny.capabilityIndex && !covers(model, deny, allow)) victims.set(capabilityIndex, allow);
-          }
-          if (victims.size === 0) continue;
+          let victims = victimsByCapability.get(deny.capabilityIndex);
+          if (!victims) victimsByCapability.set(deny.capabilityIndex, (victims = victimsOf(model, deny, reachIndex)));
+          if (victims.count === 0) continue;
           // A few names, so that one deny among thousands of capabilities stays a one-line finding.
-          const names = [...victims.values()].slice(0, 3).map((allow) => {
-            const capability = model.capabilities[allow.capabilityIndex]!.capability;
+          const names = victims.first.map((capabilityIndex) => {
+            const capability = model.capabilities[capabilityIndex]!.capability;
             return `"${capability.identifier}" (${describeReach(capability)})`;
           });
-          if (victims.size > names.length) names.push(`${victims.size - names.length} more`);
+          if (victims.count > names.length) names.push(`${victims.count - names.length} more`);
           context.report({
             at: source.capability.source,
             path: entryPath(source.capability, deny.provenance.path),
@@ -48,7 +48,7 @@ export default defineRule({
               command,
               capability: source.capability.identifier,
               reach: describeReach(source.capability),
-              others: `${victims.size > 1 ? "capabilities" : "capability"} ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0]}`,
+              others: `${victims.count > 1 ? "capabilities" : "capability"} ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0]}`,
             },
             hint: "to keep the command from some windows, leave it out of their capabilities instead of denying it",
           });
@@ -57,6 +57,142 @@ export default defineRule({
     }
   },
 });
+
+/** How many names a finding shows before "N more". */
+const NAMED = 3;
+
+/** Allowing capabilities that reach the same windows, webviews and origins: `covers` judges them alike. */
+interface ReachGroup {
+  /** Their capabilities, in the order of the command's allowers. */
+  members: number[];
+  /** Their places in that order. */
+  order: number[];
+  /** The origins they are granted on, as `contextKey`s. */
+  origins: readonly string[];
+}
+
+/** Allowing capabilities as reach groups, indexed so that a deny finds the few it may cover without visiting all. */
+interface ReachIndex {
+  /** In the order of their first allower. */
+  groups: ReachGroup[];
+  total: number;
+  groupOf: Map<number, ReachGroup>;
+  /** A deny covers a group only on every label of it: groups are filed under their first window, else their first webview. */
+  byFirstWindow: Map<string, ReachGroup[]>;
+  byFirstWebview: Map<string, ReachGroup[]>;
+  unlabelled: ReachGroup[];
+  /** For a deny on every label (`*`), only origins decide: groups by their origins, in order, with their sizes. */
+  byOrigins: Map<string, { origins: readonly string[]; groups: ReachGroup[]; size: number }>;
+}
+
+interface Victims {
+  count: number;
+  /** The first few capabilities, in the order of the command's allowers. */
+  first: number[];
+}
+
+function indexReach(model: ResolvedModel, allowers: readonly number[]): ReachIndex {
+  const byKey = new Map<string, ReachGroup>();
+  const index: ReachIndex = {
+    groups: [],
+    total: 0,
+    groupOf: new Map(),
+    byFirstWindow: new Map(),
+    byFirstWebview: new Map(),
+    unlabelled: [],
+    byOrigins: new Map(),
+  };
+  const file = (map: Map<string, ReachGroup[]>, key: string, group: ReachGroup) => {
+    const list = map.get(key);
+    if (list) list.push(group);
+    else map.set(key, [group]);
+  };
+  for (const capabilityIndex of allowers) {
+    const capability = model.capabilities[capabilityIndex]!;
+    const key = reachKey(capability);
+    let group = byKey.get(key);
+    if (!group) {
+      byKey.set(key, (group = { members: [], order: [], origins: capability.contexts.map(contextKey) }));
+      index.groups.push(group);
+      if (capability.windows.length) file(index.byFirstWindow, capability.windows[0]!, group);
+      else if (capability.webviews.length) file(index.byFirstWebview, capability.webviews[0]!, group);
+      else index.unlabelled.push(group);
+      const originsKey = JSON.stringify(group.origins);
+      let bucket = index.byOrigins.get(originsKey);
+      if (!bucket) index.byOrigins.set(originsKey, (bucket = { origins: group.origins, groups: [], size: 0 }));
+      bucket.groups.push(group);
+    }
+    group.members.push(capabilityIndex);
+    group.order.push(index.total++);
+    index.groupOf.set(capabilityIndex, group);
+  }
+  for (const bucket of index.byOrigins.values()) for (const group of bucket.groups) bucket.size += group.members.length;
+  return index;
+}
+
+/**
+ * The allowing capabilities a deny blocks that it was not aimed at: other capabilities whose reach the
+ * deny's own does not cover. Only the groups filed under the deny's own labels can be covered, so the
+ * work is in those and in the first few groups, not in every allower.
+ */
+function victimsOf(model: ResolvedModel, deny: ResolvedCommand, index: ReachIndex): Victims {
+  const own = index.groupOf.get(deny.capabilityIndex);
+  const candidates: Array<{ order: number; capabilityIndex: number }> = [];
+  /** Takes the first few victims of groups in order, skipping covered ones, until enough groups gave some. */
+  const take = (groups: readonly ReachGroup[], isCovered: (group: ReachGroup) => boolean) => {
+    let productive = 0;
+    for (const group of groups) {
+      if (productive === NAMED) break;
+      if (isCovered(group)) continue;
+      let taken = 0;
+      for (let i = 0; i < group.members.length && taken < NAMED; i++) {
+        if (group.members[i] === deny.capabilityIndex) continue;
+        candidates.push({ order: group.order[i]!, capabilityIndex: group.members[i]! });
+        taken++;
+      }
+      if (taken > 0) productive++;
+    }
+  };
+  let count: number;
+  const reach = reachOf(model.capabilities[deny.capabilityIndex]!);
+  if (reach.everyLabel) {
+    // Labels are all covered: a group is covered when the deny's origins include all of its own.
+    const coveredOrigins = (origins: readonly string[]) => origins.every((origin) => reach.origins.has(origin));
+    count = 0;
+    for (const bucket of index.byOrigins.values()) {
+      if (coveredOrigins(bucket.origins)) continue;
+      count += bucket.size;
+      take(bucket.groups, () => false);
+    }
+    if (own && !coveredOrigins(own.origins)) count--;
+  } else {
+    const covered = new Set<ReachGroup>();
+    const judge = (groups: readonly ReachGroup[] | undefined) => {
+      for (const group of groups ?? []) if (covers(model, deny, group.members[0]!)) covered.add(group);
+    };
+    for (const window of reach.windows) judge(index.byFirstWindow.get(window));
+    for (const webview of reach.webviews) judge(index.byFirstWebview.get(webview));
+    judge(index.unlabelled);
+    count = index.total;
+    for (const group of covered) count -= group.members.length;
+    if (own && !covered.has(own)) count--;
+    take(index.groups, (group) => covered.has(group));
+  }
+  candidates.sort((a, b) => a.order - b.order);
+  return { count, first: candidates.slice(0, NAMED).map((c) => c.capabilityIndex) };
+}
+
+const reachKeys = new WeakMap<object, string>();
+
+/** What `covers` looks at of an allowing capability, as one string. */
+function reachKey(capability: ResolvedModel["capabilities"][number]): string {
+  let key = reachKeys.get(capability);
+  if (key === undefined) {
+    key = JSON.stringify([capability.windows, capability.webviews, capability.contexts.map(contextKey)]);
+    reachKeys.set(capability, key);
+  }
+  return key;
+}
 
 /** Windows and webviews, and the origins when they are not just the app's own pages. */
 function describeReach(capability: Capability): string {
@@ -69,8 +205,8 @@ function describeReach(capability: Capability): string {
  * A deny whose own windows, webviews and origins already include everything the allow reaches blocks
  * nothing it was not aimed at (a `windows: ["*"]` lockdown, or a deny with the allow's very targets).
  */
-function covers(model: ResolvedModel, deny: ResolvedCommand, allow: ResolvedCommand): boolean {
-  const a = model.capabilities[allow.capabilityIndex]!;
+function covers(model: ResolvedModel, deny: ResolvedCommand, allowing: number): boolean {
+  const a = model.capabilities[allowing]!;
   const d = reachOf(model.capabilities[deny.capabilityIndex]!);
   const labels = d.everyLabel || (a.windows.every((w) => d.windows.has(w)) && a.webviews.every((w) => d.webviews.has(w)));
   return labels && a.contexts.every((c) => d.origins.has(contextKey(c)));

@@ -36,31 +36,55 @@ export default defineRule({
     // A set (or default) reaches its leaves through itself: a one-member set (`shell:default`, which is
     // `shell:allow-open`) still covers the permission it holds.
     const isSet = (identifier: string) => expandIdentifier(context.catalog, identifier).leaves.some((leaf) => leaf.chain.length > 1);
+    /**
+     * Which candidates are covered, and by which, as [entry, cover] indices: it depends only on the
+     * identifiers and the platforms, so capabilities written alike (copies, one per window) share one answer.
+     */
+    const decided = new Map<string, Array<[number, number]>>();
+    const decide = (identifiers: readonly string[], platforms: readonly string[]): Array<[number, number]> => {
+      const key = `${platforms.join(",")}\u0000${identifiers.join("\u0000")}`;
+      let covered = decided.get(key);
+      if (covered) return covered;
+      covered = [];
+      // Only sets can cover another entry.
+      const sets: number[] = [];
+      identifiers.forEach((identifier, i) => {
+        if (isSet(identifier) && platforms.some((platform) => leavesOf(identifier, platform).size > 0)) sets.push(i);
+      });
+      if (sets.length > 0) {
+        identifiers.forEach((identifier, i) => {
+          // The covering set must cover it on every platform the capability is active on.
+          const cover = sets.find(
+            (other) =>
+              other !== i &&
+              identifiers[other] !== identifier &&
+              platforms.every((platform) => {
+                const mine = leavesOf(identifier, platform);
+                const theirs = leavesOf(identifiers[other]!, platform);
+                // Equal leaves: the set covers a plain permission, not another set (neither is the redundant one).
+                if (mine.size === 0 || theirs.size < mine.size || (theirs.size === mine.size && isSet(identifier))) return false;
+                for (const leaf of mine) if (!theirs.has(leaf)) return false;
+                return true;
+              }),
+          );
+          if (cover !== undefined) covered!.push([i, cover]);
+        });
+      }
+      decided.set(key, covered);
+      return covered;
+    };
     for (const capability of context.capabilities) {
       const active = TARGETS.filter((p) => capability.platforms === undefined || capability.platforms.some((item) => item.value === p));
       if (active.length === 0) continue;
       const candidates = capability.permissions.filter((entry) => !hasScope(entry));
       const anyDependent = candidates.some((entry) => platformDependent(entry.identifier));
       const platforms = anyDependent ? active : active.slice(0, 1);
-      // Only sets can cover another entry.
-      const sets = candidates.filter((entry) => isSet(entry.identifier) && platforms.some((platform) => leavesOf(entry.identifier, platform).size > 0));
-      if (sets.length === 0) continue;
-      for (const entry of candidates) {
-        // The covering set must cover it on every platform the capability is active on.
-        const cover = sets.find(
-          (other) =>
-            other !== entry &&
-            other.identifier !== entry.identifier &&
-            platforms.every((platform) => {
-              const mine = leavesOf(entry.identifier, platform);
-              const theirs = leavesOf(other.identifier, platform);
-              // Equal leaves: the set covers a plain permission, not another set (neither is the redundant one).
-              if (mine.size === 0 || theirs.size < mine.size || (theirs.size === mine.size && isSet(entry.identifier))) return false;
-              for (const leaf of mine) if (!theirs.has(leaf)) return false;
-              return true;
-            }),
-        );
-        if (!cover) continue;
+      for (const [index, coverIndex] of decide(
+        candidates.map((entry) => entry.identifier),
+        platforms,
+      )) {
+        const entry = candidates[index]!;
+        const cover = candidates[coverIndex]!;
         // A single permission deep inside a set: show the way down (core:default › core:window:default › …).
         const mine = [...leavesOf(entry.identifier, platforms[0]!)];
         const chain = mine.length === 1 ? chainTo(cover.identifier, mine[0]!) : undefined;

@@ -15,6 +15,8 @@ export default defineRule({
   },
   check(context) {
     const reported = new Set<string>();
+    const suggestions = new Map<string, string[]>();
+    let plugins: string[] | undefined;
     for (const { capability, entry } of context.entries()) {
       const verdict = classifyIdentifier(entry.identifier, context.catalog);
       if (verdict.kind !== "unknown-plugin") continue;
@@ -29,11 +31,13 @@ export default defineRule({
         });
         continue;
       }
-      const similar = nearest(
-        verdict.key,
-        context.catalog.keys().filter((k) => k !== APP_KEY && !k.startsWith("core")),
-        2,
-      );
+      // The same unknown plugin is usually named by many entries: its suggestions are worked out once.
+      let similar = suggestions.get(verdict.key);
+      if (!similar)
+        suggestions.set(
+          verdict.key,
+          (similar = nearest(verdict.key, (plugins ??= context.catalog.keys().filter((k) => k !== APP_KEY && !k.startsWith("core"))), 2)),
+        );
       const once = reported.has(verdict.key) ? "" : " (build the app once to generate src-tauri/gen/schemas/acl-manifests.json)";
       reported.add(verdict.key);
       context.report({

@@ -13,19 +13,21 @@ export interface SchemaProblem {
 }
 
 type Validators = Record<"single" | "list" | "wrapped", ValidateFunction>;
-let validators: Validators | undefined;
+let validators: Promise<Validators> | undefined;
 let schemaRoot: SchemaNode | undefined;
 
 /**
  * The validators come precompiled from the build (scripts/build-validator.mjs writes
  * dist/generated/capability-validators.cjs); running from sources (tests) compiles them with Ajv once.
- * Either way nothing loads until a file is validated.
+ * Either way nothing loads until a file is validated, and the thousands of files of one check that ask
+ * at once share one load (the promise is what is kept).
  */
-async function getValidators(): Promise<Validators> {
-  if (validators) return validators;
-  const schema = readPackageJson<SchemaNode & { $id: string }>("schema", "capability.schema.json");
-  schemaRoot = schema;
-  validators = (await loadGenerated()) ?? (await compileAtRuntime(schema));
+function getValidators(): Promise<Validators> {
+  validators ??= (async () => {
+    const schema = readPackageJson<SchemaNode & { $id: string }>("schema", "capability.schema.json");
+    schemaRoot = schema;
+    return (await loadGenerated()) ?? (await compileAtRuntime(schema));
+  })();
   return validators;
 }
 

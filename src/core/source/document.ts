@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
-import type { Node, ParseError } from "jsonc-parser";
+import type { ParseError } from "jsonc-parser";
 import type { JsonPath, Range } from "../location.js";
+import { jsonTree, type JsonNode } from "./json-tree.js";
 import { LineIndex } from "./line-index.js";
 
 export type DocumentFormat = "json" | "toml";
@@ -9,8 +10,8 @@ type JsoncParser = typeof import("jsonc-parser");
 let jsonc: JsoncParser | undefined;
 
 /**
- * jsonc-parser builds the syntax tree that positions come from. A clean file never needs one, so it
- * is loaded (synchronously, from its CommonJS build) only when a position or a syntax error is asked for.
+ * jsonc-parser words syntax errors (positions of valid files come from json-tree.ts). A valid file
+ * never needs it, so it is loaded (synchronously, from its CommonJS build) only for a broken one.
  */
 function jsoncParser(): JsoncParser {
   jsonc ??= createRequire(import.meta.url)("jsonc-parser") as JsoncParser;
@@ -49,7 +50,7 @@ export class SourceDocument {
     readonly format: DocumentFormat,
     readonly value: unknown,
     readonly parseError: ParseFailure | undefined,
-    private treeCache: Node | undefined,
+    private treeCache: JsonNode | undefined,
   ) {
     this.lines = new LineIndex(text);
   }
@@ -86,9 +87,9 @@ export class SourceDocument {
   }
 
   /** The syntax tree of a valid JSON document, built on first use. */
-  private get tree(): Node | undefined {
+  private get tree(): JsonNode | undefined {
     if (this.treeCache === undefined && this.format === "json" && this.parseError === undefined) {
-      this.treeCache = jsoncParser().parseTree(this.text, [], { disallowComments: true, allowTrailingComma: false });
+      this.treeCache = jsonTree(this.text);
     }
     return this.treeCache;
   }
@@ -99,13 +100,14 @@ export class SourceDocument {
 
   /**
    * Paths of properties written a second (or later) time in the same object of a JSON document.
-   * `JSON.parse` keeps the last one silently; the host's serde rejects a repeated known field. A
-   * cheap text test skips the syntax walk for files where no key can repeat.
+   * `JSON.parse` keeps the last one silently; the host's serde rejects a repeated known field. When
+   * the text holds as many properties as the parsed value keeps, none repeats, and the syntax tree
+   * (the costly part) is never built.
    */
   repeatedKeys(): JsonPath[] {
-    if (this.format !== "json" || !this.ok || !mayRepeatKeys(this.text)) return [];
+    if (this.format !== "json" || !this.ok || propertiesWritten(this.text) === propertiesKept(this.value)) return [];
     const repeated: JsonPath[] = [];
-    const walk = (node: Node | undefined, path: (string | number)[]) => {
+    const walk = (node: JsonNode | undefined, path: (string | number)[]) => {
       if (!node) return;
       if (node.type === "object") {
         const seen = new Set<string>();
@@ -189,7 +191,7 @@ export class SourceDocument {
       const key = path[i];
       if (typeof key !== "string") continue;
       const index = path[i + 1];
-      const header = new RegExp(`^[ \\t]*\\[\\[[ \\t]*(?:[^\\]\\n]*\\.)?"?${escapeRegExp(key)}"?[ \\t]*\\]\\]`, "gm");
+      const header = cachedPattern(`header ${key}`, () => `^[ \\t]*\\[\\[[ \\t]*(?:[^\\]\\n]*\\.)?"?${escapeRegExp(key)}"?[ \\t]*\\]\\]`);
       header.lastIndex = offset;
       let found = header.exec(this.text);
       if (found && typeof index === "number") {
@@ -210,7 +212,7 @@ export class SourceDocument {
         continue;
       }
       // A `key =` at a line start or inside an inline table.
-      const assignment = new RegExp(`(?:^|[{,\\s])"?(${escapeRegExp(key)})"?[ \\t]*=`, "gm");
+      const assignment = cachedPattern(`assignment ${key}`, () => `(?:^|[{,\\s])"?(${escapeRegExp(key)})"?[ \\t]*=`);
       assignment.lastIndex = offset;
       const match = assignment.exec(this.text);
       if (!match) {
@@ -253,13 +255,25 @@ export class SourceDocument {
   }
 }
 
+/** Global patterns per key (callers set `lastIndex`), compiled once: every finding of a TOML file looks up the same few keys. */
+const patterns = new Map<string, RegExp>();
+function cachedPattern(name: string, source: () => string): RegExp {
+  let pattern = patterns.get(name);
+  if (!pattern) {
+    // Keys come from files: a bounded cache, so a file of a million distinct keys cannot grow it without end.
+    if (patterns.size > 1024) patterns.clear();
+    patterns.set(name, (pattern = new RegExp(source(), "gm")));
+  }
+  return pattern;
+}
+
 /**
  * The syntax tree node at `path`. A key written twice resolves to its last occurrence, the one
  * JSON.parse keeps and the rules see (jsonc-parser's findNodeAtLocation takes the first, so findings
  * and fixes landed on the value that does not count).
  */
-function nodeAt(root: Node, path: JsonPath): Node | undefined {
-  let node: Node | undefined = root;
+function nodeAt(root: JsonNode, path: JsonPath): JsonNode | undefined {
+  let node: JsonNode | undefined = root;
   for (const segment of path) {
     if (!node?.children) return undefined;
     if (typeof segment === "number") {
@@ -267,7 +281,7 @@ function nodeAt(root: Node, path: JsonPath): Node | undefined {
       continue;
     }
     if (node.type !== "object") return undefined;
-    let found: Node | undefined;
+    let found: JsonNode | undefined;
     for (const property of node.children) if (property.children?.[0]?.value === segment) found = property.children[1];
     node = found;
   }
@@ -276,14 +290,45 @@ function nodeAt(root: Node, path: JsonPath): Node | undefined {
 
 export type TomlParser = (text: string) => { value: unknown; error?: ParseFailure };
 
-/** False only when no quoted key is followed by a colon twice with the same text: then no key repeats. */
-function mayRepeatKeys(text: string): boolean {
-  const keys = new Set<string>();
-  for (const match of text.matchAll(/"((?:[^"\\]|\\.)*)"\s*:/g)) {
-    if (keys.has(match[1]!)) return true;
-    keys.add(match[1]!);
+/**
+ * The number of properties written in a valid JSON text: strings followed by a colon. One linear
+ * scan that steps over string contents exactly (escapes included), so a `":"` inside a value never counts.
+ */
+export function propertiesWritten(text: string): number {
+  let count = 0;
+  // Both searches only move forward, so the scan stays linear however many escapes a string holds.
+  let slash = text.indexOf("\\");
+  let quote = text.indexOf('"');
+  while (quote !== -1) {
+    // `quote` opens a string: move it to the closing quote, stepping over escapes.
+    let at = quote + 1;
+    for (;;) {
+      if (quote < at) quote = text.indexOf('"', at);
+      if (slash !== -1 && slash < at) slash = text.indexOf("\\", at);
+      if (slash !== -1 && quote !== -1 && slash < quote) at = slash + 2;
+      else break;
+    }
+    if (quote === -1) break;
+    let next = quote + 1;
+    for (let c = text.charCodeAt(next); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(++next));
+    if (text.charCodeAt(next) === 58) count++;
+    quote = text.indexOf('"', next);
   }
-  return false;
+  return count;
+}
+
+/** The number of properties a parsed JSON value holds; fewer than written means some key repeated. */
+export function propertiesKept(value: unknown): number {
+  if (value === null || typeof value !== "object") return 0;
+  let count = 0;
+  if (Array.isArray(value)) for (const item of value) count += propertiesKept(item);
+  else {
+    for (const key in value) {
+      count++;
+      count += propertiesKept((value as Record<string, unknown>)[key]);
+    }
+  }
+  return count;
 }
 
 export function valueAt(root: unknown, path: JsonPath): unknown {
@@ -334,6 +379,10 @@ function precheck(text: string, invalidUtf8At?: number): ParseFailure | undefine
 
 /** Offset of the first bracket beyond `limit` levels, or -1. Strings are skipped; works for JSON and TOML. */
 export function findExcessiveNesting(text: string, limit: number): number {
+  // Fewer opening brackets than the limit cannot nest past it: counted with indexOf, far cheaper than the walk below.
+  let openings = 0;
+  for (const bracket of ["{", "["]) for (let i = text.indexOf(bracket); i !== -1 && openings <= limit; i = text.indexOf(bracket, i + 1)) openings++;
+  if (openings <= limit) return -1;
   let depth = 0;
   let quote = 0;
   for (let i = 0; i < text.length; i++) {

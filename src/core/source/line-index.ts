@@ -2,14 +2,13 @@ import type { Position } from "../location.js";
 
 /** Maps character offsets to 1-based line/column positions. */
 export class LineIndex {
-  private readonly lineStarts: number[] = [0];
+  private starts: number[] | undefined;
 
-  constructor(readonly text: string) {
-    for (let i = 0; i < text.length; i++) {
-      const ch = text.charCodeAt(i);
-      if (ch === 10) this.lineStarts.push(i + 1);
-      else if (ch === 13 && text.charCodeAt(i + 1) !== 10) this.lineStarts.push(i + 1);
-    }
+  constructor(readonly text: string) {}
+
+  /** Where each line starts, found on first use: a file without findings never needs them. */
+  private get lineStarts(): number[] {
+    return (this.starts ??= lineStartsOf(this.text));
   }
 
   get lineCount(): number {
@@ -42,4 +41,14 @@ export class LineIndex {
     while (end > start && (this.text[end - 1] === "\n" || this.text[end - 1] === "\r")) end--;
     return this.text.slice(start, end);
   }
+}
+
+function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 10) starts.push(i + 1);
+    else if (ch === 13 && text.charCodeAt(i + 1) !== 10) starts.push(i + 1);
+  }
+  return starts;
 }
