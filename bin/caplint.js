@@ -8,6 +8,7 @@ const Module = require("node:module");
 const path = require("node:path");
 const vm = require("node:vm");
 
+const argv = process.argv.slice(2);
 const bundle = path.join(__dirname, "..", "dist", "cli-bundle", "main.cjs");
 let cachedData;
 try {
@@ -25,17 +26,29 @@ try {
   );
   process.exit(2);
 }
+// `caplint mcp --stdio -- CMD ARGS...`: the tool server starts now, before the CLI loads, so that its
+// start-up and caplint's overlap; the run adopts it, or stops it (src/mcp/server-process.ts).
+let liveServer;
+if (argv[0] === "mcp" && argv.includes("--stdio")) {
+  try {
+    liveServer = require(path.join(__dirname, "..", "dist", "cli-bundle", "mcp-server.cjs"));
+  } catch {
+    // A partial build: the run reports the missing chunk when it needs it.
+  }
+  liveServer?.startEarly(argv);
+}
+
 const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
 const cli = { exports: {} };
 script.runInThisContext()(cli.exports, Module.createRequire(bundle), cli, bundle, path.dirname(bundle));
 
-const argv = process.argv.slice(2);
 // `check --watch` runs until Ctrl-C and then exits 0; every other command keeps Node's default Ctrl-C.
 const interrupt = new AbortController();
 if (argv.includes("--watch")) process.once("SIGINT", () => interrupt.abort());
 // Standard input is opened only by a command that reads it (creating process.stdin costs start-up).
 const io = { argv, stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env, signal: interrupt.signal };
 Object.defineProperty(io, "stdin", { enumerable: true, get: () => process.stdin });
-cli.exports.main(io).then((code) => {
+cli.exports.main(io).then(async (code) => {
   process.exitCode = code;
+  await liveServer?.stopUnadopted();
 });

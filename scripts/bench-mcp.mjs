@@ -4,11 +4,13 @@
 //  2. live stdio: `caplint mcp --stdio -- node fixtures/mcp/good-server.mjs` against the server's own
 //     start-up, measured as spawning the same server and timing its answer to `initialize` (no caplint,
 //     no SDK on the client side); target: caplint adds at most 200 ms.
-// Each figure is the median of --runs N (default 7), the two live measurements interleaved.
+// Each figure is the median of --runs N (default 7) with its range, the two live measurements
+// interleaved (and their paired differences); the load average before and after is printed, since
+// the machine may be shared.
 // Usage: npm run build && node scripts/bench-mcp.mjs [--runs N]
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -20,6 +22,11 @@ const RUNS = Number(args[args.indexOf("--runs") + 1]) || 7;
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (value) => `${Math.round(value)} ms`;
+const range = (values) => `${Math.round(Math.min(...values))} to ${Math.round(Math.max(...values))} ms`;
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
 
 function tool(i) {
   const broken = i % 5 === 0;
@@ -72,6 +79,7 @@ function serverStartup() {
   });
 }
 
+const loadBefore = load();
 const dir = mkdtempSync(path.join(tmpdir(), "caplint-bench-mcp-"));
 try {
   const dump = path.join(dir, "tools-1000.json");
@@ -89,10 +97,13 @@ try {
     startup.push(await serverStartup());
     live.push(timed([BIN, "mcp", "--format", "json", "--stdio", "--", process.execPath, SERVER]).elapsed);
   }
-  console.log(`caplint mcp benchmarks (median of ${RUNS}; Node ${process.version}, ${cpus().length} CPUs)`);
-  console.log(`offline, 1,000 tools (${findings} findings), whole process: ${ms(median(offline))} (target < 1 s)`);
+  const added = live.map((value, run) => value - startup[run]);
   console.log(
-    `live stdio, good-server.mjs: caplint ${ms(median(live))}; the server's own start-up to its initialize answer ${ms(median(startup))}; caplint adds ${ms(median(live) - median(startup))} (target <= 200 ms)`,
+    `caplint mcp benchmarks (median of ${RUNS} [range]; Node ${process.version}, ${cpus().length} CPUs; load average ${loadBefore} before, ${load()} after)`,
+  );
+  console.log(`offline, 1,000 tools (${findings} findings), whole process: ${ms(median(offline))} [${range(offline)}] (target < 1 s)`);
+  console.log(
+    `live stdio, good-server.mjs: caplint ${ms(median(live))} [${range(live)}]; the server's own start-up to its initialize answer ${ms(median(startup))} [${range(startup)}]; caplint adds ${ms(median(live) - median(startup))} (target <= 200 ms; paired runs: median ${ms(median(added))} [${range(added)}])`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

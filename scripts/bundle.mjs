@@ -78,6 +78,36 @@ module.exports = chunk.exports;`,
   },
 };
 
+/**
+ * The stdio server process of a live run (src/mcp/server-process.ts, with cross-spawn) is a chunk of
+ * its own too, dist/cli-bundle/mcp-server.cjs: the bin requires it before it loads the CLI, to start
+ * the server of `caplint mcp --stdio` at once, and the run (run.js) adopts that server through the
+ * same module (one require cache entry), reached through this shim.
+ */
+const MCP_SERVER_CHUNK = "mcp-server.cjs";
+const mcpServerChunk = {
+  name: "mcp-server-chunk",
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\/server-process\.js$/ }, (args) =>
+      args.importer.endsWith(`${path.sep}mcp${path.sep}run.js`) ? { path: "mcp-server", namespace: "mcp-server-chunk" } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: "mcp-server-chunk" }, () => ({
+      loader: "js",
+      contents: `module.exports = require(require("node:path").join(__dirname, ${JSON.stringify(MCP_SERVER_CHUNK)}));`,
+    }));
+  },
+};
+
+await build({
+  entryPoints: ["dist/mcp/server-process.js"],
+  outfile: `dist/cli-bundle/${MCP_SERVER_CHUNK}`,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  logLevel: "warning",
+});
+
 await build({
   entryPoints: ["dist/mcp/sdk.js"],
   outfile: `dist/cli-bundle/${MCP_SDK_CHUNK}`,
@@ -98,16 +128,16 @@ const result = await build({
   // Modules find the package's own files from their URL; in the CommonJS bundle that is the bundle's.
   define: { "import.meta.url": "__caplintBundleUrl" },
   banner: { js: 'var __caplintBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [builtinDynamicImports, mcpSdkChunk, lazyChildProcess],
-  // Only src/mcp/sdk.ts imports these, and it is the chunk above: anything else reaching them is a mistake.
-  external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod"],
+  plugins: [builtinDynamicImports, mcpSdkChunk, mcpServerChunk, lazyChildProcess],
+  // Only src/mcp/sdk.ts and server-process.ts import these, and they are the chunks above: anything else reaching them is a mistake.
+  external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod", "cross-spawn"],
   logLevel: "warning",
 });
-// The SDK must be reached through the chunk only (see mcpSdkChunk).
+// The SDK and the server process must be reached through their chunks only (see mcpSdkChunk, mcpServerChunk).
 const main = (await import("node:fs")).readFileSync("dist/cli-bundle/main.cjs", "utf8");
-const stray = /require\("(@modelcontextprotocol\/sdk[^"]*|zod)"\)/.exec(main);
+const stray = /require\("(@modelcontextprotocol\/sdk[^"]*|zod|cross-spawn)"\)/.exec(main);
 if (stray) {
-  console.error(`dist/cli-bundle/main.cjs requires ${stray[1]} from node_modules: import it through src/mcp/sdk.ts`);
+  console.error(`dist/cli-bundle/main.cjs requires ${stray[1]} from node_modules: import it through src/mcp/sdk.ts or src/mcp/server-process.ts`);
   process.exit(1);
 }
 // import.meta.dirname, .filename or .resolve would be undefined in the CommonJS bundle: refuse to ship that.

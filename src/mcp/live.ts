@@ -131,8 +131,12 @@ class TappedStdioTransport implements Transport {
     return this.server.write(serializeMessage(message));
   }
 
+  /**
+   * Begins stopping the server and returns: the run lints and reports while the server exits, and
+   * waits for it (`ServerProcess.stop()`, one promise) before it ends.
+   */
   async close(): Promise<void> {
-    await this.server.stop();
+    this.server.stop().catch(() => undefined);
     this.readBuffer.clear();
     this.onclose?.();
   }

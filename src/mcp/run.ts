@@ -118,18 +118,17 @@ export async function runDump(operands: string[], options: McpCommandOptions, io
   if (!target) throw new FatalError("mcp dump: give --stdio -- CMD ARGS... or --url URL");
   if (options.service !== undefined) checkService(options.service);
   const server = (await startLiveServer(target, options, io))!;
-  let dump;
   try {
     const { captureServer } = await import("./live.js");
-    dump = await captureServer(server, liveOptions(options));
+    const dump = await captureServer(server, liveOptions(options));
+    reportProbeBudget(dump.probe, options, io);
+    const text = JSON.stringify(dump, null, 2) + "\n";
+    if (options.output === undefined) io.stdout.write(text);
+    else await writeOutputFile("--output", { given: options.output, cwd: io.cwd, stdout: io.stdout, inputs: [] }, text);
+    return EXIT_OK;
   } finally {
     await stopServer(server);
   }
-  reportProbeBudget(dump.probe, options, io);
-  const text = JSON.stringify(dump, null, 2) + "\n";
-  if (options.output === undefined) io.stdout.write(text);
-  else await writeOutputFile("--output", { given: options.output, cwd: io.cwd, stdout: io.stdout, inputs: [] }, text);
-  return EXIT_OK;
 }
 
 /** Spawns a --stdio server at once (the SDK loads while it starts); a --url target is only a URL. */
@@ -139,7 +138,11 @@ async function startLiveServer(target: LiveTarget | undefined, options: McpComma
   return startServer(target, { verbose: options.verbose === true, stderr: io.stderr });
 }
 
-/** Whatever ended the run (a finding, a fatal error before the SDK was even loaded), the server is stopped and reaped. */
+/**
+ * Whatever ended the run (its report written, a fatal error before the SDK was even loaded), the
+ * server is stopped and reaped before caplint ends; a run that got its listing has asked the server
+ * to exit already and linted meanwhile.
+ */
 async function stopServer(server: LiveServer | undefined): Promise<void> {
   if (server && !("kind" in server)) await server.stop();
 }

@@ -65,12 +65,14 @@ export interface ServerListener {
 }
 
 /**
- * A stdio tool server that caplint started. It is spawned before anything else of a live run (the
- * settings, the MCP SDK) is loaded, so the server's own start-up and caplint's overlap; the SDK's
- * transport adopts it later (live.ts). What the server writes on stdout until then is kept and
- * handed over first (past 10 MiB the stream is paused and the pipe holds the rest), so nothing a
- * server says first is lost. Its stderr is read from the start. Whatever happens (a fatal error before the SDK is loaded, a server that hangs, Ctrl-C),
- * `stop()` and the signal handlers end the child and wait until it is reaped.
+ * A stdio tool server that caplint started. It is spawned before anything else of a live run loads
+ * (by the bin itself, before the CLI: `startEarly`), so the server's own start-up and caplint's
+ * overlap; the run adopts it (`startServer`) and the SDK's transport listens to it later (live.ts).
+ * What the server writes on stdout until then is kept and handed over first (past 10 MiB the
+ * stream is paused and the pipe holds the rest), so nothing a server says first is lost; its stderr
+ * is read from the start (and passed through with --verbose once the run knows where to). Whatever
+ * happens (a usage or fatal error before the SDK is loaded, a server that hangs, Ctrl-C), `stop()`
+ * and the signal handlers end the child and wait until it is reaped.
  */
 export class ServerProcess {
   readonly child: ChildProcess;
@@ -89,11 +91,15 @@ export class ServerProcess {
   private readonly started: Promise<void>;
   private readonly ended: Promise<void>;
   private readonly onSignal = (signal: NodeJS.Signals) => void this.stopOnSignal(signal);
+  /** Where stderr goes; until the run says (a server started by the bin), what it writes is held. */
+  private output: ServerStderr | undefined;
+  private heldStderr: string[] = [];
 
   constructor(
     readonly target: StdioTarget,
-    output: ServerStderr,
+    output?: ServerStderr,
   ) {
+    this.output = output;
     this.child = spawn(target.command, target.args, {
       env: { ...inheritedEnvironment(), ...target.env },
       stdio: ["pipe", "pipe", "pipe"],
@@ -125,8 +131,16 @@ export class ServerProcess {
     child.stdin?.on("error", (error) => this.listener?.error(error));
     child.stdout?.on("error", (error) => this.listener?.error(error));
     child.stdout?.on("data", (chunk: Buffer) => this.readStdout(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => this.readStderr(chunk.toString("utf8"), output));
+    child.stderr?.on("data", (chunk: Buffer) => this.readStderr(chunk.toString("utf8")));
     if (child.pid !== undefined) for (const signal of ENDING_SIGNALS) process.on(signal, this.onSignal);
+  }
+
+  /** The run's stderr settings, for a server started before they were known: held output is written now. */
+  setOutput(output: ServerStderr): void {
+    this.output = output;
+    const held = this.heldStderr;
+    this.heldStderr = [];
+    for (const text of held) this.passThrough(text);
   }
 
   get pid(): number | undefined {
@@ -236,17 +250,22 @@ export class ServerProcess {
     if (this.earlyBytes > EARLY_STDOUT_BYTES) this.child.stdout?.pause();
   }
 
-  private readStderr(text: string, output: ServerStderr): void {
-    if (output.verbose)
-      output.stderr.write(
+  private readStderr(text: string): void {
+    if (this.output) this.passThrough(text);
+    else if (this.heldStderr.length < 1000) this.heldStderr.push(text);
+    for (const line of text.split("\n")) if (line.trim()) this.stderrTail.push(line.trim());
+    this.stderrTail.splice(0, Math.max(0, this.stderrTail.length - STDERR_TAIL));
+  }
+
+  private passThrough(text: string): void {
+    if (this.output?.verbose)
+      this.output.stderr.write(
         escapeControls(text)
           .replace(/\\u000a/g, "\n")
           .replace(/\\u0009/g, "\t")
           .replace(/\\\\/g, "\\")
           .replace(/\\"/g, '"'),
       );
-    for (const line of text.split("\n")) if (line.trim()) this.stderrTail.push(line.trim());
-    this.stderrTail.splice(0, Math.max(0, this.stderrTail.length - STDERR_TAIL));
   }
 }
 
@@ -254,7 +273,98 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-/** Spawns the server at once: see ServerProcess. */
+/** The server the bin started before the CLI loaded, until the run adopts it. */
+let early: ServerProcess | undefined;
+/** Early servers the run did not adopt (it asked for another command): stopped, reaped before caplint ends. */
+const abandoned: Promise<void>[] = [];
+
+/**
+ * The server for a live run: the one the bin started early when it is the same command, arguments
+ * and environment (what commander parsed is the truth; `earlyTarget` only guesses), else a new one.
+ */
 export function startServer(target: StdioTarget, output: ServerStderr): ServerProcess {
+  const started = early;
+  early = undefined;
+  if (started && sameTarget(started.target, target)) {
+    started.setOutput(output);
+    return started;
+  }
+  if (started) abandoned.push(started.stop());
   return new ServerProcess(target, output);
+}
+
+function sameTarget(a: StdioTarget, b: StdioTarget): boolean {
+  const sameEnv = Object.keys(a.env).length === Object.keys(b.env).length && Object.entries(a.env).every(([key, value]) => b.env[key] === value);
+  return a.command === b.command && a.args.length === b.args.length && a.args.every((arg, i) => arg === b.args[i]) && sameEnv;
+}
+
+/**
+ * Called by the bin with its arguments before it loads the CLI: when they are plainly
+ * `mcp [dump] [OPTIONS] --stdio [OPTIONS] -- CMD ARGS...`, the server starts now.
+ */
+export function startEarly(argv: readonly string[]): ServerProcess | undefined {
+  const target = earlyTarget(argv);
+  if (target && early === undefined) early = new ServerProcess(target);
+  return early;
+}
+
+/** Called by the bin once the CLI has finished: a server started early that no run adopted (a usage error, say) is stopped. */
+export async function stopUnadopted(): Promise<void> {
+  const left = early;
+  early = undefined;
+  if (left) abandoned.push(left.stop());
+  await Promise.all(abandoned.splice(0));
+}
+
+/**
+ * The options of `caplint mcp` by whether they take a value (test/mcp/server-process.test.ts checks
+ * this against the command's definition). Anything else before `--` (another option, a bundled short
+ * flag, --help) and no server is started early: the run starts it after commander has parsed.
+ */
+export const EARLY_FLAGS: ReadonlySet<string> = new Set(["--stdio", "--probe", "--verbose", "-q", "--quiet", "--color", "--no-color", "--debug"]);
+export const EARLY_VALUE_OPTIONS: ReadonlySet<string> = new Set([
+  "--timeout",
+  "--env",
+  "--max-calls",
+  "--service",
+  "--server-name-style",
+  "--verbs",
+  "-f",
+  "--format",
+  "-o",
+  "--output",
+  "--max-warnings",
+  "-c",
+  "--config",
+  "--rule",
+  "--only",
+  "--max-file-size",
+]);
+
+/** What `mcp [dump] ... --stdio ... -- CMD ARGS...` will run, when the arguments leave no doubt; else undefined. */
+export function earlyTarget(argv: readonly string[]): StdioTarget | undefined {
+  if (argv[0] !== "mcp") return undefined;
+  const end = argv.indexOf("--");
+  const command = argv[end + 1];
+  if (end < 0 || command === undefined || command === "") return undefined;
+  let stdio = false;
+  const env: Record<string, string> = {};
+  for (let i = argv[1] === "dump" ? 2 : 1; i < end; i++) {
+    const arg = argv[i]!;
+    const equals = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const name = equals > 0 ? arg.slice(0, equals) : arg;
+    if (equals < 0 && EARLY_FLAGS.has(name)) {
+      stdio ||= name === "--stdio";
+      continue;
+    }
+    if (!EARLY_VALUE_OPTIONS.has(name)) return undefined;
+    const value = equals > 0 ? arg.slice(equals + 1) : argv[++i];
+    if (value === undefined || i >= end) return undefined;
+    if (name === "--env") {
+      const at = value.indexOf("=");
+      if (at <= 0) return undefined;
+      env[value.slice(0, at)] = value.slice(at + 1);
+    }
+  }
+  return stdio ? { kind: "stdio", command, args: argv.slice(end + 2), env } : undefined;
 }

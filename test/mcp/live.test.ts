@@ -235,24 +235,30 @@ describe("the server starts before the SDK loads: nothing lost, one line and exi
     });
   });
 
-  it("a fatal error after the server started (a mistyped --rule, a broken config): one line, exit 2, the server stopped", LIVE, async () => {
-    const dir = scratch();
-    writeFileSync(path.join(dir, "caplint.config.json"), '{ "rules": { "mcp-tool-name": "loud" } }');
-    const cases: Array<[string[], RegExp]> = [
-      [["--rule", "mcp-tool-nam=off"], /^caplint: --rule mcp-tool-nam=off: unknown rule "mcp-tool-nam"; did you mean/],
-      [["-c", path.join(dir, "caplint.config.json")], /^caplint: \S*caplint\.config\.json: rules\.mcp-tool-name must be "off", "warning" or "error"$/m],
-    ];
-    for (const [options, message] of cases) {
-      // The silent server ignores its closed stdin: only caplint's SIGTERM ends it. The token finds it
-      // even when it is stopped before it could write anything.
-      const token = `caplint-token-${path.basename(dir)}-${options[0]}`;
-      const result = await caplint(["mcp", ...options, "--stdio", "--", "node", fixture("misbehaving-server.mjs"), "silent", token]);
-      expect(result.stderr).toMatch(message);
-      expect(result.stderr.split("\n")).toHaveLength(2);
-      expect(result).toMatchObject({ code: 2, stdout: "" });
-      expect(runningWith(token)).toEqual([]);
-    }
-  });
+  it(
+    "a usage or fatal error after the server started (--timeout 0, a mistyped --rule, a broken config): one line, exit 2, the server stopped",
+    LIVE,
+    async () => {
+      const dir = scratch();
+      writeFileSync(path.join(dir, "caplint.config.json"), '{ "rules": { "mcp-tool-name": "loud" } }');
+      const cases: Array<[string[], RegExp]> = [
+        // The bin starts the server before commander reads --timeout: the usage error stops it.
+        [["--timeout", "0"], /^caplint: option '--timeout <seconds>' argument '0' is invalid\. expected seconds/],
+        [["--rule", "mcp-tool-nam=off"], /^caplint: --rule mcp-tool-nam=off: unknown rule "mcp-tool-nam"; did you mean/],
+        [["-c", path.join(dir, "caplint.config.json")], /^caplint: \S*caplint\.config\.json: rules\.mcp-tool-name must be "off", "warning" or "error"$/m],
+      ];
+      for (const [options, message] of cases) {
+        // The silent server ignores its closed stdin: only caplint's SIGTERM ends it. The token finds it
+        // even when it is stopped before it could write anything.
+        const token = `caplint-token-${path.basename(dir)}-${options[0]}`;
+        const result = await caplint(["mcp", ...options, "--stdio", "--", "node", fixture("misbehaving-server.mjs"), "silent", token]);
+        expect(result.stderr).toMatch(message);
+        expect(result.stderr.split("\n")).toHaveLength(2);
+        expect(result).toMatchObject({ code: 2, stdout: "" });
+        expect(runningWith(token)).toEqual([]);
+      }
+    },
+  );
 
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     it(`${signal} to caplint while the server runs: the server is stopped and reaped, caplint ends by ${signal}`, LIVE, async () => {

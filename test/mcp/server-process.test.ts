@@ -1,6 +1,18 @@
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Command } from "commander";
 import { afterEach, describe, expect, it } from "vitest";
-import { inheritedEnvironment, startServer, type ServerProcess } from "../../src/mcp/server-process.js";
+import { registerMcpCommands } from "../../src/mcp/command.js";
+import { REGISTRY } from "../../src/registry.js";
+import {
+  EARLY_FLAGS,
+  EARLY_VALUE_OPTIONS,
+  earlyTarget,
+  inheritedEnvironment,
+  startEarly,
+  startServer,
+  stopUnadopted,
+  type ServerProcess,
+} from "../../src/mcp/server-process.js";
 import { isAlive } from "./helpers.js";
 
 /**
@@ -110,6 +122,92 @@ describe("ServerProcess", () => {
       expect(process.listeners("SIGINT")).toEqual([stand]);
     } finally {
       process.removeListener("SIGINT", stand);
+    }
+  });
+});
+
+describe("earlyTarget: the bin starts the server before the CLI loads only when the arguments leave no doubt", () => {
+  const server = ["--", "node", "server.js", "--port", "0"];
+  const target = (env: Record<string, string> = {}) => ({ kind: "stdio", command: "node", args: ["server.js", "--port", "0"], env });
+
+  it("reads mcp [dump] ... --stdio ... -- CMD ARGS", () => {
+    expect(earlyTarget(["mcp", "--stdio", ...server])).toEqual(target());
+    expect(earlyTarget(["mcp", "dump", "--probe", "--stdio", "-o", "out.json", ...server])).toEqual(target());
+    expect(earlyTarget(["mcp", "-f", "json", "--env", "A=1", "--env=B=x=y", "--timeout", "5", "--stdio", "--verbose", ...server])).toEqual(
+      target({ A: "1", B: "x=y" }),
+    );
+    // An option value that looks like an option is still a value, as commander reads it.
+    expect(earlyTarget(["mcp", "--service", "--stdio", ...server])).toBeUndefined();
+    expect(earlyTarget(["mcp", "--service", "shop", "--stdio", ...server])).toEqual(target());
+  });
+
+  it("leaves anything else to commander (the run then starts the server itself)", () => {
+    for (const argv of [
+      ["mcp", ...server], // no --stdio
+      ["mcp", "--stdio"], // no command
+      ["mcp", "--stdio", "--"],
+      ["mcp", "--stdio", "--", ""],
+      ["check", "--stdio", ...server],
+      ["--debug", "mcp", "--stdio", ...server],
+      ["mcp", "--help", "--stdio", ...server],
+      ["mcp", "--stdio", "-qf", "json", ...server], // bundled short flags
+      ["mcp", "--stdio", "--unknown", ...server],
+      ["mcp", "--stdio", "--url", "http://127.0.0.1:1/", ...server],
+      ["mcp", "--stdio", "file.json", ...server],
+      ["mcp", "--stdio", "--env", "NOVALUE", ...server],
+      ["mcp", "--stdio", "--timeout", ...server], // the value would be "--"
+    ])
+      expect(earlyTarget(argv), argv.join(" ")).toBeUndefined();
+  });
+
+  it("knows every option of caplint mcp and whether it takes a value", () => {
+    const program = new Command();
+    registerMcpCommands(program, { argv: [], cwd: ".", env: {}, stdout: { write: () => true }, stderr: { write: () => true } }, () => undefined, REGISTRY);
+    const mcp = program.commands.find((command) => command.name() === "mcp")!;
+    const names = (option: { long?: string; short?: string }) => [option.long, option.short].filter((name): name is string => name !== undefined);
+    for (const option of mcp.options) {
+      // --url makes it an HTTP run: never started early.
+      if (option.long === "--url") continue;
+      const table = option.required || option.optional ? EARLY_VALUE_OPTIONS : EARLY_FLAGS;
+      for (const name of names(option)) expect(table.has(name), `${name} in ${table === EARLY_FLAGS ? "EARLY_FLAGS" : "EARLY_VALUE_OPTIONS"}`).toBe(true);
+    }
+    const known = new Set(mcp.options.flatMap(names));
+    for (const name of [...EARLY_FLAGS, ...EARLY_VALUE_OPTIONS]) if (name !== "--debug") expect(known.has(name), name).toBe(true);
+  });
+});
+
+describe("a server the bin started early", () => {
+  const script = 'process.stderr.write("early stderr\\n"); setInterval(() => {}, 1000);';
+  const argv = ["mcp", "--verbose", "--stdio", "--", process.execPath, "-e", script];
+  const target = { kind: "stdio" as const, command: process.execPath, args: ["-e", script], env: {} };
+  const early = () => {
+    const server = startEarly(argv)!;
+    started.push(server);
+    return server;
+  };
+
+  it("is adopted by the run when commander read the same command; its stderr so far is passed through then", { timeout: 30_000 }, async () => {
+    const server = early();
+    await until(() => server.stderrTail.includes("early stderr"), "the server's stderr");
+    let passed = "";
+    expect(startServer(target, { verbose: true, stderr: { write: (text: string) => (passed += text) } })).toBe(server);
+    expect(passed).toBe("early stderr\n");
+    // Adopted once: another run starts its own.
+    const other = startServer(target, quiet);
+    started.push(other);
+    expect(other).not.toBe(server);
+  });
+
+  it("is stopped and reaped when the run asks for another command, or when no run adopts it (a usage error)", { timeout: 30_000 }, async () => {
+    const unwanted = early();
+    const other = startServer({ ...target, env: { EXTRA: "1" } }, quiet);
+    started.push(other);
+    expect(other).not.toBe(unwanted);
+    const unadopted = early();
+    await stopUnadopted();
+    for (const server of [unwanted, unadopted]) {
+      expect(server.exit).toBeDefined();
+      expect(isAlive(server.pid!)).toBe(false);
     }
   });
 });
