@@ -77,7 +77,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     const setting = options.severityFor?.(rule.id, absolutePath) ?? rule.defaultSeverity;
     return setting === "off" ? undefined : setting;
   };
-  const emit = (rule: CapabilityRule, document: SourceDocument | undefined, absolutePath: string, file: string, report: LocatedReport) => {
+  const emit = (rule: CapabilityRule, document: SourceDocument | undefined, absolutePath: string, file: string, report: LocatedReport, mayRepeat = false) => {
     // Contract breaches are bugs in the rule: fail loudly, whatever the configuration says.
     if (report.fix && !rule.fixable) throw new RuleContractError(rule.id, "returned a fix, but its meta says fixable: false");
     if ("message" in report) throw new RuleContractError(rule.id, "reported a finished message; a finding names a messageId of its meta.messages");
@@ -94,9 +94,12 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     }
     // Rules that look at each platform's model report what holds on several platforms several times:
     // a repeat is dropped here, before it costs a position and a finding (the final dedupe still runs).
-    const key = `${rule.id}\u0000${absolutePath}\u0000${report.target ?? ""}\u0000${JSON.stringify(report.path)}\u0000${severity}\u0000${message}`;
-    if (emitted.has(key)) return;
-    emitted.add(key);
+    // Other rules report each thing once, and skip the cost of the key.
+    if (mayRepeat) {
+      const key = `${rule.id}\u0000${absolutePath}\u0000${report.target ?? ""}\u0000${JSON.stringify(report.path)}\u0000${severity}\u0000${message}`;
+      if (emitted.has(key)) return;
+      emitted.add(key);
+    }
     const located = document?.locate(report.path, report.target) ?? {
       range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
       offset: 0,
@@ -172,10 +175,6 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     // Made once and shared: most rules walk every entry, and a generator per rule allocated a pair per entry each time.
     entries: (): Iterable<{ capability: Capability; entry: PermissionEntry }> =>
       (everyEntry ??= Object.freeze(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => ({ capability, entry }))))),
-    resolution: resolveOnce,
-    async resolutions() {
-      return (await resolveOnce()).models;
-    },
     suppressions: () => suppressions,
   };
   const resolved = new Map<string, string>();
@@ -185,17 +184,28 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     return absolute;
   };
   /** One frozen context per rule: `report` is bound to its rule, nothing is shared or mutable. */
-  const contextFor = (rule: Rule): RuleContext =>
-    Object.freeze({
+  const contextFor = (rule: Rule): RuleContext => {
+    // Only a rule that looks at the per-platform models can report one thing several times.
+    let perPlatform = false;
+    return Object.freeze({
       ...shared,
       rule,
+      resolution() {
+        perPlatform = true;
+        return resolveOnce();
+      },
+      async resolutions() {
+        perPlatform = true;
+        return (await resolveOnce()).models;
+      },
       report(report: RuleReport) {
         const document = documentsByPath.get(report.at.absolutePath);
         // A file without a document (a skipped .json5) is still named relative to the working directory.
         const absolutePath = resolved.get(report.at.absolutePath) ?? resolvedPath(report.at.absolutePath);
-        emit(rule, document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath), report);
+        emit(rule, document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath), report, perPlatform);
       },
     });
+  };
   const runnable = rules.filter((rule): rule is Rule => rule.kind !== "pipeline" && (!options.only || options.only.has(rule.id)));
   // Stable: rules keep their order, those that read the suppressions' use move behind the others.
   for (const rule of [...runnable.filter((r) => !r.runsLast), ...runnable.filter((r) => r.runsLast)]) await rule.check(contextFor(rule));

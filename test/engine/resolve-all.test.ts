@@ -51,6 +51,26 @@ describe("resolving every platform at once", () => {
     }
   });
 
+  it("tells whether a command's grants, and a plugin's global scope, are the same on two platforms", () => {
+    // allow-any is granted on every platform (desktop's set, "everywhere"); mobile denies it on android and iOS.
+    expect(all.sameCommand("plugin:os|any", "linux", "macOS")).toBe(true);
+    expect(all.sameCommand("plugin:os|any", "android", "iOS")).toBe(true);
+    expect(all.sameCommand("plugin:os|any", "linux", "android")).toBe(false);
+    // allow-apt holds on linux only.
+    expect(all.sameCommand("plugin:os|apt", "linux", "macOS")).toBe(false);
+    expect(all.sameCommand("plugin:os|apt", "macOS", "windows")).toBe(true);
+    expect(all.sameCommand("plugin:os|never", "linux", "android")).toBe(true);
+    // mobile-scope is a global scope entry on android and iOS only.
+    expect(all.sameGlobalScope("os", "android", "iOS")).toBe(true);
+    expect(all.sameGlobalScope("os", "linux", "android")).toBe(false);
+    expect(all.sameGlobalScope("fs", "linux", "android")).toBe(true);
+    // What sameCommand says the same is the same, entry for entry (capability indices aside).
+    const view = (platform: string, command: string) =>
+      (all.models.find((m) => m.platform === platform)!.allowed.get(command) ?? []).map((e) => [e.provenance.capability, e.provenance.chain, e.context]);
+    expect(view("macOS", "plugin:os|apt")).toEqual(view("windows", "plugin:os|apt"));
+    expect(view("linux", "plugin:os|apt")).not.toEqual(view("macOS", "plugin:os|apt"));
+  });
+
   it("groups the platforms that resolve alike: linux alone (its own leaf), macOS with windows, the two mobile ones", () => {
     expect(all.distinctModels.map((m) => m.platform)).toEqual(["linux", "macOS", "android"]);
     // Alike platforms share one model's data: entries are built once for both.

@@ -155,12 +155,27 @@ export function dangerousGrants(model: ResolvedModel): Promise<DangerousGrant[]>
   return grants;
 }
 
-function findDangers(model: ResolvedModel, tools: RemotePatternTools): DangerousGrant[] {
+/**
+ * The dangerous grants of one platform model, leaving out the dangers `skip` says an earlier model
+ * already answered (the rule's per-platform pass); not cached.
+ */
+export async function dangerousGrantsExcept(model: ResolvedModel, skip: (danger: Danger) => boolean): Promise<DangerousGrant[]> {
+  patternTools = await loadRemotePatternTools();
+  return findDangers(model, patternTools, skip);
+}
+
+/** Where the plugin of a command keeps its global scope (`plugin:fs|write` → `fs`). */
+export function dangerKeys(danger: Danger): string[] {
+  return [...new Set(danger.commands.map((command) => command.slice("plugin:".length, command.indexOf("|"))))];
+}
+
+function findDangers(model: ResolvedModel, tools: RemotePatternTools, skip?: (danger: Danger) => boolean): DangerousGrant[] {
   const out: DangerousGrant[] = [];
   const globalHits: GlobalHitCache = { hits: new Map(), deniedByKey: new Map(), ownHits: new Map() };
   // Grants of dangerous commands by capability, gathered once: only capabilities that have some are visited.
   const byCapability = new Map<number, Map<string, ResolvedCommand[]>>();
-  for (const danger of DANGERS) {
+  const asked = skip ? DANGERS.filter((danger) => !skip(danger)) : DANGERS;
+  for (const danger of asked) {
     for (const grant of danger.commands.flatMap((command) => model.allowed.get(command) ?? [])) {
       let dangers = byCapability.get(grant.capabilityIndex);
       if (!dangers) byCapability.set(grant.capabilityIndex, (dangers = new Map()));

@@ -208,6 +208,65 @@ export class Resolution {
     return this.grants[index]!;
   }
 
+  private readonly commandPatterns = new Map<string, number[]>();
+  private globalPatterns: Map<string, number[]> | undefined;
+
+  /**
+   * Whether a command's allow and deny grants are the same on two of the resolved platforms: then every
+   * entry of it is the same on both, and so is whatever a rule finds about it. Rules that look at each
+   * distinct platform model skip, in a later model, the commands an earlier one already answered.
+   */
+  sameCommand(command: string, platformA: string, platformB: string): boolean {
+    let pattern = this.commandPatterns.get(command);
+    if (!pattern) {
+      const masks = new Set<number>();
+      for (const side of ["allow", "deny"] as const) {
+        for (const site of this.commandSites()[side].get(command) ?? []) {
+          const leafBits = this.leafOn(site.expansion.leaves[site.leaf]!);
+          for (const grant of this.grantsOf.get(site.expansion)!) masks.add(this.capabilities[this.grants[grant]!.capability]!.on & leafBits);
+        }
+      }
+      pattern = this.bitPatterns(masks);
+      this.commandPatterns.set(command, pattern);
+    }
+    return this.samePlatforms(pattern, platformA, platformB);
+  }
+
+  /** Whether the global scope of manifest `key` is the same on two of the resolved platforms. */
+  sameGlobalScope(key: string, platformA: string, platformB: string): boolean {
+    if (!this.globalPatterns) {
+      const masksByKey = new Map<string, Set<number>>();
+      for (const grant of this.grants) {
+        const on = this.capabilities[grant.capability]!.on;
+        for (const leafIndex of grant.expansion.scopeOnly) {
+          const leaf = grant.expansion.leaves[leafIndex]!;
+          let masks = masksByKey.get(leaf.key);
+          if (!masks) masksByKey.set(leaf.key, (masks = new Set()));
+          masks.add(on & this.leafOn(leaf));
+        }
+      }
+      this.globalPatterns = new Map([...masksByKey].map(([k, masks]) => [k, this.bitPatterns(masks)]));
+    }
+    const pattern = this.globalPatterns.get(key);
+    return pattern === undefined || this.samePlatforms(pattern, platformA, platformB);
+  }
+
+  /** Per platform bit, which of the distinct masks hold it: two platforms with equal patterns see the same grants. */
+  private bitPatterns(masks: ReadonlySet<number>): number[] {
+    return this.platforms.map((_, bit) => {
+      let pattern = 0;
+      let i = 0;
+      for (const mask of masks) pattern |= (mask & (1 << bit) ? 1 : 0) * 2 ** i++;
+      return pattern;
+    });
+  }
+
+  private samePlatforms(pattern: readonly number[], platformA: string, platformB: string): boolean {
+    const a = this.platforms.indexOf(platformA);
+    const b = this.platforms.indexOf(platformB);
+    return a >= 0 && b >= 0 && pattern[a] === pattern[b];
+  }
+
   /** Where capability `capabilityIndex`'s grants are in `grants`: [first, one past the last). */
   grantRange(capabilityIndex: number): [number, number] {
     return [this.firstGrant[capabilityIndex]!, this.firstGrant[capabilityIndex + 1]!];

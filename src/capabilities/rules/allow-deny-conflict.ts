@@ -1,4 +1,5 @@
 import { samePath } from "../../core/location.js";
+import type { ResolvedModel } from "../engine/index.js";
 import { entryPath } from "../model/capability.js";
 import { entryOf } from "./support/engine-helpers.js";
 import { defineRule } from "./types.js";
@@ -13,8 +14,13 @@ export default defineRule({
     deadAllow: '"{{allow}}" allows {{command}}, but "{{deny}}" in the same capability denies it: the deny wins, this allow is dead',
   },
   async check(context) {
-    for (const model of (await context.resolution()).distinctModels) {
-      for (const [command, denies] of model.denied) {
+    const resolution = await context.resolution();
+    const done: ResolvedModel[] = [];
+    for (const model of resolution.distinctModels) {
+      for (const command of model.denied.keys()) {
+        // A command whose grants an earlier platform model shares gives the findings it gave there.
+        if (done.some((earlier) => resolution.sameCommand(command, earlier.platform, model.platform))) continue;
+        const denies = model.denied.get(command)!;
         const deniesByCapability = new Map<number, typeof denies>();
         for (const deny of denies) {
           const same = deniesByCapability.get(deny.capabilityIndex);
@@ -40,6 +46,7 @@ export default defineRule({
           });
         }
       }
+      done.push(model);
     }
   },
 });

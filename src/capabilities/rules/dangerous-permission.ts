@@ -1,4 +1,5 @@
-import { dangerousGrants, type DangerousGrant } from "../dangers/index.js";
+import { dangerKeys, dangerousGrants, dangerousGrantsExcept, type Danger, type DangerousGrant } from "../dangers/index.js";
+import type { ResolvedModel } from "../engine/index.js";
 import { describeTargets } from "./support/engine-helpers.js";
 import { defineRule } from "./types.js";
 
@@ -14,9 +15,20 @@ export default defineRule({
     dangerousGrant: 'dangerous grant "{{permission}}" ({{commandList}}){{scopedBy}}: a script in {{where}} could {{impact}}',
   },
   async check(context) {
-    // One model per group of platforms that resolve alike: the others would repeat its findings.
-    for (const model of (await context.resolution()).distinctModels) {
-      for (const found of await dangerousGrants(model)) {
+    // One model per group of platforms that resolve alike: the others would repeat its findings. In a
+    // later model, a danger whose commands and global scopes an earlier model shares is skipped too.
+    const resolution = await context.resolution();
+    const done: ResolvedModel[] = [];
+    for (const model of resolution.distinctModels) {
+      const answered = (danger: Danger) =>
+        done.some(
+          (earlier) =>
+            danger.commands.every((command) => resolution.sameCommand(command, earlier.platform, model.platform)) &&
+            dangerKeys(danger).every((key) => resolution.sameGlobalScope(key, earlier.platform, model.platform)),
+        );
+      const founds = done.length === 0 ? await dangerousGrants(model) : await dangerousGrantsExcept(model, answered);
+      done.push(model);
+      for (const found of founds) {
         const { danger, grant, scopeEntry, reach } = found;
         // A few names, so the message stays one readable line (fs:write-all alone grants ten commands).
         const listed = found.commands.length > 3 ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more` : found.commands.join(", ");

@@ -15,8 +15,13 @@ export default defineRule({
       'deny of {{command}} in capability "{{capability}}" ({{reach}}) also blocks it for {{others}}: the host applies a deny to every window, webview and origin',
   },
   async check(context) {
-    for (const model of (await context.resolution()).distinctModels) {
-      for (const [command, denies] of model.denied) {
+    const resolution = await context.resolution();
+    const done: ResolvedModel[] = [];
+    for (const model of resolution.distinctModels) {
+      for (const command of model.denied.keys()) {
+        // A command whose grants an earlier platform model shares gives the findings it gave there.
+        if (done.some((earlier) => resolution.sameCommand(command, earlier.platform, model.platform))) continue;
+        const denies = model.denied.get(command)!;
         // Who allows it is enough to judge and name them: no allow entries are made.
         const allowers = model.allowers(command);
         if (allowers.length === 0) continue;
@@ -54,6 +59,7 @@ export default defineRule({
           });
         }
       }
+      done.push(model);
     }
   },
 });
