@@ -1,3 +1,4 @@
+import { Option, type Command } from "commander";
 import { UsageError } from "./errors.js";
 
 /** Option values every command parses the same way (rule settings: settings.ts). */
@@ -6,4 +7,21 @@ export function parsePositiveInteger(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new UsageError(`expected a whole number, got "${value}"`);
   return parsed;
+}
+
+/**
+ * `--color` / `--no-color` for a command that prints text for people. Without either, colour is on
+ * for a terminal, off with NO_COLOR, forced with FORCE_COLOR (reporters/paint.ts); JSON, SARIF and
+ * files written with -o are never coloured.
+ */
+export function addColorOptions(command: Command): Command {
+  return command.addOption(colorOption()).addOption(noColorOption());
+}
+
+export function colorOption(): Option {
+  return new Option("--color", "force colour (default: on for a terminal; NO_COLOR turns it off, FORCE_COLOR on)");
+}
+
+export function noColorOption(): Option {
+  return new Option("--no-color", "disable colour");
 }

@@ -87,15 +87,18 @@ const SEQUENCES = [
   "\u001b[4m",
   "\u001b[24m", // underline on, off
   "\u001b[2J\u001b[3J\u001b[H", // clear screen and scroll-back, cursor home
+  "\u001b[32m", // green
 ] as const;
 
 const mark = (index: number) => `${markersOf().open}${index}${MARK_CLOSE}`;
 const wrap = (open: number, close: number) => (text: string) => (text === "" ? "" : `${mark(open)}${text}${mark(close)}`);
 
-/** The colour functions reporters use; identity functions when colour is off. */
+/** The colour functions reporters and query answers use; identity functions when colour is off. */
 export interface Paint {
   error(text: string): string;
   warning(text: string): string;
+  /** A good answer: ALLOWED, callable, no new access. */
+  ok(text: string): string;
   dim(text: string): string;
   bold(text: string): string;
   underline(text: string): string;
@@ -105,6 +108,7 @@ export interface Paint {
 export const NO_PAINT: Paint = {
   error: (t) => t,
   warning: (t) => t,
+  ok: (t) => t,
   dim: (t) => t,
   bold: (t) => t,
   underline: (t) => t,
@@ -115,6 +119,7 @@ export const NO_PAINT: Paint = {
 export const MARKER_PAINT: Paint = {
   error: wrap(0, 3),
   warning: wrap(1, 3),
+  ok: wrap(10, 3),
   accent: wrap(2, 3),
   bold: wrap(4, 6),
   dim: wrap(5, 6),

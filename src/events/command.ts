@@ -11,7 +11,7 @@ import { exitCodeFor, tooManyWarnings } from "../core/exit-codes.js";
 import type { MainOptions } from "../core/io.js";
 import { reporterContext } from "../core/reporters/context.js";
 import { UsageError } from "../core/errors.js";
-import { parsePositiveInteger } from "../core/options.js";
+import { colorOption, noColorOption, parsePositiveInteger } from "../core/options.js";
 import { CapturedOutput, writeOutputFile } from "../core/output.js";
 import type { RegisterCommands, SetExitCode } from "../core/command.js";
 
@@ -43,8 +43,8 @@ function registerEvents(program: Command, io: MainOptions, setExitCode: SetExitC
     .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
     .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
     .option("-q, --quiet", "report errors only")
-    .option("--color", "force colour")
-    .option("--no-color", "disable colour")
+    .addOption(colorOption())
+    .addOption(noColorOption())
     .action(async (files: string[], options: EventsOptions) => {
       setExitCode(await runEvents(files, options, io, allRules));
     });

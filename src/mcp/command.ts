@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { REPORTER_NAMES, type MainOptions, type RegisterCommands, type SetExitCode } from "./core.js";
+import { colorOption, noColorOption, REPORTER_NAMES, type MainOptions, type RegisterCommands, type SetExitCode } from "./core.js";
 import type { McpCommandOptions } from "./options.js";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -73,8 +73,8 @@ export const registerMcpCommands: RegisterCommands = (program: Command, io: Main
     .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", collect, [])
     .option("--only <ids>", "run only these rules (comma-separated, repeatable)", collectList, [])
     .addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(wholeNumber))
-    .option("--color", "force colour")
-    .option("--no-color", "disable colour")
+    .addOption(colorOption())
+    .addOption(noColorOption())
     .action(async (files: string[], options: McpCommandOptions) => {
       const run = await import("./run.js");
       setExitCode(files[0] === "dump" ? await run.runDump(files.slice(1), options, io) : await run.runMcp(files, options, io, registry.byId));

@@ -1,6 +1,6 @@
 // The one place where the tool-server domain reaches into the shared core (documents, diagnostics,
 // errors, reporters, rule metadata, package files). When the core moves, only these lines follow it.
-export { SourceDocument, valueAt } from "../core/source/document.js";
+export { SourceDocument } from "../core/source/document.js";
 export { compareDiagnostics, summarize } from "../core/diagnostics.js";
 export type { Diagnostic, RuleSetting, Severity } from "../core/diagnostics.js";
 export type { JsonPath } from "../core/location.js";
@@ -8,13 +8,13 @@ export { FatalError } from "../core/errors.js";
 export { readTextFile, DEFAULT_MAX_FILE_BYTES } from "../core/source/read.js";
 export type { RuleMeta } from "../core/rule.js";
 export { formatMessage, type MessageReport, type RuleMessages } from "../core/messages.js";
-export { nearest, quoteList } from "../core/did-you-mean.js";
+export { colorOption, noColorOption } from "../core/options.js";
 export { REPORTER_NAMES, loadReporter, type ReporterName } from "../core/reporters/index.js";
 export { reporterContext } from "../core/reporters/context.js";
 export { CapturedOutput, writeOutputFile } from "../core/output.js";
-export { docsUrl, toolVersion } from "../core/tool.js";
-export { EXIT_FATAL, EXIT_FINDINGS, EXIT_OK, exitCodeFor, tooManyWarnings } from "../core/exit-codes.js";
+export { toolVersion } from "../core/tool.js";
+export { EXIT_OK, exitCodeFor, tooManyWarnings } from "../core/exit-codes.js";
 export type { MainOptions } from "../core/io.js";
 export type { RegisterCommands, SetExitCode } from "../core/command.js";
 export { generatedFile, packageFile } from "../core/package-files.js";
-export { loadSettings, type Settings } from "../core/settings.js";
+export { loadSettings } from "../core/settings.js";

@@ -6,7 +6,7 @@ export type ProbePlanTool = Record<string, unknown>;
 export type PlannedCall = Pick<ProbeCall, "tool" | "purpose" | "arguments">;
 
 /** The argument no tool declares, sent to see whether unknown fields are rejected. */
-export const UNKNOWN_ARGUMENT = "caplint_probe_unknown_field";
+const UNKNOWN_ARGUMENT = "caplint_probe_unknown_field";
 /** Over the conventions' maximum limit of 100. */
 export const LIMIT_OVER_MAX = 101;
 

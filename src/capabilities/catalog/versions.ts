@@ -175,9 +175,6 @@ export function compareVersions(a: string, b: string): number {
   );
 }
 
-/** `2.0.1` → `2.0.x`, the way release lines are named. */
-export const releaseLine = (version: string) => version.replace(/^(\d+\.\d+)\.\d+.*$/, "$1.x");
-
 /**
  * The newest of `versions` that a Cargo requirement accepts (`2`, `^2.1`, `~2.0.3`, `=2.4.2`,
  * `>=2.1, <2.3`, `2.*`), or undefined. A bare version is a caret requirement, as in Cargo.
@@ -220,12 +217,6 @@ export function newestMatching(requirement: string, versions: readonly string[])
 
 // ---------------------------------------------------------------------------------------------
 // The catalog of a version
-
-/** What versioning changed in a key's manifest, for messages. */
-export interface VersionedKey {
-  catalog: string;
-  locked: LockedCrate;
-}
 
 /**
  * The built-in manifests as of the locked versions: identifiers the version lacks are left out (an

@@ -9,7 +9,7 @@ import { quoteList } from "../../core/did-you-mean.js";
 import { exitCodeFor } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { UsageError } from "../../core/errors.js";
-import { addQueryOptions, loadGroups, originOf, type QueryOptions } from "./query-options.js";
+import { addQueryOptions, answerPaint, loadGroups, originOf, type QueryOptions } from "./query-options.js";
 import { capabilitySettings } from "./options.js";
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/rule.js";
@@ -55,7 +55,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
         (at) => lines.line(at.file, at.path),
       );
       const answer = { window, webview, origin, asked, capabilities: capabilitiesCovering(groups, window, webview, origin), call, lines };
-      io.stdout.write(options.format === "json" ? renderCallJson(answer) : renderCallText(answer));
+      io.stdout.write(options.format === "json" ? renderCallJson(answer) : renderCallText(answer, await answerPaint(options, io)));
       setExitCode(exitCodeFor({ failed: !call.verdicts.every((v) => v.explanation.verdict === "allowed" || v.explanation.verdict === "unchecked") }));
       return;
     }
@@ -96,7 +96,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
       denied: [...denied.values()].sort(byCommand),
       lines,
     };
-    io.stdout.write(options.format === "json" ? renderAccessJson(answer) : renderAccessText(answer));
+    io.stdout.write(options.format === "json" ? renderAccessJson(answer) : renderAccessText(answer, await answerPaint(options, io)));
     setExitCode(exitCodeFor({ failed: false }));
   });
 }

@@ -15,7 +15,7 @@ import { exitCodeFor, tooManyWarnings } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { reporterContext } from "../../core/reporters/context.js";
 import { addInputOptions, applyConfig, capabilitySettings, configOption, lintSettings, loadOptionsFrom, type InputOptions } from "./options.js";
-import { parsePositiveInteger } from "../../core/options.js";
+import { colorOption, noColorOption, parsePositiveInteger } from "../../core/options.js";
 import type { SetExitCode } from "../../core/command.js";
 import { CapturedOutput, writeOutputFile } from "../../core/output.js";
 import { oneLine } from "../../core/terminal-text.js";
@@ -68,8 +68,8 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
       "with - among the paths: the file name standard input stands for (its extension picks JSON or TOML; default <stdin>, JSON)",
     )
     .option("-q, --quiet", "report errors only")
-    .option("--color", "force colour")
-    .option("--no-color", "disable colour")
+    .addOption(colorOption())
+    .addOption(noColorOption())
     .action(async (paths: string[], options: CheckOptions) => {
       if (options.watch && paths.includes("-")) throw new UsageError("--watch cannot watch standard input (-)");
       if (!options.watch) {

@@ -7,7 +7,7 @@ import { renderDiffJson, renderDiffText } from "../render/diff.js";
 import { exitCodeFor } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { loadOptionsFrom } from "./options.js";
-import { addQueryOptions, askedPlatforms, type QueryOptions } from "./query-options.js";
+import { addQueryOptions, answerPaint, askedPlatforms, type QueryOptions } from "./query-options.js";
 import type { SetExitCode } from "../../core/command.js";
 
 export function registerDiff(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
@@ -32,7 +32,7 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
     );
     const [before, after] = sides as [(typeof sides)[number], (typeof sides)[number]];
     const answer = { asked, ...diffAccessOnPlatforms(before.groups, after.groups), before: before.lines, after: after.lines };
-    io.stdout.write(options.format === "json" ? renderDiffJson(answer) : renderDiffText(answer));
+    io.stdout.write(options.format === "json" ? renderDiffJson(answer) : renderDiffText(answer, await answerPaint(options, io)));
     setExitCode(exitCodeFor({ failed: answer.added.length > 0 }));
   });
 }

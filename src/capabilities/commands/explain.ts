@@ -7,7 +7,7 @@ import { quoteList } from "../../core/did-you-mean.js";
 import { EXIT_OK } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { UsageError } from "../../core/errors.js";
-import { addQueryOptions, loadGroups, originOf, type QueryOptions } from "./query-options.js";
+import { addQueryOptions, answerPaint, loadGroups, originOf, type QueryOptions } from "./query-options.js";
 import { capabilitySettings } from "./options.js";
 import { callJson, renderCall } from "../render/call.js";
 import type { SetExitCode } from "../../core/command.js";
@@ -61,11 +61,12 @@ export function registerExplain(program: Command, io: MainOptions, setExitCode: 
     if (options.format === "json") {
       io.stdout.write(JSON.stringify({ refusal, platforms: asked, notes, ...callJson(call, lines) }, null, 2) + "\n");
     } else {
+      const paint = await answerPaint(options, io);
       const out = [
-        `the host refused ${lookup.command} for window "${window}", webview "${webview}", origin ${originDisplay(origin)} (${describeKind(refusal.kind)})`,
+        `the host refused ${lookup.command} for window "${window}", webview "${webview}", origin ${originDisplay(origin)} ${paint.dim(`(${describeKind(refusal.kind)})`)}`,
         `caplint resolves this app for ${describePlatforms(asked, asked)}:`,
-        ...notes.map((note) => `note: ${note}`),
-        ...renderCall(call, asked, lines),
+        ...notes.map((note) => `${paint.warning("note:")} ${note}`),
+        ...renderCall(call, asked, lines, paint),
       ];
       if (call.verdicts.every((v) => v.explanation.verdict === "allowed")) {
         out.push("");

@@ -4,7 +4,7 @@ import { accessMatrix } from "../engine/index.js";
 import { renderMatrixCsv, renderMatrixJson, renderMatrixText } from "../render/matrix.js";
 import { knownWindowLabels } from "../queries/project-model.js";
 import type { MainOptions } from "../../core/io.js";
-import { addQueryOptions, loadGroups, originOf, type QueryOptions } from "./query-options.js";
+import { addQueryOptions, answerPaint, loadGroups, originOf, type QueryOptions } from "./query-options.js";
 import { capabilitySettings } from "./options.js";
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/rule.js";
@@ -27,8 +27,9 @@ export function registerMatrix(program: Command, io: MainOptions, setExitCode: S
     const windows = options.window.length ? options.window : knownWindowLabels(project);
     const origin = originOf(options.url, project);
     const matrices = groups.map((group) => ({ platforms: group.platforms, matrix: accessMatrix(group.model, windows, origin) }));
-    const render = options.format === "json" ? renderMatrixJson : options.format === "csv" ? renderMatrixCsv : renderMatrixText;
-    io.stdout.write(render(matrices, asked));
+    if (options.format === "json") io.stdout.write(renderMatrixJson(matrices, asked));
+    else if (options.format === "csv") io.stdout.write(renderMatrixCsv(matrices));
+    else io.stdout.write(renderMatrixText(matrices, asked, await answerPaint(options, io)));
     setExitCode(EXIT_OK);
   });
 }

@@ -10,7 +10,7 @@ import { nearest, quoteList } from "../../core/did-you-mean.js";
 import type { MainOptions } from "../../core/io.js";
 import { UsageError } from "../../core/errors.js";
 import { applyConfig, capabilitySettings, loadOptionsFrom } from "./options.js";
-import { addQueryOptions, singlePlatform, type QueryOptions } from "./query-options.js";
+import { addQueryOptions, answerPaint, singlePlatform, type QueryOptions } from "./query-options.js";
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/rule.js";
 
@@ -44,7 +44,7 @@ export function registerPermissions(program: Command, io: MainOptions, setExitCo
       const needle = options.filter.toLowerCase();
       listing = listing.filter((p) => [p.identifier, p.description, ...p.allows, ...p.denies].some((text) => text.toLowerCase().includes(needle)));
     }
-    io.stdout.write(options.format === "json" ? renderPermissionsJson(listing) : renderPermissionsText(listing));
+    io.stdout.write(options.format === "json" ? renderPermissionsJson(listing) : renderPermissionsText(listing, await answerPaint(options, io)));
     setExitCode(EXIT_OK);
   });
 }

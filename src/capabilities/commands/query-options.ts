@@ -10,6 +10,9 @@ import { isPlainObject } from "../../core/json.js";
 import type { MainOptions } from "../../core/io.js";
 import { addInputOptions, applyConfig, configOption, loadOptionsFrom, type InputOptions } from "./options.js";
 import type { Settings } from "../../core/settings.js";
+import { addColorOptions } from "../../core/options.js";
+import { makePaint } from "../../core/reporters/paint.js";
+import { NO_PAINT, type Paint } from "../../core/terminal-text.js";
 
 export interface QueryOptions extends InputOptions {
   /** Platforms asked with `--platform` (default: all five). */
@@ -17,6 +20,8 @@ export interface QueryOptions extends InputOptions {
   format: string;
   /** `--config FILE`: its `app` and `manifests` say which app the answer is about. */
   config?: string;
+  /** `--color` / `--no-color` (commands with a text answer). */
+  color?: boolean;
 }
 
 /** `--platform`, case-insensitive and comma-separated, for every command that takes one. */
@@ -33,12 +38,21 @@ function platformArgument(value: string, previous: string[] | undefined): string
   }
 }
 
-/** Inputs, `--config`, `--platform` and `--format` for the query commands. */
+/** Inputs, `--config`, `--platform` and `--format` for the query commands; `--color`/`--no-color` when one format is text. */
 export function addQueryOptions(command: Command, formats: readonly string[]): Command {
-  return addInputOptions(command.argument("[paths...]", "capability files or folders (default: the app here)"))
+  const withOptions = addInputOptions(command.argument("[paths...]", "capability files or folders (default: the app here)"))
     .addOption(configOption())
     .addOption(platformOption("answer for these platforms only (default: all, showing where they differ)"))
     .addOption(new Option("-f, --format <format>", "output format").choices(formats).default(formats[0]));
+  return formats.includes("text") ? addColorOptions(withOptions) : withOptions;
+}
+
+/**
+ * The colours of a text answer on standard output, as `check` decides them (--color/--no-color,
+ * NO_COLOR/FORCE_COLOR, a terminal); JSON and CSV answers are never coloured.
+ */
+export async function answerPaint(options: Pick<QueryOptions, "color" | "format">, io: MainOptions, printsText = options.format === "text"): Promise<Paint> {
+  return printsText ? makePaint(options.color, io.stdout.isTTY, io.env ?? {}) : NO_PAINT;
 }
 
 /** The platforms a query answers for. */

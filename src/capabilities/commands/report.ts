@@ -11,9 +11,9 @@ import { UsageError } from "../../core/errors.js";
 import { capabilitySettings, lintSettings, loadOptionsFrom } from "./options.js";
 import { CAPABILITY_RULES } from "../rules/index.js";
 import type { RuleMeta } from "../../core/rule.js";
-import { addQueryOptions, loadGroups, originOf, type QueryOptions } from "./query-options.js";
+import { addQueryOptions, answerPaint, loadGroups, originOf, type QueryOptions } from "./query-options.js";
 import { writeOutputFile } from "../../core/output.js";
-import { terminalSafe } from "../../core/terminal-text.js";
+import { addColorOptions } from "../../core/options.js";
 import type { SetExitCode } from "../../core/command.js";
 import { plural } from "../../core/wording.js";
 
@@ -39,7 +39,7 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
       (v: string, p: string[]) => [...p, v],
       [],
     );
-  addQueryOptions(command, ["html"]).action(async (paths: string[], options: ReportOptions) => {
+  addColorOptions(addQueryOptions(command, ["html"])).action(async (paths: string[], options: ReportOptions) => {
     if (options.html === undefined || options.html === "")
       throw new UsageError("report: say where to write it with --html FILE (or --html - for standard output)");
     // The same settings as `check`, so both count the same findings.
@@ -74,16 +74,19 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
       const inputs = [...project.inputs, ...project.documents.map((d) => d.absolutePath), ...(project.config ? [project.config.document.absolutePath] : [])];
       await writeOutputFile("--html", { given: options.html, cwd: io.cwd, stdout: io.stdout, inputs }, html);
       const c = data.counts;
+      // The line that says what was written: findings and dangerous grants coloured as `check` colours them.
+      const paint = await answerPaint(options, io, true);
+      const counted = (count: number, noun: string, colour: (text: string) => string) => (count ? colour(plural(count, noun)) : plural(count, noun));
       const scope = `${describePlatforms(asked, asked)}${data.platformGroups.length > 1 ? " (they differ)" : ""}, ${origin ? `origin ${originDisplay(origin)}` : "every origin"}`;
       const parts = [
         `${plural(c.windows, "window")} × ${plural(c.plugins, "plugin")} on ${scope}`,
         ...(c.remote ? [`${plural(c.remote, "command grant")} from remote pages only`] : []),
-        `${plural(c.errors, "error")}, ${plural(c.warnings, "warning")}`,
-        plural(c.dangerousFindings, "dangerous grant"),
+        `${counted(c.errors, "error", paint.error)}, ${counted(c.warnings, "warning", paint.warning)}`,
+        counted(c.dangerousFindings, "dangerous grant", paint.error),
         ...(data.diff ? [`${c.added} new and ${c.removed} removed command grant${c.removed === 1 ? "" : "s"} against ${data.diff.against}`] : []),
         ...(settings.configLabel ? [`config: ${settings.configLabel}`] : []),
       ];
-      io.stdout.write(terminalSafe(`wrote ${options.html}: ${parts.join("; ")}\n`));
+      io.stdout.write(`wrote ${options.html}: ${parts.join("; ")}\n`);
     }
     // The report is informational: findings and new access do not change the exit code.
     setExitCode(EXIT_OK);

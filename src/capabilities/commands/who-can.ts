@@ -8,7 +8,7 @@ import { renderWhoCanJson, renderWhoCanText } from "../render/who-can.js";
 import { quoteList } from "../../core/did-you-mean.js";
 import { UsageError } from "../../core/errors.js";
 import type { MainOptions } from "../../core/io.js";
-import { addQueryOptions, loadGroups, type QueryOptions } from "./query-options.js";
+import { addQueryOptions, answerPaint, loadGroups, type QueryOptions } from "./query-options.js";
 import { capabilitySettings } from "./options.js";
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/rule.js";
@@ -36,8 +36,8 @@ export function registerWhoCan(program: Command, io: MainOptions, setExitCode: S
       for (const entry of result.deniedBy) denied.add(entryKey(entry), entry, group.platforms);
       if (result.deniedEverywhere) deniedOn.push(...group.platforms);
     }
-    const render = options.format === "json" ? renderWhoCanJson : renderWhoCanText;
-    io.stdout.write(render({ lookup, asked, allowed: allowed.values(), denied: denied.values(), deniedOn, lines: new SourceLines(project) }));
+    const answer = { lookup, asked, allowed: allowed.values(), denied: denied.values(), deniedOn, lines: new SourceLines(project) };
+    io.stdout.write(options.format === "json" ? renderWhoCanJson(answer) : renderWhoCanText(answer, await answerPaint(options, io)));
     setExitCode(EXIT_OK);
   });
 }

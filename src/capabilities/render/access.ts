@@ -2,7 +2,7 @@ import type { Origin, ResolvedCommand, ScopeLists } from "../engine/index.js";
 import type { CallExplanation } from "../queries/explain.js";
 import { describePlatforms, platformNote, type PlatformMerge } from "../queries/platforms.js";
 import { contextLabel, originDisplay, provenanceJson, type SourceLines } from "../queries/project-model.js";
-import { textLines } from "../../core/terminal-text.js";
+import { NO_PAINT, textLines, type Paint } from "../../core/terminal-text.js";
 import { callJson, chain, renderCall, verdictJson } from "./call.js";
 import { parseCommandName } from "../engine/command-name.js";
 import { plural } from "../../core/wording.js";
@@ -83,18 +83,20 @@ export function renderAccessJson(answer: AccessAnswer): string {
   );
 }
 
-export function renderAccessText(answer: AccessAnswer): string {
+/** With colour: "allowed" green, the denies red, plugins bold, file positions and platform notes dim. */
+export function renderAccessText(answer: AccessAnswer, paint: Paint = NO_PAINT): string {
   const { asked, capabilities, allowed, denied, lines } = answer;
+  const onlyOn = (platforms: readonly string[]) => paint.dim(platformNote(platforms, asked));
   const out: string[] = [header(answer)];
-  out.push(`capabilities: ${capabilities.length ? capabilities.map((c) => `${c.item}${platformNote(c.platforms, asked)}`).join(", ") : "none match"}`);
+  out.push(`capabilities: ${capabilities.length ? capabilities.map((c) => `${c.item}${onlyOn(c.platforms)}`).join(", ") : "none match"}`);
   out.push("");
-  out.push(`allowed: ${plural(allowed.length, "command")}`);
+  out.push(`${paint.ok("allowed")}: ${plural(allowed.length, "command")}`);
   // One group per plugin (app commands once, whatever their names sort next to), each with the
   // global scope the host hands every command of the plugin: that is where a window's `**` lives.
   const byPlugin = new Map<string, MergedAllowed[]>();
   for (const a of allowed) byPlugin.set(pluginOf(a.command), [...(byPlugin.get(pluginOf(a.command)) ?? []), a]);
   for (const [plugin, commands] of byPlugin) {
-    out.push(`  ${plugin}`);
+    out.push(`  ${paint.bold(plugin)}`);
     const global = commands.find((c) => c.globalScope)?.globalScope;
     if (global) out.push(`    global scope (the host hands it to every window): ${scopeText(global)}`);
     for (const a of commands) {
@@ -110,17 +112,17 @@ export function renderAccessText(answer: AccessAnswer): string {
       const more = others.length ? ` (+${others.length} more)` : "";
       const scoped = a.scope.allow.length || a.scope.deny.length ? `  [command scope: ${scopeText(a.scope)}]` : "";
       out.push(
-        `    ${a.command}  ← capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")} [${contexts}]${more}${scoped}  (${lines.where(entry)})${platformNote(a.platforms, asked)}`,
+        `    ${a.command}  ← capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")} [${contexts}]${more}${scoped}  ${paint.dim(`(${lines.where(entry)})`)}${onlyOn(a.platforms)}`,
       );
     }
   }
   if (denied.length) {
     out.push("");
-    out.push(`denied everywhere (a deny in any active capability wins for every window and origin): ${denied.length}`);
+    out.push(`${paint.error("denied everywhere")} (a deny in any active capability wins for every window and origin): ${denied.length}`);
     for (const d of denied) {
       const by = d.deniedBy.values()[0]!.item;
       out.push(
-        `    ${d.command}  ✖ ${chain(by)}${d.overridden.values().length ? ", although granted here" : ""}  (${lines.where(by)})${platformNote(d.platforms, asked)}`,
+        `    ${d.command}  ${paint.error("✖")} ${chain(by)}${d.overridden.values().length ? ", although granted here" : ""}  ${paint.dim(`(${lines.where(by)})`)}${onlyOn(d.platforms)}`,
       );
     }
   }
@@ -145,9 +147,9 @@ export function renderCallJson(answer: CallAnswer): string {
   );
 }
 
-export function renderCallText(answer: CallAnswer): string {
+export function renderCallText(answer: CallAnswer, paint: Paint = NO_PAINT): string {
   const { capabilities, call, asked, lines } = answer;
-  return textLines([header(answer), `capabilities: ${capabilities.length ? capabilities.join(", ") : "none match"}`, ...renderCall(call, asked, lines)]);
+  return textLines([header(answer), `capabilities: ${capabilities.length ? capabilities.join(", ") : "none match"}`, ...renderCall(call, asked, lines, paint)]);
 }
 
 const SCOPE_SHOWN = 3;

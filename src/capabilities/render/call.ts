@@ -3,6 +3,7 @@ import type { CallExplanation } from "../queries/explain.js";
 import { describePlatforms } from "../queries/platforms.js";
 import { contextLabel, provenanceJson, type SourceLines } from "../queries/project-model.js";
 import { quoteList } from "../../core/did-you-mean.js";
+import { NO_PAINT, type Paint } from "../../core/terminal-text.js";
 
 const LISTED_PERMISSIONS = 8;
 
@@ -21,28 +22,33 @@ export function chain(entry: ResolvedCommand): string {
   return `capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")} [${contextLabel(entry)}]`;
 }
 
-/** The verdict per platform group, then (when refused somewhere) the smallest grant that allows the call. */
-export function renderCall(call: CallExplanation, asked: readonly string[], lines: SourceLines): string[] {
+/**
+ * The verdict per platform group, then (when refused somewhere) the smallest grant that allows the call.
+ * With colour: the verdict word green (allowed), red (refused) or yellow (not checked), notes
+ * yellow, the host's own explanation and file positions dim.
+ */
+export function renderCall(call: CallExplanation, asked: readonly string[], lines: SourceLines, paint: Paint = NO_PAINT): string[] {
   const out: string[] = [];
+  const note = paint.warning("note:");
   if (!call.known && call.verdicts.every((v) => v.explanation.verdict !== "allowed")) {
     const close = call.suggestions;
-    if (close.length) out.push(`note: no known plugin has the command "${call.command}"; did you mean ${quoteList(close)}?`);
+    if (close.length) out.push(`${note} no known plugin has the command "${call.command}"; did you mean ${quoteList(close)}?`);
   }
   if (!call.windowKnown) {
     out.push(
-      `note: no capability and no window in tauri.conf.json has the label "${call.window}"${call.windowSuggestions.length ? `; did you mean ${quoteList(call.windowSuggestions)}?` : " (a window created in code?)"}`,
+      `${note} no capability and no window in tauri.conf.json has the label "${call.window}"${call.windowSuggestions.length ? `; did you mean ${quoteList(call.windowSuggestions)}?` : " (a window created in code?)"}`,
     );
   }
   for (const { platforms, explanation: e } of call.verdicts) {
     out.push("");
     const on = call.verdicts.length > 1 || asked.length === 1 ? ` on ${describePlatforms(platforms, asked)}` : "";
-    const heading = e.verdict === "allowed" ? "ALLOWED" : e.verdict === "unchecked" ? "NOT CHECKED" : "NOT ALLOWED";
-    out.push(`${heading}: ${e.command} (${e.verdict})${on}`);
-    for (const line of shortenPermissionList(e.message, e.associatedPermissions).split("\n")) if (line) out.push(`  ${line}`);
-    if (!e.enforced) out.push("  note: the host does not check this app command from local pages because the app defines no permissions");
+    const heading = e.verdict === "allowed" ? paint.ok("ALLOWED") : e.verdict === "unchecked" ? paint.warning("NOT CHECKED") : paint.error("NOT ALLOWED");
+    out.push(`${paint.bold(heading)}: ${e.command} (${e.verdict})${on}`);
+    for (const line of shortenPermissionList(e.message, e.associatedPermissions).split("\n")) if (line) out.push(`  ${paint.dim(line)}`);
+    if (!e.enforced) out.push(`  ${note} the host does not check this app command from local pages because the app defines no permissions`);
     for (const entry of e.verdict === "denied" ? e.deniedBy : e.verdict === "allowed" ? e.grantedBy : e.allowEntries) {
       out.push(
-        `  ${e.verdict === "denied" ? "denied by" : e.verdict === "allowed" ? "granted by" : "granted elsewhere by"} ${chain(entry)}  (${lines.where(entry)})`,
+        `  ${e.verdict === "denied" ? "denied by" : e.verdict === "allowed" ? "granted by" : "granted elsewhere by"} ${chain(entry)}  ${paint.dim(`(${lines.where(entry)})`)}`,
       );
     }
   }
@@ -50,9 +56,9 @@ export function renderCall(call: CallExplanation, asked: readonly string[], line
   // An app command the host does not check needs no grant: nothing to add.
   if (s && !call.verdicts.every((v) => v.explanation.verdict === "unchecked" || v.explanation.verdict === "allowed")) {
     out.push("");
-    out.push("to allow it:");
+    out.push(paint.bold("to allow it:"));
     for (const deny of s.removeDenies)
-      out.push(`  remove the deny ${deny.provenance.chain[0]} from capability ${deny.provenance.capability}  (${lines.where(deny)})`);
+      out.push(`  remove the deny ${deny.provenance.chain[0]} from capability ${deny.provenance.capability}  ${paint.dim(`(${lines.where(deny)})`)}`);
     const entry = JSON.stringify(s.entry);
     if (s.addTo) {
       out.push(
@@ -67,7 +73,7 @@ export function renderCall(call: CallExplanation, asked: readonly string[], line
     }
     for (const line of compactJson(s.newCapability).split("\n")) out.push(`    ${line}`);
     out.push(`  ${s.reason}`);
-    for (const note of s.notes) out.push(`  note: ${note}`);
+    for (const text of s.notes) out.push(`  ${note} ${text}`);
   }
   return out;
 }

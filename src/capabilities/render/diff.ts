@@ -1,7 +1,7 @@
 import type { PlatformGrant } from "../queries/diff.js";
 import { provenanceJson, type SourceLines } from "../queries/project-model.js";
 import { describePlatforms, platformNote } from "../queries/platforms.js";
-import { textLines } from "../../core/terminal-text.js";
+import { NO_PAINT, textLines, type Paint } from "../../core/terminal-text.js";
 import { plural } from "../../core/wording.js";
 
 /** What `caplint diff` answers, ready to print; each side's grants point into that side's files. */
@@ -36,7 +36,8 @@ export function renderDiffJson({ asked, added, removed, before, after }: DiffAns
   );
 }
 
-export function renderDiffText({ asked, added, removed, before, after }: DiffAnswer): string {
+/** With colour: NEW ACCESS red (the gate fails), "no new access" green, file positions and platform notes dim. */
+export function renderDiffText({ asked, added, removed, before, after }: DiffAnswer, paint: Paint = NO_PAINT): string {
   const out: string[] = [];
   // Grouped by who gains or loses the access, so a broadened pattern reads as one change.
   const section = (title: string, grants: PlatformGrant[], lines: SourceLines) => {
@@ -51,14 +52,14 @@ export function renderDiffText({ asked, added, removed, before, after }: DiffAns
       for (const { item: grant, platforms } of list) {
         const entry = grant.entries[0]!;
         out.push(
-          `    ${grant.command}  ← ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})${platformNote(platforms, asked)}`,
+          `    ${grant.command}  ← ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  ${paint.dim(`(${lines.where(entry)})`)}${paint.dim(platformNote(platforms, asked))}`,
         );
       }
     }
   };
   const on = describePlatforms(asked, asked);
-  if (added.length) section(`NEW ACCESS on ${on}`, added, after);
-  else out.push(`no new access on ${on}`);
-  if (removed.length) section("removed access", removed, before);
+  if (added.length) section(`${paint.bold(paint.error("NEW ACCESS"))} on ${on}`, added, after);
+  else out.push(`${paint.ok("no new access")} on ${on}`);
+  if (removed.length) section(paint.bold("removed access"), removed, before);
   return textLines(out);
 }

@@ -1,7 +1,7 @@
 import type { AccessMatrix } from "../engine/index.js";
 import { describePlatforms } from "../queries/platforms.js";
 import { originDisplay } from "../queries/project-model.js";
-import { textLines } from "../../core/terminal-text.js";
+import { NO_PAINT, textLines, type Paint } from "../../core/terminal-text.js";
 
 /** One matrix per group of platforms that resolve alike. */
 export interface PlatformMatrix {
@@ -34,7 +34,9 @@ function allCommands(matrices: readonly PlatformMatrix[]): string[] {
   return [...new Set(matrices.flatMap(({ matrix }) => matrix.commands))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-export function renderMatrixText(matrices: readonly PlatformMatrix[], asked: readonly string[]): string {
+/** With colour: ✔ green, ✖ red, · dim. */
+export function renderMatrixText(matrices: readonly PlatformMatrix[], asked: readonly string[], paint: Paint = NO_PAINT): string {
+  const painted: Record<State, string> = { granted: paint.ok(MARK.granted), denied: paint.error(MARK.denied), none: paint.dim(MARK.none) };
   const { matrix: first } = matrices[0]!;
   if (first.windows.length === 0) return "no window labels: declare windows in tauri.conf.json or pass --window\n";
   const columns = allCommands(matrices).filter((command) =>
@@ -44,18 +46,19 @@ export function renderMatrixText(matrices: readonly PlatformMatrix[], asked: rea
   const header = `${"command".padEnd(width)}  ${first.windows.join("  ")}`;
   const split = matrices.length > 1;
   const where = asked.length === 1 ? `platform ${asked[0]}` : describePlatforms(asked, asked);
-  const lines = [`${where}, origin ${originDisplay(first.origin)}; ✔ callable, ✖ granted but denied, · not granted`];
+  const lines = [
+    `${where}, origin ${originDisplay(first.origin)}; ${painted.granted} callable, ${painted.denied} granted but denied, ${painted.none} not granted`,
+  ];
   // Platforms that answer differently get one mark each, in a fixed order, so a split reads at a glance.
   if (split)
     lines.push(`platforms differ: each cell has one mark per group: ${matrices.map(({ platforms }, i) => `${i + 1}. ${platforms.join(", ")}`).join("; ")}`);
   lines.push(header);
   for (const command of columns) {
-    const cells = first.windows.map((window, i) =>
-      matrices
-        .map(({ matrix }) => MARK[matrix.commands.includes(command) ? stateOf(matrix, i, command) : "none"])
-        .join("")
-        .padEnd(window.length),
-    );
+    const cells = first.windows.map((window, i) => {
+      const states = matrices.map(({ matrix }) => (matrix.commands.includes(command) ? stateOf(matrix, i, command) : "none"));
+      // Padded by the marks' own width: colour adds none.
+      return states.map((state) => painted[state]).join("") + " ".repeat(Math.max(0, window.length - states.length));
+    });
     lines.push(`${command.padEnd(width)}  ${cells.join("  ")}`.trimEnd());
   }
   lines.push("");

@@ -3,7 +3,7 @@ import type { CommandLookup } from "../queries/command-names.js";
 import { contextLabel, provenanceJson, type SourceLines } from "../queries/project-model.js";
 import { describePlatforms, platformNote } from "../queries/platforms.js";
 import { quoteList } from "../../core/did-you-mean.js";
-import { textLines } from "../../core/terminal-text.js";
+import { NO_PAINT, textLines, type Paint } from "../../core/terminal-text.js";
 
 type Entries = Array<{ item: ResolvedCommand; platforms: string[] }>;
 
@@ -37,7 +37,8 @@ export function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lin
   );
 }
 
-export function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines }: WhoCanAnswer): string {
+/** With colour: "allowed for" green, "DENIED everywhere" red, the granting chains and explanations dim. */
+export function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines }: WhoCanAnswer, paint: Paint = NO_PAINT): string {
   const out = [`${lookup.command} on ${describePlatforms(asked, asked)}`];
   if (allowed.length === 0 && denied.length === 0) {
     const hint = lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : lookup.known ? "" : " (no known manifest lists this command)";
@@ -47,14 +48,16 @@ export function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lin
     const targets = [entry.windows.length ? `windows: ${entry.windows.join(", ")}` : "", entry.webviews.length ? `webviews: ${entry.webviews.join(", ")}` : ""]
       .filter(Boolean)
       .join("; ");
-    out.push(`  allowed for [${targets || "nothing: no windows or webviews"}] from ${contextLabel(entry)}${platformNote(platforms, asked)}`);
-    out.push(`    by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`);
+    out.push(
+      `  ${paint.ok("allowed")} for [${targets || "nothing: no windows or webviews"}] from ${contextLabel(entry)}${paint.dim(platformNote(platforms, asked))}`,
+    );
+    out.push(paint.dim(`    by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`));
   }
   for (const { item: entry, platforms } of denied) {
     out.push(
-      `  DENIED everywhere by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})${platformNote(platforms, asked)}`,
+      `  ${paint.error("DENIED everywhere")} by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  ${paint.dim(`(${lines.where(entry)})`)}${paint.dim(platformNote(platforms, asked))}`,
     );
   }
-  if (deniedOn.length && allowed.length) out.push("  a deny in any active capability wins over every allow, for every window and origin");
+  if (deniedOn.length && allowed.length) out.push(paint.dim("  a deny in any active capability wins over every allow, for every window and origin"));
   return textLines(out);
 }

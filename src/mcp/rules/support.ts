@@ -1,5 +1,5 @@
 import { effectiveRoot, propertiesOf, schemaOf, type SchemaNode } from "../input-schema.js";
-import { isObject, type ToolEntry } from "../listing.js";
+import type { ToolEntry } from "../listing.js";
 import { actionWords } from "../naming.js";
 import { quote } from "../text.js";
 
@@ -30,5 +30,3 @@ export function* toolInputs(tools: Iterable<ToolEntry>): Generator<{ tool: ToolE
 export function toolLabel(tool: ToolEntry): string {
   return tool.name === undefined ? `tool #${String(tool.path[tool.path.length - 1])}` : `tool ${quote(tool.name)}`;
 }
-
-export { isObject };
