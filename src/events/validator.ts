@@ -2,7 +2,7 @@
  * The streaming event validator: push lines as they arrive, end() when the recording stops.
  * Each call returns the findings it could decide; nothing is kept per event beyond what is open.
  */
-import { checkClientLine, checkServerLine, isObject, type FieldReport, type JsonObject, type JsonPath } from "./check-fields.js";
+import { AT_TOP, checkClientLine, checkServerLine, isObject, type FieldReport, type JsonObject, type JsonPath } from "./check-fields.js";
 import { EVENT_RULES_BY_ID, eventMessageText, type EventMessage, type EventRuleId } from "./rules.js";
 import { Lifecycle, type CallStats, type LifecycleReport } from "./lifecycle.js";
 import { SERVER_EVENTS, type EventDef } from "./definitions.js";
@@ -58,7 +58,7 @@ export const MAX_LINE_CHARS = 64 * 1024 * 1024;
 export function createEventValidator(options: EventValidatorOptions = {}): EventValidator {
   let lineNumber = 0;
   let text = "";
-  let eventPath: JsonPath = [];
+  let eventPath: JsonPath = AT_TOP;
   let out: EventDiagnostic[] = [];
   const types: Record<string, number> = Object.create(null);
   const summary: EventSummary = { lines: 0, events: 0, types, toolCalls: undefined as unknown as CallStats };
@@ -124,7 +124,7 @@ export function createEventValidator(options: EventValidatorOptions = {}): Event
     if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
     if (isBlank(line)) return;
     text = line;
-    eventPath = [];
+    eventPath = AT_TOP;
     if (line.length > MAX_LINE_CHARS) {
       text = "";
       add(overlongLine(line.length), "split the recording into one event per line", [], "value");
