@@ -2,7 +2,7 @@
  * Per-event checks, driven by the definitions: the kind of line (ServerEvent, GlobalEvent envelope,
  * client message), `type`, required and unknown fields, value types and ranges, limits.
  */
-import { nearest, quoteList } from "../core/did-you-mean.js";
+import { nearest, nearestField, quoteList } from "../core/did-you-mean.js";
 import {
   CLIENT_MESSAGE,
   GLOBAL_EVENT,
@@ -243,12 +243,16 @@ function reportFields(object: JsonObject, definition: EventDef, name: string, at
   if (keys === present) return;
   for (const key in object) {
     if (!hasOwn.call(object, key) || hasOwn.call(fields, key) || (hasType && key === "type")) continue;
-    const close = nearest(key, Object.keys(fields), 1);
+    const { missing, present } = nearestField(key, Object.keys(fields), (field) => hasOwn.call(object, field));
     report({
       ruleId: "event-unknown-field",
       messageId: "unknownField",
       data: { key: quote(key), object: name },
-      hint: close.length ? `did you mean "${close[0]}"?` : `${name} has ${quoteList(Object.keys(fields), "and")}${hasType ? ' besides "type"' : ""}`,
+      hint: missing
+        ? `did you mean "${missing}"?`
+        : present
+          ? `${name} already has "${present}": "${key}" is a misspelt second copy of it; remove it`
+          : `${name} has ${quoteList(Object.keys(fields), "and")}${hasType ? ' besides "type"' : ""}`,
       path: [...at, key],
       target: "key",
     });

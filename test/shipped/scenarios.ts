@@ -577,6 +577,20 @@ export const SCENARIOS: Scenario[] = [
     stdout: json((out) => expectTrue(out.diagnostics.length > 0, "findings")),
   },
 
+  {
+    name: "events: the unknown-field hint never suggests a field the event already has",
+    args: ["events", "-", "--format", "json"],
+    stdin: '{"type":"file_changed","path":"a.md","pathh":"b.md"}\n{"type":"user_message","message_id":1,"content":"hi","attachment":[]}\n',
+    code: 0,
+    stdout: json((out) =>
+      expectTrue(
+        JSON.stringify(out.diagnostics.map((d: any) => d.hint)) ===
+          JSON.stringify(['file_changed already has "path": "pathh" is a misspelt second copy of it; remove it', 'did you mean "attachments"?']),
+        "a second copy named as such; a missing field suggested",
+      ),
+    ),
+  },
+
   // mcp (its own suite tests it in depth)
   {
     name: "mcp: a dump with findings",
