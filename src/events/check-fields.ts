@@ -75,7 +75,32 @@ export function checkServerLine(line: JsonObject, report: Report): LocatedEvent 
   return located;
 }
 
-const SERVER_EVENT_DEFS: ReadonlyMap<string, EventDef> = new Map(Object.entries(SERVER_EVENTS));
+interface KnownType {
+  /**
+   * The type as the definitions spell it. JSON.parse makes a new string of each line's type; with
+   * this one, every later lookup keyed by the type (summary counts, the lifecycle) compares pointers.
+   */
+  type: ServerEventType;
+  definition: EventDef;
+  /** Whether the event has an integer field, whose numbers must be judged as written. */
+  hasIntegers: boolean;
+}
+
+const INTEGER_KINDS: ReadonlySet<FieldDef["kind"]> = new Set(["int", "nullableInt", "tokens"]);
+
+const KNOWN_TYPES: ReadonlyMap<string, KnownType> = new Map(
+  SERVER_EVENT_TYPES.map((type) => {
+    const definition: EventDef = SERVER_EVENTS[type];
+    const hasIntegers = Object.values(definition.fields).some((field) => INTEGER_KINDS.has(field.kind));
+    return [type, { type, definition, hasIntegers }];
+  }),
+);
+
+/** Whether a line may hold an integer field: an envelope (session_id), or an event type with one. */
+export function hasIntegerFields(line: JsonObject): boolean {
+  const type = line.type;
+  return typeof type !== "string" || KNOWN_TYPES.get(type)?.hasIntegers === true;
+}
 
 function checkServerEvent(event: JsonObject, at: JsonPath, report: Report): LocatedEvent | undefined {
   const type = event.type;
@@ -102,8 +127,8 @@ function checkServerEvent(event: JsonObject, at: JsonPath, report: Report): Loca
     });
     return undefined;
   }
-  const definition = SERVER_EVENT_DEFS.get(type);
-  if (definition === undefined) {
+  const known = KNOWN_TYPES.get(type);
+  if (known === undefined) {
     const close = nearest(type, SERVER_EVENT_TYPES, 2);
     report({
       ruleId: "event-type",
@@ -115,8 +140,8 @@ function checkServerEvent(event: JsonObject, at: JsonPath, report: Report): Loca
     });
     return undefined;
   }
-  checkFields(event, definition, type, at, report, true);
-  return { type: type as ServerEventType, event, at };
+  checkFields(event, known.definition, known.type, at, report, true);
+  return { type: known.type, event, at };
 }
 
 /** Checks one client-to-server line: an InboundDataMessage (with `type`) or a ClientMessage. */
