@@ -98,13 +98,19 @@ const MEMORY = 10_000;
 
 class Recent<V> {
   private readonly map = new Map<string, V>();
+  /**
+   * Walks the keys from the oldest: every key it passed was forgotten (or set again, which moves it
+   * to the end), so its next key is the oldest one. A new iterator per eviction would step over the
+   * slots of every key deleted since the map's table was last rebuilt, thousands of them.
+   */
+  private readonly oldest = this.map.keys();
   get(key: string): V | undefined {
     return this.map.get(key);
   }
   set(key: string, value: V): void {
     this.map.delete(key);
     this.map.set(key, value);
-    if (this.map.size > MEMORY) this.map.delete(this.map.keys().next().value!);
+    if (this.map.size > MEMORY) this.map.delete(this.oldest.next().value!);
   }
   delete(key: string): void {
     this.map.delete(key);
@@ -121,6 +127,8 @@ function named(name: string): string {
 }
 
 export class Lifecycle {
+  /** The plain (per-connection) stream's session; the envelopes' sessions are keyed by source and id. */
+  private readonly plainSession: Session = { calls: new Set(), agents: new Set() };
   private readonly sessions = new Map<string, Session>();
   private readonly calls = new Map<string, Call>();
   private readonly ended = new Recent<EndedCall>();
@@ -223,7 +231,8 @@ export class Lifecycle {
   }
 
   private session(located: LocatedEvent): Session {
-    const key = located.envelope ? `${String(located.envelope.source)}\u0000${idOf(located.envelope.sessionId) ?? "null"}` : "";
+    if (!located.envelope) return this.plainSession;
+    const key = `${String(located.envelope.source)}\u0000${idOf(located.envelope.sessionId) ?? "null"}`;
     let session = this.sessions.get(key);
     if (!session) {
       session = { calls: new Set(), agents: new Set() };

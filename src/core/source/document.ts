@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { ParseError } from "jsonc-parser";
 import type { JsonPath, Range } from "../location.js";
-import { jsonTree, type JsonNode } from "./json-tree.js";
+import { jsonTree, NO_NODE, type JsonNode, type JsonTree } from "./json-tree.js";
 import { LineIndex } from "./line-index.js";
 
 export type DocumentFormat = "json" | "toml";
@@ -50,7 +50,7 @@ export class SourceDocument {
     readonly format: DocumentFormat,
     readonly value: unknown,
     readonly parseError: ParseFailure | undefined,
-    private treeCache: JsonNode | undefined,
+    private treeCache: JsonTree | undefined,
   ) {
     this.lines = new LineIndex(text);
   }
@@ -87,7 +87,7 @@ export class SourceDocument {
   }
 
   /** The syntax tree of a valid JSON document, built on first use. */
-  private get tree(): JsonNode | undefined {
+  private get tree(): JsonTree | undefined {
     if (this.treeCache === undefined && this.format === "json" && this.parseError === undefined) {
       this.treeCache = jsonTree(this.text);
     }
@@ -107,21 +107,23 @@ export class SourceDocument {
   repeatedKeys(): JsonPath[] {
     if (this.format !== "json" || !this.ok || propertiesWritten(this.text) === propertiesKept(this.value)) return [];
     const repeated: JsonPath[] = [];
-    const walk = (node: JsonNode | undefined, path: (string | number)[]) => {
-      if (!node) return;
-      if (node.type === "object") {
+    const tree = this.tree!;
+    const walk = (node: JsonNode, path: (string | number)[]) => {
+      const kind = tree.kind(node);
+      if (kind === "object") {
         const seen = new Set<string>();
-        for (const property of node.children ?? []) {
-          const key = property.children?.[0]?.value as string;
+        for (let i = 0; i < tree.childCount(node); i++) {
+          const member = tree.child(node, i);
+          const key = tree.key(member);
           if (seen.has(key)) repeated.push([...path, key]);
           seen.add(key);
-          walk(property.children?.[1], [...path, key]);
+          walk(member, [...path, key]);
         }
-      } else if (node.type === "array") {
-        node.children?.forEach((child, index) => walk(child, [...path, index]));
+      } else if (kind === "array") {
+        for (let i = 0; i < tree.childCount(node); i++) walk(tree.child(node, i), [...path, i]);
       }
     };
-    walk(this.tree, []);
+    walk(tree.root, []);
     return repeated;
   }
 
@@ -136,25 +138,25 @@ export class SourceDocument {
   }
 
   private locateJson(path: JsonPath, target: "key" | "value"): Located {
-    const root = this.tree!;
-    for (let depth = path.length; depth >= 0; depth--) {
-      const node = nodeAt(root, path.slice(0, depth));
-      if (!node) continue;
-      const exact = depth === path.length;
-      if (exact && target === "key" && node.parent?.type === "property") {
-        const keyNode = node.parent.children![0]!;
-        return this.span(keyNode.offset, keyNode.length, true);
-      }
-      return this.span(node.offset, node.length, exact);
+    const tree = this.tree!;
+    // The deepest node on the path; the rest of the path does not exist.
+    let node = tree.root;
+    let depth = 0;
+    for (; depth < path.length; depth++) {
+      const next = tree.step(node, path[depth]!);
+      if (next === NO_NODE) break;
+      node = next;
     }
-    return this.span(0, 0, false);
+    const exact = depth === path.length;
+    if (exact && target === "key" && tree.isMember(node)) return this.span(tree.keyOffset(node), tree.keyLength(node), true);
+    return this.span(tree.offset(node), tree.length(node), exact);
   }
 
   /** Offset and length of the exact value at `path` in a JSON document, or undefined. */
   valueSpan(path: JsonPath): { offset: number; length: number } | undefined {
-    if (!this.tree) return undefined;
-    const node = nodeAt(this.tree, path);
-    return node && { offset: node.offset, length: node.length };
+    const tree = this.tree;
+    const node = tree ? nodeAt(tree, path) : NO_NODE;
+    return node === NO_NODE ? undefined : { offset: tree!.offset(node), length: tree!.length(node) };
   }
 
   /**
@@ -162,19 +164,19 @@ export class SourceDocument {
    * so the surrounding layout stays as written.
    */
   arrayItemRemovalSpan(path: JsonPath): { offset: number; length: number } | undefined {
-    if (!this.tree) return undefined;
-    const node = nodeAt(this.tree, path);
-    const siblings = node?.parent?.type === "array" ? node.parent.children! : undefined;
-    if (!node || !siblings) return undefined;
-    const index = siblings.indexOf(node);
-    const next = siblings[index + 1];
-    const previous = siblings[index - 1];
-    if (next) return { offset: node.offset, length: next.offset - node.offset };
-    if (previous) {
-      const start = previous.offset + previous.length;
-      return { offset: start, length: node.offset + node.length - start };
+    const tree = this.tree;
+    const index = path[path.length - 1];
+    if (!tree || typeof index !== "number") return undefined;
+    const array = nodeAt(tree, path.slice(0, -1));
+    const node = array === NO_NODE ? NO_NODE : tree.step(array, index);
+    if (node === NO_NODE) return undefined;
+    const end = (item: JsonNode) => tree.offset(item) + tree.length(item);
+    if (index + 1 < tree.childCount(array)) return { offset: tree.offset(node), length: tree.offset(tree.child(array, index + 1)) - tree.offset(node) };
+    if (index > 0) {
+      const start = end(tree.child(array, index - 1));
+      return { offset: start, length: end(node) - start };
     }
-    return { offset: node.offset, length: node.length };
+    return { offset: tree.offset(node), length: tree.length(node) };
   }
 
   /**
@@ -267,23 +269,12 @@ function cachedPattern(name: string, source: () => string): RegExp {
   return pattern;
 }
 
-/**
- * The syntax tree node at `path`. A key written twice resolves to its last occurrence, the one
- * JSON.parse keeps and the rules see (jsonc-parser's findNodeAtLocation takes the first, so findings
- * and fixes landed on the value that does not count).
- */
-function nodeAt(root: JsonNode, path: JsonPath): JsonNode | undefined {
-  let node: JsonNode | undefined = root;
+/** The syntax tree node at `path`, or NO_NODE. */
+function nodeAt(tree: JsonTree, path: JsonPath): JsonNode {
+  let node = tree.root;
   for (const segment of path) {
-    if (!node?.children) return undefined;
-    if (typeof segment === "number") {
-      node = node.type === "array" ? node.children[segment] : undefined;
-      continue;
-    }
-    if (node.type !== "object") return undefined;
-    let found: JsonNode | undefined;
-    for (const property of node.children) if (property.children?.[0]?.value === segment) found = property.children[1];
-    node = found;
+    node = tree.step(node, segment);
+    if (node === NO_NODE) break;
   }
   return node;
 }
