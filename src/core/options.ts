@@ -3,6 +3,22 @@ import { UsageError } from "./errors.js";
 
 /** Option values every command parses the same way (rule settings: settings.ts). */
 
+/** A repeatable option whose values may also be comma-separated: `--only a,b --only c` gives a, b, c. */
+export function collectCommaList(value: string, previous: string[]): string[] {
+  return [
+    ...previous,
+    ...value
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  ];
+}
+
+/** `--only IDS` on every command that lints: the rules of its domain to run, the others off (settings.ts). */
+export function onlyOption(note = ""): Option {
+  return new Option("--only <ids>", `run only these rules (comma-separated, repeatable)${note}`).argParser(collectCommaList).default([]);
+}
+
 export function parsePositiveInteger(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new UsageError(`expected a whole number, got "${value}"`);

@@ -11,7 +11,7 @@ import { exitCodeFor, tooManyWarnings } from "../core/exit-codes.js";
 import type { MainOptions } from "../core/io.js";
 import { reporterContext } from "../core/reporters/context.js";
 import { UsageError } from "../core/errors.js";
-import { colorOption, noColorOption, parsePositiveInteger } from "../core/options.js";
+import { colorOption, noColorOption, onlyOption, parsePositiveInteger } from "../core/options.js";
 import { CapturedOutput, writeOutputFile } from "../core/output.js";
 import type { RegisterCommands, SetExitCode } from "../core/command.js";
 
@@ -23,6 +23,7 @@ interface EventsOptions {
   output?: string;
   maxWarnings?: number;
   rule: string[];
+  only: string[];
   quiet?: boolean;
   color?: boolean;
 }
@@ -41,6 +42,7 @@ function registerEvents(program: Command, io: MainOptions, setExitCode: SetExitC
     .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
     .option("-c, --config <file>", "configuration file (default: caplint.config.json, searched upward from the working directory to the repository root)")
     .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
+    .addOption(onlyOption())
     .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
     .option("-q, --quiet", "report errors only")
     .addOption(colorOption())
@@ -60,6 +62,7 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
     cwd: io.cwd,
     ...(options.config === undefined ? {} : { config: options.config }),
     rule: options.rule,
+    only: options.only,
   });
   const severityFor = settings.severityFor;
   const reporter = await loadReporter(options.format);

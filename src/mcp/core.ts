@@ -8,7 +8,7 @@ export { FatalError } from "../core/errors.js";
 export { readTextFile, DEFAULT_MAX_FILE_BYTES } from "../core/source/read.js";
 export type { RuleMeta } from "../core/rule.js";
 export { formatMessage, type MessageReport, type RuleMessages } from "../core/messages.js";
-export { colorOption, noColorOption } from "../core/options.js";
+export { collectCommaList, colorOption, noColorOption, onlyOption } from "../core/options.js";
 export { REPORTER_NAMES, loadReporter, type ReporterName } from "../core/reporters/index.js";
 export { reporterContext } from "../core/reporters/context.js";
 export { CapturedOutput, writeOutputFile } from "../core/output.js";

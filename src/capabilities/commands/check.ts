@@ -15,7 +15,7 @@ import { exitCodeFor, tooManyWarnings } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { reporterContext } from "../../core/reporters/context.js";
 import { addInputOptions, applyConfig, capabilitySettings, configOption, lintSettings, loadOptionsFrom, type InputOptions } from "./options.js";
-import { colorOption, noColorOption, parsePositiveInteger } from "../../core/options.js";
+import { colorOption, noColorOption, onlyOption, parsePositiveInteger } from "../../core/options.js";
 import type { SetExitCode } from "../../core/command.js";
 import { CapturedOutput, writeOutputFile } from "../../core/output.js";
 import { oneLine } from "../../core/terminal-text.js";
@@ -47,18 +47,7 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
     .addOption(platformOption("resolve for these platforms only (default: all five)"))
     .addOption(configOption())
     .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
-    .option(
-      "--only <ids>",
-      "run only these rules (comma-separated, repeatable); parse and schema always run",
-      (v: string, p: string[]) => [
-        ...p,
-        ...v
-          .split(",")
-          .map((id) => id.trim())
-          .filter(Boolean),
-      ],
-      [],
-    )
+    .addOption(onlyOption("; parse and schema always run"))
     .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
     .option("--fix", "apply safe fixes to the files, then report what is left")
     .option("--fix-dry-run", "print the safe fixes as a diff without writing, then report what is left")
