@@ -246,11 +246,22 @@ function isPlatformIndependent(project: Project): boolean {
 /** Quoted values from hostile files (a 1 MB identifier) are shortened so a finding stays one readable line. */
 function shortenQuotedValues(message: string): string {
   // Nothing quoted can be long in a short message: most findings skip the scan.
-  if (message.length < 120) return message;
+  if (message.length < 120 || !hasLongQuotedValue(message)) return message;
   // Quotes pair up from the left: the text between a closing and the next opening quote is the message's own.
   return message.replace(/"([^"]*)"/g, (quoted, value: string) =>
     value.length < 120 ? quoted : `"${value.slice(0, 80)}…${value.slice(-20)}" (${value.length} characters)`,
   );
+}
+
+/** The pairing of the replace above, by `indexOf`: long messages (lists of short names) rarely quote anything long. */
+function hasLongQuotedValue(message: string): boolean {
+  for (let open = message.indexOf('"'); open !== -1; open = message.indexOf('"', open + 1)) {
+    const close = message.indexOf('"', open + 1);
+    if (close === -1) return false;
+    if (close - open - 1 >= 120) return true;
+    open = close;
+  }
+  return false;
 }
 
 /** Line breaks inside quoted values are written as escapes: a finding is one line (compact output, problem matchers). */

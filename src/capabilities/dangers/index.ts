@@ -184,11 +184,19 @@ function findDangers(model: ResolvedModel, tools: RemotePatternTools, skip?: (da
       else dangers.set(danger.id, [grant]);
     }
   }
+  const deniedCommands = new Map<string, boolean>();
+  const isDenied = (command: string) => {
+    let denied = deniedCommands.get(command);
+    if (denied === undefined) deniedCommands.set(command, (denied = !!model.denied.get(command)?.length));
+    return denied;
+  };
   for (const [capabilityIndex, dangers] of byCapability) {
     const { capability } = model.capabilities[capabilityIndex]!;
+    let exposure: Exposure | undefined | null = null;
     for (const danger of DANGERS) {
-      const grants = dangers.get(danger.id) ?? [];
-      const effective = grants.filter((g) => !model.denied.get(g.command)?.length);
+      const grants = dangers.get(danger.id);
+      if (!grants) continue;
+      const effective = grants.filter((g) => !isDenied(g.command));
       if (effective.length === 0) continue;
       let first = effective[0]!;
       let reach = "";
@@ -203,9 +211,19 @@ function findDangers(model: ResolvedModel, tools: RemotePatternTools, skip?: (da
         const matches: Array<Iterable<string>> = [];
         const lenders: Array<ReadonlySet<string>> = [];
         let hitGrant: ResolvedCommand | undefined;
+        // A leaf's grants (one per command and context) share its provenance, scope and plugin: what one
+        // of them adds below, the others add again. So each such leaf is judged once.
+        const judged = new Map<EntryProvenance, { scope: ResolvedCommand["scope"]; key: string; hit: boolean }>();
         for (const grant of effective) {
+          const before = judged.get(grant.provenance);
+          if (before && before.scope === grant.scope && before.key === grant.key) {
+            if (before.hit) hits.add(grant);
+            continue;
+          }
           const { own, global } = broadScope(model, danger, grant, globalHits);
-          if (own.length === 0 && global.matches.size === 0) continue;
+          const hit = own.length > 0 || global.matches.size > 0;
+          if (!before) judged.set(grant.provenance, { scope: grant.scope, key: grant.key, hit });
+          if (!hit) continue;
           hitGrant ??= grant;
           hits.add(grant);
           matches.push(own, global.matches);
@@ -236,7 +254,7 @@ function findDangers(model: ResolvedModel, tools: RemotePatternTools, skip?: (da
         commandLine,
       };
       if (scopeEntry) found.scopeEntry = scopeEntry;
-      const exposure = exposureOf(capability, tools);
+      if (exposure === null) exposure = exposureOf(capability, tools);
       if (exposure) found.exposure = exposure;
       out.push(found);
     }
