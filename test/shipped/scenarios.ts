@@ -578,6 +578,20 @@ export const SCENARIOS: Scenario[] = [
   },
 
   {
+    name: "events --only: the other event rules are off",
+    args: ["events", "--only", "event-field", "--format", "compact", "examples/events/session.jsonl"],
+    code: 1,
+    stdout:
+      'examples/events/session.jsonl:10:116: error "output_tokens" of done must be an unsigned 32-bit integer or null, got -1 (out of the unsigned 32-bit range 0 to 4294967295) [event-field]\n',
+  },
+  {
+    name: "events --only with a misspelt rule: did-you-mean, exit 2",
+    args: ["events", "--only", "tool-lifecycl", "examples/events/session.jsonl"],
+    code: 2,
+    stdout: "",
+    stderr: 'caplint: --only tool-lifecycl: unknown rule "tool-lifecycl"; did you mean "tool-lifecycle"?\n',
+  },
+  {
     name: "events: the unknown-field hint never suggests a field the event already has",
     args: ["events", "-", "--format", "json"],
     stdin: '{"type":"file_changed","path":"a.md","pathh":"b.md"}\n{"type":"user_message","message_id":1,"content":"hi","attachment":[]}\n',
