@@ -122,6 +122,24 @@ describe("the rule contract (per-rule context, messages as data, fixable enforce
     for (const step of steps) expect("check" in step).toBe(false);
   });
 
+  it("reports a finding once when a rule reports it twice, and keeps findings that differ in message only", async () => {
+    const twice = defineRule({
+      id: "probe-twice",
+      description: "test rule",
+      category: "correctness",
+      defaultSeverity: "warning",
+      fixable: false,
+      messages: { found: "found {{what}}" },
+      check(context) {
+        const capability = context.capabilities[0]!;
+        for (const what of ["b", "a", "b", "a", "b"])
+          context.report({ at: capability.source, path: capability.source.path, messageId: "found", data: { what } });
+      },
+    });
+    const result = await lintWithRules(await project(), withRules(twice));
+    expect(result.diagnostics.map((d) => d.message)).toEqual(["found a", "found b"]);
+  });
+
   it("shortens long quoted values wherever they sit in a message, and only those", async () => {
     const message = async (what: string) =>
       (await lintWithRules(await project(), withRules(probe("probe", false, { messageId: "found", data: { what } })))).diagnostics[0]!.message;

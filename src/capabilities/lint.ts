@@ -215,7 +215,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
   const kept = focus === undefined ? diagnostics : diagnostics.filter((d) => inFocus(d.absolutePath));
   const unreadable = new Set(project.problems.filter((p) => !documentsByPath.has(p.absolutePath) && inFocus(p.absolutePath)).map((p) => p.absolutePath));
   const files = project.documents.filter((d) => inFocus(d.absolutePath)).length + unreadable.size;
-  return { diagnostics: dedupe(kept.sort(compareDiagnostics)), files, notes: [...(project.notes ?? [])] };
+  return { diagnostics: dedupeSorted(kept.sort(compareDiagnostics)), files, notes: [...(project.notes ?? [])] };
 }
 
 /** Repeated keys serde rejects: the known fields of capabilities, `remote`, permission entries and the file. */
@@ -269,12 +269,15 @@ function oneLine(text: string): string {
   return text.includes("\n") || text.includes("\r") ? text.replace(/\r|\n/g, (c) => (c === "\r" ? "\\r" : "\\n")) : text;
 }
 
-function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
+/**
+ * Drops repeats of a finding (same file, position, rule and message) from a list sorted by
+ * `compareDiagnostics`, which orders by exactly those: repeats are neighbours, and no key is built.
+ */
+function dedupeSorted(diagnostics: Diagnostic[]): Diagnostic[] {
+  let previous: Diagnostic | undefined;
   return diagnostics.filter((d) => {
-    const key = `${d.file}\u0000${d.range.start.line}:${d.range.start.column}\u0000${d.ruleId}\u0000${d.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
+    const repeat = previous !== undefined && compareDiagnostics(previous, d) === 0;
+    previous = d;
+    return !repeat;
   });
 }

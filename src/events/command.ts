@@ -5,27 +5,19 @@ import { loadSettings } from "../core/settings.js";
 import { summarize, type Diagnostic } from "../core/diagnostics.js";
 import { EVENT_RULES_BY_ID } from "./rules.js";
 import { checkRecording, formatSummary, openRecording, STDIN_NAME, summaryJson, type RecordingResult } from "./run-events.js";
-import { REPORTER_NAMES, loadReporter, type ReporterName } from "../core/reporters/index.js";
+import { REPORTER_NAMES, loadReporter } from "../core/reporters/index.js";
 import type { RuleMeta } from "../core/rule.js";
 import { exitCodeFor, tooManyWarnings } from "../core/exit-codes.js";
 import type { MainOptions } from "../core/io.js";
 import { reporterContext } from "../core/reporters/context.js";
 import { UsageError } from "../core/errors.js";
-import { colorOption, noColorOption, onlyOption, parsePositiveInteger } from "../core/options.js";
+import { colorOption, noColorOption, onlyOption, parsePositiveInteger, type LintCommandOptions } from "../core/options.js";
 import { CapturedOutput, writeOutputFile } from "../core/output.js";
 import type { RegisterCommands, SetExitCode } from "../core/command.js";
 
-interface EventsOptions {
+interface EventsOptions extends LintCommandOptions {
   client?: boolean;
   summary?: boolean;
-  config?: string;
-  format: ReporterName;
-  output?: string;
-  maxWarnings?: number;
-  rule: string[];
-  only: string[];
-  quiet?: boolean;
-  color?: boolean;
 }
 
 /** `caplint events`: the event-stream domain's command. */

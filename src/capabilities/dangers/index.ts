@@ -176,12 +176,21 @@ function findDangers(model: ResolvedModel, tools: RemotePatternTools, skip?: (da
   const byCapability = new Map<number, Map<string, ResolvedCommand[]>>();
   const asked = skip ? DANGERS.filter((danger) => !skip(danger)) : DANGERS;
   for (const danger of asked) {
-    for (const grant of danger.commands.flatMap((command) => model.allowed.get(command) ?? [])) {
-      let dangers = byCapability.get(grant.capabilityIndex);
-      if (!dangers) byCapability.set(grant.capabilityIndex, (dangers = new Map()));
-      const grants = dangers.get(danger.id);
-      if (grants) grants.push(grant);
-      else dangers.set(danger.id, [grant]);
+    for (const command of danger.commands) {
+      // A command's grants come capability by capability: the lists are looked up once per run of them.
+      let capabilityIndex = -1;
+      let grants: ResolvedCommand[] = [];
+      for (const grant of model.allowed.get(command) ?? []) {
+        if (grant.capabilityIndex !== capabilityIndex) {
+          capabilityIndex = grant.capabilityIndex;
+          let dangers = byCapability.get(capabilityIndex);
+          if (!dangers) byCapability.set(capabilityIndex, (dangers = new Map()));
+          const listed = dangers.get(danger.id);
+          if (listed) grants = listed;
+          else dangers.set(danger.id, (grants = []));
+        }
+        grants.push(grant);
+      }
     }
   }
   const deniedCommands = new Map<string, boolean>();
