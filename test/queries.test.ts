@@ -1,5 +1,7 @@
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { inProcess } from "./helpers/hosts.js";
 import { FIXTURES, ROOT, run } from "./helpers/run.js";
 
 const APP = path.join(FIXTURES, "queries", "app");
@@ -159,5 +161,39 @@ describe("permissions", () => {
     const result = await run(["permissions", "dialgo"], ROOT);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('did you mean "dialog"');
+  });
+});
+
+describe("explain - reads standard input as check - does", () => {
+  const BIN = path.join(ROOT, "bin", "caplint.js");
+  const DEMO = path.join(ROOT, "examples", "demo-app");
+
+  it("waits for a slow writer on a non-blocking pipe (a Node parent that touched its stdin shares one) instead of failing with EAGAIN", () => {
+    // The parent's process.stdin makes the shared pipe non-blocking; the message arrives a second later.
+    const parent = `process.stdin; const r = require("node:child_process").spawnSync(process.execPath, ${JSON.stringify([
+      BIN,
+      "explain",
+      "-",
+      "-w",
+      "settings",
+      "--platform",
+      "linux",
+      "-f",
+      "json",
+    ])}, { stdio: ["inherit", "pipe", "pipe"], encoding: "utf8" }); process.stdout.write(JSON.stringify(r)); process.exit(0);`;
+    const shell = spawnSync("bash", ["-c", `(sleep 1; echo 'Command plugin:fs|read_file not allowed by ACL') | '${process.execPath}' -e '${parent}'`], {
+      cwd: DEMO,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    const result = JSON.parse(shell.stdout) as { status: number; stdout: string; stderr: string };
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ refusal: { kind: "release" }, command: "plugin:fs|read_file", window: "settings" });
+  });
+
+  it("is bounded by --max-file-size", async () => {
+    const result = await inProcess.run({ argv: ["explain", "-", "--max-file-size", "1000"], cwd: DEMO, stdin: "x".repeat(5000) });
+    expect(result).toEqual({ code: 2, stdout: "", stderr: "caplint: -: standard input is larger than 1000 B (--max-file-size)\n" });
   });
 });

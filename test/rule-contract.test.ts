@@ -122,6 +122,38 @@ describe("the rule contract (per-rule context, messages as data, fixable enforce
     for (const step of steps) expect("check" in step).toBe(false);
   });
 
+  it("reports a finding once when a rule reports it twice, and keeps findings that differ in message only", async () => {
+    const twice = defineRule({
+      id: "probe-twice",
+      description: "test rule",
+      category: "correctness",
+      defaultSeverity: "warning",
+      fixable: false,
+      messages: { found: "found {{what}}" },
+      check(context) {
+        const capability = context.capabilities[0]!;
+        for (const what of ["b", "a", "b", "a", "b"])
+          context.report({ at: capability.source, path: capability.source.path, messageId: "found", data: { what } });
+      },
+    });
+    const result = await lintWithRules(await project(), withRules(twice));
+    expect(result.diagnostics.map((d) => d.message)).toEqual(["found a", "found b"]);
+  });
+
+  it("shortens long quoted values wherever they sit in a message, and only those", async () => {
+    const message = async (what: string) =>
+      (await lintWithRules(await project(), withRules(probe("probe", false, { messageId: "found", data: { what } })))).diagnostics[0]!.message;
+    const long = "v".repeat(150);
+    const short = Array.from({ length: 30 }, (_, i) => `"name-${i}"`).join(", ");
+    // A long message of short quoted values (a list of names) is kept as it is.
+    expect(await message(short)).toBe(`found ${short}`);
+    // Prose between quotes is the message's own, however long: the pairing is from the left.
+    expect(await message(`"a" ${long} "b"`)).toBe(`found "a" ${long} "b"`);
+    // A long value after many short ones, and one with no closing quote after it.
+    expect(await message(`${short}, "${long}"`)).toBe(`found ${short}, "${"v".repeat(80)}…${"v".repeat(20)}" (150 characters)`);
+    expect(await message(`${short}, "${long}`)).toBe(`found ${short}, "${long}`);
+  });
+
   it("formats templates: every placeholder filled, values written as given", () => {
     expect(formatMessage({ id: "r", messages: { m: "{{a}} and {{b}} and {{a}}" } }, "m", { a: 1, b: "two" })).toBe("1 and two and 1");
     expect(() => formatMessage({ id: "r", messages: { m: "{{a}}" } }, "toString")).toThrow(RuleContractError);

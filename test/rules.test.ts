@@ -80,22 +80,31 @@ function ruleFolderFiles(dir = path.join(ROOT, "src")): string[] {
   return found.sort();
 }
 
-/** The rule ids a source file defines with `defineRule({ id: "…" })` (or `definePipelineStep`). */
+/** The rule ids a source file defines with `defineRule({ id: "…" })` (or `defineMcpRule`, `definePipelineStep`). */
 function definedRuleIds(file: string): string[] {
-  return [...readFileSync(file, "utf8").matchAll(/define(?:Rule|PipelineStep)\(\s*\{\s*id:\s*"([^"]+)"/g)].map((m) => m[1]!);
+  return [...readFileSync(file, "utf8").matchAll(/define(?:Rule|McpRule|PipelineStep)\(\s*\{\s*id:\s*"([^"]+)"/g)].map((m) => m[1]!);
+}
+
+/** The sub-folders of a fixture folder (none when it does not exist). */
+function subfolders(dir: string): string[] {
+  return existsSync(dir)
+    ? readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+    : [];
 }
 
 /** ESLint's checkRuleFiles: start from the files, so nothing unregistered or orphaned passes silently. */
 describe("rule files, registry and fixture folders agree", () => {
-  // Capability rules live one per file in a rules folder; the other domains keep theirs in a table (src/events/rules.ts).
-  const registered = new Set<string>(RULES.filter((rule) => rule.domain === "capabilities").map((rule) => rule.id));
+  // Capability and tool-server rules live one per file in a rules folder; the event rules in a table (src/events/rules.ts).
+  const registered = new Set<string>(RULES.filter((rule) => rule.domain !== "events").map((rule) => rule.id));
 
   it("every rule defined in a rules folder is registered", () => {
     const files = ruleFolderFiles();
     expect(files.length).toBeGreaterThan(0);
     const defined = files.flatMap((file) => definedRuleIds(file).map((id) => ({ id, file: path.relative(ROOT, file) })));
     for (const file of files) {
-      if (/define(Rule|PipelineStep)\(/.test(readFileSync(file, "utf8")) && !file.endsWith("types.ts")) {
+      if (/define(Rule|McpRule|PipelineStep)\(/.test(readFileSync(file, "utf8")) && !file.endsWith("types.ts")) {
         expect(definedRuleIds(file).length, `${path.relative(ROOT, file)} calls defineRule but no id "…" follows it`).toBeGreaterThan(0);
       }
     }
@@ -112,14 +121,26 @@ describe("rule files, registry and fixture folders agree", () => {
   it("every fixture folder belongs to a registered rule (or is a known non-rule folder)", () => {
     const rulesFolder = path.join(FIXTURES, "rules");
     const base = existsSync(rulesFolder) ? rulesFolder : FIXTURES;
-    const folders = readdirSync(base, { withFileTypes: true })
-      .filter((e) => e.isDirectory())
-      .map((e) => e.name);
-    const orphans = folders.filter((name) => !registered.has(name) && (base === rulesFolder || !NON_RULE_FIXTURES.includes(name)));
+    const folders = subfolders(base);
+    const capabilityRules = new Set<string>(RULES.filter((rule) => rule.domain === "capabilities").map((rule) => rule.id));
+    const orphans = folders.filter((name) => !capabilityRules.has(name) && (base === rulesFolder || !NON_RULE_FIXTURES.includes(name)));
     expect(orphans, `fixture folders under ${path.relative(ROOT, base)} without a rule`).toEqual([]);
-    for (const name of folders.filter((n) => registered.has(n))) {
+    for (const name of folders.filter((n) => capabilityRules.has(n))) {
       const extra = readdirSync(path.join(base, name)).filter((entry) => entry !== "valid" && entry !== "invalid");
       expect(extra, `fixtures for ${name} hold only valid/ and invalid/`).toEqual([]);
+    }
+  });
+
+  it("every fixture folder of the other domains (fixtures/<domain>/{valid,invalid}/<rule-id>) belongs to a rule of that domain", () => {
+    for (const domain of ["events", "mcp"] as const) {
+      const ids = new Set<string>(RULES.filter((rule) => rule.domain === domain).map((rule) => rule.id));
+      for (const kind of ["valid", "invalid"]) {
+        const folder = path.join(FIXTURES, domain, kind);
+        expect(
+          subfolders(folder).filter((name) => !ids.has(name)),
+          `folders under ${path.relative(ROOT, folder)} without a ${domain} rule`,
+        ).toEqual([]);
+      }
     }
   });
 });

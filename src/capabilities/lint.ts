@@ -215,7 +215,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
   const kept = focus === undefined ? diagnostics : diagnostics.filter((d) => inFocus(d.absolutePath));
   const unreadable = new Set(project.problems.filter((p) => !documentsByPath.has(p.absolutePath) && inFocus(p.absolutePath)).map((p) => p.absolutePath));
   const files = project.documents.filter((d) => inFocus(d.absolutePath)).length + unreadable.size;
-  return { diagnostics: dedupe(kept.sort(compareDiagnostics)), files, notes: [...(project.notes ?? [])] };
+  return { diagnostics: dedupeSorted(kept.sort(compareDiagnostics)), files, notes: [...(project.notes ?? [])] };
 }
 
 /** Repeated keys serde rejects: the known fields of capabilities, `remote`, permission entries and the file. */
@@ -246,11 +246,22 @@ function isPlatformIndependent(project: Project): boolean {
 /** Quoted values from hostile files (a 1 MB identifier) are shortened so a finding stays one readable line. */
 function shortenQuotedValues(message: string): string {
   // Nothing quoted can be long in a short message: most findings skip the scan.
-  if (message.length < 120) return message;
+  if (message.length < 120 || !hasLongQuotedValue(message)) return message;
   // Quotes pair up from the left: the text between a closing and the next opening quote is the message's own.
   return message.replace(/"([^"]*)"/g, (quoted, value: string) =>
     value.length < 120 ? quoted : `"${value.slice(0, 80)}…${value.slice(-20)}" (${value.length} characters)`,
   );
+}
+
+/** The pairing of the replace above, by `indexOf`: long messages (lists of short names) rarely quote anything long. */
+function hasLongQuotedValue(message: string): boolean {
+  for (let open = message.indexOf('"'); open !== -1; open = message.indexOf('"', open + 1)) {
+    const close = message.indexOf('"', open + 1);
+    if (close === -1) return false;
+    if (close - open - 1 >= 120) return true;
+    open = close;
+  }
+  return false;
 }
 
 /** Line breaks inside quoted values are written as escapes: a finding is one line (compact output, problem matchers). */
@@ -258,12 +269,15 @@ function oneLine(text: string): string {
   return text.includes("\n") || text.includes("\r") ? text.replace(/\r|\n/g, (c) => (c === "\r" ? "\\r" : "\\n")) : text;
 }
 
-function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
+/**
+ * Drops repeats of a finding (same file, position, rule and message) from a list sorted by
+ * `compareDiagnostics`, which orders by exactly those: repeats are neighbours, and no key is built.
+ */
+function dedupeSorted(diagnostics: Diagnostic[]): Diagnostic[] {
+  let previous: Diagnostic | undefined;
   return diagnostics.filter((d) => {
-    const key = `${d.file}\u0000${d.range.start.line}:${d.range.start.column}\u0000${d.ruleId}\u0000${d.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
+    const repeat = previous !== undefined && compareDiagnostics(previous, d) === 0;
+    previous = d;
+    return !repeat;
   });
 }

@@ -31,6 +31,22 @@ export function nearest(input: string, candidates: Iterable<string>, max = 3): s
   return scored.slice(0, max).map(([candidate]) => candidate);
 }
 
+/**
+ * The known field a misspelt key most likely means. A field the object already has is never offered
+ * as a rename (following that hint would write the field twice, which the host rejects); it comes
+ * back as `present`, a leftover to merge and remove.
+ */
+export function nearestField(key: string, known: readonly string[], has: (field: string) => boolean): { missing?: string; present?: string } {
+  const missing = nearest(
+    key,
+    known.filter((field) => !has(field)),
+    1,
+  )[0];
+  if (missing !== undefined) return { missing };
+  const present = nearest(key, known, 1)[0];
+  return present === undefined ? {} : { present };
+}
+
 /** "a", "a or b", "a, b or c", each quoted. */
 export function quoteList(items: readonly string[], conjunction = "or"): string {
   const quoted = items.map((item) => `"${item}"`);

@@ -7,7 +7,11 @@
 export type JsonPath = ReadonlyArray<string | number>;
 
 export function samePath(a: JsonPath, b: JsonPath): boolean {
-  return a.length === b.length && a.every((key, i) => key === b[i]);
+  // Paths are often the same array (an entry's path, handed on as a grant's provenance).
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 export interface Position {

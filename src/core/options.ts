@@ -1,7 +1,36 @@
 import { Option, type Command } from "commander";
 import { UsageError } from "./errors.js";
+import type { ReporterName } from "./reporters/index.js";
 
 /** Option values every command parses the same way (rule settings: settings.ts). */
+
+/** What every command that lints (check, events, mcp) is given: the report, the gate and the rule settings. */
+export interface LintCommandOptions {
+  config?: string;
+  format: ReporterName;
+  output?: string;
+  maxWarnings?: number;
+  rule: string[];
+  only: string[];
+  quiet?: boolean;
+  color?: boolean;
+}
+
+/** A repeatable option whose values may also be comma-separated: `--only a,b --only c` gives a, b, c. */
+export function collectCommaList(value: string, previous: string[]): string[] {
+  return [
+    ...previous,
+    ...value
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  ];
+}
+
+/** `--only IDS` on every command that lints: the rules of its domain to run, the others off (settings.ts). */
+export function onlyOption(note = ""): Option {
+  return new Option("--only <ids>", `run only these rules (comma-separated, repeatable)${note}`).argParser(collectCommaList).default([]);
+}
 
 export function parsePositiveInteger(value: string): number {
   const parsed = Number(value);

@@ -30,8 +30,10 @@ const UNSAFE_WITH_BREAKS =
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const UNSAFE =
   /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-/** A fast test before the replace: almost every text has nothing to escape. */
+/** Fast tests before the replaces: almost every text has nothing to escape. */
 const MAYBE_UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
+// Without the line feed: a whole output text has one per line, and would always take the slow replace.
+const MAYBE_UNSAFE_WITH_BREAKS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
 
 function escapeChar(char: string): string {
   return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
@@ -52,7 +54,7 @@ export function textLines(lines: readonly string[]): string {
  * then caplint's own colour markers turned into SGR sequences.
  */
 export function terminalSafe(text: string): string {
-  const escaped = MAYBE_UNSAFE.test(text) ? text.replace(UNSAFE_WITH_BREAKS, escapeChar) : text;
+  const escaped = MAYBE_UNSAFE_WITH_BREAKS.test(text) ? text.replace(UNSAFE_WITH_BREAKS, escapeChar) : text;
   // No marker exists before the first colour is painted: then there is nothing to render.
   return markers && escaped.includes(markers.open) ? escaped.replace(markers.pattern, (_, code: string) => SEQUENCES[Number(code)] ?? "") : escaped;
 }

@@ -2,7 +2,7 @@
  * Per-event checks, driven by the definitions: the kind of line (ServerEvent, GlobalEvent envelope,
  * client message), `type`, required and unknown fields, value types and ranges, limits.
  */
-import { nearest, quoteList } from "../core/did-you-mean.js";
+import { nearest, nearestField, quoteList } from "../core/did-you-mean.js";
 import {
   CLIENT_MESSAGE,
   GLOBAL_EVENT,
@@ -39,6 +39,10 @@ export function isObject(value: unknown): value is JsonObject {
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** The path of a top-level field's parent (shared: paths are never mutated). */
+export const AT_TOP: JsonPath = [];
+const IN_ENVELOPE: JsonPath = ["event"];
+
 /** The ServerEvent of a line, found in a GlobalEvent envelope when the line is one. */
 export interface LocatedEvent {
   type: ServerEventType;
@@ -51,8 +55,8 @@ export interface LocatedEvent {
 
 /** Checks one server-to-client line; returns the event for the lifecycle when its type is known. */
 export function checkServerLine(line: JsonObject, report: Report): LocatedEvent | undefined {
-  if (hasOwn.call(line, "type") || !hasOwn.call(line, "event")) return checkServerEvent(line, [], report);
-  checkFields(line, GLOBAL_EVENT, "the GlobalEvent envelope", [], report);
+  if (hasOwn.call(line, "type") || !hasOwn.call(line, "event")) return checkServerEvent(line, AT_TOP, report);
+  checkFields(line, GLOBAL_EVENT, "the GlobalEvent envelope", AT_TOP, report);
   const event = line.event;
   if (!isObject(event)) {
     if (event !== undefined)
@@ -66,9 +70,36 @@ export function checkServerLine(line: JsonObject, report: Report): LocatedEvent 
       });
     return undefined;
   }
-  const located = checkServerEvent(event, ["event"], report);
+  const located = checkServerEvent(event, IN_ENVELOPE, report);
   if (located) located.envelope = { source: line.source, sessionId: line.session_id };
   return located;
+}
+
+interface KnownType {
+  /**
+   * The type as the definitions spell it. JSON.parse makes a new string of each line's type; with
+   * this one, every later lookup keyed by the type (summary counts, the lifecycle) compares pointers.
+   */
+  type: ServerEventType;
+  definition: EventDef;
+  /** Whether the event has an integer field, whose numbers must be judged as written. */
+  hasIntegers: boolean;
+}
+
+const INTEGER_KINDS: ReadonlySet<FieldDef["kind"]> = new Set(["int", "nullableInt", "tokens"]);
+
+const KNOWN_TYPES: ReadonlyMap<string, KnownType> = new Map(
+  SERVER_EVENT_TYPES.map((type) => {
+    const definition: EventDef = SERVER_EVENTS[type];
+    const hasIntegers = Object.values(definition.fields).some((field) => INTEGER_KINDS.has(field.kind));
+    return [type, { type, definition, hasIntegers }];
+  }),
+);
+
+/** Whether a line may hold an integer field: an envelope (session_id), or an event type with one. */
+export function hasIntegerFields(line: JsonObject): boolean {
+  const type = line.type;
+  return typeof type !== "string" || KNOWN_TYPES.get(type)?.hasIntegers === true;
 }
 
 function checkServerEvent(event: JsonObject, at: JsonPath, report: Report): LocatedEvent | undefined {
@@ -96,7 +127,8 @@ function checkServerEvent(event: JsonObject, at: JsonPath, report: Report): Loca
     });
     return undefined;
   }
-  if (!hasOwn.call(SERVER_EVENTS, type)) {
+  const known = KNOWN_TYPES.get(type);
+  if (known === undefined) {
     const close = nearest(type, SERVER_EVENT_TYPES, 2);
     report({
       ruleId: "event-type",
@@ -108,19 +140,19 @@ function checkServerEvent(event: JsonObject, at: JsonPath, report: Report): Loca
     });
     return undefined;
   }
-  checkFields(event, SERVER_EVENTS[type as ServerEventType], type, at, report, true);
-  return { type: type as ServerEventType, event, at };
+  checkFields(event, known.definition, known.type, at, report, true);
+  return { type: known.type, event, at };
 }
 
 /** Checks one client-to-server line: an InboundDataMessage (with `type`) or a ClientMessage. */
 export function checkClientLine(line: JsonObject, report: Report): void {
   if (!hasOwn.call(line, "type")) {
-    checkFields(line, CLIENT_MESSAGE, "ClientMessage", [], report);
+    checkFields(line, CLIENT_MESSAGE, "ClientMessage", AT_TOP, report);
     return;
   }
   const type = line.type;
   if (type === "data") {
-    checkFields(line, INBOUND_DATA_MESSAGE, "the data message", [], report, true);
+    checkFields(line, INBOUND_DATA_MESSAGE, "the data message", AT_TOP, report, true);
     return;
   }
   report({
@@ -134,22 +166,61 @@ export function checkClientLine(line: JsonObject, report: Report): void {
   });
 }
 
-/** The fields of each definition as a list, built once: the loop over them runs for every event. */
-const FIELD_LISTS = new Map<EventDef, ReadonlyArray<readonly [string, FieldDef]>>();
+/** A definition's fields prepared once: the checks below run for every event. */
+interface PreparedFields {
+  list: ReadonlyArray<readonly [string, FieldDef]>;
+  byName: ReadonlyMap<string, FieldDef>;
+  required: number;
+}
 
-function fieldList(definition: EventDef): ReadonlyArray<readonly [string, FieldDef]> {
-  let list = FIELD_LISTS.get(definition);
-  if (!list) {
-    list = Object.entries(definition.fields);
-    FIELD_LISTS.set(definition, list);
+const PREPARED = new Map<EventDef, PreparedFields>();
+
+function prepared(definition: EventDef): PreparedFields {
+  let fields = PREPARED.get(definition);
+  if (!fields) {
+    const list = Object.entries(definition.fields);
+    fields = { list, byName: new Map(list), required: list.filter(([, def]) => !def.optional).length };
+    PREPARED.set(definition, fields);
   }
-  return list;
+  return fields;
 }
 
 function checkFields(object: JsonObject, definition: EventDef, name: string, at: JsonPath, report: Report, hasType = false): void {
+  const fields = prepared(definition);
+  if (isClean(object, fields, name, at, hasType)) return;
+  reportFields(object, definition, name, at, report, hasType);
+}
+
+let flawed = false;
+const noteFlaw: Report = () => {
+  flawed = true;
+};
+
+/**
+ * Whether an object has no finding at all, in one pass over its own keys (an object from JSON.parse
+ * enumerates them fast). Nearly every event is clean; one that is not is checked again by
+ * reportFields, which reports in the definition's order.
+ */
+function isClean(object: JsonObject, fields: PreparedFields, name: string, at: JsonPath, hasType: boolean): boolean {
+  flawed = false;
+  let required = 0;
+  for (const key in object) {
+    if (!hasOwn.call(object, key)) continue;
+    if (hasType && key === "type") continue;
+    const def = fields.byName.get(key);
+    const value = object[key];
+    if (def === undefined || value === undefined) return false;
+    if (!def.optional) required++;
+    checkValue(value, def, key, name, at, noteFlaw);
+    if (flawed) return false;
+  }
+  return required === fields.required;
+}
+
+function reportFields(object: JsonObject, definition: EventDef, name: string, at: JsonPath, report: Report, hasType: boolean): void {
   const fields = definition.fields;
   let present = hasType ? 1 : 0;
-  for (const [field, def] of fieldList(definition)) {
+  for (const [field, def] of prepared(definition).list) {
     const value = hasOwn.call(object, field) ? object[field] : undefined;
     if (value === undefined) {
       if (!def.optional) {
@@ -172,12 +243,16 @@ function checkFields(object: JsonObject, definition: EventDef, name: string, at:
   if (keys === present) return;
   for (const key in object) {
     if (!hasOwn.call(object, key) || hasOwn.call(fields, key) || (hasType && key === "type")) continue;
-    const close = nearest(key, Object.keys(fields), 1);
+    const { missing, present } = nearestField(key, Object.keys(fields), (field) => hasOwn.call(object, field));
     report({
       ruleId: "event-unknown-field",
       messageId: "unknownField",
       data: { key: quote(key), object: name },
-      hint: close.length ? `did you mean "${close[0]}"?` : `${name} has ${quoteList(Object.keys(fields), "and")}${hasType ? ' besides "type"' : ""}`,
+      hint: missing
+        ? `did you mean "${missing}"?`
+        : present
+          ? `${name} already has "${present}": "${key}" is a misspelt second copy of it; remove it`
+          : `${name} has ${quoteList(Object.keys(fields), "and")}${hasType ? ' besides "type"' : ""}`,
       path: [...at, key],
       target: "key",
     });
@@ -185,18 +260,18 @@ function checkFields(object: JsonObject, definition: EventDef, name: string, at:
 }
 
 function checkValue(value: unknown, def: FieldDef, field: string, name: string, at: JsonPath, report: Report): void {
-  const fieldFinding = (message: EventMessage<"event-field">, hint: string = HINTS[def.kind]) =>
-    report({ ...message, hint, path: [...at, field], target: "value" });
-  const wrongType = (got: string) =>
-    fieldFinding({ ruleId: "event-field", messageId: "wrongType", data: { field, object: name, expected: expected(def), got } });
   if (value === null) {
     if (def.kind === "tokens" || def.kind === "nullableString" || def.kind === "nullableInt" || def.kind === "json") return;
     if (def.optional)
       fieldFinding(
+        report,
+        def,
+        field,
+        at,
         { ruleId: "event-field", messageId: "optionalNull", data: { field, object: name } },
         "omit an optional field when it has no value instead of sending null",
       );
-    else wrongType("null");
+    else wrongType(report, def, field, name, at, "null");
     return;
   }
   switch (def.kind) {
@@ -205,18 +280,22 @@ function checkValue(value: unknown, def: FieldDef, field: string, name: string, 
     case "tokens": {
       if (typeof value === "number" && def.kind !== "tokens") return;
       const problem = integerProblem(value, def.kind === "tokens" ? "u32" : "i64");
-      if (problem) wrongType(problem);
+      if (problem) wrongType(report, def, field, name, at, problem);
       return;
     }
     case "string":
     case "nullableString":
       if (typeof value !== "string") {
-        wrongType(describeValue(value));
+        wrongType(report, def, field, name, at, describeValue(value));
         return;
       }
       if (def.enum && !def.enum.includes(value)) {
         const close = nearest(value, def.enum, 1);
         fieldFinding(
+          report,
+          def,
+          field,
+          at,
           { ruleId: "event-field", messageId: "notInEnum", data: { field, object: name, allowed: quoteList(def.enum), value: quote(value) } },
           close.length ? `did you mean "${close[0]}"?` : `use ${quoteList(def.enum)}`,
         );
@@ -244,11 +323,11 @@ function checkValue(value: unknown, def: FieldDef, field: string, name: string, 
       }
       return;
     case "boolean":
-      if (typeof value !== "boolean") wrongType(describeValue(value));
+      if (typeof value !== "boolean") wrongType(report, def, field, name, at, describeValue(value));
       return;
     case "stringArray":
       if (!Array.isArray(value)) {
-        wrongType(describeValue(value));
+        wrongType(report, def, field, name, at, describeValue(value));
         return;
       }
       for (let index = 0; index < value.length; index++) {
@@ -265,13 +344,29 @@ function checkValue(value: unknown, def: FieldDef, field: string, name: string, 
       }
       return;
     case "attachments":
-      if (!Array.isArray(value)) wrongType(describeValue(value));
+      if (!Array.isArray(value)) wrongType(report, def, field, name, at, describeValue(value));
       else if (def.nonEmpty && value.length === 0)
-        fieldFinding({ ruleId: "event-field", messageId: "emptyArray", data: { field, object: name } }, "omit it when there are no attachments");
+        fieldFinding(
+          report,
+          def,
+          field,
+          at,
+          { ruleId: "event-field", messageId: "emptyArray", data: { field, object: name } },
+          "omit it when there are no attachments",
+        );
       return;
     case "json":
       return;
   }
+}
+
+// Findings of checkValue, as functions rather than closures: checkValue runs for every field of every event.
+function fieldFinding(report: Report, def: FieldDef, field: string, at: JsonPath, message: EventMessage<"event-field">, hint: string = HINTS[def.kind]): void {
+  report({ ...message, hint, path: [...at, field], target: "value" });
+}
+
+function wrongType(report: Report, def: FieldDef, field: string, name: string, at: JsonPath, got: string): void {
+  fieldFinding(report, def, field, at, { ruleId: "event-field", messageId: "wrongType", data: { field, object: name, expected: expected(def), got } });
 }
 
 /** Why a value is not an integer of the given range, judged on the number as written; undefined when it is. */

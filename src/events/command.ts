@@ -5,26 +5,19 @@ import { loadSettings } from "../core/settings.js";
 import { summarize, type Diagnostic } from "../core/diagnostics.js";
 import { EVENT_RULES_BY_ID } from "./rules.js";
 import { checkRecording, formatSummary, openRecording, STDIN_NAME, summaryJson, type RecordingResult } from "./run-events.js";
-import { REPORTER_NAMES, loadReporter, type ReporterName } from "../core/reporters/index.js";
+import { REPORTER_NAMES, loadReporter } from "../core/reporters/index.js";
 import type { RuleMeta } from "../core/rule.js";
 import { exitCodeFor, tooManyWarnings } from "../core/exit-codes.js";
 import type { MainOptions } from "../core/io.js";
 import { reporterContext } from "../core/reporters/context.js";
 import { UsageError } from "../core/errors.js";
-import { colorOption, noColorOption, parsePositiveInteger } from "../core/options.js";
+import { colorOption, noColorOption, onlyOption, parsePositiveInteger, type LintCommandOptions } from "../core/options.js";
 import { CapturedOutput, writeOutputFile } from "../core/output.js";
 import type { RegisterCommands, SetExitCode } from "../core/command.js";
 
-interface EventsOptions {
+interface EventsOptions extends LintCommandOptions {
   client?: boolean;
   summary?: boolean;
-  config?: string;
-  format: ReporterName;
-  output?: string;
-  maxWarnings?: number;
-  rule: string[];
-  quiet?: boolean;
-  color?: boolean;
 }
 
 /** `caplint events`: the event-stream domain's command. */
@@ -41,6 +34,7 @@ function registerEvents(program: Command, io: MainOptions, setExitCode: SetExitC
     .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
     .option("-c, --config <file>", "configuration file (default: caplint.config.json, searched upward from the working directory to the repository root)")
     .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
+    .addOption(onlyOption())
     .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
     .option("-q, --quiet", "report errors only")
     .addOption(colorOption())
@@ -60,6 +54,7 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
     cwd: io.cwd,
     ...(options.config === undefined ? {} : { config: options.config }),
     rule: options.rule,
+    only: options.only,
   });
   const severityFor = settings.severityFor;
   const reporter = await loadReporter(options.format);

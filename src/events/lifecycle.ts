@@ -42,7 +42,6 @@ interface EndedCall {
   line: number;
   /** The terminal event, or "turn end" when the call was reported open at its turn's end. */
   how: Terminal | "turn end";
-  name: string;
   startLine: number;
 }
 
@@ -55,8 +54,9 @@ interface Agent {
 }
 
 interface Session {
-  calls: Set<Call>;
-  agents: Set<Agent>;
+  /** Its running calls and agents, by id. */
+  calls: OpenMap<Call>;
+  agents: OpenMap<Agent>;
   /** Line of the turn's `done`, until the next `user_message`. */
   doneLine?: number;
 }
@@ -98,17 +98,58 @@ const MEMORY = 10_000;
 
 class Recent<V> {
   private readonly map = new Map<string, V>();
+  /**
+   * Walks the keys from the oldest: every key it passed was forgotten (or set again, which moves it
+   * to the end), so its next key is the oldest one. A new iterator per eviction would step over the
+   * slots of every key deleted since the map's table was last rebuilt, thousands of them.
+   */
+  private readonly oldest = this.map.keys();
   get(key: string): V | undefined {
     return this.map.get(key);
   }
   set(key: string, value: V): void {
     this.map.delete(key);
     this.map.set(key, value);
-    if (this.map.size > MEMORY) this.map.delete(this.map.keys().next().value!);
+    if (this.map.size > MEMORY) this.map.delete(this.oldest.next().value!);
   }
   delete(key: string): void {
     this.map.delete(key);
   }
+}
+
+/**
+ * A Map of what is open (calls, agents, requests), keyed by id, which empties about as often as it
+ * fills. V8 gives a Map a new table whenever it grows, shrinks or is cleared, in the generation of the
+ * table it replaces: the tables of a long-lived Map are old, so each of the tens of thousands of
+ * starts and ends of a long stream would leave one more table of garbage in the old generation (9 MB
+ * of the peak of a 1,000,000-event run). An emptied map is dropped for a new one, whose tables are
+ * young and die young.
+ */
+class OpenMap<V> {
+  private map = new Map<string, V>();
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
+  has(key: string): boolean {
+    return this.map.has(key);
+  }
+  set(key: string, value: V): void {
+    this.map.set(key, value);
+  }
+  delete(key: string): void {
+    this.map.delete(key);
+    if (this.map.size === 0) this.map = new Map();
+  }
+  clear(): void {
+    if (this.map.size > 0) this.map = new Map();
+  }
+  values(): IterableIterator<V> {
+    return this.map.values();
+  }
+}
+
+function newSession(): Session {
+  return { calls: new OpenMap(), agents: new OpenMap() };
 }
 
 export interface CallStats {
@@ -121,13 +162,15 @@ function named(name: string): string {
 }
 
 export class Lifecycle {
+  /** The plain (per-connection) stream's session; the envelopes' sessions are keyed by source and id. */
+  private readonly plainSession: Session = newSession();
   private readonly sessions = new Map<string, Session>();
-  private readonly calls = new Map<string, Call>();
+  private readonly calls = new OpenMap<Call>();
   private readonly ended = new Recent<EndedCall>();
   private readonly denied = new Recent<number>();
-  private readonly agents = new Map<string, Agent>();
+  private readonly agents = new OpenMap<Agent>();
   private readonly endedAgents = new Recent<number>();
-  private readonly requests = new Map<string, Request>();
+  private readonly requests = new OpenMap<Request>();
   private readonly resolved = new Recent<number>();
   readonly stats: CallStats = { byTerminal: { tool_done: 0, tool_error: 0, tool_cancelled: 0, tool_rejected: 0, open: 0, "open at turn end": 0 } };
   private line = 0;
@@ -223,10 +266,11 @@ export class Lifecycle {
   }
 
   private session(located: LocatedEvent): Session {
-    const key = located.envelope ? `${String(located.envelope.source)}\u0000${idOf(located.envelope.sessionId) ?? "null"}` : "";
+    if (!located.envelope) return this.plainSession;
+    const key = `${String(located.envelope.source)}\u0000${idOf(located.envelope.sessionId) ?? "null"}`;
     let session = this.sessions.get(key);
     if (!session) {
-      session = { calls: new Set(), agents: new Set() };
+      session = newSession();
       this.sessions.set(key, session);
     }
     return session;
@@ -275,7 +319,7 @@ export class Lifecycle {
     const denied = this.denied.get(id);
     if (denied !== undefined) call.deniedAt = denied;
     this.calls.set(id, call);
-    session.calls.add(call);
+    session.calls.set(id, call);
   }
 
   private endCall(type: Terminal, event: JsonObject): void {
@@ -298,8 +342,8 @@ export class Lifecycle {
       return;
     }
     this.calls.delete(id);
-    call.session.calls.delete(call);
-    this.ended.set(id, { line: this.line, how: type, name: call.name, startLine: call.line });
+    call.session.calls.delete(id);
+    this.ended.set(id, { line: this.line, how: type, startLine: call.line });
     this.stats.byTerminal[type]++;
     this.noteDuration(call, this.line, type);
     const deniedAt = call.deniedAt ?? this.denied.get(id);
@@ -478,7 +522,7 @@ export class Lifecycle {
     }
     const agent: Agent = { id: agentId, line: this.line, stackId: idOf(event.stack_id), parentAgentId: event.parent_agent_id, session };
     this.agents.set(agentId, agent);
-    session.agents.add(agent);
+    session.agents.set(agentId, agent);
   }
 
   private endAgent(event: JsonObject): void {
@@ -499,7 +543,7 @@ export class Lifecycle {
       return;
     }
     this.agents.delete(agentId);
-    agent.session.agents.delete(agent);
+    agent.session.agents.delete(agentId);
     this.endedAgents.set(agentId, this.line);
     if (typeof event.parent_agent_id === "string" && typeof agent.parentAgentId === "string" && event.parent_agent_id !== agent.parentAgentId) {
       this.report({
@@ -516,7 +560,7 @@ export class Lifecycle {
   private done(event: JsonObject, session: Session): void {
     // A sub-agent's own final answer carries its stack_id; it does not end the user's turn.
     const stackId = idOf(event.stack_id);
-    if (stackId !== undefined) for (const agent of session.agents) if (agent.stackId === stackId) return;
+    if (stackId !== undefined) for (const agent of session.agents.values()) if (agent.stackId === stackId) return;
     if (session.doneLine !== undefined) {
       this.report({
         ruleId: "turn-order",
@@ -533,9 +577,9 @@ export class Lifecycle {
 
   /** The turn ended (`done`, `error`, `llm_failed`): nothing of it may still run. */
   private endTurn(session: Session, type: ServerEventType, field: string): void {
-    for (const call of session.calls) {
+    for (const call of session.calls.values()) {
       this.calls.delete(call.id);
-      this.ended.set(call.id, { line: this.line, how: "turn end", name: call.name, startLine: call.line });
+      this.ended.set(call.id, { line: this.line, how: "turn end", startLine: call.line });
       this.stats.byTerminal["open at turn end"]++;
       this.noteDuration(call, this.line, "open at turn end");
       this.report({
@@ -548,7 +592,7 @@ export class Lifecycle {
       });
     }
     session.calls.clear();
-    for (const agent of session.agents) {
+    for (const agent of session.agents.values()) {
       this.agents.delete(agent.id);
       this.endedAgents.set(agent.id, -1);
       this.report({

@@ -2,10 +2,9 @@
  * The streaming event validator: push lines as they arrive, end() when the recording stops.
  * Each call returns the findings it could decide; nothing is kept per event beyond what is open.
  */
-import { checkClientLine, checkServerLine, isObject, type FieldReport, type JsonObject, type JsonPath } from "./check-fields.js";
+import { AT_TOP, checkClientLine, checkServerLine, hasIntegerFields, isObject, type FieldReport, type JsonObject, type JsonPath } from "./check-fields.js";
 import { EVENT_RULES_BY_ID, eventMessageText, type EventMessage, type EventRuleId } from "./rules.js";
 import { Lifecycle, type CallStats, type LifecycleReport } from "./lifecycle.js";
-import { SERVER_EVENTS, type EventDef } from "./definitions.js";
 import { locate, mayHaveInexactNumbers, parseExact, parseLine } from "./parse-line.js";
 
 export type EventSeverity = "error" | "warning";
@@ -58,7 +57,7 @@ export const MAX_LINE_CHARS = 64 * 1024 * 1024;
 export function createEventValidator(options: EventValidatorOptions = {}): EventValidator {
   let lineNumber = 0;
   let text = "";
-  let eventPath: JsonPath = [];
+  let eventPath: JsonPath = AT_TOP;
   let out: EventDiagnostic[] = [];
   const types: Record<string, number> = Object.create(null);
   const summary: EventSummary = { lines: 0, events: 0, types, toolCalls: undefined as unknown as CallStats };
@@ -124,7 +123,7 @@ export function createEventValidator(options: EventValidatorOptions = {}): Event
     if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
     if (isBlank(line)) return;
     text = line;
-    eventPath = [];
+    eventPath = AT_TOP;
     if (line.length > MAX_LINE_CHARS) {
       text = "";
       add(overlongLine(line.length), "split the recording into one event per line", [], "value");
@@ -205,20 +204,6 @@ export function createEventValidator(options: EventValidatorOptions = {}): Event
 /** The finding about a line longer than MAX_LINE_CHARS, which is skipped unread. */
 export function overlongLine(chars: number): EventMessage<"event-json"> {
   return { ruleId: "event-json", messageId: "lineTooLong", data: { length: chars, limit: MAX_LINE_CHARS } };
-}
-
-const INTEGER_KINDS = new Set(["int", "nullableInt", "tokens"]);
-/** Event types with an integer field, whose numbers must be judged as written. */
-const WITH_INTEGERS = new Set(
-  Object.entries(SERVER_EVENTS as Record<string, EventDef>)
-    .filter(([, def]) => Object.values(def.fields).some((field) => INTEGER_KINDS.has(field.kind)))
-    .map(([type]) => type),
-);
-
-/** Whether a line may hold an integer field: an envelope (session_id), or an event type with one. */
-function hasIntegerFields(value: Record<string, unknown>): boolean {
-  const type = value.type;
-  return typeof type !== "string" || WITH_INTEGERS.has(type);
 }
 
 function jsonKind(value: unknown): string {

@@ -1,15 +1,8 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { colorOption, noColorOption, REPORTER_NAMES, type MainOptions, type RegisterCommands, type SetExitCode } from "./core.js";
+import { collectCommaList, colorOption, noColorOption, onlyOption, REPORTER_NAMES, type MainOptions, type RegisterCommands, type SetExitCode } from "./core.js";
 import type { McpCommandOptions } from "./options.js";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
-const collectList = (value: string, previous: string[]) => [
-  ...previous,
-  ...value
-    .split(",")
-    .map((v) => v.trim())
-    .filter(Boolean),
-];
 
 function seconds(value: string): number {
   const parsed = Number(value);
@@ -64,14 +57,14 @@ export const registerMcpCommands: RegisterCommands = (program: Command, io: Main
         .choices(["python", "node"])
         .default("python"),
     )
-    .option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectList, [])
+    .option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectCommaList, [])
     .addOption(new Option("-f, --format <format>", "output format").choices([...REPORTER_NAMES]).default("stylish"))
     .option("-o, --output <file>", "write the report (with dump: the dump) to this file, atomically, instead of standard output")
     .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(wholeNumber))
     .option("-q, --quiet", "report errors only")
     .option("-c, --config <file>", "configuration file (default: caplint.config.json, searched upward from the working directory to the repository root)")
     .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", collect, [])
-    .option("--only <ids>", "run only these rules (comma-separated, repeatable)", collectList, [])
+    .addOption(onlyOption())
     .addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(wholeNumber))
     .addOption(colorOption())
     .addOption(noColorOption())

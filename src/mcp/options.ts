@@ -1,7 +1,7 @@
-import type { ReporterName } from "./core.js";
+import type { LintCommandOptions } from "./core.js";
 
 /** The options of `caplint mcp`, as commander parses them (command.ts) and the runner reads them (run.ts). */
-export interface McpCommandOptions {
+export interface McpCommandOptions extends LintCommandOptions {
   stdio?: boolean;
   url?: string;
   timeout: number;
@@ -12,13 +12,5 @@ export interface McpCommandOptions {
   serverNameStyle: "python" | "node";
   service?: string;
   verbs: string[];
-  format: ReporterName;
-  output?: string;
-  maxWarnings?: number;
-  quiet?: boolean;
-  config?: string;
-  rule: string[];
-  only: string[];
-  color?: boolean;
   maxFileSize?: number;
 }

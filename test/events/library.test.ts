@@ -26,6 +26,35 @@ describe("createEventValidator", () => {
     expect(validator.summary).toMatchObject({ lines: 3, events: 3, types: { user_message: 1, tool_start: 1, tool_done: 1 } });
   });
 
+  it("remembers the last 10,000 ended ids for its messages, forgetting the longest-ended first", () => {
+    const validator = createEventValidator();
+    const messages = (line: string) => validator.push(line).map((d) => d.messageId);
+    const runCall = (id: number) => {
+      validator.push(
+        `{"type":"tool_start","tool_call_id":${id},"message_id":1,"name":"t","arguments":{},"display_name":"T","icon":"read","label_short":"a","label_full":"b"}`,
+      );
+      validator.push(`{"type":"tool_done","tool_call_id":${id},"result":"ok"}`);
+    };
+    for (let id = 1; id <= 10_001; id++) runCall(id);
+    // Call 1 ended 10,000 calls ago: forgotten; call 2 is still remembered.
+    expect(messages('{"type":"tool_done","tool_call_id":1,"result":"ok"}')).toEqual(["endWithoutStart"]);
+    expect(messages('{"type":"tool_done","tool_call_id":2,"result":"ok"}')).toEqual(["secondEnd"]);
+
+    // An id that ends again is remembered from its last end: "a" outlives "b", which ended after its first end.
+    const runAgent = (agent: string) => {
+      validator.push(
+        `{"type":"agent_start","stack_id":1,"parent_tool_call_id":1,"agent_id":"${agent}","parent_agent_id":"root","depth":1,"prompt_preview":"p"}`,
+      );
+      validator.push(`{"type":"agent_done","stack_id":1,"agent_id":"${agent}","parent_agent_id":"root","result_preview":"r"}`);
+    };
+    runAgent("a");
+    runAgent("b");
+    runAgent("a");
+    for (let n = 0; n < 9_999; n++) runAgent(`other-${n}`);
+    expect(messages('{"type":"agent_done","stack_id":1,"agent_id":"b","parent_agent_id":"root","result_preview":"r"}')).toEqual(["doneWithoutStart"]);
+    expect(messages('{"type":"agent_done","stack_id":1,"agent_id":"a","parent_agent_id":"root","result_preview":"r"}')).toEqual(["secondDone"]);
+  });
+
   it("takes severities from the caller", () => {
     const validator = createEventValidator({ severity: (id) => (id === "event-unknown-field" ? "error" : id === "event-type" ? "off" : undefined) });
     expect(validator.push('{"type":"file_changed","path":"a","x":1}\n{"type":"nope"}').map((d) => [d.ruleId, d.severity])).toEqual([

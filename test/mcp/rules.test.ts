@@ -3,12 +3,14 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PARSE_META } from "../../src/mcp/lint.js";
 import { MCP_RULES } from "../../src/mcp/rules/index.js";
+import { expectedOutput, type JsonFinding } from "../helpers/expected-output.js";
 import { FIXTURES, ROOT, run } from "../helpers/run.js";
 
 /**
  * Fixture-driven tests of the tool-server rules, like test/rules.test.ts for capability files:
  * `fixtures/mcp/valid/<rule-id>/<case>.json` must give no finding at all, `fixtures/mcp/invalid/<rule-id>/<case>.json`
- * exactly the findings of that rule in `<case>.out` (compact form); `<case>.args` holds extra arguments.
+ * exactly the findings of that rule in `<case>.out` (the compact line of each, then its hint as a `  help:` line,
+ * as test/rules.test.ts writes them); `<case>.args` holds extra arguments.
  */
 function cases(dir: string): string[] {
   return existsSync(dir)
@@ -55,14 +57,14 @@ for (const rule of MCP_RULES) {
 
     for (const name of cases(invalidDir)) {
       it(`invalid/${name} reports what ${name.replace(/\.json$/, ".out")} lists`, async () => {
-        const result = await run(["mcp", "--format", "compact", name, ...extraArgs(invalidDir, name)], invalidDir);
+        const result = await run(["mcp", "--format", "json", name, ...extraArgs(invalidDir, name)], invalidDir);
         expect(result.stderr).toBe("");
-        const mine = result.stdout.split("\n").filter((line) => line.endsWith(`[${rule.id}]`));
+        const all = (JSON.parse(result.stdout) as { diagnostics: JsonFinding[] }).diagnostics;
+        const mine = all.filter((d) => d.ruleId === rule.id);
         expect(mine.length, "the rule fires").toBeGreaterThan(0);
-        await expect(mine.join("\n") + "\n").toMatchFileSnapshot(path.join(invalidDir, name.replace(/\.json$/, ".out")));
-        expect(result.code).toBe(result.stdout.includes(": error ") ? 1 : 0);
-        const json = await run(["mcp", "--format", "json", name, ...extraArgs(invalidDir, name)], invalidDir);
-        for (const d of (JSON.parse(json.stdout) as { diagnostics: Array<{ ruleId: string; messageId?: string }> }).diagnostics) {
+        await expect(expectedOutput(mine)).toMatchFileSnapshot(path.join(invalidDir, name.replace(/\.json$/, ".out")));
+        expect(result.code).toBe(all.some((d) => d.severity === "error") ? 1 : 0);
+        for (const d of all) {
           const declared = Object.keys([...MCP_RULES, PARSE_META].find((r) => r.id === d.ruleId)!.messages);
           expect(declared, `${d.ruleId} reported messageId ${d.messageId}`).toContain(d.messageId);
           reportedMessages.set(d.ruleId, (reportedMessages.get(d.ruleId) ?? new Set()).add(d.messageId!));

@@ -13,12 +13,14 @@ import { ROOT } from "../helpers/run.js";
  * file left out of package.json "files" or a path the bundle breaks (`caplint schema` once exited 2
  * with ENOENT from the tarball while every in-process test passed).
  *
- * PACKAGED_COMMANDS lists one run per command; a new command adds its line here (and rows to
+ * PACKAGED_COMMANDS lists one run per command and per mode that runs other code (`mcp dump`,
+ * `schema --events`, `check -`: MODES below); a new command or mode adds its line here (and rows to
  * test/shipped/scenarios.ts).
  */
 export interface PackagedCommand {
   command: string;
   args: string[];
+  stdin?: string;
   code: number;
   stdout: RegExp | ((text: string) => void);
 }
@@ -41,6 +43,12 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
   },
   { command: "schema --app", args: ["schema", "--app", "app"], code: 0, stdout: /"const": "allow-greet"/ },
   {
+    command: "schema --events",
+    args: ["schema", "--events"],
+    code: 0,
+    stdout: parses((s) => s.$schema === "http://json-schema.org/draft-07/schema#" && "definitions" in s && /event/i.test(s.title), "the event schema"),
+  },
+  {
     command: "check",
     args: ["check", "--app", "app", "--format", "compact"],
     code: 1,
@@ -51,6 +59,13 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
     args: ["--format", "json"],
     code: 1,
     stdout: parses((r) => r.summary.errors > 0 && r.diagnostics.length > 0, "findings"),
+  },
+  {
+    command: "check - (standard input)",
+    args: ["check", "-", "--stdin-filename", "app/src-tauri/capabilities/default.json", "--format", "compact"],
+    stdin: '{ "identifier": "typo", "windows": ["main"], "permissions": ["core:windw:default"] }\n',
+    code: 1,
+    stdout: /^app\/src-tauri\/capabilities\/default\.json:1:62: error unknown permission "core:windw:default".*\[unknown-permission\]$/m,
   },
   {
     command: "check --format sarif",
@@ -106,6 +121,12 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
   },
   // A live run from the tarball: the SDK chunk (dist/cli-bundle/mcp-sdk.cjs) must load where it is installed.
   { command: "mcp --stdio", args: ["mcp", "--stdio", "--", process.execPath, "mcp/good-server.mjs"], code: 0, stdout: /^1 file checked, no problems$/m },
+  {
+    command: "mcp dump",
+    args: ["mcp", "dump", "--stdio", "--", process.execPath, "mcp/good-server.mjs"],
+    code: 0,
+    stdout: parses((d) => d.format === "caplint-mcp-dump/1" && d.initialize.serverInfo.name === "demo_mcp" && d.pages[0].tools.length > 0, "a dump"),
+  },
   { command: "--version", args: ["--version"], code: 0, stdout: /^\d+\.\d+\.\d+\n$/ },
 ];
 
@@ -174,7 +195,7 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
     it.concurrent(`npx caplint ${entry.command}`, async () => {
       // "check (default, in the app)" runs in the app folder, as a user does.
       const cwd = entry.command.includes("in the app") ? path.join(project, "app") : project;
-      const result = await spawnNode(["caplint", ...entry.args], cwd, undefined, { npm_config_yes: "false" }, "npx");
+      const result = await spawnNode(["caplint", ...entry.args], cwd, entry.stdin, { npm_config_yes: "false" }, "npx");
       expect(result.stderr.replace(/^npm warn .*\n/gim, ""), "nothing on stderr").toBe("");
       expect(result.code, result.stderr).toBe(entry.code);
       if (entry.stdout instanceof RegExp) expect(result.stdout).toMatch(entry.stdout);
@@ -197,4 +218,24 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
         `a PACKAGED_COMMANDS entry for ${command}`,
       ).toBe(true);
   });
+
+  // Modes a command's own --help names, which run other code than the plain command (a sub-command,
+  // another schema, standard input): each needs its own packaged run too.
+  const MODES: Array<{ args: string[]; inHelp: string }> = [
+    { args: ["mcp", "dump"], inHelp: "caplint mcp dump" },
+    { args: ["mcp", "--stdio"], inHelp: "--stdio" },
+    { args: ["schema", "--events"], inHelp: "--events" },
+    { args: ["schema", "--app"], inHelp: "--app" },
+    { args: ["check", "-"], inHelp: "- reads one capability" },
+  ];
+  for (const mode of MODES) {
+    it(`caplint ${mode.args.join(" ")} is named by its --help and has a packaged run`, async () => {
+      const help = await spawnNode(["caplint", mode.args[0]!, "--help"], project, undefined, {}, "npx");
+      expect(help.stdout.replace(/\s+/g, " ")).toContain(mode.inHelp);
+      expect(
+        PACKAGED_COMMANDS.some((entry) => mode.args.every((arg, i) => entry.args[i] === arg)),
+        `a PACKAGED_COMMANDS entry for ${mode.args.join(" ")}`,
+      ).toBe(true);
+    });
+  }
 });

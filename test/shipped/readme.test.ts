@@ -150,3 +150,49 @@ describe("README examples, through the built bin", { timeout: 120_000 }, () => {
     });
   }
 });
+
+/**
+ * Commands written inline in the prose (`caplint …` in backquotes) run too, from the example app,
+ * when they are complete: syntax summaries (placeholders in capitals, `[optional]` parts, `<…>`) and
+ * bare command names (no option, path or value) are not commands to run.
+ */
+const NOT_RUN_INLINE: Record<string, string> = {
+  "caplint check --watch": "runs until Ctrl-C (test/watch.test.ts drives it)",
+};
+
+function inlineCommands(markdown: string): string[] {
+  const spans = [...markdown.matchAll(/`(caplint [^`]+)`/g)].map((m) => m[1]!);
+  const isSummary = (span: string) => /\[|<[^ ]|\b[A-Z]+\b(?![.-])/.test(span.replace(/< \S+$/, ""));
+  const isName = (span: string) =>
+    span
+      .split(/\s+/)
+      .slice(1)
+      .every((word) => /^[a-z-]+$/.test(word) && !word.startsWith("-"));
+  return [...new Set(spans)].filter((span) => !isSummary(span) && !isName(span));
+}
+
+describe("README inline commands, through the built bin", { timeout: 120_000 }, () => {
+  const commands = inlineCommands(README);
+  it("finds the complete ones", () => {
+    expect(commands).toContain("caplint check - --stdin-filename src-tauri/capabilities/default.json --format json < buffer.json");
+    expect(commands).toContain("caplint permissions store --version 2.0.1");
+  });
+
+  const app = path.join(root, "examples", "demo-app");
+  // The editor's unsaved buffer of `check -`'s example: the app's own default capability.
+  writeFileSync(path.join(app, "buffer.json"), readFileSync(path.join(app, "src-tauri", "capabilities", "default.json")));
+  for (const command of commands.filter((c) => !(c in NOT_RUN_INLINE))) {
+    it(`\`${command}\` runs`, () => {
+      const result = bash(command, app);
+      expect([0, 1], `${command}\n(exit ${result.code})\n${result.stderr}`).toContain(result.code);
+      expect(result.stderr, command).toBe("");
+    });
+  }
+
+  it("standard input named by --stdin-filename gets the findings of the file it stands for", () => {
+    const stdin = bash("caplint check - --stdin-filename src-tauri/capabilities/default.json --format json < buffer.json", app);
+    const file = bash("caplint check src-tauri/capabilities/default.json --format json", app);
+    expect(JSON.parse(stdin.stdout).diagnostics.length).toBeGreaterThan(0);
+    expect(stdin.stdout).toBe(file.stdout);
+  });
+});

@@ -60,3 +60,16 @@ describe("every command, through the built bin (node bin/caplint.js)", { timeout
     });
   }
 });
+
+describe("the scenario table", () => {
+  it("has a row for every command caplint --help lists", async () => {
+    const help = await inProcess.run({ argv: ["--help"], cwd: ROOT });
+    const commands = [...help.stdout.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!).filter((c) => c !== "help");
+    expect(commands.length).toBeGreaterThan(5);
+    for (const command of commands)
+      expect(
+        SCENARIOS.some((s) => s.args[0] === command),
+        `a scenario for ${command}`,
+      ).toBe(true);
+  });
+});

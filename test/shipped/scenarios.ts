@@ -41,7 +41,7 @@ export const SCENARIOS: Scenario[] = [
     args: ["--help"],
     code: 0,
     stdout: (out) => {
-      for (const command of ["check", "schema", "rules", "access", "who-can", "matrix", "resolve", "diff", "permissions", "report", "events"])
+      for (const command of ["check", "schema", "rules", "access", "who-can", "matrix", "resolve", "diff", "explain", "permissions", "report", "events", "mcp"])
         expectTrue(new RegExp(`^  ${command} `, "m").test(out), `${command} in --help`);
     },
   },
@@ -312,6 +312,26 @@ export const SCENARIOS: Scenario[] = [
   },
 
   {
+    name: "schema --app: the app's own permissions join the identifiers",
+    args: ["schema", "--app", "."],
+    cwd: DEMO,
+    code: 0,
+    stdout: json((schema) =>
+      expectTrue(
+        schema.definitions.Identifier.anyOf[0].oneOf.some((c: any) => c.const === "allow-greet" && typeof c.description === "string"),
+        "allow-greet with its description",
+      ),
+    ),
+  },
+  {
+    name: "schema --events: the draft-07 schema of one event line",
+    args: ["schema", "--events"],
+    code: 0,
+    stdout: json((schema) =>
+      expectTrue(schema.$schema === "http://json-schema.org/draft-07/schema#" && Object.keys(schema.definitions).length > 20, "the event schema"),
+    ),
+  },
+  {
     name: "schema -o writes the schema",
     args: ["schema", "-o", "{tmp}/capability.schema.json"],
     cwd: CLI,
@@ -516,6 +536,32 @@ export const SCENARIOS: Scenario[] = [
     stdout: json((rows) => expectTrue(JSON.stringify(rows).includes("dialog:allow-save"), "dialog:allow-save listed")),
   },
 
+  // explain
+  {
+    name: "explain: the host's refusal, why, and the entry that allows it",
+    args: ["explain", 'fs.read_text_file not allowed on window "settings", webview "settings", URL: local', "--platform", "linux"],
+    cwd: DEMO,
+    code: 0,
+    stdout:
+      /^the host refused plugin:fs\|read_text_file for window "settings", webview "settings", origin local \(granted to other windows or origins, not this one\)\n[\s\S]*\nto allow it:\n  add this entry to "permissions" of capability settings {2}\(src-tauri\/capabilities\/settings\.toml:5\)/,
+  },
+  {
+    name: "explain -: the message from standard input, a release build's (no window in it: --window)",
+    args: ["explain", "-", "--window", "settings", "--platform", "linux", "--format", "json"],
+    cwd: DEMO,
+    stdin: "Command plugin:fs|read_file not allowed by ACL\n",
+    code: 0,
+    stdout: json((out) => expectTrue(out.refusal.kind === "release" && out.command === "plugin:fs|read_file" && out.window === "settings", "the refusal read")),
+  },
+  {
+    name: "explain: text without a refusal is a usage error",
+    args: ["explain", "gibberish"],
+    cwd: DEMO,
+    code: 2,
+    stdout: "",
+    stderr: /^caplint: explain: no "not allowed" message of the host found in the text/,
+  },
+
   // events (its own suite tests it in depth: test/events)
   {
     name: "events: a recording with mistakes",
@@ -531,12 +577,62 @@ export const SCENARIOS: Scenario[] = [
     stdout: json((out) => expectTrue(out.diagnostics.length > 0, "findings")),
   },
 
+  {
+    name: "events --only: the other event rules are off",
+    args: ["events", "--only", "event-field", "--format", "compact", "examples/events/session.jsonl"],
+    code: 1,
+    stdout:
+      'examples/events/session.jsonl:10:116: error "output_tokens" of done must be an unsigned 32-bit integer or null, got -1 (out of the unsigned 32-bit range 0 to 4294967295) [event-field]\n',
+  },
+  {
+    name: "events --only with a misspelt rule: did-you-mean, exit 2",
+    args: ["events", "--only", "tool-lifecycl", "examples/events/session.jsonl"],
+    code: 2,
+    stdout: "",
+    stderr: 'caplint: --only tool-lifecycl: unknown rule "tool-lifecycl"; did you mean "tool-lifecycle"?\n',
+  },
+  {
+    name: "events: the unknown-field hint never suggests a field the event already has",
+    args: ["events", "-", "--format", "json"],
+    stdin: '{"type":"file_changed","path":"a.md","pathh":"b.md"}\n{"type":"user_message","message_id":1,"content":"hi","attachment":[]}\n',
+    code: 0,
+    stdout: json((out) =>
+      expectTrue(
+        JSON.stringify(out.diagnostics.map((d: any) => d.hint)) ===
+          JSON.stringify(['file_changed already has "path": "pathh" is a misspelt second copy of it; remove it', 'did you mean "attachments"?']),
+        "a second copy named as such; a missing field suggested",
+      ),
+    ),
+  },
+
   // mcp (its own suite tests it in depth)
   {
     name: "mcp: a dump with findings",
     args: ["mcp", "--format", "json", "fixtures/mcp/dumps/bad.json"],
     code: 1,
     stdout: json((out) => expectTrue(out.diagnostics.length > 0 && out.summary.errors > 0, "findings")),
+  },
+  {
+    name: "mcp --stdio: a live server that follows the conventions",
+    args: ["mcp", "--stdio", "--", "node", "fixtures/mcp/good-server.mjs"],
+    code: 0,
+    stdout: "1 file checked, no problems\n",
+  },
+  {
+    name: "mcp dump --stdio -o: the server's initialize result and tools/list pages",
+    args: ["mcp", "dump", "-o", "{tmp}/tools.json", "--stdio", "--", "node", "fixtures/mcp/good-server.mjs"],
+    code: 0,
+    stdout: "",
+    files: {
+      "tools.json": json((dump) =>
+        expectTrue(
+          dump.format === "caplint-mcp-dump/1" &&
+            dump.initialize.serverInfo.name === "demo_mcp" &&
+            dump.pages[0].tools.some((t: any) => t.name === "demo_list_items"),
+          "the dump",
+        ),
+      ),
+    },
   },
 
   // report

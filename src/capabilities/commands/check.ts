@@ -6,7 +6,7 @@ import { readStandardInput } from "../../core/source/stdin.js";
 import { UsageError } from "../../core/errors.js";
 import { compareDiagnostics, summarize } from "../../core/diagnostics.js";
 import { loadProject, type Project } from "../load/project.js";
-import { REPORTER_NAMES, loadReporter, type ReporterName } from "../../core/reporters/index.js";
+import { REPORTER_NAMES, loadReporter } from "../../core/reporters/index.js";
 import { CAPABILITY_RULES, CAPABILITY_RULES_BY_ID } from "../rules/index.js";
 import type { RuleMeta } from "../../core/rule.js";
 import { platformOption } from "./query-options.js";
@@ -15,24 +15,16 @@ import { exitCodeFor, tooManyWarnings } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { reporterContext } from "../../core/reporters/context.js";
 import { addInputOptions, applyConfig, capabilitySettings, configOption, lintSettings, loadOptionsFrom, type InputOptions } from "./options.js";
-import { colorOption, noColorOption, parsePositiveInteger } from "../../core/options.js";
+import { colorOption, noColorOption, onlyOption, parsePositiveInteger, type LintCommandOptions } from "../../core/options.js";
 import type { SetExitCode } from "../../core/command.js";
 import { CapturedOutput, writeOutputFile } from "../../core/output.js";
 import { oneLine } from "../../core/terminal-text.js";
 
-interface CheckOptions extends InputOptions {
-  config?: string;
+interface CheckOptions extends InputOptions, LintCommandOptions {
   fix?: boolean;
   platform?: string[];
   watch?: boolean;
   fixDryRun?: boolean;
-  format: ReporterName;
-  output?: string;
-  maxWarnings?: number;
-  rule: string[];
-  only: string[];
-  quiet?: boolean;
-  color?: boolean;
   stdinFilename?: string;
 }
 
@@ -47,18 +39,7 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
     .addOption(platformOption("resolve for these platforms only (default: all five)"))
     .addOption(configOption())
     .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
-    .option(
-      "--only <ids>",
-      "run only these rules (comma-separated, repeatable); parse and schema always run",
-      (v: string, p: string[]) => [
-        ...p,
-        ...v
-          .split(",")
-          .map((id) => id.trim())
-          .filter(Boolean),
-      ],
-      [],
-    )
+    .addOption(onlyOption("; parse and schema always run"))
     .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
     .option("--fix", "apply safe fixes to the files, then report what is left")
     .option("--fix-dry-run", "print the safe fixes as a diff without writing, then report what is left")

@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { readFileSync } from "node:fs";
 import { commandIndexFor, commandOfRefusal, explainCall, parseRefusal } from "../queries/explain.js";
 import { knownWindowLabels, originDisplay, SourceLines } from "../queries/project-model.js";
 import { describePlatforms } from "../queries/platforms.js";
@@ -13,6 +12,8 @@ import { callJson, renderCall } from "../render/call.js";
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/rule.js";
 import { textLines } from "../../core/terminal-text.js";
+import { readStandardInput } from "../../core/source/stdin.js";
+import { DEFAULT_MAX_FILE_BYTES } from "../../core/source/read.js";
 
 interface ExplainOptions extends QueryOptions {
   window?: string;
@@ -31,7 +32,8 @@ export function registerExplain(program: Command, io: MainOptions, setExitCode: 
     .option("--webview <label>", "the calling webview, when the message does not name it")
     .option("-u, --url <url>", "the calling page's URL, when the message does not name it (default: local)");
   addQueryOptions(command, ["text", "json"]).action(async (message: string, paths: string[], options: ExplainOptions) => {
-    const text = message === "-" ? readFileSync(0, "utf8") : message;
+    // Through io.stdin as check - reads it: bounded, injectable into main(), and a non-blocking pipe waits instead of failing with EAGAIN.
+    const text = message === "-" ? await readStandardInput(io.stdin, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES) : message;
     const refusal = parseRefusal(text);
     if (!refusal) {
       throw new UsageError(`explain: no "not allowed" message of the host found in the text; paste the error as printed, e.g. ${EXAMPLE}`);

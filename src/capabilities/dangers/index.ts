@@ -176,19 +176,36 @@ function findDangers(model: ResolvedModel, tools: RemotePatternTools, skip?: (da
   const byCapability = new Map<number, Map<string, ResolvedCommand[]>>();
   const asked = skip ? DANGERS.filter((danger) => !skip(danger)) : DANGERS;
   for (const danger of asked) {
-    for (const grant of danger.commands.flatMap((command) => model.allowed.get(command) ?? [])) {
-      let dangers = byCapability.get(grant.capabilityIndex);
-      if (!dangers) byCapability.set(grant.capabilityIndex, (dangers = new Map()));
-      const grants = dangers.get(danger.id);
-      if (grants) grants.push(grant);
-      else dangers.set(danger.id, [grant]);
+    for (const command of danger.commands) {
+      // A command's grants come capability by capability: the lists are looked up once per run of them.
+      let capabilityIndex = -1;
+      let grants: ResolvedCommand[] = [];
+      for (const grant of model.allowed.get(command) ?? []) {
+        if (grant.capabilityIndex !== capabilityIndex) {
+          capabilityIndex = grant.capabilityIndex;
+          let dangers = byCapability.get(capabilityIndex);
+          if (!dangers) byCapability.set(capabilityIndex, (dangers = new Map()));
+          const listed = dangers.get(danger.id);
+          if (listed) grants = listed;
+          else dangers.set(danger.id, (grants = []));
+        }
+        grants.push(grant);
+      }
     }
   }
+  const deniedCommands = new Map<string, boolean>();
+  const isDenied = (command: string) => {
+    let denied = deniedCommands.get(command);
+    if (denied === undefined) deniedCommands.set(command, (denied = !!model.denied.get(command)?.length));
+    return denied;
+  };
   for (const [capabilityIndex, dangers] of byCapability) {
     const { capability } = model.capabilities[capabilityIndex]!;
+    let exposure: Exposure | undefined | null = null;
     for (const danger of DANGERS) {
-      const grants = dangers.get(danger.id) ?? [];
-      const effective = grants.filter((g) => !model.denied.get(g.command)?.length);
+      const grants = dangers.get(danger.id);
+      if (!grants) continue;
+      const effective = grants.filter((g) => !isDenied(g.command));
       if (effective.length === 0) continue;
       let first = effective[0]!;
       let reach = "";
@@ -203,9 +220,19 @@ function findDangers(model: ResolvedModel, tools: RemotePatternTools, skip?: (da
         const matches: Array<Iterable<string>> = [];
         const lenders: Array<ReadonlySet<string>> = [];
         let hitGrant: ResolvedCommand | undefined;
+        // A leaf's grants (one per command and context) share its provenance, scope and plugin: what one
+        // of them adds below, the others add again. So each such leaf is judged once.
+        const judged = new Map<EntryProvenance, { scope: ResolvedCommand["scope"]; key: string; hit: boolean }>();
         for (const grant of effective) {
+          const before = judged.get(grant.provenance);
+          if (before && before.scope === grant.scope && before.key === grant.key) {
+            if (before.hit) hits.add(grant);
+            continue;
+          }
           const { own, global } = broadScope(model, danger, grant, globalHits);
-          if (own.length === 0 && global.matches.size === 0) continue;
+          const hit = own.length > 0 || global.matches.size > 0;
+          if (!before) judged.set(grant.provenance, { scope: grant.scope, key: grant.key, hit });
+          if (!hit) continue;
           hitGrant ??= grant;
           hits.add(grant);
           matches.push(own, global.matches);
@@ -236,7 +263,7 @@ function findDangers(model: ResolvedModel, tools: RemotePatternTools, skip?: (da
         commandLine,
       };
       if (scopeEntry) found.scopeEntry = scopeEntry;
-      const exposure = exposureOf(capability, tools);
+      if (exposure === null) exposure = exposureOf(capability, tools);
       if (exposure) found.exposure = exposure;
       out.push(found);
     }

@@ -28,6 +28,8 @@ export function loadRemotePatternTools(): Promise<RemotePatternTools> {
 }
 
 const componentResults = new Map<string, boolean>();
+/** `{ protocol: "*" }` and `{ hostname: "*" }`, built once: a URLPattern costs far more to construct than to run. */
+const canonicalizers = new Map<string, InstanceType<UrlPatternClass>>();
 
 /** Memoised: the same few patterns are asked about for every capability that lists them. */
 export function componentMatches(URLPattern: UrlPatternClass, component: "protocol" | "hostname", pattern: string, value: string): boolean {
@@ -38,7 +40,9 @@ export function componentMatches(URLPattern: UrlPatternClass, component: "protoc
       // The polyfill only canonicalises the value (its `*` matches in linear time); the engine's linear
       // matcher decides. The polyfill's own test backtracks: a host like `example.com*.*.*…*.b` (30
       // wildcards) took minutes.
-      const canonical = new URLPattern({ [component]: "*" }).exec({ [component]: value })?.[component].input;
+      let canonicalizer = canonicalizers.get(component);
+      if (!canonicalizer) canonicalizers.set(component, (canonicalizer = new URLPattern({ [component]: "*" })));
+      const canonical = canonicalizer.exec({ [component]: value })?.[component].input;
       result = canonical !== undefined && matchComponent!(component, pattern, canonical);
     } catch {
       result = false;

@@ -43,7 +43,16 @@ export default defineRule({
       if (!fieldsByKey.has(key)) fieldsByKey.set(key, scopeFields(context.catalog.get(key)?.global_scope_schema));
       return fieldsByKey.get(key);
     };
+    // Whether a plugin's scope schema asks for an integer anywhere: only then can a number be misread.
+    const integersByKey = new Map<string, boolean>();
+    const readsIntegers = (key: string, schema: unknown) => {
+      let integers = integersByKey.get(key);
+      if (integers === undefined) integersByKey.set(key, (integers = isPlainObject(schema) && JSON.stringify(schema).includes('"integer"')));
+      return integers;
+    };
     for (const { capability, entry } of context.entries()) {
+      // Most entries have no scope lists: skipped before any list is made.
+      if (!entry.allow && !entry.deny) continue;
       const lists = (["allow", "deny"] as const).filter((list) => Array.isArray(entry[list]) && (entry[list] as unknown[]).length > 0);
       if (lists.length === 0) continue;
       const key = Catalog.keyOf(entry.identifier)?.key;
@@ -71,7 +80,7 @@ export default defineRule({
         }
         continue;
       }
-      reportNumbers(context, capability, entry, lists, context.catalog.get(key)?.global_scope_schema);
+      if (readsIntegers(key, manifest.global_scope_schema)) reportNumbers(context, capability, entry, lists, manifest.global_scope_schema);
       const fields = fieldsOf(key);
       if (!fields) continue;
       for (const list of lists) {

@@ -1,4 +1,4 @@
-import type { Context, ResolvedCommand, ResolvedModel } from "../engine/index.js";
+import type { Context, ResolvedModel } from "../engine/index.js";
 import type { Capability } from "../model/types.js";
 import { entryPath } from "../model/capability.js";
 import { describeTargets, entryOf } from "./support/engine-helpers.js";
@@ -25,7 +25,10 @@ export default defineRule({
         // Who allows it is enough to judge and name them: no allow entries are made.
         const allowers = model.allowers(command);
         if (allowers.length === 0) continue;
-        const reachIndex = indexReach(model, allowers);
+        // Most commands are denied by a few capabilities: each looks at every allower once. Many
+        // denies of one command share an index of the allowers, so the work stays linear.
+        const denying = new Set(denies.map((deny) => deny.capabilityIndex)).size;
+        let reachIndex: ReachIndex | undefined;
         // Who a deny blocks depends on its capability only: worked out once per denying capability.
         const victimsByCapability = new Map<number, Victims>();
         // A deny entry exists per context; one finding per capability entry is enough.
@@ -37,7 +40,13 @@ export default defineRule({
           const source = entryOf(model, deny);
           if (!source) continue;
           let victims = victimsByCapability.get(deny.capabilityIndex);
-          if (!victims) victimsByCapability.set(deny.capabilityIndex, (victims = victimsOf(model, deny, reachIndex)));
+          if (!victims) {
+            victims =
+              denying <= SCANNED_DENIES
+                ? scanVictims(model, deny.capabilityIndex, allowers)
+                : victimsOf(model, deny.capabilityIndex, (reachIndex ??= indexReach(model, allowers)));
+            victimsByCapability.set(deny.capabilityIndex, victims);
+          }
           if (victims.count === 0) continue;
           // A few names, so that one deny among thousands of capabilities stays a one-line finding.
           const names = victims.first.map((capabilityIndex) => {
@@ -66,6 +75,9 @@ export default defineRule({
 
 /** How many names a finding shows before "N more". */
 const NAMED = 3;
+
+/** Up to this many capabilities denying one command, each scans the allowers instead of sharing an index of them. */
+const SCANNED_DENIES = 8;
 
 /** Allowing capabilities that reach the same windows, webviews and origins: `covers` judges them alike. */
 interface ReachGroup {
@@ -141,8 +153,8 @@ function indexReach(model: ResolvedModel, allowers: readonly number[]): ReachInd
  * deny's own does not cover. Only the groups filed under the deny's own labels can be covered, so the
  * work is in those and in the first few groups, not in every allower.
  */
-function victimsOf(model: ResolvedModel, deny: ResolvedCommand, index: ReachIndex): Victims {
-  const own = index.groupOf.get(deny.capabilityIndex);
+function victimsOf(model: ResolvedModel, denying: number, index: ReachIndex): Victims {
+  const own = index.groupOf.get(denying);
   const candidates: Array<{ order: number; capabilityIndex: number }> = [];
   /** Takes the first few victims of groups in order, skipping covered ones, until enough groups gave some. */
   const take = (groups: readonly ReachGroup[], isCovered: (group: ReachGroup) => boolean) => {
@@ -152,7 +164,7 @@ function victimsOf(model: ResolvedModel, deny: ResolvedCommand, index: ReachInde
       if (isCovered(group)) continue;
       let taken = 0;
       for (let i = 0; i < group.members.length && taken < NAMED; i++) {
-        if (group.members[i] === deny.capabilityIndex) continue;
+        if (group.members[i] === denying) continue;
         candidates.push({ order: group.order[i]!, capabilityIndex: group.members[i]! });
         taken++;
       }
@@ -160,7 +172,7 @@ function victimsOf(model: ResolvedModel, deny: ResolvedCommand, index: ReachInde
     }
   };
   let count: number;
-  const reach = reachOf(model.capabilities[deny.capabilityIndex]!);
+  const reach = reachOf(model.capabilities[denying]!);
   if (reach.everyLabel) {
     // Labels are all covered: a group is covered when the deny's origins include all of its own.
     const coveredOrigins = (origins: readonly string[]) => origins.every((origin) => reach.origins.has(origin));
@@ -174,7 +186,7 @@ function victimsOf(model: ResolvedModel, deny: ResolvedCommand, index: ReachInde
   } else {
     const covered = new Set<ReachGroup>();
     const judge = (groups: readonly ReachGroup[] | undefined) => {
-      for (const group of groups ?? []) if (covers(model, deny, group.members[0]!)) covered.add(group);
+      for (const group of groups ?? []) if (covers(reach, model.capabilities[group.members[0]!]!)) covered.add(group);
     };
     for (const window of reach.windows) judge(index.byFirstWindow.get(window));
     for (const webview of reach.webviews) judge(index.byFirstWebview.get(webview));
@@ -208,14 +220,27 @@ function describeReach(capability: Capability): string {
 }
 
 /**
+ * The allowing capabilities a deny blocks that it was not aimed at, by looking at each: what
+ * `victimsOf` finds through the index (the allowers it does not cover, the first few in order).
+ */
+function scanVictims(model: ResolvedModel, denying: number, allowers: readonly number[]): Victims {
+  const reach = reachOf(model.capabilities[denying]!);
+  const victims: Victims = { count: 0, first: [] };
+  for (const allowing of allowers) {
+    if (allowing === denying || covers(reach, model.capabilities[allowing]!)) continue;
+    victims.count++;
+    if (victims.first.length < NAMED) victims.first.push(allowing);
+  }
+  return victims;
+}
+
+/**
  * A deny whose own windows, webviews and origins already include everything the allow reaches blocks
  * nothing it was not aimed at (a `windows: ["*"]` lockdown, or a deny with the allow's very targets).
  */
-function covers(model: ResolvedModel, deny: ResolvedCommand, allowing: number): boolean {
-  const a = model.capabilities[allowing]!;
-  const d = reachOf(model.capabilities[deny.capabilityIndex]!);
-  const labels = d.everyLabel || (a.windows.every((w) => d.windows.has(w)) && a.webviews.every((w) => d.webviews.has(w)));
-  return labels && a.contexts.every((c) => d.origins.has(contextKey(c)));
+function covers(deny: Reach, allowing: ResolvedModel["capabilities"][number]): boolean {
+  const labels = deny.everyLabel || (allowing.windows.every((w) => deny.windows.has(w)) && allowing.webviews.every((w) => deny.webviews.has(w)));
+  return labels && allowing.contexts.every((c) => deny.origins.has(contextKey(c)));
 }
 
 interface Reach {

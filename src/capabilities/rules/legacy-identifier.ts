@@ -10,16 +10,24 @@ export default defineRule({
   fixable: true,
   messages: { renamed: 'legacy permission identifier "{{identifier}}": the build rejects this name, it is now "{{renamed}}"' },
   check(context) {
+    // Apps repeat the same identifiers across capabilities and files: each is looked up and worded once.
+    const renames = new Map<string, { renamed: string; hint: string } | null>();
     for (const { capability, entry } of context.entries()) {
-      const renamed = legacyRename(entry.identifier, context.catalog);
-      if (renamed === undefined) continue;
+      let rename = renames.get(entry.identifier);
+      if (rename === undefined) {
+        const renamed = legacyRename(entry.identifier, context.catalog);
+        rename = renamed === undefined ? null : { renamed, hint: `rename it to "${renamed}" (${reasons(entry.identifier, renamed).join("; ")})` };
+        renames.set(entry.identifier, rename);
+      }
+      if (rename === null) continue;
+      const { renamed, hint } = rename;
       const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
       context.report({
         at: capability.source,
         path,
         messageId: "renamed",
         data: { identifier: entry.identifier, renamed },
-        hint: `rename it to "${renamed}" (${reasons(entry.identifier, renamed).join("; ")})`,
+        hint,
         fix: (document) => replaceStringValue(document, path, renamed, `rename to "${renamed}"`),
       });
     }

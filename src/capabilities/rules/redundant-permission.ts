@@ -1,7 +1,27 @@
 import { removeArrayItem } from "../../core/fix/edits.js";
 import { expandIdentifier, qualifiedIdentifier } from "../engine/index.js";
-import { TARGETS, type PermissionEntry } from "../model/types.js";
+import { TARGETS, type Capability, type PermissionEntry } from "../model/types.js";
+import type { Catalog } from "../catalog/catalog.js";
 import { defineRule } from "./types.js";
+
+/** What the rule needs to know of one identifier, worked out once however many entries name it. */
+interface Granted {
+  /** Its expansion's leaves, with the platforms each holds on. */
+  leaves: ReadonlyArray<{ id: string; platforms: readonly string[] | undefined; chain: readonly string[] }>;
+  /**
+   * A set (or default) reaches its leaves through itself: a one-member set (`shell:default`, which is
+   * `shell:allow-open`) still covers the permission it holds.
+   */
+  isSet: boolean;
+  /** Whether its leaves differ by platform; most do not, and then one platform answers. */
+  platformDependent: boolean;
+  /** Qualified leaf identifiers by index into TARGETS, made on first use. */
+  byPlatform: Array<ReadonlySet<string> | undefined>;
+  /** Per index into TARGETS, whether a set covers this identifier there, by that set. */
+  coveredBy: Array<Map<Granted, boolean> | undefined>;
+  /** The ` (a › b › c)` shown when this set covers a single permission, by that permission. */
+  via: Map<string, string>;
+}
 
 export default defineRule({
   id: "redundant-permission",
@@ -12,60 +32,27 @@ export default defineRule({
   fixable: true,
   messages: { redundant: '"{{permission}}" is already granted by "{{grantedBy}}"{{via}} in this capability' },
   check(context) {
-    // Leaf sets depend only on the identifier and the platform, so each is computed once.
-    const cache = new Map<string, Map<string, Set<string>>>();
-    const leavesOf = (identifier: string, platform: string) => {
-      let byPlatform = cache.get(identifier);
-      if (!byPlatform) cache.set(identifier, (byPlatform = new Map()));
-      let leaves = byPlatform.get(platform);
-      if (!leaves) {
-        leaves = new Set(
-          expandIdentifier(context.catalog, identifier)
-            .leaves.filter((leaf) => leaf.permission.platforms === undefined || leaf.permission.platforms.includes(platform))
-            .map((leaf) => qualifiedIdentifier(leaf.key, leaf.name)),
-        );
-        byPlatform.set(platform, leaves);
-      }
-      return leaves;
-    };
-    const chainTo = (identifier: string, leaf: string) =>
-      expandIdentifier(context.catalog, identifier).leaves.find((l) => qualifiedIdentifier(l.key, l.name) === leaf)?.chain;
-    // Whether an identifier's leaves differ by platform; most do not, and then one platform answers.
-    const platformDependent = (identifier: string) =>
-      expandIdentifier(context.catalog, identifier).leaves.some((leaf) => leaf.permission.platforms !== undefined);
-    // A set (or default) reaches its leaves through itself: a one-member set (`shell:default`, which is
-    // `shell:allow-open`) still covers the permission it holds.
-    const isSet = (identifier: string) => expandIdentifier(context.catalog, identifier).leaves.some((leaf) => leaf.chain.length > 1);
+    const grantedOf = grantedLookup(context.catalog);
     /**
      * Which candidates are covered, and by which, as [entry, cover] indices: it depends only on the
      * identifiers and the platforms, so capabilities written alike (copies, one per window) share one answer.
      */
     const decided = new Map<string, Array<[number, number]>>();
-    const decide = (identifiers: readonly string[], platforms: readonly string[]): Array<[number, number]> => {
+    const decide = (identifiers: readonly string[], granted: readonly Granted[], platforms: readonly number[]): Array<[number, number]> => {
       const key = `${platforms.join(",")}\u0000${identifiers.join("\u0000")}`;
       let covered = decided.get(key);
       if (covered) return covered;
       covered = [];
       // Only sets can cover another entry.
       const sets: number[] = [];
-      identifiers.forEach((identifier, i) => {
-        if (isSet(identifier) && platforms.some((platform) => leavesOf(identifier, platform).size > 0)) sets.push(i);
+      granted.forEach((set, i) => {
+        if (set.isSet && platforms.some((platform) => leavesOn(set, platform).size > 0)) sets.push(i);
       });
       if (sets.length > 0) {
-        identifiers.forEach((identifier, i) => {
+        granted.forEach((mineGranted, i) => {
           // The covering set must cover it on every platform the capability is active on.
           const cover = sets.find(
-            (other) =>
-              other !== i &&
-              identifiers[other] !== identifier &&
-              platforms.every((platform) => {
-                const mine = leavesOf(identifier, platform);
-                const theirs = leavesOf(identifiers[other]!, platform);
-                // Equal leaves: the set covers a plain permission, not another set (neither is the redundant one).
-                if (mine.size === 0 || theirs.size < mine.size || (theirs.size === mine.size && isSet(identifier))) return false;
-                for (const leaf of mine) if (!theirs.has(leaf)) return false;
-                return true;
-              }),
+            (other) => other !== i && identifiers[other] !== identifiers[i] && platforms.every((platform) => coveredOn(mineGranted, granted[other]!, platform)),
           );
           if (cover !== undefined) covered!.push([i, cover]);
         });
@@ -74,21 +61,18 @@ export default defineRule({
       return covered;
     };
     for (const capability of context.capabilities) {
-      const active = TARGETS.filter((p) => capability.platforms === undefined || capability.platforms.some((item) => item.value === p));
+      const active = activePlatforms(capability);
       if (active.length === 0) continue;
       const candidates = capability.permissions.filter((entry) => !hasScope(entry));
-      const anyDependent = candidates.some((entry) => platformDependent(entry.identifier));
-      const platforms = anyDependent ? active : active.slice(0, 1);
-      for (const [index, coverIndex] of decide(
-        candidates.map((entry) => entry.identifier),
-        platforms,
-      )) {
+      const identifiers = candidates.map((entry) => entry.identifier);
+      const granted = identifiers.map(grantedOf);
+      const platforms = granted.some((g) => g.platformDependent) ? active : active.slice(0, 1);
+      for (const [index, coverIndex] of decide(identifiers, granted, platforms)) {
         const entry = candidates[index]!;
         const cover = candidates[coverIndex]!;
+        const mine = leavesOn(granted[index]!, platforms[0]!);
         // A single permission deep inside a set: show the way down (core:default › core:window:default › …).
-        const mine = [...leavesOf(entry.identifier, platforms[0]!)];
-        const chain = mine.length === 1 ? chainTo(cover.identifier, mine[0]!) : undefined;
-        const via = chain && chain.length > 2 ? ` (${chain.join(" › ")})` : "";
+        const via = mine.size === 1 ? viaTo(granted[coverIndex]!, mine.values().next().value!) : "";
         context.report({
           at: capability.source,
           path: entry.extended ? [...entry.path, "identifier"] : entry.path,
@@ -102,6 +86,77 @@ export default defineRule({
     }
   },
 });
+
+/** What each identifier grants, memoised for one run: entries draw on a few hundred identifiers. */
+function grantedLookup(catalog: Catalog): (identifier: string) => Granted {
+  const known = new Map<string, Granted>();
+  return (identifier) => {
+    let granted = known.get(identifier);
+    if (!granted) {
+      const leaves = expandIdentifier(catalog, identifier).leaves.map((leaf) => ({
+        id: qualifiedIdentifier(leaf.key, leaf.name),
+        platforms: leaf.permission.platforms,
+        chain: leaf.chain,
+      }));
+      granted = {
+        leaves,
+        isSet: leaves.some((leaf) => leaf.chain.length > 1),
+        platformDependent: leaves.some((leaf) => leaf.platforms !== undefined),
+        byPlatform: [],
+        coveredBy: [],
+        via: new Map(),
+      };
+      known.set(identifier, granted);
+    }
+    return granted;
+  };
+}
+
+/** The qualified identifiers of the leaves that hold on platform TARGETS[platform]. */
+function leavesOn(granted: Granted, platform: number): ReadonlySet<string> {
+  let leaves = granted.byPlatform[platform];
+  if (!leaves) {
+    const name = TARGETS[platform]!;
+    const held = granted.platformDependent ? granted.leaves.filter((leaf) => leaf.platforms === undefined || leaf.platforms.includes(name)) : granted.leaves;
+    leaves = granted.byPlatform[platform] = new Set(held.map((leaf) => leaf.id));
+  }
+  return leaves;
+}
+
+/** Whether set `theirs` grants every leaf `mine` grants on platform TARGETS[platform]; asked once per pair. */
+function coveredOn(mine: Granted, theirs: Granted, platform: number): boolean {
+  const known = (mine.coveredBy[platform] ??= new Map());
+  let covered = known.get(theirs);
+  if (covered === undefined) {
+    const leaves = leavesOn(mine, platform);
+    const theirLeaves = leavesOn(theirs, platform);
+    // Equal leaves: the set covers a plain permission, not another set (neither is the redundant one).
+    covered = leaves.size > 0 && (theirLeaves.size > leaves.size || (theirLeaves.size === leaves.size && !mine.isSet));
+    if (covered) covered = [...leaves].every((leaf) => theirLeaves.has(leaf));
+    known.set(theirs, covered);
+  }
+  return covered;
+}
+
+/** ` (a › b › c)` when the set reaches `leaf` through nested sets, else nothing. */
+function viaTo(cover: Granted, leaf: string): string {
+  let via = cover.via.get(leaf);
+  if (via === undefined) {
+    const chain = cover.leaves.find((l) => l.id === leaf)?.chain;
+    via = chain && chain.length > 2 ? ` (${chain.join(" › ")})` : "";
+    cover.via.set(leaf, via);
+  }
+  return via;
+}
+
+/** Indices into TARGETS of the platforms the capability is active on. */
+function activePlatforms(capability: Capability): number[] {
+  const active: number[] = [];
+  TARGETS.forEach((platform, i) => {
+    if (capability.platforms === undefined || capability.platforms.some((item) => item.value === platform)) active.push(i);
+  });
+  return active;
+}
 
 function hasScope(entry: PermissionEntry): boolean {
   return (entry.allow !== undefined && entry.allow !== null) || (entry.deny !== undefined && entry.deny !== null);

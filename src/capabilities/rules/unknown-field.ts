@@ -1,6 +1,6 @@
 import type { JsonPath } from "../../core/location.js";
 import { CAPABILITY_FIELDS, PERMISSION_ENTRY_FIELDS, REMOTE_FIELDS, SUPPRESSION_FIELD, unknownFileFields, WRAPPED_FILE_FIELDS } from "../model/capability.js";
-import { nearest } from "../../core/did-you-mean.js";
+import { nearestField } from "../../core/did-you-mean.js";
 import { defineRule, type RuleContext } from "./types.js";
 
 /** Fields the host ignores that are not mistakes. */
@@ -34,14 +34,7 @@ function report(
   const { key, object, siblings } = field;
   if (TOLERATED.includes(key)) return;
   const known: readonly string[] = KNOWN_FIELDS[object];
-  // Renaming a typo to a field the object already has would write that field twice, which the host
-  // rejects; such a typo is suggested only as a leftover to merge and remove.
-  const suggestion = nearest(
-    key,
-    known.filter((name) => !siblings.includes(name)),
-    1,
-  )[0];
-  const alreadySet = suggestion ? undefined : nearest(key, known, 1)[0];
+  const { missing: suggestion, present: alreadySet } = nearestField(key, known, (name) => siblings.includes(name));
   context.report({
     at,
     path: field.path,

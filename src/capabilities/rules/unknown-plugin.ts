@@ -1,6 +1,6 @@
 import { nearest, quoteList } from "../../core/did-you-mean.js";
 import { APP_KEY } from "../catalog/types.js";
-import { classifyIdentifier } from "./support/classify.js";
+import { classifyIdentifier, type IdentifierVerdict } from "./support/classify.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -17,8 +17,11 @@ export default defineRule({
     const reported = new Set<string>();
     const suggestions = new Map<string, string[]>();
     let plugins: string[] | undefined;
+    // Apps repeat the same identifiers across capabilities and files: each is classified once.
+    const verdicts = new Map<string, IdentifierVerdict>();
     for (const { capability, entry } of context.entries()) {
-      const verdict = classifyIdentifier(entry.identifier, context.catalog);
+      let verdict = verdicts.get(entry.identifier);
+      if (!verdict) verdicts.set(entry.identifier, (verdict = classifyIdentifier(entry.identifier, context.catalog)));
       if (verdict.kind !== "unknown-plugin") continue;
       const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
       if (verdict.key === undefined) {
