@@ -4,7 +4,7 @@ import { parseTree, type Node } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
 import { jsonTree, NO_NODE, type JsonTree } from "../src/core/source/json-tree.js";
 import { LineIndex } from "../src/core/source/line-index.js";
-import { SourceDocument, propertiesKept, propertiesWritten } from "../src/core/source/document.js";
+import { MAX_NESTING_DEPTH, SourceDocument, findExcessiveNesting, nestsDeeperThan, propertiesKept, propertiesWritten } from "../src/core/source/document.js";
 import { parseToml } from "../src/core/source/toml.js";
 
 const at = (document: SourceDocument, path: (string | number)[], target: "key" | "value" = "value") => {
@@ -227,5 +227,51 @@ describe("the JSON syntax tree positions come from", () => {
     expect(tree.step(array, 2)).toBe(NO_NODE);
     expect(tree.step(array, -1)).toBe(NO_NODE);
     expect(tree.key(tree.step(tree.root, "plain"))).toBe("plain");
+  });
+});
+
+describe("line starts", () => {
+  it("are the same whether a text breaks lines with LF, CRLF or lone CRs", () => {
+    const lines = ["{", '  "a": 1,', "", '  "b": [2]', "}"];
+    for (const [breaks, text] of [
+      ["LF", lines.join("\n") + "\n"],
+      ["CRLF", lines.join("\r\n") + "\r\n"],
+      ["CR", lines.join("\r")],
+      ["mixed", "{\n" + '  "a": 1,\r\n' + "\r" + '  "b": [2]\n' + "}"],
+    ] as const) {
+      const index = new LineIndex(text);
+      expect(index.lineCount, breaks).toBe(breaks === "CR" || breaks === "mixed" ? 5 : 6);
+      expect(
+        lines.map((_, i) => index.lineText(i + 1)),
+        breaks,
+      ).toEqual(lines);
+      expect(index.position(text.indexOf('"b"')), breaks).toEqual({ line: 4, column: 3 });
+    }
+  });
+});
+
+describe("the nesting bound", () => {
+  const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+
+  it("is judged on the parsed value exactly as on the text", () => {
+    for (const depth of [4, MAX_NESTING_DEPTH - 1, MAX_NESTING_DEPTH, MAX_NESTING_DEPTH + 1, 100_000]) {
+      const texts = [nested(depth), `{"a": ${nested(depth - 1)}, "b": "[[[["}`, `[0, {"x": {"y": ${nested(depth - 3)}}}]`];
+      for (const text of texts) {
+        expect(nestsDeeperThan(JSON.parse(text), MAX_NESTING_DEPTH), text.slice(0, 40)).toBe(findExcessiveNesting(text, MAX_NESTING_DEPTH) >= 0);
+      }
+    }
+  });
+
+  it("is reported at the first bracket past it, in valid and invalid JSON", () => {
+    const deep = (text: string) => SourceDocument.parse("/x/a.json", "a.json", text, "json").parseError;
+    expect(deep(nested(MAX_NESTING_DEPTH))).toBeUndefined();
+    expect(deep(`{"a": ${nested(MAX_NESTING_DEPTH)}}`)).toEqual({
+      message: "nesting deeper than 256 levels; no capability file needs that",
+      offset: 6 + 255,
+      length: 1,
+    });
+    // Broken and too deep: the bound is named first, as the host's reader would stop there.
+    expect(deep(`{"a": ${nested(MAX_NESTING_DEPTH)},}`)?.message).toBe("nesting deeper than 256 levels; no capability file needs that");
+    expect(deep(`{"a": ${nested(10)},}`)?.message).toMatch(/^invalid JSON/);
   });
 });

@@ -4,7 +4,7 @@ import path from "node:path";
 import { nearest, quoteList } from "../core/did-you-mean.js";
 import { FatalError, UsageError } from "../core/errors.js";
 import { EXIT_FATAL } from "../core/exit-codes.js";
-import type { MainOptions } from "../core/io.js";
+import { withStreams, type MainOptions } from "../core/io.js";
 import { toolVersion } from "../core/tool.js";
 import { registerCommands } from "./commands/index.js";
 import { addOutputOptions, switchableOutput } from "./output-options.js";
@@ -18,7 +18,7 @@ export type { MainOptions } from "../core/io.js";
  */
 export async function main(givenOptions: MainOptions): Promise<number> {
   // Everything printed goes through the terminal-safe layer: file contents and names never reach the terminal raw.
-  const options: MainOptions = { ...givenOptions, stdout: new SafeOutput(givenOptions.stdout), stderr: new SafeOutput(givenOptions.stderr) };
+  const options = withStreams(givenOptions, { stdout: new SafeOutput(givenOptions.stdout), stderr: new SafeOutput(givenOptions.stderr) });
   const { stderr } = options;
   let exitCode = 0;
   const debug = options.argv.includes("--debug");

@@ -1,6 +1,6 @@
 import { Option, type Command } from "commander";
 import path from "node:path";
-import type { MainOptions, OutputStream } from "../core/io.js";
+import { withStreams, type MainOptions, type OutputStream } from "../core/io.js";
 import { CapturedOutput, writeOutputFile } from "../core/output.js";
 
 /**
@@ -21,7 +21,7 @@ export function switchableOutput(io: MainOptions): { io: MainOptions; use(target
     },
   };
   return {
-    io: { ...io, stdout },
+    io: withStreams(io, { stdout }),
     use: (next) => (target = next),
     reset: () => (target = io.stdout),
   };

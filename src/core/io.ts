@@ -15,3 +15,12 @@ export interface MainOptions {
   /** Ends long-running commands (`check --watch`); the bin aborts it on Ctrl-C. */
   signal?: AbortSignal;
 }
+
+/**
+ * `io` with other output streams. Its properties are copied as they are defined, so a getter stays a
+ * getter: the bin's `stdin` creates process.stdin only when a command reads it (a spread would create
+ * it on every run, which costs start-up).
+ */
+export function withStreams(io: MainOptions, streams: Partial<Pick<MainOptions, "stdout" | "stderr">>): MainOptions {
+  return Object.assign(Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as MainOptions, streams);
+}

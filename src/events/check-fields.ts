@@ -386,9 +386,15 @@ export function integerProblem(value: unknown, range: "i64" | "u32"): string | u
   return describeValue(value);
 }
 
-/** A valid integer id in canonical text (map key), or undefined. */
-export function idOf(value: unknown): string | undefined {
-  if (typeof value === "number") return String(value);
+/**
+ * An integer id as the lifecycle keys it: the number itself when JSON.parse kept it exact (at most 15
+ * digits, as a Map key -0 is 0), else its canonical text (16 digits or more, so never equal to a
+ * number's); undefined when the value is no valid id. Messages show either as the same text.
+ */
+export type Id = number | string;
+
+export function idOf(value: unknown): Id | undefined {
+  if (typeof value === "number") return value;
   if (value instanceof RawNumber && integerProblem(value, "i64") === undefined) return BigInt(value.text).toString();
   return undefined;
 }

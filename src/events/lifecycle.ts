@@ -8,7 +8,7 @@
  * (source, session_id) of GlobalEvent envelopes is another.
  */
 import type { ServerEventType } from "./definitions.js";
-import { idOf, type JsonObject, type LocatedEvent } from "./check-fields.js";
+import { idOf, type Id, type JsonObject, type LocatedEvent } from "./check-fields.js";
 import type { EventMessage } from "./rules.js";
 import { quote } from "./text.js";
 
@@ -30,13 +30,15 @@ interface LifecycleFinding {
 type Terminal = "tool_done" | "tool_error" | "tool_cancelled" | "tool_rejected";
 
 interface Call {
-  id: string;
+  id: Id;
   name: string;
   line: number;
   session: Session;
   /** Line of an `approval_resolved` with `approved: false` for this call. */
   deniedAt?: number;
 }
+
+const CALL_ENDS: ReadonlyArray<EndedCall["how"]> = ["tool_done", "tool_error", "tool_cancelled", "tool_rejected", "turn end"];
 
 interface EndedCall {
   line: number;
@@ -48,7 +50,7 @@ interface EndedCall {
 interface Agent {
   id: string;
   line: number;
-  stackId: string | undefined;
+  stackId: Id | undefined;
   parentAgentId: unknown;
   session: Session;
 }
@@ -67,14 +69,14 @@ type Family = "approval" | "clarification" | "elicitation";
 interface RequestView {
   type: ServerEventType;
   line: number;
-  toolCallId?: string;
+  toolCallId?: Id;
   /** `tool_name` of an approval, `title` of a clarification. */
   name?: unknown;
 }
 
 interface Request {
   family: Family;
-  id: string;
+  id: Id;
   views: RequestView[];
 }
 
@@ -96,24 +98,67 @@ const ABOUT_A_CALL: ReadonlySet<string> = new Set(["pending_write", "approval_re
 /** How many ended calls, resolved requests and ended agents are remembered, for better messages. */
 const MEMORY = 10_000;
 
-class Recent<V> {
-  private readonly map = new Map<string, V>();
+/**
+ * What is remembered of the last MEMORY keys set (ended calls, resolved requests, ended agents), as
+ * numbers in fixed columns: one slot per key, reused when the key set longest ago is forgotten. Ten
+ * thousand remembered objects would be a steady stream of objects that outlive young-generation
+ * collections, and what outlives them makes V8 grow that generation; a numeric id as key (a small
+ * integer in V8) and a slot as value allocate nothing.
+ */
+class Recent {
+  private readonly slots = new Map<Id, number>();
   /**
    * Walks the keys from the oldest: every key it passed was forgotten (or set again, which moves it
    * to the end), so its next key is the oldest one. A new iterator per eviction would step over the
    * slots of every key deleted since the map's table was last rebuilt, thousands of them.
    */
-  private readonly oldest = this.map.keys();
-  get(key: string): V | undefined {
-    return this.map.get(key);
+  private readonly oldest = this.slots.entries();
+  private readonly columns: Float64Array[];
+  private readonly freed: number[] = [];
+  private used = 0;
+
+  constructor(columns: number) {
+    this.columns = Array.from({ length: columns }, () => new Float64Array(MEMORY));
   }
-  set(key: string, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > MEMORY) this.map.delete(this.oldest.next().value!);
+
+  /** The slot of a remembered key, or -1. */
+  find(key: Id): number {
+    return this.slots.get(key) ?? -1;
   }
-  delete(key: string): void {
-    this.map.delete(key);
+
+  /** A value of a slot that find() returned. */
+  value(slot: number, column = 0): number {
+    return this.columns[column]![slot]!;
+  }
+
+  /** The first column's value of a remembered key. */
+  get(key: Id): number | undefined {
+    const slot = this.find(key);
+    return slot < 0 ? undefined : this.value(slot);
+  }
+
+  set(key: Id, first: number, second = 0, third = 0): void {
+    let slot = this.slots.get(key);
+    if (slot !== undefined) this.slots.delete(key);
+    else if (this.freed.length > 0) slot = this.freed.pop()!;
+    else if (this.used < MEMORY) slot = this.used++;
+    else {
+      const [forgotten, freedSlot] = this.oldest.next().value!;
+      this.slots.delete(forgotten);
+      slot = freedSlot;
+    }
+    this.slots.set(key, slot);
+    const columns = this.columns;
+    columns[0]![slot] = first;
+    if (columns.length > 1) columns[1]![slot] = second;
+    if (columns.length > 2) columns[2]![slot] = third;
+  }
+
+  delete(key: Id): void {
+    const slot = this.slots.get(key);
+    if (slot === undefined) return;
+    this.slots.delete(key);
+    this.freed.push(slot);
   }
 }
 
@@ -126,17 +171,17 @@ class Recent<V> {
  * young and die young.
  */
 class OpenMap<V> {
-  private map = new Map<string, V>();
-  get(key: string): V | undefined {
+  private map = new Map<Id, V>();
+  get(key: Id): V | undefined {
     return this.map.get(key);
   }
-  has(key: string): boolean {
+  has(key: Id): boolean {
     return this.map.has(key);
   }
-  set(key: string, value: V): void {
+  set(key: Id, value: V): void {
     this.map.set(key, value);
   }
-  delete(key: string): void {
+  delete(key: Id): void {
     this.map.delete(key);
     if (this.map.size === 0) this.map = new Map();
   }
@@ -166,12 +211,13 @@ export class Lifecycle {
   private readonly plainSession: Session = newSession();
   private readonly sessions = new Map<string, Session>();
   private readonly calls = new OpenMap<Call>();
-  private readonly ended = new Recent<EndedCall>();
-  private readonly denied = new Recent<number>();
+  /** Ended calls: end line, how (an index into CALL_ENDS), start line. */
+  private readonly ended = new Recent(3);
+  private readonly denied = new Recent(1);
   private readonly agents = new OpenMap<Agent>();
-  private readonly endedAgents = new Recent<number>();
+  private readonly endedAgents = new Recent(1);
   private readonly requests = new OpenMap<Request>();
-  private readonly resolved = new Recent<number>();
+  private readonly resolved = new Recent(1);
   readonly stats: CallStats = { byTerminal: { tool_done: 0, tool_error: 0, tool_cancelled: 0, tool_rejected: 0, open: 0, "open at turn end": 0 } };
   private line = 0;
   private report: (report: LifecycleReport) => void = () => {};
@@ -265,6 +311,12 @@ export class Lifecycle {
     }
   }
 
+  private endedCall(id: Id): EndedCall | undefined {
+    const slot = this.ended.find(id);
+    if (slot < 0) return undefined;
+    return { line: this.ended.value(slot, 0), how: CALL_ENDS[this.ended.value(slot, 1)]!, startLine: this.ended.value(slot, 2) };
+  }
+
   private session(located: LocatedEvent): Session {
     if (!located.envelope) return this.plainSession;
     const key = `${String(located.envelope.source)}\u0000${idOf(located.envelope.sessionId) ?? "null"}`;
@@ -303,7 +355,7 @@ export class Lifecycle {
       });
       return;
     }
-    const ended = this.ended.get(id);
+    const ended = this.endedCall(id);
     if (ended) {
       this.report({
         ruleId: "tool-lifecycle",
@@ -327,7 +379,7 @@ export class Lifecycle {
     if (id === undefined) return;
     const call = this.calls.get(id);
     if (!call) {
-      const ended = this.ended.get(id);
+      const ended = this.endedCall(id);
       // A call already reported open at its turn's end is not reported a second time.
       if (ended?.how === "turn end") return;
       this.report({
@@ -343,7 +395,7 @@ export class Lifecycle {
     }
     this.calls.delete(id);
     call.session.calls.delete(id);
-    this.ended.set(id, { line: this.line, how: type, startLine: call.line });
+    this.ended.set(id, this.line, CALL_ENDS.indexOf(type), call.line);
     this.stats.byTerminal[type]++;
     this.noteDuration(call, this.line, type);
     const deniedAt = call.deniedAt ?? this.denied.get(id);
@@ -365,14 +417,14 @@ export class Lifecycle {
   private noteDuration(call: Call, endLine: number, how: string): void {
     const longest = this.stats.longest;
     if (!longest || endLine - call.line > longest.endLine - longest.startLine) {
-      this.stats.longest = { id: call.id, name: call.name, startLine: call.line, endLine, how };
+      this.stats.longest = { id: String(call.id), name: call.name, startLine: call.line, endLine, how };
     }
   }
 
   private checkCallRunning(type: ServerEventType, event: JsonObject): void {
     const id = idOf(event.tool_call_id);
     if (id === undefined || this.calls.has(id)) return;
-    const ended = this.ended.get(id);
+    const ended = this.endedCall(id);
     this.report({
       ruleId: "tool-lifecycle",
       ...(ended ? { messageId: "eventAfterEnd" as const, data: { type, id, how: ended.how } } : { messageId: "eventBeforeStart" as const, data: { type, id } }),
@@ -488,7 +540,7 @@ export class Lifecycle {
       if (toolCallId === undefined) return;
       const call = this.calls.get(toolCallId);
       if (call) call.deniedAt = this.line;
-      else if (!this.ended.get(toolCallId)) this.denied.set(toolCallId, this.line);
+      else if (this.ended.find(toolCallId) < 0) this.denied.set(toolCallId, this.line);
     }
   }
 
@@ -496,7 +548,7 @@ export class Lifecycle {
     const agentId = event.agent_id;
     const parentId = idOf(event.parent_tool_call_id);
     if (parentId !== undefined && !this.calls.has(parentId)) {
-      const ended = this.ended.get(parentId);
+      const ended = this.endedCall(parentId);
       this.report({
         ruleId: "agent-frame",
         ...(ended
@@ -579,7 +631,7 @@ export class Lifecycle {
   private endTurn(session: Session, type: ServerEventType, field: string): void {
     for (const call of session.calls.values()) {
       this.calls.delete(call.id);
-      this.ended.set(call.id, { line: this.line, how: "turn end", startLine: call.line });
+      this.ended.set(call.id, this.line, CALL_ENDS.indexOf("turn end"), call.line);
       this.stats.byTerminal["open at turn end"]++;
       this.noteDuration(call, this.line, "open at turn end");
       this.report({

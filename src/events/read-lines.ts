@@ -5,6 +5,14 @@
  */
 import { StringDecoder } from "node:string_decoder";
 
+/**
+ * Bytes are decoded a few KiB at a time, not a whole read at once: the decoded text stays alive while
+ * its lines are checked, and whatever is alive when V8 collects the young generation is copied and
+ * counts toward growing it. A 64 KiB string per read made that generation grow to its maximum
+ * (32 MB) on long recordings; 4 KiB pieces cost about 30,000 more decoder calls per 128 MB.
+ */
+const DECODE_BYTES = 4096;
+
 export interface LineSink {
   line(text: string): void;
   /** A line longer than `maxLineChars`: its text is dropped unread, only its length is reported. */
@@ -38,7 +46,10 @@ export async function readLines(stream: AsyncIterable<Buffer | string>, sink: Li
       carry = "";
     } else carry += text.slice(start);
   };
-  for await (const chunk of stream) take(typeof chunk === "string" ? chunk : decoder.write(chunk));
+  for await (const chunk of stream) {
+    if (typeof chunk === "string") take(chunk);
+    else for (let at = 0; at < chunk.length; at += DECODE_BYTES) take(decoder.write(chunk.subarray(at, at + DECODE_BYTES)));
+  }
   take(decoder.end());
   if (skipping) sink.overlong(skipping);
   else if (carry) sink.line(carry);

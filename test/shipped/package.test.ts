@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -202,6 +202,31 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
       else entry.stdout(result.stdout);
     });
   }
+
+  it("runs the README's test-suite example with the installed caplint and caplint/vitest", async () => {
+    // vitest is an optional peer dependency: the project brings its own (here, this checkout's).
+    symlinkSync(path.join(ROOT, "node_modules", "vitest"), path.join(project, "node_modules", "vitest"));
+    mkdirSync(path.join(project, "suite"));
+    writeFileSync(
+      path.join(project, "suite", "events.test.mjs"),
+      [
+        'import { expect, it } from "vitest";',
+        'import { createEventValidator } from "caplint";',
+        'import "caplint/vitest";',
+        'it("checks recordings", () => {',
+        '  expect([\'{"type":"turn_running","running":true}\']).toBeValidEventStream();',
+        '  expect([\'{"type":"tool_done","tool_call_id":1,"result":"x"}\']).not.toBeValidEventStream();',
+        "  const validator = createEventValidator();",
+        '  const found = [...validator.push(\'{"type":"done","output_tokens":-1}\'), ...validator.end()];',
+        '  expect(found.map((d) => d.ruleId)).toContain("event-field");',
+        "});",
+        "",
+      ].join("\n"),
+    );
+    const result = await spawnNode([path.join("node_modules", "vitest", "vitest.mjs"), "run", "suite"], project);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/Tests +1 passed/);
+  });
 
   it("runs the installed copy, not this checkout", async () => {
     const result = await spawnNode(["-p", "require.resolve('caplint/package.json')"], project);

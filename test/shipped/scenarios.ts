@@ -156,6 +156,21 @@ export const SCENARIOS: Scenario[] = [
     stdout: "",
   },
   {
+    name: "check: the config may hold comments and trailing commas (JSONC), and the output names it",
+    args: ["check", "--format", "json", "cap.json"],
+    cwd: `${CLI}/jsonc-config`,
+    code: 1,
+    stdout: json((out) =>
+      expectTrue(
+        out.summary.config === "caplint.config.json" &&
+          out.diagnostics.length === 1 &&
+          out.diagnostics[0].ruleId === "unknown-field" &&
+          out.diagnostics[0].severity === "error",
+        "unknown-field raised to error by the commented config",
+      ),
+    ),
+  },
+  {
     name: "check: -c names the config",
     args: ["check", "-c", "config/caplint.config.json", "--format", "compact", "config/cap.json"],
     cwd: CLI,

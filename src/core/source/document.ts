@@ -18,7 +18,7 @@ function jsoncParser(): JsoncParser {
   return jsonc;
 }
 
-/** Deeper documents are refused before parsing: the host has no use for them and recursive parsers overflow. */
+/** How deep arrays, objects and tables may nest (see `excessiveNesting`). */
 export const MAX_NESTING_DEPTH = 256;
 
 export interface Located {
@@ -60,6 +60,8 @@ export class SourceDocument {
     const problem = precheck(text, invalidUtf8At);
     if (problem) return new SourceDocument(absolutePath, file, text, format, undefined, problem, undefined);
     if (format === "toml") {
+      const deep = excessiveNesting(text);
+      if (deep) return new SourceDocument(absolutePath, file, text, format, undefined, deep, undefined);
       if (!parseToml) throw new Error("a TOML parser is required for TOML documents");
       const result = parseToml(text);
       return new SourceDocument(absolutePath, file, text, format, result.value, result.error, undefined);
@@ -67,8 +69,12 @@ export class SourceDocument {
     let value: unknown;
     try {
       // The native parser agrees with jsonc-parser on valid JSON and keeps `__proto__` as a plain own key.
+      // It does not recurse, so the nesting bound is checked on its value: walking the containers of the
+      // value costs less than walking every character of the text, which only a file over the bound needs.
       value = JSON.parse(text);
     } catch {
+      const deep = excessiveNesting(text);
+      if (deep) return new SourceDocument(absolutePath, file, text, format, undefined, deep, undefined);
       const errors: ParseError[] = [];
       jsoncParser().parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
       const first = errors[0];
@@ -77,6 +83,8 @@ export class SourceDocument {
         : { message: "invalid JSON", offset: 0, length: 0 };
       return new SourceDocument(absolutePath, file, text, format, undefined, failure, undefined);
     }
+    const deep = nestsDeeperThan(value, MAX_NESTING_DEPTH) ? excessiveNesting(text) : undefined;
+    if (deep) return new SourceDocument(absolutePath, file, text, format, undefined, deep, undefined);
     const surrogate = loneSurrogateEscape(text);
     if (surrogate >= 0) {
       // serde_json refuses an escape that is half a surrogate pair; JSON.parse keeps it as a broken string.
@@ -361,11 +369,26 @@ function precheck(text: string, invalidUtf8At?: number): ParseFailure | undefine
   if (nul >= 0) return { message: "the file contains NUL bytes: it looks binary, not JSON or TOML", offset: nul, length: 1 };
   if (invalidUtf8At !== undefined) return { message: "the file is not valid UTF-8 (first bad byte here)", offset: invalidUtf8At, length: 1 };
   if (text.trim() === "") return { message: "the file is empty; expected a capability object or array", offset: 0, length: 0 };
-  const deep = findExcessiveNesting(text, MAX_NESTING_DEPTH);
-  if (deep >= 0) {
-    return { message: `nesting deeper than ${MAX_NESTING_DEPTH} levels; no capability file needs that`, offset: deep, length: 1 };
-  }
   return undefined;
+}
+
+/** Deeper documents are refused: the host has no use for them and recursive parsers (jsonc-parser's, TOML's) overflow. */
+function excessiveNesting(text: string): ParseFailure | undefined {
+  const deep = findExcessiveNesting(text, MAX_NESTING_DEPTH);
+  if (deep < 0) return undefined;
+  return { message: `nesting deeper than ${MAX_NESTING_DEPTH} levels; no capability file needs that`, offset: deep, length: 1 };
+}
+
+/** Whether a parsed JSON value holds arrays or objects more than `limit` levels deep; recurses at most `limit + 1` levels. */
+export function nestsDeeperThan(value: unknown, limit: number, depth = 1): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (depth > limit) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (nestsDeeperThan(item, limit, depth + 1)) return true;
+  } else {
+    for (const key in value) if (nestsDeeperThan((value as Record<string, unknown>)[key], limit, depth + 1)) return true;
+  }
+  return false;
 }
 
 /** Offset of the first bracket beyond `limit` levels, or -1. Strings are skipped; works for JSON and TOML. */

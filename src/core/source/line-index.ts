@@ -45,6 +45,11 @@ export class LineIndex {
 
 function lineStartsOf(text: string): number[] {
   const starts = [0];
+  // Without a carriage return, a line starts after each line feed: indexOf finds them many times faster than a character loop.
+  if (text.indexOf("\r") === -1) {
+    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) starts.push(at + 1);
+    return starts;
+  }
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (ch === 10) starts.push(i + 1);
