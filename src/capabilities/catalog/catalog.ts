@@ -26,6 +26,8 @@ export class Catalog {
   private readonly provenance = new Map<string, ManifestProvenance>();
   private identifierCache: string[] | undefined;
   private readonly suggestions = new Map<string, readonly string[]>();
+  /** Whether each identifier asked about is known: rules ask for every entry, and entries repeat a few hundred identifiers. */
+  private readonly known = new Map<string, boolean>();
   private currentSpelling: Spelling = "host";
   private spellingFromManifest = false;
   private versionData: { history: VersionHistory; crates: ReadonlyMap<string, LockedCrate> } | undefined;
@@ -47,6 +49,7 @@ export class Catalog {
     }
     this.identifierCache = undefined;
     this.suggestions.clear();
+    this.known.clear();
     return this;
   }
 
@@ -69,6 +72,7 @@ export class Catalog {
     for (const [key, manifest] of this.manifests) this.manifests.set(key, spellManifest(key, manifest, spelling));
     this.identifierCache = undefined;
     this.suggestions.clear();
+    this.known.clear();
     return this;
   }
 
@@ -171,8 +175,13 @@ export class Catalog {
   }
 
   isKnownIdentifier(identifier: string): boolean {
-    const parts = Catalog.keyOf(identifier);
-    return !!parts && this.lookupTopLevel(parts.key, parts.base) !== undefined;
+    let known = this.known.get(identifier);
+    if (known === undefined) {
+      const parts = Catalog.keyOf(identifier);
+      known = !!parts && this.lookupTopLevel(parts.key, parts.base) !== undefined;
+      this.known.set(identifier, known);
+    }
+    return known;
   }
 
   /**

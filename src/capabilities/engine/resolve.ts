@@ -64,6 +64,12 @@ interface Grant {
   expansion: Expansion;
 }
 
+/** A command's grants as parallel lists: grant `grants[i]` has it through its leaf `leaves[i]`. */
+interface GrantLeaves {
+  grants: Int32Array;
+  leaves: Int32Array;
+}
+
 /** Where a command appears: leaf `leaf` of `expansion` lists it. */
 interface CommandSite {
   expansion: Expansion;
@@ -169,21 +175,40 @@ export class Resolution {
 
   /**
    * Grants of a command on one platform, in the host's order (capability, entry, leaf, then the
-   * command's place in the leaf), as [grant, leaf] pairs. Only the expansions that list the command are visited.
+   * command's place in the leaf). Only the expansions that list the command are visited.
    */
-  grantsOfCommand(side: "allow" | "deny", command: string, bit: number): Array<[number, number]> {
-    const found: Array<[number, number, number]> = [];
-    const sites = this.commandSites()[side].get(command) ?? [];
-    sites.forEach((site, order) => {
-      if (!(this.leafOn(site.expansion.leaves[site.leaf]!) & (1 << bit))) return;
-      for (const grant of this.grantsOf.get(site.expansion)!) {
+  grantsOfCommand(side: "allow" | "deny", command: string, bit: number): GrantLeaves {
+    // An expansion's sites are adjacent and in leaf order (commandSites walks each expansion's leaves in
+    // turn), and a grant has one expansion: the host's order is the grants in order, each with its sites.
+    const heldLeaves = new Map<Expansion, number[]>();
+    for (const site of this.commandSites()[side].get(command) ?? []) {
+      if (!(this.leafOn(site.expansion.leaves[site.leaf]!) & (1 << bit))) continue;
+      const leaves = heldLeaves.get(site.expansion);
+      if (leaves) leaves.push(site.leaf);
+      else heldLeaves.set(site.expansion, [site.leaf]);
+    }
+    const granting: number[] = [];
+    let count = 0;
+    for (const [expansion, leaves] of heldLeaves) {
+      for (const grant of this.grantsOf.get(expansion)!) {
         const capability = this.capabilities[this.grants[grant]!.capability]!;
         // As upstream, a capability without contexts leaves no key behind, so it cannot deny either.
-        if (capability.on & (1 << bit) && capability.resolved.contexts.length > 0) found.push([grant, site.leaf, order]);
+        if (!(capability.on & (1 << bit)) || capability.resolved.contexts.length === 0) continue;
+        granting.push(grant);
+        count += leaves.length;
       }
-    });
-    if (sites.length > 1) found.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
-    return found.map(([grant, leaf]) => [grant, leaf]);
+    }
+    // Each expansion's grants are in order already; only grants of several expansions need merging.
+    const ordered = heldLeaves.size > 1 ? Int32Array.from(granting).sort() : granting;
+    const found: GrantLeaves = { grants: new Int32Array(count), leaves: new Int32Array(count) };
+    let n = 0;
+    for (const grant of ordered) {
+      for (const leaf of heldLeaves.get(this.grants[grant]!.expansion)!) {
+        found.grants[n] = grant;
+        found.leaves[n++] = leaf;
+      }
+    }
+    return found;
   }
 
   /** Every command with an entry on one platform, in the order the host's maps first see them. */
@@ -417,22 +442,22 @@ class ModelCore {
     return this.resolution.allowedCommandLists(this.globalIndex[capabilityIndex]!, this.bit);
   }
 
-  private readonly allowSites = new Map<string, Array<[number, number]>>();
+  private readonly allowSites = new Map<string, GrantLeaves>();
   private readonly allowerCache = new Map<string, number[]>();
 
-  /** The command's allow grants on this platform, as [grant, leaf] pairs in the host's order; made once per command. */
-  private allowPairs(command: string): Array<[number, number]> {
-    let pairs = this.allowSites.get(command);
-    if (!pairs) this.allowSites.set(command, (pairs = this.resolution.grantsOfCommand("allow", command, this.bit)));
-    return pairs;
+  /** The command's allow grants on this platform, in the host's order; made once per command. */
+  private allowGrants(command: string): GrantLeaves {
+    let found = this.allowSites.get(command);
+    if (!found) this.allowSites.set(command, (found = this.resolution.grantsOfCommand("allow", command, this.bit)));
+    return found;
   }
 
   allowers(command: string): readonly number[] {
     let allowers = this.allowerCache.get(command);
     if (!allowers) {
       allowers = [];
-      // Pairs come in grant order, and grants in capability order: a capability's pairs are adjacent.
-      for (const [grantIndex] of this.allowPairs(command)) {
+      // Grants come in order, and grants in capability order: a capability's grants are adjacent.
+      for (const grantIndex of this.allowGrants(command).grants) {
         const local = this.localIndex[this.resolution.grant(grantIndex).capability]!;
         if (allowers[allowers.length - 1] !== local) allowers.push(local);
       }
@@ -444,28 +469,33 @@ class ModelCore {
   allowsIn(command: string, capabilityIndex: number): ResolvedCommand[] {
     const global = this.globalIndex[capabilityIndex];
     if (global === undefined) return [];
-    const pairs = this.allowPairs(command);
-    // The capability's grants are one range of grant indices, and the pairs are sorted by grant.
+    const found = this.allowGrants(command);
+    const grants = found.grants;
+    // The capability's grants are one range of grant indices, and the grants are in order.
     const [first, end] = this.resolution.grantRange(global);
     let low = 0;
-    let high = pairs.length;
+    let high = grants.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if (pairs[mid]![0] < first) low = mid + 1;
+      if (grants[mid]! < first) low = mid + 1;
       else high = mid;
     }
     let stop = low;
-    while (stop < pairs.length && pairs[stop]![0] < end) stop++;
-    return this.entriesOf(command, pairs.slice(low, stop));
+    while (stop < grants.length && grants[stop]! < end) stop++;
+    return this.entriesOf(command, found, low, stop);
   }
 
   entries(side: "allow" | "deny", command: string): ResolvedCommand[] {
-    return this.entriesOf(command, side === "allow" ? this.allowPairs(command) : this.resolution.grantsOfCommand(side, command, this.bit));
+    const found = side === "allow" ? this.allowGrants(command) : this.resolution.grantsOfCommand(side, command, this.bit);
+    return this.entriesOf(command, found, 0, found.grants.length);
   }
 
-  private entriesOf(command: string, pairs: ReadonlyArray<readonly [number, number]>): ResolvedCommand[] {
+  /** The entries of grants `from` to `to` (exclusive) of a command's grants. */
+  private entriesOf(command: string, found: GrantLeaves, from: number, to: number): ResolvedCommand[] {
     const entries: ResolvedCommand[] = [];
-    for (const [grantIndex, leafIndex] of pairs) {
+    for (let i = from; i < to; i++) {
+      const grantIndex = found.grants[i]!;
+      const leafIndex = found.leaves[i]!;
       const grant = this.resolution.grant(grantIndex);
       const leaf = grant.expansion.leaves[leafIndex]!;
       const capability = this.capabilities[this.localIndex[grant.capability]!]!;

@@ -239,8 +239,13 @@ function scanVictims(model: ResolvedModel, denying: number, allowers: readonly n
  * nothing it was not aimed at (a `windows: ["*"]` lockdown, or a deny with the allow's very targets).
  */
 function covers(deny: Reach, allowing: ResolvedModel["capabilities"][number]): boolean {
-  const labels = deny.everyLabel || (allowing.windows.every((w) => deny.windows.has(w)) && allowing.webviews.every((w) => deny.webviews.has(w)));
-  return labels && allowing.contexts.every((c) => deny.origins.has(contextKey(c)));
+  // Plain loops: a deny is compared with every allower of its command.
+  if (!deny.everyLabel) {
+    for (const window of allowing.windows) if (!deny.windows.has(window)) return false;
+    for (const webview of allowing.webviews) if (!deny.webviews.has(webview)) return false;
+  }
+  for (const context of allowing.contexts) if (!deny.origins.has(contextKey(context))) return false;
+  return true;
 }
 
 interface Reach {

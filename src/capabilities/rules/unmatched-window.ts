@@ -25,12 +25,22 @@ export default defineRule({
     const listed = quoteList(labels.slice(0, MAX_LISTED_LABELS), "and") + (labels.length > MAX_LISTED_LABELS ? ", …" : "");
     const where = `declared in ${config.document.file}${code.searched.length ? ` or created in ${code.searched.join(" or ")}` : ""}`;
     const listedOrNone = listed || "none";
+    // Capabilities repeat a few patterns: each is compared with the labels once.
+    const unmatched = new Map<string, boolean>();
+    const matchesNothing = (pattern: string) => {
+      let result = unmatched.get(pattern);
+      if (result === undefined) {
+        const compiled = compileLabelPattern(pattern);
+        // A pattern the host cannot compile is a syntax problem, reported elsewhere.
+        result = compiled.ok && !labels.some((label) => compiled.match(label)) && !plausibleInCode(compiled.match, pattern, code);
+        unmatched.set(pattern, result);
+      }
+      return result;
+    };
     for (const capability of context.capabilities) {
       for (const field of ["windows", "webviews"] as const) {
         for (const { value: pattern, path } of capability[field]) {
-          const compiled = compileLabelPattern(pattern);
-          // A pattern the host cannot compile is a syntax problem, reported elsewhere.
-          if (!compiled.ok || labels.some((label) => compiled.match(label)) || plausibleInCode(compiled.match, pattern, code)) continue;
+          if (!matchesNothing(pattern)) continue;
           const kind = field === "windows" ? "window" : "webview";
           const isGlob = /[*?[]/.test(pattern);
           const suggestion = nearest(pattern, labels, 1)[0];

@@ -10,6 +10,8 @@ export type IdentifierVerdict =
   /** No manifest defines the prefix; `key` undefined means app permissions are unknown. */
   | { kind: "unknown-plugin"; key: string | undefined; base: string };
 
+const KNOWN: IdentifierVerdict = Object.freeze({ kind: "known" });
+
 /** What the catalog says about a capability entry's identifier; shared by the identifier rules. */
 export function classifyIdentifier(identifier: string, catalog: Catalog): IdentifierVerdict {
   const check = checkIdentifier(identifier);
@@ -18,8 +20,8 @@ export function classifyIdentifier(identifier: string, catalog: Catalog): Identi
   const key = prefix ?? APP_KEY;
   const shownKey = prefix;
   if (catalog.has(key)) {
-    // `<plugin>:default` always passes the build, even without a default set (default-without-set covers it).
-    if (base === "default" || catalog.lookupTopLevel(key, base)) return { kind: "known" };
+    // Known includes `<plugin>:default` without a default set: it passes the build (default-without-set covers it).
+    if (catalog.isKnownIdentifier(identifier)) return KNOWN;
     return { kind: "unknown-permission", key: shownKey, base };
   }
   // A pre-`core:` name such as `window:allow-close` fails the build as an unknown plugin, but its
