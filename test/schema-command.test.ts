@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Ajv from "ajv";
@@ -96,6 +96,27 @@ describe("caplint schema", { timeout: 60_000 }, () => {
         ids.some((id) => id.startsWith(`${key}:`)),
         `${key} from the generated manifest`,
       ).toBe(true);
+  });
+
+  it("with --app or -c completes the plugins of the config's manifests, as check knows them", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-schema-config-"));
+    mkdirSync(path.join(dir, "vendor"));
+    mkdirSync(path.join(dir, "src-tauri", "capabilities"), { recursive: true });
+    const vendored = {
+      "acme-vault": {
+        default_permission: null,
+        permissions: { "allow-unlock": { identifier: "allow-unlock", description: "Unlocks the vault.", commands: { allow: ["unlock"], deny: [] } } },
+        permission_sets: {},
+        global_scope_schema: null,
+      },
+    };
+    writeFileSync(path.join(dir, "vendor", "acl-manifests.json"), JSON.stringify(vendored));
+    writeFileSync(path.join(dir, "caplint.config.json"), '{ "manifests": ["vendor/acl-manifests.json"] } // vendored plugins\n');
+    writeFileSync(path.join(dir, "src-tauri", "tauri.conf.json"), JSON.stringify({ identifier: "dev.caplint.vault" }));
+    const idsOf = async (args: string[], cwd: string) => choices(await schemaOf(args, cwd)).map((c) => c.const);
+    expect(await idsOf(["--app", "."], dir)).toContain("acme-vault:allow-unlock");
+    expect(await idsOf(["-c", path.join(dir, "caplint.config.json")], ROOT)).toContain("acme-vault:allow-unlock");
+    expect(await idsOf([], dir), "without --app or -c the folder it runs in adds nothing").not.toContain("acme-vault:allow-unlock");
   });
 
   it("accepts both spellings of the brand word, with descriptions, with and without --app", async () => {

@@ -155,13 +155,39 @@ export function dangerousGrants(model: ResolvedModel): Promise<DangerousGrant[]>
   return grants;
 }
 
+/** An earlier platform model of the same resolution, and whether a plugin's global scope is the same there. */
+export interface EarlierModel {
+  model: ResolvedModel;
+  sameGlobalScope: (key: string) => boolean;
+}
+
 /**
- * The dangerous grants of one platform model, leaving out the dangers `skip` says an earlier model
- * already answered (the rule's per-platform pass); not cached.
+ * The dangerous grants of one platform model, leaving out what an earlier model already answered (the
+ * rule's per-platform pass): the dangers `skip` names, and a capability's danger whose effective
+ * grants an earlier model judged too (the same grants, command by command, and the same global
+ * scope: the same finding). Not cached.
  */
-export async function dangerousGrantsExcept(model: ResolvedModel, skip: (danger: Danger) => boolean): Promise<DangerousGrant[]> {
+export async function dangerousGrantsExcept(
+  model: ResolvedModel,
+  skip: (danger: Danger) => boolean,
+  earlier: readonly EarlierModel[] = [],
+): Promise<DangerousGrant[]> {
   patternTools = await loadRemotePatternTools();
-  return findDangers(model, patternTools, skip);
+  return findDangers(model, patternTools, skip, earlier);
+}
+
+/** The effective grants each capability's dangers were judged on, per model, for the later models' comparison. */
+const judgedGrants = new WeakMap<ResolvedModel, Map<Capability, Map<Danger, readonly ResolvedCommand[]>>>();
+
+/** The same grants in the same order: a resolution's models share each leaf's provenance and scope objects. */
+function sameGrants(a: readonly ResolvedCommand[], b: readonly ResolvedCommand[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.command !== y.command || x.provenance !== y.provenance || x.scope !== y.scope || x.contextIndex !== y.contextIndex) return false;
+  }
+  return true;
 }
 
 /** Where the plugin of a command keeps its global scope (`plugin:fs|write` → `fs`). */
@@ -169,9 +195,36 @@ export function dangerKeys(danger: Danger): string[] {
   return [...new Set(danger.commands.map((command) => command.slice("plugin:".length, command.indexOf("|"))))];
 }
 
-function findDangers(model: ResolvedModel, tools: RemotePatternTools, skip?: (danger: Danger) => boolean): DangerousGrant[] {
+function findDangers(
+  model: ResolvedModel,
+  tools: RemotePatternTools,
+  skip?: (danger: Danger) => boolean,
+  earlier: readonly EarlierModel[] = [],
+): DangerousGrant[] {
   const out: DangerousGrant[] = [];
-  const globalHits: GlobalHitCache = { hits: new Map(), deniedByKey: new Map(), ownHits: new Map() };
+  const judgedHere = new Map<Capability, Map<Danger, readonly ResolvedCommand[]>>();
+  judgedGrants.set(model, judgedHere);
+  const globalHits = globalHitCacheOf(model);
+  const sameLent = earlier.map(() => new Map<string, boolean>());
+  const judgedBefore = (capability: Capability, danger: Danger, effective: readonly ResolvedCommand[]) =>
+    earlier.some((before, i) => {
+      const grants = judgedGrants.get(before.model)?.get(capability)?.get(danger);
+      if (!grants || !sameGrants(grants, effective)) return false;
+      if (!danger.broad) return true;
+      // What the plugin's global scope lends is the same when the scope is, or when its broad values,
+      // their lenders and its deny list (which filters the grants' own values too) are; a grant's own
+      // deny list filters the lent values per grant, and then only the same scope will do.
+      const ownDeny = effective.some((grant) => (grant.scope?.deny.length ?? 0) > 0);
+      return dangerKeys(danger).every((key) => {
+        const memo = `${danger.id}\u0000${key}\u0000${ownDeny}`;
+        let same = sameLent[i]!.get(memo);
+        if (same === undefined) {
+          same = before.sameGlobalScope(key) || (!ownDeny && sameLending(before.model, model, danger, key));
+          sameLent[i]!.set(memo, same);
+        }
+        return same;
+      });
+    });
   // Grants of dangerous commands by capability, gathered once: only capabilities that have some are visited.
   const byCapability = new Map<number, Map<string, ResolvedCommand[]>>();
   const asked = skip ? DANGERS.filter((danger) => !skip(danger)) : DANGERS;
@@ -202,11 +255,15 @@ function findDangers(model: ResolvedModel, tools: RemotePatternTools, skip?: (da
   for (const [capabilityIndex, dangers] of byCapability) {
     const { capability } = model.capabilities[capabilityIndex]!;
     let exposure: Exposure | undefined | null = null;
+    const judged = new Map<Danger, readonly ResolvedCommand[]>();
+    judgedHere.set(capability, judged);
     for (const danger of DANGERS) {
       const grants = dangers.get(danger.id);
       if (!grants) continue;
       const effective = grants.filter((g) => !isDenied(g.command));
       if (effective.length === 0) continue;
+      judged.set(danger, effective);
+      if (earlier.length > 0 && judgedBefore(capability, danger, effective)) continue;
       let first = effective[0]!;
       let reach = "";
       /** The entry of this capability that brings the broad value, when it is not the grant itself (an `fs:scope` entry). */
@@ -222,16 +279,16 @@ function findDangers(model: ResolvedModel, tools: RemotePatternTools, skip?: (da
         let hitGrant: ResolvedCommand | undefined;
         // A leaf's grants (one per command and context) share its provenance, scope and plugin: what one
         // of them adds below, the others add again. So each such leaf is judged once.
-        const judged = new Map<EntryProvenance, { scope: ResolvedCommand["scope"]; key: string; hit: boolean }>();
+        const judgedLeaves = new Map<EntryProvenance, { scope: ResolvedCommand["scope"]; key: string; hit: boolean }>();
         for (const grant of effective) {
-          const before = judged.get(grant.provenance);
+          const before = judgedLeaves.get(grant.provenance);
           if (before && before.scope === grant.scope && before.key === grant.key) {
             if (before.hit) hits.add(grant);
             continue;
           }
           const { own, global } = broadScope(model, danger, grant, globalHits);
           const hit = own.length > 0 || global.matches.size > 0;
-          if (!before) judged.set(grant.provenance, { scope: grant.scope, key: grant.key, hit });
+          if (!before) judgedLeaves.set(grant.provenance, { scope: grant.scope, key: grant.key, hit });
           if (!hit) continue;
           hitGrant ??= grant;
           hits.add(grant);
@@ -292,6 +349,15 @@ interface GlobalHitCache {
   ownHits: Map<Danger, WeakMap<ScopeLists, string[]>>;
 }
 
+const globalHitCaches = new WeakMap<ResolvedModel, GlobalHitCache>();
+
+/** One cache per model: its per-platform pass and a later model's comparison share it. */
+function globalHitCacheOf(model: ResolvedModel): GlobalHitCache {
+  let cache = globalHitCaches.get(model);
+  if (!cache) globalHitCaches.set(model, (cache = { hits: new Map(), deniedByKey: new Map(), ownHits: new Map() }));
+  return cache;
+}
+
 const NO_HITS: string[] = [];
 
 /**
@@ -301,17 +367,9 @@ const NO_HITS: string[] = [];
  */
 function broadScope(model: ResolvedModel, danger: Danger, grant: ResolvedCommand, cache: GlobalHitCache): { own: string[]; global: GlobalHits } {
   const broad = danger.broad!;
-  const scope = model.globalScope.get(grant.key);
   const ownDeny = grant.scope?.deny ?? [];
-  // The plugin's global deny list grows with the app: made canonical once per plugin, not per grant.
-  let globalDenied = cache.deniedByKey.get(grant.key);
-  if (!globalDenied) cache.deniedByKey.set(grant.key, (globalDenied = new Set((scope?.deny ?? []).map(canonical))));
+  const globalDenied = globalDenyOf(model, grant.key, cache);
   const ownDenied = ownDeny.length ? new Set(ownDeny.map(canonical)) : undefined;
-  const allowed = (value: unknown) => {
-    if (globalDenied.size === 0 && !ownDenied) return true;
-    const key = canonical(value);
-    return !globalDenied.has(key) && !ownDenied?.has(key);
-  };
   let own = NO_HITS;
   if (grant.scope && grant.scope.allow.length) {
     let byScope = cache.ownHits.get(danger);
@@ -323,37 +381,83 @@ function broadScope(model: ResolvedModel, danger: Danger, grant: ResolvedCommand
       for (const value of grant.scope.allow) {
         work.scopeValues++;
         const hit = broad(value);
-        if (hit !== undefined && allowed(value)) own.push(hit);
+        if (hit !== undefined && notDenied(value, globalDenied, ownDenied)) own.push(hit);
       }
       byScope.set(grant.scope, own);
     }
   }
-  // A grant's own deny list filters the global values for that grant only: computed apart, and rare.
+  return { own, global: globalHitsOf(model, danger, grant.key, cache, ownDenied) };
+}
+
+/** The plugin's global deny list grows with the app: made canonical once per plugin, not per grant. */
+function globalDenyOf(model: ResolvedModel, key: string, cache: GlobalHitCache): ReadonlySet<string> {
+  let denied = cache.deniedByKey.get(key);
+  if (!denied) cache.deniedByKey.set(key, (denied = new Set((model.globalScope.get(key)?.deny ?? []).map(canonical))));
+  return denied;
+}
+
+function notDenied(value: unknown, globalDenied: ReadonlySet<string>, ownDenied: ReadonlySet<string> | undefined): boolean {
+  if (globalDenied.size === 0 && !ownDenied) return true;
+  const key = canonical(value);
+  return !globalDenied.has(key) && !ownDenied?.has(key);
+}
+
+/** The broad values of a plugin's global scope for a danger; a grant's own deny list filters them for that grant only (computed apart, and rare). */
+function globalHitsOf(model: ResolvedModel, danger: Danger, key: string, cache: GlobalHitCache, ownDenied?: ReadonlySet<string>): GlobalHits {
   let byKey = cache.hits.get(danger);
   if (!byKey) cache.hits.set(danger, (byKey = new Map()));
-  let global = ownDeny.length ? undefined : byKey.get(grant.key);
-  if (!global) {
-    const matches = new Set<string>();
-    const lenders = new Set<string>();
-    const entries = new Map<string, EntryProvenance>();
-    let commandLine = false;
-    for (const contribution of scope?.contributions ?? []) {
-      for (const value of contribution.scope.allow) {
-        work.scopeValues++;
-        const hit = broad(value);
-        if (hit === undefined || !allowed(value)) continue;
-        matches.add(hit);
-        commandLine ||= danger.id === "shell" && anyCommandLine(value);
-        if (contribution.provenance.capability !== undefined) {
-          lenders.add(contribution.provenance.capability);
-          if (!entries.has(contribution.provenance.capability)) entries.set(contribution.provenance.capability, contribution.provenance);
-        }
+  const known = ownDenied ? undefined : byKey.get(key);
+  if (known) return known;
+  const broad = danger.broad!;
+  const globalDenied = globalDenyOf(model, key, cache);
+  const matches = new Set<string>();
+  const lenders = new Set<string>();
+  const entries = new Map<string, EntryProvenance>();
+  let commandLine = false;
+  for (const contribution of model.globalScope.get(key)?.contributions ?? []) {
+    for (const value of contribution.scope.allow) {
+      work.scopeValues++;
+      const hit = broad(value);
+      if (hit === undefined || !notDenied(value, globalDenied, ownDenied)) continue;
+      matches.add(hit);
+      commandLine ||= danger.id === "shell" && anyCommandLine(value);
+      if (contribution.provenance.capability !== undefined) {
+        lenders.add(contribution.provenance.capability);
+        if (!entries.has(contribution.provenance.capability)) entries.set(contribution.provenance.capability, contribution.provenance);
       }
     }
-    global = { matches, lenders, entries, commandLine };
-    if (!ownDeny.length) byKey.set(grant.key, global);
   }
-  return { own, global };
+  const global = { matches, lenders, entries, commandLine };
+  if (!ownDenied) byKey.set(key, global);
+  return global;
+}
+
+/** Whether two models' global scopes of a plugin lend a danger's grants the same: the same deny list, and the same broad values and lenders. */
+function sameLending(a: ResolvedModel, b: ResolvedModel, danger: Danger, key: string): boolean {
+  const [cacheA, cacheB] = [globalHitCacheOf(a), globalHitCacheOf(b)];
+  const [deniedA, deniedB] = [globalDenyOf(a, key, cacheA), globalDenyOf(b, key, cacheB)];
+  if (deniedA.size !== deniedB.size || [...deniedA].some((value) => !deniedB.has(value))) return false;
+  return sameGlobalHits(globalHitsOf(a, danger, key, cacheA), globalHitsOf(b, danger, key, cacheB));
+}
+
+/** Equal global hits, order included (messages name the first few). */
+function sameGlobalHits(a: GlobalHits, b: GlobalHits): boolean {
+  const sameOrder = <T>(x: Iterable<T>, y: Iterable<T>) => {
+    const other = y[Symbol.iterator]();
+    for (const item of x) if (other.next().value !== item) return false;
+    return other.next().done === true;
+  };
+  return (
+    a === b ||
+    (a.commandLine === b.commandLine &&
+      a.matches.size === b.matches.size &&
+      a.lenders.size === b.lenders.size &&
+      a.entries.size === b.entries.size &&
+      sameOrder(a.matches, b.matches) &&
+      sameOrder(a.lenders, b.lenders) &&
+      sameOrder(a.entries.values(), b.entries.values()) &&
+      sameOrder(a.entries.keys(), b.entries.keys()))
+  );
 }
 
 /** JSON with sorted keys, so equal scope values compare equal whatever their key order. */

@@ -26,7 +26,11 @@ export default defineRule({
             danger.commands.every((command) => resolution.sameCommand(command, earlier.platform, model.platform)) &&
             dangerKeys(danger).every((key) => resolution.sameGlobalScope(key, earlier.platform, model.platform)),
         );
-      const founds = done.length === 0 ? await dangerousGrants(model) : await dangerousGrantsExcept(model, answered);
+      const earlier = done.map((before) => ({
+        model: before,
+        sameGlobalScope: (key: string) => resolution.sameGlobalScope(key, before.platform, model.platform),
+      }));
+      const founds = done.length === 0 ? await dangerousGrants(model) : await dangerousGrantsExcept(model, answered, earlier);
       done.push(model);
       for (const found of founds) {
         const { danger, grant, scopeEntry, reach } = found;

@@ -14,6 +14,6 @@ const DOMAIN_COMMANDS: readonly RegisterCommands[] = [registerCapabilityCommands
 export function registerCommands(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   for (const register of DOMAIN_COMMANDS) register(program, io, setExitCode, REGISTRY);
   // Commands about every domain at once.
-  registerSchema(program, io, setExitCode);
+  registerSchema(program, io, setExitCode, REGISTRY.byId);
   registerRules(program, io, setExitCode);
 }
