@@ -96,10 +96,26 @@ const KNOWN_TYPES: ReadonlyMap<string, KnownType> = new Map(
   }),
 );
 
+let lastType: string | undefined;
+let lastKnown: KnownType | undefined;
+
+/**
+ * The known type named `type`. A line's type is looked up twice (hasIntegerFields, then the check),
+ * and runs of one type (token deltas) are the bulk of a stream: comparing with the last type
+ * looked up is cheaper than hashing a new string for the Map each time.
+ */
+function knownType(type: string): KnownType | undefined {
+  if (type !== lastType) {
+    lastType = type;
+    lastKnown = KNOWN_TYPES.get(type);
+  }
+  return lastKnown;
+}
+
 /** Whether a line may hold an integer field: an envelope (session_id), or an event type with one. */
 export function hasIntegerFields(line: JsonObject): boolean {
   const type = line.type;
-  return typeof type !== "string" || KNOWN_TYPES.get(type)?.hasIntegers === true;
+  return typeof type !== "string" || knownType(type)?.hasIntegers === true;
 }
 
 function checkServerEvent(event: JsonObject, at: JsonPath, report: Report): LocatedEvent | undefined {
@@ -127,7 +143,7 @@ function checkServerEvent(event: JsonObject, at: JsonPath, report: Report): Loca
     });
     return undefined;
   }
-  const known = KNOWN_TYPES.get(type);
+  const known = knownType(type);
   if (known === undefined) {
     const close = nearest(type, SERVER_EVENT_TYPES, 2);
     report({

@@ -167,31 +167,33 @@ class Recent {
  * fills. V8 gives a Map a new table whenever it grows, shrinks or is cleared, in the generation of the
  * table it replaces: the tables of a long-lived Map are old, so each of the tens of thousands of
  * starts and ends of a long stream would leave one more table of garbage in the old generation (9 MB
- * of the peak of a 1,000,000-event run). An emptied map is dropped for a new one, whose tables are
- * young and die young.
+ * of the peak of a 1,000,000-event run). An emptied map is dropped, and the next one is new: its
+ * tables are young and die young.
  */
 class OpenMap<V> {
-  private map = new Map<Id, V>();
+  /** None while empty: a session with nothing running (most sessions, most of the time) holds no Map. */
+  private map: Map<Id, V> | undefined;
   get(key: Id): V | undefined {
-    return this.map.get(key);
+    return this.map?.get(key);
   }
   has(key: Id): boolean {
-    return this.map.has(key);
+    return this.map?.has(key) ?? false;
   }
   set(key: Id, value: V): void {
-    this.map.set(key, value);
+    (this.map ??= new Map()).set(key, value);
   }
   delete(key: Id): void {
-    this.map.delete(key);
-    if (this.map.size === 0) this.map = new Map();
+    if (this.map?.delete(key) && this.map.size === 0) this.map = undefined;
   }
   clear(): void {
-    if (this.map.size > 0) this.map = new Map();
+    this.map = undefined;
   }
   values(): IterableIterator<V> {
-    return this.map.values();
+    return (this.map ?? NOTHING_OPEN).values();
   }
 }
+
+const NOTHING_OPEN = new Map<never, never>();
 
 function newSession(): Session {
   return { calls: new OpenMap(), agents: new OpenMap() };

@@ -10,7 +10,7 @@ import { describeIoError } from "../core/source/read.js";
 import { FatalError } from "../core/errors.js";
 import { readLines } from "./read-lines.js";
 import { eventMessageText, type EventRuleId } from "./rules.js";
-import { createEventValidator, MAX_LINE_CHARS, overlongLine, type EventDiagnostic, type EventSummary } from "./validator.js";
+import { createLineValidator, MAX_LINE_CHARS, overlongLine, type EventDiagnostic, type EventSummary } from "./validator.js";
 import { quote } from "./text.js";
 import { plural } from "../core/wording.js";
 
@@ -39,7 +39,7 @@ export type ByteStream = AsyncIterable<Buffer | string>;
 
 /** Checks one recording read from `stream`. */
 export async function checkRecording(stream: ByteStream, file: string, absolutePath: string, options: EventsRunOptions): Promise<RecordingResult> {
-  const validator = createEventValidator({ client: options.client, severity: (ruleId) => options.severityFor(ruleId, absolutePath) });
+  const validator = createLineValidator({ client: options.client, severity: (ruleId) => options.severityFor(ruleId, absolutePath) });
   const diagnostics: Diagnostic[] = [];
   const keep = (found: EventDiagnostic[]) => {
     if (found.length === 0) return;
@@ -50,10 +50,10 @@ export async function checkRecording(stream: ByteStream, file: string, absoluteP
   await readLines(
     stream,
     {
-      line: (text) => keep(validator.push(text)),
+      line: (text) => keep(validator.pushLine(text)),
       overlong: (chars) => {
         // Counted as a line (so later line numbers stay right) and reported without its text.
-        validator.push("");
+        validator.pushLine("");
         const severity = options.severityFor("event-json", absolutePath) ?? "error";
         if (severity !== "off") {
           keep([

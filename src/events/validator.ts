@@ -54,7 +54,13 @@ export interface EventValidator {
 /** Longest line read; a longer one is reported and skipped (memory stays bounded). */
 export const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
-export function createEventValidator(options: EventValidatorOptions = {}): EventValidator {
+/** The validator fed one line at a time: a line read from a stream has no line break to look for. */
+export interface LineValidator extends Omit<EventValidator, "push"> {
+  /** Checks the next line, a text without line breaks. */
+  pushLine(line: string): EventDiagnostic[];
+}
+
+export function createLineValidator(options: EventValidatorOptions = {}): LineValidator {
   let lineNumber = 0;
   let text = "";
   let eventPath: JsonPath = AT_TOP;
@@ -182,14 +188,9 @@ export function createEventValidator(options: EventValidatorOptions = {}): Event
   };
 
   return {
-    push(chunk: string): EventDiagnostic[] {
+    pushLine(line: string): EventDiagnostic[] {
       out = [];
-      if (chunk.indexOf("\n") === -1) checkLine(chunk);
-      else {
-        const lines = chunk.split("\n");
-        if (lines[lines.length - 1] === "") lines.pop();
-        for (const line of lines) checkLine(line);
-      }
+      checkLine(line);
       return out;
     },
     end(): EventDiagnostic[] {
@@ -198,6 +199,22 @@ export function createEventValidator(options: EventValidatorOptions = {}): Event
       return out;
     },
     summary,
+  };
+}
+
+export function createEventValidator(options: EventValidatorOptions = {}): EventValidator {
+  const validator = createLineValidator(options);
+  return {
+    push(chunk: string): EventDiagnostic[] {
+      if (chunk.indexOf("\n") === -1) return validator.pushLine(chunk);
+      const lines = chunk.split("\n");
+      if (lines[lines.length - 1] === "") lines.pop();
+      const found: EventDiagnostic[] = [];
+      for (const line of lines) found.push(...validator.pushLine(line));
+      return found;
+    },
+    end: () => validator.end(),
+    summary: validator.summary,
   };
 }
 

@@ -87,6 +87,10 @@ export class Resolution {
   readonly problems: ResolutionProblem[] = [];
   readonly models: ResolvedModel[];
   private readonly grants: Grant[] = [];
+  /** The capability of each grant, as a packed list: commands walk thousands of grants and need only this. */
+  private readonly grantCapabilities: number[] = [];
+  /** Per platform bit, which capabilities can hold entries there (active, with a context), made on first use. */
+  private readonly entryHolders: Uint8Array[] = [];
   /** Grant indices per expansion: the entries that name one identifier. */
   private readonly grantsOf = new Map<Expansion, number[]>();
   private readonly leafBits = new Map<Leaf, number>();
@@ -127,6 +131,7 @@ export class Resolution {
         }
         let users = this.grantsOf.get(expansion);
         if (!users) this.grantsOf.set(expansion, (users = []));
+        this.grantCapabilities.push(index);
         users.push(this.grants.push({ capability: index, entry, expansion }) - 1);
       }
     }
@@ -180,35 +185,57 @@ export class Resolution {
   grantsOfCommand(side: "allow" | "deny", command: string, bit: number): GrantLeaves {
     // An expansion's sites are adjacent and in leaf order (commandSites walks each expansion's leaves in
     // turn), and a grant has one expansion: the host's order is the grants in order, each with its sites.
-    const heldLeaves = new Map<Expansion, number[]>();
+    const expansions: Expansion[] = [];
+    const leavesOf: number[][] = [];
     for (const site of this.commandSites()[side].get(command) ?? []) {
       if (!(this.leafOn(site.expansion.leaves[site.leaf]!) & (1 << bit))) continue;
-      const leaves = heldLeaves.get(site.expansion);
-      if (leaves) leaves.push(site.leaf);
-      else heldLeaves.set(site.expansion, [site.leaf]);
-    }
-    const granting: number[] = [];
-    let count = 0;
-    for (const [expansion, leaves] of heldLeaves) {
-      for (const grant of this.grantsOf.get(expansion)!) {
-        const capability = this.capabilities[this.grants[grant]!.capability]!;
-        // As upstream, a capability without contexts leaves no key behind, so it cannot deny either.
-        if (!(capability.on & (1 << bit)) || capability.resolved.contexts.length === 0) continue;
-        granting.push(grant);
-        count += leaves.length;
+      if (expansions[expansions.length - 1] === site.expansion) leavesOf[leavesOf.length - 1]!.push(site.leaf);
+      else {
+        expansions.push(site.expansion);
+        leavesOf.push([site.leaf]);
       }
     }
-    // Each expansion's grants are in order already; only grants of several expansions need merging.
-    const ordered = heldLeaves.size > 1 ? Int32Array.from(granting).sort() : granting;
+    const holders = this.entryHoldersOn(bit);
+    const slots = expansions.length;
+    // Each grant with the expansion's slot folded in (grant × slots + slot), so that one numeric sort
+    // merges the expansions' grants, which are each in order already.
+    const keys: number[] = [];
+    let count = 0;
+    for (let slot = 0; slot < slots; slot++) {
+      for (const grant of this.grantsOf.get(expansions[slot]!)!) {
+        if (!holders[this.grantCapabilities[grant]!]) continue;
+        keys.push(grant * slots + slot);
+        count += leavesOf[slot]!.length;
+      }
+    }
+    const ordered = slots > 1 ? new Float64Array(keys).sort() : keys;
     const found: GrantLeaves = { grants: new Int32Array(count), leaves: new Int32Array(count) };
     let n = 0;
-    for (const grant of ordered) {
-      for (const leaf of heldLeaves.get(this.grants[grant]!.expansion)!) {
+    for (const key of ordered) {
+      const slot = key % slots;
+      const grant = (key - slot) / slots;
+      for (const leaf of leavesOf[slot]!) {
         found.grants[n] = grant;
         found.leaves[n++] = leaf;
       }
     }
     return found;
+  }
+
+  /** Which capabilities can hold command entries on the platform of bit `bit`, by index. */
+  private entryHoldersOn(bit: number): Uint8Array {
+    let holders = this.entryHolders[bit];
+    if (!holders) {
+      holders = this.entryHolders[bit] = new Uint8Array(this.capabilities.length);
+      // As upstream, a capability without contexts leaves no key behind, so it cannot deny either.
+      this.capabilities.forEach(({ resolved, on }, i) => (holders![i] = on & (1 << bit) && resolved.contexts.length > 0 ? 1 : 0));
+    }
+    return holders;
+  }
+
+  /** The capability (index into `capabilities`) of grant `index`. */
+  capabilityOfGrant(index: number): number {
+    return this.grantCapabilities[index]!;
   }
 
   /** Every command with an entry on one platform, in the order the host's maps first see them. */
@@ -458,7 +485,7 @@ class ModelCore {
       allowers = [];
       // Grants come in order, and grants in capability order: a capability's grants are adjacent.
       for (const grantIndex of this.allowGrants(command).grants) {
-        const local = this.localIndex[this.resolution.grant(grantIndex).capability]!;
+        const local = this.localIndex[this.resolution.capabilityOfGrant(grantIndex)]!;
         if (allowers[allowers.length - 1] !== local) allowers.push(local);
       }
       this.allowerCache.set(command, allowers);

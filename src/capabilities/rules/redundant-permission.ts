@@ -6,6 +6,8 @@ import { defineRule } from "./types.js";
 
 /** What the rule needs to know of one identifier, worked out once however many entries name it. */
 interface Granted {
+  /** One number per identifier: capabilities are compared by the numbers of what they list. */
+  id: number;
   /** Its expansion's leaves, with the platforms each holds on. */
   leaves: ReadonlyArray<{ id: string; platforms: readonly string[] | undefined; chain: readonly string[] }>;
   /**
@@ -38,8 +40,8 @@ export default defineRule({
      * identifiers and the platforms, so capabilities written alike (copies, one per window) share one answer.
      */
     const decided = new Map<string, Array<[number, number]>>();
-    const decide = (identifiers: readonly string[], granted: readonly Granted[], platforms: readonly number[]): Array<[number, number]> => {
-      const key = `${platforms.join(",")}\u0000${identifiers.join("\u0000")}`;
+    const decide = (granted: readonly Granted[], platforms: readonly number[]): Array<[number, number]> => {
+      const key = `${platforms.join(",")}:${granted.map((g) => g.id).join(",")}`;
       let covered = decided.get(key);
       if (covered) return covered;
       covered = [];
@@ -52,7 +54,7 @@ export default defineRule({
         granted.forEach((mineGranted, i) => {
           // The covering set must cover it on every platform the capability is active on.
           const cover = sets.find(
-            (other) => other !== i && identifiers[other] !== identifiers[i] && platforms.every((platform) => coveredOn(mineGranted, granted[other]!, platform)),
+            (other) => other !== i && granted[other] !== granted[i] && platforms.every((platform) => coveredOn(mineGranted, granted[other]!, platform)),
           );
           if (cover !== undefined) covered!.push([i, cover]);
         });
@@ -64,10 +66,9 @@ export default defineRule({
       const active = activePlatforms(capability);
       if (active.length === 0) continue;
       const candidates = capability.permissions.filter((entry) => !hasScope(entry));
-      const identifiers = candidates.map((entry) => entry.identifier);
-      const granted = identifiers.map(grantedOf);
+      const granted = candidates.map((entry) => grantedOf(entry.identifier));
       const platforms = granted.some((g) => g.platformDependent) ? active : active.slice(0, 1);
-      for (const [index, coverIndex] of decide(identifiers, granted, platforms)) {
+      for (const [index, coverIndex] of decide(granted, platforms)) {
         const entry = candidates[index]!;
         const cover = candidates[coverIndex]!;
         const mine = leavesOn(granted[index]!, platforms[0]!);
@@ -99,6 +100,7 @@ function grantedLookup(catalog: Catalog): (identifier: string) => Granted {
         chain: leaf.chain,
       }));
       granted = {
+        id: known.size,
         leaves,
         isSet: leaves.some((leaf) => leaf.chain.length > 1),
         platformDependent: leaves.some((leaf) => leaf.platforms !== undefined),
