@@ -45,19 +45,36 @@ export default defineRule({
       let covered = decided.get(key);
       if (covered) return covered;
       covered = [];
-      // Only sets can cover another entry.
+      // Only sets can cover another entry. Plain loops: this runs for every capability, mostly before
+      // the optimiser has compiled it.
       const sets: number[] = [];
-      granted.forEach((set, i) => {
-        if (set.isSet && platforms.some((platform) => leavesOn(set, platform).size > 0)) sets.push(i);
-      });
+      for (let i = 0; i < granted.length; i++) {
+        const set = granted[i]!;
+        if (!set.isSet) continue;
+        for (const platform of platforms) {
+          if (leavesOn(set, platform).size === 0) continue;
+          sets.push(i);
+          break;
+        }
+      }
       if (sets.length > 0) {
-        granted.forEach((mineGranted, i) => {
-          // The covering set must cover it on every platform the capability is active on.
-          const cover = sets.find(
-            (other) => other !== i && granted[other] !== granted[i] && platforms.every((platform) => coveredOn(mineGranted, granted[other]!, platform)),
-          );
-          if (cover !== undefined) covered!.push([i, cover]);
-        });
+        for (let i = 0; i < granted.length; i++) {
+          const mine = granted[i]!;
+          // The first set that covers it on every platform the capability is active on.
+          for (const other of sets) {
+            const theirs = granted[other]!;
+            if (other === i || theirs === mine) continue;
+            let everywhere = true;
+            for (const platform of platforms) {
+              if (coveredOn(mine, theirs, platform)) continue;
+              everywhere = false;
+              break;
+            }
+            if (!everywhere) continue;
+            covered.push([i, other]);
+            break;
+          }
+        }
       }
       decided.set(key, covered);
       return covered;
