@@ -240,15 +240,19 @@ export class Resolution {
 
   /** Every command with an entry on one platform, in the order the host's maps first see them. */
   commandsOn(side: "allow" | "deny", bit: number): string[] {
+    // The host meets an identifier's commands at its first grant that holds entries, and an identifier
+    // met again adds none: each distinct expansion is walked once, in the order of those first grants.
+    const holders = this.entryHoldersOn(bit);
+    const firstMet: Array<{ grant: number; expansion: Expansion }> = [];
+    for (const [expansion, grants] of this.grantsOf) {
+      if (side === "deny" && !expansion.denies) continue;
+      const grant = grants.find((g) => holders[this.grantCapabilities[g]!]);
+      if (grant !== undefined) firstMet.push({ grant, expansion });
+    }
+    firstMet.sort((a, b) => a.grant - b.grant);
     const seen = new Set<string>();
-    // An identifier met again adds no command the first meeting did not: each expansion is walked once.
-    const walked = new Set<Expansion>();
-    for (const grant of this.grants) {
-      if ((side === "deny" && !grant.expansion.denies) || walked.has(grant.expansion)) continue;
-      const capability = this.capabilities[grant.capability]!;
-      if (!(capability.on & (1 << bit)) || capability.resolved.contexts.length === 0) continue;
-      walked.add(grant.expansion);
-      for (const leaf of grant.expansion.leaves) {
+    for (const { expansion } of firstMet) {
+      for (const leaf of expansion.leaves) {
         if (!(this.leafOn(leaf) & (1 << bit))) continue;
         for (const command of side === "allow" ? leaf.allowCommands : leaf.denyCommands) seen.add(command);
       }
