@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, statSync } from "node:fs";
+import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 
@@ -153,9 +153,13 @@ export function describeIoError(error: unknown): string {
   return (code && known[code]) ?? (error instanceof Error ? error.message : String(error));
 }
 
+/**
+ * Synchronous inside, like the reads: a stat of a local path costs microseconds, a thread-pool round trip
+ * more, and a one-file check that makes no asynchronous file call never loads node:fs/promises.
+ */
 export async function pathKind(target: string): Promise<"file" | "directory" | "other" | "missing"> {
   try {
-    const info = await stat(target);
+    const info = statSync(target);
     return info.isDirectory() ? "directory" : info.isFile() ? "file" : "other";
   } catch {
     return "missing";
@@ -189,7 +193,12 @@ export function isWithin(real: string, root: string): boolean {
  * ~/.npmrc` or `/proc/self/environ`: its content would be read and printed in a code frame.
  */
 export async function leavesRoot(file: string, rootReal: string): Promise<string | undefined> {
-  const real = await realpath(file).catch(() => undefined);
+  let real: string | undefined;
+  try {
+    real = realpathSync(file);
+  } catch {
+    real = undefined;
+  }
   return real !== undefined && !isWithin(real, rootReal) ? real : undefined;
 }
 
