@@ -259,15 +259,15 @@ function reportFields(object: JsonObject, definition: EventDef, name: string, at
   if (keys === present) return;
   for (const key in object) {
     if (!hasOwn.call(object, key) || hasOwn.call(fields, key) || (hasType && key === "type")) continue;
-    const { missing, present } = nearestField(key, Object.keys(fields), (field) => hasOwn.call(object, field));
+    const { missing, present: alreadySet } = nearestField(key, Object.keys(fields), (field) => hasOwn.call(object, field));
     report({
       ruleId: "event-unknown-field",
       messageId: "unknownField",
       data: { key: quote(key), object: name },
       hint: missing
         ? `did you mean "${missing}"?`
-        : present
-          ? `${name} already has "${present}": "${key}" is a misspelt second copy of it; remove it`
+        : alreadySet
+          ? `${name} already has "${alreadySet}": "${key}" is a misspelt second copy of it; remove it`
           : `${name} has ${quoteList(Object.keys(fields), "and")}${hasType ? ' besides "type"' : ""}`,
       path: [...at, key],
       target: "key",
