@@ -67,7 +67,20 @@ export function formatMessage(rule: { id: string; messages: RuleMessages }, mess
     const name = parts[i]!;
     const value = Object.hasOwn(data, name) ? data[name] : undefined;
     if (value === undefined) throw new RuleContractError(rule.id, `reported messageId "${messageId}" without a value for {{${name}}}`);
-    text += String(value) + parts[i + 1]!;
+    text += cutValue(String(value), MAX_VALUE_CHARS) + parts[i + 1]!;
   }
   return text;
+}
+
+/** Longest placeholder value shown whole: a value from an input may be megabytes long (a 2,000,000-digit id). */
+const MAX_VALUE_CHARS = 1000;
+
+/** A value cut to `limit` characters, with a marker saying how much is left out. */
+export function cutValue(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  let end = limit;
+  // Never half a surrogate pair.
+  const unit = text.charCodeAt(end - 1);
+  if (unit >= 0xd800 && unit <= 0xdbff) end--;
+  return `${text.slice(0, end)}…[${text.length - end} more characters]`;
 }

@@ -4,7 +4,7 @@
  * declares its messages by id (src/core/messages.ts): checks report an id and the placeholders'
  * values, and the validator fills the template.
  */
-import { formatMessage, type MessageReport, type RuleMessages } from "../core/messages.js";
+import { cutValue, formatMessage, type MessageData, type MessageReport, type RuleMessages } from "../core/messages.js";
 
 export interface EventRuleMeta {
   id: string;
@@ -60,6 +60,7 @@ export const EVENT_RULES = [
     {
       envelopeEvent: '"event" of the envelope must be a ServerEvent object, got {{got}}',
       missing: '{{object}} is missing required field "{{field}}"',
+    missingSeveral: "{{object}} is missing required fields {{fields}}",
       optionalNull: 'optional field "{{field}}" of {{object}} is null',
       wrongType: '"{{field}}" of {{object}} must be {{expected}}, got {{got}}',
       notInEnum: '"{{field}}" of {{object}} must be {{allowed}}, got {{value}}',
@@ -71,6 +72,10 @@ export const EVENT_RULES = [
     invalidJson: "not valid JSON: {{problem}}",
     notAnObject: "line is {{kind}}, not an object",
     lineTooLong: "line is {{length}} characters long; the most read is {{limit}}",
+    invalidUtf8: "line is not valid UTF-8 (first bad byte here)",
+    loneSurrogate: "a lone surrogate escape is not a character (the host's parser rejects the line)",
+    repeatedField: "field {{key}} is written twice in {{object}}; JSON.parse keeps the last copy, the host's parser rejects the event",
+    repeatedKey: "key {{key}} is written twice in one object; JSON parsers disagree on which copy counts",
   }),
   rule("event-limit", "error", "correctness", "Labels and previews stay within the spec's limits, counted in Unicode code points.", {
     tooLong: '"{{field}}" of {{object}} is {{length}} characters long; the limit is {{limit}}',
@@ -117,5 +122,18 @@ export type EventMessage<Id extends EventRuleId = EventRuleId> = { [R in Id]: { 
 
 /** The finding's text: the rule's template for the messageId, filled. */
 export function eventMessageText(report: EventMessage): string {
-  return formatMessage(EVENT_RULES_BY_ID.get(report.ruleId)!, report.messageId, report.data);
+  return formatMessage(EVENT_RULES_BY_ID.get(report.ruleId)!, report.messageId, shortValues(report.data));
+}
+
+/** Longest value a message shows whole: ids, counts and names from a recording may be megabytes long. */
+const MAX_SHOWN_VALUE = 120;
+
+function shortValues(data: MessageData | undefined): MessageData | undefined {
+  if (!data) return data;
+  let short: Record<string, unknown> | undefined;
+  for (const key of Object.keys(data)) {
+    const value = data[key];
+    if (typeof value === "string" && value.length > MAX_SHOWN_VALUE) (short ??= { ...data })[key] = cutValue(value, MAX_SHOWN_VALUE);
+  }
+  return short ?? data;
 }

@@ -1,3 +1,4 @@
+import type { Diagnostic } from "../diagnostics.js";
 import type { Reporter } from "./types.js";
 
 /** The public JSON contract (README "JSON output"). Field order is stable. */
@@ -5,21 +6,7 @@ const json: Reporter = ({ diagnostics, summary, fixes, notes = [], config }, con
   JSON.stringify(
     {
       version: context.toolVersion,
-      diagnostics: diagnostics.map((d) => ({
-        file: d.file,
-        ruleId: d.ruleId,
-        ...(d.messageId === undefined ? {} : { messageId: d.messageId }),
-        severity: d.severity,
-        message: d.message,
-        line: d.range.start.line,
-        column: d.range.start.column,
-        endLine: d.range.end.line,
-        endColumn: d.range.end.column,
-        path: d.path,
-        ...(d.hint ? { hint: d.hint } : {}),
-        ...(d.relatedLine !== undefined ? { relatedLine: d.relatedLine } : {}),
-        fixable: d.fix !== undefined,
-      })),
+      diagnostics: diagnostics.map(jsonDiagnostic),
       summary: {
         files: summary.files,
         errors: summary.errors,
@@ -35,3 +22,22 @@ const json: Reporter = ({ diagnostics, summary, fixes, notes = [], config }, con
   ) + "\n";
 
 export default json;
+
+/** One finding of the JSON report. */
+export function jsonDiagnostic(d: Diagnostic) {
+  return {
+    file: d.file,
+    ruleId: d.ruleId,
+    ...(d.messageId === undefined ? {} : { messageId: d.messageId }),
+    severity: d.severity,
+    message: d.message,
+    line: d.range.start.line,
+    column: d.range.start.column,
+    endLine: d.range.end.line,
+    endColumn: d.range.end.column,
+    path: d.path,
+    ...(d.hint ? { hint: d.hint } : {}),
+    ...(d.relatedLine !== undefined ? { relatedLine: d.relatedLine } : {}),
+    fixable: d.fix !== undefined,
+  };
+}
