@@ -67,13 +67,10 @@ export function formatMessage(rule: { id: string; messages: RuleMessages }, mess
     const name = parts[i]!;
     const value = Object.hasOwn(data, name) ? data[name] : undefined;
     if (value === undefined) throw new RuleContractError(rule.id, `reported messageId "${messageId}" without a value for {{${name}}}`);
-    text += cutValue(String(value), MAX_VALUE_CHARS) + parts[i + 1]!;
+    text += String(value) + parts[i + 1]!;
   }
   return text;
 }
-
-/** Longest placeholder value shown whole: a value from an input may be megabytes long (a 2,000,000-digit id). */
-const MAX_VALUE_CHARS = 1000;
 
 /** A value cut to `limit` characters, with a marker saying how much is left out. */
 export function cutValue(text: string, limit: number): string {

@@ -250,12 +250,25 @@ function reportFields(object: JsonObject, definition: EventDef, name: string, at
   // with the same position and frame.
   if (missing.length === 1) {
     const [field, def] = missing[0]!;
-    report({ ruleId: "event-field", messageId: "missing", data: { object: name, field }, hint: `add "${field}": ${expected(def)}`, path: [...at, field], target: "value" });
+    report({
+      ruleId: "event-field",
+      messageId: "missing",
+      data: { object: name, field },
+      hint: `add "${field}": ${expected(def)}`,
+      path: [...at, field],
+      target: "value",
+    });
   } else if (missing.length > 1) {
     report({
       ruleId: "event-field",
       messageId: "missingSeveral",
-      data: { object: name, fields: quoteList(missing.map(([field]) => field), "and") },
+      data: {
+        object: name,
+        fields: quoteList(
+          missing.map(([field]) => field),
+          "and",
+        ),
+      },
       hint: `add ${missing.map(([field, def]) => `"${field}": ${expected(def)}`).join(", ")}`,
       path: at,
       target: "value",

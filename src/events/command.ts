@@ -109,7 +109,8 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
   if (options.summary && options.format === "json") report.end({ summary, config, extendJson: { events: summaryJson(results) } });
   else report.end({ summary, config });
   if (options.summary) {
-    if (options.format === "stylish" || options.format === "compact") output.write((summary.errors + summary.warnings > 0 ? "\n" : "") + formatSummary(results));
+    if (options.format === "stylish" || options.format === "compact")
+      output.write((summary.errors + summary.warnings > 0 ? "\n" : "") + formatSummary(results));
     // SARIF and workflow commands are read by programs: the summary goes to the person, on stderr.
     else if (options.format !== "json") io.stderr.write(formatSummary(results));
   }
@@ -122,5 +123,3 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
     io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
   return exitCodeFor(summary, limits);
 }
-
-

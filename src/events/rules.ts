@@ -49,6 +49,8 @@ export const EVENT_RULES = [
       neverRequested: "{{type}} for {{family}} request {{id}}, which was never requested",
       resolutionNamesOtherCall: "{{type}} for request {{id}} names tool call {{toolCall}}, but {{otherType}} names {{otherToolCall}}",
       rejectedCallRan: "tool call {{id}} ends in {{type}} although its approval was rejected",
+      ranWhilePending: "tool call {{id}} ends in {{type}} while its approval request {{request}} is still pending",
+      rejectedAfterRun: "approval of tool call {{id}} is rejected after the call ended with {{how}}",
       pendingAtRecordingEnd: "{{family}} request {{id}} is still pending when the recording ends (it stays in the Inbox)",
     },
   ),
@@ -60,7 +62,7 @@ export const EVENT_RULES = [
     {
       envelopeEvent: '"event" of the envelope must be a ServerEvent object, got {{got}}',
       missing: '{{object}} is missing required field "{{field}}"',
-    missingSeveral: "{{object}} is missing required fields {{fields}}",
+      missingSeveral: "{{object}} is missing required fields {{fields}}",
       optionalNull: 'optional field "{{field}}" of {{object}} is null',
       wrongType: '"{{field}}" of {{object}} must be {{expected}}, got {{got}}',
       notInEnum: '"{{field}}" of {{object}} must be {{allowed}}, got {{value}}',
@@ -92,6 +94,8 @@ export const EVENT_RULES = [
   rule("tool-lifecycle", "error", "correctness", "Exactly one of tool_done, tool_error, tool_cancelled, tool_rejected ends each tool_start, within its turn.", {
     secondStart: "second tool_start for tool call {{id}}, which is still running",
     startAfterEnd: "tool_start for tool call {{id}}, which already ended ({{how}})",
+    startAfterEarlierEnd: "tool_start for tool call {{id}}, which already ended",
+    memoryLimit: "more than {{limit}} tool calls ended with ids that do not count up; later ids are not remembered, so their reuse is no longer detected",
     secondEnd: "{{type}} for tool call {{id}}, which already ended with {{how}}",
     endWithoutStart: "{{type}} for tool call {{id}}, which never started",
     eventAfterEnd: "{{type}} for tool call {{id}} after it ended ({{how}})",
@@ -102,6 +106,7 @@ export const EVENT_RULES = [
   rule("turn-order", "error", "correctness", "No streamed output after the turn's done until the next user_message, and one done per turn.", {
     outputAfterDone: "{{type}} after the turn's done, before any new user_message",
     secondDone: "second done in one turn",
+    memoryLimit: "more than {{limit}} sessions have a finished turn; the oldest are forgotten, so output after their done is no longer detected",
   }),
   rule("unknown-result-type", "warning", "suspicious", "tool_done.result_type other than string or json (clients show it as plain text).", {
     unknownResultType: '"{{field}}" of {{object}} is {{value}}, which clients do not know and show as plain text',

@@ -221,7 +221,8 @@ export function createLineValidator(options: EventValidatorOptions = {}): LineVa
    */
   const checkWriting = (line: string, value: JsonObject) => {
     const surrogate = loneSurrogateEscape(line);
-    if (surrogate >= 0) lineFinding({ ruleId: "event-json", messageId: "loneSurrogate" }, "escape a character outside the BMP as a pair (\\ud83d\\ude00)", surrogate, 6);
+    if (surrogate >= 0)
+      lineFinding({ ruleId: "event-json", messageId: "loneSurrogate" }, "escape a character outside the BMP as a pair (\\ud83d\\ude00)", surrogate, 6);
     if (propertiesWritten(line) === membersKept(value)) return;
     const lineTree = treeOf();
     for (const member of lineTree.repeatedMembers()) {

@@ -53,10 +53,16 @@ export async function streamedReport(format: ReporterName, write: (text: string)
     }
     case "json": {
       const [reporter, { jsonDiagnostic }] = await Promise.all([loadReporter("json"), import("./json.js")]);
-      return spliced(write, '"diagnostics": []', jsonDiagnostic, ({ summary, notes, config, extendJson }) => {
-        const text = reporter({ diagnostics: [], summary, ...(notes ? { notes } : {}), ...(config !== undefined ? { config } : {}) }, context);
-        return extendJson ? JSON.stringify({ ...(JSON.parse(text) as object), ...extendJson }, null, 2) + "\n" : text;
-      }, reporter({ diagnostics: [], summary: NO_FINDINGS }, context));
+      return spliced(
+        write,
+        '"diagnostics": []',
+        jsonDiagnostic,
+        ({ summary, notes, config, extendJson }) => {
+          const text = reporter({ diagnostics: [], summary, ...(notes ? { notes } : {}), ...(config !== undefined ? { config } : {}) }, context);
+          return extendJson ? JSON.stringify({ ...(JSON.parse(text) as object), ...extendJson }, null, 2) + "\n" : text;
+        },
+        reporter({ diagnostics: [], summary: NO_FINDINGS }, context),
+      );
     }
     case "sarif": {
       const [reporter, { sarifResult, sarifRuleIndex }] = await Promise.all([loadReporter("sarif"), import("./sarif.js")]);
@@ -65,7 +71,8 @@ export async function streamedReport(format: ReporterName, write: (text: string)
         write,
         '"results": []',
         (d) => sarifResult(d, ruleIndex),
-        ({ summary, notes, config }) => reporter({ diagnostics: [], summary, ...(notes ? { notes } : {}), ...(config !== undefined ? { config } : {}) }, context),
+        ({ summary, notes, config }) =>
+          reporter({ diagnostics: [], summary, ...(notes ? { notes } : {}), ...(config !== undefined ? { config } : {}) }, context),
         reporter({ diagnostics: [], summary: NO_FINDINGS }, context),
       );
     }

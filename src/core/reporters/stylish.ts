@@ -27,7 +27,10 @@ const stylish: Reporter = ({ diagnostics, summary, notes = [], config }, context
     for (const d of groupRedundant(list)) {
       const lines = linesOf(d.absolutePath);
       const line = d.range.start.line;
-      const frame = lines && !(lines.text === "" && lines.lineText(line) === "") ? { text: lines.lineText(line), previous: line > 1 ? lines.lineText(line - 1) : undefined } : undefined;
+      const frame =
+        lines && !(lines.text === "" && lines.lineText(line) === "")
+          ? { text: lines.lineText(line), previous: line > 1 ? lines.lineText(line - 1) : undefined }
+          : undefined;
       out.push(...findingLines(d, frame, context));
     }
     out.push("");
@@ -52,7 +55,13 @@ export function findingLines(d: Diagnostic, frame: { text: string; previous?: st
 }
 
 /** The closing lines: "no problems", or the counts of problems and files; then the notes and the config used. */
-export function closingLines(summary: LintSummary, filesWithProblems: number, notes: readonly string[], config: string | null | undefined, paint: Paint): string[] {
+export function closingLines(
+  summary: LintSummary,
+  filesWithProblems: number,
+  notes: readonly string[],
+  config: string | null | undefined,
+  paint: Paint,
+): string[] {
   const noteLines = notes.map((note) => `  ${paint.dim(`note: ${note}`)}`);
   // Which configuration decided the severities: a config can turn rules off, so the reader must see it.
   if (config) noteLines.push(`  ${paint.dim(`config: ${config}`)}`);
