@@ -49,7 +49,7 @@ export function readClientConfig(absolutePath: string, file: string, text: strin
   if (errors.length > 0 || root === undefined) {
     const first = errors[0];
     const where = first ? position(text, first.offset) : "1:1";
-    throw new FatalError(`${file}:${where}: not a client configuration: ${first ? jsonc.printParseErrorCode(first.error) : "empty file"}`);
+    throw new FatalError(`${file}:${where}: not a client configuration: ${first ? words(jsonc.printParseErrorCode(first.error)) : "the file is empty"}`);
   }
   if (root.type !== "object") throw new FatalError(`${file}:1:1: not a client configuration: expected an object with "servers" or "mcpServers"`);
   const key = ["servers", "mcpServers"].find((name) => jsonc.findNodeAtLocation(root, [name])?.type === "object");
@@ -187,6 +187,11 @@ function substitute(value: string, server: string, context: ResolveContext): str
     // Another editor's variable (${command:…}, ${config:…}): left as written, as VS Code leaves one it does not know.
     return whole;
   });
+}
+
+/** "CloseBraceExpected" as "close brace expected". */
+function words(code: string): string {
+  return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }
 
 function position(text: string, offset: number): string {

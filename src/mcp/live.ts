@@ -258,7 +258,7 @@ async function connectStdio(server: ServerProcess, options: LiveOptions): Promis
   const session = new RawSession();
   // Parse errors of stdout noise arrive here; the tap has recorded the lines themselves.
   session.onerror = () => undefined;
-  const shown = options.label.slice(0, 160);
+  const shown = options.label.replace(/^stdio:/, "").slice(0, 160);
   const describeFailure = (error: unknown, method: string): Error => {
     if (error instanceof FatalError) return error;
     const lastWords = tail.length ? `; its last stderr line: ${escapeControls(redactor.text(tail[tail.length - 1]!)).slice(0, 200)}` : "";

@@ -18,8 +18,8 @@ const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@"']+@/gi;
 const SECRET_QUERY = /([?&;][^=&#\s"']*(?:key|token|secret|passw|pwd|auth|credential|signature|sig|code)[^=&#\s"']*=)[^&#\s"']+/gi;
 /** `NAME=value` as one argument (a shell-style assignment, `env KEY=value node server.js`). */
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_.-]*)=(.*)$/s;
-/** Free-text values shorter than this are not searched for (an --env value "1" is not scrubbed from every number). */
-const MIN_SCRUBBED = 4;
+/** Free-text values shorter than this are not searched for (an --env value "1" or "true" is not scrubbed from every number or JSON boolean). */
+const MIN_SCRUBBED = 6;
 
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
@@ -74,7 +74,8 @@ export class Redactor {
   env(env: Readonly<Record<string, string>>): Record<string, string> {
     const shown: Record<string, string> = {};
     for (const [name, value] of Object.entries(env)) {
-      if (isSecretName(name)) this.remember(value);
+      // Under another name, a value is scrubbed from text when it looks like a secret rather than a word or a path.
+      if (isSecretName(name) || (value.length >= 8 && !/^[a-z]+$/i.test(value) && !/[/\\]/.test(value))) this.remember(value);
       shown[name] = REDACTED;
     }
     return shown;

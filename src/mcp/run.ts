@@ -228,7 +228,7 @@ export async function liveListing(server: LiveServer, options: McpCommandOptions
   if (options.verbose) {
     const calls = dump.probe ? `; probe: ${dump.probe.calls.length} calls` : "";
     io.stderr.write(
-      `caplint: ${label}: ${dump.transport}: ${listing.tools.length} tools in ${dump.pages.length} page(s)${calls}; findings point into the JSON that caplint mcp dump writes\n`,
+      `caplint: ${dump.transport}: ${listing.tools.length} tools in ${dump.pages.length} page(s)${calls} from ${label}; findings point into the JSON that caplint mcp dump writes\n`,
     );
   }
   return listing;

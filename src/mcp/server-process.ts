@@ -234,7 +234,8 @@ export class ServerProcess {
     const running = () => [...tree, ...descendants(this.child.pid!)].filter(isRunning).length > 0 || groupRuns(this.child.pid!);
     if (!running()) return;
     this.signalTree(tree, "SIGTERM");
-    for (let waited = 0; waited < 300 && running(); waited += 50) await delay(50);
+    // A timer that keeps caplint alive (delay() does not): nothing else may be left to wait for.
+    for (let waited = 0; waited < 300 && running(); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     if (running()) this.signalTree(tree, "SIGKILL");
   }
 
