@@ -6,7 +6,7 @@ import { CAPABILITY_RULES, type CapabilityRuleId } from "./capabilities/rules/in
 import { createRegistry } from "./core/rule-registry.js";
 import type { RuleMeta } from "./core/rule.js";
 import { EVENT_RULES, type EventRuleId } from "./events/rules.js";
-import { SERVER_START_META } from "./mcp/lint.js";
+import SERVER_START_META from "./mcp/rules/mcp-server-start.js";
 import { MCP_RULES, type McpRuleId } from "./mcp/rules/index.js";
 
 /** Every rule id of every domain, derived from the rule lists: a typo in a literal id does not compile. */

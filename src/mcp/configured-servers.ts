@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { DEFAULT_MAX_FILE_BYTES, FatalError, LineIndex, formatMessage, readTextFile, type Diagnostic, type MainOptions, type RuleMeta } from "./core.js";
 import { readClientConfig, type ConfiguredServer } from "./client-config.js";
-import { SERVER_START_META } from "./lint.js";
+import SERVER_START_META from "./rules/mcp-server-start.js";
 import type { McpCommandOptions } from "./options.js";
 import type { Redactor } from "./redact.js";
 import { checkService, displayPath, lintListings, liveListing, mcpSettings, stopServer, targetLabel, writeReport } from "./run.js";

@@ -20,7 +20,8 @@ import {
 } from "./core.js";
 import type { McpCommandOptions } from "./options.js";
 import { readListing, type Listing } from "./listing.js";
-import { PARSE_META, PARSE_RULE_ID, SERVER_START_META, lintMcp } from "./lint.js";
+import { PARSE_META, PARSE_RULE_ID, lintMcp } from "./lint.js";
+import SERVER_START_META from "./rules/mcp-server-start.js";
 import { DEFAULT_VERBS } from "./naming.js";
 import { MCP_RULES_BY_ID } from "./rules/index.js";
 import type { McpSettings } from "./rules/types.js";
