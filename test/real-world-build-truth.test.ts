@@ -55,11 +55,14 @@ const REVIEWED_EXPOSURES: ReadonlyArray<{ app: string; pattern: RegExp; why: str
  * each joins this list with that work.
  */
 const JUDGED = [
+  "Alakazam-211__K2SO",
   "Beaver-Notes__Beaver-Notes",
+  "GiantClam__coworkany__broken",
   "GiantClam__coworkany__fixed",
   "Sjj1024__PakePlus",
   "TheBestTvarynka__Dataans",
   "apicize__app",
+  "epicenter-so__epicenter__broken",
   "epicenter-so__epicenter__fixed",
   "moshstudio__travel-plan",
   "nashaofu__shell360",
@@ -67,7 +70,16 @@ const JUDGED = [
 ];
 
 /** Apps whose whole output (every finding, hints included) is right today, kept in expected.out. */
-const SNAPSHOT = ["GiantClam__coworkany__fixed", "Sjj1024__PakePlus", "apicize__app", "epicenter-so__epicenter__fixed", "sternelee__sendme-app"];
+const SNAPSHOT = [
+  "Alakazam-211__K2SO",
+  "GiantClam__coworkany__broken",
+  "GiantClam__coworkany__fixed",
+  "Sjj1024__PakePlus",
+  "apicize__app",
+  "epicenter-so__epicenter__broken",
+  "epicenter-so__epicenter__fixed",
+  "sternelee__sendme-app",
+];
 
 describe("real-world corpus, build truth", () => {
   it("holds at least 10 apps from at least 10 public repositories, each with its licence, commit and Cargo files", () => {
@@ -107,6 +119,23 @@ describe("real-world corpus, build truth", () => {
     // Plugins listed under a macOS-only target table: only the macOS build has them.
     expect(failingTargets("Alakazam-211__K2SO")).toEqual(["linux", "windows"]);
   });
+
+  it("blocks each real build break with an error naming the plugin and the targets, and passes its fix", async () => {
+    const errorsOf = async (app: string) => (await check(app)).stdout.split("\n").filter((line) => line.includes(": error "));
+    expect(await errorsOf("GiantClam__coworkany__broken")).toEqual([
+      expect.stringMatching(/error plugin "updater" is not in the build: .*no tauri-plugin-updater dependency/),
+    ]);
+    expect(await errorsOf("epicenter-so__epicenter__broken")).toEqual([
+      expect.stringMatching(/error plugin "process" is not in the build: .*no tauri-plugin-process dependency/),
+    ]);
+    const k2so = await errorsOf("Alakazam-211__K2SO");
+    expect(k2so).toHaveLength(2);
+    for (const line of k2so)
+      expect(line).toMatch(
+        /error plugin "(opener|drag)" is not in the linux and windows build \(tauri-plugin-\1 is a dependency only under \[target\.'cfg\(target_os = "macos"\)'\.dependencies\]\)/,
+      );
+    for (const fixed of ["GiantClam__coworkany__fixed", "epicenter-so__epicenter__fixed"]) expect((await check(fixed)).code, fixed).toBe(0);
+  }, 60_000);
 
   it("exits 1 exactly when a target's build fails or a reviewed exposure is found", async () => {
     for (const app of JUDGED) {
