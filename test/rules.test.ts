@@ -148,7 +148,7 @@ describe("rule files, registry and fixture folders agree", () => {
 describe("the rule registry and docs/rules", () => {
   it("every rule of every domain has its page, and every page is a registered rule", () => {
     const pages = readdirSync(path.join(ROOT, "docs", "rules"))
-      .filter((name) => name.endsWith(".md"))
+      .filter((name) => name.endsWith(".md") && name !== "README.md")
       .map((name) => name.slice(0, -3));
     expect(pages.sort()).toEqual(RULES.map((rule) => rule.id).sort());
   });
@@ -227,6 +227,8 @@ const UNREACHED_MESSAGES: Readonly<Record<string, readonly string[]>> = {
   "set-cycle": ["tooLarge"],
   // Needs a Cargo.lock pinning old releases: test/versions.test.ts checks both messageIds on fixtures/versions.
   "unknown-permission": ["notYetAdded", "removed"],
+  // Needs 50,000,000 characters of patterns and labels: test/security/size.test.ts reaches it.
+  "unmatched-window": ["budget"],
 };
 
 describe("rule messages (meta.messages)", () => {

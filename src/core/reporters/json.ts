@@ -26,7 +26,9 @@ export default json;
 /** One finding of the JSON report. */
 export function jsonDiagnostic(d: Diagnostic) {
   return {
-    file: d.file,
+    // A live server has no file: null, and the server named in `server`.
+    file: d.liveServer === undefined ? d.file : null,
+    ...(d.liveServer === undefined ? {} : { server: d.liveServer }),
     ruleId: d.ruleId,
     ...(d.messageId === undefined ? {} : { messageId: d.messageId }),
     severity: d.severity,
