@@ -39,3 +39,45 @@ export function* reusedCallId(n) {
 export function deepArguments(depth) {
   return `{"type":"tool_start","tool_call_id":1,"message_id":1.5,"name":"run","arguments":${"[".repeat(depth)}${"]".repeat(depth)},"display_name":"Run","icon":"shell","label_short":"a","label_full":"b"}\n`;
 }
+/**
+ * A tools/list result of one tool whose input schema `$ref`s a node type with k properties that each
+ * `$ref` it again (a walk that follows references without memory visits k^depth nodes).
+ */
+export function recursiveSchemaListing(k) {
+  const properties = {};
+  for (let i = 0; i < k; i++) properties[`p${i}`] = { $ref: "#/$defs/Node", description: `child ${i}` };
+  return {
+    tools: [
+      {
+        name: "demo_get_tree",
+        description: "Gets a tree.",
+        inputSchema: {
+          type: "object",
+          properties: { root: { $ref: "#/$defs/Node", description: "The root" } },
+          additionalProperties: false,
+          $defs: { Node: { type: "object", properties, additionalProperties: false } },
+        },
+        annotations: { title: "Get tree", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      },
+    ],
+  };
+}
+
+/** A tools/list result of n small tools. */
+export function manyToolsListing(n) {
+  const tools = [];
+  for (let i = 0; i < n; i++) {
+    tools.push({
+      name: `demo_get_item_${i}`,
+      description: `Gets item ${i}.`,
+      inputSchema: {
+        type: "object",
+        properties: { id: { type: "string", maxLength: 64, description: "The id" } },
+        required: ["id"],
+        additionalProperties: false,
+      },
+      annotations: { title: `Get item ${i}`, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    });
+  }
+  return { tools };
+}
