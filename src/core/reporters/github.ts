@@ -1,4 +1,4 @@
-import type { Diagnostic } from "../diagnostics.js";
+import type { Diagnostic, Severity } from "../diagnostics.js";
 import type { Reporter } from "./types.js";
 
 /**
@@ -7,6 +7,9 @@ import type { Reporter } from "./types.js";
  * directory, so run caplint from the repository root (GitHub resolves them against it).
  */
 const github: Reporter = ({ diagnostics }) => diagnostics.map((d) => `${annotation(d)}\n`).join("");
+
+/** The annotation level of each severity: a suggestion is a notice. */
+const COMMANDS: Readonly<Record<Severity, string>> = { error: "error", warning: "warning", suggestion: "notice" };
 
 function annotation(d: Diagnostic): string {
   const { start, end } = d.range;
@@ -21,7 +24,7 @@ function annotation(d: Diagnostic): string {
   }
   properties.push(["title", d.ruleId]);
   const message = d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message;
-  return `::${d.severity} ${properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}`;
+  return `::${COMMANDS[d.severity]} ${properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}`;
 }
 
 /** As `escapeData` in @actions/core (packages/core/src/command.ts). */
