@@ -12,6 +12,9 @@ const github: Reporter = ({ diagnostics }) => diagnostics.map((d) => `${annotati
 const COMMANDS: Readonly<Record<Severity, string>> = { error: "error", warning: "warning", suggestion: "notice" };
 
 function annotation(d: Diagnostic): string {
+  const message = d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message;
+  // A live server has no file: an annotation without one (GitHub shows it on the run), the server in the message.
+  if (d.liveServer !== undefined) return `::${COMMANDS[d.severity]} title=${escapeProperty(d.ruleId)}::${escapeData(`${d.liveServer}: ${message}`)}`;
   const { start, end } = d.range;
   const properties: Array<[string, string | number]> = [
     ["file", d.file],
@@ -23,7 +26,6 @@ function annotation(d: Diagnostic): string {
     properties.push(["col", start.column], ["endColumn", Math.max(end.column, start.column)]);
   }
   properties.push(["title", d.ruleId]);
-  const message = d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message;
   return `::${COMMANDS[d.severity]} ${properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}`;
 }
 
