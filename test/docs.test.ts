@@ -64,13 +64,16 @@ function parseSection(markdown: string, heading: string, base?: Example): Exampl
   return example;
 }
 
-const isContext = (file: string) => file === "tauri.conf.json" || file.startsWith("permissions/") || file.startsWith("plugins/");
+const isContext = (file: string) => APP_FILES.has(file) || file.startsWith("permissions/") || file.startsWith("plugins/");
+
+/** Files of the app folder itself (src-tauri/), not capability files. */
+const APP_FILES = new Set(["tauri.conf.json", "Cargo.toml"]);
 
 async function check(example: Example) {
   const dir = mkdtempSync(path.join(tmpdir(), "caplint-docs-"));
   const appMode = example.files.has("tauri.conf.json");
   for (const [file, text] of example.files) {
-    const target = path.join(dir, appMode && !file.includes("/") && file !== "tauri.conf.json" ? `capabilities/${file}` : file);
+    const target = path.join(dir, appMode && !file.includes("/") && !APP_FILES.has(file) ? `capabilities/${file}` : file);
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, text);
   }
