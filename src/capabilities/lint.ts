@@ -120,7 +120,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     };
     if (report.hint) diagnostic.hint = oneLine(report.hint);
     if (report.data && Object.keys(report.data).length > 0) diagnostic.data = report.data;
-    if (report.fix && document?.format === "json") {
+    if (report.fix && document) {
       const fix = report.fix(document);
       if (fix) diagnostic.fix = fix;
     }
