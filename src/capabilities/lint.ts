@@ -84,7 +84,8 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     const message = formatMessage(rule, report.messageId, report.data);
     const configured = severityOf(rule, absolutePath);
     if (!configured) return;
-    const severity: Severity = report.escalate ? "error" : report.demote ? "warning" : configured;
+    // Demoting lowers an error only: a rule configured as a suggestion stays one.
+    const severity: Severity = report.escalate ? "error" : report.demote && configured === "error" ? "warning" : configured;
     if (rule.kind !== "pipeline") {
       const suppression = findSuppression(suppressions, rule.id, absolutePath, report.path);
       if (suppression) {

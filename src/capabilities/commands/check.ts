@@ -38,7 +38,7 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
     .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
     .addOption(platformOption("resolve for these platforms only (default: all five)"))
     .addOption(configOption())
-    .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
+    .option("--rule <id=severity>", "set a rule's severity: off, suggestion, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
     .addOption(onlyOption("; parse and schema always run"))
     .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
     .option("--fix", "apply safe fixes to the files, then report what is left")
