@@ -33,7 +33,7 @@ function registerEvents(program: Command, io: MainOptions, setExitCode: SetExitC
     .addOption(new Option("-f, --format <format>", "output format").choices(REPORTER_NAMES).default("stylish"))
     .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
     .option("-c, --config <file>", "configuration file (default: caplint.config.json, searched upward from the working directory to the repository root)")
-    .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
+    .option("--rule <id=severity>", "set a rule's severity: off, suggestion, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
     .addOption(onlyOption())
     .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
     .option("-q, --quiet", "report errors only")
@@ -68,7 +68,7 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
   // Every format is written as the recording is read, each finding as soon as its line is checked
   // (each line's findings by column; end-of-recording ones last): a live stream piped in shows its
   // problems as they happen, and memory holds no finding already printed, however many there are.
-  const counts = { error: 0, warning: 0 };
+  const counts = { error: 0, warning: 0, suggestion: 0 };
   let congested = false;
   const write = (text: string) => {
     if (output.write(text) === false) congested = true;
@@ -104,7 +104,7 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
   const results: RecordingResult[] = [];
   for (const { stream, file, absolutePath } of recordings) results.push(await checkRecording(stream, file, absolutePath, runOptions));
 
-  const summary = { files: results.length, errors: counts.error, warnings: counts.warning, fixable: 0 };
+  const summary = { files: results.length, errors: counts.error, warnings: counts.warning, suggestions: counts.suggestion, fixable: 0 };
   const config = settings.configLabel ?? null;
   if (options.summary && options.format === "json") report.end({ summary, config, extendJson: { events: summaryJson(results) } });
   else report.end({ summary, config });

@@ -10,7 +10,7 @@ import { locate, mayHaveInexactNumbers, parseLine, withExactNumbers } from "./pa
 import { jsonTree, type JsonTree } from "../core/source/json-tree.js";
 import { loneSurrogateEscape, propertiesWritten } from "../core/source/document.js";
 
-export type EventSeverity = "error" | "warning";
+export type EventSeverity = "error" | "warning" | "suggestion";
 
 export interface EventDiagnostic {
   ruleId: EventRuleId;
@@ -77,7 +77,7 @@ export function createLineValidator(options: EventValidatorOptions = {}): LineVa
   const severityOf = (ruleId: EventRuleId, cut = false): EventSeverity | undefined => {
     const configured = options.severity?.(ruleId) ?? EVENT_RULES_BY_ID.get(ruleId)!.defaultSeverity;
     if (configured === "off") return undefined;
-    return cut ? "warning" : configured;
+    return cut && configured === "error" ? "warning" : configured;
   };
 
   const add = (report: EventMessage, hint: string | undefined, path: JsonPath, target: "key" | "value", relatedLine?: number, cut = false) => {

@@ -24,7 +24,7 @@ export interface StreamedClosing {
   extendJson?: Record<string, unknown>;
 }
 
-const NO_FINDINGS: LintSummary = { files: 0, errors: 0, warnings: 0, fixable: 0 };
+const NO_FINDINGS: LintSummary = { files: 0, errors: 0, warnings: 0, suggestions: 0, fixable: 0 };
 
 export async function streamedReport(format: ReporterName, write: (text: string) => void, context: ReporterContext): Promise<StreamedReport> {
   switch (format) {
@@ -36,12 +36,16 @@ export async function streamedReport(format: ReporterName, write: (text: string)
     case "stylish": {
       const { findingLines, closingLines } = await import("./stylish.js");
       let file: string | undefined;
+      let problemFile: string | undefined;
       let files = 0;
       return {
         add(d, lineText) {
           if (d.file !== file) {
             write(textLines([...(file === undefined ? [] : [""]), context.paint.underline(d.file)]));
             file = d.file;
+          }
+          if (d.severity !== "suggestion" && problemFile !== d.file) {
+            problemFile = d.file;
             files++;
           }
           write(textLines(findingLines(d, lineText === undefined ? undefined : { text: lineText }, context)));

@@ -35,7 +35,10 @@ const stylish: Reporter = ({ diagnostics, summary, notes = [], config }, context
     }
     out.push("");
   }
-  out.push(...closingLines(summary, byFile.size, notes, config, paint));
+  // Files with problems and files checked are different numbers: the closing line says both.
+  let withProblems = 0;
+  for (const list of byFile.values()) if (list.some((d) => d.severity !== "suggestion")) withProblems++;
+  out.push(...closingLines(summary, withProblems, notes, config, paint));
   return textLines(out);
 };
 
@@ -46,8 +49,12 @@ const stylish: Reporter = ({ diagnostics, summary, notes = [], config }, context
  */
 export function findingLines(d: Diagnostic, frame: { text: string; previous?: string | undefined } | undefined, context: ReporterContext): string[] {
   const { paint } = context;
-  const severity = d.severity === "error" ? paint.error("error") : paint.warning("warning");
-  const out = [`  ${d.range.start.line}:${d.range.start.column}  ${severity}  ${d.message}  ${paint.dim(d.ruleId)}`];
+  // A suggestion changes nothing at run time: its line is dimmed, so problems stand out.
+  const out = [
+    d.severity === "suggestion"
+      ? paint.dim(`  ${d.range.start.line}:${d.range.start.column}  suggestion  ${d.message}  ${d.ruleId}`)
+      : `  ${d.range.start.line}:${d.range.start.column}  ${d.severity === "error" ? paint.error("error") : paint.warning("warning")}  ${d.message}  ${paint.dim(d.ruleId)}`,
+  ];
   if (frame) out.push(...codeFrame(d, frame.text, frame.previous, context));
   if (d.relatedLine !== undefined) out.push(`      ${paint.dim(`see line ${d.relatedLine}`)}`);
   if (d.hint) out.push(`      ${paint.accent("help:")} ${d.hint}`);
@@ -65,11 +72,17 @@ export function closingLines(
   const noteLines = notes.map((note) => `  ${paint.dim(`note: ${note}`)}`);
   // Which configuration decided the severities: a config can turn rules off, so the reader must see it.
   if (config) noteLines.push(`  ${paint.dim(`config: ${config}`)}`);
-  if (summary.errors + summary.warnings === 0) return [`${plural(summary.files, "file")} checked, no problems`, ...noteLines];
+  // Suggestions are counted apart: they are not problems.
+  const suggestions = summary.suggestions ? paint.dim(`${plural(summary.suggestions, "suggestion")} (true, but changing nothing at run time)`) : undefined;
+  if (summary.errors + summary.warnings === 0) {
+    const clean = `${plural(summary.files, "file")} checked, no problems`;
+    return [suggestions ? `${clean}; ${suggestions}` : clean, ...noteLines];
+  }
   const total = summary.errors + summary.warnings;
   // Files with problems and files checked are different numbers: say both.
   const line = `✖ ${plural(total, "problem")} (${plural(summary.errors, "error")}, ${plural(summary.warnings, "warning")}) in ${plural(filesWithProblems, "file")} (${summary.files} checked)`;
   const out = [summary.errors ? paint.error(paint.bold(line)) : paint.warning(paint.bold(line))];
+  if (suggestions) out.push(`  ${suggestions}`);
   if (summary.fixable) out.push(`  ${summary.fixable} fixable with --fix`);
   out.push(...noteLines);
   return out;
@@ -128,7 +141,8 @@ function codeFrame(d: Diagnostic, text: string, previous: string | undefined, co
   // Control characters in the line are shown escaped (several columns each): the marker follows them.
   const before = (start > 0 ? "…" : "") + oneLine(text.slice(start, column - 1));
   const width = Math.max(1, oneLine(text.slice(column - 1, Math.min(endColumn - 1, windowEnd(text, start)))).length);
-  const marker = d.severity === "error" ? context.paint.error("^".repeat(width)) : context.paint.warning("^".repeat(width));
+  const carets = "^".repeat(width);
+  const marker = d.severity === "error" ? context.paint.error(carets) : d.severity === "warning" ? context.paint.warning(carets) : context.paint.dim(carets);
   frame.push(`    ${gutter("")} ${before.replace(/[^\t]/g, " ")}${marker}`);
   return frame;
 }
