@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURES, ROOT } from "../helpers/run.js";
 import { describeWithTool } from "../helpers/tools.js";
+import { cleanEnv, releaseCommit } from "../helpers/release.js";
 import { readYaml } from "./yaml.js";
 
 /**
@@ -41,14 +42,6 @@ const preCommitMajor = Number(/(\d+)\./.exec(preCommitVersion ?? "")?.[1] ?? 0);
 interface Run {
   code: number;
   output: string;
-}
-
-/** The environment of a nested git: nothing inherited from a git that may be running these tests. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  // npm_*: what `npm test` exports to its scripts (its cache, prefixes) must not steer the hook's npm.
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("GIT_") && !key.startsWith("PRE_COMMIT") && !/^npm_/i.test(key)) env[key] = value;
-  return { ...env, NO_COLOR: "1", ...extra };
 }
 
 function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Run {
@@ -337,25 +330,12 @@ describeWithTool(
     );
 
     it("repo: a release commit of this checkout, hook caplint (language: node), installed by pre-commit with npm from an empty cache", () => {
-      // What users pin: a release commit (scripts/release-commit.mjs) of a clone of HEAD, made from the build in dist/.
-      const hookRepo = mkdtempSync(path.join(tmpdir(), "caplint-hook-repo-"));
-      temporaryDirs.push(hookRepo);
-      const identity = {
-        GIT_AUTHOR_NAME: "caplint test",
-        GIT_AUTHOR_EMAIL: "test@example.com",
-        GIT_COMMITTER_NAME: "caplint test",
-        GIT_COMMITTER_EMAIL: "test@example.com",
-      };
-      const env = cleanEnv({ HOME: hookRepo, ...identity });
-      expect(sh("git", ["clone", "-q", "--no-hardlinks", ROOT, path.join(hookRepo, "caplint")], hookRepo, env).code).toBe(0);
-      const clone = path.join(hookRepo, "caplint");
-      for (const built of ["cli-bundle", "generated"]) cpSync(path.join(ROOT, "dist", built), path.join(clone, "dist", built), { recursive: true });
-      const release = sh(process.execPath, [path.join(clone, "scripts", "release-commit.mjs"), "--no-build", "--tag", "v0.0.0-test"], clone, env);
-      expect(release.code, release.output).toBe(0);
-      const rev = release.output.trim();
+      const { clone, rev } = releaseCommit("v0.0.0-test");
+      temporaryDirs.push(path.dirname(clone));
       expect(rev).toMatch(/^[0-9a-f]{40}$/);
 
-      const npmCache = path.join(hookRepo, "npm-cache");
+      const npmCache = mkdtempSync(path.join(tmpdir(), "caplint-npm-cache-"));
+      temporaryDirs.push(npmCache);
       const repo = repository({ repos: [{ repo: clone, rev, hooks: [{ id: "caplint" }] }] }, { npm_config_cache: npmCache });
       const installed = sh("pre-commit", ["install-hooks"], repo.work, repo.env);
       expect(installed.code, installed.output).toBe(0);
