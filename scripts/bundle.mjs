@@ -83,6 +83,10 @@ const LAZY_PACKAGE_REQUIRE = /createRequire\(import\.meta\.url\)\("((?:@[\w.-]+\
 const lazyPackageRequires = {
   name: "lazy-package-requires",
   setup(builder) {
+    // jsonc-parser's main build is UMD, whose factory requires its parts in a way esbuild cannot follow: its ES module build instead.
+    builder.onResolve({ filter: /^jsonc-parser$/ }, (args) =>
+      builder.resolve("jsonc-parser/lib/esm/main.js", { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer }),
+    );
     builder.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, async (args) => {
       const { readFile } = await import("node:fs/promises");
       const source = await readFile(args.path, "utf8");
