@@ -130,7 +130,8 @@ describe("caplint check --output", { timeout: 120_000 }, () => {
   });
 
   // Root writes into read-only folders anyway, so as root the real bin runs as user "nobody".
-  it.skipIf(isRoot && !setprivAvailable)("fails with exit 2 and leaves no temporary file in a read-only folder", async () => {
+  it("fails with exit 2 and leaves no temporary file in a read-only folder", async ({ skip }) => {
+    skip(isRoot && !setprivAvailable, "running as root, and util-linux's setpriv (to run as nobody) is missing");
     mkdirSync(path.join(dir, "locked"));
     chmodSync(path.join(dir, "locked"), 0o555);
     chmodSync(dir, 0o755);
