@@ -90,8 +90,11 @@ const lazyPackageRequires = {
     builder.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, async (args) => {
       const { readFile } = await import("node:fs/promises");
       const source = await readFile(args.path, "utf8");
-      if (!source.includes("createRequire(import.meta.url)(\"")) return undefined;
-      return { contents: source.replace(LAZY_PACKAGE_REQUIRE, (call, name) => (name.startsWith("node:") ? call : `require(${JSON.stringify(name)})`)), loader: "js" };
+      if (!source.includes('createRequire(import.meta.url)("')) return undefined;
+      return {
+        contents: source.replace(LAZY_PACKAGE_REQUIRE, (call, name) => (name.startsWith("node:") ? call : `require(${JSON.stringify(name)})`)),
+        loader: "js",
+      };
     });
   },
 };

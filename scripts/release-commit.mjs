@@ -12,7 +12,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PREBUILT_MARKER, RUNTIME_BUILD } from "./lib/runtime-files.mjs";
+import { PREBUILT_MARKER, RUNTIME_BUILD, RUNTIME_SOURCES } from "./lib/runtime-files.mjs";
 
 const args = process.argv.slice(2);
 const tagAt = args.indexOf("--tag");
@@ -32,6 +32,8 @@ if (!args.includes("--no-build")) {
   if (build.status !== 0) fail("npm run build failed");
 }
 
+// The rest of what the bin needs must be in HEAD's tree already.
+for (const entry of RUNTIME_SOURCES) if (!git(["ls-tree", "--name-only", "HEAD", "--", entry])) fail(`${entry} is not in HEAD`);
 const files = RUNTIME_BUILD.flatMap((entry) => filesUnder(entry));
 if (!files.includes("dist/cli-bundle/main.cjs")) fail("dist/cli-bundle/main.cjs is missing: run npm run build");
 const head = git(["rev-parse", "HEAD"]);

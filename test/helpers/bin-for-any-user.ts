@@ -1,6 +1,7 @@
 import { chmodSync, cpSync, mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+// @ts-expect-error: a plain ES module shared with scripts/release-commit.mjs, no types.
 import { RUNTIME_BUILD, RUNTIME_SOURCES } from "../../scripts/lib/runtime-files.mjs";
 import { ROOT } from "./run.js";
 
