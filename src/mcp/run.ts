@@ -91,7 +91,7 @@ async function lintMcpRun(
   const rules = new Map<string, RuleMeta>([[PARSE_RULE_ID, PARSE_META], ...MCP_RULES_BY_ID]);
   output.write(
     reporter(
-      { diagnostics: shown, summary, config: severities.configLabel ?? null },
+      { diagnostics: shown, summary, config: severities.configLabel ?? null, hiddenWarnings: diagnostics.length - shown.length },
       await reporterContext({
         cwd: io.cwd,
         color: options.color,
