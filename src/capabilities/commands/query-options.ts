@@ -93,7 +93,7 @@ export async function requireKnownWindow(project: Project, groups: readonly Plat
   const listed = labels.length ? quoteList(labels.slice(0, LISTED_WINDOWS), "and") + (labels.length > LISTED_WINDOWS ? ", …" : "") : "none";
   const close = nearest(window, labels, 3);
   throw new UsageError(
-    `--window ${window}: no window in tauri.conf.json, no capability pattern and no window made in the app's sources has this label (known windows: ${listed})${close.length ? `; did you mean ${quoteList(close)}?` : ""}`,
+    `--window ${window.length > 100 ? `${window.slice(0, 100)}… (${window.length.toLocaleString("en-US")} characters)` : window}: no window in tauri.conf.json, no capability pattern and no window made in the app's sources has this label (known windows: ${listed})${close.length ? `; did you mean ${quoteList(close)}?` : ""}`,
   );
 }
 
