@@ -69,6 +69,7 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
   // (each line's findings by column; end-of-recording ones last): a live stream piped in shows its
   // problems as they happen, and memory holds no finding already printed, however many there are.
   const counts = { error: 0, warning: 0, suggestion: 0 };
+  let hiddenWarnings = 0;
   let congested = false;
   const write = (text: string) => {
     if (output.write(text) === false) congested = true;
@@ -83,7 +84,10 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
     },
     live: (found: readonly Diagnostic[], current?: CurrentLine) => {
       for (const d of found) {
-        if (!keep(d)) continue;
+        if (!keep(d)) {
+          if (d.severity === "warning") hiddenWarnings++;
+          continue;
+        }
         counts[d.severity]++;
         report.add(d, current !== undefined && d.range.start.line === current.line ? current.text : undefined);
       }
@@ -106,8 +110,8 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
 
   const summary = { files: results.length, errors: counts.error, warnings: counts.warning, suggestions: counts.suggestion, fixable: 0 };
   const config = settings.configLabel ?? null;
-  if (options.summary && options.format === "json") report.end({ summary, config, extendJson: { events: summaryJson(results) } });
-  else report.end({ summary, config });
+  if (options.summary && options.format === "json") report.end({ summary, config, hiddenWarnings, extendJson: { events: summaryJson(results) } });
+  else report.end({ summary, config, hiddenWarnings });
   if (options.summary) {
     if (options.format === "stylish" || options.format === "compact")
       output.write((summary.errors + summary.warnings > 0 ? "\n" : "") + formatSummary(results));

@@ -20,6 +20,8 @@ export interface StreamedClosing {
   summary: LintSummary;
   notes?: readonly string[];
   config?: string | null;
+  /** Warnings `--quiet` did not show (stylish says how many). */
+  hiddenWarnings?: number;
   /** Adds members to a JSON report's top-level object (after `summary`). */
   extendJson?: Record<string, unknown>;
 }
@@ -50,8 +52,8 @@ export async function streamedReport(format: ReporterName, write: (text: string)
           }
           write(textLines(findingLines(d, lineText === undefined ? undefined : { text: lineText }, context)));
         },
-        end({ summary, notes = [], config }) {
-          write(textLines([...(file === undefined ? [] : [""]), ...closingLines(summary, files, notes, config, context.paint)]));
+        end({ summary, notes = [], config, hiddenWarnings = 0 }) {
+          write(textLines([...(file === undefined ? [] : [""]), ...closingLines(summary, files, notes, config, context.paint, hiddenWarnings)]));
         },
       };
     }
