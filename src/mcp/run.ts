@@ -20,7 +20,7 @@ import {
 import type { McpCommandOptions } from "./options.js";
 import { readListing, type Listing } from "./listing.js";
 import { PARSE_META, PARSE_RULE_ID, lintMcp } from "./lint.js";
-import { DEFAULT_VERBS } from "./naming.js";
+import { DOMAIN_VERBS } from "./naming.js";
 import { MCP_RULES_BY_ID } from "./rules/index.js";
 import type { McpSettings } from "./rules/types.js";
 import { escapeControls } from "./text.js";
@@ -58,7 +58,7 @@ async function lintMcpRun(
   });
   const settings: McpSettings = {
     serverNameStyle: options.serverNameStyle,
-    verbs: new Set([...DEFAULT_VERBS, ...options.verbs.map((verb) => verb.toLowerCase())]),
+    verbs: new Set([...DOMAIN_VERBS, ...options.verbs.map((verb) => verb.toLowerCase())]),
     ...(service !== undefined ? { service } : {}),
   };
   const listings: Listing[] = [];
