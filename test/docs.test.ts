@@ -64,13 +64,16 @@ function parseSection(markdown: string, heading: string, base?: Example): Exampl
   return example;
 }
 
-const isContext = (file: string) => file === "tauri.conf.json" || file.startsWith("permissions/") || file.startsWith("plugins/");
+const isContext = (file: string) => APP_FILES.has(file) || file.startsWith("permissions/") || file.startsWith("plugins/");
+
+/** Files of the app folder itself (src-tauri/), not capability files. */
+const APP_FILES = new Set(["tauri.conf.json", "Cargo.toml"]);
 
 async function check(example: Example) {
   const dir = mkdtempSync(path.join(tmpdir(), "caplint-docs-"));
   const appMode = example.files.has("tauri.conf.json");
   for (const [file, text] of example.files) {
-    const target = path.join(dir, appMode && !file.includes("/") && file !== "tauri.conf.json" ? `capabilities/${file}` : file);
+    const target = path.join(dir, appMode && !file.includes("/") && !APP_FILES.has(file) ? `capabilities/${file}` : file);
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, text);
   }
@@ -117,4 +120,18 @@ describe("README", () => {
       ).toEqual([rule.defaultSeverity, rule.fixable ? "✔" : ""]);
     }
   });
+});
+
+describe("docs/rules/README.md (the severity contract)", () => {
+  const contract = readFileSync(path.join(ROOT, "docs", "rules", "README.md"), "utf8").split("\n");
+  const rowOf = (id: string) => contract.find((line) => line.startsWith(`| [\`${id}\`](${id}.md) |`));
+  for (const rule of RULES) {
+    it(`${rule.id}: one row with its default severity and the behaviour that justifies it`, () => {
+      const row = rowOf(rule.id);
+      expect(row, rule.id).toBeDefined();
+      const cells = row!.split("|").map((cell) => cell.trim());
+      expect(cells[2], rule.id).toBe(rule.defaultSeverity);
+      expect(cells.at(-2)!.length, `${rule.id}: the justification`).toBeGreaterThan(20);
+    });
+  }
 });

@@ -171,6 +171,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     catalog: project.catalog,
     capabilities: project.capabilities,
     rules: rulesById,
+    platforms: options.platforms ?? TARGETS,
     document: (at: { absolutePath: string }) => documentsByPath.get(at.absolutePath),
     // Made once and shared: most rules walk every entry, and a generator per rule allocated a pair per entry each time.
     entries: (): Iterable<{ capability: Capability; entry: PermissionEntry }> =>

@@ -54,17 +54,6 @@ describe("tool-server rule docs", () => {
   }
 });
 
-describe("docs/rules/README.md, the severity contract", () => {
-  it("lists every tool-server rule with its default severity", () => {
-    const table = readFileSync(path.join(ROOT, "docs", "rules", "README.md"), "utf8");
-    for (const rule of MCP_RULES) {
-      const row = table.split("\n").find((line) => line.startsWith(`| [\`${rule.id}\`](${rule.id}.md) |`));
-      expect(row, rule.id).toBeDefined();
-      expect(row!.split("|").map((cell) => cell.trim())[2], rule.id).toBe(rule.defaultSeverity);
-    }
-  });
-});
-
 describe("README, Tool servers", () => {
   it("lists every tool-server rule with its default severity", () => {
     const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");

@@ -18,7 +18,7 @@ export interface AppVersions {
 }
 
 /** Folders to look in, nearest first: `src-tauri`, then up to the repository root. */
-async function searchFolders(srcTauri: string): Promise<string[]> {
+export async function searchFolders(srcTauri: string): Promise<string[]> {
   const folders: string[] = [];
   let dir = srcTauri;
   for (;;) {
@@ -33,7 +33,7 @@ async function searchFolders(srcTauri: string): Promise<string[]> {
 }
 
 /** Whether `file`'s real location is still inside `root` (a symlink may point anywhere). */
-function staysInside(file: string, root: string): boolean {
+export function staysInside(file: string, root: string): boolean {
   try {
     const real = realpathSync(file);
     const base = realpathSync(root);
@@ -84,15 +84,23 @@ export async function readAppVersions(
   return { crates: new Map() };
 }
 
+export interface LockedPackage {
+  name: string;
+  version: string;
+  /** `registry+…`, `git+…#commit`; none for a path dependency or a workspace member. */
+  source?: string;
+}
+
 /**
- * `[[package]]` name and version pairs of a Cargo.lock, read line by line (the format is generated and
- * regular; linear in the file's size whatever it holds).
+ * `[[package]]` entries of a Cargo.lock, read line by line (the format is generated and regular;
+ * linear in the file's size whatever it holds).
  */
-export function lockedPackages(text: string): Array<{ name: string; version: string }> {
-  const packages: Array<{ name: string; version: string }> = [];
-  let current: { name?: string; version?: string } | undefined;
+export function lockedPackages(text: string): LockedPackage[] {
+  const packages: LockedPackage[] = [];
+  let current: { name?: string; version?: string; source?: string } | undefined;
   const flush = () => {
-    if (current?.name !== undefined && current.version !== undefined) packages.push({ name: current.name, version: current.version });
+    if (current?.name !== undefined && current.version !== undefined)
+      packages.push({ name: current.name, version: current.version, ...(current.source !== undefined ? { source: current.source } : {}) });
   };
   for (const raw of text.split("\n")) {
     const line = raw.trim();
@@ -102,8 +110,8 @@ export function lockedPackages(text: string): Array<{ name: string; version: str
       continue;
     }
     if (!current) continue;
-    const match = /^(name|version)\s*=\s*"([^"]*)"\s*$/.exec(line);
-    if (match) current[match[1] as "name" | "version"] = match[2]!;
+    const match = /^(name|version|source)\s*=\s*"([^"]*)"\s*$/.exec(line);
+    if (match) current[match[1] as "name" | "version" | "source"] = match[2]!;
   }
   flush();
   return packages;

@@ -5,6 +5,7 @@ import { majoritySpelling, spellingOfManifest, spellManifest } from "../catalog/
 import { compareManifest, unionManifest, type ManifestDifference } from "../catalog/manifest-compare.js";
 import { builtinsAt, historyCatalogOf, isCheckableVersion, loadVersionHistory, type LockedCrate, type VersionHistory } from "../catalog/versions.js";
 import { readAppVersions, type AppVersions } from "./cargo.js";
+import { readAppBuild, type AppBuild } from "./build.js";
 import { loadBuiltinManifests } from "../catalog/builtin.js";
 import { APP_KEY, type AclManifests } from "../catalog/types.js";
 import { capabilityObjects, toCapability } from "../model/capability.js";
@@ -88,6 +89,8 @@ export interface Project {
   config?: AppConfig;
   /** The host and plugin versions the app builds with (app mode). */
   versions?: AppVersions;
+  /** Which plugins each target's build sees, from the app's Cargo files (app mode, when it has them). */
+  build?: AppBuild;
   /** Said once per run, not per finding (e.g. that no Cargo.lock was found). */
   notes: string[];
   /** Generated manifests read, for positions of manifest-mismatch findings. */
@@ -192,6 +195,10 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
   // manifests and permission folders.
   const history = await loadVersionHistory();
   const releases = srcTauri ? await appReleases(srcTauri, history, cwd, maxBytes, project) : undefined;
+  if (srcTauri) {
+    const build = await readAppBuild(srcTauri, (absolute) => relativeFile(cwd, absolute), maxBytes);
+    if (build) project.build = build;
+  }
   const builtins = releases ? builtinsAt(await loadBuiltinManifests(), history, releases) : await loadBuiltinManifests();
   project.catalog.add(builtins, { origin: "builtin" });
   if (releases) project.catalog.useVersions(history, releases);

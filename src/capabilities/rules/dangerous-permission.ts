@@ -5,8 +5,7 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "dangerous-permission",
-  description:
-    "Report high-risk grants (shell, upload, broad file-system write or read, any-host HTTP, opening any URL); an error when remote pages or every window get them.",
+  description: "Report high-risk grants (shell, upload, broad file-system write or read, any-host HTTP, opening any URL); an error when remote pages get them.",
   category: "security",
   security: { severity: 8.8, cwe: [250, 269] },
   defaultSeverity: "warning",
@@ -47,18 +46,23 @@ export default defineRule({
         context.report({
           at: found.capability.source,
           path: found.at,
-          escalate: found.exposure !== undefined,
+          // Remote pages are the exposure; `windows: ["*"]` reaches only the app's own local pages, so it stays a warning.
+          escalate: found.exposure?.kind === "remote",
           // Which danger, so a program can tie the finding back to its grant (several can point at one `fs:scope` entry).
           messageId: "dangerousGrant",
           data: { danger: danger.id, permission: grant.provenance.chain[0]!, commandList: listed, scopedBy, where: exposureText(found), impact },
-          hint: found.exposure
-            ? "move this permission to a capability for trusted local windows only, with a narrow scope"
-            : "narrow the scope to the folders, hosts or programs the app needs, and grant it only to the windows that use it",
+          hint: hintFor(found.exposure),
         });
       }
     }
   },
 });
+
+function hintFor(exposure: DangerousGrant["exposure"]): string {
+  if (exposure?.kind === "remote") return "move this permission to a capability for trusted local windows only, with a narrow scope";
+  if (exposure?.kind === "every-window") return 'grant it to the windows that use it by name instead of "*", with a narrow scope';
+  return "narrow the scope to the folders, hosts or programs the app needs, and grant it only to the windows that use it";
+}
 
 function exposureText({ exposure, capability }: DangerousGrant): string {
   if (exposure?.kind === "remote") return `remote pages (${exposure.urls.map((url) => `"${url}"`).join(", ")})`;

@@ -10,6 +10,7 @@ import legacyIdentifier from "./legacy-identifier.js";
 import manifestMismatch from "./manifest-mismatch.js";
 import noTarget from "./no-target.js";
 import parse from "./parse.js";
+import pluginNotInBuild from "./plugin-not-in-build.js";
 import schema from "./schema.js";
 import scopeConflict from "./scope-conflict.js";
 import unknownField from "./unknown-field.js";
@@ -43,6 +44,7 @@ const LISTED = [
   manifestMismatch,
   noTarget,
   parse,
+  pluginNotInBuild,
   schema,
   scopeConflict,
   unknownField,

@@ -11,7 +11,7 @@ const HINTS: Record<string, string> = {
 
 export default defineRule({
   id: "invalid-label-pattern",
-  description: "Disallow window and webview patterns the host rejects, or that contain a character no label can have.",
+  description: "Disallow window and webview patterns the host rejects (an error), or that contain a character no label can have (a warning).",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
@@ -44,6 +44,8 @@ export default defineRule({
             const bad = [...literal].find((ch) => !checkLabel(ch).ok)!;
             context.report({
               ...at,
+              // The host builds it; the pattern only grants nothing, so a warning.
+              demote: true,
               messageId: "impossibleCharacter",
               data: { kind: field === "windows" ? "window" : "webview", pattern, character: JSON.stringify(bad) },
               hint: HINTS[bad] ?? "labels may only contain letters, digits, -, /, : and _",

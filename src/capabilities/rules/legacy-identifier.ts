@@ -1,15 +1,18 @@
 import { replaceStringValue } from "../../core/fix/edits.js";
 import { legacyRename } from "./support/legacy.js";
+import { buildImpactOf } from "./support/platform-build.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "legacy-identifier",
-  description: "Disallow pre-release and v1-style permission names (`window:allow-close`, `fs.exists`, `fs:exists`) that the host no longer accepts.",
+  description: "Disallow pre-release and v1-style permission names (`window:allow-close`, `fs.exists`, `fs:exists`) that the host's build rejects.",
   category: "correctness",
-  defaultSeverity: "warning",
+  defaultSeverity: "error",
   fixable: true,
-  messages: { renamed: 'legacy permission identifier "{{identifier}}": the build rejects this name, it is now "{{renamed}}"' },
-  check(context) {
+  messages: { renamed: 'legacy permission identifier "{{identifier}}": the build rejects this name, it is now "{{renamed}}"{{note}}' },
+  async check(context) {
+    // The build rejects the name only where the capability is active (as for unknown-permission).
+    const impactOf = await buildImpactOf(context);
     // Apps repeat the same identifiers across capabilities and files: each is looked up and worded once.
     const renames = new Map<string, { renamed: string; hint: string } | null>();
     for (const { capability, entry } of context.entries()) {
@@ -22,11 +25,13 @@ export default defineRule({
       if (rename === null) continue;
       const { renamed, hint } = rename;
       const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
+      const impact = impactOf(capability);
       context.report({
         at: capability.source,
         path,
         messageId: "renamed",
-        data: { identifier: entry.identifier, renamed },
+        demote: impact.demote,
+        data: { identifier: entry.identifier, renamed, note: impact.note },
         hint,
         fix: (document) => replaceStringValue(document, path, renamed, `rename to "${renamed}"`),
       });

@@ -48,6 +48,8 @@ export interface RuleContext {
   readonly capabilities: readonly Capability[];
   /** The document a capability (or any file) came from. */
   document(at: { absolutePath: string }): SourceDocument | undefined;
+  /** The platforms this run covers: every target, or those the user picked (`--platform`). */
+  readonly platforms: readonly string[];
   /** Every permission entry with its capability. */
   entries(): Iterable<{ capability: Capability; entry: PermissionEntry }>;
   report(report: RuleReport): void;
