@@ -28,6 +28,7 @@ export const DOMAIN_VERBS: readonly string[] = [
   "enqueue",
   "exec",
   "geocode",
+  "gzip",
   "lookup",
   "prefetch",
   "reconnect",
