@@ -9,9 +9,11 @@ import { FIXTURES, run } from "./helpers/run.js";
  * findings are compared with fixtures/real-world/expected.out. Review a change to that file like code.
  */
 const CORPUS = path.join(FIXTURES, "real-world");
-// `second-set/` holds the second corpus, with its own test (real-world-second-set.test.ts).
+// `second-set/` and `build-truth/` hold further corpora, each with its own test (real-world-second-set.test.ts,
+// real-world-build-truth.test.ts).
+const OTHER_SETS = new Set(["second-set", "build-truth"]);
 const projects = readdirSync(CORPUS)
-  .filter((name) => name !== "second-set" && statSync(path.join(CORPUS, name)).isDirectory())
+  .filter((name) => !OTHER_SETS.has(name) && statSync(path.join(CORPUS, name)).isDirectory())
   .sort();
 
 function argsFor(project: string): string[] {

@@ -8,7 +8,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 /**
  * An app made of `copies` copies of every capability file of the real-world corpus (fixtures/real-world),
  * with capability identifiers made unique per copy: scoped entries, platform lists, third-party plugins
- * and TOML as real apps write them.
+ * and TOML as real apps write them. `build-truth/` stays out: the workload is the one the performance budgets
+ * were measured on.
  */
 export function realWorldApp(dir, copies) {
   const corpus = path.join(ROOT, "fixtures", "real-world");
@@ -16,8 +17,9 @@ export function realWorldApp(dir, copies) {
   const walk = (folder) => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       const full = path.join(folder, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/\.(json|toml)$/.test(entry.name) && full.includes(`${path.sep}capabilities${path.sep}`)) files.push(full);
+      if (entry.isDirectory()) {
+        if (full !== path.join(corpus, "build-truth")) walk(full);
+      } else if (/\.(json|toml)$/.test(entry.name) && full.includes(`${path.sep}capabilities${path.sep}`)) files.push(full);
     }
   };
   walk(corpus);

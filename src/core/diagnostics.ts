@@ -15,8 +15,14 @@ export interface Diagnostic {
   messageId?: string;
   severity: Severity;
   message: string;
-  /** POSIX path relative to the working directory (or absolute when outside it). */
+  /** POSIX path relative to the working directory (or absolute when outside it); for a `liveServer` finding, the server's label. */
   file: string;
+  /**
+   * A finding about a live tool server that has no file (`caplint mcp --stdio`/`--url`): its label,
+   * secrets redacted. Text formats show it where a file would be; SARIF and GitHub annotations give
+   * no file location (none that GitHub could place exists) and name the server in the message.
+   */
+  liveServer?: string;
   /** Absolute file system path, for fixes and code frames; not part of the JSON contract. */
   absolutePath: string;
   path: JsonPath;

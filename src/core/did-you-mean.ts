@@ -18,8 +18,16 @@ export function editDistance(a: string, b: string, limit = Infinity): number {
   return previous[b.length]!;
 }
 
+/**
+ * Words longer than this get no suggestion: a distance costs input × candidate length, and a
+ * 1,000-character window pattern compared with 1,000 labels of its size took 20 s for a hint no one
+ * would follow.
+ */
+export const MAX_SUGGESTED_LENGTH = 128;
+
 /** Up to `max` candidates nearest to `input`, closest first, within a length-relative distance. */
 export function nearest(input: string, candidates: Iterable<string>, max = 3): string[] {
+  if (input.length > MAX_SUGGESTED_LENGTH) return [];
   const limit = Math.max(2, Math.floor(input.length / 3));
   const scored: Array<[string, number]> = [];
   const lower = input.toLowerCase();

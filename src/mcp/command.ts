@@ -31,7 +31,12 @@ function addLiveOptions(command: Command): Command {
     .option("--probe", "also call tools to check what a listing cannot show; ONLY tools with readOnlyHint: true are called")
     .addOption(new Option("--max-calls <n>", "most tool calls --probe makes").argParser(wholeNumber).default(20))
     .option("--service <name>", "the service prefix of tool names (default: taken from serverInfo.name)")
-    .option("--verbose", "pass the server's stderr through and say what was fetched");
+    .option("--verbose", "pass the server's stderr through and say what was fetched")
+    .option(
+      "--servers <file>",
+      "lint every server a client configuration declares, live: .vscode/mcp.json, claude_desktop_config.json, .cursor/mcp.json, .mcp.json (findings at each server's entry)",
+    )
+    .option("--server <name>", "with --servers: lint only this server (repeatable)", collect, []);
 }
 
 /**
@@ -45,7 +50,9 @@ export const registerMcpCommands: RegisterCommands = (program: Command, io: Main
   // enables positional options, which would change how `check` parses.
   const mcp = program
     .command("mcp")
-    .usage("[options] FILE...  |  --stdio -- CMD ARGS...  |  --url URL  |  dump (--stdio -- CMD ARGS... | --url URL) [-o FILE]")
+    .usage(
+      "[options] FILE...  |  --stdio -- CMD ARGS...  |  --url URL  |  --servers CONFIG [--server NAME...]  |  dump (--stdio -- CMD ARGS... | --url URL) [-o FILE]",
+    )
     .description(
       "lint MCP tool servers against the spec's tool-server conventions: tools/list results or dumps (offline), or a live server (--stdio, --url).\n" +
         "`caplint mcp dump ...` writes a live server's initialize result and every tools/list page as JSON instead, for offline linting.",

@@ -1,6 +1,7 @@
 // The one place where the tool-server domain reaches into the shared core (documents, diagnostics,
 // errors, reporters, rule metadata, package files). When the core moves, only these lines follow it.
 export { SourceDocument } from "../core/source/document.js";
+export { LineIndex } from "../core/source/line-index.js";
 export { compareDiagnostics, summarize } from "../core/diagnostics.js";
 export type { Diagnostic, RuleSetting, Severity } from "../core/diagnostics.js";
 export type { JsonPath } from "../core/location.js";

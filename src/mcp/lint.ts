@@ -82,7 +82,16 @@ export async function lintMcp(listings: readonly Listing[], options: McpLintOpti
   return diagnostics.sort(compareDiagnostics);
 }
 
-/** The shared parser words its pre-checks for capability files. */
+/** The shared parser words its pre-checks for capability files and the host (the desktop framework) that reads them. */
+const TOOL_SERVER_WORDING: ReadonlyArray<readonly [string, string]> = [
+  ["a capability object or array", "a tools/list result or a caplint mcp dump"],
+  ["no capability file needs that", "no tools/list result needs that"],
+  ["which the host's parser rejects", "which JSON.parse and MCP clients reject"],
+  ["(the host's parser rejects it)", "(strict JSON parsers reject it)"],
+];
+
 function forToolServers(message: string): string {
-  return message.replace("a capability object or array", "a tools/list result").replace("no capability file needs that", "no tools/list result needs that");
+  let worded = message;
+  for (const [capability, toolServer] of TOOL_SERVER_WORDING) worded = worded.replace(capability, toolServer);
+  return worded;
 }

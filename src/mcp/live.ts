@@ -17,9 +17,15 @@ import { DUMP_FORMAT, isObject, type ProbeCall, type TransportName } from "./lis
 import { serviceFromServerName } from "./naming.js";
 import { planProbe, truncateStrings, type ProbePlanTool } from "./probe.js";
 import type { ServerProcess, StdioTarget } from "./server-process.js";
+import type { Redactor } from "./redact.js";
 import { escapeControls } from "./text.js";
 
-export type HttpTarget = { kind: "http"; url: URL };
+/**
+ * A server reached over HTTP: its URL, the headers every request carries (a client configuration's
+ * `headers`; credentials written in the URL become a Basic Authorization header) and, when the
+ * configuration says `"type": "sse"`, the legacy transport alone.
+ */
+export type HttpTarget = { kind: "http"; url: URL; headers: Record<string, string>; legacySse?: boolean };
 export type LiveTarget = StdioTarget | HttpTarget;
 /** What a live run talks to: a stdio server caplint has already started, or a URL. */
 export type LiveServer = ServerProcess | HttpTarget;
@@ -30,7 +36,20 @@ export interface LiveOptions {
   /** `--probe`: the call budget and the service prefix given with `--service` (else taken from the server name). */
   probe?: { maxCalls: number; service?: string };
   clientVersion: string;
+  /** How the server is named in messages (secrets redacted). */
+  label: string;
+  /** Hides the secrets of the target in whatever the run shows. */
+  redactor: Redactor;
 }
+
+/**
+ * Most bytes of one HTTP response body, or of one event of an event stream (a stream's events are
+ * bounded one by one: legacy SSE answers every request on one endless stream). The same 10 MiB as
+ * the stdio transport's limit on one message.
+ */
+export const HTTP_BODY_LIMIT = 10 * 1024 * 1024;
+/** The stdio transport's limit (the SDK's ReadBuffer): a line on stdout longer than this ends the session. */
+export const STDIO_LINE_LIMIT = 10 * 1024 * 1024;
 
 /** What `caplint mcp dump` writes and what a live run lints (see listing.ts for how it is read). */
 export interface Dump {
@@ -69,7 +88,9 @@ class TappedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  private readonly readBuffer = new ReadBuffer();
+  /** Set when the server wrote a line longer than the read buffer holds: the session ended because of caplint's limit. */
+  overflowed = false;
+  private readonly readBuffer = new ReadBuffer({ maxBufferSize: STDIO_LINE_LIMIT });
   private partial = "";
   private started = false;
 
@@ -87,6 +108,7 @@ class TappedStdioTransport implements Transport {
           this.processReadBuffer();
         } catch (error) {
           // The read buffer's size limit: the session ends.
+          this.overflowed = true;
           this.onerror?.(error as Error);
           this.close().catch(() => undefined);
         }
@@ -144,7 +166,7 @@ class TappedStdioTransport implements Transport {
 
 /** Connects, fetches `initialize` and every `tools/list` page raw, optionally probes, and always closes. */
 export async function captureServer(server: LiveServer, options: LiveOptions): Promise<Dump> {
-  const connection = "kind" in server ? await connectHttp(server.url, options) : await connectStdio(server, options);
+  const connection = "kind" in server ? await connectHttp(server, options) : await connectStdio(server, options);
   const { session, transport, initialize, describeFailure } = connection;
   try {
     const raw: RawRequest = (method, params) => session.request({ method, params } as Request, ANY_RESULT, { timeout: options.timeoutMs });
@@ -174,7 +196,8 @@ export async function captureServer(server: LiveServer, options: LiveOptions): P
     const dump: Dump = {
       format: DUMP_FORMAT,
       transport: connection.transportName,
-      server: "kind" in server ? { url: server.url.href } : { command: [server.target.command, ...server.target.args] },
+      // What replaying needs, nothing secret: the command or URL as the messages show it.
+      server: "kind" in server ? { url: options.redactor.url(server.url) } : { command: options.redactor.args([server.target.command, ...server.target.args]) },
       initialize,
       pages,
     };
@@ -210,7 +233,8 @@ function compileAnswerSchemas(): void {
 }
 
 async function handshake(session: RawSession, transport: Transport, options: LiveOptions): Promise<Record<string, unknown>> {
-  await session.connect(transport);
+  // A legacy SSE server that opens its stream but never names its endpoint would keep connect() waiting forever.
+  await withTimeout(session.connect(transport), options.timeoutMs, "connect");
   const answer = session.request(
     {
       method: "initialize",
@@ -229,19 +253,25 @@ async function handshake(session: RawSession, transport: Transport, options: Liv
 
 async function connectStdio(server: ServerProcess, options: LiveOptions): Promise<Connection> {
   const { target, stderrTail: tail } = server;
+  const { redactor } = options;
   const transport = new TappedStdioTransport(server);
   const session = new RawSession();
   // Parse errors of stdout noise arrive here; the tap has recorded the lines themselves.
   session.onerror = () => undefined;
-  const shown = escapeControls([target.command, ...target.args].join(" ")).slice(0, 120);
+  const shown = options.label.replace(/^stdio:/, "").slice(0, 160);
   const describeFailure = (error: unknown, method: string): Error => {
     if (error instanceof FatalError) return error;
-    const lastWords = tail.length ? `; its last stderr line: ${escapeControls(tail[tail.length - 1]!).slice(0, 200)}` : "";
+    const lastWords = tail.length ? `; its last stderr line: ${escapeControls(redactor.text(tail[tail.length - 1]!)).slice(0, 200)}` : "";
     const noise = transport.noise.length
       ? `; it wrote ${transport.noise.length} non-protocol line(s) on stdout, first: ${JSON.stringify(escapeControls(transport.noise[0]!).slice(0, 80))}`
       : "";
     if ((error as NodeJS.ErrnoException)?.code === "ENOENT")
-      return new FatalError(`--stdio: cannot run ${JSON.stringify(escapeControls(target.command))}: command not found`);
+      return new FatalError(`cannot run ${JSON.stringify(escapeControls(redactor.text(target.command)))}: command not found`);
+    if (transport.overflowed) {
+      return new FatalError(
+        `the server (${shown}) wrote a line over ${STDIO_LINE_LIMIT / 1024 / 1024} MiB on stdout before answering ${method}: caplint reads at most ${STDIO_LINE_LIMIT / 1024 / 1024} MiB per stdio message`,
+      );
+    }
     if (server.exit) {
       const how = server.exit.signal ? `was killed by ${server.exit.signal}` : `exited with code ${server.exit.code}`;
       return new FatalError(`the server (${shown}) ${how} before answering ${method}${lastWords}${noise}`);
@@ -253,7 +283,7 @@ async function connectStdio(server: ServerProcess, options: LiveOptions): Promis
       return new FatalError(`the server (${shown}) closed the connection before answering ${method}${lastWords}${noise}`);
     }
     return new FatalError(
-      `the server (${shown}) failed ${method}: ${escapeControls(error instanceof Error ? error.message : String(error)).slice(0, 300)}${lastWords}`,
+      `the server (${shown}) failed ${method}: ${escapeControls(redactor.text(error instanceof Error ? error.message : String(error))).slice(0, 300)}${lastWords}`,
     );
   };
   try {
@@ -267,41 +297,131 @@ async function connectStdio(server: ServerProcess, options: LiveOptions): Promis
   }
 }
 
-async function connectHttp(url: URL, options: LiveOptions): Promise<Connection> {
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new FatalError(`--url ${url.href}: only http: and https: URLs are supported`);
+async function connectHttp(target: HttpTarget, options: LiveOptions): Promise<Connection> {
+  const { redactor } = options;
+  const shown = options.label;
+  if (target.url.protocol !== "http:" && target.url.protocol !== "https:") throw new FatalError(`--url ${shown}: only http: and https: URLs are supported`);
+  const { url, headers } = withoutUserinfo(target.url, target.headers);
+  const limits = new BodyLimits();
+  const transportOptions = { requestInit: { headers }, fetch: limits.fetch };
   const describeFailure = (error: unknown, method: string): Error => {
     if (error instanceof FatalError) return error;
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return new FatalError(`the server at ${url.href} did not answer ${method} within ${options.timeoutMs / 1000} s (--timeout)`);
+    if (limits.exceeded) {
+      return new FatalError(
+        `the server at ${shown} sent ${limits.exceeded} over ${HTTP_BODY_LIMIT / 1024 / 1024} MiB before answering ${method}: caplint reads at most ${HTTP_BODY_LIMIT / 1024 / 1024} MiB per HTTP body or event`,
+      );
     }
-    return new FatalError(`the server at ${url.href} failed ${method}: ${describeNetworkError(error)}`);
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return new FatalError(`the server at ${shown} did not answer ${method} within ${options.timeoutMs / 1000} s (--timeout)`);
+    }
+    if (error instanceof ConnectTimeout) {
+      return new FatalError(
+        `the server at ${shown} opened no session within ${options.timeoutMs / 1000} s (--timeout): a legacy SSE stream that never named its endpoint`,
+      );
+    }
+    return new FatalError(`the server at ${shown} failed ${method}: ${redactor.text(describeNetworkError(error))}`);
   };
-  const streamable = new StreamableHTTPClientTransport(url);
-  const session = new RawSession();
-  session.onerror = () => undefined;
   let firstFailure: unknown;
-  try {
-    const initialize = await handshake(session, streamable, options);
-    return { session, transport: streamable, transportName: "streamable-http", initialize, describeFailure };
-  } catch (error) {
-    firstFailure = error;
-    await session.close().catch(() => undefined);
+  if (!target.legacySse) {
+    const streamable = new StreamableHTTPClientTransport(url, transportOptions);
+    const session = new RawSession();
+    session.onerror = () => undefined;
+    try {
+      const initialize = await handshake(session, streamable, options);
+      return { session, transport: streamable, transportName: "streamable-http", initialize, describeFailure };
+    } catch (error) {
+      firstFailure = error;
+      await session.close().catch(() => undefined);
+    }
+    // Only an HTTP answer that says "not here" is worth the legacy attempt; a refused connection, a timeout or a body over the limit is not.
+    if (limits.exceeded || !(firstFailure instanceof StreamableHTTPError) || firstFailure.code === undefined || firstFailure.code >= 500) {
+      throw describeFailure(firstFailure, "initialize");
+    }
   }
-  // Only an HTTP answer that says "not here" is worth the legacy attempt; a refused connection or a timeout is not.
-  if (!(firstFailure instanceof StreamableHTTPError) || firstFailure.code === undefined || firstFailure.code >= 500) {
-    throw describeFailure(firstFailure, "initialize");
-  }
-  const legacy = new SSEClientTransport(url);
+  const legacy = new SSEClientTransport(url, transportOptions);
   const legacySession = new RawSession();
   legacySession.onerror = () => undefined;
   try {
     const initialize = await handshake(legacySession, legacy, options);
     return { session: legacySession, transport: legacy, transportName: "sse", initialize, describeFailure };
-  } catch {
+  } catch (error) {
     await legacySession.close().catch(() => undefined);
+    await legacy.close().catch(() => undefined);
+    if (target.legacySse || limits.exceeded || error instanceof ConnectTimeout) throw describeFailure(error, "initialize");
     throw new FatalError(
-      `no MCP server answers at ${url.href}: streamable HTTP got ${describeNetworkError(firstFailure)}, and the legacy SSE transport did not answer either`,
+      `no MCP server answers at ${shown}: streamable HTTP got ${redactor.text(describeNetworkError(firstFailure))}, and the legacy SSE transport did not answer either`,
     );
+  }
+}
+
+/** fetch refuses a URL with credentials: they travel as a Basic Authorization header instead (unless one is given). */
+function withoutUserinfo(given: URL, headers: Record<string, string>): { url: URL; headers: Record<string, string> } {
+  if (!given.username && !given.password) return { url: given, headers };
+  const url = new URL(given.href);
+  const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  url.username = "";
+  url.password = "";
+  const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === "authorization");
+  return { url, headers: hasAuthorization ? headers : { ...headers, Authorization: `Basic ${Buffer.from(credentials).toString("base64")}` } };
+}
+
+class ConnectTimeout extends Error {}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ConnectTimeout(`${what} timed out`)), ms);
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
+/** Statuses whose response has no body (the Response constructor refuses one). */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * A fetch for the SDK's HTTP transports that stops reading a body at HTTP_BODY_LIMIT: a JSON body
+ * as a whole, an event stream event by event (a stream that never ends with events of bounded size
+ * is a server's right; one event that never ends, or a body of 200 MB, is not). Reading stops with
+ * an error the transport passes on, and `exceeded` says what was too long for the message.
+ */
+class BodyLimits {
+  exceeded: string | undefined;
+
+  readonly fetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+    const response = await fetch(input, init);
+    if (response.body === null || NULL_BODY_STATUSES.has(response.status)) return response;
+    const eventStream = response.headers.get("content-type")?.toLowerCase().includes("text/event-stream") === true;
+    const bounded = response.body.pipeThrough(this.limiter(eventStream));
+    return new Response(bounded, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+
+  private limiter(eventStream: boolean): TransformStream<Uint8Array, Uint8Array> {
+    let bytes = 0;
+    let lineLength = 0;
+    return new TransformStream({
+      transform: (chunk, controller) => {
+        if (eventStream) {
+          // Bytes since the last blank line (the end of an event): LF LF, or CR LF CR LF.
+          for (const byte of chunk) {
+            if (byte === 0x0a) {
+              if (lineLength === 0) bytes = 0;
+              lineLength = 0;
+            } else if (byte !== 0x0d) {
+              lineLength++;
+              bytes++;
+            }
+          }
+        } else {
+          bytes += chunk.length;
+        }
+        if (bytes > HTTP_BODY_LIMIT) {
+          this.exceeded = eventStream ? "an event" : "a response body";
+          controller.error(new Error(`the server sent ${this.exceeded} over ${HTTP_BODY_LIMIT} bytes`));
+          return;
+        }
+        controller.enqueue(chunk);
+      },
+    });
   }
 }
 

@@ -13,4 +13,7 @@ export interface McpCommandOptions extends LintCommandOptions {
   service?: string;
   verbs: string[];
   maxFileSize?: number;
+  /** `--servers FILE`: lint the servers a client configuration declares; `--server NAME` picks some. */
+  servers?: string;
+  server: string[];
 }

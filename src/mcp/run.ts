@@ -14,27 +14,40 @@ import {
   summarize,
   toolVersion,
   writeOutputFile,
+  type Diagnostic,
   type MainOptions,
   type RuleMeta,
 } from "./core.js";
 import type { McpCommandOptions } from "./options.js";
 import { readListing, type Listing } from "./listing.js";
 import { PARSE_META, PARSE_RULE_ID, lintMcp } from "./lint.js";
+import SERVER_START_META from "./rules/mcp-server-start.js";
 import { DOMAIN_VERBS } from "./naming.js";
 import { MCP_RULES_BY_ID } from "./rules/index.js";
 import type { McpSettings } from "./rules/types.js";
+import { Redactor } from "./redact.js";
 import { escapeControls } from "./text.js";
 import type { LiveServer, LiveTarget } from "./live.js";
 
 export async function runMcp(operands: string[], options: McpCommandOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<number> {
-  const target = liveTarget(operands, options);
-  const service = options.service === undefined ? undefined : checkService(options.service);
-  // A stdio server starts before anything else loads, so its start-up and caplint's overlap.
-  const server = await startLiveServer(target, options, io);
+  // One redactor for the run: every secret it is shown is hidden from everything the run writes.
+  const redactor = new Redactor();
   try {
-    return await lintMcpRun(operands, options, io, allRules, target, server, service);
-  } finally {
-    await stopServer(server);
+    if (options.servers !== undefined) {
+      const { runConfiguredServers } = await import("./configured-servers.js");
+      return await runConfiguredServers(options.servers, operands, options, io, allRules, redactor);
+    }
+    const target = liveTarget(operands, options);
+    const service = options.service === undefined ? undefined : checkService(options.service);
+    // A stdio server starts before anything else loads, so its start-up and caplint's overlap.
+    const server = await startLiveServer(target, options, io, redactor);
+    try {
+      return await lintMcpRun(operands, options, io, allRules, target, server, service, redactor);
+    } finally {
+      await stopServer(server);
+    }
+  } catch (error) {
+    throw redacted(error, redactor);
   }
 }
 
@@ -46,29 +59,20 @@ async function lintMcpRun(
   target: LiveTarget | undefined,
   server: LiveServer | undefined,
   service: string | undefined,
+  redactor: Redactor,
 ): Promise<number> {
-  // The same settings as every command: caplint.config.json (or --config), --rule, --only.
-  const severities = await loadSettings({
-    rules: allRules,
-    domain: "mcp",
-    cwd: io.cwd,
-    ...(options.config === undefined ? {} : { config: options.config }),
-    rule: options.rule,
-    only: options.only,
-  });
-  const settings: McpSettings = {
-    serverNameStyle: options.serverNameStyle,
-    verbs: new Set([...DOMAIN_VERBS, ...options.verbs.map((verb) => verb.toLowerCase())]),
-    ...(service !== undefined ? { service } : {}),
-  };
+  const severities = await mcpSettings(options, io, allRules);
   const listings: Listing[] = [];
   const texts = new Map<string, string>();
+  let label: string | undefined;
   if (target && server) {
-    const listing = await liveListing(target, server, options, io);
+    label = targetLabel(target, redactor);
+    const listing = await liveListing(server, options, io, redactor, label);
     listings.push(listing);
     texts.set(listing.document.absolutePath, listing.document.text);
   } else {
-    if (operands.length === 0) throw new FatalError("mcp: give tools/list dump files, --stdio -- CMD ARGS..., or --url URL (see caplint mcp --help)");
+    if (operands.length === 0)
+      throw new FatalError("mcp: give tools/list dump files, --stdio -- CMD ARGS..., --url URL or --servers CONFIG (see caplint mcp --help)");
     for (const operand of operands) {
       const absolute = path.resolve(io.cwd, operand);
       const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
@@ -78,34 +82,70 @@ async function lintMcpRun(
       texts.set(absolute, read.text);
     }
   }
-  const diagnostics = await lintMcp(listings, {
+  const diagnostics = await lintListings(listings, options, severities, service);
+  // A live server has no file: its findings name it instead (SARIF and annotations give no location).
+  const located = label === undefined ? diagnostics : diagnostics.map((d) => ({ ...d, liveServer: label }));
+  // A report never replaces an input file; a live run has none.
+  const inputs = target ? [] : listings.map((listing) => listing.document.absolutePath);
+  return writeReport(located, { count: listings.length, texts, inputs, notes: [] }, options, io, severities, redactor);
+}
+
+export type McpSeverities = Awaited<ReturnType<typeof loadSettings>>;
+
+/** The same settings as every command: caplint.config.json (or --config), --rule, --only. */
+export function mcpSettings(options: McpCommandOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<McpSeverities> {
+  return loadSettings({
+    rules: allRules,
+    domain: "mcp",
+    cwd: io.cwd,
+    ...(options.config === undefined ? {} : { config: options.config }),
+    rule: options.rule,
+    only: options.only,
+  });
+}
+
+export function lintListings(listings: readonly Listing[], options: McpCommandOptions, severities: McpSeverities, service: string | undefined) {
+  const settings: McpSettings = {
+    serverNameStyle: options.serverNameStyle,
+    verbs: new Set([...DOMAIN_VERBS, ...options.verbs.map((verb) => verb.toLowerCase())]),
+    ...(service !== undefined ? { service } : {}),
+  };
+  return lintMcp(listings, {
     settings,
     severityFor: severities.severityFor,
     // A rule that is off for every listing is not started.
     only: new Set([...MCP_RULES_BY_ID.keys()].filter((id) => severities.runs(id))),
   });
+}
+
+/** Writes the report in the chosen format (secrets the run was given scrubbed) and returns the exit code. */
+export async function writeReport(
+  diagnostics: readonly Diagnostic[],
+  run: { count: number; texts: ReadonlyMap<string, string>; inputs: string[]; notes: string[] },
+  options: McpCommandOptions,
+  io: MainOptions,
+  severities: McpSeverities,
+  redactor: Redactor,
+): Promise<number> {
   const shown = options.quiet ? diagnostics.filter((d) => d.severity === "error") : diagnostics;
-  const summary = summarize(shown, listings.length);
+  const summary = summarize(shown, run.count);
   const reporter = await loadReporter(options.format);
   const output = options.output === undefined ? io.stdout : new CapturedOutput();
-  const rules = new Map<string, RuleMeta>([[PARSE_RULE_ID, PARSE_META], ...MCP_RULES_BY_ID]);
-  output.write(
-    reporter(
-      { diagnostics: shown, summary, config: severities.configLabel ?? null },
-      await reporterContext({
-        cwd: io.cwd,
-        color: options.color,
-        isTTY: output === io.stdout ? io.stdout.isTTY : false,
-        env: io.env ?? {},
-        rules,
-        sourceText: (file) => texts.get(file),
-      }),
-    ),
+  const rules = new Map<string, RuleMeta>([[PARSE_RULE_ID, PARSE_META], [SERVER_START_META.id, SERVER_START_META], ...MCP_RULES_BY_ID]);
+  const text = reporter(
+    { diagnostics: shown, summary, notes: run.notes, config: severities.configLabel ?? null },
+    await reporterContext({
+      cwd: io.cwd,
+      color: options.color,
+      isTTY: output === io.stdout ? io.stdout.isTTY : false,
+      env: io.env ?? {},
+      rules,
+      sourceText: (file) => run.texts.get(file),
+    }),
   );
+  output.write(redactor.known(text));
   if (output instanceof CapturedOutput) {
-    // A report never replaces an input file; a live run has none.
-    const inputs = target ? [] : listings.map((listing) => listing.document.absolutePath);
-    await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs }, output.text);
+    await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: run.inputs }, output.text);
   }
   const limits = { maxWarnings: options.maxWarnings };
   if (tooManyWarnings(summary, limits) && options.format === "stylish")
@@ -115,27 +155,59 @@ async function lintMcpRun(
 
 export async function runDump(operands: string[], options: McpCommandOptions, io: MainOptions): Promise<number> {
   const target = liveTarget(operands, options);
-  if (!target) throw new FatalError("mcp dump: give --stdio -- CMD ARGS... or --url URL");
-  if (options.service !== undefined) checkService(options.service);
-  const server = (await startLiveServer(target, options, io))!;
+  const redactor = new Redactor();
   try {
-    const { captureServer } = await import("./live.js");
-    const dump = await captureServer(server, liveOptions(options));
-    reportProbeBudget(dump.probe, options, io);
-    const text = JSON.stringify(dump, null, 2) + "\n";
-    if (options.output === undefined) io.stdout.write(text);
-    else await writeOutputFile("--output", { given: options.output, cwd: io.cwd, stdout: io.stdout, inputs: [] }, text);
-    return EXIT_OK;
-  } finally {
-    await stopServer(server);
+    if (options.servers !== undefined)
+      throw new FatalError("mcp dump: --servers lints every server of a configuration; dump one with --stdio -- CMD ARGS... or --url URL");
+    if (!target) throw new FatalError("mcp dump: give --stdio -- CMD ARGS... or --url URL");
+    if (options.service !== undefined) checkService(options.service);
+    const server = (await startLiveServer(target, options, io, redactor))!;
+    try {
+      const { captureServer } = await import("./live.js");
+      const dump = await captureServer(server, liveOptions(options, redactor, targetLabel(target, redactor)));
+      reportProbeBudget(dump.probe, options, io);
+      // What replaying needs (the listing, how it was reached) and nothing secret.
+      const text = redactor.known(JSON.stringify(dump, null, 2) + "\n");
+      if (options.output === undefined) io.stdout.write(text);
+      else await writeOutputFile("--output", { given: options.output, cwd: io.cwd, stdout: io.stdout, inputs: [] }, text);
+      return EXIT_OK;
+    } finally {
+      await stopServer(server);
+    }
+  } catch (error) {
+    throw redacted(error, redactor);
   }
 }
 
+/** The label of a live server in messages and reports, secrets hidden: `stdio:CMD ARGS` or the URL. */
+export function targetLabel(target: LiveTarget, redactor: Redactor): string {
+  if (target.kind === "http") {
+    redactor.headers(target.headers);
+    return escapeControls(redactor.url(target.url));
+  }
+  redactor.env(target.env);
+  return `stdio:${escapeControls(redactor.args([target.command, ...target.args]).join(" ")).slice(0, 200)}`;
+}
+
+/** An error on its way out, with the run's secrets hidden from its message (and stack, for --debug). */
+function redacted(error: unknown, redactor: Redactor): unknown {
+  if (error instanceof Error) {
+    error.message = redactor.text(error.message);
+    if (error.stack) error.stack = redactor.text(error.stack);
+  }
+  return error;
+}
+
 /** Spawns a --stdio server at once (the SDK loads while it starts); a --url target is only a URL. */
-async function startLiveServer(target: LiveTarget | undefined, options: McpCommandOptions, io: MainOptions): Promise<LiveServer | undefined> {
+async function startLiveServer(
+  target: LiveTarget | undefined,
+  options: McpCommandOptions,
+  io: MainOptions,
+  redactor: Redactor,
+): Promise<LiveServer | undefined> {
   if (target?.kind !== "stdio") return target;
   const { startServer } = await import("./server-process.js");
-  return startServer(target, { verbose: options.verbose === true, stderr: io.stderr });
+  return startServer(target, { verbose: options.verbose === true, stderr: io.stderr, redact: (text) => redactor.text(text) });
 }
 
 /**
@@ -143,30 +215,32 @@ async function startLiveServer(target: LiveTarget | undefined, options: McpComma
  * server is stopped and reaped before caplint ends; a run that got its listing has asked the server
  * to exit already and linted meanwhile.
  */
-async function stopServer(server: LiveServer | undefined): Promise<void> {
+export async function stopServer(server: LiveServer | undefined): Promise<void> {
   if (server && !("kind" in server)) await server.stop();
 }
 
-async function liveListing(target: LiveTarget, server: LiveServer, options: McpCommandOptions, io: MainOptions): Promise<Listing> {
+/** Captures a live server and reads its dump as a listing; findings point into the JSON that `caplint mcp dump` writes. */
+export async function liveListing(server: LiveServer, options: McpCommandOptions, io: MainOptions, redactor: Redactor, label: string): Promise<Listing> {
   const { captureServer } = await import("./live.js");
-  const dump = await captureServer(server, liveOptions(options));
+  const dump = await captureServer(server, liveOptions(options, redactor, label));
   reportProbeBudget(dump.probe, options, io);
-  const label = target.kind === "stdio" ? `stdio:${escapeControls([target.command, ...target.args].join(" ")).slice(0, 200)}` : target.url.href;
   const document = SourceDocument.parse(label, label, JSON.stringify(dump, null, 2) + "\n", "json");
   const listing = readListing(document);
   if (options.verbose) {
     const calls = dump.probe ? `; probe: ${dump.probe.calls.length} calls` : "";
     io.stderr.write(
-      `caplint: ${dump.transport}: ${listing.tools.length} tools in ${dump.pages.length} page(s)${calls}; findings point into the JSON that caplint mcp dump writes\n`,
+      `caplint: ${dump.transport}: ${listing.tools.length} tools in ${dump.pages.length} page(s)${calls} from ${label}; findings point into the JSON that caplint mcp dump writes\n`,
     );
   }
   return listing;
 }
 
-function liveOptions(options: McpCommandOptions) {
+function liveOptions(options: McpCommandOptions, redactor: Redactor, label: string) {
   return {
     timeoutMs: Math.round(options.timeout * 1000),
     clientVersion: toolVersion(),
+    redactor,
+    label,
     ...(options.probe ? { probe: { maxCalls: options.maxCalls, ...(options.service !== undefined ? { service: checkService(options.service) } : {}) } } : {}),
   };
 }
@@ -192,14 +266,12 @@ function liveTarget(operands: string[], options: McpCommandOptions): LiveTarget 
   }
   if (options.url !== undefined) {
     if (operands.length > 0) throw new FatalError(`mcp --url: unexpected arguments ${operands.map((o) => JSON.stringify(escapeControls(o))).join(" ")}`);
-    let url: URL;
-    try {
-      url = new URL(options.url);
-    } catch {
-      throw new FatalError(`--url ${JSON.stringify(escapeControls(options.url))}: not a URL (expected http://HOST:PORT/PATH)`);
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new FatalError(`--url ${url.href}: only http: and https: URLs are supported`);
-    return { kind: "http", url };
+    // The URL itself is never repeated: it may carry credentials or a ?token= (a valid one is shown redacted).
+    if (!URL.canParse(options.url)) throw new FatalError("--url: not a URL (expected http://HOST:PORT/PATH)");
+    const url = new URL(options.url);
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      throw new FatalError(`--url ${new Redactor().url(url)}: only http: and https: URLs are supported`);
+    return { kind: "http", url, headers: {} };
   }
   if (options.probe) throw new FatalError("--probe needs a live server: --stdio -- CMD ARGS... or --url URL");
   if (options.env.length > 0) throw new FatalError("--env applies to --stdio servers only");
@@ -210,19 +282,20 @@ function parseEnv(values: readonly string[]): Record<string, string> {
   const env: Record<string, string> = {};
   for (const value of values) {
     const at = value.indexOf("=");
-    if (at <= 0) throw new FatalError(`--env ${JSON.stringify(escapeControls(value))}: expected KEY=VALUE`);
+    // The value is not repeated: a KEY=VALUE missing its "=" may be the secret alone.
+    if (at <= 0) throw new FatalError(`--env expects KEY=VALUE; one value has no KEY= before it`);
     env[value.slice(0, at)] = value.slice(at + 1);
   }
   return env;
 }
 
-function checkService(service: string): string {
+export function checkService(service: string): string {
   if (!/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/.test(service))
     throw new FatalError(`--service ${JSON.stringify(escapeControls(service))}: expected a snake_case service name such as "slack"`);
   return service;
 }
 
-function displayPath(cwd: string, absolute: string): string {
+export function displayPath(cwd: string, absolute: string): string {
   const relative = path.relative(cwd, absolute);
   return (relative.startsWith("..") && path.isAbsolute(absolute) ? absolute : relative).split(path.sep).join("/");
 }

@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 // The spawn the MCP SDK uses (npx.cmd and shebang scripts on Windows work as with the SDK; node's own spawn elsewhere).
 import spawn from "cross-spawn";
 import { escapeControls } from "./text.js";
@@ -9,12 +10,16 @@ export interface StdioTarget {
   command: string;
   args: string[];
   env: Record<string, string>;
+  /** The working directory (a client configuration's `cwd`); caplint's own when absent. */
+  cwd?: string;
 }
 
 /** How the child's stderr is handled: passed through (sanitized) with `--verbose`, else only its last lines kept. */
 export interface ServerStderr {
   verbose: boolean;
   stderr: { write(chunk: string): unknown };
+  /** Hides secrets in what is passed through (see redact.ts). */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -54,6 +59,8 @@ export function inheritedEnvironment(env: NodeJS.ProcessEnv = process.env): Reco
 const EARLY_STDOUT_BYTES = 10 * 1024 * 1024;
 /** Lines of the child's stderr kept for error messages. */
 const STDERR_TAIL = 5;
+/** Whether the server leads a process group of its own that stop() can signal whole (POSIX). */
+const OWN_GROUP = process.platform !== "win32";
 /** Signals that would end caplint while a server runs: the server is stopped first, then caplint ends as the signal says. */
 const ENDING_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
@@ -94,6 +101,8 @@ export class ServerProcess {
   /** Where stderr goes; until the run says (a server started by the bin), what it writes is held. */
   private output: ServerStderr | undefined;
   private heldStderr: string[] = [];
+  /** A stderr line not yet ended, passed through once it is (a secret split across chunks is still redacted whole). */
+  private stderrPartial = "";
 
   constructor(
     readonly target: StdioTarget,
@@ -102,6 +111,9 @@ export class ServerProcess {
     this.output = output;
     this.child = spawn(target.command, target.args, {
       env: { ...inheritedEnvironment(), ...target.env },
+      ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+      // Its own process group, so that stop() ends what it started too (npx, a shell, workers), not only the process caplint spawned.
+      detached: OWN_GROUP,
       stdio: ["pipe", "pipe", "pipe"],
       shell: false,
       windowsHide: process.platform === "win32",
@@ -177,9 +189,12 @@ export class ServerProcess {
   }
 
   /**
-   * Ends the server and waits until it is reaped: stdin is closed (a well-behaved server exits then),
-   * it gets 300 ms, then SIGTERM and 2 s, then SIGKILL. Its stdout is drained meanwhile, so the
-   * process can end even when no transport ever read it.
+   * Ends the server and its process tree, bounded in time, and waits until it is reaped: stdin is
+   * closed (a well-behaved server exits then), it gets 300 ms, then its process group and every
+   * descendant get SIGTERM and 1.5 s, then SIGKILL. Descendants still running once the server has
+   * gone (a worker that inherited stdout, a daemon that left the group with setsid) are ended the
+   * same way. Its stdout is drained meanwhile, and its pipes are let go after a last 500 ms: a
+   * process caplint could not end never keeps caplint from exiting.
    */
   stop(): Promise<void> {
     // Called by the transport's close and again by the run's `finally`: one stop.
@@ -189,24 +204,59 @@ export class ServerProcess {
 
   private async stopOnce(): Promise<void> {
     const child = this.child;
-    if (child.pid === undefined || this.closed) return;
+    if (child.pid === undefined || (this.closed && !OWN_GROUP)) return;
     // Unread output no longer matters; a paused stdout would keep the pipe (and caplint) open.
     this.stopping = true;
     this.early = [];
     child.stdout?.resume();
+    // Taken while the server runs: once it exits, its children belong to init and cannot be told from others.
+    const tree = descendants(child.pid);
     if (this.exit === undefined) {
       child.stdin?.end();
       if (!(await this.exited(300))) {
-        child.kill("SIGTERM");
-        if (!(await this.exited(2000))) {
-          child.kill("SIGKILL");
+        this.signalTree(tree, "SIGTERM");
+        if (!(await this.exited(1500))) {
+          this.signalTree(tree, "SIGKILL");
           await this.exited(2000);
         }
       }
     }
-    // stdio closes after the exit, once the pipes are drained (a grandchild holding them open is not waited for long).
+    await this.endLeftovers(tree);
+    // stdio closes after the exit, once the pipes are drained; a process that still holds them is let go.
     await Promise.race([this.ended, delay(500)]);
+    if (!this.closed) for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
     this.removeSignalHandlers();
+  }
+
+  /** The server's group and its descendants still running after it exited: SIGTERM, then SIGKILL after 300 ms. */
+  private async endLeftovers(tree: readonly number[]): Promise<void> {
+    if (!OWN_GROUP) return;
+    const running = () => [...tree, ...descendants(this.child.pid!)].filter(isRunning).length > 0 || groupRuns(this.child.pid!);
+    if (!running()) return;
+    this.signalTree(tree, "SIGTERM");
+    // A timer that keeps caplint alive (delay() does not): nothing else may be left to wait for.
+    for (let waited = 0; waited < 300 && running(); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (running()) this.signalTree(tree, "SIGKILL");
+  }
+
+  /** Signals the server's process group (POSIX), the processes it started that left the group, and the server itself. */
+  private signalTree(tree: readonly number[], signal: NodeJS.Signals): void {
+    const pid = this.child.pid!;
+    if (OWN_GROUP) {
+      try {
+        process.kill(-pid, signal);
+      } catch {
+        // the group is empty
+      }
+      for (const member of [...tree, ...descendants(pid)]) {
+        try {
+          process.kill(member, signal);
+        } catch {
+          // gone
+        }
+      }
+    }
+    if (this.exit === undefined) this.child.kill(signal);
   }
 
   private exited(ms: number): Promise<boolean> {
@@ -222,18 +272,20 @@ export class ServerProcess {
 
   /**
    * Ctrl-C (or SIGTERM, SIGHUP) while the server runs: caplint would die at once and leave a server
-   * that ignores its closed stdin running. The server is stopped (SIGTERM, SIGKILL after 1 s) and
-   * reaped, then the signal is raised again so that caplint ends as it would have.
+   * that ignores its closed stdin running. The server and its process tree are stopped (SIGTERM,
+   * SIGKILL after 1 s) and reaped, then the signal is raised again so that caplint ends as it would have.
    */
   private async stopOnSignal(signal: NodeJS.Signals): Promise<void> {
     this.removeSignalHandlers();
+    const tree = this.child.pid === undefined ? [] : descendants(this.child.pid);
     if (this.exit === undefined) {
-      this.child.kill("SIGTERM");
+      this.signalTree(tree, "SIGTERM");
       if (!(await this.exited(1000))) {
-        this.child.kill("SIGKILL");
+        this.signalTree(tree, "SIGKILL");
         await this.exited(2000);
       }
     }
+    if (this.child.pid !== undefined) await this.endLeftovers(tree);
     // Raised again only when nothing else handles it, so the default action (ending caplint) happens.
     if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   }
@@ -258,19 +310,97 @@ export class ServerProcess {
   }
 
   private passThrough(text: string): void {
-    if (this.output?.verbose)
-      this.output.stderr.write(
-        escapeControls(text)
-          .replace(/\\u000a/g, "\n")
-          .replace(/\\u0009/g, "\t")
-          .replace(/\\\\/g, "\\")
-          .replace(/\\"/g, '"'),
-      );
+    if (!this.output?.verbose) return;
+    const lines = this.stderrPartial + text;
+    const end = lines.lastIndexOf("\n") + 1;
+    // Whole lines only (a partial line over 64 KiB is written as it is).
+    this.stderrPartial = lines.slice(end);
+    let shown = lines.slice(0, end);
+    if (this.stderrPartial.length > 65536) {
+      shown += this.stderrPartial;
+      this.stderrPartial = "";
+    }
+    if (shown === "") return;
+    const redact = this.output.redact ?? ((plain: string) => plain);
+    this.output.stderr.write(
+      escapeControls(redact(shown))
+        .replace(/\\u000a/g, "\n")
+        .replace(/\\u0009/g, "\t")
+        .replace(/\\\\/g, "\\")
+        .replace(/\\"/g, '"'),
+    );
   }
 }
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !isZombie(pid);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a process group still has a member (POSIX). */
+function groupRuns(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.charAt(stat.lastIndexOf(")") + 2) === "Z";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every running descendant of `pid` (Linux /proc; elsewhere none, and the process group covers what
+ * stayed in it). A process that left the group (setsid, `detached: true`) is found through its parent.
+ */
+function descendants(pid: number): number[] {
+  if (process.platform !== "linux") return [];
+  const children = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // After the command name in parentheses (which may hold spaces and parentheses): state, ppid.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] === "Z") continue;
+      const parent = Number(fields[1]);
+      const list = children.get(parent);
+      if (list) list.push(Number(entry));
+      else children.set(parent, [Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.pop()!) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
 }
 
 /** The server the bin started before the CLI loaded, until the run adopts it. */
@@ -339,6 +469,8 @@ export const EARLY_VALUE_OPTIONS: ReadonlySet<string> = new Set([
   "--rule",
   "--only",
   "--max-file-size",
+  "--servers",
+  "--server",
 ]);
 
 /** What `mcp [dump] ... --stdio ... -- CMD ARGS...` will run, when the arguments leave no doubt; else undefined. */

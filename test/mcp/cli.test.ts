@@ -126,12 +126,21 @@ describe("caplint mcp, offline", () => {
   });
 
   it("bad input: broken JSON and empty files are findings with a position; missing paths are fatal", async () => {
-    const dir = scratch({ "broken.json": '{"tools": [\n  {"name": "x",}\n]}', "empty.json": "", "binary.json": "\u0000\u0001" });
-    const broken = await run(["mcp", "-f", "compact", "broken.json", "empty.json", "binary.json"], dir);
+    const dir = scratch({
+      "broken.json": '{"tools": [\n  {"name": "x",}\n]}',
+      "empty.json": "",
+      "binary.json": "\u0000\u0001",
+      "bom.json": '\ufeff{"tools": []}',
+      "deep.json": "[".repeat(300) + "]".repeat(300),
+    });
+    const broken = await run(["mcp", "-f", "compact", "broken.json", "empty.json", "binary.json", "bom.json", "deep.json"], dir);
+    // Worded for tool servers: no capability files, no "host" (the desktop framework capability files are for).
     expect(broken.stdout).toBe(
       "binary.json:1:1: error the file contains NUL bytes: it looks binary, not JSON or TOML [parse]\n" +
+        "bom.json:1:1: error the file starts with a UTF-8 byte order mark, which JSON.parse and MCP clients reject; save it without BOM [parse]\n" +
         'broken.json:2:16: error invalid JSON: expected a property name in double quotes near "}" (trailing commas are not allowed in JSON) [parse]\n' +
-        "empty.json:1:1: error the file is empty; expected a tools/list result [parse]\n",
+        "deep.json:1:257: error nesting deeper than 256 levels; no tools/list result needs that [parse]\n" +
+        "empty.json:1:1: error the file is empty; expected a tools/list result or a caplint mcp dump [parse]\n",
     );
     expect(broken.code).toBe(1);
     const missing = await run(["mcp", "nope.json"], dir);
@@ -140,7 +149,13 @@ describe("caplint mcp, offline", () => {
 
   it("usage errors exit 2 with one line", async () => {
     const cases: Array<[string[], string]> = [
-      [["mcp"], "caplint: mcp: give tools/list dump files, --stdio -- CMD ARGS..., or --url URL (see caplint mcp --help)\n"],
+      [["mcp"], "caplint: mcp: give tools/list dump files, --stdio -- CMD ARGS..., --url URL or --servers CONFIG (see caplint mcp --help)\n"],
+      [["mcp", "--url", "http://user:pw@[x"], "caplint: --url: not a URL (expected http://HOST:PORT/PATH)\n"],
+      [["mcp", "--env", "ghp_abcdefghijklmnopqrstuvwxyz", "--stdio", "--", "node"], "caplint: --env expects KEY=VALUE; one value has no KEY= before it\n"],
+      [
+        ["mcp", "dump", "--servers", "x.json"],
+        "caplint: mcp dump: --servers lints every server of a configuration; dump one with --stdio -- CMD ARGS... or --url URL\n",
+      ],
       [["mcp", "--probe", "x.json"], "caplint: --probe needs a live server: --stdio -- CMD ARGS... or --url URL\n"],
       [["mcp", "--stdio", "--url", "http://127.0.0.1:1/"], "caplint: mcp: --stdio and --url exclude each other\n"],
       [["mcp", "--stdio"], "caplint: mcp --stdio: give the server command after --, e.g. caplint mcp --stdio -- node server.js\n"],

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import path from "node:path";
 import { ROOT } from "../helpers/run.js";
 
@@ -27,8 +28,8 @@ export function caplint(args: string[], options: { cwd?: string; env?: Record<st
 }
 
 /** Starts one of the HTTP fixture servers on 127.0.0.1 (port 0) and resolves with its URL. */
-export async function startHttpFixture(file: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "fixtures/mcp", file)], { stdio: ["ignore", "pipe", "inherit"] });
+export async function startHttpFixture(file: string, args: string[] = []): Promise<{ url: string; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "fixtures/mcp", file), ...args], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = "";
     child.stdout!.on("data", (chunk) => {
@@ -75,4 +76,14 @@ export function runningWith(token: string): number[] {
     }
   }
   return pids;
+}
+
+/** A loopback port nothing listens on (it was free a moment ago). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -4,17 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/run.js";
-import { createServer } from "node:net";
-import { caplint, isAlive, runningWith, startHttpFixture } from "./helpers.js";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { caplint, freePort, isAlive, runningWith, startHttpFixture } from "./helpers.js";
 
 /**
  * Live runs through the built bin against real processes: the fixture servers written with the SDK,
@@ -190,7 +180,7 @@ describe("failing servers: one line, exit 2, the child stopped", () => {
 
   it("a command that does not exist", async () => {
     const result = await caplint(["mcp", "--stdio", "--", "caplint-no-such-server"]);
-    expect(result).toMatchObject({ code: 2, stdout: "", stderr: 'caplint: --stdio: cannot run "caplint-no-such-server": command not found\n' });
+    expect(result).toMatchObject({ code: 2, stdout: "", stderr: 'caplint: cannot run "caplint-no-such-server": command not found\n' });
   });
 
   it("a URL where nothing listens", async () => {
@@ -223,7 +213,7 @@ describe("the server starts before the SDK loads: nothing lost, one line and exi
 
   it("a command that does not exist: mcp dump too", async () => {
     const result = await caplint(["mcp", "dump", "--stdio", "--", "caplint-no-such-server", "--flag"]);
-    expect(result).toMatchObject({ code: 2, stdout: "", stderr: 'caplint: --stdio: cannot run "caplint-no-such-server": command not found\n' });
+    expect(result).toMatchObject({ code: 2, stdout: "", stderr: 'caplint: cannot run "caplint-no-such-server": command not found\n' });
   });
 
   it("a server that exits at once: mcp dump too", LIVE, async () => {

@@ -76,6 +76,46 @@ describe("huge and adversarial inputs stay linear", { timeout: 180_000 }, () => 
     expect(JSON.parse(access.stdout).capabilities).toEqual([]);
   });
 
+  it("many long glob patterns against many long labels: linear per pair, and unmatched-window's comparison bound is a finding", async () => {
+    const dir = folder({
+      "src-tauri/tauri.conf.json": JSON.stringify({
+        app: { windows: [...Array.from({ length: 1_200 }, (_, i) => ({ label: `${"a".repeat(1_000)}w${i}` })), { label: "main" }] },
+      }),
+      "src-tauri/capabilities/main.json": JSON.stringify({
+        ...CAPABILITY,
+        windows: ["main", ...Array.from({ length: 60 }, (_, i) => `${"*a".repeat(500)}b${i}`)],
+      }),
+    });
+    const result = await timed([], dir);
+    // Before: pattern × label per pair and a full edit distance per unmatched pattern, over 5 minutes.
+    expect(result.seconds).toBeLessThan(60);
+    expect(result.stdout).toMatch(
+      /tauri\.conf\.json:1:\d+: error app\.windows lists 1,201 windows, over the limit of 1,000 caplint checks; the rest are not checked \[parse\]/,
+    );
+    expect(result.stdout).toMatch(
+      /main\.json:1:\d+: warning unmatched-window stopped at this pattern: comparing the patterns with the labels reached its limit of 50,000,000 characters, so this and the later glob patterns are not checked \[unmatched-window\]/,
+    );
+    expect(result.stdout).toMatch(/warning window pattern "\*a\*a.*b0" \(1002 characters\) matches no window label/);
+    const matrix = await run(["matrix", "--platform", "linux", "--format", "json"], dir);
+    expect(matrix.code).toBe(0);
+  });
+
+  it("three files of 1,000 remote URL patterns at the length bound: the per-file character bound is a finding", async () => {
+    const files: Record<string, string> = {};
+    for (const f of [0, 1, 2]) {
+      const urls = Array.from({ length: 1_000 }, (_, i) => `https://h${i}x${f}.example.com/${"*a".repeat(2_030)}`);
+      files[`caps/c${f}.json`] = JSON.stringify({ ...CAPABILITY, identifier: `c${f}`, remote: { urls } });
+    }
+    const result = await timed(["caps"], folder(files));
+    // Before: 405 s and 2.9 GB.
+    expect(result.seconds).toBeLessThan(60);
+    for (const f of [0, 1, 2])
+      expect(result.stdout).toContain(
+        `caps/c${f}.json:1:65502: error the file's remote URL patterns reach 65,536 characters here, the limit caplint compiles in one file; this URL and the file's later ones are not checked [parse]`,
+      );
+    expect(result.stdout.match(/remote URL patterns reach/g)).toHaveLength(3);
+  });
+
   it("capabilities inlined in tauri.conf.json get the same per-value bounds as files, and a huge inline list stays linear", async () => {
     const inline = (identifier: string, extra: Record<string, unknown>) => ({ ...CAPABILITY, identifier, ...extra });
     const config = {

@@ -450,6 +450,14 @@ function limitConfig(config: AppConfig, problem: ProblemSink): void {
   for (const capability of config.inlineCapabilities) {
     for (const over of limitCapability(capability, budget)) problem(config.document.absolutePath, over.message, over.path);
   }
+  if (config.windows.length > LIMITS.configWindows) {
+    problem(
+      config.document.absolutePath,
+      `app.windows lists ${config.windows.length.toLocaleString("en-US")} windows, over the limit of ${LIMITS.configWindows.toLocaleString("en-US")} caplint checks; the rest are not checked`,
+      ["app", "windows"],
+    );
+    config.windows = config.windows.slice(0, LIMITS.configWindows);
+  }
   config.windows = config.windows.filter((window) => {
     if (window.label.length <= LIMITS.labelLength) return true;
     problem(config.document.absolutePath, labelTooLong(window.label.length), [...window.path, "label"]);

@@ -20,6 +20,14 @@ export const LIMITS = {
   entriesPerFile: 30_000,
   /** Characters of one `remote.urls` pattern: each is compiled to a regular expression and tested against origins. */
   remoteUrlLength: 4_096,
+  /**
+   * Characters of all `remote.urls` patterns of one file: compiling costs about 20 µs a character
+   * (the URLPattern parser, then caplint's own automaton), so three files of 1,000 patterns at the
+   * length bound took 405 s. Real files list a few hundred characters of URLs.
+   */
+  remoteUrlCharactersPerFile: 65_536,
+  /** Windows declared in tauri.conf.json (`app.windows`): each is matched against every label pattern. */
+  configWindows: 1_000,
   /** Characters of a window label declared in tauri.conf.json (label patterns have their own bound in the glob matcher). */
   labelLength: 1_024,
 } as const;
@@ -36,6 +44,7 @@ export interface LimitProblem {
 export class FileBudget {
   used = 0;
   exhausted = false;
+  urlCharacters = 0;
 }
 
 /** Truncates a capability's lists to the bounds and says where it did. */
@@ -76,6 +85,17 @@ export function limitCapability(capability: Capability, budget: FileBudget): Lim
         message: `the remote URL pattern is ${urls[over]!.value.length.toLocaleString("en-US")} characters long, over the limit of ${LIMITS.remoteUrlLength.toLocaleString("en-US")} caplint compiles; ${over < urls.length - 1 ? "it and the URLs after it are" : "it is"} not checked`,
       });
       capability.remote.urls = urls.slice(0, over);
+    }
+    const kept = capability.remote.urls;
+    const past = kept.findIndex((url) => (budget.urlCharacters += url.value.length) > LIMITS.remoteUrlCharactersPerFile);
+    if (past >= 0) {
+      // Said once, at the first URL over the bound; it covers the file's later capabilities too.
+      if (budget.urlCharacters - kept[past]!.value.length <= LIMITS.remoteUrlCharactersPerFile)
+        problems.push({
+          path: kept[past]!.path,
+          message: `the file's remote URL patterns reach ${LIMITS.remoteUrlCharactersPerFile.toLocaleString("en-US")} characters here, the limit caplint compiles in one file; this URL and the file's later ones are not checked`,
+        });
+      capability.remote.urls = kept.slice(0, past);
     }
   }
   capability.windows = cap(capability.windows, LIMITS.labels, [...base, "windows"], "windows", false);

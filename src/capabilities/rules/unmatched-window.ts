@@ -4,6 +4,12 @@ import { nearest, quoteList } from "../../core/did-you-mean.js";
 import { defineRule } from "./types.js";
 
 const MAX_LISTED_LABELS = 6;
+/**
+ * Characters compared between glob patterns and labels in one run (each pair costs pattern + label
+ * length). Thousands of long patterns against thousands of long labels would otherwise take hours;
+ * real apps compare a few thousand characters. Reaching it is reported at the pattern it stopped at.
+ */
+export const MAX_COMPARED_CHARACTERS = 50_000_000;
 
 export default defineRule({
   id: "unmatched-window",
@@ -12,7 +18,11 @@ export default defineRule({
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,
-  messages: { noLabel: '{{kind}} pattern "{{pattern}}" matches no {{kind}} label ({{labels}}) {{where}}' },
+  messages: {
+    noLabel: '{{kind}} pattern "{{pattern}}" matches no {{kind}} label ({{labels}}) {{where}}',
+    budget:
+      "unmatched-window stopped at this pattern: comparing the patterns with the labels reached its limit of {{limit}} characters, so this and the later glob patterns are not checked",
+  },
   async check(context) {
     const config = context.project.config;
     if (!config) return;
@@ -27,12 +37,22 @@ export default defineRule({
     const listedOrNone = listed || "none";
     // Capabilities repeat a few patterns: each is compared with the labels once.
     const unmatched = new Map<string, boolean>();
-    const matchesNothing = (pattern: string) => {
+    const labelSet = new Set(labels);
+    const labelCharacters = labels.reduce((sum, label) => sum + label.length, 0) + code.prefixes.reduce((sum, prefix) => sum + prefix.label.length, 0);
+    let budget = MAX_COMPARED_CHARACTERS;
+    const matchesNothing = (pattern: string): boolean | "over-budget" => {
       let result = unmatched.get(pattern);
       if (result === undefined) {
         const compiled = compileLabelPattern(pattern);
         // A pattern the host cannot compile is a syntax problem, reported elsewhere.
-        result = compiled.ok && !labels.some((label) => compiled.match(label)) && !plausibleInCode(compiled.match, pattern, code);
+        if (!compiled.ok) result = false;
+        else if (!/[*?[]/.test(pattern)) result = !labelSet.has(pattern) && !plausibleInCode(compiled.match, pattern, code);
+        else {
+          const cost = labelCharacters + (labels.length + code.prefixes.length) * pattern.length;
+          if (cost > budget) return "over-budget";
+          budget -= cost;
+          result = !labels.some((label) => compiled.match(label)) && !plausibleInCode(compiled.match, pattern, code);
+        }
         unmatched.set(pattern, result);
       }
       return result;
@@ -40,7 +60,12 @@ export default defineRule({
     for (const capability of context.capabilities) {
       for (const field of ["windows", "webviews"] as const) {
         for (const { value: pattern, path } of capability[field]) {
-          if (!matchesNothing(pattern)) continue;
+          const verdict = matchesNothing(pattern);
+          if (verdict === "over-budget") {
+            context.report({ at: capability.source, path, messageId: "budget", data: { limit: MAX_COMPARED_CHARACTERS.toLocaleString("en-US") } });
+            return;
+          }
+          if (!verdict) continue;
           const kind = field === "windows" ? "window" : "webview";
           const isGlob = /[*?[]/.test(pattern);
           const suggestion = nearest(pattern, labels, 1)[0];

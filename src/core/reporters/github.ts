@@ -9,6 +9,9 @@ import type { Reporter } from "./types.js";
 const github: Reporter = ({ diagnostics }) => diagnostics.map((d) => `${annotation(d)}\n`).join("");
 
 function annotation(d: Diagnostic): string {
+  const message = d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message;
+  // A live server has no file: an annotation without one (GitHub shows it on the run), the server in the message.
+  if (d.liveServer !== undefined) return `::${d.severity} title=${escapeProperty(d.ruleId)}::${escapeData(`${d.liveServer}: ${message}`)}`;
   const { start, end } = d.range;
   const properties: Array<[string, string | number]> = [
     ["file", d.file],
@@ -20,7 +23,6 @@ function annotation(d: Diagnostic): string {
     properties.push(["col", start.column], ["endColumn", Math.max(end.column, start.column)]);
   }
   properties.push(["title", d.ruleId]);
-  const message = d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message;
   return `::${d.severity} ${properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}`;
 }
 

@@ -6,7 +6,9 @@ const json: Reporter = ({ diagnostics, summary, fixes, notes = [], config }, con
     {
       version: context.toolVersion,
       diagnostics: diagnostics.map((d) => ({
-        file: d.file,
+        // A live server has no file: null, and the server named in `server`.
+        file: d.liveServer === undefined ? d.file : null,
+        ...(d.liveServer === undefined ? {} : { server: d.liveServer }),
         ruleId: d.ruleId,
         ...(d.messageId === undefined ? {} : { messageId: d.messageId }),
         severity: d.severity,

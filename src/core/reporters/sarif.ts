@@ -109,11 +109,23 @@ export function findingFingerprint(d: Diagnostic): string {
 }
 
 function result(d: Diagnostic, index: number | undefined) {
+  const text = d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message;
+  if (d.liveServer !== undefined) {
+    // A live server has no file in the repository: no physical location, the server named in the message and properties.
+    return {
+      ruleId: d.ruleId,
+      ...(index === undefined ? {} : { ruleIndex: index }),
+      level: level(d.severity),
+      message: { text: `${d.liveServer}: ${text}` },
+      partialFingerprints: { "caplintFindingHash/v1": findingFingerprint(d) },
+      properties: { ...(d.messageId === undefined ? {} : { messageId: d.messageId }), server: d.liveServer, path: d.path },
+    };
+  }
   return {
     ruleId: d.ruleId,
     ...(index === undefined ? {} : { ruleIndex: index }),
     level: level(d.severity),
-    message: { text: d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message },
+    message: { text },
     partialFingerprints: { "caplintFindingHash/v1": findingFingerprint(d) },
     locations: [
       {

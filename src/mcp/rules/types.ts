@@ -55,3 +55,13 @@ export interface McpRuleFor<M extends RuleMessages> extends McpRule {
 export function defineMcpRule<const Id extends string, const M extends RuleMessages>(rule: Omit<McpRuleFor<M>, "id"> & { id: Id }): McpRuleFor<M> & { id: Id } {
   return rule;
 }
+
+/**
+ * A finding the `caplint mcp` pipeline reports itself (no `check`): always an error, listed with the
+ * rules for docs, config and SARIF.
+ */
+export function definePipelineStep<const Id extends string, const M extends RuleMessages>(
+  step: Omit<RuleMeta, "domain" | "id" | "kind" | "messages"> & { id: Id; messages: M },
+): RuleMeta & { id: Id; domain: "mcp"; kind: "pipeline"; messages: M } {
+  return { ...step, kind: "pipeline", domain: "mcp" };
+}

@@ -1,0 +1,117 @@
+import { homedir } from "node:os";
+import path from "node:path";
+import { DEFAULT_MAX_FILE_BYTES, FatalError, LineIndex, formatMessage, readTextFile, type Diagnostic, type MainOptions, type RuleMeta } from "./core.js";
+import { readClientConfig, type ConfiguredServer } from "./client-config.js";
+import SERVER_START_META from "./rules/mcp-server-start.js";
+import type { McpCommandOptions } from "./options.js";
+import type { Redactor } from "./redact.js";
+import { checkService, displayPath, lintListings, liveListing, mcpSettings, stopServer, targetLabel, writeReport } from "./run.js";
+import { quote } from "./text.js";
+
+/**
+ * `caplint mcp --servers FILE [--server NAME...]`: every server the client configuration declares
+ * (or the ones named), linted one after another, live. Each server's findings are reported at its
+ * entry in FILE, so that SARIF and annotations land in the repository; a server that cannot be
+ * started is a finding there too, and the others still run.
+ */
+export async function runConfiguredServers(
+  given: string,
+  operands: string[],
+  options: McpCommandOptions,
+  io: MainOptions,
+  allRules: ReadonlyMap<string, RuleMeta>,
+  redactor: Redactor,
+): Promise<number> {
+  if (operands.length > 0 || options.stdio || options.url !== undefined)
+    throw new FatalError("--servers lints the servers of a configuration: give no files, --stdio or --url with it");
+  if (options.env.length > 0) throw new FatalError('--env applies to --stdio servers; write a configured server\'s variables in its "env"');
+  const service = options.service === undefined ? undefined : checkService(options.service);
+  const absolute = path.resolve(io.cwd, given);
+  const file = displayPath(io.cwd, absolute);
+  const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
+  if (!read.ok) throw new FatalError(`${given}: ${read.message}`);
+  const declared = readClientConfig(absolute, file, read.text, { env: io.env ?? {}, home: io.env?.HOME ?? homedir() });
+  const selected = select(declared, options.server, file);
+  const severities = await mcpSettings(options, io, allRules);
+  const lines = new LineIndex(read.text);
+  const diagnostics: Diagnostic[] = [];
+  const notes: string[] = [];
+  const atEntry = (server: ConfiguredServer, d: Pick<Diagnostic, "ruleId" | "severity" | "message"> & Partial<Diagnostic>): Diagnostic => ({
+    ...d,
+    file,
+    absolutePath: absolute,
+    path: server.path,
+    range: { start: lines.position(server.offset), end: lines.position(server.offset + server.length) },
+    offset: server.offset,
+    length: server.length,
+  });
+  const failure = (server: ConfiguredServer, messageId: keyof typeof SERVER_START_META.messages, data: Record<string, string>, hint?: string) =>
+    diagnostics.push(
+      atEntry(server, {
+        ruleId: SERVER_START_META.id,
+        messageId,
+        severity: "error",
+        message: formatMessage(SERVER_START_META, messageId, data),
+        data,
+        ...(hint === undefined ? {} : { hint }),
+      }),
+    );
+
+  let linted = 0;
+  for (const server of selected) {
+    if (server.disabled && options.server.length === 0) {
+      notes.push(`server ${quote(server.name)} is disabled in ${file}: not linted (name it with --server to lint it)`);
+      continue;
+    }
+    linted++;
+    if (server.problem) {
+      failure(server, server.problem.messageId, server.problem.data, PROBLEM_HINTS[server.problem.messageId]);
+      continue;
+    }
+    const target = server.target!;
+    const label = targetLabel(target, redactor);
+    let live;
+    try {
+      if (target.kind === "stdio") {
+        const { ServerProcess } = await import("./server-process.js");
+        live = new ServerProcess(target, { verbose: options.verbose === true, stderr: io.stderr, redact: (text) => redactor.text(text) });
+      } else {
+        live = target;
+      }
+      const listing = await liveListing(live, options, io, redactor, label);
+      const found = await lintListings([listing], options, severities, service);
+      for (const d of found) diagnostics.push(atEntry(server, d));
+    } catch (error) {
+      if (!(error instanceof FatalError)) throw error;
+      failure(
+        server,
+        "failed",
+        { server: quote(server.name), problem: redactor.text(error.message) },
+        "run the server by hand (caplint mcp --stdio -- CMD ARGS..., or --url) to see it fail; --verbose shows its stderr",
+      );
+    } finally {
+      await stopServer(live);
+    }
+  }
+  return writeReport(diagnostics, { count: linted, texts: new Map([[absolute, read.text]]), inputs: [absolute], notes }, options, io, severities, redactor);
+}
+
+const PROBLEM_HINTS: Record<string, string> = {
+  unresolvedInput: 'give the value through the environment instead (VS Code: "${env:NAME}"), or leave the server out with --server',
+  unsetVariable:
+    "set the variable in the environment caplint runs in (a CI secret), give a default with ${NAME:-default}, or leave the server out with --server",
+  invalidEntry: 'a stdio server needs "command" (and "args", "env", "cwd"); an HTTP server needs "url" (and "headers")',
+};
+
+/** The servers named with --server, in the file's order; a name the file does not declare is a usage error. */
+function select(declared: ConfiguredServer[], names: readonly string[], file: string): ConfiguredServer[] {
+  if (names.length === 0) return declared;
+  const known = new Set(declared.map((server) => server.name));
+  const unknown = names.filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    const listed = declared.map((server) => quote(server.name)).join(", ");
+    throw new FatalError(`--server ${unknown.map((name) => quote(name)).join(", ")}: not declared in ${file} (it declares ${listed || "none"})`);
+  }
+  const wanted = new Set(names);
+  return declared.filter((server) => wanted.has(server.name));
+}
