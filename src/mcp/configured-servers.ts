@@ -5,7 +5,7 @@ import { readClientConfig, type ConfiguredServer } from "./client-config.js";
 import SERVER_START_META from "./rules/mcp-server-start.js";
 import type { McpCommandOptions } from "./options.js";
 import type { Redactor } from "./redact.js";
-import { checkService, displayPath, lintListings, liveListing, mcpSettings, stopServer, targetLabel, writeReport } from "./run.js";
+import { checkService, displayPath, lintListings, liveListing, mcpSettings, startLiveServer, stopServer, targetLabel, writeReport } from "./run.js";
 import { quote } from "./text.js";
 
 /**
@@ -72,13 +72,8 @@ export async function runConfiguredServers(
     const label = targetLabel(target, redactor);
     let live;
     try {
-      if (target.kind === "stdio") {
-        const { ServerProcess } = await import("./server-process.js");
-        live = new ServerProcess(target, { verbose: options.verbose === true, stderr: io.stderr, redact: (text) => redactor.text(text) });
-      } else {
-        live = target;
-      }
-      const listing = await liveListing(live, options, io, redactor, label);
+      live = await startLiveServer(target, options, io, redactor);
+      const listing = await liveListing(live!, options, io, redactor, label);
       const found = await lintListings([listing], options, severities, service);
       for (const d of found) diagnostics.push(atEntry(server, d));
     } catch (error) {

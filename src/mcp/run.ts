@@ -198,8 +198,11 @@ function redacted(error: unknown, redactor: Redactor): unknown {
   return error;
 }
 
-/** Spawns a --stdio server at once (the SDK loads while it starts); a --url target is only a URL. */
-async function startLiveServer(
+/**
+ * Spawns a --stdio server at once (the SDK loads while it starts); a --url target is only a URL.
+ * The one place that loads server-process.js: the bundle makes it a chunk of its own (scripts/bundle.mjs).
+ */
+export async function startLiveServer(
   target: LiveTarget | undefined,
   options: McpCommandOptions,
   io: MainOptions,
