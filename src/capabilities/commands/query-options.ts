@@ -68,7 +68,7 @@ export async function loadGroups(
   settings: Settings,
 ): Promise<{ project: Project; asked: string[]; groups: PlatformGroup[] }> {
   // The config's app and manifests apply as in `check`, so a query answers for the app `check` checks.
-  const project = await loadProject(applyConfig(loadOptionsFrom(paths, options, io.cwd), settings));
+  const project = await loadProject(applyConfig(loadOptionsFrom(paths, options, io.cwd, io.env ?? {}), settings));
   const asked = askedPlatforms(options);
   return { project, asked, groups: resolvePlatformGroups(project, asked) };
 }
@@ -86,7 +86,7 @@ export async function loadModel(
   settings: Settings,
 ): Promise<{ project: Project; model: ResolvedModel }> {
   const platform = singlePlatform(options);
-  const project = await loadProject(applyConfig(loadOptionsFrom(paths, options, io.cwd), settings));
+  const project = await loadProject(applyConfig(loadOptionsFrom(paths, options, io.cwd, io.env ?? {}), settings));
   return { project, model: resolveProject(project, platform) };
 }
 
