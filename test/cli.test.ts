@@ -74,7 +74,7 @@ describe("discovery and forms", () => {
   it("accepts all three forms, in JSON and TOML", async () => {
     const result = await run(["check", "--format", "json", "forms"], CLI);
     const output = JSON.parse(result.stdout);
-    expect(output.summary).toEqual({ files: 4, errors: 0, warnings: 0, fixable: 0, config: null });
+    expect(output.summary).toEqual({ files: 4, errors: 0, warnings: 0, suggestions: 0, fixable: 0, config: null });
     expect(result.code).toBe(0);
   });
 
@@ -127,7 +127,7 @@ describe("output formats", () => {
         fixable: false,
       },
     ]);
-    expect(output.summary).toEqual({ files: 1, errors: 1, warnings: 0, fixable: 0, config: null });
+    expect(output.summary).toEqual({ files: 1, errors: 1, warnings: 0, suggestions: 0, fixable: 0, config: null });
   });
 
   it("stylish groups by file with a code frame, a hint and a summary", async () => {
@@ -185,7 +185,7 @@ describe("configuration and suppressions", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/unknown rule "no-targt"/);
     writeFileSync(path.join(dir, "caplint.config.json"), JSON.stringify({ rules: { "unknown-field": "loud" } }));
-    expect((await run(["check", "cap.json"], dir)).stderr).toMatch(/must be "off", "warning" or "error"/);
+    expect((await run(["check", "cap.json"], dir)).stderr).toMatch(/must be "off", "suggestion", "warning" or "error"/);
     writeFileSync(path.join(dir, "caplint.config.json"), JSON.stringify({ rulez: {} }));
     expect((await run(["check", "cap.json"], dir)).stderr).toMatch(/unknown field "rulez"/);
   });

@@ -134,6 +134,7 @@ describe("report data", () => {
       remote: 0,
       errors: 0,
       warnings: 1,
+      suggestions: 0,
       dangerousFindings: 0,
       dangerousCells: 0,
     });

@@ -15,7 +15,7 @@ import { FIXTURES, ROOT, run } from "./helpers/run.js";
  *   the `invalid/` folder, followed by `  help: <hint>` when the finding has a hint (the hint is the
  *   "how to fix" half of a finding, so it is expected output too);
  * - optional `<case>.args` holds extra CLI arguments, one per line (e.g. `--platform` or `--rule`);
- * - optional `<case>.fixed.json` is the file after `--fix`: it must no longer produce that rule's
+ * - optional `<case>.fixed.json` (`.fixed.toml` for a TOML case) is the file after `--fix`: it must no longer produce that rule's
  *   findings, and a second `--fix` must change nothing. Every fixable rule needs one.
  * These are the capability rules; the other domains run their fixtures in test/<domain>/.
  */
@@ -26,7 +26,10 @@ function cases(dir: string): string[] {
   return readdirSync(dir)
     .filter(
       (name) =>
-        !name.endsWith(".out") && !name.endsWith(".args") && !name.endsWith(".fixed.json") && (CASE.test(name) || statSync(path.join(dir, name)).isDirectory()),
+        !name.endsWith(".out") &&
+        !name.endsWith(".args") &&
+        !/\.fixed\.(json|toml)$/.test(name) &&
+        (CASE.test(name) || statSync(path.join(dir, name)).isDirectory()),
     )
     .sort();
 }
@@ -198,9 +201,9 @@ for (const rule of RULES.filter((r) => r.domain === "capabilities")) {
         expect(result.code).toBe(all.some((d) => d.severity === "error") ? 1 : 0);
       });
 
-      const fixed = path.join(invalidDir, `${caseName(name)}.fixed.json`);
+      const fixed = path.join(invalidDir, `${caseName(name)}.fixed${name.endsWith(".toml") ? ".toml" : ".json"}`);
       if (existsSync(fixed)) {
-        it(`invalid/${name} --fix gives ${caseName(name)}.fixed.json, clean of the rule and stable`, async () => {
+        it(`invalid/${name} --fix gives ${path.basename(fixed)}, clean of the rule and stable`, async () => {
           const dir = mkdtempSync(path.join(tmpdir(), `caplint-fix-${rule.id}-`));
           copyFileSync(path.join(invalidDir, name), path.join(dir, name));
           const first = await run(["check", "--fix", "--format", "json", name, ...extraArgs(invalidDir, name)], dir);

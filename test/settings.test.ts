@@ -21,7 +21,7 @@ const DEMO_OFF = { rules: { "dangerous-permission": "off", "redundant-permission
 
 interface JsonReport {
   diagnostics: Array<{ ruleId: string }>;
-  summary: { errors: number; warnings: number; config: string | null };
+  summary: { errors: number; warnings: number; suggestions: number; config: string | null };
 }
 
 const json = (stdout: string) => JSON.parse(stdout) as JsonReport;
@@ -33,9 +33,10 @@ describe("one configuration for every command", { timeout: 60_000 }, () => {
     expect(checked.diagnostics.some((d) => d.ruleId === "dangerous-permission" || d.ruleId === "redundant-permission")).toBe(false);
     const reported = await run(["report", "--html", "report.html"], root);
     expect(reported.code).toBe(0);
-    const { errors, warnings } = checked.summary;
+    const { errors, warnings, suggestions } = checked.summary;
+    const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
     expect(reported.stdout).toContain(
-      `; ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}; 0 dangerous grants; config: caplint.config.json`,
+      `; ${counted(errors, "error")}, ${counted(warnings, "warning")}${suggestions ? `, ${counted(suggestions, "suggestion")}` : ""}; 0 dangerous grants; config: caplint.config.json`,
     );
     // Without the config, both count more: the config is what made the difference.
     const unconfigured = demoRepo(undefined);

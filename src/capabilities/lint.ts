@@ -84,7 +84,8 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     const message = formatMessage(rule, report.messageId, report.data);
     const configured = severityOf(rule, absolutePath);
     if (!configured) return;
-    const severity: Severity = report.escalate ? "error" : report.demote ? "warning" : configured;
+    // Demoting lowers an error only: a rule configured as a suggestion stays one.
+    const severity: Severity = report.escalate ? "error" : report.demote && configured === "error" ? "warning" : configured;
     if (rule.kind !== "pipeline") {
       const suppression = findSuppression(suppressions, rule.id, absolutePath, report.path);
       if (suppression) {
@@ -119,7 +120,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     };
     if (report.hint) diagnostic.hint = oneLine(report.hint);
     if (report.data && Object.keys(report.data).length > 0) diagnostic.data = report.data;
-    if (report.fix && document?.format === "json") {
+    if (report.fix && document) {
       const fix = report.fix(document);
       if (fix) diagnostic.fix = fix;
     }

@@ -162,7 +162,7 @@ async function checkAgainstSchema(raw: unknown, file: string): Promise<void> {
     first.keyword === "additionalProperties"
       ? `unknown field "${(first.params as { additionalProperty: string }).additionalProperty}" (known: rules, overrides, manifests, app)`
       : first.keyword === "enum"
-        ? `must be "off", "warning" or "error"`
+        ? `must be "off", "suggestion", "warning" or "error"`
         : (first.message ?? "is invalid");
   throw new FatalError(`${file}: ${where} ${detail}`);
 }

@@ -1,6 +1,11 @@
 import type { JsonPath, Range, TextEdit } from "./location.js";
 
-export type Severity = "error" | "warning";
+/**
+ * `error`: a rejection or a real exposure (exit 1); `warning`: accepted but wrong or risky;
+ * `suggestion`: true, but it changes nothing at run time (never fails a run, not counted by
+ * `--max-warnings`).
+ */
+export type Severity = "error" | "warning" | "suggestion";
 export type RuleSetting = Severity | "off";
 
 export interface Fix {
@@ -43,19 +48,22 @@ export interface LintSummary {
   files: number;
   errors: number;
   warnings: number;
+  suggestions: number;
   fixable: number;
 }
 
 export function summarize(diagnostics: readonly Diagnostic[], files: number): LintSummary {
   let errors = 0;
   let warnings = 0;
+  let suggestions = 0;
   let fixable = 0;
   for (const d of diagnostics) {
     if (d.severity === "error") errors++;
-    else warnings++;
+    else if (d.severity === "warning") warnings++;
+    else suggestions++;
     if (d.fix) fixable++;
   }
-  return { files, errors, warnings, fixable };
+  return { files, errors, warnings, suggestions, fixable };
 }
 
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {

@@ -16,7 +16,7 @@ import { DOMAIN_LINT_COMMANDS, type DomainName, type RuleMeta } from "./rule.js"
  * override, then the config's `rules`, then the rule's default.
  */
 
-export const RULE_SETTINGS: readonly RuleSetting[] = ["off", "warning", "error"];
+export const RULE_SETTINGS: readonly RuleSetting[] = ["off", "suggestion", "warning", "error"];
 
 /** `warn` is accepted for `warning`, as ESLint users write it. */
 export function normalizeSetting(value: string): RuleSetting {

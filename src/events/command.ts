@@ -33,7 +33,7 @@ function registerEvents(program: Command, io: MainOptions, setExitCode: SetExitC
     .addOption(new Option("-f, --format <format>", "output format").choices(REPORTER_NAMES).default("stylish"))
     .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
     .option("-c, --config <file>", "configuration file (default: caplint.config.json, searched upward from the working directory to the repository root)")
-    .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
+    .option("--rule <id=severity>", "set a rule's severity: off, suggestion, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
     .addOption(onlyOption())
     .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
     .option("-q, --quiet", "report errors only")
@@ -71,7 +71,7 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
   // One line per finding: printed as each line of the recording is read, so a live stream piped in
   // shows its problems as they happen (each line's findings by column; end-of-recording ones last).
   const live = output === io.stdout && (options.format === "compact" || options.format === "github");
-  const liveCounts = { error: 0, warning: 0 };
+  const liveCounts = { error: 0, warning: 0, suggestion: 0 };
   const runOptions = {
     client: options.client === true,
     severityFor,
@@ -102,7 +102,9 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
   }
 
   const diagnostics: Diagnostic[] = results.flatMap((result) => result.diagnostics).filter(keep);
-  const summary = live ? { files: results.length, errors: liveCounts.error, warnings: liveCounts.warning, fixable: 0 } : summarize(diagnostics, results.length);
+  const summary = live
+    ? { files: results.length, errors: liveCounts.error, warnings: liveCounts.warning, suggestions: liveCounts.suggestion, fixable: 0 }
+    : summarize(diagnostics, results.length);
   let report = live ? "" : reporter({ diagnostics, summary, config: settings.configLabel ?? null }, context);
   if (options.summary) {
     if (options.format === "json") report = JSON.stringify({ ...JSON.parse(report), events: summaryJson(results) }, null, 2) + "\n";

@@ -7,7 +7,7 @@ import { EVENT_RULES_BY_ID, eventMessageText, type EventMessage, type EventRuleI
 import { Lifecycle, type CallStats, type LifecycleReport } from "./lifecycle.js";
 import { locate, mayHaveInexactNumbers, parseExact, parseLine } from "./parse-line.js";
 
-export type EventSeverity = "error" | "warning";
+export type EventSeverity = "error" | "warning" | "suggestion";
 
 export interface EventDiagnostic {
   ruleId: EventRuleId;
@@ -71,7 +71,7 @@ export function createLineValidator(options: EventValidatorOptions = {}): LineVa
   const severityOf = (ruleId: EventRuleId, cut = false): EventSeverity | undefined => {
     const configured = options.severity?.(ruleId) ?? EVENT_RULES_BY_ID.get(ruleId)!.defaultSeverity;
     if (configured === "off") return undefined;
-    return cut ? "warning" : configured;
+    return cut && configured === "error" ? "warning" : configured;
   };
 
   const add = (report: EventMessage, hint: string | undefined, path: JsonPath, target: "key" | "value", relatedLine?: number, cut = false) => {

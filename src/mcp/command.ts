@@ -70,7 +70,7 @@ export const registerMcpCommands: RegisterCommands = (program: Command, io: Main
     .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(wholeNumber))
     .option("-q, --quiet", "report errors only")
     .option("-c, --config <file>", "configuration file (default: caplint.config.json, searched upward from the working directory to the repository root)")
-    .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", collect, [])
+    .option("--rule <id=severity>", "set a rule's severity: off, suggestion, warning or error (repeatable)", collect, [])
     .addOption(onlyOption())
     .addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(wholeNumber))
     .addOption(colorOption())

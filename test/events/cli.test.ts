@@ -87,7 +87,7 @@ describe("caplint events", () => {
         fixable: false,
       },
     ]);
-    expect(report.summary).toEqual({ files: 1, errors: 1, warnings: 0, fixable: 0, config: null });
+    expect(report.summary).toEqual({ files: 1, errors: 1, warnings: 0, suggestions: 0, fixable: 0, config: null });
   });
 
   it("writes SARIF with related locations and GitHub annotations", () => {

@@ -28,7 +28,7 @@ describe("caplint mcp, offline", () => {
   it("json output follows the diagnostics contract", async () => {
     const result = await run(["mcp", "--format", "json", "raw.json"], DUMPS);
     const report = JSON.parse(result.stdout);
-    expect(report.summary).toEqual({ files: 1, errors: 6, warnings: 0, fixable: 0, config: null });
+    expect(report.summary).toEqual({ files: 1, errors: 6, warnings: 0, suggestions: 0, fixable: 0, config: null });
     expect(report.diagnostics[0]).toMatchObject({
       file: "raw.json",
       ruleId: "mcp-annotations",

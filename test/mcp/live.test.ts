@@ -235,7 +235,10 @@ describe("the server starts before the SDK loads: nothing lost, one line and exi
         // The bin starts the server before commander reads --timeout: the usage error stops it.
         [["--timeout", "0"], /^caplint: option '--timeout <seconds>' argument '0' is invalid\. expected seconds/],
         [["--rule", "mcp-tool-nam=off"], /^caplint: --rule mcp-tool-nam=off: unknown rule "mcp-tool-nam"; did you mean/],
-        [["-c", path.join(dir, "caplint.config.json")], /^caplint: \S*caplint\.config\.json: rules\.mcp-tool-name must be "off", "warning" or "error"$/m],
+        [
+          ["-c", path.join(dir, "caplint.config.json")],
+          /^caplint: \S*caplint\.config\.json: rules\.mcp-tool-name must be "off", "suggestion", "warning" or "error"$/m,
+        ],
       ];
       for (const [options, message] of cases) {
         // The silent server ignores its closed stdin: only caplint's SIGTERM ends it. The token finds it

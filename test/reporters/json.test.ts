@@ -21,7 +21,7 @@ const base: Diagnostic = {
 function render(reporter: Reporter, diagnostic: Diagnostic): unknown {
   return JSON.parse(
     reporter(
-      { diagnostics: [diagnostic], summary: { files: 1, errors: 0, warnings: 1, fixable: 0 } },
+      { diagnostics: [diagnostic], summary: { files: 1, errors: 0, warnings: 1, suggestions: 0, fixable: 0 } },
       { cwd: "/repo", paint: NO_PAINT, rules: RULES_BY_ID, toolVersion: toolVersion(), docsUrl, sourceText: () => undefined },
     ),
   );

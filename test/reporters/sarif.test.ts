@@ -182,7 +182,7 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
       const meta = RULES_BY_ID.get(rule.id)!;
       expect(rule.shortDescription.text).toBe(meta.description);
       expect(rule.helpUri).toBe(docsUrl(rule.id));
-      expect(rule.defaultConfiguration.level).toBe(meta.defaultSeverity);
+      expect(rule.defaultConfiguration.level).toBe(meta.defaultSeverity === "suggestion" ? "note" : meta.defaultSeverity);
     }
   });
 
@@ -209,7 +209,7 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
       const d = json.diagnostics[i]!;
       expect(runLog!.tool.driver.rules[result.ruleIndex]!.id).toBe(result.ruleId);
       expect(result.ruleId).toBe(d.ruleId);
-      expect(result.level).toBe(d.severity);
+      expect(result.level).toBe(d.severity === "suggestion" ? "note" : d.severity);
       expect(result.message.text).toBe(d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message);
       // The rule's message id, for programs (validated with the rest of the log against the SARIF schema).
       expect(d.messageId).toMatch(/^[a-z][A-Za-z0-9]*$/);
@@ -298,7 +298,7 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     };
     const log = JSON.parse(
       sarif(
-        { diagnostics: [diagnostic], summary: { files: 1, errors: 1, warnings: 0, fixable: 0 } },
+        { diagnostics: [diagnostic], summary: { files: 1, errors: 1, warnings: 0, suggestions: 0, fixable: 0 } },
         { cwd: "/work/x", paint: NO_PAINT, rules: RULES_BY_ID, toolVersion: toolVersion(), docsUrl, sourceText: () => undefined },
       ),
     ) as SarifLog;

@@ -38,7 +38,7 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
     .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
     .addOption(platformOption("resolve for these platforms only (default: all five)"))
     .addOption(configOption())
-    .option("--rule <id=severity>", "set a rule's severity: off, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
+    .option("--rule <id=severity>", "set a rule's severity: off, suggestion, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
     .addOption(onlyOption("; parse and schema always run"))
     .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
     .option("--fix", "apply safe fixes to the files, then report what is left")
@@ -107,7 +107,10 @@ async function runCheck(
     if (options.fix || options.fixDryRun) {
       const { fixProject } = await import("../fix-project.js");
       const outcome = await fixProject(run.load, runLint);
-      results.push({ project: outcome.project, result: outcome.result });
+      results.push({
+        project: outcome.project,
+        result: { ...outcome.result, notes: [...(outcome.result.notes ?? []), ...unfixableNotes(outcome.project, outcome.result)] },
+      });
       if (options.fixDryRun) {
         const { unifiedDiff } = await import("../../core/fix/unified-diff.js");
         const diffs = [...outcome.changes.values()].map((change) => ({ file: change.file, diff: unifiedDiff(change.file, change.original, change.fixed) }));
@@ -180,4 +183,22 @@ async function standardInput(paths: string[], options: CheckOptions, io: MainOpt
   const name = options.stdinFilename ?? "<stdin>";
   if (name === "" || name === "-") throw new UsageError(`--stdin-filename "${name}": give a file name such as src-tauri/capabilities/default.json`);
   return { name, text: await readStandardInput(io.stdin, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES) };
+}
+
+/**
+ * `--fix` says which findings it had to leave in TOML files, where some places have no safe text
+ * edit (an entry of an array of tables `[[permissions]]` is a section of its own; a multi-line
+ * string is not rewritten), rather than skipping them silently.
+ */
+function unfixableNotes(project: Project, result: LintResult): string[] {
+  const toml = new Set(project.documents.filter((d) => d.format === "toml").map((d) => d.absolutePath));
+  const left = new Map<string, number>();
+  for (const d of result.diagnostics) {
+    if (d.fix || !toml.has(d.absolutePath) || !CAPABILITY_RULES_BY_ID.get(d.ruleId)?.fixable) continue;
+    left.set(d.file, (left.get(d.file) ?? 0) + 1);
+  }
+  return [...left].map(
+    ([file, count]) =>
+      `${oneLine(file)}: ${count} fixable ${count === 1 ? "finding was" : "findings were"} left: TOML arrays of tables ([[permissions]]) and multi-line strings have no safe edit; fix by hand`,
+  );
 }

@@ -35,7 +35,7 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
     .option("-u, --url <url>", "origin of the calling pages: a URL, or local (default: every origin, local pages and every remote pattern)")
     .option(
       "--rule <id=severity>",
-      "set a rule's severity for the findings shown: off, warning or error (repeatable)",
+      "set a rule's severity for the findings shown: off, suggestion, warning or error (repeatable)",
       (v: string, p: string[]) => [...p, v],
       [],
     );
@@ -81,7 +81,7 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
       const parts = [
         `${plural(c.windows, "window")} × ${plural(c.plugins, "plugin")} on ${scope}`,
         ...(c.remote ? [`${plural(c.remote, "command grant")} from remote pages only`] : []),
-        `${counted(c.errors, "error", paint.error)}, ${counted(c.warnings, "warning", paint.warning)}`,
+        `${counted(c.errors, "error", paint.error)}, ${counted(c.warnings, "warning", paint.warning)}${c.suggestions ? `, ${paint.dim(plural(c.suggestions, "suggestion"))}` : ""}`,
         counted(c.dangerousFindings, "dangerous grant", paint.error),
         ...(data.diff ? [`${c.added} new and ${c.removed} removed command grant${c.removed === 1 ? "" : "s"} against ${data.diff.against}`] : []),
         ...(settings.configLabel ? [`config: ${settings.configLabel}`] : []),

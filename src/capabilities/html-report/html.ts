@@ -81,7 +81,7 @@ function header(data: ReportData): string {
       "findings",
       String(c.errors + c.warnings),
       c.errors + c.warnings === 1 ? "finding" : "findings",
-      `${plural(c.errors, "error")} · ${plural(c.warnings, "warning")}`,
+      `${plural(c.errors, "error")} · ${plural(c.warnings, "warning")}${c.suggestions ? ` · ${plural(c.suggestions, "suggestion")}` : ""}`,
       c.errors ? "bad" : c.warnings ? "warn" : "good",
     ),
     stat(
@@ -227,6 +227,8 @@ ${diff.removed.length ? diff.removed.map((g) => group(g, "removed")).join("\n") 
 
 function findingsSection(findings: readonly ReportFinding[]): string {
   const errors = findings.filter((f) => f.severity === "error").length;
+  const suggestions = findings.filter((f) => f.severity === "suggestion").length;
+  const counted = `${plural(errors, "error")} and ${plural(findings.length - errors - suggestions, "warning")}${suggestions ? ` (and ${plural(suggestions, "suggestion")}: true, but changing nothing at run time)` : ""}`;
   const rows = findings
     .map(
       (f) =>
@@ -234,7 +236,7 @@ function findingsSection(findings: readonly ReportFinding[]): string {
     )
     .join("\n");
   return `<section id="findings" class="card">
-<div class="section-head"><h2>Findings</h2><p class="lead">${findings.length ? `${plural(errors, "error")} and ${plural(findings.length - errors, "warning")} from the same checks as <code>caplint check</code>.` : "No findings: <code>caplint check</code> reports nothing."}</p></div>
+<div class="section-head"><h2>Findings</h2><p class="lead">${findings.length ? `${counted} from the same checks as <code>caplint check</code>.` : "No findings: <code>caplint check</code> reports nothing."}</p></div>
 ${findings.length ? `<table class="findings"><thead><tr><th>Severity</th><th>Rule</th><th>Location</th><th>Message</th></tr></thead><tbody>\n${rows}\n</tbody></table>` : ""}
 </section>`;
 }
@@ -396,6 +398,7 @@ tr.is-danger.is-new td.cmd{box-shadow:inset 3px 0 0 var(--danger)}
 .sev{display:inline-block;padding:0 8px;border-radius:999px;font-size:11.5px;font-weight:700}
 .sev.error{background:var(--danger-bg);color:#b42318;border:1px solid #fda29b}
 .sev.warning{background:var(--new-bg);color:var(--new);border:1px solid var(--new-line)}
+.sev.suggestion{color:var(--muted);border:1px solid var(--line)}
 .rule{font-weight:600;white-space:nowrap}
 .findings td:nth-child(3){white-space:nowrap}
 .hint{color:var(--muted);font-size:12.5px;margin-top:2px}

@@ -14,7 +14,7 @@ import {
   type ResolvedModel,
 } from "../engine/index.js";
 import path from "node:path";
-import type { Diagnostic } from "../../core/diagnostics.js";
+import type { Diagnostic, Severity } from "../../core/diagnostics.js";
 import type { JsonPath } from "../../core/location.js";
 import type { LintResult } from "../lint.js";
 import type { Project } from "../load/project.js";
@@ -133,7 +133,7 @@ export interface ReportRow {
 
 export interface ReportFinding {
   ruleId: string;
-  severity: "error" | "warning";
+  severity: Severity;
   file: string;
   line: number;
   column: number;
@@ -228,6 +228,7 @@ export interface ReportData {
     remote: number;
     errors: number;
     warnings: number;
+    suggestions: number;
     dangerousFindings: number;
     dangerousCells: number;
     added?: number;
@@ -419,6 +420,7 @@ export async function buildReport(input: ReportInput): Promise<ReportData> {
       remote: rows.reduce((n, row) => n + row.remote, 0),
       errors: findings.filter((f) => f.severity === "error").length,
       warnings: findings.filter((f) => f.severity === "warning").length,
+      suggestions: findings.filter((f) => f.severity === "suggestion").length,
       dangerousFindings: findings.filter((f) => f.ruleId === DANGEROUS_RULE).length,
       dangerousCells: cells.flat().filter((c) => c.dangerous).length,
     },

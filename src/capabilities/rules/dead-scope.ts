@@ -6,6 +6,7 @@ import { isPlainObject } from "../../core/json.js";
 import type { Capability, PermissionEntry } from "../model/types.js";
 import { samePath } from "../../core/location.js";
 import { entryOf } from "./support/engine-helpers.js";
+import { inlineValue, syntaxOf } from "./support/syntax.js";
 import { defineRule, type RuleContext } from "./types.js";
 
 /**
@@ -73,7 +74,7 @@ export default defineRule({
             messageId: "unreadScope",
             data: { list, identifier: entry.identifier, why },
             hint:
-              key === "shell"
+              key === "shell" && entry.identifier === "shell:allow-open"
                 ? 'remove it; shell:allow-open is limited by the "open" option of the shell plugin in tauri.conf.json'
                 : "remove it, or put the scope on a permission whose command reads it",
           });
@@ -270,7 +271,7 @@ async function reportDeadShellGrants(context: RuleContext): Promise<void> {
             verb: dead.length > 1 ? "run" : "runs",
             them: dead.length > 1 ? "them" : "it",
           },
-          hint: 'add the program, e.g. { "identifier": "shell:allow-execute", "allow": [{ "name": "git", "cmd": "git", "args": true }] }, or remove the permission',
+          hint: `add the program, e.g. ${inlineValue({ identifier: "shell:allow-execute", allow: [{ name: "git", cmd: "git", args: true }] }, syntaxOf(source.capability.source))}, or remove the permission`,
         });
       }
     }

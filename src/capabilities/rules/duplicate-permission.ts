@@ -6,7 +6,8 @@ export default defineRule({
   id: "duplicate-permission",
   description: "Report a permission granted twice in one capability (the host accepts repeats; editors using the schema flag them).",
   category: "suspicious",
-  defaultSeverity: "warning",
+  // A repeat grants nothing more: it changes nothing at run time.
+  defaultSeverity: "suggestion",
   fixable: true,
   messages: { duplicate: 'permission "{{identifier}}" is already listed at entry {{index}}' },
   check(context) {

@@ -1,6 +1,7 @@
 import { TARGETS } from "../model/types.js";
 import { quoteList } from "../../core/did-you-mean.js";
 import { defineRule } from "./types.js";
+import { field, syntaxOf } from "./support/syntax.js";
 
 export default defineRule({
   id: "empty-platforms",
@@ -19,7 +20,7 @@ export default defineRule({
         messageId: "noPlatform",
         data: { capability: capability.identifier },
         // Removing the field flips the capability from nowhere to everywhere: a decision, not a safe fix.
-        hint: `remove "platforms" to target every platform, or list the ones it is for: ${quoteList(TARGETS, "and")}`,
+        hint: `remove ${field("platforms", [], syntaxOf(capability.source))} to target every platform, or list the ones it is for: ${quoteList(TARGETS, "and")}`,
       });
     }
   },

@@ -1,6 +1,7 @@
 import type { Capability } from "../model/types.js";
 import { nearest } from "../../core/did-you-mean.js";
 import { defineRule, type RuleContext } from "./types.js";
+import { field, syntaxOf } from "./support/syntax.js";
 
 export default defineRule({
   id: "no-target",
@@ -34,7 +35,7 @@ function checkLabels(context: RuleContext, capability: Capability) {
     path: [...capability.source.path, present ?? "identifier"],
     messageId: "noWindow",
     data: { capability: capability.identifier },
-    hint: `add "windows": ["${example}"], listing the labels (or globs such as "editor-*") of the windows that need these permissions`,
+    hint: `add ${field("windows", [example], syntaxOf(capability.source))}, listing the labels (or globs such as "editor-*") of the windows that need these permissions`,
   });
 }
 
@@ -42,11 +43,12 @@ function checkLabels(context: RuleContext, capability: Capability) {
 function checkOrigins(context: RuleContext, capability: Capability) {
   if (capability.local || capability.written.listLengths["remote.urls"]) return;
   const what = capability.written.remoteObject ? '"remote.urls" is empty' : 'it has no "remote"';
+  const syntax = syntaxOf(capability.source);
   context.report({
     at: capability.source,
     path: [...capability.source.path, "local"],
     messageId: "noPage",
     data: { capability: capability.identifier, why: what },
-    hint: 'remove "local": false to grant the app\'s own pages, or list the remote origins in "remote": { "urls": ["https://example.com"] }',
+    hint: `remove ${field("local", false, syntax)} to grant the app's own pages, or list the remote origins in ${field("remote", { urls: ["https://example.com"] }, syntax)}`,
   });
 }

@@ -30,7 +30,8 @@ export default defineRule({
   description:
     "Report permissions already granted by a set listed in the same capability (`core:default` with `core:window:allow-title`, `shell:default` with `shell:allow-open`).",
   category: "style",
-  defaultSeverity: "warning",
+  // True every time, and it changes nothing at run time: shown apart from problems.
+  defaultSeverity: "suggestion",
   fixable: true,
   messages: { redundant: '"{{permission}}" is already granted by "{{grantedBy}}"{{via}} in this capability' },
   check(context) {

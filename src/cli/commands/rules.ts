@@ -27,9 +27,10 @@ export function registerRules(program: Command, io: MainOptions, setExitCode: Se
       else {
         const width = Math.max(...rows.map((r) => r.id.length));
         const domainWidth = Math.max(...rows.map((r) => r.domain.length));
+        const severityWidth = Math.max(...rows.map((r) => r.defaultSeverity.length));
         for (const row of rows) {
           io.stdout.write(
-            `${row.id.padEnd(width)}  ${row.defaultSeverity.padEnd(7)}  ${row.fixable ? "fix" : "   "}  ${row.domain.padEnd(domainWidth)}  ${row.description}\n`,
+            `${row.id.padEnd(width)}  ${row.defaultSeverity.padEnd(severityWidth)}  ${row.fixable ? "fix" : "   "}  ${row.domain.padEnd(domainWidth)}  ${row.description}\n`,
           );
         }
       }

@@ -11,7 +11,7 @@ import type { JsonPath } from "../location.js";
 export function replaceStringValue(document: SourceDocument, path: JsonPath, value: string, description: string): Fix | undefined {
   const span = document.valueSpan(path);
   if (!span) return undefined;
-  return { description, edits: [{ ...span, content: JSON.stringify(value) }] };
+  return { description, edits: [{ offset: span.offset, length: span.length, content: document.quoteString(value) }] };
 }
 
 export function removeArrayItem(document: SourceDocument, path: JsonPath, description: string): Fix | undefined {

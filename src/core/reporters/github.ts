@@ -1,4 +1,4 @@
-import type { Diagnostic } from "../diagnostics.js";
+import type { Diagnostic, Severity } from "../diagnostics.js";
 import type { Reporter } from "./types.js";
 
 /**
@@ -8,10 +8,13 @@ import type { Reporter } from "./types.js";
  */
 const github: Reporter = ({ diagnostics }) => diagnostics.map((d) => `${annotation(d)}\n`).join("");
 
+/** The annotation level of each severity: a suggestion is a notice. */
+const COMMANDS: Readonly<Record<Severity, string>> = { error: "error", warning: "warning", suggestion: "notice" };
+
 function annotation(d: Diagnostic): string {
   const message = d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message;
   // A live server has no file: an annotation without one (GitHub shows it on the run), the server in the message.
-  if (d.liveServer !== undefined) return `::${d.severity} title=${escapeProperty(d.ruleId)}::${escapeData(`${d.liveServer}: ${message}`)}`;
+  if (d.liveServer !== undefined) return `::${COMMANDS[d.severity]} title=${escapeProperty(d.ruleId)}::${escapeData(`${d.liveServer}: ${message}`)}`;
   const { start, end } = d.range;
   const properties: Array<[string, string | number]> = [
     ["file", d.file],
@@ -23,7 +26,7 @@ function annotation(d: Diagnostic): string {
     properties.push(["col", start.column], ["endColumn", Math.max(end.column, start.column)]);
   }
   properties.push(["title", d.ruleId]);
-  return `::${d.severity} ${properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}`;
+  return `::${COMMANDS[d.severity]} ${properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}`;
 }
 
 /** As `escapeData` in @actions/core (packages/core/src/command.ts). */

@@ -26,6 +26,7 @@ const json: Reporter = ({ diagnostics, summary, fixes, notes = [], config }, con
         files: summary.files,
         errors: summary.errors,
         warnings: summary.warnings,
+        suggestions: summary.suggestions,
         fixable: summary.fixable,
         ...(notes.length ? { notes } : {}),
         config: config ?? null,

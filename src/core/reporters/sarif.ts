@@ -94,7 +94,7 @@ function ruleProperties(rule: RuleMeta) {
   return {
     tags: tags.filter((tag): tag is string => tag !== undefined),
     precision: rule.category === "correctness" ? "very-high" : "high",
-    "problem.severity": rule.defaultSeverity === "error" ? "error" : "warning",
+    "problem.severity": PROBLEM_SEVERITY[rule.defaultSeverity],
     ...(rule.security ? { "security-severity": rule.security.severity.toFixed(1) } : {}),
   };
 }
@@ -172,8 +172,12 @@ function directoryUri(cwd: string): string {
   return href.endsWith("/") ? href : `${href}/`;
 }
 
-function level(severity: Severity): "error" | "warning" {
-  return severity === "error" ? "error" : "warning";
+/** SARIF's result levels: a suggestion is a `note`. */
+function level(severity: Severity): "error" | "warning" | "note" {
+  return severity === "suggestion" ? "note" : severity;
 }
+
+/** GitHub code scanning's names for the levels. */
+const PROBLEM_SEVERITY: Readonly<Record<Severity, string>> = { error: "error", warning: "warning", suggestion: "recommendation" };
 
 export default sarif;

@@ -21,8 +21,12 @@ const stylish: Reporter = ({ diagnostics, summary, notes = [], config }, context
   for (const [file, list] of byFile) {
     out.push(paint.underline(file));
     for (const d of groupRedundant(list)) {
-      const severity = d.severity === "error" ? paint.error("error") : paint.warning("warning");
-      out.push(`  ${d.range.start.line}:${d.range.start.column}  ${severity}  ${d.message}  ${paint.dim(d.ruleId)}`);
+      // A suggestion changes nothing at run time: its line is dimmed, so problems stand out.
+      out.push(
+        d.severity === "suggestion"
+          ? paint.dim(`  ${d.range.start.line}:${d.range.start.column}  suggestion  ${d.message}  ${d.ruleId}`)
+          : `  ${d.range.start.line}:${d.range.start.column}  ${d.severity === "error" ? paint.error("error") : paint.warning("warning")}  ${d.message}  ${paint.dim(d.ruleId)}`,
+      );
       out.push(...codeFrame(d, linesOf(d.absolutePath), context));
       if (d.relatedLine !== undefined) out.push(`      ${paint.dim(`see line ${d.relatedLine}`)}`);
       if (d.hint) out.push(`      ${paint.accent("help:")} ${d.hint}`);
@@ -32,14 +36,19 @@ const stylish: Reporter = ({ diagnostics, summary, notes = [], config }, context
   const noteLines = notes.map((note) => `  ${paint.dim(`note: ${note}`)}`);
   // Which configuration decided the severities: a config can turn rules off, so the reader must see it.
   if (config) noteLines.push(`  ${paint.dim(`config: ${config}`)}`);
+  // Suggestions are counted apart: they are not problems.
+  const suggestions = summary.suggestions ? paint.dim(`${plural(summary.suggestions, "suggestion")} (true, but changing nothing at run time)`) : undefined;
   if (summary.errors + summary.warnings === 0) {
-    return textLines([`${plural(summary.files, "file")} checked, no problems`, ...noteLines]);
+    const clean = `${plural(summary.files, "file")} checked, no problems`;
+    return textLines([...out, suggestions ? `${clean}; ${suggestions}` : clean, ...noteLines]);
   }
   const total = summary.errors + summary.warnings;
   // Files with problems and files checked are different numbers: say both.
-  const withProblems = byFile.size;
+  let withProblems = 0;
+  for (const list of byFile.values()) if (list.some((d) => d.severity !== "suggestion")) withProblems++;
   const line = `✖ ${plural(total, "problem")} (${plural(summary.errors, "error")}, ${plural(summary.warnings, "warning")}) in ${plural(withProblems, "file")} (${summary.files} checked)`;
   out.push(summary.errors ? paint.error(paint.bold(line)) : paint.warning(paint.bold(line)));
+  if (suggestions) out.push(`  ${suggestions}`);
   if (summary.fixable) out.push(`  ${summary.fixable} fixable with --fix`);
   out.push(...noteLines);
   return textLines(out);
@@ -94,7 +103,8 @@ function codeFrame(d: Diagnostic, lines: LineIndex | undefined, context: Reporte
     // Control characters in the line are shown escaped (several columns each): the caret follows them.
     const before = oneLine(text.slice(0, column - 1));
     const width = Math.max(1, oneLine(text.slice(column - 1, Math.min(endColumn, MAX_LINE + 1) - 1)).length);
-    const marker = d.severity === "error" ? context.paint.error("^".repeat(width)) : context.paint.warning("^".repeat(width));
+    const carets = "^".repeat(width);
+    const marker = d.severity === "error" ? context.paint.error(carets) : d.severity === "warning" ? context.paint.warning(carets) : context.paint.dim(carets);
     frame.push(`    ${gutter("")} ${before.replace(/[^\t]/g, " ")}${marker}`);
   }
   return frame;

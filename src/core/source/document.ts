@@ -41,6 +41,7 @@ export interface ParseFailure {
  */
 export class SourceDocument {
   readonly lines: LineIndex;
+  private tomlArrays: Map<string, ItemSpan[] | undefined> | undefined;
   private constructor(
     /** Absolute path. */
     readonly absolutePath: string,
@@ -160,31 +161,68 @@ export class SourceDocument {
     return this.span(tree.offset(node), tree.length(node), exact);
   }
 
-  /** Offset and length of the exact value at `path` in a JSON document, or undefined. */
+  /** Offset and length of the exact value at `path`, or undefined (in TOML: string values only, the only ones fixes replace). */
   valueSpan(path: JsonPath): { offset: number; length: number } | undefined {
+    if (this.format === "toml") {
+      if (!this.ok || typeof valueAt(this.value, path) !== "string") return undefined;
+      const located = this.locateToml(path, "value");
+      const quote = this.text[located.offset];
+      // A multi-line string (three quotes) is left alone: locate finds a one-line quoted text only.
+      return located.exact && (quote === '"' || quote === "'") && this.text[located.offset + 1] !== quote ? located : undefined;
+    }
     const tree = this.tree;
     const node = tree ? nodeAt(tree, path) : NO_NODE;
     return node === NO_NODE ? undefined : { offset: tree!.offset(node), length: tree!.length(node) };
   }
 
+  /** A string value in this document's syntax: a JSON string, or a TOML basic string. */
+  quoteString(value: string): string {
+    return this.format === "toml" ? tomlBasicString(value) : JSON.stringify(value);
+  }
+
   /**
    * The text to delete to remove an array item at `path` together with one separating comma,
-   * so the surrounding layout stays as written.
+   * so the surrounding layout stays as written. In TOML only items of an inline array (`key = [...]`)
+   * can be removed; an item of an array of tables (`[[key]]`) is a section of its own.
    */
   arrayItemRemovalSpan(path: JsonPath): { offset: number; length: number } | undefined {
-    const tree = this.tree;
     const index = path[path.length - 1];
-    if (!tree || typeof index !== "number") return undefined;
-    const array = nodeAt(tree, path.slice(0, -1));
-    const node = array === NO_NODE ? NO_NODE : tree.step(array, index);
-    if (node === NO_NODE) return undefined;
-    const end = (item: JsonNode) => tree.offset(item) + tree.length(item);
-    if (index + 1 < tree.childCount(array)) return { offset: tree.offset(node), length: tree.offset(tree.child(array, index + 1)) - tree.offset(node) };
-    if (index > 0) {
-      const start = end(tree.child(array, index - 1));
-      return { offset: start, length: end(node) - start };
+    if (typeof index !== "number") return undefined;
+    const items = this.format === "toml" ? this.inlineArrayItems(path.slice(0, -1)) : this.jsonArrayItems(path.slice(0, -1));
+    const item = items?.[index];
+    if (!items || !item) return undefined;
+    const next = items[index + 1];
+    if (next) return { offset: item.offset, length: next.offset - item.offset };
+    const previous = items[index - 1];
+    if (previous) return { offset: previous.end, length: item.end - previous.end };
+    return { offset: item.offset, length: item.end - item.offset };
+  }
+
+  private jsonArrayItems(arrayPath: JsonPath): ItemSpan[] | undefined {
+    const tree = this.tree;
+    const array = tree ? nodeAt(tree, arrayPath) : NO_NODE;
+    if (array === NO_NODE || tree!.kind(array) !== "array") return undefined;
+    const items: ItemSpan[] = [];
+    for (let i = 0; i < tree!.childCount(array); i++) {
+      const child = tree!.child(array, i);
+      items.push({ offset: tree!.offset(child), end: tree!.offset(child) + tree!.length(child) });
     }
-    return { offset: tree.offset(node), length: tree.length(node) };
+    return items;
+  }
+
+  /** The items of the inline TOML array at `arrayPath`, scanned once per array (a fix per item must not rescan it). */
+  private inlineArrayItems(arrayPath: JsonPath): ItemSpan[] | undefined {
+    const array = this.ok ? valueAt(this.value, arrayPath) : undefined;
+    if (!Array.isArray(array)) return undefined;
+    const key = JSON.stringify(arrayPath);
+    this.tomlArrays ??= new Map();
+    if (!this.tomlArrays.has(key)) {
+      const located = this.locateToml(arrayPath, "key");
+      const items = located.exact ? scanInlineArray(this.text, located.offset + located.length, Infinity) : undefined;
+      // The scan must find what the parser found, or the spans belong to something else.
+      this.tomlArrays.set(key, items && items.length === array.length ? items : undefined);
+    }
+    return this.tomlArrays.get(key);
   }
 
   /**
@@ -450,21 +488,32 @@ function describeJsonError(error: ParseError, text: string): string {
  * strings, comments and nested arrays or inline tables; undefined when there is no such element.
  */
 export function inlineArrayElement(text: string, from: number, index: number): number | undefined {
+  return scanInlineArray(text, from, index)?.[index]?.offset;
+}
+
+interface ItemSpan {
+  offset: number;
+  /** Where the item's text ends (before any comma, space or comment after it). */
+  end: number;
+}
+
+/** The items of the inline TOML array that follows `from`, in one pass that stops after item `last`; undefined when no array starts there. */
+function scanInlineArray(text: string, from: number, last: number): ItemSpan[] | undefined {
   let i = from;
   while (i < text.length && /[\s=]/.test(text[i]!)) i++;
   if (text[i] !== "[") return undefined;
+  const items: ItemSpan[] = [];
   let depth = 0;
-  let element = 0;
-  let expectingStart = true;
+  let open: ItemSpan | undefined;
   for (; i < text.length; i++) {
     const c = text[i]!;
     if (c === "#") {
       while (i < text.length && text[i] !== "\n") i++;
       continue;
     }
-    if (depth === 1 && expectingStart && !/[\s,\]]/.test(c)) {
-      if (element === index) return i;
-      expectingStart = false;
+    if (depth === 1 && !open && !/[\s,\]]/.test(c)) {
+      if (items.length > last) return items;
+      items.push((open = { offset: i, end: i + 1 }));
     }
     if (c === '"' || c === "'") {
       const triple = text.startsWith(c.repeat(3), i);
@@ -474,13 +523,19 @@ export function inlineArrayElement(text: string, from: number, index: number): n
       i += close.length - 1;
     } else if (c === "[" || c === "{") depth++;
     else if (c === "]" || c === "}") {
-      if (--depth === 0) return undefined;
+      if (--depth === 0) return items;
     } else if (c === "," && depth === 1) {
-      element++;
-      expectingStart = true;
+      open = undefined;
+      continue;
     }
+    if (open && !/\s/.test(c)) open.end = i + 1;
   }
   return undefined;
+}
+
+/** A TOML basic string. JSON's escapes are TOML's, but TOML forbids a raw DEL and has no escape for half a surrogate pair. */
+function tomlBasicString(value: string): string {
+  return JSON.stringify(value).replace(/\u007f|\\u(d[89a-f][0-9a-f]{2})/gi, (match) => (match === "\u007f" ? "\\u007F" : "\\uFFFD"));
 }
 
 function escapeRegExp(text: string): string {
