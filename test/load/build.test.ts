@@ -155,7 +155,7 @@ describe("plugins the build defines: inlined, path, git and registry", () => {
     const result = await check();
     expect(result.stderr).toBe("");
     expect(lines(result.stdout)).toEqual([
-      'warning redundant-permission: "database:allow-execute-sql" is already granted by "database:default" in this capability',
+      'suggestion redundant-permission: "database:allow-execute-sql" is already granted by "database:default" in this capability',
       'error unknown-permission: unknown permission "database:allow-nope": plugin "database" has no permission or set "allow-nope"',
       'error unknown-permission: unknown permission "local:allow-nope": plugin "local" has no permission or set "allow-nope"',
       'warning unknown-permission: unknown permission "fs:allow-fork-only": plugin "fs" has no permission or set "allow-fork-only"; tauri-plugin-fs comes from git (https://github.com/me/plugins-workspace?branch=mine#abcdef), whose permissions may differ from the release\'s',
