@@ -53,7 +53,9 @@ describe("dangerous grants as data: the rule and the report agree on the real-wo
           (f) => f.file === grant.capability.source.file && f.data?.danger === grant.danger.id && JSON.stringify(f.path) === JSON.stringify(grant.at),
         )!;
         expect(finding.message).toContain(`dangerous grant "${grant.grant.provenance.chain[0]}"`);
-        expect(finding.severity).toBe(grant.exposure ? "error" : "warning");
+        // Remote pages make it an error; every window ("*") without them stays a warning, worded as such.
+        expect(finding.severity).toBe(grant.exposure?.kind === "remote" ? "error" : "warning");
+        if (grant.exposure?.kind === "every-window") expect(finding.message).toContain('every window ("*")');
       }
 
       const windows = knownWindowLabels(loaded);

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PARSE_META } from "../../src/mcp/lint.js";
 import { MCP_RULES } from "../../src/mcp/rules/index.js";
 import { expectedOutput, type JsonFinding } from "../helpers/expected-output.js";
-import { FIXTURES, ROOT, run } from "../helpers/run.js";
+import { FIXTURES, ROOT, run, type RunResult } from "../helpers/run.js";
 
 /**
  * Fixture-driven tests of the tool-server rules, like test/rules.test.ts for capability files:
@@ -30,10 +30,17 @@ function extraArgs(dir: string, name: string): string[] {
     : [];
 }
 
-/** The messageIds the invalid fixtures produced, by rule (for the message coverage test below). */
-const reportedMessages = new Map<string, Set<string>>();
-let invalidCasesRun = 0;
-const invalidCases = MCP_RULES.reduce((n, rule) => n + cases(path.join(FIXTURES, "mcp", "invalid", rule.id)).length, 0);
+/**
+ * One run per invalid case, whichever test asks first: the case's own test, or the message coverage
+ * test below, which runs every case itself (so it checks all of them under -t or any test order).
+ */
+const invalidRuns = new Map<string, Promise<RunResult>>();
+function runInvalidCase(invalidDir: string, name: string): Promise<RunResult> {
+  const key = path.join(invalidDir, name);
+  let result = invalidRuns.get(key);
+  if (!result) invalidRuns.set(key, (result = run(["mcp", "--format", "json", name, ...extraArgs(invalidDir, name)], invalidDir)));
+  return result;
+}
 
 for (const rule of MCP_RULES) {
   describe(`rule ${rule.id}`, () => {
@@ -57,7 +64,7 @@ for (const rule of MCP_RULES) {
 
     for (const name of cases(invalidDir)) {
       it(`invalid/${name} reports what ${name.replace(/\.json$/, ".out")} lists`, async () => {
-        const result = await run(["mcp", "--format", "json", name, ...extraArgs(invalidDir, name)], invalidDir);
+        const result = await runInvalidCase(invalidDir, name);
         expect(result.stderr).toBe("");
         const all = (JSON.parse(result.stdout) as { diagnostics: JsonFinding[] }).diagnostics;
         const mine = all.filter((d) => d.ruleId === rule.id);
@@ -67,9 +74,7 @@ for (const rule of MCP_RULES) {
         for (const d of all) {
           const declared = Object.keys([...MCP_RULES, PARSE_META].find((r) => r.id === d.ruleId)!.messages);
           expect(declared, `${d.ruleId} reported messageId ${d.messageId}`).toContain(d.messageId);
-          reportedMessages.set(d.ruleId, (reportedMessages.get(d.ruleId) ?? new Set()).add(d.messageId!));
         }
-        invalidCasesRun++;
       });
     }
   });
@@ -79,9 +84,16 @@ for (const rule of MCP_RULES) {
 const UNREACHED_MESSAGES: Readonly<Record<string, readonly string[]>> = {};
 
 describe("tool-server rule messages (meta.messages)", () => {
-  it("every message a rule declares is produced by one of its invalid fixtures", () => {
-    // Collected by the fixture tests above; meaningful only when all of them ran (not under -t).
-    if (invalidCasesRun < invalidCases) return;
+  it("every message a rule declares is produced by one of its invalid fixtures", async () => {
+    const reportedMessages = new Map<string, Set<string>>();
+    for (const rule of MCP_RULES) {
+      const invalidDir = path.join(FIXTURES, "mcp", "invalid", rule.id);
+      for (const name of cases(invalidDir)) {
+        const { stdout } = await runInvalidCase(invalidDir, name);
+        for (const d of (JSON.parse(stdout) as { diagnostics: JsonFinding[] }).diagnostics)
+          reportedMessages.set(d.ruleId, (reportedMessages.get(d.ruleId) ?? new Set()).add(d.messageId!));
+      }
+    }
     const unreached: Record<string, string[]> = {};
     for (const rule of MCP_RULES) {
       const missing = Object.keys(rule.messages).filter((id) => !reportedMessages.get(rule.id)?.has(id) && !(UNREACHED_MESSAGES[rule.id] ?? []).includes(id));
