@@ -492,8 +492,8 @@ function checkedAgainstBuiltins(
   for (const [key, raw] of Object.entries(manifests)) {
     const reference = Object.prototype.hasOwnProperty.call(builtins, key) ? builtins[key] : undefined;
     // A plugin built from git or a path is no release: what its build wrote is the truth, not the release's catalog.
-    const source = context.project.build?.plugins.get(historyCatalogOf(key))?.source.kind;
-    if (!reference || source === "git" || source === "path") {
+    const built = context.project.build?.plugins.get(historyCatalogOf(key))?.source.kind;
+    if (!reference || built === "git" || built === "path") {
       out[key] = raw;
       continue;
     }
