@@ -73,6 +73,33 @@ const lazyChildProcess = {
 };
 
 /**
+ * Modules load some packages lazily with `createRequire(import.meta.url)("jsonc-parser")` (only a broken
+ * file needs jsonc-parser; only a remote origin on Node 20 the URLPattern polyfill). esbuild cannot see
+ * through that call, so the bundle would need node_modules at run time, which a release commit and the
+ * GitHub Action do not have. As a plain `require` the package is bundled, and still evaluated only on
+ * first call.
+ */
+const LAZY_PACKAGE_REQUIRE = /createRequire\(import\.meta\.url\)\("((?:@[\w.-]+\/)?[\w.-]+(?:\/[\w./-]+)?)"\)/g;
+const lazyPackageRequires = {
+  name: "lazy-package-requires",
+  setup(builder) {
+    // jsonc-parser's main build is UMD, whose factory requires its parts in a way esbuild cannot follow: its ES module build instead.
+    builder.onResolve({ filter: /^jsonc-parser$/ }, (args) =>
+      builder.resolve("jsonc-parser/lib/esm/main.js", { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer }),
+    );
+    builder.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, async (args) => {
+      const { readFile } = await import("node:fs/promises");
+      const source = await readFile(args.path, "utf8");
+      if (!source.includes('createRequire(import.meta.url)("')) return undefined;
+      return {
+        contents: source.replace(LAZY_PACKAGE_REQUIRE, (call, name) => (name.startsWith("node:") ? call : `require(${JSON.stringify(name)})`)),
+        loader: "js",
+      };
+    });
+  },
+};
+
+/**
  * The MCP SDK and zod (~1 MB, ~120 modules) go into a chunk of their own, dist/cli-bundle/mcp-sdk.cjs,
  * built from src/mcp/sdk.ts: bundled into main.cjs they would be read and compiled on every run of
  * every command; required from node_modules they cost a live `caplint mcp` run more than the spec's
@@ -155,7 +182,7 @@ const result = await build({
   // Modules find the package's own files from their URL; in the CommonJS bundle that is the bundle's.
   define: { "import.meta.url": "__caplintBundleUrl" },
   banner: { js: 'var __caplintBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [builtinDynamicImports, mcpSdkChunk, mcpServerChunk, lazyChildProcess, lazyFsPromises],
+  plugins: [builtinDynamicImports, mcpSdkChunk, mcpServerChunk, lazyChildProcess, lazyFsPromises, lazyPackageRequires],
   // Only src/mcp/sdk.ts and server-process.ts import these, and they are the chunks above: anything else reaching them is a mistake.
   external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod", "cross-spawn"],
   logLevel: "warning",
@@ -181,6 +208,12 @@ const main = readFileSync("dist/cli-bundle/main.cjs", "utf8");
 const stray = /require\("(@modelcontextprotocol\/sdk[^"]*|zod|cross-spawn)"\)/.exec(main);
 if (stray) {
   console.error(`dist/cli-bundle/main.cjs requires ${stray[1]} from node_modules: import it through src/mcp/sdk.ts or src/mcp/server-process.ts`);
+  process.exit(1);
+}
+// A package required at run time from node_modules: the release commit and the GitHub Action have none.
+const fromNodeModules = /createRequire\)\(__caplintBundleUrl\)\("(?!node:)([^"]+)"\)/.exec(main);
+if (fromNodeModules) {
+  console.error(`dist/cli-bundle/main.cjs requires ${fromNodeModules[1]} from node_modules at run time: bundle it (see lazyPackageRequires)`);
   process.exit(1);
 }
 // import.meta.dirname, .filename or .resolve would be undefined in the CommonJS bundle: refuse to ship that.

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT, run } from "./helpers/run.js";
+import { binForAnyUser } from "./helpers/bin-for-any-user.js";
 
 function tempDir(): string {
   return mkdtempSync(path.join(tmpdir(), "caplint-hostile-"));
@@ -120,7 +121,7 @@ describe("hostile inputs: a finding or a fatal message, never a crash", () => {
     // root reads anything, so the check runs as an unprivileged user when the tests run as root.
     const asRoot = process.getuid?.() === 0;
     const command = asRoot ? "runuser" : process.execPath;
-    const args = asRoot ? ["-u", "nobody", "--", process.execPath, path.join(ROOT, "bin/caplint.js")] : [path.join(ROOT, "bin/caplint.js")];
+    const args = asRoot ? ["-u", "nobody", "--", process.execPath, binForAnyUser()] : [path.join(ROOT, "bin/caplint.js")];
     const result = spawnSync(command, [...args, "check", "-f", "compact", "."], { cwd: dir, encoding: "utf8" });
     expect(result.stdout).toBe("secret.json:1:1: error cannot read file: permission denied [parse]\n");
     expect(result.status).toBe(1);

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURES, ROOT } from "../helpers/run.js";
 import { readYaml } from "./yaml.js";
+import { releaseCommit } from "../helpers/release.js";
 
 /**
  * action.yml run the way the Actions runner runs a composite action, without GitHub: each `run:`
@@ -80,6 +81,19 @@ const step = (name: string) => {
   return found;
 };
 
+const temporaries: string[] = [];
+afterAll(() => {
+  for (const dir of temporaries) rmSync(dir, { recursive: true, force: true });
+}, 120_000);
+
+/** The files of `rev` in `repo`, as the runner checks out an action: `git archive`, no .git. */
+function extract(repo: string, rev: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "caplint-action-"));
+  const archive = execFileSync("git", ["archive", "--format=tar", rev], { cwd: repo, maxBuffer: 256 * 1024 * 1024 });
+  execFileSync("tar", ["-x", "-C", dir], { input: archive });
+  return dir;
+}
+
 function workspace(): string {
   const dir = mkdtempSync(path.join(tmpdir(), "caplint-workspace-"));
   cpSync(APP, dir, { recursive: true });
@@ -95,7 +109,7 @@ describe("action.yml", () => {
     expect(Object.keys(action.inputs).sort()).toEqual(["args", "format", "paths", "sarif-file", "working-directory"]);
     expect(action.inputs.format!.default).toBe("github");
     for (const input of Object.values(action.inputs)) expect(input.description.length).toBeGreaterThan(10);
-    expect(action.runs.steps.map((s) => s.name)).toEqual(["Install caplint", "Run caplint"]);
+    expect(action.runs.steps.map((s) => s.name)).toEqual(["Prepare caplint", "Run caplint"]);
     for (const s of action.runs.steps) {
       expect(s.shell).toBe("bash");
       // Inputs must reach scripts through env:, never by pasting values into the script text.
@@ -103,18 +117,18 @@ describe("action.yml", () => {
     }
   });
 
-  describe("run as the runner runs it", () => {
+  describe("run as the runner runs it, from a release tag", () => {
     beforeAll(() => {
-      // The action's own checkout: this repository's committed files, without node_modules or dist.
-      actionPath = mkdtempSync(path.join(tmpdir(), "caplint-action-"));
-      const archive = execFileSync("git", ["archive", "--format=tar", "HEAD"], { cwd: ROOT, maxBuffer: 256 * 1024 * 1024 });
-      execFileSync("tar", ["-x", "-C", actionPath], { input: archive });
-      const install = runStep(step("Install caplint"), mkdtempSync(path.join(tmpdir(), "caplint-workspace-")), {});
-      expect(install.code, install.stderr).toBe(0);
-      expect(existsSync(path.join(actionPath, "dist", "cli", "main.js"))).toBe(true);
+      // The action's checkout at a release tag: a release commit of this repository's HEAD (with the built CLI), without node_modules.
+      const { clone, rev } = releaseCommit("v0.0.0-action");
+      temporaries.push(path.dirname(clone));
+      actionPath = extract(clone, rev);
+      const prepare = runStep(step("Prepare caplint"), mkdtempSync(path.join(tmpdir(), "caplint-workspace-")), {});
+      expect(prepare, "the prebuilt CLI needs no install and no build").toEqual({ code: 0, stdout: "", stderr: "" });
+      expect(existsSync(path.join(actionPath, "node_modules"))).toBe(false);
+      expect(existsSync(path.join(actionPath, "dist", "cli"))).toBe(false);
     }, 300_000);
 
-    // The action's checkout holds a full node_modules (~90 MB).
     afterAll(() => rmSync(actionPath, { recursive: true, force: true }), 120_000);
 
     it(
@@ -209,5 +223,20 @@ describe("action.yml", () => {
       },
       STEP_TIMEOUT,
     );
+  });
+
+  describe("from a ref without the prebuilt CLI (a branch)", () => {
+    afterAll(() => rmSync(actionPath, { recursive: true, force: true }), 120_000);
+
+    it("builds the CLI with a warning, then runs it", () => {
+      actionPath = extract(ROOT, "HEAD");
+      const prepare = runStep(step("Prepare caplint"), mkdtempSync(path.join(tmpdir(), "caplint-workspace-")), {});
+      expect(prepare.code, prepare.stderr).toBe(0);
+      expect(prepare.stdout).toMatch(/^::warning title=caplint::this ref of caplint has no prebuilt CLI; building it \(npm ci\)/);
+      expect(existsSync(path.join(actionPath, "dist", "cli-bundle", "main.cjs"))).toBe(true);
+      const result = runStep(step("Run caplint"), workspace(), { format: "compact" });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/^src-tauri\/capabilities\/typo\.json:4:19: error /);
+    }, 400_000);
   });
 });

@@ -18,7 +18,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { replaceFile } from "../../src/core/file-output.js";
-import { FIXTURES, ROOT, run, type RunResult } from "../helpers/run.js";
+import { FIXTURES, run, type RunResult } from "../helpers/run.js";
+import { binForAnyUser } from "../helpers/bin-for-any-user.js";
 
 let dir: string;
 beforeEach(() => {
@@ -33,12 +34,12 @@ afterEach(() => {
 const isRoot = process.getuid?.() === 0;
 const setprivAvailable = spawnSync("setpriv", ["--version"]).status === 0;
 
-/** The built bin, run as user "nobody" (uid 65534) through util-linux's setpriv. */
+/** The built bin (a copy every user can read), run as user "nobody" (uid 65534) through util-linux's setpriv. */
 function runAsNobody(argv: string[], cwd: string): Promise<RunResult> {
   return new Promise((resolve) => {
     execFile(
       "setpriv",
-      ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, path.join(ROOT, "bin", "caplint.js"), ...argv],
+      ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, binForAnyUser(), ...argv],
       { cwd, env: { ...process.env, NO_COLOR: "1" } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
@@ -129,7 +130,8 @@ describe("caplint check --output", { timeout: 120_000 }, () => {
   });
 
   // Root writes into read-only folders anyway, so as root the real bin runs as user "nobody".
-  it.skipIf(isRoot && !setprivAvailable)("fails with exit 2 and leaves no temporary file in a read-only folder", async () => {
+  it("fails with exit 2 and leaves no temporary file in a read-only folder", async ({ skip }) => {
+    skip(isRoot && !setprivAvailable, "running as root, and util-linux's setpriv (to run as nobody) is missing");
     mkdirSync(path.join(dir, "locked"));
     chmodSync(path.join(dir, "locked"), 0o555);
     chmodSync(dir, 0o755);

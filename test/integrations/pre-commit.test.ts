@@ -5,12 +5,14 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURES, ROOT } from "../helpers/run.js";
 import { describeWithTool } from "../helpers/tools.js";
+import { cleanEnv, releaseCommit } from "../helpers/release.js";
 import { readYaml } from "./yaml.js";
 
 /**
- * The hooks in .pre-commit-hooks.yaml, run by the real pre-commit tool (Debian's `pre-commit`,
- * installed by scripts/ensure-tools.sh) in throw-away git repositories: a bad capability file
- * must stop the commit with caplint's message, a good one must pass.
+ * The hooks in .pre-commit-hooks.yaml, run by the real pre-commit tool (4.x from pip, the way users
+ * get it; scripts/ensure-tools.sh installs it) in throw-away git repositories: a bad capability file
+ * must stop the commit with caplint's message, a good one must pass, and a commit that only edits
+ * build.rs or Cargo.toml is checked too.
  */
 interface HookDefinition {
   id: string;
@@ -34,17 +36,12 @@ const HOOK_TIMEOUT = 240_000;
 const hook = (id: string) => hooks.find((h) => h.id === id)!;
 const preCommit = spawnSync("pre-commit", ["--version"], { encoding: "utf8" });
 const preCommitVersion = preCommit.status === 0 ? preCommit.stdout.trim() : undefined;
+/** pre-commit 3 installed `language: node` hooks differently (npm pack); users install 4 today. */
+const preCommitMajor = Number(/(\d+)\./.exec(preCommitVersion ?? "")?.[1] ?? 0);
 
 interface Run {
   code: number;
   output: string;
-}
-
-/** The environment of a nested git: nothing inherited from a git that may be running these tests. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("GIT_") && !key.startsWith("PRE_COMMIT")) env[key] = value;
-  return { ...env, NO_COLOR: "1", ...extra };
 }
 
 function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Run {
@@ -110,6 +107,38 @@ function expectHookStopsBadCommits(repo: ReturnType<typeof repository>, hookName
   expect(repo.commits()).toBe(2);
 }
 
+/** A build.rs naming the app command `command`, as `tauri_build` reads it. */
+const buildScript = (command: string) =>
+  `fn main() {\n    tauri_build::try_build(tauri_build::Attributes::new().app_manifest(tauri_build::AppManifest::new().commands(&["${command}"]))).unwrap();\n}\n`;
+
+/**
+ * Files that change the verdict without being capability files: a commit of build.rs alone that
+ * renames a granted command is refused, and a commit of Cargo.toml alone runs the hook.
+ */
+function expectBuildFilesChecked(repo: ReturnType<typeof repository>, hookName: string) {
+  const name = hookName.replace(/[()]/g, "\\$&");
+  repo.write("src-tauri/build.rs", buildScript("greet"));
+  repo.write("src-tauri/capabilities/greet.json", JSON.stringify({ identifier: "greet", windows: ["main"], permissions: ["allow-greet"] }) + "\n");
+  const granted = repo.commit("greet", "src-tauri/build.rs", "src-tauri/capabilities/greet.json");
+  expect(granted.code, granted.output).toBe(0);
+
+  repo.write("src-tauri/build.rs", buildScript("greet_user"));
+  const renamed = repo.commit("rename greet", "src-tauri/build.rs");
+  expect(renamed.code, renamed.output).not.toBe(0);
+  expect(renamed.output).toMatch(new RegExp(`${name}\\.+Failed`));
+  expect(renamed.output).toContain('unknown permission "allow-greet"');
+  repo.git("reset", "-q", "--hard");
+
+  repo.write("src-tauri/capabilities/typo.json", BAD);
+  expect(repo.git("add", "src-tauri/capabilities/typo.json").code).toBe(0);
+  expect(repo.git("commit", "-q", "--no-verify", "-m", "bypass").code).toBe(0);
+  repo.write("src-tauri/Cargo.toml", '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n');
+  const cargo = repo.commit("Cargo.toml", "src-tauri/Cargo.toml");
+  expect(cargo.code, cargo.output).not.toBe(0);
+  expect(cargo.output).toMatch(new RegExp(`${name}\\.+Failed`));
+  expect(cargo.output).toContain(TYPO_MESSAGE);
+}
+
 describe(".pre-commit-hooks.yaml", () => {
   it("defines the node hook and its documented system variant", () => {
     expect(hooks.map((h) => h.id)).toEqual(["caplint", "caplint-system"]);
@@ -123,7 +152,7 @@ describe(".pre-commit-hooks.yaml", () => {
     expect(hook("caplint-system").files).toBe(hook("caplint").files);
   });
 
-  it("selects capability files and host configs, and not the generated schemas", () => {
+  it("selects every file that can change the verdict, and not the generated schemas", () => {
     const files = new RegExp(hook("caplint").files);
     const exclude = new RegExp(hook("caplint").exclude!);
     const selected = (file: string) => files.test(file) && !exclude.test(file);
@@ -134,10 +163,17 @@ describe(".pre-commit-hooks.yaml", () => {
       "src-tauri/tauri.conf.json",
       "tauri.conf.json",
       "src-tauri/tauri.linux.conf.json",
-      // What decides the plugins each target's build has.
-      "src-tauri/Cargo.toml",
-      "Cargo.lock",
+      "src-tauri/Tauri.toml",
       "src-tauri/build.rs",
+      "src-tauri/Cargo.toml",
+      "Cargo.toml",
+      "Cargo.lock",
+      "src-tauri/permissions/greet.toml",
+      "src-tauri/permissions/autogenerated/greet.json",
+      "plugins/fs/permissions/default.toml",
+      "src-tauri/gen/schemas/acl-manifests.json",
+      "caplint.config.json",
+      "apps/desktop/caplint.config.json",
       "src-tauri/permissions/app.toml",
       "plugins/tauri-plugin-x/permissions/autogenerated/commands/run.toml",
     ]) {
@@ -149,8 +185,11 @@ describe(".pre-commit-hooks.yaml", () => {
       "src-tauri/capabilities/notes.md",
       "package.json",
       "src-tauri/mytauri.conf.json",
-      "src-tauri/mybuild.rs",
       "src-tauri/src/main.rs",
+      "src-tauri/gen/schemas/desktop-schema.json",
+      "src-tauri/permissions/README.md",
+      "my-build.rs",
+      "src-tauri/mybuild.rs",
       "plugins/tauri-plugin-x/permissions/schemas/schema.json",
     ]) {
       expect(selected(file), file).toBe(false);
@@ -159,9 +198,9 @@ describe(".pre-commit-hooks.yaml", () => {
 });
 
 describeWithTool(
-  "pre-commit",
-  preCommitVersion !== undefined,
-  "run scripts/ensure-tools.sh (apt-get install pre-commit)",
+  "pre-commit 4",
+  preCommitMajor >= 4,
+  `run scripts/ensure-tools.sh (pip install pre-commit); found ${preCommitVersion ?? "none"}`,
   `pre-commit (${preCommitVersion ?? "not installed"})`,
   () => {
     beforeAll(() => {
@@ -358,24 +397,24 @@ describeWithTool(
           { PATH: `${shims}${path.delimiter}${process.env.PATH ?? ""}` },
         );
         expectHookStopsBadCommits(repo, "caplint (system)");
+        expectBuildFilesChecked(repo, "caplint (system)");
       },
       HOOK_TIMEOUT,
     );
 
-    // pre-commit (3.0.4 at least) takes `npm pack`'s whole standard output as the tarball's file
-    // name; npm prints the `prepare` script's banner there too unless `foreground-scripts=false`
-    // (docs/integrations.md, "pre-commit"). The hook can only install when the checkout sets it.
-    const headNpmrc = spawnSync("git", ["show", "HEAD:.npmrc"], { cwd: ROOT, encoding: "utf8", env: cleanEnv({}) });
-    const packWorks = headNpmrc.status === 0 && /^\s*foreground-scripts\s*=\s*false\s*$/m.test(headNpmrc.stdout);
-    it.skipIf(!packWorks)(
-      "repo: this checkout, hook caplint (language: node, installed by pre-commit with npm)" +
-        (packWorks ? "" : " [skipped: HEAD has no .npmrc with foreground-scripts=false, so pre-commit cannot find the packed tarball]"),
-      () => {
-        const head = sh("git", ["rev-parse", "HEAD"], ROOT, cleanEnv({})).output.trim();
-        const repo = repository({ repos: [{ repo: ROOT, rev: head, hooks: [{ id: "caplint" }] }] });
-        expectHookStopsBadCommits(repo, "caplint");
-      },
-      600_000,
-    );
+    it("repo: a release commit of this checkout, hook caplint (language: node), installed by pre-commit with npm from an empty cache", () => {
+      const { clone, rev } = releaseCommit("v0.0.0-test");
+      temporaryDirs.push(path.dirname(clone));
+      expect(rev).toMatch(/^[0-9a-f]{40}$/);
+
+      const npmCache = mkdtempSync(path.join(tmpdir(), "caplint-npm-cache-"));
+      temporaryDirs.push(npmCache);
+      const repo = repository({ repos: [{ repo: clone, rev, hooks: [{ id: "caplint" }] }] }, { npm_config_cache: npmCache });
+      const installed = sh("pre-commit", ["install-hooks"], repo.work, repo.env);
+      expect(installed.code, installed.output).toBe(0);
+      expect(installed.output).not.toMatch(/tsc: not found|git dep preparation failed/);
+      expectHookStopsBadCommits(repo, "caplint");
+      expectBuildFilesChecked(repo, "caplint");
+    }, 600_000);
   },
 );

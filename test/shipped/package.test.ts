@@ -121,6 +121,8 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
   },
   // A live run from the tarball: the SDK chunk (dist/cli-bundle/mcp-sdk.cjs) must load where it is installed.
   { command: "mcp --stdio", args: ["mcp", "--stdio", "--", process.execPath, "mcp/good-server.mjs"], code: 0, stdout: /^1 file checked, no problems$/m },
+  // The servers of a client configuration, started by the run (not by the bin): the server-process chunk must load from the tarball too.
+  { command: "mcp --servers", args: ["mcp", "--servers", "mcp/.mcp.json"], code: 0, stdout: /^1 file checked, no problems$/m },
   {
     command: "mcp dump",
     args: ["mcp", "dump", "--stdio", "--", process.execPath, "mcp/good-server.mjs"],
@@ -150,6 +152,8 @@ beforeAll(async () => {
   cpSync(path.join(ROOT, "examples/events"), path.join(project, "events"), { recursive: true });
   cpSync(path.join(ROOT, "fixtures/mcp/dumps"), path.join(project, "mcp"), { recursive: true });
   cpSync(path.join(ROOT, "fixtures/mcp/good-server.mjs"), path.join(project, "mcp/good-server.mjs"));
+  // A client configuration (Claude Code's .mcp.json) declaring that server; its cwd is the file's folder.
+  writeFileSync(path.join(project, "mcp/.mcp.json"), JSON.stringify({ mcpServers: { demo: { command: process.execPath, args: ["good-server.mjs"] } } }));
   cpSync(path.join(ROOT, "fixtures/queries/app-v2"), path.join(project, "new"), { recursive: true });
 }, TIMEOUT);
 
@@ -249,6 +253,7 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
   const MODES: Array<{ args: string[]; inHelp: string }> = [
     { args: ["mcp", "dump"], inHelp: "caplint mcp dump" },
     { args: ["mcp", "--stdio"], inHelp: "--stdio" },
+    { args: ["mcp", "--servers"], inHelp: "--servers" },
     { args: ["schema", "--events"], inHelp: "--events" },
     { args: ["schema", "--app"], inHelp: "--app" },
     { args: ["check", "-"], inHelp: "- reads one capability" },

@@ -650,6 +650,19 @@ export const SCENARIOS: Scenario[] = [
     },
   },
 
+  {
+    name: "mcp --servers: every server of a client configuration, findings at its entry",
+    args: ["mcp", "--format", "json", "--servers", "fixtures/mcp/clients/claude_desktop_config.json"],
+    code: 1,
+    stdout: json((out) =>
+      expectTrue(
+        out.diagnostics.length > 0 &&
+          out.diagnostics.every((d: any) => d.file === "fixtures/mcp/clients/claude_desktop_config.json" && d.line === 4 && d.column === 5),
+        "findings at the demo-bad entry only (demo is clean)",
+      ),
+    ),
+  },
+
   // report
   {
     name: "report --html writes one self-contained page",

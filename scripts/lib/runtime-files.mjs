@@ -1,0 +1,15 @@
+/**
+ * What bin/caplint.js needs at run time, relative to the package root; no node_modules. The build's
+ * products among them are the ones a release commit adds (scripts/release-commit.mjs); the tests that
+ * run the bin as another user copy all of them (test/helpers/shipped-copy.ts).
+ */
+export const RUNTIME_SOURCES = ["package.json", "bin", "schema", "data"];
+
+/** Built files: the CLI bundle and its chunks, and the validators generated from the schemas. */
+export const RUNTIME_BUILD = ["dist/cli-bundle/main.cjs", "dist/cli-bundle/mcp-sdk.cjs", "dist/cli-bundle/mcp-server.cjs", "dist/generated"];
+
+/**
+ * Present only in a release commit's tree: `prepare` (scripts/prepare.mjs) and the GitHub Action then
+ * use the committed build instead of building.
+ */
+export const PREBUILT_MARKER = "dist/cli-bundle/PREBUILT";
