@@ -70,7 +70,7 @@ export function expectFatalShape(result: RunResult): void {
 interface JsonDiagnostic {
   file: string;
   ruleId: string;
-  severity: "error" | "warning";
+  severity: "error" | "warning" | "suggestion";
   message: string;
   line: number;
   column: number;
