@@ -55,6 +55,7 @@ const REVIEWED_EXPOSURES: ReadonlyArray<{ app: string; pattern: RegExp; why: str
  * each joins this list with that work.
  */
 const JUDGED = [
+  "ActivityWatch__aw-tauri",
   "Alakazam-211__K2SO",
   "Beaver-Notes__Beaver-Notes",
   "GiantClam__coworkany__broken",
@@ -71,6 +72,7 @@ const JUDGED = [
 
 /** Apps whose whole output (every finding, hints included) is right today, kept in expected.out. */
 const SNAPSHOT = [
+  "ActivityWatch__aw-tauri",
   "Alakazam-211__K2SO",
   "GiantClam__coworkany__broken",
   "GiantClam__coworkany__fixed",

@@ -5,7 +5,7 @@ import {
   LATEST_PROTOCOL_VERSION,
   McpError,
   Protocol,
-  ReadBuffer,
+  JSONRPCMessageSchema,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   StreamableHTTPError,
@@ -48,7 +48,7 @@ export interface LiveOptions {
  * the stdio transport's limit on one message.
  */
 export const HTTP_BODY_LIMIT = 10 * 1024 * 1024;
-/** The stdio transport's limit (the SDK's ReadBuffer): a line on stdout longer than this ends the session. */
+/** The stdio transport's limit (as the SDK's ReadBuffer): a line on stdout longer than this ends the session. */
 export const STDIO_LINE_LIMIT = 10 * 1024 * 1024;
 
 /** What `caplint mcp dump` writes and what a live run lints (see listing.ts for how it is read). */
@@ -80,8 +80,10 @@ const ANY_RESULT = z.looseObject({});
 /**
  * The SDK's stdio client transport (client/stdio.js) for a server caplint has already started
  * (server-process.ts), with its stdout tapped: lines that are not JSON-RPC messages are kept
- * (mcp-stdout-pollution). Reading, parsing and writing follow the SDK's StdioClientTransport; the
- * process itself (its exit status, stderr, and stopping it) is ServerProcess's.
+ * (mcp-stdout-pollution). Messages are parsed and validated as the SDK's StdioClientTransport does,
+ * but each line is parsed once and a long line costs its length (the SDK's ReadBuffer concatenates
+ * its whole buffer on every chunk: an 11 MiB line took seconds); the process itself (its exit
+ * status, stderr, and stopping it) is ServerProcess's.
  */
 class TappedStdioTransport implements Transport {
   readonly noise: string[] = [];
@@ -90,8 +92,9 @@ class TappedStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** Set when the server wrote a line longer than the read buffer holds: the session ended because of caplint's limit. */
   overflowed = false;
-  private readonly readBuffer = new ReadBuffer({ maxBufferSize: STDIO_LINE_LIMIT });
-  private partial = "";
+  /** The line not yet ended: its chunks and their length. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
   private started = false;
 
   constructor(readonly server: ServerProcess) {}
@@ -101,51 +104,53 @@ class TappedStdioTransport implements Transport {
     this.started = true;
     await this.server.whenStarted();
     this.server.listen({
-      data: (chunk) => {
-        this.tap(chunk);
-        try {
-          this.readBuffer.append(chunk);
-          this.processReadBuffer();
-        } catch (error) {
-          // The read buffer's size limit: the session ends.
-          this.overflowed = true;
-          this.onerror?.(error as Error);
-          this.close().catch(() => undefined);
-        }
-      },
+      data: (chunk) => this.read(chunk),
       error: (error) => this.onerror?.(error),
       close: () => this.onclose?.(),
     });
   }
 
-  private processReadBuffer(): void {
-    for (;;) {
-      try {
-        const message = this.readBuffer.readMessage();
-        if (message === null) break;
-        this.onmessage?.(message);
-      } catch (error) {
-        // A line that is not a JSON-RPC message: the tap has recorded it.
-        this.onerror?.(error as Error);
-      }
+  private read(chunk: Buffer): void {
+    // Past the limit the session is over: the rest is drained unread while the server stops.
+    if (this.overflowed) return;
+    let start = 0;
+    for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
+      const part = chunk.subarray(start, end);
+      const line = this.pending.length === 0 ? part : Buffer.concat([...this.pending, part]);
+      this.pending = [];
+      this.pendingBytes = 0;
+      start = end + 1;
+      this.handle(line.toString("utf8").replace(/\r$/, ""));
+    }
+    if (start === chunk.length) return;
+    this.pending.push(chunk.subarray(start));
+    this.pendingBytes += chunk.length - start;
+    if (this.pendingBytes > STDIO_LINE_LIMIT) {
+      // caplint's limit on one message: the session ends, and the failure says so.
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.overflowed = true;
+      this.onerror?.(new Error(`a line on stdout over ${STDIO_LINE_LIMIT} bytes`));
+      this.close().catch(() => undefined);
     }
   }
 
-  private tap(chunk: Buffer): void {
-    const lines = (this.partial + chunk.toString("utf8")).split("\n");
-    this.partial = lines.pop() ?? "";
-    if (this.partial.length > 1_000_000) this.partial = this.partial.slice(0, 1_000_000);
-    for (const line of lines) this.inspect(line);
-  }
-
-  private inspect(line: string): void {
+  /** One line: a JSON-RPC message for the session, else noise (kept for mcp-stdout-pollution). */
+  private handle(line: string): void {
     if (line.trim() === "") return;
+    let value: unknown;
     try {
-      const message: unknown = JSON.parse(line);
-      if (isObject(message) && message.jsonrpc === "2.0") return;
+      value = JSON.parse(line);
     } catch {
-      // not JSON: noise
+      return this.keepNoise(line);
     }
+    if (!isObject(value) || value.jsonrpc !== "2.0") return this.keepNoise(line);
+    const message = JSONRPCMessageSchema.safeParse(value);
+    if (message.success) this.onmessage?.(message.data);
+    else this.onerror?.(new Error(`not a JSON-RPC message: ${message.error.message}`));
+  }
+
+  private keepNoise(line: string): void {
     if (this.noise.length < 100) this.noise.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
   }
 
@@ -159,7 +164,7 @@ class TappedStdioTransport implements Transport {
    */
   async close(): Promise<void> {
     this.server.stop().catch(() => undefined);
-    this.readBuffer.clear();
+    this.pending = [];
     this.onclose?.();
   }
 }
@@ -226,9 +231,7 @@ interface Connection {
  * the server starts up and caplint would wait anyway, not after its first answer arrives.
  */
 function compileAnswerSchemas(): void {
-  const buffer = new ReadBuffer();
-  buffer.append(Buffer.from('{"jsonrpc":"2.0","id":0,"result":{}}\n'));
-  buffer.readMessage();
+  JSONRPCMessageSchema.safeParse({ jsonrpc: "2.0", id: 0, result: {} });
   ANY_RESULT.safeParse({});
 }
 

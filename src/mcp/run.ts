@@ -133,7 +133,13 @@ export async function writeReport(
   const output = options.output === undefined ? io.stdout : new CapturedOutput();
   const rules = new Map<string, RuleMeta>([[PARSE_RULE_ID, PARSE_META], [SERVER_START_META.id, SERVER_START_META], ...MCP_RULES_BY_ID]);
   const text = reporter(
-    { diagnostics: shown, summary, notes: run.notes, config: severities.configLabel ?? null },
+    {
+      diagnostics: shown,
+      summary,
+      notes: run.notes,
+      config: severities.configLabel ?? null,
+      hiddenWarnings: options.quiet ? diagnostics.filter((d) => d.severity === "warning").length : 0,
+    },
     await reporterContext({
       cwd: io.cwd,
       color: options.color,

@@ -4,8 +4,8 @@
 // than the spec's 200 ms budget on top of the server's own start-up; the library (dist/index.js) still
 // imports them from node_modules through this file.
 export { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
-export { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+export { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 export { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 export { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-export { ErrorCode, LATEST_PROTOCOL_VERSION, McpError } from "@modelcontextprotocol/sdk/types.js";
+export { ErrorCode, JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, McpError } from "@modelcontextprotocol/sdk/types.js";
 export { z } from "zod";

@@ -231,7 +231,8 @@ export class ServerProcess {
   /** The server's group and its descendants still running after it exited: SIGTERM, then SIGKILL after 300 ms. */
   private async endLeftovers(tree: readonly number[]): Promise<void> {
     if (!OWN_GROUP) return;
-    const running = () => [...tree, ...descendants(this.child.pid!)].filter(isRunning).length > 0 || groupRuns(this.child.pid!);
+    // The server has exited: what it started is in the tree taken before, or still in its group.
+    const running = () => tree.some(isRunning) || groupRuns(this.child.pid!);
     if (!running()) return;
     this.signalTree(tree, "SIGTERM");
     // A timer that keeps caplint alive (delay() does not): nothing else may be left to wait for.
@@ -248,7 +249,8 @@ export class ServerProcess {
       } catch {
         // the group is empty
       }
-      for (const member of [...tree, ...descendants(pid)]) {
+      // While the server runs it may have started more since the tree was taken.
+      for (const member of this.exit === undefined ? [...tree, ...descendants(pid)] : tree) {
         try {
           process.kill(member, signal);
         } catch {

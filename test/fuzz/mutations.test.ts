@@ -485,14 +485,15 @@ describe(`fuzz: mutated capability files (seed ${SEED}, ${RUNS} runs, ${SEEDS.le
             expect(fixed.code, "--fix-dry-run and --fix report the same outcome").toBe(dry.code);
             const afterFix = snapshot(dir);
             for (const [name, text] of before) {
-              const untouchable = name.endsWith(".toml") || !name.endsWith(".json") || !parsedFine(pre, name);
+              const untouchable = !(name.endsWith(".json") || name.endsWith(".toml")) || !parsedFine(pre, name);
               if (untouchable) expect(afterFix.get(name), `${name} is not rewritten`).toBe(text);
             }
             expect([...afterFix.keys()].sort(), "no file appears or disappears").toEqual([...before.keys()].sort());
 
             const relint = await timedRun(["check", "--format", "json", ...target], dir);
             const post = expectCheckReport(relint, dir);
-            expect(relint.stdout, "--fix reports what a fresh check of the written files reports").toBe(fixed.stdout);
+            // Only --fix can say which fixable findings it had to leave (a TOML array of tables): the rest is the same report.
+            expect(relint.stdout, "--fix reports what a fresh check of the written files reports").toBe(withoutLeftFixNotes(fixed.stdout));
             for (const name of before.keys()) {
               if (parsedFine(pre, name)) expect(parsedFine(post, name), `${name} still parses after --fix`).toBe(true);
             }
@@ -522,3 +523,13 @@ describe(`fuzz: mutated capability files (seed ${SEED}, ${RUNS} runs, ${SEEDS.le
     timeoutFor(100),
   );
 });
+
+/** A `check --fix --format json` report without the notes that name fixes --fix had to leave. */
+function withoutLeftFixNotes(stdout: string): string {
+  const report = JSON.parse(stdout) as { summary: { notes?: string[] } };
+  const notes = report.summary.notes?.filter((note) => !/fixable findings? (was|were) left/.test(note));
+  if (notes === undefined || notes.length === report.summary.notes!.length) return stdout;
+  if (notes.length) report.summary.notes = notes;
+  else delete report.summary.notes;
+  return JSON.stringify(report, null, 2) + "\n";
+}

@@ -86,7 +86,7 @@ describe("fuzz regressions", () => {
     expect(before.stdout).toBe(
       [
         repeated[0],
-        'cap.json:6:33: warning permission "fs:default" is already listed at entry 0 [duplicate-permission]',
+        'cap.json:6:33: suggestion permission "fs:default" is already listed at entry 0 [duplicate-permission]',
         repeated[1],
         'cap.json:7:17: error invalid platform "MacOS": expected one of "linux", "macOS", "windows", "android" or "iOS" (case-sensitive) [invalid-platform]',
         "",

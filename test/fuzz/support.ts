@@ -70,7 +70,7 @@ export function expectFatalShape(result: RunResult): void {
 interface JsonDiagnostic {
   file: string;
   ruleId: string;
-  severity: "error" | "warning";
+  severity: "error" | "warning" | "suggestion";
   message: string;
   line: number;
   column: number;
@@ -84,7 +84,7 @@ interface JsonDiagnostic {
 export interface JsonReport {
   version: string;
   diagnostics: JsonDiagnostic[];
-  summary: { files: number; errors: number; warnings: number; fixable: number };
+  summary: { files: number; errors: number; warnings: number; suggestions: number; fixable: number };
 }
 
 /** Lines as the linter counts them: `\n`, `\r\n` and a lone `\r` end a line. */
@@ -110,7 +110,9 @@ export function expectCheckReport(result: RunResult, cwd: string): JsonReport {
   expect(Array.isArray(report.diagnostics)).toBe(true);
   const errors = report.diagnostics.filter((d) => d.severity === "error").length;
   expect(report.summary.errors).toBe(errors);
-  expect(report.summary.warnings).toBe(report.diagnostics.length - errors);
+  const warnings = report.diagnostics.filter((d) => d.severity === "warning").length;
+  expect(report.summary.warnings).toBe(warnings);
+  expect(report.summary.suggestions).toBe(report.diagnostics.length - errors - warnings);
   expect(report.summary.fixable).toBe(report.diagnostics.filter((d) => d.fixable).length);
   expect(result.code).toBe(errors > 0 ? 1 : 0);
   const texts = new Map<string, string[] | undefined>();

@@ -10,7 +10,7 @@
  * longer names its own command nor the built-in one.
  */
 import type { Manifest, PermissionDef, PermissionSetDef } from "./types.js";
-import { historyCatalogOf, isCheckableVersion, type LockedCrate, type VersionHistory } from "./versions.js";
+import { compareVersions, historyCatalogOf, isCheckableVersion, manifestAt, type LockedCrate, type VersionHistory } from "./versions.js";
 
 export interface ManifestDifference {
   /** Manifest key (`fs`, `core:window`). */
@@ -20,6 +20,14 @@ export interface ManifestDifference {
   /** JSON path of the difference inside the manifest file. */
   path: Array<string | number>;
   message: string;
+  /**
+   * An identifier the manifest adds that the build cannot have: no release of the plugin defines it,
+   * or the locked release surely lacks it. The build regenerates the manifest from the release, so
+   * the identifier is left out of the catalog too (a capability naming it fails the build).
+   */
+  notInRelease?: true;
+  /** The release that would have written this part of the manifest: an older build's output, not an edit. */
+  explainedBy?: string;
 }
 
 export interface CompareContext {
@@ -62,10 +70,33 @@ export function compareManifest(key: string, manifest: Manifest, reference: Mani
       });
     }
   }
-  for (const name of Object.keys(manifest.permissions)) {
-    if (ownEntry(reference.permissions, name) || ownEntry(reference.permission_sets, name)) continue;
-    if (membersKnown && existence(name) === false) {
-      differences.push({ key, name, path: [key, "permissions", name], message: `the manifest defines "${qualified(name)}", which ${where} does not` });
+  for (const [field, names] of [
+    ["permissions", Object.keys(manifest.permissions)],
+    ["permission_sets", Object.keys(manifest.permission_sets)],
+  ] as const) {
+    for (const name of names) {
+      if (ownEntry(reference.permissions, name) || ownEntry(reference.permission_sets, name)) continue;
+      // Only against a locked release the history has verified: a newer release may add names it cannot know.
+      if (!membersKnown) continue;
+      // No record in the history and not in the built-in catalog: no release ever had it.
+      if (context.history.entry(catalog, qualified(name)) === undefined) {
+        const crate = context.history.crateOf(catalog) ?? key;
+        differences.push({
+          key,
+          name,
+          path: [key, field, name],
+          message: `the manifest defines "${qualified(name)}", which no release of ${crate} has`,
+          notInRelease: true,
+        });
+      } else if (existence(name) === false) {
+        differences.push({
+          key,
+          name,
+          path: [key, field, name],
+          message: `the manifest defines "${qualified(name)}", which ${where} does not`,
+          notInRelease: true,
+        });
+      }
     }
   }
 
@@ -97,6 +128,53 @@ export function compareManifest(key: string, manifest: Manifest, reference: Mani
     differences.push({ key, name, path, message: `"${qualified(name)}" in the manifest ${parts.join(" and ")}, unlike ${where}` });
   }
   return differences;
+}
+
+/**
+ * A manifest written by an older build differs from the locked release without anyone editing it:
+ * the build rewrites it. Each difference that the comparison with some other release the history has
+ * verified does not show is marked with that release (the newest such release, preferring one that
+ * explains the whole manifest); the others stay unexplained, as an edit would be.
+ */
+export function explainByReleases(
+  key: string,
+  manifest: Manifest,
+  differences: ManifestDifference[],
+  locked: LockedCrate,
+  newest: Manifest | undefined,
+  history: VersionHistory,
+): void {
+  const catalog = historyCatalogOf(key);
+  if (!newest || !history.has(catalog)) return;
+  const identity = (d: ManifestDifference) => JSON.stringify([d.name, d.path]);
+  const candidates = history
+    .versions(catalog)
+    .filter((version) => version !== locked.version && history.isVerified(catalog, version))
+    .sort((a, b) => compareVersions(b, a));
+  const left = new Set(differences.map(identity));
+  let whole: string | undefined;
+  const partial = new Map<string, string>();
+  for (const version of candidates) {
+    const reference = manifestAt(key, newest, catalog, history, version);
+    const shown = new Set(compareManifest(key, manifest, reference, { history, locked: { ...locked, version } }).map(identity));
+    if (shown.size === 0) {
+      whole = version;
+      break;
+    }
+    for (const id of left) if (!shown.has(id) && !partial.has(id)) partial.set(id, version);
+  }
+  for (const difference of differences) {
+    const version = whole ?? partial.get(identity(difference));
+    if (version !== undefined) difference.explainedBy = `${locked.crate} ${version}`;
+  }
+}
+
+/** The manifest without some permissions and sets (names only the committed file defines). */
+export function withoutNames(manifest: Manifest, names: readonly string[]): Manifest {
+  if (names.length === 0) return manifest;
+  const drop = new Set(names);
+  const keep = <T>(record: Record<string, T>) => Object.fromEntries(Object.entries(record).filter(([name]) => !drop.has(name)));
+  return { ...manifest, permissions: keep(manifest.permissions), permission_sets: keep(manifest.permission_sets) };
 }
 
 /**

@@ -246,7 +246,8 @@ export function isCheckableVersion(version: string): boolean {
   return !!parsed && parsed.pre === undefined && parsed.major === 2;
 }
 
-function manifestAt(key: string, manifest: Manifest, catalog: string, history: VersionHistory, version: string): Manifest {
+/** One built-in manifest as of one release (see {@link builtinsAt}). */
+export function manifestAt(key: string, manifest: Manifest, catalog: string, history: VersionHistory, version: string): Manifest {
   const prefix = `${key}:`;
   const exists = (name: string) => history.exists(catalog, prefix + name, version) !== false;
   const members = (name: string, set: PermissionSetDef): PermissionSetDef => {

@@ -9,7 +9,7 @@ import { quoteList } from "../../core/did-you-mean.js";
 import { exitCodeFor } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { UsageError } from "../../core/errors.js";
-import { addQueryOptions, answerPaint, loadGroups, originOf, type QueryOptions } from "./query-options.js";
+import { addQueryOptions, answerPaint, loadGroups, originOf, requireKnownWindow, type QueryOptions } from "./query-options.js";
 import { capabilitySettings } from "./options.js";
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/rule.js";
@@ -60,6 +60,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
       return;
     }
 
+    await requireKnownWindow(project, groups, window, webview);
     // Each platform group answers; commands and entries are merged with the platforms they hold on.
     const allowed = new Map<string, MergedAllowed>();
     const denied = new Map<string, MergedDenied>();

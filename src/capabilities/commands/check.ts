@@ -79,6 +79,7 @@ async function runCheck(
     ...lintSettings(settings, CAPABILITY_RULES),
     ...(options.platform?.length ? { platforms: options.platform } : {}),
   };
+  if (options.fix && options.fixDryRun) throw new UsageError("--fix writes the fixes and --fix-dry-run only shows them: give one of the two");
   if (options.fixDryRun && (options.format === "sarif" || options.format === "github")) {
     throw new UsageError(`--fix-dry-run prints a diff, which ${options.format} output cannot carry: use --format stylish, compact or json`);
   }
@@ -141,7 +142,14 @@ async function runCheck(
   const output = options.output === undefined ? io.stdout : new CapturedOutput();
   output.write(
     reporter(
-      { diagnostics, summary, notes: result.notes ?? [], config: configLabels.size ? [...configLabels].join(", ") : null, ...(fixes ? { fixes } : {}) },
+      {
+        diagnostics,
+        summary,
+        notes: result.notes ?? [],
+        config: configLabels.size ? [...configLabels].join(", ") : null,
+        hiddenWarnings: options.quiet ? result.diagnostics.filter((d) => d.severity === "warning").length : 0,
+        ...(fixes ? { fixes } : {}),
+      },
       await reporterContext({
         cwd: io.cwd,
         color: options.color,

@@ -4,7 +4,7 @@ import { accessMatrix } from "../engine/index.js";
 import { renderMatrixCsv, renderMatrixJson, renderMatrixText } from "../render/matrix.js";
 import { knownWindowLabels } from "../queries/project-model.js";
 import type { MainOptions } from "../../core/io.js";
-import { addQueryOptions, answerPaint, loadGroups, originOf, type QueryOptions } from "./query-options.js";
+import { addQueryOptions, answerPaint, loadGroups, originOf, requireKnownWindow, type QueryOptions } from "./query-options.js";
 import { capabilitySettings } from "./options.js";
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/rule.js";
@@ -24,6 +24,7 @@ export function registerMatrix(program: Command, io: MainOptions, setExitCode: S
     .option("-u, --url <url>", "origin of the calling pages (default: local)");
   addQueryOptions(command, ["text", "json", "csv"]).action(async (paths: string[], options: MatrixOptions) => {
     const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
+    for (const window of options.window) await requireKnownWindow(project, groups, window);
     const windows = options.window.length ? options.window : knownWindowLabels(project);
     const origin = originOf(options.url, project);
     const matrices = groups.map((group) => ({ platforms: group.platforms, matrix: accessMatrix(group.model, windows, origin) }));

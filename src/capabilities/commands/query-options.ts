@@ -2,9 +2,11 @@ import { Option, type Command } from "commander";
 import { TARGETS } from "../model/types.js";
 import { runningPlatform } from "../model/platform.js";
 import { loadProject, type Project } from "../load/project.js";
-import { resolveProject } from "../queries/project-model.js";
+import { knownWindowLabels } from "../queries/project-model.js";
+import { collectCodeWindowLabels } from "../load/window-labels.js";
+import { nearest, quoteList } from "../../core/did-you-mean.js";
 import { parsePlatforms, PlatformNameError, resolvePlatformGroups, type PlatformGroup } from "../queries/platforms.js";
-import type { Origin, ResolvedModel } from "../engine/index.js";
+import type { Origin } from "../engine/index.js";
 import { UsageError } from "../../core/errors.js";
 import { isPlainObject } from "../../core/json.js";
 import type { MainOptions } from "../../core/io.js";
@@ -68,26 +70,42 @@ export async function loadGroups(
   settings: Settings,
 ): Promise<{ project: Project; asked: string[]; groups: PlatformGroup[] }> {
   // The config's app and manifests apply as in `check`, so a query answers for the app `check` checks.
-  const project = await loadProject(applyConfig(loadOptionsFrom(paths, options, io.cwd), settings));
+  const project = await loadProjectFor(paths, options, io, settings);
   const asked = askedPlatforms(options);
   return { project, asked, groups: resolvePlatformGroups(project, asked) };
 }
 
-/** For `resolve` and `permissions`, which answer for one platform: `--platform` or the platform caplint runs on. */
+const LISTED_WINDOWS = 10;
+
+/**
+ * `--window` must name a window something knows: tauri.conf.json, a capability's pattern, or the app's
+ * sources (a window made in code, or a label computed there, which may be anything). A typo would
+ * otherwise answer "0 commands" with exit 0, which reads as "safe".
+ */
+export async function requireKnownWindow(project: Project, groups: readonly PlatformGroup[], window: string, webview = window): Promise<void> {
+  const labels = knownWindowLabels(project);
+  if (labels.includes(window)) return;
+  if (groups.some((group) => group.model.capabilities.some((capability) => capability.matchesLabels(window, webview)))) return;
+  if (project.srcTauri) {
+    const code = await collectCodeWindowLabels(project.srcTauri, project.cwd);
+    if (code.labels.some(({ label }) => label === window) || code.prefixes.some(({ label: prefix }) => window.startsWith(prefix))) return;
+  }
+  const listed = labels.length ? quoteList(labels.slice(0, LISTED_WINDOWS), "and") + (labels.length > LISTED_WINDOWS ? ", …" : "") : "none";
+  const close = nearest(window, labels, 3);
+  throw new UsageError(
+    `--window ${window.length > 100 ? `${window.slice(0, 100)}… (${window.length.toLocaleString("en-US")} characters)` : window}: no window in tauri.conf.json, no capability pattern and no window made in the app's sources has this label (known windows: ${listed})${close.length ? `; did you mean ${quoteList(close)}?` : ""}`,
+  );
+}
+
+/** For `permissions`, which answers for one platform: `--platform` or the platform caplint runs on. */
 export function singlePlatform(options: Pick<QueryOptions, "platform">): string {
   if ((options.platform?.length ?? 0) > 1) throw new UsageError("--platform: this command answers for one platform; name one");
   return options.platform?.[0] ?? runningPlatform();
 }
 
-export async function loadModel(
-  paths: string[],
-  options: QueryOptions,
-  io: MainOptions,
-  settings: Settings,
-): Promise<{ project: Project; model: ResolvedModel }> {
-  const platform = singlePlatform(options);
-  const project = await loadProject(applyConfig(loadOptionsFrom(paths, options, io.cwd), settings));
-  return { project, model: resolveProject(project, platform) };
+/** The project as `check` loads it (the config's app and manifests applied), for queries that resolve it themselves. */
+export async function loadProjectFor(paths: string[], options: QueryOptions, io: MainOptions, settings: Settings): Promise<Project> {
+  return loadProject(applyConfig(loadOptionsFrom(paths, options, io.cwd), settings));
 }
 
 /** `--url` to an origin: the app's own URLs (and its dev server) are local, like the host decides. */

@@ -2,7 +2,7 @@ import { readdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import { Catalog, normalizeManifest } from "../catalog/catalog.js";
 import { majoritySpelling, spellingOfManifest, spellManifest } from "../catalog/brand.js";
-import { compareManifest, unionManifest, type ManifestDifference } from "../catalog/manifest-compare.js";
+import { compareManifest, explainByReleases, unionManifest, withoutNames, type ManifestDifference } from "../catalog/manifest-compare.js";
 import { builtinsAt, historyCatalogOf, isCheckableVersion, loadVersionHistory, type LockedCrate, type VersionHistory } from "../catalog/versions.js";
 import { readAppVersions, type AppVersions } from "./cargo.js";
 import { readAppBuild, type AppBuild } from "./build.js";
@@ -205,7 +205,8 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
   const addManifest = async (absolute: string) => {
     const file = relativeFile(cwd, absolute);
     const { manifests, document } = await readManifestFile(absolute, cwd, maxBytes, problem);
-    project.catalog.add(checkedAgainstBuiltins(manifests, builtins, { history, releases, file, absolutePath: absolute, project }), {
+    const context = { history, releases, file, absolutePath: absolute, project, raw: await loadBuiltinManifests() };
+    project.catalog.add(checkedAgainstBuiltins(manifests, builtins, context), {
       origin: "manifest",
       file,
     });
@@ -421,7 +422,15 @@ async function appReleases(srcTauri: string, history: VersionHistory, cwd: strin
 function checkedAgainstBuiltins(
   manifests: AclManifests,
   builtins: AclManifests,
-  context: { history: VersionHistory; releases: ReadonlyMap<string, LockedCrate> | undefined; file: string; absolutePath: string; project: Project },
+  context: {
+    history: VersionHistory;
+    releases: ReadonlyMap<string, LockedCrate> | undefined;
+    file: string;
+    absolutePath: string;
+    project: Project;
+    /** The built-in manifests of the newest releases, from which older releases are rebuilt. */
+    raw: AclManifests;
+  },
 ): AclManifests {
   const out: AclManifests = {};
   for (const [key, raw] of Object.entries(manifests)) {
@@ -433,9 +442,14 @@ function checkedAgainstBuiltins(
     const spelling = spellingOfManifest(key, raw) ?? "host";
     const manifest = spellManifest(key, normalizeManifest(raw), "host");
     const locked = context.releases?.get(historyCatalogOf(key));
-    const differences = compareManifest(key, manifest, reference, { history: context.history, ...(locked && locked.source !== "newest" ? { locked } : {}) });
+    const lock = locked && locked.source !== "newest" ? locked : undefined;
+    const differences = compareManifest(key, manifest, reference, { history: context.history, ...(lock ? { locked: lock } : {}) });
+    const source = context.project.build?.plugins.get(key)?.source.kind ?? "registry";
+    if (lock && differences.length && source === "registry") explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
     for (const difference of differences) context.project.manifestDifferences.push({ ...difference, file: context.file, absolutePath: context.absolutePath });
-    out[key] = spellManifest(key, unionManifest(manifest, reference), spelling);
+    // The build regenerates a registry plugin's part of the file from its release: a name only the file defines does not exist for it.
+    const dropped = source === "registry" ? differences.filter((d) => d.notInRelease).map((d) => d.name) : [];
+    out[key] = spellManifest(key, unionManifest(withoutNames(manifest, dropped), reference), spelling);
   }
   return out;
 }

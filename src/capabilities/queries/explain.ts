@@ -151,7 +151,11 @@ export function explainCall(
     windowKnown,
     windowSuggestions: windowKnown ? [] : nearest(query.window, labels, 3),
   };
-  if (verdicts.some((v) => v.explanation.verdict !== "allowed")) answer.suggestion = suggest(project, groups, query, webview, verdicts, lineOf);
+  // A command a known plugin does not have is a typo (the note says "did you mean"): no permission can grant it.
+  const { plugin } = parseCommandName(query.command);
+  const notInItsPlugin = !query.known && plugin !== undefined && (project.catalog.has(plugin) || project.catalog.has(`core:${plugin}`));
+  if (verdicts.some((v) => v.explanation.verdict !== "allowed") && !notInItsPlugin)
+    answer.suggestion = suggest(project, groups, query, webview, verdicts, lineOf);
   return answer;
 }
 

@@ -131,14 +131,18 @@ export function renderAccessText(answer: AccessAnswer, paint: Paint = NO_PAINT):
 
 export function renderCallJson(answer: CallAnswer): string {
   const { capabilities, call, lines } = answer;
-  const first = call.verdicts.find((v) => v.explanation.verdict !== "allowed") ?? call.verdicts[0]!;
-  const e = first.explanation;
+  // The verdict that decides the exit code, with the platforms it holds on: a refusal wins over an
+  // unchecked app command, which wins over "allowed"; `call.verdicts` has every platform group.
+  const refused = (v: (typeof call.verdicts)[number]) => v.explanation.verdict !== "allowed" && v.explanation.verdict !== "unchecked";
+  const deciding = call.verdicts.find(refused) ?? call.verdicts.find((v) => v.explanation.verdict === "unchecked") ?? call.verdicts[0]!;
+  const e = deciding.explanation;
   return (
     JSON.stringify(
       {
         ...questionJson(answer),
         capabilities,
-        explanation: { command: e.command, ...verdictJson(e) },
+        allowed: !call.verdicts.some(refused),
+        explanation: { command: e.command, platforms: deciding.platforms, ...verdictJson(e) },
         call: callJson(call, lines),
       },
       null,

@@ -32,7 +32,10 @@ export function renderCall(call: CallExplanation, asked: readonly string[], line
   const note = paint.warning("note:");
   if (!call.known && call.verdicts.every((v) => v.explanation.verdict !== "allowed")) {
     const close = call.suggestions;
-    if (close.length) out.push(`${note} no known plugin has the command "${call.command}"; did you mean ${quoteList(close)}?`);
+    // Without a suggestion the command's plugin is known and lacks it: no entry could allow it.
+    const nothingToAdd = call.suggestion ? "" : ", and no permission can allow a command its plugin does not have";
+    if (close.length) out.push(`${note} no known plugin has the command "${call.command}"${nothingToAdd}; did you mean ${quoteList(close)}?`);
+    else if (nothingToAdd) out.push(`${note} no known plugin has the command "${call.command}"${nothingToAdd}`);
   }
   if (!call.windowKnown) {
     out.push(

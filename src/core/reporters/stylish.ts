@@ -5,7 +5,7 @@ import type { Reporter, ReporterContext } from "./types.js";
 import { plural } from "../wording.js";
 
 /** Grouped by file, each finding with a code frame, its fix hint and a closing summary line. */
-const stylish: Reporter = ({ diagnostics, summary, notes = [], config }, context) => {
+const stylish: Reporter = ({ diagnostics, summary, notes = [], config, hiddenWarnings = 0 }, context) => {
   const { paint } = context;
   const out: string[] = [];
   const byFile = new Map<string, Diagnostic[]>();
@@ -36,10 +36,11 @@ const stylish: Reporter = ({ diagnostics, summary, notes = [], config }, context
   const noteLines = notes.map((note) => `  ${paint.dim(`note: ${note}`)}`);
   // Which configuration decided the severities: a config can turn rules off, so the reader must see it.
   if (config) noteLines.push(`  ${paint.dim(`config: ${config}`)}`);
+  const hidden = hiddenWarnings ? ` (${plural(hiddenWarnings, "warning")} not shown: --quiet)` : "";
   // Suggestions are counted apart: they are not problems.
   const suggestions = summary.suggestions ? paint.dim(`${plural(summary.suggestions, "suggestion")} (true, but changing nothing at run time)`) : undefined;
   if (summary.errors + summary.warnings === 0) {
-    const clean = `${plural(summary.files, "file")} checked, no problems`;
+    const clean = `${plural(summary.files, "file")} checked, ${hidden ? `no errors${hidden}` : "no problems"}`;
     return textLines([...out, suggestions ? `${clean}; ${suggestions}` : clean, ...noteLines]);
   }
   const total = summary.errors + summary.warnings;
@@ -47,7 +48,7 @@ const stylish: Reporter = ({ diagnostics, summary, notes = [], config }, context
   let withProblems = 0;
   for (const list of byFile.values()) if (list.some((d) => d.severity !== "suggestion")) withProblems++;
   const line = `✖ ${plural(total, "problem")} (${plural(summary.errors, "error")}, ${plural(summary.warnings, "warning")}) in ${plural(withProblems, "file")} (${summary.files} checked)`;
-  out.push(summary.errors ? paint.error(paint.bold(line)) : paint.warning(paint.bold(line)));
+  out.push(summary.errors ? paint.error(paint.bold(line + hidden)) : paint.warning(paint.bold(line + hidden)));
   if (suggestions) out.push(`  ${suggestions}`);
   if (summary.fixable) out.push(`  ${summary.fixable} fixable with --fix`);
   out.push(...noteLines);

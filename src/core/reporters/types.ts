@@ -14,6 +14,8 @@ export interface ReportInput {
    * found. Undefined when the caller does not say (the library's `format()` without settings).
    */
   config?: string | null;
+  /** Warnings `-q, --quiet` left out: the summary must not read as "no problems" when there were some. */
+  hiddenWarnings?: number;
   /** `--fix-dry-run`: the fixes as unified diffs per file, for formats that carry them (json). */
   fixes?: ReadonlyArray<{ file: string; diff: string }>;
 }
