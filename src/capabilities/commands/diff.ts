@@ -80,7 +80,7 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
       }
       const loaded = await Promise.all(
         sides.map(async ({ cwd, paths, withConfig }) => {
-          const load = loadOptionsFrom(paths, { ...options, app: undefined }, cwd);
+          const load = loadOptionsFrom(paths, { ...options, app: undefined }, cwd, io.env ?? {});
           const project = await loadProject(withConfig ? applyConfig(load, await capabilitySettings({}, cwd, rules)) : load);
           return { cwd, groups: resolvePlatformGroups(project, asked), lines: new SourceLines(project) };
         }),
