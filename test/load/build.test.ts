@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { parseCfg, targetKeyApplies } from "../../src/capabilities/load/cfg.js";
 import { readAppBuild } from "../../src/capabilities/load/build.js";
 import { TARGETS } from "../../src/capabilities/model/types.js";
+import { FIXTURES, run } from "../helpers/run.js";
 
 const truths = (key: string) => Object.fromEntries(TARGETS.map((target) => [target, targetKeyApplies(key, target)]));
 
@@ -138,5 +139,101 @@ describe("the app's build from its Cargo files", () => {
     writeFileSync(path.join(outside, "Cargo.lock"), '[[package]]\nname = "tauri"\nversion = "2.0.0"\n');
     const build = await read(srcTauri);
     expect(build?.plugins.size).toBe(0);
+  });
+});
+
+describe("plugins the build defines: inlined, path, git and registry", () => {
+  const APP = path.join(FIXTURES, "cli", "app-build");
+  const CARGO_HOME = path.join(FIXTURES, "cli", "cargo-home");
+  const check = (env: Record<string, string> = {}, ...args: string[]) => run(["check", "--format", "json", "--app", ".", ...args], APP, env);
+  const lines = (stdout: string) =>
+    (JSON.parse(stdout) as { diagnostics: Array<{ line: number; column: number; severity: string; ruleId: string; message: string }> }).diagnostics.map(
+      (d) => `${d.severity} ${d.ruleId}: ${d.message}`,
+    );
+
+  it("reads inlined and path plugins as the build does, says once that the others could not be checked", async () => {
+    const result = await check();
+    expect(result.stderr).toBe("");
+    expect(lines(result.stdout)).toEqual([
+      'suggestion redundant-permission: "database:allow-execute-sql" is already granted by "database:default" in this capability',
+      'error unknown-permission: unknown permission "database:allow-nope": plugin "database" has no permission or set "allow-nope"',
+      'error unknown-permission: unknown permission "local:allow-nope": plugin "local" has no permission or set "allow-nope"',
+      'warning unknown-permission: unknown permission "fs:allow-fork-only": plugin "fs" has no permission or set "allow-fork-only"; tauri-plugin-fs comes from git (https://github.com/me/plugins-workspace?branch=mine#abcdef), whose permissions may differ from the release\'s',
+    ]);
+    expect((JSON.parse(result.stdout) as { summary: { notes: string[] } }).summary.notes).toEqual([
+      "tauri-plugin-fs (https://github.com/me/plugins-workspace?branch=mine#abcdef): from git, not a release; checked against the newest release's catalog, so a permission it lacks is a warning (a committed acl-manifests.json that defines the plugin wins)",
+      "tauri-plugin-decorum 1.1.1: its permissions could not be checked: caplint has no catalog for it, and reading the Cargo registry is turned off",
+      "tauri-plugin-thirdparty 0.3.0: its permissions could not be checked: caplint has no catalog for it, and reading the Cargo registry is turned off",
+    ]);
+    expect(result.code).toBe(1);
+  });
+
+  it("reads a registry plugin's permission files from $CARGO_HOME, and says so; --no-cargo-registry and CAPLINT_CARGO_REGISTRY=off turn it off", async () => {
+    const result = await check({ CARGO_HOME: CARGO_HOME });
+    expect(lines(result.stdout)).toContain(
+      'error unknown-permission: unknown permission "decorum:allow-nope": plugin "decorum" has no permission or set "allow-nope"',
+    );
+    const notes = (JSON.parse(result.stdout) as { summary: { notes: string[] } }).summary.notes;
+    expect(notes).toContain(
+      `tauri-plugin-decorum 1.1.1: permissions read from the Cargo registry (${path.join(CARGO_HOME, "registry", "src", "index.crates.io-6f17d22bba15001f", "tauri-plugin-decorum-1.1.1")})`,
+    );
+    expect(notes).toContain(
+      `tauri-plugin-thirdparty 0.3.0: its permissions could not be checked: it is not in the Cargo registry at ${CARGO_HOME} (run cargo fetch)`,
+    );
+    // HOME/.cargo is the default, as for Cargo.
+    expect((await check({ HOME: path.dirname(CARGO_HOME) })).stdout).not.toContain("decorum:allow-nope");
+    for (const off of [
+      await check({ CARGO_HOME: CARGO_HOME }, "--no-cargo-registry"),
+      await check({ CARGO_HOME: CARGO_HOME, CAPLINT_CARGO_REGISTRY: "off" }),
+    ]) {
+      expect(off.stdout).not.toContain("decorum:allow-nope");
+      expect(off.stdout).toContain("reading the Cargo registry is turned off");
+    }
+  });
+
+  it("the app's permissions leave out the folders of inlined plugins; the inlined plugin gets its commands and default", async () => {
+    const result = await run(["permissions", "--app", ".", "--format", "json"], APP);
+    expect(result.code).toBe(0);
+    const listed = (JSON.parse(result.stdout) as Array<{ identifier: string; plugin: string; allows: string[] }>).filter((p) =>
+      ["__app-acl__", "database", "account", "local"].includes(p.plugin),
+    );
+    expect(listed.map((p) => `${p.identifier} ${p.allows.join(",")}`)).toEqual([
+      "allow-greet greet",
+      "deny-greet ",
+      "account:default plugin:account|login",
+      "account:allow-login plugin:account|login",
+      "account:allow-logout plugin:account|logout",
+      "account:deny-login ",
+      "account:deny-logout ",
+      "database:default plugin:database|execute_sql,plugin:database|query",
+      "database:allow-execute-sql plugin:database|execute_sql",
+      "database:allow-query plugin:database|query",
+      "database:deny-execute-sql ",
+      "database:deny-query ",
+      "database:read-only plugin:database|query",
+      "local:default plugin:local|ping",
+      "local:allow-do-thing plugin:local|do_thing",
+      "local:allow-ping plugin:local|ping",
+      "local:deny-do-thing ",
+      "local:deny-ping ",
+    ]);
+  });
+});
+
+describe("a path plugin outside the repository", () => {
+  it("a path plugin outside the repository is never read", async () => {
+    const srcTauri = app({
+      "src-tauri/Cargo.toml": '[package]\nname = "x"\n[dependencies]\ntauri = "2"\ntauri-plugin-secret = { path = "../../outside/tauri-plugin-secret" }\n',
+      "src-tauri/capabilities/main.json": '{ "identifier": "main", "windows": ["main"], "permissions": ["secret:allow-read"] }\n',
+    });
+    const outside = path.join(path.dirname(path.dirname(srcTauri)), "outside", "tauri-plugin-secret", "permissions");
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(path.join(outside, "default.toml"), '[[permission]]\nidentifier = "allow-other"\ncommands.allow = ["other"]\n');
+    const result = await run(["check", "--format", "json", "--app", "."], srcTauri);
+    const report = JSON.parse(result.stdout) as { diagnostics: unknown[]; summary: { notes: string[] } };
+    expect(report.diagnostics).toEqual([]);
+    expect(report.summary.notes).toContainEqual(
+      `tauri-plugin-secret: its permissions could not be checked: its path ${path.dirname(outside)} is outside the repository, which caplint never reads`,
+    );
   });
 });

@@ -32,7 +32,8 @@ export type AclManifests = Record<string, Manifest>;
 /** The manifest key of the app's own permissions. */
 export const APP_KEY = "__app-acl__";
 
-export type ManifestOrigin = "builtin" | "manifest" | "plugins-dir" | "app-permissions";
+/** `build`: a plugin the app's build defines itself (inlined in build.rs, or a `path` dependency's folder). */
+export type ManifestOrigin = "builtin" | "manifest" | "plugins-dir" | "app-permissions" | "build";
 
 export interface ManifestProvenance {
   origin: ManifestOrigin;

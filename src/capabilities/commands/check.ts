@@ -72,7 +72,7 @@ async function runCheck(
   const settings = await capabilitySettings(options, io.cwd, allRules);
   const config = settings.config;
   const stdin = await standardInput(paths, options, io);
-  let loadOptions = loadOptionsFrom(stdin ? paths.map((p) => (p === "-" ? stdin.name : p)) : paths, options, io.cwd);
+  let loadOptions = loadOptionsFrom(stdin ? paths.map((p) => (p === "-" ? stdin.name : p)) : paths, options, io.cwd, io.env ?? {});
   if (stdin) loadOptions.sourceOverrides = new Map([[path.resolve(io.cwd, stdin.name), stdin.text]]);
   loadOptions = applyConfig(loadOptions, settings);
   const lintOptions = {

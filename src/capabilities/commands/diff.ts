@@ -26,7 +26,7 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
     const asked = askedPlatforms(options);
     const sides = await Promise.all(
       [oldPath, newPath].map(async (side) => {
-        const project = await loadProject(loadOptionsFrom([side], { ...options, app: undefined }, io.cwd));
+        const project = await loadProject(loadOptionsFrom([side], { ...options, app: undefined }, io.cwd, io.env ?? {}));
         return { groups: resolvePlatformGroups(project, asked), lines: new SourceLines(project) };
       }),
     );

@@ -11,6 +11,8 @@ export interface InputOptions {
   plugins: string[];
   permissions: string[];
   maxFileSize?: number;
+  /** `--no-cargo-registry` sets it false. */
+  cargoRegistry?: boolean;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -22,11 +24,24 @@ export function addInputOptions(command: Command): Command {
     .option("--manifest <file>", "a generated acl-manifests.json (repeatable)", collect, [])
     .option("--plugins <dir>", "folder with one sub-folder of permission files per plugin (repeatable)", collect, [])
     .option("--permissions <dir>", "folder with the app's own permission files (repeatable)", collect, [])
-    .addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger));
+    .addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger))
+    .option("--no-cargo-registry", "never read third-party plugins' permissions from the Cargo registry ($CARGO_HOME/registry/src)");
 }
 
-export function loadOptionsFrom(paths: string[], options: InputOptions, cwd: string): LoadOptions {
+/**
+ * Where Cargo unpacks registry crates: `$CARGO_HOME`, else `~/.cargo` (from the environment given, so a
+ * test or an embedding decides), unless `--no-cargo-registry` or `CAPLINT_CARGO_REGISTRY=off`.
+ */
+export function cargoHomeOf(options: InputOptions, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (options.cargoRegistry === false || /^(off|0|false|no)$/i.test(env.CAPLINT_CARGO_REGISTRY ?? "")) return undefined;
+  if (env.CARGO_HOME) return path.resolve(env.CARGO_HOME);
+  return env.HOME ? path.join(env.HOME, ".cargo") : env.USERPROFILE ? path.join(env.USERPROFILE, ".cargo") : undefined;
+}
+
+export function loadOptionsFrom(paths: string[], options: InputOptions, cwd: string, env: Readonly<Record<string, string | undefined>> = {}): LoadOptions {
   const load: LoadOptions = { cwd, paths, manifests: options.manifest, plugins: options.plugins, permissions: options.permissions };
+  const cargoHome = cargoHomeOf(options, env);
+  if (cargoHome !== undefined) load.cargoHome = cargoHome;
   if (options.app !== undefined) load.app = options.app;
   if (options.maxFileSize !== undefined) load.maxFileBytes = options.maxFileSize;
   return load;

@@ -31,7 +31,7 @@ export function registerPermissions(program: Command, io: MainOptions, setExitCo
   command.action(async (plugin: string | undefined, options: PermissionsOptions) => {
     // The app here (or --app) contributes its manifests and permissions; elsewhere the built-in catalog answers.
     const project = await loadProject({
-      ...applyConfig(loadOptionsFrom([], options, io.cwd), await capabilitySettings(options, io.cwd, allRules)),
+      ...applyConfig(loadOptionsFrom([], options, io.cwd, io.env ?? {}), await capabilitySettings(options, io.cwd, allRules)),
       discover: false,
     });
     if (plugin !== undefined && !project.catalog.has(plugin)) {

@@ -105,7 +105,7 @@ export function singlePlatform(options: Pick<QueryOptions, "platform">): string 
 
 /** The project as `check` loads it (the config's app and manifests applied), for queries that resolve it themselves. */
 export async function loadProjectFor(paths: string[], options: QueryOptions, io: MainOptions, settings: Settings): Promise<Project> {
-  return loadProject(applyConfig(loadOptionsFrom(paths, options, io.cwd), settings));
+  return loadProject(applyConfig(loadOptionsFrom(paths, options, io.cwd, io.env ?? {}), settings));
 }
 
 /** `--url` to an origin: the app's own URLs (and its dev server) are local, like the host decides. */

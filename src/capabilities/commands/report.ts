@@ -51,7 +51,7 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
     const result = await lint(project, { ...lintSettings(settings, CAPABILITY_RULES), platforms: asked });
     let against: { label: string; project: Project; groups: PlatformGroup[] } | undefined;
     if (options.against !== undefined) {
-      const baseline = await loadProject(loadOptionsFrom([options.against], { ...options, app: undefined }, io.cwd));
+      const baseline = await loadProject(loadOptionsFrom([options.against], { ...options, app: undefined }, io.cwd, io.env ?? {}));
       against = { label: options.against, project: baseline, groups: resolvePlatformGroups(baseline, asked) };
     }
     // Imported here so the other commands do not load the page's code.

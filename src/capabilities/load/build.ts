@@ -26,7 +26,8 @@ export type Presence = "yes" | "maybe" | "feature" | "no";
 
 const RANK: Record<Presence, number> = { no: 0, feature: 1, maybe: 2, yes: 3 };
 
-export type PluginSource = { kind: "registry" } | { kind: "git"; url: string } | { kind: "path"; dir: string; inside: boolean };
+/** A path dependency's `dir` is unknown when only the lock names it (a lock entry without `source`). */
+export type PluginSource = { kind: "registry" } | { kind: "git"; url: string } | { kind: "path"; dir?: string; inside: boolean };
 
 export interface BuildDependency {
   /** The manifest key the build gives it: the crate (or its `links`) without `tauri-plugin-`. */
@@ -54,6 +55,8 @@ export interface AppBuild {
   plugins: Map<string, BuildDependency>;
   /** Committed mobile projects (`gen/android`, `gen/apple`), relative: the app builds for these too. */
   mobileProjects: Partial<Record<"android" | "iOS", string>>;
+  /** The repository root (absolute): no file above it is read. */
+  root: string;
 }
 
 /** The key tauri-build derives from a crate (or `links`) name. */
@@ -101,7 +104,7 @@ export async function readAppBuild(srcTauri: string, relative: (absolute: string
   if (manifest && isPlainObject(manifest.package)) {
     const workspace = await workspaceRoot(folders.slice(1), root, maxBytes);
     const plugins = dependencyPlugins(manifest, srcTauri, workspace, lock?.packages ?? [], root);
-    if (plugins) return { kind: "Cargo.toml", file: relative(manifestFile), plugins, mobileProjects };
+    if (plugins) return { kind: "Cargo.toml", file: relative(manifestFile), plugins, mobileProjects, root };
   }
   if (lock && lock.packages.some((p) => p.name === "tauri" || p.name === "host")) {
     // A lock lists every crate any target may build (optional ones included): a plugin crate that
@@ -121,7 +124,7 @@ export async function readAppBuild(srcTauri: string, relative: (absolute: string
         tables: [],
       });
     }
-    return { kind: "Cargo.lock", file: relative(lock.file), plugins, mobileProjects };
+    return { kind: "Cargo.lock", file: relative(lock.file), plugins, mobileProjects, root };
   }
   return undefined;
 }
@@ -209,6 +212,8 @@ function dependencyPlugins(manifest: Toml, manifestDir: string, workspace: Works
         };
         plugins.set(key, plugin);
       }
+      // A lock entry without a source says "path" but not where: a declaration with its path does.
+      if (declared?.kind === "path" && plugin.source.kind === "path" && plugin.source.dir === undefined) plugin.source = declared;
       plugin.tables.push(tableName);
       if (optional && !enabled && plugin.feature === undefined) {
         const feature = features.featureEnabling(declaredAs);
@@ -248,6 +253,8 @@ function declaredSource(value: unknown, baseDir: string, root: string): PluginSo
 function lockedSource(locked: LockedPackage | undefined, declared: PluginSource | undefined): PluginSource {
   if (locked?.source?.startsWith("git+")) return { kind: "git", url: locked.source.slice(4) };
   if (declared) return declared;
+  // A lock entry without a source is a path dependency or a workspace member.
+  if (locked && locked.source === undefined) return { kind: "path", inside: true };
   return { kind: "registry" };
 }
 

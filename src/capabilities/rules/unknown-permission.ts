@@ -1,4 +1,5 @@
 import type { Catalog } from "../catalog/catalog.js";
+import type { Project } from "../load/project.js";
 import { compareVersions } from "../catalog/versions.js";
 import { quoteList } from "../../core/did-you-mean.js";
 import { classifyIdentifier } from "./support/classify.js";
@@ -27,7 +28,9 @@ export default defineRule({
       // A known pre-release name is legacy-identifier's finding, with its rename.
       if (legacyRename(entry.identifier, context.catalog) !== undefined) continue;
       const suggestions = context.catalog.suggest(entry.identifier);
-      const versioned = verdict.key === undefined ? undefined : versionFinding(context.catalog, verdict.key, verdict.base, entry.identifier, suggestions);
+      const fromGit = verdict.key === undefined ? undefined : gitSource(context.project, context.catalog, verdict.key);
+      const versioned =
+        verdict.key === undefined || fromGit ? undefined : versionFinding(context.catalog, verdict.key, verdict.base, entry.identifier, suggestions);
       if (versioned) {
         context.report({ at: capability.source, path: entry.extended ? [...entry.path, "identifier"] : entry.path, ...versioned });
         continue;
@@ -41,14 +44,24 @@ export default defineRule({
       context.report({
         at: capability.source,
         path: entry.extended ? [...entry.path, "identifier"] : entry.path,
-        demote: impact.demote,
+        demote: impact.demote || fromGit !== undefined,
         messageId: "unknown",
-        data: { identifier: entry.identifier, problem, note: impact.note },
+        data: { identifier: entry.identifier, problem, note: fromGit ? `${impact.note}; ${fromGit}` : impact.note },
         hint: suggestions.length ? `did you mean ${quoteList(suggestions)}?` : `list what exists with: caplint permissions ${verdict.key ?? ""}`.trimEnd(),
       });
     }
   },
 });
+
+/**
+ * Why the catalog cannot speak for a plugin the app builds from git (a fork, a branch): the release's
+ * catalog was used, and a committed manifest did not define the plugin. Undefined otherwise.
+ */
+function gitSource(project: Project, catalog: Catalog, key: string): string | undefined {
+  const plugin = project.build?.plugins.get(key);
+  if (plugin?.source.kind !== "git" || catalog.provenanceOf(key)?.origin !== "builtin") return undefined;
+  return `${plugin.crate} comes from git (${plugin.source.url}), whose permissions may differ from the release's`;
+}
 
 /**
  * An identifier that some other release of the plugin (or of the host) has: the message names the

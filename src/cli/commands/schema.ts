@@ -21,7 +21,7 @@ export function registerSchema(program: Command, io: MainOptions, setExitCode: S
     }
     // Only --app or --config (not the folder it runs in) adds an app: `caplint schema > x.json` works
     // anywhere. With either, the config's `manifests` (vendored plugins) complete as `check` knows them.
-    const load = loadOptionsFrom([], options, io.cwd);
+    const load = loadOptionsFrom([], options, io.cwd, io.env ?? {});
     const named = options.app !== undefined || options.config !== undefined;
     const project = await loadProject({ ...(named ? applyConfig(load, await capabilitySettings(options, io.cwd, allRules)) : load), discover: false });
     io.stdout.write(JSON.stringify(editorSchema(await baseCapabilitySchema(), project.catalog), null, 2) + "\n");
