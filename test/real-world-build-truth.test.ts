@@ -50,9 +50,8 @@ const REVIEWED_EXPOSURES: ReadonlyArray<{ app: string; pattern: RegExp; why: str
 ];
 
 /**
- * Apps where caplint's answer already matches the host's verdict (exit code and errors). The others in the set
- * are judged in /work/notes (outside the project) until the build-model and severity work of issue 20 lands;
- * each joins this list with that work.
+ * Apps where caplint's answer matches the host's verdict (exit code and errors). The set's README lists the others
+ * and what they wait for; each joins this list when caplint's answer on it is right.
  */
 const JUDGED = [
   "ActivityWatch__aw-tauri",

@@ -60,9 +60,9 @@ export const registerMcpCommands: RegisterCommands = (program: Command, io: Main
     .argument("[files...]", "tools/list results or caplint mcp dump files; with --stdio, the server command after --");
   addLiveOptions(mcp)
     .addOption(
-      new Option("--server-name-style <style>", "server name convention: python ({service}_mcp) or node ({service}-mcp-server)")
-        .choices(["python", "node"])
-        .default("python"),
+      new Option("--server-name-style <style>", "server name convention: python ({service}_mcp), node ({service}-mcp-server) or any (either)")
+        .choices(["any", "python", "node"])
+        .default("any"),
     )
     .option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectCommaList, [])
     .addOption(new Option("-f, --format <format>", "output format").choices([...REPORTER_NAMES]).default("stylish"))

@@ -14,6 +14,12 @@ export interface Property {
   resolved: SchemaNode;
 }
 
+/**
+ * Number.MAX_SAFE_INTEGER: what zod writes as the maximum (and, negated, the minimum) of an int()
+ * without bounds. It bounds nothing a tool could handle.
+ */
+export const UNBOUNDED_MAXIMUM = 9007199254740991;
+
 /** Longest `$ref` chain followed; longer chains (or loops) stop at the last node reached. */
 const MAX_REF_HOPS = 32;
 
@@ -98,10 +104,6 @@ export function keyword(property: Property, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(property.written.schema, key) ? property.written.schema[key] : property.resolved.schema[key];
 }
 
-export function hasKeyword(property: Property, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(property.written.schema, key) || Object.prototype.hasOwnProperty.call(property.resolved.schema, key);
-}
-
 /**
  * The JSON types a schema admits: its `type`, the types of `anyOf`/`oneOf` members, or what an
  * `enum`/`const` holds. Empty when the schema says nothing about types.
@@ -131,15 +133,26 @@ export function typesOf(document: SchemaNode, node: SchemaNode, depth = 0): Set<
  * (`anyOf: [X, {"type": "null"}]`) the one non-null member.
  */
 export function nonNullMember(document: SchemaNode, node: SchemaNode): SchemaNode {
+  const members = alternatives(document, node);
+  return members.length === 1 ? members[0]! : node;
+}
+
+/**
+ * The alternatives a value may take: the members of `anyOf`/`oneOf` other than `{"type": "null"}`,
+ * resolved; none when the schema has no such keyword.
+ */
+export function alternatives(document: SchemaNode, node: SchemaNode): SchemaNode[] {
+  const result: SchemaNode[] = [];
   for (const key of ["anyOf", "oneOf"]) {
     const members = node.schema[key];
     if (!Array.isArray(members)) continue;
-    const nonNull = members
-      .map((member, index) => (isObject(member) ? resolveRef(document, { schema: member, path: [...node.path, key, index] }) : undefined))
-      .filter((member): member is SchemaNode => member !== undefined && !(member.schema.type === "null"));
-    if (nonNull.length === 1) return nonNull[0]!;
+    members.forEach((member, index) => {
+      if (!isObject(member)) return;
+      const resolved = resolveRef(document, { schema: member, path: [...node.path, key, index] });
+      if (resolved.schema.type !== "null") result.push(resolved);
+    });
   }
-  return node;
+  return result;
 }
 
 /** Every property of the input, nested objects and array items included, to a fixed depth. */

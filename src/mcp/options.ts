@@ -9,7 +9,7 @@ export interface McpCommandOptions extends LintCommandOptions {
   env: string[];
   probe?: boolean;
   maxCalls: number;
-  serverNameStyle: "python" | "node";
+  serverNameStyle: "any" | "python" | "node";
   service?: string;
   verbs: string[];
   maxFileSize?: number;

@@ -1,5 +1,6 @@
 import { nonNullMember, propertiesOf, resolveRef, typesOf, type SchemaNode } from "./input-schema.js";
 import { isObject, type ProbeCall, type ToolEntry } from "./listing.js";
+import { toolNaming } from "./naming.js";
 import { inputOf, isListTool } from "./rules/support.js";
 
 export type ProbePlanTool = Record<string, unknown>;
@@ -27,6 +28,10 @@ export function planProbe(tools: readonly ProbePlanTool[], maxCalls: number, ser
   // A name listed twice is called only when every tool of that name is read-only: a call cannot choose.
   const unsafeNames = new Set(tools.filter((tool) => !declaredReadOnly(tool)).map((tool) => tool.name));
   const planned = new Set<string>();
+  const naming = toolNaming(
+    service,
+    tools.flatMap((tool) => (typeof tool.name === "string" ? [tool.name] : [])),
+  );
   tools.forEach((value, index) => {
     if (typeof value.name !== "string" || !declaredReadOnly(value) || unsafeNames.has(value.name) || planned.has(value.name)) return;
     planned.add(value.name);
@@ -41,7 +46,7 @@ export function planProbe(tools: readonly ProbePlanTool[], maxCalls: number, ser
       purpose,
       arguments: input.wrapper === undefined ? { ...base, ...extra } : { [input.wrapper]: { ...base, ...extra } },
     });
-    if (isListTool(entry, service)) {
+    if (isListTool(entry, naming)) {
       const page: Record<string, unknown> = {};
       if (names.has("limit")) page.limit = 1;
       if (names.has("offset")) page.offset = 0;

@@ -22,7 +22,7 @@ import type { McpCommandOptions } from "./options.js";
 import { readListing, type Listing } from "./listing.js";
 import { PARSE_META, PARSE_RULE_ID, lintMcp } from "./lint.js";
 import SERVER_START_META from "./rules/mcp-server-start.js";
-import { DEFAULT_VERBS } from "./naming.js";
+import { DOMAIN_VERBS } from "./naming.js";
 import { MCP_RULES_BY_ID } from "./rules/index.js";
 import type { McpSettings } from "./rules/types.js";
 import { Redactor } from "./redact.js";
@@ -107,7 +107,7 @@ export function mcpSettings(options: McpCommandOptions, io: MainOptions, allRule
 export function lintListings(listings: readonly Listing[], options: McpCommandOptions, severities: McpSeverities, service: string | undefined) {
   const settings: McpSettings = {
     serverNameStyle: options.serverNameStyle,
-    verbs: new Set([...DEFAULT_VERBS, ...options.verbs.map((verb) => verb.toLowerCase())]),
+    verbs: new Set([...DOMAIN_VERBS, ...options.verbs.map((verb) => verb.toLowerCase())]),
     ...(service !== undefined ? { service } : {}),
   };
   return lintMcp(listings, {

@@ -22,7 +22,7 @@ describe("caplint mcp, offline", () => {
       '  18:15  warning  server name "Demo MCP v2" carries a version or date ("v2"); a server name stays the same across releases  mcp-server-name',
     );
     expect(result.stdout).toContain('      help: name it "demo_mcp" and put the version in serverInfo.version');
-    expect(result.stdout).toMatch(/✖ 25 problems \(9 errors, 16 warnings\) in 1 file \(1 checked\)\n$/);
+    expect(result.stdout).toMatch(/✖ 25 problems \(3 errors, 22 warnings\) in 1 file \(1 checked\)\n$/);
   });
 
   it("json output follows the diagnostics contract", async () => {
@@ -90,13 +90,14 @@ describe("caplint mcp, offline", () => {
         ],
       }),
     });
-    expect((await run(["mcp", "-f", "compact", "node.json"], dir)).stdout).toContain("mcp-server-name");
+    expect((await run(["mcp", "-f", "compact", "node.json"], dir)).stdout).toBe("");
+    expect((await run(["mcp", "-f", "compact", "--server-name-style", "python", "node.json"], dir)).stdout).toContain("mcp-server-name");
     expect((await run(["mcp", "-f", "compact", "--server-name-style", "node", "node.json"], dir)).stdout).toBe("");
     expect((await run(["mcp", "-f", "compact", "bare.json"], dir)).stdout).toBe("");
     expect((await run(["mcp", "-f", "compact", "--service", "shop", "bare.json"], dir)).stdout).toContain('does not start with the service prefix "shop_"');
     const verb = ["mcp", "-f", "compact", "--service", "shop", "--only", "mcp-tool-verb", "verb.json"];
     writeFileSync(path.join(dir, "verb.json"), JSON.stringify({ tools: [{ name: "shop_frobnicate_item", inputSchema: { type: "object" } }] }));
-    expect((await run(verb, dir)).stdout).toContain('("frobnicate" is not one)');
+    expect((await run(verb, dir)).stdout).toContain('"frobnicate" is not a verb');
     expect((await run([...verb, "--verbs", "frobnicate,twiddle"], dir)).stdout).toBe("");
   });
 
@@ -192,7 +193,7 @@ describe("README examples of caplint mcp run through the built bin", () => {
   it("caplint mcp fixtures/mcp/dumps/bad.json", async () => {
     const result = await caplint(["mcp", "fixtures/mcp/dumps/bad.json"]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain("✖ 25 problems (9 errors, 16 warnings) in 1 file (1 checked)");
+    expect(result.stdout).toContain("✖ 25 problems (3 errors, 22 warnings) in 1 file (1 checked)");
   });
 
   it("caplint mcp --format sarif --output mcp.sarif tools.json", async () => {

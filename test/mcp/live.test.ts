@@ -315,14 +315,15 @@ describe("@modelcontextprotocol/server-everything (a published server nobody her
     const { diagnostics } = JSON.parse(result.stdout) as { diagnostics: Array<{ ruleId: string; message: string; severity: string }> };
     const has = (ruleId: string, text: string) => diagnostics.some((d) => d.ruleId === ruleId && d.message.includes(text));
     // Its name is a path, not {service}_mcp; its tools are kebab-case and unprefixed.
-    expect(has("mcp-server-name", 'server name "mcp-servers/everything" does not follow the {service}_mcp convention')).toBe(true);
+    expect(has("mcp-server-name", 'server name "mcp-servers/everything" does not follow the {service}_mcp or {service}-mcp-server convention')).toBe(true);
     expect(has("mcp-tool-name", 'tool name "get-sum" is not snake_case')).toBe(true);
     expect(has("mcp-tool-prefix", 'tool name "echo" does not start with the service prefix "everything_"')).toBe(true);
     // zod objects without .strict(): unknown arguments are silently dropped.
     expect(has("mcp-input-strict", 'tool "echo": the input does not reject unknown fields')).toBe(true);
     expect(has("mcp-input-bounds", 'tool "get-sum": number parameter "a" has no minimum and no maximum')).toBe(true);
     expect(has("mcp-input-described", 'tool "get-resource-reference": parameter "resourceType" has no description')).toBe(true);
-    expect(has("mcp-tool-verb", 'tool name "gzip-file-as-resource" does not start with an action verb')).toBe(true);
+    // Every name starts with a verb of the lexicon (gzip among the computing verbs WordNet lacks).
+    expect(diagnostics.filter((d) => d.ruleId === "mcp-tool-verb")).toEqual([]);
     // Valid against the specification's schema, and every tool carries a title and all four hints.
     expect(diagnostics.filter((d) => d.ruleId === "mcp-schema" || d.ruleId === "mcp-annotations")).toEqual([]);
   });

@@ -175,6 +175,9 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
       "dist/index.d.ts",
       "schema/capability.schema.json",
       "schema/caplint.config.schema.json",
+      // mcp-tool-verb's lexicon, with its licence.
+      "data/wordnet-verbs.txt",
+      "data/wordnet-verbs.LICENSE",
     ]) {
       expect(files, needed).toContain(needed);
     }

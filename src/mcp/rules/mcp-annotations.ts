@@ -1,4 +1,6 @@
 import { isObject } from "../listing.js";
+import { words } from "../naming.js";
+import { quote } from "../text.js";
 import { defineMcpRule } from "./types.js";
 import { toolLabel } from "./support.js";
 
@@ -9,12 +11,13 @@ export default defineMcpRule({
   domain: "mcp",
   input: "static",
   description:
-    "Every tool has a title and all four hints as explicit booleans (warnings); a hint of the wrong type or readOnlyHint with destructiveHint is an error.",
+    "Every tool has a title that says more than its name and all four hints as explicit booleans, not both read-only and destructive (warnings); a hint that is not a boolean breaks the schema (error).",
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
   messages: {
     noTitle: "{{tool}} has no title (neither title nor annotations.title)",
+    titleRepeatsName: "{{tool}}: the title {{title}} only repeats the tool name; a title is the name people read",
     hintNotBoolean: "{{tool}}: annotations.{{hint}} is {{value}}, not a boolean; clients ignore or misread it",
     hintsMissing: "{{tool}} does not declare {{missing}}; clients then assume the defaults (not read-only, destructive, not idempotent, open world)",
     readOnlyDestructive: "{{tool}} is declared both read-only and destructive",
@@ -27,6 +30,16 @@ export default defineMcpRule({
       const namePath = [...tool.path, "name"];
       const at = annotations ? annotationsPath : namePath;
       const hasTitle = nonEmptyString(tool.value.title) || nonEmptyString(annotations?.title);
+      const title = nonEmptyString(tool.value.title) ? tool.value.title : nonEmptyString(annotations?.title) ? annotations.title : undefined;
+      // "list-databases" as the title of list-databases; "List Databases" is a display name and passes.
+      if (title !== undefined && tool.name !== undefined && title.trim().toLowerCase() === tool.name.toLowerCase()) {
+        report({
+          path: nonEmptyString(tool.value.title) ? [...tool.path, "title"] : [...annotationsPath, "title"],
+          messageId: "titleRepeatsName",
+          data: { tool: toolLabel(tool), title: quote(title) },
+          hint: `say what it does for a person choosing tools, e.g. ${quote(example(tool.name))}`,
+        });
+      }
       if (!hasTitle) {
         report({
           path: tool.value.title !== undefined ? [...tool.path, "title"] : namePath,
@@ -63,13 +76,19 @@ export default defineMcpRule({
           messageId: "readOnlyDestructive",
           data: { tool: toolLabel(tool) },
           hint: "a read-only tool is not destructive: set destructiveHint: false (or readOnlyHint: false)",
-          escalate: true,
         });
       }
     }
   },
 });
 
-function nonEmptyString(value: unknown): boolean {
+/** "List Databases" for list-databases: the name's words capitalised, as a start. */
+function example(name: string): string {
+  return words(name)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(" ");
+}
+
+function nonEmptyString(value: unknown): value is string {
   return typeof value === "string" && value.trim() !== "";
 }

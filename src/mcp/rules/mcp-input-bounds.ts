@@ -1,7 +1,7 @@
 import { quote } from "../text.js";
-import { hasKeyword, nonNullMember, typesOf, walkProperties, type Property } from "../input-schema.js";
+import { alternatives, keyword, nonNullMember, typesOf, UNBOUNDED_MAXIMUM, walkProperties, type Property, type SchemaNode } from "../input-schema.js";
 import { defineMcpRule } from "./types.js";
-import { isListTool, toolInputs, toolLabel } from "./support.js";
+import { isListTool, isPagePosition, namingOf, toolInputs, toolLabel } from "./support.js";
 
 export default defineMcpRule({
   id: "mcp-input-bounds",
@@ -13,11 +13,13 @@ export default defineMcpRule({
   fixable: false,
   messages: { unbounded: "{{tool}}: {{type}} parameter {{parameter}} {{problem}}" },
   check({ tools, service, report }) {
+    const naming = namingOf(tools, service);
     for (const { tool, input } of toolInputs(tools)) {
-      // On list tools mcp-pagination-params owns limit and offset; offset is bounded only below anywhere.
-      const paginated = isListTool(tool, service);
+      // On list tools mcp-pagination-params owns limit and offset; where a page starts (offset,
+      // pageIdx, a cursor) is bounded only below, anywhere.
+      const paginated = isListTool(tool, naming);
       for (const property of walkProperties(input.document, input.root)) {
-        if (property.name === "offset" || (paginated && property.name === "limit")) continue;
+        if (property.name === "offset" || (paginated && (property.name === "limit" || isPagePosition(property.name)))) continue;
         const problem = unbounded(input.document, property);
         if (!problem) continue;
         report({
@@ -32,11 +34,22 @@ export default defineMcpRule({
   },
 });
 
-function unbounded(document: Parameters<typeof typesOf>[0], property: Property): { what: string; message: string; hint: string } | undefined {
+function unbounded(document: SchemaNode, property: Property): { what: string; message: string; hint: string } | undefined {
   const value = nonNullMember(document, property.resolved);
-  const has = (key: string) => hasKeyword(property, key) || Object.prototype.hasOwnProperty.call(value.schema, key);
+  // A value of several shapes (anyOf/oneOf) is bounded when each shape is.
+  const shapes = alternatives(document, value);
+  for (const shape of shapes.length > 1 ? shapes : [value]) {
+    const problem = unboundedShape(document, property, shape);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+function unboundedShape(document: SchemaNode, property: Property, shape: SchemaNode): { what: string; message: string; hint: string } | undefined {
+  const read = (key: string): unknown => (Object.prototype.hasOwnProperty.call(shape.schema, key) ? shape.schema[key] : keyword(property, key));
+  const has = (key: string) => read(key) !== undefined;
   if (has("enum") || has("const")) return undefined;
-  const types = typesOf(document, value);
+  const types = typesOf(document, shape);
   if (types.has("string") && !(has("maxLength") || has("pattern") || has("format"))) {
     return {
       what: "string",
@@ -45,11 +58,18 @@ function unbounded(document: Parameters<typeof typesOf>[0], property: Property):
     };
   }
   if ((types.has("integer") || types.has("number")) && !types.has("string")) {
-    const low = has("minimum") || has("exclusiveMinimum");
-    const high = has("maximum") || has("exclusiveMaximum");
+    // zod's int() writes ±Number.MAX_SAFE_INTEGER as its bounds: they bound nothing.
+    const zodDefault = (key: string) => Math.abs(Number(read(key))) === UNBOUNDED_MAXIMUM;
+    const low = (has("minimum") && !zodDefault("minimum")) || (has("exclusiveMinimum") && !zodDefault("exclusiveMinimum"));
+    const high = (has("maximum") && !zodDefault("maximum")) || (has("exclusiveMaximum") && !zodDefault("exclusiveMaximum"));
     if (!low || !high) {
       const lacking = !low && !high ? "minimum and no maximum" : !low ? "minimum" : "maximum";
-      return { what: types.has("integer") ? "integer" : "number", message: `has no ${lacking}`, hint: "bound both ends (zod .min().max(), Pydantic ge=, le=)" };
+      const note = !high && (zodDefault("maximum") || zodDefault("exclusiveMaximum")) ? ` (${UNBOUNDED_MAXIMUM} is zod's "no maximum")` : "";
+      return {
+        what: types.has("integer") ? "integer" : "number",
+        message: `has no ${lacking}${note}`,
+        hint: "bound both ends (zod .min().max(), Pydantic ge=, le=)",
+      };
     }
   }
   if (types.has("array") && !has("maxItems")) {

@@ -1,5 +1,5 @@
 import { quote } from "../text.js";
-import { keyword, typesOf, walkProperties } from "../input-schema.js";
+import { alternatives, keyword, typesOf, walkProperties } from "../input-schema.js";
 import { defineMcpRule } from "./types.js";
 import { toolInputs, toolLabel } from "./support.js";
 
@@ -7,7 +7,7 @@ export default defineMcpRule({
   id: "mcp-input-described",
   domain: "mcp",
   input: "static",
-  description: "Every input property has a type and a description.",
+  description: "Every input property has a type and a description (on the property, or on its anyOf/oneOf alternatives).",
   category: "style",
   defaultSeverity: "warning",
   fixable: false,
@@ -15,10 +15,13 @@ export default defineMcpRule({
   check({ tools, report }) {
     for (const { tool, input } of toolInputs(tools)) {
       for (const property of walkProperties(input.document, input.root)) {
-        const description = keyword(property, "description");
         const missing: string[] = [];
         if (typesOf(input.document, property.resolved).size === 0 && typesOf(input.document, property.written).size === 0) missing.push("type");
-        if (typeof description !== "string" || description.trim() === "") missing.push("description");
+        if (
+          !described(keyword(property, "description")) &&
+          !alternatives(input.document, property.resolved).some((shape) => described(shape.schema.description))
+        )
+          missing.push("description");
         if (missing.length === 0) continue;
         report({
           path: property.written.path,
@@ -33,3 +36,8 @@ export default defineMcpRule({
     }
   },
 });
+
+/** A description the model can read: on the property, or on one of its anyOf/oneOf alternatives. */
+function described(description: unknown): boolean {
+  return typeof description === "string" && description.trim() !== "";
+}

@@ -9,9 +9,9 @@ export default defineMcpRule({
   domain: "mcp",
   input: "probe",
   description:
-    "A list call's result keeps the arithmetic: count = items returned, has_more = total > offset + count, next_offset = offset + count or null at the end; limit over 100 is rejected (probe).",
+    "A list call's result keeps the arithmetic: count = items returned, has_more = total > offset + count, next_offset = offset + count or null at the end; limit over 100 is rejected (probe). Arithmetic that makes a client paging by it skip items is an error.",
   category: "correctness",
-  defaultSeverity: "error",
+  defaultSeverity: "warning",
   fixable: false,
   messages: {
     limitAccepted: "tool {{tool}} accepted limit {{limit}}, over the maximum of 100",
@@ -31,12 +31,13 @@ export default defineMcpRule({
       if (rejected(call.value)) continue;
       const page = pageOf(call);
       if (!page) continue;
-      for (const problem of arithmetic(page.value, call.value.arguments)) {
+      for (const { problem, skipsItems } of arithmetic(page.value, call.value.arguments)) {
         report({
           path: page.path,
           messageId: "arithmetic",
           data: { tool: quote(call.value.tool), problem },
           hint: "count = items returned; has_more = total > offset + count; next_offset = offset + count, or null when nothing follows",
+          escalate: skipsItems,
         });
       }
     }
@@ -58,22 +59,33 @@ function pageOf(call: At<ProbeCall>): { value: Record<string, unknown>; path: Ar
   }
 }
 
-function arithmetic(page: Record<string, unknown>, args: Record<string, unknown>): string[] {
+/**
+ * What is wrong with a page's numbers. `skipsItems`: a client that pages by has_more and next_offset,
+ * as the conventions tell it to, would stop early or jump over items (data lost, so an error).
+ */
+function arithmetic(page: Record<string, unknown>, args: Record<string, unknown>): Array<{ problem: string; skipsItems: boolean }> {
   const { total, count, offset, has_more: hasMore } = page;
   if (typeof total !== "number" || typeof count !== "number" || typeof offset !== "number" || typeof hasMore !== "boolean") {
-    return [`the list result lacks total, count, offset or has_more as numbers and a boolean (got keys ${Object.keys(page).slice(0, 8).join(", ") || "none"})`];
+    return [
+      {
+        problem: `the list result lacks total, count, offset or has_more as numbers and a boolean (got keys ${Object.keys(page).slice(0, 8).join(", ") || "none"})`,
+        skipsItems: false,
+      },
+    ];
   }
-  const problems: string[] = [];
+  const problems: Array<{ problem: string; skipsItems: boolean }> = [];
+  const add = (problem: string, skipsItems = false) => problems.push({ problem, skipsItems });
   const items = Object.entries(page).find(([key, value]) => Array.isArray(value) && !["total", "count", "offset"].includes(key));
-  if (items && (items[1] as unknown[]).length !== count)
-    problems.push(`count is ${count} but "${items[0]}" holds ${plural((items[1] as unknown[]).length, "item")}`);
-  if (typeof args.offset === "number" && offset !== args.offset) problems.push(`offset is ${offset} but the call asked for offset ${args.offset}`);
-  if (typeof args.limit === "number" && count > args.limit) problems.push(`count is ${count}, more than the limit ${args.limit} asked for`);
+  const held = items ? (items[1] as unknown[]).length : undefined;
+  if (items && held !== count) add(`count is ${count} but "${items[0]}" holds ${plural(held!, "item")}`, count > held!);
+  if (typeof args.offset === "number" && offset !== args.offset) add(`offset is ${offset} but the call asked for offset ${args.offset}`, offset > args.offset);
+  if (typeof args.limit === "number" && count > args.limit) add(`count is ${count}, more than the limit ${args.limit} asked for`);
   const more = total > offset + count;
-  if (hasMore !== more) problems.push(`has_more is ${hasMore} but total ${total} ${more ? ">" : "<="} offset ${offset} + count ${count}`);
+  if (hasMore !== more) add(`has_more is ${hasMore} but total ${total} ${more ? ">" : "<="} offset ${offset} + count ${count}`, more);
   const next = page.next_offset;
-  if (more && next !== offset + count) problems.push(`next_offset is ${JSON.stringify(next) ?? "missing"}, not offset + count = ${offset + count}`);
+  if (more && next !== offset + count)
+    add(`next_offset is ${JSON.stringify(next) ?? "missing"}, not offset + count = ${offset + count}`, typeof next !== "number" || next > offset + count);
   // The TypeScript guide omits next_offset at the end and the Python one writes null: both are accepted.
-  if (!more && next !== null && next !== undefined) problems.push(`next_offset is ${JSON.stringify(next)} at the end of the list, not null`);
+  if (!more && next !== null && next !== undefined) add(`next_offset is ${JSON.stringify(next)} at the end of the list, not null`);
   return problems;
 }

@@ -1,10 +1,12 @@
 import type { JsonPath } from "../core.js";
-import { keyword, nonNullMember, propertiesOf, typesOf, type Property, type SchemaNode } from "../input-schema.js";
+import { keyword, nonNullMember, propertiesOf, typesOf, UNBOUNDED_MAXIMUM, type Property, type SchemaNode } from "../input-schema.js";
 import { defineMcpRule } from "./types.js";
-import { isListTool, toolInputs, toolLabel } from "./support.js";
+import { isListTool, namingOf, takesNoArguments, toolInputs, toolLabel } from "./support.js";
 
 interface Expected {
   name: "limit" | "offset";
+  /** What the same parameter is called in other pagination styles (normalised: lowercase, no `_`). */
+  otherNames: readonly string[];
   default: number;
   minimum: number;
   maximum?: number;
@@ -12,35 +14,52 @@ interface Expected {
 }
 
 const EXPECTED: readonly Expected[] = [
-  { name: "limit", default: 20, minimum: 1, maximum: 100, text: "limit: integer, default 20, minimum 1, maximum 100" },
-  { name: "offset", default: 0, minimum: 0, text: "offset: integer, default 0, minimum 0" },
+  {
+    name: "limit",
+    otherNames: ["pagesize", "perpage", "count", "maxresults", "numresults", "size"],
+    default: 20,
+    minimum: 1,
+    maximum: 100,
+    text: "limit: integer, default 20, minimum 1, maximum 100",
+  },
+  {
+    name: "offset",
+    otherNames: ["skip", "page", "pageidx", "pageindex", "pagenumber", "cursor", "startcursor", "pagetoken"],
+    default: 0,
+    minimum: 0,
+    text: "offset: integer, default 0, minimum 0",
+  },
 ];
 
 export default defineMcpRule({
   id: "mcp-pagination-params",
   domain: "mcp",
   input: "static",
-  description: "List tools (verb list or search, or taking limit) take limit (integer, default 20, 1..100) and offset (integer, default 0, minimum 0).",
+  description:
+    "List tools (named list or search, find with a plural object, paging under any names, or returning pages) take limit (integer, default 20, 1..100) and offset (integer, default 0, minimum 0).",
   category: "correctness",
-  defaultSeverity: "error",
+  defaultSeverity: "warning",
   fixable: false,
   messages: {
     missingParameter: '{{tool}} is a list tool but has no "{{parameter}}" parameter',
     wrongParameter: '{{tool}}: "{{parameter}}" {{problems}}',
   },
   check({ tools, service, report }) {
+    const naming = namingOf(tools, service);
     for (const { tool, input } of toolInputs(tools)) {
-      if (!isListTool(tool, service)) continue;
+      // A list without arguments is a fixed one (open pages, connections, configured sources): nothing to page.
+      if (!isListTool(tool, naming) || takesNoArguments(tool)) continue;
       const properties = new Map(propertiesOf(input.document, input.root).map((p) => [p.name, p]));
       for (const expected of EXPECTED) {
         const property = properties.get(expected.name);
         if (!property) {
+          const other = [...properties.keys()].find((name) => expected.otherNames.includes(name.toLowerCase().replace(/[_-]/g, "")));
           report({
             path: propertiesPath(input.root),
             target: "key",
             messageId: "missingParameter",
             data: { tool: toolLabel(tool), parameter: expected.name },
-            hint: `add ${expected.text}`,
+            hint: other === undefined ? `add ${expected.text}` : `page with ${expected.text} instead of ${JSON.stringify(other)}`,
           });
           continue;
         }
@@ -78,10 +97,14 @@ function check(document: SchemaNode, property: Property, expected: Expected): st
   if (minimum !== expected.minimum)
     problems.push(minimum === undefined ? `has no minimum (${expected.minimum} expected)` : `has minimum ${JSON.stringify(minimum)}, not ${expected.minimum}`);
   if (expected.maximum !== undefined) {
-    const maximum = read("maximum") ?? (typeof read("exclusiveMaximum") === "number" ? (read("exclusiveMaximum") as number) - 1 : undefined);
+    const written = read("maximum") ?? (typeof read("exclusiveMaximum") === "number" ? (read("exclusiveMaximum") as number) - 1 : undefined);
+    // zod writes Number.MAX_SAFE_INTEGER for an int() without max(): no bound at all.
+    const maximum = written === UNBOUNDED_MAXIMUM || written === UNBOUNDED_MAXIMUM - 1 ? undefined : written;
     if (maximum !== expected.maximum)
       problems.push(
-        maximum === undefined ? `has no maximum (${expected.maximum} expected)` : `has maximum ${JSON.stringify(maximum)}, not ${expected.maximum}`,
+        maximum === undefined
+          ? `has no maximum (${expected.maximum} expected)${written === undefined ? "" : `; ${JSON.stringify(written)} is zod's "no maximum"`}`
+          : `has maximum ${JSON.stringify(maximum)}, not ${expected.maximum}`,
       );
   }
   return problems;

@@ -1,6 +1,6 @@
 import { effectiveRoot, propertiesOf, schemaOf, typesOf, type SchemaNode } from "../input-schema.js";
 import { defineMcpRule } from "./types.js";
-import { isListTool, toolLabel } from "./support.js";
+import { isListTool, namingOf, takesNoArguments, toolLabel } from "./support.js";
 
 const FIELDS: ReadonlyArray<{ name: string; types: readonly string[]; text: string }> = [
   { name: "total", types: ["integer"], text: "integer" },
@@ -23,9 +23,11 @@ export default defineMcpRule({
     missingFields: "{{tool}}: the output schema of this list tool lacks {{missing}}",
   },
   check({ tools, service, report }) {
+    const naming = namingOf(tools, service);
     for (const tool of tools) {
       const document = schemaOf(tool, "outputSchema");
-      if (!document || !isListTool(tool, service)) continue;
+      // A list without arguments is a fixed one (see mcp-pagination-params): no pages to describe.
+      if (!document || !isListTool(tool, naming) || takesNoArguments(tool)) continue;
       const root: SchemaNode = effectiveRoot(document).root;
       const properties = new Map(propertiesOf(document, root).map((p) => [p.name, p]));
       const missing: string[] = [];

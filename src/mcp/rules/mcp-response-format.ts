@@ -7,8 +7,8 @@ export default defineMcpRule({
   domain: "mcp",
   input: "static",
   description: 'A response_format parameter is an enum of exactly "markdown" and "json" with default "markdown".',
-  category: "correctness",
-  defaultSeverity: "error",
+  category: "style",
+  defaultSeverity: "warning",
   fixable: false,
   messages: { wrongFormat: '{{tool}}: response_format {{problems}}; expected enum ["markdown", "json"] with default "markdown"' },
   check({ tools, report }) {

@@ -7,7 +7,8 @@ export default defineMcpRule({
   id: "mcp-server-name",
   domain: "mcp",
   input: "static",
-  description: "serverInfo.name is {service}_mcp (lowercase, underscores; --server-name-style node: {service}-mcp-server) without a version or a date.",
+  description:
+    "serverInfo.name is {service}_mcp (lowercase, underscores) or {service}-mcp-server (lowercase, hyphens; --server-name-style pins one), without a version or a date.",
   category: "style",
   defaultSeverity: "warning",
   fixable: false,
@@ -19,10 +20,13 @@ export default defineMcpRule({
     const name = serverName(listing);
     if (name === undefined || !listing.serverInfo) return;
     const path = [...listing.serverInfo.path, "name"];
-    const style = SERVER_NAME_PATTERNS[settings.serverNameStyle];
+    const styles = settings.serverNameStyle === "any" ? (["python", "node"] as const) : ([settings.serverNameStyle] as const);
+    // With either style accepted, the suggestion keeps the separator the name already uses.
+    const suggested = settings.serverNameStyle === "any" ? (name.includes("-") ? "node" : "python") : settings.serverNameStyle;
+    const service = serviceFromServerName(name)?.toLowerCase();
+    const pattern = SERVER_NAME_PATTERNS[suggested];
+    const suggestion = service ? `${suggested === "node" ? service.replace(/_/g, "-") : service}${pattern.suffix}` : pattern.example;
     const version = versionToken(name);
-    const service = serviceFromServerName(name);
-    const suggestion = service ? `${settings.serverNameStyle === "node" ? service.replace(/_/g, "-") : service}${style.suffix}` : style.example;
     if (version !== undefined) {
       report({
         path,
@@ -30,12 +34,12 @@ export default defineMcpRule({
         data: { name: quote(name), version: quote(version) },
         hint: `name it ${quote(suggestion)} and put the version in serverInfo.version`,
       });
-    } else if (!style.pattern.test(name)) {
+    } else if (!styles.some((style) => SERVER_NAME_PATTERNS[style].pattern.test(name))) {
       report({
         path,
         messageId: "convention",
-        data: { name: quote(name), convention: settings.serverNameStyle === "node" ? "{service}-mcp-server" : "{service}_mcp" },
-        hint: `name it ${quote(suggestion)}${settings.serverNameStyle === "python" ? " (or pass --server-name-style node for {service}-mcp-server)" : ""}`,
+        data: { name: quote(name), convention: styles.map((style) => (style === "node" ? "{service}-mcp-server" : "{service}_mcp")).join(" or ") },
+        hint: `name it ${quote(suggestion)}`,
       });
     }
   },

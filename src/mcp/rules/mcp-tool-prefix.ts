@@ -1,29 +1,33 @@
-import { words } from "../naming.js";
+import { splitToolName, words } from "../naming.js";
 import { quote } from "../text.js";
 import { defineMcpRule } from "./types.js";
+import { namingOf } from "./support.js";
 
 export default defineMcpRule({
   id: "mcp-tool-prefix",
   domain: "mcp",
   input: "static",
-  description: "Tool names start with the service taken from the server name (slack_mcp: slack_), or the one given with --service.",
+  description:
+    "Tool names start with the service taken from the server name without framework words (MongoDB MCP Server: mongodb_), in any case and spelling of it, or with --service.",
   category: "style",
   defaultSeverity: "warning",
   fixable: false,
   messages: { noPrefix: "tool name {{name}} does not start with the service prefix {{prefix}}; tools of different servers share one namespace in the client" },
   check({ tools, service, report }) {
-    if (service === undefined) return;
-    const prefix = `${service}_`;
+    const naming = namingOf(tools, service);
+    if (naming.preferred === undefined) return;
+    const prefix = `${naming.preferred}_`;
     for (const tool of tools) {
-      if (tool.name === undefined || tool.name.startsWith(prefix)) continue;
+      if (tool.name === undefined || splitToolName(tool.name, naming).prefix !== undefined) continue;
       const rest = words(tool.name);
-      const serviceWords = words(service);
-      const already = serviceWords.every((word, index) => rest[index] === word);
+      // A service written at the end (`web_search_exa`) moves to the front.
+      const serviceWords = naming.preferred.split("_");
+      const trailing = rest.length > serviceWords.length && serviceWords.every((word, index) => rest[rest.length - serviceWords.length + index] === word);
       report({
         path: [...tool.path, "name"],
         messageId: "noPrefix",
         data: { name: quote(tool.name), prefix: quote(prefix) },
-        hint: `name it ${quote(`${prefix}${(already ? rest.slice(serviceWords.length) : rest).join("_")}`)}`,
+        hint: `name it ${quote(`${prefix}${(trailing ? rest.slice(0, rest.length - serviceWords.length) : rest).join("_")}`)}`,
       });
     }
   },
