@@ -31,7 +31,8 @@ const FS_WRITE = ["write_file", "write_text_file", "write", "remove", "rename", 
 // Not `open`: it only yields a file handle, and reading from one takes the `read` command as well.
 const FS_READ = ["read_file", "read_text_file", "read_text_file_lines", "read_text_file_lines_next", "read_dir"].map((c) => `plugin:fs|${c}`);
 
-const BROAD_PATHS = /^(\*\*?|\/|\/\*\*?(\/\*)?|\*\*\/\*|[a-z]:[\\/]?\*?\*?|\$HOME(\/\*\*?(\/\*)?)?|~(\/\*\*?)?|\$HOME\/\.\*\*?)$/i;
+// `*/**` too: `*` matches the empty name before an absolute path's first `/`, so it matches every absolute path.
+const BROAD_PATHS = /^(\*\*?|\/|\/\*\*?(\/\*)?|\*\*\/\*|\*\/\*\*(\/\*)?|[a-z]:[\\/]?\*?\*?|\$HOME(\/\*\*?(\/\*)?)?|~(\/\*\*?)?|\$HOME\/\.\*\*?)$/i;
 const pathOf = (value: unknown) => (typeof value === "string" ? value : isPlainObject(value) && typeof value.path === "string" ? value.path : undefined);
 const urlOf = (value: unknown) => (typeof value === "string" ? value : isPlainObject(value) && typeof value.url === "string" ? value.url : undefined);
 const broadPath = (value: unknown) => {

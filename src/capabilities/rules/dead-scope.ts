@@ -1,6 +1,6 @@
 import { Catalog } from "../catalog/catalog.js";
 import { APP_KEY } from "../catalog/types.js";
-import { expandIdentifier } from "../engine/index.js";
+import { expandIdentifier, type Context } from "../engine/index.js";
 import type { JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
 import type { Capability, PermissionEntry } from "../model/types.js";
@@ -37,6 +37,8 @@ export default defineRule({
     floatForInteger: "scope value {{written}} is written as a float where the {{plugin}} plugin reads an integer: the entry fails to deserialize at run time",
     unsafeInteger: "scope value {{written}} is above 2^53: JavaScript and the IPC layer round it (to {{rounded}}), so the plugin may compare another number",
     noProgram: '"{{identifier}}" grants nothing: {{commands}} {{verb}} only programs a shell scope names, and no entry gives {{them}} one',
+    noProgramRemote:
+      '"{{identifier}}" grants nothing: {{commands}} {{verb}} only programs a shell scope names, and a remote page borrows none from the grants for the app\'s own pages',
   },
   async check(context) {
     const fieldsByKey = new Map<string, ScopeFields>();
@@ -238,6 +240,11 @@ export function scopeFields(schema: unknown): ScopeFields {
   return sawObject && !freeForm && fields.size > 0 ? { fields } : undefined;
 }
 
+/** Whether two grants reach the same callers' origin: both local, or the same remote pattern. */
+function sameReach(a: Context, b: Context): boolean {
+  return a.kind === "local" ? b.kind === "local" : b.kind === "remote" && a.url === b.url;
+}
+
 /**
  * `shell:allow-execute` and `shell:allow-spawn` run only the programs a scope names (the entry's own,
  * or the shell plugin's global scope). Granted with no scope anywhere, they run nothing.
@@ -250,8 +257,14 @@ async function reportDeadShellGrants(context: RuleContext): Promise<void> {
     if (globalAllow.length > 0) continue;
     for (const command of SHELL_RUNNERS) {
       const grants = model.allowed.get(command) ?? [];
-      if (grants.length === 0 || grants.some((grant) => (grant.scope?.allow ?? []).length > 0)) continue;
+      // The host hands a command the scopes of the grants that match the caller: a remote page's call
+      // borrows no program from a grant for local pages, nor a local call from a remote-only one.
+      const scoped = grants.filter((grant) => (grant.scope?.allow ?? []).length > 0);
+      const runs = (grant: (typeof grants)[number]) => scoped.some((other) => sameReach(other.context, grant.context));
+      const entryRuns = (grant: (typeof grants)[number]) =>
+        grants.some((other) => other.capabilityIndex === grant.capabilityIndex && samePath(other.provenance.path, grant.provenance.path) && runs(other));
       for (const grant of grants) {
+        if (entryRuns(grant)) continue;
         const source = entryOf(model, grant);
         if (!source) continue;
         const key = `${source.capability.source.absolutePath}\u0000${JSON.stringify(source.entry.path)}`;
@@ -264,7 +277,8 @@ async function reportDeadShellGrants(context: RuleContext): Promise<void> {
         context.report({
           at: source.capability.source,
           path: source.entry.extended ? [...source.entry.path, "identifier"] : source.entry.path,
-          messageId: "noProgram",
+          // Scoped grants exist, but none reaches this grant's callers: say why it still runs nothing.
+          messageId: scoped.length > 0 && grant.context.kind === "remote" ? "noProgramRemote" : "noProgram",
           data: {
             identifier: source.entry.identifier,
             commands: dead.join(" and "),
