@@ -48,7 +48,7 @@ describe("diff covers every platform", () => {
     const result = caplint(["diff", "base", "pr"], dir);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
-      /^NEW ACCESS on all platforms \(1 command grant\):\n {2}window "\*" from local:\n {4}plugin:shell\|execute {2}← mac-shell › shell:allow-execute {2}\(pr\/src-tauri\/capabilities\/mac-shell\.json:\d+\) {2}\[macOS only\]$/m,
+      /^NEW ACCESS on all platforms \(1 command grant\):\n {2}window "\*" from local:\n {4}plugin:shell\|execute {2}← mac-shell › shell:allow-execute {2}\(pr\/src-tauri\/capabilities\/mac-shell\.json:\d+\) {2}\[new command\] {2}\[macOS only\]$/m,
     );
     const json = JSON.parse(caplint(["diff", "base", "pr", "--format", "json"], dir).stdout);
     expect(json.platforms).toEqual(["linux", "macOS", "windows", "android", "iOS"]);
