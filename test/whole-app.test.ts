@@ -48,7 +48,7 @@ describe("diff covers every platform", () => {
     const result = caplint(["diff", "base", "pr"], dir);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
-      /^NEW ACCESS on all platforms \(1 command grant\):\n {2}window "\*" from local:\n {4}plugin:shell\|execute {2}← mac-shell › shell:allow-execute {2}\(pr\/src-tauri\/capabilities\/mac-shell\.json:\d+\) {2}\[macOS only\]$/m,
+      /^NEW ACCESS on all platforms \(1 command grant\):\n {2}window "\*" from local:\n {4}plugin:shell\|execute {2}← mac-shell › shell:allow-execute {2}\(pr\/src-tauri\/capabilities\/mac-shell\.json:\d+\) {2}\[new command\] {2}\[macOS only\]$/m,
     );
     const json = JSON.parse(caplint(["diff", "base", "pr", "--format", "json"], dir).stdout);
     expect(json.platforms).toEqual(["linux", "macOS", "windows", "android", "iOS"]);
@@ -199,7 +199,10 @@ describe("access --command and explain", () => {
 
   it("did-you-mean for an unknown command and an unknown window label", () => {
     const result = caplint(["explain", 'fs.read_txt_file not allowed on window "mian", webview "mian", URL: local', "--platform", "linux"], app);
-    expect(result.stdout).toContain('no known plugin has the command "plugin:fs|read_txt_file"; did you mean "plugin:fs|read_text_file"');
+    expect(result.stdout).toContain(
+      'no known plugin has the command "plugin:fs|read_txt_file", and no permission can allow a command its plugin does not have; did you mean "plugin:fs|read_text_file"',
+    );
+    expect(result.stdout).not.toContain("fs:allow-read-txt-file");
     expect(result.stdout).toContain('no capability and no window in tauri.conf.json has the label "mian"; did you mean "main"?');
   });
 
@@ -274,6 +277,25 @@ describe("file lists and monorepos are checked in their apps' context", () => {
     // The app's own permissions and manifest were read: allow-greet and store:allow-get are fine in apps/good.
     expect(result.stdout).not.toContain("apps/good");
     expect(result.stdout).toContain('unknown permission "allow-greeet"');
+  });
+
+  it("at a monorepo root an app 14 folders deep is checked (it was skipped with 'no problems'), and the folder limit stops the run naming it", () => {
+    const dir = scratch();
+    const deep = path.join(dir, ...Array.from({ length: 14 }, (_, i) => `level${i}`));
+    app(path.join(deep, "bad"), true);
+    const found = caplint(["check", "--format", "compact"], dir);
+    expect(found.code).toBe(1);
+    expect(found.stdout).toContain('unknown permission "allow-greeet"');
+
+    // Past 20,000 folders the search stops: an error naming the limit (exit 2), never "no problems".
+    const wide = scratch();
+    for (let i = 0; i < 20_001; i++) mkdirSync(path.join(wide, "many", `f${i}`), { recursive: true });
+    app(path.join(wide, "zz", "bad"), true);
+    const stopped = caplint(["check", "--format", "compact"], wide);
+    expect(stopped).toMatchObject({ code: 2, stdout: "" });
+    expect(stopped.stderr).toMatch(
+      /^caplint: the search for apps below this folder stopped at many\/f\d+: it looks into at most 20,000 folders; apps there would go unchecked: run caplint in the app's folder, or pass --app DIR for each app\n$/,
+    );
   });
 
   it("at a monorepo root each app follows its own caplint.config.json, and the footer names every config used", () => {

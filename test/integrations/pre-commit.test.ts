@@ -325,6 +325,63 @@ describeWithTool(
     );
 
     it(
+      "a build break is blocked (an official plugin with no dependency; a desktop-only plugin in an app that builds for Android), and the fixed app passes",
+      () => {
+        const system = hook("caplint-system");
+        const repo = repository({
+          repos: [
+            {
+              repo: "local",
+              hooks: [
+                {
+                  id: "caplint",
+                  name: "caplint (build)",
+                  entry: `'${process.execPath}' '${BIN}' check`,
+                  language: "system",
+                  files: system.files,
+                  exclude: system.exclude,
+                  pass_filenames: false,
+                  require_serial: true,
+                },
+              ],
+            },
+          ],
+        });
+        const cargo = (extra: string) =>
+          `[package]\nname = "demo"\nversion = "0.1.0"\n\n[dependencies]\ntauri = "2"\n${extra}\n[target.'cfg(not(any(target_os = "android", target_os = "ios")))'.dependencies]\ntauri-plugin-updater = "2"\n`;
+        const capability = (permissions: string[], platforms?: string[]) =>
+          JSON.stringify({ identifier: "main", windows: ["main"], ...(platforms ? { platforms } : {}), permissions }, null, 2) + "\n";
+        repo.write("src-tauri/Cargo.toml", cargo(""));
+        repo.write("src-tauri/gen/android/settings.gradle.kts", 'rootProject.name = "demo"\n');
+        repo.commit("app", ".pre-commit-config.yaml", "src-tauri/Cargo.toml", "src-tauri/gen/android/settings.gradle.kts");
+
+        repo.write("src-tauri/capabilities/default.json", capability(["core:default", "opener:allow-open-path"]));
+        const noDependency = repo.commit("open paths", "src-tauri/capabilities/default.json");
+        expect(noDependency.code, noDependency.output).not.toBe(0);
+        expect(noDependency.output).toMatch(/caplint \(build\)\.+Failed/);
+        expect(noDependency.output).toContain('plugin "opener" is not in the build: src-tauri/Cargo.toml has no tauri-plugin-opener dependency');
+
+        repo.write("src-tauri/capabilities/default.json", capability(["core:default", "updater:default"]));
+        const desktopOnly = repo.commit("updates", "src-tauri/capabilities/default.json");
+        expect(desktopOnly.code, desktopOnly.output).not.toBe(0);
+        expect(desktopOnly.output).toContain('plugin "updater" is not in the android build');
+        expect(repo.commits()).toBe(1);
+
+        // The fixes: the dependency added, the desktop-only grant limited to the desktop platforms.
+        repo.write("src-tauri/Cargo.toml", cargo('tauri-plugin-opener = "2"\n'));
+        repo.write(
+          "src-tauri/capabilities/default.json",
+          capability(["core:default", "opener:allow-open-path", "updater:default"], ["linux", "macOS", "windows"]),
+        );
+        const fixed = repo.commit("fixed", "src-tauri/Cargo.toml", "src-tauri/capabilities/default.json");
+        expect(fixed.code, fixed.output).toBe(0);
+        expect(fixed.output).toMatch(/caplint \(build\)\.+Passed/);
+        expect(repo.commits()).toBe(2);
+      },
+      HOOK_TIMEOUT,
+    );
+
+    it(
       "a commit of 2,500 capability files runs caplint once, in the app's context, and stops on a typo in one of them",
       () => {
         const system = hook("caplint-system");

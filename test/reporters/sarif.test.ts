@@ -22,6 +22,7 @@ const SCHEMA_ID = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/sc
 /** Rules that `fixtures/sarif/app` triggers; a new rule needs a case there and an entry here. */
 const COVERED_RULES = [
   "manifest-mismatch",
+  "plugin-not-in-build",
   "allow-deny-conflict",
   "broad-remote",
   "dangerous-permission",

@@ -57,13 +57,40 @@ describe("symbolic links out of the project are reported, never followed", () =>
     ]) {
       expect(result.stdout).toMatch(
         new RegExp(
-          `^src-tauri/${link.replace(/\./g, "\\.")}:1:1: warning symbolic link leading out of the project \\(to [^)]+\\) is not read: caplint follows no link whose target leaves the app or the folder given \\[ignored-file\\]$`,
+          `^src-tauri/${link.replace(/\./g, "\\.")}:1:1: warning symbolic link leading out of the project \\(to [^)]+\\) is not read: caplint follows no link whose target leaves the repository \\(the app.s folder outside a repository, or the folder given\\) \\[ignored-file\\]$`,
           "m",
         ),
       );
     }
     // The in-app alias is a second copy of "main": followed, so the duplicate is found.
     expect(result.stdout).toContain("[duplicate-capability]");
+  });
+
+  it("a capability file linked to a file elsewhere in the repository is read, as the host's build reads it; one leaving the repository is not", async () => {
+    const repo = temp("repo-links");
+    mkdirSync(path.join(repo, ".git"));
+    mkdirSync(path.join(repo, "shared"));
+    writeFileSync(
+      path.join(repo, "shared", "danger.json"),
+      JSON.stringify({ ...CAPABILITY, identifier: "danger", permissions: ["fs:allow-read-file", "fs:scope-home-recursive"] }),
+    );
+    const src = path.join(repo, "apps", "a", "src-tauri");
+    mkdirSync(path.join(src, "capabilities"), { recursive: true });
+    writeFileSync(path.join(src, "tauri.conf.json"), JSON.stringify({ app: { windows: [{ label: "main" }] } }));
+    writeFileSync(path.join(src, "capabilities", "main.json"), JSON.stringify(CAPABILITY));
+    symlinkSync("../../../../shared/danger.json", path.join(src, "capabilities", "danger.json"));
+    const outside = temp("outside-repo");
+    writeFileSync(path.join(outside, "x.json"), JSON.stringify({ ...CAPABILITY, identifier: "smuggled", permissions: ["fs:allow-write-file"] }));
+    symlinkSync(path.join(outside, "x.json"), path.join(src, "capabilities", "smuggled.json"));
+    const app = path.join(repo, "apps", "a");
+    const access = await run(["access", "--window", "main", "--platform", "linux", "--format", "json"], app);
+    const data = JSON.parse(access.stdout);
+    expect(data.capabilities).toEqual(["danger", "main"]);
+    expect(data.allowed.map((a: { command: string }) => a.command)).toContain("plugin:fs|read_file");
+    expect(data.allowed.map((a: { command: string }) => a.command)).not.toContain("plugin:fs|write_file");
+    const check = await run(["check", "--format", "compact"], app);
+    expect(check.stdout).toMatch(/^src-tauri\/capabilities\/smuggled\.json:1:1: warning symbolic link leading out of the project/m);
+    expect(check.stdout).not.toMatch(/danger\.json:1:1: warning symbolic link/);
   });
 
   it("a folder given on the command line is its own root, and --fix never writes through a link", async () => {

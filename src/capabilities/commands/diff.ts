@@ -1,38 +1,141 @@
-import type { Command } from "commander";
+import path from "node:path";
+import { Option, type Command } from "commander";
 import { loadProject } from "../load/project.js";
-import { diffAccessOnPlatforms } from "../queries/diff.js";
+import { ACCESS_KINDS, diffAccessOnPlatforms, type AccessKind } from "../queries/diff.js";
 import { SourceLines } from "../queries/project-model.js";
 import { resolvePlatformGroups } from "../queries/platforms.js";
-import { renderDiffJson, renderDiffText } from "../render/diff.js";
+import { diffDiagnostics, renderDiffJson, renderDiffText, type DiffAnswer } from "../render/diff.js";
 import { exitCodeFor } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
-import { loadOptionsFrom } from "./options.js";
+import { UsageError } from "../../core/errors.js";
+import { gitLocation, resolveCommit, snapshotCommit, type GitSnapshot } from "../../core/source/git-snapshot.js";
+import { DEFAULT_MAX_FILE_BYTES } from "../../core/source/read.js";
+import { loadReporter } from "../../core/reporters/index.js";
+import { reporterContext } from "../../core/reporters/context.js";
+import { summarize } from "../../core/diagnostics.js";
+import { applyConfig, capabilitySettings, loadOptionsFrom } from "./options.js";
 import { addQueryOptions, answerPaint, askedPlatforms, type QueryOptions } from "./query-options.js";
 import type { SetExitCode } from "../../core/command.js";
+import type { RuleMeta } from "../../core/rule.js";
+import { HOMEPAGE } from "../../core/tool.js";
 
-export function registerDiff(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
+interface DiffOptions extends QueryOptions {
+  base?: string;
+  head?: string;
+  failOn: AccessKind[];
+}
+
+const FORMATS = ["text", "json", "compact", "github", "sarif"] as const;
+
+export function registerDiff(program: Command, io: MainOptions, setExitCode: SetExitCode, rules: ReadonlyMap<string, RuleMeta>): void {
   const command = program
     .command("diff")
     .description(
-      'access NEW grants that OLD did not, and access removed, on every platform unless --platform; exit 1 when anything is new (a "no new access" gate)',
+      'access NEW grants that OLD did not, and access removed, on every platform unless --platform; exit 1 when anything is new (a "no new access" gate). ' +
+        "With --base REF: the app at that git commit against the work tree (or --head REF), read from git's objects without a checkout",
     )
-    .argument("<old>", "old app folder or capabilities folder")
-    .argument("<new>", "new app folder or capabilities folder");
-  for (const option of addQueryOptions(program.createCommand("diff"), ["text", "json"]).options) {
-    // Both sides are named folders: no app to find, and no config (each side would need its own).
+    .argument("[old]", "old app folder or capabilities folder; with --base: the app folder in the repository (default: the app here)")
+    .argument("[new]", "new app folder or capabilities folder (not with --base)");
+  for (const option of addQueryOptions(program.createCommand("diff"), FORMATS).options) {
+    // --app and --config: each side has its own (from git: that commit's caplint.config.json).
     if (option.long !== "--app" && option.long !== "--config") command.addOption(option);
   }
-  command.action(async (oldPath: string, newPath: string, options: QueryOptions) => {
-    const asked = askedPlatforms(options);
-    const sides = await Promise.all(
-      [oldPath, newPath].map(async (side) => {
-        const project = await loadProject(loadOptionsFrom([side], { ...options, app: undefined }, io.cwd, io.env ?? {}));
-        return { groups: resolvePlatformGroups(project, asked), lines: new SourceLines(project) };
-      }),
+  command
+    .addOption(new Option("--base <ref>", "compare against this git commit, branch or tag (e.g. origin/main), read from git without a checkout"))
+    .addOption(new Option("--head <ref>", "with --base: the new side from this git commit too (default: the work tree)"))
+    .addOption(
+      new Option("--fail-on <kinds>", `which new access fails the gate: ${ACCESS_KINDS.join(", ")} (comma-separated), or none`)
+        .argParser(parseKinds)
+        .default([...ACCESS_KINDS], ACCESS_KINDS.join(",")),
     );
-    const [before, after] = sides as [(typeof sides)[number], (typeof sides)[number]];
-    const answer = { asked, ...diffAccessOnPlatforms(before.groups, after.groups), before: before.lines, after: after.lines };
-    io.stdout.write(options.format === "json" ? renderDiffJson(answer) : renderDiffText(answer, await answerPaint(options, io)));
-    setExitCode(exitCodeFor({ failed: answer.added.length > 0 }));
+  command.action(async (oldPath: string | undefined, newPath: string | undefined, options: DiffOptions) => {
+    const asked = askedPlatforms(options);
+    const snapshots: GitSnapshot[] = [];
+    try {
+      let sides: Array<{ cwd: string; paths: string[]; withConfig: boolean }>;
+      if (options.base !== undefined) {
+        if (newPath !== undefined) throw new UsageError("diff --base REF takes at most one folder (the app), not OLD and NEW");
+        const { top, prefix } = await gitLocation(io.cwd);
+        const maxBytes = options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES;
+        const sideFromGit = async (option: string, ref: string) => {
+          const snapshot = await snapshotCommit(top, await resolveCommit(top, option, ref), option, maxBytes);
+          snapshots.push(snapshot);
+          return path.join(snapshot.root, ...prefix.split("/").filter(Boolean));
+        };
+        const baseCwd = await sideFromGit("--base", options.base);
+        const headCwd = options.head === undefined ? io.cwd : await sideFromGit("--head", options.head);
+        const paths = oldPath === undefined ? [] : [oldPath];
+        sides = [
+          { cwd: baseCwd, paths, withConfig: true },
+          { cwd: headCwd, paths, withConfig: true },
+        ];
+      } else {
+        if (options.head !== undefined) throw new UsageError("--head needs --base");
+        if (oldPath === undefined || newPath === undefined)
+          throw new UsageError("diff needs OLD and NEW folders, or --base REF (a git commit to compare the work tree with)");
+        sides = [
+          { cwd: io.cwd, paths: [oldPath], withConfig: false },
+          { cwd: io.cwd, paths: [newPath], withConfig: false },
+        ];
+      }
+      const loaded = await Promise.all(
+        sides.map(async ({ cwd, paths, withConfig }) => {
+          const load = loadOptionsFrom(paths, { ...options, app: undefined }, cwd, io.env ?? {});
+          const project = await loadProject(withConfig ? applyConfig(load, await capabilitySettings({}, cwd, rules)) : load);
+          return { cwd, groups: resolvePlatformGroups(project, asked), lines: new SourceLines(project) };
+        }),
+      );
+      const [before, after] = loaded as [(typeof loaded)[number], (typeof loaded)[number]];
+      const answer: DiffAnswer = { asked, ...diffAccessOnPlatforms(before.groups, after.groups), before: before.lines, after: after.lines };
+      const failing =
+        answer.added.some((grant) => grant.kinds?.some((kind) => options.failOn.includes(kind))) ||
+        (options.failOn.includes("scopes") && answer.scopes.length > 0);
+      if (options.format === "json") io.stdout.write(renderDiffJson(answer, options.failOn));
+      else if (options.format === "text") io.stdout.write(renderDiffText(answer, await answerPaint(options, io)));
+      else {
+        // The findings name the new side's files as the work tree does (a side read from git stands in for it at the same place).
+        const diagnostics = diffDiagnostics(answer, options.failOn, after.cwd, io.cwd);
+        const reporter = await loadReporter(options.format as "compact" | "github" | "sarif");
+        const context = await reporterContext({
+          cwd: io.cwd,
+          color: options.color,
+          isTTY: io.stdout.isTTY,
+          env: io.env ?? {},
+          rules: DIFF_RULES,
+          sourceText: () => undefined,
+        });
+        // new-access is no lint rule with a page of its own: its docs are the README's section on diff.
+        context.docsUrl = () => `${HOMEPAGE}#access-queries`;
+        io.stdout.write(reporter({ diagnostics, summary: summarize(diagnostics, 0) }, context));
+      }
+      setExitCode(exitCodeFor({ failed: failing }));
+    } finally {
+      await Promise.all(snapshots.map((snapshot) => snapshot.dispose()));
+    }
   });
+}
+
+/** The one "rule" of diff's findings in compact, github and SARIF output. */
+const DIFF_RULES: ReadonlyMap<string, RuleMeta> = new Map([
+  [
+    "new-access",
+    {
+      id: "new-access",
+      domain: "capabilities",
+      description: "A change grants access the base did not: a new command, a new remote origin, or a wider scope.",
+      category: "security",
+      defaultSeverity: "error",
+      fixable: false,
+      messages: {},
+    } as unknown as RuleMeta,
+  ],
+]);
+
+function parseKinds(value: string): AccessKind[] {
+  if (value.trim() === "none") return [];
+  const kinds = value.split(",").map((kind) => kind.trim().toLowerCase());
+  for (const kind of kinds)
+    if (!(ACCESS_KINDS as readonly string[]).includes(kind))
+      throw new UsageError(`--fail-on ${value}: "${kind}" is not one of ${ACCESS_KINDS.join(", ")}, none`);
+  return kinds as AccessKind[];
 }

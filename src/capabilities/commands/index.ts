@@ -16,7 +16,7 @@ export const registerCapabilityCommands: RegisterCommands = (program, io, setExi
   registerWhoCan(program, io, setExitCode, registry.byId);
   registerMatrix(program, io, setExitCode, registry.byId);
   registerResolve(program, io, setExitCode, registry.byId);
-  registerDiff(program, io, setExitCode);
+  registerDiff(program, io, setExitCode, registry.byId);
   registerExplain(program, io, setExitCode, registry.byId);
   registerPermissions(program, io, setExitCode, registry.byId);
   registerReport(program, io, setExitCode, registry.byId);

@@ -23,8 +23,11 @@ export async function hasAppConfig(dir: string): Promise<boolean> {
 /** Folders never searched for apps: dependencies, version control, build output of the host. */
 const NEVER_WALKED = new Set(["node_modules", ".git", ".hg", ".svn", "target", "gen"]);
 
-/** Limits that keep discovery linear and bounded in a huge or hostile tree. */
-const MAX_DEPTH = 12;
+/**
+ * Keeps discovery bounded in a huge or hostile tree; reaching it stops the run with an error naming
+ * it (an app past it would otherwise go unchecked). Depth is not limited apart: an app 13 folders
+ * down is as real as one at the top, and the folder count bounds a deep chain too.
+ */
 const MAX_FOLDERS = 20_000;
 
 /**
@@ -51,8 +54,8 @@ export async function enclosingApp(file: string, root: string): Promise<string |
 export interface DiscoveredApps {
   /** App folders (each holding `src-tauri/` or a `tauri.conf.json`), sorted. */
   apps: string[];
-  /** True when the limits cut the search short. */
-  truncated: boolean;
+  /** Which limit cut the search short, in words naming it and where; undefined when none did. */
+  truncated?: string;
 }
 
 /**
@@ -63,10 +66,10 @@ export interface DiscoveredApps {
 export async function discoverApps(root: string): Promise<DiscoveredApps> {
   const apps: string[] = [];
   let folders = 0;
-  let truncated = false;
-  const visit = async (dir: string, depth: number, ignores: readonly IgnoreRules[]): Promise<void> => {
-    if (++folders > MAX_FOLDERS || depth > MAX_DEPTH) {
-      truncated = true;
+  let truncated: string | undefined;
+  const visit = async (dir: string, ignores: readonly IgnoreRules[]): Promise<void> => {
+    if (++folders > MAX_FOLDERS) {
+      truncated ??= `the search for apps below this folder stopped at ${path.relative(root, dir)}: it looks into at most ${MAX_FOLDERS.toLocaleString("en-US")} folders`;
       return;
     }
     let entries;
@@ -84,11 +87,11 @@ export async function discoverApps(root: string): Promise<DiscoveredApps> {
     for (const child of children) {
       const full = path.join(dir, child.name);
       if (isIgnored(full, rules)) continue;
-      await visit(full, depth + 1, rules);
+      await visit(full, rules);
     }
   };
-  await visit(root, 0, []);
-  return { apps, truncated };
+  await visit(root, []);
+  return truncated === undefined ? { apps } : { apps, truncated };
 }
 
 interface IgnoreRules {

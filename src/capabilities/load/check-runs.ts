@@ -2,6 +2,7 @@ import path from "node:path";
 import { discoverApps, enclosingApp } from "./apps.js";
 import { findSrcTauri, HOST_CONFIG_NAME, type LoadOptions } from "./project.js";
 import { pathKind } from "../../core/source/read.js";
+import { FatalError } from "../../core/errors.js";
 
 /** One project to load and check; `focus` limits the findings to the files given (see LintOptions). */
 export interface CheckRun {
@@ -25,7 +26,13 @@ export async function planCheckRuns(base: LoadOptions): Promise<CheckRun[]> {
   if (base.app !== undefined) return [{ load: base }];
   if (paths.length === 0) {
     if (base.discover === false || (await findSrcTauri(cwd))) return [{ load: base }];
-    const { apps } = await discoverApps(cwd);
+    const { apps, truncated } = await discoverApps(cwd);
+    // An app past the limits would be skipped with "no problems": the run stops and says why instead.
+    if (truncated !== undefined) {
+      throw new FatalError(
+        `${truncated}; apps there would go unchecked${apps.length ? ` (${apps.length} found before it)` : ""}: run caplint in the app's folder, or pass --app DIR for each app`,
+      );
+    }
     if (apps.length === 0) return [{ load: base }];
     return apps.map((app) => ({ load: { ...base, app }, app }));
   }

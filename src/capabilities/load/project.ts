@@ -188,7 +188,7 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
       const appSrc = await findSrcTauri(path.dirname(absolute));
       if (!srcTauri && appSrc) srcTauri = appSrc;
       else if (appSrc && appSrc !== srcTauri && (await pathKind(path.join(appSrc, "capabilities"))) === "directory") {
-        await addWalk(path.join(appSrc, "capabilities"), undefined, appRootOf(appSrc));
+        await addWalk(path.join(appSrc, "capabilities"), undefined, await linkBoundaryOf(appSrc));
       }
     } else if (kind === "file") capabilityFiles.push(absolute);
     else if (kind === "other") throw new FatalError(`${given}: not a regular file or folder`);
@@ -225,10 +225,10 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     project.srcTauri = srcTauri;
     const capDir = path.join(srcTauri, "capabilities");
     project.inputs.push(capDir);
-    const appRoot = appRootOf(srcTauri);
-    if ((await pathKind(capDir)) === "directory") await addWalk(capDir, undefined, appRoot);
+    const boundary = await linkBoundaryOf(srcTauri);
+    if ((await pathKind(capDir)) === "directory") await addWalk(capDir, undefined, boundary);
     const generated = path.join(srcTauri, "gen", "schemas", "acl-manifests.json");
-    if ((await pathKind(generated)) === "file" && !(await outsideApp(generated, appRoot, project))) await addManifest(generated);
+    if ((await pathKind(generated)) === "file" && !(await outsideApp(generated, boundary, project))) await addManifest(generated);
   }
   for (const file of options.manifests ?? []) await addManifest(resolve(file));
 
@@ -285,7 +285,7 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
       parseFile,
       problem,
       project,
-      options.permissions?.length ? dir : srcTauri && appRootOf(srcTauri),
+      options.permissions?.length ? dir : srcTauri && (await linkBoundaryOf(srcTauri)),
       // tauri-build leaves the folders of inlined plugins out of the app's own permissions.
       inlinedFolders,
     );
@@ -374,11 +374,27 @@ function appRootOf(srcTauri: string): string {
   return path.basename(srcTauri) === "src-tauri" ? path.dirname(srcTauri) : srcTauri;
 }
 
+/**
+ * Where an app's links may lead: the repository holding the app (the nearest folder above it with
+ * `.git`), else the app's own folder. The host's build reads capability files through links, so a
+ * link to a shared file elsewhere in the repository is read as the build reads it; a link out of the
+ * repository is never followed.
+ */
+async function linkBoundaryOf(srcTauri: string): Promise<string> {
+  const appRoot = appRootOf(srcTauri);
+  for (let dir = appRoot; ;) {
+    if ((await pathKind(path.join(dir, ".git"))) !== "missing") return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return appRoot;
+    dir = parent;
+  }
+}
+
 /** Records `file` as an outside link when its real path leaves the app; such a file is never read. */
 /** The text of src-tauri/build.rs (its app commands and inlined plugins); unreadable or outside the app: none. */
 async function readBuildScript(srcTauri: string, maxBytes: number, project: Project): Promise<string | undefined> {
   const file = path.join(srcTauri, "build.rs");
-  if ((await pathKind(file)) !== "file" || (await outsideApp(file, appRootOf(srcTauri), project))) return undefined;
+  if ((await pathKind(file)) !== "file" || (await outsideApp(file, await linkBoundaryOf(srcTauri), project))) return undefined;
   const read = readTextFile(file, maxBytes);
   return read.ok ? read.text : undefined;
 }

@@ -1,4 +1,5 @@
 import type { ResolvedCommand, ResolvedModel } from "../engine/index.js";
+import type { CommandEntries } from "../engine/model.js";
 import { compareStrings } from "../../core/diagnostics.js";
 import { PlatformMerge, type PlatformGroup } from "./platforms.js";
 
@@ -43,26 +44,131 @@ export function diffAccess(oldModel: ResolvedModel, newModel: ResolvedModel): Ac
 export interface PlatformGrant {
   item: Grant;
   platforms: string[];
+  /** For new access: what kind of access it is (see `accessKinds`). */
+  kinds?: AccessKind[];
+}
+
+/**
+ * What new access amounts to, for `diff --fail-on`: a command no window could call before; a remote
+ * origin no grant named before; or a wider scope: a command that was callable, now by more windows or
+ * webviews or from more pages, or with more of its scope allowed (or less denied).
+ */
+export const ACCESS_KINDS = ["commands", "origins", "scopes"] as const;
+export type AccessKind = (typeof ACCESS_KINDS)[number];
+
+function accessKinds(grant: Grant, oldGrants: readonly Grant[]): AccessKind[] {
+  const kinds: AccessKind[] = [];
+  if (!oldGrants.some((old) => old.command === grant.command)) kinds.push("commands");
+  if (grant.context !== "local" && !oldGrants.some((old) => old.context === grant.context)) kinds.push("origins");
+  return kinds.length ? kinds : ["scopes"];
+}
+
+/** A scope value a command newly allows, or no longer denies, on a command both sides grant. */
+export interface ScopeChange {
+  command: string;
+  change: "allowed" | "no longer denied";
+  /** The scope value, as written (JSON). */
+  value: unknown;
+  /** The entry that allows it (new side) or denied it (old side). */
+  entry: ResolvedCommand;
+}
+
+/** A scope change with the platforms it holds on. */
+export interface PlatformScopeChange {
+  item: ScopeChange;
+  platforms: string[];
+}
+
+/**
+ * Scope values the new side allows for a command and the old side did not, and values the old side
+ * denied and the new side does not: the same command reaching more files, URLs or programs. Only for
+ * commands both sides grant (a new command is new access already). Per-entry scopes; a value is
+ * compared as canonical JSON.
+ */
+function scopeChanges(oldModel: ResolvedModel, newModel: ResolvedModel): ScopeChange[] {
+  const spell = (command: string) => newModel.catalog.spellCommand(command);
+  const values = (entries: CommandEntries, side: "allow" | "deny") => {
+    const byCommand = new Map<string, Map<string, { value: unknown; entry: ResolvedCommand }>>();
+    for (const [name, list] of entries) {
+      const command = spell(name);
+      for (const entry of list) {
+        for (const value of entry.scope?.[side] ?? []) {
+          const known = byCommand.get(command) ?? new Map<string, { value: unknown; entry: ResolvedCommand }>();
+          const key = canonicalJson(value);
+          if (!known.has(key)) known.set(key, { value, entry });
+          byCommand.set(command, known);
+        }
+      }
+    }
+    return byCommand;
+  };
+  const granted = (model: ResolvedModel) => new Set([...model.allowed.keys()].filter((name) => !(model.denied.get(name) ?? []).length).map(spell));
+  const both = new Set([...granted(newModel)].filter((command) => granted(oldModel).has(command)));
+  const changes: ScopeChange[] = [];
+  const oldAllowed = values(oldModel.allowed, "allow");
+  for (const [command, allowed] of values(newModel.allowed, "allow")) {
+    if (!both.has(command)) continue;
+    for (const [key, { value, entry }] of allowed) if (!oldAllowed.get(command)?.has(key)) changes.push({ command, change: "allowed", value, entry });
+  }
+  const newDenied = values(newModel.allowed, "deny");
+  for (const [command, denied] of values(oldModel.allowed, "deny")) {
+    if (!both.has(command)) continue;
+    for (const [key, { value, entry }] of denied) if (!newDenied.get(command)?.has(key)) changes.push({ command, change: "no longer denied", value, entry });
+  }
+  return changes;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
 }
 
 /**
  * `diffAccess` on every platform both sides were resolved for: a change can grant access on one
  * platform only (a capability with `platforms`), so each grant carries the platforms it is new on.
  */
-export function diffAccessOnPlatforms(before: readonly PlatformGroup[], after: readonly PlatformGroup[]): { added: PlatformGrant[]; removed: PlatformGrant[] } {
+export function diffAccessOnPlatforms(
+  before: readonly PlatformGroup[],
+  after: readonly PlatformGroup[],
+): { added: PlatformGrant[]; removed: PlatformGrant[]; scopes: PlatformScopeChange[] } {
   const added = new PlatformMerge<Grant>();
   const removed = new PlatformMerge<Grant>();
+  const scopes = new PlatformMerge<ScopeChange>();
+  const kinds = new Map<string, Set<AccessKind>>();
   for (const old of before) {
     for (const current of after) {
       const platforms = old.platforms.filter((p) => current.platforms.includes(p));
       if (platforms.length === 0) continue;
       const diff = diffAccess(old.model, current.model);
-      for (const grant of diff.added) added.add(grantKey(grant), grant, platforms);
+      const oldGrants = diff.added.length ? grantsOf(old.model, (command) => current.model.catalog.spellCommand(command)) : [];
+      for (const grant of diff.added) {
+        const key = grantKey(grant);
+        added.add(key, grant, platforms);
+        const known = kinds.get(key) ?? new Set<AccessKind>();
+        for (const kind of accessKinds(grant, oldGrants)) known.add(kind);
+        kinds.set(key, known);
+      }
       for (const grant of diff.removed) removed.add(grantKey(grant), grant, platforms);
+      for (const change of scopeChanges(old.model, current.model)) scopes.add(scopeKey(change), change, platforms);
     }
   }
   const ordered = (merge: PlatformMerge<Grant>) => merge.values().sort((a, b) => compareStrings(grantKey(a.item), grantKey(b.item)));
-  return { added: ordered(added), removed: ordered(removed) };
+  return {
+    added: ordered(added).map((grant) => ({ ...grant, kinds: ACCESS_KINDS.filter((kind) => kinds.get(grantKey(grant.item))?.has(kind)) })),
+    removed: ordered(removed),
+    scopes: scopes.values().sort((a, b) => compareStrings(scopeKey(a.item), scopeKey(b.item))),
+  };
+}
+
+function scopeKey(change: ScopeChange): string {
+  return JSON.stringify([change.command, change.change, canonicalJson(change.value)]);
 }
 
 function grantKey(grant: Grant): string {

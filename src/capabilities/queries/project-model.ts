@@ -1,5 +1,5 @@
 import { resolve, type Origin, type ResolvedCommand, type ResolvedModel } from "../engine/index.js";
-import type { JsonPath } from "../../core/location.js";
+import type { JsonPath, Range } from "../../core/location.js";
 import type { SourceDocument } from "../../core/source/document.js";
 import type { Project } from "../load/project.js";
 
@@ -65,6 +65,11 @@ export class SourceLines {
     const line = this.byFile.get(file)?.locate(path).range.start.line ?? 1;
     this.lines.set(path, { file, line });
     return line;
+  }
+
+  /** The range of a value in a loaded file (a permission entry), for findings; undefined for a file not loaded. */
+  range(file: string, path: JsonPath): Range | undefined {
+    return this.byFile.get(file)?.locate(path).range;
   }
 
   where(entry: ResolvedCommand): string {

@@ -15,7 +15,7 @@ export default defineRule({
   fixable: false,
   messages: {
     outsideLink:
-      "symbolic link leading out of the project (to {{target}}) is not read: caplint follows no link whose target leaves the app or the folder given",
+      "symbolic link leading out of the project (to {{target}}) is not read: caplint follows no link whose target leaves the repository (the app's folder outside a repository, or the folder given)",
     json5File: 'capability file with extension ".json5" is not loaded: the host reads .json and .toml files, and .json5 only with its "config-json5" feature',
     otherExtension: "file {{extension}} in a capabilities folder is not loaded: the host reads only .json and .toml files",
     notSelected:
