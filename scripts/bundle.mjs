@@ -143,7 +143,7 @@ const mcpServerChunk = {
   name: "mcp-server-chunk",
   setup(builder) {
     builder.onResolve({ filter: /^\.\/server-process\.js$/ }, (args) =>
-      args.importer.endsWith(`${path.sep}mcp${path.sep}run.js`) ? { path: "mcp-server", namespace: "mcp-server-chunk" } : undefined,
+      /[\\/]mcp[\\/](run|configured-servers)\.js$/.test(args.importer) ? { path: "mcp-server", namespace: "mcp-server-chunk" } : undefined,
     );
     builder.onLoad({ filter: /.*/, namespace: "mcp-server-chunk" }, () => ({
       loader: "js",

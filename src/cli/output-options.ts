@@ -16,6 +16,7 @@ export function switchableOutput(io: MainOptions): { io: MainOptions; use(target
   let target: OutputStream = io.stdout;
   const stdout: OutputStream = {
     write: (chunk: string) => target.write(chunk),
+    drained: () => target.drained?.() ?? Promise.resolve(),
     get isTTY() {
       return target.isTTY;
     },

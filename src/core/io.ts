@@ -1,6 +1,12 @@
 export interface OutputStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
+  /**
+   * Resolves once what was written has left the process (a pipe's reader caught up): a command whose
+   * output is unbounded waits for it after `write` returned false, so memory does not fill with text
+   * a slow reader has not taken yet.
+   */
+  drained?(): Promise<void>;
 }
 
 export interface MainOptions {

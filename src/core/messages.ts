@@ -71,3 +71,13 @@ export function formatMessage(rule: { id: string; messages: RuleMessages }, mess
   }
   return text;
 }
+
+/** A value cut to `limit` characters, with a marker saying how much is left out. */
+export function cutValue(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  let end = limit;
+  // Never half a surrogate pair.
+  const unit = text.charCodeAt(end - 1);
+  if (unit >= 0xd800 && unit <= 0xdbff) end--;
+  return `${text.slice(0, end)}…[${text.length - end} more characters]`;
+}

@@ -144,7 +144,14 @@ export interface TextSink {
  */
 export class SafeOutput implements TextSink {
   private closed = false;
-  constructor(private readonly target: TextSink & { on?: (event: "error", listener: (error: NodeJS.ErrnoException) => void) => unknown }) {
+  constructor(
+    private readonly target: TextSink & {
+      on?: (event: "error", listener: (error: NodeJS.ErrnoException) => void) => unknown;
+      once?: (event: "drain" | "close" | "error", listener: () => void) => unknown;
+      off?: (event: "drain" | "close" | "error", listener: () => void) => unknown;
+      writableNeedDrain?: boolean;
+    },
+  ) {
     target.on?.("error", (error) => {
       if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
       this.closed = true;
@@ -153,6 +160,19 @@ export class SafeOutput implements TextSink {
   get isTTY(): boolean | undefined {
     return this.target.isTTY;
   }
+  /** Resolves when the target's buffer has drained, or at once when nothing waits in it (or it closed). */
+  drained(): Promise<void> {
+    const { target } = this;
+    if (this.closed || !target.writableNeedDrain || !target.once || !target.off) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        for (const event of ["drain", "close", "error"] as const) target.off!(event, done);
+        resolve();
+      };
+      for (const event of ["drain", "close", "error"] as const) target.once!(event, done);
+    });
+  }
+
   write(chunk: string): unknown {
     if (this.closed) return false;
     try {

@@ -236,23 +236,43 @@ function isClean(object: JsonObject, fields: PreparedFields, name: string, at: J
 function reportFields(object: JsonObject, definition: EventDef, name: string, at: JsonPath, report: Report, hasType: boolean): void {
   const fields = definition.fields;
   let present = hasType ? 1 : 0;
+  const missing: Array<readonly [string, FieldDef]> = [];
   for (const [field, def] of prepared(definition).list) {
     const value = hasOwn.call(object, field) ? object[field] : undefined;
     if (value === undefined) {
-      if (!def.optional) {
-        report({
-          ruleId: "event-field",
-          messageId: "missing",
-          data: { object: name, field },
-          hint: `add "${field}": ${expected(def)}`,
-          path: [...at, field],
-          target: "value",
-        });
-      }
+      if (!def.optional) missing.push([field, def]);
       continue;
     }
     present++;
     checkValue(value, def, field, name, at, report);
+  }
+  // Missing fields all point at the object: one finding names them all rather than one per field
+  // with the same position and frame.
+  if (missing.length === 1) {
+    const [field, def] = missing[0]!;
+    report({
+      ruleId: "event-field",
+      messageId: "missing",
+      data: { object: name, field },
+      hint: `add "${field}": ${expected(def)}`,
+      path: [...at, field],
+      target: "value",
+    });
+  } else if (missing.length > 1) {
+    report({
+      ruleId: "event-field",
+      messageId: "missingSeveral",
+      data: {
+        object: name,
+        fields: quoteList(
+          missing.map(([field]) => field),
+          "and",
+        ),
+      },
+      hint: `add ${missing.map(([field, def]) => `"${field}": ${expected(def)}`).join(", ")}`,
+      path: at,
+      target: "value",
+    });
   }
   let keys = 0;
   for (const key in object) if (hasOwn.call(object, key)) keys++;
@@ -267,7 +287,7 @@ function reportFields(object: JsonObject, definition: EventDef, name: string, at
       hint: missing
         ? `did you mean "${missing}"?`
         : alreadySet
-          ? `${name} already has "${alreadySet}": "${key}" is a misspelt second copy of it; remove it`
+          ? `${name} already has "${alreadySet}": ${quote(key)} is a misspelt second copy of it; remove it`
           : `${name} has ${quoteList(Object.keys(fields), "and")}${hasType ? ' besides "type"' : ""}`,
       path: [...at, key],
       target: "key",

@@ -1,11 +1,11 @@
 import { Option, type Command } from "commander";
-import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { loadSettings } from "../core/settings.js";
-import { summarize, type Diagnostic } from "../core/diagnostics.js";
+import type { Diagnostic } from "../core/diagnostics.js";
 import { EVENT_RULES_BY_ID } from "./rules.js";
-import { checkRecording, formatSummary, openRecording, STDIN_NAME, summaryJson, type RecordingResult } from "./run-events.js";
-import { REPORTER_NAMES, loadReporter } from "../core/reporters/index.js";
+import { checkRecording, formatSummary, openRecording, STDIN_NAME, summaryJson, type CurrentLine, type RecordingResult } from "./run-events.js";
+import { REPORTER_NAMES } from "../core/reporters/index.js";
+import { streamedReport } from "../core/reporters/streamed.js";
 import type { RuleMeta } from "../core/rule.js";
 import { exitCodeFor, tooManyWarnings } from "../core/exit-codes.js";
 import type { MainOptions } from "../core/io.js";
@@ -44,9 +44,6 @@ function registerEvents(program: Command, io: MainOptions, setExitCode: SetExitC
     });
 }
 
-/** Small recordings are re-read for stylish code frames; big ones and standard input go without. */
-const MAX_FRAME_SOURCE_BYTES = 4 * 1024 * 1024;
-
 async function runEvents(names: string[], options: EventsOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<number> {
   const settings = await loadSettings({
     rules: allRules,
@@ -57,7 +54,6 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
     only: options.only,
   });
   const severityFor = settings.severityFor;
-  const reporter = await loadReporter(options.format);
   const output = options.output === undefined ? io.stdout : new CapturedOutput();
   const context = await reporterContext({
     cwd: io.cwd,
@@ -65,55 +61,63 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
     isTTY: output === io.stdout ? io.stdout.isTTY : false,
     env: io.env ?? {},
     rules: EVENT_RULES_BY_ID,
-    sourceText: readSmallRecording,
+    // Code frames come from the line just read: a recording is never read twice (it may be a pipe).
+    sourceText: () => undefined,
   });
   const keep = (d: Diagnostic) => !options.quiet || d.severity === "error";
-  // One line per finding: printed as each line of the recording is read, so a live stream piped in
-  // shows its problems as they happen (each line's findings by column; end-of-recording ones last).
-  const live = output === io.stdout && (options.format === "compact" || options.format === "github");
-  const liveCounts = { error: 0, warning: 0, suggestion: 0 };
+  // Every format is written as the recording is read, each finding as soon as its line is checked
+  // (each line's findings by column; end-of-recording ones last): a live stream piped in shows its
+  // problems as they happen, and memory holds no finding already printed, however many there are.
+  const counts = { error: 0, warning: 0, suggestion: 0 };
+  let hiddenWarnings = 0;
+  let congested = false;
+  const write = (text: string) => {
+    if (output.write(text) === false) congested = true;
+  };
   const runOptions = {
     client: options.client === true,
     severityFor,
-    ...(live
-      ? {
-          live: (found: readonly Diagnostic[]) => {
-            const shown = found.filter(keep);
-            for (const d of shown) liveCounts[d.severity]++;
-            io.stdout.write(reporter({ diagnostics: shown, summary: summarize([], 0) }, context));
-          },
+    pause: () => {
+      if (!congested) return undefined;
+      congested = false;
+      return io.stdout.drained?.();
+    },
+    live: (found: readonly Diagnostic[], current?: CurrentLine) => {
+      for (const d of found) {
+        if (!keep(d)) {
+          if (d.severity === "warning") hiddenWarnings++;
+          continue;
         }
-      : {}),
+        counts[d.severity]++;
+        report.add(d, current !== undefined && d.range.start.line === current.line ? current.text : undefined);
+      }
+    },
   };
 
   const inputs = names.length === 0 ? ["-"] : names;
   if (inputs.filter((name) => name === "-").length > 1) throw new UsageError("standard input (-) can be read only once");
-  const results: RecordingResult[] = [];
+  // Every input is opened before the report begins: a missing file is an error, not a report cut short.
+  const recordings = [];
   for (const name of inputs) {
-    if (name === "-") {
-      if (!io.stdin || (io.stdin as { isTTY?: boolean }).isTTY) {
-        throw new UsageError("no recording given: name JSONL files, or pipe one into standard input (caplint events - < recording.jsonl)");
-      }
-      results.push(await checkRecording(io.stdin, STDIN_NAME, STDIN_NAME, runOptions));
-    } else {
-      const { stream, file, absolutePath } = await openRecording(name, io.cwd);
-      results.push(await checkRecording(stream, file, absolutePath, runOptions));
-    }
+    if (name !== "-") recordings.push(await openRecording(name, io.cwd));
+    else if (!io.stdin || (io.stdin as { isTTY?: boolean }).isTTY) {
+      throw new UsageError("no recording given: name JSONL files, or pipe one into standard input (caplint events - < recording.jsonl)");
+    } else recordings.push({ stream: io.stdin, file: STDIN_NAME, absolutePath: STDIN_NAME });
   }
+  const report = await streamedReport(options.format, write, context);
+  const results: RecordingResult[] = [];
+  for (const { stream, file, absolutePath } of recordings) results.push(await checkRecording(stream, file, absolutePath, runOptions));
 
-  const diagnostics: Diagnostic[] = results.flatMap((result) => result.diagnostics).filter(keep);
-  const summary = live
-    ? { files: results.length, errors: liveCounts.error, warnings: liveCounts.warning, suggestions: liveCounts.suggestion, fixable: 0 }
-    : summarize(diagnostics, results.length);
-  let report = live ? "" : reporter({ diagnostics, summary, config: settings.configLabel ?? null }, context);
+  const summary = { files: results.length, errors: counts.error, warnings: counts.warning, suggestions: counts.suggestion, fixable: 0 };
+  const config = settings.configLabel ?? null;
+  if (options.summary && options.format === "json") report.end({ summary, config, hiddenWarnings, extendJson: { events: summaryJson(results) } });
+  else report.end({ summary, config, hiddenWarnings });
   if (options.summary) {
-    if (options.format === "json") report = JSON.stringify({ ...JSON.parse(report), events: summaryJson(results) }, null, 2) + "\n";
-    else if (options.format === "stylish" || options.format === "compact")
-      report += (summary.errors + summary.warnings > 0 && !report.endsWith("\n\n") ? "\n" : "") + formatSummary(results);
+    if (options.format === "stylish" || options.format === "compact")
+      output.write((summary.errors + summary.warnings > 0 ? "\n" : "") + formatSummary(results));
     // SARIF and workflow commands are read by programs: the summary goes to the person, on stderr.
-    else io.stderr.write(formatSummary(results));
+    else if (options.format !== "json") io.stderr.write(formatSummary(results));
   }
-  output.write(report);
   if (output instanceof CapturedOutput) {
     const read = inputs.filter((name) => name !== "-").map((name) => path.resolve(io.cwd, name));
     await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: read }, output.text);
@@ -122,13 +126,4 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
   if (tooManyWarnings(summary, limits) && options.format === "stylish")
     io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
   return exitCodeFor(summary, limits);
-}
-
-function readSmallRecording(file: string): string | undefined {
-  if (file === STDIN_NAME) return undefined;
-  try {
-    return statSync(file).size <= MAX_FRAME_SOURCE_BYTES ? readFileSync(file, "utf8") : undefined;
-  } catch {
-    return undefined;
-  }
 }

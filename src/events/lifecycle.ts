@@ -56,6 +56,8 @@ interface Agent {
 }
 
 interface Session {
+  /** Its key in the sessions map (source and session_id); "" for the plain stream. */
+  key: string;
   /** Its running calls and agents, by id. */
   calls: OpenMap<Call>;
   agents: OpenMap<Agent>;
@@ -78,6 +80,8 @@ interface Request {
   family: Family;
   id: Id;
   views: RequestView[];
+  /** Line of a tool_done or tool_error that ended the request's call while it was pending (reported then). */
+  ranAt?: number;
 }
 
 const FAMILY_OF: Partial<Record<ServerEventType, Family>> = {
@@ -97,6 +101,86 @@ const ABOUT_A_CALL: ReadonlySet<string> = new Set(["pending_write", "approval_re
 
 /** How many ended calls, resolved requests and ended agents are remembered, for better messages. */
 const MEMORY = 10_000;
+
+/** Sessions whose turn is done that are remembered (for output after their done); the oldest is forgotten past this. */
+export const MAX_DONE_SESSIONS = 100_000;
+
+/**
+ * Ids of ended calls remembered (as ranges: a server's ids mostly count up, so a million ended calls
+ * are a few ranges); past this many ranges an id is no longer added, which is said once.
+ */
+export const MAX_ENDED_IDS = 1_000_000;
+
+/**
+ * A set of ids that only grows, in bounded memory when ids count up: integers are kept as sorted
+ * disjoint ranges (new ones gathered in a small set and merged in batches, so adding stays linear
+ * overall), other ids (16 digits or more) in a set of their own. `add` is false once `limit`
+ * ranges and ids are held: the id is not kept.
+ */
+class IdSet {
+  private starts = new Float64Array(0);
+  private ends = new Float64Array(0);
+  private readonly fresh = new Set<number>();
+  private readonly texts = new Set<string>();
+
+  constructor(private readonly limit: number) {}
+
+  has(id: Id): boolean {
+    if (typeof id === "string") return this.texts.has(id);
+    if (this.fresh.has(id)) return true;
+    const at = this.rangeAtOrBefore(id);
+    return at >= 0 && this.ends[at]! >= id;
+  }
+
+  add(id: Id): boolean {
+    if (this.has(id)) return true;
+    if (this.starts.length + this.texts.size + this.fresh.size >= this.limit) return false;
+    if (typeof id === "string") this.texts.add(id);
+    else {
+      this.fresh.add(id);
+      if (this.fresh.size >= 4096) this.merge();
+    }
+    return true;
+  }
+
+  /** Index of the last range that starts at or before `id`, or -1. */
+  private rangeAtOrBefore(id: number): number {
+    let low = 0;
+    let high = this.starts.length - 1;
+    let found = -1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if (this.starts[mid]! <= id) {
+        found = mid;
+        low = mid + 1;
+      } else high = mid - 1;
+    }
+    return found;
+  }
+
+  private merge(): void {
+    const ids = Float64Array.from(this.fresh).sort();
+    this.fresh.clear();
+    const starts: number[] = [];
+    const ends: number[] = [];
+    const push = (start: number, end: number) => {
+      const last = ends.length - 1;
+      if (last >= 0 && start <= ends[last]! + 1) ends[last] = Math.max(ends[last]!, end);
+      else {
+        starts.push(start);
+        ends.push(end);
+      }
+    };
+    let r = 0;
+    for (const id of ids) {
+      while (r < this.starts.length && this.starts[r]! <= id) push(this.starts[r]!, this.ends[r++]!);
+      push(id, id);
+    }
+    while (r < this.starts.length) push(this.starts[r]!, this.ends[r++]!);
+    this.starts = Float64Array.from(starts);
+    this.ends = Float64Array.from(ends);
+  }
+}
 
 /**
  * What is remembered of the last MEMORY keys set (ended calls, resolved requests, ended agents), as
@@ -179,6 +263,9 @@ class OpenMap<V> {
   has(key: Id): boolean {
     return this.map?.has(key) ?? false;
   }
+  get size(): number {
+    return this.map?.size ?? 0;
+  }
   set(key: Id, value: V): void {
     (this.map ??= new Map()).set(key, value);
   }
@@ -195,8 +282,8 @@ class OpenMap<V> {
 
 const NOTHING_OPEN = new Map<never, never>();
 
-function newSession(): Session {
-  return { calls: new OpenMap(), agents: new OpenMap() };
+function newSession(key: string): Session {
+  return { key, calls: new OpenMap(), agents: new OpenMap() };
 }
 
 export interface CallStats {
@@ -210,11 +297,19 @@ function named(name: string): string {
 
 export class Lifecycle {
   /** The plain (per-connection) stream's session; the envelopes' sessions are keyed by source and id. */
-  private readonly plainSession: Session = newSession();
+  private readonly plainSession: Session = newSession("");
+  /** Sessions with something running; a session with nothing running and no finished turn is not kept. */
   private readonly sessions = new Map<string, Session>();
+  /** Sessions whose turn is done and that run nothing: only the line of that done, oldest first, up to MAX_DONE_SESSIONS. */
+  private readonly doneSessions = new Map<string, number>();
   private readonly calls = new OpenMap<Call>();
   /** Ended calls: end line, how (an index into CALL_ENDS), start line. */
   private readonly ended = new Recent(3);
+  /** Every ended call's id, for a tool_start that reuses one after its details were forgotten. */
+  private readonly endedIds = new IdSet(MAX_ENDED_IDS);
+  /** Pending approval requests by the tool call they are about. */
+  private readonly pendingApprovals = new OpenMap<Request>();
+  private readonly limitsReported = new Set<string>();
   private readonly denied = new Recent(1);
   private readonly agents = new OpenMap<Agent>();
   private readonly endedAgents = new Recent(1);
@@ -230,8 +325,13 @@ export class Lifecycle {
 
   onEvent(located: LocatedEvent, line: number): void {
     this.line = line;
-    const { type, event } = located;
     const session = this.session(located);
+    this.dispatch(located, session);
+    if (session !== this.plainSession) this.settle(session);
+  }
+
+  private dispatch(located: LocatedEvent, session: Session): void {
+    const { type, event } = located;
     switch (type) {
       case "user_message":
         session.doneLine = undefined;
@@ -321,13 +421,60 @@ export class Lifecycle {
 
   private session(located: LocatedEvent): Session {
     if (!located.envelope) return this.plainSession;
-    const key = `${String(located.envelope.source)}\u0000${idOf(located.envelope.sessionId) ?? "null"}`;
+    const { source, sessionId } = located.envelope;
+    // A string source is marked by a quote: `"source": null` and `"source": "null"` are two sessions.
+    const key = `${typeof source === "string" ? `"${source}` : String(source)}\u0000${idOf(sessionId) ?? String(sessionId)}`;
     let session = this.sessions.get(key);
     if (!session) {
-      session = newSession();
+      session = newSession(key);
+      const doneLine = this.doneSessions.get(key);
+      if (doneLine !== undefined) {
+        this.doneSessions.delete(key);
+        session.doneLine = doneLine;
+      }
       this.sessions.set(key, session);
     }
     return session;
+  }
+
+  /**
+   * After each event of an envelope's session: a session that runs nothing is dropped, and one whose
+   * turn is done keeps only the line of its done (for output after it), among the last
+   * MAX_DONE_SESSIONS such sessions; past that the oldest is forgotten, which is said once.
+   */
+  private settle(session: Session): void {
+    if (session.calls.size > 0 || session.agents.size > 0) return;
+    this.sessions.delete(session.key);
+    if (session.doneLine === undefined) return;
+    this.doneSessions.set(session.key, session.doneLine);
+    if (this.doneSessions.size <= MAX_DONE_SESSIONS) return;
+    this.doneSessions.delete(this.doneSessions.keys().next().value!);
+    this.reportLimit("turn-order", "doneSessions", MAX_DONE_SESSIONS);
+  }
+
+  /** Once per recording and limit: memory kept bounded at the cost of findings that are no longer certain. */
+  private reportLimit(ruleId: "turn-order" | "tool-lifecycle", limit: "doneSessions" | "endedIds", count: number): void {
+    if (this.limitsReported.has(limit)) return;
+    this.limitsReported.add(limit);
+    this.report(
+      ruleId === "turn-order"
+        ? {
+            ruleId,
+            messageId: "memoryLimit",
+            data: { limit: count },
+            hint: "split the recording, or raise nothing: the limit bounds caplint's memory",
+            field: "type",
+            cut: true,
+          }
+        : {
+            ruleId,
+            messageId: "memoryLimit",
+            data: { limit: count },
+            hint: "split the recording, or raise nothing: the limit bounds caplint's memory",
+            field: "tool_call_id",
+            cut: true,
+          },
+    );
   }
 
   private checkStreamedAfterDone(type: ServerEventType, session: Session): void {
@@ -369,6 +516,17 @@ export class Lifecycle {
       });
       return;
     }
+    if (this.endedIds.has(id)) {
+      // Ended long ago: its details are forgotten, the fact that it ended is not.
+      this.report({
+        ruleId: "tool-lifecycle",
+        messageId: "startAfterEarlierEnd",
+        data: { id },
+        hint: "give every tool call its own tool_call_id",
+        field: "tool_call_id",
+      });
+      return;
+    }
     const call: Call = { id, name: typeof event.name === "string" ? event.name : "", line: this.line, session };
     const denied = this.denied.get(id);
     if (denied !== undefined) call.deniedAt = denied;
@@ -397,8 +555,20 @@ export class Lifecycle {
     }
     this.calls.delete(id);
     call.session.calls.delete(id);
-    this.ended.set(id, this.line, CALL_ENDS.indexOf(type), call.line);
+    this.noteEnded(id, type, call.line);
     this.stats.byTerminal[type]++;
+    const pending = this.pendingApprovals.get(id);
+    if (pending && (type === "tool_done" || type === "tool_error")) {
+      pending.ranAt = this.line;
+      this.report({
+        ruleId: "approval-lifecycle",
+        messageId: "ranWhilePending",
+        data: { id, type, request: pending.id },
+        hint: "a call that waits for approval runs only after approval_resolved with approved: true",
+        field: "tool_call_id",
+        relatedLine: pending.views[0]!.line,
+      });
+    }
     this.noteDuration(call, this.line, type);
     const deniedAt = call.deniedAt ?? this.denied.get(id);
     if (deniedAt !== undefined) {
@@ -414,6 +584,11 @@ export class Lifecycle {
         });
       }
     }
+  }
+
+  private noteEnded(id: Id, how: EndedCall["how"], startLine: number): void {
+    this.ended.set(id, this.line, CALL_ENDS.indexOf(how), startLine);
+    if (!this.endedIds.add(id)) this.reportLimit("tool-lifecycle", "endedIds", MAX_ENDED_IDS);
   }
 
   private noteDuration(call: Call, endLine: number, how: string): void {
@@ -459,7 +634,10 @@ export class Lifecycle {
     }
     const request = this.requests.get(key);
     if (!request) {
-      this.requests.set(key, { family, id, views: [view] });
+      const created: Request = { family, id, views: [view] };
+      this.requests.set(key, created);
+      if (family === "approval" && view.toolCallId !== undefined && !this.pendingApprovals.has(view.toolCallId))
+        this.pendingApprovals.set(view.toolCallId, created);
       return;
     }
     const same = request.views.find((other) => other.type === type);
@@ -523,6 +701,8 @@ export class Lifecycle {
       });
     } else {
       this.requests.delete(key);
+      for (const view of request.views)
+        if (view.toolCallId !== undefined && this.pendingApprovals.get(view.toolCallId) === request) this.pendingApprovals.delete(view.toolCallId);
       this.resolved.set(key, this.line);
       const toolCallId = idOf(event.tool_call_id);
       const named = request.views.find((view) => view.toolCallId !== undefined);
@@ -541,8 +721,23 @@ export class Lifecycle {
       const toolCallId = idOf(event.tool_call_id);
       if (toolCallId === undefined) return;
       const call = this.calls.get(toolCallId);
-      if (call) call.deniedAt = this.line;
-      else if (this.ended.find(toolCallId) < 0) this.denied.set(toolCallId, this.line);
+      if (call) {
+        call.deniedAt = this.line;
+        return;
+      }
+      const ended = this.endedCall(toolCallId);
+      if (!ended && !this.endedIds.has(toolCallId)) this.denied.set(toolCallId, this.line);
+      else if (ended && (ended.how === "tool_done" || ended.how === "tool_error") && request !== undefined && request.ranAt === undefined) {
+        // The call ran (and was not reported running while pending): rejected after the fact.
+        this.report({
+          ruleId: "approval-lifecycle",
+          messageId: "rejectedAfterRun",
+          data: { id: toolCallId, how: ended.how },
+          hint: "a call that waits for approval runs only after approval_resolved with approved: true",
+          field: "tool_call_id",
+          relatedLine: ended.line,
+        });
+      }
     }
   }
 
@@ -633,7 +828,7 @@ export class Lifecycle {
   private endTurn(session: Session, type: ServerEventType, field: string): void {
     for (const call of session.calls.values()) {
       this.calls.delete(call.id);
-      this.ended.set(call.id, this.line, CALL_ENDS.indexOf("turn end"), call.line);
+      this.noteEnded(call.id, "turn end", call.line);
       this.stats.byTerminal["open at turn end"]++;
       this.noteDuration(call, this.line, "open at turn end");
       this.report({

@@ -5,12 +5,15 @@
  * maps `1.0` to `1` and `9223372036854775808` to the same double as `9223372036854775807`, and an
  * integer id or token count must be judged on its text. A line whose numbers are all plain integers
  * of at most 15 digits parses exactly, so only lines that contain a fraction, an exponent or a
- * run of 16 digits (anywhere, strings included: the test is a cheap over-approximation) are parsed a
- * second time with jsonc-parser, whose syntax tree keeps each number's text. Positions (for columns)
- * are also computed with jsonc-parser, and only for lines with a finding.
+ * run of 16 digits (anywhere, strings included: the test is a cheap over-approximation) get their
+ * syntax tree (the shared one of src/core/source/json-tree.ts: one linear pass, no recursion, so a
+ * payload nested a million deep does not stop the event's own checks), which keeps each number's
+ * text. The same tree, built once per line, gives the positions of every finding on that line.
+ * jsonc-parser only words syntax errors.
  */
 import { createRequire } from "node:module";
-import type { Node, ParseError } from "jsonc-parser";
+import type { ParseError } from "jsonc-parser";
+import { NO_NODE, type JsonNode, type JsonTree } from "../core/source/json-tree.js";
 
 type JsoncParser = typeof import("jsonc-parser");
 let jsonc: JsoncParser | undefined;
@@ -52,42 +55,32 @@ export function mayHaveInexactNumbers(text: string): boolean {
   return INEXACT_NUMBER.test(text);
 }
 
-/** The line's value with every number JSON.parse could not keep as written as a RawNumber (a valid JSON line). */
-export function parseExact(text: string, fallback: unknown): unknown {
-  try {
-    const root = jsoncParser().parseTree(text, [], PARSE_OPTIONS);
-    return root ? valueOf(root, text) : fallback;
-  } catch (error) {
-    // Nesting too deep for a recursive parser (only tool arguments and payloads nest): keep JSON.parse's value.
-    if (error instanceof RangeError) return fallback;
-    throw error;
-  }
+/**
+ * The line's value with every number of the event's own fields that JSON.parse could not keep as
+ * written as a RawNumber: the members of the line's object, of the objects and arrays it holds
+ * directly (an envelope's event, a string array) and of theirs. Deeper values are tool arguments and
+ * payloads, any JSON. `tree` is the line's syntax tree; `value` (JSON.parse's) is changed in place.
+ */
+export function withExactNumbers(tree: JsonTree, value: Record<string, unknown>): Record<string, unknown> {
+  const patch = (node: JsonNode, container: Record<string, unknown> | unknown[], depth: number) => {
+    for (let i = 0; i < tree.childCount(node); i++) {
+      const child = tree.child(node, i);
+      const key = tree.isMember(child) ? tree.key(child) : i;
+      const kind = tree.kind(child);
+      if (kind === "number") {
+        const raw = tree.text.slice(tree.offset(child), tree.offset(child) + tree.length(child));
+        if (!/^-?\d{1,15}$/.test(raw)) (container as Record<string | number, unknown>)[key] = new RawNumber(raw);
+      } else if (depth < 3 && (kind === "object" || kind === "array")) {
+        const inner = (container as Record<string | number, unknown>)[key];
+        if (typeof inner === "object" && inner !== null) patch(child, inner as Record<string, unknown>, depth + 1);
+      }
+    }
+  };
+  patch(tree.root, value, 1);
+  return value;
 }
 
 const PARSE_OPTIONS = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false } as const;
-
-function valueOf(node: Node, text: string): unknown {
-  switch (node.type) {
-    case "object": {
-      const object: Record<string, unknown> = {};
-      for (const property of node.children ?? []) {
-        const [key, child] = property.children ?? [];
-        if (!key || !child) continue;
-        // defineProperty: a key "__proto__" stays an own property, as with JSON.parse.
-        Object.defineProperty(object, key.value as string, { value: valueOf(child, text), enumerable: true, writable: true, configurable: true });
-      }
-      return object;
-    }
-    case "array":
-      return (node.children ?? []).map((child) => valueOf(child, text));
-    case "number": {
-      const raw = text.slice(node.offset, node.offset + node.length);
-      return /^-?\d{1,15}$/.test(raw) ? Number(raw) : new RawNumber(raw);
-    }
-    default:
-      return node.value;
-  }
-}
 
 const ERROR_TEXT: Record<string, string> = {
   InvalidSymbol: "unexpected character",
@@ -138,27 +131,20 @@ export interface Span {
 
 /**
  * The text span of a JSON path in a line: the property's key when `target` is "key", else its
- * value; a path that does not exist (a missing field) gives its nearest existing ancestor.
+ * value; a path that does not exist (a missing field) gives its nearest existing ancestor. A key
+ * written twice is found at its last copy, the one JSON.parse keeps.
  */
-export function locate(text: string, path: ReadonlyArray<string | number>, target: "key" | "value"): Span {
-  let root: Node | undefined;
-  try {
-    root = jsoncParser().parseTree(text, [], PARSE_OPTIONS);
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
+export function locate(tree: JsonTree, path: ReadonlyArray<string | number>, target: "key" | "value"): Span {
+  let node = tree.root;
+  let depth = 0;
+  for (; depth < path.length; depth++) {
+    const next = tree.step(node, path[depth]!);
+    if (next === NO_NODE) break;
+    node = next;
   }
-  if (!root) return { offset: 0, length: 1 };
-  const { findNodeAtLocation } = jsoncParser();
-  for (let depth = path.length; depth >= 0; depth--) {
-    const node = findNodeAtLocation(root, path.slice(0, depth) as (string | number)[]);
-    if (!node) continue;
-    if (target === "key" && depth === path.length && node.parent?.type === "property") {
-      const key = node.parent.children![0]!;
-      return { offset: key.offset, length: key.length };
-    }
-    // A whole object or array: point at its opening bracket rather than underline the line.
-    if (depth < path.length || node.type === "object" || node.type === "array") return { offset: node.offset, length: 1 };
-    return { offset: node.offset, length: node.length };
-  }
-  return { offset: 0, length: 1 };
+  if (target === "key" && depth === path.length && tree.isMember(node)) return { offset: tree.keyOffset(node), length: tree.keyLength(node) };
+  // A whole object or array, or the parent of a missing field: its opening bracket, not the whole line.
+  const kind = tree.kind(node);
+  if (depth < path.length || kind === "object" || kind === "array") return { offset: tree.offset(node), length: 1 };
+  return { offset: tree.offset(node), length: tree.length(node) };
 }

@@ -4,7 +4,7 @@
  * declares its messages by id (src/core/messages.ts): checks report an id and the placeholders'
  * values, and the validator fills the template.
  */
-import { formatMessage, type MessageReport, type RuleMessages } from "../core/messages.js";
+import { cutValue, formatMessage, type MessageData, type MessageReport, type RuleMessages } from "../core/messages.js";
 
 export interface EventRuleMeta {
   id: string;
@@ -49,6 +49,8 @@ export const EVENT_RULES = [
       neverRequested: "{{type}} for {{family}} request {{id}}, which was never requested",
       resolutionNamesOtherCall: "{{type}} for request {{id}} names tool call {{toolCall}}, but {{otherType}} names {{otherToolCall}}",
       rejectedCallRan: "tool call {{id}} ends in {{type}} although its approval was rejected",
+      ranWhilePending: "tool call {{id}} ends in {{type}} while its approval request {{request}} is still pending",
+      rejectedAfterRun: "approval of tool call {{id}} is rejected after the call ended with {{how}}",
       pendingAtRecordingEnd: "{{family}} request {{id}} is still pending when the recording ends (it stays in the Inbox)",
     },
   ),
@@ -60,6 +62,7 @@ export const EVENT_RULES = [
     {
       envelopeEvent: '"event" of the envelope must be a ServerEvent object, got {{got}}',
       missing: '{{object}} is missing required field "{{field}}"',
+      missingSeveral: "{{object}} is missing required fields {{fields}}",
       optionalNull: 'optional field "{{field}}" of {{object}} is null',
       wrongType: '"{{field}}" of {{object}} must be {{expected}}, got {{got}}',
       notInEnum: '"{{field}}" of {{object}} must be {{allowed}}, got {{value}}',
@@ -71,6 +74,10 @@ export const EVENT_RULES = [
     invalidJson: "not valid JSON: {{problem}}",
     notAnObject: "line is {{kind}}, not an object",
     lineTooLong: "line is {{length}} characters long; the most read is {{limit}}",
+    invalidUtf8: "line is not valid UTF-8 (first bad byte here)",
+    loneSurrogate: "a lone surrogate escape is not a character (the host's parser rejects the line)",
+    repeatedField: "field {{key}} is written twice in {{object}}; JSON.parse keeps the last copy, the host's parser rejects the event",
+    repeatedKey: "key {{key}} is written twice in one object; JSON parsers disagree on which copy counts",
   }),
   rule("event-limit", "error", "correctness", "Labels and previews stay within the spec's limits, counted in Unicode code points.", {
     tooLong: '"{{field}}" of {{object}} is {{length}} characters long; the limit is {{limit}}',
@@ -87,6 +94,8 @@ export const EVENT_RULES = [
   rule("tool-lifecycle", "error", "correctness", "Exactly one of tool_done, tool_error, tool_cancelled, tool_rejected ends each tool_start, within its turn.", {
     secondStart: "second tool_start for tool call {{id}}, which is still running",
     startAfterEnd: "tool_start for tool call {{id}}, which already ended ({{how}})",
+    startAfterEarlierEnd: "tool_start for tool call {{id}}, which already ended",
+    memoryLimit: "more than {{limit}} tool calls ended with ids that do not count up; later ids are not remembered, so their reuse is no longer detected",
     secondEnd: "{{type}} for tool call {{id}}, which already ended with {{how}}",
     endWithoutStart: "{{type}} for tool call {{id}}, which never started",
     eventAfterEnd: "{{type}} for tool call {{id}} after it ended ({{how}})",
@@ -97,6 +106,7 @@ export const EVENT_RULES = [
   rule("turn-order", "error", "correctness", "No streamed output after the turn's done until the next user_message, and one done per turn.", {
     outputAfterDone: "{{type}} after the turn's done, before any new user_message",
     secondDone: "second done in one turn",
+    memoryLimit: "more than {{limit}} sessions have a finished turn; the oldest are forgotten, so output after their done is no longer detected",
   }),
   rule("unknown-result-type", "warning", "suspicious", "tool_done.result_type other than string or json (clients show it as plain text).", {
     unknownResultType: '"{{field}}" of {{object}} is {{value}}, which clients do not know and show as plain text',
@@ -117,5 +127,18 @@ export type EventMessage<Id extends EventRuleId = EventRuleId> = { [R in Id]: { 
 
 /** The finding's text: the rule's template for the messageId, filled. */
 export function eventMessageText(report: EventMessage): string {
-  return formatMessage(EVENT_RULES_BY_ID.get(report.ruleId)!, report.messageId, report.data);
+  return formatMessage(EVENT_RULES_BY_ID.get(report.ruleId)!, report.messageId, shortValues(report.data));
+}
+
+/** Longest value a message shows whole: ids, counts and names from a recording may be megabytes long. */
+const MAX_SHOWN_VALUE = 120;
+
+function shortValues(data: MessageData | undefined): MessageData | undefined {
+  if (!data) return data;
+  let short: Record<string, unknown> | undefined;
+  for (const key of Object.keys(data)) {
+    const value = data[key];
+    if (typeof value === "string" && value.length > MAX_SHOWN_VALUE) (short ??= { ...data })[key] = cutValue(value, MAX_SHOWN_VALUE);
+  }
+  return short ?? data;
 }

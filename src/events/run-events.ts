@@ -24,7 +24,15 @@ export interface EventsRunOptions {
    * Called with each line's findings as soon as the line is read (output as the recording arrives);
    * the findings are then not kept, so memory stays bounded whatever their number.
    */
-  live?: (found: readonly Diagnostic[]) => void;
+  live?: (found: readonly Diagnostic[], current?: CurrentLine) => void;
+  /** Asked after each chunk read: a promise to wait for (the report's reader is behind), or undefined. */
+  pause?: () => Promise<void> | undefined;
+}
+
+/** The line just read, for code frames of its findings (its text is dropped after its findings are printed). */
+export interface CurrentLine {
+  line: number;
+  text: string;
 }
 
 export interface RecordingResult {
@@ -41,16 +49,19 @@ export type ByteStream = AsyncIterable<Buffer | string>;
 export async function checkRecording(stream: ByteStream, file: string, absolutePath: string, options: EventsRunOptions): Promise<RecordingResult> {
   const validator = createLineValidator({ client: options.client, severity: (ruleId) => options.severityFor(ruleId, absolutePath) });
   const diagnostics: Diagnostic[] = [];
-  const keep = (found: EventDiagnostic[]) => {
+  const keep = (found: EventDiagnostic[], current?: CurrentLine) => {
     if (found.length === 0) return;
     const converted = found.map((d) => toDiagnostic(d, file, absolutePath)).sort(byPosition);
-    if (options.live) options.live(converted);
-    else diagnostics.push(...converted);
+    if (options.live) options.live(converted, current);
+    else for (const d of converted) diagnostics.push(d);
   };
   await readLines(
     stream,
     {
-      line: (text) => keep(validator.pushLine(text)),
+      line: (text, invalidUtf8) => {
+        const found = validator.pushLine(text, invalidUtf8);
+        if (found.length > 0) keep(found, { line: validator.summary.lines, text });
+      },
       overlong: (chars) => {
         // Counted as a line (so later line numbers stay right) and reported without its text.
         validator.pushLine("");
@@ -71,6 +82,7 @@ export async function checkRecording(stream: ByteStream, file: string, absoluteP
           ]);
         }
       },
+      ...(options.pause ? { pause: options.pause } : {}),
     },
     MAX_LINE_CHARS,
   );

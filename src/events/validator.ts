@@ -4,8 +4,11 @@
  */
 import { AT_TOP, checkClientLine, checkServerLine, hasIntegerFields, isObject, type FieldReport, type JsonObject, type JsonPath } from "./check-fields.js";
 import { EVENT_RULES_BY_ID, eventMessageText, type EventMessage, type EventRuleId } from "./rules.js";
+import { quote } from "./text.js";
 import { Lifecycle, type CallStats, type LifecycleReport } from "./lifecycle.js";
-import { locate, mayHaveInexactNumbers, parseExact, parseLine } from "./parse-line.js";
+import { locate, mayHaveInexactNumbers, parseLine, withExactNumbers } from "./parse-line.js";
+import { jsonTree, type JsonTree } from "../core/source/json-tree.js";
+import { loneSurrogateEscape, propertiesWritten } from "../core/source/document.js";
 
 export type EventSeverity = "error" | "warning" | "suggestion";
 
@@ -56,13 +59,16 @@ export const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
 /** The validator fed one line at a time: a line read from a stream has no line break to look for. */
 export interface LineValidator extends Omit<EventValidator, "push"> {
-  /** Checks the next line, a text without line breaks. */
-  pushLine(line: string): EventDiagnostic[];
+  /** Checks the next line, a text without line breaks; `invalidUtf8` when its bytes were not UTF-8 (decoded with U+FFFD). */
+  pushLine(line: string, invalidUtf8?: boolean): EventDiagnostic[];
 }
 
 export function createLineValidator(options: EventValidatorOptions = {}): LineValidator {
   let lineNumber = 0;
   let text = "";
+  /** The syntax tree of `text`, built at most once per line, and only for a line that needs positions or exact numbers. */
+  let tree: JsonTree | undefined;
+  const treeOf = (): JsonTree => (tree ??= jsonTree(text));
   let eventPath: JsonPath = AT_TOP;
   let out: EventDiagnostic[] = [];
   const types: Record<string, number> = Object.create(null);
@@ -77,7 +83,7 @@ export function createLineValidator(options: EventValidatorOptions = {}): LineVa
   const add = (report: EventMessage, hint: string | undefined, path: JsonPath, target: "key" | "value", relatedLine?: number, cut = false) => {
     const severity = severityOf(report.ruleId, cut);
     if (!severity) return;
-    const span = locate(text, path, target);
+    const span = text === "" ? { offset: 0, length: 1 } : locate(treeOf(), path, target);
     out.push({
       ruleId: report.ruleId,
       messageId: report.messageId,
@@ -122,11 +128,17 @@ export function createLineValidator(options: EventValidatorOptions = {}): LineVa
     types[type] = (types[type] ?? 0) + 1;
   };
 
-  const checkLine = (line: string) => {
+  const checkLine = (line: string, invalidUtf8: boolean) => {
     lineNumber++;
     summary.lines = lineNumber;
     if (lineNumber === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
     if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
+    tree = undefined;
+    if (invalidUtf8) {
+      // Where the decoder put its first replacement character (a real U+FFFD before it would be found first).
+      const at = Math.max(0, line.indexOf("\ufffd"));
+      lineFinding({ ruleId: "event-json", messageId: "invalidUtf8" }, "save the recording as UTF-8; a socket's text frames are UTF-8", at, 1);
+    }
     if (isBlank(line)) return;
     text = line;
     eventPath = AT_TOP;
@@ -167,16 +179,14 @@ export function createLineValidator(options: EventValidatorOptions = {}): LineVa
     }
     let value: JsonObject = parsed.value;
     summary.events++;
+    checkWriting(line, value);
     if (options.client) {
       // Client messages have no integer field: JSON.parse's numbers are good enough.
       count(typeof value.type === "string" ? value.type : "ClientMessage");
       checkClientLine(value, onField);
       return;
     }
-    if (hasIntegerFields(value) && mayHaveInexactNumbers(line)) {
-      const exact = parseExact(line, value);
-      if (isObject(exact)) value = exact;
-    }
+    if (hasIntegerFields(value) && mayHaveInexactNumbers(line)) value = withExactNumbers(treeOf(), value);
     const located = checkServerLine(value, onField);
     if (!located) {
       count("(unknown type)");
@@ -187,10 +197,55 @@ export function createLineValidator(options: EventValidatorOptions = {}): LineVa
     lifecycle.onEvent(located, lineNumber);
   };
 
+  /** A finding about the line's text itself, at an offset. */
+  const lineFinding = (report: EventMessage<"event-json">, hint: string, offset: number, length: number, path: JsonPath = [], mild = false) => {
+    const severity = severityOf(report.ruleId, mild);
+    if (!severity) return;
+    out.push({
+      ruleId: report.ruleId,
+      messageId: report.messageId,
+      severity,
+      message: eventMessageText(report),
+      hint,
+      line: lineNumber,
+      column: offset + 1,
+      endColumn: offset + length + 1,
+      path,
+    });
+  };
+
+  /**
+   * What JSON.parse accepts silently but the host's parser (serde_json) does not: an escape that is
+   * half a surrogate pair, and a field written twice (JSON.parse keeps the last copy). A key written
+   * twice inside a payload is accepted by both, but parsers disagree on which copy counts: a warning.
+   */
+  const checkWriting = (line: string, value: JsonObject) => {
+    const surrogate = loneSurrogateEscape(line);
+    if (surrogate >= 0)
+      lineFinding({ ruleId: "event-json", messageId: "loneSurrogate" }, "escape a character outside the BMP as a pair (\\ud83d\\ude00)", surrogate, 6);
+    if (propertiesWritten(line) === membersKept(value)) return;
+    const lineTree = treeOf();
+    for (const member of lineTree.repeatedMembers()) {
+      const path = lineTree.pathOf(member);
+      const key = path[path.length - 1] as string;
+      const own = path.length === 1 || (path.length === 2 && path[0] === "event" && !hasOwnType(value));
+      lineFinding(
+        own
+          ? { ruleId: "event-json", messageId: "repeatedField", data: { key: quote(key), object: path.length === 1 ? "the event" : "the enveloped event" } }
+          : { ruleId: "event-json", messageId: "repeatedKey", data: { key: quote(key) } },
+        own ? "write each field once" : "write each key of an object once",
+        lineTree.keyOffset(member),
+        lineTree.keyLength(member),
+        path,
+        !own,
+      );
+    }
+  };
+
   return {
-    pushLine(line: string): EventDiagnostic[] {
+    pushLine(line: string, invalidUtf8 = false): EventDiagnostic[] {
       out = [];
-      checkLine(line);
+      checkLine(line, invalidUtf8);
       return out;
     },
     end(): EventDiagnostic[] {
@@ -229,6 +284,30 @@ function jsonKind(value: unknown): string {
   if (typeof value === "string") return "a JSON string";
   if (typeof value === "boolean") return "a JSON boolean";
   return "a JSON number";
+}
+
+/** The members of every object in a parsed value, counted without recursion (a payload may nest a million deep). */
+function membersKept(value: unknown): number {
+  let count = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next === null || typeof next !== "object") continue;
+    if (Array.isArray(next)) {
+      for (const item of next) if (item !== null && typeof item === "object") pending.push(item);
+      continue;
+    }
+    for (const key in next) {
+      count++;
+      const item = (next as JsonObject)[key];
+      if (item !== null && typeof item === "object") pending.push(item);
+    }
+  }
+  return count;
+}
+
+function hasOwnType(value: JsonObject): boolean {
+  return Object.prototype.hasOwnProperty.call(value, "type");
 }
 
 function isBlank(line: string): boolean {

@@ -106,21 +106,23 @@ export function keyword(property: Property, key: string): unknown {
 
 /**
  * The JSON types a schema admits: its `type`, the types of `anyOf`/`oneOf` members, or what an
- * `enum`/`const` holds. Empty when the schema says nothing about types.
+ * `enum`/`const` holds. Empty when the schema says nothing about types. Each schema object is
+ * looked at once per question, so members that `$ref` each other cost their number, not a power of it.
  */
-export function typesOf(document: SchemaNode, node: SchemaNode, depth = 0): Set<string> {
+export function typesOf(document: SchemaNode, node: SchemaNode, seen: Set<object> = new Set()): Set<string> {
   const types = new Set<string>();
   const { schema } = node;
   if (typeof schema.type === "string") types.add(schema.type);
   else if (Array.isArray(schema.type)) for (const t of schema.type) if (typeof t === "string") types.add(t);
-  if (types.size > 0 || depth > 8) return types;
+  if (types.size > 0 || seen.has(schema)) return types;
+  seen.add(schema);
   for (const key of ["anyOf", "oneOf"]) {
     const members = schema[key];
     if (!Array.isArray(members)) continue;
     members.forEach((member, index) => {
       if (!isObject(member)) return;
       const resolved = resolveRef(document, { schema: member, path: [...node.path, key, index] });
-      for (const t of typesOf(document, resolved, depth + 1)) types.add(t);
+      for (const t of typesOf(document, resolved, seen)) types.add(t);
     });
   }
   const values = Array.isArray(schema.enum) ? schema.enum : "const" in schema ? [schema.const] : [];
@@ -155,17 +157,23 @@ export function alternatives(document: SchemaNode, node: SchemaNode): SchemaNode
   return result;
 }
 
-/** Every property of the input, nested objects and array items included, to a fixed depth. */
-export function* walkProperties(document: SchemaNode, object: SchemaNode, depth = 0): Generator<Property> {
-  if (depth > 6) return;
+/**
+ * Every property of the input, nested objects and array items included, to a fixed depth. An object
+ * schema reached a second time (a `$ref` to a model already walked, or back to itself) is not walked
+ * again: its properties were reported at the first path that reached them, and a model whose K
+ * properties `$ref` it again would otherwise be walked K^depth times.
+ */
+export function* walkProperties(document: SchemaNode, object: SchemaNode, depth = 0, walked: Set<object> = new Set()): Generator<Property> {
+  if (depth > 6 || walked.has(object.schema)) return;
+  walked.add(object.schema);
   for (const property of propertiesOf(document, object)) {
     yield property;
     const value = nonNullMember(document, property.resolved);
-    if (isObject(value.schema.properties)) yield* walkProperties(document, value, depth + 1);
+    if (isObject(value.schema.properties)) yield* walkProperties(document, value, depth + 1, walked);
     const items = value.schema.items;
     if (isObject(items)) {
       const item = nonNullMember(document, resolveRef(document, { schema: items, path: [...value.path, "items"] }));
-      if (isObject(item.schema.properties)) yield* walkProperties(document, item, depth + 1);
+      if (isObject(item.schema.properties)) yield* walkProperties(document, item, depth + 1, walked);
     }
   }
 }

@@ -1,5 +1,5 @@
 import { compareDiagnostics, formatMessage, type Diagnostic, type RuleMeta, type RuleSetting, type Severity } from "./core.js";
-import { serverName, type Listing } from "./listing.js";
+import { MAX_TOOLS, serverName, type Listing } from "./listing.js";
 import { serviceFromServerName } from "./naming.js";
 import { MCP_RULES } from "./rules/index.js";
 import type { McpReport, McpRule, McpRuleContext, McpSettings } from "./rules/types.js";
@@ -62,6 +62,17 @@ export async function lintMcp(listings: readonly Listing[], options: McpLintOpti
     if (!document.ok) {
       push(PARSE_META, "error", { path: [], messageId: "unreadable", data: { problem: forToolServers(document.parseError!.message) } });
       continue;
+    }
+    if (listing.tools.length > MAX_TOOLS) {
+      const extra = listing.tools[MAX_TOOLS]!;
+      push(PARSE_META, "error", {
+        path: extra.path,
+        messageId: "unreadable",
+        data: {
+          problem: `the listing has ${listing.tools.length.toLocaleString("en")} tools; caplint lints the first ${MAX_TOOLS.toLocaleString("en")} (no real server lists more)`,
+        },
+      });
+      listing.tools = listing.tools.slice(0, MAX_TOOLS);
     }
     const name = serverName(listing);
     const service = options.settings.service ?? (name === undefined ? undefined : serviceFromServerName(name));

@@ -1,5 +1,8 @@
 import type { JsonPath, SourceDocument } from "./core.js";
 
+/** Most tools of one listing that are linted (a live listing stops there; a file's are cut there, with a finding). */
+export const MAX_TOOLS = 100_000;
+
 /** Marks a file written by `caplint mcp dump`; the number changes only when the shape does. */
 export const DUMP_FORMAT = "caplint-mcp-dump/1";
 

@@ -12,8 +12,9 @@ import {
   serializeMessage,
   z,
 } from "./sdk.js";
+import { createHash } from "node:crypto";
 import { FatalError } from "./core.js";
-import { DUMP_FORMAT, isObject, type ProbeCall, type TransportName } from "./listing.js";
+import { DUMP_FORMAT, isObject, MAX_TOOLS, type ProbeCall, type TransportName } from "./listing.js";
 import { serviceFromServerName } from "./naming.js";
 import { planProbe, truncateStrings, type ProbePlanTool } from "./probe.js";
 import type { ServerProcess, StdioTarget } from "./server-process.js";
@@ -62,8 +63,59 @@ export interface Dump {
   probe?: { maxCalls: number; calls: ProbeCall[]; notProbed: string[] };
 }
 
-/** Most pages followed: a server whose cursors never end is cut off (and reported in the error). */
-const MAX_PAGES = 1000;
+/**
+ * Bounds of one listing (every `tools/list` page together), each an error naming it when reached: a
+ * server whose cursors never end, pages that add up to more than a run can hold (60 pages of 9.5 MB
+ * overflowed the longest string V8 makes), more tools than any real server lists (a million aborted
+ * on the heap), and a server slow enough that paging would run for hours (each page within
+ * --timeout, the whole listing within LISTING_TIMEOUTS times it).
+ */
+export const MAX_PAGES = 1000;
+export const MAX_LISTING_BYTES = 64 * 1024 * 1024;
+export const LISTING_TIMEOUTS = 4;
+
+/** Every page of `tools/list`, following cursors within the bounds above. */
+async function listAllTools(request: RawRequest, timeoutMs: number): Promise<unknown[]> {
+  const pages: unknown[] = [];
+  const cursors = new Set<string>();
+  const started = Date.now();
+  let bytes = 0;
+  let tools = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await request("tools/list", cursor === undefined ? {} : { cursor });
+    pages.push(page);
+    bytes += JSON.stringify(page).length;
+    if (Array.isArray(page.tools)) tools += page.tools.length;
+    const listed = `${pages.length} page${pages.length === 1 ? "" : "s"}`;
+    if (bytes > MAX_LISTING_BYTES)
+      throw new FatalError(
+        `tools/list: the pages add up to more than ${MAX_LISTING_BYTES / 1024 / 1024} MiB after ${listed}; caplint reads at most that much of one listing`,
+      );
+    if (tools > MAX_TOOLS)
+      throw new FatalError(
+        `tools/list: more than ${MAX_TOOLS.toLocaleString("en")} tools after ${listed}; caplint lints at most that many tools of one server`,
+      );
+    const next = page.nextCursor;
+    cursor = typeof next === "string" ? next : undefined;
+    if (cursor === undefined) break;
+    // Long cursors are remembered by their hash: a thousand 10 MB cursors are not kept.
+    const key = cursor.length > 200 ? `#${createHash("sha256").update(cursor).digest("hex")}` : cursor;
+    if (cursors.has(key) || pages.length >= MAX_PAGES) {
+      throw new FatalError(
+        `tools/list pagination does not end: cursor ${JSON.stringify(escapeControls(cursor.slice(0, 40)))} repeats or more than ${MAX_PAGES} pages`,
+      );
+    }
+    cursors.add(key);
+    const budget = LISTING_TIMEOUTS * timeoutMs;
+    if (Date.now() - started > budget) {
+      throw new FatalError(
+        `tools/list: paging took more than ${budget / 1000} s (${listed}, the server offers more); caplint lists for at most ${LISTING_TIMEOUTS} × --timeout in total`,
+      );
+    }
+  } while (cursor !== undefined);
+  return pages;
+}
 
 /** Only what `connect`, `request` and `notification` need: no capability checks, no result parsing. */
 class RawSession extends Protocol<Request, Notification, Result> {
@@ -182,21 +234,7 @@ export async function captureServer(server: LiveServer, options: LiveOptions): P
         throw describeFailure(error, method);
       }
     };
-    const pages: unknown[] = [];
-    let cursor: string | undefined;
-    const cursors = new Set<string>();
-    do {
-      const page = await request("tools/list", cursor === undefined ? {} : { cursor });
-      pages.push(page);
-      const next = page.nextCursor;
-      cursor = typeof next === "string" ? next : undefined;
-      if (cursor !== undefined && (cursors.has(cursor) || pages.length >= MAX_PAGES)) {
-        throw new FatalError(
-          `tools/list pagination does not end: cursor ${JSON.stringify(escapeControls(cursor).slice(0, 40))} repeats or more than ${MAX_PAGES} pages`,
-        );
-      }
-      if (cursor !== undefined) cursors.add(cursor);
-    } while (cursor !== undefined);
+    const pages = await listAllTools(request, options.timeoutMs);
 
     const dump: Dump = {
       format: DUMP_FORMAT,

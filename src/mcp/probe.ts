@@ -40,7 +40,7 @@ export function planProbe(tools: readonly ProbePlanTool[], maxCalls: number, ser
     if (!input) return;
     readOnly.push(value.name);
     const names = new Set(propertiesOf(input.document, input.root).map((p) => p.name));
-    const base = sampleObject(input.document, input.root, 0);
+    const base = sampleObject(input.document, input.root, 0, { onPath: new Set(), left: MAX_SAMPLED_VALUES });
     const call = (purpose: ProbeCall["purpose"], extra: Record<string, unknown>): PlannedCall => ({
       tool: value.name as string,
       purpose,
@@ -63,18 +63,33 @@ export function planProbe(tools: readonly ProbePlanTool[], maxCalls: number, ser
   return { calls, notProbed: readOnly.filter((name) => !called.has(name)) };
 }
 
+/**
+ * How sampling stays small whatever the schema: a schema already being sampled on the current path (a
+ * `$ref` back to itself, an array whose items are the array) is not entered again, and at most
+ * MAX_SAMPLED_VALUES values are made for one tool (a model whose required properties `$ref` other
+ * models, K wide and 6 deep, would otherwise make K^6). What is cut is the smallest value that fits
+ * the type: `{}`, `[]`.
+ */
+interface SampleBudget {
+  onPath: Set<object>;
+  left: number;
+}
+
+const MAX_SAMPLED_VALUES = 1000;
+
 /** A value for each required property: its default, const, first enum value or example, else one that fits the type and bounds. */
-function sampleObject(document: SchemaNode, object: SchemaNode, depth: number): Record<string, unknown> {
+function sampleObject(document: SchemaNode, object: SchemaNode, depth: number, budget: SampleBudget): Record<string, unknown> {
   const required = new Set(Array.isArray(object.schema.required) ? object.schema.required.filter((r): r is string => typeof r === "string") : []);
   const result: Record<string, unknown> = {};
   for (const property of propertiesOf(document, object)) {
     if (!required.has(property.name)) continue;
-    result[property.name] = sample(document, property.written, depth + 1);
+    result[property.name] = sample(document, property.written, depth + 1, budget);
   }
   return result;
 }
 
-function sample(document: SchemaNode, written: SchemaNode, depth: number): unknown {
+function sample(document: SchemaNode, written: SchemaNode, depth: number, budget: SampleBudget): unknown {
+  budget.left--;
   if ("default" in written.schema) return written.schema.default;
   const node = nonNullMember(document, resolveRef(document, written));
   const s = node.schema;
@@ -84,7 +99,14 @@ function sample(document: SchemaNode, written: SchemaNode, depth: number): unkno
   if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
   const types = typesOf(document, node);
   const number = (key: string) => (typeof s[key] === "number" ? (s[key] as number) : undefined);
-  if (types.has("object") || isObject(s.properties)) return depth > 6 ? {} : sampleObject(document, node, depth);
+  const enterable = depth <= 6 && budget.left > 0 && !budget.onPath.has(s);
+  if (types.has("object") || isObject(s.properties)) {
+    if (!enterable) return {};
+    budget.onPath.add(s);
+    const value = sampleObject(document, node, depth, budget);
+    budget.onPath.delete(s);
+    return value;
+  }
   if (types.has("string")) return sampleString(s);
   if (types.has("integer") || types.has("number")) {
     const low = number("minimum") ?? (number("exclusiveMinimum") !== undefined ? number("exclusiveMinimum")! + 1 : undefined);
@@ -95,9 +117,13 @@ function sample(document: SchemaNode, written: SchemaNode, depth: number): unkno
   }
   if (types.has("boolean")) return false;
   if (types.has("array")) {
+    if (!enterable) return [];
     const count = Math.min(number("minItems") ?? 0, 5);
     const items = isObject(s.items) ? { schema: s.items, path: [...node.path, "items"] } : undefined;
-    return Array.from({ length: count }, () => (items ? sample(document, items, depth + 1) : "caplint-probe"));
+    budget.onPath.add(s);
+    const value = Array.from({ length: count }, () => (items ? sample(document, items, depth + 1, budget) : "caplint-probe"));
+    budget.onPath.delete(s);
+    return value;
   }
   if (types.has("null")) return null;
   return "caplint-probe";

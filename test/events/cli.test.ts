@@ -178,6 +178,47 @@ describe("caplint schema --events", () => {
   });
 });
 
+describe("code frames of long lines (issue 22)", () => {
+  it("show a window around the field, cut with …, and the marker under the field", () => {
+    const padding = "p".repeat(5000);
+    const line = `{"type":"tool_done","tool_call_id":5,"result":"${padding}","result_type":"xml"}`;
+    const { stdout } = caplint(["events", "-"], { input: `${line}\n` });
+    const lines = stdout.split("\n");
+    const frame = lines[lines.findIndex((l) => l.endsWith("unknown-result-type")) + 1]!;
+    const marker = lines[lines.indexOf(frame) + 1]!;
+    expect(frame).toMatch(/^ {2}> 1 \| …p+","result_type":"xml"}$/);
+    expect(frame.length).toBeLessThan(200);
+    // The marker sits exactly under "xml" in the window.
+    const at = marker.indexOf("^");
+    expect(marker.slice(at)).toBe("^^^^^");
+    expect(frame.slice(at, at + 5)).toBe('"xml"');
+  });
+
+  it("name every missing field in one finding instead of one identical frame per field", () => {
+    const input = '{"type":"tool_start","tool_call_id":1,"message_id":1,"arguments":{}}\n';
+    const { stdout } = caplint(["events", "--format", "compact", "--rule", "tool-lifecycle=off", "-"], { input });
+    expect(stdout).toBe(
+      '<stdin>:1:1: error tool_start is missing required fields "name", "display_name", "icon", "label_short" and "label_full" [event-field]\n',
+    );
+  });
+});
+
+describe("a FIFO as the recording", () => {
+  it("is read once, in the default format, and the run ends", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-events-fifo-"));
+    const fifo = path.join(dir, "live.jsonl");
+    if (spawnSync("mkfifo", [fifo]).status !== 0) return;
+    const child = spawn(process.execPath, [BIN, "events", fifo], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    writeFileSync(fifo, '{"type":"nope"}\n');
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(1);
+    expect(stdout).toContain('1:9  error  unknown event type "nope"  event-type');
+    expect(stdout).toContain('  > 1 | {"type":"nope"}');
+  }, 30_000);
+});
+
 describe("caplint rules", () => {
   it("lists the event rules", () => {
     const rows = JSON.parse(caplint(["rules", "--format", "json"]).stdout) as Array<{ id: string; command: string }>;

@@ -49,8 +49,12 @@ describe("every rule", () => {
 
 /** Messages no fixture can reach, with the test that produces them instead. */
 const UNREACHED_MESSAGES: Readonly<Record<string, readonly string[]>> = {
-  // A line of more than 64 MiB: "a line too long to read" below.
-  "event-json": ["lineTooLong"],
+  // A line of more than 64 MiB: "a line too long to read" below; bytes that are not UTF-8 never reach
+  // the validator as text (test/events/cli.test.ts "bytes that are not UTF-8").
+  "event-json": ["lineTooLong", "invalidUtf8"],
+  // Past the memory bounds (test/events/bounds.test.ts): an id reused after its details were forgotten, and the bounds themselves.
+  "tool-lifecycle": ["startAfterEarlierEnd", "memoryLimit"],
+  "turn-order": ["memoryLimit"],
 };
 
 describe("rule messages (meta.messages)", () => {
@@ -99,6 +103,8 @@ describe("the JSON Schema and the validator agree line by line", () => {
   const PER_LINE = new Set(["event-json", "event-type", "event-field", "event-limit"]);
   // JSON Schema reads numbers as doubles: 1e3 and 1.0 are integers there and 2^63 rounds into range.
   const NUMBER_AS_WRITTEN = /\d[eE]\d|\d\.0\b|\d{19}/;
+  // Problems of the text that its parsed value no longer shows: a key written twice, a lone surrogate escape.
+  const IN_THE_TEXT_ONLY = new Set(["repeatedField", "loneSurrogate"]);
 
   it("prints exact 64-bit bounds", () => {
     const text = eventsJsonSchemaText();
@@ -120,7 +126,7 @@ describe("the JSON Schema and the validator agree line by line", () => {
           return;
         }
         const validator = createEventValidator({ client });
-        const lineErrors = validator.push(line).filter((d) => PER_LINE.has(d.ruleId) && d.severity === "error");
+        const lineErrors = validator.push(line).filter((d) => PER_LINE.has(d.ruleId) && d.severity === "error" && !IN_THE_TEXT_ONLY.has(d.messageId));
         const valid = (client ? clientLine : serverLine)(value) as boolean;
         expect({ line: index + 1, schemaValid: valid }).toEqual({ line: index + 1, schemaValid: lineErrors.length === 0 });
       });

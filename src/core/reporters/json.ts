@@ -1,3 +1,4 @@
+import type { Diagnostic } from "../diagnostics.js";
 import type { Reporter } from "./types.js";
 
 /** The public JSON contract (README "JSON output"). Field order is stable. */
@@ -5,23 +6,7 @@ const json: Reporter = ({ diagnostics, summary, fixes, notes = [], config }, con
   JSON.stringify(
     {
       version: context.toolVersion,
-      diagnostics: diagnostics.map((d) => ({
-        // A live server has no file: null, and the server named in `server`.
-        file: d.liveServer === undefined ? d.file : null,
-        ...(d.liveServer === undefined ? {} : { server: d.liveServer }),
-        ruleId: d.ruleId,
-        ...(d.messageId === undefined ? {} : { messageId: d.messageId }),
-        severity: d.severity,
-        message: d.message,
-        line: d.range.start.line,
-        column: d.range.start.column,
-        endLine: d.range.end.line,
-        endColumn: d.range.end.column,
-        path: d.path,
-        ...(d.hint ? { hint: d.hint } : {}),
-        ...(d.relatedLine !== undefined ? { relatedLine: d.relatedLine } : {}),
-        fixable: d.fix !== undefined,
-      })),
+      diagnostics: diagnostics.map(jsonDiagnostic),
       summary: {
         files: summary.files,
         errors: summary.errors,
@@ -38,3 +23,24 @@ const json: Reporter = ({ diagnostics, summary, fixes, notes = [], config }, con
   ) + "\n";
 
 export default json;
+
+/** One finding of the JSON report. */
+export function jsonDiagnostic(d: Diagnostic) {
+  return {
+    // A live server has no file: null, and the server named in `server`.
+    file: d.liveServer === undefined ? d.file : null,
+    ...(d.liveServer === undefined ? {} : { server: d.liveServer }),
+    ruleId: d.ruleId,
+    ...(d.messageId === undefined ? {} : { messageId: d.messageId }),
+    severity: d.severity,
+    message: d.message,
+    line: d.range.start.line,
+    column: d.range.start.column,
+    endLine: d.range.end.line,
+    endColumn: d.range.end.column,
+    path: d.path,
+    ...(d.hint ? { hint: d.hint } : {}),
+    ...(d.relatedLine !== undefined ? { relatedLine: d.relatedLine } : {}),
+    fixable: d.fix !== undefined,
+  };
+}

@@ -18,7 +18,7 @@ const SRCROOT = "%SRCROOT%";
  */
 const sarif: Reporter = ({ diagnostics, notes = [], config }, context) => {
   const rules = [...context.rules.values()];
-  const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
+  const ruleIndex = sarifRuleIndex(context);
   const log = {
     $schema: SARIF_SCHEMA_URI,
     version: "2.1.0",
@@ -36,7 +36,7 @@ const sarif: Reporter = ({ diagnostics, notes = [], config }, context) => {
         originalUriBaseIds: { [SRCROOT]: { uri: directoryUri(context.cwd) } },
         // Our columns count UTF-16 code units, like JavaScript strings.
         columnKind: "utf16CodeUnits",
-        results: diagnostics.map((d) => result(d, ruleIndex.get(d.ruleId))),
+        results: diagnostics.map((d) => sarifResult(d, ruleIndex)),
         ...(notes.length || config !== undefined ? { invocations: [invocation(notes, config, context.cwd)] } : {}),
       },
     ],
@@ -108,7 +108,14 @@ export function findingFingerprint(d: Diagnostic): string {
   return createHash("sha256").update(identity).digest("hex").slice(0, 32);
 }
 
-function result(d: Diagnostic, index: number | undefined) {
+/** Where each rule is listed in the log's `tool.driver.rules`. */
+export function sarifRuleIndex(context: ReporterContext): ReadonlyMap<string, number> {
+  return new Map([...context.rules.values()].map((rule, index) => [rule.id, index]));
+}
+
+/** One finding of the SARIF log. */
+export function sarifResult(d: Diagnostic, ruleIndex: ReadonlyMap<string, number>) {
+  const index = ruleIndex.get(d.ruleId);
   const text = d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message;
   if (d.liveServer !== undefined) {
     // A live server has no file in the repository: no physical location, the server named in the message and properties.

@@ -12,12 +12,17 @@ export type JsonNode = number;
 
 export const NO_NODE: JsonNode = -1;
 
+/** Up to this many members, an object's key is found by comparing in place; above, through an index. */
+const MEMBERS_SCANNED = 32;
+
 export class JsonTree {
   /** The root value. */
   readonly root: JsonNode = 0;
 
   constructor(
     readonly text: string,
+    /** How many values the tree holds; nodes are numbered 0 to size - 1 in text order (a parent before its children). */
+    readonly size: number,
     /** Start and end (exclusive) offset of each value. */
     private readonly starts: Int32Array,
     private readonly ends: Int32Array,
@@ -93,11 +98,69 @@ export class JsonTree {
     if (typeof segment === "number")
       return c === 91 && Number.isInteger(segment) && segment >= 0 && segment < count ? this.children[first + segment]! : NO_NODE;
     if (c !== 123) return NO_NODE;
+    // An object with many members is looked up through an index built once: a line with 30,000 fields
+    // and a finding on each would otherwise compare keys 30,000 × 30,000 / 2 times.
+    if (count > MEMBERS_SCANNED) {
+      let index = this.memberIndexes.get(node);
+      if (!index) {
+        index = new Map();
+        for (let i = 0; i < count; i++) {
+          const member = this.children[first + i]!;
+          index.set(this.key(member), member);
+        }
+        this.memberIndexes.set(node, index);
+      }
+      return index.get(segment) ?? NO_NODE;
+    }
     for (let i = count - 1; i >= 0; i--) {
       const member = this.children[first + i]!;
       if (this.keyIs(member, segment)) return member;
     }
     return NO_NODE;
+  }
+
+  /** Members written a second (or later) time in their object, in text order: JSON.parse kept only the last. */
+  repeatedMembers(): JsonNode[] {
+    const repeated: JsonNode[] = [];
+    for (let node = 0; node < this.size; node++) {
+      const count = this.childCounts[node]!;
+      if (count < 2 || this.text.charCodeAt(this.starts[node]!) !== 123) continue;
+      const seen = new Set<string>();
+      for (let i = 0; i < count; i++) {
+        const member = this.children[this.childStarts[node]! + i]!;
+        const key = this.key(member);
+        if (seen.has(key)) repeated.push(member);
+        else seen.add(key);
+      }
+    }
+    return repeated;
+  }
+
+  private parents: Int32Array | undefined;
+  private readonly memberIndexes = new Map<JsonNode, Map<string, JsonNode>>();
+
+  /** The JSON path of a node (keys and indexes from the root), found without recursion. */
+  pathOf(node: JsonNode): Array<string | number> {
+    if (!this.parents) {
+      const parents = new Int32Array(this.size).fill(NO_NODE);
+      for (let parent = 0; parent < this.size; parent++) {
+        const first = this.childStarts[parent]!;
+        for (let i = 0; i < this.childCounts[parent]!; i++) parents[this.children[first + i]!] = parent;
+      }
+      this.parents = parents;
+    }
+    const path: Array<string | number> = [];
+    for (let at = node; this.parents[at]! !== NO_NODE; at = this.parents[at]!) {
+      const parent = this.parents[at]!;
+      if (this.isMember(at)) path.push(this.key(at));
+      else {
+        const first = this.childStarts[parent]!;
+        let index = 0;
+        while (this.children[first + index] !== at) index++;
+        path.push(index);
+      }
+    }
+    return path.reverse();
   }
 }
 
@@ -182,53 +245,40 @@ export function jsonTree(text: string): JsonTree {
     }
   };
 
-  const value = (keyStart: number, keyEnd: number, escaped: number): number => {
+  // The containers still open, innermost last: their node and where their children start in `pending`.
+  // A stack of our own rather than recursion: a value nested a million deep (a recording's payload)
+  // would overflow the call stack.
+  let openNodes = new Int32Array(64);
+  let openFrom = new Int32Array(64);
+  let openUsed = 0;
+
+  /** Starts the value at `at` as a child of the innermost open container: scalars end here, containers open. */
+  const begin = (keyStart: number, keyEnd: number, escaped: number): void => {
     skipSpace();
     if (count === capacity) grow();
     const node = count++;
-    const start = at;
-    starts[node] = start;
+    starts[node] = at;
     keyStarts[node] = keyStart;
     keyEnds[node] = keyEnd;
     keyEscaped[node] = escaped;
+    if (openUsed > 0) addPending(node);
     const c = text.charCodeAt(at);
-    if (c === 123 /* { */) {
-      const from = pendingUsed;
-      at++;
-      skipSpace();
-      if (text.charCodeAt(at) === 125) at++;
-      else {
-        for (;;) {
-          skipSpace();
-          const memberKeyStart = at;
-          skipString();
-          const memberKeyEnd = at;
-          if (backslash !== -1 && backslash < memberKeyStart) backslash = text.indexOf("\\", memberKeyStart);
-          const memberEscaped = backslash !== -1 && backslash < memberKeyEnd ? 1 : 0;
-          skipSpace();
-          at++; // the colon
-          addPending(value(memberKeyStart, memberKeyEnd, memberEscaped));
-          skipSpace();
-          if (text.charCodeAt(at++) === 125) break; // else a comma
-        }
+    if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (openUsed === openNodes.length) {
+        const nodes = new Int32Array(openUsed * 2);
+        nodes.set(openNodes);
+        openNodes = nodes;
+        const from = new Int32Array(openUsed * 2);
+        from.set(openFrom);
+        openFrom = from;
       }
-      close(node, from);
-    } else if (c === 91 /* [ */) {
-      const from = pendingUsed;
+      openNodes[openUsed] = node;
+      openFrom[openUsed++] = pendingUsed;
       at++;
-      skipSpace();
-      if (text.charCodeAt(at) === 93) at++;
-      else {
-        for (;;) {
-          addPending(value(-1, -1, 0));
-          skipSpace();
-          if (text.charCodeAt(at++) === 93) break;
-        }
-      }
-      close(node, from);
-    } else if (c === 34 /* " */) {
-      skipString();
-    } else {
+      return;
+    }
+    if (c === 34 /* " */) skipString();
+    else {
       // A number or a literal: up to the next delimiter.
       while (at < text.length) {
         const d = text.charCodeAt(at);
@@ -237,9 +287,33 @@ export function jsonTree(text: string): JsonTree {
       }
     }
     ends[node] = at;
-    return node;
   };
 
-  value(-1, -1, 0);
-  return new JsonTree(text, starts, ends, keyStarts, keyEnds, keyEscaped, childStarts, childCounts, children);
+  begin(-1, -1, 0);
+  while (openUsed > 0) {
+    const node = openNodes[openUsed - 1]!;
+    skipSpace();
+    const c = text.charCodeAt(at);
+    if (c === 125 /* } */ || c === 93 /* ] */) {
+      at++;
+      ends[node] = at;
+      close(node, openFrom[--openUsed]!);
+      continue;
+    }
+    if (c === 44 /* , */) {
+      at++;
+      skipSpace();
+    }
+    if (text.charCodeAt(starts[node]!) === 123) {
+      const memberKeyStart = at;
+      skipString();
+      const memberKeyEnd = at;
+      if (backslash !== -1 && backslash < memberKeyStart) backslash = text.indexOf("\\", memberKeyStart);
+      const memberEscaped = backslash !== -1 && backslash < memberKeyEnd ? 1 : 0;
+      skipSpace();
+      at++; // the colon
+      begin(memberKeyStart, memberKeyEnd, memberEscaped);
+    } else begin(-1, -1, 0);
+  }
+  return new JsonTree(text, count, starts, ends, keyStarts, keyEnds, keyEscaped, childStarts, childCounts, children);
 }
