@@ -242,6 +242,10 @@ try {
   const events = await benchEvents(["--runs", String(Math.min(RUNS, 3))]);
   rows.push({ name: "7. events", subject: events.subject, reference: events.reference, ratio: events.ratio, target: "≤ 2.0", memory: events.subjectRss });
 
+  // 8. Issue 25's worst cases at 3,000, 30,000 and 300,000 (scripts/bench-worst.mjs): linear time, flat memory.
+  const { benchWorstCases } = await import("./bench-worst.mjs");
+  benchWorstCases();
+
   const failed = rows.filter((r) => r.target && !(r.target.startsWith("≤") ? r.ratio <= Number(r.target.slice(2)) : r.ratio < Number(r.target.slice(2))));
   console.log(failed.length ? `\ntargets missed: ${failed.map((r) => r.name).join("; ")}` : "\nall ratio targets met");
 } finally {
