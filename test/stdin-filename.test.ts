@@ -2,7 +2,6 @@ import { execFile } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { FIXTURES, ROOT } from "./helpers/run.js";
 
