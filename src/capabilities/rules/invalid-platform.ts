@@ -15,7 +15,7 @@ export default defineRule({
       for (const { value, path } of capability.platforms ?? []) {
         if (isTarget(value)) continue;
         const sameLetters = TARGETS.find((t) => t.toLowerCase() === value.toLowerCase().trim());
-        const suggestion = sameLetters ?? ALIASES[value.toLowerCase()] ?? nearest(value, TARGETS, 1)[0];
+        const suggestion = sameLetters ?? ALIASES.get(value.toLowerCase()) ?? nearest(value, TARGETS, 1)[0];
         context.report({
           at: capability.source,
           path,
@@ -30,12 +30,13 @@ export default defineRule({
   },
 });
 
-const ALIASES: Record<string, string> = {
-  darwin: "macOS",
-  mac: "macOS",
-  osx: "macOS",
-  win: "windows",
-  win32: "windows",
-  ios: "iOS",
-  ipados: "iOS",
-};
+// A Map, not an object literal: "constructor" or "__proto__" must not find Object.prototype's members.
+const ALIASES = new Map<string, string>([
+  ["darwin", "macOS"],
+  ["mac", "macOS"],
+  ["osx", "macOS"],
+  ["win", "windows"],
+  ["win32", "windows"],
+  ["ios", "iOS"],
+  ["ipados", "iOS"],
+]);
