@@ -1,4 +1,7 @@
 import { replaceStringValue } from "../../core/fix/edits.js";
+import { spellIdentifier, spellingOfIdentifier, type Spelling } from "../catalog/brand.js";
+import type { Catalog } from "../catalog/catalog.js";
+import type { Project } from "../load/project.js";
 import { legacyRename } from "./support/legacy.js";
 import { buildImpactOf } from "./support/platform-build.js";
 import { defineRule } from "./types.js";
@@ -9,11 +12,15 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: true,
-  messages: { renamed: 'legacy permission identifier "{{identifier}}": the build rejects this name, it is now "{{renamed}}"{{note}}' },
+  messages: {
+    renamed: 'legacy permission identifier "{{identifier}}": the build rejects this name, it is now "{{renamed}}"{{note}}',
+    spelling: 'permission "{{identifier}}" spells the brand word "{{written}}": this app\'s framework crate only knows "{{renamed}}"{{note}}',
+  },
   async check(context) {
     // The build rejects the name only where the capability is active (as for unknown-permission).
     const impactOf = await buildImpactOf(context);
     // Apps repeat the same identifiers across capabilities and files: each is looked up and worded once.
+    const evidence = spellingEvidence(context.project, context.catalog);
     const renames = new Map<string, { renamed: string; hint: string } | null>();
     for (const { capability, entry } of context.entries()) {
       let rename = renames.get(entry.identifier);
@@ -22,7 +29,22 @@ export default defineRule({
         rename = renamed === undefined ? null : { renamed, hint: `rename it to "${renamed}" (${reasons(entry.identifier, renamed).join("; ")})` };
         renames.set(entry.identifier, rename);
       }
-      if (rename === null) continue;
+      if (rename === null) {
+        // Both spellings are known to the catalog; only the crate the app really builds with decides.
+        const spelling = evidence && spellingOfIdentifier(entry.identifier);
+        if (!evidence || !spelling || spelling === evidence.spelling) continue;
+        const renamed = spellIdentifier(entry.identifier, evidence.spelling);
+        const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
+        context.report({
+          at: capability.source,
+          path,
+          messageId: "spelling",
+          data: { identifier: entry.identifier, written: spelling, renamed, note: "" },
+          hint: `rename it to "${renamed}" (${evidence.reason})`,
+          fix: (document) => replaceStringValue(document, path, renamed, `rename to "${renamed}"`),
+        });
+        continue;
+      }
       const { renamed, hint } = rename;
       const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
       const impact = impactOf(capability);
@@ -48,4 +70,21 @@ function reasons(old: string, renamed: string): string[] {
     out.push('a command is granted by its "allow-" permission');
   }
   return out;
+}
+
+/**
+ * How the framework crate this app builds with spells its brand word, and the file that shows it: the
+ * Cargo files name the crate itself, a generated manifest was written by it. No evidence: both stay accepted.
+ */
+function spellingEvidence(project: Project, catalog: Catalog): { spelling: Spelling; reason: string } | undefined {
+  const framework = project.versions?.crates.get("core");
+  if (framework && (framework.crate === "tauri" || framework.crate === "host")) {
+    const verb = framework.source === "Cargo.lock" ? "locks" : "depends on";
+    return { spelling: framework.crate, reason: `${framework.file ?? framework.source} ${verb} the ${framework.crate} crate` };
+  }
+  const provenance = catalog.provenanceOf("core:app");
+  if (catalog.spellingFixed && provenance?.origin === "manifest") {
+    return { spelling: catalog.spelling, reason: `the generated manifest ${provenance.file ?? ""} spells it "${catalog.spelling}"`.replace("  ", " ") };
+  }
+  return undefined;
 }
