@@ -35,11 +35,13 @@ export default defineRule({
         if (!evidence || !spelling || spelling === evidence.spelling) continue;
         const renamed = spellIdentifier(entry.identifier, evidence.spelling);
         const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
+        const impact = impactOf(capability);
         context.report({
           at: capability.source,
           path,
           messageId: "spelling",
-          data: { identifier: entry.identifier, written: spelling, renamed, note: "" },
+          demote: impact.demote,
+          data: { identifier: entry.identifier, written: spelling, renamed, note: impact.note },
           hint: `rename it to "${renamed}" (${evidence.reason})`,
           fix: (document) => replaceStringValue(document, path, renamed, `rename to "${renamed}"`),
         });
