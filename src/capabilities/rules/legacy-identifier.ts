@@ -21,47 +21,49 @@ export default defineRule({
     const impactOf = await buildImpactOf(context);
     // Apps repeat the same identifiers across capabilities and files: each is looked up and worded once.
     const evidence = spellingEvidence(context.project, context.catalog);
-    const renames = new Map<string, { renamed: string; hint: string } | null>();
+    const renames = new Map<string, Rename | null>();
     for (const { capability, entry } of context.entries()) {
       let rename = renames.get(entry.identifier);
       if (rename === undefined) {
-        const renamed = legacyRename(entry.identifier, context.catalog);
-        rename = renamed === undefined ? null : { renamed, hint: `rename it to "${renamed}" (${reasons(entry.identifier, renamed).join("; ")})` };
+        rename = legacyName(entry.identifier, context) ?? otherSpelling(entry.identifier, evidence) ?? null;
         renames.set(entry.identifier, rename);
       }
-      if (rename === null) {
-        // Both spellings are known to the catalog; only the crate the app really builds with decides.
-        const spelling = evidence && spellingOfIdentifier(entry.identifier);
-        if (!evidence || !spelling || spelling === evidence.spelling) continue;
-        const renamed = spellIdentifier(entry.identifier, evidence.spelling);
-        const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
-        const impact = impactOf(capability);
-        context.report({
-          at: capability.source,
-          path,
-          messageId: "spelling",
-          demote: impact.demote,
-          data: { identifier: entry.identifier, written: spelling, renamed, note: impact.note },
-          hint: `rename it to "${renamed}" (${evidence.reason})`,
-          fix: (document) => replaceStringValue(document, path, renamed, `rename to "${renamed}"`),
-        });
-        continue;
-      }
-      const { renamed, hint } = rename;
+      if (rename === null) continue;
+      const { renamed, hint, messageId, written } = rename;
       const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
       const impact = impactOf(capability);
       context.report({
         at: capability.source,
         path,
-        messageId: "renamed",
+        messageId,
         demote: impact.demote,
-        data: { identifier: entry.identifier, renamed, note: impact.note },
+        data: { identifier: entry.identifier, renamed, written: written ?? "", note: impact.note },
         hint,
         fix: (document) => replaceStringValue(document, path, renamed, `rename to "${renamed}"`),
       });
     }
   },
 });
+
+interface Rename {
+  renamed: string;
+  hint: string;
+  messageId: "renamed" | "spelling";
+  written?: Spelling;
+}
+
+function legacyName(identifier: string, context: { catalog: Catalog }): Rename | undefined {
+  const renamed = legacyRename(identifier, context.catalog);
+  return renamed === undefined ? undefined : { renamed, hint: `rename it to "${renamed}" (${reasons(identifier, renamed).join("; ")})`, messageId: "renamed" };
+}
+
+/** Both spellings are known to the catalog; only the crate the app really builds with decides. */
+function otherSpelling(identifier: string, evidence: SpellingEvidence | undefined): Rename | undefined {
+  const written = spellingOfIdentifier(identifier);
+  if (!evidence || !written || written === evidence.spelling) return undefined;
+  const renamed = spellIdentifier(identifier, evidence.spelling);
+  return { renamed, hint: `rename it to "${renamed}" (${evidence.reason})`, messageId: "spelling", written };
+}
 
 function reasons(old: string, renamed: string): string[] {
   const out: string[] = [];
@@ -78,7 +80,12 @@ function reasons(old: string, renamed: string): string[] {
  * How the framework crate this app builds with spells its brand word, and the file that shows it: the
  * Cargo files name the crate itself, a generated manifest was written by it. No evidence: both stay accepted.
  */
-function spellingEvidence(project: Project, catalog: Catalog): { spelling: Spelling; reason: string } | undefined {
+interface SpellingEvidence {
+  spelling: Spelling;
+  reason: string;
+}
+
+function spellingEvidence(project: Project, catalog: Catalog): SpellingEvidence | undefined {
   const framework = project.versions?.crates.get("core");
   if (framework && (framework.crate === "tauri" || framework.crate === "host")) {
     const verb = framework.source === "Cargo.lock" ? "locks" : "depends on";
