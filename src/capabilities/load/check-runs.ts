@@ -46,7 +46,9 @@ export async function planCheckRuns(base: LoadOptions): Promise<CheckRun[]> {
   };
   for (const given of paths) {
     const absolute = path.resolve(cwd, given);
-    const kind = await pathKind(absolute);
+    // Standard input named by --stdin-filename is a file of its app even before it exists on disk
+    // (an editor's unsaved buffer): it must get the same app context as the saved file would.
+    const kind = base.sourceOverrides?.has(absolute) ? "file" : await pathKind(absolute);
     if (kind === "file" && HOST_CONFIG_NAME.test(path.basename(absolute))) {
       const srcTauri = await findSrcTauri(path.dirname(absolute));
       if (srcTauri) appOf(appFolder(srcTauri)).whole = true;

@@ -19,7 +19,10 @@ const SCOPELESS_COMMANDS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Fields a plugin reads from scope entries, per plugin, from its scope schema. */
-type ScopeFields = { fields: ReadonlySet<string> } | undefined;
+/** The fields a plugin's scope entries read, and the JSON types each may take (absent: any type). */
+type ScopeFields = { fields: ReadonlySet<string>; types: ReadonlyMap<string, ReadonlySet<JsonType>> } | undefined;
+
+type JsonType = "string" | "number" | "integer" | "boolean" | "array" | "object" | "null";
 
 /** Commands that run nothing unless a scope names the program. */
 const SHELL_RUNNERS = ["plugin:shell|execute", "plugin:shell|spawn"];
@@ -34,6 +37,8 @@ export default defineRule({
   messages: {
     unreadScope: 'the "{{list}}" scope on "{{identifier}}" is never read: {{why}}',
     unreadField: 'scope field "{{field}}"{{count}} is not read by the {{plugin}} plugin: its scope entries read {{fields}}',
+    wrongType:
+      'scope field "{{field}}"{{count}} is {{written}}, but the {{plugin}} plugin reads {{expected}}: the entry fails to deserialize, so the command fails when it reads the scope',
     floatForInteger: "scope value {{written}} is written as a float where the {{plugin}} plugin reads an integer: the entry fails to deserialize at run time",
     unsafeInteger: "scope value {{written}} is above 2^53: JavaScript and the IPC layer round it (to {{rounded}}), so the plugin may compare another number",
     noProgram: '"{{identifier}}" grants nothing: {{commands}} {{verb}} only programs a shell scope names, and no entry gives {{them}} one',
@@ -89,10 +94,37 @@ export default defineRule({
       for (const list of lists) {
         // One finding per field and list, at its first use: a field copied into every entry is one mistake.
         const uses = new Map<string, number[]>();
+        const mistyped = new Map<string, { indexes: number[]; written: JsonType; expected: ReadonlySet<JsonType> }>();
         (entry[list] as unknown[]).forEach((value, index) => {
           if (!isPlainObject(value)) return;
-          for (const field of Object.keys(value)) if (!fields.fields.has(field)) uses.set(field, [...(uses.get(field) ?? []), index]);
+          for (const [field, fieldValue] of Object.entries(value)) {
+            if (!fields.fields.has(field)) {
+              uses.set(field, [...(uses.get(field) ?? []), index]);
+              continue;
+            }
+            const expected = fields.types.get(field);
+            const written = jsonType(fieldValue);
+            if (!expected || expected.has(written) || (written === "integer" && expected.has("number"))) continue;
+            const seen = mistyped.get(field);
+            if (seen) seen.indexes.push(index);
+            else mistyped.set(field, { indexes: [index], written, expected });
+          }
         });
+        for (const [field, { indexes, written, expected }] of mistyped) {
+          context.report({
+            at: capability.source,
+            path: [...entry.path, list, indexes[0]!, field],
+            messageId: "wrongType",
+            data: {
+              field,
+              count: indexes.length > 1 ? ` (in ${indexes.length} entries)` : "",
+              written: written === "array" || written === "object" || written === "integer" ? `an ${written}` : `a ${written}`,
+              plugin: key,
+              expected: [...expected].map((type) => (type === "array" || type === "object" || type === "integer" ? `an ${type}` : `a ${type}`)).join(" or "),
+            },
+            hint: written === "array" ? "write one entry per value, each with a single value for the field" : `write the value as ${[...expected][0]}`,
+          });
+        }
         for (const [field, indexes] of uses) {
           const count = indexes.length > 1 ? ` (in ${indexes.length} entries)` : "";
           context.report({
@@ -215,6 +247,7 @@ export function scopeFields(schema: unknown): ScopeFields {
   if (!isPlainObject(schema)) return undefined;
   const definitions = isPlainObject(schema.definitions) ? schema.definitions : {};
   const fields = new Set<string>();
+  const types = new Map<string, Set<JsonType> | null>();
   let freeForm = false;
   let sawObject = false;
   const seen = new Set<unknown>();
@@ -233,11 +266,52 @@ export function scopeFields(schema: unknown): ScopeFields {
     const isObject = node.type === "object" || isPlainObject(node.properties);
     if (!isObject) return;
     sawObject = true;
-    if (isPlainObject(node.properties)) for (const name of Object.keys(node.properties)) fields.add(name);
-    else freeForm = true;
+    if (isPlainObject(node.properties)) {
+      for (const [name, property] of Object.entries(node.properties)) {
+        fields.add(name);
+        // A field two object shapes type differently takes either; one without a known type takes anything.
+        const known = propertyTypes(property, definitions);
+        const before = types.get(name);
+        types.set(name, before === null || known === null ? null : new Set([...(before ?? []), ...known]));
+      }
+    } else freeForm = true;
   };
   visit(schema);
-  return sawObject && !freeForm && fields.size > 0 ? { fields } : undefined;
+  const typed = new Map<string, ReadonlySet<JsonType>>();
+  for (const [name, set] of types) if (set) typed.set(name, set);
+  return sawObject && !freeForm && fields.size > 0 ? { fields, types: typed } : undefined;
+}
+
+const JSON_TYPES = new Set<string>(["string", "number", "integer", "boolean", "array", "object", "null"]);
+
+/** The JSON types a property's schema admits, through $ref and anyOf/oneOf; null when any type may do. */
+function propertyTypes(node: unknown, definitions: Record<string, unknown>, depth = 0): Set<JsonType> | null {
+  if (!isPlainObject(node) || depth > 16) return null;
+  if (typeof node.$ref === "string") {
+    const name = /^#\/definitions\/(.+)$/.exec(node.$ref)?.[1];
+    return name === undefined ? null : propertyTypes(definitions[name], definitions, depth + 1);
+  }
+  const declared = typeof node.type === "string" ? [node.type] : Array.isArray(node.type) ? node.type : undefined;
+  if (declared) return declared.every((type) => typeof type === "string" && JSON_TYPES.has(type)) ? new Set(declared as JsonType[]) : null;
+  for (const combinator of ["anyOf", "oneOf"] as const) {
+    const variants = node[combinator];
+    if (!Array.isArray(variants)) continue;
+    const union = new Set<JsonType>();
+    for (const variant of variants) {
+      const types = propertyTypes(variant, definitions, depth + 1);
+      if (types === null) return null;
+      for (const type of types) union.add(type);
+    }
+    return union;
+  }
+  return null;
+}
+
+function jsonType(value: unknown): JsonType {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value as JsonType;
 }
 
 /** Whether two grants reach the same callers' origin: both local, or the same remote pattern. */
