@@ -9,6 +9,7 @@ import { toolVersion } from "../core/tool.js";
 import { registerCommands } from "./commands/index.js";
 import { addOutputOptions, switchableOutput } from "./output-options.js";
 import { oneLine, SafeOutput } from "../core/terminal-text.js";
+import { forgetFilesRead } from "../core/source/read.js";
 
 export type { MainOptions } from "../core/io.js";
 
@@ -18,6 +19,7 @@ export type { MainOptions } from "../core/io.js";
  */
 export async function main(givenOptions: MainOptions): Promise<number> {
   // Everything printed goes through the terminal-safe layer: file contents and names never reach the terminal raw.
+  forgetFilesRead();
   const options = withStreams(givenOptions, { stdout: new SafeOutput(givenOptions.stdout), stderr: new SafeOutput(givenOptions.stderr) });
   const { stderr } = options;
   let exitCode = 0;

@@ -1,7 +1,8 @@
 import { createRequire } from "node:module";
 import { constants, type Stats } from "node:fs";
-import { access, chmod, chown, lstat, open, rename, rm, stat } from "node:fs/promises";
+import { access, chmod, chown, lstat, open, realpath, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
+import { isWithin, pathKind, wasReadThisRun } from "./source/read.js";
 import { terminalSafe, type TextSink } from "./terminal-text.js";
 
 /**
@@ -120,7 +121,12 @@ export async function writeReport(target: OutputTarget, text: string): Promise<v
     throw error;
   });
   const info = link?.isSymbolicLink() ? await stat(file).catch(() => undefined) : link;
-  if (info && (await isInput(info, target.inputs))) throw new WriteRefused("is one of the files being checked; refusing to replace it with the report");
+  if (info && (wasReadThisRun(info) || (await isInput(info, target.inputs))))
+    throw new WriteRefused("is one of the files being checked; refusing to replace it with the report");
+  if (info?.isFile() && PROJECT_FILE_NAME.test(path.basename(file)))
+    throw new WriteRefused(`is an app file caplint reads (${path.basename(file)}); refusing to replace it with the report`);
+  const escape = await linkedOutOfRepository(file, path.resolve(target.cwd));
+  if (escape) throw new WriteRefused(`is reached through a symbolic link out of the repository (to ${escape}); not written through it`);
   if (info?.isBlockDevice()) throw new WriteRefused("is a block device; refusing to write a report onto it");
   if (info && (info.isCharacterDevice() || info.isFIFO() || info.isSocket())) {
     // /dev/null, /dev/stdout (a link to the pipe or terminal), a named pipe: written, never replaced.
@@ -141,6 +147,33 @@ export async function writeReport(target: OutputTarget, text: string): Promise<v
     throw new WriteRefused("is a symbolic link; not written through it (give the path of its target)");
   }
   await replaceFile(file, safe);
+}
+
+/** Files an app's checks read, whichever command writes the report (`schema -o tauri.conf.json`). */
+const PROJECT_FILE_NAME = /^((tauri|host)(\.[A-Za-z]+)?\.conf\.(json5?|toml)|Cargo\.(toml|lock)|build\.rs|acl-manifests\.json)$/;
+
+/**
+ * The real folder of `file` when a folder on its way is a symbolic link that leads out of the
+ * repository the run is in (the nearest folder above `cwd` with `.git`, else `cwd`): a committed
+ * `reports -> /etc` must not turn `-o reports/x` into a write outside. A path given outside the
+ * repository is the user's own choice.
+ */
+async function linkedOutOfRepository(file: string, cwd: string): Promise<string | undefined> {
+  const root = await repositoryOf(cwd);
+  const folder = path.dirname(file);
+  if (!isWithin(folder, root)) return undefined;
+  const realFolder = await realpath(folder).catch(() => undefined);
+  if (realFolder === undefined) return undefined;
+  return isWithin(realFolder, await realpath(root).catch(() => root)) ? undefined : realFolder;
+}
+
+async function repositoryOf(cwd: string): Promise<string> {
+  for (let dir = cwd; ;) {
+    if ((await pathKind(path.join(dir, ".git"))) !== "missing") return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return cwd;
+    dir = parent;
+  }
 }
 
 /** `/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`: the caller's standard output, however it is connected. */

@@ -1,5 +1,19 @@
 import { spawnSync, execFileSync } from "node:child_process";
-import { chmodSync, chownSync, copyFileSync, linkSync, lstatSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  linkSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -93,6 +107,70 @@ describe("--output onto devices, FIFOs, standard output and inputs", { timeout: 
       });
     if (block)
       expect((await run(["check", "-f", "json", "-o", block, "repeats.json"], dir)).stderr).toContain("is a block device; refusing to write a report onto it");
+  });
+});
+
+describe("--output never replaces a file the run reads, nor writes out of the repository", { timeout: 120_000 }, () => {
+  function app(): string {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-out-app-"));
+    cpSync(path.join(FIXTURES, "cli", "app-build"), dir, { recursive: true });
+    mkdirSync(path.join(dir, ".git"));
+    return dir;
+  }
+  const READ_BY_CHECK = [
+    "src-tauri/Cargo.lock",
+    "src-tauri/Cargo.toml",
+    "src-tauri/build.rs",
+    "src-tauri/tauri.conf.json",
+    "src-tauri/capabilities/default.json",
+    "src-tauri/permissions/database/extra.toml",
+    "plugins/tauri-plugin-local/Cargo.toml",
+    "plugins/tauri-plugin-local/build.rs",
+    "plugins/tauri-plugin-local/permissions/default.toml",
+  ];
+
+  it("refuses every Cargo, build, config, capability and permission file `check` reads (exit 2, untouched)", () => {
+    const dir = app();
+    for (const target of READ_BY_CHECK) {
+      const before = readFileSync(path.join(dir, target), "utf8");
+      const result = shell(`$CAPLINT check -f json -o ${target}`, dir);
+      expect(result.status, target).toBe(2);
+      expect(result.stderr, target).toMatch(
+        /^caplint: --output .*: cannot write the report: is one of the files being checked; refusing to replace it with the report\n$/,
+      );
+      expect(readFileSync(path.join(dir, target), "utf8"), target).toBe(before);
+    }
+    expect(readdirSync(path.join(dir, "src-tauri")).filter((name) => name.includes(".caplint-"))).toEqual([]);
+  });
+
+  it("refuses an app's files under commands that do not read them (`schema -o tauri.conf.json`)", () => {
+    const dir = app();
+    for (const target of ["tauri.conf.json", "Cargo.toml", "Cargo.lock", "build.rs"]) {
+      const before = readFileSync(path.join(dir, "src-tauri", target), "utf8");
+      const result = shell(`$CAPLINT schema -o ${target}`, path.join(dir, "src-tauri"));
+      expect(result.status, target).toBe(2);
+      expect(result.stderr, target).toMatch(/cannot write the report: is (one of the files being checked|an app file caplint reads)/);
+      expect(readFileSync(path.join(dir, "src-tauri", target), "utf8"), target).toBe(before);
+    }
+    expect(shell(`$CAPLINT schema -o capability.schema.json`, dir).status).toBe(0);
+    expect(readFileSync(path.join(dir, "capability.schema.json"), "utf8")).toMatch(/^\{/);
+  });
+
+  it("refuses a committed folder link that leaves the repository, and writes through one that stays inside", () => {
+    const dir = app();
+    const outside = mkdtempSync(path.join(tmpdir(), "caplint-out-outside-"));
+    symlinkSync(outside, path.join(dir, "reports"));
+    const refused = shell(`$CAPLINT check -f json -o reports/report.json`, dir);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^caplint: --output reports\/report\.json: cannot write the report: is reached through a symbolic link out of the repository \(to .*\); not written through it\n$/,
+    );
+    expect(readdirSync(outside)).toEqual([]);
+    mkdirSync(path.join(dir, "build-output"));
+    symlinkSync("build-output", path.join(dir, "out"));
+    const inside = shell(`$CAPLINT check -f json -o out/report.json`, dir);
+    expect(inside.stderr).toBe("");
+    expect(JSON.parse(readFileSync(path.join(dir, "build-output", "report.json"), "utf8"))).toBeTruthy();
   });
 });
 

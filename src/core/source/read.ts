@@ -23,10 +23,32 @@ export function readTextFile(file: string, maxBytes: number): ReadResult {
     if (info.size > maxBytes) {
       return { ok: false, message: `file is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} limit (raise it with --max-file-size)` };
     }
-    return { ok: true, ...decodeUtf8(readFileSync(target)) };
+    const decoded = decodeUtf8(readFileSync(target));
+    filesRead.add(fileIdentity(info));
+    return { ok: true, ...decoded };
   } catch (error) {
     return { ok: false, message: `cannot read file: ${describeIoError(error)}` };
   }
+}
+
+/**
+ * Every file read since the run began, by device and inode (so any name or hard link of it matches):
+ * `--output` must never replace a file the run read, whichever loader read it (a Cargo.lock, a plugin's
+ * permission file, build.rs).
+ */
+const filesRead = new Set<string>();
+
+function fileIdentity(info: { dev: number; ino: number }): string {
+  return `${info.dev}:${info.ino}`;
+}
+
+export function wasReadThisRun(info: { dev: number; ino: number }): boolean {
+  return filesRead.has(fileIdentity(info));
+}
+
+/** A new run (one `main` call) starts with nothing read. */
+export function forgetFilesRead(): void {
+  filesRead.clear();
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
