@@ -149,6 +149,57 @@ describe("the brand word's two spellings", () => {
     expect(data.allowedBy.map((e: { chain: string[] }) => e.chain)).toEqual([["core:app:default", "core:app:allow-tauri-version"]]);
   });
 
+  it("where the app's Cargo files or generated manifest show the framework crate, the other spelling is a build error that --fix renames", () => {
+    const check = (dir: string) => {
+      const result = bin(["check", "--app", dir, "-f", "json"], dir);
+      const found = JSON.parse(result.stdout).diagnostics.filter((d: { ruleId: string }) => d.ruleId === "legacy-identifier");
+      return { code: result.code, found: found.map((d: { severity: string; message: string; hint: string }) => [d.severity, d.message, d.hint]) };
+    };
+    const locked = app("locked-tauri", ["core:app:default", "core:app:deny-host-version"]);
+    writeFileSync(
+      path.join(locked, "src-tauri", "Cargo.lock"),
+      'version = 4\n\n[[package]]\nname = "tauri"\nversion = "2.5.1"\nsource = "registry+https://github.com/rust-lang/crates.io-index"\n',
+    );
+    expect(check(locked)).toEqual({
+      code: 1,
+      found: [
+        [
+          "error",
+          'permission "core:app:deny-host-version" spells the brand word "host": this app\'s framework crate only knows "core:app:deny-tauri-version"',
+          'rename it to "core:app:deny-tauri-version" (src-tauri/Cargo.lock locks the tauri crate)',
+        ],
+      ],
+    });
+    const fixed = bin(["check", "--app", locked, "--fix"]);
+    expect(fixed.code, fixed.stdout).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(locked, "src-tauri", "capabilities", "main.json"), "utf8")).permissions).toEqual([
+      "core:app:default",
+      "core:app:deny-tauri-version",
+    ]);
+
+    // A framework crate spelled `host` makes `tauri` the error; TOML capabilities are renamed in place.
+    const hosted = path.join(temp, "hosted");
+    mkdirSync(path.join(hosted, "src-tauri", "capabilities"), { recursive: true });
+    writeFileSync(path.join(hosted, "src-tauri", "Cargo.toml"), '[package]\nname = "app"\nversion = "0.1.0"\n\n[dependencies]\nhost = "2"\n');
+    const toml = path.join(hosted, "src-tauri", "capabilities", "main.toml");
+    writeFileSync(toml, 'identifier = "main"\nwindows = ["main"]\n# keep this comment\npermissions = ["core:app:allow-tauri-version"]\n');
+    expect(check(hosted).found).toEqual([
+      [
+        "error",
+        'permission "core:app:allow-tauri-version" spells the brand word "tauri": this app\'s framework crate only knows "core:app:allow-host-version"',
+        'rename it to "core:app:allow-host-version" (src-tauri/Cargo.toml depends on the host crate)',
+      ],
+    ]);
+    expect(bin(["check", "--app", hosted, "--fix"]).code).toBe(0);
+    expect(readFileSync(toml, "utf8")).toBe('identifier = "main"\nwindows = ["main"]\n# keep this comment\npermissions = ["core:app:allow-host-version"]\n');
+
+    const manifest = check(MANIFEST_APP);
+    expect(manifest.code).toBe(1);
+    expect(manifest.found[0][2]).toBe(
+      'rename it to "core:app:deny-tauri-version" (the generated manifest src-tauri/gen/schemas/acl-manifests.json spells it "tauri")',
+    );
+  });
+
   it("diff: renaming to the other spelling grants nothing new, and report answers in the project's spelling", () => {
     const forward = bin(["diff", HOST_APP, TAURI_APP, "--platform", "linux", "-f", "json"]);
     expect(forward.code).toBe(0);

@@ -12,19 +12,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_LEAVES_PER_ENTRY, MAX_SET_DEPTH } from "../../src/capabilities/engine/index.js";
-import {
-  expectCheckReport,
-  expectFatalShape,
-  expectQuick,
-  inTempDir,
-  params,
-  parseJson,
-  RUNS,
-  SEED,
-  timedRun,
-  timeoutFor,
-  type JsonReport,
-} from "./support.js";
+import { expectCheckReport, expectFatalShape, inTempDir, params, parseJson, RUNS, SEED, timedRun, timeoutFor, type JsonReport } from "./support.js";
 
 const SET_IDS = ["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"];
 const PERMISSION_IDS = ["allow-a", "allow-b", "deny-a", "p-scoped"];
@@ -144,7 +132,6 @@ async function queriesNeverThrow(dir: string): Promise<void> {
     ["matrix", "--format", "json", "--platform", "linux"],
   ]) {
     const result = await timedRun(argv, dir);
-    expectQuick(result, argv.join(" "));
     if (result.code === 2) expectFatalShape(result);
     expect(result.stderr, argv.join(" ")).toBe("");
     expect([0, 1], argv.join(" ")).toContain(result.code);
@@ -172,7 +159,6 @@ describe(`fuzz: permission sets with cycles (seed ${SEED}, ${RUNS} runs)`, () =>
           await inTempDir("sets", async (dir) => {
             writeApp(dir, s);
             const check = await timedRun(["check", "--format", "json"], dir);
-            expectQuick(check, "check");
             const report = expectCheckReport(check, dir);
             const expected = expectations(s);
             const cycleFindings = findings(report, "set-cycle");
@@ -237,7 +223,6 @@ describe(`fuzz: permission sets with cycles (seed ${SEED}, ${RUNS} runs)`, () =>
           await inTempDir("ladder", async (dir) => {
             writeApp(dir, { sets: [], defaultMembers: undefined, files: 1, capabilityRefs: ["s0"] }, [blocks.join("\n")]);
             const check = await timedRun(["check", "--format", "json"], dir);
-            expectQuick(check, `check (${shape} of ${length}${closed ? ", closed" : ""})`);
             const report = expectCheckReport(check, dir);
             const cycleFindings = findings(report, "set-cycle");
             if (closed) expect(cycleFindings.length, "the cycle (or the refusal) is reported").toBeGreaterThan(0);

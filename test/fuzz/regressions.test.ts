@@ -44,13 +44,13 @@ describe("fuzz regressions", () => {
     expect(result.stdout).toContain('capability is missing required field "identifier" [schema]');
   });
 
-  // The same check compared every pair of object entries: 20,000 entries took 16 s.
+  // The same check compared every pair of object entries: 20,000 entries took 16 s, so 30,000 take
+  // about 36 s, past the test's time-out.
   it("a capability with 30,000 object entries is checked in seconds", async () => {
     const permissions = Array.from({ length: 30_000 }, (_, i) => ({ identifier: "fs:scope", allow: [{ path: `$APPDATA/${i}` }] }));
     const dir = fileIn("big.json", JSON.stringify({ identifier: "big", windows: ["main"], permissions }));
     const result = await timedRun(["check", "--format", "json", "big.json"], dir);
     expectCheckReport(result, dir);
-    expect(result.ms).toBeLessThan(8_000);
   });
 
   // Values with line breaks were quoted raw, so a finding took two lines of compact output.
@@ -99,27 +99,25 @@ describe("fuzz regressions", () => {
     );
   });
 
-  // broad-remote matched hosts with the polyfill's backtracking RegExp: 30 wildcards took 9 s, 35 over a minute.
+  // broad-remote matched hosts with the polyfill's backtracking RegExp: 30 wildcards took 9 s, 35 over a
+  // minute; 40 would take hours, far past the test's time-out (no wall-clock assertion: see fuzz/support.ts).
   it("a remote URL with many host wildcards is judged quickly", async () => {
-    const url = `https://example.com${"*.".repeat(31)}b`;
+    const url = `https://example.com${"*.".repeat(40)}b`;
     const dir = fileIn("cap.json", JSON.stringify({ identifier: "c", windows: ["main"], remote: { urls: [url] }, permissions: ["core:default"] }));
     const result = await timedRun(["check", "--format", "compact", "cap.json"], dir);
-    expect(result.ms).toBeLessThan(2_000);
     expect(result.stdout).toContain("matches hosts anyone can register");
   });
 
   // Sets on a cycle are not memoised: a cycle reached through members listed twice took 2^n steps
-  // (20 sets: 7 s per command; 30: hours).
+  // (20 sets: 7 s per command; 24: about 2 minutes, past the test's time-out; 30: hours).
   it("a cycle of 24 sets that each list the next one twice is reported quickly", async () => {
     const sets = Array.from({ length: 24 }, (_, i): [string, string[]] => [`s${i}`, [`s${(i + 1) % 24}`, `s${(i + 1) % 24}`]]);
     const dir = appWithSets(sets, ["s0"]);
     const check = await timedRun(["check", "--format", "compact"], dir);
-    expect(check.ms).toBeLessThan(2_000);
     expect(check.stdout).toContain(
       "permission set s0 takes more than 10,000 steps to expand: its sets reach a cycle over and over; it was not resolved [set-cycle]",
     );
     const access = await timedRun(["access", "--window=main", "--format", "json"], dir);
-    expect(access.ms).toBeLessThan(2_000);
     expect(access.code).toBe(0);
   });
 

@@ -28,13 +28,14 @@ export function params(offset: number): { seed: number; numRuns: number } {
   return { seed: (SEED + offset) | 0, numRuns: RUNS };
 }
 
-/** A test timeout that grows with FUZZ_RUNS (cases, not hangs, are what takes time). */
+/**
+ * A property's time-out, growing with FUZZ_RUNS (cases, not hangs, are what takes time): generous, so
+ * a loaded machine never trips it, yet far below what an exponential or quadratic blow-up on these
+ * inputs takes. Tests assert no wall-clock time; speed is measured by `npm run bench`.
+ */
 export function timeoutFor(msPerCase: number): number {
   return Math.max(60_000, RUNS * msPerCase * 4);
 }
-
-/** Each run must end well within this; it only catches hangs and blow-ups, not slowness. */
-export const MAX_RUN_MS = 2_000;
 
 export interface TimedResult extends RunResult {
   ms: number;
@@ -45,10 +46,6 @@ export async function timedRun(argv: string[], cwd: string): Promise<TimedResult
   const start = performance.now();
   const result = await run(argv, cwd);
   return { ...result, ms: performance.now() - start };
-}
-
-export function expectQuick(result: TimedResult, what: string): void {
-  expect(result.ms, `${what} took ${Math.round(result.ms)} ms`).toBeLessThan(MAX_RUN_MS);
 }
 
 /** A fresh temporary folder for one case, removed afterwards (5000-run fuzzing makes many). */
