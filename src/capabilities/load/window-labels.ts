@@ -8,11 +8,15 @@
  * at run time (`format!("reader-{}", id)`, `` `reader-${id}` ``, `"reader-" + id`) is a prefix, which
  * makes every pattern starting with it plausible, and a bare variable (a helper's `config.label`) makes
  * every label plausible: caplint then cannot say a pattern matches nothing. Literal `label: "x"`
- * settings count as labels too (the usual `openWindow({ label: "x" })` helper). Symbolic links are not
- * followed, and the scan is bounded in files and bytes.
+ * settings count as labels too (the usual `openWindow({ label: "x" })` helper). Modules the crate pulls in
+ * from outside `src/` (`#[path = "../common/window.rs"] mod window;`) are followed, with their own `mod`
+ * declarations, as rustc resolves them, but never out of the repository (the folder holding `.git`, else
+ * the app folder). Symbolic links are not followed, and the scan is bounded in files, bytes and depth.
  */
 import { lstat, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { searchFolders, staysInside } from "./cargo.js";
+import { pathKind } from "../../core/source/read.js";
 
 export interface CodeLabel {
   label: string;
@@ -53,6 +57,8 @@ const SKIPPED_FOLDERS = new Set([
 const MAX_FILES = 4000;
 const MAX_FILE_BYTES = 512 * 1024;
 const MAX_TOTAL_BYTES = 32 * 1024 * 1024;
+/** `mod` declarations followed from a file under `src/`: deeper chains are not real module trees. */
+const MAX_MODULE_DEPTH = 16;
 
 /**
  * Scans `srcTauri/src` for Rust and the app folder (the parent of a `src-tauri` folder; the folder itself
@@ -65,11 +71,61 @@ export async function collectCodeWindowLabels(srcTauri: string, base: string): P
   const appRoot = path.basename(srcTauri) === "src-tauri" ? path.dirname(srcTauri) : srcTauri;
   const relative = (file: string) => path.relative(base, file).split(path.sep).join("/") || ".";
   out.searched.push(`${relative(rustRoot)}/**/*.rs`);
-  for (const file of await sourceFiles(rustRoot, RUST, undefined, budget)) scanRust(await text(file, budget), relative(file), out);
+  const rustFiles = await sourceFiles(rustRoot, RUST, undefined, budget);
+  const scanned = new Set(rustFiles);
+  const modules: { file: string; source: string; depth: number; loadedByPath: boolean }[] = [];
+  for (const file of rustFiles) {
+    const source = await text(file, budget);
+    scanRust(source, relative(file), out);
+    modules.push({ file, source, depth: 0, loadedByPath: false });
+  }
+  const repository = await repositoryRoot(srcTauri, appRoot);
+  // Files under src/ were all read above; only a module outside it adds sources (and may declare more).
+  for (let next = modules.shift(); next; next = modules.shift()) {
+    if (next.depth >= MAX_MODULE_DEPTH) continue;
+    for (const { file, loadedByPath } of declaredModules(next.source, next.file, next.loadedByPath)) {
+      if (scanned.has(file) || budget.files <= 0 || !staysInside(file, repository)) continue;
+      scanned.add(file);
+      budget.files--;
+      const source = await text(file, budget);
+      if (!source) continue;
+      scanRust(source, relative(file), out);
+      modules.push({ file, source, depth: next.depth + 1, loadedByPath });
+    }
+  }
   out.searched.push("the app's frontend sources");
   // The Rust sources were read above; src-tauri holds no frontend code.
   for (const file of await sourceFiles(appRoot, FRONTEND, srcTauri, budget)) scanFrontend(await text(file, budget), relative(file), out);
   return out;
+}
+
+/** The repository holding the app (the nearest folder above it with `.git`), else the app folder. */
+async function repositoryRoot(srcTauri: string, appRoot: string): Promise<string> {
+  const folders = await searchFolders(srcTauri);
+  const top = folders[folders.length - 1]!;
+  return (await pathKind(path.join(top, ".git"))) !== "missing" ? top : appRoot;
+}
+
+const MOD_DECLARATION = /^[ \t]*((?:#\[[^\]\n]*\]\s*)*)(?:pub(?:\s*\([^)\n]*\))?\s+)?mod\s+(?:r#)?([A-Za-z_]\w*)\s*;/gm;
+const PATH_ATTRIBUTE = /#\[\s*path\s*=\s*"((?:[^"\\]|\\.)*)"\s*\]/;
+
+/**
+ * The files of the out-of-line modules `file` declares, where rustc looks for them: a `#[path]` is
+ * relative to the declaring file's folder; otherwise `name.rs` or `name/mod.rs` beside a crate root,
+ * a `mod.rs` or a file loaded through `#[path]` (`loadedByPath`), and in the `<stem>/` folder beside
+ * any other file.
+ */
+function declaredModules(source: string, file: string, loadedByPath: boolean): { file: string; loadedByPath: boolean }[] {
+  const dir = path.dirname(file);
+  const ownsFolder = loadedByPath || ["main.rs", "lib.rs", "mod.rs"].includes(path.basename(file));
+  const base = ownsFolder ? dir : path.join(dir, path.basename(file, ".rs"));
+  const files: { file: string; loadedByPath: boolean }[] = [];
+  for (const match of source.matchAll(MOD_DECLARATION)) {
+    const explicit = PATH_ATTRIBUTE.exec(match[1]!)?.[1];
+    if (explicit !== undefined) files.push({ file: path.resolve(dir, explicit), loadedByPath: true });
+    else files.push({ file: path.join(base, `${match[2]!}.rs`), loadedByPath: false }, { file: path.join(base, match[2]!, "mod.rs"), loadedByPath: false });
+  }
+  return files;
 }
 
 async function sourceFiles(root: string, extensions: readonly string[], skip: string | undefined, budget: { files: number }): Promise<string[]> {
