@@ -13,7 +13,7 @@
  */
 import { createRequire } from "node:module";
 import type { ParseError } from "jsonc-parser";
-import { NO_NODE, type JsonNode, type JsonTree } from "../core/source/json-tree.js";
+import { deepestNode, type JsonNode, type JsonTree } from "../core/source/json-tree.js";
 
 type JsoncParser = typeof import("jsonc-parser");
 let jsonc: JsoncParser | undefined;
@@ -135,13 +135,7 @@ export interface Span {
  * written twice is found at its last copy, the one JSON.parse keeps.
  */
 export function locate(tree: JsonTree, path: ReadonlyArray<string | number>, target: "key" | "value"): Span {
-  let node = tree.root;
-  let depth = 0;
-  for (; depth < path.length; depth++) {
-    const next = tree.step(node, path[depth]!);
-    if (next === NO_NODE) break;
-    node = next;
-  }
+  const { node, depth } = deepestNode(tree, path);
   if (target === "key" && depth === path.length && tree.isMember(node)) return { offset: tree.keyOffset(node), length: tree.keyLength(node) };
   // A whole object or array, or the parent of a missing field: its opening bracket, not the whole line.
   const kind = tree.kind(node);

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { ParseError } from "jsonc-parser";
 import type { JsonPath, Range } from "../location.js";
-import { jsonTree, NO_NODE, type JsonNode, type JsonTree } from "./json-tree.js";
+import { deepestNode, jsonTree, NO_NODE, type JsonNode, type JsonTree } from "./json-tree.js";
 import { LineIndex } from "./line-index.js";
 
 export type DocumentFormat = "json" | "toml";
@@ -148,14 +148,7 @@ export class SourceDocument {
 
   private locateJson(path: JsonPath, target: "key" | "value"): Located {
     const tree = this.tree!;
-    // The deepest node on the path; the rest of the path does not exist.
-    let node = tree.root;
-    let depth = 0;
-    for (; depth < path.length; depth++) {
-      const next = tree.step(node, path[depth]!);
-      if (next === NO_NODE) break;
-      node = next;
-    }
+    const { node, depth } = deepestNode(tree, path);
     const exact = depth === path.length;
     if (exact && target === "key" && tree.isMember(node)) return this.span(tree.keyOffset(node), tree.keyLength(node), true);
     return this.span(tree.offset(node), tree.length(node), exact);

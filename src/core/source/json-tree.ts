@@ -317,3 +317,15 @@ export function jsonTree(text: string): JsonTree {
   }
   return new JsonTree(text, count, starts, ends, keyStarts, keyEnds, keyEscaped, childStarts, childCounts, children);
 }
+
+/** The deepest node on `path` and how many of its steps exist (the rest of the path does not). */
+export function deepestNode(tree: JsonTree, path: ReadonlyArray<string | number>): { node: JsonNode; depth: number } {
+  let node = tree.root;
+  let depth = 0;
+  for (; depth < path.length; depth++) {
+    const next = tree.step(node, path[depth]!);
+    if (next === NO_NODE) break;
+    node = next;
+  }
+  return { node, depth };
+}
