@@ -4,6 +4,7 @@ import {
   chownSync,
   copyFileSync,
   cpSync,
+  existsSync,
   mkdirSync,
   linkSync,
   lstatSync,
@@ -271,6 +272,7 @@ describeWithTool("setfattr/getfattr", HAS_ATTR_TOOLS, "run scripts/ensure-tools.
     const refused = userAttributesRefusedHere();
     if (refused && IN_CI) throw new Error(refused);
     skip(refused !== undefined, refused);
+    expect(existsSync(path.join(ROOT, "node_modules", "@napi-rs", "xattr")), "@napi-rs/xattr is not installed: run npm ci").toBe(true);
     const { dir, file, original } = fixture();
     execFileSync("setfattr", ["-n", "user.review", "-v", "approved by security", file]);
     execFileSync("setfattr", ["-n", "user.binary", "-v", "0x00ff10", file]);
