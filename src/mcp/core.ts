@@ -8,7 +8,7 @@ export type { JsonPath } from "../core/location.js";
 export { FatalError } from "../core/errors.js";
 export { readTextFile, DEFAULT_MAX_FILE_BYTES } from "../core/source/read.js";
 export type { RuleMeta } from "../core/rule.js";
-export { formatMessage, type MessageReport, type RuleMessages } from "../core/messages.js";
+export { formatMessage, shownValue, type MessageReport, type RuleMessages } from "../core/messages.js";
 export { collectCommaList, colorOption, noColorOption, onlyOption, type LintCommandOptions } from "../core/options.js";
 export { REPORTER_NAMES, loadReporter } from "../core/reporters/index.js";
 export { reporterContext } from "../core/reporters/context.js";

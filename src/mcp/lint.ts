@@ -1,4 +1,4 @@
-import { compareDiagnostics, formatMessage, type Diagnostic, type RuleMeta, type RuleSetting, type Severity } from "./core.js";
+import { compareDiagnostics, formatMessage, shownValue, type Diagnostic, type JsonPath, type RuleMeta, type RuleSetting, type Severity } from "./core.js";
 import { MAX_TOOLS, serverName, type Listing } from "./listing.js";
 import { serviceFromServerName } from "./naming.js";
 import { MCP_RULES } from "./rules/index.js";
@@ -85,6 +85,7 @@ export async function lintMcp(listings: readonly Listing[], options: McpLintOpti
         settings: options.settings,
         service,
         tools: listing.tools,
+        shown: (path: JsonPath, value: unknown) => shownValue(value, typeof value === "number" ? document.writtenText(path) : undefined),
         report: (report: McpReport) => push(rule, report.escalate ? "error" : configured, report),
       });
       await rule.check(context);

@@ -26,6 +26,8 @@ export interface McpRuleContext {
   /** The service prefix: `--service`, else taken from `serverInfo.name`. */
   readonly service: string | undefined;
   readonly tools: readonly ToolEntry[];
+  /** A value at `path` for a message: a number as the listing writes it (`1e400`), others as JSON. */
+  shown(path: JsonPath, value: unknown): string;
   report(report: McpReport): void;
 }
 
