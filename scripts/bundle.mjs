@@ -214,7 +214,15 @@ const result = await build({
   banner: { js: 'var __caplintBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [builtinDynamicImports, mcpSdkChunk, mcpServerChunk, lspProtocolChunk, lazyChildProcess, lazyFsPromises, lazyPackageRequires],
   // Only src/mcp/sdk.ts, server-process.ts and src/lsp/protocol.ts import these, and they are the chunks above: anything else reaching them is a mistake.
-  external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod", "cross-spawn", "vscode-languageserver", "vscode-languageserver/*", "vscode-languageserver-textdocument"],
+  external: [
+    "@modelcontextprotocol/sdk",
+    "@modelcontextprotocol/sdk/*",
+    "zod",
+    "cross-spawn",
+    "vscode-languageserver",
+    "vscode-languageserver/*",
+    "vscode-languageserver-textdocument",
+  ],
   logLevel: "warning",
 });
 const { readFileSync, writeFileSync } = await import("node:fs");
@@ -237,7 +245,9 @@ writeFileSync(
 const main = readFileSync("dist/cli-bundle/main.cjs", "utf8");
 const stray = /require\("(@modelcontextprotocol\/sdk[^"]*|zod|cross-spawn|vscode-languageserver[^"]*)"\)/.exec(main);
 if (stray) {
-  console.error(`dist/cli-bundle/main.cjs requires ${stray[1]} from node_modules: import it through src/mcp/sdk.ts, src/mcp/server-process.ts or src/lsp/protocol.ts`);
+  console.error(
+    `dist/cli-bundle/main.cjs requires ${stray[1]} from node_modules: import it through src/mcp/sdk.ts, src/mcp/server-process.ts or src/lsp/protocol.ts`,
+  );
   process.exit(1);
 }
 // A package required at run time from node_modules: the release commit and the GitHub Action have none.

@@ -3,28 +3,14 @@
  * from 1 in UTF-16 code units (JavaScript string indices, src/core/location.ts), which is what LSP
  * counts from 0: a character outside the Basic Multilingual Plane is two units in both.
  */
-import type { Diagnostic as LspDiagnostic, Position as LspPosition, Range as LspRange, TextEdit as LspTextEdit } from "vscode-languageserver/node";
+import type { Diagnostic as LspDiagnostic, Range as LspRange } from "vscode-languageserver/node";
 import type { Diagnostic, Severity } from "../core/diagnostics.js";
-import type { Range, TextEdit } from "../core/location.js";
-import type { LineIndex } from "../core/source/line-index.js";
+import type { Range } from "../core/location.js";
 import { docsUrl } from "../core/tool.js";
 import { DiagnosticSeverity } from "./protocol.js";
 
 export function toLspRange(range: Range): LspRange {
   return { start: { line: range.start.line - 1, character: range.start.column - 1 }, end: { line: range.end.line - 1, character: range.end.column - 1 } };
-}
-
-/** A text span (string offsets of the analysed text) as a protocol range. */
-export function spanRange(lines: LineIndex, offset: number, length: number): LspRange {
-  return toLspRange({ start: lines.position(offset), end: lines.position(offset + length) });
-}
-
-export function offsetOf(lines: LineIndex, position: LspPosition): number {
-  return lines.offset({ line: position.line + 1, column: position.character + 1 });
-}
-
-export function toLspEdit(lines: LineIndex, edit: TextEdit): LspTextEdit {
-  return { range: spanRange(lines, edit.offset, edit.length), newText: edit.content };
 }
 
 const SEVERITIES: Record<Severity, DiagnosticSeverity> = {

@@ -2,17 +2,9 @@
 // dist/cli-bundle/lsp-protocol.cjs (scripts/bundle.mjs), so that the library's 440 KB are read and
 // compiled only by `caplint lsp`, never by a `caplint check` in a pre-commit hook.
 export {
-  CodeActionKind,
-  CompletionItemKind,
   createConnection,
   DiagnosticSeverity,
-  DiagnosticTag,
   DidChangeWatchedFilesNotification,
-  ErrorCodes,
-  FileChangeType,
-  InsertTextFormat,
-  MarkupKind,
-  ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
   TextDocuments,

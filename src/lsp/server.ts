@@ -6,7 +6,15 @@
  */
 import type { ClientCapabilities, Connection, InitializeResult } from "vscode-languageserver/node";
 import { toolVersion } from "../core/tool.js";
-import { createConnection, DidChangeWatchedFilesNotification, StreamMessageReader, StreamMessageWriter, TextDocument, TextDocuments, TextDocumentSyncKind } from "./protocol.js";
+import {
+  createConnection,
+  DidChangeWatchedFilesNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  TextDocument,
+  TextDocuments,
+  TextDocumentSyncKind,
+} from "./protocol.js";
 import { readSettings } from "./settings.js";
 import { filePathOf, Workspace } from "./workspace.js";
 

@@ -151,7 +151,8 @@ export class Workspace {
     if (!document || file === undefined) return;
     const version = document.version;
     let found: Diagnostic[];
-    if (owner.kind === "recording") found = await analyzeRecording(file, document.getText(), owner.client, this.settings, this.folderOf(file), this.openTexts());
+    if (owner.kind === "recording")
+      found = await analyzeRecording(file, document.getText(), owner.client, this.settings, this.folderOf(file), this.openTexts());
     else if (owner.kind === "client-config") found = this.clientConfigFindings(file, document.getText());
     else return;
     // A newer edit is on its way: its own check publishes.

@@ -25,6 +25,8 @@ export interface TestClient {
   /** Every diagnostics notification so far, newest last. */
   published: PublishDiagnosticsParams[];
   stderr: () => string;
+  /** window/showMessage and window/logMessage texts, in order. */
+  messages: string[];
   /** Resolves with the next diagnostics for `uri` that satisfy `until` (the latest already received counts). */
   diagnostics(uri: string, until?: (diagnostics: Diagnostic[]) => boolean, timeoutMs?: number): Promise<Diagnostic[]>;
   open(uri: string, text: string, languageId?: string): Promise<void>;
@@ -68,6 +70,9 @@ export async function startServer(
   connection.onRequest("workspace/configuration", (params: { items: unknown[] }) => params.items.map(() => null));
   connection.onRequest("client/registerCapability", () => null);
   connection.onRequest("window/showMessageRequest", () => null);
+  const messages: string[] = [];
+  connection.onNotification("window/showMessage", (params: { message: string }) => void messages.push(params.message));
+  connection.onNotification("window/logMessage", (params: { message: string }) => void messages.push(params.message));
   connection.listen();
   const initialized = (await connection.sendRequest("initialize", {
     processId: process.pid,
@@ -85,6 +90,7 @@ export async function startServer(
     initialized,
     published,
     stderr: () => stderr,
+    messages,
     async diagnostics(uri, until = () => true, timeoutMs = 20_000) {
       const start = Date.now();
       for (;;) {
