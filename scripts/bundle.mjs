@@ -214,6 +214,8 @@ const result = await build({
   banner: { js: 'var __caplintBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [builtinDynamicImports, mcpSdkChunk, mcpServerChunk, lspProtocolChunk, lazyChildProcess, lazyFsPromises, lazyPackageRequires],
   // Only src/mcp/sdk.ts, server-process.ts and src/lsp/protocol.ts import these, and they are the chunks above: anything else reaching them is a mistake.
+  // @napi-rs/xattr loads a native binary, which cannot be bundled: required from node_modules when --fix
+  // first writes a file (without node_modules, as in the GitHub Action, fixes do not see attributes).
   external: [
     "@modelcontextprotocol/sdk",
     "@modelcontextprotocol/sdk/*",
@@ -222,6 +224,7 @@ const result = await build({
     "vscode-languageserver",
     "vscode-languageserver/*",
     "vscode-languageserver-textdocument",
+    "@napi-rs/xattr",
   ],
   logLevel: "warning",
 });
