@@ -41,7 +41,22 @@ export const SCENARIOS: Scenario[] = [
     args: ["--help"],
     code: 0,
     stdout: (out) => {
-      for (const command of ["check", "schema", "rules", "access", "who-can", "matrix", "resolve", "diff", "explain", "permissions", "report", "events", "mcp", "lsp"])
+      for (const command of [
+        "check",
+        "schema",
+        "rules",
+        "access",
+        "who-can",
+        "matrix",
+        "resolve",
+        "diff",
+        "explain",
+        "permissions",
+        "report",
+        "events",
+        "mcp",
+        "lsp",
+      ])
         expectTrue(new RegExp(`^  ${command} `, "m").test(out), `${command} in --help`);
     },
   },
