@@ -1,11 +1,12 @@
 import { homedir } from "node:os";
 import path from "node:path";
-import { DEFAULT_MAX_FILE_BYTES, FatalError, LineIndex, formatMessage, readTextFile, type Diagnostic, type MainOptions, type RuleMeta } from "./core.js";
+import { DEFAULT_MAX_FILE_BYTES, FatalError, LineIndex, readTextFile, type Diagnostic, type MainOptions, type RuleMeta } from "./core.js";
+import { createDiagnostic } from "../core/lint/run-rules.js";
 import { readClientConfig, type ConfiguredServer } from "./client-config.js";
 import SERVER_START_META from "./rules/mcp-server-start.js";
 import type { McpCommandOptions } from "./options.js";
-import type { Redactor } from "./redact.js";
-import { checkService, displayPath, lintListings, liveListing, mcpSettings, startLiveServer, stopServer, targetLabel, writeReport } from "./run.js";
+import { Redactor } from "./redact.js";
+import { checkService, displayPath, lintListings, liveListing, mcpSettings, redacted, startLiveServer, stopServer, targetLabel, writeReport } from "./run.js";
 import { quote } from "./text.js";
 
 /**
@@ -15,6 +16,22 @@ import { quote } from "./text.js";
  * started is a finding there too, and the others still run.
  */
 export async function runConfiguredServers(
+  given: string,
+  operands: string[],
+  options: McpCommandOptions,
+  io: MainOptions,
+  allRules: ReadonlyMap<string, RuleMeta>,
+): Promise<number> {
+  // One redactor for the run: every secret it is shown is hidden from everything the run writes.
+  const redactor = new Redactor();
+  try {
+    return await lintConfiguredServers(given, operands, options, io, allRules, redactor);
+  } catch (error) {
+    throw redacted(error, redactor);
+  }
+}
+
+async function lintConfiguredServers(
   given: string,
   operands: string[],
   options: McpCommandOptions,
@@ -36,26 +53,17 @@ export async function runConfiguredServers(
   const lines = new LineIndex(read.text);
   const diagnostics: Diagnostic[] = [];
   const notes: string[] = [];
-  const atEntry = (server: ConfiguredServer, d: Pick<Diagnostic, "ruleId" | "severity" | "message"> & Partial<Diagnostic>): Diagnostic => ({
-    ...d,
+  /** A finding placed at the server's entry in the configuration (a live server's findings have no place in the file). */
+  const placeAt = (server: ConfiguredServer) => ({
     file,
     absolutePath: absolute,
-    path: server.path,
     range: { start: lines.position(server.offset), end: lines.position(server.offset + server.length) },
     offset: server.offset,
     length: server.length,
   });
+  const atEntry = (server: ConfiguredServer, d: Diagnostic): Diagnostic => ({ ...d, ...placeAt(server), path: server.path });
   const failure = (server: ConfiguredServer, messageId: keyof typeof SERVER_START_META.messages, data: Record<string, string>, hint?: string) =>
-    diagnostics.push(
-      atEntry(server, {
-        ruleId: SERVER_START_META.id,
-        messageId,
-        severity: "error",
-        message: formatMessage(SERVER_START_META, messageId, data),
-        data,
-        ...(hint === undefined ? {} : { hint }),
-      }),
-    );
+    diagnostics.push(createDiagnostic(SERVER_START_META, "error", { path: server.path, messageId, data, hint }, placeAt(server)));
 
   let linted = 0;
   for (const server of selected) {
