@@ -184,7 +184,9 @@ const result = await build({
   banner: { js: 'var __caplintBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [builtinDynamicImports, mcpSdkChunk, mcpServerChunk, lazyChildProcess, lazyFsPromises, lazyPackageRequires],
   // Only src/mcp/sdk.ts and server-process.ts import these, and they are the chunks above: anything else reaching them is a mistake.
-  external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod", "cross-spawn"],
+  // @napi-rs/xattr loads a native binary, which cannot be bundled: required from node_modules when --fix
+  // first writes a file (without node_modules, as in the GitHub Action, fixes do not see attributes).
+  external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod", "cross-spawn", "@napi-rs/xattr"],
   logLevel: "warning",
 });
 const { readFileSync, writeFileSync } = await import("node:fs");
