@@ -188,6 +188,16 @@ export async function pathKind(target: string): Promise<"file" | "directory" | "
   }
 }
 
+/** The repository holding `folder`: the nearest folder at or above it with `.git` (a folder, or a worktree's file); undefined outside one. */
+export function repositoryRoot(folder: string): string | undefined {
+  for (let dir = path.resolve(folder); ;) {
+    if (lstatSync(path.join(dir, ".git"), { throwIfNoEntry: false }) !== undefined) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
 export interface WalkResult {
   files: string[];
   /** Symbolic links below the folder whose target leaves the root: never read. */
