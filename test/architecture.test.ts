@@ -74,14 +74,16 @@ function circles(graph: Map<string, string[]>): string[][] {
 
 const DOMAIN_FOLDERS = DOMAINS.map((domain) => domain.name);
 
-/** The floor of a file: core 1, a domain 2, the registry 3, the CLI 4, the library entry 5. */
+/** The floor of a file: core 1, a domain 2, the registry 3, the library entry 4, the language server 5, the CLI 6. */
 function floorOf(file: string): number {
   const top = file.split("/")[0]!;
   if (top === "core") return 1;
   if (DOMAIN_FOLDERS.includes(top)) return 2;
   if (file === "registry.ts") return 3;
-  if (top === "cli") return 4;
-  return 5;
+  if (file === "index.ts") return 4;
+  if (top === "lsp") return 5;
+  if (top === "cli") return 6;
+  return 7;
 }
 
 describe("the import graph of src/", () => {
@@ -97,7 +99,7 @@ describe("the import graph of src/", () => {
     expect(circles(graph)).toEqual([]);
   });
 
-  it("has no import that runs back up a floor (core < domains < registry < cli < index)", () => {
+  it("has no import that runs back up a floor (core < domains < registry < library < lsp < cli)", () => {
     const upward = [...graph].flatMap(([file, targets]) => targets.filter((target) => floorOf(target) > floorOf(file)).map((target) => `${file} -> ${target}`));
     expect(upward).toEqual([]);
   });

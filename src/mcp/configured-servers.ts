@@ -1,8 +1,8 @@
 import { homedir } from "node:os";
 import path from "node:path";
 import { DEFAULT_MAX_FILE_BYTES, FatalError, LineIndex, readTextFile, type Diagnostic, type MainOptions, type RuleMeta } from "./core.js";
-import { createDiagnostic } from "../core/lint/run-rules.js";
-import { readClientConfig, type ConfiguredServer } from "./client-config.js";
+import { createDiagnostic, type Place } from "../core/lint/run-rules.js";
+import { readClientConfig, type ConfigContext, type ConfiguredServer } from "./client-config.js";
 import SERVER_START_META from "./rules/mcp-server-start.js";
 import type { McpCommandOptions } from "./options.js";
 import { Redactor } from "./redact.js";
@@ -50,20 +50,11 @@ async function lintConfiguredServers(
   const declared = readClientConfig(absolute, file, read.text, { env: io.env ?? {}, home: io.env?.HOME ?? homedir() });
   const selected = select(declared, options.server, file);
   const severities = await mcpSettings(options, io, allRules);
-  const lines = new LineIndex(read.text);
+  const placeOf = entryPlacer(read.text, file, absolute);
   const diagnostics: Diagnostic[] = [];
   const notes: string[] = [];
-  /** A finding placed at the server's entry in the configuration (a live server's findings have no place in the file). */
-  const placeAt = (server: ConfiguredServer) => ({
-    file,
-    absolutePath: absolute,
-    range: { start: lines.position(server.offset), end: lines.position(server.offset + server.length) },
-    offset: server.offset,
-    length: server.length,
-  });
-  const atEntry = (server: ConfiguredServer, d: Diagnostic): Diagnostic => ({ ...d, ...placeAt(server), path: server.path });
   const failure = (server: ConfiguredServer, messageId: keyof typeof SERVER_START_META.messages, data: Record<string, string>, hint?: string) =>
-    diagnostics.push(createDiagnostic(SERVER_START_META, "error", { path: server.path, messageId, data, hint }, placeAt(server)));
+    diagnostics.push(serverStartFinding(server, placeOf(server), messageId, data, hint));
 
   let linted = 0;
   for (const server of selected) {
@@ -83,7 +74,8 @@ async function lintConfiguredServers(
       live = await startLiveServer(target, options, io, redactor);
       const listing = await liveListing(live!, options, io, redactor, label);
       const found = await lintListings([listing], options, severities, service);
-      for (const d of found) diagnostics.push(atEntry(server, d));
+      // A live server's findings have no place in the file: they are shown at its entry.
+      for (const d of found) diagnostics.push({ ...d, ...placeOf(server), path: server.path });
     } catch (error) {
       if (!(error instanceof FatalError)) throw error;
       failure(
@@ -97,6 +89,40 @@ async function lintConfiguredServers(
     }
   }
   return writeReport(diagnostics, { count: linted, texts: new Map([[absolute, read.text]]), inputs: [absolute], notes }, options, io, severities, redactor);
+}
+
+/**
+ * What can be said of a client configuration without starting any server (the language server's
+ * check as you type): the entries that could not be run, at each entry. Not a configuration at all:
+ * a FatalError, as for `--servers`.
+ */
+export function configuredServerProblems(text: string, absolutePath: string, file: string, context: ConfigContext): Diagnostic[] {
+  const placeOf = entryPlacer(text, file, absolutePath);
+  return readClientConfig(absolutePath, file, text, context)
+    .filter((server) => server.problem !== undefined && !server.disabled)
+    .map((server) => serverStartFinding(server, placeOf(server), server.problem!.messageId, server.problem!.data, PROBLEM_HINTS[server.problem!.messageId]));
+}
+
+/** Where a server's entry (its name) is in the configuration. */
+function entryPlacer(text: string, file: string, absolutePath: string): (server: ConfiguredServer) => Place {
+  const lines = new LineIndex(text);
+  return (server) => ({
+    file,
+    absolutePath,
+    range: { start: lines.position(server.offset), end: lines.position(server.offset + server.length) },
+    offset: server.offset,
+    length: server.length,
+  });
+}
+
+function serverStartFinding(
+  server: ConfiguredServer,
+  place: Place,
+  messageId: keyof typeof SERVER_START_META.messages,
+  data: Record<string, string>,
+  hint: string | undefined,
+): Diagnostic {
+  return createDiagnostic(SERVER_START_META, "error", { path: server.path, messageId, data, hint }, place);
 }
 
 const PROBLEM_HINTS: Record<string, string> = {
