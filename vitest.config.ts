@@ -59,6 +59,8 @@ export default defineConfig({
     // Set-up and clean-up hooks remove temporary projects of thousands of files: on a loaded two-core
     // machine that can take longer than vitest's 10 s default.
     hookTimeout: 60_000,
+    // A test that checks nothing fails, instead of passing: an early return, or a loop over an empty list.
+    expect: { requireAssertions: true },
     // A missing expected-output file must fail in CI instead of being written.
     update: process.env.CI ? false : undefined,
     projects: [
