@@ -3,7 +3,7 @@
 // side by side in the same run, and the ratio between them. Deterministic inputs (seeded generator).
 // Usage: npm run bench [-- --runs N] [-- --keep]
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -246,7 +246,28 @@ try {
   const { benchWorstCases } = await import("./bench-worst.mjs");
   benchWorstCases();
 
-  // 9. Hostile capability inputs (test/security/size.test.ts checks their findings, with no clock): time and peak memory.
+  // 9. The build model's loading cost (issue 20): the build-truth apps (real Cargo.toml and Cargo.lock files,
+  // build.rs, in-repo plugins) checked as they are, against the same apps with their Cargo files removed
+  // (the built-in catalogs then stand, as before the build model). Third-party plugins are never read from
+  // this machine's Cargo registry, so the figure does not depend on what `cargo fetch` left here.
+  const buildTruth = path.join(ROOT, "fixtures", "real-world", "build-truth");
+  const apps = readdirSync(buildTruth, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  const withCargo = path.join(work, "build-truth-with-cargo");
+  const withoutCargo = path.join(work, "build-truth-without-cargo");
+  cpSync(buildTruth, withCargo, { recursive: true });
+  cpSync(buildTruth, withoutCargo, { recursive: true, filter: (source) => !/^Cargo\.(toml|lock)$/.test(path.basename(source)) });
+  const checkApps = (root) => () =>
+    apps.reduce(
+      (sum, app) =>
+        sum + time(process.execPath, [BIN, "check", "--no-cargo-registry", "--format", "compact"], { cwd: path.join(root, app), allowExit: [0, 1] }),
+      0,
+    );
+  const buildModel = sideBySide(checkApps(withCargo), checkApps(withoutCargo), Math.max(3, Math.ceil(RUNS / 2)));
+  report(`9. build model: ${apps.length} real apps`, buildModel.subject, buildModel.reference, "same apps, Cargo files removed", "≤ 1.10");
+
+  // 10. Hostile capability inputs (test/security/size.test.ts checks their findings, with no clock): time and peak memory.
   const hostile = path.join(work, "hostile");
   const hostileCases = [
     [
@@ -297,7 +318,7 @@ try {
     }
     const caseArgs = [BIN, "check", "--format", "compact", ...(files["src-tauri/tauri.conf.json"] ? [] : ["caps"])];
     const ms = median(Array.from({ length: 3 }, () => time(process.execPath, caseArgs, { cwd: dir, allowExit: [0, 1] })));
-    console.log(`9. hostile: ${name}: ${ms.toFixed(0)} ms, peak ${peakMemory(caseArgs, { cwd: dir }).toFixed(0)} MB`);
+    console.log(`10. hostile: ${name}: ${ms.toFixed(0)} ms, peak ${peakMemory(caseArgs, { cwd: dir }).toFixed(0)} MB`);
   }
 
   const failed = rows.filter((r) => r.target && !(r.target.startsWith("≤") ? r.ratio <= Number(r.target.slice(2)) : r.ratio < Number(r.target.slice(2))));

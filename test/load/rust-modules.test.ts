@@ -39,5 +39,17 @@ describe("Rust modules pulled in with #[path]", () => {
     const app = appWithModule("../../../../outside/window.rs", (top) => path.join(top, "outside", "window.rs"));
     const result = await run(["check", "--format", "compact"], app);
     expect(result.stdout).toMatch(/"reader" matches no window label .*\[unmatched-window\]/);
+    expect(result.stdout).not.toContain("the modules declared there");
+  });
+
+  it("names the modules it read outside src/ where a pattern matches nothing, the first three of them", async () => {
+    const app = appWithModule("../../../shared/window.rs", (top) => path.join(top, "repo", "shared", "window.rs"));
+    const shared = path.join(app, "..", "shared");
+    writeFileSync(path.join(shared, "window.rs"), "pub mod a;\npub mod b;\npub mod c;\n");
+    for (const name of ["a", "b", "c"]) writeFileSync(path.join(shared, `${name}.rs`), "pub fn noop() {}\n");
+    const result = await run(["check", "--format", "compact"], app);
+    expect(result.stdout).toContain(
+      'window pattern "reader" matches no window label ("main") declared in src-tauri/tauri.conf.json or created in src-tauri/src/**/*.rs, the modules declared there from outside it (../shared/window.rs, ../shared/a.rs, ../shared/b.rs and 1 more) or the app\'s frontend sources [unmatched-window]',
+    );
   });
 });

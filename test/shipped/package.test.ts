@@ -129,8 +129,25 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
     code: 0,
     stdout: parses((d) => d.format === "caplint-mcp-dump/1" && d.initialize.serverInfo.name === "demo_mcp" && d.pages[0].tools.length > 0, "a dump"),
   },
+  // The language server from the tarball: its library is a chunk of its own (dist/cli-bundle/lsp-protocol.cjs).
+  {
+    command: "lsp --stdio",
+    args: ["lsp", "--stdio"],
+    stdin: lspMessages(
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { processId: null, rootUri: null, capabilities: {} } },
+      { jsonrpc: "2.0", id: 2, method: "shutdown" },
+      { jsonrpc: "2.0", method: "exit" },
+    ),
+    code: 0,
+    stdout: /"serverInfo":\{"name":"caplint","version":"\d+\.\d+\.\d+"\}/,
+  },
   { command: "--version", args: ["--version"], code: 0, stdout: /^\d+\.\d+\.\d+\n$/ },
 ];
+
+/** Messages framed as LSP sends them. */
+function lspMessages(...messages: object[]): string {
+  return messages.map((message) => `Content-Length: ${Buffer.byteLength(JSON.stringify(message))}\r\n\r\n${JSON.stringify(message)}`).join("");
+}
 
 let project: string;
 let tarball: string;
@@ -171,6 +188,7 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
       "bin/caplint.js",
       "dist/cli-bundle/main.cjs",
       "dist/cli-bundle/mcp-sdk.cjs",
+      "dist/cli-bundle/lsp-protocol.cjs",
       "dist/index.js",
       "dist/index.d.ts",
       "schema/capability.schema.json",

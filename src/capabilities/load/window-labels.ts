@@ -29,7 +29,7 @@ export interface CodeWindowLabels {
   labels: CodeLabel[];
   /** Literal starts of labels built at run time; "" when a label is wholly computed. */
   prefixes: CodeLabel[];
-  /** Where labels were looked for, relative to `base` (for messages). */
+  /** Where labels were looked for, relative to `base`, in words (for messages). */
   searched: string[];
 }
 
@@ -70,7 +70,6 @@ export async function collectCodeWindowLabels(srcTauri: string, base: string): P
   const rustRoot = path.join(srcTauri, "src");
   const appRoot = path.basename(srcTauri) === "src-tauri" ? path.dirname(srcTauri) : srcTauri;
   const relative = (file: string) => path.relative(base, file).split(path.sep).join("/") || ".";
-  out.searched.push(`${relative(rustRoot)}/**/*.rs`);
   const rustFiles = await sourceFiles(rustRoot, RUST, undefined, budget);
   const scanned = new Set(rustFiles);
   const modules: { file: string; source: string; depth: number; loadedByPath: boolean }[] = [];
@@ -80,6 +79,7 @@ export async function collectCodeWindowLabels(srcTauri: string, base: string): P
     modules.push({ file, source, depth: 0, loadedByPath: false });
   }
   const repository = await repositoryRoot(srcTauri, appRoot);
+  const outsideRoot: string[] = [];
   // Files under src/ were all read above; only a module outside it adds sources (and may declare more).
   for (let next = modules.shift(); next; next = modules.shift()) {
     if (next.depth >= MAX_MODULE_DEPTH) continue;
@@ -90,13 +90,23 @@ export async function collectCodeWindowLabels(srcTauri: string, base: string): P
       const source = await text(file, budget);
       if (!source) continue;
       scanRust(source, relative(file), out);
+      outsideRoot.push(relative(file));
       modules.push({ file, source, depth: next.depth + 1, loadedByPath });
     }
   }
+  out.searched.push(`${relative(rustRoot)}/**/*.rs`);
+  if (outsideRoot.length) out.searched.push(`the modules declared there from outside it (${listed(outsideRoot)})`);
   out.searched.push("the app's frontend sources");
   // The Rust sources were read above; src-tauri holds no frontend code.
   for (const file of await sourceFiles(appRoot, FRONTEND, srcTauri, budget)) scanFrontend(await text(file, budget), relative(file), out);
   return out;
+}
+
+const LISTED_MODULES = 3;
+
+function listed(files: readonly string[]): string {
+  const shown = files.slice(0, LISTED_MODULES).join(", ");
+  return files.length > LISTED_MODULES ? `${shown} and ${files.length - LISTED_MODULES} more` : shown;
 }
 
 /** The repository holding the app (the nearest folder above it with `.git`), else the app folder. */

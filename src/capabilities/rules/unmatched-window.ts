@@ -11,6 +11,11 @@ const MAX_LISTED_LABELS = 6;
  */
 export const MAX_COMPARED_CHARACTERS = 50_000_000;
 
+/** "a or b", "a, b or c". */
+function inWords(places: readonly string[]): string {
+  return places.length <= 1 ? places.join("") : `${places.slice(0, -1).join(", ")} or ${places[places.length - 1]}`;
+}
+
 export default defineRule({
   id: "unmatched-window",
   description:
@@ -33,7 +38,7 @@ export default defineRule({
     // Each declared window gets one webview with the same label, so both lists match these labels.
     const labels = [...new Set([...config.windows.map((window) => window.label), ...code.labels.map((made) => made.label)])];
     const listed = quoteList(labels.slice(0, MAX_LISTED_LABELS), "and") + (labels.length > MAX_LISTED_LABELS ? ", …" : "");
-    const where = `declared in ${config.document.file}${code.searched.length ? ` or created in ${code.searched.join(" or ")}` : ""}`;
+    const where = `declared in ${config.document.file}${code.searched.length ? ` or created in ${inWords(code.searched)}` : ""}`;
     const listedOrNone = listed || "none";
     // Capabilities repeat a few patterns: each is compared with the labels once.
     const unmatched = new Map<string, boolean>();
