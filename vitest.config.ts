@@ -10,6 +10,7 @@ const PROJECTS = {
   integration: [
     "test/integrations/**/*.test.ts",
     "test/shipped/**/*.test.ts",
+    "test/lsp/**/*.test.ts",
     "test/diff-base.test.ts",
     "test/events/cli.test.ts",
     "test/fix-toml.test.ts",
@@ -23,6 +24,7 @@ const PROJECTS = {
     "test/queries-color.test.ts",
     "test/query-flags.test.ts",
     "test/reporters/sarif.test.ts",
+    "test/reporters/sarif-uris.test.ts",
     "test/schema-command.test.ts",
     "test/security/file-names.test.ts",
     "test/security/output.test.ts",

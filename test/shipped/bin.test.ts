@@ -6,12 +6,13 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { Script } from "node:vm";
 import { describe, expect, it } from "vitest";
+import { checkoutBin } from "../helpers/hosts.js";
 import { tomlApp } from "../load/toml-app.js";
 import { FIXTURES, ROOT } from "../helpers/run.js";
 import { caplint } from "../mcp/helpers.js";
 
 /**
- * The cases of the in-process test files (test/cli.test.ts, test/queries.test.ts, test/load/app-config.test.ts,
+ * The cases of the in-process test files (test/cli.test.ts, test/fix.test.ts, test/queries.test.ts, test/load/app-config.test.ts,
  * test/events/, test/mcp/cli.test.ts) that need the built bin or package: the unit tests run without a build.
  */
 const CLI = path.join(FIXTURES, "cli");
@@ -144,4 +145,40 @@ describe('import from "caplint" and "caplint/vitest" (built package)', () => {
     expect(pkg.exports["./vitest"]).toEqual({ types: "./dist/events/vitest.d.ts", default: "./dist/events/vitest.js" });
     expect(readFileSync(path.join(ROOT, "dist/events/vitest.d.ts"), "utf8")).toContain("toBeValidEventStream");
   }, 120_000);
+});
+
+describe("--fix-dry-run through the built bin", () => {
+  it("two one-line fixes in a 24,000-line file print two small hunks, not the whole file", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-fix-"));
+    const scope = Array.from({ length: 24_000 }, (_, i) => `      { "path": "$APPDATA/f${i}" },`);
+    const lines = ["{", '  "identifier": "main",', '  "windows": ["main"],', '  "permissions": [', '    "core:default",', '    "core:default",'];
+    lines.push('    { "identifier": "fs:scope", "allow": [', ...scope, '      { "path": "$APPDATA/last" }', "    ] },");
+    lines.push('    "fs:allow-read-file",', '    "fs:allow-read-file"', "  ]", "}");
+    writeFileSync(path.join(dir, "big.json"), lines.join("\n") + "\n");
+    const result = await checkoutBin.run({ argv: ["check", "--fix-dry-run", "--format", "compact", "big.json"], cwd: dir });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe(
+      [
+        "--- a/big.json",
+        "+++ b/big.json",
+        "@@ -3,7 +3,6 @@",
+        '   "windows": ["main"],',
+        '   "permissions": [',
+        '     "core:default",',
+        '-    "core:default",',
+        '     { "identifier": "fs:scope", "allow": [',
+        '       { "path": "$APPDATA/f0" },',
+        '       { "path": "$APPDATA/f1" },',
+        "@@ -24007,7 +24006,6 @@",
+        '       { "path": "$APPDATA/f23999" },',
+        '       { "path": "$APPDATA/last" }',
+        "     ] },",
+        '-    "fs:allow-read-file",',
+        '     "fs:allow-read-file"',
+        "   ]",
+        " }",
+        "",
+      ].join("\n"),
+    );
+  });
 });
