@@ -54,7 +54,10 @@ function benchApp(work) {
   const random = prng(24);
   const windows = ["main", "settings-0", "settings-1", "panel-0"];
   for (let i = 2; i < CAPABILITY_FILES; i++) {
-    writeFileSync(path.join(capabilities, `generated-${String(i).padStart(2, "0")}.json`), JSON.stringify(capability(random, `generated-${i}`, windows), null, 2));
+    writeFileSync(
+      path.join(capabilities, `generated-${String(i).padStart(2, "0")}.json`),
+      JSON.stringify(capability(random, `generated-${i}`, windows), null, 2),
+    );
   }
   return { dir, file: path.join(capabilities, "default.json") };
 }
@@ -205,6 +208,10 @@ export async function benchLsp(args = []) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  console.log(`caplint bench-lsp: node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}\n`);
+  console.log(
+    `caplint bench-lsp: node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}\n`,
+  );
   await benchLsp(process.argv.slice(2));
 }
