@@ -10,7 +10,7 @@ import { ROOT, run } from "../helpers/run.js";
  * CI), or to crash it so that the other files go unchecked. Each size class is a list or value far
  * beyond real apps; the bound is checked before the expensive work and reported as a finding at
  * its place. No clock: the failures these inputs catch took minutes or gigabytes, far over the tests'
- * time-out and heap; `npm run bench` (row 10) times them through the bin.
+ * time-out and heap; `npm run bench` (row 11) times them through the bin.
  */
 const CAPABILITY = { identifier: "main", windows: ["main"], permissions: ["core:default"] };
 
