@@ -24,6 +24,27 @@ export class WriteRefused extends Error {}
 
 /** Replaces the contents of a regular file (or creates it), keeping its identity; see above. */
 export async function replaceFile(file: string, text: string): Promise<void> {
+  const sink = await replacementSink(file);
+  sink.write(text);
+  await sink.finish();
+}
+
+/**
+ * A file written piece by piece (`events -o` of a million findings never holds the report whole):
+ * `write` queues text and says false when over {@link HIGH_WATER} characters wait, `drained()` waits
+ * for them; nothing replaces the target before `finish()`, and `abandon()` leaves it untouched.
+ */
+export interface FileSink {
+  write(text: string): boolean;
+  drained(): Promise<void> | undefined;
+  finish(): Promise<void>;
+  abandon(): Promise<void>;
+}
+
+const HIGH_WATER = 1 << 20;
+
+/** A {@link FileSink} into a temporary file in the target's folder, put in place by `finish()` keeping the target's identity. */
+async function replacementSink(file: string): Promise<FileSink> {
   const existing = await lstat(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
     throw error;
@@ -32,36 +53,90 @@ export async function replaceFile(file: string, text: string): Promise<void> {
   if (existing && !existing.isFile()) throw new WriteRefused(existing.isDirectory() ? "is a directory" : "is not a regular file");
   if (existing && (await isReadOnly(file, existing))) throw new WriteRefused("is read-only; not written (make it writable first)");
   const temporary = path.join(path.dirname(file), `.caplint-${process.pid}-${temporaryName()}.tmp`);
-  let created = false;
-  try {
-    // `wx`: never follow or clobber something already at the temporary name.
-    const handle = await open(temporary, "wx", existing ? existing.mode & 0o7777 : 0o666);
-    created = true;
-    try {
-      await handle.writeFile(text, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    if (!existing) {
-      await rename(temporary, file);
-      return;
-    }
-    const ownerKept = await keepOwner(temporary, existing);
-    const attributesKept = ownerKept && (await copyExtendedAttributes(file, temporary));
-    // After chown, which clears set-user-ID bits; open() applied the umask: chmod sets the bits exactly.
-    await chmod(temporary, existing.mode & 0o7777);
-    if (existing.nlink > 1 || !ownerKept || !attributesKept) {
-      // A rename would split the hard links, hand the file to another owner or drop attributes: write the same inode.
-      await writeInPlace(file, text, existing);
-      await rm(temporary, { force: true });
-      return;
-    }
-    await rename(temporary, file);
-  } catch (error) {
-    if (created) await rm(temporary, { force: true });
-    throw error;
+  // `wx`: never follow or clobber something already at the temporary name.
+  const handle = await open(temporary, "wx", existing ? existing.mode & 0o7777 : 0o666);
+  const queue = new WriteQueue((text) => handle.write(text, null, "utf8"));
+  const discard = async () => {
+    await handle.close().catch(() => {});
+    await rm(temporary, { force: true });
+  };
+  return {
+    write: (text) => queue.write(text),
+    drained: () => queue.drained(),
+    abandon: discard,
+    finish: async () => {
+      try {
+        await queue.flushed();
+        await handle.sync();
+        await handle.close();
+        await putInPlace(file, temporary, existing);
+      } catch (error) {
+        await discard();
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * Ordered asynchronous writes, gathered into pieces of {@link PIECE} characters (one system call per
+ * finding doubled the time of a million), with a bound on what waits; the first failure is thrown by
+ * `flushed()`.
+ */
+class WriteQueue {
+  private gathered = "";
+  private waiting = 0;
+  private tail: Promise<unknown> = Promise.resolve();
+  private failure: unknown;
+  constructor(private readonly writeOne: (text: string) => Promise<unknown>) {}
+
+  write(text: string): boolean {
+    this.gathered += text;
+    if (this.gathered.length >= PIECE) this.send();
+    return this.waiting < HIGH_WATER;
   }
+
+  drained(): Promise<void> | undefined {
+    return this.waiting < HIGH_WATER ? undefined : this.tail.then(() => undefined);
+  }
+
+  async flushed(): Promise<void> {
+    this.send();
+    await this.tail;
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  private send(): void {
+    const text = this.gathered;
+    if (text === "") return;
+    this.gathered = "";
+    this.waiting += text.length;
+    this.tail = this.tail
+      .then(() => (this.failure === undefined ? this.writeOne(text) : undefined))
+      .catch((error: unknown) => (this.failure ??= error))
+      .finally(() => (this.waiting -= text.length));
+  }
+}
+
+const PIECE = 1 << 16;
+
+/** Renames the finished temporary file over `file`, or copies it into `file`'s inode when a rename would change its identity. */
+async function putInPlace(file: string, temporary: string, existing: Stats | undefined): Promise<void> {
+  if (!existing) {
+    await rename(temporary, file);
+    return;
+  }
+  const ownerKept = await keepOwner(temporary, existing);
+  const attributesKept = ownerKept && (await copyExtendedAttributes(file, temporary));
+  // After chown, which clears set-user-ID bits; open() applied the umask: chmod sets the bits exactly.
+  await chmod(temporary, existing.mode & 0o7777);
+  if (existing.nlink > 1 || !ownerKept || !attributesKept) {
+    // A rename would split the hard links, hand the file to another owner or drop attributes: write the same inode.
+    await copyInPlace(temporary, file, existing);
+    await rm(temporary, { force: true });
+    return;
+  }
+  await rename(temporary, file);
 }
 
 async function isReadOnly(file: string, info: Stats): Promise<boolean> {
@@ -126,16 +201,24 @@ function extendedAttributes(): ExtendedAttributes | null {
   return loadedAttributes;
 }
 
-async function writeInPlace(file: string, text: string, before: Stats): Promise<void> {
+async function copyInPlace(temporary: string, file: string, before: Stats): Promise<void> {
   // O_NOFOLLOW: the path must still be the file checked above, not a link swapped in meanwhile.
   const handle = await open(file, constants.O_WRONLY | constants.O_NOFOLLOW);
+  const source = await open(temporary, "r");
   try {
     const now = await handle.stat();
     if (now.ino !== before.ino || now.dev !== before.dev) throw new WriteRefused("was replaced while caplint was writing it");
     await handle.truncate(0);
-    await handle.write(text, 0, "utf8");
+    const buffer = Buffer.alloc(1 << 16);
+    for (let position = 0; ;) {
+      const { bytesRead } = await source.read(buffer, 0, buffer.length, position);
+      if (bytesRead === 0) break;
+      await handle.write(buffer, 0, bytesRead, position);
+      position += bytesRead;
+    }
     await handle.sync();
   } finally {
+    await source.close();
     await handle.close();
   }
 }
@@ -154,11 +237,18 @@ export interface OutputTarget {
  * Throws {@link WriteRefused} (or an I/O error) with the target untouched.
  */
 export async function writeReport(target: OutputTarget, text: string): Promise<void> {
-  const safe = terminalSafe(text);
-  if (target.given === "-") {
-    target.stdout.write(safe);
-    return;
-  }
+  const sink = await openReport(target);
+  sink.write(text);
+  await sink.finish();
+}
+
+/**
+ * A report written as it is produced (`events -o`), each piece through the terminal-safe layer: to
+ * standard output (`-`), onto a device or FIFO, or into a temporary file that `finish()` puts in place.
+ * Every refusal of {@link writeReport} happens here, before anything is written.
+ */
+export async function openReport(target: OutputTarget): Promise<FileSink> {
+  if (target.given === "-") return safeSink(standardOutputSink(target.stdout));
   const file = path.resolve(target.cwd, target.given);
   const link = await lstat(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
@@ -175,22 +265,43 @@ export async function writeReport(target: OutputTarget, text: string): Promise<v
   if (info && (info.isCharacterDevice() || info.isFIFO() || info.isSocket())) {
     // /dev/null, /dev/stdout (a link to the pipe or terminal), a named pipe: written, never replaced.
     const handle = await open(file, constants.O_WRONLY | constants.O_APPEND);
-    try {
-      await handle.write(safe, null, "utf8");
-    } finally {
-      await handle.close();
-    }
-    return;
+    return safeSink(queuedSink(new WriteQueue((text) => handle.write(text, null, "utf8")), () => handle.close()));
   }
   if (link?.isSymbolicLink()) {
     // /dev/stdout redirected to a file is such a link too; what it names is the caller's to choose.
-    if (isStandardStreamAlias(file)) {
-      target.stdout.write(safe);
-      return;
-    }
+    if (isStandardStreamAlias(file)) return safeSink(standardOutputSink(target.stdout));
     throw new WriteRefused("is a symbolic link; not written through it (give the path of its target)");
   }
-  await replaceFile(file, safe);
+  return safeSink(await replacementSink(file));
+}
+
+function queuedSink(queue: WriteQueue, close: () => Promise<void>): FileSink {
+  return {
+    write: (text) => queue.write(text),
+    drained: () => queue.drained(),
+    finish: async () => {
+      try {
+        await queue.flushed();
+      } finally {
+        await close();
+      }
+    },
+    abandon: () => close().catch(() => {}),
+  };
+}
+
+function safeSink(sink: FileSink): FileSink {
+  return { ...sink, write: (text) => sink.write(terminalSafe(text)) };
+}
+
+/** Standard output may say when a slow reader has caught up (`SafeOutput.drained()`). */
+function standardOutputSink(stdout: TextSink & { drained?: () => Promise<void> | undefined }): FileSink {
+  return {
+    write: (text) => stdout.write(text) !== false,
+    drained: () => stdout.drained?.(),
+    finish: () => Promise.resolve(),
+    abandon: () => Promise.resolve(),
+  };
 }
 
 /** Files an app's checks read, whichever command writes the report (`schema -o tauri.conf.json`). */

@@ -12,7 +12,8 @@ import type { MainOptions } from "../core/io.js";
 import { reporterContext } from "../core/reporters/context.js";
 import { UsageError } from "../core/errors.js";
 import { colorOption, noColorOption, onlyOption, parsePositiveInteger, type LintCommandOptions } from "../core/options.js";
-import { CapturedOutput, writeOutputFile } from "../core/output.js";
+import { openOutputFile } from "../core/output.js";
+import type { FileSink } from "../core/file-output.js";
 import type { RegisterCommands, SetExitCode } from "../core/command.js";
 
 interface EventsOptions extends LintCommandOptions {
@@ -54,11 +55,11 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
     only: options.only,
   });
   const severityFor = settings.severityFor;
-  const output = options.output === undefined ? io.stdout : new CapturedOutput();
+  const toFile = options.output !== undefined;
   const context = await reporterContext({
     cwd: io.cwd,
     color: options.color,
-    isTTY: output === io.stdout ? io.stdout.isTTY : false,
+    isTTY: toFile ? false : io.stdout.isTTY,
     env: io.env ?? {},
     rules: EVENT_RULES_BY_ID,
     // Code frames come from the line just read: a recording is never read twice (it may be a pipe).
@@ -71,8 +72,10 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
   const counts = { error: 0, warning: 0, suggestion: 0 };
   let hiddenWarnings = 0;
   let congested = false;
+  // Standard output, or the --output file as it is written (opened below, once the inputs are known).
+  let output: Pick<FileSink, "write" | "drained"> = { write: (text) => io.stdout.write(text) !== false, drained: () => io.stdout.drained?.() };
   const write = (text: string) => {
-    if (output.write(text) === false) congested = true;
+    if (!output.write(text)) congested = true;
   };
   const runOptions = {
     client: options.client === true,
@@ -80,7 +83,7 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
     pause: () => {
       if (!congested) return undefined;
       congested = false;
-      return io.stdout.drained?.();
+      return output.drained();
     },
     live: (found: readonly Diagnostic[], current?: CurrentLine) => {
       for (const d of found) {
@@ -104,24 +107,29 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
       throw new UsageError("no recording given: name JSONL files, or pipe one into standard input (caplint events - < recording.jsonl)");
     } else recordings.push({ stream: io.stdin, file: STDIN_NAME, absolutePath: STDIN_NAME });
   }
+  const read = inputs.filter((name) => name !== "-").map((name) => path.resolve(io.cwd, name));
+  // Streamed into a temporary file renamed at the end: a million findings are never held whole.
+  const sink = toFile ? await openOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: read }) : undefined;
+  if (sink) output = sink;
   const report = await streamedReport(options.format, write, context);
   const results: RecordingResult[] = [];
-  for (const { stream, file, absolutePath } of recordings) results.push(await checkRecording(stream, file, absolutePath, runOptions));
-
-  const summary = { files: results.length, errors: counts.error, warnings: counts.warning, suggestions: counts.suggestion, fixable: 0 };
-  const config = settings.configLabel ?? null;
-  if (options.summary && options.format === "json") report.end({ summary, config, hiddenWarnings, extendJson: { events: summaryJson(results) } });
-  else report.end({ summary, config, hiddenWarnings });
-  if (options.summary) {
-    if (options.format === "stylish" || options.format === "compact")
-      output.write((summary.errors + summary.warnings > 0 ? "\n" : "") + formatSummary(results));
-    // SARIF and workflow commands are read by programs: the summary goes to the person, on stderr.
-    else if (options.format !== "json") io.stderr.write(formatSummary(results));
+  const summary = { files: 0, errors: 0, warnings: 0, suggestions: 0, fixable: 0 };
+  try {
+    for (const { stream, file, absolutePath } of recordings) results.push(await checkRecording(stream, file, absolutePath, runOptions));
+    Object.assign(summary, { files: results.length, errors: counts.error, warnings: counts.warning, suggestions: counts.suggestion });
+    const config = settings.configLabel ?? null;
+    if (options.summary && options.format === "json") report.end({ summary, config, hiddenWarnings, extendJson: { events: summaryJson(results) } });
+    else report.end({ summary, config, hiddenWarnings });
+    if (options.summary) {
+      if (options.format === "stylish" || options.format === "compact") write((summary.errors + summary.warnings > 0 ? "\n" : "") + formatSummary(results));
+      // SARIF and workflow commands are read by programs: the summary goes to the person, on stderr.
+      else if (options.format !== "json") io.stderr.write(formatSummary(results));
+    }
+  } catch (error) {
+    await sink?.abandon();
+    throw error;
   }
-  if (output instanceof CapturedOutput) {
-    const read = inputs.filter((name) => name !== "-").map((name) => path.resolve(io.cwd, name));
-    await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: read }, output.text);
-  }
+  await sink?.finish();
   const limits = options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings };
   if (tooManyWarnings(summary, limits) && options.format === "stylish")
     io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);

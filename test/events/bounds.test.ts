@@ -5,7 +5,7 @@
  * come from scripts/lib/worst-cases.mjs, which `npm run bench` runs at 10× and 100× these sizes.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -59,6 +59,50 @@ describe("caplint events stays linear and bounded", () => {
       else expect(tail.trimEnd().endsWith("}")).toBe(true);
     }, 120_000);
   }
+
+  // Before: -o FILE collected the whole report in memory and wrote it at the end (60 MB of stylish
+  // text for 150,000 bad lines, in a 40 MB heap: an abort).
+  for (const format of ["stylish", "json", "sarif"]) {
+    it(`-o FILE: 150,000 bad lines in ${format} are streamed into the file, in a 40 MB heap, and put in place at the end`, async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "caplint-events-output-"));
+      const target = path.join(dir, `report.${format}`);
+      writeFileSync(target, "the previous report\n");
+      const { code, tail, stderr } = await boundedRun(["--format", format, "-o", target, "-"], badLines(150_000));
+      expect(stderr).toBe("");
+      expect(code).toBe(1);
+      expect(tail).toBe("");
+      const written = readFileSync(target, "utf8");
+      if (format === "stylish") expect(written.endsWith("✖ 150000 problems (150000 errors, 0 warnings) in 1 file (1 checked)\n")).toBe(true);
+      else {
+        const report = JSON.parse(written) as { diagnostics?: unknown[]; runs?: Array<{ results: unknown[] }> };
+        expect(report.diagnostics?.length ?? report.runs![0]!.results.length).toBe(150_000);
+      }
+      // The temporary file was renamed over the target: nothing else is left in the folder.
+      expect(readdirSync(dir)).toEqual([`report.${format}`]);
+    }, 180_000);
+  }
+
+  it("-o FILE is the same report as standard output, and a run that fails leaves the previous file untouched", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-events-output-"));
+    writeFileSync(path.join(dir, "r.jsonl"), [...badLines(50)].join(""));
+    for (const format of ["stylish", "compact", "github", "json", "sarif"]) {
+      const shown = spawnSync(process.execPath, [BIN, "events", "--format", format, "r.jsonl"], {
+        cwd: dir,
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1" },
+      });
+      const written = spawnSync(process.execPath, [BIN, "events", "--format", format, "-o", "out", "r.jsonl"], { cwd: dir, encoding: "utf8" });
+      expect(written).toMatchObject({ status: 1, stdout: "", stderr: "" });
+      expect(readFileSync(path.join(dir, "out"), "utf8")).toBe(shown.stdout);
+    }
+    // A recording that is a folder fails while reading: exit 2, the old report kept, no temporary file left.
+    writeFileSync(path.join(dir, "out"), "the previous report\n");
+    mkdirSync(path.join(dir, "folder.jsonl"));
+    const failed = spawnSync(process.execPath, [BIN, "events", "-o", "out", "r.jsonl", "folder.jsonl"], { cwd: dir, encoding: "utf8" });
+    expect(failed.status).toBe(2);
+    expect(readFileSync(path.join(dir, "out"), "utf8")).toBe("the previous report\n");
+    expect(readdirSync(dir).sort()).toEqual(["folder.jsonl", "out", "r.jsonl"]);
+  }, 60_000);
 
   it("the streamed JSON and SARIF reports are the reporters' own documents", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-events-bounds-"));
