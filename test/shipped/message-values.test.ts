@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkoutBin } from "./helpers/hosts.js";
+import { checkoutBin } from "../helpers/hosts.js";
 
 /** Values from files as messages show them (issue 25, cosmetics), through the built bin. */
 function folder(files: Record<string, string>): string {
