@@ -56,6 +56,11 @@ export function nearestField(key: string, known: readonly string[], has: (field:
 }
 
 /** "a", "a or b", "a, b or c", each quoted. */
+/** Items as a sentence lists them, unquoted: "a and b", "a, b and c" (or "or"). */
+export function wordList(items: readonly string[], conjunction = "and"): string {
+  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${conjunction} ${items[items.length - 1]}`;
+}
+
 export function quoteList(items: readonly string[], conjunction = "or"): string {
   const quoted = items.map((item) => `"${item}"`);
   if (quoted.length <= 1) return quoted.join("");
