@@ -11,7 +11,7 @@ const CLI = wall(["cli"], "a domain never imports src/cli: the CLI imports the d
 const REGISTRY = wall(["registry"], "src/registry.ts is the composition root: receive the registry as a parameter.");
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "coverage/", "fixtures/", "examples/", "**/*.cjs"] },
+  { ignores: ["dist/", "node_modules/", "editors/vscode/node_modules/", "coverage/", "fixtures/", "examples/", "**/*.cjs"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -41,6 +41,12 @@ export default tseslint.config(
   {
     // The bin is CommonJS on purpose (bin/package.json): the ES module loader costs start-up time.
     files: ["bin/**/*.js"],
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", __dirname: "readonly", module: "writable" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
+    // The VS Code extension is CommonJS, as VS Code loads extensions (editors/vscode/package.json "main").
+    files: ["editors/vscode/**/*.js"],
     languageOptions: { sourceType: "commonjs", globals: { require: "readonly", __dirname: "readonly", module: "writable" } },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },

@@ -1,5 +1,5 @@
-import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -277,6 +277,77 @@ describe("file lists and monorepos are checked in their apps' context", () => {
     // The app's own permissions and manifest were read: allow-greet and store:allow-get are fine in apps/good.
     expect(result.stdout).not.toContain("apps/good");
     expect(result.stdout).toContain('unknown permission "allow-greeet"');
+  });
+
+  describe("at a monorepo root, .gitignore files are read as git reads them (the ignore package)", () => {
+    /** Apps with a finding, each in a folder that holds tauri.conf.json (the folder is its src-tauri). */
+    function checkedApps(dir: string): string[] {
+      const result = caplint(["check", "--format", "compact"], dir);
+      expect(result.stderr).toBe("");
+      return [
+        ...new Set(
+          result.stdout
+            .split("\n")
+            .filter(Boolean)
+            .map((line) => path.dirname(path.dirname(line.split(":")[0]!))),
+        ),
+      ].sort();
+    }
+    /** The apps whose capability file git does not ignore. */
+    function appsGitSees(dir: string): string[] {
+      execFileSync("git", ["init", "-q"], { cwd: dir });
+      const files = execFileSync("git", ["ls-files", "--others", "--exclude-standard"], { cwd: dir, encoding: "utf8" }).split("\n");
+      return files
+        .filter((f) => f.endsWith("/capabilities/c.json"))
+        .map((f) => path.dirname(path.dirname(f)))
+        .sort();
+    }
+    const layouts: Array<{ name: string; ignores: Record<string, string>; apps: string[]; checked: string[] }> = [
+      {
+        name: "a deeper file re-includes what a shallower one ignored; nothing below an ignored folder comes back",
+        ignores: { ".gitignore": "apps/*\n/lib/\n", "apps/.gitignore": "!good\n", "lib/.gitignore": "!kept\n" },
+        apps: ["apps/good/x", "apps/bad", "lib/kept"],
+        checked: ["apps/good/x"],
+      },
+      {
+        name: "escapes, comments, trailing spaces and folder-only patterns",
+        ignores: { ".gitignore": "\\#hash\n\\!bang\n# comment\nsp\\ ace\ntrail   \nbuild/\n!keep/build/\n" },
+        apps: ["#hash", "!bang", "comment", "sp ace", "trail", "build", "x/build", "keep/build"],
+        checked: ["comment", "keep/build"],
+      },
+      {
+        name: "a nested file's patterns are relative to its folder, even with glob characters in the folder's name",
+        ignores: { "[s]/.gitignore": "foo\n/bar\nx/y\n*.d/\n!keep.d\n" },
+        apps: ["foo", "[s]/foo", "[s]/z/foo", "[s]/bar", "[s]/z/bar", "[s]/x/y", "[s]/q/x/y", "[s]/a.d", "[s]/keep.d", "s/foo"],
+        checked: ["[s]/keep.d", "[s]/q/x/y", "[s]/z/bar", "foo", "s/foo"],
+      },
+    ];
+    for (const layout of layouts) {
+      it(layout.name, () => {
+        const dir = scratch();
+        for (const [file, text] of Object.entries(layout.ignores)) write(path.join(dir, file), text);
+        for (const folder of layout.apps) {
+          write(path.join(dir, folder, "tauri.conf.json"), { identifier: "dev.caplint.x", app: { windows: [{ label: "main" }] } });
+          write(path.join(dir, folder, "capabilities", "c.json"), { identifier: "c", windows: ["main"], permissions: ["core:window:allow-set-titel"] });
+        }
+        const checked = checkedApps(dir);
+        expect(checked).toEqual([...layout.checked].sort());
+        expect(checked).toEqual(appsGitSees(dir));
+      });
+    }
+
+    it("never reads a .gitignore above the folder it runs in, nor one that is a link", () => {
+      const dir = scratch();
+      write(path.join(dir, ".gitignore"), "app\nlinked\n");
+      const outside = path.join(dir, "outside.gitignore");
+      write(outside, "linked\n");
+      for (const folder of ["repo/app", "repo/sub/linked"]) {
+        write(path.join(dir, folder, "tauri.conf.json"), { identifier: "dev.caplint.x", app: { windows: [{ label: "main" }] } });
+        write(path.join(dir, folder, "capabilities", "c.json"), { identifier: "c", windows: ["main"], permissions: ["core:window:allow-set-titel"] });
+      }
+      symlinkSync(outside, path.join(dir, "repo", "sub", ".gitignore"));
+      expect(checkedApps(path.join(dir, "repo"))).toEqual(["app", "sub/linked"]);
+    });
   });
 
   it("at a monorepo root an app 14 folders deep is checked (it was skipped with 'no problems'), and the folder limit stops the run naming it", () => {

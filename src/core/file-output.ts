@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { constants, type Stats } from "node:fs";
 import { access, chmod, chown, lstat, open, realpath, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { isWithin, pathKind, wasReadThisRun } from "./source/read.js";
+import { isWithin, repositoryRoot, wasReadThisRun } from "./source/read.js";
 import { terminalSafe, type TextSink } from "./terminal-text.js";
 
 /**
@@ -12,9 +12,10 @@ import { terminalSafe, type TextSink } from "./terminal-text.js";
  *
  * - never write through a symbolic link (a committed `report.sarif -> ~/.ssh/authorized_keys`);
  * - a regular file is replaced atomically (temporary file in the same folder, flushed, renamed), keeping
- *   its mode and, when caplint may, its owner and group; a file with other hard links, or whose owner
- *   cannot be kept, is written in place after the temporary copy proved the text fits, so it keeps its
- *   identity; a read-only file is refused;
+ *   its mode, its extended attributes (user attributes, ACLs, SELinux labels) and, when caplint may,
+ *   its owner and group; a file with other hard links, or whose owner or attributes cannot be carried
+ *   over, is written in place after the temporary copy proved the text fits, so it keeps its identity;
+ *   a read-only file is refused;
  * - a character device, FIFO or socket (`/dev/null`, `/dev/stdout`, a named pipe) is written directly,
  *   never replaced by a regular file; a block device is refused;
  * - the temporary name is short, so names near the file-system limit still work.
@@ -46,11 +47,12 @@ export async function replaceFile(file: string, text: string): Promise<void> {
       await rename(temporary, file);
       return;
     }
-    // open() applies the umask to the mode; chmod sets the existing file's bits exactly.
-    await chmod(temporary, existing.mode & 0o7777);
     const ownerKept = await keepOwner(temporary, existing);
-    if (existing.nlink > 1 || !ownerKept) {
-      // A rename would split the hard links or hand the file to another owner: write the same inode.
+    const attributesKept = ownerKept && (await copyExtendedAttributes(file, temporary));
+    // After chown, which clears set-user-ID bits; open() applied the umask: chmod sets the bits exactly.
+    await chmod(temporary, existing.mode & 0o7777);
+    if (existing.nlink > 1 || !ownerKept || !attributesKept) {
+      // A rename would split the hard links, hand the file to another owner or drop attributes: write the same inode.
       await writeInPlace(file, text, existing);
       await rm(temporary, { force: true });
       return;
@@ -80,6 +82,48 @@ async function keepOwner(temporary: string, existing: Stats): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+type ExtendedAttributes = typeof import("@napi-rs/xattr");
+
+/**
+ * Gives `temporary` exactly the extended attributes of `file` (what `getfattr -d -m -` lists: `user.*`,
+ * POSIX ACLs, `security.*`), so the rename keeps them. False when one cannot be set or removed (a
+ * `security.*` attribute without the privilege, a file system that refuses `user.*`): the caller then
+ * writes in place. Without the native module (a platform it has no build for, the bundled GitHub
+ * Action without node_modules) attributes cannot be seen, and the file is replaced as before.
+ */
+async function copyExtendedAttributes(file: string, temporary: string): Promise<boolean> {
+  const attributes = extendedAttributes();
+  if (!attributes) return true;
+  // A file system without extended attributes has none to keep.
+  const wanted = await attributes.listAttributes(file).catch(() => undefined);
+  if (wanted === undefined) return true;
+  try {
+    for (const name of wanted) {
+      const value = await attributes.getAttribute(file, name);
+      if (value !== null) await attributes.setAttribute(temporary, name, value);
+    }
+    // A default ACL of the folder, or a label the policy gave the new file, that the original did not have.
+    for (const name of await attributes.listAttributes(temporary)) {
+      if (!wanted.includes(name)) await attributes.removeAttribute(temporary, name);
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let loadedAttributes: ExtendedAttributes | null | undefined;
+function extendedAttributes(): ExtendedAttributes | null {
+  if (loadedAttributes === undefined) {
+    try {
+      loadedAttributes = createRequire(import.meta.url)("@napi-rs/xattr") as ExtendedAttributes;
+    } catch {
+      loadedAttributes = null;
+    }
+  }
+  return loadedAttributes;
 }
 
 async function writeInPlace(file: string, text: string, before: Stats): Promise<void> {
@@ -159,21 +203,12 @@ const PROJECT_FILE_NAME = /^((tauri|host)(\.[A-Za-z]+)?\.conf\.(json5?|toml)|Car
  * repository is the user's own choice.
  */
 async function linkedOutOfRepository(file: string, cwd: string): Promise<string | undefined> {
-  const root = await repositoryOf(cwd);
+  const root = repositoryRoot(cwd) ?? cwd;
   const folder = path.dirname(file);
   if (!isWithin(folder, root)) return undefined;
   const realFolder = await realpath(folder).catch(() => undefined);
   if (realFolder === undefined) return undefined;
   return isWithin(realFolder, await realpath(root).catch(() => root)) ? undefined : realFolder;
-}
-
-async function repositoryOf(cwd: string): Promise<string> {
-  for (let dir = cwd; ;) {
-    if ((await pathKind(path.join(dir, ".git"))) !== "missing") return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) return cwd;
-    dir = parent;
-  }
 }
 
 /** `/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`: the caller's standard output, however it is connected. */

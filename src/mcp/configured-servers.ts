@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import path from "node:path";
 import { DEFAULT_MAX_FILE_BYTES, FatalError, LineIndex, formatMessage, readTextFile, type Diagnostic, type MainOptions, type RuleMeta } from "./core.js";
-import { readClientConfig, type ConfiguredServer } from "./client-config.js";
+import { readClientConfig, type ConfigContext, type ConfiguredServer } from "./client-config.js";
 import SERVER_START_META from "./rules/mcp-server-start.js";
 import type { McpCommandOptions } from "./options.js";
 import type { Redactor } from "./redact.js";
@@ -33,29 +33,11 @@ export async function runConfiguredServers(
   const declared = readClientConfig(absolute, file, read.text, { env: io.env ?? {}, home: io.env?.HOME ?? homedir() });
   const selected = select(declared, options.server, file);
   const severities = await mcpSettings(options, io, allRules);
-  const lines = new LineIndex(read.text);
+  const atEntry = entryLocator(read.text, file, absolute);
   const diagnostics: Diagnostic[] = [];
   const notes: string[] = [];
-  const atEntry = (server: ConfiguredServer, d: Pick<Diagnostic, "ruleId" | "severity" | "message"> & Partial<Diagnostic>): Diagnostic => ({
-    ...d,
-    file,
-    absolutePath: absolute,
-    path: server.path,
-    range: { start: lines.position(server.offset), end: lines.position(server.offset + server.length) },
-    offset: server.offset,
-    length: server.length,
-  });
   const failure = (server: ConfiguredServer, messageId: keyof typeof SERVER_START_META.messages, data: Record<string, string>, hint?: string) =>
-    diagnostics.push(
-      atEntry(server, {
-        ruleId: SERVER_START_META.id,
-        messageId,
-        severity: "error",
-        message: formatMessage(SERVER_START_META, messageId, data),
-        data,
-        ...(hint === undefined ? {} : { hint }),
-      }),
-    );
+    diagnostics.push(atEntry(server, serverStartFinding(messageId, data, hint)));
 
   let linted = 0;
   for (const server of selected) {
@@ -89,6 +71,45 @@ export async function runConfiguredServers(
     }
   }
   return writeReport(diagnostics, { count: linted, texts: new Map([[absolute, read.text]]), inputs: [absolute], notes }, options, io, severities, redactor);
+}
+
+/**
+ * What can be said of a client configuration without starting any server (the language server's
+ * check as you type): the entries that could not be run, at each entry. Not a configuration at all:
+ * a FatalError, as for `--servers`.
+ */
+export function configuredServerProblems(text: string, absolutePath: string, file: string, context: ConfigContext): Diagnostic[] {
+  const atEntry = entryLocator(text, file, absolutePath);
+  return readClientConfig(absolutePath, file, text, context)
+    .filter((server) => server.problem !== undefined && !server.disabled)
+    .map((server) => atEntry(server, serverStartFinding(server.problem!.messageId, server.problem!.data, PROBLEM_HINTS[server.problem!.messageId])));
+}
+
+type Finding = Pick<Diagnostic, "ruleId" | "severity" | "message"> & Partial<Diagnostic>;
+
+/** Places a finding on a server's entry (its name) in the configuration. */
+function entryLocator(text: string, file: string, absolutePath: string): (server: ConfiguredServer, d: Finding) => Diagnostic {
+  const lines = new LineIndex(text);
+  return (server, d) => ({
+    ...d,
+    file,
+    absolutePath,
+    path: server.path,
+    range: { start: lines.position(server.offset), end: lines.position(server.offset + server.length) },
+    offset: server.offset,
+    length: server.length,
+  });
+}
+
+function serverStartFinding(messageId: keyof typeof SERVER_START_META.messages, data: Record<string, string>, hint: string | undefined): Finding {
+  return {
+    ruleId: SERVER_START_META.id,
+    messageId,
+    severity: "error",
+    message: formatMessage(SERVER_START_META, messageId, data),
+    data,
+    ...(hint === undefined ? {} : { hint }),
+  };
 }
 
 const PROBLEM_HINTS: Record<string, string> = {

@@ -4,6 +4,7 @@ import {
   chownSync,
   copyFileSync,
   cpSync,
+  existsSync,
   mkdirSync,
   linkSync,
   lstatSync,
@@ -17,7 +18,9 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { binForAnyUser } from "../helpers/bin-for-any-user.js";
 import { FIXTURES, ROOT, run } from "../helpers/run.js";
+import { describeWithTool, IN_CI } from "../helpers/tools.js";
 
 const BIN = path.join(ROOT, "bin", "caplint.js");
 const SOURCE = path.join(FIXTURES, "duplicate-permission", "invalid", "repeats.json");
@@ -247,3 +250,75 @@ describe("--fix keeps the file's identity", { timeout: 60_000 }, () => {
     expect(readdirSync(dir)).toEqual([name]);
   });
 });
+
+const HAS_ATTR_TOOLS = spawnSync("getfattr", ["--version"]).status === 0 && spawnSync("setfattr", ["--version"]).status === 0;
+
+/** `getfattr -d -m -`: every attribute the file has, as the attr package prints them. */
+function attributesOf(file: string): string {
+  return execFileSync("getfattr", ["--absolute-names", "-d", "-m", "-", file], { encoding: "utf8" }).replace(/^# file: .*\n/, "");
+}
+
+/** Whether the file system under the temporary folder takes user attributes (tmpfs before Linux 6.6 does not). */
+function userAttributesRefusedHere(): string | undefined {
+  const { file } = fixture();
+  const result = spawnSync("setfattr", ["-n", "user.probe", "-v", "1", file], { encoding: "utf8" });
+  return result.status === 0
+    ? undefined
+    : `the file system of ${tmpdir()} refuses user attributes (${result.stderr.trim()}); set TMPDIR to one that takes them`;
+}
+
+describeWithTool("setfattr/getfattr", HAS_ATTR_TOOLS, "run scripts/ensure-tools.sh (apt-get install attr)", "--fix keeps extended attributes", () => {
+  it("user attributes survive the atomic replace", async ({ skip }) => {
+    const refused = userAttributesRefusedHere();
+    if (refused && IN_CI) throw new Error(refused);
+    skip(refused !== undefined, refused);
+    expect(existsSync(path.join(ROOT, "node_modules", "@napi-rs", "xattr")), "@napi-rs/xattr is not installed: run npm ci").toBe(true);
+    const { dir, file, original } = fixture();
+    execFileSync("setfattr", ["-n", "user.review", "-v", "approved by security", file]);
+    execFileSync("setfattr", ["-n", "user.binary", "-v", "0x00ff10", file]);
+    const before = attributesOf(file);
+    expect(before).toContain('user.review="approved by security"');
+    const inode = statSync(file).ino;
+    expect((await run(["check", "--fix", "repeats.json"], dir)).code).toBe(0);
+    expect(readFileSync(file, "utf8")).not.toBe(original);
+    expect(attributesOf(file)).toBe(before);
+    // Still a rename: the attributes were carried to the new file, not kept by writing in place.
+    expect(statSync(file).ino).not.toBe(inode);
+    expect(readdirSync(dir)).toEqual(["repeats.json"]);
+  });
+
+  it("an attribute the user may not set on a new file (security.*, as nobody) is kept by writing in place", async ({ skip }) => {
+    skip(!isRoot || !HAS_SETPRIV, "needs root (to set a security.* attribute) and util-linux's setpriv (to run as nobody)");
+    const { dir, file, original } = fixture();
+    chownSync(dir, 65534, 65534);
+    chownSync(file, 65534, 65534);
+    execFileSync("setfattr", ["-n", "security.caplint-test", "-v", "kept", file]);
+    const inode = statSync(file).ino;
+    const result = spawnSync(
+      "setpriv",
+      ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, binWithAttributes(), "check", "--fix", "repeats.json"],
+      {
+        cwd: dir,
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1" },
+      },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(readFileSync(file, "utf8")).not.toBe(original);
+    expect(attributesOf(file)).toContain('security.caplint-test="kept"');
+    expect(statSync(file)).toMatchObject({ ino: inode, uid: 65534 });
+    expect(readdirSync(dir)).toEqual(["repeats.json"]);
+  });
+});
+
+const HAS_SETPRIV = spawnSync("setpriv", ["--version"]).status === 0;
+
+/** The bin copy every user can read, with the native attribute module it loads from node_modules. */
+function binWithAttributes(): string {
+  const bin = binForAnyUser();
+  const modules = path.join(path.dirname(path.dirname(bin)), "node_modules", "@napi-rs");
+  cpSync(path.join(ROOT, "node_modules", "@napi-rs"), modules, { recursive: true });
+  for (let dir = modules; dir.endsWith("node_modules") || dir === modules; dir = path.dirname(dir)) chmodSync(dir, 0o755);
+  return bin;
+}

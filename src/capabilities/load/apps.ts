@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { minimatch } from "minimatch";
+import ignore, { type Ignore } from "ignore";
 import { pathKind } from "../../core/source/read.js";
 
 /**
@@ -67,7 +67,7 @@ export async function discoverApps(root: string): Promise<DiscoveredApps> {
   const apps: string[] = [];
   let folders = 0;
   let truncated: string | undefined;
-  const visit = async (dir: string, ignores: readonly IgnoreRules[]): Promise<void> => {
+  const visit = async (dir: string, ignores: Ignore): Promise<void> => {
     if (++folders > MAX_FOLDERS) {
       truncated ??= `the search for apps below this folder stopped at ${path.relative(root, dir)}: it looks into at most ${MAX_FOLDERS.toLocaleString("en-US")} folders`;
       return;
@@ -82,57 +82,62 @@ export async function discoverApps(root: string): Promise<DiscoveredApps> {
       apps.push(dir);
       return;
     }
-    const rules = entries.some((e) => e.isFile() && e.name === ".gitignore") ? [...ignores, readIgnoreRules(dir)] : ignores;
+    const rules = entries.some((e) => e.isFile() && e.name === ".gitignore") ? withIgnoreFile(ignores, root, dir) : ignores;
     const children = entries.filter((e) => e.isDirectory() && !NEVER_WALKED.has(e.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const child of children) {
       const full = path.join(dir, child.name);
-      if (isIgnored(full, rules)) continue;
+      if (isIgnored(rules, root, full)) continue;
       await visit(full, rules);
     }
   };
-  await visit(root, []);
+  await visit(root, ignore({ ignorecase: IGNORE_CASE }));
   return truncated === undefined ? { apps } : { apps, truncated };
 }
 
-interface IgnoreRules {
-  base: string;
-  patterns: Array<{ glob: string; negated: boolean; anchored: boolean }>;
-}
-
-function readIgnoreRules(dir: string): IgnoreRules {
+/**
+ * The `.gitignore` files from the walk's root down to one folder, as one matcher of the `ignore`
+ * package (git's pattern rules) over paths relative to the root. Git reads each file's patterns
+ * relative to its folder; they are rewritten relative to the root (in `a/.gitignore`, `foo` still
+ * matches at any depth below `a`, `/foo` and `x/foo` only `a/foo` and `a/x/foo`) and added after the
+ * shallower ones, which gives git's precedence: the last matching pattern decides, a deeper file
+ * overrides a shallower one, and nothing below an ignored folder can be re-included. Only files from the root
+ * down are read: a `.gitignore` outside the repository never changes which apps are checked.
+ */
+function withIgnoreFile(parent: Ignore, root: string, dir: string): Ignore {
   let text = "";
   try {
+    // Only a `.gitignore` that readdir reports as a regular file gets here: a link is never followed.
     text = readFileSync(path.join(dir, ".gitignore"), "utf8").slice(0, 256 * 1024);
   } catch {
     // An unreadable .gitignore ignores nothing.
   }
-  const patterns: IgnoreRules["patterns"] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    let line = raw.replace(/(?<!\\)\s+$/, "");
-    if (line === "" || line.startsWith("#")) continue;
-    const negated = line.startsWith("!");
-    if (negated) line = line.slice(1);
-    line = line.replace(/^\\/, "");
-    // Discovery only asks about folders, so a trailing slash (folders only) changes nothing here.
-    line = line.replace(/\/+$/, "");
-    if (line === "") continue;
-    const anchored = line.includes("/");
-    patterns.push({ glob: line.replace(/^\//, ""), negated, anchored });
-  }
-  return { base: dir, patterns };
+  const folder = path.relative(root, dir).split(path.sep).join("/");
+  const patterns = text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== "" && !line.startsWith("#"))
+    .map((line) => (folder === "" ? line : relativeToRoot(line, folder)));
+  return ignore({ ignorecase: IGNORE_CASE }).add(parent).add(patterns);
 }
 
-/** Git's rule: the last matching pattern decides, deeper .gitignore files after shallower ones. */
-function isIgnored(folder: string, rules: readonly IgnoreRules[]): boolean {
-  let ignored = false;
-  for (const { base, patterns } of rules) {
-    const relative = path.relative(base, folder).split(path.sep).join("/");
-    if (relative.startsWith("..")) continue;
-    const name = path.basename(folder);
-    for (const pattern of patterns) {
-      const matches = pattern.anchored ? minimatch(relative, pattern.glob, { dot: true }) : minimatch(name, pattern.glob, { dot: true });
-      if (matches) ignored = !pattern.negated;
-    }
-  }
-  return ignored;
+/** A pattern of `folder/.gitignore` rewritten for paths relative to the root. */
+function relativeToRoot(line: string, folder: string): string {
+  const negation = line.startsWith("!") ? "!" : "";
+  const pattern = line.slice(negation.length);
+  if (pattern.trim() === "") return "";
+  // A slash at the start or in the middle anchors the pattern to its file's folder; a trailing one only means "folders".
+  const anchored = pattern.replace(/\/+\s*$/, "").includes("/");
+  const prefix = folder.replace(/[\\*?[\]!#]/g, "\\$&");
+  return anchored ? `${negation}${prefix}/${pattern.replace(/^\//, "")}` : `${negation}${prefix}/**/${pattern}`;
+}
+
+/**
+ * Git matches case-sensitively unless `core.ignoreCase` is set, which `git init` does on the
+ * case-insensitive file systems of macOS and Windows.
+ */
+const IGNORE_CASE = process.platform === "darwin" || process.platform === "win32";
+
+/** Whether a folder below the root is ignored; the trailing slash lets folder-only patterns (`build/`) match it. */
+function isIgnored(matcher: Ignore, root: string, folder: string): boolean {
+  return matcher.ignores(`${path.relative(root, folder).split(path.sep).join("/")}/`);
 }
