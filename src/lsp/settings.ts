@@ -1,5 +1,5 @@
 import { RULES_BY_ID } from "../registry.js";
-import type { DomainName } from "../core/rule.js";
+import type { DomainName } from "../registry.js";
 
 /**
  * The workspace settings of the `caplint` section (initializationOptions, `workspace/configuration` or

@@ -16,6 +16,7 @@ import { FileBudget, labelTooLong, limitCapability, LIMITS } from "../model/limi
 import { TARGETS, type Capability, type Target } from "../model/types.js";
 import type { JsonPath } from "../../core/location.js";
 import { APP_CONFIG_NAMES } from "./apps.js";
+import { CAPABILITY_WORDING } from "./wording.js";
 
 export interface WindowDecl {
   label: string;
@@ -129,6 +130,7 @@ async function readConfig(file: string, context: ReadContext): Promise<SourceDoc
     toml ? "toml" : "json",
     toml ? await context.tomlParser() : undefined,
     read.invalidUtf8At,
+    CAPABILITY_WORDING,
   );
   if (!document.ok) {
     context.problem(file, `${document.parseError!.message} (${name} is ignored)`);

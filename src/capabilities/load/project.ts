@@ -15,6 +15,7 @@ import { OptionError, requireByteCount, requireString, requireStringList } from 
 import type { JsonPath } from "../../core/location.js";
 import { TARGETS, type Capability } from "../model/types.js";
 import { SourceDocument, type TomlParser } from "../../core/source/document.js";
+import { CAPABILITY_WORDING } from "./wording.js";
 import { DEFAULT_MAX_FILE_BYTES, leavesRoot, pathKind, readTextFile, repositoryRoot, walk, type OutsideLink } from "../../core/source/read.js";
 import { FatalError } from "../../core/errors.js";
 import { manifestFromPermissionFiles } from "./permission-files.js";
@@ -229,7 +230,15 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
     }
     const format = absolute.endsWith(".toml") ? "toml" : "json";
     const invalidUtf8At = "invalidUtf8At" in read ? read.invalidUtf8At : undefined;
-    return SourceDocument.parse(absolute, relativeFile(cwd, absolute), read.text, format, format === "toml" ? await tomlParser() : undefined, invalidUtf8At);
+    return SourceDocument.parse(
+      absolute,
+      relativeFile(cwd, absolute),
+      read.text,
+      format,
+      format === "toml" ? await tomlParser() : undefined,
+      invalidUtf8At,
+      CAPABILITY_WORDING,
+    );
   };
 
   const buildScriptText = srcTauri ? await readBuildScript(srcTauri, maxBytes, project) : undefined;
@@ -442,7 +451,7 @@ async function readManifestFile(
   const read = readTextFile(file, maxBytes);
   const name = relativeFile(cwd, file);
   if (!read.ok) throw new FatalError(`${name}: ${read.message}`);
-  const document = SourceDocument.parse(file, name, read.text, "json", undefined, read.invalidUtf8At);
+  const document = SourceDocument.parse(file, name, read.text, "json", undefined, read.invalidUtf8At, CAPABILITY_WORDING);
   if (!document.ok) throw new FatalError(`${name}: ${document.parseError!.message}`);
   const { manifests, problems } = checkAclManifests(document.value);
   for (const p of problems) problem(file, `${p.message} (the host's build rejects this manifest)`, p.path, document);

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Diagnostic, Severity } from "../diagnostics.js";
-import type { RuleMeta } from "../rule.js";
+import type { RuleMeta } from "../lint/rule.js";
 import type { Reporter, ReporterContext } from "./types.js";
 import { HOMEPAGE } from "../tool.js";
 import { fsPath, repositoryRoot } from "../source/read.js";
