@@ -189,6 +189,12 @@ describeWithTool(
 
       await cell(page, "docs", "event").click();
       expect(await page.locator("#details-body .empty").innerText()).toBe("“docs” cannot call any event command from the app's own pages.");
+
+      // The app's own commands: "app commands", never "app commands command".
+      await cell(page, "main", "").click();
+      expect(await page.locator("#details-body .d-summary").innerText()).toContain("1 callable command of 1 app command the capabilities mention");
+      await cell(page, "docs", "").click();
+      expect(await page.locator("#details-body .empty").innerText()).toBe("“docs” cannot call any app command from the app's own pages.");
       await done();
     });
 
