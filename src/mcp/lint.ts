@@ -1,5 +1,7 @@
 import { compareDiagnostics, type Diagnostic, type Severity } from "../core/diagnostics.js";
 import type { RuleMeta } from "../core/lint/rule.js";
+import type { JsonPath } from "../core/location.js";
+import { shownValue } from "../core/messages.js";
 import { configuredSeverity, createDiagnostic, findingSeverity, rulesToStart, type RunSettings } from "../core/lint/run-rules.js";
 import { MAX_TOOLS, serverName, type Listing } from "./listing.js";
 import { serviceFromServerName } from "./naming.js";
@@ -62,6 +64,7 @@ export async function lintMcp(listings: readonly Listing[], options: McpLintOpti
         settings: options.settings,
         service,
         tools: listing.tools,
+        shown: (path: JsonPath, value: unknown) => shownValue(value, typeof value === "number" ? document.writtenText(path) : undefined),
         report: (report: McpReport) => push(rule, findingSeverity(configured, report), report),
       });
       await rule.check(context);
