@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { run } from "./helpers/run.js";
+import { run } from "../../helpers/run.js";
 
 function workspace(): { root: string; below: string } {
   const root = mkdtempSync(path.join(tmpdir(), "caplint-naming-"));
