@@ -10,6 +10,7 @@ import { CAPABILITY_RULES, CAPABILITY_RULES_BY_ID } from "../rules/index.js";
 import type { RuleMeta } from "../../core/lint/rule.js";
 import { platformOption } from "./query-options.js";
 import { planCheckRuns } from "../load/check-runs.js";
+import { configDocuments } from "../load/app-config.js";
 import type { MainOptions } from "../../core/io.js";
 import { addInputOptions, applyConfig, capabilitySettings, configOption, lintSettings, loadOptionsFrom, type InputOptions } from "./options.js";
 import type { LintCommandOptions } from "../../core/options.js";
@@ -122,11 +123,11 @@ async function runCheck(
   const texts = new Map<string, string>();
   for (const { project } of results) {
     for (const d of project.documents) texts.set(d.absolutePath, d.text);
-    if (project.config) texts.set(project.config.document.absolutePath, project.config.document.text);
+    for (const document of configDocuments(project.config)) texts.set(document.absolutePath, document.text);
   }
   const inputs = results.flatMap(({ project }) => [
     ...project.inputs,
-    ...(project.config ? [project.config.document.absolutePath] : []),
+    ...configDocuments(project.config).map((document) => document.absolutePath),
     ...(project.srcTauri ? [path.join(project.srcTauri, "tauri.conf.json")] : []),
   ]);
   if (config?.file) inputs.push(config.file);
