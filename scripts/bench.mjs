@@ -247,6 +247,60 @@ try {
   const lsp = await benchLsp();
   rows.push({ name: "10. lsp didChange → diagnostics (p95)", ratio: lsp.withDebounce.p95, target: "≤ 150", memory: lsp.memory.peak });
 
+  // 11. Hostile capability inputs (test/security/size.test.ts checks their findings, with no clock): time and peak memory.
+  const hostile = path.join(work, "hostile");
+  const hostileCases = [
+    [
+      "20,000 URLs, windows and webviews; 6,000 permissions",
+      {
+        "caps/urls.json": {
+          identifier: "urls",
+          windows: ["main"],
+          permissions: [],
+          remote: { urls: Array.from({ length: 20_000 }, (_, i) => `https://h${i}.example.com/*`) },
+        },
+        "caps/labels.json": {
+          identifier: "labels",
+          windows: Array.from({ length: 20_000 }, (_, i) => `w${i}`),
+          webviews: Array.from({ length: 20_000 }, (_, i) => `v${i}`),
+          permissions: [],
+        },
+        "caps/entries.json": { identifier: "entries", windows: ["main"], permissions: Array.from({ length: 6_000 }, (_, i) => `core:app:allow-nope-${i}`) },
+      },
+    ],
+    [
+      "60 long globs × 1,200 long labels",
+      {
+        "src-tauri/tauri.conf.json": { app: { windows: Array.from({ length: 1_200 }, (_, i) => ({ label: `${"a".repeat(1_000)}w${i}` })) } },
+        "src-tauri/capabilities/main.json": { identifier: "main", windows: Array.from({ length: 60 }, (_, i) => `${"*a".repeat(500)}b${i}`), permissions: [] },
+      },
+    ],
+    [
+      "3 files of 1,000 URL patterns at the length bound",
+      Object.fromEntries(
+        [0, 1, 2].map((f) => [
+          `caps/c${f}.json`,
+          {
+            identifier: `c${f}`,
+            windows: ["main"],
+            permissions: [],
+            remote: { urls: Array.from({ length: 1_000 }, (_, i) => `https://h${i}x${f}.example.com/${"*a".repeat(2_030)}`) },
+          },
+        ]),
+      ),
+    ],
+  ];
+  for (const [index, [name, files]] of hostileCases.entries()) {
+    const dir = path.join(hostile, String(index));
+    for (const [file, value] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), JSON.stringify(value));
+    }
+    const caseArgs = [BIN, "check", "--format", "compact", ...(files["src-tauri/tauri.conf.json"] ? [] : ["caps"])];
+    const ms = median(Array.from({ length: 3 }, () => time(process.execPath, caseArgs, { cwd: dir, allowExit: [0, 1] })));
+    console.log(`11. hostile: ${name}: ${ms.toFixed(0)} ms, peak ${peakMemory(caseArgs, { cwd: dir }).toFixed(0)} MB`);
+  }
+
   const failed = rows.filter((r) => r.target && !(r.target.startsWith("≤") ? r.ratio <= Number(r.target.slice(2)) : r.ratio < Number(r.target.slice(2))));
   console.log(failed.length ? `\ntargets missed: ${failed.map((r) => r.name).join("; ")}` : "\nall ratio targets met");
 } finally {
