@@ -11,6 +11,7 @@ import { CAPABILITY_RULES, CAPABILITY_RULES_BY_ID } from "../rules/index.js";
 import type { RuleMeta } from "../../core/lint/rule.js";
 import { platformOption } from "./query-options.js";
 import { planCheckRuns } from "../load/check-runs.js";
+import { configDocuments } from "../load/app-config.js";
 import { exitCodeFor, tooManyWarnings } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { reporterContext } from "../../core/reporters/context.js";
@@ -137,7 +138,7 @@ async function runCheck(
   const texts = new Map<string, string>();
   for (const { project } of results) {
     for (const d of project.documents) texts.set(d.absolutePath, d.text);
-    if (project.config) texts.set(project.config.document.absolutePath, project.config.document.text);
+    for (const document of configDocuments(project.config)) texts.set(document.absolutePath, document.text);
   }
   const output = options.output === undefined ? io.stdout : new CapturedOutput();
   output.write(
@@ -162,7 +163,7 @@ async function runCheck(
   );
   const inputs = results.flatMap(({ project }) => [
     ...project.inputs,
-    ...(project.config ? [project.config.document.absolutePath] : []),
+    ...configDocuments(project.config).map((document) => document.absolutePath),
     ...(project.srcTauri ? [path.join(project.srcTauri, "tauri.conf.json")] : []),
   ]);
   if (config?.file) inputs.push(config.file);
