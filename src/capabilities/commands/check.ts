@@ -19,6 +19,7 @@ import { colorOption, noColorOption, onlyOption, parsePositiveInteger, type Lint
 import type { SetExitCode } from "../../core/command.js";
 import { CapturedOutput, writeOutputFile } from "../../core/output.js";
 import { oneLine } from "../../core/terminal-text.js";
+import { readPaths, recordReads, type ReadLog } from "../../core/source/read-log.js";
 
 interface CheckOptions extends InputOptions, LintCommandOptions {
   fix?: boolean;
@@ -43,7 +44,10 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
     .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
     .option("--fix", "apply safe fixes to the files, then report what is left")
     .option("--fix-dry-run", "print the safe fixes as a diff without writing, then report what is left")
-    .option("--watch", "check again on every change of a capability, permission, manifest or config file (Ctrl-C stops)")
+    .option(
+      "--watch",
+      "check again whenever a file the run read changes (capability, permission and config files, Cargo files, build.rs, sources); with -f json or sarif each run's report is one line (JSON Lines) and the status goes to stderr (Ctrl-C stops)",
+    )
     .option(
       "--stdin-filename <name>",
       "with - among the paths: the file name standard input stands for (its extension picks JSON or TOML; default <stdin>, JSON)",
@@ -54,21 +58,23 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
     .action(async (paths: string[], options: CheckOptions) => {
       if (options.watch && paths.includes("-")) throw new UsageError("--watch cannot watch standard input (-)");
       if (!options.watch) {
-        setExitCode((await runCheck(paths, options, io, allRules)).code);
+        setExitCode(await runCheck(paths, options, io, allRules));
         return;
       }
       const { watchLoop } = await import("../../core/watch.js");
       const describe = (error: unknown) => `caplint: ${oneLine(error instanceof Error ? error.message : String(error))}`;
-      setExitCode(await watchLoop(() => runCheck(paths, options, io, allRules), describe, io.stdout, io.signal ?? new AbortController().signal));
+      // Beside a machine format the status line goes to standard error: standard output holds only the reports.
+      const streams = { output: io.stdout, status: options.format === "stylish" ? io.stdout : io.stderr, errors: io.stderr };
+      // Everything a run reads is recorded (configs, Cargo files, build.rs, sources the rules scan) and watched.
+      const once = (read: ReadLog) => recordReads(read, () => runCheck(paths, options, io, allRules));
+      setExitCode(await watchLoop(once, describe, streams, io.signal ?? new AbortController().signal));
     });
 }
 
-async function runCheck(
-  paths: string[],
-  options: CheckOptions,
-  io: MainOptions,
-  allRules: ReadonlyMap<string, RuleMeta>,
-): Promise<{ code: number; inputs: string[] }> {
+/** Formats whose report is one JSON document. */
+const DOCUMENT_FORMATS: ReadonlySet<string> = new Set(["json", "sarif"]);
+
+async function runCheck(paths: string[], options: CheckOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<number> {
   const settings = await capabilitySettings(options, io.cwd, allRules);
   const config = settings.config;
   const stdin = await standardInput(paths, options, io);
@@ -140,42 +146,39 @@ async function runCheck(
     if (project.config) texts.set(project.config.document.absolutePath, project.config.document.text);
   }
   const output = options.output === undefined ? io.stdout : new CapturedOutput();
-  output.write(
-    reporter(
-      {
-        diagnostics,
-        summary,
-        notes: result.notes ?? [],
-        config: configLabels.size ? [...configLabels].join(", ") : null,
-        hiddenWarnings: options.quiet ? result.diagnostics.filter((d) => d.severity === "warning").length : 0,
-        ...(fixes ? { fixes } : {}),
-      },
-      await reporterContext({
-        cwd: io.cwd,
-        color: options.color,
-        isTTY: output === io.stdout ? io.stdout.isTTY : false,
-        env: io.env ?? {},
-        rules: CAPABILITY_RULES_BY_ID,
-        sourceText: (file) => texts.get(file) ?? readForCodeFrame(file),
-      }),
-    ),
+  const report = reporter(
+    {
+      diagnostics,
+      summary,
+      notes: result.notes ?? [],
+      config: configLabels.size ? [...configLabels].join(", ") : null,
+      hiddenWarnings: options.quiet ? result.diagnostics.filter((d) => d.severity === "warning").length : 0,
+      ...(fixes ? { fixes } : {}),
+    },
+    await reporterContext({
+      cwd: io.cwd,
+      color: options.color,
+      isTTY: output === io.stdout ? io.stdout.isTTY : false,
+      env: io.env ?? {},
+      rules: CAPABILITY_RULES_BY_ID,
+      sourceText: (file) => texts.get(file) ?? readForCodeFrame(file),
+    }),
   );
-  const inputs = results.flatMap(({ project }) => [
-    ...project.inputs,
-    ...(project.config ? [project.config.document.absolutePath] : []),
-    ...(project.srcTauri ? [path.join(project.srcTauri, "tauri.conf.json")] : []),
-  ]);
-  if (config?.file) inputs.push(config.file);
-  inputs.push(...appConfigFiles);
+  // Watching, each run's JSON or SARIF document is one line (JSON Lines): a reader parses the stream line by line.
+  output.write(options.watch && DOCUMENT_FORMATS.has(options.format) ? `${JSON.stringify(JSON.parse(report))}\n` : report);
   if (output instanceof CapturedOutput) {
-    const read = [...inputs, ...results.flatMap(({ project }) => project.documents.map((d) => d.absolutePath))];
-    await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: read }, output.text);
+    const inputs = [
+      ...results.flatMap(({ project }) => [...readPaths(project.read), ...project.documents.map((d) => d.absolutePath)]),
+      ...(config?.file ? [config.file] : []),
+      ...appConfigFiles,
+    ];
+    await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs }, output.text);
   }
   const limits = options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings };
   if (tooManyWarnings(summary, limits) && options.format === "stylish") {
     io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
   }
-  return { code: exitCodeFor(summary, limits), inputs: [...new Set(inputs)] };
+  return exitCodeFor(summary, limits);
 }
 
 /** `-` among the paths: standard input, read once, named by --stdin-filename. `--fix` cannot write it back (ESLint refuses too). */

@@ -1,3 +1,4 @@
+import { readPaths } from "../../core/source/read-log.js";
 import type { Command } from "commander";
 import path from "node:path";
 import { lint } from "../lint.js";
@@ -71,7 +72,11 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
     if (options.html === "-") {
       io.stdout.write(html);
     } else {
-      const inputs = [...project.inputs, ...project.documents.map((d) => d.absolutePath), ...(project.config ? [project.config.document.absolutePath] : [])];
+      const inputs = [
+        ...readPaths(project.read),
+        ...project.documents.map((d) => d.absolutePath),
+        ...(project.config ? [project.config.document.absolutePath] : []),
+      ];
       await writeOutputFile("--html", { given: options.html, cwd: io.cwd, stdout: io.stdout, inputs }, html);
       const c = data.counts;
       // The line that says what was written: findings and dangerous grants coloured as `check` colours them.

@@ -1,6 +1,7 @@
 import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
+import { noteRead } from "./read-log.js";
 
 /** Files larger than this are refused with a finding (configurable with `--max-file-size`). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -15,6 +16,7 @@ export type ReadResult = { ok: true; text: string; invalidUtf8At?: number } | { 
  * The stat comes first so that a FIFO is never opened (which would block).
  */
 export function readTextFile(file: string, maxBytes: number): ReadResult {
+  noteRead("files", file);
   try {
     const target = fsPath(file);
     const info = statSync(target);
@@ -180,6 +182,7 @@ export function describeIoError(error: unknown): string {
  * more, and a one-file check that makes no asynchronous file call never loads node:fs/promises.
  */
 export async function pathKind(target: string): Promise<"file" | "directory" | "other" | "missing"> {
+  noteRead("files", target);
   try {
     const info = statSync(target);
     return info.isDirectory() ? "directory" : info.isFile() ? "file" : "other";
@@ -237,6 +240,7 @@ export async function walk(
   boundary = root,
 ): Promise<WalkResult> {
   const result: WalkResult = { files: [], outside: [], skipped: [], problems: [] };
+  noteRead("trees", root);
   const seen = new Set<string>();
   const boundaryReal = await realpath(boundary).catch(() => path.resolve(boundary));
   const visit = async (dir: string): Promise<void> => {
