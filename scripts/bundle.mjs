@@ -152,6 +152,36 @@ const mcpServerChunk = {
   },
 };
 
+/**
+ * The LSP library (vscode-languageserver with its protocol, JSON-RPC and text-document packages, 440 KB)
+ * goes into a chunk of its own, dist/cli-bundle/lsp-protocol.cjs, built from src/lsp/protocol.ts: only
+ * `caplint lsp` needs it, and a server starts once per editor session, so it is required plainly,
+ * without a code cache. The CLI's other commands never read it.
+ */
+const LSP_PROTOCOL_CHUNK = "lsp-protocol.cjs";
+const lspProtocolChunk = {
+  name: "lsp-protocol-chunk",
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\/protocol\.js$/ }, (args) =>
+      /[\\/]lsp[\\/][\w-]+\.js$/.test(args.importer) ? { path: "lsp-protocol", namespace: "lsp-protocol-chunk" } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: "lsp-protocol-chunk" }, () => ({
+      loader: "js",
+      contents: `module.exports = require(require("node:path").join(__dirname, ${JSON.stringify(LSP_PROTOCOL_CHUNK)}));`,
+    }));
+  },
+};
+
+await build({
+  entryPoints: ["dist/lsp/protocol.js"],
+  outfile: `dist/cli-bundle/${LSP_PROTOCOL_CHUNK}`,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  logLevel: "warning",
+});
+
 await build({
   entryPoints: ["dist/mcp/server-process.js"],
   outfile: `dist/cli-bundle/${MCP_SERVER_CHUNK}`,
@@ -182,11 +212,20 @@ const result = await build({
   // Modules find the package's own files from their URL; in the CommonJS bundle that is the bundle's.
   define: { "import.meta.url": "__caplintBundleUrl" },
   banner: { js: 'var __caplintBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [builtinDynamicImports, mcpSdkChunk, mcpServerChunk, lazyChildProcess, lazyFsPromises, lazyPackageRequires],
-  // Only src/mcp/sdk.ts and server-process.ts import these, and they are the chunks above: anything else reaching them is a mistake.
+  plugins: [builtinDynamicImports, mcpSdkChunk, mcpServerChunk, lspProtocolChunk, lazyChildProcess, lazyFsPromises, lazyPackageRequires],
+  // Only src/mcp/sdk.ts, server-process.ts and src/lsp/protocol.ts import these, and they are the chunks above: anything else reaching them is a mistake.
   // @napi-rs/xattr loads a native binary, which cannot be bundled: required from node_modules when --fix
   // first writes a file (without node_modules, as in the GitHub Action, fixes do not see attributes).
-  external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod", "cross-spawn", "@napi-rs/xattr"],
+  external: [
+    "@modelcontextprotocol/sdk",
+    "@modelcontextprotocol/sdk/*",
+    "zod",
+    "cross-spawn",
+    "vscode-languageserver",
+    "vscode-languageserver/*",
+    "vscode-languageserver-textdocument",
+    "@napi-rs/xattr",
+  ],
   logLevel: "warning",
 });
 const { readFileSync, writeFileSync } = await import("node:fs");
@@ -207,9 +246,11 @@ writeFileSync(
 );
 // The SDK and the server process must be reached through their chunks only (see mcpSdkChunk, mcpServerChunk).
 const main = readFileSync("dist/cli-bundle/main.cjs", "utf8");
-const stray = /require\("(@modelcontextprotocol\/sdk[^"]*|zod|cross-spawn)"\)/.exec(main);
+const stray = /require\("(@modelcontextprotocol\/sdk[^"]*|zod|cross-spawn|vscode-languageserver[^"]*)"\)/.exec(main);
 if (stray) {
-  console.error(`dist/cli-bundle/main.cjs requires ${stray[1]} from node_modules: import it through src/mcp/sdk.ts or src/mcp/server-process.ts`);
+  console.error(
+    `dist/cli-bundle/main.cjs requires ${stray[1]} from node_modules: import it through src/mcp/sdk.ts, src/mcp/server-process.ts or src/lsp/protocol.ts`,
+  );
   process.exit(1);
 }
 // A package required at run time from node_modules: the release commit and the GitHub Action have none.

@@ -266,12 +266,12 @@ describe("the nesting bound", () => {
     const deep = (text: string) => SourceDocument.parse("/x/a.json", "a.json", text, "json").parseError;
     expect(deep(nested(MAX_NESTING_DEPTH))).toBeUndefined();
     expect(deep(`{"a": ${nested(MAX_NESTING_DEPTH)}}`)).toEqual({
-      message: "nesting deeper than 256 levels; no capability file needs that",
+      message: "nesting deeper than 256 levels; no input needs that",
       offset: 6 + 255,
       length: 1,
     });
     // Broken and too deep: the bound is named first, as the host's reader would stop there.
-    expect(deep(`{"a": ${nested(MAX_NESTING_DEPTH)},}`)?.message).toBe("nesting deeper than 256 levels; no capability file needs that");
+    expect(deep(`{"a": ${nested(MAX_NESTING_DEPTH)},}`)?.message).toBe("nesting deeper than 256 levels; no input needs that");
     expect(deep(`{"a": ${nested(10)},}`)?.message).toMatch(/^invalid JSON/);
   });
 });

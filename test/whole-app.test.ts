@@ -367,7 +367,9 @@ describe("file lists and monorepos are checked in their apps' context", () => {
     expect(stopped.stderr).toMatch(
       /^caplint: the search for apps below this folder stopped at many\/f\d+: it looks into at most 20,000 folders; apps there would go unchecked: run caplint in the app's folder, or pass --app DIR for each app\n$/,
     );
-  });
+    // Making 20,001 folders is most of the time: about 10 s on an idle two-core machine, past the default
+    // 30 s when other test files load it (seen in CI under load: 34.8 s).
+  }, 180_000);
 
   it("at a monorepo root each app follows its own caplint.config.json, and the footer names every config used", () => {
     const dir = scratch();

@@ -6,7 +6,13 @@
 export const RUNTIME_SOURCES = ["package.json", "bin", "schema", "data"];
 
 /** Built files: the CLI bundle and its chunks, and the validators generated from the schemas. */
-export const RUNTIME_BUILD = ["dist/cli-bundle/main.cjs", "dist/cli-bundle/mcp-sdk.cjs", "dist/cli-bundle/mcp-server.cjs", "dist/generated"];
+export const RUNTIME_BUILD = [
+  "dist/cli-bundle/main.cjs",
+  "dist/cli-bundle/mcp-sdk.cjs",
+  "dist/cli-bundle/mcp-server.cjs",
+  "dist/cli-bundle/lsp-protocol.cjs",
+  "dist/generated",
+];
 
 /**
  * Present only in a release commit's tree: `prepare` (scripts/prepare.mjs) and the GitHub Action then

@@ -1,4 +1,5 @@
-import { compareDiagnostics, type Diagnostic, type RuleSetting, type Severity } from "../core/diagnostics.js";
+import { compareDiagnostics, type Diagnostic, type RuleSetting } from "../core/diagnostics.js";
+import { configuredSeverity, createDiagnostic, findingSeverity, runRules } from "../core/lint/run-rules.js";
 import type { SourceDocument } from "../core/source/document.js";
 import path from "node:path";
 import { relativeFile, type Project } from "./load/project.js";
@@ -72,20 +73,14 @@ export async function lintWithRules(project: Project, rules: readonly Capability
   const diagnostics: Diagnostic[] = [];
   const emitted = new Set<string>();
   const suppressions = collectSuppressions(project.capabilities);
-  const severityOf = (rule: CapabilityRule, absolutePath: string): Severity | undefined => {
-    if (rule.kind === "pipeline") return rule.defaultSeverity;
-    const setting = options.severityFor?.(rule.id, absolutePath) ?? rule.defaultSeverity;
-    return setting === "off" ? undefined : setting;
-  };
   const emit = (rule: CapabilityRule, document: SourceDocument | undefined, absolutePath: string, file: string, report: LocatedReport, mayRepeat = false) => {
     // Contract breaches are bugs in the rule: fail loudly, whatever the configuration says.
     if (report.fix && !rule.fixable) throw new RuleContractError(rule.id, "returned a fix, but its meta says fixable: false");
     if ("message" in report) throw new RuleContractError(rule.id, "reported a finished message; a finding names a messageId of its meta.messages");
     const message = formatMessage(rule, report.messageId, report.data);
-    const configured = severityOf(rule, absolutePath);
+    const configured = configuredSeverity(rule, options, absolutePath);
     if (!configured) return;
-    // Demoting lowers an error only: a rule configured as a suggestion stays one.
-    const severity: Severity = report.escalate ? "error" : report.demote && configured === "error" ? "warning" : configured;
+    const severity = findingSeverity(configured, report);
     if (rule.kind !== "pipeline") {
       const suppression = findSuppression(suppressions, rule.id, absolutePath, report.path);
       if (suppression) {
@@ -101,30 +96,10 @@ export async function lintWithRules(project: Project, rules: readonly Capability
       if (emitted.has(key)) return;
       emitted.add(key);
     }
-    const located = document?.locate(report.path, report.target) ?? {
-      range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
-      offset: 0,
-      length: 0,
-    };
-    const diagnostic: Diagnostic = {
-      ruleId: rule.id,
-      messageId: report.messageId,
-      severity,
-      message: oneLine(shortenQuotedValues(message)),
-      file,
-      absolutePath,
-      path: report.path,
-      range: located.range,
-      offset: located.offset,
-      length: located.length,
-    };
-    if (report.hint) diagnostic.hint = oneLine(report.hint);
-    if (report.data && Object.keys(report.data).length > 0) diagnostic.data = report.data;
-    if (report.fix && document) {
-      const fix = report.fix(document);
-      if (fix) diagnostic.fix = fix;
-    }
-    diagnostics.push(diagnostic);
+    const located = document?.locate(report.path, report.target) ?? NOWHERE;
+    const fix = report.fix && document ? report.fix(document) : undefined;
+    const text = { message: oneLine(shortenQuotedValues(message)), hint: report.hint ? oneLine(report.hint) : undefined };
+    diagnostics.push(createDiagnostic(rule, severity, report, { file, absolutePath, ...located }, text, fix));
   };
 
   const parse = rules.find((rule) => rule.id === "parse")!;
@@ -185,11 +160,11 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     resolved.set(file, absolute);
     return absolute;
   };
-  /** One frozen context per rule: `report` is bound to its rule, nothing is shared or mutable. */
+  /** One context per rule: `report` is bound to its rule, nothing is shared or mutable. */
   const contextFor = (rule: Rule): RuleContext => {
     // Only a rule that looks at the per-platform models can report one thing several times.
     let perPlatform = false;
-    return Object.freeze({
+    return {
       ...shared,
       rule,
       resolution() {
@@ -206,11 +181,9 @@ export async function lintWithRules(project: Project, rules: readonly Capability
         const absolutePath = resolved.get(report.at.absolutePath) ?? resolvedPath(report.at.absolutePath);
         emit(rule, document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath), report, perPlatform);
       },
-    });
+    };
   };
-  const runnable = rules.filter((rule): rule is Rule => rule.kind !== "pipeline" && (!options.only || options.only.has(rule.id)));
-  // Stable: rules keep their order, those that read the suppressions' use move behind the others.
-  for (const rule of [...runnable.filter((r) => !r.runsLast), ...runnable.filter((r) => r.runsLast)]) await rule.check(contextFor(rule));
+  await runRules(rules, options, contextFor);
 
   const focus = options.focus;
   const inFocus = (file: string) => focus === undefined || focus.some((f) => file === f || (f.endsWith(path.sep) && file.startsWith(f)));
@@ -235,6 +208,9 @@ function repeatedFields(document: SourceDocument): JsonPath[] {
   }
   return repeated.filter((path) => known.get(JSON.stringify(path.slice(0, -1)))?.includes(String(path[path.length - 1])));
 }
+
+/** A finding about a file that has no document (a skipped .json5): its first character. */
+const NOWHERE = { range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } }, offset: 0, length: 0 };
 
 function isPlatformIndependent(project: Project): boolean {
   if (project.capabilities.some((capability) => capability.platforms !== undefined)) return false;

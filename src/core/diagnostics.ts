@@ -14,6 +14,22 @@ export interface Fix {
   edits: TextEdit[];
 }
 
+/**
+ * Findings of one rule that stylish shows as one line once there are `atLeast` of them with the same
+ * `key` and severity (a capability's many redundant entries). `message` and `hint` are templates
+ * (src/core/messages.ts) filled from `data` plus `count` (how many) and `list` (their `item`s, the
+ * first eight). Other formats keep one finding each. The rule words all of it: reporters print what
+ * findings carry.
+ */
+export interface FindingGroup {
+  key: string;
+  atLeast: number;
+  item: string;
+  message: string;
+  hint: string;
+  data?: Readonly<Record<string, string | number>>;
+}
+
 export interface Diagnostic {
   ruleId: string;
   /** The id of the rule's message template (`meta.messages`) the text was built from. */
@@ -40,6 +56,8 @@ export interface Diagnostic {
   /** The other line of a finding that pairs two events (a terminal event and its start). */
   relatedLine?: number;
   fix?: Fix;
+  /** Stylish shows this finding with the others of its group as one line (see FindingGroup). */
+  group?: FindingGroup;
   /** Facts behind the message for programs: its placeholder values and e.g. the commands a dangerous grant covers; not printed. */
   data?: Readonly<Record<string, unknown>>;
 }

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { constants, type Stats } from "node:fs";
 import { access, chmod, chown, lstat, open, realpath, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { isWithin, pathKind, wasReadThisRun } from "./source/read.js";
+import { isWithin, repositoryRoot, wasReadThisRun } from "./source/read.js";
 import { terminalSafe, type TextSink } from "./terminal-text.js";
 
 /**
@@ -203,21 +203,12 @@ const PROJECT_FILE_NAME = /^((tauri|host)(\.[A-Za-z]+)?\.conf\.(json5?|toml)|Car
  * repository is the user's own choice.
  */
 async function linkedOutOfRepository(file: string, cwd: string): Promise<string | undefined> {
-  const root = await repositoryOf(cwd);
+  const root = repositoryRoot(cwd) ?? cwd;
   const folder = path.dirname(file);
   if (!isWithin(folder, root)) return undefined;
   const realFolder = await realpath(folder).catch(() => undefined);
   if (realFolder === undefined) return undefined;
   return isWithin(realFolder, await realpath(root).catch(() => root)) ? undefined : realFolder;
-}
-
-async function repositoryOf(cwd: string): Promise<string> {
-  for (let dir = cwd; ;) {
-    if ((await pathKind(path.join(dir, ".git"))) !== "missing") return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) return cwd;
-    dir = parent;
-  }
 }
 
 /** `/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`: the caller's standard output, however it is connected. */

@@ -1,19 +1,37 @@
-import type { RuleMeta } from "./rule.js";
+import type { Domain } from "./lint/domain.js";
+import type { RuleMeta } from "./lint/rule.js";
+
+/** The rules of every domain by id, and which command lints each domain (for messages that send the user there). */
+export class RulesById<R extends RuleMeta = RuleMeta> extends Map<string, R> {
+  constructor(
+    rules: readonly R[],
+    private readonly lintCommands: ReadonlyMap<string, string> = new Map(),
+  ) {
+    super(rules.map((rule) => [rule.id, rule]));
+  }
+
+  /** The command that lints the domain's input, e.g. `check`. */
+  lintCommandOf(domain: string): string | undefined {
+    return this.lintCommands.get(domain);
+  }
+}
 
 export interface RuleRegistry<R extends RuleMeta = RuleMeta> {
   /** Every rule of every domain, sorted by id. */
   readonly rules: readonly R[];
-  readonly byId: ReadonlyMap<string, R>;
+  readonly byId: RulesById<R>;
+  /** The domains, in the order they were registered. */
+  readonly domains: readonly Domain<R>[];
 }
 
 /** Collects the rules of every domain; a rule id used twice (even across domains) is a programming error. */
-export function createRegistry<R extends RuleMeta>(...domains: ReadonlyArray<readonly R[]>): RuleRegistry<R> {
+export function createRegistry<R extends RuleMeta>(domains: readonly Domain<R>[]): RuleRegistry<R> {
   const byId = new Map<string, R>();
-  for (const rule of domains.flat()) {
+  for (const rule of domains.flatMap((domain) => domain.rules)) {
     const other = byId.get(rule.id);
     if (other) throw new Error(`rule id "${rule.id}" is registered twice (domains ${other.domain} and ${rule.domain})`);
     byId.set(rule.id, rule);
   }
   const rules = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { rules, byId: new Map(rules.map((rule) => [rule.id, rule])) };
+  return { rules, byId: new RulesById(rules, new Map(domains.map((domain) => [domain.name, domain.lintCommand]))), domains };
 }

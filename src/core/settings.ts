@@ -3,7 +3,7 @@ import { configFromValue, loadConfig, overrideSeverity, resolveConfigFile, type 
 import type { RuleSetting } from "./diagnostics.js";
 import { nearest, quoteList } from "./did-you-mean.js";
 import { UsageError } from "./errors.js";
-import { DOMAIN_LINT_COMMANDS, type DomainName, type RuleMeta } from "./rule.js";
+import type { RuleMeta } from "./lint/rule.js";
 
 /**
  * The one place where a run's rule settings come from, for every command and the library:
@@ -28,9 +28,9 @@ export interface SettingsRequest {
    * Every rule of every domain (the registry): a shared config may name any of them. Passed in, so
    * that no domain imports another.
    */
-  rules: ReadonlyMap<string, RuleMeta>;
+  rules: RuleIndex;
   /** The domain the command checks: `--rule` and `--only` take its rules only. */
-  domain: DomainName;
+  domain: string;
   cwd: string;
   /** Where the config search starts: the app folder, else the working directory. */
   start?: string;
@@ -63,7 +63,7 @@ export async function loadSettings(request: SettingsRequest): Promise<Settings> 
     const at = value.indexOf("=");
     const id = (at < 0 ? value : value.slice(0, at)).trim();
     const severity = at < 0 ? "" : value.slice(at + 1).trim();
-    if (at < 0) throw new UsageError(`--rule ${value}: expected ID=SEVERITY, e.g. --rule ${id || "unknown-field"}=off`);
+    if (at < 0) throw new UsageError(`--rule ${value}: expected ID=SEVERITY, e.g. --rule ${id || "RULE-ID"}=off`);
     checkRuleId(id, `--rule ${value}`, rules, domain);
     checkSeverity(id, severity, `--rule ${value}`, rules);
     cli.set(id, normalizeSetting(severity));
@@ -114,16 +114,24 @@ async function findAndLoad(request: SettingsRequest): Promise<CaplintConfig | un
 }
 
 /** A rule id known to the registry, and (for the command line) one of the command's own domain. */
-function checkRuleId(id: string, where: string, rules: ReadonlyMap<string, RuleMeta>, domain: DomainName | undefined): void {
+function checkRuleId(id: string, where: string, rules: RuleIndex, domain: string | undefined): void {
   const rule = rules.get(id);
   if (rule && (domain === undefined || rule.domain === domain)) return;
   if (rule)
     throw new UsageError(
-      `${where}: "${id}" is a rule for ${rule.domain} (caplint ${DOMAIN_LINT_COMMANDS[rule.domain]}), not for ${domain}; set it in caplint.config.json or on that command`,
+      `${where}: "${id}" is a rule for ${rule.domain}${lintCommand(rules, rule.domain)}, not for ${domain}; set it in caplint.config.json or on that command`,
     );
   const candidates = [...rules.values()].filter((r) => domain === undefined || r.domain === domain).map((r) => r.id);
   const close = nearest(id, candidates, 2);
   throw new UsageError(`${where}: unknown rule "${id}"${close.length ? `; did you mean ${quoteList(close)}?` : "; list rules with: caplint rules"}`);
+}
+
+/** Every rule of every domain by id; the registry's map also says which command lints each domain. */
+type RuleIndex = ReadonlyMap<string, RuleMeta> & { lintCommandOf?(domain: string): string | undefined };
+
+function lintCommand(rules: RuleIndex, domain: string): string {
+  const command = rules.lintCommandOf?.(domain);
+  return command === undefined ? "" : ` (caplint ${command})`;
 }
 
 function checkSeverity(id: string, severity: string, where: string, rules: ReadonlyMap<string, RuleMeta>): void {

@@ -5,7 +5,7 @@ export interface SuppressionScope {
   absolutePath: string;
   /** Path of the scope's root inside the file; findings at or below it are covered. */
   path: JsonPath;
-  /** The scope in words, for the unused-suppression message: `capability "main"`. */
+  /** The scope in words, for the message about an unused suppression: `capability "main"`. */
   label: string;
 }
 

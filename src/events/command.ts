@@ -6,7 +6,7 @@ import { EVENT_RULES_BY_ID } from "./rules.js";
 import { checkRecording, formatSummary, openRecording, STDIN_NAME, summaryJson, type CurrentLine, type RecordingResult } from "./run-events.js";
 import { REPORTER_NAMES } from "../core/reporters/index.js";
 import { streamedReport } from "../core/reporters/streamed.js";
-import type { RuleMeta } from "../core/rule.js";
+import type { RuleMeta } from "../core/lint/rule.js";
 import { exitCodeFor, tooManyWarnings } from "../core/exit-codes.js";
 import type { MainOptions } from "../core/io.js";
 import { reporterContext } from "../core/reporters/context.js";

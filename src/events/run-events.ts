@@ -9,8 +9,8 @@ import type { Diagnostic, RuleSetting } from "../core/diagnostics.js";
 import { describeIoError } from "../core/source/read.js";
 import { FatalError } from "../core/errors.js";
 import { readLines } from "./read-lines.js";
-import { eventMessageText, type EventRuleId } from "./rules.js";
-import { createLineValidator, MAX_LINE_CHARS, overlongLine, type EventDiagnostic, type EventSummary } from "./validator.js";
+import type { EventRuleId } from "./rules.js";
+import { createLineValidator, MAX_LINE_CHARS, type EventSummary } from "./validator.js";
 import { quote } from "./text.js";
 import { plural } from "../core/wording.js";
 
@@ -47,13 +47,18 @@ export type ByteStream = AsyncIterable<Buffer | string>;
 
 /** Checks one recording read from `stream`. */
 export async function checkRecording(stream: ByteStream, file: string, absolutePath: string, options: EventsRunOptions): Promise<RecordingResult> {
-  const validator = createLineValidator({ client: options.client, severity: (ruleId) => options.severityFor(ruleId, absolutePath) });
+  const validator = createLineValidator({
+    client: options.client,
+    file,
+    absolutePath,
+    settings: { severityFor: (ruleId) => options.severityFor(ruleId as EventRuleId, absolutePath) },
+  });
   const diagnostics: Diagnostic[] = [];
-  const keep = (found: EventDiagnostic[], current?: CurrentLine) => {
+  const keep = (found: Diagnostic[], current?: CurrentLine) => {
     if (found.length === 0) return;
-    const converted = found.map((d) => toDiagnostic(d, file, absolutePath)).sort(byPosition);
-    if (options.live) options.live(converted, current);
-    else for (const d of converted) diagnostics.push(d);
+    found.sort(byPosition);
+    if (options.live) options.live(found, current);
+    else for (const d of found) diagnostics.push(d);
   };
   await readLines(
     stream,
@@ -62,26 +67,7 @@ export async function checkRecording(stream: ByteStream, file: string, absoluteP
         const found = validator.pushLine(text, invalidUtf8);
         if (found.length > 0) keep(found, { line: validator.summary.lines, text });
       },
-      overlong: (chars) => {
-        // Counted as a line (so later line numbers stay right) and reported without its text.
-        validator.pushLine("");
-        const severity = options.severityFor("event-json", absolutePath) ?? "error";
-        if (severity !== "off") {
-          keep([
-            {
-              ruleId: "event-json",
-              messageId: "lineTooLong",
-              severity,
-              message: eventMessageText(overlongLine(chars)),
-              hint: "split the recording into one event per line",
-              line: validator.summary.lines,
-              column: 1,
-              endColumn: 2,
-              path: [],
-            },
-          ]);
-        }
-      },
+      overlong: (chars) => keep(validator.pushOverlong(chars)),
       ...(options.pause ? { pause: options.pause } : {}),
     },
     MAX_LINE_CHARS,
@@ -118,23 +104,6 @@ export async function openRecording(name: string, cwd: string): Promise<{ stream
     }
   })();
   return { stream: guarded, file, absolutePath };
-}
-
-function toDiagnostic(d: EventDiagnostic, file: string, absolutePath: string): Diagnostic {
-  return {
-    ruleId: d.ruleId,
-    messageId: d.messageId,
-    severity: d.severity,
-    message: d.message,
-    file,
-    absolutePath,
-    path: d.path,
-    range: { start: { line: d.line, column: d.column }, end: { line: d.line, column: d.endColumn } },
-    offset: 0,
-    length: 0,
-    ...(d.hint ? { hint: d.hint } : {}),
-    ...(d.relatedLine !== undefined ? { relatedLine: d.relatedLine } : {}),
-  };
 }
 
 /** `--summary`: what a person debugging a recording asks first. */

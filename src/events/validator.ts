@@ -4,6 +4,8 @@
  */
 import { AT_TOP, checkClientLine, checkServerLine, hasIntegerFields, isObject, type FieldReport, type JsonObject, type JsonPath } from "./check-fields.js";
 import { EVENT_RULES_BY_ID, eventMessageText, type EventMessage, type EventRuleId } from "./rules.js";
+import type { Diagnostic } from "../core/diagnostics.js";
+import { configuredSeverity, createDiagnostic, findingSeverity, type FindingFields, type RunSettings } from "../core/lint/run-rules.js";
 import { quote } from "./text.js";
 import { Lifecycle, type CallStats, type LifecycleReport } from "./lifecycle.js";
 import { locate, mayHaveInexactNumbers, parseLine, withExactNumbers } from "./parse-line.js";
@@ -57,45 +59,57 @@ export interface EventValidator {
 /** Longest line read; a longer one is reported and skipped (memory stays bounded). */
 export const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
-/** The validator fed one line at a time: a line read from a stream has no line break to look for. */
-export interface LineValidator extends Omit<EventValidator, "push"> {
+/**
+ * The validator fed one line at a time (a line read from a stream has no line break to look for),
+ * giving findings as the core's Diagnostics of the recording `file`.
+ */
+export interface LineValidator {
   /** Checks the next line, a text without line breaks; `invalidUtf8` when its bytes were not UTF-8 (decoded with U+FFFD). */
-  pushLine(line: string, invalidUtf8?: boolean): EventDiagnostic[];
+  pushLine(line: string, invalidUtf8?: boolean): Diagnostic[];
+  /** Counts a line longer than MAX_LINE_CHARS, which was skipped unread, and reports it. */
+  pushOverlong(chars: number): Diagnostic[];
+  /** Ends the recording: findings about what is still open. */
+  end(): Diagnostic[];
+  readonly summary: EventSummary;
 }
 
-export function createLineValidator(options: EventValidatorOptions = {}): LineValidator {
+export interface LineValidatorOptions {
+  client?: boolean;
+  /** The recording as findings name it, and as the settings know it. */
+  file: string;
+  absolutePath: string;
+  settings: RunSettings;
+}
+
+/** How a finding of this domain is placed: a line and the columns of the field it is about (no offsets: a recording is streamed, not kept). */
+type EventFinding = Pick<FindingFields, "hint" | "path" | "relatedLine" | "demote">;
+
+export function createLineValidator(options: LineValidatorOptions): LineValidator {
+  const { file, absolutePath, settings } = options;
   let lineNumber = 0;
   let text = "";
   /** The syntax tree of `text`, built at most once per line, and only for a line that needs positions or exact numbers. */
   let tree: JsonTree | undefined;
   const treeOf = (): JsonTree => (tree ??= jsonTree(text));
   let eventPath: JsonPath = AT_TOP;
-  let out: EventDiagnostic[] = [];
+  let out: Diagnostic[] = [];
   const types: Record<string, number> = Object.create(null);
   const summary: EventSummary = { lines: 0, events: 0, types, toolCalls: undefined as unknown as CallStats };
 
-  const severityOf = (ruleId: EventRuleId, cut = false): EventSeverity | undefined => {
-    const configured = options.severity?.(ruleId) ?? EVENT_RULES_BY_ID.get(ruleId)!.defaultSeverity;
-    if (configured === "off") return undefined;
-    return cut && configured === "error" ? "warning" : configured;
+  /** The one way a finding of a recording is made: at `line`, columns `column` up to `endColumn`. */
+  const emit = (report: EventMessage, finding: EventFinding, line: number, column: number, endColumn: number) => {
+    const rule = EVENT_RULES_BY_ID.get(report.ruleId)!;
+    const configured = configuredSeverity(rule, settings, absolutePath);
+    if (!configured) return;
+    const place = { file, absolutePath, range: { start: { line, column }, end: { line, column: endColumn } }, offset: 0, length: 0 };
+    out.push(createDiagnostic(rule, findingSeverity(configured, finding), { ...finding, ...report }, place, { message: eventMessageText(report) }));
   };
 
   const add = (report: EventMessage, hint: string | undefined, path: JsonPath, target: "key" | "value", relatedLine?: number, cut = false) => {
-    const severity = severityOf(report.ruleId, cut);
-    if (!severity) return;
+    // Skips locating a finding of a rule that is off.
+    if (!configuredSeverity(EVENT_RULES_BY_ID.get(report.ruleId)!, settings, absolutePath)) return;
     const span = text === "" ? { offset: 0, length: 1 } : locate(treeOf(), path, target);
-    out.push({
-      ruleId: report.ruleId,
-      messageId: report.messageId,
-      severity,
-      message: eventMessageText(report),
-      ...(hint ? { hint } : {}),
-      line: lineNumber,
-      column: span.offset + 1,
-      endColumn: span.offset + span.length + 1,
-      path,
-      ...(relatedLine !== undefined ? { relatedLine } : {}),
-    });
+    emit(report, { hint, path, relatedLine, demote: cut }, lineNumber, span.offset + 1, span.offset + span.length + 1);
   };
 
   const onField = (report: FieldReport) => add(report, report.hint, report.path, report.target);
@@ -107,20 +121,7 @@ export function createLineValidator(options: EventValidatorOptions = {}): LineVa
       return;
     }
     // About an earlier line, whose text is gone: the whole line.
-    const severity = severityOf(report.ruleId, report.cut);
-    if (!severity) return;
-    out.push({
-      ruleId: report.ruleId,
-      messageId: report.messageId,
-      severity,
-      message: eventMessageText(report),
-      ...(report.hint ? { hint: report.hint } : {}),
-      line: report.line,
-      column: 1,
-      endColumn: 2,
-      path: [report.field],
-      ...(report.relatedLine !== undefined ? { relatedLine: report.relatedLine } : {}),
-    });
+    emit(report, { hint: report.hint, path: [report.field], relatedLine: report.relatedLine, demote: report.cut }, report.line, 1, 2);
   });
   summary.toolCalls = lifecycle.stats;
 
@@ -151,20 +152,8 @@ export function createLineValidator(options: EventValidatorOptions = {}): LineVa
     const parsed = parseLine(line);
     if (!parsed.ok) {
       count("(invalid)");
-      const severity = severityOf("event-json");
-      if (severity) {
-        out.push({
-          ruleId: "event-json",
-          messageId: "invalidJson",
-          severity,
-          message: eventMessageText({ ruleId: "event-json", messageId: "invalidJson", data: { problem: parsed.message } }),
-          hint: "each line of a recording is one JSON object",
-          line: lineNumber,
-          column: parsed.offset + 1,
-          endColumn: parsed.offset + 2,
-          path: [],
-        });
-      }
+      const report = { ruleId: "event-json", messageId: "invalidJson", data: { problem: parsed.message } } as const;
+      emit(report, { hint: "each line of a recording is one JSON object", path: [] }, lineNumber, parsed.offset + 1, parsed.offset + 2);
       return;
     }
     if (!isObject(parsed.value)) {
@@ -198,21 +187,8 @@ export function createLineValidator(options: EventValidatorOptions = {}): LineVa
   };
 
   /** A finding about the line's text itself, at an offset. */
-  const lineFinding = (report: EventMessage<"event-json">, hint: string, offset: number, length: number, path: JsonPath = [], mild = false) => {
-    const severity = severityOf(report.ruleId, mild);
-    if (!severity) return;
-    out.push({
-      ruleId: report.ruleId,
-      messageId: report.messageId,
-      severity,
-      message: eventMessageText(report),
-      hint,
-      line: lineNumber,
-      column: offset + 1,
-      endColumn: offset + length + 1,
-      path,
-    });
-  };
+  const lineFinding = (report: EventMessage<"event-json">, hint: string, offset: number, length: number, path: JsonPath = [], mild = false) =>
+    emit(report, { hint, path, demote: mild }, lineNumber, offset + 1, offset + length + 1);
 
   /**
    * What JSON.parse accepts silently but the host's parser (serde_json) does not: an escape that is
@@ -243,12 +219,19 @@ export function createLineValidator(options: EventValidatorOptions = {}): LineVa
   };
 
   return {
-    pushLine(line: string, invalidUtf8 = false): EventDiagnostic[] {
+    pushLine(line: string, invalidUtf8 = false): Diagnostic[] {
       out = [];
       checkLine(line, invalidUtf8);
       return out;
     },
-    end(): EventDiagnostic[] {
+    pushOverlong(chars: number): Diagnostic[] {
+      // Counted as a line (so later line numbers stay right) and reported without its text.
+      checkLine("", false);
+      out = [];
+      emit(overlongLine(chars), { hint: "split the recording into one event per line", path: [] }, lineNumber, 1, 2);
+      return out;
+    },
+    end(): Diagnostic[] {
       out = [];
       lifecycle.end();
       return out;
@@ -257,19 +240,42 @@ export function createLineValidator(options: EventValidatorOptions = {}): LineVa
   };
 }
 
+/** The library's validator: the same line validator, its findings shown as EventDiagnostics (lines and columns, no file). */
 export function createEventValidator(options: EventValidatorOptions = {}): EventValidator {
-  const validator = createLineValidator(options);
+  const severity = options.severity;
+  const validator = createLineValidator({
+    ...(options.client ? { client: true } : {}),
+    file: "",
+    absolutePath: "",
+    settings: severity ? { severityFor: (ruleId) => severity(ruleId as EventRuleId) } : {},
+  });
+  const view = (found: readonly Diagnostic[]) => found.map(eventDiagnostic);
   return {
     push(chunk: string): EventDiagnostic[] {
-      if (chunk.indexOf("\n") === -1) return validator.pushLine(chunk);
+      if (chunk.indexOf("\n") === -1) return view(validator.pushLine(chunk));
       const lines = chunk.split("\n");
       if (lines[lines.length - 1] === "") lines.pop();
       const found: EventDiagnostic[] = [];
-      for (const line of lines) found.push(...validator.pushLine(line));
+      for (const line of lines) found.push(...view(validator.pushLine(line)));
       return found;
     },
-    end: () => validator.end(),
+    end: () => view(validator.end()),
     summary: validator.summary,
+  };
+}
+
+function eventDiagnostic(d: Diagnostic): EventDiagnostic {
+  return {
+    ruleId: d.ruleId as EventRuleId,
+    messageId: d.messageId!,
+    severity: d.severity,
+    message: d.message,
+    ...(d.hint ? { hint: d.hint } : {}),
+    line: d.range.start.line,
+    column: d.range.start.column,
+    endColumn: d.range.end.column,
+    path: d.path,
+    ...(d.relatedLine !== undefined ? { relatedLine: d.relatedLine } : {}),
   };
 }
 

@@ -76,7 +76,10 @@ export const registerMcpCommands: RegisterCommands = (program: Command, io: Main
     .addOption(colorOption())
     .addOption(noColorOption())
     .action(async (files: string[], options: McpCommandOptions) => {
-      const run = await import("./run.js");
-      setExitCode(files[0] === "dump" ? await run.runDump(files.slice(1), options, io) : await run.runMcp(files, options, io, registry.byId));
+      if (files[0] === "dump") setExitCode(await (await import("./run.js")).runDump(files.slice(1), options, io));
+      else if (options.servers !== undefined) {
+        const { runConfiguredServers } = await import("./configured-servers.js");
+        setExitCode(await runConfiguredServers(options.servers, files, options, io, registry.byId));
+      } else setExitCode(await (await import("./run.js")).runMcp(files, options, io, registry.byId));
     });
 };

@@ -1,11 +1,12 @@
 import { homedir } from "node:os";
 import path from "node:path";
-import { DEFAULT_MAX_FILE_BYTES, FatalError, LineIndex, formatMessage, readTextFile, type Diagnostic, type MainOptions, type RuleMeta } from "./core.js";
-import { readClientConfig, type ConfiguredServer } from "./client-config.js";
+import { DEFAULT_MAX_FILE_BYTES, FatalError, LineIndex, readTextFile, type Diagnostic, type MainOptions, type RuleMeta } from "./core.js";
+import { createDiagnostic, type Place } from "../core/lint/run-rules.js";
+import { readClientConfig, type ConfigContext, type ConfiguredServer } from "./client-config.js";
 import SERVER_START_META from "./rules/mcp-server-start.js";
 import type { McpCommandOptions } from "./options.js";
-import type { Redactor } from "./redact.js";
-import { checkService, displayPath, lintListings, liveListing, mcpSettings, startLiveServer, stopServer, targetLabel, writeReport } from "./run.js";
+import { Redactor } from "./redact.js";
+import { checkService, displayPath, lintListings, liveListing, mcpSettings, redacted, startLiveServer, stopServer, targetLabel, writeReport } from "./run.js";
 import { quote } from "./text.js";
 
 /**
@@ -15,6 +16,22 @@ import { quote } from "./text.js";
  * started is a finding there too, and the others still run.
  */
 export async function runConfiguredServers(
+  given: string,
+  operands: string[],
+  options: McpCommandOptions,
+  io: MainOptions,
+  allRules: ReadonlyMap<string, RuleMeta>,
+): Promise<number> {
+  // One redactor for the run: every secret it is shown is hidden from everything the run writes.
+  const redactor = new Redactor();
+  try {
+    return await lintConfiguredServers(given, operands, options, io, allRules, redactor);
+  } catch (error) {
+    throw redacted(error, redactor);
+  }
+}
+
+async function lintConfiguredServers(
   given: string,
   operands: string[],
   options: McpCommandOptions,
@@ -33,29 +50,11 @@ export async function runConfiguredServers(
   const declared = readClientConfig(absolute, file, read.text, { env: io.env ?? {}, home: io.env?.HOME ?? homedir() });
   const selected = select(declared, options.server, file);
   const severities = await mcpSettings(options, io, allRules);
-  const lines = new LineIndex(read.text);
+  const placeOf = entryPlacer(read.text, file, absolute);
   const diagnostics: Diagnostic[] = [];
   const notes: string[] = [];
-  const atEntry = (server: ConfiguredServer, d: Pick<Diagnostic, "ruleId" | "severity" | "message"> & Partial<Diagnostic>): Diagnostic => ({
-    ...d,
-    file,
-    absolutePath: absolute,
-    path: server.path,
-    range: { start: lines.position(server.offset), end: lines.position(server.offset + server.length) },
-    offset: server.offset,
-    length: server.length,
-  });
   const failure = (server: ConfiguredServer, messageId: keyof typeof SERVER_START_META.messages, data: Record<string, string>, hint?: string) =>
-    diagnostics.push(
-      atEntry(server, {
-        ruleId: SERVER_START_META.id,
-        messageId,
-        severity: "error",
-        message: formatMessage(SERVER_START_META, messageId, data),
-        data,
-        ...(hint === undefined ? {} : { hint }),
-      }),
-    );
+    diagnostics.push(serverStartFinding(server, placeOf(server), messageId, data, hint));
 
   let linted = 0;
   for (const server of selected) {
@@ -75,7 +74,8 @@ export async function runConfiguredServers(
       live = await startLiveServer(target, options, io, redactor);
       const listing = await liveListing(live!, options, io, redactor, label);
       const found = await lintListings([listing], options, severities, service);
-      for (const d of found) diagnostics.push(atEntry(server, d));
+      // A live server's findings have no place in the file: they are shown at its entry.
+      for (const d of found) diagnostics.push({ ...d, ...placeOf(server), path: server.path });
     } catch (error) {
       if (!(error instanceof FatalError)) throw error;
       failure(
@@ -89,6 +89,40 @@ export async function runConfiguredServers(
     }
   }
   return writeReport(diagnostics, { count: linted, texts: new Map([[absolute, read.text]]), inputs: [absolute], notes }, options, io, severities, redactor);
+}
+
+/**
+ * What can be said of a client configuration without starting any server (the language server's
+ * check as you type): the entries that could not be run, at each entry. Not a configuration at all:
+ * a FatalError, as for `--servers`.
+ */
+export function configuredServerProblems(text: string, absolutePath: string, file: string, context: ConfigContext): Diagnostic[] {
+  const placeOf = entryPlacer(text, file, absolutePath);
+  return readClientConfig(absolutePath, file, text, context)
+    .filter((server) => server.problem !== undefined && !server.disabled)
+    .map((server) => serverStartFinding(server, placeOf(server), server.problem!.messageId, server.problem!.data, PROBLEM_HINTS[server.problem!.messageId]));
+}
+
+/** Where a server's entry (its name) is in the configuration. */
+function entryPlacer(text: string, file: string, absolutePath: string): (server: ConfiguredServer) => Place {
+  const lines = new LineIndex(text);
+  return (server) => ({
+    file,
+    absolutePath,
+    range: { start: lines.position(server.offset), end: lines.position(server.offset + server.length) },
+    offset: server.offset,
+    length: server.length,
+  });
+}
+
+function serverStartFinding(
+  server: ConfiguredServer,
+  place: Place,
+  messageId: keyof typeof SERVER_START_META.messages,
+  data: Record<string, string>,
+  hint: string | undefined,
+): Diagnostic {
+  return createDiagnostic(SERVER_START_META, "error", { path: server.path, messageId, data, hint }, place);
 }
 
 const PROBLEM_HINTS: Record<string, string> = {

@@ -3,12 +3,11 @@
 export { SourceDocument } from "../core/source/document.js";
 export { LineIndex } from "../core/source/line-index.js";
 export { compareDiagnostics, summarize } from "../core/diagnostics.js";
-export type { Diagnostic, RuleSetting, Severity } from "../core/diagnostics.js";
+export type { Diagnostic, Severity } from "../core/diagnostics.js";
 export type { JsonPath } from "../core/location.js";
 export { FatalError } from "../core/errors.js";
 export { readTextFile, DEFAULT_MAX_FILE_BYTES } from "../core/source/read.js";
-export type { RuleMeta } from "../core/rule.js";
-export { formatMessage, type MessageReport, type RuleMessages } from "../core/messages.js";
+export type { RuleMeta } from "../core/lint/rule.js";
 export { collectCommaList, colorOption, noColorOption, onlyOption, type LintCommandOptions } from "../core/options.js";
 export { REPORTER_NAMES, loadReporter } from "../core/reporters/index.js";
 export { reporterContext } from "../core/reporters/context.js";

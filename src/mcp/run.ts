@@ -26,6 +26,7 @@ import { DOMAIN_VERBS } from "./naming.js";
 import { MCP_RULES_BY_ID } from "./rules/index.js";
 import type { McpSettings } from "./rules/types.js";
 import { Redactor } from "./redact.js";
+import { TOOL_SERVER_WORDING } from "./wording.js";
 import { escapeControls } from "./text.js";
 import type { LiveServer, LiveTarget } from "./live.js";
 
@@ -33,10 +34,6 @@ export async function runMcp(operands: string[], options: McpCommandOptions, io:
   // One redactor for the run: every secret it is shown is hidden from everything the run writes.
   const redactor = new Redactor();
   try {
-    if (options.servers !== undefined) {
-      const { runConfiguredServers } = await import("./configured-servers.js");
-      return await runConfiguredServers(options.servers, operands, options, io, allRules, redactor);
-    }
     const target = liveTarget(operands, options);
     const service = options.service === undefined ? undefined : checkService(options.service);
     // A stdio server starts before anything else loads, so its start-up and caplint's overlap.
@@ -77,7 +74,7 @@ async function lintMcpRun(
       const absolute = path.resolve(io.cwd, operand);
       const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
       if (!read.ok) throw new FatalError(`${operand}: ${read.message}`);
-      const document = SourceDocument.parse(absolute, displayPath(io.cwd, absolute), read.text, "json");
+      const document = SourceDocument.parse(absolute, displayPath(io.cwd, absolute), read.text, "json", undefined, undefined, TOOL_SERVER_WORDING);
       listings.push(readListing(document));
       texts.set(absolute, read.text);
     }
@@ -196,7 +193,7 @@ export function targetLabel(target: LiveTarget, redactor: Redactor): string {
 }
 
 /** An error on its way out, with the run's secrets hidden from its message (and stack, for --debug). */
-function redacted(error: unknown, redactor: Redactor): unknown {
+export function redacted(error: unknown, redactor: Redactor): unknown {
   if (error instanceof Error) {
     error.message = redactor.text(error.message);
     if (error.stack) error.stack = redactor.text(error.stack);
@@ -233,7 +230,7 @@ export async function liveListing(server: LiveServer, options: McpCommandOptions
   const { captureServer } = await import("./live.js");
   const dump = await captureServer(server, liveOptions(options, redactor, label));
   reportProbeBudget(dump.probe, options, io);
-  const document = SourceDocument.parse(label, label, JSON.stringify(dump, null, 2) + "\n", "json");
+  const document = SourceDocument.parse(label, label, JSON.stringify(dump, null, 2) + "\n", "json", undefined, undefined, TOOL_SERVER_WORDING);
   const listing = readListing(document);
   if (options.verbose) {
     const calls = dump.probe ? `; probe: ${dump.probe.calls.length} calls` : "";

@@ -12,7 +12,7 @@ import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { checkRecording } from "../../src/events/run-events.js";
 import { MAX_DONE_SESSIONS } from "../../src/events/lifecycle.js";
-import { createLineValidator, type EventDiagnostic } from "../../src/events/validator.js";
+import { createEventValidator, type EventDiagnostic } from "../../src/events/validator.js";
 // @ts-expect-error: a plain JavaScript module shared with the benchmark
 import { badLines, closedSessions, deepArguments, reusedCallId, wideLine } from "../../scripts/lib/worst-cases.mjs";
 import { ROOT } from "../helpers/run.js";
@@ -20,9 +20,9 @@ import { ROOT } from "../helpers/run.js";
 const BIN = path.join(ROOT, "bin", "caplint.js");
 
 function validate(lines: Iterable<string>): EventDiagnostic[] {
-  const validator = createLineValidator();
+  const validator = createEventValidator();
   const found: EventDiagnostic[] = [];
-  for (const line of lines) for (const d of validator.pushLine(line.replace(/\n$/, ""))) found.push(d);
+  for (const line of lines) for (const d of validator.push(line.replace(/\n$/, ""))) found.push(d);
   for (const d of validator.end()) found.push(d);
   return found;
 }

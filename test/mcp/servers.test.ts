@@ -167,21 +167,28 @@ describe("caplint mcp --servers", () => {
 });
 
 describe("a live run without --servers has no file", () => {
-  it("SARIF gives no physical location and names the server in the message and properties; annotations have no file", LIVE, async () => {
-    const args = ["--stdio", "--", "node", fixture("hostile-stdio-server.mjs"), "echo-secrets"];
-    const sarif = await caplint(["mcp", "-f", "sarif", ...args]);
-    const [result] = (JSON.parse(sarif.stdout) as { runs: Array<{ results: Array<Record<string, unknown>> }> }).runs[0]!.results;
-    expect(result).not.toHaveProperty("locations");
-    expect((result!.message as { text: string }).text).toMatch(/^stdio:node \S+hostile-stdio-server\.mjs echo-secrets: tool name "hostile get status"/);
-    expect(result!.properties).toMatchObject({
-      server: `stdio:node ${fixture("hostile-stdio-server.mjs")} echo-secrets`,
-      path: ["pages", 0, "tools", 0, "name"],
-    });
-    const github = await caplint(["mcp", "-f", "github", ...args]);
-    expect(github.stdout).toMatch(/^::error title=mcp-tool-name::stdio:node \S+ echo-secrets: tool name "hostile get status"/);
-    expect(github.stdout).not.toContain("file=");
-    const json = await caplint(["mcp", "-f", "json", ...args]);
-    const [finding] = (JSON.parse(json.stdout) as { diagnostics: Array<Record<string, unknown>> }).diagnostics;
-    expect(finding).toMatchObject({ file: null, server: `stdio:node ${fixture("hostile-stdio-server.mjs")} echo-secrets` });
-  });
+  it(
+    "SARIF places it at the folder caplint ran in (GitHub rejects a log with a result without a location) and names the server in the message and properties; annotations have no file",
+    LIVE,
+    async () => {
+      const args = ["--stdio", "--", "node", fixture("hostile-stdio-server.mjs"), "echo-secrets"];
+      const dir = mkdtempSync(path.join(tmpdir(), "caplint-live-sarif-"));
+      mkdirSync(path.join(dir, ".git"));
+      mkdirSync(path.join(dir, "servers"));
+      const sarif = await caplint(["mcp", "-f", "sarif", ...args], { cwd: path.join(dir, "servers") });
+      const [result] = (JSON.parse(sarif.stdout) as { runs: Array<{ results: Array<Record<string, unknown>> }> }).runs[0]!.results;
+      expect(result!.locations).toEqual([{ physicalLocation: { artifactLocation: { uri: "servers/", uriBaseId: "%SRCROOT%" } } }]);
+      expect((result!.message as { text: string }).text).toMatch(/^stdio:node \S+hostile-stdio-server\.mjs echo-secrets: tool name "hostile get status"/);
+      expect(result!.properties).toMatchObject({
+        server: `stdio:node ${fixture("hostile-stdio-server.mjs")} echo-secrets`,
+        path: ["pages", 0, "tools", 0, "name"],
+      });
+      const github = await caplint(["mcp", "-f", "github", ...args]);
+      expect(github.stdout).toMatch(/^::error title=mcp-tool-name::stdio:node \S+ echo-secrets: tool name "hostile get status"/);
+      expect(github.stdout).not.toContain("file=");
+      const json = await caplint(["mcp", "-f", "json", ...args]);
+      const [finding] = (JSON.parse(json.stdout) as { diagnostics: Array<Record<string, unknown>> }).diagnostics;
+      expect(finding).toMatchObject({ file: null, server: `stdio:node ${fixture("hostile-stdio-server.mjs")} echo-secrets` });
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -17,6 +17,8 @@ import { FIXTURES, ROOT, run } from "../helpers/run.js";
 const SARIF_FIXTURES = path.join(FIXTURES, "sarif");
 /** An app whose capability and permission files trigger every rule listed in COVERED_RULES. */
 const APP = path.join(SARIF_FIXTURES, "app");
+/** What %SRCROOT% names: the repository holding the app (this checkout), else the app's folder. */
+const SOURCE_ROOT = existsSync(path.join(ROOT, ".git")) ? ROOT : APP;
 /** The schema carries no $id; the OASIS one is given so single definitions can be addressed. */
 const SCHEMA_ID = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 /** Rules that `fixtures/sarif/app` triggers; a new rule needs a case there and an entry here. */
@@ -204,7 +206,8 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
       }>;
     };
     const [runLog] = log.runs;
-    expect(runLog!.originalUriBaseIds).toEqual({ "%SRCROOT%": { uri: pathToFileURL(APP).href + "/" } });
+    // The base is the repository holding the working directory (this checkout), as GitHub reads relative URIs.
+    expect(runLog!.originalUriBaseIds).toEqual({ "%SRCROOT%": { uri: pathToFileURL(SOURCE_ROOT).href + "/" } });
     expect(runLog!.results).toHaveLength(json.diagnostics.length);
     runLog!.results.forEach((result, i) => {
       const d = json.diagnostics[i]!;
@@ -216,7 +219,8 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
       expect(d.messageId).toMatch(/^[a-z][A-Za-z0-9]*$/);
       expect(result.properties?.messageId).toBe(d.messageId);
       const { artifactLocation, region } = result.locations[0]!.physicalLocation;
-      expect(artifactLocation).toEqual({ uri: d.file.split("/").map(encodeURIComponent).join("/"), uriBaseId: "%SRCROOT%" });
+      const fromRoot = path.relative(SOURCE_ROOT, path.join(APP, d.file)).split(path.sep);
+      expect(artifactLocation).toEqual({ uri: fromRoot.map(encodeURIComponent).join("/"), uriBaseId: "%SRCROOT%" });
       expect(region).toEqual({ startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn });
     });
     expect(runLog!.results.some((r) => r.message.text.includes("\nhelp: "))).toBe(true);
@@ -225,8 +229,9 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
   it("percent-encodes file names into relative POSIX URIs", async () => {
     const { log } = await sarifRun();
     const uris = log.runs[0]!.results.map((r) => r.locations[0]!.physicalLocation.artifactLocation.uri);
-    expect(uris).toContain("src-tauri/capabilities/odd%20name%2C%20v1.toml");
-    expect(uris).toContain("src-tauri/capabilities/main.json");
+    const app = path.relative(SOURCE_ROOT, APP).split(path.sep).join("/");
+    expect(uris).toContain(`${app}/src-tauri/capabilities/odd%20name%2C%20v1.toml`);
+    expect(uris).toContain(`${app}/src-tauri/capabilities/main.json`);
     for (const uri of uris) expect(uri).not.toMatch(/^\/|\\|^[a-z]+:/i);
   });
 

@@ -2,6 +2,8 @@ import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnNode } from "../helpers/hosts.js";
@@ -129,8 +131,25 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
     code: 0,
     stdout: parses((d) => d.format === "caplint-mcp-dump/1" && d.initialize.serverInfo.name === "demo_mcp" && d.pages[0].tools.length > 0, "a dump"),
   },
+  // The language server from the tarball: its library is a chunk of its own (dist/cli-bundle/lsp-protocol.cjs).
+  {
+    command: "lsp --stdio",
+    args: ["lsp", "--stdio"],
+    stdin: lspMessages(
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { processId: null, rootUri: null, capabilities: {} } },
+      { jsonrpc: "2.0", id: 2, method: "shutdown" },
+      { jsonrpc: "2.0", method: "exit" },
+    ),
+    code: 0,
+    stdout: /"serverInfo":\{"name":"caplint","version":"\d+\.\d+\.\d+"\}/,
+  },
   { command: "--version", args: ["--version"], code: 0, stdout: /^\d+\.\d+\.\d+\n$/ },
 ];
+
+/** Messages framed as LSP sends them. */
+function lspMessages(...messages: object[]): string {
+  return messages.map((message) => `Content-Length: ${Buffer.byteLength(JSON.stringify(message))}\r\n\r\n${JSON.stringify(message)}`).join("");
+}
 
 let project: string;
 let tarball: string;
@@ -171,6 +190,7 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
       "bin/caplint.js",
       "dist/cli-bundle/main.cjs",
       "dist/cli-bundle/mcp-sdk.cjs",
+      "dist/cli-bundle/lsp-protocol.cjs",
       "dist/index.js",
       "dist/index.d.ts",
       "schema/capability.schema.json",
@@ -185,7 +205,7 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
       files.some((f) => f.startsWith("data/") && f.endsWith(".json")),
       "the built-in catalogs",
     ).toBe(true);
-    expect(files.filter((f) => /^(src|test|fixtures|scripts|examples|node_modules)\//.test(f))).toEqual([]);
+    expect(files.filter((f) => /^(src|test|fixtures|scripts|examples|editors|node_modules)\//.test(f))).toEqual([]);
   });
 
   it("declares its licence, repository, homepage, bugs and keywords", () => {
@@ -238,6 +258,25 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
   it("runs the installed copy, not this checkout", async () => {
     const result = await spawnNode(["-p", "require.resolve('caplint/package.json')"], project);
     expect(result.stdout.trim()).toBe(path.join(project, "node_modules/caplint/package.json"));
+  });
+
+  it("the VS Code extension (editors/vscode) starts the installed caplint, whose server answers initialize", async () => {
+    const { serverCommand } = createRequire(import.meta.url)(path.join(ROOT, "editors/vscode/server-command.js"));
+    // The workspace is the app folder; caplint is installed in the project above it.
+    const app = path.join(project, "app");
+    const server = serverCommand({ folders: [app], node: process.execPath });
+    expect(server).toEqual({ command: process.execPath, args: [path.join(project, "node_modules/caplint/bin/caplint.js"), "lsp", "--stdio"], from: project });
+    const result = await spawnNode(
+      server.args,
+      app,
+      lspMessages(
+        { jsonrpc: "2.0", id: 1, method: "initialize", params: { processId: null, rootUri: pathToFileURL(app).href, capabilities: {} } },
+        { jsonrpc: "2.0", id: 2, method: "shutdown" },
+        { jsonrpc: "2.0", method: "exit" },
+      ),
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/"serverInfo":\{"name":"caplint","version":"\d+\.\d+\.\d+"\}/);
   });
 
   it("every command in caplint --help has a packaged run", async () => {

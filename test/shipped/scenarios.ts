@@ -41,9 +41,32 @@ export const SCENARIOS: Scenario[] = [
     args: ["--help"],
     code: 0,
     stdout: (out) => {
-      for (const command of ["check", "schema", "rules", "access", "who-can", "matrix", "resolve", "diff", "explain", "permissions", "report", "events", "mcp"])
+      for (const command of [
+        "check",
+        "schema",
+        "rules",
+        "access",
+        "who-can",
+        "matrix",
+        "resolve",
+        "diff",
+        "explain",
+        "permissions",
+        "report",
+        "events",
+        "mcp",
+        "lsp",
+      ])
         expectTrue(new RegExp(`^  ${command} `, "m").test(out), `${command} in --help`);
     },
+  },
+  // The server itself is driven through the bin by test/lsp/*.test.ts (it speaks LSP over the process's own stdio).
+  {
+    name: "lsp without --stdio is a usage error",
+    args: ["lsp"],
+    code: 2,
+    stdout: "",
+    stderr: "caplint: lsp: give --stdio (caplint lsp --stdio), as editors' clients start it\n",
   },
   {
     name: "an unknown option is a usage error",

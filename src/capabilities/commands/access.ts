@@ -12,7 +12,7 @@ import { UsageError } from "../../core/errors.js";
 import { addQueryOptions, answerPaint, loadGroups, originOf, requireKnownWindow, type QueryOptions } from "./query-options.js";
 import { capabilitySettings } from "./options.js";
 import type { SetExitCode } from "../../core/command.js";
-import type { RuleMeta } from "../../core/rule.js";
+import type { RuleMeta } from "../../core/lint/rule.js";
 
 interface AccessOptions extends QueryOptions {
   window: string;

@@ -8,7 +8,7 @@ import { compareDiagnostics, summarize } from "../../core/diagnostics.js";
 import { loadProject, type Project } from "../load/project.js";
 import { REPORTER_NAMES, loadReporter } from "../../core/reporters/index.js";
 import { CAPABILITY_RULES, CAPABILITY_RULES_BY_ID } from "../rules/index.js";
-import type { RuleMeta } from "../../core/rule.js";
+import type { RuleMeta } from "../../core/lint/rule.js";
 import { platformOption } from "./query-options.js";
 import { planCheckRuns } from "../load/check-runs.js";
 import { exitCodeFor, tooManyWarnings } from "../../core/exit-codes.js";

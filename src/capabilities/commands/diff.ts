@@ -16,7 +16,7 @@ import { summarize } from "../../core/diagnostics.js";
 import { applyConfig, capabilitySettings, loadOptionsFrom } from "./options.js";
 import { addQueryOptions, answerPaint, askedPlatforms, type QueryOptions } from "./query-options.js";
 import type { SetExitCode } from "../../core/command.js";
-import type { RuleMeta } from "../../core/rule.js";
+import type { RuleMeta } from "../../core/lint/rule.js";
 import { HOMEPAGE } from "../../core/tool.js";
 
 interface DiffOptions extends QueryOptions {

@@ -10,7 +10,7 @@ import { addQueryOptions, answerPaint, loadGroups, originOf, type QueryOptions }
 import { capabilitySettings } from "./options.js";
 import { callJson, renderCall } from "../render/call.js";
 import type { SetExitCode } from "../../core/command.js";
-import type { RuleMeta } from "../../core/rule.js";
+import type { RuleMeta } from "../../core/lint/rule.js";
 import { textLines } from "../../core/terminal-text.js";
 import { readStandardInput } from "../../core/source/stdin.js";
 import { DEFAULT_MAX_FILE_BYTES } from "../../core/source/read.js";

@@ -1,6 +1,6 @@
 import { Option, type Command } from "commander";
 import path from "node:path";
-import type { RuleMeta } from "../../core/rule.js";
+import type { RuleMeta } from "../../core/lint/rule.js";
 import { loadSettings, type Settings } from "../../core/settings.js";
 import type { LoadOptions } from "../load/project.js";
 import { parsePositiveInteger } from "../../core/options.js";

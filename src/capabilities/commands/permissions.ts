@@ -12,7 +12,7 @@ import { UsageError } from "../../core/errors.js";
 import { applyConfig, capabilitySettings, loadOptionsFrom } from "./options.js";
 import { addQueryOptions, answerPaint, singlePlatform, type QueryOptions } from "./query-options.js";
 import type { SetExitCode } from "../../core/command.js";
-import type { RuleMeta } from "../../core/rule.js";
+import type { RuleMeta } from "../../core/lint/rule.js";
 
 interface PermissionsOptions extends QueryOptions {
   filter?: string;

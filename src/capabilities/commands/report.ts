@@ -11,7 +11,7 @@ import { toolVersion } from "../../core/tool.js";
 import { UsageError } from "../../core/errors.js";
 import { capabilitySettings, lintSettings, loadOptionsFrom } from "./options.js";
 import { CAPABILITY_RULES } from "../rules/index.js";
-import type { RuleMeta } from "../../core/rule.js";
+import type { RuleMeta } from "../../core/lint/rule.js";
 import { addQueryOptions, answerPaint, loadGroups, originOf, type QueryOptions } from "./query-options.js";
 import { writeOutputFile } from "../../core/output.js";
 import { addColorOptions } from "../../core/options.js";

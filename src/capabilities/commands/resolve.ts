@@ -6,7 +6,7 @@ import { addQueryOptions, askedPlatforms, loadProjectFor, type QueryOptions } fr
 import { resolveProject } from "../queries/project-model.js";
 import { capabilitySettings } from "./options.js";
 import type { SetExitCode } from "../../core/command.js";
-import type { RuleMeta } from "../../core/rule.js";
+import type { RuleMeta } from "../../core/lint/rule.js";
 
 export function registerResolve(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
   const command = program

@@ -11,7 +11,7 @@ import type { MainOptions } from "../../core/io.js";
 import { addQueryOptions, answerPaint, loadGroups, type QueryOptions } from "./query-options.js";
 import { capabilitySettings } from "./options.js";
 import type { SetExitCode } from "../../core/command.js";
-import type { RuleMeta } from "../../core/rule.js";
+import type { RuleMeta } from "../../core/lint/rule.js";
 
 export function registerWhoCan(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
   const command = program

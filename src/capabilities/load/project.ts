@@ -16,7 +16,8 @@ import { OptionError, requireByteCount, requireString, requireStringList } from 
 import type { JsonPath } from "../../core/location.js";
 import type { Capability } from "../model/types.js";
 import { SourceDocument, type TomlParser } from "../../core/source/document.js";
-import { DEFAULT_MAX_FILE_BYTES, leavesRoot, pathKind, readTextFile, walk, type OutsideLink } from "../../core/source/read.js";
+import { CAPABILITY_WORDING } from "./wording.js";
+import { DEFAULT_MAX_FILE_BYTES, leavesRoot, pathKind, readTextFile, repositoryRoot, walk, type OutsideLink } from "../../core/source/read.js";
 import { FatalError } from "../../core/errors.js";
 import { manifestFromPermissionFiles } from "./permission-files.js";
 import { newReadLog, noteRead, recordReads, type ReadLog } from "../../core/source/read-log.js";
@@ -197,7 +198,7 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
       const appSrc = await findSrcTauri(path.dirname(absolute));
       if (!srcTauri && appSrc) srcTauri = appSrc;
       else if (appSrc && appSrc !== srcTauri && (await pathKind(path.join(appSrc, "capabilities"))) === "directory") {
-        await addWalk(path.join(appSrc, "capabilities"), undefined, await linkBoundaryOf(appSrc));
+        await addWalk(path.join(appSrc, "capabilities"), undefined, linkBoundaryOf(appSrc));
       }
     } else if (kind === "file") capabilityFiles.push(absolute);
     else if (kind === "other") throw new FatalError(`${given}: not a regular file or folder`);
@@ -234,7 +235,7 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
     const capDir = path.join(srcTauri, "capabilities");
     // Watched even while missing: the folder may be created.
     noteRead("trees", capDir);
-    const boundary = await linkBoundaryOf(srcTauri);
+    const boundary = linkBoundaryOf(srcTauri);
     if ((await pathKind(capDir)) === "directory") await addWalk(capDir, undefined, boundary);
     const generated = path.join(srcTauri, "gen", "schemas", "acl-manifests.json");
     if ((await pathKind(generated)) === "file" && !(await outsideApp(generated, boundary, project))) await addManifest(generated);
@@ -252,7 +253,15 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
     }
     const format = absolute.endsWith(".toml") ? "toml" : "json";
     const invalidUtf8At = "invalidUtf8At" in read ? read.invalidUtf8At : undefined;
-    return SourceDocument.parse(absolute, relativeFile(cwd, absolute), read.text, format, format === "toml" ? await tomlParser() : undefined, invalidUtf8At);
+    return SourceDocument.parse(
+      absolute,
+      relativeFile(cwd, absolute),
+      read.text,
+      format,
+      format === "toml" ? await tomlParser() : undefined,
+      invalidUtf8At,
+      CAPABILITY_WORDING,
+    );
   };
 
   const buildScriptText = srcTauri ? await readBuildScript(srcTauri, maxBytes, project) : undefined;
@@ -293,7 +302,7 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
       parseFile,
       problem,
       project,
-      options.permissions?.length ? dir : srcTauri && (await linkBoundaryOf(srcTauri)),
+      options.permissions?.length ? dir : srcTauri && linkBoundaryOf(srcTauri),
       // tauri-build leaves the folders of inlined plugins out of the app's own permissions.
       inlinedFolders,
     );
@@ -388,21 +397,16 @@ function appRootOf(srcTauri: string): string {
  * link to a shared file elsewhere in the repository is read as the build reads it; a link out of the
  * repository is never followed.
  */
-async function linkBoundaryOf(srcTauri: string): Promise<string> {
+function linkBoundaryOf(srcTauri: string): string {
   const appRoot = appRootOf(srcTauri);
-  for (let dir = appRoot; ;) {
-    if ((await pathKind(path.join(dir, ".git"))) !== "missing") return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) return appRoot;
-    dir = parent;
-  }
+  return repositoryRoot(appRoot) ?? appRoot;
 }
 
 /** Records `file` as an outside link when its real path leaves the app; such a file is never read. */
 /** The text of src-tauri/build.rs (its app commands and inlined plugins); unreadable or outside the app: none. */
 async function readBuildScript(srcTauri: string, maxBytes: number, project: Project): Promise<string | undefined> {
   const file = path.join(srcTauri, "build.rs");
-  if ((await pathKind(file)) !== "file" || (await outsideApp(file, await linkBoundaryOf(srcTauri), project))) return undefined;
+  if ((await pathKind(file)) !== "file" || (await outsideApp(file, linkBoundaryOf(srcTauri), project))) return undefined;
   const read = readTextFile(file, maxBytes);
   return read.ok ? read.text : undefined;
 }
@@ -452,7 +456,7 @@ async function readManifestFile(
   const read = readTextFile(file, maxBytes);
   const name = relativeFile(cwd, file);
   if (!read.ok) throw new FatalError(`${name}: ${read.message}`);
-  const document = SourceDocument.parse(file, name, read.text, "json", undefined, read.invalidUtf8At);
+  const document = SourceDocument.parse(file, name, read.text, "json", undefined, read.invalidUtf8At, CAPABILITY_WORDING);
   if (!document.ok) throw new FatalError(`${name}: ${document.parseError!.message}`);
   const { manifests, problems } = checkAclManifests(document.value);
   for (const p of problems) problem(file, `${p.message} (the host's build rejects this manifest)`, p.path, document);
@@ -588,6 +592,7 @@ async function loadAppConfig(
         toml ? "toml" : "json",
         toml ? await tomlParser() : undefined,
         read.invalidUtf8At,
+        CAPABILITY_WORDING,
       );
       if (!document.ok) {
         problem(file, `${document.parseError!.message} (${name} is ignored)`);

@@ -96,9 +96,17 @@ export default defineRule({
           at: capability.source,
           path: entry.extended ? [...entry.path, "identifier"] : entry.path,
           messageId: "redundant",
-          // The stylish reporter groups a capability's many redundant entries into one finding by `capability`.
           data: { capability: capability.identifier, permission: entry.identifier, grantedBy: cover.identifier, via },
           hint: "remove it",
+          // A capability's many redundant entries read as one finding in stylish output.
+          group: {
+            key: capability.identifier,
+            atLeast: 3,
+            item: `"${entry.identifier}" (by "${cover.identifier}")`,
+            message: '{{count}} permissions are already granted by sets in capability "{{capability}}": {{list}}',
+            hint: "remove them; --fix removes all {{count}}",
+            data: { capability: capability.identifier },
+          },
           fix: (document) => removeArrayItem(document, entry.path, `remove "${entry.identifier}", granted by "${cover.identifier}"`),
         });
       }

@@ -1,10 +1,10 @@
 import type { Catalog } from "../catalog/catalog.js";
 import type { Resolution, ResolvedModel } from "../engine/index.js";
 import type { Fix } from "../../core/diagnostics.js";
-import type { RuleMeta } from "../../core/rule.js";
+import { pipelineStepDefiner, ruleDefiner, type PipelineStep, type Rule as CoreRule, type RuleMeta } from "../../core/lint/rule.js";
+import type { FindingFields } from "../../core/lint/run-rules.js";
 import type { MessageReport, RuleMessages } from "../../core/messages.js";
 import type { Suppression } from "../../core/suppressions.js";
-import type { JsonPath } from "../../core/location.js";
 import type { SourceDocument } from "../../core/source/document.js";
 import type { Project } from "../load/project.js";
 import type { Capability, PermissionEntry } from "../model/types.js";
@@ -18,17 +18,9 @@ export type RuleReport<M extends RuleMessages = RuleMessages> = ReportedFinding 
 /** A report without its file, as the linter handles it once it knows the file. */
 export type LocatedReport<M extends RuleMessages = RuleMessages> = Omit<ReportedFinding, "at"> & MessageReport<M>;
 
-interface ReportedFinding {
+interface ReportedFinding extends Pick<FindingFields, "path" | "target" | "hint" | "escalate" | "demote" | "group"> {
   /** The file: a capability's source, or a document. */
   at: { absolutePath: string };
-  path: JsonPath;
-  target?: "key" | "value";
-  /** How to fix it, in one line. */
-  hint?: string | undefined;
-  /** Raise a warning to an error (a dangerous grant reachable from remote pages); an "off" rule stays off. */
-  escalate?: boolean;
-  /** Lower an error to a warning (the problem does not break the build here); an "off" rule stays off. */
-  demote?: boolean;
   /** Builds the safe fix from the document's text; called only when the document is JSON. */
   fix?: (document: SourceDocument) => Fix | undefined;
   /** Not accepted: the text comes from the rule's `messages` template named by `messageId`. */
@@ -41,7 +33,7 @@ interface ReportedFinding {
  */
 export interface RuleContext {
   /** The running rule's metadata. */
-  readonly rule: Readonly<CapabilityRuleMeta>;
+  readonly rule: Readonly<RuleMeta>;
   readonly project: Project;
   readonly catalog: Catalog;
   /** Capabilities whose file passed parsing (schema-invalid fields are dropped from the model). */
@@ -59,7 +51,7 @@ export interface RuleContext {
    */
   suppressions(): readonly Readonly<Suppression>[];
   /** The rules of this domain by id (pipeline steps included), e.g. to check the ids a suppression names. */
-  readonly rules: ReadonlyMap<string, Readonly<CapabilityRuleMeta>>;
+  readonly rules: ReadonlyMap<string, Readonly<RuleMeta>>;
   /**
    * The host's resolution of the capabilities the build uses, once per platform this run covers
    * (every platform unless the user picked one), computed on first use and shared by all rules.
@@ -74,51 +66,17 @@ export interface RuleContext {
   resolution(): Promise<Resolution>;
 }
 
-/** What the registry, config and reporters know of a capability rule or pipeline step. */
-export interface CapabilityRuleMeta extends RuleMeta {
-  domain: "capabilities";
-  /** Reads `context.suppressions()`, so it runs after every other rule. */
-  runsLast?: boolean;
-}
+/** A capability rule: the one contract (src/core/lint/rule.ts) over the capability context. */
+export type Rule = CoreRule<RuleContext>;
 
 /** A pipeline step listed with the rules (parse, schema): the linter reports its findings itself. */
-export interface PipelineStep<M extends RuleMessages = RuleMessages> extends CapabilityRuleMeta {
-  kind: "pipeline";
-  messages: M;
-}
+export type { PipelineStep };
 
-/**
- * The context a rule's own `check` sees: `report()` accepts only the rule's messageIds, each with its
- * placeholders. Helpers shared by rules take the plain RuleContext.
- */
-export interface RuleContextFor<M extends RuleMessages> extends RuleContext {
-  report(report: RuleReport<M>): void;
-}
+/** The capabilities domain's name: what its rules' `domain` says. */
+export const CAPABILITIES_DOMAIN = "capabilities";
 
-export interface Rule extends CapabilityRuleMeta {
-  kind?: "rule";
-  check(context: RuleContext): void | Promise<void>;
-}
-
-/** A rule as `defineRule` declares it: its `check` sees a context typed by its own messages. */
-export interface RuleFor<M extends RuleMessages> extends Rule {
-  messages: M;
-  check(context: RuleContextFor<M>): void | Promise<void>;
-}
-
-/**
- * Declares a capability rule: keeps the literal type-checked (arethetypeswrong's `defineCheck`),
- * types `report()` by the rule's own messages, and stamps the rule's domain.
- */
-export function defineRule<const Id extends string, const M extends RuleMessages>(
-  rule: Omit<RuleFor<M>, "domain" | "id"> & { id: Id },
-): RuleFor<M> & { id: Id; domain: "capabilities" } {
-  return { ...rule, domain: "capabilities" };
-}
+/** Declares a capability rule (src/core/lint/rule.ts): `report()` typed by the rule's own messages, the domain stamped. */
+export const defineRule = ruleDefiner<RuleContext>(CAPABILITIES_DOMAIN);
 
 /** Declares a pipeline step: metadata only, its findings come from the linter. */
-export function definePipelineStep<const Id extends string, const M extends RuleMessages>(
-  step: Omit<PipelineStep<M>, "domain" | "id" | "kind"> & { id: Id },
-): PipelineStep<M> & { id: Id; domain: "capabilities" } {
-  return { ...step, kind: "pipeline", domain: "capabilities" };
-}
+export const definePipelineStep = pipelineStepDefiner(CAPABILITIES_DOMAIN);

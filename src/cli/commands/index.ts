@@ -7,6 +7,7 @@ import { REGISTRY } from "../../registry.js";
 import { registerRules } from "./rules.js";
 import { registerSchema } from "./schema.js";
 import { registerMcpCommands } from "../../mcp/command.js";
+import { registerLsp } from "../../lsp/command.js";
 
 /** Every domain's commands, in the order `caplint --help` lists them. A new domain adds its line here. */
 const DOMAIN_COMMANDS: readonly RegisterCommands[] = [registerCapabilityCommands, registerEventCommands, registerMcpCommands];
@@ -16,4 +17,5 @@ export function registerCommands(program: Command, io: MainOptions, setExitCode:
   // Commands about every domain at once.
   registerSchema(program, io, setExitCode, REGISTRY.byId);
   registerRules(program, io, setExitCode);
+  registerLsp(program, io, setExitCode);
 }

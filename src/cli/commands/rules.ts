@@ -1,9 +1,8 @@
 import { Option, type Command } from "commander";
 import type { SetExitCode } from "../../core/command.js";
-import { DOMAIN_LINT_COMMANDS, DOMAIN_NAMES, type DomainName } from "../../core/rule.js";
 import type { MainOptions } from "../../core/io.js";
 import { docsUrl } from "../../core/tool.js";
-import { RULES } from "../../registry.js";
+import { DOMAIN_NAMES, REGISTRY, RULES, type DomainName } from "../../registry.js";
 
 export function registerRules(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   program
@@ -18,7 +17,7 @@ export function registerRules(program: Command, io: MainOptions, setExitCode: Se
         defaultSeverity: rule.defaultSeverity,
         fixable: rule.fixable,
         category: rule.category,
-        command: DOMAIN_LINT_COMMANDS[rule.domain],
+        command: REGISTRY.byId.lintCommandOf(rule.domain),
         description: rule.description,
         docs: `docs/rules/${rule.id}.md`,
         url: docsUrl(rule.id),

@@ -4,7 +4,7 @@ import { addInputOptions, applyConfig, capabilitySettings, configOption, loadOpt
 import { baseCapabilitySchema, editorSchema } from "../../capabilities/schema/editor-schema.js";
 import type { MainOptions } from "../../core/io.js";
 import type { SetExitCode } from "../../core/command.js";
-import type { RuleMeta } from "../../core/rule.js";
+import type { RuleMeta } from "../../core/lint/rule.js";
 
 export function registerSchema(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
   const command = program

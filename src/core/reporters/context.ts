@@ -1,4 +1,4 @@
-import type { RuleMeta } from "../rule.js";
+import type { RuleMeta } from "../lint/rule.js";
 import { docsUrl, toolVersion } from "../tool.js";
 import { makePaint } from "./paint.js";
 import type { ReporterContext } from "./types.js";

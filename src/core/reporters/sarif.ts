@@ -2,14 +2,21 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Diagnostic, Severity } from "../diagnostics.js";
-import type { RuleMeta } from "../rule.js";
+import type { RuleMeta } from "../lint/rule.js";
 import type { Reporter, ReporterContext } from "./types.js";
 import { HOMEPAGE } from "../tool.js";
+import { fsPath, repositoryRoot } from "../source/read.js";
 
 /** The OASIS location of the SARIF 2.1.0 schema (errata 01), which GitHub code scanning also names. */
 export const SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
-/** Relative artifact URIs resolve against this base; GitHub maps it to the repository checkout. */
+/**
+ * Relative artifact URIs resolve against this base: the repository root (the nearest folder above the
+ * working directory with `.git`), else the working directory. GitHub code scanning reads a relative
+ * URI from the repository root, whatever folder caplint ran in.
+ */
 const SRCROOT = "%SRCROOT%";
+/** What the text formats call standard input read without `--stdin-filename`. */
+const STDIN_NAME = "<stdin>";
 
 /**
  * SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.
@@ -19,6 +26,7 @@ const SRCROOT = "%SRCROOT%";
 const sarif: Reporter = ({ diagnostics, notes = [], config }, context) => {
   const rules = [...context.rules.values()];
   const ruleIndex = sarifRuleIndex(context);
+  const root = sourceRoot(context.cwd);
   const log = {
     $schema: SARIF_SCHEMA_URI,
     version: "2.1.0",
@@ -33,10 +41,10 @@ const sarif: Reporter = ({ diagnostics, notes = [], config }, context) => {
             rules: rules.map((rule) => ruleDescriptor(rule, context)),
           },
         },
-        originalUriBaseIds: { [SRCROOT]: { uri: directoryUri(context.cwd) } },
+        originalUriBaseIds: { [SRCROOT]: { uri: directoryUri(root) } },
         // Our columns count UTF-16 code units, like JavaScript strings.
         columnKind: "utf16CodeUnits",
-        results: diagnostics.map((d) => sarifResult(d, ruleIndex)),
+        results: diagnostics.map((d) => sarifResult(d, ruleIndex, context.cwd)),
         ...(notes.length || config !== undefined ? { invocations: [invocation(notes, config, context.cwd)] } : {}),
       },
     ],
@@ -59,7 +67,7 @@ function invocation(notes: readonly string[], config: string | null | undefined,
             {
               level: "note",
               message: { text: `rule settings read from ${config}` },
-              locations: [{ physicalLocation: { artifactLocation: artifactLocation({ file: config, absolutePath: path.resolve(cwd, config) }) } }],
+              locations: [{ physicalLocation: { artifactLocation: artifactLocation(path.resolve(cwd, config), sourceRoot(cwd)) } }],
             },
           ],
         }
@@ -113,65 +121,95 @@ export function sarifRuleIndex(context: ReporterContext): ReadonlyMap<string, nu
   return new Map([...context.rules.values()].map((rule, index) => [rule.id, index]));
 }
 
-/** One finding of the SARIF log. */
-export function sarifResult(d: Diagnostic, ruleIndex: ReadonlyMap<string, number>) {
+/**
+ * One finding of the SARIF log. GitHub code scanning rejects a whole upload when one result has no
+ * location with an artifact URI, so a finding without a file in the repository (a live server's,
+ * standard input's without `--stdin-filename`) is placed at the folder caplint ran in, with no region,
+ * and says in its message where it is.
+ */
+export function sarifResult(d: Diagnostic, ruleIndex: ReadonlyMap<string, number>, cwd: string) {
   const index = ruleIndex.get(d.ruleId);
   const text = d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message;
-  if (d.liveServer !== undefined) {
-    // A live server has no file in the repository: no physical location, the server named in the message and properties.
-    return {
-      ruleId: d.ruleId,
-      ...(index === undefined ? {} : { ruleIndex: index }),
-      level: level(d.severity),
-      message: { text: `${d.liveServer}: ${text}` },
-      partialFingerprints: { "caplintFindingHash/v1": findingFingerprint(d) },
-      properties: { ...(d.messageId === undefined ? {} : { messageId: d.messageId }), server: d.liveServer, path: d.path },
-    };
-  }
+  const root = sourceRoot(cwd);
+  const fileless = d.liveServer !== undefined || d.file === STDIN_NAME;
+  const where = d.liveServer ?? (fileless ? `${STDIN_NAME}:${d.range.start.line}:${d.range.start.column}` : undefined);
+  const properties = {
+    ...(d.messageId === undefined ? {} : { messageId: d.messageId }),
+    ...(d.liveServer === undefined ? {} : { server: d.liveServer, path: d.path }),
+  };
   return {
     ruleId: d.ruleId,
     ...(index === undefined ? {} : { ruleIndex: index }),
     level: level(d.severity),
-    message: { text },
+    message: { text: where === undefined ? text : `${where}: ${text}` },
     partialFingerprints: { "caplintFindingHash/v1": findingFingerprint(d) },
     locations: [
       {
-        physicalLocation: {
-          artifactLocation: artifactLocation(d),
-          region: {
-            startLine: d.range.start.line,
-            startColumn: d.range.start.column,
-            endLine: d.range.end.line,
-            endColumn: d.range.end.column,
-          },
-        },
+        physicalLocation: fileless
+          ? { artifactLocation: artifactLocation(cwd, root, true) }
+          : {
+              artifactLocation: artifactLocation(d.absolutePath, root),
+              region: {
+                startLine: d.range.start.line,
+                startColumn: d.range.start.column,
+                endLine: d.range.end.line,
+                endColumn: d.range.end.column,
+              },
+            },
       },
     ],
     // The rule's message id, so programs can tell findings of one rule apart without parsing the text.
-    ...(d.messageId === undefined ? {} : { properties: { messageId: d.messageId } }),
-    ...(d.relatedLine === undefined
+    ...(Object.keys(properties).length ? { properties } : {}),
+    ...(d.relatedLine === undefined || fileless
       ? {}
       : {
           relatedLocations: [
             {
               id: 1,
               message: { text: "the other event of the pair" },
-              physicalLocation: { artifactLocation: artifactLocation(d), region: { startLine: d.relatedLine } },
+              physicalLocation: { artifactLocation: artifactLocation(d.absolutePath, root), region: { startLine: d.relatedLine } },
             },
           ],
         }),
   };
 }
 
-/**
- * Files inside the working directory get a relative URI against %SRCROOT%; a file outside it
- * gets an absolute file URI, since a URI climbing above the source root names nothing there.
- */
-function artifactLocation(d: Pick<Diagnostic, "file" | "absolutePath">): { uri: string; uriBaseId?: string } {
-  const outside = d.file === ".." || d.file.startsWith("../") || path.posix.isAbsolute(d.file) || path.win32.isAbsolute(d.file);
-  if (outside) return { uri: pathToFileURL(d.absolutePath).href };
-  return { uri: d.file.split("/").map(encodeURIComponent).join("/"), uriBaseId: SRCROOT };
+/** The folder %SRCROOT% names: the repository holding the working directory, else the working directory. */
+function sourceRoot(cwd: string): string {
+  // Asked once per finding of a streamed report: remembered for the run's one working directory.
+  if (lastRoot?.cwd !== cwd) lastRoot = { cwd, root: repositoryRoot(cwd) ?? cwd };
+  return lastRoot.root;
 }
+let lastRoot: { cwd: string; root: string } | undefined;
+
+/**
+ * A file (or folder) inside the source root gets a URI relative to %SRCROOT%; one outside it an
+ * absolute file URI, since a URI climbing above the source root names nothing there. Built from the
+ * path's bytes, so a name that is not UTF-8 is percent-encoded byte for byte (`a%FF.json`), not as
+ * its `\xff` display form; a folder's URI ends with a slash.
+ */
+function artifactLocation(absolutePath: string, root: string, folder = false): { uri: string; uriBaseId?: string } {
+  const raw = fsPath(absolutePath);
+  const bytes = typeof raw === "string" ? Buffer.from(raw) : raw;
+  const prefix = Buffer.from(root.endsWith(path.sep) ? root : root + path.sep);
+  const inside = bytes.length > prefix.length && bytes.subarray(0, prefix.length).equals(prefix);
+  if (absolutePath === root) return { uri: "./", uriBaseId: SRCROOT };
+  // A Windows path C:\\x is the URI file:///C:/x.
+  if (!inside) return { uri: `file://${path.sep === "/" ? "" : "/"}${encodePath(bytes, ":")}${folder ? "/" : ""}` };
+  return { uri: `${encodePath(bytes.subarray(prefix.length))}${folder ? "/" : ""}`, uriBaseId: SRCROOT };
+}
+
+/** Percent-encodes a path's bytes as encodeURIComponent would its UTF-8, keeping the separators (as slashes) and `keep`. */
+function encodePath(bytes: Buffer, keep = ""): string {
+  let uri = "";
+  for (const byte of bytes) {
+    const char = String.fromCharCode(byte);
+    if (char === path.sep) uri += "/";
+    else uri += byte < 0x80 && (UNESCAPED.test(char) || keep.includes(char)) ? char : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return uri;
+}
+const UNESCAPED = /^[A-Za-z0-9\-_.!~*'()]$/;
 
 /** SARIF requires a base URI to end with a slash, or relative URIs would resolve against its parent. */
 function directoryUri(cwd: string): string {

@@ -76,7 +76,7 @@ export async function streamedReport(format: ReporterName, write: (text: string)
       return spliced(
         write,
         '"results": []',
-        (d) => sarifResult(d, ruleIndex),
+        (d) => sarifResult(d, ruleIndex, context.cwd),
         ({ summary, notes, config }) =>
           reporter({ diagnostics: [], summary, ...(notes ? { notes } : {}), ...(config !== undefined ? { config } : {}) }, context),
         reporter({ diagnostics: [], summary: NO_FINDINGS }, context),

@@ -1,6 +1,7 @@
 import { oneLine, textLines } from "../terminal-text.js";
 import type { Diagnostic, LintSummary } from "../diagnostics.js";
 import { LineIndex } from "../source/line-index.js";
+import { formatMessage } from "../messages.js";
 import type { Paint, Reporter, ReporterContext } from "./types.js";
 import { plural } from "../wording.js";
 
@@ -24,7 +25,7 @@ const stylish: Reporter = ({ diagnostics, summary, notes = [], config, hiddenWar
   };
   for (const [file, list] of byFile) {
     out.push(paint.underline(file));
-    for (const d of groupRedundant(list)) {
+    for (const d of groupFindings(list)) {
       const lines = linesOf(d.absolutePath);
       const line = d.range.start.line;
       const frame =
@@ -91,34 +92,30 @@ export function closingLines(
   return out;
 }
 
-/** At this many redundant entries in one capability, stylish shows them as one finding. */
-const GROUP_REDUNDANT_AT = 3;
-
 /**
- * A capability's redundant-permission findings, when there are several, become one finding at the
- * first of them that lists them all (an app with dozens reads as one line per capability). `--fix`
+ * Findings that carry a group (a capability's many redundant entries), when there are enough
+ * of them, become one finding at the first of them, worded by the rule (see FindingGroup). `--fix`
  * removes them all; other formats keep one diagnostic per entry.
  */
-function groupRedundant(list: readonly Diagnostic[]): Diagnostic[] {
+function groupFindings(list: readonly Diagnostic[]): Diagnostic[] {
   const groups = new Map<string, Diagnostic[]>();
   for (const d of list) {
-    if (d.ruleId !== "redundant-permission" || typeof d.data?.capability !== "string") continue;
-    const key = `${d.severity}\u0000${d.data.capability}`;
+    if (!d.group) continue;
+    const key = `${d.ruleId}\u0000${d.severity}\u0000${d.group.key}`;
     const members = groups.get(key);
     if (members) members.push(d);
     else groups.set(key, [d]);
   }
   const grouped = new Map<Diagnostic, Diagnostic | null>();
   for (const members of groups.values()) {
-    if (members.length < GROUP_REDUNDANT_AT) continue;
     const [first, ...rest] = members as [Diagnostic, ...Diagnostic[]];
-    const listed = members.map((d) => `"${String(d.data!.permission)}" (by "${String(d.data!.grantedBy)}")`);
-    const shown = listed.length > 8 ? `${listed.slice(0, 8).join(", ")} and ${listed.length - 8} more` : listed.join(", ");
-    grouped.set(first, {
-      ...first,
-      message: `${members.length} permissions are already granted by sets in capability "${String(first.data!.capability)}": ${shown}`,
-      hint: `remove them; --fix removes all ${members.length}`,
-    });
+    const group = first.group!;
+    if (members.length < group.atLeast) continue;
+    const listed = members.map((d) => d.group!.item);
+    const list = listed.length > 8 ? `${listed.slice(0, 8).join(", ")} and ${listed.length - 8} more` : listed.join(", ");
+    const data = { ...group.data, count: members.length, list };
+    const templates = { id: first.ruleId, messages: { message: group.message, hint: group.hint } };
+    grouped.set(first, { ...first, message: formatMessage(templates, "message", data), hint: formatMessage(templates, "hint", data) });
     for (const d of rest) grouped.set(d, null);
   }
   return list.flatMap((d) => {

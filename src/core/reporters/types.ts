@@ -1,5 +1,5 @@
 import type { Diagnostic, LintSummary } from "../diagnostics.js";
-import type { RuleMeta } from "../rule.js";
+import type { RuleMeta } from "../lint/rule.js";
 import type { Paint } from "../terminal-text.js";
 
 export { NO_PAINT, type Paint } from "../terminal-text.js";

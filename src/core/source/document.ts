@@ -57,14 +57,22 @@ export class SourceDocument {
   }
 
   /** `invalidUtf8At`: where the file's bytes stopped being UTF-8 (see `decodeUtf8`), if they did. */
-  static parse(absolutePath: string, file: string, text: string, format: DocumentFormat, parseToml?: TomlParser, invalidUtf8At?: number): SourceDocument {
-    const problem = precheck(text, invalidUtf8At);
+  static parse(
+    absolutePath: string,
+    file: string,
+    text: string,
+    format: DocumentFormat,
+    parseToml?: TomlParser,
+    invalidUtf8At?: number,
+    wording: ReaderWording = PLAIN_WORDING,
+  ): SourceDocument {
+    const problem = precheck(text, wording, invalidUtf8At);
     if (problem) return new SourceDocument(absolutePath, file, text, format, undefined, problem, undefined);
     if (format === "toml") {
-      const deep = excessiveNesting(text);
+      const deep = excessiveNesting(text, wording);
       if (deep) return new SourceDocument(absolutePath, file, text, format, undefined, deep, undefined);
       if (!parseToml) throw new Error("a TOML parser is required for TOML documents");
-      const result = parseToml(text);
+      const result = parseToml(text, wording);
       return new SourceDocument(absolutePath, file, text, format, result.value, result.error, undefined);
     }
     let value: unknown;
@@ -74,7 +82,7 @@ export class SourceDocument {
       // value costs less than walking every character of the text, which only a file over the bound needs.
       value = JSON.parse(text);
     } catch {
-      const deep = excessiveNesting(text);
+      const deep = excessiveNesting(text, wording);
       if (deep) return new SourceDocument(absolutePath, file, text, format, undefined, deep, undefined);
       const errors: ParseError[] = [];
       jsoncParser().parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
@@ -84,12 +92,12 @@ export class SourceDocument {
         : { message: "invalid JSON", offset: 0, length: 0 };
       return new SourceDocument(absolutePath, file, text, format, undefined, failure, undefined);
     }
-    const deep = nestsDeeperThan(value, MAX_NESTING_DEPTH) ? excessiveNesting(text) : undefined;
+    const deep = nestsDeeperThan(value, MAX_NESTING_DEPTH) ? excessiveNesting(text, wording) : undefined;
     if (deep) return new SourceDocument(absolutePath, file, text, format, undefined, deep, undefined);
     const surrogate = loneSurrogateEscape(text);
     if (surrogate >= 0) {
       // serde_json refuses an escape that is half a surrogate pair; JSON.parse keeps it as a broken string.
-      const failure = { message: "invalid JSON: a lone surrogate escape is not a character (the host's parser rejects it)", offset: surrogate, length: 6 };
+      const failure = { message: `invalid JSON: a lone surrogate escape is not a character (${wording.rejectsSurrogates})`, offset: surrogate, length: 6 };
       return new SourceDocument(absolutePath, file, text, format, undefined, failure, undefined);
     }
     return new SourceDocument(absolutePath, file, text, format, value, undefined, undefined);
@@ -318,7 +326,30 @@ function nodeAt(tree: JsonTree, path: JsonPath): JsonNode {
   return node;
 }
 
-export type TomlParser = (text: string) => { value: unknown; error?: ParseFailure };
+export type TomlParser = (text: string, wording?: ReaderWording) => { value: unknown; error?: ParseFailure };
+
+/**
+ * How the reader words what an input should have been and who would reject it: the caller's words
+ * (each domain has its own, src/core/lint/domain.ts), so the core names no kind of input.
+ */
+export interface ReaderWording {
+  /** What an empty file should hold: `a capability object or array`. */
+  expected: string;
+  /** Why a nesting past MAX_NESTING_DEPTH is refused: `no capability file needs that`. */
+  nestingUnneeded: string;
+  /** Who rejects a byte order mark: `which the host's parser rejects`. */
+  rejectsBom: string;
+  /** Who rejects a lone surrogate escape: `the host's parser rejects it`. */
+  rejectsSurrogates: string;
+}
+
+/** The wording for a reader that has no domain (tests, generic JSON). */
+export const PLAIN_WORDING: ReaderWording = {
+  expected: "a JSON or TOML document",
+  nestingUnneeded: "no input needs that",
+  rejectsBom: "which strict parsers reject",
+  rejectsSurrogates: "strict JSON parsers reject it",
+};
 
 /**
  * The number of properties written in a valid JSON text: strings followed by a colon. One linear
@@ -392,22 +423,22 @@ export function loneSurrogateEscape(text: string): number {
   return -1;
 }
 
-function precheck(text: string, invalidUtf8At?: number): ParseFailure | undefined {
+function precheck(text: string, wording: ReaderWording, invalidUtf8At?: number): ParseFailure | undefined {
   if (text.charCodeAt(0) === 0xfeff) {
-    return { message: "the file starts with a UTF-8 byte order mark, which the host's parser rejects; save it without BOM", offset: 0, length: 1 };
+    return { message: `the file starts with a UTF-8 byte order mark, ${wording.rejectsBom}; save it without BOM`, offset: 0, length: 1 };
   }
   const nul = text.indexOf("\u0000");
   if (nul >= 0) return { message: "the file contains NUL bytes: it looks binary, not JSON or TOML", offset: nul, length: 1 };
   if (invalidUtf8At !== undefined) return { message: "the file is not valid UTF-8 (first bad byte here)", offset: invalidUtf8At, length: 1 };
-  if (text.trim() === "") return { message: "the file is empty; expected a capability object or array", offset: 0, length: 0 };
+  if (text.trim() === "") return { message: `the file is empty; expected ${wording.expected}`, offset: 0, length: 0 };
   return undefined;
 }
 
 /** Deeper documents are refused: the host has no use for them and recursive parsers (jsonc-parser's, TOML's) overflow. */
-function excessiveNesting(text: string): ParseFailure | undefined {
+function excessiveNesting(text: string, wording: ReaderWording): ParseFailure | undefined {
   const deep = findExcessiveNesting(text, MAX_NESTING_DEPTH);
   if (deep < 0) return undefined;
-  return { message: `nesting deeper than ${MAX_NESTING_DEPTH} levels; no capability file needs that`, offset: deep, length: 1 };
+  return { message: `nesting deeper than ${MAX_NESTING_DEPTH} levels; ${wording.nestingUnneeded}`, offset: deep, length: 1 };
 }
 
 /** Whether a parsed JSON value holds arrays or objects more than `limit` levels deep; recurses at most `limit + 1` levels. */

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
@@ -17,6 +18,8 @@ export type ReadResult = { ok: true; text: string; invalidUtf8At?: number } | { 
  */
 export function readTextFile(file: string, maxBytes: number): ReadResult {
   noteRead("files", file);
+  const open = openBuffers.getStore()?.get(file);
+  if (open !== undefined) return { ok: true, text: open };
   try {
     const target = fsPath(file);
     const info = statSync(target);
@@ -31,6 +34,18 @@ export function readTextFile(file: string, maxBytes: number): ReadResult {
   } catch (error) {
     return { ok: false, message: `cannot read file: ${describeIoError(error)}` };
   }
+}
+
+/**
+ * The texts of files open in an editor (absolute path → unsaved text), for the language server: inside
+ * {@link withOpenBuffers} every reader (capability, permission, Cargo and config files, build.rs) and
+ * {@link pathKind} see them instead of the disk, as the build will once they are saved. Scoped to one
+ * asynchronous call, so that nothing else in the process (and no later run) sees them.
+ */
+const openBuffers = new AsyncLocalStorage<ReadonlyMap<string, string>>();
+
+export function withOpenBuffers<T>(texts: ReadonlyMap<string, string>, run: () => Promise<T>): Promise<T> {
+  return openBuffers.run(texts, run);
 }
 
 /**
@@ -183,11 +198,23 @@ export function describeIoError(error: unknown): string {
  */
 export async function pathKind(target: string): Promise<"file" | "directory" | "other" | "missing"> {
   noteRead("files", target);
+  // A buffer not saved yet is a file already.
+  if (openBuffers.getStore()?.has(target)) return "file";
   try {
     const info = statSync(target);
     return info.isDirectory() ? "directory" : info.isFile() ? "file" : "other";
   } catch {
     return "missing";
+  }
+}
+
+/** The repository holding `folder`: the nearest folder at or above it with `.git` (a folder, or a worktree's file); undefined outside one. */
+export function repositoryRoot(folder: string): string | undefined {
+  for (let dir = path.resolve(folder); ;) {
+    if (lstatSync(path.join(dir, ".git"), { throwIfNoEntry: false }) !== undefined) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
   }
 }
 

@@ -1,15 +1,15 @@
 import { parse, TomlError } from "smol-toml";
-import type { ParseFailure, TomlParser } from "./document.js";
+import { PLAIN_WORDING, type ParseFailure, type TomlParser } from "./document.js";
 import { LineIndex } from "./line-index.js";
 import { MAX_NESTING_DEPTH } from "./document.js";
 
 /** smol-toml is loaded only by callers that meet a TOML file. */
-export const parseToml: TomlParser = (text) => {
+export const parseToml: TomlParser = (text, wording = PLAIN_WORDING) => {
   const deep = findDeepDottedKey(text, MAX_NESTING_DEPTH);
   if (deep >= 0)
     return {
       value: undefined,
-      error: { message: `dotted keys nest deeper than ${MAX_NESTING_DEPTH} levels; no capability file needs that`, offset: deep, length: 1 },
+      error: { message: `dotted keys nest deeper than ${MAX_NESTING_DEPTH} levels; ${wording.nestingUnneeded}`, offset: deep, length: 1 },
     };
   try {
     // A JSON round trip turns smol-toml's null-prototype tables and date objects into the plain

@@ -8,7 +8,6 @@ export const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "open
 
 export default defineMcpRule({
   id: "mcp-annotations",
-  domain: "mcp",
   input: "static",
   description:
     "Every tool has a title that says more than its name and all four hints as explicit booleans, not both read-only and destructive (warnings); a hint that is not a boolean breaks the schema (error).",

@@ -8,7 +8,6 @@ const SDK_TEXT = /^MCP error -?\d+/;
 
 export default defineMcpRule({
   id: "mcp-error-text",
-  domain: "mcp",
   input: "probe",
   description: 'A tool error (isError: true) written by the server starts with "Error:" (probe).',
   category: "style",

@@ -5,7 +5,6 @@ import { isListTool, isPagePosition, namingOf, toolInputs, toolLabel } from "./s
 
 export default defineMcpRule({
   id: "mcp-input-bounds",
-  domain: "mcp",
   input: "static",
   description: "Inputs are bounded: strings by maxLength, enum, pattern or format; numbers by a minimum and a maximum; arrays by maxItems.",
   category: "suspicious",

@@ -5,7 +5,6 @@ import { toolInputs, toolLabel } from "./support.js";
 
 export default defineMcpRule({
   id: "mcp-input-described",
-  domain: "mcp",
   input: "static",
   description: "Every input property has a type and a description (on the property, or on its anyOf/oneOf alternatives).",
   category: "style",

@@ -3,7 +3,6 @@ import { toolInputs, toolLabel } from "./support.js";
 
 export default defineMcpRule({
   id: "mcp-input-strict",
-  domain: "mcp",
   input: "static",
   description:
     "The input schema rejects unknown fields: additionalProperties: false at its root (after $ref resolution and unwrapping a single object parameter).",

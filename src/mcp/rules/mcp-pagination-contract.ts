@@ -6,7 +6,6 @@ import { plural } from "../../core/wording.js";
 
 export default defineMcpRule({
   id: "mcp-pagination-contract",
-  domain: "mcp",
   input: "probe",
   description:
     "A list call's result keeps the arithmetic: count = items returned, has_more = total > offset + count, next_offset = offset + count or null at the end; limit over 100 is rejected (probe). Arithmetic that makes a client paging by it skip items is an error.",

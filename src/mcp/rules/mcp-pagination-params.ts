@@ -33,7 +33,6 @@ const EXPECTED: readonly Expected[] = [
 
 export default defineMcpRule({
   id: "mcp-pagination-params",
-  domain: "mcp",
   input: "static",
   description:
     "List tools (named list or search, find with a plural object, paging under any names, or returning pages) take limit (integer, default 20, 1..100) and offset (integer, default 0, minimum 0).",

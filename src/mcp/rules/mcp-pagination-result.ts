@@ -12,7 +12,6 @@ const FIELDS: ReadonlyArray<{ name: string; types: readonly string[]; text: stri
 
 export default defineMcpRule({
   id: "mcp-pagination-result",
-  domain: "mcp",
   input: "static",
   description: "A list tool's outputSchema has total, count, offset (integers), the items (an array), has_more (boolean) and next_offset (integer or null).",
   category: "correctness",

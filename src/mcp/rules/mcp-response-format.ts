@@ -4,7 +4,6 @@ import { toolInputs, toolLabel } from "./support.js";
 
 export default defineMcpRule({
   id: "mcp-response-format",
-  domain: "mcp",
   input: "static",
   description: 'A response_format parameter is an enum of exactly "markdown" and "json" with default "markdown".',
   category: "style",

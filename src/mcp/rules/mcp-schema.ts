@@ -7,7 +7,6 @@ const HINTS = new Set(["readOnlyHint", "destructiveHint", "idempotentHint", "ope
 
 export default defineMcpRule({
   id: "mcp-schema",
-  domain: "mcp",
   input: "static",
   description: "The listing validates against the MCP specification's JSON Schema (protocol 2025-11-25) for tools/list and initialize.",
   category: "correctness",

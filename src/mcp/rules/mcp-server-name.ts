@@ -5,7 +5,6 @@ import { defineMcpRule } from "./types.js";
 
 export default defineMcpRule({
   id: "mcp-server-name",
-  domain: "mcp",
   input: "static",
   description:
     "serverInfo.name is {service}_mcp (lowercase, underscores) or {service}-mcp-server (lowercase, hyphens; --server-name-style pins one), without a version or a date.",

@@ -6,7 +6,6 @@ const MAX_REPORTED = 5;
 
 export default defineMcpRule({
   id: "mcp-stdout-pollution",
-  domain: "mcp",
   input: "live",
   description: "A stdio server writes nothing but protocol messages on stdout (logs go to stderr).",
   category: "correctness",

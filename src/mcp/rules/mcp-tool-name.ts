@@ -4,7 +4,6 @@ import { defineMcpRule } from "./types.js";
 
 export default defineMcpRule({
   id: "mcp-tool-name",
-  domain: "mcp",
   input: "static",
   description: "Tool names use only A-Z a-z 0-9 _ - . , at most 128 characters, unique in the server (errors), and snake_case (warning).",
   category: "correctness",

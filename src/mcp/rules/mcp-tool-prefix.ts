@@ -5,7 +5,6 @@ import { namingOf } from "./support.js";
 
 export default defineMcpRule({
   id: "mcp-tool-prefix",
-  domain: "mcp",
   input: "static",
   description:
     "Tool names start with the service taken from the server name without framework words (MongoDB MCP Server: mongodb_), in any case and spelling of it, or with --service.",

@@ -5,7 +5,6 @@ import { namingOf } from "./support.js";
 
 export default defineMcpRule({
   id: "mcp-tool-verb",
-  domain: "mcp",
   input: "static",
   description:
     "The word after the service prefix is a verb (an English verb by the WordNet lexicon, a computing verb such as upsert or exec, or one given with --verbs).",

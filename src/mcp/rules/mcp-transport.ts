@@ -2,7 +2,6 @@ import { defineMcpRule } from "./types.js";
 
 export default defineMcpRule({
   id: "mcp-transport",
-  domain: "mcp",
   input: "live",
   description: "The server speaks stdio or streamable HTTP, not only the legacy HTTP+SSE transport.",
   category: "correctness",

@@ -4,7 +4,6 @@ import { defineMcpRule } from "./types.js";
 
 export default defineMcpRule({
   id: "mcp-unknown-field-accepted",
-  domain: "mcp",
   input: "probe",
   description: "A call with an extra, unknown argument is rejected (probe).",
   category: "correctness",

@@ -1,4 +1,6 @@
-import type { JsonPath, MessageReport, RuleMessages, RuleMeta } from "../core.js";
+import type { MessageReport, RuleMessages } from "../../core/messages.js";
+import { pipelineStepDefiner, ruleDefiner, type Rule } from "../../core/lint/rule.js";
+import type { FindingFields } from "../../core/lint/run-rules.js";
 import type { Listing, ToolEntry } from "../listing.js";
 import type { ServerNameStyle } from "../naming.js";
 
@@ -12,13 +14,7 @@ export interface McpSettings {
 /** A finding as a rule reports it: one of the rule's messageIds with its placeholders' values. */
 export type McpReport<M extends RuleMessages = RuleMessages> = McpFinding & MessageReport<M>;
 
-interface McpFinding {
-  path: JsonPath;
-  target?: "key" | "value";
-  hint?: string;
-  /** Raise the finding to an error whatever the rule's configured severity (an "off" rule stays off). */
-  escalate?: boolean;
-}
+type McpFinding = Pick<FindingFields, "path" | "target" | "hint" | "escalate">;
 
 export interface McpRuleContext {
   readonly listing: Listing;
@@ -35,33 +31,17 @@ export interface McpRuleContext {
  */
 export type McpRuleInput = "static" | "live" | "probe";
 
-/** The context a rule's own `check` sees: `report()` accepts only the rule's messageIds. */
-export interface McpRuleContextFor<M extends RuleMessages> extends McpRuleContext {
-  report(report: McpReport<M>): void;
-}
+/** A tool-server rule: the one contract (src/core/lint/rule.ts) over the listing context, and where its facts come from. */
+export type McpRule = Rule<McpRuleContext> & { input: McpRuleInput };
 
-export interface McpRule extends RuleMeta {
-  domain: "mcp";
-  input: McpRuleInput;
-  check(context: McpRuleContext): void | Promise<void>;
-}
+/** The tool-server domain's name: what its rules' `domain` says. */
+export const MCP_DOMAIN = "mcp";
 
-export interface McpRuleFor<M extends RuleMessages> extends McpRule {
-  messages: M;
-  check(context: McpRuleContextFor<M>): void | Promise<void>;
-}
-
-/** Declares a tool-server rule: the literal stays type-checked, and report() is typed by its messages. */
-export function defineMcpRule<const Id extends string, const M extends RuleMessages>(rule: Omit<McpRuleFor<M>, "id"> & { id: Id }): McpRuleFor<M> & { id: Id } {
-  return rule;
-}
+/** Declares a tool-server rule: the literal stays type-checked, report() is typed by its messages, the domain stamped. */
+export const defineMcpRule = ruleDefiner<McpRuleContext, { input: McpRuleInput }>(MCP_DOMAIN);
 
 /**
  * A finding the `caplint mcp` pipeline reports itself (no `check`): always an error, listed with the
  * rules for docs, config and SARIF.
  */
-export function definePipelineStep<const Id extends string, const M extends RuleMessages>(
-  step: Omit<RuleMeta, "domain" | "id" | "kind" | "messages"> & { id: Id; messages: M },
-): RuleMeta & { id: Id; domain: "mcp"; kind: "pipeline"; messages: M } {
-  return { ...step, kind: "pipeline", domain: "mcp" };
-}
+export const definePipelineStep = pipelineStepDefiner(MCP_DOMAIN);

@@ -1,0 +1,322 @@
+/**
+ * What the server knows of the editor's workspace: which file belongs to which app (or is a
+ * recording, or a client configuration), the latest check of each app, and when to check again.
+ * Everything is keyed by document URI or app folder and dropped when its last document closes, so
+ * memory follows what is open, not how long the session has run.
+ */
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { minimatch } from "minimatch";
+import type { Connection, Diagnostic as LspDiagnostic, TextDocuments } from "vscode-languageserver/node";
+import type { TextDocument } from "vscode-languageserver-textdocument";
+import type { Diagnostic } from "../core/diagnostics.js";
+import { enclosingApp } from "../capabilities/load/apps.js";
+import { analyzeApp, analyzeClientConfig, analyzeRecording, type AppAnalysis, type AppTarget } from "./analysis.js";
+import { toLspDiagnostic } from "./convert.js";
+import { DEFAULT_SETTINGS, type ServerSettings } from "./settings.js";
+
+export interface AppState {
+  /** The src-tauri folder, or the file checked alone. */
+  key: string;
+  target: AppTarget;
+  folder: string;
+  analysis?: AppAnalysis;
+  /** Open buffers changed since `analysis` began: a check is due. */
+  dirty: boolean;
+  running?: Promise<void>;
+  /** URIs this app's findings were published to, to clear those that have none any more. */
+  published: Set<string>;
+}
+
+type Owner =
+  | { kind: "app"; app: AppState }
+  | { kind: "recording"; client: boolean }
+  | { kind: "client-config" }
+  /** A Cargo file or caplint.config.json above the apps it governs (a Cargo workspace's lock, a shared config). */
+  | { kind: "governs-below"; folder: string }
+  | { kind: "none" };
+
+/** Files in an app whose change can change its verdict: capability, permission and config files, Cargo files, Rust sources (window labels, build.rs). */
+const APP_FILE = /\.(json|toml|lock|rs)$/;
+const CLIENT_CONFIG = /(^|[\\/])(\.mcp\.json|claude_desktop_config\.json|\.vscode[\\/]mcp\.json|\.cursor[\\/]mcp\.json)$/;
+
+export class Workspace {
+  settings: ServerSettings = DEFAULT_SETTINGS;
+  folders: string[] = [];
+  private readonly owners = new Map<string, Promise<Owner>>();
+  private readonly apps = new Map<string, AppState>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly shown = new Set<string>();
+
+  constructor(
+    private readonly connection: Connection,
+    readonly documents: TextDocuments<TextDocument>,
+    private readonly env: Readonly<Record<string, string | undefined>>,
+  ) {}
+
+  /** A document was opened or edited: check it (its app, with every open buffer) once the typing pauses. */
+  changed(uri: string): void {
+    const previous = this.timers.get(uri);
+    if (previous) clearTimeout(previous);
+    void this.ownerOf(uri).then((owner) => {
+      if (owner.kind === "app") owner.app.dirty = true;
+    });
+    this.timers.set(
+      uri,
+      setTimeout(() => {
+        this.timers.delete(uri);
+        this.guard(this.check(uri));
+      }, this.settings.debounceMs),
+    );
+  }
+
+  /** A document was closed: the disk's text counts again, and what only it held is forgotten. */
+  closed(uri: string): void {
+    const timer = this.timers.get(uri);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(uri);
+    const owner = this.owners.get(uri);
+    this.owners.delete(uri);
+    this.guard(
+      (async () => {
+        const known = await owner;
+        if (known?.kind === "app") {
+          const app = known.app;
+          if (await this.hasOpenDocuments(app)) await this.refresh(app);
+          else this.forget(app);
+        } else if (known?.kind === "recording" || known?.kind === "client-config") {
+          await this.connection.sendDiagnostics({ uri, diagnostics: [] });
+        } else if (known?.kind === "governs-below") {
+          await this.refreshBelow(known.folder);
+        }
+      })(),
+    );
+  }
+
+  /** Files changed on disk (the client's watcher): the apps that hold them, or that they govern, are checked again. */
+  filesChanged(uris: readonly string[]): void {
+    for (const uri of uris) {
+      if (this.documents.get(uri)) continue;
+      const file = filePathOf(uri);
+      if (file === undefined) continue;
+      const dir = path.dirname(file);
+      for (const app of this.apps.values()) {
+        if (isInside(file, app.target.root) || isInside(app.target.root, dir)) this.guard(this.refresh(app));
+      }
+    }
+  }
+
+  /** Settings changed: every open document is checked again (severities, globs and the config may differ). */
+  settingsChanged(settings: ServerSettings): void {
+    this.settings = settings;
+    const open = this.documents.keys();
+    this.owners.clear();
+    for (const app of this.apps.values()) this.forget(app);
+    for (const uri of open) this.changed(uri);
+  }
+
+  /**
+   * The app a document belongs to, checked with everything typed so far (for completion, hover,
+   * actions and definitions, which must see the text the client sees).
+   */
+  async freshApp(uri: string): Promise<AppState | undefined> {
+    const owner = await this.ownerOf(uri);
+    if (owner.kind !== "app") return undefined;
+    const app = owner.app;
+    if (app.dirty || app.running || !app.analysis) await this.refresh(app);
+    return app.analysis ? app : undefined;
+  }
+
+  /** Reports an error of a background check in the client's log, once per distinct message. */
+  guard(work: Promise<unknown>): void {
+    work.catch((error: unknown) => this.report(error));
+  }
+
+  report(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.connection.console.error(`caplint: ${message}`);
+    // A broken config or manifest stops every check of the app: said once in the editor, not per keystroke.
+    if (!this.shown.has(message) && this.shown.size < 100) {
+      this.shown.add(message);
+      void this.connection.window.showWarningMessage(`caplint: ${message}`);
+    }
+  }
+
+  private async check(uri: string): Promise<void> {
+    const owner = await this.ownerOf(uri);
+    const document = this.documents.get(uri);
+    const file = filePathOf(uri);
+    if (owner.kind === "app") return this.refresh(owner.app);
+    if (owner.kind === "governs-below") return this.refreshBelow(owner.folder);
+    if (!document || file === undefined) return;
+    const version = document.version;
+    let found: Diagnostic[];
+    if (owner.kind === "recording")
+      found = await analyzeRecording(file, document.getText(), owner.client, this.settings, this.folderOf(file), this.openTexts());
+    else if (owner.kind === "client-config") found = this.clientConfigFindings(file, document.getText());
+    else return;
+    // A newer edit is on its way: its own check publishes.
+    if (this.documents.get(uri)?.version !== version) return;
+    await this.connection.sendDiagnostics({ uri, version, diagnostics: found.map(toLspDiagnostic) });
+  }
+
+  private clientConfigFindings(file: string, text: string): Diagnostic[] {
+    try {
+      return analyzeClientConfig(file, text, this.folderOf(file), this.env);
+    } catch (error) {
+      // Not a client configuration (yet): one finding where the reader stopped, as `caplint mcp --servers` says it.
+      const message = error instanceof Error ? error.message : String(error);
+      const at = /^[^\n]*?:(\d+):(\d+): /.exec(message);
+      const line = at ? Number(at[1]) : 1;
+      const column = at ? Number(at[2]) : 1;
+      return [
+        {
+          ruleId: "parse",
+          severity: "error",
+          message: at ? message.slice(at.index + at[0].length) : message.replace(/^[^:]*: /, ""),
+          file,
+          absolutePath: file,
+          path: [],
+          range: { start: { line, column }, end: { line, column: column + 1 } },
+          offset: 0,
+          length: 0,
+        },
+      ];
+    }
+  }
+
+  /** Checks an app now (or once more after the check in progress), then publishes its findings. */
+  refresh(app: AppState): Promise<void> {
+    app.dirty = true;
+    if (app.running) return app.running;
+    const run = (async () => {
+      try {
+        while (app.dirty) {
+          app.dirty = false;
+          const analysis = await analyzeApp(app.target, this.openTexts(), this.settings, this.env, app.folder);
+          // Closed meanwhile: nothing to publish to.
+          if (this.apps.get(app.key) !== app) return;
+          app.analysis = analysis;
+          await this.publish(app, analysis);
+        }
+      } finally {
+        app.running = undefined;
+      }
+    })();
+    app.running = run;
+    return run;
+  }
+
+  private async refreshBelow(folder: string): Promise<void> {
+    await Promise.all([...this.apps.values()].filter((app) => isInside(app.target.root, folder)).map((app) => this.refresh(app)));
+  }
+
+  private async publish(app: AppState, analysis: AppAnalysis): Promise<void> {
+    const byUri = new Map<string, LspDiagnostic[]>();
+    for (const d of analysis.result.diagnostics) {
+      const uri = pathToFileURL(d.absolutePath).href;
+      let list = byUri.get(uri);
+      if (!list) byUri.set(uri, (list = []));
+      list.push(toLspDiagnostic(d));
+    }
+    for (const uri of app.published) if (!byUri.has(uri)) byUri.set(uri, []);
+    // Open documents of the app with no findings are said to be clean (a client may show the last list otherwise).
+    for (const uri of this.documents.keys()) if (!byUri.has(uri) && (await this.owners.get(uri))?.kind === "app") byUri.set(uri, []);
+    app.published = new Set([...byUri].filter(([, list]) => list.length > 0).map(([uri]) => uri));
+    for (const [uri, diagnostics] of byUri) {
+      const owner = await this.owners.get(uri);
+      if (owner && (owner.kind !== "app" || owner.app !== app) && diagnostics.length === 0) continue;
+      await this.connection.sendDiagnostics({ uri, diagnostics });
+    }
+  }
+
+  private forget(app: AppState): void {
+    this.apps.delete(app.key);
+    for (const uri of app.published) void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+    app.published.clear();
+    app.analysis = undefined;
+  }
+
+  private async hasOpenDocuments(app: AppState): Promise<boolean> {
+    for (const uri of this.documents.keys()) {
+      const owner = await this.owners.get(uri);
+      if (owner?.kind === "app" && owner.app === app) return true;
+    }
+    return false;
+  }
+
+  /** Every open buffer's text by absolute path: what the checks read instead of the disk. */
+  private openTexts(): Map<string, string> {
+    const texts = new Map<string, string>();
+    for (const document of this.documents.all()) {
+      const file = filePathOf(document.uri);
+      if (file !== undefined) texts.set(file, document.getText());
+    }
+    return texts;
+  }
+
+  ownerOf(uri: string): Promise<Owner> {
+    let owner = this.owners.get(uri);
+    if (!owner) {
+      owner = this.classify(uri).catch((error: unknown) => {
+        this.report(error);
+        return { kind: "none" } as const;
+      });
+      this.owners.set(uri, owner);
+    }
+    return owner;
+  }
+
+  private async classify(uri: string): Promise<Owner> {
+    const file = filePathOf(uri);
+    if (file === undefined) return { kind: "none" };
+    const folder = this.folderOf(file);
+    const relative = path.relative(folder, file).split(path.sep).join("/");
+    if (file.endsWith(".jsonl")) {
+      if (this.settings.eventsClientInclude.some((glob) => minimatch(relative, glob, { dot: true }))) return { kind: "recording", client: true };
+      if (this.settings.eventsInclude.some((glob) => minimatch(relative, glob, { dot: true }))) return { kind: "recording", client: false };
+      return { kind: "none" };
+    }
+    if (CLIENT_CONFIG.test(file)) return { kind: "client-config" };
+    if (!APP_FILE.test(file)) return { kind: "none" };
+    const srcTauri = await enclosingApp(file, this.folders.some((f) => isInside(file, f)) ? folder : path.parse(file).root);
+    if (srcTauri !== undefined) {
+      const root = path.basename(srcTauri) === "src-tauri" ? path.dirname(srcTauri) : srcTauri;
+      return { kind: "app", app: this.app(srcTauri, { root, srcTauri }, folder) };
+    }
+    const name = path.basename(file);
+    if (name === "Cargo.toml" || name === "Cargo.lock" || name === "caplint.config.json") return { kind: "governs-below", folder: path.dirname(file) };
+    // A capability file outside any app is checked alone, as `caplint check FILE` checks it.
+    if (/\.(json|toml)$/.test(file) && path.basename(path.dirname(file)) === "capabilities") {
+      return { kind: "app", app: this.app(file, { root: path.dirname(file), paths: [file] }, folder) };
+    }
+    return { kind: "none" };
+  }
+
+  private app(key: string, target: AppTarget, folder: string): AppState {
+    let app = this.apps.get(key);
+    if (!app) this.apps.set(key, (app = { key, target, folder, dirty: true, published: new Set() }));
+    return app;
+  }
+
+  /** The workspace folder holding a file (the innermost), else the file's own folder. */
+  folderOf(file: string): string {
+    let best: string | undefined;
+    for (const folder of this.folders) if (isInside(file, folder) && (best === undefined || folder.length > best.length)) best = folder;
+    return best ?? path.dirname(file);
+  }
+}
+
+export function filePathOf(uri: string): string | undefined {
+  if (!uri.startsWith("file:")) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+function isInside(file: string, folder: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}

@@ -1,0 +1,142 @@
+/**
+ * The shape of the house (docs/architecture.md), checked on the import graph of src/: no circles,
+ * no import that runs back up a floor, no domain importing another, and a core that names no domain
+ * and no rule. Type-only imports count: a circle of types is still a circle for the reader.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { DOMAINS, RULES } from "../src/registry.js";
+import { ROOT } from "./helpers/run.js";
+
+const SRC = path.join(ROOT, "src");
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") ? [full] : [];
+  });
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)/g;
+
+/** Each file of src/ (relative POSIX path) and the files of src/ it imports. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(file, "utf8");
+    const targets: string[] = [];
+    for (const match of text.matchAll(IMPORT)) {
+      const specifier = match[1] ?? match[2]!;
+      if (!specifier.startsWith(".")) continue;
+      const target = path.resolve(path.dirname(file), specifier).replace(/\.js$/, ".ts");
+      targets.push(path.relative(SRC, target).split(path.sep).join("/"));
+    }
+    graph.set(path.relative(SRC, file).split(path.sep).join("/"), targets);
+  }
+  return graph;
+}
+
+/** Strongly connected components with more than one file, or a file importing itself (Tarjan). */
+function circles(graph: Map<string, string[]>): string[][] {
+  let index = 0;
+  const indices = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string) => {
+    indices.set(node, index);
+    low.set(node, index++);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!indices.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, indices.get(next)!));
+    }
+    if (low.get(node) !== indices.get(node)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1 || (graph.get(node) ?? []).includes(node)) found.push(component.sort());
+  };
+  for (const node of graph.keys()) if (!indices.has(node)) visit(node);
+  return found;
+}
+
+const DOMAIN_FOLDERS = DOMAINS.map((domain) => domain.name);
+
+/** The floor of a file: core 1, a domain 2, the registry 3, the library entry 4, the language server 5, the CLI 6. */
+function floorOf(file: string): number {
+  const top = file.split("/")[0]!;
+  if (top === "core") return 1;
+  if (DOMAIN_FOLDERS.includes(top)) return 2;
+  if (file === "registry.ts") return 3;
+  if (file === "index.ts") return 4;
+  if (top === "lsp") return 5;
+  if (top === "cli") return 6;
+  return 7;
+}
+
+describe("the import graph of src/", () => {
+  const graph = importGraph();
+
+  it("is read whole (every domain folder and the core are in it)", () => {
+    const folders = new Set([...graph.keys()].map((file) => file.split("/")[0]));
+    for (const folder of ["core", "cli", ...DOMAIN_FOLDERS]) expect(folders, folder).toContain(folder);
+    expect([...graph.values()].flat().length).toBeGreaterThan(500);
+  });
+
+  it("has no circles", () => {
+    expect(circles(graph)).toEqual([]);
+  });
+
+  it("has no import that runs back up a floor (core < domains < registry < library < lsp < cli)", () => {
+    const upward = [...graph].flatMap(([file, targets]) => targets.filter((target) => floorOf(target) > floorOf(file)).map((target) => `${file} -> ${target}`));
+    expect(upward).toEqual([]);
+  });
+
+  it("has no domain importing another", () => {
+    const across = [...graph].flatMap(([file, targets]) => {
+      const own = file.split("/")[0]!;
+      if (!DOMAIN_FOLDERS.includes(own)) return [];
+      return targets.filter((target) => DOMAIN_FOLDERS.includes(target.split("/")[0]!) && target.split("/")[0] !== own).map((target) => `${file} -> ${target}`);
+    });
+    expect(across).toEqual([]);
+  });
+
+  it("finds a circle and an upward import when there is one (the checks can fail)", () => {
+    const bad = new Map([
+      ["core/a.ts", ["core/b.ts", "capabilities/x.ts"]],
+      ["core/b.ts", ["core/a.ts"]],
+      ["capabilities/x.ts", []],
+    ]);
+    expect(circles(bad)).toEqual([["core/a.ts", "core/b.ts"]]);
+    expect(floorOf("capabilities/x.ts")).toBeGreaterThan(floorOf("core/a.ts"));
+  });
+});
+
+describe("the core", () => {
+  const coreTexts = sourceFiles(path.join(SRC, "core")).map((file) => ({ file: path.relative(ROOT, file), text: readFileSync(file, "utf8") }));
+
+  it("names no rule: reporters print what findings carry", () => {
+    const named = coreTexts.flatMap(({ file, text }) =>
+      // Ids of one word ("parse", "schema") are ordinary words too; the others are the rules' own.
+      RULES.filter((rule) => rule.id.includes("-") && new RegExp(`\\b${rule.id}\\b`).test(text)).map((rule) => `${file}: ${rule.id}`),
+    );
+    expect(named).toEqual([]);
+  });
+
+  it("names no domain as a string", () => {
+    const named = coreTexts.flatMap(({ file, text }) => DOMAIN_FOLDERS.filter((name) => text.includes(`"${name}"`)).map((name) => `${file}: "${name}"`));
+    expect(named).toEqual([]);
+  });
+});
