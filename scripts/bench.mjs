@@ -8,6 +8,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { prng } from "./lib/prng.mjs";
+import { capability } from "./lib/synthetic-capability.mjs";
 import { realWorldApp } from "./lib/real-world-app.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -16,33 +17,6 @@ const AJV_CLI = path.join(ROOT, "node_modules", "ajv-cli", "dist", "index.js");
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf("--runs") + 1]) || 7;
 const KEEP = args.includes("--keep");
-
-const core = JSON.parse(readFileSync(path.join(ROOT, "data", "core-acl-manifest.json"), "utf8"));
-// Like real capability files: defaults and allow-permissions, and now and then a deny.
-const ALLOWS = Object.entries(core).flatMap(([key, manifest]) => [
-  ...(manifest.default_permission ? [`${key}:default`] : []),
-  ...Object.keys(manifest.permissions)
-    .filter((id) => id.startsWith("allow-"))
-    .map((id) => `${key}:${id}`),
-]);
-const DENIES = Object.entries(core).flatMap(([key, manifest]) =>
-  Object.keys(manifest.permissions)
-    .filter((id) => id.startsWith("deny-"))
-    .map((id) => `${key}:${id}`),
-);
-
-function capability(random, id, windows) {
-  const permissions = new Set();
-  while (permissions.size < 20) {
-    const pool = random() < 0.01 ? DENIES : ALLOWS;
-    permissions.add(pool[Math.floor(random() * pool.length)]);
-  }
-  const pick = () => windows[Math.floor(random() * windows.length)];
-  const labels = random() < 0.3 ? [`${pick().split("-")[0]}-*`] : [pick(), pick()];
-  const cap = { identifier: id, description: `synthetic capability ${id}`, windows: [...new Set(labels)], permissions: [...permissions] };
-  if (random() < 0.1) cap.remote = { urls: ["https://*.example.com"] };
-  return cap;
-}
 
 /** An app with `files` capability files of `perFile` capabilities each, forms mixed. */
 function generateApp(dir, { files, perFile = 1, windows: windowCount = 200, seed = 42 }) {
@@ -266,6 +240,66 @@ try {
     );
   const buildModel = sideBySide(checkApps(withCargo), checkApps(withoutCargo), Math.max(3, Math.ceil(RUNS / 2)));
   report(`9. build model: ${apps.length} real apps`, buildModel.subject, buildModel.reference, "same apps, Cargo files removed", "≤ 1.10");
+
+  // 10. The language server (scripts/bench-lsp.mjs): didChange → publishDiagnostics on an app of 50 capability
+  // files (median and p95, target ≤ 150 ms), and a soak of 10,000 edits with the server's RSS sampled.
+  const { benchLsp } = await import("./bench-lsp.mjs");
+  const lsp = await benchLsp();
+  rows.push({ name: "10. lsp didChange → diagnostics (p95)", ratio: lsp.withDebounce.p95, target: "≤ 150", memory: lsp.memory.peak });
+
+  // 11. Hostile capability inputs (test/security/size.test.ts checks their findings, with no clock): time and peak memory.
+  const hostile = path.join(work, "hostile");
+  const hostileCases = [
+    [
+      "20,000 URLs, windows and webviews; 6,000 permissions",
+      {
+        "caps/urls.json": {
+          identifier: "urls",
+          windows: ["main"],
+          permissions: [],
+          remote: { urls: Array.from({ length: 20_000 }, (_, i) => `https://h${i}.example.com/*`) },
+        },
+        "caps/labels.json": {
+          identifier: "labels",
+          windows: Array.from({ length: 20_000 }, (_, i) => `w${i}`),
+          webviews: Array.from({ length: 20_000 }, (_, i) => `v${i}`),
+          permissions: [],
+        },
+        "caps/entries.json": { identifier: "entries", windows: ["main"], permissions: Array.from({ length: 6_000 }, (_, i) => `core:app:allow-nope-${i}`) },
+      },
+    ],
+    [
+      "60 long globs × 1,200 long labels",
+      {
+        "src-tauri/tauri.conf.json": { app: { windows: Array.from({ length: 1_200 }, (_, i) => ({ label: `${"a".repeat(1_000)}w${i}` })) } },
+        "src-tauri/capabilities/main.json": { identifier: "main", windows: Array.from({ length: 60 }, (_, i) => `${"*a".repeat(500)}b${i}`), permissions: [] },
+      },
+    ],
+    [
+      "3 files of 1,000 URL patterns at the length bound",
+      Object.fromEntries(
+        [0, 1, 2].map((f) => [
+          `caps/c${f}.json`,
+          {
+            identifier: `c${f}`,
+            windows: ["main"],
+            permissions: [],
+            remote: { urls: Array.from({ length: 1_000 }, (_, i) => `https://h${i}x${f}.example.com/${"*a".repeat(2_030)}`) },
+          },
+        ]),
+      ),
+    ],
+  ];
+  for (const [index, [name, files]] of hostileCases.entries()) {
+    const dir = path.join(hostile, String(index));
+    for (const [file, value] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), JSON.stringify(value));
+    }
+    const caseArgs = [BIN, "check", "--format", "compact", ...(files["src-tauri/tauri.conf.json"] ? [] : ["caps"])];
+    const ms = median(Array.from({ length: 3 }, () => time(process.execPath, caseArgs, { cwd: dir, allowExit: [0, 1] })));
+    console.log(`11. hostile: ${name}: ${ms.toFixed(0)} ms, peak ${peakMemory(caseArgs, { cwd: dir }).toFixed(0)} MB`);
+  }
 
   const failed = rows.filter((r) => r.target && !(r.target.startsWith("≤") ? r.ratio <= Number(r.target.slice(2)) : r.ratio < Number(r.target.slice(2))));
   console.log(failed.length ? `\ntargets missed: ${failed.map((r) => r.name).join("; ")}` : "\nall ratio targets met");

@@ -1,10 +1,6 @@
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import Module from "node:module";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
-import { Script } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { FIXTURES, ROOT, run } from "./helpers/run.js";
 
@@ -227,29 +223,5 @@ describe("other commands", () => {
     const json = JSON.parse((await run(["rules", "--domain", "capabilities", "--format", "json"], CLI)).stdout);
     expect(json.length).toBeGreaterThan(20);
     expect(new Set(json.map((r: { domain: string }) => r.domain))).toEqual(new Set(["capabilities"]));
-  });
-});
-
-describe("the real bin", () => {
-  const exec = promisify(execFile);
-  it("runs as a process with the same exit codes", async () => {
-    expect(existsSync(path.join(ROOT, "dist/cli-bundle/main.cjs")), "npm run build first").toBe(true);
-    const ok = await exec(process.execPath, [path.join(ROOT, "bin/caplint.js"), "check", "forms"], { cwd: CLI });
-    expect(ok.stdout).toBe("4 files checked, no problems\n");
-    const failed = await exec(process.execPath, [path.join(ROOT, "bin/caplint.js"), "check", "mixed-folder", "-f", "compact"], { cwd: CLI }).catch((e) => e);
-    expect(failed.code).toBe(1);
-    expect(failed.stdout).toContain("[parse]");
-    const usage = await exec(process.execPath, [path.join(ROOT, "bin/caplint.js"), "nonsense-command-or-path"], { cwd: CLI }).catch((e) => e);
-    expect(usage.code).toBe(2);
-    expect(usage.stderr).not.toMatch(/\n\s+at /);
-  });
-
-  it("starts from the V8 code cache the build made for this Node (a rejected cache would silently cost start-up)", () => {
-    const bundle = path.join(ROOT, "dist/cli-bundle/main.cjs");
-    const script = new Script(Module.wrap(readFileSync(bundle, "utf8")), { filename: bundle, cachedData: readFileSync(`${bundle}.cache`) });
-    expect(script.cachedDataRejected).toBe(false);
-    expect(readFileSync(bundle, "utf8")).not.toMatch(/\bimport\(/);
-    // One non-ASCII character would make V8 hold the whole source as a two-byte string, decoded the slow way on every run.
-    expect(readFileSync(bundle, "latin1")).not.toMatch(/[^\x00-\x7f]/);
   });
 });

@@ -115,21 +115,28 @@ describe("the linear glob matcher agrees with the crate's recursive matcher", ()
     );
   });
 
-  it("on long generated patterns and labels, in time linear in their lengths", () => {
-    const unit = fc.constantFrom("*a", "a", "?", "[a-c]", "[!b]", "**/", "/", "*?", "b");
+  // No clock and no reference (the backtracking one above is exponential here): pattern × label steps would be
+  // up to 10⁹ per case, some 10¹⁰ for the run, far over the time-out; linear matching takes a few milliseconds
+  // a case. test/engine/glob.test.ts checks results at this size for every kind of segment.
+  it("on long generated patterns and labels, within the time-out", () => {
+    // Pieces that keep a pattern valid wherever they fall (`**` only as a whole segment), cut at a piece's end.
+    const unit = fc.constantFrom("*a", "a", "?", "[a-c]", "[!b]", "/**/", "/", "*?", "b");
+    const upTo1024 = (units: string[]) => {
+      let pattern = "";
+      for (const piece of units) if (pattern.length + piece.length <= 1_024) pattern += piece;
+      return pattern;
+    };
     fc.assert(
       fc.property(
         fc.array(unit, { minLength: 50, maxLength: 300 }),
         fc.array(fc.constantFrom("a", "b", "/", "c"), { minLength: 1, maxLength: 8 }),
-        fc.integer({ min: 1_000, max: 20_000 }),
+        fc.integer({ min: 10_000, max: 200_000 }),
         (units, cycle, repeat) => {
-          const compiled = compileLabelPattern(units.join("").slice(0, 1_024));
+          const compiled = compileLabelPattern(upTo1024(units));
+          expect(compiled.ok, upTo1024(units)).toBe(true);
           if (!compiled.ok) return;
-          const label = cycle.join("").repeat(repeat).slice(0, 100_000);
-          const started = performance.now();
-          compiled.match(label);
-          // Pattern × label steps would be up to 10⁸ here; linear matching takes about a millisecond.
-          expect(performance.now() - started).toBeLessThan(1_000);
+          const label = cycle.join("").repeat(repeat).slice(0, 1_000_000);
+          expect(typeof compiled.match(label)).toBe("boolean");
         },
       ),
       { seed: 20_261_129, numRuns: Math.min(200, Number(process.env.FUZZ_RUNS ?? 100)) },

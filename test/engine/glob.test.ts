@@ -84,12 +84,11 @@ describe("glob crate details beyond the corpus", () => {
 
   it("does not backtrack on crafted patterns", () => {
     const pattern = "*a*a*a*a*a*a*a*b";
+    // No clock: backtracking over seven wildcards is some 50,000^7 steps on the miss, never done within the time-out.
     const label = "a".repeat(50_000);
-    const started = performance.now();
     expect(labelMatches(pattern, label)).toBe(false);
     expect(labelMatches(pattern, label + "b")).toBe(true);
     expect(labelMatches("?*?*?*?*?*?*?*?*c", "ab".repeat(20_000))).toBe(false);
-    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });
 
@@ -103,8 +102,8 @@ describe("checkLabel", () => {
 describe("matching cost is linear in pattern + label", () => {
   it("a 1,024-character pattern against a 1,000,000-character label, for every kind of segment", () => {
     const label = "a".repeat(1_000_000);
-    const started = performance.now();
-    // Each took pattern × label steps (about 10⁹) with the NFA it replaced: minutes.
+    // No clock: each took pattern × label steps (about 10⁹) with the NFA it replaced, minutes in all, far over
+    // the test's time-out; linear matching takes well under a second.
     for (const pattern of [
       "*a".repeat(511) + "b",
       "*" + "a".repeat(1_022) + "b",
@@ -115,6 +114,5 @@ describe("matching cost is linear in pattern + label", () => {
       expect(pattern.length).toBeLessThanOrEqual(1_024);
       expect(labelMatches(pattern, label), pattern.slice(0, 12)).toBe(pattern.endsWith("?a") || (!pattern.endsWith("b") && !pattern.endsWith("/b")));
     }
-    expect(performance.now() - started).toBeLessThan(15_000);
   });
 });

@@ -80,21 +80,19 @@ describe("remote URL patterns", () => {
   it("still matches unsafe patterns, in linear time, when asked to", () => {
     const lenient = compileRemotePattern("https://(a+)+b.x", { allowUnsafe: true });
     expect(lenient.ok).toBe(true);
-    if (!lenient.ok) return;
-    const started = performance.now();
+    if (!lenient.ok) throw new Error(lenient.message);
+    // No clock: a backtracking matcher takes 2^200 steps on the miss, so it would never reach the time-out's end.
     expect(lenient.test(`https://${"a".repeat(200)}.x/`)).toBe(false);
     expect(lenient.test(`https://${"a".repeat(200)}b.x/`)).toBe(true);
-    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it("matches many wildcards against a long URL without backtracking", () => {
     const pattern = compileRemotePattern("https://x.dev/*a*a*a*a*a*a*a*b");
     expect(pattern.ok).toBe(true);
-    if (!pattern.ok) return;
-    const started = performance.now();
+    if (!pattern.ok) throw new Error(pattern.message);
+    // No clock: backtracking over seven wildcards is some 20,000^7 steps on the miss, never done within the time-out.
     expect(pattern.test(`https://x.dev/${"a".repeat(20_000)}`)).toBe(false);
     expect(pattern.test(`https://x.dev/${"a".repeat(20_000)}b`)).toBe(true);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it("caches compiled patterns", () => {

@@ -168,9 +168,8 @@ describe("set expansion", () => {
     const sets: Record<string, string[]> = { s0: ["leaf"] };
     for (let i = 1; i <= 40; i++) sets[`s${i}`] = [`s${i - 1}`, `s${i - 1}`];
     const catalog = catalogOf({ p: manifest({ permissions: { leaf: { allow: ["x"] } }, sets }) });
-    const started = performance.now();
+    // No clock: expanding s40 is 2^40 leaves, which would never end within the test's time-out.
     const model = resolve({ capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["p:s40", "p:s13"] })], catalog, platform: "linux" });
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(model.problems).toEqual([
       expect.objectContaining({ kind: "set-too-large", identifier: "p:s40", set: "p:s40", limit: { kind: "leaves", count: 2 ** 40, limit: 10_000 } }),
     ]);

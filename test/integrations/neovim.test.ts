@@ -2,10 +2,10 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/run.js";
 import { describeWithTool } from "../helpers/tools.js";
-import { editorProject, readmeBlock, type EditorProject } from "./editor-project.js";
+import { editorProject, readmeBlock } from "./editor-project.js";
 
 /**
  * caplint's language server driven by a real editor: Debian's Neovim (0.7, `vim.lsp.start_client`)
@@ -37,21 +37,16 @@ interface Run {
   typed?: SeenDiagnostic[];
 }
 
-describeWithTool("neovim", usable, "run scripts/ensure-tools.sh (apt-get install neovim: 0.7 or newer)", "Neovim's LSP client with caplint lsp --stdio", () => {
-  let project: EditorProject;
-  let scratch: string;
-  let original: string;
-  let run: Run;
-  let stderr: string;
-
-  beforeAll(() => {
-    project = editorProject();
-    original = readFileSync(project.capability, "utf8");
-    scratch = mkdtempSync(path.join(tmpdir(), "caplint-nvim-"));
-    const init = path.join(scratch, "init.lua");
-    writeFileSync(init, readmeBlock("lua", "vim.lsp.start_client("));
+/** Runs drive.lua in headless Neovim with `init` as its init file, in a fresh project; what it recorded, and the file afterwards. */
+function driveNeovim(init: string): { run: Run; original: string; written: string; output: string } {
+  const project = editorProject();
+  const scratch = mkdtempSync(path.join(tmpdir(), "caplint-nvim-"));
+  try {
+    const original = readFileSync(project.capability, "utf8");
+    const initFile = path.join(scratch, "init.lua");
+    writeFileSync(initFile, init);
     const resultFile = path.join(scratch, "result.json");
-    const nvim = spawnSync("nvim", ["--headless", "--clean", "-u", init, "-c", `luafile ${path.join(ROOT, "test/integrations/neovim/drive.lua")}`], {
+    const nvim = spawnSync("nvim", ["--headless", "--clean", "-u", initFile, "-c", `luafile ${path.join(ROOT, "test/integrations/neovim/drive.lua")}`], {
       cwd: project.root,
       encoding: "utf8",
       timeout: 170_000,
@@ -68,31 +63,52 @@ describeWithTool("neovim", usable, "run scripts/ensure-tools.sh (apt-get install
         XDG_CONFIG_HOME: path.join(scratch, "config"),
       },
     });
-    stderr = `${nvim.error ?? ""}${nvim.stderr}${nvim.stdout}`;
+    const output = `${nvim.error ?? ""}${nvim.stderr}${nvim.stdout}`;
+    let run: Run;
     try {
       run = JSON.parse(readFileSync(resultFile, "utf8")) as Run;
     } catch {
-      throw new Error(`Neovim wrote no result (exit ${nvim.status}, signal ${nvim.signal}):\n${stderr}`);
+      throw new Error(`Neovim wrote no result (exit ${nvim.status}, signal ${nvim.signal}):\n${output}`);
     }
-  }, 180_000);
-  afterAll(() => {
+    return { run, original, written: readFileSync(project.capability, "utf8"), output };
+  } finally {
     project.remove();
     rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+const TYPO_MESSAGE = /^unknown permission "shell:allow-opne": plugin "shell" has no permission or set "allow-opne"\nhelp: did you mean "shell:allow-open"/;
+
+describeWithTool("neovim", usable, "run scripts/ensure-tools.sh (apt-get install neovim: 0.7 or newer)", "Neovim's LSP client with caplint lsp --stdio", () => {
+  describe("set up with the README's Neovim 0.7 snippet (vim.lsp.start_client)", () => {
+    let result: ReturnType<typeof driveNeovim>;
+    beforeAll(() => {
+      result = driveNeovim(readmeBlock("lua", "vim.lsp.start_client("));
+    }, 180_000);
+
+    it("attaches and gets the file's diagnostics (none: the app is clean)", () => {
+      expect(result.run.error ?? "", result.output).toBe("");
+      expect(result.run.opened).toEqual([]);
+    });
+
+    it("types a typo and reads the diagnostic back from vim.diagnostic", () => {
+      const typo = result.run.typed?.find((d) => d.code === "unknown-permission");
+      expect(typo, JSON.stringify(result.run)).toBeDefined();
+      expect(typo).toMatchObject({ lnum: 9, col: 4, end_col: 22, severity: ERROR, source: "caplint" });
+      expect(typo!.message).toMatch(TYPO_MESSAGE);
+    });
+
+    it("leaves the file as it was: the typo was only in the buffer", () => {
+      expect(result.written).toBe(result.original);
+    });
   });
 
-  it("attaches with the README's snippet and gets the file's diagnostics (none: the app is clean)", () => {
-    expect(run.error ?? "", stderr).toBe("");
-    expect(run.opened).toEqual([]);
-  });
-
-  it("types a typo and reads the diagnostic back from vim.diagnostic", () => {
-    const typo = run.typed?.find((d) => d.code === "unknown-permission");
-    expect(typo, JSON.stringify(run)).toBeDefined();
-    expect(typo).toMatchObject({ lnum: 9, col: 4, end_col: 22, severity: ERROR, source: "caplint" });
-    expect(typo!.message).toMatch(
-      /^unknown permission "shell:allow-opne": plugin "shell" has no permission or set "allow-opne"\nhelp: did you mean "shell:allow-open"/,
-    );
-    // The edit was in the buffer only: the file on disk is untouched until the editor writes it.
-    expect(readFileSync(project.capability, "utf8")).toBe(original);
+  describe("set up with the README's Neovim 0.11 snippet (vim.lsp.config and enable, emulated on 0.7)", () => {
+    it("attaches from the snippet's filetypes and root markers and reads the typo's diagnostic back", () => {
+      const shim = readFileSync(path.join(ROOT, "test/integrations/neovim/lsp-config-0.11.lua"), "utf8");
+      const { run, output } = driveNeovim(`${shim}\n${readmeBlock("lua", "vim.lsp.enable(")}`);
+      expect(run.error ?? "", output).toBe("");
+      expect(run.typed?.find((d) => d.code === "unknown-permission")?.message).toMatch(TYPO_MESSAGE);
+    }, 180_000);
   });
 });

@@ -421,7 +421,6 @@ describeWithTool(
           files.push(file);
         }
         expect(repo.git("add", "src-tauri").code).toBe(0);
-        const started = Date.now();
         const refused = repo.git("commit", "-q", "-m", "2500 capabilities");
         expect(refused.code, refused.output.slice(-2000)).not.toBe(0);
         expect(refused.output).toMatch(/caplint \(2500\)\.+Failed/);
@@ -430,7 +429,6 @@ describeWithTool(
         expect(refused.output).toContain("2500 checked");
         expect(readFileSync(runs, "utf8")).toBe("run\n");
         expect(repo.commits()).toBe(1);
-        expect(Date.now() - started, "the hook finishes well within the test's time").toBeLessThan(HOOK_TIMEOUT);
 
         repo.write(files[1234]!, JSON.stringify({ identifier: "cap-1234", windows: ["main"], permissions: ["core:window:allow-set-title"] }) + "\n");
         writeFileSync(runs, "");

@@ -2,36 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
-import { ROOT, run } from "../helpers/run.js";
-
-/** An app whose config is src-tauri/Tauri.toml (the host CLI's "config-toml" feature), as real apps write it. */
-function tomlApp(): string {
-  const app = mkdtempSync(path.join(tmpdir(), "caplint-tauri-toml-"));
-  const srcTauri = path.join(app, "src-tauri");
-  mkdirSync(path.join(srcTauri, "capabilities"), { recursive: true });
-  writeFileSync(
-    path.join(srcTauri, "Tauri.toml"),
-    [
-      'productName = "Toml App"',
-      'identifier = "com.example.toml"',
-      "[[app.windows]]",
-      'label = "editor"',
-      "[app.security]",
-      'capabilities = ["editor", { identifier = "inline", windows = ["editor"], permissions = ["fs:allow-reed-file"] }]',
-      "",
-    ].join("\n"),
-  );
-  writeFileSync(
-    path.join(srcTauri, "capabilities", "editor.json"),
-    JSON.stringify({ identifier: "editor", windows: ["editor"], permissions: ["core:default"] }, null, 2),
-  );
-  writeFileSync(
-    path.join(srcTauri, "capabilities", "unused.json"),
-    JSON.stringify({ identifier: "unused", windows: ["editor"], permissions: ["core:default"] }, null, 2),
-  );
-  return app;
-}
+import { run } from "../helpers/run.js";
+import { tomlApp } from "./toml-app.js";
 
 describe("Tauri.toml as the app config", () => {
   it("gives the windows, the capability list and the inline capabilities, at the TOML file's positions", async () => {
@@ -42,18 +14,6 @@ describe("Tauri.toml as the app config", () => {
     expect(result.stdout).toMatch(/^src-tauri\/capabilities\/unused\.json:\d+:\d+: warning .*\[ignored-file\]$/m);
     expect(result.stdout).toMatch(/^src-tauri\/Tauri\.toml:6:\d+: error unknown permission "fs:allow-reed-file"/m);
     expect(result.code).toBe(1);
-  });
-
-  it("reads the same through the built bin", () => {
-    const app = tomlApp();
-    const result = spawnSync(process.execPath, [path.join(ROOT, "bin", "caplint.js"), "check", "--format", "compact"], {
-      cwd: app,
-      encoding: "utf8",
-      env: { ...process.env, NO_COLOR: "1" },
-    });
-    expect(result.stdout).toMatch(/^src-tauri\/Tauri\.toml:6:\d+: error unknown permission "fs:allow-reed-file"/m);
-    expect(result.stdout).not.toMatch(/unmatched-window/);
-    expect(result.status).toBe(1);
   });
 
   it("makes a folder an app for monorepo discovery", async () => {

@@ -24,10 +24,10 @@ describe("the build script's app commands (AppManifest::commands)", () => {
   });
 
   it("stays linear on a hostile build script", () => {
+    // An unclosed list of 800 KB: a scan that restarts at each literal (the quadratic shape this guards
+    // against) makes some 10^11 steps, minutes, far over the test's time-out; one pass takes milliseconds.
     const source = "AppManifest::new().commands(&[" + '"a",'.repeat(200_000);
-    const started = performance.now();
     expect(buildScriptCommands(source)).toEqual({ commands: [] });
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
 

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FIXTURES, ROOT, run } from "../helpers/run.js";
-import { caplint } from "./helpers.js";
 
 const DUMPS = path.join(FIXTURES, "mcp", "dumps");
 
@@ -186,33 +185,5 @@ describe("caplint mcp, offline", () => {
     const result = await run(["mcp", "-f", "compact", "evil.json"], dir);
     expect(result.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     expect(result.stdout).toContain("evil\\u001b[31m_mcp");
-  });
-});
-
-describe("README examples of caplint mcp run through the built bin", () => {
-  it("caplint mcp fixtures/mcp/dumps/bad.json", async () => {
-    const result = await caplint(["mcp", "fixtures/mcp/dumps/bad.json"]);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toContain("✖ 25 problems (3 errors, 22 warnings) in 1 file (1 checked)");
-  });
-
-  it("caplint mcp --format sarif --output mcp.sarif tools.json", async () => {
-    const dir = scratch({ "tools.json": readFileSync(path.join(DUMPS, "good.json"), "utf8") });
-    const result = await caplint(["mcp", "--format", "sarif", "--output", "mcp.sarif", "tools.json"], { cwd: dir });
-    expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
-    expect(JSON.parse(readFileSync(path.join(dir, "mcp.sarif"), "utf8")).version).toBe("2.1.0");
-  });
-
-  it("caplint mcp --format github tools.json", async () => {
-    const dir = scratch({ "tools.json": readFileSync(path.join(DUMPS, "sse.json"), "utf8") });
-    const result = await caplint(["mcp", "--format", "github", "tools.json"], { cwd: dir });
-    expect(result.stdout).toMatch(/^::warning file=tools\.json,line=3,endLine=3,col=16/m);
-  });
-
-  it("caplint mcp --help names every mode", async () => {
-    const result = await caplint(["mcp", "--help"]);
-    expect(result.code).toBe(0);
-    for (const option of ["--stdio", "--url", "--probe", "--max-calls", "--timeout", "--server-name-style", "--service", "--verbs", "dump"])
-      expect(result.stdout).toContain(option);
   });
 });

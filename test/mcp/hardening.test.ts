@@ -17,12 +17,9 @@ describe("the server's process tree", () => {
   it("grandchildren that inherit stdout or leave the process group neither keep caplint running nor survive it", LIVE, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-tree-"));
     const pidFile = path.join(dir, "pids");
-    const started = Date.now();
+    // Without the group kill the inheriting grandchild held stdout open and caplint never ended: the time-out fails it.
     const result = await caplint(["mcp", "-f", "compact", "--stdio", "--", "node", hostile, "grandchildren", pidFile]);
-    const elapsed = Date.now() - started;
     expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
-    // Without the group kill the inheriting grandchild held stdout open and caplint never ended.
-    expect(elapsed).toBeLessThan(15_000);
     const pids = readFileSync(pidFile, "utf8").trim().split(" ").map(Number);
     expect(pids).toHaveLength(2);
     for (const pid of pids) expect(isRunning(pid), `grandchild ${pid}`).toBe(false);
@@ -62,28 +59,24 @@ describe("limits on what a server sends, named when reached", () => {
   ] as const) {
     it(`HTTP: ${what} stops at 10 MiB with an error naming the limit`, LIVE, async () => {
       server = await startHttpFixture("hostile-http-server.mjs", [mode]);
-      const started = Date.now();
+      // Stopped at the limit, not at --timeout: the message names the limit (--timeout would name itself).
       const result = await caplint(["mcp", "--timeout", "30", "--url", server.url]);
       expect(result).toMatchObject({
         code: 2,
         stdout: "",
         stderr: `caplint: the server at ${server.url} sent a response body over 10 MiB before answering initialize: caplint reads at most 10 MiB per HTTP body or event\n`,
       });
-      // Stopped at the limit, not at --timeout.
-      expect(Date.now() - started).toBeLessThan(25_000);
     });
   }
 
   it("legacy SSE: a stream that never names its endpoint ends at --timeout", LIVE, async () => {
     server = await startHttpFixture("hostile-http-server.mjs", ["sse-silent"]);
-    const started = Date.now();
     const result = await caplint(["mcp", "--timeout", "2", "--url", server.url]);
     expect(result).toMatchObject({
       code: 2,
       stdout: "",
       stderr: `caplint: the server at ${server.url} opened no session within 2 s (--timeout): a legacy SSE stream that never named its endpoint\n`,
     });
-    expect(Date.now() - started).toBeLessThan(20_000);
   });
 });
 

@@ -77,6 +77,7 @@ describe("ServerProcess", () => {
     server.listen({ data: (chunk) => (stdout += chunk.toString("utf8")), error: () => undefined, close: () => undefined });
     await server.write("echo\n");
     await until(() => stdout === "first\necho\n", `stdout "first\\necho\\n" (got ${JSON.stringify(stdout)})`);
+    expect(stdout).toBe("first\necho\n");
   });
 
   it("delivers the last words of a server that exited before anyone read it, then closes", { timeout: 30_000 }, async () => {

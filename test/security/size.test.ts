@@ -9,8 +9,8 @@ import { ROOT, run } from "../helpers/run.js";
  * Threat: a repository crafted to make the check take hours or all memory (a denial of service on
  * CI), or to crash it so that the other files go unchecked. Each size class is a list or value far
  * beyond real apps; the bound is checked before the expensive work and reported as a finding at
- * its place. Time bounds are generous (a loaded two-core machine): the failures they catch took
- * minutes or gigabytes.
+ * its place. No clock: the failures these inputs catch took minutes or gigabytes, far over the tests'
+ * time-out and heap; `npm run bench` (row 11) times them through the bin.
  */
 const CAPABILITY = { identifier: "main", windows: ["main"], permissions: ["core:default"] };
 
@@ -23,11 +23,7 @@ function folder(files: Record<string, string>): string {
   return dir;
 }
 
-async function timed(argv: string[], cwd: string) {
-  const started = performance.now();
-  const result = await run(["check", "--format", "compact", ...argv], cwd);
-  return { ...result, seconds: (performance.now() - started) / 1000 };
-}
+const check = (argv: string[], cwd: string) => run(["check", "--format", "compact", ...argv], cwd);
 
 describe("huge and adversarial inputs stay linear", { timeout: 180_000 }, () => {
   it("20,000 remote.urls, windows and webviews, and 6,000 permissions in one capability", async () => {
@@ -45,8 +41,7 @@ describe("huge and adversarial inputs stay linear", { timeout: 180_000 }, () => 
         permissions: Array.from({ length: 6_000 }, (_, i) => `core:app:allow-nope-${i}`),
       }),
     });
-    const result = await timed(["caps"], dir);
-    expect(result.seconds).toBeLessThan(90);
+    const result = await check(["caps"], dir);
     expect(result.stdout).toContain(
       "caps/urls.json:1:89: error remote.urls lists 20,000 entries, over the limit of 1,000 caplint checks in one capability; the rest are not checked [parse]",
     );
@@ -65,8 +60,7 @@ describe("huge and adversarial inputs stay linear", { timeout: 180_000 }, () => 
       "src-tauri/tauri.conf.json": JSON.stringify({ app: { windows: [{ label: `${"a".repeat(50_000)}b` }, { label: "main" }] } }),
       "src-tauri/capabilities/main.json": JSON.stringify({ ...CAPABILITY, windows: [long, "main", `${"?".repeat(2_000)}*`], webviews: [long] }),
     });
-    const result = await timed([], dir);
-    expect(result.seconds).toBeLessThan(30);
+    const result = await check([], dir);
     expect(result.stdout).toMatch(
       /invalid window pattern "\*a\*a.*" \(80000 characters\): the pattern is 80,000 characters long, over the limit of 1,024 caplint matches/,
     );
@@ -89,9 +83,8 @@ describe("huge and adversarial inputs stay linear", { timeout: 180_000 }, () => 
         windows: ["main", ...Array.from({ length: 60 }, (_, i) => `${"*a".repeat(500)}b${i}`)],
       }),
     });
-    const result = await timed([], dir);
+    const result = await check([], dir);
     // Before: pattern × label per pair and a full edit distance per unmatched pattern, over 5 minutes.
-    expect(result.seconds).toBeLessThan(60);
     expect(result.stdout).toMatch(
       /tauri\.conf\.json:1:\d+: error app\.windows lists 1,201 windows, over the limit of 1,000 caplint checks; the rest are not checked \[parse\]/,
     );
@@ -109,9 +102,8 @@ describe("huge and adversarial inputs stay linear", { timeout: 180_000 }, () => 
       const urls = Array.from({ length: 1_000 }, (_, i) => `https://h${i}x${f}.example.com/${"*a".repeat(2_030)}`);
       files[`caps/c${f}.json`] = JSON.stringify({ ...CAPABILITY, identifier: `c${f}`, remote: { urls } });
     }
-    const result = await timed(["caps"], folder(files));
+    const result = await check(["caps"], folder(files));
     // Before: 405 s and 2.9 GB.
-    expect(result.seconds).toBeLessThan(60);
     for (const f of [0, 1, 2])
       expect(result.stdout).toContain(
         `caps/c${f}.json:1:65502: error the file's remote URL patterns reach 65,536 characters here, the limit caplint compiles in one file; this URL and the file's later ones are not checked [parse]`,
@@ -143,8 +135,7 @@ describe("huge and adversarial inputs stay linear", { timeout: 180_000 }, () => 
       "src-tauri/tauri.conf.json": JSON.stringify(config, null, 1),
       "src-tauri/capabilities/file-cap.json": JSON.stringify({ ...CAPABILITY, identifier: "file-cap" }),
     });
-    const result = await timed([], dir);
-    expect(result.seconds).toBeLessThan(90);
+    const result = await check([], dir);
     const conf = (line: string) => new RegExp(`^src-tauri/tauri\\.conf\\.json:\\d+:\\d+: error ${line}`, "m");
     expect(result.stdout).toMatch(
       conf("remote\\.urls lists 20,000 entries, over the limit of 1,000 caplint checks in one capability; the rest are not checked \\[parse\\]$"),
@@ -174,14 +165,12 @@ describe("huge and adversarial inputs stay linear", { timeout: 180_000 }, () => 
       ),
     );
     expect(statSync(path.join(dir, "one.json")).size).toBeGreaterThan(9_000_000);
-    const started = performance.now();
     // The heap limit makes memory part of the test: about 50× the input.
     const result = spawnSync(
       process.execPath,
       ["--max-old-space-size=700", path.join(ROOT, "bin", "caplint.js"), "check", "-f", "compact", "one.json", "spread.json"],
       { cwd: dir, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
     );
-    expect((performance.now() - started) / 1000).toBeLessThan(120);
     expect(result.stderr).toBe("");
     expect(result.stdout).toContain(
       "one.json:1:55: error permissions lists 800,000 entries, over the limit of 5,000 caplint checks in one capability; the rest are not checked [parse]",
@@ -199,8 +188,7 @@ describe("huge and adversarial inputs stay linear", { timeout: 180_000 }, () => 
       "caps/dots-in-values.toml": `identifier = "fine"\ndescription = "${".".repeat(5_000)}"\nwindows = ["main"]\npermissions = ["core:nope"]\n`,
       "caps/good.json": JSON.stringify({ ...CAPABILITY, identifier: "good", permissions: ["core:also-nope"] }),
     });
-    const result = await timed(["caps"], dir);
-    expect(result.seconds).toBeLessThan(30);
+    const result = await check(["caps"], dir);
     expect(result.stderr).toBe("");
     expect(result.stdout).toContain("caps/deep-key.toml:4:514: error dotted keys nest deeper than 256 levels; no capability file needs that [parse]");
     expect(result.stdout).toContain("caps/deep-table.toml:4:");
@@ -219,8 +207,7 @@ describe("huge and adversarial inputs stay linear", { timeout: 180_000 }, () => 
       "permissions/sets.toml": `[[set]]\nidentifier = "of-sets"\ndescription = "all, through one set each"\npermissions = [${members.map((m) => `"s-${m}"`).join(", ")}]\n${nested}`,
       "caps/main.json": JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["big", "of-sets"] }),
     });
-    const result = await timed(["caps", "--permissions", "permissions"], dir);
-    expect(result.seconds).toBeLessThan(60);
+    const result = await check(["caps", "--permissions", "permissions"], dir);
     expect(result).toMatchObject({ code: 0, stdout: "" });
     const who = await run(["who-can", "c_p10000", "caps", "--permissions", "permissions", "--format", "json"], dir);
     expect(JSON.parse(who.stdout).allowedBy.map((e: { chain: string[] }) => e.chain[0])).toEqual(["big", "of-sets"]);

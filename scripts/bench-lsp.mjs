@@ -1,0 +1,217 @@
+#!/usr/bin/env node
+// caplint's language server under editing: how long from a `didChange` to the `publishDiagnostics` that
+// reflects it, on an app of 50 capability files (a real app, ActivityWatch's, with 48 generated capability
+// files beside its own two), and a soak of 10,000 edits with the server's resident memory sampled.
+// Run alone: node scripts/bench-lsp.mjs [--edits N] [--soak N]   (npm run bench runs it as row 10)
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from "vscode-languageserver-protocol/node";
+import { prng } from "./lib/prng.mjs";
+import { capability } from "./lib/synthetic-capability.mjs";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const BIN = path.join(ROOT, "bin", "caplint.js");
+const APP = path.join(ROOT, "fixtures", "real-world", "build-truth", "ActivityWatch__aw-tauri");
+const CAPABILITY_FILES = 50;
+/** The edited entry of the app's own default.json, and the typo that toggles in it. */
+const GOOD = '"shell:allow-open"';
+const TYPO = '"shell:allow-opne"';
+
+function option(args, name, fallback) {
+  const index = args.indexOf(name);
+  return index >= 0 ? Number(args[index + 1]) || fallback : fallback;
+}
+
+const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
+
+/** Least-squares slope of y over x. */
+function slope(points) {
+  const n = points.length;
+  const mx = points.reduce((s, p) => s + p.x, 0) / n;
+  const my = points.reduce((s, p) => s + p.y, 0) / n;
+  const num = points.reduce((s, p) => s + (p.x - mx) * (p.y - my), 0);
+  const den = points.reduce((s, p) => s + (p.x - mx) ** 2, 0);
+  return den === 0 ? 0 : num / den;
+}
+
+/** The server's resident set in MB, read from /proc (Linux); NaN elsewhere. */
+function residentMb(pid) {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return kb ? Number(kb[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+function benchApp(work) {
+  const dir = path.join(work, "app");
+  cpSync(APP, dir, { recursive: true });
+  const capabilities = path.join(dir, "src-tauri", "capabilities");
+  const random = prng(24);
+  const windows = ["main", "settings-0", "settings-1", "panel-0"];
+  for (let i = 2; i < CAPABILITY_FILES; i++) {
+    writeFileSync(
+      path.join(capabilities, `generated-${String(i).padStart(2, "0")}.json`),
+      JSON.stringify(capability(random, `generated-${i}`, windows), null, 2),
+    );
+  }
+  return { dir, file: path.join(capabilities, "default.json") };
+}
+
+/** A server on the app, with the file open; `until(predicate)` resolves at the next publish for the file that satisfies it. */
+async function startServer(app, debounceMs) {
+  const child = spawn(process.execPath, [BIN, "lsp", "--stdio"], { cwd: app.dir, env: { ...process.env, CAPLINT_CARGO_REGISTRY: "off" } });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const uri = pathToFileURL(app.file).href;
+  let waiter;
+  connection.onNotification("textDocument/publishDiagnostics", (params) => {
+    if (params.uri === uri && waiter?.predicate(params.diagnostics)) {
+      const { resolve } = waiter;
+      waiter = undefined;
+      resolve();
+    }
+  });
+  connection.listen();
+  await connection.sendRequest("initialize", {
+    processId: process.pid,
+    rootUri: pathToFileURL(app.dir).href,
+    workspaceFolders: [{ uri: pathToFileURL(app.dir).href, name: "app" }],
+    capabilities: {},
+    initializationOptions: { caplint: { debounceMs } },
+  });
+  await connection.sendNotification("initialized", {});
+  const until = (predicate) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching diagnostics within 60 s; stderr: ${stderr.slice(-500)}`)), 60_000);
+      waiter = {
+        predicate,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+    });
+  const text = readFileSync(app.file, "utf8");
+  const line = text.split("\n").findIndex((l) => l.includes(GOOD));
+  const character = text.split("\n")[line].indexOf(GOOD);
+  let version = 1;
+  const opened = until(() => true);
+  await connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "json", version, text } });
+  await opened;
+  const change = (contentChanges) => connection.sendNotification("textDocument/didChange", { textDocument: { uri, version: ++version }, contentChanges });
+  const at = (from, to) => ({ start: { line, character: from }, end: { line, character: to } });
+  return {
+    pid: child.pid,
+    until,
+    /** Replaces the permission's last word (`open` or `opne`): one edit, or two (deleted, then typed). */
+    toggle: async (typo, steps = 1) => {
+      const word = typo ? "opne" : "open";
+      if (steps === 1) return change([{ range: at(character + 13, character + 17), text: word }]);
+      await change([{ range: at(character + 13, character + 17), text: "" }]);
+      await change([{ range: at(character + 13, character + 13), text: word }]);
+    },
+    /** Types `count` characters at the end of the line, then deletes them: 2 × count edits. */
+    type: async (count) => {
+      const end = character + GOOD.length + 1;
+      for (let i = 0; i < count; i++) await change([{ range: at(end + i, end + i), text: " " }]);
+      for (let i = count; i > 0; i--) await change([{ range: at(end + i - 1, end + i), text: "" }]);
+    },
+    async stop() {
+      const exited = new Promise((resolve) => child.on("exit", resolve));
+      await connection.sendRequest("shutdown");
+      await connection.sendNotification("exit");
+      await exited;
+      connection.dispose();
+    },
+  };
+}
+
+const hasTypo = (diagnostics) => diagnostics.some((d) => d.code === "unknown-permission");
+const clean = (diagnostics) => !hasTypo(diagnostics);
+
+/** didChange → publishDiagnostics: `edits` edits, each toggling the typo, timed until the publish that shows it. */
+async function latency(app, debounceMs, edits) {
+  const server = await startServer(app, debounceMs);
+  const times = [];
+  try {
+    for (let i = 0; i < edits + 10; i++) {
+      const typo = i % 2 === 0;
+      const published = server.until(typo ? hasTypo : clean);
+      const start = process.hrtime.bigint();
+      await server.toggle(typo);
+      await published;
+      // The first ten warm the server up (the first check loads the app and the catalogs).
+      if (i >= 10) times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  } finally {
+    await server.stop();
+  }
+  return { median: quantile(times, 0.5), p95: quantile(times, 0.95), edits: times.length };
+}
+
+/** Bursts of 10 edits (4 characters typed and deleted, the typo toggled in two steps), each waited for; RSS sampled every 100 edits. */
+async function soak(app, edits) {
+  const server = await startServer(app, 50);
+  const samples = [];
+  try {
+    for (let done = 0, burst = 0; done < edits; burst++) {
+      const typo = burst % 2 === 0;
+      const published = server.until(typo ? hasTypo : clean);
+      await server.type(4);
+      await server.toggle(typo, 2);
+      await published;
+      done += 10;
+      if (done % 100 === 0 || done >= edits) samples.push({ x: done, y: residentMb(server.pid) });
+    }
+  } finally {
+    await server.stop();
+  }
+  const half = samples.slice(Math.floor(samples.length / 2));
+  return {
+    edits,
+    start: samples[0].y,
+    end: samples.at(-1).y,
+    peak: Math.max(...samples.map((s) => s.y)),
+    slope: slope(samples) * 1000,
+    secondHalfSlope: slope(half) * 1000,
+  };
+}
+
+export async function benchLsp(args = []) {
+  const edits = option(args, "--edits", 100);
+  const soakEdits = option(args, "--soak", 10_000);
+  const work = mkdtempSync(path.join(tmpdir(), "caplint-bench-lsp-"));
+  try {
+    const app = benchApp(work);
+    const withDebounce = await latency(app, 50, edits);
+    console.log(
+      `10. lsp: didChange → publishDiagnostics, ${CAPABILITY_FILES} capability files, debounce 50 ms (default): median ${withDebounce.median.toFixed(0)} ms, p95 ${withDebounce.p95.toFixed(0)} ms over ${withDebounce.edits} edits (target ≤ 150 ms)`,
+    );
+    const checkOnly = await latency(app, 0, edits);
+    console.log(`    the same without the debounce (the check alone): median ${checkOnly.median.toFixed(0)} ms, p95 ${checkOnly.p95.toFixed(0)} ms`);
+    const memory = await soak(app, soakEdits);
+    console.log(
+      `    soak, ${memory.edits.toLocaleString("en")} edits: RSS start ${memory.start.toFixed(0)} MB, end ${memory.end.toFixed(0)} MB, peak ${memory.peak.toFixed(0)} MB; slope ${memory.slope.toFixed(2)} MB per 1,000 edits (second half ${memory.secondHalfSlope.toFixed(2)}); load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
+    );
+    return { withDebounce, checkOnly, memory };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(
+    `caplint bench-lsp: node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}\n`,
+  );
+  await benchLsp(process.argv.slice(2));
+}

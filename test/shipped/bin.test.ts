@@ -1,0 +1,184 @@
+import { execFile, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import Module from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { Script } from "node:vm";
+import { describe, expect, it } from "vitest";
+import { checkoutBin } from "../helpers/hosts.js";
+import { tomlApp } from "../load/toml-app.js";
+import { FIXTURES, ROOT } from "../helpers/run.js";
+import { caplint } from "../mcp/helpers.js";
+
+/**
+ * The cases of the in-process test files (test/cli.test.ts, test/fix.test.ts, test/queries.test.ts, test/load/app-config.test.ts,
+ * test/events/, test/mcp/cli.test.ts) that need the built bin or package: the unit tests run without a build.
+ */
+const CLI = path.join(FIXTURES, "cli");
+const DUMPS = path.join(FIXTURES, "mcp", "dumps");
+
+function scratch(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "caplint-mcp-cli-"));
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+  return dir;
+}
+
+describe("the real bin", () => {
+  const exec = promisify(execFile);
+  it("runs as a process with the same exit codes", async () => {
+    expect(existsSync(path.join(ROOT, "dist/cli-bundle/main.cjs")), "npm run build first").toBe(true);
+    const ok = await exec(process.execPath, [path.join(ROOT, "bin/caplint.js"), "check", "forms"], { cwd: CLI });
+    expect(ok.stdout).toBe("4 files checked, no problems\n");
+    const failed = await exec(process.execPath, [path.join(ROOT, "bin/caplint.js"), "check", "mixed-folder", "-f", "compact"], { cwd: CLI }).catch((e) => e);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain("[parse]");
+    const usage = await exec(process.execPath, [path.join(ROOT, "bin/caplint.js"), "nonsense-command-or-path"], { cwd: CLI }).catch((e) => e);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("starts from the V8 code cache the build made for this Node (a rejected cache would silently cost start-up)", () => {
+    const bundle = path.join(ROOT, "dist/cli-bundle/main.cjs");
+    const script = new Script(Module.wrap(readFileSync(bundle, "utf8")), { filename: bundle, cachedData: readFileSync(`${bundle}.cache`) });
+    expect(script.cachedDataRejected).toBe(false);
+    expect(readFileSync(bundle, "utf8")).not.toMatch(/\bimport\(/);
+    // One non-ASCII character would make V8 hold the whole source as a two-byte string, decoded the slow way on every run.
+    expect(readFileSync(bundle, "latin1")).not.toMatch(/[^\x00-\x7f]/);
+  });
+});
+
+describe("explain - reads standard input as check - does", () => {
+  const BIN = path.join(ROOT, "bin", "caplint.js");
+  const DEMO = path.join(ROOT, "examples", "demo-app");
+
+  it("waits for a slow writer on a non-blocking pipe (a Node parent that touched its stdin shares one) instead of failing with EAGAIN", () => {
+    // The parent's process.stdin makes the shared pipe non-blocking; the message arrives a second later.
+    const parent = `process.stdin; const r = require("node:child_process").spawnSync(process.execPath, ${JSON.stringify([
+      BIN,
+      "explain",
+      "-",
+      "-w",
+      "settings",
+      "--platform",
+      "linux",
+      "-f",
+      "json",
+    ])}, { stdio: ["inherit", "pipe", "pipe"], encoding: "utf8" }); process.stdout.write(JSON.stringify(r)); process.exit(0);`;
+    const shell = spawnSync("bash", ["-c", `(sleep 1; echo 'Command plugin:fs|read_file not allowed by ACL') | '${process.execPath}' -e '${parent}'`], {
+      cwd: DEMO,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    const result = JSON.parse(shell.stdout) as { status: number; stdout: string; stderr: string };
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ refusal: { kind: "release" }, command: "plugin:fs|read_file", window: "settings" });
+  });
+});
+
+describe("Tauri.toml as the app config", () => {
+  it("reads the same through the built bin", () => {
+    const app = tomlApp();
+    const result = spawnSync(process.execPath, [path.join(ROOT, "bin", "caplint.js"), "check", "--format", "compact"], {
+      cwd: app,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    expect(result.stdout).toMatch(/^src-tauri\/Tauri\.toml:6:\d+: error unknown permission "fs:allow-reed-file"/m);
+    expect(result.stdout).not.toMatch(/unmatched-window/);
+    expect(result.status).toBe(1);
+  });
+});
+
+describe("README: Event streams", () => {
+  const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+
+  it("shows the worked example's real output", () => {
+    const block = /```text\n\$ caplint (events [^\n]+)\n([\s\S]*?)```/.exec(readme);
+    expect(block).not.toBeNull();
+    const result = spawnSync(process.execPath, [path.join(ROOT, "bin", "caplint.js"), ...block![1]!.split(" ")], { cwd: ROOT, encoding: "utf8" });
+    expect(result.stdout).toBe(block![2]);
+    expect(result.status).toBe(1);
+  });
+});
+
+describe("README examples of caplint mcp run through the built bin", () => {
+  it("caplint mcp fixtures/mcp/dumps/bad.json", async () => {
+    const result = await caplint(["mcp", "fixtures/mcp/dumps/bad.json"]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("✖ 25 problems (3 errors, 22 warnings) in 1 file (1 checked)");
+  });
+
+  it("caplint mcp --format sarif --output mcp.sarif tools.json", async () => {
+    const dir = scratch({ "tools.json": readFileSync(path.join(DUMPS, "good.json"), "utf8") });
+    const result = await caplint(["mcp", "--format", "sarif", "--output", "mcp.sarif", "tools.json"], { cwd: dir });
+    expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(JSON.parse(readFileSync(path.join(dir, "mcp.sarif"), "utf8")).version).toBe("2.1.0");
+  });
+
+  it("caplint mcp --format github tools.json", async () => {
+    const dir = scratch({ "tools.json": readFileSync(path.join(DUMPS, "sse.json"), "utf8") });
+    const result = await caplint(["mcp", "--format", "github", "tools.json"], { cwd: dir });
+    expect(result.stdout).toMatch(/^::warning file=tools\.json,line=3,endLine=3,col=16/m);
+  });
+
+  it("caplint mcp --help names every mode", async () => {
+    const result = await caplint(["mcp", "--help"]);
+    expect(result.code).toBe(0);
+    for (const option of ["--stdio", "--url", "--probe", "--max-calls", "--timeout", "--server-name-style", "--service", "--verbs", "dump"])
+      expect(result.stdout).toContain(option);
+  });
+});
+
+describe('import from "caplint" and "caplint/vitest" (built package)', () => {
+  it("resolves through package.json exports", async () => {
+    const source = `
+      import { createEventValidator, EVENT_RULES, eventsJsonSchema, SERVER_EVENT_TYPES } from "caplint";
+      const v = createEventValidator();
+      const found = [...v.push('{"type":"tool_done","tool_call_id":1,"result":"x"}'), ...v.end()];
+      console.log(JSON.stringify({ found: found.map((d) => d.ruleId), rules: EVENT_RULES.length, types: SERVER_EVENT_TYPES.length, schema: eventsJsonSchema().$schema }));
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "--eval", source], { cwd: ROOT });
+    expect(JSON.parse(stdout)).toEqual({ found: ["tool-lifecycle"], rules: 10, types: 30, schema: "http://json-schema.org/draft-07/schema#" });
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
+    expect(pkg.exports["./vitest"]).toEqual({ types: "./dist/events/vitest.d.ts", default: "./dist/events/vitest.js" });
+    expect(readFileSync(path.join(ROOT, "dist/events/vitest.d.ts"), "utf8")).toContain("toBeValidEventStream");
+  }, 120_000);
+});
+
+describe("--fix-dry-run through the built bin", () => {
+  it("two one-line fixes in a 24,000-line file print two small hunks, not the whole file", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-fix-"));
+    const scope = Array.from({ length: 24_000 }, (_, i) => `      { "path": "$APPDATA/f${i}" },`);
+    const lines = ["{", '  "identifier": "main",', '  "windows": ["main"],', '  "permissions": [', '    "core:default",', '    "core:default",'];
+    lines.push('    { "identifier": "fs:scope", "allow": [', ...scope, '      { "path": "$APPDATA/last" }', "    ] },");
+    lines.push('    "fs:allow-read-file",', '    "fs:allow-read-file"', "  ]", "}");
+    writeFileSync(path.join(dir, "big.json"), lines.join("\n") + "\n");
+    const result = await checkoutBin.run({ argv: ["check", "--fix-dry-run", "--format", "compact", "big.json"], cwd: dir });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe(
+      [
+        "--- a/big.json",
+        "+++ b/big.json",
+        "@@ -3,7 +3,6 @@",
+        '   "windows": ["main"],',
+        '   "permissions": [',
+        '     "core:default",',
+        '-    "core:default",',
+        '     { "identifier": "fs:scope", "allow": [',
+        '       { "path": "$APPDATA/f0" },',
+        '       { "path": "$APPDATA/f1" },',
+        "@@ -24007,7 +24006,6 @@",
+        '       { "path": "$APPDATA/f23999" },',
+        '       { "path": "$APPDATA/last" }',
+        "     ] },",
+        '-    "fs:allow-read-file",',
+        '     "fs:allow-read-file"',
+        "   ]",
+        " }",
+        "",
+      ].join("\n"),
+    );
+  });
+});
