@@ -2,50 +2,19 @@ import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config
 
 /**
  * The suite in five projects, one script each (CONTRIBUTING.md "Tests"); `npm test` runs them all.
- * `unit` is every test file no other project claims, so a new file runs somewhere by default, and the
- * fast loop (`npm run test:unit`) stays in-process: no build, no child processes, no servers.
+ * A project is a folder of test/; `unit` is every other test file, in a tree that mirrors src/, so a
+ * new file runs somewhere by default, and the fast loop (`npm run test:unit`) stays in-process: no
+ * build, no child processes, no servers.
  */
 const PROJECTS = {
-  /** Through the built bin or package, or against a real external tool, server or git repository. */
-  integration: [
-    "test/integrations/**/*.test.ts",
-    "test/shipped/**/*.test.ts",
-    "test/lsp/**/*.test.ts",
-    "test/diff-base.test.ts",
-    "test/events/cli.test.ts",
-    "test/fix-toml.test.ts",
-    "test/hostile.test.ts",
-    "test/mcp/hardening.test.ts",
-    "test/mcp/live.test.ts",
-    "test/mcp/secrets.test.ts",
-    "test/mcp/server-process.test.ts",
-    "test/mcp/servers.test.ts",
-    "test/prototype-names.test.ts",
-    "test/queries-color.test.ts",
-    "test/query-flags.test.ts",
-    "test/reporters/sarif.test.ts",
-    "test/reporters/sarif-uris.test.ts",
-    "test/schema-command.test.ts",
-    "test/security/file-names.test.ts",
-    "test/security/output.test.ts",
-    "test/spelling.test.ts",
-    "test/stdin-filename.test.ts",
-    "test/versions.test.ts",
-    "test/watch.test.ts",
-    "test/whole-app.test.ts",
-  ],
+  /** Through the built bin or package (shipped/), or against a real external tool, live server or git repository (integrations/). */
+  integration: ["test/shipped/**/*.test.ts", "test/integrations/**/*.test.ts"],
   /** Generated inputs (fast-check): `FUZZ_RUNS=5000 npm run test:fuzz` runs thousands of cases. */
-  fuzz: ["test/fuzz/**/*.test.ts", "test/engine/properties.test.ts", "test/engine/glob-differential.test.ts"],
+  fuzz: ["test/fuzz/**/*.test.ts"],
   /** Huge inputs that guard linear growth and bounded memory by counting work, not by a clock. */
-  performance: [
-    "test/performance/**/*.test.ts",
-    "test/engine/performance.test.ts",
-    "test/events/bounds.test.ts",
-    "test/mcp/bounds.test.ts",
-    "test/security/size.test.ts",
-  ],
+  performance: ["test/performance/**/*.test.ts"],
   /** A real Chromium (playwright-core) on the HTML report. */
-  browser: ["test/report-browser.test.ts"],
+  browser: ["test/browser/**/*.test.ts"],
 };
 
 const project = (name: string, include: string[], exclude: string[] = []): TestProjectInlineConfiguration => ({

@@ -247,7 +247,7 @@ try {
   const lsp = await benchLsp();
   rows.push({ name: "10. lsp didChange → diagnostics (p95)", ratio: lsp.withDebounce.p95, target: "≤ 150", memory: lsp.memory.peak });
 
-  // 11. Hostile capability inputs (test/security/size.test.ts checks their findings, with no clock): time and peak memory.
+  // 11. Hostile capability inputs (test/performance/capability-size.test.ts checks their findings, with no clock): time and peak memory.
   const hostile = path.join(work, "hostile");
   const hostileCases = [
     [

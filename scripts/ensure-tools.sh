@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the real tools the integration tests drive when they are missing: pre-commit 4 from PyPI
 # (test/integrations/pre-commit.test.ts; the version users install with pip today, not Debian's 3.0.4)
-# Chromium at /usr/bin/chromium (test/report-browser.test.ts), the attr package's setfattr/getfattr
-# (test/security/output.test.ts: --fix keeps extended attributes) and Neovim 0.7 or newer, Debian's
+# Chromium at /usr/bin/chromium (test/browser/html-report.test.ts), the attr package's setfattr/getfattr
+# (test/shipped/output-devices.test.ts: --fix keeps extended attributes) and Neovim 0.7 or newer, Debian's
 # package (test/integrations/neovim.test.ts: a real LSP client of `caplint lsp --stdio`). pre-commit
 # goes into its own virtual environment (Debian's Python refuses `pip install` outside one) linked
 # onto PATH. CI runs as root; elsewhere sudo is used when present. Exits non-zero only when a tool is

@@ -1,6 +1,6 @@
 // Regenerates fixtures/mcp/dumps/*.json, the golden dumps of the fixture servers in fixtures/mcp/
 // (run after changing a fixture server: `npm run build && node scripts/mcp-golden-dumps.mjs`). The
-// rule tests lint these files offline, so they run without starting processes; test/mcp/live.test.ts
+// rule tests lint these files offline, so they run without starting processes; test/integrations/mcp/live.test.ts
 // checks that the servers still produce them.
 import { execFileSync, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";

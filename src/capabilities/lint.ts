@@ -109,7 +109,10 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     emit(parse, document, problem.absolutePath, problem.file, { path: problem.path ?? [], messageId: "unreadable", data: { problem: problem.message } });
   }
   const validations = await Promise.all(
-    project.documents.map(async (document) => ({ document, problems: document.ok ? await validateCapabilityFile(document.value) : [] })),
+    project.documents.map(async (document) => ({
+      document,
+      problems: document.ok ? await validateCapabilityFile(document.value, (path) => document.writtenText(path)) : [],
+    })),
   );
   for (const { document, problems } of validations) {
     if (!document.ok) {

@@ -55,9 +55,14 @@ export function nearestField(key: string, known: readonly string[], has: (field:
   return present === undefined ? {} : { present };
 }
 
-/** "a", "a or b", "a, b or c", each quoted. */
-export function quoteList(items: readonly string[], conjunction = "or"): string {
-  const quoted = items.map((item) => `"${item}"`);
+/** "a", "a or b", "a, b or c", each quoted as a JSON string (a quote or backslash in an item is escaped). */
+export function quoteList(items: readonly string[], conjunction = "or", quote: (item: string) => string = (item) => JSON.stringify(item)): string {
+  const quoted = items.map(quote);
   if (quoted.length <= 1) return quoted.join("");
   return `${quoted.slice(0, -1).join(", ")} ${conjunction} ${quoted[quoted.length - 1]}`;
+}
+
+/** A window or webview label in a message: quoted and escaped, and the empty label named, not shown as `""`. */
+export function quoteLabel(label: string): string {
+  return label === "" ? "(empty label)" : JSON.stringify(label);
 }

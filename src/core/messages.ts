@@ -73,6 +73,15 @@ export function formatMessage(rule: { id: string; messages: RuleMessages }, mess
 }
 
 /** A value cut to `limit` characters, with a marker saying how much is left out. */
+/**
+ * A value for a message. A number is shown as the file wrote it when that is known (`1e400`, `1.50`):
+ * JSON.parse turns `1e400` into Infinity, which JSON.stringify would print as null.
+ */
+export function shownValue(value: unknown, written?: string): string {
+  if (typeof value === "number") return written ?? String(value);
+  return JSON.stringify(value) ?? typeof value;
+}
+
 export function cutValue(text: string, limit: number): string {
   if (text.length <= limit) return text;
   let end = limit;

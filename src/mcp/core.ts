@@ -18,3 +18,4 @@ export type { MainOptions } from "../core/io.js";
 export type { RegisterCommands, SetExitCode } from "../core/command.js";
 export { generatedFile, packageFile } from "../core/package-files.js";
 export { loadSettings } from "../core/settings.js";
+export { shownValue } from "../core/messages.js";

@@ -1,4 +1,4 @@
-import { compareDiagnostics, type Diagnostic, type RuleMeta, type Severity } from "./core.js";
+import { compareDiagnostics, shownValue, type Diagnostic, type JsonPath, type RuleMeta, type Severity } from "./core.js";
 import { configuredSeverity, createDiagnostic, findingSeverity, rulesToStart, type RunSettings } from "../core/lint/run-rules.js";
 import { MAX_TOOLS, serverName, type Listing } from "./listing.js";
 import { serviceFromServerName } from "./naming.js";
@@ -61,6 +61,7 @@ export async function lintMcp(listings: readonly Listing[], options: McpLintOpti
         settings: options.settings,
         service,
         tools: listing.tools,
+        shown: (path: JsonPath, value: unknown) => shownValue(value, typeof value === "number" ? document.writtenText(path) : undefined),
         report: (report: McpReport) => push(rule, findingSeverity(configured, report), report),
       });
       await rule.check(context);

@@ -24,7 +24,7 @@ export interface ServerStderr {
 
 /**
  * The variables a stdio server inherits from caplint's environment, the same as the MCP SDK's
- * `getDefaultEnvironment()` (client/stdio.js; test/mcp/server-process.test.ts compares the two): the
+ * `getDefaultEnvironment()` (client/stdio.js; test/integrations/mcp/server-process.test.ts compares the two): the
  * server gets these and what `--env` gives, nothing else.
  */
 const INHERITED_ENV_VARS =
@@ -449,7 +449,7 @@ export async function stopUnadopted(): Promise<void> {
 }
 
 /**
- * The options of `caplint mcp` by whether they take a value (test/mcp/server-process.test.ts checks
+ * The options of `caplint mcp` by whether they take a value (test/integrations/mcp/server-process.test.ts checks
  * this against the command's definition). Anything else before `--` (another option, a bundled short
  * flag, --help) and no server is started early: the run starts it after commander has parsed.
  */

@@ -50,9 +50,9 @@ describe("every rule", () => {
 /** Messages no fixture can reach, with the test that produces them instead. */
 const UNREACHED_MESSAGES: Readonly<Record<string, readonly string[]>> = {
   // A line of more than 64 MiB: "a line too long to read" below; bytes that are not UTF-8 never reach
-  // the validator as text (test/events/cli.test.ts "bytes that are not UTF-8").
+  // the validator as text (test/shipped/events-cli.test.ts "bytes that are not UTF-8").
   "event-json": ["lineTooLong", "invalidUtf8"],
-  // Past the memory bounds (test/events/bounds.test.ts): an id reused after its details were forgotten, and the bounds themselves.
+  // Past the memory bounds (test/performance/events-bounds.test.ts): an id reused after its details were forgotten, and the bounds themselves.
   "tool-lifecycle": ["startAfterEarlierEnd", "memoryLimit"],
   "turn-order": ["memoryLimit"],
 };

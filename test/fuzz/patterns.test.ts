@@ -4,7 +4,7 @@
  * in tauri.conf.json and `--window`, origins in `--url`), through `check`, `access`, `matrix` and
  * `who-can`: nothing throws, exit codes and outputs keep their contracts (a blow-up shows as the test's time-out)
  * (a generous wall-clock bound, only to catch hangs and blow-ups). The glob and URLPattern engines
- * have their own differential tests in test/engine/; these go through the whole CLI.
+ * have their own differential tests in test/capabilities/engine/ and test/fuzz/glob-differential.test.ts; these go through the whole CLI.
  */
 import fc from "fast-check";
 import { mkdirSync, writeFileSync } from "node:fs";

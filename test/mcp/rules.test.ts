@@ -7,10 +7,10 @@ import { expectedOutput, type JsonFinding } from "../helpers/expected-output.js"
 import { FIXTURES, ROOT, run, type RunResult } from "../helpers/run.js";
 
 /**
- * Fixture-driven tests of the tool-server rules, like test/rules.test.ts for capability files:
+ * Fixture-driven tests of the tool-server rules, like test/capabilities/rules/fixtures.test.ts for capability files:
  * `fixtures/mcp/valid/<rule-id>/<case>.json` must give no finding at all, `fixtures/mcp/invalid/<rule-id>/<case>.json`
  * exactly the findings of that rule in `<case>.out` (the compact line of each, then its hint as a `  help:` line,
- * as test/rules.test.ts writes them); `<case>.args` holds extra arguments.
+ * as test/capabilities/rules/fixtures.test.ts writes them); `<case>.args` holds extra arguments.
  */
 function cases(dir: string): string[] {
   return existsSync(dir)

@@ -7,12 +7,12 @@ import { promisify } from "node:util";
 import { Script } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { checkoutBin } from "../helpers/hosts.js";
-import { tomlApp } from "../load/toml-app.js";
+import { tomlApp } from "../capabilities/load/toml-app.js";
 import { FIXTURES, ROOT } from "../helpers/run.js";
 import { caplint } from "../mcp/helpers.js";
 
 /**
- * The cases of the in-process test files (test/cli.test.ts, test/fix.test.ts, test/queries.test.ts, test/load/app-config.test.ts,
+ * The cases of the in-process test files (test/cli/main.test.ts, test/capabilities/fix-project.test.ts, test/capabilities/queries.test.ts, test/capabilities/load/app-config.test.ts,
  * test/events/, test/mcp/cli.test.ts) that need the built bin or package: the unit tests run without a build.
  */
 const CLI = path.join(FIXTURES, "cli");

@@ -157,7 +157,7 @@ describe("README examples, through the built bin", { timeout: 120_000 }, () => {
  * bare command names (no option, path or value) are not commands to run.
  */
 const NOT_RUN_INLINE: Record<string, string> = {
-  "caplint check --watch": "runs until Ctrl-C (test/watch.test.ts drives it)",
+  "caplint check --watch": "runs until Ctrl-C (test/integrations/watch.test.ts drives it)",
 };
 
 function inlineCommands(markdown: string): string[] {

@@ -60,7 +60,7 @@ export const SCENARIOS: Scenario[] = [
         expectTrue(new RegExp(`^  ${command} `, "m").test(out), `${command} in --help`);
     },
   },
-  // The server itself is driven through the bin by test/lsp/*.test.ts (it speaks LSP over the process's own stdio).
+  // The server itself is driven through the bin by test/integrations/lsp/*.test.ts (it speaks LSP over the process's own stdio).
   {
     name: "lsp without --stdio is a usage error",
     args: ["lsp"],

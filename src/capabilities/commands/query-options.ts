@@ -4,7 +4,7 @@ import { runningPlatform } from "../model/platform.js";
 import { loadProject, type Project } from "../load/project.js";
 import { knownWindowLabels } from "../queries/project-model.js";
 import { collectCodeWindowLabels } from "../load/window-labels.js";
-import { nearest, quoteList } from "../../core/did-you-mean.js";
+import { nearest, quoteLabel, quoteList } from "../../core/did-you-mean.js";
 import { parsePlatforms, PlatformNameError, resolvePlatformGroups, type PlatformGroup } from "../queries/platforms.js";
 import type { Origin } from "../engine/index.js";
 import { UsageError } from "../../core/errors.js";
@@ -90,10 +90,10 @@ export async function requireKnownWindow(project: Project, groups: readonly Plat
     const code = await collectCodeWindowLabels(project.srcTauri, project.cwd);
     if (code.labels.some(({ label }) => label === window) || code.prefixes.some(({ label: prefix }) => window.startsWith(prefix))) return;
   }
-  const listed = labels.length ? quoteList(labels.slice(0, LISTED_WINDOWS), "and") + (labels.length > LISTED_WINDOWS ? ", …" : "") : "none";
+  const listed = labels.length ? quoteList(labels.slice(0, LISTED_WINDOWS), "and", quoteLabel) + (labels.length > LISTED_WINDOWS ? ", …" : "") : "none";
   const close = nearest(window, labels, 3);
   throw new UsageError(
-    `--window ${window.length > 100 ? `${window.slice(0, 100)}… (${window.length.toLocaleString("en-US")} characters)` : window}: no window in tauri.conf.json, no capability pattern and no window made in the app's sources has this label (known windows: ${listed})${close.length ? `; did you mean ${quoteList(close)}?` : ""}`,
+    `--window ${window.length > 100 ? `${window.slice(0, 100)}… (${window.length.toLocaleString("en-US")} characters)` : window}: no window in tauri.conf.json, no capability pattern and no window made in the app's sources has this label (known windows: ${listed})${close.length ? `; did you mean ${quoteList(close, "or", quoteLabel)}?` : ""}`,
   );
 }
 

@@ -70,7 +70,9 @@ export const CLIENT_SCRIPT = String.raw`(function () {
     var summary = add(panel, el("p", "d-summary"));
     var added = cell.commands.filter(function (c) { return c.added; }).length;
     add(summary, el("strong", "", plural(cell.count, "callable command")));
-    add(summary, document.createTextNode(" of " + column.commands + " " + column.label + " command" + (column.commands === 1 ? "" : "s") + " the capabilities mention"));
+    // The app's own column is labelled "app commands": its commands are "app commands", not "app commands commands".
+    var kind = column.id === "" ? "app" : column.label;
+    add(summary, document.createTextNode(" of " + column.commands + " " + kind + " command" + (column.commands === 1 ? "" : "s") + " the capabilities mention"));
     if (cell.dangers) add(summary, el("span", "pill danger", "\u26a0 " + plural(cell.dangers.length, "dangerous grant")));
     if (added) add(summary, el("span", "pill new", "+" + added + " new"));
     if (cell.denied.length) add(summary, el("span", "pill denied", "\u2716 " + cell.denied.length + " denied"));
@@ -114,7 +116,7 @@ export const CLIENT_SCRIPT = String.raw`(function () {
         if (command.globalScope) add(why, scopeNode("global scope", command.globalScope));
       });
     } else {
-      add(panel, el("p", "empty", "\u201c" + label + "\u201d cannot call any " + column.label + " command from " + data.originText + "."));
+      add(panel, el("p", "empty", "\u201c" + label + "\u201d cannot call any " + kind + " command from " + data.originText + "."));
     }
 
     if (cell.denied.length) {

@@ -36,6 +36,20 @@ export default defineRule({
         });
         continue;
       }
+      const lowerCase = entry.identifier.toLowerCase();
+      if (lowerCase !== entry.identifier && context.catalog.isKnownIdentifier(lowerCase)) {
+        // "Core:Default" is core:default in capitals, not a plugin that sounds like "store"; the build
+        // fails on it ("unknown ACL for Core"), so it is an error, not an unknown third-party plugin.
+        context.report({
+          at: capability.source,
+          path,
+          messageId: "unknownPlugin",
+          data: { plugin: verdict.key, identifier: entry.identifier },
+          hint: `did you mean "${lowerCase}"? Identifiers are case-sensitive`,
+          escalate: true,
+        });
+        continue;
+      }
       // The same unknown plugin is usually named by many entries: its suggestions are worked out once.
       let similar = suggestions.get(verdict.key);
       if (!similar)

@@ -1,6 +1,7 @@
 import { generatedFile, readPackageJson } from "../../core/package-files.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { JsonPath } from "../../core/location.js";
+import { shownValue } from "../../core/messages.js";
 import { valueAt } from "../../core/source/document.js";
 import { fileForm } from "../model/capability.js";
 import { addCapabilitySchemas, VALIDATOR_OPTIONS } from "./validator-setup.js";
@@ -63,7 +64,8 @@ const FORM_NAMES = {
  * schema never produces noise: only the chosen form's errors are reported.
  * Errors owned by dedicated rules (platform values, duplicate entries) are left to those rules.
  */
-export async function validateCapabilityFile(value: unknown): Promise<SchemaProblem[]> {
+/** `written` gives a value's text as the file writes it, for messages (`1e400`, not Infinity). */
+export async function validateCapabilityFile(value: unknown, written?: Written): Promise<SchemaProblem[]> {
   const form = fileForm(value);
   if (!form) {
     return [
@@ -76,15 +78,17 @@ export async function validateCapabilityFile(value: unknown): Promise<SchemaProb
   }
   const validate = (await getValidators())[form];
   if (validate(value)) return [];
-  return ajvErrorsToProblems(validate.errors ?? [], value, form);
+  return ajvErrorsToProblems(validate.errors ?? [], value, form, written);
 }
 
-export function ajvErrorsToProblems(errors: readonly ErrorObject[], root: unknown, form: keyof typeof FORM_NAMES): SchemaProblem[] {
+type Written = (path: JsonPath) => string | undefined;
+
+export function ajvErrorsToProblems(errors: readonly ErrorObject[], root: unknown, form: keyof typeof FORM_NAMES, written?: Written): SchemaProblem[] {
   const kept = pickAnyOfBranches(errors, root, schemaRoot!);
   const problems: SchemaProblem[] = [];
   const seen = new Set<string>();
   for (const error of kept) {
-    const problem = toProblem(error, root, form);
+    const problem = toProblem(error, root, form, written);
     if (!problem) continue;
     const key = JSON.stringify([problem.path, problem.message]);
     if (!seen.has(key)) {
@@ -138,10 +142,11 @@ function acceptsType(branch: SchemaNode, value: unknown): boolean {
   return types.includes(actual) || (actual === "integer" && types.includes("number"));
 }
 
-function toProblem(error: ErrorObject, root: unknown, form: keyof typeof FORM_NAMES): SchemaProblem | undefined {
+function toProblem(error: ErrorObject, root: unknown, form: keyof typeof FORM_NAMES, written?: Written): SchemaProblem | undefined {
   const path = instancePathToPath(error.instancePath);
   const field = fieldName(path);
   const value = valueAt(root, path);
+  const found = () => typeName(value, typeof value === "number" ? written?.(path) : undefined);
   switch (error.keyword) {
     case "required": {
       const missing = (error.params as { missingProperty: string }).missingProperty;
@@ -159,12 +164,12 @@ function toProblem(error: ErrorObject, root: unknown, form: keyof typeof FORM_NA
       return {
         path,
         target: "value",
-        message: `${field} must be ${list.map(article).join(" or ")}, found ${typeName(value)}`,
+        message: `${field} must be ${list.map(article).join(" or ")}, found ${found()}`,
         hint: TYPE_HINTS[field],
       };
     }
     case "anyOf": {
-      return { path, target: "value", message: `${field} must be ${ANYOF_EXPECTATIONS[anyOfKind(path)] ?? "a valid value"}, found ${typeName(value)}` };
+      return { path, target: "value", message: `${field} must be ${ANYOF_EXPECTATIONS[anyOfKind(path)] ?? "a valid value"}, found ${found()}` };
     }
     case "enum":
     case "uniqueItems":
@@ -239,14 +244,14 @@ function article(type: string): string {
   }
 }
 
-export function typeName(value: unknown): string {
+export function typeName(value: unknown, written?: string): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   switch (typeof value) {
     case "string":
       return `a string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
     case "number":
-      return `a number (${value})`;
+      return `a number (${shownValue(value, written)})`;
     case "boolean":
       return `a boolean (${value})`;
     case "object":

@@ -148,6 +148,13 @@ export class SourceDocument {
    * The text range of the value (or, with `target: "key"`, the property name) at `path`,
    * falling back to the nearest existing ancestor.
    */
+  /** The text of the value at `path` as a JSON file writes it (`1e400`), when the path is there; TOML places keys, not values. */
+  writtenText(path: JsonPath): string | undefined {
+    if (!this.tree) return undefined;
+    const at = this.locate(path);
+    return at.exact ? this.text.slice(at.offset, at.offset + at.length) : undefined;
+  }
+
   locate(path: JsonPath, target: "key" | "value" = "value"): Located {
     if (this.tree) return this.locateJson(path, target);
     if (this.parseError) return this.span(this.parseError.offset, this.parseError.length, true);

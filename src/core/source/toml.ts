@@ -13,8 +13,9 @@ export const parseToml: TomlParser = (text, wording = PLAIN_WORDING) => {
     };
   try {
     // A JSON round trip turns smol-toml's null-prototype tables and date objects into the plain
-    // values the JSON path sees (Ajv's deep equality calls valueOf on objects).
-    return { value: JSON.parse(JSON.stringify(parse(text))) };
+    // values the JSON path sees (Ajv's deep equality calls valueOf on objects). `inf`, `nan` and
+    // `1e400` stay numbers through it (JSON would make them null); NUL cannot occur in a file caplint reads.
+    return { value: JSON.parse(JSON.stringify(parse(text), keepNonFinite), restoreNonFinite) as unknown };
   } catch (error) {
     if (error instanceof TomlError) {
       const offset = new LineIndex(text).offset({ line: error.line, column: error.column });
@@ -29,6 +30,11 @@ export const parseToml: TomlParser = (text, wording = PLAIN_WORDING) => {
     throw error;
   }
 };
+
+const NON_FINITE = "\u0000caplint-number:";
+const keepNonFinite = (_key: string, value: unknown) => (typeof value === "number" && !Number.isFinite(value) ? `${NON_FINITE}${value}` : value);
+const restoreNonFinite = (_key: string, value: unknown) =>
+  typeof value === "string" && value.startsWith(NON_FINITE) ? Number(value.slice(NON_FINITE.length)) : value;
 
 /**
  * Offset of the first key (`a.b.c = …` or `[a.b.c]`) with more than `limit` dotted parts, or -1.

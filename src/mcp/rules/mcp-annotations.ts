@@ -21,7 +21,7 @@ export default defineMcpRule({
     hintsMissing: "{{tool}} does not declare {{missing}}; clients then assume the defaults (not read-only, destructive, not idempotent, open world)",
     readOnlyDestructive: "{{tool}} is declared both read-only and destructive",
   },
-  check({ tools, report }) {
+  check({ tools, report, shown }) {
     for (const tool of tools) {
       if (!isObject(tool.value)) continue;
       const annotations = isObject(tool.value.annotations) ? tool.value.annotations : undefined;
@@ -55,7 +55,7 @@ export default defineMcpRule({
           report({
             path: [...annotationsPath, hint],
             messageId: "hintNotBoolean",
-            data: { tool: toolLabel(tool), hint, value: JSON.stringify(value) ?? typeof value },
+            data: { tool: toolLabel(tool), hint, value: shown([...annotationsPath, hint], value) },
             hint: `write ${hint}: true or false`,
             escalate: true,
           });

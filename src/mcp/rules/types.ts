@@ -1,6 +1,7 @@
 import type { MessageReport, RuleMessages } from "../../core/messages.js";
 import { pipelineStepDefiner, ruleDefiner, type Rule } from "../../core/lint/rule.js";
 import type { FindingFields } from "../../core/lint/run-rules.js";
+import type { JsonPath } from "../../core/location.js";
 import type { Listing, ToolEntry } from "../listing.js";
 import type { ServerNameStyle } from "../naming.js";
 
@@ -22,6 +23,8 @@ export interface McpRuleContext {
   /** The service prefix: `--service`, else taken from `serverInfo.name`. */
   readonly service: string | undefined;
   readonly tools: readonly ToolEntry[];
+  /** A value at `path` for a message: a number as the listing writes it (`1e400`), others as JSON. */
+  shown(path: JsonPath, value: unknown): string;
   report(report: McpReport): void;
 }
 

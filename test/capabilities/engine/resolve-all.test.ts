@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { normalize, resolve, resolveAll } from "../../../src/capabilities/engine/index.js";
+import { TARGETS } from "../../../src/capabilities/model/types.js";
+import { capability, catalogOf, manifest } from "./helpers.js";
+
+/** One resolution for every platform: each platform's view must answer exactly as resolving that platform alone. */
+describe("resolving every platform at once", () => {
+  const catalog = catalogOf({
+    os: manifest({
+      permissions: {
+        "allow-apt": { allow: ["apt"], platforms: ["linux"] },
+        "allow-any": { allow: ["any"] },
+        "deny-any": { deny: ["any"] },
+        "mobile-scope": { platforms: ["android", "iOS"], scope: { allow: [{ path: "$APP" }] } },
+      },
+      sets: { tools: ["allow-apt", "allow-any", "mobile-scope", "missing-member"] },
+    }),
+  });
+  const capabilities = [
+    capability({ identifier: "desktop", windows: ["main"], platforms: ["linux", "macOS", "windows"], permissions: ["os:tools"] }),
+    capability({ identifier: "everywhere", windows: ["*"], remote: { urls: ["https://*.example.com"] }, permissions: ["os:allow-any"] }),
+    capability({ identifier: "mobile", windows: ["main"], platforms: ["android", "iOS"], permissions: ["os:tools", "os:deny-any"] }),
+  ];
+  const all = resolveAll({ capabilities, catalog, platforms: TARGETS });
+
+  it("gives each platform the model that resolving it alone gives, entries in the same order", () => {
+    expect(all.models.map((m) => m.platform)).toEqual([...TARGETS]);
+    for (const model of all.models) {
+      const alone = resolve({ capabilities, catalog, platform: model.platform });
+      expect(normalize(model), model.platform).toEqual(normalize(alone));
+      expect([...model.allowed.keys()], model.platform).toEqual([...alone.allowed.keys()]);
+      expect(model.capabilities.map((c) => [c.index, c.capability.identifier])).toEqual(alone.capabilities.map((c) => [c.index, c.capability.identifier]));
+      expect(model.inactive.map((c) => c.identifier)).toEqual(alone.inactive.map((c) => c.identifier));
+      const provenance = (m: typeof model) =>
+        [...m.allowed.values()].flat().map((e) => [e.command, e.capabilityIndex, e.contextIndex, e.provenance.capability, e.provenance.chain]);
+      expect(provenance(model)).toEqual(provenance(alone));
+    }
+  });
+
+  it("names who allows a command, and one capability's allows, exactly as the full entry lists do", () => {
+    for (const model of all.models) {
+      for (const [command, entries] of model.allowed) {
+        const distinct = entries.map((e) => e.capabilityIndex).filter((c, i, list) => list.indexOf(c) === i);
+        expect(model.allowers(command), `${model.platform} ${command}`).toEqual(distinct);
+        for (const capabilityIndex of model.capabilities.map((c) => c.index)) {
+          expect(model.allowsIn(command, capabilityIndex)).toEqual(entries.filter((e) => e.capabilityIndex === capabilityIndex));
+        }
+      }
+      expect(model.allowers("plugin:os|never")).toEqual([]);
+      expect(model.allowsIn("plugin:os|any", 99)).toEqual([]);
+    }
+  });
+
+  it("tells whether a command's grants, and a plugin's global scope, are the same on two platforms", () => {
+    // allow-any is granted on every platform (desktop's set, "everywhere"); mobile denies it on android and iOS.
+    expect(all.sameCommand("plugin:os|any", "linux", "macOS")).toBe(true);
+    expect(all.sameCommand("plugin:os|any", "android", "iOS")).toBe(true);
+    expect(all.sameCommand("plugin:os|any", "linux", "android")).toBe(false);
+    // allow-apt holds on linux only.
+    expect(all.sameCommand("plugin:os|apt", "linux", "macOS")).toBe(false);
+    expect(all.sameCommand("plugin:os|apt", "macOS", "windows")).toBe(true);
+    expect(all.sameCommand("plugin:os|never", "linux", "android")).toBe(true);
+    // mobile-scope is a global scope entry on android and iOS only.
+    expect(all.sameGlobalScope("os", "android", "iOS")).toBe(true);
+    expect(all.sameGlobalScope("os", "linux", "android")).toBe(false);
+    expect(all.sameGlobalScope("fs", "linux", "android")).toBe(true);
+    // What sameCommand says the same is the same, entry for entry (capability indices aside).
+    const view = (platform: string, command: string) =>
+      (all.models.find((m) => m.platform === platform)!.allowed.get(command) ?? []).map((e) => [e.provenance.capability, e.provenance.chain, e.context]);
+    expect(view("macOS", "plugin:os|apt")).toEqual(view("windows", "plugin:os|apt"));
+    expect(view("linux", "plugin:os|apt")).not.toEqual(view("macOS", "plugin:os|apt"));
+  });
+
+  it("groups the platforms that resolve alike: linux alone (its own leaf), macOS with windows, the two mobile ones", () => {
+    expect(all.distinctModels.map((m) => m.platform)).toEqual(["linux", "macOS", "android"]);
+    // Alike platforms share one model's data: entries are built once for both.
+    expect(all.models[2]!.allowed.get("plugin:os|any")).toBe(all.models[1]!.allowed.get("plugin:os|any"));
+    expect(all.models[4]!.globalScope).toBe(all.models[3]!.globalScope);
+    expect(all.models[0]!.allowed.get("plugin:os|any")).not.toBe(all.models[1]!.allowed.get("plugin:os|any"));
+  });
+
+  it("records each problem once, with the platforms it holds on", () => {
+    expect(all.problems.map((p) => [p.kind, p.capability, p.platforms])).toEqual([
+      ["unknown-set-member", "desktop", ["linux", "macOS", "windows"]],
+      ["unknown-set-member", "mobile", ["android", "iOS"]],
+    ]);
+    expect(all.models[1]!.problems.map((p) => p.capability)).toEqual(["desktop"]);
+  });
+
+  it("builds a command's entries only when asked, and has none for a command nobody grants", () => {
+    expect(all.models[0]!.allowed.get("plugin:os|never")).toBeUndefined();
+    expect(all.models[0]!.allowed.has("plugin:os|apt")).toBe(true);
+    expect(all.models[1]!.allowed.has("plugin:os|apt")).toBe(false);
+    expect(all.models[3]!.denied.get("plugin:os|any")!.map((e) => e.provenance.capability)).toEqual(["mobile"]);
+    expect(all.models[0]!.denied.size).toBe(0);
+    // Lists of commands per capability entry, as the matrix unions them.
+    const linux = all.models[0]!;
+    const desktop = linux.capabilities.find((c) => c.capability.identifier === "desktop")!;
+    expect(linux.allowedCommandLists(desktop.index)).toEqual([["plugin:os|apt", "plugin:os|any"]]);
+  });
+});

@@ -1,0 +1,288 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parseTree, type Node } from "jsonc-parser";
+import { describe, expect, it } from "vitest";
+import { jsonTree, NO_NODE, type JsonTree } from "../../../src/core/source/json-tree.js";
+import { LineIndex } from "../../../src/core/source/line-index.js";
+import {
+  MAX_NESTING_DEPTH,
+  SourceDocument,
+  findExcessiveNesting,
+  nestsDeeperThan,
+  propertiesKept,
+  propertiesWritten,
+} from "../../../src/core/source/document.js";
+import { parseToml } from "../../../src/core/source/toml.js";
+
+const at = (document: SourceDocument, path: (string | number)[], target: "key" | "value" = "value") => {
+  const { range, exact } = document.locate(path, target);
+  return `${range.start.line}:${range.start.column}-${range.end.line}:${range.end.column}${exact ? "" : " (ancestor)"}`;
+};
+
+describe("JSON paths to positions", () => {
+  const text = '{\n  "identifier": "main",\n  "permissions": [\n    "core:default",\n    { "identifier": "fs:read" }\n  ]\n}\n';
+  const document = SourceDocument.parse("/x/a.json", "a.json", text, "json");
+
+  it("finds values and keys", () => {
+    expect(at(document, ["identifier"])).toBe("2:17-2:23");
+    expect(at(document, ["identifier"], "key")).toBe("2:3-2:15");
+    expect(at(document, ["permissions", 0])).toBe("4:5-4:19");
+    expect(at(document, ["permissions", 1, "identifier"])).toBe("5:21-5:30");
+  });
+
+  it("falls back to the nearest existing ancestor", () => {
+    expect(at(document, ["permissions", 1, "allow"])).toBe("5:5-5:32 (ancestor)");
+    expect(at(document, ["windows", 0])).toBe("1:1-7:2 (ancestor)");
+  });
+});
+
+describe("TOML paths to positions", () => {
+  const text = [
+    'identifier = "main window"',
+    'windows = ["main window", "other"]',
+    "",
+    "[[permissions]]",
+    'identifier = "core:default"',
+    "",
+    "[[permissions]]",
+    'identifier = "fs:nope"',
+    "",
+    "[remote]",
+    'urls = ["https://a.example"]',
+    "",
+  ].join("\n");
+  const document = SourceDocument.parse("/x/a.toml", "a.toml", text, "toml", parseToml);
+
+  it("follows keys, arrays of tables and tables through the text", () => {
+    expect(at(document, ["identifier"])).toBe("1:14-1:27");
+    expect(at(document, ["windows", 0])).toBe("2:12-2:25");
+    expect(at(document, ["permissions", 1, "identifier"])).toBe("8:14-8:23");
+    expect(at(document, ["remote", "urls", 0])).toBe("11:9-11:28");
+    expect(at(document, ["windows"], "key")).toBe("2:1-2:8");
+  });
+
+  it("uses the first line when a key cannot be found", () => {
+    expect(at(document, ["platforms", 0])).toBe("1:1-1:1 (ancestor)");
+  });
+});
+
+describe("TOML dotted table headers", () => {
+  it("follow a header that names several keys of the path ([app.security])", () => {
+    const text = [
+      'productName = "x"',
+      "[[app.windows]]",
+      'label = "main"',
+      "[app.security]",
+      'capabilities = ["main", { identifier = "inline", permissions = ["fs:allow-reed-file"] }]',
+      "",
+    ].join("\n");
+    const document = SourceDocument.parse("/x/Tauri.toml", "Tauri.toml", text, "toml", parseToml);
+    expect(at(document, ["app", "security", "capabilities", 1, "permissions", 0])).toBe("5:65-5:85");
+    expect(at(document, ["app", "security"], "key")).toBe("4:6-4:14");
+  });
+
+  it("stay linear on a hostile header line and many unclosed header lines", () => {
+    // No clock: a rescan per key or per line (the quadratic shape this guards against) is some 10¹⁰ steps on
+    // these inputs, minutes, far over the test's time-out; locating takes milliseconds.
+    const long = "[" + "app.".repeat(200_000) + "x]\nkey = 1\n";
+    const unclosed = "[app\n".repeat(100_000) + "[app.security]\ncapabilities = []\n";
+    // Both stop at the nesting bound (256 levels): the parse error's place is what a finding points at.
+    for (const [text, start] of [
+      [long, { line: 1, column: 1029 }],
+      [unclosed, { line: 257, column: 1 }],
+    ] as const) {
+      const document = SourceDocument.parse("/x/Tauri.toml", "Tauri.toml", text, "toml", parseToml);
+      expect(document.locate(["app", "security", "capabilities"], "key").range.start).toEqual(start);
+    }
+  });
+});
+
+describe("repeated keys", () => {
+  const repeated = (text: string) => SourceDocument.parse("/x/a.json", "a.json", text, "json").repeatedKeys();
+
+  it("finds a key written twice in one object, at any depth", () => {
+    expect(repeated('{"a": 1, "b": {"c": 1, "c": 2}, "a": 3}')).toEqual([["b", "c"], ["a"]]);
+    expect(repeated('[{"x": 1}, {"x": 2, "y": [{"z": 0, "z": 1}]}]')).toEqual([[1, "y", 0, "z"]]);
+  });
+
+  it("does not take a colon inside a string, escaped quotes or a key repeated in another object for a repeat", () => {
+    expect(repeated('{"a": "\\"b\\": c", "b": ["x", ":", "\\\\"], "c": {"a": 1}}')).toEqual([]);
+    expect(repeated('[{"identifier": "a"}, {"identifier": "b"}]')).toEqual([]);
+    expect(repeated('{"a\\"": 1, "a": 2}')).toEqual([]);
+  });
+
+  it("counts written and kept properties exactly", () => {
+    const text = '{"a": {"b\\\\": [1, {"c": "d\\":"}]}, "e" : 2, "a": 0}';
+    expect(propertiesWritten(text)).toBe(5);
+    expect(propertiesKept(JSON.parse(text))).toBe(2);
+    // Linear in the number of escapes: a long run of them in one string is scanned once.
+    const escapes = `{"k": "${"\\n".repeat(200_000)}", "k": 1}`;
+    expect(propertiesWritten(escapes)).toBe(2);
+  });
+});
+
+describe("the JSON syntax tree positions come from", () => {
+  type Shape = { type: string; offset: number; length: number; value?: unknown; children?: Shape[] };
+  const shape = (node: { type: string; offset: number; length: number; value?: unknown; children?: unknown[] }, isKey = false): Shape => ({
+    type: node.type,
+    offset: node.offset,
+    length: node.length,
+    ...(isKey ? { value: node.value } : {}),
+    ...(node.children ? { children: (node.children as Shape[]).map((child, i) => shape(child, node.type === "property" && i === 0)) } : {}),
+  });
+  /** The compact tree in jsonc-parser's shape: objects hold property nodes of a key and a value. */
+  const treeShape = (tree: JsonTree, node: number): Shape => {
+    const type = tree.kind(node);
+    const items = Array.from({ length: tree.childCount(node) }, (_, i) => tree.child(node, i));
+    const member = (child: number): Shape => ({
+      type: "property",
+      offset: tree.keyOffset(child),
+      length: tree.offset(child) + tree.length(child) - tree.keyOffset(child),
+      children: [{ type: "string", offset: tree.keyOffset(child), length: tree.keyLength(child), value: tree.key(child) }, treeShape(tree, child)],
+    });
+    return {
+      type,
+      offset: tree.offset(node),
+      length: tree.length(node),
+      ...(type === "object" ? { children: items.map(member) } : type === "array" ? { children: items.map((child) => treeShape(tree, child)) } : {}),
+    };
+  };
+  const jsonFiles = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? jsonFiles(path.join(dir, entry.name)) : entry.name.endsWith(".json") ? [path.join(dir, entry.name)] : [],
+    );
+  const texts = jsonFiles("fixtures")
+    .map((file) => readFileSync(file, "utf8"))
+    .filter((text) => {
+      try {
+        JSON.parse(text);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  texts.push(
+    '{"a\\"b": ["\\\\", "x\\\\\\"y", -1.5e+3, true, false, null, {}, []], "": {"\\u0041": 0}}',
+    " [ 1 , [ ] , { } ] ",
+    '"top"',
+    "42",
+    '{"k": 1, "k\\u0000": 2, "k": {"x": [0, {"k": 3}]}, "\\\\": 4}',
+  );
+
+  it("is jsonc-parser's tree, node for node, on every valid JSON fixture and on tricky strings", () => {
+    expect(texts.length).toBeGreaterThan(500);
+    for (const text of texts) expect(treeShape(jsonTree(text), 0)).toEqual(shape(parseTree(text, [], { disallowComments: true })!));
+  });
+
+  it("grows past its first guess of the number of values", () => {
+    const text = `[${"0,".repeat(5_000)}{"a": [[[]]]}]`;
+    expect(treeShape(jsonTree(text), 0)).toEqual(shape(parseTree(text, [], { disallowComments: true })!));
+  });
+
+  it("gives every path of every fixture the position jsonc-parser's tree gives it (the last of repeated keys)", () => {
+    let checked = 0;
+    for (const text of texts) {
+      const document = SourceDocument.parse("/x/a.json", "a.json", text, "json");
+      const lines = new LineIndex(text);
+      const range = (offset: number, length: number) => {
+        const start = lines.position(offset);
+        const end = lines.position(offset + length);
+        return `${start.line}:${start.column}-${end.line}:${end.column}`;
+      };
+      // One comparison per file: expect() per path made this test take seconds.
+      const found: unknown[] = [];
+      const expected: unknown[] = [];
+      const visit = (node: Node, path: (string | number)[], key: Node | undefined) => {
+        const value = range(node.offset, node.length);
+        found.push(
+          at(document, path),
+          at(document, path, "key"),
+          document.valueSpan(path),
+          at(document, [...path, "no such key"]),
+          at(document, [...path, 0], "key"),
+        );
+        // A path one step past a value falls back to it.
+        const item = node.type === "array" ? node.children![0] : undefined;
+        expected.push(
+          value,
+          key ? range(key.offset, key.length) : value,
+          { offset: node.offset, length: node.length },
+          `${value} (ancestor)`,
+          item ? range(item.offset, item.length) : `${value} (ancestor)`,
+        );
+        checked++;
+        if (node.type === "array") node.children!.forEach((child, i) => visit(child, [...path, i], undefined));
+        if (node.type === "object") {
+          // JSON.parse keeps the last of a repeated key, and so do positions.
+          const last = new Map<string, Node>();
+          for (const property of node.children!) last.set(property.children![0]!.value as string, property);
+          for (const [name, property] of last) visit(property.children![1]!, [...path, name], property.children![0]!);
+        }
+      };
+      visit(parseTree(text, [], { disallowComments: true })!, [], undefined);
+      expect(found).toEqual(expected);
+    }
+    expect(checked).toBeGreaterThan(10_000);
+  });
+
+  it("finds keys with escapes, and no member by index or item by key", () => {
+    const tree = jsonTree('{"a\\"b": [1, {"c\\u0041": 2}], "plain": 3}');
+    const array = tree.step(tree.root, 'a"b');
+    expect(tree.kind(array)).toBe("array");
+    expect(tree.key(array)).toBe('a"b');
+    const inner = tree.step(array, 1);
+    expect(tree.offset(tree.step(inner, "cA"))).toBe(25);
+    expect(tree.step(inner, "c\\u0041")).toBe(NO_NODE);
+    expect(tree.step(tree.root, 0)).toBe(NO_NODE);
+    expect(tree.step(array, "0")).toBe(NO_NODE);
+    expect(tree.step(array, 2)).toBe(NO_NODE);
+    expect(tree.step(array, -1)).toBe(NO_NODE);
+    expect(tree.key(tree.step(tree.root, "plain"))).toBe("plain");
+  });
+});
+
+describe("line starts", () => {
+  it("are the same whether a text breaks lines with LF, CRLF or lone CRs", () => {
+    const lines = ["{", '  "a": 1,', "", '  "b": [2]', "}"];
+    for (const [breaks, text] of [
+      ["LF", lines.join("\n") + "\n"],
+      ["CRLF", lines.join("\r\n") + "\r\n"],
+      ["CR", lines.join("\r")],
+      ["mixed", "{\n" + '  "a": 1,\r\n' + "\r" + '  "b": [2]\n' + "}"],
+    ] as const) {
+      const index = new LineIndex(text);
+      expect(index.lineCount, breaks).toBe(breaks === "CR" || breaks === "mixed" ? 5 : 6);
+      expect(
+        lines.map((_, i) => index.lineText(i + 1)),
+        breaks,
+      ).toEqual(lines);
+      expect(index.position(text.indexOf('"b"')), breaks).toEqual({ line: 4, column: 3 });
+    }
+  });
+});
+
+describe("the nesting bound", () => {
+  const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+
+  it("is judged on the parsed value exactly as on the text", () => {
+    for (const depth of [4, MAX_NESTING_DEPTH - 1, MAX_NESTING_DEPTH, MAX_NESTING_DEPTH + 1, 100_000]) {
+      const texts = [nested(depth), `{"a": ${nested(depth - 1)}, "b": "[[[["}`, `[0, {"x": {"y": ${nested(depth - 3)}}}]`];
+      for (const text of texts) {
+        expect(nestsDeeperThan(JSON.parse(text), MAX_NESTING_DEPTH), text.slice(0, 40)).toBe(findExcessiveNesting(text, MAX_NESTING_DEPTH) >= 0);
+      }
+    }
+  });
+
+  it("is reported at the first bracket past it, in valid and invalid JSON", () => {
+    const deep = (text: string) => SourceDocument.parse("/x/a.json", "a.json", text, "json").parseError;
+    expect(deep(nested(MAX_NESTING_DEPTH))).toBeUndefined();
+    expect(deep(`{"a": ${nested(MAX_NESTING_DEPTH)}}`)).toEqual({
+      message: "nesting deeper than 256 levels; no input needs that",
+      offset: 6 + 255,
+      length: 1,
+    });
+    // Broken and too deep: the bound is named first, as the host's reader would stop there.
+    expect(deep(`{"a": ${nested(MAX_NESTING_DEPTH)},}`)?.message).toBe("nesting deeper than 256 levels; no input needs that");
+    expect(deep(`{"a": ${nested(10)},}`)?.message).toMatch(/^invalid JSON/);
+  });
+});
