@@ -20,7 +20,8 @@ import { normalizePlatform, OptionError, requireString, requireStringList } from
 import path from "node:path";
 
 export type { LintOptions, LintResult } from "./capabilities/lint.js";
-export type { AppConfig, LoadOptions, LoadProblem, Project, WindowDecl } from "./capabilities/load/project.js";
+export type { LoadOptions, LoadProblem, Project } from "./capabilities/load/project.js";
+export type { AppConfig, WindowDecl } from "./capabilities/load/app-config.js";
 export type { Settings } from "./core/settings.js";
 export { RULES, RULES_BY_ID } from "./registry.js";
 export { FatalError, UsageError } from "./core/errors.js";

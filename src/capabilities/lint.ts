@@ -3,6 +3,8 @@ import { configuredSeverity, createDiagnostic, findingSeverity, runRules } from 
 import type { SourceDocument } from "../core/source/document.js";
 import path from "node:path";
 import { relativeFile, type Project } from "./load/project.js";
+import { configDocuments } from "./load/app-config.js";
+import { isPlatformIndependent } from "./queries/platforms.js";
 import type { JsonPath } from "../core/location.js";
 import type { Capability, PermissionEntry } from "./model/types.js";
 import { CAPABILITY_RULES } from "./rules/index.js";
@@ -66,7 +68,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
   if (options.only !== undefined && !(options.only instanceof Set)) throw new OptionError("only: expected a Set of rule ids");
   const documentsByPath = new Map<string, SourceDocument>();
   for (const document of project.documents) documentsByPath.set(document.absolutePath, document);
-  if (project.config) documentsByPath.set(project.config.document.absolutePath, project.config.document);
+  for (const document of configDocuments(project.config)) documentsByPath.set(document.absolutePath, document);
   // Generated manifests give manifest-mismatch findings their positions.
   for (const document of project.manifestDocuments ?? []) if (!documentsByPath.has(document.absolutePath)) documentsByPath.set(document.absolutePath, document);
 
@@ -214,15 +216,6 @@ function repeatedFields(document: SourceDocument): JsonPath[] {
 
 /** A finding about a file that has no document (a skipped .json5): its first character. */
 const NOWHERE = { range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } }, offset: 0, length: 0 };
-
-function isPlatformIndependent(project: Project): boolean {
-  if (project.capabilities.some((capability) => capability.platforms !== undefined)) return false;
-  for (const key of project.catalog.keys()) {
-    const manifest = project.catalog.get(key)!;
-    for (const permission of Object.values(manifest.permissions)) if (permission.platforms !== undefined) return false;
-  }
-  return true;
-}
 
 /** Quoted values from hostile files (a 1 MB identifier) are shortened so a finding stays one readable line. */
 function shortenQuotedValues(message: string): string {

@@ -55,6 +55,11 @@ export function nearestField(key: string, known: readonly string[], has: (field:
   return present === undefined ? {} : { present };
 }
 
+/** Items as a sentence lists them, unquoted: "a and b", "a, b and c" (or "or"). */
+export function wordList(items: readonly string[], conjunction = "and"): string {
+  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${conjunction} ${items[items.length - 1]}`;
+}
+
 /** "a", "a or b", "a, b or c", each quoted as a JSON string (a quote or backslash in an item is escaped). */
 export function quoteList(items: readonly string[], conjunction = "or", quote: (item: string) => string = (item) => JSON.stringify(item)): string {
   const quoted = items.map(quote);

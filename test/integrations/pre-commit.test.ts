@@ -164,6 +164,7 @@ describe(".pre-commit-hooks.yaml", () => {
       "tauri.conf.json",
       "src-tauri/tauri.linux.conf.json",
       "src-tauri/Tauri.toml",
+      "src-tauri/Tauri.windows.toml",
       "src-tauri/build.rs",
       "src-tauri/Cargo.toml",
       "Cargo.toml",

@@ -11,6 +11,7 @@ import { CAPABILITY_RULES, CAPABILITY_RULES_BY_ID } from "../rules/index.js";
 import type { RuleMeta } from "../../core/lint/rule.js";
 import { platformOption } from "./query-options.js";
 import { planCheckRuns } from "../load/check-runs.js";
+import { configDocuments } from "../load/app-config.js";
 import { exitCodeFor, tooManyWarnings } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { reporterContext } from "../../core/reporters/context.js";
@@ -143,7 +144,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions,
   const texts = new Map<string, string>();
   for (const { project } of results) {
     for (const d of project.documents) texts.set(d.absolutePath, d.text);
-    if (project.config) texts.set(project.config.document.absolutePath, project.config.document.text);
+    for (const document of configDocuments(project.config)) texts.set(document.absolutePath, document.text);
   }
   const output = options.output === undefined ? io.stdout : new CapturedOutput();
   const report = reporter(
@@ -168,7 +169,11 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions,
   output.write(options.watch && DOCUMENT_FORMATS.has(options.format) ? `${JSON.stringify(JSON.parse(report))}\n` : report);
   if (output instanceof CapturedOutput) {
     const inputs = [
-      ...results.flatMap(({ project }) => [...readPaths(project.read), ...project.documents.map((d) => d.absolutePath)]),
+      ...results.flatMap(({ project }) => [
+        ...readPaths(project.read),
+        ...project.documents.map((d) => d.absolutePath),
+        ...configDocuments(project.config).map((document) => document.absolutePath),
+      ]),
       ...(config?.file ? [config.file] : []),
       ...appConfigFiles,
     ];

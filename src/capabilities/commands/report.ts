@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import path from "node:path";
 import { lint } from "../lint.js";
 import { loadProject, type Project } from "../load/project.js";
+import { configDocuments } from "../load/app-config.js";
 import { knownWindowLabels, originDisplay } from "../queries/project-model.js";
 import { describePlatforms, resolvePlatformGroups, type PlatformGroup } from "../queries/platforms.js";
 import { EXIT_OK } from "../../core/exit-codes.js";
@@ -75,7 +76,7 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
       const inputs = [
         ...readPaths(project.read),
         ...project.documents.map((d) => d.absolutePath),
-        ...(project.config ? [project.config.document.absolutePath] : []),
+        ...configDocuments(project.config).map((document) => document.absolutePath),
       ];
       await writeOutputFile("--html", { given: options.html, cwd: io.cwd, stdout: io.stdout, inputs }, html);
       const c = data.counts;

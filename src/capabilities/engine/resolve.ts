@@ -110,7 +110,8 @@ export class Resolution {
     const all = (1 << platforms.length) - 1;
     const capabilities: Array<{ resolved: ResolvedCapability; on: number }> = [];
     for (const capability of ordered) {
-      const on = platformMask(capability.platforms && valuesOf(capability.platforms), platforms);
+      // A platform config may load the capability on some targets only (its own list of capabilities).
+      const on = platformMask(capability.platforms && valuesOf(capability.platforms), platforms) & platformMask(capability.configPlatforms, platforms);
       if (on !== all) this.partlyInactive.push({ capability, on });
       if (on === 0) continue;
       const index = capabilities.length;

@@ -69,6 +69,11 @@ export interface Capability {
   permissions: PermissionEntry[];
   /** `undefined` (absent or null) = every platform; `[]` = none. */
   platforms?: ModelItem[];
+  /**
+   * The targets whose app config loads it, where platform configs (`tauri.<platform>.conf.json`) select
+   * capabilities differently per target; undefined: every target `platforms` allows.
+   */
+  configPlatforms?: readonly Target[];
   written: WrittenCapability;
   /** Where it was declared. */
   source: CapabilitySource;

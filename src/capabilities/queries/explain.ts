@@ -12,7 +12,7 @@ import { resolveAccess, type CommandExplanation, type Origin, type ResolvedComma
 import { compareCodePoints, qualifiedIdentifier } from "../engine/index.js";
 import type { Project } from "../load/project.js";
 import { isPlainObject } from "../../core/json.js";
-import { nearest } from "../../core/did-you-mean.js";
+import { nearest, wordList } from "../../core/did-you-mean.js";
 import { CommandIndex, lookupCommand } from "./command-names.js";
 import { parseCommandName } from "../engine/command-name.js";
 import type { PlatformGroup } from "./platforms.js";
@@ -212,6 +212,7 @@ function suggest(
   const refusedOn = refusing.flatMap((v) => v.platforms);
   const refusingModels = groups.filter((g) => g.platforms.some((p) => refusedOn.includes(p))).map((g) => g.model);
   const covering = coveringCapability(refusingModels, query.window, webview, query.origin);
+  notes.push(...selectionNotes(project, groups, query, webview, refusedOn));
   const suggestion: Suggestion = { entry, reason, newCapability: newCapability(query, entry, refusedOn, groups), removeDenies, notes };
   if (covering) {
     const permissionsPath = [...covering.source.path, "permissions"];
@@ -242,6 +243,47 @@ export function scopeTemplate(schema: unknown): Record<string, string> | undefin
     return Object.fromEntries(names.map((name) => [name, `<${name}>`]));
   }
   return undefined;
+}
+
+/**
+ * Where app.security.capabilities decides what the refusing builds load: a capability that covers the
+ * window but that a platform config leaves out there, and the list a new capability must join.
+ */
+function selectionNotes(project: Project, groups: readonly PlatformGroup[], query: CallQuery, webview: string, refusedOn: readonly string[]): string[] {
+  const notes: string[] = [];
+  for (const capability of project.activeCapabilities) {
+    const missingOn = refusedOn.filter((platform) => capability.configPlatforms && !capability.configPlatforms.some((target) => target === platform));
+    if (missingOn.length === 0) continue;
+    const covers = groups.some((group) =>
+      group.model.capabilities.some(
+        (c) => c.capability === capability && c.matchesLabels(query.window, webview) && c.contexts.some((_, i) => c.contextMatches(i, query.origin)),
+      ),
+    );
+    if (!covers) continue;
+    const files = (project.config?.capabilityLists ?? [])
+      .filter((list) => list.platforms?.some((target) => missingOn.includes(target)))
+      .map((list) => list.document.file);
+    notes.push(
+      capability.source.inline
+        ? `capability "${capability.identifier}" covers this window on ${wordList([...capability.configPlatforms!])} only: it is declared inline in ${capability.source.file}, the config of ${capability.configPlatforms!.length > 1 ? "those platforms" : "that platform"}`
+        : `capability "${capability.identifier}" covers this window but is not loaded on ${wordList(missingOn)}: app.security.capabilities in ${wordList(files)} does not list it`,
+    );
+  }
+  const declarations = project.config?.windows.filter((window) => window.label === query.window) ?? [];
+  const declaredOn = declarations.some((window) => !window.platforms) ? undefined : [...new Set(declarations.flatMap((window) => window.platforms!))];
+  const absentOn = declaredOn?.length ? refusedOn.filter((platform) => !declaredOn.some((target) => target === platform)) : [];
+  if (absentOn.length)
+    notes.push(
+      `window "${query.window}" is declared for ${wordList(declaredOn!)} only, in ${wordList([...new Set(declarations.map((window) => window.document.file))])}: on ${wordList(absentOn)} it exists only if the app creates it in code`,
+    );
+  for (const list of project.config?.capabilityLists ?? []) {
+    const on = refusedOn.filter((platform) => !list.platforms || list.platforms.some((target) => target === platform));
+    if (on.length && list.platforms)
+      notes.push(
+        `app.security.capabilities in ${list.document.file} selects what the ${wordList(on)} build${on.length > 1 ? "s load" : " loads"}: list a new capability there too`,
+      );
+  }
+  return notes;
 }
 
 function coveringCapability(models: readonly ResolvedModel[], window: string, webview: string, origin: Origin) {

@@ -52,9 +52,9 @@ export function resolvePlatformGroups(project: Project, platforms: readonly stri
   return [...groups.values()];
 }
 
-/** True when no capability or permission names platforms: then every platform resolves alike. */
+/** True when no capability, platform config or permission names platforms: then every platform resolves alike. */
 export function isPlatformIndependent(project: Project): boolean {
-  if (project.capabilities.some((capability) => capability.platforms !== undefined)) return false;
+  if (project.capabilities.some((capability) => capability.platforms !== undefined || capability.configPlatforms !== undefined)) return false;
   for (const key of project.catalog.keys()) {
     const manifest = project.catalog.get(key)!;
     for (const permission of Object.values(manifest.permissions)) if (permission.platforms !== undefined) return false;

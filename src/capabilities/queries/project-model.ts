@@ -2,6 +2,7 @@ import { resolve, type Origin, type ResolvedCommand, type ResolvedModel } from "
 import type { JsonPath, Range } from "../../core/location.js";
 import type { SourceDocument } from "../../core/source/document.js";
 import type { Project } from "../load/project.js";
+import { configDocuments } from "../load/app-config.js";
 
 /** The host's view of a project on one platform: the capabilities the build uses, resolved. */
 export function resolveProject(project: Project, platform: string): ResolvedModel {
@@ -49,7 +50,7 @@ export class SourceLines {
 
   constructor(project: Project) {
     for (const document of project.documents) this.byFile.set(document.file, document);
-    if (project.config) this.byFile.set(project.config.document.file, project.config.document);
+    for (const document of configDocuments(project.config)) this.byFile.set(document.file, document);
   }
 
   /**

@@ -1,6 +1,7 @@
 import path from "node:path";
-import { nearest, quoteList } from "../../core/did-you-mean.js";
+import { nearest, quoteList, wordList } from "../../core/did-you-mean.js";
 import { defineRule, type RuleContext } from "./types.js";
+import { TARGETS, valuesOf, type Target } from "../model/types.js";
 
 /** Files people keep next to capabilities on purpose; the host skips them and so do we. */
 const DOCUMENTATION_NAME = /^(readme|licen[cs]e|copying|notice|changelog|authors|contributing)(\..*)?$/i;
@@ -20,6 +21,8 @@ export default defineRule({
     otherExtension: "file {{extension}} in a capabilities folder is not loaded: the host reads only .json and .toml files",
     notSelected:
       'capability "{{capability}}" is not loaded: app.security.capabilities in {{configFile}} lists the capabilities the build uses, and it is not among them',
+    notSelectedOnItsPlatforms:
+      'capability "{{capability}}" is not loaded on {{platforms}}, where it applies: app.security.capabilities in {{configFile}} lists the capabilities built there, and it is not among them (it is loaded on {{loadedOn}} only)',
     selectedMissing: 'app.security.capabilities names "{{capability}}", but no capability file defines it: {{buildError}}',
     selectedTwice: 'app.security.capabilities lists "{{capability}}" twice: {{buildError}}',
   },
@@ -62,45 +65,63 @@ function checkExtensions(context: RuleContext) {
   }
 }
 
-/** A non-empty app.security.capabilities selects capability files by identifier (host-acl-semantics §1.5). */
+/**
+ * A non-empty app.security.capabilities selects capability files by identifier (host-acl-semantics §1.5);
+ * a platform config's own list replaces it on that target (a merge patch replaces arrays).
+ */
 function checkSelection(context: RuleContext) {
   const config = context.project.config;
-  if (!config || config.capabilityRefs.length + config.inlineCapabilities.length === 0) return;
-  const configFile = config.document.file;
+  if (!config || config.capabilityLists.length === 0) return;
+  const lists = config.capabilityLists;
+  const listOn = (target: Target) => lists.find((list) => !list.platforms || list.platforms.includes(target));
   const fromFiles = context.capabilities.filter((capability) => !capability.source.inline);
   const active = new Set(context.project.activeCapabilities);
   for (const capability of fromFiles) {
-    if (active.has(capability)) continue;
+    // A capability for no valid target (`platforms: []`, misspelt names) is judged on every target.
+    const named = capability.platforms ? TARGETS.filter((target) => valuesOf(capability.platforms!).includes(target)) : [];
+    const forTargets = named.length ? named : TARGETS;
+    const loadedOn = active.has(capability) ? (capability.configPlatforms ?? TARGETS) : [];
+    if (forTargets.some((target) => loadedOn.includes(target))) continue;
+    // Every target it is for has a list (a target without one loads every file), and none names it.
+    const leavingOut = [...new Set(forTargets.map((target) => listOn(target)!))];
+    const configFile = wordList(leavingOut.map((list) => list.document.file));
     context.report({
       at: capability.source,
       path: [...capability.source.path, "identifier"],
-      messageId: "notSelected",
-      data: { capability: capability.identifier, configFile },
+      ...(loadedOn.length
+        ? {
+            messageId: "notSelectedOnItsPlatforms",
+            data: { capability: capability.identifier, configFile, platforms: wordList(forTargets), loadedOn: wordList(loadedOn) },
+          }
+        : { messageId: "notSelected", data: { capability: capability.identifier, configFile } }),
       hint: `add "${capability.identifier}" to app.security.capabilities in ${configFile}, or delete the capability if it is unused`,
     });
   }
   const defined = new Set(fromFiles.map((capability) => capability.identifier));
   // A file that does not parse may define the capability; its parse finding comes first.
   const unreadable = context.project.documents.some((document) => !document.ok);
-  const seen = new Set<string>();
-  for (const ref of config.capabilityRefs) {
-    const missing = !defined.has(ref.identifier);
-    const repeated = seen.has(ref.identifier);
-    seen.add(ref.identifier);
-    if (missing ? unreadable : !repeated) continue;
-    // The build takes each listed capability out of the file set, so a second mention finds nothing.
-    const buildError = `the build fails with "capability with identifier ${ref.identifier} not found"`;
-    const close = nearest(ref.identifier, [...defined], 2);
-    context.report({
-      at: config.document,
-      path: ref.path,
-      messageId: missing ? "selectedMissing" : "selectedTwice",
-      data: { capability: ref.identifier, buildError },
-      hint: !missing
-        ? "remove this entry"
-        : close.length
-          ? `did you mean ${quoteList(close)}?`
-          : `create a capability "${ref.identifier}" in the capabilities folder, or remove this entry`,
-    });
+  for (const list of lists) {
+    const seen = new Set<string>();
+    const builds = list.platforms ? `the ${wordList(list.platforms)} build${list.platforms.length > 1 ? "s" : ""}` : "the build";
+    for (const ref of list.refs) {
+      const missing = !defined.has(ref.identifier);
+      const repeated = seen.has(ref.identifier);
+      seen.add(ref.identifier);
+      if (missing ? unreadable : !repeated) continue;
+      // The build takes each listed capability out of the file set, so a second mention finds nothing.
+      const buildError = `${builds} ${list.platforms && list.platforms.length > 1 ? "fail" : "fails"} with "capability with identifier ${ref.identifier} not found"`;
+      const close = nearest(ref.identifier, [...defined], 2);
+      context.report({
+        at: list.document,
+        path: ref.path,
+        messageId: missing ? "selectedMissing" : "selectedTwice",
+        data: { capability: ref.identifier, buildError },
+        hint: !missing
+          ? "remove this entry"
+          : close.length
+            ? `did you mean ${quoteList(close)}?`
+            : `create a capability "${ref.identifier}" in the capabilities folder, or remove this entry`,
+      });
+    }
   }
 }

@@ -1,3 +1,4 @@
+import { wordList } from "../../core/did-you-mean.js";
 import { Catalog } from "../catalog/catalog.js";
 import { loadVersionHistory } from "../catalog/versions.js";
 import { shippedTargets, type BuildDependency, type Presence } from "../load/build.js";
@@ -96,11 +97,6 @@ function targetsOf(capability: Capability): BuildTarget[] {
 
 function entryPath(entry: PermissionEntry) {
   return entry.extended ? [...entry.path, "identifier"] : entry.path;
-}
-
-/** "android", "android and iOS", "linux, macOS and windows". */
-function wordList(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }
 
 function tablesText(plugin: BuildDependency): string {

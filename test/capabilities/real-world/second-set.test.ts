@@ -22,8 +22,9 @@ const projects = readdirSync(CORPUS)
 const REVIEWED_EXPOSURES: ReadonlyArray<{ project: string; pattern: RegExp; why: string }> = [
   {
     project: "janhq__jan",
-    pattern: /capabilities\/default\.json:\d+:\d+: error dangerous grant "http:default" \(plugin:http\|fetch\): a script in remote pages \("http:\/\/\*"\)/,
-    why: "any http:// page loaded in the main window gets fetch to any host, the local network included",
+    pattern:
+      /capabilities\/(default|desktop)\.json:\d+:\d+: error dangerous grant "http:default" \(plugin:http\|fetch\): a script in remote pages \("http:\/\/\*"\)/,
+    why: "any http:// page loaded in the main window gets fetch to any host, the local network included (desktop.json on macOS, where tauri.macos.conf.json loads it)",
   },
 ];
 
