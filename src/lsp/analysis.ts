@@ -3,6 +3,7 @@
  * loadSettings, loadProject and lint; the events runner; the client-configuration reader), with the
  * open buffers' texts in place of the files on disk.
  */
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { lint, loadProject, loadSettings, type LintResult, type Project } from "../index.js";
@@ -46,12 +47,18 @@ export async function analyzeApp(
     const cargoHome = cargoHomeOf({ manifest: [], plugins: [], permissions: [], cargoRegistry: settings.cargoRegistry }, env);
     const project = await loadProject({
       cwd: target.root,
-      ...(target.srcTauri === undefined ? { paths: target.paths ?? [] } : { app: target.srcTauri }),
+      ...(target.srcTauri === undefined ? { paths: target.paths ?? [] } : { app: target.srcTauri, paths: unsavedCapabilityFiles(target.srcTauri, texts) }),
       ...(cargoHome === undefined ? {} : { cargoHome }),
       settings: runSettings,
     });
     return { project, result: await lint(project, { settings: runSettings }) };
   });
+}
+
+/** Buffers in the app's capabilities folder that were never saved: the folder is listed from the disk, so they are named. */
+function unsavedCapabilityFiles(srcTauri: string, texts: ReadonlyMap<string, string>): string[] {
+  const folder = path.join(srcTauri, "capabilities") + path.sep;
+  return [...texts.keys()].filter((file) => file.startsWith(folder) && /\.(json|toml)$/.test(file) && !existsSync(file));
 }
 
 /** A recording (`caplint events`, or `--client` for client traffic) from its buffer's text. */

@@ -2,9 +2,14 @@
 // dist/cli-bundle/lsp-protocol.cjs (scripts/bundle.mjs), so that the library's 440 KB are read and
 // compiled only by `caplint lsp`, never by a `caplint check` in a pre-commit hook.
 export {
+  CodeActionKind,
+  CompletionItemKind,
   createConnection,
   DiagnosticSeverity,
   DidChangeWatchedFilesNotification,
+  ErrorCodes,
+  MarkupKind,
+  ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
   TextDocuments,

@@ -4,11 +4,21 @@
  * completion, hover, code actions and definitions from the same loaded model as the CLI's commands.
  * A failing request answers with an error and a failing check is logged: neither ends the server.
  */
-import type { ClientCapabilities, Connection, InitializeResult } from "vscode-languageserver/node";
+import type { ClientCapabilities, Connection, Hover, InitializeResult, Position } from "vscode-languageserver/node";
+import { withOpenBuffers } from "../core/source/read.js";
+import { codeActions } from "./code-actions.js";
+import { completionItems, markdown, slotAt } from "./completion.js";
+import { toLspRange } from "./convert.js";
+import { definitionOf, VirtualDocuments, VIRTUAL_SCHEME } from "./definition.js";
+import { hoverText } from "./hover.js";
+import { documentOf, placeAt } from "./places.js";
 import { toolVersion } from "../core/tool.js";
 import {
+  CodeActionKind,
   createConnection,
   DidChangeWatchedFilesNotification,
+  ErrorCodes,
+  ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
   TextDocument,
@@ -44,7 +54,11 @@ export function runLanguageServer(streams: ServerStreams): Promise<number> {
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
-        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+        completionProvider: { triggerCharacters: ['"', "'", ":"] },
+        hoverProvider: true,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        definitionProvider: true,
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true }, textDocumentContent: { schemes: [VIRTUAL_SCHEME] } },
       },
       serverInfo: { name: "caplint", version: toolVersion() },
     };
@@ -100,7 +114,65 @@ export function runLanguageServer(streams: ServerStreams): Promise<number> {
   });
 }
 
+/** Completion, hover, code actions, definitions and the virtual documents of built-in catalogs. */
 function registerFeatures(connection: Connection, workspace: Workspace): void {
-  void connection;
-  void workspace;
+  const documents = workspace.documents;
+  const virtual = new VirtualDocuments();
+  /** The app's fresh analysis and the parsed document of this file in it, for a request about a place in it. */
+  const analysed = async (uri: string) => {
+    const file = filePathOf(uri);
+    const app = file === undefined ? undefined : await workspace.freshApp(uri);
+    const project = app?.analysis?.project;
+    if (!project || file === undefined) return undefined;
+    return { app, project, file, document: documentOf(project, file), buffer: documents.get(uri) };
+  };
+  const placeOf = async (uri: string, position: Position) => {
+    const found = await analysed(uri);
+    if (!found?.document) return undefined;
+    const offset = found.buffer ? found.buffer.offsetAt(position) : found.document.lines.offset({ line: position.line + 1, column: position.character + 1 });
+    const place = placeAt(found.project, found.document, offset);
+    return place && { ...found, place };
+  };
+
+  connection.onCompletion(async ({ textDocument, position }) => {
+    const buffer = documents.get(textDocument.uri);
+    if (!buffer) return [];
+    const slot = slotAt(buffer, buffer.offsetAt(position));
+    if (!slot) return [];
+    const needsApp = slot.kind === "permission" || slot.kind === "window" || slot.kind === "webview";
+    const project = needsApp ? (await workspace.freshApp(textDocument.uri))?.analysis?.project : undefined;
+    return completionItems(slot, buffer, project);
+  });
+
+  connection.onHover(async ({ textDocument, position }): Promise<Hover | null> => {
+    const found = await placeOf(textDocument.uri, position);
+    if (!found) return null;
+    const { place, document } = found;
+    const range = toLspRange({ start: document!.lines.position(place.offset), end: document!.lines.position(place.offset + place.length) });
+    return { contents: markdown(hoverText(found.project, place)), range };
+  });
+
+  connection.onCodeAction(async ({ textDocument, range }) => {
+    const found = await analysed(textDocument.uri);
+    if (!found?.buffer) return [];
+    const findings = found.app!.analysis!.result.diagnostics.filter((d) => d.absolutePath === found.file);
+    return codeActions({ uri: textDocument.uri, buffer: found.buffer, document: found.document, project: found.project, findings, range });
+  });
+
+  connection.onDefinition(async ({ textDocument, position }) => {
+    const found = await placeOf(textDocument.uri, position);
+    const place = found?.place;
+    if (!found || place?.kind !== "permission") return null;
+    const texts = new Map(documents.all().flatMap((d) => (filePathOf(d.uri) === undefined ? [] : [[filePathOf(d.uri)!, d.getText()] as const])));
+    return (await withOpenBuffers(texts, () => definitionOf(found.project, place.entry.identifier, virtual))) ?? null;
+  });
+
+  const content = (uri: string) => {
+    const text = virtual.get(uri);
+    if (text === undefined) throw new ResponseError(ErrorCodes.InvalidParams, `${uri}: no such caplint document (ask for the definition again)`);
+    return { text };
+  };
+  connection.workspace.textDocumentContent.on(({ uri }) => content(uri));
+  // For clients before LSP 3.18 (Neovim 0.10, Helix): the same answer under caplint's own name.
+  connection.onRequest("caplint/textDocumentContent", (params: { uri?: unknown }) => content(String(params?.uri)));
 }

@@ -27,7 +27,7 @@ export function listPermissions(catalog: Catalog, platform: string, plugin?: str
     if (!manifest) continue;
     const prefix = key === APP_KEY ? "" : `${key}:`;
     const entry = (identifier: string, kind: PermissionListing["kind"], description: string, extra: Partial<PermissionListing>) => {
-      const expanded = expand(catalog, platform, identifier);
+      const expanded = expandPermission(catalog, platform, identifier);
       out.push({ identifier, kind, plugin: key, description, ...expanded, ...extra });
     };
     if (manifest.default_permission) {
@@ -41,7 +41,8 @@ export function listPermissions(catalog: Catalog, platform: string, plugin?: str
   return out;
 }
 
-function expand(catalog: Catalog, platform: string, identifier: string): Pick<PermissionListing, "allows" | "denies" | "scopeOnly"> {
+/** The IPC commands a permission or set allows and denies on a platform, once expanded as a capability entry would be. */
+export function expandPermission(catalog: Catalog, platform: string, identifier: string): Pick<PermissionListing, "allows" | "denies" | "scopeOnly"> {
   const probe = toCapability({ path: [], value: { identifier: "caplint-probe", windows: ["*"], permissions: [identifier] } }, { file: "", absolutePath: "" })!;
   const model = resolve({ capabilities: [probe], catalog, platform });
   return {

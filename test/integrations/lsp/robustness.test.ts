@@ -17,6 +17,20 @@ describe("caplint lsp: robustness", () => {
     app.remove();
   });
 
+  it("advertises its features and names itself", () => {
+    expect(client.initialized).toMatchObject({
+      capabilities: {
+        textDocumentSync: 2,
+        hoverProvider: true,
+        definitionProvider: true,
+        completionProvider: { triggerCharacters: ['"', "'", ":"] },
+        codeActionProvider: { codeActionKinds: ["quickfix"] },
+        workspace: { textDocumentContent: { schemes: ["caplint"] } },
+      },
+      serverInfo: { name: "caplint" },
+    });
+  });
+
   it("answers a malformed request with an error and keeps serving", async () => {
     await expect(client.connection.sendRequest("textDocument/hover", { nonsense: true })).rejects.toThrow();
     await expect(client.connection.sendRequest("caplint/noSuchRequest", {})).rejects.toThrow(/Unhandled method/);
