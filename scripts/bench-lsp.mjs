@@ -2,7 +2,7 @@
 // caplint's language server under editing: how long from a `didChange` to the `publishDiagnostics` that
 // reflects it, on an app of 50 capability files (a real app, ActivityWatch's, with 48 generated capability
 // files beside its own two), and a soak of 10,000 edits with the server's resident memory sampled.
-// Run alone: node scripts/bench-lsp.mjs [--edits N] [--soak N]   (npm run bench runs it as row 10)
+// Run alone: node scripts/bench-lsp.mjs [--edits N] [--soak N, 0 for none]   (npm run bench runs it as row 10)
 import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -21,8 +21,8 @@ const GOOD = '"shell:allow-open"';
 const TYPO = '"shell:allow-opne"';
 
 function option(args, name, fallback) {
-  const index = args.indexOf(name);
-  return index >= 0 ? Number(args[index + 1]) || fallback : fallback;
+  const value = Number(args[args.indexOf(name) + 1]);
+  return args.includes(name) && Number.isInteger(value) && value >= 0 ? value : fallback;
 }
 
 const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
@@ -195,12 +195,14 @@ export async function benchLsp(args = []) {
     );
     const checkOnly = await latency(app, 0, edits);
     console.log(`    the same without the debounce (the check alone): median ${checkOnly.median.toFixed(0)} ms, p95 ${checkOnly.p95.toFixed(0)} ms`);
-    const memory = await soak(app, soakEdits);
-    console.log(
-      `    soak, ${memory.edits.toLocaleString("en")} edits: RSS start ${memory.start.toFixed(0)} MB, end ${memory.end.toFixed(0)} MB, peak ${memory.peak.toFixed(0)} MB; slope ${memory.slope.toFixed(2)} MB per 1,000 edits (second half ${memory.secondHalfSlope.toFixed(2)}); load average ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(" ")}`,
-    );
+    // --soak 0: the latency rows only.
+    const memory = soakEdits > 0 ? await soak(app, soakEdits) : undefined;
+    if (memory)
+      console.log(
+        `    soak, ${memory.edits.toLocaleString("en")} edits: RSS start ${memory.start.toFixed(0)} MB, end ${memory.end.toFixed(0)} MB, peak ${memory.peak.toFixed(0)} MB; slope ${memory.slope.toFixed(2)} MB per 1,000 edits (second half ${memory.secondHalfSlope.toFixed(2)}); load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(" ")}`,
+      );
     return { withDebounce, checkOnly, memory };
   } finally {
     rmSync(work, { recursive: true, force: true });

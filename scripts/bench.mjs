@@ -245,7 +245,7 @@ try {
   // files (median and p95, target ≤ 150 ms), and a soak of 10,000 edits with the server's RSS sampled.
   const { benchLsp } = await import("./bench-lsp.mjs");
   const lsp = await benchLsp();
-  rows.push({ name: "10. lsp didChange → diagnostics (p95)", ratio: lsp.withDebounce.p95, target: "≤ 150", memory: lsp.memory.peak });
+  rows.push({ name: "10. lsp didChange → diagnostics (p95)", ratio: lsp.withDebounce.p95, target: "≤ 150", memory: lsp.memory?.peak });
 
   // 11. Hostile capability inputs (test/performance/capability-size.test.ts checks their findings, with no clock): time and peak memory.
   const hostile = path.join(work, "hostile");

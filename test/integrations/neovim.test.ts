@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -33,16 +33,30 @@ interface Run {
   done?: string;
   error?: string;
   nvim: string;
+  server?: { hoverProvider?: unknown; completionProvider?: unknown; codeActionProvider?: unknown };
   opened?: SeenDiagnostic[];
+  hover?: { contents: { kind: string; value: string } };
+  completion?: CompletionItem[] | { items: CompletionItem[] };
   typed?: SeenDiagnostic[];
+  actions?: Array<{ title: string; kind?: string }>;
+  applied?: string;
+  fixed?: SeenDiagnostic[];
+}
+
+interface CompletionItem {
+  label: string;
+  detail?: string;
+  documentation?: { kind: string; value: string };
+  textEdit?: { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string };
 }
 
 /** Runs drive.lua in headless Neovim with `init` as its init file, in a fresh project; what it recorded, and the file afterwards. */
-function driveNeovim(init: string): { run: Run; original: string; written: string; output: string } {
+function driveNeovim(init: string): { run: Run; original: string; written: string; rewritten: boolean; output: string } {
   const project = editorProject();
   const scratch = mkdtempSync(path.join(tmpdir(), "caplint-nvim-"));
   try {
     const original = readFileSync(project.capability, "utf8");
+    const before = statSync(project.capability).mtimeMs;
     const initFile = path.join(scratch, "init.lua");
     writeFileSync(initFile, init);
     const resultFile = path.join(scratch, "result.json");
@@ -70,7 +84,7 @@ function driveNeovim(init: string): { run: Run; original: string; written: strin
     } catch {
       throw new Error(`Neovim wrote no result (exit ${nvim.status}, signal ${nvim.signal}):\n${output}`);
     }
-    return { run, original, written: readFileSync(project.capability, "utf8"), output };
+    return { run, original, written: readFileSync(project.capability, "utf8"), rewritten: statSync(project.capability).mtimeMs !== before, output };
   } finally {
     project.remove();
     rmSync(scratch, { recursive: true, force: true });
@@ -88,7 +102,33 @@ describeWithTool("neovim", usable, "run scripts/ensure-tools.sh (apt-get install
 
     it("attaches and gets the file's diagnostics (none: the app is clean)", () => {
       expect(result.run.error ?? "", result.output).toBe("");
+      expect(result.run.done).toBe("code action");
+      expect(result.run.server).toMatchObject({
+        hoverProvider: expect.anything(),
+        completionProvider: expect.anything(),
+        codeActionProvider: expect.anything(),
+      });
       expect(result.run.opened).toEqual([]);
+    });
+
+    it("hovers a permission: what it allows and which window gets it through this capability", () => {
+      const hover = result.run.hover!.contents;
+      expect(hover.kind).toBe("markdown");
+      expect(hover.value).toMatch(/^\*\*`shell:allow-open`\*\* · permission/);
+      expect(hover.value).toContain("**Allows:** 1 command: `plugin:shell|open`");
+      expect(hover.value).toContain("**Through capability `default`:** window `main`");
+    });
+
+    it("completes a permission being typed from the plugins this app's build has, with what each allows", () => {
+      const completion = result.run.completion!;
+      const items = Array.isArray(completion) ? completion : completion.items;
+      const open = items.find((item) => item.label === "dialog:allow-open");
+      expect(open, items.map((item) => item.label).join(", ")).toBeDefined();
+      expect(open!.documentation!.value).toContain("`plugin:dialog|open`");
+      // The typed prefix (`dialog:`, line 12 of the buffer, inside the quotes) is what the item replaces.
+      expect(open!.textEdit).toEqual({ range: { start: { line: 11, character: 5 }, end: { line: 11, character: 12 } }, newText: "dialog:allow-open" });
+      // fs is no dependency of this app: none of its permissions is offered.
+      expect(items.filter((item) => item.label.startsWith("fs:"))).toEqual([]);
     });
 
     it("types a typo and reads the diagnostic back from vim.diagnostic", () => {
@@ -98,7 +138,11 @@ describeWithTool("neovim", usable, "run scripts/ensure-tools.sh (apt-get install
       expect(typo!.message).toMatch(TYPO_MESSAGE);
     });
 
-    it("leaves the file as it was: the typo was only in the buffer", () => {
+    it("applies the did-you-mean quick fix and writes the file: the typo is gone from the buffer and the disk", () => {
+      expect(result.run.actions!.every((action) => action.kind === "quickfix")).toBe(true);
+      expect(result.run.applied).toBe('Replace with "shell:allow-open"');
+      expect(result.run.fixed).toEqual([]);
+      expect(result.rewritten, "Neovim wrote the file").toBe(true);
       expect(result.written).toBe(result.original);
     });
   });

@@ -95,12 +95,11 @@ local steps = {
   { "code action", function()
     if not caplint_client().server_capabilities.codeActionProvider then return end
     local client = caplint_client()
-    local typo = has_code("unknown-permission")
-    local actions = request("textDocument/codeAction", {
-      textDocument = { uri = uri },
-      range = typo.user_data.lsp.range,
-      context = { diagnostics = { typo.user_data.lsp }, only = { "quickfix" } },
-    }) or {}
+    -- What Neovim's own vim.lsp.buf.code_action() sends: the cursor's range and the line's diagnostics.
+    vim.fn.search([["shell:allow-opne"]], "cw")
+    local params = vim.lsp.util.make_range_params()
+    params.context = { diagnostics = vim.lsp.diagnostic.get_line_diagnostics(), only = { "quickfix" } }
+    local actions = request("textDocument/codeAction", params) or {}
     result.actions = actions
     local chosen
     for _, action in ipairs(actions) do
