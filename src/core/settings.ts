@@ -1,8 +1,8 @@
-import path from "node:path";
 import { configFromValue, loadConfig, overrideSeverity, resolveConfigFile, type CaplintConfig } from "./config.js";
 import type { RuleSetting } from "./diagnostics.js";
 import { nearest, quoteList } from "./did-you-mean.js";
 import { UsageError } from "./errors.js";
+import { displayFile } from "./file-names.js";
 import type { RuleMeta } from "./lint/rule.js";
 
 /**
@@ -72,7 +72,7 @@ export async function loadSettings(request: SettingsRequest): Promise<Settings> 
   for (const id of only ?? []) checkRuleId(id, `--only ${id}`, rules, domain);
 
   const config = await findAndLoad(request);
-  const label = config?.file === undefined ? undefined : displayPath(cwd, config.file);
+  const label = config?.file === undefined ? undefined : displayFile(cwd, config.file);
   const configured = (ruleId: string, absoluteFile: string | undefined): RuleSetting | undefined => {
     const fromCli = cli.get(ruleId);
     if (fromCli !== undefined) return fromCli;
@@ -141,10 +141,4 @@ function checkSeverity(id: string, severity: string, where: string, rules: Reado
   if (rules.get(id)?.kind === "pipeline" && normalizeSetting(severity) !== "error") {
     throw new UsageError(`${where}: "${id}" is always an error and cannot be changed`);
   }
-}
-
-/** Relative to the working directory with `/` separators (absolute when that is shorter to read). */
-export function displayPath(cwd: string, file: string): string {
-  const relative = path.relative(cwd, file);
-  return (relative === "" ? path.basename(file) : relative).split(path.sep).join("/");
 }

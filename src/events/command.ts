@@ -1,18 +1,14 @@
-import { Option, type Command } from "commander";
 import path from "node:path";
-import { loadSettings } from "../core/settings.js";
 import type { Diagnostic } from "../core/diagnostics.js";
-import { EVENT_RULES_BY_ID } from "./rules.js";
+import { EVENT_RULES_BY_ID, EVENTS_DOMAIN } from "./rules.js";
 import { checkRecording, formatSummary, openRecording, STDIN_NAME, summaryJson, type CurrentLine, type RecordingResult } from "./run-events.js";
-import { REPORTER_NAMES } from "../core/reporters/index.js";
 import { streamedReport } from "../core/reporters/streamed.js";
 import type { RuleMeta } from "../core/lint/rule.js";
-import { exitCodeFor, tooManyWarnings } from "../core/exit-codes.js";
 import type { MainOptions } from "../core/io.js";
-import { reporterContext } from "../core/reporters/context.js";
 import { UsageError } from "../core/errors.js";
-import { colorOption, noColorOption, onlyOption, parsePositiveInteger, type LintCommandOptions } from "../core/options.js";
-import { CapturedOutput, writeOutputFile } from "../core/output.js";
+import type { Command } from "commander";
+import type { LintCommandOptions } from "../core/options.js";
+import { addLintOptions, commandSettings, finishLintRun, lintReporterContext, reportOutput } from "../core/lint/lint-command.js";
 import type { RegisterCommands, SetExitCode } from "../core/command.js";
 
 interface EventsOptions extends LintCommandOptions {
@@ -24,46 +20,23 @@ interface EventsOptions extends LintCommandOptions {
 export const registerEventCommands: RegisterCommands = (program, io, setExitCode, registry) => registerEvents(program, io, setExitCode, registry.byId);
 
 function registerEvents(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
-  program
+  const command = program
     .command("events")
     .description("validate recorded chat event streams (JSONL) against the event protocol")
     .argument("[files...]", "recordings, one JSON event a line; - or none reads standard input")
     .option("--client", "check client-to-server traffic (ClientMessage, data pushes) instead of server events")
-    .option("--summary", "also print per-type counts, tool calls by outcome and the longest-open call")
-    .addOption(new Option("-f, --format <format>", "output format").choices(REPORTER_NAMES).default("stylish"))
-    .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
-    .option("-c, --config <file>", "configuration file (default: caplint.config.json, searched upward from the working directory to the repository root)")
-    .option("--rule <id=severity>", "set a rule's severity: off, suggestion, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
-    .addOption(onlyOption())
-    .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
-    .option("-q, --quiet", "report errors only")
-    .addOption(colorOption())
-    .addOption(noColorOption())
-    .action(async (files: string[], options: EventsOptions) => {
-      setExitCode(await runEvents(files, options, io, allRules));
-    });
+    .option("--summary", "also print per-type counts, tool calls by outcome and the longest-open call");
+  addLintOptions(command).action(async (files: string[], options: EventsOptions) => {
+    setExitCode(await runEvents(files, options, io, allRules));
+  });
 }
 
 async function runEvents(names: string[], options: EventsOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<number> {
-  const settings = await loadSettings({
-    rules: allRules,
-    domain: "events",
-    cwd: io.cwd,
-    ...(options.config === undefined ? {} : { config: options.config }),
-    rule: options.rule,
-    only: options.only,
-  });
+  const settings = await commandSettings(options, io, allRules, EVENTS_DOMAIN);
   const severityFor = settings.severityFor;
-  const output = options.output === undefined ? io.stdout : new CapturedOutput();
-  const context = await reporterContext({
-    cwd: io.cwd,
-    color: options.color,
-    isTTY: output === io.stdout ? io.stdout.isTTY : false,
-    env: io.env ?? {},
-    rules: EVENT_RULES_BY_ID,
-    // Code frames come from the line just read: a recording is never read twice (it may be a pipe).
-    sourceText: () => undefined,
-  });
+  const output = reportOutput(options, io);
+  // Code frames come from the line just read: a recording is never read twice (it may be a pipe).
+  const context = await lintReporterContext(options, io, output, EVENT_RULES_BY_ID, () => undefined);
   const keep = (d: Diagnostic) => !options.quiet || d.severity === "error";
   // Every format is written as the recording is read, each finding as soon as its line is checked
   // (each line's findings by column; end-of-recording ones last): a live stream piped in shows its
@@ -118,12 +91,6 @@ async function runEvents(names: string[], options: EventsOptions, io: MainOption
     // SARIF and workflow commands are read by programs: the summary goes to the person, on stderr.
     else if (options.format !== "json") io.stderr.write(formatSummary(results));
   }
-  if (output instanceof CapturedOutput) {
-    const read = inputs.filter((name) => name !== "-").map((name) => path.resolve(io.cwd, name));
-    await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: read }, output.text);
-  }
-  const limits = options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings };
-  if (tooManyWarnings(summary, limits) && options.format === "stylish")
-    io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
-  return exitCodeFor(summary, limits);
+  const read = inputs.filter((name) => name !== "-").map((name) => path.resolve(io.cwd, name));
+  return finishLintRun(summary, options, io, output, read);
 }

@@ -16,6 +16,9 @@ export interface EventRuleMeta {
   messages: RuleMessages;
 }
 
+/** The events domain's name: what its rules' `domain` says. */
+export const EVENTS_DOMAIN = "events";
+
 const rule = <const Id extends string, const M extends RuleMessages>(
   id: Id,
   defaultSeverity: "error" | "warning",

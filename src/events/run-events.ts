@@ -8,6 +8,7 @@ import path from "node:path";
 import type { Diagnostic, RuleSetting } from "../core/diagnostics.js";
 import { describeIoError } from "../core/source/read.js";
 import { FatalError } from "../core/errors.js";
+import { displayFile } from "../core/file-names.js";
 import { readLines } from "./read-lines.js";
 import type { EventRuleId } from "./rules.js";
 import { createLineValidator, MAX_LINE_CHARS, type EventSummary } from "./validator.js";
@@ -91,8 +92,7 @@ export async function openRecording(name: string, cwd: string): Promise<{ stream
     throw new FatalError(`${quote(name)}: ${describeIoError(error)}`);
   }
   if (info.isDirectory()) throw new FatalError(`${quote(name)}: is a folder; give recording files (JSONL), or - for standard input`);
-  const relative = path.relative(cwd, absolutePath);
-  const file = (relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : absolutePath).split(path.sep).join("/");
+  const file = displayFile(cwd, absolutePath);
   // 64 KiB reads (Node's default): bigger chunks cost peak memory and gain no speed here.
   const stream = createReadStream(absolutePath);
   // Open errors (permissions) surface on the first read; report them like the others.

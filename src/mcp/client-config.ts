@@ -1,7 +1,8 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { Node, ParseError } from "jsonc-parser";
-import { FatalError, type JsonPath } from "./core.js";
+import { FatalError } from "../core/errors.js";
+import type { JsonPath } from "../core/location.js";
 import type { LiveTarget } from "./live.js";
 import { escapeControls, quote } from "./text.js";
 

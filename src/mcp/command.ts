@@ -1,5 +1,8 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { collectCommaList, colorOption, noColorOption, onlyOption, REPORTER_NAMES, type MainOptions, type RegisterCommands, type SetExitCode } from "./core.js";
+import { collectCommaList, parsePositiveInteger } from "../core/options.js";
+import type { MainOptions } from "../core/io.js";
+import type { RegisterCommands, SetExitCode } from "../core/command.js";
+import { addLintOptions } from "../core/lint/lint-command.js";
 import type { McpCommandOptions } from "./options.js";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -7,12 +10,6 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 function seconds(value: string): number {
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed <= 0 || parsed > 3600) throw new InvalidArgumentError("expected seconds, more than 0 and at most 3600");
-  return parsed;
-}
-
-function wholeNumber(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError("expected a whole number");
   return parsed;
 }
 
@@ -29,7 +26,7 @@ function addLiveOptions(command: Command): Command {
       [],
     )
     .option("--probe", "also call tools to check what a listing cannot show; ONLY tools with readOnlyHint: true are called")
-    .addOption(new Option("--max-calls <n>", "most tool calls --probe makes").argParser(wholeNumber).default(20))
+    .addOption(new Option("--max-calls <n>", "most tool calls --probe makes").argParser(parsePositiveInteger).default(20))
     .option("--service <name>", "the service prefix of tool names (default: taken from serverInfo.name)")
     .option("--verbose", "pass the server's stderr through and say what was fetched")
     .option(
@@ -65,21 +62,14 @@ export const registerMcpCommands: RegisterCommands = (program: Command, io: Main
         .default("any"),
     )
     .option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectCommaList, [])
-    .addOption(new Option("-f, --format <format>", "output format").choices([...REPORTER_NAMES]).default("stylish"))
-    .option("-o, --output <file>", "write the report (with dump: the dump) to this file, atomically, instead of standard output")
-    .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(wholeNumber))
-    .option("-q, --quiet", "report errors only")
-    .option("-c, --config <file>", "configuration file (default: caplint.config.json, searched upward from the working directory to the repository root)")
-    .option("--rule <id=severity>", "set a rule's severity: off, suggestion, warning or error (repeatable)", collect, [])
-    .addOption(onlyOption())
-    .addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(wholeNumber))
-    .addOption(colorOption())
-    .addOption(noColorOption())
-    .action(async (files: string[], options: McpCommandOptions) => {
+    .addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger));
+  addLintOptions(mcp, { output: "write the report (with dump: the dump) to this file, atomically, instead of standard output" }).action(
+    async (files: string[], options: McpCommandOptions) => {
       if (files[0] === "dump") setExitCode(await (await import("./run.js")).runDump(files.slice(1), options, io));
       else if (options.servers !== undefined) {
         const { runConfiguredServers } = await import("./configured-servers.js");
         setExitCode(await runConfiguredServers(options.servers, files, options, io, registry.byId));
       } else setExitCode(await (await import("./run.js")).runMcp(files, options, io, registry.byId));
-    });
+    },
+  );
 };

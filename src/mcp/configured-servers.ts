@@ -1,12 +1,18 @@
 import { homedir } from "node:os";
 import path from "node:path";
-import { DEFAULT_MAX_FILE_BYTES, FatalError, LineIndex, readTextFile, type Diagnostic, type MainOptions, type RuleMeta } from "./core.js";
+import { DEFAULT_MAX_FILE_BYTES, readTextFile } from "../core/source/read.js";
+import { FatalError } from "../core/errors.js";
+import { LineIndex } from "../core/source/line-index.js";
+import type { Diagnostic } from "../core/diagnostics.js";
+import type { MainOptions } from "../core/io.js";
+import type { RuleMeta } from "../core/lint/rule.js";
 import { createDiagnostic, type Place } from "../core/lint/run-rules.js";
+import { displayFile } from "../core/file-names.js";
 import { readClientConfig, type ConfigContext, type ConfiguredServer } from "./client-config.js";
 import SERVER_START_META from "./rules/mcp-server-start.js";
 import type { McpCommandOptions } from "./options.js";
 import { Redactor } from "./redact.js";
-import { checkService, displayPath, lintListings, liveListing, mcpSettings, redacted, startLiveServer, stopServer, targetLabel, writeReport } from "./run.js";
+import { checkService, lintListings, liveListing, mcpSettings, redacted, startLiveServer, stopServer, targetLabel, writeReport } from "./run.js";
 import { quote } from "./text.js";
 
 /**
@@ -44,7 +50,7 @@ async function lintConfiguredServers(
   if (options.env.length > 0) throw new FatalError('--env applies to --stdio servers; write a configured server\'s variables in its "env"');
   const service = options.service === undefined ? undefined : checkService(options.service);
   const absolute = path.resolve(io.cwd, given);
-  const file = displayPath(io.cwd, absolute);
+  const file = displayFile(io.cwd, absolute);
   const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
   if (!read.ok) throw new FatalError(`${given}: ${read.message}`);
   const declared = readClientConfig(absolute, file, read.text, { env: io.env ?? {}, home: io.env?.HOME ?? homedir() });

@@ -1,4 +1,4 @@
-import type { JsonPath } from "./core.js";
+import type { JsonPath } from "../core/location.js";
 import { isObject, type ToolEntry } from "./listing.js";
 
 /** A JSON Schema node of a tool with its path in the document. */

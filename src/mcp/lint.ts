@@ -1,4 +1,7 @@
-import { compareDiagnostics, shownValue, type Diagnostic, type JsonPath, type RuleMeta, type Severity } from "./core.js";
+import { compareDiagnostics, type Diagnostic, type Severity } from "../core/diagnostics.js";
+import type { RuleMeta } from "../core/lint/rule.js";
+import type { JsonPath } from "../core/location.js";
+import { shownValue } from "../core/messages.js";
 import { configuredSeverity, createDiagnostic, findingSeverity, rulesToStart, type RunSettings } from "../core/lint/run-rules.js";
 import { MAX_TOOLS, serverName, type Listing } from "./listing.js";
 import { serviceFromServerName } from "./naming.js";

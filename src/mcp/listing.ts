@@ -1,4 +1,5 @@
-import type { JsonPath, SourceDocument } from "./core.js";
+import type { JsonPath } from "../core/location.js";
+import type { SourceDocument } from "../core/source/document.js";
 
 /** Most tools of one listing that are linted (a live listing stops there; a file's are cut there, with a finding). */
 export const MAX_TOOLS = 100_000;

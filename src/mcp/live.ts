@@ -13,7 +13,7 @@ import {
   z,
 } from "./sdk.js";
 import { createHash } from "node:crypto";
-import { FatalError } from "./core.js";
+import { FatalError } from "../core/errors.js";
 import { DUMP_FORMAT, isObject, MAX_TOOLS, type ProbeCall, type TransportName } from "./listing.js";
 import { serviceFromServerName } from "./naming.js";
 import { planProbe, truncateStrings, type ProbePlanTool } from "./probe.js";

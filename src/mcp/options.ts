@@ -1,4 +1,4 @@
-import type { LintCommandOptions } from "./core.js";
+import type { LintCommandOptions } from "../core/options.js";
 
 /** The options of `caplint mcp`, as commander parses them (command.ts) and the runner reads them (run.ts). */
 export interface McpCommandOptions extends LintCommandOptions {

@@ -1,30 +1,23 @@
 import path from "node:path";
-import {
-  CapturedOutput,
-  DEFAULT_MAX_FILE_BYTES,
-  exitCodeFor,
-  tooManyWarnings,
-  EXIT_OK,
-  FatalError,
-  SourceDocument,
-  loadReporter,
-  reporterContext,
-  loadSettings,
-  readTextFile,
-  summarize,
-  toolVersion,
-  writeOutputFile,
-  type Diagnostic,
-  type MainOptions,
-  type RuleMeta,
-} from "./core.js";
+import { DEFAULT_MAX_FILE_BYTES, readTextFile } from "../core/source/read.js";
+import { EXIT_OK } from "../core/exit-codes.js";
+import { FatalError } from "../core/errors.js";
+import { SourceDocument } from "../core/source/document.js";
+import { toolVersion } from "../core/tool.js";
+import { writeOutputFile } from "../core/output.js";
+import type { Diagnostic } from "../core/diagnostics.js";
+import type { MainOptions } from "../core/io.js";
+import type { RuleMeta } from "../core/lint/rule.js";
+import { commandSettings, reportLintRun } from "../core/lint/lint-command.js";
+import { displayFile } from "../core/file-names.js";
+import type { Settings } from "../core/settings.js";
 import type { McpCommandOptions } from "./options.js";
 import { readListing, type Listing } from "./listing.js";
 import { PARSE_META, PARSE_RULE_ID, lintMcp } from "./lint.js";
 import SERVER_START_META from "./rules/mcp-server-start.js";
 import { DOMAIN_VERBS } from "./naming.js";
 import { MCP_RULES_BY_ID } from "./rules/index.js";
-import type { McpSettings } from "./rules/types.js";
+import { MCP_DOMAIN, type McpSettings } from "./rules/types.js";
 import { Redactor } from "./redact.js";
 import { TOOL_SERVER_WORDING } from "./wording.js";
 import { escapeControls } from "./text.js";
@@ -74,7 +67,7 @@ async function lintMcpRun(
       const absolute = path.resolve(io.cwd, operand);
       const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
       if (!read.ok) throw new FatalError(`${operand}: ${read.message}`);
-      const document = SourceDocument.parse(absolute, displayPath(io.cwd, absolute), read.text, "json", undefined, undefined, TOOL_SERVER_WORDING);
+      const document = SourceDocument.parse(absolute, displayFile(io.cwd, absolute), read.text, "json", undefined, undefined, TOOL_SERVER_WORDING);
       listings.push(readListing(document));
       texts.set(absolute, read.text);
     }
@@ -87,18 +80,11 @@ async function lintMcpRun(
   return writeReport(located, { count: listings.length, texts, inputs, notes: [] }, options, io, severities, redactor);
 }
 
-export type McpSeverities = Awaited<ReturnType<typeof loadSettings>>;
+export type McpSeverities = Settings;
 
 /** The same settings as every command: caplint.config.json (or --config), --rule, --only. */
 export function mcpSettings(options: McpCommandOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<McpSeverities> {
-  return loadSettings({
-    rules: allRules,
-    domain: "mcp",
-    cwd: io.cwd,
-    ...(options.config === undefined ? {} : { config: options.config }),
-    rule: options.rule,
-    only: options.only,
-  });
+  return commandSettings(options, io, allRules, MCP_DOMAIN);
 }
 
 export function lintListings(listings: readonly Listing[], options: McpCommandOptions, severities: McpSeverities, service: string | undefined) {
@@ -124,36 +110,13 @@ export async function writeReport(
   severities: McpSeverities,
   redactor: Redactor,
 ): Promise<number> {
-  const shown = options.quiet ? diagnostics.filter((d) => d.severity === "error") : diagnostics;
-  const summary = summarize(shown, run.count);
-  const reporter = await loadReporter(options.format);
-  const output = options.output === undefined ? io.stdout : new CapturedOutput();
   const rules = new Map<string, RuleMeta>([[PARSE_RULE_ID, PARSE_META], [SERVER_START_META.id, SERVER_START_META], ...MCP_RULES_BY_ID]);
-  const text = reporter(
-    {
-      diagnostics: shown,
-      summary,
-      notes: run.notes,
-      config: severities.configLabel ?? null,
-      hiddenWarnings: options.quiet ? diagnostics.filter((d) => d.severity === "warning").length : 0,
-    },
-    await reporterContext({
-      cwd: io.cwd,
-      color: options.color,
-      isTTY: output === io.stdout ? io.stdout.isTTY : false,
-      env: io.env ?? {},
-      rules,
-      sourceText: (file) => run.texts.get(file),
-    }),
-  );
-  output.write(redactor.known(text));
-  if (output instanceof CapturedOutput) {
-    await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs: run.inputs }, output.text);
-  }
-  const limits = { maxWarnings: options.maxWarnings };
-  if (tooManyWarnings(summary, limits) && options.format === "stylish")
-    io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
-  return exitCodeFor(summary, limits);
+  return reportLintRun({ diagnostics, files: run.count, notes: run.notes, config: severities.configLabel ?? null }, options, io, {
+    rules,
+    sourceText: (file) => run.texts.get(file),
+    inputs: run.inputs,
+    scrub: (text) => redactor.known(text),
+  });
 }
 
 export async function runDump(operands: string[], options: McpCommandOptions, io: MainOptions): Promise<number> {
@@ -299,9 +262,4 @@ export function checkService(service: string): string {
   if (!/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/.test(service))
     throw new FatalError(`--service ${JSON.stringify(escapeControls(service))}: expected a snake_case service name such as "slack"`);
   return service;
-}
-
-export function displayPath(cwd: string, absolute: string): string {
-  const relative = path.relative(cwd, absolute);
-  return (relative.startsWith("..") && path.isAbsolute(absolute) ? absolute : relative).split(path.sep).join("/");
 }

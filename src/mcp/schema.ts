@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { generatedFile, packageFile } from "./core.js";
+import { generatedFile, packageFile } from "../core/package-files.js";
 
 /**
  * Validators for the official MCP schema of protocol 2025-11-25 (JSON Schema 2020-12, vendored in

@@ -1,24 +1,21 @@
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import path from "node:path";
 import { lint, type LintResult } from "../lint.js";
 import { DEFAULT_MAX_FILE_BYTES, readForCodeFrame } from "../../core/source/read.js";
 import { readStandardInput } from "../../core/source/stdin.js";
 import { UsageError } from "../../core/errors.js";
-import { compareDiagnostics, summarize } from "../../core/diagnostics.js";
+import { compareDiagnostics } from "../../core/diagnostics.js";
 import { loadProject, type Project } from "../load/project.js";
-import { REPORTER_NAMES, loadReporter } from "../../core/reporters/index.js";
 import { CAPABILITY_RULES, CAPABILITY_RULES_BY_ID } from "../rules/index.js";
 import type { RuleMeta } from "../../core/lint/rule.js";
 import { platformOption } from "./query-options.js";
 import { planCheckRuns } from "../load/check-runs.js";
 import { configDocuments } from "../load/app-config.js";
-import { exitCodeFor, tooManyWarnings } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
-import { reporterContext } from "../../core/reporters/context.js";
 import { addInputOptions, applyConfig, capabilitySettings, configOption, lintSettings, loadOptionsFrom, type InputOptions } from "./options.js";
-import { colorOption, noColorOption, onlyOption, parsePositiveInteger, type LintCommandOptions } from "../../core/options.js";
+import type { LintCommandOptions } from "../../core/options.js";
+import { addLintOptions, reportLintRun } from "../../core/lint/lint-command.js";
 import type { SetExitCode } from "../../core/command.js";
-import { CapturedOutput, writeOutputFile } from "../../core/output.js";
 import { oneLine } from "../../core/terminal-text.js";
 import { readPaths, recordReads, type ReadLog } from "../../core/source/read-log.js";
 
@@ -35,14 +32,8 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
     .command("check", { isDefault: true })
     .description("check capability files (default: the app in the current folder)")
     .argument("[paths...]", "capability files or folders; - reads one capability file from standard input");
-  addInputOptions(command)
-    .addOption(new Option("-f, --format <format>", "output format").choices(REPORTER_NAMES).default("stylish"))
-    .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
+  addLintOptions(addInputOptions(command), { only: "; parse and schema always run", config: configOption().description })
     .addOption(platformOption("resolve for these platforms only (default: all five)"))
-    .addOption(configOption())
-    .option("--rule <id=severity>", "set a rule's severity: off, suggestion, warning or error (repeatable)", (v: string, p: string[]) => [...p, v], [])
-    .addOption(onlyOption("; parse and schema always run"))
-    .option("-o, --output <file>", "write the report to this file (atomically) instead of standard output")
     .option("--fix", "apply safe fixes to the files, then report what is left")
     .option("--fix-dry-run", "print the safe fixes as a diff without writing, then report what is left")
     .option(
@@ -53,9 +44,6 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
       "--stdin-filename <name>",
       "with - among the paths: the file name standard input stands for (its extension picks JSON or TOML; default <stdin>, JSON)",
     )
-    .option("-q, --quiet", "report errors only")
-    .addOption(colorOption())
-    .addOption(noColorOption())
     .action(async (paths: string[], options: CheckOptions) => {
       if (options.watch && paths.includes("-")) throw new UsageError("--watch cannot watch standard input (-)");
       if (!options.watch) {
@@ -71,9 +59,6 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
       setExitCode(await watchLoop(once, describe, streams, io.signal ?? new AbortController().signal));
     });
 }
-
-/** Formats whose report is one JSON document. */
-const DOCUMENT_FORMATS: ReadonlySet<string> = new Set(["json", "sarif"]);
 
 async function runCheck(paths: string[], options: CheckOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<number> {
   const settings = await capabilitySettings(options, io.cwd, allRules);
@@ -138,52 +123,33 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions,
     files: results.reduce((sum, r) => sum + r.result.files, 0),
     notes: [...new Set(results.flatMap((r) => r.result.notes ?? []))],
   };
-  const diagnostics = options.quiet ? result.diagnostics.filter((d) => d.severity === "error") : result.diagnostics;
-  const summary = summarize(diagnostics, result.files);
-  const reporter = await loadReporter(options.format);
   const texts = new Map<string, string>();
   for (const { project } of results) {
     for (const d of project.documents) texts.set(d.absolutePath, d.text);
     for (const document of configDocuments(project.config)) texts.set(document.absolutePath, document.text);
   }
-  const output = options.output === undefined ? io.stdout : new CapturedOutput();
-  const report = reporter(
+  const inputs = results.flatMap(({ project }) => [...readPaths(project.read), ...configDocuments(project.config).map((document) => document.absolutePath)]);
+  if (config?.file) inputs.push(config.file);
+  inputs.push(...appConfigFiles);
+  const code = await reportLintRun(
     {
-      diagnostics,
-      summary,
+      diagnostics: result.diagnostics,
+      files: result.files,
       notes: result.notes ?? [],
       config: configLabels.size ? [...configLabels].join(", ") : null,
-      hiddenWarnings: options.quiet ? result.diagnostics.filter((d) => d.severity === "warning").length : 0,
       ...(fixes ? { fixes } : {}),
     },
-    await reporterContext({
-      cwd: io.cwd,
-      color: options.color,
-      isTTY: output === io.stdout ? io.stdout.isTTY : false,
-      env: io.env ?? {},
+    options,
+    io,
+    {
       rules: CAPABILITY_RULES_BY_ID,
       sourceText: (file) => texts.get(file) ?? readForCodeFrame(file),
-    }),
+      inputs: [...inputs, ...results.flatMap(({ project }) => project.documents.map((d) => d.absolutePath))],
+      // Watching, each run's JSON or SARIF document is one line (JSON Lines): a reader parses the stream line by line.
+      jsonLines: options.watch === true,
+    },
   );
-  // Watching, each run's JSON or SARIF document is one line (JSON Lines): a reader parses the stream line by line.
-  output.write(options.watch && DOCUMENT_FORMATS.has(options.format) ? `${JSON.stringify(JSON.parse(report))}\n` : report);
-  if (output instanceof CapturedOutput) {
-    const inputs = [
-      ...results.flatMap(({ project }) => [
-        ...readPaths(project.read),
-        ...project.documents.map((d) => d.absolutePath),
-        ...configDocuments(project.config).map((document) => document.absolutePath),
-      ]),
-      ...(config?.file ? [config.file] : []),
-      ...appConfigFiles,
-    ];
-    await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs }, output.text);
-  }
-  const limits = options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings };
-  if (tooManyWarnings(summary, limits) && options.format === "stylish") {
-    io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
-  }
-  return exitCodeFor(summary, limits);
+  return code;
 }
 
 /** `-` among the paths: standard input, read once, named by --stdin-filename. `--fix` cannot write it back (ESLint refuses too). */

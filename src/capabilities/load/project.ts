@@ -16,6 +16,7 @@ import type { JsonPath } from "../../core/location.js";
 import { TARGETS, type Capability } from "../model/types.js";
 import { SourceDocument, type TomlParser } from "../../core/source/document.js";
 import { CAPABILITY_WORDING } from "./wording.js";
+import { displayFile } from "../../core/file-names.js";
 import { DEFAULT_MAX_FILE_BYTES, leavesRoot, pathKind, readTextFile, repositoryRoot, walk, type OutsideLink } from "../../core/source/read.js";
 import { FatalError } from "../../core/errors.js";
 import { manifestFromPermissionFiles } from "./permission-files.js";
@@ -107,12 +108,8 @@ export async function findSrcTauri(dir: string): Promise<string | undefined> {
   return undefined;
 }
 
-export function relativeFile(cwd: string, absolute: string): string {
-  const rel = path.relative(cwd, absolute);
-  const chosen =
-    rel === "" ? "." : rel.startsWith("..") && path.isAbsolute(absolute) && rel.split(path.sep).filter((p) => p === "..").length > 3 ? absolute : rel;
-  return chosen.split(path.sep).join("/");
-}
+/** A file as findings name it (src/core/file-names.ts). */
+export const relativeFile = displayFile;
 
 export async function loadProject(options: LoadOptions): Promise<Project> {
   const read = newReadLog();

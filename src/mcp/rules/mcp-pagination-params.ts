@@ -1,4 +1,4 @@
-import type { JsonPath } from "../core.js";
+import type { JsonPath } from "../../core/location.js";
 import { keyword, nonNullMember, propertiesOf, typesOf, UNBOUNDED_MAXIMUM, type Property, type SchemaNode } from "../input-schema.js";
 import { defineMcpRule } from "./types.js";
 import { isListTool, namingOf, takesNoArguments, toolInputs, toolLabel } from "./support.js";

@@ -1,4 +1,4 @@
-import type { JsonPath } from "../core.js";
+import type { JsonPath } from "../../core/location.js";
 import { isObject } from "../listing.js";
 import { mcpValidators, type ErrorObject } from "../schema.js";
 import { defineMcpRule } from "./types.js";
