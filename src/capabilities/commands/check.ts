@@ -17,6 +17,7 @@ import type { LintCommandOptions } from "../../core/options.js";
 import { addLintOptions, reportLintRun } from "../../core/lint/lint-command.js";
 import type { SetExitCode } from "../../core/command.js";
 import { oneLine } from "../../core/terminal-text.js";
+import { readPaths, recordReads, type ReadLog } from "../../core/source/read-log.js";
 
 interface CheckOptions extends InputOptions, LintCommandOptions {
   fix?: boolean;
@@ -35,7 +36,10 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
     .addOption(platformOption("resolve for these platforms only (default: all five)"))
     .option("--fix", "apply safe fixes to the files, then report what is left")
     .option("--fix-dry-run", "print the safe fixes as a diff without writing, then report what is left")
-    .option("--watch", "check again on every change of a capability, permission, manifest or config file (Ctrl-C stops)")
+    .option(
+      "--watch",
+      "check again whenever a file the run read changes (capability, permission and config files, Cargo files, build.rs, sources); with -f json or sarif each run's report is one line (JSON Lines) and the status goes to stderr (Ctrl-C stops)",
+    )
     .option(
       "--stdin-filename <name>",
       "with - among the paths: the file name standard input stands for (its extension picks JSON or TOML; default <stdin>, JSON)",
@@ -43,21 +47,20 @@ export function registerCheck(program: Command, io: MainOptions, setExitCode: Se
     .action(async (paths: string[], options: CheckOptions) => {
       if (options.watch && paths.includes("-")) throw new UsageError("--watch cannot watch standard input (-)");
       if (!options.watch) {
-        setExitCode((await runCheck(paths, options, io, allRules)).code);
+        setExitCode(await runCheck(paths, options, io, allRules));
         return;
       }
       const { watchLoop } = await import("../../core/watch.js");
       const describe = (error: unknown) => `caplint: ${oneLine(error instanceof Error ? error.message : String(error))}`;
-      setExitCode(await watchLoop(() => runCheck(paths, options, io, allRules), describe, io.stdout, io.signal ?? new AbortController().signal));
+      // Beside a machine format the status line goes to standard error: standard output holds only the reports.
+      const streams = { output: io.stdout, status: options.format === "stylish" ? io.stdout : io.stderr, errors: io.stderr };
+      // Everything a run reads is recorded (configs, Cargo files, build.rs, sources the rules scan) and watched.
+      const once = (read: ReadLog) => recordReads(read, () => runCheck(paths, options, io, allRules));
+      setExitCode(await watchLoop(once, describe, streams, io.signal ?? new AbortController().signal));
     });
 }
 
-async function runCheck(
-  paths: string[],
-  options: CheckOptions,
-  io: MainOptions,
-  allRules: ReadonlyMap<string, RuleMeta>,
-): Promise<{ code: number; inputs: string[] }> {
+async function runCheck(paths: string[], options: CheckOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<number> {
   const settings = await capabilitySettings(options, io.cwd, allRules);
   const config = settings.config;
   const stdin = await standardInput(paths, options, io);
@@ -125,11 +128,7 @@ async function runCheck(
     for (const d of project.documents) texts.set(d.absolutePath, d.text);
     for (const document of configDocuments(project.config)) texts.set(document.absolutePath, document.text);
   }
-  const inputs = results.flatMap(({ project }) => [
-    ...project.inputs,
-    ...configDocuments(project.config).map((document) => document.absolutePath),
-    ...(project.srcTauri ? [path.join(project.srcTauri, "tauri.conf.json")] : []),
-  ]);
+  const inputs = results.flatMap(({ project }) => [...readPaths(project.read), ...configDocuments(project.config).map((document) => document.absolutePath)]);
   if (config?.file) inputs.push(config.file);
   inputs.push(...appConfigFiles);
   const code = await reportLintRun(
@@ -146,9 +145,11 @@ async function runCheck(
       rules: CAPABILITY_RULES_BY_ID,
       sourceText: (file) => texts.get(file) ?? readForCodeFrame(file),
       inputs: [...inputs, ...results.flatMap(({ project }) => project.documents.map((d) => d.absolutePath))],
+      // Watching, each run's JSON or SARIF document is one line (JSON Lines): a reader parses the stream line by line.
+      jsonLines: options.watch === true,
     },
   );
-  return { code, inputs: [...new Set(inputs)] };
+  return code;
 }
 
 /** `-` among the paths: standard input, read once, named by --stdin-filename. `--fix` cannot write it back (ESLint refuses too). */

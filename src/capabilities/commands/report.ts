@@ -1,3 +1,4 @@
+import { readPaths } from "../../core/source/read-log.js";
 import type { Command } from "commander";
 import path from "node:path";
 import { lint } from "../lint.js";
@@ -73,7 +74,7 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
       io.stdout.write(html);
     } else {
       const inputs = [
-        ...project.inputs,
+        ...readPaths(project.read),
         ...project.documents.map((d) => d.absolutePath),
         ...configDocuments(project.config).map((document) => document.absolutePath),
       ];

@@ -7,6 +7,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { pathKind } from "../../core/source/read.js";
+import { noteRead } from "../../core/source/read-log.js";
 
 /**
  * The app config files the host's CLI reads, in its order: `tauri.conf.json`, else `Tauri.toml` (its
@@ -72,6 +73,7 @@ export async function discoverApps(root: string): Promise<DiscoveredApps> {
       truncated ??= `the search for apps below this folder stopped at ${path.relative(root, dir)}: it looks into at most ${MAX_FOLDERS.toLocaleString("en-US")} folders`;
       return;
     }
+    noteRead("folders", dir);
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -105,6 +107,7 @@ export async function discoverApps(root: string): Promise<DiscoveredApps> {
  */
 function withIgnoreFile(parent: Ignore, root: string, dir: string): Ignore {
   let text = "";
+  noteRead("files", path.join(dir, ".gitignore"));
   try {
     // Only a `.gitignore` that readdir reports as a regular file gets here: a link is never followed.
     text = readFileSync(path.join(dir, ".gitignore"), "utf8").slice(0, 256 * 1024);

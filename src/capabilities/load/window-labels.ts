@@ -17,6 +17,7 @@ import { lstat, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { searchFolders, staysInside } from "./cargo.js";
 import { pathKind } from "../../core/source/read.js";
+import { noteRead } from "../../core/source/read-log.js";
 
 export interface CodeLabel {
   label: string;
@@ -141,6 +142,7 @@ function declaredModules(source: string, file: string, loadedByPath: boolean): {
 async function sourceFiles(root: string, extensions: readonly string[], skip: string | undefined, budget: { files: number }): Promise<string[]> {
   const files: string[] = [];
   const visit = async (dir: string) => {
+    noteRead("folders", dir);
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -165,6 +167,7 @@ async function sourceFiles(root: string, extensions: readonly string[], skip: st
 }
 
 async function text(file: string, budget: { bytes: number }): Promise<string> {
+  noteRead("files", file);
   try {
     const info = await lstat(file);
     if (!info.isFile() || info.size > MAX_FILE_BYTES || info.size > budget.bytes) return "";

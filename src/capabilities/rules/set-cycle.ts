@@ -1,5 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { noteRead } from "../../core/source/read-log.js";
 import { Catalog } from "../catalog/catalog.js";
 import { APP_KEY, type Manifest } from "../catalog/types.js";
 import { reportResolutionProblems } from "./support/resolution-problems.js";
@@ -94,6 +95,7 @@ async function definingFile(folder: string, name: string): Promise<string> {
   const pattern = new RegExp(`["']?identifier["']?\\s*[=:]\\s*["']${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["']`);
   const visit = async (dir: string, depth: number): Promise<string | undefined> => {
     if (depth > 6) return undefined;
+    noteRead("folders", dir);
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -104,6 +106,7 @@ async function definingFile(folder: string, name: string): Promise<string> {
     for (const entry of entries) {
       const full = path.join(dir, entry.name);
       if (entry.isFile() && /\.(toml|json)$/.test(entry.name)) {
+        noteRead("files", full);
         const text = await readFile(full, "utf8").catch(() => "");
         if (/\[\[set\]\]|"set"\s*:/.test(text) && pattern.test(text)) return full;
       } else if (entry.isDirectory() && entry.name !== "schemas") {

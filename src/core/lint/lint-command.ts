@@ -75,6 +75,9 @@ export function lintReporterContext(
   });
 }
 
+/** Formats whose report is one JSON document. */
+const DOCUMENT_FORMATS: ReadonlySet<string> = new Set(["json", "sarif"]);
+
 export interface LintRun {
   diagnostics: readonly Diagnostic[];
   /** How many files (recordings, listings) were checked. */
@@ -100,6 +103,8 @@ export async function reportLintRun(
     sourceText(absolutePath: string): string | undefined;
     inputs: readonly string[];
     scrub?: (text: string) => string;
+    /** A JSON or SARIF report on one line (JSON Lines), for a stream of reports (`check --watch`). */
+    jsonLines?: boolean;
   },
 ): Promise<number> {
   const shown = options.quiet ? run.diagnostics.filter((d) => d.severity === "error") : run.diagnostics;
@@ -117,7 +122,8 @@ export async function reportLintRun(
     },
     await lintReporterContext(options, io, output, report.rules, report.sourceText),
   );
-  output.write(report.scrub ? report.scrub(text) : text);
+  const shownText = report.scrub ? report.scrub(text) : text;
+  output.write(report.jsonLines && DOCUMENT_FORMATS.has(options.format) ? `${JSON.stringify(JSON.parse(shownText))}\n` : shownText);
   return finishLintRun(summary, options, io, output, report.inputs);
 }
 

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
+import { noteRead } from "./read-log.js";
 
 /** Files larger than this are refused with a finding (configurable with `--max-file-size`). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -16,6 +17,7 @@ export type ReadResult = { ok: true; text: string; invalidUtf8At?: number } | { 
  * The stat comes first so that a FIFO is never opened (which would block).
  */
 export function readTextFile(file: string, maxBytes: number): ReadResult {
+  noteRead("files", file);
   const open = openBuffers.getStore()?.get(file);
   if (open !== undefined) return { ok: true, text: open };
   try {
@@ -195,6 +197,7 @@ export function describeIoError(error: unknown): string {
  * more, and a one-file check that makes no asynchronous file call never loads node:fs/promises.
  */
 export async function pathKind(target: string): Promise<"file" | "directory" | "other" | "missing"> {
+  noteRead("files", target);
   // A buffer not saved yet is a file already.
   if (openBuffers.getStore()?.has(target)) return "file";
   try {
@@ -264,6 +267,7 @@ export async function walk(
   boundary = root,
 ): Promise<WalkResult> {
   const result: WalkResult = { files: [], outside: [], skipped: [], problems: [] };
+  noteRead("trees", root);
   const seen = new Set<string>();
   const boundaryReal = await realpath(boundary).catch(() => path.resolve(boundary));
   const visit = async (dir: string): Promise<void> => {
