@@ -107,3 +107,31 @@ describe("check flags", () => {
     expect(result.stderr).toBe("caplint: --fix writes the fixes and --fix-dry-run only shows them: give one of the two\n");
   });
 });
+
+describe("access says when the committed manifest and the catalog disagree (issue 20: the union policy)", () => {
+  // ActivityWatch's committed acl-manifests.json was written by an older core than its locked tauri 2.10.2.
+  const STALE = path.join(FIXTURES, "real-world", "build-truth", "ActivityWatch__aw-tauri");
+
+  it("names the permissions the answer reads from the union, in text and in JSON", () => {
+    const text = bin(["access", "--window", "main", "--platform", "linux", "--no-cargo-registry"], STALE);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(
+      "note: this answer reads 7 permissions (core:app:allow-bundle-type, core:app:allow-identifier, core:app:allow-register-listener, core:app:allow-remove-listener, core:app:default, core:window:allow-is-always-on-top, core:window:default) from the union of src-tauri/gen/schemas/acl-manifests.json and the built-in catalog",
+    );
+    const json = JSON.parse(bin(["access", "--window", "main", "--platform", "linux", "--format", "json", "--no-cargo-registry"], STALE).stdout) as {
+      manifestUnion: Array<{ identifier: string; file: string; difference: string }>;
+    };
+    expect(json.manifestUnion).toContainEqual({
+      identifier: "core:window:allow-is-always-on-top",
+      file: "src-tauri/gen/schemas/acl-manifests.json",
+      difference: 'the manifest lacks "core:window:allow-is-always-on-top", which tauri 2.10.2 defines',
+    });
+  });
+
+  it("says nothing when no committed manifest disagrees", () => {
+    const text = bin(["access", "--window", "main", "--platform", "linux"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).not.toContain("union");
+    expect(JSON.parse(bin(["access", "--window", "main", "--platform", "linux", "--format", "json"]).stdout)).not.toHaveProperty("manifestUnion");
+  });
+});

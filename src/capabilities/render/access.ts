@@ -33,6 +33,15 @@ export interface AccessAnswer {
   allowed: MergedAllowed[];
   denied: MergedDenied[];
   lines: SourceLines;
+  /** Identifiers in this answer whose committed manifest and built-in catalog disagree: the answer rests on their union. */
+  manifestUnion: ManifestUnionNote[];
+}
+
+/** A permission or set an answer goes through that the committed manifest defines differently from the catalog. */
+export interface ManifestUnionNote {
+  identifier: string;
+  file: string;
+  difference: string;
 }
 
 /** `access --command`: one call, answered per platform group. */
@@ -76,6 +85,7 @@ export function renderAccessJson(answer: AccessAnswer): string {
           ...(a.globalScope ? { globalScope: a.globalScope } : {}),
         })),
         denied: denied.map((d) => ({ command: d.command, platforms: d.platforms, deniedBy: entries(d.deniedBy), overriddenGrants: entries(d.overridden) })),
+        ...(answer.manifestUnion.length ? { manifestUnion: answer.manifestUnion } : {}),
       },
       null,
       2,
@@ -125,6 +135,15 @@ export function renderAccessText(answer: AccessAnswer, paint: Paint = NO_PAINT):
         `    ${d.command}  ${paint.error("✖")} ${chain(by)}${d.overridden.values().length ? ", although granted here" : ""}  ${paint.dim(`(${lines.where(by)})`)}${onlyOn(d.platforms)}`,
       );
     }
+  }
+  if (answer.manifestUnion.length) {
+    out.push("");
+    const byFile = new Map<string, string[]>();
+    for (const note of answer.manifestUnion) byFile.set(note.file, [...(byFile.get(note.file) ?? []), note.identifier]);
+    for (const [file, identifiers] of byFile)
+      out.push(
+        `${paint.dim("note:")} this answer reads ${plural(identifiers.length, "permission")} (${identifiers.join(", ")}) from the union of ${file} and the built-in catalog, which disagree on ${identifiers.length === 1 ? "it" : "them"} (caplint check's manifest-mismatch says how); the build regenerates that file: run it and commit the file for an exact answer`,
+      );
   }
   return textLines(out);
 }
