@@ -34,6 +34,14 @@ const hooks = readYaml(MANIFEST) as HookDefinition[];
 /** git, pre-commit and caplint processes per test; on a busy two-core CI machine that can take minutes. */
 const HOOK_TIMEOUT = 240_000;
 const hook = (id: string) => hooks.find((h) => h.id === id)!;
+
+/** A `repo: local` config running caplint as the published caplint-system hook does (its files, exclude, serial). */
+function localHook(name: string, entry = `'${process.execPath}' '${BIN}' check`, overrides: Partial<HookDefinition> = {}) {
+  const { files, exclude, pass_filenames, require_serial } = hook("caplint-system");
+  return {
+    repos: [{ repo: "local", hooks: [{ id: "caplint", name, entry, language: "system", files, exclude, pass_filenames, require_serial, ...overrides }] }],
+  };
+}
 const preCommit = spawnSync("pre-commit", ["--version"], { encoding: "utf8" });
 const preCommitVersion = preCommit.status === 0 ? preCommit.stdout.trim() : undefined;
 /** pre-commit 3 installed `language: node` hooks differently (npm pack); users install 4 today. */
@@ -213,26 +221,7 @@ describeWithTool(
     it(
       "repo: local, language: system, with the hook's files/exclude: refuses a bad capability file and accepts a good one",
       () => {
-        const system = hook("caplint-system");
-        const repo = repository({
-          repos: [
-            {
-              repo: "local",
-              hooks: [
-                {
-                  id: "caplint",
-                  name: "caplint (local)",
-                  entry: `'${process.execPath}' '${BIN}' check`,
-                  language: "system",
-                  files: system.files,
-                  exclude: system.exclude,
-                  pass_filenames: system.pass_filenames,
-                  require_serial: system.require_serial,
-                },
-              ],
-            },
-          ],
-        });
+        const repo = repository(localHook("caplint (local)"));
         expectHookStopsBadCommits(repo, "caplint (local)");
 
         // A changed tauri.conf.json checks its app: a bad capability committed past the hook shows up.
@@ -259,26 +248,7 @@ describeWithTool(
     it(
       "blocks the real build breaks of the build-truth corpus, a Cargo.toml-only one included, and lets their fixes through",
       () => {
-        const system = hook("caplint-system");
-        const repo = repository({
-          repos: [
-            {
-              repo: "local",
-              hooks: [
-                {
-                  id: "caplint",
-                  name: "caplint (breaks)",
-                  entry: `'${process.execPath}' '${BIN}' check`,
-                  language: "system",
-                  files: system.files,
-                  exclude: system.exclude,
-                  pass_filenames: system.pass_filenames,
-                  require_serial: system.require_serial,
-                },
-              ],
-            },
-          ],
-        });
+        const repo = repository(localHook("caplint (breaks)"));
         // The upstream apps only: caplint checks every app below the repository root when the root holds none.
         rmSync(path.join(repo.work, "src-tauri"), { recursive: true });
         repo.commit("config", ".pre-commit-config.yaml");
@@ -328,26 +298,7 @@ describeWithTool(
     it(
       "a build break is blocked (an official plugin with no dependency; a desktop-only plugin in an app that builds for Android), and the fixed app passes",
       () => {
-        const system = hook("caplint-system");
-        const repo = repository({
-          repos: [
-            {
-              repo: "local",
-              hooks: [
-                {
-                  id: "caplint",
-                  name: "caplint (build)",
-                  entry: `'${process.execPath}' '${BIN}' check`,
-                  language: "system",
-                  files: system.files,
-                  exclude: system.exclude,
-                  pass_filenames: false,
-                  require_serial: true,
-                },
-              ],
-            },
-          ],
-        });
+        const repo = repository(localHook("caplint (build)", undefined, { pass_filenames: false, require_serial: true }));
         const cargo = (extra: string) =>
           `[package]\nname = "demo"\nversion = "0.1.0"\n\n[dependencies]\ntauri = "2"\n${extra}\n[target.'cfg(not(any(target_os = "android", target_os = "ios")))'.dependencies]\ntauri-plugin-updater = "2"\n`;
         const capability = (permissions: string[], platforms?: string[]) =>
@@ -385,32 +336,13 @@ describeWithTool(
     it(
       "a commit of 2,500 capability files runs caplint once, in the app's context, and stops on a typo in one of them",
       () => {
-        const system = hook("caplint-system");
         // Counts caplint runs: each one appends a line before running the built bin.
         const tools = mkdtempSync(path.join(tmpdir(), "caplint-count-"));
         temporaryDirs.push(tools);
         const runs = path.join(tools, "runs");
         const wrapper = path.join(tools, "caplint");
         writeFileSync(wrapper, `#!/bin/sh\necho run >> '${runs}'\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
-        const repo = repository({
-          repos: [
-            {
-              repo: "local",
-              hooks: [
-                {
-                  id: "caplint",
-                  name: "caplint (2500)",
-                  entry: `'${wrapper}' check`,
-                  language: "system",
-                  files: system.files,
-                  exclude: system.exclude,
-                  pass_filenames: system.pass_filenames,
-                  require_serial: system.require_serial,
-                },
-              ],
-            },
-          ],
-        });
+        const repo = repository(localHook("caplint (2500)", `'${wrapper}' check`));
         repo.commit("config", ".pre-commit-config.yaml");
         // Long paths on purpose: as arguments they would be some 190 KB, over pre-commit's 128 KiB per run.
         const files: string[] = [];
