@@ -116,6 +116,8 @@ function checkSelection(context: RuleContext) {
         path: ref.path,
         messageId: missing ? "selectedMissing" : "selectedTwice",
         data: { capability: ref.identifier, buildError },
+        // tauri-codegen panics on the reference ("capability with identifier … not found"): the build stops.
+        escalate: true,
         hint: !missing
           ? "remove this entry"
           : close.length

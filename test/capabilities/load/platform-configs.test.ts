@@ -102,7 +102,7 @@ describe("platform configs (tauri.<platform>.conf.json, Tauri.<platform>.toml)",
     });
     const result = bin(["check", "--format", "compact"], dir);
     expect(result.stdout).toContain(
-      'src-tauri/tauri.macos.conf.json:6:9: warning app.security.capabilities names "dock", but no capability file defines it: the macOS build fails with "capability with identifier dock not found" [ignored-file]',
+      'src-tauri/tauri.macos.conf.json:6:9: error app.security.capabilities names "dock", but no capability file defines it: the macOS build fails with "capability with identifier dock not found" [ignored-file]',
     );
   });
 
