@@ -45,7 +45,7 @@ export {
   type EventValidator,
   type EventValidatorOptions,
 } from "./events/validator.js";
-export { EVENT_RULES, type EventRuleId, type EventRuleMeta } from "./events/rules.js";
+export { EVENT_RULES, type EventRuleId, type EventRuleMeta } from "./events/rules/index.js";
 export { eventsJsonSchema } from "./events/schema.js";
 export { SERVER_EVENT_TYPES } from "./events/definitions.js";
 export type { ClientMessage, GlobalEvent, InboundDataMessage, ServerEvent, ServerEventOf, ServerEventType } from "./events/types.js";

@@ -1,28 +1,25 @@
 /**
- * Per-event checks, driven by the definitions: the kind of line (ServerEvent, GlobalEvent envelope,
- * client message), `type`, required and unknown fields, value types and ranges, limits.
+ * The definitions' walk over one line: the kind of line (ServerEvent, GlobalEvent envelope, client
+ * message), its `type`, required and unknown fields, value types and ranges (rules event-type,
+ * event-field, event-unknown-field). Rules about the values of one event type subscribe to it
+ * instead (src/events/rules/).
  */
 import { nearest, nearestField, quoteList } from "../core/did-you-mean.js";
 import {
   CLIENT_MESSAGE,
   GLOBAL_EVENT,
   INBOUND_DATA_MESSAGE,
-  INT64_MAX,
-  INT64_MIN,
   SERVER_EVENTS,
   SERVER_EVENT_TYPES,
-  UINT32_MAX,
   type EventDef,
   type FieldDef,
   type ServerEventType,
 } from "./definitions.js";
-import { RawNumber } from "./parse-line.js";
-import type { EventMessage } from "./rules.js";
+import { integerProblem, isObject, type JsonObject, type JsonPath, type LocatedEvent } from "./event-values.js";
+import type { EventMessage } from "./rules/index.js";
 import { describeValue, quote } from "./text.js";
 
-export type JsonPath = ReadonlyArray<string | number>;
-
-export type FieldReport = EventMessage<"event-type" | "event-field" | "event-unknown-field" | "unknown-result-type" | "event-limit"> & {
+export type FieldReport = EventMessage<"event-type" | "event-field" | "event-unknown-field"> & {
   hint?: string;
   path: JsonPath;
   /** Where the finding points: the field's key, its value, or (missing field) its object. */
@@ -31,27 +28,11 @@ export type FieldReport = EventMessage<"event-type" | "event-field" | "event-unk
 
 export type Report = (report: FieldReport) => void;
 
-export type JsonObject = Record<string, unknown>;
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof RawNumber);
-}
-
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /** The path of a top-level field's parent (shared: paths are never mutated). */
 export const AT_TOP: JsonPath = [];
 const IN_ENVELOPE: JsonPath = ["event"];
-
-/** The ServerEvent of a line, found in a GlobalEvent envelope when the line is one. */
-export interface LocatedEvent {
-  type: ServerEventType;
-  event: JsonObject;
-  /** JSON path of the event in the line: [] or ["event"]. */
-  at: JsonPath;
-  /** The envelope's session, when the line is one. */
-  envelope?: { source: unknown; sessionId: unknown };
-}
 
 /** Checks one server-to-client line; returns the event for the lifecycle when its type is known. */
 export function checkServerLine(line: JsonObject, report: Report): LocatedEvent | undefined {
@@ -335,27 +316,6 @@ function checkValue(value: unknown, def: FieldDef, field: string, name: string, 
           { ruleId: "event-field", messageId: "notInEnum", data: { field, object: name, allowed: quoteList(def.enum), value: quote(value) } },
           close.length ? `did you mean "${close[0]}"?` : `use ${quoteList(def.enum)}`,
         );
-      } else if (def.known && !def.known.includes(value)) {
-        report({
-          ruleId: "unknown-result-type",
-          messageId: "unknownResultType",
-          data: { field, object: name, value: quote(value) },
-          hint: `use ${quoteList(def.known)}, or omit it for plain text`,
-          path: [...at, field],
-          target: "value",
-        });
-      } else if (def.maxChars !== undefined && value.length > def.maxChars) {
-        const chars = codePoints(value);
-        if (chars > def.maxChars) {
-          report({
-            ruleId: "event-limit",
-            messageId: "tooLong",
-            data: { field, object: name, length: chars, limit: def.maxChars },
-            hint: `truncate it to ${def.maxChars} characters (Unicode code points)`,
-            path: [...at, field],
-            target: "value",
-          });
-        }
       }
       return;
     case "boolean":
@@ -405,36 +365,6 @@ function wrongType(report: Report, def: FieldDef, field: string, name: string, a
   fieldFinding(report, def, field, at, { ruleId: "event-field", messageId: "wrongType", data: { field, object: name, expected: expected(def), got } });
 }
 
-/** Why a value is not an integer of the given range, judged on the number as written; undefined when it is. */
-export function integerProblem(value: unknown, range: "i64" | "u32"): string | undefined {
-  if (typeof value === "number") {
-    // Without a RawNumber, the line held plain integers of at most 15 digits only.
-    if (range === "u32" && (value < 0 || value > UINT32_MAX)) return `${value} (out of the unsigned 32-bit range 0 to ${UINT32_MAX})`;
-    return undefined;
-  }
-  if (value instanceof RawNumber) {
-    if (value.isFloat) return `${value.text} (not an integer)`;
-    const big = BigInt(value.text);
-    if (range === "i64" && (big < INT64_MIN || big > INT64_MAX)) return `${value.text} (out of the signed 64-bit range)`;
-    if (range === "u32" && (big < 0n || big > BigInt(UINT32_MAX))) return `${value.text} (out of the unsigned 32-bit range 0 to ${UINT32_MAX})`;
-    return undefined;
-  }
-  return describeValue(value);
-}
-
-/**
- * An integer id as the lifecycle keys it: the number itself when JSON.parse kept it exact (at most 15
- * digits, as a Map key -0 is 0), else its canonical text (16 digits or more, so never equal to a
- * number's); undefined when the value is no valid id. Messages show either as the same text.
- */
-export type Id = number | string;
-
-export function idOf(value: unknown): Id | undefined {
-  if (typeof value === "number") return value;
-  if (value instanceof RawNumber && integerProblem(value, "i64") === undefined) return BigInt(value.text).toString();
-  return undefined;
-}
-
 const HINTS: Record<FieldDef["kind"], string> = {
   int: "write a whole number from -9223372036854775808 to 9223372036854775807, without fraction or exponent",
   nullableInt: "write a whole number from -9223372036854775808 to 9223372036854775807, or null",
@@ -468,20 +398,4 @@ function expected(def: FieldDef): string {
     case "json":
       return "a JSON value";
   }
-}
-
-/** Length in Unicode code points (the spec's "characters"), not UTF-16 units. */
-export function codePoints(text: string): number {
-  let surrogatePairs = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        surrogatePairs++;
-        i++;
-      }
-    }
-  }
-  return text.length - surrogatePairs;
 }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Diagnostic } from "../core/diagnostics.js";
-import { EVENT_RULES_BY_ID, EVENTS_DOMAIN } from "./rules.js";
+import { EVENT_RULES_BY_ID } from "./rules/index.js";
+import { EVENTS_DOMAIN } from "./rules/types.js";
 import { checkRecording, formatSummary, openRecording, STDIN_NAME, summaryJson, type CurrentLine, type RecordingResult } from "./run-events.js";
 import { streamedReport } from "../core/reporters/streamed.js";
 import type { RuleMeta } from "../core/lint/rule.js";

@@ -1,5 +1,6 @@
 import type { Domain } from "../core/lint/domain.js";
-import { EVENT_RULES, EVENTS_DOMAIN } from "./rules.js";
+import { EVENT_RULES } from "./rules/index.js";
+import { EVENTS_DOMAIN } from "./rules/types.js";
 
 /** Recorded chat event streams (JSONL): `caplint events`. Lines are read by its own streaming parser. */
 export const EVENTS: Domain<(typeof EVENT_RULES)[number]> = {

@@ -10,7 +10,7 @@ import { describeIoError } from "../core/source/read.js";
 import { FatalError } from "../core/errors.js";
 import { displayFile } from "../core/file-names.js";
 import { readLines } from "./read-lines.js";
-import type { EventRuleId } from "./rules.js";
+import type { EventRuleId } from "./rules/index.js";
 import { createLineValidator, MAX_LINE_CHARS, type EventSummary } from "./validator.js";
 import { quote } from "./text.js";
 import { plural } from "../core/wording.js";

@@ -2,12 +2,16 @@
  * The streaming event validator: push lines as they arrive, end() when the recording stops.
  * Each call returns the findings it could decide; nothing is kept per event beyond what is open.
  */
-import { AT_TOP, checkClientLine, checkServerLine, hasIntegerFields, isObject, type FieldReport, type JsonObject, type JsonPath } from "./check-fields.js";
-import { EVENT_RULES_BY_ID, eventMessageText, type EventMessage, type EventRuleId } from "./rules.js";
+import { AT_TOP, checkClientLine, checkServerLine, hasIntegerFields, type FieldReport } from "./check-fields.js";
+import { isObject, type JsonObject, type JsonPath } from "./event-values.js";
+import { EVENT_RULES, EVENT_RULES_BY_ID, isStreamRule, type EventMessage, type EventRuleId, type StreamEventRule } from "./rules/index.js";
 import type { Diagnostic } from "../core/diagnostics.js";
-import { configuredSeverity, createDiagnostic, findingSeverity, type FindingFields, type RunSettings } from "../core/lint/run-rules.js";
+import type { RuleMeta } from "../core/lint/rule.js";
+import { configuredSeverity, createDiagnostic, findingSeverity, rulesToStart, type FindingFields, type RunSettings } from "../core/lint/run-rules.js";
+import { cutValue, formatMessage, type MessageData } from "../core/messages.js";
 import { quote } from "./text.js";
-import { Lifecycle, type CallStats, type LifecycleReport } from "./lifecycle.js";
+import { startTraversal } from "./traversal.js";
+import type { CallStats } from "./stream-state.js";
 import { locate, mayHaveInexactNumbers, parseLine, withExactNumbers } from "./parse-line.js";
 import { jsonTree, type JsonTree } from "../core/source/json-tree.js";
 import { loneSurrogateEscape, propertiesWritten } from "../core/source/document.js";
@@ -82,7 +86,15 @@ export interface LineValidatorOptions {
 }
 
 /** How a finding of this domain is placed: a line and the columns of the field it is about (no offsets: a recording is streamed, not kept). */
-type EventFinding = Pick<FindingFields, "hint" | "path" | "relatedLine" | "demote">;
+type PlacedFinding = Pick<FindingFields, "hint" | "path" | "relatedLine" | "demote">;
+
+/** A finding's message: one of its rule's messageIds and the placeholders' values. */
+interface EventText {
+  messageId: string;
+  data?: MessageData | undefined;
+}
+
+const EVENT_JSON = EVENT_RULES_BY_ID.get("event-json")!;
 
 export function createLineValidator(options: LineValidatorOptions): LineValidator {
   const { file, absolutePath, settings } = options;
@@ -97,33 +109,43 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
   const summary: EventSummary = { lines: 0, events: 0, types, toolCalls: undefined as unknown as CallStats };
 
   /** The one way a finding of a recording is made: at `line`, columns `column` up to `endColumn`. */
-  const emit = (report: EventMessage, finding: EventFinding, line: number, column: number, endColumn: number) => {
-    const rule = EVENT_RULES_BY_ID.get(report.ruleId)!;
+  const emit = (rule: RuleMeta, message: EventText, finding: PlacedFinding, line: number, column: number, endColumn: number) => {
     const configured = configuredSeverity(rule, settings, absolutePath);
     if (!configured) return;
     const place = { file, absolutePath, range: { start: { line, column }, end: { line, column: endColumn } }, offset: 0, length: 0 };
-    out.push(createDiagnostic(rule, findingSeverity(configured, finding), { ...finding, ...report }, place, { message: eventMessageText(report) }));
+    const text = { message: formatMessage(rule, message.messageId, shortValues(message.data)) };
+    out.push(createDiagnostic(rule, findingSeverity(configured, finding), { ...finding, ...message }, place, text));
   };
 
-  const add = (report: EventMessage, hint: string | undefined, path: JsonPath, target: "key" | "value", relatedLine?: number, cut = false) => {
+  /** A finding in the line being read, at the key or value of `path`. */
+  const add = (rule: RuleMeta, message: EventText, finding: PlacedFinding, target: "key" | "value") => {
     // Skips locating a finding of a rule that is off.
-    if (!configuredSeverity(EVENT_RULES_BY_ID.get(report.ruleId)!, settings, absolutePath)) return;
-    const span = text === "" ? { offset: 0, length: 1 } : locate(treeOf(), path, target);
-    emit(report, { hint, path, relatedLine, demote: cut }, lineNumber, span.offset + 1, span.offset + span.length + 1);
+    if (!configuredSeverity(rule, settings, absolutePath)) return;
+    const span = text === "" ? { offset: 0, length: 1 } : locate(treeOf(), finding.path, target);
+    emit(rule, message, finding, lineNumber, span.offset + 1, span.offset + span.length + 1);
   };
 
-  const onField = (report: FieldReport) => add(report, report.hint, report.path, report.target);
+  /** A finding of the line reader or the definitions' walk, which name their rule. */
+  const addLineFinding = (report: EventMessage, finding: PlacedFinding, target: "key" | "value") =>
+    add(EVENT_RULES_BY_ID.get(report.ruleId)!, report, finding, target);
 
-  const lifecycle = new Lifecycle((report: LifecycleReport) => {
-    const path = [...eventPath, report.field];
-    if (report.line === undefined) {
-      add(report, report.hint, path, "value", report.relatedLine, report.cut);
-      return;
-    }
-    // About an earlier line, whose text is gone: the whole line.
-    emit(report, { hint: report.hint, path: [report.field], relatedLine: report.relatedLine, demote: report.cut }, report.line, 1, 2);
-  });
-  summary.toolCalls = lifecycle.stats;
+  const onField = (report: FieldReport) => addLineFinding(report, { hint: report.hint, path: report.path }, report.target);
+
+  const streamRules = rulesToStart(EVENT_RULES.filter(isStreamRule), settings).filter((rule) => configuredSeverity(rule, settings, absolutePath));
+  const traversal = startTraversal<StreamEventRule>(
+    streamRules,
+    (rule) => ({ rule }),
+    (rule, report) => {
+      const finding = { hint: report.hint, relatedLine: report.relatedLine, demote: report.cut };
+      if (report.line === undefined) {
+        add(rule, report, { ...finding, path: [...eventPath, report.field] }, "value");
+        return;
+      }
+      // About an earlier line, whose text is gone: the whole line.
+      emit(rule, report, { ...finding, path: [report.field] }, report.line, 1, 2);
+    },
+  );
+  summary.toolCalls = traversal.stats;
 
   const count = (type: string) => {
     types[type] = (types[type] ?? 0) + 1;
@@ -145,7 +167,7 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
     eventPath = AT_TOP;
     if (line.length > MAX_LINE_CHARS) {
       text = "";
-      add(overlongLine(line.length), "split the recording into one event per line", [], "value");
+      addLineFinding(overlongLine(line.length), { hint: "split the recording into one event per line", path: [] }, "value");
       count("(invalid)");
       return;
     }
@@ -153,15 +175,14 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
     if (!parsed.ok) {
       count("(invalid)");
       const report = { ruleId: "event-json", messageId: "invalidJson", data: { problem: parsed.message } } as const;
-      emit(report, { hint: "each line of a recording is one JSON object", path: [] }, lineNumber, parsed.offset + 1, parsed.offset + 2);
+      emit(EVENT_JSON, report, { hint: "each line of a recording is one JSON object", path: [] }, lineNumber, parsed.offset + 1, parsed.offset + 2);
       return;
     }
     if (!isObject(parsed.value)) {
       count("(invalid)");
-      add(
+      addLineFinding(
         { ruleId: "event-json", messageId: "notAnObject", data: { kind: jsonKind(parsed.value) } },
-        "each line of a recording is one JSON object",
-        [],
+        { hint: "each line of a recording is one JSON object", path: [] },
         "value",
       );
       return;
@@ -183,12 +204,12 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
     }
     count(located.type);
     eventPath = located.at;
-    lifecycle.onEvent(located, lineNumber);
+    traversal.onEvent(located, lineNumber);
   };
 
   /** A finding about the line's text itself, at an offset. */
   const lineFinding = (report: EventMessage<"event-json">, hint: string, offset: number, length: number, path: JsonPath = [], mild = false) =>
-    emit(report, { hint, path, demote: mild }, lineNumber, offset + 1, offset + length + 1);
+    emit(EVENT_JSON, report, { hint, path, demote: mild }, lineNumber, offset + 1, offset + length + 1);
 
   /**
    * What JSON.parse accepts silently but the host's parser (serde_json) does not: an escape that is
@@ -228,12 +249,12 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
       // Counted as a line (so later line numbers stay right) and reported without its text.
       checkLine("", false);
       out = [];
-      emit(overlongLine(chars), { hint: "split the recording into one event per line", path: [] }, lineNumber, 1, 2);
+      emit(EVENT_JSON, overlongLine(chars), { hint: "split the recording into one event per line", path: [] }, lineNumber, 1, 2);
       return out;
     },
     end(): Diagnostic[] {
       out = [];
-      lifecycle.end();
+      traversal.end();
       return out;
     },
     summary,
@@ -322,4 +343,17 @@ function isBlank(line: string): boolean {
     if (c !== 32 && c !== 9 && c !== 13) return false;
   }
   return true;
+}
+
+/** Longest value a message shows whole: ids, counts and names from a recording may be megabytes long. */
+const MAX_SHOWN_VALUE = 120;
+
+function shortValues(data: MessageData | undefined): MessageData | undefined {
+  if (!data) return data;
+  let short: Record<string, unknown> | undefined;
+  for (const key of Object.keys(data)) {
+    const value = data[key];
+    if (typeof value === "string" && value.length > MAX_SHOWN_VALUE) (short ??= { ...data })[key] = cutValue(value, MAX_SHOWN_VALUE);
+  }
+  return short ?? data;
 }

@@ -10,7 +10,7 @@ import { lint, loadProject, loadSettings, type LintResult, type Project } from "
 import type { Diagnostic } from "../core/diagnostics.js";
 import { withOpenBuffers } from "../core/source/read.js";
 import { checkRecording } from "../events/run-events.js";
-import type { EventRuleId } from "../events/rules.js";
+import type { EventRuleId } from "../events/rules/index.js";
 import { configuredServerProblems } from "../mcp/configured-servers.js";
 import { cargoHomeOf } from "../capabilities/commands/options.js";
 import { relativeFile } from "../capabilities/load/project.js";

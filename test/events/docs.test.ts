@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EVENT_RULES } from "../../src/events/rules.js";
+import { EVENT_RULES } from "../../src/events/rules/index.js";
 import { ROOT } from "../helpers/run.js";
 import { validateText } from "./helpers.js";
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import { EVENT_RULES } from "../../src/events/rules.js";
+import { EVENT_RULES } from "../../src/events/rules/index.js";
 import { eventsJsonSchemaText } from "../../src/events/schema.js";
 import { checkRecording } from "../../src/events/run-events.js";
 import { createEventValidator, MAX_LINE_CHARS } from "../../src/events/validator.js";

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { EVENT_RULES_BY_ID } from "../../src/events/rules.js";
+import { EVENT_RULES_BY_ID } from "../../src/events/rules/index.js";
 import { createEventValidator, type EventDiagnostic } from "../../src/events/validator.js";
 import { fixtureFiles, isClientFixture, validateText } from "../events/helpers.js";
 import { params } from "./support.js";

@@ -11,7 +11,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { checkRecording } from "../../src/events/run-events.js";
-import { MAX_DONE_SESSIONS } from "../../src/events/lifecycle.js";
+import { MAX_DONE_SESSIONS } from "../../src/events/stream-state.js";
 import { createEventValidator, type EventDiagnostic } from "../../src/events/validator.js";
 // @ts-expect-error: a plain JavaScript module shared with the benchmark
 import { badLines, closedSessions, deepArguments, reusedCallId, wideLine } from "../../scripts/lib/worst-cases.mjs";

@@ -83,9 +83,9 @@ function ruleFolderFiles(dir = path.join(ROOT, "src")): string[] {
   return found.sort();
 }
 
-/** The rule ids a source file defines with `defineRule({ id: "…" })` (or `defineMcpRule`, `definePipelineStep`). */
+/** The rule ids a source file defines with `defineRule({ id: "…" })` (or `defineMcpRule`, `definePipelineStep`, `defineLineRule`). */
 function definedRuleIds(file: string): string[] {
-  return [...readFileSync(file, "utf8").matchAll(/define(?:Rule|McpRule|PipelineStep)\(\s*\{\s*id:\s*"([^"]+)"/g)].map((m) => m[1]!);
+  return [...readFileSync(file, "utf8").matchAll(/define(?:Rule|McpRule|PipelineStep|LineRule)\(\s*\{\s*id:\s*"([^"]+)"/g)].map((m) => m[1]!);
 }
 
 /** The sub-folders of a fixture folder (none when it does not exist). */
@@ -99,15 +99,15 @@ function subfolders(dir: string): string[] {
 
 /** ESLint's checkRuleFiles: start from the files, so nothing unregistered or orphaned passes silently. */
 describe("rule files, registry and fixture folders agree", () => {
-  // Capability and tool-server rules live one per file in a rules folder; the event rules in a table (src/events/rules.ts).
-  const registered = new Set<string>(RULES.filter((rule) => rule.domain !== "events").map((rule) => rule.id));
+  // The rules of every domain live one per file in its rules folder (src/<domain>/rules/<id>.ts).
+  const registered = new Set<string>(RULES.map((rule) => rule.id));
 
   it("every rule defined in a rules folder is registered", () => {
     const files = ruleFolderFiles();
     expect(files.length).toBeGreaterThan(0);
     const defined = files.flatMap((file) => definedRuleIds(file).map((id) => ({ id, file: path.relative(ROOT, file) })));
     for (const file of files) {
-      if (/define(Rule|McpRule|PipelineStep)\(/.test(readFileSync(file, "utf8")) && !file.endsWith("types.ts")) {
+      if (/define(Rule|McpRule|PipelineStep|LineRule)\(/.test(readFileSync(file, "utf8")) && !file.endsWith("types.ts")) {
         expect(definedRuleIds(file).length, `${path.relative(ROOT, file)} calls defineRule but no id "…" follows it`).toBeGreaterThan(0);
       }
     }
@@ -119,6 +119,21 @@ describe("rule files, registry and fixture folders agree", () => {
       [...registered].filter((id) => !defined.some((d) => d.id === id)),
       "registered but defined in no rules folder",
     ).toEqual([]);
+  });
+
+  it("every rule has its own file, named after its id, in its domain's rules folder", () => {
+    const misplaced: string[] = [];
+    for (const file of ruleFolderFiles()) {
+      const ids = definedRuleIds(file);
+      const where = path.relative(ROOT, file);
+      if (ids.length > 1) misplaced.push(`${where} defines ${ids.join(", ")}`);
+      else if (ids.length === 1 && path.basename(file, ".ts") !== ids[0]) misplaced.push(`${where} defines ${ids[0]}`);
+      else if (ids.length === 1) {
+        const rule = RULES.find((r) => r.id === ids[0]);
+        if (rule && !where.startsWith(`src/${rule.domain}/rules/`)) misplaced.push(`${where} defines ${rule.id} of ${rule.domain}`);
+      }
+    }
+    expect(misplaced).toEqual([]);
   });
 
   it("every fixture folder belongs to a registered rule (or is a known non-rule folder)", () => {

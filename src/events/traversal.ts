@@ -1,0 +1,77 @@
+/**
+ * One pass over a recording for the rules that read events (ESLint's traversal with listeners): for
+ * each event, the listeners of its type in rule order, then those of the moments it makes (a turn's
+ * end), each reading the stream state as it was before the event; then the state takes the event in.
+ */
+import type { LocatedEvent } from "./event-values.js";
+import type { EventListener, EventRuleContext, StreamListeners } from "./rules/types.js";
+import { MEMORY_BOUNDS, StreamState, type CallStats } from "./stream-state.js";
+
+/** A finding as a rule reports it: where, and one of its messages. */
+export type RuleFinding = Parameters<EventRuleContext["report"]>[0];
+
+/** An event rule that subscribes to the stream, as the traversal starts it. */
+export interface StreamRule {
+  check(context: EventRuleContext): void | Promise<void>;
+}
+
+export interface Traversal {
+  /** The next event of the recording, at `line`. */
+  onEvent(located: LocatedEvent, line: number): void;
+  /** The recording ended: findings about what is still open. */
+  end(): void;
+  /** The tool calls by outcome (`--summary`), counted whichever rules run. */
+  readonly stats: CallStats;
+}
+
+/**
+ * Starts `rules` (in this order) on a new stream state; `report` receives each rule's findings.
+ * The state is kept whichever rules run, so turning a rule off changes no other rule's findings.
+ */
+export function startTraversal<R extends StreamRule>(
+  rules: readonly R[],
+  contextOf: (rule: R) => Pick<EventRuleContext, "rule">,
+  report: (rule: R, finding: RuleFinding) => void,
+): Traversal {
+  const byType = new Map<string, EventListener[]>();
+  const turnEnd: Array<NonNullable<StreamListeners["turnEnd"]>> = [];
+  const memoryBound: Array<NonNullable<StreamListeners["memoryBound"]>> = [];
+  const recordingEnd: Array<NonNullable<StreamListeners["recordingEnd"]>> = [];
+  const state = new StreamState((bound) => {
+    for (const listener of memoryBound) listener(bound, MEMORY_BOUNDS[bound]);
+  });
+  const subscribe = (listeners: StreamListeners) => {
+    for (const [key, listener] of Object.entries(listeners)) {
+      if (key === "turnEnd") turnEnd.push(listener as NonNullable<StreamListeners["turnEnd"]>);
+      else if (key === "memoryBound") memoryBound.push(listener as NonNullable<StreamListeners["memoryBound"]>);
+      else if (key === "recordingEnd") recordingEnd.push(listener as NonNullable<StreamListeners["recordingEnd"]>);
+      else {
+        const forType = byType.get(key);
+        if (forType) forType.push(listener as EventListener);
+        else byType.set(key, [listener as EventListener]);
+      }
+    }
+  };
+  for (const rule of rules) {
+    // Synchronous by contract: an event rule subscribes, it does not wait for anything.
+    void rule.check(Object.freeze({ ...contextOf(rule), stream: state, on: subscribe, report: (finding: RuleFinding) => report(rule, finding) }));
+  }
+  return {
+    onEvent(located, line) {
+      state.line = line;
+      const { type, event } = located;
+      const session = state.sessionOf(located);
+      const listeners = byType.get(type);
+      if (listeners) for (const listener of listeners) listener(event, session);
+      const endsTurn = state.endsTurn(type, event, session);
+      if (endsTurn) for (const listener of turnEnd) listener(session, type);
+      state.takeIn(type, event, session, endsTurn);
+      state.settle(session);
+    },
+    end() {
+      for (const listener of recordingEnd) listener();
+      state.end();
+    },
+    stats: state.stats,
+  };
+}
