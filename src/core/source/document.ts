@@ -3,6 +3,7 @@ import type { ParseError } from "jsonc-parser";
 import type { JsonPath, Range } from "../location.js";
 import { deepestNode, jsonTree, NO_NODE, type JsonNode, type JsonTree } from "./json-tree.js";
 import { LineIndex } from "./line-index.js";
+import { BoundedMemo } from "../bounded-memo.js";
 
 export type DocumentFormat = "json" | "toml";
 
@@ -312,15 +313,11 @@ export class SourceDocument {
 }
 
 /** Global patterns per key (callers set `lastIndex`), compiled once: every finding of a TOML file looks up the same few keys. */
-const patterns = new Map<string, RegExp>();
+// Keys come from files: a bounded memo, so a file of a million distinct keys cannot grow it without end.
+const MAX_CACHED_KEY_PATTERNS = 1024;
+const patterns = new BoundedMemo<string, RegExp>(MAX_CACHED_KEY_PATTERNS);
 function cachedPattern(name: string, source: () => string): RegExp {
-  let pattern = patterns.get(name);
-  if (!pattern) {
-    // Keys come from files: a bounded cache, so a file of a million distinct keys cannot grow it without end.
-    if (patterns.size > 1024) patterns.clear();
-    patterns.set(name, (pattern = new RegExp(source(), "gm")));
-  }
-  return pattern;
+  return patterns.get(name, () => new RegExp(source(), "gm"));
 }
 
 /** The syntax tree node at `path`, or NO_NODE. */
