@@ -140,3 +140,20 @@ describe("the core", () => {
     expect(named).toEqual([]);
   });
 });
+
+describe("the rules", () => {
+  /** Modules that reach the disk or the process: a rule that needs a file's content gets it from its loader. */
+  const DISK_OR_PROCESS = /^node:(fs|fs\/promises|child_process|net|http|https)$|\/core\/source\/(read|read-log)\.js$/;
+
+  it("read only the loaded model: no file under a rules folder imports the file system or the readers", () => {
+    const ruleFiles = sourceFiles(SRC).filter((file) => path.relative(SRC, file).split(path.sep).includes("rules"));
+    expect(ruleFiles.length).toBeGreaterThan(30);
+    const touching = ruleFiles.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(IMPORT)]
+        .map((match) => match[1] ?? match[2]!)
+        .filter((specifier) => DISK_OR_PROCESS.test(specifier))
+        .map((specifier) => `${path.relative(ROOT, file)} -> ${specifier}`),
+    );
+    expect(touching).toEqual([]);
+  });
+});
