@@ -30,6 +30,7 @@ type SpecificMessageReport<M extends RuleMessages> = {
 }[keyof M & string];
 
 const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
+/** Keyed on the rules' own message templates (shipped code, a few hundred at most), never on user input. */
 const compiled = new Map<string, string[]>();
 const PLACEHOLDER_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 

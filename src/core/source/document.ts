@@ -3,6 +3,7 @@ import type { ParseError } from "jsonc-parser";
 import type { JsonPath, Range } from "../location.js";
 import { deepestNode, jsonTree, NO_NODE, type JsonNode, type JsonTree } from "./json-tree.js";
 import { LineIndex } from "./line-index.js";
+import { BoundedMemo } from "../bounded-memo.js";
 
 export type DocumentFormat = "json" | "toml";
 
@@ -344,8 +345,6 @@ export class SourceDocument {
   }
 }
 
-/** Global patterns per key (callers set `lastIndex`), compiled once: every finding of a TOML file looks up the same few keys. */
-const patterns = new Map<string, RegExp>();
 /** What follows a key's name up to its value: a closing quote, then ` = `. */
 const TOML_VALUE_START = /["']?[ \t]*=[ \t]*/y;
 /** A TOML number as written: decimal, float, hex, octal, binary, inf and nan, with sign and underscores where TOML allows them. */
@@ -362,14 +361,12 @@ function tomlNumberValue(token: string): number {
   return radix === undefined ? Number(digits) : sign * parseInt(unsigned.slice(2), radix);
 }
 
+/** Global patterns per key (callers set `lastIndex`), compiled once: every finding of a TOML file looks up the same few keys. */
+// Keys come from files: a bounded memo, so a file of a million distinct keys cannot grow it without end.
+const MAX_CACHED_KEY_PATTERNS = 1024;
+const patterns = new BoundedMemo<string, RegExp>(MAX_CACHED_KEY_PATTERNS);
 function cachedPattern(name: string, source: () => string): RegExp {
-  let pattern = patterns.get(name);
-  if (!pattern) {
-    // Keys come from files: a bounded cache, so a file of a million distinct keys cannot grow it without end.
-    if (patterns.size > 1024) patterns.clear();
-    patterns.set(name, (pattern = new RegExp(source(), "gm")));
-  }
-  return pattern;
+  return patterns.get(name, () => new RegExp(source(), "gm"));
 }
 
 /** The syntax tree node at `path`, or NO_NODE. */
