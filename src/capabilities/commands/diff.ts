@@ -53,6 +53,8 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
     const snapshots: GitSnapshot[] = [];
     try {
       let sides: Array<{ cwd: string; paths: string[]; withConfig: boolean }>;
+      // A file of the old side as the new side names it: the same name when both sides are one repository.
+      let newFileOf = (file: string) => file;
       if (options.base !== undefined) {
         if (newPath !== undefined) throw new UsageError("diff --base REF takes at most one folder (the app), not OLD and NEW");
         const { top, prefix } = await gitLocation(io.cwd);
@@ -77,6 +79,12 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
           { cwd: io.cwd, paths: [oldPath], withConfig: false },
           { cwd: io.cwd, paths: [newPath], withConfig: false },
         ];
+        const [oldRoot, newRoot] = [path.resolve(io.cwd, oldPath), path.resolve(io.cwd, newPath)];
+        newFileOf = (file) =>
+          path
+            .relative(io.cwd, path.join(newRoot, path.relative(oldRoot, path.resolve(io.cwd, file))))
+            .split(path.sep)
+            .join("/");
       }
       const loaded = await Promise.all(
         sides.map(async ({ cwd, paths, withConfig }) => {
@@ -94,7 +102,7 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
       else if (options.format === "text") io.stdout.write(renderDiffText(answer, await answerPaint(options, io)));
       else {
         // The findings name the new side's files as the work tree does (a side read from git stands in for it at the same place).
-        const diagnostics = diffDiagnostics(answer, options.failOn, after.cwd, io.cwd);
+        const diagnostics = diffDiagnostics(answer, options.failOn, after.cwd, io.cwd, newFileOf);
         const reporter = await loadReporter(options.format as "compact" | "github" | "sarif");
         const context = await reporterContext({
           cwd: io.cwd,

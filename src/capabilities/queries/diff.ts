@@ -1,5 +1,6 @@
 import type { ResolvedCommand, ResolvedModel } from "../engine/index.js";
-import type { CommandEntries } from "../engine/model.js";
+import type { GlobalScopeContribution } from "../engine/model.js";
+import { labelMatches } from "../engine/match/glob.js";
 import { compareStrings } from "../../core/diagnostics.js";
 import { PlatformMerge, type PlatformGroup } from "./platforms.js";
 
@@ -63,14 +64,36 @@ function accessKinds(grant: Grant, oldGrants: readonly Grant[]): AccessKind[] {
   return kinds.length ? kinds : ["scopes"];
 }
 
-/** A scope value a command newly allows, or no longer denies, on a command both sides grant. */
-export interface ScopeChange {
+/**
+ * A scope value newly allowed, or no longer denied: on a command's own scope for the windows or
+ * webviews of one grant (`scope: "command"`), or on a plugin's global scope, which every command of
+ * that plugin reads in every window (`scope: "global"`, host-acl-semantics §3.4).
+ */
+export type ScopeChange = CommandScopeChange | GlobalScopeChange;
+
+export interface CommandScopeChange {
+  scope: "command";
   command: string;
+  /** The manifest key of the permission that carries the value (`fs`, `__app-acl__`). */
+  plugin: string;
   change: "allowed" | "no longer denied";
   /** The scope value, as written (JSON). */
   value: unknown;
+  /** Who is affected: the grant's context and window or webview pattern. */
+  context: string;
+  target: "window" | "webview";
+  pattern: string;
   /** The entry that allows it (new side) or denied it (old side). */
   entry: ResolvedCommand;
+}
+
+export interface GlobalScopeChange {
+  scope: "global";
+  plugin: string;
+  change: "allowed" | "no longer denied";
+  value: unknown;
+  /** The capability entry that contributes the value: on the new side when allowed, on the old side when no longer denied. */
+  contribution: GlobalScopeContribution;
 }
 
 /** A scope change with the platforms it holds on. */
@@ -79,43 +102,145 @@ export interface PlatformScopeChange {
   platforms: string[];
 }
 
-/**
- * Scope values the new side allows for a command and the old side did not, and values the old side
- * denied and the new side does not: the same command reaching more files, URLs or programs. Only for
- * commands both sides grant (a new command is new access already). Per-entry scopes; a value is
- * compared as canonical JSON.
- */
-function scopeChanges(oldModel: ResolvedModel, newModel: ResolvedModel): ScopeChange[] {
-  const spell = (command: string) => newModel.catalog.spellCommand(command);
-  const values = (entries: CommandEntries, side: "allow" | "deny") => {
-    const byCommand = new Map<string, Map<string, { value: unknown; entry: ResolvedCommand }>>();
-    for (const [name, list] of entries) {
-      const command = spell(name);
-      for (const entry of list) {
-        for (const value of entry.scope?.[side] ?? []) {
-          const known = byCommand.get(command) ?? new Map<string, { value: unknown; entry: ResolvedCommand }>();
-          const key = canonicalJson(value);
-          if (!known.has(key)) known.set(key, { value, entry });
-          byCommand.set(command, known);
+/** Where one scope value is attached on one side: the entries' patterns, per command, context, target and value. */
+type ScopeSites = Map<string, Map<string, { value: unknown; entry: ResolvedCommand }>>;
+
+/** What one side grants, indexed for the scope comparison; built in one pass over its allow entries. */
+interface SideScopes {
+  granted: Set<string>;
+  /** Allow and deny values of command scopes, keyed by `siteKey` and then by pattern. */
+  allow: ScopeSites;
+  deny: ScopeSites;
+  /** Each granted command's grants, to tell whether a pattern still reaches the command. */
+  grants: Map<string, Grant[]>;
+  /** Manifest keys with at least one granted command: the plugins whose global scope is read at run time. */
+  pluginsCalled: Set<string>;
+  /** Global scope values by manifest key, canonical JSON → first contribution carrying it. */
+  globalAllow: Map<string, Map<string, { value: unknown; contribution: GlobalScopeContribution }>>;
+  globalDeny: Map<string, Map<string, { value: unknown; contribution: GlobalScopeContribution }>>;
+}
+
+const siteKey = (command: string, context: string, target: string, value: string) => JSON.stringify([command, context, target, value]);
+
+function sideScopes(model: ResolvedModel, spell: (command: string) => string): SideScopes {
+  const side: SideScopes = {
+    granted: new Set(),
+    allow: new Map(),
+    deny: new Map(),
+    grants: new Map(),
+    pluginsCalled: new Set(),
+    globalAllow: new Map(),
+    globalDeny: new Map(),
+  };
+  for (const grant of grantsOf(model, spell)) {
+    side.granted.add(grant.command);
+    const list = side.grants.get(grant.command);
+    if (list) list.push(grant);
+    else side.grants.set(grant.command, [grant]);
+    for (const entry of grant.entries) {
+      side.pluginsCalled.add(entry.key);
+      for (const kind of ["allow", "deny"] as const) {
+        for (const value of entry.scope?.[kind] ?? []) {
+          const key = siteKey(grant.command, grant.context, grant.target, canonicalJson(value));
+          const sites = side[kind];
+          let patterns = sites.get(key);
+          if (!patterns) sites.set(key, (patterns = new Map()));
+          if (!patterns.has(grant.pattern)) patterns.set(grant.pattern, { value, entry });
         }
       }
     }
-    return byCommand;
-  };
-  const granted = (model: ResolvedModel) => new Set([...model.allowed.keys()].filter((name) => !(model.denied.get(name) ?? []).length).map(spell));
-  const both = new Set([...granted(newModel)].filter((command) => granted(oldModel).has(command)));
-  const changes: ScopeChange[] = [];
-  const oldAllowed = values(oldModel.allowed, "allow");
-  for (const [command, allowed] of values(newModel.allowed, "allow")) {
-    if (!both.has(command)) continue;
-    for (const [key, { value, entry }] of allowed) if (!oldAllowed.get(command)?.has(key)) changes.push({ command, change: "allowed", value, entry });
   }
-  const newDenied = values(newModel.allowed, "deny");
-  for (const [command, denied] of values(oldModel.allowed, "deny")) {
-    if (!both.has(command)) continue;
-    for (const [key, { value, entry }] of denied) if (!newDenied.get(command)?.has(key)) changes.push({ command, change: "no longer denied", value, entry });
+  for (const [plugin, global] of model.globalScope) {
+    for (const contribution of global.contributions) {
+      for (const kind of ["allow", "deny"] as const) {
+        const byValue = kind === "allow" ? side.globalAllow : side.globalDeny;
+        let values = byValue.get(plugin);
+        if (!values) byValue.set(plugin, (values = new Map()));
+        for (const value of contribution.scope[kind]) {
+          const key = canonicalJson(value);
+          if (!values.has(key)) values.set(key, { value, contribution });
+        }
+      }
+    }
+  }
+  return side;
+}
+
+/** Whether every label `pattern` matches gets the value from `sites` (the same pattern, or one that covers it). */
+function coveredBy(sites: ScopeSites, key: string, pattern: string): boolean {
+  const patterns = sites.get(key);
+  if (!patterns) return false;
+  if (patterns.has(pattern)) return true;
+  for (const other of patterns.keys()) if (patternCovers(other, pattern)) return true;
+  return false;
+}
+
+/**
+ * Scope values that reach more on the new side, per platform pair, compared as canonical JSON:
+ * - on a command's own scope, per grant: a value allowed to windows (or webviews) of a pattern that
+ *   the old side did not allow it to (neither on a pattern covering it nor in the plugin's old global
+ *   scope), and a value denied to a pattern on the old side that no covering pattern of the new side
+ *   denies (nor the new global scope) while the command stays callable there. Per grant and not per
+ *   command because the host builds a command's scope from the entries that match the calling window:
+ *   a deny moved to another window's capability, or an allow copied to one, widens what a window
+ *   reaches although the command as a whole lists the same values.
+ * - on a plugin's global scope: a value the new side allows and the old did not, or the old side
+ *   denied and the new does not.
+ * Only for commands both sides grant (a new command is new access already).
+ */
+function scopeChanges(oldModel: ResolvedModel, newModel: ResolvedModel): ScopeChange[] {
+  const spell = (command: string) => newModel.catalog.spellCommand(command);
+  const before = sideScopes(oldModel, spell);
+  const after = sideScopes(newModel, spell);
+  const changes: ScopeChange[] = [];
+  for (const [key, patterns] of after.allow) {
+    for (const [pattern, { value, entry }] of patterns) {
+      const [command, context, target, canonical] = JSON.parse(key) as [string, string, "window" | "webview", string];
+      if (!before.granted.has(command) || coveredBy(before.allow, key, pattern) || before.globalAllow.get(entry.key)?.has(canonical)) continue;
+      changes.push({ scope: "command", command, plugin: entry.key, change: "allowed", value, context, target, pattern, entry });
+    }
+  }
+  for (const [key, patterns] of before.deny) {
+    for (const [pattern, { value, entry }] of patterns) {
+      const [command, context, target, canonical] = JSON.parse(key) as [string, string, "window" | "webview", string];
+      if (!after.granted.has(command) || coveredBy(after.deny, key, pattern) || after.globalDeny.get(entry.key)?.has(canonical)) continue;
+      // Windows the old deny applied to that can no longer call the command lost nothing to it.
+      if (!(after.grants.get(command) ?? []).some((grant) => mayShareCallers(grant, context, pattern))) continue;
+      changes.push({ scope: "command", command, plugin: entry.key, change: "no longer denied", value, context, target, pattern, entry });
+    }
+  }
+  // Global scope is read by the plugin's commands only: with none of them callable on the new side, a
+  // wider global scope reaches nothing at run time, and a gate must not fail on it (severity contract).
+  // A plugin whose commands become callable is reported for those commands, and for its global scope.
+  for (const [plugin, values] of after.globalAllow) {
+    if (!after.pluginsCalled.has(plugin)) continue;
+    for (const [canonical, { value, contribution }] of values)
+      if (!before.globalAllow.get(plugin)?.has(canonical)) changes.push({ scope: "global", plugin, change: "allowed", value, contribution });
+  }
+  for (const [plugin, values] of before.globalDeny) {
+    if (!after.pluginsCalled.has(plugin)) continue;
+    for (const [canonical, { value, contribution }] of values)
+      if (!after.globalDeny.get(plugin)?.has(canonical)) changes.push({ scope: "global", plugin, change: "no longer denied", value, contribution });
   }
   return changes;
+}
+
+/**
+ * Whether a window or webview matched by `pattern` in `context` may also be matched by `grant`. Window
+ * and webview patterns are compared with each other too: a window's only webview carries its label.
+ * Glob against glob is judged by their literal ends only (an overlap is assumed unless they disagree).
+ */
+function mayShareCallers(grant: Grant, context: string, pattern: string): boolean {
+  if (grant.context !== context && (grant.context === "local" || context === "local")) return false;
+  const other = grant.pattern;
+  if (other === pattern) return true;
+  const literal = (glob: string) => !/[*?[]/.test(glob);
+  if (literal(pattern)) return labelMatches(other, pattern);
+  if (literal(other)) return labelMatches(pattern, other);
+  const head = (glob: string) => glob.slice(0, glob.search(/[*?[]/));
+  const tail = (glob: string) => glob.slice(Math.max(glob.lastIndexOf("*"), glob.lastIndexOf("?"), glob.lastIndexOf("]")) + 1);
+  const [headA, headB, tailA, tailB] = [head(pattern), head(other), tail(pattern), tail(other)];
+  return (headA.startsWith(headB) || headB.startsWith(headA)) && (tailA.endsWith(tailB) || tailB.endsWith(tailA));
 }
 
 function canonicalJson(value: unknown): string {
@@ -168,7 +293,8 @@ export function diffAccessOnPlatforms(
 }
 
 function scopeKey(change: ScopeChange): string {
-  return JSON.stringify([change.command, change.change, canonicalJson(change.value)]);
+  const where = change.scope === "global" ? [change.plugin] : [change.command, change.context, change.target, change.pattern];
+  return JSON.stringify([change.scope, ...where, change.change, canonicalJson(change.value)]);
 }
 
 function grantKey(grant: Grant): string {
