@@ -31,7 +31,7 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
   const command = program
     .command("diff")
     .description(
-      'access NEW grants that OLD did not, and access removed, on every platform unless --platform; exit 1 when anything is new (a "no new access" gate). ' +
+      'access NEW grants that OLD did not (commands, origins, windows, scope values of commands and of plugins\' global scopes), and access removed, on every platform unless --platform; exit 1 when anything is new (a "no new access" gate). ' +
         "With --base REF: the app at that git commit against the work tree (or --head REF), read from git's objects without a checkout",
     )
     .argument("[old]", "old app folder or capabilities folder; with --base: the app folder in the repository (default: the app here)")
@@ -44,7 +44,7 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
     .addOption(new Option("--base <ref>", "compare against this git commit, branch or tag (e.g. origin/main), read from git without a checkout"))
     .addOption(new Option("--head <ref>", "with --base: the new side from this git commit too (default: the work tree)"))
     .addOption(
-      new Option("--fail-on <kinds>", `which new access fails the gate: ${ACCESS_KINDS.join(", ")} (comma-separated), or none`)
+      new Option("--fail-on <kinds>", `which new access fails the gate: ${ACCESS_KINDS.join(", ")} (comma-separated; scopes include plugins' global scopes), or none`)
         .argParser(parseKinds)
         .default([...ACCESS_KINDS], ACCESS_KINDS.join(",")),
     );
