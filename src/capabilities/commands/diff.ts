@@ -44,7 +44,10 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
     .addOption(new Option("--base <ref>", "compare against this git commit, branch or tag (e.g. origin/main), read from git without a checkout"))
     .addOption(new Option("--head <ref>", "with --base: the new side from this git commit too (default: the work tree)"))
     .addOption(
-      new Option("--fail-on <kinds>", `which new access fails the gate: ${ACCESS_KINDS.join(", ")} (comma-separated; scopes include plugins' global scopes), or none`)
+      new Option(
+        "--fail-on <kinds>",
+        `which new access fails the gate: ${ACCESS_KINDS.join(", ")} (comma-separated; scopes include plugins' global scopes), or none`,
+      )
         .argParser(parseKinds)
         .default([...ACCESS_KINDS], ACCESS_KINDS.join(",")),
     );
