@@ -30,7 +30,7 @@ async function diff(old: Capability[], current: Capability[], appPermissions?: s
     for (const capability of capabilities)
       writeFileSync(path.join(dir, name, "capabilities", `${capability.identifier}.json`), JSON.stringify(capability, null, 2));
     const permissions = appPermissions === undefined ? undefined : path.join(dir, name, "permissions");
-    if (permissions) {
+    if (permissions !== undefined && appPermissions !== undefined) {
       mkdirSync(permissions);
       writeFileSync(path.join(permissions, "app.toml"), appPermissions);
     }
