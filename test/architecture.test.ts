@@ -140,3 +140,46 @@ describe("the core", () => {
     expect(named).toEqual([]);
   });
 });
+
+describe("the rules", () => {
+  /** Modules that reach the disk or the process: a rule that needs a file's content gets it from its loader. */
+  const DISK_OR_PROCESS = /^node:(fs|fs\/promises|child_process|net|http|https)$|\/core\/source\/(read|read-log)\.js$/;
+
+  it("read only the loaded model: no file under a rules folder imports the file system or the readers", () => {
+    const ruleFiles = sourceFiles(SRC).filter((file) => path.relative(SRC, file).split(path.sep).includes("rules"));
+    expect(ruleFiles.length).toBeGreaterThan(30);
+    const touching = ruleFiles.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(IMPORT)]
+        .map((match) => match[1] ?? match[2]!)
+        .filter((specifier) => DISK_OR_PROCESS.test(specifier))
+        .map((specifier) => `${path.relative(ROOT, file)} -> ${specifier}`),
+    );
+    expect(touching).toEqual([]);
+  });
+});
+
+describe("module-level state", () => {
+  /**
+   * Empty Maps and Sets made at module level fill up while the process lives (the language server and
+   * `--watch` live for hours): a memo of user input is a BoundedMemo (src/core/bounded-memo.ts) or hangs
+   * on a run's object. These few stay, each for its reason.
+   */
+  const ALLOWED: Record<string, string> = {
+    canonicalizers: "keyed on a URL component name: two entries at most",
+    PREPARED: "keyed on the bundled event definitions",
+    NOTHING_OPEN: "an empty constant, never filled",
+    filesRead: "the run's read log: emptied by each main(), the language server's checks add nothing",
+    rawPaths: "a name handed out must keep opening its file; grows only with names that are not UTF-8",
+    jsonCache: "files shipped in the package",
+    compiled: "keyed on the rules' own message templates",
+  };
+  const EMPTY_AT_MODULE_LEVEL = /^(?:export )?(?:const|let) (\w+)(?:: [^=]+)? = new (?:Map|Set)(?:<.*>)?\(\);?$/gm;
+
+  it("has no unbounded cache: every empty Map or Set made at module level is a known, reasoned exception", () => {
+    const found = sourceFiles(SRC).flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(EMPTY_AT_MODULE_LEVEL)].map((match) => ({ name: match[1]!, file: path.relative(ROOT, file) })),
+    );
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.filter(({ name }) => !Object.hasOwn(ALLOWED, name)).map(({ name, file }) => `${file}: ${name}`)).toEqual([]);
+  });
+});

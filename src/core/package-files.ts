@@ -41,6 +41,7 @@ export function packageFile(...segments: string[]): string {
   return path.join(packageRoot(), ...segments);
 }
 
+/** Files shipped in the package (catalogs, schemas): the same for every run, a fixed handful. */
 const jsonCache = new Map<string, unknown>();
 
 /** A JSON file shipped in the package, parsed once per process. */

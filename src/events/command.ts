@@ -1,7 +1,8 @@
 import path from "node:path";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { EVENT_RULES_BY_ID, EVENTS_DOMAIN } from "./rules.js";
-import { checkRecording, formatSummary, openRecording, STDIN_NAME, summaryJson, type CurrentLine, type RecordingResult } from "./run-events.js";
+import { STDIN_NAME } from "../core/reporters/repository-paths.js";
+import { checkRecording, formatSummary, openRecording, summaryJson, type CurrentLine, type RecordingResult } from "./run-events.js";
 import { streamedReport } from "../core/reporters/streamed.js";
 import type { RuleMeta } from "../core/lint/rule.js";
 import type { MainOptions } from "../core/io.js";

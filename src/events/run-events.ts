@@ -15,8 +15,6 @@ import { createLineValidator, MAX_LINE_CHARS, type EventSummary } from "./valida
 import { quote } from "./text.js";
 import { plural } from "../core/wording.js";
 
-export const STDIN_NAME = "<stdin>";
-
 export interface EventsRunOptions {
   client: boolean;
   /** Severity of a rule for a file (command line, then config overrides, then config). */

@@ -57,7 +57,8 @@ describe('import from "caplint"', () => {
       });
       const { compact, github } = result as { compact: string; github: string };
       expect(compact).toMatch(/^src-tauri\/capabilities\/typo\.json:4:19: error unknown permission "core:window:allow-set-titel"/);
-      expect(github).toMatch(/^::error file=src-tauri\/capabilities\/typo\.json,line=4,/);
+      // From the repository root (this checkout), as GitHub reads it.
+      expect(github).toMatch(/^::error file=fixtures\/integrations\/app\/src-tauri\/capabilities\/typo\.json,line=4,/);
     },
     SPAWN_TIMEOUT,
   );

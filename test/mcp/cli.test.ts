@@ -45,7 +45,8 @@ describe("caplint mcp, offline", () => {
     expect(ids).not.toContain("unknown-permission");
     expect(sarif.runs[0].results[0]).toMatchObject({ ruleId: "mcp-annotations", level: "error" });
     const github = await run(["mcp", "--format", "github", "raw.json"], DUMPS);
-    expect(github.stdout).toMatch(/^::error file=raw\.json,line=32,endLine=32,col=29/m);
+    // From the repository root (this checkout), as GitHub reads it.
+    expect(github.stdout).toMatch(/^::error file=fixtures\/mcp\/dumps\/raw\.json,line=32,endLine=32,col=29/m);
   });
 
   it("--quiet, --max-warnings, --rule and --only", async () => {

@@ -128,10 +128,48 @@ describe("access says when the committed manifest and the catalog disagree (issu
     });
   });
 
+  it("matrix and resolve carry the same note: text, JSON, and stderr beside a CSV", () => {
+    const identifiers = [
+      "core:app:allow-bundle-type",
+      "core:app:allow-identifier",
+      "core:app:allow-register-listener",
+      "core:app:allow-remove-listener",
+      "core:app:default",
+      "core:window:allow-is-always-on-top",
+      "core:window:default",
+    ];
+    const note = `note: this answer reads 7 permissions (${identifiers.join(", ")}) from the union of src-tauri/gen/schemas/acl-manifests.json and the built-in catalog`;
+    const text = bin(["matrix", "--platform", "linux", "--no-cargo-registry"], STALE);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(note);
+    const csv = bin(["matrix", "--platform", "linux", "--format", "csv", "--no-cargo-registry"], STALE);
+    expect(csv.stdout).not.toContain("note:");
+    expect(csv.stderr).toContain(note);
+    const ids = (stdout: string) => (JSON.parse(stdout) as { manifestUnion: Array<{ identifier: string }> }).manifestUnion.map((n) => n.identifier);
+    expect(ids(bin(["matrix", "--format", "json", "--no-cargo-registry"], STALE).stdout)).toEqual(identifiers);
+    expect(ids(bin(["resolve", "--platform", "linux", "--no-cargo-registry"], STALE).stdout)).toEqual(identifiers);
+    expect(ids(bin(["resolve", "--no-cargo-registry"], STALE).stdout)).toEqual(identifiers);
+  });
+
+  it("matrix notes only what the shown windows go through", () => {
+    // A window no capability covers reads nothing from the manifest (ActivityWatch has no deny, which would hold for every window).
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-union-"));
+    cpSync(STALE, dir, { recursive: true });
+    writeFileSync(path.join(dir, "src-tauri", "src", "reader.rs"), 'fn open(app: &App) { WebviewWindowBuilder::new(app, "reader", url).build(); }\n');
+    const reader = bin(["matrix", "--window", "reader", "--platform", "linux", "--no-cargo-registry"], dir);
+    expect(reader.code).toBe(0);
+    expect(reader.stdout).toContain("reader: 0 callable, via no capability");
+    expect(reader.stdout).not.toContain("note:");
+    expect(bin(["matrix", "--window", "main", "--platform", "linux", "--no-cargo-registry"], dir).stdout).toContain("note: this answer reads 7 permissions");
+  });
+
   it("says nothing when no committed manifest disagrees", () => {
     const text = bin(["access", "--window", "main", "--platform", "linux"]);
     expect(text.code).toBe(0);
     expect(text.stdout).not.toContain("union");
     expect(JSON.parse(bin(["access", "--window", "main", "--platform", "linux", "--format", "json"]).stdout)).not.toHaveProperty("manifestUnion");
+    expect(bin(["matrix", "--platform", "linux"]).stdout).not.toContain("union");
+    expect(JSON.parse(bin(["matrix", "--format", "json"]).stdout)).not.toHaveProperty("manifestUnion");
+    expect(JSON.parse(bin(["resolve"]).stdout)).not.toHaveProperty("manifestUnion");
   });
 });

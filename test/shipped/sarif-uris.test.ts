@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,10 +9,12 @@ import { checkoutBin } from "../helpers/hosts.js";
 import { FIXTURES } from "../helpers/run.js";
 
 /**
- * Every kind of finding's `artifactLocation` through the built bin, checked against the SARIF 2.1.0
- * schema and against what GitHub code scanning needs: every result has a location with a non-empty
- * URI; a relative URI (with `uriBaseId`) resolves from the repository root, whatever folder caplint ran
- * in, and names the very file (bytes included) that holds the finding.
+ * Every kind of finding's place in the two formats GitHub reads, through the built bin. SARIF: each
+ * `artifactLocation` checked against the SARIF 2.1.0 schema and against what code scanning needs:
+ * every result has a location with a non-empty URI; a relative URI (with `uriBaseId`) resolves from
+ * the repository root, whatever folder caplint ran in, and names the very file (bytes included) that
+ * holds the finding. GitHub annotations: `file=` is relative to the same root (the runner resolves it
+ * from the checkout's root), and a finding with no file in the repository has no `file=`.
  */
 const SCHEMA_ID = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 const APP = path.join(FIXTURES, "sarif", "app");
@@ -172,6 +175,140 @@ describe("SARIF artifact URIs, for every kind of finding", { timeout: 120_000 },
         expect(target.file.toString()).toBe(path.join(root, "recordings", file));
         expect(target.line).toBeGreaterThan(0);
       }
+    }
+  });
+});
+
+/** One workflow command decoded as the Actions runner does (ActionCommand.cs): properties split at `,`, then at the first `=`. */
+interface Annotation {
+  command: string;
+  properties: Record<string, string>;
+  message: string;
+}
+
+async function annotations(argv: string[], cwd: string, stdin?: string): Promise<Annotation[]> {
+  const result = await checkoutBin.run({ argv: [...argv, "-f", "github"], cwd, ...(stdin === undefined ? {} : { stdin }) });
+  expect(result.stderr).toBe("");
+  const lines = result.stdout.split("\n").filter(Boolean);
+  expect(lines.length).toBeGreaterThan(0);
+  return lines.map((line) => {
+    const match = /^::(error|warning|notice) ([^]*?)::([^]*)$/.exec(line);
+    expect(match, `every line is one workflow command: ${line}`).not.toBeNull();
+    const unescape = (text: string) => text.replace(/%3A/g, ":").replace(/%2C/g, ",").replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
+    const properties: Record<string, string> = {};
+    for (const pair of match![2]!.split(",")) properties[pair.slice(0, pair.indexOf("="))] = unescape(pair.slice(pair.indexOf("=") + 1));
+    return { command: match![1]!, properties, message: unescape(match![3]!) };
+  });
+}
+
+/** The files the annotations name, each checked to exist when read from the repository root. */
+function annotatedFiles(found: Annotation[], root: string): string[] {
+  return found.map(({ properties }) => {
+    expect(properties.file, "an annotation with a file").toBeDefined();
+    expect(properties.file, "relative, from the root").not.toMatch(/^(\/|\.\.\/)/);
+    expect(existsSync(path.join(root, properties.file!)), properties.file).toBe(true);
+    return properties.file!;
+  });
+}
+
+describe("GitHub annotation files, for every kind of finding", { timeout: 120_000 }, () => {
+  it("capability files: relative to the repository root from any folder, another app of the monorepo included", async () => {
+    const root = monorepo();
+    for (const [cwd, argv, app] of [
+      [root, ["check"], "(desk|mob)"],
+      [path.join(root, "apps", "desk"), ["check"], "desk"],
+      [path.join(root, "apps", "desk"), ["check", "../mob"], "mob"],
+      [path.join(root, "apps", "desk", "src-tauri"), ["check", "capabilities/main.json"], "desk"],
+    ] as const) {
+      const files = annotatedFiles(await annotations([...argv], cwd), root);
+      for (const file of files) expect(file).toMatch(new RegExp(`^apps/${app}/src-tauri/`));
+    }
+  });
+
+  it("odd names keep their characters (a newline stays %0A, never a line of its own); a name that is not UTF-8 is shown with \\xHH", async () => {
+    const root = monorepo();
+    const folder = path.join(root, "apps", "desk", "src-tauri", "capabilities", "x");
+    mkdirSync(folder);
+    for (const name of ["a b#1%25?é,:.json", "forged\n::error file=x.json::owned.json"])
+      copyFileSync(path.join(APP, "src-tauri", "capabilities", "main.json"), path.join(folder, name));
+    copyFileSync(
+      path.join(APP, "src-tauri", "capabilities", "main.json"),
+      Buffer.concat([Buffer.from(`${folder}/c`), Buffer.from([0xfe]), Buffer.from(".json")]),
+    );
+    const found = await annotations(["check", "."], path.join(root, "apps", "desk"));
+    const files = new Set(found.map((a) => a.properties.file));
+    expect(files).toContain("apps/desk/src-tauri/capabilities/x/a b#1%25?é,:.json");
+    expect(files).toContain("apps/desk/src-tauri/capabilities/x/forged\n::error file=x.json::owned.json");
+    expect(files).toContain("apps/desk/src-tauri/capabilities/x/c\\xfe.json");
+    annotatedFiles(
+      found.filter((a) => !a.properties.file!.includes("\\x")),
+      root,
+    );
+  });
+
+  it("a file outside the repository, and standard input without a name: no file=, the message says where", async () => {
+    const root = monorepo();
+    const outside = realpathSync(mkdtempSync(path.join(tmpdir(), "caplint-github-outside-")));
+    copyFileSync(path.join(APP, "src-tauri", "capabilities", "remote.json"), path.join(outside, "remote cap.json"));
+    const cwd = path.join(root, "apps", "desk");
+    const capability = readFileSync(path.join(APP, "src-tauri", "capabilities", "main.json"), "utf8");
+    for (const [found, where] of [
+      [await annotations(["check", path.join(outside, "remote cap.json")], cwd), /^\/.*\/remote cap\.json:\d+:\d+: /],
+      [await annotations(["check", "-"], cwd, capability), /^<stdin>:\d+:\d+: /],
+      [await annotations(["events"], cwd, readFileSync(RECORDING, "utf8")), /^<stdin>:\d+:\d+: /],
+    ] as const) {
+      for (const { properties, message } of found) {
+        expect(properties.file).toBeUndefined();
+        expect(properties.line).toBeUndefined();
+        expect(message).toMatch(where);
+      }
+    }
+  });
+
+  it("--stdin-filename, event recordings and MCP dumps: their file from the root", async () => {
+    const root = monorepo();
+    const text = readFileSync(path.join(APP, "src-tauri", "capabilities", "main.json"), "utf8");
+    const named = await annotations(["check", "-", "--stdin-filename", "src-tauri/capabilities/new one.json"], path.join(root, "apps", "desk"), text);
+    expect(new Set(named.map((a) => a.properties.file))).toEqual(new Set(["apps/desk/src-tauri/capabilities/new one.json"]));
+    mkdirSync(path.join(root, "recordings", "ci"), { recursive: true });
+    copyFileSync(RECORDING, path.join(root, "recordings", "run 1.jsonl"));
+    copyFileSync(DUMP, path.join(root, "recordings", "tools.json"));
+    for (const [argv, file] of [
+      [["events", "../run 1.jsonl"], "recordings/run 1.jsonl"],
+      [["mcp", "../tools.json"], "recordings/tools.json"],
+    ] as const) {
+      const found = await annotations([...argv], path.join(root, "recordings", "ci"));
+      expect(new Set(annotatedFiles(found, root))).toEqual(new Set([file]));
+      for (const { properties } of found) expect(Number(properties.line)).toBeGreaterThan(0);
+    }
+  });
+
+  it("diff --base and --head from a sub-folder: the work tree's file, in annotations and SARIF (not the snapshot git was read into)", async () => {
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), "caplint-diff-locations-")));
+    const git = (...args: string[]) => {
+      const result = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: root, encoding: "utf8" });
+      expect(result.status, result.stderr).toBe(0);
+    };
+    git("init", "-q", "-b", "main");
+    cpSync(path.join(FIXTURES, "queries", "app"), path.join(root, "apps", "desk"), { recursive: true });
+    git("add", "-A");
+    git("commit", "-q", "-m", "base");
+    cpSync(path.join(FIXTURES, "queries", "app-v2", "src-tauri", "capabilities"), path.join(root, "apps", "desk", "src-tauri", "capabilities"), {
+      recursive: true,
+    });
+    const cwd = path.join(root, "apps", "desk", "src-tauri");
+    const remote = "apps/desk/src-tauri/capabilities/remote.json";
+    for (const argv of [
+      ["diff", "--base", "main"],
+      ["diff", "--base", "HEAD~1", "--head", "HEAD"],
+    ]) {
+      if (argv.includes("--head")) {
+        git("add", "-A");
+        git("commit", "-q", "-m", "v2");
+      }
+      expect(new Set(annotatedFiles(await annotations(argv, cwd), root))).toEqual(new Set([remote]));
+      const log = await sarif(argv, cwd);
+      for (const target of targets(log)) expect(target.file.toString()).toBe(path.join(root, remote));
     }
   });
 });

@@ -161,7 +161,8 @@ export const SCENARIOS: Scenario[] = [
     args: ["check", "--format", "github", "mixed-folder/typo.json"],
     cwd: CLI,
     code: 1,
-    stdout: /^::error file=mixed-folder\/typo\.json,line=1,endLine=1,col=62,endColumn=82,title=unknown-permission::/,
+    // From the repository root (this checkout), as GitHub reads it, not from the folder caplint ran in.
+    stdout: /^::error file=fixtures\/cli\/mixed-folder\/typo\.json,line=1,endLine=1,col=62,endColumn=82,title=unknown-permission::/,
   },
   {
     name: "check: the example app (exit 1: mistakes on purpose)",

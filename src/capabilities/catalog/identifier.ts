@@ -1,4 +1,5 @@
 /** Permission identifier syntax, as the host validates it (host-acl-semantics §2.3). */
+import { BoundedMemo } from "../../core/bounded-memo.js";
 import { RESERVED_PREFIXES } from "./brand.js";
 
 export const MAX_IDENTIFIER_BYTES = 116;
@@ -13,16 +14,13 @@ export type IdentifierCheck = { ok: true; parsed: ParsedIdentifier } | { ok: fal
 
 const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
-const checked = new Map<string, IdentifierCheck>();
+/** Identifiers come from the user's files: at most this many answers are kept (an app uses a few hundred). */
+const MAX_CHECKED_IDENTIFIERS = 50_000;
+const checked = new BoundedMemo<string, IdentifierCheck>(MAX_CHECKED_IDENTIFIERS);
 
 /** Memoised: every rule asks about the same few hundred identifiers, thousands of times. */
 export function checkIdentifier(id: string): IdentifierCheck {
-  let result = checked.get(id);
-  if (!result) {
-    if (checked.size > 50_000) checked.clear();
-    checked.set(id, (result = checkIdentifierUncached(id)));
-  }
-  return result;
+  return checked.get(id, checkIdentifierUncached);
 }
 
 function checkIdentifierUncached(id: string): IdentifierCheck {

@@ -18,6 +18,8 @@ export interface PermissionSetDef {
   identifier: string;
   description: string;
   permissions: string[];
+  /** The permission file (absolute path) whose definition the build uses; absent for generated and built-in manifests. */
+  definedIn?: string;
 }
 
 export interface Manifest {

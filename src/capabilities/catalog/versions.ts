@@ -24,6 +24,7 @@ interface VersionData {
   catalogs: Record<string, CatalogHistory>;
 }
 
+/** The bundled version history, parsed once per process: the same data for every run, whatever it checks. */
 let cached: VersionHistory | undefined;
 
 export function loadVersionHistory(): Promise<VersionHistory> {

@@ -2,17 +2,10 @@ import type { Command } from "commander";
 import { resolveAccess, type Origin } from "../engine/index.js";
 import { CommandIndex, lookupCommand } from "../queries/command-names.js";
 import { explainCall } from "../queries/explain.js";
+import { manifestUnionNotes } from "../queries/manifest-union.js";
 import { SourceLines } from "../queries/project-model.js";
 import { entryKey, PlatformMerge, type PlatformGroup } from "../queries/platforms.js";
-import {
-  renderAccessJson,
-  renderAccessText,
-  renderCallJson,
-  renderCallText,
-  type ManifestUnionNote,
-  type MergedAllowed,
-  type MergedDenied,
-} from "../render/access.js";
+import { renderAccessJson, renderAccessText, renderCallJson, renderCallText, type MergedAllowed, type MergedDenied } from "../render/access.js";
 import { quoteList } from "../../core/did-you-mean.js";
 import { exitCodeFor } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
@@ -124,23 +117,4 @@ function capabilitiesCovering(groups: readonly PlatformGroup[], window: string, 
     }
   }
   return [...names];
-}
-
-/**
- * The identifiers an answer goes through whose committed manifest differs from the built-in catalog in a
- * way no release explains away: the loader answered with the union of both, which the build does not do.
- */
-function manifestUnionNotes(
-  differences: ReadonlyArray<{ key: string; name: string; file: string; message: string; notInRelease?: true }>,
-  chains: ReadonlyArray<readonly string[]>,
-): ManifestUnionNote[] {
-  if (!differences.length) return [];
-  const used = new Set(chains.flat());
-  const notes = new Map<string, ManifestUnionNote>();
-  for (const difference of differences) {
-    const identifier = `${difference.key}:${difference.name}`;
-    if (difference.notInRelease || notes.has(identifier) || !used.has(identifier)) continue;
-    notes.set(identifier, { identifier, file: difference.file, difference: difference.message });
-  }
-  return [...notes.values()];
 }

@@ -105,7 +105,7 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
       else if (options.format === "text") io.stdout.write(renderDiffText(answer, await answerPaint(options, io)));
       else {
         // The findings name the new side's files as the work tree does (a side read from git stands in for it at the same place).
-        const diagnostics = diffDiagnostics(answer, options.failOn, after.cwd, io.cwd, newFileOf);
+        const diagnostics = diffDiagnostics(answer, options.failOn, io.cwd, newFileOf);
         const reporter = await loadReporter(options.format as "compact" | "github" | "sarif");
         const context = await reporterContext({
           cwd: io.cwd,

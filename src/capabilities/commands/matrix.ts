@@ -3,6 +3,9 @@ import { EXIT_OK } from "../../core/exit-codes.js";
 import { accessMatrix } from "../engine/index.js";
 import { renderMatrixCsv, renderMatrixJson, renderMatrixText } from "../render/matrix.js";
 import { knownWindowLabels } from "../queries/project-model.js";
+import { manifestUnionNotes, modelChains } from "../queries/manifest-union.js";
+import { manifestUnionLines } from "../render/manifest-union.js";
+import { textLines } from "../../core/terminal-text.js";
 import type { MainOptions } from "../../core/io.js";
 import { addQueryOptions, answerPaint, loadGroups, originOf, requireKnownWindow, type QueryOptions } from "./query-options.js";
 import { capabilitySettings } from "./options.js";
@@ -28,9 +31,16 @@ export function registerMatrix(program: Command, io: MainOptions, setExitCode: S
     const windows = options.window.length ? options.window : knownWindowLabels(project);
     const origin = originOf(options.url, project);
     const matrices = groups.map((group) => ({ platforms: group.platforms, matrix: accessMatrix(group.model, windows, origin) }));
-    if (options.format === "json") io.stdout.write(renderMatrixJson(matrices, asked));
-    else if (options.format === "csv") io.stdout.write(renderMatrixCsv(matrices));
-    else io.stdout.write(renderMatrixText(matrices, asked, await answerPaint(options, io)));
+    const notes = manifestUnionNotes(
+      project.manifestDifferences,
+      groups.flatMap((group, i) => [...modelChains(group.model, new Set(matrices[i]!.matrix.rows.flatMap((row) => row.capabilities)))]),
+    );
+    if (options.format === "json") io.stdout.write(renderMatrixJson(matrices, asked, notes));
+    else if (options.format === "csv") {
+      io.stdout.write(renderMatrixCsv(matrices));
+      // A CSV has no place for a note: it goes beside the data, where a person running the export sees it.
+      if (notes.length) io.stderr.write(textLines(manifestUnionLines(notes)));
+    } else io.stdout.write(renderMatrixText(matrices, asked, await answerPaint(options, io), notes));
     setExitCode(EXIT_OK);
   });
 }

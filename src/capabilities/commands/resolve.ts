@@ -4,6 +4,7 @@ import { normalize } from "../engine/index.js";
 import type { MainOptions } from "../../core/io.js";
 import { addQueryOptions, askedPlatforms, loadProjectFor, type QueryOptions } from "./query-options.js";
 import { resolveProject } from "../queries/project-model.js";
+import { manifestUnionNotes, modelChains } from "../queries/manifest-union.js";
 import { capabilitySettings } from "./options.js";
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/lint/rule.js";
@@ -16,12 +17,16 @@ export function registerResolve(program: Command, io: MainOptions, setExitCode: 
     );
   addQueryOptions(command, ["json"]).action(async (paths: string[], options: QueryOptions) => {
     const project = await loadProjectFor(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
-    const models = askedPlatforms(options).map((platform) => {
-      const model = resolveProject(project, platform);
-      return { platform: model.platform, ...normalize(model) };
-    });
-    // One platform keeps the upstream conformance format, so its fixtures compare as they are.
-    io.stdout.write(JSON.stringify(models.length === 1 ? models[0] : { platforms: models }, null, 2) + "\n");
+    const resolved = askedPlatforms(options).map((platform) => resolveProject(project, platform));
+    const models = resolved.map((model) => ({ platform: model.platform, ...normalize(model) }));
+    const notes = manifestUnionNotes(
+      project.manifestDifferences,
+      resolved.flatMap((model) => [...modelChains(model)]),
+    );
+    // One platform keeps the upstream conformance format, so its fixtures compare as they are; the note is
+    // there only when a committed manifest disagrees with the catalog, which no conformance fixture has.
+    const union = notes.length ? { manifestUnion: notes } : {};
+    io.stdout.write(JSON.stringify(models.length === 1 ? { ...models[0], ...union } : { platforms: models, ...union }, null, 2) + "\n");
     setExitCode(EXIT_OK);
   });
 }

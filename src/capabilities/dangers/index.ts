@@ -141,6 +141,7 @@ export type Exposure = { kind: "remote"; urls: readonly string[] } | { kind: "ev
 
 export type { Danger };
 
+/** Per resolved model, so it lives exactly as long as the run that holds the model (a WeakMap keeps nothing alive). */
 const computed = new WeakMap<ResolvedModel, Promise<DangerousGrant[]>>();
 
 /** The dangerous grants of a resolution, computed on first request and shared by whoever asks next. */

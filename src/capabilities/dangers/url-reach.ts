@@ -6,6 +6,8 @@
  * URL scopes (dangerous-permission), so `https://*.*`, `*://**:*` (any path) and `https://*.anthropic.*`
  * are judged as broad as `https://*`.
  */
+import { BoundedMemo } from "../../core/bounded-memo.js";
+
 type UrlPatternClass = typeof import("urlpattern-polyfill/urlpattern").URLPattern;
 
 export interface RemotePatternTools {
@@ -27,15 +29,18 @@ export function loadRemotePatternTools(): Promise<RemotePatternTools> {
   return tools;
 }
 
-const componentResults = new Map<string, boolean>();
-/** `{ protocol: "*" }` and `{ hostname: "*" }`, built once: a URLPattern costs far more to construct than to run. */
+/** Patterns and values come from the user's files: at most this many answers are kept. */
+const MAX_COMPONENT_RESULTS = 10_000;
+const componentResults = new BoundedMemo<string, boolean>(MAX_COMPONENT_RESULTS);
+/**
+ * `{ protocol: "*" }` and `{ hostname: "*" }`, built once: a URLPattern costs far more to construct than
+ * to run. Keyed on the component name, so it never holds more than those two.
+ */
 const canonicalizers = new Map<string, InstanceType<UrlPatternClass>>();
 
 /** Memoised: the same few patterns are asked about for every capability that lists them. */
 export function componentMatches(URLPattern: UrlPatternClass, component: "protocol" | "hostname", pattern: string, value: string): boolean {
-  const key = `${component}\u0000${pattern}\u0000${value}`;
-  let result = componentResults.get(key);
-  if (result === undefined) {
+  return componentResults.get(`${component}\u0000${pattern}\u0000${value}`, () => {
     try {
       // The polyfill only canonicalises the value (its `*` matches in linear time); the engine's linear
       // matcher decides. The polyfill's own test backtracks: a host like `example.com*.*.*…*.b` (30
@@ -43,14 +48,11 @@ export function componentMatches(URLPattern: UrlPatternClass, component: "protoc
       let canonicalizer = canonicalizers.get(component);
       if (!canonicalizer) canonicalizers.set(component, (canonicalizer = new URLPattern({ [component]: "*" })));
       const canonical = canonicalizer.exec({ [component]: value })?.[component].input;
-      result = canonical !== undefined && matchComponent!(component, pattern, canonical);
+      return canonical !== undefined && matchComponent!(component, pattern, canonical);
     } catch {
-      result = false;
+      return false;
     }
-    if (componentResults.size > 10_000) componentResults.clear();
-    componentResults.set(key, result);
-  }
-  return result;
+  });
 }
 
 /** A scheme no site uses: a protocol pattern matching it matches every scheme. */
@@ -166,24 +168,23 @@ export function hostReach(URLPattern: UrlPatternClass, protocol: string, hostnam
   return { anyScheme, anyHost, registrable, anyIp, metadata, loopbackOnly, example };
 }
 
-const urlReaches = new Map<string, HostReach | undefined>();
+/** URLs come from the user's files: at most this many reaches are kept. */
+const MAX_URL_REACHES = 10_000;
+const urlReaches = new BoundedMemo<string, HostReach | undefined>(MAX_URL_REACHES);
 
 /**
  * The reach of a URLPattern constructor string (a `remote.urls` entry or an http scope URL); undefined
  * when it does not parse. A run of `*` is read as one `*`, which matches the same URLs.
  */
 export function urlReach(URLPattern: UrlPatternClass, url: string): HostReach | undefined {
-  if (urlReaches.has(url)) return urlReaches.get(url);
-  let reach: HostReach | undefined;
-  try {
-    const pattern = new URLPattern(url.replace(/\*{2,}/g, "*"));
-    reach = hostReach(URLPattern, pattern.protocol, pattern.hostname);
-  } catch {
-    reach = undefined;
-  }
-  if (urlReaches.size > 10_000) urlReaches.clear();
-  urlReaches.set(url, reach);
-  return reach;
+  return urlReaches.get(url, () => {
+    try {
+      const pattern = new URLPattern(url.replace(/\*{2,}/g, "*"));
+      return hostReach(URLPattern, pattern.protocol, pattern.hostname);
+    } catch {
+      return undefined;
+    }
+  });
 }
 
 /** Hosts that never leave the machine: `localhost` and its subdomains, 127.0.0.0/8 and `[::1]`. */

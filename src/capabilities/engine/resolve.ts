@@ -56,6 +56,15 @@ export function resolveAll(input: ResolveAllInput): Resolution {
   return new Resolution(input);
 }
 
+/** A distinct platform model, with what the distinct models before it already settled (`Resolution.modelsToJudge`). */
+export interface ModelToJudge {
+  model: ResolvedModel;
+  /** The distinct models before it, each with whether it resolves a plugin's global scope like this one. */
+  earlier: ReadonlyArray<{ model: ResolvedModel; sameGlobalScope(key: string): boolean }>;
+  /** Whether one earlier model resolves all these commands, and these plugins' global scopes, like this one: it found what there is to find about them. */
+  settled(commands: Iterable<string>, globalScopes?: Iterable<string>): boolean;
+}
+
 /** One permission entry of a capability active on some platform, with what its identifier expands to. */
 interface Grant {
   /** Index into `Resolution.capabilities`. */
@@ -156,6 +165,39 @@ export class Resolution {
    * it finds in each model sees every difference between platforms, and each finding once per group.
    */
   readonly distinctModels: ResolvedModel[];
+
+  /**
+   * The distinct models in platform order, each with what the models before it settled: the one place
+   * a rule's per-platform pass learns which findings it would only repeat. A later model that resolves
+   * a command (and its plugin's global scope) like an earlier one gives the same findings about it, so
+   * a rule judges each difference between platforms once; the linter still drops any finding repeated
+   * word for word.
+   */
+  modelsToJudge(): ModelToJudge[] {
+    return this.distinctModels.map((model, index) => {
+      const earlier = this.distinctModels.slice(0, index).map((before) => ({
+        model: before,
+        sameGlobalScope: (key: string) => this.sameGlobalScope(key, before.platform, model.platform),
+      }));
+      const settled = (commands: Iterable<string>, globalScopes: Iterable<string> = []) =>
+        earlier.some((before) => {
+          for (const command of commands) if (!this.sameCommand(command, before.model.platform, model.platform)) return false;
+          for (const key of globalScopes) if (!before.sameGlobalScope(key)) return false;
+          return true;
+        });
+      return { model, earlier, settled };
+    });
+  }
+
+  /**
+   * Each distinct model with each of `commandsOf(model)` that no earlier distinct model resolves alike
+   * (`modelsToJudge`): what a rule that judges one command at a time looks at.
+   */
+  *commandsToJudge(commandsOf: (model: ResolvedModel) => Iterable<string>): Generator<{ model: ResolvedModel; command: string }> {
+    for (const { model, settled } of this.modelsToJudge()) {
+      for (const command of commandsOf(model)) if (!settled([command])) yield { model, command };
+    }
+  }
 
   /** Which capabilities and granted leaves hold on the platform of bit `bit`, as a string that equal platforms share. */
   private signatureOf(bit: number): string {
@@ -270,8 +312,7 @@ export class Resolution {
 
   /**
    * Whether a command's allow and deny grants are the same on two of the resolved platforms: then every
-   * entry of it is the same on both, and so is whatever a rule finds about it. Rules that look at each
-   * distinct platform model skip, in a later model, the commands an earlier one already answered.
+   * entry of it is the same on both, and so is whatever a rule finds about it (`modelsToJudge`).
    */
   sameCommand(command: string, platformA: string, platformB: string): boolean {
     let pattern = this.commandPatterns.get(command);

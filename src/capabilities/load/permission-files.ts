@@ -3,13 +3,21 @@ import type { Manifest, PermissionDef, PermissionSetDef } from "../catalog/types
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : []);
 
+/** One parsed permission file; `absolutePath` is absent for definitions the loader generates itself. */
+export interface PermissionFileContent {
+  value: unknown;
+  absolutePath?: string;
+}
+
 /**
  * Folds parsed permission files (`[default]`, `[[set]]`, `[[permission]]`) into one manifest, the way
  * tauri-build does: files in the given order, the last definition of an id (or of `[default]`) wins.
+ * Each set remembers the file of the definition that won, so rules can place findings about it
+ * without reading the disk again.
  */
-export function manifestFromPermissionFiles(values: readonly unknown[]): Manifest {
+export function manifestFromPermissionFiles(files: readonly PermissionFileContent[]): Manifest {
   const manifest: Manifest = { default_permission: null, permissions: {}, permission_sets: {}, global_scope_schema: null };
-  for (const value of values) {
+  for (const { value, absolutePath } of files) {
     if (!isPlainObject(value)) continue;
     if (isPlainObject(value.default)) {
       manifest.default_permission = {
@@ -25,6 +33,7 @@ export function manifestFromPermissionFiles(values: readonly unknown[]): Manifes
         description: typeof set.description === "string" ? set.description : "",
         permissions: strings(set.permissions),
       };
+      if (absolutePath !== undefined) def.definedIn = absolutePath;
       manifest.permission_sets[set.identifier] = def;
     }
     for (const permission of Array.isArray(value.permission) ? value.permission : []) {

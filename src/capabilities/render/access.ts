@@ -6,6 +6,8 @@ import { NO_PAINT, textLines, type Paint } from "../../core/terminal-text.js";
 import { callJson, chain, renderCall, verdictJson } from "./call.js";
 import { parseCommandName } from "../engine/command-name.js";
 import { plural } from "../../core/wording.js";
+import type { ManifestUnionNote } from "../queries/manifest-union.js";
+import { manifestUnionLines } from "./manifest-union.js";
 
 /** A command the window can call on some of the asked platforms, merged across them. */
 export interface MergedAllowed {
@@ -35,13 +37,6 @@ export interface AccessAnswer {
   lines: SourceLines;
   /** Identifiers in this answer whose committed manifest and built-in catalog disagree: the answer rests on their union. */
   manifestUnion: ManifestUnionNote[];
-}
-
-/** A permission or set an answer goes through that the committed manifest defines differently from the catalog. */
-export interface ManifestUnionNote {
-  identifier: string;
-  file: string;
-  difference: string;
 }
 
 /** `access --command`: one call, answered per platform group. */
@@ -136,15 +131,7 @@ export function renderAccessText(answer: AccessAnswer, paint: Paint = NO_PAINT):
       );
     }
   }
-  if (answer.manifestUnion.length) {
-    out.push("");
-    const byFile = new Map<string, string[]>();
-    for (const note of answer.manifestUnion) byFile.set(note.file, [...(byFile.get(note.file) ?? []), note.identifier]);
-    for (const [file, identifiers] of byFile)
-      out.push(
-        `${paint.dim("note:")} this answer reads ${plural(identifiers.length, "permission")} (${identifiers.join(", ")}) from the union of ${file} and the built-in catalog, which disagree on ${identifiers.length === 1 ? "it" : "them"} (caplint check's manifest-mismatch says how); the build regenerates that file: run it and commit the file for an exact answer`,
-      );
-  }
+  if (answer.manifestUnion.length) out.push("", ...manifestUnionLines(answer.manifestUnion, paint));
   return textLines(out);
 }
 

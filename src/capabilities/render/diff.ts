@@ -149,16 +149,15 @@ function globalProvenanceJson(provenance: EntryProvenance, lines: SourceLines) {
 /**
  * New access as findings (rule `new-access`) on the lines of the new side that grant it, for the
  * compact, github and SARIF formats: one per permission entry and kind of access, naming its commands.
- * An error when its kind fails the gate (`--fail-on`), else a warning. A deny the new side dropped has
- * no line of its own there: its finding sits where the deny was (`removalPlace`) and names where the
- * old side had it. `sideCwd` is where the new side was loaded (a folder standing for the repository
- * when it came from git), `cwd` where the run is; `newFileOf` names an old side's file as the new side
- * names the same file (they differ when OLD and NEW are two folders).
+ * An error when its kind fails the gate (`--fail-on`), else a warning. Files are named relative to the
+ * new side's folder, which stands for `cwd` (the work tree) also when that side was read from git. A
+ * deny the new side dropped has no line of its own there: its finding sits where the deny was
+ * (`removalPlace`) and names where the old side had it; `newFileOf` names an old side's file as the
+ * new side names the same file (they differ when OLD and NEW are two folders).
  */
 export function diffDiagnostics(
   { asked, added, scopes, before, after }: DiffAnswer,
   failOn: readonly AccessKind[],
-  sideCwd: string,
   cwd: string,
   newFileOf: (oldFile: string) => string = (file) => file,
 ): Diagnostic[] {
@@ -194,8 +193,10 @@ export function diffDiagnostics(
   const diagnostics: Diagnostic[] = [];
   for (const { file, path: at, kind, removal, what } of byEntry.values()) {
     const range = after.range(file, at) ?? { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } };
-    const absolutePath = path.resolve(sideCwd, file);
-    const shown = path.relative(cwd, path.resolve(cwd, file)).split(path.sep).join("/");
+    // The work tree's file, not the snapshot's: SARIF and annotations place the finding from it (a
+    // `--head` side read from git lives in a temporary folder deleted when the run ends).
+    const absolutePath = path.resolve(cwd, file);
+    const shown = path.relative(cwd, absolutePath).split(path.sep).join("/");
     const listed = what.length > 3 ? `${what.slice(0, 3).join("; ")}; and ${what.length - 3} more` : what.join("; ");
     diagnostics.push({
       ruleId: "new-access",

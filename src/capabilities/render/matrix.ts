@@ -2,6 +2,8 @@ import type { AccessMatrix } from "../engine/index.js";
 import { describePlatforms } from "../queries/platforms.js";
 import { originDisplay } from "../queries/project-model.js";
 import { NO_PAINT, textLines, type Paint } from "../../core/terminal-text.js";
+import type { ManifestUnionNote } from "../queries/manifest-union.js";
+import { manifestUnionLines } from "./manifest-union.js";
 
 /** One matrix per group of platforms that resolve alike. */
 export interface PlatformMatrix {
@@ -35,7 +37,12 @@ function allCommands(matrices: readonly PlatformMatrix[]): string[] {
 }
 
 /** With colour: ✔ green, ✖ red, · dim. */
-export function renderMatrixText(matrices: readonly PlatformMatrix[], asked: readonly string[], paint: Paint = NO_PAINT): string {
+export function renderMatrixText(
+  matrices: readonly PlatformMatrix[],
+  asked: readonly string[],
+  paint: Paint = NO_PAINT,
+  manifestUnion: readonly ManifestUnionNote[] = [],
+): string {
   const painted: Record<State, string> = { granted: paint.ok(MARK.granted), denied: paint.error(MARK.denied), none: paint.dim(MARK.none) };
   const { matrix: first } = matrices[0]!;
   if (first.windows.length === 0) return "no window labels: declare windows in tauri.conf.json or pass --window\n";
@@ -70,6 +77,7 @@ export function renderMatrixText(matrices: readonly PlatformMatrix[], asked: rea
     });
     lines.push(`${window}: ${parts.join("; ")}`);
   }
+  if (manifestUnion.length) lines.push("", ...manifestUnionLines(manifestUnion, paint));
   return textLines(lines);
 }
 
@@ -87,7 +95,7 @@ export function renderMatrixCsv(matrices: readonly PlatformMatrix[]): string {
   return lines.join("\n") + "\n";
 }
 
-export function renderMatrixJson(matrices: readonly PlatformMatrix[], asked: readonly string[]): string {
+export function renderMatrixJson(matrices: readonly PlatformMatrix[], asked: readonly string[], manifestUnion: readonly ManifestUnionNote[] = []): string {
   const single = matrices.length === 1 ? { ...matrices[0]!.matrix.toJSON() } : {};
   return (
     JSON.stringify(
@@ -96,6 +104,7 @@ export function renderMatrixJson(matrices: readonly PlatformMatrix[], asked: rea
         platforms: asked,
         ...single,
         byPlatform: matrices.map(({ platforms, matrix }) => ({ platforms, ...matrix.toJSON() })),
+        ...(manifestUnion.length ? { manifestUnion } : {}),
       },
       null,
       2,

@@ -1,5 +1,4 @@
-import { dangerKeys, dangerousGrants, dangerousGrantsExcept, type Danger, type DangerousGrant } from "../dangers/index.js";
-import type { ResolvedModel } from "../engine/index.js";
+import { dangerKeys, dangerousGrants, dangerousGrantsExcept, type DangerousGrant } from "../dangers/index.js";
 import { describeTargets } from "./support/engine-helpers.js";
 import { defineRule } from "./types.js";
 
@@ -14,23 +13,14 @@ export default defineRule({
     dangerousGrant: 'dangerous grant "{{permission}}" ({{commandList}}){{scopedBy}}: a script in {{where}} could {{impact}}',
   },
   async check(context) {
-    // One model per group of platforms that resolve alike: the others would repeat its findings. In a
-    // later model, a danger whose commands and global scopes an earlier model shares is skipped too.
+    // In a later platform model, a danger whose commands and global scopes an earlier model resolves
+    // alike is skipped, and so is a capability's danger judged on the same grants there (`dangers`).
     const resolution = await context.resolution();
-    const done: ResolvedModel[] = [];
-    for (const model of resolution.distinctModels) {
-      const answered = (danger: Danger) =>
-        done.some(
-          (earlier) =>
-            danger.commands.every((command) => resolution.sameCommand(command, earlier.platform, model.platform)) &&
-            dangerKeys(danger).every((key) => resolution.sameGlobalScope(key, earlier.platform, model.platform)),
-        );
-      const earlier = done.map((before) => ({
-        model: before,
-        sameGlobalScope: (key: string) => resolution.sameGlobalScope(key, before.platform, model.platform),
-      }));
-      const founds = done.length === 0 ? await dangerousGrants(model) : await dangerousGrantsExcept(model, answered, earlier);
-      done.push(model);
+    for (const { model, earlier, settled } of resolution.modelsToJudge()) {
+      const founds =
+        earlier.length === 0
+          ? await dangerousGrants(model)
+          : await dangerousGrantsExcept(model, (danger) => settled(danger.commands, dangerKeys(danger)), earlier);
       for (const found of founds) {
         const { danger, grant, scopeEntry, reach } = found;
         // A few names, so the message stays one readable line (fs:write-all alone grants ten commands).

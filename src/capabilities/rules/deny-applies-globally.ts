@@ -16,59 +16,53 @@ export default defineRule({
   },
   async check(context) {
     const resolution = await context.resolution();
-    const done: ResolvedModel[] = [];
-    for (const model of resolution.distinctModels) {
-      for (const command of model.denied.keys()) {
-        // A command whose grants an earlier platform model shares gives the findings it gave there.
-        if (done.some((earlier) => resolution.sameCommand(command, earlier.platform, model.platform))) continue;
-        const denies = model.denied.get(command)!;
-        // Who allows it is enough to judge and name them: no allow entries are made.
-        const allowers = model.allowers(command);
-        if (allowers.length === 0) continue;
-        // Most commands are denied by a few capabilities: each looks at every allower once. Many
-        // denies of one command share an index of the allowers, so the work stays linear.
-        const denying = new Set(denies.map((deny) => deny.capabilityIndex)).size;
-        let reachIndex: ReachIndex | undefined;
-        // Who a deny blocks depends on its capability only: worked out once per denying capability.
-        const victimsByCapability = new Map<number, Victims>();
-        // A deny entry exists per context; one finding per capability entry is enough.
-        const seen = new Set<string>();
-        for (const deny of denies) {
-          const key = `${deny.capabilityIndex}\u0000${JSON.stringify(deny.provenance.path)}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          const source = entryOf(model, deny);
-          if (!source) continue;
-          let victims = victimsByCapability.get(deny.capabilityIndex);
-          if (!victims) {
-            victims =
-              denying <= SCANNED_DENIES
-                ? scanVictims(model, deny.capabilityIndex, allowers)
-                : victimsOf(model, deny.capabilityIndex, (reachIndex ??= indexReach(model, allowers)));
-            victimsByCapability.set(deny.capabilityIndex, victims);
-          }
-          if (victims.count === 0) continue;
-          // A few names, so that one deny among thousands of capabilities stays a one-line finding.
-          const names = victims.first.map((capabilityIndex) => {
-            const capability = model.capabilities[capabilityIndex]!.capability;
-            return `"${capability.identifier}" (${describeReach(capability)})`;
-          });
-          if (victims.count > names.length) names.push(`${victims.count - names.length} more`);
-          context.report({
-            at: source.capability.source,
-            path: entryPath(source.capability, deny.provenance.path),
-            messageId: "globalDeny",
-            data: {
-              command,
-              capability: source.capability.identifier,
-              reach: describeReach(source.capability),
-              others: `${victims.count > 1 ? "capabilities" : "capability"} ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0]}`,
-            },
-            hint: "to keep the command from some windows, leave it out of their capabilities instead of denying it",
-          });
+    for (const { model, command } of resolution.commandsToJudge((model) => model.denied.keys())) {
+      const denies = model.denied.get(command)!;
+      // Who allows it is enough to judge and name them: no allow entries are made.
+      const allowers = model.allowers(command);
+      if (allowers.length === 0) continue;
+      // Most commands are denied by a few capabilities: each looks at every allower once. Many
+      // denies of one command share an index of the allowers, so the work stays linear.
+      const denying = new Set(denies.map((deny) => deny.capabilityIndex)).size;
+      let reachIndex: ReachIndex | undefined;
+      // Who a deny blocks depends on its capability only: worked out once per denying capability.
+      const victimsByCapability = new Map<number, Victims>();
+      // A deny entry exists per context; one finding per capability entry is enough.
+      const seen = new Set<string>();
+      for (const deny of denies) {
+        const key = `${deny.capabilityIndex}\u0000${JSON.stringify(deny.provenance.path)}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const source = entryOf(model, deny);
+        if (!source) continue;
+        let victims = victimsByCapability.get(deny.capabilityIndex);
+        if (!victims) {
+          victims =
+            denying <= SCANNED_DENIES
+              ? scanVictims(model, deny.capabilityIndex, allowers)
+              : victimsOf(model, deny.capabilityIndex, (reachIndex ??= indexReach(model, allowers)));
+          victimsByCapability.set(deny.capabilityIndex, victims);
         }
+        if (victims.count === 0) continue;
+        // A few names, so that one deny among thousands of capabilities stays a one-line finding.
+        const names = victims.first.map((capabilityIndex) => {
+          const capability = model.capabilities[capabilityIndex]!.capability;
+          return `"${capability.identifier}" (${describeReach(capability)})`;
+        });
+        if (victims.count > names.length) names.push(`${victims.count - names.length} more`);
+        context.report({
+          at: source.capability.source,
+          path: entryPath(source.capability, deny.provenance.path),
+          messageId: "globalDeny",
+          data: {
+            command,
+            capability: source.capability.identifier,
+            reach: describeReach(source.capability),
+            others: `${victims.count > 1 ? "capabilities" : "capability"} ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0]}`,
+          },
+          hint: "to keep the command from some windows, leave it out of their capabilities instead of denying it",
+        });
       }
-      done.push(model);
     }
   },
 });

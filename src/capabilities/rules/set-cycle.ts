@@ -1,6 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { noteRead } from "../../core/source/read-log.js";
 import { Catalog } from "../catalog/catalog.js";
 import { APP_KEY, type Manifest } from "../catalog/types.js";
 import { reportResolutionProblems } from "./support/resolution-problems.js";
@@ -20,7 +18,7 @@ export default defineRule({
   },
   async check(context) {
     await reportResolutionProblems(context, { "set-cycle": "cycle", "set-too-large": "tooLarge" });
-    await reportUnusedCycles(context);
+    reportUnusedCycles(context);
   },
 });
 
@@ -29,7 +27,7 @@ export default defineRule({
  * sets are expanded), but the host's "not allowed" message lists a command's permissions by walking
  * every set without a cycle check, and overflows the stack in debug builds: a warning.
  */
-async function reportUnusedCycles(context: RuleContext): Promise<void> {
+function reportUnusedCycles(context: RuleContext): void {
   const used = new Set<string>();
   for (const capability of context.capabilities) {
     for (const entry of capability.permissions) used.add(Catalog.keyOf(entry.identifier)?.key ?? "");
@@ -40,7 +38,9 @@ async function reportUnusedCycles(context: RuleContext): Promise<void> {
     const manifest = context.catalog.get(key)!;
     for (const [name, loop] of selfIncludingSets(key, manifest)) {
       const qualified = key === APP_KEY ? name : `${key}:${name}`;
-      const where = await definingFile(path.resolve(context.project.cwd, provenance.file), name);
+      // The loader remembers which permission file's definition of the set the build uses; the
+      // folder it came from is the fallback for a set without one (never the case for folder manifests).
+      const where = manifest.permission_sets[name]?.definedIn ?? path.resolve(context.project.cwd, provenance.file);
       context.report({
         at: { absolutePath: where },
         path: [],
@@ -88,33 +88,4 @@ function selfIncludingSets(key: string, manifest: Manifest): Array<[string, stri
     }
   }
   return out;
-}
-
-/** The permission file in a plugin folder that defines the set; the folder itself when none is found. */
-async function definingFile(folder: string, name: string): Promise<string> {
-  const pattern = new RegExp(`["']?identifier["']?\\s*[=:]\\s*["']${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["']`);
-  const visit = async (dir: string, depth: number): Promise<string | undefined> => {
-    if (depth > 6) return undefined;
-    noteRead("folders", dir);
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return undefined;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : 1));
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      if (entry.isFile() && /\.(toml|json)$/.test(entry.name)) {
-        noteRead("files", full);
-        const text = await readFile(full, "utf8").catch(() => "");
-        if (/\[\[set\]\]|"set"\s*:/.test(text) && pattern.test(text)) return full;
-      } else if (entry.isDirectory() && entry.name !== "schemas") {
-        const found = await visit(full, depth + 1);
-        if (found) return found;
-      }
-    }
-    return undefined;
-  };
-  return (await visit(folder, 0)) ?? folder;
 }

@@ -1,23 +1,39 @@
+import path from "node:path";
 import type { Diagnostic, Severity } from "../diagnostics.js";
+import { nameText } from "../source/read.js";
+import { repositoryPath, sourceRoot, STDIN_NAME } from "./repository-paths.js";
 import type { Reporter } from "./types.js";
 
 /**
  * GitHub Actions workflow commands: `::error file=…,line=…::message`, one per finding, which the
- * runner turns into annotations on the pull request. File names are relative to the working
- * directory, so run caplint from the repository root (GitHub resolves them against it).
+ * runner turns into annotations on the pull request. `file=` is relative to the repository root
+ * (the nearest folder above the working directory with `.git`, as in SARIF), since the runner
+ * resolves a relative path from the checkout's root whatever folder caplint ran in.
  */
-const github: Reporter = ({ diagnostics }) => diagnostics.map((d) => `${annotation(d)}\n`).join("");
+const github: Reporter = ({ diagnostics }, context) => {
+  const root = sourceRoot(context.cwd);
+  return diagnostics.map((d) => `${annotation(d, root)}\n`).join("");
+};
 
 /** The annotation level of each severity: a suggestion is a notice. */
 const COMMANDS: Readonly<Record<Severity, string>> = { error: "error", warning: "warning", suggestion: "notice" };
 
-function annotation(d: Diagnostic): string {
+function annotation(d: Diagnostic, root: string): string {
   const message = d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message;
-  // A live server has no file: an annotation without one (GitHub shows it on the run), the server in the message.
-  if (d.liveServer !== undefined) return `::${COMMANDS[d.severity]} title=${escapeProperty(d.ruleId)}::${escapeData(`${d.liveServer}: ${message}`)}`;
   const { start, end } = d.range;
+  // A finding with no file in the repository gets an annotation without `file=` (GitHub shows it on the
+  // run's summary), and says in its message where it is: a live server; standard input without a name;
+  // a file outside the repository (by its absolute path: the runner would pass it on as given, and no
+  // file of the pull request matches it); the repository's root folder itself.
+  const place = d.liveServer === undefined && d.file !== STDIN_NAME ? repositoryPath(d.absolutePath, root) : undefined;
+  if (place?.fromRoot === undefined || place.fromRoot.length === 0) {
+    const file = place === undefined ? d.file : place.fromRoot === undefined ? nameText(place.bytes).text : d.file;
+    const where = d.liveServer ?? `${file}:${start.line}:${start.column}`;
+    return `::${COMMANDS[d.severity]} title=${escapeProperty(d.ruleId)}::${escapeData(`${where}: ${message}`)}`;
+  }
   const properties: Array<[string, string | number]> = [
-    ["file", d.file],
+    // GitHub takes the path as text: a name that is not UTF-8 is shown as the other formats show it (`a\xff.json`).
+    ["file", nameText(place.fromRoot).text.split(path.sep).join("/")],
     ["line", start.line],
     ["endLine", end.line],
   ];

@@ -5,7 +5,7 @@ import type { Diagnostic, Severity } from "../diagnostics.js";
 import type { RuleMeta } from "../lint/rule.js";
 import type { Reporter, ReporterContext } from "./types.js";
 import { HOMEPAGE } from "../tool.js";
-import { fsPath, repositoryRoot } from "../source/read.js";
+import { repositoryPath, sourceRoot, STDIN_NAME } from "./repository-paths.js";
 
 /** The OASIS location of the SARIF 2.1.0 schema (errata 01), which GitHub code scanning also names. */
 export const SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -15,8 +15,6 @@ export const SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/
  * URI from the repository root, whatever folder caplint ran in.
  */
 const SRCROOT = "%SRCROOT%";
-/** What the text formats call standard input read without `--stdin-filename`. */
-const STDIN_NAME = "<stdin>";
 
 /**
  * SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.
@@ -174,14 +172,6 @@ export function sarifResult(d: Diagnostic, ruleIndex: ReadonlyMap<string, number
   };
 }
 
-/** The folder %SRCROOT% names: the repository holding the working directory, else the working directory. */
-function sourceRoot(cwd: string): string {
-  // Asked once per finding of a streamed report: remembered for the run's one working directory.
-  if (lastRoot?.cwd !== cwd) lastRoot = { cwd, root: repositoryRoot(cwd) ?? cwd };
-  return lastRoot.root;
-}
-let lastRoot: { cwd: string; root: string } | undefined;
-
 /**
  * A file (or folder) inside the source root gets a URI relative to %SRCROOT%; one outside it an
  * absolute file URI, since a URI climbing above the source root names nothing there. Built from the
@@ -189,14 +179,11 @@ let lastRoot: { cwd: string; root: string } | undefined;
  * its `\xff` display form; a folder's URI ends with a slash.
  */
 function artifactLocation(absolutePath: string, root: string, folder = false): { uri: string; uriBaseId?: string } {
-  const raw = fsPath(absolutePath);
-  const bytes = typeof raw === "string" ? Buffer.from(raw) : raw;
-  const prefix = Buffer.from(root.endsWith(path.sep) ? root : root + path.sep);
-  const inside = bytes.length > prefix.length && bytes.subarray(0, prefix.length).equals(prefix);
-  if (absolutePath === root) return { uri: "./", uriBaseId: SRCROOT };
+  const { bytes, fromRoot } = repositoryPath(absolutePath, root);
+  if (fromRoot?.length === 0) return { uri: "./", uriBaseId: SRCROOT };
   // A Windows path C:\\x is the URI file:///C:/x.
-  if (!inside) return { uri: `file://${path.sep === "/" ? "" : "/"}${encodePath(bytes, ":")}${folder ? "/" : ""}` };
-  return { uri: `${encodePath(bytes.subarray(prefix.length))}${folder ? "/" : ""}`, uriBaseId: SRCROOT };
+  if (fromRoot === undefined) return { uri: `file://${path.sep === "/" ? "" : "/"}${encodePath(bytes, ":")}${folder ? "/" : ""}` };
+  return { uri: `${encodePath(fromRoot)}${folder ? "/" : ""}`, uriBaseId: SRCROOT };
 }
 
 /** Percent-encodes a path's bytes as encodeURIComponent would its UTF-8, keeping the separators (as slashes) and `keep`. */

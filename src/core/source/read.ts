@@ -18,7 +18,8 @@ export type ReadResult = { ok: true; text: string; invalidUtf8At?: number } | { 
  */
 export function readTextFile(file: string, maxBytes: number): ReadResult {
   noteRead("files", file);
-  const open = openBuffers.getStore()?.get(file);
+  const editorTexts = openBuffers.getStore();
+  const open = editorTexts?.get(file);
   if (open !== undefined) return { ok: true, text: open };
   try {
     const target = fsPath(file);
@@ -29,7 +30,9 @@ export function readTextFile(file: string, maxBytes: number): ReadResult {
       return { ok: false, message: `file is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} limit (raise it with --max-file-size)` };
     }
     const decoded = decodeUtf8(readFileSync(target));
-    filesRead.add(fileIdentity(info));
+    // An editor's check writes nothing, and the language server lives for hours while every save
+    // makes a new inode: its reads are not logged, or the log would grow without end.
+    if (editorTexts === undefined) filesRead.add(fileIdentity(info));
     return { ok: true, ...decoded };
   } catch (error) {
     return { ok: false, message: `cannot read file: ${describeIoError(error)}` };
@@ -51,7 +54,8 @@ export function withOpenBuffers<T>(texts: ReadonlyMap<string, string>, run: () =
 /**
  * Every file read since the run began, by device and inode (so any name or hard link of it matches):
  * `--output` must never replace a file the run read, whichever loader read it (a Cargo.lock, a plugin's
- * permission file, build.rs).
+ * permission file, build.rs). Per run: `main` empties it first, and the language server's checks
+ * (inside {@link withOpenBuffers}) add nothing to it.
  */
 const filesRead = new Set<string>();
 
@@ -116,6 +120,9 @@ export function readForCodeFrame(file: string): string | undefined {
  * File names are bytes on Linux, and need not be UTF-8. caplint names such a file by a text in which
  * each byte that is not UTF-8 reads `\xHH` (so every output shows it escaped and nothing is mis-read
  * through a lossy U+FFFD name that may be another file's), and remembers the bytes to open it by.
+ * Not bounded and not per run: a name handed out must open the same file for as long as anyone holds
+ * it (an editor's diagnostics, a later `--fix`); it grows only with the names that are not UTF-8 in
+ * the folders walked.
  */
 const rawPaths = new Map<string, Buffer>();
 

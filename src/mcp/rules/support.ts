@@ -3,6 +3,7 @@ import { isObject, type ToolEntry } from "../listing.js";
 import { splitToolName, toolNaming, type ToolNaming } from "../naming.js";
 import { quote } from "../text.js";
 
+/** Per tool list, so it lives as long as the run's listing (a WeakMap keeps nothing alive). */
 const namings = new WeakMap<readonly ToolEntry[], Map<string | undefined, ToolNaming>>();
 
 /** The naming of a listing's tools (see toolNaming), worked out once per listing and service. */

@@ -22,7 +22,12 @@ export function loadConformancePlugins(plugins: readonly string[]): AclManifests
     const files = readdirSync(folder)
       .filter((name) => name.endsWith(".toml"))
       .sort();
-    manifests[plugin] = manifestFromPermissionFiles(files.map((name) => parseToml(readFileSync(path.join(folder, name), "utf8"))));
+    manifests[plugin] = manifestFromPermissionFiles(
+      files.map((name) => {
+        const absolutePath = path.join(folder, name);
+        return { value: parseToml(readFileSync(absolutePath, "utf8")), absolutePath };
+      }),
+    );
   }
   return manifests;
 }

@@ -79,6 +79,27 @@ describe("resolving every platform at once", () => {
     expect(all.models[0]!.allowed.get("plugin:os|any")).not.toBe(all.models[1]!.allowed.get("plugin:os|any"));
   });
 
+  it("hands rules each distinct model with what earlier ones settled, so platform differences are judged once", () => {
+    const judged = all.modelsToJudge();
+    expect(judged.map(({ model, earlier }) => [model.platform, earlier.map((before) => before.model.platform)])).toEqual([
+      ["linux", []],
+      ["macOS", ["linux"]],
+      ["android", ["linux", "macOS"]],
+    ]);
+    const [linux, macOS, android] = judged;
+    // Nothing is settled before the first model; any command is granted alike on linux and macOS, apt is not.
+    expect(linux!.settled(["plugin:os|any"])).toBe(false);
+    expect(macOS!.settled(["plugin:os|any"])).toBe(true);
+    expect(macOS!.settled(["plugin:os|any", "plugin:os|apt"])).toBe(false);
+    // Mobile denies any and has its own global scope: nothing earlier settles them.
+    expect(android!.settled(["plugin:os|any"])).toBe(false);
+    expect(android!.settled(["plugin:os|never"], ["os"])).toBe(false);
+    expect(android!.settled(["plugin:os|never"], ["fs"])).toBe(true);
+    expect(android!.earlier.map((before) => before.sameGlobalScope("os"))).toEqual([false, false]);
+    const pairs = [...all.commandsToJudge(() => ["plugin:os|any", "plugin:os|apt"])].map(({ model, command }) => `${model.platform} ${command}`);
+    expect(pairs).toEqual(["linux plugin:os|any", "linux plugin:os|apt", "macOS plugin:os|apt", "android plugin:os|any"]);
+  });
+
   it("records each problem once, with the platforms it holds on", () => {
     expect(all.problems.map((p) => [p.kind, p.capability, p.platforms])).toEqual([
       ["unknown-set-member", "desktop", ["linux", "macOS", "windows"]],

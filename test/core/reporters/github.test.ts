@@ -5,7 +5,7 @@ import { docsUrl, toolVersion } from "../../../src/core/tool.js";
 import github, { escapeData, escapeProperty } from "../../../src/core/reporters/github.js";
 import { NO_PAINT } from "../../../src/core/reporters/types.js";
 import { RULES_BY_ID } from "../../../src/registry.js";
-import { FIXTURES, run } from "../../helpers/run.js";
+import { FIXTURES, ROOT, run } from "../../helpers/run.js";
 
 function report(...diagnostics: Diagnostic[]): string {
   return github(
@@ -70,6 +70,7 @@ describe("github reporter escaping (as @actions/core)", () => {
         message: 'bad "a:b,c" 100%\r\nsecond line',
         hint: "write: x, y",
         file: "caps/we:ird,name%20\r\n.json",
+        absolutePath: "/repo/caps/we:ird,name%20\r\n.json",
       }),
     );
     expect(out).toBe(
@@ -93,6 +94,13 @@ describe("github reporter escaping (as @actions/core)", () => {
     expect(parseCommand(out.trimEnd()).properties).toMatchObject({ col: "1", endColumn: "1" });
   });
 
+  it("names no file for a finding outside the repository or on standard input, and says where in the message", () => {
+    const outside = report(diagnostic({ file: "/elsewhere/caps/x.json", absolutePath: "/elsewhere/caps/x.json" }));
+    expect(outside).toBe("::error title=unknown-permission::/elsewhere/caps/x.json:3:5: unknown permission\n");
+    const stdin = report(diagnostic({ file: "<stdin>", absolutePath: "<stdin>" }));
+    expect(stdin).toBe("::error title=unknown-permission::<stdin>:3:5: unknown permission\n");
+  });
+
   it("prints nothing when there are no findings", () => {
     expect(report()).toBe("");
   });
@@ -114,9 +122,10 @@ describe("caplint check --format github", { timeout: 120_000 }, () => {
       const parsed = parseCommand(line);
       // A suggestion is a notice: GitHub shows it without marking the check as failing or warning.
       expect(parsed.command).toBe(d.severity === "suggestion" ? "notice" : d.severity);
-      expect(parsed.properties).toMatchObject({ file: d.file, line: String(d.line), title: d.ruleId });
+      // From the repository root (this checkout), not from the folder caplint ran in.
+      expect(parsed.properties).toMatchObject({ file: path.relative(ROOT, path.join(cwd, d.file)), line: String(d.line), title: d.ruleId });
       expect(parsed.message).toBe(d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message);
     });
-    expect(result.stdout).toContain("file=src-tauri/capabilities/odd name%2C v1.toml,");
+    expect(result.stdout).toContain("file=fixtures/sarif/app/src-tauri/capabilities/odd name%2C v1.toml,");
   });
 });

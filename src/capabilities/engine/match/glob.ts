@@ -7,6 +7,8 @@
  * backtracks, unlike the crate's own recursive matcher (see `buildMatcher`).
  */
 
+import { BoundedMemo } from "../../../core/bounded-memo.js";
+
 export type LabelPattern = { ok: true; pattern: string; match(label: string): boolean } | { ok: false; pattern: string; message: string };
 
 type CharSpecifier = { single: number } | { from: number; to: number };
@@ -33,18 +35,13 @@ const ERROR_INVALID_RANGE = "invalid range pattern";
  */
 const isSeparator = (codePoint: number) => codePoint === SLASH;
 
+/** Patterns come from the user's files: at most this many compiled ones are kept. */
 const MAX_CACHED_PATTERNS = 4096;
-const cache = new Map<string, LabelPattern>();
+const compiledPatterns = new BoundedMemo<string, LabelPattern>(MAX_CACHED_PATTERNS);
 
 /** Compiles a `windows`/`webviews` entry; results are cached per pattern string. */
 export function compileLabelPattern(pattern: string): LabelPattern {
-  let compiled = cache.get(pattern);
-  if (!compiled) {
-    if (cache.size >= MAX_CACHED_PATTERNS) cache.clear();
-    compiled = compile(pattern);
-    cache.set(pattern, compiled);
-  }
-  return compiled;
+  return compiledPatterns.get(pattern, compile);
 }
 
 /** Convenience: false for an invalid pattern (the host refuses to build with one). */
@@ -222,7 +219,7 @@ function buildMatcher(pattern: string, tokens: Token[]): (label: string) => bool
   };
 }
 
-/** Callers match one label against many patterns in a row: its code points are decoded once. */
+/** Callers match one label against many patterns in a row: its code points are decoded once (one entry, never more). */
 let lastLabel = "";
 let lastCodePoints: number[] = [];
 function codePointsOf(label: string): number[] {

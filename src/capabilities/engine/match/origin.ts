@@ -9,6 +9,7 @@
  * expression the URLPattern spec prescribes, and decided by the linear NFA in `regex-nfa.ts`.
  */
 import { createRequire } from "node:module";
+import { BoundedMemo } from "../../../core/bounded-memo.js";
 import { hasNestedRepetition, Nfa, parseRegex, RegexUnsupportedError, type RegexNode } from "./regex-nfa.js";
 
 /** Where a calling page was loaded from: the app itself, or a remote URL. */
@@ -33,19 +34,18 @@ type ComponentValues = Record<Component, string>;
 
 const SPECIAL_SCHEMES = ["ftp", "file", "http", "https", "ws", "wss"];
 
+/** Patterns come from the user's files: at most this many compiled ones are kept per mode. */
 const MAX_CACHED_PATTERNS = 2048;
-const caches = { strict: new Map<string, RemotePattern>(), lenient: new Map<string, RemotePattern>() };
+const compiledPatterns = {
+  strict: new BoundedMemo<string, RemotePattern>(MAX_CACHED_PATTERNS),
+  lenient: new BoundedMemo<string, RemotePattern>(MAX_CACHED_PATTERNS),
+};
+const compileStrict = (pattern: string) => compile(pattern, false);
+const compileLenient = (pattern: string) => compile(pattern, true);
 
 /** Compiles a `remote.urls` entry; results are cached per pattern string. */
 export function compileRemotePattern(pattern: string, options: CompileRemoteOptions = {}): RemotePattern {
-  const cache = options.allowUnsafe ? caches.lenient : caches.strict;
-  let compiled = cache.get(pattern);
-  if (!compiled) {
-    if (cache.size >= MAX_CACHED_PATTERNS) cache.clear();
-    compiled = compile(pattern, options.allowUnsafe === true);
-    cache.set(pattern, compiled);
-  }
-  return compiled;
+  return options.allowUnsafe ? compiledPatterns.lenient.get(pattern, compileLenient) : compiledPatterns.strict.get(pattern, compileStrict);
 }
 
 /** Whether a calling page at `url` is covered by the pattern; false for an invalid pattern or URL. */
@@ -65,6 +65,7 @@ export function componentPatternMatches(component: "protocol" | "hostname", patt
 }
 
 type URLPatternClass = typeof import("urlpattern-polyfill/urlpattern").URLPattern;
+/** The polyfill's class, loaded once per process (code, not data: nothing of a run stays in it). */
 let URLPatternImpl: URLPatternClass | undefined;
 
 /**
