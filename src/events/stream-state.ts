@@ -79,6 +79,13 @@ export class StreamState {
   private readonly sessions = new Map<string, Session>();
   /** Sessions whose turn is done and that run nothing: only the line of that done, oldest first, up to MAX_DONE_SESSIONS. */
   private readonly doneSessions = new Map<string, number>();
+  /**
+   * Walks the done sessions from the oldest, as `Recent` does its keys: every key it passed was
+   * forgotten (a session restored and done again is set anew, at the end). A new iterator per
+   * forgotten session would step over every entry deleted since the map's table was last rebuilt,
+   * which made a recording of 300,000 closed sessions quadratic.
+   */
+  private readonly oldestDone = this.doneSessions.keys();
   private readonly calls = new OpenMap<Call>();
   /** Ended calls: end line, how (an index into CALL_ENDS), start line. */
   private readonly ended = new Recent(3);
@@ -243,7 +250,7 @@ export class StreamState {
     if (session.doneLine === undefined) return;
     this.doneSessions.set(session.key, session.doneLine);
     if (this.doneSessions.size <= MAX_DONE_SESSIONS) return;
-    this.doneSessions.delete(this.doneSessions.keys().next().value!);
+    this.doneSessions.delete(this.oldestDone.next().value!);
     this.reachBound("doneSessions");
   }
 
