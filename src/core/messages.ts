@@ -73,7 +73,6 @@ export function formatMessage(rule: { id: string; messages: RuleMessages }, mess
   return text;
 }
 
-/** A value cut to `limit` characters, with a marker saying how much is left out. */
 /**
  * A value for a message. A number is shown as the file wrote it when that is known (`1e400`, `1.50`):
  * JSON.parse turns `1e400` into Infinity, which JSON.stringify would print as null.
@@ -83,6 +82,7 @@ export function shownValue(value: unknown, written?: string): string {
   return JSON.stringify(value) ?? typeof value;
 }
 
+/** A value cut to `limit` characters, with a marker saying how much is left out. */
 export function cutValue(text: string, limit: number): string {
   if (text.length <= limit) return text;
   let end = limit;

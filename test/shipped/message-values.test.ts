@@ -23,15 +23,51 @@ describe("values in messages", { timeout: 60_000 }, () => {
       "entry.json": '{"identifier": "b", "windows": ["main"], "permissions": [-1E+400]}',
       "tools.json":
         '{"tools": [{"name": "get_item", "description": "Gets an item.", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": 1e400}}]}',
-      // TOML has no source position for values: its inf is named as a number, never null.
       "inf.toml": 'identifier = "c"\nwindows = ["main"]\npermissions = ["core:default"]\nlocal = -inf\n',
     });
     const capabilities = await compact(["check", "local.json", "entry.json", "inf.toml"], dir);
     expect(capabilities).toContain('local.json:1:84: error "local" must be a boolean, found a number (1e400) [schema]');
     expect(capabilities).toMatch(/entry\.json:1:\d+: error permission entry 0 must be .*, found a number \(-1E\+400\) \[schema\]/);
-    expect(capabilities).toContain('inf.toml:4:1: error "local" must be a boolean, found a number (-Infinity) [schema]');
+    expect(capabilities).toContain('inf.toml:4:1: error "local" must be a boolean, found a number (-inf) [schema]');
     expect(await compact(["mcp", "tools.json"], dir)).toContain('error tool "get_item": annotations.readOnlyHint is 1e400, not a boolean');
     expect(capabilities + (await compact(["mcp", "tools.json"], dir))).not.toContain("null");
+  });
+
+  it("a TOML number is shown as written too (the TOML parser keeps no positions: read at its key or array element)", async () => {
+    const dir = folder({
+      "numbers.toml": [
+        'identifier = "c"',
+        'windows = ["main", 1_000, 0x1F, 0b101]',
+        'permissions = ["core:default", 1.50]',
+        "local = +inf",
+        "remote = { urls = 0o17 }",
+        "description = 6.02E+23",
+        "",
+        "[platforms]",
+        "x = 1",
+      ].join("\n"),
+      "nan.toml": 'identifier = "d"\nwindows = ["main"]\npermissions = ["core:default"]\nlocal = nan\ndescription = -0.0\n',
+      // The key search meets `local =` inside the description first: its 0x10 is not the value, so the value is shown.
+      "decoy.toml": 'identifier = "e"\nwindows = ["main"]\ndescription = "local = 0x10"\npermissions = ["core:default"]\nlocal = 17\n',
+    });
+    const output = await compact(["check", "numbers.toml", "nan.toml", "decoy.toml"], dir);
+    const shown = output
+      .split("\n")
+      .map((line) => /^([\w.]+):\d+:\d+: error (.+?) must .*, found a number \((.+)\) \[schema\]$/.exec(line)?.slice(1).join(" "))
+      .filter(Boolean)
+      .sort();
+    expect(shown).toEqual([
+      'decoy.toml "local" 17',
+      'nan.toml "description" -0.0',
+      'nan.toml "local" nan',
+      'numbers.toml "description" 6.02E+23',
+      'numbers.toml "local" +inf',
+      'numbers.toml "urls" 0o17',
+      'numbers.toml "windows[1]" 1_000',
+      'numbers.toml "windows[2]" 0x1F',
+      'numbers.toml "windows[3]" 0b101',
+      "numbers.toml permission entry 1 1.50",
+    ]);
   });
 
   it("a case-only misspelling of a known identifier suggests it (not a plugin that sounds alike) and is an error: the build fails on it", async () => {

@@ -146,16 +146,40 @@ export class SourceDocument {
   }
 
   /**
-   * The text range of the value (or, with `target: "key"`, the property name) at `path`,
-   * falling back to the nearest existing ancestor.
+   * The text of the value at `path` as the file writes it (`1e400`, `1.50`), when the path is there:
+   * a JSON value from the syntax tree; a TOML number (`0x1F`, `1_000`, `+inf`) read where its key or
+   * array element starts, since the TOML parser keeps no positions and its value says 31 for `0x1F`.
    */
-  /** The text of the value at `path` as a JSON file writes it (`1e400`), when the path is there; TOML places keys, not values. */
   writtenText(path: JsonPath): string | undefined {
+    if (this.format === "toml") return this.tomlNumberText(path);
     if (!this.tree) return undefined;
     const at = this.locate(path);
     return at.exact ? this.text.slice(at.offset, at.offset + at.length) : undefined;
   }
 
+  /**
+   * The number token after `key =` or at an inline array's element, when it reads as the parsed value
+   * (a same-named key elsewhere, or a nesting the key search does not follow, gives no text rather
+   * than another value's).
+   */
+  private tomlNumberText(path: JsonPath): string | undefined {
+    const value = this.ok ? valueAt(this.value, path) : undefined;
+    if (typeof value !== "number" || path.length === 0) return undefined;
+    const { offset, exact } = this.tomlCursor(path);
+    if (!exact) return undefined;
+    TOML_VALUE_START.lastIndex = offset;
+    const start = typeof path[path.length - 1] === "number" ? offset : offset + (TOML_VALUE_START.exec(this.text)?.[0].length ?? 0);
+    TOML_NUMBER.lastIndex = start;
+    const token = TOML_NUMBER.exec(this.text)?.[0];
+    if (token === undefined) return undefined;
+    const read = tomlNumberValue(token);
+    return read === value || (Number.isNaN(read) && Number.isNaN(value)) ? token : undefined;
+  }
+
+  /**
+   * The text range of the value (or, with `target: "key"`, the property name) at `path`,
+   * falling back to the nearest existing ancestor.
+   */
   locate(path: JsonPath, target: "key" | "value" = "value"): Located {
     if (this.tree) return this.locateJson(path, target);
     if (this.parseError) return this.span(this.parseError.offset, this.parseError.length, true);
@@ -241,6 +265,23 @@ export class SourceDocument {
    * nearest found key is used, or the first line.
    */
   private locateToml(path: JsonPath, target: "key" | "value"): Located {
+    const { offset, keyAt, exact } = this.tomlCursor(path);
+    const value = valueAt(this.value, path);
+    if (exact && target === "value" && typeof value === "string") {
+      for (const quoted of [JSON.stringify(value), `'${value}'`]) {
+        const at = this.text.indexOf(quoted, offset);
+        if (at >= 0) return this.span(at, quoted.length, true);
+      }
+    }
+    if (keyAt) return this.span(keyAt.offset, keyAt.length, exact && (target === "key" || typeof value !== "string"));
+    return this.span(0, 0, path.length === 0);
+  }
+
+  /**
+   * Follows `path` through the TOML text: where the last key found is written (`keyAt`), and `offset`,
+   * just after that key or at the start of the inline array element the path ends with.
+   */
+  private tomlCursor(path: JsonPath): { offset: number; keyAt: { offset: number; length: number } | undefined; exact: boolean } {
     let offset = 0;
     let keyAt: { offset: number; length: number } | undefined;
     let exact = true;
@@ -291,15 +332,7 @@ export class SourceDocument {
         i++;
       }
     }
-    const value = valueAt(this.value, path);
-    if (exact && target === "value" && typeof value === "string") {
-      for (const quoted of [JSON.stringify(value), `'${value}'`]) {
-        const at = this.text.indexOf(quoted, offset);
-        if (at >= 0) return this.span(at, quoted.length, true);
-      }
-    }
-    if (keyAt) return this.span(keyAt.offset, keyAt.length, exact && (target === "key" || typeof value !== "string"));
-    return this.span(0, 0, path.length === 0);
+    return { offset, keyAt, exact };
   }
 
   private span(offset: number, length: number, exact: boolean): Located {
@@ -310,6 +343,22 @@ export class SourceDocument {
       range: { start: this.lines.position(offset), end: this.lines.position(offset + length) },
     };
   }
+}
+
+/** What follows a key's name up to its value: a closing quote, then ` = `. */
+const TOML_VALUE_START = /["']?[ \t]*=[ \t]*/y;
+/** A TOML number as written: decimal, float, hex, octal, binary, inf and nan, with sign and underscores where TOML allows them. */
+const TOML_NUMBER = /[+-]?(?:inf|nan|0x[0-9A-Fa-f_]+|0o[0-7_]+|0b[01_]+|\d[\d_]*(?:\.[\d_]+)?(?:[eE][+-]?[\d_]+)?)(?![\w.:+-])/y;
+
+/** The value of a number token TOML_NUMBER matched. */
+function tomlNumberValue(token: string): number {
+  const digits = token.replace(/_/g, "");
+  const unsigned = digits.replace(/^[+-]/, "");
+  const sign = digits.startsWith("-") ? -1 : 1;
+  if (unsigned === "inf") return sign * Infinity;
+  if (unsigned === "nan") return NaN;
+  const radix = { "0x": 16, "0o": 8, "0b": 2 }[unsigned.slice(0, 2)];
+  return radix === undefined ? Number(digits) : sign * parseInt(unsigned.slice(2), radix);
 }
 
 /** Global patterns per key (callers set `lastIndex`), compiled once: every finding of a TOML file looks up the same few keys. */
