@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -43,6 +43,51 @@ describe.each([
     const one = await counted(argv, 1);
     const ten = await counted(argv, 10);
     expect(one.resolvedEntries).toBeGreaterThan(0);
+    for (const counter of Object.keys(one) as WorkCounter[]) {
+      if (one[counter] === 0) continue;
+      expect(ten[counter] / one[counter], `${counter}: ${one[counter]} → ${ten[counter]}`).toBeLessThanOrEqual(11);
+    }
+  }, 120_000);
+});
+
+describe("diff", () => {
+  /**
+   * OLD and NEW of `count` capabilities, each for its own windows (a label and a glob), with a scoped
+   * entry and a global scope value; NEW drops the deny of every third (and narrows its glob to one
+   * label) and changes every other global deny. Grants, scope values and patterns all grow with `count`: comparing each with every pattern
+   * of the other side (as diff once did) is a factor near 100 here.
+   */
+  function sides(count: number): string {
+    const dir = path.join(work_dir, `diff-${count}`);
+    for (const side of ["old", "new"]) {
+      mkdirSync(path.join(dir, side), { recursive: true });
+      for (let i = 0; i < count; i++) {
+        const dropped = side === "new" && i % 3 === 0;
+        const permissions = [
+          "fs:read-all",
+          dropped ? "fs:allow-read-file" : { identifier: "fs:allow-read-file", deny: [{ path: `$HOME/s${i}` }] },
+          { identifier: "fs:scope", allow: [{ path: `$HOME/a${i}` }], deny: [{ path: `$HOME/d${side === "new" && i % 2 ? "x" : ""}${i}` }] },
+        ];
+        // A glob narrowed to one of its labels: grants covered by a glob, and denies whose windows may still call.
+        const windows = [`w${i}`, dropped ? `w${i}-x` : `w${i}-*`];
+        writeFileSync(path.join(dir, side, `c${i}.json`), JSON.stringify({ identifier: `c${i}`, windows, permissions }));
+      }
+    }
+    return dir;
+  }
+
+  it("does at most ~10x the work for 10x the input", async () => {
+    const count = async (n: number) => {
+      const dir = sides(n);
+      resetWork();
+      const result = await run(["diff", path.join(dir, "old"), path.join(dir, "new"), "--platform", "linux", "--format", "json"], work_dir);
+      expect(result.code, result.stderr).toBe(1);
+      expect(JSON.parse(result.stdout).widenedScopes.length).toBeGreaterThanOrEqual(n);
+      return { ...work };
+    };
+    const one = await count(30);
+    const ten = await count(300);
+    expect(one.patternComparisons).toBeGreaterThan(0);
     for (const counter of Object.keys(one) as WorkCounter[]) {
       if (one[counter] === 0) continue;
       expect(ten[counter] / one[counter], `${counter}: ${one[counter]} → ${ten[counter]}`).toBeLessThanOrEqual(11);

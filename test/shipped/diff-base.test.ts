@@ -137,6 +137,125 @@ describe("caplint diff --base", () => {
     );
   });
 
+  it("counts scope widened through the global scope and dropped denies, in every format, on the new side's lines", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-diff-base-"));
+    temporaries.push(dir);
+    git(["init", "-q", "-b", "main"], dir);
+    const capabilities = path.join(dir, "src-tauri", "capabilities");
+    mkdirSync(capabilities, { recursive: true });
+    cpSync(path.join(FIXTURES, "integrations", "app", "src-tauri", "tauri.conf.json"), path.join(dir, "src-tauri", "tauri.conf.json"));
+    const main = (...permissions: string[]) =>
+      `{\n  "identifier": "main",\n  "windows": ["main"],\n  "permissions": [\n    ${permissions.join(",\n    ")}\n  ]\n}\n`;
+    writeFileSync(
+      path.join(capabilities, "main.json"),
+      main(
+        '"fs:allow-read-file"',
+        '{ "identifier": "fs:scope", "deny": [{ "path": "$HOME/.ssh/**" }] }',
+        '{ "identifier": "fs:allow-read-file", "deny": [{ "path": "$HOME/secret" }] }',
+      ),
+    );
+    writeFileSync(
+      path.join(capabilities, "lockdown.json"),
+      '{\n  "identifier": "lockdown",\n  "windows": ["*"],\n  "permissions": [\n    { "identifier": "fs:scope", "deny": [{ "path": "$HOME/.gnupg/**" }] }\n  ]\n}\n',
+    );
+    git(["add", "-A"], dir);
+    git(["commit", "-q", "-m", "base"], dir);
+    // The pull request: the home folder allowed to every fs command (a scope-only permission), the
+    // .ssh deny dropped from fs:scope, the deny-only entry gone, and the lockdown capability deleted.
+    writeFileSync(path.join(capabilities, "main.json"), main('"fs:allow-read-file"', '"fs:scope"', '"fs:scope-home-recursive"'));
+    rmSync(path.join(capabilities, "lockdown.json"));
+
+    const text = caplint(["diff", "--base", "main", "--platform", "linux"], dir);
+    expect(text.code, text.stderr).toBe(1);
+    expect(text.stdout).toBe(
+      [
+        "no new command grants on linux",
+        "WIDER SCOPES (5 scope values):",
+        '  plugin:fs|read_file no longer denied {"path":"$HOME/secret"} for window "main" from local  ← main › fs:allow-read-file  (src-tauri/capabilities/main.json:7)',
+        '  global scope of fs (every fs command, every window) allowed {"path":"$HOME/**"}  ← main › fs:scope-home-recursive  (src-tauri/capabilities/main.json:7)',
+        '  global scope of fs (every fs command, every window) allowed {"path":"$HOME"}  ← main › fs:scope-home-recursive  (src-tauri/capabilities/main.json:7)',
+        '  global scope of fs (every fs command, every window) no longer denied {"path":"$HOME/.gnupg/**"}  ← lockdown › fs:scope  (src-tauri/capabilities/lockdown.json:5)',
+        '  global scope of fs (every fs command, every window) no longer denied {"path":"$HOME/.ssh/**"}  ← main › fs:scope  (src-tauri/capabilities/main.json:6)',
+        "",
+      ].join("\n"),
+    );
+
+    const answer = JSON.parse(caplint(["diff", "--base", "main", "--platform", "linux", "--format", "json"], dir).stdout);
+    expect(answer.widenedScopes).toContainEqual({
+      scope: "global",
+      plugin: "fs",
+      change: "allowed",
+      value: { path: "$HOME" },
+      platforms: ["linux"],
+      allowedBy: {
+        capability: "main",
+        permission: "fs:scope-home-recursive",
+        chain: ["fs:scope-home-recursive"],
+        file: "src-tauri/capabilities/main.json",
+        line: 7,
+      },
+    });
+    expect(answer.widenedScopes).toContainEqual(
+      expect.objectContaining({
+        scope: "command",
+        plugin: "fs",
+        command: "plugin:fs|read_file",
+        context: "local",
+        window: "main",
+        change: "no longer denied",
+        value: { path: "$HOME/secret" },
+        deniedBy: expect.objectContaining({ capability: "main", file: "src-tauri/capabilities/main.json", line: 7 }),
+      }),
+    );
+
+    // Each finding on the new side's line: the entry that adds the access, the entry that lost its deny,
+    // the list an entry left, or, for a deleted file, the app's first capability file.
+    const compact = caplint(["diff", "--base", "main", "--platform", "linux", "--format", "compact"], dir);
+    expect(compact.code).toBe(1);
+    expect(compact.stdout.split("\n").filter((line) => line.includes("[new-access]"))).toEqual([
+      'src-tauri/capabilities/main.json:1:1: error wider scope: global scope of fs (every fs command, every window) no longer denied {"path":"$HOME/.gnupg/**"}, denied on the old side by lockdown › fs:scope (src-tauri/capabilities/lockdown.json:5) [new-access]',
+      'src-tauri/capabilities/main.json:4:18: error wider scope: plugin:fs|read_file no longer denied {"path":"$HOME/secret"} for window "main" from local, denied on the old side by main › fs:allow-read-file (src-tauri/capabilities/main.json:7) [new-access]',
+      'src-tauri/capabilities/main.json:6:5: error wider scope: global scope of fs (every fs command, every window) no longer denied {"path":"$HOME/.ssh/**"}, denied on the old side by main › fs:scope (src-tauri/capabilities/main.json:6) [new-access]',
+      'src-tauri/capabilities/main.json:7:5: error wider scope: global scope of fs (every fs command, every window) allowed {"path":"$HOME/**"}; global scope of fs (every fs command, every window) allowed {"path":"$HOME"} [new-access]',
+    ]);
+
+    const github = caplint(["diff", "--base", "main", "--platform", "linux", "--format", "github"], dir);
+    expect(github.stdout).toMatch(
+      /^::error file=src-tauri\/capabilities\/main\.json,line=7,endLine=7,col=5,endColumn=30,title=new-access::wider scope: global scope of fs \(every fs command, every window\) allowed \{"path":"\$HOME\/\*\*"\}/m,
+    );
+    expect(github.stdout).toMatch(
+      /^::error file=src-tauri\/capabilities\/main\.json,line=6,.*no longer denied \{"path":"\$HOME\/\.ssh\/\*\*"\}.*%0Ahelp: a deny no longer narrows what the windows may reach: put it back, or say in the pull request why it goes/m,
+    );
+    expect(github.stdout).toMatch(/line=7,.*%0Ahelp: if this access is intended, say why in the pull request/);
+
+    const sarif = JSON.parse(caplint(["diff", "--base", "main", "--platform", "linux", "--format", "sarif"], dir).stdout);
+    const results = sarif.runs[0].results.map(
+      (r: { level: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }> }) => [
+        r.level,
+        r.locations[0]!.physicalLocation.artifactLocation.uri,
+        r.locations[0]!.physicalLocation.region.startLine,
+      ],
+    );
+    expect(results).toEqual([
+      ["error", "src-tauri/capabilities/main.json", 1],
+      ["error", "src-tauri/capabilities/main.json", 4],
+      ["error", "src-tauri/capabilities/main.json", 6],
+      ["error", "src-tauri/capabilities/main.json", 7],
+    ]);
+
+    // A gate on new commands and origins only: the same findings as warnings, exit 0.
+    const lenient = caplint(["diff", "--base", "main", "--platform", "linux", "--format", "compact", "--fail-on", "commands,origins"], dir);
+    expect(lenient.code).toBe(0);
+    expect(lenient.stdout).toMatch(/^src-tauri\/capabilities\/main\.json:7:5: warning wider scope: global scope of fs/m);
+    expect(caplint(["diff", "--base", "main", "--fail-on", "commands,origins"], dir).code).toBe(0);
+
+    // Without an fs command nothing reads the global scope: the same scope changes widen nothing.
+    writeFileSync(path.join(capabilities, "main.json"), main('"fs:scope"', '"fs:scope-home-recursive"'));
+    const unread = caplint(["diff", "--base", "main", "--platform", "linux"], dir);
+    expect(unread.code).toBe(0);
+    expect(unread.stdout).toMatch(/^no new access on linux\nremoved access \(1 command grant\):\n/);
+  });
+
   it("never follows a link of the base commit out of the repository", () => {
     const dir = repository();
     const outside = mkdtempSync(path.join(tmpdir(), "caplint-outside-"));

@@ -31,7 +31,7 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
   const command = program
     .command("diff")
     .description(
-      'access NEW grants that OLD did not, and access removed, on every platform unless --platform; exit 1 when anything is new (a "no new access" gate). ' +
+      'access NEW grants that OLD did not (commands, origins, windows, scope values of commands and of plugins\' global scopes), and access removed, on every platform unless --platform; exit 1 when anything is new (a "no new access" gate). ' +
         "With --base REF: the app at that git commit against the work tree (or --head REF), read from git's objects without a checkout",
     )
     .argument("[old]", "old app folder or capabilities folder; with --base: the app folder in the repository (default: the app here)")
@@ -44,7 +44,10 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
     .addOption(new Option("--base <ref>", "compare against this git commit, branch or tag (e.g. origin/main), read from git without a checkout"))
     .addOption(new Option("--head <ref>", "with --base: the new side from this git commit too (default: the work tree)"))
     .addOption(
-      new Option("--fail-on <kinds>", `which new access fails the gate: ${ACCESS_KINDS.join(", ")} (comma-separated), or none`)
+      new Option(
+        "--fail-on <kinds>",
+        `which new access fails the gate: ${ACCESS_KINDS.join(", ")} (comma-separated; scopes include plugins' global scopes), or none`,
+      )
         .argParser(parseKinds)
         .default([...ACCESS_KINDS], ACCESS_KINDS.join(",")),
     );
@@ -53,6 +56,8 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
     const snapshots: GitSnapshot[] = [];
     try {
       let sides: Array<{ cwd: string; paths: string[]; withConfig: boolean }>;
+      // A file of the old side as the new side names it: the same name when both sides are one repository.
+      let newFileOf = (file: string) => file;
       if (options.base !== undefined) {
         if (newPath !== undefined) throw new UsageError("diff --base REF takes at most one folder (the app), not OLD and NEW");
         const { top, prefix } = await gitLocation(io.cwd);
@@ -77,6 +82,12 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
           { cwd: io.cwd, paths: [oldPath], withConfig: false },
           { cwd: io.cwd, paths: [newPath], withConfig: false },
         ];
+        const [oldRoot, newRoot] = [path.resolve(io.cwd, oldPath), path.resolve(io.cwd, newPath)];
+        newFileOf = (file) =>
+          path
+            .relative(io.cwd, path.join(newRoot, path.relative(oldRoot, path.resolve(io.cwd, file))))
+            .split(path.sep)
+            .join("/");
       }
       const loaded = await Promise.all(
         sides.map(async ({ cwd, paths, withConfig }) => {
@@ -94,7 +105,7 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
       else if (options.format === "text") io.stdout.write(renderDiffText(answer, await answerPaint(options, io)));
       else {
         // The findings name the new side's files as the work tree does (a side read from git stands in for it at the same place).
-        const diagnostics = diffDiagnostics(answer, options.failOn, io.cwd);
+        const diagnostics = diffDiagnostics(answer, options.failOn, io.cwd, newFileOf);
         const reporter = await loadReporter(options.format as "compact" | "github" | "sarif");
         const context = await reporterContext({
           cwd: io.cwd,

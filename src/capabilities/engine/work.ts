@@ -10,6 +10,8 @@ export const work = {
   setMembers: 0,
   /** Scope values examined by dangerous-permission. */
   scopeValues: 0,
+  /** Window or webview patterns compared with each other by diff. */
+  patternComparisons: 0,
 };
 
 export type WorkCounter = keyof typeof work;

@@ -1,6 +1,7 @@
-import { resolve, type Origin, type ResolvedCommand, type ResolvedModel } from "../engine/index.js";
+import { resolve, type EntryProvenance, type Origin, type ResolvedCommand, type ResolvedModel } from "../engine/index.js";
 import type { JsonPath, Range } from "../../core/location.js";
-import type { SourceDocument } from "../../core/source/document.js";
+import { compareStrings } from "../../core/diagnostics.js";
+import { valueAt, type SourceDocument } from "../../core/source/document.js";
 import type { Project } from "../load/project.js";
 import { configDocuments } from "../load/app-config.js";
 
@@ -47,10 +48,24 @@ export function knownWindowLabels(project: Project): string[] {
 /** Finds where provenance points: the line of a capability entry in its file. */
 export class SourceLines {
   private readonly byFile = new Map<string, SourceDocument>();
+  /** The first capability file in path order, where a finding about the app as a whole can sit; undefined for an app without one. */
+  readonly firstCapabilityFile: string | undefined;
 
   constructor(project: Project) {
     for (const document of project.documents) this.byFile.set(document.file, document);
     for (const document of configDocuments(project.config)) this.byFile.set(document.file, document);
+    this.firstCapabilityFile = project.capabilities.map((capability) => capability.source.file).sort(compareStrings)[0];
+  }
+
+  /** Whether `file` was loaded on this side. */
+  has(file: string): boolean {
+    return this.byFile.has(file);
+  }
+
+  /** The parsed value at `path` in a loaded file, or undefined. */
+  valueAt(file: string, path: JsonPath): unknown {
+    const document = this.byFile.get(file);
+    return document?.ok ? valueAt(document.value, path) : undefined;
   }
 
   /**
@@ -73,7 +88,7 @@ export class SourceLines {
     return this.byFile.get(file)?.locate(path).range;
   }
 
-  where(entry: ResolvedCommand): string {
+  where(entry: { provenance: EntryProvenance }): string {
     return `${entry.provenance.file}:${this.line(entry.provenance.file, entry.provenance.path)}`;
   }
 }

@@ -1,5 +1,5 @@
 import { checkLabel, compileLabelPattern } from "../engine/match/glob.js";
-import { buildImpactOf } from "./support/platform-build.js";
+import { patternImpactOf } from "./support/platform-build.js";
 import { defineRule } from "./types.js";
 
 /** Characters that show a glob feature the host's globs lack. */
@@ -21,14 +21,14 @@ export default defineRule({
   },
   async check(context) {
     // The host compiles the globs when it resolves a build's active capabilities.
-    const impactOf = await buildImpactOf(context);
+    const impactOf = await patternImpactOf(context);
     for (const capability of context.capabilities) {
-      const impact = impactOf(capability);
       for (const field of ["windows", "webviews"] as const) {
         for (const { value: pattern, path } of capability[field]) {
           const at = { at: capability.source, path };
           const compiled = compileLabelPattern(pattern);
           if (!compiled.ok) {
+            const impact = impactOf(capability);
             context.report({
               ...at,
               demote: impact.demote,

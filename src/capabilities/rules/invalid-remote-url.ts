@@ -1,5 +1,5 @@
 import { compileRemotePattern } from "../engine/match/origin.js";
-import { buildImpactOf } from "./support/platform-build.js";
+import { patternImpactOf } from "./support/platform-build.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -14,15 +14,15 @@ export default defineRule({
   },
   async check(context) {
     // The host compiles the patterns when it resolves a build's active capabilities.
-    const impactOf = await buildImpactOf(context);
+    const impactOf = await patternImpactOf(context);
     for (const capability of context.capabilities) {
-      const impact = impactOf(capability);
       for (const { value: url, path } of capability.remote?.urls ?? []) {
         const compiled = compileRemotePattern(url);
         if (compiled.ok || compiled.unsafe) continue;
         // URLPattern reads a string without a scheme as a relative URL and asks for a base URL, which
         // says nothing to someone who wrote "example.com".
         const relative = /base URL must be provided/i.test(compiled.message);
+        const impact = impactOf(capability);
         context.report({
           at: capability.source,
           path,

@@ -39,3 +39,33 @@ export async function buildImpactOf(context: RuleContext): Promise<(capability: 
     };
   };
 }
+
+/**
+ * For a pattern the host cannot compile (a window or webview glob, a remote URL): the host compiles
+ * them only for the commands a capability resolves to (each allowed or denied command entry carries the
+ * capability's patterns), so a capability that resolves to no command on any checked platform (no
+ * permissions, or only scope-only ones) builds and runs: a warning that says so, since the first
+ * command added breaks the build. Settled with host-oracle: `windows: ["main-**"]` with no permission
+ * resolves; with `pb:allow-x` it fails with "failed to run glob"; `remote.urls: ["("]` likewise panics.
+ */
+export async function patternImpactOf(context: RuleContext): Promise<(capability: Capability) => BuildImpact> {
+  const impactOf = await buildImpactOf(context);
+  const models = await context.resolutions();
+  let resolving: Set<Capability> | undefined;
+  const resolvesCommands = (capability: Capability): boolean => {
+    if (!resolving) {
+      resolving = new Set();
+      for (const model of models) {
+        for (const resolved of model.capabilities)
+          if (model.allowedCommandLists(resolved.index).some((list) => list.length > 0)) resolving.add(resolved.capability);
+        for (const entries of model.denied.values()) for (const entry of entries) resolving.add(model.capabilities[entry.capabilityIndex]!.capability);
+      }
+    }
+    return resolving.has(capability);
+  };
+  return (capability) => {
+    const impact = impactOf(capability);
+    if (impact.demote || models.length === 0 || resolvesCommands(capability)) return impact;
+    return { demote: true, note: "; the build passes only because the capability resolves to no command: the first command it grants or denies breaks it" };
+  };
+}
