@@ -1,4 +1,5 @@
 import type { Domain } from "../core/lint/domain.js";
+import { CAPABILITY_CONFIG } from "./config-section.js";
 import { CAPABILITY_WORDING } from "./load/wording.js";
 import { CAPABILITY_RULES } from "./rules/index.js";
 import { CAPABILITIES_DOMAIN } from "./rules/types.js";
@@ -9,4 +10,5 @@ export const CAPABILITIES: Domain<(typeof CAPABILITY_RULES)[number]> = {
   lintCommand: "check",
   rules: CAPABILITY_RULES,
   wording: CAPABILITY_WORDING,
+  config: CAPABILITY_CONFIG,
 };

@@ -1,7 +1,6 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { minimatch } from "minimatch";
-import { readPackageJson } from "./package-files.js";
 import type { RuleSetting } from "./diagnostics.js";
 import { isPlainObject } from "./json.js";
 import { pathKind, readTextFile } from "./source/read.js";
@@ -25,9 +24,80 @@ export interface CaplintConfig {
   folder: string;
   rules: Map<string, RuleSetting>;
   overrides: Array<{ files: string[]; rules: Map<string, RuleSetting> }>;
-  /** Absolute paths. */
-  manifests: string[];
-  app?: string;
+  /** What each domain's section says (`configSectionOf`), defaults included. */
+  sections: ReadonlyMap<ConfigSection, unknown>;
+}
+
+/**
+ * The keys of caplint.config.json one domain owns (its `Domain.config`), at the top level of the file
+ * beside `rules` and `overrides`: their JSON Schema, from which the config's schema is built, and how
+ * their values become the domain's settings. The core reads the file and names no domain's key.
+ */
+export interface ConfigSection<Value = unknown> {
+  /** Each top-level key it owns, with its JSON Schema (draft-07). */
+  readonly properties: Readonly<Record<string, object>>;
+  /** The domain's settings from its keys as written (valid against `properties`; an absent key is absent): defaults filled in, paths resolved. */
+  read(values: Readonly<Record<string, unknown>>, place: ConfigPlace): Promise<Value>;
+}
+
+/** Where a config is, for a section's paths and messages. */
+export interface ConfigPlace {
+  /** The folder its paths are relative to. */
+  folder: string;
+  /** `file:line:col` of a key's value (the config's name for a config given as a value), to start a message. */
+  at(key: string): string;
+}
+
+/** What the config says for one domain's section. */
+export function configSectionOf<Value>(config: CaplintConfig, section: ConfigSection<Value>): Value {
+  if (!config.sections.has(section)) throw new Error("this config section is not registered (src/registry.ts DOMAINS)");
+  return config.sections.get(section) as Value;
+}
+
+/** The keys every config has, whatever the domains: severities, per-file overrides, and an editor's `$schema`. */
+const SHARED_PROPERTIES: Readonly<Record<string, object>> = {
+  $schema: { type: "string" },
+  rules: { $ref: "#/definitions/RuleSettings" },
+  overrides: {
+    description: "Rule settings for files matching globs (minimatch, relative to this file); later overrides win.",
+    type: "array",
+    items: {
+      type: "object",
+      additionalProperties: false,
+      required: ["files", "rules"],
+      properties: {
+        files: { type: "array", minItems: 1, items: { type: "string", minLength: 1 } },
+        rules: { $ref: "#/definitions/RuleSettings" },
+      },
+    },
+  },
+};
+
+/** The JSON Schema of caplint.config.json: the shared keys and every domain's section (schema/caplint.config.schema.json is this, checked by a test). */
+export function configSchema(sections: readonly ConfigSection[]): object {
+  const properties: Record<string, object> = { ...SHARED_PROPERTIES };
+  for (const section of sections) {
+    for (const [key, schema] of Object.entries(section.properties)) {
+      if (Object.hasOwn(properties, key)) throw new Error(`config key "${key}" is claimed twice`);
+      properties[key] = schema;
+    }
+  }
+  return {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    $id: "https://github.com/caplint/caplint/schema/caplint.config.schema.json",
+    title: "caplint configuration",
+    description: "caplint.config.json: rule severities, per-file overrides and inputs. Paths are relative to this file.",
+    type: "object",
+    additionalProperties: false,
+    properties,
+    definitions: {
+      RuleSettings: {
+        description: "Severity per rule id.",
+        type: "object",
+        additionalProperties: { enum: ["off", "suggestion", "warning", "warn", "error"] },
+      },
+    },
+  };
 }
 
 export type RuleSettingCheck = (id: string, severity: string, where: string) => void;
@@ -71,7 +141,7 @@ export async function resolveConfigFile(explicit: string | undefined, cwd: strin
  * Reads and checks a config file. Any problem is fatal (exit 2): a typo in a rule id must not
  * silently leave the rule at its default.
  */
-export async function loadConfig(file: string, checkSetting: RuleSettingCheck): Promise<CaplintConfig> {
+export async function loadConfig(file: string, checkSetting: RuleSettingCheck, sections: readonly ConfigSection[]): Promise<CaplintConfig> {
   const read = readTextFile(file, 1024 * 1024);
   if (!read.ok) throw new FatalError(`${file}: ${read.message}`);
   // Comments and trailing commas are allowed (JSONC, as Biome and markdownlint-cli2 read their configs), and a BOM.
@@ -85,32 +155,27 @@ export async function loadConfig(file: string, checkSetting: RuleSettingCheck): 
     return `${file}:${line}:${column}`;
   };
   if (errors.length) throw new FatalError(`${at(errors[0]!.offset)}: not valid JSON (${jsonc.printParseErrorCode(errors[0]!.error)})`);
-  const appAt = () => at(jsonc.findNodeAtLocation(jsonc.parseTree(text)!, ["app"])?.offset ?? 0);
-  return checkedConfig(raw, { file, folder: path.dirname(file), name: path.basename(file), appAt }, checkSetting);
+  const keyAt = (key: string) => at(jsonc.findNodeAtLocation(jsonc.parseTree(text)!, [key])?.offset ?? 0);
+  return checkedConfig(raw, { file, folder: path.dirname(file), name: path.basename(file), at: keyAt }, checkSetting, sections);
 }
 
 /** A config given as a value (the library's `config: { rules: … }`): checked as a file is, paths relative to `cwd`. */
-export async function configFromValue(raw: unknown, cwd: string, checkSetting: RuleSettingCheck): Promise<CaplintConfig> {
-  return checkedConfig(raw, { folder: path.resolve(cwd), name: "config", appAt: () => "config" }, checkSetting);
+export async function configFromValue(raw: unknown, cwd: string, checkSetting: RuleSettingCheck, sections: readonly ConfigSection[]): Promise<CaplintConfig> {
+  return checkedConfig(raw, { folder: path.resolve(cwd), name: "config", at: () => "config" }, checkSetting, sections);
 }
 
-interface ConfigOrigin {
+interface ConfigOrigin extends ConfigPlace {
   file?: string;
-  folder: string;
   /** How messages name it: the file's name, or `config`. */
   name: string;
-  /** Where the `app` field is, for its message. */
-  appAt(): string;
 }
 
-async function checkedConfig(raw: unknown, origin: ConfigOrigin, checkSetting: RuleSettingCheck): Promise<CaplintConfig> {
-  await checkAgainstSchema(raw, origin.file ?? origin.name);
+async function checkedConfig(raw: unknown, origin: ConfigOrigin, checkSetting: RuleSettingCheck, sections: readonly ConfigSection[]): Promise<CaplintConfig> {
+  await checkAgainstSchema(raw, origin.file ?? origin.name, sections);
   const config = raw as {
     rules?: Record<string, string>;
     overrides?: Array<{ files: string[]; rules: Record<string, string> }>;
-    manifests?: string[];
-    app?: string;
-  };
+  } & Record<string, unknown>;
   const { name, folder } = origin;
   const settings = (rules: Record<string, string> | undefined, where: string) => {
     const map = new Map<string, RuleSetting>();
@@ -128,13 +193,11 @@ async function checkedConfig(raw: unknown, origin: ConfigOrigin, checkSetting: R
       files: override.files,
       rules: settings(override.rules, `${name} overrides[${index}]`),
     })),
-    manifests: (config.manifests ?? []).map((m) => path.resolve(folder, m)),
+    sections: new Map(),
   };
-  if (config.app !== undefined) {
-    result.app = path.resolve(folder, config.app);
-    if ((await pathKind(result.app)) !== "directory") {
-      throw new FatalError(`${origin.appAt()}: "app": ${config.app} is not a folder (relative to the config's folder)`);
-    }
+  for (const section of sections) {
+    const values = Object.fromEntries(Object.keys(section.properties).flatMap((key) => (Object.hasOwn(config, key) ? [[key, config[key]]] : [])));
+    (result.sections as Map<ConfigSection, unknown>).set(section, await section.read(values, origin));
   }
   return result;
 }
@@ -150,17 +213,20 @@ export function overrideSeverity(config: CaplintConfig, ruleId: string, absolute
   return setting;
 }
 
-async function checkAgainstSchema(raw: unknown, file: string): Promise<void> {
+async function checkAgainstSchema(raw: unknown, file: string, sections: readonly ConfigSection[]): Promise<void> {
   if (!isPlainObject(raw)) throw new FatalError(`${file}: expected a JSON object`);
-  const [{ default: Ajv }, schema] = await Promise.all([import("ajv"), readPackageJson<object>("schema", "caplint.config.schema.json")]);
+  const { default: Ajv } = await import("ajv");
   const ajv = new (Ajv as unknown as typeof import("ajv").default)({ allErrors: true, strict: false });
+  const schema = configSchema(sections) as { properties: Record<string, object> };
   const validate = ajv.compile(schema);
   if (validate(raw)) return;
   const first = validate.errors![0]!;
   const where = first.instancePath ? first.instancePath.slice(1).replace(/\//g, ".") : "(top level)";
   const detail =
     first.keyword === "additionalProperties"
-      ? `unknown field "${(first.params as { additionalProperty: string }).additionalProperty}" (known: rules, overrides, manifests, app)`
+      ? `unknown field "${(first.params as { additionalProperty: string }).additionalProperty}" (known: ${Object.keys(schema.properties)
+          .filter((key) => key !== "$schema")
+          .join(", ")})`
       : first.keyword === "enum"
         ? `must be "off", "suggestion", "warning" or "error"`
         : (first.message ?? "is invalid");

@@ -62,9 +62,7 @@ export function wordList(items: readonly string[], conjunction = "and"): string 
 
 /** "a", "a or b", "a, b or c", each quoted as a JSON string (a quote or backslash in an item is escaped). */
 export function quoteList(items: readonly string[], conjunction = "or", quote: (item: string) => string = (item) => JSON.stringify(item)): string {
-  const quoted = items.map(quote);
-  if (quoted.length <= 1) return quoted.join("");
-  return `${quoted.slice(0, -1).join(", ")} ${conjunction} ${quoted[quoted.length - 1]}`;
+  return wordList(items.map(quote), conjunction);
 }
 
 /** A window or webview label in a message: quoted and escaped, and the empty label named, not shown as `""`. */

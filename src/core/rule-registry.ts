@@ -1,11 +1,16 @@
+import type { ConfigSection } from "./config.js";
 import type { Domain } from "./lint/domain.js";
 import type { RuleMeta } from "./lint/rule.js";
 
-/** The rules of every domain by id, and which command lints each domain (for messages that send the user there). */
+/**
+ * The rules of every domain by id, which command lints each domain (for messages that send the user
+ * there) and the config keys each domain owns (what the settings check caplint.config.json against).
+ */
 export class RulesById<R extends RuleMeta = RuleMeta> extends Map<string, R> {
   constructor(
     rules: readonly R[],
     private readonly lintCommands: ReadonlyMap<string, string> = new Map(),
+    readonly configSections: readonly ConfigSection[] = [],
   ) {
     super(rules.map((rule) => [rule.id, rule]));
   }
@@ -33,5 +38,7 @@ export function createRegistry<R extends RuleMeta>(domains: readonly Domain<R>[]
     byId.set(rule.id, rule);
   }
   const rules = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { rules, byId: new RulesById(rules, new Map(domains.map((domain) => [domain.name, domain.lintCommand]))), domains };
+  const lintCommands = new Map(domains.map((domain) => [domain.name, domain.lintCommand]));
+  const configSections = domains.flatMap((domain) => (domain.config ? [domain.config] : []));
+  return { rules, byId: new RulesById(rules, lintCommands, configSections), domains };
 }

@@ -1,4 +1,4 @@
-import { configFromValue, loadConfig, overrideSeverity, resolveConfigFile, type CaplintConfig } from "./config.js";
+import { configFromValue, loadConfig, overrideSeverity, resolveConfigFile, type CaplintConfig, type ConfigSection } from "./config.js";
 import type { RuleSetting } from "./diagnostics.js";
 import { nearest, quoteList } from "./did-you-mean.js";
 import { UsageError } from "./errors.js";
@@ -107,10 +107,11 @@ async function findAndLoad(request: SettingsRequest): Promise<CaplintConfig | un
     checkRuleId(id, where, request.rules, undefined);
     checkSeverity(id, severity, where, request.rules);
   };
-  if (request.config !== undefined && typeof request.config === "object") return configFromValue(request.config, request.cwd, check);
+  const sections = request.rules.configSections ?? [];
+  if (request.config !== undefined && typeof request.config === "object") return configFromValue(request.config, request.cwd, check, sections);
   if (request.config === undefined && request.noDiscovery) return undefined;
   const file = await resolveConfigFile(request.config, request.cwd, request.start ?? request.cwd);
-  return file === undefined ? undefined : loadConfig(file, check);
+  return file === undefined ? undefined : loadConfig(file, check, sections);
 }
 
 /** A rule id known to the registry, and (for the command line) one of the command's own domain. */
@@ -126,8 +127,8 @@ function checkRuleId(id: string, where: string, rules: RuleIndex, domain: string
   throw new UsageError(`${where}: unknown rule "${id}"${close.length ? `; did you mean ${quoteList(close)}?` : "; list rules with: caplint rules"}`);
 }
 
-/** Every rule of every domain by id; the registry's map also says which command lints each domain. */
-type RuleIndex = ReadonlyMap<string, RuleMeta> & { lintCommandOf?(domain: string): string | undefined };
+/** Every rule of every domain by id; the registry's map also says which command lints each domain and which config keys each owns. */
+type RuleIndex = ReadonlyMap<string, RuleMeta> & { lintCommandOf?(domain: string): string | undefined; readonly configSections?: readonly ConfigSection[] };
 
 function lintCommand(rules: RuleIndex, domain: string): string {
   const command = rules.lintCommandOf?.(domain);

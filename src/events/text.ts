@@ -1,3 +1,4 @@
+import { jsonQuote } from "../core/quote.js";
 import { RawNumber } from "./parse-line.js";
 
 const MAX_QUOTED = 60;
@@ -7,11 +8,7 @@ const MAX_QUOTED = 60;
  * characters escaped (the text reaches terminals), cut at 60 characters.
  */
 export function quote(text: string): string {
-  const cut = text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text;
-  return JSON.stringify(cut).replace(
-    /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return jsonQuote(text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text);
 }
 
 /** "a string", "null", "an array", "1.5"… for "must be X, got Y" messages. */

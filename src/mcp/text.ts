@@ -1,3 +1,5 @@
+import { escapeInvisible } from "../core/quote.js";
+
 /**
  * Names and texts from a server are untrusted: they are quoted with control, bidirectional and
  * line-breaking characters escaped, and shortened, before they reach a message or a terminal.
@@ -8,8 +10,12 @@ export function quote(value: unknown, max = 80): string {
   return `"${escapeControls(short)}"`;
 }
 
+/**
+ * Not JSON's escaping: every C0 control is written `\u00XX` (a newline too, where JSON writes `\n`), as
+ * this domain's messages always have; the characters that hide or reorder text are the core's.
+ */
 export function escapeControls(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"\\]/g, (c) =>
-    c === '"' ? '\\"' : c === "\\" ? "\\\\" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  return escapeInvisible(
+    text.replace(/[\u0000-\u001f"\\]/g, (c) => (c === '"' ? '\\"' : c === "\\" ? "\\\\" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)),
   );
 }

@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { FIXTURES, run } from "../helpers/run.js";
+import { configSchema } from "../../src/core/config.js";
+import { DOMAINS, RULES_BY_ID } from "../../src/registry.js";
+import { FIXTURES, ROOT, run } from "../helpers/run.js";
 
 /** A capability with an unknown field: one unknown-field error unless a config turns the rule off. */
 const CAPABILITY = readFileSync(path.join(FIXTURES, "cli", "config", "cap.json"), "utf8");
@@ -64,5 +66,43 @@ describe("the config file format", () => {
     expect(result.stderr).toBe(
       `caplint: ${path.join(root, "caplint.config.json")}:2:10: "app": no-such-app is not a folder (relative to the config's folder)\n`,
     );
+  });
+});
+
+describe("config sections per domain", () => {
+  it("schema/caplint.config.schema.json (what editors validate against) is the schema the domains' sections build", () => {
+    const shipped: unknown = JSON.parse(readFileSync(path.join(ROOT, "schema", "caplint.config.schema.json"), "utf8"));
+    expect(configSchema(RULES_BY_ID.configSections)).toEqual(shipped);
+  });
+
+  it("takes each domain's keys from its Domain: capabilities owns manifests and app, the core only rules and overrides", () => {
+    expect(DOMAINS.map((domain) => [domain.name, Object.keys(domain.config?.properties ?? {})])).toEqual([
+      ["capabilities", ["manifests", "app"]],
+      ["events", []],
+      ["mcp", []],
+    ]);
+    const sectionOf = (key: string) => DOMAINS.filter((domain) => domain.config && Object.hasOwn(domain.config.properties, key)).length;
+    expect(["rules", "overrides", "$schema"].map(sectionOf)).toEqual([0, 0, 0]);
+  });
+
+  it("names the keys of every domain when a key is unknown", async () => {
+    const root = tree({ "caplint.config.json": '{ "manifest": ["acl-manifests.json"] }\n', "cap.json": CAPABILITY });
+    const result = await run(["check", "cap.json"], root);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `caplint: ${path.join(root, "caplint.config.json")}: (top level) unknown field "manifest" (known: rules, overrides, manifests, app)\n`,
+    );
+  });
+
+  it("reads a section's keys as before: manifests relative to the config's folder", async () => {
+    const root = tree({
+      "caplint.config.json": '{ "manifests": ["gen/acl-manifests.json"] }\n',
+      "gen/acl-manifests.json": "{ not json",
+      "app/cap.json": CAPABILITY,
+    });
+    // Run from a subfolder with --config: the manifest is found next to the config, not the working directory.
+    const result = await run(["check", "--config", "../caplint.config.json", "cap.json"], path.join(root, "app"));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^caplint: \.\.\/gen\/acl-manifests\.json: /);
   });
 });

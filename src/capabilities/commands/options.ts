@@ -1,7 +1,9 @@
 import { Option, type Command } from "commander";
 import path from "node:path";
 import type { RuleMeta } from "../../core/lint/rule.js";
+import { configSectionOf } from "../../core/config.js";
 import { loadSettings, type Settings } from "../../core/settings.js";
+import { CAPABILITY_CONFIG } from "../config-section.js";
 import type { LoadOptions } from "../load/project.js";
 import { parsePositiveInteger } from "../../core/options.js";
 
@@ -72,10 +74,10 @@ export function capabilitySettings(options: SettingsOptions, cwd: string, rules:
 
 /** The config's `manifests` are read too, and its `app` is the app when the command line names none. */
 export function applyConfig(load: LoadOptions, settings: Settings): LoadOptions {
-  const config = settings.config;
-  if (!config) return load;
-  const applied: LoadOptions = { ...load, manifests: [...config.manifests, ...(load.manifests ?? [])] };
-  if (config.app !== undefined && (load.paths ?? []).length === 0 && load.app === undefined) applied.app = config.app;
+  if (!settings.config) return load;
+  const { manifests, app } = configSectionOf(settings.config, CAPABILITY_CONFIG);
+  const applied: LoadOptions = { ...load, manifests: [...manifests, ...(load.manifests ?? [])] };
+  if (app !== undefined && (load.paths ?? []).length === 0 && load.app === undefined) applied.app = app;
   return applied;
 }
 

@@ -135,6 +135,7 @@ interface Side {
 }
 
 const siteKey = (command: string, context: string, target: string, value: string) => JSON.stringify([command, context, target, value]);
+const callerKey = (command: string, context: string) => JSON.stringify([command, context === "local"]);
 
 function sideOf(model: ResolvedModel, spell: (command: string) => string): Side {
   const side: Side = {
@@ -156,9 +157,8 @@ function sideOf(model: ResolvedModel, spell: (command: string) => string): Side 
     let patterns = side.grantPatterns.get(group);
     if (!patterns) side.grantPatterns.set(group, (patterns = new CoveringPatterns()));
     patterns.add(grant.pattern);
-    const callerKey = JSON.stringify([grant.command, grant.context === "local"]);
-    let callers = side.callers.get(callerKey);
-    if (!callers) side.callers.set(callerKey, (callers = new CallerPatterns()));
+    let callers = side.callers.get(callerKey(grant.command, grant.context));
+    if (!callers) side.callers.set(callerKey(grant.command, grant.context), (callers = new CallerPatterns()));
     callers.add(grant.pattern);
     for (const entry of grant.entries) {
       side.pluginsCalled.add(entry.key);
@@ -224,7 +224,7 @@ function scopeChanges(before: Side, after: Side): ScopeChange[] {
       // Windows the old deny applied to that can no longer call the command lost nothing to it.
       const reached =
         after.grantPatterns.get(grantGroup({ command, context, target }))?.covers(pattern) ||
-        after.callers.get(JSON.stringify([command, context === "local"]))?.mayShareCallers(pattern);
+        after.callers.get(callerKey(command, context))?.mayShareCallers(pattern);
       if (!reached) continue;
       changes.push({ scope: "command", command, plugin: entry.key, change: "no longer denied", value, context, target, pattern, entry });
     }
@@ -254,6 +254,7 @@ function scopeChanges(before: Side, after: Side): ScopeChange[] {
  * head agrees with its own, not at every grant of the command.
  */
 class CallerPatterns {
+  private readonly known = new Set<string>();
   /** Literal head (up to the first `*`, `?` or `[`) → patterns with that head; a literal is its own head. */
   private readonly byHead = new Map<string, string[]>();
   private readonly globHeadLengths = new Set<number>();
@@ -261,9 +262,10 @@ class CallerPatterns {
   private sortedHeads: string[] | undefined;
 
   add(pattern: string): void {
+    if (this.known.has(pattern)) return;
+    this.known.add(pattern);
     const head = literalHead(pattern);
     const patterns = this.byHead.get(head);
-    if (patterns?.includes(pattern)) return;
     if (patterns) patterns.push(pattern);
     else this.byHead.set(head, [pattern]);
     if (head !== pattern) this.globHeadLengths.add(head.length);
@@ -277,7 +279,7 @@ class CallerPatterns {
       if (length > head.length) continue;
       for (const other of this.byHead.get(head.slice(0, length)) ?? []) if (mayOverlap(other, pattern)) return true;
     }
-    if (head === pattern) return this.byHead.get(head)?.includes(pattern) ?? false;
+    if (head === pattern) return this.known.has(pattern);
     // This pattern is a glob: patterns whose head extends its head (literals included) may be matched by it.
     const heads = (this.sortedHeads ??= [...this.byHead.keys()].sort());
     for (let i = firstAtLeast(heads, head); i < heads.length && heads[i]!.startsWith(head); i++)

@@ -1,6 +1,7 @@
 import type { Context, ResolvedModel } from "../engine/index.js";
 import type { Capability } from "../model/types.js";
 import { entryPath } from "../model/capability.js";
+import { wordList } from "../../core/did-you-mean.js";
 import { describeTargets, entryOf } from "./support/engine-helpers.js";
 import { defineRule } from "./types.js";
 
@@ -58,7 +59,7 @@ export default defineRule({
             command,
             capability: source.capability.identifier,
             reach: describeReach(source.capability),
-            others: `${victims.count > 1 ? "capabilities" : "capability"} ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0]}`,
+            others: `${victims.count > 1 ? "capabilities" : "capability"} ${wordList(names)}`,
           },
           hint: "to keep the command from some windows, leave it out of their capabilities instead of denying it",
         });

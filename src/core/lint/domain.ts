@@ -1,9 +1,10 @@
 /**
  * A kind of input caplint checks (ESLint 9's "language"): its name, the command that lints it, its
- * rules and how the shared reader words problems for it. Each kind lives in its own folder under
+ * rules, its keys in caplint.config.json and how the shared reader words problems for it. Each kind lives in its own folder under
  * src/ and exports one Domain from its `domain.ts`; src/registry.ts lists them. The core never
  * names one.
  */
+import type { ConfigSection } from "../config.js";
 import type { ReaderWording } from "../source/document.js";
 import type { RuleMeta } from "./rule.js";
 
@@ -16,4 +17,6 @@ export interface Domain<R extends RuleMeta = RuleMeta> {
   readonly rules: readonly R[];
   /** How the shared JSON/TOML reader words what an input of this kind should have been (for a domain whose inputs it reads). */
   readonly wording?: ReaderWording;
+  /** Its own keys in caplint.config.json (beside the shared `rules` and `overrides`), for a domain that has any. */
+  readonly config?: ConfigSection;
 }

@@ -27,8 +27,8 @@ function annotation(d: Diagnostic, root: string): string {
   // file of the pull request matches it); the repository's root folder itself.
   const place = d.liveServer === undefined && d.file !== STDIN_NAME ? repositoryPath(d.absolutePath, root) : undefined;
   if (place?.fromRoot === undefined || place.fromRoot.length === 0) {
-    const file = place === undefined ? d.file : place.fromRoot === undefined ? nameText(place.bytes).text : d.file;
-    const where = d.liveServer ?? `${file}:${start.line}:${start.column}`;
+    const outside = place !== undefined && place.fromRoot === undefined;
+    const where = d.liveServer ?? `${outside ? nameText(place.bytes).text : d.file}:${start.line}:${start.column}`;
     return `::${COMMANDS[d.severity]} title=${escapeProperty(d.ruleId)}::${escapeData(`${where}: ${message}`)}`;
   }
   const properties: Array<[string, string | number]> = [

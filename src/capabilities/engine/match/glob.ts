@@ -249,6 +249,17 @@ function tokenAccepts(token: SingleToken, codePoint: number): boolean {
 }
 
 const MAX_CACHED_MASKS = 1_024;
+const NO_POSITIONS: readonly number[] = [];
+
+/**
+ * The matchers' work so far: label code points stepped over (times the words of a long segment) and
+ * tokens tested while building masks. A count, not a time, so the fuzz tests can hold matching to
+ * O(pattern + label) without a clock (test/fuzz/size-shapes.test.ts). Added once per call, not per step.
+ */
+let matchingWork = 0;
+export function globMatchingWork(): number {
+  return matchingWork;
+}
 
 /** A run of single-character tokens between wildcards, searched with shift-and over 32-bit words. */
 class Segment {
@@ -256,6 +267,13 @@ class Segment {
   private readonly words: number;
   private readonly masks = new Map<number, Uint32Array>();
   private readonly state: Uint32Array;
+  /** The tokens that take any code point (`?`), as mask bits. */
+  private readonly anyCharMask: Uint32Array;
+  /** Where each code point written as itself stands in the segment. */
+  private readonly charPositions = new Map<number, number[]>();
+  /** The classes (`[a-z]`, `[!/]`) by position, and how many specifiers they hold in all: what a new code point's mask costs beyond its words. */
+  private readonly classes: Array<{ index: number; token: Extract<SingleToken, { specifiers: CharSpecifier[] }> }> = [];
+  private readonly classSpecifiers: number;
 
   constructor(
     private readonly tokens: SingleToken[],
@@ -265,6 +283,20 @@ class Segment {
     this.length = tokens.length;
     this.words = Math.ceil(tokens.length / 32);
     this.state = new Uint32Array(this.words);
+    this.anyCharMask = new Uint32Array(this.words);
+    let specifiers = 0;
+    tokens.forEach((token, index) => {
+      if (token.kind === "any-char") this.anyCharMask[index >>> 5]! |= 1 << (index & 31);
+      else if (token.kind === "char") {
+        const positions = this.charPositions.get(token.codePoint);
+        if (positions) positions.push(index);
+        else this.charPositions.set(token.codePoint, [index]);
+      } else {
+        this.classes.push({ index, token });
+        specifiers += token.specifiers.length;
+      }
+    });
+    this.classSpecifiers = specifiers;
   }
 
   mayStartAt(chars: number[], start: number, gapStart: number): boolean {
@@ -273,8 +305,10 @@ class Segment {
 
   matchesAt(chars: number[], start: number): boolean {
     if (start + this.length > chars.length) return false;
-    for (let i = 0; i < this.length; i++) if (!tokenAccepts(this.tokens[i]!, chars[start + i]!)) return false;
-    return true;
+    let i = 0;
+    while (i < this.length && tokenAccepts(this.tokens[i]!, chars[start + i]!)) i++;
+    matchingWork += i + 1;
+    return i === this.length;
   }
 
   /** The end of the leftmost match starting at or after `from`, or -1. */
@@ -286,8 +320,12 @@ class Segment {
       let state = 0;
       for (let i = from; i < chars.length; i++) {
         state = ((state << 1) | (anywhere || this.mayStartAt(chars, i, from) ? 1 : 0)) & this.maskOf(chars[i]!)[0]!;
-        if (state & lastBit) return i + 1;
+        if (state & lastBit) {
+          matchingWork += i + 1 - from;
+          return i + 1;
+        }
       }
+      matchingWork += chars.length - from;
       return -1;
     }
     const { state, words } = this;
@@ -302,17 +340,29 @@ class Segment {
         state[w] = ((shifted << 1) | carry) & mask[w]!;
         carry = shifted >>> 31;
       }
-      if (state[lastWord]! & lastBit) return i + 1;
+      if (state[lastWord]! & lastBit) {
+        matchingWork += (i + 1 - from) * words;
+        return i + 1;
+      }
     }
+    matchingWork += (chars.length - from) * words;
     return -1;
   }
 
-  /** Bit i is set when token i accepts the code point; cached per code point (labels use few). */
+  /**
+   * Bit i is set when token i accepts the code point; cached per code point (labels use few). A new
+   * code point costs the segment's words, its own positions and the classes' specifiers, not every
+   * token: a label of more distinct letters than the cache holds (CJK, 1,000,000 characters) against
+   * a run of 1,024 `a`s or `?`s would otherwise cost label × run.
+   */
   private maskOf(codePoint: number): Uint32Array {
     let mask = this.masks.get(codePoint);
     if (!mask) {
-      mask = new Uint32Array(this.words);
-      for (let i = 0; i < this.length; i++) if (tokenAccepts(this.tokens[i]!, codePoint)) mask[i >>> 5]! |= 1 << (i & 31);
+      mask = this.anyCharMask.slice();
+      const positions = this.charPositions.get(codePoint) ?? NO_POSITIONS;
+      for (const i of positions) mask[i >>> 5]! |= 1 << (i & 31);
+      for (const { index, token } of this.classes) if (tokenAccepts(token, codePoint)) mask[index >>> 5]! |= 1 << (index & 31);
+      matchingWork += this.words + positions.length + this.classSpecifiers;
       if (this.masks.size >= MAX_CACHED_MASKS) this.masks.clear();
       this.masks.set(codePoint, mask);
     }

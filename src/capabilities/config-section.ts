@@ -1,0 +1,35 @@
+import path from "node:path";
+import type { ConfigSection } from "../core/config.js";
+import { FatalError } from "../core/errors.js";
+import { pathKind } from "../core/source/read.js";
+
+/** What caplint.config.json says about capability files: inputs beside the command line's. */
+export interface CapabilityConfig {
+  /** Generated acl-manifests.json files to read too (absolute paths). */
+  manifests: string[];
+  /** The app folder (absolute path), when the command line names no paths and no `--app`. */
+  app?: string;
+}
+
+/** The capabilities domain's keys in caplint.config.json; paths are relative to the config's folder. */
+export const CAPABILITY_CONFIG: ConfigSection<CapabilityConfig> = {
+  properties: {
+    manifests: {
+      description: "Generated acl-manifests.json files to read, in addition to --manifest.",
+      type: "array",
+      items: { type: "string", minLength: 1 },
+    },
+    app: { description: "The app folder, used when no paths or --app are given.", type: "string", minLength: 1 },
+  },
+  async read(values, place) {
+    const config: CapabilityConfig = { manifests: ((values.manifests as string[] | undefined) ?? []).map((m) => path.resolve(place.folder, m)) };
+    const app = values.app as string | undefined;
+    if (app !== undefined) {
+      config.app = path.resolve(place.folder, app);
+      // A missing app folder is fatal at once: checking the working directory instead would pass silently.
+      if ((await pathKind(config.app)) !== "directory")
+        throw new FatalError(`${place.at("app")}: "app": ${app} is not a folder (relative to the config's folder)`);
+    }
+    return config;
+  },
+};
