@@ -46,7 +46,7 @@ vi.mock("smol-toml", async (importOriginal) => {
   };
 });
 
-describe("window glob patterns × labels: matching work is O(pattern + label) per segment word", () => {
+describe("window glob patterns × labels: matching work is O(pattern + label) per segment word", { timeout: timeoutFor(40) }, () => {
   // Pieces that keep a pattern valid wherever they fall; long runs of single-character tokens (over 32
   // take several words), classes, and labels of few or of many distinct characters (masks are per character).
   const piece = fc.oneof(
@@ -168,7 +168,7 @@ function expectedTypes(schema: Schema, models: Record<string, Schema>, seen = ne
   return types;
 }
 
-describe("recursive MCP input schemas: walks and --probe stay linear and never overflow", () => {
+describe("recursive MCP input schemas: walks and --probe stay linear and never overflow", { timeout: timeoutFor(40) }, () => {
   it("walkProperties reports each model's property once, typesOf follows anyOf cycles once: reads linear in the listing", () => {
     fc.assert(
       fc.property(schemaGraph, (schema) => {
@@ -215,7 +215,7 @@ describe("recursive MCP input schemas: walks and --probe stay linear and never o
 const TOOL_START = (id: number) =>
   `{"type":"tool_start","tool_call_id":${id},"message_id":1,"name":"run","arguments":{},"display_name":"Run","icon":"shell","label_short":"a","label_full":"b"}`;
 
-describe("event lines of every size class: the right findings, one syntax tree per line", () => {
+describe("event lines of every size class: the right findings, one syntax tree per line", { timeout: timeoutFor(40) }, () => {
   it("wide lines: N unknown fields and K fields written twice give N + K findings from one tree", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 50 }), (unknown, repeated) => {
@@ -313,7 +313,7 @@ describe("event lines of every size class: the right findings, one syntax tree p
   });
 });
 
-describe("TOML nesting: over the bound is a finding naming it, found before the parser runs", () => {
+describe("TOML nesting: over the bound is a finding naming it, found before the parser runs", { timeout: timeoutFor(40) }, () => {
   const shapes = {
     dotted: (depth: number) => `${Array.from({ length: depth }, (_, i) => `k${i}`).join(".")} = 1\n`,
     header: (depth: number) => `[${Array.from({ length: depth }, (_, i) => `k${i}`).join(".")}]\nx = 1\n`,
@@ -341,7 +341,7 @@ describe("TOML nesting: over the bound is a finding naming it, found before the 
   });
 });
 
-describe("monorepo depth: every app is found, each folder read once", () => {
+describe("monorepo depth: every app is found, each folder read once", { timeout: timeoutFor(40) }, () => {
   it(
     "apps at random depths (up to 40 folders) among random siblings",
     async () => {
