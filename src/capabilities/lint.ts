@@ -71,6 +71,9 @@ export async function lintWithRules(project: Project, rules: readonly Capability
   for (const document of configDocuments(project.config)) documentsByPath.set(document.absolutePath, document);
   // Generated manifests give manifest-mismatch findings their positions.
   for (const document of project.manifestDocuments ?? []) if (!documentsByPath.has(document.absolutePath)) documentsByPath.set(document.absolutePath, document);
+  // Permission files place set-cycle's findings about a set no capability uses.
+  for (const document of project.permissionDocuments ?? [])
+    if (!documentsByPath.has(document.absolutePath)) documentsByPath.set(document.absolutePath, document);
 
   const diagnostics: Diagnostic[] = [];
   const emitted = new Set<string>();

@@ -347,7 +347,7 @@ describe("caplint report", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
-      `wrote ${out}: 4 windows × 12 plugins on linux, every origin; 4 command grants from remote pages only; 0 errors, 1 warning; 0 dangerous grants; 96 new and 7 removed command grants against fixtures/queries/app-v2\n`,
+      `wrote ${out}: 4 windows × 12 plugins on linux, every origin; 4 command grants from remote pages only; 0 errors, 1 warning; 0 dangerous grants; 96 new and 7 removed command grants, 1 wider scope value against fixtures/queries/app-v2\n`,
     );
     const html = readFileSync(out, "utf8");
     expect(html.startsWith("<!doctype html>")).toBe(true);
@@ -440,6 +440,38 @@ describe("caplint report", () => {
     expect(data.diff!.added.flatMap((g) => g.grants.map((grant) => [grant.command, grant.platforms]))).toEqual([["plugin:fs|read_text_file", ["macOS"]]]);
     const fs = cellOf(data, "main", "fs").commands[0]!;
     expect(fs).toMatchObject({ command: "plugin:fs|read_text_file", added: true, platforms: ["macOS"] });
+  });
+
+  it("lists wider scopes as caplint diff does: a global scope value allowed, a deny dropped, with the entry behind each", async () => {
+    const base = splitApp({
+      "capabilities/files.json": {
+        identifier: "files",
+        windows: ["main"],
+        permissions: ["fs:allow-read-text-file", { identifier: "fs:allow-read-text-file", deny: [{ path: "$HOME/.ssh/**" }] }],
+      },
+    });
+    const pr = splitApp({
+      "capabilities/files.json": { identifier: "files", windows: ["main"], permissions: ["fs:allow-read-text-file", "fs:scope-home-recursive"] },
+    });
+    const result = await run(["report", "--app", pr, "--against", base, "--platform", "linux", "--html", "-"], ROOT);
+    expect(result.code).toBe(0);
+    const data = embedded(result.stdout);
+    expect(data.counts).toMatchObject({ added: 0, widened: 3 });
+    expect(data.diff!.scopes.map((s) => [s.change, s.text, s.capability, s.chain[0], s.file.includes(path.basename(base)) ? "base" : "pr"])).toEqual([
+      [
+        "no longer denied",
+        'plugin:fs|read_text_file no longer denied {"path":"$HOME/.ssh/**"} for window "main" from local',
+        "files",
+        "fs:allow-read-text-file",
+        "base",
+      ],
+      ["allowed", 'global scope of fs (every fs command, every window) allowed {"path":"$HOME/**"}', "files", "fs:scope-home-recursive", "pr"],
+      ["allowed", 'global scope of fs (every fs command, every window) allowed {"path":"$HOME"}', "files", "fs:scope-home-recursive", "pr"],
+    ]);
+    expect(result.stdout).toContain('<h3 class="diff-title new" id="diff-scopes">Wider scopes <span class="count">3 scope values</span></h3>');
+    expect(result.stdout).toContain("the baseline denied it in");
+    const summary = await run(["report", "--app", pr, "--against", base, "--platform", "linux", "--html", path.join(scratch, "scopes.html")], ROOT);
+    expect(summary.stdout).toContain("0 new and 0 removed command grants, 3 wider scope values against");
   });
 
   it("says so when there is no window to show", async () => {

@@ -20,6 +20,8 @@ export interface PermissionSetDef {
   permissions: string[];
   /** The permission file (absolute path) whose definition the build uses; absent for generated and built-in manifests. */
   definedIn?: string;
+  /** Where in that file: the set's index in its `set` list. */
+  definedAtIndex?: number;
 }
 
 export interface Manifest {

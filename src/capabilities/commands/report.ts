@@ -89,7 +89,11 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
         ...(c.remote ? [`${plural(c.remote, "command grant")} from remote pages only`] : []),
         `${counted(c.errors, "error", paint.error)}, ${counted(c.warnings, "warning", paint.warning)}${c.suggestions ? `, ${paint.dim(plural(c.suggestions, "suggestion"))}` : ""}`,
         counted(c.dangerousFindings, "dangerous grant", paint.error),
-        ...(data.diff ? [`${c.added} new and ${c.removed} removed command grant${c.removed === 1 ? "" : "s"} against ${data.diff.against}`] : []),
+        ...(data.diff
+          ? [
+              `${c.added} new and ${c.removed} removed command grant${c.removed === 1 ? "" : "s"}${c.widened ? `, ${plural(c.widened, "wider scope value")}` : ""} against ${data.diff.against}`,
+            ]
+          : []),
         ...(settings.configLabel ? [`config: ${settings.configLabel}`] : []),
       ];
       io.stdout.write(`wrote ${options.html}: ${parts.join("; ")}\n`);

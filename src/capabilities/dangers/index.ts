@@ -4,7 +4,7 @@
  */
 import { samePath, type JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
-import type { EntryProvenance, ResolvedCommand, ResolvedModel, ScopeLists } from "../engine/index.js";
+import type { EntryProvenance, ModelToJudge, ResolvedCommand, ResolvedModel, ScopeLists } from "../engine/index.js";
 import { sortMapKeys } from "../engine/normalize.js";
 import { work } from "../engine/work.js";
 import { labelMatches } from "../engine/match/glob.js";
@@ -158,10 +158,8 @@ export function dangerousGrants(model: ResolvedModel): Promise<DangerousGrant[]>
 }
 
 /** An earlier platform model of the same resolution, and whether a plugin's global scope is the same there. */
-export interface EarlierModel {
-  model: ResolvedModel;
-  sameGlobalScope: (key: string) => boolean;
-}
+/** A platform model judged before this one, as the engine hands it to rules (`Resolution.modelsToJudge`). */
+export type EarlierModel = ModelToJudge["earlier"][number];
 
 /**
  * The dangerous grants of one platform model, leaving out what an earlier model already answered (the

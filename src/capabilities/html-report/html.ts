@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { CLIENT_SCRIPT } from "./client.js";
-import { HEAT_LEVELS, type DiffGroup, type ReportCell, type ReportData, type ReportFinding } from "./model.js";
+import { HEAT_LEVELS, type DiffGroup, type DiffScope, type ReportCell, type ReportData, type ReportFinding } from "./model.js";
 import { parseCommandName } from "../engine/command-name.js";
 import { plural } from "../../core/wording.js";
 
@@ -183,6 +183,15 @@ function cellHtml(data: ReportData, row: number, col: number, cell: ReportCell):
   return `<td class="${classes.join(" ")}" data-row="${row}" data-col="${col}" data-plugin="${escapeHtml(column.id)}" data-count="${cell.count}"${cell.dangerous ? ' data-danger="true"' : ""} tabindex="0" role="button" aria-pressed="false" aria-label="${escapeHtml(label)}" title="${escapeHtml(label)}"><span class="n">${cell.count || "·"}</span>${marks}</td>`;
 }
 
+/** A wider scope: what it lets the commands reach, and the entry behind it on the side that has it. */
+function scopeItem(scope: DiffScope): string {
+  const only = scope.platforms ? ` <span class="only">${escapeHtml(scope.platforms.join(", "))} only</span>` : "";
+  const by = scope.change === "allowed" ? "allowed by" : "the baseline denied it in";
+  return `<div class="group widened" data-change="${escapeHtml(scope.change)}"><div class="who"><span class="badge new">wider</span> <code>${escapeHtml(scope.text)}</code>${only}</div>
+<div class="sources">${by} <span>${escapeHtml(`${[scope.capability, ...scope.chain].join(" › ")} (${scope.file}:${scope.line})`)}</span></div>
+</div>`;
+}
+
 function diffSection(data: ReportData): string {
   const diff = data.diff!;
   const group = (g: DiffGroup, kind: "new" | "removed") => {
@@ -217,9 +226,10 @@ function diffSection(data: ReportData): string {
 </div>`;
   };
   return `<section id="diff" class="card">
-<div class="section-head"><h2>Changes against the baseline</h2><p class="lead">Compared with <code>${escapeHtml(diff.against)}</code> on every origin: access this version grants that the baseline did not, and access it no longer grants.</p></div>
+<div class="section-head"><h2>Changes against the baseline</h2><p class="lead">Compared with <code>${escapeHtml(diff.against)}</code> on every origin: access this version grants that the baseline did not (new commands, wider patterns and origins, wider scopes), and access it no longer grants.</p></div>
 <h3 class="diff-title new" id="diff-added">New access <span class="count">${plural(diff.addedCount, "command grant")}</span></h3>
 ${diff.added.length ? diff.added.map((g) => group(g, "new")).join("\n") : `<p class="empty">No new access.</p>`}
+${diff.scopes.length ? `<h3 class="diff-title new" id="diff-scopes">Wider scopes <span class="count">${plural(diff.scopes.length, "scope value")}</span></h3>\n${diff.scopes.map(scopeItem).join("\n")}` : ""}
 <h3 class="diff-title removed" id="diff-removed">Removed access <span class="count">${plural(diff.removedCount, "command grant")}</span></h3>
 ${diff.removed.length ? diff.removed.map((g) => group(g, "removed")).join("\n") : `<p class="empty">No access removed.</p>`}
 </section>`;
@@ -384,7 +394,7 @@ tr.is-danger.is-new td.cmd{box-shadow:inset 3px 0 0 var(--danger)}
 .diff-title.new{color:var(--new)}
 .diff-title.removed{color:#475467}
 .group{border:1px solid var(--line);border-radius:10px;padding:10px 14px;margin-bottom:10px}
-.group.new{border-color:var(--new-line);background:linear-gradient(90deg,var(--new-bg),#fff 60%);box-shadow:inset 4px 0 0 #f79009}
+.group.new,.group.widened{border-color:var(--new-line);background:linear-gradient(90deg,var(--new-bg),#fff 60%);box-shadow:inset 4px 0 0 #f79009}
 .group.removed{background:#fcfcfd}
 .who{font-size:13.5px;margin-bottom:6px}
 .who .reach{color:var(--muted);font-size:12.5px;margin-left:6px}

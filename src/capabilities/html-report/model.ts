@@ -23,6 +23,7 @@ import type { Capability } from "../model/types.js";
 import { diffAccessOnPlatforms, type PlatformGrant } from "../queries/diff.js";
 import { entryKey, type PlatformGroup } from "../queries/platforms.js";
 import { everyOrigin, originDisplay, SourceLines } from "../queries/project-model.js";
+import { scopeChangeViews } from "../render/diff.js";
 import { dangerousGrants } from "../dangers/index.js";
 import { parseCommandName } from "../engine/command-name.js";
 import { valuesOf } from "../model/types.js";
@@ -176,12 +177,26 @@ export interface DiffGroup {
   grants: DiffGrant[];
 }
 
+/** A scope value the version allows that the baseline did not, or no longer denies (`caplint diff`'s wider scopes). */
+export interface DiffScope {
+  text: string;
+  change: "allowed" | "no longer denied";
+  /** The platforms it holds on, when not every asked one. */
+  platforms?: string[];
+  capability: string;
+  chain: string[];
+  /** This version's file when allowed, the baseline's when no longer denied. */
+  file: string;
+  line: number;
+}
+
 export interface ReportDiff {
   against: string;
   added: DiffGroup[];
   removed: DiffGroup[];
   addedCount: number;
   removedCount: number;
+  scopes: DiffScope[];
 }
 
 export interface HeatLevel {
@@ -233,6 +248,8 @@ export interface ReportData {
     dangerousCells: number;
     added?: number;
     removed?: number;
+    /** Wider scope values against the baseline. */
+    widened?: number;
   };
   diff?: ReportDiff;
 }
@@ -435,9 +452,13 @@ export async function buildReport(input: ReportInput): Promise<ReportData> {
       removed: groupGrants(diff.removed, beforeLines, windows, asked),
       addedCount: diff.added.length,
       removedCount: diff.removed.length,
+      scopes: scopeChangeViews({ scopes: diff.scopes, before: beforeLines, after: lines }).map(({ platforms, ...view }) =>
+        platforms.length === asked.length ? view : { ...view, platforms: asked.filter((p) => platforms.includes(p)) },
+      ),
     };
     data.counts.added = diff.added.length;
     data.counts.removed = diff.removed.length;
+    data.counts.widened = data.diff.scopes.length;
   }
   return data;
 }

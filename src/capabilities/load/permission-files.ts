@@ -26,14 +26,17 @@ export function manifestFromPermissionFiles(files: readonly PermissionFileConten
         permissions: strings(value.default.permissions),
       };
     }
-    for (const set of Array.isArray(value.set) ? value.set : []) {
+    for (const [index, set] of (Array.isArray(value.set) ? value.set : []).entries()) {
       if (!isPlainObject(set) || typeof set.identifier !== "string") continue;
       const def: PermissionSetDef = {
         identifier: set.identifier,
         description: typeof set.description === "string" ? set.description : "",
         permissions: strings(set.permissions),
       };
-      if (absolutePath !== undefined) def.definedIn = absolutePath;
+      if (absolutePath !== undefined) {
+        def.definedIn = absolutePath;
+        def.definedAtIndex = index;
+      }
       manifest.permission_sets[set.identifier] = def;
     }
     for (const permission of Array.isArray(value.permission) ? value.permission : []) {

@@ -91,6 +91,8 @@ export interface Project {
   notes: string[];
   /** Generated manifests read, for positions of manifest-mismatch findings. */
   manifestDocuments: SourceDocument[];
+  /** Permission files read from folders, for positions of findings about their sets (set-cycle). */
+  permissionDocuments: SourceDocument[];
   /** Where a manifest's official plugins differ from the built-in catalog of the locked release. */
   manifestDifferences: Array<ManifestDifference & { file: string; absolutePath: string }>;
   /**
@@ -141,6 +143,7 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
     read,
     notes: [],
     manifestDocuments: [],
+    permissionDocuments: [],
     manifestDifferences: [],
   };
   const problem: ProblemSink = (absolutePath, message, at, document) =>
@@ -438,6 +441,7 @@ async function permissionFolderManifest(
     else {
       for (const p of checkPermissionFile(document.value)) problem(file, `${p.message} (the host's build rejects this permission file)`, p.path, document);
       values.push({ value: document.value, absolutePath: document.absolutePath });
+      project.permissionDocuments.push(document);
     }
   }
   return manifestFromPermissionFiles(values);

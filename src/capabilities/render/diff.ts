@@ -117,6 +117,34 @@ function scopeChangeText(change: ScopeChange, reach: readonly string[]): string 
 
 const sourceOf = (change: ScopeChange) => (change.scope === "command" ? change.entry : change.contribution);
 
+/** One wider scope as every view shows it: its words, the entry behind it and the platforms it holds on. */
+export interface ScopeChangeView {
+  text: string;
+  change: ScopeChange["change"];
+  capability: string;
+  chain: string[];
+  /** The side's file (the new side's when allowed, the old side's when no longer denied) and line. */
+  file: string;
+  line: number;
+  platforms: string[];
+}
+
+/** The wider scopes of an answer, grouped by entry as the text output lists them. */
+export function scopeChangeViews({ scopes, before, after }: Pick<DiffAnswer, "scopes" | "before" | "after">): ScopeChangeView[] {
+  return groupedByEntry(scopes).map(({ item, platforms, reach }) => {
+    const { provenance } = sourceOf(item);
+    return {
+      text: scopeChangeText(item, reach),
+      change: item.change,
+      capability: provenance.capability,
+      chain: provenance.chain,
+      file: provenance.file,
+      line: (item.change === "allowed" ? after : before).line(provenance.file, provenance.path),
+      platforms,
+    };
+  });
+}
+
 /**
  * Scope changes of one value from one entry, on the same platforms, as one line naming every window
  * and webview pattern it reaches: an entry of a capability for three windows is one change, not three.

@@ -40,10 +40,12 @@ function reportUnusedCycles(context: RuleContext): void {
       const qualified = key === APP_KEY ? name : `${key}:${name}`;
       // The loader remembers which permission file's definition of the set the build uses; the
       // folder it came from is the fallback for a set without one (never the case for folder manifests).
-      const where = manifest.permission_sets[name]?.definedIn ?? path.resolve(context.project.cwd, provenance.file);
+      const set = manifest.permission_sets[name];
+      const where = set?.definedIn ?? path.resolve(context.project.cwd, provenance.file);
       context.report({
         at: { absolutePath: where },
-        path: [],
+        // At the identifier of the set's definition, the line to open to break the loop.
+        path: set?.definedIn !== undefined && set.definedAtIndex !== undefined ? ["set", set.definedAtIndex, "identifier"] : [],
         demote: true,
         messageId: "unusedCycle",
         data: { set: qualified, loop: loop.join(" → "), granted: key === APP_KEY ? "the app's permissions" : `plugin "${key}"` },
