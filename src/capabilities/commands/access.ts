@@ -98,10 +98,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
       allowed: [...allowed.values()].sort(byCommand),
       denied: [...denied.values()].sort(byCommand),
       lines,
-      manifestUnion: manifestUnionNotes(
-        project.manifestDifferences,
-        through.map(({ item }) => item.provenance.chain),
-      ),
+      manifestUnion: manifestUnionNotes(project.manifestDifferences, () => through.map(({ item }) => item.provenance.chain)),
     };
     io.stdout.write(options.format === "json" ? renderAccessJson(answer) : renderAccessText(answer, await answerPaint(options, io)));
     setExitCode(exitCodeFor({ failed: false }));

@@ -31,10 +31,9 @@ export function registerMatrix(program: Command, io: MainOptions, setExitCode: S
     const windows = options.window.length ? options.window : knownWindowLabels(project);
     const origin = originOf(options.url, project);
     const matrices = groups.map((group) => ({ platforms: group.platforms, matrix: accessMatrix(group.model, windows, origin) }));
-    const notes = manifestUnionNotes(
-      project.manifestDifferences,
-      groups.flatMap((group, i) => [...modelChains(group.model, new Set(matrices[i]!.matrix.rows.flatMap((row) => row.capabilities)))]),
-    );
+    const notes = manifestUnionNotes(project.manifestDifferences, function* () {
+      for (const [i, group] of groups.entries()) yield* modelChains(group.model, new Set(matrices[i]!.matrix.rows.flatMap((row) => row.capabilities)));
+    });
     if (options.format === "json") io.stdout.write(renderMatrixJson(matrices, asked, notes));
     else if (options.format === "csv") {
       io.stdout.write(renderMatrixCsv(matrices));

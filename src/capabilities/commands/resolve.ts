@@ -19,10 +19,9 @@ export function registerResolve(program: Command, io: MainOptions, setExitCode: 
     const project = await loadProjectFor(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
     const resolved = askedPlatforms(options).map((platform) => resolveProject(project, platform));
     const models = resolved.map((model) => ({ platform: model.platform, ...normalize(model) }));
-    const notes = manifestUnionNotes(
-      project.manifestDifferences,
-      resolved.flatMap((model) => [...modelChains(model)]),
-    );
+    const notes = manifestUnionNotes(project.manifestDifferences, function* () {
+      for (const model of resolved) yield* modelChains(model);
+    });
     // One platform keeps the upstream conformance format, so its fixtures compare as they are; the note is
     // there only when a committed manifest disagrees with the catalog, which no conformance fixture has.
     const union = notes.length ? { manifestUnion: notes } : {};

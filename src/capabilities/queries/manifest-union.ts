@@ -12,10 +12,11 @@ export interface ManifestUnionNote {
  * The identifiers an answer goes through whose committed manifest differs from the built-in catalog in a
  * way no release explains away: the loader answered with the union of both, which the build does not do.
  */
-export function manifestUnionNotes(differences: Project["manifestDifferences"], chains: Iterable<readonly string[]>): ManifestUnionNote[] {
+export function manifestUnionNotes(differences: Project["manifestDifferences"], chains: () => Iterable<readonly string[]>): ManifestUnionNote[] {
+  // Walking the chains makes every entry of a lazily resolved model: only worth it when a manifest differs.
   if (!differences.length) return [];
   const used = new Set<string>();
-  for (const chain of chains) for (const identifier of chain) used.add(identifier);
+  for (const chain of chains()) for (const identifier of chain) used.add(identifier);
   const notes = new Map<string, ManifestUnionNote>();
   for (const difference of differences) {
     const identifier = `${difference.key}:${difference.name}`;
