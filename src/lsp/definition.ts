@@ -62,6 +62,11 @@ export async function definitionOf(project: Project, identifier: string, virtual
       return { uri, range: toLspRange(document.locate(builtinPath(found.kind, name), found.kind === "default" ? "key" : "value").range) };
     }
     default: {
+      // A set remembers the definition the build uses (the last of its files), read with open buffers.
+      if (found.kind === "set" && found.set.definedIn !== undefined && found.set.definedAtIndex !== undefined) {
+        const document = project.permissionDocuments.find((d) => d.absolutePath === found.set.definedIn);
+        if (document?.ok) return locationIn(document, ["set", found.set.definedAtIndex, "identifier"]);
+      }
       if (!provenance.file) return undefined;
       const source = path.resolve(project.cwd, provenance.file);
       return (await inPermissionFiles(source, found.kind, name)) ?? (await inBuildScript(project, source, name));

@@ -56,6 +56,21 @@ describe("caplint lsp: go to definition", () => {
     expect(found.range.start).toEqual({ line: 2, character: 13 });
     expect(textAt(permissions, found)).toBe('"allow-greet"');
   });
+
+  it("a set defined in two permission files: the definition the build uses (the later file), from the loaded files", async () => {
+    mkdirSync(s.file("permissions"), { recursive: true });
+    const early = '[[set]]\nidentifier = "greeters"\ndescription = "first"\npermissions = ["allow-greet"]\n';
+    const late =
+      '[[permission]]\nidentifier = "allow-wave"\ncommands.allow = ["wave"]\n\n[[set]]\nidentifier = "greeters"\ndescription = "wins"\npermissions = ["allow-wave"]\n';
+    writeFileSync(s.file("permissions/a-greeters.toml"), early);
+    writeFileSync(s.file("permissions/b-greeters.toml"), late);
+    const text = '{"identifier": "greeters", "windows": ["main"], "permissions": ["greeters"]}';
+    const uri = await s.open("capabilities/greeters.json", text);
+    const found = (await definition(uri, text, '"greeters"]'))!;
+    expect(found.uri).toBe(s.uri("permissions/b-greeters.toml"));
+    expect(found.range.start).toEqual({ line: 5, character: 13 });
+    expect(textAt(late, found)).toBe('"greeters"');
+  });
 });
 
 describe("caplint lsp: go to definition in a committed acl-manifests.json", () => {
