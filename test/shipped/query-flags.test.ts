@@ -173,3 +173,32 @@ describe("access says when the committed manifest and the catalog disagree (issu
     expect(JSON.parse(bin(["resolve"]).stdout)).not.toHaveProperty("manifestUnion");
   });
 });
+
+describe("report --against and the pattern severities, through the built bin", () => {
+  it("report --against counts and lists the wider scope caplint diff finds", () => {
+    const result = bin(["report", "fixtures/queries/app", "--against", "fixtures/queries/app-v2", "--platform", "linux", "--html", "-"], ROOT);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('id="diff-scopes">Wider scopes <span class="count">1 scope value</span>');
+    expect(result.stdout).toContain("plugin:fs|write_text_file allowed {&quot;path&quot;:&quot;$APPDATA/notes/*&quot;}");
+    const diff = bin(["diff", "fixtures/queries/app-v2", "fixtures/queries/app", "--platform", "linux", "--format", "json"], ROOT);
+    expect((JSON.parse(diff.stdout) as { widenedScopes: unknown[] }).widenedScopes).toHaveLength(1);
+  });
+
+  it("a pattern the host cannot compile is an error only where the capability resolves a command", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-pattern-"));
+    mkdirSync(path.join(dir, "src-tauri", "capabilities"), { recursive: true });
+    writeFileSync(path.join(dir, "src-tauri", "tauri.conf.json"), '{"identifier": "x", "app": {"windows": [{"label": "main"}]}}');
+    writeFileSync(path.join(dir, "src-tauri", "capabilities", "a.json"), '{"identifier": "empty", "windows": ["main-**"], "permissions": []}');
+    const warning = bin(["check", "--platform", "linux", "--format", "compact"], dir);
+    expect(warning.code).toBe(0);
+    expect(warning.stdout).toContain('warning invalid window pattern "main-**"');
+    expect(warning.stdout).toContain("the build passes only because the capability resolves to no command");
+    writeFileSync(
+      path.join(dir, "src-tauri", "capabilities", "a.json"),
+      '{"identifier": "empty", "windows": ["main-**"], "permissions": ["core:window:deny-close"]}',
+    );
+    const error = bin(["check", "--platform", "linux", "--format", "compact"], dir);
+    expect(error.code).toBe(1);
+    expect(error.stdout).toContain('error invalid window pattern "main-**"');
+  });
+});
