@@ -6,7 +6,7 @@ import type { JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
 import type { Capability, PermissionEntry } from "../model/types.js";
 import { entryOf } from "./support/engine-helpers.js";
-import { inlineValue, syntaxOf } from "./support/syntax.js";
+import { inlineValue, syntaxOf } from "../../core/source/syntax.js";
 import { defineRule, type RuleContext } from "./types.js";
 
 /**
