@@ -152,11 +152,11 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
   const capabilityFiles: string[] = [];
   const addWalk = async (dir: string, ignoreName?: (name: string) => boolean, boundary = dir) => {
     const result = await walk(dir, CAPABILITY_EXTENSIONS, ignoreName, boundary);
-    capabilityFiles.push(...result.files);
-    project.outsideLinks.push(...result.outside);
+    for (const item of result.files) capabilityFiles.push(item);
+    for (const item of result.outside) project.outsideLinks.push(item);
     // Only a capabilities folder's other files are ones the build would have skipped; any other
     // folder given on the command line may hold anything.
-    project.skippedFiles.push(...result.skipped.filter((file) => path.relative(cwd, file).split(path.sep).includes("capabilities")));
+    for (const item of result.skipped.filter((file) => path.relative(cwd, file).split(path.sep).includes("capabilities"))) project.skippedFiles.push(item);
     for (const p of result.problems) problem(p.file, p.message);
   };
 
@@ -325,7 +325,7 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
     project.config = await loadAppConfig(srcTauri, context, (file) => outsideApp(file, path.dirname(srcTauri!), project));
   }
   project.activeCapabilities = selectActive(project.capabilities, project.config);
-  if (project.config) project.capabilities.push(...project.config.inlineCapabilities);
+  if (project.config) for (const item of project.config.inlineCapabilities) project.capabilities.push(item);
   if (project.build) {
     // Only plugins a capability grants matter: a plugin without permissions (single-instance) is no news.
     const granted = new Set(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => Catalog.keyOf(entry.identifier)?.key)));
@@ -339,7 +339,7 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
       (dir, boundary) => permissionFolderManifest(dir, parseFile, problem, project, boundary),
     );
     for (const [key, { manifest, from }] of registry.manifests) project.catalog.add({ [key]: manifest }, { origin: "build", file: relativeFile(cwd, from) });
-    project.notes.push(...registry.notes);
+    for (const item of registry.notes) project.notes.push(item);
   }
   if (!project.catalog.spellingFixed) {
     const spelling = majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier)));
@@ -431,7 +431,7 @@ async function permissionFolderManifest(
   const walked = await walk(dir, [".toml", ".json"], undefined, boundary);
   const { problems, outside } = walked;
   const files = excluded.length ? walked.files.filter((file) => !excluded.some((folder) => file.startsWith(folder + path.sep))) : walked.files;
-  project.outsideLinks.push(...outside);
+  for (const item of outside) project.outsideLinks.push(item);
   for (const p of problems) problem(p.file, p.message);
   const values: PermissionFileContent[] = [];
   for (const file of files) {

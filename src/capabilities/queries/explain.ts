@@ -212,7 +212,7 @@ function suggest(
   const refusedOn = refusing.flatMap((v) => v.platforms);
   const refusingModels = groups.filter((g) => g.platforms.some((p) => refusedOn.includes(p))).map((g) => g.model);
   const covering = coveringCapability(refusingModels, query.window, webview, query.origin);
-  notes.push(...selectionNotes(project, groups, query, webview, refusedOn));
+  for (const item of selectionNotes(project, groups, query, webview, refusedOn)) notes.push(item);
   const suggestion: Suggestion = { entry, reason, newCapability: newCapability(query, entry, refusedOn, groups), removeDenies, notes };
   if (covering) {
     const permissionsPath = [...covering.source.path, "permissions"];
