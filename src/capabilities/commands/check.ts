@@ -6,6 +6,7 @@ import { readStandardInput } from "../../core/source/stdin.js";
 import { UsageError } from "../../core/errors.js";
 import { compareDiagnostics } from "../../core/diagnostics.js";
 import { loadProject, type Project } from "../load/project.js";
+import { shippedTargets } from "../load/build.js";
 import { CAPABILITY_RULES, CAPABILITY_RULES_BY_ID } from "../rules/index.js";
 import type { RuleMeta } from "../../core/lint/rule.js";
 import { platformOption } from "./query-options.js";
@@ -115,6 +116,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions,
       }
     } else {
       const project = await loadProject(run.load);
+      if (io.argv.includes("--debug")) io.stderr.write(shippedTargetsDebug(project));
       results.push({ project, result: await lint(project, runLint) });
     }
   }
@@ -150,6 +152,18 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions,
     },
   );
   return code;
+}
+
+/** `--debug`: the targets the app ships and the evidence that decided each (plugin-not-in-build judges those). */
+function shippedTargetsDebug(project: Project): string {
+  if (!project.build) return "";
+  const app = oneLine(project.build.file);
+  return [...shippedTargets(project.build, project.capabilities)]
+    .map(([target, because]) => {
+      const evidence = because.evidence.map((piece) => `${oneLine(piece.says)}${piece.certain ? "" : " (suggests it only)"}`).join("; ");
+      return `caplint: debug: ${app}: ${target} ships: ${evidence || "desktop"}\n`;
+    })
+    .join("");
 }
 
 /** `-` among the paths: standard input, read once, named by --stdin-filename. `--fix` cannot write it back (ESLint refuses too). */

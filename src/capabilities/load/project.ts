@@ -1,4 +1,5 @@
 import { readdir, realpath } from "node:fs/promises";
+import { isPlainObject } from "../../core/json.js";
 import path from "node:path";
 import { Catalog, normalizeManifest } from "../catalog/catalog.js";
 import { majoritySpelling, spellingOfManifest, spellManifest } from "../catalog/brand.js";
@@ -150,9 +151,12 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
     project.problems.push({ file: relativeFile(cwd, absolutePath), absolutePath, message, ...(at ? { path: at } : {}), ...(document ? { document } : {}) });
 
   const capabilityFiles: string[] = [];
-  const addWalk = async (dir: string, ignoreName?: (name: string) => boolean, boundary = dir) => {
+  // Files found in a folder given on the command line outside any capabilities/ folder: read only when they are capabilities.
+  const looseFiles = new Set<string>();
+  const addWalk = async (dir: string, ignoreName?: (name: string) => boolean, boundary = dir, loose = false) => {
     const result = await walk(dir, CAPABILITY_EXTENSIONS, ignoreName, boundary);
     capabilityFiles.push(...result.files);
+    if (loose) for (const file of result.files) if (!path.relative(cwd, file).split(path.sep).includes("capabilities")) looseFiles.add(file);
     project.outsideLinks.push(...result.outside);
     // Only a capabilities folder's other files are ones the build would have skipped; any other
     // folder given on the command line may hold anything.
@@ -191,7 +195,7 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
     else {
       const appSrc = srcTauri ? undefined : await findSrcTauri(absolute);
       if (appSrc && paths.length === 1) srcTauri = appSrc;
-      else await addWalk(absolute, isWellKnownNonCapability);
+      else await addWalk(absolute, isWellKnownNonCapability, absolute, true);
     }
   }
 
@@ -309,6 +313,8 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
   const documents = await mapConcurrently([...new Set(capabilityFiles)], READ_CONCURRENCY, parseFile);
   for (const document of documents) {
     if (!document) continue;
+    // A Cargo.toml, a JSON schema or a package file in a folder given by name is no capability: not read as one.
+    if (looseFiles.has(document.absolutePath) && !(document.ok && looksLikeCapabilities(document.value))) continue;
     project.documents.push(document);
     if (!document.ok) continue;
     const budget = new FileBudget();
@@ -342,7 +348,13 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
     project.notes.push(...registry.notes);
   }
   if (!project.catalog.spellingFixed) {
-    const spelling = majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier)));
+    // The crate the app's Cargo files name (`tauri`, or the spec's `host`) is the spelling its build uses;
+    // without Cargo files, the one most of its capabilities write.
+    const hostCrate = project.versions?.crates.get("core")?.crate;
+    const spelling =
+      hostCrate === "tauri" || hostCrate === "host"
+        ? hostCrate
+        : majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier)));
     if (spelling) project.catalog.useSpelling(spelling);
   }
   return project;
@@ -365,7 +377,22 @@ async function mapConcurrently<T, R>(items: readonly T[], limit: number, map: (i
 
 /** JSON files a user's folder often holds next to capabilities; a capabilities/ folder is walked without this filter, like tauri-build does. */
 function isWellKnownNonCapability(name: string): boolean {
-  return /^(caplint\.config|package|package-lock|tsconfig|tauri(\.[\w-]+)?\.conf|acl-manifests)\.json$|^Tauri(\.[\w-]+)?\.toml$/.test(name);
+  return (
+    /^(caplint\.config|package|package-lock|tsconfig|tauri(\.[\w-]+)?\.conf|acl-manifests|capabilities)\.json$|^Tauri(\.[\w-]+)?\.toml$/.test(name) ||
+    /^(Cargo|rust-toolchain|rustfmt|\.rustfmt|clippy|deny|Cross|taplo|\.taplo|pyproject)\.toml$|schema\.json$/i.test(name)
+  );
+}
+
+/**
+ * Whether a file found in a folder outside capabilities/ holds capabilities: a capability object (an
+ * `identifier` with `permissions`, `windows` or `webviews`), a list of them, or `{"capabilities": [...]}`. Anything else there
+ * (a JSON schema, a settings file) is not read as a broken capability.
+ */
+function looksLikeCapabilities(value: unknown): boolean {
+  const isCapability = (item: unknown) => isPlainObject(item) && "identifier" in item && ("permissions" in item || "windows" in item || "webviews" in item);
+  if (Array.isArray(value)) return value.length > 0 && value.some(isCapability);
+  if (!isPlainObject(value)) return false;
+  return isCapability(value) || Array.isArray(value.capabilities);
 }
 
 /**
