@@ -348,13 +348,12 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
     project.notes.push(...registry.notes);
   }
   if (!project.catalog.spellingFixed) {
-    // The crate the app's Cargo files name (`tauri`, or the spec's `host`) is the spelling its build uses;
-    // without Cargo files, the one most of its capabilities write.
+    // The spelling most of its capabilities write, else the crate its Cargo files name (`tauri`, or the
+    // spec's `host`): an app that writes neither still gets its build's word in every answer.
     const hostCrate = project.versions?.crates.get("core")?.crate;
     const spelling =
-      hostCrate === "tauri" || hostCrate === "host"
-        ? hostCrate
-        : majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier)));
+      majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier))) ??
+      (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : undefined);
     if (spelling) project.catalog.useSpelling(spelling);
   }
   return project;
