@@ -12,7 +12,7 @@ import { platformOption } from "./query-options.js";
 import { planCheckRuns } from "../load/check-runs.js";
 import { configDocuments } from "../load/app-config.js";
 import type { MainOptions } from "../../core/io.js";
-import { addInputOptions, applyConfig, capabilitySettings, configOption, lintSettings, loadOptionsFrom, type InputOptions } from "./options.js";
+import { addInputOptions, applyConfig, capabilitySettings, configOption, lintSettings, loadOptionsFrom, withFrontendScan, type InputOptions } from "./options.js";
 import type { LintCommandOptions } from "../../core/options.js";
 import { addLintOptions, reportLintRun } from "../../core/lint/lint-command.js";
 import type { SetExitCode } from "../../core/command.js";
@@ -77,7 +77,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions,
   }
   // Each app is checked in its own context (a monorepo root, a file list spanning apps); the
   // findings of every run form one report.
-  const runs = await planCheckRuns(loadOptions);
+  const runs = await planCheckRuns(withFrontendScan(loadOptions, lintOptions.only));
   const results: Array<{ project: Project; result: LintResult }> = [];
   let fixes: Array<{ file: string; diff: string }> | undefined;
   // Without --config, an app below the working directory (a monorepo root, files of several apps)
@@ -90,7 +90,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions,
       const own = await capabilitySettings({ ...options, app: run.app }, io.cwd, allRules);
       if (own.config?.file !== settings.config?.file) {
         runSettings = own;
-        run.load = applyConfig(run.load, own);
+        run.load = withFrontendScan(applyConfig(run.load, own), lintSettings(own, CAPABILITY_RULES).only);
         if (own.config?.file) appConfigFiles.push(own.config.file);
       }
     }

@@ -75,8 +75,9 @@ export function capabilitySettings(options: SettingsOptions, cwd: string, rules:
 /** The config's `manifests` are read too, and its `app` is the app when the command line names none. */
 export function applyConfig(load: LoadOptions, settings: Settings): LoadOptions {
   if (!settings.config) return load;
-  const { manifests, app } = configSectionOf(settings.config, CAPABILITY_CONFIG);
+  const { manifests, app, frontend } = configSectionOf(settings.config, CAPABILITY_CONFIG);
   const applied: LoadOptions = { ...load, manifests: [...manifests, ...(load.manifests ?? [])] };
+  if (frontend !== undefined && load.frontend !== false) applied.frontend = frontend;
   if (app !== undefined && (load.paths ?? []).length === 0 && load.app === undefined) applied.app = app;
   return applied;
 }
@@ -84,6 +85,15 @@ export function applyConfig(load: LoadOptions, settings: Settings): LoadOptions 
 /** The lint options that carry the settings: rules off for every file are left out, so they never start. */
 export function lintSettings(settings: Settings, rules: Iterable<{ id: string }>): { severityFor: Settings["severityFor"]; only: Set<string> } {
   return { severityFor: settings.severityFor, only: new Set([...rules].map((rule) => rule.id).filter((id) => settings.runs(id))) };
+}
+
+/** The rules that judge the frontend's calls: a run that starts one of them scans the frontend. */
+const FRONTEND_RULES = ["frontend-command-not-granted", "frontend-calls-unregistered-plugin", "unused-permission", "unused-dangerous-permission"];
+
+/** Asks the load to scan the frontend (with the config's `frontend` section, when it has one) when a rule that judges it runs. */
+export function withFrontendScan(load: LoadOptions, only: ReadonlySet<string>): LoadOptions {
+  if (load.frontend || !FRONTEND_RULES.some((id) => only.has(id))) return load;
+  return { ...load, frontend: true };
 }
 
 /** `-c, --config FILE`: the same option on every command that reads the config. */
