@@ -116,7 +116,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
   const validations = await Promise.all(
     project.documents.map(async (document) => ({
       document,
-      problems: document.ok ? await validateCapabilityFile(document.value, (path) => document.writtenText(path)) : [],
+      problems: document.ok ? await validateCapabilityFile(document.value, (path) => document.writtenText(path), document.format) : [],
     })),
   );
   for (const { document, problems } of validations) {

@@ -16,6 +16,7 @@ import { TARGETS } from "../capabilities/model/types.js";
 import { expandPermission } from "../capabilities/queries/permissions.js";
 import { CompletionItemKind, MarkupKind } from "./protocol.js";
 import { appHasPlugin, appLabels } from "./places.js";
+import { fieldKey, inlineValue, quoteString, syntaxOf, type Syntax } from "../core/source/syntax.js";
 
 type JsoncParser = typeof import("jsonc-parser");
 
@@ -140,7 +141,7 @@ function assignmentKey(before: string): string | undefined {
 const FIELD_DOCS: Record<string, string> = {
   identifier: "The capability's unique name.",
   description: "What the capability is for.",
-  remote: 'Remote pages that get this capability: `{ "urls": ["https://*.example.com"] }` (URLPattern syntax).',
+  remote: "Remote pages that get this capability: `{{example}}` (URLPattern syntax).",
   local: "Whether the app's own pages get it (default true).",
   windows: "Window labels (globs) the capability applies to.",
   webviews: "Webview labels (globs) the capability applies to.",
@@ -151,13 +152,21 @@ const FIELD_DOCS: Record<string, string> = {
   deny: "Scope values denied to the permission's commands.",
 };
 
+/** A field's documentation, its example in the file's own syntax. */
+function fieldDoc(field: string, syntax: Syntax): string {
+  return (FIELD_DOCS[field] ?? "").replace("{{example}}", inlineValue({ urls: ["https://*.example.com"] }, syntax));
+}
+
 export function completionItems(slot: Slot, document: TextDocument, project: Project | undefined): CompletionItem[] {
   const range: Range = { start: document.positionAt(slot.replace.offset), end: document.positionAt(slot.replace.offset + slot.replace.length) };
+  const syntax = syntaxOf(document.uri);
+  // Typed outside quotes, the item brings its own: a TOML key is written bare when it can be.
+  const written = (label: string) => (slot.quoted ? label : slot.kind === "field" ? fieldKey(label, syntax) : quoteString(label, syntax));
   const item = (label: string, kind: CompletionItemKind, extra: Partial<CompletionItem> = {}): CompletionItem => ({
     label,
     kind,
-    textEdit: { range, newText: slot.quoted ? label : JSON.stringify(label) },
-    filterText: slot.quoted ? label : JSON.stringify(label),
+    textEdit: { range, newText: written(label) },
+    filterText: written(label),
     ...extra,
   });
   switch (slot.kind) {
@@ -165,7 +174,7 @@ export function completionItems(slot: Slot, document: TextDocument, project: Pro
       const fields = slot.object === "capability" ? CAPABILITY_FIELDS : slot.object === "remote" ? REMOTE_FIELDS : PERMISSION_ENTRY_FIELDS;
       return fields
         .filter((field) => !slot.present.includes(field))
-        .map((field) => item(field, CompletionItemKind.Field, { documentation: markdown(FIELD_DOCS[field] ?? "") }));
+        .map((field) => item(field, CompletionItemKind.Field, { documentation: markdown(fieldDoc(field, syntax)) }));
     }
     case "platform":
       return TARGETS.map((platform) => item(platform, CompletionItemKind.EnumMember));

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain ES module shared with the benchmark (scripts/bench.mjs), no types.
 import { realWorldApp } from "../../scripts/lib/real-world-app.mjs";
 import { resetWork, work, type WorkCounter } from "../../src/capabilities/engine/work.js";
+import { RULES } from "../../src/registry.js";
 import { run } from "../helpers/run.js";
 
 /**
@@ -47,6 +48,31 @@ describe.each([
       if (one[counter] === 0) continue;
       expect(ten[counter] / one[counter], `${counter}: ${one[counter]} → ${ten[counter]}`).toBeLessThanOrEqual(11);
     }
+  }, 120_000);
+});
+
+describe("every capability rule alone on real capability files", () => {
+  // Each rule with only parse and schema beside it, so the engine work it asks for and its own counted
+  // steps are its own: a rule that walked every grant for every grant (dead-scope's shell check once
+  // did) shows as a factor near 100 in its steps.
+  const ids = RULES.filter((rule) => rule.domain === "capabilities").map((rule) => rule.id);
+  it.each(ids)(
+    "%s does at most ~10x the work for 10x the input",
+    async (id) => {
+      const argv = (dir: string) => ["check", "--app", dir, "--format", "compact", "--only", id];
+      const one = await counted(argv, 1);
+      const ten = await counted(argv, 10);
+      for (const counter of Object.keys(one) as WorkCounter[]) {
+        if (one[counter] === 0) continue;
+        expect(ten[counter] / one[counter], `${counter}: ${one[counter]} → ${ten[counter]}`).toBeLessThanOrEqual(11);
+      }
+    },
+    120_000,
+  );
+
+  it("counts dead-scope's steps (the shell grants of the corpus)", async () => {
+    const one = await counted((dir) => ["check", "--app", dir, "--format", "compact", "--only", "dead-scope"], 1);
+    expect(one.ruleSteps).toBeGreaterThan(0);
   }, 120_000);
 });
 

@@ -198,6 +198,9 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
       // mcp-tool-verb's lexicon, with its licence.
       "data/wordnet-verbs.txt",
       "data/wordnet-verbs.LICENSE",
+      // The frontend scan's call map and its hand-kept overrides (read on first use).
+      "data/js-api-map.json",
+      "data/js-api-overrides.json",
     ]) {
       expect(files, needed).toContain(needed);
     }

@@ -44,7 +44,7 @@ export class Catalog {
       }
     }
     for (const [key, manifest] of Object.entries(manifests)) {
-      this.manifests.set(key, spellManifest(key, normalizeManifest(manifest), this.currentSpelling));
+      this.manifests.set(key, spelledManifest(key, manifest, this.currentSpelling));
       this.provenance.set(key, provenance);
     }
     this.identifierCache = undefined;
@@ -69,7 +69,7 @@ export class Catalog {
   useSpelling(spelling: Spelling): this {
     if (spelling === this.currentSpelling) return this;
     this.currentSpelling = spelling;
-    for (const [key, manifest] of this.manifests) this.manifests.set(key, spellManifest(key, manifest, spelling));
+    for (const [key, manifest] of this.manifests) this.manifests.set(key, spelledManifest(key, manifest, spelling));
     this.identifierCache = undefined;
     this.suggestions.clear();
     this.known.clear();
@@ -211,6 +211,22 @@ export class Catalog {
     for (const candidate of nearest(normalized, pool, max)) push(candidate);
     return out.slice(0, max);
   }
+}
+
+/**
+ * Each manifest normalised and spelled once per run and spelling: the built-in catalogs of a release are
+ * shared between the apps of a run (see manifestAt), and re-spelling them for every app was a fixed cost
+ * per app. The results are shared too: nothing may change a manifest in a catalog.
+ */
+const spelledManifests = new WeakMap<Manifest, Map<string, Manifest>>();
+
+function spelledManifest(key: string, manifest: Manifest, spelling: Spelling): Manifest {
+  let bySpelling = spelledManifests.get(manifest);
+  if (!bySpelling) spelledManifests.set(manifest, (bySpelling = new Map()));
+  const memoKey = `${spelling}\u0000${key}`;
+  let spelled = bySpelling.get(memoKey);
+  if (!spelled) bySpelling.set(memoKey, (spelled = spellManifest(key, normalizeManifest(manifest), spelling)));
+  return spelled;
 }
 
 function own<T>(record: Record<string, T>, key: string): T | undefined {

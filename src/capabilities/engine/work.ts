@@ -12,6 +12,8 @@ export const work = {
   scopeValues: 0,
   /** Window or webview patterns compared with each other by diff. */
   patternComparisons: 0,
+  /** Grants a rule walked that the engine's counters do not see (dead-scope's shell grants). */
+  ruleSteps: 0,
 };
 
 export type WorkCounter = keyof typeof work;

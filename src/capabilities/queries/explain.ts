@@ -18,6 +18,7 @@ import { parseCommandName } from "../engine/command-name.js";
 import type { PlatformGroup } from "./platforms.js";
 import { knownWindowLabels } from "./project-model.js";
 import { plural } from "../../core/wording.js";
+import { syntaxOf, type Syntax } from "../../core/source/syntax.js";
 
 export type RefusalKind = "release" | "plugin-not-found" | "command-not-found" | "permissions-listed" | "not-allowed-here" | "denied";
 
@@ -91,6 +92,8 @@ export interface Suggestion {
   addTo?: { capability: string; file: string; line: number };
   /** A whole new capability granting just this, when none covers the window and origin. */
   newCapability: Record<string, unknown>;
+  /** Where that new capability would go: JSON or TOML as the app's own capability files are written. */
+  newCapabilityFile: string;
   /** Denies to remove first: a deny wins for every window and origin. */
   removeDenies: ResolvedCommand[];
   notes: string[];
@@ -213,12 +216,21 @@ function suggest(
   const refusingModels = groups.filter((g) => g.platforms.some((p) => refusedOn.includes(p))).map((g) => g.model);
   const covering = coveringCapability(refusingModels, query.window, webview, query.origin);
   notes.push(...selectionNotes(project, groups, query, webview, refusedOn));
-  const suggestion: Suggestion = { entry, reason, newCapability: newCapability(query, entry, refusedOn, groups), removeDenies, notes };
+  const capability = newCapability(query, entry, refusedOn, groups);
+  const newCapabilityFile = `src-tauri/capabilities/${String(capability.identifier)}.${capabilitySyntax(project)}`;
+  const suggestion: Suggestion = { entry, reason, newCapability: capability, newCapabilityFile, removeDenies, notes };
   if (covering) {
     const permissionsPath = [...covering.source.path, "permissions"];
     suggestion.addTo = { capability: covering.identifier, file: covering.source.file, line: lineOf({ file: covering.source.file, path: permissionsPath }) };
   }
   return suggestion;
+}
+
+/** The language most of the app's capability files are written in (JSON when tied or none). */
+function capabilitySyntax(project: Project): Syntax {
+  const files = project.capabilities.filter((c) => !c.source.inline);
+  const toml = files.filter((c) => syntaxOf(c.source) === "toml").length;
+  return toml > files.length - toml ? "toml" : "json";
 }
 
 /**

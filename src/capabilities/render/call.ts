@@ -4,6 +4,7 @@ import { describePlatforms } from "../queries/platforms.js";
 import { contextLabel, provenanceJson, type SourceLines } from "../queries/project-model.js";
 import { quoteList } from "../../core/did-you-mean.js";
 import { NO_PAINT, type Paint } from "../../core/terminal-text.js";
+import { blockValue, fileText, syntaxOf } from "../../core/source/syntax.js";
 
 const LISTED_PERMISSIONS = 8;
 
@@ -62,19 +63,18 @@ export function renderCall(call: CallExplanation, asked: readonly string[], line
     out.push(paint.bold("to allow it:"));
     for (const deny of s.removeDenies)
       out.push(`  remove the deny ${deny.provenance.chain[0]} from capability ${deny.provenance.capability}  ${paint.dim(`(${lines.where(deny)})`)}`);
-    const entry = JSON.stringify(s.entry);
     if (s.addTo) {
       out.push(
         `  add this entry to "permissions" of capability ${s.addTo.capability}  (${s.addTo.file}:${s.addTo.line}), which already covers window "${call.window}" from ${call.origin.kind === "local" ? "local pages" : call.origin.url}:`,
       );
-      out.push(`    ${entry}`);
-      out.push("  or a capability of its own:");
+      for (const line of blockValue(s.entry, syntaxOf(s.addTo.file)).split("\n")) out.push(`    ${line}`);
+      out.push(`  or a capability of its own (${s.newCapabilityFile}):`);
     } else {
       out.push(
-        `  no capability covers window "${call.window}" from ${call.origin.kind === "local" ? "local pages" : call.origin.url}; a new capability file (src-tauri/capabilities/${String(s.newCapability.identifier)}.json):`,
+        `  no capability covers window "${call.window}" from ${call.origin.kind === "local" ? "local pages" : call.origin.url}; a new capability file (${s.newCapabilityFile}):`,
       );
     }
-    for (const line of compactJson(s.newCapability).split("\n")) out.push(`    ${line}`);
+    for (const line of fileText(s.newCapability, syntaxOf(s.newCapabilityFile)).trimEnd().split("\n")) out.push(`    ${line}`);
     out.push(`  ${s.reason}`);
     for (const text of s.notes) out.push(`  ${note} ${text}`);
   }
@@ -116,20 +116,16 @@ export function callJson(call: CallExplanation, lines: SourceLines) {
             reason: s.reason,
             ...(s.addTo ? { addTo: s.addTo } : {}),
             newCapability: s.newCapability,
+            // The same, as text to paste in the file's own language (a TOML capability gets TOML).
+            text: {
+              ...(s.addTo ? { entry: blockValue(s.entry, syntaxOf(s.addTo.file)) } : {}),
+              newCapabilityFile: s.newCapabilityFile,
+              newCapability: fileText(s.newCapability, syntaxOf(s.newCapabilityFile)),
+            },
             removeDenies: s.removeDenies.map((entry) => provenanceJson(entry, lines)),
             notes: s.notes,
           },
         }
       : {}),
   };
-}
-
-/** Pretty JSON with short arrays and objects kept on one line, as people write capability files. */
-export function compactJson(value: unknown, indent = ""): string {
-  const inline = JSON.stringify(value);
-  if (inline.length <= 72 || value === null || typeof value !== "object") return inline;
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) return `[\n${value.map((item) => inner + compactJson(item, inner)).join(",\n")}\n${indent}]`;
-  const fields = Object.entries(value as Record<string, unknown>).map(([key, item]) => `${inner}${JSON.stringify(key)}: ${compactJson(item, inner)}`);
-  return `{\n${fields.join(",\n")}\n${indent}}`;
 }

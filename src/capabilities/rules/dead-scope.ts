@@ -1,12 +1,12 @@
 import { Catalog } from "../catalog/catalog.js";
 import { APP_KEY } from "../catalog/types.js";
 import { expandIdentifier, type Context } from "../engine/index.js";
+import { work } from "../engine/work.js";
 import type { JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
 import type { Capability, PermissionEntry } from "../model/types.js";
-import { samePath } from "../../core/location.js";
 import { entryOf } from "./support/engine-helpers.js";
-import { inlineValue, syntaxOf } from "./support/syntax.js";
+import { inlineValue, syntaxOf } from "../../core/source/syntax.js";
 import { defineRule, type RuleContext } from "./types.js";
 
 /**
@@ -314,14 +314,20 @@ function jsonType(value: unknown): JsonType {
   return typeof value as JsonType;
 }
 
-/** Whether two grants reach the same callers' origin: both local, or the same remote pattern. */
-function sameReach(a: Context, b: Context): boolean {
-  return a.kind === "local" ? b.kind === "local" : b.kind === "remote" && a.url === b.url;
+/** The callers' origin a grant reaches, as a key: two grants reach the same callers when their keys are equal. */
+function reachKey(context: Context): string {
+  return context.kind === "local" ? "local" : `remote\u0000${context.url}`;
+}
+
+/** The capability entry a grant comes from, as a key. */
+function entryKey(grant: { capabilityIndex: number; provenance: { path: JsonPath } }): string {
+  return `${grant.capabilityIndex}\u0000${JSON.stringify(grant.provenance.path)}`;
 }
 
 /**
  * `shell:allow-execute` and `shell:allow-spawn` run only the programs a scope names (the entry's own,
- * or the shell plugin's global scope). Granted with no scope anywhere, they run nothing.
+ * or the shell plugin's global scope). Granted with no scope anywhere, they run nothing. Indexed by
+ * origin and by entry: comparing every grant with every other was quadratic in the grants of a command.
  */
 async function reportDeadShellGrants(context: RuleContext): Promise<void> {
   if (!context.catalog.has("shell")) return;
@@ -329,30 +335,44 @@ async function reportDeadShellGrants(context: RuleContext): Promise<void> {
   for (const model of (await context.resolution()).distinctModels) {
     const globalAllow = model.globalScope.get("shell")?.allow ?? [];
     if (globalAllow.length > 0) continue;
+    // Every command of an entry that runs programs, for the message, in SHELL_RUNNERS' order.
+    const runnersOf = new Map<string, string[]>();
+    for (const command of SHELL_RUNNERS) {
+      for (const grant of model.allowed.get(command) ?? []) {
+        work.ruleSteps++;
+        const key = entryKey(grant);
+        const commands = runnersOf.get(key);
+        if (!commands) runnersOf.set(key, [command]);
+        else if (!commands.includes(command)) commands.push(command);
+      }
+    }
     for (const command of SHELL_RUNNERS) {
       const grants = model.allowed.get(command) ?? [];
       // The host hands a command the scopes of the grants that match the caller: a remote page's call
       // borrows no program from a grant for local pages, nor a local call from a remote-only one.
-      const scoped = grants.filter((grant) => (grant.scope?.allow ?? []).length > 0);
-      const runs = (grant: (typeof grants)[number]) => scoped.some((other) => sameReach(other.context, grant.context));
-      const entryRuns = (grant: (typeof grants)[number]) =>
-        grants.some((other) => other.capabilityIndex === grant.capabilityIndex && samePath(other.provenance.path, grant.provenance.path) && runs(other));
-      for (const grant of grants) {
-        if (entryRuns(grant)) continue;
+      const scopedReaches = new Set<string>();
+      for (const grant of grants) if ((grant.scope?.allow ?? []).length > 0) scopedReaches.add(reachKey(grant.context));
+      // An entry runs programs when one of its grants reaches callers that some scoped grant reaches.
+      const keys = grants.map(entryKey);
+      const runningEntries = new Set<string>();
+      grants.forEach((grant, i) => {
+        work.ruleSteps++;
+        if (scopedReaches.has(reachKey(grant.context))) runningEntries.add(keys[i]!);
+      });
+      grants.forEach((grant, i) => {
+        work.ruleSteps++;
+        if (runningEntries.has(keys[i]!)) return;
         const source = entryOf(model, grant);
-        if (!source) continue;
+        if (!source) return;
         const key = `${source.capability.source.absolutePath}\u0000${JSON.stringify(source.entry.path)}`;
-        if (reported.has(key)) continue;
+        if (reported.has(key)) return;
         reported.add(key);
-        // Every command of the entry that runs programs, for the message.
-        const dead = SHELL_RUNNERS.filter((c) =>
-          (model.allowed.get(c) ?? []).some((g) => samePath(g.provenance.path, grant.provenance.path) && g.capabilityIndex === grant.capabilityIndex),
-        );
+        const dead = runnersOf.get(keys[i]!)!;
         context.report({
           at: source.capability.source,
           path: source.entry.extended ? [...source.entry.path, "identifier"] : source.entry.path,
           // Scoped grants exist, but none reaches this grant's callers: say why it still runs nothing.
-          messageId: scoped.length > 0 && grant.context.kind === "remote" ? "noProgramRemote" : "noProgram",
+          messageId: scopedReaches.size > 0 && grant.context.kind === "remote" ? "noProgramRemote" : "noProgram",
           data: {
             identifier: source.entry.identifier,
             commands: dead.join(" and "),
@@ -361,7 +381,7 @@ async function reportDeadShellGrants(context: RuleContext): Promise<void> {
           },
           hint: `add the program, e.g. ${inlineValue({ identifier: "shell:allow-execute", allow: [{ name: "git", cmd: "git", args: true }] }, syntaxOf(source.capability.source))}, or remove the permission`,
         });
-      }
+      });
     }
   }
 }

@@ -1,7 +1,7 @@
 import { TARGETS } from "../model/types.js";
 import { quoteList } from "../../core/did-you-mean.js";
 import { defineRule } from "./types.js";
-import { field, syntaxOf } from "./support/syntax.js";
+import { field, syntaxOf } from "../../core/source/syntax.js";
 
 export default defineRule({
   id: "empty-platforms",

@@ -1,7 +1,7 @@
 import type { Capability } from "../model/types.js";
 import { nearest } from "../../core/did-you-mean.js";
 import { defineRule, type RuleContext } from "./types.js";
-import { field, syntaxOf } from "./support/syntax.js";
+import { field, syntaxOf } from "../../core/source/syntax.js";
 
 export default defineRule({
   id: "no-target",

@@ -2,6 +2,8 @@ import { compileLabelPattern } from "../engine/match/glob.js";
 import { collectCodeWindowLabels, plausibleInCode, type CodeWindowLabels } from "../load/window-labels.js";
 import { nearest, quoteList, wordList } from "../../core/did-you-mean.js";
 import { defineRule } from "./types.js";
+import { SUPPRESSION_FIELD } from "../model/capability.js";
+import { field as fieldText, syntaxOf } from "../../core/source/syntax.js";
 import { TARGETS, valuesOf, type Capability, type Target } from "../model/types.js";
 
 const MAX_LISTED_LABELS = 6;
@@ -126,7 +128,7 @@ export default defineRule({
           }
           const suggestion = nearest(pattern, view.labels, 1)[0];
           const made = isGlob ? `${kind}s whose labels match "${pattern}"` : `a ${kind} labelled "${pattern}"`;
-          const runtime = `if the app creates ${made} in code caplint cannot read (a label from another file or crate), the pattern is right: add "caplint-disable": ["unmatched-window"] to this capability`;
+          const runtime = `if the app creates ${made} in code caplint cannot read (a label from another file or crate), the pattern is right: add ${fieldText(SUPPRESSION_FIELD, ["unmatched-window"], syntaxOf(capability.source))} to this capability`;
           context.report({
             at: capability.source,
             path,

@@ -5,6 +5,7 @@ import { shownValue } from "../../core/messages.js";
 import { valueAt } from "../../core/source/document.js";
 import { fileForm } from "../model/capability.js";
 import { addCapabilitySchemas, VALIDATOR_OPTIONS } from "./validator-setup.js";
+import { field, fieldKey, type Syntax } from "../../core/source/syntax.js";
 
 export interface SchemaProblem {
   path: JsonPath;
@@ -65,7 +66,7 @@ const FORM_NAMES = {
  * Errors owned by dedicated rules (platform values, duplicate entries) are left to those rules.
  */
 /** `written` gives a value's text as the file writes it, for messages (`1e400`, not Infinity). */
-export async function validateCapabilityFile(value: unknown, written?: Written): Promise<SchemaProblem[]> {
+export async function validateCapabilityFile(value: unknown, written?: Written, syntax: Syntax = "json"): Promise<SchemaProblem[]> {
   const form = fileForm(value);
   if (!form) {
     return [
@@ -78,17 +79,23 @@ export async function validateCapabilityFile(value: unknown, written?: Written):
   }
   const validate = (await getValidators())[form];
   if (validate(value)) return [];
-  return ajvErrorsToProblems(validate.errors ?? [], value, form, written);
+  return ajvErrorsToProblems(validate.errors ?? [], value, form, written, syntax);
 }
 
 type Written = (path: JsonPath) => string | undefined;
 
-export function ajvErrorsToProblems(errors: readonly ErrorObject[], root: unknown, form: keyof typeof FORM_NAMES, written?: Written): SchemaProblem[] {
+export function ajvErrorsToProblems(
+  errors: readonly ErrorObject[],
+  root: unknown,
+  form: keyof typeof FORM_NAMES,
+  written?: Written,
+  syntax: Syntax = "json",
+): SchemaProblem[] {
   const kept = pickAnyOfBranches(errors, root, schemaRoot!);
   const problems: SchemaProblem[] = [];
   const seen = new Set<string>();
   for (const error of kept) {
-    const problem = toProblem(error, root, form, written);
+    const problem = toProblem(error, root, form, written, syntax);
     if (!problem) continue;
     const key = JSON.stringify([problem.path, problem.message]);
     if (!seen.has(key)) {
@@ -142,7 +149,7 @@ function acceptsType(branch: SchemaNode, value: unknown): boolean {
   return types.includes(actual) || (actual === "integer" && types.includes("number"));
 }
 
-function toProblem(error: ErrorObject, root: unknown, form: keyof typeof FORM_NAMES, written?: Written): SchemaProblem | undefined {
+function toProblem(error: ErrorObject, root: unknown, form: keyof typeof FORM_NAMES, written: Written | undefined, syntax: Syntax): SchemaProblem | undefined {
   const path = instancePathToPath(error.instancePath);
   const field = fieldName(path);
   const value = valueAt(root, path);
@@ -155,7 +162,7 @@ function toProblem(error: ErrorObject, root: unknown, form: keyof typeof FORM_NA
         path,
         target: "value",
         message: `${where} is missing required field "${missing}"`,
-        hint: REQUIRED_HINTS[missing],
+        hint: REQUIRED_HINTS[missing]?.(syntax),
       };
     }
     case "type": {
@@ -165,7 +172,8 @@ function toProblem(error: ErrorObject, root: unknown, form: keyof typeof FORM_NA
         path,
         target: "value",
         message: `${field} must be ${list.map(article).join(" or ")}, found ${found()}`,
-        hint: TYPE_HINTS[field],
+        // Keyed by the bare field name (`field` is quoted for the message).
+        hint: TYPE_HINTS[String(path[path.length - 1])]?.(syntax),
       };
     }
     case "anyOf": {
@@ -180,20 +188,25 @@ function toProblem(error: ErrorObject, root: unknown, form: keyof typeof FORM_NA
   }
 }
 
-const REQUIRED_HINTS: Record<string, string> = {
-  identifier: 'add "identifier": a name unique across all capability files',
-  permissions: 'add "permissions": a list such as ["core:default"]',
-  urls: 'add "urls": a list of URL patterns such as ["https://example.com"]',
-  capabilities: 'add "capabilities": a list of capability objects',
+/** What to add, in the file's own syntax: `"identifier": …` in JSON, `identifier = …` in TOML. */
+const required = (key: string, what: string) => (syntax: Syntax) => `add ${fieldKey(key, syntax)}${syntax === "toml" ? " =" : ":"} ${what}`;
+
+const REQUIRED_HINTS: Record<string, (syntax: Syntax) => string> = {
+  identifier: required("identifier", "a name unique across all capability files"),
+  permissions: required("permissions", 'a list such as ["core:default"]'),
+  urls: required("urls", 'a list of URL patterns such as ["https://example.com"]'),
+  capabilities: (syntax) => (syntax === "toml" ? "add [[capabilities]] tables, one per capability" : 'add "capabilities": a list of capability objects'),
 };
 
-const TYPE_HINTS: Record<string, string> = {
-  windows: 'write window labels as a list, e.g. "windows": ["main"]',
-  webviews: 'write webview labels as a list, e.g. "webviews": ["main"]',
-  permissions: 'write permissions as a list, e.g. "permissions": ["core:default"]',
-  platforms: 'write platforms as a list, e.g. "platforms": ["linux", "macOS", "windows"]',
-  local: "use true or false without quotes",
-  urls: 'write URL patterns as a list, e.g. "urls": ["https://example.com"]',
+const asList = (what: string, key: string, example: string[]) => (syntax: Syntax) => `write ${what} as a list, e.g. ${field(key, example, syntax)}`;
+
+const TYPE_HINTS: Record<string, (syntax: Syntax) => string> = {
+  windows: asList("window labels", "windows", ["main"]),
+  webviews: asList("webview labels", "webviews", ["main"]),
+  permissions: asList("permissions", "permissions", ["core:default"]),
+  platforms: asList("platforms", "platforms", ["linux", "macOS", "windows"]),
+  local: () => "use true or false without quotes",
+  urls: asList("URL patterns", "urls", ["https://example.com"]),
 };
 
 const ANYOF_EXPECTATIONS: Record<string, string> = {

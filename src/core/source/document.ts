@@ -3,6 +3,7 @@ import type { ParseError } from "jsonc-parser";
 import type { JsonPath, Range } from "../location.js";
 import { deepestNode, jsonTree, NO_NODE, type JsonNode, type JsonTree } from "./json-tree.js";
 import { LineIndex } from "./line-index.js";
+import { quoteString } from "./syntax.js";
 import { BoundedMemo } from "../bounded-memo.js";
 
 export type DocumentFormat = "json" | "toml";
@@ -210,7 +211,7 @@ export class SourceDocument {
 
   /** A string value in this document's syntax: a JSON string, or a TOML basic string. */
   quoteString(value: string): string {
-    return this.format === "toml" ? tomlBasicString(value) : JSON.stringify(value);
+    return quoteString(value, this.format);
   }
 
   /**
@@ -608,11 +609,6 @@ function scanInlineArray(text: string, from: number, last: number): ItemSpan[] |
     if (open && !/\s/.test(c)) open.end = i + 1;
   }
   return undefined;
-}
-
-/** A TOML basic string. JSON's escapes are TOML's, but TOML forbids a raw DEL and has no escape for half a surrogate pair. */
-function tomlBasicString(value: string): string {
-  return JSON.stringify(value).replace(/\u007f|\\u(d[89a-f][0-9a-f]{2})/gi, (match) => (match === "\u007f" ? "\\u007F" : "\\uFFFD"));
 }
 
 function escapeRegExp(text: string): string {

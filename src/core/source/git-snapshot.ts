@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm, symlink, truncate, writeFile } from "node:fs/promises";
+import { constants as fsConstants } from "node:fs";
+import { mkdir, mkdtemp, open, rm, symlink, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { FatalError } from "../errors.js";
@@ -70,10 +71,27 @@ interface TreeEntry {
   file: string;
 }
 
-/** Writes the files of `commit` that caplint reads into a new private folder. */
+/** The blob modes git writes (it reads older ones, such as 100664, as these); a submodule (160000) is left out. */
+const BLOB_MODES = new Set(["100644", "100755", "120000"]);
+/** A link's text longer than this is no path the system would follow (PATH_MAX). */
+const MAX_LINK_BYTES = 4096;
+/** Links followed in a row before a path counts as a loop (the kernel's limit). */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Writes the files of `commit` that caplint reads into a new private folder, and nowhere else. A commit
+ * is data from whoever pushed it: its tree may hold entries git itself would never check out (`..`,
+ * `.git`, names written twice, a file below a link). Such a commit is refused whole, naming the entry.
+ * Regular files are written first, each into a folder made here and opened so that nothing existing is
+ * followed or replaced; links come last, and only those that stay inside when resolved through the
+ * links of the same commit; no entry lies below a link, so no write ever passes through one. Blobs are
+ * streamed from git one at a time: memory holds one file (at most `maxFileBytes`), never the commit.
+ */
 export async function snapshotCommit(top: string, commit: string, option: string, maxFileBytes: number): Promise<GitSnapshot> {
   const listing = await git(top, ["ls-tree", "-r", "-z", "--long", "--full-tree", commit], MAX_LISTING_BYTES);
   if (listing.code !== 0) throw new FatalError(`${option}: cannot list the files of ${commit.slice(0, 12)}: ${listing.stderr.trim()}`);
+  const refuse = (file: string, why: string) =>
+    new FatalError(`${option}: ${commit.slice(0, 12)} has a tree entry "${file}" that ${why}; git would not check it out, and caplint does not read it`);
   const entries: TreeEntry[] = [];
   for (const record of listing.stdout.toString("utf8").split("\0")) {
     // "<mode> <type> <object> <size>\t<path>"
@@ -81,41 +99,68 @@ export async function snapshotCommit(top: string, commit: string, option: string
     if (tab < 0) continue;
     const [mode = "", type = "", object = "", size = ""] = record.slice(0, tab).split(/ +/);
     const file = record.slice(tab + 1);
-    if (type !== "blob" || SKIPPED_SEGMENT.test(file)) continue;
+    if (type === "commit") continue;
+    const unsafe = unsafePath(file);
+    if (unsafe !== undefined) throw refuse(file, unsafe);
+    if (type !== "blob" || !BLOB_MODES.has(mode)) throw refuse(file, `has mode ${mode} (${type}), not one git writes for a file or a link`);
+    if (SKIPPED_SEGMENT.test(file)) continue;
     if (mode !== "120000" && !READ_FILES.test(file)) continue;
     entries.push({ mode, object, size: Number(size), file });
   }
   if (entries.length > MAX_FILES)
     throw new FatalError(`${option}: ${commit.slice(0, 12)} has ${entries.length} files caplint would read, over the ${MAX_FILES} limit`);
+  const links = new Map(entries.filter((entry) => entry.mode === "120000").map((entry) => [entry.file, entry]));
+  const paths = new Set<string>();
+  for (const entry of entries) {
+    if (paths.has(entry.file)) throw refuse(entry.file, "is written twice");
+    paths.add(entry.file);
+  }
+  for (const entry of entries) {
+    for (let slash = entry.file.indexOf("/"); slash > 0; slash = entry.file.indexOf("/", slash + 1)) {
+      const above = entry.file.slice(0, slash);
+      if (links.has(above)) throw refuse(entry.file, `lies below the link "${above}"`);
+      if (paths.has(above)) throw refuse(entry.file, `lies below the file "${above}"`);
+    }
+  }
 
   const root = await mkdtemp(path.join(tmpdir(), "caplint-git-"));
   const snapshot: GitSnapshot = { root, commit, outsideLinks: [], dispose: () => rm(root, { recursive: true, force: true }) };
   try {
     await mkdir(path.join(root, ".git"));
-    const wanted = entries.filter((entry) => entry.mode === "120000" || entry.size <= maxFileBytes);
+    const oversized = entries.filter((entry) => entry.mode !== "120000" && entry.size > maxFileBytes);
+    const wanted = entries.filter((entry) => (entry.mode === "120000" ? entry.size <= MAX_LINK_BYTES : entry.size <= maxFileBytes));
     const total = wanted.reduce((sum, entry) => sum + entry.size, 0);
     if (total > MAX_TOTAL_BYTES)
       throw new FatalError(`${option}: ${commit.slice(0, 12)} has ${total} bytes of files caplint would read, over the ${MAX_TOTAL_BYTES} limit`);
-    const contents = await catFiles(
-      top,
-      wanted.map((entry) => entry.object),
-    );
-    for (const entry of entries) {
-      const target = path.join(root, ...entry.file.split("/"));
-      await mkdir(path.dirname(target), { recursive: true });
-      if (entry.mode === "120000") {
-        const link = contents.get(entry.object)!.toString("utf8");
-        const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(entry.file), link));
-        if (path.posix.isAbsolute(link) || resolved === ".." || resolved.startsWith("../")) snapshot.outsideLinks.push(entry.file);
-        // Where links cannot be made (Windows without the privilege), the file is left out, as a link out of the repository is.
-        else await symlink(link, target).catch(() => snapshot.outsideLinks.push(entry.file));
-      } else if (entry.size > maxFileBytes) {
-        // The loader refuses it by its size, with the same finding as in a work tree.
-        await writeFile(target, "");
-        await truncate(target, entry.size);
-      } else {
-        await writeFile(target, contents.get(entry.object)!, { mode: entry.mode === "100755" ? 0o755 : 0o644 });
+    const folders = new Set<string>();
+    const writeFileEntry = async (entry: TreeEntry, contents: Buffer | undefined) => {
+      const handle = await createInSnapshot(root, entry.file, entry.mode === "100755" ? 0o755 : 0o644, folders);
+      try {
+        // A file over the size limit becomes a sparse file of its size: the loader refuses it by its size, as in a work tree.
+        if (contents === undefined) await handle.truncate(entry.size);
+        else await handle.writeFile(contents);
+      } finally {
+        await handle.close();
       }
+    };
+    for (const entry of oversized) await writeFileEntry(entry, undefined);
+    const byObject = new Map<string, TreeEntry[]>();
+    for (const entry of wanted) byObject.set(entry.object, [...(byObject.get(entry.object) ?? []), entry]);
+    const linkTexts = new Map<string, string>();
+    await streamBlobs(top, [...byObject.keys()], Math.max(maxFileBytes, MAX_LINK_BYTES), async (object, contents) => {
+      for (const entry of byObject.get(object) ?? []) {
+        if (entry.mode === "120000") linkTexts.set(entry.file, contents.toString("utf8"));
+        else await writeFileEntry(entry, contents);
+      }
+    });
+    for (const entry of links.values()) {
+      const text = linkTexts.get(entry.file);
+      if (text === undefined || text.includes("\0") || !staysInside(entry.file, linkTexts)) snapshot.outsideLinks.push(entry.file);
+      // Where links cannot be made (Windows without the privilege), the file is left out, as a link out of the repository is.
+      else
+        await mkdirsInSnapshot(root, entry.file, folders)
+          .then(() => symlink(text, path.join(root, ...entry.file.split("/"))))
+          .catch(() => snapshot.outsideLinks.push(entry.file));
     }
     return snapshot;
   } catch (error) {
@@ -124,25 +169,126 @@ export async function snapshotCommit(top: string, commit: string, option: string
   }
 }
 
-/** The contents of blobs, by object id, through one `git cat-file --batch`. */
-async function catFiles(top: string, objects: string[]): Promise<Map<string, Buffer>> {
-  const unique = [...new Set(objects)];
-  const contents = new Map<string, Buffer>();
-  if (unique.length === 0) return contents;
-  const result = await git(top, ["cat-file", "--batch"], MAX_TOTAL_BYTES + unique.length * 64, `${unique.join("\n")}\n`);
-  if (result.code !== 0) throw new FatalError(`git cat-file failed: ${result.stderr.trim()}`);
-  const out = result.stdout;
-  let at = 0;
-  for (const object of unique) {
-    // "<object> <type> <size>\n<contents>\n"
-    const headerEnd = out.indexOf(10, at);
-    const [name, type, size] = out.subarray(at, headerEnd).toString("utf8").split(" ");
-    if (name !== object || type !== "blob") throw new FatalError(`git cat-file: unexpected answer for ${object}`);
-    const start = headerEnd + 1;
-    contents.set(object, out.subarray(start, start + Number(size)));
-    at = start + Number(size) + 1;
+/** Why a path from a tree cannot be written as it reads, or undefined when it can. */
+function unsafePath(file: string): string | undefined {
+  for (const segment of file.split("/")) {
+    if (segment === "") return "has an empty name";
+    if (segment === "." || segment === "..") return `is named "${segment}"`;
+    if (segment.toLowerCase() === ".git") return "is named .git";
+    if (segment.includes("\0")) return "has a NUL in its name";
+    if (process.platform === "win32" && /[\\:]/.test(segment)) return "has a backslash or colon in its name";
   }
-  return contents;
+  return undefined;
+}
+
+/**
+ * Whether the link at `file` resolves inside the snapshot when every link of the commit it meets on the
+ * way is followed as the system would (`z -> y/y/../..` with `y -> .` leaves it, though its text does not).
+ */
+function staysInside(file: string, linkTexts: ReadonlyMap<string, string>): boolean {
+  const resolved: string[] = [];
+  let pending = [...file.split("/").slice(0, -1), ...(linkTexts.get(file) ?? "").split("/")];
+  if (linkTexts.get(file)?.startsWith("/")) return false;
+  let hops = 0;
+  while (pending.length > 0) {
+    const segment = pending.shift()!;
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") {
+      if (resolved.pop() === undefined) return false;
+      continue;
+    }
+    resolved.push(segment);
+    const text = linkTexts.get(resolved.join("/"));
+    if (text === undefined) continue;
+    if (text.startsWith("/") || ++hops > MAX_LINK_HOPS) return false;
+    resolved.pop();
+    pending = [...text.split("/"), ...pending];
+  }
+  return true;
+}
+
+/** Makes the folders above `file` inside `root`, one by one, each one new or made here before. */
+async function mkdirsInSnapshot(root: string, file: string, folders: Set<string>): Promise<void> {
+  const segments = file.split("/").slice(0, -1);
+  for (let depth = 1; depth <= segments.length; depth++) {
+    const folder = segments.slice(0, depth).join("/");
+    if (folders.has(folder)) continue;
+    await mkdir(path.join(root, ...segments.slice(0, depth)));
+    folders.add(folder);
+  }
+}
+
+/** A new file at `file` inside `root`: never an existing one, never through a link. */
+async function createInSnapshot(root: string, file: string, mode: number, folders: Set<string>): Promise<FileHandle> {
+  await mkdirsInSnapshot(root, file, folders);
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = fsConstants;
+  return open(path.join(root, ...file.split("/")), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
+}
+
+/**
+ * Streams blobs from one `git cat-file --batch`, handing each to `onBlob` whole before reading the
+ * next (the pipe waits meanwhile), so memory holds one blob of at most `maxBytes`.
+ */
+async function streamBlobs(top: string, objects: string[], maxBytes: number, onBlob: (object: string, contents: Buffer) => Promise<void>): Promise<void> {
+  if (objects.length === 0) return;
+  const child = spawn("git", ["-c", "core.quotePath=false", "cat-file", "--batch"], { cwd: top, env: gitEnvironment(), stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-4096)));
+  const exited = new Promise<number>((resolve, reject) => {
+    child.on("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "ENOENT" ? new FatalError("git is not installed (needed for --base and --head)") : error),
+    );
+    child.on("close", (code) => resolve(code ?? 1));
+  });
+  child.stdin.on("error", () => {
+    // git exited before reading all its input; its exit code and the missing answers say why.
+  });
+  child.stdin.end(`${objects.join("\n")}\n`);
+  let next = 0;
+  let header = Buffer.alloc(0);
+  let body: Buffer[] = [];
+  let bodyBytes = 0;
+  // The blob being read: its id and size, once its header line is in.
+  let current: { object: string; size: number } | undefined;
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      let data = chunk;
+      while (data.length > 0) {
+        if (current === undefined) {
+          const newline = data.indexOf(10);
+          header = Buffer.concat([header, newline < 0 ? data : data.subarray(0, newline)]);
+          if (header.length > 256) throw new FatalError(`git cat-file: unexpected answer for ${objects[next]}`);
+          if (newline < 0) break;
+          data = data.subarray(newline + 1);
+          // "<object> <type> <size>"
+          const [name, type, size] = header.toString("utf8").split(" ");
+          const object = objects[next] ?? "";
+          header = Buffer.alloc(0);
+          if (name !== object || type !== "blob" || !/^\d+$/.test(size ?? "") || Number(size) > maxBytes)
+            throw new FatalError(`git cat-file: unexpected answer for ${object}`);
+          current = { object, size: Number(size) };
+        }
+        const blob: { object: string; size: number } = current;
+        // The blob's bytes and the newline after them.
+        const wanted = blob.size + 1 - bodyBytes;
+        const part = data.subarray(0, wanted);
+        body.push(part);
+        bodyBytes += part.length;
+        data = data.subarray(part.length);
+        if (bodyBytes === blob.size + 1) {
+          await onBlob(blob.object, Buffer.concat(body).subarray(0, blob.size));
+          body = [];
+          bodyBytes = 0;
+          current = undefined;
+          next++;
+        }
+      }
+    }
+  } finally {
+    if (child.exitCode === null) child.kill();
+  }
+  const code = await exited;
+  if (next < objects.length) throw new FatalError(`git cat-file failed${code === 0 ? "" : ` (exit ${code})`}: ${stderr.trim() || "missing objects"}`);
 }
 
 interface GitResult {
@@ -154,8 +300,7 @@ interface GitResult {
 /** Runs git with no pager, no prompts and no replacement objects; output bounded. */
 function git(cwd: string, args: string[], maxBytes = 1024 * 1024, input?: string): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_NO_REPLACE_OBJECTS: "1", GIT_PAGER: "cat", LC_ALL: "C" };
-    const child = spawn("git", ["-c", "core.quotePath=false", ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("git", ["-c", "core.quotePath=false", ...args], { cwd, env: gitEnvironment(), stdio: ["pipe", "pipe", "pipe"] });
     const chunks: Buffer[] = [];
     let size = 0;
     let stderr = "";
@@ -180,4 +325,8 @@ function git(cwd: string, args: string[], maxBytes = 1024 * 1024, input?: string
     });
     child.stdin.end(input ?? "");
   });
+}
+
+function gitEnvironment(): NodeJS.ProcessEnv {
+  return { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_NO_REPLACE_OBJECTS: "1", GIT_PAGER: "cat", LC_ALL: "C" };
 }

@@ -48,6 +48,17 @@ describe("caplint lsp: completion", () => {
     const fields = await complete(uri, { line: 4, character: 2 });
     expect(fields.map((i) => i.label).sort()).toEqual(["description", "local", "remote", "webviews"]);
     expect(fields.find((i) => i.label === "remote")!.textEdit).toMatchObject({ newText: '"remote"' });
+    expect((fields.find((i) => i.label === "remote")!.documentation as { value: string }).value).toContain('`{ "urls": ["https://*.example.com"] }`');
+  });
+
+  it("writes TOML in a TOML file: bare field names, the field's example as TOML", async () => {
+    const toml = 'identifier = "fields-toml"\nwindows = ["main"]\nre\npermissions = ["core:default"]\n';
+    const uri = await s.open("capabilities/fields.toml", toml);
+    const fields = await complete(uri, { line: 2, character: 2 });
+    const remote = fields.find((i) => i.label === "remote")!;
+    expect(remote.textEdit).toMatchObject({ newText: "remote" });
+    expect((remote.documentation as { value: string }).value).toContain('`{ urls = ["https://*.example.com"] }`');
+    await s.client.close(uri);
   });
 
   it("completes in TOML capability files and in a half-typed JSON buffer", async () => {
