@@ -34,7 +34,11 @@ export const CAPABILITY_CONFIG: ConfigSection<CapabilityConfig> = {
           type: "array",
           items: { type: "string", minLength: 1 },
         },
-        ignore: { description: "Globs of files not to read (relative to the frontend's folder): generated code, tests.", type: "array", items: { type: "string", minLength: 1 } },
+        ignore: {
+          description: "Globs of files not to read (relative to the frontend's folder): generated code, tests.",
+          type: "array",
+          items: { type: "string", minLength: 1 },
+        },
         windows: {
           description: "Per window label, the entry files or page it loads (relative to the frontend's folder): tells windows apart when their urls do not.",
           type: "object",

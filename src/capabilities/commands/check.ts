@@ -12,7 +12,16 @@ import { platformOption } from "./query-options.js";
 import { planCheckRuns } from "../load/check-runs.js";
 import { configDocuments } from "../load/app-config.js";
 import type { MainOptions } from "../../core/io.js";
-import { addInputOptions, applyConfig, capabilitySettings, configOption, lintSettings, loadOptionsFrom, withFrontendScan, type InputOptions } from "./options.js";
+import {
+  addInputOptions,
+  applyConfig,
+  capabilitySettings,
+  configOption,
+  lintSettings,
+  loadOptionsFrom,
+  withFrontendScan,
+  type InputOptions,
+} from "./options.js";
 import type { LintCommandOptions } from "../../core/options.js";
 import { addLintOptions, reportLintRun } from "../../core/lint/lint-command.js";
 import type { SetExitCode } from "../../core/command.js";

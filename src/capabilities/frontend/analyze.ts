@@ -93,7 +93,14 @@ class Scope {
 }
 
 const FUNCTION_TYPES = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
-const TRANSPARENT = new Set(["TSAsExpression", "TSSatisfiesExpression", "TSNonNullExpression", "TSTypeAssertion", "ParenthesizedExpression", "ChainExpression"]);
+const TRANSPARENT = new Set([
+  "TSAsExpression",
+  "TSSatisfiesExpression",
+  "TSNonNullExpression",
+  "TSTypeAssertion",
+  "ParenthesizedExpression",
+  "ChainExpression",
+]);
 
 /** Collects the facts of one program (a block of a file); `offset` places its positions in the file. */
 export class ModuleAnalyzer {
@@ -132,7 +139,11 @@ export class ModuleAnalyzer {
       for (const specifier of declaration.specifiers as Node[]) {
         const local = (specifier.local as Node).name as string;
         const name =
-          specifier.type === "ImportNamespaceSpecifier" ? "*" : specifier.type === "ImportDefaultSpecifier" ? "default" : moduleExportName(specifier.imported as Node);
+          specifier.type === "ImportNamespaceSpecifier"
+            ? "*"
+            : specifier.type === "ImportDefaultSpecifier"
+              ? "default"
+              : moduleExportName(specifier.imported as Node);
         this.top.names.set(local, { kind: "import", request, name });
       }
     } else if (declaration.type === "FunctionDeclaration" && isNode(declaration.id)) {
@@ -180,7 +191,10 @@ export class ModuleAnalyzer {
         if (declaration.type === "FunctionDeclaration" || declaration.type === "ClassDeclaration") {
           this.statement(declaration);
           const name = isNode(declaration.id) ? (declaration.id.name as string) : undefined;
-          this.facts.exports.set("default", (name && this.scope.lookup(name)) || (declaration.type === "FunctionDeclaration" ? this.functionRef(declaration) : UNKNOWN));
+          this.facts.exports.set(
+            "default",
+            (name && this.scope.lookup(name)) || (declaration.type === "FunctionDeclaration" ? this.functionRef(declaration) : UNKNOWN),
+          );
         } else this.facts.exports.set("default", this.expression(declaration));
         return;
       }
@@ -296,7 +310,8 @@ export class ModuleAnalyzer {
         }
         return;
       case "ArrayPattern":
-        for (const element of pattern.elements as Array<Node | null>) if (element) this.bind(element.type === "RestElement" ? (element.argument as Node) : element, UNKNOWN);
+        for (const element of pattern.elements as Array<Node | null>)
+          if (element) this.bind(element.type === "RestElement" ? (element.argument as Node) : element, UNKNOWN);
         return;
       case "AssignmentPattern":
         this.expression(pattern.right as Node);
@@ -351,7 +366,11 @@ export class ModuleAnalyzer {
           const value = this.scope.thisScope()?.get(propertyName(node.property as Node));
           return value ?? UNKNOWN;
         }
-        if (objectNode.type === "Identifier" && ["window", "globalThis", "self"].includes(objectNode.name as string) && !this.scope.lookup(objectNode.name as string)) {
+        if (
+          objectNode.type === "Identifier" &&
+          ["window", "globalThis", "self"].includes(objectNode.name as string) &&
+          !this.scope.lookup(objectNode.name as string)
+        ) {
           const name = node.computed ? undefined : propertyName(node.property as Node);
           if (name === "__TAURI__" || name === "__TAURI_INTERNALS__") return { kind: "global", name };
           return UNKNOWN;
@@ -379,7 +398,9 @@ export class ModuleAnalyzer {
           const param = fn && FUNCTION_TYPES.has(fn.type) ? (fn.params as Node[])[0] : undefined;
           if (param) (param as GivenValue).givenValue = callee.object;
         }
-        const args = (node.arguments as Node[]).map((arg) => (arg.type === "SpreadElement" ? (this.expression(arg.argument as Node), UNKNOWN) : this.expression(arg)));
+        const args = (node.arguments as Node[]).map((arg) =>
+          arg.type === "SpreadElement" ? (this.expression(arg.argument as Node), UNKNOWN) : this.expression(arg),
+        );
         const ref: Ref = { kind: "call", callee, args, isNew: node.type === "NewExpression" };
         if (callee.kind !== "unknown") this.site(ref, node);
         return ref;
@@ -419,7 +440,8 @@ export class ModuleAnalyzer {
       case "AssignmentExpression": {
         const value = this.expression(node.right as Node);
         const left = node.left as Node;
-        if (left.type === "MemberExpression" && (left.object as Node).type === "ThisExpression" && !left.computed) this.scope.thisScope()?.set(propertyName(left.property as Node), value);
+        if (left.type === "MemberExpression" && (left.object as Node).type === "ThisExpression" && !left.computed)
+          this.scope.thisScope()?.set(propertyName(left.property as Node), value);
         else if (left.type === "Identifier" && node.operator === "=") {
           // A `let` assigned later (`win = getCurrentWindow()`): the binding takes the value it is given, when it had none.
           const name = left.name as string;
@@ -460,7 +482,8 @@ export class ModuleAnalyzer {
     const value = this.expression(node);
     // Drop the read site recorded for the node itself (the last one, when it covers the node).
     const last = this.sites[this.sites.length - 1];
-    if (this.sites.length > before && last && last.reference && last.start === node.start + this.offset && last.end === node.end + this.offset) this.sites.pop();
+    if (this.sites.length > before && last && last.reference && last.start === node.start + this.offset && last.end === node.end + this.offset)
+      this.sites.pop();
     return value;
   }
 
@@ -470,7 +493,15 @@ export class ModuleAnalyzer {
       return;
     }
     for (const key in node) {
-      if (key === "type" || key === "start" || key === "end" || key === "typeAnnotation" || key === "returnType" || key === "typeArguments" || key === "typeParameters")
+      if (
+        key === "type" ||
+        key === "start" ||
+        key === "end" ||
+        key === "typeAnnotation" ||
+        key === "returnType" ||
+        key === "typeArguments" ||
+        key === "typeParameters"
+      )
         continue;
       const value = node[key];
       if (Array.isArray(value)) {

@@ -49,7 +49,10 @@ export function readBundlerConfig(root: string, maxBytes: number, parser: Parser
   const properties = new Map<string, Node[]>();
   collectProperties(parsed.program as Node, properties, 0);
   const dir = path.dirname(file);
-  const rootValue = properties.get("root")?.map((node) => pathValue(node, dir)).find((value) => value !== undefined);
+  const rootValue = properties
+    .get("root")
+    ?.map((node) => pathValue(node, dir))
+    .find((value) => value !== undefined);
   if (rootValue) config.root = path.resolve(dir, rootValue);
   for (const node of properties.get("alias") ?? []) {
     if (node.type === "ObjectExpression") {
@@ -72,7 +75,12 @@ export function readBundlerConfig(root: string, maxBytes: number, parser: Parser
     }
   }
   for (const node of properties.get("input") ?? []) {
-    const values = node.type === "ObjectExpression" ? (node.properties as Node[]).map((p) => p.value as Node) : node.type === "ArrayExpression" ? (node.elements as Node[]) : [node];
+    const values =
+      node.type === "ObjectExpression"
+        ? (node.properties as Node[]).map((p) => p.value as Node)
+        : node.type === "ArrayExpression"
+          ? (node.elements as Node[])
+          : [node];
     for (const value of values) {
       const page = value ? pathValue(value, dir) : undefined;
       if (page !== undefined && /\.html?$/i.test(page)) config.inputs.push(path.resolve(config.root, page));
@@ -99,7 +107,8 @@ function collectProperties(node: Node, into: Map<string, Node[]>, depth: number)
   for (const key in node) {
     const value = node[key];
     if (Array.isArray(value)) {
-      for (const item of value) if (item && typeof item === "object" && typeof (item as Node).type === "string") collectProperties(item as Node, into, depth + 1);
+      for (const item of value)
+        if (item && typeof item === "object" && typeof (item as Node).type === "string") collectProperties(item as Node, into, depth + 1);
     } else if (value && typeof value === "object" && typeof (value as Node).type === "string") collectProperties(value as Node, into, depth + 1);
   }
 }
@@ -138,7 +147,8 @@ function pathValue(node: Node, dir: string): string | undefined {
     case "NewExpression": {
       const callee = node.callee as Node;
       const args = node.arguments as Node[];
-      if (callee.type === "Identifier" && callee.name === "URL" && args[0]?.type === "Literal" && typeof args[0].value === "string") return path.resolve(dir, args[0].value);
+      if (callee.type === "Identifier" && callee.name === "URL" && args[0]?.type === "Literal" && typeof args[0].value === "string")
+        return path.resolve(dir, args[0].value);
       return undefined;
     }
     case "MemberExpression":

@@ -74,7 +74,16 @@ export class Linker {
       });
       for (const start of facts.dragRegions) {
         const commands = this.api.implicit("data-tauri-drag-region");
-        if (commands.length) this.uses.push({ file, start, end: start + "data-tauri-drag-region".length, specifier: "", member: "data-tauri-drag-region", commands, trigger: "data-tauri-drag-region" });
+        if (commands.length)
+          this.uses.push({
+            file,
+            start,
+            end: start + "data-tauri-drag-region".length,
+            specifier: "",
+            member: "data-tauri-drag-region",
+            commands,
+            trigger: "data-tauri-drag-region",
+          });
       }
     }
     // A command passed on by a function nobody was seen calling with a literal: not known.
@@ -144,7 +153,14 @@ export class Linker {
   }
 
   /** A call of one of the app's functions: the calls in it that use its parameters are made again with the arguments given here. */
-  private callThrough(fn: Extract<Val, { kind: "function" }>, args: readonly Ref[], file: string, frames: Frame[] | undefined, at: { start: number; end: number }, atFile: string) {
+  private callThrough(
+    fn: Extract<Val, { kind: "function" }>,
+    args: readonly Ref[],
+    file: string,
+    frames: Frame[] | undefined,
+    at: { start: number; end: number },
+    atFile: string,
+  ) {
     const facts = this.modules.get(fn.file)?.functions[fn.id];
     if (!facts) return;
     const forwarding = facts.sites.filter((site) => usesParam(site.ref, fn.id));

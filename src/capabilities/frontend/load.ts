@@ -25,7 +25,8 @@ export async function loadFrontend(options: FrontendLoadOptions): Promise<Fronte
   const build = isPlainObject(value) && isPlainObject(value.build) ? value.build : {};
   const windows = (options.config?.windows ?? []).map((window) => {
     let declared: unknown = window.document.value;
-    for (const part of window.path) declared = isPlainObject(declared) || Array.isArray(declared) ? (declared as Record<string | number, unknown>)[part] : undefined;
+    for (const part of window.path)
+      declared = isPlainObject(declared) || Array.isArray(declared) ? (declared as Record<string | number, unknown>)[part] : undefined;
     return { label: window.label, url: isPlainObject(declared) ? declared.url : undefined };
   });
   let versionNotes: readonly string[] = [];

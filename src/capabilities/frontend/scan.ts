@@ -103,7 +103,11 @@ const ROUTE_FOLDERS = ["src/routes", "src/pages", "src/app", "app", "pages", "ro
 const CONVENTIONAL_ENTRIES = ["src/main", "src/index", "src/main.client", "src/entry-client", "src/app", "main", "index"];
 
 interface Parser {
-  parseSync(filename: string, text: string, options: { lang: string; sourceType: "module" }): { program: unknown; errors: Array<{ severity: string; message: string }> };
+  parseSync(
+    filename: string,
+    text: string,
+    options: { lang: string; sourceType: "module" },
+  ): { program: unknown; errors: Array<{ severity: string; message: string }> };
 }
 interface ResolverInstance {
   sync(directory: string, request: string): { path?: string; error?: string };
@@ -152,7 +156,12 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
   const srcTauri = path.resolve(options.srcTauri);
   const rustSide = srcTauri !== path.resolve(root) && isWithin(srcTauri, path.resolve(root)) ? srcTauri : undefined;
   const skipped = (file: string) =>
-    (rustSide !== undefined && isWithin(file, rustSide)) || ignore(path.relative(root, file)) || path.relative(root, file).split(path.sep).some((part) => SKIPPED_FOLDERS.has(part));
+    (rustSide !== undefined && isWithin(file, rustSide)) ||
+    ignore(path.relative(root, file)) ||
+    path
+      .relative(root, file)
+      .split(path.sep)
+      .some((part) => SKIPPED_FOLDERS.has(part));
 
   const tsconfig = ["tsconfig.json", "jsconfig.json"].map((name) => path.join(root, name)).find((file) => pathKindSync(file) === "file");
   const resolver = new natural.resolver.ResolverFactory({
@@ -183,9 +192,13 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     if (isTauriSpecifier(request)) {
       found = { kind: "tauri", specifier: request.replace(/\/index(\.js)?$/, "").replace(/\.js$/, "") };
       specifiers.add(found.specifier);
-    } else if (!/^(https?:|data:|node:)/.test(request) && !/\.(css|scss|sass|less|styl|svg|png|jpe?g|gif|webp|ico|woff2?|ttf|json|md|txt|wasm)(\?.*)?$/i.test(request)) {
+    } else if (
+      !/^(https?:|data:|node:)/.test(request) &&
+      !/\.(css|scss|sass|less|styl|svg|png|jpe?g|gif|webp|ico|woff2?|ttf|json|md|txt|wasm)(\?.*)?$/i.test(request)
+    ) {
       const clean = request.replace(/[?#].*$/, "");
-      const resolved = clean.startsWith("/") && !clean.startsWith("//") ? resolveRooted(clean, bundler.root, root) : resolver.sync(path.dirname(file), clean).path;
+      const resolved =
+        clean.startsWith("/") && !clean.startsWith("//") ? resolveRooted(clean, bundler.root, root) : resolver.sync(path.dirname(file), clean).path;
       if (resolved) {
         if (resolved.split(path.sep).includes("node_modules")) {
           const name = packageName(clean);
@@ -320,7 +333,13 @@ interface EntryGroup {
   certain: boolean;
 }
 
-async function entryGroups(root: string, bundler: BundlerConfig, options: FrontendOptions, notes: string[], show: (file: string) => string): Promise<EntryGroup[]> {
+async function entryGroups(
+  root: string,
+  bundler: BundlerConfig,
+  options: FrontendOptions,
+  notes: string[],
+  show: (file: string) => string,
+): Promise<EntryGroup[]> {
   const configured = options.config?.windows ?? {};
   const groups: EntryGroup[] = [];
   const claimed = new Set<string>();
@@ -348,10 +367,12 @@ async function entryGroups(root: string, bundler: BundlerConfig, options: Fronte
     const url = typeof window.url === "string" ? window.url : "index.html";
     if (/^[a-z][a-z0-9+.-]*:/i.test(url)) continue;
     const page = url.replace(/[?#].*$/, "").replace(/^\/+/, "");
-    const candidates = page === "" || !/\.html?$/i.test(page) ? [index] : [path.join(bundler.root, page), path.join(root, "public", page), path.join(root, page)];
+    const candidates =
+      page === "" || !/\.html?$/i.test(page) ? [index] : [path.join(bundler.root, page), path.join(root, "public", page), path.join(root, page)];
     const file = candidates.find((candidate) => pages.has(candidate)) ?? (await firstFile(candidates));
     if (file) addPage(file).push(window.label);
-    else if (page && /\.html?$/i.test(page)) notes.push(`window "${window.label}": its page ${page} was not found under ${show(bundler.root)}; its calls were not analysed`);
+    else if (page && /\.html?$/i.test(page))
+      notes.push(`window "${window.label}": its page ${page} was not found under ${show(bundler.root)}; its calls were not analysed`);
   }
   const routeEntries: string[] = [];
   for (const folder of ROUTE_FOLDERS) {

@@ -92,7 +92,16 @@ export function frontendAccess(project: Project & { frontend: FrontendScan }, re
       const spelled = catalog.spellCommand(command);
       const refusals = refusalsOf(models, spelled, windows);
       const { plugin, name } = parseCommandName(spelled);
-      const key = plugin === undefined ? (catalog.has(APP_KEY) ? APP_KEY : undefined) : catalog.has(plugin) ? plugin : catalog.has(`core:${plugin}`) ? `core:${plugin}` : undefined;
+      const key =
+        plugin === undefined
+          ? catalog.has(APP_KEY)
+            ? APP_KEY
+            : undefined
+          : catalog.has(plugin)
+            ? plugin
+            : catalog.has(`core:${plugin}`)
+              ? `core:${plugin}`
+              : undefined;
       const manifest = key === undefined ? undefined : catalog.get(key);
       const judgement: CallJudgement = { call, command: spelled, windows, byPage, refusals, scoped: !!manifest?.global_scope_schema };
       if (key !== undefined) judgement.key = key;
@@ -100,12 +109,22 @@ export function frontendAccess(project: Project & { frontend: FrontendScan }, re
         const permission = narrowestPermission(manifest, key, name);
         if (permission) judgement.permission = catalog.spellIdentifier(permission);
       }
-      const capability = targetCapability(project.activeCapabilities, refusals.map((refusal) => refusal.window), key);
+      const capability = targetCapability(
+        project.activeCapabilities,
+        refusals.map((refusal) => refusal.window),
+        key,
+      );
       if (capability) judgement.capability = capability;
       judgements.push(judgement);
     }
   }
-  return { scan, judgements, entries: entryUses(resolution, judgements, uniqueWindows), localWindows: uniqueWindows, platforms: resolution.models.map((model) => model.platform) };
+  return {
+    scan,
+    judgements,
+    entries: entryUses(resolution, judgements, uniqueWindows),
+    localWindows: uniqueWindows,
+    platforms: resolution.models.map((model) => model.platform),
+  };
 }
 
 function windowUrl(_project: Project, windowPath: readonly (string | number)[], config: unknown): string | undefined {
@@ -183,11 +202,14 @@ function targetCapability(capabilities: readonly Capability[], windows: readonly
   const labels = windows.filter((window) => window !== "*");
   const covering = capabilities.filter(
     (capability) =>
-      !capability.remote &&
-      (labels.length === 0 || labels.every((label) => valuesOf(capability.windows).some((pattern) => labelMatches(pattern, label)))),
+      !capability.remote && (labels.length === 0 || labels.every((label) => valuesOf(capability.windows).some((pattern) => labelMatches(pattern, label)))),
   );
   const samePlugin = (capability: Capability) => key !== undefined && capability.permissions.some((entry) => Catalog.keyOf(entry.identifier)?.key === key);
-  return covering.find((capability) => samePlugin(capability) && !capability.source.inline) ?? covering.find((capability) => !capability.source.inline) ?? covering[0];
+  return (
+    covering.find((capability) => samePlugin(capability) && !capability.source.inline) ??
+    covering.find((capability) => !capability.source.inline) ??
+    covering[0]
+  );
 }
 
 /** For each entry of a local capability that covers a window loading the frontend: the commands it grants, and those some call uses. */

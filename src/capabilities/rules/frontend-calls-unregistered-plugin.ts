@@ -8,7 +8,7 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "frontend-calls-unregistered-plugin",
-  description: "Report frontend calls into an official plugin that the app's build does not have (the call fails with \"plugin not found\").",
+  description: 'Report frontend calls into an official plugin that the app\'s build does not have (the call fails with "plugin not found").',
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
@@ -44,7 +44,12 @@ export default defineRule({
         path: [],
         span: callSpan(judgement.call),
         messageId: "notInBuild",
-        data: { call: callText(judgement.call), command: judgement.command, plugin, build: missing.length === targets.length ? "build" : `${wordList(missing)} build` },
+        data: {
+          call: callText(judgement.call),
+          command: judgement.command,
+          plugin,
+          build: missing.length === targets.length ? "build" : `${wordList(missing)} build`,
+        },
         hint: `add ${crate} to the app's Cargo.toml (cargo add ${crate}) and register it with .plugin(${crate.replace(/-/g, "_")}::init()), or remove the call`,
       });
     }

@@ -36,11 +36,11 @@ export default defineRule({
         const data = { call: callText(call), command: judgement.command, windows: windowsText(group.windows), platforms, reason };
         const capability = judgement.capability;
         const document = capability ? context.document(capability.source) : undefined;
-        let hint =
-          reason.startsWith("a capability denies")
-            ? `remove the deny of "${judgement.command}", or do not call it`
-            : addPermissionHint(judgement, judgement.permission, document, capability);
-        if (!judgement.byPage && group.windows[0] !== "*") hint += " (judged for every window that loads local pages: which window loads this file is not known)";
+        let hint = reason.startsWith("a capability denies")
+          ? `remove the deny of "${judgement.command}", or do not call it`
+          : addPermissionHint(judgement, judgement.permission, document, capability);
+        if (!judgement.byPage && group.windows[0] !== "*")
+          hint += " (judged for every window that loads local pages: which window loads this file is not known)";
         context.report({
           at: { absolutePath: call.file },
           path: [],

@@ -19,7 +19,8 @@ export default defineRule({
     // A dangerous grant nothing uses is unused-dangerous-permission's (a warning), not a suggestion here too.
     const dangerous = new Set<string>();
     for (const model of (await context.resolution()).models)
-      for (const found of await dangerousGrants(model)) dangerous.add(`${found.capability.source.absolutePath}\u0000${JSON.stringify(found.grant.provenance.path)}`);
+      for (const found of await dangerousGrants(model))
+        dangerous.add(`${found.capability.source.absolutePath}\u0000${JSON.stringify(found.grant.provenance.path)}`);
     for (const { capability, entry, granted } of unusedEntries(access, (plugin) => history.has(plugin))) {
       if (dangerous.has(`${capability.source.absolutePath}\u0000${JSON.stringify(entry.path)}`)) continue;
       context.report({

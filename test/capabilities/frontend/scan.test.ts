@@ -16,7 +16,11 @@ const MEMBERS: Record<string, Record<string, ApiMember>> = {
     "Window#minimize": { commands: ["plugin:window|minimize"] },
     "Window.getByLabel": { commands: ["plugin:window|get_all_windows"], returns: "Window" },
   },
-  "@tauri-apps/plugin-sql": { default: { commands: [], returns: "Database" }, "Database.load": { commands: ["plugin:sql|load"], returns: "Database" }, "Database#execute": { commands: ["plugin:sql|execute"] } },
+  "@tauri-apps/plugin-sql": {
+    default: { commands: [], returns: "Database" },
+    "Database.load": { commands: ["plugin:sql|load"], returns: "Database" },
+    "Database#execute": { commands: ["plugin:sql|execute"] },
+  },
   "@tauri-apps/plugin-store": { Store: { commands: [] }, "Store#get": { commands: ["plugin:store|get"] } },
   "@tauri-apps/plugin-shell": { "Command.create": { commands: [], returns: "Command" }, "Command#execute": { commands: ["plugin:shell|execute"] } },
   "@tauri-apps/plugin-process": { relaunch: { commands: ["plugin:process|restart"] } },
@@ -47,7 +51,16 @@ function app(files: Record<string, string>): string {
 }
 
 async function scan(root: string, windows: Array<{ label: string; url?: string }> = [{ label: "main" }], config = {}): Promise<FrontendScan> {
-  const result = await scanFrontend({ appRoot: root, srcTauri: path.join(root, "src-tauri"), boundary: root, cwd: root, maxBytes: 1_000_000, apiFor: () => api, windows, config });
+  const result = await scanFrontend({
+    appRoot: root,
+    srcTauri: path.join(root, "src-tauri"),
+    boundary: root,
+    cwd: root,
+    maxBytes: 1_000_000,
+    apiFor: () => api,
+    windows,
+    config,
+  });
   return result!;
 }
 
@@ -66,12 +79,13 @@ describe("frontend scan", () => {
         'call("load_notes");',
         "const db = await Database.load('sqlite:a.db');",
         'db.execute("insert");',
-        'const cmd = (globalThis as any).x; run(cmd);',
+        "const cmd = (globalThis as any).x; run(cmd);",
         'document.querySelector("button")!.onclick = appWindow.close;',
       ].join("\n"),
       "src/lib/index.ts": 'export * from "./window";\nexport { callCommand as call } from "./ipc";',
       "src/lib/window.ts": 'import { getCurrentWindow } from "@tauri-apps/api/window";\nexport const appWindow = getCurrentWindow();',
-      "src/lib/ipc.ts": 'import { invoke } from "@tauri-apps/api/core";\nexport async function callCommand<T>(cmd: string, args?: object) { return invoke<T>(cmd, args); }',
+      "src/lib/ipc.ts":
+        'import { invoke } from "@tauri-apps/api/core";\nexport async function callCommand<T>(cmd: string, args?: object) { return invoke<T>(cmd, args); }',
       "src/unused.ts": 'import { relaunch } from "@tauri-apps/plugin-process";\nrelaunch();',
     });
     const result = await scan(root);
@@ -108,8 +122,10 @@ describe("frontend scan", () => {
         "function hide(win: Window) { win.minimize(); }",
         "export const Bar = () => <div data-tauri-drag-region className='bar' />;",
       ].join("\n"),
-      "src/App.vue": '<template><button @click="win.show()">x</button></template>\n<script setup lang="ts">\nimport { getCurrentWindow } from "@tauri-apps/api/window";\nconst win = getCurrentWindow();\n</script>',
-      "src/Panel.svelte": '<script>\n  import { getCurrentWindow } from "@tauri-apps/api/window";\n</script>\n<button on:click={() => getCurrentWindow().close()}>x</button>',
+      "src/App.vue":
+        '<template><button @click="win.show()">x</button></template>\n<script setup lang="ts">\nimport { getCurrentWindow } from "@tauri-apps/api/window";\nconst win = getCurrentWindow();\n</script>',
+      "src/Panel.svelte":
+        '<script>\n  import { getCurrentWindow } from "@tauri-apps/api/window";\n</script>\n<button on:click={() => getCurrentWindow().close()}>x</button>',
     });
     const result = await scan(root);
     expect(calls(result)).toEqual([
@@ -140,7 +156,8 @@ describe("frontend scan: pages, resolution and bad input", () => {
       "tsconfig.json": JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "@/*": ["src/*"] } } }),
       "index.html": '<script type="module" src="/src/main.ts"></script>',
       "settings.html": '<script type="module" src="./src/settings.ts"></script>',
-      "src/main.ts": 'import { save } from "@/notes";\nimport "./broken";\nimport "./bundle.min";\nimport "./outside";\nimport "tauri-plugin-thing-api";\nsave();',
+      "src/main.ts":
+        'import { save } from "@/notes";\nimport "./broken";\nimport "./bundle.min";\nimport "./outside";\nimport "tauri-plugin-thing-api";\nsave();',
       "src/notes.ts": 'import { call } from "~ipc";\nexport const save = () => call("save_note");',
       "src/ipc.ts": 'import { invoke } from "@tauri-apps/api/core";\nexport const call = (command: string) => invoke(command);',
       "src/settings.ts": 'import { getCurrentWindow } from "@tauri-apps/api/window";\ngetCurrentWindow().close();',

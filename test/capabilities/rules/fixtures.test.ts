@@ -60,6 +60,7 @@ const NON_RULE_FIXTURES = [
   "conformance",
   "events",
   "integrations",
+  "js-api-map",
   "mcp",
   "queries",
   "real-world",

@@ -55,7 +55,12 @@ export function platformsText(platforms: readonly string[], resolved: readonly s
  * The fix in the capability file's own syntax: the entry to add (a string, or an object with a scope
  * placeholder when the plugin takes a scope) and where.
  */
-export function addPermissionHint(judgement: CallJudgement, permission: string, document: SourceDocument | undefined, capability: Capability | undefined): string {
+export function addPermissionHint(
+  judgement: CallJudgement,
+  permission: string,
+  document: SourceDocument | undefined,
+  capability: Capability | undefined,
+): string {
   const toml = capability?.source.absolutePath.endsWith(".toml") ?? false;
   const scopeKey = judgement.scoped ? scopeKeyOf(judgement.key) : undefined;
   const value = judgement.call.argument !== undefined && judgement.call.member !== "invoke" ? judgement.call.argument : `<${scopeKey}>`;
@@ -113,7 +118,10 @@ export function unusedEntries(access: FrontendAccess, isOfficial: (plugin: strin
     const plugin = key.startsWith("core") ? "core" : key;
     if (unresolvedPlugins.has(plugin)) return false;
     // A third-party plugin's JS package was not read: its calls are not known.
-    const official = plugin === "core" || plugin === "__app__" || granted.every((command) => !command.startsWith("plugin:") || isOfficial(command.slice("plugin:".length, command.indexOf("|"))));
+    const official =
+      plugin === "core" ||
+      plugin === "__app__" ||
+      granted.every((command) => !command.startsWith("plugin:") || isOfficial(command.slice("plugin:".length, command.indexOf("|"))));
     return official;
   });
 }
