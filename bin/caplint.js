@@ -10,6 +10,8 @@ const vm = require("node:vm");
 
 const argv = process.argv.slice(2);
 const bundle = path.join(__dirname, "..", "dist", "cli-bundle", "main.cjs");
+// A CommonJS module body is a function: `return` ends the run here, before the bundle is read.
+if (answeredWithoutTheBundle(argv)) return;
 let cachedData;
 try {
   cachedData = readFileSync(`${bundle}.cache`);
@@ -52,3 +54,29 @@ cli.exports.main(io).then(async (code) => {
   process.exitCode = code;
   await liveServer?.stopUnadopted();
 });
+
+/**
+ * `--version` and `--help` alone are answered without reading or compiling the 1.3 MB bundle (most of
+ * such a run's start-up). The version is package.json's, as the CLI prints it; the help is the CLI's
+ * own, written at build time (scripts/build-code-cache.mjs) for output that is no terminal: commander
+ * wraps help to a terminal's width, so a terminal gets it from the CLI. Anything missing: the CLI answers.
+ */
+function answeredWithoutTheBundle(args) {
+  if (args.length !== 1) return false;
+  let text;
+  try {
+    if (args[0] === "--version" || args[0] === "-v") text = `${JSON.parse(readFileSync(path.join(__dirname, "..", "package.json"), "utf8")).version}\n`;
+    else if ((args[0] === "--help" || args[0] === "-h") && !process.stdout.isTTY)
+      text = readFileSync(path.join(__dirname, "..", "dist", "cli-bundle", "help.txt"), "utf8");
+  } catch {
+    return false;
+  }
+  // Never a control character but line feeds, as the CLI's terminal-safe output.
+  if (text === undefined || /[\x00-\x09\x0b-\x1f\x7f-\x9f]/.test(text)) return false;
+  // A reader that closed the pipe (`caplint --help | head -1`) ends the run quietly, as in the CLI.
+  process.stdout.on("error", (error) => {
+    if (error.code !== "EPIPE") throw error;
+  });
+  process.stdout.write(text);
+  return true;
+}

@@ -57,7 +57,24 @@ for (const [catalog, source] of [...Object.entries(history.plugins), ["core", hi
     /** Sets not in the built-in catalog (removed ones): their members rebuild them. */
     sets: [],
     members: {},
+    /** Permissions whose commands changed between releases: id → {first version with that content: [allow, deny]}. */
+    commands: {},
   };
+  for (const [rawId, lists] of Object.entries(source.commands ?? {})) {
+    const id = qualify(catalog, rawId);
+    const { key, name } = split(id);
+    const newest = Object.values(lists).at(-1);
+    const current = builtin[key]?.permissions?.[name]?.commands;
+    if (!current || !sameMembers(newest.allow, current.allow ?? []) || !sameMembers(newest.deny, current.deny ?? [])) {
+      problems.push(`${id}: the newest commands differ from the built-in catalog`);
+    }
+    out.commands[id] = Object.fromEntries(
+      Object.entries(lists).map(([version, content]) => [
+        version,
+        content.description ? [content.allow, content.deny, content.description] : [content.allow, content.deny],
+      ]),
+    );
+  }
   const seen = new Set();
   for (const kind of ["permissions", "sets"]) {
     for (const [rawId, entry] of Object.entries(source[kind])) {
@@ -97,6 +114,7 @@ for (const [catalog, source] of [...Object.entries(history.plugins), ["core", hi
     for (const name of known.sets.keys())
       if (!seen.has(`sets\u0000${prefix}${name}`)) problems.push(`${prefix}${name} (set) is built in but not in the history`);
   }
+  if (Object.keys(out.commands).length === 0) delete out.commands;
   catalogs[catalog] = out;
 }
 if (problems.length) {
@@ -106,7 +124,7 @@ if (problems.length) {
 
 const result = {
   about:
-    "Derived from acl-history.json by scripts/build-acl-versions.mjs; do not edit. ids: [since, until, sinceAfter?, untilBefore?, unverified?]; members: set → {first version with that list: members}.",
+    "Derived from acl-history.json by scripts/build-acl-versions.mjs; do not edit. ids: [since, until, sinceAfter?, untilBefore?, unverified?]; members: set → {first version with that list: members}; commands: permission → {first version with that content: [allow, deny, description?]}.",
   generatedFrom: history.generatedFrom,
   catalogs,
 };

@@ -2,7 +2,8 @@
 // of `check` on the example app, so the functions every run needs are in it already compiled. The bin
 // hands it to vm.Script; a cache made by another Node version is rejected by V8 and the bundle is simply
 // compiled as usual, so a stale cache costs time, never correctness.
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,6 +26,15 @@ const code = await module.exports.main({
 });
 if (code !== 0 && code !== 1) throw new Error(`the warm-up run of the bundle exited ${code}`);
 writeFileSync(`${bundle}.cache`, script.createCachedData());
+
+// `caplint --help` as the CLI prints it to output that is no terminal: the bin answers it from this file
+// without loading the bundle (commander wraps help to a terminal's width, so a terminal is answered by the
+// CLI). Taken from the bin with its standard output a pipe, whatever this build's own output is.
+const helpFile = path.join(path.dirname(bundle), "help.txt");
+rmSync(helpFile, { force: true });
+const help = spawnSync(process.execPath, [path.join(ROOT, "bin", "caplint.js"), "--help"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+if (help.status !== 0 || !help.stdout.startsWith("Usage: caplint")) throw new Error(`caplint --help exited ${help.status}: ${help.stderr.slice(0, 300)}`);
+writeFileSync(helpFile, help.stdout);
 
 // The MCP SDK chunk (see scripts/bundle.mjs): its cost is the module bodies (zod builds its schemas as
 // it loads), so a cache taken after running them holds what a live run compiles.

@@ -10,7 +10,7 @@ import { summarize, type Diagnostic } from "./core/diagnostics.js";
 import { LOCAL_ORIGIN, resolve, resolveAccess as resolveModelAccess, type AccessResult } from "./capabilities/engine/index.js";
 import { lint as lintCapabilities, type LintOptions, type LintResult } from "./capabilities/lint.js";
 import { loadProject as loadCapabilityProject, type LoadOptions, type Project } from "./capabilities/load/project.js";
-import { applyConfig, lintSettings } from "./capabilities/commands/options.js";
+import { applyConfig, lintSettings } from "./capabilities/check-run.js";
 import { CAPABILITY_RULES } from "./capabilities/rules/index.js";
 import { loadSettings as loadRunSettings, type Settings } from "./core/settings.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "./core/reporters/index.js";

@@ -1,18 +1,19 @@
 /**
- * One check of what an editor shows, through the same loaded-model APIs as the CLI (the library's
- * loadSettings, loadProject and lint; the events runner; the client-configuration reader), with the
- * open buffers' texts in place of the files on disk.
+ * One check of what an editor shows, through the same front doors as the CLI (the capability
+ * domain's check, the events runner, the client-configuration reader), with the open buffers' texts
+ * in place of the files on disk.
  */
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { lint, loadProject, loadSettings, type LintResult, type Project } from "../index.js";
+import { loadSettings, type LintResult, type Project } from "../index.js";
+import { RULES_BY_ID } from "../registry.js";
+import { type CheckRequest, type CheckSession } from "../capabilities/check-run.js";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { withOpenBuffers } from "../core/source/read.js";
 import { checkRecording } from "../events/run-events.js";
 import type { EventRuleId } from "../events/rules/index.js";
 import { configuredServerProblems } from "../mcp/configured-servers.js";
-import { cargoHomeOf } from "../capabilities/commands/options.js";
 import { relativeFile } from "../capabilities/load/project.js";
 import { ruleArguments, type ServerSettings } from "./settings.js";
 
@@ -31,27 +32,38 @@ export interface AppTarget {
   paths?: string[];
 }
 
+/**
+ * Checks an app with the open buffers' texts, through the domain's check (as `caplint check --app`).
+ * `session` keeps the app's model between checks; `changed` (absolute paths edited since its last
+ * check, or undefined when anything may have changed) lets it reload only the capability files.
+ */
 export async function analyzeApp(
   target: AppTarget,
   texts: ReadonlyMap<string, string>,
   settings: ServerSettings,
   env: Readonly<Record<string, string | undefined>>,
   workspaceFolder: string,
+  session: CheckSession,
+  changed?: ReadonlySet<string>,
 ): Promise<AppAnalysis> {
   return withOpenBuffers(texts, async () => {
-    const runSettings = await loadSettings({
+    const request: CheckRequest = {
       cwd: target.root,
-      config: settings.config === undefined ? "auto" : path.resolve(workspaceFolder, settings.config),
+      env,
+      // The app folder: the config search starts there, as `caplint check` run in it does.
+      ...(target.srcTauri === undefined ? { paths: target.paths ?? [] } : { app: target.root, paths: unsavedCapabilityFiles(target.srcTauri, texts) }),
+      manifest: [],
+      plugins: [],
+      permissions: [],
+      cargoRegistry: settings.cargoRegistry,
+      ...(settings.config === undefined ? {} : { config: path.resolve(workspaceFolder, settings.config) }),
       rule: ruleArguments(settings, "capabilities"),
-    });
-    const cargoHome = cargoHomeOf({ manifest: [], plugins: [], permissions: [], cargoRegistry: settings.cargoRegistry }, env);
-    const project = await loadProject({
-      cwd: target.root,
-      ...(target.srcTauri === undefined ? { paths: target.paths ?? [] } : { app: target.srcTauri, paths: unsavedCapabilityFiles(target.srcTauri, texts) }),
-      ...(cargoHome === undefined ? {} : { cargoHome }),
-      settings: runSettings,
-    });
-    return { project, result: await lint(project, { settings: runSettings }) };
+      rules: RULES_BY_ID,
+    };
+    const outcome = await session.run(request, changed);
+    const [check] = outcome.checks;
+    if (!check || outcome.checks.length > 1) throw new Error(`${target.root}: expected one app to check, found ${outcome.checks.length}`);
+    return check;
   });
 }
 

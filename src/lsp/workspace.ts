@@ -11,6 +11,7 @@ import type { Connection, Diagnostic as LspDiagnostic, TextDocuments } from "vsc
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { enclosingApp } from "../capabilities/load/apps.js";
+import { CheckSession } from "../capabilities/check-run.js";
 import { analyzeApp, analyzeClientConfig, analyzeRecording, type AppAnalysis, type AppTarget } from "./analysis.js";
 import { toLspDiagnostic } from "./convert.js";
 import { DEFAULT_SETTINGS, type ServerSettings } from "./settings.js";
@@ -23,6 +24,10 @@ export interface AppState {
   analysis?: AppAnalysis;
   /** Open buffers changed since `analysis` began: a check is due. */
   dirty: boolean;
+  /** The app's check, which keeps its model between checks. */
+  session: CheckSession;
+  /** Files changed since the last check began (their paths), or "all" when anything may have. */
+  changes: Set<string> | "all";
   running?: Promise<void>;
   /** URIs this app's findings were published to, to clear those that have none any more. */
   published: Set<string>;
@@ -59,7 +64,9 @@ export class Workspace {
     const previous = this.timers.get(uri);
     if (previous) clearTimeout(previous);
     void this.ownerOf(uri).then((owner) => {
-      if (owner.kind === "app") owner.app.dirty = true;
+      if (owner.kind !== "app") return;
+      owner.app.dirty = true;
+      touch(owner.app, filePathOf(uri));
     });
     this.timers.set(
       uri,
@@ -82,8 +89,11 @@ export class Workspace {
         const known = await owner;
         if (known?.kind === "app") {
           const app = known.app;
-          if (await this.hasOpenDocuments(app)) await this.refresh(app);
-          else this.forget(app);
+          if (await this.hasOpenDocuments(app)) {
+            // The disk's text counts again: the file changed for the check.
+            touch(app, filePathOf(uri));
+            await this.refresh(app);
+          } else this.forget(app);
         } else if (known?.kind === "recording" || known?.kind === "client-config") {
           await this.connection.sendDiagnostics({ uri, diagnostics: [] });
         } else if (known?.kind === "governs-below") {
@@ -101,7 +111,10 @@ export class Workspace {
       if (file === undefined) continue;
       const dir = path.dirname(file);
       for (const app of this.apps.values()) {
-        if (isInside(file, app.target.root) || isInside(app.target.root, dir)) this.guard(this.refresh(app));
+        if (isInside(file, app.target.root) || isInside(app.target.root, dir)) {
+          touch(app, file);
+          this.guard(this.refresh(app));
+        }
       }
     }
   }
@@ -193,7 +206,17 @@ export class Workspace {
       try {
         while (app.dirty) {
           app.dirty = false;
-          const analysis = await analyzeApp(app.target, this.openTexts(), this.settings, this.env, app.folder);
+          const changes = app.changes;
+          app.changes = new Set();
+          const analysis = await analyzeApp(
+            app.target,
+            this.openTexts(),
+            this.settings,
+            this.env,
+            app.folder,
+            app.session,
+            changes === "all" ? undefined : changes,
+          );
           // Closed meanwhile: nothing to publish to.
           if (this.apps.get(app.key) !== app) return;
           app.analysis = analysis;
@@ -208,7 +231,9 @@ export class Workspace {
   }
 
   private async refreshBelow(folder: string): Promise<void> {
-    await Promise.all([...this.apps.values()].filter((app) => isInside(app.target.root, folder)).map((app) => this.refresh(app)));
+    const below = [...this.apps.values()].filter((app) => isInside(app.target.root, folder));
+    for (const app of below) touch(app, undefined);
+    await Promise.all(below.map((app) => this.refresh(app)));
   }
 
   private async publish(app: AppState, analysis: AppAnalysis): Promise<void> {
@@ -295,7 +320,7 @@ export class Workspace {
 
   private app(key: string, target: AppTarget, folder: string): AppState {
     let app = this.apps.get(key);
-    if (!app) this.apps.set(key, (app = { key, target, folder, dirty: true, published: new Set() }));
+    if (!app) this.apps.set(key, (app = { key, target, folder, dirty: true, session: new CheckSession(), changes: "all", published: new Set() }));
     return app;
   }
 
@@ -305,6 +330,12 @@ export class Workspace {
     for (const folder of this.folders) if (isInside(file, folder) && (best === undefined || folder.length > best.length)) best = folder;
     return best ?? path.dirname(file);
   }
+}
+
+/** Notes a changed file of an app for its next check; undefined: anything may have changed (a file above the app). */
+function touch(app: AppState, file: string | undefined): void {
+  if (file === undefined) app.changes = "all";
+  else if (app.changes !== "all") app.changes.add(file);
 }
 
 export function filePathOf(uri: string): string | undefined {

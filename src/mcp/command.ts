@@ -62,6 +62,12 @@ export const registerMcpCommands: RegisterCommands = (program: Command, io: Main
         .default("any"),
     )
     .option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectCommaList, [])
+    .option(
+      "--list-tools <list>",
+      "tools that are list tools for the pagination rules, whatever the heuristics say; !name for one that is not (comma-separated, repeatable)",
+      collectCommaList,
+      [],
+    )
     .addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger));
   addLintOptions(mcp, { output: "write the report (with dump: the dump) to this file, atomically, instead of standard output" }).action(
     async (files: string[], options: McpCommandOptions) => {

@@ -35,7 +35,7 @@ export interface LiveOptions {
   /** Per request, in milliseconds. */
   timeoutMs: number;
   /** `--probe`: the call budget and the service prefix given with `--service` (else taken from the server name). */
-  probe?: { maxCalls: number; service?: string };
+  probe?: { maxCalls: number; service?: string; progress?: (line: string) => void };
   clientVersion: string;
   /** How the server is named in messages (secrets redacted). */
   label: string;
@@ -247,7 +247,7 @@ export async function captureServer(server: LiveServer, options: LiveOptions): P
     if (options.probe) {
       const name = isObject(initialize.serverInfo) && typeof initialize.serverInfo.name === "string" ? initialize.serverInfo.name : undefined;
       const service = options.probe.service ?? (name === undefined ? undefined : serviceFromServerName(name));
-      dump.probe = await probe(pages, options.probe.maxCalls, service, raw, describeFailure);
+      dump.probe = await probe(pages, options.probe, service, raw, describeFailure);
     }
     if (transport instanceof TappedStdioTransport) dump.stdoutNoise = [...transport.noise];
     return dump;
@@ -483,7 +483,7 @@ type RawRequest = (method: string, params: Record<string, unknown>) => Promise<R
  */
 async function probe(
   pages: unknown[],
-  maxCalls: number,
+  { maxCalls, progress }: NonNullable<LiveOptions["probe"]>,
   service: string | undefined,
   raw: RawRequest,
   describeFailure: (error: unknown, method: string) => Error,
@@ -492,7 +492,10 @@ async function probe(
   for (const page of pages) if (isObject(page) && Array.isArray(page.tools)) for (const tool of page.tools) if (isObject(tool)) tools.push(tool);
   const plan = planProbe(tools, maxCalls, service);
   const calls: ProbeCall[] = [];
+  const total = plan.calls.length;
+  // One line per call as it starts, so a slow tool shows which it is.
   for (const planned of plan.calls) {
+    progress?.(`caplint: probe ${calls.length + 1}/${total}: ${escapeControls(planned.tool).slice(0, 128)} (${planned.purpose})\n`);
     const call: ProbeCall = { ...planned };
     try {
       call.result = truncateStrings(await raw("tools/call", { name: planned.tool, arguments: planned.arguments }));
@@ -502,5 +505,8 @@ async function probe(
     }
     calls.push(call);
   }
+  const failed = calls.filter((call) => call.error !== undefined).length;
+  const probed = new Set(calls.map((call) => call.tool)).size;
+  progress?.(`caplint: probe done: ${total} calls to ${probed} read-only tools${failed > 0 ? `, ${failed} answered with an error` : ""}\n`);
   return { maxCalls, calls, notProbed: plan.notProbed };
 }

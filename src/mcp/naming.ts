@@ -18,49 +18,152 @@ export const TOOL_NAME_MAX_LENGTH = 128;
 export const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 
 /**
- * Verbs of computing that WordNet lacks (they start real tool names: `exec_in_pod`,
- * `kubectl_reconnect`, `upsert_record`). Extend with `--verbs`; docs/rules/mcp-tool-verb.md lists them.
+ * The verbs of create-read-update-delete and of running things: they read as the action wherever
+ * they stand, also last (`monitor_create`, `web_search`, `screencast_stop`).
  */
-export const DOMAIN_VERBS: readonly string[] = [
-  "autocomplete",
-  "dedupe",
-  "diff",
-  "enqueue",
-  "exec",
-  "geocode",
-  "gzip",
-  "lookup",
-  "prefetch",
-  "reconnect",
-  "refetch",
-  "reindex",
-  "reupload",
-  "resync",
-  "rollback",
-  "tokenize",
-  "unarchive",
-  "unassign",
-  "unfollow",
-  "uninstall",
-  "unlink",
-  "unset",
-  "unshare",
-  "unstar",
-  "unsubscribe",
-  "unwatch",
-  "upsert",
-];
-
-let englishVerbs: ReadonlySet<string> | undefined;
+const CRUD_VERBS = ["get", "list", "search", "find", "fetch", "create", "read", "update", "write", "delete", "check", "run", "start", "stop"];
 
 /**
- * Whether a word can be a verb: one of WordNet 3.1's 8,431 one-word verbs (data/wordnet-verbs.txt,
- * read on first use), a domain verb, or one given with `--verbs`. A lexicon rather than a list of
- * usual verbs: tool names use the whole language (click, hover, scrape, aggregate, emulate).
+ * Tool verbs, each with where tools use it as a command: the verbs WordNet lacks (`init`, `rebase`,
+ * `rerank`, `upsert`, `exec`, `cherry_pick`), and the verbs SemCor mostly reads as nouns (`list`,
+ * `type`, `index`, `import`) that commands and APIs use as imperatives. A word here starts an action
+ * whatever follows it. Extend with `--verbs`; docs/rules/mcp-tool-verb.md lists them with their sources.
+ */
+export const TOOL_VERBS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(CRUD_VERBS.map((verb) => [verb, "CRUD and HTTP (the conventions' own hint: get, list, search, create, update, delete)"])),
+  autocomplete: "Google Places Autocomplete API",
+  checkout: "git checkout",
+  cherry_pick: "git cherry-pick",
+  cleanup: "npm cache clean, kubectl/helm cleanup jobs",
+  close: "Playwright page.close",
+  dedupe: "npm dedupe",
+  diff: "git diff",
+  enqueue: "job queues (BullMQ, Cloud Tasks)",
+  exec: "kubectl exec, docker exec",
+  force: "git push --force, kill --force: force_push, force_terminate",
+  geocode: "Google Geocoding API",
+  gzip: "gzip(1)",
+  import: "SQL and ES import",
+  index: "search engines (Elasticsearch index API)",
+  init: "git init, npm init",
+  lookup: "DNS lookup, nslookup(1)",
+  post: "HTTP POST (RFC 9110)",
+  prefetch: "HTML prefetch, git fetch --prefetch",
+  rebase: "git rebase",
+  reconnect: "database and socket clients",
+  refetch: "data-fetching clients (React Query refetch)",
+  reindex: "Elasticsearch reindex API",
+  rerank: "Cohere and Pinecone rerank APIs",
+  reupload: "file-hosting APIs",
+  resync: "sync clients (rclone, Argo CD)",
+  rollback: "database transactions, helm rollback",
+  tokenize: "NLP libraries (tokenize)",
+  type: "Playwright and Puppeteer page.type",
+  unarchive: "GitHub and Slack APIs",
+  unassign: "issue trackers (Jira, GitHub)",
+  unfollow: "social APIs",
+  uninstall: "npm uninstall, helm uninstall",
+  unlink: "unlink(2)",
+  unset: "git config --unset, shell unset",
+  unshare: "file-sharing APIs",
+  unstar: "GitHub API",
+  unsubscribe: "pub/sub clients",
+  unwatch: "GitHub API",
+  upsert: "SQL upsert, Pinecone upsert",
+  whoami: "whoami(1), a query of the current identity",
+};
+
+/** How much WordNet 3.1 reads a word as a verb (data/wordnet-verbs.txt): senses plus SemCor tags, as a verb and otherwise. */
+interface VerbEvidence {
+  verb: number;
+  other: number;
+}
+
+let lexicon: ReadonlyMap<string, VerbEvidence> | undefined;
+
+function evidenceOf(word: string): VerbEvidence | undefined {
+  if (!lexicon) {
+    const entries = new Map<string, VerbEvidence>();
+    for (const line of readFileSync(packageFile("data", "wordnet-verbs.txt"), "utf8").split("\n")) {
+      const [lemma, verb, other] = line.split(" ");
+      if (lemma && verb && other) entries.set(lemma, { verb: Number(verb), other: Number(other) });
+    }
+    lexicon = entries;
+  }
+  return lexicon.get(word);
+}
+
+/**
+ * Whether a word can be a verb: a WordNet 3.1 verb (data/wordnet-verbs.txt, read on first use), a
+ * tool verb, or one given with `--verbs`.
  */
 export function isVerb(word: string, extra: ReadonlySet<string>): boolean {
-  englishVerbs ??= new Set(readFileSync(packageFile("data", "wordnet-verbs.txt"), "utf8").split("\n"));
-  return extra.has(word) || englishVerbs.has(word);
+  return extra.has(word) || Object.hasOwn(TOOL_VERBS, word) || evidenceOf(word) !== undefined;
+}
+
+/** A word that reads as a verb wherever it stands: a tool verb, one of --verbs, or a WordNet verb with no other part of speech (`create`, `upload`). */
+function isActionWord(word: string, extra: ReadonlySet<string>): boolean {
+  return extra.has(word) || Object.hasOwn(TOOL_VERBS, word) || evidenceOf(word)?.other === 0;
+}
+
+/** A verb that ends a noun phrase as its head: one with no other part of speech, or a CRUD verb (`file_upload`, `monitor_create`, but not `drop_index`). */
+function isActionAtTheEnd(word: string): boolean {
+  return CRUD_VERBS.includes(word) || evidenceOf(word)?.other === 0;
+}
+
+/** Below this share of verb evidence a word reads first as a noun or adjective (`web` 0.09, `research` 0.05, `console` 0.33, `list` 0.41). */
+const NOUN_LEANING = 0.5;
+
+function verbShare(word: string): number {
+  const evidence = evidenceOf(word);
+  return evidence ? evidence.verb / (evidence.verb + evidence.other) : 0;
+}
+
+/** Why the words of a tool name after its prefix do not read as an action; `example` is the name's words with the action first, when one is found. */
+export interface NotAnAction {
+  reason: "noVerb" | "nounPhrase";
+  word: string;
+  example?: string[];
+}
+
+/**
+ * Whether the words read as an imperative, `{action}_{object}`. English noun phrases end on their
+ * head (`web_search`, `file_upload`, `console_messages`), imperatives start with the verb
+ * (`search_web`, `upload_file`). So: a two-word verb (`set_up`, `cherry_pick`) or a tool verb first
+ * is an action; a first word that is no verb is not; a single verb is one. Then the name reads as a
+ * noun phrase when a later word is an action word and either ends the name (`monitor_create`,
+ * `web_search`) or follows a word that reads first as a noun (`research_search_papers`), and when a
+ * word that reads first as a noun precedes a plural (`console_messages`, `network_requests`).
+ */
+export function readAsAction(action: readonly string[], extra: ReadonlySet<string>): NotAnAction | undefined {
+  const [first, second] = action;
+  if (first === undefined) return undefined;
+  if (second !== undefined && (evidenceOf(`${first}_${second}`) !== undefined || Object.hasOwn(TOOL_VERBS, `${first}_${second}`))) return undefined;
+  const last = action.length - 1;
+  if (isActionWord(first, extra)) {
+    // Two verbs: the one at the end is the action on the other (`interact_stop`, `download_start`).
+    const objectFirst = action.length === 2 && !extra.has(first) && !Object.hasOwn(TOOL_VERBS, first) && CRUD_VERBS.includes(action[1]!);
+    return objectFirst ? { reason: "nounPhrase", word: first, example: [action[1]!, first] } : undefined;
+  }
+  const laterAction = action.findIndex((word, index) => index > 0 && isActionWord(word, extra));
+  const withActionFirst = (index: number) => [action[index]!, ...action.filter((_, other) => other !== index)];
+  if (evidenceOf(first) === undefined) {
+    const laterVerb = laterAction > 0 ? laterAction : action.findIndex((word, index) => index > 0 && verbShare(word) >= NOUN_LEANING);
+    return laterVerb > 0 ? { reason: "nounPhrase", word: first, example: withActionFirst(laterVerb) } : { reason: "noVerb", word: first };
+  }
+  if (second === undefined) return undefined;
+  const nounFirst = verbShare(first) < NOUN_LEANING;
+  if (laterAction > 0 && ((laterAction === last && isActionAtTheEnd(action[last]!)) || nounFirst))
+    return { reason: "nounPhrase", word: first, example: withActionFirst(laterAction) };
+  // A noun and its head: `console_messages`, `network_request` (request reads as a verb 0.58, network 0.03).
+  if (nounFirst && (isPlural(action[last]) || verbShare(action[last]!) > Math.max(NOUN_LEANING, verbShare(first))))
+    return { reason: "nounPhrase", word: first, example: ["get", ...action] };
+  return undefined;
+}
+
+/** An English plural as tool names write them (`teams`, `dsns`, `releases`), not `status` or `access`. */
+export function isPlural(word: string | undefined): boolean {
+  return word !== undefined && word.length > 2 && word.endsWith("s") && !/(?:ss|us|is)$/.test(word);
 }
 
 /** Lowercase words of a name written in snake_case, kebab-case, dotted or camelCase. */
@@ -115,24 +218,35 @@ export interface ToolNaming {
   prefixes: readonly string[];
   /** The prefix a hint suggests: the accepted one the tools share, else the service. */
   preferred: string | undefined;
+  /**
+   * A first word that is not the service's but namespaces the tools (`browser_` on Playwright,
+   * `kubectl_`, `API-` of the "Notion API"): most tools share it (at least three), or it is a word of
+   * the server's name that at least two tools start with. The action may follow it.
+   */
+  namespace?: { word: string; shared: number; total: number; fromServerName: boolean };
 }
 
 export function toolNaming(service: string | undefined, toolNames: Iterable<string>): ToolNaming {
-  if (service === undefined) return { service, prefixes: [], preferred: undefined };
-  const serviceWords = service.toLowerCase().split("_");
-  const prefixes = new Set(["_", "-", ".", ""].map((separator) => serviceWords.join(separator)));
-  const shared = sharedFirstWord(toolNames);
+  const first = firstWordCounts(toolNames);
+  const shared = first.best && first.best[1] >= 2 && first.best[1] * 2 > first.total ? first.best[0] : undefined;
+  const serviceWords = service?.toLowerCase().split("_") ?? [];
   const sharedForm = shared !== undefined && serviceWords.some((_, end) => serviceWords.slice(0, end + 1).join("") === shared) ? shared : undefined;
+  const namespace = namespaceOf(first, serviceWords, sharedForm);
+  const withNamespace = namespace ? { namespace } : {};
+  if (service === undefined) return { service, prefixes: [], preferred: undefined, ...withNamespace };
+  const prefixes = new Set(["_", "-", ".", ""].map((separator) => serviceWords.join(separator)));
   if (sharedForm !== undefined) prefixes.add(sharedForm);
-  return {
-    service,
-    prefixes: [...prefixes].sort((a, b) => b.length - a.length),
-    preferred: sharedForm ?? service,
-  };
+  return { service, prefixes: [...prefixes].sort((a, b) => b.length - a.length), preferred: sharedForm ?? service, ...withNamespace };
 }
 
-/** The first word (up to `_`, `-` or `.`) of most tool names, when at least two share it. */
-function sharedFirstWord(toolNames: Iterable<string>): string | undefined {
+interface FirstWords {
+  counts: Map<string, number>;
+  total: number;
+  best: [string, number] | undefined;
+}
+
+/** How many tool names start with each first word (up to `_`, `-` or `.`). */
+function firstWordCounts(toolNames: Iterable<string>): FirstWords {
   const counts = new Map<string, number>();
   let total = 0;
   for (const name of toolNames) {
@@ -142,7 +256,21 @@ function sharedFirstWord(toolNames: Iterable<string>): string | undefined {
   }
   let best: [string, number] | undefined;
   for (const entry of counts) if (!best || entry[1] > best[1]) best = entry;
-  return best && best[1] >= 2 && best[1] * 2 > total ? best[0] : undefined;
+  return { counts, total, best };
+}
+
+const NO_WORDS: ReadonlySet<string> = new Set();
+
+/** A namespace is a word that is not an action itself: `get-` shared by most tools is their verb. */
+function namespaceOf(first: FirstWords, serviceWords: readonly string[], prefix: string | undefined): ToolNaming["namespace"] {
+  const { best, total } = first;
+  if (best && best[0] !== prefix && !isVerb(best[0], NO_WORDS) && best[1] >= 3 && best[1] * 2 > total)
+    return { word: best[0], shared: best[1], total, fromServerName: false };
+  for (const word of serviceWords) {
+    const shared = first.counts.get(word) ?? 0;
+    if (word !== prefix && !isVerb(word, NO_WORDS) && serviceWords.length > 1 && shared >= 2) return { word, shared, total, fromServerName: true };
+  }
+  return undefined;
 }
 
 /** A tool name split into the accepted prefix it starts with (if any) and the words after it. */

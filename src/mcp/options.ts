@@ -12,6 +12,7 @@ export interface McpCommandOptions extends LintCommandOptions {
   serverNameStyle: "any" | "python" | "node";
   service?: string;
   verbs: string[];
+  listTools: string[];
   maxFileSize?: number;
   /** `--servers FILE`: lint the servers a client configuration declares; `--server NAME` picks some. */
   servers?: string;

@@ -15,7 +15,6 @@ import type { McpCommandOptions } from "./options.js";
 import { readListing, type Listing } from "./listing.js";
 import { PARSE_META, PARSE_RULE_ID, lintMcp } from "./lint.js";
 import SERVER_START_META from "./rules/mcp-server-start.js";
-import { DOMAIN_VERBS } from "./naming.js";
 import { MCP_RULES_BY_ID } from "./rules/index.js";
 import { MCP_DOMAIN, type McpSettings } from "./rules/types.js";
 import { Redactor } from "./redact.js";
@@ -90,7 +89,8 @@ export function mcpSettings(options: McpCommandOptions, io: MainOptions, allRule
 export function lintListings(listings: readonly Listing[], options: McpCommandOptions, severities: McpSeverities, service: string | undefined) {
   const settings: McpSettings = {
     serverNameStyle: options.serverNameStyle,
-    verbs: new Set([...DOMAIN_VERBS, ...options.verbs.map((verb) => verb.toLowerCase())]),
+    verbs: new Set(options.verbs.map((verb) => verb.toLowerCase())),
+    listTools: new Map(options.listTools.map((name) => (name.startsWith("!") ? [name.slice(1), false] : [name, true]))),
     ...(service !== undefined ? { service } : {}),
   };
   return lintMcp(listings, {
@@ -130,7 +130,7 @@ export async function runDump(operands: string[], options: McpCommandOptions, io
     const server = (await startLiveServer(target, options, io, redactor))!;
     try {
       const { captureServer } = await import("./live.js");
-      const dump = await captureServer(server, liveOptions(options, redactor, targetLabel(target, redactor)));
+      const dump = await captureServer(server, liveOptions(options, redactor, targetLabel(target, redactor), progressTo(options, io)));
       reportProbeBudget(dump.probe, options, io);
       // What replaying needs (the listing, how it was reached) and nothing secret.
       const text = redactor.known(JSON.stringify(dump, null, 2) + "\n");
@@ -191,7 +191,7 @@ export async function stopServer(server: LiveServer | undefined): Promise<void> 
 /** Captures a live server and reads its dump as a listing; findings point into the JSON that `caplint mcp dump` writes. */
 export async function liveListing(server: LiveServer, options: McpCommandOptions, io: MainOptions, redactor: Redactor, label: string): Promise<Listing> {
   const { captureServer } = await import("./live.js");
-  const dump = await captureServer(server, liveOptions(options, redactor, label));
+  const dump = await captureServer(server, liveOptions(options, redactor, label, progressTo(options, io)));
   reportProbeBudget(dump.probe, options, io);
   const document = SourceDocument.parse(label, label, JSON.stringify(dump, null, 2) + "\n", "json", undefined, undefined, TOOL_SERVER_WORDING);
   const listing = readListing(document);
@@ -204,13 +204,26 @@ export async function liveListing(server: LiveServer, options: McpCommandOptions
   return listing;
 }
 
-function liveOptions(options: McpCommandOptions, redactor: Redactor, label: string) {
+/** `--probe` tells each call as it starts on stderr, and the count at the end; `--quiet` silences it. */
+function progressTo(options: McpCommandOptions, io: MainOptions): ((line: string) => void) | undefined {
+  return options.quiet ? undefined : (line) => io.stderr.write(line);
+}
+
+function liveOptions(options: McpCommandOptions, redactor: Redactor, label: string, progress: ((line: string) => void) | undefined) {
   return {
     timeoutMs: Math.round(options.timeout * 1000),
     clientVersion: toolVersion(),
     redactor,
     label,
-    ...(options.probe ? { probe: { maxCalls: options.maxCalls, ...(options.service !== undefined ? { service: checkService(options.service) } : {}) } } : {}),
+    ...(options.probe
+      ? {
+          probe: {
+            maxCalls: options.maxCalls,
+            ...(progress ? { progress } : {}),
+            ...(options.service !== undefined ? { service: checkService(options.service) } : {}),
+          },
+        }
+      : {}),
   };
 }
 

@@ -461,6 +461,7 @@ export const EARLY_VALUE_OPTIONS: ReadonlySet<string> = new Set([
   "--service",
   "--server-name-style",
   "--verbs",
+  "--list-tools",
   "-f",
   "--format",
   "-o",

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DOMAIN_VERBS, isVerb, serviceFromServerName, splitToolName, toolNaming } from "../../src/mcp/naming.js";
+import { isVerb, readAsAction, serviceFromServerName, splitToolName, TOOL_VERBS, toolNaming } from "../../src/mcp/naming.js";
 import { ROOT } from "../helpers/run.js";
 
 const NONE = new Set<string>();
@@ -12,19 +12,60 @@ describe("the verb lexicon (mcp-tool-verb)", () => {
       expect(isVerb(verb, NONE), verb).toBe(true);
     for (const verb of ["emulate", "handle", "upgrade", "interact", "research", "get", "list", "search", "create", "update", "delete", "send"])
       expect(isVerb(verb, NONE), verb).toBe(true);
-    for (const noun of ["item", "user", "browser", "kubectl", "collection", "db", "summarizer", "agent", "whoami", "frobnicate"])
+    for (const noun of ["item", "user", "browser", "kubectl", "collection", "db", "summarizer", "agent", "frobnicate"])
       expect(isVerb(noun, NONE), noun).toBe(false);
     expect(isVerb("frobnicate", new Set(["frobnicate"]))).toBe(true);
   });
 
-  it("the domain verbs are the ones WordNet lacks, listed in the rule's page", () => {
-    const wordnet = new Set(readFileSync(path.join(ROOT, "data", "wordnet-verbs.txt"), "utf8").split("\n"));
-    expect(wordnet.size).toBeGreaterThan(8000);
+  it("the tool verbs are the ones WordNet lacks or reads as nouns, each with its source, listed in the rule's page", () => {
+    const lexicon = new Map(
+      readFileSync(path.join(ROOT, "data", "wordnet-verbs.txt"), "utf8")
+        .split("\n")
+        .map((line) => line.split(" "))
+        .map(([lemma, verb, other]) => [lemma, Number(verb) / (Number(verb) + Number(other))]),
+    );
+    expect(lexicon.size).toBeGreaterThan(10000);
     const page = readFileSync(path.join(ROOT, "docs", "rules", "mcp-tool-verb.md"), "utf8");
-    for (const verb of DOMAIN_VERBS) {
-      expect(wordnet.has(verb), `${verb} is in WordNet already`).toBe(false);
-      expect(page, verb).toMatch(new RegExp(`\\b${verb}\\b`));
+    for (const [verb, source] of Object.entries(TOOL_VERBS)) {
+      expect(source, verb).not.toBe("");
+      expect(page, verb).toContain(`\`${verb}\``);
     }
+    for (const verb of ["init", "rebase", "rerank", "upsert", "cherry_pick"]) expect(lexicon.has(verb), verb).toBe(false);
+    expect(lexicon.get("list")).toBeLessThan(0.5);
+  });
+});
+
+describe("reading a name as an action (mcp-tool-verb)", () => {
+  const reads = (name: string, extra = NONE) => readAsAction(name.split("_"), extra);
+  it("reads the verb first as an action, whatever the object", () => {
+    for (const name of [
+      "search_web",
+      "upload_file",
+      "create_monitor",
+      "list_console_messages",
+      "type_text",
+      "open_nodes",
+      "drop_index",
+      "check_crawl_status",
+      "stop_port_forward",
+    ])
+      expect(reads(name), name).toBeUndefined();
+  });
+  it("reads a noun before its head as a noun phrase, and says where the action is", () => {
+    expect(reads("web_search")).toEqual({ reason: "nounPhrase", word: "web", example: ["search", "web"] });
+    expect(reads("file_upload")).toEqual({ reason: "nounPhrase", word: "file", example: ["upload", "file"] });
+    expect(reads("monitor_create")).toEqual({ reason: "nounPhrase", word: "monitor", example: ["create", "monitor"] });
+    expect(reads("interact_stop")).toEqual({ reason: "nounPhrase", word: "interact", example: ["stop", "interact"] });
+    expect(reads("research_search_papers")?.example).toEqual(["search", "research", "papers"]);
+    expect(reads("console_messages")).toEqual({ reason: "nounPhrase", word: "console", example: ["get", "console", "messages"] });
+    expect(reads("network_request")?.reason).toBe("nounPhrase");
+    expect(reads("collection_schema")).toEqual({ reason: "noVerb", word: "collection" });
+  });
+  it("knows two-word verbs and tool verbs, and the user's own words", () => {
+    for (const name of ["cherry_pick", "set_up_project", "look_up_user", "init", "rebase", "rerank_documents", "checkout_branch"])
+      expect(reads(name), name).toBeUndefined();
+    expect(reads("frobnicate_item")?.reason).toBe("noVerb");
+    expect(reads("frobnicate_item", new Set(["frobnicate"]))).toBeUndefined();
   });
 });
 
@@ -54,5 +95,18 @@ describe("the service and its prefixes (mcp-tool-prefix)", () => {
     const kubernetes = toolNaming("kubernetes", ["kubectl_get", "kubectl_apply", "ping"]);
     expect(kubernetes.prefixes).not.toContain("kubectl");
     expect(splitToolName("kubectl_get", kubernetes).prefix).toBeUndefined();
+  });
+
+  it("takes as a namespace a first word most tools share (three at least) or a word of the server's name, never a verb", () => {
+    expect(toolNaming("kubernetes", ["kubectl_get", "kubectl_apply", "kubectl_logs", "ping"]).namespace).toEqual({
+      word: "kubectl",
+      shared: 3,
+      total: 4,
+      fromServerName: false,
+    });
+    expect(toolNaming("exa_search", ["web_search_exa", "web_fetch_exa"]).namespace).toBeUndefined();
+    expect(toolNaming("everything", ["get-env", "get-sum", "get-tiny-image", "echo"]).namespace).toBeUndefined();
+    expect(toolNaming("notion_api", ["API-get-user", "API-post-page", "search"]).namespace).toEqual({ word: "api", shared: 2, total: 3, fromServerName: true });
+    expect(toolNaming("chrome_devtools", ["performance_start_trace", "performance_stop_trace", "click", "hover", "drag"]).namespace).toBeUndefined();
   });
 });

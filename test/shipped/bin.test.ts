@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import Module from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,7 +8,7 @@ import { Script } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { checkoutBin } from "../helpers/hosts.js";
 import { tomlApp } from "../capabilities/load/toml-app.js";
-import { FIXTURES, ROOT } from "../helpers/run.js";
+import { FIXTURES, ROOT, run } from "../helpers/run.js";
 import { caplint } from "../mcp/helpers.js";
 
 /**
@@ -45,6 +45,30 @@ describe("the real bin", () => {
     expect(readFileSync(bundle, "utf8")).not.toMatch(/\bimport\(/);
     // One non-ASCII character would make V8 hold the whole source as a two-byte string, decoded the slow way on every run.
     expect(readFileSync(bundle, "latin1")).not.toMatch(/[^\x00-\x7f]/);
+  });
+});
+
+describe("--version and --help alone", () => {
+  const BIN = path.join(ROOT, "bin", "caplint.js");
+  const spawn = (bin: string, args: string[]) =>
+    spawnSync(process.execPath, [bin, ...args], { cwd: CLI, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+
+  it("print what the CLI prints, without loading the bundle (a copy without it still answers)", async () => {
+    const packageRoot = mkdtempSync(path.join(tmpdir(), "caplint-early-answers-"));
+    mkdirSync(path.join(packageRoot, "bin"));
+    mkdirSync(path.join(packageRoot, "dist", "cli-bundle"), { recursive: true });
+    for (const file of ["package.json", "bin/caplint.js", "bin/package.json", "dist/cli-bundle/help.txt"])
+      copyFileSync(path.join(ROOT, file), path.join(packageRoot, file));
+    const bundleless = path.join(packageRoot, "bin", "caplint.js");
+    for (const args of [["--version"], ["-v"], ["--help"], ["-h"]]) {
+      const inProcess = await run(args, CLI);
+      for (const bin of [BIN, bundleless]) {
+        const spawned = spawn(bin, args);
+        expect({ code: spawned.status, stdout: spawned.stdout, stderr: spawned.stderr }, `${bin} ${args.join(" ")}`).toEqual(inProcess);
+      }
+    }
+    // Anything else goes to the CLI, which the copy lacks.
+    expect(spawn(bundleless, ["--version", "check"]).stderr).toMatch(/main\.cjs is missing/);
   });
 });
 

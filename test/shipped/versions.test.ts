@@ -186,6 +186,37 @@ describe("caplint permissions PLUGIN --version V", () => {
   });
 });
 
+describe("a permission's commands at the locked release", () => {
+  // A real app (ActivityWatch's aw-tauri) that locks tauri-plugin-dialog 2.6.0 and grants dialog:default.
+  const AW = path.join(FIXTURES, "versions/aw-tauri-dialog-2.6");
+
+  it("dialog 2.6's allow-ask enables ask (from 2.7.0 an alias of message): the main window may call it", () => {
+    const asked = bin(["access", AW, "--window", "main", "--command", "plugin:dialog|ask", "--platform", "linux"]);
+    expect(asked.stdout).not.toContain("no known plugin has the command");
+    expect(asked.stdout).toMatch(/ALLOWED/);
+    expect(asked.stdout).toContain("allow-ask");
+    expect(asked.code).toBe(0);
+  });
+
+  it("permissions --version shows each release's commands and description", async () => {
+    const list = (version: string) =>
+      JSON.parse(bin(["permissions", "dialog", "--version", version, "-f", "json"], temp).stdout) as Array<{
+        identifier: string;
+        description: string;
+        allows: string[];
+      }>;
+    const askAt = (version: string) => list(version).find((p) => p.identifier === "dialog:allow-ask");
+    expect(askAt("2.6.0")).toMatchObject({ allows: ["plugin:dialog|ask"], description: "Enables the ask command without any pre-configured scope." });
+    expect(askAt("2.7.0")).toMatchObject({ allows: ["plugin:dialog|message"] });
+    expect(askAt("2.7.0")?.description).toContain("alias to `allow-message`");
+    // fs 2.1.0 added size to read-meta; 2.0.x's lacks it.
+    const history = await loadVersionHistory();
+    expect(history.commandsAt("fs", "fs:read-meta", "2.0.3")?.allow).not.toContain("size");
+    expect(history.commandsAt("fs", "fs:read-meta", "2.1.0")?.allow).toContain("size");
+    expect(history.commandsAt("dialog", "dialog:allow-open", "2.0.0")).toBeUndefined();
+  });
+});
+
 describe("a committed manifest that differs from the locked release (manifest-mismatch)", () => {
   const MISMATCH = path.join(FIXTURES, "manifest-mismatch");
   const edited = path.join(MISMATCH, "invalid", "edited-app");

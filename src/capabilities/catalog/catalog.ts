@@ -53,6 +53,17 @@ export class Catalog {
     return this;
   }
 
+  /** A catalog with the same definitions, to extend without changing this one (its lookups start cold). */
+  copy(): Catalog {
+    const copy = new Catalog();
+    for (const [key, manifest] of this.manifests) copy.manifests.set(key, manifest);
+    for (const [key, provenance] of this.provenance) copy.provenance.set(key, provenance);
+    copy.currentSpelling = this.currentSpelling;
+    copy.spellingFromManifest = this.spellingFromManifest;
+    copy.versionData = this.versionData;
+    return copy;
+  }
+
   /**
    * How answers write the brand word (`host` as in the spec, `tauri` as real apps): the project's
    * manifest decides, else its capability files (see `loadProject`). Lookups accept both spellings.

@@ -18,6 +18,8 @@ interface CatalogHistory {
   ids: Record<string, IdRecord>;
   sets: string[];
   members: Record<string, Record<string, string[]>>;
+  /** Permissions whose commands changed between releases: id → {first version with that content: [allow, deny, that release's description?]}. */
+  commands?: Record<string, Record<string, [string[], string[], string?]>>;
 }
 
 interface VersionData {
@@ -134,6 +136,20 @@ export class VersionHistory {
     let chosen: string[] | undefined;
     for (const [from, members] of Object.entries(lists)) if (compareVersions(from, version) <= 0) chosen = members;
     return chosen;
+  }
+
+  /**
+   * A permission's commands in `version`, when they changed over time (else the built-in ones hold):
+   * tauri-plugin-dialog's `allow-ask` enables `ask` up to 2.6 and `message` from 2.7.0.
+   */
+  commandsAt(catalog: string, identifier: string, version: string): { allow: string[]; deny: string[]; description?: string } | undefined {
+    const lists = this.catalog(catalog)?.commands?.[identifier];
+    if (!lists) return undefined;
+    let chosen: [string[], string[], string?] | undefined;
+    for (const [from, content] of Object.entries(lists)) if (compareVersions(from, version) <= 0) chosen = content;
+    if (!chosen) return undefined;
+    const [allow, deny, description] = chosen;
+    return description === undefined ? { allow, deny } : { allow, deny, description };
   }
 
   /** Whether the version's content rests on evidence (git or observed), not only on a release list. */
@@ -274,7 +290,13 @@ function buildManifestAt(key: string, manifest: Manifest, catalog: string, histo
     return listed ? { ...set, permissions: listed } : set;
   };
   const permissions: Record<string, PermissionDef> = {};
-  for (const [name, permission] of Object.entries(manifest.permissions)) if (exists(name)) permissions[name] = permission;
+  for (const [name, permission] of Object.entries(manifest.permissions)) {
+    if (!exists(name)) continue;
+    const then = history.commandsAt(catalog, prefix + name, version);
+    permissions[name] = then
+      ? { ...permission, commands: { allow: then.allow, deny: then.deny }, ...(then.description ? { description: then.description } : {}) }
+      : permission;
+  }
   const sets: Record<string, PermissionSetDef> = {};
   for (const [name, set] of Object.entries(manifest.permission_sets)) if (exists(name)) sets[name] = members(name, set);
   // Identifiers of this key that the version has but the newest catalog dropped: rebuilt from their names.

@@ -11,7 +11,7 @@ import { exitCodeFor } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { UsageError } from "../../core/errors.js";
 import { addQueryOptions, answerPaint, loadGroups, originOf, requireKnownWindow, type QueryOptions } from "./query-options.js";
-import { capabilitySettings } from "./options.js";
+import { capabilitySettings } from "../check-run.js";
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/lint/rule.js";
 

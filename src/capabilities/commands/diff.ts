@@ -13,7 +13,7 @@ import { DEFAULT_MAX_FILE_BYTES } from "../../core/source/read.js";
 import { loadReporter } from "../../core/reporters/index.js";
 import { reporterContext } from "../../core/reporters/context.js";
 import { summarize } from "../../core/diagnostics.js";
-import { applyConfig, capabilitySettings, loadOptionsFrom } from "./options.js";
+import { applyConfig, capabilitySettings, loadOptionsFrom } from "../check-run.js";
 import { addQueryOptions, answerPaint, askedPlatforms, type QueryOptions } from "./query-options.js";
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/lint/rule.js";

@@ -7,7 +7,7 @@ import { EXIT_OK } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { UsageError } from "../../core/errors.js";
 import { addQueryOptions, answerPaint, loadGroups, originOf, type QueryOptions } from "./query-options.js";
-import { capabilitySettings } from "./options.js";
+import { capabilitySettings } from "../check-run.js";
 import { callJson, renderCall } from "../render/call.js";
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/lint/rule.js";

@@ -8,7 +8,7 @@ import { manifestUnionLines } from "../render/manifest-union.js";
 import { textLines } from "../../core/terminal-text.js";
 import type { MainOptions } from "../../core/io.js";
 import { addQueryOptions, answerPaint, loadGroups, originOf, requireKnownWindow, type QueryOptions } from "./query-options.js";
-import { capabilitySettings } from "./options.js";
+import { capabilitySettings } from "../check-run.js";
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/lint/rule.js";
 

@@ -9,7 +9,7 @@ import { renderPermissionsJson, renderPermissionsText } from "../render/permissi
 import { nearest, quoteList } from "../../core/did-you-mean.js";
 import type { MainOptions } from "../../core/io.js";
 import { UsageError } from "../../core/errors.js";
-import { applyConfig, capabilitySettings, loadOptionsFrom } from "./options.js";
+import { applyConfig, capabilitySettings, loadOptionsFrom } from "../check-run.js";
 import { addQueryOptions, answerPaint, singlePlatform, type QueryOptions } from "./query-options.js";
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/lint/rule.js";

@@ -10,7 +10,7 @@ import { EXIT_OK } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { toolVersion } from "../../core/tool.js";
 import { UsageError } from "../../core/errors.js";
-import { capabilitySettings, lintSettings, loadOptionsFrom } from "./options.js";
+import { capabilitySettings, lintSettings, loadOptionsFrom } from "../check-run.js";
 import { CAPABILITY_RULES } from "../rules/index.js";
 import type { RuleMeta } from "../../core/lint/rule.js";
 import { addQueryOptions, answerPaint, loadGroups, originOf, type QueryOptions } from "./query-options.js";

@@ -5,7 +5,7 @@ import type { MainOptions } from "../../core/io.js";
 import { addQueryOptions, askedPlatforms, loadProjectFor, type QueryOptions } from "./query-options.js";
 import { resolveProject } from "../queries/project-model.js";
 import { manifestUnionNotes, modelChains } from "../queries/manifest-union.js";
-import { capabilitySettings } from "./options.js";
+import { capabilitySettings } from "../check-run.js";
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/lint/rule.js";
 

@@ -9,7 +9,7 @@ import { quoteList } from "../../core/did-you-mean.js";
 import { UsageError } from "../../core/errors.js";
 import type { MainOptions } from "../../core/io.js";
 import { addQueryOptions, answerPaint, loadGroups, type QueryOptions } from "./query-options.js";
-import { capabilitySettings } from "./options.js";
+import { capabilitySettings } from "../check-run.js";
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/lint/rule.js";
 

@@ -208,6 +208,30 @@ export function jsApiModule(specifier: string, version: string | undefined): JsA
   return table ? new MappedModule(specifier, picked.version, picked.exact, table) : undefined;
 }
 
+/**
+ * Every command a JS package invokes at a version (all its modules and members, placeholders left
+ * out): the version-skew check compares it with what the locked crate's permissions enable.
+ */
+export function packageCommands(
+  packageName: string,
+  version: string | undefined,
+): { version: string; exact: boolean; commands: readonly string[] } | undefined {
+  const map = apiMap();
+  const entry = map.packages[packageName];
+  if (!entry) return undefined;
+  const usable = entry.versions.filter((_, index) => Object.values(entry.modules).some((tables) => tables[index] !== null && tables[index] !== undefined));
+  const picked = pickVersion(usable, version);
+  if (!picked) return undefined;
+  const position = entry.versions.indexOf(picked.version);
+  const commands = new Set<string>();
+  for (const tables of Object.values(entry.modules)) {
+    const index = tables[position];
+    const table = index === null || index === undefined ? undefined : map.tables[index];
+    for (const member of Object.values(table?.members ?? {})) for (const command of member.c) if (!command.includes("{")) commands.add(command);
+  }
+  return { version: picked.version, exact: picked.exact, commands: [...commands].sort() };
+}
+
 /** window.__TAURI__.<namespace> → module specifier, e.g. "dialog" → "@tauri-apps/plugin-dialog", "window" → "@tauri-apps/api/window" */
 export function globalNamespaceModule(namespace: string): string | undefined {
   const map = apiMap();

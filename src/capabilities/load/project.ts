@@ -123,10 +123,78 @@ export const relativeFile = displayFile;
 
 export async function loadProject(options: LoadOptions): Promise<Project> {
   const read = newReadLog();
-  return recordReads(read, () => loadRecorded(options, read));
+  return recordReads(read, async () => assembleProject(await loadContext(options), read));
 }
 
-async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Project> {
+/**
+ * Loads a project again after its capability files changed (an editor's edit), reusing what they
+ * cannot change: the discovery, the catalog (with its lookups warm), the Cargo files and the app
+ * config. Every capability file is read again; one whose text is unchanged keeps its parsed document.
+ * The caller makes sure nothing else changed: any other file may change the verdict only through a
+ * full {@link loadProject}.
+ */
+export async function reloadCapabilityFiles(previous: Project): Promise<Project> {
+  const context = contexts.get(previous);
+  if (!context) throw new Error("reloadCapabilityFiles: the project was not made by loadProject");
+  const read: ReadLog = { files: new Set(previous.read.files), folders: new Set(previous.read.folders), trees: new Set(previous.read.trees) };
+  return recordReads(read, () => assembleProject(context, read));
+}
+
+/**
+ * What a load finds before it reads the capability files, none of which changes it: the app, the
+ * capability files to read, the catalog without the registry plugins the capabilities grant, the
+ * app config; and the capability documents parsed so far, by path, for the next load.
+ */
+interface LoadContext {
+  options: LoadOptions;
+  maxBytes: number;
+  srcTauri: string | undefined;
+  capabilityFiles: string[];
+  /** Everything found so far, in the order a load finds it (capability documents and the config come after). */
+  found: Project;
+  config: { value: AppConfig | undefined; problems: LoadProblem[]; notes: string[]; outsideLinks: OutsideLink[] };
+  unread: Array<{ key: string; crate: string; why: string }>;
+  tomlParser: () => Promise<TomlParser>;
+  parsed: ParsedFiles;
+  /** The catalog completed for the last set of granted plugins and spelling (see `completeCatalog`). */
+  completed?: CompletedCatalog;
+}
+
+interface CompletedCatalog {
+  key: string;
+  catalog: Catalog;
+  problems: LoadProblem[];
+  outsideLinks: OutsideLink[];
+  permissionDocuments: SourceDocument[];
+  notes: string[];
+}
+
+/** Capability documents by path, with where their text had invalid UTF-8 (a real U+FFFD reads the same). */
+type ParsedFiles = Map<string, { document: SourceDocument; invalidUtf8At: number | undefined }>;
+
+const contexts = new WeakMap<Project, LoadContext>();
+
+async function loadContext(options: LoadOptions): Promise<LoadContext> {
+  checkLoadOptions(options);
+  const cwd = options.cwd;
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const found = emptyProject(cwd, newReadLog());
+  const problem = problemSink(found);
+  const { srcTauri, capabilityFiles } = await locateInputs(options, found, problem);
+  let toml: TomlParser | undefined;
+  const tomlParser = async () => (toml ??= (await import("../../core/source/toml.js")).parseToml);
+  const parseFile = (absolute: string) => readCapabilityFile(absolute, options, maxBytes, problem, tomlParser);
+  const { unread } = await assembleCatalog(options, srcTauri, found, problem, parseFile, capabilityFiles);
+  const config = { value: undefined as AppConfig | undefined, problems: [] as LoadProblem[], notes: [] as string[], outsideLinks: [] as OutsideLink[] };
+  if (srcTauri) {
+    const part = { ...found, problems: config.problems, outsideLinks: config.outsideLinks };
+    const context = { maxBytes, problem: problemSink(part), notes: config.notes, tomlParser, relative: (absolute: string) => relativeFile(cwd, absolute) };
+    config.value = await loadAppConfig(srcTauri, context, (file) => outsideApp(file, path.dirname(srcTauri), part));
+  }
+  return { options, maxBytes, srcTauri, capabilityFiles, found, config, unread, tomlParser, parsed: new Map() };
+}
+
+function checkLoadOptions(options: LoadOptions): void {
   if (typeof options !== "object" || options === null) throw new OptionError("loadProject: expected an options object with at least cwd");
   if (typeof options.cwd !== "string" || !path.isAbsolute(options.cwd))
     throw new OptionError(`cwd: expected an absolute folder path, got ${JSON.stringify(options.cwd) ?? "nothing"}`);
@@ -136,10 +204,10 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
   requireByteCount("maxFileBytes", options.maxFileBytes);
   if (options.discover !== undefined && typeof options.discover !== "boolean")
     throw new OptionError(`discover: expected true or false, got ${JSON.stringify(options.discover)}`);
-  const cwd = options.cwd;
-  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const resolve = (p: string) => path.resolve(cwd, p);
-  const project: Project = {
+}
+
+function emptyProject(cwd: string, read: ReadLog): Project {
+  return {
     cwd,
     documents: [],
     problems: [],
@@ -154,20 +222,39 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
     permissionDocuments: [],
     manifestDifferences: [],
   };
-  const problem: ProblemSink = (absolutePath, message, at, document) =>
-    project.problems.push({ file: relativeFile(cwd, absolutePath), absolutePath, message, ...(at ? { path: at } : {}), ...(document ? { document } : {}) });
+}
 
-  const capabilityFiles: string[] = [];
-  const addWalk = async (dir: string, ignoreName?: (name: string) => boolean, boundary = dir) => {
+function problemSink(project: Project): ProblemSink {
+  return (absolutePath, message, at, document) =>
+    project.problems.push({
+      file: relativeFile(project.cwd, absolutePath),
+      absolutePath,
+      message,
+      ...(at ? { path: at } : {}),
+      ...(document ? { document } : {}),
+    });
+}
+
+type CapabilityWalk = (dir: string, ignoreName?: (name: string) => boolean, boundary?: string) => Promise<void>;
+
+function capabilityWalk(found: Project, problem: ProblemSink, capabilityFiles: string[]): CapabilityWalk {
+  return async (dir, ignoreName, boundary = dir) => {
     const result = await walk(dir, CAPABILITY_EXTENSIONS, ignoreName, boundary);
     capabilityFiles.push(...result.files);
-    project.outsideLinks.push(...result.outside);
+    found.outsideLinks.push(...result.outside);
     // Only a capabilities folder's other files are ones the build would have skipped; any other
     // folder given on the command line may hold anything.
-    project.skippedFiles.push(...result.skipped.filter((file) => path.relative(cwd, file).split(path.sep).includes("capabilities")));
+    found.skippedFiles.push(...result.skipped.filter((file) => path.relative(found.cwd, file).split(path.sep).includes("capabilities")));
     for (const p of result.problems) problem(p.file, p.message);
   };
+}
 
+/** The app (from `app`, the working directory or the paths given) and the capability files the paths name. */
+async function locateInputs(options: LoadOptions, found: Project, problem: ProblemSink): Promise<{ srcTauri: string | undefined; capabilityFiles: string[] }> {
+  const cwd = options.cwd;
+  const resolve = (p: string) => path.resolve(cwd, p);
+  const capabilityFiles: string[] = [];
+  const addWalk = capabilityWalk(found, problem, capabilityFiles);
   const paths = options.paths ?? [];
   let srcTauri: string | undefined;
   if (options.app !== undefined) {
@@ -202,9 +289,24 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
       else await addWalk(absolute, isWellKnownNonCapability);
     }
   }
+  return { srcTauri, capabilityFiles };
+}
 
-  // Catalog: built-ins (as of the releases the app locks), then the app's generated manifest, then given
-  // manifests and permission folders.
+/**
+ * The catalog: built-ins (as of the releases the app locks), then the app's generated manifest, then
+ * given manifests and permission folders; the app's own capabilities folder joins the files to read.
+ */
+async function assembleCatalog(
+  options: LoadOptions,
+  srcTauri: string | undefined,
+  project: Project,
+  problem: ProblemSink,
+  parseFile: (absolute: string) => Promise<SourceDocument | undefined>,
+  capabilityFiles: string[],
+): Promise<{ unread: Array<{ key: string; crate: string; why: string }> }> {
+  const cwd = options.cwd;
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const resolve = (p: string) => path.resolve(cwd, p);
   const history = await loadVersionHistory();
   if (srcTauri) {
     const build = await readAppBuild(srcTauri, (absolute) => relativeFile(cwd, absolute), maxBytes);
@@ -230,33 +332,11 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
     // Watched even while missing: the folder may be created.
     noteRead("trees", capDir);
     const boundary = linkBoundaryOf(srcTauri);
-    if ((await pathKind(capDir)) === "directory") await addWalk(capDir, undefined, boundary);
+    if ((await pathKind(capDir)) === "directory") await capabilityWalk(project, problem, capabilityFiles)(capDir, undefined, boundary);
     const generated = path.join(srcTauri, "gen", "schemas", "acl-manifests.json");
     if ((await pathKind(generated)) === "file" && !(await outsideApp(generated, boundary, project))) await addManifest(generated);
   }
   for (const file of options.manifests ?? []) await addManifest(resolve(file));
-
-  let toml: TomlParser | undefined;
-  const tomlParser = async () => (toml ??= (await import("../../core/source/toml.js")).parseToml);
-  const parseFile = async (absolute: string): Promise<SourceDocument | undefined> => {
-    const override = options.sourceOverrides?.get(absolute);
-    const read = override !== undefined ? { ok: true as const, text: override } : readTextFile(absolute, maxBytes);
-    if (!read.ok) {
-      problem(absolute, read.message);
-      return undefined;
-    }
-    const format = absolute.endsWith(".toml") ? "toml" : "json";
-    const invalidUtf8At = "invalidUtf8At" in read ? read.invalidUtf8At : undefined;
-    return SourceDocument.parse(
-      absolute,
-      relativeFile(cwd, absolute),
-      read.text,
-      format,
-      format === "toml" ? await tomlParser() : undefined,
-      invalidUtf8At,
-      CAPABILITY_WORDING,
-    );
-  };
 
   const buildScriptText = srcTauri ? await readBuildScript(srcTauri, maxBytes, project) : undefined;
   const buildScript = buildScriptText === undefined ? undefined : buildScriptCommands(buildScriptText);
@@ -312,9 +392,69 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
     addAutogenerated(merged, buildScript, undefined);
     project.catalog.add({ [APP_KEY]: merged }, { origin: "app-permissions", file: relativeFile(cwd, path.join(srcTauri!, "build.rs")) });
   }
+  return { unread };
+}
 
+/** A capability or permission file, parsed (the override's text when one is given); unreadable: a problem. */
+async function readCapabilityFile(
+  absolute: string,
+  options: LoadOptions,
+  maxBytes: number,
+  problem: ProblemSink,
+  tomlParser: () => Promise<TomlParser>,
+  previous?: ParsedFiles,
+  parsed?: ParsedFiles,
+): Promise<SourceDocument | undefined> {
+  const override = options.sourceOverrides?.get(absolute);
+  const read = override !== undefined ? { ok: true as const, text: override } : readTextFile(absolute, maxBytes);
+  if (!read.ok) {
+    problem(absolute, read.message);
+    return undefined;
+  }
+  const invalidUtf8At = "invalidUtf8At" in read ? read.invalidUtf8At : undefined;
+  const known = previous?.get(absolute);
+  if (known && known.document.text === read.text && known.invalidUtf8At === invalidUtf8At) {
+    parsed?.set(absolute, known);
+    return known.document;
+  }
+  const format = absolute.endsWith(".toml") ? "toml" : "json";
+  const document = SourceDocument.parse(
+    absolute,
+    relativeFile(options.cwd, absolute),
+    read.text,
+    format,
+    format === "toml" ? await tomlParser() : undefined,
+    invalidUtf8At,
+    CAPABILITY_WORDING,
+  );
+  parsed?.set(absolute, { document, invalidUtf8At });
+  return document;
+}
+
+/** The project from its context: the capability files read and turned into capabilities, the catalog completed for them. */
+async function assembleProject(context: LoadContext, read: ReadLog): Promise<Project> {
+  const { found, options, maxBytes } = context;
+  const project: Project = {
+    ...found,
+    documents: [],
+    problems: [...found.problems],
+    skippedFiles: [...found.skippedFiles],
+    outsideLinks: [...found.outsideLinks],
+    capabilities: [],
+    activeCapabilities: [],
+    notes: [...found.notes],
+    permissionDocuments: [...found.permissionDocuments],
+    read,
+  };
+  const problem = problemSink(project);
+  const parsed: ParsedFiles = new Map();
+  const previous = context.parsed;
   // Files are read concurrently; results keep the discovery order, so output stays deterministic.
-  const documents = await mapConcurrently([...new Set(capabilityFiles)], READ_CONCURRENCY, parseFile);
+  const documents = await mapConcurrently([...new Set(context.capabilityFiles)], READ_CONCURRENCY, (file) =>
+    readCapabilityFile(file, options, maxBytes, problem, context.tomlParser, previous, parsed),
+  );
+  // Only the documents of this load are kept for the next one: a file gone is forgotten.
+  context.parsed = parsed;
   for (const document of documents) {
     if (!document) continue;
     project.documents.push(document);
@@ -327,18 +467,18 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
       project.capabilities.push(capability);
     }
   }
-
-  if (srcTauri) {
-    const context = { maxBytes, problem, notes: project.notes, tomlParser, relative: (absolute: string) => relativeFile(cwd, absolute) };
-    project.config = await loadAppConfig(srcTauri, context, (file) => outsideApp(file, path.dirname(srcTauri!), project));
-  }
+  project.problems.push(...context.config.problems);
+  project.notes.push(...context.config.notes);
+  project.outsideLinks.push(...context.config.outsideLinks);
+  if (context.config.value) project.config = context.config.value;
+  const srcTauri = context.srcTauri;
   if (srcTauri && options.frontend) {
     const { loadFrontend } = await import("../frontend/load.js");
     const scan = await loadFrontend({
       appRoot: appRootOf(srcTauri),
       srcTauri,
       boundary: linkBoundaryOf(srcTauri),
-      cwd,
+      cwd: options.cwd,
       maxBytes,
       config: project.config,
       ...(typeof options.frontend === "object" ? { frontend: options.frontend } : {}),
@@ -347,28 +487,59 @@ async function loadRecorded(options: LoadOptions, read: ReadLog): Promise<Projec
   }
   project.activeCapabilities = selectActive(project.capabilities, project.config);
   if (project.config) project.capabilities.push(...project.config.inlineCapabilities);
-  if (project.build) {
-    // Only plugins a capability grants matter: a plugin without permissions (single-instance) is no news.
-    const granted = new Set(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => Catalog.keyOf(entry.identifier)?.key)));
-    for (const { key, crate, why } of unread)
-      if (granted.has(key) && !project.catalog.has(key)) project.notes.push(`${crate}: its permissions could not be checked: ${why}`);
-    const registry = await readRegistryPlugins(
-      project.build,
-      (key) => !granted.has(key) || project.catalog.has(key),
-      options.cargoHome,
-      maxBytes,
-      (dir, boundary) => permissionFolderManifest(dir, parseFile, problem, project, boundary),
-    );
-    for (const [key, { manifest, from }] of registry.manifests) project.catalog.add({ [key]: manifest }, { origin: "build", file: relativeFile(cwd, from) });
-    project.notes.push(...registry.notes);
-  }
-  if (!project.catalog.spellingFixed) {
-    const spelling = majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier)));
-    if (spelling) project.catalog.useSpelling(spelling);
-  }
+  await completeCatalog(context, project);
+  contexts.set(project, context);
   return project;
 }
 
+/**
+ * The registry plugins the capabilities grant and the spelling they write join the catalog. The
+ * context's catalog stays as loaded: the completed one is a copy, kept while the granted plugins and
+ * the spelling stay the same, so its lookups stay warm from one edit to the next.
+ */
+async function completeCatalog(context: LoadContext, project: Project): Promise<void> {
+  const granted = new Set(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => Catalog.keyOf(entry.identifier)?.key)));
+  const spelling = project.catalog.spellingFixed
+    ? undefined
+    : majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier)));
+  const key = JSON.stringify([[...granted].sort(), spelling ?? null]);
+  let completed = context.completed;
+  if (completed?.key !== key) {
+    const catalog = project.catalog.copy();
+    const part = {
+      ...project,
+      catalog,
+      problems: [] as LoadProblem[],
+      outsideLinks: [] as OutsideLink[],
+      permissionDocuments: [] as SourceDocument[],
+      notes: [] as string[],
+    };
+    if (project.build) {
+      // Only plugins a capability grants matter: a plugin without permissions (single-instance) is no news.
+      for (const { key: plugin, crate, why } of context.unread)
+        if (granted.has(plugin) && !catalog.has(plugin)) part.notes.push(`${crate}: its permissions could not be checked: ${why}`);
+      const parseFile = (absolute: string) => readCapabilityFile(absolute, context.options, context.maxBytes, problemSink(part), context.tomlParser);
+      const registry = await readRegistryPlugins(
+        project.build,
+        (plugin) => !granted.has(plugin) || catalog.has(plugin),
+        context.options.cargoHome,
+        context.maxBytes,
+        (dir, boundary) => permissionFolderManifest(dir, parseFile, problemSink(part), part, boundary),
+      );
+      for (const [plugin, { manifest, from }] of registry.manifests)
+        catalog.add({ [plugin]: manifest }, { origin: "build", file: relativeFile(project.cwd, from) });
+      part.notes.push(...registry.notes);
+    }
+    if (spelling) catalog.useSpelling(spelling);
+    completed = { key, catalog, problems: part.problems, outsideLinks: part.outsideLinks, permissionDocuments: part.permissionDocuments, notes: part.notes };
+    context.completed = completed;
+  }
+  project.catalog = completed.catalog;
+  project.problems.push(...completed.problems);
+  project.outsideLinks.push(...completed.outsideLinks);
+  project.permissionDocuments.push(...completed.permissionDocuments);
+  project.notes.push(...completed.notes);
+}
 const READ_CONCURRENCY = 32;
 
 async function mapConcurrently<T, R>(items: readonly T[], limit: number, map: (item: T) => Promise<R>): Promise<R[]> {

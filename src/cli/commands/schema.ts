@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { loadProject } from "../../capabilities/load/project.js";
-import { addInputOptions, applyConfig, capabilitySettings, configOption, loadOptionsFrom, type InputOptions } from "../../capabilities/commands/options.js";
+import { addInputOptions, configOption } from "../../capabilities/commands/options.js";
+import { applyConfig, capabilitySettings, loadOptionsFrom, type InputOptions } from "../../capabilities/check-run.js";
 import { baseCapabilitySchema, editorSchema } from "../../capabilities/schema/editor-schema.js";
 import type { MainOptions } from "../../core/io.js";
 import type { SetExitCode } from "../../core/command.js";

@@ -18,7 +18,7 @@ export default defineMcpRule({
     noTitle: "{{tool}} has no title (neither title nor annotations.title)",
     titleRepeatsName: "{{tool}}: the title {{title}} only repeats the tool name; a title is the name people read",
     hintNotBoolean: "{{tool}}: annotations.{{hint}} is {{value}}, not a boolean; clients ignore or misread it",
-    hintsMissing: "{{tool}} does not declare {{missing}}; clients then assume the defaults (not read-only, destructive, not idempotent, open world)",
+    hintsMissing: "{{tool}} does not declare {{missing}}; {{consequence}}",
     readOnlyDestructive: "{{tool}} is declared both read-only and destructive",
   },
   check({ tools, report, shown }) {
@@ -47,7 +47,7 @@ export default defineMcpRule({
           hint: 'add a human-readable "title", e.g. "List Items"',
         });
       }
-      const missing: string[] = [];
+      const missing: (typeof HINTS)[number][] = [];
       for (const hint of HINTS) {
         const value = annotations?.[hint];
         if (value === undefined) missing.push(hint);
@@ -65,7 +65,7 @@ export default defineMcpRule({
         report({
           path: at,
           messageId: "hintsMissing",
-          data: { tool: toolLabel(tool), missing: missing.join(", ") },
+          data: { tool: toolLabel(tool), missing: missing.join(", "), consequence: consequenceOf(missing, annotations?.readOnlyHint === true) },
           hint: "declare all four hints explicitly in annotations",
         });
       }
@@ -80,6 +80,30 @@ export default defineMcpRule({
     }
   },
 });
+
+/**
+ * What clients do without the missing hints, by the protocol's defaults (2025-11-25, ToolAnnotations):
+ * readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true, where the
+ * destructive and idempotent hints mean something only when readOnlyHint is false.
+ */
+const DEFAULT_READING: Record<(typeof HINTS)[number], string> = {
+  readOnlyHint: "may modify its environment",
+  destructiveHint: "destructive",
+  idempotentHint: "not idempotent",
+  openWorldHint: "open world",
+};
+
+function consequenceOf(missing: readonly (typeof HINTS)[number][], readOnly: boolean): string {
+  const ignored: (typeof HINTS)[number][] = readOnly ? missing.filter((hint) => hint === "destructiveHint" || hint === "idempotentHint") : [];
+  const assumed = missing.filter((hint) => !ignored.includes(hint)).map((hint) => DEFAULT_READING[hint]);
+  const parts: string[] = [];
+  if (assumed.length > 0) parts.push(`clients then assume the defaults: ${assumed.join(", ")}`);
+  if (ignored.length > 0)
+    parts.push(
+      `on a read-only tool clients ignore ${ignored.join(" and ")} (their defaults apply only when readOnlyHint is false), but the conventions ask for all four`,
+    );
+  return parts.join("; ");
+}
 
 /** "List Databases" for list-databases: the name's words capitalised, as a start. */
 function example(name: string): string {

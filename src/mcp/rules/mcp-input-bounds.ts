@@ -11,15 +11,16 @@ export default defineMcpRule({
   defaultSeverity: "warning",
   fixable: false,
   messages: { unbounded: "{{tool}}: {{type}} parameter {{parameter}} {{problem}}" },
-  check({ tools, service, report }) {
+  check({ tools, service, settings, report }) {
     const naming = namingOf(tools, service);
     for (const { tool, input } of toolInputs(tools)) {
-      // On list tools mcp-pagination-params owns limit and offset; where a page starts (offset,
-      // pageIdx, a cursor) is bounded only below, anywhere.
-      const paginated = isListTool(tool, naming);
+      // On list tools mcp-pagination-params owns the page size. Where a page starts (offset,
+      // page, pageIdx, a cursor) has no upper bound by nature: a number needs its minimum, a
+      // cursor its maxLength. Anywhere else an `offset` (a line in a file) is an ordinary parameter.
+      const paginated = isListTool(tool, naming, settings.listTools);
       for (const property of walkProperties(input.document, input.root)) {
-        if (property.name === "offset" || (paginated && (property.name === "limit" || isPagePosition(property.name)))) continue;
-        const problem = unbounded(input.document, property);
+        if (paginated && property.name === "limit") continue;
+        const problem = paginated && isPagePosition(property.name) ? unboundedPosition(input.document, property) : unbounded(input.document, property);
         if (!problem) continue;
         report({
           path: property.written.path,
@@ -33,7 +34,7 @@ export default defineMcpRule({
   },
 });
 
-function unbounded(document: SchemaNode, property: Property): { what: string; message: string; hint: string } | undefined {
+function unbounded(document: SchemaNode, property: Property): Problem | undefined {
   const value = nonNullMember(document, property.resolved);
   // A value of several shapes (anyOf/oneOf) is bounded when each shape is.
   const shapes = alternatives(document, value);
@@ -44,7 +45,40 @@ function unbounded(document: SchemaNode, property: Property): { what: string; me
   return undefined;
 }
 
-function unboundedShape(document: SchemaNode, property: Property, shape: SchemaNode): { what: string; message: string; hint: string } | undefined {
+/** A page position: typed, a number bounded below, a string (a cursor) by its length. */
+function unboundedPosition(document: SchemaNode, property: Property): Problem | undefined {
+  const value = nonNullMember(document, property.resolved);
+  const read = (key: string): unknown => (Object.prototype.hasOwnProperty.call(value.schema, key) ? value.schema[key] : keyword(property, key));
+  const has = (key: string) => read(key) !== undefined;
+  if (has("enum") || has("const")) return undefined;
+  const types = typesOf(document, value);
+  if (types.size === 0)
+    return {
+      what: "page position",
+      message: "has no type",
+      hint: 'say what it is: "type": "integer" with "minimum": 0, or "type": "string" with a maxLength for a cursor',
+    };
+  if (types.has("string") && !has("maxLength")) {
+    return { what: "cursor", message: "has no maxLength", hint: "bound the cursor's length, e.g. maxLength: 512 (zod .max(512), Pydantic max_length=512)" };
+  }
+  const bounded = (key: string) => has(key) && Math.abs(Number(read(key))) !== UNBOUNDED_MAXIMUM;
+  if ((types.has("integer") || types.has("number")) && !bounded("minimum") && !bounded("exclusiveMinimum")) {
+    return {
+      what: types.has("integer") ? "integer" : "number",
+      message: "has no minimum (a page position needs only that)",
+      hint: "bound it below, e.g. minimum: 0 for an offset, 1 for a page number (zod .min(0), Pydantic ge=0)",
+    };
+  }
+  return undefined;
+}
+
+interface Problem {
+  what: string;
+  message: string;
+  hint: string;
+}
+
+function unboundedShape(document: SchemaNode, property: Property, shape: SchemaNode): Problem | undefined {
   const read = (key: string): unknown => (Object.prototype.hasOwnProperty.call(shape.schema, key) ? shape.schema[key] : keyword(property, key));
   const has = (key: string) => read(key) !== undefined;
   if (has("enum") || has("const")) return undefined;

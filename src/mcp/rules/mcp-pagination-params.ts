@@ -43,11 +43,11 @@ export default defineMcpRule({
     missingParameter: '{{tool}} is a list tool but has no "{{parameter}}" parameter',
     wrongParameter: '{{tool}}: "{{parameter}}" {{problems}}',
   },
-  check({ tools, service, report }) {
+  check({ tools, service, settings, report }) {
     const naming = namingOf(tools, service);
     for (const { tool, input } of toolInputs(tools)) {
       // A list without arguments is a fixed one (open pages, connections, configured sources): nothing to page.
-      if (!isListTool(tool, naming) || takesNoArguments(tool)) continue;
+      if (!isListTool(tool, naming, settings.listTools) || takesNoArguments(tool)) continue;
       const properties = new Map(propertiesOf(input.document, input.root).map((p) => [p.name, p]));
       for (const expected of EXPECTED) {
         const property = properties.get(expected.name);

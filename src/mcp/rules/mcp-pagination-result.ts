@@ -21,12 +21,12 @@ export default defineMcpRule({
     wrongType: '{{tool}}: output field "{{field}}" is {{types}}, not {{expected}}',
     missingFields: "{{tool}}: the output schema of this list tool lacks {{missing}}",
   },
-  check({ tools, service, report }) {
+  check({ tools, service, settings, report }) {
     const naming = namingOf(tools, service);
     for (const tool of tools) {
       const document = schemaOf(tool, "outputSchema");
       // A list without arguments is a fixed one (see mcp-pagination-params): no pages to describe.
-      if (!document || !isListTool(tool, naming) || takesNoArguments(tool)) continue;
+      if (!document || !isListTool(tool, naming, settings.listTools) || takesNoArguments(tool)) continue;
       const root: SchemaNode = effectiveRoot(document).root;
       const properties = new Map(propertiesOf(document, root).map((p) => [p.name, p]));
       const missing: string[] = [];

@@ -1,4 +1,4 @@
-import { isVerb, splitToolName } from "../naming.js";
+import { readAsAction, splitToolName, type ToolNaming } from "../naming.js";
 import { quote } from "../text.js";
 import { defineMcpRule } from "./types.js";
 import { namingOf } from "./support.js";
@@ -7,29 +7,52 @@ export default defineMcpRule({
   id: "mcp-tool-verb",
   input: "static",
   description:
-    "The word after the service prefix is a verb (an English verb by the WordNet lexicon, a computing verb such as upsert or exec, or one given with --verbs).",
+    "The words after the service prefix read as an action, {action}_{object}: a verb first (WordNet 3.1 with SemCor's counts of how often a word is a verb, two-word verbs, tool verbs such as init or rerank, or one given with --verbs), not a noun phrase such as web_search.",
   category: "style",
   defaultSeverity: "warning",
   fixable: false,
-  messages: { noVerb: "tool name {{name}} does not start with an action verb: {{checked}}" },
+  messages: {
+    noVerb: "tool name {{name}} does not start with an action verb{{after}}: {{word}} is not a verb",
+    nounPhrase: "tool name {{name}} reads as a noun phrase{{after}}: start with the action, e.g. {{example}}",
+  },
   check({ tools, service, settings, report }) {
     const naming = namingOf(tools, service);
     for (const tool of tools) {
       if (tool.name === undefined) continue;
-      const { prefix, action } = splitToolName(tool.name, naming);
-      const [first, second] = action;
-      if (first === undefined || isVerb(first, settings.verbs)) continue;
-      // Without the service prefix the first word may be some other namespace (browser_click,
-      // API-get-user, kubectl_get), which mcp-tool-prefix reports: the verb is the word after it.
-      const namespaced = prefix === undefined && second !== undefined;
-      if (namespaced && isVerb(second, settings.verbs)) continue;
-      const word = namespaced ? second : first;
+      const split = splitToolName(tool.name, naming);
+      // Another namespace than the service's (browser_click, API-get-user, kubectl_get) is
+      // mcp-tool-prefix's to report: the action follows it. Only a namespace the tools share.
+      const namespace = split.prefix === undefined && split.action.length > 1 && split.action[0] === naming.namespace?.word ? naming.namespace : undefined;
+      const action = namespace ? split.action.slice(1) : split.action;
+      const problem = readAsAction(action, settings.verbs);
+      if (!problem) continue;
+      const lead = split.prefix !== undefined ? tool.name.slice(0, split.prefix.length + 1) : namespace ? tool.name.slice(0, namespace.word.length + 1) : "";
+      const after = lead === "" ? "" : ` after ${quote(lead)}${namespace ? ` (${namespaceNote(namespace)})` : ""}`;
       report({
         path: [...tool.path, "name"],
-        messageId: "noVerb",
-        data: { name: quote(tool.name), checked: namespaced ? `neither ${quote(first)} nor ${quote(second)} is a verb` : `${quote(first)} is not a verb` },
-        hint: `start with what the tool does: get, list, search, create, update, delete, send...${prefix ? ` after ${quote(tool.name.slice(0, prefix.length + 1))}` : ""}; if ${quote(word)} is a verb in your domain, add it with --verbs ${word}`,
+        messageId: problem.reason,
+        data: { name: quote(tool.name), after, word: quote(problem.word), example: quote(lead + (problem.example ?? []).join(separatorOf(tool.name))) },
+        hint: hintFor(tool.name, naming, split.prefix || namespace ? undefined : action, settings.verbs, problem.word),
       });
     }
   },
 });
+
+function namespaceNote(namespace: NonNullable<ToolNaming["namespace"]>): string {
+  return namespace.fromServerName
+    ? `a word of the server's name, on ${namespace.shared} of ${namespace.total} tools`
+    : `the namespace ${namespace.shared} of ${namespace.total} tools share`;
+}
+
+function separatorOf(name: string): string {
+  return /[_.-]/.exec(name)?.[0] ?? "_";
+}
+
+function hintFor(name: string, naming: ToolNaming, unprefixed: readonly string[] | undefined, verbs: ReadonlySet<string>, word: string): string {
+  const start = "start with what the tool does: get, list, search, create, update, delete, send...";
+  // `performance_start_trace` would read as an action after a namespace: say why it is none.
+  const first = unprefixed && unprefixed.length > 1 && readAsAction(unprefixed.slice(1), verbs) === undefined ? /^[^_.-]+[_.-]/.exec(name)?.[0] : undefined;
+  const shared = naming.namespace ? ` (here ${quote(naming.namespace.word)})` : "";
+  const where = first ? `; ${quote(first)} is no namespace: the action may follow only a first word most of the server's tools share${shared}` : "";
+  return `${start}${where}; if ${quote(word)} is a verb in your domain, add it with --verbs ${word}`;
+}

@@ -1,6 +1,6 @@
 import { effectiveRoot, nonNullMember, propertiesOf, schemaOf, typesOf, type Property, type SchemaNode } from "../input-schema.js";
 import { isObject, type ToolEntry } from "../listing.js";
-import { splitToolName, toolNaming, type ToolNaming } from "../naming.js";
+import { isPlural, splitToolName, toolNaming, type ToolNaming } from "../naming.js";
 import { quote } from "../text.js";
 
 /** Per tool list, so it lives as long as the run's listing (a WeakMap keeps nothing alive). */
@@ -54,30 +54,54 @@ export function isPagePosition(name: string): boolean {
   return PAGE_POSITIONS.has(normalised(name));
 }
 
+/** How many items to return, under names that are no page size: `maxResults`, `maxCount`, `top_k`, `num_results`. */
+const RESULT_COUNTS = new Set(["maxresults", "maxcount", "maxitems", "maxentries", "numresults", "topk"]);
+/** Action words of tools that start work in the background and answer with its id (`start_search`), not with a page. */
+const JOB_STARTERS = new Set(["start", "begin", "launch", "submit", "trigger", "spawn", "enqueue"]);
+/** A description that answers with a job: "returns immediately with a session ID", "returns a job id". */
+const RETURNS_JOB_ID = /\breturns?\b[^.]{0,60}\b(?:session|job|task|operation|run)[ _-]?id\b/i;
+/** An offset into the lines of one text: "'offset' (start line", "line offset", "offset ... lines". */
+const LINE_OFFSET = /\boffset\b[^.\n]{0,40}\blines?\b|\bline[ _-]?offset\b/i;
+
 /**
- * A list tool in the sense of the pagination conventions, recognised from its name (an action word
- * list or search, or find with a plural object: `find_teams`), its input (a `limit` that is a page
- * size, or pagination under another name: `page_size`, `start_cursor`, `pageIdx`) or its declared
- * result (an array beside a total or a next cursor). A `limit` next to crawl depths, or on a
- * crawl or map tool, is a budget of pages to fetch, not pagination. A tool declared
- * `readOnlyHint: false` is not a list by its name alone (`search_feedback` sends feedback).
+ * A list tool in the sense of the pagination conventions: one that returns items of a collection
+ * with a control of how many or from where. Recognised from its name (an action word list or
+ * search, or find with a plural object: `find_teams`), its input (a `limit` that is a page size,
+ * pagination under another name: `page_size`, `start_cursor`, `pageIdx`, or a result count:
+ * `maxResults`, `maxCount`) or its declared result (an array beside a total or a next cursor).
+ * Not one: a `limit` next to crawl depths, or on a crawl or map tool (a budget of pages to fetch);
+ * a tool declared `readOnlyHint: false` by its name or result count alone (`search_feedback`
+ * sends feedback, `monitor_create` takes `maxResults` for later); a tool that pages the lines of one
+ * text (`read_file` with a line `offset`, negative for a tail); a tool that starts a job and
+ * returns its id (`start_search`). `--list-tools` pins the answer for named tools.
  */
-export function isListTool(tool: ToolEntry, naming: ToolNaming): boolean {
+export function isListTool(tool: ToolEntry, naming: ToolNaming, pinned?: ReadonlyMap<string, boolean>): boolean {
+  const pin = tool.name === undefined ? undefined : pinned?.get(tool.name);
+  if (pin !== undefined) return pin;
   const action = tool.name === undefined ? [] : splitToolName(tool.name, naming).action;
   const writes = isObject(tool.value) && isObject(tool.value.annotations) && tool.value.annotations.readOnlyHint === false;
-  if (!writes && (action.some((word) => LIST_WORDS.has(word)) || (action[0] === "find" && isPlural(action[action.length - 1])))) return true;
+  const description = isObject(tool.value) && typeof tool.value.description === "string" ? tool.value.description : "";
+  if (JOB_STARTERS.has(action[0] ?? "") || RETURNS_JOB_ID.test(description)) return hasPageResult(tool);
   const input = inputOf(tool);
+  const properties = input ? propertiesOf(input.document, input.root) : [];
+  const names = properties.map((p) => normalised(p.name));
+  const describes = (p: Property) => (isObject(p.resolved.schema) && typeof p.resolved.schema.description === "string" ? p.resolved.schema.description : "");
+  const offset = properties.find((p) => normalised(p.name) === "offset");
+  if (offset && (LINE_OFFSET.test(description) || LINE_OFFSET.test(`offset ${describes(offset)}`))) return false;
+  if (!writes && (action.some((word) => LIST_WORDS.has(word)) || (action[0] === "find" && isPlural(action[action.length - 1])))) return true;
   if (input) {
-    const properties = propertiesOf(input.document, input.root);
-    const names = properties.map((p) => normalised(p.name));
+    const numeric = (p: Property) => {
+      const types = typesOf(input.document, nonNullMember(input.document, p.resolved));
+      return types.has("integer") || types.has("number");
+    };
     const pages = (p: Property, index: number) => {
       const kind = PAGE_PARAMETERS.get(names[index]!);
-      const types = typesOf(input.document, nonNullMember(input.document, p.resolved));
-      return kind === "string" ? types.has("string") : kind === "number" && (types.has("integer") || types.has("number"));
+      return kind === "string" ? typesOf(input.document, nonNullMember(input.document, p.resolved)).has("string") : kind === "number" && numeric(p);
     };
     if (properties.some(pages)) return true;
     const budget = action.some((word) => BUDGET_VERBS.has(word)) || names.some((name) => /depth|breadth/.test(name));
     if (names.includes("limit") && !budget) return true;
+    if (!writes && !budget && properties.some((p, index) => RESULT_COUNTS.has(names[index]!) && numeric(p))) return true;
   }
   return hasPageResult(tool);
 }
@@ -93,11 +117,6 @@ function hasPageResult(tool: ToolEntry): boolean {
   if (!document) return false;
   const fields = propertiesOf(document, effectiveRoot(document).root);
   return fields.some((p) => typesOf(document, p.resolved).has("array")) && fields.some((p) => PAGE_RESULT_FIELDS.has(normalised(p.name)));
-}
-
-/** An English plural as tool names write them (`teams`, `dsns`, `releases`), not `status` or `access`. */
-function isPlural(word: string | undefined): boolean {
-  return word !== undefined && word.length > 2 && word.endsWith("s") && !/(?:ss|us|is)$/.test(word);
 }
 
 /** The tool's input schema and the object that holds its parameters (see effectiveRoot). */

@@ -10,6 +10,8 @@ export interface McpSettings {
   /** The service prefix when the listing has no server name (`--service`); wins over the derived one. */
   service?: string;
   verbs: ReadonlySet<string>;
+  /** `--list-tools`: tool names pinned as list tools (true) or not (false, written `!name`). */
+  listTools: ReadonlyMap<string, boolean>;
 }
 
 /** A finding as a rule reports it: one of the rule's messageIds with its placeholders' values. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { globalNamespaceModule, implicitCalls, jsApiModule } from "../../../src/capabilities/frontend/js-api.js";
+import { globalNamespaceModule, implicitCalls, jsApiModule, packageCommands } from "../../../src/capabilities/frontend/js-api.js";
 
 const commandsOf = (specifier: string, member: string, version?: string) => jsApiModule(specifier, version)?.member(member)?.commands;
 
@@ -84,6 +84,22 @@ describe("the JS call map (data/js-api-map.json)", () => {
     const sql = jsApiModule("@tauri-apps/plugin-sql", "2.5.0");
     expect(sql?.member("default")?.returns).toBe("Database");
     expect(sql?.member("default.load")?.commands).toEqual(["plugin:sql|load"]);
+  });
+
+  it("lists every command a package version invokes, for the version-skew check", () => {
+    const old = packageCommands("@tauri-apps/plugin-dialog", "2.6.0");
+    expect(old).toEqual({
+      version: "2.6.0",
+      exact: true,
+      commands: ["plugin:dialog|ask", "plugin:dialog|confirm", "plugin:dialog|message", "plugin:dialog|open", "plugin:dialog|save"],
+    });
+    expect(packageCommands("@tauri-apps/plugin-dialog", "2.7.0")?.commands).toEqual(["plugin:dialog|message", "plugin:dialog|open", "plugin:dialog|save"]);
+    // Placeholders ({0}) are left out; the package's calls into @tauri-apps/api stay in.
+    const store = packageCommands("@tauri-apps/plugin-store", "2.4.5")?.commands ?? [];
+    expect(store).toContain("plugin:resources|close");
+    expect(store.some((command) => command.includes("{"))).toBe(false);
+    expect(packageCommands("@tauri-apps/api", "2.10.0")).toMatchObject({ version: "2.9.1", exact: false });
+    expect(packageCommands("@tauri-apps/plugin-nope", "2.0.0")).toBeUndefined();
   });
 
   it("maps window.__TAURI__ namespaces to modules", () => {

@@ -14,10 +14,18 @@ const fixture = (name: string) => path.join("fixtures/mcp", name);
 const golden = (name: string) => readFileSync(path.join(ROOT, "fixtures/mcp/dumps", `${name}.json`), "utf8");
 const LIVE = { timeout: 60_000 };
 
+/** What --probe writes on stderr: one line per call as it starts, then the count (issue 32). */
+function probeProgress(calls: { tool: string; purpose: string }[]): string {
+  const tools = new Set(calls.map((call) => call.tool)).size;
+  return `${calls.map((call, index) => `caplint: probe ${index + 1}/${calls.length}: ${call.tool} (${call.purpose})\n`).join("")}caplint: probe done: ${calls.length} calls to ${tools} read-only tools\n`;
+}
+const onlyProgress = (stderr: string) =>
+  expect(stderr).toMatch(/^(?:caplint: probe \d+\/\d+: \S+ \([a-z-]+\)\n)+caplint: probe done: \d+ calls to \d+ read-only tools\n$/);
+
 describe("caplint mcp --stdio", () => {
   it("finds nothing in the server that follows the conventions, with --probe too", LIVE, async () => {
     const result = await caplint(["mcp", "--probe", "--stdio", "--", "node", fixture("good-server.mjs")]);
-    expect(result.stderr).toBe("");
+    onlyProgress(result.stderr);
     expect(result.stdout).toBe("1 file checked, no problems\n");
     expect(result.code).toBe(0);
   });
@@ -25,7 +33,7 @@ describe("caplint mcp --stdio", () => {
   for (const name of ["good", "bad", "raw"]) {
     it(`dump --probe of ${name}-server.mjs is its golden dump (the rule tests lint it offline)`, LIVE, async () => {
       const result = await caplint(["mcp", "dump", "--probe", "--stdio", "--", "node", fixture(`${name}-server.mjs`)]);
-      expect(result.stderr).toBe("");
+      expect(result.stderr).toBe(probeProgress(JSON.parse(result.stdout).probe.calls));
       expect(result.code).toBe(0);
       expect(result.stdout).toBe(golden(name));
     });
@@ -84,9 +92,13 @@ describe("caplint mcp --stdio", () => {
     expect(result.code).toBe(1);
     const limited = await caplint(["mcp", "dump", "--probe", "--max-calls", "2", "--stdio", "--", "node", fixture("good-server.mjs")]);
     expect(JSON.parse(limited.stdout).probe.calls).toHaveLength(2);
-    expect(limited.stderr).toBe("");
+    expect(limited.stderr).toBe(probeProgress(JSON.parse(limited.stdout).probe.calls));
+    const quiet = await caplint(["mcp", "dump", "--probe", "-q", "--max-calls", "2", "--stdio", "--", "node", fixture("good-server.mjs")]);
+    expect(quiet.stderr).toBe("");
     const tight = await caplint(["mcp", "dump", "--probe", "--max-calls", "1", "--stdio", "--", "node", fixture("good-server.mjs")]);
-    expect(tight.stderr).toBe('caplint: --max-calls 1 reached; read-only tools not probed: "demo_get_item"\n');
+    expect(tight.stderr).toBe(
+      `${probeProgress(JSON.parse(tight.stdout).probe.calls)}caplint: --max-calls 1 reached; read-only tools not probed: "demo_get_item"\n`,
+    );
   });
 });
 
@@ -284,7 +296,8 @@ describe("caplint mcp --url", () => {
     const server = await startHttpFixture("http-server.mjs");
     try {
       const result = await caplint(["mcp", "--probe", "--url", server.url]);
-      expect(result).toMatchObject({ code: 0, stderr: "", stdout: "1 file checked, no problems\n" });
+      expect(result).toMatchObject({ code: 0, stdout: "1 file checked, no problems\n" });
+      onlyProgress(result.stderr);
       const dump = await caplint(["mcp", "dump", "--probe", "--url", server.url]);
       expect(dump.stdout.replaceAll(new URL(server.url).host, "127.0.0.1:8000")).toBe(golden("http"));
     } finally {
