@@ -141,13 +141,19 @@ function analyse(pkg, tarball, foreign) {
     execFileSync("tar", ["-xzf", tarball, "-C", dir]);
     const packageDir = path.join(dir, "package");
     const modules = new Map([...publicModules(pkg, packageDir)].filter(([file]) => fs.existsSync(file)));
-    const analysis = new PackageAnalysis(packageDir, foreign);
+    const analysis = new PackageAnalysis(packageDir, foreign, injectedGlobals());
     const tables = new Map();
     for (const [file, specifier] of modules) tables.set(specifier, analysis.table(file, modules));
     return tables;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The web APIs the plugins' injected scripts replace (data/js-api-overrides.json `implicit[].global`). */
+function injectedGlobals() {
+  const overrides = JSON.parse(fs.readFileSync(path.join(root, "data/js-api-overrides.json"), "utf8"));
+  return new Map(overrides.implicit.filter((call) => call.global).map((call) => [call.global, call.commands]));
 }
 
 function committed() {

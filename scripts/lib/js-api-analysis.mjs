@@ -47,6 +47,19 @@ function isPrimitiveInvoke(callee) {
   return object.type === "MemberExpression" && keyName(object.property) === "__TAURI_INTERNALS__";
 }
 
+/** `window.Notification.requestPermission` → "Notification.requestPermission"; `alert` → "alert". */
+function globalName(callee) {
+  const names = [];
+  let node = callee;
+  while (node?.type === "MemberExpression" && !node.computed) {
+    names.unshift(keyName(node.property));
+    node = node.object;
+  }
+  if (node?.type !== "Identifier") return undefined;
+  if (node.name !== "window" && node.name !== "globalThis") names.unshift(node.name);
+  return names.join(".");
+}
+
 function cartesian(parts) {
   let results = [""];
   for (const options of parts) {
@@ -218,9 +231,11 @@ class ModuleInfo {
  * imports (`@tauri-apps/api/core`): `{ member(name) → { c: string[], r? } | undefined, className(name) }`.
  */
 export class PackageAnalysis {
-  constructor(root, foreign) {
+  constructor(root, foreign, globals = new Map()) {
     this.root = root;
     this.foreign = foreign;
+    /** "new Notification", "alert" → the commands of the injected script that replaces that web API. */
+    this.globals = globals;
     this.modules = new Map();
     this.summaries = new Map();
   }
@@ -410,6 +425,11 @@ export class PackageAnalysis {
   callCommands(call, scope) {
     const callee = call.callee;
     if (isPrimitiveInvoke(callee)) return this.strings(call.arguments[0], scope) ?? [UNKNOWN];
+    // A web API an injected script replaces: the notification plugin's sendNotification() is `new window.Notification(...)`.
+    const bound =
+      callee.type === "Identifier" && (scope.params.has(callee.name) || scope.locals.has(callee.name) || scope.moduleInfo.bindings.has(callee.name));
+    const global = bound ? undefined : this.globals.get(`${call.type === "NewExpression" ? "new " : ""}${globalName(callee) ?? ""}`);
+    if (global) return global;
     const target = this.calleeSummary(call, scope);
     if (!target || target.size === 0) return [];
     const argumentValues = call.arguments.map((argument) => (argument.type === "SpreadElement" ? undefined : this.strings(argument, scope)));

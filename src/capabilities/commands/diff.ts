@@ -8,7 +8,7 @@ import { diffDiagnostics, renderDiffJson, renderDiffText, type DiffAnswer } from
 import { exitCodeFor } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { UsageError } from "../../core/errors.js";
-import { gitLocation, resolveCommit, snapshotCommit, type GitSnapshot } from "../../core/source/git-snapshot.js";
+import { gitLocation, resolveCommit, snapshotCommit, type GitSnapshot } from "../load/git-snapshot.js";
 import { DEFAULT_MAX_FILE_BYTES } from "../../core/source/read.js";
 import { loadReporter } from "../../core/reporters/index.js";
 import { reporterContext } from "../../core/reporters/context.js";

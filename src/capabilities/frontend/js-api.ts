@@ -34,6 +34,8 @@ export interface ImplicitCall {
   readonly trigger: string;
   readonly commands: readonly string[];
   readonly source: string;
+  /** A web API the injected script replaces, as called: "new Notification", "Notification.requestPermission", "alert", "confirm" (with or without `window.`). */
+  readonly global?: string;
 }
 
 interface TableMember {

@@ -122,5 +122,11 @@ describe("the JS call map (data/js-api-map.json)", () => {
       ]),
     );
     for (const call of calls) expect(call.source).toMatch(/^https:\/\/github\.com\/tauri-apps\//);
+    // The web APIs the injected scripts replace, which the app (and the packages) may call directly.
+    expect(calls.find((call) => call.global === "new Notification")?.commands).toEqual(["plugin:notification|notify"]);
+    expect(calls.find((call) => call.global === "alert")?.commands).toEqual(["plugin:dialog|message"]);
+    // The notification plugin's own sendNotification() is `new window.Notification(...)`.
+    expect(commandsOf("@tauri-apps/plugin-notification", "sendNotification", "2.5.0")).toEqual(["plugin:notification|notify"]);
+    expect(commandsOf("@tauri-apps/plugin-notification", "requestPermission", "2.5.0")).toEqual(["plugin:notification|request_permission"]);
   });
 });

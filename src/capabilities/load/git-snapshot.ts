@@ -3,7 +3,7 @@ import { constants as fsConstants } from "node:fs";
 import { mkdir, mkdtemp, open, rm, symlink, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { FatalError } from "../errors.js";
+import { FatalError } from "../../core/errors.js";
 
 /**
  * One commit's files, read from git's objects (`ls-tree`, `cat-file --batch`: no checkout, nothing
