@@ -147,10 +147,26 @@ describe("README examples of caplint mcp run through the built bin", () => {
     expect(result.stdout).toMatch(/^::warning file=tools\.json,line=3,endLine=3,col=16/m);
   });
 
+  it("caplint mcp on real listings: noun phrases with the action to start with, --list-tools pins list tools (issue 32)", async () => {
+    const real = path.join(ROOT, "fixtures", "mcp", "real");
+    const verbs = await caplint(["mcp", "-f", "compact", "--only", "mcp-tool-verb", "brave-search.json"], { cwd: real });
+    expect(verbs.stdout).toContain(
+      'warning tool name "brave_web_search" reads as a noun phrase after "brave_": start with the action, e.g. "brave_search_web" [mcp-tool-verb]',
+    );
+    const pinned = await caplint(
+      ["mcp", "-f", "compact", "--only", "mcp-pagination-params", "--list-tools", "start_search,!get_recent_tool_calls", "desktop-commander.json"],
+      {
+        cwd: real,
+      },
+    );
+    expect(pinned.stdout).toContain('tool "start_search" is a list tool');
+    expect(pinned.stdout).not.toContain('"get_recent_tool_calls"');
+  });
+
   it("caplint mcp --help names every mode", async () => {
     const result = await caplint(["mcp", "--help"]);
     expect(result.code).toBe(0);
-    for (const option of ["--stdio", "--url", "--probe", "--max-calls", "--timeout", "--server-name-style", "--service", "--verbs", "dump"])
+    for (const option of ["--stdio", "--url", "--probe", "--max-calls", "--timeout", "--server-name-style", "--service", "--verbs", "--list-tools", "dump"])
       expect(result.stdout).toContain(option);
   });
 });
