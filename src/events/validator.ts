@@ -277,7 +277,7 @@ export function createEventValidator(options: EventValidatorOptions = {}): Event
       const lines = chunk.split("\n");
       if (lines[lines.length - 1] === "") lines.pop();
       const found: EventDiagnostic[] = [];
-      for (const line of lines) found.push(...view(validator.pushLine(line)));
+      for (const line of lines) for (const item of view(validator.pushLine(line))) found.push(item);
       return found;
     },
     end: () => view(validator.end()),

@@ -24,8 +24,8 @@ export function validateEventStream(received: unknown, options: EventValidatorOp
   const lines = typeof received === "string" ? [received] : Array.isArray(received) ? received : undefined;
   if (!lines)
     throw new TypeError(`toBeValidEventStream: expected an array of lines or events, or a string, got ${received === null ? "null" : typeof received}`);
-  for (const line of lines) findings.push(...validator.push(typeof line === "string" ? line : JSON.stringify(line)));
-  findings.push(...validator.end());
+  for (const line of lines) for (const item of validator.push(typeof line === "string" ? line : JSON.stringify(line))) findings.push(item);
+  for (const item of validator.end()) findings.push(item);
   return findings.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 

@@ -168,7 +168,7 @@ export class Catalog {
   allIdentifiers(): string[] {
     if (!this.identifierCache) {
       const ids: string[] = [];
-      for (const key of this.keys()) ids.push(...this.identifiersOf(key));
+      for (const key of this.keys()) for (const item of this.identifiersOf(key)) ids.push(item);
       this.identifierCache = ids;
     }
     return this.identifierCache;

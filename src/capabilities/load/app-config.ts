@@ -250,8 +250,8 @@ export function appConfigFrom(document: SourceDocument, platformConfigs: readonl
         selection.inline.push(capability);
       }
     });
-    config.capabilityRefs.push(...selection.refs);
-    config.inlineCapabilities.push(...selection.inline);
+    for (const item of selection.refs) config.capabilityRefs.push(item);
+    for (const item of selection.inline) config.inlineCapabilities.push(item);
     if (selection.refs.length + selection.inline.length > 0) config.capabilityLists.push(selection);
   }
   return config;

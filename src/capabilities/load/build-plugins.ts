@@ -165,10 +165,18 @@ export async function readRegistryPlugins(
       notes.push(`${name}: its permissions could not be checked: no Cargo.lock names its version (run cargo generate-lockfile)`);
       continue;
     }
+    // Both become a folder name: `../` in a forged lock would lead out of the registry (Cargo refuses such a lock).
+    if (!CRATE_NAME.test(plugin.crate) || !SEMVER.test(plugin.version)) {
+      notes.push(
+        `${JSON.stringify(plugin.crate)} ${JSON.stringify(plugin.version)}: its permissions could not be checked: Cargo.lock names a ${CRATE_NAME.test(plugin.crate) ? "version that is no semantic version" : "crate name Cargo does not allow"}, and Cargo refuses such a lock`,
+      );
+      continue;
+    }
     indexes ??= registryIndexes(cargoHome);
     let found: string | undefined;
     for (const index of indexes) {
       const dir = path.join(index, `${plugin.crate}-${plugin.version}`);
+      if (path.dirname(dir) !== index) continue;
       if ((await pathKind(dir)) === "directory") {
         found = dir;
         break;
@@ -189,6 +197,11 @@ export async function readRegistryPlugins(
   }
   return { manifests, notes };
 }
+
+/** A crate name as Cargo allows it: ASCII letters, digits, `-` and `_`, at most 64. */
+const CRATE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/** A semantic version as Cargo.lock writes it (semver 2.0: MAJOR.MINOR.PATCH, pre-release, build). */
+const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
 
 function registryIndexes(cargoHome: string): string[] {
   const src = path.join(cargoHome, "registry", "src");

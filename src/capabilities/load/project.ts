@@ -240,11 +240,11 @@ type CapabilityWalk = (dir: string, ignoreName?: (name: string) => boolean, boun
 function capabilityWalk(found: Project, problem: ProblemSink, capabilityFiles: string[]): CapabilityWalk {
   return async (dir, ignoreName, boundary = dir) => {
     const result = await walk(dir, CAPABILITY_EXTENSIONS, ignoreName, boundary);
-    capabilityFiles.push(...result.files);
-    found.outsideLinks.push(...result.outside);
+    for (const item of result.files) capabilityFiles.push(item);
+    for (const item of result.outside) found.outsideLinks.push(item);
     // Only a capabilities folder's other files are ones the build would have skipped; any other
     // folder given on the command line may hold anything.
-    found.skippedFiles.push(...result.skipped.filter((file) => path.relative(found.cwd, file).split(path.sep).includes("capabilities")));
+    for (const item of result.skipped.filter((file) => path.relative(found.cwd, file).split(path.sep).includes("capabilities"))) found.skippedFiles.push(item);
     for (const p of result.problems) problem(p.file, p.message);
   };
 }
@@ -467,9 +467,9 @@ async function assembleProject(context: LoadContext, read: ReadLog): Promise<Pro
       project.capabilities.push(capability);
     }
   }
-  project.problems.push(...context.config.problems);
-  project.notes.push(...context.config.notes);
-  project.outsideLinks.push(...context.config.outsideLinks);
+  for (const item of context.config.problems) project.problems.push(item);
+  for (const item of context.config.notes) project.notes.push(item);
+  for (const item of context.config.outsideLinks) project.outsideLinks.push(item);
   if (context.config.value) project.config = context.config.value;
   const srcTauri = context.srcTauri;
   if (srcTauri && options.frontend) {
@@ -486,7 +486,7 @@ async function assembleProject(context: LoadContext, read: ReadLog): Promise<Pro
     if (scan) project.frontend = scan;
   }
   project.activeCapabilities = selectActive(project.capabilities, project.config);
-  if (project.config) project.capabilities.push(...project.config.inlineCapabilities);
+  if (project.config) for (const item of project.config.inlineCapabilities) project.capabilities.push(item);
   await completeCatalog(context, project);
   contexts.set(project, context);
   return project;
@@ -528,17 +528,17 @@ async function completeCatalog(context: LoadContext, project: Project): Promise<
       );
       for (const [plugin, { manifest, from }] of registry.manifests)
         catalog.add({ [plugin]: manifest }, { origin: "build", file: relativeFile(project.cwd, from) });
-      part.notes.push(...registry.notes);
+      for (const item of registry.notes) part.notes.push(item);
     }
     if (spelling) catalog.useSpelling(spelling);
     completed = { key, catalog, problems: part.problems, outsideLinks: part.outsideLinks, permissionDocuments: part.permissionDocuments, notes: part.notes };
     context.completed = completed;
   }
   project.catalog = completed.catalog;
-  project.problems.push(...completed.problems);
-  project.outsideLinks.push(...completed.outsideLinks);
-  project.permissionDocuments.push(...completed.permissionDocuments);
-  project.notes.push(...completed.notes);
+  for (const item of completed.problems) project.problems.push(item);
+  for (const item of completed.outsideLinks) project.outsideLinks.push(item);
+  for (const item of completed.permissionDocuments) project.permissionDocuments.push(item);
+  for (const item of completed.notes) project.notes.push(item);
 }
 const READ_CONCURRENCY = 32;
 
@@ -623,7 +623,7 @@ async function permissionFolderManifest(
   const walked = await walk(dir, [".toml", ".json"], undefined, boundary);
   const { problems, outside } = walked;
   const files = excluded.length ? walked.files.filter((file) => !excluded.some((folder) => file.startsWith(folder + path.sep))) : walked.files;
-  project.outsideLinks.push(...outside);
+  for (const item of outside) project.outsideLinks.push(item);
   for (const p of problems) problem(p.file, p.message);
   const values: PermissionFileContent[] = [];
   for (const file of files) {

@@ -73,7 +73,7 @@ export function toCapability(object: CapabilityObject, source: Omit<CapabilitySo
     source: { ...source, path: base },
   };
   if (remote) {
-    written.unknownFields.push(...unknownFields(remote, [...base, "remote"], REMOTE_FIELDS, "remote"));
+    for (const item of unknownFields(remote, [...base, "remote"], REMOTE_FIELDS, "remote")) written.unknownFields.push(item);
     const urls = list("remote.urls", remote.urls, [...base, "remote", "urls"]);
     if (Array.isArray(remote.urls)) capability.remote = { urls };
   }
@@ -93,15 +93,18 @@ function stringItems(value: unknown, path: JsonPath): ModelItem[] {
 }
 
 function unknownFields(object: Record<string, unknown>, path: JsonPath, known: readonly string[], kind: UnknownField["object"]): UnknownField[] {
-  const siblings = Object.keys(object);
-  return siblings.filter((key) => !known.includes(key)).map((key) => ({ key, path: [...path, key], object: kind, siblings }));
+  const keys = Object.keys(object);
+  // One set for all of them: a did-you-mean asks it for each known field (an array made 32,000 unknown keys quadratic).
+  const siblings: ReadonlySet<string> = new Set(keys);
+  return keys.filter((key) => !known.includes(key)).map((key) => ({ key, path: [...path, key], object: kind, siblings }));
 }
 
 /** Keys of a wrapped file's top-level object (`{"capabilities": [...]}`) that the format does not define. */
-export function unknownFileFields(value: unknown): Array<{ key: string; path: JsonPath; siblings: readonly string[] }> {
+export function unknownFileFields(value: unknown): Array<{ key: string; path: JsonPath; siblings: ReadonlySet<string> }> {
   if (fileForm(value) !== "wrapped") return [];
-  const siblings = Object.keys(value as Record<string, unknown>);
-  return siblings.filter((key) => !(WRAPPED_FILE_FIELDS as readonly string[]).includes(key)).map((key) => ({ key, path: [key], siblings }));
+  const keys = Object.keys(value as Record<string, unknown>);
+  const siblings: ReadonlySet<string> = new Set(keys);
+  return keys.filter((key) => !(WRAPPED_FILE_FIELDS as readonly string[]).includes(key)).map((key) => ({ key, path: [key], siblings }));
 }
 
 /**
@@ -121,7 +124,7 @@ function toEntries(value: unknown, base: JsonPath, unknown: UnknownField[]): Per
     if (typeof item === "string") entries.push({ identifier: item, extended: false, path });
     else if (isPlainObject(item) && typeof item.identifier === "string") {
       const entry: PermissionEntry = { identifier: item.identifier, extended: true, path };
-      unknown.push(...unknownFields(item, path, PERMISSION_ENTRY_FIELDS, "permission entry"));
+      for (const field of unknownFields(item, path, PERMISSION_ENTRY_FIELDS, "permission entry")) unknown.push(field);
       if ("allow" in item) entry.allow = Array.isArray(item.allow) ? item.allow : null;
       if ("deny" in item) entry.deny = Array.isArray(item.deny) ? item.deny : null;
       entries.push(entry);

@@ -41,7 +41,7 @@ export interface UnknownField {
   /** The object it is in. */
   object: "capability" | "remote" | "permission entry";
   /** Every key that object has: a did-you-mean must not suggest one of them. */
-  siblings: readonly string[];
+  siblings: ReadonlySet<string>;
 }
 
 /** What a capability says as written, beyond the typed values: for rules that judge the text itself. */

@@ -75,7 +75,7 @@ export function lookupCommand(input: string, index: CommandIndex): CommandLookup
   }
   const candidates = index.withBareName(text);
   if (candidates.length === 0 && /^(host|tauri)_version$/.test(text))
-    candidates.push(...index.withBareName(text === "host_version" ? "tauri_version" : "host_version"));
+    for (const item of index.withBareName(text === "host_version" ? "tauri_version" : "host_version")) candidates.push(item);
   if (candidates.length === 1) return { ok: true, command: candidates[0]!, known: true, suggestions: [] };
   if (candidates.length > 1) {
     return { ok: false, message: `"${text}" is a command of several plugins; write which one`, suggestions: candidates };

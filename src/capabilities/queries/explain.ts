@@ -215,7 +215,7 @@ function suggest(
   const refusedOn = refusing.flatMap((v) => v.platforms);
   const refusingModels = groups.filter((g) => g.platforms.some((p) => refusedOn.includes(p))).map((g) => g.model);
   const covering = coveringCapability(refusingModels, query.window, webview, query.origin);
-  notes.push(...selectionNotes(project, groups, query, webview, refusedOn));
+  for (const item of selectionNotes(project, groups, query, webview, refusedOn)) notes.push(item);
   const capability = newCapability(query, entry, refusedOn, groups);
   const newCapabilityFile = `src-tauri/capabilities/${String(capability.identifier)}.${capabilitySyntax(project)}`;
   const suggestion: Suggestion = { entry, reason, newCapability: capability, newCapabilityFile, removeDenies, notes };

@@ -29,12 +29,12 @@ export default defineRule({
 function report(
   context: RuleContext,
   at: { absolutePath: string },
-  field: { key: string; path: JsonPath; object: keyof typeof KNOWN_FIELDS; siblings: readonly string[] },
+  field: { key: string; path: JsonPath; object: keyof typeof KNOWN_FIELDS; siblings: ReadonlySet<string> },
 ) {
   const { key, object, siblings } = field;
   if (TOLERATED.includes(key)) return;
   const known: readonly string[] = KNOWN_FIELDS[object];
-  const { missing: suggestion, present: alreadySet } = nearestField(key, known, (name) => siblings.includes(name));
+  const { missing: suggestion, present: alreadySet } = nearestField(key, known, (name) => siblings.has(name));
   context.report({
     at,
     path: field.path,

@@ -29,7 +29,7 @@ export async function baseCapabilitySchema(): Promise<CapabilitySchema> {
 export function editorSchema(base: CapabilitySchema, catalog: Catalog): CapabilitySchema {
   const schema = structuredClone(base);
   const known: SchemaNode[] = [];
-  for (const key of catalog.keys()) known.push(...identifierEntries(key, catalog.get(key)!));
+  for (const key of catalog.keys()) for (const item of identifierEntries(key, catalog.get(key)!)) known.push(item);
   const plainIdentifier = schema.definitions.Identifier ?? {};
   const strictPrefixes = catalog.keys().filter((key) => key !== APP_KEY && key !== "core" && !key.startsWith("core:"));
   const strictAlternatives = ["core", ...strictPrefixes].map(escapeRegExp);

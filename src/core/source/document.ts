@@ -5,6 +5,7 @@ import { deepestNode, jsonTree, NO_NODE, type JsonNode, type JsonTree } from "./
 import { LineIndex } from "./line-index.js";
 import { quoteString } from "./syntax.js";
 import { BoundedMemo } from "../bounded-memo.js";
+import { headerParts, placingWork, TomlKeyIndex } from "./toml-key-index.js";
 
 export type DocumentFormat = "json" | "toml";
 
@@ -44,6 +45,7 @@ export interface ParseFailure {
 export class SourceDocument {
   readonly lines: LineIndex;
   private tomlArrays: Map<string, ItemSpan[] | undefined> | undefined;
+  private tomlKeys: TomlKeyIndex | undefined;
   private constructor(
     /** Absolute path. */
     readonly absolutePath: string,
@@ -290,20 +292,15 @@ export class SourceDocument {
       const key = path[i];
       if (typeof key !== "string") continue;
       const index = path[i + 1];
-      const header = cachedPattern(`header ${key}`, () => `^[ \\t]*\\[\\[[ \\t]*(?:[^\\]\\n]*\\.)?"?${escapeRegExp(key)}"?[ \\t]*\\]\\]`);
-      header.lastIndex = offset;
-      let found = header.exec(this.text);
-      if (found && typeof index === "number") {
-        for (let n = 0; n < index && found; n++) found = header.exec(this.text);
-        if (found) {
-          offset = found.index + found[0].length;
-          keyAt = { offset: found.index + found[0].indexOf(key), length: key.length };
-          i++;
-          continue;
-        }
+      const found = typeof index === "number" ? this.arrayOfTablesHeader(key, offset, index) : undefined;
+      if (found) {
+        offset = found.end;
+        keyAt = { offset: found.index + this.text.slice(found.index, found.end).indexOf(key), length: key.length };
+        i++;
+        continue;
       }
       // `[key]`, or a dotted header naming the next keys of the path too (`[app.security]` for app, security).
-      const tableHeader = typeof index !== "number" ? findTableHeader(this.text, offset, path, i) : undefined;
+      const tableHeader = typeof index !== "number" ? findTableHeader(this.text, this.keyIndex, offset, path, i) : undefined;
       if (tableHeader) {
         keyAt = { offset: tableHeader.keyOffset, length: tableHeader.keyLength };
         offset = tableHeader.end;
@@ -311,14 +308,11 @@ export class SourceDocument {
         continue;
       }
       // A `key =` at a line start or inside an inline table.
-      const assignment = cachedPattern(`assignment ${key}`, () => `(?:^|[{,\\s])"?(${escapeRegExp(key)})"?[ \\t]*=`);
-      assignment.lastIndex = offset;
-      const match = assignment.exec(this.text);
-      if (!match) {
+      const at = this.assignment(key, offset);
+      if (at === undefined) {
         exact = false;
         break;
       }
-      const at = match.index + match[0].lastIndexOf(key);
       keyAt = { offset: at, length: key.length };
       offset = at + key.length;
       // An element of an inline array: start after the elements before it, so the nth of several equal
@@ -334,6 +328,33 @@ export class SourceDocument {
       }
     }
     return { offset, keyAt, exact };
+  }
+
+  /** The index of the TOML text's keys, made on the first lookup. */
+  private get keyIndex(): TomlKeyIndex {
+    this.tomlKeys ??= new TomlKeyIndex(this.text);
+    return this.tomlKeys;
+  }
+
+  /** The `index`th `[[… key]]` header at or after `from`: where it starts and ends. */
+  private arrayOfTablesHeader(key: string, from: number, index: number): { index: number; end: number } | undefined {
+    if (TomlKeyIndex.indexes(key)) return this.keyIndex.arrayHeader(key, from, index);
+    const header = cachedPattern(`header ${key}`, () => `^[ \\t]*\\[\\[[ \\t]*(?:[^\\]\\n]*\\.)?"?${escapeRegExp(key)}"?[ \\t]*\\]\\]`);
+    header.lastIndex = from;
+    placingWork.steps += this.text.length - from;
+    let found = header.exec(this.text);
+    for (let n = 0; n < index && found; n++) found = header.exec(this.text);
+    return found ? { index: found.index, end: found.index + found[0].length } : undefined;
+  }
+
+  /** Where `key =` is written at or after `from`: at a line start or inside an inline table. */
+  private assignment(key: string, from: number): number | undefined {
+    if (TomlKeyIndex.indexes(key)) return this.keyIndex.assignment(key, from);
+    const assignment = cachedPattern(`assignment ${key}`, () => `(?:^|[{,\\s])"?(${escapeRegExp(key)})"?[ \\t]*=`);
+    assignment.lastIndex = from;
+    placingWork.steps += this.text.length - from;
+    const match = assignment.exec(this.text);
+    return match ? match.index + match[0].lastIndexOf(key) : undefined;
   }
 
   private span(offset: number, length: number, exact: boolean): Located {
@@ -617,43 +638,31 @@ function escapeRegExp(text: string): string {
 
 /**
  * The first `[a.b.c]` table header at or after `from` whose dotted name holds `path[i]` followed by the
- * next keys of the path, as far as the header goes (`[app.security]` serves app, security). Read line
- * by line without regular expressions: one pass over the text, however long a hostile header is.
+ * next keys of the path, as far as the header goes (`[app.security]` serves app, security). Only the
+ * header lines naming `path[i]` are read (the index lists them), without regular expressions.
  */
 function findTableHeader(
   text: string,
+  index: TomlKeyIndex,
   from: number,
   path: JsonPath,
   i: number,
 ): { keyOffset: number; keyLength: number; end: number; consumed: number } | undefined {
-  for (let lineStart = from === 0 ? 0 : text.lastIndexOf("\n", from - 1) + 1; lineStart < text.length;) {
+  const name = path[i];
+  if (typeof name !== "string") return undefined;
+  for (const lineStart of index.tableHeaderLines(name, from === 0 ? 0 : text.lastIndexOf("\n", from - 1) + 1)) {
     const lineEnd = text.indexOf("\n", lineStart) < 0 ? text.length : text.indexOf("\n", lineStart);
-    let at = lineStart;
-    while (text[at] === " " || text[at] === "\t") at++;
-    const closeInLine = text[at] === "[" && text[at + 1] !== "[" ? text.slice(at, lineEnd).indexOf("]") : -1;
-    const close = closeInLine < 0 ? -1 : at + closeInLine;
-    if (close > at && text[close + 1] !== "]") {
-      const parts: Array<{ name: string; offset: number }> = [];
-      let partStart = at + 1;
-      for (let c = at + 1; c <= close; c++) {
-        if (c === close || text[c] === ".") {
-          const raw = text.slice(partStart, c);
-          const trimmed = raw.trim();
-          const quoted = trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"');
-          parts.push({ name: quoted ? trimmed.slice(1, -1) : trimmed, offset: partStart + raw.indexOf(trimmed) + (quoted ? 1 : 0) });
-          partStart = c + 1;
-        }
-      }
-      for (let j = 0; j < parts.length; j++) {
-        if (parts[j]!.name !== path[i]) continue;
-        const rest = parts.slice(j + 1);
-        if (!rest.every((part, n) => path[i + 1 + n] === part.name) || typeof path[i + 1 + rest.length] === "number") continue;
-        const last = rest.length ? rest[rest.length - 1]! : parts[j]!;
-        if (lineStart < from && last.offset < from) continue;
-        return { keyOffset: last.offset, keyLength: last.name.length, end: close + 1, consumed: rest.length };
-      }
+    const header = headerParts(text, lineStart, lineEnd);
+    if (!header) continue;
+    const { parts, close } = header;
+    for (let j = 0; j < parts.length; j++) {
+      if (parts[j]!.name !== path[i]) continue;
+      const rest = parts.slice(j + 1);
+      if (!rest.every((part, n) => path[i + 1 + n] === part.name) || typeof path[i + 1 + rest.length] === "number") continue;
+      const last = rest.length ? rest[rest.length - 1]! : parts[j]!;
+      if (lineStart < from && last.offset < from) continue;
+      return { keyOffset: last.offset, keyLength: last.name.length, end: close + 1, consumed: rest.length };
     }
-    lineStart = lineEnd + 1;
   }
   return undefined;
 }
