@@ -25,7 +25,7 @@ export async function main(givenOptions: MainOptions): Promise<number> {
   let exitCode = 0;
   const debug = options.argv.includes("--debug");
   const program = new Command("caplint")
-    .description("Validate, lint and query host capability files.")
+    .description("Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).")
     .version(toolVersion(), "-v, --version")
     .exitOverride()
     .configureOutput({

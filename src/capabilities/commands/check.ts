@@ -3,6 +3,8 @@ import { DEFAULT_MAX_FILE_BYTES, readForCodeFrame } from "../../core/source/read
 import { readStandardInput } from "../../core/source/stdin.js";
 import { UsageError } from "../../core/errors.js";
 import { CAPABILITY_RULES_BY_ID } from "../rules/index.js";
+import type { Project } from "../load/project.js";
+import { shippedTargets } from "../load/build.js";
 import type { RuleMeta } from "../../core/lint/rule.js";
 import { platformOption } from "./query-options.js";
 import type { MainOptions } from "../../core/io.js";
@@ -72,6 +74,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions,
     ...(options.fix ? { fix: "write" as const } : options.fixDryRun ? { fix: "preview" as const } : {}),
     ...(stdin ? { stdin } : {}),
   });
+  if (io.argv.includes("--debug")) for (const { project } of outcome.checks) io.stderr.write(shippedTargetsDebug(project));
   // A machine-readable report stays parseable: the diff goes inside the JSON, not before it.
   if (outcome.diffs && options.format !== "json") for (const { diff } of outcome.diffs) io.stdout.write(diff);
   const { result } = outcome;
@@ -93,6 +96,18 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions,
       jsonLines: options.watch === true,
     },
   );
+}
+
+/** `--debug`: the targets the app ships and the evidence that decided each (plugin-not-in-build judges those). */
+function shippedTargetsDebug(project: Project): string {
+  if (!project.build) return "";
+  const app = oneLine(project.build.file);
+  return [...shippedTargets(project.build, project.capabilities)]
+    .map(([target, because]) => {
+      const evidence = because.evidence.map((piece) => `${oneLine(piece.says)}${piece.certain ? "" : " (suggests it only)"}`).join("; ");
+      return `caplint: debug: ${app}: ${target} ships: ${evidence || "desktop"}\n`;
+    })
+    .join("");
 }
 
 /** `-` among the paths: standard input, read once, named by --stdin-filename. `--fix` cannot write it back (ESLint refuses too). */

@@ -12,7 +12,9 @@
 import path from "node:path";
 import { isPlainObject } from "../../core/json.js";
 import { pathKind, readTextFile } from "../../core/source/read.js";
-import { TARGETS } from "../model/types.js";
+import { readdirSync } from "node:fs";
+import { noteRead } from "../../core/source/read-log.js";
+import { TARGETS, type Capability } from "../model/types.js";
 import { targetKeyApplies, type BuildTarget, type Truth } from "./cfg.js";
 import { lockedPackages, searchFolders, staysInside, type LockedPackage } from "./cargo.js";
 import { newestMatching } from "../catalog/versions.js";
@@ -53,10 +55,28 @@ export interface AppBuild {
   file: string;
   /** Plugin dependencies by manifest key. */
   plugins: Map<string, BuildDependency>;
-  /** Committed mobile projects (`gen/android`, `gen/apple`), relative: the app builds for these too. */
-  mobileProjects: Partial<Record<"android" | "iOS", string>>;
+  /**
+   * What in the repository says the app builds for android or iOS (committed `gen/android`, platform
+   * configs, CI workflows, Cargo target tables), in the order found; capabilities add theirs in
+   * `shippedTargets`.
+   */
+  mobileEvidence: Partial<Record<MobileTarget, TargetEvidence[]>>;
   /** The repository root (absolute): no file above it is read. */
   root: string;
+}
+
+export type MobileTarget = "android" | "iOS";
+
+/**
+ * One piece of evidence that the app ships a target. `certain`: only a build for that target makes or
+ * needs it (a generated project, a platform config, a CI job that builds it, a capability naming it);
+ * otherwise it only suggests the target (a Cargo target table that leaves a dependency out of it, which
+ * `tauri add` writes for every desktop-only plugin).
+ */
+export interface TargetEvidence {
+  /** What was found, in words a finding can quote ("src-tauri/gen/android is committed"). */
+  says: string;
+  certain: boolean;
 }
 
 /** The key tauri-build derives from a crate (or `links`) name. */
@@ -91,20 +111,13 @@ export async function readAppBuild(srcTauri: string, relative: (absolute: string
   const folders = await searchFolders(srcTauri);
   const root = folders[folders.length - 1]!;
   const lock = await readLock(folders, root, maxBytes);
-  const mobileProjects: AppBuild["mobileProjects"] = {};
-  for (const [target, folder] of [
-    ["android", "android"],
-    ["iOS", "apple"],
-  ] as const) {
-    const dir = path.join(srcTauri, "gen", folder);
-    if ((await pathKind(dir)) === "directory") mobileProjects[target] = relative(dir);
-  }
   const manifestFile = path.join(srcTauri, "Cargo.toml");
   const manifest = await readToml(manifestFile, root, maxBytes);
+  const mobileEvidence = await repositoryMobileEvidence(srcTauri, root, manifest, relative, maxBytes);
   if (manifest && isPlainObject(manifest.package)) {
     const workspace = await workspaceRoot(folders.slice(1), root, maxBytes);
     const plugins = dependencyPlugins(manifest, srcTauri, workspace, lock?.packages ?? [], root);
-    if (plugins) return { kind: "Cargo.toml", file: relative(manifestFile), plugins, mobileProjects, root };
+    if (plugins) return { kind: "Cargo.toml", file: relative(manifestFile), plugins, mobileEvidence, root };
   }
   if (lock && lock.packages.some((p) => p.name === "tauri" || p.name === "host")) {
     // A lock lists every crate any target may build (optional ones included): a plugin crate that
@@ -124,7 +137,7 @@ export async function readAppBuild(srcTauri: string, relative: (absolute: string
         tables: [],
       });
     }
-    return { kind: "Cargo.lock", file: relative(lock.file), plugins, mobileProjects, root };
+    return { kind: "Cargo.lock", file: relative(lock.file), plugins, mobileEvidence, root };
   }
   return undefined;
 }
@@ -306,21 +319,123 @@ class DefaultFeatures {
   }
 }
 
+/** Where a target's build is what a mobile build writes or reads: its generated project and its platform configs. */
+const MOBILE_FILES: Record<MobileTarget, { project: string; configs: string[] }> = {
+  android: { project: "android", configs: ["tauri.android.conf.json", "tauri.android.conf.json5", "Tauri.android.toml"] },
+  iOS: { project: "apple", configs: ["tauri.ios.conf.json", "tauri.ios.conf.json5", "Tauri.ios.toml"] },
+};
+
+/** A CI step that builds or sets up the mobile app (`tauri android build`, `cargo tauri ios build`, the tauri-action's `mobile` input aside). */
+const MOBILE_CI_COMMAND: Record<MobileTarget, RegExp> = {
+  android: /\btauri(?:[\s:"'-]+|\s+\S+\s+)android\s+(?:build|init|dev)\b/,
+  iOS: /\btauri(?:[\s:"'-]+|\s+\S+\s+)ios\s+(?:build|init|dev)\b/,
+};
+
+/** A Cargo target key that singles out a mobile platform: `target_os = "android"`, `mobile`, an android or iOS triple. */
+const MOBILE_CFG: Record<MobileTarget, RegExp> = {
+  android: /target_os\s*=\s*"android"|\bmobile\b|-android(?:eabi)?\b/,
+  iOS: /target_os\s*=\s*"ios"|\bmobile\b|-apple-ios\b/,
+};
+
+const MAX_WORKFLOWS = 64;
+
 /**
- * The targets the app ships: the three desktop platforms, and android or iOS when it builds for them
- * (a committed `gen/android` or `gen/apple`, or a capability whose `platforms` names the target).
+ * `tauri add` writes every desktop-only plugin (updater, autostart …) under this key, in desktop-only
+ * apps too: it says nothing about a mobile build. A table written by hand for one mobile target, or
+ * one that adds a dependency there, does.
  */
-export function shippedTargets(build: AppBuild, capabilityPlatforms: Iterable<string>): Map<BuildTarget, string> {
-  const shipped = new Map<BuildTarget, string>([
-    ["linux", "desktop"],
-    ["macOS", "desktop"],
-    ["windows", "desktop"],
-  ]);
-  const named = new Set(capabilityPlatforms);
+function isDesktopOnlyTemplate(key: string): boolean {
+  return key.replace(/\s+/g, "") === 'cfg(not(any(target_os="android",target_os="ios")))';
+}
+
+async function repositoryMobileEvidence(
+  srcTauri: string,
+  root: string,
+  manifest: Toml | undefined,
+  relative: (absolute: string) => string,
+  maxBytes: number,
+): Promise<AppBuild["mobileEvidence"]> {
+  const evidence: AppBuild["mobileEvidence"] = {};
+  const add = (target: MobileTarget, says: string, certain: boolean) => (evidence[target] ??= []).push({ says, certain });
+  const workflows = await workflowTexts(root, maxBytes);
   for (const target of ["android", "iOS"] as const) {
-    const project = build.mobileProjects[target];
-    if (project !== undefined) shipped.set(target, `${project} is committed`);
-    else if (named.has(target)) shipped.set(target, `a capability names ${target} in "platforms"`);
+    const { project, configs } = MOBILE_FILES[target];
+    const dir = path.join(srcTauri, "gen", project);
+    if ((await pathKind(dir)) === "directory") add(target, `${relative(dir)} is committed`, true);
+    for (const name of configs) {
+      const file = path.join(srcTauri, name);
+      if ((await pathKind(file)) === "file") add(target, `${relative(file)} configures it`, true);
+    }
+    for (const { file, text } of workflows) if (MOBILE_CI_COMMAND[target].test(text)) add(target, `${relative(file)} builds it`, true);
+    const tables = isPlainObject(manifest?.target) ? Object.keys(manifest.target) : [];
+    const naming = tables.find((key) => MOBILE_CFG[target].test(key) && !isDesktopOnlyTemplate(key));
+    if (naming !== undefined) add(target, `Cargo.toml has a [target.'${naming}'] table`, false);
+  }
+  return evidence;
+}
+
+/** The repository's GitHub workflows (bounded in number and size); nothing outside the repository. */
+async function workflowTexts(root: string, maxBytes: number): Promise<Array<{ file: string; text: string }>> {
+  const dir = path.join(root, ".github", "workflows");
+  if ((await pathKind(dir)) !== "directory" || !staysInside(dir, root)) return [];
+  noteRead("folders", dir);
+  let names: string[];
+  try {
+    names = readdirSync(dir)
+      .filter((name) => /\.ya?ml$/.test(name))
+      .sort()
+      .slice(0, MAX_WORKFLOWS);
+  } catch {
+    return [];
+  }
+  const texts: Array<{ file: string; text: string }> = [];
+  for (const name of names) {
+    const file = path.join(dir, name);
+    if ((await pathKind(file)) !== "file" || !staysInside(file, root)) continue;
+    const read = readTextFile(file, maxBytes);
+    if (read.ok) texts.push({ file, text: read.text });
+  }
+  return texts;
+}
+
+/** Why a target ships: the evidence that decided, and whether it is certain. */
+export interface ShippedBecause {
+  says: string;
+  certain: boolean;
+  /** Every piece of evidence found for the target, the deciding one first. */
+  evidence: TargetEvidence[];
+}
+
+/** A capability's `$schema` that only a mobile build writes (`gen/schemas/mobile-schema.json` …). */
+const MOBILE_SCHEMA: Record<MobileTarget, RegExp> = {
+  android: /(?:^|[/\\])(?:mobile|android)-schema\.json$/,
+  iOS: /(?:^|[/\\])(?:mobile|iOS)-schema\.json$/,
+};
+
+/**
+ * The targets the app ships: the three desktop platforms, and android or iOS on any evidence the
+ * repository holds (`build.mobileEvidence`, a capability whose `platforms` names the target or whose
+ * `$schema` is a schema only a mobile build writes). Certain evidence decides before suggestive one.
+ */
+export function shippedTargets(
+  build: AppBuild,
+  capabilities: ReadonlyArray<Pick<Capability, "platforms" | "schemaRef" | "source">>,
+): Map<BuildTarget, ShippedBecause> {
+  const desktop = { says: "desktop", certain: true, evidence: [] };
+  const shipped = new Map<BuildTarget, ShippedBecause>([
+    ["linux", desktop],
+    ["macOS", desktop],
+    ["windows", desktop],
+  ]);
+  for (const target of ["android", "iOS"] as const) {
+    const evidence = [...(build.mobileEvidence[target] ?? [])];
+    const naming = capabilities.find((capability) => capability.platforms?.some((item) => item.value === target));
+    if (naming) evidence.push({ says: `capability file ${naming.source.file} names ${target} in "platforms"`, certain: true });
+    const schema = capabilities.find((capability) => capability.schemaRef !== undefined && MOBILE_SCHEMA[target].test(capability.schemaRef));
+    if (schema) evidence.push({ says: `capability file ${schema.source.file} uses ${schema.schemaRef}, which only a mobile build writes`, certain: true });
+    if (evidence.length === 0) continue;
+    const deciding = evidence.find((piece) => piece.certain) ?? evidence[0]!;
+    shipped.set(target, { says: deciding.says, certain: deciding.certain, evidence: [deciding, ...evidence.filter((piece) => piece !== deciding)] });
   }
   return shipped;
 }

@@ -18,6 +18,8 @@ export interface CheckRun {
  * - files (pre-commit passes staged files) and folders inside an app: that app, loaded whole so the
  *   catalog, config and other capability files count as in a full run, findings kept for the files;
  * - an app folder or a host config: that whole app;
+ * - a folder that holds apps (a monorepo root, a corpus): each app in its own context, exactly as
+ *   `caplint` run in that folder (its other files are not capabilities of any app);
  * - anything outside an app: checked on its own, as before.
  */
 export async function planCheckRuns(base: LoadOptions): Promise<CheckRun[]> {
@@ -60,6 +62,14 @@ export async function planCheckRuns(base: LoadOptions): Promise<CheckRun[]> {
       if (srcTauri) {
         appOf(appFolder(srcTauri)).whole = true;
         continue;
+      }
+      if (!(await enclosingApp(absolute, cwd))) {
+        const { apps, truncated } = await discoverApps(absolute);
+        if (truncated !== undefined) throw new FatalError(`${given}: ${truncated}; apps there would go unchecked: pass --app DIR for each app`);
+        if (apps.length > 0) {
+          for (const app of apps) appOf(app).whole = true;
+          continue;
+        }
       }
     }
     const srcTauri = kind === "file" || kind === "directory" ? await enclosingApp(absolute, cwd) : undefined;

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { constants as fsConstants } from "node:fs";
 import { mkdir, mkdtemp, open, rm, symlink, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -231,7 +231,7 @@ async function createInSnapshot(root: string, file: string, mode: number, folder
  */
 async function streamBlobs(top: string, objects: string[], maxBytes: number, onBlob: (object: string, contents: Buffer) => Promise<void>): Promise<void> {
   if (objects.length === 0) return;
-  const child = spawn("git", ["-c", "core.quotePath=false", "cat-file", "--batch"], { cwd: top, env: gitEnvironment(), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawnGit(["-c", "core.quotePath=false", "cat-file", "--batch"], { cwd: top, env: gitEnvironment() });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-4096)));
   const exited = new Promise<number>((resolve, reject) => {
@@ -300,7 +300,7 @@ interface GitResult {
 /** Runs git with no pager, no prompts and no replacement objects; output bounded. */
 function git(cwd: string, args: string[], maxBytes = 1024 * 1024, input?: string): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn("git", ["-c", "core.quotePath=false", ...args], { cwd, env: gitEnvironment(), stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawnGit(["-c", "core.quotePath=false", ...args], { cwd, env: gitEnvironment() });
     const chunks: Buffer[] = [];
     let size = 0;
     let stderr = "";
@@ -329,4 +329,13 @@ function git(cwd: string, args: string[], maxBytes = 1024 * 1024, input?: string
 
 function gitEnvironment(): NodeJS.ProcessEnv {
   return { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_NO_REPLACE_OBJECTS: "1", GIT_PAGER: "cat", LC_ALL: "C" };
+}
+
+/**
+ * git with its three streams piped, and node:child_process loaded on first use: `diff --base` is its only
+ * user, and importing it at the top made every run of every command load it (and node:net and node:dgram
+ * behind it) at start-up.
+ */
+function spawnGit(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcessWithoutNullStreams {
+  return process.getBuiltinModule("node:child_process").spawn("git", args, { ...options, stdio: "pipe" });
 }

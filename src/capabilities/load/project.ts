@@ -1,5 +1,6 @@
 import { readdir, realpath } from "node:fs/promises";
 import path from "node:path";
+import { isPlainObject } from "../../core/json.js";
 import { Catalog, normalizeManifest } from "../catalog/catalog.js";
 import { majoritySpelling, spellingOfManifest, spellManifest } from "../catalog/brand.js";
 import { compareManifest, explainByReleases, unionManifest, withoutNames, type ManifestDifference } from "../catalog/manifest-compare.js";
@@ -150,6 +151,8 @@ interface LoadContext {
   maxBytes: number;
   srcTauri: string | undefined;
   capabilityFiles: string[];
+  /** Files of a folder given on the command line, outside any capabilities/ folder: read only when they hold capabilities. */
+  looseFiles: ReadonlySet<string>;
   /** Everything found so far, in the order a load finds it (capability documents and the config come after). */
   found: Project;
   config: { value: AppConfig | undefined; problems: LoadProblem[]; notes: string[]; outsideLinks: OutsideLink[] };
@@ -180,7 +183,7 @@ async function loadContext(options: LoadOptions): Promise<LoadContext> {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const found = emptyProject(cwd, newReadLog());
   const problem = problemSink(found);
-  const { srcTauri, capabilityFiles } = await locateInputs(options, found, problem);
+  const { srcTauri, capabilityFiles, looseFiles } = await locateInputs(options, found, problem);
   let toml: TomlParser | undefined;
   const tomlParser = async () => (toml ??= (await import("../../core/source/toml.js")).parseToml);
   const parseFile = (absolute: string) => readCapabilityFile(absolute, options, maxBytes, problem, tomlParser);
@@ -191,7 +194,7 @@ async function loadContext(options: LoadOptions): Promise<LoadContext> {
     const context = { maxBytes, problem: problemSink(part), notes: config.notes, tomlParser, relative: (absolute: string) => relativeFile(cwd, absolute) };
     config.value = await loadAppConfig(srcTauri, context, (file) => outsideApp(file, path.dirname(srcTauri), part));
   }
-  return { options, maxBytes, srcTauri, capabilityFiles, found, config, unread, tomlParser, parsed: new Map() };
+  return { options, maxBytes, srcTauri, capabilityFiles, looseFiles, found, config, unread, tomlParser, parsed: new Map() };
 }
 
 function checkLoadOptions(options: LoadOptions): void {
@@ -250,10 +253,15 @@ function capabilityWalk(found: Project, problem: ProblemSink, capabilityFiles: s
 }
 
 /** The app (from `app`, the working directory or the paths given) and the capability files the paths name. */
-async function locateInputs(options: LoadOptions, found: Project, problem: ProblemSink): Promise<{ srcTauri: string | undefined; capabilityFiles: string[] }> {
+async function locateInputs(
+  options: LoadOptions,
+  found: Project,
+  problem: ProblemSink,
+): Promise<{ srcTauri: string | undefined; capabilityFiles: string[]; looseFiles: Set<string> }> {
   const cwd = options.cwd;
   const resolve = (p: string) => path.resolve(cwd, p);
   const capabilityFiles: string[] = [];
+  const looseFiles = new Set<string>();
   const addWalk = capabilityWalk(found, problem, capabilityFiles);
   const paths = options.paths ?? [];
   let srcTauri: string | undefined;
@@ -286,10 +294,14 @@ async function locateInputs(options: LoadOptions, found: Project, problem: Probl
     else {
       const appSrc = srcTauri ? undefined : await findSrcTauri(absolute);
       if (appSrc && paths.length === 1) srcTauri = appSrc;
-      else await addWalk(absolute, isWellKnownNonCapability);
+      else {
+        const before = capabilityFiles.length;
+        await addWalk(absolute, isWellKnownNonCapability);
+        for (const file of capabilityFiles.slice(before)) if (!path.relative(cwd, file).split(path.sep).includes("capabilities")) looseFiles.add(file);
+      }
     }
   }
-  return { srcTauri, capabilityFiles };
+  return { srcTauri, capabilityFiles, looseFiles };
 }
 
 /**
@@ -457,6 +469,8 @@ async function assembleProject(context: LoadContext, read: ReadLog): Promise<Pro
   context.parsed = parsed;
   for (const document of documents) {
     if (!document) continue;
+    // A Cargo.toml, a JSON schema or a settings file in a folder given by name is no capability: not read as one.
+    if (context.looseFiles.has(document.absolutePath) && !(document.ok && looksLikeCapabilities(document.value))) continue;
     project.documents.push(document);
     if (!document.ok) continue;
     const budget = new FileBudget();
@@ -499,9 +513,13 @@ async function assembleProject(context: LoadContext, read: ReadLog): Promise<Pro
  */
 async function completeCatalog(context: LoadContext, project: Project): Promise<void> {
   const granted = new Set(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => Catalog.keyOf(entry.identifier)?.key)));
+  // The spelling most of its capabilities write, else the crate its Cargo files name (`tauri`, or the
+  // spec's `host`): an app that writes neither still gets its build's word in every answer.
+  const hostCrate = project.versions?.crates.get("core")?.crate;
   const spelling = project.catalog.spellingFixed
     ? undefined
-    : majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier)));
+    : (majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier))) ??
+      (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : undefined));
   const key = JSON.stringify([[...granted].sort(), spelling ?? null]);
   let completed = context.completed;
   if (completed?.key !== key) {
@@ -557,7 +575,22 @@ async function mapConcurrently<T, R>(items: readonly T[], limit: number, map: (i
 
 /** JSON files a user's folder often holds next to capabilities; a capabilities/ folder is walked without this filter, like tauri-build does. */
 function isWellKnownNonCapability(name: string): boolean {
-  return /^(caplint\.config|package|package-lock|tsconfig|tauri(\.[\w-]+)?\.conf|acl-manifests)\.json$|^Tauri(\.[\w-]+)?\.toml$/.test(name);
+  return (
+    /^(caplint\.config|package|package-lock|tsconfig|tauri(\.[\w-]+)?\.conf|acl-manifests)\.json$|^Tauri(\.[\w-]+)?\.toml$/.test(name) ||
+    /^(Cargo|rust-toolchain|rustfmt|\.rustfmt|clippy|deny|Cross|taplo|\.taplo|pyproject)\.toml$|schema\.json$/i.test(name)
+  );
+}
+
+/**
+ * Whether a file found in a folder outside capabilities/ holds capabilities: a capability object (an
+ * `identifier` with `permissions`, `windows` or `webviews`), a list of them, or `{"capabilities": [...]}`.
+ * Anything else there (a JSON schema, a settings file) is not read as a broken capability.
+ */
+function looksLikeCapabilities(value: unknown): boolean {
+  const isCapability = (item: unknown) => isPlainObject(item) && "identifier" in item && ("permissions" in item || "windows" in item || "webviews" in item);
+  if (Array.isArray(value)) return value.some(isCapability);
+  if (!isPlainObject(value)) return false;
+  return isCapability(value) || Array.isArray(value.capabilities);
 }
 
 /**

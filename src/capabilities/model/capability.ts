@@ -77,6 +77,7 @@ export function toCapability(object: CapabilityObject, source: Omit<CapabilitySo
     const urls = list("remote.urls", remote.urls, [...base, "remote", "urls"]);
     if (Array.isArray(remote.urls)) capability.remote = { urls };
   }
+  if (typeof raw.$schema === "string") capability.schemaRef = raw.$schema;
   const platforms = list("platforms", raw.platforms, [...base, "platforms"]);
   if (Array.isArray(raw.platforms)) capability.platforms = platforms;
   return capability;

@@ -75,6 +75,8 @@ export interface Capability {
    */
   configPlatforms?: readonly Target[];
   written: WrittenCapability;
+  /** Its `$schema`, when a string: the schema it was written against (`../gen/schemas/mobile-schema.json` says a mobile build ran). */
+  schemaRef?: string;
   /** Where it was declared. */
   source: CapabilitySource;
 }

@@ -6,6 +6,7 @@ import { TARGETS, valuesOf, type Target } from "../model/types.js";
 /** Files people keep next to capabilities on purpose; the host skips them and so do we. */
 const DOCUMENTATION_NAME = /^(readme|licen[cs]e|copying|notice|changelog|authors|contributing)(\..*)?$/i;
 const DOCUMENTATION_EXTENSION = /\.(md|markdown|mdx|rst|adoc|txt)$/i;
+const REUSE_SIDECAR = ".license";
 
 export default defineRule({
   id: "ignored-file",
@@ -47,9 +48,12 @@ function checkOutsideLinks(context: RuleContext) {
 }
 
 function checkExtensions(context: RuleContext) {
+  const present = new Set([...context.project.skippedFiles, ...context.project.documents.map((document) => document.absolutePath)]);
   for (const absolute of context.project.skippedFiles) {
     const name = path.basename(absolute);
     if (DOCUMENTATION_NAME.test(name) || DOCUMENTATION_EXTENSION.test(name)) continue;
+    // REUSE requires the licence of `main.json` in `main.json.license` beside it: part of the file, not a stray one.
+    if (name.endsWith(REUSE_SIDECAR) && present.has(absolute.slice(0, -REUSE_SIDECAR.length))) continue;
     const extension = path.extname(name);
     const json5 = extension === ".json5";
     context.report({

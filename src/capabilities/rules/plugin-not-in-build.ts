@@ -16,6 +16,8 @@ export default defineRule({
     notDependency: 'plugin "{{plugin}}" is not in the {{build}}: {{absence}}, so "{{identifier}}" fails it',
     notOnTarget:
       'plugin "{{plugin}}" is not in the {{targets}} build ({{crate}} is a dependency only under {{tables}}), but capability "{{capability}}" grants "{{identifier}}" there',
+    notOnSuggestedTarget:
+      'plugin "{{plugin}}" is not in the {{targets}} build ({{crate}} is a dependency only under {{tables}}): if the app ships for {{targets}}, capability "{{capability}}" granting "{{identifier}}" there fails that build',
     onlyWithFeature:
       'plugin "{{plugin}}" is in the build only with feature "{{feature}}" ({{crate}} is optional and off by default): "{{identifier}}" fails a build with the default features',
   },
@@ -23,8 +25,7 @@ export default defineRule({
     const build = context.project.build;
     if (!build) return;
     const history = await loadVersionHistory();
-    const capabilityPlatforms = context.capabilities.flatMap((capability) => valuesOf(capability.platforms ?? []));
-    const shipped = shippedTargets(build, capabilityPlatforms);
+    const shipped = shippedTargets(build, context.capabilities);
     const asked = new Set(context.platforms);
     for (const capability of context.capabilities) {
       const targets = targetsOf(capability).filter((target) => shipped.has(target) && asked.has(target));
@@ -39,11 +40,14 @@ export default defineRule({
         const official = history.has(key);
         if (!plugin && !official) continue;
         const presence = (target: BuildTarget): Presence => (plugin ? plugin.presence[target] : "no");
-        const missing = targets.filter((target) => presence(target) === "no");
+        // A target that certainly ships is judged alone; one only suggested (a Cargo table) is warned about when it is all there is.
+        const allMissing = targets.filter((target) => presence(target) === "no");
+        const certainMissing = allMissing.filter((target) => shipped.get(target)!.certain);
+        const missing = certainMissing.length ? certainMissing : allMissing;
         const gated = targets.filter((target) => presence(target) === "feature");
         const crate = plugin?.crate ?? history.crateOf(key) ?? `tauri-plugin-${key}`;
         const at = { at: capability.source, path: entryPath(entry) };
-        const shippedTargetsList = TARGETS.filter((target) => shipped.has(target));
+        const shippedTargetsList = TARGETS.filter((target) => shipped.get(target)?.certain);
         if (missing.length > 0 && !plugin) {
           context.report({
             ...at,
@@ -61,9 +65,24 @@ export default defineRule({
           });
         } else if (missing.length > 0 && plugin) {
           const having = TARGETS.filter((target) => plugin.presence[target] !== "no");
+          // Which evidence decided that the target ships, for programs (JSON) and in the hint.
+          const because = shipped.get(missing[0]!)!;
+          const certain = certainMissing.length > 0;
+          const evidence = missing
+            .map(
+              (target) =>
+                `${target}: ${
+                  shipped
+                    .get(target)!
+                    .evidence.map((piece) => piece.says)
+                    .join("; ") || "desktop"
+                }`,
+            )
+            .join(" | ");
           context.report({
             ...at,
-            messageId: "notOnTarget",
+            ...(certain ? {} : { demote: true }),
+            messageId: certain ? "notOnTarget" : "notOnSuggestedTarget",
             data: {
               plugin: key,
               targets: wordList(missing),
@@ -71,8 +90,11 @@ export default defineRule({
               tables: tablesText(plugin),
               capability: capability.identifier,
               identifier: entry.identifier,
+              evidence,
             },
-            hint: `limit capability "${capability.identifier}" to the platforms that have the plugin (${platformsText(having, capability)}), or declare ${crate} for ${wordList(missing)} too${shipped.get(missing[0]!) === "desktop" ? "" : ` (${missing[0]} ships because ${shipped.get(missing[0]!)})`}`,
+            hint: certain
+              ? `limit capability "${capability.identifier}" to the platforms that have the plugin (${platformsText(having, capability)}), or declare ${crate} for ${wordList(missing)} too${because.says === "desktop" ? "" : ` (${missing[0]} ships because ${because.says})`}`
+              : `${missing[0]} may ship (${because.says}; no committed gen project, platform config, CI job or capability says it does): limit capability "${capability.identifier}" to ${platformsText(having, capability)}, or declare ${crate} for ${wordList(missing)} too`,
           });
         } else if (gated.length > 0 && plugin) {
           const feature = plugin.feature ?? "?";

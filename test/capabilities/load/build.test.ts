@@ -130,7 +130,26 @@ describe("the app's build from its Cargo files", () => {
     );
     expect(build?.kind).toBe("Cargo.lock");
     expect([...build!.plugins.keys()]).toEqual(["shell"]);
-    expect(build!.mobileProjects).toEqual({ android: "src-tauri/gen/android" });
+    expect(build!.mobileEvidence).toEqual({ android: [{ says: "src-tauri/gen/android is committed", certain: true }] });
+  });
+
+  it("finds mobile targets from every piece of evidence, certain before suggestive", async () => {
+    const cargo = '[package]\nname = "x"\n[dependencies]\ntauri = "2"\n';
+    const evidence = async (files: Record<string, string>) => (await read(app({ "src-tauri/Cargo.toml": cargo, ...files })))!.mobileEvidence;
+    expect(await evidence({})).toEqual({});
+    expect(await evidence({ "src-tauri/tauri.android.conf.json": "{}", "src-tauri/Tauri.ios.toml": "" })).toEqual({
+      android: [{ says: "src-tauri/tauri.android.conf.json configures it", certain: true }],
+      iOS: [{ says: "src-tauri/Tauri.ios.toml configures it", certain: true }],
+    });
+    expect(await evidence({ ".github/workflows/release.yml": "steps:\n  - run: npm run tauri android build -- --apk\n" })).toEqual({
+      android: [{ says: ".github/workflows/release.yml builds it", certain: true }],
+    });
+    // The table `tauri add` writes for desktop-only plugins in every app says nothing; one written for android does, weakly.
+    const table = (key: string) => ({ "src-tauri/Cargo.toml": `${cargo}[target.'${key}'.dependencies]\ntauri-plugin-updater = "2"\n` });
+    expect(await evidence(table('cfg(not(any(target_os = "android", target_os = "ios")))'))).toEqual({});
+    expect(await evidence(table('cfg(not(target_os = "android"))'))).toEqual({
+      android: [{ says: `Cargo.toml has a [target.'cfg(not(target_os = "android"))'] table`, certain: false }],
+    });
   });
 
   it("never reads a lock or workspace outside the repository", async () => {
