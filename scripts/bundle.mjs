@@ -225,6 +225,10 @@ const result = await build({
     "vscode-languageserver/*",
     "vscode-languageserver-textdocument",
     "@napi-rs/xattr",
+    // The frontend scan's parser and resolver are native too: required from node_modules on the first scan
+    // (without node_modules, as in the GitHub Action, the scan is skipped with a note).
+    "oxc-parser",
+    "oxc-resolver",
   ],
   logLevel: "warning",
 });

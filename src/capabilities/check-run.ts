@@ -75,10 +75,20 @@ export function capabilitySettings(options: SettingsOptions, cwd: string, rules:
 /** The config's `manifests` are read too, and its `app` is the app when the command line names none. */
 export function applyConfig(load: LoadOptions, settings: Settings): LoadOptions {
   if (!settings.config) return load;
-  const { manifests, app } = configSectionOf(settings.config, CAPABILITY_CONFIG);
+  const { manifests, app, frontend } = configSectionOf(settings.config, CAPABILITY_CONFIG);
   const applied: LoadOptions = { ...load, manifests: [...manifests, ...(load.manifests ?? [])] };
+  if (frontend !== undefined && load.frontend !== false) applied.frontend = frontend;
   if (app !== undefined && (load.paths ?? []).length === 0 && load.app === undefined) applied.app = app;
   return applied;
+}
+
+/** The rules that judge the frontend's calls: a run that starts one of them scans the frontend. */
+const FRONTEND_RULES = ["frontend-command-not-granted", "frontend-calls-unregistered-plugin", "unused-permission", "unused-dangerous-permission"];
+
+/** Asks the load to scan the frontend (with the config's `frontend` section, when it has one) when a rule that judges it runs. */
+export function withFrontendScan(load: LoadOptions, only: ReadonlySet<string>): LoadOptions {
+  if (load.frontend || !FRONTEND_RULES.some((id) => only.has(id))) return load;
+  return { ...load, frontend: true };
 }
 
 /** The lint options that carry the settings: rules off for every file are left out, so they never start. */
@@ -230,7 +240,7 @@ async function checkAll(
   };
   // Each app is checked in its own context (a monorepo root, a file list spanning apps); the
   // findings of every run form one report.
-  const runs = await planCheckRuns(loadOptions);
+  const runs = await planCheckRuns(withFrontendScan(loadOptions, lintOptions.only));
   const planned: PlannedCheck[] = [];
   let diffs: Array<{ file: string; diff: string }> | undefined;
   // Without --config, an app below the working directory (a monorepo root, files of several apps)
@@ -243,7 +253,7 @@ async function checkAll(
       const own = await capabilitySettings({ ...request, app: run.app }, cwd, request.rules);
       if (own.config?.file !== settings.config?.file) {
         runSettings = own;
-        run.load = applyConfig(run.load, own);
+        run.load = withFrontendScan(applyConfig(run.load, own), lintSettings(own, CAPABILITY_RULES).only);
         if (own.config?.file) configFiles.push(own.config.file);
       }
     }

@@ -2,6 +2,7 @@ import path from "node:path";
 import type { ConfigSection } from "../core/config.js";
 import { FatalError } from "../core/errors.js";
 import { pathKind } from "../core/source/read.js";
+import type { FrontendConfig } from "./frontend/scan.js";
 
 /** What caplint.config.json says about capability files: inputs beside the command line's. */
 export interface CapabilityConfig {
@@ -9,6 +10,8 @@ export interface CapabilityConfig {
   manifests: string[];
   /** The app folder (absolute path), when the command line names no paths and no `--app`. */
   app?: string;
+  /** Where the app's frontend is and what it loads (the frontend scan: issue 30). */
+  frontend?: FrontendConfig;
 }
 
 /** The capabilities domain's keys in caplint.config.json; paths are relative to the config's folder. */
@@ -20,6 +23,29 @@ export const CAPABILITY_CONFIG: ConfigSection<CapabilityConfig> = {
       items: { type: "string", minLength: 1 },
     },
     app: { description: "The app folder, used when no paths or --app are given.", type: "string", minLength: 1 },
+    frontend: {
+      description: "The app's frontend, as the frontend rules and `caplint least-privilege` read it (found from package.json and tauri.conf.json when absent).",
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        root: { description: "The frontend's folder (relative to the config's folder).", type: "string", minLength: 1 },
+        entries: {
+          description: "Entry files or HTML pages the windows load (relative to the frontend's folder); replaces the ones found.",
+          type: "array",
+          items: { type: "string", minLength: 1 },
+        },
+        ignore: {
+          description: "Globs of files not to read (relative to the frontend's folder): generated code, tests.",
+          type: "array",
+          items: { type: "string", minLength: 1 },
+        },
+        windows: {
+          description: "Per window label, the entry files or page it loads (relative to the frontend's folder): tells windows apart when their urls do not.",
+          type: "object",
+          additionalProperties: { type: "array", items: { type: "string", minLength: 1 } },
+        },
+      },
+    },
   },
   async read(values, place) {
     const config: CapabilityConfig = { manifests: ((values.manifests as string[] | undefined) ?? []).map((m) => path.resolve(place.folder, m)) };
@@ -29,6 +55,10 @@ export const CAPABILITY_CONFIG: ConfigSection<CapabilityConfig> = {
       // A missing app folder is fatal at once: checking the working directory instead would pass silently.
       if ((await pathKind(config.app)) !== "directory")
         throw new FatalError(`${place.at("app")}: "app": ${app} is not a folder (relative to the config's folder)`);
+    }
+    if (values.frontend !== undefined) {
+      const given = values.frontend as FrontendConfig;
+      config.frontend = { ...given, ...(given.root !== undefined ? { root: path.resolve(place.folder, given.root) } : {}) };
     }
     return config;
   },

@@ -97,11 +97,11 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     // a repeat is dropped here, before it costs a position and a finding (the final dedupe still runs).
     // Other rules report each thing once, and skip the cost of the key.
     if (mayRepeat) {
-      const key = `${rule.id}\u0000${absolutePath}\u0000${report.target ?? ""}\u0000${JSON.stringify(report.path)}\u0000${severity}\u0000${message}`;
+      const key = `${rule.id}\u0000${absolutePath}\u0000${report.target ?? ""}\u0000${JSON.stringify(report.path)}\u0000${report.span?.offset ?? ""}\u0000${severity}\u0000${message}`;
       if (emitted.has(key)) return;
       emitted.add(key);
     }
-    const located = document?.locate(report.path, report.target) ?? NOWHERE;
+    const located = report.span ?? document?.locate(report.path, report.target) ?? NOWHERE;
     const fix = report.fix && document ? report.fix(document) : undefined;
     const text = { message: oneLine(shortenQuotedValues(message)), hint: report.hint ? oneLine(report.hint) : undefined };
     diagnostics.push(createDiagnostic(rule, severity, report, { file, absolutePath, ...located }, text, fix));

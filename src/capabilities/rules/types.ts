@@ -6,6 +6,7 @@ import type { FindingFields } from "../../core/lint/run-rules.js";
 import type { MessageReport, RuleMessages } from "../../core/messages.js";
 import type { Suppression } from "../../core/suppressions.js";
 import type { SourceDocument } from "../../core/source/document.js";
+import type { Range } from "../../core/location.js";
 import type { Project } from "../load/project.js";
 import type { Capability, PermissionEntry } from "../model/types.js";
 
@@ -21,6 +22,8 @@ export type LocatedReport<M extends RuleMessages = RuleMessages> = Omit<Reported
 interface ReportedFinding extends Pick<FindingFields, "path" | "target" | "hint" | "escalate" | "demote" | "group"> {
   /** The file: a capability's source, or a document. */
   at: { absolutePath: string };
+  /** Where in a file that is no JSON or TOML document (a frontend source file) the finding is; `path` is then empty. */
+  span?: { range: Range; offset: number; length: number };
   /** Builds the safe fix from the document's text; called only when the document is JSON. */
   fix?: (document: SourceDocument) => Fix | undefined;
   /** Not accepted: the text comes from the rule's `messages` template named by `messageId`. */

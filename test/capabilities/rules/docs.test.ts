@@ -36,7 +36,7 @@ function parseSection(markdown: string, heading: string, base?: Example): Exampl
   let name: string | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const named = /^`([^`\s]+\.(json5?|toml))`/.exec(line);
+    const named = /^`([^`\s]+\.(json5?|toml|ts|tsx|js|html|vue|svelte))`/.exec(line);
     if (named) name = named[1];
     const fence = /^```(\w+)\s*$/.exec(line);
     if (!fence) continue;
@@ -44,7 +44,7 @@ function parseSection(markdown: string, heading: string, base?: Example): Exampl
     while (++i < lines.length && !lines[i]!.startsWith("```")) body.push(lines[i]!);
     const text = body.join("\n") + "\n";
     if (fence[1] === "text") example.expected = text;
-    else if (["json", "json5", "toml"].includes(fence[1]!)) {
+    else if (["json", "json5", "toml", "ts", "tsx", "js", "html", "vue", "svelte"].includes(fence[1]!)) {
       const language = fence[1]!;
       const position = languageCounts.get(language) ?? 0;
       languageCounts.set(language, position + 1);
@@ -64,10 +64,11 @@ function parseSection(markdown: string, heading: string, base?: Example): Exampl
   return example;
 }
 
-const isContext = (file: string) => APP_FILES.has(file) || file.startsWith("permissions/") || file.startsWith("plugins/");
+const isContext = (file: string) =>
+  APP_FILES.has(file) || file.startsWith("permissions/") || file.startsWith("plugins/") || /\.(ts|tsx|js|html|vue|svelte)$/.test(file);
 
-/** Files of the app folder itself (src-tauri/), not capability files. */
-const APP_FILES = new Set(["tauri.conf.json", "Cargo.toml"]);
+/** Files of the app folder itself (src-tauri/, and the frontend beside it), not capability files. */
+const APP_FILES = new Set(["tauri.conf.json", "Cargo.toml", "package.json", "index.html"]);
 
 async function check(example: Example) {
   const dir = mkdtempSync(path.join(tmpdir(), "caplint-docs-"));

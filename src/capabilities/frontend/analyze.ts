@@ -1,0 +1,595 @@
+/**
+ * What one frontend file says, from its syntax tree alone: what it imports, what it exports, and every
+ * call or reference whose meaning another module decides (`invoke("x")`, `getCurrentWindow().show()`,
+ * `appWindow.close` passed as a handler). Values are kept symbolic (`Ref`): the import of a name, a
+ * member of it, a call of it; the graph (graph.ts) resolves them across files once every module is read.
+ * Nothing here knows which package is Tauri's: a file is read once whatever its imports turn out to be.
+ */
+
+/** A value as the code builds it, before the modules it comes from are known. */
+export type Ref =
+  | { kind: "import"; request: string; name: string }
+  | { kind: "dynamic-import"; request: string }
+  | { kind: "global"; name: string }
+  | { kind: "member"; object: Ref; name: string }
+  | { kind: "call"; callee: Ref; args: Ref[]; isNew: boolean }
+  | { kind: "await"; value: Ref }
+  /** A binding declared with a type (`win: Window`): an instance of what the type names. */
+  | { kind: "typed"; type: Ref }
+  | { kind: "function"; id: number }
+  | { kind: "param"; fn: number; index: number }
+  | { kind: "string"; value: string }
+  /** Members of an object literal (`{ SAVE: "save_note" }`), for constants read by key. */
+  | { kind: "object"; members: ReadonlyMap<string, Ref> }
+  | { kind: "unknown" };
+
+const UNKNOWN: Ref = { kind: "unknown" };
+
+export interface Site {
+  /** A call, `new`, or a member or name read whose value may be a bound method. */
+  ref: Ref;
+  start: number;
+  end: number;
+  /** A read, not a call: counts only when it names a command-making member. */
+  reference: boolean;
+}
+
+export interface FunctionFacts {
+  params: number;
+  /** Calls inside the function (not inside functions nested in it). */
+  sites: Site[];
+}
+
+export interface ModuleFacts {
+  /** Requests of static imports and re-exports, and of literal dynamic imports, in source order. */
+  requests: string[];
+  exports: Map<string, Ref>;
+  /** `export * from "x"`. */
+  starExports: string[];
+  /** Calls at the top level of the module (they run when it loads, or from handlers it registers). */
+  sites: Site[];
+  functions: FunctionFacts[];
+  /** Offsets of `data-tauri-drag-region` attributes (JSX, or markup: blocks.ts). */
+  dragRegions: number[];
+  /** Dynamic `import()` whose module is not a literal. */
+  dynamicRequests: number[];
+}
+
+export function emptyFacts(): ModuleFacts {
+  return { requests: [], exports: new Map(), starExports: [], sites: [], functions: [], dragRegions: [], dynamicRequests: [] };
+}
+
+// ESTree nodes as oxc-parser gives them: only the fields read here are typed.
+interface Node {
+  type: string;
+  start: number;
+  end: number;
+  [key: string]: unknown;
+}
+
+/** A parameter whose value the call that passes the function decides (`import("x").then((m) => …)`). */
+type GivenValue = Node & { givenValue?: Ref };
+
+const isNode = (value: unknown): value is Node => typeof value === "object" && value !== null && typeof (value as Node).type === "string";
+
+/** How deep the walk goes into nested expressions: deeper code (generated, hostile) is not read, so the stack cannot overflow. */
+const MAX_DEPTH = 1_500;
+
+class Scope {
+  readonly names = new Map<string, Ref>();
+  constructor(
+    readonly parent: Scope | undefined,
+    /** The function this scope belongs to (its parameters are `param` refs of it). */
+    readonly fn: number | undefined,
+    /** `this.x` members of the class whose body this scope is in. */
+    readonly thisMembers?: Map<string, Ref>,
+  ) {}
+  lookup(name: string): Ref | undefined {
+    return this.names.get(name) ?? this.parent?.lookup(name);
+  }
+  thisScope(): Map<string, Ref> | undefined {
+    return this.thisMembers ?? this.parent?.thisScope();
+  }
+}
+
+const FUNCTION_TYPES = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
+const TRANSPARENT = new Set([
+  "TSAsExpression",
+  "TSSatisfiesExpression",
+  "TSNonNullExpression",
+  "TSTypeAssertion",
+  "ParenthesizedExpression",
+  "ChainExpression",
+]);
+
+/** Collects the facts of one program (a block of a file); `offset` places its positions in the file. */
+export class ModuleAnalyzer {
+  private readonly top: Scope;
+  private scope: Scope;
+  private sites: Site[];
+  private depth = 0;
+  private offset = 0;
+
+  constructor(readonly facts: ModuleFacts) {
+    this.top = new Scope(undefined, undefined);
+    this.scope = this.top;
+    this.sites = facts.sites;
+  }
+
+  /** Adds a program's facts; later blocks (a template's expressions) see the earlier blocks' top-level names. */
+  addProgram(program: Node, offset: number): void {
+    this.offset = offset;
+    this.scope = this.top;
+    this.sites = this.facts.sites;
+    for (const statement of program.body as Node[]) this.hoist(statement);
+    for (const statement of program.body as Node[]) this.statement(statement);
+  }
+
+  private site(ref: Ref, node: Node, reference = false): void {
+    this.sites.push({ ref, start: node.start + this.offset, end: node.end + this.offset, reference });
+  }
+
+  /** Function and class declarations and imports are known before the code that uses them runs. */
+  private hoist(statement: Node): void {
+    const declaration = statement.type.startsWith("Export") && isNode(statement.declaration) ? statement.declaration : statement;
+    if (declaration.type === "ImportDeclaration") {
+      const request = (declaration.source as Node).value as string;
+      // A type-only import loads nothing, but names the class of a typed binding (`win: Window`).
+      if (declaration.importKind !== "type") this.facts.requests.push(request);
+      for (const specifier of declaration.specifiers as Node[]) {
+        const local = (specifier.local as Node).name as string;
+        const name =
+          specifier.type === "ImportNamespaceSpecifier"
+            ? "*"
+            : specifier.type === "ImportDefaultSpecifier"
+              ? "default"
+              : moduleExportName(specifier.imported as Node);
+        this.top.names.set(local, { kind: "import", request, name });
+      }
+    } else if (declaration.type === "FunctionDeclaration" && isNode(declaration.id)) {
+      this.scope.names.set(declaration.id.name as string, { kind: "function", id: this.declareFunction(declaration) });
+    }
+  }
+
+  private declareFunction(node: Node): number {
+    const existing = (node as { __fn?: number }).__fn;
+    if (existing !== undefined) return existing;
+    const id = this.facts.functions.length;
+    this.facts.functions.push({ params: (node.params as Node[]).length, sites: [] });
+    (node as { __fn?: number }).__fn = id;
+    return id;
+  }
+
+  private statement(node: Node): void {
+    switch (node.type) {
+      case "ImportDeclaration":
+        return;
+      case "ExportNamedDeclaration": {
+        if (node.exportKind === "type") return;
+        if (isNode(node.source)) {
+          const request = node.source.value as string;
+          this.facts.requests.push(request);
+          for (const specifier of node.specifiers as Node[]) {
+            if (specifier.exportKind === "type") continue;
+            this.facts.exports.set(moduleExportName(specifier.exported as Node), { kind: "import", request, name: moduleExportName(specifier.local as Node) });
+          }
+          return;
+        }
+        if (isNode(node.declaration)) {
+          this.statement(node.declaration);
+          for (const name of declaredNames(node.declaration)) this.facts.exports.set(name, this.scope.lookup(name) ?? UNKNOWN);
+        }
+        for (const specifier of node.specifiers as Node[]) {
+          if (specifier.exportKind === "type") continue;
+          const local = moduleExportName(specifier.local as Node);
+          this.facts.exports.set(moduleExportName(specifier.exported as Node), this.top.lookup(local) ?? UNKNOWN);
+        }
+        return;
+      }
+      case "ExportDefaultDeclaration": {
+        const declaration = node.declaration as Node;
+        if (declaration.type === "FunctionDeclaration" || declaration.type === "ClassDeclaration") {
+          this.statement(declaration);
+          const name = isNode(declaration.id) ? (declaration.id.name as string) : undefined;
+          this.facts.exports.set(
+            "default",
+            (name && this.scope.lookup(name)) || (declaration.type === "FunctionDeclaration" ? this.functionRef(declaration) : UNKNOWN),
+          );
+        } else this.facts.exports.set("default", this.expression(declaration));
+        return;
+      }
+      case "ExportAllDeclaration": {
+        const request = (node.source as Node).value as string;
+        this.facts.requests.push(request);
+        if (node.exportKind === "type") return;
+        if (isNode(node.exported)) this.facts.exports.set(moduleExportName(node.exported), { kind: "import", request, name: "*" });
+        else this.facts.starExports.push(request);
+        return;
+      }
+      case "FunctionDeclaration":
+        if (isNode(node.id) && this.scope !== this.top) this.scope.names.set(node.id.name as string, { kind: "function", id: this.declareFunction(node) });
+        this.functionBody(node);
+        return;
+      case "ClassDeclaration":
+        this.classBody(node);
+        return;
+      case "VariableDeclaration":
+        for (const declarator of node.declarations as Node[]) {
+          const value = isNode(declarator.init) ? this.expression(declarator.init) : UNKNOWN;
+          this.bind(declarator.id as Node, value);
+        }
+        return;
+      case "TSEnumDeclaration": {
+        const members = new Map<string, Ref>();
+        const body = (isNode(node.body) ? node.body.members : node.members) as Node[] | undefined;
+        for (const member of body ?? []) {
+          const key = member.id as Node;
+          const name = key.type === "Identifier" ? (key.name as string) : String(key.value);
+          members.set(name, isNode(member.initializer) ? this.expression(member.initializer) : UNKNOWN);
+        }
+        this.scope.names.set((node.id as Node).name as string, { kind: "object", members });
+        return;
+      }
+      case "TSInterfaceDeclaration":
+      case "TSTypeAliasDeclaration":
+      case "TSModuleDeclaration":
+      case "TSDeclareFunction":
+        return;
+      default:
+        this.children(node);
+    }
+  }
+
+  private functionRef(node: Node): Ref {
+    return { kind: "function", id: this.declareFunction(node) };
+  }
+
+  /** A function's parameters and body in a scope of their own; its calls are the function's sites. */
+  private functionBody(node: Node): Ref {
+    const id = this.declareFunction(node);
+    const outerScope = this.scope;
+    const outerSites = this.sites;
+    this.scope = new Scope(outerScope, id);
+    this.sites = this.facts.functions[id]!.sites;
+    (node.params as Node[]).forEach((param, index) => {
+      const target = param.type === "TSParameterProperty" ? (param.parameter as Node) : param;
+      this.bind(target, (param as GivenValue).givenValue ?? { kind: "param", fn: id, index });
+    });
+    if (node.type === "FunctionExpression" && isNode(node.id)) this.scope.names.set(node.id.name as string, { kind: "function", id });
+    const body = node.body as Node | null;
+    if (body) {
+      if (body.type === "BlockStatement" || body.type === "FunctionBody") {
+        for (const statement of body.body as Node[]) this.hoist(statement);
+        for (const statement of body.body as Node[]) this.statement(statement);
+      } else this.expression(body);
+    }
+    this.scope = outerScope;
+    this.sites = outerSites;
+    return { kind: "function", id };
+  }
+
+  private classBody(node: Node): void {
+    if (isNode(node.id) && this.scope.lookup(node.id.name as string) === undefined) this.scope.names.set(node.id.name as string, UNKNOWN);
+    if (isNode(node.superClass)) this.expression(node.superClass);
+    const members = new Map<string, Ref>();
+    const outer = this.scope;
+    this.scope = new Scope(outer, outer.fn, members);
+    for (const member of (node.body as Node).body as Node[]) {
+      if (member.type === "PropertyDefinition" && !member.computed && isNode(member.key)) {
+        const value = isNode(member.value) ? this.expression(member.value) : typedRef(member.typeAnnotation, this.scope);
+        members.set(propertyName(member.key), value);
+      } else if (member.type === "MethodDefinition" && isNode(member.value)) {
+        if (member.kind === "constructor") {
+          // Constructor parameter properties (`constructor(private win: Window)`) are members too.
+          for (const param of member.value.params as Node[]) {
+            if (param.type === "TSParameterProperty" && isNode(param.parameter) && param.parameter.type === "Identifier")
+              members.set(param.parameter.name as string, typedRef(param.parameter.typeAnnotation, this.scope));
+          }
+        }
+        this.functionBody(member.value);
+      } else this.children(member);
+    }
+    this.scope = outer;
+  }
+
+  /** Declares the names a pattern binds with what they hold. */
+  private bind(pattern: Node, value: Ref): void {
+    switch (pattern.type) {
+      case "Identifier": {
+        const typed = value.kind === "unknown" || value.kind === "param" ? typedRef(pattern.typeAnnotation, this.scope) : UNKNOWN;
+        this.scope.names.set(pattern.name as string, typed.kind === "unknown" ? value : typed);
+        return;
+      }
+      case "ObjectPattern":
+        for (const property of pattern.properties as Node[]) {
+          if (property.type === "RestElement") this.bind(property.argument as Node, UNKNOWN);
+          else {
+            const key = property.computed ? undefined : propertyName(property.key as Node);
+            this.bind(property.value as Node, key === undefined ? UNKNOWN : member(value, key));
+          }
+        }
+        return;
+      case "ArrayPattern":
+        for (const element of pattern.elements as Array<Node | null>)
+          if (element) this.bind(element.type === "RestElement" ? (element.argument as Node) : element, UNKNOWN);
+        return;
+      case "AssignmentPattern":
+        this.expression(pattern.right as Node);
+        this.bind(pattern.left as Node, value.kind === "unknown" ? this.expression(pattern.right as Node) : value);
+        return;
+      case "RestElement":
+        this.bind(pattern.argument as Node, UNKNOWN);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The value of an expression; records the calls and reads in it as sites. */
+  private expression(node: Node): Ref {
+    if (++this.depth > MAX_DEPTH) {
+      this.depth--;
+      return UNKNOWN;
+    }
+    try {
+      return this.expressionInner(node);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private expressionInner(node: Node): Ref {
+    if (TRANSPARENT.has(node.type)) return this.expression(node.expression as Node);
+    switch (node.type) {
+      case "Literal":
+        return typeof node.value === "string" ? { kind: "string", value: node.value } : UNKNOWN;
+      case "TemplateLiteral": {
+        const expressions = node.expressions as Node[];
+        for (const expression of expressions) this.expression(expression);
+        const quasis = node.quasis as Node[];
+        return expressions.length === 0 ? { kind: "string", value: String((quasis[0]!.value as { cooked: string | null }).cooked ?? "") } : UNKNOWN;
+      }
+      case "Identifier": {
+        const name = node.name as string;
+        const bound = this.scope.lookup(name);
+        if (bound) {
+          if (bound.kind === "import" || bound.kind === "member") this.site(bound, node, true);
+          return bound;
+        }
+        return name === "__TAURI__" || name === "__TAURI_INTERNALS__" ? { kind: "global", name } : UNKNOWN;
+      }
+      case "ThisExpression":
+        return { kind: "unknown" };
+      case "MemberExpression": {
+        const objectNode = node.object as Node;
+        if (objectNode.type === "ThisExpression" && !node.computed) {
+          const value = this.scope.thisScope()?.get(propertyName(node.property as Node));
+          return value ?? UNKNOWN;
+        }
+        if (
+          objectNode.type === "Identifier" &&
+          ["window", "globalThis", "self"].includes(objectNode.name as string) &&
+          !this.scope.lookup(objectNode.name as string)
+        ) {
+          const name = node.computed ? undefined : propertyName(node.property as Node);
+          if (name === "__TAURI__" || name === "__TAURI_INTERNALS__") return { kind: "global", name };
+          return UNKNOWN;
+        }
+        const object = this.expressionNoSite(objectNode);
+        let name: string | undefined;
+        if (!node.computed) name = propertyName(node.property as Node);
+        else {
+          const key = this.expression(node.property as Node);
+          if (key.kind === "string") name = key.value;
+        }
+        if (name === undefined) return UNKNOWN;
+        const value = member(object, name);
+        if (value.kind === "member") this.site(value, node, true);
+        return value;
+      }
+      case "CallExpression":
+      case "NewExpression": {
+        const calleeNode = node.callee as Node;
+        if (calleeNode.type === "Import") return UNKNOWN;
+        const callee = this.expressionNoSite(calleeNode);
+        // `.then(m => m.fn())` on a dynamic import: the callback's parameter is the module.
+        if (callee.kind === "member" && callee.name === "then" && callee.object.kind === "dynamic-import") {
+          const fn = (node.arguments as Node[])[0];
+          const param = fn && FUNCTION_TYPES.has(fn.type) ? (fn.params as Node[])[0] : undefined;
+          if (param) (param as GivenValue).givenValue = callee.object;
+        }
+        const args = (node.arguments as Node[]).map((arg) =>
+          arg.type === "SpreadElement" ? (this.expression(arg.argument as Node), UNKNOWN) : this.expression(arg),
+        );
+        const ref: Ref = { kind: "call", callee, args, isNew: node.type === "NewExpression" };
+        if (callee.kind !== "unknown") this.site(ref, node);
+        return ref;
+      }
+      case "ImportExpression": {
+        const source = this.expression(node.source as Node);
+        if (source.kind === "string") {
+          this.facts.requests.push(source.value);
+          return { kind: "dynamic-import", request: source.value };
+        }
+        this.facts.dynamicRequests.push(node.start + this.offset);
+        return UNKNOWN;
+      }
+      case "AwaitExpression": {
+        const value = this.expression(node.argument as Node);
+        return value.kind === "unknown" ? value : { kind: "await", value };
+      }
+      case "FunctionExpression":
+      case "ArrowFunctionExpression":
+        return this.functionBody(node);
+      case "ClassExpression":
+        this.classBody(node);
+        return UNKNOWN;
+      case "ObjectExpression": {
+        const members = new Map<string, Ref>();
+        for (const property of node.properties as Node[]) {
+          if (property.type === "SpreadElement") {
+            this.expression(property.argument as Node);
+            continue;
+          }
+          const value = this.expression(property.value as Node);
+          if (!property.computed) members.set(propertyName(property.key as Node), value);
+          else this.expression(property.key as Node);
+        }
+        return { kind: "object", members };
+      }
+      case "AssignmentExpression": {
+        const value = this.expression(node.right as Node);
+        const left = node.left as Node;
+        if (left.type === "MemberExpression" && (left.object as Node).type === "ThisExpression" && !left.computed)
+          this.scope.thisScope()?.set(propertyName(left.property as Node), value);
+        else if (left.type === "Identifier" && node.operator === "=") {
+          // A `let` assigned later (`win = getCurrentWindow()`): the binding takes the value it is given, when it had none.
+          const name = left.name as string;
+          for (let scope: Scope | undefined = this.scope; scope; scope = scope.parent) {
+            const bound = scope.names.get(name);
+            if (bound === undefined) continue;
+            if (bound.kind === "unknown") scope.names.set(name, value);
+            break;
+          }
+        } else this.expression(left);
+        return value;
+      }
+      case "ConditionalExpression":
+        this.expression(node.test as Node);
+        return either(this.expression(node.consequent as Node), this.expression(node.alternate as Node));
+      case "LogicalExpression":
+        return either(this.expression(node.left as Node), this.expression(node.right as Node));
+      case "SequenceExpression": {
+        let last: Ref = UNKNOWN;
+        for (const expression of node.expressions as Node[]) last = this.expression(expression);
+        return last;
+      }
+      case "JSXAttribute": {
+        const name = node.name as Node;
+        if (name.type === "JSXIdentifier" && name.name === "data-tauri-drag-region") this.facts.dragRegions.push(node.start + this.offset);
+        if (isNode(node.value)) this.children(node.value);
+        return UNKNOWN;
+      }
+      default:
+        this.children(node);
+        return UNKNOWN;
+    }
+  }
+
+  /** A callee or member object: its own read is not a site (the call or the outer member is). */
+  private expressionNoSite(node: Node): Ref {
+    const before = this.sites.length;
+    const value = this.expression(node);
+    // Drop the read site recorded for the node itself (the last one, when it covers the node).
+    const last = this.sites[this.sites.length - 1];
+    if (this.sites.length > before && last && last.reference && last.start === node.start + this.offset && last.end === node.end + this.offset)
+      this.sites.pop();
+    return value;
+  }
+
+  private children(node: Node): void {
+    if (++this.depth > MAX_DEPTH) {
+      this.depth--;
+      return;
+    }
+    for (const key in node) {
+      if (
+        key === "type" ||
+        key === "start" ||
+        key === "end" ||
+        key === "typeAnnotation" ||
+        key === "returnType" ||
+        key === "typeArguments" ||
+        key === "typeParameters"
+      )
+        continue;
+      const value = node[key];
+      if (Array.isArray(value)) {
+        for (const item of value) if (isNode(item)) this.child(item);
+      } else if (isNode(value)) this.child(value);
+    }
+    this.depth--;
+  }
+
+  private child(node: Node): void {
+    if (node.type.endsWith("Statement") || node.type.endsWith("Declaration") || node.type === "SwitchCase" || node.type === "CatchClause") {
+      if (node.type === "BlockStatement" || node.type === "ForStatement" || node.type === "ForInStatement" || node.type === "ForOfStatement") {
+        const outer = this.scope;
+        this.scope = new Scope(outer, outer.fn);
+        if (node.type === "BlockStatement") for (const statement of node.body as Node[]) this.hoist(statement);
+        this.statement(node);
+        this.scope = outer;
+      } else if (node.type === "CatchClause") {
+        const outer = this.scope;
+        this.scope = new Scope(outer, outer.fn);
+        if (isNode(node.param)) this.bind(node.param, UNKNOWN);
+        if (isNode(node.body)) this.child(node.body);
+        this.scope = outer;
+      } else this.statement(node);
+    } else if (node.type === "VariableDeclarator") {
+      this.bind(node.id as Node, isNode(node.init) ? this.expression(node.init) : UNKNOWN);
+    } else this.expression(node);
+  }
+}
+
+/** The value of `object.name`, folding constant objects (`COMMANDS.SAVE`). */
+function member(object: Ref, name: string): Ref {
+  if (object.kind === "object") return object.members.get(name) ?? UNKNOWN;
+  if (object.kind === "unknown" || object.kind === "string") return UNKNOWN;
+  return { kind: "member", object, name };
+}
+
+/** One of two values: the same value, else unknown (a strict subset keeps the scan from guessing). */
+function either(a: Ref, b: Ref): Ref {
+  if (a.kind === "unknown") return b.kind === "string" ? UNKNOWN : b;
+  if (b.kind === "unknown") return a.kind === "string" ? UNKNOWN : a;
+  return JSON.stringify(a) === JSON.stringify(b) ? a : a.kind === "string" || b.kind === "string" ? UNKNOWN : a;
+}
+
+/** `win: Window`, `win: Window | null`, `Promise<Store>`-free: the instance a declared type names. */
+function typedRef(annotation: unknown, scope: Scope): Ref {
+  if (!isNode(annotation)) return UNKNOWN;
+  let type = annotation.type === "TSTypeAnnotation" ? (annotation.typeAnnotation as Node) : annotation;
+  if (type.type === "TSUnionType") type = (type.types as Node[]).find((t) => t.type === "TSTypeReference") ?? type;
+  if (type.type !== "TSTypeReference") return UNKNOWN;
+  const typeName = type.typeName as Node;
+  if (typeName.type === "Identifier") {
+    const bound = scope.lookup(typeName.name as string);
+    return bound && (bound.kind === "import" || bound.kind === "member") ? { kind: "typed", type: bound } : UNKNOWN;
+  }
+  if (typeName.type === "TSQualifiedName" && (typeName.left as Node).type === "Identifier") {
+    const bound = scope.lookup((typeName.left as Node).name as string);
+    return bound && bound.kind === "import" ? { kind: "typed", type: member(bound, (typeName.right as Node).name as string) } : UNKNOWN;
+  }
+  return UNKNOWN;
+}
+
+function propertyName(key: Node): string {
+  if (key.type === "Identifier" || key.type === "PrivateIdentifier") return key.name as string;
+  return String(key.value);
+}
+
+function moduleExportName(node: Node): string {
+  return node.type === "Identifier" ? (node.name as string) : String(node.value);
+}
+
+function declaredNames(declaration: Node): string[] {
+  if (declaration.type === "VariableDeclaration") return (declaration.declarations as Node[]).flatMap((d) => patternNames(d.id as Node));
+  if (isNode(declaration.id) && declaration.id.type === "Identifier") return [declaration.id.name as string];
+  return [];
+}
+
+function patternNames(pattern: Node): string[] {
+  switch (pattern.type) {
+    case "Identifier":
+      return [pattern.name as string];
+    case "ObjectPattern":
+      return (pattern.properties as Node[]).flatMap((p) => patternNames((p.type === "RestElement" ? p.argument : p.value) as Node));
+    case "ArrayPattern":
+      return (pattern.elements as Array<Node | null>).flatMap((e) => (e ? patternNames(e.type === "RestElement" ? (e.argument as Node) : e) : []));
+    case "AssignmentPattern":
+      return patternNames(pattern.left as Node);
+    default:
+      return [];
+  }
+}

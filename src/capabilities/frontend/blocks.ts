@@ -1,0 +1,145 @@
+/**
+ * The script of a frontend file, as blocks of JavaScript or TypeScript at their offsets in the file: a
+ * `.ts`/`.js` file is one block; a `.vue`, `.svelte` or `.html` file has its `<script>` elements and the
+ * expressions of its template (event handlers, bindings, `{…}` and `{{…}}`), which see the script's
+ * top-level names. The attribute `data-tauri-drag-region` of a template is found here too (in JSX it
+ * is an attribute of the syntax tree).
+ */
+
+export type ScriptLanguage = "js" | "jsx" | "ts" | "tsx";
+
+export interface ScriptBlock {
+  /** The text to parse; `prefix` characters of it are not in the file (a wrapper that makes a template expression a statement). */
+  text: string;
+  /** Offset in the file of the block's first character after the prefix. */
+  offset: number;
+  prefix: number;
+  language: ScriptLanguage;
+  /** A `<script src=…>` of an HTML page: the module it loads. */
+  source?: string;
+}
+
+export interface FileBlocks {
+  blocks: ScriptBlock[];
+  /** Offsets of `data-tauri-drag-region` attributes in markup. */
+  dragRegions: number[];
+}
+
+export const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"] as const;
+export const MARKUP_EXTENSIONS = [".vue", ".svelte", ".html", ".htm"] as const;
+
+export function isFrontendFile(file: string): boolean {
+  const lower = file.toLowerCase();
+  return [...SCRIPT_EXTENSIONS, ...MARKUP_EXTENSIONS].some((extension) => lower.endsWith(extension)) && !lower.endsWith(".d.ts");
+}
+
+function languageOfFile(file: string): ScriptLanguage {
+  const lower = file.toLowerCase();
+  if (lower.endsWith(".tsx")) return "tsx";
+  if (/\.[mc]?ts$/.test(lower)) return "ts";
+  if (lower.endsWith(".jsx")) return "jsx";
+  // Plain .js files often hold JSX (create-react-app): parsing them as JSX accepts both.
+  return "jsx";
+}
+
+export function fileBlocks(file: string, text: string): FileBlocks {
+  const lower = file.toLowerCase();
+  if (!MARKUP_EXTENSIONS.some((extension) => lower.endsWith(extension))) {
+    return { blocks: [{ text, offset: 0, prefix: 0, language: languageOfFile(file) }], dragRegions: [] };
+  }
+  const blocks: ScriptBlock[] = [];
+  const markup: Array<[start: number, end: number]> = [];
+  const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
+  let last = 0;
+  for (const match of text.matchAll(SCRIPT)) {
+    const attributes = match[1]!;
+    const body = match[2]!;
+    const bodyOffset = match.index + match[0].indexOf(">") + 1;
+    markup.push([last, match.index]);
+    last = match.index + match[0].length;
+    const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase();
+    if (type && !["module", "text/javascript", "application/javascript", "text/typescript", "ts"].includes(type)) continue;
+    const lang = /\blang\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase();
+    const language: ScriptLanguage = lang === "ts" || lang === "typescript" ? "ts" : lang === "tsx" ? "tsx" : lang === "jsx" ? "jsx" : "js";
+    const src = /\bsrc\s*=\s*["']([^"']+)["']/i.exec(attributes)?.[1];
+    if (src !== undefined) blocks.push({ text: "", offset: bodyOffset, prefix: 0, language, source: src });
+    if (body.trim()) blocks.push({ text: body, offset: bodyOffset, prefix: 0, language });
+  }
+  markup.push([last, text.length]);
+  const dragRegions: number[] = [];
+  const isVue = lower.endsWith(".vue");
+  const isSvelte = lower.endsWith(".svelte");
+  const scriptLanguage = blocks.find((block) => !block.source)?.language ?? "js";
+  const expressionLanguage: ScriptLanguage = scriptLanguage === "ts" || scriptLanguage === "tsx" ? "ts" : "js";
+  for (const [start, end] of markup) {
+    const part = text.slice(start, end);
+    for (const match of part.matchAll(/\bdata-tauri-drag-region\b/g)) dragRegions.push(start + match.index);
+    if (isVue) blocks.push(...vueExpressions(part, start, expressionLanguage));
+    if (isSvelte) blocks.push(...svelteExpressions(part, start, expressionLanguage));
+  }
+  return { blocks, dragRegions };
+}
+
+/** A template expression as a block: `() => { … }` makes statements and expressions alike parse. */
+function expressionBlock(expression: string, offset: number, language: ScriptLanguage): ScriptBlock {
+  const prefix = "() => {";
+  return { text: `${prefix}${expression}\n}`, offset, prefix: prefix.length, language };
+}
+
+/** `@click="…"`, `v-on:…`, `:prop="…"`, `v-bind:…`, `v-if`/`v-show`/`v-for`-free directives, and `{{ … }}`. */
+function vueExpressions(part: string, start: number, language: ScriptLanguage): ScriptBlock[] {
+  const blocks: ScriptBlock[] = [];
+  for (const match of part.matchAll(/(?:\s)(?:@|v-on:|:|v-bind:|v-if=|v-show=|v-else-if=)[\w.:-]*=?\s*=\s*"([^"]*)"/g)) {
+    const value = match[1]!;
+    blocks.push(expressionBlock(value, start + match.index + match[0].length - value.length - 1, language));
+  }
+  for (const match of part.matchAll(/\{\{([\s\S]*?)\}\}/g)) blocks.push(expressionBlock(match[1]!, start + match.index + 2, language));
+  return blocks;
+}
+
+/** Svelte markup: every `{…}` (balanced braces), except blocks' own keywords (`{#if …}`, `{/if}`, `{:else}`, `{@html …}`). */
+function svelteExpressions(part: string, start: number, language: ScriptLanguage): ScriptBlock[] {
+  const blocks: ScriptBlock[] = [];
+  let depth = 0;
+  let open = -1;
+  for (let i = 0; i < part.length; i++) {
+    const c = part[i];
+    if (c === "{") {
+      if (depth === 0) open = i;
+      depth++;
+    } else if (c === "}" && depth > 0) {
+      depth--;
+      if (depth === 0) {
+        let inner = part.slice(open + 1, i);
+        let innerOffset = start + open + 1;
+        const keyword = /^\s*(?:[#:@/][a-z]+)\s*/.exec(inner);
+        if (keyword) {
+          if (/^\s*[/:]/.test(inner) || /^\s*#each/.test(inner)) {
+            // `{#each list as item}`: only the list is an expression; closing and `:else` blocks have none.
+            const each = /^\s*#each\s+([\s\S]*?)\s+as\s/.exec(inner);
+            if (!each) continue;
+            inner = each[1]!;
+            innerOffset += each[0].indexOf(inner);
+          } else {
+            inner = inner.slice(keyword[0].length);
+            innerOffset += keyword[0].length;
+          }
+        }
+        blocks.push(expressionBlock(inner, innerOffset, language));
+      }
+    }
+  }
+  return blocks;
+}
+
+/**
+ * Build output and minified bundles: a long first line, or long lines throughout. Their calls are the
+ * sources' calls again (counted from the sources), and parsing them costs most of a scan.
+ */
+export function looksMinified(text: string): boolean {
+  if (text.length < 2_000) return false;
+  const sample = text.slice(0, 20_000);
+  const lines = sample.split("\n");
+  const longLines = lines.filter((line) => line.length > 500).length;
+  return longLines > 0 && (lines.length < 5 || longLines / lines.length > 0.2 || sample.length / lines.length > 300);
+}

@@ -1,0 +1,296 @@
+/**
+ * Resolves the symbolic values of every module (analyze.ts) across files: an import of
+ * `@tauri-apps/api/window` is Tauri's module, an import of `./tauri` is that file's export, which may be
+ * `getCurrentWindow()` again. Each call site then becomes the use of one member of one of Tauri's
+ * packages (`Window#setTitle`), or of `invoke` with its command, or is left unresolved with the reason.
+ */
+import { CORE_MODULE, type ApiLookup } from "./api.js";
+import type { ModuleFacts, Ref, Site } from "./analyze.js";
+
+type Val =
+  | { kind: "tauri-module"; specifier: string }
+  /** An export (`open`), a class (`Window`), a static (`Database.load`) or an instance member (`Window#setTitle`). */
+  | { kind: "tauri-member"; specifier: string; name: string }
+  | { kind: "tauri-instance"; specifier: string; className: string }
+  | { kind: "tauri-global" }
+  | { kind: "local-module"; file: string }
+  | { kind: "function"; file: string; id: number }
+  | { kind: "param"; file: string; fn: number }
+  | { kind: "string"; value: string }
+  | { kind: "unknown" };
+
+const UNKNOWN: Val = { kind: "unknown" };
+
+/** Where an import leads: Tauri's module, one of the app's files, or nothing the scan reads. */
+export type ModuleTarget = { kind: "tauri"; specifier: string } | { kind: "file"; file: string } | { kind: "none" };
+
+export interface Use {
+  file: string;
+  start: number;
+  end: number;
+  specifier: string;
+  /** The member as the map names it; `invoke` for a command invoked by name. */
+  member: string;
+  commands: readonly string[];
+  /** The first argument when it is a literal string (invoke's command, a path, a program name). */
+  argument?: string;
+  /** A markup attribute that makes the runtime call (`data-tauri-drag-region`). */
+  trigger?: string;
+  /** Why the command is not known; `commands` is then empty. */
+  unresolved?: string;
+}
+
+interface Frame {
+  file: string;
+  fn: number;
+  args: Val[];
+}
+
+/** How many wrappers deep a literal command is followed (`run("x")` → `call(cmd)` → `invoke(cmd)`). */
+const MAX_WRAPPER_DEPTH = 4;
+/** How many re-exports and bindings deep a value is followed: cycles and hostile chains end here. */
+const MAX_VALUE_DEPTH = 24;
+
+export class Linker {
+  private readonly exportMemo = new Map<string, Val>();
+  private readonly calledThrough = new Set<string>();
+  private readonly pendingForwards = new Map<string, Use[]>();
+  readonly uses: Use[] = [];
+
+  constructor(
+    private readonly modules: ReadonlyMap<string, ModuleFacts>,
+    private readonly target: (file: string, request: string) => ModuleTarget,
+    private readonly api: ApiLookup,
+  ) {}
+
+  /** Every use in the files, in file order; call once. */
+  link(files: readonly string[]): Use[] {
+    for (const file of files) {
+      const facts = this.modules.get(file);
+      if (!facts) continue;
+      for (const site of facts.sites) this.emit(site, file, undefined, site);
+      facts.functions.forEach((fn) => {
+        for (const site of fn.sites) this.emit(site, file, undefined, site);
+      });
+      for (const start of facts.dragRegions) {
+        const commands = this.api.implicit("data-tauri-drag-region");
+        if (commands.length)
+          this.uses.push({
+            file,
+            start,
+            end: start + "data-tauri-drag-region".length,
+            specifier: "",
+            member: "data-tauri-drag-region",
+            commands,
+            trigger: "data-tauri-drag-region",
+          });
+      }
+    }
+    // A command passed on by a function nobody was seen calling with a literal: not known.
+    for (const [key, uses] of this.pendingForwards) if (!this.calledThrough.has(key)) this.uses.push(...uses);
+    return this.uses;
+  }
+
+  private emit(site: Site, file: string, frames: Frame[] | undefined, at: { start: number; end: number }, atFile = file): void {
+    const ref = site.ref;
+    if (site.reference) {
+      const value = this.evaluate(ref, file, frames, 0);
+      if (value.kind !== "tauri-member") return;
+      const member = this.api.module(value.specifier)?.member(value.name);
+      // A function passed as a value is called later with arguments not seen here: only commands that need none count.
+      if (member && member.commands.length && !member.commands.some((command) => command.includes("{")))
+        this.uses.push({ file: atFile, start: at.start, end: at.end, specifier: value.specifier, member: value.name, commands: member.commands });
+      return;
+    }
+    if (ref.kind !== "call") return;
+    const callee = this.evaluate(ref.callee, file, frames, 0);
+    if (callee.kind === "function") {
+      if ((frames?.length ?? 0) >= MAX_WRAPPER_DEPTH) return;
+      this.callThrough(callee, ref.args, file, frames, at, atFile);
+      return;
+    }
+    if (callee.kind !== "tauri-member") return;
+    const member = this.api.module(callee.specifier)?.member(callee.name);
+    if (!member || member.commands.length === 0) return;
+    const argument = (index: number) => (ref.args[index] ? this.evaluate(ref.args[index]!, file, frames, 0) : UNKNOWN);
+    const first = argument(0);
+    const use: Use = {
+      file: atFile,
+      start: at.start,
+      end: at.end,
+      specifier: callee.specifier,
+      member: callee.name,
+      commands: [],
+      ...(first.kind === "string" ? { argument: first.value } : {}),
+    };
+    // A command may name an argument (`invoke` is `{0}`) or a part known at run time only (`{?}`).
+    const commands: string[] = [];
+    let unresolved: string | undefined;
+    let forwardedBy: string | undefined;
+    for (const template of member.commands) {
+      if (template.includes("{?}")) {
+        unresolved ??= "part of the command is only known at run time";
+        continue;
+      }
+      let known = true;
+      const command = template.replace(/\{(\d+)\}/g, (_, index: string) => {
+        const value = argument(Number(index));
+        if (value.kind === "string") return value.value;
+        known = false;
+        if (value.kind === "param" && frames === undefined) forwardedBy = `${value.file}\u0000${value.fn}`;
+        else unresolved ??= `argument ${Number(index) + 1} (the command) is not a literal`;
+        return "";
+      });
+      if (known) commands.push(command);
+    }
+    if (commands.length) this.uses.push({ ...use, commands });
+    if (forwardedBy !== undefined && unresolved === undefined) {
+      // Inside a wrapper (`call(cmd) { return invoke(cmd) }`): its callers name the command.
+      const pending = this.pendingForwards.get(forwardedBy) ?? [];
+      pending.push({ ...use, unresolved: "the command is a parameter of a function whose callers were not found" });
+      this.pendingForwards.set(forwardedBy, pending);
+    } else if (unresolved !== undefined) this.uses.push({ ...use, unresolved });
+  }
+
+  /** A call of one of the app's functions: the calls in it that use its parameters are made again with the arguments given here. */
+  private callThrough(
+    fn: Extract<Val, { kind: "function" }>,
+    args: readonly Ref[],
+    file: string,
+    frames: Frame[] | undefined,
+    at: { start: number; end: number },
+    atFile: string,
+  ) {
+    const facts = this.modules.get(fn.file)?.functions[fn.id];
+    if (!facts) return;
+    const forwarding = facts.sites.filter((site) => usesParam(site.ref, fn.id));
+    if (forwarding.length === 0) return;
+    this.calledThrough.add(`${fn.file}\u0000${fn.id}`);
+    const values = args.map((arg) => this.evaluate(arg, file, frames, 0));
+    const inner: Frame[] = [...(frames ?? []), { file: fn.file, fn: fn.id, args: values }];
+    for (const site of forwarding) this.emit(site, fn.file, inner, at, atFile);
+  }
+
+  private evaluate(ref: Ref, file: string, frames: Frame[] | undefined, depth: number): Val {
+    if (depth > MAX_VALUE_DEPTH) return UNKNOWN;
+    switch (ref.kind) {
+      case "string":
+        return ref;
+      case "import": {
+        const module = this.moduleValue(file, ref.request);
+        return ref.name === "*" ? module : this.exportOf(module, ref.name, depth + 1);
+      }
+      case "dynamic-import":
+        return this.moduleValue(file, ref.request);
+      case "global":
+        return ref.name === "__TAURI_INTERNALS__" ? { kind: "tauri-module", specifier: CORE_MODULE } : { kind: "tauri-global" };
+      case "member":
+        return this.memberOf(this.evaluate(ref.object, file, frames, depth + 1), ref.name, depth + 1);
+      case "await":
+        return this.evaluate(ref.value, file, frames, depth + 1);
+      case "call": {
+        const callee = this.evaluate(ref.callee, file, frames, depth + 1);
+        if (callee.kind !== "tauri-member") return UNKNOWN;
+        if (ref.isNew) return isClassName(callee.name) ? { kind: "tauri-instance", specifier: callee.specifier, className: callee.name } : UNKNOWN;
+        const returns = this.api.module(callee.specifier)?.member(callee.name)?.returns;
+        return returns ? { kind: "tauri-instance", specifier: callee.specifier, className: returns } : UNKNOWN;
+      }
+      case "typed": {
+        const type = this.evaluate(ref.type, file, frames, depth + 1);
+        return type.kind === "tauri-member" && isClassName(type.name) ? { kind: "tauri-instance", specifier: type.specifier, className: type.name } : UNKNOWN;
+      }
+      case "function":
+        return { kind: "function", file, id: ref.id };
+      case "param": {
+        for (let i = (frames?.length ?? 0) - 1; i >= 0; i--) {
+          const frame = frames![i]!;
+          if (frame.file === file && frame.fn === ref.fn) return frame.args[ref.index] ?? UNKNOWN;
+        }
+        return { kind: "param", file, fn: ref.fn };
+      }
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  private moduleValue(file: string, request: string): Val {
+    const target = this.target(file, request);
+    if (target.kind === "tauri") return { kind: "tauri-module", specifier: target.specifier };
+    if (target.kind === "file") return { kind: "local-module", file: target.file };
+    return UNKNOWN;
+  }
+
+  private memberOf(object: Val, name: string, depth: number): Val {
+    switch (object.kind) {
+      case "tauri-global": {
+        const specifier = this.api.globalNamespace(name);
+        return specifier ? { kind: "tauri-module", specifier } : UNKNOWN;
+      }
+      case "tauri-module":
+      case "local-module":
+        return this.exportOf(object, name, depth);
+      case "tauri-member":
+        // `Database.load`: a static member of an exported class.
+        return isClassName(object.name) ? { kind: "tauri-member", specifier: object.specifier, name: `${object.name}.${name}` } : UNKNOWN;
+      case "tauri-instance":
+        return { kind: "tauri-member", specifier: object.specifier, name: `${object.className}#${name}` };
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  private exportOf(module: Val, name: string, depth: number): Val {
+    if (module.kind === "tauri-module") {
+      // `import { window } from "@tauri-apps/api"`: the root module's namespaces are modules of their own.
+      const namespace = `${module.specifier}/${name}`;
+      if (module.specifier === "@tauri-apps/api" && this.api.module(namespace)) return { kind: "tauri-module", specifier: namespace };
+      // A default export that is a class (`import Database from "@tauri-apps/plugin-sql"`): the map says which.
+      if (name === "default") {
+        const className = this.api.module(module.specifier)?.member("default")?.returns;
+        return className ? { kind: "tauri-member", specifier: module.specifier, name: className } : UNKNOWN;
+      }
+      return { kind: "tauri-member", specifier: module.specifier, name };
+    }
+    if (module.kind !== "local-module" || depth > MAX_VALUE_DEPTH) return UNKNOWN;
+    const key = `${module.file}\u0000${name}`;
+    const memo = this.exportMemo.get(key);
+    if (memo) return memo;
+    // A cycle of re-exports ends as unknown.
+    this.exportMemo.set(key, UNKNOWN);
+    const facts = this.modules.get(module.file);
+    let value: Val = UNKNOWN;
+    if (facts) {
+      const own = facts.exports.get(name);
+      if (own) value = this.evaluate(own, module.file, undefined, depth + 1);
+      else if (name !== "default") {
+        for (const request of facts.starExports) {
+          value = this.exportOf(this.moduleValue(module.file, request), name, depth + 1);
+          if (value.kind !== "unknown") break;
+        }
+      }
+    }
+    this.exportMemo.set(key, value);
+    return value;
+  }
+}
+
+/** Whether a call passes one of the function's parameters on (in its arguments or as the object it calls). */
+function usesParam(ref: Ref, fn: number): boolean {
+  switch (ref.kind) {
+    case "param":
+      return ref.fn === fn;
+    case "call":
+      return ref.args.some((arg) => usesParam(arg, fn)) || usesParam(ref.callee, fn);
+    case "member":
+      return usesParam(ref.object, fn);
+    case "await":
+      return usesParam(ref.value, fn);
+    default:
+      return false;
+  }
+}
+
+/** Classes are written with a capital (`Window`, `Store`); functions are not (`open`). */
+function isClassName(name: string): boolean {
+  return (/^[A-Z]/.test(name) || name === "default") && !name.includes("#") && !name.includes(".");
+}

@@ -1,0 +1,61 @@
+/**
+ * The frontend scan as the project loader runs it: the map of Tauri's JS packages at the versions the
+ * frontend's lockfile (else package.json) names, and the app config's windows and build settings.
+ */
+import path from "node:path";
+import { isPlainObject } from "../../core/json.js";
+import type { AppConfig } from "../load/app-config.js";
+import type { ApiLookup } from "./api.js";
+import { globalNamespaceModule, implicitCalls, jsApiModule } from "./js-api.js";
+import { jsPackageVersions } from "./js-lockfile.js";
+import { scanFrontend, type FrontendConfig, type FrontendScan } from "./scan.js";
+
+export interface FrontendLoadOptions {
+  appRoot: string;
+  srcTauri: string;
+  boundary: string;
+  cwd: string;
+  maxBytes: number;
+  config: AppConfig | undefined;
+  frontend?: FrontendConfig;
+}
+
+export async function loadFrontend(options: FrontendLoadOptions): Promise<FrontendScan | undefined> {
+  const value = options.config?.document.ok ? options.config.document.value : undefined;
+  const build = isPlainObject(value) && isPlainObject(value.build) ? value.build : {};
+  const windows = (options.config?.windows ?? []).map((window) => {
+    let declared: unknown = window.document.value;
+    for (const part of window.path)
+      declared = isPlainObject(declared) || Array.isArray(declared) ? (declared as Record<string | number, unknown>)[part] : undefined;
+    return { label: window.label, url: isPlainObject(declared) ? declared.url : undefined };
+  });
+  let versionNotes: readonly string[] = [];
+  const scan = await scanFrontend({
+    appRoot: options.appRoot,
+    srcTauri: options.srcTauri,
+    boundary: options.boundary,
+    cwd: options.cwd,
+    maxBytes: options.maxBytes,
+    build: { frontendDist: build.frontendDist, devUrl: build.devUrl },
+    windows,
+    ...(options.frontend ? { config: options.frontend } : {}),
+    apiFor: async (root) => {
+      const versions = await jsPackageVersions(root, { root: options.boundary, maxBytes: options.maxBytes });
+      versionNotes = versions.notes;
+      return apiLookup((packageName) => versions.packages.get(packageName)?.version);
+    },
+  });
+  if (scan) scan.notes.push(...versionNotes.map((note) => `${path.relative(options.cwd, options.appRoot) || "."}: ${note}`));
+  return scan;
+}
+
+/** The map of Tauri's packages at the versions `versionOf` names (undefined: the newest). */
+export function apiLookup(versionOf: (packageName: string) => string | undefined): ApiLookup {
+  const packageOf = (specifier: string) => specifier.split("/").slice(0, 2).join("/");
+  const implicit = implicitCalls();
+  return {
+    module: (specifier) => jsApiModule(specifier, versionOf(packageOf(specifier))),
+    globalNamespace: globalNamespaceModule,
+    implicit: (trigger) => implicit.filter((call) => call.trigger.includes(trigger)).flatMap((call) => call.commands),
+  };
+}

@@ -1,0 +1,252 @@
+/**
+ * The frontend's calls against the capabilities, as the host will judge them at run time: for each call
+ * the windows that load its code, the platforms on which each of them is refused, and the narrowest
+ * permission that would let it through; for each permission entry of a local capability, whether any
+ * call of a window it covers uses a command it grants. One answer for the rules, `least-privilege`,
+ * the language server and the matrix/report marks. It reads only the loaded model.
+ */
+import { Catalog } from "../catalog/catalog.js";
+import { APP_KEY, type Manifest } from "../catalog/types.js";
+import { resolveAccess, type Verdict } from "../engine/access.js";
+import { parseCommandName } from "../engine/command-name.js";
+import type { Resolution } from "../engine/resolve.js";
+import type { ResolvedModel } from "../engine/model.js";
+import type { FrontendCall, FrontendScan } from "../frontend/scan.js";
+import type { Project } from "../load/project.js";
+import { valuesOf, type Capability, type PermissionEntry } from "../model/types.js";
+import { labelMatches } from "../engine/match/glob.js";
+
+export interface Refusal {
+  window: string;
+  platforms: string[];
+  verdict: Exclude<Verdict, "allowed" | "unchecked">;
+}
+
+export interface CallJudgement {
+  call: FrontendCall;
+  command: string;
+  /** The windows judged: those whose page loads the call's file, or every window that loads local pages. */
+  windows: string[];
+  /** Whether the windows come from the page that loads the file (else: every local window). */
+  byPage: boolean;
+  refusals: Refusal[];
+  /** The narrowest permission that grants the command, qualified (`core:window:allow-start-dragging`). */
+  permission?: string;
+  /** The manifest key of the command's plugin, when the catalog has it. */
+  key?: string;
+  /** The capability that covers the refused windows, to add the permission to. */
+  capability?: Capability;
+  /** The plugin takes a scope: the permission needs one to do anything useful. */
+  scoped: boolean;
+}
+
+export interface EntryUse {
+  capability: Capability;
+  entry: PermissionEntry;
+  /** Commands the entry grants that some call of a window it covers makes. */
+  used: string[];
+  /** Every command it grants (on some platform). */
+  granted: string[];
+}
+
+export interface FrontendAccess {
+  scan: FrontendScan;
+  judgements: CallJudgement[];
+  /** Permission entries of local capabilities that cover a window loading the frontend. */
+  entries: EntryUse[];
+  /** Windows that load local pages (declared in the app config). */
+  localWindows: string[];
+  /** The platforms the resolution tells apart: a refusal on all of them holds everywhere. */
+  platforms: readonly string[];
+}
+
+/** Whether the frontend was scanned and the model can be judged against it. */
+export function hasFrontend(project: Project): project is Project & { frontend: FrontendScan } {
+  return project.frontend !== undefined && project.frontend.files.length > 0;
+}
+
+export function frontendAccess(project: Project & { frontend: FrontendScan }, resolution: Resolution): FrontendAccess {
+  const scan = project.frontend;
+  const catalog = project.catalog;
+  const localWindows = (project.config?.windows ?? [])
+    .filter((window) => {
+      const url = windowUrl(project, window.path, window.document.value);
+      return url === undefined || !/^https?:/i.test(url);
+    })
+    .map((window) => window.label);
+  const uniqueWindows = [...new Set(localWindows)];
+  const judgements: CallJudgement[] = [];
+  const windowsOf = (call: FrontendCall): { windows: string[]; byPage: boolean } => {
+    if (scan.pagesCertain) {
+      const byPage = uniqueWindows.filter((label) => scan.windowPages.get(label)?.files.has(call.file));
+      const unnamed = scan.pages.some((page) => page.windows.length === 0 && page.files.has(call.file));
+      if (!unnamed) return { windows: byPage, byPage: true };
+    }
+    // One window: it is the one that loads the code.
+    return { windows: uniqueWindows, byPage: uniqueWindows.length === 1 };
+  };
+  const models = resolution.models;
+  for (const call of scan.calls) {
+    const { windows, byPage } = windowsOf(call);
+    for (const command of call.commands) {
+      const spelled = catalog.spellCommand(command);
+      const refusals = refusalsOf(models, spelled, windows);
+      const { plugin, name } = parseCommandName(spelled);
+      const key =
+        plugin === undefined
+          ? catalog.has(APP_KEY)
+            ? APP_KEY
+            : undefined
+          : catalog.has(plugin)
+            ? plugin
+            : catalog.has(`core:${plugin}`)
+              ? `core:${plugin}`
+              : undefined;
+      const manifest = key === undefined ? undefined : catalog.get(key);
+      const judgement: CallJudgement = { call, command: spelled, windows, byPage, refusals, scoped: !!manifest?.global_scope_schema };
+      if (key !== undefined) judgement.key = key;
+      if (manifest && key !== undefined) {
+        const permission = narrowestPermission(manifest, key, name);
+        if (permission) judgement.permission = catalog.spellIdentifier(permission);
+      }
+      const capability = targetCapability(
+        project.activeCapabilities,
+        refusals.map((refusal) => refusal.window),
+        key,
+      );
+      if (capability) judgement.capability = capability;
+      judgements.push(judgement);
+    }
+  }
+  return {
+    scan,
+    judgements,
+    entries: entryUses(resolution, judgements, uniqueWindows),
+    localWindows: uniqueWindows,
+    platforms: resolution.models.map((model) => model.platform),
+  };
+}
+
+function windowUrl(_project: Project, windowPath: readonly (string | number)[], config: unknown): string | undefined {
+  let value: unknown = config;
+  for (const part of windowPath) value = value && typeof value === "object" ? (value as Record<string | number, unknown>)[part] : undefined;
+  const url = value && typeof value === "object" ? (value as { url?: unknown }).url : undefined;
+  return typeof url === "string" ? url : undefined;
+}
+
+/** Per window, the platforms on which the command is refused, from local pages. No window known: refused when no capability allows it anywhere. */
+function refusalsOf(models: readonly ResolvedModel[], command: string, windows: readonly string[]): Refusal[] {
+  const refusals: Refusal[] = [];
+  const labels = windows.length ? windows : [undefined];
+  for (const window of labels) {
+    const byVerdict = new Map<Refusal["verdict"], string[]>();
+    for (const model of models) {
+      let verdict: Verdict;
+      if (window === undefined) {
+        const explanation = resolveAccess(model, { window: "\u0000", command }).explanation!;
+        if (!explanation.enforced) continue;
+        const local = model.allowers(command).some((index) => model.capabilities[index]!.contexts.some((context) => context.kind === "local"));
+        verdict = (model.denied.get(command)?.length ?? 0) > 0 ? "denied" : local ? "allowed" : "not-granted";
+      } else verdict = resolveAccess(model, { window, command }).explanation!.verdict;
+      if (verdict === "allowed" || verdict === "unchecked") continue;
+      const list = byVerdict.get(verdict) ?? [];
+      list.push(model.platform);
+      byVerdict.set(verdict, list);
+    }
+    for (const [verdict, platforms] of byVerdict) refusals.push({ window: window ?? "*", platforms, verdict });
+  }
+  return refusals;
+}
+
+/**
+ * The permission that enables the command and the fewest others: the command's own `allow-…`
+ * permission when the plugin has one, else the smallest set that has it (the default set last).
+ */
+function narrowestPermission(manifest: Manifest, key: string, command: string): string | undefined {
+  // The command's own permission (`allow-set-title` for `set_title`) first, as the host's generated ones are named.
+  const own = manifest.permissions[`allow-${command.replace(/_/g, "-")}`];
+  if (own?.commands.allow.includes(command)) return key === APP_KEY ? own.identifier : `${key}:${own.identifier}`;
+  let best: { name: string; size: number } | undefined;
+  for (const permission of Object.values(manifest.permissions)) {
+    if (!permission.commands.allow.includes(command)) continue;
+    const size = permission.commands.allow.length + (permission.scope ? 0.5 : 0);
+    if (!best || size < best.size || (size === best.size && permission.identifier < best.name)) best = { name: permission.identifier, size };
+  }
+  if (!best) {
+    const setSize = (members: readonly string[]): number | undefined => {
+      let has = false;
+      let size = 0;
+      for (const member of members) {
+        const permission = manifest.permissions[member];
+        if (!permission) continue;
+        size += permission.commands.allow.length;
+        if (permission.commands.allow.includes(command)) has = true;
+      }
+      return has ? size : undefined;
+    };
+    for (const set of Object.values(manifest.permission_sets)) {
+      const size = setSize(set.permissions);
+      if (size !== undefined && (!best || size < best.size)) best = { name: set.identifier, size };
+    }
+    if (!best && manifest.default_permission && setSize(manifest.default_permission.permissions) !== undefined) best = { name: "default", size: 0 };
+  }
+  if (!best) return undefined;
+  return key === APP_KEY ? best.name : `${key}:${best.name}`;
+}
+
+/**
+ * The capability to add a permission to: a local one (no `remote`) whose windows cover every refused
+ * window, preferring one that already grants something of the same plugin, then a file over inline.
+ */
+function targetCapability(capabilities: readonly Capability[], windows: readonly string[], key: string | undefined): Capability | undefined {
+  const labels = windows.filter((window) => window !== "*");
+  const covering = capabilities.filter(
+    (capability) =>
+      !capability.remote && (labels.length === 0 || labels.every((label) => valuesOf(capability.windows).some((pattern) => labelMatches(pattern, label)))),
+  );
+  const samePlugin = (capability: Capability) => key !== undefined && capability.permissions.some((entry) => Catalog.keyOf(entry.identifier)?.key === key);
+  return (
+    covering.find((capability) => samePlugin(capability) && !capability.source.inline) ??
+    covering.find((capability) => !capability.source.inline) ??
+    covering[0]
+  );
+}
+
+/** For each entry of a local capability that covers a window loading the frontend: the commands it grants, and those some call uses. */
+function entryUses(resolution: Resolution, judgements: readonly CallJudgement[], windows: readonly string[]): EntryUse[] {
+  const calledBy = new Map<string, Set<string>>();
+  for (const judgement of judgements) {
+    const set = calledBy.get(judgement.command) ?? new Set<string>();
+    for (const window of judgement.windows.length ? judgement.windows : ["*"]) set.add(window);
+    calledBy.set(judgement.command, set);
+  }
+  const uses: EntryUse[] = [];
+  for (const { resolved } of resolution.capabilities) {
+    const capability = resolved.capability;
+    if (capability.remote) continue;
+    const patterns = valuesOf(capability.windows);
+    const covered = windows.filter((window) => patterns.some((pattern) => labelMatches(pattern, window)));
+    if (windows.length > 0 && covered.length === 0) continue;
+    const lists = new Map<PermissionEntry, Set<string>>();
+    for (const model of resolution.models) {
+      const index = model.capabilities.findIndex((c) => c.capability === capability);
+      if (index < 0) continue;
+      model.allowedCommandLists(index).forEach((commands, entryIndex) => {
+        const entry = capability.permissions[entryIndex];
+        if (!entry) return;
+        const set = lists.get(entry) ?? new Set<string>();
+        for (const command of commands) set.add(command);
+        lists.set(entry, set);
+      });
+    }
+    for (const entry of capability.permissions) {
+      const granted = [...(lists.get(entry) ?? [])];
+      const used = granted.filter((command) => {
+        const by = calledBy.get(command);
+        return by !== undefined && (by.has("*") || covered.length === 0 || covered.some((window) => by.has(window)));
+      });
+      uses.push({ capability, entry, used, granted });
+    }
+  }
+  return uses;
+}

@@ -1,0 +1,186 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ApiLookup, ApiMember } from "../../../src/capabilities/frontend/api.js";
+import { scanFrontend, type FrontendScan } from "../../../src/capabilities/frontend/scan.js";
+
+/** A few members of Tauri's packages, as the generated map gives them (the scan only reads this shape). */
+const MEMBERS: Record<string, Record<string, ApiMember>> = {
+  "@tauri-apps/api/core": { invoke: { commands: ["{0}"] } },
+  "@tauri-apps/api/window": {
+    getCurrentWindow: { commands: [], returns: "Window" },
+    "Window#setTitle": { commands: ["plugin:window|set_title"] },
+    "Window#close": { commands: ["plugin:window|close"] },
+    "Window#show": { commands: ["plugin:window|show"] },
+    "Window#minimize": { commands: ["plugin:window|minimize"] },
+    "Window.getByLabel": { commands: ["plugin:window|get_all_windows"], returns: "Window" },
+  },
+  "@tauri-apps/plugin-sql": {
+    default: { commands: [], returns: "Database" },
+    "Database.load": { commands: ["plugin:sql|load"], returns: "Database" },
+    "Database#execute": { commands: ["plugin:sql|execute"] },
+  },
+  "@tauri-apps/plugin-store": { Store: { commands: [] }, "Store#get": { commands: ["plugin:store|get"] } },
+  "@tauri-apps/plugin-shell": { "Command.create": { commands: [], returns: "Command" }, "Command#execute": { commands: ["plugin:shell|execute"] } },
+  "@tauri-apps/plugin-process": { relaunch: { commands: ["plugin:process|restart"] } },
+  "@tauri-apps/plugin-dialog": { open: { commands: ["plugin:dialog|open"] } },
+};
+
+const api: ApiLookup = {
+  module: (specifier) => (MEMBERS[specifier] ? { member: (name) => MEMBERS[specifier]![name] } : undefined),
+  globalNamespace: (namespace) => ({ core: "@tauri-apps/api/core", window: "@tauri-apps/api/window" })[namespace],
+  implicit: (trigger) => (trigger === "data-tauri-drag-region" ? ["plugin:window|start_dragging"] : []),
+};
+
+let dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  dirs = [];
+});
+
+function app(files: Record<string, string>): string {
+  const root = mkdtempSync(path.join(tmpdir(), "caplint-frontend-"));
+  dirs.push(root);
+  mkdirSync(path.join(root, ".git"));
+  for (const [name, text] of Object.entries({ "package.json": "{}", "src-tauri/tauri.conf.json": "{}", ...files })) {
+    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    writeFileSync(path.join(root, name), text);
+  }
+  return root;
+}
+
+async function scan(root: string, windows: Array<{ label: string; url?: string }> = [{ label: "main" }], config = {}): Promise<FrontendScan> {
+  const result = await scanFrontend({
+    appRoot: root,
+    srcTauri: path.join(root, "src-tauri"),
+    boundary: root,
+    cwd: root,
+    maxBytes: 1_000_000,
+    apiFor: () => api,
+    windows,
+    config,
+  });
+  return result!;
+}
+
+const calls = (result: FrontendScan) => result.calls.map((call) => `${call.displayFile}:${call.line}:${call.column} ${call.member} ${call.commands.join(",")}`);
+
+describe("frontend scan", () => {
+  it("follows imports from the page through barrels, renames, wrappers and returned objects; unreachable files do not count", async () => {
+    const root = app({
+      "index.html": '<html><body><div data-tauri-drag-region></div><script type="module" src="/src/main.ts"></script></body></html>',
+      "src/main.ts": [
+        'import { appWindow, call } from "./lib";',
+        'import { invoke as run } from "@tauri-apps/api/core";',
+        'import Database from "@tauri-apps/plugin-sql";',
+        'appWindow.setTitle("x");',
+        'run("save_note");',
+        'call("load_notes");',
+        "const db = await Database.load('sqlite:a.db');",
+        'db.execute("insert");',
+        "const cmd = (globalThis as any).x; run(cmd);",
+        'document.querySelector("button")!.onclick = appWindow.close;',
+      ].join("\n"),
+      "src/lib/index.ts": 'export * from "./window";\nexport { callCommand as call } from "./ipc";',
+      "src/lib/window.ts": 'import { getCurrentWindow } from "@tauri-apps/api/window";\nexport const appWindow = getCurrentWindow();',
+      "src/lib/ipc.ts":
+        'import { invoke } from "@tauri-apps/api/core";\nexport async function callCommand<T>(cmd: string, args?: object) { return invoke<T>(cmd, args); }',
+      "src/unused.ts": 'import { relaunch } from "@tauri-apps/plugin-process";\nrelaunch();',
+    });
+    const result = await scan(root);
+    expect(calls(result)).toEqual([
+      "index.html:1:18 data-tauri-drag-region plugin:window|start_dragging",
+      "src/main.ts:4:1 Window#setTitle plugin:window|set_title",
+      "src/main.ts:5:1 invoke save_note",
+      "src/main.ts:6:1 invoke load_notes",
+      "src/main.ts:7:18 Database.load plugin:sql|load",
+      "src/main.ts:8:1 Database#execute plugin:sql|execute",
+      "src/main.ts:10:45 Window#close plugin:window|close",
+    ]);
+    expect(result.unresolved.map((call) => `${call.displayFile}:${call.line}:${call.column} ${call.unresolved}`)).toEqual([
+      "src/main.ts:9:36 argument 1 (the command) is not a literal",
+    ]);
+    expect(result.files.map((file) => path.relative(root, file))).not.toContain("src/unused.ts");
+  });
+
+  it("reads dynamic imports, window.__TAURI__, classes, typed parameters, Vue and Svelte templates, and JSX drag regions", async () => {
+    const root = app({
+      "index.html": '<script type="module" src="/src/main.tsx"></script>',
+      "src/main.tsx": [
+        'import "./App.vue";',
+        'import "./Panel.svelte";',
+        'import { Store } from "@tauri-apps/plugin-store";',
+        'import { Command } from "@tauri-apps/plugin-shell";',
+        'import type { Window } from "@tauri-apps/api/window";',
+        'const { relaunch } = await import("@tauri-apps/plugin-process");',
+        "await relaunch();",
+        'import("@tauri-apps/plugin-dialog").then((dialog) => dialog.open());',
+        'window.__TAURI__.core.invoke("greet");',
+        'const store = new Store("a.json"); store.get("k");',
+        'await Command.create("git", ["status"]).execute();',
+        "function hide(win: Window) { win.minimize(); }",
+        "export const Bar = () => <div data-tauri-drag-region className='bar' />;",
+      ].join("\n"),
+      "src/App.vue":
+        '<template><button @click="win.show()">x</button></template>\n<script setup lang="ts">\nimport { getCurrentWindow } from "@tauri-apps/api/window";\nconst win = getCurrentWindow();\n</script>',
+      "src/Panel.svelte":
+        '<script>\n  import { getCurrentWindow } from "@tauri-apps/api/window";\n</script>\n<button on:click={() => getCurrentWindow().close()}>x</button>',
+    });
+    const result = await scan(root);
+    expect(calls(result)).toEqual([
+      "src/App.vue:1:27 Window#show plugin:window|show",
+      "src/Panel.svelte:4:25 Window#close plugin:window|close",
+      "src/main.tsx:7:7 relaunch plugin:process|restart",
+      "src/main.tsx:8:54 open plugin:dialog|open",
+      "src/main.tsx:9:1 invoke greet",
+      "src/main.tsx:10:36 Store#get plugin:store|get",
+      "src/main.tsx:11:7 Command#execute plugin:shell|execute",
+      "src/main.tsx:12:30 Window#minimize plugin:window|minimize",
+      "src/main.tsx:13:31 data-tauri-drag-region plugin:window|start_dragging",
+    ]);
+  });
+});
+
+describe("frontend scan: pages, resolution and bad input", () => {
+  it("tells windows apart by page, resolves tsconfig paths and Vite aliases, and notes what it could not read", async () => {
+    const root = app({
+      "vite.config.ts": [
+        'import { resolve } from "node:path";',
+        'import { defineConfig } from "vite";',
+        "export default defineConfig({",
+        '  resolve: { alias: { "~ipc": resolve(__dirname, "src/ipc") } },',
+        '  build: { rollupOptions: { input: { main: resolve(__dirname, "index.html"), settings: resolve(__dirname, "settings.html") } } },',
+        "});",
+      ].join("\n"),
+      "tsconfig.json": JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "@/*": ["src/*"] } } }),
+      "index.html": '<script type="module" src="/src/main.ts"></script>',
+      "settings.html": '<script type="module" src="./src/settings.ts"></script>',
+      "src/main.ts":
+        'import { save } from "@/notes";\nimport "./broken";\nimport "./bundle.min";\nimport "./outside";\nimport "tauri-plugin-thing-api";\nsave();',
+      "src/notes.ts": 'import { call } from "~ipc";\nexport const save = () => call("save_note");',
+      "src/ipc.ts": 'import { invoke } from "@tauri-apps/api/core";\nexport const call = (command: string) => invoke(command);',
+      "src/settings.ts": 'import { getCurrentWindow } from "@tauri-apps/api/window";\ngetCurrentWindow().close();',
+      "src/broken.ts": "const = ;",
+      "src/bundle.min.js": `var a=${"1+".repeat(3000)}1;\n`,
+      "node_modules/tauri-plugin-thing-api/package.json": '{"name":"tauri-plugin-thing-api","main":"index.js"}',
+      "node_modules/tauri-plugin-thing-api/index.js": "export const x = 1;",
+    });
+    const elsewhere = mkdtempSync(path.join(tmpdir(), "caplint-elsewhere-"));
+    dirs.push(elsewhere);
+    writeFileSync(path.join(elsewhere, "secret.ts"), 'import { invoke } from "@tauri-apps/api/core"; invoke("x");');
+    symlinkSync(path.join(elsewhere, "secret.ts"), path.join(root, "src/outside.ts"));
+    const result = await scan(root, [{ label: "main" }, { label: "settings", url: "settings.html" }]);
+    expect(calls(result)).toEqual(["src/notes.ts:2:27 invoke save_note", "src/settings.ts:2:1 Window#close plugin:window|close"]);
+    expect(result.pagesCertain).toBe(true);
+    expect(result.windowPages.get("settings")?.files.has(path.join(root, "src/settings.ts"))).toBe(true);
+    expect(result.windowPages.get("settings")?.files.has(path.join(root, "src/main.ts"))).toBe(false);
+    expect(result.windowPages.get("main")?.files.has(path.join(root, "src/main.ts"))).toBe(true);
+    expect(result.thirdPartyPlugins).toEqual(["tauri-plugin-thing-api"]);
+    expect(result.notes).toEqual([
+      "src/broken.ts:1:1: does not parse (Unexpected token); its calls were not analysed",
+      "src/bundle.min.js: looks minified or built; skipped",
+      'src/main.ts: import "./outside" leads out of the repository through a link; not followed',
+    ]);
+  });
+});
