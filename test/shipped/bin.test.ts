@@ -56,9 +56,10 @@ describe("--version and --help alone", () => {
   it("print what the CLI prints, without loading the bundle (a copy without it still answers)", async () => {
     const packageRoot = mkdtempSync(path.join(tmpdir(), "caplint-early-answers-"));
     mkdirSync(path.join(packageRoot, "bin"));
-    mkdirSync(path.join(packageRoot, "dist", "cli-bundle"), { recursive: true });
-    for (const file of ["package.json", "bin/caplint.js", "bin/package.json", "dist/cli-bundle/help.txt"])
-      copyFileSync(path.join(ROOT, file), path.join(packageRoot, file));
+    for (const file of ["package.json", "bin/caplint.js", "bin/package.json"]) copyFileSync(path.join(ROOT, file), path.join(packageRoot, file));
+    // Without dist/'s bundle the bin looks beside prebuilt/'s (absent here too) for the help text.
+    mkdirSync(path.join(packageRoot, "prebuilt", "cli-bundle"), { recursive: true });
+    copyFileSync(path.join(ROOT, "dist", "cli-bundle", "help.txt"), path.join(packageRoot, "prebuilt", "cli-bundle", "help.txt"));
     const bundleless = path.join(packageRoot, "bin", "caplint.js");
     for (const args of [["--version"], ["-v"], ["--help"], ["-h"]]) {
       const inProcess = await run(args, CLI);
