@@ -12,7 +12,7 @@ const CLI = wall(["cli"], "a domain never imports src/cli: the CLI imports the d
 const REGISTRY = wall(["registry"], "src/registry.ts is the composition root: receive the registry as a parameter.");
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "editors/vscode/node_modules/", "coverage/", "fixtures/", "examples/", "**/*.cjs"] },
+  { ignores: ["dist/", "prebuilt/", "node_modules/", "editors/vscode/node_modules/", "coverage/", "fixtures/", "examples/", "**/*.cjs"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

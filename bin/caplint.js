@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // CommonJS (bin/package.json) on purpose: the ES module loader is half of a short run's start-up on
-// Node 20. The CLI is one bundle (dist/cli-bundle/main.cjs) compiled from the V8 code cache made at
+// Node 20. The CLI is one bundle (dist/cli-bundle/main.cjs, else prebuilt/) compiled from the V8 code cache made at
 // build time; without a usable cache V8 compiles it as usual.
 "use strict";
-const { readFileSync } = require("node:fs");
+const { existsSync, readFileSync } = require("node:fs");
 const Module = require("node:module");
 const path = require("node:path");
 const vm = require("node:vm");
 
 const argv = process.argv.slice(2);
-const bundle = path.join(__dirname, "..", "dist", "cli-bundle", "main.cjs");
+// dist/: a built checkout, the npm package. prebuilt/: the build committed on main, for pre-commit
+// and the GitHub Action, which run a commit as it is (scripts/prebuilt.mjs).
+const built = path.join(__dirname, "..", "dist", "cli-bundle");
+const bundleDir = existsSync(path.join(built, "main.cjs")) ? built : path.join(__dirname, "..", "prebuilt", "cli-bundle");
+const bundle = path.join(bundleDir, "main.cjs");
 // A CommonJS module body is a function: `return` ends the run here, before the bundle is read.
 if (answeredWithoutTheBundle(argv)) return;
 let cachedData;
@@ -33,7 +37,7 @@ try {
 let liveServer;
 if (argv[0] === "mcp" && argv.includes("--stdio")) {
   try {
-    liveServer = require(path.join(__dirname, "..", "dist", "cli-bundle", "mcp-server.cjs"));
+    liveServer = require(path.join(bundleDir, "mcp-server.cjs"));
   } catch {
     // A partial build: the run reports the missing chunk when it needs it.
   }
@@ -66,8 +70,7 @@ function answeredWithoutTheBundle(args) {
   let text;
   try {
     if (args[0] === "--version" || args[0] === "-v") text = `${JSON.parse(readFileSync(path.join(__dirname, "..", "package.json"), "utf8")).version}\n`;
-    else if ((args[0] === "--help" || args[0] === "-h") && !process.stdout.isTTY)
-      text = readFileSync(path.join(__dirname, "..", "dist", "cli-bundle", "help.txt"), "utf8");
+    else if ((args[0] === "--help" || args[0] === "-h") && !process.stdout.isTTY) text = readFileSync(path.join(bundleDir, "help.txt"), "utf8");
   } catch {
     return false;
   }

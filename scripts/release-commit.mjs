@@ -1,9 +1,9 @@
-// Makes a release commit: HEAD plus the built CLI (RUNTIME_BUILD and the PREBUILT marker), the commit
-// users pin as `rev:` in .pre-commit-config.yaml and as `uses: caplint/caplint@REF`. From it, npm
-// installs the pre-commit hook without building (scripts/prepare.mjs) and the GitHub Action runs
-// the bundle without installing dependencies. main never carries build output: the commit is made
-// with git's plumbing on top of HEAD (a temporary index, no checkout), and the work tree and the
-// current branch are left as they were.
+// Makes a release commit: HEAD plus a fresh build in dist/ (RUNTIME_BUILD and the PREBUILT marker),
+// for a tag users pin as `rev:` in .pre-commit-config.yaml and as `uses: caplint/caplint@REF`. main's
+// commits carry the build too (prebuilt/, scripts/prebuilt.mjs); a release commit's dist/ is built
+// from exactly the tagged sources even when prebuilt/ lags. The commit is made with git's plumbing
+// on top of HEAD (a temporary index, no checkout), and the work tree and the current branch are
+// left as they were.
 //
 //   node scripts/release-commit.mjs [--tag v1.2.3] [--no-build]
 //

@@ -14,8 +14,8 @@ export const RUNTIME_BUILD = [
   "dist/generated",
 ];
 
-/**
- * Present only in a release commit's tree: `prepare` (scripts/prepare.mjs) and the GitHub Action then
- * use the committed build instead of building.
- */
+/** Where the built CLI is committed on main, RUNTIME_BUILD's files with `dist/` replaced (scripts/prebuilt.mjs). */
+export const PREBUILT = "prebuilt";
+
+/** Present only in a release commit's tree, which also carries the build in dist/ (scripts/release-commit.mjs). */
 export const PREBUILT_MARKER = "dist/cli-bundle/PREBUILT";

@@ -57,10 +57,11 @@ export function packageManifest(): { name: string; version: string } {
 }
 
 /**
- * A file the build generates into dist/generated/, or undefined when caplint runs from its
+ * A file the build generates into dist/generated/ (prebuilt/generated/ for the committed build), or undefined when caplint runs from its
  * sources (tests without a build), where a stale build product must not be picked up.
  */
 export function generatedFile(name: string): string | undefined {
-  const fromBuild = !path.relative(packageFile("dist"), HERE).startsWith("..");
-  return fromBuild ? packageFile("dist", "generated", name) : undefined;
+  // Built, this module is dist/core/package-files.js or inside dist/cli-bundle/main.cjs (or the same
+  // bundle committed in prebuilt/cli-bundle/): the generated files are in that build's generated/.
+  return HERE.endsWith(".ts") ? undefined : path.join(path.dirname(HERE), "..", "generated", name);
 }

@@ -225,18 +225,28 @@ describe("action.yml", () => {
     );
   });
 
-  describe("from a ref without the prebuilt CLI (a branch)", () => {
+  describe("from any commit of main (uses: caplint/caplint@<commit>): the committed prebuilt/ CLI", () => {
     afterAll(() => rmSync(actionPath, { recursive: true, force: true }), 120_000);
 
-    it("builds the CLI with a warning, then runs it", () => {
+    it("runs without installing or building anything", () => {
+      // HEAD as it is committed: its prebuilt/, no dist/, no node_modules.
       actionPath = extract(ROOT, "HEAD");
+      expect(existsSync(path.join(actionPath, "dist"))).toBe(false);
       const prepare = runStep(step("Prepare caplint"), mkdtempSync(path.join(tmpdir(), "caplint-workspace-")), {});
-      expect(prepare.code, prepare.stderr).toBe(0);
-      expect(prepare.stdout).toMatch(/^::warning title=caplint::this ref of caplint has no prebuilt CLI; building it \(npm ci\)/);
-      expect(existsSync(path.join(actionPath, "dist", "cli-bundle", "main.cjs"))).toBe(true);
+      expect(prepare).toEqual({ code: 0, stdout: "", stderr: "" });
+      expect(existsSync(path.join(actionPath, "node_modules"))).toBe(false);
+      expect(existsSync(path.join(actionPath, "dist"))).toBe(false);
       const result = runStep(step("Run caplint"), workspace(), { format: "compact" });
       expect(result.code).toBe(1);
       expect(result.stdout).toMatch(/^src-tauri\/capabilities\/typo\.json:4:19: error /);
-    }, 400_000);
+      expect(result.stderr).toBe("");
+    }, 120_000);
+
+    it("a tree without any built CLI stops at the prepare step with an annotation, exit 2", () => {
+      rmSync(path.join(actionPath, "prebuilt"), { recursive: true });
+      const prepare = runStep(step("Prepare caplint"), mkdtempSync(path.join(tmpdir(), "caplint-workspace-")), {});
+      expect(prepare.code).toBe(2);
+      expect(prepare.stdout).toMatch(/^::error title=caplint::this ref of caplint carries no built CLI/);
+    });
   });
 });

@@ -63,7 +63,7 @@ const temporaryDirs: string[] = [];
 // pre-commit's npm install of this checkout leaves thousands of files: removing them takes a while on a busy machine.
 afterAll(() => {
   for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true });
-}, 120_000);
+}, 300_000);
 
 /** A git repository with pre-commit installed as its hook, holding the fixture app without capabilities. */
 function repository(config: unknown, extraEnv: Record<string, string> = {}) {
@@ -213,7 +213,7 @@ describeWithTool(
   `pre-commit (${preCommitVersion ?? "not installed"})`,
   () => {
     beforeAll(() => {
-      if (!readFileSync(BIN, "utf8").includes('"cli-bundle", "main.cjs"'))
+      if (!readFileSync(BIN, "utf8").includes('"dist", "cli-bundle"'))
         throw new Error("bin/caplint.js no longer loads dist/cli-bundle/main.cjs: update this test");
       expect(spawnSync(process.execPath, [BIN, "--version"]).status, "the build in dist/ (run npm run build)").toBe(0);
     });
@@ -389,6 +389,24 @@ describeWithTool(
       },
       HOOK_TIMEOUT,
     );
+
+    it("repo: a plain commit of a clone of this checkout (what autoupdate pins without tags), hook caplint (language: node), npm from an empty cache", () => {
+      // What users get from `pre-commit autoupdate` when the repository has no tags: main's newest commit, as it is.
+      const clone = path.join(mkdtempSync(path.join(tmpdir(), "caplint-clone-")), "caplint");
+      temporaryDirs.push(path.dirname(clone));
+      const cloned = sh("git", ["clone", "-q", "--no-hardlinks", ROOT, clone], tmpdir(), cleanEnv({}));
+      expect(cloned.code, cloned.output).toBe(0);
+      const rev = sh("git", ["rev-parse", "HEAD"], clone, cleanEnv({})).output.trim();
+      const npmCache = mkdtempSync(path.join(tmpdir(), "caplint-npm-cache-"));
+      temporaryDirs.push(npmCache);
+      const repo = repository({ repos: [{ repo: clone, rev, hooks: [{ id: "caplint" }] }] }, { npm_config_cache: npmCache });
+      const installed = sh("pre-commit", ["install-hooks"], repo.work, repo.env);
+      expect(installed.code, installed.output).toBe(0);
+      // Nothing is built and npm has no install script to warn about.
+      expect(installed.output).not.toMatch(/tsc: not found|git dep preparation failed|install-scripts|npm warn/i);
+      expectHookStopsBadCommits(repo, "caplint");
+      expectBuildFilesChecked(repo, "caplint");
+    }, 600_000);
 
     it("repo: a release commit of this checkout, hook caplint (language: node), installed by pre-commit with npm from an empty cache", () => {
       const { clone, rev } = releaseCommit("v0.0.0-test");

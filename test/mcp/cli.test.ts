@@ -61,7 +61,7 @@ describe("caplint mcp, offline", () => {
     expect(sse.code).toBe(0);
     const gated = await run(["mcp", "--max-warnings", "0", "sse.json"], DUMPS);
     expect(gated.code).toBe(1);
-    expect(gated.stderr).toBe("caplint: 1 warnings exceed --max-warnings 0\n");
+    expect(gated.stderr).toBe("caplint: 1 warning exceeds --max-warnings 0\n");
     const off = await run(["mcp", "-f", "compact", "--rule", "mcp-stdout-pollution=off", "--rule", "mcp-annotations=warning", "raw.json"], DUMPS);
     expect(off.stdout).not.toContain("mcp-stdout-pollution");
     expect(off.stdout).toContain('error tool "raw_get_status": annotations.readOnlyHint'); // escalated findings stay errors

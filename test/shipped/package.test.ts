@@ -154,18 +154,21 @@ function lspMessages(...messages: object[]): string {
 let project: string;
 let tarball: string;
 let packed: { files: Array<{ path: string }> };
+let installOutput: string;
 
 beforeAll(async () => {
   expect(existsSync(path.join(ROOT, "dist/cli-bundle/main.cjs")), "npm run build first (npm test does)").toBe(true);
   const scratch = mkdtempSync(path.join(tmpdir(), "caplint-pack-"));
-  // The build is fresh (npm test builds first); --ignore-scripts skips building it again in `prepare`.
-  const { stdout } = await exec("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", scratch], { cwd: ROOT });
+  // The build is fresh (npm test builds first); caplint has no pack or install script.
+  const { stdout } = await exec("npm", ["pack", "--json", "--pack-destination", scratch], { cwd: ROOT });
   packed = (JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>)[0]!;
   tarball = path.join(scratch, (packed as unknown as { filename: string }).filename);
   project = path.join(scratch, "project");
   mkdirSync(project);
   writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "caplint-pack-test", version: "1.0.0", private: true }, null, 2));
-  await exec("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--save-dev", tarball], { cwd: project });
+  // As users install it, scripts allowed: npm 11 warns about a package's install scripts (a `prepare` it once had).
+  const installed = await exec("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--save-dev", tarball], { cwd: project });
+  installOutput = `${installed.stdout}${installed.stderr}`;
   cpSync(path.join(ROOT, "examples/demo-app"), path.join(project, "app"), { recursive: true });
   cpSync(path.join(ROOT, "fixtures/queries/app"), path.join(project, "old"), { recursive: true });
   cpSync(path.join(ROOT, "examples/events"), path.join(project, "events"), { recursive: true });
@@ -209,6 +212,12 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
       "the built-in catalogs",
     ).toBe(true);
     expect(files.filter((f) => /^(src|test|fixtures|scripts|examples|editors|node_modules)\//.test(f))).toEqual([]);
+  });
+
+  it("installs without a warning, and its manifest has no install script", () => {
+    expect(installOutput).not.toMatch(/npm warn|install-scripts/i);
+    const manifest = JSON.parse(readFileSync(path.join(project, "node_modules/caplint/package.json"), "utf8")) as { scripts?: Record<string, string> };
+    for (const script of ["preinstall", "install", "postinstall", "prepare"]) expect(manifest.scripts?.[script], script).toBeUndefined();
   });
 
   it("declares its licence, repository, homepage, bugs and keywords", () => {

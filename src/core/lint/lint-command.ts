@@ -14,6 +14,7 @@ import { loadReporter, REPORTER_NAMES } from "../reporters/index.js";
 import type { ReporterContext } from "../reporters/types.js";
 import type { RuleMeta } from "./rule.js";
 import { loadSettings, type Settings } from "../settings.js";
+import { agree, plural } from "../wording.js";
 
 /** The settings of a run (caplint.config.json or --config, --rule, --only) for a command whose input has no app folder. */
 export function commandSettings(options: LintCommandOptions, io: MainOptions, rules: ReadonlyMap<string, RuleMeta>, domain: string): Promise<Settings> {
@@ -140,6 +141,6 @@ export async function finishLintRun(
   }
   const limits = options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings };
   if (tooManyWarnings(summary, limits) && options.format === "stylish")
-    io.stderr.write(`caplint: ${summary.warnings} warnings exceed --max-warnings ${options.maxWarnings}\n`);
+    io.stderr.write(`caplint: ${plural(summary.warnings, "warning")} ${agree(summary.warnings, "exceeds", "exceed")} --max-warnings ${options.maxWarnings}\n`);
   return exitCodeFor(summary, limits);
 }

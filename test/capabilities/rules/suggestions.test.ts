@@ -44,7 +44,7 @@ describe("suggestions", () => {
     expect((await run(["check", "main.json", "--max-warnings", "0"], app())).code).toBe(0);
     const promoted = await run(["check", "main.json", "--max-warnings", "0", "--rule", "redundant-permission=warning"], app());
     expect(promoted.code).toBe(1);
-    expect(promoted.stderr).toBe("caplint: 1 warnings exceed --max-warnings 0\n");
+    expect(promoted.stderr).toBe("caplint: 1 warning exceeds --max-warnings 0\n");
   });
 
   it("are promoted by the config, and any rule can be lowered to one", async () => {
