@@ -1,7 +1,7 @@
 import { loadVersionHistory } from "../catalog/versions.js";
 import { shippedTargets } from "../load/build.js";
 import { parseCommandName } from "../engine/command-name.js";
-import { TARGETS, valuesOf } from "../model/types.js";
+import { TARGETS } from "../model/types.js";
 import { wordList } from "../../core/did-you-mean.js";
 import { callSpan, callText, judgedFrontend } from "./support/frontend.js";
 import { defineRule } from "./types.js";
@@ -21,10 +21,7 @@ export default defineRule({
     const access = await judgedFrontend(context);
     if (!access) return;
     const history = await loadVersionHistory();
-    const shipped = shippedTargets(
-      build,
-      context.capabilities.flatMap((capability) => valuesOf(capability.platforms ?? [])),
-    );
+    const shipped = shippedTargets(build, context.capabilities);
     const asked = new Set(context.platforms);
     const targets = TARGETS.filter((target) => shipped.has(target) && asked.has(target));
     // One finding per file and plugin: the first call stands for the others.
