@@ -1214,7 +1214,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter2 = require("node:events").EventEmitter;
     var childProcess = require_child_process();
-    var path41 = require("node:path");
+    var path45 = require("node:path");
     var fs = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2227,9 +2227,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path41.resolve(baseDir, baseName);
+          const localBin = path45.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path41.extname(baseName))) return void 0;
+          if (sourceExt.includes(path45.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext2) => fs.existsSync(`${localBin}${ext2}`)
           );
@@ -2247,17 +2247,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path41.resolve(
-            path41.dirname(resolvedScriptPath),
+          executableDir = path45.resolve(
+            path45.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName2 = path41.basename(
+            const legacyName2 = path45.basename(
               this._scriptPath,
-              path41.extname(this._scriptPath)
+              path45.extname(this._scriptPath)
             );
             if (legacyName2 !== this._name) {
               localFile = findFile(
@@ -2268,7 +2268,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path41.extname(executableFile));
+        launchWithNode = sourceExt.includes(path45.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3183,7 +3183,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path41.basename(filename, path41.extname(filename));
+        this._name = path45.basename(filename, path45.extname(filename));
         return this;
       }
       /**
@@ -3197,9 +3197,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path42) {
-        if (path42 === void 0) return this._executableDir;
-        this._executableDir = path42;
+      executableDir(path46) {
+        if (path46 === void 0) return this._executableDir;
+        this._executableDir = path46;
         return this;
       }
       /**
@@ -3873,6 +3873,9 @@ function tokenAccepts(token, codePoint) {
       return !inSpecifiers(token.specifiers, codePoint);
   }
 }
+function globMatchingWork() {
+  return matchingWork;
+}
 var SLASH, STAR, ERROR_WILDCARDS, ERROR_RECURSIVE_WILDCARDS, ERROR_INVALID_RANGE, isSeparator, MAX_CACHED_PATTERNS, compiledPatterns, LABEL_ALPHABET, LABEL_ALPHABET_MESSAGE, MAX_LABEL_PATTERN_LENGTH, lastLabel, lastCodePoints, isWildcard, MAX_CACHED_MASKS, NO_POSITIONS, matchingWork, Segment;
 var init_glob = __esm({
   "dist/capabilities/engine/match/glob.js"() {
@@ -4010,10 +4013,10 @@ var init_glob = __esm({
 
 // dist/capabilities/engine/match/regex-nfa.js
 function parseRegex(source) {
-  const parser = new RegexParser(source);
-  const node = parser.parseAlternation(0);
-  if (!parser.done)
-    throw new RegexUnsupportedError(`unexpected ${JSON.stringify(source[parser.position])} at ${parser.position}`);
+  const parser2 = new RegexParser(source);
+  const node = parser2.parseAlternation(0);
+  if (!parser2.done)
+    throw new RegexUnsupportedError(`unexpected ${JSON.stringify(source[parser2.position])} at ${parser2.position}`);
   return node;
 }
 function literalAtom(codePoint) {
@@ -5586,9 +5589,9 @@ function majoritySpelling(identifiers) {
   return host > tauri ? "host" : tauri > host ? "tauri" : void 0;
 }
 function spellManifest(key, manifest, to) {
-  const member = (name) => name.includes(":") ? spellIdentifier(name, to) : spellName(key, name, to);
+  const member2 = (name) => name.includes(":") ? spellIdentifier(name, to) : spellName(key, name, to);
   const spellSet = (set) => {
-    const permissions2 = set.permissions.map(member);
+    const permissions2 = set.permissions.map(member2);
     return permissions2.some((name, i) => name !== set.permissions[i]) ? { ...set, permissions: permissions2 } : set;
   };
   let changed = false;
@@ -5843,8 +5846,8 @@ function buildManifestAt(key, manifest, catalog, history, version) {
   const defaultPermission = manifest.default_permission && members("default", manifest.default_permission);
   return { ...manifest, default_permission: defaultPermission, permissions: sortKeys(permissions), permission_sets: sortKeys(sets) };
 }
-function sortKeys(record2) {
-  return Object.fromEntries(Object.entries(record2).sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0));
+function sortKeys(record3) {
+  return Object.fromEntries(Object.entries(record3).sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0));
 }
 var cached, VersionHistory, VERSION, isPrerelease, LATEST_RELEASE, manifestsAt;
 var init_versions = __esm({
@@ -5881,10 +5884,10 @@ var init_versions = __esm({
       }
       /** The history of a qualified identifier, or undefined when it is in every version (or unknown). */
       entry(catalog, identifier) {
-        const record2 = this.catalog(catalog)?.ids[identifier];
-        if (!record2)
+        const record3 = this.catalog(catalog)?.ids[identifier];
+        if (!record3)
           return void 0;
-        const [since, until, sinceAfter, untilBefore, unverified] = record2;
+        const [since, until, sinceAfter, untilBefore, unverified] = record3;
         const entry = { since, until };
         if (sinceAfter)
           entry.sinceAfter = sinceAfter;
@@ -5976,8 +5979,8 @@ function spelledManifest(key, manifest, spelling) {
     bySpelling.set(memoKey, spelled = spellManifest(key, normalizeManifest(manifest), spelling));
   return spelled;
 }
-function own(record2, key) {
-  return Object.prototype.hasOwnProperty.call(record2, key) ? record2[key] : void 0;
+function own(record3, key) {
+  return Object.prototype.hasOwnProperty.call(record3, key) ? record3[key] : void 0;
 }
 function normalizeManifest(manifest) {
   return {
@@ -6155,7 +6158,8 @@ var init_catalog = __esm({
         if (!this.identifierCache) {
           const ids = [];
           for (const key of this.keys())
-            ids.push(...this.identifiersOf(key));
+            for (const item of this.identifiersOf(key))
+              ids.push(item);
           this.identifierCache = ids;
         }
         return this.identifierCache;
@@ -6198,18 +6202,18 @@ var init_catalog = __esm({
       }
       computeSuggestions(identifier, max) {
         const out = [];
-        const push = (candidate) => {
+        const push2 = (candidate) => {
           candidate = this.spellIdentifier(candidate);
           if (candidate !== identifier && !out.includes(candidate) && this.isKnownIdentifier(candidate))
             out.push(candidate);
         };
         for (const candidate of commonMistakeCandidates(identifier))
-          push(candidate);
+          push2(candidate);
         const normalized = commonMistakeCandidates(identifier)[0] ?? identifier;
         const parts = _Catalog.keyOf(normalized);
         const pool = parts && this.has(parts.key) ? this.identifiersOf(parts.key) : this.allIdentifiers();
         for (const candidate of nearest(normalized, pool, max))
-          push(candidate);
+          push2(candidate);
         return out.slice(0, max);
       }
     };
@@ -6280,8 +6284,8 @@ function expandIdentifier(catalog, identifier) {
 function unresolved(identifier, detail) {
   return expansionOf([], [{ kind: "unresolved", ...detail, chain: [identifier] }]);
 }
-function own2(record2, key) {
-  return Object.prototype.hasOwnProperty.call(record2, key) ? record2[key] : void 0;
+function own2(record3, key) {
+  return Object.prototype.hasOwnProperty.call(record3, key) ? record3[key] : void 0;
 }
 var MAX_LEAVES_PER_ENTRY, MAX_SET_DEPTH, MAX_SET_WALKS_PER_ENTRY, WalkRefused, chainToArray, expanders, SetExpander;
 var init_expand = __esm({
@@ -6381,15 +6385,15 @@ var init_expand = __esm({
         }
         return expansionOf(expansion.leaves.map((leaf) => toLeaf(leaf.key, leaf.name, leaf.permission, [identifier, ...chainToArray(leaf.chain)])), expansion.problems.map(({ problem, chain: chain2 }) => ({ ...problem, chain: [identifier, ...chainToArray(chain2)] })));
       }
-      lookupMember(key, manifest, member) {
-        const check2 = checkIdentifier(member);
+      lookupMember(key, manifest, member2) {
+        const check2 = checkIdentifier(member2);
         if (!check2.ok)
           return { kind: "invalid", message: check2.message };
         const prefix2 = check2.parsed.prefix;
         const switched = prefix2 !== void 0 && this.catalog.has(prefix2);
         const memberKey = switched ? prefix2 : key;
         const memberManifest = switched ? this.catalog.get(prefix2) : manifest;
-        const name = switched ? check2.parsed.base : member;
+        const name = switched ? check2.parsed.base : member2;
         const id = qualifiedIdentifier(memberKey, name);
         if (name === "default") {
           const defaultSet = memberManifest.default_permission;
@@ -6424,8 +6428,8 @@ var init_expand = __esm({
         visiting.add(memoKey);
         let count = 0;
         let cyclic = false;
-        for (const member of set.permissions) {
-          const found = this.lookupMember(key, manifest, member);
+        for (const member2 of set.permissions) {
+          const found = this.lookupMember(key, manifest, member2);
           if (found.kind === "permission")
             count++;
           else if (found.kind === "set") {
@@ -6464,15 +6468,15 @@ var init_expand = __esm({
           seenProblems.add(identity);
           result.problems.push({ problem, chain: chain2 });
         };
-        for (const member of set.permissions) {
-          const found = this.lookupMember(key, manifest, member);
+        for (const member2 of set.permissions) {
+          const found = this.lookupMember(key, manifest, member2);
           switch (found.kind) {
             case "invalid":
-              addProblem({ kind: "invalid-set-member", set: id, member, reason: found.message }, void 0);
+              addProblem({ kind: "invalid-set-member", set: id, member: member2, reason: found.message }, void 0);
               break;
             case "missing": {
-              const suggestions = this.catalog.suggest(member.includes(":") || key === APP_KEY ? member : qualifiedIdentifier(key, member));
-              addProblem({ kind: "unknown-set-member", set: id, member, suggestions }, void 0);
+              const suggestions = this.catalog.suggest(member2.includes(":") || key === APP_KEY ? member2 : qualifiedIdentifier(key, member2));
+              addProblem({ kind: "unknown-set-member", set: id, member: member2, suggestions }, void 0);
               break;
             }
             case "default-without-set":
@@ -6554,12 +6558,12 @@ function prepareCapability(capability, index) {
   const patternProblems = [];
   const compileLabels = (field2, patterns2) => {
     const matchers = [];
-    for (const { value: pattern, path: path41 } of patterns2) {
+    for (const { value: pattern, path: path45 } of patterns2) {
       const compiled2 = compileLabelPattern(pattern);
       if (compiled2.ok)
         matchers.push(compiled2.match);
       else
-        patternProblems.push({ field: field2, path: path41, pattern, message: compiled2.message });
+        patternProblems.push({ field: field2, path: path45, pattern, message: compiled2.message });
     }
     return matchers;
   };
@@ -7368,13 +7372,13 @@ function permissionsEnabling(manifest, key, command) {
       return false;
     enabling.set(set, false);
     let result = false;
-    for (const member of set.permissions) {
-      if (member === "default")
+    for (const member2 of set.permissions) {
+      if (member2 === "default")
         result = !!manifest.default_permission && setEnables(manifest.default_permission, depth + 1);
-      else if (Object.prototype.hasOwnProperty.call(manifest.permission_sets, member))
-        result = setEnables(manifest.permission_sets[member], depth + 1);
-      else if (Object.prototype.hasOwnProperty.call(manifest.permissions, member))
-        result = manifest.permissions[member].commands.allow.includes(command);
+      else if (Object.prototype.hasOwnProperty.call(manifest.permission_sets, member2))
+        result = setEnables(manifest.permission_sets[member2], depth + 1);
+      else if (Object.prototype.hasOwnProperty.call(manifest.permissions, member2))
+        result = manifest.permissions[member2].commands.allow.includes(command);
       if (result)
         break;
     }
@@ -7400,16 +7404,18 @@ function whoCan(model, asked) {
 function accessMatrix(model, windows, origin = LOCAL_ORIGIN) {
   return new AccessMatrix(model, windows, origin);
 }
-var CoverageIndex, AccessMatrix;
+var MAX_MATRIX_MATCHING_WORK, CoverageIndex, AccessMatrix;
 var init_access = __esm({
   "dist/capabilities/engine/access.js"() {
     "use strict";
     init_types();
     init_glob();
+    init_errors();
     init_origin();
     init_expand();
     init_model();
     init_command_name();
+    MAX_MATRIX_MATCHING_WORK = 5e7;
     CoverageIndex = class {
       labels;
       contexts;
@@ -7499,9 +7505,12 @@ var init_access = __esm({
         const matchers = [...patternIds.keys()].map((pattern) => compileLabelPattern(pattern));
         const labelResults = new Int8Array(signatureIds.size);
         const patternResults = new Int8Array(patternIds.size);
+        const workAtStart = globMatchingWork();
         const coversLabel = (signature2, label) => {
           for (const patternId of signaturePatterns[signature2]) {
             if (patternResults[patternId] === -1) {
+              if (globMatchingWork() - workAtStart > MAX_MATRIX_MATCHING_WORK)
+                throw new FatalError(`comparing ${patternIds.size} window patterns with ${windows.length} labels reached the limit of ${MAX_MATRIX_MATCHING_WORK.toLocaleString("en-US")} characters compared (long glob patterns against long labels); ask about fewer windows with --window`);
               const compiled2 = matchers[patternId];
               patternResults[patternId] = compiled2.ok && compiled2.match(label) ? 1 : 0;
             }
@@ -7619,7 +7628,8 @@ function lookupCommand(input, index) {
   }
   const candidates = index.withBareName(text2);
   if (candidates.length === 0 && /^(host|tauri)_version$/.test(text2))
-    candidates.push(...index.withBareName(text2 === "host_version" ? "tauri_version" : "host_version"));
+    for (const item of index.withBareName(text2 === "host_version" ? "tauri_version" : "host_version"))
+      candidates.push(item);
   if (candidates.length === 1)
     return { ok: true, command: candidates[0], known: true, suggestions: [] };
   if (candidates.length > 1) {
@@ -7883,11 +7893,11 @@ function jsonTree(text2) {
   }
   return new JsonTree(text2, count, starts, ends, keyStarts, keyEnds, keyEscaped, childStarts, childCounts, children);
 }
-function deepestNode(tree, path41) {
+function deepestNode(tree, path45) {
   let node = tree.root;
   let depth = 0;
-  for (; depth < path41.length; depth++) {
-    const next = tree.step(node, path41[depth]);
+  for (; depth < path45.length; depth++) {
+    const next = tree.step(node, path45[depth]);
     if (next === NO_NODE)
       break;
     node = next;
@@ -7983,17 +7993,17 @@ var init_json_tree = __esm({
           if (!index) {
             index = /* @__PURE__ */ new Map();
             for (let i = 0; i < count; i++) {
-              const member = this.children[first + i];
-              index.set(this.key(member), member);
+              const member2 = this.children[first + i];
+              index.set(this.key(member2), member2);
             }
             this.memberIndexes.set(node, index);
           }
           return index.get(segment) ?? NO_NODE;
         }
         for (let i = count - 1; i >= 0; i--) {
-          const member = this.children[first + i];
-          if (this.keyIs(member, segment))
-            return member;
+          const member2 = this.children[first + i];
+          if (this.keyIs(member2, segment))
+            return member2;
         }
         return NO_NODE;
       }
@@ -8006,10 +8016,10 @@ var init_json_tree = __esm({
             continue;
           const seen = /* @__PURE__ */ new Set();
           for (let i = 0; i < count; i++) {
-            const member = this.children[this.childStarts[node] + i];
-            const key = this.key(member);
+            const member2 = this.children[this.childStarts[node] + i];
+            const key = this.key(member2);
             if (seen.has(key))
-              repeated.push(member);
+              repeated.push(member2);
             else
               seen.add(key);
           }
@@ -8029,20 +8039,20 @@ var init_json_tree = __esm({
           }
           this.parents = parents;
         }
-        const path41 = [];
+        const path45 = [];
         for (let at = node; this.parents[at] !== NO_NODE; at = this.parents[at]) {
           const parent = this.parents[at];
           if (this.isMember(at))
-            path41.push(this.key(at));
+            path45.push(this.key(at));
           else {
             const first = this.childStarts[parent];
             let index = 0;
             while (this.children[first + index] !== at)
               index++;
-            path41.push(index);
+            path45.push(index);
           }
         }
-        return path41.reverse();
+        return path45.reverse();
       }
     };
   }
@@ -8121,7 +8131,7 @@ function inlineValue(value, syntax) {
   if (Array.isArray(value))
     return `[${value.map((item) => inlineValue(item, syntax)).join(", ")}]`;
   if (value !== null && typeof value === "object") {
-    const members = Object.entries(value).map(([key, member]) => field(key, member, syntax));
+    const members = Object.entries(value).map(([key, member2]) => field(key, member2, syntax));
     return members.length ? `{ ${members.join(", ")} }` : "{}";
   }
   return typeof value === "string" ? quoteString(value, syntax) : JSON.stringify(value);
@@ -8162,6 +8172,160 @@ var init_syntax = __esm({
   "dist/core/source/syntax.js"() {
     "use strict";
     LINE = 72;
+  }
+});
+
+// dist/core/source/toml-key-index.js
+function push(map, key, value) {
+  const list = map.get(key);
+  if (list)
+    list.push(value);
+  else
+    map.set(key, [value]);
+}
+function firstAtOrAfter(sorted2, bound2, position2) {
+  let low = 0;
+  let high = sorted2.length;
+  while (low < high) {
+    const middle = low + high >>> 1;
+    if (position2(sorted2[middle]) < bound2)
+      low = middle + 1;
+    else
+      high = middle;
+  }
+  return low;
+}
+function headerParts(text2, lineStart, lineEnd) {
+  let at = lineStart;
+  while (text2[at] === " " || text2[at] === "	")
+    at++;
+  const closeInLine = text2[at] === "[" && text2[at + 1] !== "[" ? text2.slice(at, lineEnd).indexOf("]") : -1;
+  const close = closeInLine < 0 ? -1 : at + closeInLine;
+  if (close <= at || text2[close + 1] === "]")
+    return void 0;
+  const parts = [];
+  let partStart = at + 1;
+  for (let c = at + 1; c <= close; c++) {
+    if (c === close || text2[c] === ".") {
+      const raw = text2.slice(partStart, c);
+      const trimmed = raw.trim();
+      const quoted = trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"');
+      parts.push({ name: quoted ? trimmed.slice(1, -1) : trimmed, offset: partStart + raw.indexOf(trimmed) + (quoted ? 1 : 0) });
+      partStart = c + 1;
+    }
+  }
+  return { parts, close };
+}
+var placingWork, TomlKeyIndex, BARE_KEY, BARE_KEY_CHAR, DELIMITER, LINE_END;
+var init_toml_key_index = __esm({
+  "dist/core/source/toml-key-index.js"() {
+    "use strict";
+    placingWork = { steps: 0 };
+    TomlKeyIndex = class {
+      text;
+      /** Bare key \u2192 where it is written followed by `"? [ \t]* =`, in text order. */
+      assignments = /* @__PURE__ */ new Map();
+      /** Bare key \u2192 `[[\u2026 key]]` headers naming it last: line start and the end of `]]`, in text order. */
+      arrayHeaders = /* @__PURE__ */ new Map();
+      /** Name \u2192 start of each `[a.b]` header line holding a part of that name, in text order. */
+      tableHeaders = /* @__PURE__ */ new Map();
+      constructor(text2) {
+        this.text = text2;
+        for (let equals = text2.indexOf("="); equals >= 0; equals = text2.indexOf("=", equals + 1)) {
+          let end = equals;
+          while (end > 0 && (text2[end - 1] === " " || text2[end - 1] === "	"))
+            end--;
+          if (text2[end - 1] === '"')
+            end--;
+          let start = end;
+          while (start > 0 && BARE_KEY_CHAR.test(text2[start - 1]))
+            start--;
+          if (start < end)
+            push(this.assignments, text2.slice(start, end), start);
+        }
+        for (let lineStart = 0; lineStart < text2.length; ) {
+          const newline = text2.indexOf("\n", lineStart);
+          const lineEnd = newline < 0 ? text2.length : newline;
+          let at = lineStart;
+          while (text2[at] === " " || text2[at] === "	")
+            at++;
+          if (text2[at] === "[" && text2[at + 1] === "[")
+            this.indexArrayHeader(lineStart, at + 2, lineEnd);
+          else if (text2[at] === "[")
+            for (const name of new Set(headerParts(text2, lineStart, lineEnd)?.parts.map((part) => part.name)))
+              push(this.tableHeaders, name, lineStart);
+          lineStart = lineEnd + 1;
+        }
+      }
+      /** Whether `key` is looked up here (else the caller searches the text). */
+      static indexes(key) {
+        return BARE_KEY.test(key);
+      }
+      /**
+       * What `/^[ \t]*\[\[[ \t]*(?:[^\]\n]*\.)?"?KEY"?[ \t]*\]\]/gm` finds from `from`, then `skip` matches
+       * further: the match's start and end.
+       */
+      arrayHeader(key, from, skip) {
+        const headers = this.arrayHeaders.get(key) ?? [];
+        const first = firstAtOrAfter(headers, from, (header3) => header3.index);
+        placingWork.steps += 1 + Math.log2(headers.length + 1);
+        return headers[first + skip];
+      }
+      /** The starts of `[a.b]` header lines holding a part named `name`, from the line starting at `fromLine`. */
+      *tableHeaderLines(name, fromLine) {
+        const lines = this.tableHeaders.get(name) ?? [];
+        placingWork.steps += 1 + Math.log2(lines.length + 1);
+        for (let i = firstAtOrAfter(lines, fromLine, (line) => line); i < lines.length; i++) {
+          placingWork.steps++;
+          yield lines[i];
+        }
+      }
+      /**
+       * What `/(?:^|[{,\s])"?(KEY)"?[ \t]*=/gm` finds from `from`: where its KEY is written. The index
+       * holds every KEY followed by `"? =`; what comes before it is checked here.
+       */
+      assignment(key, from) {
+        const written = this.assignments.get(key) ?? [];
+        placingWork.steps += 1 + Math.log2(written.length + 1);
+        for (let i = firstAtOrAfter(written, from, (at) => at); i < written.length; i++) {
+          placingWork.steps++;
+          const at = written[i];
+          const quoted = at - (this.text[at - 1] === '"' ? 1 : 0);
+          const before = this.text[quoted - 1];
+          if (before !== void 0 && DELIMITER.test(before) && quoted - 1 >= from || (quoted === 0 || LINE_END.test(before)) && quoted >= from)
+            return at;
+        }
+        return void 0;
+      }
+      indexArrayHeader(lineStart, inside, lineEnd) {
+        const text2 = this.text;
+        const bracket = text2.indexOf("]", inside);
+        if (bracket < 0 || bracket >= lineEnd || text2[bracket + 1] !== "]")
+          return;
+        let end = bracket;
+        while (end > inside && (text2[end - 1] === " " || text2[end - 1] === "	"))
+          end--;
+        if (text2[end - 1] === '"')
+          end--;
+        let start = end;
+        while (start > inside && BARE_KEY_CHAR.test(text2[start - 1]))
+          start--;
+        if (start === end)
+          return;
+        const quote3 = text2[start - 1] === '"' ? 1 : 0;
+        const before = start - quote3;
+        let afterBrackets = inside;
+        while (text2[afterBrackets] === " " || text2[afterBrackets] === "	")
+          afterBrackets++;
+        if (text2[before - 1] !== "." && !(before >= inside && before <= afterBrackets))
+          return;
+        push(this.arrayHeaders, text2.slice(start, end), { index: lineStart, end: bracket + 2 });
+      }
+    };
+    BARE_KEY = /^[A-Za-z0-9_-]+$/;
+    BARE_KEY_CHAR = /[A-Za-z0-9_-]/;
+    DELIMITER = /[{,\s]/;
+    LINE_END = /[\n\r\u2028\u2029]/;
   }
 });
 
@@ -9084,12 +9248,12 @@ function parseTree(text2, errors = [], options = ParseOptions.DEFAULT) {
   }
   return result;
 }
-function findNodeAtLocation(root2, path41) {
+function findNodeAtLocation(root2, path45) {
   if (!root2) {
     return void 0;
   }
   let node = root2;
-  for (let segment of path41) {
+  for (let segment of path45) {
     if (typeof segment === "string") {
       if (node.type !== "object" || !Array.isArray(node.children)) {
         return void 0;
@@ -9119,17 +9283,17 @@ function getNodePath(node) {
   if (!node.parent || !node.parent.children) {
     return [];
   }
-  const path41 = getNodePath(node.parent);
+  const path45 = getNodePath(node.parent);
   if (node.parent.type === "property") {
     const key = node.parent.children[0].value;
-    path41.push(key);
+    path45.push(key);
   } else if (node.parent.type === "array") {
     const index = node.parent.children.indexOf(node);
     if (index !== -1) {
-      path41.push(index);
+      path45.push(index);
     }
   }
-  return path41;
+  return path45;
 }
 function getNodeValue(node) {
   switch (node.type) {
@@ -9532,14 +9696,14 @@ var init_parser = __esm({
 
 // node_modules/jsonc-parser/lib/esm/impl/edit.js
 function setProperty(text2, originalPath, value, options) {
-  const path41 = originalPath.slice();
+  const path45 = originalPath.slice();
   const errors = [];
   const root2 = parseTree(text2, errors);
   let parent = void 0;
   let lastSegment = void 0;
-  while (path41.length > 0) {
-    lastSegment = path41.pop();
-    parent = findNodeAtLocation(root2, path41);
+  while (path45.length > 0) {
+    lastSegment = path45.pop();
+    parent = findNodeAtLocation(root2, path45);
     if (parent === void 0 && value !== void 0) {
       if (typeof lastSegment === "string") {
         value = { [lastSegment]: value };
@@ -9742,8 +9906,8 @@ function printParseErrorCode(code) {
 function format2(documentText, range2, options) {
   return format(documentText, range2, options);
 }
-function modify(text2, path41, value, options) {
-  return setProperty(text2, path41, value, options);
+function modify(text2, path45, value, options) {
+  return setProperty(text2, path45, value, options);
 }
 function applyEdits(text2, edits) {
   let sortedEdits = edits.slice(0).sort((a2, b2) => {
@@ -9851,9 +10015,9 @@ function tomlNumberValue(token) {
 function cachedPattern(name, source) {
   return patterns.get(name, () => new RegExp(source(), "gm"));
 }
-function nodeAt(tree, path41) {
+function nodeAt(tree, path45) {
   let node = tree.root;
-  for (const segment of path41) {
+  for (const segment of path45) {
     node = tree.step(node, segment);
     if (node === NO_NODE)
       break;
@@ -9902,9 +10066,9 @@ function propertiesKept(value) {
   }
   return count;
 }
-function valueAt(root2, path41) {
+function valueAt(root2, path45) {
   let current = root2;
-  for (const key of path41) {
+  for (const key of path45) {
     if (current === null || typeof current !== "object")
       return void 0;
     if (!Object.prototype.hasOwnProperty.call(current, key))
@@ -10076,39 +10240,27 @@ function scanInlineArray(text2, from, last) {
 function escapeRegExp(text2) {
   return text2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
-function findTableHeader(text2, from, path41, i) {
-  for (let lineStart = from === 0 ? 0 : text2.lastIndexOf("\n", from - 1) + 1; lineStart < text2.length; ) {
+function findTableHeader(text2, index, from, path45, i) {
+  const name = path45[i];
+  if (typeof name !== "string")
+    return void 0;
+  for (const lineStart of index.tableHeaderLines(name, from === 0 ? 0 : text2.lastIndexOf("\n", from - 1) + 1)) {
     const lineEnd = text2.indexOf("\n", lineStart) < 0 ? text2.length : text2.indexOf("\n", lineStart);
-    let at = lineStart;
-    while (text2[at] === " " || text2[at] === "	")
-      at++;
-    const closeInLine = text2[at] === "[" && text2[at + 1] !== "[" ? text2.slice(at, lineEnd).indexOf("]") : -1;
-    const close = closeInLine < 0 ? -1 : at + closeInLine;
-    if (close > at && text2[close + 1] !== "]") {
-      const parts = [];
-      let partStart = at + 1;
-      for (let c = at + 1; c <= close; c++) {
-        if (c === close || text2[c] === ".") {
-          const raw = text2.slice(partStart, c);
-          const trimmed = raw.trim();
-          const quoted = trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"');
-          parts.push({ name: quoted ? trimmed.slice(1, -1) : trimmed, offset: partStart + raw.indexOf(trimmed) + (quoted ? 1 : 0) });
-          partStart = c + 1;
-        }
-      }
-      for (let j2 = 0; j2 < parts.length; j2++) {
-        if (parts[j2].name !== path41[i])
-          continue;
-        const rest = parts.slice(j2 + 1);
-        if (!rest.every((part, n) => path41[i + 1 + n] === part.name) || typeof path41[i + 1 + rest.length] === "number")
-          continue;
-        const last = rest.length ? rest[rest.length - 1] : parts[j2];
-        if (lineStart < from && last.offset < from)
-          continue;
-        return { keyOffset: last.offset, keyLength: last.name.length, end: close + 1, consumed: rest.length };
-      }
+    const header3 = headerParts(text2, lineStart, lineEnd);
+    if (!header3)
+      continue;
+    const { parts, close } = header3;
+    for (let j2 = 0; j2 < parts.length; j2++) {
+      if (parts[j2].name !== path45[i])
+        continue;
+      const rest = parts.slice(j2 + 1);
+      if (!rest.every((part, n) => path45[i + 1 + n] === part.name) || typeof path45[i + 1 + rest.length] === "number")
+        continue;
+      const last = rest.length ? rest[rest.length - 1] : parts[j2];
+      if (lineStart < from && last.offset < from)
+        continue;
+      return { keyOffset: last.offset, keyLength: last.name.length, end: close + 1, consumed: rest.length };
     }
-    lineStart = lineEnd + 1;
   }
   return void 0;
 }
@@ -10120,6 +10272,7 @@ var init_document = __esm({
     init_line_index();
     init_syntax();
     init_bounded_memo();
+    init_toml_key_index();
     MAX_NESTING_DEPTH = 256;
     SourceDocument = class _SourceDocument {
       absolutePath;
@@ -10131,6 +10284,7 @@ var init_document = __esm({
       treeCache;
       lines;
       tomlArrays;
+      tomlKeys;
       constructor(absolutePath, file, text2, format3, value, parseError, treeCache) {
         this.absolutePath = absolutePath;
         this.file = file;
@@ -10199,21 +10353,21 @@ var init_document = __esm({
           return [];
         const repeated = [];
         const tree = this.tree;
-        const walk2 = (node, path41) => {
+        const walk2 = (node, path45) => {
           const kind = tree.kind(node);
           if (kind === "object") {
             const seen = /* @__PURE__ */ new Set();
             for (let i = 0; i < tree.childCount(node); i++) {
-              const member = tree.child(node, i);
-              const key = tree.key(member);
+              const member2 = tree.child(node, i);
+              const key = tree.key(member2);
               if (seen.has(key))
-                repeated.push([...path41, key]);
+                repeated.push([...path45, key]);
               seen.add(key);
-              walk2(member, [...path41, key]);
+              walk2(member2, [...path45, key]);
             }
           } else if (kind === "array") {
             for (let i = 0; i < tree.childCount(node); i++)
-              walk2(tree.child(node, i), [...path41, i]);
+              walk2(tree.child(node, i), [...path45, i]);
           }
         };
         walk2(tree.root, []);
@@ -10224,12 +10378,12 @@ var init_document = __esm({
        * a JSON value from the syntax tree; a TOML number (`0x1F`, `1_000`, `+inf`) read where its key or
        * array element starts, since the TOML parser keeps no positions and its value says 31 for `0x1F`.
        */
-      writtenText(path41) {
+      writtenText(path45) {
         if (this.format === "toml")
-          return this.tomlNumberText(path41);
+          return this.tomlNumberText(path45);
         if (!this.tree)
           return void 0;
-        const at = this.locate(path41);
+        const at = this.locate(path45);
         return at.exact ? this.text.slice(at.offset, at.offset + at.length) : void 0;
       }
       /**
@@ -10237,15 +10391,15 @@ var init_document = __esm({
        * (a same-named key elsewhere, or a nesting the key search does not follow, gives no text rather
        * than another value's).
        */
-      tomlNumberText(path41) {
-        const value = this.ok ? valueAt(this.value, path41) : void 0;
-        if (typeof value !== "number" || path41.length === 0)
+      tomlNumberText(path45) {
+        const value = this.ok ? valueAt(this.value, path45) : void 0;
+        if (typeof value !== "number" || path45.length === 0)
           return void 0;
-        const { offset, exact } = this.tomlCursor(path41);
+        const { offset, exact } = this.tomlCursor(path45);
         if (!exact)
           return void 0;
         TOML_VALUE_START.lastIndex = offset;
-        const start = typeof path41[path41.length - 1] === "number" ? offset : offset + (TOML_VALUE_START.exec(this.text)?.[0].length ?? 0);
+        const start = typeof path45[path45.length - 1] === "number" ? offset : offset + (TOML_VALUE_START.exec(this.text)?.[0].length ?? 0);
         TOML_NUMBER.lastIndex = start;
         const token = TOML_NUMBER.exec(this.text)?.[0];
         if (token === void 0)
@@ -10257,32 +10411,32 @@ var init_document = __esm({
        * The text range of the value (or, with `target: "key"`, the property name) at `path`,
        * falling back to the nearest existing ancestor.
        */
-      locate(path41, target = "value") {
+      locate(path45, target = "value") {
         if (this.tree)
-          return this.locateJson(path41, target);
+          return this.locateJson(path45, target);
         if (this.parseError)
           return this.span(this.parseError.offset, this.parseError.length, true);
-        return this.locateToml(path41, target);
+        return this.locateToml(path45, target);
       }
-      locateJson(path41, target) {
+      locateJson(path45, target) {
         const tree = this.tree;
-        const { node, depth } = deepestNode(tree, path41);
-        const exact = depth === path41.length;
+        const { node, depth } = deepestNode(tree, path45);
+        const exact = depth === path45.length;
         if (exact && target === "key" && tree.isMember(node))
           return this.span(tree.keyOffset(node), tree.keyLength(node), true);
         return this.span(tree.offset(node), tree.length(node), exact);
       }
       /** Offset and length of the exact value at `path`, or undefined (in TOML: string values only, the only ones fixes replace). */
-      valueSpan(path41) {
+      valueSpan(path45) {
         if (this.format === "toml") {
-          if (!this.ok || typeof valueAt(this.value, path41) !== "string")
+          if (!this.ok || typeof valueAt(this.value, path45) !== "string")
             return void 0;
-          const located = this.locateToml(path41, "value");
+          const located = this.locateToml(path45, "value");
           const quote3 = this.text[located.offset];
           return located.exact && (quote3 === '"' || quote3 === "'") && this.text[located.offset + 1] !== quote3 ? located : void 0;
         }
         const tree = this.tree;
-        const node = tree ? nodeAt(tree, path41) : NO_NODE;
+        const node = tree ? nodeAt(tree, path45) : NO_NODE;
         return node === NO_NODE ? void 0 : { offset: tree.offset(node), length: tree.length(node) };
       }
       /** A string value in this document's syntax: a JSON string, or a TOML basic string. */
@@ -10294,11 +10448,11 @@ var init_document = __esm({
        * so the surrounding layout stays as written. In TOML only items of an inline array (`key = [...]`)
        * can be removed; an item of an array of tables (`[[key]]`) is a section of its own.
        */
-      arrayItemRemovalSpan(path41) {
-        const index = path41[path41.length - 1];
+      arrayItemRemovalSpan(path45) {
+        const index = path45[path45.length - 1];
         if (typeof index !== "number")
           return void 0;
-        const items = this.format === "toml" ? this.inlineArrayItems(path41.slice(0, -1)) : this.jsonArrayItems(path41.slice(0, -1));
+        const items = this.format === "toml" ? this.inlineArrayItems(path45.slice(0, -1)) : this.jsonArrayItems(path45.slice(0, -1));
         const item = items?.[index];
         if (!items || !item)
           return void 0;
@@ -10342,9 +10496,9 @@ var init_document = __esm({
        * of an array of tables), and a string value by its quoted text after that. When that fails the
        * nearest found key is used, or the first line.
        */
-      locateToml(path41, target) {
-        const { offset, keyAt, exact } = this.tomlCursor(path41);
-        const value = valueAt(this.value, path41);
+      locateToml(path45, target) {
+        const { offset, keyAt, exact } = this.tomlCursor(path45);
+        const value = valueAt(this.value, path45);
         if (exact && target === "value" && typeof value === "string") {
           for (const quoted of [JSON.stringify(value), `'${value}'`]) {
             const at = this.text.indexOf(quoted, offset);
@@ -10354,49 +10508,40 @@ var init_document = __esm({
         }
         if (keyAt)
           return this.span(keyAt.offset, keyAt.length, exact && (target === "key" || typeof value !== "string"));
-        return this.span(0, 0, path41.length === 0);
+        return this.span(0, 0, path45.length === 0);
       }
       /**
        * Follows `path` through the TOML text: where the last key found is written (`keyAt`), and `offset`,
        * just after that key or at the start of the inline array element the path ends with.
        */
-      tomlCursor(path41) {
+      tomlCursor(path45) {
         let offset = 0;
         let keyAt;
         let exact = true;
-        for (let i = 0; i < path41.length; i++) {
-          const key = path41[i];
+        for (let i = 0; i < path45.length; i++) {
+          const key = path45[i];
           if (typeof key !== "string")
             continue;
-          const index = path41[i + 1];
-          const header3 = cachedPattern(`header ${key}`, () => `^[ \\t]*\\[\\[[ \\t]*(?:[^\\]\\n]*\\.)?"?${escapeRegExp(key)}"?[ \\t]*\\]\\]`);
-          header3.lastIndex = offset;
-          let found = header3.exec(this.text);
-          if (found && typeof index === "number") {
-            for (let n = 0; n < index && found; n++)
-              found = header3.exec(this.text);
-            if (found) {
-              offset = found.index + found[0].length;
-              keyAt = { offset: found.index + found[0].indexOf(key), length: key.length };
-              i++;
-              continue;
-            }
+          const index = path45[i + 1];
+          const found = typeof index === "number" ? this.arrayOfTablesHeader(key, offset, index) : void 0;
+          if (found) {
+            offset = found.end;
+            keyAt = { offset: found.index + this.text.slice(found.index, found.end).indexOf(key), length: key.length };
+            i++;
+            continue;
           }
-          const tableHeader = typeof index !== "number" ? findTableHeader(this.text, offset, path41, i) : void 0;
+          const tableHeader = typeof index !== "number" ? findTableHeader(this.text, this.keyIndex, offset, path45, i) : void 0;
           if (tableHeader) {
             keyAt = { offset: tableHeader.keyOffset, length: tableHeader.keyLength };
             offset = tableHeader.end;
             i += tableHeader.consumed;
             continue;
           }
-          const assignment = cachedPattern(`assignment ${key}`, () => `(?:^|[{,\\s])"?(${escapeRegExp(key)})"?[ \\t]*=`);
-          assignment.lastIndex = offset;
-          const match2 = assignment.exec(this.text);
-          if (!match2) {
+          const at = this.assignment(key, offset);
+          if (at === void 0) {
             exact = false;
             break;
           }
-          const at = match2.index + match2[0].lastIndexOf(key);
           keyAt = { offset: at, length: key.length };
           offset = at + key.length;
           if (typeof index === "number") {
@@ -10410,6 +10555,33 @@ var init_document = __esm({
           }
         }
         return { offset, keyAt, exact };
+      }
+      /** The index of the TOML text's keys, made on the first lookup. */
+      get keyIndex() {
+        this.tomlKeys ??= new TomlKeyIndex(this.text);
+        return this.tomlKeys;
+      }
+      /** The `index`th `[[\u2026 key]]` header at or after `from`: where it starts and ends. */
+      arrayOfTablesHeader(key, from, index) {
+        if (TomlKeyIndex.indexes(key))
+          return this.keyIndex.arrayHeader(key, from, index);
+        const header3 = cachedPattern(`header ${key}`, () => `^[ \\t]*\\[\\[[ \\t]*(?:[^\\]\\n]*\\.)?"?${escapeRegExp(key)}"?[ \\t]*\\]\\]`);
+        header3.lastIndex = from;
+        placingWork.steps += this.text.length - from;
+        let found = header3.exec(this.text);
+        for (let n = 0; n < index && found; n++)
+          found = header3.exec(this.text);
+        return found ? { index: found.index, end: found.index + found[0].length } : void 0;
+      }
+      /** Where `key =` is written at or after `from`: at a line start or inside an inline table. */
+      assignment(key, from) {
+        if (TomlKeyIndex.indexes(key))
+          return this.keyIndex.assignment(key, from);
+        const assignment = cachedPattern(`assignment ${key}`, () => `(?:^|[{,\\s])"?(${escapeRegExp(key)})"?[ \\t]*=`);
+        assignment.lastIndex = from;
+        placingWork.steps += this.text.length - from;
+        const match2 = assignment.exec(this.text);
+        return match2 ? match2.index + match2[0].lastIndexOf(key) : void 0;
       }
       span(offset, length, exact) {
         return {
@@ -10821,10 +10993,10 @@ function toCapability(object, source) {
     unknownFields: unknownFields(raw, base, CAPABILITY_FIELDS, "capability"),
     suppressions: stringItems(raw[SUPPRESSION_FIELD], [...base, SUPPRESSION_FIELD])
   };
-  const list = (field2, value, path41) => {
+  const list = (field2, value, path45) => {
     if (value !== void 0)
       written.listLengths[field2] = Array.isArray(value) ? value.length : null;
-    return stringItems(value, path41);
+    return stringItems(value, path45);
   };
   const capability = {
     identifier: raw.identifier,
@@ -10837,51 +11009,57 @@ function toCapability(object, source) {
     source: { ...source, path: base }
   };
   if (remote) {
-    written.unknownFields.push(...unknownFields(remote, [...base, "remote"], REMOTE_FIELDS, "remote"));
+    for (const item of unknownFields(remote, [...base, "remote"], REMOTE_FIELDS, "remote"))
+      written.unknownFields.push(item);
     const urls = list("remote.urls", remote.urls, [...base, "remote", "urls"]);
     if (Array.isArray(remote.urls))
       capability.remote = { urls };
   }
+  if (typeof raw.$schema === "string")
+    capability.schemaRef = raw.$schema;
   const platforms = list("platforms", raw.platforms, [...base, "platforms"]);
   if (Array.isArray(raw.platforms))
     capability.platforms = platforms;
   return capability;
 }
-function stringItems(value, path41) {
+function stringItems(value, path45) {
   if (!Array.isArray(value))
     return [];
   const items = [];
   value.forEach((item, index) => {
     if (typeof item === "string")
-      items.push({ value: item, path: [...path41, index] });
+      items.push({ value: item, path: [...path45, index] });
   });
   return items;
 }
-function unknownFields(object, path41, known, kind) {
-  const siblings = Object.keys(object);
-  return siblings.filter((key) => !known.includes(key)).map((key) => ({ key, path: [...path41, key], object: kind, siblings }));
+function unknownFields(object, path45, known, kind) {
+  const keys = Object.keys(object);
+  const siblings = new Set(keys);
+  return keys.filter((key) => !known.includes(key)).map((key) => ({ key, path: [...path45, key], object: kind, siblings }));
 }
 function unknownFileFields(value) {
   if (fileForm(value) !== "wrapped")
     return [];
-  const siblings = Object.keys(value);
-  return siblings.filter((key) => !WRAPPED_FILE_FIELDS.includes(key)).map((key) => ({ key, path: [key], siblings }));
+  const keys = Object.keys(value);
+  const siblings = new Set(keys);
+  return keys.filter((key) => !WRAPPED_FILE_FIELDS.includes(key)).map((key) => ({ key, path: [key], siblings }));
 }
-function entryPath(capability, path41) {
-  const entry = capability.permissions.find((e) => samePath(e.path, path41));
-  return entry?.extended ? [...path41, "identifier"] : path41;
+function entryPath(capability, path45) {
+  const entry = capability.permissions.find((e) => samePath(e.path, path45));
+  return entry?.extended ? [...path45, "identifier"] : path45;
 }
 function toEntries(value, base, unknown) {
   if (!Array.isArray(value))
     return [];
   const entries = [];
   value.forEach((item, index) => {
-    const path41 = [...base, index];
+    const path45 = [...base, index];
     if (typeof item === "string")
-      entries.push({ identifier: item, extended: false, path: path41 });
+      entries.push({ identifier: item, extended: false, path: path45 });
     else if (isPlainObject(item) && typeof item.identifier === "string") {
-      const entry = { identifier: item.identifier, extended: true, path: path41 };
-      unknown.push(...unknownFields(item, path41, PERMISSION_ENTRY_FIELDS, "permission entry"));
+      const entry = { identifier: item.identifier, extended: true, path: path45 };
+      for (const field2 of unknownFields(item, path45, PERMISSION_ENTRY_FIELDS, "permission entry"))
+        unknown.push(field2);
       if ("allow" in item)
         entry.allow = Array.isArray(item.allow) ? item.allow : null;
       if ("deny" in item)
@@ -10909,10 +11087,10 @@ var init_capability = __esm({
 function limitCapability(capability, budget) {
   const problems2 = [];
   const base = capability.source.path;
-  const cap = (list, limit, path41, what, budgeted = true) => {
+  const cap = (list, limit, path45, what, budgeted = true) => {
     if (list.length > limit) {
       problems2.push({
-        path: path41,
+        path: path45,
         message: `${what} lists ${list.length.toLocaleString("en-US")} entries, over the limit of ${limit.toLocaleString("en-US")} caplint checks in one capability; the rest are not checked`
       });
       list = list.slice(0, limit);
@@ -10923,7 +11101,7 @@ function limitCapability(capability, budget) {
     if (list.length > room) {
       if (!budget.exhausted) {
         problems2.push({
-          path: path41,
+          path: path45,
           message: `the file lists more than ${LIMITS.entriesPerFile.toLocaleString("en-US")} permissions and remote URLs in all; caplint checks that many, and not the rest`
         });
         budget.exhausted = true;
@@ -11497,26 +11675,26 @@ var require_ignore = __commonJS({
       const index = body.indexOf(SLASH3);
       return index < 0 || index === body.length - 1;
     };
-    var basenameOf = (path41) => {
-      const end = path41.length - 1;
-      const index = path41.lastIndexOf(
+    var basenameOf = (path45) => {
+      const end = path45.length - 1;
+      const index = path45.lastIndexOf(
         SLASH3,
-        path41[end] === SLASH3 ? end - 1 : end
+        path45[end] === SLASH3 ? end - 1 : end
       );
-      return index < 0 ? path41 : path41.slice(index + 1);
+      return index < 0 ? path45 : path45.slice(index + 1);
     };
-    var parentOf = (path41) => {
-      if (path41.charCodeAt(0) === SLASH_CODE || path41.indexOf(DOUBLE_SLASH) >= 0) {
-        const slices = path41.split(SLASH3).filter(Boolean);
+    var parentOf = (path45) => {
+      if (path45.charCodeAt(0) === SLASH_CODE || path45.indexOf(DOUBLE_SLASH) >= 0) {
+        const slices = path45.split(SLASH3).filter(Boolean);
         slices.pop();
         return slices.length ? slices.join(SLASH3) + SLASH3 : EMPTY;
       }
-      const end = path41.length - 1;
-      const cut = path41.lastIndexOf(
+      const end = path45.length - 1;
+      const cut = path45.lastIndexOf(
         SLASH3,
-        path41.charCodeAt(end) === SLASH_CODE ? end - 1 : end
+        path45.charCodeAt(end) === SLASH_CODE ? end - 1 : end
       );
-      return cut < 0 ? EMPTY : path41.slice(0, cut + 1);
+      return cut < 0 ? EMPTY : path45.slice(0, cut + 1);
     };
     var isString = (subject) => typeof subject === "string";
     var checkPattern = (pattern) => pattern && isString(pattern);
@@ -11666,7 +11844,7 @@ var require_ignore = __commonJS({
       // Match the literal 'abc/' for `checkIgnore`, last rule wins. Only a rule
       //   ending in a wildcard can match it (see `checkSourceOf`), so the rest
       //   are left out once, rather than tested or compiled for every path.
-      testLiteral(path41) {
+      testLiteral(path45) {
         const rules = this._literalRules || (this._literalRules = this._rules.filter(
           ({ body }) => body[body.length - (body[body.length - 1] === SLASH3 ? 2 : 1)] === "*"
         ));
@@ -11675,7 +11853,7 @@ var require_ignore = __commonJS({
         let matchedRule;
         for (let index = rules.length - 1; index >= 0; index--) {
           const rule = rules[index];
-          if (rule.checkRegex.test(path41)) {
+          if (rule.checkRegex.test(path45)) {
             ignored = !rule.negative;
             unignored = rule.negative;
             matchedRule = rule.negative ? UNDEFINED : rule;
@@ -11695,15 +11873,15 @@ var require_ignore = __commonJS({
       //
       // - mode `string` either `MODE_IGNORE` or `MODE_CHECK_IGNORE`
       // @returns {TestResult}
-      test(path41, mode) {
+      test(path45, mode) {
         const rules = this._rules;
         const { length } = rules;
         const shortcut = this._basenameCount * 2 >= length;
-        const basename3 = shortcut ? basenameOf(path41) : path41;
+        const basename3 = shortcut ? basenameOf(path45) : path45;
         for (let index = length - 1; index >= 0; index--) {
           const rule = rules[index];
           if (rule[mode].test(
-            shortcut && rule._basenameOnly ? basename3 : path41
+            shortcut && rule._basenameOnly ? basename3 : path45
           )) {
             const { negative } = rule;
             const ret = {
@@ -11725,17 +11903,17 @@ var require_ignore = __commonJS({
     var throwError = (message, Ctor) => {
       throw new Ctor(message);
     };
-    var checkPath = (path41, originalPath, doThrow) => {
-      if (!isString(path41)) {
+    var checkPath = (path45, originalPath, doThrow) => {
+      if (!isString(path45)) {
         return doThrow(
           `path must be a string, but got \`${originalPath}\``,
           TypeError
         );
       }
-      if (!path41) {
+      if (!path45) {
         return doThrow(`path must not be empty`, TypeError);
       }
-      if (checkPath.isNotRelative(path41)) {
+      if (checkPath.isNotRelative(path45)) {
         const r = "`path.relative()`d";
         return doThrow(
           `path should be a ${r} string, but got "${originalPath}"`,
@@ -11744,25 +11922,25 @@ var require_ignore = __commonJS({
       }
       return true;
     };
-    var isNotRelative = (path41) => {
-      const first = path41.charCodeAt(0);
+    var isNotRelative = (path45) => {
+      const first = path45.charCodeAt(0);
       if (first === SLASH_CODE) {
         return true;
       }
       if (first !== DOT_CODE) {
         return false;
       }
-      if (path41.length === 1) {
+      if (path45.length === 1) {
         return true;
       }
-      const second = path41.charCodeAt(1);
+      const second = path45.charCodeAt(1);
       if (second === SLASH_CODE) {
         return true;
       }
       if (second !== DOT_CODE) {
         return false;
       }
-      return path41.length === 2 || path41.charCodeAt(2) === SLASH_CODE;
+      return path45.length === 2 || path45.charCodeAt(2) === SLASH_CODE;
     };
     checkPath.isNotRelative = isNotRelative;
     checkPath.convert = (p) => p;
@@ -11793,58 +11971,58 @@ var require_ignore = __commonJS({
         return this.add(pattern);
       }
       // @returns {TestResult}
-      _test(originalPath, cache2, path41) {
+      _test(originalPath, cache2, path45) {
         checkPath(
-          path41,
+          path45,
           originalPath,
           this._strictPathCheck ? throwError : RETURN_FALSE
         );
-        return path41 ? this._t(path41, cache2) : {
+        return path45 ? this._t(path45, cache2) : {
           ignored: false,
           unignored: false
         };
       }
       checkIgnore(target) {
-        const path41 = convertPath(target);
-        if (!path41 || path41.charCodeAt(path41.length - 1) !== SLASH_CODE) {
-          return this._test(target, this._testCache, path41);
+        const path45 = convertPath(target);
+        if (!path45 || path45.charCodeAt(path45.length - 1) !== SLASH_CODE) {
+          return this._test(target, this._testCache, path45);
         }
-        const dir = this._t(path41, this._testCache);
+        const dir = this._t(path45, this._testCache);
         if (dir.ignored) {
           return dir;
         }
-        const literal2 = this._rules.testLiteral(path41);
+        const literal2 = this._rules.testLiteral(path45);
         return literal2.ignored || literal2.unignored ? literal2 : dir;
       }
-      _t(path41, cache2) {
-        if (path41 in cache2) {
-          return cache2[path41];
+      _t(path45, cache2) {
+        if (path45 in cache2) {
+          return cache2[path45];
         }
-        const parentPath = parentOf(path41);
+        const parentPath = parentOf(path45);
         const parent = parentPath ? this._t(parentPath, cache2) : UNDEFINED;
-        return cache2[path41] = parent && parent.ignored ? parent : this._rules.test(path41, MODE_IGNORE);
+        return cache2[path45] = parent && parent.ignored ? parent : this._rules.test(path45, MODE_IGNORE);
       }
-      ignores(path41) {
-        return this._test(path41, this._ignoreCache, convertPath(path41)).ignored;
+      ignores(path45) {
+        return this._test(path45, this._ignoreCache, convertPath(path45)).ignored;
       }
       createFilter() {
-        return (path41) => !this.ignores(path41);
+        return (path45) => !this.ignores(path45);
       }
       filter(paths) {
         return makeArray(paths).filter(this.createFilter());
       }
       // @returns {TestResult}
-      test(path41) {
-        return this._test(path41, this._testCache, convertPath(path41));
+      test(path45) {
+        return this._test(path45, this._testCache, convertPath(path45));
       }
     };
     var factory = (options) => new Ignore(options);
-    var isPathValid = (path41) => checkPath(convertPath(path41), path41, RETURN_FALSE);
+    var isPathValid = (path45) => checkPath(convertPath(path45), path45, RETURN_FALSE);
     var setupWindows = () => {
       const makePosix = (str2) => /^\\\\\?\\/.test(str2) || /["<>|\u0000-\u001F]+/u.test(str2) ? str2 : str2.replace(/\\/g, "/");
       checkPath.convert = makePosix;
       const REGEX_TEST_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i;
-      checkPath.isNotRelative = (path41) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path41) || isNotRelative(path41);
+      checkPath.isNotRelative = (path45) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path45) || isNotRelative(path45);
     };
     if (
       // Detect `process` so that it can run in browsers.
@@ -12111,8 +12289,10 @@ function appConfigFrom(document, platformConfigs = []) {
         selection.inline.push(capability);
       }
     });
-    config.capabilityRefs.push(...selection.refs);
-    config.inlineCapabilities.push(...selection.inline);
+    for (const item of selection.refs)
+      config.capabilityRefs.push(item);
+    for (const item of selection.inline)
+      config.inlineCapabilities.push(item);
     if (selection.refs.length + selection.inline.length > 0)
       config.capabilityLists.push(selection);
   }
@@ -12236,9 +12416,9 @@ var init_project_model = __esm({
         return this.byFile.has(file);
       }
       /** The parsed value at `path` in a loaded file, or undefined. */
-      valueAt(file, path41) {
+      valueAt(file, path45) {
         const document = this.byFile.get(file);
-        return document?.ok ? valueAt(document.value, path41) : void 0;
+        return document?.ok ? valueAt(document.value, path45) : void 0;
       }
       /**
        * Lines by path object: every command a permission entry grants carries that entry's own path, so an
@@ -12246,17 +12426,17 @@ var init_project_model = __esm({
        * paths on 5,000 capabilities).
        */
       lines = /* @__PURE__ */ new Map();
-      line(file, path41) {
-        const known = this.lines.get(path41);
+      line(file, path45) {
+        const known = this.lines.get(path45);
         if (known?.file === file)
           return known.line;
-        const line = this.byFile.get(file)?.locate(path41).range.start.line ?? 1;
-        this.lines.set(path41, { file, line });
+        const line = this.byFile.get(file)?.locate(path45).range.start.line ?? 1;
+        this.lines.set(path45, { file, line });
         return line;
       }
       /** The range of a value in a loaded file (a permission entry), for findings; undefined for a file not loaded. */
-      range(file, path41) {
-        return this.byFile.get(file)?.locate(path41).range;
+      range(file, path45) {
+        return this.byFile.get(file)?.locate(path45).range;
       }
       where(entry) {
         return `${entry.provenance.file}:${this.line(entry.provenance.file, entry.provenance.path)}`;
@@ -12375,7 +12555,8 @@ function suggest(project, groups, query, webview, verdicts, lineOf2) {
   const refusedOn = refusing.flatMap((v2) => v2.platforms);
   const refusingModels = groups.filter((g) => g.platforms.some((p) => refusedOn.includes(p))).map((g) => g.model);
   const covering = coveringCapability(refusingModels, query.window, webview, query.origin);
-  notes.push(...selectionNotes(project, groups, query, webview, refusedOn));
+  for (const item of selectionNotes(project, groups, query, webview, refusedOn))
+    notes.push(item);
   const capability = newCapability(query, entry, refusedOn, groups);
   const newCapabilityFile = `src-tauri/capabilities/${String(capability.identifier)}.${capabilitySyntax(project)}`;
   const suggestion = { entry, reason, newCapability: capability, newCapabilityFile, removeDenies, notes };
@@ -12904,7 +13085,7 @@ function compareManifest(key, manifest, reference, context) {
       [key, "permission_sets", name, "permissions"]
     ])
   ];
-  for (const [name, own3, expected2, path41] of sets) {
+  for (const [name, own3, expected2, path45] of sets) {
     if (!expected2)
       continue;
     if (!own3) {
@@ -12920,10 +13101,10 @@ function compareManifest(key, manifest, reference, context) {
     const theirs = sortedStrings(expected2.permissions);
     if (sameList(mine, theirs))
       continue;
-    const missing = theirs.filter((member) => !mine.includes(member));
-    const extra = mine.filter((member) => !theirs.includes(member));
+    const missing = theirs.filter((member2) => !mine.includes(member2));
+    const extra = mine.filter((member2) => !theirs.includes(member2));
     const parts = [missing.length ? `lacks ${quoteAll(missing)}` : "", extra.length ? `adds ${quoteAll(extra)}` : ""].filter(Boolean);
-    differences.push({ key, name, path: path41, message: `"${qualified(name)}" in the manifest ${parts.join(" and ")}, unlike ${where2}` });
+    differences.push({ key, name, path: path45, message: `"${qualified(name)}" in the manifest ${parts.join(" and ")}, unlike ${where2}` });
   }
   return differences;
 }
@@ -12957,7 +13138,7 @@ function withoutNames(manifest, names) {
   if (names.length === 0)
     return manifest;
   const drop = new Set(names);
-  const keep = (record2) => Object.fromEntries(Object.entries(record2).filter(([name]) => !drop.has(name)));
+  const keep = (record3) => Object.fromEntries(Object.entries(record3).filter(([name]) => !drop.has(name)));
   return { ...manifest, permissions: keep(manifest.permissions), permission_sets: keep(manifest.permission_sets) };
 }
 function lostCommands(name, own3, expected2) {
@@ -12996,7 +13177,7 @@ function unionManifest(manifest, reference) {
       return expected2 ?? null;
     if (!expected2)
       return own3;
-    const members = [...own3.permissions, ...expected2.permissions.filter((member) => !own3.permissions.includes(member))];
+    const members = [...own3.permissions, ...expected2.permissions.filter((member2) => !own3.permissions.includes(member2))];
     return members.length === own3.permissions.length ? own3 : { ...own3, permissions: members };
   };
   const sets = { ...manifest.permission_sets };
@@ -13036,8 +13217,8 @@ function unionPermission(own3, expected2) {
     merged.platforms = union(own3.platforms, expected2.platforms);
   return merged;
 }
-function ownEntry(record2, key) {
-  return Object.prototype.hasOwnProperty.call(record2, key) ? record2[key] : void 0;
+function ownEntry(record3, key) {
+  return Object.prototype.hasOwnProperty.call(record3, key) ? record3[key] : void 0;
 }
 var sameList, sortedStrings, quoteAll;
 var init_manifest_compare = __esm({
@@ -14264,22 +14445,14 @@ async function readAppBuild(srcTauri, relative3, maxBytes) {
   const folders = await searchFolders(srcTauri);
   const root2 = folders[folders.length - 1];
   const lock = await readLock(folders, root2, maxBytes);
-  const mobileProjects = {};
-  for (const [target, folder] of [
-    ["android", "android"],
-    ["iOS", "apple"]
-  ]) {
-    const dir = import_node_path7.default.join(srcTauri, "gen", folder);
-    if (await pathKind(dir) === "directory")
-      mobileProjects[target] = relative3(dir);
-  }
   const manifestFile = import_node_path7.default.join(srcTauri, "Cargo.toml");
   const manifest = await readToml(manifestFile, root2, maxBytes);
+  const mobileEvidence = await repositoryMobileEvidence(srcTauri, root2, manifest, relative3, maxBytes);
   if (manifest && isPlainObject(manifest.package)) {
     const workspace = await workspaceRoot(folders.slice(1), root2, maxBytes);
     const plugins = dependencyPlugins(manifest, srcTauri, workspace, lock?.packages ?? [], root2);
     if (plugins)
-      return { kind: "Cargo.toml", file: relative3(manifestFile), plugins, mobileProjects, root: root2 };
+      return { kind: "Cargo.toml", file: relative3(manifestFile), plugins, mobileEvidence, root: root2 };
   }
   if (lock && lock.packages.some((p) => p.name === "tauri" || p.name === "host")) {
     const plugins = /* @__PURE__ */ new Map();
@@ -14299,7 +14472,7 @@ async function readAppBuild(srcTauri, relative3, maxBytes) {
         tables: []
       });
     }
-    return { kind: "Cargo.lock", file: relative3(lock.file), plugins, mobileProjects, root: root2 };
+    return { kind: "Cargo.lock", file: relative3(lock.file), plugins, mobileEvidence, root: root2 };
   }
   return void 0;
 }
@@ -14423,29 +14596,86 @@ function lockedSource(locked, declared) {
     return { kind: "path", inside: true };
   return { kind: "registry" };
 }
-function shippedTargets(build2, capabilityPlatforms) {
-  const shipped = /* @__PURE__ */ new Map([
-    ["linux", "desktop"],
-    ["macOS", "desktop"],
-    ["windows", "desktop"]
-  ]);
-  const named2 = new Set(capabilityPlatforms);
+function isDesktopOnlyTemplate(key) {
+  return key.replace(/\s+/g, "") === 'cfg(not(any(target_os="android",target_os="ios")))';
+}
+async function repositoryMobileEvidence(srcTauri, root2, manifest, relative3, maxBytes) {
+  const evidence = {};
+  const add = (target, says, certain) => (evidence[target] ??= []).push({ says, certain });
+  const workflows = await workflowTexts(root2, maxBytes);
   for (const target of ["android", "iOS"]) {
-    const project = build2.mobileProjects[target];
-    if (project !== void 0)
-      shipped.set(target, `${project} is committed`);
-    else if (named2.has(target))
-      shipped.set(target, `a capability names ${target} in "platforms"`);
+    const { project, configs } = MOBILE_FILES[target];
+    const dir = import_node_path7.default.join(srcTauri, "gen", project);
+    if (await pathKind(dir) === "directory")
+      add(target, `${relative3(dir)} is committed`, true);
+    for (const name of configs) {
+      const file = import_node_path7.default.join(srcTauri, name);
+      if (await pathKind(file) === "file")
+        add(target, `${relative3(file)} configures it`, true);
+    }
+    for (const { file, text: text2 } of workflows)
+      if (MOBILE_CI_COMMAND[target].test(text2))
+        add(target, `${relative3(file)} builds it`, true);
+    const tables = isPlainObject(manifest?.target) ? Object.keys(manifest.target) : [];
+    const naming = tables.find((key) => MOBILE_CFG[target].test(key) && !isDesktopOnlyTemplate(key));
+    if (naming !== void 0)
+      add(target, `Cargo.toml has a [target.'${naming}'] table`, false);
+  }
+  return evidence;
+}
+async function workflowTexts(root2, maxBytes) {
+  const dir = import_node_path7.default.join(root2, ".github", "workflows");
+  if (await pathKind(dir) !== "directory" || !staysInside(dir, root2))
+    return [];
+  noteRead("folders", dir);
+  let names;
+  try {
+    names = (0, import_node_fs5.readdirSync)(dir).filter((name) => /\.ya?ml$/.test(name)).sort().slice(0, MAX_WORKFLOWS);
+  } catch {
+    return [];
+  }
+  const texts = [];
+  for (const name of names) {
+    const file = import_node_path7.default.join(dir, name);
+    if (await pathKind(file) !== "file" || !staysInside(file, root2))
+      continue;
+    const read = readTextFile(file, maxBytes);
+    if (read.ok)
+      texts.push({ file, text: read.text });
+  }
+  return texts;
+}
+function shippedTargets(build2, capabilities) {
+  const desktop = { says: "desktop", certain: true, evidence: [] };
+  const shipped = /* @__PURE__ */ new Map([
+    ["linux", desktop],
+    ["macOS", desktop],
+    ["windows", desktop]
+  ]);
+  for (const target of ["android", "iOS"]) {
+    const evidence = [...build2.mobileEvidence[target] ?? []];
+    const naming = capabilities.find((capability) => capability.platforms?.some((item) => item.value === target));
+    if (naming)
+      evidence.push({ says: `capability file ${naming.source.file} names ${target} in "platforms"`, certain: true });
+    const schema = capabilities.find((capability) => capability.schemaRef !== void 0 && MOBILE_SCHEMA[target].test(capability.schemaRef));
+    if (schema)
+      evidence.push({ says: `capability file ${schema.source.file} uses ${schema.schemaRef}, which only a mobile build writes`, certain: true });
+    if (evidence.length === 0)
+      continue;
+    const deciding = evidence.find((piece) => piece.certain) ?? evidence[0];
+    shipped.set(target, { says: deciding.says, certain: deciding.certain, evidence: [deciding, ...evidence.filter((piece) => piece !== deciding)] });
   }
   return shipped;
 }
-var import_node_path7, RANK, PLUGIN_CRATE, DefaultFeatures;
+var import_node_path7, import_node_fs5, RANK, PLUGIN_CRATE, DefaultFeatures, MOBILE_FILES, MOBILE_CI_COMMAND, MOBILE_CFG, MAX_WORKFLOWS, MOBILE_SCHEMA;
 var init_build = __esm({
   "dist/capabilities/load/build.js"() {
     "use strict";
     import_node_path7 = __toESM(require("node:path"), 1);
     init_json();
     init_read();
+    import_node_fs5 = require("node:fs");
+    init_read_log();
     init_types2();
     init_cfg();
     init_cargo();
@@ -14500,6 +14730,23 @@ var init_build = __esm({
         return dependencies;
       }
     };
+    MOBILE_FILES = {
+      android: { project: "android", configs: ["tauri.android.conf.json", "tauri.android.conf.json5", "Tauri.android.toml"] },
+      iOS: { project: "apple", configs: ["tauri.ios.conf.json", "tauri.ios.conf.json5", "Tauri.ios.toml"] }
+    };
+    MOBILE_CI_COMMAND = {
+      android: /\btauri(?:[\s:"'-]+|\s+\S+\s+)android\s+(?:build|init|dev)\b/,
+      iOS: /\btauri(?:[\s:"'-]+|\s+\S+\s+)ios\s+(?:build|init|dev)\b/
+    };
+    MOBILE_CFG = {
+      android: /target_os\s*=\s*"android"|\bmobile\b|-android(?:eabi)?\b/,
+      iOS: /target_os\s*=\s*"ios"|\bmobile\b|-apple-ios\b/
+    };
+    MAX_WORKFLOWS = 64;
+    MOBILE_SCHEMA = {
+      android: /(?:^|[/\\])(?:mobile|android)-schema\.json$/,
+      iOS: /(?:^|[/\\])(?:mobile|iOS)-schema\.json$/
+    };
   }
 });
 
@@ -14543,34 +14790,34 @@ function checkManifest(checker, raw, base, key) {
   }
   const permissions = raw.permissions === void 0 ? {} : checker.object(raw.permissions, [...base, "permissions"], `"permissions" of "${key}"`);
   for (const [name, def] of Object.entries(permissions ?? {})) {
-    const path41 = [...base, "permissions", name];
-    const object = checker.object(def, path41, `permission "${key}:${name}"`);
+    const path45 = [...base, "permissions", name];
+    const object = checker.object(def, path45, `permission "${key}:${name}"`);
     if (object)
-      manifest.permissions[name] = checkPermission(checker, object, path41, `${key}:${name}`);
+      manifest.permissions[name] = checkPermission(checker, object, path45, `${key}:${name}`);
   }
   const sets = raw.permission_sets === void 0 ? {} : checker.object(raw.permission_sets, [...base, "permission_sets"], `"permission_sets" of "${key}"`);
   for (const [name, def] of Object.entries(sets ?? {})) {
-    const path41 = [...base, "permission_sets", name];
-    const object = checker.object(def, path41, `permission set "${key}:${name}"`);
+    const path45 = [...base, "permission_sets", name];
+    const object = checker.object(def, path45, `permission set "${key}:${name}"`);
     if (object)
-      manifest.permission_sets[name] = checkSet(checker, object, path41, name);
+      manifest.permission_sets[name] = checkSet(checker, object, path45, name);
   }
   return manifest;
 }
-function checkSet(checker, raw, path41, name) {
+function checkSet(checker, raw, path45, name) {
   return {
     identifier: typeof raw.identifier === "string" ? raw.identifier : name,
     description: typeof raw.description === "string" ? raw.description : "",
-    permissions: checker.strings(raw.permissions, [...path41, "permissions"], `"permissions" of set "${name}"`)
+    permissions: checker.strings(raw.permissions, [...path45, "permissions"], `"permissions" of set "${name}"`)
   };
 }
-function checkPermission(checker, raw, path41, id) {
-  const commands = checker.object(raw.commands, [...path41, "commands"], `"commands" of permission "${id}"`) ?? {};
+function checkPermission(checker, raw, path45, id) {
+  const commands = checker.object(raw.commands, [...path45, "commands"], `"commands" of permission "${id}"`) ?? {};
   const def = {
     identifier: typeof raw.identifier === "string" ? raw.identifier : id.slice(id.lastIndexOf(":") + 1),
     commands: {
-      allow: checker.strings(commands.allow, [...path41, "commands", "allow"], `"commands.allow" of permission "${id}"`),
-      deny: checker.strings(commands.deny, [...path41, "commands", "deny"], `"commands.deny" of permission "${id}"`)
+      allow: checker.strings(commands.allow, [...path45, "commands", "allow"], `"commands.allow" of permission "${id}"`),
+      deny: checker.strings(commands.deny, [...path45, "commands", "deny"], `"commands.deny" of permission "${id}"`)
     }
   };
   if (typeof raw.description === "string")
@@ -14578,7 +14825,7 @@ function checkPermission(checker, raw, path41, id) {
   if (typeof raw.version === "number")
     def.version = raw.version;
   if (raw.scope !== void 0 && raw.scope !== null) {
-    const scope = checker.object(raw.scope, [...path41, "scope"], `"scope" of permission "${id}"`);
+    const scope = checker.object(raw.scope, [...path45, "scope"], `"scope" of permission "${id}"`);
     if (scope) {
       const kept = {};
       for (const side of ["allow", "deny"]) {
@@ -14588,7 +14835,7 @@ function checkPermission(checker, raw, path41, id) {
           kept[side] = scope[side];
         else
           checker.problems.push({
-            path: [...path41, "scope", side],
+            path: [...path45, "scope", side],
             message: `"scope.${side}" of permission "${id}" must be a list, found ${typeName(scope[side])}`
           });
       }
@@ -14597,7 +14844,7 @@ function checkPermission(checker, raw, path41, id) {
     }
   }
   if (raw.platforms !== void 0 && raw.platforms !== null)
-    def.platforms = checker.strings(raw.platforms, [...path41, "platforms"], `"platforms" of permission "${id}"`);
+    def.platforms = checker.strings(raw.platforms, [...path45, "platforms"], `"platforms" of permission "${id}"`);
   return def;
 }
 function checkPermissionFile(value) {
@@ -14655,11 +14902,11 @@ var init_manifest_shape = __esm({
     Checker = class {
       problems = [];
       /** A list of strings; `optional` lists may be missing (read as empty). */
-      strings(value, path41, what, optional = false) {
+      strings(value, path45, what, optional = false) {
         if (value === void 0 && optional)
           return [];
         if (!Array.isArray(value)) {
-          this.problems.push({ path: path41, message: `${what} must be a list of strings, found ${value === void 0 ? "nothing" : typeName(value)}` });
+          this.problems.push({ path: path45, message: `${what} must be a list of strings, found ${value === void 0 ? "nothing" : typeName(value)}` });
           return [];
         }
         const out = [];
@@ -14667,14 +14914,14 @@ var init_manifest_shape = __esm({
           if (typeof item === "string")
             out.push(item);
           else
-            this.problems.push({ path: [...path41, index], message: `${what} must hold strings, found ${typeName(item)}` });
+            this.problems.push({ path: [...path45, index], message: `${what} must hold strings, found ${typeName(item)}` });
         });
         return out;
       }
-      object(value, path41, what) {
+      object(value, path45, what) {
         if (isObject(value))
           return value;
-        this.problems.push({ path: path41, message: `${what} must be an object, found ${value === void 0 ? "nothing" : typeName(value)}` });
+        this.problems.push({ path: path45, message: `${what} must be an object, found ${value === void 0 ? "nothing" : typeName(value)}` });
         return void 0;
       }
     };
@@ -14794,8 +15041,8 @@ function manifestFromPermissionFiles(files) {
   manifest.permission_sets = sortKeys2(manifest.permission_sets);
   return manifest;
 }
-function sortKeys2(record2) {
-  return Object.fromEntries(Object.entries(record2).sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0));
+function sortKeys2(record3) {
+  return Object.fromEntries(Object.entries(record3).sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0));
 }
 var strings;
 var init_permission_files = __esm({
@@ -15078,7 +15325,7 @@ async function pathPluginManifest(dir, maxBytes, readFolder) {
   return { ...key !== void 0 ? { key } : {}, manifest: sorted(manifest) };
 }
 function sorted(manifest) {
-  const byName = (record2) => Object.fromEntries(Object.entries(record2).sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0));
+  const byName = (record3) => Object.fromEntries(Object.entries(record3).sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0));
   return { ...manifest, permissions: byName(manifest.permissions), permission_sets: byName(manifest.permission_sets) };
 }
 async function readRegistryPlugins(build2, has, cargoHome, maxBytes, readFolder) {
@@ -15097,10 +15344,16 @@ async function readRegistryPlugins(build2, has, cargoHome, maxBytes, readFolder)
       notes.push(`${name}: its permissions could not be checked: no Cargo.lock names its version (run cargo generate-lockfile)`);
       continue;
     }
+    if (!CRATE_NAME.test(plugin.crate) || !SEMVER.test(plugin.version)) {
+      notes.push(`${JSON.stringify(plugin.crate)} ${JSON.stringify(plugin.version)}: its permissions could not be checked: Cargo.lock names a ${CRATE_NAME.test(plugin.crate) ? "version that is no semantic version" : "crate name Cargo does not allow"}, and Cargo refuses such a lock`);
+      continue;
+    }
     indexes ??= registryIndexes(cargoHome);
     let found;
     for (const index of indexes) {
       const dir = import_node_path9.default.join(index, `${plugin.crate}-${plugin.version}`);
+      if (import_node_path9.default.dirname(dir) !== index)
+        continue;
       if (await pathKind(dir) === "directory") {
         found = dir;
         break;
@@ -15125,18 +15378,18 @@ function registryIndexes(cargoHome) {
   const src = import_node_path9.default.join(cargoHome, "registry", "src");
   noteRead("folders", src);
   try {
-    return (0, import_node_fs5.readdirSync)(src, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => import_node_path9.default.join(src, entry.name)).sort();
+    return (0, import_node_fs6.readdirSync)(src, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => import_node_path9.default.join(src, entry.name)).sort();
   } catch {
     return [];
   }
 }
-var import_node_path9, import_node_fs5;
+var import_node_path9, import_node_fs6, CRATE_NAME, SEMVER;
 var init_build_plugins = __esm({
   "dist/capabilities/load/build-plugins.js"() {
     "use strict";
     import_node_path9 = __toESM(require("node:path"), 1);
     init_json();
-    import_node_fs5 = require("node:fs");
+    import_node_fs6 = require("node:fs");
     init_read();
     init_read_log();
     init_permission_files();
@@ -15144,14 +15397,1895 @@ var init_build_plugins = __esm({
     init_build_scripts();
     init_build();
     init_cargo();
+    CRATE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+    SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+  }
+});
+
+// dist/capabilities/frontend/js-api.js
+function apiMap() {
+  return readPackageJson("data", "js-api-map.json");
+}
+function overrides() {
+  return readPackageJson("data", "js-api-overrides.json");
+}
+function packageOf(specifier) {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0] ?? specifier;
+}
+function parseVersion2(text2) {
+  const match2 = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(text2.trim());
+  if (!match2)
+    return void 0;
+  return [Number(match2[1]), Number(match2[2] ?? 0), Number(match2[3] ?? 0)];
+}
+function compare(a2, b2) {
+  return a2[0] - b2[0] || a2[1] - b2[1] || a2[2] - b2[2];
+}
+function pickVersion(versions, requested) {
+  const newest = versions.at(-1);
+  if (newest === void 0)
+    return void 0;
+  if (requested === void 0 || requested.trim() === "" || requested.trim() === "*" || requested.trim() === "latest")
+    return { version: newest, exact: false };
+  const text2 = requested.trim();
+  if (versions.includes(text2))
+    return { version: text2, exact: true };
+  const parsed = versions.map((version) => [version, parseVersion2(version)]).filter((entry) => entry[1] !== void 0);
+  const range2 = /^(\^|~|>=?|=)?\s*v?(\d+(?:\.(?:\d+|x|\*))?(?:\.(?:\d+|x|\*))?)(-[0-9A-Za-z.-]+)?$/.exec(text2);
+  if (!range2)
+    return { version: newest, exact: false };
+  const operator = range2[1] ?? "";
+  const numbers = (range2[2] ?? "").split(".");
+  const wanted = parseVersion2(numbers.map((part) => part === "x" || part === "*" ? "0" : part).join("."));
+  if (!wanted)
+    return { version: newest, exact: false };
+  const fixedParts = numbers.findIndex((part) => part === "x" || part === "*");
+  const given = fixedParts === -1 ? numbers.length : fixedParts;
+  let allowed;
+  if (operator === "^")
+    allowed = (v2) => v2[0] === wanted[0] && compare(v2, wanted) >= 0 && (wanted[0] !== 0 || v2[1] === wanted[1]);
+  else if (operator === "~")
+    allowed = (v2) => v2[0] === wanted[0] && v2[1] === wanted[1] && compare(v2, wanted) >= 0;
+  else if (operator.startsWith(">"))
+    allowed = (v2) => compare(v2, wanted) >= (operator === ">" ? 1 : 0);
+  else if (given < 3)
+    allowed = (v2) => v2[0] === wanted[0] && (given < 2 || v2[1] === wanted[1]);
+  else {
+    const notAbove = parsed.filter(([, v2]) => compare(v2, wanted) <= 0 && !(range2[3] && compare(v2, wanted) === 0));
+    return { version: (notAbove.at(-1) ?? parsed[0])?.[0] ?? newest, exact: false };
+  }
+  const matching = parsed.filter(([, v2]) => allowed(v2));
+  return { version: matching.at(-1)?.[0] ?? newest, exact: false };
+}
+function jsApiModule(specifier, version) {
+  const entry = apiMap().packages[packageOf(specifier)];
+  const tables = entry?.modules[specifier];
+  if (!entry || !tables)
+    return void 0;
+  const present = entry.versions.filter((_2, index2) => tables[index2] !== null && tables[index2] !== void 0);
+  const picked = pickVersion(present, version);
+  if (!picked)
+    return void 0;
+  const index = tables[entry.versions.indexOf(picked.version)];
+  const table = index === null || index === void 0 ? void 0 : apiMap().tables[index];
+  return table ? new MappedModule(specifier, picked.version, picked.exact, table) : void 0;
+}
+function globalNamespaceModule(namespace) {
+  const map = apiMap();
+  const api = map.packages[API_PACKAGE];
+  const rootIndex = api?.modules[API_PACKAGE]?.at(-1);
+  const apiNamespace = rootIndex === null || rootIndex === void 0 ? void 0 : map.tables[rootIndex]?.ns?.[namespace];
+  if (apiNamespace)
+    return apiNamespace;
+  for (const name of Object.keys(map.packages)) {
+    if (!name.startsWith(PLUGIN_PREFIX))
+      continue;
+    const camel = name.slice(PLUGIN_PREFIX.length).replace(/-([a-z])/g, (_2, letter) => letter.toUpperCase());
+    if (camel === namespace)
+      return name;
+  }
+  return void 0;
+}
+function implicitCalls() {
+  return overrides().implicit;
+}
+var API_PACKAGE, PLUGIN_PREFIX, placeholderNote, MappedModule;
+var init_js_api = __esm({
+  "dist/capabilities/frontend/js-api.js"() {
+    "use strict";
+    init_package_files();
+    API_PACKAGE = "@tauri-apps/api";
+    PLUGIN_PREFIX = "@tauri-apps/plugin-";
+    placeholderNote = (commands) => {
+      const notes = [];
+      const argumentsUsed = [...new Set(commands.flatMap((command) => [...command.matchAll(/\{(\d+)\}/g)].map((match2) => Number(match2[1]) + 1)))].sort((a2, b2) => a2 - b2);
+      if (argumentsUsed.length > 0)
+        notes.push(`the command depends on argument ${argumentsUsed.join(" and ")}`);
+      if (commands.some((command) => command.includes("{?}")))
+        notes.push("part of a command is only known at run time");
+      return notes.length > 0 ? notes.join("; ") : void 0;
+    };
+    MappedModule = class {
+      specifier;
+      version;
+      exact;
+      table;
+      packageName;
+      constructor(specifier, version, exact, table) {
+        this.specifier = specifier;
+        this.version = version;
+        this.exact = exact;
+        this.table = table;
+        this.packageName = packageOf(specifier);
+      }
+      member(name) {
+        const own3 = this.table.members[name];
+        if (own3)
+          return this.withNotes(name, own3);
+        const dot = name.indexOf(".");
+        const namespace = dot > 0 ? this.table.ns?.[name.slice(0, dot)] : void 0;
+        if (namespace)
+          return this.related(namespace)?.member(name.slice(dot + 1));
+        const className = /^([^#.]+)[#.]/.exec(name)?.[1];
+        if (!className)
+          return void 0;
+        const aliased = this.table.members[className]?.r;
+        if (aliased && aliased !== className && this.table.members[aliased])
+          return this.member(aliased + name.slice(className.length));
+        const home = this.table.classes?.[className];
+        return home ? this.related(home)?.member(name) : void 0;
+      }
+      /** A module this one points to: of the same package at the same version, or of another package at its newest (what the data resolved against). */
+      related(specifier) {
+        return jsApiModule(specifier, packageOf(specifier) === this.packageName ? this.version : void 0);
+      }
+      withNotes(name, entry) {
+        const notes = [
+          placeholderNote(entry.c),
+          ...overrides().members.filter((o) => o.specifier === this.specifier && o.member === name).map((o) => `${o.note} (${o.source})`)
+        ].filter((note) => note !== void 0);
+        return { commands: entry.c, ...entry.r ? { returns: entry.r } : {}, ...notes.length > 0 ? { note: notes.join("; ") } : {} };
+      }
+    };
+  }
+});
+
+// dist/capabilities/frontend/js-lockfile.js
+async function jsPackageVersions(frontendDir, options) {
+  const notes = [];
+  const rootReal = realOr(options.root);
+  const read = async (file) => {
+    if (await pathKind(file) !== "file")
+      return void 0;
+    if (await leavesRoot(file, rootReal)) {
+      notes.push(`${file}: a link out of the project; not read`);
+      return void 0;
+    }
+    const result = readTextFile(file, options.maxBytes);
+    if (!result.ok)
+      notes.push(`${file}: ${result.message}`);
+    return result.ok ? result.text : void 0;
+  };
+  const manifestFile = import_node_path10.default.join(frontendDir, "package.json");
+  const manifestText = await read(manifestFile);
+  const wanted = manifestText === void 0 ? [] : wantedPackages(manifestText, manifestFile, notes);
+  const packages = /* @__PURE__ */ new Map();
+  if (wanted.length === 0)
+    return { packages, notes };
+  const lock = await nearestLockfile(frontendDir, rootReal, read);
+  for (const { name, range: range2 } of wanted) {
+    const locked = lock ? lockedVersion(lock, name, range2, import_node_path10.default.relative(import_node_path10.default.dirname(lock.file), frontendDir).split(import_node_path10.default.sep).join("/") || ".") : void 0;
+    if (lock && locked === void 0 && !lock.unreadable)
+      notes.push(`${lock.file}: no entry for ${name}; the package.json range ${range2} is used`);
+    packages.set(name, locked ? { name, version: locked, from: lock.kind, file: lock.file } : { name, version: range2, from: "package.json range", file: manifestFile });
+  }
+  return { packages, notes };
+}
+function realOr(folder) {
+  try {
+    return (0, import_node_fs7.realpathSync)(folder);
+  } catch {
+    return import_node_path10.default.resolve(folder);
+  }
+}
+function wantedPackages(text2, file, notes) {
+  let manifest;
+  try {
+    manifest = JSON.parse(text2);
+  } catch (error) {
+    notes.push(`${file}: not JSON (${error.message.split("\n")[0]}); its packages' versions are unknown`);
+    return [];
+  }
+  const wanted = /* @__PURE__ */ new Map();
+  for (const field2 of ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"]) {
+    const deps = manifest?.[field2];
+    if (!deps || typeof deps !== "object")
+      continue;
+    for (const [name, range2] of Object.entries(deps)) {
+      if (name.startsWith(SCOPE) && typeof range2 === "string" && !wanted.has(name))
+        wanted.set(name, range2);
+    }
+  }
+  return [...wanted].map(([name, range2]) => ({ name, range: range2 }));
+}
+async function nearestLockfile(frontendDir, rootReal, read) {
+  for (let dir = import_node_path10.default.resolve(frontendDir); ; ) {
+    for (const kind of LOCKFILES) {
+      const file = import_node_path10.default.join(dir, kind);
+      const text2 = await read(file);
+      if (text2 !== void 0)
+        return { kind, file, text: text2 };
+    }
+    const parent = import_node_path10.default.dirname(dir);
+    if (parent === dir || !isWithin(realOr(parent), rootReal))
+      return void 0;
+    dir = parent;
+  }
+}
+function lockedVersion(lock, name, range2, importer) {
+  switch (lock.kind) {
+    case "package-lock.json":
+    case "npm-shrinkwrap.json":
+      return npmLocked(lock, name, importer);
+    case "pnpm-lock.yaml":
+      return pnpmLocked(lock, name, importer);
+    case "yarn.lock":
+      return yarnLocked(lock.text, name, range2);
+    case "bun.lock":
+      return bunLocked(lock, name, importer);
+    default:
+      return void 0;
+  }
+}
+function record(value) {
+  return value && typeof value === "object" && !Array.isArray(value) ? value : void 0;
+}
+function versionField(value) {
+  const version = record(value)?.version;
+  return typeof version === "string" ? version : void 0;
+}
+function parsedJson(lock, jsonc3) {
+  if (lock.parsed === void 0) {
+    try {
+      lock.parsed = jsonc3 ? parse2(lock.text, [], { allowTrailingComma: true }) : JSON.parse(lock.text);
+    } catch {
+      lock.parsed = null;
+      lock.unreadable = true;
+    }
+  }
+  return record(lock.parsed);
+}
+function npmLocked(lock, name, importer) {
+  const json3 = parsedJson(lock, false);
+  const packages = record(json3?.packages);
+  if (packages) {
+    const nested = importer === "." ? void 0 : versionField(packages[`${importer}/node_modules/${name}`]);
+    return nested ?? versionField(packages[`node_modules/${name}`]);
+  }
+  return versionField(record(json3?.dependencies)?.[name]);
+}
+function bunLocked(lock, name, importer) {
+  const packages = record(parsedJson(lock, true)?.packages);
+  if (!packages)
+    return void 0;
+  const workspaceName = importer === "." ? void 0 : workspacePackageName(lock, importer);
+  const entry = (workspaceName ? packages[`${workspaceName}/${name}`] : void 0) ?? packages[name];
+  const resolved = Array.isArray(entry) ? entry[0] : void 0;
+  if (typeof resolved !== "string" || !resolved.startsWith(`${name}@`))
+    return void 0;
+  return resolved.slice(name.length + 1).replace(/^npm:/, "");
+}
+function workspacePackageName(lock, importer) {
+  const name = record(record(record(lock.parsed)?.workspaces)?.[importer])?.name;
+  return typeof name === "string" ? name : void 0;
+}
+function yarnLocked(text2, name, range2) {
+  let fallback;
+  let headerMatches;
+  for (const line of text2.split(/\r?\n/)) {
+    if (line.length === 0 || line.startsWith("#"))
+      continue;
+    if (!/^\s/.test(line)) {
+      headerMatches = void 0;
+      const descriptors = line.replace(/:$/, "").split(/,\s*/).map((part) => part.trim().replace(/^"|"$/g, ""));
+      for (const descriptor of descriptors) {
+        if (!descriptor.startsWith(`${name}@`))
+          continue;
+        const wantedRange = descriptor.slice(name.length + 1).replace(/^npm:/, "");
+        headerMatches = wantedRange === range2 ? "exact" : headerMatches ?? "name";
+      }
+      continue;
+    }
+    if (!headerMatches)
+      continue;
+    const version = /^\s+version:?\s+"?([^"\s]+)"?\s*$/.exec(line)?.[1];
+    if (!version)
+      continue;
+    if (headerMatches === "exact")
+      return version;
+    fallback ??= version;
+    headerMatches = void 0;
+  }
+  return fallback;
+}
+function pnpmLocked(lock, name, importer) {
+  const sections = ["dependencies", "devDependencies", "optionalDependencies"];
+  const paths = [...sections.map((section) => ["importers", importer, section, name]), ...sections.map((section) => [section, name])];
+  const values = pnpmValues(lock.text, paths);
+  for (const value of values) {
+    const version = /^[~^]?v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)/.exec(value)?.[1];
+    if (version)
+      return version;
+  }
+  return void 0;
+}
+function pnpmValues(text2, paths) {
+  const found = /* @__PURE__ */ new Map();
+  const wanted = new Set(paths.map((keys) => keys.join("\0")));
+  const stack = [];
+  for (const line of text2.split(/\r?\n/)) {
+    const match2 = /^(\s*)(?:'([^']*)'|"([^"]*)"|([^\s:'"][^:]*?)):(?:\s+(.*))?$/.exec(line);
+    if (!match2 || line.trimStart().startsWith("#") || line.trimStart().startsWith("- "))
+      continue;
+    const indent = match2[1].length;
+    const key = match2[2] ?? match2[3] ?? match2[4] ?? "";
+    while (stack.length > 0 && stack.at(-1).indent >= indent)
+      stack.pop();
+    const keys = [...stack.map((entry) => entry.key), key];
+    const value = match2[5]?.trim().replace(/^['"]|['"]$/g, "");
+    if (value && value !== "{}" && value !== "[]") {
+      const joined = keys.join("\0");
+      if (wanted.has(joined))
+        found.set(joined, value.startsWith("{") ? /version:\s*['"]?([^,}'"\s]+)/.exec(value)?.[1] ?? value : value);
+      else if (key === "version" && wanted.has(keys.slice(0, -1).join("\0")))
+        found.set(keys.slice(0, -1).join("\0"), value);
+    } else
+      stack.push({ indent, key });
+  }
+  return paths.map((keys) => found.get(keys.join("\0"))).filter((value) => value !== void 0);
+}
+var import_node_fs7, import_node_path10, LOCKFILES, SCOPE;
+var init_js_lockfile = __esm({
+  "dist/capabilities/frontend/js-lockfile.js"() {
+    "use strict";
+    import_node_fs7 = require("node:fs");
+    import_node_path10 = __toESM(require("node:path"), 1);
+    init_main();
+    init_read();
+    LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock", "bun.lock"];
+    SCOPE = "@tauri-apps/";
+  }
+});
+
+// dist/capabilities/frontend/analyze.js
+function emptyFacts() {
+  return { requests: [], exports: /* @__PURE__ */ new Map(), starExports: [], sites: [], functions: [], dragRegions: [], dynamicRequests: [] };
+}
+function member(object, name) {
+  if (object.kind === "object")
+    return object.members.get(name) ?? UNKNOWN;
+  if (object.kind === "unknown" || object.kind === "string")
+    return UNKNOWN;
+  return { kind: "member", object, name };
+}
+function either(a2, b2) {
+  if (a2.kind === "unknown")
+    return b2.kind === "string" ? UNKNOWN : b2;
+  if (b2.kind === "unknown")
+    return a2.kind === "string" ? UNKNOWN : a2;
+  return JSON.stringify(a2) === JSON.stringify(b2) ? a2 : a2.kind === "string" || b2.kind === "string" ? UNKNOWN : a2;
+}
+function typedRef(annotation2, scope) {
+  if (!isNode(annotation2))
+    return UNKNOWN;
+  let type = annotation2.type === "TSTypeAnnotation" ? annotation2.typeAnnotation : annotation2;
+  if (type.type === "TSUnionType")
+    type = type.types.find((t) => t.type === "TSTypeReference") ?? type;
+  if (type.type !== "TSTypeReference")
+    return UNKNOWN;
+  const typeName3 = type.typeName;
+  if (typeName3.type === "Identifier") {
+    const bound2 = scope.lookup(typeName3.name);
+    return bound2 && (bound2.kind === "import" || bound2.kind === "member") ? { kind: "typed", type: bound2 } : UNKNOWN;
+  }
+  if (typeName3.type === "TSQualifiedName" && typeName3.left.type === "Identifier") {
+    const bound2 = scope.lookup(typeName3.left.name);
+    return bound2 && bound2.kind === "import" ? { kind: "typed", type: member(bound2, typeName3.right.name) } : UNKNOWN;
+  }
+  return UNKNOWN;
+}
+function propertyName(key) {
+  if (key.type === "Identifier" || key.type === "PrivateIdentifier")
+    return key.name;
+  return String(key.value);
+}
+function moduleExportName(node) {
+  return node.type === "Identifier" ? node.name : String(node.value);
+}
+function declaredNames(declaration) {
+  if (declaration.type === "VariableDeclaration")
+    return declaration.declarations.flatMap((d) => patternNames(d.id));
+  if (isNode(declaration.id) && declaration.id.type === "Identifier")
+    return [declaration.id.name];
+  return [];
+}
+function patternNames(pattern) {
+  switch (pattern.type) {
+    case "Identifier":
+      return [pattern.name];
+    case "ObjectPattern":
+      return pattern.properties.flatMap((p) => patternNames(p.type === "RestElement" ? p.argument : p.value));
+    case "ArrayPattern":
+      return pattern.elements.flatMap((e) => e ? patternNames(e.type === "RestElement" ? e.argument : e) : []);
+    case "AssignmentPattern":
+      return patternNames(pattern.left);
+    default:
+      return [];
+  }
+}
+var UNKNOWN, isNode, MAX_DEPTH2, Scope, FUNCTION_TYPES, TRANSPARENT, ModuleAnalyzer;
+var init_analyze = __esm({
+  "dist/capabilities/frontend/analyze.js"() {
+    "use strict";
+    UNKNOWN = { kind: "unknown" };
+    isNode = (value) => typeof value === "object" && value !== null && typeof value.type === "string";
+    MAX_DEPTH2 = 1500;
+    Scope = class {
+      parent;
+      fn;
+      thisMembers;
+      names = /* @__PURE__ */ new Map();
+      constructor(parent, fn, thisMembers) {
+        this.parent = parent;
+        this.fn = fn;
+        this.thisMembers = thisMembers;
+      }
+      lookup(name) {
+        return this.names.get(name) ?? this.parent?.lookup(name);
+      }
+      thisScope() {
+        return this.thisMembers ?? this.parent?.thisScope();
+      }
+    };
+    FUNCTION_TYPES = /* @__PURE__ */ new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
+    TRANSPARENT = /* @__PURE__ */ new Set([
+      "TSAsExpression",
+      "TSSatisfiesExpression",
+      "TSNonNullExpression",
+      "TSTypeAssertion",
+      "ParenthesizedExpression",
+      "ChainExpression"
+    ]);
+    ModuleAnalyzer = class {
+      facts;
+      top;
+      scope;
+      sites;
+      depth = 0;
+      offset = 0;
+      constructor(facts) {
+        this.facts = facts;
+        this.top = new Scope(void 0, void 0);
+        this.scope = this.top;
+        this.sites = facts.sites;
+      }
+      /** Adds a program's facts; later blocks (a template's expressions) see the earlier blocks' top-level names. */
+      addProgram(program2, offset) {
+        this.offset = offset;
+        this.scope = this.top;
+        this.sites = this.facts.sites;
+        for (const statement of program2.body)
+          this.hoist(statement);
+        for (const statement of program2.body)
+          this.statement(statement);
+      }
+      site(ref, node, reference = false) {
+        this.sites.push({ ref, start: node.start + this.offset, end: node.end + this.offset, reference });
+      }
+      /** Function and class declarations and imports are known before the code that uses them runs. */
+      hoist(statement) {
+        const declaration = statement.type.startsWith("Export") && isNode(statement.declaration) ? statement.declaration : statement;
+        if (declaration.type === "ImportDeclaration") {
+          const request = declaration.source.value;
+          if (declaration.importKind !== "type")
+            this.facts.requests.push(request);
+          for (const specifier of declaration.specifiers) {
+            const local = specifier.local.name;
+            const name = specifier.type === "ImportNamespaceSpecifier" ? "*" : specifier.type === "ImportDefaultSpecifier" ? "default" : moduleExportName(specifier.imported);
+            this.top.names.set(local, { kind: "import", request, name });
+          }
+        } else if (declaration.type === "FunctionDeclaration" && isNode(declaration.id)) {
+          this.scope.names.set(declaration.id.name, { kind: "function", id: this.declareFunction(declaration) });
+        }
+      }
+      declareFunction(node) {
+        const existing = node.__fn;
+        if (existing !== void 0)
+          return existing;
+        const id = this.facts.functions.length;
+        this.facts.functions.push({ params: node.params.length, sites: [] });
+        node.__fn = id;
+        return id;
+      }
+      statement(node) {
+        switch (node.type) {
+          case "ImportDeclaration":
+            return;
+          case "ExportNamedDeclaration": {
+            if (node.exportKind === "type")
+              return;
+            if (isNode(node.source)) {
+              const request = node.source.value;
+              this.facts.requests.push(request);
+              for (const specifier of node.specifiers) {
+                if (specifier.exportKind === "type")
+                  continue;
+                this.facts.exports.set(moduleExportName(specifier.exported), { kind: "import", request, name: moduleExportName(specifier.local) });
+              }
+              return;
+            }
+            if (isNode(node.declaration)) {
+              this.statement(node.declaration);
+              for (const name of declaredNames(node.declaration))
+                this.facts.exports.set(name, this.scope.lookup(name) ?? UNKNOWN);
+            }
+            for (const specifier of node.specifiers) {
+              if (specifier.exportKind === "type")
+                continue;
+              const local = moduleExportName(specifier.local);
+              this.facts.exports.set(moduleExportName(specifier.exported), this.top.lookup(local) ?? UNKNOWN);
+            }
+            return;
+          }
+          case "ExportDefaultDeclaration": {
+            const declaration = node.declaration;
+            if (declaration.type === "FunctionDeclaration" || declaration.type === "ClassDeclaration") {
+              this.statement(declaration);
+              const name = isNode(declaration.id) ? declaration.id.name : void 0;
+              this.facts.exports.set("default", name && this.scope.lookup(name) || (declaration.type === "FunctionDeclaration" ? this.functionRef(declaration) : UNKNOWN));
+            } else
+              this.facts.exports.set("default", this.expression(declaration));
+            return;
+          }
+          case "ExportAllDeclaration": {
+            const request = node.source.value;
+            this.facts.requests.push(request);
+            if (node.exportKind === "type")
+              return;
+            if (isNode(node.exported))
+              this.facts.exports.set(moduleExportName(node.exported), { kind: "import", request, name: "*" });
+            else
+              this.facts.starExports.push(request);
+            return;
+          }
+          case "FunctionDeclaration":
+            if (isNode(node.id) && this.scope !== this.top)
+              this.scope.names.set(node.id.name, { kind: "function", id: this.declareFunction(node) });
+            this.functionBody(node);
+            return;
+          case "ClassDeclaration":
+            this.classBody(node);
+            return;
+          case "VariableDeclaration":
+            for (const declarator of node.declarations) {
+              const value = isNode(declarator.init) ? this.expression(declarator.init) : UNKNOWN;
+              this.bind(declarator.id, value);
+            }
+            return;
+          case "TSEnumDeclaration": {
+            const members = /* @__PURE__ */ new Map();
+            const body = isNode(node.body) ? node.body.members : node.members;
+            for (const member2 of body ?? []) {
+              const key = member2.id;
+              const name = key.type === "Identifier" ? key.name : String(key.value);
+              members.set(name, isNode(member2.initializer) ? this.expression(member2.initializer) : UNKNOWN);
+            }
+            this.scope.names.set(node.id.name, { kind: "object", members });
+            return;
+          }
+          case "TSInterfaceDeclaration":
+          case "TSTypeAliasDeclaration":
+          case "TSModuleDeclaration":
+          case "TSDeclareFunction":
+            return;
+          default:
+            this.children(node);
+        }
+      }
+      functionRef(node) {
+        return { kind: "function", id: this.declareFunction(node) };
+      }
+      /** A function's parameters and body in a scope of their own; its calls are the function's sites. */
+      functionBody(node) {
+        const id = this.declareFunction(node);
+        const outerScope = this.scope;
+        const outerSites = this.sites;
+        this.scope = new Scope(outerScope, id);
+        this.sites = this.facts.functions[id].sites;
+        node.params.forEach((param, index) => {
+          const target = param.type === "TSParameterProperty" ? param.parameter : param;
+          this.bind(target, param.givenValue ?? { kind: "param", fn: id, index });
+        });
+        if (node.type === "FunctionExpression" && isNode(node.id))
+          this.scope.names.set(node.id.name, { kind: "function", id });
+        const body = node.body;
+        if (body) {
+          if (body.type === "BlockStatement" || body.type === "FunctionBody") {
+            for (const statement of body.body)
+              this.hoist(statement);
+            for (const statement of body.body)
+              this.statement(statement);
+          } else
+            this.expression(body);
+        }
+        this.scope = outerScope;
+        this.sites = outerSites;
+        return { kind: "function", id };
+      }
+      classBody(node) {
+        if (isNode(node.id) && this.scope.lookup(node.id.name) === void 0)
+          this.scope.names.set(node.id.name, UNKNOWN);
+        if (isNode(node.superClass))
+          this.expression(node.superClass);
+        const members = /* @__PURE__ */ new Map();
+        const outer = this.scope;
+        this.scope = new Scope(outer, outer.fn, members);
+        for (const member2 of node.body.body) {
+          if (member2.type === "PropertyDefinition" && !member2.computed && isNode(member2.key)) {
+            const value = isNode(member2.value) ? this.expression(member2.value) : typedRef(member2.typeAnnotation, this.scope);
+            members.set(propertyName(member2.key), value);
+          } else if (member2.type === "MethodDefinition" && isNode(member2.value)) {
+            if (member2.kind === "constructor") {
+              for (const param of member2.value.params) {
+                if (param.type === "TSParameterProperty" && isNode(param.parameter) && param.parameter.type === "Identifier")
+                  members.set(param.parameter.name, typedRef(param.parameter.typeAnnotation, this.scope));
+              }
+            }
+            this.functionBody(member2.value);
+          } else
+            this.children(member2);
+        }
+        this.scope = outer;
+      }
+      /** Declares the names a pattern binds with what they hold. */
+      bind(pattern, value) {
+        switch (pattern.type) {
+          case "Identifier": {
+            const typed = value.kind === "unknown" || value.kind === "param" ? typedRef(pattern.typeAnnotation, this.scope) : UNKNOWN;
+            this.scope.names.set(pattern.name, typed.kind === "unknown" ? value : typed);
+            return;
+          }
+          case "ObjectPattern":
+            for (const property of pattern.properties) {
+              if (property.type === "RestElement")
+                this.bind(property.argument, UNKNOWN);
+              else {
+                const key = property.computed ? void 0 : propertyName(property.key);
+                this.bind(property.value, key === void 0 ? UNKNOWN : member(value, key));
+              }
+            }
+            return;
+          case "ArrayPattern":
+            for (const element of pattern.elements)
+              if (element)
+                this.bind(element.type === "RestElement" ? element.argument : element, UNKNOWN);
+            return;
+          case "AssignmentPattern":
+            this.expression(pattern.right);
+            this.bind(pattern.left, value.kind === "unknown" ? this.expression(pattern.right) : value);
+            return;
+          case "RestElement":
+            this.bind(pattern.argument, UNKNOWN);
+            return;
+          default:
+            return;
+        }
+      }
+      /** The value of an expression; records the calls and reads in it as sites. */
+      expression(node) {
+        if (++this.depth > MAX_DEPTH2) {
+          this.depth--;
+          return UNKNOWN;
+        }
+        try {
+          return this.expressionInner(node);
+        } finally {
+          this.depth--;
+        }
+      }
+      expressionInner(node) {
+        if (TRANSPARENT.has(node.type))
+          return this.expression(node.expression);
+        switch (node.type) {
+          case "Literal":
+            return typeof node.value === "string" ? { kind: "string", value: node.value } : UNKNOWN;
+          case "TemplateLiteral": {
+            const expressions = node.expressions;
+            for (const expression of expressions)
+              this.expression(expression);
+            const quasis = node.quasis;
+            return expressions.length === 0 ? { kind: "string", value: String(quasis[0].value.cooked ?? "") } : UNKNOWN;
+          }
+          case "Identifier": {
+            const name = node.name;
+            const bound2 = this.scope.lookup(name);
+            if (bound2) {
+              if (bound2.kind === "import" || bound2.kind === "member")
+                this.site(bound2, node, true);
+              return bound2;
+            }
+            return name === "__TAURI__" || name === "__TAURI_INTERNALS__" ? { kind: "global", name } : UNKNOWN;
+          }
+          case "ThisExpression":
+            return { kind: "unknown" };
+          case "MemberExpression": {
+            const objectNode = node.object;
+            if (objectNode.type === "ThisExpression" && !node.computed) {
+              const value2 = this.scope.thisScope()?.get(propertyName(node.property));
+              return value2 ?? UNKNOWN;
+            }
+            if (objectNode.type === "Identifier" && ["window", "globalThis", "self"].includes(objectNode.name) && !this.scope.lookup(objectNode.name)) {
+              const name2 = node.computed ? void 0 : propertyName(node.property);
+              if (name2 === "__TAURI__" || name2 === "__TAURI_INTERNALS__")
+                return { kind: "global", name: name2 };
+              return UNKNOWN;
+            }
+            const object = this.expressionNoSite(objectNode);
+            let name;
+            if (!node.computed)
+              name = propertyName(node.property);
+            else {
+              const key = this.expression(node.property);
+              if (key.kind === "string")
+                name = key.value;
+            }
+            if (name === void 0)
+              return UNKNOWN;
+            const value = member(object, name);
+            if (value.kind === "member")
+              this.site(value, node, true);
+            return value;
+          }
+          case "CallExpression":
+          case "NewExpression": {
+            const calleeNode = node.callee;
+            if (calleeNode.type === "Import")
+              return UNKNOWN;
+            const callee = this.expressionNoSite(calleeNode);
+            if (callee.kind === "member" && callee.name === "then" && callee.object.kind === "dynamic-import") {
+              const fn = node.arguments[0];
+              const param = fn && FUNCTION_TYPES.has(fn.type) ? fn.params[0] : void 0;
+              if (param)
+                param.givenValue = callee.object;
+            }
+            const args = node.arguments.map((arg) => arg.type === "SpreadElement" ? (this.expression(arg.argument), UNKNOWN) : this.expression(arg));
+            const ref = { kind: "call", callee, args, isNew: node.type === "NewExpression" };
+            if (callee.kind !== "unknown")
+              this.site(ref, node);
+            return ref;
+          }
+          case "ImportExpression": {
+            const source = this.expression(node.source);
+            if (source.kind === "string") {
+              this.facts.requests.push(source.value);
+              return { kind: "dynamic-import", request: source.value };
+            }
+            this.facts.dynamicRequests.push(node.start + this.offset);
+            return UNKNOWN;
+          }
+          case "AwaitExpression": {
+            const value = this.expression(node.argument);
+            return value.kind === "unknown" ? value : { kind: "await", value };
+          }
+          case "FunctionExpression":
+          case "ArrowFunctionExpression":
+            return this.functionBody(node);
+          case "ClassExpression":
+            this.classBody(node);
+            return UNKNOWN;
+          case "ObjectExpression": {
+            const members = /* @__PURE__ */ new Map();
+            for (const property of node.properties) {
+              if (property.type === "SpreadElement") {
+                this.expression(property.argument);
+                continue;
+              }
+              const value = this.expression(property.value);
+              if (!property.computed)
+                members.set(propertyName(property.key), value);
+              else
+                this.expression(property.key);
+            }
+            return { kind: "object", members };
+          }
+          case "AssignmentExpression": {
+            const value = this.expression(node.right);
+            const left = node.left;
+            if (left.type === "MemberExpression" && left.object.type === "ThisExpression" && !left.computed)
+              this.scope.thisScope()?.set(propertyName(left.property), value);
+            else if (left.type === "Identifier" && node.operator === "=") {
+              const name = left.name;
+              for (let scope = this.scope; scope; scope = scope.parent) {
+                const bound2 = scope.names.get(name);
+                if (bound2 === void 0)
+                  continue;
+                if (bound2.kind === "unknown")
+                  scope.names.set(name, value);
+                break;
+              }
+            } else
+              this.expression(left);
+            return value;
+          }
+          case "ConditionalExpression":
+            this.expression(node.test);
+            return either(this.expression(node.consequent), this.expression(node.alternate));
+          case "LogicalExpression":
+            return either(this.expression(node.left), this.expression(node.right));
+          case "SequenceExpression": {
+            let last = UNKNOWN;
+            for (const expression of node.expressions)
+              last = this.expression(expression);
+            return last;
+          }
+          case "JSXAttribute": {
+            const name = node.name;
+            if (name.type === "JSXIdentifier" && name.name === "data-tauri-drag-region")
+              this.facts.dragRegions.push(node.start + this.offset);
+            if (isNode(node.value))
+              this.children(node.value);
+            return UNKNOWN;
+          }
+          default:
+            this.children(node);
+            return UNKNOWN;
+        }
+      }
+      /** A callee or member object: its own read is not a site (the call or the outer member is). */
+      expressionNoSite(node) {
+        const before = this.sites.length;
+        const value = this.expression(node);
+        const last = this.sites[this.sites.length - 1];
+        if (this.sites.length > before && last && last.reference && last.start === node.start + this.offset && last.end === node.end + this.offset)
+          this.sites.pop();
+        return value;
+      }
+      children(node) {
+        if (++this.depth > MAX_DEPTH2) {
+          this.depth--;
+          return;
+        }
+        for (const key in node) {
+          if (key === "type" || key === "start" || key === "end" || key === "typeAnnotation" || key === "returnType" || key === "typeArguments" || key === "typeParameters")
+            continue;
+          const value = node[key];
+          if (Array.isArray(value)) {
+            for (const item of value)
+              if (isNode(item))
+                this.child(item);
+          } else if (isNode(value))
+            this.child(value);
+        }
+        this.depth--;
+      }
+      child(node) {
+        if (node.type.endsWith("Statement") || node.type.endsWith("Declaration") || node.type === "SwitchCase" || node.type === "CatchClause") {
+          if (node.type === "BlockStatement" || node.type === "ForStatement" || node.type === "ForInStatement" || node.type === "ForOfStatement") {
+            const outer = this.scope;
+            this.scope = new Scope(outer, outer.fn);
+            if (node.type === "BlockStatement")
+              for (const statement of node.body)
+                this.hoist(statement);
+            this.statement(node);
+            this.scope = outer;
+          } else if (node.type === "CatchClause") {
+            const outer = this.scope;
+            this.scope = new Scope(outer, outer.fn);
+            if (isNode(node.param))
+              this.bind(node.param, UNKNOWN);
+            if (isNode(node.body))
+              this.child(node.body);
+            this.scope = outer;
+          } else
+            this.statement(node);
+        } else if (node.type === "VariableDeclarator") {
+          this.bind(node.id, isNode(node.init) ? this.expression(node.init) : UNKNOWN);
+        } else
+          this.expression(node);
+      }
+    };
+  }
+});
+
+// dist/capabilities/frontend/api.js
+function isTauriSpecifier(request) {
+  return request === "@tauri-apps/api" || request.startsWith("@tauri-apps/");
+}
+var CORE_MODULE;
+var init_api = __esm({
+  "dist/capabilities/frontend/api.js"() {
+    "use strict";
+    CORE_MODULE = "@tauri-apps/api/core";
+  }
+});
+
+// dist/capabilities/frontend/blocks.js
+function isFrontendFile(file) {
+  const lower = file.toLowerCase();
+  return [...SCRIPT_EXTENSIONS, ...MARKUP_EXTENSIONS].some((extension) => lower.endsWith(extension)) && !lower.endsWith(".d.ts");
+}
+function languageOfFile(file) {
+  const lower = file.toLowerCase();
+  if (lower.endsWith(".tsx"))
+    return "tsx";
+  if (/\.[mc]?ts$/.test(lower))
+    return "ts";
+  if (lower.endsWith(".jsx"))
+    return "jsx";
+  return "jsx";
+}
+function fileBlocks(file, text2) {
+  const lower = file.toLowerCase();
+  if (!MARKUP_EXTENSIONS.some((extension) => lower.endsWith(extension))) {
+    return { blocks: [{ text: text2, offset: 0, prefix: 0, language: languageOfFile(file) }], dragRegions: [] };
+  }
+  const blocks = [];
+  const markup = [];
+  const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
+  let last = 0;
+  for (const match2 of text2.matchAll(SCRIPT)) {
+    const attributes = match2[1];
+    const body = match2[2];
+    const bodyOffset = match2.index + match2[0].indexOf(">") + 1;
+    markup.push([last, match2.index]);
+    last = match2.index + match2[0].length;
+    const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase();
+    if (type && !["module", "text/javascript", "application/javascript", "text/typescript", "ts"].includes(type))
+      continue;
+    const lang = /\blang\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase();
+    const language = lang === "ts" || lang === "typescript" ? "ts" : lang === "tsx" ? "tsx" : lang === "jsx" ? "jsx" : "js";
+    const src = /\bsrc\s*=\s*["']([^"']+)["']/i.exec(attributes)?.[1];
+    if (src !== void 0)
+      blocks.push({ text: "", offset: bodyOffset, prefix: 0, language, source: src });
+    if (body.trim())
+      blocks.push({ text: body, offset: bodyOffset, prefix: 0, language });
+  }
+  markup.push([last, text2.length]);
+  const dragRegions = [];
+  const isVue = lower.endsWith(".vue");
+  const isSvelte = lower.endsWith(".svelte");
+  const scriptLanguage = blocks.find((block) => !block.source)?.language ?? "js";
+  const expressionLanguage = scriptLanguage === "ts" || scriptLanguage === "tsx" ? "ts" : "js";
+  for (const [start, end] of markup) {
+    const part = text2.slice(start, end);
+    for (const match2 of part.matchAll(/\bdata-tauri-drag-region\b/g))
+      dragRegions.push(start + match2.index);
+    if (isVue)
+      blocks.push(...vueExpressions(part, start, expressionLanguage));
+    if (isSvelte)
+      blocks.push(...svelteExpressions(part, start, expressionLanguage));
+  }
+  return { blocks, dragRegions };
+}
+function expressionBlock(expression, offset, language) {
+  const prefix2 = "() => {";
+  return { text: `${prefix2}${expression}
+}`, offset, prefix: prefix2.length, language };
+}
+function vueExpressions(part, start, language) {
+  const blocks = [];
+  for (const match2 of part.matchAll(/(?:\s)(?:@|v-on:|:|v-bind:|v-if=|v-show=|v-else-if=)[\w.:-]*=?\s*=\s*"([^"]*)"/g)) {
+    const value = match2[1];
+    blocks.push(expressionBlock(value, start + match2.index + match2[0].length - value.length - 1, language));
+  }
+  for (const match2 of part.matchAll(/\{\{([\s\S]*?)\}\}/g))
+    blocks.push(expressionBlock(match2[1], start + match2.index + 2, language));
+  return blocks;
+}
+function svelteExpressions(part, start, language) {
+  const blocks = [];
+  let depth = 0;
+  let open2 = -1;
+  for (let i = 0; i < part.length; i++) {
+    const c = part[i];
+    if (c === "{") {
+      if (depth === 0)
+        open2 = i;
+      depth++;
+    } else if (c === "}" && depth > 0) {
+      depth--;
+      if (depth === 0) {
+        let inner = part.slice(open2 + 1, i);
+        let innerOffset = start + open2 + 1;
+        const keyword2 = /^\s*(?:[#:@/][a-z]+)\s*/.exec(inner);
+        if (keyword2) {
+          if (/^\s*[/:]/.test(inner) || /^\s*#each/.test(inner)) {
+            const each = /^\s*#each\s+([\s\S]*?)\s+as\s/.exec(inner);
+            if (!each)
+              continue;
+            inner = each[1];
+            innerOffset += each[0].indexOf(inner);
+          } else {
+            inner = inner.slice(keyword2[0].length);
+            innerOffset += keyword2[0].length;
+          }
+        }
+        blocks.push(expressionBlock(inner, innerOffset, language));
+      }
+    }
+  }
+  return blocks;
+}
+function looksMinified(text2) {
+  if (text2.length < 2e3)
+    return false;
+  const sample2 = text2.slice(0, 2e4);
+  const lines = sample2.split("\n");
+  const longLines = lines.filter((line) => line.length > 500).length;
+  return longLines > 0 && (lines.length < 5 || longLines / lines.length > 0.2 || sample2.length / lines.length > 300);
+}
+var SCRIPT_EXTENSIONS, MARKUP_EXTENSIONS;
+var init_blocks = __esm({
+  "dist/capabilities/frontend/blocks.js"() {
+    "use strict";
+    SCRIPT_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+    MARKUP_EXTENSIONS = [".vue", ".svelte", ".html", ".htm"];
+  }
+});
+
+// dist/capabilities/frontend/link.js
+function usesParam(ref, fn) {
+  switch (ref.kind) {
+    case "param":
+      return ref.fn === fn;
+    case "call":
+      return ref.args.some((arg) => usesParam(arg, fn)) || usesParam(ref.callee, fn);
+    case "member":
+      return usesParam(ref.object, fn);
+    case "await":
+      return usesParam(ref.value, fn);
+    default:
+      return false;
+  }
+}
+function isClassName(name) {
+  return (/^[A-Z]/.test(name) || name === "default") && !name.includes("#") && !name.includes(".");
+}
+var UNKNOWN2, MAX_WRAPPER_DEPTH, MAX_VALUE_DEPTH, Linker;
+var init_link = __esm({
+  "dist/capabilities/frontend/link.js"() {
+    "use strict";
+    init_api();
+    UNKNOWN2 = { kind: "unknown" };
+    MAX_WRAPPER_DEPTH = 4;
+    MAX_VALUE_DEPTH = 24;
+    Linker = class {
+      modules;
+      target;
+      api;
+      exportMemo = /* @__PURE__ */ new Map();
+      calledThrough = /* @__PURE__ */ new Set();
+      pendingForwards = /* @__PURE__ */ new Map();
+      uses = [];
+      constructor(modules, target, api) {
+        this.modules = modules;
+        this.target = target;
+        this.api = api;
+      }
+      /** Every use in the files, in file order; call once. */
+      link(files) {
+        for (const file of files) {
+          const facts = this.modules.get(file);
+          if (!facts)
+            continue;
+          for (const site of facts.sites)
+            this.emit(site, file, void 0, site);
+          facts.functions.forEach((fn) => {
+            for (const site of fn.sites)
+              this.emit(site, file, void 0, site);
+          });
+          for (const start of facts.dragRegions) {
+            const commands = this.api.implicit("data-tauri-drag-region");
+            if (commands.length)
+              this.uses.push({
+                file,
+                start,
+                end: start + "data-tauri-drag-region".length,
+                specifier: "",
+                member: "data-tauri-drag-region",
+                commands,
+                trigger: "data-tauri-drag-region"
+              });
+          }
+        }
+        for (const [key, uses] of this.pendingForwards)
+          if (!this.calledThrough.has(key))
+            this.uses.push(...uses);
+        return this.uses;
+      }
+      emit(site, file, frames, at, atFile = file) {
+        const ref = site.ref;
+        if (site.reference) {
+          const value = this.evaluate(ref, file, frames, 0);
+          if (value.kind !== "tauri-member")
+            return;
+          const member3 = this.api.module(value.specifier)?.member(value.name);
+          if (member3 && member3.commands.length && !member3.commands.some((command) => command.includes("{")))
+            this.uses.push({ file: atFile, start: at.start, end: at.end, specifier: value.specifier, member: value.name, commands: member3.commands });
+          return;
+        }
+        if (ref.kind !== "call")
+          return;
+        const callee = this.evaluate(ref.callee, file, frames, 0);
+        if (callee.kind === "function") {
+          if ((frames?.length ?? 0) >= MAX_WRAPPER_DEPTH)
+            return;
+          this.callThrough(callee, ref.args, file, frames, at, atFile);
+          return;
+        }
+        if (callee.kind !== "tauri-member")
+          return;
+        const member2 = this.api.module(callee.specifier)?.member(callee.name);
+        if (!member2 || member2.commands.length === 0)
+          return;
+        const argument = (index) => ref.args[index] ? this.evaluate(ref.args[index], file, frames, 0) : UNKNOWN2;
+        const first = argument(0);
+        const use = {
+          file: atFile,
+          start: at.start,
+          end: at.end,
+          specifier: callee.specifier,
+          member: callee.name,
+          commands: [],
+          ...first.kind === "string" ? { argument: first.value } : {}
+        };
+        const commands = [];
+        let unresolved2;
+        let forwardedBy;
+        for (const template of member2.commands) {
+          if (template.includes("{?}")) {
+            unresolved2 ??= "part of the command is only known at run time";
+            continue;
+          }
+          let known = true;
+          const command = template.replace(/\{(\d+)\}/g, (_2, index) => {
+            const value = argument(Number(index));
+            if (value.kind === "string")
+              return value.value;
+            known = false;
+            if (value.kind === "param" && frames === void 0)
+              forwardedBy = `${value.file}\0${value.fn}`;
+            else
+              unresolved2 ??= `argument ${Number(index) + 1} (the command) is not a literal`;
+            return "";
+          });
+          if (known)
+            commands.push(command);
+        }
+        if (commands.length)
+          this.uses.push({ ...use, commands });
+        if (forwardedBy !== void 0 && unresolved2 === void 0) {
+          const pending = this.pendingForwards.get(forwardedBy) ?? [];
+          pending.push({ ...use, unresolved: "the command is a parameter of a function whose callers were not found" });
+          this.pendingForwards.set(forwardedBy, pending);
+        } else if (unresolved2 !== void 0)
+          this.uses.push({ ...use, unresolved: unresolved2 });
+      }
+      /** A call of one of the app's functions: the calls in it that use its parameters are made again with the arguments given here. */
+      callThrough(fn, args, file, frames, at, atFile) {
+        const facts = this.modules.get(fn.file)?.functions[fn.id];
+        if (!facts)
+          return;
+        const forwarding = facts.sites.filter((site) => usesParam(site.ref, fn.id));
+        if (forwarding.length === 0)
+          return;
+        this.calledThrough.add(`${fn.file}\0${fn.id}`);
+        const values = args.map((arg) => this.evaluate(arg, file, frames, 0));
+        const inner = [...frames ?? [], { file: fn.file, fn: fn.id, args: values }];
+        for (const site of forwarding)
+          this.emit(site, fn.file, inner, at, atFile);
+      }
+      evaluate(ref, file, frames, depth) {
+        if (depth > MAX_VALUE_DEPTH)
+          return UNKNOWN2;
+        switch (ref.kind) {
+          case "string":
+            return ref;
+          case "import": {
+            const module2 = this.moduleValue(file, ref.request);
+            return ref.name === "*" ? module2 : this.exportOf(module2, ref.name, depth + 1);
+          }
+          case "dynamic-import":
+            return this.moduleValue(file, ref.request);
+          case "global":
+            return ref.name === "__TAURI_INTERNALS__" ? { kind: "tauri-module", specifier: CORE_MODULE } : { kind: "tauri-global" };
+          case "member":
+            return this.memberOf(this.evaluate(ref.object, file, frames, depth + 1), ref.name, depth + 1);
+          case "await":
+            return this.evaluate(ref.value, file, frames, depth + 1);
+          case "call": {
+            const callee = this.evaluate(ref.callee, file, frames, depth + 1);
+            if (callee.kind !== "tauri-member")
+              return UNKNOWN2;
+            if (ref.isNew)
+              return isClassName(callee.name) ? { kind: "tauri-instance", specifier: callee.specifier, className: callee.name } : UNKNOWN2;
+            const returns = this.api.module(callee.specifier)?.member(callee.name)?.returns;
+            return returns ? { kind: "tauri-instance", specifier: callee.specifier, className: returns } : UNKNOWN2;
+          }
+          case "typed": {
+            const type = this.evaluate(ref.type, file, frames, depth + 1);
+            return type.kind === "tauri-member" && isClassName(type.name) ? { kind: "tauri-instance", specifier: type.specifier, className: type.name } : UNKNOWN2;
+          }
+          case "function":
+            return { kind: "function", file, id: ref.id };
+          case "param": {
+            for (let i = (frames?.length ?? 0) - 1; i >= 0; i--) {
+              const frame = frames[i];
+              if (frame.file === file && frame.fn === ref.fn)
+                return frame.args[ref.index] ?? UNKNOWN2;
+            }
+            return { kind: "param", file, fn: ref.fn };
+          }
+          default:
+            return UNKNOWN2;
+        }
+      }
+      moduleValue(file, request) {
+        const target = this.target(file, request);
+        if (target.kind === "tauri")
+          return { kind: "tauri-module", specifier: target.specifier };
+        if (target.kind === "file")
+          return { kind: "local-module", file: target.file };
+        return UNKNOWN2;
+      }
+      memberOf(object, name, depth) {
+        switch (object.kind) {
+          case "tauri-global": {
+            const specifier = this.api.globalNamespace(name);
+            return specifier ? { kind: "tauri-module", specifier } : UNKNOWN2;
+          }
+          case "tauri-module":
+          case "local-module":
+            return this.exportOf(object, name, depth);
+          case "tauri-member":
+            return isClassName(object.name) ? { kind: "tauri-member", specifier: object.specifier, name: `${object.name}.${name}` } : UNKNOWN2;
+          case "tauri-instance":
+            return { kind: "tauri-member", specifier: object.specifier, name: `${object.className}#${name}` };
+          default:
+            return UNKNOWN2;
+        }
+      }
+      exportOf(module2, name, depth) {
+        if (module2.kind === "tauri-module") {
+          const namespace = `${module2.specifier}/${name}`;
+          if (module2.specifier === "@tauri-apps/api" && this.api.module(namespace))
+            return { kind: "tauri-module", specifier: namespace };
+          if (name === "default") {
+            const className = this.api.module(module2.specifier)?.member("default")?.returns;
+            return className ? { kind: "tauri-member", specifier: module2.specifier, name: className } : UNKNOWN2;
+          }
+          return { kind: "tauri-member", specifier: module2.specifier, name };
+        }
+        if (module2.kind !== "local-module" || depth > MAX_VALUE_DEPTH)
+          return UNKNOWN2;
+        const key = `${module2.file}\0${name}`;
+        const memo = this.exportMemo.get(key);
+        if (memo)
+          return memo;
+        this.exportMemo.set(key, UNKNOWN2);
+        const facts = this.modules.get(module2.file);
+        let value = UNKNOWN2;
+        if (facts) {
+          const own3 = facts.exports.get(name);
+          if (own3)
+            value = this.evaluate(own3, module2.file, void 0, depth + 1);
+          else if (name !== "default") {
+            for (const request of facts.starExports) {
+              value = this.exportOf(this.moduleValue(module2.file, request), name, depth + 1);
+              if (value.kind !== "unknown")
+                break;
+            }
+          }
+        }
+        this.exportMemo.set(key, value);
+        return value;
+      }
+    };
+  }
+});
+
+// dist/capabilities/frontend/bundler-config.js
+function readBundlerConfig(root2, maxBytes, parser2) {
+  const config = { root: root2, alias: {}, inputs: [] };
+  let names;
+  try {
+    names = (0, import_node_fs8.readdirSync)(root2);
+  } catch {
+    return config;
+  }
+  if (names.includes("svelte.config.js"))
+    config.alias["$lib"] = [import_node_path11.default.join(root2, "src", "lib")];
+  if (names.some((name2) => name2.startsWith("nuxt.config."))) {
+    config.alias["~"] = [root2];
+    config.alias["@"] = [root2];
+  }
+  const name = CONFIG_NAMES.find((candidate) => names.includes(candidate));
+  if (!name)
+    return config;
+  const file = import_node_path11.default.join(root2, name);
+  const read = readTextFile(file, maxBytes);
+  if (!read.ok)
+    return config;
+  const parsed = parser2.parseSync(name, read.text, { lang: name.endsWith("ts") ? "ts" : "js", sourceType: "module" });
+  if (parsed.errors.some((error) => error.severity === "Error"))
+    return config;
+  const properties = /* @__PURE__ */ new Map();
+  collectProperties(parsed.program, properties, 0);
+  const dir = import_node_path11.default.dirname(file);
+  const rootValue = properties.get("root")?.map((node) => pathValue(node, dir)).find((value) => value !== void 0);
+  if (rootValue)
+    config.root = import_node_path11.default.resolve(dir, rootValue);
+  for (const node of properties.get("alias") ?? []) {
+    if (node.type === "ObjectExpression") {
+      for (const property of node.properties) {
+        if (property.type !== "Property")
+          continue;
+        const key = keyName(property.key);
+        const value = pathValue(property.value, dir);
+        if (key !== void 0 && value !== void 0)
+          config.alias[key] = [absoluteAlias(value, dir)];
+      }
+    } else if (node.type === "ArrayExpression") {
+      for (const element of node.elements) {
+        if (element?.type !== "ObjectExpression")
+          continue;
+        const fields = new Map(element.properties.filter((p) => p.type === "Property").map((p) => [keyName(p.key), p.value]));
+        const find = fields.get("find");
+        const replacement = fields.get("replacement");
+        const key = find?.type === "Literal" && typeof find.value === "string" ? find.value : void 0;
+        const value = replacement ? pathValue(replacement, dir) : void 0;
+        if (key !== void 0 && value !== void 0)
+          config.alias[key] = [absoluteAlias(value, dir)];
+      }
+    }
+  }
+  for (const node of properties.get("input") ?? []) {
+    const values = node.type === "ObjectExpression" ? node.properties.map((p) => p.value) : node.type === "ArrayExpression" ? node.elements : [node];
+    for (const value of values) {
+      const page = value ? pathValue(value, dir) : void 0;
+      if (page !== void 0 && /\.html?$/i.test(page))
+        config.inputs.push(import_node_path11.default.resolve(config.root, page));
+    }
+  }
+  return config;
+}
+function absoluteAlias(value, dir) {
+  return value.startsWith(".") || import_node_path11.default.isAbsolute(value) ? import_node_path11.default.resolve(dir, value) : value;
+}
+function collectProperties(node, into, depth) {
+  if (depth > 200)
+    return;
+  if (node.type === "Property" && !node.computed) {
+    const key = keyName(node.key);
+    if (key !== void 0) {
+      const list = into.get(key) ?? [];
+      list.push(node.value);
+      into.set(key, list);
+    }
+  }
+  for (const key in node) {
+    const value = node[key];
+    if (Array.isArray(value)) {
+      for (const item of value)
+        if (item && typeof item === "object" && typeof item.type === "string")
+          collectProperties(item, into, depth + 1);
+    } else if (value && typeof value === "object" && typeof value.type === "string")
+      collectProperties(value, into, depth + 1);
+  }
+}
+function keyName(key) {
+  if (key.type === "Identifier")
+    return key.name;
+  if (key.type === "Literal" && typeof key.value === "string")
+    return key.value;
+  return void 0;
+}
+function pathValue(node, dir) {
+  switch (node.type) {
+    case "Literal":
+      return typeof node.value === "string" ? node.value : void 0;
+    case "Identifier":
+      return node.name === "__dirname" ? dir : void 0;
+    case "TemplateLiteral": {
+      const quasis = node.quasis.map((q2) => q2.value.cooked);
+      const expressions = node.expressions.map((e) => pathValue(e, dir));
+      if (expressions.some((e) => e === void 0))
+        return void 0;
+      return quasis.reduce((text2, quasi, i) => text2 + quasi + (expressions[i] ?? ""), "");
+    }
+    case "CallExpression": {
+      const callee = node.callee;
+      const name = callee.type === "Identifier" ? callee.name : callee.type === "MemberExpression" ? keyName(callee.property) : void 0;
+      const args = node.arguments.map((arg) => pathValue(arg, dir));
+      if ((name === "resolve" || name === "join") && args.length && args.every((a2) => a2 !== void 0))
+        return import_node_path11.default.resolve(dir, ...args);
+      if (name === "cwd")
+        return dir;
+      if (name === "fileURLToPath" && args[0] !== void 0)
+        return args[0];
+      return void 0;
+    }
+    case "NewExpression": {
+      const callee = node.callee;
+      const args = node.arguments;
+      if (callee.type === "Identifier" && callee.name === "URL" && args[0]?.type === "Literal" && typeof args[0].value === "string")
+        return import_node_path11.default.resolve(dir, args[0].value);
+      return void 0;
+    }
+    case "MemberExpression":
+      return keyName(node.property) === "pathname" ? pathValue(node.object, dir) : void 0;
+    default:
+      return void 0;
+  }
+}
+var import_node_path11, import_node_fs8, CONFIG_NAMES;
+var init_bundler_config = __esm({
+  "dist/capabilities/frontend/bundler-config.js"() {
+    "use strict";
+    import_node_path11 = __toESM(require("node:path"), 1);
+    import_node_fs8 = require("node:fs");
+    init_read();
+    CONFIG_NAMES = ["vite.config.ts", "vite.config.mts", "vite.config.js", "vite.config.mjs", "electron.vite.config.ts"];
+  }
+});
+
+// dist/capabilities/frontend/scan.js
+function natives() {
+  const require2 = (0, import_node_module2.createRequire)(__caplintBundleUrl);
+  parser ??= require2("oxc-parser");
+  resolverModule ??= require2("oxc-resolver");
+  return { parser, resolver: resolverModule };
+}
+async function scanFrontend(options) {
+  const notes = [];
+  const show2 = (file) => displayFile(options.cwd, file);
+  const root2 = options.config?.root ? import_node_path12.default.resolve(options.appRoot, options.config.root) : await frontendRoot(options);
+  if (!root2)
+    return void 0;
+  let boundaryReal;
+  try {
+    boundaryReal = (0, import_node_fs9.realpathSync)(options.boundary);
+  } catch {
+    boundaryReal = options.boundary;
+  }
+  const outside = (file) => {
+    try {
+      return !isWithin((0, import_node_fs9.realpathSync)(file), boundaryReal);
+    } catch {
+      return true;
+    }
+  };
+  let natural;
+  try {
+    natural = natives();
+  } catch (error) {
+    return emptyScan(root2, [`the frontend was not scanned: its parser (oxc-parser) could not be loaded (${error.message.split("\n")[0]})`]);
+  }
+  const bundler = readBundlerConfig(root2, options.maxBytes, natural.parser);
+  const ignore2 = ignoreMatcher(options.config?.ignore ?? []);
+  const srcTauri = import_node_path12.default.resolve(options.srcTauri);
+  const rustSide = srcTauri !== import_node_path12.default.resolve(root2) && isWithin(srcTauri, import_node_path12.default.resolve(root2)) ? srcTauri : void 0;
+  const skipped = (file) => rustSide !== void 0 && isWithin(file, rustSide) || ignore2(import_node_path12.default.relative(root2, file)) || import_node_path12.default.relative(root2, file).split(import_node_path12.default.sep).some((part) => SKIPPED_FOLDERS.has(part));
+  const tsconfig = ["tsconfig.json", "jsconfig.json"].map((name) => import_node_path12.default.join(root2, name)).find((file) => pathKindSync(file) === "file");
+  const resolver = new natural.resolver.ResolverFactory({
+    extensions: [".ts", ".tsx", ".mts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", ".json"],
+    extensionAlias: { ".js": [".ts", ".tsx", ".js", ".jsx"], ".mjs": [".mts", ".mjs"] },
+    conditionNames: ["browser", "import", "module", "default"],
+    mainFields: ["browser", "module", "main"],
+    mainFiles: ["index"],
+    alias: bundler.alias,
+    roots: [bundler.root],
+    ...tsconfig ? { tsconfig: { configFile: tsconfig, references: "auto" } } : {}
+  });
+  const groups = await entryGroups(root2, bundler, options, notes, show2);
+  const modules = /* @__PURE__ */ new Map();
+  const order = [];
+  const thirdParty = /* @__PURE__ */ new Set();
+  const specifiers = /* @__PURE__ */ new Set();
+  const targets = /* @__PURE__ */ new Map();
+  const texts = /* @__PURE__ */ new Map();
+  const target = (file, request) => {
+    const key = `${import_node_path12.default.dirname(file)}\0${request}`;
+    const memo = targets.get(key);
+    if (memo)
+      return memo;
+    let found = { kind: "none" };
+    if (isTauriSpecifier(request)) {
+      found = { kind: "tauri", specifier: request.replace(/\/index(\.js)?$/, "").replace(/\.js$/, "") };
+      specifiers.add(found.specifier);
+    } else if (!/^(https?:|data:|node:)/.test(request) && !/\.(css|scss|sass|less|styl|svg|png|jpe?g|gif|webp|ico|woff2?|ttf|json|md|txt|wasm)(\?.*)?$/i.test(request)) {
+      const clean = request.replace(/[?#].*$/, "");
+      const resolved = clean.startsWith("/") && !clean.startsWith("//") ? resolveRooted(clean, bundler.root, root2) : resolver.sync(import_node_path12.default.dirname(file), clean).path;
+      if (resolved) {
+        if (resolved.split(import_node_path12.default.sep).includes("node_modules")) {
+          const name = packageName(clean);
+          if (name && /tauri/i.test(name))
+            thirdParty.add(name);
+        } else if (outside(resolved))
+          notes.push(`${show2(file)}: import "${request}" leads out of the repository through a link; not followed`);
+        else if (isFrontendFile(resolved) && !skipped(resolved))
+          found = { kind: "file", file: resolved };
+      } else {
+        const name = packageName(clean);
+        if (name && /tauri/i.test(name) && !clean.startsWith("."))
+          thirdParty.add(name);
+      }
+    }
+    targets.set(key, found);
+    return found;
+  };
+  const read = (file) => {
+    if (modules.has(file))
+      return modules.get(file);
+    const facts = emptyFacts();
+    modules.set(file, facts);
+    order.push(file);
+    const text2 = readTextFile(file, options.maxBytes);
+    if (text2.ok)
+      texts.set(file, text2.text);
+    if (!text2.ok) {
+      notes.push(`${show2(file)}: ${text2.message}; its calls were not analysed`);
+      return facts;
+    }
+    if (looksMinified(text2.text)) {
+      notes.push(`${show2(file)}: looks minified or built; skipped`);
+      return facts;
+    }
+    const { blocks, dragRegions } = fileBlocks(file, text2.text);
+    facts.dragRegions.push(...dragRegions);
+    const analyzer = new ModuleAnalyzer(facts);
+    for (const block of blocks) {
+      if (block.source !== void 0) {
+        facts.requests.push(pageScriptRequest(block));
+        continue;
+      }
+      const parsed = natural.parser.parseSync(`block.${block.language}`, block.text, { lang: block.language, sourceType: "module" });
+      const error = parsed.errors.find((e) => e.severity === "Error");
+      if (error) {
+        const at = lineIndex(text2.text)(block.offset);
+        notes.push(`${show2(file)}:${at.line}:${at.column}: does not parse (${oneLine2(error.message)}); its calls were not analysed`);
+        continue;
+      }
+      analyzer.addProgram(parsed.program, block.offset - block.prefix);
+    }
+    return facts;
+  };
+  const pages = [];
+  const allFiles = /* @__PURE__ */ new Set();
+  for (const group of groups) {
+    const files = /* @__PURE__ */ new Set();
+    const queue = [...group.entries];
+    while (queue.length) {
+      const file = queue.pop();
+      if (files.has(file))
+        continue;
+      files.add(file);
+      const facts = read(file);
+      if (!facts)
+        continue;
+      for (const request of facts.requests) {
+        const next = target(file, request);
+        if (next.kind === "file" && !files.has(next.file))
+          queue.push(next.file);
+      }
+      if (facts.dynamicRequests.length)
+        notes.push(`${show2(file)}:${facts.dynamicRequests.length === 1 ? "" : " "}${facts.dynamicRequests.length} dynamic import${facts.dynamicRequests.length === 1 ? "" : "s"} of a module named at run time; not followed`);
+    }
+    for (const file of files)
+      allFiles.add(file);
+    pages.push({ entry: group.entries[0], windows: group.windows, files });
+  }
+  const linker = new Linker(modules, target, await options.apiFor(root2));
+  const uses = linker.link(order.filter((file) => allFiles.has(file)));
+  const positions = /* @__PURE__ */ new Map();
+  const positioned = uses.map((use) => {
+    let position2 = positions.get(use.file);
+    if (position2 === void 0) {
+      position2 = lineIndex(texts.get(use.file) ?? "");
+      positions.set(use.file, position2);
+    }
+    const start = position2(use.start);
+    const end = position2(use.end);
+    return { ...use, displayFile: show2(use.file), line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
+  });
+  positioned.sort((a2, b2) => compareText(a2.displayFile, b2.displayFile) || a2.start - b2.start || compareText(a2.member, b2.member));
+  const windowPages = /* @__PURE__ */ new Map();
+  for (const page of pages)
+    for (const label of page.windows)
+      windowPages.set(label, page);
+  return {
+    root: root2,
+    pages,
+    files: order.filter((file) => allFiles.has(file)),
+    calls: positioned.filter((call) => !call.unresolved),
+    unresolved: positioned.filter((call) => call.unresolved),
+    thirdPartyPlugins: [...thirdParty].sort(),
+    specifiers: [...specifiers].sort(),
+    notes: dedupeNotes(notes),
+    pagesCertain: groups.length > 1 && groups.every((group) => group.certain),
+    windowPages
+  };
+}
+function compareText(a2, b2) {
+  return a2 < b2 ? -1 : a2 > b2 ? 1 : 0;
+}
+function emptyScan(root2, notes) {
+  return { root: root2, pages: [], files: [], calls: [], unresolved: [], thirdPartyPlugins: [], specifiers: [], notes, pagesCertain: false, windowPages: /* @__PURE__ */ new Map() };
+}
+function dedupeNotes(notes) {
+  return [...new Set(notes)].sort(compareText);
+}
+async function frontendRoot(options) {
+  if (await pathKind(import_node_path12.default.join(options.appRoot, "package.json")) === "file")
+    return options.appRoot;
+  const dist = options.build?.frontendDist;
+  if (typeof dist === "string" && !/^[a-z]+:/i.test(dist)) {
+    const folder = import_node_path12.default.resolve(options.srcTauri, dist);
+    if (await pathKind(folder) === "directory" && isWithin(folder, options.boundary))
+      return folder;
+  }
+  return await pathKind(import_node_path12.default.join(options.appRoot, "index.html")) === "file" ? options.appRoot : void 0;
+}
+async function entryGroups(root2, bundler, options, notes, show2) {
+  const configured = options.config?.windows ?? {};
+  const groups = [];
+  const claimed = /* @__PURE__ */ new Set();
+  for (const [label, entries] of Object.entries(configured)) {
+    const files = entries.map((entry) => import_node_path12.default.resolve(root2, entry));
+    groups.push({ entries: files, windows: [label], certain: true });
+    claimed.add(label);
+  }
+  if (options.config?.entries?.length) {
+    const files = options.config.entries.map((entry) => import_node_path12.default.resolve(root2, entry));
+    groups.push({ entries: files, windows: options.windows.map((w2) => w2.label).filter((label) => !claimed.has(label)), certain: false });
+    return groups;
+  }
+  const pages = /* @__PURE__ */ new Map();
+  const addPage = (file) => {
+    if (!pages.has(file))
+      pages.set(file, []);
+    return pages.get(file);
+  };
+  for (const input of bundler.inputs)
+    if (await pathKind(input) === "file")
+      addPage(input);
+  const index = import_node_path12.default.join(bundler.root, "index.html");
+  if (await pathKind(index) === "file")
+    addPage(index);
+  for (const window of options.windows) {
+    if (claimed.has(window.label))
+      continue;
+    const url = typeof window.url === "string" ? window.url : "index.html";
+    if (/^[a-z][a-z0-9+.-]*:/i.test(url))
+      continue;
+    const page = url.replace(/[?#].*$/, "").replace(/^\/+/, "");
+    const candidates = page === "" || !/\.html?$/i.test(page) ? [index] : [import_node_path12.default.join(bundler.root, page), import_node_path12.default.join(root2, "public", page), import_node_path12.default.join(root2, page)];
+    const file = candidates.find((candidate) => pages.has(candidate)) ?? await firstFile(candidates);
+    if (file)
+      addPage(file).push(window.label);
+    else if (page && /\.html?$/i.test(page))
+      notes.push(`window "${window.label}": its page ${page} was not found under ${show2(bundler.root)}; its calls were not analysed`);
+  }
+  const routeEntries = [];
+  for (const folder of ROUTE_FOLDERS) {
+    const dir = import_node_path12.default.join(root2, folder);
+    if (await pathKind(dir) === "directory")
+      routeEntries.push(...sourceFilesUnder(dir));
+  }
+  const pageGroups = [...pages].map(([entry, windows]) => ({ entries: [entry], windows, certain: true }));
+  if (pageGroups.length === 0 && routeEntries.length === 0) {
+    for (const stem of CONVENTIONAL_ENTRIES)
+      for (const extension of [".ts", ".tsx", ".js", ".jsx", ".mjs"]) {
+        const file = import_node_path12.default.join(root2, stem + extension);
+        if (await pathKind(file) === "file")
+          routeEntries.push(file);
+      }
+  }
+  if (routeEntries.length) {
+    const unassigned = options.windows.map((w2) => w2.label).filter((label) => !claimed.has(label) && !pageGroups.some((g) => g.windows.includes(label)));
+    pageGroups.push({ entries: routeEntries, windows: unassigned, certain: false });
+  }
+  if (pageGroups.length === 0) {
+    const all = sourceFilesUnder(root2);
+    if (all.length) {
+      notes.push(`no entry point of the frontend was found under ${show2(root2)}: every source file counts as reachable`);
+      pageGroups.push({ entries: all, windows: [], certain: false });
+    }
+  }
+  return [...groups, ...pageGroups];
+}
+async function firstFile(candidates) {
+  for (const candidate of candidates)
+    if (await pathKind(candidate) === "file")
+      return candidate;
+  return void 0;
+}
+function sourceFilesUnder(dir) {
+  const files = [];
+  const visit3 = (folder) => {
+    let entries;
+    try {
+      entries = (0, import_node_fs9.readdirSync)(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a2, b2) => a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0);
+    for (const entry of entries) {
+      const full = import_node_path12.default.join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(entry.name) && !entry.name.startsWith(".") && entry.name !== "src-tauri")
+          visit3(full);
+      } else if (entry.isFile() && isFrontendFile(full) && !/\.(test|spec|stories)\.[a-z]+$/.test(entry.name))
+        files.push(full);
+    }
+  };
+  visit3(dir);
+  return files;
+}
+function pathKindSync(file) {
+  try {
+    return (0, import_node_fs9.statSync)(file).isFile() ? "file" : "other";
+  } catch {
+    return "other";
+  }
+}
+function pageScriptRequest(block) {
+  const source = block.source;
+  return source.startsWith("/") || source.startsWith(".") || /^[a-z]+:/i.test(source) ? source : `./${source}`;
+}
+function resolveRooted(request, bundlerRoot, root2) {
+  for (const base of [bundlerRoot, import_node_path12.default.join(root2, "public"), root2]) {
+    const file = import_node_path12.default.join(base, request);
+    for (const candidate of [file, ...[".ts", ".tsx", ".js", ".jsx"].map((extension) => file + extension)]) {
+      if (pathKindSync(candidate) === "file")
+        return candidate;
+    }
+  }
+  return void 0;
+}
+function packageName(request) {
+  if (request.startsWith(".") || request.startsWith("/"))
+    return void 0;
+  const parts = request.split("/");
+  return request.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+function ignoreMatcher(globs) {
+  if (globs.length === 0)
+    return () => false;
+  const patterns2 = globs.map((glob) => new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*\/?/g, "\0").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]").replace(/\u0000/g, ".*")}(/.*)?$`));
+  return (relative3) => {
+    const posix = relative3.split(import_node_path12.default.sep).join("/");
+    return patterns2.some((pattern) => pattern.test(posix));
+  };
+}
+function lineIndex(text2) {
+  const starts = [0];
+  for (let i = text2.indexOf("\n"); i !== -1; i = text2.indexOf("\n", i + 1))
+    starts.push(i + 1);
+  return (offset) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = low + high + 1 >> 1;
+      if (starts[middle] <= offset)
+        low = middle;
+      else
+        high = middle - 1;
+    }
+    return { line: low + 1, column: offset - starts[low] + 1 };
+  };
+}
+function oneLine2(text2) {
+  return text2.replace(/\s+/g, " ").slice(0, 200);
+}
+var import_node_module2, import_node_path12, import_node_fs9, SKIPPED_FOLDERS, ROUTE_FOLDERS, CONVENTIONAL_ENTRIES, parser, resolverModule;
+var init_scan = __esm({
+  "dist/capabilities/frontend/scan.js"() {
+    "use strict";
+    import_node_module2 = require("node:module");
+    import_node_path12 = __toESM(require("node:path"), 1);
+    import_node_fs9 = require("node:fs");
+    init_file_names();
+    init_read();
+    init_analyze();
+    init_api();
+    init_blocks();
+    init_link();
+    init_bundler_config();
+    SKIPPED_FOLDERS = /* @__PURE__ */ new Set([
+      "node_modules",
+      "dist",
+      "build",
+      "out",
+      "target",
+      "coverage",
+      ".git",
+      ".next",
+      ".nuxt",
+      ".output",
+      ".svelte-kit",
+      ".vite",
+      ".turbo",
+      ".cache",
+      "gen"
+    ]);
+    ROUTE_FOLDERS = ["src/routes", "src/pages", "src/app", "app", "pages", "routes"];
+    CONVENTIONAL_ENTRIES = ["src/main", "src/index", "src/main.client", "src/entry-client", "src/app", "main", "index"];
+  }
+});
+
+// dist/capabilities/frontend/load.js
+var load_exports = {};
+__export(load_exports, {
+  apiLookup: () => apiLookup,
+  loadFrontend: () => loadFrontend
+});
+async function loadFrontend(options) {
+  const value = options.config?.document.ok ? options.config.document.value : void 0;
+  const build2 = isPlainObject(value) && isPlainObject(value.build) ? value.build : {};
+  const windows = (options.config?.windows ?? []).map((window) => {
+    let declared = window.document.value;
+    for (const part of window.path)
+      declared = isPlainObject(declared) || Array.isArray(declared) ? declared[part] : void 0;
+    return { label: window.label, url: isPlainObject(declared) ? declared.url : void 0 };
+  });
+  let versionNotes = [];
+  const scan = await scanFrontend({
+    appRoot: options.appRoot,
+    srcTauri: options.srcTauri,
+    boundary: options.boundary,
+    cwd: options.cwd,
+    maxBytes: options.maxBytes,
+    build: { frontendDist: build2.frontendDist, devUrl: build2.devUrl },
+    windows,
+    ...options.frontend ? { config: options.frontend } : {},
+    apiFor: async (root2) => {
+      const versions = await jsPackageVersions(root2, { root: options.boundary, maxBytes: options.maxBytes });
+      versionNotes = versions.notes;
+      return apiLookup((packageName2) => versions.packages.get(packageName2)?.version);
+    }
+  });
+  if (scan)
+    scan.notes.push(...versionNotes.map((note) => `${import_node_path13.default.relative(options.cwd, options.appRoot) || "."}: ${note}`));
+  return scan;
+}
+function apiLookup(versionOf) {
+  const packageOf2 = (specifier) => specifier.split("/").slice(0, 2).join("/");
+  const implicit = implicitCalls();
+  return {
+    module: (specifier) => jsApiModule(specifier, versionOf(packageOf2(specifier))),
+    globalNamespace: globalNamespaceModule,
+    implicit: (trigger) => implicit.filter((call) => call.trigger.includes(trigger)).flatMap((call) => call.commands)
+  };
+}
+var import_node_path13;
+var init_load = __esm({
+  "dist/capabilities/frontend/load.js"() {
+    "use strict";
+    import_node_path13 = __toESM(require("node:path"), 1);
+    init_json();
+    init_js_api();
+    init_js_lockfile();
+    init_scan();
   }
 });
 
 // dist/capabilities/load/project.js
 async function findSrcTauri(dir) {
-  if (await pathKind(import_node_path10.default.join(dir, "src-tauri")) === "directory")
-    return import_node_path10.default.join(dir, "src-tauri");
-  if (await pathKind(import_node_path10.default.join(dir, "capabilities")) === "directory" || await hasAppConfig(dir))
+  if (await pathKind(import_node_path14.default.join(dir, "src-tauri")) === "directory")
+    return import_node_path14.default.join(dir, "src-tauri");
+  if (await pathKind(import_node_path14.default.join(dir, "capabilities")) === "directory" || await hasAppConfig(dir))
     return dir;
   return void 0;
 }
@@ -15172,7 +17306,7 @@ async function loadContext(options) {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const found = emptyProject(cwd, newReadLog());
   const problem = problemSink(found);
-  const { srcTauri, capabilityFiles } = await locateInputs(options, found, problem);
+  const { srcTauri, capabilityFiles, looseFiles } = await locateInputs(options, found, problem);
   let toml;
   const tomlParser = async () => toml ??= (await Promise.resolve().then(() => (init_toml(), toml_exports))).parseToml;
   const parseFile = (absolute) => readCapabilityFile(absolute, options, maxBytes, problem, tomlParser);
@@ -15181,14 +17315,14 @@ async function loadContext(options) {
   if (srcTauri) {
     const part = { ...found, problems: config.problems, outsideLinks: config.outsideLinks };
     const context = { maxBytes, problem: problemSink(part), notes: config.notes, tomlParser, relative: (absolute) => relativeFile(cwd, absolute) };
-    config.value = await loadAppConfig(srcTauri, context, (file) => outsideApp(file, import_node_path10.default.dirname(srcTauri), part));
+    config.value = await loadAppConfig(srcTauri, context, (file) => outsideApp(file, import_node_path14.default.dirname(srcTauri), part));
   }
-  return { options, maxBytes, srcTauri, capabilityFiles, found, config, unread, tomlParser, parsed: /* @__PURE__ */ new Map() };
+  return { options, maxBytes, srcTauri, capabilityFiles, looseFiles, found, config, unread, tomlParser, parsed: /* @__PURE__ */ new Map() };
 }
 function checkLoadOptions(options) {
   if (typeof options !== "object" || options === null)
     throw new OptionError("loadProject: expected an options object with at least cwd");
-  if (typeof options.cwd !== "string" || !import_node_path10.default.isAbsolute(options.cwd))
+  if (typeof options.cwd !== "string" || !import_node_path14.default.isAbsolute(options.cwd))
     throw new OptionError(`cwd: expected an absolute folder path, got ${JSON.stringify(options.cwd) ?? "nothing"}`);
   for (const name of ["paths", "manifests", "plugins", "permissions"])
     requireStringList(name, options[name]);
@@ -15227,17 +17361,21 @@ function problemSink(project) {
 function capabilityWalk(found, problem, capabilityFiles) {
   return async (dir, ignoreName, boundary = dir) => {
     const result = await walk(dir, CAPABILITY_EXTENSIONS, ignoreName, boundary);
-    capabilityFiles.push(...result.files);
-    found.outsideLinks.push(...result.outside);
-    found.skippedFiles.push(...result.skipped.filter((file) => import_node_path10.default.relative(found.cwd, file).split(import_node_path10.default.sep).includes("capabilities")));
+    for (const item of result.files)
+      capabilityFiles.push(item);
+    for (const item of result.outside)
+      found.outsideLinks.push(item);
+    for (const item of result.skipped.filter((file) => import_node_path14.default.relative(found.cwd, file).split(import_node_path14.default.sep).includes("capabilities")))
+      found.skippedFiles.push(item);
     for (const p of result.problems)
       problem(p.file, p.message);
   };
 }
 async function locateInputs(options, found, problem) {
   const cwd = options.cwd;
-  const resolve4 = (p) => import_node_path10.default.resolve(cwd, p);
+  const resolve4 = (p) => import_node_path14.default.resolve(cwd, p);
   const capabilityFiles = [];
+  const looseFiles = /* @__PURE__ */ new Set();
   const addWalk = capabilityWalk(found, problem, capabilityFiles);
   const paths = options.paths ?? [];
   let srcTauri;
@@ -15259,12 +17397,12 @@ async function locateInputs(options, found, problem) {
     const kind = options.sourceOverrides?.has(absolute) ? "file" : await pathKind(absolute);
     if (kind === "missing")
       throw new FatalError(`${given}: no such file or directory`);
-    if (kind === "file" && HOST_CONFIG_NAME.test(import_node_path10.default.basename(absolute))) {
-      const appSrc = await findSrcTauri(import_node_path10.default.dirname(absolute));
+    if (kind === "file" && HOST_CONFIG_NAME.test(import_node_path14.default.basename(absolute))) {
+      const appSrc = await findSrcTauri(import_node_path14.default.dirname(absolute));
       if (!srcTauri && appSrc)
         srcTauri = appSrc;
-      else if (appSrc && appSrc !== srcTauri && await pathKind(import_node_path10.default.join(appSrc, "capabilities")) === "directory") {
-        await addWalk(import_node_path10.default.join(appSrc, "capabilities"), void 0, linkBoundaryOf(appSrc));
+      else if (appSrc && appSrc !== srcTauri && await pathKind(import_node_path14.default.join(appSrc, "capabilities")) === "directory") {
+        await addWalk(import_node_path14.default.join(appSrc, "capabilities"), void 0, linkBoundaryOf(appSrc));
       }
     } else if (kind === "file")
       capabilityFiles.push(absolute);
@@ -15274,16 +17412,21 @@ async function locateInputs(options, found, problem) {
       const appSrc = srcTauri ? void 0 : await findSrcTauri(absolute);
       if (appSrc && paths.length === 1)
         srcTauri = appSrc;
-      else
+      else {
+        const before = capabilityFiles.length;
         await addWalk(absolute, isWellKnownNonCapability);
+        for (const file of capabilityFiles.slice(before))
+          if (!import_node_path14.default.relative(cwd, file).split(import_node_path14.default.sep).includes("capabilities"))
+            looseFiles.add(file);
+      }
     }
   }
-  return { srcTauri, capabilityFiles };
+  return { srcTauri, capabilityFiles, looseFiles };
 }
 async function assembleCatalog(options, srcTauri, project, problem, parseFile, capabilityFiles) {
   const cwd = options.cwd;
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const resolve4 = (p) => import_node_path10.default.resolve(cwd, p);
+  const resolve4 = (p) => import_node_path14.default.resolve(cwd, p);
   const history = await loadVersionHistory();
   if (srcTauri) {
     const build2 = await readAppBuild(srcTauri, (absolute) => relativeFile(cwd, absolute), maxBytes);
@@ -15307,12 +17450,12 @@ async function assembleCatalog(options, srcTauri, project, problem, parseFile, c
   };
   if (srcTauri) {
     project.srcTauri = srcTauri;
-    const capDir = import_node_path10.default.join(srcTauri, "capabilities");
+    const capDir = import_node_path14.default.join(srcTauri, "capabilities");
     noteRead("trees", capDir);
     const boundary = linkBoundaryOf(srcTauri);
     if (await pathKind(capDir) === "directory")
       await capabilityWalk(project, problem, capabilityFiles)(capDir, void 0, boundary);
-    const generated = import_node_path10.default.join(srcTauri, "gen", "schemas", "acl-manifests.json");
+    const generated = import_node_path14.default.join(srcTauri, "gen", "schemas", "acl-manifests.json");
     if (await pathKind(generated) === "file" && !await outsideApp(generated, boundary, project))
       await addManifest(generated);
   }
@@ -15340,13 +17483,13 @@ async function assembleCatalog(options, srcTauri, project, problem, parseFile, c
       if (!entry.isDirectory())
         continue;
       const key = entry.name.replace(/^(tauri|host)-plugin-/, "");
-      manifests[key] = await permissionFolderManifest(import_node_path10.default.join(absolute, entry.name), parseFile, problem, project, absolute);
+      manifests[key] = await permissionFolderManifest(import_node_path14.default.join(absolute, entry.name), parseFile, problem, project, absolute);
     }
     project.catalog.add(manifests, { origin: "plugins-dir", file: relativeFile(cwd, absolute) });
   }
   const appPermissionDirs = (options.permissions ?? []).map(resolve4);
   if (srcTauri && appPermissionDirs.length === 0) {
-    const discovered = import_node_path10.default.join(srcTauri, "permissions");
+    const discovered = import_node_path14.default.join(srcTauri, "permissions");
     if (await pathKind(discovered) === "directory")
       appPermissionDirs.push(discovered);
   }
@@ -15372,7 +17515,7 @@ async function assembleCatalog(options, srcTauri, project, problem, parseFile, c
     const manifest = project.catalog.get(APP_KEY) ?? { default_permission: null, permissions: {}, permission_sets: {}, global_scope_schema: null };
     const merged = { ...manifest, permissions: { ...manifest.permissions } };
     addAutogenerated(merged, buildScript, void 0);
-    project.catalog.add({ [APP_KEY]: merged }, { origin: "app-permissions", file: relativeFile(cwd, import_node_path10.default.join(srcTauri, "build.rs")) });
+    project.catalog.add({ [APP_KEY]: merged }, { origin: "app-permissions", file: relativeFile(cwd, import_node_path14.default.join(srcTauri, "build.rs")) });
   }
   return { unread };
 }
@@ -15416,6 +17559,8 @@ async function assembleProject(context, read) {
   for (const document of documents) {
     if (!document)
       continue;
+    if (context.looseFiles.has(document.absolutePath) && document.ok && !looksLikeCapabilities(document.value))
+      continue;
     project.documents.push(document);
     if (!document.ok)
       continue;
@@ -15429,21 +17574,41 @@ async function assembleProject(context, read) {
       project.capabilities.push(capability);
     }
   }
-  project.problems.push(...context.config.problems);
-  project.notes.push(...context.config.notes);
-  project.outsideLinks.push(...context.config.outsideLinks);
+  for (const item of context.config.problems)
+    project.problems.push(item);
+  for (const item of context.config.notes)
+    project.notes.push(item);
+  for (const item of context.config.outsideLinks)
+    project.outsideLinks.push(item);
   if (context.config.value)
     project.config = context.config.value;
+  const srcTauri = context.srcTauri;
+  if (srcTauri && options.frontend) {
+    const { loadFrontend: loadFrontend2 } = await Promise.resolve().then(() => (init_load(), load_exports));
+    const scan = await loadFrontend2({
+      appRoot: appRootOf(srcTauri),
+      srcTauri,
+      boundary: linkBoundaryOf(srcTauri),
+      cwd: options.cwd,
+      maxBytes,
+      config: project.config,
+      ...typeof options.frontend === "object" ? { frontend: options.frontend } : {}
+    });
+    if (scan)
+      project.frontend = scan;
+  }
   project.activeCapabilities = selectActive(project.capabilities, project.config);
   if (project.config)
-    project.capabilities.push(...project.config.inlineCapabilities);
+    for (const item of project.config.inlineCapabilities)
+      project.capabilities.push(item);
   await completeCatalog(context, project);
   contexts.set(project, context);
   return project;
 }
 async function completeCatalog(context, project) {
   const granted = new Set(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => Catalog.keyOf(entry.identifier)?.key)));
-  const spelling = project.catalog.spellingFixed ? void 0 : majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier)));
+  const hostCrate = project.versions?.crates.get("core")?.crate;
+  const spelling = project.catalog.spellingFixed ? void 0 : majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier))) ?? (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : void 0);
   const key = JSON.stringify([[...granted].sort(), spelling ?? null]);
   let completed = context.completed;
   if (completed?.key !== key) {
@@ -15464,7 +17629,8 @@ async function completeCatalog(context, project) {
       const registry = await readRegistryPlugins(project.build, (plugin) => !granted.has(plugin) || catalog.has(plugin), context.options.cargoHome, context.maxBytes, (dir, boundary) => permissionFolderManifest(dir, parseFile, problemSink(part), part, boundary));
       for (const [plugin, { manifest, from }] of registry.manifests)
         catalog.add({ [plugin]: manifest }, { origin: "build", file: relativeFile(project.cwd, from) });
-      part.notes.push(...registry.notes);
+      for (const item of registry.notes)
+        part.notes.push(item);
     }
     if (spelling)
       catalog.useSpelling(spelling);
@@ -15472,10 +17638,14 @@ async function completeCatalog(context, project) {
     context.completed = completed;
   }
   project.catalog = completed.catalog;
-  project.problems.push(...completed.problems);
-  project.outsideLinks.push(...completed.outsideLinks);
-  project.permissionDocuments.push(...completed.permissionDocuments);
-  project.notes.push(...completed.notes);
+  for (const item of completed.problems)
+    project.problems.push(item);
+  for (const item of completed.outsideLinks)
+    project.outsideLinks.push(item);
+  for (const item of completed.permissionDocuments)
+    project.permissionDocuments.push(item);
+  for (const item of completed.notes)
+    project.notes.push(item);
 }
 async function mapConcurrently(items, limit, map) {
   const results = new Array(items.length);
@@ -15490,7 +17660,15 @@ async function mapConcurrently(items, limit, map) {
   return results;
 }
 function isWellKnownNonCapability(name) {
-  return /^(caplint\.config|package|package-lock|tsconfig|tauri(\.[\w-]+)?\.conf|acl-manifests)\.json$|^Tauri(\.[\w-]+)?\.toml$/.test(name);
+  return /^(caplint\.config|package|package-lock|tsconfig|tauri(\.[\w-]+)?\.conf|acl-manifests)\.json$|^Tauri(\.[\w-]+)?\.toml$/.test(name) || /^(Cargo|rust-toolchain|rustfmt|\.rustfmt|clippy|deny|Cross|taplo|\.taplo|pyproject)\.toml$|schema\.json$/i.test(name);
+}
+function looksLikeCapabilities(value) {
+  const isCapability = (item) => isPlainObject(item) && "identifier" in item && ("permissions" in item || "windows" in item || "webviews" in item);
+  if (Array.isArray(value))
+    return value.some(isCapability);
+  if (!isPlainObject(value))
+    return false;
+  return isCapability(value) || Array.isArray(value.capabilities);
 }
 function selectActive(capabilities, config) {
   if (!config || config.capabilityLists.length === 0)
@@ -15511,14 +17689,14 @@ function selectActive(capabilities, config) {
   return [...active2, ...config.inlineCapabilities];
 }
 function appRootOf(srcTauri) {
-  return import_node_path10.default.basename(srcTauri) === "src-tauri" ? import_node_path10.default.dirname(srcTauri) : srcTauri;
+  return import_node_path14.default.basename(srcTauri) === "src-tauri" ? import_node_path14.default.dirname(srcTauri) : srcTauri;
 }
 function linkBoundaryOf(srcTauri) {
   const appRoot = appRootOf(srcTauri);
   return repositoryRoot(appRoot) ?? appRoot;
 }
 async function readBuildScript(srcTauri, maxBytes, project) {
-  const file = import_node_path10.default.join(srcTauri, "build.rs");
+  const file = import_node_path14.default.join(srcTauri, "build.rs");
   if (await pathKind(file) !== "file" || await outsideApp(file, linkBoundaryOf(srcTauri), project))
     return void 0;
   const read = readTextFile(file, maxBytes);
@@ -15533,8 +17711,9 @@ async function outsideApp(file, appRoot, project) {
 async function permissionFolderManifest(dir, parseFile, problem, project, boundary = dir, excluded = []) {
   const walked = await walk(dir, [".toml", ".json"], void 0, boundary);
   const { problems: problems2, outside } = walked;
-  const files = excluded.length ? walked.files.filter((file) => !excluded.some((folder) => file.startsWith(folder + import_node_path10.default.sep))) : walked.files;
-  project.outsideLinks.push(...outside);
+  const files = excluded.length ? walked.files.filter((file) => !excluded.some((folder) => file.startsWith(folder + import_node_path14.default.sep))) : walked.files;
+  for (const item of outside)
+    project.outsideLinks.push(item);
   for (const p of problems2)
     problem(p.file, p.message);
   const values = [];
@@ -15621,12 +17800,13 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
   }
   return out;
 }
-var import_node_path10, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, relativeFile, contexts, READ_CONCURRENCY;
+var import_node_path14, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, relativeFile, contexts, READ_CONCURRENCY;
 var init_project = __esm({
   "dist/capabilities/load/project.js"() {
     "use strict";
     init_promises();
-    import_node_path10 = __toESM(require("node:path"), 1);
+    import_node_path14 = __toESM(require("node:path"), 1);
+    init_json();
     init_catalog();
     init_brand();
     init_manifest_compare();
@@ -15663,9 +17843,9 @@ var init_project = __esm({
 async function collectCodeWindowLabels(srcTauri, base) {
   const out = { labels: [], prefixes: [], searched: [] };
   const budget = { files: MAX_FILES, bytes: MAX_TOTAL_BYTES };
-  const rustRoot = import_node_path11.default.join(srcTauri, "src");
-  const appRoot = import_node_path11.default.basename(srcTauri) === "src-tauri" ? import_node_path11.default.dirname(srcTauri) : srcTauri;
-  const relative3 = (file) => import_node_path11.default.relative(base, file).split(import_node_path11.default.sep).join("/") || ".";
+  const rustRoot = import_node_path15.default.join(srcTauri, "src");
+  const appRoot = import_node_path15.default.basename(srcTauri) === "src-tauri" ? import_node_path15.default.dirname(srcTauri) : srcTauri;
+  const relative3 = (file) => import_node_path15.default.relative(base, file).split(import_node_path15.default.sep).join("/") || ".";
   const rustFiles = await sourceFiles(rustRoot, RUST, void 0, budget);
   const scanned = new Set(rustFiles);
   const modules = [];
@@ -15697,7 +17877,7 @@ async function collectCodeWindowLabels(srcTauri, base) {
     out.searched.push(`the modules declared there from outside it (${listed(outsideRoot)})`);
   out.searched.push("the app's frontend sources");
   for (const file of await sourceFiles(appRoot, FRONTEND, srcTauri, budget))
-    scanFrontend(await text(file, budget), relative3(file), out);
+    scanFrontend2(await text(file, budget), relative3(file), out);
   return out;
 }
 function listed(files) {
@@ -15707,19 +17887,19 @@ function listed(files) {
 async function repositoryRoot2(srcTauri, appRoot) {
   const folders = await searchFolders(srcTauri);
   const top = folders[folders.length - 1];
-  return await pathKind(import_node_path11.default.join(top, ".git")) !== "missing" ? top : appRoot;
+  return await pathKind(import_node_path15.default.join(top, ".git")) !== "missing" ? top : appRoot;
 }
 function declaredModules(source, file, loadedByPath) {
-  const dir = import_node_path11.default.dirname(file);
-  const ownsFolder = loadedByPath || ["main.rs", "lib.rs", "mod.rs"].includes(import_node_path11.default.basename(file));
-  const base = ownsFolder ? dir : import_node_path11.default.join(dir, import_node_path11.default.basename(file, ".rs"));
+  const dir = import_node_path15.default.dirname(file);
+  const ownsFolder = loadedByPath || ["main.rs", "lib.rs", "mod.rs"].includes(import_node_path15.default.basename(file));
+  const base = ownsFolder ? dir : import_node_path15.default.join(dir, import_node_path15.default.basename(file, ".rs"));
   const files = [];
   for (const match2 of source.matchAll(MOD_DECLARATION)) {
     const explicit = PATH_ATTRIBUTE.exec(match2[1])?.[1];
     if (explicit !== void 0)
-      files.push({ file: import_node_path11.default.resolve(dir, explicit), loadedByPath: true });
+      files.push({ file: import_node_path15.default.resolve(dir, explicit), loadedByPath: true });
     else
-      files.push({ file: import_node_path11.default.join(base, `${match2[2]}.rs`), loadedByPath: false }, { file: import_node_path11.default.join(base, match2[2], "mod.rs"), loadedByPath: false });
+      files.push({ file: import_node_path15.default.join(base, `${match2[2]}.rs`), loadedByPath: false }, { file: import_node_path15.default.join(base, match2[2], "mod.rs"), loadedByPath: false });
   }
   return files;
 }
@@ -15735,9 +17915,9 @@ async function sourceFiles(root2, extensions, skip, budget) {
     }
     entries.sort((a2, b2) => a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0);
     for (const entry of entries) {
-      const full = import_node_path11.default.join(dir, entry.name);
+      const full = import_node_path15.default.join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (full === skip || SKIPPED_FOLDERS.has(entry.name) || entry.name.startsWith("."))
+        if (full === skip || SKIPPED_FOLDERS2.has(entry.name) || entry.name.startsWith("."))
           continue;
         await visit3(full);
       } else if (entry.isFile() && extensions.some((ext2) => entry.name.endsWith(ext2)) && !entry.name.endsWith(".d.ts")) {
@@ -15784,17 +17964,17 @@ function scanRust(source, file, out) {
   for (const match2 of source.matchAll(/\b(?:WebviewWindowBuilder|WindowBuilder)\s*::\s*new\s*\(/g)) {
     const second = argumentStart(source, match2.index + match2[0].length, 1);
     if (second !== void 0)
-      record(read(second), source, match2.index, file, out);
+      record2(read(second), source, match2.index, file, out);
   }
   for (const match2 of source.matchAll(/\bWebviewBuilder\s*::\s*new\s*\(/g)) {
-    record(read(match2.index + match2[0].length), source, match2.index, file, out);
+    record2(read(match2.index + match2[0].length), source, match2.index, file, out);
   }
   for (const match2 of source.matchAll(/\.label\s*\(/g))
-    record(read(match2.index + match2[0].length), source, match2.index, file, out, true);
+    record2(read(match2.index + match2[0].length), source, match2.index, file, out, true);
   for (const match2 of source.matchAll(/\blabel\s*:\s*(?=&?\s*(?:String::from\(\s*)?"|format!)/g))
-    record(read(match2.index + match2[0].length), source, match2.index, file, out, true);
+    record2(read(match2.index + match2[0].length), source, match2.index, file, out, true);
 }
-function scanFrontend(source, file, out) {
+function scanFrontend2(source, file, out) {
   if (!source)
     return;
   const read = (at) => {
@@ -15808,16 +17988,16 @@ function scanFrontend(source, file, out) {
     return { kind: "prefix", value: "" };
   };
   for (const match2 of source.matchAll(/\bnew\s+(?:WebviewWindow|Window)\s*\(/g))
-    record(read(match2.index + match2[0].length), source, match2.index, file, out);
+    record2(read(match2.index + match2[0].length), source, match2.index, file, out);
   for (const match2 of source.matchAll(/\bnew\s+Webview\s*\(/g)) {
     const second = argumentStart(source, match2.index + match2[0].length, 1);
     if (second !== void 0)
-      record(read(second), source, match2.index, file, out);
+      record2(read(second), source, match2.index, file, out);
   }
   for (const match2 of source.matchAll(/\blabel\s*:\s*(?=["'`])/g))
-    record(read(match2.index + match2[0].length), source, match2.index, file, out, true);
+    record2(read(match2.index + match2[0].length), source, match2.index, file, out, true);
 }
-function record(expression, source, at, file, out, settingOnly = false) {
+function record2(expression, source, at, file, out, settingOnly = false) {
   const line = lineOf(source, at);
   if (expression.kind === "literal")
     out.labels.push({ label: expression.value, file, line });
@@ -15856,18 +18036,18 @@ function plausibleInCode(matches, pattern, code) {
   const literalStart = pattern.split(/[*?[]/, 1)[0];
   return code.prefixes.some(({ label: prefix2 }) => literalStart.startsWith(prefix2) || prefix2.startsWith(literalStart));
 }
-var import_node_path11, RUST, FRONTEND, SKIPPED_FOLDERS, MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES, MAX_MODULE_DEPTH, LISTED_MODULES, MOD_DECLARATION, PATH_ATTRIBUTE, RUST_STRING, RUST_FORMAT, RUST_IDENT, JS_STRING, JS_TEMPLATE;
+var import_node_path15, RUST, FRONTEND, SKIPPED_FOLDERS2, MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES, MAX_MODULE_DEPTH, LISTED_MODULES, MOD_DECLARATION, PATH_ATTRIBUTE, RUST_STRING, RUST_FORMAT, RUST_IDENT, JS_STRING, JS_TEMPLATE;
 var init_window_labels = __esm({
   "dist/capabilities/load/window-labels.js"() {
     "use strict";
     init_promises();
-    import_node_path11 = __toESM(require("node:path"), 1);
+    import_node_path15 = __toESM(require("node:path"), 1);
     init_cargo();
     init_read();
     init_read_log();
     RUST = [".rs"];
     FRONTEND = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte"];
-    SKIPPED_FOLDERS = /* @__PURE__ */ new Set([
+    SKIPPED_FOLDERS2 = /* @__PURE__ */ new Set([
       "node_modules",
       ".git",
       "target",
@@ -17240,7 +19420,7 @@ var init_unescape = __esm({
 });
 
 // node_modules/minimatch/dist/esm/index.js
-var DEFAULT_BRACE_EXPAND_MAX, DEFAULT_GLOB_STAR_RECURSION_MAX, AWE_KEY, minimatch, cache, oldCache, cacheSize, cacheTotalWeight, cacheMax, cacheMaxWeight, cacheMaxEntryWeight, cacheWeight, tri, booleanWeights, optionsKey, copyOptions, cachedMinimatch, defaultPlatform, path12, sep, GLOBSTAR, filter, ext, defaults, braceExpand, RANGE_MIN, rangeRe, inRepeatOrNegExt, match, globMagic, classEnd, literal, MAX_EXTGLOBS, extglobCount, assertValidExtglobs, extSafe, lastSplit, lastChecked, portionMatch, endIndex, isDots, isDrive, isLongUNC, uncHost, walkable, dotPortion, isSep, nextSep, lastSep, PENDING, Minimatch;
+var DEFAULT_BRACE_EXPAND_MAX, DEFAULT_GLOB_STAR_RECURSION_MAX, AWE_KEY, minimatch, cache, oldCache, cacheSize, cacheTotalWeight, cacheMax, cacheMaxWeight, cacheMaxEntryWeight, cacheWeight, tri, booleanWeights, optionsKey, copyOptions, cachedMinimatch, defaultPlatform, path16, sep, GLOBSTAR, filter, ext, defaults, braceExpand, RANGE_MIN, rangeRe, inRepeatOrNegExt, match, globMagic, classEnd, literal, MAX_EXTGLOBS, extglobCount, assertValidExtglobs, extSafe, lastSplit, lastChecked, portionMatch, endIndex, isDots, isDrive, isLongUNC, uncHost, walkable, dotPortion, isSep, nextSep, lastSep, PENDING, Minimatch;
 var init_esm5 = __esm({
   "node_modules/minimatch/dist/esm/index.js"() {
     init_esm3();
@@ -17378,11 +19558,11 @@ var init_esm5 = __esm({
       return mm;
     };
     defaultPlatform = typeof process === "object" && process ? process.env?.__MINIMATCH_TESTING_PLATFORM__ || process.platform : "posix";
-    path12 = {
+    path16 = {
       win32: { sep: "\\" },
       posix: { sep: "/" }
     };
-    sep = defaultPlatform === "win32" ? path12.win32.sep : path12.posix.sep;
+    sep = defaultPlatform === "win32" ? path16.win32.sep : path16.posix.sep;
     minimatch.sep = sep;
     GLOBSTAR = /* @__PURE__ */ Symbol("globstar **");
     minimatch.GLOBSTAR = GLOBSTAR;
@@ -18816,7 +20996,7 @@ var require_scope = __commonJS({
       let: new code_1.Name("let"),
       var: new code_1.Name("var")
     };
-    var Scope = class {
+    var Scope2 = class {
       constructor({ prefixes, parent } = {}) {
         this._names = {};
         this._prefixes = prefixes;
@@ -18840,7 +21020,7 @@ var require_scope = __commonJS({
         return this._names[prefix2] = { prefix: prefix2, index: 0 };
       }
     };
-    exports2.Scope = Scope;
+    exports2.Scope = Scope2;
     var ValueScopeName = class extends code_1.Name {
       constructor(prefix2, nameStr) {
         super(nameStr);
@@ -18853,7 +21033,7 @@ var require_scope = __commonJS({
     };
     exports2.ValueScopeName = ValueScopeName;
     var line = (0, code_1._)`\n`;
-    var ValueScope = class extends Scope {
+    var ValueScope = class extends Scope2 {
       constructor(opts) {
         super(opts);
         this._values = {};
@@ -19972,7 +22152,7 @@ var require_errors = __commonJS({
     }
     function extraErrorProps(cxt, { params, message }, keyValues) {
       const { keyword: keyword2, data, schemaValue, it } = cxt;
-      const { opts, propertyName, topSchemaRef, schemaPath } = it;
+      const { opts, propertyName: propertyName2, topSchemaRef, schemaPath } = it;
       keyValues.push([E.keyword, keyword2], [E.params, typeof params == "function" ? params(cxt) : params || (0, codegen_1._)`{}`]);
       if (opts.messages) {
         keyValues.push([E.message, typeof message == "function" ? message(cxt) : message]);
@@ -19980,8 +22160,8 @@ var require_errors = __commonJS({
       if (opts.verbose) {
         keyValues.push([E.schema, schemaValue], [E.parentSchema, (0, codegen_1._)`${topSchemaRef}${schemaPath}`], [names_1.default.data, data]);
       }
-      if (propertyName)
-        keyValues.push([E.propertyName, propertyName]);
+      if (propertyName2)
+        keyValues.push([E.propertyName, propertyName2]);
     }
   }
 });
@@ -20601,7 +22781,7 @@ var require_subschema = __commonJS({
       throw new Error('either "keyword" or "schema" must be passed');
     }
     exports2.getSubschema = getSubschema;
-    function extendSubschemaData(subschema, it, { dataProp, dataPropType: dpType, data, dataTypes, propertyName }) {
+    function extendSubschemaData(subschema, it, { dataProp, dataPropType: dpType, data, dataTypes, propertyName: propertyName2 }) {
       if (data !== void 0 && dataProp !== void 0) {
         throw new Error('both "data" and "dataProp" passed, only one allowed');
       }
@@ -20617,8 +22797,8 @@ var require_subschema = __commonJS({
       if (data !== void 0) {
         const nextData = data instanceof codegen_1.Name ? data : gen.let("data", data, true);
         dataContextProps(nextData);
-        if (propertyName !== void 0)
-          subschema.propertyName = propertyName;
+        if (propertyName2 !== void 0)
+          subschema.propertyName = propertyName2;
       }
       if (dataTypes)
         subschema.dataTypes = dataTypes;
@@ -21868,8 +24048,8 @@ var require_utils = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path41) {
-      let input = path41;
+    function removeDotSegments(path45) {
+      let input = path45;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -21943,11 +24123,11 @@ var require_utils = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path41) {
-      if (path41 === "" || path41[0] === "/") {
-        return removeDotSegments(path41);
+    function removeDotSegmentsRelative(path45) {
+      if (path45 === "" || path45[0] === "/") {
+        return removeDotSegments(path45);
       }
-      const segments = path41.split("/");
+      const segments = path45.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -22310,8 +24490,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path41 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path41 && path41 !== "/" ? path41 : void 0;
+        const path45 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path45 && path45 !== "/" ? path45 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -25581,8 +27761,8 @@ function configSchema(sections) {
   };
 }
 async function findConfig(start) {
-  for (const dir of await configFolders(import_node_path12.default.resolve(start))) {
-    const candidate = import_node_path12.default.join(dir, CONFIG_FILE_NAME);
+  for (const dir of await configFolders(import_node_path16.default.resolve(start))) {
+    const candidate = import_node_path16.default.join(dir, CONFIG_FILE_NAME);
     if (await pathKind(candidate) === "file")
       return candidate;
   }
@@ -25592,19 +27772,19 @@ async function configFolders(start) {
   const folders = [];
   for (let dir = start; ; ) {
     folders.push(dir);
-    if (await pathKind(import_node_path12.default.join(dir, ".git")) !== "missing")
+    if (await pathKind(import_node_path16.default.join(dir, ".git")) !== "missing")
       return folders;
-    const parent = import_node_path12.default.dirname(dir);
+    const parent = import_node_path16.default.dirname(dir);
     if (parent === dir)
       break;
     dir = parent;
   }
-  return import_node_path12.default.basename(start) === "src-tauri" ? [start, import_node_path12.default.dirname(start)] : [start];
+  return import_node_path16.default.basename(start) === "src-tauri" ? [start, import_node_path16.default.dirname(start)] : [start];
 }
 async function resolveConfigFile(explicit, cwd, start) {
   if (explicit === void 0)
     return findConfig(start);
-  const file = import_node_path12.default.resolve(cwd, explicit);
+  const file = import_node_path16.default.resolve(cwd, explicit);
   if (await pathKind(file) !== "file")
     throw new FatalError(`--config ${explicit}: no such file`);
   return file;
@@ -25625,10 +27805,10 @@ async function loadConfig(file, checkSetting, sections) {
   if (errors.length)
     throw new FatalError(`${at(errors[0].offset)}: not valid JSON (${jsonc3.printParseErrorCode(errors[0].error)})`);
   const keyAt = (key) => at(jsonc3.findNodeAtLocation(jsonc3.parseTree(text2), [key])?.offset ?? 0);
-  return checkedConfig(raw, { file, folder: import_node_path12.default.dirname(file), name: import_node_path12.default.basename(file), at: keyAt }, checkSetting, sections);
+  return checkedConfig(raw, { file, folder: import_node_path16.default.dirname(file), name: import_node_path16.default.basename(file), at: keyAt }, checkSetting, sections);
 }
 async function configFromValue(raw, cwd, checkSetting, sections) {
-  return checkedConfig(raw, { folder: import_node_path12.default.resolve(cwd), name: "config", at: () => "config" }, checkSetting, sections);
+  return checkedConfig(raw, { folder: import_node_path16.default.resolve(cwd), name: "config", at: () => "config" }, checkSetting, sections);
 }
 async function checkedConfig(raw, origin, checkSetting, sections) {
   await checkAgainstSchema(raw, origin.file ?? origin.name, sections);
@@ -25659,7 +27839,7 @@ async function checkedConfig(raw, origin, checkSetting, sections) {
   return result;
 }
 function overrideSeverity(config, ruleId, absoluteFile) {
-  const relative3 = import_node_path12.default.relative(config.folder, absoluteFile).split(import_node_path12.default.sep).join("/");
+  const relative3 = import_node_path16.default.relative(config.folder, absoluteFile).split(import_node_path16.default.sep).join("/");
   let setting;
   for (const override of config.overrides) {
     if (!override.rules.has(ruleId))
@@ -25683,11 +27863,11 @@ async function checkAgainstSchema(raw, file, sections) {
   const detail = first.keyword === "additionalProperties" ? `unknown field "${first.params.additionalProperty}" (known: ${Object.keys(schema.properties).filter((key) => key !== "$schema").join(", ")})` : first.keyword === "enum" ? `must be "off", "suggestion", "warning" or "error"` : first.message ?? "is invalid";
   throw new FatalError(`${file}: ${where2} ${detail}`);
 }
-var import_node_path12, jsoncParser2, CONFIG_FILE_NAME, SHARED_PROPERTIES;
+var import_node_path16, jsoncParser2, CONFIG_FILE_NAME, SHARED_PROPERTIES;
 var init_config = __esm({
   "dist/core/config.js"() {
     "use strict";
-    import_node_path12 = __toESM(require("node:path"), 1);
+    import_node_path16 = __toESM(require("node:path"), 1);
     init_esm5();
     init_json();
     init_read();
@@ -25816,11 +27996,11 @@ var init_settings = __esm({
 });
 
 // dist/capabilities/config-section.js
-var import_node_path13, CAPABILITY_CONFIG;
+var import_node_path17, CAPABILITY_CONFIG;
 var init_config_section = __esm({
   "dist/capabilities/config-section.js"() {
     "use strict";
-    import_node_path13 = __toESM(require("node:path"), 1);
+    import_node_path17 = __toESM(require("node:path"), 1);
     init_errors();
     init_read();
     CAPABILITY_CONFIG = {
@@ -25830,15 +28010,42 @@ var init_config_section = __esm({
           type: "array",
           items: { type: "string", minLength: 1 }
         },
-        app: { description: "The app folder, used when no paths or --app are given.", type: "string", minLength: 1 }
+        app: { description: "The app folder, used when no paths or --app are given.", type: "string", minLength: 1 },
+        frontend: {
+          description: "The app's frontend, as the frontend rules and `caplint least-privilege` read it (found from package.json and tauri.conf.json when absent).",
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            root: { description: "The frontend's folder (relative to the config's folder).", type: "string", minLength: 1 },
+            entries: {
+              description: "Entry files or HTML pages the windows load (relative to the frontend's folder); replaces the ones found.",
+              type: "array",
+              items: { type: "string", minLength: 1 }
+            },
+            ignore: {
+              description: "Globs of files not to read (relative to the frontend's folder): generated code, tests.",
+              type: "array",
+              items: { type: "string", minLength: 1 }
+            },
+            windows: {
+              description: "Per window label, the entry files or page it loads (relative to the frontend's folder): tells windows apart when their urls do not.",
+              type: "object",
+              additionalProperties: { type: "array", items: { type: "string", minLength: 1 } }
+            }
+          }
+        }
       },
       async read(values, place) {
-        const config = { manifests: (values.manifests ?? []).map((m) => import_node_path13.default.resolve(place.folder, m)) };
+        const config = { manifests: (values.manifests ?? []).map((m) => import_node_path17.default.resolve(place.folder, m)) };
         const app = values.app;
         if (app !== void 0) {
-          config.app = import_node_path13.default.resolve(place.folder, app);
+          config.app = import_node_path17.default.resolve(place.folder, app);
           if (await pathKind(config.app) !== "directory")
             throw new FatalError(`${place.at("app")}: "app": ${app} is not a folder (relative to the config's folder)`);
+        }
+        if (values.frontend !== void 0) {
+          const given = values.frontend;
+          config.frontend = { ...given, ...given.root !== void 0 ? { root: import_node_path17.default.resolve(place.folder, given.root) } : {} };
         }
         return config;
       }
@@ -26972,17 +29179,17 @@ function remotePatterns(context, tools2) {
   const out = [];
   const parsedOnce = /* @__PURE__ */ new Map();
   for (const capability of context.capabilities) {
-    for (const { value: url, path: path41 } of capability.remote?.urls ?? []) {
+    for (const { value: url, path: path45 } of capability.remote?.urls ?? []) {
       const compiled2 = tools2.compileRemotePattern(url);
-      const judged = compiled2.ok ? url : compiled2.unsafe ? url.replace(/\*{2,}/g, "*") : void 0;
-      if (judged === void 0 || judged !== url && !tools2.compileRemotePattern(judged).ok)
+      const judged2 = compiled2.ok ? url : compiled2.unsafe ? url.replace(/\*{2,}/g, "*") : void 0;
+      if (judged2 === void 0 || judged2 !== url && !tools2.compileRemotePattern(judged2).ok)
         continue;
-      let parsed = parsedOnce.get(judged);
+      let parsed = parsedOnce.get(judged2);
       if (!parsed) {
-        const pattern = new tools2.URLPattern(judged);
-        parsedOnce.set(judged, parsed = { protocol: pattern.protocol, hostname: pattern.hostname });
+        const pattern = new tools2.URLPattern(judged2);
+        parsedOnce.set(judged2, parsed = { protocol: pattern.protocol, hostname: pattern.hostname });
       }
-      out.push({ capability, url, path: path41, protocol: parsed.protocol, hostname: parsed.hostname });
+      out.push({ capability, url, path: path45, protocol: parsed.protocol, hostname: parsed.hostname });
     }
   }
   return out;
@@ -27147,8 +29354,8 @@ function findDangers(model, tools2, skip, earlier = []) {
   for (const [capabilityIndex, dangers] of byCapability) {
     const { capability } = model.capabilities[capabilityIndex];
     let exposure = null;
-    const judged = /* @__PURE__ */ new Map();
-    judgedHere.set(capability, judged);
+    const judged2 = /* @__PURE__ */ new Map();
+    judgedHere.set(capability, judged2);
     for (const danger of DANGERS) {
       const grants = dangers.get(danger.id);
       if (!grants)
@@ -27156,7 +29363,7 @@ function findDangers(model, tools2, skip, earlier = []) {
       const effective = grants.filter((g) => !isDenied(g.command));
       if (effective.length === 0)
         continue;
-      judged.set(danger, effective);
+      judged2.set(danger, effective);
       if (earlier.length > 0 && judgedBefore(capability, danger, effective))
         continue;
       let first = effective[0];
@@ -27371,8 +29578,8 @@ var init_dangers = __esm({
     pathOf = (value) => typeof value === "string" ? value : isPlainObject(value) && typeof value.path === "string" ? value.path : void 0;
     urlOf = (value) => typeof value === "string" ? value : isPlainObject(value) && typeof value.url === "string" ? value.url : void 0;
     broadPath = (value) => {
-      const path41 = pathOf(value);
-      return path41 !== void 0 && BROAD_PATHS.test(path41.trim()) ? path41 : void 0;
+      const path45 = pathOf(value);
+      return path45 !== void 0 && BROAD_PATHS.test(path45.trim()) ? path45 : void 0;
     };
     broadUrl = (value) => {
       const url = urlOf(value);
@@ -27490,14 +29697,14 @@ function reportNumbers(context, capability, entry, lists, schema) {
   if (!document)
     return;
   const definitions = isPlainObject(schema.definitions) ? schema.definitions : {};
-  const walk2 = (value, node, path41, depth) => {
+  const walk2 = (value, node, path45, depth) => {
     if (depth > 16)
       return;
     const variants = expandSchema(node, definitions);
     if (typeof value === "number") {
       if (!variants.some((v2) => v2.type === "integer") || variants.some((v2) => v2.type === "number"))
         return;
-      const located = document.locate(path41);
+      const located = document.locate(path45);
       if (!located.exact)
         return;
       const written = document.text.slice(located.offset, located.offset + located.length).trim();
@@ -27507,7 +29714,7 @@ function reportNumbers(context, capability, entry, lists, schema) {
         return;
       context.report({
         at: capability.source,
-        path: path41,
+        path: path45,
         ...integralFloat ? { messageId: "floatForInteger", data: { written, plugin: String(Catalog.keyOf(entry.identifier)?.key) } } : { messageId: "unsafeInteger", data: { written, rounded: String(value) } },
         hint: integralFloat ? `write ${String(Math.trunc(value))}` : "keep integer scope values within \xB19007199254740991, or use a string if the plugin accepts one"
       });
@@ -27515,12 +29722,12 @@ function reportNumbers(context, capability, entry, lists, schema) {
     }
     if (Array.isArray(value)) {
       const items = variants.map((v2) => v2.items).filter((i) => i !== void 0);
-      value.forEach((item, index) => items.forEach((schemaItem) => walk2(item, schemaItem, [...path41, index], depth + 1)));
+      value.forEach((item, index) => items.forEach((schemaItem) => walk2(item, schemaItem, [...path45, index], depth + 1)));
     } else if (isPlainObject(value)) {
       for (const [field2, inner] of Object.entries(value)) {
         for (const variant of variants)
           if (isPlainObject(variant.properties) && field2 in variant.properties)
-            walk2(inner, variant.properties[field2], [...path41, field2], depth + 1);
+            walk2(inner, variant.properties[field2], [...path45, field2], depth + 1);
       }
     }
   };
@@ -28244,14 +30451,14 @@ var init_duplicate_capability = __esm({
 });
 
 // dist/core/fix/edits.js
-function replaceStringValue(document, path41, value, description) {
-  const span = document.valueSpan(path41);
+function replaceStringValue(document, path45, value, description) {
+  const span = document.valueSpan(path45);
   if (!span)
     return void 0;
   return { description, edits: [{ offset: span.offset, length: span.length, content: document.quoteString(value) }] };
 }
-function removeArrayItem(document, path41, description) {
-  const span = document.arrayItemRemovalSpan(path41);
+function removeArrayItem(document, path45, description) {
+  const span = document.arrayItemRemovalSpan(path45);
   if (!span)
     return void 0;
   return { description, edits: [{ ...span, content: "" }] };
@@ -28341,6 +30548,405 @@ var init_empty_platforms = __esm({
   }
 });
 
+// dist/capabilities/queries/frontend-access.js
+function hasFrontend(project) {
+  return project.frontend !== void 0 && project.frontend.files.length > 0;
+}
+function frontendAccess(project, resolution) {
+  const scan = project.frontend;
+  const catalog = project.catalog;
+  const localWindows = (project.config?.windows ?? []).filter((window) => {
+    const url = windowUrl(project, window.path, window.document.value);
+    return url === void 0 || !/^https?:/i.test(url);
+  }).map((window) => window.label);
+  const uniqueWindows = [...new Set(localWindows)];
+  const judgements = [];
+  const windowsOf = (call) => {
+    if (scan.pagesCertain) {
+      const byPage = uniqueWindows.filter((label) => scan.windowPages.get(label)?.files.has(call.file));
+      const unnamed = scan.pages.some((page) => page.windows.length === 0 && page.files.has(call.file));
+      if (!unnamed)
+        return { windows: byPage, byPage: true };
+    }
+    return { windows: uniqueWindows, byPage: uniqueWindows.length === 1 };
+  };
+  const models = resolution.models;
+  for (const call of scan.calls) {
+    const { windows, byPage } = windowsOf(call);
+    for (const command of call.commands) {
+      const spelled = catalog.spellCommand(command);
+      const refusals = refusalsOf(models, spelled, windows);
+      const { plugin, name } = parseCommandName(spelled);
+      const key = plugin === void 0 ? catalog.has(APP_KEY) ? APP_KEY : void 0 : catalog.has(plugin) ? plugin : catalog.has(`core:${plugin}`) ? `core:${plugin}` : void 0;
+      const manifest = key === void 0 ? void 0 : catalog.get(key);
+      const judgement = { call, command: spelled, windows, byPage, refusals, scoped: !!manifest?.global_scope_schema };
+      if (key !== void 0)
+        judgement.key = key;
+      if (manifest && key !== void 0) {
+        const permission = narrowestPermission(manifest, key, name);
+        if (permission)
+          judgement.permission = catalog.spellIdentifier(permission);
+      }
+      const capability = targetCapability(project.activeCapabilities, refusals.map((refusal) => refusal.window), key);
+      if (capability)
+        judgement.capability = capability;
+      judgements.push(judgement);
+    }
+  }
+  return {
+    scan,
+    judgements,
+    entries: entryUses(resolution, judgements, uniqueWindows),
+    localWindows: uniqueWindows,
+    platforms: resolution.models.map((model) => model.platform)
+  };
+}
+function windowUrl(_project, windowPath, config) {
+  let value = config;
+  for (const part of windowPath)
+    value = value && typeof value === "object" ? value[part] : void 0;
+  const url = value && typeof value === "object" ? value.url : void 0;
+  return typeof url === "string" ? url : void 0;
+}
+function refusalsOf(models, command, windows) {
+  const refusals = [];
+  const labels = windows.length ? windows : [void 0];
+  for (const window of labels) {
+    const byVerdict = /* @__PURE__ */ new Map();
+    for (const model of models) {
+      let verdict;
+      if (window === void 0) {
+        const explanation = resolveAccess(model, { window: "\0", command }).explanation;
+        if (!explanation.enforced)
+          continue;
+        const local = model.allowers(command).some((index) => model.capabilities[index].contexts.some((context) => context.kind === "local"));
+        verdict = (model.denied.get(command)?.length ?? 0) > 0 ? "denied" : local ? "allowed" : "not-granted";
+      } else
+        verdict = resolveAccess(model, { window, command }).explanation.verdict;
+      if (verdict === "allowed" || verdict === "unchecked")
+        continue;
+      const list = byVerdict.get(verdict) ?? [];
+      list.push(model.platform);
+      byVerdict.set(verdict, list);
+    }
+    for (const [verdict, platforms] of byVerdict)
+      refusals.push({ window: window ?? "*", platforms, verdict });
+  }
+  return refusals;
+}
+function narrowestPermission(manifest, key, command) {
+  const own3 = manifest.permissions[`allow-${command.replace(/_/g, "-")}`];
+  if (own3?.commands.allow.includes(command))
+    return key === APP_KEY ? own3.identifier : `${key}:${own3.identifier}`;
+  let best;
+  for (const permission of Object.values(manifest.permissions)) {
+    if (!permission.commands.allow.includes(command))
+      continue;
+    const size = permission.commands.allow.length + (permission.scope ? 0.5 : 0);
+    if (!best || size < best.size || size === best.size && permission.identifier < best.name)
+      best = { name: permission.identifier, size };
+  }
+  if (!best) {
+    const setSize = (members) => {
+      let has = false;
+      let size = 0;
+      for (const member2 of members) {
+        const permission = manifest.permissions[member2];
+        if (!permission)
+          continue;
+        size += permission.commands.allow.length;
+        if (permission.commands.allow.includes(command))
+          has = true;
+      }
+      return has ? size : void 0;
+    };
+    for (const set of Object.values(manifest.permission_sets)) {
+      const size = setSize(set.permissions);
+      if (size !== void 0 && (!best || size < best.size))
+        best = { name: set.identifier, size };
+    }
+    if (!best && manifest.default_permission && setSize(manifest.default_permission.permissions) !== void 0)
+      best = { name: "default", size: 0 };
+  }
+  if (!best)
+    return void 0;
+  return key === APP_KEY ? best.name : `${key}:${best.name}`;
+}
+function targetCapability(capabilities, windows, key) {
+  const labels = windows.filter((window) => window !== "*");
+  const covering = capabilities.filter((capability) => !capability.remote && (labels.length === 0 || labels.every((label) => valuesOf(capability.windows).some((pattern) => labelMatches(pattern, label)))));
+  const samePlugin = (capability) => key !== void 0 && capability.permissions.some((entry) => Catalog.keyOf(entry.identifier)?.key === key);
+  return covering.find((capability) => samePlugin(capability) && !capability.source.inline) ?? covering.find((capability) => !capability.source.inline) ?? covering[0];
+}
+function entryUses(resolution, judgements, windows) {
+  const calledBy = /* @__PURE__ */ new Map();
+  for (const judgement of judgements) {
+    const set = calledBy.get(judgement.command) ?? /* @__PURE__ */ new Set();
+    for (const window of judgement.windows.length ? judgement.windows : ["*"])
+      set.add(window);
+    calledBy.set(judgement.command, set);
+  }
+  const uses = [];
+  for (const { resolved } of resolution.capabilities) {
+    const capability = resolved.capability;
+    if (capability.remote)
+      continue;
+    const patterns2 = valuesOf(capability.windows);
+    const covered = windows.filter((window) => patterns2.some((pattern) => labelMatches(pattern, window)));
+    if (windows.length > 0 && covered.length === 0)
+      continue;
+    const lists = /* @__PURE__ */ new Map();
+    for (const model of resolution.models) {
+      const index = model.capabilities.findIndex((c) => c.capability === capability);
+      if (index < 0)
+        continue;
+      model.allowedCommandLists(index).forEach((commands, entryIndex) => {
+        const entry = capability.permissions[entryIndex];
+        if (!entry)
+          return;
+        const set = lists.get(entry) ?? /* @__PURE__ */ new Set();
+        for (const command of commands)
+          set.add(command);
+        lists.set(entry, set);
+      });
+    }
+    for (const entry of capability.permissions) {
+      const granted = [...lists.get(entry) ?? []];
+      const used = granted.filter((command) => {
+        const by = calledBy.get(command);
+        return by !== void 0 && (by.has("*") || covered.length === 0 || covered.some((window) => by.has(window)));
+      });
+      uses.push({ capability, entry, used, granted });
+    }
+  }
+  return uses;
+}
+var init_frontend_access = __esm({
+  "dist/capabilities/queries/frontend-access.js"() {
+    "use strict";
+    init_catalog();
+    init_types();
+    init_access();
+    init_command_name();
+    init_types2();
+    init_glob();
+  }
+});
+
+// dist/capabilities/rules/support/frontend.js
+async function judgedFrontend(context) {
+  const project = context.project;
+  if (!hasFrontend(project))
+    return void 0;
+  const resolution = await context.resolution();
+  let access2 = judged.get(resolution);
+  if (!access2)
+    judged.set(resolution, access2 = frontendAccess(project, resolution));
+  return access2;
+}
+function callSpan(call) {
+  return {
+    range: { start: { line: call.line, column: call.column }, end: { line: call.endLine, column: call.endColumn } },
+    offset: call.start,
+    length: call.end - call.start
+  };
+}
+function callText(call) {
+  if (call.trigger)
+    return call.trigger;
+  const name = call.member.replace("#", ".");
+  return call.argument !== void 0 && call.member === "invoke" ? `invoke(${JSON.stringify(call.argument)})` : `${name}()`;
+}
+function windowsText(windows) {
+  if (windows.length === 1 && windows[0] === "*")
+    return "every window";
+  const quoted = windows.map((window) => `"${window}"`);
+  return `${windows.length === 1 ? "window" : "windows"} ${wordList(quoted)}`;
+}
+function platformsText(platforms, resolved) {
+  return resolved.every((platform) => platforms.includes(platform)) ? "" : ` on ${wordList(TARGETS.filter((target) => platforms.includes(target)))}`;
+}
+function addPermissionHint(judgement, permission, document, capability) {
+  const toml = capability?.source.absolutePath.endsWith(".toml") ?? false;
+  const scopeKey2 = judgement.scoped ? scopeKeyOf(judgement.key) : void 0;
+  const value = judgement.call.argument !== void 0 && judgement.call.member !== "invoke" ? judgement.call.argument : `<${scopeKey2}>`;
+  const entry = scopeKey2 === void 0 ? JSON.stringify(permission) : toml ? `{ identifier = ${JSON.stringify(permission)}, allow = [{ ${scopeKey2} = ${JSON.stringify(value)} }] }` : `{ "identifier": ${JSON.stringify(permission)}, "allow": [{ "${scopeKey2}": ${JSON.stringify(value)} }] }`;
+  if (!capability) {
+    const windows = judgement.refusals.map((refusal) => refusal.window).filter((window) => window !== "*");
+    return `add ${entry} to a capability for ${windows.length ? wordList(windows.map((w2) => `"${w2}"`)) : "the windows that load this page"} (no local capability covers ${windows.length === 1 ? "it" : "them"})`;
+  }
+  const where2 = document?.locate([...capability.source.path, "permissions"]).range.start.line;
+  return `add ${entry} to "permissions" of capability "${capability.identifier}" in ${capability.source.file}${where2 ? `:${where2}` : ""}`;
+}
+function scopeKeyOf(key) {
+  switch (key) {
+    case "fs":
+    case "asset":
+      return "path";
+    case "http":
+    case "opener":
+      return "url";
+    case "shell":
+      return "name";
+    default:
+      return void 0;
+  }
+}
+function pluginOfSpecifier(specifier) {
+  if (specifier.startsWith("@tauri-apps/api"))
+    return "core";
+  const match2 = /^@tauri-apps\/plugin-([a-z0-9-]+)/.exec(specifier);
+  return match2?.[1];
+}
+function unusedEntries(access2, isOfficial) {
+  const anyCommand = access2.scan.unresolved.some((call) => call.member === "invoke" || pluginOfSpecifier(call.specifier) === void 0);
+  if (anyCommand || access2.scan.thirdPartyPlugins.length > 0)
+    return [];
+  const unresolvedPlugins = new Set(access2.scan.unresolved.map((call) => pluginOfSpecifier(call.specifier)));
+  return access2.entries.filter(({ entry, used, granted }) => {
+    if (granted.length === 0 || used.length > 0)
+      return false;
+    const key = entry.identifier.includes(":") ? entry.identifier.slice(0, entry.identifier.lastIndexOf(":")) : "__app__";
+    const plugin = key.startsWith("core") ? "core" : key;
+    if (unresolvedPlugins.has(plugin))
+      return false;
+    const official = plugin === "core" || plugin === "__app__" || granted.every((command) => !command.startsWith("plugin:") || isOfficial(command.slice("plugin:".length, command.indexOf("|"))));
+    return official;
+  });
+}
+var judged;
+var init_frontend = __esm({
+  "dist/capabilities/rules/support/frontend.js"() {
+    "use strict";
+    init_did_you_mean();
+    init_types2();
+    init_frontend_access();
+    judged = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// dist/capabilities/rules/frontend-calls-unregistered-plugin.js
+var frontend_calls_unregistered_plugin_default;
+var init_frontend_calls_unregistered_plugin = __esm({
+  "dist/capabilities/rules/frontend-calls-unregistered-plugin.js"() {
+    "use strict";
+    init_versions();
+    init_build();
+    init_command_name();
+    init_types2();
+    init_did_you_mean();
+    init_frontend();
+    init_types3();
+    frontend_calls_unregistered_plugin_default = defineRule({
+      id: "frontend-calls-unregistered-plugin",
+      description: `Report frontend calls into an official plugin that the app's build does not have (the call fails with "plugin not found").`,
+      category: "correctness",
+      defaultSeverity: "warning",
+      fixable: false,
+      messages: {
+        notInBuild: '{{call}} invokes "{{command}}", but plugin "{{plugin}}" is not in the {{build}}: the call fails with "plugin {{plugin}} not found"'
+      },
+      async check(context) {
+        const build2 = context.project.build;
+        if (!build2)
+          return;
+        const access2 = await judgedFrontend(context);
+        if (!access2)
+          return;
+        const history = await loadVersionHistory();
+        const shipped = shippedTargets(build2, context.capabilities);
+        const asked = new Set(context.platforms);
+        const targets = TARGETS.filter((target) => shipped.has(target) && asked.has(target));
+        const seen = /* @__PURE__ */ new Set();
+        for (const judgement of access2.judgements) {
+          const plugin = parseCommandName(judgement.command).plugin;
+          if (plugin === void 0 || judgement.key?.startsWith("core") || !history.has(plugin))
+            continue;
+          const entry = build2.plugins.get(plugin);
+          const missing = targets.filter((target) => !entry || entry.presence[target] === "no");
+          if (missing.length === 0)
+            continue;
+          const key = `${judgement.call.file}\0${plugin}`;
+          if (seen.has(key))
+            continue;
+          seen.add(key);
+          const crate = entry?.crate ?? history.crateOf(plugin) ?? `tauri-plugin-${plugin}`;
+          context.report({
+            at: { absolutePath: judgement.call.file },
+            path: [],
+            span: callSpan(judgement.call),
+            messageId: "notInBuild",
+            data: {
+              call: callText(judgement.call),
+              command: judgement.command,
+              plugin,
+              build: missing.length === targets.length ? "build" : `${wordList(missing)} build`
+            },
+            hint: `add ${crate} to the app's Cargo.toml (cargo add ${crate}) and register it with .plugin(${crate.replace(/-/g, "_")}::init()), or remove the call`
+          });
+        }
+      }
+    });
+  }
+});
+
+// dist/capabilities/rules/frontend-command-not-granted.js
+var frontend_command_not_granted_default;
+var init_frontend_command_not_granted = __esm({
+  "dist/capabilities/rules/frontend-command-not-granted.js"() {
+    "use strict";
+    init_frontend();
+    init_types3();
+    frontend_command_not_granted_default = defineRule({
+      id: "frontend-command-not-granted",
+      description: "Report calls in the app's frontend that the windows loading them will be refused at run time (no capability grants the command).",
+      category: "correctness",
+      defaultSeverity: "warning",
+      fixable: false,
+      messages: {
+        notGranted: '{{call}} invokes "{{command}}", which {{windows}} cannot call{{platforms}}: {{reason}}',
+        notGrantedAnyWindow: '{{call}} invokes "{{command}}", which no window can call{{platforms}}: no capability grants it'
+      },
+      async check(context) {
+        const access2 = await judgedFrontend(context);
+        if (!access2)
+          return;
+        for (const judgement of access2.judgements) {
+          if (judgement.refusals.length === 0 || !judgement.permission)
+            continue;
+          const call = judgement.call;
+          const byReason = /* @__PURE__ */ new Map();
+          for (const refusal of judgement.refusals) {
+            const reason = refusal.verdict === "denied" ? "a capability denies it (a deny applies to every window)" : refusal.verdict === "not-allowed-here" ? "it is granted to other windows only" : "no capability grants it";
+            const group = byReason.get(reason) ?? { windows: [], platforms: /* @__PURE__ */ new Set() };
+            group.windows.push(refusal.window);
+            for (const platform of refusal.platforms)
+              group.platforms.add(platform);
+            byReason.set(reason, group);
+          }
+          for (const [reason, group] of byReason) {
+            const platforms = platformsText([...group.platforms], access2.platforms);
+            const data = { call: callText(call), command: judgement.command, windows: windowsText(group.windows), platforms, reason };
+            const capability = judgement.capability;
+            const document = capability ? context.document(capability.source) : void 0;
+            let hint = reason.startsWith("a capability denies") ? `remove the deny of "${judgement.command}", or do not call it` : addPermissionHint(judgement, judgement.permission, document, capability);
+            if (!judgement.byPage && group.windows[0] !== "*")
+              hint += " (judged for every window that loads local pages: which window loads this file is not known)";
+            context.report({
+              at: { absolutePath: call.file },
+              path: [],
+              span: callSpan(call),
+              messageId: group.windows[0] === "*" ? "notGrantedAnyWindow" : "notGranted",
+              data,
+              hint
+            });
+          }
+        }
+      }
+    });
+  }
+});
+
 // dist/capabilities/rules/ignored-file.js
 function checkOutsideLinks(context) {
   for (const link of context.project.outsideLinks) {
@@ -28354,11 +30960,14 @@ function checkOutsideLinks(context) {
   }
 }
 function checkExtensions(context) {
+  const present = /* @__PURE__ */ new Set([...context.project.skippedFiles, ...context.project.documents.map((document) => document.absolutePath)]);
   for (const absolute of context.project.skippedFiles) {
-    const name = import_node_path14.default.basename(absolute);
+    const name = import_node_path18.default.basename(absolute);
     if (DOCUMENTATION_NAME.test(name) || DOCUMENTATION_EXTENSION.test(name))
       continue;
-    const extension = import_node_path14.default.extname(name);
+    if (name.endsWith(REUSE_SIDECAR) && present.has(absolute.slice(0, -REUSE_SIDECAR.length)))
+      continue;
+    const extension = import_node_path18.default.extname(name);
     const json5 = extension === ".json5";
     context.report({
       at: { absolutePath: absolute },
@@ -28419,16 +31028,17 @@ function checkSelection(context) {
     }
   }
 }
-var import_node_path14, DOCUMENTATION_NAME, DOCUMENTATION_EXTENSION, ignored_file_default;
+var import_node_path18, DOCUMENTATION_NAME, DOCUMENTATION_EXTENSION, REUSE_SIDECAR, ignored_file_default;
 var init_ignored_file = __esm({
   "dist/capabilities/rules/ignored-file.js"() {
     "use strict";
-    import_node_path14 = __toESM(require("node:path"), 1);
+    import_node_path18 = __toESM(require("node:path"), 1);
     init_did_you_mean();
     init_types3();
     init_types2();
     DOCUMENTATION_NAME = /^(readme|licen[cs]e|copying|notice|changelog|authors|contributing)(\..*)?$/i;
     DOCUMENTATION_EXTENSION = /\.(md|markdown|mdx|rst|adoc|txt)$/i;
+    REUSE_SIDECAR = ".license";
     ignored_file_default = defineRule({
       id: "ignored-file",
       description: "Report capability files the build never loads: a wrong extension, or a capability left out of a non-empty app.security.capabilities, and references there to missing capabilities; and symbolic links leading out of the project, which caplint does not follow.",
@@ -28553,15 +31163,15 @@ var init_invalid_identifier = __esm({
           const spelled = correctIdentifier(entry.identifier);
           const known = spelled !== void 0 && context.catalog.isKnownIdentifier(spelled);
           const corrected = known ? spelled : context.catalog.suggest(spelled ?? entry.identifier, 1)[0] ?? spelled;
-          const path41 = entry.extended ? [...entry.path, "identifier"] : entry.path;
+          const path45 = entry.extended ? [...entry.path, "identifier"] : entry.path;
           context.report({
             at: capability.source,
-            path: path41,
+            path: path45,
             messageId: "invalid",
             data: { identifier: entry.identifier, problem: result.message },
             hint: corrected ? `write "${corrected}"` : `use letters, digits, inner hyphens and ':' separators, e.g. "fs:allow-read-file"`,
             // Only a spelling that names a known permission is safe to apply unattended.
-            fix: known ? (document) => replaceStringValue(document, path41, spelled, `rename to "${spelled}"`) : void 0
+            fix: known ? (document) => replaceStringValue(document, path45, spelled, `rename to "${spelled}"`) : void 0
           });
         }
       }
@@ -28647,8 +31257,8 @@ var init_invalid_label_pattern = __esm({
         const impactOf = await patternImpactOf(context);
         for (const capability of context.capabilities) {
           for (const field2 of ["windows", "webviews"]) {
-            for (const { value: pattern, path: path41 } of capability[field2]) {
-              const at = { at: capability.source, path: path41 };
+            for (const { value: pattern, path: path45 } of capability[field2]) {
+              const at = { at: capability.source, path: path45 };
               const compiled2 = compileLabelPattern(pattern);
               if (!compiled2.ok) {
                 const impact = impactOf(capability);
@@ -28699,19 +31309,19 @@ var init_invalid_platform = __esm({
       messages: { invalid: 'invalid platform "{{value}}": expected one of {{targets}} (case-sensitive)' },
       check(context) {
         for (const capability of context.capabilities) {
-          for (const { value, path: path41 } of capability.platforms ?? []) {
+          for (const { value, path: path45 } of capability.platforms ?? []) {
             if (isTarget(value))
               continue;
             const sameLetters = TARGETS.find((t) => t.toLowerCase() === value.toLowerCase().trim());
             const suggestion = sameLetters ?? ALIASES.get(value.toLowerCase()) ?? nearest(value, TARGETS, 1)[0];
             context.report({
               at: capability.source,
-              path: path41,
+              path: path45,
               messageId: "invalid",
               data: { value, targets: quoteList(TARGETS) },
               hint: suggestion ? `write "${suggestion}"` : void 0,
               // A case or spacing slip has one meaning; an alias such as "darwin" is left for a human.
-              fix: sameLetters ? (document) => replaceStringValue(document, path41, sameLetters, `write "${sameLetters}"`) : void 0
+              fix: sameLetters ? (document) => replaceStringValue(document, path45, sameLetters, `write "${sameLetters}"`) : void 0
             });
           }
         }
@@ -28750,7 +31360,7 @@ var init_invalid_remote_url = __esm({
       async check(context) {
         const impactOf = await patternImpactOf(context);
         for (const capability of context.capabilities) {
-          for (const { value: url, path: path41 } of capability.remote?.urls ?? []) {
+          for (const { value: url, path: path45 } of capability.remote?.urls ?? []) {
             const compiled2 = compileRemotePattern(url);
             if (compiled2.ok || compiled2.unsafe)
               continue;
@@ -28758,7 +31368,7 @@ var init_invalid_remote_url = __esm({
             const impact = impactOf(capability);
             context.report({
               at: capability.source,
-              path: path41,
+              path: path45,
               demote: impact.demote,
               ...relative3 ? { messageId: "noScheme", data: { url, note: impact.note } } : { messageId: "unparsable", data: { url, problem: compiled2.message.replace(/^invalid URL pattern: /, ""), note: impact.note } },
               hint: relative3 && /^[\w*]/.test(url) ? `write the scheme: "https://${url}"` : 'write a URL with optional wildcards, e.g. "https://*.example.com" or "https://example.com/app/*"'
@@ -28838,16 +31448,16 @@ var init_legacy_identifier = __esm({
           if (rename2 === null)
             continue;
           const { renamed, hint, messageId, written } = rename2;
-          const path41 = entry.extended ? [...entry.path, "identifier"] : entry.path;
+          const path45 = entry.extended ? [...entry.path, "identifier"] : entry.path;
           const impact = impactOf(capability);
           context.report({
             at: capability.source,
-            path: path41,
+            path: path45,
             messageId,
             demote: impact.demote,
             data: { identifier: entry.identifier, renamed, written: written ?? "", note: impact.note },
             hint,
-            fix: (document) => replaceStringValue(document, path41, renamed, `rename to "${renamed}"`)
+            fix: (document) => replaceStringValue(document, path45, renamed, `rename to "${renamed}"`)
           });
         }
       }
@@ -29001,7 +31611,7 @@ function entryPath2(entry) {
 function tablesText(plugin) {
   return wordList([...new Set(plugin.tables)].map((table) => `[${table}]`)).replace(/ and /g, " or ");
 }
-function platformsText(having, capability) {
+function platformsText2(having, capability) {
   const current = capability.platforms === void 0 ? void 0 : new Set(valuesOf(capability.platforms));
   const kept = current ? having.filter((target) => current.has(target)) : having;
   return `"platforms": ${JSON.stringify(kept)}`;
@@ -29025,6 +31635,7 @@ var init_plugin_not_in_build = __esm({
       messages: {
         notDependency: 'plugin "{{plugin}}" is not in the {{build}}: {{absence}}, so "{{identifier}}" fails it',
         notOnTarget: 'plugin "{{plugin}}" is not in the {{targets}} build ({{crate}} is a dependency only under {{tables}}), but capability "{{capability}}" grants "{{identifier}}" there',
+        notOnSuggestedTarget: 'plugin "{{plugin}}" is not in the {{targets}} build ({{crate}} is a dependency only under {{tables}}): if the app ships for {{targets}}, capability "{{capability}}" granting "{{identifier}}" there fails that build',
         onlyWithFeature: 'plugin "{{plugin}}" is in the build only with feature "{{feature}}" ({{crate}} is optional and off by default): "{{identifier}}" fails a build with the default features'
       },
       async check(context) {
@@ -29032,8 +31643,7 @@ var init_plugin_not_in_build = __esm({
         if (!build2)
           return;
         const history = await loadVersionHistory();
-        const capabilityPlatforms = context.capabilities.flatMap((capability) => valuesOf(capability.platforms ?? []));
-        const shipped = shippedTargets(build2, capabilityPlatforms);
+        const shipped = shippedTargets(build2, context.capabilities);
         const asked = new Set(context.platforms);
         for (const capability of context.capabilities) {
           const targets = targetsOf(capability).filter((target) => shipped.has(target) && asked.has(target));
@@ -29050,11 +31660,13 @@ var init_plugin_not_in_build = __esm({
             if (!plugin && !official)
               continue;
             const presence = (target) => plugin ? plugin.presence[target] : "no";
-            const missing = targets.filter((target) => presence(target) === "no");
+            const allMissing = targets.filter((target) => presence(target) === "no");
+            const certainMissing = allMissing.filter((target) => shipped.get(target).certain);
+            const missing = certainMissing.length ? certainMissing : allMissing;
             const gated = targets.filter((target) => presence(target) === "feature");
             const crate = plugin?.crate ?? history.crateOf(key) ?? `tauri-plugin-${key}`;
             const at = { at: capability.source, path: entryPath2(entry) };
-            const shippedTargetsList = TARGETS.filter((target) => shipped.has(target));
+            const shippedTargetsList = TARGETS.filter((target) => shipped.get(target)?.certain);
             if (missing.length > 0 && !plugin) {
               context.report({
                 ...at,
@@ -29069,18 +31681,23 @@ var init_plugin_not_in_build = __esm({
               });
             } else if (missing.length > 0 && plugin) {
               const having = TARGETS.filter((target) => plugin.presence[target] !== "no");
+              const because = shipped.get(missing[0]);
+              const certain = certainMissing.length > 0;
+              const evidence = missing.map((target) => `${target}: ${shipped.get(target).evidence.map((piece) => piece.says).join("; ") || "desktop"}`).join(" | ");
               context.report({
                 ...at,
-                messageId: "notOnTarget",
+                ...certain ? {} : { demote: true },
+                messageId: certain ? "notOnTarget" : "notOnSuggestedTarget",
                 data: {
                   plugin: key,
                   targets: wordList(missing),
                   crate,
                   tables: tablesText(plugin),
                   capability: capability.identifier,
-                  identifier: entry.identifier
+                  identifier: entry.identifier,
+                  evidence
                 },
-                hint: `limit capability "${capability.identifier}" to the platforms that have the plugin (${platformsText(having, capability)}), or declare ${crate} for ${wordList(missing)} too${shipped.get(missing[0]) === "desktop" ? "" : ` (${missing[0]} ships because ${shipped.get(missing[0])})`}`
+                hint: certain ? `limit capability "${capability.identifier}" to the platforms that have the plugin (${platformsText2(having, capability)}), or declare ${crate} for ${wordList(missing)} too${because.says === "desktop" ? "" : ` (${missing[0]} ships because ${because.says})`}` : `${missing[0]} may ship (${because.says}; no committed gen project, platform config, CI job or capability says it does): limit capability "${capability.identifier}" to ${platformsText2(having, capability)}, or declare ${crate} for ${wordList(missing)} too`
               });
             } else if (gated.length > 0 && plugin) {
               const feature = plugin.feature ?? "?";
@@ -29343,7 +31960,7 @@ function reportUnusedCycles(context) {
     for (const [name, loop] of selfIncludingSets(key, manifest)) {
       const qualified = key === APP_KEY ? name : `${key}:${name}`;
       const set = manifest.permission_sets[name];
-      const where2 = set?.definedIn ?? import_node_path15.default.resolve(context.project.cwd, provenance.file);
+      const where2 = set?.definedIn ?? import_node_path19.default.resolve(context.project.cwd, provenance.file);
       context.report({
         at: { absolutePath: where2 },
         // At the identifier of the set's definition, the line to open to break the loop.
@@ -29358,8 +31975,8 @@ function reportUnusedCycles(context) {
 }
 function selfIncludingSets(key, manifest) {
   const sets = manifest.permission_sets;
-  const local = (member) => {
-    const parts = Catalog.keyOf(member);
+  const local = (member2) => {
+    const parts = Catalog.keyOf(member2);
     if (!parts)
       return void 0;
     if (parts.key === APP_KEY || parts.key === key)
@@ -29373,8 +31990,8 @@ function selfIncludingSets(key, manifest) {
       continue;
     const seen = /* @__PURE__ */ new Set();
     const walk2 = (name, trail) => {
-      for (const member of sets[name]?.permissions ?? []) {
-        const next = local(member);
+      for (const member2 of sets[name]?.permissions ?? []) {
+        const next = local(member2);
         if (next === void 0 || !Object.hasOwn(sets, next))
           continue;
         if (next === start)
@@ -29397,11 +32014,11 @@ function selfIncludingSets(key, manifest) {
   }
   return out;
 }
-var import_node_path15, set_cycle_default;
+var import_node_path19, set_cycle_default;
 var init_set_cycle = __esm({
   "dist/capabilities/rules/set-cycle.js"() {
     "use strict";
-    import_node_path15 = __toESM(require("node:path"), 1);
+    import_node_path19 = __toESM(require("node:path"), 1);
     init_catalog();
     init_types();
     init_resolution_problems();
@@ -29431,7 +32048,7 @@ function report(context, at, field2) {
   if (TOLERATED.includes(key))
     return;
   const known = KNOWN_FIELDS[object];
-  const { missing: suggestion, present: alreadySet } = nearestField(key, known, (name) => siblings.includes(name));
+  const { missing: suggestion, present: alreadySet } = nearestField(key, known, (name) => siblings.has(name));
   context.report({
     at,
     path: field2.path,
@@ -29583,6 +32200,35 @@ var init_unknown_permission = __esm({
 });
 
 // dist/capabilities/rules/unknown-plugin.js
+function buildsWithout(context, capability) {
+  const build2 = context.project.build;
+  if (!build2)
+    return void 0;
+  for (const plugin of build2.plugins.values())
+    if (plugin.source.kind === "path" && !context.catalog.has(plugin.key))
+      return void 0;
+  const shipped = shippedTargets(build2, context.capabilities);
+  const named2 = capability.platforms === void 0 ? void 0 : new Set(valuesOf(capability.platforms));
+  const asked = new Set(context.platforms);
+  const targets = TARGETS.filter((target) => shipped.get(target)?.certain && asked.has(target) && (!named2 || named2.has(target)));
+  if (targets.length === 0)
+    return void 0;
+  const keys = [...build2.plugins.values()].filter((plugin) => targets.some((target) => plugin.presence[target] !== "no")).map((plugin) => plugin.key);
+  for (const key of context.catalog.keys())
+    if (key !== APP_KEY && !key.startsWith("core") && context.catalog.provenanceOf(key)?.origin !== "builtin")
+      keys.push(key);
+  const shippedCount = TARGETS.filter((target) => shipped.get(target)?.certain).length;
+  return { build: targets.length === shippedCount ? "build" : `${wordList(targets)} build`, targets, keys: [...new Set(keys)].sort() };
+}
+function existingKeysHint(key, keys, identifier) {
+  const similar = nearest(key, keys, 2);
+  const named2 = similar.length ? similar : keys.length <= 8 ? keys : [];
+  const base = identifier.slice(identifier.lastIndexOf(":") + 1);
+  if (named2.length === 0)
+    return `add the plugin that defines "${key}" to the app's Cargo.toml, or remove "${identifier}"`;
+  const lead = similar.length ? "did you mean" : "the build's plugins are";
+  return `${lead} ${quoteList(named2)}${similar.length === 1 ? ` ("${similar[0]}:${base}")` : ""}? Otherwise add the plugin that defines "${key}" to the app's Cargo.toml, or remove "${identifier}"`;
+}
 var unknown_plugin_default;
 var init_unknown_plugin = __esm({
   "dist/capabilities/rules/unknown-plugin.js"() {
@@ -29591,6 +32237,9 @@ var init_unknown_plugin = __esm({
     init_types();
     init_classify();
     init_types3();
+    init_build();
+    init_types2();
+    init_did_you_mean();
     unknown_plugin_default = defineRule({
       id: "unknown-plugin",
       description: "Report permission identifiers whose plugin no known manifest defines, so they cannot be checked.",
@@ -29599,7 +32248,8 @@ var init_unknown_plugin = __esm({
       fixable: false,
       messages: {
         noAppPermissions: 'app permission "{{identifier}}" cannot be checked: no app permissions are known',
-        unknownPlugin: 'unknown plugin "{{plugin}}" in "{{identifier}}": no manifest defines it'
+        unknownPlugin: 'unknown plugin "{{plugin}}" in "{{identifier}}": no manifest defines it',
+        notInBuild: 'unknown plugin "{{plugin}}" in "{{identifier}}": no dependency of the app provides it, so the {{build}} fails ("unknown ACL for {{plugin}}")'
       },
       check(context) {
         const reported = /* @__PURE__ */ new Set();
@@ -29614,11 +32264,11 @@ var init_unknown_plugin = __esm({
             continue;
           if (verdict.key !== void 0 && context.project.build?.plugins.has(verdict.key))
             continue;
-          const path41 = entry.extended ? [...entry.path, "identifier"] : entry.path;
+          const path45 = entry.extended ? [...entry.path, "identifier"] : entry.path;
           if (verdict.key === void 0) {
             context.report({
               at: capability.source,
-              path: path41,
+              path: path45,
               messageId: "noAppPermissions",
               data: { identifier: entry.identifier },
               hint: "point caplint at the app's permission files with --permissions src-tauri/permissions, or at its generated manifest with --manifest"
@@ -29629,10 +32279,22 @@ var init_unknown_plugin = __esm({
           if (lowerCase !== entry.identifier && context.catalog.isKnownIdentifier(lowerCase)) {
             context.report({
               at: capability.source,
-              path: path41,
+              path: path45,
               messageId: "unknownPlugin",
               data: { plugin: verdict.key, identifier: entry.identifier },
               hint: `did you mean "${lowerCase}"? Identifiers are case-sensitive`,
+              escalate: true
+            });
+            continue;
+          }
+          const failing = buildsWithout(context, capability);
+          if (failing) {
+            context.report({
+              at: capability.source,
+              path: path45,
+              messageId: "notInBuild",
+              data: { plugin: verdict.key, identifier: entry.identifier, build: failing.build, targets: failing.targets },
+              hint: existingKeysHint(verdict.key, failing.keys, entry.identifier),
               escalate: true
             });
             continue;
@@ -29644,7 +32306,7 @@ var init_unknown_plugin = __esm({
           reported.add(verdict.key);
           context.report({
             at: capability.source,
-            path: path41,
+            path: path45,
             messageId: "unknownPlugin",
             data: { plugin: verdict.key, identifier: entry.identifier },
             hint: similar.length ? `did you mean plugin ${quoteList(similar)}? Otherwise give caplint the plugin's manifest with --manifest FILE${once}` : `give caplint the plugin's manifest with --manifest FILE or --plugins DIR${once}`
@@ -29772,10 +32434,10 @@ var init_unmatched_window = __esm({
         for (const capability of context.capabilities) {
           const view = viewOf(targetsOf2(capability));
           for (const field2 of ["windows", "webviews"]) {
-            for (const { value: pattern, path: path41 } of capability[field2]) {
+            for (const { value: pattern, path: path45 } of capability[field2]) {
               const verdict = matchesNothing(pattern, view);
               if (verdict === "over-budget") {
-                context.report({ at: capability.source, path: path41, messageId: "budget", data: { limit: MAX_COMPARED_CHARACTERS.toLocaleString("en-US") } });
+                context.report({ at: capability.source, path: path45, messageId: "budget", data: { limit: MAX_COMPARED_CHARACTERS.toLocaleString("en-US") } });
                 return;
               }
               if (!verdict)
@@ -29787,7 +32449,7 @@ var init_unmatched_window = __esm({
                 const declaredFor = wordList(elsewhere.platforms);
                 context.report({
                   at: capability.source,
-                  path: path41,
+                  path: path45,
                   messageId: "otherTargets",
                   data: {
                     kind,
@@ -29807,7 +32469,7 @@ var init_unmatched_window = __esm({
               const runtime = `if the app creates ${made} in code caplint cannot read (a label from another file or crate), the pattern is right: add ${field(SUPPRESSION_FIELD, ["unmatched-window"], syntaxOf(capability.source))} to this capability`;
               context.report({
                 at: capability.source,
-                path: path41,
+                path: path45,
                 messageId: "noLabel",
                 data: { kind, pattern, labels: view.listed, where: view.where },
                 hint: suggestion ? `did you mean "${suggestion}"? ${runtime[0].toUpperCase()}${runtime.slice(1)}` : runtime
@@ -29836,7 +32498,7 @@ var init_unsafe_pattern = __esm({
       messages: { unsafe: 'remote URL pattern "{{url}}" is unsafe: {{problem}}' },
       check(context) {
         for (const capability of context.capabilities) {
-          for (const { value: url, path: path41 } of capability.remote?.urls ?? []) {
+          for (const { value: url, path: path45 } of capability.remote?.urls ?? []) {
             const compiled2 = compileRemotePattern(url);
             if (compiled2.ok || !compiled2.unsafe)
               continue;
@@ -29844,12 +32506,110 @@ var init_unsafe_pattern = __esm({
               continue;
             context.report({
               at: capability.source,
-              path: path41,
+              path: path45,
               messageId: "unsafe",
               data: { url, problem: compiled2.message.replace(/^unsafe pattern: /, "") },
               hint: "use wildcards (*) or a simple group such as (a|b) instead of nested repetition; caplint matches it in linear time, but other tools may hang"
             });
           }
+        }
+      }
+    });
+  }
+});
+
+// dist/capabilities/rules/unused-dangerous-permission.js
+var unused_dangerous_permission_default;
+var init_unused_dangerous_permission = __esm({
+  "dist/capabilities/rules/unused-dangerous-permission.js"() {
+    "use strict";
+    init_versions();
+    init_dangers();
+    init_frontend();
+    init_types3();
+    unused_dangerous_permission_default = defineRule({
+      id: "unused-dangerous-permission",
+      description: "Report dangerous grants (shell, broad file-system write, any-path opener, any-host HTTP) that no reachable call of the app's frontend uses: an exposure nothing needs.",
+      category: "security",
+      security: { severity: 7.5, cwe: [250, 269] },
+      defaultSeverity: "warning",
+      fixable: false,
+      messages: {
+        unused: 'dangerous grant "{{permission}}" ({{commandList}}) is used by no reachable call of the frontend: it exposes {{capability}} for nothing'
+      },
+      async check(context) {
+        const access2 = await judgedFrontend(context);
+        if (!access2)
+          return;
+        const history = await loadVersionHistory();
+        const unused = new Set(unusedEntries(access2, (plugin) => history.has(plugin)).map(({ entry }) => entry));
+        if (unused.size === 0)
+          return;
+        const resolution = await context.resolution();
+        const reported = /* @__PURE__ */ new Set();
+        for (const model of resolution.models) {
+          for (const found of await dangerousGrants(model)) {
+            const entry = found.capability.permissions.find((candidate) => JSON.stringify(candidate.path) === JSON.stringify(found.grant.provenance.path));
+            if (!entry || !unused.has(entry) || reported.has(entry))
+              continue;
+            reported.add(entry);
+            const listed2 = found.commands.length > 3 ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more` : found.commands.join(", ");
+            context.report({
+              at: found.capability.source,
+              path: entry.path,
+              messageId: "unused",
+              data: { permission: entry.identifier, commandList: listed2, capability: `capability "${found.capability.identifier}"` },
+              hint: `remove "${entry.identifier}"; if a build you did not scan needs it, grant the one command with a narrow scope`
+            });
+          }
+        }
+      }
+    });
+  }
+});
+
+// dist/capabilities/rules/unused-permission.js
+var unused_permission_default;
+var init_unused_permission = __esm({
+  "dist/capabilities/rules/unused-permission.js"() {
+    "use strict";
+    init_versions();
+    init_dangers();
+    init_frontend();
+    init_types3();
+    unused_permission_default = defineRule({
+      id: "unused-permission",
+      description: "Suggest removing grants that no reachable call of the app's frontend uses (least privilege).",
+      category: "suspicious",
+      defaultSeverity: "suggestion",
+      fixable: false,
+      messages: {
+        unused: '"{{permission}}" grants {{count}} to {{capability}}, but no reachable call of the frontend uses {{them}}'
+      },
+      async check(context) {
+        const access2 = await judgedFrontend(context);
+        if (!access2)
+          return;
+        const history = await loadVersionHistory();
+        const dangerous = /* @__PURE__ */ new Set();
+        for (const model of (await context.resolution()).models)
+          for (const found of await dangerousGrants(model))
+            dangerous.add(`${found.capability.source.absolutePath}\0${JSON.stringify(found.grant.provenance.path)}`);
+        for (const { capability, entry, granted } of unusedEntries(access2, (plugin) => history.has(plugin))) {
+          if (dangerous.has(`${capability.source.absolutePath}\0${JSON.stringify(entry.path)}`))
+            continue;
+          context.report({
+            at: capability.source,
+            path: entry.path,
+            messageId: "unused",
+            data: {
+              permission: entry.identifier,
+              count: granted.length === 1 ? `"${granted[0]}"` : `${granted.length} commands`,
+              capability: `capability "${capability.identifier}"`,
+              them: granted.length === 1 ? "it" : "any of them"
+            },
+            hint: `remove "${entry.identifier}" (caplint least-privilege --write proposes the minimal capability)`
+          });
         }
       }
     });
@@ -29918,6 +32678,8 @@ __export(list_exports, {
   duplicateCapability: () => duplicate_capability_default,
   duplicatePermission: () => duplicate_permission_default,
   emptyPlatforms: () => empty_platforms_default,
+  frontendCallsUnregisteredPlugin: () => frontend_calls_unregistered_plugin_default,
+  frontendCommandNotGranted: () => frontend_command_not_granted_default,
   ignoredFile: () => ignored_file_default,
   insecureRemote: () => insecure_remote_default,
   invalidIdentifier: () => invalid_identifier_default,
@@ -29939,6 +32701,8 @@ __export(list_exports, {
   unknownSetMember: () => unknown_set_member_default,
   unmatchedWindow: () => unmatched_window_default,
   unsafePattern: () => unsafe_pattern_default,
+  unusedDangerousPermission: () => unused_dangerous_permission_default,
+  unusedPermission: () => unused_permission_default,
   unusedSuppression: () => unused_suppression_default
 });
 var init_list = __esm({
@@ -29953,6 +32717,8 @@ var init_list = __esm({
     init_duplicate_capability();
     init_duplicate_permission();
     init_empty_platforms();
+    init_frontend_calls_unregistered_plugin();
+    init_frontend_command_not_granted();
     init_ignored_file();
     init_insecure_remote();
     init_invalid_identifier();
@@ -29974,6 +32740,8 @@ var init_list = __esm({
     init_unknown_set_member();
     init_unmatched_window();
     init_unsafe_pattern();
+    init_unused_dangerous_permission();
+    init_unused_permission();
     init_unused_suppression();
   }
 });
@@ -29991,11 +32759,11 @@ var init_rules = __esm({
 });
 
 // dist/core/suppressions.js
-function findSuppression(suppressions, ruleId, absolutePath, path41) {
-  return suppressions.find((s) => s.ruleId === ruleId && s.scope.absolutePath === absolutePath && isPrefix(s.scope.path, path41));
+function findSuppression(suppressions, ruleId, absolutePath, path45) {
+  return suppressions.find((s) => s.ruleId === ruleId && s.scope.absolutePath === absolutePath && isPrefix(s.scope.path, path45));
 }
-function isPrefix(prefix2, path41) {
-  return prefix2.length <= path41.length && prefix2.every((key, index) => path41[index] === key);
+function isPrefix(prefix2, path45) {
+  return prefix2.length <= path45.length && prefix2.every((key, index) => path45[index] === key);
 }
 var init_suppressions = __esm({
   "dist/core/suppressions.js"() {
@@ -30049,8 +32817,8 @@ var require_formats = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.formatNames = exports2.fastFormats = exports2.fullFormats = void 0;
-    function fmtDef(validate, compare) {
-      return { validate, compare };
+    function fmtDef(validate, compare2) {
+      return { validate, compare: compare2 };
     }
     exports2.fullFormats = {
       // date: http://tools.ietf.org/html/rfc3339#section-5.6
@@ -30373,9 +33141,9 @@ async function loadGenerated() {
   const generated = generatedFile("capability-validators.cjs");
   if (generated === void 0)
     return void 0;
-  const { createRequire: createRequire4 } = await Promise.resolve().then(() => __toESM(require_node_module(), 1));
+  const { createRequire: createRequire5 } = await Promise.resolve().then(() => __toESM(require_node_module(), 1));
   try {
-    return createRequire4(__caplintBundleUrl)(generated);
+    return createRequire5(__caplintBundleUrl)(generated);
   } catch {
     return void 0;
   }
@@ -30459,16 +33227,16 @@ function acceptsType(branch, value) {
   return types.includes(actual) || actual === "integer" && types.includes("number");
 }
 function toProblem(error, root2, form, written, syntax) {
-  const path41 = instancePathToPath(error.instancePath);
-  const field2 = fieldName(path41);
-  const value = valueAt(root2, path41);
-  const found = () => typeName2(value, typeof value === "number" ? written?.(path41) : void 0);
+  const path45 = instancePathToPath(error.instancePath);
+  const field2 = fieldName(path45);
+  const value = valueAt(root2, path45);
+  const found = () => typeName2(value, typeof value === "number" ? written?.(path45) : void 0);
   switch (error.keyword) {
     case "required": {
       const missing = error.params.missingProperty;
-      const where2 = path41.length === 0 && form === "single" ? "capability" : describeContainer(path41);
+      const where2 = path45.length === 0 && form === "single" ? "capability" : describeContainer(path45);
       return {
-        path: path41,
+        path: path45,
         target: "value",
         message: `${where2} is missing required field "${missing}"`,
         hint: REQUIRED_HINTS[missing]?.(syntax)
@@ -30478,32 +33246,32 @@ function toProblem(error, root2, form, written, syntax) {
       const expected2 = error.params.type;
       const list = Array.isArray(expected2) ? expected2 : String(expected2).split(",");
       return {
-        path: path41,
+        path: path45,
         target: "value",
         message: `${field2} must be ${list.map(article).join(" or ")}, found ${found()}`,
         // Keyed by the bare field name (`field` is quoted for the message).
-        hint: TYPE_HINTS[String(path41[path41.length - 1])]?.(syntax)
+        hint: TYPE_HINTS[String(path45[path45.length - 1])]?.(syntax)
       };
     }
     case "anyOf": {
-      return { path: path41, target: "value", message: `${field2} must be ${ANYOF_EXPECTATIONS[anyOfKind(path41)] ?? "a valid value"}, found ${found()}` };
+      return { path: path45, target: "value", message: `${field2} must be ${ANYOF_EXPECTATIONS[anyOfKind(path45)] ?? "a valid value"}, found ${found()}` };
     }
     case "enum":
     case "uniqueItems":
       return void 0;
     default:
-      return { path: path41, target: "value", message: `${field2} ${error.message ?? "is invalid"}` };
+      return { path: path45, target: "value", message: `${field2} ${error.message ?? "is invalid"}` };
   }
 }
-function anyOfKind(path41) {
-  if (path41[path41.length - 2] === "permissions")
+function anyOfKind(path45) {
+  if (path45[path45.length - 2] === "permissions")
     return "PermissionEntry";
-  return String(path41[path41.length - 1]);
+  return String(path45[path45.length - 1]);
 }
-function describeContainer(path41) {
-  const last = path41[path41.length - 1];
+function describeContainer(path45) {
+  const last = path45[path45.length - 1];
   if (typeof last === "number") {
-    const parent = path41[path41.length - 2];
+    const parent = path45[path45.length - 2];
     if (parent === "permissions")
       return `permission entry ${last}`;
     return `capability ${last}`;
@@ -30512,12 +33280,12 @@ function describeContainer(path41) {
     return "the file";
   return `"${last}"`;
 }
-function fieldName(path41) {
-  const last = path41[path41.length - 1];
+function fieldName(path45) {
+  const last = path45[path45.length - 1];
   if (last === void 0)
     return "the file";
   if (typeof last === "number") {
-    const parent = path41[path41.length - 2];
+    const parent = path45[path45.length - 2];
     if (parent === "permissions")
       return `permission entry ${last}`;
     if (parent === void 0 || parent === "capabilities")
@@ -30647,14 +33415,14 @@ async function lintWithRules(project, rules, givenOptions = {}) {
       }
     }
     if (mayRepeat) {
-      const key = `${rule.id}\0${absolutePath}\0${report2.target ?? ""}\0${JSON.stringify(report2.path)}\0${severity}\0${message}`;
+      const key = `${rule.id}\0${absolutePath}\0${report2.target ?? ""}\0${JSON.stringify(report2.path)}\0${report2.span?.offset ?? ""}\0${severity}\0${message}`;
       if (emitted.has(key))
         return;
       emitted.add(key);
     }
-    const located = document?.locate(report2.path, report2.target) ?? NOWHERE;
+    const located = report2.span ?? document?.locate(report2.path, report2.target) ?? NOWHERE;
     const fix = report2.fix && document ? report2.fix(document) : void 0;
-    const text2 = { message: oneLine2(shortenQuotedValues(message)), hint: report2.hint ? oneLine2(report2.hint) : void 0 };
+    const text2 = { message: oneLine3(shortenQuotedValues(message)), hint: report2.hint ? oneLine3(report2.hint) : void 0 };
     diagnostics.push(createDiagnostic(rule, severity, report2, { file, absolutePath, ...located }, text2, fix));
   };
   const parse4 = rules.find((rule) => rule.id === "parse");
@@ -30665,7 +33433,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
   }
   const validations = await Promise.all(project.documents.map(async (document) => ({
     document,
-    problems: document.ok ? await validateCapabilityFile(document.value, (path41) => document.writtenText(path41), document.format) : []
+    problems: document.ok ? await validateCapabilityFile(document.value, (path45) => document.writtenText(path45), document.format) : []
   })));
   for (const { document, problems: problems2 } of validations) {
     if (!document.ok) {
@@ -30674,12 +33442,12 @@ async function lintWithRules(project, rules, givenOptions = {}) {
     }
     for (const { message, ...problem } of problems2)
       emit(schema, document, document.absolutePath, document.file, { ...problem, messageId: "violation", data: { problem: message } });
-    for (const path41 of repeatedFields(document)) {
+    for (const path45 of repeatedFields(document)) {
       emit(schema, document, document.absolutePath, document.file, {
-        path: path41,
+        path: path45,
         target: "key",
         messageId: "repeatedField",
-        data: { field: String(path41[path41.length - 1]) },
+        data: { field: String(path45[path45.length - 1]) },
         hint: "keep one of them (caplint, like JSON.parse, reads the last)"
       });
     }
@@ -30708,7 +33476,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
   };
   const resolved = /* @__PURE__ */ new Map();
   const resolvedPath = (file) => {
-    const absolute = import_node_path16.default.resolve(project.cwd, file);
+    const absolute = import_node_path20.default.resolve(project.cwd, file);
     resolved.set(file, absolute);
     return absolute;
   };
@@ -30734,7 +33502,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
   };
   await runRules(rules, options, contextFor);
   const focus = options.focus;
-  const inFocus = (file) => focus === void 0 || focus.some((f) => file === f || f.endsWith(import_node_path16.default.sep) && file.startsWith(f));
+  const inFocus = (file) => focus === void 0 || focus.some((f) => file === f || f.endsWith(import_node_path20.default.sep) && file.startsWith(f));
   const kept = focus === void 0 ? diagnostics : diagnostics.filter((d) => inFocus(d.absolutePath));
   const unreadable = new Set(project.problems.filter((p) => !documentsByPath.has(p.absolutePath) && inFocus(p.absolutePath)).map((p) => p.absolutePath));
   const files = project.documents.filter((d) => inFocus(d.absolutePath)).length + unreadable.size;
@@ -30755,7 +33523,7 @@ function repeatedFields(document) {
     if (Array.isArray(permissions))
       permissions.forEach((_2, i) => known.set(JSON.stringify([...object.path, "permissions", i]), PERMISSION_ENTRY_FIELDS));
   }
-  return repeated.filter((path41) => known.get(JSON.stringify(path41.slice(0, -1)))?.includes(String(path41[path41.length - 1])));
+  return repeated.filter((path45) => known.get(JSON.stringify(path45.slice(0, -1)))?.includes(String(path45[path45.length - 1])));
 }
 function shortenQuotedValues(message) {
   if (message.length < 120 || !hasLongQuotedValue(message))
@@ -30773,7 +33541,7 @@ function hasLongQuotedValue(message) {
   }
   return false;
 }
-function oneLine2(text2) {
+function oneLine3(text2) {
   return text2.includes("\n") || text2.includes("\r") ? text2.replace(/\r|\n/g, (c) => c === "\r" ? "\\r" : "\\n") : text2;
 }
 function dedupeSorted(diagnostics) {
@@ -30784,13 +33552,13 @@ function dedupeSorted(diagnostics) {
     return !repeat2;
   });
 }
-var import_node_path16, NOWHERE;
+var import_node_path20, NOWHERE;
 var init_lint = __esm({
   "dist/capabilities/lint.js"() {
     "use strict";
     init_diagnostics();
     init_run_rules();
-    import_node_path16 = __toESM(require("node:path"), 1);
+    import_node_path20 = __toESM(require("node:path"), 1);
     init_project();
     init_app_config();
     init_platforms();
@@ -30832,10 +33600,10 @@ async function planCheckRuns(base) {
     return group;
   };
   for (const given of paths) {
-    const absolute = import_node_path17.default.resolve(cwd, given);
+    const absolute = import_node_path21.default.resolve(cwd, given);
     const kind = base.sourceOverrides?.has(absolute) ? "file" : await pathKind(absolute);
-    if (kind === "file" && HOST_CONFIG_NAME.test(import_node_path17.default.basename(absolute))) {
-      const srcTauri2 = await findSrcTauri(import_node_path17.default.dirname(absolute));
+    if (kind === "file" && HOST_CONFIG_NAME.test(import_node_path21.default.basename(absolute))) {
+      const srcTauri2 = await findSrcTauri(import_node_path21.default.dirname(absolute));
       if (srcTauri2)
         appOf(appFolder(srcTauri2)).whole = true;
       else
@@ -30848,10 +33616,20 @@ async function planCheckRuns(base) {
         appOf(appFolder(srcTauri2)).whole = true;
         continue;
       }
+      if (!await enclosingApp(absolute, cwd)) {
+        const { apps, truncated } = await discoverApps(absolute);
+        if (truncated !== void 0)
+          throw new FatalError(`${given}: ${truncated}; apps there would go unchecked: pass --app DIR for each app`);
+        if (apps.length > 0) {
+          for (const app of apps)
+            appOf(app).whole = true;
+          continue;
+        }
+      }
     }
     const srcTauri = kind === "file" || kind === "directory" ? await enclosingApp(absolute, cwd) : void 0;
     if (srcTauri)
-      appOf(appFolder(srcTauri)).paths.push(kind === "directory" ? absolute + import_node_path17.default.sep : absolute);
+      appOf(appFolder(srcTauri)).paths.push(kind === "directory" ? absolute + import_node_path21.default.sep : absolute);
     else
       loose.push(given);
   }
@@ -30865,13 +33643,13 @@ async function planCheckRuns(base) {
   return runs;
 }
 function appFolder(srcTauri) {
-  return import_node_path17.default.basename(srcTauri) === "src-tauri" ? import_node_path17.default.dirname(srcTauri) : srcTauri;
+  return import_node_path21.default.basename(srcTauri) === "src-tauri" ? import_node_path21.default.dirname(srcTauri) : srcTauri;
 }
-var import_node_path17;
+var import_node_path21;
 var init_check_runs = __esm({
   "dist/capabilities/load/check-runs.js"() {
     "use strict";
-    import_node_path17 = __toESM(require("node:path"), 1);
+    import_node_path21 = __toESM(require("node:path"), 1);
     init_apps();
     init_project();
     init_read();
@@ -30904,7 +33682,7 @@ var init_apply_fixes = __esm({
 
 // dist/core/fix/fix-passes.js
 async function runFixPasses(hooks) {
-  const overrides = /* @__PURE__ */ new Map();
+  const overrides2 = /* @__PURE__ */ new Map();
   const originals = /* @__PURE__ */ new Map();
   let { project, result } = await hooks.check(/* @__PURE__ */ new Map());
   let passes = 0;
@@ -30924,18 +33702,18 @@ async function runFixPasses(hooks) {
         originals.set(absolutePath, source);
       const outcome = applyFixes(source.text, diagnostics.map((d) => d.fix));
       if (outcome.text !== source.text) {
-        overrides.set(absolutePath, outcome.text);
+        overrides2.set(absolutePath, outcome.text);
         applied += outcome.applied;
       }
     }
     passes++;
     if (applied === 0)
       break;
-    ({ project, result } = await hooks.check(new Map(overrides)));
+    ({ project, result } = await hooks.check(new Map(overrides2)));
   }
   const changes = /* @__PURE__ */ new Map();
   for (const [absolutePath, original] of originals) {
-    const fixed2 = overrides.get(absolutePath);
+    const fixed2 = overrides2.get(absolutePath);
     if (fixed2 !== void 0 && fixed2 !== original.text)
       changes.set(absolutePath, { file: original.file, original: original.text, fixed: fixed2 });
   }
@@ -30957,9 +33735,9 @@ __export(fix_project_exports, {
 });
 function fixProject(loadOptions, lintOptions = {}) {
   return runFixPasses({
-    async check(overrides) {
+    async check(overrides2) {
       const given = loadOptions.sourceOverrides;
-      const texts = given?.size ? new Map([...given, ...overrides]) : overrides;
+      const texts = given?.size ? new Map([...given, ...overrides2]) : overrides2;
       const project = await loadProject(texts.size ? { ...loadOptions, sourceOverrides: texts } : loadOptions);
       return { project, result: await lint(project, lintOptions) };
     },
@@ -31078,16 +33856,16 @@ var init_base = __esm({
           }
         }
       }
-      addToPath(path41, added, removed, oldPosInc, options) {
-        const last = path41.lastComponent;
+      addToPath(path45, added, removed, oldPosInc, options) {
+        const last = path45.lastComponent;
         if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
           return {
-            oldPos: path41.oldPos + oldPosInc,
+            oldPos: path45.oldPos + oldPosInc,
             lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
           };
         } else {
           return {
-            oldPos: path41.oldPos + oldPosInc,
+            oldPos: path45.oldPos + oldPosInc,
             lastComponent: { count: 1, added, removed, previousComponent: last }
           };
         }
@@ -31426,7 +34204,7 @@ async function replacementSink(file) {
     throw new WriteRefused(existing.isDirectory() ? "is a directory" : "is not a regular file");
   if (existing && await isReadOnly(file, existing))
     throw new WriteRefused("is read-only; not written (make it writable first)");
-  const temporary = import_node_path18.default.join(import_node_path18.default.dirname(file), `.caplint-${process.pid}-${temporaryName()}.tmp`);
+  const temporary = import_node_path22.default.join(import_node_path22.default.dirname(file), `.caplint-${process.pid}-${temporaryName()}.tmp`);
   const handle = await open(temporary, "wx", existing ? existing.mode & 4095 : 438);
   const queue = new WriteQueue((text2) => handle.write(text2, null, "utf8"));
   const discard = async () => {
@@ -31469,7 +34247,7 @@ async function putInPlace(file, temporary, existing) {
 async function isReadOnly(file, info) {
   if ((info.mode & 146) === 0)
     return true;
-  return access(file, import_node_fs6.constants.W_OK).then(() => false, () => true);
+  return access(file, import_node_fs10.constants.W_OK).then(() => false, () => true);
 }
 async function keepOwner(temporary, existing) {
   const created = await stat(temporary);
@@ -31515,7 +34293,7 @@ function extendedAttributes() {
   return loadedAttributes;
 }
 async function copyInPlace(temporary, file, before) {
-  const handle = await open(file, import_node_fs6.constants.O_WRONLY | import_node_fs6.constants.O_NOFOLLOW);
+  const handle = await open(file, import_node_fs10.constants.O_WRONLY | import_node_fs10.constants.O_NOFOLLOW);
   const source = await open(temporary, "r");
   try {
     const now = await handle.stat();
@@ -31544,7 +34322,7 @@ async function writeReport(target, text2) {
 async function openReport(target) {
   if (target.given === "-")
     return safeSink(standardOutputSink(target.stdout));
-  const file = import_node_path18.default.resolve(target.cwd, target.given);
+  const file = import_node_path22.default.resolve(target.cwd, target.given);
   const link = await lstat(file).catch((error) => {
     if (error.code === "ENOENT")
       return void 0;
@@ -31553,15 +34331,15 @@ async function openReport(target) {
   const info = link?.isSymbolicLink() ? await stat(file).catch(() => void 0) : link;
   if (info && (wasReadThisRun(info) || await isInput(info, target.inputs)))
     throw new WriteRefused("is one of the files being checked; refusing to replace it with the report");
-  if (info?.isFile() && PROJECT_FILE_NAME.test(import_node_path18.default.basename(file)))
-    throw new WriteRefused(`is an app file caplint reads (${import_node_path18.default.basename(file)}); refusing to replace it with the report`);
-  const escape3 = await linkedOutOfRepository(file, import_node_path18.default.resolve(target.cwd));
+  if (info?.isFile() && PROJECT_FILE_NAME.test(import_node_path22.default.basename(file)))
+    throw new WriteRefused(`is an app file caplint reads (${import_node_path22.default.basename(file)}); refusing to replace it with the report`);
+  const escape3 = await linkedOutOfRepository(file, import_node_path22.default.resolve(target.cwd));
   if (escape3)
     throw new WriteRefused(`is reached through a symbolic link out of the repository (to ${escape3}); not written through it`);
   if (info?.isBlockDevice())
     throw new WriteRefused("is a block device; refusing to write a report onto it");
   if (info && (info.isCharacterDevice() || info.isFIFO() || info.isSocket())) {
-    const handle = await open(file, import_node_fs6.constants.O_WRONLY | import_node_fs6.constants.O_APPEND);
+    const handle = await open(file, import_node_fs10.constants.O_WRONLY | import_node_fs10.constants.O_APPEND);
     return safeSink(queuedSink(new WriteQueue((text2) => handle.write(text2, null, "utf8")), () => handle.close()));
   }
   if (link?.isSymbolicLink()) {
@@ -31599,7 +34377,7 @@ function standardOutputSink(stdout) {
 }
 async function linkedOutOfRepository(file, cwd) {
   const root2 = repositoryRoot(cwd) ?? cwd;
-  const folder = import_node_path18.default.dirname(file);
+  const folder = import_node_path22.default.dirname(file);
   if (!isWithin(folder, root2))
     return void 0;
   const realFolder = await realpath(folder).catch(() => void 0);
@@ -31619,17 +34397,17 @@ async function isInput(info, inputs) {
   return false;
 }
 function temporaryName() {
-  const { randomBytes } = (0, import_node_module2.createRequire)(__caplintBundleUrl)("node:crypto");
+  const { randomBytes } = (0, import_node_module3.createRequire)(__caplintBundleUrl)("node:crypto");
   return randomBytes(6).toString("hex");
 }
-var import_node_module2, import_node_fs6, import_node_path18, WriteRefused, HIGH_WATER, WriteQueue, PIECE, loadedAttributes, PROJECT_FILE_NAME;
+var import_node_module3, import_node_fs10, import_node_path22, WriteRefused, HIGH_WATER, WriteQueue, PIECE, loadedAttributes, PROJECT_FILE_NAME;
 var init_file_output = __esm({
   "dist/core/file-output.js"() {
     "use strict";
-    import_node_module2 = require("node:module");
-    import_node_fs6 = require("node:fs");
+    import_node_module3 = require("node:module");
+    import_node_fs10 = require("node:fs");
     init_promises();
-    import_node_path18 = __toESM(require("node:path"), 1);
+    import_node_path22 = __toESM(require("node:path"), 1);
     init_read();
     init_terminal_text();
     WriteRefused = class extends Error {
@@ -31707,8 +34485,8 @@ function cargoHomeOf(options, env) {
   if (options.cargoRegistry === false || /^(off|0|false|no)$/i.test(env.CAPLINT_CARGO_REGISTRY ?? ""))
     return void 0;
   if (env.CARGO_HOME)
-    return import_node_path19.default.resolve(env.CARGO_HOME);
-  return env.HOME ? import_node_path19.default.join(env.HOME, ".cargo") : env.USERPROFILE ? import_node_path19.default.join(env.USERPROFILE, ".cargo") : void 0;
+    return import_node_path23.default.resolve(env.CARGO_HOME);
+  return env.HOME ? import_node_path23.default.join(env.HOME, ".cargo") : env.USERPROFILE ? import_node_path23.default.join(env.USERPROFILE, ".cargo") : void 0;
 }
 function loadOptionsFrom(paths, options, cwd, env = {}) {
   const load2 = { cwd, paths, manifests: options.manifest, plugins: options.plugins, permissions: options.permissions };
@@ -31726,7 +34504,7 @@ function capabilitySettings(options, cwd, rules) {
     rules,
     domain: "capabilities",
     cwd,
-    start: options.app === void 0 ? cwd : import_node_path19.default.resolve(cwd, options.app),
+    start: options.app === void 0 ? cwd : import_node_path23.default.resolve(cwd, options.app),
     ...options.config === void 0 ? {} : { config: options.config },
     rule: options.rule ?? [],
     only: options.only ?? []
@@ -31735,11 +34513,18 @@ function capabilitySettings(options, cwd, rules) {
 function applyConfig(load2, settings) {
   if (!settings.config)
     return load2;
-  const { manifests, app } = configSectionOf(settings.config, CAPABILITY_CONFIG);
+  const { manifests, app, frontend } = configSectionOf(settings.config, CAPABILITY_CONFIG);
   const applied = { ...load2, manifests: [...manifests, ...load2.manifests ?? []] };
+  if (frontend !== void 0 && load2.frontend !== false)
+    applied.frontend = frontend;
   if (app !== void 0 && (load2.paths ?? []).length === 0 && load2.app === void 0)
     applied.app = app;
   return applied;
+}
+function withFrontendScan(load2, only) {
+  if (load2.frontend || !FRONTEND_RULES.some((id) => only.has(id)))
+    return load2;
+  return { ...load2, frontend: true };
 }
 function lintSettings(settings, rules) {
   return { severityFor: settings.severityFor, only: new Set([...rules].map((rule) => rule.id).filter((id) => settings.runs(id))) };
@@ -31758,7 +34543,7 @@ function unchangedOnDisk(state) {
   return true;
 }
 function signature(file) {
-  const info = (0, import_node_fs7.statSync)(file, { throwIfNoEntry: false });
+  const info = (0, import_node_fs11.statSync)(file, { throwIfNoEntry: false });
   return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : "missing";
 }
 function requestKey(request) {
@@ -31781,13 +34566,13 @@ async function checkAll(request) {
   const settings = await capabilitySettings(request, cwd, request.rules);
   let loadOptions = loadOptionsFrom(stdin ? request.paths.map((p) => p === "-" ? stdin.name : p) : request.paths, request, cwd, env);
   if (stdin)
-    loadOptions.sourceOverrides = /* @__PURE__ */ new Map([[import_node_path19.default.resolve(cwd, stdin.name), stdin.text]]);
+    loadOptions.sourceOverrides = /* @__PURE__ */ new Map([[import_node_path23.default.resolve(cwd, stdin.name), stdin.text]]);
   loadOptions = applyConfig(loadOptions, settings);
   const lintOptions = {
     ...lintSettings(settings, CAPABILITY_RULES),
     ...request.platforms?.length ? { platforms: request.platforms } : {}
   };
-  const runs = await planCheckRuns(loadOptions);
+  const runs = await planCheckRuns(withFrontendScan(loadOptions, lintOptions.only));
   const planned = [];
   let diffs;
   const configLabels = new Set(settings.configLabel === void 0 ? [] : [settings.configLabel]);
@@ -31798,7 +34583,7 @@ async function checkAll(request) {
       const own3 = await capabilitySettings({ ...request, app: run.app }, cwd, request.rules);
       if (own3.config?.file !== settings.config?.file) {
         runSettings = own3;
-        run.load = applyConfig(run.load, own3);
+        run.load = withFrontendScan(applyConfig(run.load, own3), lintSettings(own3, CAPABILITY_RULES).only);
         if (own3.config?.file)
           configFiles.push(own3.config.file);
       }
@@ -31867,12 +34652,12 @@ function unfixableNotes(project, result) {
   }
   return [...left].map(([file, count]) => `${oneLine(file)}: ${count} fixable ${count === 1 ? "finding was" : "findings were"} left: TOML arrays of tables ([[permissions]]) and multi-line strings have no safe edit; fix by hand`);
 }
-var import_node_fs7, import_node_path19, CheckSession;
+var import_node_fs11, import_node_path23, FRONTEND_RULES, CheckSession;
 var init_check_run = __esm({
   "dist/capabilities/check-run.js"() {
     "use strict";
-    import_node_fs7 = require("node:fs");
-    import_node_path19 = __toESM(require("node:path"), 1);
+    import_node_fs11 = require("node:fs");
+    import_node_path23 = __toESM(require("node:path"), 1);
     init_diagnostics();
     init_config();
     init_settings();
@@ -31884,6 +34669,7 @@ var init_check_run = __esm({
     init_check_runs();
     init_project();
     init_rules();
+    FRONTEND_RULES = ["frontend-command-not-granted", "frontend-calls-unregistered-plugin", "unused-permission", "unused-dangerous-permission"];
     CheckSession = class {
       last;
       /**
@@ -32331,15 +35117,15 @@ function repositoryPath(absolutePath, root2) {
   const bytes = typeof raw === "string" ? Buffer.from(raw) : raw;
   if (absolutePath === root2)
     return { bytes, fromRoot: Buffer.alloc(0) };
-  const prefix2 = Buffer.from(root2.endsWith(import_node_path20.default.sep) ? root2 : root2 + import_node_path20.default.sep);
+  const prefix2 = Buffer.from(root2.endsWith(import_node_path24.default.sep) ? root2 : root2 + import_node_path24.default.sep);
   const inside = bytes.length > prefix2.length && bytes.subarray(0, prefix2.length).equals(prefix2);
   return { bytes, fromRoot: inside ? bytes.subarray(prefix2.length) : void 0 };
 }
-var import_node_path20, STDIN_NAME, lastRoot;
+var import_node_path24, STDIN_NAME, lastRoot;
 var init_repository_paths = __esm({
   "dist/core/reporters/repository-paths.js"() {
     "use strict";
-    import_node_path20 = __toESM(require("node:path"), 1);
+    import_node_path24 = __toESM(require("node:path"), 1);
     init_read();
     STDIN_NAME = "<stdin>";
   }
@@ -32363,7 +35149,7 @@ function invocation(notes, config, cwd) {
         {
           level: "note",
           message: { text: `rule settings read from ${config}` },
-          locations: [{ physicalLocation: { artifactLocation: artifactLocation(import_node_path21.default.resolve(cwd, config), sourceRoot(cwd)) } }]
+          locations: [{ physicalLocation: { artifactLocation: artifactLocation(import_node_path25.default.resolve(cwd, config), sourceRoot(cwd)) } }]
         }
       ]
     } : {},
@@ -32450,14 +35236,14 @@ function artifactLocation(absolutePath, root2, folder = false) {
   if (fromRoot?.length === 0)
     return { uri: "./", uriBaseId: SRCROOT };
   if (fromRoot === void 0)
-    return { uri: `file://${import_node_path21.default.sep === "/" ? "" : "/"}${encodePath(bytes, ":")}${folder ? "/" : ""}` };
+    return { uri: `file://${import_node_path25.default.sep === "/" ? "" : "/"}${encodePath(bytes, ":")}${folder ? "/" : ""}` };
   return { uri: `${encodePath(fromRoot)}${folder ? "/" : ""}`, uriBaseId: SRCROOT };
 }
 function encodePath(bytes, keep = "") {
   let uri = "";
   for (const byte of bytes) {
     const char = String.fromCharCode(byte);
-    if (char === import_node_path21.default.sep)
+    if (char === import_node_path25.default.sep)
       uri += "/";
     else
       uri += byte < 128 && (UNESCAPED.test(char) || keep.includes(char)) ? char : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
@@ -32471,12 +35257,12 @@ function directoryUri(cwd) {
 function level(severity) {
   return severity === "suggestion" ? "note" : severity;
 }
-var import_node_crypto, import_node_path21, import_node_url2, SARIF_SCHEMA_URI, SRCROOT, sarif, UNESCAPED, PROBLEM_SEVERITY, sarif_default;
+var import_node_crypto, import_node_path25, import_node_url2, SARIF_SCHEMA_URI, SRCROOT, sarif, UNESCAPED, PROBLEM_SEVERITY, sarif_default;
 var init_sarif = __esm({
   "dist/core/reporters/sarif.js"() {
     "use strict";
     import_node_crypto = require("node:crypto");
-    import_node_path21 = __toESM(require("node:path"), 1);
+    import_node_path25 = __toESM(require("node:path"), 1);
     import_node_url2 = require("node:url");
     init_tool();
     init_repository_paths();
@@ -32535,7 +35321,7 @@ help: ${d.hint}` : d.message;
   }
   const properties = [
     // GitHub takes the path as text: a name that is not UTF-8 is shown as the other formats show it (`a\xff.json`).
-    ["file", nameText(place.fromRoot).text.split(import_node_path22.default.sep).join("/")],
+    ["file", nameText(place.fromRoot).text.split(import_node_path26.default.sep).join("/")],
     ["line", start.line],
     ["endLine", end.line]
   ];
@@ -32551,11 +35337,11 @@ function escapeData(text2) {
 function escapeProperty(text2) {
   return escapeData(text2).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
-var import_node_path22, github, COMMANDS, github_default;
+var import_node_path26, github, COMMANDS, github_default;
 var init_github = __esm({
   "dist/core/reporters/github.js"() {
     "use strict";
-    import_node_path22 = __toESM(require("node:path"), 1);
+    import_node_path26 = __toESM(require("node:path"), 1);
     init_read();
     init_repository_paths();
     github = ({ diagnostics }, context) => {
@@ -32676,12 +35462,12 @@ function readdirp(root2, options = {}) {
   options.root = root2;
   return new ReaddirpStream(options);
 }
-var import_node_stream, import_node_path23, EntryTypes, defaultOptions, RECURSIVE_ERROR_CODE, NORMAL_FLOW_ERRORS, ALL_TYPES, DIR_TYPES, FILE_TYPES, isNormalFlowError, wantBigintFsStats, emptyFn, normalizeFilter, ReaddirpStream;
+var import_node_stream, import_node_path27, EntryTypes, defaultOptions, RECURSIVE_ERROR_CODE, NORMAL_FLOW_ERRORS, ALL_TYPES, DIR_TYPES, FILE_TYPES, isNormalFlowError, wantBigintFsStats, emptyFn, normalizeFilter, ReaddirpStream;
 var init_esm6 = __esm({
   "node_modules/readdirp/esm/index.js"() {
     init_promises();
     import_node_stream = require("node:stream");
-    import_node_path23 = require("node:path");
+    import_node_path27 = require("node:path");
     EntryTypes = {
       FILE_TYPE: "files",
       DIR_TYPE: "directories",
@@ -32748,7 +35534,7 @@ var init_esm6 = __esm({
         this._directoryFilter = normalizeFilter(opts.directoryFilter);
         const statMethod = opts.lstat ? lstat : stat;
         if (wantBigintFsStats) {
-          this._stat = (path41) => statMethod(path41, { bigint: true });
+          this._stat = (path45) => statMethod(path45, { bigint: true });
         } else {
           this._stat = statMethod;
         }
@@ -32756,7 +35542,7 @@ var init_esm6 = __esm({
         this._wantsDir = type ? DIR_TYPES.has(type) : false;
         this._wantsFile = type ? FILE_TYPES.has(type) : false;
         this._wantsEverything = type === EntryTypes.EVERYTHING_TYPE;
-        this._root = (0, import_node_path23.resolve)(root2);
+        this._root = (0, import_node_path27.resolve)(root2);
         this._isDirent = !opts.alwaysStat;
         this._statsProp = this._isDirent ? "dirent" : "stats";
         this._rdOptions = { encoding: "utf8", withFileTypes: this._isDirent };
@@ -32773,8 +35559,8 @@ var init_esm6 = __esm({
             const par = this.parent;
             const fil = par && par.files;
             if (fil && fil.length > 0) {
-              const { path: path41, depth } = par;
-              const slice = fil.splice(0, batch).map((dirent) => this._formatEntry(dirent, path41));
+              const { path: path45, depth } = par;
+              const slice = fil.splice(0, batch).map((dirent) => this._formatEntry(dirent, path45));
               const awaited = await Promise.all(slice);
               for (const entry of awaited) {
                 if (!entry)
@@ -32814,21 +35600,21 @@ var init_esm6 = __esm({
           this.reading = false;
         }
       }
-      async _exploreDir(path41, depth) {
+      async _exploreDir(path45, depth) {
         let files;
         try {
-          files = await readdir(path41, this._rdOptions);
+          files = await readdir(path45, this._rdOptions);
         } catch (error) {
           this._onError(error);
         }
-        return { files, depth, path: path41 };
+        return { files, depth, path: path45 };
       }
-      async _formatEntry(dirent, path41) {
+      async _formatEntry(dirent, path45) {
         let entry;
         const basename3 = this._isDirent ? dirent.name : dirent;
         try {
-          const fullPath = (0, import_node_path23.resolve)((0, import_node_path23.join)(path41, basename3));
-          entry = { path: (0, import_node_path23.relative)(this._root, fullPath), fullPath, basename: basename3 };
+          const fullPath = (0, import_node_path27.resolve)((0, import_node_path27.join)(path45, basename3));
+          entry = { path: (0, import_node_path27.relative)(this._root, fullPath), fullPath, basename: basename3 };
           entry[this._statsProp] = this._isDirent ? dirent : await this._stat(fullPath);
         } catch (err) {
           this._onError(err);
@@ -32862,7 +35648,7 @@ var init_esm6 = __esm({
             }
             if (entryRealPathStats.isDirectory()) {
               const len = entryRealPath.length;
-              if (full.startsWith(entryRealPath) && full.substr(len, 1) === import_node_path23.sep) {
+              if (full.startsWith(entryRealPath) && full.substr(len, 1) === import_node_path27.sep) {
                 const recursiveError = new Error(`Circular symlink detected: "${full}" points to "${entryRealPath}"`);
                 recursiveError.code = RECURSIVE_ERROR_CODE;
                 return this._onError(recursiveError);
@@ -32884,16 +35670,16 @@ var init_esm6 = __esm({
 });
 
 // node_modules/chokidar/esm/handler.js
-function createFsWatchInstance(path41, options, listener, errHandler, emitRaw) {
+function createFsWatchInstance(path45, options, listener, errHandler, emitRaw) {
   const handleEvent = (rawEvent, evPath) => {
-    listener(path41);
-    emitRaw(rawEvent, evPath, { watchedPath: path41 });
-    if (evPath && path41 !== evPath) {
-      fsWatchBroadcast(sysPath.resolve(path41, evPath), KEY_LISTENERS, sysPath.join(path41, evPath));
+    listener(path45);
+    emitRaw(rawEvent, evPath, { watchedPath: path45 });
+    if (evPath && path45 !== evPath) {
+      fsWatchBroadcast(sysPath.resolve(path45, evPath), KEY_LISTENERS, sysPath.join(path45, evPath));
     }
   };
   try {
-    return (0, import_fs.watch)(path41, {
+    return (0, import_fs.watch)(path45, {
       persistent: options.persistent
     }, handleEvent);
   } catch (error) {
@@ -33241,12 +36027,12 @@ var init_handler = __esm({
         listener(val1, val2, val3);
       });
     };
-    setFsWatchListener = (path41, fullPath, options, handlers) => {
+    setFsWatchListener = (path45, fullPath, options, handlers) => {
       const { listener, errHandler, rawEmitter } = handlers;
       let cont = FsWatchInstances.get(fullPath);
       let watcher;
       if (!options.persistent) {
-        watcher = createFsWatchInstance(path41, options, listener, errHandler, rawEmitter);
+        watcher = createFsWatchInstance(path45, options, listener, errHandler, rawEmitter);
         if (!watcher)
           return;
         return watcher.close.bind(watcher);
@@ -33257,7 +36043,7 @@ var init_handler = __esm({
         addAndConvert(cont, KEY_RAW, rawEmitter);
       } else {
         watcher = createFsWatchInstance(
-          path41,
+          path45,
           options,
           fsWatchBroadcast.bind(null, fullPath, KEY_LISTENERS),
           errHandler,
@@ -33272,7 +36058,7 @@ var init_handler = __esm({
             cont.watcherUnusable = true;
           if (isWindows && error.code === "EPERM") {
             try {
-              const fd = await open(path41, "r");
+              const fd = await open(path45, "r");
               await fd.close();
               broadcastErr(error);
             } catch (err) {
@@ -33303,7 +36089,7 @@ var init_handler = __esm({
       };
     };
     FsWatchFileInstances = /* @__PURE__ */ new Map();
-    setFsWatchFileListener = (path41, fullPath, options, handlers) => {
+    setFsWatchFileListener = (path45, fullPath, options, handlers) => {
       const { listener, rawEmitter } = handlers;
       let cont = FsWatchFileInstances.get(fullPath);
       const copts = cont && cont.options;
@@ -33325,7 +36111,7 @@ var init_handler = __esm({
             });
             const currmtime = curr.mtimeMs;
             if (curr.size !== prev.size || currmtime > prev.mtimeMs || currmtime === 0) {
-              foreach(cont.listeners, (listener2) => listener2(path41, curr));
+              foreach(cont.listeners, (listener2) => listener2(path45, curr));
             }
           })
         };
@@ -33353,13 +36139,13 @@ var init_handler = __esm({
        * @param listener on fs change
        * @returns closer for the watcher instance
        */
-      _watchWithNodeFs(path41, listener) {
+      _watchWithNodeFs(path45, listener) {
         const opts = this.fsw.options;
-        const directory = sysPath.dirname(path41);
-        const basename3 = sysPath.basename(path41);
+        const directory = sysPath.dirname(path45);
+        const basename3 = sysPath.basename(path45);
         const parent = this.fsw._getWatchedDir(directory);
         parent.add(basename3);
-        const absolutePath = sysPath.resolve(path41);
+        const absolutePath = sysPath.resolve(path45);
         const options = {
           persistent: opts.persistent
         };
@@ -33369,12 +36155,12 @@ var init_handler = __esm({
         if (opts.usePolling) {
           const enableBin = opts.interval !== opts.binaryInterval;
           options.interval = enableBin && isBinaryPath(basename3) ? opts.binaryInterval : opts.interval;
-          closer = setFsWatchFileListener(path41, absolutePath, options, {
+          closer = setFsWatchFileListener(path45, absolutePath, options, {
             listener,
             rawEmitter: this.fsw._emitRaw
           });
         } else {
-          closer = setFsWatchListener(path41, absolutePath, options, {
+          closer = setFsWatchListener(path45, absolutePath, options, {
             listener,
             errHandler: this._boundHandleError,
             rawEmitter: this.fsw._emitRaw
@@ -33396,7 +36182,7 @@ var init_handler = __esm({
         let prevStats = stats;
         if (parent.has(basename3))
           return;
-        const listener = async (path41, newStats) => {
+        const listener = async (path45, newStats) => {
           if (!this.fsw._throttle(THROTTLE_MODE_WATCH, file, 5))
             return;
           if (!newStats || newStats.mtimeMs === 0) {
@@ -33410,11 +36196,11 @@ var init_handler = __esm({
                 this.fsw._emit(EV.CHANGE, file, newStats2);
               }
               if ((isMacos || isLinux || isFreeBSD) && prevStats.ino !== newStats2.ino) {
-                this.fsw._closeFile(path41);
+                this.fsw._closeFile(path45);
                 prevStats = newStats2;
                 const closer2 = this._watchWithNodeFs(file, listener);
                 if (closer2)
-                  this.fsw._addPathCloser(path41, closer2);
+                  this.fsw._addPathCloser(path45, closer2);
               } else {
                 prevStats = newStats2;
               }
@@ -33446,7 +36232,7 @@ var init_handler = __esm({
        * @param item basename of this item
        * @returns true if no more processing is needed for this entry.
        */
-      async _handleSymlink(entry, directory, path41, item) {
+      async _handleSymlink(entry, directory, path45, item) {
         if (this.fsw.closed) {
           return;
         }
@@ -33456,7 +36242,7 @@ var init_handler = __esm({
           this.fsw._incrReadyCount();
           let linkPath;
           try {
-            linkPath = await realpath(path41);
+            linkPath = await realpath(path45);
           } catch (e) {
             this.fsw._emitReady();
             return true;
@@ -33466,12 +36252,12 @@ var init_handler = __esm({
           if (dir.has(item)) {
             if (this.fsw._symlinkPaths.get(full) !== linkPath) {
               this.fsw._symlinkPaths.set(full, linkPath);
-              this.fsw._emit(EV.CHANGE, path41, entry.stats);
+              this.fsw._emit(EV.CHANGE, path45, entry.stats);
             }
           } else {
             dir.add(item);
             this.fsw._symlinkPaths.set(full, linkPath);
-            this.fsw._emit(EV.ADD, path41, entry.stats);
+            this.fsw._emit(EV.ADD, path45, entry.stats);
           }
           this.fsw._emitReady();
           return true;
@@ -33500,9 +36286,9 @@ var init_handler = __esm({
             return;
           }
           const item = entry.path;
-          let path41 = sysPath.join(directory, item);
+          let path45 = sysPath.join(directory, item);
           current.add(item);
-          if (entry.stats.isSymbolicLink() && await this._handleSymlink(entry, directory, path41, item)) {
+          if (entry.stats.isSymbolicLink() && await this._handleSymlink(entry, directory, path45, item)) {
             return;
           }
           if (this.fsw.closed) {
@@ -33511,8 +36297,8 @@ var init_handler = __esm({
           }
           if (item === target || !target && !previous.has(item)) {
             this.fsw._incrReadyCount();
-            path41 = sysPath.join(dir, sysPath.relative(dir, path41));
-            this._addToNodeFs(path41, initialAdd, wh, depth + 1);
+            path45 = sysPath.join(dir, sysPath.relative(dir, path45));
+            this._addToNodeFs(path45, initialAdd, wh, depth + 1);
           }
         }).on(EV.ERROR, this._boundHandleError);
         return new Promise((resolve4, reject) => {
@@ -33581,13 +36367,13 @@ var init_handler = __esm({
        * @param depth Child path actually targeted for watch
        * @param target Child path actually targeted for watch
        */
-      async _addToNodeFs(path41, initialAdd, priorWh, depth, target) {
+      async _addToNodeFs(path45, initialAdd, priorWh, depth, target) {
         const ready = this.fsw._emitReady;
-        if (this.fsw._isIgnored(path41) || this.fsw.closed) {
+        if (this.fsw._isIgnored(path45) || this.fsw.closed) {
           ready();
           return false;
         }
-        const wh = this.fsw._getWatchHelpers(path41);
+        const wh = this.fsw._getWatchHelpers(path45);
         if (priorWh) {
           wh.filterPath = (entry) => priorWh.filterPath(entry);
           wh.filterDir = (entry) => priorWh.filterDir(entry);
@@ -33603,8 +36389,8 @@ var init_handler = __esm({
           const follow = this.fsw.options.followSymlinks;
           let closer;
           if (stats.isDirectory()) {
-            const absPath = sysPath.resolve(path41);
-            const targetPath = follow ? await realpath(path41) : path41;
+            const absPath = sysPath.resolve(path45);
+            const targetPath = follow ? await realpath(path45) : path45;
             if (this.fsw.closed)
               return;
             closer = await this._handleDir(wh.watchPath, stats, initialAdd, depth, target, wh, targetPath);
@@ -33614,29 +36400,29 @@ var init_handler = __esm({
               this.fsw._symlinkPaths.set(absPath, targetPath);
             }
           } else if (stats.isSymbolicLink()) {
-            const targetPath = follow ? await realpath(path41) : path41;
+            const targetPath = follow ? await realpath(path45) : path45;
             if (this.fsw.closed)
               return;
             const parent = sysPath.dirname(wh.watchPath);
             this.fsw._getWatchedDir(parent).add(wh.watchPath);
             this.fsw._emit(EV.ADD, wh.watchPath, stats);
-            closer = await this._handleDir(parent, stats, initialAdd, depth, path41, wh, targetPath);
+            closer = await this._handleDir(parent, stats, initialAdd, depth, path45, wh, targetPath);
             if (this.fsw.closed)
               return;
             if (targetPath !== void 0) {
-              this.fsw._symlinkPaths.set(sysPath.resolve(path41), targetPath);
+              this.fsw._symlinkPaths.set(sysPath.resolve(path45), targetPath);
             }
           } else {
             closer = this._handleFile(wh.watchPath, stats, initialAdd);
           }
           ready();
           if (closer)
-            this.fsw._addPathCloser(path41, closer);
+            this.fsw._addPathCloser(path45, closer);
           return false;
         } catch (error) {
           if (this.fsw._handleError(error)) {
             ready();
-            return path41;
+            return path45;
           }
         }
       }
@@ -33678,26 +36464,26 @@ function createPattern(matcher) {
   }
   return () => false;
 }
-function normalizePath(path41) {
-  if (typeof path41 !== "string")
+function normalizePath(path45) {
+  if (typeof path45 !== "string")
     throw new Error("string expected");
-  path41 = sysPath2.normalize(path41);
-  path41 = path41.replace(/\\/g, "/");
+  path45 = sysPath2.normalize(path45);
+  path45 = path45.replace(/\\/g, "/");
   let prepend = false;
-  if (path41.startsWith("//"))
+  if (path45.startsWith("//"))
     prepend = true;
   const DOUBLE_SLASH_RE2 = /\/\//;
-  while (path41.match(DOUBLE_SLASH_RE2))
-    path41 = path41.replace(DOUBLE_SLASH_RE2, "/");
+  while (path45.match(DOUBLE_SLASH_RE2))
+    path45 = path45.replace(DOUBLE_SLASH_RE2, "/");
   if (prepend)
-    path41 = "/" + path41;
-  return path41;
+    path45 = "/" + path45;
+  return path45;
 }
 function matchPatterns(patterns2, testString, stats) {
-  const path41 = normalizePath(testString);
+  const path45 = normalizePath(testString);
   for (let index = 0; index < patterns2.length; index++) {
     const pattern = patterns2[index];
-    if (pattern(path41, stats)) {
+    if (pattern(path45, stats)) {
       return true;
     }
   }
@@ -33761,19 +36547,19 @@ var init_esm7 = __esm({
       }
       return str2;
     };
-    normalizePathToUnix = (path41) => toUnix(sysPath2.normalize(toUnix(path41)));
-    normalizeIgnored = (cwd = "") => (path41) => {
-      if (typeof path41 === "string") {
-        return normalizePathToUnix(sysPath2.isAbsolute(path41) ? path41 : sysPath2.join(cwd, path41));
+    normalizePathToUnix = (path45) => toUnix(sysPath2.normalize(toUnix(path45)));
+    normalizeIgnored = (cwd = "") => (path45) => {
+      if (typeof path45 === "string") {
+        return normalizePathToUnix(sysPath2.isAbsolute(path45) ? path45 : sysPath2.join(cwd, path45));
       } else {
-        return path41;
+        return path45;
       }
     };
-    getAbsolutePath = (path41, cwd) => {
-      if (sysPath2.isAbsolute(path41)) {
-        return path41;
+    getAbsolutePath = (path45, cwd) => {
+      if (sysPath2.isAbsolute(path45)) {
+        return path45;
       }
-      return sysPath2.join(cwd, path41);
+      return sysPath2.join(cwd, path45);
     };
     EMPTY_SET = Object.freeze(/* @__PURE__ */ new Set());
     DirEntry = class {
@@ -33828,10 +36614,10 @@ var init_esm7 = __esm({
     STAT_METHOD_F = "stat";
     STAT_METHOD_L = "lstat";
     WatchHelper = class {
-      constructor(path41, follow, fsw) {
+      constructor(path45, follow, fsw) {
         this.fsw = fsw;
-        const watchPath = path41;
-        this.path = path41 = path41.replace(REPLACER_RE, "");
+        const watchPath = path45;
+        this.path = path45 = path45.replace(REPLACER_RE, "");
         this.watchPath = watchPath;
         this.fullWatchPath = sysPath2.resolve(watchPath);
         this.dirParts = [];
@@ -33953,20 +36739,20 @@ var init_esm7 = __esm({
         this._closePromise = void 0;
         let paths = unifyPaths(paths_);
         if (cwd) {
-          paths = paths.map((path41) => {
-            const absPath = getAbsolutePath(path41, cwd);
+          paths = paths.map((path45) => {
+            const absPath = getAbsolutePath(path45, cwd);
             return absPath;
           });
         }
-        paths.forEach((path41) => {
-          this._removeIgnoredPath(path41);
+        paths.forEach((path45) => {
+          this._removeIgnoredPath(path45);
         });
         this._userIgnored = void 0;
         if (!this._readyCount)
           this._readyCount = 0;
         this._readyCount += paths.length;
-        Promise.all(paths.map(async (path41) => {
-          const res = await this._nodeFsHandler._addToNodeFs(path41, !_internal, void 0, 0, _origAdd);
+        Promise.all(paths.map(async (path45) => {
+          const res = await this._nodeFsHandler._addToNodeFs(path45, !_internal, void 0, 0, _origAdd);
           if (res)
             this._emitReady();
           return res;
@@ -33988,17 +36774,17 @@ var init_esm7 = __esm({
           return this;
         const paths = unifyPaths(paths_);
         const { cwd } = this.options;
-        paths.forEach((path41) => {
-          if (!sysPath2.isAbsolute(path41) && !this._closers.has(path41)) {
+        paths.forEach((path45) => {
+          if (!sysPath2.isAbsolute(path45) && !this._closers.has(path45)) {
             if (cwd)
-              path41 = sysPath2.join(cwd, path41);
-            path41 = sysPath2.resolve(path41);
+              path45 = sysPath2.join(cwd, path45);
+            path45 = sysPath2.resolve(path45);
           }
-          this._closePath(path41);
-          this._addIgnoredPath(path41);
-          if (this._watched.has(path41)) {
+          this._closePath(path45);
+          this._addIgnoredPath(path45);
+          if (this._watched.has(path45)) {
             this._addIgnoredPath({
-              path: path41,
+              path: path45,
               recursive: true
             });
           }
@@ -34062,38 +36848,38 @@ var init_esm7 = __esm({
        * @param stats arguments to be passed with event
        * @returns the error if defined, otherwise the value of the FSWatcher instance's `closed` flag
        */
-      async _emit(event, path41, stats) {
+      async _emit(event, path45, stats) {
         if (this.closed)
           return;
         const opts = this.options;
         if (isWindows)
-          path41 = sysPath2.normalize(path41);
+          path45 = sysPath2.normalize(path45);
         if (opts.cwd)
-          path41 = sysPath2.relative(opts.cwd, path41);
-        const args = [path41];
+          path45 = sysPath2.relative(opts.cwd, path45);
+        const args = [path45];
         if (stats != null)
           args.push(stats);
         const awf = opts.awaitWriteFinish;
         let pw;
-        if (awf && (pw = this._pendingWrites.get(path41))) {
+        if (awf && (pw = this._pendingWrites.get(path45))) {
           pw.lastChange = /* @__PURE__ */ new Date();
           return this;
         }
         if (opts.atomic) {
           if (event === EVENTS.UNLINK) {
-            this._pendingUnlinks.set(path41, [event, ...args]);
+            this._pendingUnlinks.set(path45, [event, ...args]);
             setTimeout(() => {
-              this._pendingUnlinks.forEach((entry, path42) => {
+              this._pendingUnlinks.forEach((entry, path46) => {
                 this.emit(...entry);
                 this.emit(EVENTS.ALL, ...entry);
-                this._pendingUnlinks.delete(path42);
+                this._pendingUnlinks.delete(path46);
               });
             }, typeof opts.atomic === "number" ? opts.atomic : 100);
             return this;
           }
-          if (event === EVENTS.ADD && this._pendingUnlinks.has(path41)) {
+          if (event === EVENTS.ADD && this._pendingUnlinks.has(path45)) {
             event = EVENTS.CHANGE;
-            this._pendingUnlinks.delete(path41);
+            this._pendingUnlinks.delete(path45);
           }
         }
         if (awf && (event === EVENTS.ADD || event === EVENTS.CHANGE) && this._readyEmitted) {
@@ -34111,16 +36897,16 @@ var init_esm7 = __esm({
               this.emitWithAll(event, args);
             }
           };
-          this._awaitWriteFinish(path41, awf.stabilityThreshold, event, awfEmit);
+          this._awaitWriteFinish(path45, awf.stabilityThreshold, event, awfEmit);
           return this;
         }
         if (event === EVENTS.CHANGE) {
-          const isThrottled = !this._throttle(EVENTS.CHANGE, path41, 50);
+          const isThrottled = !this._throttle(EVENTS.CHANGE, path45, 50);
           if (isThrottled)
             return this;
         }
         if (opts.alwaysStat && stats === void 0 && (event === EVENTS.ADD || event === EVENTS.ADD_DIR || event === EVENTS.CHANGE)) {
-          const fullPath = opts.cwd ? sysPath2.join(opts.cwd, path41) : path41;
+          const fullPath = opts.cwd ? sysPath2.join(opts.cwd, path45) : path45;
           let stats2;
           try {
             stats2 = await stat(fullPath);
@@ -34151,23 +36937,23 @@ var init_esm7 = __esm({
        * @param timeout duration of time to suppress duplicate actions
        * @returns tracking object or false if action should be suppressed
        */
-      _throttle(actionType, path41, timeout) {
+      _throttle(actionType, path45, timeout) {
         if (!this._throttled.has(actionType)) {
           this._throttled.set(actionType, /* @__PURE__ */ new Map());
         }
         const action = this._throttled.get(actionType);
         if (!action)
           throw new Error("invalid throttle");
-        const actionPath = action.get(path41);
+        const actionPath = action.get(path45);
         if (actionPath) {
           actionPath.count++;
           return false;
         }
         let timeoutObject;
         const clear = () => {
-          const item = action.get(path41);
+          const item = action.get(path45);
           const count = item ? item.count : 0;
-          action.delete(path41);
+          action.delete(path45);
           clearTimeout(timeoutObject);
           if (item)
             clearTimeout(item.timeoutObject);
@@ -34175,7 +36961,7 @@ var init_esm7 = __esm({
         };
         timeoutObject = setTimeout(clear, timeout);
         const thr = { timeoutObject, clear, count: 0 };
-        action.set(path41, thr);
+        action.set(path45, thr);
         return thr;
       }
       _incrReadyCount() {
@@ -34189,44 +36975,44 @@ var init_esm7 = __esm({
        * @param event
        * @param awfEmit Callback to be called when ready for event to be emitted.
        */
-      _awaitWriteFinish(path41, threshold, event, awfEmit) {
+      _awaitWriteFinish(path45, threshold, event, awfEmit) {
         const awf = this.options.awaitWriteFinish;
         if (typeof awf !== "object")
           return;
         const pollInterval = awf.pollInterval;
         let timeoutHandler;
-        let fullPath = path41;
-        if (this.options.cwd && !sysPath2.isAbsolute(path41)) {
-          fullPath = sysPath2.join(this.options.cwd, path41);
+        let fullPath = path45;
+        if (this.options.cwd && !sysPath2.isAbsolute(path45)) {
+          fullPath = sysPath2.join(this.options.cwd, path45);
         }
         const now = /* @__PURE__ */ new Date();
         const writes = this._pendingWrites;
         function awaitWriteFinishFn(prevStat) {
           (0, import_fs2.stat)(fullPath, (err, curStat) => {
-            if (err || !writes.has(path41)) {
+            if (err || !writes.has(path45)) {
               if (err && err.code !== "ENOENT")
                 awfEmit(err);
               return;
             }
             const now2 = Number(/* @__PURE__ */ new Date());
             if (prevStat && curStat.size !== prevStat.size) {
-              writes.get(path41).lastChange = now2;
+              writes.get(path45).lastChange = now2;
             }
-            const pw = writes.get(path41);
+            const pw = writes.get(path45);
             const df = now2 - pw.lastChange;
             if (df >= threshold) {
-              writes.delete(path41);
+              writes.delete(path45);
               awfEmit(void 0, curStat);
             } else {
               timeoutHandler = setTimeout(awaitWriteFinishFn, pollInterval, curStat);
             }
           });
         }
-        if (!writes.has(path41)) {
-          writes.set(path41, {
+        if (!writes.has(path45)) {
+          writes.set(path45, {
             lastChange: now,
             cancelWait: () => {
-              writes.delete(path41);
+              writes.delete(path45);
               clearTimeout(timeoutHandler);
               return event;
             }
@@ -34237,8 +37023,8 @@ var init_esm7 = __esm({
       /**
        * Determines whether user has asked to ignore this path.
        */
-      _isIgnored(path41, stats) {
-        if (this.options.atomic && DOT_RE.test(path41))
+      _isIgnored(path45, stats) {
+        if (this.options.atomic && DOT_RE.test(path45))
           return true;
         if (!this._userIgnored) {
           const { cwd } = this.options;
@@ -34248,17 +37034,17 @@ var init_esm7 = __esm({
           const list = [...ignoredPaths.map(normalizeIgnored(cwd)), ...ignored];
           this._userIgnored = anymatch(list, void 0);
         }
-        return this._userIgnored(path41, stats);
+        return this._userIgnored(path45, stats);
       }
-      _isntIgnored(path41, stat2) {
-        return !this._isIgnored(path41, stat2);
+      _isntIgnored(path45, stat2) {
+        return !this._isIgnored(path45, stat2);
       }
       /**
        * Provides a set of common helpers and properties relating to symlink handling.
        * @param path file or directory pattern being watched
        */
-      _getWatchHelpers(path41) {
-        return new WatchHelper(path41, this.options.followSymlinks, this);
+      _getWatchHelpers(path45) {
+        return new WatchHelper(path45, this.options.followSymlinks, this);
       }
       // Directory helpers
       // -----------------
@@ -34290,63 +37076,63 @@ var init_esm7 = __esm({
        * @param item      base path of item/directory
        */
       _remove(directory, item, isDirectory) {
-        const path41 = sysPath2.join(directory, item);
-        const fullPath = sysPath2.resolve(path41);
-        isDirectory = isDirectory != null ? isDirectory : this._watched.has(path41) || this._watched.has(fullPath);
-        if (!this._throttle("remove", path41, 100))
+        const path45 = sysPath2.join(directory, item);
+        const fullPath = sysPath2.resolve(path45);
+        isDirectory = isDirectory != null ? isDirectory : this._watched.has(path45) || this._watched.has(fullPath);
+        if (!this._throttle("remove", path45, 100))
           return;
         if (!isDirectory && this._watched.size === 1) {
           this.add(directory, item, true);
         }
-        const wp = this._getWatchedDir(path41);
+        const wp = this._getWatchedDir(path45);
         const nestedDirectoryChildren = wp.getChildren();
-        nestedDirectoryChildren.forEach((nested) => this._remove(path41, nested));
+        nestedDirectoryChildren.forEach((nested) => this._remove(path45, nested));
         const parent = this._getWatchedDir(directory);
         const wasTracked = parent.has(item);
         parent.remove(item);
         if (this._symlinkPaths.has(fullPath)) {
           this._symlinkPaths.delete(fullPath);
         }
-        let relPath = path41;
+        let relPath = path45;
         if (this.options.cwd)
-          relPath = sysPath2.relative(this.options.cwd, path41);
+          relPath = sysPath2.relative(this.options.cwd, path45);
         if (this.options.awaitWriteFinish && this._pendingWrites.has(relPath)) {
           const event = this._pendingWrites.get(relPath).cancelWait();
           if (event === EVENTS.ADD)
             return;
         }
-        this._watched.delete(path41);
+        this._watched.delete(path45);
         this._watched.delete(fullPath);
         const eventName = isDirectory ? EVENTS.UNLINK_DIR : EVENTS.UNLINK;
-        if (wasTracked && !this._isIgnored(path41))
-          this._emit(eventName, path41);
-        this._closePath(path41);
+        if (wasTracked && !this._isIgnored(path45))
+          this._emit(eventName, path45);
+        this._closePath(path45);
       }
       /**
        * Closes all watchers for a path
        */
-      _closePath(path41) {
-        this._closeFile(path41);
-        const dir = sysPath2.dirname(path41);
-        this._getWatchedDir(dir).remove(sysPath2.basename(path41));
+      _closePath(path45) {
+        this._closeFile(path45);
+        const dir = sysPath2.dirname(path45);
+        this._getWatchedDir(dir).remove(sysPath2.basename(path45));
       }
       /**
        * Closes only file-specific watchers
        */
-      _closeFile(path41) {
-        const closers = this._closers.get(path41);
+      _closeFile(path45) {
+        const closers = this._closers.get(path45);
         if (!closers)
           return;
         closers.forEach((closer) => closer());
-        this._closers.delete(path41);
+        this._closers.delete(path45);
       }
-      _addPathCloser(path41, closer) {
+      _addPathCloser(path45, closer) {
         if (!closer)
           return;
-        let list = this._closers.get(path41);
+        let list = this._closers.get(path45);
         if (!list) {
           list = [];
-          this._closers.set(path41, list);
+          this._closers.set(path45, list);
         }
         list.push(closer);
       }
@@ -34386,7 +37172,7 @@ async function watchLoop(once, describeError, streams, signal) {
     persistent: true,
     atomic: true,
     ignorePermissionErrors: true,
-    ignored: (file) => !wanted.has(import_node_path24.default.resolve(file))
+    ignored: (file) => !wanted.has(import_node_path28.default.resolve(file))
   };
   let pending = false;
   let wake;
@@ -34401,7 +37187,7 @@ async function watchLoop(once, describeError, streams, signal) {
   const start = async (targets) => {
     const created = watch2(targets, options);
     created.on("all", (event, file) => {
-      if (wanted.matters(event, import_node_path24.default.resolve(file)))
+      if (wanted.matters(event, import_node_path28.default.resolve(file)))
         changed();
     });
     created.on("error", (error) => streams.errors.write(`[caplint] watch: ${oneLine(error instanceof Error ? error.message : String(error))}
@@ -34446,20 +37232,20 @@ async function watchLoop(once, describeError, streams, signal) {
   return 0;
 }
 function isInsideOrEqual(file, folder) {
-  return file === folder || file.startsWith(folder.endsWith(import_node_path24.default.sep) ? folder : folder + import_node_path24.default.sep);
+  return file === folder || file.startsWith(folder.endsWith(import_node_path28.default.sep) ? folder : folder + import_node_path28.default.sep);
 }
 function nearestExistingFolder(folder) {
   let current = folder;
-  while (!(0, import_node_fs8.existsSync)(current) && import_node_path24.default.dirname(current) !== current)
-    current = import_node_path24.default.dirname(current);
+  while (!(0, import_node_fs12.existsSync)(current) && import_node_path28.default.dirname(current) !== current)
+    current = import_node_path28.default.dirname(current);
   return current;
 }
-var import_node_fs8, import_node_path24, DEBOUNCE_MS, WatchedPaths;
+var import_node_fs12, import_node_path28, DEBOUNCE_MS, WatchedPaths;
 var init_watch = __esm({
   "dist/core/watch.js"() {
     "use strict";
-    import_node_fs8 = require("node:fs");
-    import_node_path24 = __toESM(require("node:path"), 1);
+    import_node_fs12 = require("node:fs");
+    import_node_path28 = __toESM(require("node:path"), 1);
     init_terminal_text();
     init_read_log();
     init_wording2();
@@ -34478,9 +37264,9 @@ var init_watch = __esm({
         const { files, folders, trees } = this.log;
         this.trees = [...trees];
         for (const target of [...files, ...folders, ...trees]) {
-          for (let dir = import_node_path24.default.dirname(target); !this.ancestors.has(dir); dir = import_node_path24.default.dirname(dir)) {
+          for (let dir = import_node_path28.default.dirname(target); !this.ancestors.has(dir); dir = import_node_path28.default.dirname(dir)) {
             this.ancestors.add(dir);
-            if (import_node_path24.default.dirname(dir) === dir)
+            if (import_node_path28.default.dirname(dir) === dir)
               break;
           }
         }
@@ -34493,7 +37279,7 @@ var init_watch = __esm({
       }
       /** Whether chokidar should look at `file` at all. */
       has(file) {
-        return this.log.folders.has(import_node_path24.default.dirname(file)) || this.ancestors.has(file) || this.read(file);
+        return this.log.folders.has(import_node_path28.default.dirname(file)) || this.ancestors.has(file) || this.read(file);
       }
       /**
        * Whether an event calls for a new run: any change to what was read; in a folder that was only
@@ -34501,7 +37287,7 @@ var init_watch = __esm({
        * being saved, change nothing).
        */
       matters(event, file) {
-        return this.read(file) || this.log.folders.has(import_node_path24.default.dirname(file)) && event !== "change";
+        return this.read(file) || this.log.folders.has(import_node_path28.default.dirname(file)) && event !== "change";
       }
       read(file) {
         return this.log.files.has(file) || this.log.folders.has(file) || this.trees.some((tree) => isInsideOrEqual(file, tree));
@@ -34512,9 +37298,9 @@ var init_watch = __esm({
        * on its own and through its parent makes chokidar report its files as removed.
        */
       targets() {
-        const folders = new Set([...this.log.files, ...this.log.folders, ...this.trees].map((target) => nearestExistingFolder(import_node_path24.default.dirname(target))));
+        const folders = new Set([...this.log.files, ...this.log.folders, ...this.trees].map((target) => nearestExistingFolder(import_node_path28.default.dirname(target))));
         return [...folders].filter((folder) => {
-          for (let dir = folder, parent = import_node_path24.default.dirname(dir); parent !== dir; dir = parent, parent = import_node_path24.default.dirname(dir))
+          for (let dir = folder, parent = import_node_path28.default.dirname(dir); parent !== dir; dir = parent, parent = import_node_path28.default.dirname(dir))
             if (folders.has(parent))
               return false;
           return true;
@@ -34666,8 +37452,8 @@ function canonicalJson2(value) {
   if (Array.isArray(value))
     return `[${value.map(canonicalJson2).join(",")}]`;
   if (value !== null && typeof value === "object") {
-    const record2 = value;
-    return `{${Object.keys(record2).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson2(record2[key])}`).join(",")}}`;
+    const record3 = value;
+    return `{${Object.keys(record3).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson2(record3[key])}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }
@@ -35002,8 +37788,8 @@ function diffDiagnostics({ asked, added, scopes, before, after }, failOn, cwd, n
   const diagnostics = [];
   for (const { file, path: at, kind, removal, what } of byEntry.values()) {
     const range2 = after.range(file, at) ?? { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } };
-    const absolutePath = import_node_path25.default.resolve(cwd, file);
-    const shown = import_node_path25.default.relative(cwd, absolutePath).split(import_node_path25.default.sep).join("/");
+    const absolutePath = import_node_path29.default.resolve(cwd, file);
+    const shown = import_node_path29.default.relative(cwd, absolutePath).split(import_node_path29.default.sep).join("/");
     const listed2 = what.length > 3 ? `${what.slice(0, 3).join("; ")}; and ${what.length - 3} more` : what.join("; ");
     diagnostics.push({
       ruleId: "new-access",
@@ -35035,11 +37821,11 @@ function removalPlace(source, newFile, before, after) {
   }
   return after.firstCapabilityFile === void 0 ? void 0 : { file: after.firstCapabilityFile, path: [] };
 }
-var import_node_path25, KIND_WORDS, pluginName, sourceOf;
+var import_node_path29, KIND_WORDS, pluginName, sourceOf;
 var init_diff2 = __esm({
   "dist/capabilities/render/diff.js"() {
     "use strict";
-    import_node_path25 = __toESM(require("node:path"), 1);
+    import_node_path29 = __toESM(require("node:path"), 1);
     init_types();
     init_project_model();
     init_platforms();
@@ -35399,7 +38185,7 @@ function titleOf(project, app) {
         return value;
     }
   }
-  const folder = project.srcTauri ? import_node_path28.default.basename(import_node_path28.default.basename(project.srcTauri) === "src-tauri" ? import_node_path28.default.dirname(project.srcTauri) : project.srcTauri) : "";
+  const folder = project.srcTauri ? import_node_path32.default.basename(import_node_path32.default.basename(project.srcTauri) === "src-tauri" ? import_node_path32.default.dirname(project.srcTauri) : project.srcTauri) : "";
   return folder || app;
 }
 function pluginOf2(command) {
@@ -35444,7 +38230,7 @@ function findingOf(diagnostic) {
   return finding;
 }
 async function dangersOf(model, diagnostics) {
-  const key = (file, path41, danger) => JSON.stringify([file, path41, danger]);
+  const key = (file, path45, danger) => JSON.stringify([file, path45, danger]);
   const findingAt = /* @__PURE__ */ new Map();
   for (const [finding, diagnostic] of diagnostics.entries()) {
     if (diagnostic.ruleId === DANGEROUS_RULE)
@@ -35536,12 +38322,12 @@ function groupGrants(grants, lines, windows, asked) {
   }
   return [...groups.values()];
 }
-var import_node_path28, APP_COMMANDS, APP_COMMANDS_LABEL, DANGEROUS_RULE, MAX_SCOPE_TEXT, HEAT_LEVELS, locationKey;
+var import_node_path32, APP_COMMANDS, APP_COMMANDS_LABEL, DANGEROUS_RULE, MAX_SCOPE_TEXT, HEAT_LEVELS, locationKey;
 var init_model2 = __esm({
   "dist/capabilities/html-report/model.js"() {
     "use strict";
     init_engine();
-    import_node_path28 = __toESM(require("node:path"), 1);
+    import_node_path32 = __toESM(require("node:path"), 1);
     init_json();
     init_diff();
     init_platforms();
@@ -35555,7 +38341,7 @@ var init_model2 = __esm({
     DANGEROUS_RULE = "dangerous-permission";
     MAX_SCOPE_TEXT = 300;
     HEAT_LEVELS = 8;
-    locationKey = (file, path41) => JSON.stringify([file, path41]);
+    locationKey = (file, path45) => JSON.stringify([file, path45]);
   }
 });
 
@@ -35791,7 +38577,7 @@ function header2(data) {
     stat2("windows", String(c.windows), c.windows === 1 ? "window" : "windows"),
     stat2("plugins", String(c.plugins), c.plugins === 1 ? "plugin" : "plugins", "incl. app commands"),
     stat2("callable", String(c.callable), "callable commands", c.denied ? `${c.denied} denied everywhere` : "by at least one window"),
-    stat2("capabilities", String(c.capabilities), c.capabilities === 1 ? "capability" : "capabilities", c.inactiveCapabilities ? `+${c.inactiveCapabilities} not on ${platformsText2(data)}` : `in effect on ${platformsText2(data)}`),
+    stat2("capabilities", String(c.capabilities), c.capabilities === 1 ? "capability" : "capabilities", c.inactiveCapabilities ? `+${c.inactiveCapabilities} not on ${platformsText3(data)}` : `in effect on ${platformsText3(data)}`),
     stat2("findings", String(c.errors + c.warnings), c.errors + c.warnings === 1 ? "finding" : "findings", `${plural(c.errors, "error")} \xB7 ${plural(c.warnings, "warning")}${c.suggestions ? ` \xB7 ${plural(c.suggestions, "suggestion")}` : ""}`, c.errors ? "bad" : c.warnings ? "warn" : "good"),
     stat2("dangerous", String(c.dangerousFindings), "dangerous grants", `${plural(c.dangerousCells, "matrix cell")} marked`, c.dangerousFindings ? "bad" : "good")
   ];
@@ -35804,7 +38590,7 @@ function header2(data) {
 <h1>${escapeHtml(data.title)}</h1>
 <dl class="meta">
 <div><dt>folder</dt><dd data-meta="app">${escapeHtml(data.app)}</dd></div>
-<div><dt>${data.platforms.length === 1 ? "platform" : "platforms"}</dt><dd data-meta="platform">${escapeHtml(platformsText2(data))}</dd></div>
+<div><dt>${data.platforms.length === 1 ? "platform" : "platforms"}</dt><dd data-meta="platform">${escapeHtml(platformsText3(data))}</dd></div>
 ${data.platformGroups.length > 1 ? `<div><dt>platforms differ</dt><dd data-meta="platform-groups">${escapeHtml(data.platformGroups.map((g) => g.join(", ")).join(" | "))}</dd></div>` : ""}
 <div><dt>origin</dt><dd data-meta="origin">${escapeHtml(data.origin === "any" ? "every origin (local and remote)" : data.originText)}</dd></div>
 ${data.diff ? `<div><dt>baseline</dt><dd data-meta="baseline">${escapeHtml(data.diff.against)}</dd></div>` : ""}
@@ -35826,7 +38612,7 @@ function matrixSection(data) {
   }).join("\n");
   const legend = data.heatLevels.map((level2) => `<span class="swatch h${level2.level}">${level2.min === level2.max ? level2.min : `${level2.min}\u2013${level2.max}`}</span>`).join("");
   return `<section id="matrix" class="card">
-<div class="section-head"><h2>Access matrix</h2><p class="lead">Commands each window can call, per plugin, from ${escapeHtml(data.originText)} on ${escapeHtml(platformsText2(data))}. Click a cell for the commands and where each grant comes from.</p></div>
+<div class="section-head"><h2>Access matrix</h2><p class="lead">Commands each window can call, per plugin, from ${escapeHtml(data.originText)} on ${escapeHtml(platformsText3(data))}. Click a cell for the commands and where each grant comes from.</p></div>
 <div class="legend" aria-label="legend">
 <span class="legend-group"><span class="legend-title">commands</span><span class="swatch h0">0</span>${legend}</span>
 <span class="legend-group"><span class="key key-danger">\u26A0</span><span>dangerous grant (<code>dangerous-permission</code>)</span></span>
@@ -35847,7 +38633,7 @@ ${body}
 </div>
 </section>`;
 }
-function platformsText2(data) {
+function platformsText3(data) {
   return data.platforms.length === 1 ? data.platforms[0] : data.platforms.length === 5 ? "all platforms" : data.platforms.join(", ");
 }
 function cellHtml(data, row, col, cell) {
@@ -35931,7 +38717,7 @@ ${rows}
 }
 function capabilitiesSection(data) {
   const list = (values) => values.length ? values.map((v2) => `<code>${escapeHtml(v2)}</code>`).join(" ") : `<span class="none">none</span>`;
-  const rows = data.capabilities.map((c) => `<tr${c.inactive ? ` class="inactive" title="${escapeHtml(`not used on ${platformsText2(data)}`)}"` : ""} data-capability="${escapeHtml(c.identifier)}"><td><strong>${escapeHtml(c.identifier)}</strong>${c.inactive ? ` <span class="off">not on ${escapeHtml(platformsText2(data))}</span>` : c.inactiveOn ? ` <span class="off">not on ${escapeHtml(c.inactiveOn.join(", "))}</span>` : ""}</td><td><code class="loc">${escapeHtml(`${c.file}:${c.line}`)}</code></td><td>${list(c.windows)}</td><td>${list(c.webviews)}</td><td>${list(c.contexts)}</td><td>${c.platforms ? list(c.platforms) : `<span class="none">all</span>`}</td><td class="num">${c.permissions}</td></tr>`).join("\n");
+  const rows = data.capabilities.map((c) => `<tr${c.inactive ? ` class="inactive" title="${escapeHtml(`not used on ${platformsText3(data)}`)}"` : ""} data-capability="${escapeHtml(c.identifier)}"><td><strong>${escapeHtml(c.identifier)}</strong>${c.inactive ? ` <span class="off">not on ${escapeHtml(platformsText3(data))}</span>` : c.inactiveOn ? ` <span class="off">not on ${escapeHtml(c.inactiveOn.join(", "))}</span>` : ""}</td><td><code class="loc">${escapeHtml(`${c.file}:${c.line}`)}</code></td><td>${list(c.windows)}</td><td>${list(c.webviews)}</td><td>${list(c.contexts)}</td><td>${c.platforms ? list(c.platforms) : `<span class="none">all</span>`}</td><td class="num">${c.permissions}</td></tr>`).join("\n");
   return `<section id="capabilities" class="card">
 <div class="section-head"><h2>Capabilities</h2><p class="lead">The capabilities the build uses.</p></div>
 <table class="caps"><thead><tr><th>Identifier</th><th>Declared at</th><th>Windows</th><th>Webviews</th><th>Origins</th><th>Platforms</th><th class="num">Entries</th></tr></thead><tbody>
@@ -36163,7 +38949,7 @@ var init_bounded_memory = __esm({
         this.fresh.clear();
         const starts = [];
         const ends = [];
-        const push = (start, end) => {
+        const push2 = (start, end) => {
           const last = ends.length - 1;
           if (last >= 0 && start <= ends[last] + 1)
             ends[last] = Math.max(ends[last], end);
@@ -36175,11 +38961,11 @@ var init_bounded_memory = __esm({
         let r = 0;
         for (const id of ids) {
           while (r < this.starts.length && this.starts[r] <= id)
-            push(this.starts[r], this.ends[r++]);
-          push(id, id);
+            push2(this.starts[r], this.ends[r++]);
+          push2(id, id);
         }
         while (r < this.starts.length)
-          push(this.starts[r], this.ends[r++]);
+          push2(this.starts[r], this.ends[r++]);
         this.starts = Float64Array.from(starts);
         this.ends = Float64Array.from(ends);
       }
@@ -36556,12 +39342,12 @@ function syntaxError2(text2, error) {
   const position2 = /position (\d+)/.exec(message);
   return { ok: false, message: "invalid JSON", offset: position2 ? Number(position2[1]) : 0 };
 }
-function locate(tree, path41, target) {
-  const { node, depth } = deepestNode(tree, path41);
-  if (target === "key" && depth === path41.length && tree.isMember(node))
+function locate(tree, path45, target) {
+  const { node, depth } = deepestNode(tree, path45);
+  if (target === "key" && depth === path45.length && tree.isMember(node))
     return { offset: tree.keyOffset(node), length: tree.keyLength(node) };
   const kind = tree.kind(node);
-  if (depth < path41.length || kind === "object" || kind === "array")
+  if (depth < path45.length || kind === "object" || kind === "array")
     return { offset: tree.offset(node), length: 1 };
   return { offset: tree.offset(node), length: tree.length(node) };
 }
@@ -38304,7 +41090,7 @@ function createLineValidator(options) {
     eventPath = located.at;
     traversal.onEvent(located, lineNumber);
   };
-  const lineFinding = (report2, hint, offset, length, path41 = [], mild = false) => emit(EVENT_JSON, report2, { hint, path: path41, demote: mild }, lineNumber, offset + 1, offset + length + 1);
+  const lineFinding = (report2, hint, offset, length, path45 = [], mild = false) => emit(EVENT_JSON, report2, { hint, path: path45, demote: mild }, lineNumber, offset + 1, offset + length + 1);
   const checkWriting = (line, value) => {
     const surrogate2 = loneSurrogateEscape(line);
     if (surrogate2 >= 0)
@@ -38312,11 +41098,11 @@ function createLineValidator(options) {
     if (propertiesWritten(line) === membersKept(value))
       return;
     const lineTree = treeOf();
-    for (const member of lineTree.repeatedMembers()) {
-      const path41 = lineTree.pathOf(member);
-      const key = path41[path41.length - 1];
-      const own3 = path41.length === 1 || path41.length === 2 && path41[0] === "event" && !hasOwnType(value);
-      lineFinding(own3 ? { ruleId: "event-json", messageId: "repeatedField", data: { key: quote(key), object: path41.length === 1 ? "the event" : "the enveloped event" } } : { ruleId: "event-json", messageId: "repeatedKey", data: { key: quote(key) } }, own3 ? "write each field once" : "write each key of an object once", lineTree.keyOffset(member), lineTree.keyLength(member), path41, !own3);
+    for (const member2 of lineTree.repeatedMembers()) {
+      const path45 = lineTree.pathOf(member2);
+      const key = path45[path45.length - 1];
+      const own3 = path45.length === 1 || path45.length === 2 && path45[0] === "event" && !hasOwnType(value);
+      lineFinding(own3 ? { ruleId: "event-json", messageId: "repeatedField", data: { key: quote(key), object: path45.length === 1 ? "the event" : "the enveloped event" } } : { ruleId: "event-json", messageId: "repeatedKey", data: { key: quote(key) } }, own3 ? "write each field once" : "write each key of an object once", lineTree.keyOffset(member2), lineTree.keyLength(member2), path45, !own3);
     }
   };
   return {
@@ -38453,7 +41239,7 @@ function byPosition(a2, b2) {
   return a2.range.start.line - b2.range.start.line || a2.range.start.column - b2.range.start.column || (a2.ruleId < b2.ruleId ? -1 : a2.ruleId > b2.ruleId ? 1 : 0);
 }
 async function openRecording(name, cwd) {
-  const absolutePath = import_node_path30.default.resolve(cwd, name);
+  const absolutePath = import_node_path34.default.resolve(cwd, name);
   let info;
   try {
     info = await stat(absolutePath);
@@ -38463,7 +41249,7 @@ async function openRecording(name, cwd) {
   if (info.isDirectory())
     throw new FatalError(`${quote(name)}: is a folder; give recording files (JSONL), or - for standard input`);
   const file = displayFile(cwd, absolutePath);
-  const stream = (0, import_node_fs10.createReadStream)(absolutePath);
+  const stream = (0, import_node_fs14.createReadStream)(absolutePath);
   const guarded = (async function* () {
     try {
       yield* stream;
@@ -38500,13 +41286,13 @@ function summaryJson(results) {
     toolCalls: summary.toolCalls
   }));
 }
-var import_node_fs10, import_node_path30;
+var import_node_fs14, import_node_path34;
 var init_run_events = __esm({
   "dist/events/run-events.js"() {
     "use strict";
-    import_node_fs10 = require("node:fs");
+    import_node_fs14 = require("node:fs");
     init_promises();
-    import_node_path30 = __toESM(require("node:path"), 1);
+    import_node_path34 = __toESM(require("node:path"), 1);
     init_read();
     init_errors();
     init_file_names();
@@ -38623,23 +41409,23 @@ var init_mcp_server_start = __esm({
 function readListing(document) {
   const listing = { document, pages: [], tools: [], probeCalls: [] };
   const root2 = document.value;
-  const addPage = (value, path41) => listing.pages.push({ value, path: path41 });
-  const addInitialize = (value, path41) => {
-    listing.initialize = { value, path: path41 };
+  const addPage = (value, path45) => listing.pages.push({ value, path: path45 });
+  const addInitialize = (value, path45) => {
+    listing.initialize = { value, path: path45 };
     if (isObject3(value) && "serverInfo" in value)
-      listing.serverInfo = { value: value.serverInfo, path: [...path41, "serverInfo"] };
+      listing.serverInfo = { value: value.serverInfo, path: [...path45, "serverInfo"] };
   };
-  const addMessage = (value, path41) => {
+  const addMessage = (value, path45) => {
     if (!isObject3(value))
       return false;
     if (isObject3(value.result) && (value.jsonrpc !== void 0 || value.id !== void 0))
-      return addMessage(value.result, [...path41, "result"]);
+      return addMessage(value.result, [...path45, "result"]);
     if ("tools" in value) {
-      addPage(value, path41);
+      addPage(value, path45);
       return true;
     }
     if ("serverInfo" in value && "protocolVersion" in value) {
-      addInitialize(value, path41);
+      addInitialize(value, path45);
       return true;
     }
     return false;
@@ -38700,7 +41486,7 @@ var init_listing = __esm({
 function evidenceOf(word) {
   if (!lexicon) {
     const entries = /* @__PURE__ */ new Map();
-    for (const line of (0, import_node_fs11.readFileSync)(packageFile("data", "wordnet-verbs.txt"), "utf8").split("\n")) {
+    for (const line of (0, import_node_fs15.readFileSync)(packageFile("data", "wordnet-verbs.txt"), "utf8").split("\n")) {
       const [lemma, verb, other] = line.split(" ");
       if (lemma && verb && other)
         entries.set(lemma, { verb: Number(verb), other: Number(other) });
@@ -38816,11 +41602,11 @@ function splitToolName(toolName, naming) {
   }
   return { prefix: void 0, action: words(toolName) };
 }
-var import_node_fs11, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, NO_WORDS;
+var import_node_fs15, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, NO_WORDS;
 var init_naming = __esm({
   "dist/mcp/naming.js"() {
     "use strict";
-    import_node_fs11 = require("node:fs");
+    import_node_fs15 = require("node:fs");
     init_package_files();
     SERVER_NAME_PATTERNS = {
       python: { pattern: /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*_mcp$/, example: "slack_mcp", suffix: "_mcp" },
@@ -38916,7 +41702,7 @@ function pointer(document, fragment) {
   if (!fragment.startsWith("/"))
     return void 0;
   let value = document.schema;
-  const path41 = [...document.path];
+  const path45 = [...document.path];
   for (const raw of fragment.slice(1).split("/")) {
     let key;
     try {
@@ -38930,9 +41716,9 @@ function pointer(document, fragment) {
     if (!Object.prototype.hasOwnProperty.call(container, key))
       return void 0;
     value = container[key];
-    path41.push(Array.isArray(container) ? Number(key) : key);
+    path45.push(Array.isArray(container) ? Number(key) : key);
   }
-  return isObject3(value) ? { schema: value, path: path41 } : void 0;
+  return isObject3(value) ? { schema: value, path: path45 } : void 0;
 }
 function schemaOf(tool, key) {
   if (!isObject3(tool.value))
@@ -38990,10 +41776,10 @@ function typesOf(document, node, seen = /* @__PURE__ */ new Set()) {
     const members = schema[key];
     if (!Array.isArray(members))
       continue;
-    members.forEach((member, index) => {
-      if (!isObject3(member))
+    members.forEach((member2, index) => {
+      if (!isObject3(member2))
         return;
-      const resolved = resolveRef2(document, { schema: member, path: [...node.path, key, index] });
+      const resolved = resolveRef2(document, { schema: member2, path: [...node.path, key, index] });
       for (const t of typesOf(document, resolved, seen))
         types.add(t);
     });
@@ -39013,10 +41799,10 @@ function alternatives(document, node) {
     const members = node.schema[key];
     if (!Array.isArray(members))
       continue;
-    members.forEach((member, index) => {
-      if (!isObject3(member))
+    members.forEach((member2, index) => {
+      if (!isObject3(member2))
         return;
-      const resolved = resolveRef2(document, { schema: member, path: [...node.path, key, index] });
+      const resolved = resolveRef2(document, { schema: member2, path: [...node.path, key, index] });
       if (resolved.schema.type !== "null")
         result.push(resolved);
     });
@@ -40669,14 +43455,14 @@ function loadGenerated2() {
   if (file === void 0)
     return void 0;
   try {
-    return (0, import_node_module3.createRequire)(__caplintBundleUrl)(file);
+    return (0, import_node_module4.createRequire)(__caplintBundleUrl)(file);
   } catch {
     return void 0;
   }
 }
 async function compileAtRuntime2() {
   const [{ default: Ajv2020 }, { default: addFormats }] = await Promise.all([Promise.resolve().then(() => __toESM(require__(), 1)), Promise.resolve().then(() => __toESM(require_dist(), 1))]);
-  const schema = JSON.parse((0, import_node_fs12.readFileSync)(packageFile("schema", MCP_SCHEMA_FILE), "utf8"));
+  const schema = JSON.parse((0, import_node_fs16.readFileSync)(packageFile("schema", MCP_SCHEMA_FILE), "utf8"));
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats(ajv);
   ajv.addSchema({ ...schema, $id: MCP_SCHEMA_ID });
@@ -40687,12 +43473,12 @@ async function compileAtRuntime2() {
     implementation: compile4(MCP_SCHEMA_ROOTS.implementation)
   };
 }
-var import_node_fs12, import_node_module3, MCP_SCHEMA_FILE, MCP_SCHEMA_ID, MCP_SCHEMA_ROOTS, validators2;
+var import_node_fs16, import_node_module4, MCP_SCHEMA_FILE, MCP_SCHEMA_ID, MCP_SCHEMA_ROOTS, validators2;
 var init_schema2 = __esm({
   "dist/mcp/schema.js"() {
     "use strict";
-    import_node_fs12 = require("node:fs");
-    import_node_module3 = require("node:module");
+    import_node_fs16 = require("node:fs");
+    import_node_module4 = require("node:module");
     init_package_files();
     MCP_SCHEMA_FILE = "mcp-schema-2025-11-25.json";
     MCP_SCHEMA_ID = "https://modelcontextprotocol.io/schema/2025-11-25/schema.json";
@@ -40709,15 +43495,15 @@ function problems(errors, root2) {
   const result = [];
   const seen = /* @__PURE__ */ new Set();
   for (const error of errors) {
-    const path41 = toPath(error.instancePath, root2);
-    const last = path41[path41.length - 1];
-    if (error.keyword === "type" && typeof last === "string" && HINTS4.has(last) && path41[path41.length - 2] === "annotations")
+    const path45 = toPath(error.instancePath, root2);
+    const last = path45[path45.length - 1];
+    if (error.keyword === "type" && typeof last === "string" && HINTS4.has(last) && path45[path45.length - 2] === "annotations")
       continue;
     if ((error.keyword === "anyOf" || error.keyword === "oneOf") && errors.some((other) => other !== error && other.instancePath.startsWith(error.instancePath) && other.keyword !== error.keyword))
       continue;
     let message = error.message ?? "is invalid";
     let target = "value";
-    let at = path41;
+    let at = path45;
     if (error.keyword === "required") {
       message = `lacks required field "${String(error.params.missingProperty)}"`;
     } else if (error.keyword === "const") {
@@ -40726,7 +43512,7 @@ function problems(errors, root2) {
       message = `must be one of ${error.params.allowedValues.map((v2) => JSON.stringify(v2)).join(", ")}`;
     } else if (error.keyword === "additionalProperties") {
       const extra = error.params.additionalProperty;
-      at = [...path41, extra];
+      at = [...path45, extra];
       target = "key";
       message = `has unknown field "${extra}"`;
     }
@@ -40739,24 +43525,24 @@ function problems(errors, root2) {
   return result;
 }
 function toPath(pointer2, root2) {
-  const path41 = [];
+  const path45 = [];
   let value = root2;
   for (const raw of pointer2.split("/").slice(1)) {
     const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
     if (Array.isArray(value)) {
-      path41.push(Number(key));
+      path45.push(Number(key));
       value = value[Number(key)];
     } else {
-      path41.push(key);
+      path45.push(key);
       value = isObject3(value) ? value[key] : void 0;
     }
   }
-  return path41;
+  return path45;
 }
-function describePath(path41) {
-  if (path41.length === 0)
+function describePath(path45) {
+  if (path45.length === 0)
     return "";
-  return `: ${path41.map((segment, index) => typeof segment === "number" ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `${index ? "." : ""}${segment}` : `[${JSON.stringify(segment)}]`).join("")}`;
+  return `: ${path45.map((segment, index) => typeof segment === "number" ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `${index ? "." : ""}${segment}` : `[${JSON.stringify(segment)}]`).join("")}`;
 }
 var HINTS4, mcp_schema_default;
 var init_mcp_schema = __esm({
@@ -40790,9 +43576,9 @@ var init_mcp_schema = __esm({
           if (validate(value))
             return;
           for (const problem of problems(errors() ?? [], value)) {
-            const path41 = [...base, ...problem.path];
+            const path45 = [...base, ...problem.path];
             report2({
-              path: path41,
+              path: path45,
               target: problem.target,
               messageId: "violation",
               data: { what, where: describePath(problem.path), problem: problem.message },
@@ -40837,7 +43623,7 @@ var init_mcp_server_name = __esm({
         const name = serverName(listing);
         if (name === void 0 || !listing.serverInfo)
           return;
-        const path41 = [...listing.serverInfo.path, "name"];
+        const path45 = [...listing.serverInfo.path, "name"];
         const styles = settings.serverNameStyle === "any" ? ["python", "node"] : [settings.serverNameStyle];
         const suggested = settings.serverNameStyle === "any" ? name.includes("-") ? "node" : "python" : settings.serverNameStyle;
         const service = serviceFromServerName(name)?.toLowerCase();
@@ -40846,14 +43632,14 @@ var init_mcp_server_name = __esm({
         const version = versionToken(name);
         if (version !== void 0) {
           report2({
-            path: path41,
+            path: path45,
             messageId: "versioned",
             data: { name: quote2(name), version: quote2(version) },
             hint: `name it ${quote2(suggestion)} and put the version in serverInfo.version`
           });
         } else if (!styles.some((style) => SERVER_NAME_PATTERNS[style].pattern.test(name))) {
           report2({
-            path: path41,
+            path: path45,
             messageId: "convention",
             data: { name: quote2(name), convention: styles.map((style) => style === "node" ? "{service}-mcp-server" : "{service}_mcp").join(" or ") },
             hint: `name it ${quote2(suggestion)}`
@@ -40900,8 +43686,8 @@ var init_mcp_stdout_pollution = __esm({
 });
 
 // dist/mcp/rules/mcp-tool-name.js
-function describe2(path41) {
-  return path41.map((segment) => typeof segment === "number" ? `[${segment}]` : `.${segment}`).join("").replace(/^\./, "");
+function describe2(path45) {
+  return path45.map((segment) => typeof segment === "number" ? `[${segment}]` : `.${segment}`).join("").replace(/^\./, "");
 }
 var mcp_tool_name_default;
 var init_mcp_tool_name = __esm({
@@ -40929,11 +43715,11 @@ var init_mcp_tool_name = __esm({
           const name = tool.name;
           if (name === void 0)
             continue;
-          const path41 = [...tool.path, "name"];
+          const path45 = [...tool.path, "name"];
           const earlier = first.get(name);
           if (earlier) {
             report2({
-              path: path41,
+              path: path45,
               messageId: "duplicate",
               data: { name: quote2(name), first: describe2(earlier.path) },
               hint: "give each tool its own name",
@@ -40944,7 +43730,7 @@ var init_mcp_tool_name = __esm({
           first.set(name, tool);
           if (name.length === 0 || name.length > TOOL_NAME_MAX_LENGTH) {
             report2({
-              path: path41,
+              path: path45,
               messageId: "length",
               data: { name: quote2(name), length: name.length, max: TOOL_NAME_MAX_LENGTH },
               hint: "shorten it to {service}_{action}_{object}",
@@ -40953,14 +43739,14 @@ var init_mcp_tool_name = __esm({
           } else if (!TOOL_NAME_CHARSET.test(name)) {
             const bad = [...new Set(name.replace(/[A-Za-z0-9_.-]/g, ""))].map((c) => quote2(c)).join(", ");
             report2({
-              path: path41,
+              path: path45,
               messageId: "characters",
               data: { name: quote2(name), bad },
               hint: `use snake_case: ${quote2(words(name).join("_") || "service_action_object")}`,
               escalate: true
             });
           } else if (!SNAKE_CASE.test(name)) {
-            report2({ path: path41, messageId: "notSnakeCase", data: { name: quote2(name) }, hint: `name it ${quote2(words(name).join("_"))}` });
+            report2({ path: path45, messageId: "notSnakeCase", data: { name: quote2(name) }, hint: `name it ${quote2(words(name).join("_"))}` });
           }
         }
       }
@@ -41332,17 +44118,17 @@ async function lintMcp(listings, options) {
   const rules = rulesToStart(MCP_RULES, options);
   for (const listing of listings) {
     const { document } = listing;
-    const push = (rule, severity, report2) => {
+    const push2 = (rule, severity, report2) => {
       const located = document.locate(report2.path, report2.target);
       diagnostics.push(createDiagnostic(rule, severity, report2, { file: document.file, absolutePath: document.absolutePath, ...located }));
     };
     if (!document.ok) {
-      push(PARSE_META, "error", { path: [], messageId: "unreadable", data: { problem: document.parseError.message } });
+      push2(PARSE_META, "error", { path: [], messageId: "unreadable", data: { problem: document.parseError.message } });
       continue;
     }
     if (listing.tools.length > MAX_TOOLS) {
       const extra = listing.tools[MAX_TOOLS];
-      push(PARSE_META, "error", {
+      push2(PARSE_META, "error", {
         path: extra.path,
         messageId: "unreadable",
         data: {
@@ -41362,8 +44148,8 @@ async function lintMcp(listings, options) {
         settings: options.settings,
         service,
         tools: listing.tools,
-        shown: (path41, value) => shownValue(value, typeof value === "number" ? document.writtenText(path41) : void 0),
-        report: (report2) => push(rule, findingSeverity(configured, report2), report2)
+        shown: (path45, value) => shownValue(value, typeof value === "number" ? document.writtenText(path45) : void 0),
+        report: (report2) => push2(rule, findingSeverity(configured, report2), report2)
       });
       await rule.check(context);
     }
@@ -41531,9 +44317,9 @@ var require_mcp_sdk = __commonJS({
   "mcp-sdk-chunk:mcp-sdk"(exports2, module2) {
     var { readFileSync: readFileSync6 } = require("node:fs");
     var Module = require("node:module");
-    var path41 = require("node:path");
+    var path45 = require("node:path");
     var vm = require("node:vm");
-    var file = path41.join(__dirname, "mcp-sdk.cjs");
+    var file = path45.join(__dirname, "mcp-sdk.cjs");
     var cachedData;
     try {
       cachedData = readFileSync6(file + ".cache");
@@ -41541,7 +44327,7 @@ var require_mcp_sdk = __commonJS({
     }
     var script = new vm.Script(Module.wrap(readFileSync6(file, "utf8")), { filename: file, cachedData });
     var chunk = { exports: {} };
-    script.runInThisContext()(chunk.exports, Module.createRequire(file), chunk, file, path41.dirname(file));
+    script.runInThisContext()(chunk.exports, Module.createRequire(file), chunk, file, path45.dirname(file));
     module2.exports = chunk.exports;
   }
 });
@@ -42149,7 +44935,7 @@ async function lintMcpRun(operands, options, io, allRules, target, server, servi
     if (operands.length === 0)
       throw new FatalError("mcp: give tools/list dump files, --stdio -- CMD ARGS..., --url URL or --servers CONFIG (see caplint mcp --help)");
     for (const operand of operands) {
-      const absolute = import_node_path32.default.resolve(io.cwd, operand);
+      const absolute = import_node_path36.default.resolve(io.cwd, operand);
       const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
       if (!read.ok)
         throw new FatalError(`${operand}: ${read.message}`);
@@ -42321,11 +45107,11 @@ function checkService(service) {
     throw new FatalError(`--service ${JSON.stringify(escapeControls(service))}: expected a snake_case service name such as "slack"`);
   return service;
 }
-var import_node_path32;
+var import_node_path36;
 var init_run = __esm({
   "dist/mcp/run.js"() {
     "use strict";
-    import_node_path32 = __toESM(require("node:path"), 1);
+    import_node_path36 = __toESM(require("node:path"), 1);
     init_read();
     init_exit_codes();
     init_errors();
@@ -42381,8 +45167,8 @@ function readClientConfig(absolutePath, file, text2, context) {
   return servers;
 }
 function workspaceFolder(absolutePath) {
-  const folder = import_node_path33.default.dirname(absolutePath);
-  return [".vscode", ".cursor"].includes(import_node_path33.default.basename(folder)) ? import_node_path33.default.dirname(folder) : folder;
+  const folder = import_node_path37.default.dirname(absolutePath);
+  return [".vscode", ".cursor"].includes(import_node_path37.default.basename(folder)) ? import_node_path37.default.dirname(folder) : folder;
 }
 function declaredInputs(root2) {
   const inputs = /* @__PURE__ */ new Map();
@@ -42408,7 +45194,7 @@ function resolveEntry(name, entry, context) {
         throw new Unresolved(invalidProblem(name, `"${field2}" is not an array of strings`));
       return value.map(resolve4);
     };
-    const record2 = (field2) => {
+    const record3 = (field2) => {
       const value = entry[field2];
       if (value === void 0)
         return {};
@@ -42435,13 +45221,13 @@ function resolveEntry(name, entry, context) {
       const url = new URL(href);
       if (url.protocol !== "http:" && url.protocol !== "https:")
         return invalid(`"url" is not an http: or https: URL`);
-      return { target: { kind: "http", url, headers: record2("headers"), ...type === "sse" ? { legacySse: true } : {} } };
+      return { target: { kind: "http", url, headers: record3("headers"), ...type === "sse" ? { legacySse: true } : {} } };
     }
     if (typeof entry.command !== "string" || entry.command === "") {
       return invalid(type === "http" || type === "sse" ? `"type": "${type}" without a "url"` : `neither "command" (a stdio server) nor "url" (an HTTP server)`);
     }
-    const env = record2("env");
-    const cwd = typeof entry.cwd === "string" ? import_node_path33.default.resolve(context.workspace, resolve4(entry.cwd)) : context.workspace;
+    const env = record3("env");
+    const cwd = typeof entry.cwd === "string" ? import_node_path37.default.resolve(context.workspace, resolve4(entry.cwd)) : context.workspace;
     return { target: { kind: "stdio", command: resolve4(entry.command), args: strings3("args") ?? [], env, cwd } };
   } catch (error) {
     if (error instanceof Unresolved)
@@ -42458,9 +45244,9 @@ function substitute(value, server, context) {
       if (inner === "userHome")
         return context.home;
       if (inner === "pathSeparator" || inner === "/")
-        return import_node_path33.default.sep;
+        return import_node_path37.default.sep;
       if (inner === "workspaceFolderBasename")
-        return import_node_path33.default.basename(context.workspace);
+        return import_node_path37.default.basename(context.workspace);
       return context.workspace;
     }
     if (inner.startsWith("env:"))
@@ -42497,11 +45283,11 @@ function position(text2, offset) {
   }
   return `${line}:${offset - start + 1}`;
 }
-var import_node_path33, FOLDER_VARIABLES, Unresolved, isObject5;
+var import_node_path37, FOLDER_VARIABLES, Unresolved, isObject5;
 var init_client_config = __esm({
   "dist/mcp/client-config.js"() {
     "use strict";
-    import_node_path33 = __toESM(require("node:path"), 1);
+    import_node_path37 = __toESM(require("node:path"), 1);
     init_errors();
     init_text2();
     FOLDER_VARIABLES = /* @__PURE__ */ new Set(["workspaceFolder", "workspaceRoot", "workspaceFolderBasename", "userHome", "pathSeparator", "/"]);
@@ -42536,7 +45322,7 @@ async function lintConfiguredServers(given, operands, options, io, allRules, red
   if (options.env.length > 0)
     throw new FatalError(`--env applies to --stdio servers; write a configured server's variables in its "env"`);
   const service = options.service === void 0 ? void 0 : checkService(options.service);
-  const absolute = import_node_path34.default.resolve(io.cwd, given);
+  const absolute = import_node_path38.default.resolve(io.cwd, given);
   const file = displayFile(io.cwd, absolute);
   const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
   if (!read.ok)
@@ -42607,12 +45393,12 @@ function select(declared, names, file) {
   const wanted = new Set(names);
   return declared.filter((server) => wanted.has(server.name));
 }
-var import_node_os2, import_node_path34, PROBLEM_HINTS;
+var import_node_os2, import_node_path38, PROBLEM_HINTS;
 var init_configured_servers = __esm({
   "dist/mcp/configured-servers.js"() {
     "use strict";
     import_node_os2 = require("node:os");
-    import_node_path34 = __toESM(require("node:path"), 1);
+    import_node_path38 = __toESM(require("node:path"), 1);
     init_read();
     init_errors();
     init_line_index();
@@ -42680,8 +45466,8 @@ function capabilitiesIn(project, file) {
 function placeAt(project, document, offset) {
   if (!document.ok)
     return void 0;
-  const at = (path41) => {
-    const located = document.locate(path41);
+  const at = (path45) => {
+    const located = document.locate(path45);
     return located.exact && offset >= located.offset && offset <= located.offset + located.length ? located : void 0;
   };
   for (const capability of capabilitiesIn(project, document.absolutePath)) {
@@ -42882,39 +45668,39 @@ function slotAt(document, offset) {
   const text2 = document.getText();
   return document.uri.endsWith(".toml") ? tomlSlot(text2, offset) : jsonSlot(text2, offset);
 }
-function capabilityPath(path41) {
-  if (path41[0] === "capabilities")
-    return path41.length >= 2 ? path41.slice(2) : void 0;
-  if (path41[0] === "app" && path41[1] === "security" && path41[2] === "capabilities")
-    return path41.length >= 4 ? path41.slice(4) : void 0;
-  return [...path41];
+function capabilityPath(path45) {
+  if (path45[0] === "capabilities")
+    return path45.length >= 2 ? path45.slice(2) : void 0;
+  if (path45[0] === "app" && path45[1] === "security" && path45[2] === "capabilities")
+    return path45.length >= 4 ? path45.slice(4) : void 0;
+  return [...path45];
 }
 function jsonSlot(text2, offset) {
   const jsonc3 = (init_main(), __toCommonJS(main_exports));
   const location = jsonc3.getLocation(text2, offset);
-  const path41 = capabilityPath(location.path);
-  if (!path41)
+  const path45 = capabilityPath(location.path);
+  if (!path45)
     return void 0;
   const node = location.previousNode;
   const inString = node?.type === "string" && offset > node.offset && offset <= node.offset + node.length;
   const closed = inString && node.length > 1 && text2[node.offset + node.length - 1] === '"';
   const replace = inString ? { offset: node.offset + 1, length: Math.max(0, node.length - 1 - (closed ? 1 : 0)) } : { offset, length: 0 };
   if (location.isAtPropertyKey) {
-    const parent = path41.slice(0, -1);
+    const parent = path45.slice(0, -1);
     const object = parent.length === 0 ? "capability" : parent.length === 1 && parent[0] === "remote" ? "remote" : parent.length === 2 && parent[0] === "permissions" ? "entry" : void 0;
     if (!object)
       return void 0;
     const tree = jsonc3.parseTree(text2);
     const container = tree && jsonc3.findNodeAtLocation(tree, location.path.slice(0, -1));
-    const present = container?.type === "object" ? (container.children ?? []).map((member) => String(member.children?.[0]?.value)) : [];
+    const present = container?.type === "object" ? (container.children ?? []).map((member2) => String(member2.children?.[0]?.value)) : [];
     return { kind: "field", object, replace, quoted: inString, present };
   }
-  return valueSlot(path41, replace, inString);
+  return valueSlot(path45, replace, inString);
 }
-function valueSlot(path41, replace, quoted) {
-  const [field2, index, inner] = path41;
-  const item = typeof index === "number" && path41.length === 2;
-  if (field2 === "permissions" && (item || typeof index === "number" && inner === "identifier" && path41.length === 3))
+function valueSlot(path45, replace, quoted) {
+  const [field2, index, inner] = path45;
+  const item = typeof index === "number" && path45.length === 2;
+  if (field2 === "permissions" && (item || typeof index === "number" && inner === "identifier" && path45.length === 3))
     return { kind: "permission", replace, quoted };
   if (field2 === "windows" && item)
     return { kind: "window", replace, quoted };
@@ -43119,7 +45905,7 @@ async function definitionOf(project, identifier, virtual) {
       }
       if (!provenance.file)
         return void 0;
-      const source = import_node_path35.default.resolve(project.cwd, provenance.file);
+      const source = import_node_path39.default.resolve(project.cwd, provenance.file);
       return await inPermissionFiles(source, found.kind, name) ?? await inBuildScript(project, source, name);
     }
   }
@@ -43164,8 +45950,8 @@ async function inBuildScript(project, source, name) {
   if (!command)
     return void 0;
   const scripts = [
-    import_node_path35.default.basename(source) === "build.rs" ? source : import_node_path35.default.join(import_node_path35.default.dirname(source), "build.rs"),
-    ...project.srcTauri ? [import_node_path35.default.join(project.srcTauri, "build.rs")] : []
+    import_node_path39.default.basename(source) === "build.rs" ? source : import_node_path39.default.join(import_node_path39.default.dirname(source), "build.rs"),
+    ...project.srcTauri ? [import_node_path39.default.join(project.srcTauri, "build.rs")] : []
   ];
   for (const script of scripts) {
     const found = commandIn(script, command);
@@ -43184,11 +45970,11 @@ function commandIn(file, command) {
   const lines = new LineIndex(read.text);
   return { uri: (0, import_node_url3.pathToFileURL)(file).href, range: toLspRange({ start: lines.position(at), end: lines.position(at + command.length + 2) }) };
 }
-var import_node_path35, import_node_url3, VIRTUAL_SCHEME, MAX_VIRTUAL_DOCUMENTS, MAX_BYTES, VirtualDocuments;
+var import_node_path39, import_node_url3, VIRTUAL_SCHEME, MAX_VIRTUAL_DOCUMENTS, MAX_BYTES, VirtualDocuments;
 var init_definition = __esm({
   "dist/lsp/definition.js"() {
     "use strict";
-    import_node_path35 = __toESM(require("node:path"), 1);
+    import_node_path39 = __toESM(require("node:path"), 1);
     import_node_url3 = require("node:url");
     init_catalog();
     init_document();
@@ -43216,7 +46002,7 @@ var init_definition = __esm({
 
 // dist/index.js
 async function loadSettings2(options) {
-  if (typeof options?.cwd !== "string" || !import_node_path36.default.isAbsolute(options.cwd))
+  if (typeof options?.cwd !== "string" || !import_node_path40.default.isAbsolute(options.cwd))
     throw new OptionError(`cwd: expected an absolute folder path, got ${JSON.stringify(options?.cwd) ?? "nothing"}`);
   const config = options.config;
   if (config !== void 0 && typeof config !== "string" && (typeof config !== "object" || config === null || Array.isArray(config))) {
@@ -43248,7 +46034,7 @@ function resolveAccess2(project, question) {
     ...question.command === void 0 ? {} : { command: question.command }
   });
 }
-var import_node_path36, VERSION2;
+var import_node_path40, VERSION2;
 var init_index = __esm({
   "dist/index.js"() {
     "use strict";
@@ -43267,7 +46053,7 @@ var init_index = __esm({
     init_registry();
     init_read();
     init_library_options();
-    import_node_path36 = __toESM(require("node:path"), 1);
+    import_node_path40 = __toESM(require("node:path"), 1);
     init_registry();
     init_errors();
     init_diagnostics();
@@ -43356,11 +46142,11 @@ function scopeOf(catalog, key, found) {
       scope.deny.push(...lookup.permission.scope?.deny ?? []);
       return;
     }
-    for (const member of lookup.set?.permissions ?? []) {
-      if (seen.has(member) || seen.size > 1e3)
+    for (const member2 of lookup.set?.permissions ?? []) {
+      if (seen.has(member2) || seen.size > 1e3)
         continue;
-      seen.add(member);
-      visit3(catalog.lookupTopLevel(key, member));
+      seen.add(member2);
+      visit3(catalog.lookupTopLevel(key, member2));
     }
   };
   visit3(found);
@@ -43511,7 +46297,7 @@ async function analyzeApp(target, texts, settings, env, workspaceFolder2, sessio
       plugins: [],
       permissions: [],
       cargoRegistry: settings.cargoRegistry,
-      ...settings.config === void 0 ? {} : { config: import_node_path37.default.resolve(workspaceFolder2, settings.config) },
+      ...settings.config === void 0 ? {} : { config: import_node_path41.default.resolve(workspaceFolder2, settings.config) },
       rule: ruleArguments(settings, "capabilities"),
       rules: RULES_BY_ID
     };
@@ -43523,15 +46309,15 @@ async function analyzeApp(target, texts, settings, env, workspaceFolder2, sessio
   });
 }
 function unsavedCapabilityFiles(srcTauri, texts) {
-  const folder = import_node_path37.default.join(srcTauri, "capabilities") + import_node_path37.default.sep;
-  return [...texts.keys()].filter((file) => file.startsWith(folder) && /\.(json|toml)$/.test(file) && !(0, import_node_fs13.existsSync)(file));
+  const folder = import_node_path41.default.join(srcTauri, "capabilities") + import_node_path41.default.sep;
+  return [...texts.keys()].filter((file) => file.startsWith(folder) && /\.(json|toml)$/.test(file) && !(0, import_node_fs17.existsSync)(file));
 }
 async function analyzeRecording(absolutePath, text2, client, settings, workspaceFolder2, texts) {
   return withOpenBuffers(texts, async () => {
     const runSettings = await loadSettings2({
-      cwd: import_node_path37.default.dirname(absolutePath),
+      cwd: import_node_path41.default.dirname(absolutePath),
       domain: "events",
-      config: settings.config === void 0 ? "auto" : import_node_path37.default.resolve(workspaceFolder2, settings.config),
+      config: settings.config === void 0 ? "auto" : import_node_path41.default.resolve(workspaceFolder2, settings.config),
       rule: ruleArguments(settings, "events")
     });
     const file = relativeFile(workspaceFolder2, absolutePath);
@@ -43548,13 +46334,13 @@ function analyzeClientConfig(absolutePath, text2, workspaceFolder2, env) {
 async function* oneChunk(text2) {
   yield text2;
 }
-var import_node_fs13, import_node_os3, import_node_path37;
+var import_node_fs17, import_node_os3, import_node_path41;
 var init_analysis = __esm({
   "dist/lsp/analysis.js"() {
     "use strict";
-    import_node_fs13 = require("node:fs");
+    import_node_fs17 = require("node:fs");
     import_node_os3 = require("node:os");
-    import_node_path37 = __toESM(require("node:path"), 1);
+    import_node_path41 = __toESM(require("node:path"), 1);
     init_index();
     init_registry();
     init_check_run();
@@ -43583,14 +46369,14 @@ function filePathOf(uri) {
   }
 }
 function isInside(file, folder) {
-  const relative3 = import_node_path38.default.relative(folder, file);
-  return relative3 === "" || !relative3.startsWith("..") && !import_node_path38.default.isAbsolute(relative3);
+  const relative3 = import_node_path42.default.relative(folder, file);
+  return relative3 === "" || !relative3.startsWith("..") && !import_node_path42.default.isAbsolute(relative3);
 }
-var import_node_path38, import_node_url4, APP_FILE, CLIENT_CONFIG, Workspace;
+var import_node_path42, import_node_url4, APP_FILE, CLIENT_CONFIG, Workspace;
 var init_workspace = __esm({
   "dist/lsp/workspace.js"() {
     "use strict";
-    import_node_path38 = __toESM(require("node:path"), 1);
+    import_node_path42 = __toESM(require("node:path"), 1);
     import_node_url4 = require("node:url");
     init_esm5();
     init_apps();
@@ -43663,7 +46449,7 @@ var init_workspace = __esm({
           const file = filePathOf(uri);
           if (file === void 0)
             continue;
-          const dir = import_node_path38.default.dirname(file);
+          const dir = import_node_path42.default.dirname(file);
           for (const app of this.apps.values()) {
             if (isInside(file, app.target.root) || isInside(app.target.root, dir)) {
               touch(app, file);
@@ -43846,7 +46632,7 @@ var init_workspace = __esm({
         if (file === void 0)
           return { kind: "none" };
         const folder = this.folderOf(file);
-        const relative3 = import_node_path38.default.relative(folder, file).split(import_node_path38.default.sep).join("/");
+        const relative3 = import_node_path42.default.relative(folder, file).split(import_node_path42.default.sep).join("/");
         if (file.endsWith(".jsonl")) {
           if (this.settings.eventsClientInclude.some((glob) => minimatch(relative3, glob, { dot: true })))
             return { kind: "recording", client: true };
@@ -43858,16 +46644,16 @@ var init_workspace = __esm({
           return { kind: "client-config" };
         if (!APP_FILE.test(file))
           return { kind: "none" };
-        const srcTauri = await enclosingApp(file, this.folders.some((f) => isInside(file, f)) ? folder : import_node_path38.default.parse(file).root);
+        const srcTauri = await enclosingApp(file, this.folders.some((f) => isInside(file, f)) ? folder : import_node_path42.default.parse(file).root);
         if (srcTauri !== void 0) {
-          const root2 = import_node_path38.default.basename(srcTauri) === "src-tauri" ? import_node_path38.default.dirname(srcTauri) : srcTauri;
+          const root2 = import_node_path42.default.basename(srcTauri) === "src-tauri" ? import_node_path42.default.dirname(srcTauri) : srcTauri;
           return { kind: "app", app: this.app(srcTauri, { root: root2, srcTauri }, folder) };
         }
-        const name = import_node_path38.default.basename(file);
+        const name = import_node_path42.default.basename(file);
         if (name === "Cargo.toml" || name === "Cargo.lock" || name === "caplint.config.json")
-          return { kind: "governs-below", folder: import_node_path38.default.dirname(file) };
-        if (/\.(json|toml)$/.test(file) && import_node_path38.default.basename(import_node_path38.default.dirname(file)) === "capabilities") {
-          return { kind: "app", app: this.app(file, { root: import_node_path38.default.dirname(file), paths: [file] }, folder) };
+          return { kind: "governs-below", folder: import_node_path42.default.dirname(file) };
+        if (/\.(json|toml)$/.test(file) && import_node_path42.default.basename(import_node_path42.default.dirname(file)) === "capabilities") {
+          return { kind: "app", app: this.app(file, { root: import_node_path42.default.dirname(file), paths: [file] }, folder) };
         }
         return { kind: "none" };
       }
@@ -43883,7 +46669,7 @@ var init_workspace = __esm({
         for (const folder of this.folders)
           if (isInside(file, folder) && (best === void 0 || folder.length > best.length))
             best = folder;
-        return best ?? import_node_path38.default.dirname(file);
+        return best ?? import_node_path42.default.dirname(file);
       }
     };
   }
@@ -44055,8 +46841,8 @@ __export(main_exports2, {
 });
 module.exports = __toCommonJS(main_exports2);
 init_esm();
-var import_node_fs14 = require("node:fs");
-var import_node_path40 = __toESM(require("node:path"), 1);
+var import_node_fs18 = require("node:fs");
+var import_node_path44 = __toESM(require("node:path"), 1);
 init_did_you_mean();
 init_errors();
 init_exit_codes();
@@ -44310,6 +47096,7 @@ init_read();
 init_stdin();
 init_errors();
 init_rules();
+init_build();
 init_query_options();
 init_options2();
 init_check_run();
@@ -44350,6 +47137,9 @@ async function runCheck(paths, options, io, allRules) {
     ...options.fix ? { fix: "write" } : options.fixDryRun ? { fix: "preview" } : {},
     ...stdin ? { stdin } : {}
   });
+  if (io.argv.includes("--debug"))
+    for (const { project } of outcome.checks)
+      io.stderr.write(shippedTargetsDebug(project));
   if (outcome.diffs && options.format !== "json")
     for (const { diff } of outcome.diffs)
       io.stdout.write(diff);
@@ -44367,6 +47157,16 @@ async function runCheck(paths, options, io, allRules) {
     // Watching, each run's JSON or SARIF document is one line (JSON Lines): a reader parses the stream line by line.
     jsonLines: options.watch === true
   });
+}
+function shippedTargetsDebug(project) {
+  if (!project.build)
+    return "";
+  const app = oneLine(project.build.file);
+  return [...shippedTargets(project.build, project.capabilities)].map(([target, because]) => {
+    const evidence = because.evidence.map((piece) => `${oneLine(piece.says)}${piece.certain ? "" : " (suggests it only)"}`).join("; ");
+    return `caplint: debug: ${app}: ${target} ships: ${evidence || "desktop"}
+`;
+  }).join("");
 }
 async function standardInput(paths, options, io) {
   const dashes = paths.filter((p) => p === "-").length;
@@ -44386,7 +47186,7 @@ async function standardInput(paths, options, io) {
 }
 
 // dist/capabilities/commands/diff.js
-var import_node_path27 = __toESM(require("node:path"), 1);
+var import_node_path31 = __toESM(require("node:path"), 1);
 init_esm();
 init_project();
 init_diff();
@@ -44397,11 +47197,10 @@ init_exit_codes();
 init_errors();
 
 // dist/capabilities/load/git-snapshot.js
-var import_node_child_process = require("node:child_process");
-var import_node_fs9 = require("node:fs");
+var import_node_fs13 = require("node:fs");
 init_promises();
 var import_node_os = require("node:os");
-var import_node_path26 = __toESM(require("node:path"), 1);
+var import_node_path30 = __toESM(require("node:path"), 1);
 init_errors();
 var READ_FILES = /(\.(json|json5|toml|lock|rs|ts|tsx|js|jsx|mjs|cjs|vue|svelte)|(^|\/)\.gitignore)$/;
 var SKIPPED_SEGMENT = /(^|\/)(node_modules|target|\.git)\//;
@@ -44437,12 +47236,12 @@ async function snapshotCommit(top, commit, option, maxFileBytes) {
     throw new FatalError(`${option}: cannot list the files of ${commit.slice(0, 12)}: ${listing.stderr.trim()}`);
   const refuse = (file, why) => new FatalError(`${option}: ${commit.slice(0, 12)} has a tree entry "${file}" that ${why}; git would not check it out, and caplint does not read it`);
   const entries = [];
-  for (const record2 of listing.stdout.toString("utf8").split("\0")) {
-    const tab = record2.indexOf("	");
+  for (const record3 of listing.stdout.toString("utf8").split("\0")) {
+    const tab = record3.indexOf("	");
     if (tab < 0)
       continue;
-    const [mode = "", type = "", object = "", size = ""] = record2.slice(0, tab).split(/ +/);
-    const file = record2.slice(tab + 1);
+    const [mode = "", type = "", object = "", size = ""] = record3.slice(0, tab).split(/ +/);
+    const file = record3.slice(tab + 1);
     if (type === "commit")
       continue;
     const unsafe = unsafePath(file);
@@ -44474,10 +47273,10 @@ async function snapshotCommit(top, commit, option, maxFileBytes) {
         throw refuse(entry.file, `lies below the file "${above}"`);
     }
   }
-  const root2 = await mkdtemp(import_node_path26.default.join((0, import_node_os.tmpdir)(), "caplint-git-"));
+  const root2 = await mkdtemp(import_node_path30.default.join((0, import_node_os.tmpdir)(), "caplint-git-"));
   const snapshot = { root: root2, commit, outsideLinks: [], dispose: () => rm(root2, { recursive: true, force: true }) };
   try {
-    await mkdir(import_node_path26.default.join(root2, ".git"));
+    await mkdir(import_node_path30.default.join(root2, ".git"));
     const oversized = entries.filter((entry) => entry.mode !== "120000" && entry.size > maxFileBytes);
     const wanted = entries.filter((entry) => entry.mode === "120000" ? entry.size <= MAX_LINK_BYTES : entry.size <= maxFileBytes);
     const total = wanted.reduce((sum, entry) => sum + entry.size, 0);
@@ -44514,7 +47313,7 @@ async function snapshotCommit(top, commit, option, maxFileBytes) {
       if (text2 === void 0 || text2.includes("\0") || !staysInside2(entry.file, linkTexts))
         snapshot.outsideLinks.push(entry.file);
       else
-        await mkdirsInSnapshot(root2, entry.file, folders).then(() => symlink(text2, import_node_path26.default.join(root2, ...entry.file.split("/")))).catch(() => snapshot.outsideLinks.push(entry.file));
+        await mkdirsInSnapshot(root2, entry.file, folders).then(() => symlink(text2, import_node_path30.default.join(root2, ...entry.file.split("/")))).catch(() => snapshot.outsideLinks.push(entry.file));
     }
     return snapshot;
   } catch (error) {
@@ -44569,19 +47368,19 @@ async function mkdirsInSnapshot(root2, file, folders) {
     const folder = segments.slice(0, depth).join("/");
     if (folders.has(folder))
       continue;
-    await mkdir(import_node_path26.default.join(root2, ...segments.slice(0, depth)));
+    await mkdir(import_node_path30.default.join(root2, ...segments.slice(0, depth)));
     folders.add(folder);
   }
 }
 async function createInSnapshot(root2, file, mode, folders) {
   await mkdirsInSnapshot(root2, file, folders);
-  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = import_node_fs9.constants;
-  return open(import_node_path26.default.join(root2, ...file.split("/")), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = import_node_fs13.constants;
+  return open(import_node_path30.default.join(root2, ...file.split("/")), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
 }
 async function streamBlobs(top, objects, maxBytes, onBlob) {
   if (objects.length === 0)
     return;
-  const child = (0, import_node_child_process.spawn)("git", ["-c", "core.quotePath=false", "cat-file", "--batch"], { cwd: top, env: gitEnvironment(), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawnGit(["-c", "core.quotePath=false", "cat-file", "--batch"], { cwd: top, env: gitEnvironment() });
   let stderr = "";
   child.stderr.on("data", (chunk) => stderr = (stderr + chunk.toString("utf8")).slice(-4096));
   const exited = new Promise((resolve4, reject) => {
@@ -44641,7 +47440,7 @@ async function streamBlobs(top, objects, maxBytes, onBlob) {
 }
 function git(cwd, args, maxBytes = 1024 * 1024, input) {
   return new Promise((resolve4, reject) => {
-    const child = (0, import_node_child_process.spawn)("git", ["-c", "core.quotePath=false", ...args], { cwd, env: gitEnvironment(), stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawnGit(["-c", "core.quotePath=false", ...args], { cwd, env: gitEnvironment() });
     const chunks = [];
     let size = 0;
     let stderr = "";
@@ -44669,6 +47468,9 @@ function git(cwd, args, maxBytes = 1024 * 1024, input) {
 }
 function gitEnvironment() {
   return { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_NO_REPLACE_OBJECTS: "1", GIT_PAGER: "cat", LC_ALL: "C" };
+}
+function spawnGit(args, options) {
+  return process.getBuiltinModule("node:child_process").spawn("git", args, { ...options, stdio: "pipe" });
 }
 
 // dist/capabilities/commands/diff.js
@@ -44701,7 +47503,7 @@ function registerDiff(program2, io, setExitCode, rules) {
         const sideFromGit = async (option, ref) => {
           const snapshot = await snapshotCommit(top, await resolveCommit(top, option, ref), option, maxBytes);
           snapshots.push(snapshot);
-          return import_node_path27.default.join(snapshot.root, ...prefix2.split("/").filter(Boolean));
+          return import_node_path31.default.join(snapshot.root, ...prefix2.split("/").filter(Boolean));
         };
         const baseCwd = await sideFromGit("--base", options.base);
         const headCwd = options.head === void 0 ? io.cwd : await sideFromGit("--head", options.head);
@@ -44719,8 +47521,8 @@ function registerDiff(program2, io, setExitCode, rules) {
           { cwd: io.cwd, paths: [oldPath], withConfig: false },
           { cwd: io.cwd, paths: [newPath], withConfig: false }
         ];
-        const [oldRoot, newRoot] = [import_node_path27.default.resolve(io.cwd, oldPath), import_node_path27.default.resolve(io.cwd, newPath)];
-        newFileOf = (file) => import_node_path27.default.relative(io.cwd, import_node_path27.default.join(newRoot, import_node_path27.default.relative(oldRoot, import_node_path27.default.resolve(io.cwd, file)))).split(import_node_path27.default.sep).join("/");
+        const [oldRoot, newRoot] = [import_node_path31.default.resolve(io.cwd, oldPath), import_node_path31.default.resolve(io.cwd, newPath)];
+        newFileOf = (file) => import_node_path31.default.relative(io.cwd, import_node_path31.default.join(newRoot, import_node_path31.default.relative(oldRoot, import_node_path31.default.resolve(io.cwd, file)))).split(import_node_path31.default.sep).join("/");
       }
       const loaded2 = await Promise.all(sides.map(async ({ cwd, paths, withConfig }) => {
         const load2 = loadOptionsFrom(paths, { ...options, app: void 0 }, cwd, io.env ?? {});
@@ -44981,7 +47783,7 @@ async function useRelease(catalog, plugin, version) {
 
 // dist/capabilities/commands/report.js
 init_read_log();
-var import_node_path29 = __toESM(require("node:path"), 1);
+var import_node_path33 = __toESM(require("node:path"), 1);
 init_lint();
 init_project();
 init_app_config();
@@ -45054,9 +47856,9 @@ function registerReport(program2, io, setExitCode, allRules) {
   });
 }
 function appLabel(project, paths, app, cwd) {
-  const relative3 = (absolute) => import_node_path29.default.relative(cwd, absolute).split(import_node_path29.default.sep).join("/") || ".";
+  const relative3 = (absolute) => import_node_path33.default.relative(cwd, absolute).split(import_node_path33.default.sep).join("/") || ".";
   if (project.srcTauri)
-    return relative3(import_node_path29.default.basename(project.srcTauri) === "src-tauri" ? import_node_path29.default.dirname(project.srcTauri) : project.srcTauri);
+    return relative3(import_node_path33.default.basename(project.srcTauri) === "src-tauri" ? import_node_path33.default.dirname(project.srcTauri) : project.srcTauri);
   if (app !== void 0)
     return app;
   return paths.length ? paths.join(", ") : ".";
@@ -45172,7 +47974,7 @@ var registerCapabilityCommands = (program2, io, setExitCode, registry) => {
 };
 
 // dist/events/command.js
-var import_node_path31 = __toESM(require("node:path"), 1);
+var import_node_path35 = __toESM(require("node:path"), 1);
 init_rules2();
 init_types4();
 init_repository_paths();
@@ -45306,7 +48108,7 @@ async function runEvents(names, options, io, allRules) {
     } else
       recordings.push({ stream: io.stdin, file: STDIN_NAME, absolutePath: STDIN_NAME });
   }
-  const read = inputs.filter((name) => name !== "-").map((name) => import_node_path31.default.resolve(io.cwd, name));
+  const read = inputs.filter((name) => name !== "-").map((name) => import_node_path35.default.resolve(io.cwd, name));
   const sink = options.output === void 0 ? void 0 : await openOutputFile("--output", { given: options.output, cwd: io.cwd, stdout: io.stdout, inputs: read });
   if (sink)
     output = sink;
@@ -45388,7 +48190,8 @@ function editorSchema(base, catalog) {
   const schema = structuredClone(base);
   const known = [];
   for (const key of catalog.keys())
-    known.push(...identifierEntries(key, catalog.get(key)));
+    for (const item of identifierEntries(key, catalog.get(key)))
+      known.push(item);
   const plainIdentifier = schema.definitions.Identifier ?? {};
   const strictPrefixes = catalog.keys().filter((key) => key !== APP_KEY && key !== "core" && !key.startsWith("core:"));
   const strictAlternatives = ["core", ...strictPrefixes].map(escapeRegExp2);
@@ -45571,7 +48374,7 @@ function registerCommands(program2, io, setExitCode) {
 
 // dist/cli/output-options.js
 init_esm();
-var import_node_path39 = __toESM(require("node:path"), 1);
+var import_node_path43 = __toESM(require("node:path"), 1);
 init_output();
 var QUIET_COMMANDS = /* @__PURE__ */ new Set(["access", "diff"]);
 var OWN_OUTPUT = /* @__PURE__ */ new Set(["check", "report"]);
@@ -45616,7 +48419,7 @@ function addOutputOptions(program2, output, cwd, stdout) {
     const { output: file, quiet } = action.opts();
     if (captured && !quiet && file !== void 0) {
       const named2 = [...action.args, ...Object.values(action.opts()).flat()].filter((value) => typeof value === "string" && value !== file);
-      await writeOutputFile("--output", { given: file, cwd, stdout, inputs: named2.map((value) => import_node_path39.default.resolve(cwd, value)) }, captured.text);
+      await writeOutputFile("--output", { given: file, cwd, stdout, inputs: named2.map((value) => import_node_path43.default.resolve(cwd, value)) }, captured.text);
     }
     captured = void 0;
   });
@@ -45631,7 +48434,7 @@ async function main(givenOptions) {
   const { stderr } = options;
   let exitCode = 0;
   const debug = options.argv.includes("--debug");
-  const program2 = new Command("caplint").description("Validate, lint and query host capability files.").version(toolVersion(), "-v, --version").exitOverride().configureOutput({
+  const program2 = new Command("caplint").description("Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).").version(toolVersion(), "-v, --version").exitOverride().configureOutput({
     writeOut: (text2) => options.stdout.write(text2),
     writeErr: (text2) => stderr.write(text2),
     outputError: (text2, write) => write(`caplint: ${text2.replace(/^error: /, "")}`)
@@ -45669,7 +48472,7 @@ function rejectMistypedCommand(program2, options) {
   if (first === void 0 || first.startsWith("-") || /[/\\.]/.test(first))
     return;
   const names = program2.commands.flatMap((command) => [command.name(), ...command.aliases()]);
-  if (names.includes(first) || first === "help" || (0, import_node_fs14.existsSync)(import_node_path40.default.resolve(options.cwd, first)))
+  if (names.includes(first) || first === "help" || (0, import_node_fs18.existsSync)(import_node_path44.default.resolve(options.cwd, first)))
     return;
   const close = nearest(first, names, 2);
   const commands = program2.commands.map((command) => command.name()).join(", ");

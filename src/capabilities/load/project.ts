@@ -470,7 +470,8 @@ async function assembleProject(context: LoadContext, read: ReadLog): Promise<Pro
   for (const document of documents) {
     if (!document) continue;
     // A Cargo.toml, a JSON schema or a settings file in a folder given by name is no capability: not read as one.
-    if (context.looseFiles.has(document.absolutePath) && !(document.ok && looksLikeCapabilities(document.value))) continue;
+    // A file that does not parse cannot say what it is, so its parse error is reported (the user named its folder).
+    if (context.looseFiles.has(document.absolutePath) && document.ok && !looksLikeCapabilities(document.value)) continue;
     project.documents.push(document);
     if (!document.ok) continue;
     const budget = new FileBudget();
