@@ -26,9 +26,10 @@ let source;
 try {
   source = readFileSync(bundle, "utf8");
 } catch (error) {
-  // A checkout that was never built (the npm package always ships the bundle).
+  // A checkout that was never built (the npm package always ships the bundle): dist/ is named, what "npm run build" makes.
+  const missing = path.join(built, "main.cjs");
   process.stderr.write(
-    `caplint: ${path.relative(process.cwd(), bundle) || bundle} is missing (${error.code}): run "npm run build" in ${path.join(__dirname, "..")}\n`,
+    `caplint: ${path.relative(process.cwd(), missing) || missing} is missing (${error.code}): run "npm run build" in ${path.join(__dirname, "..")}\n`,
   );
   process.exit(2);
 }

@@ -10,7 +10,7 @@ import { summarize, type Diagnostic } from "./core/diagnostics.js";
 import { LOCAL_ORIGIN, resolve, resolveAccess as resolveModelAccess, type AccessResult } from "./capabilities/engine/index.js";
 import { lint as lintCapabilities, type LintOptions, type LintResult } from "./capabilities/lint.js";
 import { loadProject as loadCapabilityProject, type LoadOptions, type Project } from "./capabilities/load/project.js";
-import { applyConfig, lintSettings } from "./capabilities/check-run.js";
+import { applyConfig, lintSettings, withFrontendScan } from "./capabilities/check-run.js";
 import { CAPABILITY_RULES } from "./capabilities/rules/index.js";
 import { loadSettings as loadRunSettings, type Settings } from "./core/settings.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "./core/reporters/index.js";
@@ -112,9 +112,10 @@ export interface WithSettings {
  */
 export async function loadProject(options: LoadOptions & WithSettings): Promise<Project> {
   const { settings: given, config, ...load } = options ?? ({} as LoadOptions);
-  if (given === undefined && config === undefined) return loadCapabilityProject(load);
+  // `lint` runs every rule unless told otherwise, the frontend's too: the frontend is scanned as `caplint check` scans it.
+  if (given === undefined && config === undefined) return loadCapabilityProject({ ...load, frontend: load.frontend ?? true });
   const settings = given ?? (await loadSettings({ cwd: load.cwd, config: config! }));
-  return loadCapabilityProject(applyConfig(load, settings));
+  return loadCapabilityProject(withFrontendScan(applyConfig(load, settings), lintSettings(settings, CAPABILITY_RULES).only));
 }
 
 /**

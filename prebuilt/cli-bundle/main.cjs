@@ -7218,9 +7218,17 @@ function parseCommandName(command) {
   const match2 = /^plugin:([^|]+)\|(.*)$/s.exec(command);
   return match2 ? { plugin: match2[1], name: match2[2] } : { name: command };
 }
+function catalogKeyOf(plugin, catalog) {
+  if (plugin === void 0)
+    return catalog.has(APP_KEY) ? APP_KEY : void 0;
+  if (catalog.has(plugin))
+    return plugin;
+  return catalog.has(`core:${plugin}`) ? `core:${plugin}` : void 0;
+}
 var init_command_name = __esm({
   "dist/capabilities/engine/command-name.js"() {
     "use strict";
+    init_types();
   }
 });
 
@@ -7304,7 +7312,7 @@ function formatReferences(entries) {
 function explain(model, command, window, webview, origin, grants) {
   const { plugin, name } = parseCommandName(command);
   const catalog = model.catalog;
-  const key = plugin === void 0 ? catalog.has(APP_KEY) ? APP_KEY : void 0 : catalog.has(plugin) ? plugin : catalog.has(`core:${plugin}`) ? `core:${plugin}` : void 0;
+  const key = catalogKeyOf(plugin, catalog);
   const manifest = key === void 0 ? void 0 : catalog.get(key);
   const displayName = plugin === void 0 ? name : `${plugin}.${name}`;
   const allowEntries = model.allowed.get(command) ?? [];
@@ -7408,7 +7416,6 @@ var MAX_MATRIX_MATCHING_WORK, CoverageIndex, AccessMatrix;
 var init_access = __esm({
   "dist/capabilities/engine/access.js"() {
     "use strict";
-    init_types();
     init_glob();
     init_errors();
     init_origin();
@@ -30577,7 +30584,7 @@ function frontendAccess(project, resolution) {
       const spelled = catalog.spellCommand(command);
       const refusals = refusalsOf(models, spelled, windows);
       const { plugin, name } = parseCommandName(spelled);
-      const key = plugin === void 0 ? catalog.has(APP_KEY) ? APP_KEY : void 0 : catalog.has(plugin) ? plugin : catalog.has(`core:${plugin}`) ? `core:${plugin}` : void 0;
+      const key = catalogKeyOf(plugin, catalog);
       const manifest = key === void 0 ? void 0 : catalog.get(key);
       const judgement = { call, command: spelled, windows, byPage, refusals, scoped: !!manifest?.global_scope_schema };
       if (key !== void 0)
@@ -34738,8 +34745,8 @@ async function answerPaint(options, io, printsText = options.format === "text") 
 function askedPlatforms(options) {
   return options.platform?.length ? options.platform : [...TARGETS];
 }
-async function loadGroups(paths, options, io, settings) {
-  const project = await loadProjectFor(paths, options, io, settings);
+async function loadGroups(paths, options, io, settings, lintedRules) {
+  const project = await loadProjectFor(paths, options, io, settings, lintedRules);
   const asked = askedPlatforms(options);
   return { project, asked, groups: resolvePlatformGroups(project, asked) };
 }
@@ -34763,8 +34770,9 @@ function singlePlatform(options) {
     throw new UsageError("--platform: this command answers for one platform; name one");
   return options.platform?.[0] ?? runningPlatform();
 }
-async function loadProjectFor(paths, options, io, settings) {
-  return loadProject(applyConfig(loadOptionsFrom(paths, options, io.cwd, io.env ?? {}), settings));
+async function loadProjectFor(paths, options, io, settings, lintedRules) {
+  const load2 = applyConfig(loadOptionsFrom(paths, options, io.cwd, io.env ?? {}), settings);
+  return loadProject(lintedRules ? withFrontendScan(load2, lintedRules) : load2);
 }
 function originOf(url, project) {
   if (url === void 0 || url === "local")
@@ -47804,10 +47812,11 @@ function registerReport(program2, io, setExitCode, allRules) {
     if (options.html === void 0 || options.html === "")
       throw new UsageError("report: say where to write it with --html FILE (or --html - for standard output)");
     const settings = await capabilitySettings(options, io.cwd, allRules);
-    const { project, asked, groups } = await loadGroups(paths, options, io, settings);
+    const linted = lintSettings(settings, CAPABILITY_RULES);
+    const { project, asked, groups } = await loadGroups(paths, options, io, settings, linted.only);
     const origin = options.url === void 0 ? void 0 : originOf(options.url, project);
     const windows = options.window.length ? options.window : knownWindowLabels(project);
-    const result = await lint(project, { ...lintSettings(settings, CAPABILITY_RULES), platforms: asked });
+    const result = await lint(project, { ...linted, platforms: asked });
     let against;
     if (options.against !== void 0) {
       const baseline = await loadProject(loadOptionsFrom([options.against], { ...options, app: void 0 }, io.cwd, io.env ?? {}));

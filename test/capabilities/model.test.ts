@@ -48,7 +48,7 @@ describe("the capability model", () => {
       { key: "alow", path: ["permissions", 1, "alow"], object: "permission entry" },
       { key: "url", path: ["remote", "url"], object: "remote" },
     ]);
-    expect(capability.written.unknownFields[0]!.siblings).toEqual(["identifier", "windowz", "remote", "permissions", "caplint-disable"]);
+    expect(capability.written.unknownFields[0]!.siblings).toEqual(new Set(["identifier", "windowz", "remote", "permissions", "caplint-disable"]));
     expect(capability.written.suppressions).toEqual([
       { value: "no-target", path: ["caplint-disable", 0] },
       { value: "unknown-field", path: ["caplint-disable", 2] },
@@ -56,7 +56,7 @@ describe("the capability model", () => {
   });
 
   it("records unknown fields of a wrapped file's top level only", () => {
-    expect(unknownFileFields({ capabilities: [], extra: 1 })).toEqual([{ key: "extra", path: ["extra"], siblings: ["capabilities", "extra"] }]);
+    expect(unknownFileFields({ capabilities: [], extra: 1 })).toEqual([{ key: "extra", path: ["extra"], siblings: new Set(["capabilities", "extra"]) }]);
     expect(unknownFileFields({ identifier: "single", extra: 1 })).toEqual([]);
     expect(unknownFileFields([{ identifier: "listed" }])).toEqual([]);
   });

@@ -77,7 +77,7 @@ describe("config sections per domain", () => {
 
   it("takes each domain's keys from its Domain: capabilities owns manifests and app, the core only rules and overrides", () => {
     expect(DOMAINS.map((domain) => [domain.name, Object.keys(domain.config?.properties ?? {})])).toEqual([
-      ["capabilities", ["manifests", "app"]],
+      ["capabilities", ["manifests", "app", "frontend"]],
       ["events", []],
       ["mcp", []],
     ]);
@@ -90,7 +90,7 @@ describe("config sections per domain", () => {
     const result = await run(["check", "cap.json"], root);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `caplint: ${path.join(root, "caplint.config.json")}: (top level) unknown field "manifest" (known: rules, overrides, manifests, app)\n`,
+      `caplint: ${path.join(root, "caplint.config.json")}: (top level) unknown field "manifest" (known: rules, overrides, manifests, app, frontend)\n`,
     );
   });
 

@@ -108,7 +108,7 @@ describe("SARIF artifact URIs, for every kind of finding", { timeout: 120_000 },
       for (const target of targets(log)) {
         expect(target.folder).toBe(false);
         expect(existsSync(target.file), target.file.toString()).toBe(true);
-        expect(target.file.toString()).toMatch(new RegExp(`^${root}/apps/(desk|mob)/src-tauri/`));
+        expect(target.file.toString()).toMatch(new RegExp(`^${root}/apps/(desk|mob)/src(-tauri)?/`));
       }
     }
   });
@@ -221,7 +221,7 @@ describe("GitHub annotation files, for every kind of finding", { timeout: 120_00
       [path.join(root, "apps", "desk", "src-tauri"), ["check", "capabilities/main.json"], "desk"],
     ] as const) {
       const files = annotatedFiles(await annotations([...argv], cwd), root);
-      for (const file of files) expect(file).toMatch(new RegExp(`^apps/${app}/src-tauri/`));
+      for (const file of files) expect(file).toMatch(new RegExp(`^apps/${app}/src(-tauri)?/`));
     }
   });
 

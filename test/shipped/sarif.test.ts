@@ -34,6 +34,8 @@ const COVERED_RULES = [
   "duplicate-capability",
   "duplicate-permission",
   "empty-platforms",
+  "frontend-calls-unregistered-plugin",
+  "frontend-command-not-granted",
   "ignored-file",
   "insecure-remote",
   "invalid-identifier",
@@ -53,6 +55,8 @@ const COVERED_RULES = [
   "unknown-set-member",
   "unmatched-window",
   "unsafe-pattern",
+  "unused-dangerous-permission",
+  "unused-permission",
   "unused-suppression",
 ];
 

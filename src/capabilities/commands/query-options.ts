@@ -11,7 +11,7 @@ import { UsageError } from "../../core/errors.js";
 import { isPlainObject } from "../../core/json.js";
 import type { MainOptions } from "../../core/io.js";
 import { addInputOptions, configOption } from "./options.js";
-import { applyConfig, loadOptionsFrom, type InputOptions } from "../check-run.js";
+import { applyConfig, loadOptionsFrom, withFrontendScan, type InputOptions } from "../check-run.js";
 import type { Settings } from "../../core/settings.js";
 import { addColorOptions } from "../../core/options.js";
 import { makePaint } from "../../core/reporters/paint.js";
@@ -69,9 +69,10 @@ export async function loadGroups(
   options: QueryOptions,
   io: MainOptions,
   settings: Settings,
+  lintedRules?: ReadonlySet<string>,
 ): Promise<{ project: Project; asked: string[]; groups: PlatformGroup[] }> {
   // The config's app and manifests apply as in `check`, so a query answers for the app `check` checks.
-  const project = await loadProjectFor(paths, options, io, settings);
+  const project = await loadProjectFor(paths, options, io, settings, lintedRules);
   const asked = askedPlatforms(options);
   return { project, asked, groups: resolvePlatformGroups(project, asked) };
 }
@@ -105,8 +106,16 @@ export function singlePlatform(options: Pick<QueryOptions, "platform">): string 
 }
 
 /** The project as `check` loads it (the config's app and manifests applied), for queries that resolve it themselves. */
-export async function loadProjectFor(paths: string[], options: QueryOptions, io: MainOptions, settings: Settings): Promise<Project> {
-  return loadProject(applyConfig(loadOptionsFrom(paths, options, io.cwd, io.env ?? {}), settings));
+/** `lintedRules`: the rules a command that also lints will run, so the frontend is scanned when one of them judges it, as in `check`. */
+export async function loadProjectFor(
+  paths: string[],
+  options: QueryOptions,
+  io: MainOptions,
+  settings: Settings,
+  lintedRules?: ReadonlySet<string>,
+): Promise<Project> {
+  const load = applyConfig(loadOptionsFrom(paths, options, io.cwd, io.env ?? {}), settings);
+  return loadProject(lintedRules ? withFrontendScan(load, lintedRules) : load);
 }
 
 /** `--url` to an origin: the app's own URLs (and its dev server) are local, like the host decides. */

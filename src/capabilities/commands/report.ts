@@ -46,11 +46,12 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
       throw new UsageError("report: say where to write it with --html FILE (or --html - for standard output)");
     // The same settings as `check`, so both count the same findings.
     const settings = await capabilitySettings(options, io.cwd, allRules);
-    const { project, asked, groups } = await loadGroups(paths, options, io, settings);
+    const linted = lintSettings(settings, CAPABILITY_RULES);
+    const { project, asked, groups } = await loadGroups(paths, options, io, settings, linted.only);
     // Without --url the page covers every origin: a grant made only to remote pages is access too.
     const origin = options.url === undefined ? undefined : originOf(options.url, project);
     const windows = options.window.length ? options.window : knownWindowLabels(project);
-    const result = await lint(project, { ...lintSettings(settings, CAPABILITY_RULES), platforms: asked });
+    const result = await lint(project, { ...linted, platforms: asked });
     let against: { label: string; project: Project; groups: PlatformGroup[] } | undefined;
     if (options.against !== undefined) {
       const baseline = await loadProject(loadOptionsFrom([options.against], { ...options, app: undefined }, io.cwd, io.env ?? {}));

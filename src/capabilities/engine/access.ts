@@ -7,14 +7,13 @@
  * 2. Otherwise it is allowed when some allow entry's context covers the origin and some webview
  *    pattern matches the webview label or some window pattern matches the window label.
  */
-import { APP_KEY } from "../catalog/types.js";
 import type { Manifest, PermissionSetDef } from "../catalog/types.js";
 import { compileLabelPattern, globMatchingWork } from "./match/glob.js";
 import { FatalError } from "../../core/errors.js";
 import { LOCAL_ORIGIN, type Origin } from "./match/origin.js";
 import { MAX_SET_DEPTH } from "./expand.js";
 import { compareCodePoints, qualifiedIdentifier, type ResolvedCommand, type ResolvedModel, type ScopeLists } from "./model.js";
-import { parseCommandName } from "./command-name.js";
+import { catalogKeyOf, parseCommandName } from "./command-name.js";
 
 /**
  * Characters the matrix may compare between glob patterns and labels (each pair costs about pattern +
@@ -195,17 +194,7 @@ export function formatReferences(entries: readonly ResolvedCommand[]): string {
 function explain(model: ResolvedModel, command: string, window: string, webview: string, origin: Origin, grants: ResolvedCommand[]): CommandExplanation {
   const { plugin, name } = parseCommandName(command);
   const catalog = model.catalog;
-  // The runtime looks a plugin up as given, then as a core area.
-  const key =
-    plugin === undefined
-      ? catalog.has(APP_KEY)
-        ? APP_KEY
-        : undefined
-      : catalog.has(plugin)
-        ? plugin
-        : catalog.has(`core:${plugin}`)
-          ? `core:${plugin}`
-          : undefined;
+  const key = catalogKeyOf(plugin, catalog);
   const manifest = key === undefined ? undefined : catalog.get(key);
   const displayName = plugin === undefined ? name : `${plugin}.${name}`;
   const allowEntries = model.allowed.get(command) ?? [];

@@ -8,7 +8,7 @@
 import { Catalog } from "../catalog/catalog.js";
 import { APP_KEY, type Manifest } from "../catalog/types.js";
 import { resolveAccess, type Verdict } from "../engine/access.js";
-import { parseCommandName } from "../engine/command-name.js";
+import { catalogKeyOf, parseCommandName } from "../engine/command-name.js";
 import type { Resolution } from "../engine/resolve.js";
 import type { ResolvedModel } from "../engine/model.js";
 import type { FrontendCall, FrontendScan } from "../frontend/scan.js";
@@ -92,16 +92,7 @@ export function frontendAccess(project: Project & { frontend: FrontendScan }, re
       const spelled = catalog.spellCommand(command);
       const refusals = refusalsOf(models, spelled, windows);
       const { plugin, name } = parseCommandName(spelled);
-      const key =
-        plugin === undefined
-          ? catalog.has(APP_KEY)
-            ? APP_KEY
-            : undefined
-          : catalog.has(plugin)
-            ? plugin
-            : catalog.has(`core:${plugin}`)
-              ? `core:${plugin}`
-              : undefined;
+      const key = catalogKeyOf(plugin, catalog);
       const manifest = key === undefined ? undefined : catalog.get(key);
       const judgement: CallJudgement = { call, command: spelled, windows, byPage, refusals, scoped: !!manifest?.global_scope_schema };
       if (key !== undefined) judgement.key = key;
