@@ -28019,7 +28019,7 @@ var init_config_section = __esm({
         },
         app: { description: "The app folder, used when no paths or --app are given.", type: "string", minLength: 1 },
         frontend: {
-          description: "The app's frontend, as the frontend rules and `caplint least-privilege` read it (found from package.json and tauri.conf.json when absent).",
+          description: "The app's frontend, as the frontend rules read it (found from package.json and tauri.conf.json when absent).",
           type: "object",
           additionalProperties: false,
           properties: {
@@ -32615,7 +32615,7 @@ var init_unused_permission = __esm({
               capability: `capability "${capability.identifier}"`,
               them: granted.length === 1 ? "it" : "any of them"
             },
-            hint: `remove "${entry.identifier}" (caplint least-privilege --write proposes the minimal capability)`
+            hint: `remove "${entry.identifier}"`
           });
         }
       }

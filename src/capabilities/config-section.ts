@@ -24,7 +24,7 @@ export const CAPABILITY_CONFIG: ConfigSection<CapabilityConfig> = {
     },
     app: { description: "The app folder, used when no paths or --app are given.", type: "string", minLength: 1 },
     frontend: {
-      description: "The app's frontend, as the frontend rules and `caplint least-privilege` read it (found from package.json and tauri.conf.json when absent).",
+      description: "The app's frontend, as the frontend rules read it (found from package.json and tauri.conf.json when absent).",
       type: "object",
       additionalProperties: false,
       properties: {

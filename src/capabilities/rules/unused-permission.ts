@@ -33,7 +33,7 @@ export default defineRule({
           capability: `capability "${capability.identifier}"`,
           them: granted.length === 1 ? "it" : "any of them",
         },
-        hint: `remove "${entry.identifier}" (caplint least-privilege --write proposes the minimal capability)`,
+        hint: `remove "${entry.identifier}"`,
       });
     }
   },
