@@ -41492,16 +41492,35 @@ var init_listing = __esm({
 
 // dist/mcp/naming.js
 function evidenceOf(word) {
-  if (!lexicon) {
-    const entries = /* @__PURE__ */ new Map();
-    for (const line of (0, import_node_fs15.readFileSync)(packageFile("data", "wordnet-verbs.txt"), "utf8").split("\n")) {
-      const [lemma, verb, other] = line.split(" ");
-      if (lemma && verb && other)
-        entries.set(lemma, { verb: Number(verb), other: Number(other) });
+  const text2 = lexicon ??= (0, import_node_fs15.readFileSync)(packageFile("data", "wordnet-verbs.txt"), "utf8");
+  let low = 0;
+  let high = text2.length;
+  while (low < high) {
+    const lineStart = text2.lastIndexOf("\n", (low + high >>> 1) - 1) + 1;
+    const newline = text2.indexOf("\n", lineStart);
+    const lineEnd = newline === -1 ? text2.length : newline;
+    const order = compareLemma(text2, lineStart, word);
+    if (order === 0) {
+      const counts = text2.slice(lineStart + word.length + 1, lineEnd).split(" ");
+      return { verb: Number(counts[0]), other: Number(counts[1]) };
     }
-    lexicon = entries;
+    if (order < 0)
+      low = lineEnd + 1;
+    else
+      high = lineStart;
   }
-  return lexicon.get(word);
+  return void 0;
+}
+function compareLemma(text2, lineStart, word) {
+  for (let index = 0; ; index++) {
+    const code = text2.charCodeAt(lineStart + index);
+    const lemmaCode = code === 32 ? -1 : code;
+    const wordCode = index < word.length ? word.charCodeAt(index) : -1;
+    if (lemmaCode !== wordCode)
+      return lemmaCode - wordCode;
+    if (lemmaCode === -1)
+      return 0;
+  }
 }
 function isVerb(word, extra) {
   return extra.has(word) || Object.hasOwn(TOOL_VERBS, word) || evidenceOf(word) !== void 0;
@@ -41866,6 +41885,15 @@ function isListTool(tool, naming, pinned) {
   const pin = tool.name === void 0 ? void 0 : pinned?.get(tool.name);
   if (pin !== void 0)
     return pin;
+  let judged2 = listToolsByNaming.get(naming);
+  if (!judged2)
+    listToolsByNaming.set(naming, judged2 = /* @__PURE__ */ new WeakMap());
+  let listTool = judged2.get(tool);
+  if (listTool === void 0)
+    judged2.set(tool, listTool = readsAsListTool(tool, naming));
+  return listTool;
+}
+function readsAsListTool(tool, naming) {
   const action = tool.name === void 0 ? [] : splitToolName(tool.name, naming).action;
   const writes = isObject3(tool.value) && isObject3(tool.value.annotations) && tool.value.annotations.readOnlyHint === false;
   const description = isObject3(tool.value) && typeof tool.value.description === "string" ? tool.value.description : "";
@@ -41924,7 +41952,7 @@ function* toolInputs(tools2) {
 function toolLabel(tool) {
   return tool.name === void 0 ? `tool #${String(tool.path[tool.path.length - 1])}` : `tool ${quote2(tool.name)}`;
 }
-var namings, LIST_WORDS, PAGE_PARAMETERS, PAGE_RESULT_FIELDS, BUDGET_VERBS, normalised, PAGE_POSITIONS, RESULT_COUNTS, JOB_STARTERS, RETURNS_JOB_ID, LINE_OFFSET;
+var namings, LIST_WORDS, PAGE_PARAMETERS, PAGE_RESULT_FIELDS, BUDGET_VERBS, normalised, PAGE_POSITIONS, RESULT_COUNTS, JOB_STARTERS, RETURNS_JOB_ID, LINE_OFFSET, listToolsByNaming;
 var init_support2 = __esm({
   "dist/mcp/rules/support.js"() {
     "use strict";
@@ -41955,6 +41983,7 @@ var init_support2 = __esm({
     JOB_STARTERS = /* @__PURE__ */ new Set(["start", "begin", "launch", "submit", "trigger", "spawn", "enqueue"]);
     RETURNS_JOB_ID = /\breturns?\b[^.]{0,60}\b(?:session|job|task|operation|run)[ _-]?id\b/i;
     LINE_OFFSET = /\boffset\b[^.\n]{0,40}\blines?\b|\bline[ _-]?offset\b/i;
+    listToolsByNaming = /* @__PURE__ */ new WeakMap();
   }
 });
 
