@@ -10652,6 +10652,9 @@ function rm(...args) {
 function stat(...args) {
   return load().stat(...args);
 }
+function statfs(...args) {
+  return load().statfs(...args);
+}
 function symlink(...args) {
   return load().symlink(...args);
 }
@@ -10819,7 +10822,13 @@ function describeIoError(error) {
     EPERM: "operation not permitted",
     ELOOP: "too many levels of symbolic links",
     EISDIR: "is a directory",
-    ENOTDIR: "not a directory"
+    ENOTDIR: "not a directory",
+    // A write that failed part-way: the code is named, since it is what a CI log is searched for.
+    ENOSPC: "no space left on device (ENOSPC)",
+    EDQUOT: "disk quota exceeded (EDQUOT)",
+    EFBIG: "file too large: over the file-size limit (EFBIG, ulimit -f)",
+    EROFS: "read-only file system (EROFS)",
+    EIO: "input/output error (EIO)"
   };
   return (code && known[code]) ?? (error instanceof Error ? error.message : String(error));
 }
@@ -34213,7 +34222,7 @@ async function replacementSink(file) {
     throw new WriteRefused("is read-only; not written (make it writable first)");
   const temporary = import_node_path22.default.join(import_node_path22.default.dirname(file), `.caplint-${process.pid}-${temporaryName()}.tmp`);
   const handle = await open(temporary, "wx", existing ? existing.mode & 4095 : 438);
-  const queue = new WriteQueue((text2) => handle.write(text2, null, "utf8"));
+  const queue = new WriteQueue((text2) => writeWhole(handle, text2));
   const discard = async () => {
     await handle.close().catch(() => {
     });
@@ -34236,9 +34245,19 @@ async function replacementSink(file) {
     }
   };
 }
+async function writeWhole(handle, text2) {
+  const bytes = typeof text2 === "string" ? Buffer.from(text2, "utf8") : text2;
+  for (let offset = 0; offset < bytes.length; ) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, null);
+    if (bytesWritten <= 0)
+      throw Object.assign(new Error("the file system took no more bytes"), { code: "EIO" });
+    offset += bytesWritten;
+  }
+}
 async function putInPlace(file, temporary, existing) {
   if (!existing) {
     await rename(temporary, file);
+    await syncFolder(import_node_path22.default.dirname(file));
     return;
   }
   const ownerKept = await keepOwner(temporary, existing);
@@ -34250,6 +34269,7 @@ async function putInPlace(file, temporary, existing) {
     return;
   }
   await rename(temporary, file);
+  await syncFolder(import_node_path22.default.dirname(file));
 }
 async function isReadOnly(file, info) {
   if ((info.mode & 146) === 0)
@@ -34306,20 +34326,33 @@ async function copyInPlace(temporary, file, before) {
     const now = await handle.stat();
     if (now.ino !== before.ino || now.dev !== before.dev)
       throw new WriteRefused("was replaced while caplint was writing it");
-    await handle.truncate(0);
+    const size = (await source.stat()).size;
+    const room = await statfs(import_node_path22.default.dirname(file)).then((space) => space.bavail * space.bsize, () => Number.POSITIVE_INFINITY);
+    if (room < size)
+      throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
     const buffer = Buffer.alloc(1 << 16);
     for (let position2 = 0; ; ) {
       const { bytesRead } = await source.read(buffer, 0, buffer.length, position2);
       if (bytesRead === 0)
         break;
-      await handle.write(buffer, 0, bytesRead, position2);
+      await writeWhole(handle, buffer.subarray(0, bytesRead));
       position2 += bytesRead;
     }
+    await handle.truncate(size);
     await handle.sync();
   } finally {
     await source.close();
     await handle.close();
   }
+}
+async function syncFolder(folder) {
+  const handle = await open(folder, import_node_fs10.constants.O_RDONLY).catch(() => void 0);
+  if (!handle)
+    return;
+  await handle.sync().catch(() => {
+  });
+  await handle.close().catch(() => {
+  });
 }
 async function writeReport(target, text2) {
   const sink = await openReport(target);
@@ -34347,7 +34380,7 @@ async function openReport(target) {
     throw new WriteRefused("is a block device; refusing to write a report onto it");
   if (info && (info.isCharacterDevice() || info.isFIFO() || info.isSocket())) {
     const handle = await open(file, import_node_fs10.constants.O_WRONLY | import_node_fs10.constants.O_APPEND);
-    return safeSink(queuedSink(new WriteQueue((text2) => handle.write(text2, null, "utf8")), () => handle.close()));
+    return safeSink(queuedSink(new WriteQueue((text2) => writeWhole(handle, text2)), () => handle.close()));
   }
   if (link?.isSymbolicLink()) {
     if (isStandardStreamAlias(file))
