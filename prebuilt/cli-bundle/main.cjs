@@ -10652,6 +10652,9 @@ function rm(...args) {
 function stat(...args) {
   return load().stat(...args);
 }
+function statfs(...args) {
+  return load().statfs(...args);
+}
 function symlink(...args) {
   return load().symlink(...args);
 }
@@ -10819,7 +10822,13 @@ function describeIoError(error) {
     EPERM: "operation not permitted",
     ELOOP: "too many levels of symbolic links",
     EISDIR: "is a directory",
-    ENOTDIR: "not a directory"
+    ENOTDIR: "not a directory",
+    // A write that failed part-way: the code is named, since it is what a CI log is searched for.
+    ENOSPC: "no space left on device (ENOSPC)",
+    EDQUOT: "disk quota exceeded (EDQUOT)",
+    EFBIG: "file too large: over the file-size limit (EFBIG, ulimit -f)",
+    EROFS: "read-only file system (EROFS)",
+    EIO: "input/output error (EIO)"
   };
   return (code && known[code]) ?? (error instanceof Error ? error.message : String(error));
 }
@@ -34213,7 +34222,7 @@ async function replacementSink(file) {
     throw new WriteRefused("is read-only; not written (make it writable first)");
   const temporary = import_node_path22.default.join(import_node_path22.default.dirname(file), `.caplint-${process.pid}-${temporaryName()}.tmp`);
   const handle = await open(temporary, "wx", existing ? existing.mode & 4095 : 438);
-  const queue = new WriteQueue((text2) => handle.write(text2, null, "utf8"));
+  const queue = new WriteQueue((text2) => writeWhole(handle, text2));
   const discard = async () => {
     await handle.close().catch(() => {
     });
@@ -34236,9 +34245,19 @@ async function replacementSink(file) {
     }
   };
 }
+async function writeWhole(handle, text2) {
+  const bytes = typeof text2 === "string" ? Buffer.from(text2, "utf8") : text2;
+  for (let offset = 0; offset < bytes.length; ) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, null);
+    if (bytesWritten <= 0)
+      throw Object.assign(new Error("the file system took no more bytes"), { code: "EIO" });
+    offset += bytesWritten;
+  }
+}
 async function putInPlace(file, temporary, existing) {
   if (!existing) {
     await rename(temporary, file);
+    await syncFolder(import_node_path22.default.dirname(file));
     return;
   }
   const ownerKept = await keepOwner(temporary, existing);
@@ -34250,6 +34269,7 @@ async function putInPlace(file, temporary, existing) {
     return;
   }
   await rename(temporary, file);
+  await syncFolder(import_node_path22.default.dirname(file));
 }
 async function isReadOnly(file, info) {
   if ((info.mode & 146) === 0)
@@ -34306,20 +34326,33 @@ async function copyInPlace(temporary, file, before) {
     const now = await handle.stat();
     if (now.ino !== before.ino || now.dev !== before.dev)
       throw new WriteRefused("was replaced while caplint was writing it");
-    await handle.truncate(0);
+    const size = (await source.stat()).size;
+    const room = await statfs(import_node_path22.default.dirname(file)).then((space) => space.bavail * space.bsize, () => Number.POSITIVE_INFINITY);
+    if (room < size)
+      throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
     const buffer = Buffer.alloc(1 << 16);
     for (let position2 = 0; ; ) {
       const { bytesRead } = await source.read(buffer, 0, buffer.length, position2);
       if (bytesRead === 0)
         break;
-      await handle.write(buffer, 0, bytesRead, position2);
+      await writeWhole(handle, buffer.subarray(0, bytesRead));
       position2 += bytesRead;
     }
+    await handle.truncate(size);
     await handle.sync();
   } finally {
     await source.close();
     await handle.close();
   }
+}
+async function syncFolder(folder) {
+  const handle = await open(folder, import_node_fs10.constants.O_RDONLY).catch(() => void 0);
+  if (!handle)
+    return;
+  await handle.sync().catch(() => {
+  });
+  await handle.close().catch(() => {
+  });
 }
 async function writeReport(target, text2) {
   const sink = await openReport(target);
@@ -34347,7 +34380,7 @@ async function openReport(target) {
     throw new WriteRefused("is a block device; refusing to write a report onto it");
   if (info && (info.isCharacterDevice() || info.isFIFO() || info.isSocket())) {
     const handle = await open(file, import_node_fs10.constants.O_WRONLY | import_node_fs10.constants.O_APPEND);
-    return safeSink(queuedSink(new WriteQueue((text2) => handle.write(text2, null, "utf8")), () => handle.close()));
+    return safeSink(queuedSink(new WriteQueue((text2) => writeWhole(handle, text2)), () => handle.close()));
   }
   if (link?.isSymbolicLink()) {
     if (isStandardStreamAlias(file))
@@ -41492,16 +41525,35 @@ var init_listing = __esm({
 
 // dist/mcp/naming.js
 function evidenceOf(word) {
-  if (!lexicon) {
-    const entries = /* @__PURE__ */ new Map();
-    for (const line of (0, import_node_fs15.readFileSync)(packageFile("data", "wordnet-verbs.txt"), "utf8").split("\n")) {
-      const [lemma, verb, other] = line.split(" ");
-      if (lemma && verb && other)
-        entries.set(lemma, { verb: Number(verb), other: Number(other) });
+  const text2 = lexicon ??= (0, import_node_fs15.readFileSync)(packageFile("data", "wordnet-verbs.txt"), "utf8");
+  let low = 0;
+  let high = text2.length;
+  while (low < high) {
+    const lineStart = text2.lastIndexOf("\n", (low + high >>> 1) - 1) + 1;
+    const newline = text2.indexOf("\n", lineStart);
+    const lineEnd = newline === -1 ? text2.length : newline;
+    const order = compareLemma(text2, lineStart, word);
+    if (order === 0) {
+      const counts = text2.slice(lineStart + word.length + 1, lineEnd).split(" ");
+      return { verb: Number(counts[0]), other: Number(counts[1]) };
     }
-    lexicon = entries;
+    if (order < 0)
+      low = lineEnd + 1;
+    else
+      high = lineStart;
   }
-  return lexicon.get(word);
+  return void 0;
+}
+function compareLemma(text2, lineStart, word) {
+  for (let index = 0; ; index++) {
+    const code = text2.charCodeAt(lineStart + index);
+    const lemmaCode = code === 32 ? -1 : code;
+    const wordCode = index < word.length ? word.charCodeAt(index) : -1;
+    if (lemmaCode !== wordCode)
+      return lemmaCode - wordCode;
+    if (lemmaCode === -1)
+      return 0;
+  }
 }
 function isVerb(word, extra) {
   return extra.has(word) || Object.hasOwn(TOOL_VERBS, word) || evidenceOf(word) !== void 0;
@@ -41866,6 +41918,15 @@ function isListTool(tool, naming, pinned) {
   const pin = tool.name === void 0 ? void 0 : pinned?.get(tool.name);
   if (pin !== void 0)
     return pin;
+  let judged2 = listToolsByNaming.get(naming);
+  if (!judged2)
+    listToolsByNaming.set(naming, judged2 = /* @__PURE__ */ new WeakMap());
+  let listTool = judged2.get(tool);
+  if (listTool === void 0)
+    judged2.set(tool, listTool = readsAsListTool(tool, naming));
+  return listTool;
+}
+function readsAsListTool(tool, naming) {
   const action = tool.name === void 0 ? [] : splitToolName(tool.name, naming).action;
   const writes = isObject3(tool.value) && isObject3(tool.value.annotations) && tool.value.annotations.readOnlyHint === false;
   const description = isObject3(tool.value) && typeof tool.value.description === "string" ? tool.value.description : "";
@@ -41924,7 +41985,7 @@ function* toolInputs(tools2) {
 function toolLabel(tool) {
   return tool.name === void 0 ? `tool #${String(tool.path[tool.path.length - 1])}` : `tool ${quote2(tool.name)}`;
 }
-var namings, LIST_WORDS, PAGE_PARAMETERS, PAGE_RESULT_FIELDS, BUDGET_VERBS, normalised, PAGE_POSITIONS, RESULT_COUNTS, JOB_STARTERS, RETURNS_JOB_ID, LINE_OFFSET;
+var namings, LIST_WORDS, PAGE_PARAMETERS, PAGE_RESULT_FIELDS, BUDGET_VERBS, normalised, PAGE_POSITIONS, RESULT_COUNTS, JOB_STARTERS, RETURNS_JOB_ID, LINE_OFFSET, listToolsByNaming;
 var init_support2 = __esm({
   "dist/mcp/rules/support.js"() {
     "use strict";
@@ -41955,6 +42016,7 @@ var init_support2 = __esm({
     JOB_STARTERS = /* @__PURE__ */ new Set(["start", "begin", "launch", "submit", "trigger", "spawn", "enqueue"]);
     RETURNS_JOB_ID = /\breturns?\b[^.]{0,60}\b(?:session|job|task|operation|run)[ _-]?id\b/i;
     LINE_OFFSET = /\boffset\b[^.\n]{0,40}\blines?\b|\bline[ _-]?offset\b/i;
+    listToolsByNaming = /* @__PURE__ */ new WeakMap();
   }
 });
 
