@@ -11708,9 +11708,9 @@ var require_ignore = __commonJS({
     };
     var parentOf = (path45) => {
       if (path45.charCodeAt(0) === SLASH_CODE || path45.indexOf(DOUBLE_SLASH) >= 0) {
-        const slices = path45.split(SLASH3).filter(Boolean);
-        slices.pop();
-        return slices.length ? slices.join(SLASH3) + SLASH3 : EMPTY;
+        const slices2 = path45.split(SLASH3).filter(Boolean);
+        slices2.pop();
+        return slices2.length ? slices2.join(SLASH3) + SLASH3 : EMPTY;
       }
       const end = path45.length - 1;
       const cut = path45.lastIndexOf(
@@ -46294,6 +46294,212 @@ var init_hover = __esm({
   }
 });
 
+// dist/lsp/framing.js
+function canonicalUri(uri) {
+  if (!uri.startsWith("file:"))
+    return uri;
+  try {
+    return (0, import_node_url4.pathToFileURL)((0, import_node_url4.fileURLToPath)(uri)).href;
+  } catch {
+    return uri;
+  }
+}
+var import_node_url4, import_protocol4, DEFAULT_MAX_MESSAGE_BYTES, MAX_HEADER_BYTES, HEADER_END, SERVER_NOT_INITIALIZED, INVALID_REQUEST, BoundedMessageReader, ClientGate;
+var init_framing = __esm({
+  "dist/lsp/framing.js"() {
+    "use strict";
+    import_node_url4 = require("node:url");
+    import_protocol4 = __toESM(require_lsp_protocol(), 1);
+    DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+    MAX_HEADER_BYTES = 64 * 1024;
+    HEADER_END = Buffer.from("\r\n\r\n");
+    SERVER_NOT_INITIALIZED = -32002;
+    INVALID_REQUEST = -32600;
+    BoundedMessageReader = class extends import_protocol4.AbstractMessageReader {
+      input;
+      maxMessageBytes;
+      violation;
+      gate;
+      chunks = [];
+      buffered = 0;
+      /** The body length once a message's headers are read. */
+      expected;
+      stopped = false;
+      detach = () => {
+      };
+      constructor(input, maxMessageBytes, violation, gate) {
+        super();
+        this.input = input;
+        this.maxMessageBytes = maxMessageBytes;
+        this.violation = violation;
+        this.gate = gate;
+      }
+      listen(given) {
+        const callback = this.gate ? this.gate.filter(given) : given;
+        const data = (chunk) => this.take(typeof chunk === "string" ? Buffer.from(chunk) : chunk, callback);
+        const close = () => this.fireClose();
+        const error = (cause) => this.fireError(cause);
+        this.input.on("data", data);
+        this.input.on("end", close);
+        this.input.on("close", close);
+        this.input.on("error", error);
+        this.detach = () => {
+          this.input.off("data", data);
+          this.input.off("end", close);
+          this.input.off("close", close);
+          this.input.off("error", error);
+        };
+        return { dispose: () => this.detach() };
+      }
+      take(chunk, callback) {
+        if (this.stopped)
+          return;
+        this.chunks.push(chunk);
+        this.buffered += chunk.length;
+        while (!this.stopped) {
+          if (this.expected === void 0) {
+            const head = this.peek(MAX_HEADER_BYTES + HEADER_END.length);
+            const end = head.indexOf(HEADER_END);
+            if (end < 0) {
+              if (this.buffered > MAX_HEADER_BYTES)
+                this.stop(`a message's headers are longer than ${MAX_HEADER_BYTES} bytes`);
+              return;
+            }
+            const length = this.contentLength(head.subarray(0, end).toString("latin1"));
+            if (length === void 0)
+              return;
+            this.skip(end + HEADER_END.length);
+            this.expected = length;
+          }
+          if (this.buffered < this.expected)
+            return;
+          const body = this.peek(this.expected);
+          this.skip(this.expected);
+          this.expected = void 0;
+          let message;
+          try {
+            message = JSON.parse(body.toString("utf8"));
+          } catch {
+            this.stop(`a message's body is not JSON`);
+            return;
+          }
+          if (typeof message !== "object" || message === null || Array.isArray(message)) {
+            this.stop("a message is not a JSON-RPC object");
+            return;
+          }
+          callback(message);
+        }
+      }
+      /** The one `Content-Length` of a header block, or undefined after reporting what is wrong with it. */
+      contentLength(headers) {
+        const lengths2 = [];
+        for (const line of headers.split("\r\n")) {
+          const colon = line.indexOf(":");
+          if (colon <= 0)
+            return void this.stop(`a message header is not "Name: value"`);
+          if (line.slice(0, colon).trim().toLowerCase() === "content-length")
+            lengths2.push(line.slice(colon + 1).trim());
+        }
+        if (lengths2.length !== 1)
+          return void this.stop(`a message has ${lengths2.length === 0 ? "no" : lengths2.length} Content-Length headers (one is required)`);
+        const value = lengths2[0];
+        if (!/^\d{1,16}$/.test(value))
+          return void this.stop("a message's Content-Length is not a number of bytes");
+        const length = Number(value);
+        if (length > this.maxMessageBytes)
+          return void this.stop(`a message of ${length} bytes is over the limit of ${this.maxMessageBytes} bytes (raise it with --max-message-size)`);
+        return length;
+      }
+      /** The first `count` buffered bytes (fewer when fewer are buffered), joined once. */
+      peek(count) {
+        if (this.chunks[0] && this.chunks[0].length >= count)
+          return this.chunks[0].subarray(0, count);
+        const joined = Buffer.concat(this.chunks);
+        this.chunks = [joined];
+        return joined.subarray(0, count);
+      }
+      skip(count) {
+        const first = this.peek(this.buffered);
+        const rest = first.subarray(count);
+        this.chunks = rest.length ? [rest] : [];
+        this.buffered = rest.length;
+      }
+      stop(reason) {
+        this.stopped = true;
+        this.chunks = [];
+        this.buffered = 0;
+        this.detach();
+        this.violation(reason);
+      }
+    };
+    ClientGate = class {
+      writer;
+      initialized = false;
+      /** Canonical URI \u2192 the spelling the client opened the document with. */
+      spelled = /* @__PURE__ */ new Map();
+      constructor(writer) {
+        this.writer = writer;
+      }
+      /** Passes a client message on, corrected, or answers it here and drops it. */
+      filter(forward) {
+        return (message) => {
+          const request = message;
+          const method = typeof request.method === "string" ? request.method : void 0;
+          const isRequest = method !== void 0 && (typeof request.id === "number" || typeof request.id === "string");
+          if (method === "initialize" && this.initialized) {
+            if (isRequest)
+              this.refuse(request.id, INVALID_REQUEST, "initialize: the server is already initialized");
+            return;
+          }
+          if (!this.initialized && method !== void 0 && method !== "initialize" && method !== "exit") {
+            if (isRequest)
+              this.refuse(request.id, SERVER_NOT_INITIALIZED, `${method}: the server is not initialized (send initialize first)`);
+            return;
+          }
+          if (method === "initialize")
+            this.initialized = true;
+          if (method !== void 0)
+            this.canonicalize(method, request.params);
+          forward(message);
+        };
+      }
+      /** The writer the connection uses: published diagnostics go to the URI the client opened. */
+      clientWriter() {
+        const writer = this.writer;
+        return {
+          onError: writer.onError,
+          onClose: writer.onClose,
+          end: () => writer.end(),
+          dispose: () => writer.dispose(),
+          write: (message) => {
+            const notification = message;
+            const uri = notification.params?.uri;
+            if (notification.method === "textDocument/publishDiagnostics" && typeof uri === "string" && this.spelled.has(uri))
+              return writer.write({ ...notification, params: { ...notification.params, uri: this.spelled.get(uri) } });
+            return writer.write(message);
+          }
+        };
+      }
+      canonicalize(method, params) {
+        const document = params?.textDocument;
+        if (!document || typeof document.uri !== "string")
+          return;
+        const given = document.uri;
+        const canonical2 = canonicalUri(given);
+        if (method === "textDocument/didOpen" && !this.spelled.has(canonical2))
+          this.spelled.set(canonical2, given);
+        if (method === "textDocument/didClose")
+          this.spelled.delete(canonical2);
+        document.uri = canonical2;
+      }
+      refuse(id, code, message) {
+        void this.writer.write({ jsonrpc: "2.0", id, error: { code, message } }).catch(() => {
+        });
+      }
+    };
+  }
+});
+
 // dist/lsp/settings.js
 function readSettings(section) {
   const problems2 = [];
@@ -46363,7 +46569,7 @@ var init_settings2 = __esm({
 });
 
 // dist/lsp/analysis.js
-async function analyzeApp(target, texts, settings, env, workspaceFolder2, session, changed) {
+async function analyzeApp(target, texts, settings, env, session, changed) {
   return withOpenBuffers(texts, async () => {
     const request = {
       cwd: target.root,
@@ -46374,7 +46580,7 @@ async function analyzeApp(target, texts, settings, env, workspaceFolder2, sessio
       plugins: [],
       permissions: [],
       cargoRegistry: settings.cargoRegistry,
-      ...settings.config === void 0 ? {} : { config: import_node_path41.default.resolve(workspaceFolder2, settings.config) },
+      ...settings.config === void 0 ? {} : { config: settings.config },
       rule: ruleArguments(settings, "capabilities"),
       rules: RULES_BY_ID
     };
@@ -46389,27 +46595,44 @@ function unsavedCapabilityFiles(srcTauri, texts) {
   const folder = import_node_path41.default.join(srcTauri, "capabilities") + import_node_path41.default.sep;
   return [...texts.keys()].filter((file) => file.startsWith(folder) && /\.(json|toml)$/.test(file) && !(0, import_node_fs17.existsSync)(file));
 }
-async function analyzeRecording(absolutePath, text2, client, settings, workspaceFolder2, texts) {
+async function analyzeRecording(absolutePath, text2, client, settings, workspaceFolder2, texts, limit, wanted) {
   return withOpenBuffers(texts, async () => {
     const runSettings = await loadSettings2({
       cwd: import_node_path41.default.dirname(absolutePath),
       domain: "events",
-      config: settings.config === void 0 ? "auto" : import_node_path41.default.resolve(workspaceFolder2, settings.config),
+      config: settings.config === void 0 ? "auto" : settings.config,
       rule: ruleArguments(settings, "events")
     });
     const file = relativeFile(workspaceFolder2, absolutePath);
-    const result = await checkRecording(oneChunk(text2), file, absolutePath, {
+    const kept = [];
+    let total = 0;
+    await checkRecording(slices(text2, wanted), file, absolutePath, {
       client,
-      severityFor: (ruleId, absoluteFile) => runSettings.severityFor(ruleId, absoluteFile)
+      severityFor: (ruleId, absoluteFile) => runSettings.severityFor(ruleId, absoluteFile),
+      live: (found) => {
+        total += found.length;
+        for (const finding of found)
+          if (kept.length < limit)
+            kept.push(finding);
+      }
     });
-    return result.diagnostics;
+    kept.sort((a2, b2) => a2.range.start.line - b2.range.start.line || a2.range.start.column - b2.range.start.column);
+    return { diagnostics: kept, total };
   });
 }
 function analyzeClientConfig(absolutePath, text2, workspaceFolder2, env) {
   return configuredServerProblems(text2, absolutePath, relativeFile(workspaceFolder2, absolutePath), { env, home: env.HOME ?? (0, import_node_os3.homedir)() });
 }
-async function* oneChunk(text2) {
-  yield text2;
+async function* slices(text2, wanted) {
+  const size = 256 * 1024;
+  for (let start = 0; start < text2.length; start += size) {
+    if (start > 0) {
+      await new Promise((resolve4) => setImmediate(resolve4));
+      if (!wanted())
+        return;
+    }
+    yield text2.slice(start, start + size);
+  }
 }
 var import_node_fs17, import_node_os3, import_node_path41;
 var init_analysis = __esm({
@@ -46430,6 +46653,20 @@ var init_analysis = __esm({
 });
 
 // dist/lsp/workspace.js
+function boundedFindings(diagnostics, total = diagnostics.length) {
+  if (total <= MAX_FINDINGS_PER_DOCUMENT)
+    return diagnostics;
+  const shown = diagnostics.slice(0, MAX_FINDINGS_PER_DOCUMENT);
+  const at = shown[shown.length - 1]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  shown.push({
+    range: at,
+    severity: import_protocol5.DiagnosticSeverity.Information,
+    source: "caplint",
+    code: "too-many-findings",
+    message: `${total - MAX_FINDINGS_PER_DOCUMENT} more findings in this file are not shown (the editor gets the first ${MAX_FINDINGS_PER_DOCUMENT}); run caplint on the command line for all of them`
+  });
+  return shown;
+}
 function touch(app, file) {
   if (file === void 0)
     app.changes = "all";
@@ -46440,26 +46677,41 @@ function filePathOf(uri) {
   if (!uri.startsWith("file:"))
     return void 0;
   try {
-    return (0, import_node_url4.fileURLToPath)(uri);
+    return (0, import_node_url5.fileURLToPath)(uri);
   } catch {
     return void 0;
   }
+}
+function isInsideReally(file, folder) {
+  if (!isInside(file, folder))
+    return false;
+  const real = (target) => {
+    try {
+      return (0, import_node_fs18.realpathSync)(target);
+    } catch {
+      const parent = import_node_path42.default.dirname(target);
+      return parent === target ? target : import_node_path42.default.join(real(parent), import_node_path42.default.basename(target));
+    }
+  };
+  return isInside(real(file), real(folder));
 }
 function isInside(file, folder) {
   const relative3 = import_node_path42.default.relative(folder, file);
   return relative3 === "" || !relative3.startsWith("..") && !import_node_path42.default.isAbsolute(relative3);
 }
-var import_node_path42, import_node_url4, APP_FILE, CLIENT_CONFIG, Workspace;
+var import_node_fs18, import_node_path42, import_node_url5, import_protocol5, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
 var init_workspace = __esm({
   "dist/lsp/workspace.js"() {
     "use strict";
+    import_node_fs18 = require("node:fs");
     import_node_path42 = __toESM(require("node:path"), 1);
-    import_node_url4 = require("node:url");
+    import_node_url5 = require("node:url");
     init_esm5();
     init_apps();
     init_check_run();
     init_analysis();
     init_convert();
+    import_protocol5 = __toESM(require_lsp_protocol(), 1);
     init_settings2();
     APP_FILE = /\.(json|toml|lock|rs)$/;
     CLIENT_CONFIG = /(^|[\\/])(\.mcp\.json|claude_desktop_config\.json|\.vscode[\\/]mcp\.json|\.cursor[\\/]mcp\.json)$/;
@@ -46473,6 +46725,7 @@ var init_workspace = __esm({
       apps = /* @__PURE__ */ new Map();
       timers = /* @__PURE__ */ new Map();
       shown = /* @__PURE__ */ new Set();
+      disposed = false;
       constructor(connection, documents, env) {
         this.connection = connection;
         this.documents = documents;
@@ -46512,7 +46765,7 @@ var init_workspace = __esm({
             } else
               this.forget(app);
           } else if (known?.kind === "recording" || known?.kind === "client-config") {
-            await this.connection.sendDiagnostics({ uri, diagnostics: [] });
+            await this.send(uri, []);
           } else if (known?.kind === "governs-below") {
             await this.refreshBelow(known.folder);
           }
@@ -46563,11 +46816,31 @@ var init_workspace = __esm({
         work2.catch((error) => this.report(error));
       }
       report(error) {
+        if (this.disposed)
+          return;
         const message = error instanceof Error ? error.message : String(error);
         this.connection.console.error(`caplint: ${message}`);
         if (!this.shown.has(message) && this.shown.size < 100) {
           this.shown.add(message);
           void this.connection.window.showWarningMessage(`caplint: ${message}`);
+        }
+      }
+      /** The client left: timers stop, and checks still running publish nothing. */
+      dispose() {
+        this.disposed = true;
+        for (const timer of this.timers.values())
+          clearTimeout(timer);
+        this.timers.clear();
+      }
+      /** Publishes a document's findings, at most {@link MAX_FINDINGS_PER_DOCUMENT} of them; nothing once the client left. */
+      async send(uri, diagnostics, version, total) {
+        if (this.disposed)
+          return;
+        try {
+          await this.connection.sendDiagnostics({ uri, ...version === void 0 ? {} : { version }, diagnostics: boundedFindings(diagnostics, total) });
+        } catch (error) {
+          if (!this.disposed)
+            throw error;
         }
       }
       async check(uri) {
@@ -46582,15 +46855,17 @@ var init_workspace = __esm({
           return;
         const version = document.version;
         let found;
-        if (owner.kind === "recording")
-          found = await analyzeRecording(file, document.getText(), owner.client, this.settings, this.folderOf(file), this.openTexts());
-        else if (owner.kind === "client-config")
+        let total;
+        if (owner.kind === "recording") {
+          const folder = this.folderOf(file);
+          ({ diagnostics: found, total } = await analyzeRecording(file, document.getText(), owner.client, this.settingsFor(folder), folder, this.openTexts(), MAX_FINDINGS_PER_DOCUMENT, () => !this.disposed && this.documents.get(uri)?.version === version));
+        } else if (owner.kind === "client-config")
           found = this.clientConfigFindings(file, document.getText());
         else
           return;
         if (this.documents.get(uri)?.version !== version)
           return;
-        await this.connection.sendDiagnostics({ uri, version, diagnostics: found.map(toLspDiagnostic) });
+        await this.send(uri, found.map(toLspDiagnostic), version, total);
       }
       clientConfigFindings(file, text2) {
         try {
@@ -46626,7 +46901,7 @@ var init_workspace = __esm({
               app.dirty = false;
               const changes = app.changes;
               app.changes = /* @__PURE__ */ new Set();
-              const analysis = await analyzeApp(app.target, this.openTexts(), this.settings, this.env, app.folder, app.session, changes === "all" ? void 0 : changes);
+              const analysis = await analyzeApp(app.target, this.openTexts(), this.settingsFor(app.folder), this.env, app.session, changes === "all" ? void 0 : changes);
               if (this.apps.get(app.key) !== app)
                 return;
               app.analysis = analysis;
@@ -46648,7 +46923,7 @@ var init_workspace = __esm({
       async publish(app, analysis) {
         const byUri = /* @__PURE__ */ new Map();
         for (const d of analysis.result.diagnostics) {
-          const uri = (0, import_node_url4.pathToFileURL)(d.absolutePath).href;
+          const uri = (0, import_node_url5.pathToFileURL)(d.absolutePath).href;
           let list = byUri.get(uri);
           if (!list)
             byUri.set(uri, list = []);
@@ -46665,13 +46940,13 @@ var init_workspace = __esm({
           const owner = await this.owners.get(uri);
           if (owner && (owner.kind !== "app" || owner.app !== app) && diagnostics.length === 0)
             continue;
-          await this.connection.sendDiagnostics({ uri, diagnostics });
+          await this.send(uri, diagnostics);
         }
       }
       forget(app) {
         this.apps.delete(app.key);
         for (const uri of app.published)
-          void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+          void this.send(uri, []);
         app.published.clear();
         app.analysis = void 0;
       }
@@ -46740,6 +47015,23 @@ var init_workspace = __esm({
           this.apps.set(key, app = { key, target, folder, dirty: true, session: new CheckSession(), changes: "all", published: /* @__PURE__ */ new Set() });
         return app;
       }
+      /**
+       * The settings for files of a workspace folder, with `config` as an absolute path inside it. A
+       * repository's .vscode/settings.json sets it, so a path out of the folder (`..`, absolute, or through
+       * a link) is refused, said once, and never read: no file outside the repository decides a verdict or
+       * has its keys shown. The config is then found upward from each app, as without the setting.
+       */
+      settingsFor(folder) {
+        const { config, ...rest } = this.settings;
+        if (config === void 0)
+          return this.settings;
+        const file = import_node_path42.default.resolve(folder, config);
+        if (isInsideReally(file, folder))
+          return { ...rest, config: file };
+        const shown = JSON.stringify(config.length > 200 ? `${config.slice(0, 200)}\u2026` : config);
+        this.report(new Error(`caplint.config: ${shown} is outside the workspace folder ${folder}; it is not read (the config is found upward from each app instead)`));
+        return rest;
+      }
       /** The workspace folder holding a file (the innermost), else the file's own folder. */
       folderOf(file) {
         let best;
@@ -46749,6 +47041,7 @@ var init_workspace = __esm({
         return best ?? import_node_path42.default.dirname(file);
       }
     };
+    MAX_FINDINGS_PER_DOCUMENT = 1e3;
   }
 });
 
@@ -46758,9 +47051,27 @@ __export(server_exports, {
   runLanguageServer: () => runLanguageServer
 });
 function runLanguageServer(streams) {
-  const connection = (0, import_protocol4.createConnection)(new import_protocol4.StreamMessageReader(streams.input), new import_protocol4.StreamMessageWriter(streams.output));
-  const documents = new import_protocol4.TextDocuments(import_protocol4.TextDocument);
+  let finish = () => {
+  };
+  const ended = new Promise((resolve4) => finish = resolve4);
+  const gate = new ClientGate(new import_protocol6.StreamMessageWriter(streams.output));
+  const reader = new BoundedMessageReader(streams.input, streams.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, (reason) => {
+    streams.errors.write(`caplint lsp: ${reason}; closing the connection
+`);
+    end(2);
+  }, gate);
+  const connection = (0, import_protocol6.createConnection)(reader, gate.clientWriter());
+  const documents = new import_protocol6.TextDocuments(import_protocol6.TextDocument);
   const workspace = new Workspace(connection, documents, streams.env);
+  let done = false;
+  const end = (code) => {
+    if (done)
+      return;
+    done = true;
+    workspace.dispose();
+    connection.dispose();
+    finish(code);
+  };
   let client = {};
   let initializationSettings;
   let shutdown = false;
@@ -46773,10 +47084,10 @@ function runLanguageServer(streams) {
     applySettings(initializationSettings);
     return {
       capabilities: {
-        textDocumentSync: import_protocol4.TextDocumentSyncKind.Incremental,
+        textDocumentSync: import_protocol6.TextDocumentSyncKind.Incremental,
         completionProvider: { triggerCharacters: ['"', "'", ":"] },
         hoverProvider: true,
-        codeActionProvider: { codeActionKinds: [import_protocol4.CodeActionKind.QuickFix] },
+        codeActionProvider: { codeActionKinds: [import_protocol6.CodeActionKind.QuickFix] },
         definitionProvider: true,
         workspace: { workspaceFolders: { supported: true, changeNotifications: true }, textDocumentContent: { schemes: [VIRTUAL_SCHEME] } }
       },
@@ -46806,7 +47117,7 @@ function runLanguageServer(streams) {
       });
     }
     if (client.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
-      workspace.guard(connection.client.register(import_protocol4.DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/*.{json,toml,lock,rs,jsonl}" }] }));
+      workspace.guard(connection.client.register(import_protocol6.DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/*.{json,toml,lock,rs,jsonl}" }] }));
     }
   });
   connection.onDidChangeConfiguration((change) => {
@@ -46825,11 +47136,10 @@ function runLanguageServer(streams) {
     shutdown = true;
   });
   registerFeatures(connection, workspace);
-  return new Promise((resolve4) => {
-    connection.onExit(() => resolve4(shutdown ? 0 : 1));
-    streams.input.on("end", () => resolve4(shutdown ? 0 : 1));
-    connection.listen();
-  });
+  connection.onExit(() => end(shutdown ? 0 : 1));
+  reader.onClose(() => end(shutdown ? 0 : 1));
+  connection.listen();
+  return ended;
 }
 function registerFeatures(connection, workspace) {
   const documents = workspace.documents;
@@ -46887,13 +47197,13 @@ function registerFeatures(connection, workspace) {
   const content = (uri) => {
     const text2 = virtual.get(uri);
     if (text2 === void 0)
-      throw new import_protocol4.ResponseError(import_protocol4.ErrorCodes.InvalidParams, `${uri}: no such caplint document (ask for the definition again)`);
+      throw new import_protocol6.ResponseError(import_protocol6.ErrorCodes.InvalidParams, `${uri}: no such caplint document (ask for the definition again)`);
     return { text: text2 };
   };
   connection.workspace.textDocumentContent.on(({ uri }) => content(uri));
   connection.onRequest("caplint/textDocumentContent", (params) => content(String(params?.uri)));
 }
-var import_protocol4;
+var import_protocol6;
 var init_server = __esm({
   "dist/lsp/server.js"() {
     "use strict";
@@ -46903,9 +47213,10 @@ var init_server = __esm({
     init_convert();
     init_definition();
     init_hover();
+    init_framing();
     init_places();
     init_tool();
-    import_protocol4 = __toESM(require_lsp_protocol(), 1);
+    import_protocol6 = __toESM(require_lsp_protocol(), 1);
     init_settings2();
     init_workspace();
   }
@@ -46918,7 +47229,7 @@ __export(main_exports2, {
 });
 module.exports = __toCommonJS(main_exports2);
 init_esm();
-var import_node_fs18 = require("node:fs");
+var import_node_fs19 = require("node:fs");
 var import_node_path44 = __toESM(require("node:path"), 1);
 init_did_you_mean();
 init_errors();
@@ -48922,14 +49233,24 @@ var registerMcpCommands = (program2, io, setExitCode, registry) => {
 };
 
 // dist/lsp/command.js
+init_esm();
 init_errors();
+init_options();
 function registerLsp(program2, io, setExitCode) {
-  program2.command("lsp").description("run the language server for editors (diagnostics, completion, hover, quick fixes, definitions)").option("--stdio", "speak LSP over standard input and output (the only transport)").action(async (options) => {
+  program2.command("lsp").description("run the language server for editors (diagnostics, completion, hover, quick fixes, definitions)").option("--stdio", "speak LSP over standard input and output (the only transport)").addOption(new Option("--max-message-size <bytes>", "largest message read from the client, in bytes (default 64 MiB)").argParser(parsePositiveInteger)).action(async (options) => {
     if (!options.stdio)
       throw new UsageError("lsp: give --stdio (caplint lsp --stdio), as editors' clients start it");
     const { runLanguageServer: runLanguageServer2 } = await Promise.resolve().then(() => (init_server(), server_exports));
-    setExitCode(await runLanguageServer2({ input: process.stdin, output: process.stdout, env: io.env ?? process.env }));
+    const code = await runLanguageServer2({
+      input: process.stdin,
+      output: process.stdout,
+      errors: process.stderr,
+      env: io.env ?? process.env,
+      ...options.maxMessageSize === void 0 ? {} : { maxMessageBytes: options.maxMessageSize }
+    });
+    setExitCode(code);
     process.stdin.destroy();
+    process.stdout.write("", () => setTimeout(() => process.exit(code), 50).unref());
   });
 }
 
@@ -49043,7 +49364,7 @@ function rejectMistypedCommand(program2, options) {
   if (first === void 0 || first.startsWith("-") || /[/\\.]/.test(first))
     return;
   const names = program2.commands.flatMap((command) => [command.name(), ...command.aliases()]);
-  if (names.includes(first) || first === "help" || (0, import_node_fs18.existsSync)(import_node_path44.default.resolve(options.cwd, first)))
+  if (names.includes(first) || first === "help" || (0, import_node_fs19.existsSync)(import_node_path44.default.resolve(options.cwd, first)))
     return;
   const close = nearest(first, names, 2);
   const commands = program2.commands.map((command) => command.name()).join(", ");
