@@ -12794,8 +12794,8 @@ function oneLine(value) {
 function textLines(lines) {
   return lines.length === 0 ? "" : lines.map(oneLine).join("\n") + "\n";
 }
-function terminalSafe(text2) {
-  const escaped = MAYBE_UNSAFE_WITH_BREAKS.test(text2) ? text2.replace(UNSAFE_WITH_BREAKS, escapeChar) : text2;
+function terminalSafe(text2, guard = new WorkflowCommandGuard()) {
+  const escaped = guard.neutralise(MAYBE_UNSAFE_WITH_BREAKS.test(text2) ? text2.replace(UNSAFE_WITH_BREAKS, escapeChar) : text2);
   return markers && escaped.includes(markers.open) ? escaped.replace(markers.pattern, (_2, code) => SEQUENCES[Number(code)] ?? "") : escaped;
 }
 function markersOf() {
@@ -12806,7 +12806,7 @@ function markersOf() {
   }
   return markers;
 }
-var import_node_module, UNSAFE_WITH_BREAKS, UNSAFE, MAYBE_UNSAFE, MAYBE_UNSAFE_WITH_BREAKS, MARK_CLOSE, markers, SEQUENCES, mark, wrap, NO_PAINT, MARKER_PAINT, clearScreen, SafeOutput;
+var import_node_module, UNSAFE_WITH_BREAKS, UNSAFE, MAYBE_UNSAFE, MAYBE_UNSAFE_WITH_BREAKS, WorkflowCommandGuard, BLANK, LINE_COMMAND, LEGACY_COMMAND, LEADING_BLANK, MARK_CLOSE, markers, SEQUENCES, mark, wrap, NO_PAINT, MARKER_PAINT, workflowCommand, clearScreen, SafeOutput;
 var init_terminal_text = __esm({
   "dist/core/terminal-text.js"() {
     "use strict";
@@ -12815,6 +12815,35 @@ var init_terminal_text = __esm({
     UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
     MAYBE_UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
     MAYBE_UNSAFE_WITH_BREAKS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
+    WorkflowCommandGuard = class {
+      lineStart = "blank";
+      hashes = 0;
+      neutralise(text2) {
+        if (text2 === "")
+          return text2;
+        const before = this.lineStart === "blank" ? "\n" : this.lineStart === "colon" ? "\n:" : "x" + "#".repeat(this.hashes);
+        const guarded = (before + text2).replace(LINE_COMMAND, "$1\\u003a").replace(LEGACY_COMMAND, "##\\u005b").slice(before.length);
+        this.remember(text2);
+        return guarded;
+      }
+      remember(text2) {
+        const lastBreak = text2.lastIndexOf("\n");
+        const tail = lastBreak < 0 ? text2 : text2.slice(lastBreak + 1);
+        const continued = lastBreak < 0 ? this.lineStart : "blank";
+        if (continued === "blank") {
+          const indent = LEADING_BLANK.exec(tail)[0].length;
+          this.lineStart = indent === tail.length ? "blank" : indent === tail.length - 1 && tail.endsWith(":") ? "colon" : "text";
+        } else {
+          this.lineStart = "text";
+        }
+        const ending = /#{0,2}$/.exec(tail)[0].length;
+        this.hashes = Math.min(2, ending === tail.length && lastBreak < 0 ? this.hashes + ending : ending);
+      }
+    };
+    BLANK = String.raw`(?:[\t \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff]|\ue000[\w-]+:\d+\ue001)`;
+    LINE_COMMAND = new RegExp(String.raw`(\n${BLANK}*:):`, "g");
+    LEGACY_COMMAND = /##\[/g;
+    LEADING_BLANK = new RegExp(`^${BLANK}*`);
     MARK_CLOSE = "\uE001";
     SEQUENCES = [
       "\x1B[31m",
@@ -12831,8 +12860,10 @@ var init_terminal_text = __esm({
       // underline on, off
       "\x1B[2J\x1B[3J\x1B[H",
       // clear screen and scroll-back, cursor home
-      "\x1B[32m"
+      "\x1B[32m",
       // green
+      "::"
+      // the start of caplint's own workflow command (-f github), written after the guard
     ];
     mark = (index) => `${markersOf().open}${index}${MARK_CLOSE}`;
     wrap = (open2, close) => (text2) => text2 === "" ? "" : `${mark(open2)}${text2}${mark(close)}`;
@@ -12854,10 +12885,12 @@ var init_terminal_text = __esm({
       dim: wrap(5, 6),
       underline: wrap(7, 8)
     };
+    workflowCommand = () => mark(11);
     clearScreen = () => mark(9);
     SafeOutput = class {
       target;
       closed = false;
+      guard = new WorkflowCommandGuard();
       constructor(target) {
         this.target = target;
         target.on?.("error", (error) => {
@@ -12888,7 +12921,7 @@ var init_terminal_text = __esm({
         if (this.closed)
           return false;
         try {
-          return this.target.write(terminalSafe(chunk));
+          return this.target.write(terminalSafe(chunk, this.guard));
         } catch (error) {
           if (error.code !== "EPIPE")
             throw error;
@@ -35365,7 +35398,7 @@ help: ${d.hint}` : d.message;
   if (place?.fromRoot === void 0 || place.fromRoot.length === 0) {
     const outside = place !== void 0 && place.fromRoot === void 0;
     const where3 = d.liveServer ?? `${outside ? nameText(place.bytes).text : d.file}:${start.line}:${start.column}`;
-    return `::${COMMANDS[d.severity]} title=${escapeProperty(d.ruleId)}::${escapeData(`${where3}: ${message}`)}`;
+    return `${workflowCommand()}${COMMANDS[d.severity]} title=${escapeProperty(d.ruleId)}::${escapeData(`${where3}: ${message}`)}`;
   }
   const properties = [
     // GitHub takes the path as text: a name that is not UTF-8 is shown as the other formats show it (`a\xff.json`).
@@ -35377,7 +35410,7 @@ help: ${d.hint}` : d.message;
     properties.push(["col", start.column], ["endColumn", Math.max(end.column, start.column)]);
   }
   properties.push(["title", d.ruleId]);
-  return `::${COMMANDS[d.severity]} ${properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}`;
+  return `${workflowCommand()}${COMMANDS[d.severity]} ${properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}`;
 }
 function escapeData(text2) {
   return text2.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
@@ -35391,6 +35424,7 @@ var init_github = __esm({
     "use strict";
     import_node_path26 = __toESM(require("node:path"), 1);
     init_read();
+    init_terminal_text();
     init_repository_paths();
     github = ({ diagnostics }, context) => {
       const root2 = sourceRoot(context.cwd);
