@@ -27905,18 +27905,21 @@ function overrideSeverity(config, ruleId, absoluteFile) {
   }
   return setting;
 }
+function knownFields(objectSchema2) {
+  return isPlainObject(objectSchema2) && isPlainObject(objectSchema2.properties) ? objectSchema2.properties : void 0;
+}
 async function checkAgainstSchema(raw, file, sections) {
   if (!isPlainObject(raw))
     throw new FatalError(`${file}: expected a JSON object`);
   const { default: Ajv } = await Promise.resolve().then(() => __toESM(require_ajv(), 1));
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
   const schema = configSchema(sections);
   const validate = ajv.compile(schema);
   if (validate(raw))
     return;
   const first = validate.errors[0];
   const where3 = first.instancePath ? first.instancePath.slice(1).replace(/\//g, ".") : "(top level)";
-  const detail = first.keyword === "additionalProperties" ? `unknown field "${first.params.additionalProperty}" (known: ${Object.keys(schema.properties).filter((key) => key !== "$schema").join(", ")})` : first.keyword === "enum" ? `must be "off", "suggestion", "warning" or "error"` : first.message ?? "is invalid";
+  const detail = first.keyword === "additionalProperties" ? `unknown field "${first.params.additionalProperty}" (known: ${Object.keys(knownFields(first.parentSchema) ?? schema.properties).filter((key) => key !== "$schema").join(", ")})` : first.keyword === "enum" ? `must be "off", "suggestion", "warning" or "error"` : first.message ?? "is invalid";
   throw new FatalError(`${file}: ${where3} ${detail}`);
 }
 var import_node_path16, jsoncParser2, CONFIG_FILE_NAME, SHARED_PROPERTIES;
@@ -41453,6 +41456,51 @@ var init_domain2 = __esm({
   }
 });
 
+// dist/mcp/config-section.js
+function withCommandLine(config, options) {
+  const pinned = options.listTools.map((name) => name.startsWith("!") ? [name.slice(1), false] : [name, true]);
+  return {
+    verbs: [...config.verbs, ...options.verbs.map((verb) => verb.toLowerCase())],
+    listTools: new Map([...config.listTools, ...pinned])
+  };
+}
+var TOOL_NAME, MCP_CONFIG;
+var init_config_section2 = __esm({
+  "dist/mcp/config-section.js"() {
+    "use strict";
+    TOOL_NAME = { type: "string", minLength: 1, maxLength: 128 };
+    MCP_CONFIG = {
+      properties: {
+        mcp: {
+          description: "caplint mcp: what its heuristics cannot know about your servers (the command line's --verbs and --list-tools add to it and win).",
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            verbs: {
+              description: "More action verbs mcp-tool-verb accepts (words of your domain), as --verbs.",
+              type: "array",
+              items: TOOL_NAME
+            },
+            listTools: {
+              description: "Tool names pinned as list tools (true) or as no list tools (false) for mcp-pagination-params, mcp-pagination-result and mcp-input-bounds, whatever the heuristics say; as --list-tools name,!name.",
+              type: "object",
+              propertyNames: TOOL_NAME,
+              additionalProperties: { type: "boolean" }
+            }
+          }
+        }
+      },
+      read(values) {
+        const given = values.mcp ?? {};
+        return Promise.resolve({
+          verbs: (given.verbs ?? []).map((verb) => verb.toLowerCase()),
+          listTools: new Map(Object.entries(given.listTools ?? {}))
+        });
+      }
+    };
+  }
+});
+
 // dist/mcp/rules/types.js
 var MCP_DOMAIN, defineMcpRule, definePipelineStep2;
 var init_types5 = __esm({
@@ -44098,6 +44146,7 @@ var MCP;
 var init_domain3 = __esm({
   "dist/mcp/domain.js"() {
     "use strict";
+    init_config_section2();
     init_mcp_server_start();
     init_rules3();
     init_types5();
@@ -44106,7 +44155,8 @@ var init_domain3 = __esm({
       name: MCP_DOMAIN,
       lintCommand: "mcp",
       rules: [...MCP_RULES, mcp_server_start_default],
-      wording: TOOL_SERVER_WORDING
+      wording: TOOL_SERVER_WORDING,
+      config: MCP_CONFIG
     };
   }
 });
@@ -45064,10 +45114,12 @@ function mcpSettings(options, io, allRules) {
   return commandSettings(options, io, allRules, MCP_DOMAIN);
 }
 function lintListings(listings, options, severities, service) {
+  const configured = severities.config ? configSectionOf(severities.config, MCP_CONFIG) : NOTHING_CONFIGURED;
+  const { verbs, listTools } = withCommandLine(configured, options);
   const settings = {
     serverNameStyle: options.serverNameStyle,
-    verbs: new Set(options.verbs.map((verb) => verb.toLowerCase())),
-    listTools: new Map(options.listTools.map((name) => name.startsWith("!") ? [name.slice(1), false] : [name, true])),
+    verbs: new Set(verbs),
+    listTools,
     ...service !== void 0 ? { service } : {}
   };
   return lintMcp(listings, {
@@ -45218,7 +45270,7 @@ function checkService(service) {
     throw new FatalError(`--service ${JSON.stringify(escapeControls(service))}: expected a snake_case service name such as "slack"`);
   return service;
 }
-var import_node_path36;
+var import_node_path36, NOTHING_CONFIGURED;
 var init_run = __esm({
   "dist/mcp/run.js"() {
     "use strict";
@@ -45230,7 +45282,9 @@ var init_run = __esm({
     init_tool();
     init_output();
     init_lint_command();
+    init_config();
     init_file_names();
+    init_config_section2();
     init_listing();
     init_lint2();
     init_mcp_server_start();
@@ -45239,6 +45293,7 @@ var init_run = __esm({
     init_redact();
     init_wording3();
     init_text2();
+    NOTHING_CONFIGURED = { verbs: [], listTools: /* @__PURE__ */ new Map() };
   }
 });
 
