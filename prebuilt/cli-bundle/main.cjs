@@ -12794,8 +12794,8 @@ function oneLine(value) {
 function textLines(lines) {
   return lines.length === 0 ? "" : lines.map(oneLine).join("\n") + "\n";
 }
-function terminalSafe(text2) {
-  const escaped = MAYBE_UNSAFE_WITH_BREAKS.test(text2) ? text2.replace(UNSAFE_WITH_BREAKS, escapeChar) : text2;
+function terminalSafe(text2, guard = new WorkflowCommandGuard()) {
+  const escaped = guard.neutralise(MAYBE_UNSAFE_WITH_BREAKS.test(text2) ? text2.replace(UNSAFE_WITH_BREAKS, escapeChar) : text2);
   return markers && escaped.includes(markers.open) ? escaped.replace(markers.pattern, (_2, code) => SEQUENCES[Number(code)] ?? "") : escaped;
 }
 function markersOf() {
@@ -12806,7 +12806,7 @@ function markersOf() {
   }
   return markers;
 }
-var import_node_module, UNSAFE_WITH_BREAKS, UNSAFE, MAYBE_UNSAFE, MAYBE_UNSAFE_WITH_BREAKS, MARK_CLOSE, markers, SEQUENCES, mark, wrap, NO_PAINT, MARKER_PAINT, clearScreen, SafeOutput;
+var import_node_module, UNSAFE_WITH_BREAKS, UNSAFE, MAYBE_UNSAFE, MAYBE_UNSAFE_WITH_BREAKS, WorkflowCommandGuard, BLANK, LINE_COMMAND, LEGACY_COMMAND, LEADING_BLANK, MARK_CLOSE, markers, SEQUENCES, mark, wrap, NO_PAINT, MARKER_PAINT, workflowCommand, clearScreen, SafeOutput;
 var init_terminal_text = __esm({
   "dist/core/terminal-text.js"() {
     "use strict";
@@ -12815,6 +12815,35 @@ var init_terminal_text = __esm({
     UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
     MAYBE_UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
     MAYBE_UNSAFE_WITH_BREAKS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
+    WorkflowCommandGuard = class {
+      lineStart = "blank";
+      hashes = 0;
+      neutralise(text2) {
+        if (text2 === "")
+          return text2;
+        const before = this.lineStart === "blank" ? "\n" : this.lineStart === "colon" ? "\n:" : "x" + "#".repeat(this.hashes);
+        const guarded = (before + text2).replace(LINE_COMMAND, "$1\\u003a").replace(LEGACY_COMMAND, "##\\u005b").slice(before.length);
+        this.remember(text2);
+        return guarded;
+      }
+      remember(text2) {
+        const lastBreak = text2.lastIndexOf("\n");
+        const tail = lastBreak < 0 ? text2 : text2.slice(lastBreak + 1);
+        const continued = lastBreak < 0 ? this.lineStart : "blank";
+        if (continued === "blank") {
+          const indent = LEADING_BLANK.exec(tail)[0].length;
+          this.lineStart = indent === tail.length ? "blank" : indent === tail.length - 1 && tail.endsWith(":") ? "colon" : "text";
+        } else {
+          this.lineStart = "text";
+        }
+        const ending = /#{0,2}$/.exec(tail)[0].length;
+        this.hashes = Math.min(2, ending === tail.length && lastBreak < 0 ? this.hashes + ending : ending);
+      }
+    };
+    BLANK = String.raw`(?:[\t \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff]|\ue000[\w-]+:\d+\ue001)`;
+    LINE_COMMAND = new RegExp(String.raw`(\n${BLANK}*:):`, "g");
+    LEGACY_COMMAND = /##\[/g;
+    LEADING_BLANK = new RegExp(`^${BLANK}*`);
     MARK_CLOSE = "\uE001";
     SEQUENCES = [
       "\x1B[31m",
@@ -12831,8 +12860,10 @@ var init_terminal_text = __esm({
       // underline on, off
       "\x1B[2J\x1B[3J\x1B[H",
       // clear screen and scroll-back, cursor home
-      "\x1B[32m"
+      "\x1B[32m",
       // green
+      "::"
+      // the start of caplint's own workflow command (-f github), written after the guard
     ];
     mark = (index) => `${markersOf().open}${index}${MARK_CLOSE}`;
     wrap = (open2, close) => (text2) => text2 === "" ? "" : `${mark(open2)}${text2}${mark(close)}`;
@@ -12854,10 +12885,12 @@ var init_terminal_text = __esm({
       dim: wrap(5, 6),
       underline: wrap(7, 8)
     };
+    workflowCommand = () => mark(11);
     clearScreen = () => mark(9);
     SafeOutput = class {
       target;
       closed = false;
+      guard = new WorkflowCommandGuard();
       constructor(target) {
         this.target = target;
         target.on?.("error", (error) => {
@@ -12888,7 +12921,7 @@ var init_terminal_text = __esm({
         if (this.closed)
           return false;
         try {
-          return this.target.write(terminalSafe(chunk));
+          return this.target.write(terminalSafe(chunk, this.guard));
         } catch (error) {
           if (error.code !== "EPIPE")
             throw error;
@@ -27872,18 +27905,21 @@ function overrideSeverity(config, ruleId, absoluteFile) {
   }
   return setting;
 }
+function knownFields(objectSchema2) {
+  return isPlainObject(objectSchema2) && isPlainObject(objectSchema2.properties) ? objectSchema2.properties : void 0;
+}
 async function checkAgainstSchema(raw, file, sections) {
   if (!isPlainObject(raw))
     throw new FatalError(`${file}: expected a JSON object`);
   const { default: Ajv } = await Promise.resolve().then(() => __toESM(require_ajv(), 1));
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
   const schema = configSchema(sections);
   const validate = ajv.compile(schema);
   if (validate(raw))
     return;
   const first = validate.errors[0];
   const where3 = first.instancePath ? first.instancePath.slice(1).replace(/\//g, ".") : "(top level)";
-  const detail = first.keyword === "additionalProperties" ? `unknown field "${first.params.additionalProperty}" (known: ${Object.keys(schema.properties).filter((key) => key !== "$schema").join(", ")})` : first.keyword === "enum" ? `must be "off", "suggestion", "warning" or "error"` : first.message ?? "is invalid";
+  const detail = first.keyword === "additionalProperties" ? `unknown field "${first.params.additionalProperty}" (known: ${Object.keys(knownFields(first.parentSchema) ?? schema.properties).filter((key) => key !== "$schema").join(", ")})` : first.keyword === "enum" ? `must be "off", "suggestion", "warning" or "error"` : first.message ?? "is invalid";
   throw new FatalError(`${file}: ${where3} ${detail}`);
 }
 var import_node_path16, jsoncParser2, CONFIG_FILE_NAME, SHARED_PROPERTIES;
@@ -35365,7 +35401,7 @@ help: ${d.hint}` : d.message;
   if (place?.fromRoot === void 0 || place.fromRoot.length === 0) {
     const outside = place !== void 0 && place.fromRoot === void 0;
     const where3 = d.liveServer ?? `${outside ? nameText(place.bytes).text : d.file}:${start.line}:${start.column}`;
-    return `::${COMMANDS[d.severity]} title=${escapeProperty(d.ruleId)}::${escapeData(`${where3}: ${message}`)}`;
+    return `${workflowCommand()}${COMMANDS[d.severity]} title=${escapeProperty(d.ruleId)}::${escapeData(`${where3}: ${message}`)}`;
   }
   const properties = [
     // GitHub takes the path as text: a name that is not UTF-8 is shown as the other formats show it (`a\xff.json`).
@@ -35377,7 +35413,7 @@ help: ${d.hint}` : d.message;
     properties.push(["col", start.column], ["endColumn", Math.max(end.column, start.column)]);
   }
   properties.push(["title", d.ruleId]);
-  return `::${COMMANDS[d.severity]} ${properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}`;
+  return `${workflowCommand()}${COMMANDS[d.severity]} ${properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}`;
 }
 function escapeData(text2) {
   return text2.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
@@ -35391,6 +35427,7 @@ var init_github = __esm({
     "use strict";
     import_node_path26 = __toESM(require("node:path"), 1);
     init_read();
+    init_terminal_text();
     init_repository_paths();
     github = ({ diagnostics }, context) => {
       const root2 = sourceRoot(context.cwd);
@@ -41419,6 +41456,51 @@ var init_domain2 = __esm({
   }
 });
 
+// dist/mcp/config-section.js
+function withCommandLine(config, options) {
+  const pinned = options.listTools.map((name) => name.startsWith("!") ? [name.slice(1), false] : [name, true]);
+  return {
+    verbs: [...config.verbs, ...options.verbs.map((verb) => verb.toLowerCase())],
+    listTools: new Map([...config.listTools, ...pinned])
+  };
+}
+var TOOL_NAME, MCP_CONFIG;
+var init_config_section2 = __esm({
+  "dist/mcp/config-section.js"() {
+    "use strict";
+    TOOL_NAME = { type: "string", minLength: 1, maxLength: 128 };
+    MCP_CONFIG = {
+      properties: {
+        mcp: {
+          description: "caplint mcp: what its heuristics cannot know about your servers (the command line's --verbs and --list-tools add to it and win).",
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            verbs: {
+              description: "More action verbs mcp-tool-verb accepts (words of your domain), as --verbs.",
+              type: "array",
+              items: TOOL_NAME
+            },
+            listTools: {
+              description: "Tool names pinned as list tools (true) or as no list tools (false) for mcp-pagination-params, mcp-pagination-result and mcp-input-bounds, whatever the heuristics say; as --list-tools name,!name.",
+              type: "object",
+              propertyNames: TOOL_NAME,
+              additionalProperties: { type: "boolean" }
+            }
+          }
+        }
+      },
+      read(values) {
+        const given = values.mcp ?? {};
+        return Promise.resolve({
+          verbs: (given.verbs ?? []).map((verb) => verb.toLowerCase()),
+          listTools: new Map(Object.entries(given.listTools ?? {}))
+        });
+      }
+    };
+  }
+});
+
 // dist/mcp/rules/types.js
 var MCP_DOMAIN, defineMcpRule, definePipelineStep2;
 var init_types5 = __esm({
@@ -44064,6 +44146,7 @@ var MCP;
 var init_domain3 = __esm({
   "dist/mcp/domain.js"() {
     "use strict";
+    init_config_section2();
     init_mcp_server_start();
     init_rules3();
     init_types5();
@@ -44072,7 +44155,8 @@ var init_domain3 = __esm({
       name: MCP_DOMAIN,
       lintCommand: "mcp",
       rules: [...MCP_RULES, mcp_server_start_default],
-      wording: TOOL_SERVER_WORDING
+      wording: TOOL_SERVER_WORDING,
+      config: MCP_CONFIG
     };
   }
 });
@@ -45030,10 +45114,12 @@ function mcpSettings(options, io, allRules) {
   return commandSettings(options, io, allRules, MCP_DOMAIN);
 }
 function lintListings(listings, options, severities, service) {
+  const configured = severities.config ? configSectionOf(severities.config, MCP_CONFIG) : NOTHING_CONFIGURED;
+  const { verbs, listTools } = withCommandLine(configured, options);
   const settings = {
     serverNameStyle: options.serverNameStyle,
-    verbs: new Set(options.verbs.map((verb) => verb.toLowerCase())),
-    listTools: new Map(options.listTools.map((name) => name.startsWith("!") ? [name.slice(1), false] : [name, true])),
+    verbs: new Set(verbs),
+    listTools,
     ...service !== void 0 ? { service } : {}
   };
   return lintMcp(listings, {
@@ -45184,7 +45270,7 @@ function checkService(service) {
     throw new FatalError(`--service ${JSON.stringify(escapeControls(service))}: expected a snake_case service name such as "slack"`);
   return service;
 }
-var import_node_path36;
+var import_node_path36, NOTHING_CONFIGURED;
 var init_run = __esm({
   "dist/mcp/run.js"() {
     "use strict";
@@ -45196,7 +45282,9 @@ var init_run = __esm({
     init_tool();
     init_output();
     init_lint_command();
+    init_config();
     init_file_names();
+    init_config_section2();
     init_listing();
     init_lint2();
     init_mcp_server_start();
@@ -45205,6 +45293,7 @@ var init_run = __esm({
     init_redact();
     init_wording3();
     init_text2();
+    NOTHING_CONFIGURED = { verbs: [], listTools: /* @__PURE__ */ new Map() };
   }
 });
 
