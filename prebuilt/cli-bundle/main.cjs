@@ -30614,21 +30614,9 @@ function hasFrontend(project) {
 function frontendAccess(project, resolution) {
   const scan = project.frontend;
   const catalog = project.catalog;
-  const localWindows = (project.config?.windows ?? []).filter((window) => {
-    const url = windowUrl(project, window.path, window.document.value);
-    return url === void 0 || !/^https?:/i.test(url);
-  }).map((window) => window.label);
-  const uniqueWindows = [...new Set(localWindows)];
+  const uniqueWindows = localWindowLabels(project);
   const judgements = [];
-  const windowsOf = (call) => {
-    if (scan.pagesCertain) {
-      const byPage = uniqueWindows.filter((label) => scan.windowPages.get(label)?.files.has(call.file));
-      const unnamed = scan.pages.some((page) => page.windows.length === 0 && page.files.has(call.file));
-      if (!unnamed)
-        return { windows: byPage, byPage: true };
-    }
-    return { windows: uniqueWindows, byPage: uniqueWindows.length === 1 };
-  };
+  const windowsOf = (call) => windowsLoading(scan, uniqueWindows, call);
   const models = resolution.models;
   for (const call of scan.calls) {
     const { windows, byPage } = windowsOf(call);
@@ -30659,6 +30647,32 @@ function frontendAccess(project, resolution) {
     localWindows: uniqueWindows,
     platforms: resolution.models.map((model) => model.platform)
   };
+}
+function localWindowLabels(project) {
+  const labels = (project.config?.windows ?? []).filter((window) => {
+    const url = windowUrl(project, window.path, window.document.value);
+    return url === void 0 || !/^https?:/i.test(url);
+  }).map((window) => window.label);
+  return [...new Set(labels)];
+}
+function windowsLoading(scan, windows, call) {
+  if (scan.pagesCertain) {
+    const byPage = windows.filter((label) => scan.windowPages.get(label)?.files.has(call.file));
+    const unnamed = scan.pages.some((page) => page.windows.length === 0 && page.files.has(call.file));
+    if (!unnamed)
+      return { windows: byPage, byPage: true };
+  }
+  return { windows: [...windows], byPage: windows.length === 1 };
+}
+function frontendCallsByWindow(project) {
+  const windows = localWindowLabels(project);
+  const calls = new Map(windows.map((window) => [window, /* @__PURE__ */ new Set()]));
+  for (const call of project.frontend.calls) {
+    for (const window of windowsLoading(project.frontend, windows, call).windows)
+      for (const command of call.commands)
+        calls.get(window).add(project.catalog.spellCommand(command));
+  }
+  return calls;
 }
 function windowUrl(_project, windowPath, config) {
   let value = config;
@@ -38187,6 +38201,11 @@ async function buildReport(input) {
         item.remoteOnly = true;
         cell.remote++;
       }
+      const called = input.frontendCalls?.get(window);
+      if (called && !item.remoteOnly && !called.has(item.command)) {
+        item.unused = true;
+        cell.unused = (cell.unused ?? 0) + 1;
+      }
     }
     for (const { item, platforms } of denied.values()) {
       const some = onSome(platforms);
@@ -38241,8 +38260,10 @@ async function buildReport(input) {
       warnings: findings.filter((f) => f.severity === "warning").length,
       suggestions: findings.filter((f) => f.severity === "suggestion").length,
       dangerousFindings: findings.filter((f) => f.ruleId === DANGEROUS_RULE).length,
-      dangerousCells: cells.flat().filter((c) => c.dangerous).length
-    }
+      dangerousCells: cells.flat().filter((c) => c.dangerous).length,
+      ...input.frontendCalls ? { unused: cells.flat().reduce((n, c) => n + (c.unused ?? 0), 0) } : {}
+    },
+    frontend: input.frontendCalls !== void 0
   };
   if (input.against) {
     const diff = diffAccessOnPlatforms(input.against.groups, input.groups);
@@ -38540,6 +38561,7 @@ var init_client = __esm({
         if (command.dangers) add(name, el("span", "pill danger", "\u26a0 dangerous"));
         if (command.added) add(name, el("span", "pill new", "new"));
         if (command.remoteOnly) add(name, el("span", "pill remote", "remote pages only"));
+        if (command.unused) add(name, el("span", "pill unused", "not called by the frontend"));
         if (command.platforms) add(name, el("span", "pill platform", command.platforms.join(", ") + " only"));
         var why = add(tr, el("td", "why"));
         add(why, entriesNode(command.grantedBy));
@@ -38703,6 +38725,7 @@ function matrixSection(data) {
 <span class="legend-group"><span class="key key-danger">\u26A0</span><span>dangerous grant (<code>dangerous-permission</code>)</span></span>
 ${data.diff ? `<span class="legend-group"><span class="key key-new">+n</span><span>new since the baseline</span></span>` : ""}
 <span class="legend-group"><span class="key key-denied">\u2716n</span><span>granted but denied</span></span>
+${data.frontend ? `<span class="legend-group"><span class="key key-unused">n</span><span>granted, but the app's frontend never calls any of it (<code>caplint least-privilege</code>)</span></span>` : ""}
 ${data.counts.remote ? `<span class="legend-group"><span class="key key-remote">R</span><span>callable from remote pages only</span></span>` : ""}
 ${data.platformGroups.length > 1 ? `<span class="legend-group"><span class="key key-platform">P</span><span>not on every platform</span></span>` : ""}
 </div>
@@ -38725,12 +38748,14 @@ function cellHtml(data, row, col, cell) {
   const window = data.windows[row];
   const column = data.columns[col];
   const added = cell.commands.filter((c) => c.added).length;
-  const classes = ["cell", `h${cell.heat}`, ...cell.dangerous ? ["danger"] : [], ...added ? ["added"] : []];
+  const unused = cell.count > 0 && cell.unused === cell.count;
+  const classes = ["cell", `h${cell.heat}`, ...cell.dangerous ? ["danger"] : [], ...added ? ["added"] : [], ...unused ? ["unused"] : []];
   const label = [
     `${window} \xD7 ${column.label}: ${plural(cell.count, "callable command")}`,
     ...cell.dangers ? [plural(cell.dangers.length, "dangerous grant")] : [],
     ...cell.remote ? [`${cell.remote} from remote pages only`] : [],
     ...cell.platformSpecific ? [`${cell.platformSpecific} not on every platform`] : [],
+    ...cell.unused ? [`${cell.unused} never called by the app's frontend`] : [],
     ...added ? [`${added} new`] : [],
     ...cell.denied.length ? [`${cell.denied.length} denied`] : [],
     ...cell.removed?.length ? [`${cell.removed.length} no longer callable`] : []
@@ -38863,6 +38888,8 @@ main{padding:20px 32px 8px;display:flex;flex-direction:column;gap:20px}
 .key-danger{color:var(--danger);border:2px solid var(--danger);background:var(--danger-bg)}
 .key-new{color:var(--new);background:var(--new-bg);border:1px solid var(--new-line)}
 .key-denied{color:#475467;background:#f2f4f7;border:1px solid #d0d5dd}
+.key-unused,.cell.unused{background-image:repeating-linear-gradient(135deg,rgba(255,255,255,.7) 0 4px,transparent 4px 8px);outline:2px dashed #667085;outline-offset:-4px}
+.key-unused{color:#344054;background-color:#d1e9ff}
 ${HEAT.map((color, level2) => `.h${level2}{background:${color};color:${level2 >= 5 ? "#fff" : level2 === 0 ? "#98a2b3" : "#1c2430"}}`).join("\n")}
 .matrix-wrap{overflow-x:auto;width:fit-content;max-width:100%;border:1px solid var(--line);border-radius:10px}
 table{border-collapse:collapse}
@@ -38904,6 +38931,7 @@ table{border-collapse:collapse}
 .pill.danger{color:var(--danger);background:var(--danger-bg);border:1px solid #fda29b}
 .pill.new{color:var(--new);background:var(--new-bg);border:1px solid var(--new-line)}
 .pill.denied{color:#475467;background:#f2f4f7;border:1px solid #d0d5dd}
+.pill.unused{color:#344054;background:#f2f4f7;border:1px dashed #667085}
 table.commands,table.findings,table.caps{width:100%;border:1px solid var(--line);border-radius:8px;overflow:hidden}
 table.commands th,table.findings th,table.caps th{background:#f9fafb;text-align:left;font-size:12px;color:var(--muted);font-weight:600;padding:7px 10px;border-bottom:1px solid var(--line)}
 table.commands td,table.findings td,table.caps td{padding:7px 10px;border-bottom:1px solid #eef0f3;vertical-align:top}
@@ -47411,7 +47439,8 @@ function renderAccessJson(answer) {
       platforms: a2.platforms,
       grantedBy: entries(a2.grantedBy),
       scopes: { allow: a2.scope.allow, deny: a2.scope.deny },
-      ...a2.globalScope ? { globalScope: a2.globalScope } : {}
+      ...a2.globalScope ? { globalScope: a2.globalScope } : {},
+      ...answer.frontendCalls ? { usedByFrontend: answer.frontendCalls.has(a2.command) } : {}
     })),
     denied: denied.map((d) => ({ command: d.command, platforms: d.platforms, deniedBy: entries(d.deniedBy), overriddenGrants: entries(d.overridden) })),
     ...answer.manifestUnion.length ? { manifestUnion: answer.manifestUnion } : {}
@@ -47490,10 +47519,12 @@ init_exit_codes();
 init_errors();
 init_query_options();
 init_check_run();
+init_frontend_access();
 function registerAccess(program2, io, setExitCode, allRules) {
   const command = program2.command("access").description("what a window (or webview) may call from an origin, and why, on every platform unless --platform; with --command, one yes/no answer (exit 0/1)").requiredOption("-w, --window <label>", "window label").option("--webview <label>", "webview label (default: the window's label)").option("-u, --url <url>", "origin of the calling page (default: the app's own local pages)").option("-C, --command <name>", "one command: plugin:fs|read_text_file, fs.read_text_file, read_text_file, plugin:window|close, my_command");
   addQueryOptions(command, ["text", "json"]).action(async (paths, options) => {
-    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
+    const scanFrontend3 = options.format === "json" && options.command === void 0 ? new Set(FRONTEND_RULES) : void 0;
+    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules), scanFrontend3);
     const origin = originOf(options.url, project);
     const lines = new SourceLines(project);
     const window = options.window;
@@ -47540,6 +47571,7 @@ function registerAccess(program2, io, setExitCode, allRules) {
           merged.overridden.add(entryKey(entry), entry, group.platforms);
       }
     }
+    const frontendCalls = scanFrontend3 && origin.kind === "local" && hasFrontend(project) ? frontendCallsByWindow(project).get(window) : void 0;
     const byCommand = (a2, b2) => a2.command < b2.command ? -1 : a2.command > b2.command ? 1 : 0;
     const through = [...allowed.values()].flatMap((a2) => a2.grantedBy.values()).concat([...denied.values()].flatMap((d) => d.deniedBy.values()));
     const answer = {
@@ -47551,7 +47583,8 @@ function registerAccess(program2, io, setExitCode, allRules) {
       allowed: [...allowed.values()].sort(byCommand),
       denied: [...denied.values()].sort(byCommand),
       lines,
-      manifestUnion: manifestUnionNotes(project.manifestDifferences, () => through.map(({ item }) => item.provenance.chain))
+      manifestUnion: manifestUnionNotes(project.manifestDifferences, () => through.map(({ item }) => item.provenance.chain)),
+      ...frontendCalls ? { frontendCalls } : {}
     };
     io.stdout.write(options.format === "json" ? renderAccessJson(answer) : renderAccessText(answer, await answerPaint(options, io)));
     setExitCode(exitCodeFor({ failed: false }));
@@ -48631,13 +48664,23 @@ function renderMatrixCsv(matrices) {
   }
   return lines.join("\n") + "\n";
 }
-function renderMatrixJson(matrices, asked, manifestUnion = []) {
-  const single = matrices.length === 1 ? { ...matrices[0].matrix.toJSON() } : {};
+function renderMatrixJson(matrices, asked, manifestUnion = [], frontendCalls) {
+  const json3 = (matrix) => {
+    const value = matrix.toJSON();
+    if (!frontendCalls)
+      return value;
+    const rows = value.rows.map((row) => {
+      const calls = frontendCalls.get(row.window);
+      return calls ? { ...row, usedByFrontend: row.granted.filter((command) => calls.has(command)) } : row;
+    });
+    return { ...value, rows };
+  };
+  const single = matrices.length === 1 ? json3(matrices[0].matrix) : {};
   return JSON.stringify({
     ...asked.length === 1 ? { platform: asked[0] } : {},
     platforms: asked,
     ...single,
-    byPlatform: matrices.map(({ platforms, matrix }) => ({ platforms, ...matrix.toJSON() })),
+    byPlatform: matrices.map(({ platforms, matrix }) => ({ platforms, ...json3(matrix) })),
     ...manifestUnion.length ? { manifestUnion } : {}
   }, null, 2) + "\n";
 }
@@ -48647,10 +48690,12 @@ init_project_model();
 init_terminal_text();
 init_query_options();
 init_check_run();
+init_frontend_access();
 function registerMatrix(program2, io, setExitCode, allRules) {
   const command = program2.command("matrix").description("windows \xD7 commands: who can call what, on every platform unless --platform (labels from tauri.conf.json, else the literal labels in capabilities)").option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v2, p) => [...p, v2], []).option("-u, --url <url>", "origin of the calling pages (default: local)");
   addQueryOptions(command, ["text", "json", "csv"]).action(async (paths, options) => {
-    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
+    const scanFrontend3 = options.format === "json" ? new Set(FRONTEND_RULES) : void 0;
+    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules), scanFrontend3);
     for (const window of options.window)
       await requireKnownWindow(project, groups, window);
     const windows = options.window.length ? options.window : knownWindowLabels(project);
@@ -48660,8 +48705,9 @@ function registerMatrix(program2, io, setExitCode, allRules) {
       for (const [i, group] of groups.entries())
         yield* modelChains(group.model, new Set(matrices[i].matrix.rows.flatMap((row) => row.capabilities)));
     });
+    const frontendCalls = scanFrontend3 && origin.kind === "local" && hasFrontend(project) ? frontendCallsByWindow(project) : void 0;
     if (options.format === "json")
-      io.stdout.write(renderMatrixJson(matrices, asked, notes));
+      io.stdout.write(renderMatrixJson(matrices, asked, notes, frontendCalls));
     else if (options.format === "csv") {
       io.stdout.write(renderMatrixCsv(matrices));
       if (notes.length)
@@ -48761,6 +48807,7 @@ init_platforms();
 init_exit_codes();
 init_tool();
 init_errors();
+init_frontend_access();
 init_check_run();
 init_rules();
 init_query_options();
@@ -48793,7 +48840,9 @@ function registerReport(program2, io, setExitCode, allRules) {
       ...origin ? { origin } : {},
       app: appLabel(project, paths, options.app, io.cwd),
       toolVersion: toolVersion(),
-      ...against ? { against } : {}
+      ...against ? { against } : {},
+      // Which grants the frontend uses, for the pages the app serves (not asked for a remote origin).
+      ...origin?.kind !== "remote" && hasFrontend(project) ? { frontendCalls: frontendCallsByWindow(project) } : {}
     });
     const html = renderReportHtml2(data);
     if (options.html === "-") {
