@@ -10471,6 +10471,13 @@ var init_document = __esm({
           return { offset: previous.end, length: item.end - previous.end };
         return { offset: item.offset, length: item.end - item.offset };
       }
+      /**
+       * Where each item of the array at `arrayPath` starts and ends (a JSON array, or an inline TOML array),
+       * for edits that rewrite several items of one array at once; undefined when it is not such an array.
+       */
+      arrayItemSpans(arrayPath) {
+        return this.format === "toml" ? this.inlineArrayItems(arrayPath) : this.jsonArrayItems(arrayPath);
+      }
       jsonArrayItems(arrayPath) {
         const tree = this.tree;
         const array = tree ? nodeAt(tree, arrayPath) : NO_NODE;
@@ -12568,12 +12575,12 @@ function suggest(project, groups, query, webview, verdicts, lineOf2) {
   const removeDenies = refusing.flatMap((v2) => v2.explanation.verdict === "denied" ? v2.explanation.deniedBy : []);
   if (removeDenies.length)
     notes.unshift("a deny wins over every allow, for every window and origin: remove the deny first");
-  const refusedOn = refusing.flatMap((v2) => v2.platforms);
-  const refusingModels = groups.filter((g) => g.platforms.some((p) => refusedOn.includes(p))).map((g) => g.model);
+  const refusedOn2 = refusing.flatMap((v2) => v2.platforms);
+  const refusingModels = groups.filter((g) => g.platforms.some((p) => refusedOn2.includes(p))).map((g) => g.model);
   const covering = coveringCapability(refusingModels, query.window, webview, query.origin);
-  for (const item of selectionNotes(project, groups, query, webview, refusedOn))
+  for (const item of selectionNotes(project, groups, query, webview, refusedOn2))
     notes.push(item);
-  const capability = newCapability(query, entry, refusedOn, groups);
+  const capability = newCapability(query, entry, refusedOn2, groups);
   const newCapabilityFile = `src-tauri/capabilities/${String(capability.identifier)}.${capabilitySyntax(project)}`;
   const suggestion = { entry, reason, newCapability: capability, newCapabilityFile, removeDenies, notes };
   if (covering) {
@@ -12605,10 +12612,10 @@ function scopeTemplate(schema) {
   }
   return void 0;
 }
-function selectionNotes(project, groups, query, webview, refusedOn) {
+function selectionNotes(project, groups, query, webview, refusedOn2) {
   const notes = [];
   for (const capability of project.activeCapabilities) {
-    const missingOn = refusedOn.filter((platform) => capability.configPlatforms && !capability.configPlatforms.some((target) => target === platform));
+    const missingOn = refusedOn2.filter((platform) => capability.configPlatforms && !capability.configPlatforms.some((target) => target === platform));
     if (missingOn.length === 0)
       continue;
     const covers2 = groups.some((group) => group.model.capabilities.some((c) => c.capability === capability && c.matchesLabels(query.window, webview) && c.contexts.some((_2, i) => c.contextMatches(i, query.origin))));
@@ -12619,11 +12626,11 @@ function selectionNotes(project, groups, query, webview, refusedOn) {
   }
   const declarations = project.config?.windows.filter((window) => window.label === query.window) ?? [];
   const declaredOn = declarations.some((window) => !window.platforms) ? void 0 : [...new Set(declarations.flatMap((window) => window.platforms))];
-  const absentOn = declaredOn?.length ? refusedOn.filter((platform) => !declaredOn.some((target) => target === platform)) : [];
+  const absentOn = declaredOn?.length ? refusedOn2.filter((platform) => !declaredOn.some((target) => target === platform)) : [];
   if (absentOn.length)
     notes.push(`window "${query.window}" is declared for ${wordList(declaredOn)} only, in ${wordList([...new Set(declarations.map((window) => window.document.file))])}: on ${wordList(absentOn)} it exists only if the app creates it in code`);
   for (const list of project.config?.capabilityLists ?? []) {
-    const on = refusedOn.filter((platform) => !list.platforms || list.platforms.some((target) => target === platform));
+    const on = refusedOn2.filter((platform) => !list.platforms || list.platforms.some((target) => target === platform));
     if (on.length && list.platforms)
       notes.push(`app.security.capabilities in ${list.document.file} selects what the ${wordList(on)} build${on.length > 1 ? "s load" : " loads"}: list a new capability there too`);
   }
@@ -12634,7 +12641,7 @@ function coveringCapability(models, window, webview, origin) {
   const [first, ...others] = models.map(covers2);
   return first?.find((capability) => others.every((list) => list.includes(capability)));
 }
-function newCapability(query, entry, refusedOn, groups) {
+function newCapability(query, entry, refusedOn2, groups) {
   const { name } = parseCommandName(query.command);
   const capability = { identifier: `${query.window}-${name.replace(/_/g, "-")}`.replace(/[^A-Za-z0-9-]/g, "-") };
   if (query.webview !== void 0 && query.webview !== query.window)
@@ -12647,8 +12654,8 @@ function newCapability(query, entry, refusedOn, groups) {
     capability.local = false;
   }
   const asked = groups.flatMap((g) => g.platforms);
-  if (refusedOn.length < asked.length)
-    capability.platforms = [...refusedOn];
+  if (refusedOn2.length < asked.length)
+    capability.platforms = [...refusedOn2];
   capability.permissions = [entry];
   return capability;
 }
@@ -12787,8 +12794,8 @@ function oneLine(value) {
 function textLines(lines) {
   return lines.length === 0 ? "" : lines.map(oneLine).join("\n") + "\n";
 }
-function terminalSafe(text2) {
-  const escaped = MAYBE_UNSAFE_WITH_BREAKS.test(text2) ? text2.replace(UNSAFE_WITH_BREAKS, escapeChar) : text2;
+function terminalSafe(text2, guard = new WorkflowCommandGuard()) {
+  const escaped = guard.neutralise(MAYBE_UNSAFE_WITH_BREAKS.test(text2) ? text2.replace(UNSAFE_WITH_BREAKS, escapeChar) : text2);
   return markers && escaped.includes(markers.open) ? escaped.replace(markers.pattern, (_2, code) => SEQUENCES[Number(code)] ?? "") : escaped;
 }
 function markersOf() {
@@ -12799,7 +12806,7 @@ function markersOf() {
   }
   return markers;
 }
-var import_node_module, UNSAFE_WITH_BREAKS, UNSAFE, MAYBE_UNSAFE, MAYBE_UNSAFE_WITH_BREAKS, MARK_CLOSE, markers, SEQUENCES, mark, wrap, NO_PAINT, MARKER_PAINT, clearScreen, SafeOutput;
+var import_node_module, UNSAFE_WITH_BREAKS, UNSAFE, MAYBE_UNSAFE, MAYBE_UNSAFE_WITH_BREAKS, WorkflowCommandGuard, BLANK, LINE_COMMAND, LEGACY_COMMAND, LEADING_BLANK, MARK_CLOSE, markers, SEQUENCES, mark, wrap, NO_PAINT, MARKER_PAINT, workflowCommand, clearScreen, SafeOutput;
 var init_terminal_text = __esm({
   "dist/core/terminal-text.js"() {
     "use strict";
@@ -12808,6 +12815,35 @@ var init_terminal_text = __esm({
     UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
     MAYBE_UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
     MAYBE_UNSAFE_WITH_BREAKS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
+    WorkflowCommandGuard = class {
+      lineStart = "blank";
+      hashes = 0;
+      neutralise(text2) {
+        if (text2 === "")
+          return text2;
+        const before = this.lineStart === "blank" ? "\n" : this.lineStart === "colon" ? "\n:" : "x" + "#".repeat(this.hashes);
+        const guarded = (before + text2).replace(LINE_COMMAND, "$1\\u003a").replace(LEGACY_COMMAND, "##\\u005b").slice(before.length);
+        this.remember(text2);
+        return guarded;
+      }
+      remember(text2) {
+        const lastBreak = text2.lastIndexOf("\n");
+        const tail = lastBreak < 0 ? text2 : text2.slice(lastBreak + 1);
+        const continued = lastBreak < 0 ? this.lineStart : "blank";
+        if (continued === "blank") {
+          const indent = LEADING_BLANK.exec(tail)[0].length;
+          this.lineStart = indent === tail.length ? "blank" : indent === tail.length - 1 && tail.endsWith(":") ? "colon" : "text";
+        } else {
+          this.lineStart = "text";
+        }
+        const ending = /#{0,2}$/.exec(tail)[0].length;
+        this.hashes = Math.min(2, ending === tail.length && lastBreak < 0 ? this.hashes + ending : ending);
+      }
+    };
+    BLANK = String.raw`(?:[\t \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff]|\ue000[\w-]+:\d+\ue001)`;
+    LINE_COMMAND = new RegExp(String.raw`(\n${BLANK}*:):`, "g");
+    LEGACY_COMMAND = /##\[/g;
+    LEADING_BLANK = new RegExp(`^${BLANK}*`);
     MARK_CLOSE = "\uE001";
     SEQUENCES = [
       "\x1B[31m",
@@ -12824,8 +12860,10 @@ var init_terminal_text = __esm({
       // underline on, off
       "\x1B[2J\x1B[3J\x1B[H",
       // clear screen and scroll-back, cursor home
-      "\x1B[32m"
+      "\x1B[32m",
       // green
+      "::"
+      // the start of caplint's own workflow command (-f github), written after the guard
     ];
     mark = (index) => `${markersOf().open}${index}${MARK_CLOSE}`;
     wrap = (open2, close) => (text2) => text2 === "" ? "" : `${mark(open2)}${text2}${mark(close)}`;
@@ -12847,10 +12885,12 @@ var init_terminal_text = __esm({
       dim: wrap(5, 6),
       underline: wrap(7, 8)
     };
+    workflowCommand = () => mark(11);
     clearScreen = () => mark(9);
     SafeOutput = class {
       target;
       closed = false;
+      guard = new WorkflowCommandGuard();
       constructor(target) {
         this.target = target;
         target.on?.("error", (error) => {
@@ -12881,7 +12921,7 @@ var init_terminal_text = __esm({
         if (this.closed)
           return false;
         try {
-          return this.target.write(terminalSafe(chunk));
+          return this.target.write(terminalSafe(chunk, this.guard));
         } catch (error) {
           if (error.code !== "EPIPE")
             throw error;
@@ -13037,7 +13077,7 @@ function compareManifest(key, manifest, reference, context) {
   const differences = [];
   const catalog = historyCatalogOf(key);
   const locked = context.locked && isCheckableVersion(context.locked.version) ? context.locked : void 0;
-  const where2 = locked ? `${locked.crate} ${locked.version}` : "every release";
+  const where3 = locked ? `${locked.crate} ${locked.version}` : "every release";
   const qualified = (name) => `${key}:${name}`;
   const existence = (name) => locked ? context.history.exists(catalog, qualified(name), locked.version) : null;
   const membersKnown = !!locked && context.history.isVerified(catalog, locked.version);
@@ -13045,7 +13085,7 @@ function compareManifest(key, manifest, reference, context) {
     const own3 = ownEntry(manifest.permissions, name);
     if (!own3) {
       if (existence(name) === true)
-        differences.push({ key, name, path: [key, "permissions"], message: `the manifest lacks "${qualified(name)}", which ${where2} defines` });
+        differences.push({ key, name, path: [key, "permissions"], message: `the manifest lacks "${qualified(name)}", which ${where3} defines` });
       continue;
     }
     const lost = lostCommands(name, own3, def);
@@ -13059,7 +13099,7 @@ function compareManifest(key, manifest, reference, context) {
         key,
         name,
         path: [key, "permissions", name, "commands", side],
-        message: `"${qualified(name)}" in the manifest no longer ${side === "allow" ? "allows" : "denies"} ${quoteAll(commands)}, as ${where2} does`
+        message: `"${qualified(name)}" in the manifest no longer ${side === "allow" ? "allows" : "denies"} ${quoteAll(commands)}, as ${where3} does`
       });
     }
   }
@@ -13086,7 +13126,7 @@ function compareManifest(key, manifest, reference, context) {
           key,
           name,
           path: [key, field2, name],
-          message: `the manifest defines "${qualified(name)}", which ${where2} does not`,
+          message: `the manifest defines "${qualified(name)}", which ${where3} does not`,
           notInRelease: true
         });
       }
@@ -13106,9 +13146,9 @@ function compareManifest(key, manifest, reference, context) {
       continue;
     if (!own3) {
       if (name !== "default" && existence(name) === true)
-        differences.push({ key, name, path: [key, "permission_sets"], message: `the manifest lacks the set "${qualified(name)}", which ${where2} defines` });
+        differences.push({ key, name, path: [key, "permission_sets"], message: `the manifest lacks the set "${qualified(name)}", which ${where3} defines` });
       else if (name === "default" && membersKnown)
-        differences.push({ key, name, path: [key, "default_permission"], message: `the manifest has no "${qualified("default")}", which ${where2} defines` });
+        differences.push({ key, name, path: [key, "default_permission"], message: `the manifest has no "${qualified("default")}", which ${where3} defines` });
       continue;
     }
     if (!membersKnown)
@@ -13120,7 +13160,7 @@ function compareManifest(key, manifest, reference, context) {
     const missing = theirs.filter((member2) => !mine.includes(member2));
     const extra = mine.filter((member2) => !theirs.includes(member2));
     const parts = [missing.length ? `lacks ${quoteAll(missing)}` : "", extra.length ? `adds ${quoteAll(extra)}` : ""].filter(Boolean);
-    differences.push({ key, name, path: path45, message: `"${qualified(name)}" in the manifest ${parts.join(" and ")}, unlike ${where2}` });
+    differences.push({ key, name, path: path45, message: `"${qualified(name)}" in the manifest ${parts.join(" and ")}, unlike ${where3}` });
   }
   return differences;
 }
@@ -21042,9 +21082,9 @@ var require_scope = __commonJS({
         super(nameStr);
         this.prefix = prefix2;
       }
-      setValue(value, { property, itemIndex }) {
+      setValue(value, { property, itemIndex: itemIndex2 }) {
         this.value = value;
-        this.scopePath = (0, code_1._)`.${new code_1.Name(property)}[${itemIndex}]`;
+        this.scopePath = (0, code_1._)`.${new code_1.Name(property)}[${itemIndex2}]`;
       }
     };
     exports2.ValueScopeName = ValueScopeName;
@@ -21079,9 +21119,9 @@ var require_scope = __commonJS({
         }
         vs.set(valueKey, name);
         const s = this._scope[prefix2] || (this._scope[prefix2] = []);
-        const itemIndex = s.length;
-        s[itemIndex] = value.ref;
-        name.setValue(value, { property: prefix2, itemIndex });
+        const itemIndex2 = s.length;
+        s[itemIndex2] = value.ref;
+        name.setValue(value, { property: prefix2, itemIndex: itemIndex2 });
         return name;
       }
       getValue(prefix2, keyOrRef) {
@@ -27830,10 +27870,10 @@ async function checkedConfig(raw, origin, checkSetting, sections) {
   await checkAgainstSchema(raw, origin.file ?? origin.name, sections);
   const config = raw;
   const { name, folder } = origin;
-  const settings = (rules, where2) => {
+  const settings = (rules, where3) => {
     const map = /* @__PURE__ */ new Map();
     for (const [id, severity] of Object.entries(rules ?? {})) {
-      checkSetting(id, severity, where2);
+      checkSetting(id, severity, where3);
       map.set(id, severity === "warn" ? "warning" : severity);
     }
     return map;
@@ -27865,19 +27905,22 @@ function overrideSeverity(config, ruleId, absoluteFile) {
   }
   return setting;
 }
+function knownFields(objectSchema2) {
+  return isPlainObject(objectSchema2) && isPlainObject(objectSchema2.properties) ? objectSchema2.properties : void 0;
+}
 async function checkAgainstSchema(raw, file, sections) {
   if (!isPlainObject(raw))
     throw new FatalError(`${file}: expected a JSON object`);
   const { default: Ajv } = await Promise.resolve().then(() => __toESM(require_ajv(), 1));
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
   const schema = configSchema(sections);
   const validate = ajv.compile(schema);
   if (validate(raw))
     return;
   const first = validate.errors[0];
-  const where2 = first.instancePath ? first.instancePath.slice(1).replace(/\//g, ".") : "(top level)";
-  const detail = first.keyword === "additionalProperties" ? `unknown field "${first.params.additionalProperty}" (known: ${Object.keys(schema.properties).filter((key) => key !== "$schema").join(", ")})` : first.keyword === "enum" ? `must be "off", "suggestion", "warning" or "error"` : first.message ?? "is invalid";
-  throw new FatalError(`${file}: ${where2} ${detail}`);
+  const where3 = first.instancePath ? first.instancePath.slice(1).replace(/\//g, ".") : "(top level)";
+  const detail = first.keyword === "additionalProperties" ? `unknown field "${first.params.additionalProperty}" (known: ${Object.keys(knownFields(first.parentSchema) ?? schema.properties).filter((key) => key !== "$schema").join(", ")})` : first.keyword === "enum" ? `must be "off", "suggestion", "warning" or "error"` : first.message ?? "is invalid";
+  throw new FatalError(`${file}: ${where3} ${detail}`);
 }
 var import_node_path16, jsoncParser2, CONFIG_FILE_NAME, SHARED_PROPERTIES;
 var init_config = __esm({
@@ -27965,9 +28008,9 @@ async function loadSettings(request) {
   };
 }
 async function findAndLoad(request) {
-  const check2 = (id, severity, where2) => {
-    checkRuleId(id, where2, request.rules, void 0);
-    checkSeverity(id, severity, where2, request.rules);
+  const check2 = (id, severity, where3) => {
+    checkRuleId(id, where3, request.rules, void 0);
+    checkSeverity(id, severity, where3, request.rules);
   };
   const sections = request.rules.configSections ?? [];
   if (request.config !== void 0 && typeof request.config === "object")
@@ -27977,26 +28020,26 @@ async function findAndLoad(request) {
   const file = await resolveConfigFile(request.config, request.cwd, request.start ?? request.cwd);
   return file === void 0 ? void 0 : loadConfig(file, check2, sections);
 }
-function checkRuleId(id, where2, rules, domain) {
+function checkRuleId(id, where3, rules, domain) {
   const rule = rules.get(id);
   if (rule && (domain === void 0 || rule.domain === domain))
     return;
   if (rule)
-    throw new UsageError(`${where2}: "${id}" is a rule for ${rule.domain}${lintCommand(rules, rule.domain)}, not for ${domain}; set it in caplint.config.json or on that command`);
+    throw new UsageError(`${where3}: "${id}" is a rule for ${rule.domain}${lintCommand(rules, rule.domain)}, not for ${domain}; set it in caplint.config.json or on that command`);
   const candidates = [...rules.values()].filter((r) => domain === void 0 || r.domain === domain).map((r) => r.id);
   const close = nearest(id, candidates, 2);
-  throw new UsageError(`${where2}: unknown rule "${id}"${close.length ? `; did you mean ${quoteList(close)}?` : "; list rules with: caplint rules"}`);
+  throw new UsageError(`${where3}: unknown rule "${id}"${close.length ? `; did you mean ${quoteList(close)}?` : "; list rules with: caplint rules"}`);
 }
 function lintCommand(rules, domain) {
   const command = rules.lintCommandOf?.(domain);
   return command === void 0 ? "" : ` (caplint ${command})`;
 }
-function checkSeverity(id, severity, where2, rules) {
+function checkSeverity(id, severity, where3, rules) {
   if (!RULE_SETTINGS.includes(normalizeSetting(severity))) {
-    throw new UsageError(`${where2}: severity must be ${quoteList(RULE_SETTINGS)}, got "${severity}"`);
+    throw new UsageError(`${where3}: severity must be ${quoteList(RULE_SETTINGS)}, got "${severity}"`);
   }
   if (rules.get(id)?.kind === "pipeline" && normalizeSetting(severity) !== "error") {
-    throw new UsageError(`${where2}: "${id}" is always an error and cannot be changed`);
+    throw new UsageError(`${where3}: "${id}" is always an error and cannot be changed`);
   }
 }
 var RULE_SETTINGS;
@@ -30571,21 +30614,9 @@ function hasFrontend(project) {
 function frontendAccess(project, resolution) {
   const scan = project.frontend;
   const catalog = project.catalog;
-  const localWindows = (project.config?.windows ?? []).filter((window) => {
-    const url = windowUrl(project, window.path, window.document.value);
-    return url === void 0 || !/^https?:/i.test(url);
-  }).map((window) => window.label);
-  const uniqueWindows = [...new Set(localWindows)];
+  const uniqueWindows = localWindowLabels(project);
   const judgements = [];
-  const windowsOf = (call) => {
-    if (scan.pagesCertain) {
-      const byPage = uniqueWindows.filter((label) => scan.windowPages.get(label)?.files.has(call.file));
-      const unnamed = scan.pages.some((page) => page.windows.length === 0 && page.files.has(call.file));
-      if (!unnamed)
-        return { windows: byPage, byPage: true };
-    }
-    return { windows: uniqueWindows, byPage: uniqueWindows.length === 1 };
-  };
+  const windowsOf = (call) => windowsLoading(scan, uniqueWindows, call);
   const models = resolution.models;
   for (const call of scan.calls) {
     const { windows, byPage } = windowsOf(call);
@@ -30616,6 +30647,32 @@ function frontendAccess(project, resolution) {
     localWindows: uniqueWindows,
     platforms: resolution.models.map((model) => model.platform)
   };
+}
+function localWindowLabels(project) {
+  const labels = (project.config?.windows ?? []).filter((window) => {
+    const url = windowUrl(project, window.path, window.document.value);
+    return url === void 0 || !/^https?:/i.test(url);
+  }).map((window) => window.label);
+  return [...new Set(labels)];
+}
+function windowsLoading(scan, windows, call) {
+  if (scan.pagesCertain) {
+    const byPage = windows.filter((label) => scan.windowPages.get(label)?.files.has(call.file));
+    const unnamed = scan.pages.some((page) => page.windows.length === 0 && page.files.has(call.file));
+    if (!unnamed)
+      return { windows: byPage, byPage: true };
+  }
+  return { windows: [...windows], byPage: windows.length === 1 };
+}
+function frontendCallsByWindow(project) {
+  const windows = localWindowLabels(project);
+  const calls = new Map(windows.map((window) => [window, /* @__PURE__ */ new Set()]));
+  for (const call of project.frontend.calls) {
+    for (const window of windowsLoading(project.frontend, windows, call).windows)
+      for (const command of call.commands)
+        calls.get(window).add(project.catalog.spellCommand(command));
+  }
+  return calls;
 }
 function windowUrl(_project, windowPath, config) {
   let value = config;
@@ -30791,8 +30848,8 @@ function addPermissionHint(judgement, permission, document, capability) {
     const windows = judgement.refusals.map((refusal) => refusal.window).filter((window) => window !== "*");
     return `add ${entry} to a capability for ${windows.length ? wordList(windows.map((w2) => `"${w2}"`)) : "the windows that load this page"} (no local capability covers ${windows.length === 1 ? "it" : "them"})`;
   }
-  const where2 = document?.locate([...capability.source.path, "permissions"]).range.start.line;
-  return `add ${entry} to "permissions" of capability "${capability.identifier}" in ${capability.source.file}${where2 ? `:${where2}` : ""}`;
+  const where3 = document?.locate([...capability.source.path, "permissions"]).range.start.line;
+  return `add ${entry} to "permissions" of capability "${capability.identifier}" in ${capability.source.file}${where3 ? `:${where3}` : ""}`;
 }
 function scopeKeyOf(key) {
   switch (key) {
@@ -31976,9 +32033,9 @@ function reportUnusedCycles(context) {
     for (const [name, loop] of selfIncludingSets(key, manifest)) {
       const qualified = key === APP_KEY ? name : `${key}:${name}`;
       const set = manifest.permission_sets[name];
-      const where2 = set?.definedIn ?? import_node_path19.default.resolve(context.project.cwd, provenance.file);
+      const where3 = set?.definedIn ?? import_node_path19.default.resolve(context.project.cwd, provenance.file);
       context.report({
-        at: { absolutePath: where2 },
+        at: { absolutePath: where3 },
         // At the identifier of the set's definition, the line to open to break the loop.
         path: set?.definedIn !== void 0 && set.definedAtIndex !== void 0 ? ["set", set.definedAtIndex, "identifier"] : [],
         demote: true,
@@ -33250,11 +33307,11 @@ function toProblem(error, root2, form, written, syntax) {
   switch (error.keyword) {
     case "required": {
       const missing = error.params.missingProperty;
-      const where2 = path45.length === 0 && form === "single" ? "capability" : describeContainer(path45);
+      const where3 = path45.length === 0 && form === "single" ? "capability" : describeContainer(path45);
       return {
         path: path45,
         target: "value",
-        message: `${where2} is missing required field "${missing}"`,
+        message: `${where3} is missing required field "${missing}"`,
         hint: REQUIRED_HINTS[missing]?.(syntax)
       };
     }
@@ -35235,7 +35292,7 @@ function sarifResult(d, ruleIndex, cwd) {
 help: ${d.hint}` : d.message;
   const root2 = sourceRoot(cwd);
   const fileless = d.liveServer !== void 0 || d.file === STDIN_NAME;
-  const where2 = d.liveServer ?? (fileless ? `${STDIN_NAME}:${d.range.start.line}:${d.range.start.column}` : void 0);
+  const where3 = d.liveServer ?? (fileless ? `${STDIN_NAME}:${d.range.start.line}:${d.range.start.column}` : void 0);
   const properties = {
     ...d.messageId === void 0 ? {} : { messageId: d.messageId },
     ...d.liveServer === void 0 ? {} : { server: d.liveServer, path: d.path }
@@ -35244,7 +35301,7 @@ help: ${d.hint}` : d.message;
     ruleId: d.ruleId,
     ...index === void 0 ? {} : { ruleIndex: index },
     level: level(d.severity),
-    message: { text: where2 === void 0 ? text2 : `${where2}: ${text2}` },
+    message: { text: where3 === void 0 ? text2 : `${where3}: ${text2}` },
     partialFingerprints: { "caplintFindingHash/v1": findingFingerprint(d) },
     locations: [
       {
@@ -35357,8 +35414,8 @@ help: ${d.hint}` : d.message;
   const place = d.liveServer === void 0 && d.file !== STDIN_NAME ? repositoryPath(d.absolutePath, root2) : void 0;
   if (place?.fromRoot === void 0 || place.fromRoot.length === 0) {
     const outside = place !== void 0 && place.fromRoot === void 0;
-    const where2 = d.liveServer ?? `${outside ? nameText(place.bytes).text : d.file}:${start.line}:${start.column}`;
-    return `::${COMMANDS[d.severity]} title=${escapeProperty(d.ruleId)}::${escapeData(`${where2}: ${message}`)}`;
+    const where3 = d.liveServer ?? `${outside ? nameText(place.bytes).text : d.file}:${start.line}:${start.column}`;
+    return `${workflowCommand()}${COMMANDS[d.severity]} title=${escapeProperty(d.ruleId)}::${escapeData(`${where3}: ${message}`)}`;
   }
   const properties = [
     // GitHub takes the path as text: a name that is not UTF-8 is shown as the other formats show it (`a\xff.json`).
@@ -35370,7 +35427,7 @@ help: ${d.hint}` : d.message;
     properties.push(["col", start.column], ["endColumn", Math.max(end.column, start.column)]);
   }
   properties.push(["title", d.ruleId]);
-  return `::${COMMANDS[d.severity]} ${properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}`;
+  return `${workflowCommand()}${COMMANDS[d.severity]} ${properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}`;
 }
 function escapeData(text2) {
   return text2.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
@@ -35384,6 +35441,7 @@ var init_github = __esm({
     "use strict";
     import_node_path26 = __toESM(require("node:path"), 1);
     init_read();
+    init_terminal_text();
     init_repository_paths();
     github = ({ diagnostics }, context) => {
       const root2 = sourceRoot(context.cwd);
@@ -37542,8 +37600,8 @@ function diffAccessOnPlatforms(before, after) {
   };
 }
 function scopeKey(change) {
-  const where2 = change.scope === "global" ? [change.plugin] : [change.command, change.context, change.target, change.pattern];
-  return JSON.stringify([change.scope, ...where2, change.change, canonicalJson2(change.value)]);
+  const where3 = change.scope === "global" ? [change.plugin] : [change.command, change.context, change.target, change.pattern];
+  return JSON.stringify([change.scope, ...where3, change.change, canonicalJson2(change.value)]);
 }
 function grantKey(grant) {
   return JSON.stringify([grant.command, grant.context, grant.target, grant.pattern]);
@@ -38143,6 +38201,11 @@ async function buildReport(input) {
         item.remoteOnly = true;
         cell.remote++;
       }
+      const called = input.frontendCalls?.get(window);
+      if (called && !item.remoteOnly && !called.has(item.command)) {
+        item.unused = true;
+        cell.unused = (cell.unused ?? 0) + 1;
+      }
     }
     for (const { item, platforms } of denied.values()) {
       const some = onSome(platforms);
@@ -38197,8 +38260,10 @@ async function buildReport(input) {
       warnings: findings.filter((f) => f.severity === "warning").length,
       suggestions: findings.filter((f) => f.severity === "suggestion").length,
       dangerousFindings: findings.filter((f) => f.ruleId === DANGEROUS_RULE).length,
-      dangerousCells: cells.flat().filter((c) => c.dangerous).length
-    }
+      dangerousCells: cells.flat().filter((c) => c.dangerous).length,
+      ...input.frontendCalls ? { unused: cells.flat().reduce((n, c) => n + (c.unused ?? 0), 0) } : {}
+    },
+    frontend: input.frontendCalls !== void 0
   };
   if (input.against) {
     const diff = diffAccessOnPlatforms(input.against.groups, input.groups);
@@ -38496,6 +38561,7 @@ var init_client = __esm({
         if (command.dangers) add(name, el("span", "pill danger", "\u26a0 dangerous"));
         if (command.added) add(name, el("span", "pill new", "new"));
         if (command.remoteOnly) add(name, el("span", "pill remote", "remote pages only"));
+        if (command.unused) add(name, el("span", "pill unused", "not called by the frontend"));
         if (command.platforms) add(name, el("span", "pill platform", command.platforms.join(", ") + " only"));
         var why = add(tr, el("td", "why"));
         add(why, entriesNode(command.grantedBy));
@@ -38659,6 +38725,7 @@ function matrixSection(data) {
 <span class="legend-group"><span class="key key-danger">\u26A0</span><span>dangerous grant (<code>dangerous-permission</code>)</span></span>
 ${data.diff ? `<span class="legend-group"><span class="key key-new">+n</span><span>new since the baseline</span></span>` : ""}
 <span class="legend-group"><span class="key key-denied">\u2716n</span><span>granted but denied</span></span>
+${data.frontend ? `<span class="legend-group"><span class="key key-unused">n</span><span>granted, but the app's frontend never calls any of it (<code>caplint least-privilege</code>)</span></span>` : ""}
 ${data.counts.remote ? `<span class="legend-group"><span class="key key-remote">R</span><span>callable from remote pages only</span></span>` : ""}
 ${data.platformGroups.length > 1 ? `<span class="legend-group"><span class="key key-platform">P</span><span>not on every platform</span></span>` : ""}
 </div>
@@ -38681,12 +38748,14 @@ function cellHtml(data, row, col, cell) {
   const window = data.windows[row];
   const column = data.columns[col];
   const added = cell.commands.filter((c) => c.added).length;
-  const classes = ["cell", `h${cell.heat}`, ...cell.dangerous ? ["danger"] : [], ...added ? ["added"] : []];
+  const unused = cell.count > 0 && cell.unused === cell.count;
+  const classes = ["cell", `h${cell.heat}`, ...cell.dangerous ? ["danger"] : [], ...added ? ["added"] : [], ...unused ? ["unused"] : []];
   const label = [
     `${window} \xD7 ${column.label}: ${plural(cell.count, "callable command")}`,
     ...cell.dangers ? [plural(cell.dangers.length, "dangerous grant")] : [],
     ...cell.remote ? [`${cell.remote} from remote pages only`] : [],
     ...cell.platformSpecific ? [`${cell.platformSpecific} not on every platform`] : [],
+    ...cell.unused ? [`${cell.unused} never called by the app's frontend`] : [],
     ...added ? [`${added} new`] : [],
     ...cell.denied.length ? [`${cell.denied.length} denied`] : [],
     ...cell.removed?.length ? [`${cell.removed.length} no longer callable`] : []
@@ -38819,6 +38888,8 @@ main{padding:20px 32px 8px;display:flex;flex-direction:column;gap:20px}
 .key-danger{color:var(--danger);border:2px solid var(--danger);background:var(--danger-bg)}
 .key-new{color:var(--new);background:var(--new-bg);border:1px solid var(--new-line)}
 .key-denied{color:#475467;background:#f2f4f7;border:1px solid #d0d5dd}
+.key-unused,.cell.unused{background-image:repeating-linear-gradient(135deg,rgba(255,255,255,.7) 0 4px,transparent 4px 8px);outline:2px dashed #667085;outline-offset:-4px}
+.key-unused{color:#344054;background-color:#d1e9ff}
 ${HEAT.map((color, level2) => `.h${level2}{background:${color};color:${level2 >= 5 ? "#fff" : level2 === 0 ? "#98a2b3" : "#1c2430"}}`).join("\n")}
 .matrix-wrap{overflow-x:auto;width:fit-content;max-width:100%;border:1px solid var(--line);border-radius:10px}
 table{border-collapse:collapse}
@@ -38860,6 +38931,7 @@ table{border-collapse:collapse}
 .pill.danger{color:var(--danger);background:var(--danger-bg);border:1px solid #fda29b}
 .pill.new{color:var(--new);background:var(--new-bg);border:1px solid var(--new-line)}
 .pill.denied{color:#475467;background:#f2f4f7;border:1px solid #d0d5dd}
+.pill.unused{color:#344054;background:#f2f4f7;border:1px dashed #667085}
 table.commands,table.findings,table.caps{width:100%;border:1px solid var(--line);border-radius:8px;overflow:hidden}
 table.commands th,table.findings th,table.caps th{background:#f9fafb;text-align:left;font-size:12px;color:var(--muted);font-weight:600;padding:7px 10px;border-bottom:1px solid var(--line)}
 table.commands td,table.findings td,table.caps td{padding:7px 10px;border-bottom:1px solid #eef0f3;vertical-align:top}
@@ -41412,6 +41484,51 @@ var init_domain2 = __esm({
   }
 });
 
+// dist/mcp/config-section.js
+function withCommandLine(config, options) {
+  const pinned = options.listTools.map((name) => name.startsWith("!") ? [name.slice(1), false] : [name, true]);
+  return {
+    verbs: [...config.verbs, ...options.verbs.map((verb) => verb.toLowerCase())],
+    listTools: new Map([...config.listTools, ...pinned])
+  };
+}
+var TOOL_NAME, MCP_CONFIG;
+var init_config_section2 = __esm({
+  "dist/mcp/config-section.js"() {
+    "use strict";
+    TOOL_NAME = { type: "string", minLength: 1, maxLength: 128 };
+    MCP_CONFIG = {
+      properties: {
+        mcp: {
+          description: "caplint mcp: what its heuristics cannot know about your servers (the command line's --verbs and --list-tools add to it and win).",
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            verbs: {
+              description: "More action verbs mcp-tool-verb accepts (words of your domain), as --verbs.",
+              type: "array",
+              items: TOOL_NAME
+            },
+            listTools: {
+              description: "Tool names pinned as list tools (true) or as no list tools (false) for mcp-pagination-params, mcp-pagination-result and mcp-input-bounds, whatever the heuristics say; as --list-tools name,!name.",
+              type: "object",
+              propertyNames: TOOL_NAME,
+              additionalProperties: { type: "boolean" }
+            }
+          }
+        }
+      },
+      read(values) {
+        const given = values.mcp ?? {};
+        return Promise.resolve({
+          verbs: (given.verbs ?? []).map((verb) => verb.toLowerCase()),
+          listTools: new Map(Object.entries(given.listTools ?? {}))
+        });
+      }
+    };
+  }
+});
+
 // dist/mcp/rules/types.js
 var MCP_DOMAIN, defineMcpRule, definePipelineStep2;
 var init_types5 = __esm({
@@ -43875,8 +43992,8 @@ function hintFor2(name, naming, unprefixed, verbs, word) {
   const start = "start with what the tool does: get, list, search, create, update, delete, send...";
   const first = unprefixed && unprefixed.length > 1 && readAsAction(unprefixed.slice(1), verbs) === void 0 ? /^[^_.-]+[_.-]/.exec(name)?.[0] : void 0;
   const shared = naming.namespace ? ` (here ${quote2(naming.namespace.word)})` : "";
-  const where2 = first ? `; ${quote2(first)} is no namespace: the action may follow only a first word most of the server's tools share${shared}` : "";
-  return `${start}${where2}; if ${quote2(word)} is a verb in your domain, add it with --verbs ${word}`;
+  const where3 = first ? `; ${quote2(first)} is no namespace: the action may follow only a first word most of the server's tools share${shared}` : "";
+  return `${start}${where3}; if ${quote2(word)} is a verb in your domain, add it with --verbs ${word}`;
 }
 var mcp_tool_verb_default;
 var init_mcp_tool_verb = __esm({
@@ -44057,6 +44174,7 @@ var MCP;
 var init_domain3 = __esm({
   "dist/mcp/domain.js"() {
     "use strict";
+    init_config_section2();
     init_mcp_server_start();
     init_rules3();
     init_types5();
@@ -44065,7 +44183,8 @@ var init_domain3 = __esm({
       name: MCP_DOMAIN,
       lintCommand: "mcp",
       rules: [...MCP_RULES, mcp_server_start_default],
-      wording: TOOL_SERVER_WORDING
+      wording: TOOL_SERVER_WORDING,
+      config: MCP_CONFIG
     };
   }
 });
@@ -45023,10 +45142,12 @@ function mcpSettings(options, io, allRules) {
   return commandSettings(options, io, allRules, MCP_DOMAIN);
 }
 function lintListings(listings, options, severities, service) {
+  const configured = severities.config ? configSectionOf(severities.config, MCP_CONFIG) : NOTHING_CONFIGURED;
+  const { verbs, listTools } = withCommandLine(configured, options);
   const settings = {
     serverNameStyle: options.serverNameStyle,
-    verbs: new Set(options.verbs.map((verb) => verb.toLowerCase())),
-    listTools: new Map(options.listTools.map((name) => name.startsWith("!") ? [name.slice(1), false] : [name, true])),
+    verbs: new Set(verbs),
+    listTools,
     ...service !== void 0 ? { service } : {}
   };
   return lintMcp(listings, {
@@ -45177,7 +45298,7 @@ function checkService(service) {
     throw new FatalError(`--service ${JSON.stringify(escapeControls(service))}: expected a snake_case service name such as "slack"`);
   return service;
 }
-var import_node_path36;
+var import_node_path36, NOTHING_CONFIGURED;
 var init_run = __esm({
   "dist/mcp/run.js"() {
     "use strict";
@@ -45189,7 +45310,9 @@ var init_run = __esm({
     init_tool();
     init_output();
     init_lint_command();
+    init_config();
     init_file_names();
+    init_config_section2();
     init_listing();
     init_lint2();
     init_mcp_server_start();
@@ -45198,6 +45321,7 @@ var init_run = __esm({
     init_redact();
     init_wording3();
     init_text2();
+    NOTHING_CONFIGURED = { verbs: [], listTools: /* @__PURE__ */ new Map() };
   }
 });
 
@@ -45208,8 +45332,8 @@ function readClientConfig(absolutePath, file, text2, context) {
   const root2 = jsonc3.parseTree(text2, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
   if (errors.length > 0 || root2 === void 0) {
     const first = errors[0];
-    const where2 = first ? position(text2, first.offset) : "1:1";
-    throw new FatalError(`${file}:${where2}: not a client configuration: ${first ? words2(jsonc3.printParseErrorCode(first.error)) : "the file is empty"}`);
+    const where3 = first ? position(text2, first.offset) : "1:1";
+    throw new FatalError(`${file}:${where3}: not a client configuration: ${first ? words2(jsonc3.printParseErrorCode(first.error)) : "the file is empty"}`);
   }
   if (root2.type !== "object")
     throw new FatalError(`${file}:1:1: not a client configuration: expected an object with "servers" or "mcpServers"`);
@@ -45527,7 +45651,7 @@ var init_convert = __esm({
 });
 
 // dist/lsp/places.js
-function documentOf(project, file) {
+function documentOf2(project, file) {
   return project.documents.find((d) => d.absolutePath === file) ?? (project.config?.document.absolutePath === file ? project.config.document : void 0) ?? project.manifestDocuments.find((d) => d.absolutePath === file);
 }
 function capabilitiesIn(project, file) {
@@ -47143,7 +47267,7 @@ function registerFeatures(connection, workspace) {
     const project = app?.analysis?.project;
     if (!project || file === void 0)
       return void 0;
-    return { app, project, file, document: documentOf(project, file), buffer: documents.get(uri) };
+    return { app, project, file, document: documentOf2(project, file), buffer: documents.get(uri) };
   };
   const placeOf = async (uri, position2) => {
     const found = await analysed(uri);
@@ -47295,8 +47419,8 @@ function manifestUnionLines(notes, paint = NO_PAINT) {
 
 // dist/capabilities/render/access.js
 function header({ window, webview, origin, asked }) {
-  const where2 = asked.length === 1 ? `platform ${asked[0]}` : `on ${describePlatforms(asked, asked)}`;
-  return `window "${window}", webview "${webview}", origin ${originDisplay2(origin)}, ${where2}`;
+  const where3 = asked.length === 1 ? `platform ${asked[0]}` : `on ${describePlatforms(asked, asked)}`;
+  return `window "${window}", webview "${webview}", origin ${originDisplay2(origin)}, ${where3}`;
 }
 function originText2(origin) {
   return origin.kind === "local" ? "local" : origin.url;
@@ -47315,7 +47439,8 @@ function renderAccessJson(answer) {
       platforms: a2.platforms,
       grantedBy: entries(a2.grantedBy),
       scopes: { allow: a2.scope.allow, deny: a2.scope.deny },
-      ...a2.globalScope ? { globalScope: a2.globalScope } : {}
+      ...a2.globalScope ? { globalScope: a2.globalScope } : {},
+      ...answer.frontendCalls ? { usedByFrontend: answer.frontendCalls.has(a2.command) } : {}
     })),
     denied: denied.map((d) => ({ command: d.command, platforms: d.platforms, deniedBy: entries(d.deniedBy), overriddenGrants: entries(d.overridden) })),
     ...answer.manifestUnion.length ? { manifestUnion: answer.manifestUnion } : {}
@@ -47394,10 +47519,12 @@ init_exit_codes();
 init_errors();
 init_query_options();
 init_check_run();
+init_frontend_access();
 function registerAccess(program2, io, setExitCode, allRules) {
   const command = program2.command("access").description("what a window (or webview) may call from an origin, and why, on every platform unless --platform; with --command, one yes/no answer (exit 0/1)").requiredOption("-w, --window <label>", "window label").option("--webview <label>", "webview label (default: the window's label)").option("-u, --url <url>", "origin of the calling page (default: the app's own local pages)").option("-C, --command <name>", "one command: plugin:fs|read_text_file, fs.read_text_file, read_text_file, plugin:window|close, my_command");
   addQueryOptions(command, ["text", "json"]).action(async (paths, options) => {
-    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
+    const scanFrontend3 = options.format === "json" && options.command === void 0 ? new Set(FRONTEND_RULES) : void 0;
+    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules), scanFrontend3);
     const origin = originOf(options.url, project);
     const lines = new SourceLines(project);
     const window = options.window;
@@ -47444,6 +47571,7 @@ function registerAccess(program2, io, setExitCode, allRules) {
           merged.overridden.add(entryKey(entry), entry, group.platforms);
       }
     }
+    const frontendCalls = scanFrontend3 && origin.kind === "local" && hasFrontend(project) ? frontendCallsByWindow(project).get(window) : void 0;
     const byCommand = (a2, b2) => a2.command < b2.command ? -1 : a2.command > b2.command ? 1 : 0;
     const through = [...allowed.values()].flatMap((a2) => a2.grantedBy.values()).concat([...denied.values()].flatMap((d) => d.deniedBy.values()));
     const answer = {
@@ -47455,7 +47583,8 @@ function registerAccess(program2, io, setExitCode, allRules) {
       allowed: [...allowed.values()].sort(byCommand),
       denied: [...denied.values()].sort(byCommand),
       lines,
-      manifestUnion: manifestUnionNotes(project.manifestDifferences, () => through.map(({ item }) => item.provenance.chain))
+      manifestUnion: manifestUnionNotes(project.manifestDifferences, () => through.map(({ item }) => item.provenance.chain)),
+      ...frontendCalls ? { frontendCalls } : {}
     };
     io.stdout.write(options.format === "json" ? renderAccessJson(answer) : renderAccessText(answer, await answerPaint(options, io)));
     setExitCode(exitCodeFor({ failed: false }));
@@ -47964,6 +48093,498 @@ function parseKinds(value) {
 // dist/capabilities/commands/index.js
 init_explain2();
 
+// dist/capabilities/commands/least-privilege.js
+init_promises();
+init_esm();
+init_errors();
+init_exit_codes();
+init_write_fixes();
+init_lint_command();
+init_reporters();
+init_read();
+init_diagnostics();
+init_versions();
+init_check_run();
+init_engine();
+init_lint();
+init_types2();
+init_frontend_access();
+
+// dist/capabilities/queries/least-privilege.js
+init_wording2();
+init_catalog();
+init_types();
+init_expand();
+init_model();
+init_glob();
+init_types2();
+init_did_you_mean();
+init_frontend();
+init_frontend_access();
+function leastPrivilege(project, resolution, isOfficial) {
+  const access2 = frontendAccess(project, resolution);
+  const catalog = project.catalog;
+  const windows = windowPrivileges(project, access2);
+  const unused = new Set(unusedEntries(access2, isOfficial).map((use) => use.entry));
+  const narrowable = narrowingAllowed(access2);
+  const untouched = [];
+  for (const capability of project.activeCapabilities)
+    if (capability.remote)
+      untouched.push(`capability "${capability.identifier}" serves remote pages: never narrowed (their code is not in the app)`);
+  const changes = [];
+  for (const use of access2.entries) {
+    if (unused.has(use.entry)) {
+      changes.push({ capability: use.capability, kind: "remove", identifier: use.entry.identifier, entry: use.entry });
+      continue;
+    }
+    if (use.used.length === 0 || use.entry.extended || !narrowable(use))
+      continue;
+    const replacement = narrowSet(catalog, use.entry.identifier, new Set(use.used));
+    if (replacement)
+      changes.push({ capability: use.capability, kind: "narrow", identifier: use.entry.identifier, entry: use.entry, replacement });
+  }
+  const byHand = [];
+  const added = /* @__PURE__ */ new Map();
+  const inactive = /* @__PURE__ */ new Map();
+  for (const judgement of access2.judgements) {
+    const refusable = judgement.refusals.filter((refusal) => refusal.verdict !== "denied");
+    if (refusable.length === 0 || !judgement.permission)
+      continue;
+    const capability = judgement.capability;
+    const grantedElsewhere = access2.entries.some((use) => capability !== void 0 && use.capability === capability && use.granted.includes(judgement.command));
+    if (grantedElsewhere) {
+      const platforms = TARGETS.filter((target) => refusable.some((refusal) => refusal.platforms.includes(target)));
+      const key2 = `${capability.identifier}\0${capability.source.file}\0${platforms.join()}`;
+      const group = inactive.get(key2) ?? { capability, platforms, commands: /* @__PURE__ */ new Set() };
+      group.commands.add(judgement.command);
+      inactive.set(key2, group);
+      continue;
+    }
+    if (!capability || judgement.scoped) {
+      const document = capability ? documentOf(project, capability) : void 0;
+      byHand.push({ text: addPermissionHint(judgement, judgement.permission, document, capability), call: judgement.call });
+      continue;
+    }
+    const key = `${capability.source.absolutePath}\0${JSON.stringify(capability.source.path)}\0${judgement.permission}`;
+    const change = added.get(key);
+    if (change) {
+      if (!change.calls.includes(judgement.call))
+        change.calls.push(judgement.call);
+      continue;
+    }
+    const addition = { capability, kind: "add", identifier: judgement.permission, calls: [judgement.call] };
+    added.set(key, addition);
+    changes.push(addition);
+  }
+  for (const { capability, platforms, commands } of inactive.values()) {
+    const listed2 = [...commands].map((command) => `"${command}"`);
+    byHand.unshift({
+      text: `capability "${capability.identifier}" in ${capability.source.file} grants ${wordList(listed2)} but does not apply on ${wordList(platforms)}, where the calls are refused: check its "platforms"`
+    });
+  }
+  const files = /* @__PURE__ */ new Map();
+  const editsByDocument = /* @__PURE__ */ new Map();
+  const redundant = /* @__PURE__ */ new Set();
+  for (const [capability, own3] of groupBy(changes, (change) => change.capability)) {
+    const document = documentOf(project, capability);
+    const edits = document && permissionEdits(document, capability, own3, redundant);
+    if (!document || edits === void 0) {
+      untouched.push(`capability "${capability.identifier}" in ${capability.source.file}: its permissions are not one array caplint can edit in place; apply the changes by hand`);
+      for (const change of own3)
+        byHand.push({ text: describeChange(change) });
+      changes.splice(0, changes.length, ...changes.filter((change) => !own3.includes(change)));
+      continue;
+    }
+    editsByDocument.set(document, [...editsByDocument.get(document) ?? [], ...edits]);
+  }
+  changes.splice(0, changes.length, ...changes.filter((change) => !redundant.has(change)));
+  for (const [document, edits] of editsByDocument) {
+    let fixed2 = document.text;
+    for (const edit of edits.sort((a2, b2) => b2.offset - a2.offset || b2.length - a2.length))
+      fixed2 = fixed2.slice(0, edit.offset) + edit.content + fixed2.slice(edit.offset + edit.length);
+    if (fixed2 !== document.text)
+      files.set(document.absolutePath, { file: document.file, original: document.text, fixed: fixed2 });
+  }
+  return { access: access2, windows, changes, byHand, files, untouched, confidence: confidenceOf(access2, narrowable === NEVER) };
+}
+function describeChange(change) {
+  const where3 = `capability "${change.capability.identifier}" in ${change.capability.source.file}`;
+  switch (change.kind) {
+    case "remove":
+      return `remove "${change.identifier}" from ${where3}`;
+    case "narrow":
+      return `replace "${change.identifier}" with ${change.replacement.map((id) => `"${id}"`).join(", ")} in ${where3}`;
+    case "add":
+      return `add "${change.identifier}" to ${where3}`;
+  }
+}
+function documentOf(project, capability) {
+  return project.documents.find((document) => document.absolutePath === capability.source.absolutePath);
+}
+function groupBy(items, keyOf) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const item of items) {
+    const key = keyOf(item);
+    const list = groups.get(key) ?? [];
+    list.push(item);
+    groups.set(key, list);
+  }
+  return groups;
+}
+function windowPrivileges(project, access2) {
+  const labels = access2.localWindows.length ? access2.localWindows : ["*"];
+  return labels.map((window) => {
+    const calls = access2.judgements.filter((judgement) => window === "*" || judgement.windows.length === 0 || judgement.windows.includes(window));
+    const called = new Set(calls.map((judgement) => judgement.command));
+    const capabilities = project.activeCapabilities.filter((capability) => !capability.remote && (window === "*" || valuesOf(capability.windows).some((pattern) => labelMatches(pattern, window))));
+    const grants = access2.entries.filter((use) => capabilities.includes(use.capability) && use.granted.length > 0).map((use) => ({ ...use, used: use.granted.filter((command) => called.has(command)) }));
+    return { window, capabilities, calls, grants };
+  });
+}
+var NEVER = () => false;
+function narrowingAllowed(access2) {
+  const scan = access2.scan;
+  if (scan.thirdPartyPlugins.length > 0 || scan.unresolved.some((call) => call.member === "invoke" || pluginOfSpecifier(call.specifier) === void 0))
+    return NEVER;
+  const unresolvedPlugins = new Set(scan.unresolved.map((call) => pluginOfSpecifier(call.specifier)));
+  return ({ entry }) => {
+    const parts = Catalog.keyOf(entry.identifier);
+    if (!parts)
+      return false;
+    const plugin = parts.key.startsWith("core") ? "core" : parts.key;
+    return !unresolvedPlugins.has(plugin);
+  };
+}
+function narrowSet(catalog, identifier, used, depth = 0) {
+  const parts = Catalog.keyOf(catalog.spellIdentifier(identifier));
+  if (!parts || depth > 8)
+    return void 0;
+  const lookup = catalog.lookupTopLevel(parts.key, parts.base);
+  if (!lookup || lookup.kind === "permission" || !lookup.set)
+    return void 0;
+  const kept = [];
+  let dropped = false;
+  for (const member2 of lookup.set.permissions) {
+    const qualified = qualifyMember(catalog, parts.key, member2);
+    const leaves = expandIdentifier(catalog, qualified).leaves;
+    const commands = leaves.flatMap((leaf) => leaf.permission.commands.allow.map((command) => commandName(leaf.key, command)));
+    if (commands.length === 0) {
+      kept.push(qualified);
+      continue;
+    }
+    const usedHere = commands.filter((command) => used.has(command));
+    if (usedHere.length === 0) {
+      dropped = true;
+      continue;
+    }
+    const narrower = usedHere.length < new Set(commands).size ? narrowSet(catalog, qualified, used, depth + 1) : void 0;
+    if (narrower) {
+      dropped = true;
+      kept.push(...narrower);
+    } else
+      kept.push(qualified);
+  }
+  return dropped ? [...new Set(kept)].map((id) => catalog.spellIdentifier(id)) : void 0;
+}
+function qualifyMember(catalog, key, member2) {
+  const parts = Catalog.keyOf(member2);
+  if (parts && parts.key !== APP_KEY && catalog.has(parts.key))
+    return member2;
+  return key === APP_KEY ? member2 : `${key}:${member2}`;
+}
+function permissionEdits(document, capability, changes, redundant) {
+  const arrayPath = [...capability.source.path, "permissions"];
+  const items = document.arrayItemSpans(arrayPath);
+  if (!items)
+    return void 0;
+  const text2 = document.text;
+  const removed = /* @__PURE__ */ new Set();
+  const replaced = /* @__PURE__ */ new Map();
+  const additions = [];
+  for (const change of changes) {
+    const index = change.kind === "remove" ? itemIndex(change.entry) : -1;
+    if (index >= 0)
+      removed.add(index);
+  }
+  const written = new Set(capability.permissions.filter((entry) => !entry.extended && !removed.has(itemIndex(entry))).map((entry) => entry.identifier));
+  for (const change of changes) {
+    if (change.kind === "narrow") {
+      const index = itemIndex(change.entry);
+      if (index < 0)
+        continue;
+      if (!capability.permissions.some((entry) => entry !== change.entry && entry.identifier === change.identifier && !entry.extended && !removed.has(itemIndex(entry))))
+        written.delete(change.identifier);
+      const members = change.replacement.filter((id) => !written.has(id));
+      for (const id of members)
+        written.add(id);
+      change.replacement = members;
+      if (members.length === 0) {
+        removed.add(index);
+        Object.assign(change, { kind: "remove", reason: "what the calls use of it, other entries grant" });
+      } else
+        replaced.set(index, members);
+    } else if (change.kind === "add") {
+      if (written.has(change.identifier)) {
+        redundant.add(change);
+        continue;
+      }
+      written.add(change.identifier);
+      additions.push(change.identifier);
+    }
+  }
+  const first = items[0];
+  const last = items[items.length - 1];
+  const multiline = first !== void 0 && last !== void 0 && text2.slice(first.offset, last.end).includes("\n");
+  const indent = first ? text2.slice(text2.lastIndexOf("\n", first.offset - 1) + 1, first.offset) : "";
+  const separator = multiline && /^[ \t]*$/.test(indent) ? `,
+${indent}` : ", ";
+  const quote3 = (id) => document.quoteString(id);
+  const tail = additions.map(quote3).join(separator);
+  if (!first || !last) {
+    if (!tail)
+      return [];
+    const span = document.format === "json" ? document.valueSpan(arrayPath) : void 0;
+    return span ? [{ offset: span.offset, length: span.length, content: `[${tail}]` }] : void 0;
+  }
+  const kept = items.map((_2, index) => index).filter((index) => !removed.has(index));
+  const lastKept = kept[kept.length - 1];
+  if (lastKept === void 0)
+    return [{ offset: first.offset, length: last.end - first.offset, content: tail }];
+  const edits = [];
+  for (const index of removed) {
+    if (index < lastKept)
+      edits.push({ offset: items[index].offset, length: items[index + 1].offset - items[index].offset, content: "" });
+  }
+  let end = tail ? separator + tail : "";
+  if (lastKept < items.length - 1) {
+    edits.push({ offset: items[lastKept].end, length: last.end - items[lastKept].end, content: end });
+    end = "";
+  }
+  for (const [index, members] of replaced) {
+    const content = members.map(quote3).join(separator) + (index === lastKept ? end : "");
+    if (index === lastKept)
+      end = "";
+    edits.push({ offset: items[index].offset, length: items[index].end - items[index].offset, content });
+  }
+  if (end)
+    edits.push({ offset: items[lastKept].end, length: 0, content: end });
+  return edits;
+}
+function itemIndex(entry) {
+  const last = entry.path[entry.path.length - 1];
+  return typeof last === "number" ? last : -1;
+}
+function confidenceOf(access2, heldBack) {
+  const parts = [];
+  const unresolved2 = access2.scan.unresolved.length;
+  const thirdParty = access2.scan.thirdPartyPlugins.length;
+  if (unresolved2)
+    parts.push(`${plural(unresolved2, "dynamic call")} not resolved`);
+  if (thirdParty)
+    parts.push(`${plural(thirdParty, "third-party plugin")} not analysed`);
+  const guessed = access2.localWindows.length > 1 && access2.judgements.some((judgement) => !judgement.byPage);
+  if (guessed)
+    parts.push("some files are loaded by a page no window names: judged for every local window");
+  if (parts.length === 0)
+    return `every call resolved (${plural(access2.judgements.length, "command")} in ${plural(access2.scan.files.length, "file")}); no third-party plugin`;
+  return parts.join("; ") + (heldBack ? ": no grant is removed or narrowed (any command could be called)" : "");
+}
+
+// dist/capabilities/commands/least-privilege.js
+init_platforms();
+init_project_model();
+
+// dist/capabilities/render/least-privilege.js
+init_unified_diff();
+init_terminal_text();
+init_wording2();
+init_types2();
+init_frontend();
+function planDiffs(plan) {
+  return [...plan.files.values()].sort((a2, b2) => a2.file < b2.file ? -1 : a2.file > b2.file ? 1 : 0).map((change) => ({ file: change.file, diff: unifiedDiff(change.file, change.original, change.fixed) }));
+}
+var where2 = (call) => `${call.displayFile}:${call.line}:${call.column}`;
+function refusedOn(judgement, window) {
+  const platforms = new Set(judgement.refusals.filter((refusal) => refusal.window === window || refusal.window === "*").flatMap((refusal) => refusal.platforms));
+  return TARGETS.filter((target) => platforms.has(target));
+}
+function grantLine(grant, lines) {
+  return `${grant.capability.source.file}:${lines.line(grant.capability.source.file, grant.entry.path)}`;
+}
+function changeText(change) {
+  switch (change.kind) {
+    case "remove":
+      return `remove "${change.identifier}" from capability "${change.capability.identifier}" (${change.reason ?? "no call uses it"})`;
+    case "narrow":
+      return `replace "${change.identifier}" in capability "${change.capability.identifier}" with the members the calls use: ${change.replacement.map((id) => `"${id}"`).join(", ")}`;
+    case "add":
+      return `add "${change.identifier}" to capability "${change.capability.identifier}" (refused without it: ${change.calls.map(where2).join(", ")})`;
+  }
+}
+function renderLeastPrivilegeText({ plan, lines, written, notWritten }, paint = NO_PAINT) {
+  const { access: access2 } = plan;
+  const out = [
+    paint.bold(`least privilege: ${plural(access2.scan.files.length, "frontend file")}, ${plural(access2.scan.calls.length, "call")}, ${plural(access2.localWindows.length, "window")} loading local pages`)
+  ];
+  for (const window of plan.windows) {
+    out.push("", paint.bold(window.window === "*" ? "every window" : `window "${window.window}"`) + paint.dim(` (capabilities: ${window.capabilities.map((c) => `"${c.identifier}"`).join(", ") || "none"})`));
+    out.push("  calls");
+    if (window.calls.length === 0)
+      out.push(paint.dim("    none"));
+    for (const judgement of window.calls) {
+      const refused = refusedOn(judgement, window.window);
+      const verdict = refused.length ? paint.error(`REFUSED${refused.length < access2.platforms.length ? ` on ${refused.join(", ")}` : ""}`) : paint.ok("allowed");
+      out.push(`    ${where2(judgement.call)}  ${callText(judgement.call)} \u2192 ${judgement.command} \u2192 ${judgement.permission ?? paint.dim("no known permission")}  ${verdict}`);
+    }
+    const used = window.grants.filter((grant) => grant.used.length > 0);
+    const unused = window.grants.filter((grant) => grant.used.length === 0);
+    out.push("  grants used");
+    if (used.length === 0)
+      out.push(paint.dim("    none"));
+    for (const grant of used)
+      out.push(`    ${grant.entry.identifier}  ${paint.dim(`${grantLine(grant, lines)}, ${grant.used.length} of ${plural(grant.granted.length, "command")}: ${grant.used.join(", ")}`)}`);
+    out.push("  grants unused");
+    if (unused.length === 0)
+      out.push(paint.dim("    none"));
+    for (const grant of unused)
+      out.push(`    ${paint.warning(grant.entry.identifier)}  ${paint.dim(`${grantLine(grant, lines)}, ${plural(grant.granted.length, "command")}`)}`);
+  }
+  if (access2.scan.unresolved.length) {
+    out.push("", "unresolved calls (the command is known only at run time)");
+    for (const call of access2.scan.unresolved)
+      out.push(`  ${where2(call)}  ${callText(call)}${call.unresolved ? paint.dim(`: ${call.unresolved}`) : ""}`);
+  }
+  if (access2.scan.thirdPartyPlugins.length)
+    out.push("", `third-party plugins not analysed: ${access2.scan.thirdPartyPlugins.join(", ")}`);
+  for (const note of plan.untouched)
+    out.push("", paint.dim(note));
+  out.push("");
+  const diffs = planDiffs(plan);
+  if (plan.changes.length === 0 && plan.byHand.length === 0)
+    out.push(paint.ok("nothing to change: the capabilities grant what the frontend uses"));
+  else {
+    if (plan.changes.length) {
+      out.push(written ? `changed (${plural(written.length, "file")} written):` : "proposed change (caplint least-privilege --fix writes it):");
+      for (const change of plan.changes)
+        out.push(`  ${changeText(change)}`);
+    }
+    for (const { file, reason } of notWritten)
+      out.push(paint.warning(`  not written: ${file} ${reason}`));
+    if (plan.byHand.length) {
+      out.push("to do by hand (a scope only you know, or a layout caplint does not rewrite):");
+      for (const item of plan.byHand)
+        out.push(`  ${item.call ? `${where2(item.call)}: ` : ""}${item.text}`);
+    }
+  }
+  out.push(`confidence: ${plan.confidence}`);
+  const text2 = textLines(out);
+  return written ? text2 : text2 + diffs.map((d) => d.diff).join("");
+}
+function renderLeastPrivilegeJson({ plan, lines, written, notWritten }) {
+  const { access: access2 } = plan;
+  const call = (judgement, window) => ({
+    file: judgement.call.displayFile,
+    line: judgement.call.line,
+    column: judgement.call.column,
+    call: callText(judgement.call),
+    command: judgement.command,
+    permission: judgement.permission ?? null,
+    refusedOn: refusedOn(judgement, window)
+  });
+  const grant = (g) => ({
+    capability: g.capability.identifier,
+    file: g.capability.source.file,
+    line: lines.line(g.capability.source.file, g.entry.path),
+    permission: g.entry.identifier,
+    used: g.used,
+    granted: g.granted.length
+  });
+  const change = (c) => ({
+    kind: c.kind,
+    capability: c.capability.identifier,
+    file: c.capability.source.file,
+    permission: c.identifier,
+    ...c.replacement && c.kind === "narrow" ? { replacement: c.replacement } : {},
+    ...c.kind === "remove" ? { reason: c.reason ?? "no call uses it" } : {},
+    ...c.calls ? { calls: c.calls.map((call2) => `${call2.displayFile}:${call2.line}:${call2.column}`) } : {}
+  });
+  return JSON.stringify({
+    windows: plan.windows.map((window) => ({
+      window: window.window,
+      capabilities: window.capabilities.map((c) => c.identifier),
+      calls: window.calls.map((judgement) => call(judgement, window.window)),
+      grantsUsed: window.grants.filter((g) => g.used.length > 0).map(grant),
+      grantsUnused: window.grants.filter((g) => g.used.length === 0).map(grant)
+    })),
+    unresolved: access2.scan.unresolved.map((u) => ({
+      file: u.displayFile,
+      line: u.line,
+      column: u.column,
+      call: callText(u),
+      reason: u.unresolved ?? null
+    })),
+    thirdPartyPlugins: access2.scan.thirdPartyPlugins,
+    changes: plan.changes.map(change),
+    byHand: plan.byHand.map((item) => ({
+      text: item.text,
+      ...item.call ? { at: `${item.call.displayFile}:${item.call.line}:${item.call.column}` } : {}
+    })),
+    untouched: plan.untouched,
+    diffs: planDiffs(plan),
+    written: written ?? [],
+    notWritten,
+    confidence: plan.confidence
+  }, null, 2) + "\n";
+}
+
+// dist/capabilities/commands/least-privilege.js
+init_rules();
+init_query_options();
+function registerLeastPrivilege(program2, io, setExitCode, allRules) {
+  const command = program2.command("least-privilege").description("per window: the calls the frontend makes (file:line \u2192 command \u2192 narrowest permission), the grants used and unused, and the smallest capability change as a diff; --fix writes it (exit 0 nothing to change, 1 a change proposed)").option("--fix", "write the proposed change to the capability files (atomically, formatting kept; never through a symbolic link)").addOption(new Option("--write", "the same as --fix").hideHelp());
+  addQueryOptions(command, ["text", "json", "sarif"]).action(async (paths, options) => {
+    const settings = await capabilitySettings(options, io.cwd, allRules);
+    const project = await loadProjectFor(paths, options, io, settings, new Set(FRONTEND_RULES));
+    if (!hasFrontend(project))
+      throw new UsageError(`no frontend found for ${project.srcTauri ? "this app" : "these files"}: least-privilege reads the app's frontend (give --app, the folder of its package.json and src-tauri/)`);
+    const platforms = askedPlatforms(options);
+    const resolution = resolveAll({
+      capabilities: project.activeCapabilities,
+      catalog: project.catalog,
+      platforms: isPlatformIndependent(project) ? platforms.slice(0, 1) : platforms
+    });
+    const history = await loadVersionHistory();
+    const plan = leastPrivilege(project, resolution, (plugin) => history.has(plugin));
+    const notWritten = [];
+    let written;
+    if (options.fix || options.write) {
+      const writable = new Map(plan.files);
+      for (const [absolutePath, change] of plan.files) {
+        const link = await lstat(absolutePath).catch(() => void 0);
+        if (link?.isSymbolicLink()) {
+          notWritten.push({ file: change.file, reason: "is a symbolic link: not written through it (edit the file it names)" });
+          writable.delete(absolutePath);
+        }
+      }
+      await writeFixes(writable);
+      written = [...writable.values()].map((change) => change.file);
+    }
+    const left = plan.byHand.length > 0 || notWritten.length > 0 || written === void 0 && plan.changes.length > 0;
+    const answer = { plan, lines: new SourceLines(project), ...written ? { written } : {}, notWritten };
+    if (options.format === "sarif") {
+      const only = new Set(FRONTEND_RULES.filter((id) => settings.runs(id)));
+      const result = await lint(project, { only, severityFor: settings.severityFor, platforms: options.platform?.length ? options.platform : TARGETS });
+      const reporter = await loadReporter("sarif");
+      const context = await lintReporterContext({ format: "sarif", rule: [], only: [] }, io, io.stdout, CAPABILITY_RULES_BY_ID, readForCodeFrame);
+      io.stdout.write(reporter({ diagnostics: result.diagnostics, summary: summarize(result.diagnostics, result.files), notes: [plan.confidence] }, context));
+    } else if (options.format === "json")
+      io.stdout.write(renderLeastPrivilegeJson(answer));
+    else
+      io.stdout.write(renderLeastPrivilegeText(answer, await answerPaint(options, io)));
+    setExitCode(exitCodeFor({ failed: left }));
+  });
+}
+
 // dist/capabilities/commands/matrix.js
 init_exit_codes();
 init_engine();
@@ -48003,9 +48624,9 @@ function renderMatrixText(matrices, asked, paint = NO_PAINT, manifestUnion = [])
   const width = Math.max(7, ...columns.map((c) => c.length));
   const header3 = `${"command".padEnd(width)}  ${first.windows.join("  ")}`;
   const split = matrices.length > 1;
-  const where2 = asked.length === 1 ? `platform ${asked[0]}` : describePlatforms(asked, asked);
+  const where3 = asked.length === 1 ? `platform ${asked[0]}` : describePlatforms(asked, asked);
   const lines = [
-    `${where2}, origin ${originDisplay2(first.origin)}; ${painted.granted} callable, ${painted.denied} granted but denied, ${painted.none} not granted`
+    `${where3}, origin ${originDisplay2(first.origin)}; ${painted.granted} callable, ${painted.denied} granted but denied, ${painted.none} not granted`
   ];
   if (split)
     lines.push(`platforms differ: each cell has one mark per group: ${matrices.map(({ platforms }, i) => `${i + 1}. ${platforms.join(", ")}`).join("; ")}`);
@@ -48043,13 +48664,23 @@ function renderMatrixCsv(matrices) {
   }
   return lines.join("\n") + "\n";
 }
-function renderMatrixJson(matrices, asked, manifestUnion = []) {
-  const single = matrices.length === 1 ? { ...matrices[0].matrix.toJSON() } : {};
+function renderMatrixJson(matrices, asked, manifestUnion = [], frontendCalls) {
+  const json3 = (matrix) => {
+    const value = matrix.toJSON();
+    if (!frontendCalls)
+      return value;
+    const rows = value.rows.map((row) => {
+      const calls = frontendCalls.get(row.window);
+      return calls ? { ...row, usedByFrontend: row.granted.filter((command) => calls.has(command)) } : row;
+    });
+    return { ...value, rows };
+  };
+  const single = matrices.length === 1 ? json3(matrices[0].matrix) : {};
   return JSON.stringify({
     ...asked.length === 1 ? { platform: asked[0] } : {},
     platforms: asked,
     ...single,
-    byPlatform: matrices.map(({ platforms, matrix }) => ({ platforms, ...matrix.toJSON() })),
+    byPlatform: matrices.map(({ platforms, matrix }) => ({ platforms, ...json3(matrix) })),
     ...manifestUnion.length ? { manifestUnion } : {}
   }, null, 2) + "\n";
 }
@@ -48059,10 +48690,12 @@ init_project_model();
 init_terminal_text();
 init_query_options();
 init_check_run();
+init_frontend_access();
 function registerMatrix(program2, io, setExitCode, allRules) {
   const command = program2.command("matrix").description("windows \xD7 commands: who can call what, on every platform unless --platform (labels from tauri.conf.json, else the literal labels in capabilities)").option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v2, p) => [...p, v2], []).option("-u, --url <url>", "origin of the calling pages (default: local)");
   addQueryOptions(command, ["text", "json", "csv"]).action(async (paths, options) => {
-    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
+    const scanFrontend3 = options.format === "json" ? new Set(FRONTEND_RULES) : void 0;
+    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules), scanFrontend3);
     for (const window of options.window)
       await requireKnownWindow(project, groups, window);
     const windows = options.window.length ? options.window : knownWindowLabels(project);
@@ -48072,8 +48705,9 @@ function registerMatrix(program2, io, setExitCode, allRules) {
       for (const [i, group] of groups.entries())
         yield* modelChains(group.model, new Set(matrices[i].matrix.rows.flatMap((row) => row.capabilities)));
     });
+    const frontendCalls = scanFrontend3 && origin.kind === "local" && hasFrontend(project) ? frontendCallsByWindow(project) : void 0;
     if (options.format === "json")
-      io.stdout.write(renderMatrixJson(matrices, asked, notes));
+      io.stdout.write(renderMatrixJson(matrices, asked, notes, frontendCalls));
     else if (options.format === "csv") {
       io.stdout.write(renderMatrixCsv(matrices));
       if (notes.length)
@@ -48173,6 +48807,7 @@ init_platforms();
 init_exit_codes();
 init_tool();
 init_errors();
+init_frontend_access();
 init_check_run();
 init_rules();
 init_query_options();
@@ -48205,7 +48840,9 @@ function registerReport(program2, io, setExitCode, allRules) {
       ...origin ? { origin } : {},
       app: appLabel(project, paths, options.app, io.cwd),
       toolVersion: toolVersion(),
-      ...against ? { against } : {}
+      ...against ? { against } : {},
+      // Which grants the frontend uses, for the pages the app serves (not asked for a remote origin).
+      ...origin?.kind !== "remote" && hasFrontend(project) ? { frontendCalls: frontendCallsByWindow(project) } : {}
     });
     const html = renderReportHtml2(data);
     if (options.html === "-") {
@@ -48352,6 +48989,7 @@ var registerCapabilityCommands = (program2, io, setExitCode, registry) => {
   registerDiff(program2, io, setExitCode, registry.byId);
   registerExplain(program2, io, setExitCode, registry.byId);
   registerPermissions(program2, io, setExitCode, registry.byId);
+  registerLeastPrivilege(program2, io, setExitCode, registry.byId);
   registerReport(program2, io, setExitCode, registry.byId);
 };
 

@@ -25,7 +25,7 @@ function workspace(): string {
   rmSync(path.join(dir, "old", "src-tauri", "capabilities", "remote-docs.json"));
   // Windows enough that every query's answer is well over the limit.
   const windows = Array.from({ length: 100 }, (_, i) => `tool-window-${i}`);
-  const many = { identifier: "many-windows", windows, permissions: ["fs:allow-read-text-file", "core:default"] };
+  const many = { identifier: "many-windows", windows, permissions: ["fs:allow-read-text-file", "core:default", "core:default"] };
   writeFileSync(path.join(dir, "app", "src-tauri", "capabilities", "many.json"), JSON.stringify(many, null, 2));
   const badLines = Array.from({ length: 200 }, (_, i) => JSON.stringify({ type: "no_such_event", n: i }));
   writeFileSync(path.join(dir, "recording.jsonl"), badLines.join("\n") + "\n");
@@ -44,6 +44,7 @@ const WRITERS: { name: string; args: string[]; option?: string }[] = [
   { name: "resolve", args: ["resolve", "--app", "app"] },
   { name: "diff", args: ["diff", "old", "app", "-f", "json"] },
   { name: "explain", args: ["explain", "Command plugin:fs|read_text_file not allowed by ACL", "--app", "app", "-f", "json"] },
+  { name: "least-privilege", args: ["least-privilege", "--app", "app"] },
   { name: "permissions", args: ["permissions"] },
   { name: "schema", args: ["schema"] },
   { name: "rules", args: ["rules"] },
@@ -96,6 +97,19 @@ describe("an output file on a disk that fills up part-way", { timeout: 240_000 }
     expect(readFileSync(path.join(dir, target), "utf8")).toBe(PREVIOUS);
     expect(statSync(path.join(dir, target)).mode & 0o777).toBe(0o640);
     expect(leftovers(path.join(dir, "out"))).toEqual([]);
+  });
+
+  it("check --fix: a fixed file that does not fit leaves the original, exit 2 with the reason", () => {
+    const capability = path.join(dir, "app", "src-tauri", "capabilities", "many.json");
+    const before = readFileSync(capability, "utf8");
+    expect(before.length).toBeGreaterThan(2048);
+    const failed = caplintLimited(["check", "--fix", "--app", "app", "-f", "compact"], dir, 1);
+    expect(failed.stderr).toBe(
+      "caplint: app/src-tauri/capabilities/many.json: cannot write the fixed file, original left untouched: file too large: over the file-size limit (EFBIG, ulimit -f)\n",
+    );
+    expect(failed.code).toBe(2);
+    expect(readFileSync(capability, "utf8")).toBe(before);
+    expect(leftovers(path.dirname(capability))).toEqual([]);
   });
 
   it("a report that fits is still written, keeping the old file's mode", () => {
