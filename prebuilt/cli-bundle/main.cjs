@@ -29240,13 +29240,13 @@ function remotePatterns(context, tools2) {
   for (const capability of context.capabilities) {
     for (const { value: url, path: path45 } of capability.remote?.urls ?? []) {
       const compiled2 = tools2.compileRemotePattern(url);
-      const judged2 = compiled2.ok ? url : compiled2.unsafe ? url.replace(/\*{2,}/g, "*") : void 0;
-      if (judged2 === void 0 || judged2 !== url && !tools2.compileRemotePattern(judged2).ok)
+      const judged3 = compiled2.ok ? url : compiled2.unsafe ? url.replace(/\*{2,}/g, "*") : void 0;
+      if (judged3 === void 0 || judged3 !== url && !tools2.compileRemotePattern(judged3).ok)
         continue;
-      let parsed = parsedOnce.get(judged2);
+      let parsed = parsedOnce.get(judged3);
       if (!parsed) {
-        const pattern = new tools2.URLPattern(judged2);
-        parsedOnce.set(judged2, parsed = { protocol: pattern.protocol, hostname: pattern.hostname });
+        const pattern = new tools2.URLPattern(judged3);
+        parsedOnce.set(judged3, parsed = { protocol: pattern.protocol, hostname: pattern.hostname });
       }
       out.push({ capability, url, path: path45, protocol: parsed.protocol, hostname: parsed.hostname });
     }
@@ -29413,8 +29413,8 @@ function findDangers(model, tools2, skip, earlier = []) {
   for (const [capabilityIndex, dangers] of byCapability) {
     const { capability } = model.capabilities[capabilityIndex];
     let exposure = null;
-    const judged2 = /* @__PURE__ */ new Map();
-    judgedHere.set(capability, judged2);
+    const judged3 = /* @__PURE__ */ new Map();
+    judgedHere.set(capability, judged3);
     for (const danger of DANGERS) {
       const grants = dangers.get(danger.id);
       if (!grants)
@@ -29422,7 +29422,7 @@ function findDangers(model, tools2, skip, earlier = []) {
       const effective = grants.filter((g) => !isDenied(g.command));
       if (effective.length === 0)
         continue;
-      judged2.set(danger, effective);
+      judged3.set(danger, effective);
       if (earlier.length > 0 && judgedBefore(capability, danger, effective))
         continue;
       let first = effective[0];
@@ -30840,16 +30840,20 @@ function platformsText(platforms, resolved) {
   return resolved.every((platform) => platforms.includes(platform)) ? "" : ` on ${wordList(TARGETS.filter((target) => platforms.includes(target)))}`;
 }
 function addPermissionHint(judgement, permission, document, capability) {
-  const toml = capability?.source.absolutePath.endsWith(".toml") ?? false;
-  const scopeKey2 = judgement.scoped ? scopeKeyOf(judgement.key) : void 0;
-  const value = judgement.call.argument !== void 0 && judgement.call.member !== "invoke" ? judgement.call.argument : `<${scopeKey2}>`;
-  const entry = scopeKey2 === void 0 ? JSON.stringify(permission) : toml ? `{ identifier = ${JSON.stringify(permission)}, allow = [{ ${scopeKey2} = ${JSON.stringify(value)} }] }` : `{ "identifier": ${JSON.stringify(permission)}, "allow": [{ "${scopeKey2}": ${JSON.stringify(value)} }] }`;
+  const entry = permissionEntryText(judgement, permission, capability?.source.absolutePath.endsWith(".toml") ?? false);
   if (!capability) {
     const windows = judgement.refusals.map((refusal) => refusal.window).filter((window) => window !== "*");
     return `add ${entry} to a capability for ${windows.length ? wordList(windows.map((w2) => `"${w2}"`)) : "the windows that load this page"} (no local capability covers ${windows.length === 1 ? "it" : "them"})`;
   }
   const where3 = document?.locate([...capability.source.path, "permissions"]).range.start.line;
   return `add ${entry} to "permissions" of capability "${capability.identifier}" in ${capability.source.file}${where3 ? `:${where3}` : ""}`;
+}
+function permissionEntryText(judgement, permission, toml) {
+  const scopeKey2 = judgement.scoped ? scopeKeyOf(judgement.key) : void 0;
+  if (scopeKey2 === void 0)
+    return JSON.stringify(permission);
+  const value = judgement.call.argument !== void 0 && judgement.call.member !== "invoke" ? judgement.call.argument : `<${scopeKey2}>`;
+  return toml ? `{ identifier = ${JSON.stringify(permission)}, allow = [{ ${scopeKey2} = ${JSON.stringify(value)} }] }` : `{ "identifier": ${JSON.stringify(permission)}, "allow": [{ "${scopeKey2}": ${JSON.stringify(value)} }] }`;
 }
 function scopeKeyOf(key) {
   switch (key) {
@@ -42035,12 +42039,12 @@ function isListTool(tool, naming, pinned) {
   const pin = tool.name === void 0 ? void 0 : pinned?.get(tool.name);
   if (pin !== void 0)
     return pin;
-  let judged2 = listToolsByNaming.get(naming);
-  if (!judged2)
-    listToolsByNaming.set(naming, judged2 = /* @__PURE__ */ new WeakMap());
-  let listTool = judged2.get(tool);
+  let judged3 = listToolsByNaming.get(naming);
+  if (!judged3)
+    listToolsByNaming.set(naming, judged3 = /* @__PURE__ */ new WeakMap());
+  let listTool = judged3.get(tool);
   if (listTool === void 0)
-    judged2.set(tool, listTool = readsAsListTool(tool, naming));
+    judged3.set(tool, listTool = readsAsListTool(tool, naming));
   return listTool;
 }
 function readsAsListTool(tool, naming) {
@@ -46411,28 +46415,197 @@ var init_hover = __esm({
   }
 });
 
+// dist/lsp/frontend.js
+function judgedCalls(project) {
+  if (judged2.has(project))
+    return judged2.get(project);
+  const access2 = hasFrontend(project) ? frontendAccess(project, resolveAll({ capabilities: project.activeCapabilities, catalog: project.catalog, platforms: TARGETS })) : void 0;
+  judged2.set(project, access2);
+  return access2;
+}
+function judgementsAt(project, file, from, to) {
+  return (judgedCalls(project)?.judgements ?? []).filter(({ call }) => call.file === file && call.start <= to && from <= call.end);
+}
+function grantActions(project, file, buffer, range2) {
+  const actions = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const judgement of judgementsAt(project, file, buffer.offsetAt(range2.start), buffer.offsetAt(range2.end))) {
+    const { permission, capability } = judgement;
+    if (!permission || !capability || judgement.refusals.length === 0 || judgement.refusals.some((refusal) => refusal.verdict === "denied"))
+      continue;
+    if (capability.permissions.some((granted) => granted.identifier === permission))
+      continue;
+    const document = documentOf2(project, capability.source.absolutePath);
+    if (!document?.ok)
+      continue;
+    const entry = permissionEntryText(judgement, permission, document.format === "toml");
+    const key = `${capability.source.absolutePath}\0${JSON.stringify(capability.source.path)}\0${entry}`;
+    if (seen.has(key))
+      continue;
+    seen.add(key);
+    const edit = addEntryEdit(document, capability, entry);
+    if (!edit)
+      continue;
+    const windows = [...new Set(judgement.refusals.map((refusal) => refusal.window))].filter((window) => window !== "*");
+    actions.push({
+      title: `Grant ${permission} to capability "${capability.identifier}" (${capability.source.file})${windows.length ? ` for ${windows.map((w2) => `"${w2}"`).join(", ")}` : ""}`,
+      kind: import_protocol4.CodeActionKind.QuickFix,
+      edit: { changes: { [(0, import_node_url4.pathToFileURL)(capability.source.absolutePath).href]: [edit] } },
+      ...actions.length === 0 ? { isPreferred: true } : {}
+    });
+  }
+  return actions;
+}
+function addEntryEdit(document, capability, entry) {
+  const base = capability.source.path;
+  const located = document.locate([...base, "permissions"]);
+  if (!located.exact)
+    return void 0;
+  const text2 = document.text;
+  const insert = (offset, newText) => {
+    const position2 = document.lines.position(offset);
+    const at = { line: position2.line - 1, character: position2.column - 1 };
+    return { range: { start: at, end: at }, newText };
+  };
+  let open2 = located.offset;
+  if (document.format === "toml") {
+    if (text2.startsWith("[[", open2 - 2) || text2[open2 - 1] === "[" || text2[open2 - 2] === "[") {
+      if (base.length > 0 || entry.startsWith("{"))
+        return void 0;
+      return insert(text2.length, `${text2.endsWith("\n") ? "" : "\n"}
+[[permissions]]
+identifier = ${entry}
+`);
+    }
+    const assigned = /^\s*=\s*/.exec(text2.slice(open2 + located.length, open2 + located.length + 200));
+    if (!assigned)
+      return void 0;
+    open2 += located.length + assigned[0].length;
+  }
+  if (text2[open2] !== "[")
+    return void 0;
+  const close = closingBracket(text2, open2, document.format === "toml");
+  if (close === void 0)
+    return void 0;
+  let last = close - 1;
+  while (last > open2 && /\s/.test(text2[last]))
+    last--;
+  if (last === open2)
+    return insert(open2 + 1, entry);
+  const onLines = /^\s*\n/.test(text2.slice(open2 + 1, close));
+  const lineStart = text2.lastIndexOf("\n", last) + 1;
+  const indent = /^[ \t]*/.exec(text2.slice(lineStart, last))[0];
+  const separator = onLines ? `
+${indent}` : " ";
+  return text2[last] === "," ? insert(last + 1, `${separator}${entry},`) : insert(last + 1, `,${separator}${entry}`);
+}
+function closingBracket(text2, open2, toml) {
+  let depth = 0;
+  for (let i = open2; i < text2.length; i++) {
+    const char = text2[i];
+    if (char === '"' || toml && char === "'") {
+      const triple = toml && text2.startsWith(char.repeat(3), i);
+      const quote3 = triple ? char.repeat(3) : char;
+      let j2 = i + quote3.length;
+      while (j2 < text2.length && !text2.startsWith(quote3, j2))
+        j2 += char === '"' && text2[j2] === "\\" ? 2 : 1;
+      i = j2 + quote3.length - 1;
+    } else if (toml && char === "#") {
+      const end = text2.indexOf("\n", i);
+      i = end < 0 ? text2.length : end;
+    } else if (char === "[" || char === "{")
+      depth++;
+    else if (char === "]" || char === "}") {
+      depth--;
+      if (depth === 0)
+        return char === "]" ? i : void 0;
+    }
+  }
+  return void 0;
+}
+function callHover(project, file, offset) {
+  const judgements = judgementsAt(project, file, offset, offset);
+  if (judgements.length === 0)
+    return void 0;
+  const access2 = judgedCalls(project);
+  const call = judgements[0].call;
+  const out = [`**\`${callText(call)}\`**`];
+  for (const judgement of judgements.filter((j2) => j2.call === call)) {
+    out.push(`Invokes \`${judgement.command}\`${judgement.permission ? ` (narrowest permission: \`${judgement.permission}\`)` : ""}`);
+    const platforms = access2.platforms;
+    const refusedOn2 = /* @__PURE__ */ new Map();
+    for (const refusal of judgement.refusals) {
+      const reasons2 = refusedOn2.get(refusal.window) ?? /* @__PURE__ */ new Map();
+      reasons2.set(refusal.verdict, [...reasons2.get(refusal.verdict) ?? [], ...refusal.platforms]);
+      refusedOn2.set(refusal.window, reasons2);
+    }
+    const windows = judgement.windows.length ? judgement.windows : ["*"];
+    const allowed = [];
+    const refused = [];
+    for (const window of windows) {
+      const name = window === "*" ? "every window" : `window \`${window}\``;
+      const reasons2 = refusedOn2.get(window);
+      const refusedPlatforms = new Set([...reasons2?.values() ?? []].flat());
+      const allowedPlatforms = platforms.filter((platform) => !refusedPlatforms.has(platform));
+      if (allowedPlatforms.length)
+        allowed.push(`${name}${onPlatforms(allowedPlatforms, platforms)}`);
+      for (const [verdict, on] of reasons2 ?? [])
+        refused.push(`${name}${onPlatforms(on, platforms)}: ${REASONS[verdict] ?? verdict}`);
+    }
+    out.push(`**May call:** ${allowed.length ? allowed.join("; ") : "no window"}`);
+    if (refused.length)
+      out.push(`**Refused:** ${refused.join("; ")}`);
+    if (!judgement.byPage && windows[0] !== "*")
+      out.push("_Judged for every window that loads local pages: which window loads this file is not known._");
+  }
+  return { text: out.join("\n\n"), start: call.start, end: call.end };
+}
+function onPlatforms(on, all) {
+  const unique = TARGETS.filter((platform) => on.includes(platform));
+  return all.every((platform) => on.includes(platform)) ? " (every platform)" : ` on ${unique.join(", ")}`;
+}
+var import_node_url4, import_protocol4, judged2, REASONS;
+var init_frontend2 = __esm({
+  "dist/lsp/frontend.js"() {
+    "use strict";
+    import_node_url4 = require("node:url");
+    init_engine();
+    init_types2();
+    init_frontend_access();
+    init_frontend();
+    init_places();
+    import_protocol4 = __toESM(require_lsp_protocol(), 1);
+    judged2 = /* @__PURE__ */ new WeakMap();
+    REASONS = {
+      denied: "a capability denies it (a deny applies to every window)",
+      "not-allowed-here": "it is granted to other windows only",
+      "not-granted": "no capability grants it"
+    };
+  }
+});
+
 // dist/lsp/framing.js
 function canonicalUri(uri) {
   if (!uri.startsWith("file:"))
     return uri;
   try {
-    return (0, import_node_url4.pathToFileURL)((0, import_node_url4.fileURLToPath)(uri)).href;
+    return (0, import_node_url5.pathToFileURL)((0, import_node_url5.fileURLToPath)(uri)).href;
   } catch {
     return uri;
   }
 }
-var import_node_url4, import_protocol4, DEFAULT_MAX_MESSAGE_BYTES, MAX_HEADER_BYTES, HEADER_END, SERVER_NOT_INITIALIZED, INVALID_REQUEST, BoundedMessageReader, ClientGate;
+var import_node_url5, import_protocol5, DEFAULT_MAX_MESSAGE_BYTES, MAX_HEADER_BYTES, HEADER_END, SERVER_NOT_INITIALIZED, INVALID_REQUEST, BoundedMessageReader, ClientGate;
 var init_framing = __esm({
   "dist/lsp/framing.js"() {
     "use strict";
-    import_node_url4 = require("node:url");
-    import_protocol4 = __toESM(require_lsp_protocol(), 1);
+    import_node_url5 = require("node:url");
+    import_protocol5 = __toESM(require_lsp_protocol(), 1);
     DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
     MAX_HEADER_BYTES = 64 * 1024;
     HEADER_END = Buffer.from("\r\n\r\n");
     SERVER_NOT_INITIALIZED = -32002;
     INVALID_REQUEST = -32600;
-    BoundedMessageReader = class extends import_protocol4.AbstractMessageReader {
+    BoundedMessageReader = class extends import_protocol5.AbstractMessageReader {
       input;
       maxMessageBytes;
       violation;
@@ -46777,7 +46950,7 @@ function boundedFindings(diagnostics, total = diagnostics.length) {
   const at = shown[shown.length - 1]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   shown.push({
     range: at,
-    severity: import_protocol5.DiagnosticSeverity.Information,
+    severity: import_protocol6.DiagnosticSeverity.Information,
     source: "caplint",
     code: "too-many-findings",
     message: `${total - MAX_FINDINGS_PER_DOCUMENT} more findings in this file are not shown (the editor gets the first ${MAX_FINDINGS_PER_DOCUMENT}); run caplint on the command line for all of them`
@@ -46794,7 +46967,7 @@ function filePathOf(uri) {
   if (!uri.startsWith("file:"))
     return void 0;
   try {
-    return (0, import_node_url5.fileURLToPath)(uri);
+    return (0, import_node_url6.fileURLToPath)(uri);
   } catch {
     return void 0;
   }
@@ -46816,19 +46989,20 @@ function isInside(file, folder) {
   const relative3 = import_node_path42.default.relative(folder, file);
   return relative3 === "" || !relative3.startsWith("..") && !import_node_path42.default.isAbsolute(relative3);
 }
-var import_node_fs18, import_node_path42, import_node_url5, import_protocol5, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
+var import_node_fs18, import_node_path42, import_node_url6, import_protocol6, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
 var init_workspace = __esm({
   "dist/lsp/workspace.js"() {
     "use strict";
     import_node_fs18 = require("node:fs");
     import_node_path42 = __toESM(require("node:path"), 1);
-    import_node_url5 = require("node:url");
+    import_node_url6 = require("node:url");
     init_esm5();
     init_apps();
+    init_blocks();
     init_check_run();
     init_analysis();
     init_convert();
-    import_protocol5 = __toESM(require_lsp_protocol(), 1);
+    import_protocol6 = __toESM(require_lsp_protocol(), 1);
     init_settings2();
     APP_FILE = /\.(json|toml|lock|rs)$/;
     CLIENT_CONFIG = /(^|[\\/])(\.mcp\.json|claude_desktop_config\.json|\.vscode[\\/]mcp\.json|\.cursor[\\/]mcp\.json)$/;
@@ -47040,7 +47214,7 @@ var init_workspace = __esm({
       async publish(app, analysis) {
         const byUri = /* @__PURE__ */ new Map();
         for (const d of analysis.result.diagnostics) {
-          const uri = (0, import_node_url5.pathToFileURL)(d.absolutePath).href;
+          const uri = (0, import_node_url6.pathToFileURL)(d.absolutePath).href;
           let list = byUri.get(uri);
           if (!list)
             byUri.set(uri, list = []);
@@ -47111,9 +47285,17 @@ var init_workspace = __esm({
         }
         if (CLIENT_CONFIG.test(file))
           return { kind: "client-config" };
+        const boundary = this.folders.some((f) => isInside(file, f)) ? folder : import_node_path42.default.parse(file).root;
+        if (isFrontendFile(file) && !file.split(import_node_path42.default.sep).includes("node_modules")) {
+          const srcTauri2 = await enclosingApp(file, boundary);
+          if (srcTauri2 === void 0 || import_node_path42.default.basename(srcTauri2) === "src-tauri" && isInside(file, srcTauri2))
+            return { kind: "none" };
+          const root2 = import_node_path42.default.basename(srcTauri2) === "src-tauri" ? import_node_path42.default.dirname(srcTauri2) : srcTauri2;
+          return { kind: "app", app: this.app(srcTauri2, { root: root2, srcTauri: srcTauri2 }, folder) };
+        }
         if (!APP_FILE.test(file))
           return { kind: "none" };
-        const srcTauri = await enclosingApp(file, this.folders.some((f) => isInside(file, f)) ? folder : import_node_path42.default.parse(file).root);
+        const srcTauri = await enclosingApp(file, boundary);
         if (srcTauri !== void 0) {
           const root2 = import_node_path42.default.basename(srcTauri) === "src-tauri" ? import_node_path42.default.dirname(srcTauri) : srcTauri;
           return { kind: "app", app: this.app(srcTauri, { root: root2, srcTauri }, folder) };
@@ -47171,14 +47353,14 @@ function runLanguageServer(streams) {
   let finish = () => {
   };
   const ended = new Promise((resolve4) => finish = resolve4);
-  const gate = new ClientGate(new import_protocol6.StreamMessageWriter(streams.output));
+  const gate = new ClientGate(new import_protocol7.StreamMessageWriter(streams.output));
   const reader = new BoundedMessageReader(streams.input, streams.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, (reason) => {
     streams.errors.write(`caplint lsp: ${reason}; closing the connection
 `);
     end(2);
   }, gate);
-  const connection = (0, import_protocol6.createConnection)(reader, gate.clientWriter());
-  const documents = new import_protocol6.TextDocuments(import_protocol6.TextDocument);
+  const connection = (0, import_protocol7.createConnection)(reader, gate.clientWriter());
+  const documents = new import_protocol7.TextDocuments(import_protocol7.TextDocument);
   const workspace = new Workspace(connection, documents, streams.env);
   let done = false;
   const end = (code) => {
@@ -47201,10 +47383,10 @@ function runLanguageServer(streams) {
     applySettings(initializationSettings);
     return {
       capabilities: {
-        textDocumentSync: import_protocol6.TextDocumentSyncKind.Incremental,
+        textDocumentSync: import_protocol7.TextDocumentSyncKind.Incremental,
         completionProvider: { triggerCharacters: ['"', "'", ":"] },
         hoverProvider: true,
-        codeActionProvider: { codeActionKinds: [import_protocol6.CodeActionKind.QuickFix] },
+        codeActionProvider: { codeActionKinds: [import_protocol7.CodeActionKind.QuickFix] },
         definitionProvider: true,
         workspace: { workspaceFolders: { supported: true, changeNotifications: true }, textDocumentContent: { schemes: [VIRTUAL_SCHEME] } }
       },
@@ -47234,7 +47416,9 @@ function runLanguageServer(streams) {
       });
     }
     if (client.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
-      workspace.guard(connection.client.register(import_protocol6.DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/*.{json,toml,lock,rs,jsonl}" }] }));
+      workspace.guard(connection.client.register(import_protocol7.DidChangeWatchedFilesNotification.type, {
+        watchers: [{ globPattern: "**/*.{json,toml,lock,rs,jsonl,ts,tsx,mts,cts,js,jsx,mjs,cjs,vue,svelte,html,htm}" }]
+      }));
     }
   });
   connection.onDidChangeConfiguration((change) => {
@@ -47289,6 +47473,12 @@ function registerFeatures(connection, workspace) {
     return completionItems(slot, buffer, project);
   });
   connection.onHover(async ({ textDocument, position: position2 }) => {
+    const frontend = await analysed(textDocument.uri);
+    if (frontend && !frontend.document && frontend.buffer) {
+      const buffer = frontend.buffer;
+      const hover = callHover(frontend.project, frontend.file, buffer.offsetAt(position2));
+      return hover ? { contents: markdown(hover.text), range: { start: buffer.positionAt(hover.start), end: buffer.positionAt(hover.end) } } : null;
+    }
     const found = await placeOf(textDocument.uri, position2);
     if (!found)
       return null;
@@ -47301,7 +47491,10 @@ function registerFeatures(connection, workspace) {
     if (!found?.buffer)
       return [];
     const findings = found.app.analysis.result.diagnostics.filter((d) => d.absolutePath === found.file);
-    return codeActions({ uri: textDocument.uri, buffer: found.buffer, document: found.document, project: found.project, findings, range: range2 });
+    return [
+      ...codeActions({ uri: textDocument.uri, buffer: found.buffer, document: found.document, project: found.project, findings, range: range2 }),
+      ...found.document ? [] : grantActions(found.project, found.file, found.buffer, range2)
+    ];
   });
   connection.onDefinition(async ({ textDocument, position: position2 }) => {
     const found = await placeOf(textDocument.uri, position2);
@@ -47314,13 +47507,13 @@ function registerFeatures(connection, workspace) {
   const content = (uri) => {
     const text2 = virtual.get(uri);
     if (text2 === void 0)
-      throw new import_protocol6.ResponseError(import_protocol6.ErrorCodes.InvalidParams, `${uri}: no such caplint document (ask for the definition again)`);
+      throw new import_protocol7.ResponseError(import_protocol7.ErrorCodes.InvalidParams, `${uri}: no such caplint document (ask for the definition again)`);
     return { text: text2 };
   };
   connection.workspace.textDocumentContent.on(({ uri }) => content(uri));
   connection.onRequest("caplint/textDocumentContent", (params) => content(String(params?.uri)));
 }
-var import_protocol6;
+var import_protocol7;
 var init_server = __esm({
   "dist/lsp/server.js"() {
     "use strict";
@@ -47330,10 +47523,11 @@ var init_server = __esm({
     init_convert();
     init_definition();
     init_hover();
+    init_frontend2();
     init_framing();
     init_places();
     init_tool();
-    import_protocol6 = __toESM(require_lsp_protocol(), 1);
+    import_protocol7 = __toESM(require_lsp_protocol(), 1);
     init_settings2();
     init_workspace();
   }
