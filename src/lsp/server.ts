@@ -11,6 +11,7 @@ import { completionItems, markdown, slotAt } from "./completion.js";
 import { toLspRange } from "./convert.js";
 import { definitionOf, VirtualDocuments, VIRTUAL_SCHEME } from "./definition.js";
 import { hoverText } from "./hover.js";
+import { BoundedMessageReader, ClientGate, DEFAULT_MAX_MESSAGE_BYTES } from "./framing.js";
 import { documentOf, placeAt } from "./places.js";
 import { toolVersion } from "../core/tool.js";
 import {
@@ -19,7 +20,6 @@ import {
   DidChangeWatchedFilesNotification,
   ErrorCodes,
   ResponseError,
-  StreamMessageReader,
   StreamMessageWriter,
   TextDocument,
   TextDocuments,
@@ -31,14 +31,42 @@ import { filePathOf, Workspace } from "./workspace.js";
 export interface ServerStreams {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
+  /** Where a broken connection is said (standard error): the client's pipe may be what broke. */
+  errors: NodeJS.WritableStream;
   env: Readonly<Record<string, string | undefined>>;
+  /** The largest message read from the client (default 64 MiB). */
+  maxMessageBytes?: number;
 }
 
-/** Runs the server until the client says `exit` (or closes the stream); resolves with the exit code. */
+/**
+ * Runs the server until the client says `exit`, closes its stream or breaks the framing; resolves
+ * with the exit code: 0 after `shutdown`, 1 without it, 2 when the client's bytes broke the protocol.
+ */
 export function runLanguageServer(streams: ServerStreams): Promise<number> {
-  const connection = createConnection(new StreamMessageReader(streams.input), new StreamMessageWriter(streams.output));
+  let finish: (code: number) => void = () => {};
+  const ended = new Promise<number>((resolve) => (finish = resolve));
+  const gate = new ClientGate(new StreamMessageWriter(streams.output));
+  const reader = new BoundedMessageReader(
+    streams.input,
+    streams.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    (reason) => {
+      streams.errors.write(`caplint lsp: ${reason}; closing the connection\n`);
+      end(2);
+    },
+    gate,
+  );
+  const connection = createConnection(reader, gate.clientWriter());
   const documents = new TextDocuments(TextDocument);
   const workspace = new Workspace(connection, documents, streams.env);
+  let done = false;
+  /** Once: pending checks publish nothing more, the connection lets go of the streams. */
+  const end = (code: number) => {
+    if (done) return;
+    done = true;
+    workspace.dispose();
+    connection.dispose();
+    finish(code);
+  };
   let client: ClientCapabilities = {};
   let initializationSettings: unknown;
   let shutdown = false;
@@ -106,12 +134,11 @@ export function runLanguageServer(streams: ServerStreams): Promise<number> {
     shutdown = true;
   });
   registerFeatures(connection, workspace);
-  return new Promise((resolve) => {
-    connection.onExit(() => resolve(shutdown ? 0 : 1));
-    // The client went away without `exit`: end as the protocol asks (1 without a shutdown request).
-    streams.input.on("end", () => resolve(shutdown ? 0 : 1));
-    connection.listen();
-  });
+  connection.onExit(() => end(shutdown ? 0 : 1));
+  // The client went away without `exit`: end as the protocol asks (1 without a shutdown request), also mid-check.
+  reader.onClose(() => end(shutdown ? 0 : 1));
+  connection.listen();
+  return ended;
 }
 
 /** Completion, hover, code actions, definitions and the virtual documents of built-in catalogs. */

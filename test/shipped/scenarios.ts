@@ -52,6 +52,7 @@ export const SCENARIOS: Scenario[] = [
         "diff",
         "explain",
         "permissions",
+        "least-privilege",
         "report",
         "events",
         "mcp",
@@ -612,6 +613,40 @@ export const SCENARIOS: Scenario[] = [
     cwd: DEMO,
     code: 0,
     stdout: json((out) => expectTrue(typeof out === "object" && out !== null, "a JSON object")),
+  },
+
+  // least-privilege (test/shipped/least-privilege.test.ts covers --fix on copies)
+  {
+    name: "least-privilege: text",
+    args: ["least-privilege", "--platform", "linux"],
+    cwd: DEMO,
+    code: 1,
+    stdout:
+      /^least privilege: 4 frontend files, 10 calls, 2 windows loading local pages\n[^]*\nconfidence: every call resolved[^]*\n--- a\/src-tauri\/capabilities\/settings\.toml\n/,
+  },
+  {
+    name: "least-privilege: json",
+    args: ["least-privilege", "--platform", "linux", "--format", "json"],
+    cwd: DEMO,
+    code: 1,
+    stdout: json((out) =>
+      expectTrue(
+        out.changes.some((c: any) => c.kind === "remove" && c.permission === "core:window:allow-set-theme"),
+        "the unused grant removed",
+      ),
+    ),
+  },
+  {
+    name: "least-privilege: sarif",
+    args: ["least-privilege", "--platform", "linux", "--format", "sarif"],
+    cwd: DEMO,
+    code: 1,
+    stdout: json((log) =>
+      expectTrue(
+        log.runs[0].results.some((r: any) => r.ruleId === "unused-permission"),
+        "an unused-permission result",
+      ),
+    ),
   },
 
   // matrix
