@@ -27924,18 +27924,21 @@ function overrideSeverity(config, ruleId, absoluteFile) {
   }
   return setting;
 }
+function knownFields(objectSchema2) {
+  return isPlainObject(objectSchema2) && isPlainObject(objectSchema2.properties) ? objectSchema2.properties : void 0;
+}
 async function checkAgainstSchema(raw, file, sections) {
   if (!isPlainObject(raw))
     throw new FatalError(`${file}: expected a JSON object`);
   const { default: Ajv } = await Promise.resolve().then(() => __toESM(require_ajv(), 1));
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
   const schema = configSchema(sections);
   const validate = ajv.compile(schema);
   if (validate(raw))
     return;
   const first = validate.errors[0];
   const where3 = first.instancePath ? first.instancePath.slice(1).replace(/\//g, ".") : "(top level)";
-  const detail = first.keyword === "additionalProperties" ? `unknown field "${first.params.additionalProperty}" (known: ${Object.keys(schema.properties).filter((key) => key !== "$schema").join(", ")})` : first.keyword === "enum" ? `must be "off", "suggestion", "warning" or "error"` : first.message ?? "is invalid";
+  const detail = first.keyword === "additionalProperties" ? `unknown field "${first.params.additionalProperty}" (known: ${Object.keys(knownFields(first.parentSchema) ?? schema.properties).filter((key) => key !== "$schema").join(", ")})` : first.keyword === "enum" ? `must be "off", "suggestion", "warning" or "error"` : first.message ?? "is invalid";
   throw new FatalError(`${file}: ${where3} ${detail}`);
 }
 var import_node_path16, jsoncParser2, CONFIG_FILE_NAME, SHARED_PROPERTIES;
@@ -29256,13 +29259,13 @@ function remotePatterns(context, tools2) {
   for (const capability of context.capabilities) {
     for (const { value: url, path: path45 } of capability.remote?.urls ?? []) {
       const compiled2 = tools2.compileRemotePattern(url);
-      const judged2 = compiled2.ok ? url : compiled2.unsafe ? url.replace(/\*{2,}/g, "*") : void 0;
-      if (judged2 === void 0 || judged2 !== url && !tools2.compileRemotePattern(judged2).ok)
+      const judged3 = compiled2.ok ? url : compiled2.unsafe ? url.replace(/\*{2,}/g, "*") : void 0;
+      if (judged3 === void 0 || judged3 !== url && !tools2.compileRemotePattern(judged3).ok)
         continue;
-      let parsed = parsedOnce.get(judged2);
+      let parsed = parsedOnce.get(judged3);
       if (!parsed) {
-        const pattern = new tools2.URLPattern(judged2);
-        parsedOnce.set(judged2, parsed = { protocol: pattern.protocol, hostname: pattern.hostname });
+        const pattern = new tools2.URLPattern(judged3);
+        parsedOnce.set(judged3, parsed = { protocol: pattern.protocol, hostname: pattern.hostname });
       }
       out.push({ capability, url, path: path45, protocol: parsed.protocol, hostname: parsed.hostname });
     }
@@ -29429,8 +29432,8 @@ function findDangers(model, tools2, skip, earlier = []) {
   for (const [capabilityIndex, dangers] of byCapability) {
     const { capability } = model.capabilities[capabilityIndex];
     let exposure = null;
-    const judged2 = /* @__PURE__ */ new Map();
-    judgedHere.set(capability, judged2);
+    const judged3 = /* @__PURE__ */ new Map();
+    judgedHere.set(capability, judged3);
     for (const danger of DANGERS) {
       const grants = dangers.get(danger.id);
       if (!grants)
@@ -29438,7 +29441,7 @@ function findDangers(model, tools2, skip, earlier = []) {
       const effective = grants.filter((g) => !isDenied(g.command));
       if (effective.length === 0)
         continue;
-      judged2.set(danger, effective);
+      judged3.set(danger, effective);
       if (earlier.length > 0 && judgedBefore(capability, danger, effective))
         continue;
       let first = effective[0];
@@ -30630,21 +30633,9 @@ function hasFrontend(project) {
 function frontendAccess(project, resolution) {
   const scan = project.frontend;
   const catalog = project.catalog;
-  const localWindows = (project.config?.windows ?? []).filter((window) => {
-    const url = windowUrl(project, window.path, window.document.value);
-    return url === void 0 || !/^https?:/i.test(url);
-  }).map((window) => window.label);
-  const uniqueWindows = [...new Set(localWindows)];
+  const uniqueWindows = localWindowLabels(project);
   const judgements = [];
-  const windowsOf = (call) => {
-    if (scan.pagesCertain) {
-      const byPage = uniqueWindows.filter((label) => scan.windowPages.get(label)?.files.has(call.file));
-      const unnamed = scan.pages.some((page) => page.windows.length === 0 && page.files.has(call.file));
-      if (!unnamed)
-        return { windows: byPage, byPage: true };
-    }
-    return { windows: uniqueWindows, byPage: uniqueWindows.length === 1 };
-  };
+  const windowsOf = (call) => windowsLoading(scan, uniqueWindows, call);
   const models = resolution.models;
   for (const call of scan.calls) {
     const { windows, byPage } = windowsOf(call);
@@ -30675,6 +30666,32 @@ function frontendAccess(project, resolution) {
     localWindows: uniqueWindows,
     platforms: resolution.models.map((model) => model.platform)
   };
+}
+function localWindowLabels(project) {
+  const labels = (project.config?.windows ?? []).filter((window) => {
+    const url = windowUrl(project, window.path, window.document.value);
+    return url === void 0 || !/^https?:/i.test(url);
+  }).map((window) => window.label);
+  return [...new Set(labels)];
+}
+function windowsLoading(scan, windows, call) {
+  if (scan.pagesCertain) {
+    const byPage = windows.filter((label) => scan.windowPages.get(label)?.files.has(call.file));
+    const unnamed = scan.pages.some((page) => page.windows.length === 0 && page.files.has(call.file));
+    if (!unnamed)
+      return { windows: byPage, byPage: true };
+  }
+  return { windows: [...windows], byPage: windows.length === 1 };
+}
+function frontendCallsByWindow(project) {
+  const windows = localWindowLabels(project);
+  const calls = new Map(windows.map((window) => [window, /* @__PURE__ */ new Set()]));
+  for (const call of project.frontend.calls) {
+    for (const window of windowsLoading(project.frontend, windows, call).windows)
+      for (const command of call.commands)
+        calls.get(window).add(project.catalog.spellCommand(command));
+  }
+  return calls;
 }
 function windowUrl(_project, windowPath, config) {
   let value = config;
@@ -30842,16 +30859,20 @@ function platformsText(platforms, resolved) {
   return resolved.every((platform) => platforms.includes(platform)) ? "" : ` on ${wordList(TARGETS.filter((target) => platforms.includes(target)))}`;
 }
 function addPermissionHint(judgement, permission, document, capability) {
-  const toml = capability?.source.absolutePath.endsWith(".toml") ?? false;
-  const scopeKey2 = judgement.scoped ? scopeKeyOf(judgement.key) : void 0;
-  const value = judgement.call.argument !== void 0 && judgement.call.member !== "invoke" ? judgement.call.argument : `<${scopeKey2}>`;
-  const entry = scopeKey2 === void 0 ? JSON.stringify(permission) : toml ? `{ identifier = ${JSON.stringify(permission)}, allow = [{ ${scopeKey2} = ${JSON.stringify(value)} }] }` : `{ "identifier": ${JSON.stringify(permission)}, "allow": [{ "${scopeKey2}": ${JSON.stringify(value)} }] }`;
+  const entry = permissionEntryText(judgement, permission, capability?.source.absolutePath.endsWith(".toml") ?? false);
   if (!capability) {
     const windows = judgement.refusals.map((refusal) => refusal.window).filter((window) => window !== "*");
     return `add ${entry} to a capability for ${windows.length ? wordList(windows.map((w2) => `"${w2}"`)) : "the windows that load this page"} (no local capability covers ${windows.length === 1 ? "it" : "them"})`;
   }
   const where3 = document?.locate([...capability.source.path, "permissions"]).range.start.line;
   return `add ${entry} to "permissions" of capability "${capability.identifier}" in ${capability.source.file}${where3 ? `:${where3}` : ""}`;
+}
+function permissionEntryText(judgement, permission, toml) {
+  const scopeKey2 = judgement.scoped ? scopeKeyOf(judgement.key) : void 0;
+  if (scopeKey2 === void 0)
+    return JSON.stringify(permission);
+  const value = judgement.call.argument !== void 0 && judgement.call.member !== "invoke" ? judgement.call.argument : `<${scopeKey2}>`;
+  return toml ? `{ identifier = ${JSON.stringify(permission)}, allow = [{ ${scopeKey2} = ${JSON.stringify(value)} }] }` : `{ "identifier": ${JSON.stringify(permission)}, "allow": [{ "${scopeKey2}": ${JSON.stringify(value)} }] }`;
 }
 function scopeKeyOf(key) {
   switch (key) {
@@ -38222,6 +38243,11 @@ async function buildReport(input) {
         item.remoteOnly = true;
         cell.remote++;
       }
+      const called = input.frontendCalls?.get(window);
+      if (called && !item.remoteOnly && !called.has(item.command)) {
+        item.unused = true;
+        cell.unused = (cell.unused ?? 0) + 1;
+      }
     }
     for (const { item, platforms } of denied.values()) {
       const some = onSome(platforms);
@@ -38276,8 +38302,10 @@ async function buildReport(input) {
       warnings: findings.filter((f) => f.severity === "warning").length,
       suggestions: findings.filter((f) => f.severity === "suggestion").length,
       dangerousFindings: findings.filter((f) => f.ruleId === DANGEROUS_RULE).length,
-      dangerousCells: cells.flat().filter((c) => c.dangerous).length
-    }
+      dangerousCells: cells.flat().filter((c) => c.dangerous).length,
+      ...input.frontendCalls ? { unused: cells.flat().reduce((n, c) => n + (c.unused ?? 0), 0) } : {}
+    },
+    frontend: input.frontendCalls !== void 0
   };
   if (input.against) {
     const diff = diffAccessOnPlatforms(input.against.groups, input.groups);
@@ -38575,6 +38603,7 @@ var init_client = __esm({
         if (command.dangers) add(name, el("span", "pill danger", "\u26a0 dangerous"));
         if (command.added) add(name, el("span", "pill new", "new"));
         if (command.remoteOnly) add(name, el("span", "pill remote", "remote pages only"));
+        if (command.unused) add(name, el("span", "pill unused", "not called by the frontend"));
         if (command.platforms) add(name, el("span", "pill platform", command.platforms.join(", ") + " only"));
         var why = add(tr, el("td", "why"));
         add(why, entriesNode(command.grantedBy));
@@ -38738,6 +38767,7 @@ function matrixSection(data) {
 <span class="legend-group"><span class="key key-danger">\u26A0</span><span>dangerous grant (<code>dangerous-permission</code>)</span></span>
 ${data.diff ? `<span class="legend-group"><span class="key key-new">+n</span><span>new since the baseline</span></span>` : ""}
 <span class="legend-group"><span class="key key-denied">\u2716n</span><span>granted but denied</span></span>
+${data.frontend ? `<span class="legend-group"><span class="key key-unused">n</span><span>granted, but the app's frontend never calls any of it (<code>caplint least-privilege</code>)</span></span>` : ""}
 ${data.counts.remote ? `<span class="legend-group"><span class="key key-remote">R</span><span>callable from remote pages only</span></span>` : ""}
 ${data.platformGroups.length > 1 ? `<span class="legend-group"><span class="key key-platform">P</span><span>not on every platform</span></span>` : ""}
 </div>
@@ -38760,12 +38790,14 @@ function cellHtml(data, row, col, cell) {
   const window = data.windows[row];
   const column = data.columns[col];
   const added = cell.commands.filter((c) => c.added).length;
-  const classes = ["cell", `h${cell.heat}`, ...cell.dangerous ? ["danger"] : [], ...added ? ["added"] : []];
+  const unused = cell.count > 0 && cell.unused === cell.count;
+  const classes = ["cell", `h${cell.heat}`, ...cell.dangerous ? ["danger"] : [], ...added ? ["added"] : [], ...unused ? ["unused"] : []];
   const label = [
     `${window} \xD7 ${column.label}: ${plural(cell.count, "callable command")}`,
     ...cell.dangers ? [plural(cell.dangers.length, "dangerous grant")] : [],
     ...cell.remote ? [`${cell.remote} from remote pages only`] : [],
     ...cell.platformSpecific ? [`${cell.platformSpecific} not on every platform`] : [],
+    ...cell.unused ? [`${cell.unused} never called by the app's frontend`] : [],
     ...added ? [`${added} new`] : [],
     ...cell.denied.length ? [`${cell.denied.length} denied`] : [],
     ...cell.removed?.length ? [`${cell.removed.length} no longer callable`] : []
@@ -38898,6 +38930,8 @@ main{padding:20px 32px 8px;display:flex;flex-direction:column;gap:20px}
 .key-danger{color:var(--danger);border:2px solid var(--danger);background:var(--danger-bg)}
 .key-new{color:var(--new);background:var(--new-bg);border:1px solid var(--new-line)}
 .key-denied{color:#475467;background:#f2f4f7;border:1px solid #d0d5dd}
+.key-unused,.cell.unused{background-image:repeating-linear-gradient(135deg,rgba(255,255,255,.7) 0 4px,transparent 4px 8px);outline:2px dashed #667085;outline-offset:-4px}
+.key-unused{color:#344054;background-color:#d1e9ff}
 ${HEAT.map((color, level2) => `.h${level2}{background:${color};color:${level2 >= 5 ? "#fff" : level2 === 0 ? "#98a2b3" : "#1c2430"}}`).join("\n")}
 .matrix-wrap{overflow-x:auto;width:fit-content;max-width:100%;border:1px solid var(--line);border-radius:10px}
 table{border-collapse:collapse}
@@ -38939,6 +38973,7 @@ table{border-collapse:collapse}
 .pill.danger{color:var(--danger);background:var(--danger-bg);border:1px solid #fda29b}
 .pill.new{color:var(--new);background:var(--new-bg);border:1px solid var(--new-line)}
 .pill.denied{color:#475467;background:#f2f4f7;border:1px solid #d0d5dd}
+.pill.unused{color:#344054;background:#f2f4f7;border:1px dashed #667085}
 table.commands,table.findings,table.caps{width:100%;border:1px solid var(--line);border-radius:8px;overflow:hidden}
 table.commands th,table.findings th,table.caps th{background:#f9fafb;text-align:left;font-size:12px;color:var(--muted);font-weight:600;padding:7px 10px;border-bottom:1px solid var(--line)}
 table.commands td,table.findings td,table.caps td{padding:7px 10px;border-bottom:1px solid #eef0f3;vertical-align:top}
@@ -41497,6 +41532,51 @@ var init_domain2 = __esm({
   }
 });
 
+// dist/mcp/config-section.js
+function withCommandLine(config, options) {
+  const pinned = options.listTools.map((name) => name.startsWith("!") ? [name.slice(1), false] : [name, true]);
+  return {
+    verbs: [...config.verbs, ...options.verbs.map((verb) => verb.toLowerCase())],
+    listTools: new Map([...config.listTools, ...pinned])
+  };
+}
+var TOOL_NAME, MCP_CONFIG;
+var init_config_section2 = __esm({
+  "dist/mcp/config-section.js"() {
+    "use strict";
+    TOOL_NAME = { type: "string", minLength: 1, maxLength: 128 };
+    MCP_CONFIG = {
+      properties: {
+        mcp: {
+          description: "caplint mcp: what its heuristics cannot know about your servers (the command line's --verbs and --list-tools add to it and win).",
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            verbs: {
+              description: "More action verbs mcp-tool-verb accepts (words of your domain), as --verbs.",
+              type: "array",
+              items: TOOL_NAME
+            },
+            listTools: {
+              description: "Tool names pinned as list tools (true) or as no list tools (false) for mcp-pagination-params, mcp-pagination-result and mcp-input-bounds, whatever the heuristics say; as --list-tools name,!name.",
+              type: "object",
+              propertyNames: TOOL_NAME,
+              additionalProperties: { type: "boolean" }
+            }
+          }
+        }
+      },
+      read(values) {
+        const given = values.mcp ?? {};
+        return Promise.resolve({
+          verbs: (given.verbs ?? []).map((verb) => verb.toLowerCase()),
+          listTools: new Map(Object.entries(given.listTools ?? {}))
+        });
+      }
+    };
+  }
+});
+
 // dist/mcp/rules/types.js
 var MCP_DOMAIN, defineMcpRule, definePipelineStep2;
 var init_types5 = __esm({
@@ -42003,12 +42083,12 @@ function isListTool(tool, naming, pinned) {
   const pin = tool.name === void 0 ? void 0 : pinned?.get(tool.name);
   if (pin !== void 0)
     return pin;
-  let judged2 = listToolsByNaming.get(naming);
-  if (!judged2)
-    listToolsByNaming.set(naming, judged2 = /* @__PURE__ */ new WeakMap());
-  let listTool = judged2.get(tool);
+  let judged3 = listToolsByNaming.get(naming);
+  if (!judged3)
+    listToolsByNaming.set(naming, judged3 = /* @__PURE__ */ new WeakMap());
+  let listTool = judged3.get(tool);
   if (listTool === void 0)
-    judged2.set(tool, listTool = readsAsListTool(tool, naming));
+    judged3.set(tool, listTool = readsAsListTool(tool, naming));
   return listTool;
 }
 function readsAsListTool(tool, naming) {
@@ -44142,6 +44222,7 @@ var MCP;
 var init_domain3 = __esm({
   "dist/mcp/domain.js"() {
     "use strict";
+    init_config_section2();
     init_mcp_server_start();
     init_rules3();
     init_types5();
@@ -44150,7 +44231,8 @@ var init_domain3 = __esm({
       name: MCP_DOMAIN,
       lintCommand: "mcp",
       rules: [...MCP_RULES, mcp_server_start_default],
-      wording: TOOL_SERVER_WORDING
+      wording: TOOL_SERVER_WORDING,
+      config: MCP_CONFIG
     };
   }
 });
@@ -45108,10 +45190,12 @@ function mcpSettings(options, io, allRules) {
   return commandSettings(options, io, allRules, MCP_DOMAIN);
 }
 function lintListings(listings, options, severities, service) {
+  const configured = severities.config ? configSectionOf(severities.config, MCP_CONFIG) : NOTHING_CONFIGURED;
+  const { verbs, listTools } = withCommandLine(configured, options);
   const settings = {
     serverNameStyle: options.serverNameStyle,
-    verbs: new Set(options.verbs.map((verb) => verb.toLowerCase())),
-    listTools: new Map(options.listTools.map((name) => name.startsWith("!") ? [name.slice(1), false] : [name, true])),
+    verbs: new Set(verbs),
+    listTools,
     ...service !== void 0 ? { service } : {}
   };
   return lintMcp(listings, {
@@ -45262,7 +45346,7 @@ function checkService(service) {
     throw new FatalError(`--service ${JSON.stringify(escapeControls(service))}: expected a snake_case service name such as "slack"`);
   return service;
 }
-var import_node_path36;
+var import_node_path36, NOTHING_CONFIGURED;
 var init_run = __esm({
   "dist/mcp/run.js"() {
     "use strict";
@@ -45274,7 +45358,9 @@ var init_run = __esm({
     init_tool();
     init_output();
     init_lint_command();
+    init_config();
     init_file_names();
+    init_config_section2();
     init_listing();
     init_lint2();
     init_mcp_server_start();
@@ -45283,6 +45369,7 @@ var init_run = __esm({
     init_redact();
     init_wording3();
     init_text2();
+    NOTHING_CONFIGURED = { verbs: [], listTools: /* @__PURE__ */ new Map() };
   }
 });
 
@@ -46372,28 +46459,197 @@ var init_hover = __esm({
   }
 });
 
+// dist/lsp/frontend.js
+function judgedCalls(project) {
+  if (judged2.has(project))
+    return judged2.get(project);
+  const access2 = hasFrontend(project) ? frontendAccess(project, resolveAll({ capabilities: project.activeCapabilities, catalog: project.catalog, platforms: TARGETS })) : void 0;
+  judged2.set(project, access2);
+  return access2;
+}
+function judgementsAt(project, file, from, to) {
+  return (judgedCalls(project)?.judgements ?? []).filter(({ call }) => call.file === file && call.start <= to && from <= call.end);
+}
+function grantActions(project, file, buffer, range2) {
+  const actions = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const judgement of judgementsAt(project, file, buffer.offsetAt(range2.start), buffer.offsetAt(range2.end))) {
+    const { permission, capability } = judgement;
+    if (!permission || !capability || judgement.refusals.length === 0 || judgement.refusals.some((refusal) => refusal.verdict === "denied"))
+      continue;
+    if (capability.permissions.some((granted) => granted.identifier === permission))
+      continue;
+    const document = documentOf2(project, capability.source.absolutePath);
+    if (!document?.ok)
+      continue;
+    const entry = permissionEntryText(judgement, permission, document.format === "toml");
+    const key = `${capability.source.absolutePath}\0${JSON.stringify(capability.source.path)}\0${entry}`;
+    if (seen.has(key))
+      continue;
+    seen.add(key);
+    const edit = addEntryEdit(document, capability, entry);
+    if (!edit)
+      continue;
+    const windows = [...new Set(judgement.refusals.map((refusal) => refusal.window))].filter((window) => window !== "*");
+    actions.push({
+      title: `Grant ${permission} to capability "${capability.identifier}" (${capability.source.file})${windows.length ? ` for ${windows.map((w2) => `"${w2}"`).join(", ")}` : ""}`,
+      kind: import_protocol4.CodeActionKind.QuickFix,
+      edit: { changes: { [(0, import_node_url4.pathToFileURL)(capability.source.absolutePath).href]: [edit] } },
+      ...actions.length === 0 ? { isPreferred: true } : {}
+    });
+  }
+  return actions;
+}
+function addEntryEdit(document, capability, entry) {
+  const base = capability.source.path;
+  const located = document.locate([...base, "permissions"]);
+  if (!located.exact)
+    return void 0;
+  const text2 = document.text;
+  const insert = (offset, newText) => {
+    const position2 = document.lines.position(offset);
+    const at = { line: position2.line - 1, character: position2.column - 1 };
+    return { range: { start: at, end: at }, newText };
+  };
+  let open2 = located.offset;
+  if (document.format === "toml") {
+    if (text2.startsWith("[[", open2 - 2) || text2[open2 - 1] === "[" || text2[open2 - 2] === "[") {
+      if (base.length > 0 || entry.startsWith("{"))
+        return void 0;
+      return insert(text2.length, `${text2.endsWith("\n") ? "" : "\n"}
+[[permissions]]
+identifier = ${entry}
+`);
+    }
+    const assigned = /^\s*=\s*/.exec(text2.slice(open2 + located.length, open2 + located.length + 200));
+    if (!assigned)
+      return void 0;
+    open2 += located.length + assigned[0].length;
+  }
+  if (text2[open2] !== "[")
+    return void 0;
+  const close = closingBracket(text2, open2, document.format === "toml");
+  if (close === void 0)
+    return void 0;
+  let last = close - 1;
+  while (last > open2 && /\s/.test(text2[last]))
+    last--;
+  if (last === open2)
+    return insert(open2 + 1, entry);
+  const onLines = /^\s*\n/.test(text2.slice(open2 + 1, close));
+  const lineStart = text2.lastIndexOf("\n", last) + 1;
+  const indent = /^[ \t]*/.exec(text2.slice(lineStart, last))[0];
+  const separator = onLines ? `
+${indent}` : " ";
+  return text2[last] === "," ? insert(last + 1, `${separator}${entry},`) : insert(last + 1, `,${separator}${entry}`);
+}
+function closingBracket(text2, open2, toml) {
+  let depth = 0;
+  for (let i = open2; i < text2.length; i++) {
+    const char = text2[i];
+    if (char === '"' || toml && char === "'") {
+      const triple = toml && text2.startsWith(char.repeat(3), i);
+      const quote3 = triple ? char.repeat(3) : char;
+      let j2 = i + quote3.length;
+      while (j2 < text2.length && !text2.startsWith(quote3, j2))
+        j2 += char === '"' && text2[j2] === "\\" ? 2 : 1;
+      i = j2 + quote3.length - 1;
+    } else if (toml && char === "#") {
+      const end = text2.indexOf("\n", i);
+      i = end < 0 ? text2.length : end;
+    } else if (char === "[" || char === "{")
+      depth++;
+    else if (char === "]" || char === "}") {
+      depth--;
+      if (depth === 0)
+        return char === "]" ? i : void 0;
+    }
+  }
+  return void 0;
+}
+function callHover(project, file, offset) {
+  const judgements = judgementsAt(project, file, offset, offset);
+  if (judgements.length === 0)
+    return void 0;
+  const access2 = judgedCalls(project);
+  const call = judgements[0].call;
+  const out = [`**\`${callText(call)}\`**`];
+  for (const judgement of judgements.filter((j2) => j2.call === call)) {
+    out.push(`Invokes \`${judgement.command}\`${judgement.permission ? ` (narrowest permission: \`${judgement.permission}\`)` : ""}`);
+    const platforms = access2.platforms;
+    const refusedOn2 = /* @__PURE__ */ new Map();
+    for (const refusal of judgement.refusals) {
+      const reasons2 = refusedOn2.get(refusal.window) ?? /* @__PURE__ */ new Map();
+      reasons2.set(refusal.verdict, [...reasons2.get(refusal.verdict) ?? [], ...refusal.platforms]);
+      refusedOn2.set(refusal.window, reasons2);
+    }
+    const windows = judgement.windows.length ? judgement.windows : ["*"];
+    const allowed = [];
+    const refused = [];
+    for (const window of windows) {
+      const name = window === "*" ? "every window" : `window \`${window}\``;
+      const reasons2 = refusedOn2.get(window);
+      const refusedPlatforms = new Set([...reasons2?.values() ?? []].flat());
+      const allowedPlatforms = platforms.filter((platform) => !refusedPlatforms.has(platform));
+      if (allowedPlatforms.length)
+        allowed.push(`${name}${onPlatforms(allowedPlatforms, platforms)}`);
+      for (const [verdict, on] of reasons2 ?? [])
+        refused.push(`${name}${onPlatforms(on, platforms)}: ${REASONS[verdict] ?? verdict}`);
+    }
+    out.push(`**May call:** ${allowed.length ? allowed.join("; ") : "no window"}`);
+    if (refused.length)
+      out.push(`**Refused:** ${refused.join("; ")}`);
+    if (!judgement.byPage && windows[0] !== "*")
+      out.push("_Judged for every window that loads local pages: which window loads this file is not known._");
+  }
+  return { text: out.join("\n\n"), start: call.start, end: call.end };
+}
+function onPlatforms(on, all) {
+  const unique = TARGETS.filter((platform) => on.includes(platform));
+  return all.every((platform) => on.includes(platform)) ? " (every platform)" : ` on ${unique.join(", ")}`;
+}
+var import_node_url4, import_protocol4, judged2, REASONS;
+var init_frontend2 = __esm({
+  "dist/lsp/frontend.js"() {
+    "use strict";
+    import_node_url4 = require("node:url");
+    init_engine();
+    init_types2();
+    init_frontend_access();
+    init_frontend();
+    init_places();
+    import_protocol4 = __toESM(require_lsp_protocol(), 1);
+    judged2 = /* @__PURE__ */ new WeakMap();
+    REASONS = {
+      denied: "a capability denies it (a deny applies to every window)",
+      "not-allowed-here": "it is granted to other windows only",
+      "not-granted": "no capability grants it"
+    };
+  }
+});
+
 // dist/lsp/framing.js
 function canonicalUri(uri) {
   if (!uri.startsWith("file:"))
     return uri;
   try {
-    return (0, import_node_url4.pathToFileURL)((0, import_node_url4.fileURLToPath)(uri)).href;
+    return (0, import_node_url5.pathToFileURL)((0, import_node_url5.fileURLToPath)(uri)).href;
   } catch {
     return uri;
   }
 }
-var import_node_url4, import_protocol4, DEFAULT_MAX_MESSAGE_BYTES, MAX_HEADER_BYTES, HEADER_END, SERVER_NOT_INITIALIZED, INVALID_REQUEST, BoundedMessageReader, ClientGate;
+var import_node_url5, import_protocol5, DEFAULT_MAX_MESSAGE_BYTES, MAX_HEADER_BYTES, HEADER_END, SERVER_NOT_INITIALIZED, INVALID_REQUEST, BoundedMessageReader, ClientGate;
 var init_framing = __esm({
   "dist/lsp/framing.js"() {
     "use strict";
-    import_node_url4 = require("node:url");
-    import_protocol4 = __toESM(require_lsp_protocol(), 1);
+    import_node_url5 = require("node:url");
+    import_protocol5 = __toESM(require_lsp_protocol(), 1);
     DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
     MAX_HEADER_BYTES = 64 * 1024;
     HEADER_END = Buffer.from("\r\n\r\n");
     SERVER_NOT_INITIALIZED = -32002;
     INVALID_REQUEST = -32600;
-    BoundedMessageReader = class extends import_protocol4.AbstractMessageReader {
+    BoundedMessageReader = class extends import_protocol5.AbstractMessageReader {
       input;
       maxMessageBytes;
       violation;
@@ -46738,7 +46994,7 @@ function boundedFindings(diagnostics, total = diagnostics.length) {
   const at = shown[shown.length - 1]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   shown.push({
     range: at,
-    severity: import_protocol5.DiagnosticSeverity.Information,
+    severity: import_protocol6.DiagnosticSeverity.Information,
     source: "caplint",
     code: "too-many-findings",
     message: `${total - MAX_FINDINGS_PER_DOCUMENT} more findings in this file are not shown (the editor gets the first ${MAX_FINDINGS_PER_DOCUMENT}); run caplint on the command line for all of them`
@@ -46755,7 +47011,7 @@ function filePathOf(uri) {
   if (!uri.startsWith("file:"))
     return void 0;
   try {
-    return (0, import_node_url5.fileURLToPath)(uri);
+    return (0, import_node_url6.fileURLToPath)(uri);
   } catch {
     return void 0;
   }
@@ -46777,19 +47033,20 @@ function isInside(file, folder) {
   const relative3 = import_node_path42.default.relative(folder, file);
   return relative3 === "" || !relative3.startsWith("..") && !import_node_path42.default.isAbsolute(relative3);
 }
-var import_node_fs18, import_node_path42, import_node_url5, import_protocol5, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
+var import_node_fs18, import_node_path42, import_node_url6, import_protocol6, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
 var init_workspace = __esm({
   "dist/lsp/workspace.js"() {
     "use strict";
     import_node_fs18 = require("node:fs");
     import_node_path42 = __toESM(require("node:path"), 1);
-    import_node_url5 = require("node:url");
+    import_node_url6 = require("node:url");
     init_esm5();
     init_apps();
+    init_blocks();
     init_check_run();
     init_analysis();
     init_convert();
-    import_protocol5 = __toESM(require_lsp_protocol(), 1);
+    import_protocol6 = __toESM(require_lsp_protocol(), 1);
     init_settings2();
     APP_FILE = /\.(json|toml|lock|rs)$/;
     CLIENT_CONFIG = /(^|[\\/])(\.mcp\.json|claude_desktop_config\.json|\.vscode[\\/]mcp\.json|\.cursor[\\/]mcp\.json)$/;
@@ -47001,7 +47258,7 @@ var init_workspace = __esm({
       async publish(app, analysis) {
         const byUri = /* @__PURE__ */ new Map();
         for (const d of analysis.result.diagnostics) {
-          const uri = (0, import_node_url5.pathToFileURL)(d.absolutePath).href;
+          const uri = (0, import_node_url6.pathToFileURL)(d.absolutePath).href;
           let list = byUri.get(uri);
           if (!list)
             byUri.set(uri, list = []);
@@ -47072,9 +47329,17 @@ var init_workspace = __esm({
         }
         if (CLIENT_CONFIG.test(file))
           return { kind: "client-config" };
+        const boundary = this.folders.some((f) => isInside(file, f)) ? folder : import_node_path42.default.parse(file).root;
+        if (isFrontendFile(file) && !file.split(import_node_path42.default.sep).includes("node_modules")) {
+          const srcTauri2 = await enclosingApp(file, boundary);
+          if (srcTauri2 === void 0 || import_node_path42.default.basename(srcTauri2) === "src-tauri" && isInside(file, srcTauri2))
+            return { kind: "none" };
+          const root2 = import_node_path42.default.basename(srcTauri2) === "src-tauri" ? import_node_path42.default.dirname(srcTauri2) : srcTauri2;
+          return { kind: "app", app: this.app(srcTauri2, { root: root2, srcTauri: srcTauri2 }, folder) };
+        }
         if (!APP_FILE.test(file))
           return { kind: "none" };
-        const srcTauri = await enclosingApp(file, this.folders.some((f) => isInside(file, f)) ? folder : import_node_path42.default.parse(file).root);
+        const srcTauri = await enclosingApp(file, boundary);
         if (srcTauri !== void 0) {
           const root2 = import_node_path42.default.basename(srcTauri) === "src-tauri" ? import_node_path42.default.dirname(srcTauri) : srcTauri;
           return { kind: "app", app: this.app(srcTauri, { root: root2, srcTauri }, folder) };
@@ -47132,14 +47397,14 @@ function runLanguageServer(streams) {
   let finish = () => {
   };
   const ended = new Promise((resolve4) => finish = resolve4);
-  const gate = new ClientGate(new import_protocol6.StreamMessageWriter(streams.output));
+  const gate = new ClientGate(new import_protocol7.StreamMessageWriter(streams.output));
   const reader = new BoundedMessageReader(streams.input, streams.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, (reason) => {
     streams.errors.write(`caplint lsp: ${reason}; closing the connection
 `);
     end(2);
   }, gate);
-  const connection = (0, import_protocol6.createConnection)(reader, gate.clientWriter());
-  const documents = new import_protocol6.TextDocuments(import_protocol6.TextDocument);
+  const connection = (0, import_protocol7.createConnection)(reader, gate.clientWriter());
+  const documents = new import_protocol7.TextDocuments(import_protocol7.TextDocument);
   const workspace = new Workspace(connection, documents, streams.env);
   let done = false;
   const end = (code) => {
@@ -47162,10 +47427,10 @@ function runLanguageServer(streams) {
     applySettings(initializationSettings);
     return {
       capabilities: {
-        textDocumentSync: import_protocol6.TextDocumentSyncKind.Incremental,
+        textDocumentSync: import_protocol7.TextDocumentSyncKind.Incremental,
         completionProvider: { triggerCharacters: ['"', "'", ":"] },
         hoverProvider: true,
-        codeActionProvider: { codeActionKinds: [import_protocol6.CodeActionKind.QuickFix] },
+        codeActionProvider: { codeActionKinds: [import_protocol7.CodeActionKind.QuickFix] },
         definitionProvider: true,
         workspace: { workspaceFolders: { supported: true, changeNotifications: true }, textDocumentContent: { schemes: [VIRTUAL_SCHEME] } }
       },
@@ -47195,7 +47460,9 @@ function runLanguageServer(streams) {
       });
     }
     if (client.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
-      workspace.guard(connection.client.register(import_protocol6.DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/*.{json,toml,lock,rs,jsonl}" }] }));
+      workspace.guard(connection.client.register(import_protocol7.DidChangeWatchedFilesNotification.type, {
+        watchers: [{ globPattern: "**/*.{json,toml,lock,rs,jsonl,ts,tsx,mts,cts,js,jsx,mjs,cjs,vue,svelte,html,htm}" }]
+      }));
     }
   });
   connection.onDidChangeConfiguration((change) => {
@@ -47250,6 +47517,12 @@ function registerFeatures(connection, workspace) {
     return completionItems(slot, buffer, project);
   });
   connection.onHover(async ({ textDocument, position: position2 }) => {
+    const frontend = await analysed(textDocument.uri);
+    if (frontend && !frontend.document && frontend.buffer) {
+      const buffer = frontend.buffer;
+      const hover = callHover(frontend.project, frontend.file, buffer.offsetAt(position2));
+      return hover ? { contents: markdown(hover.text), range: { start: buffer.positionAt(hover.start), end: buffer.positionAt(hover.end) } } : null;
+    }
     const found = await placeOf(textDocument.uri, position2);
     if (!found)
       return null;
@@ -47262,7 +47535,10 @@ function registerFeatures(connection, workspace) {
     if (!found?.buffer)
       return [];
     const findings = found.app.analysis.result.diagnostics.filter((d) => d.absolutePath === found.file);
-    return codeActions({ uri: textDocument.uri, buffer: found.buffer, document: found.document, project: found.project, findings, range: range2 });
+    return [
+      ...codeActions({ uri: textDocument.uri, buffer: found.buffer, document: found.document, project: found.project, findings, range: range2 }),
+      ...found.document ? [] : grantActions(found.project, found.file, found.buffer, range2)
+    ];
   });
   connection.onDefinition(async ({ textDocument, position: position2 }) => {
     const found = await placeOf(textDocument.uri, position2);
@@ -47275,13 +47551,13 @@ function registerFeatures(connection, workspace) {
   const content = (uri) => {
     const text2 = virtual.get(uri);
     if (text2 === void 0)
-      throw new import_protocol6.ResponseError(import_protocol6.ErrorCodes.InvalidParams, `${uri}: no such caplint document (ask for the definition again)`);
+      throw new import_protocol7.ResponseError(import_protocol7.ErrorCodes.InvalidParams, `${uri}: no such caplint document (ask for the definition again)`);
     return { text: text2 };
   };
   connection.workspace.textDocumentContent.on(({ uri }) => content(uri));
   connection.onRequest("caplint/textDocumentContent", (params) => content(String(params?.uri)));
 }
-var import_protocol6;
+var import_protocol7;
 var init_server = __esm({
   "dist/lsp/server.js"() {
     "use strict";
@@ -47291,10 +47567,11 @@ var init_server = __esm({
     init_convert();
     init_definition();
     init_hover();
+    init_frontend2();
     init_framing();
     init_places();
     init_tool();
-    import_protocol6 = __toESM(require_lsp_protocol(), 1);
+    import_protocol7 = __toESM(require_lsp_protocol(), 1);
     init_settings2();
     init_workspace();
   }
@@ -47400,7 +47677,8 @@ function renderAccessJson(answer) {
       platforms: a2.platforms,
       grantedBy: entries(a2.grantedBy),
       scopes: { allow: a2.scope.allow, deny: a2.scope.deny },
-      ...a2.globalScope ? { globalScope: a2.globalScope } : {}
+      ...a2.globalScope ? { globalScope: a2.globalScope } : {},
+      ...answer.frontendCalls ? { usedByFrontend: answer.frontendCalls.has(a2.command) } : {}
     })),
     denied: denied.map((d) => ({ command: d.command, platforms: d.platforms, deniedBy: entries(d.deniedBy), overriddenGrants: entries(d.overridden) })),
     ...answer.manifestUnion.length ? { manifestUnion: answer.manifestUnion } : {}
@@ -47479,10 +47757,12 @@ init_exit_codes();
 init_errors();
 init_query_options();
 init_check_run();
+init_frontend_access();
 function registerAccess(program2, io, setExitCode, allRules) {
   const command = program2.command("access").description("what a window (or webview) may call from an origin, and why, on every platform unless --platform; with --command, one yes/no answer (exit 0/1)").requiredOption("-w, --window <label>", "window label").option("--webview <label>", "webview label (default: the window's label)").option("-u, --url <url>", "origin of the calling page (default: the app's own local pages)").option("-C, --command <name>", "one command: plugin:fs|read_text_file, fs.read_text_file, read_text_file, plugin:window|close, my_command");
   addQueryOptions(command, ["text", "json"]).action(async (paths, options) => {
-    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
+    const scanFrontend3 = options.format === "json" && options.command === void 0 ? new Set(FRONTEND_RULES) : void 0;
+    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules), scanFrontend3);
     const origin = originOf(options.url, project);
     const lines = new SourceLines(project);
     const window = options.window;
@@ -47529,6 +47809,7 @@ function registerAccess(program2, io, setExitCode, allRules) {
           merged.overridden.add(entryKey(entry), entry, group.platforms);
       }
     }
+    const frontendCalls = scanFrontend3 && origin.kind === "local" && hasFrontend(project) ? frontendCallsByWindow(project).get(window) : void 0;
     const byCommand = (a2, b2) => a2.command < b2.command ? -1 : a2.command > b2.command ? 1 : 0;
     const through = [...allowed.values()].flatMap((a2) => a2.grantedBy.values()).concat([...denied.values()].flatMap((d) => d.deniedBy.values()));
     const answer = {
@@ -47540,7 +47821,8 @@ function registerAccess(program2, io, setExitCode, allRules) {
       allowed: [...allowed.values()].sort(byCommand),
       denied: [...denied.values()].sort(byCommand),
       lines,
-      manifestUnion: manifestUnionNotes(project.manifestDifferences, () => through.map(({ item }) => item.provenance.chain))
+      manifestUnion: manifestUnionNotes(project.manifestDifferences, () => through.map(({ item }) => item.provenance.chain)),
+      ...frontendCalls ? { frontendCalls } : {}
     };
     io.stdout.write(options.format === "json" ? renderAccessJson(answer) : renderAccessText(answer, await answerPaint(options, io)));
     setExitCode(exitCodeFor({ failed: false }));
@@ -48640,13 +48922,23 @@ function renderMatrixCsv(matrices) {
   }
   return lines.join("\n") + "\n";
 }
-function renderMatrixJson(matrices, asked, manifestUnion = []) {
-  const single = matrices.length === 1 ? { ...matrices[0].matrix.toJSON() } : {};
+function renderMatrixJson(matrices, asked, manifestUnion = [], frontendCalls) {
+  const json3 = (matrix) => {
+    const value = matrix.toJSON();
+    if (!frontendCalls)
+      return value;
+    const rows = value.rows.map((row) => {
+      const calls = frontendCalls.get(row.window);
+      return calls ? { ...row, usedByFrontend: row.granted.filter((command) => calls.has(command)) } : row;
+    });
+    return { ...value, rows };
+  };
+  const single = matrices.length === 1 ? json3(matrices[0].matrix) : {};
   return JSON.stringify({
     ...asked.length === 1 ? { platform: asked[0] } : {},
     platforms: asked,
     ...single,
-    byPlatform: matrices.map(({ platforms, matrix }) => ({ platforms, ...matrix.toJSON() })),
+    byPlatform: matrices.map(({ platforms, matrix }) => ({ platforms, ...json3(matrix) })),
     ...manifestUnion.length ? { manifestUnion } : {}
   }, null, 2) + "\n";
 }
@@ -48656,10 +48948,12 @@ init_project_model();
 init_terminal_text();
 init_query_options();
 init_check_run();
+init_frontend_access();
 function registerMatrix(program2, io, setExitCode, allRules) {
   const command = program2.command("matrix").description("windows \xD7 commands: who can call what, on every platform unless --platform (labels from tauri.conf.json, else the literal labels in capabilities)").option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v2, p) => [...p, v2], []).option("-u, --url <url>", "origin of the calling pages (default: local)");
   addQueryOptions(command, ["text", "json", "csv"]).action(async (paths, options) => {
-    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
+    const scanFrontend3 = options.format === "json" ? new Set(FRONTEND_RULES) : void 0;
+    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules), scanFrontend3);
     for (const window of options.window)
       await requireKnownWindow(project, groups, window);
     const windows = options.window.length ? options.window : knownWindowLabels(project);
@@ -48669,8 +48963,9 @@ function registerMatrix(program2, io, setExitCode, allRules) {
       for (const [i, group] of groups.entries())
         yield* modelChains(group.model, new Set(matrices[i].matrix.rows.flatMap((row) => row.capabilities)));
     });
+    const frontendCalls = scanFrontend3 && origin.kind === "local" && hasFrontend(project) ? frontendCallsByWindow(project) : void 0;
     if (options.format === "json")
-      io.stdout.write(renderMatrixJson(matrices, asked, notes));
+      io.stdout.write(renderMatrixJson(matrices, asked, notes, frontendCalls));
     else if (options.format === "csv") {
       io.stdout.write(renderMatrixCsv(matrices));
       if (notes.length)
@@ -48770,6 +49065,7 @@ init_platforms();
 init_exit_codes();
 init_tool();
 init_errors();
+init_frontend_access();
 init_check_run();
 init_rules();
 init_query_options();
@@ -48802,7 +49098,9 @@ function registerReport(program2, io, setExitCode, allRules) {
       ...origin ? { origin } : {},
       app: appLabel(project, paths, options.app, io.cwd),
       toolVersion: toolVersion(),
-      ...against ? { against } : {}
+      ...against ? { against } : {},
+      // Which grants the frontend uses, for the pages the app serves (not asked for a remote origin).
+      ...origin?.kind !== "remote" && hasFrontend(project) ? { frontendCalls: frontendCallsByWindow(project) } : {}
     });
     const html = renderReportHtml2(data);
     if (options.html === "-") {
