@@ -3545,6 +3545,26 @@ function nearestField(key, known, has) {
   const present = nearest(key, known, 1)[0];
   return present === void 0 ? {} : { present };
 }
+function abbreviated(input, candidates) {
+  const lower = input.toLowerCase();
+  if (lower.length < 2)
+    return [];
+  return candidates.filter((candidate) => {
+    const word = candidate.toLowerCase();
+    if (word[0] !== lower[0])
+      return false;
+    let at = 0;
+    for (const char of lower) {
+      at = word.indexOf(char, at) + 1;
+      if (at === 0)
+        return false;
+    }
+    return true;
+  });
+}
+function didYouMean(candidates) {
+  return candidates.length ? `; did you mean ${quoteList(candidates)}?` : "";
+}
 function wordList(items, conjunction = "and") {
   return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${conjunction} ${items[items.length - 1]}`;
 }
@@ -12700,7 +12720,7 @@ function canonicalPlatform(name) {
   if (found)
     return found;
   const close = nearest(name, TARGETS, 2);
-  throw new PlatformNameError(`--platform ${name}: unknown platform; expected ${quoteList(TARGETS)}${close.length ? ` (did you mean ${quoteList(close)}?)` : ""}`);
+  throw new PlatformNameError(`--platform ${name}: unknown platform, expected ${quoteList(TARGETS)}${close.length ? `; did you mean ${quoteList(close)}?` : ""}`);
 }
 function resolvePlatformGroups(project, platforms = TARGETS) {
   if (isPlatformIndependent(project))
@@ -18147,9 +18167,9 @@ function onlyOption(note = "") {
   return new Option("--only <ids>", `run only these rules (comma-separated, repeatable)${note}`).argParser(collectCommaList).default([]);
 }
 function parsePositiveInteger(value) {
-  const parsed = Number(value);
+  const parsed = value.trim() === "" ? Number.NaN : Number(value);
   if (!Number.isInteger(parsed) || parsed < 0)
-    throw new UsageError(`expected a whole number, got "${value}"`);
+    throw new InvalidArgumentError("expected a whole number (0 or more)");
   return parsed;
 }
 function addColorOptions(command) {
@@ -18165,7 +18185,6 @@ var init_options = __esm({
   "dist/core/options.js"() {
     "use strict";
     init_esm();
-    init_errors();
   }
 });
 
@@ -34434,7 +34453,8 @@ async function openReport(target) {
     throw new WriteRefused("is one of the files being checked; refusing to replace it with the report");
   if (info?.isFile() && PROJECT_FILE_NAME.test(import_node_path22.default.basename(file)))
     throw new WriteRefused(`is an app file caplint reads (${import_node_path22.default.basename(file)}); refusing to replace it with the report`);
-  const escape3 = await linkedOutOfRepository(file, import_node_path22.default.resolve(target.cwd));
+  const missing = link === void 0 ? await missingFolders(import_node_path22.default.dirname(file)) : void 0;
+  const escape3 = await linkedOutOfRepository(missing ? import_node_path22.default.join(missing.existing, "-") : file, import_node_path22.default.resolve(target.cwd));
   if (escape3)
     throw new WriteRefused(`is reached through a symbolic link out of the repository (to ${escape3}); not written through it`);
   if (info?.isBlockDevice())
@@ -34448,7 +34468,25 @@ async function openReport(target) {
       return safeSink(standardOutputSink(target.stdout));
     throw new WriteRefused("is a symbolic link; not written through it (give the path of its target)");
   }
+  if (missing)
+    await mkdir(import_node_path22.default.dirname(file), { recursive: true });
   return safeSink(await replacementSink(file));
+}
+async function missingFolders(folder) {
+  let existing = folder;
+  for (; ; ) {
+    const info = await lstat(existing).catch((error) => {
+      if (error.code === "ENOENT")
+        return void 0;
+      throw error;
+    });
+    if (info)
+      return existing === folder ? void 0 : { existing };
+    const parent = import_node_path22.default.dirname(existing);
+    if (parent === existing)
+      return void 0;
+    existing = parent;
+  }
 }
 function queuedSink(queue, close) {
   return {
@@ -40012,7 +40050,8 @@ var init_event_json = __esm({
         invalidUtf8: "line is not valid UTF-8 (first bad byte here)",
         loneSurrogate: "a lone surrogate escape is not a character (the host's parser rejects the line)",
         repeatedField: "field {{key}} is written twice in {{object}}; JSON.parse keeps the last copy, the host's parser rejects the event",
-        repeatedKey: "key {{key}} is written twice in one object; JSON parsers disagree on which copy counts"
+        repeatedKey: "key {{key}} is written twice in one object; JSON parsers disagree on which copy counts",
+        noEvent: "the recording holds no event ({{content}})"
       }
     });
   }
@@ -41236,6 +41275,10 @@ function createLineValidator(options) {
     },
     end() {
       out = [];
+      if (Object.keys(types).length === 0) {
+        const content = lineNumber === 0 ? "it is empty" : `only ${plural(lineNumber, "blank line")}`;
+        emit(EVENT_JSON, { messageId: "noEvent", data: { content } }, { hint: "record the stream again: each request's events end with done or error", path: [] }, 1, 1, 2);
+      }
       traversal.end();
       return out;
     },
@@ -41314,6 +41357,7 @@ var init_validator = __esm({
     init_parse_line();
     init_json_tree();
     init_document();
+    init_wording2();
     MAX_LINE_CHARS = 64 * 1024 * 1024;
     EVENT_JSON = EVENT_RULES_BY_ID.get("event-json");
     MAX_SHOWN_VALUE = 120;
@@ -47905,6 +47949,7 @@ var import_node_fs13 = require("node:fs");
 init_promises();
 var import_node_os = require("node:os");
 var import_node_path30 = __toESM(require("node:path"), 1);
+init_did_you_mean();
 init_errors();
 var READ_FILES = /(\.(json|json5|toml|lock|rs|ts|tsx|js|jsx|mjs|cjs|vue|svelte)|(^|\/)\.gitignore)$/;
 var SKIPPED_SEGMENT = /(^|\/)(node_modules|target|\.git)\//;
@@ -47926,10 +47971,17 @@ async function resolveCommit(top, option, ref) {
     return resolved.stdout.toString("utf8").trim();
   const shallow = (await git(top, ["rev-parse", "--is-shallow-repository"])).stdout.toString("utf8").trim() === "true";
   const remotes = (await git(top, ["remote"])).stdout.toString("utf8").split("\n").filter(Boolean);
+  const names = (await git(top, ["for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/tags", "refs/remotes"])).stdout.toString("utf8").split("\n").filter(Boolean);
+  const close = didYouMean(nearest(ref, names, 3));
+  const where3 = shallow ? "not in this shallow clone" : "no such commit, branch or tag in this repository";
+  if (remotes.length === 0)
+    throw new FatalError(`${option} ${ref}: ${where3}, and it has no remote to fetch it from${close}`);
   const slash = ref.indexOf("/");
-  const remote = slash > 0 && remotes.includes(ref.slice(0, slash)) ? ref.slice(0, slash) : void 0;
-  const fetch2 = remote ? `git fetch --depth=1 ${remote} +${ref.slice(slash + 1)}:refs/remotes/${ref}` : /^[0-9a-f]{7,64}$/i.test(ref) ? `git fetch --depth=1 ${remotes[0] ?? "origin"} ${ref}` : `git fetch --depth=1 ${remotes[0] ?? "origin"} +${ref}:refs/remotes/${remotes[0] ?? "origin"}/${ref} and use --base ${remotes[0] ?? "origin"}/${ref}`;
-  throw new FatalError(shallow ? `${option} ${ref}: not in this shallow clone; fetch it first: ${fetch2} (in GitHub Actions: actions/checkout with fetch-depth: 0)` : `${option} ${ref}: no such commit or branch in this repository; fetch it first: ${fetch2}`);
+  const named2 = slash > 0 && remotes.includes(ref.slice(0, slash)) ? ref.slice(0, slash) : void 0;
+  const remote = named2 ?? (remotes.includes("origin") ? "origin" : remotes[0]);
+  const fetch2 = named2 ? `git fetch --depth=1 ${named2} +${ref.slice(slash + 1)}:refs/remotes/${ref}` : /^[0-9a-f]{7,64}$/i.test(ref) ? `git fetch --depth=1 ${remote} ${ref}` : `git fetch --depth=1 ${remote} +${ref}:refs/remotes/${remote}/${ref} and use --base ${remote}/${ref}`;
+  const others = remotes.length > 1 ? ` (remotes: ${remotes.join(", ")})` : "";
+  throw new FatalError(`${option} ${ref}: ${where3}; fetch it first: ${fetch2}${others}${shallow ? " (in GitHub Actions: actions/checkout with fetch-depth: 0)" : ""}${close}`);
 }
 var BLOB_MODES = /* @__PURE__ */ new Set(["100644", "100755", "120000"]);
 var MAX_LINK_BYTES = 4096;
@@ -48185,11 +48237,14 @@ init_diagnostics();
 init_check_run();
 init_query_options();
 init_tool();
+init_did_you_mean();
 var FORMATS = ["text", "json", "compact", "github", "sarif"];
 function registerDiff(program2, io, setExitCode, rules) {
   const command = program2.command("diff").description(`access NEW grants that OLD did not (commands, origins, windows, scope values of commands and of plugins' global scopes), and access removed, on every platform unless --platform; exit 1 when anything is new (a "no new access" gate). With --base REF: the app at that git commit against the work tree (or --head REF), read from git's objects without a checkout`).argument("[old]", "old app folder or capabilities folder; with --base: the app folder in the repository (default: the app here)").argument("[new]", "new app folder or capabilities folder (not with --base)");
   for (const option of addQueryOptions(program2.createCommand("diff"), FORMATS).options) {
-    if (option.long !== "--app" && option.long !== "--config")
+    if (option.long === "--app")
+      command.addOption(new Option(option.flags, "with --base: the app folder (holding src-tauri/, or src-tauri/ itself; default: the app here)"));
+    else if (option.long !== "--config")
       command.addOption(option);
   }
   command.addOption(new Option("--base <ref>", "compare against this git commit, branch or tag (e.g. origin/main), read from git without a checkout")).addOption(new Option("--head <ref>", "with --base: the new side from this git commit too (default: the work tree)")).addOption(new Option("--fail-on <kinds>", `which new access fails the gate: ${ACCESS_KINDS.join(", ")} (comma-separated; scopes include plugins' global scopes), or none`).argParser(parseKinds).default([...ACCESS_KINDS], ACCESS_KINDS.join(",")));
@@ -48202,6 +48257,8 @@ function registerDiff(program2, io, setExitCode, rules) {
       if (options.base !== void 0) {
         if (newPath !== void 0)
           throw new UsageError("diff --base REF takes at most one folder (the app), not OLD and NEW");
+        if (oldPath !== void 0 && options.app !== void 0)
+          throw new UsageError(`diff --base: name the app once, as --app ${options.app} or as ${oldPath}`);
         const { top, prefix: prefix2 } = await gitLocation(io.cwd);
         const maxBytes = options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES;
         const sideFromGit = async (option, ref) => {
@@ -48219,6 +48276,8 @@ function registerDiff(program2, io, setExitCode, rules) {
       } else {
         if (options.head !== void 0)
           throw new UsageError("--head needs --base");
+        if (options.app !== void 0)
+          throw new UsageError(`diff --app ${options.app}: --app names the app with --base REF; without it, give OLD and NEW folders`);
         if (oldPath === void 0 || newPath === void 0)
           throw new UsageError("diff needs OLD and NEW folders, or --base REF (a git commit to compare the work tree with)");
         sides = [
@@ -48229,8 +48288,9 @@ function registerDiff(program2, io, setExitCode, rules) {
         newFileOf = (file) => import_node_path31.default.relative(io.cwd, import_node_path31.default.join(newRoot, import_node_path31.default.relative(oldRoot, import_node_path31.default.resolve(io.cwd, file)))).split(import_node_path31.default.sep).join("/");
       }
       const loaded2 = await Promise.all(sides.map(async ({ cwd, paths, withConfig }) => {
-        const load2 = loadOptionsFrom(paths, { ...options, app: void 0 }, cwd, io.env ?? {});
-        const project = await loadProject(withConfig ? applyConfig(load2, await capabilitySettings({}, cwd, rules)) : load2);
+        const app = withConfig ? options.app : void 0;
+        const load2 = loadOptionsFrom(paths, { ...options, app }, cwd, io.env ?? {});
+        const project = await loadProject(withConfig ? applyConfig(load2, await capabilitySettings({ app }, cwd, rules)) : load2);
         return { cwd, groups: resolvePlatformGroups(project, asked), lines: new SourceLines(project) };
       }));
       const [before, after] = loaded2;
@@ -48274,13 +48334,17 @@ var DIFF_RULES = /* @__PURE__ */ new Map([
     }
   ]
 ]);
+function closeKinds(kind) {
+  const kinds = [...ACCESS_KINDS, "none"];
+  return [.../* @__PURE__ */ new Set([...nearest(kind, kinds, 2), ...abbreviated(kind, kinds)])];
+}
 function parseKinds(value) {
   if (value.trim() === "none")
     return [];
   const kinds = value.split(",").map((kind) => kind.trim().toLowerCase());
   for (const kind of kinds)
     if (!ACCESS_KINDS.includes(kind))
-      throw new UsageError(`--fail-on ${value}: "${kind}" is not one of ${ACCESS_KINDS.join(", ")}, none`);
+      throw new UsageError(`--fail-on ${value}: "${kind}" is not one of ${ACCESS_KINDS.join(", ")}, none${didYouMean(closeKinds(kind))}`);
   return kinds;
 }
 
@@ -49109,7 +49173,6 @@ init_command_names();
 // dist/capabilities/render/who-can.js
 init_project_model();
 init_platforms();
-init_did_you_mean();
 init_terminal_text();
 function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines }) {
   const withPlatforms = ({ item, platforms }) => ({ ...provenanceJson(item, lines), platforms });
@@ -49126,8 +49189,7 @@ function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines }) {
 function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines }, paint = NO_PAINT) {
   const out = [`${lookup.command} on ${describePlatforms(asked, asked)}`];
   if (allowed.length === 0 && denied.length === 0) {
-    const hint = lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : lookup.known ? "" : " (no known manifest lists this command)";
-    out.push(`  no active capability grants or denies it${hint}`);
+    out.push("  no active capability grants or denies it");
   }
   for (const { item: entry, platforms } of allowed) {
     const targets = [entry.windows.length ? `windows: ${entry.windows.join(", ")}` : "", entry.webviews.length ? `webviews: ${entry.webviews.join(", ")}` : ""].filter(Boolean).join("; ");
@@ -49167,6 +49229,8 @@ function registerWhoCan(program2, io, setExitCode, allRules) {
       if (result.deniedEverywhere)
         deniedOn.push(...group.platforms);
     }
+    if (!lookup.known && allowed.values().length === 0 && denied.values().length === 0)
+      throw new UsageError(`who-can ${written}: no permission of the app or its plugins names the command "${lookup.command}"${didYouMean(lookup.suggestions)}`);
     const answer = { lookup, asked, allowed: allowed.values(), denied: denied.values(), deniedOn, lines: new SourceLines(project) };
     io.stdout.write(options.format === "json" ? renderWhoCanJson(answer) : renderWhoCanText(answer, await answerPaint(options, io)));
     setExitCode(EXIT_OK);
@@ -49357,21 +49421,23 @@ init_registry();
 
 // dist/cli/commands/rules.js
 init_esm();
+init_did_you_mean();
+init_errors();
+init_terminal_text();
 init_tool();
 init_registry();
 function registerRules(program2, io, setExitCode) {
-  program2.command("rules").description("list every rule of every domain with its default severity and whether it can fix").addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text")).addOption(new Option("--domain <name>", "only the rules of one kind of input").choices(DOMAIN_NAMES)).action((options) => {
-    const rows = RULES.filter((rule) => options.domain === void 0 || rule.domain === options.domain).map((rule) => ({
-      id: rule.id,
-      domain: rule.domain,
-      defaultSeverity: rule.defaultSeverity,
-      fixable: rule.fixable,
-      category: rule.category,
-      command: REGISTRY.byId.lintCommandOf(rule.domain),
-      description: rule.description,
-      docs: `docs/rules/${rule.id}.md`,
-      url: docsUrl(rule.id)
-    }));
+  program2.command("rules").description("list every rule of every domain with its default severity and whether it can fix; with an id, that one rule in full").argument("[id]", "one rule: its description, default severity, the command that runs it, its options and its docs").addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text")).addOption(new Option("--domain <name>", "only the rules of one kind of input").choices(DOMAIN_NAMES)).action((id, options) => {
+    if (id !== void 0) {
+      const rule = RULES.find((candidate) => candidate.id === id);
+      if (!rule)
+        throw new UsageError(`rules ${id}: no rule has this id${didYouMean(nearest(id, RULES.map((candidate) => candidate.id), 3))} (caplint rules lists them)`);
+      const row = { ...ruleRow(rule), pipeline: rule.kind === "pipeline", options: ruleOptions(program2, rule) };
+      io.stdout.write(options.format === "json" ? JSON.stringify(row, null, 2) + "\n" : ruleText(row));
+      setExitCode(0);
+      return;
+    }
+    const rows = RULES.filter((rule) => options.domain === void 0 || rule.domain === options.domain).map(ruleRow);
     if (options.format === "json")
       io.stdout.write(JSON.stringify(rows, null, 2) + "\n");
     else {
@@ -49385,6 +49451,35 @@ function registerRules(program2, io, setExitCode) {
     }
     setExitCode(0);
   });
+}
+function ruleRow(rule) {
+  return {
+    id: rule.id,
+    domain: rule.domain,
+    defaultSeverity: rule.defaultSeverity,
+    fixable: rule.fixable,
+    category: rule.category,
+    command: REGISTRY.byId.lintCommandOf(rule.domain),
+    description: rule.description,
+    docs: `docs/rules/${rule.id}.md`,
+    url: docsUrl(rule.id)
+  };
+}
+function ruleOptions(program2, rule) {
+  const command = program2.commands.find((candidate) => candidate.name() === REGISTRY.byId.lintCommandOf(rule.domain));
+  const naming = new RegExp(`(^|[^a-z-])${rule.id}([^a-z-]|$)`);
+  return (command?.options ?? []).filter((option) => naming.test(option.description)).map((option) => ({ flags: option.flags, description: option.description }));
+}
+function ruleText(row) {
+  const { pipeline } = row;
+  return textLines([
+    `${row.id}: ${row.description}`,
+    `  severity  ${row.defaultSeverity} by default${pipeline ? " (always; it cannot be turned off)" : `; --rule ${row.id}=off|suggestion|warning|error, or "rules" in caplint.config.json`}`,
+    `  category  ${row.category}; ${row.fixable ? "fixable with --fix" : "no automatic fix"}`,
+    `  run by    caplint ${row.command}`,
+    ...row.options.length ? row.options.map((option, i) => `  ${i === 0 ? "options " : "        "}  ${option.flags}  ${option.description}`) : [],
+    `  docs      ${row.url}`
+  ]);
 }
 
 // dist/cli/commands/schema.js
@@ -49548,11 +49643,11 @@ function seconds(value) {
   return parsed;
 }
 function addLiveOptions(command) {
-  return command.option("--stdio", "run the server: the command and its arguments follow -- (caplint mcp --stdio -- node server.js)").option("--url <url>", "connect to a streamable HTTP server (http://HOST:PORT/PATH); legacy SSE is tried when it is not there").addOption(new Option("--timeout <seconds>", "per request").argParser(seconds).default(30)).option("--env <KEY=VALUE>", "environment variable for the --stdio server (repeatable; it otherwise gets only HOME, PATH, SHELL, TERM, USER, LOGNAME)", collect2, []).option("--probe", "also call tools to check what a listing cannot show; ONLY tools with readOnlyHint: true are called").addOption(new Option("--max-calls <n>", "most tool calls --probe makes").argParser(parsePositiveInteger).default(20)).option("--service <name>", "the service prefix of tool names (default: taken from serverInfo.name)").option("--verbose", "pass the server's stderr through and say what was fetched").option("--servers <file>", "lint every server a client configuration declares, live: .vscode/mcp.json, claude_desktop_config.json, .cursor/mcp.json, .mcp.json (findings at each server's entry)").option("--server <name>", "with --servers: lint only this server (repeatable)", collect2, []);
+  return command.option("--stdio", "run the server: the command and its arguments follow -- (caplint mcp --stdio -- node server.js)").option("--url <url>", "connect to a streamable HTTP server (http://HOST:PORT/PATH); legacy SSE is tried when it is not there").addOption(new Option("--timeout <seconds>", "per request").argParser(seconds).default(30)).option("--env <KEY=VALUE>", "environment variable for the --stdio server (repeatable; it otherwise gets only HOME, PATH, SHELL, TERM, USER, LOGNAME)", collect2, []).option("--probe", "also call tools to check what a listing cannot show; ONLY tools with readOnlyHint: true are called").addOption(new Option("--max-calls <n>", "most tool calls --probe makes").argParser(parsePositiveInteger).default(20)).option("--service <name>", "the service prefix of tool names, for mcp-tool-prefix (default: taken from serverInfo.name)").option("--verbose", "pass the server's stderr through and say what was fetched").option("--servers <file>", "lint every server a client configuration declares, live: .vscode/mcp.json, claude_desktop_config.json, .cursor/mcp.json, .mcp.json (findings at each server's entry)").option("--server <name>", "with --servers: lint only this server (repeatable)", collect2, []);
 }
 var registerMcpCommands = (program2, io, setExitCode, registry) => {
   const mcp = program2.command("mcp").usage("[options] FILE...  |  --stdio -- CMD ARGS...  |  --url URL  |  --servers CONFIG [--server NAME...]  |  dump (--stdio -- CMD ARGS... | --url URL) [-o FILE]").description("lint MCP tool servers against the spec's tool-server conventions: tools/list results or dumps (offline), or a live server (--stdio, --url).\n`caplint mcp dump ...` writes a live server's initialize result and every tools/list page as JSON instead, for offline linting.").argument("[files...]", "tools/list results or caplint mcp dump files; with --stdio, the server command after --");
-  addLiveOptions(mcp).addOption(new Option("--server-name-style <style>", "server name convention: python ({service}_mcp), node ({service}-mcp-server) or any (either)").choices(["any", "python", "node"]).default("any")).option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectCommaList, []).option("--list-tools <list>", "tools that are list tools for the pagination rules, whatever the heuristics say; !name for one that is not (comma-separated, repeatable)", collectCommaList, []).addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger));
+  addLiveOptions(mcp).addOption(new Option("--server-name-style <style>", "server name convention of mcp-server-name: python ({service}_mcp), node ({service}-mcp-server) or any (either)").choices(["any", "python", "node"]).default("any")).option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectCommaList, []).option("--list-tools <list>", "tools that are list tools for mcp-pagination-params, mcp-pagination-result and mcp-pagination-contract, whatever the heuristics say; !name for one that is not (comma-separated, repeatable)", collectCommaList, []).addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger));
   addLintOptions(mcp, { output: "write the report (with dump: the dump) to this file, atomically, instead of standard output" }).action(async (files, options) => {
     if (files[0] === "dump")
       setExitCode(await (await Promise.resolve().then(() => (init_run(), run_exports))).runDump(files.slice(1), options, io));
@@ -49601,7 +49696,7 @@ init_esm();
 var import_node_path43 = __toESM(require("node:path"), 1);
 init_output();
 var QUIET_COMMANDS = /* @__PURE__ */ new Set(["access", "diff"]);
-var OWN_OUTPUT = /* @__PURE__ */ new Set(["check", "report"]);
+var OWN_OUTPUT = /* @__PURE__ */ new Set(["check", "report", "lsp"]);
 function switchableOutput(io) {
   let target = io.stdout;
   const stdout = {
@@ -49652,17 +49747,112 @@ function addOutputOptions(program2, output, cwd, stdout) {
 // dist/cli/main.js
 init_terminal_text();
 init_read();
+
+// dist/cli/usage-errors.js
+init_esm();
+init_did_you_mean();
+var CaplintCommand = class _CaplintCommand extends Command {
+  createCommand(name) {
+    return new _CaplintCommand(name);
+  }
+  error(message, errorOptions) {
+    return super.error(usageMessage(this, message.replace(/^error: /, ""), errorOptions?.code), errorOptions);
+  }
+};
+function usageMessage(command, message, code) {
+  const name = commandPath(command);
+  switch (code) {
+    case "commander.unknownOption": {
+      const flag = /^unknown option '(.*)'/.exec(message)?.[1];
+      return flag === void 0 ? message : unknownOption(command, flag);
+    }
+    case "commander.invalidArgument": {
+      const match2 = /^option '(.*?)' argument '(.*)' is invalid\. ?([\s\S]*)$/.exec(message);
+      if (match2)
+        return invalidValue(findOption(command, match2[1]), match2[1], match2[2], match2[3]);
+      const argument = /^command-argument value '(.*)' is invalid for argument '(.*?)'\. ?([\s\S]*)$/.exec(message);
+      return argument ? `${name} ${argument[2]} ${argument[1]}: ${argument[3]}` : message;
+    }
+    case "commander.optionMissingArgument": {
+      const flags = /^option '(.*)' argument missing/.exec(message)?.[1];
+      const option = flags === void 0 ? void 0 : findOption(command, flags);
+      return option ? `${flagName(option)}: needs a value (${option.flags})` : message;
+    }
+    case "commander.missingMandatoryOptionValue": {
+      const flags = /^required option '(.*)' not specified/.exec(message)?.[1];
+      const option = flags === void 0 ? void 0 : findOption(command, flags);
+      return option ? `${name}: ${flagName(option)} is required (${option.flags})` : message;
+    }
+    case "commander.missingArgument": {
+      const argument = /^missing required argument '(.*)'/.exec(message)?.[1];
+      return argument === void 0 ? message : `${name}: the argument <${argument}> is missing (caplint ${name} --help)`;
+    }
+    case "commander.excessArguments": {
+      const expected2 = command.registeredArguments.length;
+      return `${name}: too many arguments (it takes ${expected2 === 0 ? "none" : `at most ${expected2}`}: caplint ${name} --help)`;
+    }
+    default:
+      return message;
+  }
+}
+function commandPath(command) {
+  const names = [];
+  for (let at = command; at?.parent; at = at.parent)
+    names.unshift(at.name());
+  return names.join(" ") || "caplint";
+}
+function optionsIn(command) {
+  const options = [];
+  for (let at = command; at; at = at.parent)
+    options.push(...at.options);
+  return options;
+}
+function findOption(command, flags) {
+  return optionsIn(command).find((option) => option.flags === flags);
+}
+function flagName(option) {
+  return option.long ?? option.short ?? option.flags;
+}
+function unknownOption(command, flag) {
+  const name = commandPath(command);
+  const written = flag.split("=")[0];
+  const longs = optionsIn(command).flatMap((option) => option.long && !option.hidden ? [option.long] : []);
+  const close = written.startsWith("--") ? nearest(written, [...longs, "--help"], 1) : [];
+  if (close.length)
+    return `${written}: ${name} has no such option; did you mean ${close[0]}?`;
+  const root2 = rootOf(command);
+  const owners = root2.commands.filter((other) => other !== command && other.options.some((option) => option.long === written || option.short === written));
+  const where3 = owners.length && owners.length <= 2 ? ` (it is an option of ${quoteList(owners.map((owner) => owner.name()), "and", (item) => item)})` : "";
+  return `${written}: ${name} has no such option${where3}; its options: caplint ${name} --help`;
+}
+function rootOf(command) {
+  let at = command;
+  while (at.parent)
+    at = at.parent;
+  return at;
+}
+function invalidValue(option, flags, value, reason) {
+  const flag = option ? flagName(option) : flags;
+  const choices = option?.argChoices;
+  if (choices?.length) {
+    const close = nearest(value, choices, 2);
+    return `${flag} ${value}: not one of ${choices.join(", ")}${close.length ? `; did you mean ${quoteList(close)}?` : ""}`;
+  }
+  return `${flag} ${value}: ${reason.trim() || "invalid value"}`;
+}
+
+// dist/cli/main.js
 async function main(givenOptions) {
   forgetFilesRead();
   const options = withStreams(givenOptions, { stdout: new SafeOutput(givenOptions.stdout), stderr: new SafeOutput(givenOptions.stderr) });
   const { stderr } = options;
   let exitCode = 0;
   const debug = options.argv.includes("--debug");
-  const program2 = new Command("caplint").description("Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).").version(toolVersion(), "-v, --version").exitOverride().configureOutput({
+  const program2 = new CaplintCommand("caplint").description("Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).").version(toolVersion(), "-v, --version").exitOverride().configureOutput({
     writeOut: (text2) => options.stdout.write(text2),
     writeErr: (text2) => stderr.write(text2),
     outputError: (text2, write) => write(`caplint: ${text2.replace(/^error: /, "")}`)
-  }).showSuggestionAfterError(true).addOption(new Option("--debug", "print internal stack traces on errors").hideHelp());
+  }).showSuggestionAfterError(false).configureHelp({ showGlobalOptions: true }).addOption(new Option("--debug", "print internal stack traces on errors"));
   const output = switchableOutput(options);
   registerCommands(program2, output.io, (code) => {
     exitCode = code;
