@@ -13130,18 +13130,21 @@ function compareManifest(key, manifest, reference, context) {
     for (const name of names) {
       if (ownEntry(reference.permissions, name) || ownEntry(reference.permission_sets, name))
         continue;
-      if (!membersKnown)
-        continue;
       if (context.history.entry(catalog, qualified(name)) === void 0) {
         const crate = context.history.crateOf(catalog) ?? key;
+        const through = membersKnown ? "" : ` through ${context.history.newest(catalog) ?? "the newest known"}`;
         differences.push({
           key,
           name,
           path: [key, field2, name],
-          message: `the manifest defines "${qualified(name)}", which no release of ${crate} has`,
+          message: `the manifest defines "${qualified(name)}", which no release of ${crate}${through} has`,
           notInRelease: true
         });
-      } else if (existence(name) === false) {
+        continue;
+      }
+      if (!membersKnown)
+        continue;
+      if (existence(name) === false) {
         differences.push({
           key,
           name,
@@ -17358,6 +17361,15 @@ var init_load = __esm({
 });
 
 // dist/capabilities/load/project.js
+var project_exports = {};
+__export(project_exports, {
+  CAPABILITY_EXTENSIONS: () => CAPABILITY_EXTENSIONS,
+  HOST_CONFIG_NAME: () => HOST_CONFIG_NAME,
+  findSrcTauri: () => findSrcTauri,
+  loadProject: () => loadProject,
+  relativeFile: () => relativeFile,
+  reloadCapabilityFiles: () => reloadCapabilityFiles
+});
 async function findSrcTauri(dir) {
   if (await pathKind(import_node_path14.default.join(dir, "src-tauri")) === "directory")
     return import_node_path14.default.join(dir, "src-tauri");
@@ -17856,7 +17868,8 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
   const out = {};
   for (const [key, raw] of Object.entries(manifests)) {
     const reference = Object.prototype.hasOwnProperty.call(builtins2, key) ? builtins2[key] : void 0;
-    const built = context.project.build?.plugins.get(historyCatalogOf(key))?.source.kind;
+    const builtFrom = context.project.build?.plugins.get(historyCatalogOf(key))?.source;
+    const built = builtFrom?.kind === "path" && builtFrom.dir === void 0 ? "registry" : builtFrom?.kind;
     if (!reference || built === "git" || built === "path") {
       out[key] = raw;
       continue;
@@ -17866,7 +17879,7 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
     const locked = context.releases?.get(historyCatalogOf(key));
     const lock = locked && locked.source !== "newest" ? locked : void 0;
     const differences = compareManifest(key, manifest, reference, { history: context.history, ...lock ? { locked: lock } : {} });
-    const source = context.project.build?.plugins.get(key)?.source.kind ?? "registry";
+    const source = built ?? "registry";
     if (lock && differences.length && source === "registry")
       explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
     for (const difference of differences)
@@ -27860,7 +27873,12 @@ async function resolveConfigFile(explicit, cwd, start) {
   if (explicit === void 0)
     return findConfig(start);
   const file = import_node_path16.default.resolve(cwd, explicit);
-  if (await pathKind(file) !== "file")
+  const kind = await pathKind(file);
+  if (kind === "directory")
+    throw new FatalError(`--config ${explicit}: is a folder; give the configuration file itself (such as ${import_node_path16.default.join(explicit, "caplint.config.json")})`);
+  if (kind === "other")
+    throw new FatalError(`--config ${explicit}: is not a regular file; give a JSON configuration file`);
+  if (kind !== "file")
     throw new FatalError(`--config ${explicit}: no such file`);
   return file;
 }
@@ -28120,6 +28138,9 @@ var init_config_section = __esm({
           config.app = import_node_path17.default.resolve(place.folder, app);
           if (await pathKind(config.app) !== "directory")
             throw new FatalError(`${place.at("app")}: "app": ${app} is not a folder (relative to the config's folder)`);
+          const { findSrcTauri: findSrcTauri2 } = await Promise.resolve().then(() => (init_project(), project_exports));
+          if (await findSrcTauri2(config.app) === void 0)
+            throw new FatalError(`${place.at("app")}: "app": ${app} is not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`);
         }
         if (values.frontend !== void 0) {
           const given = values.frontend;
@@ -41613,7 +41634,7 @@ var init_mcp_server_start = __esm({
 
 // dist/mcp/listing.js
 function readListing(document) {
-  const listing = { document, pages: [], tools: [], probeCalls: [] };
+  const listing = { document, pages: [], tools: [], probeCalls: [], dumpProblems: [] };
   const root2 = document.value;
   const addPage = (value, path45) => listing.pages.push({ value, path: path45 });
   const addInitialize = (value, path45) => {
@@ -41653,8 +41674,15 @@ function readListing(document) {
       listing.stdoutNoise = { value: root2.stdoutNoise, path: ["stdoutNoise"] };
     if (isObject3(root2.probe) && Array.isArray(root2.probe.calls)) {
       root2.probe.calls.forEach((call, index) => {
-        if (isObject3(call) && typeof call.tool === "string")
-          listing.probeCalls.push({ value: call, path: ["probe", "calls", index] });
+        const path45 = ["probe", "calls", index];
+        const problem = probeCallProblem(call);
+        if (problem)
+          listing.dumpProblems.push({
+            path: problem.key === void 0 ? path45 : [...path45, problem.key],
+            message: `probe call ${index + 1}: ${problem.message}`
+          });
+        else
+          listing.probeCalls.push({ value: call, path: path45 });
       });
     }
   } else if (isObject3(root2) && !addMessage(root2, [])) {
@@ -41674,17 +41702,32 @@ function readListing(document) {
   }
   return listing;
 }
+function probeCallProblem(call) {
+  const wrote = "a caplint mcp dump writes";
+  if (!isObject3(call))
+    return { message: `expected an object with "tool", "purpose" and "arguments", as ${wrote} each call` };
+  if (typeof call.tool !== "string")
+    return { key: "tool", message: `"tool" must be the name of the tool called (a string), as ${wrote} it` };
+  if (typeof call.purpose !== "string" || !PROBE_PURPOSES.includes(call.purpose))
+    return { key: "purpose", message: `"purpose" must be one of ${PROBE_PURPOSES.map((p) => `"${p}"`).join(", ")}` };
+  if (!isObject3(call.arguments))
+    return { key: "arguments", message: `"arguments" must be the object of arguments sent to the tool, as ${wrote} it` };
+  if (call.error !== void 0 && !(isObject3(call.error) && typeof call.error.message === "string"))
+    return { key: "error", message: `"error" must be a JSON-RPC error (an object with a "message" string), as ${wrote} it` };
+  return void 0;
+}
 function serverName(listing) {
   const info = listing.serverInfo?.value;
   return isObject3(info) && typeof info.name === "string" ? info.name : void 0;
 }
-var MAX_TOOLS, DUMP_FORMAT, isObject3;
+var MAX_TOOLS, DUMP_FORMAT, isObject3, PROBE_PURPOSES;
 var init_listing = __esm({
   "dist/mcp/listing.js"() {
     "use strict";
     MAX_TOOLS = 1e5;
     DUMP_FORMAT = "caplint-mcp-dump/1";
     isObject3 = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+    PROBE_PURPOSES = ["baseline", "unknown-field", "pagination", "limit-over-max"];
   }
 });
 
@@ -42587,9 +42630,9 @@ function arithmetic(page, args) {
     add(`has_more is ${hasMore} but total ${total} ${more ? ">" : "<="} offset ${offset} + count ${count}`, more);
   const next = page.next_offset;
   if (more && next !== offset + count)
-    add(`next_offset is ${JSON.stringify(next) ?? "missing"}, not offset + count = ${offset + count}`, typeof next !== "number" || next > offset + count);
+    add(`next_offset is ${next === void 0 ? "missing" : shownValue(next)}, not offset + count = ${offset + count}`, typeof next !== "number" || next > offset + count);
   if (!more && next !== null && next !== void 0)
-    add(`next_offset is ${JSON.stringify(next)} at the end of the list, not null`);
+    add(`next_offset is ${shownValue(next)} at the end of the list, not null`);
   return problems2;
 }
 var mcp_pagination_contract_default;
@@ -42601,6 +42644,7 @@ var init_mcp_pagination_contract = __esm({
     init_probe_results();
     init_types5();
     init_wording2();
+    init_messages();
     mcp_pagination_contract_default = defineMcpRule({
       id: "mcp-pagination-contract",
       input: "probe",
@@ -42612,14 +42656,14 @@ var init_mcp_pagination_contract = __esm({
         limitAccepted: "tool {{tool}} accepted limit {{limit}}, over the maximum of 100",
         arithmetic: "tool {{tool}}: {{problem}}"
       },
-      check({ listing, report: report2 }) {
+      check({ listing, report: report2, shown }) {
         for (const call of callsFor(listing.probeCalls, "limit-over-max")) {
           if (rejected(call.value))
             continue;
           report2({
             path: [...call.path, "arguments", "limit"],
             messageId: "limitAccepted",
-            data: { tool: quote2(call.value.tool), limit: String(JSON.stringify(call.value.arguments.limit)) },
+            data: { tool: quote2(call.value.tool), limit: shown([...call.path, "arguments", "limit"], call.value.arguments.limit) },
             hint: "bound limit to 1..100 in the input schema (zod .int().min(1).max(100), Pydantic ge=1, le=100)"
           });
         }
@@ -42648,24 +42692,33 @@ var init_mcp_pagination_contract = __esm({
 function propertiesPath(root2) {
   return root2.schema.properties === void 0 ? root2.path : [...root2.path, "properties"];
 }
-function check(document, property, expected2) {
+function check(document, property, expected2, shown) {
   const value = nonNullMember(document, property.resolved);
+  const pathOf2 = (key) => {
+    const own3 = (node2) => Object.prototype.hasOwnProperty.call(node2.schema, key);
+    const node = own3(property.written) ? property.written : own3(property.resolved) ? property.resolved : value;
+    return [...node.path, key];
+  };
   const read = (key) => keyword(property, key) ?? value.schema[key];
+  const show2 = (key, fallback2) => shown(pathOf2(key), fallback2);
   const problems2 = [];
   const types = typesOf(document, value);
   if (!types.has("integer"))
     problems2.push(types.size ? `is ${[...types].join(" or ")}, not integer` : "has no type (integer expected)");
   const fallback = read("default");
   if (fallback !== expected2.default)
-    problems2.push(fallback === void 0 ? `has no default (${expected2.default} expected)` : `defaults to ${JSON.stringify(fallback)}, not ${expected2.default}`);
-  const minimum = read("minimum") ?? (typeof read("exclusiveMinimum") === "number" ? read("exclusiveMinimum") + 1 : void 0);
+    problems2.push(fallback === void 0 ? `has no default (${expected2.default} expected)` : `defaults to ${show2("default", fallback)}, not ${expected2.default}`);
+  const exclusiveMinimum = read("exclusiveMinimum");
+  const minimum = read("minimum") ?? (typeof exclusiveMinimum === "number" ? exclusiveMinimum + 1 : void 0);
   if (minimum !== expected2.minimum)
-    problems2.push(minimum === void 0 ? `has no minimum (${expected2.minimum} expected)` : `has minimum ${JSON.stringify(minimum)}, not ${expected2.minimum}`);
+    problems2.push(minimum === void 0 ? `has no minimum (${expected2.minimum} expected)` : `has minimum ${read("minimum") === void 0 ? `${show2("exclusiveMinimum", exclusiveMinimum)} + 1` : show2("minimum", minimum)}, not ${expected2.minimum}`);
   if (expected2.maximum !== void 0) {
-    const written = read("maximum") ?? (typeof read("exclusiveMaximum") === "number" ? read("exclusiveMaximum") - 1 : void 0);
+    const exclusiveMaximum = read("exclusiveMaximum");
+    const written = read("maximum") ?? (typeof exclusiveMaximum === "number" ? exclusiveMaximum - 1 : void 0);
+    const writtenText = read("maximum") === void 0 ? `${show2("exclusiveMaximum", exclusiveMaximum)} - 1` : show2("maximum", written);
     const maximum = written === UNBOUNDED_MAXIMUM || written === UNBOUNDED_MAXIMUM - 1 ? void 0 : written;
     if (maximum !== expected2.maximum)
-      problems2.push(maximum === void 0 ? `has no maximum (${expected2.maximum} expected)${written === void 0 ? "" : `; ${JSON.stringify(written)} is zod's "no maximum"`}` : `has maximum ${JSON.stringify(maximum)}, not ${expected2.maximum}`);
+      problems2.push(maximum === void 0 ? `has no maximum (${expected2.maximum} expected)${written === void 0 ? "" : `; ${writtenText} is zod's "no maximum"`}` : `has maximum ${writtenText}, not ${expected2.maximum}`);
   }
   return problems2;
 }
@@ -42704,7 +42757,7 @@ var init_mcp_pagination_params = __esm({
         missingParameter: '{{tool}} is a list tool but has no "{{parameter}}" parameter',
         wrongParameter: '{{tool}}: "{{parameter}}" {{problems}}'
       },
-      check({ tools: tools2, service, settings, report: report2 }) {
+      check({ tools: tools2, service, settings, report: report2, shown }) {
         const naming = namingOf(tools2, service);
         for (const { tool, input } of toolInputs(tools2)) {
           if (!isListTool(tool, naming, settings.listTools) || takesNoArguments(tool))
@@ -42723,7 +42776,7 @@ var init_mcp_pagination_params = __esm({
               });
               continue;
             }
-            const problems2 = check(input.document, property, expected2);
+            const problems2 = check(input.document, property, expected2, shown);
             if (problems2.length > 0) {
               report2({
                 path: property.written.path,
@@ -42827,20 +42880,21 @@ var init_mcp_response_format = __esm({
       defaultSeverity: "warning",
       fixable: false,
       messages: { wrongFormat: '{{tool}}: response_format {{problems}}; expected enum ["markdown", "json"] with default "markdown"' },
-      check({ tools: tools2, report: report2 }) {
+      check({ tools: tools2, report: report2, shown }) {
         for (const { tool, input } of toolInputs(tools2)) {
           const property = propertiesOf(input.document, input.root).find((p) => p.name === "response_format");
           if (!property)
             continue;
           const value = nonNullMember(input.document, property.resolved);
+          const from = (key) => Object.prototype.hasOwnProperty.call(property.written.schema, key) ? property.written : Object.prototype.hasOwnProperty.call(property.resolved.schema, key) ? property.resolved : value;
           const values = keyword(property, "enum") ?? value.schema.enum;
           const problems2 = [];
           const isExactly = Array.isArray(values) && values.length === 2 && values.includes("markdown") && values.includes("json");
           if (!isExactly)
-            problems2.push(Array.isArray(values) ? `allows ${values.map((v2) => JSON.stringify(v2)).join(", ")}` : "is not an enum");
+            problems2.push(Array.isArray(values) ? `allows ${values.map((v2, i) => shown([...from("enum").path, "enum", i], v2)).join(", ")}` : "is not an enum");
           const fallback = keyword(property, "default") ?? value.schema.default;
           if (fallback !== "markdown")
-            problems2.push(fallback === void 0 ? "has no default" : `defaults to ${JSON.stringify(fallback)}`);
+            problems2.push(fallback === void 0 ? "has no default" : `defaults to ${shown([...from("default").path, "default"], fallback)}`);
           if (problems2.length === 0)
             continue;
           report2({
@@ -44363,6 +44417,8 @@ async function lintMcp(listings, options) {
       push2(PARSE_META, "error", { path: [], messageId: "unreadable", data: { problem: document.parseError.message } });
       continue;
     }
+    for (const problem of listing.dumpProblems)
+      push2(PARSE_META, "error", { path: problem.path, messageId: "unreadable", data: { problem: problem.message } });
     if (listing.tools.length > MAX_TOOLS) {
       const extra = listing.tools[MAX_TOOLS];
       push2(PARSE_META, "error", {
@@ -45176,7 +45232,7 @@ async function lintMcpRun(operands, options, io, allRules, target, server, servi
       const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
       if (!read.ok)
         throw new FatalError(`${operand}: ${read.message}`);
-      const document = SourceDocument.parse(absolute, displayFile(io.cwd, absolute), read.text, "json", void 0, void 0, TOOL_SERVER_WORDING);
+      const document = SourceDocument.parse(absolute, displayFile(io.cwd, absolute), read.text, "json", void 0, read.invalidUtf8At, TOOL_SERVER_WORDING);
       listings.push(readListing(document));
       texts.set(absolute, read.text);
     }
@@ -45374,7 +45430,9 @@ var init_run = __esm({
 });
 
 // dist/mcp/client-config.js
-function readClientConfig(absolutePath, file, text2, context) {
+function readClientConfig(absolutePath, file, text2, context, invalidUtf8At) {
+  if (invalidUtf8At !== void 0)
+    throw new FatalError(`${file}:${position(text2, invalidUtf8At)}: not a client configuration: the file is not valid UTF-8 (first bad byte here)`);
   const jsonc3 = (init_main(), __toCommonJS(main_exports));
   const errors = [];
   const root2 = jsonc3.parseTree(text2, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
@@ -45569,7 +45627,7 @@ async function lintConfiguredServers(given, operands, options, io, allRules, red
   const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
   if (!read.ok)
     throw new FatalError(`${given}: ${read.message}`);
-  const declared = readClientConfig(absolute, file, read.text, { env: io.env ?? {}, home: io.env?.HOME ?? (0, import_node_os2.homedir)() });
+  const declared = readClientConfig(absolute, file, read.text, { env: io.env ?? {}, home: io.env?.HOME ?? (0, import_node_os2.homedir)() }, read.invalidUtf8At);
   const selected = select(declared, options.server, file);
   const severities = await mcpSettings(options, io, allRules);
   const placeOf = entryPlacer(read.text, file, absolute);
