@@ -47,10 +47,7 @@ describe("diff --base messages", { timeout: 120_000 }, () => {
       const args = option === "--base" ? ["diff", "--base", ref] : ["diff", "--base", "main", "--head", ref];
       const result = caplint(args, repo);
       expect(result.stderr).toBe(
-        `caplint: ${option} ${"a".repeat(80)}…[99,920 more characters]: not a git revision (100,000 characters; a ref name is a path, at most 4,096)\n`.replace(
-          "99,920",
-          "99920",
-        ),
+        `caplint: ${option} ${"a".repeat(80)}…[99920 more characters]: not a git revision (100,000 characters; a ref name is a path, at most 4,096)\n`,
       );
       expect(result.code).toBe(2);
     }
