@@ -264,3 +264,50 @@ describe("caplint least-privilege (built bin)", () => {
     expect(result.stderr).toMatch(/^caplint: no frontend found/);
   });
 });
+
+describe("access and matrix JSON and the HTML report mark the grants the frontend uses (built bin)", () => {
+  it("access -f json: each allowed command says whether the window's frontend calls it", () => {
+    const result = bin(["access", "--window", "settings", "--platform", "linux", "-f", "json"], DEMO);
+    expect(result.code).toBe(0);
+    const allowed = (JSON.parse(result.stdout) as { allowed: Array<{ command: string; usedByFrontend?: boolean }> }).allowed;
+    const used = allowed.filter((entry) => entry.usedByFrontend).map((entry) => entry.command);
+    expect(used).toEqual(["plugin:store|load", "plugin:store|set", "plugin:window|set_size"]);
+    expect(allowed.find((entry) => entry.command === "plugin:window|set_theme")).toMatchObject({ usedByFrontend: false });
+    // A remote window's answer has no such mark: its pages' code is not in the app.
+    const remote = JSON.parse(
+      bin(["access", "--window", "docs-viewer", "--url", "https://docs.example.com", "--platform", "linux", "-f", "json"], DEMO).stdout,
+    ) as {
+      allowed: Array<{ usedByFrontend?: boolean }>;
+    };
+    expect(remote.allowed.length).toBeGreaterThan(0);
+    expect(remote.allowed.every((entry) => entry.usedByFrontend === undefined)).toBe(true);
+  });
+
+  it("matrix -f json: each row of a window loading local pages lists the granted commands its frontend calls", () => {
+    const result = bin(["matrix", "--platform", "linux", "-f", "json"], DEMO);
+    const rows = (JSON.parse(result.stdout) as { rows: Array<{ window: string; granted: string[]; usedByFrontend?: string[] }> }).rows;
+    const settings = rows.find((row) => row.window === "settings")!;
+    expect(settings.usedByFrontend).toEqual(["plugin:store|load", "plugin:store|set", "plugin:window|set_size"]);
+    expect(settings.granted).toContain("plugin:window|set_theme");
+    expect(rows.find((row) => row.window === "docs-viewer")!.usedByFrontend).toBeUndefined();
+  });
+
+  it("report --html shows a cell whose grants no frontend code uses in a distinct style, with its legend", () => {
+    const out = path.join(sandbox, "report.html");
+    const result = bin(["report", "--platform", "linux", "--html", out], DEMO);
+    expect(result.code).toBe(0);
+    const html = read(out);
+    expect(html).toContain('<span class="key key-unused">n</span><span>granted, but the app\'s frontend never calls any of it');
+    // settings × window: 26 commands of core:window:default plus set-size and set-theme, one of them called.
+    const cell = (window: string, plugin: string) =>
+      new RegExp(`<td class="([^"]*)" data-row="\\d+" data-col="\\d+" data-plugin="${plugin}"[^>]*aria-label="${window} × ${plugin}: ([^"]*)"`).exec(html);
+    expect(cell("settings", "window")![1]).not.toContain("unused");
+    expect(cell("settings", "window")![2]).toMatch(/27 never called by the app&#39;s frontend/);
+    // main × fs: read_text_file is called; main × dialog: open is called, ask and message are not.
+    expect(cell("main", "fs")![1]).not.toContain("unused");
+    const wholly = [...html.matchAll(/<td class="cell[^"]* unused"[^>]*aria-label="([^"]*)"/g)].map((m) => m[1]!);
+    expect(wholly.length).toBeGreaterThan(0);
+    expect(wholly.every((label) => !label.startsWith("docs-viewer"))).toBe(true);
+    expect(html).toMatch(/<script type="application\/json" id="report-data">[^<]*"frontend":true/);
+  });
+});
