@@ -3545,6 +3545,26 @@ function nearestField(key, known, has) {
   const present = nearest(key, known, 1)[0];
   return present === void 0 ? {} : { present };
 }
+function abbreviated(input, candidates) {
+  const lower = input.toLowerCase();
+  if (lower.length < 2)
+    return [];
+  return candidates.filter((candidate) => {
+    const word = candidate.toLowerCase();
+    if (word[0] !== lower[0])
+      return false;
+    let at = 0;
+    for (const char of lower) {
+      at = word.indexOf(char, at) + 1;
+      if (at === 0)
+        return false;
+    }
+    return true;
+  });
+}
+function didYouMean(candidates) {
+  return candidates.length ? `; did you mean ${quoteList(candidates)}?` : "";
+}
 function wordList(items, conjunction = "and") {
   return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${conjunction} ${items[items.length - 1]}`;
 }
@@ -12700,7 +12720,7 @@ function canonicalPlatform(name) {
   if (found)
     return found;
   const close = nearest(name, TARGETS, 2);
-  throw new PlatformNameError(`--platform ${name}: unknown platform; expected ${quoteList(TARGETS)}${close.length ? ` (did you mean ${quoteList(close)}?)` : ""}`);
+  throw new PlatformNameError(`--platform ${name}: unknown platform, expected ${quoteList(TARGETS)}${close.length ? `; did you mean ${quoteList(close)}?` : ""}`);
 }
 function resolvePlatformGroups(project, platforms = TARGETS) {
   if (isPlatformIndependent(project))
@@ -13110,18 +13130,21 @@ function compareManifest(key, manifest, reference, context) {
     for (const name of names) {
       if (ownEntry(reference.permissions, name) || ownEntry(reference.permission_sets, name))
         continue;
-      if (!membersKnown)
-        continue;
       if (context.history.entry(catalog, qualified(name)) === void 0) {
         const crate = context.history.crateOf(catalog) ?? key;
+        const through = membersKnown ? "" : ` through ${context.history.newest(catalog) ?? "the newest known"}`;
         differences.push({
           key,
           name,
           path: [key, field2, name],
-          message: `the manifest defines "${qualified(name)}", which no release of ${crate} has`,
+          message: `the manifest defines "${qualified(name)}", which no release of ${crate}${through} has`,
           notInRelease: true
         });
-      } else if (existence(name) === false) {
+        continue;
+      }
+      if (!membersKnown)
+        continue;
+      if (existence(name) === false) {
         differences.push({
           key,
           name,
@@ -17338,6 +17361,15 @@ var init_load = __esm({
 });
 
 // dist/capabilities/load/project.js
+var project_exports = {};
+__export(project_exports, {
+  CAPABILITY_EXTENSIONS: () => CAPABILITY_EXTENSIONS,
+  HOST_CONFIG_NAME: () => HOST_CONFIG_NAME,
+  findSrcTauri: () => findSrcTauri,
+  loadProject: () => loadProject,
+  relativeFile: () => relativeFile,
+  reloadCapabilityFiles: () => reloadCapabilityFiles
+});
 async function findSrcTauri(dir) {
   if (await pathKind(import_node_path14.default.join(dir, "src-tauri")) === "directory")
     return import_node_path14.default.join(dir, "src-tauri");
@@ -17836,7 +17868,8 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
   const out = {};
   for (const [key, raw] of Object.entries(manifests)) {
     const reference = Object.prototype.hasOwnProperty.call(builtins2, key) ? builtins2[key] : void 0;
-    const built = context.project.build?.plugins.get(historyCatalogOf(key))?.source.kind;
+    const builtFrom = context.project.build?.plugins.get(historyCatalogOf(key))?.source;
+    const built = builtFrom?.kind === "path" && builtFrom.dir === void 0 ? "registry" : builtFrom?.kind;
     if (!reference || built === "git" || built === "path") {
       out[key] = raw;
       continue;
@@ -17846,7 +17879,7 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
     const locked = context.releases?.get(historyCatalogOf(key));
     const lock = locked && locked.source !== "newest" ? locked : void 0;
     const differences = compareManifest(key, manifest, reference, { history: context.history, ...lock ? { locked: lock } : {} });
-    const source = context.project.build?.plugins.get(key)?.source.kind ?? "registry";
+    const source = built ?? "registry";
     if (lock && differences.length && source === "registry")
       explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
     for (const difference of differences)
@@ -18147,9 +18180,9 @@ function onlyOption(note = "") {
   return new Option("--only <ids>", `run only these rules (comma-separated, repeatable)${note}`).argParser(collectCommaList).default([]);
 }
 function parsePositiveInteger(value) {
-  const parsed = Number(value);
+  const parsed = value.trim() === "" ? Number.NaN : Number(value);
   if (!Number.isInteger(parsed) || parsed < 0)
-    throw new UsageError(`expected a whole number, got "${value}"`);
+    throw new InvalidArgumentError("expected a whole number (0 or more)");
   return parsed;
 }
 function addColorOptions(command) {
@@ -18165,7 +18198,6 @@ var init_options = __esm({
   "dist/core/options.js"() {
     "use strict";
     init_esm();
-    init_errors();
   }
 });
 
@@ -27841,7 +27873,12 @@ async function resolveConfigFile(explicit, cwd, start) {
   if (explicit === void 0)
     return findConfig(start);
   const file = import_node_path16.default.resolve(cwd, explicit);
-  if (await pathKind(file) !== "file")
+  const kind = await pathKind(file);
+  if (kind === "directory")
+    throw new FatalError(`--config ${explicit}: is a folder; give the configuration file itself (such as ${import_node_path16.default.join(explicit, "caplint.config.json")})`);
+  if (kind === "other")
+    throw new FatalError(`--config ${explicit}: is not a regular file; give a JSON configuration file`);
+  if (kind !== "file")
     throw new FatalError(`--config ${explicit}: no such file`);
   return file;
 }
@@ -28101,6 +28138,9 @@ var init_config_section = __esm({
           config.app = import_node_path17.default.resolve(place.folder, app);
           if (await pathKind(config.app) !== "directory")
             throw new FatalError(`${place.at("app")}: "app": ${app} is not a folder (relative to the config's folder)`);
+          const { findSrcTauri: findSrcTauri2 } = await Promise.resolve().then(() => (init_project(), project_exports));
+          if (await findSrcTauri2(config.app) === void 0)
+            throw new FatalError(`${place.at("app")}: "app": ${app} is not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`);
         }
         if (values.frontend !== void 0) {
           const given = values.frontend;
@@ -29240,13 +29280,13 @@ function remotePatterns(context, tools2) {
   for (const capability of context.capabilities) {
     for (const { value: url, path: path45 } of capability.remote?.urls ?? []) {
       const compiled2 = tools2.compileRemotePattern(url);
-      const judged2 = compiled2.ok ? url : compiled2.unsafe ? url.replace(/\*{2,}/g, "*") : void 0;
-      if (judged2 === void 0 || judged2 !== url && !tools2.compileRemotePattern(judged2).ok)
+      const judged3 = compiled2.ok ? url : compiled2.unsafe ? url.replace(/\*{2,}/g, "*") : void 0;
+      if (judged3 === void 0 || judged3 !== url && !tools2.compileRemotePattern(judged3).ok)
         continue;
-      let parsed = parsedOnce.get(judged2);
+      let parsed = parsedOnce.get(judged3);
       if (!parsed) {
-        const pattern = new tools2.URLPattern(judged2);
-        parsedOnce.set(judged2, parsed = { protocol: pattern.protocol, hostname: pattern.hostname });
+        const pattern = new tools2.URLPattern(judged3);
+        parsedOnce.set(judged3, parsed = { protocol: pattern.protocol, hostname: pattern.hostname });
       }
       out.push({ capability, url, path: path45, protocol: parsed.protocol, hostname: parsed.hostname });
     }
@@ -29413,8 +29453,8 @@ function findDangers(model, tools2, skip, earlier = []) {
   for (const [capabilityIndex, dangers] of byCapability) {
     const { capability } = model.capabilities[capabilityIndex];
     let exposure = null;
-    const judged2 = /* @__PURE__ */ new Map();
-    judgedHere.set(capability, judged2);
+    const judged3 = /* @__PURE__ */ new Map();
+    judgedHere.set(capability, judged3);
     for (const danger of DANGERS) {
       const grants = dangers.get(danger.id);
       if (!grants)
@@ -29422,7 +29462,7 @@ function findDangers(model, tools2, skip, earlier = []) {
       const effective = grants.filter((g) => !isDenied(g.command));
       if (effective.length === 0)
         continue;
-      judged2.set(danger, effective);
+      judged3.set(danger, effective);
       if (earlier.length > 0 && judgedBefore(capability, danger, effective))
         continue;
       let first = effective[0];
@@ -30840,16 +30880,20 @@ function platformsText(platforms, resolved) {
   return resolved.every((platform) => platforms.includes(platform)) ? "" : ` on ${wordList(TARGETS.filter((target) => platforms.includes(target)))}`;
 }
 function addPermissionHint(judgement, permission, document, capability) {
-  const toml = capability?.source.absolutePath.endsWith(".toml") ?? false;
-  const scopeKey2 = judgement.scoped ? scopeKeyOf(judgement.key) : void 0;
-  const value = judgement.call.argument !== void 0 && judgement.call.member !== "invoke" ? judgement.call.argument : `<${scopeKey2}>`;
-  const entry = scopeKey2 === void 0 ? JSON.stringify(permission) : toml ? `{ identifier = ${JSON.stringify(permission)}, allow = [{ ${scopeKey2} = ${JSON.stringify(value)} }] }` : `{ "identifier": ${JSON.stringify(permission)}, "allow": [{ "${scopeKey2}": ${JSON.stringify(value)} }] }`;
+  const entry = permissionEntryText(judgement, permission, capability?.source.absolutePath.endsWith(".toml") ?? false);
   if (!capability) {
     const windows = judgement.refusals.map((refusal) => refusal.window).filter((window) => window !== "*");
     return `add ${entry} to a capability for ${windows.length ? wordList(windows.map((w2) => `"${w2}"`)) : "the windows that load this page"} (no local capability covers ${windows.length === 1 ? "it" : "them"})`;
   }
   const where3 = document?.locate([...capability.source.path, "permissions"]).range.start.line;
   return `add ${entry} to "permissions" of capability "${capability.identifier}" in ${capability.source.file}${where3 ? `:${where3}` : ""}`;
+}
+function permissionEntryText(judgement, permission, toml) {
+  const scopeKey2 = judgement.scoped ? scopeKeyOf(judgement.key) : void 0;
+  if (scopeKey2 === void 0)
+    return JSON.stringify(permission);
+  const value = judgement.call.argument !== void 0 && judgement.call.member !== "invoke" ? judgement.call.argument : `<${scopeKey2}>`;
+  return toml ? `{ identifier = ${JSON.stringify(permission)}, allow = [{ ${scopeKey2} = ${JSON.stringify(value)} }] }` : `{ "identifier": ${JSON.stringify(permission)}, "allow": [{ "${scopeKey2}": ${JSON.stringify(value)} }] }`;
 }
 function scopeKeyOf(key) {
   switch (key) {
@@ -34430,7 +34474,8 @@ async function openReport(target) {
     throw new WriteRefused("is one of the files being checked; refusing to replace it with the report");
   if (info?.isFile() && PROJECT_FILE_NAME.test(import_node_path22.default.basename(file)))
     throw new WriteRefused(`is an app file caplint reads (${import_node_path22.default.basename(file)}); refusing to replace it with the report`);
-  const escape3 = await linkedOutOfRepository(file, import_node_path22.default.resolve(target.cwd));
+  const missing = link === void 0 ? await missingFolders(import_node_path22.default.dirname(file)) : void 0;
+  const escape3 = await linkedOutOfRepository(missing ? import_node_path22.default.join(missing.existing, "-") : file, import_node_path22.default.resolve(target.cwd));
   if (escape3)
     throw new WriteRefused(`is reached through a symbolic link out of the repository (to ${escape3}); not written through it`);
   if (info?.isBlockDevice())
@@ -34444,7 +34489,25 @@ async function openReport(target) {
       return safeSink(standardOutputSink(target.stdout));
     throw new WriteRefused("is a symbolic link; not written through it (give the path of its target)");
   }
+  if (missing)
+    await mkdir(import_node_path22.default.dirname(file), { recursive: true });
   return safeSink(await replacementSink(file));
+}
+async function missingFolders(folder) {
+  let existing = folder;
+  for (; ; ) {
+    const info = await lstat(existing).catch((error) => {
+      if (error.code === "ENOENT")
+        return void 0;
+      throw error;
+    });
+    if (info)
+      return existing === folder ? void 0 : { existing };
+    const parent = import_node_path22.default.dirname(existing);
+    if (parent === existing)
+      return void 0;
+    existing = parent;
+  }
 }
 function queuedSink(queue, close) {
   return {
@@ -40008,7 +40071,8 @@ var init_event_json = __esm({
         invalidUtf8: "line is not valid UTF-8 (first bad byte here)",
         loneSurrogate: "a lone surrogate escape is not a character (the host's parser rejects the line)",
         repeatedField: "field {{key}} is written twice in {{object}}; JSON.parse keeps the last copy, the host's parser rejects the event",
-        repeatedKey: "key {{key}} is written twice in one object; JSON parsers disagree on which copy counts"
+        repeatedKey: "key {{key}} is written twice in one object; JSON parsers disagree on which copy counts",
+        noEvent: "the recording holds no event ({{content}})"
       }
     });
   }
@@ -41232,6 +41296,10 @@ function createLineValidator(options) {
     },
     end() {
       out = [];
+      if (Object.keys(types).length === 0) {
+        const content = lineNumber === 0 ? "it is empty" : `only ${plural(lineNumber, "blank line")}`;
+        emit(EVENT_JSON, { messageId: "noEvent", data: { content } }, { hint: "record the stream again: each request's events end with done or error", path: [] }, 1, 1, 2);
+      }
       traversal.end();
       return out;
     },
@@ -41310,6 +41378,7 @@ var init_validator = __esm({
     init_parse_line();
     init_json_tree();
     init_document();
+    init_wording2();
     MAX_LINE_CHARS = 64 * 1024 * 1024;
     EVENT_JSON = EVENT_RULES_BY_ID.get("event-json");
     MAX_SHOWN_VALUE = 120;
@@ -41565,7 +41634,7 @@ var init_mcp_server_start = __esm({
 
 // dist/mcp/listing.js
 function readListing(document) {
-  const listing = { document, pages: [], tools: [], probeCalls: [] };
+  const listing = { document, pages: [], tools: [], probeCalls: [], dumpProblems: [] };
   const root2 = document.value;
   const addPage = (value, path45) => listing.pages.push({ value, path: path45 });
   const addInitialize = (value, path45) => {
@@ -41605,8 +41674,15 @@ function readListing(document) {
       listing.stdoutNoise = { value: root2.stdoutNoise, path: ["stdoutNoise"] };
     if (isObject3(root2.probe) && Array.isArray(root2.probe.calls)) {
       root2.probe.calls.forEach((call, index) => {
-        if (isObject3(call) && typeof call.tool === "string")
-          listing.probeCalls.push({ value: call, path: ["probe", "calls", index] });
+        const path45 = ["probe", "calls", index];
+        const problem = probeCallProblem(call);
+        if (problem)
+          listing.dumpProblems.push({
+            path: problem.key === void 0 ? path45 : [...path45, problem.key],
+            message: `probe call ${index + 1}: ${problem.message}`
+          });
+        else
+          listing.probeCalls.push({ value: call, path: path45 });
       });
     }
   } else if (isObject3(root2) && !addMessage(root2, [])) {
@@ -41626,17 +41702,32 @@ function readListing(document) {
   }
   return listing;
 }
+function probeCallProblem(call) {
+  const wrote = "a caplint mcp dump writes";
+  if (!isObject3(call))
+    return { message: `expected an object with "tool", "purpose" and "arguments", as ${wrote} each call` };
+  if (typeof call.tool !== "string")
+    return { key: "tool", message: `"tool" must be the name of the tool called (a string), as ${wrote} it` };
+  if (typeof call.purpose !== "string" || !PROBE_PURPOSES.includes(call.purpose))
+    return { key: "purpose", message: `"purpose" must be one of ${PROBE_PURPOSES.map((p) => `"${p}"`).join(", ")}` };
+  if (!isObject3(call.arguments))
+    return { key: "arguments", message: `"arguments" must be the object of arguments sent to the tool, as ${wrote} it` };
+  if (call.error !== void 0 && !(isObject3(call.error) && typeof call.error.message === "string"))
+    return { key: "error", message: `"error" must be a JSON-RPC error (an object with a "message" string), as ${wrote} it` };
+  return void 0;
+}
 function serverName(listing) {
   const info = listing.serverInfo?.value;
   return isObject3(info) && typeof info.name === "string" ? info.name : void 0;
 }
-var MAX_TOOLS, DUMP_FORMAT, isObject3;
+var MAX_TOOLS, DUMP_FORMAT, isObject3, PROBE_PURPOSES;
 var init_listing = __esm({
   "dist/mcp/listing.js"() {
     "use strict";
     MAX_TOOLS = 1e5;
     DUMP_FORMAT = "caplint-mcp-dump/1";
     isObject3 = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+    PROBE_PURPOSES = ["baseline", "unknown-field", "pagination", "limit-over-max"];
   }
 });
 
@@ -42035,12 +42126,12 @@ function isListTool(tool, naming, pinned) {
   const pin = tool.name === void 0 ? void 0 : pinned?.get(tool.name);
   if (pin !== void 0)
     return pin;
-  let judged2 = listToolsByNaming.get(naming);
-  if (!judged2)
-    listToolsByNaming.set(naming, judged2 = /* @__PURE__ */ new WeakMap());
-  let listTool = judged2.get(tool);
+  let judged3 = listToolsByNaming.get(naming);
+  if (!judged3)
+    listToolsByNaming.set(naming, judged3 = /* @__PURE__ */ new WeakMap());
+  let listTool = judged3.get(tool);
   if (listTool === void 0)
-    judged2.set(tool, listTool = readsAsListTool(tool, naming));
+    judged3.set(tool, listTool = readsAsListTool(tool, naming));
   return listTool;
 }
 function readsAsListTool(tool, naming) {
@@ -42539,9 +42630,9 @@ function arithmetic(page, args) {
     add(`has_more is ${hasMore} but total ${total} ${more ? ">" : "<="} offset ${offset} + count ${count}`, more);
   const next = page.next_offset;
   if (more && next !== offset + count)
-    add(`next_offset is ${JSON.stringify(next) ?? "missing"}, not offset + count = ${offset + count}`, typeof next !== "number" || next > offset + count);
+    add(`next_offset is ${next === void 0 ? "missing" : shownValue(next)}, not offset + count = ${offset + count}`, typeof next !== "number" || next > offset + count);
   if (!more && next !== null && next !== void 0)
-    add(`next_offset is ${JSON.stringify(next)} at the end of the list, not null`);
+    add(`next_offset is ${shownValue(next)} at the end of the list, not null`);
   return problems2;
 }
 var mcp_pagination_contract_default;
@@ -42553,6 +42644,7 @@ var init_mcp_pagination_contract = __esm({
     init_probe_results();
     init_types5();
     init_wording2();
+    init_messages();
     mcp_pagination_contract_default = defineMcpRule({
       id: "mcp-pagination-contract",
       input: "probe",
@@ -42564,14 +42656,14 @@ var init_mcp_pagination_contract = __esm({
         limitAccepted: "tool {{tool}} accepted limit {{limit}}, over the maximum of 100",
         arithmetic: "tool {{tool}}: {{problem}}"
       },
-      check({ listing, report: report2 }) {
+      check({ listing, report: report2, shown }) {
         for (const call of callsFor(listing.probeCalls, "limit-over-max")) {
           if (rejected(call.value))
             continue;
           report2({
             path: [...call.path, "arguments", "limit"],
             messageId: "limitAccepted",
-            data: { tool: quote2(call.value.tool), limit: String(JSON.stringify(call.value.arguments.limit)) },
+            data: { tool: quote2(call.value.tool), limit: shown([...call.path, "arguments", "limit"], call.value.arguments.limit) },
             hint: "bound limit to 1..100 in the input schema (zod .int().min(1).max(100), Pydantic ge=1, le=100)"
           });
         }
@@ -42600,24 +42692,33 @@ var init_mcp_pagination_contract = __esm({
 function propertiesPath(root2) {
   return root2.schema.properties === void 0 ? root2.path : [...root2.path, "properties"];
 }
-function check(document, property, expected2) {
+function check(document, property, expected2, shown) {
   const value = nonNullMember(document, property.resolved);
+  const pathOf2 = (key) => {
+    const own3 = (node2) => Object.prototype.hasOwnProperty.call(node2.schema, key);
+    const node = own3(property.written) ? property.written : own3(property.resolved) ? property.resolved : value;
+    return [...node.path, key];
+  };
   const read = (key) => keyword(property, key) ?? value.schema[key];
+  const show2 = (key, fallback2) => shown(pathOf2(key), fallback2);
   const problems2 = [];
   const types = typesOf(document, value);
   if (!types.has("integer"))
     problems2.push(types.size ? `is ${[...types].join(" or ")}, not integer` : "has no type (integer expected)");
   const fallback = read("default");
   if (fallback !== expected2.default)
-    problems2.push(fallback === void 0 ? `has no default (${expected2.default} expected)` : `defaults to ${JSON.stringify(fallback)}, not ${expected2.default}`);
-  const minimum = read("minimum") ?? (typeof read("exclusiveMinimum") === "number" ? read("exclusiveMinimum") + 1 : void 0);
+    problems2.push(fallback === void 0 ? `has no default (${expected2.default} expected)` : `defaults to ${show2("default", fallback)}, not ${expected2.default}`);
+  const exclusiveMinimum = read("exclusiveMinimum");
+  const minimum = read("minimum") ?? (typeof exclusiveMinimum === "number" ? exclusiveMinimum + 1 : void 0);
   if (minimum !== expected2.minimum)
-    problems2.push(minimum === void 0 ? `has no minimum (${expected2.minimum} expected)` : `has minimum ${JSON.stringify(minimum)}, not ${expected2.minimum}`);
+    problems2.push(minimum === void 0 ? `has no minimum (${expected2.minimum} expected)` : `has minimum ${read("minimum") === void 0 ? `${show2("exclusiveMinimum", exclusiveMinimum)} + 1` : show2("minimum", minimum)}, not ${expected2.minimum}`);
   if (expected2.maximum !== void 0) {
-    const written = read("maximum") ?? (typeof read("exclusiveMaximum") === "number" ? read("exclusiveMaximum") - 1 : void 0);
+    const exclusiveMaximum = read("exclusiveMaximum");
+    const written = read("maximum") ?? (typeof exclusiveMaximum === "number" ? exclusiveMaximum - 1 : void 0);
+    const writtenText = read("maximum") === void 0 ? `${show2("exclusiveMaximum", exclusiveMaximum)} - 1` : show2("maximum", written);
     const maximum = written === UNBOUNDED_MAXIMUM || written === UNBOUNDED_MAXIMUM - 1 ? void 0 : written;
     if (maximum !== expected2.maximum)
-      problems2.push(maximum === void 0 ? `has no maximum (${expected2.maximum} expected)${written === void 0 ? "" : `; ${JSON.stringify(written)} is zod's "no maximum"`}` : `has maximum ${JSON.stringify(maximum)}, not ${expected2.maximum}`);
+      problems2.push(maximum === void 0 ? `has no maximum (${expected2.maximum} expected)${written === void 0 ? "" : `; ${writtenText} is zod's "no maximum"`}` : `has maximum ${writtenText}, not ${expected2.maximum}`);
   }
   return problems2;
 }
@@ -42656,7 +42757,7 @@ var init_mcp_pagination_params = __esm({
         missingParameter: '{{tool}} is a list tool but has no "{{parameter}}" parameter',
         wrongParameter: '{{tool}}: "{{parameter}}" {{problems}}'
       },
-      check({ tools: tools2, service, settings, report: report2 }) {
+      check({ tools: tools2, service, settings, report: report2, shown }) {
         const naming = namingOf(tools2, service);
         for (const { tool, input } of toolInputs(tools2)) {
           if (!isListTool(tool, naming, settings.listTools) || takesNoArguments(tool))
@@ -42675,7 +42776,7 @@ var init_mcp_pagination_params = __esm({
               });
               continue;
             }
-            const problems2 = check(input.document, property, expected2);
+            const problems2 = check(input.document, property, expected2, shown);
             if (problems2.length > 0) {
               report2({
                 path: property.written.path,
@@ -42779,20 +42880,21 @@ var init_mcp_response_format = __esm({
       defaultSeverity: "warning",
       fixable: false,
       messages: { wrongFormat: '{{tool}}: response_format {{problems}}; expected enum ["markdown", "json"] with default "markdown"' },
-      check({ tools: tools2, report: report2 }) {
+      check({ tools: tools2, report: report2, shown }) {
         for (const { tool, input } of toolInputs(tools2)) {
           const property = propertiesOf(input.document, input.root).find((p) => p.name === "response_format");
           if (!property)
             continue;
           const value = nonNullMember(input.document, property.resolved);
+          const from = (key) => Object.prototype.hasOwnProperty.call(property.written.schema, key) ? property.written : Object.prototype.hasOwnProperty.call(property.resolved.schema, key) ? property.resolved : value;
           const values = keyword(property, "enum") ?? value.schema.enum;
           const problems2 = [];
           const isExactly = Array.isArray(values) && values.length === 2 && values.includes("markdown") && values.includes("json");
           if (!isExactly)
-            problems2.push(Array.isArray(values) ? `allows ${values.map((v2) => JSON.stringify(v2)).join(", ")}` : "is not an enum");
+            problems2.push(Array.isArray(values) ? `allows ${values.map((v2, i) => shown([...from("enum").path, "enum", i], v2)).join(", ")}` : "is not an enum");
           const fallback = keyword(property, "default") ?? value.schema.default;
           if (fallback !== "markdown")
-            problems2.push(fallback === void 0 ? "has no default" : `defaults to ${JSON.stringify(fallback)}`);
+            problems2.push(fallback === void 0 ? "has no default" : `defaults to ${shown([...from("default").path, "default"], fallback)}`);
           if (problems2.length === 0)
             continue;
           report2({
@@ -44315,6 +44417,8 @@ async function lintMcp(listings, options) {
       push2(PARSE_META, "error", { path: [], messageId: "unreadable", data: { problem: document.parseError.message } });
       continue;
     }
+    for (const problem of listing.dumpProblems)
+      push2(PARSE_META, "error", { path: problem.path, messageId: "unreadable", data: { problem: problem.message } });
     if (listing.tools.length > MAX_TOOLS) {
       const extra = listing.tools[MAX_TOOLS];
       push2(PARSE_META, "error", {
@@ -45128,7 +45232,7 @@ async function lintMcpRun(operands, options, io, allRules, target, server, servi
       const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
       if (!read.ok)
         throw new FatalError(`${operand}: ${read.message}`);
-      const document = SourceDocument.parse(absolute, displayFile(io.cwd, absolute), read.text, "json", void 0, void 0, TOOL_SERVER_WORDING);
+      const document = SourceDocument.parse(absolute, displayFile(io.cwd, absolute), read.text, "json", void 0, read.invalidUtf8At, TOOL_SERVER_WORDING);
       listings.push(readListing(document));
       texts.set(absolute, read.text);
     }
@@ -45326,7 +45430,9 @@ var init_run = __esm({
 });
 
 // dist/mcp/client-config.js
-function readClientConfig(absolutePath, file, text2, context) {
+function readClientConfig(absolutePath, file, text2, context, invalidUtf8At) {
+  if (invalidUtf8At !== void 0)
+    throw new FatalError(`${file}:${position(text2, invalidUtf8At)}: not a client configuration: the file is not valid UTF-8 (first bad byte here)`);
   const jsonc3 = (init_main(), __toCommonJS(main_exports));
   const errors = [];
   const root2 = jsonc3.parseTree(text2, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
@@ -45521,7 +45627,7 @@ async function lintConfiguredServers(given, operands, options, io, allRules, red
   const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
   if (!read.ok)
     throw new FatalError(`${given}: ${read.message}`);
-  const declared = readClientConfig(absolute, file, read.text, { env: io.env ?? {}, home: io.env?.HOME ?? (0, import_node_os2.homedir)() });
+  const declared = readClientConfig(absolute, file, read.text, { env: io.env ?? {}, home: io.env?.HOME ?? (0, import_node_os2.homedir)() }, read.invalidUtf8At);
   const selected = select(declared, options.server, file);
   const severities = await mcpSettings(options, io, allRules);
   const placeOf = entryPlacer(read.text, file, absolute);
@@ -46411,28 +46517,197 @@ var init_hover = __esm({
   }
 });
 
+// dist/lsp/frontend.js
+function judgedCalls(project) {
+  if (judged2.has(project))
+    return judged2.get(project);
+  const access2 = hasFrontend(project) ? frontendAccess(project, resolveAll({ capabilities: project.activeCapabilities, catalog: project.catalog, platforms: TARGETS })) : void 0;
+  judged2.set(project, access2);
+  return access2;
+}
+function judgementsAt(project, file, from, to) {
+  return (judgedCalls(project)?.judgements ?? []).filter(({ call }) => call.file === file && call.start <= to && from <= call.end);
+}
+function grantActions(project, file, buffer, range2) {
+  const actions = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const judgement of judgementsAt(project, file, buffer.offsetAt(range2.start), buffer.offsetAt(range2.end))) {
+    const { permission, capability } = judgement;
+    if (!permission || !capability || judgement.refusals.length === 0 || judgement.refusals.some((refusal) => refusal.verdict === "denied"))
+      continue;
+    if (capability.permissions.some((granted) => granted.identifier === permission))
+      continue;
+    const document = documentOf2(project, capability.source.absolutePath);
+    if (!document?.ok)
+      continue;
+    const entry = permissionEntryText(judgement, permission, document.format === "toml");
+    const key = `${capability.source.absolutePath}\0${JSON.stringify(capability.source.path)}\0${entry}`;
+    if (seen.has(key))
+      continue;
+    seen.add(key);
+    const edit = addEntryEdit(document, capability, entry);
+    if (!edit)
+      continue;
+    const windows = [...new Set(judgement.refusals.map((refusal) => refusal.window))].filter((window) => window !== "*");
+    actions.push({
+      title: `Grant ${permission} to capability "${capability.identifier}" (${capability.source.file})${windows.length ? ` for ${windows.map((w2) => `"${w2}"`).join(", ")}` : ""}`,
+      kind: import_protocol4.CodeActionKind.QuickFix,
+      edit: { changes: { [(0, import_node_url4.pathToFileURL)(capability.source.absolutePath).href]: [edit] } },
+      ...actions.length === 0 ? { isPreferred: true } : {}
+    });
+  }
+  return actions;
+}
+function addEntryEdit(document, capability, entry) {
+  const base = capability.source.path;
+  const located = document.locate([...base, "permissions"]);
+  if (!located.exact)
+    return void 0;
+  const text2 = document.text;
+  const insert = (offset, newText) => {
+    const position2 = document.lines.position(offset);
+    const at = { line: position2.line - 1, character: position2.column - 1 };
+    return { range: { start: at, end: at }, newText };
+  };
+  let open2 = located.offset;
+  if (document.format === "toml") {
+    if (text2.startsWith("[[", open2 - 2) || text2[open2 - 1] === "[" || text2[open2 - 2] === "[") {
+      if (base.length > 0 || entry.startsWith("{"))
+        return void 0;
+      return insert(text2.length, `${text2.endsWith("\n") ? "" : "\n"}
+[[permissions]]
+identifier = ${entry}
+`);
+    }
+    const assigned = /^\s*=\s*/.exec(text2.slice(open2 + located.length, open2 + located.length + 200));
+    if (!assigned)
+      return void 0;
+    open2 += located.length + assigned[0].length;
+  }
+  if (text2[open2] !== "[")
+    return void 0;
+  const close = closingBracket(text2, open2, document.format === "toml");
+  if (close === void 0)
+    return void 0;
+  let last = close - 1;
+  while (last > open2 && /\s/.test(text2[last]))
+    last--;
+  if (last === open2)
+    return insert(open2 + 1, entry);
+  const onLines = /^\s*\n/.test(text2.slice(open2 + 1, close));
+  const lineStart = text2.lastIndexOf("\n", last) + 1;
+  const indent = /^[ \t]*/.exec(text2.slice(lineStart, last))[0];
+  const separator = onLines ? `
+${indent}` : " ";
+  return text2[last] === "," ? insert(last + 1, `${separator}${entry},`) : insert(last + 1, `,${separator}${entry}`);
+}
+function closingBracket(text2, open2, toml) {
+  let depth = 0;
+  for (let i = open2; i < text2.length; i++) {
+    const char = text2[i];
+    if (char === '"' || toml && char === "'") {
+      const triple = toml && text2.startsWith(char.repeat(3), i);
+      const quote3 = triple ? char.repeat(3) : char;
+      let j2 = i + quote3.length;
+      while (j2 < text2.length && !text2.startsWith(quote3, j2))
+        j2 += char === '"' && text2[j2] === "\\" ? 2 : 1;
+      i = j2 + quote3.length - 1;
+    } else if (toml && char === "#") {
+      const end = text2.indexOf("\n", i);
+      i = end < 0 ? text2.length : end;
+    } else if (char === "[" || char === "{")
+      depth++;
+    else if (char === "]" || char === "}") {
+      depth--;
+      if (depth === 0)
+        return char === "]" ? i : void 0;
+    }
+  }
+  return void 0;
+}
+function callHover(project, file, offset) {
+  const judgements = judgementsAt(project, file, offset, offset);
+  if (judgements.length === 0)
+    return void 0;
+  const access2 = judgedCalls(project);
+  const call = judgements[0].call;
+  const out = [`**\`${callText(call)}\`**`];
+  for (const judgement of judgements.filter((j2) => j2.call === call)) {
+    out.push(`Invokes \`${judgement.command}\`${judgement.permission ? ` (narrowest permission: \`${judgement.permission}\`)` : ""}`);
+    const platforms = access2.platforms;
+    const refusedOn2 = /* @__PURE__ */ new Map();
+    for (const refusal of judgement.refusals) {
+      const reasons2 = refusedOn2.get(refusal.window) ?? /* @__PURE__ */ new Map();
+      reasons2.set(refusal.verdict, [...reasons2.get(refusal.verdict) ?? [], ...refusal.platforms]);
+      refusedOn2.set(refusal.window, reasons2);
+    }
+    const windows = judgement.windows.length ? judgement.windows : ["*"];
+    const allowed = [];
+    const refused = [];
+    for (const window of windows) {
+      const name = window === "*" ? "every window" : `window \`${window}\``;
+      const reasons2 = refusedOn2.get(window);
+      const refusedPlatforms = new Set([...reasons2?.values() ?? []].flat());
+      const allowedPlatforms = platforms.filter((platform) => !refusedPlatforms.has(platform));
+      if (allowedPlatforms.length)
+        allowed.push(`${name}${onPlatforms(allowedPlatforms, platforms)}`);
+      for (const [verdict, on] of reasons2 ?? [])
+        refused.push(`${name}${onPlatforms(on, platforms)}: ${REASONS[verdict] ?? verdict}`);
+    }
+    out.push(`**May call:** ${allowed.length ? allowed.join("; ") : "no window"}`);
+    if (refused.length)
+      out.push(`**Refused:** ${refused.join("; ")}`);
+    if (!judgement.byPage && windows[0] !== "*")
+      out.push("_Judged for every window that loads local pages: which window loads this file is not known._");
+  }
+  return { text: out.join("\n\n"), start: call.start, end: call.end };
+}
+function onPlatforms(on, all) {
+  const unique = TARGETS.filter((platform) => on.includes(platform));
+  return all.every((platform) => on.includes(platform)) ? " (every platform)" : ` on ${unique.join(", ")}`;
+}
+var import_node_url4, import_protocol4, judged2, REASONS;
+var init_frontend2 = __esm({
+  "dist/lsp/frontend.js"() {
+    "use strict";
+    import_node_url4 = require("node:url");
+    init_engine();
+    init_types2();
+    init_frontend_access();
+    init_frontend();
+    init_places();
+    import_protocol4 = __toESM(require_lsp_protocol(), 1);
+    judged2 = /* @__PURE__ */ new WeakMap();
+    REASONS = {
+      denied: "a capability denies it (a deny applies to every window)",
+      "not-allowed-here": "it is granted to other windows only",
+      "not-granted": "no capability grants it"
+    };
+  }
+});
+
 // dist/lsp/framing.js
 function canonicalUri(uri) {
   if (!uri.startsWith("file:"))
     return uri;
   try {
-    return (0, import_node_url4.pathToFileURL)((0, import_node_url4.fileURLToPath)(uri)).href;
+    return (0, import_node_url5.pathToFileURL)((0, import_node_url5.fileURLToPath)(uri)).href;
   } catch {
     return uri;
   }
 }
-var import_node_url4, import_protocol4, DEFAULT_MAX_MESSAGE_BYTES, MAX_HEADER_BYTES, HEADER_END, SERVER_NOT_INITIALIZED, INVALID_REQUEST, BoundedMessageReader, ClientGate;
+var import_node_url5, import_protocol5, DEFAULT_MAX_MESSAGE_BYTES, MAX_HEADER_BYTES, HEADER_END, SERVER_NOT_INITIALIZED, INVALID_REQUEST, BoundedMessageReader, ClientGate;
 var init_framing = __esm({
   "dist/lsp/framing.js"() {
     "use strict";
-    import_node_url4 = require("node:url");
-    import_protocol4 = __toESM(require_lsp_protocol(), 1);
+    import_node_url5 = require("node:url");
+    import_protocol5 = __toESM(require_lsp_protocol(), 1);
     DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
     MAX_HEADER_BYTES = 64 * 1024;
     HEADER_END = Buffer.from("\r\n\r\n");
     SERVER_NOT_INITIALIZED = -32002;
     INVALID_REQUEST = -32600;
-    BoundedMessageReader = class extends import_protocol4.AbstractMessageReader {
+    BoundedMessageReader = class extends import_protocol5.AbstractMessageReader {
       input;
       maxMessageBytes;
       violation;
@@ -46777,7 +47052,7 @@ function boundedFindings(diagnostics, total = diagnostics.length) {
   const at = shown[shown.length - 1]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   shown.push({
     range: at,
-    severity: import_protocol5.DiagnosticSeverity.Information,
+    severity: import_protocol6.DiagnosticSeverity.Information,
     source: "caplint",
     code: "too-many-findings",
     message: `${total - MAX_FINDINGS_PER_DOCUMENT} more findings in this file are not shown (the editor gets the first ${MAX_FINDINGS_PER_DOCUMENT}); run caplint on the command line for all of them`
@@ -46794,7 +47069,7 @@ function filePathOf(uri) {
   if (!uri.startsWith("file:"))
     return void 0;
   try {
-    return (0, import_node_url5.fileURLToPath)(uri);
+    return (0, import_node_url6.fileURLToPath)(uri);
   } catch {
     return void 0;
   }
@@ -46816,19 +47091,20 @@ function isInside(file, folder) {
   const relative3 = import_node_path42.default.relative(folder, file);
   return relative3 === "" || !relative3.startsWith("..") && !import_node_path42.default.isAbsolute(relative3);
 }
-var import_node_fs18, import_node_path42, import_node_url5, import_protocol5, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
+var import_node_fs18, import_node_path42, import_node_url6, import_protocol6, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
 var init_workspace = __esm({
   "dist/lsp/workspace.js"() {
     "use strict";
     import_node_fs18 = require("node:fs");
     import_node_path42 = __toESM(require("node:path"), 1);
-    import_node_url5 = require("node:url");
+    import_node_url6 = require("node:url");
     init_esm5();
     init_apps();
+    init_blocks();
     init_check_run();
     init_analysis();
     init_convert();
-    import_protocol5 = __toESM(require_lsp_protocol(), 1);
+    import_protocol6 = __toESM(require_lsp_protocol(), 1);
     init_settings2();
     APP_FILE = /\.(json|toml|lock|rs)$/;
     CLIENT_CONFIG = /(^|[\\/])(\.mcp\.json|claude_desktop_config\.json|\.vscode[\\/]mcp\.json|\.cursor[\\/]mcp\.json)$/;
@@ -47040,7 +47316,7 @@ var init_workspace = __esm({
       async publish(app, analysis) {
         const byUri = /* @__PURE__ */ new Map();
         for (const d of analysis.result.diagnostics) {
-          const uri = (0, import_node_url5.pathToFileURL)(d.absolutePath).href;
+          const uri = (0, import_node_url6.pathToFileURL)(d.absolutePath).href;
           let list = byUri.get(uri);
           if (!list)
             byUri.set(uri, list = []);
@@ -47111,9 +47387,17 @@ var init_workspace = __esm({
         }
         if (CLIENT_CONFIG.test(file))
           return { kind: "client-config" };
+        const boundary = this.folders.some((f) => isInside(file, f)) ? folder : import_node_path42.default.parse(file).root;
+        if (isFrontendFile(file) && !file.split(import_node_path42.default.sep).includes("node_modules")) {
+          const srcTauri2 = await enclosingApp(file, boundary);
+          if (srcTauri2 === void 0 || import_node_path42.default.basename(srcTauri2) === "src-tauri" && isInside(file, srcTauri2))
+            return { kind: "none" };
+          const root2 = import_node_path42.default.basename(srcTauri2) === "src-tauri" ? import_node_path42.default.dirname(srcTauri2) : srcTauri2;
+          return { kind: "app", app: this.app(srcTauri2, { root: root2, srcTauri: srcTauri2 }, folder) };
+        }
         if (!APP_FILE.test(file))
           return { kind: "none" };
-        const srcTauri = await enclosingApp(file, this.folders.some((f) => isInside(file, f)) ? folder : import_node_path42.default.parse(file).root);
+        const srcTauri = await enclosingApp(file, boundary);
         if (srcTauri !== void 0) {
           const root2 = import_node_path42.default.basename(srcTauri) === "src-tauri" ? import_node_path42.default.dirname(srcTauri) : srcTauri;
           return { kind: "app", app: this.app(srcTauri, { root: root2, srcTauri }, folder) };
@@ -47171,14 +47455,14 @@ function runLanguageServer(streams) {
   let finish = () => {
   };
   const ended = new Promise((resolve4) => finish = resolve4);
-  const gate = new ClientGate(new import_protocol6.StreamMessageWriter(streams.output));
+  const gate = new ClientGate(new import_protocol7.StreamMessageWriter(streams.output));
   const reader = new BoundedMessageReader(streams.input, streams.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, (reason) => {
     streams.errors.write(`caplint lsp: ${reason}; closing the connection
 `);
     end(2);
   }, gate);
-  const connection = (0, import_protocol6.createConnection)(reader, gate.clientWriter());
-  const documents = new import_protocol6.TextDocuments(import_protocol6.TextDocument);
+  const connection = (0, import_protocol7.createConnection)(reader, gate.clientWriter());
+  const documents = new import_protocol7.TextDocuments(import_protocol7.TextDocument);
   const workspace = new Workspace(connection, documents, streams.env);
   let done = false;
   const end = (code) => {
@@ -47201,10 +47485,10 @@ function runLanguageServer(streams) {
     applySettings(initializationSettings);
     return {
       capabilities: {
-        textDocumentSync: import_protocol6.TextDocumentSyncKind.Incremental,
+        textDocumentSync: import_protocol7.TextDocumentSyncKind.Incremental,
         completionProvider: { triggerCharacters: ['"', "'", ":"] },
         hoverProvider: true,
-        codeActionProvider: { codeActionKinds: [import_protocol6.CodeActionKind.QuickFix] },
+        codeActionProvider: { codeActionKinds: [import_protocol7.CodeActionKind.QuickFix] },
         definitionProvider: true,
         workspace: { workspaceFolders: { supported: true, changeNotifications: true }, textDocumentContent: { schemes: [VIRTUAL_SCHEME] } }
       },
@@ -47234,7 +47518,9 @@ function runLanguageServer(streams) {
       });
     }
     if (client.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
-      workspace.guard(connection.client.register(import_protocol6.DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/*.{json,toml,lock,rs,jsonl}" }] }));
+      workspace.guard(connection.client.register(import_protocol7.DidChangeWatchedFilesNotification.type, {
+        watchers: [{ globPattern: "**/*.{json,toml,lock,rs,jsonl,ts,tsx,mts,cts,js,jsx,mjs,cjs,vue,svelte,html,htm}" }]
+      }));
     }
   });
   connection.onDidChangeConfiguration((change) => {
@@ -47289,6 +47575,12 @@ function registerFeatures(connection, workspace) {
     return completionItems(slot, buffer, project);
   });
   connection.onHover(async ({ textDocument, position: position2 }) => {
+    const frontend = await analysed(textDocument.uri);
+    if (frontend && !frontend.document && frontend.buffer) {
+      const buffer = frontend.buffer;
+      const hover = callHover(frontend.project, frontend.file, buffer.offsetAt(position2));
+      return hover ? { contents: markdown(hover.text), range: { start: buffer.positionAt(hover.start), end: buffer.positionAt(hover.end) } } : null;
+    }
     const found = await placeOf(textDocument.uri, position2);
     if (!found)
       return null;
@@ -47301,7 +47593,10 @@ function registerFeatures(connection, workspace) {
     if (!found?.buffer)
       return [];
     const findings = found.app.analysis.result.diagnostics.filter((d) => d.absolutePath === found.file);
-    return codeActions({ uri: textDocument.uri, buffer: found.buffer, document: found.document, project: found.project, findings, range: range2 });
+    return [
+      ...codeActions({ uri: textDocument.uri, buffer: found.buffer, document: found.document, project: found.project, findings, range: range2 }),
+      ...found.document ? [] : grantActions(found.project, found.file, found.buffer, range2)
+    ];
   });
   connection.onDefinition(async ({ textDocument, position: position2 }) => {
     const found = await placeOf(textDocument.uri, position2);
@@ -47314,13 +47609,13 @@ function registerFeatures(connection, workspace) {
   const content = (uri) => {
     const text2 = virtual.get(uri);
     if (text2 === void 0)
-      throw new import_protocol6.ResponseError(import_protocol6.ErrorCodes.InvalidParams, `${uri}: no such caplint document (ask for the definition again)`);
+      throw new import_protocol7.ResponseError(import_protocol7.ErrorCodes.InvalidParams, `${uri}: no such caplint document (ask for the definition again)`);
     return { text: text2 };
   };
   connection.workspace.textDocumentContent.on(({ uri }) => content(uri));
   connection.onRequest("caplint/textDocumentContent", (params) => content(String(params?.uri)));
 }
-var import_protocol6;
+var import_protocol7;
 var init_server = __esm({
   "dist/lsp/server.js"() {
     "use strict";
@@ -47330,10 +47625,11 @@ var init_server = __esm({
     init_convert();
     init_definition();
     init_hover();
+    init_frontend2();
     init_framing();
     init_places();
     init_tool();
-    import_protocol6 = __toESM(require_lsp_protocol(), 1);
+    import_protocol7 = __toESM(require_lsp_protocol(), 1);
     init_settings2();
     init_workspace();
   }
@@ -47711,6 +48007,7 @@ var import_node_fs13 = require("node:fs");
 init_promises();
 var import_node_os = require("node:os");
 var import_node_path30 = __toESM(require("node:path"), 1);
+init_did_you_mean();
 init_errors();
 var READ_FILES = /(\.(json|json5|toml|lock|rs|ts|tsx|js|jsx|mjs|cjs|vue|svelte)|(^|\/)\.gitignore)$/;
 var SKIPPED_SEGMENT = /(^|\/)(node_modules|target|\.git)\//;
@@ -47732,10 +48029,17 @@ async function resolveCommit(top, option, ref) {
     return resolved.stdout.toString("utf8").trim();
   const shallow = (await git(top, ["rev-parse", "--is-shallow-repository"])).stdout.toString("utf8").trim() === "true";
   const remotes = (await git(top, ["remote"])).stdout.toString("utf8").split("\n").filter(Boolean);
+  const names = (await git(top, ["for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/tags", "refs/remotes"])).stdout.toString("utf8").split("\n").filter(Boolean);
+  const close = didYouMean(nearest(ref, names, 3));
+  const where3 = shallow ? "not in this shallow clone" : "no such commit, branch or tag in this repository";
+  if (remotes.length === 0)
+    throw new FatalError(`${option} ${ref}: ${where3}, and it has no remote to fetch it from${close}`);
   const slash = ref.indexOf("/");
-  const remote = slash > 0 && remotes.includes(ref.slice(0, slash)) ? ref.slice(0, slash) : void 0;
-  const fetch2 = remote ? `git fetch --depth=1 ${remote} +${ref.slice(slash + 1)}:refs/remotes/${ref}` : /^[0-9a-f]{7,64}$/i.test(ref) ? `git fetch --depth=1 ${remotes[0] ?? "origin"} ${ref}` : `git fetch --depth=1 ${remotes[0] ?? "origin"} +${ref}:refs/remotes/${remotes[0] ?? "origin"}/${ref} and use --base ${remotes[0] ?? "origin"}/${ref}`;
-  throw new FatalError(shallow ? `${option} ${ref}: not in this shallow clone; fetch it first: ${fetch2} (in GitHub Actions: actions/checkout with fetch-depth: 0)` : `${option} ${ref}: no such commit or branch in this repository; fetch it first: ${fetch2}`);
+  const named2 = slash > 0 && remotes.includes(ref.slice(0, slash)) ? ref.slice(0, slash) : void 0;
+  const remote = named2 ?? (remotes.includes("origin") ? "origin" : remotes[0]);
+  const fetch2 = named2 ? `git fetch --depth=1 ${named2} +${ref.slice(slash + 1)}:refs/remotes/${ref}` : /^[0-9a-f]{7,64}$/i.test(ref) ? `git fetch --depth=1 ${remote} ${ref}` : `git fetch --depth=1 ${remote} +${ref}:refs/remotes/${remote}/${ref} and use --base ${remote}/${ref}`;
+  const others = remotes.length > 1 ? ` (remotes: ${remotes.join(", ")})` : "";
+  throw new FatalError(`${option} ${ref}: ${where3}; fetch it first: ${fetch2}${others}${shallow ? " (in GitHub Actions: actions/checkout with fetch-depth: 0)" : ""}${close}`);
 }
 var BLOB_MODES = /* @__PURE__ */ new Set(["100644", "100755", "120000"]);
 var MAX_LINK_BYTES = 4096;
@@ -47991,11 +48295,14 @@ init_diagnostics();
 init_check_run();
 init_query_options();
 init_tool();
+init_did_you_mean();
 var FORMATS = ["text", "json", "compact", "github", "sarif"];
 function registerDiff(program2, io, setExitCode, rules) {
   const command = program2.command("diff").description(`access NEW grants that OLD did not (commands, origins, windows, scope values of commands and of plugins' global scopes), and access removed, on every platform unless --platform; exit 1 when anything is new (a "no new access" gate). With --base REF: the app at that git commit against the work tree (or --head REF), read from git's objects without a checkout`).argument("[old]", "old app folder or capabilities folder; with --base: the app folder in the repository (default: the app here)").argument("[new]", "new app folder or capabilities folder (not with --base)");
   for (const option of addQueryOptions(program2.createCommand("diff"), FORMATS).options) {
-    if (option.long !== "--app" && option.long !== "--config")
+    if (option.long === "--app")
+      command.addOption(new Option(option.flags, "with --base: the app folder (holding src-tauri/, or src-tauri/ itself; default: the app here)"));
+    else if (option.long !== "--config")
       command.addOption(option);
   }
   command.addOption(new Option("--base <ref>", "compare against this git commit, branch or tag (e.g. origin/main), read from git without a checkout")).addOption(new Option("--head <ref>", "with --base: the new side from this git commit too (default: the work tree)")).addOption(new Option("--fail-on <kinds>", `which new access fails the gate: ${ACCESS_KINDS.join(", ")} (comma-separated; scopes include plugins' global scopes), or none`).argParser(parseKinds).default([...ACCESS_KINDS], ACCESS_KINDS.join(",")));
@@ -48008,6 +48315,8 @@ function registerDiff(program2, io, setExitCode, rules) {
       if (options.base !== void 0) {
         if (newPath !== void 0)
           throw new UsageError("diff --base REF takes at most one folder (the app), not OLD and NEW");
+        if (oldPath !== void 0 && options.app !== void 0)
+          throw new UsageError(`diff --base: name the app once, as --app ${options.app} or as ${oldPath}`);
         const { top, prefix: prefix2 } = await gitLocation(io.cwd);
         const maxBytes = options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES;
         const sideFromGit = async (option, ref) => {
@@ -48025,6 +48334,8 @@ function registerDiff(program2, io, setExitCode, rules) {
       } else {
         if (options.head !== void 0)
           throw new UsageError("--head needs --base");
+        if (options.app !== void 0)
+          throw new UsageError(`diff --app ${options.app}: --app names the app with --base REF; without it, give OLD and NEW folders`);
         if (oldPath === void 0 || newPath === void 0)
           throw new UsageError("diff needs OLD and NEW folders, or --base REF (a git commit to compare the work tree with)");
         sides = [
@@ -48035,8 +48346,9 @@ function registerDiff(program2, io, setExitCode, rules) {
         newFileOf = (file) => import_node_path31.default.relative(io.cwd, import_node_path31.default.join(newRoot, import_node_path31.default.relative(oldRoot, import_node_path31.default.resolve(io.cwd, file)))).split(import_node_path31.default.sep).join("/");
       }
       const loaded2 = await Promise.all(sides.map(async ({ cwd, paths, withConfig }) => {
-        const load2 = loadOptionsFrom(paths, { ...options, app: void 0 }, cwd, io.env ?? {});
-        const project = await loadProject(withConfig ? applyConfig(load2, await capabilitySettings({}, cwd, rules)) : load2);
+        const app = withConfig ? options.app : void 0;
+        const load2 = loadOptionsFrom(paths, { ...options, app }, cwd, io.env ?? {});
+        const project = await loadProject(withConfig ? applyConfig(load2, await capabilitySettings({ app }, cwd, rules)) : load2);
         return { cwd, groups: resolvePlatformGroups(project, asked), lines: new SourceLines(project) };
       }));
       const [before, after] = loaded2;
@@ -48080,13 +48392,17 @@ var DIFF_RULES = /* @__PURE__ */ new Map([
     }
   ]
 ]);
+function closeKinds(kind) {
+  const kinds = [...ACCESS_KINDS, "none"];
+  return [.../* @__PURE__ */ new Set([...nearest(kind, kinds, 2), ...abbreviated(kind, kinds)])];
+}
 function parseKinds(value) {
   if (value.trim() === "none")
     return [];
   const kinds = value.split(",").map((kind) => kind.trim().toLowerCase());
   for (const kind of kinds)
     if (!ACCESS_KINDS.includes(kind))
-      throw new UsageError(`--fail-on ${value}: "${kind}" is not one of ${ACCESS_KINDS.join(", ")}, none`);
+      throw new UsageError(`--fail-on ${value}: "${kind}" is not one of ${ACCESS_KINDS.join(", ")}, none${didYouMean(closeKinds(kind))}`);
   return kinds;
 }
 
@@ -48915,7 +49231,6 @@ init_command_names();
 // dist/capabilities/render/who-can.js
 init_project_model();
 init_platforms();
-init_did_you_mean();
 init_terminal_text();
 function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines }) {
   const withPlatforms = ({ item, platforms }) => ({ ...provenanceJson(item, lines), platforms });
@@ -48932,8 +49247,7 @@ function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines }) {
 function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines }, paint = NO_PAINT) {
   const out = [`${lookup.command} on ${describePlatforms(asked, asked)}`];
   if (allowed.length === 0 && denied.length === 0) {
-    const hint = lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : lookup.known ? "" : " (no known manifest lists this command)";
-    out.push(`  no active capability grants or denies it${hint}`);
+    out.push("  no active capability grants or denies it");
   }
   for (const { item: entry, platforms } of allowed) {
     const targets = [entry.windows.length ? `windows: ${entry.windows.join(", ")}` : "", entry.webviews.length ? `webviews: ${entry.webviews.join(", ")}` : ""].filter(Boolean).join("; ");
@@ -48973,6 +49287,8 @@ function registerWhoCan(program2, io, setExitCode, allRules) {
       if (result.deniedEverywhere)
         deniedOn.push(...group.platforms);
     }
+    if (!lookup.known && allowed.values().length === 0 && denied.values().length === 0)
+      throw new UsageError(`who-can ${written}: no permission of the app or its plugins names the command "${lookup.command}"${didYouMean(lookup.suggestions)}`);
     const answer = { lookup, asked, allowed: allowed.values(), denied: denied.values(), deniedOn, lines: new SourceLines(project) };
     io.stdout.write(options.format === "json" ? renderWhoCanJson(answer) : renderWhoCanText(answer, await answerPaint(options, io)));
     setExitCode(EXIT_OK);
@@ -49163,21 +49479,23 @@ init_registry();
 
 // dist/cli/commands/rules.js
 init_esm();
+init_did_you_mean();
+init_errors();
+init_terminal_text();
 init_tool();
 init_registry();
 function registerRules(program2, io, setExitCode) {
-  program2.command("rules").description("list every rule of every domain with its default severity and whether it can fix").addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text")).addOption(new Option("--domain <name>", "only the rules of one kind of input").choices(DOMAIN_NAMES)).action((options) => {
-    const rows = RULES.filter((rule) => options.domain === void 0 || rule.domain === options.domain).map((rule) => ({
-      id: rule.id,
-      domain: rule.domain,
-      defaultSeverity: rule.defaultSeverity,
-      fixable: rule.fixable,
-      category: rule.category,
-      command: REGISTRY.byId.lintCommandOf(rule.domain),
-      description: rule.description,
-      docs: `docs/rules/${rule.id}.md`,
-      url: docsUrl(rule.id)
-    }));
+  program2.command("rules").description("list every rule of every domain with its default severity and whether it can fix; with an id, that one rule in full").argument("[id]", "one rule: its description, default severity, the command that runs it, its options and its docs").addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text")).addOption(new Option("--domain <name>", "only the rules of one kind of input").choices(DOMAIN_NAMES)).action((id, options) => {
+    if (id !== void 0) {
+      const rule = RULES.find((candidate) => candidate.id === id);
+      if (!rule)
+        throw new UsageError(`rules ${id}: no rule has this id${didYouMean(nearest(id, RULES.map((candidate) => candidate.id), 3))} (caplint rules lists them)`);
+      const row = { ...ruleRow(rule), pipeline: rule.kind === "pipeline", options: ruleOptions(program2, rule) };
+      io.stdout.write(options.format === "json" ? JSON.stringify(row, null, 2) + "\n" : ruleText(row));
+      setExitCode(0);
+      return;
+    }
+    const rows = RULES.filter((rule) => options.domain === void 0 || rule.domain === options.domain).map(ruleRow);
     if (options.format === "json")
       io.stdout.write(JSON.stringify(rows, null, 2) + "\n");
     else {
@@ -49191,6 +49509,35 @@ function registerRules(program2, io, setExitCode) {
     }
     setExitCode(0);
   });
+}
+function ruleRow(rule) {
+  return {
+    id: rule.id,
+    domain: rule.domain,
+    defaultSeverity: rule.defaultSeverity,
+    fixable: rule.fixable,
+    category: rule.category,
+    command: REGISTRY.byId.lintCommandOf(rule.domain),
+    description: rule.description,
+    docs: `docs/rules/${rule.id}.md`,
+    url: docsUrl(rule.id)
+  };
+}
+function ruleOptions(program2, rule) {
+  const command = program2.commands.find((candidate) => candidate.name() === REGISTRY.byId.lintCommandOf(rule.domain));
+  const naming = new RegExp(`(^|[^a-z-])${rule.id}([^a-z-]|$)`);
+  return (command?.options ?? []).filter((option) => naming.test(option.description)).map((option) => ({ flags: option.flags, description: option.description }));
+}
+function ruleText(row) {
+  const { pipeline } = row;
+  return textLines([
+    `${row.id}: ${row.description}`,
+    `  severity  ${row.defaultSeverity} by default${pipeline ? " (always; it cannot be turned off)" : `; --rule ${row.id}=off|suggestion|warning|error, or "rules" in caplint.config.json`}`,
+    `  category  ${row.category}; ${row.fixable ? "fixable with --fix" : "no automatic fix"}`,
+    `  run by    caplint ${row.command}`,
+    ...row.options.length ? row.options.map((option, i) => `  ${i === 0 ? "options " : "        "}  ${option.flags}  ${option.description}`) : [],
+    `  docs      ${row.url}`
+  ]);
 }
 
 // dist/cli/commands/schema.js
@@ -49354,11 +49701,11 @@ function seconds(value) {
   return parsed;
 }
 function addLiveOptions(command) {
-  return command.option("--stdio", "run the server: the command and its arguments follow -- (caplint mcp --stdio -- node server.js)").option("--url <url>", "connect to a streamable HTTP server (http://HOST:PORT/PATH); legacy SSE is tried when it is not there").addOption(new Option("--timeout <seconds>", "per request").argParser(seconds).default(30)).option("--env <KEY=VALUE>", "environment variable for the --stdio server (repeatable; it otherwise gets only HOME, PATH, SHELL, TERM, USER, LOGNAME)", collect2, []).option("--probe", "also call tools to check what a listing cannot show; ONLY tools with readOnlyHint: true are called").addOption(new Option("--max-calls <n>", "most tool calls --probe makes").argParser(parsePositiveInteger).default(20)).option("--service <name>", "the service prefix of tool names (default: taken from serverInfo.name)").option("--verbose", "pass the server's stderr through and say what was fetched").option("--servers <file>", "lint every server a client configuration declares, live: .vscode/mcp.json, claude_desktop_config.json, .cursor/mcp.json, .mcp.json (findings at each server's entry)").option("--server <name>", "with --servers: lint only this server (repeatable)", collect2, []);
+  return command.option("--stdio", "run the server: the command and its arguments follow -- (caplint mcp --stdio -- node server.js)").option("--url <url>", "connect to a streamable HTTP server (http://HOST:PORT/PATH); legacy SSE is tried when it is not there").addOption(new Option("--timeout <seconds>", "per request").argParser(seconds).default(30)).option("--env <KEY=VALUE>", "environment variable for the --stdio server (repeatable; it otherwise gets only HOME, PATH, SHELL, TERM, USER, LOGNAME)", collect2, []).option("--probe", "also call tools to check what a listing cannot show; ONLY tools with readOnlyHint: true are called").addOption(new Option("--max-calls <n>", "most tool calls --probe makes").argParser(parsePositiveInteger).default(20)).option("--service <name>", "the service prefix of tool names, for mcp-tool-prefix (default: taken from serverInfo.name)").option("--verbose", "pass the server's stderr through and say what was fetched").option("--servers <file>", "lint every server a client configuration declares, live: .vscode/mcp.json, claude_desktop_config.json, .cursor/mcp.json, .mcp.json (findings at each server's entry)").option("--server <name>", "with --servers: lint only this server (repeatable)", collect2, []);
 }
 var registerMcpCommands = (program2, io, setExitCode, registry) => {
   const mcp = program2.command("mcp").usage("[options] FILE...  |  --stdio -- CMD ARGS...  |  --url URL  |  --servers CONFIG [--server NAME...]  |  dump (--stdio -- CMD ARGS... | --url URL) [-o FILE]").description("lint MCP tool servers against the spec's tool-server conventions: tools/list results or dumps (offline), or a live server (--stdio, --url).\n`caplint mcp dump ...` writes a live server's initialize result and every tools/list page as JSON instead, for offline linting.").argument("[files...]", "tools/list results or caplint mcp dump files; with --stdio, the server command after --");
-  addLiveOptions(mcp).addOption(new Option("--server-name-style <style>", "server name convention: python ({service}_mcp), node ({service}-mcp-server) or any (either)").choices(["any", "python", "node"]).default("any")).option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectCommaList, []).option("--list-tools <list>", "tools that are list tools for the pagination rules, whatever the heuristics say; !name for one that is not (comma-separated, repeatable)", collectCommaList, []).addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger));
+  addLiveOptions(mcp).addOption(new Option("--server-name-style <style>", "server name convention of mcp-server-name: python ({service}_mcp), node ({service}-mcp-server) or any (either)").choices(["any", "python", "node"]).default("any")).option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectCommaList, []).option("--list-tools <list>", "tools that are list tools for mcp-pagination-params, mcp-pagination-result and mcp-pagination-contract, whatever the heuristics say; !name for one that is not (comma-separated, repeatable)", collectCommaList, []).addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger));
   addLintOptions(mcp, { output: "write the report (with dump: the dump) to this file, atomically, instead of standard output" }).action(async (files, options) => {
     if (files[0] === "dump")
       setExitCode(await (await Promise.resolve().then(() => (init_run(), run_exports))).runDump(files.slice(1), options, io));
@@ -49407,7 +49754,7 @@ init_esm();
 var import_node_path43 = __toESM(require("node:path"), 1);
 init_output();
 var QUIET_COMMANDS = /* @__PURE__ */ new Set(["access", "diff"]);
-var OWN_OUTPUT = /* @__PURE__ */ new Set(["check", "report"]);
+var OWN_OUTPUT = /* @__PURE__ */ new Set(["check", "report", "lsp"]);
 function switchableOutput(io) {
   let target = io.stdout;
   const stdout = {
@@ -49458,17 +49805,112 @@ function addOutputOptions(program2, output, cwd, stdout) {
 // dist/cli/main.js
 init_terminal_text();
 init_read();
+
+// dist/cli/usage-errors.js
+init_esm();
+init_did_you_mean();
+var CaplintCommand = class _CaplintCommand extends Command {
+  createCommand(name) {
+    return new _CaplintCommand(name);
+  }
+  error(message, errorOptions) {
+    return super.error(usageMessage(this, message.replace(/^error: /, ""), errorOptions?.code), errorOptions);
+  }
+};
+function usageMessage(command, message, code) {
+  const name = commandPath(command);
+  switch (code) {
+    case "commander.unknownOption": {
+      const flag = /^unknown option '(.*)'/.exec(message)?.[1];
+      return flag === void 0 ? message : unknownOption(command, flag);
+    }
+    case "commander.invalidArgument": {
+      const match2 = /^option '(.*?)' argument '(.*)' is invalid\. ?([\s\S]*)$/.exec(message);
+      if (match2)
+        return invalidValue(findOption(command, match2[1]), match2[1], match2[2], match2[3]);
+      const argument = /^command-argument value '(.*)' is invalid for argument '(.*?)'\. ?([\s\S]*)$/.exec(message);
+      return argument ? `${name} ${argument[2]} ${argument[1]}: ${argument[3]}` : message;
+    }
+    case "commander.optionMissingArgument": {
+      const flags = /^option '(.*)' argument missing/.exec(message)?.[1];
+      const option = flags === void 0 ? void 0 : findOption(command, flags);
+      return option ? `${flagName(option)}: needs a value (${option.flags})` : message;
+    }
+    case "commander.missingMandatoryOptionValue": {
+      const flags = /^required option '(.*)' not specified/.exec(message)?.[1];
+      const option = flags === void 0 ? void 0 : findOption(command, flags);
+      return option ? `${name}: ${flagName(option)} is required (${option.flags})` : message;
+    }
+    case "commander.missingArgument": {
+      const argument = /^missing required argument '(.*)'/.exec(message)?.[1];
+      return argument === void 0 ? message : `${name}: the argument <${argument}> is missing (caplint ${name} --help)`;
+    }
+    case "commander.excessArguments": {
+      const expected2 = command.registeredArguments.length;
+      return `${name}: too many arguments (it takes ${expected2 === 0 ? "none" : `at most ${expected2}`}: caplint ${name} --help)`;
+    }
+    default:
+      return message;
+  }
+}
+function commandPath(command) {
+  const names = [];
+  for (let at = command; at?.parent; at = at.parent)
+    names.unshift(at.name());
+  return names.join(" ") || "caplint";
+}
+function optionsIn(command) {
+  const options = [];
+  for (let at = command; at; at = at.parent)
+    options.push(...at.options);
+  return options;
+}
+function findOption(command, flags) {
+  return optionsIn(command).find((option) => option.flags === flags);
+}
+function flagName(option) {
+  return option.long ?? option.short ?? option.flags;
+}
+function unknownOption(command, flag) {
+  const name = commandPath(command);
+  const written = flag.split("=")[0];
+  const longs = optionsIn(command).flatMap((option) => option.long && !option.hidden ? [option.long] : []);
+  const close = written.startsWith("--") ? nearest(written, [...longs, "--help"], 1) : [];
+  if (close.length)
+    return `${written}: ${name} has no such option; did you mean ${close[0]}?`;
+  const root2 = rootOf(command);
+  const owners = root2.commands.filter((other) => other !== command && other.options.some((option) => option.long === written || option.short === written));
+  const where3 = owners.length && owners.length <= 2 ? ` (it is an option of ${quoteList(owners.map((owner) => owner.name()), "and", (item) => item)})` : "";
+  return `${written}: ${name} has no such option${where3}; its options: caplint ${name} --help`;
+}
+function rootOf(command) {
+  let at = command;
+  while (at.parent)
+    at = at.parent;
+  return at;
+}
+function invalidValue(option, flags, value, reason) {
+  const flag = option ? flagName(option) : flags;
+  const choices = option?.argChoices;
+  if (choices?.length) {
+    const close = nearest(value, choices, 2);
+    return `${flag} ${value}: not one of ${choices.join(", ")}${close.length ? `; did you mean ${quoteList(close)}?` : ""}`;
+  }
+  return `${flag} ${value}: ${reason.trim() || "invalid value"}`;
+}
+
+// dist/cli/main.js
 async function main(givenOptions) {
   forgetFilesRead();
   const options = withStreams(givenOptions, { stdout: new SafeOutput(givenOptions.stdout), stderr: new SafeOutput(givenOptions.stderr) });
   const { stderr } = options;
   let exitCode = 0;
   const debug = options.argv.includes("--debug");
-  const program2 = new Command("caplint").description("Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).").version(toolVersion(), "-v, --version").exitOverride().configureOutput({
+  const program2 = new CaplintCommand("caplint").description("Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).").version(toolVersion(), "-v, --version").exitOverride().configureOutput({
     writeOut: (text2) => options.stdout.write(text2),
     writeErr: (text2) => stderr.write(text2),
     outputError: (text2, write) => write(`caplint: ${text2.replace(/^error: /, "")}`)
-  }).showSuggestionAfterError(true).addOption(new Option("--debug", "print internal stack traces on errors").hideHelp());
+  }).showSuggestionAfterError(false).configureHelp({ showGlobalOptions: true }).addOption(new Option("--debug", "print internal stack traces on errors"));
   const output = switchableOutput(options);
   registerCommands(program2, output.io, (code) => {
     exitCode = code;

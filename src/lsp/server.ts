@@ -11,6 +11,7 @@ import { completionItems, markdown, slotAt } from "./completion.js";
 import { toLspRange } from "./convert.js";
 import { definitionOf, VirtualDocuments, VIRTUAL_SCHEME } from "./definition.js";
 import { hoverText } from "./hover.js";
+import { callHover, grantActions } from "./frontend.js";
 import { BoundedMessageReader, ClientGate, DEFAULT_MAX_MESSAGE_BYTES } from "./framing.js";
 import { documentOf, placeAt } from "./places.js";
 import { toolVersion } from "../core/tool.js";
@@ -116,7 +117,11 @@ export function runLanguageServer(streams: ServerStreams): Promise<number> {
     }
     if (client.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
       // Saved files that are not open (a Cargo.lock rewritten by cargo, a permission file from git) change verdicts too.
-      workspace.guard(connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/*.{json,toml,lock,rs,jsonl}" }] }));
+      workspace.guard(
+        connection.client.register(DidChangeWatchedFilesNotification.type, {
+          watchers: [{ globPattern: "**/*.{json,toml,lock,rs,jsonl,ts,tsx,mts,cts,js,jsx,mjs,cjs,vue,svelte,html,htm}" }],
+        }),
+      );
     }
   });
   connection.onDidChangeConfiguration((change) => {
@@ -172,6 +177,13 @@ function registerFeatures(connection: Connection, workspace: Workspace): void {
   });
 
   connection.onHover(async ({ textDocument, position }): Promise<Hover | null> => {
+    const frontend = await analysed(textDocument.uri);
+    if (frontend && !frontend.document && frontend.buffer) {
+      // A frontend file: the call under the cursor, judged for the windows that load it.
+      const buffer = frontend.buffer;
+      const hover = callHover(frontend.project, frontend.file, buffer.offsetAt(position));
+      return hover ? { contents: markdown(hover.text), range: { start: buffer.positionAt(hover.start), end: buffer.positionAt(hover.end) } } : null;
+    }
     const found = await placeOf(textDocument.uri, position);
     if (!found) return null;
     const { place, document } = found;
@@ -183,7 +195,10 @@ function registerFeatures(connection: Connection, workspace: Workspace): void {
     const found = await analysed(textDocument.uri);
     if (!found?.buffer) return [];
     const findings = found.app!.analysis!.result.diagnostics.filter((d) => d.absolutePath === found.file);
-    return codeActions({ uri: textDocument.uri, buffer: found.buffer, document: found.document, project: found.project, findings, range });
+    return [
+      ...codeActions({ uri: textDocument.uri, buffer: found.buffer, document: found.document, project: found.project, findings, range }),
+      ...(found.document ? [] : grantActions(found.project, found.file, found.buffer, range)),
+    ];
   });
 
   connection.onDefinition(async ({ textDocument, position }) => {

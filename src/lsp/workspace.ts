@@ -12,6 +12,7 @@ import type { Connection, Diagnostic as LspDiagnostic, TextDocuments } from "vsc
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { enclosingApp } from "../capabilities/load/apps.js";
+import { isFrontendFile } from "../capabilities/frontend/blocks.js";
 import { CheckSession } from "../capabilities/check-run.js";
 import { analyzeApp, analyzeClientConfig, analyzeRecording, type AppAnalysis, type AppTarget } from "./analysis.js";
 import { toLspDiagnostic } from "./convert.js";
@@ -335,8 +336,16 @@ export class Workspace {
       return { kind: "none" };
     }
     if (CLIENT_CONFIG.test(file)) return { kind: "client-config" };
+    const boundary = this.folders.some((f) => isInside(file, f)) ? folder : path.parse(file).root;
+    if (isFrontendFile(file) && !file.split(path.sep).includes("node_modules")) {
+      // A page or module of an app's frontend: its calls are judged against the app's capabilities.
+      const srcTauri = await enclosingApp(file, boundary);
+      if (srcTauri === undefined || (path.basename(srcTauri) === "src-tauri" && isInside(file, srcTauri))) return { kind: "none" };
+      const root = path.basename(srcTauri) === "src-tauri" ? path.dirname(srcTauri) : srcTauri;
+      return { kind: "app", app: this.app(srcTauri, { root, srcTauri }, folder) };
+    }
     if (!APP_FILE.test(file)) return { kind: "none" };
-    const srcTauri = await enclosingApp(file, this.folders.some((f) => isInside(file, f)) ? folder : path.parse(file).root);
+    const srcTauri = await enclosingApp(file, boundary);
     if (srcTauri !== undefined) {
       const root = path.basename(srcTauri) === "src-tauri" ? path.dirname(srcTauri) : srcTauri;
       return { kind: "app", app: this.app(srcTauri, { root, srcTauri }, folder) };
