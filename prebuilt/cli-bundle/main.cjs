@@ -5970,6 +5970,17 @@ var init_versions = __esm({
         const [allow, deny, description] = chosen;
         return description === void 0 ? { allow, deny } : { allow, deny, description };
       }
+      /**
+       * Every permission of the catalog whose commands changed between releases, with each content and the
+       * first release that has it: what a version-skew check compares the locked release with.
+       */
+      commandChanges(catalog) {
+        const changes = [];
+        for (const [identifier, lists] of Object.entries(this.catalog(catalog)?.commands ?? {}))
+          for (const [from, [allow]] of Object.entries(lists))
+            changes.push({ identifier, from, allow });
+        return changes;
+      }
       /** Whether the version's content rests on evidence (git or observed), not only on a release list. */
       isVerified(catalog, version) {
         const history = this.catalog(catalog);
@@ -17320,6 +17331,7 @@ async function loadFrontend(options) {
     return { label: window.label, url: isPlainObject(declared) ? declared.url : void 0 };
   });
   let versionNotes = [];
+  let jsVersions;
   const scan = await scanFrontend({
     appRoot: options.appRoot,
     srcTauri: options.srcTauri,
@@ -17332,18 +17344,21 @@ async function loadFrontend(options) {
     apiFor: async (root2) => {
       const versions = await jsPackageVersions(root2, { root: options.boundary, maxBytes: options.maxBytes });
       versionNotes = versions.notes;
+      jsVersions = versions.packages;
       return apiLookup((packageName2) => versions.packages.get(packageName2)?.version);
     }
   });
+  if (scan && jsVersions)
+    scan.jsVersions = jsVersions;
   if (scan)
     scan.notes.push(...versionNotes.map((note) => `${import_node_path13.default.relative(options.cwd, options.appRoot) || "."}: ${note}`));
   return scan;
 }
 function apiLookup(versionOf) {
-  const packageOf2 = (specifier) => specifier.split("/").slice(0, 2).join("/");
+  const packageOf3 = (specifier) => specifier.split("/").slice(0, 2).join("/");
   const implicit = implicitCalls();
   return {
-    module: (specifier) => jsApiModule(specifier, versionOf(packageOf2(specifier))),
+    module: (specifier) => jsApiModule(specifier, versionOf(packageOf3(specifier))),
     globalNamespace: globalNamespaceModule,
     implicit: (trigger) => implicit.filter((call) => call.trigger.includes(trigger)).flatMap((call) => call.commands)
   };
@@ -31064,6 +31079,127 @@ var init_frontend_command_not_granted = __esm({
   }
 });
 
+// dist/capabilities/rules/frontend-version-skew.js
+function alignHint(crate, crateVersion, jsPackage, jsVersion) {
+  const parsed = parseVersion(crateVersion);
+  const series = parsed ? `~${parsed.major}.${parsed.minor}.0` : crateVersion;
+  const newer = compareVersions(jsVersion, crateVersion) > 0;
+  return newer ? `update the crate to the JS package's release (cargo update -p ${crate}), or install ${jsPackage}@${series}` : `install the JS package of the crate's release (${jsPackage}@${series}), or lock ${crate} at ${jsVersion} in Cargo.lock`;
+}
+var packageOf2, frontend_version_skew_default;
+var init_frontend_version_skew = __esm({
+  "dist/capabilities/rules/frontend-version-skew.js"() {
+    "use strict";
+    init_versions();
+    init_command_name();
+    init_expand();
+    init_glob();
+    init_js_api();
+    init_types2();
+    init_frontend();
+    init_types3();
+    packageOf2 = (specifier) => specifier.split("/").slice(0, 2).join("/");
+    frontend_version_skew_default = defineRule({
+      id: "frontend-version-skew",
+      description: "Warn when the locked JS package of an official plugin invokes a command the locked crate grants through no permission, or no longer (not yet) through the permission the app uses.",
+      category: "correctness",
+      defaultSeverity: "warning",
+      fixable: false,
+      messages: {
+        lacks: '{{call}} ({{package}} {{jsVersion}}, {{jsFrom}}) invokes "{{command}}", which {{crate}} {{crateVersion}} ({{crateFrom}}) grants through no permission: "{{permission}}" granted it {{when}}',
+        moved: '{{call}} ({{package}} {{jsVersion}}, {{jsFrom}}) invokes "{{command}}", which "{{permission}}" grants from {{crate}} {{from}}; {{crateFrom}} {{locks}} {{crateVersion}}, where it grants {{grantsThere}}'
+      },
+      async check(context) {
+        const access2 = await judgedFrontend(context);
+        const jsVersions = access2?.scan.jsVersions;
+        if (!access2 || !jsVersions)
+          return;
+        const history = await loadVersionHistory();
+        const catalog = context.project.catalog;
+        const seen = /* @__PURE__ */ new Set();
+        for (const judgement of access2.judgements) {
+          const call = judgement.call;
+          if (call.member === "invoke" || call.trigger !== void 0 || judgement.key === void 0)
+            continue;
+          const js = jsVersions.get(packageOf2(call.specifier));
+          const locked = catalog.lockedVersionOf(judgement.key);
+          const manifest = catalog.get(judgement.key);
+          if (!js || !locked || locked.source === "newest" || !manifest)
+            continue;
+          const key = `${call.file}\0${call.start}\0${judgement.command}`;
+          if (seen.has(key))
+            continue;
+          seen.add(key);
+          const { plugin, name } = parseCommandName(judgement.command);
+          const invoked = (command) => `"${plugin === void 0 ? command : `plugin:${plugin}|${command}`}"`;
+          const historyCatalog = historyCatalogOf(judgement.key);
+          const changes = history.commandChanges(historyCatalog).sort((a2, b2) => compareVersions(a2.from, b2.from));
+          const jsVersion = jsApiModule(call.specifier, js.version)?.version ?? js.version;
+          const base = {
+            call: callText(call),
+            package: packageOf2(call.specifier),
+            jsVersion,
+            jsFrom: js.from,
+            command: judgement.command,
+            crate: locked.crate,
+            crateVersion: locked.version,
+            crateFrom: locked.file ?? locked.source,
+            locks: locked.source === "Cargo.lock" ? "locks" : "asks for"
+          };
+          const hint = alignHint(locked.crate, locked.version, packageOf2(call.specifier), jsVersion);
+          const grantedAtLocked = Object.values(manifest.permissions).some((permission) => permission.commands.allow.includes(name));
+          if (!grantedAtLocked) {
+            const earlier = changes.find((change) => change.allow.includes(name));
+            if (!earlier)
+              continue;
+            const next = changes.find((change) => change.identifier === earlier.identifier && compareVersions(change.from, earlier.from) > 0);
+            const when = next ? `from ${earlier.from} until before ${next.from}` : `from ${earlier.from}`;
+            context.report({
+              at: { absolutePath: call.file },
+              path: [],
+              span: callSpan(call),
+              messageId: "lacks",
+              data: { ...base, permission: catalog.spellIdentifier(earlier.identifier), when },
+              hint
+            });
+            continue;
+          }
+          if (judgement.refusals.length === 0)
+            continue;
+          const windows = judgement.refusals.map((refusal) => refusal.window);
+          for (const use of access2.entries) {
+            const patterns2 = valuesOf(use.capability.windows);
+            if (!windows.some((window) => window === "*" || patterns2.some((pattern) => labelMatches(pattern, window))))
+              continue;
+            const leaves = expandIdentifier(catalog, use.entry.identifier).leaves.filter((leaf) => leaf.key === judgement.key);
+            const moved = leaves.map((leaf) => {
+              const id = catalog.spellIdentifier(`${leaf.key}:${leaf.name}`);
+              const change = changes.find((c) => catalog.spellIdentifier(c.identifier) === id && c.allow.includes(name));
+              return change && !leaf.permission.commands.allow.includes(name) ? { id, change, now: leaf.permission.commands.allow } : void 0;
+            }).find((found) => found !== void 0);
+            if (!moved)
+              continue;
+            context.report({
+              at: { absolutePath: call.file },
+              path: [],
+              span: callSpan(call),
+              messageId: "moved",
+              data: {
+                ...base,
+                permission: moved.id,
+                from: moved.change.from,
+                grantsThere: moved.now.length ? moved.now.map(invoked).join(", ") : "nothing"
+              },
+              hint
+            });
+            break;
+          }
+        }
+      }
+    });
+  }
+});
+
 // dist/capabilities/rules/ignored-file.js
 function checkOutsideLinks(context) {
   for (const link of context.project.outsideLinks) {
@@ -32797,6 +32933,7 @@ __export(list_exports, {
   emptyPlatforms: () => empty_platforms_default,
   frontendCallsUnregisteredPlugin: () => frontend_calls_unregistered_plugin_default,
   frontendCommandNotGranted: () => frontend_command_not_granted_default,
+  frontendVersionSkew: () => frontend_version_skew_default,
   ignoredFile: () => ignored_file_default,
   insecureRemote: () => insecure_remote_default,
   invalidIdentifier: () => invalid_identifier_default,
@@ -32836,6 +32973,7 @@ var init_list = __esm({
     init_empty_platforms();
     init_frontend_calls_unregistered_plugin();
     init_frontend_command_not_granted();
+    init_frontend_version_skew();
     init_ignored_file();
     init_insecure_remote();
     init_invalid_identifier();
@@ -34829,7 +34967,13 @@ var init_check_run = __esm({
     init_check_runs();
     init_project();
     init_rules();
-    FRONTEND_RULES = ["frontend-command-not-granted", "frontend-calls-unregistered-plugin", "unused-permission", "unused-dangerous-permission"];
+    FRONTEND_RULES = [
+      "frontend-command-not-granted",
+      "frontend-calls-unregistered-plugin",
+      "frontend-version-skew",
+      "unused-permission",
+      "unused-dangerous-permission"
+    ];
     CheckSession = class {
       last;
       /**
