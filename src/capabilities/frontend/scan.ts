@@ -321,7 +321,15 @@ async function frontendRoot(options: FrontendOptions): Promise<string | undefine
   const dist = options.build?.frontendDist;
   if (typeof dist === "string" && !/^[a-z]+:/i.test(dist)) {
     const folder = path.resolve(options.srcTauri, dist);
-    if ((await pathKind(folder)) === "directory" && isWithin(folder, options.boundary)) return folder;
+    if (!isWithin(folder, options.boundary)) return undefined;
+    // Pages served as written (`"frontendDist": "../src"`).
+    if ((await pathKind(folder)) === "directory" && !SKIPPED_FOLDERS.has(path.basename(folder))) return folder;
+    // Build output (`../../frontend/dist`, not in the repository): the project that builds it is the nearest
+    // folder up with a package.json, short of the folders that hold the app (a parent's package.json is another project's).
+    for (let dir = path.dirname(folder); isWithin(dir, options.boundary) && !isWithin(options.appRoot, dir); dir = path.dirname(dir)) {
+      if ((await pathKind(path.join(dir, "package.json"))) === "file") return dir;
+    }
+    if ((await pathKind(folder)) === "directory") return folder;
   }
   return (await pathKind(path.join(options.appRoot, "index.html"))) === "file" ? options.appRoot : undefined;
 }
