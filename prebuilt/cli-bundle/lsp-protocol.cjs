@@ -1411,7 +1411,7 @@ var require_messageReader = __commonJS({
       }
       MessageReader2.is = is;
     })(MessageReader || (exports2.MessageReader = MessageReader = {}));
-    var AbstractMessageReader = class {
+    var AbstractMessageReader2 = class {
       errorEmitter;
       closeEmitter;
       partialMessageEmitter;
@@ -1451,7 +1451,7 @@ var require_messageReader = __commonJS({
         }
       }
     };
-    exports2.AbstractMessageReader = AbstractMessageReader;
+    exports2.AbstractMessageReader = AbstractMessageReader2;
     var ResolvedMessageReaderOptions;
     (function(ResolvedMessageReaderOptions2) {
       function fromOptions(options) {
@@ -1492,7 +1492,7 @@ var require_messageReader = __commonJS({
       }
       ResolvedMessageReaderOptions2.fromOptions = fromOptions;
     })(ResolvedMessageReaderOptions || (ResolvedMessageReaderOptions = {}));
-    var ReadableStreamMessageReader = class extends AbstractMessageReader {
+    var ReadableStreamMessageReader = class extends AbstractMessageReader2 {
       readable;
       options;
       callback;
@@ -9325,12 +9325,12 @@ var require_main = __commonJS({
       }
     };
     exports2.SocketMessageWriter = SocketMessageWriter;
-    var StreamMessageReader2 = class extends api_1.ReadableStreamMessageReader {
+    var StreamMessageReader = class extends api_1.ReadableStreamMessageReader {
       constructor(readable, encoding) {
         super((0, ril_1.default)().stream.asReadableStream(readable), encoding);
       }
     };
-    exports2.StreamMessageReader = StreamMessageReader2;
+    exports2.StreamMessageReader = StreamMessageReader;
     var StreamMessageWriter2 = class extends api_1.WriteableStreamMessageWriter {
       constructor(writable, options) {
         super((0, ril_1.default)().stream.asWritableStream(writable), options);
@@ -9446,7 +9446,7 @@ var require_main = __commonJS({
       if (!logger) {
         logger = api_1.NullLogger;
       }
-      const reader = isReadableStream(input) ? new StreamMessageReader2(input) : input;
+      const reader = isReadableStream(input) ? new StreamMessageReader(input) : input;
       const writer = isWritableStream(output) ? new StreamMessageWriter2(output) : output;
       if (api_1.ConnectionStrategy.is(options)) {
         options = { connectionStrategy: options };
@@ -9821,6 +9821,7 @@ ${stack}`);
 // dist/lsp/protocol.js
 var protocol_exports = {};
 __export(protocol_exports, {
+  AbstractMessageReader: () => import_node.AbstractMessageReader,
   CodeActionKind: () => import_node.CodeActionKind,
   CompletionItemKind: () => import_node.CompletionItemKind,
   DiagnosticSeverity: () => import_node.DiagnosticSeverity,
@@ -9828,7 +9829,6 @@ __export(protocol_exports, {
   ErrorCodes: () => import_node.ErrorCodes,
   MarkupKind: () => import_node.MarkupKind,
   ResponseError: () => import_node.ResponseError,
-  StreamMessageReader: () => import_node.StreamMessageReader,
   StreamMessageWriter: () => import_node.StreamMessageWriter,
   TextDocument: () => TextDocument2,
   TextDocumentSyncKind: () => import_node.TextDocumentSyncKind,
@@ -10094,6 +10094,7 @@ function getWellformedEdit(textEdit) {
 }
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
+  AbstractMessageReader,
   CodeActionKind,
   CompletionItemKind,
   DiagnosticSeverity,
@@ -10101,7 +10102,6 @@ function getWellformedEdit(textEdit) {
   ErrorCodes,
   MarkupKind,
   ResponseError,
-  StreamMessageReader,
   StreamMessageWriter,
   TextDocument,
   TextDocumentSyncKind,

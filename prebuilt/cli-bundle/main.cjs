@@ -3545,6 +3545,26 @@ function nearestField(key, known, has) {
   const present = nearest(key, known, 1)[0];
   return present === void 0 ? {} : { present };
 }
+function abbreviated(input, candidates) {
+  const lower = input.toLowerCase();
+  if (lower.length < 2)
+    return [];
+  return candidates.filter((candidate) => {
+    const word = candidate.toLowerCase();
+    if (word[0] !== lower[0])
+      return false;
+    let at = 0;
+    for (const char of lower) {
+      at = word.indexOf(char, at) + 1;
+      if (at === 0)
+        return false;
+    }
+    return true;
+  });
+}
+function didYouMean(candidates) {
+  return candidates.length ? `; did you mean ${quoteList(candidates)}?` : "";
+}
 function wordList(items, conjunction = "and") {
   return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${conjunction} ${items[items.length - 1]}`;
 }
@@ -10471,6 +10491,13 @@ var init_document = __esm({
           return { offset: previous.end, length: item.end - previous.end };
         return { offset: item.offset, length: item.end - item.offset };
       }
+      /**
+       * Where each item of the array at `arrayPath` starts and ends (a JSON array, or an inline TOML array),
+       * for edits that rewrite several items of one array at once; undefined when it is not such an array.
+       */
+      arrayItemSpans(arrayPath) {
+        return this.format === "toml" ? this.inlineArrayItems(arrayPath) : this.jsonArrayItems(arrayPath);
+      }
       jsonArrayItems(arrayPath) {
         const tree = this.tree;
         const array = tree ? nodeAt(tree, arrayPath) : NO_NODE;
@@ -10652,6 +10679,9 @@ function rm(...args) {
 function stat(...args) {
   return load().stat(...args);
 }
+function statfs(...args) {
+  return load().statfs(...args);
+}
 function symlink(...args) {
   return load().symlink(...args);
 }
@@ -10819,7 +10849,13 @@ function describeIoError(error) {
     EPERM: "operation not permitted",
     ELOOP: "too many levels of symbolic links",
     EISDIR: "is a directory",
-    ENOTDIR: "not a directory"
+    ENOTDIR: "not a directory",
+    // A write that failed part-way: the code is named, since it is what a CI log is searched for.
+    ENOSPC: "no space left on device (ENOSPC)",
+    EDQUOT: "disk quota exceeded (EDQUOT)",
+    EFBIG: "file too large: over the file-size limit (EFBIG, ulimit -f)",
+    EROFS: "read-only file system (EROFS)",
+    EIO: "input/output error (EIO)"
   };
   return (code && known[code]) ?? (error instanceof Error ? error.message : String(error));
 }
@@ -11692,9 +11728,9 @@ var require_ignore = __commonJS({
     };
     var parentOf = (path45) => {
       if (path45.charCodeAt(0) === SLASH_CODE || path45.indexOf(DOUBLE_SLASH) >= 0) {
-        const slices = path45.split(SLASH3).filter(Boolean);
-        slices.pop();
-        return slices.length ? slices.join(SLASH3) + SLASH3 : EMPTY;
+        const slices2 = path45.split(SLASH3).filter(Boolean);
+        slices2.pop();
+        return slices2.length ? slices2.join(SLASH3) + SLASH3 : EMPTY;
       }
       const end = path45.length - 1;
       const cut = path45.lastIndexOf(
@@ -12559,12 +12595,12 @@ function suggest(project, groups, query, webview, verdicts, lineOf2) {
   const removeDenies = refusing.flatMap((v2) => v2.explanation.verdict === "denied" ? v2.explanation.deniedBy : []);
   if (removeDenies.length)
     notes.unshift("a deny wins over every allow, for every window and origin: remove the deny first");
-  const refusedOn = refusing.flatMap((v2) => v2.platforms);
-  const refusingModels = groups.filter((g) => g.platforms.some((p) => refusedOn.includes(p))).map((g) => g.model);
+  const refusedOn2 = refusing.flatMap((v2) => v2.platforms);
+  const refusingModels = groups.filter((g) => g.platforms.some((p) => refusedOn2.includes(p))).map((g) => g.model);
   const covering = coveringCapability(refusingModels, query.window, webview, query.origin);
-  for (const item of selectionNotes(project, groups, query, webview, refusedOn))
+  for (const item of selectionNotes(project, groups, query, webview, refusedOn2))
     notes.push(item);
-  const capability = newCapability(query, entry, refusedOn, groups);
+  const capability = newCapability(query, entry, refusedOn2, groups);
   const newCapabilityFile = `src-tauri/capabilities/${String(capability.identifier)}.${capabilitySyntax(project)}`;
   const suggestion = { entry, reason, newCapability: capability, newCapabilityFile, removeDenies, notes };
   if (covering) {
@@ -12596,10 +12632,10 @@ function scopeTemplate(schema) {
   }
   return void 0;
 }
-function selectionNotes(project, groups, query, webview, refusedOn) {
+function selectionNotes(project, groups, query, webview, refusedOn2) {
   const notes = [];
   for (const capability of project.activeCapabilities) {
-    const missingOn = refusedOn.filter((platform) => capability.configPlatforms && !capability.configPlatforms.some((target) => target === platform));
+    const missingOn = refusedOn2.filter((platform) => capability.configPlatforms && !capability.configPlatforms.some((target) => target === platform));
     if (missingOn.length === 0)
       continue;
     const covers2 = groups.some((group) => group.model.capabilities.some((c) => c.capability === capability && c.matchesLabels(query.window, webview) && c.contexts.some((_2, i) => c.contextMatches(i, query.origin))));
@@ -12610,11 +12646,11 @@ function selectionNotes(project, groups, query, webview, refusedOn) {
   }
   const declarations = project.config?.windows.filter((window) => window.label === query.window) ?? [];
   const declaredOn = declarations.some((window) => !window.platforms) ? void 0 : [...new Set(declarations.flatMap((window) => window.platforms))];
-  const absentOn = declaredOn?.length ? refusedOn.filter((platform) => !declaredOn.some((target) => target === platform)) : [];
+  const absentOn = declaredOn?.length ? refusedOn2.filter((platform) => !declaredOn.some((target) => target === platform)) : [];
   if (absentOn.length)
     notes.push(`window "${query.window}" is declared for ${wordList(declaredOn)} only, in ${wordList([...new Set(declarations.map((window) => window.document.file))])}: on ${wordList(absentOn)} it exists only if the app creates it in code`);
   for (const list of project.config?.capabilityLists ?? []) {
-    const on = refusedOn.filter((platform) => !list.platforms || list.platforms.some((target) => target === platform));
+    const on = refusedOn2.filter((platform) => !list.platforms || list.platforms.some((target) => target === platform));
     if (on.length && list.platforms)
       notes.push(`app.security.capabilities in ${list.document.file} selects what the ${wordList(on)} build${on.length > 1 ? "s load" : " loads"}: list a new capability there too`);
   }
@@ -12625,7 +12661,7 @@ function coveringCapability(models, window, webview, origin) {
   const [first, ...others] = models.map(covers2);
   return first?.find((capability) => others.every((list) => list.includes(capability)));
 }
-function newCapability(query, entry, refusedOn, groups) {
+function newCapability(query, entry, refusedOn2, groups) {
   const { name } = parseCommandName(query.command);
   const capability = { identifier: `${query.window}-${name.replace(/_/g, "-")}`.replace(/[^A-Za-z0-9-]/g, "-") };
   if (query.webview !== void 0 && query.webview !== query.window)
@@ -12638,8 +12674,8 @@ function newCapability(query, entry, refusedOn, groups) {
     capability.local = false;
   }
   const asked = groups.flatMap((g) => g.platforms);
-  if (refusedOn.length < asked.length)
-    capability.platforms = [...refusedOn];
+  if (refusedOn2.length < asked.length)
+    capability.platforms = [...refusedOn2];
   capability.permissions = [entry];
   return capability;
 }
@@ -12684,7 +12720,7 @@ function canonicalPlatform(name) {
   if (found)
     return found;
   const close = nearest(name, TARGETS, 2);
-  throw new PlatformNameError(`--platform ${name}: unknown platform; expected ${quoteList(TARGETS)}${close.length ? ` (did you mean ${quoteList(close)}?)` : ""}`);
+  throw new PlatformNameError(`--platform ${name}: unknown platform, expected ${quoteList(TARGETS)}${close.length ? `; did you mean ${quoteList(close)}?` : ""}`);
 }
 function resolvePlatformGroups(project, platforms = TARGETS) {
   if (isPlatformIndependent(project))
@@ -12778,8 +12814,8 @@ function oneLine(value) {
 function textLines(lines) {
   return lines.length === 0 ? "" : lines.map(oneLine).join("\n") + "\n";
 }
-function terminalSafe(text2) {
-  const escaped = MAYBE_UNSAFE_WITH_BREAKS.test(text2) ? text2.replace(UNSAFE_WITH_BREAKS, escapeChar) : text2;
+function terminalSafe(text2, guard = new WorkflowCommandGuard()) {
+  const escaped = guard.neutralise(MAYBE_UNSAFE_WITH_BREAKS.test(text2) ? text2.replace(UNSAFE_WITH_BREAKS, escapeChar) : text2);
   return markers && escaped.includes(markers.open) ? escaped.replace(markers.pattern, (_2, code) => SEQUENCES[Number(code)] ?? "") : escaped;
 }
 function markersOf() {
@@ -12790,7 +12826,7 @@ function markersOf() {
   }
   return markers;
 }
-var import_node_module, UNSAFE_WITH_BREAKS, UNSAFE, MAYBE_UNSAFE, MAYBE_UNSAFE_WITH_BREAKS, MARK_CLOSE, markers, SEQUENCES, mark, wrap, NO_PAINT, MARKER_PAINT, clearScreen, SafeOutput;
+var import_node_module, UNSAFE_WITH_BREAKS, UNSAFE, MAYBE_UNSAFE, MAYBE_UNSAFE_WITH_BREAKS, WorkflowCommandGuard, BLANK, LINE_COMMAND, LEGACY_COMMAND, LEADING_BLANK, MARK_CLOSE, markers, SEQUENCES, mark, wrap, NO_PAINT, MARKER_PAINT, workflowCommand, clearScreen, SafeOutput;
 var init_terminal_text = __esm({
   "dist/core/terminal-text.js"() {
     "use strict";
@@ -12799,6 +12835,35 @@ var init_terminal_text = __esm({
     UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
     MAYBE_UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
     MAYBE_UNSAFE_WITH_BREAKS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
+    WorkflowCommandGuard = class {
+      lineStart = "blank";
+      hashes = 0;
+      neutralise(text2) {
+        if (text2 === "")
+          return text2;
+        const before = this.lineStart === "blank" ? "\n" : this.lineStart === "colon" ? "\n:" : "x" + "#".repeat(this.hashes);
+        const guarded = (before + text2).replace(LINE_COMMAND, "$1\\u003a").replace(LEGACY_COMMAND, "##\\u005b").slice(before.length);
+        this.remember(text2);
+        return guarded;
+      }
+      remember(text2) {
+        const lastBreak = text2.lastIndexOf("\n");
+        const tail = lastBreak < 0 ? text2 : text2.slice(lastBreak + 1);
+        const continued = lastBreak < 0 ? this.lineStart : "blank";
+        if (continued === "blank") {
+          const indent = LEADING_BLANK.exec(tail)[0].length;
+          this.lineStart = indent === tail.length ? "blank" : indent === tail.length - 1 && tail.endsWith(":") ? "colon" : "text";
+        } else {
+          this.lineStart = "text";
+        }
+        const ending = /#{0,2}$/.exec(tail)[0].length;
+        this.hashes = Math.min(2, ending === tail.length && lastBreak < 0 ? this.hashes + ending : ending);
+      }
+    };
+    BLANK = String.raw`(?:[\t \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff]|\ue000[\w-]+:\d+\ue001)`;
+    LINE_COMMAND = new RegExp(String.raw`(\n${BLANK}*:):`, "g");
+    LEGACY_COMMAND = /##\[/g;
+    LEADING_BLANK = new RegExp(`^${BLANK}*`);
     MARK_CLOSE = "\uE001";
     SEQUENCES = [
       "\x1B[31m",
@@ -12815,8 +12880,10 @@ var init_terminal_text = __esm({
       // underline on, off
       "\x1B[2J\x1B[3J\x1B[H",
       // clear screen and scroll-back, cursor home
-      "\x1B[32m"
+      "\x1B[32m",
       // green
+      "::"
+      // the start of caplint's own workflow command (-f github), written after the guard
     ];
     mark = (index) => `${markersOf().open}${index}${MARK_CLOSE}`;
     wrap = (open2, close) => (text2) => text2 === "" ? "" : `${mark(open2)}${text2}${mark(close)}`;
@@ -12838,10 +12905,12 @@ var init_terminal_text = __esm({
       dim: wrap(5, 6),
       underline: wrap(7, 8)
     };
+    workflowCommand = () => mark(11);
     clearScreen = () => mark(9);
     SafeOutput = class {
       target;
       closed = false;
+      guard = new WorkflowCommandGuard();
       constructor(target) {
         this.target = target;
         target.on?.("error", (error) => {
@@ -12872,7 +12941,7 @@ var init_terminal_text = __esm({
         if (this.closed)
           return false;
         try {
-          return this.target.write(terminalSafe(chunk));
+          return this.target.write(terminalSafe(chunk, this.guard));
         } catch (error) {
           if (error.code !== "EPIPE")
             throw error;
@@ -13028,7 +13097,7 @@ function compareManifest(key, manifest, reference, context) {
   const differences = [];
   const catalog = historyCatalogOf(key);
   const locked = context.locked && isCheckableVersion(context.locked.version) ? context.locked : void 0;
-  const where2 = locked ? `${locked.crate} ${locked.version}` : "every release";
+  const where3 = locked ? `${locked.crate} ${locked.version}` : "every release";
   const qualified = (name) => `${key}:${name}`;
   const existence = (name) => locked ? context.history.exists(catalog, qualified(name), locked.version) : null;
   const membersKnown = !!locked && context.history.isVerified(catalog, locked.version);
@@ -13036,7 +13105,7 @@ function compareManifest(key, manifest, reference, context) {
     const own3 = ownEntry(manifest.permissions, name);
     if (!own3) {
       if (existence(name) === true)
-        differences.push({ key, name, path: [key, "permissions"], message: `the manifest lacks "${qualified(name)}", which ${where2} defines` });
+        differences.push({ key, name, path: [key, "permissions"], message: `the manifest lacks "${qualified(name)}", which ${where3} defines` });
       continue;
     }
     const lost = lostCommands(name, own3, def);
@@ -13050,7 +13119,7 @@ function compareManifest(key, manifest, reference, context) {
         key,
         name,
         path: [key, "permissions", name, "commands", side],
-        message: `"${qualified(name)}" in the manifest no longer ${side === "allow" ? "allows" : "denies"} ${quoteAll(commands)}, as ${where2} does`
+        message: `"${qualified(name)}" in the manifest no longer ${side === "allow" ? "allows" : "denies"} ${quoteAll(commands)}, as ${where3} does`
       });
     }
   }
@@ -13077,7 +13146,7 @@ function compareManifest(key, manifest, reference, context) {
           key,
           name,
           path: [key, field2, name],
-          message: `the manifest defines "${qualified(name)}", which ${where2} does not`,
+          message: `the manifest defines "${qualified(name)}", which ${where3} does not`,
           notInRelease: true
         });
       }
@@ -13097,9 +13166,9 @@ function compareManifest(key, manifest, reference, context) {
       continue;
     if (!own3) {
       if (name !== "default" && existence(name) === true)
-        differences.push({ key, name, path: [key, "permission_sets"], message: `the manifest lacks the set "${qualified(name)}", which ${where2} defines` });
+        differences.push({ key, name, path: [key, "permission_sets"], message: `the manifest lacks the set "${qualified(name)}", which ${where3} defines` });
       else if (name === "default" && membersKnown)
-        differences.push({ key, name, path: [key, "default_permission"], message: `the manifest has no "${qualified("default")}", which ${where2} defines` });
+        differences.push({ key, name, path: [key, "default_permission"], message: `the manifest has no "${qualified("default")}", which ${where3} defines` });
       continue;
     }
     if (!membersKnown)
@@ -13111,7 +13180,7 @@ function compareManifest(key, manifest, reference, context) {
     const missing = theirs.filter((member2) => !mine.includes(member2));
     const extra = mine.filter((member2) => !theirs.includes(member2));
     const parts = [missing.length ? `lacks ${quoteAll(missing)}` : "", extra.length ? `adds ${quoteAll(extra)}` : ""].filter(Boolean);
-    differences.push({ key, name, path: path45, message: `"${qualified(name)}" in the manifest ${parts.join(" and ")}, unlike ${where2}` });
+    differences.push({ key, name, path: path45, message: `"${qualified(name)}" in the manifest ${parts.join(" and ")}, unlike ${where3}` });
   }
   return differences;
 }
@@ -18098,9 +18167,9 @@ function onlyOption(note = "") {
   return new Option("--only <ids>", `run only these rules (comma-separated, repeatable)${note}`).argParser(collectCommaList).default([]);
 }
 function parsePositiveInteger(value) {
-  const parsed = Number(value);
+  const parsed = value.trim() === "" ? Number.NaN : Number(value);
   if (!Number.isInteger(parsed) || parsed < 0)
-    throw new UsageError(`expected a whole number, got "${value}"`);
+    throw new InvalidArgumentError("expected a whole number (0 or more)");
   return parsed;
 }
 function addColorOptions(command) {
@@ -18116,7 +18185,6 @@ var init_options = __esm({
   "dist/core/options.js"() {
     "use strict";
     init_esm();
-    init_errors();
   }
 });
 
@@ -21033,9 +21101,9 @@ var require_scope = __commonJS({
         super(nameStr);
         this.prefix = prefix2;
       }
-      setValue(value, { property, itemIndex }) {
+      setValue(value, { property, itemIndex: itemIndex2 }) {
         this.value = value;
-        this.scopePath = (0, code_1._)`.${new code_1.Name(property)}[${itemIndex}]`;
+        this.scopePath = (0, code_1._)`.${new code_1.Name(property)}[${itemIndex2}]`;
       }
     };
     exports2.ValueScopeName = ValueScopeName;
@@ -21070,9 +21138,9 @@ var require_scope = __commonJS({
         }
         vs.set(valueKey, name);
         const s = this._scope[prefix2] || (this._scope[prefix2] = []);
-        const itemIndex = s.length;
-        s[itemIndex] = value.ref;
-        name.setValue(value, { property: prefix2, itemIndex });
+        const itemIndex2 = s.length;
+        s[itemIndex2] = value.ref;
+        name.setValue(value, { property: prefix2, itemIndex: itemIndex2 });
         return name;
       }
       getValue(prefix2, keyOrRef) {
@@ -27821,10 +27889,10 @@ async function checkedConfig(raw, origin, checkSetting, sections) {
   await checkAgainstSchema(raw, origin.file ?? origin.name, sections);
   const config = raw;
   const { name, folder } = origin;
-  const settings = (rules, where2) => {
+  const settings = (rules, where3) => {
     const map = /* @__PURE__ */ new Map();
     for (const [id, severity] of Object.entries(rules ?? {})) {
-      checkSetting(id, severity, where2);
+      checkSetting(id, severity, where3);
       map.set(id, severity === "warn" ? "warning" : severity);
     }
     return map;
@@ -27856,19 +27924,22 @@ function overrideSeverity(config, ruleId, absoluteFile) {
   }
   return setting;
 }
+function knownFields(objectSchema2) {
+  return isPlainObject(objectSchema2) && isPlainObject(objectSchema2.properties) ? objectSchema2.properties : void 0;
+}
 async function checkAgainstSchema(raw, file, sections) {
   if (!isPlainObject(raw))
     throw new FatalError(`${file}: expected a JSON object`);
   const { default: Ajv } = await Promise.resolve().then(() => __toESM(require_ajv(), 1));
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
   const schema = configSchema(sections);
   const validate = ajv.compile(schema);
   if (validate(raw))
     return;
   const first = validate.errors[0];
-  const where2 = first.instancePath ? first.instancePath.slice(1).replace(/\//g, ".") : "(top level)";
-  const detail = first.keyword === "additionalProperties" ? `unknown field "${first.params.additionalProperty}" (known: ${Object.keys(schema.properties).filter((key) => key !== "$schema").join(", ")})` : first.keyword === "enum" ? `must be "off", "suggestion", "warning" or "error"` : first.message ?? "is invalid";
-  throw new FatalError(`${file}: ${where2} ${detail}`);
+  const where3 = first.instancePath ? first.instancePath.slice(1).replace(/\//g, ".") : "(top level)";
+  const detail = first.keyword === "additionalProperties" ? `unknown field "${first.params.additionalProperty}" (known: ${Object.keys(knownFields(first.parentSchema) ?? schema.properties).filter((key) => key !== "$schema").join(", ")})` : first.keyword === "enum" ? `must be "off", "suggestion", "warning" or "error"` : first.message ?? "is invalid";
+  throw new FatalError(`${file}: ${where3} ${detail}`);
 }
 var import_node_path16, jsoncParser2, CONFIG_FILE_NAME, SHARED_PROPERTIES;
 var init_config = __esm({
@@ -27956,9 +28027,9 @@ async function loadSettings(request) {
   };
 }
 async function findAndLoad(request) {
-  const check2 = (id, severity, where2) => {
-    checkRuleId(id, where2, request.rules, void 0);
-    checkSeverity(id, severity, where2, request.rules);
+  const check2 = (id, severity, where3) => {
+    checkRuleId(id, where3, request.rules, void 0);
+    checkSeverity(id, severity, where3, request.rules);
   };
   const sections = request.rules.configSections ?? [];
   if (request.config !== void 0 && typeof request.config === "object")
@@ -27968,26 +28039,26 @@ async function findAndLoad(request) {
   const file = await resolveConfigFile(request.config, request.cwd, request.start ?? request.cwd);
   return file === void 0 ? void 0 : loadConfig(file, check2, sections);
 }
-function checkRuleId(id, where2, rules, domain) {
+function checkRuleId(id, where3, rules, domain) {
   const rule = rules.get(id);
   if (rule && (domain === void 0 || rule.domain === domain))
     return;
   if (rule)
-    throw new UsageError(`${where2}: "${id}" is a rule for ${rule.domain}${lintCommand(rules, rule.domain)}, not for ${domain}; set it in caplint.config.json or on that command`);
+    throw new UsageError(`${where3}: "${id}" is a rule for ${rule.domain}${lintCommand(rules, rule.domain)}, not for ${domain}; set it in caplint.config.json or on that command`);
   const candidates = [...rules.values()].filter((r) => domain === void 0 || r.domain === domain).map((r) => r.id);
   const close = nearest(id, candidates, 2);
-  throw new UsageError(`${where2}: unknown rule "${id}"${close.length ? `; did you mean ${quoteList(close)}?` : "; list rules with: caplint rules"}`);
+  throw new UsageError(`${where3}: unknown rule "${id}"${close.length ? `; did you mean ${quoteList(close)}?` : "; list rules with: caplint rules"}`);
 }
 function lintCommand(rules, domain) {
   const command = rules.lintCommandOf?.(domain);
   return command === void 0 ? "" : ` (caplint ${command})`;
 }
-function checkSeverity(id, severity, where2, rules) {
+function checkSeverity(id, severity, where3, rules) {
   if (!RULE_SETTINGS.includes(normalizeSetting(severity))) {
-    throw new UsageError(`${where2}: severity must be ${quoteList(RULE_SETTINGS)}, got "${severity}"`);
+    throw new UsageError(`${where3}: severity must be ${quoteList(RULE_SETTINGS)}, got "${severity}"`);
   }
   if (rules.get(id)?.kind === "pipeline" && normalizeSetting(severity) !== "error") {
-    throw new UsageError(`${where2}: "${id}" is always an error and cannot be changed`);
+    throw new UsageError(`${where3}: "${id}" is always an error and cannot be changed`);
   }
 }
 var RULE_SETTINGS;
@@ -29188,13 +29259,13 @@ function remotePatterns(context, tools2) {
   for (const capability of context.capabilities) {
     for (const { value: url, path: path45 } of capability.remote?.urls ?? []) {
       const compiled2 = tools2.compileRemotePattern(url);
-      const judged2 = compiled2.ok ? url : compiled2.unsafe ? url.replace(/\*{2,}/g, "*") : void 0;
-      if (judged2 === void 0 || judged2 !== url && !tools2.compileRemotePattern(judged2).ok)
+      const judged3 = compiled2.ok ? url : compiled2.unsafe ? url.replace(/\*{2,}/g, "*") : void 0;
+      if (judged3 === void 0 || judged3 !== url && !tools2.compileRemotePattern(judged3).ok)
         continue;
-      let parsed = parsedOnce.get(judged2);
+      let parsed = parsedOnce.get(judged3);
       if (!parsed) {
-        const pattern = new tools2.URLPattern(judged2);
-        parsedOnce.set(judged2, parsed = { protocol: pattern.protocol, hostname: pattern.hostname });
+        const pattern = new tools2.URLPattern(judged3);
+        parsedOnce.set(judged3, parsed = { protocol: pattern.protocol, hostname: pattern.hostname });
       }
       out.push({ capability, url, path: path45, protocol: parsed.protocol, hostname: parsed.hostname });
     }
@@ -29361,8 +29432,8 @@ function findDangers(model, tools2, skip, earlier = []) {
   for (const [capabilityIndex, dangers] of byCapability) {
     const { capability } = model.capabilities[capabilityIndex];
     let exposure = null;
-    const judged2 = /* @__PURE__ */ new Map();
-    judgedHere.set(capability, judged2);
+    const judged3 = /* @__PURE__ */ new Map();
+    judgedHere.set(capability, judged3);
     for (const danger of DANGERS) {
       const grants = dangers.get(danger.id);
       if (!grants)
@@ -29370,7 +29441,7 @@ function findDangers(model, tools2, skip, earlier = []) {
       const effective = grants.filter((g) => !isDenied(g.command));
       if (effective.length === 0)
         continue;
-      judged2.set(danger, effective);
+      judged3.set(danger, effective);
       if (earlier.length > 0 && judgedBefore(capability, danger, effective))
         continue;
       let first = effective[0];
@@ -30562,21 +30633,9 @@ function hasFrontend(project) {
 function frontendAccess(project, resolution) {
   const scan = project.frontend;
   const catalog = project.catalog;
-  const localWindows = (project.config?.windows ?? []).filter((window) => {
-    const url = windowUrl(project, window.path, window.document.value);
-    return url === void 0 || !/^https?:/i.test(url);
-  }).map((window) => window.label);
-  const uniqueWindows = [...new Set(localWindows)];
+  const uniqueWindows = localWindowLabels(project);
   const judgements = [];
-  const windowsOf = (call) => {
-    if (scan.pagesCertain) {
-      const byPage = uniqueWindows.filter((label) => scan.windowPages.get(label)?.files.has(call.file));
-      const unnamed = scan.pages.some((page) => page.windows.length === 0 && page.files.has(call.file));
-      if (!unnamed)
-        return { windows: byPage, byPage: true };
-    }
-    return { windows: uniqueWindows, byPage: uniqueWindows.length === 1 };
-  };
+  const windowsOf = (call) => windowsLoading(scan, uniqueWindows, call);
   const models = resolution.models;
   for (const call of scan.calls) {
     const { windows, byPage } = windowsOf(call);
@@ -30607,6 +30666,32 @@ function frontendAccess(project, resolution) {
     localWindows: uniqueWindows,
     platforms: resolution.models.map((model) => model.platform)
   };
+}
+function localWindowLabels(project) {
+  const labels = (project.config?.windows ?? []).filter((window) => {
+    const url = windowUrl(project, window.path, window.document.value);
+    return url === void 0 || !/^https?:/i.test(url);
+  }).map((window) => window.label);
+  return [...new Set(labels)];
+}
+function windowsLoading(scan, windows, call) {
+  if (scan.pagesCertain) {
+    const byPage = windows.filter((label) => scan.windowPages.get(label)?.files.has(call.file));
+    const unnamed = scan.pages.some((page) => page.windows.length === 0 && page.files.has(call.file));
+    if (!unnamed)
+      return { windows: byPage, byPage: true };
+  }
+  return { windows: [...windows], byPage: windows.length === 1 };
+}
+function frontendCallsByWindow(project) {
+  const windows = localWindowLabels(project);
+  const calls = new Map(windows.map((window) => [window, /* @__PURE__ */ new Set()]));
+  for (const call of project.frontend.calls) {
+    for (const window of windowsLoading(project.frontend, windows, call).windows)
+      for (const command of call.commands)
+        calls.get(window).add(project.catalog.spellCommand(command));
+  }
+  return calls;
 }
 function windowUrl(_project, windowPath, config) {
   let value = config;
@@ -30774,16 +30859,20 @@ function platformsText(platforms, resolved) {
   return resolved.every((platform) => platforms.includes(platform)) ? "" : ` on ${wordList(TARGETS.filter((target) => platforms.includes(target)))}`;
 }
 function addPermissionHint(judgement, permission, document, capability) {
-  const toml = capability?.source.absolutePath.endsWith(".toml") ?? false;
-  const scopeKey2 = judgement.scoped ? scopeKeyOf(judgement.key) : void 0;
-  const value = judgement.call.argument !== void 0 && judgement.call.member !== "invoke" ? judgement.call.argument : `<${scopeKey2}>`;
-  const entry = scopeKey2 === void 0 ? JSON.stringify(permission) : toml ? `{ identifier = ${JSON.stringify(permission)}, allow = [{ ${scopeKey2} = ${JSON.stringify(value)} }] }` : `{ "identifier": ${JSON.stringify(permission)}, "allow": [{ "${scopeKey2}": ${JSON.stringify(value)} }] }`;
+  const entry = permissionEntryText(judgement, permission, capability?.source.absolutePath.endsWith(".toml") ?? false);
   if (!capability) {
     const windows = judgement.refusals.map((refusal) => refusal.window).filter((window) => window !== "*");
     return `add ${entry} to a capability for ${windows.length ? wordList(windows.map((w2) => `"${w2}"`)) : "the windows that load this page"} (no local capability covers ${windows.length === 1 ? "it" : "them"})`;
   }
-  const where2 = document?.locate([...capability.source.path, "permissions"]).range.start.line;
-  return `add ${entry} to "permissions" of capability "${capability.identifier}" in ${capability.source.file}${where2 ? `:${where2}` : ""}`;
+  const where3 = document?.locate([...capability.source.path, "permissions"]).range.start.line;
+  return `add ${entry} to "permissions" of capability "${capability.identifier}" in ${capability.source.file}${where3 ? `:${where3}` : ""}`;
+}
+function permissionEntryText(judgement, permission, toml) {
+  const scopeKey2 = judgement.scoped ? scopeKeyOf(judgement.key) : void 0;
+  if (scopeKey2 === void 0)
+    return JSON.stringify(permission);
+  const value = judgement.call.argument !== void 0 && judgement.call.member !== "invoke" ? judgement.call.argument : `<${scopeKey2}>`;
+  return toml ? `{ identifier = ${JSON.stringify(permission)}, allow = [{ ${scopeKey2} = ${JSON.stringify(value)} }] }` : `{ "identifier": ${JSON.stringify(permission)}, "allow": [{ "${scopeKey2}": ${JSON.stringify(value)} }] }`;
 }
 function scopeKeyOf(key) {
   switch (key) {
@@ -31967,9 +32056,9 @@ function reportUnusedCycles(context) {
     for (const [name, loop] of selfIncludingSets(key, manifest)) {
       const qualified = key === APP_KEY ? name : `${key}:${name}`;
       const set = manifest.permission_sets[name];
-      const where2 = set?.definedIn ?? import_node_path19.default.resolve(context.project.cwd, provenance.file);
+      const where3 = set?.definedIn ?? import_node_path19.default.resolve(context.project.cwd, provenance.file);
       context.report({
-        at: { absolutePath: where2 },
+        at: { absolutePath: where3 },
         // At the identifier of the set's definition, the line to open to break the loop.
         path: set?.definedIn !== void 0 && set.definedAtIndex !== void 0 ? ["set", set.definedAtIndex, "identifier"] : [],
         demote: true,
@@ -33241,11 +33330,11 @@ function toProblem(error, root2, form, written, syntax) {
   switch (error.keyword) {
     case "required": {
       const missing = error.params.missingProperty;
-      const where2 = path45.length === 0 && form === "single" ? "capability" : describeContainer(path45);
+      const where3 = path45.length === 0 && form === "single" ? "capability" : describeContainer(path45);
       return {
         path: path45,
         target: "value",
-        message: `${where2} is missing required field "${missing}"`,
+        message: `${where3} is missing required field "${missing}"`,
         hint: REQUIRED_HINTS[missing]?.(syntax)
       };
     }
@@ -34213,7 +34302,7 @@ async function replacementSink(file) {
     throw new WriteRefused("is read-only; not written (make it writable first)");
   const temporary = import_node_path22.default.join(import_node_path22.default.dirname(file), `.caplint-${process.pid}-${temporaryName()}.tmp`);
   const handle = await open(temporary, "wx", existing ? existing.mode & 4095 : 438);
-  const queue = new WriteQueue((text2) => handle.write(text2, null, "utf8"));
+  const queue = new WriteQueue((text2) => writeWhole(handle, text2));
   const discard = async () => {
     await handle.close().catch(() => {
     });
@@ -34236,9 +34325,19 @@ async function replacementSink(file) {
     }
   };
 }
+async function writeWhole(handle, text2) {
+  const bytes = typeof text2 === "string" ? Buffer.from(text2, "utf8") : text2;
+  for (let offset = 0; offset < bytes.length; ) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, null);
+    if (bytesWritten <= 0)
+      throw Object.assign(new Error("the file system took no more bytes"), { code: "EIO" });
+    offset += bytesWritten;
+  }
+}
 async function putInPlace(file, temporary, existing) {
   if (!existing) {
     await rename(temporary, file);
+    await syncFolder(import_node_path22.default.dirname(file));
     return;
   }
   const ownerKept = await keepOwner(temporary, existing);
@@ -34250,6 +34349,7 @@ async function putInPlace(file, temporary, existing) {
     return;
   }
   await rename(temporary, file);
+  await syncFolder(import_node_path22.default.dirname(file));
 }
 async function isReadOnly(file, info) {
   if ((info.mode & 146) === 0)
@@ -34306,20 +34406,33 @@ async function copyInPlace(temporary, file, before) {
     const now = await handle.stat();
     if (now.ino !== before.ino || now.dev !== before.dev)
       throw new WriteRefused("was replaced while caplint was writing it");
-    await handle.truncate(0);
+    const size = (await source.stat()).size;
+    const room = await statfs(import_node_path22.default.dirname(file)).then((space) => space.bavail * space.bsize, () => Number.POSITIVE_INFINITY);
+    if (room < size)
+      throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
     const buffer = Buffer.alloc(1 << 16);
     for (let position2 = 0; ; ) {
       const { bytesRead } = await source.read(buffer, 0, buffer.length, position2);
       if (bytesRead === 0)
         break;
-      await handle.write(buffer, 0, bytesRead, position2);
+      await writeWhole(handle, buffer.subarray(0, bytesRead));
       position2 += bytesRead;
     }
+    await handle.truncate(size);
     await handle.sync();
   } finally {
     await source.close();
     await handle.close();
   }
+}
+async function syncFolder(folder) {
+  const handle = await open(folder, import_node_fs10.constants.O_RDONLY).catch(() => void 0);
+  if (!handle)
+    return;
+  await handle.sync().catch(() => {
+  });
+  await handle.close().catch(() => {
+  });
 }
 async function writeReport(target, text2) {
   const sink = await openReport(target);
@@ -34340,21 +34453,40 @@ async function openReport(target) {
     throw new WriteRefused("is one of the files being checked; refusing to replace it with the report");
   if (info?.isFile() && PROJECT_FILE_NAME.test(import_node_path22.default.basename(file)))
     throw new WriteRefused(`is an app file caplint reads (${import_node_path22.default.basename(file)}); refusing to replace it with the report`);
-  const escape3 = await linkedOutOfRepository(file, import_node_path22.default.resolve(target.cwd));
+  const missing = link === void 0 ? await missingFolders(import_node_path22.default.dirname(file)) : void 0;
+  const escape3 = await linkedOutOfRepository(missing ? import_node_path22.default.join(missing.existing, "-") : file, import_node_path22.default.resolve(target.cwd));
   if (escape3)
     throw new WriteRefused(`is reached through a symbolic link out of the repository (to ${escape3}); not written through it`);
   if (info?.isBlockDevice())
     throw new WriteRefused("is a block device; refusing to write a report onto it");
   if (info && (info.isCharacterDevice() || info.isFIFO() || info.isSocket())) {
     const handle = await open(file, import_node_fs10.constants.O_WRONLY | import_node_fs10.constants.O_APPEND);
-    return safeSink(queuedSink(new WriteQueue((text2) => handle.write(text2, null, "utf8")), () => handle.close()));
+    return safeSink(queuedSink(new WriteQueue((text2) => writeWhole(handle, text2)), () => handle.close()));
   }
   if (link?.isSymbolicLink()) {
     if (isStandardStreamAlias(file))
       return safeSink(standardOutputSink(target.stdout));
     throw new WriteRefused("is a symbolic link; not written through it (give the path of its target)");
   }
+  if (missing)
+    await mkdir(import_node_path22.default.dirname(file), { recursive: true });
   return safeSink(await replacementSink(file));
+}
+async function missingFolders(folder) {
+  let existing = folder;
+  for (; ; ) {
+    const info = await lstat(existing).catch((error) => {
+      if (error.code === "ENOENT")
+        return void 0;
+      throw error;
+    });
+    if (info)
+      return existing === folder ? void 0 : { existing };
+    const parent = import_node_path22.default.dirname(existing);
+    if (parent === existing)
+      return void 0;
+    existing = parent;
+  }
 }
 function queuedSink(queue, close) {
   return {
@@ -35202,7 +35334,7 @@ function sarifResult(d, ruleIndex, cwd) {
 help: ${d.hint}` : d.message;
   const root2 = sourceRoot(cwd);
   const fileless = d.liveServer !== void 0 || d.file === STDIN_NAME;
-  const where2 = d.liveServer ?? (fileless ? `${STDIN_NAME}:${d.range.start.line}:${d.range.start.column}` : void 0);
+  const where3 = d.liveServer ?? (fileless ? `${STDIN_NAME}:${d.range.start.line}:${d.range.start.column}` : void 0);
   const properties = {
     ...d.messageId === void 0 ? {} : { messageId: d.messageId },
     ...d.liveServer === void 0 ? {} : { server: d.liveServer, path: d.path }
@@ -35211,7 +35343,7 @@ help: ${d.hint}` : d.message;
     ruleId: d.ruleId,
     ...index === void 0 ? {} : { ruleIndex: index },
     level: level(d.severity),
-    message: { text: where2 === void 0 ? text2 : `${where2}: ${text2}` },
+    message: { text: where3 === void 0 ? text2 : `${where3}: ${text2}` },
     partialFingerprints: { "caplintFindingHash/v1": findingFingerprint(d) },
     locations: [
       {
@@ -35324,8 +35456,8 @@ help: ${d.hint}` : d.message;
   const place = d.liveServer === void 0 && d.file !== STDIN_NAME ? repositoryPath(d.absolutePath, root2) : void 0;
   if (place?.fromRoot === void 0 || place.fromRoot.length === 0) {
     const outside = place !== void 0 && place.fromRoot === void 0;
-    const where2 = d.liveServer ?? `${outside ? nameText(place.bytes).text : d.file}:${start.line}:${start.column}`;
-    return `::${COMMANDS[d.severity]} title=${escapeProperty(d.ruleId)}::${escapeData(`${where2}: ${message}`)}`;
+    const where3 = d.liveServer ?? `${outside ? nameText(place.bytes).text : d.file}:${start.line}:${start.column}`;
+    return `${workflowCommand()}${COMMANDS[d.severity]} title=${escapeProperty(d.ruleId)}::${escapeData(`${where3}: ${message}`)}`;
   }
   const properties = [
     // GitHub takes the path as text: a name that is not UTF-8 is shown as the other formats show it (`a\xff.json`).
@@ -35337,7 +35469,7 @@ help: ${d.hint}` : d.message;
     properties.push(["col", start.column], ["endColumn", Math.max(end.column, start.column)]);
   }
   properties.push(["title", d.ruleId]);
-  return `::${COMMANDS[d.severity]} ${properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}`;
+  return `${workflowCommand()}${COMMANDS[d.severity]} ${properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}`;
 }
 function escapeData(text2) {
   return text2.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
@@ -35351,6 +35483,7 @@ var init_github = __esm({
     "use strict";
     import_node_path26 = __toESM(require("node:path"), 1);
     init_read();
+    init_terminal_text();
     init_repository_paths();
     github = ({ diagnostics }, context) => {
       const root2 = sourceRoot(context.cwd);
@@ -37509,8 +37642,8 @@ function diffAccessOnPlatforms(before, after) {
   };
 }
 function scopeKey(change) {
-  const where2 = change.scope === "global" ? [change.plugin] : [change.command, change.context, change.target, change.pattern];
-  return JSON.stringify([change.scope, ...where2, change.change, canonicalJson2(change.value)]);
+  const where3 = change.scope === "global" ? [change.plugin] : [change.command, change.context, change.target, change.pattern];
+  return JSON.stringify([change.scope, ...where3, change.change, canonicalJson2(change.value)]);
 }
 function grantKey(grant) {
   return JSON.stringify([grant.command, grant.context, grant.target, grant.pattern]);
@@ -38110,6 +38243,11 @@ async function buildReport(input) {
         item.remoteOnly = true;
         cell.remote++;
       }
+      const called = input.frontendCalls?.get(window);
+      if (called && !item.remoteOnly && !called.has(item.command)) {
+        item.unused = true;
+        cell.unused = (cell.unused ?? 0) + 1;
+      }
     }
     for (const { item, platforms } of denied.values()) {
       const some = onSome(platforms);
@@ -38164,8 +38302,10 @@ async function buildReport(input) {
       warnings: findings.filter((f) => f.severity === "warning").length,
       suggestions: findings.filter((f) => f.severity === "suggestion").length,
       dangerousFindings: findings.filter((f) => f.ruleId === DANGEROUS_RULE).length,
-      dangerousCells: cells.flat().filter((c) => c.dangerous).length
-    }
+      dangerousCells: cells.flat().filter((c) => c.dangerous).length,
+      ...input.frontendCalls ? { unused: cells.flat().reduce((n, c) => n + (c.unused ?? 0), 0) } : {}
+    },
+    frontend: input.frontendCalls !== void 0
   };
   if (input.against) {
     const diff = diffAccessOnPlatforms(input.against.groups, input.groups);
@@ -38463,6 +38603,7 @@ var init_client = __esm({
         if (command.dangers) add(name, el("span", "pill danger", "\u26a0 dangerous"));
         if (command.added) add(name, el("span", "pill new", "new"));
         if (command.remoteOnly) add(name, el("span", "pill remote", "remote pages only"));
+        if (command.unused) add(name, el("span", "pill unused", "not called by the frontend"));
         if (command.platforms) add(name, el("span", "pill platform", command.platforms.join(", ") + " only"));
         var why = add(tr, el("td", "why"));
         add(why, entriesNode(command.grantedBy));
@@ -38626,6 +38767,7 @@ function matrixSection(data) {
 <span class="legend-group"><span class="key key-danger">\u26A0</span><span>dangerous grant (<code>dangerous-permission</code>)</span></span>
 ${data.diff ? `<span class="legend-group"><span class="key key-new">+n</span><span>new since the baseline</span></span>` : ""}
 <span class="legend-group"><span class="key key-denied">\u2716n</span><span>granted but denied</span></span>
+${data.frontend ? `<span class="legend-group"><span class="key key-unused">n</span><span>granted, but the app's frontend never calls any of it (<code>caplint least-privilege</code>)</span></span>` : ""}
 ${data.counts.remote ? `<span class="legend-group"><span class="key key-remote">R</span><span>callable from remote pages only</span></span>` : ""}
 ${data.platformGroups.length > 1 ? `<span class="legend-group"><span class="key key-platform">P</span><span>not on every platform</span></span>` : ""}
 </div>
@@ -38648,12 +38790,14 @@ function cellHtml(data, row, col, cell) {
   const window = data.windows[row];
   const column = data.columns[col];
   const added = cell.commands.filter((c) => c.added).length;
-  const classes = ["cell", `h${cell.heat}`, ...cell.dangerous ? ["danger"] : [], ...added ? ["added"] : []];
+  const unused = cell.count > 0 && cell.unused === cell.count;
+  const classes = ["cell", `h${cell.heat}`, ...cell.dangerous ? ["danger"] : [], ...added ? ["added"] : [], ...unused ? ["unused"] : []];
   const label = [
     `${window} \xD7 ${column.label}: ${plural(cell.count, "callable command")}`,
     ...cell.dangers ? [plural(cell.dangers.length, "dangerous grant")] : [],
     ...cell.remote ? [`${cell.remote} from remote pages only`] : [],
     ...cell.platformSpecific ? [`${cell.platformSpecific} not on every platform`] : [],
+    ...cell.unused ? [`${cell.unused} never called by the app's frontend`] : [],
     ...added ? [`${added} new`] : [],
     ...cell.denied.length ? [`${cell.denied.length} denied`] : [],
     ...cell.removed?.length ? [`${cell.removed.length} no longer callable`] : []
@@ -38786,6 +38930,8 @@ main{padding:20px 32px 8px;display:flex;flex-direction:column;gap:20px}
 .key-danger{color:var(--danger);border:2px solid var(--danger);background:var(--danger-bg)}
 .key-new{color:var(--new);background:var(--new-bg);border:1px solid var(--new-line)}
 .key-denied{color:#475467;background:#f2f4f7;border:1px solid #d0d5dd}
+.key-unused,.cell.unused{background-image:repeating-linear-gradient(135deg,rgba(255,255,255,.7) 0 4px,transparent 4px 8px);outline:2px dashed #667085;outline-offset:-4px}
+.key-unused{color:#344054;background-color:#d1e9ff}
 ${HEAT.map((color, level2) => `.h${level2}{background:${color};color:${level2 >= 5 ? "#fff" : level2 === 0 ? "#98a2b3" : "#1c2430"}}`).join("\n")}
 .matrix-wrap{overflow-x:auto;width:fit-content;max-width:100%;border:1px solid var(--line);border-radius:10px}
 table{border-collapse:collapse}
@@ -38827,6 +38973,7 @@ table{border-collapse:collapse}
 .pill.danger{color:var(--danger);background:var(--danger-bg);border:1px solid #fda29b}
 .pill.new{color:var(--new);background:var(--new-bg);border:1px solid var(--new-line)}
 .pill.denied{color:#475467;background:#f2f4f7;border:1px solid #d0d5dd}
+.pill.unused{color:#344054;background:#f2f4f7;border:1px dashed #667085}
 table.commands,table.findings,table.caps{width:100%;border:1px solid var(--line);border-radius:8px;overflow:hidden}
 table.commands th,table.findings th,table.caps th{background:#f9fafb;text-align:left;font-size:12px;color:var(--muted);font-weight:600;padding:7px 10px;border-bottom:1px solid var(--line)}
 table.commands td,table.findings td,table.caps td{padding:7px 10px;border-bottom:1px solid #eef0f3;vertical-align:top}
@@ -39903,7 +40050,8 @@ var init_event_json = __esm({
         invalidUtf8: "line is not valid UTF-8 (first bad byte here)",
         loneSurrogate: "a lone surrogate escape is not a character (the host's parser rejects the line)",
         repeatedField: "field {{key}} is written twice in {{object}}; JSON.parse keeps the last copy, the host's parser rejects the event",
-        repeatedKey: "key {{key}} is written twice in one object; JSON parsers disagree on which copy counts"
+        repeatedKey: "key {{key}} is written twice in one object; JSON parsers disagree on which copy counts",
+        noEvent: "the recording holds no event ({{content}})"
       }
     });
   }
@@ -41127,6 +41275,10 @@ function createLineValidator(options) {
     },
     end() {
       out = [];
+      if (Object.keys(types).length === 0) {
+        const content = lineNumber === 0 ? "it is empty" : `only ${plural(lineNumber, "blank line")}`;
+        emit(EVENT_JSON, { messageId: "noEvent", data: { content } }, { hint: "record the stream again: each request's events end with done or error", path: [] }, 1, 1, 2);
+      }
       traversal.end();
       return out;
     },
@@ -41205,6 +41357,7 @@ var init_validator = __esm({
     init_parse_line();
     init_json_tree();
     init_document();
+    init_wording2();
     MAX_LINE_CHARS = 64 * 1024 * 1024;
     EVENT_JSON = EVENT_RULES_BY_ID.get("event-json");
     MAX_SHOWN_VALUE = 120;
@@ -41379,6 +41532,51 @@ var init_domain2 = __esm({
   }
 });
 
+// dist/mcp/config-section.js
+function withCommandLine(config, options) {
+  const pinned = options.listTools.map((name) => name.startsWith("!") ? [name.slice(1), false] : [name, true]);
+  return {
+    verbs: [...config.verbs, ...options.verbs.map((verb) => verb.toLowerCase())],
+    listTools: new Map([...config.listTools, ...pinned])
+  };
+}
+var TOOL_NAME, MCP_CONFIG;
+var init_config_section2 = __esm({
+  "dist/mcp/config-section.js"() {
+    "use strict";
+    TOOL_NAME = { type: "string", minLength: 1, maxLength: 128 };
+    MCP_CONFIG = {
+      properties: {
+        mcp: {
+          description: "caplint mcp: what its heuristics cannot know about your servers (the command line's --verbs and --list-tools add to it and win).",
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            verbs: {
+              description: "More action verbs mcp-tool-verb accepts (words of your domain), as --verbs.",
+              type: "array",
+              items: TOOL_NAME
+            },
+            listTools: {
+              description: "Tool names pinned as list tools (true) or as no list tools (false) for mcp-pagination-params, mcp-pagination-result and mcp-input-bounds, whatever the heuristics say; as --list-tools name,!name.",
+              type: "object",
+              propertyNames: TOOL_NAME,
+              additionalProperties: { type: "boolean" }
+            }
+          }
+        }
+      },
+      read(values) {
+        const given = values.mcp ?? {};
+        return Promise.resolve({
+          verbs: (given.verbs ?? []).map((verb) => verb.toLowerCase()),
+          listTools: new Map(Object.entries(given.listTools ?? {}))
+        });
+      }
+    };
+  }
+});
+
 // dist/mcp/rules/types.js
 var MCP_DOMAIN, defineMcpRule, definePipelineStep2;
 var init_types5 = __esm({
@@ -41492,16 +41690,35 @@ var init_listing = __esm({
 
 // dist/mcp/naming.js
 function evidenceOf(word) {
-  if (!lexicon) {
-    const entries = /* @__PURE__ */ new Map();
-    for (const line of (0, import_node_fs15.readFileSync)(packageFile("data", "wordnet-verbs.txt"), "utf8").split("\n")) {
-      const [lemma, verb, other] = line.split(" ");
-      if (lemma && verb && other)
-        entries.set(lemma, { verb: Number(verb), other: Number(other) });
+  const text2 = lexicon ??= (0, import_node_fs15.readFileSync)(packageFile("data", "wordnet-verbs.txt"), "utf8");
+  let low = 0;
+  let high = text2.length;
+  while (low < high) {
+    const lineStart = text2.lastIndexOf("\n", (low + high >>> 1) - 1) + 1;
+    const newline = text2.indexOf("\n", lineStart);
+    const lineEnd = newline === -1 ? text2.length : newline;
+    const order = compareLemma(text2, lineStart, word);
+    if (order === 0) {
+      const counts = text2.slice(lineStart + word.length + 1, lineEnd).split(" ");
+      return { verb: Number(counts[0]), other: Number(counts[1]) };
     }
-    lexicon = entries;
+    if (order < 0)
+      low = lineEnd + 1;
+    else
+      high = lineStart;
   }
-  return lexicon.get(word);
+  return void 0;
+}
+function compareLemma(text2, lineStart, word) {
+  for (let index = 0; ; index++) {
+    const code = text2.charCodeAt(lineStart + index);
+    const lemmaCode = code === 32 ? -1 : code;
+    const wordCode = index < word.length ? word.charCodeAt(index) : -1;
+    if (lemmaCode !== wordCode)
+      return lemmaCode - wordCode;
+    if (lemmaCode === -1)
+      return 0;
+  }
 }
 function isVerb(word, extra) {
   return extra.has(word) || Object.hasOwn(TOOL_VERBS, word) || evidenceOf(word) !== void 0;
@@ -41866,6 +42083,15 @@ function isListTool(tool, naming, pinned) {
   const pin = tool.name === void 0 ? void 0 : pinned?.get(tool.name);
   if (pin !== void 0)
     return pin;
+  let judged3 = listToolsByNaming.get(naming);
+  if (!judged3)
+    listToolsByNaming.set(naming, judged3 = /* @__PURE__ */ new WeakMap());
+  let listTool = judged3.get(tool);
+  if (listTool === void 0)
+    judged3.set(tool, listTool = readsAsListTool(tool, naming));
+  return listTool;
+}
+function readsAsListTool(tool, naming) {
   const action = tool.name === void 0 ? [] : splitToolName(tool.name, naming).action;
   const writes = isObject3(tool.value) && isObject3(tool.value.annotations) && tool.value.annotations.readOnlyHint === false;
   const description = isObject3(tool.value) && typeof tool.value.description === "string" ? tool.value.description : "";
@@ -41924,7 +42150,7 @@ function* toolInputs(tools2) {
 function toolLabel(tool) {
   return tool.name === void 0 ? `tool #${String(tool.path[tool.path.length - 1])}` : `tool ${quote2(tool.name)}`;
 }
-var namings, LIST_WORDS, PAGE_PARAMETERS, PAGE_RESULT_FIELDS, BUDGET_VERBS, normalised, PAGE_POSITIONS, RESULT_COUNTS, JOB_STARTERS, RETURNS_JOB_ID, LINE_OFFSET;
+var namings, LIST_WORDS, PAGE_PARAMETERS, PAGE_RESULT_FIELDS, BUDGET_VERBS, normalised, PAGE_POSITIONS, RESULT_COUNTS, JOB_STARTERS, RETURNS_JOB_ID, LINE_OFFSET, listToolsByNaming;
 var init_support2 = __esm({
   "dist/mcp/rules/support.js"() {
     "use strict";
@@ -41955,6 +42181,7 @@ var init_support2 = __esm({
     JOB_STARTERS = /* @__PURE__ */ new Set(["start", "begin", "launch", "submit", "trigger", "spawn", "enqueue"]);
     RETURNS_JOB_ID = /\breturns?\b[^.]{0,60}\b(?:session|job|task|operation|run)[ _-]?id\b/i;
     LINE_OFFSET = /\boffset\b[^.\n]{0,40}\blines?\b|\bline[ _-]?offset\b/i;
+    listToolsByNaming = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -43813,8 +44040,8 @@ function hintFor2(name, naming, unprefixed, verbs, word) {
   const start = "start with what the tool does: get, list, search, create, update, delete, send...";
   const first = unprefixed && unprefixed.length > 1 && readAsAction(unprefixed.slice(1), verbs) === void 0 ? /^[^_.-]+[_.-]/.exec(name)?.[0] : void 0;
   const shared = naming.namespace ? ` (here ${quote2(naming.namespace.word)})` : "";
-  const where2 = first ? `; ${quote2(first)} is no namespace: the action may follow only a first word most of the server's tools share${shared}` : "";
-  return `${start}${where2}; if ${quote2(word)} is a verb in your domain, add it with --verbs ${word}`;
+  const where3 = first ? `; ${quote2(first)} is no namespace: the action may follow only a first word most of the server's tools share${shared}` : "";
+  return `${start}${where3}; if ${quote2(word)} is a verb in your domain, add it with --verbs ${word}`;
 }
 var mcp_tool_verb_default;
 var init_mcp_tool_verb = __esm({
@@ -43995,6 +44222,7 @@ var MCP;
 var init_domain3 = __esm({
   "dist/mcp/domain.js"() {
     "use strict";
+    init_config_section2();
     init_mcp_server_start();
     init_rules3();
     init_types5();
@@ -44003,7 +44231,8 @@ var init_domain3 = __esm({
       name: MCP_DOMAIN,
       lintCommand: "mcp",
       rules: [...MCP_RULES, mcp_server_start_default],
-      wording: TOOL_SERVER_WORDING
+      wording: TOOL_SERVER_WORDING,
+      config: MCP_CONFIG
     };
   }
 });
@@ -44961,10 +45190,12 @@ function mcpSettings(options, io, allRules) {
   return commandSettings(options, io, allRules, MCP_DOMAIN);
 }
 function lintListings(listings, options, severities, service) {
+  const configured = severities.config ? configSectionOf(severities.config, MCP_CONFIG) : NOTHING_CONFIGURED;
+  const { verbs, listTools } = withCommandLine(configured, options);
   const settings = {
     serverNameStyle: options.serverNameStyle,
-    verbs: new Set(options.verbs.map((verb) => verb.toLowerCase())),
-    listTools: new Map(options.listTools.map((name) => name.startsWith("!") ? [name.slice(1), false] : [name, true])),
+    verbs: new Set(verbs),
+    listTools,
     ...service !== void 0 ? { service } : {}
   };
   return lintMcp(listings, {
@@ -45115,7 +45346,7 @@ function checkService(service) {
     throw new FatalError(`--service ${JSON.stringify(escapeControls(service))}: expected a snake_case service name such as "slack"`);
   return service;
 }
-var import_node_path36;
+var import_node_path36, NOTHING_CONFIGURED;
 var init_run = __esm({
   "dist/mcp/run.js"() {
     "use strict";
@@ -45127,7 +45358,9 @@ var init_run = __esm({
     init_tool();
     init_output();
     init_lint_command();
+    init_config();
     init_file_names();
+    init_config_section2();
     init_listing();
     init_lint2();
     init_mcp_server_start();
@@ -45136,6 +45369,7 @@ var init_run = __esm({
     init_redact();
     init_wording3();
     init_text2();
+    NOTHING_CONFIGURED = { verbs: [], listTools: /* @__PURE__ */ new Map() };
   }
 });
 
@@ -45146,8 +45380,8 @@ function readClientConfig(absolutePath, file, text2, context) {
   const root2 = jsonc3.parseTree(text2, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
   if (errors.length > 0 || root2 === void 0) {
     const first = errors[0];
-    const where2 = first ? position(text2, first.offset) : "1:1";
-    throw new FatalError(`${file}:${where2}: not a client configuration: ${first ? words2(jsonc3.printParseErrorCode(first.error)) : "the file is empty"}`);
+    const where3 = first ? position(text2, first.offset) : "1:1";
+    throw new FatalError(`${file}:${where3}: not a client configuration: ${first ? words2(jsonc3.printParseErrorCode(first.error)) : "the file is empty"}`);
   }
   if (root2.type !== "object")
     throw new FatalError(`${file}:1:1: not a client configuration: expected an object with "servers" or "mcpServers"`);
@@ -45465,7 +45699,7 @@ var init_convert = __esm({
 });
 
 // dist/lsp/places.js
-function documentOf(project, file) {
+function documentOf2(project, file) {
   return project.documents.find((d) => d.absolutePath === file) ?? (project.config?.document.absolutePath === file ? project.config.document : void 0) ?? project.manifestDocuments.find((d) => d.absolutePath === file);
 }
 function capabilitiesIn(project, file) {
@@ -46225,6 +46459,381 @@ var init_hover = __esm({
   }
 });
 
+// dist/lsp/frontend.js
+function judgedCalls(project) {
+  if (judged2.has(project))
+    return judged2.get(project);
+  const access2 = hasFrontend(project) ? frontendAccess(project, resolveAll({ capabilities: project.activeCapabilities, catalog: project.catalog, platforms: TARGETS })) : void 0;
+  judged2.set(project, access2);
+  return access2;
+}
+function judgementsAt(project, file, from, to) {
+  return (judgedCalls(project)?.judgements ?? []).filter(({ call }) => call.file === file && call.start <= to && from <= call.end);
+}
+function grantActions(project, file, buffer, range2) {
+  const actions = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const judgement of judgementsAt(project, file, buffer.offsetAt(range2.start), buffer.offsetAt(range2.end))) {
+    const { permission, capability } = judgement;
+    if (!permission || !capability || judgement.refusals.length === 0 || judgement.refusals.some((refusal) => refusal.verdict === "denied"))
+      continue;
+    if (capability.permissions.some((granted) => granted.identifier === permission))
+      continue;
+    const document = documentOf2(project, capability.source.absolutePath);
+    if (!document?.ok)
+      continue;
+    const entry = permissionEntryText(judgement, permission, document.format === "toml");
+    const key = `${capability.source.absolutePath}\0${JSON.stringify(capability.source.path)}\0${entry}`;
+    if (seen.has(key))
+      continue;
+    seen.add(key);
+    const edit = addEntryEdit(document, capability, entry);
+    if (!edit)
+      continue;
+    const windows = [...new Set(judgement.refusals.map((refusal) => refusal.window))].filter((window) => window !== "*");
+    actions.push({
+      title: `Grant ${permission} to capability "${capability.identifier}" (${capability.source.file})${windows.length ? ` for ${windows.map((w2) => `"${w2}"`).join(", ")}` : ""}`,
+      kind: import_protocol4.CodeActionKind.QuickFix,
+      edit: { changes: { [(0, import_node_url4.pathToFileURL)(capability.source.absolutePath).href]: [edit] } },
+      ...actions.length === 0 ? { isPreferred: true } : {}
+    });
+  }
+  return actions;
+}
+function addEntryEdit(document, capability, entry) {
+  const base = capability.source.path;
+  const located = document.locate([...base, "permissions"]);
+  if (!located.exact)
+    return void 0;
+  const text2 = document.text;
+  const insert = (offset, newText) => {
+    const position2 = document.lines.position(offset);
+    const at = { line: position2.line - 1, character: position2.column - 1 };
+    return { range: { start: at, end: at }, newText };
+  };
+  let open2 = located.offset;
+  if (document.format === "toml") {
+    if (text2.startsWith("[[", open2 - 2) || text2[open2 - 1] === "[" || text2[open2 - 2] === "[") {
+      if (base.length > 0 || entry.startsWith("{"))
+        return void 0;
+      return insert(text2.length, `${text2.endsWith("\n") ? "" : "\n"}
+[[permissions]]
+identifier = ${entry}
+`);
+    }
+    const assigned = /^\s*=\s*/.exec(text2.slice(open2 + located.length, open2 + located.length + 200));
+    if (!assigned)
+      return void 0;
+    open2 += located.length + assigned[0].length;
+  }
+  if (text2[open2] !== "[")
+    return void 0;
+  const close = closingBracket(text2, open2, document.format === "toml");
+  if (close === void 0)
+    return void 0;
+  let last = close - 1;
+  while (last > open2 && /\s/.test(text2[last]))
+    last--;
+  if (last === open2)
+    return insert(open2 + 1, entry);
+  const onLines = /^\s*\n/.test(text2.slice(open2 + 1, close));
+  const lineStart = text2.lastIndexOf("\n", last) + 1;
+  const indent = /^[ \t]*/.exec(text2.slice(lineStart, last))[0];
+  const separator = onLines ? `
+${indent}` : " ";
+  return text2[last] === "," ? insert(last + 1, `${separator}${entry},`) : insert(last + 1, `,${separator}${entry}`);
+}
+function closingBracket(text2, open2, toml) {
+  let depth = 0;
+  for (let i = open2; i < text2.length; i++) {
+    const char = text2[i];
+    if (char === '"' || toml && char === "'") {
+      const triple = toml && text2.startsWith(char.repeat(3), i);
+      const quote3 = triple ? char.repeat(3) : char;
+      let j2 = i + quote3.length;
+      while (j2 < text2.length && !text2.startsWith(quote3, j2))
+        j2 += char === '"' && text2[j2] === "\\" ? 2 : 1;
+      i = j2 + quote3.length - 1;
+    } else if (toml && char === "#") {
+      const end = text2.indexOf("\n", i);
+      i = end < 0 ? text2.length : end;
+    } else if (char === "[" || char === "{")
+      depth++;
+    else if (char === "]" || char === "}") {
+      depth--;
+      if (depth === 0)
+        return char === "]" ? i : void 0;
+    }
+  }
+  return void 0;
+}
+function callHover(project, file, offset) {
+  const judgements = judgementsAt(project, file, offset, offset);
+  if (judgements.length === 0)
+    return void 0;
+  const access2 = judgedCalls(project);
+  const call = judgements[0].call;
+  const out = [`**\`${callText(call)}\`**`];
+  for (const judgement of judgements.filter((j2) => j2.call === call)) {
+    out.push(`Invokes \`${judgement.command}\`${judgement.permission ? ` (narrowest permission: \`${judgement.permission}\`)` : ""}`);
+    const platforms = access2.platforms;
+    const refusedOn2 = /* @__PURE__ */ new Map();
+    for (const refusal of judgement.refusals) {
+      const reasons2 = refusedOn2.get(refusal.window) ?? /* @__PURE__ */ new Map();
+      reasons2.set(refusal.verdict, [...reasons2.get(refusal.verdict) ?? [], ...refusal.platforms]);
+      refusedOn2.set(refusal.window, reasons2);
+    }
+    const windows = judgement.windows.length ? judgement.windows : ["*"];
+    const allowed = [];
+    const refused = [];
+    for (const window of windows) {
+      const name = window === "*" ? "every window" : `window \`${window}\``;
+      const reasons2 = refusedOn2.get(window);
+      const refusedPlatforms = new Set([...reasons2?.values() ?? []].flat());
+      const allowedPlatforms = platforms.filter((platform) => !refusedPlatforms.has(platform));
+      if (allowedPlatforms.length)
+        allowed.push(`${name}${onPlatforms(allowedPlatforms, platforms)}`);
+      for (const [verdict, on] of reasons2 ?? [])
+        refused.push(`${name}${onPlatforms(on, platforms)}: ${REASONS[verdict] ?? verdict}`);
+    }
+    out.push(`**May call:** ${allowed.length ? allowed.join("; ") : "no window"}`);
+    if (refused.length)
+      out.push(`**Refused:** ${refused.join("; ")}`);
+    if (!judgement.byPage && windows[0] !== "*")
+      out.push("_Judged for every window that loads local pages: which window loads this file is not known._");
+  }
+  return { text: out.join("\n\n"), start: call.start, end: call.end };
+}
+function onPlatforms(on, all) {
+  const unique = TARGETS.filter((platform) => on.includes(platform));
+  return all.every((platform) => on.includes(platform)) ? " (every platform)" : ` on ${unique.join(", ")}`;
+}
+var import_node_url4, import_protocol4, judged2, REASONS;
+var init_frontend2 = __esm({
+  "dist/lsp/frontend.js"() {
+    "use strict";
+    import_node_url4 = require("node:url");
+    init_engine();
+    init_types2();
+    init_frontend_access();
+    init_frontend();
+    init_places();
+    import_protocol4 = __toESM(require_lsp_protocol(), 1);
+    judged2 = /* @__PURE__ */ new WeakMap();
+    REASONS = {
+      denied: "a capability denies it (a deny applies to every window)",
+      "not-allowed-here": "it is granted to other windows only",
+      "not-granted": "no capability grants it"
+    };
+  }
+});
+
+// dist/lsp/framing.js
+function canonicalUri(uri) {
+  if (!uri.startsWith("file:"))
+    return uri;
+  try {
+    return (0, import_node_url5.pathToFileURL)((0, import_node_url5.fileURLToPath)(uri)).href;
+  } catch {
+    return uri;
+  }
+}
+var import_node_url5, import_protocol5, DEFAULT_MAX_MESSAGE_BYTES, MAX_HEADER_BYTES, HEADER_END, SERVER_NOT_INITIALIZED, INVALID_REQUEST, BoundedMessageReader, ClientGate;
+var init_framing = __esm({
+  "dist/lsp/framing.js"() {
+    "use strict";
+    import_node_url5 = require("node:url");
+    import_protocol5 = __toESM(require_lsp_protocol(), 1);
+    DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+    MAX_HEADER_BYTES = 64 * 1024;
+    HEADER_END = Buffer.from("\r\n\r\n");
+    SERVER_NOT_INITIALIZED = -32002;
+    INVALID_REQUEST = -32600;
+    BoundedMessageReader = class extends import_protocol5.AbstractMessageReader {
+      input;
+      maxMessageBytes;
+      violation;
+      gate;
+      chunks = [];
+      buffered = 0;
+      /** The body length once a message's headers are read. */
+      expected;
+      stopped = false;
+      detach = () => {
+      };
+      constructor(input, maxMessageBytes, violation, gate) {
+        super();
+        this.input = input;
+        this.maxMessageBytes = maxMessageBytes;
+        this.violation = violation;
+        this.gate = gate;
+      }
+      listen(given) {
+        const callback = this.gate ? this.gate.filter(given) : given;
+        const data = (chunk) => this.take(typeof chunk === "string" ? Buffer.from(chunk) : chunk, callback);
+        const close = () => this.fireClose();
+        const error = (cause) => this.fireError(cause);
+        this.input.on("data", data);
+        this.input.on("end", close);
+        this.input.on("close", close);
+        this.input.on("error", error);
+        this.detach = () => {
+          this.input.off("data", data);
+          this.input.off("end", close);
+          this.input.off("close", close);
+          this.input.off("error", error);
+        };
+        return { dispose: () => this.detach() };
+      }
+      take(chunk, callback) {
+        if (this.stopped)
+          return;
+        this.chunks.push(chunk);
+        this.buffered += chunk.length;
+        while (!this.stopped) {
+          if (this.expected === void 0) {
+            const head = this.peek(MAX_HEADER_BYTES + HEADER_END.length);
+            const end = head.indexOf(HEADER_END);
+            if (end < 0) {
+              if (this.buffered > MAX_HEADER_BYTES)
+                this.stop(`a message's headers are longer than ${MAX_HEADER_BYTES} bytes`);
+              return;
+            }
+            const length = this.contentLength(head.subarray(0, end).toString("latin1"));
+            if (length === void 0)
+              return;
+            this.skip(end + HEADER_END.length);
+            this.expected = length;
+          }
+          if (this.buffered < this.expected)
+            return;
+          const body = this.peek(this.expected);
+          this.skip(this.expected);
+          this.expected = void 0;
+          let message;
+          try {
+            message = JSON.parse(body.toString("utf8"));
+          } catch {
+            this.stop(`a message's body is not JSON`);
+            return;
+          }
+          if (typeof message !== "object" || message === null || Array.isArray(message)) {
+            this.stop("a message is not a JSON-RPC object");
+            return;
+          }
+          callback(message);
+        }
+      }
+      /** The one `Content-Length` of a header block, or undefined after reporting what is wrong with it. */
+      contentLength(headers) {
+        const lengths2 = [];
+        for (const line of headers.split("\r\n")) {
+          const colon = line.indexOf(":");
+          if (colon <= 0)
+            return void this.stop(`a message header is not "Name: value"`);
+          if (line.slice(0, colon).trim().toLowerCase() === "content-length")
+            lengths2.push(line.slice(colon + 1).trim());
+        }
+        if (lengths2.length !== 1)
+          return void this.stop(`a message has ${lengths2.length === 0 ? "no" : lengths2.length} Content-Length headers (one is required)`);
+        const value = lengths2[0];
+        if (!/^\d{1,16}$/.test(value))
+          return void this.stop("a message's Content-Length is not a number of bytes");
+        const length = Number(value);
+        if (length > this.maxMessageBytes)
+          return void this.stop(`a message of ${length} bytes is over the limit of ${this.maxMessageBytes} bytes (raise it with --max-message-size)`);
+        return length;
+      }
+      /** The first `count` buffered bytes (fewer when fewer are buffered), joined once. */
+      peek(count) {
+        if (this.chunks[0] && this.chunks[0].length >= count)
+          return this.chunks[0].subarray(0, count);
+        const joined = Buffer.concat(this.chunks);
+        this.chunks = [joined];
+        return joined.subarray(0, count);
+      }
+      skip(count) {
+        const first = this.peek(this.buffered);
+        const rest = first.subarray(count);
+        this.chunks = rest.length ? [rest] : [];
+        this.buffered = rest.length;
+      }
+      stop(reason) {
+        this.stopped = true;
+        this.chunks = [];
+        this.buffered = 0;
+        this.detach();
+        this.violation(reason);
+      }
+    };
+    ClientGate = class {
+      writer;
+      initialized = false;
+      /** Canonical URI \u2192 the spelling the client opened the document with. */
+      spelled = /* @__PURE__ */ new Map();
+      constructor(writer) {
+        this.writer = writer;
+      }
+      /** Passes a client message on, corrected, or answers it here and drops it. */
+      filter(forward) {
+        return (message) => {
+          const request = message;
+          const method = typeof request.method === "string" ? request.method : void 0;
+          const isRequest = method !== void 0 && (typeof request.id === "number" || typeof request.id === "string");
+          if (method === "initialize" && this.initialized) {
+            if (isRequest)
+              this.refuse(request.id, INVALID_REQUEST, "initialize: the server is already initialized");
+            return;
+          }
+          if (!this.initialized && method !== void 0 && method !== "initialize" && method !== "exit") {
+            if (isRequest)
+              this.refuse(request.id, SERVER_NOT_INITIALIZED, `${method}: the server is not initialized (send initialize first)`);
+            return;
+          }
+          if (method === "initialize")
+            this.initialized = true;
+          if (method !== void 0)
+            this.canonicalize(method, request.params);
+          forward(message);
+        };
+      }
+      /** The writer the connection uses: published diagnostics go to the URI the client opened. */
+      clientWriter() {
+        const writer = this.writer;
+        return {
+          onError: writer.onError,
+          onClose: writer.onClose,
+          end: () => writer.end(),
+          dispose: () => writer.dispose(),
+          write: (message) => {
+            const notification = message;
+            const uri = notification.params?.uri;
+            if (notification.method === "textDocument/publishDiagnostics" && typeof uri === "string" && this.spelled.has(uri))
+              return writer.write({ ...notification, params: { ...notification.params, uri: this.spelled.get(uri) } });
+            return writer.write(message);
+          }
+        };
+      }
+      canonicalize(method, params) {
+        const document = params?.textDocument;
+        if (!document || typeof document.uri !== "string")
+          return;
+        const given = document.uri;
+        const canonical2 = canonicalUri(given);
+        if (method === "textDocument/didOpen" && !this.spelled.has(canonical2))
+          this.spelled.set(canonical2, given);
+        if (method === "textDocument/didClose")
+          this.spelled.delete(canonical2);
+        document.uri = canonical2;
+      }
+      refuse(id, code, message) {
+        void this.writer.write({ jsonrpc: "2.0", id, error: { code, message } }).catch(() => {
+        });
+      }
+    };
+  }
+});
+
 // dist/lsp/settings.js
 function readSettings(section) {
   const problems2 = [];
@@ -46294,7 +46903,7 @@ var init_settings2 = __esm({
 });
 
 // dist/lsp/analysis.js
-async function analyzeApp(target, texts, settings, env, workspaceFolder2, session, changed) {
+async function analyzeApp(target, texts, settings, env, session, changed) {
   return withOpenBuffers(texts, async () => {
     const request = {
       cwd: target.root,
@@ -46305,7 +46914,7 @@ async function analyzeApp(target, texts, settings, env, workspaceFolder2, sessio
       plugins: [],
       permissions: [],
       cargoRegistry: settings.cargoRegistry,
-      ...settings.config === void 0 ? {} : { config: import_node_path41.default.resolve(workspaceFolder2, settings.config) },
+      ...settings.config === void 0 ? {} : { config: settings.config },
       rule: ruleArguments(settings, "capabilities"),
       rules: RULES_BY_ID
     };
@@ -46320,27 +46929,44 @@ function unsavedCapabilityFiles(srcTauri, texts) {
   const folder = import_node_path41.default.join(srcTauri, "capabilities") + import_node_path41.default.sep;
   return [...texts.keys()].filter((file) => file.startsWith(folder) && /\.(json|toml)$/.test(file) && !(0, import_node_fs17.existsSync)(file));
 }
-async function analyzeRecording(absolutePath, text2, client, settings, workspaceFolder2, texts) {
+async function analyzeRecording(absolutePath, text2, client, settings, workspaceFolder2, texts, limit, wanted) {
   return withOpenBuffers(texts, async () => {
     const runSettings = await loadSettings2({
       cwd: import_node_path41.default.dirname(absolutePath),
       domain: "events",
-      config: settings.config === void 0 ? "auto" : import_node_path41.default.resolve(workspaceFolder2, settings.config),
+      config: settings.config === void 0 ? "auto" : settings.config,
       rule: ruleArguments(settings, "events")
     });
     const file = relativeFile(workspaceFolder2, absolutePath);
-    const result = await checkRecording(oneChunk(text2), file, absolutePath, {
+    const kept = [];
+    let total = 0;
+    await checkRecording(slices(text2, wanted), file, absolutePath, {
       client,
-      severityFor: (ruleId, absoluteFile) => runSettings.severityFor(ruleId, absoluteFile)
+      severityFor: (ruleId, absoluteFile) => runSettings.severityFor(ruleId, absoluteFile),
+      live: (found) => {
+        total += found.length;
+        for (const finding of found)
+          if (kept.length < limit)
+            kept.push(finding);
+      }
     });
-    return result.diagnostics;
+    kept.sort((a2, b2) => a2.range.start.line - b2.range.start.line || a2.range.start.column - b2.range.start.column);
+    return { diagnostics: kept, total };
   });
 }
 function analyzeClientConfig(absolutePath, text2, workspaceFolder2, env) {
   return configuredServerProblems(text2, absolutePath, relativeFile(workspaceFolder2, absolutePath), { env, home: env.HOME ?? (0, import_node_os3.homedir)() });
 }
-async function* oneChunk(text2) {
-  yield text2;
+async function* slices(text2, wanted) {
+  const size = 256 * 1024;
+  for (let start = 0; start < text2.length; start += size) {
+    if (start > 0) {
+      await new Promise((resolve4) => setImmediate(resolve4));
+      if (!wanted())
+        return;
+    }
+    yield text2.slice(start, start + size);
+  }
 }
 var import_node_fs17, import_node_os3, import_node_path41;
 var init_analysis = __esm({
@@ -46361,6 +46987,20 @@ var init_analysis = __esm({
 });
 
 // dist/lsp/workspace.js
+function boundedFindings(diagnostics, total = diagnostics.length) {
+  if (total <= MAX_FINDINGS_PER_DOCUMENT)
+    return diagnostics;
+  const shown = diagnostics.slice(0, MAX_FINDINGS_PER_DOCUMENT);
+  const at = shown[shown.length - 1]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  shown.push({
+    range: at,
+    severity: import_protocol6.DiagnosticSeverity.Information,
+    source: "caplint",
+    code: "too-many-findings",
+    message: `${total - MAX_FINDINGS_PER_DOCUMENT} more findings in this file are not shown (the editor gets the first ${MAX_FINDINGS_PER_DOCUMENT}); run caplint on the command line for all of them`
+  });
+  return shown;
+}
 function touch(app, file) {
   if (file === void 0)
     app.changes = "all";
@@ -46371,26 +47011,42 @@ function filePathOf(uri) {
   if (!uri.startsWith("file:"))
     return void 0;
   try {
-    return (0, import_node_url4.fileURLToPath)(uri);
+    return (0, import_node_url6.fileURLToPath)(uri);
   } catch {
     return void 0;
   }
+}
+function isInsideReally(file, folder) {
+  if (!isInside(file, folder))
+    return false;
+  const real = (target) => {
+    try {
+      return (0, import_node_fs18.realpathSync)(target);
+    } catch {
+      const parent = import_node_path42.default.dirname(target);
+      return parent === target ? target : import_node_path42.default.join(real(parent), import_node_path42.default.basename(target));
+    }
+  };
+  return isInside(real(file), real(folder));
 }
 function isInside(file, folder) {
   const relative3 = import_node_path42.default.relative(folder, file);
   return relative3 === "" || !relative3.startsWith("..") && !import_node_path42.default.isAbsolute(relative3);
 }
-var import_node_path42, import_node_url4, APP_FILE, CLIENT_CONFIG, Workspace;
+var import_node_fs18, import_node_path42, import_node_url6, import_protocol6, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
 var init_workspace = __esm({
   "dist/lsp/workspace.js"() {
     "use strict";
+    import_node_fs18 = require("node:fs");
     import_node_path42 = __toESM(require("node:path"), 1);
-    import_node_url4 = require("node:url");
+    import_node_url6 = require("node:url");
     init_esm5();
     init_apps();
+    init_blocks();
     init_check_run();
     init_analysis();
     init_convert();
+    import_protocol6 = __toESM(require_lsp_protocol(), 1);
     init_settings2();
     APP_FILE = /\.(json|toml|lock|rs)$/;
     CLIENT_CONFIG = /(^|[\\/])(\.mcp\.json|claude_desktop_config\.json|\.vscode[\\/]mcp\.json|\.cursor[\\/]mcp\.json)$/;
@@ -46404,6 +47060,7 @@ var init_workspace = __esm({
       apps = /* @__PURE__ */ new Map();
       timers = /* @__PURE__ */ new Map();
       shown = /* @__PURE__ */ new Set();
+      disposed = false;
       constructor(connection, documents, env) {
         this.connection = connection;
         this.documents = documents;
@@ -46443,7 +47100,7 @@ var init_workspace = __esm({
             } else
               this.forget(app);
           } else if (known?.kind === "recording" || known?.kind === "client-config") {
-            await this.connection.sendDiagnostics({ uri, diagnostics: [] });
+            await this.send(uri, []);
           } else if (known?.kind === "governs-below") {
             await this.refreshBelow(known.folder);
           }
@@ -46494,11 +47151,31 @@ var init_workspace = __esm({
         work2.catch((error) => this.report(error));
       }
       report(error) {
+        if (this.disposed)
+          return;
         const message = error instanceof Error ? error.message : String(error);
         this.connection.console.error(`caplint: ${message}`);
         if (!this.shown.has(message) && this.shown.size < 100) {
           this.shown.add(message);
           void this.connection.window.showWarningMessage(`caplint: ${message}`);
+        }
+      }
+      /** The client left: timers stop, and checks still running publish nothing. */
+      dispose() {
+        this.disposed = true;
+        for (const timer of this.timers.values())
+          clearTimeout(timer);
+        this.timers.clear();
+      }
+      /** Publishes a document's findings, at most {@link MAX_FINDINGS_PER_DOCUMENT} of them; nothing once the client left. */
+      async send(uri, diagnostics, version, total) {
+        if (this.disposed)
+          return;
+        try {
+          await this.connection.sendDiagnostics({ uri, ...version === void 0 ? {} : { version }, diagnostics: boundedFindings(diagnostics, total) });
+        } catch (error) {
+          if (!this.disposed)
+            throw error;
         }
       }
       async check(uri) {
@@ -46513,15 +47190,17 @@ var init_workspace = __esm({
           return;
         const version = document.version;
         let found;
-        if (owner.kind === "recording")
-          found = await analyzeRecording(file, document.getText(), owner.client, this.settings, this.folderOf(file), this.openTexts());
-        else if (owner.kind === "client-config")
+        let total;
+        if (owner.kind === "recording") {
+          const folder = this.folderOf(file);
+          ({ diagnostics: found, total } = await analyzeRecording(file, document.getText(), owner.client, this.settingsFor(folder), folder, this.openTexts(), MAX_FINDINGS_PER_DOCUMENT, () => !this.disposed && this.documents.get(uri)?.version === version));
+        } else if (owner.kind === "client-config")
           found = this.clientConfigFindings(file, document.getText());
         else
           return;
         if (this.documents.get(uri)?.version !== version)
           return;
-        await this.connection.sendDiagnostics({ uri, version, diagnostics: found.map(toLspDiagnostic) });
+        await this.send(uri, found.map(toLspDiagnostic), version, total);
       }
       clientConfigFindings(file, text2) {
         try {
@@ -46557,7 +47236,7 @@ var init_workspace = __esm({
               app.dirty = false;
               const changes = app.changes;
               app.changes = /* @__PURE__ */ new Set();
-              const analysis = await analyzeApp(app.target, this.openTexts(), this.settings, this.env, app.folder, app.session, changes === "all" ? void 0 : changes);
+              const analysis = await analyzeApp(app.target, this.openTexts(), this.settingsFor(app.folder), this.env, app.session, changes === "all" ? void 0 : changes);
               if (this.apps.get(app.key) !== app)
                 return;
               app.analysis = analysis;
@@ -46579,7 +47258,7 @@ var init_workspace = __esm({
       async publish(app, analysis) {
         const byUri = /* @__PURE__ */ new Map();
         for (const d of analysis.result.diagnostics) {
-          const uri = (0, import_node_url4.pathToFileURL)(d.absolutePath).href;
+          const uri = (0, import_node_url6.pathToFileURL)(d.absolutePath).href;
           let list = byUri.get(uri);
           if (!list)
             byUri.set(uri, list = []);
@@ -46596,13 +47275,13 @@ var init_workspace = __esm({
           const owner = await this.owners.get(uri);
           if (owner && (owner.kind !== "app" || owner.app !== app) && diagnostics.length === 0)
             continue;
-          await this.connection.sendDiagnostics({ uri, diagnostics });
+          await this.send(uri, diagnostics);
         }
       }
       forget(app) {
         this.apps.delete(app.key);
         for (const uri of app.published)
-          void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+          void this.send(uri, []);
         app.published.clear();
         app.analysis = void 0;
       }
@@ -46650,9 +47329,17 @@ var init_workspace = __esm({
         }
         if (CLIENT_CONFIG.test(file))
           return { kind: "client-config" };
+        const boundary = this.folders.some((f) => isInside(file, f)) ? folder : import_node_path42.default.parse(file).root;
+        if (isFrontendFile(file) && !file.split(import_node_path42.default.sep).includes("node_modules")) {
+          const srcTauri2 = await enclosingApp(file, boundary);
+          if (srcTauri2 === void 0 || import_node_path42.default.basename(srcTauri2) === "src-tauri" && isInside(file, srcTauri2))
+            return { kind: "none" };
+          const root2 = import_node_path42.default.basename(srcTauri2) === "src-tauri" ? import_node_path42.default.dirname(srcTauri2) : srcTauri2;
+          return { kind: "app", app: this.app(srcTauri2, { root: root2, srcTauri: srcTauri2 }, folder) };
+        }
         if (!APP_FILE.test(file))
           return { kind: "none" };
-        const srcTauri = await enclosingApp(file, this.folders.some((f) => isInside(file, f)) ? folder : import_node_path42.default.parse(file).root);
+        const srcTauri = await enclosingApp(file, boundary);
         if (srcTauri !== void 0) {
           const root2 = import_node_path42.default.basename(srcTauri) === "src-tauri" ? import_node_path42.default.dirname(srcTauri) : srcTauri;
           return { kind: "app", app: this.app(srcTauri, { root: root2, srcTauri }, folder) };
@@ -46671,6 +47358,23 @@ var init_workspace = __esm({
           this.apps.set(key, app = { key, target, folder, dirty: true, session: new CheckSession(), changes: "all", published: /* @__PURE__ */ new Set() });
         return app;
       }
+      /**
+       * The settings for files of a workspace folder, with `config` as an absolute path inside it. A
+       * repository's .vscode/settings.json sets it, so a path out of the folder (`..`, absolute, or through
+       * a link) is refused, said once, and never read: no file outside the repository decides a verdict or
+       * has its keys shown. The config is then found upward from each app, as without the setting.
+       */
+      settingsFor(folder) {
+        const { config, ...rest } = this.settings;
+        if (config === void 0)
+          return this.settings;
+        const file = import_node_path42.default.resolve(folder, config);
+        if (isInsideReally(file, folder))
+          return { ...rest, config: file };
+        const shown = JSON.stringify(config.length > 200 ? `${config.slice(0, 200)}\u2026` : config);
+        this.report(new Error(`caplint.config: ${shown} is outside the workspace folder ${folder}; it is not read (the config is found upward from each app instead)`));
+        return rest;
+      }
       /** The workspace folder holding a file (the innermost), else the file's own folder. */
       folderOf(file) {
         let best;
@@ -46680,6 +47384,7 @@ var init_workspace = __esm({
         return best ?? import_node_path42.default.dirname(file);
       }
     };
+    MAX_FINDINGS_PER_DOCUMENT = 1e3;
   }
 });
 
@@ -46689,9 +47394,27 @@ __export(server_exports, {
   runLanguageServer: () => runLanguageServer
 });
 function runLanguageServer(streams) {
-  const connection = (0, import_protocol4.createConnection)(new import_protocol4.StreamMessageReader(streams.input), new import_protocol4.StreamMessageWriter(streams.output));
-  const documents = new import_protocol4.TextDocuments(import_protocol4.TextDocument);
+  let finish = () => {
+  };
+  const ended = new Promise((resolve4) => finish = resolve4);
+  const gate = new ClientGate(new import_protocol7.StreamMessageWriter(streams.output));
+  const reader = new BoundedMessageReader(streams.input, streams.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, (reason) => {
+    streams.errors.write(`caplint lsp: ${reason}; closing the connection
+`);
+    end(2);
+  }, gate);
+  const connection = (0, import_protocol7.createConnection)(reader, gate.clientWriter());
+  const documents = new import_protocol7.TextDocuments(import_protocol7.TextDocument);
   const workspace = new Workspace(connection, documents, streams.env);
+  let done = false;
+  const end = (code) => {
+    if (done)
+      return;
+    done = true;
+    workspace.dispose();
+    connection.dispose();
+    finish(code);
+  };
   let client = {};
   let initializationSettings;
   let shutdown = false;
@@ -46704,10 +47427,10 @@ function runLanguageServer(streams) {
     applySettings(initializationSettings);
     return {
       capabilities: {
-        textDocumentSync: import_protocol4.TextDocumentSyncKind.Incremental,
+        textDocumentSync: import_protocol7.TextDocumentSyncKind.Incremental,
         completionProvider: { triggerCharacters: ['"', "'", ":"] },
         hoverProvider: true,
-        codeActionProvider: { codeActionKinds: [import_protocol4.CodeActionKind.QuickFix] },
+        codeActionProvider: { codeActionKinds: [import_protocol7.CodeActionKind.QuickFix] },
         definitionProvider: true,
         workspace: { workspaceFolders: { supported: true, changeNotifications: true }, textDocumentContent: { schemes: [VIRTUAL_SCHEME] } }
       },
@@ -46737,7 +47460,9 @@ function runLanguageServer(streams) {
       });
     }
     if (client.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
-      workspace.guard(connection.client.register(import_protocol4.DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/*.{json,toml,lock,rs,jsonl}" }] }));
+      workspace.guard(connection.client.register(import_protocol7.DidChangeWatchedFilesNotification.type, {
+        watchers: [{ globPattern: "**/*.{json,toml,lock,rs,jsonl,ts,tsx,mts,cts,js,jsx,mjs,cjs,vue,svelte,html,htm}" }]
+      }));
     }
   });
   connection.onDidChangeConfiguration((change) => {
@@ -46756,11 +47481,10 @@ function runLanguageServer(streams) {
     shutdown = true;
   });
   registerFeatures(connection, workspace);
-  return new Promise((resolve4) => {
-    connection.onExit(() => resolve4(shutdown ? 0 : 1));
-    streams.input.on("end", () => resolve4(shutdown ? 0 : 1));
-    connection.listen();
-  });
+  connection.onExit(() => end(shutdown ? 0 : 1));
+  reader.onClose(() => end(shutdown ? 0 : 1));
+  connection.listen();
+  return ended;
 }
 function registerFeatures(connection, workspace) {
   const documents = workspace.documents;
@@ -46771,7 +47495,7 @@ function registerFeatures(connection, workspace) {
     const project = app?.analysis?.project;
     if (!project || file === void 0)
       return void 0;
-    return { app, project, file, document: documentOf(project, file), buffer: documents.get(uri) };
+    return { app, project, file, document: documentOf2(project, file), buffer: documents.get(uri) };
   };
   const placeOf = async (uri, position2) => {
     const found = await analysed(uri);
@@ -46793,6 +47517,12 @@ function registerFeatures(connection, workspace) {
     return completionItems(slot, buffer, project);
   });
   connection.onHover(async ({ textDocument, position: position2 }) => {
+    const frontend = await analysed(textDocument.uri);
+    if (frontend && !frontend.document && frontend.buffer) {
+      const buffer = frontend.buffer;
+      const hover = callHover(frontend.project, frontend.file, buffer.offsetAt(position2));
+      return hover ? { contents: markdown(hover.text), range: { start: buffer.positionAt(hover.start), end: buffer.positionAt(hover.end) } } : null;
+    }
     const found = await placeOf(textDocument.uri, position2);
     if (!found)
       return null;
@@ -46805,7 +47535,10 @@ function registerFeatures(connection, workspace) {
     if (!found?.buffer)
       return [];
     const findings = found.app.analysis.result.diagnostics.filter((d) => d.absolutePath === found.file);
-    return codeActions({ uri: textDocument.uri, buffer: found.buffer, document: found.document, project: found.project, findings, range: range2 });
+    return [
+      ...codeActions({ uri: textDocument.uri, buffer: found.buffer, document: found.document, project: found.project, findings, range: range2 }),
+      ...found.document ? [] : grantActions(found.project, found.file, found.buffer, range2)
+    ];
   });
   connection.onDefinition(async ({ textDocument, position: position2 }) => {
     const found = await placeOf(textDocument.uri, position2);
@@ -46818,13 +47551,13 @@ function registerFeatures(connection, workspace) {
   const content = (uri) => {
     const text2 = virtual.get(uri);
     if (text2 === void 0)
-      throw new import_protocol4.ResponseError(import_protocol4.ErrorCodes.InvalidParams, `${uri}: no such caplint document (ask for the definition again)`);
+      throw new import_protocol7.ResponseError(import_protocol7.ErrorCodes.InvalidParams, `${uri}: no such caplint document (ask for the definition again)`);
     return { text: text2 };
   };
   connection.workspace.textDocumentContent.on(({ uri }) => content(uri));
   connection.onRequest("caplint/textDocumentContent", (params) => content(String(params?.uri)));
 }
-var import_protocol4;
+var import_protocol7;
 var init_server = __esm({
   "dist/lsp/server.js"() {
     "use strict";
@@ -46834,9 +47567,11 @@ var init_server = __esm({
     init_convert();
     init_definition();
     init_hover();
+    init_frontend2();
+    init_framing();
     init_places();
     init_tool();
-    import_protocol4 = __toESM(require_lsp_protocol(), 1);
+    import_protocol7 = __toESM(require_lsp_protocol(), 1);
     init_settings2();
     init_workspace();
   }
@@ -46849,7 +47584,7 @@ __export(main_exports2, {
 });
 module.exports = __toCommonJS(main_exports2);
 init_esm();
-var import_node_fs18 = require("node:fs");
+var import_node_fs19 = require("node:fs");
 var import_node_path44 = __toESM(require("node:path"), 1);
 init_did_you_mean();
 init_errors();
@@ -46922,8 +47657,8 @@ function manifestUnionLines(notes, paint = NO_PAINT) {
 
 // dist/capabilities/render/access.js
 function header({ window, webview, origin, asked }) {
-  const where2 = asked.length === 1 ? `platform ${asked[0]}` : `on ${describePlatforms(asked, asked)}`;
-  return `window "${window}", webview "${webview}", origin ${originDisplay2(origin)}, ${where2}`;
+  const where3 = asked.length === 1 ? `platform ${asked[0]}` : `on ${describePlatforms(asked, asked)}`;
+  return `window "${window}", webview "${webview}", origin ${originDisplay2(origin)}, ${where3}`;
 }
 function originText2(origin) {
   return origin.kind === "local" ? "local" : origin.url;
@@ -46942,7 +47677,8 @@ function renderAccessJson(answer) {
       platforms: a2.platforms,
       grantedBy: entries(a2.grantedBy),
       scopes: { allow: a2.scope.allow, deny: a2.scope.deny },
-      ...a2.globalScope ? { globalScope: a2.globalScope } : {}
+      ...a2.globalScope ? { globalScope: a2.globalScope } : {},
+      ...answer.frontendCalls ? { usedByFrontend: answer.frontendCalls.has(a2.command) } : {}
     })),
     denied: denied.map((d) => ({ command: d.command, platforms: d.platforms, deniedBy: entries(d.deniedBy), overriddenGrants: entries(d.overridden) })),
     ...answer.manifestUnion.length ? { manifestUnion: answer.manifestUnion } : {}
@@ -47021,10 +47757,12 @@ init_exit_codes();
 init_errors();
 init_query_options();
 init_check_run();
+init_frontend_access();
 function registerAccess(program2, io, setExitCode, allRules) {
   const command = program2.command("access").description("what a window (or webview) may call from an origin, and why, on every platform unless --platform; with --command, one yes/no answer (exit 0/1)").requiredOption("-w, --window <label>", "window label").option("--webview <label>", "webview label (default: the window's label)").option("-u, --url <url>", "origin of the calling page (default: the app's own local pages)").option("-C, --command <name>", "one command: plugin:fs|read_text_file, fs.read_text_file, read_text_file, plugin:window|close, my_command");
   addQueryOptions(command, ["text", "json"]).action(async (paths, options) => {
-    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
+    const scanFrontend3 = options.format === "json" && options.command === void 0 ? new Set(FRONTEND_RULES) : void 0;
+    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules), scanFrontend3);
     const origin = originOf(options.url, project);
     const lines = new SourceLines(project);
     const window = options.window;
@@ -47071,6 +47809,7 @@ function registerAccess(program2, io, setExitCode, allRules) {
           merged.overridden.add(entryKey(entry), entry, group.platforms);
       }
     }
+    const frontendCalls = scanFrontend3 && origin.kind === "local" && hasFrontend(project) ? frontendCallsByWindow(project).get(window) : void 0;
     const byCommand = (a2, b2) => a2.command < b2.command ? -1 : a2.command > b2.command ? 1 : 0;
     const through = [...allowed.values()].flatMap((a2) => a2.grantedBy.values()).concat([...denied.values()].flatMap((d) => d.deniedBy.values()));
     const answer = {
@@ -47082,7 +47821,8 @@ function registerAccess(program2, io, setExitCode, allRules) {
       allowed: [...allowed.values()].sort(byCommand),
       denied: [...denied.values()].sort(byCommand),
       lines,
-      manifestUnion: manifestUnionNotes(project.manifestDifferences, () => through.map(({ item }) => item.provenance.chain))
+      manifestUnion: manifestUnionNotes(project.manifestDifferences, () => through.map(({ item }) => item.provenance.chain)),
+      ...frontendCalls ? { frontendCalls } : {}
     };
     io.stdout.write(options.format === "json" ? renderAccessJson(answer) : renderAccessText(answer, await answerPaint(options, io)));
     setExitCode(exitCodeFor({ failed: false }));
@@ -47209,6 +47949,7 @@ var import_node_fs13 = require("node:fs");
 init_promises();
 var import_node_os = require("node:os");
 var import_node_path30 = __toESM(require("node:path"), 1);
+init_did_you_mean();
 init_errors();
 var READ_FILES = /(\.(json|json5|toml|lock|rs|ts|tsx|js|jsx|mjs|cjs|vue|svelte)|(^|\/)\.gitignore)$/;
 var SKIPPED_SEGMENT = /(^|\/)(node_modules|target|\.git)\//;
@@ -47230,10 +47971,17 @@ async function resolveCommit(top, option, ref) {
     return resolved.stdout.toString("utf8").trim();
   const shallow = (await git(top, ["rev-parse", "--is-shallow-repository"])).stdout.toString("utf8").trim() === "true";
   const remotes = (await git(top, ["remote"])).stdout.toString("utf8").split("\n").filter(Boolean);
+  const names = (await git(top, ["for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/tags", "refs/remotes"])).stdout.toString("utf8").split("\n").filter(Boolean);
+  const close = didYouMean(nearest(ref, names, 3));
+  const where3 = shallow ? "not in this shallow clone" : "no such commit, branch or tag in this repository";
+  if (remotes.length === 0)
+    throw new FatalError(`${option} ${ref}: ${where3}, and it has no remote to fetch it from${close}`);
   const slash = ref.indexOf("/");
-  const remote = slash > 0 && remotes.includes(ref.slice(0, slash)) ? ref.slice(0, slash) : void 0;
-  const fetch2 = remote ? `git fetch --depth=1 ${remote} +${ref.slice(slash + 1)}:refs/remotes/${ref}` : /^[0-9a-f]{7,64}$/i.test(ref) ? `git fetch --depth=1 ${remotes[0] ?? "origin"} ${ref}` : `git fetch --depth=1 ${remotes[0] ?? "origin"} +${ref}:refs/remotes/${remotes[0] ?? "origin"}/${ref} and use --base ${remotes[0] ?? "origin"}/${ref}`;
-  throw new FatalError(shallow ? `${option} ${ref}: not in this shallow clone; fetch it first: ${fetch2} (in GitHub Actions: actions/checkout with fetch-depth: 0)` : `${option} ${ref}: no such commit or branch in this repository; fetch it first: ${fetch2}`);
+  const named2 = slash > 0 && remotes.includes(ref.slice(0, slash)) ? ref.slice(0, slash) : void 0;
+  const remote = named2 ?? (remotes.includes("origin") ? "origin" : remotes[0]);
+  const fetch2 = named2 ? `git fetch --depth=1 ${named2} +${ref.slice(slash + 1)}:refs/remotes/${ref}` : /^[0-9a-f]{7,64}$/i.test(ref) ? `git fetch --depth=1 ${remote} ${ref}` : `git fetch --depth=1 ${remote} +${ref}:refs/remotes/${remote}/${ref} and use --base ${remote}/${ref}`;
+  const others = remotes.length > 1 ? ` (remotes: ${remotes.join(", ")})` : "";
+  throw new FatalError(`${option} ${ref}: ${where3}; fetch it first: ${fetch2}${others}${shallow ? " (in GitHub Actions: actions/checkout with fetch-depth: 0)" : ""}${close}`);
 }
 var BLOB_MODES = /* @__PURE__ */ new Set(["100644", "100755", "120000"]);
 var MAX_LINK_BYTES = 4096;
@@ -47489,11 +48237,14 @@ init_diagnostics();
 init_check_run();
 init_query_options();
 init_tool();
+init_did_you_mean();
 var FORMATS = ["text", "json", "compact", "github", "sarif"];
 function registerDiff(program2, io, setExitCode, rules) {
   const command = program2.command("diff").description(`access NEW grants that OLD did not (commands, origins, windows, scope values of commands and of plugins' global scopes), and access removed, on every platform unless --platform; exit 1 when anything is new (a "no new access" gate). With --base REF: the app at that git commit against the work tree (or --head REF), read from git's objects without a checkout`).argument("[old]", "old app folder or capabilities folder; with --base: the app folder in the repository (default: the app here)").argument("[new]", "new app folder or capabilities folder (not with --base)");
   for (const option of addQueryOptions(program2.createCommand("diff"), FORMATS).options) {
-    if (option.long !== "--app" && option.long !== "--config")
+    if (option.long === "--app")
+      command.addOption(new Option(option.flags, "with --base: the app folder (holding src-tauri/, or src-tauri/ itself; default: the app here)"));
+    else if (option.long !== "--config")
       command.addOption(option);
   }
   command.addOption(new Option("--base <ref>", "compare against this git commit, branch or tag (e.g. origin/main), read from git without a checkout")).addOption(new Option("--head <ref>", "with --base: the new side from this git commit too (default: the work tree)")).addOption(new Option("--fail-on <kinds>", `which new access fails the gate: ${ACCESS_KINDS.join(", ")} (comma-separated; scopes include plugins' global scopes), or none`).argParser(parseKinds).default([...ACCESS_KINDS], ACCESS_KINDS.join(",")));
@@ -47506,6 +48257,8 @@ function registerDiff(program2, io, setExitCode, rules) {
       if (options.base !== void 0) {
         if (newPath !== void 0)
           throw new UsageError("diff --base REF takes at most one folder (the app), not OLD and NEW");
+        if (oldPath !== void 0 && options.app !== void 0)
+          throw new UsageError(`diff --base: name the app once, as --app ${options.app} or as ${oldPath}`);
         const { top, prefix: prefix2 } = await gitLocation(io.cwd);
         const maxBytes = options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES;
         const sideFromGit = async (option, ref) => {
@@ -47523,6 +48276,8 @@ function registerDiff(program2, io, setExitCode, rules) {
       } else {
         if (options.head !== void 0)
           throw new UsageError("--head needs --base");
+        if (options.app !== void 0)
+          throw new UsageError(`diff --app ${options.app}: --app names the app with --base REF; without it, give OLD and NEW folders`);
         if (oldPath === void 0 || newPath === void 0)
           throw new UsageError("diff needs OLD and NEW folders, or --base REF (a git commit to compare the work tree with)");
         sides = [
@@ -47533,8 +48288,9 @@ function registerDiff(program2, io, setExitCode, rules) {
         newFileOf = (file) => import_node_path31.default.relative(io.cwd, import_node_path31.default.join(newRoot, import_node_path31.default.relative(oldRoot, import_node_path31.default.resolve(io.cwd, file)))).split(import_node_path31.default.sep).join("/");
       }
       const loaded2 = await Promise.all(sides.map(async ({ cwd, paths, withConfig }) => {
-        const load2 = loadOptionsFrom(paths, { ...options, app: void 0 }, cwd, io.env ?? {});
-        const project = await loadProject(withConfig ? applyConfig(load2, await capabilitySettings({}, cwd, rules)) : load2);
+        const app = withConfig ? options.app : void 0;
+        const load2 = loadOptionsFrom(paths, { ...options, app }, cwd, io.env ?? {});
+        const project = await loadProject(withConfig ? applyConfig(load2, await capabilitySettings({ app }, cwd, rules)) : load2);
         return { cwd, groups: resolvePlatformGroups(project, asked), lines: new SourceLines(project) };
       }));
       const [before, after] = loaded2;
@@ -47578,18 +48334,514 @@ var DIFF_RULES = /* @__PURE__ */ new Map([
     }
   ]
 ]);
+function closeKinds(kind) {
+  const kinds = [...ACCESS_KINDS, "none"];
+  return [.../* @__PURE__ */ new Set([...nearest(kind, kinds, 2), ...abbreviated(kind, kinds)])];
+}
 function parseKinds(value) {
   if (value.trim() === "none")
     return [];
   const kinds = value.split(",").map((kind) => kind.trim().toLowerCase());
   for (const kind of kinds)
     if (!ACCESS_KINDS.includes(kind))
-      throw new UsageError(`--fail-on ${value}: "${kind}" is not one of ${ACCESS_KINDS.join(", ")}, none`);
+      throw new UsageError(`--fail-on ${value}: "${kind}" is not one of ${ACCESS_KINDS.join(", ")}, none${didYouMean(closeKinds(kind))}`);
   return kinds;
 }
 
 // dist/capabilities/commands/index.js
 init_explain2();
+
+// dist/capabilities/commands/least-privilege.js
+init_promises();
+init_esm();
+init_errors();
+init_exit_codes();
+init_write_fixes();
+init_lint_command();
+init_reporters();
+init_read();
+init_diagnostics();
+init_versions();
+init_check_run();
+init_engine();
+init_lint();
+init_types2();
+init_frontend_access();
+
+// dist/capabilities/queries/least-privilege.js
+init_wording2();
+init_catalog();
+init_types();
+init_expand();
+init_model();
+init_glob();
+init_types2();
+init_did_you_mean();
+init_frontend();
+init_frontend_access();
+function leastPrivilege(project, resolution, isOfficial) {
+  const access2 = frontendAccess(project, resolution);
+  const catalog = project.catalog;
+  const windows = windowPrivileges(project, access2);
+  const unused = new Set(unusedEntries(access2, isOfficial).map((use) => use.entry));
+  const narrowable = narrowingAllowed(access2);
+  const untouched = [];
+  for (const capability of project.activeCapabilities)
+    if (capability.remote)
+      untouched.push(`capability "${capability.identifier}" serves remote pages: never narrowed (their code is not in the app)`);
+  const changes = [];
+  for (const use of access2.entries) {
+    if (unused.has(use.entry)) {
+      changes.push({ capability: use.capability, kind: "remove", identifier: use.entry.identifier, entry: use.entry });
+      continue;
+    }
+    if (use.used.length === 0 || use.entry.extended || !narrowable(use))
+      continue;
+    const replacement = narrowSet(catalog, use.entry.identifier, new Set(use.used));
+    if (replacement)
+      changes.push({ capability: use.capability, kind: "narrow", identifier: use.entry.identifier, entry: use.entry, replacement });
+  }
+  const byHand = [];
+  const added = /* @__PURE__ */ new Map();
+  const inactive = /* @__PURE__ */ new Map();
+  for (const judgement of access2.judgements) {
+    const refusable = judgement.refusals.filter((refusal) => refusal.verdict !== "denied");
+    if (refusable.length === 0 || !judgement.permission)
+      continue;
+    const capability = judgement.capability;
+    const grantedElsewhere = access2.entries.some((use) => capability !== void 0 && use.capability === capability && use.granted.includes(judgement.command));
+    if (grantedElsewhere) {
+      const platforms = TARGETS.filter((target) => refusable.some((refusal) => refusal.platforms.includes(target)));
+      const key2 = `${capability.identifier}\0${capability.source.file}\0${platforms.join()}`;
+      const group = inactive.get(key2) ?? { capability, platforms, commands: /* @__PURE__ */ new Set() };
+      group.commands.add(judgement.command);
+      inactive.set(key2, group);
+      continue;
+    }
+    if (!capability || judgement.scoped) {
+      const document = capability ? documentOf(project, capability) : void 0;
+      byHand.push({ text: addPermissionHint(judgement, judgement.permission, document, capability), call: judgement.call });
+      continue;
+    }
+    const key = `${capability.source.absolutePath}\0${JSON.stringify(capability.source.path)}\0${judgement.permission}`;
+    const change = added.get(key);
+    if (change) {
+      if (!change.calls.includes(judgement.call))
+        change.calls.push(judgement.call);
+      continue;
+    }
+    const addition = { capability, kind: "add", identifier: judgement.permission, calls: [judgement.call] };
+    added.set(key, addition);
+    changes.push(addition);
+  }
+  for (const { capability, platforms, commands } of inactive.values()) {
+    const listed2 = [...commands].map((command) => `"${command}"`);
+    byHand.unshift({
+      text: `capability "${capability.identifier}" in ${capability.source.file} grants ${wordList(listed2)} but does not apply on ${wordList(platforms)}, where the calls are refused: check its "platforms"`
+    });
+  }
+  const files = /* @__PURE__ */ new Map();
+  const editsByDocument = /* @__PURE__ */ new Map();
+  const redundant = /* @__PURE__ */ new Set();
+  for (const [capability, own3] of groupBy(changes, (change) => change.capability)) {
+    const document = documentOf(project, capability);
+    const edits = document && permissionEdits(document, capability, own3, redundant);
+    if (!document || edits === void 0) {
+      untouched.push(`capability "${capability.identifier}" in ${capability.source.file}: its permissions are not one array caplint can edit in place; apply the changes by hand`);
+      for (const change of own3)
+        byHand.push({ text: describeChange(change) });
+      changes.splice(0, changes.length, ...changes.filter((change) => !own3.includes(change)));
+      continue;
+    }
+    editsByDocument.set(document, [...editsByDocument.get(document) ?? [], ...edits]);
+  }
+  changes.splice(0, changes.length, ...changes.filter((change) => !redundant.has(change)));
+  for (const [document, edits] of editsByDocument) {
+    let fixed2 = document.text;
+    for (const edit of edits.sort((a2, b2) => b2.offset - a2.offset || b2.length - a2.length))
+      fixed2 = fixed2.slice(0, edit.offset) + edit.content + fixed2.slice(edit.offset + edit.length);
+    if (fixed2 !== document.text)
+      files.set(document.absolutePath, { file: document.file, original: document.text, fixed: fixed2 });
+  }
+  return { access: access2, windows, changes, byHand, files, untouched, confidence: confidenceOf(access2, narrowable === NEVER) };
+}
+function describeChange(change) {
+  const where3 = `capability "${change.capability.identifier}" in ${change.capability.source.file}`;
+  switch (change.kind) {
+    case "remove":
+      return `remove "${change.identifier}" from ${where3}`;
+    case "narrow":
+      return `replace "${change.identifier}" with ${change.replacement.map((id) => `"${id}"`).join(", ")} in ${where3}`;
+    case "add":
+      return `add "${change.identifier}" to ${where3}`;
+  }
+}
+function documentOf(project, capability) {
+  return project.documents.find((document) => document.absolutePath === capability.source.absolutePath);
+}
+function groupBy(items, keyOf) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const item of items) {
+    const key = keyOf(item);
+    const list = groups.get(key) ?? [];
+    list.push(item);
+    groups.set(key, list);
+  }
+  return groups;
+}
+function windowPrivileges(project, access2) {
+  const labels = access2.localWindows.length ? access2.localWindows : ["*"];
+  return labels.map((window) => {
+    const calls = access2.judgements.filter((judgement) => window === "*" || judgement.windows.length === 0 || judgement.windows.includes(window));
+    const called = new Set(calls.map((judgement) => judgement.command));
+    const capabilities = project.activeCapabilities.filter((capability) => !capability.remote && (window === "*" || valuesOf(capability.windows).some((pattern) => labelMatches(pattern, window))));
+    const grants = access2.entries.filter((use) => capabilities.includes(use.capability) && use.granted.length > 0).map((use) => ({ ...use, used: use.granted.filter((command) => called.has(command)) }));
+    return { window, capabilities, calls, grants };
+  });
+}
+var NEVER = () => false;
+function narrowingAllowed(access2) {
+  const scan = access2.scan;
+  if (scan.thirdPartyPlugins.length > 0 || scan.unresolved.some((call) => call.member === "invoke" || pluginOfSpecifier(call.specifier) === void 0))
+    return NEVER;
+  const unresolvedPlugins = new Set(scan.unresolved.map((call) => pluginOfSpecifier(call.specifier)));
+  return ({ entry }) => {
+    const parts = Catalog.keyOf(entry.identifier);
+    if (!parts)
+      return false;
+    const plugin = parts.key.startsWith("core") ? "core" : parts.key;
+    return !unresolvedPlugins.has(plugin);
+  };
+}
+function narrowSet(catalog, identifier, used, depth = 0) {
+  const parts = Catalog.keyOf(catalog.spellIdentifier(identifier));
+  if (!parts || depth > 8)
+    return void 0;
+  const lookup = catalog.lookupTopLevel(parts.key, parts.base);
+  if (!lookup || lookup.kind === "permission" || !lookup.set)
+    return void 0;
+  const kept = [];
+  let dropped = false;
+  for (const member2 of lookup.set.permissions) {
+    const qualified = qualifyMember(catalog, parts.key, member2);
+    const leaves = expandIdentifier(catalog, qualified).leaves;
+    const commands = leaves.flatMap((leaf) => leaf.permission.commands.allow.map((command) => commandName(leaf.key, command)));
+    if (commands.length === 0) {
+      kept.push(qualified);
+      continue;
+    }
+    const usedHere = commands.filter((command) => used.has(command));
+    if (usedHere.length === 0) {
+      dropped = true;
+      continue;
+    }
+    const narrower = usedHere.length < new Set(commands).size ? narrowSet(catalog, qualified, used, depth + 1) : void 0;
+    if (narrower) {
+      dropped = true;
+      kept.push(...narrower);
+    } else
+      kept.push(qualified);
+  }
+  return dropped ? [...new Set(kept)].map((id) => catalog.spellIdentifier(id)) : void 0;
+}
+function qualifyMember(catalog, key, member2) {
+  const parts = Catalog.keyOf(member2);
+  if (parts && parts.key !== APP_KEY && catalog.has(parts.key))
+    return member2;
+  return key === APP_KEY ? member2 : `${key}:${member2}`;
+}
+function permissionEdits(document, capability, changes, redundant) {
+  const arrayPath = [...capability.source.path, "permissions"];
+  const items = document.arrayItemSpans(arrayPath);
+  if (!items)
+    return void 0;
+  const text2 = document.text;
+  const removed = /* @__PURE__ */ new Set();
+  const replaced = /* @__PURE__ */ new Map();
+  const additions = [];
+  for (const change of changes) {
+    const index = change.kind === "remove" ? itemIndex(change.entry) : -1;
+    if (index >= 0)
+      removed.add(index);
+  }
+  const written = new Set(capability.permissions.filter((entry) => !entry.extended && !removed.has(itemIndex(entry))).map((entry) => entry.identifier));
+  for (const change of changes) {
+    if (change.kind === "narrow") {
+      const index = itemIndex(change.entry);
+      if (index < 0)
+        continue;
+      if (!capability.permissions.some((entry) => entry !== change.entry && entry.identifier === change.identifier && !entry.extended && !removed.has(itemIndex(entry))))
+        written.delete(change.identifier);
+      const members = change.replacement.filter((id) => !written.has(id));
+      for (const id of members)
+        written.add(id);
+      change.replacement = members;
+      if (members.length === 0) {
+        removed.add(index);
+        Object.assign(change, { kind: "remove", reason: "what the calls use of it, other entries grant" });
+      } else
+        replaced.set(index, members);
+    } else if (change.kind === "add") {
+      if (written.has(change.identifier)) {
+        redundant.add(change);
+        continue;
+      }
+      written.add(change.identifier);
+      additions.push(change.identifier);
+    }
+  }
+  const first = items[0];
+  const last = items[items.length - 1];
+  const multiline = first !== void 0 && last !== void 0 && text2.slice(first.offset, last.end).includes("\n");
+  const indent = first ? text2.slice(text2.lastIndexOf("\n", first.offset - 1) + 1, first.offset) : "";
+  const separator = multiline && /^[ \t]*$/.test(indent) ? `,
+${indent}` : ", ";
+  const quote3 = (id) => document.quoteString(id);
+  const tail = additions.map(quote3).join(separator);
+  if (!first || !last) {
+    if (!tail)
+      return [];
+    const span = document.format === "json" ? document.valueSpan(arrayPath) : void 0;
+    return span ? [{ offset: span.offset, length: span.length, content: `[${tail}]` }] : void 0;
+  }
+  const kept = items.map((_2, index) => index).filter((index) => !removed.has(index));
+  const lastKept = kept[kept.length - 1];
+  if (lastKept === void 0)
+    return [{ offset: first.offset, length: last.end - first.offset, content: tail }];
+  const edits = [];
+  for (const index of removed) {
+    if (index < lastKept)
+      edits.push({ offset: items[index].offset, length: items[index + 1].offset - items[index].offset, content: "" });
+  }
+  let end = tail ? separator + tail : "";
+  if (lastKept < items.length - 1) {
+    edits.push({ offset: items[lastKept].end, length: last.end - items[lastKept].end, content: end });
+    end = "";
+  }
+  for (const [index, members] of replaced) {
+    const content = members.map(quote3).join(separator) + (index === lastKept ? end : "");
+    if (index === lastKept)
+      end = "";
+    edits.push({ offset: items[index].offset, length: items[index].end - items[index].offset, content });
+  }
+  if (end)
+    edits.push({ offset: items[lastKept].end, length: 0, content: end });
+  return edits;
+}
+function itemIndex(entry) {
+  const last = entry.path[entry.path.length - 1];
+  return typeof last === "number" ? last : -1;
+}
+function confidenceOf(access2, heldBack) {
+  const parts = [];
+  const unresolved2 = access2.scan.unresolved.length;
+  const thirdParty = access2.scan.thirdPartyPlugins.length;
+  if (unresolved2)
+    parts.push(`${plural(unresolved2, "dynamic call")} not resolved`);
+  if (thirdParty)
+    parts.push(`${plural(thirdParty, "third-party plugin")} not analysed`);
+  const guessed = access2.localWindows.length > 1 && access2.judgements.some((judgement) => !judgement.byPage);
+  if (guessed)
+    parts.push("some files are loaded by a page no window names: judged for every local window");
+  if (parts.length === 0)
+    return `every call resolved (${plural(access2.judgements.length, "command")} in ${plural(access2.scan.files.length, "file")}); no third-party plugin`;
+  return parts.join("; ") + (heldBack ? ": no grant is removed or narrowed (any command could be called)" : "");
+}
+
+// dist/capabilities/commands/least-privilege.js
+init_platforms();
+init_project_model();
+
+// dist/capabilities/render/least-privilege.js
+init_unified_diff();
+init_terminal_text();
+init_wording2();
+init_types2();
+init_frontend();
+function planDiffs(plan) {
+  return [...plan.files.values()].sort((a2, b2) => a2.file < b2.file ? -1 : a2.file > b2.file ? 1 : 0).map((change) => ({ file: change.file, diff: unifiedDiff(change.file, change.original, change.fixed) }));
+}
+var where2 = (call) => `${call.displayFile}:${call.line}:${call.column}`;
+function refusedOn(judgement, window) {
+  const platforms = new Set(judgement.refusals.filter((refusal) => refusal.window === window || refusal.window === "*").flatMap((refusal) => refusal.platforms));
+  return TARGETS.filter((target) => platforms.has(target));
+}
+function grantLine(grant, lines) {
+  return `${grant.capability.source.file}:${lines.line(grant.capability.source.file, grant.entry.path)}`;
+}
+function changeText(change) {
+  switch (change.kind) {
+    case "remove":
+      return `remove "${change.identifier}" from capability "${change.capability.identifier}" (${change.reason ?? "no call uses it"})`;
+    case "narrow":
+      return `replace "${change.identifier}" in capability "${change.capability.identifier}" with the members the calls use: ${change.replacement.map((id) => `"${id}"`).join(", ")}`;
+    case "add":
+      return `add "${change.identifier}" to capability "${change.capability.identifier}" (refused without it: ${change.calls.map(where2).join(", ")})`;
+  }
+}
+function renderLeastPrivilegeText({ plan, lines, written, notWritten }, paint = NO_PAINT) {
+  const { access: access2 } = plan;
+  const out = [
+    paint.bold(`least privilege: ${plural(access2.scan.files.length, "frontend file")}, ${plural(access2.scan.calls.length, "call")}, ${plural(access2.localWindows.length, "window")} loading local pages`)
+  ];
+  for (const window of plan.windows) {
+    out.push("", paint.bold(window.window === "*" ? "every window" : `window "${window.window}"`) + paint.dim(` (capabilities: ${window.capabilities.map((c) => `"${c.identifier}"`).join(", ") || "none"})`));
+    out.push("  calls");
+    if (window.calls.length === 0)
+      out.push(paint.dim("    none"));
+    for (const judgement of window.calls) {
+      const refused = refusedOn(judgement, window.window);
+      const verdict = refused.length ? paint.error(`REFUSED${refused.length < access2.platforms.length ? ` on ${refused.join(", ")}` : ""}`) : paint.ok("allowed");
+      out.push(`    ${where2(judgement.call)}  ${callText(judgement.call)} \u2192 ${judgement.command} \u2192 ${judgement.permission ?? paint.dim("no known permission")}  ${verdict}`);
+    }
+    const used = window.grants.filter((grant) => grant.used.length > 0);
+    const unused = window.grants.filter((grant) => grant.used.length === 0);
+    out.push("  grants used");
+    if (used.length === 0)
+      out.push(paint.dim("    none"));
+    for (const grant of used)
+      out.push(`    ${grant.entry.identifier}  ${paint.dim(`${grantLine(grant, lines)}, ${grant.used.length} of ${plural(grant.granted.length, "command")}: ${grant.used.join(", ")}`)}`);
+    out.push("  grants unused");
+    if (unused.length === 0)
+      out.push(paint.dim("    none"));
+    for (const grant of unused)
+      out.push(`    ${paint.warning(grant.entry.identifier)}  ${paint.dim(`${grantLine(grant, lines)}, ${plural(grant.granted.length, "command")}`)}`);
+  }
+  if (access2.scan.unresolved.length) {
+    out.push("", "unresolved calls (the command is known only at run time)");
+    for (const call of access2.scan.unresolved)
+      out.push(`  ${where2(call)}  ${callText(call)}${call.unresolved ? paint.dim(`: ${call.unresolved}`) : ""}`);
+  }
+  if (access2.scan.thirdPartyPlugins.length)
+    out.push("", `third-party plugins not analysed: ${access2.scan.thirdPartyPlugins.join(", ")}`);
+  for (const note of plan.untouched)
+    out.push("", paint.dim(note));
+  out.push("");
+  const diffs = planDiffs(plan);
+  if (plan.changes.length === 0 && plan.byHand.length === 0)
+    out.push(paint.ok("nothing to change: the capabilities grant what the frontend uses"));
+  else {
+    if (plan.changes.length) {
+      out.push(written ? `changed (${plural(written.length, "file")} written):` : "proposed change (caplint least-privilege --fix writes it):");
+      for (const change of plan.changes)
+        out.push(`  ${changeText(change)}`);
+    }
+    for (const { file, reason } of notWritten)
+      out.push(paint.warning(`  not written: ${file} ${reason}`));
+    if (plan.byHand.length) {
+      out.push("to do by hand (a scope only you know, or a layout caplint does not rewrite):");
+      for (const item of plan.byHand)
+        out.push(`  ${item.call ? `${where2(item.call)}: ` : ""}${item.text}`);
+    }
+  }
+  out.push(`confidence: ${plan.confidence}`);
+  const text2 = textLines(out);
+  return written ? text2 : text2 + diffs.map((d) => d.diff).join("");
+}
+function renderLeastPrivilegeJson({ plan, lines, written, notWritten }) {
+  const { access: access2 } = plan;
+  const call = (judgement, window) => ({
+    file: judgement.call.displayFile,
+    line: judgement.call.line,
+    column: judgement.call.column,
+    call: callText(judgement.call),
+    command: judgement.command,
+    permission: judgement.permission ?? null,
+    refusedOn: refusedOn(judgement, window)
+  });
+  const grant = (g) => ({
+    capability: g.capability.identifier,
+    file: g.capability.source.file,
+    line: lines.line(g.capability.source.file, g.entry.path),
+    permission: g.entry.identifier,
+    used: g.used,
+    granted: g.granted.length
+  });
+  const change = (c) => ({
+    kind: c.kind,
+    capability: c.capability.identifier,
+    file: c.capability.source.file,
+    permission: c.identifier,
+    ...c.replacement && c.kind === "narrow" ? { replacement: c.replacement } : {},
+    ...c.kind === "remove" ? { reason: c.reason ?? "no call uses it" } : {},
+    ...c.calls ? { calls: c.calls.map((call2) => `${call2.displayFile}:${call2.line}:${call2.column}`) } : {}
+  });
+  return JSON.stringify({
+    windows: plan.windows.map((window) => ({
+      window: window.window,
+      capabilities: window.capabilities.map((c) => c.identifier),
+      calls: window.calls.map((judgement) => call(judgement, window.window)),
+      grantsUsed: window.grants.filter((g) => g.used.length > 0).map(grant),
+      grantsUnused: window.grants.filter((g) => g.used.length === 0).map(grant)
+    })),
+    unresolved: access2.scan.unresolved.map((u) => ({
+      file: u.displayFile,
+      line: u.line,
+      column: u.column,
+      call: callText(u),
+      reason: u.unresolved ?? null
+    })),
+    thirdPartyPlugins: access2.scan.thirdPartyPlugins,
+    changes: plan.changes.map(change),
+    byHand: plan.byHand.map((item) => ({
+      text: item.text,
+      ...item.call ? { at: `${item.call.displayFile}:${item.call.line}:${item.call.column}` } : {}
+    })),
+    untouched: plan.untouched,
+    diffs: planDiffs(plan),
+    written: written ?? [],
+    notWritten,
+    confidence: plan.confidence
+  }, null, 2) + "\n";
+}
+
+// dist/capabilities/commands/least-privilege.js
+init_rules();
+init_query_options();
+function registerLeastPrivilege(program2, io, setExitCode, allRules) {
+  const command = program2.command("least-privilege").description("per window: the calls the frontend makes (file:line \u2192 command \u2192 narrowest permission), the grants used and unused, and the smallest capability change as a diff; --fix writes it (exit 0 nothing to change, 1 a change proposed)").option("--fix", "write the proposed change to the capability files (atomically, formatting kept; never through a symbolic link)").addOption(new Option("--write", "the same as --fix").hideHelp());
+  addQueryOptions(command, ["text", "json", "sarif"]).action(async (paths, options) => {
+    const settings = await capabilitySettings(options, io.cwd, allRules);
+    const project = await loadProjectFor(paths, options, io, settings, new Set(FRONTEND_RULES));
+    if (!hasFrontend(project))
+      throw new UsageError(`no frontend found for ${project.srcTauri ? "this app" : "these files"}: least-privilege reads the app's frontend (give --app, the folder of its package.json and src-tauri/)`);
+    const platforms = askedPlatforms(options);
+    const resolution = resolveAll({
+      capabilities: project.activeCapabilities,
+      catalog: project.catalog,
+      platforms: isPlatformIndependent(project) ? platforms.slice(0, 1) : platforms
+    });
+    const history = await loadVersionHistory();
+    const plan = leastPrivilege(project, resolution, (plugin) => history.has(plugin));
+    const notWritten = [];
+    let written;
+    if (options.fix || options.write) {
+      const writable = new Map(plan.files);
+      for (const [absolutePath, change] of plan.files) {
+        const link = await lstat(absolutePath).catch(() => void 0);
+        if (link?.isSymbolicLink()) {
+          notWritten.push({ file: change.file, reason: "is a symbolic link: not written through it (edit the file it names)" });
+          writable.delete(absolutePath);
+        }
+      }
+      await writeFixes(writable);
+      written = [...writable.values()].map((change) => change.file);
+    }
+    const left = plan.byHand.length > 0 || notWritten.length > 0 || written === void 0 && plan.changes.length > 0;
+    const answer = { plan, lines: new SourceLines(project), ...written ? { written } : {}, notWritten };
+    if (options.format === "sarif") {
+      const only = new Set(FRONTEND_RULES.filter((id) => settings.runs(id)));
+      const result = await lint(project, { only, severityFor: settings.severityFor, platforms: options.platform?.length ? options.platform : TARGETS });
+      const reporter = await loadReporter("sarif");
+      const context = await lintReporterContext({ format: "sarif", rule: [], only: [] }, io, io.stdout, CAPABILITY_RULES_BY_ID, readForCodeFrame);
+      io.stdout.write(reporter({ diagnostics: result.diagnostics, summary: summarize(result.diagnostics, result.files), notes: [plan.confidence] }, context));
+    } else if (options.format === "json")
+      io.stdout.write(renderLeastPrivilegeJson(answer));
+    else
+      io.stdout.write(renderLeastPrivilegeText(answer, await answerPaint(options, io)));
+    setExitCode(exitCodeFor({ failed: left }));
+  });
+}
 
 // dist/capabilities/commands/matrix.js
 init_exit_codes();
@@ -47630,9 +48882,9 @@ function renderMatrixText(matrices, asked, paint = NO_PAINT, manifestUnion = [])
   const width = Math.max(7, ...columns.map((c) => c.length));
   const header3 = `${"command".padEnd(width)}  ${first.windows.join("  ")}`;
   const split = matrices.length > 1;
-  const where2 = asked.length === 1 ? `platform ${asked[0]}` : describePlatforms(asked, asked);
+  const where3 = asked.length === 1 ? `platform ${asked[0]}` : describePlatforms(asked, asked);
   const lines = [
-    `${where2}, origin ${originDisplay2(first.origin)}; ${painted.granted} callable, ${painted.denied} granted but denied, ${painted.none} not granted`
+    `${where3}, origin ${originDisplay2(first.origin)}; ${painted.granted} callable, ${painted.denied} granted but denied, ${painted.none} not granted`
   ];
   if (split)
     lines.push(`platforms differ: each cell has one mark per group: ${matrices.map(({ platforms }, i) => `${i + 1}. ${platforms.join(", ")}`).join("; ")}`);
@@ -47670,13 +48922,23 @@ function renderMatrixCsv(matrices) {
   }
   return lines.join("\n") + "\n";
 }
-function renderMatrixJson(matrices, asked, manifestUnion = []) {
-  const single = matrices.length === 1 ? { ...matrices[0].matrix.toJSON() } : {};
+function renderMatrixJson(matrices, asked, manifestUnion = [], frontendCalls) {
+  const json3 = (matrix) => {
+    const value = matrix.toJSON();
+    if (!frontendCalls)
+      return value;
+    const rows = value.rows.map((row) => {
+      const calls = frontendCalls.get(row.window);
+      return calls ? { ...row, usedByFrontend: row.granted.filter((command) => calls.has(command)) } : row;
+    });
+    return { ...value, rows };
+  };
+  const single = matrices.length === 1 ? json3(matrices[0].matrix) : {};
   return JSON.stringify({
     ...asked.length === 1 ? { platform: asked[0] } : {},
     platforms: asked,
     ...single,
-    byPlatform: matrices.map(({ platforms, matrix }) => ({ platforms, ...matrix.toJSON() })),
+    byPlatform: matrices.map(({ platforms, matrix }) => ({ platforms, ...json3(matrix) })),
     ...manifestUnion.length ? { manifestUnion } : {}
   }, null, 2) + "\n";
 }
@@ -47686,10 +48948,12 @@ init_project_model();
 init_terminal_text();
 init_query_options();
 init_check_run();
+init_frontend_access();
 function registerMatrix(program2, io, setExitCode, allRules) {
   const command = program2.command("matrix").description("windows \xD7 commands: who can call what, on every platform unless --platform (labels from tauri.conf.json, else the literal labels in capabilities)").option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v2, p) => [...p, v2], []).option("-u, --url <url>", "origin of the calling pages (default: local)");
   addQueryOptions(command, ["text", "json", "csv"]).action(async (paths, options) => {
-    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
+    const scanFrontend3 = options.format === "json" ? new Set(FRONTEND_RULES) : void 0;
+    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules), scanFrontend3);
     for (const window of options.window)
       await requireKnownWindow(project, groups, window);
     const windows = options.window.length ? options.window : knownWindowLabels(project);
@@ -47699,8 +48963,9 @@ function registerMatrix(program2, io, setExitCode, allRules) {
       for (const [i, group] of groups.entries())
         yield* modelChains(group.model, new Set(matrices[i].matrix.rows.flatMap((row) => row.capabilities)));
     });
+    const frontendCalls = scanFrontend3 && origin.kind === "local" && hasFrontend(project) ? frontendCallsByWindow(project) : void 0;
     if (options.format === "json")
-      io.stdout.write(renderMatrixJson(matrices, asked, notes));
+      io.stdout.write(renderMatrixJson(matrices, asked, notes, frontendCalls));
     else if (options.format === "csv") {
       io.stdout.write(renderMatrixCsv(matrices));
       if (notes.length)
@@ -47800,6 +49065,7 @@ init_platforms();
 init_exit_codes();
 init_tool();
 init_errors();
+init_frontend_access();
 init_check_run();
 init_rules();
 init_query_options();
@@ -47832,7 +49098,9 @@ function registerReport(program2, io, setExitCode, allRules) {
       ...origin ? { origin } : {},
       app: appLabel(project, paths, options.app, io.cwd),
       toolVersion: toolVersion(),
-      ...against ? { against } : {}
+      ...against ? { against } : {},
+      // Which grants the frontend uses, for the pages the app serves (not asked for a remote origin).
+      ...origin?.kind !== "remote" && hasFrontend(project) ? { frontendCalls: frontendCallsByWindow(project) } : {}
     });
     const html = renderReportHtml2(data);
     if (options.html === "-") {
@@ -47905,7 +49173,6 @@ init_command_names();
 // dist/capabilities/render/who-can.js
 init_project_model();
 init_platforms();
-init_did_you_mean();
 init_terminal_text();
 function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines }) {
   const withPlatforms = ({ item, platforms }) => ({ ...provenanceJson(item, lines), platforms });
@@ -47922,8 +49189,7 @@ function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines }) {
 function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines }, paint = NO_PAINT) {
   const out = [`${lookup.command} on ${describePlatforms(asked, asked)}`];
   if (allowed.length === 0 && denied.length === 0) {
-    const hint = lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : lookup.known ? "" : " (no known manifest lists this command)";
-    out.push(`  no active capability grants or denies it${hint}`);
+    out.push("  no active capability grants or denies it");
   }
   for (const { item: entry, platforms } of allowed) {
     const targets = [entry.windows.length ? `windows: ${entry.windows.join(", ")}` : "", entry.webviews.length ? `webviews: ${entry.webviews.join(", ")}` : ""].filter(Boolean).join("; ");
@@ -47963,6 +49229,8 @@ function registerWhoCan(program2, io, setExitCode, allRules) {
       if (result.deniedEverywhere)
         deniedOn.push(...group.platforms);
     }
+    if (!lookup.known && allowed.values().length === 0 && denied.values().length === 0)
+      throw new UsageError(`who-can ${written}: no permission of the app or its plugins names the command "${lookup.command}"${didYouMean(lookup.suggestions)}`);
     const answer = { lookup, asked, allowed: allowed.values(), denied: denied.values(), deniedOn, lines: new SourceLines(project) };
     io.stdout.write(options.format === "json" ? renderWhoCanJson(answer) : renderWhoCanText(answer, await answerPaint(options, io)));
     setExitCode(EXIT_OK);
@@ -47979,6 +49247,7 @@ var registerCapabilityCommands = (program2, io, setExitCode, registry) => {
   registerDiff(program2, io, setExitCode, registry.byId);
   registerExplain(program2, io, setExitCode, registry.byId);
   registerPermissions(program2, io, setExitCode, registry.byId);
+  registerLeastPrivilege(program2, io, setExitCode, registry.byId);
   registerReport(program2, io, setExitCode, registry.byId);
 };
 
@@ -48152,21 +49421,23 @@ init_registry();
 
 // dist/cli/commands/rules.js
 init_esm();
+init_did_you_mean();
+init_errors();
+init_terminal_text();
 init_tool();
 init_registry();
 function registerRules(program2, io, setExitCode) {
-  program2.command("rules").description("list every rule of every domain with its default severity and whether it can fix").addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text")).addOption(new Option("--domain <name>", "only the rules of one kind of input").choices(DOMAIN_NAMES)).action((options) => {
-    const rows = RULES.filter((rule) => options.domain === void 0 || rule.domain === options.domain).map((rule) => ({
-      id: rule.id,
-      domain: rule.domain,
-      defaultSeverity: rule.defaultSeverity,
-      fixable: rule.fixable,
-      category: rule.category,
-      command: REGISTRY.byId.lintCommandOf(rule.domain),
-      description: rule.description,
-      docs: `docs/rules/${rule.id}.md`,
-      url: docsUrl(rule.id)
-    }));
+  program2.command("rules").description("list every rule of every domain with its default severity and whether it can fix; with an id, that one rule in full").argument("[id]", "one rule: its description, default severity, the command that runs it, its options and its docs").addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text")).addOption(new Option("--domain <name>", "only the rules of one kind of input").choices(DOMAIN_NAMES)).action((id, options) => {
+    if (id !== void 0) {
+      const rule = RULES.find((candidate) => candidate.id === id);
+      if (!rule)
+        throw new UsageError(`rules ${id}: no rule has this id${didYouMean(nearest(id, RULES.map((candidate) => candidate.id), 3))} (caplint rules lists them)`);
+      const row = { ...ruleRow(rule), pipeline: rule.kind === "pipeline", options: ruleOptions(program2, rule) };
+      io.stdout.write(options.format === "json" ? JSON.stringify(row, null, 2) + "\n" : ruleText(row));
+      setExitCode(0);
+      return;
+    }
+    const rows = RULES.filter((rule) => options.domain === void 0 || rule.domain === options.domain).map(ruleRow);
     if (options.format === "json")
       io.stdout.write(JSON.stringify(rows, null, 2) + "\n");
     else {
@@ -48180,6 +49451,35 @@ function registerRules(program2, io, setExitCode) {
     }
     setExitCode(0);
   });
+}
+function ruleRow(rule) {
+  return {
+    id: rule.id,
+    domain: rule.domain,
+    defaultSeverity: rule.defaultSeverity,
+    fixable: rule.fixable,
+    category: rule.category,
+    command: REGISTRY.byId.lintCommandOf(rule.domain),
+    description: rule.description,
+    docs: `docs/rules/${rule.id}.md`,
+    url: docsUrl(rule.id)
+  };
+}
+function ruleOptions(program2, rule) {
+  const command = program2.commands.find((candidate) => candidate.name() === REGISTRY.byId.lintCommandOf(rule.domain));
+  const naming = new RegExp(`(^|[^a-z-])${rule.id}([^a-z-]|$)`);
+  return (command?.options ?? []).filter((option) => naming.test(option.description)).map((option) => ({ flags: option.flags, description: option.description }));
+}
+function ruleText(row) {
+  const { pipeline } = row;
+  return textLines([
+    `${row.id}: ${row.description}`,
+    `  severity  ${row.defaultSeverity} by default${pipeline ? " (always; it cannot be turned off)" : `; --rule ${row.id}=off|suggestion|warning|error, or "rules" in caplint.config.json`}`,
+    `  category  ${row.category}; ${row.fixable ? "fixable with --fix" : "no automatic fix"}`,
+    `  run by    caplint ${row.command}`,
+    ...row.options.length ? row.options.map((option, i) => `  ${i === 0 ? "options " : "        "}  ${option.flags}  ${option.description}`) : [],
+    `  docs      ${row.url}`
+  ]);
 }
 
 // dist/cli/commands/schema.js
@@ -48343,11 +49643,11 @@ function seconds(value) {
   return parsed;
 }
 function addLiveOptions(command) {
-  return command.option("--stdio", "run the server: the command and its arguments follow -- (caplint mcp --stdio -- node server.js)").option("--url <url>", "connect to a streamable HTTP server (http://HOST:PORT/PATH); legacy SSE is tried when it is not there").addOption(new Option("--timeout <seconds>", "per request").argParser(seconds).default(30)).option("--env <KEY=VALUE>", "environment variable for the --stdio server (repeatable; it otherwise gets only HOME, PATH, SHELL, TERM, USER, LOGNAME)", collect2, []).option("--probe", "also call tools to check what a listing cannot show; ONLY tools with readOnlyHint: true are called").addOption(new Option("--max-calls <n>", "most tool calls --probe makes").argParser(parsePositiveInteger).default(20)).option("--service <name>", "the service prefix of tool names (default: taken from serverInfo.name)").option("--verbose", "pass the server's stderr through and say what was fetched").option("--servers <file>", "lint every server a client configuration declares, live: .vscode/mcp.json, claude_desktop_config.json, .cursor/mcp.json, .mcp.json (findings at each server's entry)").option("--server <name>", "with --servers: lint only this server (repeatable)", collect2, []);
+  return command.option("--stdio", "run the server: the command and its arguments follow -- (caplint mcp --stdio -- node server.js)").option("--url <url>", "connect to a streamable HTTP server (http://HOST:PORT/PATH); legacy SSE is tried when it is not there").addOption(new Option("--timeout <seconds>", "per request").argParser(seconds).default(30)).option("--env <KEY=VALUE>", "environment variable for the --stdio server (repeatable; it otherwise gets only HOME, PATH, SHELL, TERM, USER, LOGNAME)", collect2, []).option("--probe", "also call tools to check what a listing cannot show; ONLY tools with readOnlyHint: true are called").addOption(new Option("--max-calls <n>", "most tool calls --probe makes").argParser(parsePositiveInteger).default(20)).option("--service <name>", "the service prefix of tool names, for mcp-tool-prefix (default: taken from serverInfo.name)").option("--verbose", "pass the server's stderr through and say what was fetched").option("--servers <file>", "lint every server a client configuration declares, live: .vscode/mcp.json, claude_desktop_config.json, .cursor/mcp.json, .mcp.json (findings at each server's entry)").option("--server <name>", "with --servers: lint only this server (repeatable)", collect2, []);
 }
 var registerMcpCommands = (program2, io, setExitCode, registry) => {
   const mcp = program2.command("mcp").usage("[options] FILE...  |  --stdio -- CMD ARGS...  |  --url URL  |  --servers CONFIG [--server NAME...]  |  dump (--stdio -- CMD ARGS... | --url URL) [-o FILE]").description("lint MCP tool servers against the spec's tool-server conventions: tools/list results or dumps (offline), or a live server (--stdio, --url).\n`caplint mcp dump ...` writes a live server's initialize result and every tools/list page as JSON instead, for offline linting.").argument("[files...]", "tools/list results or caplint mcp dump files; with --stdio, the server command after --");
-  addLiveOptions(mcp).addOption(new Option("--server-name-style <style>", "server name convention: python ({service}_mcp), node ({service}-mcp-server) or any (either)").choices(["any", "python", "node"]).default("any")).option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectCommaList, []).option("--list-tools <list>", "tools that are list tools for the pagination rules, whatever the heuristics say; !name for one that is not (comma-separated, repeatable)", collectCommaList, []).addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger));
+  addLiveOptions(mcp).addOption(new Option("--server-name-style <style>", "server name convention of mcp-server-name: python ({service}_mcp), node ({service}-mcp-server) or any (either)").choices(["any", "python", "node"]).default("any")).option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectCommaList, []).option("--list-tools <list>", "tools that are list tools for mcp-pagination-params, mcp-pagination-result and mcp-pagination-contract, whatever the heuristics say; !name for one that is not (comma-separated, repeatable)", collectCommaList, []).addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger));
   addLintOptions(mcp, { output: "write the report (with dump: the dump) to this file, atomically, instead of standard output" }).action(async (files, options) => {
     if (files[0] === "dump")
       setExitCode(await (await Promise.resolve().then(() => (init_run(), run_exports))).runDump(files.slice(1), options, io));
@@ -48360,14 +49660,24 @@ var registerMcpCommands = (program2, io, setExitCode, registry) => {
 };
 
 // dist/lsp/command.js
+init_esm();
 init_errors();
+init_options();
 function registerLsp(program2, io, setExitCode) {
-  program2.command("lsp").description("run the language server for editors (diagnostics, completion, hover, quick fixes, definitions)").option("--stdio", "speak LSP over standard input and output (the only transport)").action(async (options) => {
+  program2.command("lsp").description("run the language server for editors (diagnostics, completion, hover, quick fixes, definitions)").option("--stdio", "speak LSP over standard input and output (the only transport)").addOption(new Option("--max-message-size <bytes>", "largest message read from the client, in bytes (default 64 MiB)").argParser(parsePositiveInteger)).action(async (options) => {
     if (!options.stdio)
       throw new UsageError("lsp: give --stdio (caplint lsp --stdio), as editors' clients start it");
     const { runLanguageServer: runLanguageServer2 } = await Promise.resolve().then(() => (init_server(), server_exports));
-    setExitCode(await runLanguageServer2({ input: process.stdin, output: process.stdout, env: io.env ?? process.env }));
+    const code = await runLanguageServer2({
+      input: process.stdin,
+      output: process.stdout,
+      errors: process.stderr,
+      env: io.env ?? process.env,
+      ...options.maxMessageSize === void 0 ? {} : { maxMessageBytes: options.maxMessageSize }
+    });
+    setExitCode(code);
     process.stdin.destroy();
+    process.stdout.write("", () => setTimeout(() => process.exit(code), 50).unref());
   });
 }
 
@@ -48386,7 +49696,7 @@ init_esm();
 var import_node_path43 = __toESM(require("node:path"), 1);
 init_output();
 var QUIET_COMMANDS = /* @__PURE__ */ new Set(["access", "diff"]);
-var OWN_OUTPUT = /* @__PURE__ */ new Set(["check", "report"]);
+var OWN_OUTPUT = /* @__PURE__ */ new Set(["check", "report", "lsp"]);
 function switchableOutput(io) {
   let target = io.stdout;
   const stdout = {
@@ -48437,17 +49747,112 @@ function addOutputOptions(program2, output, cwd, stdout) {
 // dist/cli/main.js
 init_terminal_text();
 init_read();
+
+// dist/cli/usage-errors.js
+init_esm();
+init_did_you_mean();
+var CaplintCommand = class _CaplintCommand extends Command {
+  createCommand(name) {
+    return new _CaplintCommand(name);
+  }
+  error(message, errorOptions) {
+    return super.error(usageMessage(this, message.replace(/^error: /, ""), errorOptions?.code), errorOptions);
+  }
+};
+function usageMessage(command, message, code) {
+  const name = commandPath(command);
+  switch (code) {
+    case "commander.unknownOption": {
+      const flag = /^unknown option '(.*)'/.exec(message)?.[1];
+      return flag === void 0 ? message : unknownOption(command, flag);
+    }
+    case "commander.invalidArgument": {
+      const match2 = /^option '(.*?)' argument '(.*)' is invalid\. ?([\s\S]*)$/.exec(message);
+      if (match2)
+        return invalidValue(findOption(command, match2[1]), match2[1], match2[2], match2[3]);
+      const argument = /^command-argument value '(.*)' is invalid for argument '(.*?)'\. ?([\s\S]*)$/.exec(message);
+      return argument ? `${name} ${argument[2]} ${argument[1]}: ${argument[3]}` : message;
+    }
+    case "commander.optionMissingArgument": {
+      const flags = /^option '(.*)' argument missing/.exec(message)?.[1];
+      const option = flags === void 0 ? void 0 : findOption(command, flags);
+      return option ? `${flagName(option)}: needs a value (${option.flags})` : message;
+    }
+    case "commander.missingMandatoryOptionValue": {
+      const flags = /^required option '(.*)' not specified/.exec(message)?.[1];
+      const option = flags === void 0 ? void 0 : findOption(command, flags);
+      return option ? `${name}: ${flagName(option)} is required (${option.flags})` : message;
+    }
+    case "commander.missingArgument": {
+      const argument = /^missing required argument '(.*)'/.exec(message)?.[1];
+      return argument === void 0 ? message : `${name}: the argument <${argument}> is missing (caplint ${name} --help)`;
+    }
+    case "commander.excessArguments": {
+      const expected2 = command.registeredArguments.length;
+      return `${name}: too many arguments (it takes ${expected2 === 0 ? "none" : `at most ${expected2}`}: caplint ${name} --help)`;
+    }
+    default:
+      return message;
+  }
+}
+function commandPath(command) {
+  const names = [];
+  for (let at = command; at?.parent; at = at.parent)
+    names.unshift(at.name());
+  return names.join(" ") || "caplint";
+}
+function optionsIn(command) {
+  const options = [];
+  for (let at = command; at; at = at.parent)
+    options.push(...at.options);
+  return options;
+}
+function findOption(command, flags) {
+  return optionsIn(command).find((option) => option.flags === flags);
+}
+function flagName(option) {
+  return option.long ?? option.short ?? option.flags;
+}
+function unknownOption(command, flag) {
+  const name = commandPath(command);
+  const written = flag.split("=")[0];
+  const longs = optionsIn(command).flatMap((option) => option.long && !option.hidden ? [option.long] : []);
+  const close = written.startsWith("--") ? nearest(written, [...longs, "--help"], 1) : [];
+  if (close.length)
+    return `${written}: ${name} has no such option; did you mean ${close[0]}?`;
+  const root2 = rootOf(command);
+  const owners = root2.commands.filter((other) => other !== command && other.options.some((option) => option.long === written || option.short === written));
+  const where3 = owners.length && owners.length <= 2 ? ` (it is an option of ${quoteList(owners.map((owner) => owner.name()), "and", (item) => item)})` : "";
+  return `${written}: ${name} has no such option${where3}; its options: caplint ${name} --help`;
+}
+function rootOf(command) {
+  let at = command;
+  while (at.parent)
+    at = at.parent;
+  return at;
+}
+function invalidValue(option, flags, value, reason) {
+  const flag = option ? flagName(option) : flags;
+  const choices = option?.argChoices;
+  if (choices?.length) {
+    const close = nearest(value, choices, 2);
+    return `${flag} ${value}: not one of ${choices.join(", ")}${close.length ? `; did you mean ${quoteList(close)}?` : ""}`;
+  }
+  return `${flag} ${value}: ${reason.trim() || "invalid value"}`;
+}
+
+// dist/cli/main.js
 async function main(givenOptions) {
   forgetFilesRead();
   const options = withStreams(givenOptions, { stdout: new SafeOutput(givenOptions.stdout), stderr: new SafeOutput(givenOptions.stderr) });
   const { stderr } = options;
   let exitCode = 0;
   const debug = options.argv.includes("--debug");
-  const program2 = new Command("caplint").description("Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).").version(toolVersion(), "-v, --version").exitOverride().configureOutput({
+  const program2 = new CaplintCommand("caplint").description("Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).").version(toolVersion(), "-v, --version").exitOverride().configureOutput({
     writeOut: (text2) => options.stdout.write(text2),
     writeErr: (text2) => stderr.write(text2),
     outputError: (text2, write) => write(`caplint: ${text2.replace(/^error: /, "")}`)
-  }).showSuggestionAfterError(true).addOption(new Option("--debug", "print internal stack traces on errors").hideHelp());
+  }).showSuggestionAfterError(false).configureHelp({ showGlobalOptions: true }).addOption(new Option("--debug", "print internal stack traces on errors"));
   const output = switchableOutput(options);
   registerCommands(program2, output.io, (code) => {
     exitCode = code;
@@ -48481,7 +49886,7 @@ function rejectMistypedCommand(program2, options) {
   if (first === void 0 || first.startsWith("-") || /[/\\.]/.test(first))
     return;
   const names = program2.commands.flatMap((command) => [command.name(), ...command.aliases()]);
-  if (names.includes(first) || first === "help" || (0, import_node_fs18.existsSync)(import_node_path44.default.resolve(options.cwd, first)))
+  if (names.includes(first) || first === "help" || (0, import_node_fs19.existsSync)(import_node_path44.default.resolve(options.cwd, first)))
     return;
   const close = nearest(first, names, 2);
   const commands = program2.commands.map((command) => command.name()).join(", ");

@@ -213,10 +213,15 @@ export function overrideSeverity(config: CaplintConfig, ruleId: string, absolute
   return setting;
 }
 
+/** The fields an object schema names (a section's own keys, for an unknown field inside it). */
+function knownFields(objectSchema: unknown): Record<string, object> | undefined {
+  return isPlainObject(objectSchema) && isPlainObject(objectSchema.properties) ? (objectSchema.properties as Record<string, object>) : undefined;
+}
+
 async function checkAgainstSchema(raw: unknown, file: string, sections: readonly ConfigSection[]): Promise<void> {
   if (!isPlainObject(raw)) throw new FatalError(`${file}: expected a JSON object`);
   const { default: Ajv } = await import("ajv");
-  const ajv = new (Ajv as unknown as typeof import("ajv").default)({ allErrors: true, strict: false });
+  const ajv = new (Ajv as unknown as typeof import("ajv").default)({ allErrors: true, strict: false, verbose: true });
   const schema = configSchema(sections) as { properties: Record<string, object> };
   const validate = ajv.compile(schema);
   if (validate(raw)) return;
@@ -224,7 +229,9 @@ async function checkAgainstSchema(raw: unknown, file: string, sections: readonly
   const where = first.instancePath ? first.instancePath.slice(1).replace(/\//g, ".") : "(top level)";
   const detail =
     first.keyword === "additionalProperties"
-      ? `unknown field "${(first.params as { additionalProperty: string }).additionalProperty}" (known: ${Object.keys(schema.properties)
+      ? `unknown field "${(first.params as { additionalProperty: string }).additionalProperty}" (known: ${Object.keys(
+          knownFields(first.parentSchema) ?? schema.properties,
+        )
           .filter((key) => key !== "$schema")
           .join(", ")})`
       : first.keyword === "enum"

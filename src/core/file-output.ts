@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { constants, type Stats } from "node:fs";
-import { access, chmod, chown, lstat, open, realpath, rename, rm, stat } from "node:fs/promises";
+import { access, chmod, chown, lstat, mkdir, open, realpath, rename, rm, stat, statfs, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { isWithin, repositoryRoot, wasReadThisRun } from "./source/read.js";
 import { terminalSafe, type TextSink } from "./terminal-text.js";
@@ -55,7 +55,7 @@ async function replacementSink(file: string): Promise<FileSink> {
   const temporary = path.join(path.dirname(file), `.caplint-${process.pid}-${temporaryName()}.tmp`);
   // `wx`: never follow or clobber something already at the temporary name.
   const handle = await open(temporary, "wx", existing ? existing.mode & 0o7777 : 0o666);
-  const queue = new WriteQueue((text) => handle.write(text, null, "utf8"));
+  const queue = new WriteQueue((text) => writeWhole(handle, text));
   const discard = async () => {
     await handle.close().catch(() => {});
     await rm(temporary, { force: true });
@@ -120,10 +120,25 @@ class WriteQueue {
 
 const PIECE = 1 << 16;
 
+/**
+ * Writes all of `text`: a write may take only part of what it is given (the disk filled up, the
+ * file-size limit was reached) and say so only by the count it returns, the error coming with the next
+ * write. Before, that count was ignored, and a full disk renamed a truncated report over the old one.
+ */
+async function writeWhole(handle: FileHandle, text: string | Buffer): Promise<void> {
+  const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
+  for (let offset = 0; offset < bytes.length;) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, null);
+    if (bytesWritten <= 0) throw Object.assign(new Error("the file system took no more bytes"), { code: "EIO" });
+    offset += bytesWritten;
+  }
+}
+
 /** Renames the finished temporary file over `file`, or copies it into `file`'s inode when a rename would change its identity. */
 async function putInPlace(file: string, temporary: string, existing: Stats | undefined): Promise<void> {
   if (!existing) {
     await rename(temporary, file);
+    await syncFolder(path.dirname(file));
     return;
   }
   const ownerKept = await keepOwner(temporary, existing);
@@ -137,6 +152,7 @@ async function putInPlace(file: string, temporary: string, existing: Stats | und
     return;
   }
   await rename(temporary, file);
+  await syncFolder(path.dirname(file));
 }
 
 async function isReadOnly(file: string, info: Stats): Promise<boolean> {
@@ -208,19 +224,36 @@ async function copyInPlace(temporary: string, file: string, before: Stats): Prom
   try {
     const now = await handle.stat();
     if (now.ino !== before.ino || now.dev !== before.dev) throw new WriteRefused("was replaced while caplint was writing it");
-    await handle.truncate(0);
+    const size = (await source.stat()).size;
+    // Once the first byte is overwritten the old text is gone: a disk that could not take the whole new
+    // text (a copy-on-write file system needs it all again) is found before, and the file left as it was.
+    const room = await statfs(path.dirname(file)).then(
+      (space) => space.bavail * space.bsize,
+      () => Number.POSITIVE_INFINITY,
+    );
+    if (room < size) throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
     const buffer = Buffer.alloc(1 << 16);
     for (let position = 0; ;) {
       const { bytesRead } = await source.read(buffer, 0, buffer.length, position);
       if (bytesRead === 0) break;
-      await handle.write(buffer, 0, bytesRead, position);
+      await writeWhole(handle, buffer.subarray(0, bytesRead));
       position += bytesRead;
     }
+    // Overwritten from the start, then cut to the new length: a longer old text loses its tail only now.
+    await handle.truncate(size);
     await handle.sync();
   } finally {
     await source.close();
     await handle.close();
   }
+}
+
+/** Makes a rename survive a crash; a file system that cannot sync a folder has nothing more to offer. */
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await open(folder, constants.O_RDONLY).catch(() => undefined);
+  if (!handle) return;
+  await handle.sync().catch(() => {});
+  await handle.close().catch(() => {});
 }
 
 export interface OutputTarget {
@@ -259,20 +292,38 @@ export async function openReport(target: OutputTarget): Promise<FileSink> {
     throw new WriteRefused("is one of the files being checked; refusing to replace it with the report");
   if (info?.isFile() && PROJECT_FILE_NAME.test(path.basename(file)))
     throw new WriteRefused(`is an app file caplint reads (${path.basename(file)}); refusing to replace it with the report`);
-  const escape = await linkedOutOfRepository(file, path.resolve(target.cwd));
+  const missing = link === undefined ? await missingFolders(path.dirname(file)) : undefined;
+  const escape = await linkedOutOfRepository(missing ? path.join(missing.existing, "-") : file, path.resolve(target.cwd));
   if (escape) throw new WriteRefused(`is reached through a symbolic link out of the repository (to ${escape}); not written through it`);
   if (info?.isBlockDevice()) throw new WriteRefused("is a block device; refusing to write a report onto it");
   if (info && (info.isCharacterDevice() || info.isFIFO() || info.isSocket())) {
     // /dev/null, /dev/stdout (a link to the pipe or terminal), a named pipe: written, never replaced.
     const handle = await open(file, constants.O_WRONLY | constants.O_APPEND);
-    return safeSink(queuedSink(new WriteQueue((text) => handle.write(text, null, "utf8")), () => handle.close()));
+    return safeSink(queuedSink(new WriteQueue((text) => writeWhole(handle, text)), () => handle.close()));
   }
   if (link?.isSymbolicLink()) {
     // /dev/stdout redirected to a file is such a link too; what it names is the caller's to choose.
     if (isStandardStreamAlias(file)) return safeSink(standardOutputSink(target.stdout));
     throw new WriteRefused("is a symbolic link; not written through it (give the path of its target)");
   }
+  // A folder that does not exist yet is made, as ESLint's --output-file does (`-o reports/ci/check.sarif`).
+  if (missing) await mkdir(path.dirname(file), { recursive: true });
   return safeSink(await replacementSink(file));
+}
+
+/** The nearest folder of `folder` that exists, when `folder` itself does not (it is made before the report is written). */
+async function missingFolders(folder: string): Promise<{ existing: string } | undefined> {
+  let existing = folder;
+  for (;;) {
+    const info = await lstat(existing).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return undefined;
+      throw error;
+    });
+    if (info) return existing === folder ? undefined : { existing };
+    const parent = path.dirname(existing);
+    if (parent === existing) return undefined;
+    existing = parent;
+  }
 }
 
 function queuedSink(queue: WriteQueue, close: () => Promise<void>): FileSink {

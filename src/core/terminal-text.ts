@@ -50,14 +50,63 @@ export function textLines(lines: readonly string[]): string {
 }
 
 /**
- * A whole output text made safe for a terminal: controls escaped except line breaks and tabs,
- * then caplint's own colour markers turned into SGR sequences.
+ * A whole output text made safe for a terminal: controls escaped except line breaks and tabs, lines
+ * that a CI runner would read as a workflow command neutralised (see {@link WorkflowCommandGuard}),
+ * then caplint's own markers turned into SGR sequences and workflow commands. `guard` carries what
+ * came before when a stream is written in pieces; a text on its own starts at a line start.
  */
-export function terminalSafe(text: string): string {
-  const escaped = MAYBE_UNSAFE_WITH_BREAKS.test(text) ? text.replace(UNSAFE_WITH_BREAKS, escapeChar) : text;
+export function terminalSafe(text: string, guard: WorkflowCommandGuard = new WorkflowCommandGuard()): string {
+  const escaped = guard.neutralise(MAYBE_UNSAFE_WITH_BREAKS.test(text) ? text.replace(UNSAFE_WITH_BREAKS, escapeChar) : text);
   // No marker exists before the first colour is painted: then there is nothing to render.
   return markers && escaped.includes(markers.open) ? escaped.replace(markers.pattern, (_, code: string) => SEQUENCES[Number(code)] ?? "") : escaped;
 }
+
+/**
+ * GitHub Actions runs a line of a job's log as a workflow command (`::add-mask::`, `::error …::`,
+ * `::stop-commands::`, `::set-output …`) when it starts with `::` after any white space (C#'s
+ * `TrimStart()`, so also no-break and ideographic spaces), and a legacy one when `##[` appears anywhere in
+ * it (actions/runner, `ActionCommand.TryParseV2` and `TryParse`). A file's or a tool server's text can
+ * start a line of caplint's output: a file name heading the stylish report or a compact line, an
+ * indented value of a query, a server's stderr under `mcp --verbose`. So, in every output, the second
+ * colon of a line-start `::` is written `\u003a` and the `[` of `##[` is written `\u005b` (escapes, like
+ * the others here; inside a JSON string, the same value). caplint's own annotations (`-f github`) start
+ * with a marker that is rendered as `::` only after this.
+ *
+ * Writes to a stream can cut a line anywhere, so what the current line holds so far is kept: whether
+ * it is still white space (and markers), perhaps followed by one colon, and how many `#` end it.
+ */
+export class WorkflowCommandGuard {
+  private lineStart: "blank" | "colon" | "text" = "blank";
+  private hashes = 0;
+
+  neutralise(text: string): string {
+    if (text === "") return text;
+    const before = this.lineStart === "blank" ? "\n" : this.lineStart === "colon" ? "\n:" : "x" + "#".repeat(this.hashes);
+    const guarded = (before + text).replace(LINE_COMMAND, "$1\\u003a").replace(LEGACY_COMMAND, "##\\u005b").slice(before.length);
+    this.remember(text);
+    return guarded;
+  }
+
+  private remember(text: string): void {
+    const lastBreak = text.lastIndexOf("\n");
+    const tail = lastBreak < 0 ? text : text.slice(lastBreak + 1);
+    const continued = lastBreak < 0 ? this.lineStart : "blank";
+    if (continued === "blank") {
+      const indent = LEADING_BLANK.exec(tail)![0].length;
+      this.lineStart = indent === tail.length ? "blank" : indent === tail.length - 1 && tail.endsWith(":") ? "colon" : "text";
+    } else {
+      this.lineStart = "text";
+    }
+    const ending = /#{0,2}$/.exec(tail)![0].length;
+    this.hashes = Math.min(2, ending === tail.length && lastBreak < 0 ? this.hashes + ending : ending);
+  }
+}
+
+/** What `TrimStart()` skips (the C0 and C1 ones are escaped before), and caplint's colour markers. */
+const BLANK = String.raw`(?:[\t \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff]|\ue000[\w-]+:\d+\ue001)`;
+const LINE_COMMAND = new RegExp(String.raw`(\n${BLANK}*:):`, "g");
+const LEGACY_COMMAND = /##\[/g;
+const LEADING_BLANK = new RegExp(`^${BLANK}*`);
 
 // ---- markers for caplint's own escape sequences ----------------------------------------------
 
@@ -90,6 +139,7 @@ const SEQUENCES = [
   "\u001b[24m", // underline on, off
   "\u001b[2J\u001b[3J\u001b[H", // clear screen and scroll-back, cursor home
   "\u001b[32m", // green
+  "::", // the start of caplint's own workflow command (-f github), written after the guard
 ] as const;
 
 const mark = (index: number) => `${markersOf().open}${index}${MARK_CLOSE}`;
@@ -128,6 +178,9 @@ export const MARKER_PAINT: Paint = {
   underline: wrap(7, 8),
 };
 
+/** The `::` that starts one of caplint's own workflow commands: the one line start the guard lets through. */
+export const workflowCommand = (): string => mark(11);
+
 /** Clears the terminal (watch mode), through the same layer. */
 export const clearScreen = (): string => mark(9);
 
@@ -144,6 +197,7 @@ export interface TextSink {
  */
 export class SafeOutput implements TextSink {
   private closed = false;
+  private readonly guard = new WorkflowCommandGuard();
   constructor(
     private readonly target: TextSink & {
       on?: (event: "error", listener: (error: NodeJS.ErrnoException) => void) => unknown;
@@ -176,7 +230,7 @@ export class SafeOutput implements TextSink {
   write(chunk: string): unknown {
     if (this.closed) return false;
     try {
-      return this.target.write(terminalSafe(chunk));
+      return this.target.write(terminalSafe(chunk, this.guard));
     } catch (error) {
       // A synchronous pipe reports the closed reader at once.
       if ((error as NodeJS.ErrnoException).code !== "EPIPE") throw error;

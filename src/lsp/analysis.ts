@@ -42,7 +42,6 @@ export async function analyzeApp(
   texts: ReadonlyMap<string, string>,
   settings: ServerSettings,
   env: Readonly<Record<string, string | undefined>>,
-  workspaceFolder: string,
   session: CheckSession,
   changed?: ReadonlySet<string>,
 ): Promise<AppAnalysis> {
@@ -56,7 +55,7 @@ export async function analyzeApp(
       plugins: [],
       permissions: [],
       cargoRegistry: settings.cargoRegistry,
-      ...(settings.config === undefined ? {} : { config: path.resolve(workspaceFolder, settings.config) }),
+      ...(settings.config === undefined ? {} : { config: settings.config }),
       rule: ruleArguments(settings, "capabilities"),
       rules: RULES_BY_ID,
     };
@@ -73,7 +72,11 @@ function unsavedCapabilityFiles(srcTauri: string, texts: ReadonlyMap<string, str
   return [...texts.keys()].filter((file) => file.startsWith(folder) && /\.(json|toml)$/.test(file) && !existsSync(file));
 }
 
-/** A recording (`caplint events`, or `--client` for client traffic) from its buffer's text. */
+/**
+ * A recording (`caplint events`, or `--client` for client traffic) from its buffer's text: its first
+ * `limit` findings in file order and how many there are in all. Only those are kept, so a recording of
+ * a million bad lines costs the editor no more memory than one of a thousand.
+ */
 export async function analyzeRecording(
   absolutePath: string,
   text: string,
@@ -81,20 +84,30 @@ export async function analyzeRecording(
   settings: ServerSettings,
   workspaceFolder: string,
   texts: ReadonlyMap<string, string>,
-): Promise<Diagnostic[]> {
+  limit: number,
+  /** Asked between slices of the text: false (a newer edit, the client left) stops the check early. */
+  wanted: () => boolean,
+): Promise<{ diagnostics: Diagnostic[]; total: number }> {
   return withOpenBuffers(texts, async () => {
     const runSettings = await loadSettings({
       cwd: path.dirname(absolutePath),
       domain: "events",
-      config: settings.config === undefined ? "auto" : path.resolve(workspaceFolder, settings.config),
+      config: settings.config === undefined ? "auto" : settings.config,
       rule: ruleArguments(settings, "events"),
     });
     const file = relativeFile(workspaceFolder, absolutePath);
-    const result = await checkRecording(oneChunk(text), file, absolutePath, {
+    const kept: Diagnostic[] = [];
+    let total = 0;
+    await checkRecording(slices(text, wanted), file, absolutePath, {
       client,
       severityFor: (ruleId: EventRuleId, absoluteFile: string) => runSettings.severityFor(ruleId, absoluteFile),
+      live: (found) => {
+        total += found.length;
+        for (const finding of found) if (kept.length < limit) kept.push(finding);
+      },
     });
-    return result.diagnostics;
+    kept.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column);
+    return { diagnostics: kept, total };
   });
 }
 
@@ -108,6 +121,17 @@ export function analyzeClientConfig(
   return configuredServerProblems(text, absolutePath, relativeFile(workspaceFolder, absolutePath), { env, home: env.HOME ?? homedir() });
 }
 
-async function* oneChunk(text: string): AsyncIterable<string> {
-  yield text;
+/**
+ * The text in slices, with a turn of the event loop between them: a check of a large recording does not
+ * hold the server deaf to the client (a newer edit, `exit`, a closed pipe), and stops once not wanted.
+ */
+async function* slices(text: string, wanted: () => boolean): AsyncIterable<string> {
+  const size = 256 * 1024;
+  for (let start = 0; start < text.length; start += size) {
+    if (start > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!wanted()) return;
+    }
+    yield text.slice(start, start + size);
+  }
 }

@@ -2,6 +2,7 @@
 // dist/cli-bundle/lsp-protocol.cjs (scripts/bundle.mjs), so that the library's 440 KB are read and
 // compiled only by `caplint lsp`, never by a `caplint check` in a pre-commit hook.
 export {
+  AbstractMessageReader,
   CodeActionKind,
   CompletionItemKind,
   createConnection,
@@ -10,7 +11,6 @@ export {
   ErrorCodes,
   MarkupKind,
   ResponseError,
-  StreamMessageReader,
   StreamMessageWriter,
   TextDocuments,
   TextDocumentSyncKind,

@@ -11,6 +11,8 @@ import { completionItems, markdown, slotAt } from "./completion.js";
 import { toLspRange } from "./convert.js";
 import { definitionOf, VirtualDocuments, VIRTUAL_SCHEME } from "./definition.js";
 import { hoverText } from "./hover.js";
+import { callHover, grantActions } from "./frontend.js";
+import { BoundedMessageReader, ClientGate, DEFAULT_MAX_MESSAGE_BYTES } from "./framing.js";
 import { documentOf, placeAt } from "./places.js";
 import { toolVersion } from "../core/tool.js";
 import {
@@ -19,7 +21,6 @@ import {
   DidChangeWatchedFilesNotification,
   ErrorCodes,
   ResponseError,
-  StreamMessageReader,
   StreamMessageWriter,
   TextDocument,
   TextDocuments,
@@ -31,14 +32,42 @@ import { filePathOf, Workspace } from "./workspace.js";
 export interface ServerStreams {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
+  /** Where a broken connection is said (standard error): the client's pipe may be what broke. */
+  errors: NodeJS.WritableStream;
   env: Readonly<Record<string, string | undefined>>;
+  /** The largest message read from the client (default 64 MiB). */
+  maxMessageBytes?: number;
 }
 
-/** Runs the server until the client says `exit` (or closes the stream); resolves with the exit code. */
+/**
+ * Runs the server until the client says `exit`, closes its stream or breaks the framing; resolves
+ * with the exit code: 0 after `shutdown`, 1 without it, 2 when the client's bytes broke the protocol.
+ */
 export function runLanguageServer(streams: ServerStreams): Promise<number> {
-  const connection = createConnection(new StreamMessageReader(streams.input), new StreamMessageWriter(streams.output));
+  let finish: (code: number) => void = () => {};
+  const ended = new Promise<number>((resolve) => (finish = resolve));
+  const gate = new ClientGate(new StreamMessageWriter(streams.output));
+  const reader = new BoundedMessageReader(
+    streams.input,
+    streams.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    (reason) => {
+      streams.errors.write(`caplint lsp: ${reason}; closing the connection\n`);
+      end(2);
+    },
+    gate,
+  );
+  const connection = createConnection(reader, gate.clientWriter());
   const documents = new TextDocuments(TextDocument);
   const workspace = new Workspace(connection, documents, streams.env);
+  let done = false;
+  /** Once: pending checks publish nothing more, the connection lets go of the streams. */
+  const end = (code: number) => {
+    if (done) return;
+    done = true;
+    workspace.dispose();
+    connection.dispose();
+    finish(code);
+  };
   let client: ClientCapabilities = {};
   let initializationSettings: unknown;
   let shutdown = false;
@@ -88,7 +117,11 @@ export function runLanguageServer(streams: ServerStreams): Promise<number> {
     }
     if (client.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
       // Saved files that are not open (a Cargo.lock rewritten by cargo, a permission file from git) change verdicts too.
-      workspace.guard(connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/*.{json,toml,lock,rs,jsonl}" }] }));
+      workspace.guard(
+        connection.client.register(DidChangeWatchedFilesNotification.type, {
+          watchers: [{ globPattern: "**/*.{json,toml,lock,rs,jsonl,ts,tsx,mts,cts,js,jsx,mjs,cjs,vue,svelte,html,htm}" }],
+        }),
+      );
     }
   });
   connection.onDidChangeConfiguration((change) => {
@@ -106,12 +139,11 @@ export function runLanguageServer(streams: ServerStreams): Promise<number> {
     shutdown = true;
   });
   registerFeatures(connection, workspace);
-  return new Promise((resolve) => {
-    connection.onExit(() => resolve(shutdown ? 0 : 1));
-    // The client went away without `exit`: end as the protocol asks (1 without a shutdown request).
-    streams.input.on("end", () => resolve(shutdown ? 0 : 1));
-    connection.listen();
-  });
+  connection.onExit(() => end(shutdown ? 0 : 1));
+  // The client went away without `exit`: end as the protocol asks (1 without a shutdown request), also mid-check.
+  reader.onClose(() => end(shutdown ? 0 : 1));
+  connection.listen();
+  return ended;
 }
 
 /** Completion, hover, code actions, definitions and the virtual documents of built-in catalogs. */
@@ -145,6 +177,13 @@ function registerFeatures(connection: Connection, workspace: Workspace): void {
   });
 
   connection.onHover(async ({ textDocument, position }): Promise<Hover | null> => {
+    const frontend = await analysed(textDocument.uri);
+    if (frontend && !frontend.document && frontend.buffer) {
+      // A frontend file: the call under the cursor, judged for the windows that load it.
+      const buffer = frontend.buffer;
+      const hover = callHover(frontend.project, frontend.file, buffer.offsetAt(position));
+      return hover ? { contents: markdown(hover.text), range: { start: buffer.positionAt(hover.start), end: buffer.positionAt(hover.end) } } : null;
+    }
     const found = await placeOf(textDocument.uri, position);
     if (!found) return null;
     const { place, document } = found;
@@ -156,7 +195,10 @@ function registerFeatures(connection: Connection, workspace: Workspace): void {
     const found = await analysed(textDocument.uri);
     if (!found?.buffer) return [];
     const findings = found.app!.analysis!.result.diagnostics.filter((d) => d.absolutePath === found.file);
-    return codeActions({ uri: textDocument.uri, buffer: found.buffer, document: found.document, project: found.project, findings, range });
+    return [
+      ...codeActions({ uri: textDocument.uri, buffer: found.buffer, document: found.document, project: found.project, findings, range }),
+      ...(found.document ? [] : grantActions(found.project, found.file, found.buffer, range)),
+    ];
   });
 
   connection.onDefinition(async ({ textDocument, position }) => {

@@ -4,6 +4,7 @@
  * Everything is keyed by document URI or app folder and dropped when its last document closes, so
  * memory follows what is open, not how long the session has run.
  */
+import { realpathSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { minimatch } from "minimatch";
@@ -11,9 +12,11 @@ import type { Connection, Diagnostic as LspDiagnostic, TextDocuments } from "vsc
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { enclosingApp } from "../capabilities/load/apps.js";
+import { isFrontendFile } from "../capabilities/frontend/blocks.js";
 import { CheckSession } from "../capabilities/check-run.js";
 import { analyzeApp, analyzeClientConfig, analyzeRecording, type AppAnalysis, type AppTarget } from "./analysis.js";
 import { toLspDiagnostic } from "./convert.js";
+import { DiagnosticSeverity } from "./protocol.js";
 import { DEFAULT_SETTINGS, type ServerSettings } from "./settings.js";
 
 export interface AppState {
@@ -52,6 +55,7 @@ export class Workspace {
   private readonly apps = new Map<string, AppState>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly shown = new Set<string>();
+  private disposed = false;
 
   constructor(
     private readonly connection: Connection,
@@ -95,7 +99,7 @@ export class Workspace {
             await this.refresh(app);
           } else this.forget(app);
         } else if (known?.kind === "recording" || known?.kind === "client-config") {
-          await this.connection.sendDiagnostics({ uri, diagnostics: [] });
+          await this.send(uri, []);
         } else if (known?.kind === "governs-below") {
           await this.refreshBelow(known.folder);
         }
@@ -146,12 +150,31 @@ export class Workspace {
   }
 
   report(error: unknown): void {
+    if (this.disposed) return;
     const message = error instanceof Error ? error.message : String(error);
     this.connection.console.error(`caplint: ${message}`);
     // A broken config or manifest stops every check of the app: said once in the editor, not per keystroke.
     if (!this.shown.has(message) && this.shown.size < 100) {
       this.shown.add(message);
       void this.connection.window.showWarningMessage(`caplint: ${message}`);
+    }
+  }
+
+  /** The client left: timers stop, and checks still running publish nothing. */
+  dispose(): void {
+    this.disposed = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  /** Publishes a document's findings, at most {@link MAX_FINDINGS_PER_DOCUMENT} of them; nothing once the client left. */
+  private async send(uri: string, diagnostics: LspDiagnostic[], version?: number, total?: number): Promise<void> {
+    if (this.disposed) return;
+    try {
+      await this.connection.sendDiagnostics({ uri, ...(version === undefined ? {} : { version }), diagnostics: boundedFindings(diagnostics, total) });
+    } catch (error) {
+      // The connection closed under a check in progress: nobody is there to read it.
+      if (!this.disposed) throw error;
     }
   }
 
@@ -164,13 +187,24 @@ export class Workspace {
     if (!document || file === undefined) return;
     const version = document.version;
     let found: Diagnostic[];
-    if (owner.kind === "recording")
-      found = await analyzeRecording(file, document.getText(), owner.client, this.settings, this.folderOf(file), this.openTexts());
-    else if (owner.kind === "client-config") found = this.clientConfigFindings(file, document.getText());
+    let total: number | undefined;
+    if (owner.kind === "recording") {
+      const folder = this.folderOf(file);
+      ({ diagnostics: found, total } = await analyzeRecording(
+        file,
+        document.getText(),
+        owner.client,
+        this.settingsFor(folder),
+        folder,
+        this.openTexts(),
+        MAX_FINDINGS_PER_DOCUMENT,
+        () => !this.disposed && this.documents.get(uri)?.version === version,
+      ));
+    } else if (owner.kind === "client-config") found = this.clientConfigFindings(file, document.getText());
     else return;
     // A newer edit is on its way: its own check publishes.
     if (this.documents.get(uri)?.version !== version) return;
-    await this.connection.sendDiagnostics({ uri, version, diagnostics: found.map(toLspDiagnostic) });
+    await this.send(uri, found.map(toLspDiagnostic), version, total);
   }
 
   private clientConfigFindings(file: string, text: string): Diagnostic[] {
@@ -211,9 +245,8 @@ export class Workspace {
           const analysis = await analyzeApp(
             app.target,
             this.openTexts(),
-            this.settings,
+            this.settingsFor(app.folder),
             this.env,
-            app.folder,
             app.session,
             changes === "all" ? undefined : changes,
           );
@@ -251,13 +284,13 @@ export class Workspace {
     for (const [uri, diagnostics] of byUri) {
       const owner = await this.owners.get(uri);
       if (owner && (owner.kind !== "app" || owner.app !== app) && diagnostics.length === 0) continue;
-      await this.connection.sendDiagnostics({ uri, diagnostics });
+      await this.send(uri, diagnostics);
     }
   }
 
   private forget(app: AppState): void {
     this.apps.delete(app.key);
-    for (const uri of app.published) void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+    for (const uri of app.published) void this.send(uri, []);
     app.published.clear();
     app.analysis = undefined;
   }
@@ -303,8 +336,16 @@ export class Workspace {
       return { kind: "none" };
     }
     if (CLIENT_CONFIG.test(file)) return { kind: "client-config" };
+    const boundary = this.folders.some((f) => isInside(file, f)) ? folder : path.parse(file).root;
+    if (isFrontendFile(file) && !file.split(path.sep).includes("node_modules")) {
+      // A page or module of an app's frontend: its calls are judged against the app's capabilities.
+      const srcTauri = await enclosingApp(file, boundary);
+      if (srcTauri === undefined || (path.basename(srcTauri) === "src-tauri" && isInside(file, srcTauri))) return { kind: "none" };
+      const root = path.basename(srcTauri) === "src-tauri" ? path.dirname(srcTauri) : srcTauri;
+      return { kind: "app", app: this.app(srcTauri, { root, srcTauri }, folder) };
+    }
     if (!APP_FILE.test(file)) return { kind: "none" };
-    const srcTauri = await enclosingApp(file, this.folders.some((f) => isInside(file, f)) ? folder : path.parse(file).root);
+    const srcTauri = await enclosingApp(file, boundary);
     if (srcTauri !== undefined) {
       const root = path.basename(srcTauri) === "src-tauri" ? path.dirname(srcTauri) : srcTauri;
       return { kind: "app", app: this.app(srcTauri, { root, srcTauri }, folder) };
@@ -324,12 +365,48 @@ export class Workspace {
     return app;
   }
 
+  /**
+   * The settings for files of a workspace folder, with `config` as an absolute path inside it. A
+   * repository's .vscode/settings.json sets it, so a path out of the folder (`..`, absolute, or through
+   * a link) is refused, said once, and never read: no file outside the repository decides a verdict or
+   * has its keys shown. The config is then found upward from each app, as without the setting.
+   */
+  settingsFor(folder: string): ServerSettings {
+    const { config, ...rest } = this.settings;
+    if (config === undefined) return this.settings;
+    const file = path.resolve(folder, config);
+    if (isInsideReally(file, folder)) return { ...rest, config: file };
+    const shown = JSON.stringify(config.length > 200 ? `${config.slice(0, 200)}…` : config);
+    this.report(
+      new Error(`caplint.config: ${shown} is outside the workspace folder ${folder}; it is not read (the config is found upward from each app instead)`),
+    );
+    return rest;
+  }
+
   /** The workspace folder holding a file (the innermost), else the file's own folder. */
   folderOf(file: string): string {
     let best: string | undefined;
     for (const folder of this.folders) if (isInside(file, folder) && (best === undefined || folder.length > best.length)) best = folder;
     return best ?? path.dirname(file);
   }
+}
+
+/** Past this many findings a document gets one summary instead of the rest: an editor shows no more, and memory stays bounded. */
+export const MAX_FINDINGS_PER_DOCUMENT = 1_000;
+
+/** The first findings of a document and, past the bound, one saying how many more `caplint` on the command line lists. */
+export function boundedFindings(diagnostics: LspDiagnostic[], total = diagnostics.length): LspDiagnostic[] {
+  if (total <= MAX_FINDINGS_PER_DOCUMENT) return diagnostics;
+  const shown = diagnostics.slice(0, MAX_FINDINGS_PER_DOCUMENT);
+  const at = shown[shown.length - 1]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  shown.push({
+    range: at,
+    severity: DiagnosticSeverity.Information,
+    source: "caplint",
+    code: "too-many-findings",
+    message: `${total - MAX_FINDINGS_PER_DOCUMENT} more findings in this file are not shown (the editor gets the first ${MAX_FINDINGS_PER_DOCUMENT}); run caplint on the command line for all of them`,
+  });
+  return shown;
 }
 
 /** Notes a changed file of an app for its next check; undefined: anything may have changed (a file above the app). */
@@ -345,6 +422,20 @@ export function filePathOf(uri: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Inside the folder both as written and once links are followed (a file that does not exist yet: its folder's links). */
+function isInsideReally(file: string, folder: string): boolean {
+  if (!isInside(file, folder)) return false;
+  const real = (target: string): string => {
+    try {
+      return realpathSync(target);
+    } catch {
+      const parent = path.dirname(target);
+      return parent === target ? target : path.join(real(parent), path.basename(target));
+    }
+  };
+  return isInside(real(file), real(folder));
 }
 
 function isInside(file: string, folder: string): boolean {

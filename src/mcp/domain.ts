@@ -1,4 +1,5 @@
 import type { Domain } from "../core/lint/domain.js";
+import { MCP_CONFIG } from "./config-section.js";
 import SERVER_START_META from "./rules/mcp-server-start.js";
 import { MCP_RULES } from "./rules/index.js";
 import { MCP_DOMAIN } from "./rules/types.js";
@@ -10,4 +11,5 @@ export const MCP: Domain<(typeof MCP_RULES)[number] | typeof SERVER_START_META> 
   lintCommand: "mcp",
   rules: [...MCP_RULES, SERVER_START_META],
   wording: TOOL_SERVER_WORDING,
+  config: MCP_CONFIG,
 };

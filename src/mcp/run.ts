@@ -9,9 +9,11 @@ import type { Diagnostic } from "../core/diagnostics.js";
 import type { MainOptions } from "../core/io.js";
 import type { RuleMeta } from "../core/lint/rule.js";
 import { commandSettings, reportLintRun } from "../core/lint/lint-command.js";
+import { configSectionOf } from "../core/config.js";
 import { displayFile } from "../core/file-names.js";
 import type { Settings } from "../core/settings.js";
 import type { McpCommandOptions } from "./options.js";
+import { MCP_CONFIG, withCommandLine, type McpConfig } from "./config-section.js";
 import { readListing, type Listing } from "./listing.js";
 import { PARSE_META, PARSE_RULE_ID, lintMcp } from "./lint.js";
 import SERVER_START_META from "./rules/mcp-server-start.js";
@@ -81,16 +83,21 @@ async function lintMcpRun(
 
 export type McpSeverities = Settings;
 
+/** No config file: no verbs or pins beyond the command line's. */
+const NOTHING_CONFIGURED: McpConfig = { verbs: [], listTools: new Map() };
+
 /** The same settings as every command: caplint.config.json (or --config), --rule, --only. */
 export function mcpSettings(options: McpCommandOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<McpSeverities> {
   return commandSettings(options, io, allRules, MCP_DOMAIN);
 }
 
 export function lintListings(listings: readonly Listing[], options: McpCommandOptions, severities: McpSeverities, service: string | undefined) {
+  const configured = severities.config ? configSectionOf(severities.config, MCP_CONFIG) : NOTHING_CONFIGURED;
+  const { verbs, listTools } = withCommandLine(configured, options);
   const settings: McpSettings = {
     serverNameStyle: options.serverNameStyle,
-    verbs: new Set(options.verbs.map((verb) => verb.toLowerCase())),
-    listTools: new Map(options.listTools.map((name) => (name.startsWith("!") ? [name.slice(1), false] : [name, true]))),
+    verbs: new Set(verbs),
+    listTools,
     ...(service !== undefined ? { service } : {}),
   };
   return lintMcp(listings, {

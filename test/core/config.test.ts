@@ -79,7 +79,7 @@ describe("config sections per domain", () => {
     expect(DOMAINS.map((domain) => [domain.name, Object.keys(domain.config?.properties ?? {})])).toEqual([
       ["capabilities", ["manifests", "app", "frontend"]],
       ["events", []],
-      ["mcp", []],
+      ["mcp", ["mcp"]],
     ]);
     const sectionOf = (key: string) => DOMAINS.filter((domain) => domain.config && Object.hasOwn(domain.config.properties, key)).length;
     expect(["rules", "overrides", "$schema"].map(sectionOf)).toEqual([0, 0, 0]);
@@ -90,7 +90,7 @@ describe("config sections per domain", () => {
     const result = await run(["check", "cap.json"], root);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `caplint: ${path.join(root, "caplint.config.json")}: (top level) unknown field "manifest" (known: rules, overrides, manifests, app, frontend)\n`,
+      `caplint: ${path.join(root, "caplint.config.json")}: (top level) unknown field "manifest" (known: rules, overrides, manifests, app, frontend, mcp)\n`,
     );
   });
 

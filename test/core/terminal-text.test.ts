@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { format, lint, loadProject } from "../../src/index.js";
-import { oneLine, terminalSafe, textLines } from "../../src/core/terminal-text.js";
+import { oneLine, terminalSafe, textLines, WorkflowCommandGuard } from "../../src/core/terminal-text.js";
 import { run } from "../helpers/run.js";
+import { workflowCommandLines } from "../helpers/workflow-commands.js";
 
 /**
  * Threat: text from an untrusted repository reaches a reviewer's terminal. Each payload below is
@@ -169,5 +170,66 @@ describe("the escaping functions", () => {
   it("a repository cannot forge caplint's colour markers", () => {
     const forged = "\ue0000000000000:0\ue001red?";
     expect(terminalSafe(forged)).toBe(forged);
+  });
+});
+
+describe("workflow commands: no text from a file or a server starts one", () => {
+  const HOSTILE = [
+    "::error file=a.json,line=1::forged",
+    "  ::warning::indented",
+    "\t\u00a0\u3000\u2003::add-mask::secret",
+    "::stop-commands::token",
+    "x ##[error]legacy anywhere in a line",
+    "##[set-output name=x]y",
+    ":: two colons and a space",
+    "plain: text:: stays",
+  ].join("\n");
+
+  it("neutralises each form, keeps everything else, and is idempotent", () => {
+    const safe = terminalSafe(HOSTILE + "\n");
+    expect(workflowCommandLines(safe)).toEqual([]);
+    expect(safe).toBe(
+      [
+        ":\\u003aerror file=a.json,line=1::forged",
+        "  :\\u003awarning::indented",
+        "\t\u00a0\u3000\u2003:\\u003aadd-mask::secret",
+        ":\\u003astop-commands::token",
+        "x ##\\u005berror]legacy anywhere in a line",
+        "##\\u005bset-output name=x]y",
+        ":\\u003a two colons and a space",
+        "plain: text:: stays",
+        "",
+      ].join("\n"),
+    );
+    expect(terminalSafe(safe)).toBe(safe);
+  });
+
+  it("a stream cut anywhere is guarded as the whole text is", () => {
+    // Every cut of the text into two and three pieces (a line start, one colon, a # may end a piece).
+    const whole = terminalSafe(HOSTILE);
+    for (let first = 0; first <= HOSTILE.length; first++) {
+      for (const second of [first, first + 1, first + 2, first + 7]) {
+        const guard = new WorkflowCommandGuard();
+        const pieces = [HOSTILE.slice(0, first), HOSTILE.slice(first, second), HOSTILE.slice(Math.max(first, second))];
+        expect(pieces.map((piece) => terminalSafe(piece, guard)).join(""), `cut at ${first}, ${second}`).toBe(whole);
+      }
+    }
+  });
+
+  it("caplint's own annotations are the only commands, in colour too", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-commands-"));
+    writeFileSync(path.join(dir, "::error::x.json"), JSON.stringify({ identifier: "::error::cap", windows: ["main"], permissions: ["::warning::p"] }));
+    const github = await run(["check", "-f", "github", "::error::x.json"], dir);
+    const lines = github.stdout.trimEnd().split("\n");
+    expect(lines.length).toBeGreaterThan(0);
+    expect(workflowCommandLines(github.stdout)).toEqual(lines);
+    for (const line of lines) expect(line).toMatch(/^::(error|warning|notice) (file|title)=/);
+    for (const format of ["stylish", "compact"]) {
+      for (const color of [[], ["--color"]]) {
+        const result = await run(["check", "-f", format, ...color, "::error::x.json"], dir);
+        expect(result.stdout).toContain("error::x.json");
+        expect(workflowCommandLines(result.stdout.replace(/\u001b\[\d+m/g, ""))).toEqual([]);
+      }
+    }
   });
 });

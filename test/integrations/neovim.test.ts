@@ -1,11 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/run.js";
 import { describeWithTool } from "../helpers/tools.js";
 import { editorProject, readmeBlock } from "./editor-project.js";
+import { frontendApp } from "./lsp/frontend-app.js";
 
 /**
  * caplint's language server driven by a real editor: Debian's Neovim (0.7, `vim.lsp.start_client`)
@@ -153,6 +154,67 @@ describeWithTool("neovim", usable, "run scripts/ensure-tools.sh (apt-get install
       const { run, output } = driveNeovim(`${shim}\n${readmeBlock("lua", "vim.lsp.enable(")}`);
       expect(run.error ?? "", output).toBe("");
       expect(run.typed?.find((d) => d.code === "unknown-permission")?.message).toMatch(TYPO_MESSAGE);
+    }, 180_000);
+  });
+  describe("a frontend file with a refused call (the README's 0.7 snippet attaches TypeScript too)", () => {
+    it("shows frontend-command-not-granted at the call, applies the grant and writes the capability file", () => {
+      const app = frontendApp();
+      const scratch = mkdtempSync(path.join(tmpdir(), "caplint-nvim-"));
+      try {
+        // caplint installed in the app as npm leaves it, for the snippet's `npx caplint lsp --stdio`.
+        const manifest = JSON.parse(readFileSync(path.join(app.dir, "package.json"), "utf8")) as Record<string, unknown>;
+        writeFileSync(path.join(app.dir, "package.json"), JSON.stringify({ ...manifest, devDependencies: { caplint: "*" } }, null, 2));
+        mkdirSync(path.join(app.dir, "node_modules", ".bin"), { recursive: true });
+        symlinkSync(ROOT, path.join(app.dir, "node_modules", "caplint"));
+        symlinkSync(path.join("..", "caplint", "bin", "caplint.js"), path.join(app.dir, "node_modules", ".bin", "caplint"));
+        const initFile = path.join(scratch, "init.lua");
+        writeFileSync(initFile, readmeBlock("lua", "vim.lsp.start_client("));
+        const resultFile = path.join(scratch, "result.json");
+        const nvim = spawnSync(
+          "nvim",
+          ["--headless", "--clean", "-u", initFile, "-c", `luafile ${path.join(ROOT, "test/integrations/neovim/drive-frontend.lua")}`],
+          {
+            cwd: app.dir,
+            encoding: "utf8",
+            timeout: 170_000,
+            env: {
+              ...process.env,
+              CAPLINT_TEST_FILE: path.join(app.dir, "src/main.ts"),
+              CAPLINT_TEST_RESULT: resultFile,
+              CAPLINT_CARGO_REGISTRY: "off",
+              XDG_CACHE_HOME: path.join(scratch, "cache"),
+              XDG_STATE_HOME: path.join(scratch, "state"),
+              XDG_DATA_HOME: path.join(scratch, "data"),
+              XDG_CONFIG_HOME: path.join(scratch, "config"),
+            },
+          },
+        );
+        const output = `${nvim.error ?? ""}${nvim.stderr}${nvim.stdout}`;
+        const run = JSON.parse(readFileSync(resultFile, "utf8")) as {
+          done?: string;
+          error?: string;
+          filetype?: string;
+          diagnostic?: SeenDiagnostic;
+          actions?: string[];
+          applied?: string;
+          fixed?: number;
+        };
+        expect(run.error ?? "", output).toBe("");
+        expect(run.filetype).toBe("typescript");
+        expect(run.done).toBe("code action");
+        expect(run.diagnostic).toMatchObject({ lnum: 2, severity: 2, code: "frontend-command-not-granted" });
+        expect(run.diagnostic!.message).toMatch(
+          /^Window\.startDragging\(\) invokes "plugin:window\|start_dragging", which window "main" cannot call: no capability grants it/,
+        );
+        expect(run.applied).toBe('Grant core:window:allow-start-dragging to capability "default" (src-tauri/capabilities/default.json) for "main"');
+        expect(run.fixed).toBe(0);
+        expect(readFileSync(path.join(app.dir, "src-tauri/capabilities/default.json"), "utf8")).toBe(
+          '{\n  "identifier": "default",\n  "windows": ["main"],\n  "permissions": [\n    "core:default",\n    "core:window:allow-set-title",\n    "core:window:allow-start-dragging"\n  ]\n}\n',
+        );
+      } finally {
+        app.remove();
+        rmSync(scratch, { recursive: true, force: true });
+      }
     }, 180_000);
   });
 });

@@ -33,6 +33,17 @@ describe("the verb lexicon (mcp-tool-verb)", () => {
     for (const verb of ["init", "rebase", "rerank", "upsert", "cherry_pick"]) expect(lexicon.has(verb), verb).toBe(false);
     expect(lexicon.get("list")).toBeLessThan(0.5);
   });
+
+  it("finds every lemma of the lexicon and no word between them (the file is searched as sorted text)", () => {
+    const lemmas = readFileSync(path.join(ROOT, "data", "wordnet-verbs.txt"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => line.split(" ")[0]!);
+    expect(lemmas).toEqual([...lemmas].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect(lemmas.filter((lemma) => !isVerb(lemma, NONE))).toEqual([]);
+    for (const word of ["", "a", "aaa", "zzzz", "abide_b", "abide_bz", "search_", "_search", "constructor", "__proto__"])
+      expect(isVerb(word, NONE), word).toBe(false);
+  });
 });
 
 describe("reading a name as an action (mcp-tool-verb)", () => {

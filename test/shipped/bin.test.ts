@@ -164,6 +164,38 @@ describe("README examples of caplint mcp run through the built bin", () => {
     expect(pinned.stdout).not.toContain('"get_recent_tool_calls"');
   });
 
+  it("caplint.config.json's mcp section pins list tools and adds verbs as the command line does; the command line wins (issue 32)", async () => {
+    const real = path.join(ROOT, "fixtures", "mcp", "real");
+    const dir = scratch({
+      "caplint.config.json": JSON.stringify({ mcp: { verbs: ["Web"], listTools: { start_search: true, get_recent_tool_calls: false } } }),
+    });
+    copyFileSync(path.join(real, "desktop-commander.json"), path.join(dir, "desktop-commander.json"));
+    copyFileSync(path.join(real, "brave-search.json"), path.join(dir, "brave-search.json"));
+    const lists = async (...extra: string[]) =>
+      (await caplint(["mcp", "-f", "compact", "--only", "mcp-pagination-params", ...extra, "desktop-commander.json"], { cwd: dir })).stdout;
+    const pinned = await lists();
+    expect(pinned).toContain('tool "start_search" is a list tool');
+    expect(pinned).not.toContain('"get_recent_tool_calls"');
+    const overridden = await lists("--list-tools", "!start_search,get_recent_tool_calls");
+    expect(overridden).not.toContain('"start_search"');
+    expect(overridden).toContain('"get_recent_tool_calls"');
+    // Without the config the heuristics decide: start_search returns a session id, get_recent_tool_calls a capped list.
+    const unpinned = await caplint(["mcp", "-f", "compact", "--only", "mcp-pagination-params", "desktop-commander.json"], { cwd: real });
+    expect(unpinned.stdout).not.toContain('"start_search"');
+    expect(unpinned.stdout).toContain('"get_recent_tool_calls"');
+    // A configured verb (any case) starts an action: "brave_web_search" passes once "web" is one.
+    const verbs = await caplint(["mcp", "-f", "compact", "--only", "mcp-tool-verb", "brave-search.json"], { cwd: dir });
+    expect(verbs.code).toBe(0);
+    expect(verbs.stdout).not.toContain("brave_web_search");
+    const wrong = scratch({ "caplint.config.json": JSON.stringify({ mcp: { listTools: { start_search: "yes" } } }), "tools.json": "{}" });
+    const rejected = await caplint(["mcp", "tools.json"], { cwd: wrong });
+    expect(rejected.code).toBe(2);
+    expect(rejected.stderr).toBe(`caplint: ${path.join(wrong, "caplint.config.json")}: mcp.listTools.start_search must be boolean\n`);
+    writeFileSync(path.join(wrong, "caplint.config.json"), JSON.stringify({ mcp: { listTool: {} } }));
+    const misspelt = await caplint(["mcp", "tools.json"], { cwd: wrong });
+    expect(misspelt.stderr).toBe(`caplint: ${path.join(wrong, "caplint.config.json")}: mcp unknown field "listTool" (known: verbs, listTools)\n`);
+  });
+
   it("caplint mcp --help names every mode", async () => {
     const result = await caplint(["mcp", "--help"]);
     expect(result.code).toBe(0);

@@ -108,6 +108,15 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
     code: 0,
     stdout: /^fs:allow-read-file {2}\(permission\)/m,
   },
+  {
+    command: "least-privilege",
+    args: ["least-privilege", "--app", "app", "--format", "json"],
+    code: 1,
+    stdout: parses(
+      (a) => a.windows.some((w: any) => w.window === "settings" && w.grantsUnused.some((g: any) => g.permission === "core:window:allow-set-theme")),
+      "the least-privilege answer",
+    ),
+  },
   { command: "report --html", args: ["report", "--app", "app", "--platform", "linux", "--html", "report.html"], code: 0, stdout: /^wrote report\.html: / },
   {
     command: "events",

@@ -11,7 +11,8 @@ import { exitCodeFor } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { UsageError } from "../../core/errors.js";
 import { addQueryOptions, answerPaint, loadGroups, originOf, requireKnownWindow, type QueryOptions } from "./query-options.js";
-import { capabilitySettings } from "../check-run.js";
+import { capabilitySettings, FRONTEND_RULES } from "../check-run.js";
+import { frontendCallsByWindow, hasFrontend } from "../queries/frontend-access.js";
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/lint/rule.js";
 
@@ -33,7 +34,9 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
     .option("-u, --url <url>", "origin of the calling page (default: the app's own local pages)")
     .option("-C, --command <name>", "one command: plugin:fs|read_text_file, fs.read_text_file, read_text_file, plugin:window|close, my_command");
   addQueryOptions(command, ["text", "json"]).action(async (paths: string[], options: AccessOptions) => {
-    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
+    // JSON marks which grants the frontend uses: only then is the frontend scanned.
+    const scanFrontend = options.format === "json" && options.command === undefined ? new Set(FRONTEND_RULES) : undefined;
+    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules), scanFrontend);
     const origin = originOf(options.url, project);
     const lines = new SourceLines(project);
     const window = options.window;
@@ -87,6 +90,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
         for (const entry of d.overriddenGrants) merged.overridden.add(entryKey(entry), entry, group.platforms);
       }
     }
+    const frontendCalls = scanFrontend && origin.kind === "local" && hasFrontend(project) ? frontendCallsByWindow(project).get(window) : undefined;
     const byCommand = <T extends { command: string }>(a: T, b: T) => (a.command < b.command ? -1 : a.command > b.command ? 1 : 0);
     const through = [...allowed.values()].flatMap((a) => a.grantedBy.values()).concat([...denied.values()].flatMap((d) => d.deniedBy.values()));
     const answer = {
@@ -99,6 +103,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
       denied: [...denied.values()].sort(byCommand),
       lines,
       manifestUnion: manifestUnionNotes(project.manifestDifferences, () => through.map(({ item }) => item.provenance.chain)),
+      ...(frontendCalls ? { frontendCalls } : {}),
     };
     io.stdout.write(options.format === "json" ? renderAccessJson(answer) : renderAccessText(answer, await answerPaint(options, io)));
     setExitCode(exitCodeFor({ failed: false }));

@@ -3,6 +3,7 @@ import { registerAccess } from "./access.js";
 import { registerCheck } from "./check.js";
 import { registerDiff } from "./diff.js";
 import { registerExplain } from "./explain.js";
+import { registerLeastPrivilege } from "./least-privilege.js";
 import { registerMatrix } from "./matrix.js";
 import { registerPermissions } from "./permissions.js";
 import { registerReport } from "./report.js";
@@ -19,5 +20,6 @@ export const registerCapabilityCommands: RegisterCommands = (program, io, setExi
   registerDiff(program, io, setExitCode, registry.byId);
   registerExplain(program, io, setExitCode, registry.byId);
   registerPermissions(program, io, setExitCode, registry.byId);
+  registerLeastPrivilege(program, io, setExitCode, registry.byId);
   registerReport(program, io, setExitCode, registry.byId);
 };

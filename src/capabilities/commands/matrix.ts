@@ -8,7 +8,8 @@ import { manifestUnionLines } from "../render/manifest-union.js";
 import { textLines } from "../../core/terminal-text.js";
 import type { MainOptions } from "../../core/io.js";
 import { addQueryOptions, answerPaint, loadGroups, originOf, requireKnownWindow, type QueryOptions } from "./query-options.js";
-import { capabilitySettings } from "../check-run.js";
+import { capabilitySettings, FRONTEND_RULES } from "../check-run.js";
+import { frontendCallsByWindow, hasFrontend } from "../queries/frontend-access.js";
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/lint/rule.js";
 
@@ -26,7 +27,9 @@ export function registerMatrix(program: Command, io: MainOptions, setExitCode: S
     .option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v: string, p: string[]) => [...p, v], [])
     .option("-u, --url <url>", "origin of the calling pages (default: local)");
   addQueryOptions(command, ["text", "json", "csv"]).action(async (paths: string[], options: MatrixOptions) => {
-    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
+    // JSON marks which grants the frontend uses: only then is the frontend scanned.
+    const scanFrontend = options.format === "json" ? new Set(FRONTEND_RULES) : undefined;
+    const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules), scanFrontend);
     for (const window of options.window) await requireKnownWindow(project, groups, window);
     const windows = options.window.length ? options.window : knownWindowLabels(project);
     const origin = originOf(options.url, project);
@@ -34,7 +37,8 @@ export function registerMatrix(program: Command, io: MainOptions, setExitCode: S
     const notes = manifestUnionNotes(project.manifestDifferences, function* () {
       for (const [i, group] of groups.entries()) yield* modelChains(group.model, new Set(matrices[i]!.matrix.rows.flatMap((row) => row.capabilities)));
     });
-    if (options.format === "json") io.stdout.write(renderMatrixJson(matrices, asked, notes));
+    const frontendCalls = scanFrontend && origin.kind === "local" && hasFrontend(project) ? frontendCallsByWindow(project) : undefined;
+    if (options.format === "json") io.stdout.write(renderMatrixJson(matrices, asked, notes, frontendCalls));
     else if (options.format === "csv") {
       io.stdout.write(renderMatrixCsv(matrices));
       // A CSV has no place for a note: it goes beside the data, where a person running the export sees it.

@@ -10,6 +10,7 @@ import { EXIT_OK } from "../../core/exit-codes.js";
 import type { MainOptions } from "../../core/io.js";
 import { toolVersion } from "../../core/tool.js";
 import { UsageError } from "../../core/errors.js";
+import { frontendCallsByWindow, hasFrontend } from "../queries/frontend-access.js";
 import { capabilitySettings, lintSettings, loadOptionsFrom } from "../check-run.js";
 import { CAPABILITY_RULES } from "../rules/index.js";
 import type { RuleMeta } from "../../core/lint/rule.js";
@@ -69,6 +70,8 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
       app: appLabel(project, paths, options.app, io.cwd),
       toolVersion: toolVersion(),
       ...(against ? { against } : {}),
+      // Which grants the frontend uses, for the pages the app serves (not asked for a remote origin).
+      ...(origin?.kind !== "remote" && hasFrontend(project) ? { frontendCalls: frontendCallsByWindow(project) } : {}),
     });
     const html = renderReportHtml(data);
     if (options.html === "-") {

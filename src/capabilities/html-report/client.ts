@@ -109,6 +109,7 @@ export const CLIENT_SCRIPT = String.raw`(function () {
         if (command.dangers) add(name, el("span", "pill danger", "\u26a0 dangerous"));
         if (command.added) add(name, el("span", "pill new", "new"));
         if (command.remoteOnly) add(name, el("span", "pill remote", "remote pages only"));
+        if (command.unused) add(name, el("span", "pill unused", "not called by the frontend"));
         if (command.platforms) add(name, el("span", "pill platform", command.platforms.join(", ") + " only"));
         var why = add(tr, el("td", "why"));
         add(why, entriesNode(command.grantedBy));

@@ -137,6 +137,7 @@ function matrixSection(data: ReportData): string {
 <span class="legend-group"><span class="key key-danger">⚠</span><span>dangerous grant (<code>dangerous-permission</code>)</span></span>
 ${data.diff ? `<span class="legend-group"><span class="key key-new">+n</span><span>new since the baseline</span></span>` : ""}
 <span class="legend-group"><span class="key key-denied">✖n</span><span>granted but denied</span></span>
+${data.frontend ? `<span class="legend-group"><span class="key key-unused">n</span><span>granted, but the app's frontend never calls any of it (<code>caplint least-privilege</code>)</span></span>` : ""}
 ${data.counts.remote ? `<span class="legend-group"><span class="key key-remote">R</span><span>callable from remote pages only</span></span>` : ""}
 ${data.platformGroups.length > 1 ? `<span class="legend-group"><span class="key key-platform">P</span><span>not on every platform</span></span>` : ""}
 </div>
@@ -162,12 +163,15 @@ function cellHtml(data: ReportData, row: number, col: number, cell: ReportCell):
   const window = data.windows[row]!;
   const column = data.columns[col]!;
   const added = cell.commands.filter((c) => c.added).length;
-  const classes = ["cell", `h${cell.heat}`, ...(cell.dangerous ? ["danger"] : []), ...(added ? ["added"] : [])];
+  // Every command of the cell granted and none called by the frontend: an exposure nothing needs.
+  const unused = cell.count > 0 && cell.unused === cell.count;
+  const classes = ["cell", `h${cell.heat}`, ...(cell.dangerous ? ["danger"] : []), ...(added ? ["added"] : []), ...(unused ? ["unused"] : [])];
   const label = [
     `${window} × ${column.label}: ${plural(cell.count, "callable command")}`,
     ...(cell.dangers ? [plural(cell.dangers.length, "dangerous grant")] : []),
     ...(cell.remote ? [`${cell.remote} from remote pages only`] : []),
     ...(cell.platformSpecific ? [`${cell.platformSpecific} not on every platform`] : []),
+    ...(cell.unused ? [`${cell.unused} never called by the app's frontend`] : []),
     ...(added ? [`${added} new`] : []),
     ...(cell.denied.length ? [`${cell.denied.length} denied`] : []),
     ...(cell.removed?.length ? [`${cell.removed.length} no longer callable`] : []),
@@ -311,6 +315,8 @@ main{padding:20px 32px 8px;display:flex;flex-direction:column;gap:20px}
 .key-danger{color:var(--danger);border:2px solid var(--danger);background:var(--danger-bg)}
 .key-new{color:var(--new);background:var(--new-bg);border:1px solid var(--new-line)}
 .key-denied{color:#475467;background:#f2f4f7;border:1px solid #d0d5dd}
+.key-unused,.cell.unused{background-image:repeating-linear-gradient(135deg,rgba(255,255,255,.7) 0 4px,transparent 4px 8px);outline:2px dashed #667085;outline-offset:-4px}
+.key-unused{color:#344054;background-color:#d1e9ff}
 ${HEAT.map((color, level) => `.h${level}{background:${color};color:${level >= 5 ? "#fff" : level === 0 ? "#98a2b3" : "#1c2430"}}`).join("\n")}
 .matrix-wrap{overflow-x:auto;width:fit-content;max-width:100%;border:1px solid var(--line);border-radius:10px}
 table{border-collapse:collapse}
@@ -352,6 +358,7 @@ table{border-collapse:collapse}
 .pill.danger{color:var(--danger);background:var(--danger-bg);border:1px solid #fda29b}
 .pill.new{color:var(--new);background:var(--new-bg);border:1px solid var(--new-line)}
 .pill.denied{color:#475467;background:#f2f4f7;border:1px solid #d0d5dd}
+.pill.unused{color:#344054;background:#f2f4f7;border:1px dashed #667085}
 table.commands,table.findings,table.caps{width:100%;border:1px solid var(--line);border-radius:8px;overflow:hidden}
 table.commands th,table.findings th,table.caps th{background:#f9fafb;text-align:left;font-size:12px;color:var(--muted);font-weight:600;padding:7px 10px;border-bottom:1px solid var(--line)}
 table.commands td,table.findings td,table.caps td{padding:7px 10px;border-bottom:1px solid #eef0f3;vertical-align:top}

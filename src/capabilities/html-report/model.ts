@@ -51,6 +51,8 @@ export interface ReportInput {
   toolVersion: string;
   /** A baseline version to compare with, resolved for the same platforms: access this version grants that the baseline did not is new. */
   against?: { label: string; project: Project; groups: readonly PlatformGroup[] };
+  /** Per window that loads local pages, the commands the app's frontend calls there (when it was scanned). */
+  frontendCalls?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** Where a command comes from: one allow or deny entry, as the reader needs it. */
@@ -80,6 +82,8 @@ export interface ReportCommand {
   platforms?: string[];
   /** Every grant behind it is for remote pages: local pages cannot call it. */
   remoteOnly?: boolean;
+  /** Granted to a window that loads local pages, but the app's frontend never calls it there (least privilege). */
+  unused?: boolean;
 }
 
 export interface ReportDeniedCommand {
@@ -107,6 +111,8 @@ export interface ReportCell {
   remote: number;
   /** Commands here that some asked platforms do not grant. */
   platformSpecific: number;
+  /** With a scanned frontend: callable commands here that the window's frontend never calls. */
+  unused?: number;
   /** 0 for no access, else 1 (least) to HEAT_LEVELS (most). */
   heat: number;
 }
@@ -250,8 +256,12 @@ export interface ReportData {
     removed?: number;
     /** Wider scope values against the baseline. */
     widened?: number;
+    /** With a scanned frontend: callable commands (window × command) its frontend never calls. */
+    unused?: number;
   };
   diff?: ReportDiff;
+  /** Whether the app's frontend was scanned, so cells mark the grants it never uses. */
+  frontend: boolean;
 }
 
 export const HEAT_LEVELS = 8;
@@ -386,6 +396,11 @@ export async function buildReport(input: ReportInput): Promise<ReportData> {
         item.remoteOnly = true;
         cell.remote++;
       }
+      const called = input.frontendCalls?.get(window);
+      if (called && !item.remoteOnly && !called.has(item.command)) {
+        item.unused = true;
+        cell.unused = (cell.unused ?? 0) + 1;
+      }
     }
     for (const { item, platforms } of denied.values()) {
       const some = onSome(platforms);
@@ -440,7 +455,9 @@ export async function buildReport(input: ReportInput): Promise<ReportData> {
       suggestions: findings.filter((f) => f.severity === "suggestion").length,
       dangerousFindings: findings.filter((f) => f.ruleId === DANGEROUS_RULE).length,
       dangerousCells: cells.flat().filter((c) => c.dangerous).length,
+      ...(input.frontendCalls ? { unused: cells.flat().reduce((n, c) => n + (c.unused ?? 0), 0) } : {}),
     },
+    frontend: input.frontendCalls !== undefined,
   };
 
   if (input.against) {

@@ -16,6 +16,7 @@ import type { Project } from "../load/project.js";
 import { valuesOf, type Capability, type PermissionEntry } from "../model/types.js";
 import { labelMatches } from "../engine/match/glob.js";
 import { shippedTargets } from "../load/build.js";
+import type { WindowDecl } from "../load/app-config.js";
 import { TARGETS, type Target } from "../model/types.js";
 
 export interface Refusal {
@@ -72,29 +73,17 @@ export function hasFrontend(project: Project): project is Project & { frontend: 
 export function frontendAccess(project: Project & { frontend: FrontendScan }, resolution: Resolution): FrontendAccess {
   const scan = project.frontend;
   const catalog = project.catalog;
-  const localDeclarations = (project.config?.windows ?? []).filter((window) => {
-    const url = windowUrl(project, window.path, window.document.value);
-    return url === undefined || !/^https?:/i.test(url);
-  });
-  const uniqueWindows = [...new Set(localDeclarations.map((window) => window.label))];
+  const uniqueWindows = localWindowLabels(project);
   const targets = appTargets(project, resolution);
   // A window a platform config declares exists on that platform only (HuLa's "mobile-home" on android and iOS, "tray" on desktop).
   const windowPlatforms = new Map<string, Set<string>>();
-  for (const declaration of localDeclarations) {
+  for (const declaration of localWindowDeclarations(project)) {
     const set = windowPlatforms.get(declaration.label) ?? new Set<string>();
     for (const platform of declaration.platforms ?? TARGETS) set.add(platform);
     windowPlatforms.set(declaration.label, set);
   }
   const judgements: CallJudgement[] = [];
-  const windowsOf = (call: FrontendCall): { windows: string[]; byPage: boolean } => {
-    if (scan.pagesCertain) {
-      const byPage = uniqueWindows.filter((label) => scan.windowPages.get(label)?.files.has(call.file));
-      const unnamed = scan.pages.some((page) => page.windows.length === 0 && page.files.has(call.file));
-      if (!unnamed) return { windows: byPage, byPage: true };
-    }
-    // One window: it is the one that loads the code.
-    return { windows: uniqueWindows, byPage: uniqueWindows.length === 1 };
-  };
+  const windowsOf = (call: FrontendCall) => windowsLoading(scan, uniqueWindows, call);
   const models = resolution.models;
   for (const call of scan.calls) {
     const { windows, byPage } = windowsOf(call);
@@ -154,6 +143,46 @@ function appTargets(project: Project, resolution: Resolution): string[] {
   }
   const kept = resolved.filter((platform) => shipped.has(platform));
   return kept.length > 0 ? kept : resolved;
+}
+
+/** The declarations of windows that load local pages (declared in the app config, with no http(s) `url`). */
+function localWindowDeclarations(project: Project): WindowDecl[] {
+  return (project.config?.windows ?? []).filter((window) => {
+    const url = windowUrl(project, window.path, window.document.value);
+    return url === undefined || !/^https?:/i.test(url);
+  });
+}
+
+/** Windows that load local pages, each once. */
+function localWindowLabels(project: Project): string[] {
+  return [...new Set(localWindowDeclarations(project).map((window) => window.label))];
+}
+
+/**
+ * The windows that load a call's file: those whose page loads it when pages are told apart, else
+ * every local window (certain only when there is one).
+ */
+function windowsLoading(scan: FrontendScan, windows: readonly string[], call: FrontendCall): { windows: string[]; byPage: boolean } {
+  if (scan.pagesCertain) {
+    const byPage = windows.filter((label) => scan.windowPages.get(label)?.files.has(call.file));
+    const unnamed = scan.pages.some((page) => page.windows.length === 0 && page.files.has(call.file));
+    if (!unnamed) return { windows: byPage, byPage: true };
+  }
+  return { windows: [...windows], byPage: windows.length === 1 };
+}
+
+/**
+ * Per window that loads local pages, the commands its frontend calls (as the catalog spells them):
+ * what `access` and `matrix` JSON and the HTML report mark as used. Needs no resolution.
+ */
+export function frontendCallsByWindow(project: Project & { frontend: FrontendScan }): Map<string, Set<string>> {
+  const windows = localWindowLabels(project);
+  const calls = new Map(windows.map((window) => [window, new Set<string>()]));
+  for (const call of project.frontend.calls) {
+    for (const window of windowsLoading(project.frontend, windows, call).windows)
+      for (const command of call.commands) calls.get(window)!.add(project.catalog.spellCommand(command));
+  }
+  return calls;
 }
 
 function windowUrl(_project: Project, windowPath: readonly (string | number)[], config: unknown): string | undefined {

@@ -37,6 +37,8 @@ export interface AccessAnswer {
   lines: SourceLines;
   /** Identifiers in this answer whose committed manifest and built-in catalog disagree: the answer rests on their union. */
   manifestUnion: ManifestUnionNote[];
+  /** The commands the window's frontend calls, when the frontend was scanned and the window loads local pages (JSON marks each allowed command). */
+  frontendCalls?: ReadonlySet<string>;
 }
 
 /** `access --command`: one call, answered per platform group. */
@@ -78,6 +80,7 @@ export function renderAccessJson(answer: AccessAnswer): string {
           grantedBy: entries(a.grantedBy),
           scopes: { allow: a.scope.allow, deny: a.scope.deny },
           ...(a.globalScope ? { globalScope: a.globalScope } : {}),
+          ...(answer.frontendCalls ? { usedByFrontend: answer.frontendCalls.has(a.command) } : {}),
         })),
         denied: denied.map((d) => ({ command: d.command, platforms: d.platforms, deniedBy: entries(d.deniedBy), overriddenGrants: entries(d.overridden) })),
         ...(answer.manifestUnion.length ? { manifestUnion: answer.manifestUnion } : {}),

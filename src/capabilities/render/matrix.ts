@@ -95,15 +95,33 @@ export function renderMatrixCsv(matrices: readonly PlatformMatrix[]): string {
   return lines.join("\n") + "\n";
 }
 
-export function renderMatrixJson(matrices: readonly PlatformMatrix[], asked: readonly string[], manifestUnion: readonly ManifestUnionNote[] = []): string {
-  const single = matrices.length === 1 ? { ...matrices[0]!.matrix.toJSON() } : {};
+/**
+ * `frontendCalls`: per window that loads local pages, the commands its frontend calls, when the
+ * frontend was scanned; each such row gets `usedByFrontend`, the granted commands the frontend calls.
+ */
+export function renderMatrixJson(
+  matrices: readonly PlatformMatrix[],
+  asked: readonly string[],
+  manifestUnion: readonly ManifestUnionNote[] = [],
+  frontendCalls?: ReadonlyMap<string, ReadonlySet<string>>,
+): string {
+  const json = (matrix: PlatformMatrix["matrix"]) => {
+    const value = matrix.toJSON();
+    if (!frontendCalls) return value;
+    const rows = value.rows.map((row) => {
+      const calls = frontendCalls.get(row.window);
+      return calls ? { ...row, usedByFrontend: row.granted.filter((command) => calls.has(command)) } : row;
+    });
+    return { ...value, rows };
+  };
+  const single = matrices.length === 1 ? json(matrices[0]!.matrix) : {};
   return (
     JSON.stringify(
       {
         ...(asked.length === 1 ? { platform: asked[0] } : {}),
         platforms: asked,
         ...single,
-        byPlatform: matrices.map(({ platforms, matrix }) => ({ platforms, ...matrix.toJSON() })),
+        byPlatform: matrices.map(({ platforms, matrix }) => ({ platforms, ...json(matrix) })),
         ...(manifestUnion.length ? { manifestUnion } : {}),
       },
       null,

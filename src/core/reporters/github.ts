@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Diagnostic, Severity } from "../diagnostics.js";
 import { nameText } from "../source/read.js";
+import { workflowCommand } from "../terminal-text.js";
 import { repositoryPath, sourceRoot, STDIN_NAME } from "./repository-paths.js";
 import type { Reporter } from "./types.js";
 
@@ -8,7 +9,8 @@ import type { Reporter } from "./types.js";
  * GitHub Actions workflow commands: `::error file=…,line=…::message`, one per finding, which the
  * runner turns into annotations on the pull request. `file=` is relative to the repository root
  * (the nearest folder above the working directory with `.git`, as in SARIF), since the runner
- * resolves a relative path from the checkout's root whatever folder caplint ran in.
+ * resolves a relative path from the checkout's root whatever folder caplint ran in. Each starts with
+ * {@link workflowCommand}: every other line start `::` is neutralised on the way out.
  */
 const github: Reporter = ({ diagnostics }, context) => {
   const root = sourceRoot(context.cwd);
@@ -29,7 +31,7 @@ function annotation(d: Diagnostic, root: string): string {
   if (place?.fromRoot === undefined || place.fromRoot.length === 0) {
     const outside = place !== undefined && place.fromRoot === undefined;
     const where = d.liveServer ?? `${outside ? nameText(place.bytes).text : d.file}:${start.line}:${start.column}`;
-    return `::${COMMANDS[d.severity]} title=${escapeProperty(d.ruleId)}::${escapeData(`${where}: ${message}`)}`;
+    return `${workflowCommand()}${COMMANDS[d.severity]} title=${escapeProperty(d.ruleId)}::${escapeData(`${where}: ${message}`)}`;
   }
   const properties: Array<[string, string | number]> = [
     // GitHub takes the path as text: a name that is not UTF-8 is shown as the other formats show it (`a\xff.json`).
@@ -42,7 +44,7 @@ function annotation(d: Diagnostic, root: string): string {
     properties.push(["col", start.column], ["endColumn", Math.max(end.column, start.column)]);
   }
   properties.push(["title", d.ruleId]);
-  return `::${COMMANDS[d.severity]} ${properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}`;
+  return `${workflowCommand()}${COMMANDS[d.severity]} ${properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}`;
 }
 
 /** As `escapeData` in @actions/core (packages/core/src/command.ts). */

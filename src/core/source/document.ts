@@ -234,6 +234,14 @@ export class SourceDocument {
     return { offset: item.offset, length: item.end - item.offset };
   }
 
+  /**
+   * Where each item of the array at `arrayPath` starts and ends (a JSON array, or an inline TOML array),
+   * for edits that rewrite several items of one array at once; undefined when it is not such an array.
+   */
+  arrayItemSpans(arrayPath: JsonPath): ReadonlyArray<{ offset: number; end: number }> | undefined {
+    return this.format === "toml" ? this.inlineArrayItems(arrayPath) : this.jsonArrayItems(arrayPath);
+  }
+
   private jsonArrayItems(arrayPath: JsonPath): ItemSpan[] | undefined {
     const tree = this.tree;
     const array = tree ? nodeAt(tree, arrayPath) : NO_NODE;

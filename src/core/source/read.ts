@@ -195,6 +195,12 @@ export function describeIoError(error: unknown): string {
     ELOOP: "too many levels of symbolic links",
     EISDIR: "is a directory",
     ENOTDIR: "not a directory",
+    // A write that failed part-way: the code is named, since it is what a CI log is searched for.
+    ENOSPC: "no space left on device (ENOSPC)",
+    EDQUOT: "disk quota exceeded (EDQUOT)",
+    EFBIG: "file too large: over the file-size limit (EFBIG, ulimit -f)",
+    EROFS: "read-only file system (EROFS)",
+    EIO: "input/output error (EIO)",
   };
   return (code && known[code]) ?? (error instanceof Error ? error.message : String(error));
 }

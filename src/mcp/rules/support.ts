@@ -78,6 +78,17 @@ const LINE_OFFSET = /\boffset\b[^.\n]{0,40}\blines?\b|\bline[ _-]?offset\b/i;
 export function isListTool(tool: ToolEntry, naming: ToolNaming, pinned?: ReadonlyMap<string, boolean>): boolean {
   const pin = tool.name === undefined ? undefined : pinned?.get(tool.name);
   if (pin !== undefined) return pin;
+  let judged = listToolsByNaming.get(naming);
+  if (!judged) listToolsByNaming.set(naming, (judged = new WeakMap()));
+  let listTool = judged.get(tool);
+  if (listTool === undefined) judged.set(tool, (listTool = readsAsListTool(tool, naming)));
+  return listTool;
+}
+
+/** What the heuristics say of each tool of a listing, worked out once for the three rules that ask (WeakMaps keep no listing alive). */
+const listToolsByNaming = new WeakMap<ToolNaming, WeakMap<ToolEntry, boolean>>();
+
+function readsAsListTool(tool: ToolEntry, naming: ToolNaming): boolean {
   const action = tool.name === undefined ? [] : splitToolName(tool.name, naming).action;
   const writes = isObject(tool.value) && isObject(tool.value.annotations) && tool.value.annotations.readOnlyHint === false;
   const description = isObject(tool.value) && typeof tool.value.description === "string" ? tool.value.description : "";

@@ -3,14 +3,18 @@ import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "../../../src/core/diagnostics.js";
 import { docsUrl, toolVersion } from "../../../src/core/tool.js";
 import github, { escapeData, escapeProperty } from "../../../src/core/reporters/github.js";
+import { terminalSafe } from "../../../src/core/terminal-text.js";
 import { NO_PAINT } from "../../../src/core/reporters/types.js";
 import { RULES_BY_ID } from "../../../src/registry.js";
 import { FIXTURES, ROOT, run } from "../../helpers/run.js";
 
+/** The reporter's text as it is printed: its annotations start with a marker the output layer renders as `::`. */
 function report(...diagnostics: Diagnostic[]): string {
-  return github(
-    { diagnostics, summary: { files: 1, errors: 0, warnings: 0, suggestions: 0, fixable: 0 } },
-    { cwd: "/repo", paint: NO_PAINT, rules: RULES_BY_ID, toolVersion: toolVersion(), docsUrl, sourceText: () => undefined },
+  return terminalSafe(
+    github(
+      { diagnostics, summary: { files: 1, errors: 0, warnings: 0, suggestions: 0, fixable: 0 } },
+      { cwd: "/repo", paint: NO_PAINT, rules: RULES_BY_ID, toolVersion: toolVersion(), docsUrl, sourceText: () => undefined },
+    ),
   );
 }
 

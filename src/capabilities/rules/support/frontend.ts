@@ -63,21 +63,27 @@ export function addPermissionHint(
   document: SourceDocument | undefined,
   capability: Capability | undefined,
 ): string {
-  const toml = capability?.source.absolutePath.endsWith(".toml") ?? false;
-  const scopeKey = judgement.scoped ? scopeKeyOf(judgement.key) : undefined;
-  const value = judgement.call.argument !== undefined && judgement.call.member !== "invoke" ? judgement.call.argument : `<${scopeKey}>`;
-  const entry =
-    scopeKey === undefined
-      ? JSON.stringify(permission)
-      : toml
-        ? `{ identifier = ${JSON.stringify(permission)}, allow = [{ ${scopeKey} = ${JSON.stringify(value)} }] }`
-        : `{ "identifier": ${JSON.stringify(permission)}, "allow": [{ "${scopeKey}": ${JSON.stringify(value)} }] }`;
+  const entry = permissionEntryText(judgement, permission, capability?.source.absolutePath.endsWith(".toml") ?? false);
   if (!capability) {
     const windows = judgement.refusals.map((refusal) => refusal.window).filter((window) => window !== "*");
     return `add ${entry} to a capability for ${windows.length ? wordList(windows.map((w) => `"${w}"`)) : "the windows that load this page"} (no local capability covers ${windows.length === 1 ? "it" : "them"})`;
   }
   const where = document?.locate([...capability.source.path, "permissions"]).range.start.line;
   return `add ${entry} to "permissions" of capability "${capability.identifier}" in ${capability.source.file}${where ? `:${where}` : ""}`;
+}
+
+/**
+ * The permission entry to add for a refused call, in JSON or TOML: the identifier, or an object with a
+ * scope shaped by the plugin's scope (the call's literal argument, else a placeholder) when it takes one.
+ * The same text the hint shows and the language server's quick fix writes.
+ */
+export function permissionEntryText(judgement: CallJudgement, permission: string, toml: boolean): string {
+  const scopeKey = judgement.scoped ? scopeKeyOf(judgement.key) : undefined;
+  if (scopeKey === undefined) return JSON.stringify(permission);
+  const value = judgement.call.argument !== undefined && judgement.call.member !== "invoke" ? judgement.call.argument : `<${scopeKey}>`;
+  return toml
+    ? `{ identifier = ${JSON.stringify(permission)}, allow = [{ ${scopeKey} = ${JSON.stringify(value)} }] }`
+    : `{ "identifier": ${JSON.stringify(permission)}, "allow": [{ "${scopeKey}": ${JSON.stringify(value)} }] }`;
 }
 
 /** The field a scope entry of the plugin names: fs and opener paths, http URLs, shell programs. */

@@ -1,0 +1,113 @@
+/**
+ * Least privilege in the editor, through the built bin over JSON-RPC: a frontend file's refused calls
+ * are published at the call (from the editor's text, not the disk), the quick fix grants the narrowest
+ * permission in the right capability file (JSON or TOML, formatting kept), the hover on a call says
+ * which windows may make it, and an edit of one frontend file is checked again quickly. The app is
+ * generated here: two pages, a JSON capability for "main" and a TOML one for "settings".
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CodeAction, Hover } from "vscode-languageserver-protocol/node";
+import { startServer, uriOf, type TestClient } from "./client.js";
+import { applyEdits, frontendApp } from "./frontend-app.js";
+
+/** Where `getCurrentWindow().startDragging()` stands in main.ts (line 2, from 0). */
+const MAIN_LINE = 'document.querySelector("#bar")!.addEventListener("mousedown", () => getCurrentWindow().startDragging());';
+const DRAG = {
+  start: { line: 2, character: MAIN_LINE.indexOf("getCurrentWindow()") },
+  end: { line: 2, character: MAIN_LINE.indexOf("getCurrentWindow()") + "getCurrentWindow().startDragging()".length },
+};
+
+describe("caplint lsp: the frontend's calls", () => {
+  let app: ReturnType<typeof frontendApp>;
+  let client: TestClient;
+  const file = (name: string) => path.join(app.dir, name);
+
+  beforeAll(async () => {
+    app = frontendApp();
+    client = await startServer(app.dir);
+  });
+  afterAll(async () => {
+    expect(await client.stop()).toBe(0);
+    app.remove();
+  });
+
+  it("publishes frontend-command-not-granted at the call, from the editor's text", async () => {
+    const uri = uriOf(file("src/main.ts"));
+    await client.open(uri, readFileSync(file("src/main.ts"), "utf8"), "typescript");
+    const found = await client.diagnostics(uri, (list) => list.some((d) => d.code === "frontend-command-not-granted"));
+    const refused = found.filter((d) => d.code === "frontend-command-not-granted");
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({
+      range: DRAG,
+      severity: 2,
+      source: "caplint",
+    });
+    expect(refused[0]!.message).toMatch(
+      /^Window\.startDragging\(\) invokes "plugin:window\|start_dragging", which window "main" cannot call: no capability grants it\nhelp: add "core:window:allow-start-dragging" to "permissions" of capability "default" in src-tauri\/capabilities\/default\.json:4$/,
+    );
+    // The buffer, not the disk: a call typed and not saved is judged; the one removed is gone.
+    await client.change(uri, 'import { getCurrentWindow } from "@tauri-apps/api/window";\n\nawait getCurrentWindow().hide();\n');
+    const edited = await client.diagnostics(uri, (list) => list.some((d) => String(d.message).includes("plugin:window|hide")));
+    expect(edited.map((d) => d.range.start)).toEqual([{ line: 2, character: 6 }]);
+    await client.change(uri, readFileSync(file("src/main.ts"), "utf8"));
+    await client.diagnostics(uri, (list) => list.some((d) => String(d.message).includes("start_dragging")));
+  });
+
+  it("offers the narrowest permission in the JSON capability of the window, as a workspace edit that keeps the file's layout", async () => {
+    const uri = uriOf(file("src/main.ts"));
+    const actions = (await client.connection.sendRequest("textDocument/codeAction", {
+      textDocument: { uri },
+      range: { start: { line: 2, character: 100 }, end: { line: 2, character: 100 } },
+      context: { diagnostics: [] },
+    })) as CodeAction[];
+    const grant = actions.find((action) => action.title.startsWith("Grant "));
+    expect(grant?.title).toBe('Grant core:window:allow-start-dragging to capability "default" (src-tauri/capabilities/default.json) for "main"');
+    const capability = file("src-tauri/capabilities/default.json");
+    const edits = grant!.edit!.changes![uriOf(capability)]!;
+    expect(applyEdits(readFileSync(capability, "utf8"), edits)).toBe(
+      '{\n  "identifier": "default",\n  "windows": ["main"],\n  "permissions": [\n    "core:default",\n    "core:window:allow-set-title",\n    "core:window:allow-start-dragging"\n  ]\n}\n',
+    );
+  });
+
+  it("writes TOML in a TOML capability, with the scope the call's literal argument names", async () => {
+    const uri = uriOf(file("src/settings.ts"));
+    await client.open(uri, readFileSync(file("src/settings.ts"), "utf8"), "typescript");
+    const found = await client.diagnostics(uri, (list) => list.some((d) => d.code === "frontend-command-not-granted"));
+    const at = found.find((d) => d.code === "frontend-command-not-granted")!.range;
+    const actions = (await client.connection.sendRequest("textDocument/codeAction", {
+      textDocument: { uri },
+      range: at,
+      context: { diagnostics: [] },
+    })) as CodeAction[];
+    const grant = actions.find((action) => action.title.startsWith("Grant "))!;
+    expect(grant.title).toBe('Grant fs:allow-read-text-file to capability "settings" (src-tauri/capabilities/settings.toml) for "settings"');
+    const capability = file("src-tauri/capabilities/settings.toml");
+    expect(applyEdits(readFileSync(capability, "utf8"), grant.edit!.changes![uriOf(capability)]!)).toBe(
+      'identifier = "settings"\nwindows = ["settings"]\npermissions = [\n  "core:default",\n  "core:window:default",\n  { identifier = "fs:allow-read-text-file", allow = [{ path = "theme.css" }] },\n]\n',
+    );
+  });
+
+  it("hovers a call: which windows may make it and which are refused, on which platforms", async () => {
+    const uri = uriOf(file("src/main.ts"));
+    const hover = (await client.connection.sendRequest("textDocument/hover", { textDocument: { uri }, position: { line: 2, character: 100 } })) as Hover;
+    const value = (hover.contents as { value: string }).value;
+    expect(value).toBe(
+      [
+        "**`Window.startDragging()`**",
+        "Invokes `plugin:window|start_dragging` (narrowest permission: `core:window:allow-start-dragging`)",
+        "**May call:** no window",
+        "**Refused:** window `main` (every platform): no capability grants it",
+      ].join("\n\n"),
+    );
+    expect(hover.range).toEqual(DRAG);
+    // Granted once the capability (open, unsaved) has the permission: the buffer counts for the judgement too.
+    const capability = file("src-tauri/capabilities/default.json");
+    await client.open(uriOf(capability), readFileSync(capability, "utf8").replace('"core:default",', '"core:default", "core:window:allow-start-dragging",'));
+    await client.diagnostics(uri, (list) => !list.some((d) => d.code === "frontend-command-not-granted"));
+    const granted = (await client.connection.sendRequest("textDocument/hover", { textDocument: { uri }, position: { line: 2, character: 100 } })) as Hover;
+    expect((granted.contents as { value: string }).value).toContain("**May call:** window `main` (every platform)");
+    await client.close(uriOf(capability));
+  });
+});
