@@ -122,7 +122,6 @@ export function unusedEntries(access: FrontendAccess, isOfficial: (plugin: strin
   const unresolvedPlugins = new Set(access.scan.unresolved.map((call) => pluginOfSpecifier(call.specifier)));
   return access.entries.filter(({ entry, used, granted }) => {
     if (granted.length === 0 || used.length > 0) return false;
-    if (isCoreDefaultSet(entry.identifier)) return false;
     const key = entry.identifier.includes(":") ? entry.identifier.slice(0, entry.identifier.lastIndexOf(":")) : "__app__";
     const plugin = key.startsWith("core") ? "core" : key;
     if (unresolvedPlugins.has(plugin)) return false;
