@@ -3545,6 +3545,26 @@ function nearestField(key, known, has) {
   const present = nearest(key, known, 1)[0];
   return present === void 0 ? {} : { present };
 }
+function abbreviated(input, candidates) {
+  const lower = input.toLowerCase();
+  if (lower.length < 2)
+    return [];
+  return candidates.filter((candidate) => {
+    const word = candidate.toLowerCase();
+    if (word[0] !== lower[0])
+      return false;
+    let at = 0;
+    for (const char of lower) {
+      at = word.indexOf(char, at) + 1;
+      if (at === 0)
+        return false;
+    }
+    return true;
+  });
+}
+function didYouMean(candidates) {
+  return candidates.length ? `; did you mean ${quoteList(candidates)}?` : "";
+}
 function wordList(items, conjunction = "and") {
   return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${conjunction} ${items[items.length - 1]}`;
 }
@@ -12700,7 +12720,7 @@ function canonicalPlatform(name) {
   if (found)
     return found;
   const close = nearest(name, TARGETS, 2);
-  throw new PlatformNameError(`--platform ${name}: unknown platform; expected ${quoteList(TARGETS)}${close.length ? ` (did you mean ${quoteList(close)}?)` : ""}`);
+  throw new PlatformNameError(`--platform ${name}: unknown platform, expected ${quoteList(TARGETS)}${close.length ? `; did you mean ${quoteList(close)}?` : ""}`);
 }
 function resolvePlatformGroups(project, platforms = TARGETS) {
   if (isPlatformIndependent(project))
@@ -13110,18 +13130,21 @@ function compareManifest(key, manifest, reference, context) {
     for (const name of names) {
       if (ownEntry(reference.permissions, name) || ownEntry(reference.permission_sets, name))
         continue;
-      if (!membersKnown)
-        continue;
       if (context.history.entry(catalog, qualified(name)) === void 0) {
         const crate = context.history.crateOf(catalog) ?? key;
+        const through = membersKnown ? "" : ` through ${context.history.newest(catalog) ?? "the newest known"}`;
         differences.push({
           key,
           name,
           path: [key, field2, name],
-          message: `the manifest defines "${qualified(name)}", which no release of ${crate} has`,
+          message: `the manifest defines "${qualified(name)}", which no release of ${crate}${through} has`,
           notInRelease: true
         });
-      } else if (existence(name) === false) {
+        continue;
+      }
+      if (!membersKnown)
+        continue;
+      if (existence(name) === false) {
         differences.push({
           key,
           name,
@@ -17338,6 +17361,15 @@ var init_load = __esm({
 });
 
 // dist/capabilities/load/project.js
+var project_exports = {};
+__export(project_exports, {
+  CAPABILITY_EXTENSIONS: () => CAPABILITY_EXTENSIONS,
+  HOST_CONFIG_NAME: () => HOST_CONFIG_NAME,
+  findSrcTauri: () => findSrcTauri,
+  loadProject: () => loadProject,
+  relativeFile: () => relativeFile,
+  reloadCapabilityFiles: () => reloadCapabilityFiles
+});
 async function findSrcTauri(dir) {
   if (await pathKind(import_node_path14.default.join(dir, "src-tauri")) === "directory")
     return import_node_path14.default.join(dir, "src-tauri");
@@ -17836,7 +17868,8 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
   const out = {};
   for (const [key, raw] of Object.entries(manifests)) {
     const reference = Object.prototype.hasOwnProperty.call(builtins2, key) ? builtins2[key] : void 0;
-    const built = context.project.build?.plugins.get(historyCatalogOf(key))?.source.kind;
+    const builtFrom = context.project.build?.plugins.get(historyCatalogOf(key))?.source;
+    const built = builtFrom?.kind === "path" && builtFrom.dir === void 0 ? "registry" : builtFrom?.kind;
     if (!reference || built === "git" || built === "path") {
       out[key] = raw;
       continue;
@@ -17846,7 +17879,7 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
     const locked = context.releases?.get(historyCatalogOf(key));
     const lock = locked && locked.source !== "newest" ? locked : void 0;
     const differences = compareManifest(key, manifest, reference, { history: context.history, ...lock ? { locked: lock } : {} });
-    const source = context.project.build?.plugins.get(key)?.source.kind ?? "registry";
+    const source = built ?? "registry";
     if (lock && differences.length && source === "registry")
       explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
     for (const difference of differences)
@@ -18147,9 +18180,9 @@ function onlyOption(note = "") {
   return new Option("--only <ids>", `run only these rules (comma-separated, repeatable)${note}`).argParser(collectCommaList).default([]);
 }
 function parsePositiveInteger(value) {
-  const parsed = Number(value);
+  const parsed = value.trim() === "" ? Number.NaN : Number(value);
   if (!Number.isInteger(parsed) || parsed < 0)
-    throw new UsageError(`expected a whole number, got "${value}"`);
+    throw new InvalidArgumentError("expected a whole number (0 or more)");
   return parsed;
 }
 function addColorOptions(command) {
@@ -18165,7 +18198,6 @@ var init_options = __esm({
   "dist/core/options.js"() {
     "use strict";
     init_esm();
-    init_errors();
   }
 });
 
@@ -27841,7 +27873,12 @@ async function resolveConfigFile(explicit, cwd, start) {
   if (explicit === void 0)
     return findConfig(start);
   const file = import_node_path16.default.resolve(cwd, explicit);
-  if (await pathKind(file) !== "file")
+  const kind = await pathKind(file);
+  if (kind === "directory")
+    throw new FatalError(`--config ${explicit}: is a folder; give the configuration file itself (such as ${import_node_path16.default.join(explicit, "caplint.config.json")})`);
+  if (kind === "other")
+    throw new FatalError(`--config ${explicit}: is not a regular file; give a JSON configuration file`);
+  if (kind !== "file")
     throw new FatalError(`--config ${explicit}: no such file`);
   return file;
 }
@@ -28101,6 +28138,9 @@ var init_config_section = __esm({
           config.app = import_node_path17.default.resolve(place.folder, app);
           if (await pathKind(config.app) !== "directory")
             throw new FatalError(`${place.at("app")}: "app": ${app} is not a folder (relative to the config's folder)`);
+          const { findSrcTauri: findSrcTauri2 } = await Promise.resolve().then(() => (init_project(), project_exports));
+          if (await findSrcTauri2(config.app) === void 0)
+            throw new FatalError(`${place.at("app")}: "app": ${app} is not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`);
         }
         if (values.frontend !== void 0) {
           const given = values.frontend;
@@ -34434,7 +34474,8 @@ async function openReport(target) {
     throw new WriteRefused("is one of the files being checked; refusing to replace it with the report");
   if (info?.isFile() && PROJECT_FILE_NAME.test(import_node_path22.default.basename(file)))
     throw new WriteRefused(`is an app file caplint reads (${import_node_path22.default.basename(file)}); refusing to replace it with the report`);
-  const escape3 = await linkedOutOfRepository(file, import_node_path22.default.resolve(target.cwd));
+  const missing = link === void 0 ? await missingFolders(import_node_path22.default.dirname(file)) : void 0;
+  const escape3 = await linkedOutOfRepository(missing ? import_node_path22.default.join(missing.existing, "-") : file, import_node_path22.default.resolve(target.cwd));
   if (escape3)
     throw new WriteRefused(`is reached through a symbolic link out of the repository (to ${escape3}); not written through it`);
   if (info?.isBlockDevice())
@@ -34448,7 +34489,25 @@ async function openReport(target) {
       return safeSink(standardOutputSink(target.stdout));
     throw new WriteRefused("is a symbolic link; not written through it (give the path of its target)");
   }
+  if (missing)
+    await mkdir(import_node_path22.default.dirname(file), { recursive: true });
   return safeSink(await replacementSink(file));
+}
+async function missingFolders(folder) {
+  let existing = folder;
+  for (; ; ) {
+    const info = await lstat(existing).catch((error) => {
+      if (error.code === "ENOENT")
+        return void 0;
+      throw error;
+    });
+    if (info)
+      return existing === folder ? void 0 : { existing };
+    const parent = import_node_path22.default.dirname(existing);
+    if (parent === existing)
+      return void 0;
+    existing = parent;
+  }
 }
 function queuedSink(queue, close) {
   return {
@@ -40012,7 +40071,8 @@ var init_event_json = __esm({
         invalidUtf8: "line is not valid UTF-8 (first bad byte here)",
         loneSurrogate: "a lone surrogate escape is not a character (the host's parser rejects the line)",
         repeatedField: "field {{key}} is written twice in {{object}}; JSON.parse keeps the last copy, the host's parser rejects the event",
-        repeatedKey: "key {{key}} is written twice in one object; JSON parsers disagree on which copy counts"
+        repeatedKey: "key {{key}} is written twice in one object; JSON parsers disagree on which copy counts",
+        noEvent: "the recording holds no event ({{content}})"
       }
     });
   }
@@ -41236,6 +41296,10 @@ function createLineValidator(options) {
     },
     end() {
       out = [];
+      if (Object.keys(types).length === 0) {
+        const content = lineNumber === 0 ? "it is empty" : `only ${plural(lineNumber, "blank line")}`;
+        emit(EVENT_JSON, { messageId: "noEvent", data: { content } }, { hint: "record the stream again: each request's events end with done or error", path: [] }, 1, 1, 2);
+      }
       traversal.end();
       return out;
     },
@@ -41314,6 +41378,7 @@ var init_validator = __esm({
     init_parse_line();
     init_json_tree();
     init_document();
+    init_wording2();
     MAX_LINE_CHARS = 64 * 1024 * 1024;
     EVENT_JSON = EVENT_RULES_BY_ID.get("event-json");
     MAX_SHOWN_VALUE = 120;
@@ -41569,7 +41634,7 @@ var init_mcp_server_start = __esm({
 
 // dist/mcp/listing.js
 function readListing(document) {
-  const listing = { document, pages: [], tools: [], probeCalls: [] };
+  const listing = { document, pages: [], tools: [], probeCalls: [], dumpProblems: [] };
   const root2 = document.value;
   const addPage = (value, path45) => listing.pages.push({ value, path: path45 });
   const addInitialize = (value, path45) => {
@@ -41609,8 +41674,15 @@ function readListing(document) {
       listing.stdoutNoise = { value: root2.stdoutNoise, path: ["stdoutNoise"] };
     if (isObject3(root2.probe) && Array.isArray(root2.probe.calls)) {
       root2.probe.calls.forEach((call, index) => {
-        if (isObject3(call) && typeof call.tool === "string")
-          listing.probeCalls.push({ value: call, path: ["probe", "calls", index] });
+        const path45 = ["probe", "calls", index];
+        const problem = probeCallProblem(call);
+        if (problem)
+          listing.dumpProblems.push({
+            path: problem.key === void 0 ? path45 : [...path45, problem.key],
+            message: `probe call ${index + 1}: ${problem.message}`
+          });
+        else
+          listing.probeCalls.push({ value: call, path: path45 });
       });
     }
   } else if (isObject3(root2) && !addMessage(root2, [])) {
@@ -41630,17 +41702,32 @@ function readListing(document) {
   }
   return listing;
 }
+function probeCallProblem(call) {
+  const wrote = "a caplint mcp dump writes";
+  if (!isObject3(call))
+    return { message: `expected an object with "tool", "purpose" and "arguments", as ${wrote} each call` };
+  if (typeof call.tool !== "string")
+    return { key: "tool", message: `"tool" must be the name of the tool called (a string), as ${wrote} it` };
+  if (typeof call.purpose !== "string" || !PROBE_PURPOSES.includes(call.purpose))
+    return { key: "purpose", message: `"purpose" must be one of ${PROBE_PURPOSES.map((p) => `"${p}"`).join(", ")}` };
+  if (!isObject3(call.arguments))
+    return { key: "arguments", message: `"arguments" must be the object of arguments sent to the tool, as ${wrote} it` };
+  if (call.error !== void 0 && !(isObject3(call.error) && typeof call.error.message === "string"))
+    return { key: "error", message: `"error" must be a JSON-RPC error (an object with a "message" string), as ${wrote} it` };
+  return void 0;
+}
 function serverName(listing) {
   const info = listing.serverInfo?.value;
   return isObject3(info) && typeof info.name === "string" ? info.name : void 0;
 }
-var MAX_TOOLS, DUMP_FORMAT, isObject3;
+var MAX_TOOLS, DUMP_FORMAT, isObject3, PROBE_PURPOSES;
 var init_listing = __esm({
   "dist/mcp/listing.js"() {
     "use strict";
     MAX_TOOLS = 1e5;
     DUMP_FORMAT = "caplint-mcp-dump/1";
     isObject3 = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+    PROBE_PURPOSES = ["baseline", "unknown-field", "pagination", "limit-over-max"];
   }
 });
 
@@ -42543,9 +42630,9 @@ function arithmetic(page, args) {
     add(`has_more is ${hasMore} but total ${total} ${more ? ">" : "<="} offset ${offset} + count ${count}`, more);
   const next = page.next_offset;
   if (more && next !== offset + count)
-    add(`next_offset is ${JSON.stringify(next) ?? "missing"}, not offset + count = ${offset + count}`, typeof next !== "number" || next > offset + count);
+    add(`next_offset is ${next === void 0 ? "missing" : shownValue(next)}, not offset + count = ${offset + count}`, typeof next !== "number" || next > offset + count);
   if (!more && next !== null && next !== void 0)
-    add(`next_offset is ${JSON.stringify(next)} at the end of the list, not null`);
+    add(`next_offset is ${shownValue(next)} at the end of the list, not null`);
   return problems2;
 }
 var mcp_pagination_contract_default;
@@ -42557,6 +42644,7 @@ var init_mcp_pagination_contract = __esm({
     init_probe_results();
     init_types5();
     init_wording2();
+    init_messages();
     mcp_pagination_contract_default = defineMcpRule({
       id: "mcp-pagination-contract",
       input: "probe",
@@ -42568,14 +42656,14 @@ var init_mcp_pagination_contract = __esm({
         limitAccepted: "tool {{tool}} accepted limit {{limit}}, over the maximum of 100",
         arithmetic: "tool {{tool}}: {{problem}}"
       },
-      check({ listing, report: report2 }) {
+      check({ listing, report: report2, shown }) {
         for (const call of callsFor(listing.probeCalls, "limit-over-max")) {
           if (rejected(call.value))
             continue;
           report2({
             path: [...call.path, "arguments", "limit"],
             messageId: "limitAccepted",
-            data: { tool: quote2(call.value.tool), limit: String(JSON.stringify(call.value.arguments.limit)) },
+            data: { tool: quote2(call.value.tool), limit: shown([...call.path, "arguments", "limit"], call.value.arguments.limit) },
             hint: "bound limit to 1..100 in the input schema (zod .int().min(1).max(100), Pydantic ge=1, le=100)"
           });
         }
@@ -42604,24 +42692,33 @@ var init_mcp_pagination_contract = __esm({
 function propertiesPath(root2) {
   return root2.schema.properties === void 0 ? root2.path : [...root2.path, "properties"];
 }
-function check(document, property, expected2) {
+function check(document, property, expected2, shown) {
   const value = nonNullMember(document, property.resolved);
+  const pathOf2 = (key) => {
+    const own3 = (node2) => Object.prototype.hasOwnProperty.call(node2.schema, key);
+    const node = own3(property.written) ? property.written : own3(property.resolved) ? property.resolved : value;
+    return [...node.path, key];
+  };
   const read = (key) => keyword(property, key) ?? value.schema[key];
+  const show2 = (key, fallback2) => shown(pathOf2(key), fallback2);
   const problems2 = [];
   const types = typesOf(document, value);
   if (!types.has("integer"))
     problems2.push(types.size ? `is ${[...types].join(" or ")}, not integer` : "has no type (integer expected)");
   const fallback = read("default");
   if (fallback !== expected2.default)
-    problems2.push(fallback === void 0 ? `has no default (${expected2.default} expected)` : `defaults to ${JSON.stringify(fallback)}, not ${expected2.default}`);
-  const minimum = read("minimum") ?? (typeof read("exclusiveMinimum") === "number" ? read("exclusiveMinimum") + 1 : void 0);
+    problems2.push(fallback === void 0 ? `has no default (${expected2.default} expected)` : `defaults to ${show2("default", fallback)}, not ${expected2.default}`);
+  const exclusiveMinimum = read("exclusiveMinimum");
+  const minimum = read("minimum") ?? (typeof exclusiveMinimum === "number" ? exclusiveMinimum + 1 : void 0);
   if (minimum !== expected2.minimum)
-    problems2.push(minimum === void 0 ? `has no minimum (${expected2.minimum} expected)` : `has minimum ${JSON.stringify(minimum)}, not ${expected2.minimum}`);
+    problems2.push(minimum === void 0 ? `has no minimum (${expected2.minimum} expected)` : `has minimum ${read("minimum") === void 0 ? `${show2("exclusiveMinimum", exclusiveMinimum)} + 1` : show2("minimum", minimum)}, not ${expected2.minimum}`);
   if (expected2.maximum !== void 0) {
-    const written = read("maximum") ?? (typeof read("exclusiveMaximum") === "number" ? read("exclusiveMaximum") - 1 : void 0);
+    const exclusiveMaximum = read("exclusiveMaximum");
+    const written = read("maximum") ?? (typeof exclusiveMaximum === "number" ? exclusiveMaximum - 1 : void 0);
+    const writtenText = read("maximum") === void 0 ? `${show2("exclusiveMaximum", exclusiveMaximum)} - 1` : show2("maximum", written);
     const maximum = written === UNBOUNDED_MAXIMUM || written === UNBOUNDED_MAXIMUM - 1 ? void 0 : written;
     if (maximum !== expected2.maximum)
-      problems2.push(maximum === void 0 ? `has no maximum (${expected2.maximum} expected)${written === void 0 ? "" : `; ${JSON.stringify(written)} is zod's "no maximum"`}` : `has maximum ${JSON.stringify(maximum)}, not ${expected2.maximum}`);
+      problems2.push(maximum === void 0 ? `has no maximum (${expected2.maximum} expected)${written === void 0 ? "" : `; ${writtenText} is zod's "no maximum"`}` : `has maximum ${writtenText}, not ${expected2.maximum}`);
   }
   return problems2;
 }
@@ -42660,7 +42757,7 @@ var init_mcp_pagination_params = __esm({
         missingParameter: '{{tool}} is a list tool but has no "{{parameter}}" parameter',
         wrongParameter: '{{tool}}: "{{parameter}}" {{problems}}'
       },
-      check({ tools: tools2, service, settings, report: report2 }) {
+      check({ tools: tools2, service, settings, report: report2, shown }) {
         const naming = namingOf(tools2, service);
         for (const { tool, input } of toolInputs(tools2)) {
           if (!isListTool(tool, naming, settings.listTools) || takesNoArguments(tool))
@@ -42679,7 +42776,7 @@ var init_mcp_pagination_params = __esm({
               });
               continue;
             }
-            const problems2 = check(input.document, property, expected2);
+            const problems2 = check(input.document, property, expected2, shown);
             if (problems2.length > 0) {
               report2({
                 path: property.written.path,
@@ -42783,20 +42880,21 @@ var init_mcp_response_format = __esm({
       defaultSeverity: "warning",
       fixable: false,
       messages: { wrongFormat: '{{tool}}: response_format {{problems}}; expected enum ["markdown", "json"] with default "markdown"' },
-      check({ tools: tools2, report: report2 }) {
+      check({ tools: tools2, report: report2, shown }) {
         for (const { tool, input } of toolInputs(tools2)) {
           const property = propertiesOf(input.document, input.root).find((p) => p.name === "response_format");
           if (!property)
             continue;
           const value = nonNullMember(input.document, property.resolved);
+          const from = (key) => Object.prototype.hasOwnProperty.call(property.written.schema, key) ? property.written : Object.prototype.hasOwnProperty.call(property.resolved.schema, key) ? property.resolved : value;
           const values = keyword(property, "enum") ?? value.schema.enum;
           const problems2 = [];
           const isExactly = Array.isArray(values) && values.length === 2 && values.includes("markdown") && values.includes("json");
           if (!isExactly)
-            problems2.push(Array.isArray(values) ? `allows ${values.map((v2) => JSON.stringify(v2)).join(", ")}` : "is not an enum");
+            problems2.push(Array.isArray(values) ? `allows ${values.map((v2, i) => shown([...from("enum").path, "enum", i], v2)).join(", ")}` : "is not an enum");
           const fallback = keyword(property, "default") ?? value.schema.default;
           if (fallback !== "markdown")
-            problems2.push(fallback === void 0 ? "has no default" : `defaults to ${JSON.stringify(fallback)}`);
+            problems2.push(fallback === void 0 ? "has no default" : `defaults to ${shown([...from("default").path, "default"], fallback)}`);
           if (problems2.length === 0)
             continue;
           report2({
@@ -44319,6 +44417,8 @@ async function lintMcp(listings, options) {
       push2(PARSE_META, "error", { path: [], messageId: "unreadable", data: { problem: document.parseError.message } });
       continue;
     }
+    for (const problem of listing.dumpProblems)
+      push2(PARSE_META, "error", { path: problem.path, messageId: "unreadable", data: { problem: problem.message } });
     if (listing.tools.length > MAX_TOOLS) {
       const extra = listing.tools[MAX_TOOLS];
       push2(PARSE_META, "error", {
@@ -45132,7 +45232,7 @@ async function lintMcpRun(operands, options, io, allRules, target, server, servi
       const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
       if (!read.ok)
         throw new FatalError(`${operand}: ${read.message}`);
-      const document = SourceDocument.parse(absolute, displayFile(io.cwd, absolute), read.text, "json", void 0, void 0, TOOL_SERVER_WORDING);
+      const document = SourceDocument.parse(absolute, displayFile(io.cwd, absolute), read.text, "json", void 0, read.invalidUtf8At, TOOL_SERVER_WORDING);
       listings.push(readListing(document));
       texts.set(absolute, read.text);
     }
@@ -45330,7 +45430,9 @@ var init_run = __esm({
 });
 
 // dist/mcp/client-config.js
-function readClientConfig(absolutePath, file, text2, context) {
+function readClientConfig(absolutePath, file, text2, context, invalidUtf8At) {
+  if (invalidUtf8At !== void 0)
+    throw new FatalError(`${file}:${position(text2, invalidUtf8At)}: not a client configuration: the file is not valid UTF-8 (first bad byte here)`);
   const jsonc3 = (init_main(), __toCommonJS(main_exports));
   const errors = [];
   const root2 = jsonc3.parseTree(text2, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
@@ -45525,7 +45627,7 @@ async function lintConfiguredServers(given, operands, options, io, allRules, red
   const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
   if (!read.ok)
     throw new FatalError(`${given}: ${read.message}`);
-  const declared = readClientConfig(absolute, file, read.text, { env: io.env ?? {}, home: io.env?.HOME ?? (0, import_node_os2.homedir)() });
+  const declared = readClientConfig(absolute, file, read.text, { env: io.env ?? {}, home: io.env?.HOME ?? (0, import_node_os2.homedir)() }, read.invalidUtf8At);
   const selected = select(declared, options.server, file);
   const severities = await mcpSettings(options, io, allRules);
   const placeOf = entryPlacer(read.text, file, absolute);
@@ -47905,6 +48007,7 @@ var import_node_fs13 = require("node:fs");
 init_promises();
 var import_node_os = require("node:os");
 var import_node_path30 = __toESM(require("node:path"), 1);
+init_did_you_mean();
 init_errors();
 var READ_FILES = /(\.(json|json5|toml|lock|rs|ts|tsx|js|jsx|mjs|cjs|vue|svelte)|(^|\/)\.gitignore)$/;
 var SKIPPED_SEGMENT = /(^|\/)(node_modules|target|\.git)\//;
@@ -47926,10 +48029,17 @@ async function resolveCommit(top, option, ref) {
     return resolved.stdout.toString("utf8").trim();
   const shallow = (await git(top, ["rev-parse", "--is-shallow-repository"])).stdout.toString("utf8").trim() === "true";
   const remotes = (await git(top, ["remote"])).stdout.toString("utf8").split("\n").filter(Boolean);
+  const names = (await git(top, ["for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/tags", "refs/remotes"])).stdout.toString("utf8").split("\n").filter(Boolean);
+  const close = didYouMean(nearest(ref, names, 3));
+  const where3 = shallow ? "not in this shallow clone" : "no such commit, branch or tag in this repository";
+  if (remotes.length === 0)
+    throw new FatalError(`${option} ${ref}: ${where3}, and it has no remote to fetch it from${close}`);
   const slash = ref.indexOf("/");
-  const remote = slash > 0 && remotes.includes(ref.slice(0, slash)) ? ref.slice(0, slash) : void 0;
-  const fetch2 = remote ? `git fetch --depth=1 ${remote} +${ref.slice(slash + 1)}:refs/remotes/${ref}` : /^[0-9a-f]{7,64}$/i.test(ref) ? `git fetch --depth=1 ${remotes[0] ?? "origin"} ${ref}` : `git fetch --depth=1 ${remotes[0] ?? "origin"} +${ref}:refs/remotes/${remotes[0] ?? "origin"}/${ref} and use --base ${remotes[0] ?? "origin"}/${ref}`;
-  throw new FatalError(shallow ? `${option} ${ref}: not in this shallow clone; fetch it first: ${fetch2} (in GitHub Actions: actions/checkout with fetch-depth: 0)` : `${option} ${ref}: no such commit or branch in this repository; fetch it first: ${fetch2}`);
+  const named2 = slash > 0 && remotes.includes(ref.slice(0, slash)) ? ref.slice(0, slash) : void 0;
+  const remote = named2 ?? (remotes.includes("origin") ? "origin" : remotes[0]);
+  const fetch2 = named2 ? `git fetch --depth=1 ${named2} +${ref.slice(slash + 1)}:refs/remotes/${ref}` : /^[0-9a-f]{7,64}$/i.test(ref) ? `git fetch --depth=1 ${remote} ${ref}` : `git fetch --depth=1 ${remote} +${ref}:refs/remotes/${remote}/${ref} and use --base ${remote}/${ref}`;
+  const others = remotes.length > 1 ? ` (remotes: ${remotes.join(", ")})` : "";
+  throw new FatalError(`${option} ${ref}: ${where3}; fetch it first: ${fetch2}${others}${shallow ? " (in GitHub Actions: actions/checkout with fetch-depth: 0)" : ""}${close}`);
 }
 var BLOB_MODES = /* @__PURE__ */ new Set(["100644", "100755", "120000"]);
 var MAX_LINK_BYTES = 4096;
@@ -48185,11 +48295,14 @@ init_diagnostics();
 init_check_run();
 init_query_options();
 init_tool();
+init_did_you_mean();
 var FORMATS = ["text", "json", "compact", "github", "sarif"];
 function registerDiff(program2, io, setExitCode, rules) {
   const command = program2.command("diff").description(`access NEW grants that OLD did not (commands, origins, windows, scope values of commands and of plugins' global scopes), and access removed, on every platform unless --platform; exit 1 when anything is new (a "no new access" gate). With --base REF: the app at that git commit against the work tree (or --head REF), read from git's objects without a checkout`).argument("[old]", "old app folder or capabilities folder; with --base: the app folder in the repository (default: the app here)").argument("[new]", "new app folder or capabilities folder (not with --base)");
   for (const option of addQueryOptions(program2.createCommand("diff"), FORMATS).options) {
-    if (option.long !== "--app" && option.long !== "--config")
+    if (option.long === "--app")
+      command.addOption(new Option(option.flags, "with --base: the app folder (holding src-tauri/, or src-tauri/ itself; default: the app here)"));
+    else if (option.long !== "--config")
       command.addOption(option);
   }
   command.addOption(new Option("--base <ref>", "compare against this git commit, branch or tag (e.g. origin/main), read from git without a checkout")).addOption(new Option("--head <ref>", "with --base: the new side from this git commit too (default: the work tree)")).addOption(new Option("--fail-on <kinds>", `which new access fails the gate: ${ACCESS_KINDS.join(", ")} (comma-separated; scopes include plugins' global scopes), or none`).argParser(parseKinds).default([...ACCESS_KINDS], ACCESS_KINDS.join(",")));
@@ -48202,6 +48315,8 @@ function registerDiff(program2, io, setExitCode, rules) {
       if (options.base !== void 0) {
         if (newPath !== void 0)
           throw new UsageError("diff --base REF takes at most one folder (the app), not OLD and NEW");
+        if (oldPath !== void 0 && options.app !== void 0)
+          throw new UsageError(`diff --base: name the app once, as --app ${options.app} or as ${oldPath}`);
         const { top, prefix: prefix2 } = await gitLocation(io.cwd);
         const maxBytes = options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES;
         const sideFromGit = async (option, ref) => {
@@ -48219,6 +48334,8 @@ function registerDiff(program2, io, setExitCode, rules) {
       } else {
         if (options.head !== void 0)
           throw new UsageError("--head needs --base");
+        if (options.app !== void 0)
+          throw new UsageError(`diff --app ${options.app}: --app names the app with --base REF; without it, give OLD and NEW folders`);
         if (oldPath === void 0 || newPath === void 0)
           throw new UsageError("diff needs OLD and NEW folders, or --base REF (a git commit to compare the work tree with)");
         sides = [
@@ -48229,8 +48346,9 @@ function registerDiff(program2, io, setExitCode, rules) {
         newFileOf = (file) => import_node_path31.default.relative(io.cwd, import_node_path31.default.join(newRoot, import_node_path31.default.relative(oldRoot, import_node_path31.default.resolve(io.cwd, file)))).split(import_node_path31.default.sep).join("/");
       }
       const loaded2 = await Promise.all(sides.map(async ({ cwd, paths, withConfig }) => {
-        const load2 = loadOptionsFrom(paths, { ...options, app: void 0 }, cwd, io.env ?? {});
-        const project = await loadProject(withConfig ? applyConfig(load2, await capabilitySettings({}, cwd, rules)) : load2);
+        const app = withConfig ? options.app : void 0;
+        const load2 = loadOptionsFrom(paths, { ...options, app }, cwd, io.env ?? {});
+        const project = await loadProject(withConfig ? applyConfig(load2, await capabilitySettings({ app }, cwd, rules)) : load2);
         return { cwd, groups: resolvePlatformGroups(project, asked), lines: new SourceLines(project) };
       }));
       const [before, after] = loaded2;
@@ -48274,13 +48392,17 @@ var DIFF_RULES = /* @__PURE__ */ new Map([
     }
   ]
 ]);
+function closeKinds(kind) {
+  const kinds = [...ACCESS_KINDS, "none"];
+  return [.../* @__PURE__ */ new Set([...nearest(kind, kinds, 2), ...abbreviated(kind, kinds)])];
+}
 function parseKinds(value) {
   if (value.trim() === "none")
     return [];
   const kinds = value.split(",").map((kind) => kind.trim().toLowerCase());
   for (const kind of kinds)
     if (!ACCESS_KINDS.includes(kind))
-      throw new UsageError(`--fail-on ${value}: "${kind}" is not one of ${ACCESS_KINDS.join(", ")}, none`);
+      throw new UsageError(`--fail-on ${value}: "${kind}" is not one of ${ACCESS_KINDS.join(", ")}, none${didYouMean(closeKinds(kind))}`);
   return kinds;
 }
 
@@ -49109,7 +49231,6 @@ init_command_names();
 // dist/capabilities/render/who-can.js
 init_project_model();
 init_platforms();
-init_did_you_mean();
 init_terminal_text();
 function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines }) {
   const withPlatforms = ({ item, platforms }) => ({ ...provenanceJson(item, lines), platforms });
@@ -49126,8 +49247,7 @@ function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines }) {
 function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines }, paint = NO_PAINT) {
   const out = [`${lookup.command} on ${describePlatforms(asked, asked)}`];
   if (allowed.length === 0 && denied.length === 0) {
-    const hint = lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : lookup.known ? "" : " (no known manifest lists this command)";
-    out.push(`  no active capability grants or denies it${hint}`);
+    out.push("  no active capability grants or denies it");
   }
   for (const { item: entry, platforms } of allowed) {
     const targets = [entry.windows.length ? `windows: ${entry.windows.join(", ")}` : "", entry.webviews.length ? `webviews: ${entry.webviews.join(", ")}` : ""].filter(Boolean).join("; ");
@@ -49167,6 +49287,8 @@ function registerWhoCan(program2, io, setExitCode, allRules) {
       if (result.deniedEverywhere)
         deniedOn.push(...group.platforms);
     }
+    if (!lookup.known && allowed.values().length === 0 && denied.values().length === 0)
+      throw new UsageError(`who-can ${written}: no permission of the app or its plugins names the command "${lookup.command}"${didYouMean(lookup.suggestions)}`);
     const answer = { lookup, asked, allowed: allowed.values(), denied: denied.values(), deniedOn, lines: new SourceLines(project) };
     io.stdout.write(options.format === "json" ? renderWhoCanJson(answer) : renderWhoCanText(answer, await answerPaint(options, io)));
     setExitCode(EXIT_OK);
@@ -49357,21 +49479,23 @@ init_registry();
 
 // dist/cli/commands/rules.js
 init_esm();
+init_did_you_mean();
+init_errors();
+init_terminal_text();
 init_tool();
 init_registry();
 function registerRules(program2, io, setExitCode) {
-  program2.command("rules").description("list every rule of every domain with its default severity and whether it can fix").addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text")).addOption(new Option("--domain <name>", "only the rules of one kind of input").choices(DOMAIN_NAMES)).action((options) => {
-    const rows = RULES.filter((rule) => options.domain === void 0 || rule.domain === options.domain).map((rule) => ({
-      id: rule.id,
-      domain: rule.domain,
-      defaultSeverity: rule.defaultSeverity,
-      fixable: rule.fixable,
-      category: rule.category,
-      command: REGISTRY.byId.lintCommandOf(rule.domain),
-      description: rule.description,
-      docs: `docs/rules/${rule.id}.md`,
-      url: docsUrl(rule.id)
-    }));
+  program2.command("rules").description("list every rule of every domain with its default severity and whether it can fix; with an id, that one rule in full").argument("[id]", "one rule: its description, default severity, the command that runs it, its options and its docs").addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text")).addOption(new Option("--domain <name>", "only the rules of one kind of input").choices(DOMAIN_NAMES)).action((id, options) => {
+    if (id !== void 0) {
+      const rule = RULES.find((candidate) => candidate.id === id);
+      if (!rule)
+        throw new UsageError(`rules ${id}: no rule has this id${didYouMean(nearest(id, RULES.map((candidate) => candidate.id), 3))} (caplint rules lists them)`);
+      const row = { ...ruleRow(rule), pipeline: rule.kind === "pipeline", options: ruleOptions(program2, rule) };
+      io.stdout.write(options.format === "json" ? JSON.stringify(row, null, 2) + "\n" : ruleText(row));
+      setExitCode(0);
+      return;
+    }
+    const rows = RULES.filter((rule) => options.domain === void 0 || rule.domain === options.domain).map(ruleRow);
     if (options.format === "json")
       io.stdout.write(JSON.stringify(rows, null, 2) + "\n");
     else {
@@ -49385,6 +49509,35 @@ function registerRules(program2, io, setExitCode) {
     }
     setExitCode(0);
   });
+}
+function ruleRow(rule) {
+  return {
+    id: rule.id,
+    domain: rule.domain,
+    defaultSeverity: rule.defaultSeverity,
+    fixable: rule.fixable,
+    category: rule.category,
+    command: REGISTRY.byId.lintCommandOf(rule.domain),
+    description: rule.description,
+    docs: `docs/rules/${rule.id}.md`,
+    url: docsUrl(rule.id)
+  };
+}
+function ruleOptions(program2, rule) {
+  const command = program2.commands.find((candidate) => candidate.name() === REGISTRY.byId.lintCommandOf(rule.domain));
+  const naming = new RegExp(`(^|[^a-z-])${rule.id}([^a-z-]|$)`);
+  return (command?.options ?? []).filter((option) => naming.test(option.description)).map((option) => ({ flags: option.flags, description: option.description }));
+}
+function ruleText(row) {
+  const { pipeline } = row;
+  return textLines([
+    `${row.id}: ${row.description}`,
+    `  severity  ${row.defaultSeverity} by default${pipeline ? " (always; it cannot be turned off)" : `; --rule ${row.id}=off|suggestion|warning|error, or "rules" in caplint.config.json`}`,
+    `  category  ${row.category}; ${row.fixable ? "fixable with --fix" : "no automatic fix"}`,
+    `  run by    caplint ${row.command}`,
+    ...row.options.length ? row.options.map((option, i) => `  ${i === 0 ? "options " : "        "}  ${option.flags}  ${option.description}`) : [],
+    `  docs      ${row.url}`
+  ]);
 }
 
 // dist/cli/commands/schema.js
@@ -49548,11 +49701,11 @@ function seconds(value) {
   return parsed;
 }
 function addLiveOptions(command) {
-  return command.option("--stdio", "run the server: the command and its arguments follow -- (caplint mcp --stdio -- node server.js)").option("--url <url>", "connect to a streamable HTTP server (http://HOST:PORT/PATH); legacy SSE is tried when it is not there").addOption(new Option("--timeout <seconds>", "per request").argParser(seconds).default(30)).option("--env <KEY=VALUE>", "environment variable for the --stdio server (repeatable; it otherwise gets only HOME, PATH, SHELL, TERM, USER, LOGNAME)", collect2, []).option("--probe", "also call tools to check what a listing cannot show; ONLY tools with readOnlyHint: true are called").addOption(new Option("--max-calls <n>", "most tool calls --probe makes").argParser(parsePositiveInteger).default(20)).option("--service <name>", "the service prefix of tool names (default: taken from serverInfo.name)").option("--verbose", "pass the server's stderr through and say what was fetched").option("--servers <file>", "lint every server a client configuration declares, live: .vscode/mcp.json, claude_desktop_config.json, .cursor/mcp.json, .mcp.json (findings at each server's entry)").option("--server <name>", "with --servers: lint only this server (repeatable)", collect2, []);
+  return command.option("--stdio", "run the server: the command and its arguments follow -- (caplint mcp --stdio -- node server.js)").option("--url <url>", "connect to a streamable HTTP server (http://HOST:PORT/PATH); legacy SSE is tried when it is not there").addOption(new Option("--timeout <seconds>", "per request").argParser(seconds).default(30)).option("--env <KEY=VALUE>", "environment variable for the --stdio server (repeatable; it otherwise gets only HOME, PATH, SHELL, TERM, USER, LOGNAME)", collect2, []).option("--probe", "also call tools to check what a listing cannot show; ONLY tools with readOnlyHint: true are called").addOption(new Option("--max-calls <n>", "most tool calls --probe makes").argParser(parsePositiveInteger).default(20)).option("--service <name>", "the service prefix of tool names, for mcp-tool-prefix (default: taken from serverInfo.name)").option("--verbose", "pass the server's stderr through and say what was fetched").option("--servers <file>", "lint every server a client configuration declares, live: .vscode/mcp.json, claude_desktop_config.json, .cursor/mcp.json, .mcp.json (findings at each server's entry)").option("--server <name>", "with --servers: lint only this server (repeatable)", collect2, []);
 }
 var registerMcpCommands = (program2, io, setExitCode, registry) => {
   const mcp = program2.command("mcp").usage("[options] FILE...  |  --stdio -- CMD ARGS...  |  --url URL  |  --servers CONFIG [--server NAME...]  |  dump (--stdio -- CMD ARGS... | --url URL) [-o FILE]").description("lint MCP tool servers against the spec's tool-server conventions: tools/list results or dumps (offline), or a live server (--stdio, --url).\n`caplint mcp dump ...` writes a live server's initialize result and every tools/list page as JSON instead, for offline linting.").argument("[files...]", "tools/list results or caplint mcp dump files; with --stdio, the server command after --");
-  addLiveOptions(mcp).addOption(new Option("--server-name-style <style>", "server name convention: python ({service}_mcp), node ({service}-mcp-server) or any (either)").choices(["any", "python", "node"]).default("any")).option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectCommaList, []).option("--list-tools <list>", "tools that are list tools for the pagination rules, whatever the heuristics say; !name for one that is not (comma-separated, repeatable)", collectCommaList, []).addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger));
+  addLiveOptions(mcp).addOption(new Option("--server-name-style <style>", "server name convention of mcp-server-name: python ({service}_mcp), node ({service}-mcp-server) or any (either)").choices(["any", "python", "node"]).default("any")).option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectCommaList, []).option("--list-tools <list>", "tools that are list tools for mcp-pagination-params, mcp-pagination-result and mcp-pagination-contract, whatever the heuristics say; !name for one that is not (comma-separated, repeatable)", collectCommaList, []).addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger));
   addLintOptions(mcp, { output: "write the report (with dump: the dump) to this file, atomically, instead of standard output" }).action(async (files, options) => {
     if (files[0] === "dump")
       setExitCode(await (await Promise.resolve().then(() => (init_run(), run_exports))).runDump(files.slice(1), options, io));
@@ -49601,7 +49754,7 @@ init_esm();
 var import_node_path43 = __toESM(require("node:path"), 1);
 init_output();
 var QUIET_COMMANDS = /* @__PURE__ */ new Set(["access", "diff"]);
-var OWN_OUTPUT = /* @__PURE__ */ new Set(["check", "report"]);
+var OWN_OUTPUT = /* @__PURE__ */ new Set(["check", "report", "lsp"]);
 function switchableOutput(io) {
   let target = io.stdout;
   const stdout = {
@@ -49652,17 +49805,112 @@ function addOutputOptions(program2, output, cwd, stdout) {
 // dist/cli/main.js
 init_terminal_text();
 init_read();
+
+// dist/cli/usage-errors.js
+init_esm();
+init_did_you_mean();
+var CaplintCommand = class _CaplintCommand extends Command {
+  createCommand(name) {
+    return new _CaplintCommand(name);
+  }
+  error(message, errorOptions) {
+    return super.error(usageMessage(this, message.replace(/^error: /, ""), errorOptions?.code), errorOptions);
+  }
+};
+function usageMessage(command, message, code) {
+  const name = commandPath(command);
+  switch (code) {
+    case "commander.unknownOption": {
+      const flag = /^unknown option '(.*)'/.exec(message)?.[1];
+      return flag === void 0 ? message : unknownOption(command, flag);
+    }
+    case "commander.invalidArgument": {
+      const match2 = /^option '(.*?)' argument '(.*)' is invalid\. ?([\s\S]*)$/.exec(message);
+      if (match2)
+        return invalidValue(findOption(command, match2[1]), match2[1], match2[2], match2[3]);
+      const argument = /^command-argument value '(.*)' is invalid for argument '(.*?)'\. ?([\s\S]*)$/.exec(message);
+      return argument ? `${name} ${argument[2]} ${argument[1]}: ${argument[3]}` : message;
+    }
+    case "commander.optionMissingArgument": {
+      const flags = /^option '(.*)' argument missing/.exec(message)?.[1];
+      const option = flags === void 0 ? void 0 : findOption(command, flags);
+      return option ? `${flagName(option)}: needs a value (${option.flags})` : message;
+    }
+    case "commander.missingMandatoryOptionValue": {
+      const flags = /^required option '(.*)' not specified/.exec(message)?.[1];
+      const option = flags === void 0 ? void 0 : findOption(command, flags);
+      return option ? `${name}: ${flagName(option)} is required (${option.flags})` : message;
+    }
+    case "commander.missingArgument": {
+      const argument = /^missing required argument '(.*)'/.exec(message)?.[1];
+      return argument === void 0 ? message : `${name}: the argument <${argument}> is missing (caplint ${name} --help)`;
+    }
+    case "commander.excessArguments": {
+      const expected2 = command.registeredArguments.length;
+      return `${name}: too many arguments (it takes ${expected2 === 0 ? "none" : `at most ${expected2}`}: caplint ${name} --help)`;
+    }
+    default:
+      return message;
+  }
+}
+function commandPath(command) {
+  const names = [];
+  for (let at = command; at?.parent; at = at.parent)
+    names.unshift(at.name());
+  return names.join(" ") || "caplint";
+}
+function optionsIn(command) {
+  const options = [];
+  for (let at = command; at; at = at.parent)
+    options.push(...at.options);
+  return options;
+}
+function findOption(command, flags) {
+  return optionsIn(command).find((option) => option.flags === flags);
+}
+function flagName(option) {
+  return option.long ?? option.short ?? option.flags;
+}
+function unknownOption(command, flag) {
+  const name = commandPath(command);
+  const written = flag.split("=")[0];
+  const longs = optionsIn(command).flatMap((option) => option.long && !option.hidden ? [option.long] : []);
+  const close = written.startsWith("--") ? nearest(written, [...longs, "--help"], 1) : [];
+  if (close.length)
+    return `${written}: ${name} has no such option; did you mean ${close[0]}?`;
+  const root2 = rootOf(command);
+  const owners = root2.commands.filter((other) => other !== command && other.options.some((option) => option.long === written || option.short === written));
+  const where3 = owners.length && owners.length <= 2 ? ` (it is an option of ${quoteList(owners.map((owner) => owner.name()), "and", (item) => item)})` : "";
+  return `${written}: ${name} has no such option${where3}; its options: caplint ${name} --help`;
+}
+function rootOf(command) {
+  let at = command;
+  while (at.parent)
+    at = at.parent;
+  return at;
+}
+function invalidValue(option, flags, value, reason) {
+  const flag = option ? flagName(option) : flags;
+  const choices = option?.argChoices;
+  if (choices?.length) {
+    const close = nearest(value, choices, 2);
+    return `${flag} ${value}: not one of ${choices.join(", ")}${close.length ? `; did you mean ${quoteList(close)}?` : ""}`;
+  }
+  return `${flag} ${value}: ${reason.trim() || "invalid value"}`;
+}
+
+// dist/cli/main.js
 async function main(givenOptions) {
   forgetFilesRead();
   const options = withStreams(givenOptions, { stdout: new SafeOutput(givenOptions.stdout), stderr: new SafeOutput(givenOptions.stderr) });
   const { stderr } = options;
   let exitCode = 0;
   const debug = options.argv.includes("--debug");
-  const program2 = new Command("caplint").description("Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).").version(toolVersion(), "-v, --version").exitOverride().configureOutput({
+  const program2 = new CaplintCommand("caplint").description("Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).").version(toolVersion(), "-v, --version").exitOverride().configureOutput({
     writeOut: (text2) => options.stdout.write(text2),
     writeErr: (text2) => stderr.write(text2),
     outputError: (text2, write) => write(`caplint: ${text2.replace(/^error: /, "")}`)
-  }).showSuggestionAfterError(true).addOption(new Option("--debug", "print internal stack traces on errors").hideHelp());
+  }).showSuggestionAfterError(false).configureHelp({ showGlobalOptions: true }).addOption(new Option("--debug", "print internal stack traces on errors"));
   const output = switchableOutput(options);
   registerCommands(program2, output.io, (code) => {
     exitCode = code;

@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from "commander";
+import { CommanderError, Option, type Command } from "commander";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { nearest, quoteList } from "../core/did-you-mean.js";
@@ -10,6 +10,7 @@ import { registerCommands } from "./commands/index.js";
 import { addOutputOptions, switchableOutput } from "./output-options.js";
 import { oneLine, SafeOutput } from "../core/terminal-text.js";
 import { forgetFilesRead } from "../core/source/read.js";
+import { CaplintCommand } from "./usage-errors.js";
 
 export type { MainOptions } from "../core/io.js";
 
@@ -24,7 +25,7 @@ export async function main(givenOptions: MainOptions): Promise<number> {
   const { stderr } = options;
   let exitCode = 0;
   const debug = options.argv.includes("--debug");
-  const program = new Command("caplint")
+  const program = new CaplintCommand("caplint")
     .description("Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).")
     .version(toolVersion(), "-v, --version")
     .exitOverride()
@@ -33,8 +34,11 @@ export async function main(givenOptions: MainOptions): Promise<number> {
       writeErr: (text) => stderr.write(text),
       outputError: (text, write) => write(`caplint: ${text.replace(/^error: /, "")}`),
     })
-    .showSuggestionAfterError(true)
-    .addOption(new Option("--debug", "print internal stack traces on errors").hideHelp());
+    // The did-you-mean of an unknown option is on the error's own line (usage-errors.ts).
+    .showSuggestionAfterError(false)
+    // Each command's --help lists --debug and --version too, under "Global Options".
+    .configureHelp({ showGlobalOptions: true })
+    .addOption(new Option("--debug", "print internal stack traces on errors"));
   const output = switchableOutput(options);
   registerCommands(program, output.io, (code) => {
     exitCode = code;

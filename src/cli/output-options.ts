@@ -9,8 +9,8 @@ import { CapturedOutput, writeOutputFile } from "../core/output.js";
  * write to `io.stdout`; the CLI hands them a stream that it points at the file or at nothing for one run.
  */
 const QUIET_COMMANDS = new Set(["access", "diff"]);
-/** Commands that write files of their own (`check -o`, `report --html`). */
-const OWN_OUTPUT = new Set(["check", "report"]);
+/** Commands that write files of their own (`check -o`, `report --html`), and the language server, which prints only protocol messages. */
+const OWN_OUTPUT = new Set(["check", "report", "lsp"]);
 
 export function switchableOutput(io: MainOptions): { io: MainOptions; use(target: OutputStream): void; reset(): void } {
   let target: OutputStream = io.stdout;

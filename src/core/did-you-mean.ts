@@ -55,6 +55,30 @@ export function nearestField(key: string, known: readonly string[], has: (field:
   return present === undefined ? {} : { present };
 }
 
+/**
+ * Candidates `input` abbreviates: its letters in order, the first one first (`cmds` → `commands`),
+ * which an edit distance misses (it is 4 edits away).
+ */
+export function abbreviated(input: string, candidates: readonly string[]): string[] {
+  const lower = input.toLowerCase();
+  if (lower.length < 2) return [];
+  return candidates.filter((candidate) => {
+    const word = candidate.toLowerCase();
+    if (word[0] !== lower[0]) return false;
+    let at = 0;
+    for (const char of lower) {
+      at = word.indexOf(char, at) + 1;
+      if (at === 0) return false;
+    }
+    return true;
+  });
+}
+
+/** `; did you mean "a" or "b"?` after a message, or nothing when there is no candidate. */
+export function didYouMean(candidates: readonly string[]): string {
+  return candidates.length ? `; did you mean ${quoteList(candidates)}?` : "";
+}
+
 /** Items as a sentence lists them, unquoted: "a and b", "a, b and c" (or "or"). */
 export function wordList(items: readonly string[], conjunction = "and"): string {
   return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${conjunction} ${items[items.length - 1]}`;

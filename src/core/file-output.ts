@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { constants, type Stats } from "node:fs";
-import { access, chmod, chown, lstat, open, realpath, rename, rm, stat, statfs, type FileHandle } from "node:fs/promises";
+import { access, chmod, chown, lstat, mkdir, open, realpath, rename, rm, stat, statfs, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { isWithin, repositoryRoot, wasReadThisRun } from "./source/read.js";
 import { terminalSafe, type TextSink } from "./terminal-text.js";
@@ -292,7 +292,8 @@ export async function openReport(target: OutputTarget): Promise<FileSink> {
     throw new WriteRefused("is one of the files being checked; refusing to replace it with the report");
   if (info?.isFile() && PROJECT_FILE_NAME.test(path.basename(file)))
     throw new WriteRefused(`is an app file caplint reads (${path.basename(file)}); refusing to replace it with the report`);
-  const escape = await linkedOutOfRepository(file, path.resolve(target.cwd));
+  const missing = link === undefined ? await missingFolders(path.dirname(file)) : undefined;
+  const escape = await linkedOutOfRepository(missing ? path.join(missing.existing, "-") : file, path.resolve(target.cwd));
   if (escape) throw new WriteRefused(`is reached through a symbolic link out of the repository (to ${escape}); not written through it`);
   if (info?.isBlockDevice()) throw new WriteRefused("is a block device; refusing to write a report onto it");
   if (info && (info.isCharacterDevice() || info.isFIFO() || info.isSocket())) {
@@ -305,7 +306,24 @@ export async function openReport(target: OutputTarget): Promise<FileSink> {
     if (isStandardStreamAlias(file)) return safeSink(standardOutputSink(target.stdout));
     throw new WriteRefused("is a symbolic link; not written through it (give the path of its target)");
   }
+  // A folder that does not exist yet is made, as ESLint's --output-file does (`-o reports/ci/check.sarif`).
+  if (missing) await mkdir(path.dirname(file), { recursive: true });
   return safeSink(await replacementSink(file));
+}
+
+/** The nearest folder of `folder` that exists, when `folder` itself does not (it is made before the report is written). */
+async function missingFolders(folder: string): Promise<{ existing: string } | undefined> {
+  let existing = folder;
+  for (;;) {
+    const info = await lstat(existing).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return undefined;
+      throw error;
+    });
+    if (info) return existing === folder ? undefined : { existing };
+    const parent = path.dirname(existing);
+    if (parent === existing) return undefined;
+    existing = parent;
+  }
 }
 
 function queuedSink(queue: WriteQueue, close: () => Promise<void>): FileSink {

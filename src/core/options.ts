@@ -1,5 +1,4 @@
-import { Option, type Command } from "commander";
-import { UsageError } from "./errors.js";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import type { ReporterName } from "./reporters/index.js";
 
 /** Option values every command parses the same way (rule settings: settings.ts). */
@@ -32,9 +31,10 @@ export function onlyOption(note = ""): Option {
   return new Option("--only <ids>", `run only these rules (comma-separated, repeatable)${note}`).argParser(collectCommaList).default([]);
 }
 
+/** An option's whole number; commander names the flag and the value in the message (cli/usage-errors.ts). */
 export function parsePositiveInteger(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new UsageError(`expected a whole number, got "${value}"`);
+  const parsed = value.trim() === "" ? Number.NaN : Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError("expected a whole number (0 or more)");
   return parsed;
 }
 

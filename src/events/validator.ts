@@ -15,6 +15,7 @@ import type { CallStats } from "./stream-state.js";
 import { locate, mayHaveInexactNumbers, parseLine, withExactNumbers } from "./parse-line.js";
 import { jsonTree, type JsonTree } from "../core/source/json-tree.js";
 import { loneSurrogateEscape, propertiesWritten } from "../core/source/document.js";
+import { plural } from "../core/wording.js";
 
 export type EventSeverity = "error" | "warning" | "suggestion";
 
@@ -254,6 +255,20 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
     },
     end(): Diagnostic[] {
       out = [];
+      // Every request's stream ends with done or error (spec part a), so a recording without a single
+      // line to read is a capture that failed, not a stream that passed: an empty file or empty stdin
+      // must not read "no problems".
+      if (Object.keys(types).length === 0) {
+        const content = lineNumber === 0 ? "it is empty" : `only ${plural(lineNumber, "blank line")}`;
+        emit(
+          EVENT_JSON,
+          { messageId: "noEvent", data: { content } },
+          { hint: "record the stream again: each request's events end with done or error", path: [] },
+          1,
+          1,
+          2,
+        );
+      }
       traversal.end();
       return out;
     },

@@ -27,7 +27,7 @@ function addLiveOptions(command: Command): Command {
     )
     .option("--probe", "also call tools to check what a listing cannot show; ONLY tools with readOnlyHint: true are called")
     .addOption(new Option("--max-calls <n>", "most tool calls --probe makes").argParser(parsePositiveInteger).default(20))
-    .option("--service <name>", "the service prefix of tool names (default: taken from serverInfo.name)")
+    .option("--service <name>", "the service prefix of tool names, for mcp-tool-prefix (default: taken from serverInfo.name)")
     .option("--verbose", "pass the server's stderr through and say what was fetched")
     .option(
       "--servers <file>",
@@ -57,14 +57,17 @@ export const registerMcpCommands: RegisterCommands = (program: Command, io: Main
     .argument("[files...]", "tools/list results or caplint mcp dump files; with --stdio, the server command after --");
   addLiveOptions(mcp)
     .addOption(
-      new Option("--server-name-style <style>", "server name convention: python ({service}_mcp), node ({service}-mcp-server) or any (either)")
+      new Option(
+        "--server-name-style <style>",
+        "server name convention of mcp-server-name: python ({service}_mcp), node ({service}-mcp-server) or any (either)",
+      )
         .choices(["any", "python", "node"])
         .default("any"),
     )
     .option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectCommaList, [])
     .option(
       "--list-tools <list>",
-      "tools that are list tools for the pagination rules, whatever the heuristics say; !name for one that is not (comma-separated, repeatable)",
+      "tools that are list tools for mcp-pagination-params, mcp-pagination-result and mcp-pagination-contract, whatever the heuristics say; !name for one that is not (comma-separated, repeatable)",
       collectCommaList,
       [],
     )

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -489,7 +489,8 @@ describe("caplint report", () => {
     const missing = await run(["report", "fixtures/queries/app"], ROOT);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("--html FILE");
-    const unwritable = await run(["report", "fixtures/queries/app", "--html", path.join(scratch, "no", "such", "dir", "r.html")], ROOT);
+    writeFileSync(path.join(scratch, "a-file"), "");
+    const unwritable = await run(["report", "fixtures/queries/app", "--html", path.join(scratch, "a-file", "r.html")], ROOT);
     expect(unwritable.code).toBe(2);
     expect(unwritable.stderr).toMatch(/^caplint: --html .*r\.html: cannot write the report/);
     const baseline = await run(["report", "fixtures/queries/app", "--against", "fixtures/queries/nope", "--html", path.join(scratch, "x.html")], ROOT);

@@ -27,7 +27,7 @@ describe("exit codes", () => {
   it("2 for an unknown option (commander would say 1)", async () => {
     const result = await run(["check", "--frobnicate"], CLI);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^caplint: unknown option '--frobnicate'/);
+    expect(result.stderr).toBe("caplint: --frobnicate: check has no such option; its options: caplint check --help\n");
   });
 
   it("2 for a bad --format value, listing the choices", async () => {

@@ -79,9 +79,6 @@ describe("replaceFile", () => {
 describe("caplint check --output", { timeout: 120_000 }, () => {
   it("writes the report to the file instead of standard output, with the same exit code", async () => {
     const toStdout = await run(["check", "--format", "sarif", "capabilities"], dir);
-    // A missing folder is an error, not a reason to create folders.
-    expect((await run(["check", "--format", "sarif", "--output", "out/report.sarif", "capabilities"], dir)).code).toBe(2);
-    mkdirSync(path.join(dir, "out"));
     const written = await run(["check", "--format", "sarif", "--output", "out/report.sarif", "capabilities"], dir);
     expect(written).toEqual({ code: toStdout.code, stdout: "", stderr: "" });
     expect(toStdout.code).toBe(1);
@@ -109,14 +106,21 @@ describe("caplint check --output", { timeout: 120_000 }, () => {
     expect(text).not.toMatch(/\u001b\[/);
   });
 
-  it("fails with exit 2 and one line when the folder is missing", async () => {
-    const result = await run(["check", "--format", "sarif", "--output", "missing/report.sarif", "capabilities"], dir);
+  it("makes missing folders, as ESLint's --output-file does", async () => {
+    const result = await run(["check", "--format", "sarif", "--output", "missing/ci/report.sarif", "capabilities"], dir);
+    expect(result).toMatchObject({ code: 1, stdout: "", stderr: "" });
+    expect(readdirSync(path.join(dir, "missing", "ci"))).toEqual(["report.sarif"]);
+  });
+
+  it("fails with exit 2 and one line when a folder on the way is a file", async () => {
+    writeFileSync(path.join(dir, "notes.txt"), "");
+    const result = await run(["check", "--format", "sarif", "--output", "notes.txt/report.sarif", "capabilities"], dir);
     expect(result).toEqual({
       code: 2,
       stdout: "",
-      stderr: "caplint: --output missing/report.sarif: cannot write the report: no such file or directory\n",
+      stderr: "caplint: --output notes.txt/report.sarif: cannot write the report: not a directory\n",
     });
-    expect(readdirSync(dir)).toEqual(["capabilities"]);
+    expect(readdirSync(dir).sort()).toEqual(["capabilities", "notes.txt"]);
   });
 
   it("fails with exit 2 and leaves no temporary file when the target is a folder", async () => {

@@ -289,6 +289,39 @@ describe("caplint diff --base", () => {
     expect(caplint(["diff", "--base", "origin/release"], clone).code).toBe(1);
   });
 
+  it("a ref that does not exist: advice that fits the repository (its remotes, or none), with a did-you-mean", () => {
+    const dir = repository();
+    git(["branch", "release"], dir);
+    // No remote: no fetch to suggest, and no "origin" made up.
+    expect(caplint(["diff", "--base", "relase"], dir)).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: 'caplint: --base relase: no such commit, branch or tag in this repository, and it has no remote to fetch it from; did you mean "release"?\n',
+    });
+    // A remote with another name than origin: the fetch names it.
+    git(["remote", "add", "upstream", "https://example.invalid/app.git"], dir);
+    expect(caplint(["diff", "--base", "nosuchref"], dir).stderr).toBe(
+      "caplint: --base nosuchref: no such commit, branch or tag in this repository; fetch it first: git fetch --depth=1 upstream +nosuchref:refs/remotes/upstream/nosuchref and use --base upstream/nosuchref\n",
+    );
+  });
+
+  it("--app names the app folder inside the repository, as in every other command", () => {
+    const dir = repository();
+    const nested = path.join(dir, "apps", "one");
+    mkdirSync(path.dirname(nested), { recursive: true });
+    git(["mv", "src-tauri", "apps/one/"], dir);
+    git(["commit", "-q", "-m", "move"], dir);
+    cpSync(path.join(FIXTURES, "queries", "app-v2", "src-tauri", "capabilities"), path.join(nested, "src-tauri", "capabilities"), { recursive: true });
+    const byFlag = caplint(["diff", "--base", "main", "--app", "apps/one", "--platform", "linux"], dir);
+    expect(byFlag.code, byFlag.stderr).toBe(1);
+    expect(byFlag.stdout).toBe(caplint(["diff", "--base", "main", "apps/one", "--platform", "linux"], dir).stdout);
+    expect(byFlag.stdout).toMatch(/^NEW ACCESS on linux/);
+    expect(caplint(["diff", "--app", "apps/one"], dir)).toMatchObject({
+      code: 2,
+      stderr: "caplint: diff --app apps/one: --app names the app with --base REF; without it, give OLD and NEW folders\n",
+    });
+  });
+
   it("outside a git repository, and without OLD and NEW, a usage error", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-no-git-"));
     temporaries.push(dir);

@@ -169,6 +169,11 @@ describe("--output never replaces a file the run reads, nor writes out of the re
       /^caplint: --output reports\/report\.json: cannot write the report: is reached through a symbolic link out of the repository \(to .*\); not written through it\n$/,
     );
     expect(readdirSync(outside)).toEqual([]);
+    // A missing folder below that link is not made out there either.
+    const deeper = shell(`$CAPLINT check -f json -o reports/ci/new/report.json`, dir);
+    expect(deeper.status).toBe(2);
+    expect(deeper.stderr).toMatch(/is reached through a symbolic link out of the repository/);
+    expect(readdirSync(outside)).toEqual([]);
     mkdirSync(path.join(dir, "build-output"));
     symlinkSync("build-output", path.join(dir, "out"));
     const inside = shell(`$CAPLINT check -f json -o out/report.json`, dir);

@@ -75,7 +75,74 @@ export const SCENARIOS: Scenario[] = [
     cwd: CLI,
     code: 2,
     stdout: "",
-    stderr: /^caplint: unknown option '--frobnicate'/,
+    stderr: "caplint: --frobnicate: check has no such option; its options: caplint check --help\n",
+  },
+  // One error style for the whole command line (issue 33 item 4): `caplint: <what>: <why>; did you mean …?`, the flag named.
+  {
+    name: "a mistyped option: did-you-mean on the error's own line",
+    args: ["check", "--formt", "json"],
+    cwd: CLI,
+    code: 2,
+    stdout: "",
+    stderr: "caplint: --formt: check has no such option; did you mean --format?\n",
+  },
+  {
+    name: "an option of another command says whose it is",
+    args: ["check", "--fail-on", "commands"],
+    cwd: CLI,
+    code: 2,
+    stdout: "",
+    stderr: "caplint: --fail-on: check has no such option (it is an option of diff); its options: caplint check --help\n",
+  },
+  {
+    name: "a value not among the choices: the flag named, the nearest choice offered",
+    args: ["-f", "jsn"],
+    cwd: CLI,
+    code: 2,
+    stdout: "",
+    stderr: 'caplint: --format jsn: not one of stylish, compact, json, sarif, github; did you mean "json"?\n',
+  },
+  {
+    name: "--max-warnings names the flag",
+    args: ["check", "forms", "--max-warnings", "abc"],
+    cwd: CLI,
+    code: 2,
+    stdout: "",
+    stderr: "caplint: --max-warnings abc: expected a whole number (0 or more)\n",
+  },
+  {
+    name: "diff --fail-on: an abbreviation gets its kind",
+    args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--fail-on", "cmds"],
+    code: 2,
+    stdout: "",
+    stderr: 'caplint: --fail-on cmds: "cmds" is not one of commands, origins, scopes, none; did you mean "commands"?\n',
+  },
+  {
+    name: "an option without its value",
+    args: ["check", "-f"],
+    cwd: CLI,
+    code: 2,
+    stdout: "",
+    stderr: "caplint: --format: needs a value (-f, --format <format>)\n",
+  },
+  {
+    name: "check --help lists --debug (a global option)",
+    args: ["check", "--help"],
+    code: 0,
+    stdout: (out) => expectTrue(/^Global Options:\n[\s\S]*^ {2}--debug +print internal stack traces/m.test(out), "--debug under Global Options"),
+  },
+  {
+    name: "lsp takes no --output (it prints protocol messages only)",
+    args: ["lsp", "--help"],
+    code: 0,
+    stdout: (out) => expectTrue(!/--output|-o,/.test(out) && /--stdio/.test(out), "no -o in lsp --help"),
+  },
+  {
+    name: "lsp -o is refused",
+    args: ["lsp", "--stdio", "-o", "x.txt"],
+    code: 2,
+    stdout: "",
+    stderr: "caplint: -o: lsp has no such option; its options: caplint lsp --help\n",
   },
 
   {
@@ -387,14 +454,47 @@ export const SCENARIOS: Scenario[] = [
     files: { "rules.json": json((rows) => expectTrue(rows.length > 20, "every rule")) },
   },
   {
-    name: "-o to a folder that does not exist fails with exit 2",
+    name: "-o into a folder that does not exist makes the folder, as ESLint does",
     args: ["rules", "-o", "{tmp}/no/such/dir/rules.txt"],
-    code: 2,
+    code: 0,
     stdout: "",
-    stderr: /^caplint: --output .*: cannot write the report/,
+    files: { "no/such/dir/rules.txt": (text) => expectTrue(/^unknown-permission +error/m.test(text), "the rules table") },
+  },
+  {
+    name: "check -o into a missing folder makes it too",
+    args: ["check", "forms", "-f", "sarif", "-o", "{tmp}/reports/ci/check.sarif"],
+    cwd: CLI,
+    code: 0,
+    stdout: "",
+    files: { "reports/ci/check.sarif": json((log) => expectTrue(log.version === "2.1.0", "a SARIF log")) },
   },
 
   // rules
+  {
+    name: "rules ID: one rule, with its severity, command, options and docs",
+    args: ["rules", "mcp-tool-verb"],
+    code: 0,
+    stdout: (out) => {
+      expectTrue(/^mcp-tool-verb: /.test(out), "the id and description first");
+      expectTrue(/^ {2}severity +warning by default; --rule mcp-tool-verb=off\|suggestion\|warning\|error/m.test(out), "the severity");
+      expectTrue(/^ {2}run by +caplint mcp$/m.test(out), "the command");
+      expectTrue(/^ {2}options +--verbs <list> /m.test(out), "its option");
+      expectTrue(/^ {2}docs +https:\/\/\S+\/docs\/rules\/mcp-tool-verb\.md$/m.test(out), "the docs link");
+    },
+  },
+  {
+    name: "rules ID -f json: the rule's row with its options",
+    args: ["rules", "unknown-permission", "-f", "json"],
+    code: 0,
+    stdout: json((rule) => expectTrue(rule.id === "unknown-permission" && Array.isArray(rule.options) && /^https:/.test(rule.url), "one object")),
+  },
+  {
+    name: "rules with an unknown id: did-you-mean",
+    args: ["rules", "unknown-permision"],
+    code: 2,
+    stdout: "",
+    stderr: 'caplint: rules unknown-permision: no rule has this id; did you mean "unknown-permission"? (caplint rules lists them)\n',
+  },
   { name: "rules: a table", args: ["rules"], code: 0, stdout: /^duplicate-capability +error/m },
   {
     name: "rules: json with docs paths",
@@ -487,9 +587,18 @@ export const SCENARIOS: Scenario[] = [
     stdout: "",
     files: { "answer.json": json((out) => expectTrue(out.explanation.verdict === "not-granted", "the JSON answer in the file")) },
   },
-  { name: "access: --window is required", args: ["access"], cwd: DEMO, code: 2, stderr: /required option '-w, --window <label>'/ },
+  { name: "access: --window is required", args: ["access"], cwd: DEMO, code: 2, stderr: "caplint: access: --window is required (-w, --window <label>)\n" },
 
   // who-can
+  {
+    name: "who-can: a command nothing knows is an error with a did-you-mean, not an empty answer",
+    args: ["who-can", "fs.nonexistent"],
+    cwd: DEMO,
+    code: 2,
+    stdout: "",
+    stderr:
+      'caplint: who-can fs.nonexistent: no permission of the app or its plugins names the command "plugin:fs|nonexistent"; did you mean "plugin:fs|exists"?\n',
+  },
   {
     name: "who-can: a remote origin",
     args: ["who-can", "plugin:opener|open_url", "--platform", "linux"],

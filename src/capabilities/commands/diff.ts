@@ -18,6 +18,7 @@ import { addQueryOptions, answerPaint, askedPlatforms, type QueryOptions } from 
 import type { SetExitCode } from "../../core/command.js";
 import type { RuleMeta } from "../../core/lint/rule.js";
 import { HOMEPAGE } from "../../core/tool.js";
+import { abbreviated, didYouMean, nearest } from "../../core/did-you-mean.js";
 
 interface DiffOptions extends QueryOptions {
   base?: string;
@@ -37,8 +38,11 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
     .argument("[old]", "old app folder or capabilities folder; with --base: the app folder in the repository (default: the app here)")
     .argument("[new]", "new app folder or capabilities folder (not with --base)");
   for (const option of addQueryOptions(program.createCommand("diff"), FORMATS).options) {
-    // --app and --config: each side has its own (from git: that commit's caplint.config.json).
-    if (option.long !== "--app" && option.long !== "--config") command.addOption(option);
+    // --config: each side has its own (from git: that commit's caplint.config.json). --app means the
+    // app folder inside the repository with --base, as in every other command; OLD and NEW name two apps.
+    if (option.long === "--app")
+      command.addOption(new Option(option.flags, "with --base: the app folder (holding src-tauri/, or src-tauri/ itself; default: the app here)"));
+    else if (option.long !== "--config") command.addOption(option);
   }
   command
     .addOption(new Option("--base <ref>", "compare against this git commit, branch or tag (e.g. origin/main), read from git without a checkout"))
@@ -60,6 +64,8 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
       let newFileOf = (file: string) => file;
       if (options.base !== undefined) {
         if (newPath !== undefined) throw new UsageError("diff --base REF takes at most one folder (the app), not OLD and NEW");
+        if (oldPath !== undefined && options.app !== undefined)
+          throw new UsageError(`diff --base: name the app once, as --app ${options.app} or as ${oldPath}`);
         const { top, prefix } = await gitLocation(io.cwd);
         const maxBytes = options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES;
         const sideFromGit = async (option: string, ref: string) => {
@@ -76,6 +82,8 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
         ];
       } else {
         if (options.head !== undefined) throw new UsageError("--head needs --base");
+        if (options.app !== undefined)
+          throw new UsageError(`diff --app ${options.app}: --app names the app with --base REF; without it, give OLD and NEW folders`);
         if (oldPath === undefined || newPath === undefined)
           throw new UsageError("diff needs OLD and NEW folders, or --base REF (a git commit to compare the work tree with)");
         sides = [
@@ -91,8 +99,10 @@ export function registerDiff(program: Command, io: MainOptions, setExitCode: Set
       }
       const loaded = await Promise.all(
         sides.map(async ({ cwd, paths, withConfig }) => {
-          const load = loadOptionsFrom(paths, { ...options, app: undefined }, cwd, io.env ?? {});
-          const project = await loadProject(withConfig ? applyConfig(load, await capabilitySettings({}, cwd, rules)) : load);
+          // --app (with --base) is the same folder in both sides' trees.
+          const app = withConfig ? options.app : undefined;
+          const load = loadOptionsFrom(paths, { ...options, app }, cwd, io.env ?? {});
+          const project = await loadProject(withConfig ? applyConfig(load, await capabilitySettings({ app }, cwd, rules)) : load);
           return { cwd, groups: resolvePlatformGroups(project, asked), lines: new SourceLines(project) };
         }),
       );
@@ -142,11 +152,16 @@ const DIFF_RULES: ReadonlyMap<string, RuleMeta> = new Map([
   ],
 ]);
 
+function closeKinds(kind: string): string[] {
+  const kinds = [...ACCESS_KINDS, "none"];
+  return [...new Set([...nearest(kind, kinds, 2), ...abbreviated(kind, kinds)])];
+}
+
 function parseKinds(value: string): AccessKind[] {
   if (value.trim() === "none") return [];
   const kinds = value.split(",").map((kind) => kind.trim().toLowerCase());
   for (const kind of kinds)
     if (!(ACCESS_KINDS as readonly string[]).includes(kind))
-      throw new UsageError(`--fail-on ${value}: "${kind}" is not one of ${ACCESS_KINDS.join(", ")}, none`);
+      throw new UsageError(`--fail-on ${value}: "${kind}" is not one of ${ACCESS_KINDS.join(", ")}, none${didYouMean(closeKinds(kind))}`);
   return kinds as AccessKind[];
 }

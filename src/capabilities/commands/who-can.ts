@@ -5,7 +5,7 @@ import { SourceLines } from "../queries/project-model.js";
 import { entryKey, PlatformMerge } from "../queries/platforms.js";
 import { CommandIndex, lookupCommand } from "../queries/command-names.js";
 import { renderWhoCanJson, renderWhoCanText } from "../render/who-can.js";
-import { quoteList } from "../../core/did-you-mean.js";
+import { didYouMean, quoteList } from "../../core/did-you-mean.js";
 import { UsageError } from "../../core/errors.js";
 import type { MainOptions } from "../../core/io.js";
 import { addQueryOptions, answerPaint, loadGroups, type QueryOptions } from "./query-options.js";
@@ -36,6 +36,11 @@ export function registerWhoCan(program: Command, io: MainOptions, setExitCode: S
       for (const entry of result.deniedBy) denied.add(entryKey(entry), entry, group.platforms);
       if (result.deniedEverywhere) deniedOn.push(...group.platforms);
     }
+    // An answer about a command nothing knows is a typo's answer: "nothing grants it" would read as safe.
+    if (!lookup.known && allowed.values().length === 0 && denied.values().length === 0)
+      throw new UsageError(
+        `who-can ${written}: no permission of the app or its plugins names the command "${lookup.command}"${didYouMean(lookup.suggestions)}`,
+      );
     const answer = { lookup, asked, allowed: allowed.values(), denied: denied.values(), deniedOn, lines: new SourceLines(project) };
     io.stdout.write(options.format === "json" ? renderWhoCanJson(answer) : renderWhoCanText(answer, await answerPaint(options, io)));
     setExitCode(EXIT_OK);

@@ -3,6 +3,7 @@ import { constants as fsConstants } from "node:fs";
 import { mkdir, mkdtemp, open, rm, symlink, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { didYouMean, nearest } from "../../core/did-you-mean.js";
 import { FatalError } from "../../core/errors.js";
 
 /**
@@ -49,18 +50,26 @@ export async function resolveCommit(top: string, option: string, ref: string): P
   if (resolved.code === 0) return resolved.stdout.toString("utf8").trim();
   const shallow = (await git(top, ["rev-parse", "--is-shallow-repository"])).stdout.toString("utf8").trim() === "true";
   const remotes = (await git(top, ["remote"])).stdout.toString("utf8").split("\n").filter(Boolean);
+  const names = (await git(top, ["for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/tags", "refs/remotes"])).stdout
+    .toString("utf8")
+    .split("\n")
+    .filter(Boolean);
+  const close = didYouMean(nearest(ref, names, 3));
+  const where = shallow ? "not in this shallow clone" : "no such commit, branch or tag in this repository";
+  // Advice that fits this repository: a fetch from a remote it has, or none when it has none.
+  if (remotes.length === 0) throw new FatalError(`${option} ${ref}: ${where}, and it has no remote to fetch it from${close}`);
   // An explicit refspec: a clone of one branch (`--single-branch`, `--depth`) fetches nothing into remote-tracking refs otherwise.
   const slash = ref.indexOf("/");
-  const remote = slash > 0 && remotes.includes(ref.slice(0, slash)) ? ref.slice(0, slash) : undefined;
-  const fetch = remote
-    ? `git fetch --depth=1 ${remote} +${ref.slice(slash + 1)}:refs/remotes/${ref}`
+  const named = slash > 0 && remotes.includes(ref.slice(0, slash)) ? ref.slice(0, slash) : undefined;
+  const remote = named ?? (remotes.includes("origin") ? "origin" : remotes[0]!);
+  const fetch = named
+    ? `git fetch --depth=1 ${named} +${ref.slice(slash + 1)}:refs/remotes/${ref}`
     : /^[0-9a-f]{7,64}$/i.test(ref)
-      ? `git fetch --depth=1 ${remotes[0] ?? "origin"} ${ref}`
-      : `git fetch --depth=1 ${remotes[0] ?? "origin"} +${ref}:refs/remotes/${remotes[0] ?? "origin"}/${ref} and use --base ${remotes[0] ?? "origin"}/${ref}`;
+      ? `git fetch --depth=1 ${remote} ${ref}`
+      : `git fetch --depth=1 ${remote} +${ref}:refs/remotes/${remote}/${ref} and use --base ${remote}/${ref}`;
+  const others = remotes.length > 1 ? ` (remotes: ${remotes.join(", ")})` : "";
   throw new FatalError(
-    shallow
-      ? `${option} ${ref}: not in this shallow clone; fetch it first: ${fetch} (in GitHub Actions: actions/checkout with fetch-depth: 0)`
-      : `${option} ${ref}: no such commit or branch in this repository; fetch it first: ${fetch}`,
+    `${option} ${ref}: ${where}; fetch it first: ${fetch}${others}${shallow ? " (in GitHub Actions: actions/checkout with fetch-depth: 0)" : ""}${close}`,
   );
 }
 

@@ -753,7 +753,10 @@ function checkedAgainstBuiltins(
   for (const [key, raw] of Object.entries(manifests)) {
     const reference = Object.prototype.hasOwnProperty.call(builtins, key) ? builtins[key] : undefined;
     // A plugin built from git or a path is no release: what its build wrote is the truth, not the release's catalog.
-    const built = context.project.build?.plugins.get(historyCatalogOf(key))?.source.kind;
+    // A path only Cargo.lock claims (an entry without a source, while no Cargo.toml of the app gives the
+    // plugin a path) shows no folder to read: the registry release is what the repository can vouch for.
+    const builtFrom = context.project.build?.plugins.get(historyCatalogOf(key))?.source;
+    const built = builtFrom?.kind === "path" && builtFrom.dir === undefined ? "registry" : builtFrom?.kind;
     if (!reference || built === "git" || built === "path") {
       out[key] = raw;
       continue;
@@ -763,7 +766,7 @@ function checkedAgainstBuiltins(
     const locked = context.releases?.get(historyCatalogOf(key));
     const lock = locked && locked.source !== "newest" ? locked : undefined;
     const differences = compareManifest(key, manifest, reference, { history: context.history, ...(lock ? { locked: lock } : {}) });
-    const source = context.project.build?.plugins.get(key)?.source.kind ?? "registry";
+    const source = built ?? "registry";
     if (lock && differences.length && source === "registry") explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
     for (const difference of differences) context.project.manifestDifferences.push({ ...difference, file: context.file, absolutePath: context.absolutePath });
     // The build regenerates a registry plugin's part of the file from its release: a name only the file defines does not exist for it.

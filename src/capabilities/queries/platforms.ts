@@ -25,7 +25,7 @@ export function canonicalPlatform(name: string): string {
   if (found) return found;
   const close = nearest(name, TARGETS, 2);
   throw new PlatformNameError(
-    `--platform ${name}: unknown platform; expected ${quoteList(TARGETS)}${close.length ? ` (did you mean ${quoteList(close)}?)` : ""}`,
+    `--platform ${name}: unknown platform, expected ${quoteList(TARGETS)}${close.length ? `; did you mean ${quoteList(close)}?` : ""}`,
   );
 }
 

@@ -2,7 +2,6 @@ import type { ResolvedCommand } from "../engine/index.js";
 import type { CommandLookup } from "../queries/command-names.js";
 import { contextLabel, provenanceJson, type SourceLines } from "../queries/project-model.js";
 import { describePlatforms, platformNote } from "../queries/platforms.js";
-import { quoteList } from "../../core/did-you-mean.js";
 import { NO_PAINT, textLines, type Paint } from "../../core/terminal-text.js";
 
 type Entries = Array<{ item: ResolvedCommand; platforms: string[] }>;
@@ -41,8 +40,7 @@ export function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lin
 export function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines }: WhoCanAnswer, paint: Paint = NO_PAINT): string {
   const out = [`${lookup.command} on ${describePlatforms(asked, asked)}`];
   if (allowed.length === 0 && denied.length === 0) {
-    const hint = lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : lookup.known ? "" : " (no known manifest lists this command)";
-    out.push(`  no active capability grants or denies it${hint}`);
+    out.push("  no active capability grants or denies it");
   }
   for (const { item: entry, platforms } of allowed) {
     const targets = [entry.windows.length ? `windows: ${entry.windows.join(", ")}` : "", entry.webviews.length ? `webviews: ${entry.webviews.join(", ")}` : ""]

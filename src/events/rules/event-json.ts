@@ -14,5 +14,6 @@ export default defineLineRule({
     loneSurrogate: "a lone surrogate escape is not a character (the host's parser rejects the line)",
     repeatedField: "field {{key}} is written twice in {{object}}; JSON.parse keeps the last copy, the host's parser rejects the event",
     repeatedKey: "key {{key}} is written twice in one object; JSON parsers disagree on which copy counts",
+    noEvent: "the recording holds no event ({{content}})",
   },
 });

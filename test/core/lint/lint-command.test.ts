@@ -47,7 +47,7 @@ describe("every linting command", () => {
   it.each(COMMANDS)("%s refuses a --max-warnings that is not a whole number with the same message", async (command, file) => {
     const result = await run([command, file, "--max-warnings", "x"], below);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('caplint: expected a whole number, got "x"\n');
+    expect(result.stderr).toBe("caplint: --max-warnings x: expected a whole number (0 or more)\n");
   });
 
   it.each(COMMANDS)("%s fails a run over --max-warnings with the same message", async (command, file) => {

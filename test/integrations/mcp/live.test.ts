@@ -245,7 +245,7 @@ describe("the server starts before the SDK loads: nothing lost, one line and exi
       writeFileSync(path.join(dir, "caplint.config.json"), '{ "rules": { "mcp-tool-name": "loud" } }');
       const cases: Array<[string[], RegExp]> = [
         // The bin starts the server before commander reads --timeout: the usage error stops it.
-        [["--timeout", "0"], /^caplint: option '--timeout <seconds>' argument '0' is invalid\. expected seconds/],
+        [["--timeout", "0"], /^caplint: --timeout 0: expected seconds/],
         [["--rule", "mcp-tool-nam=off"], /^caplint: --rule mcp-tool-nam=off: unknown rule "mcp-tool-nam"; did you mean/],
         [
           ["-c", path.join(dir, "caplint.config.json")],
