@@ -17004,24 +17004,37 @@ async function scanFrontend(options) {
     targets.set(key, found);
     return found;
   };
+  let parsedFiles = 0;
   const read = (file) => {
     if (modules.has(file))
       return modules.get(file);
-    const facts = emptyFacts();
-    modules.set(file, facts);
     order.push(file);
     const text2 = readTextFile(file, options.maxBytes);
-    if (text2.ok)
-      texts.set(file, text2.text);
     if (!text2.ok) {
+      modules.set(file, emptyFacts());
       notes.push(`${show2(file)}: ${text2.message}; its calls were not analysed`);
-      return facts;
+      return modules.get(file);
     }
-    if (looksMinified(text2.text)) {
-      notes.push(`${show2(file)}: looks minified or built; skipped`);
-      return facts;
+    texts.set(file, text2.text);
+    const cached2 = options.cache?.get(file);
+    if (cached2 && cached2.text === text2.text) {
+      modules.set(file, cached2.facts);
+      notes.push(...cached2.notes);
+      return cached2.facts;
     }
-    const { blocks, dragRegions } = fileBlocks(file, text2.text);
+    const facts = emptyFacts();
+    modules.set(file, facts);
+    parsedFiles++;
+    const fileNotes = analyseFile(file, text2.text, facts);
+    notes.push(...fileNotes);
+    options.cache?.set(file, { text: text2.text, facts, notes: fileNotes });
+    return facts;
+  };
+  const analyseFile = (file, text2, facts) => {
+    const fileNotes = [];
+    if (looksMinified(text2))
+      return [`${show2(file)}: looks minified or built; skipped`];
+    const { blocks, dragRegions } = fileBlocks(file, text2);
     facts.dragRegions.push(...dragRegions);
     const analyzer = new ModuleAnalyzer(facts);
     for (const block of blocks) {
@@ -17032,13 +17045,13 @@ async function scanFrontend(options) {
       const parsed = natural.parser.parseSync(`block.${block.language}`, block.text, { lang: block.language, sourceType: "module" });
       const error = parsed.errors.find((e) => e.severity === "Error");
       if (error) {
-        const at = lineIndex(text2.text)(block.offset);
-        notes.push(`${show2(file)}:${at.line}:${at.column}: does not parse (${oneLine2(error.message)}); its calls were not analysed`);
+        const at = lineIndex(text2)(block.offset);
+        fileNotes.push(`${show2(file)}:${at.line}:${at.column}: does not parse (${oneLine2(error.message)}); its calls were not analysed`);
         continue;
       }
       analyzer.addProgram(parsed.program, block.offset - block.prefix);
     }
-    return facts;
+    return fileNotes;
   };
   const pages = [];
   const allFiles = /* @__PURE__ */ new Set();
@@ -17083,6 +17096,11 @@ async function scanFrontend(options) {
   for (const page of pages)
     for (const label of page.windows)
       windowPages.set(label, page);
+  if (options.cache) {
+    for (const file of options.cache.keys())
+      if (!modules.has(file))
+        options.cache.delete(file);
+  }
   return {
     root: root2,
     pages,
@@ -17093,14 +17111,27 @@ async function scanFrontend(options) {
     specifiers: [...specifiers].sort(),
     notes: dedupeNotes(notes),
     pagesCertain: groups.length > 1 && groups.every((group) => group.certain),
-    windowPages
+    windowPages,
+    parsed: parsedFiles
   };
 }
 function compareText(a2, b2) {
   return a2 < b2 ? -1 : a2 > b2 ? 1 : 0;
 }
 function emptyScan(root2, notes) {
-  return { root: root2, pages: [], files: [], calls: [], unresolved: [], thirdPartyPlugins: [], specifiers: [], notes, pagesCertain: false, windowPages: /* @__PURE__ */ new Map() };
+  return {
+    root: root2,
+    pages: [],
+    files: [],
+    calls: [],
+    unresolved: [],
+    thirdPartyPlugins: [],
+    specifiers: [],
+    notes,
+    pagesCertain: false,
+    windowPages: /* @__PURE__ */ new Map(),
+    parsed: 0
+  };
 }
 function dedupeNotes(notes) {
   return [...new Set(notes)].sort(compareText);
@@ -17329,6 +17360,7 @@ async function loadFrontend(options) {
     build: { frontendDist: build2.frontendDist, devUrl: build2.devUrl },
     windows,
     ...options.frontend ? { config: options.frontend } : {},
+    ...options.cache ? { cache: options.cache } : {},
     apiFor: async (root2) => {
       const versions = await jsPackageVersions(root2, { root: options.boundary, maxBytes: options.maxBytes });
       versionNotes = versions.notes;
@@ -17405,7 +17437,7 @@ async function loadContext(options) {
     const context = { maxBytes, problem: problemSink(part), notes: config.notes, tomlParser, relative: (absolute) => relativeFile(cwd, absolute) };
     config.value = await loadAppConfig(srcTauri, context, (file) => outsideApp(file, import_node_path14.default.dirname(srcTauri), part));
   }
-  return { options, maxBytes, srcTauri, capabilityFiles, looseFiles, found, config, unread, tomlParser, parsed: /* @__PURE__ */ new Map() };
+  return { options, maxBytes, srcTauri, capabilityFiles, looseFiles, found, config, unread, tomlParser, parsed: /* @__PURE__ */ new Map(), frontendModules: /* @__PURE__ */ new Map() };
 }
 function checkLoadOptions(options) {
   if (typeof options !== "object" || options === null)
@@ -17680,7 +17712,8 @@ async function assembleProject(context, read) {
       cwd: options.cwd,
       maxBytes,
       config: project.config,
-      ...typeof options.frontend === "object" ? { frontend: options.frontend } : {}
+      ...typeof options.frontend === "object" ? { frontend: options.frontend } : {},
+      cache: context.frontendModules
     });
     if (scan)
       project.frontend = scan;
@@ -34693,8 +34726,8 @@ function checkCapabilities(request) {
   return new CheckSession().run(request);
 }
 function diskState(outcome, planned) {
-  const capabilityFiles = new Set(planned.flatMap(({ check: check2 }) => check2.project.documents.map((document) => document.absolutePath)));
-  return new Map(outcome.inputs.filter((file) => !capabilityFiles.has(file)).map((file) => [file, signature(file)]));
+  const reread = new Set(planned.flatMap(({ check: check2 }) => [...check2.project.documents.map((document) => document.absolutePath), ...check2.project.frontend?.files ?? []]));
+  return new Map(outcome.inputs.filter((file) => !reread.has(file)).map((file) => [file, signature(file)]));
 }
 function unchangedOnDisk(state) {
   for (const [file, known] of state)
@@ -34710,7 +34743,8 @@ function requestKey(request) {
   const { rules: _rules, env, stdin, ...rest } = request;
   return JSON.stringify([rest, env, stdin ?? null]);
 }
-function onlyCapabilityFiles(planned, changed) {
+function onlyReloadableFiles(planned, changed) {
+  const scanned = planned.some(({ check: check2 }) => check2.project.frontend !== void 0);
   const capabilityFiles = /* @__PURE__ */ new Set();
   const otherInputs = /* @__PURE__ */ new Set();
   for (const { check: check2 } of planned) {
@@ -34719,7 +34753,7 @@ function onlyCapabilityFiles(planned, changed) {
     for (const document of [...check2.project.manifestDocuments, ...check2.project.permissionDocuments, ...configDocuments(check2.project.config)])
       otherInputs.add(document.absolutePath);
   }
-  return [...changed].every((file) => capabilityFiles.has(file) && !otherInputs.has(file));
+  return [...changed].every((file) => (capabilityFiles.has(file) || scanned && isFrontendFile(file)) && !otherInputs.has(file));
 }
 async function checkAll(request) {
   const { cwd, env, stdin } = request;
@@ -34825,6 +34859,7 @@ var init_check_run = __esm({
     init_terminal_text();
     init_config_section();
     init_lint();
+    init_blocks();
     init_app_config();
     init_check_runs();
     init_project();
@@ -34840,10 +34875,11 @@ var init_check_run = __esm({
         const key = requestKey(request);
         const last = this.last;
         this.last = void 0;
-        if (last && last.request === key && changed && onlyCapabilityFiles(last.planned, changed) && unchangedOnDisk(last.disk)) {
+        if (last && last.request === key && changed && onlyReloadableFiles(last.planned, changed) && unchangedOnDisk(last.disk)) {
           const planned2 = [];
           for (const previous of last.planned) {
-            if (!previous.check.project.documents.some((document) => changed.has(document.absolutePath))) {
+            const before = previous.check.project;
+            if (!before.documents.some((document) => changed.has(document.absolutePath)) && !(before.frontend && [...changed].some(isFrontendFile))) {
               planned2.push(previous);
               continue;
             }
@@ -47294,10 +47330,12 @@ var init_workspace = __esm({
               app.dirty = false;
               const changes = app.changes;
               app.changes = /* @__PURE__ */ new Set();
+              const started = performance.now();
               const analysis = await analyzeApp(app.target, this.openTexts(), this.settingsFor(app.folder), this.env, app.session, changes === "all" ? void 0 : changes);
               if (this.apps.get(app.key) !== app)
                 return;
               app.analysis = analysis;
+              this.logCheck(app, analysis, performance.now() - started);
               await this.publish(app, analysis);
             }
           } finally {
@@ -47306,6 +47344,14 @@ var init_workspace = __esm({
         })();
         app.running = run;
         return run;
+      }
+      /** One line in the client's log per check of an app: how long it took and how much of its frontend was parsed again. */
+      logCheck(app, analysis, ms) {
+        if (this.disposed)
+          return;
+        const scan = analysis.project.frontend;
+        const frontend = scan ? `; frontend: ${scan.parsed} of ${scan.files.length} modules parsed` : "";
+        this.connection.console.log(`caplint: ${import_node_path42.default.relative(app.folder, app.target.root) || "."}: checked in ${Math.round(ms)} ms${frontend}`);
       }
       async refreshBelow(folder) {
         const below = [...this.apps.values()].filter((app) => isInside(app.target.root, folder));
