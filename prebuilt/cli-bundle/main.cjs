@@ -48055,19 +48055,27 @@ var import_node_os = require("node:os");
 var import_node_path30 = __toESM(require("node:path"), 1);
 init_did_you_mean();
 init_errors();
+init_messages();
 var READ_FILES = /(\.(json|json5|toml|lock|rs|ts|tsx|js|jsx|mjs|cjs|vue|svelte)|(^|\/)\.gitignore)$/;
 var SKIPPED_SEGMENT = /(^|\/)(node_modules|target|\.git)\//;
 var MAX_FILES2 = 2e5;
+var MAX_REF_LENGTH = 4096;
 var MAX_TOTAL_BYTES2 = 512 * 1024 * 1024;
 var MAX_LISTING_BYTES = 64 * 1024 * 1024;
 async function gitLocation(cwd) {
   const result = await git(cwd, ["rev-parse", "--show-toplevel", "--show-prefix"]);
-  if (result.code !== 0)
+  if (result.code !== 0) {
+    const bare = (await git(cwd, ["rev-parse", "--is-bare-repository"])).stdout.toString("utf8").trim() === "true";
+    if (bare)
+      throw new FatalError(`${cwd} is a bare git repository: it has commits but no work tree, and --base and --head read the app from where caplint runs in one; run it in a clone or a worktree (git worktree add)`);
     throw new FatalError(`not in a git repository (${cwd}): --base and --head read commits from one`);
+  }
   const [top = "", prefix2 = ""] = result.stdout.toString("utf8").split("\n");
   return { top, prefix: prefix2.replace(/\/$/, "") };
 }
 async function resolveCommit(top, option, ref) {
+  if (ref.length > MAX_REF_LENGTH)
+    throw new FatalError(`${option} ${cutValue(ref, 80)}: not a git revision (${ref.length.toLocaleString("en")} characters; a ref name is a path, at most ${MAX_REF_LENGTH.toLocaleString("en")})`);
   if (ref.startsWith("-") || ref.includes("\0"))
     throw new FatalError(`${option} ${ref}: not a git revision`);
   const resolved = await git(top, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
