@@ -13130,18 +13130,21 @@ function compareManifest(key, manifest, reference, context) {
     for (const name of names) {
       if (ownEntry(reference.permissions, name) || ownEntry(reference.permission_sets, name))
         continue;
-      if (!membersKnown)
-        continue;
       if (context.history.entry(catalog, qualified(name)) === void 0) {
         const crate = context.history.crateOf(catalog) ?? key;
+        const through = membersKnown ? "" : ` through ${context.history.newest(catalog) ?? "the newest known"}`;
         differences.push({
           key,
           name,
           path: [key, field2, name],
-          message: `the manifest defines "${qualified(name)}", which no release of ${crate} has`,
+          message: `the manifest defines "${qualified(name)}", which no release of ${crate}${through} has`,
           notInRelease: true
         });
-      } else if (existence(name) === false) {
+        continue;
+      }
+      if (!membersKnown)
+        continue;
+      if (existence(name) === false) {
         differences.push({
           key,
           name,
@@ -17076,24 +17079,37 @@ async function scanFrontend(options) {
     targets.set(key, found);
     return found;
   };
+  let parsedFiles = 0;
   const read = (file) => {
     if (modules.has(file))
       return modules.get(file);
-    const facts = emptyFacts();
-    modules.set(file, facts);
     order.push(file);
     const text2 = readTextFile(file, options.maxBytes);
-    if (text2.ok)
-      texts.set(file, text2.text);
     if (!text2.ok) {
+      modules.set(file, emptyFacts());
       notes.push(`${show2(file)}: ${text2.message}; its calls were not analysed`);
-      return facts;
+      return modules.get(file);
     }
-    if (looksMinified(text2.text)) {
-      notes.push(`${show2(file)}: looks minified or built; skipped`);
-      return facts;
+    texts.set(file, text2.text);
+    const cached2 = options.cache?.get(file);
+    if (cached2 && cached2.text === text2.text) {
+      modules.set(file, cached2.facts);
+      notes.push(...cached2.notes);
+      return cached2.facts;
     }
-    const { blocks, dragRegions } = fileBlocks(file, text2.text);
+    const facts = emptyFacts();
+    modules.set(file, facts);
+    parsedFiles++;
+    const fileNotes = analyseFile(file, text2.text, facts);
+    notes.push(...fileNotes);
+    options.cache?.set(file, { text: text2.text, facts, notes: fileNotes });
+    return facts;
+  };
+  const analyseFile = (file, text2, facts) => {
+    const fileNotes = [];
+    if (looksMinified(text2))
+      return [`${show2(file)}: looks minified or built; skipped`];
+    const { blocks, dragRegions } = fileBlocks(file, text2);
     facts.dragRegions.push(...dragRegions);
     const analyzer = new ModuleAnalyzer(facts);
     for (const block of blocks) {
@@ -17104,13 +17120,13 @@ async function scanFrontend(options) {
       const parsed = natural.parser.parseSync(`block.${block.language}`, block.text, { lang: block.language, sourceType: "module" });
       const error = parsed.errors.find((e) => e.severity === "Error");
       if (error) {
-        const at = lineIndex(text2.text)(block.offset);
-        notes.push(`${show2(file)}:${at.line}:${at.column}: does not parse (${oneLine2(error.message)}); its calls were not analysed`);
+        const at = lineIndex(text2)(block.offset);
+        fileNotes.push(`${show2(file)}:${at.line}:${at.column}: does not parse (${oneLine2(error.message)}); its calls were not analysed`);
         continue;
       }
       analyzer.addProgram(parsed.program, block.offset - block.prefix);
     }
-    return facts;
+    return fileNotes;
   };
   const pages = [];
   const allFiles = /* @__PURE__ */ new Set();
@@ -17155,6 +17171,11 @@ async function scanFrontend(options) {
   for (const page of pages)
     for (const label of page.windows)
       windowPages.set(label, page);
+  if (options.cache) {
+    for (const file of options.cache.keys())
+      if (!modules.has(file))
+        options.cache.delete(file);
+  }
   return {
     root: root2,
     pages,
@@ -17165,14 +17186,27 @@ async function scanFrontend(options) {
     specifiers: [...specifiers].sort(),
     notes: dedupeNotes(notes),
     pagesCertain: groups.length > 1 && groups.every((group) => group.certain),
-    windowPages
+    windowPages,
+    parsed: parsedFiles
   };
 }
 function compareText(a2, b2) {
   return a2 < b2 ? -1 : a2 > b2 ? 1 : 0;
 }
 function emptyScan(root2, notes) {
-  return { root: root2, pages: [], files: [], calls: [], unresolved: [], thirdPartyPlugins: [], specifiers: [], notes, pagesCertain: false, windowPages: /* @__PURE__ */ new Map() };
+  return {
+    root: root2,
+    pages: [],
+    files: [],
+    calls: [],
+    unresolved: [],
+    thirdPartyPlugins: [],
+    specifiers: [],
+    notes,
+    pagesCertain: false,
+    windowPages: /* @__PURE__ */ new Map(),
+    parsed: 0
+  };
 }
 function dedupeNotes(notes) {
   return [...new Set(notes)].sort(compareText);
@@ -17409,6 +17443,7 @@ async function loadFrontend(options) {
     build: { frontendDist: build2.frontendDist, devUrl: build2.devUrl },
     windows,
     ...options.frontend ? { config: options.frontend } : {},
+    ...options.cache ? { cache: options.cache } : {},
     apiFor: async (root2) => {
       const versions = await jsPackageVersions(root2, { root: options.boundary, maxBytes: options.maxBytes });
       versionNotes = versions.notes;
@@ -17441,6 +17476,15 @@ var init_load = __esm({
 });
 
 // dist/capabilities/load/project.js
+var project_exports = {};
+__export(project_exports, {
+  CAPABILITY_EXTENSIONS: () => CAPABILITY_EXTENSIONS,
+  HOST_CONFIG_NAME: () => HOST_CONFIG_NAME,
+  findSrcTauri: () => findSrcTauri,
+  loadProject: () => loadProject,
+  relativeFile: () => relativeFile,
+  reloadCapabilityFiles: () => reloadCapabilityFiles
+});
 async function findSrcTauri(dir) {
   if (await pathKind(import_node_path14.default.join(dir, "src-tauri")) === "directory")
     return import_node_path14.default.join(dir, "src-tauri");
@@ -17476,7 +17520,7 @@ async function loadContext(options) {
     const context = { maxBytes, problem: problemSink(part), notes: config.notes, tomlParser, relative: (absolute) => relativeFile(cwd, absolute) };
     config.value = await loadAppConfig(srcTauri, context, (file) => outsideApp(file, import_node_path14.default.dirname(srcTauri), part));
   }
-  return { options, maxBytes, srcTauri, capabilityFiles, looseFiles, found, config, unread, tomlParser, parsed: /* @__PURE__ */ new Map() };
+  return { options, maxBytes, srcTauri, capabilityFiles, looseFiles, found, config, unread, tomlParser, parsed: /* @__PURE__ */ new Map(), frontendModules: /* @__PURE__ */ new Map() };
 }
 function checkLoadOptions(options) {
   if (typeof options !== "object" || options === null)
@@ -17751,7 +17795,8 @@ async function assembleProject(context, read) {
       cwd: options.cwd,
       maxBytes,
       config: project.config,
-      ...typeof options.frontend === "object" ? { frontend: options.frontend } : {}
+      ...typeof options.frontend === "object" ? { frontend: options.frontend } : {},
+      cache: context.frontendModules
     });
     if (scan)
       project.frontend = scan;
@@ -17939,7 +17984,8 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
   const out = {};
   for (const [key, raw] of Object.entries(manifests)) {
     const reference = Object.prototype.hasOwnProperty.call(builtins2, key) ? builtins2[key] : void 0;
-    const built = context.project.build?.plugins.get(historyCatalogOf(key))?.source.kind;
+    const builtFrom = context.project.build?.plugins.get(historyCatalogOf(key))?.source;
+    const built = builtFrom?.kind === "path" && builtFrom.dir === void 0 ? "registry" : builtFrom?.kind;
     if (!reference || built === "git" || built === "path") {
       out[key] = raw;
       continue;
@@ -17949,7 +17995,7 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
     const locked = context.releases?.get(historyCatalogOf(key));
     const lock = locked && locked.source !== "newest" ? locked : void 0;
     const differences = compareManifest(key, manifest, reference, { history: context.history, ...lock ? { locked: lock } : {} });
-    const source = context.project.build?.plugins.get(key)?.source.kind ?? "registry";
+    const source = built ?? "registry";
     if (lock && differences.length && source === "registry")
       explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
     for (const difference of differences)
@@ -27943,7 +27989,12 @@ async function resolveConfigFile(explicit, cwd, start) {
   if (explicit === void 0)
     return findConfig(start);
   const file = import_node_path16.default.resolve(cwd, explicit);
-  if (await pathKind(file) !== "file")
+  const kind = await pathKind(file);
+  if (kind === "directory")
+    throw new FatalError(`--config ${explicit}: is a folder; give the configuration file itself (such as ${import_node_path16.default.join(explicit, "caplint.config.json")})`);
+  if (kind === "other")
+    throw new FatalError(`--config ${explicit}: is not a regular file; give a JSON configuration file`);
+  if (kind !== "file")
     throw new FatalError(`--config ${explicit}: no such file`);
   return file;
 }
@@ -28203,6 +28254,9 @@ var init_config_section = __esm({
           config.app = import_node_path17.default.resolve(place.folder, app);
           if (await pathKind(config.app) !== "directory")
             throw new FatalError(`${place.at("app")}: "app": ${app} is not a folder (relative to the config's folder)`);
+          const { findSrcTauri: findSrcTauri2 } = await Promise.resolve().then(() => (init_project(), project_exports));
+          if (await findSrcTauri2(config.app) === void 0)
+            throw new FatalError(`${place.at("app")}: "app": ${app} is not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`);
         }
         if (values.frontend !== void 0) {
           const given = values.frontend;
@@ -34813,8 +34867,8 @@ function checkCapabilities(request) {
   return new CheckSession().run(request);
 }
 function diskState(outcome, planned) {
-  const capabilityFiles = new Set(planned.flatMap(({ check: check2 }) => check2.project.documents.map((document) => document.absolutePath)));
-  return new Map(outcome.inputs.filter((file) => !capabilityFiles.has(file)).map((file) => [file, signature(file)]));
+  const reread = new Set(planned.flatMap(({ check: check2 }) => [...check2.project.documents.map((document) => document.absolutePath), ...check2.project.frontend?.files ?? []]));
+  return new Map(outcome.inputs.filter((file) => !reread.has(file)).map((file) => [file, signature(file)]));
 }
 function unchangedOnDisk(state) {
   for (const [file, known] of state)
@@ -34830,7 +34884,8 @@ function requestKey(request) {
   const { rules: _rules, env, stdin, ...rest } = request;
   return JSON.stringify([rest, env, stdin ?? null]);
 }
-function onlyCapabilityFiles(planned, changed) {
+function onlyReloadableFiles(planned, changed) {
+  const scanned = planned.some(({ check: check2 }) => check2.project.frontend !== void 0);
   const capabilityFiles = /* @__PURE__ */ new Set();
   const otherInputs = /* @__PURE__ */ new Set();
   for (const { check: check2 } of planned) {
@@ -34839,7 +34894,7 @@ function onlyCapabilityFiles(planned, changed) {
     for (const document of [...check2.project.manifestDocuments, ...check2.project.permissionDocuments, ...configDocuments(check2.project.config)])
       otherInputs.add(document.absolutePath);
   }
-  return [...changed].every((file) => capabilityFiles.has(file) && !otherInputs.has(file));
+  return [...changed].every((file) => (capabilityFiles.has(file) || scanned && isFrontendFile(file)) && !otherInputs.has(file));
 }
 async function checkAll(request) {
   const { cwd, env, stdin } = request;
@@ -34945,6 +35000,7 @@ var init_check_run = __esm({
     init_terminal_text();
     init_config_section();
     init_lint();
+    init_blocks();
     init_app_config();
     init_check_runs();
     init_project();
@@ -34960,10 +35016,11 @@ var init_check_run = __esm({
         const key = requestKey(request);
         const last = this.last;
         this.last = void 0;
-        if (last && last.request === key && changed && onlyCapabilityFiles(last.planned, changed) && unchangedOnDisk(last.disk)) {
+        if (last && last.request === key && changed && onlyReloadableFiles(last.planned, changed) && unchangedOnDisk(last.disk)) {
           const planned2 = [];
           for (const previous of last.planned) {
-            if (!previous.check.project.documents.some((document) => changed.has(document.absolutePath))) {
+            const before = previous.check.project;
+            if (!before.documents.some((document) => changed.has(document.absolutePath)) && !(before.frontend && [...changed].some(isFrontendFile))) {
               planned2.push(previous);
               continue;
             }
@@ -41754,7 +41811,7 @@ var init_mcp_server_start = __esm({
 
 // dist/mcp/listing.js
 function readListing(document) {
-  const listing = { document, pages: [], tools: [], probeCalls: [] };
+  const listing = { document, pages: [], tools: [], probeCalls: [], dumpProblems: [] };
   const root2 = document.value;
   const addPage = (value, path45) => listing.pages.push({ value, path: path45 });
   const addInitialize = (value, path45) => {
@@ -41794,8 +41851,15 @@ function readListing(document) {
       listing.stdoutNoise = { value: root2.stdoutNoise, path: ["stdoutNoise"] };
     if (isObject3(root2.probe) && Array.isArray(root2.probe.calls)) {
       root2.probe.calls.forEach((call, index) => {
-        if (isObject3(call) && typeof call.tool === "string")
-          listing.probeCalls.push({ value: call, path: ["probe", "calls", index] });
+        const path45 = ["probe", "calls", index];
+        const problem = probeCallProblem(call);
+        if (problem)
+          listing.dumpProblems.push({
+            path: problem.key === void 0 ? path45 : [...path45, problem.key],
+            message: `probe call ${index + 1}: ${problem.message}`
+          });
+        else
+          listing.probeCalls.push({ value: call, path: path45 });
       });
     }
   } else if (isObject3(root2) && !addMessage(root2, [])) {
@@ -41815,17 +41879,32 @@ function readListing(document) {
   }
   return listing;
 }
+function probeCallProblem(call) {
+  const wrote = "a caplint mcp dump writes";
+  if (!isObject3(call))
+    return { message: `expected an object with "tool", "purpose" and "arguments", as ${wrote} each call` };
+  if (typeof call.tool !== "string")
+    return { key: "tool", message: `"tool" must be the name of the tool called (a string), as ${wrote} it` };
+  if (typeof call.purpose !== "string" || !PROBE_PURPOSES.includes(call.purpose))
+    return { key: "purpose", message: `"purpose" must be one of ${PROBE_PURPOSES.map((p) => `"${p}"`).join(", ")}` };
+  if (!isObject3(call.arguments))
+    return { key: "arguments", message: `"arguments" must be the object of arguments sent to the tool, as ${wrote} it` };
+  if (call.error !== void 0 && !(isObject3(call.error) && typeof call.error.message === "string"))
+    return { key: "error", message: `"error" must be a JSON-RPC error (an object with a "message" string), as ${wrote} it` };
+  return void 0;
+}
 function serverName(listing) {
   const info = listing.serverInfo?.value;
   return isObject3(info) && typeof info.name === "string" ? info.name : void 0;
 }
-var MAX_TOOLS, DUMP_FORMAT, isObject3;
+var MAX_TOOLS, DUMP_FORMAT, isObject3, PROBE_PURPOSES;
 var init_listing = __esm({
   "dist/mcp/listing.js"() {
     "use strict";
     MAX_TOOLS = 1e5;
     DUMP_FORMAT = "caplint-mcp-dump/1";
     isObject3 = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+    PROBE_PURPOSES = ["baseline", "unknown-field", "pagination", "limit-over-max"];
   }
 });
 
@@ -42728,9 +42807,9 @@ function arithmetic(page, args) {
     add(`has_more is ${hasMore} but total ${total} ${more ? ">" : "<="} offset ${offset} + count ${count}`, more);
   const next = page.next_offset;
   if (more && next !== offset + count)
-    add(`next_offset is ${JSON.stringify(next) ?? "missing"}, not offset + count = ${offset + count}`, typeof next !== "number" || next > offset + count);
+    add(`next_offset is ${next === void 0 ? "missing" : shownValue(next)}, not offset + count = ${offset + count}`, typeof next !== "number" || next > offset + count);
   if (!more && next !== null && next !== void 0)
-    add(`next_offset is ${JSON.stringify(next)} at the end of the list, not null`);
+    add(`next_offset is ${shownValue(next)} at the end of the list, not null`);
   return problems2;
 }
 var mcp_pagination_contract_default;
@@ -42742,6 +42821,7 @@ var init_mcp_pagination_contract = __esm({
     init_probe_results();
     init_types5();
     init_wording2();
+    init_messages();
     mcp_pagination_contract_default = defineMcpRule({
       id: "mcp-pagination-contract",
       input: "probe",
@@ -42753,14 +42833,14 @@ var init_mcp_pagination_contract = __esm({
         limitAccepted: "tool {{tool}} accepted limit {{limit}}, over the maximum of 100",
         arithmetic: "tool {{tool}}: {{problem}}"
       },
-      check({ listing, report: report2 }) {
+      check({ listing, report: report2, shown }) {
         for (const call of callsFor(listing.probeCalls, "limit-over-max")) {
           if (rejected(call.value))
             continue;
           report2({
             path: [...call.path, "arguments", "limit"],
             messageId: "limitAccepted",
-            data: { tool: quote2(call.value.tool), limit: String(JSON.stringify(call.value.arguments.limit)) },
+            data: { tool: quote2(call.value.tool), limit: shown([...call.path, "arguments", "limit"], call.value.arguments.limit) },
             hint: "bound limit to 1..100 in the input schema (zod .int().min(1).max(100), Pydantic ge=1, le=100)"
           });
         }
@@ -42789,24 +42869,33 @@ var init_mcp_pagination_contract = __esm({
 function propertiesPath(root2) {
   return root2.schema.properties === void 0 ? root2.path : [...root2.path, "properties"];
 }
-function check(document, property, expected2) {
+function check(document, property, expected2, shown) {
   const value = nonNullMember(document, property.resolved);
+  const pathOf2 = (key) => {
+    const own3 = (node2) => Object.prototype.hasOwnProperty.call(node2.schema, key);
+    const node = own3(property.written) ? property.written : own3(property.resolved) ? property.resolved : value;
+    return [...node.path, key];
+  };
   const read = (key) => keyword(property, key) ?? value.schema[key];
+  const show2 = (key, fallback2) => shown(pathOf2(key), fallback2);
   const problems2 = [];
   const types = typesOf(document, value);
   if (!types.has("integer"))
     problems2.push(types.size ? `is ${[...types].join(" or ")}, not integer` : "has no type (integer expected)");
   const fallback = read("default");
   if (fallback !== expected2.default)
-    problems2.push(fallback === void 0 ? `has no default (${expected2.default} expected)` : `defaults to ${JSON.stringify(fallback)}, not ${expected2.default}`);
-  const minimum = read("minimum") ?? (typeof read("exclusiveMinimum") === "number" ? read("exclusiveMinimum") + 1 : void 0);
+    problems2.push(fallback === void 0 ? `has no default (${expected2.default} expected)` : `defaults to ${show2("default", fallback)}, not ${expected2.default}`);
+  const exclusiveMinimum = read("exclusiveMinimum");
+  const minimum = read("minimum") ?? (typeof exclusiveMinimum === "number" ? exclusiveMinimum + 1 : void 0);
   if (minimum !== expected2.minimum)
-    problems2.push(minimum === void 0 ? `has no minimum (${expected2.minimum} expected)` : `has minimum ${JSON.stringify(minimum)}, not ${expected2.minimum}`);
+    problems2.push(minimum === void 0 ? `has no minimum (${expected2.minimum} expected)` : `has minimum ${read("minimum") === void 0 ? `${show2("exclusiveMinimum", exclusiveMinimum)} + 1` : show2("minimum", minimum)}, not ${expected2.minimum}`);
   if (expected2.maximum !== void 0) {
-    const written = read("maximum") ?? (typeof read("exclusiveMaximum") === "number" ? read("exclusiveMaximum") - 1 : void 0);
+    const exclusiveMaximum = read("exclusiveMaximum");
+    const written = read("maximum") ?? (typeof exclusiveMaximum === "number" ? exclusiveMaximum - 1 : void 0);
+    const writtenText = read("maximum") === void 0 ? `${show2("exclusiveMaximum", exclusiveMaximum)} - 1` : show2("maximum", written);
     const maximum = written === UNBOUNDED_MAXIMUM || written === UNBOUNDED_MAXIMUM - 1 ? void 0 : written;
     if (maximum !== expected2.maximum)
-      problems2.push(maximum === void 0 ? `has no maximum (${expected2.maximum} expected)${written === void 0 ? "" : `; ${JSON.stringify(written)} is zod's "no maximum"`}` : `has maximum ${JSON.stringify(maximum)}, not ${expected2.maximum}`);
+      problems2.push(maximum === void 0 ? `has no maximum (${expected2.maximum} expected)${written === void 0 ? "" : `; ${writtenText} is zod's "no maximum"`}` : `has maximum ${writtenText}, not ${expected2.maximum}`);
   }
   return problems2;
 }
@@ -42845,7 +42934,7 @@ var init_mcp_pagination_params = __esm({
         missingParameter: '{{tool}} is a list tool but has no "{{parameter}}" parameter',
         wrongParameter: '{{tool}}: "{{parameter}}" {{problems}}'
       },
-      check({ tools: tools2, service, settings, report: report2 }) {
+      check({ tools: tools2, service, settings, report: report2, shown }) {
         const naming = namingOf(tools2, service);
         for (const { tool, input } of toolInputs(tools2)) {
           if (!isListTool(tool, naming, settings.listTools) || takesNoArguments(tool))
@@ -42864,7 +42953,7 @@ var init_mcp_pagination_params = __esm({
               });
               continue;
             }
-            const problems2 = check(input.document, property, expected2);
+            const problems2 = check(input.document, property, expected2, shown);
             if (problems2.length > 0) {
               report2({
                 path: property.written.path,
@@ -42968,20 +43057,21 @@ var init_mcp_response_format = __esm({
       defaultSeverity: "warning",
       fixable: false,
       messages: { wrongFormat: '{{tool}}: response_format {{problems}}; expected enum ["markdown", "json"] with default "markdown"' },
-      check({ tools: tools2, report: report2 }) {
+      check({ tools: tools2, report: report2, shown }) {
         for (const { tool, input } of toolInputs(tools2)) {
           const property = propertiesOf(input.document, input.root).find((p) => p.name === "response_format");
           if (!property)
             continue;
           const value = nonNullMember(input.document, property.resolved);
+          const from = (key) => Object.prototype.hasOwnProperty.call(property.written.schema, key) ? property.written : Object.prototype.hasOwnProperty.call(property.resolved.schema, key) ? property.resolved : value;
           const values = keyword(property, "enum") ?? value.schema.enum;
           const problems2 = [];
           const isExactly = Array.isArray(values) && values.length === 2 && values.includes("markdown") && values.includes("json");
           if (!isExactly)
-            problems2.push(Array.isArray(values) ? `allows ${values.map((v2) => JSON.stringify(v2)).join(", ")}` : "is not an enum");
+            problems2.push(Array.isArray(values) ? `allows ${values.map((v2, i) => shown([...from("enum").path, "enum", i], v2)).join(", ")}` : "is not an enum");
           const fallback = keyword(property, "default") ?? value.schema.default;
           if (fallback !== "markdown")
-            problems2.push(fallback === void 0 ? "has no default" : `defaults to ${JSON.stringify(fallback)}`);
+            problems2.push(fallback === void 0 ? "has no default" : `defaults to ${shown([...from("default").path, "default"], fallback)}`);
           if (problems2.length === 0)
             continue;
           report2({
@@ -44504,6 +44594,8 @@ async function lintMcp(listings, options) {
       push2(PARSE_META, "error", { path: [], messageId: "unreadable", data: { problem: document.parseError.message } });
       continue;
     }
+    for (const problem of listing.dumpProblems)
+      push2(PARSE_META, "error", { path: problem.path, messageId: "unreadable", data: { problem: problem.message } });
     if (listing.tools.length > MAX_TOOLS) {
       const extra = listing.tools[MAX_TOOLS];
       push2(PARSE_META, "error", {
@@ -45317,7 +45409,7 @@ async function lintMcpRun(operands, options, io, allRules, target, server, servi
       const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
       if (!read.ok)
         throw new FatalError(`${operand}: ${read.message}`);
-      const document = SourceDocument.parse(absolute, displayFile(io.cwd, absolute), read.text, "json", void 0, void 0, TOOL_SERVER_WORDING);
+      const document = SourceDocument.parse(absolute, displayFile(io.cwd, absolute), read.text, "json", void 0, read.invalidUtf8At, TOOL_SERVER_WORDING);
       listings.push(readListing(document));
       texts.set(absolute, read.text);
     }
@@ -45515,7 +45607,9 @@ var init_run = __esm({
 });
 
 // dist/mcp/client-config.js
-function readClientConfig(absolutePath, file, text2, context) {
+function readClientConfig(absolutePath, file, text2, context, invalidUtf8At) {
+  if (invalidUtf8At !== void 0)
+    throw new FatalError(`${file}:${position(text2, invalidUtf8At)}: not a client configuration: the file is not valid UTF-8 (first bad byte here)`);
   const jsonc3 = (init_main(), __toCommonJS(main_exports));
   const errors = [];
   const root2 = jsonc3.parseTree(text2, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
@@ -45710,7 +45804,7 @@ async function lintConfiguredServers(given, operands, options, io, allRules, red
   const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
   if (!read.ok)
     throw new FatalError(`${given}: ${read.message}`);
-  const declared = readClientConfig(absolute, file, read.text, { env: io.env ?? {}, home: io.env?.HOME ?? (0, import_node_os2.homedir)() });
+  const declared = readClientConfig(absolute, file, read.text, { env: io.env ?? {}, home: io.env?.HOME ?? (0, import_node_os2.homedir)() }, read.invalidUtf8At);
   const selected = select(declared, options.server, file);
   const severities = await mcpSettings(options, io, allRules);
   const placeOf = entryPlacer(read.text, file, absolute);
@@ -47377,10 +47471,12 @@ var init_workspace = __esm({
               app.dirty = false;
               const changes = app.changes;
               app.changes = /* @__PURE__ */ new Set();
+              const started = performance.now();
               const analysis = await analyzeApp(app.target, this.openTexts(), this.settingsFor(app.folder), this.env, app.session, changes === "all" ? void 0 : changes);
               if (this.apps.get(app.key) !== app)
                 return;
               app.analysis = analysis;
+              this.logCheck(app, analysis, performance.now() - started);
               await this.publish(app, analysis);
             }
           } finally {
@@ -47389,6 +47485,14 @@ var init_workspace = __esm({
         })();
         app.running = run;
         return run;
+      }
+      /** One line in the client's log per check of an app: how long it took and how much of its frontend was parsed again. */
+      logCheck(app, analysis, ms) {
+        if (this.disposed)
+          return;
+        const scan = analysis.project.frontend;
+        const frontend = scan ? `; frontend: ${scan.parsed} of ${scan.files.length} modules parsed` : "";
+        this.connection.console.log(`caplint: ${import_node_path42.default.relative(app.folder, app.target.root) || "."}: checked in ${Math.round(ms)} ms${frontend}`);
       }
       async refreshBelow(folder) {
         const below = [...this.apps.values()].filter((app) => isInside(app.target.root, folder));
@@ -48092,19 +48196,27 @@ var import_node_os = require("node:os");
 var import_node_path30 = __toESM(require("node:path"), 1);
 init_did_you_mean();
 init_errors();
+init_messages();
 var READ_FILES = /(\.(json|json5|toml|lock|rs|ts|tsx|js|jsx|mjs|cjs|vue|svelte)|(^|\/)\.gitignore)$/;
 var SKIPPED_SEGMENT = /(^|\/)(node_modules|target|\.git)\//;
 var MAX_FILES2 = 2e5;
+var MAX_REF_LENGTH = 4096;
 var MAX_TOTAL_BYTES2 = 512 * 1024 * 1024;
 var MAX_LISTING_BYTES = 64 * 1024 * 1024;
 async function gitLocation(cwd) {
   const result = await git(cwd, ["rev-parse", "--show-toplevel", "--show-prefix"]);
-  if (result.code !== 0)
+  if (result.code !== 0) {
+    const bare = (await git(cwd, ["rev-parse", "--is-bare-repository"])).stdout.toString("utf8").trim() === "true";
+    if (bare)
+      throw new FatalError(`${cwd} is a bare git repository: it has commits but no work tree, and --base and --head read the app from where caplint runs in one; run it in a clone or a worktree (git worktree add)`);
     throw new FatalError(`not in a git repository (${cwd}): --base and --head read commits from one`);
+  }
   const [top = "", prefix2 = ""] = result.stdout.toString("utf8").split("\n");
   return { top, prefix: prefix2.replace(/\/$/, "") };
 }
 async function resolveCommit(top, option, ref) {
+  if (ref.length > MAX_REF_LENGTH)
+    throw new FatalError(`${option} ${cutValue(ref, 80)}: not a git revision (${ref.length.toLocaleString("en")} characters; a ref name is a path, at most ${MAX_REF_LENGTH.toLocaleString("en")})`);
   if (ref.startsWith("-") || ref.includes("\0"))
     throw new FatalError(`${option} ${ref}: not a git revision`);
   const resolved = await git(top, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);

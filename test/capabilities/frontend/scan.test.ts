@@ -246,3 +246,35 @@ describe("frontend scan: pages, resolution and bad input", () => {
     ]);
   });
 });
+
+describe("frontend scan: the module cache of an editor's checks", () => {
+  it("parses again only the files whose text changed, gives the same calls, and forgets files no longer reachable", async () => {
+    const root = app({
+      "index.html": '<script type="module" src="/src/main.ts"></script>',
+      "src/main.ts": 'import { close } from "./a";\nimport "./b";\nclose();\n',
+      "src/a.ts": 'import { getCurrentWindow } from "@tauri-apps/api/window";\nexport const close = () => getCurrentWindow().close();\n',
+      "src/b.ts": 'import { invoke } from "@tauri-apps/api/core";\ninvoke("save_note");\n',
+    });
+    const cache = new Map();
+    const options = {
+      appRoot: root,
+      srcTauri: path.join(root, "src-tauri"),
+      boundary: root,
+      cwd: root,
+      maxBytes: 1_000_000,
+      apiFor: () => api,
+      windows: [{ label: "main" }],
+      cache,
+    };
+    const first = (await scanFrontend(options))!;
+    expect(first.parsed).toBe(4);
+    const again = (await scanFrontend(options))!;
+    expect(again.parsed).toBe(0);
+    expect(again.calls.map((call) => call.commands)).toEqual(first.calls.map((call) => call.commands));
+    writeFileSync(path.join(root, "src/main.ts"), 'import { close } from "./a";\nclose();\n');
+    const edited = (await scanFrontend(options))!;
+    expect(edited.parsed).toBe(1);
+    expect(edited.calls.map((call) => call.commands)).toEqual([["plugin:window|close"]]);
+    expect([...cache.keys()].map((file: string) => path.relative(root, file)).sort()).toEqual(["index.html", "src/a.ts", "src/main.ts"]);
+  });
+});
