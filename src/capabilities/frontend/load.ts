@@ -7,8 +7,13 @@ import { isPlainObject } from "../../core/json.js";
 import type { AppConfig } from "../load/app-config.js";
 import type { ApiLookup } from "./api.js";
 import { globalNamespaceModule, implicitCalls, jsApiModule } from "./js-api.js";
+<<<<<<< HEAD
 import { jsPackageVersions, type JsPackageVersions } from "./js-lockfile.js";
 import { scanFrontend, type FrontendConfig, type FrontendScan } from "./scan.js";
+=======
+import { jsPackageVersions } from "./js-lockfile.js";
+import { scanFrontend, type FrontendConfig, type FrontendScan, type ModuleCache } from "./scan.js";
+>>>>>>> main
 
 export interface FrontendLoadOptions {
   appRoot: string;
@@ -18,6 +23,8 @@ export interface FrontendLoadOptions {
   maxBytes: number;
   config: AppConfig | undefined;
   frontend?: FrontendConfig;
+  /** Kept by the project's load context between reloads (see scan.ts). */
+  cache?: ModuleCache;
 }
 
 export async function loadFrontend(options: FrontendLoadOptions): Promise<FrontendScan | undefined> {
@@ -40,6 +47,7 @@ export async function loadFrontend(options: FrontendLoadOptions): Promise<Fronte
     build: { frontendDist: build.frontendDist, devUrl: build.devUrl },
     windows,
     ...(options.frontend ? { config: options.frontend } : {}),
+    ...(options.cache ? { cache: options.cache } : {}),
     apiFor: async (root) => {
       const versions = await jsPackageVersions(root, { root: options.boundary, maxBytes: options.maxBytes });
       versionNotes = versions.notes;
