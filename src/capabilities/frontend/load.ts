@@ -7,13 +7,8 @@ import { isPlainObject } from "../../core/json.js";
 import type { AppConfig } from "../load/app-config.js";
 import type { ApiLookup } from "./api.js";
 import { globalNamespaceModule, implicitCalls, jsApiModule } from "./js-api.js";
-<<<<<<< HEAD
 import { jsPackageVersions, type JsPackageVersions } from "./js-lockfile.js";
-import { scanFrontend, type FrontendConfig, type FrontendScan } from "./scan.js";
-=======
-import { jsPackageVersions } from "./js-lockfile.js";
 import { scanFrontend, type FrontendConfig, type FrontendScan, type ModuleCache } from "./scan.js";
->>>>>>> main
 
 export interface FrontendLoadOptions {
   appRoot: string;
