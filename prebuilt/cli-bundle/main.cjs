@@ -5970,6 +5970,17 @@ var init_versions = __esm({
         const [allow, deny, description] = chosen;
         return description === void 0 ? { allow, deny } : { allow, deny, description };
       }
+      /**
+       * Every permission of the catalog whose commands changed between releases, with each content and the
+       * first release that has it: what a version-skew check compares the locked release with.
+       */
+      commandChanges(catalog) {
+        const changes = [];
+        for (const [identifier, lists] of Object.entries(this.catalog(catalog)?.commands ?? {}))
+          for (const [from, [allow]] of Object.entries(lists))
+            changes.push({ identifier, from, allow });
+        return changes;
+      }
       /** Whether the version's content rests on evidence (git or observed), not only on a release list. */
       isVerified(catalog, version) {
         const history = this.catalog(catalog);
@@ -15620,11 +15631,15 @@ var init_js_api = __esm({
         return jsApiModule(specifier, packageOf(specifier) === this.packageName ? this.version : void 0);
       }
       withNotes(name, entry) {
-        const notes = [
-          placeholderNote(entry.c),
-          ...overrides().members.filter((o) => o.specifier === this.specifier && o.member === name).map((o) => `${o.note} (${o.source})`)
-        ].filter((note) => note !== void 0);
-        return { commands: entry.c, ...entry.r ? { returns: entry.r } : {}, ...notes.length > 0 ? { note: notes.join("; ") } : {} };
+        const own3 = overrides().members.filter((o) => o.specifier === this.specifier && o.member === name);
+        const notes = [placeholderNote(entry.c), ...own3.filter((o) => o.note !== void 0).map((o) => `${o.note} (${o.source})`)].filter((note) => note !== void 0);
+        const arrayOf = own3.find((o) => o.returnsArrayOf !== void 0)?.returnsArrayOf;
+        return {
+          commands: entry.c,
+          ...entry.r ? { returns: entry.r } : {},
+          ...arrayOf ? { returnsArrayOf: arrayOf } : {},
+          ...notes.length > 0 ? { note: notes.join("; ") } : {}
+        };
       }
     };
   }
@@ -15903,7 +15918,7 @@ function patternNames(pattern) {
       return [];
   }
 }
-var UNKNOWN, isNode, MAX_DEPTH2, Scope, FUNCTION_TYPES, TRANSPARENT, ModuleAnalyzer;
+var UNKNOWN, isNode, MAX_DEPTH2, Scope, FUNCTION_TYPES, ELEMENT_CALLBACKS, ELEMENT_RESULTS, ARRAY_RESULTS, MAX_RETURNS, TRANSPARENT, ModuleAnalyzer;
 var init_analyze = __esm({
   "dist/capabilities/frontend/analyze.js"() {
     "use strict";
@@ -15928,6 +15943,10 @@ var init_analyze = __esm({
       }
     };
     FUNCTION_TYPES = /* @__PURE__ */ new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
+    ELEMENT_CALLBACKS = /* @__PURE__ */ new Set(["forEach", "map", "flatMap", "filter", "find", "findLast", "some", "every", "findIndex", "reduce"]);
+    ELEMENT_RESULTS = /* @__PURE__ */ new Set(["find", "findLast", "at", "pop", "shift"]);
+    ARRAY_RESULTS = /* @__PURE__ */ new Set(["filter", "slice", "reverse", "sort", "toSorted", "toReversed", "concat"]);
+    MAX_RETURNS = 8;
     TRANSPARENT = /* @__PURE__ */ new Set([
       "TSAsExpression",
       "TSSatisfiesExpression",
@@ -15983,7 +16002,7 @@ var init_analyze = __esm({
         if (existing !== void 0)
           return existing;
         const id = this.facts.functions.length;
-        this.facts.functions.push({ params: node.params.length, sites: [] });
+        this.facts.functions.push({ params: node.params.length, sites: [], returns: [] });
         node.__fn = id;
         return id;
       }
@@ -16063,6 +16082,22 @@ var init_analyze = __esm({
             this.scope.names.set(node.id.name, { kind: "object", members });
             return;
           }
+          case "ReturnStatement":
+            if (isNode(node.argument))
+              this.addReturn(this.expression(node.argument));
+            return;
+          case "ForOfStatement": {
+            const iterable = this.expression(node.right);
+            const left = node.left;
+            const element = iterable.kind === "unknown" ? UNKNOWN : { kind: "element", of: iterable };
+            if (left.type === "VariableDeclaration")
+              for (const declarator of left.declarations)
+                this.bind(declarator.id, element);
+            else
+              this.expression(left);
+            this.child(node.body);
+            return;
+          }
           case "TSInterfaceDeclaration":
           case "TSTypeAliasDeclaration":
           case "TSModuleDeclaration":
@@ -16096,11 +16131,20 @@ var init_analyze = __esm({
             for (const statement of body.body)
               this.statement(statement);
           } else
-            this.expression(body);
+            this.addReturn(this.expression(body));
         }
         this.scope = outerScope;
         this.sites = outerSites;
         return { kind: "function", id };
+      }
+      /** A value the current function gives back (its callers' calls evaluate to it). */
+      addReturn(value) {
+        const fn = this.scope.fn;
+        if (fn === void 0 || value.kind === "unknown" || value.kind === "string")
+          return;
+        const returns = this.facts.functions[fn].returns;
+        if (returns.length < MAX_RETURNS)
+          returns.push(value);
       }
       classBody(node) {
         if (isNode(node.id) && this.scope.lookup(node.id.name) === void 0)
@@ -16215,9 +16259,12 @@ var init_analyze = __esm({
             if (!node.computed)
               name = propertyName(node.property);
             else {
-              const key = this.expression(node.property);
+              const propertyNode = node.property;
+              const key = this.expression(propertyNode);
               if (key.kind === "string")
                 name = key.value;
+              else if (propertyNode.type === "Literal" && typeof propertyNode.value === "number")
+                return object.kind === "unknown" ? UNKNOWN : { kind: "element", of: object };
             }
             if (name === void 0)
               return UNKNOWN;
@@ -16238,10 +16285,22 @@ var init_analyze = __esm({
               if (param)
                 param.givenValue = callee.object;
             }
+            if (callee.kind === "member" && ELEMENT_CALLBACKS.has(callee.name)) {
+              const fn = node.arguments[0];
+              const param = fn && FUNCTION_TYPES.has(fn.type) ? fn.params[callee.name === "reduce" ? 1 : 0] : void 0;
+              if (param)
+                param.givenValue = { kind: "element", of: callee.object };
+            }
             const args = node.arguments.map((arg) => arg.type === "SpreadElement" ? (this.expression(arg.argument), UNKNOWN) : this.expression(arg));
             const ref = { kind: "call", callee, args, isNew: node.type === "NewExpression" };
             if (callee.kind !== "unknown")
               this.site(ref, node);
+            if (callee.kind === "member" && node.type === "CallExpression") {
+              if (ELEMENT_RESULTS.has(callee.name))
+                return { kind: "element", of: callee.object };
+              if (ARRAY_RESULTS.has(callee.name))
+                return callee.object;
+            }
             return ref;
           }
           case "ImportExpression": {
@@ -16546,6 +16605,8 @@ var init_link = __esm({
       exportMemo = /* @__PURE__ */ new Map();
       calledThrough = /* @__PURE__ */ new Set();
       pendingForwards = /* @__PURE__ */ new Map();
+      /** Functions whose return value is being evaluated: a recursive function ends as unknown. */
+      returning = /* @__PURE__ */ new Set();
       uses = [];
       constructor(modules, target, api) {
         this.modules = modules;
@@ -16685,12 +16746,20 @@ var init_link = __esm({
             return this.evaluate(ref.value, file, frames, depth + 1);
           case "call": {
             const callee = this.evaluate(ref.callee, file, frames, depth + 1);
+            if (callee.kind === "function" && !ref.isNew)
+              return this.returnOf(callee, depth + 1);
             if (callee.kind !== "tauri-member")
               return UNKNOWN2;
             if (ref.isNew)
               return isClassName(callee.name) ? { kind: "tauri-instance", specifier: callee.specifier, className: callee.name } : UNKNOWN2;
-            const returns = this.api.module(callee.specifier)?.member(callee.name)?.returns;
-            return returns ? { kind: "tauri-instance", specifier: callee.specifier, className: returns } : UNKNOWN2;
+            const member2 = this.api.module(callee.specifier)?.member(callee.name);
+            if (member2?.returnsArrayOf)
+              return { kind: "tauri-array", specifier: callee.specifier, className: member2.returnsArrayOf };
+            return member2?.returns ? { kind: "tauri-instance", specifier: callee.specifier, className: member2.returns } : UNKNOWN2;
+          }
+          case "element": {
+            const array = this.evaluate(ref.of, file, frames, depth + 1);
+            return array.kind === "tauri-array" ? { kind: "tauri-instance", specifier: array.specifier, className: array.className } : UNKNOWN2;
           }
           case "typed": {
             const type = this.evaluate(ref.type, file, frames, depth + 1);
@@ -16708,6 +16777,23 @@ var init_link = __esm({
           }
           default:
             return UNKNOWN2;
+        }
+      }
+      /** The value a function of the app returns: the first of its `return`s that is one of Tauri's values. */
+      returnOf(fn, depth) {
+        const key = `${fn.file}\0${fn.id}`;
+        if (this.returning.has(key))
+          return UNKNOWN2;
+        this.returning.add(key);
+        try {
+          for (const value of this.modules.get(fn.file)?.functions[fn.id]?.returns ?? []) {
+            const result = this.evaluate(value, fn.file, void 0, depth + 1);
+            if (result.kind === "tauri-instance" || result.kind === "tauri-array" || result.kind === "tauri-member" || result.kind === "tauri-module")
+              return result;
+          }
+          return UNKNOWN2;
+        } finally {
+          this.returning.delete(key);
         }
       }
       moduleValue(file, request) {
@@ -17142,7 +17228,15 @@ async function frontendRoot(options) {
   const dist = options.build?.frontendDist;
   if (typeof dist === "string" && !/^[a-z]+:/i.test(dist)) {
     const folder = import_node_path12.default.resolve(options.srcTauri, dist);
-    if (await pathKind(folder) === "directory" && isWithin(folder, options.boundary))
+    if (!isWithin(folder, options.boundary))
+      return void 0;
+    if (await pathKind(folder) === "directory" && !SKIPPED_FOLDERS.has(import_node_path12.default.basename(folder)))
+      return folder;
+    for (let dir = import_node_path12.default.dirname(folder); isWithin(dir, options.boundary) && !isWithin(options.appRoot, dir); dir = import_node_path12.default.dirname(dir)) {
+      if (await pathKind(import_node_path12.default.join(dir, "package.json")) === "file")
+        return dir;
+    }
+    if (await pathKind(folder) === "directory")
       return folder;
   }
   return await pathKind(import_node_path12.default.join(options.appRoot, "index.html")) === "file" ? options.appRoot : void 0;
@@ -17351,6 +17445,7 @@ async function loadFrontend(options) {
     return { label: window.label, url: isPlainObject(declared) ? declared.url : void 0 };
   });
   let versionNotes = [];
+  let jsVersions;
   const scan = await scanFrontend({
     appRoot: options.appRoot,
     srcTauri: options.srcTauri,
@@ -17364,18 +17459,21 @@ async function loadFrontend(options) {
     apiFor: async (root2) => {
       const versions = await jsPackageVersions(root2, { root: options.boundary, maxBytes: options.maxBytes });
       versionNotes = versions.notes;
+      jsVersions = versions.packages;
       return apiLookup((packageName2) => versions.packages.get(packageName2)?.version);
     }
   });
+  if (scan && jsVersions)
+    scan.jsVersions = jsVersions;
   if (scan)
     scan.notes.push(...versionNotes.map((note) => `${import_node_path13.default.relative(options.cwd, options.appRoot) || "."}: ${note}`));
   return scan;
 }
 function apiLookup(versionOf) {
-  const packageOf2 = (specifier) => specifier.split("/").slice(0, 2).join("/");
+  const packageOf3 = (specifier) => specifier.split("/").slice(0, 2).join("/");
   const implicit = implicitCalls();
   return {
-    module: (specifier) => jsApiModule(specifier, versionOf(packageOf2(specifier))),
+    module: (specifier) => jsApiModule(specifier, versionOf(packageOf3(specifier))),
     globalNamespace: globalNamespaceModule,
     implicit: (trigger) => implicit.filter((call) => call.trigger.includes(trigger)).flatMap((call) => call.commands)
   };
@@ -30688,6 +30786,14 @@ function frontendAccess(project, resolution) {
   const scan = project.frontend;
   const catalog = project.catalog;
   const uniqueWindows = localWindowLabels(project);
+  const targets = appTargets(project, resolution);
+  const windowPlatforms = /* @__PURE__ */ new Map();
+  for (const declaration of localWindowDeclarations(project)) {
+    const set = windowPlatforms.get(declaration.label) ?? /* @__PURE__ */ new Set();
+    for (const platform of declaration.platforms ?? TARGETS)
+      set.add(platform);
+    windowPlatforms.set(declaration.label, set);
+  }
   const judgements = [];
   const windowsOf = (call) => windowsLoading(scan, uniqueWindows, call);
   const models = resolution.models;
@@ -30695,7 +30801,7 @@ function frontendAccess(project, resolution) {
     const { windows, byPage } = windowsOf(call);
     for (const command of call.commands) {
       const spelled = catalog.spellCommand(command);
-      const refusals = refusalsOf(models, spelled, windows);
+      const refusals = refusalsOf(models, spelled, windows, targets, windowPlatforms);
       const { plugin, name } = parseCommandName(spelled);
       const key = catalogKeyOf(plugin, catalog);
       const manifest = key === void 0 ? void 0 : catalog.get(key);
@@ -30718,15 +30824,41 @@ function frontendAccess(project, resolution) {
     judgements,
     entries: entryUses(resolution, judgements, uniqueWindows),
     localWindows: uniqueWindows,
-    platforms: resolution.models.map((model) => model.platform)
+    platforms: resolution.models.map((model) => model.platform),
+    targets
   };
 }
-function localWindowLabels(project) {
-  const labels = (project.config?.windows ?? []).filter((window) => {
+function appTargets(project, resolution) {
+  const resolved = resolution.models.map((model) => model.platform);
+  let shipped = new Set(resolved);
+  if (project.build)
+    shipped = /* @__PURE__ */ new Set([...shippedTargets(project.build, project.activeCapabilities).keys()]);
+  const local = project.activeCapabilities.filter((capability) => !capability.remote);
+  if (local.length > 0 && local.every((capability) => (capability.platforms?.length ?? 0) > 0 || capability.configPlatforms !== void 0)) {
+    const named2 = /* @__PURE__ */ new Set();
+    for (const capability of local) {
+      for (const item of capability.platforms ?? []) {
+        const target = TARGETS.find((t) => t.toLowerCase() === String(item.value).toLowerCase());
+        if (target)
+          named2.add(target);
+      }
+      for (const target of capability.configPlatforms ?? [])
+        named2.add(target);
+    }
+    if (named2.size > 0)
+      shipped = new Set([...shipped].filter((target) => named2.has(target)));
+  }
+  const kept = resolved.filter((platform) => shipped.has(platform));
+  return kept.length > 0 ? kept : resolved;
+}
+function localWindowDeclarations(project) {
+  return (project.config?.windows ?? []).filter((window) => {
     const url = windowUrl(project, window.path, window.document.value);
     return url === void 0 || !/^https?:/i.test(url);
-  }).map((window) => window.label);
-  return [...new Set(labels)];
+  });
+}
+function localWindowLabels(project) {
+  return [...new Set(localWindowDeclarations(project).map((window) => window.label))];
 }
 function windowsLoading(scan, windows, call) {
   if (scan.pagesCertain) {
@@ -30754,12 +30886,16 @@ function windowUrl(_project, windowPath, config) {
   const url = value && typeof value === "object" ? value.url : void 0;
   return typeof url === "string" ? url : void 0;
 }
-function refusalsOf(models, command, windows) {
+function refusalsOf(models, command, windows, targets, windowPlatforms) {
   const refusals = [];
   const labels = windows.length ? windows : [void 0];
   for (const window of labels) {
     const byVerdict = /* @__PURE__ */ new Map();
     for (const model of models) {
+      if (!targets.includes(model.platform))
+        continue;
+      if (window !== void 0 && windowPlatforms.get(window)?.has(model.platform) === false)
+        continue;
       let verdict;
       if (window === void 0) {
         const explanation = resolveAccess(model, { window: "\0", command }).explanation;
@@ -30876,6 +31012,8 @@ var init_frontend_access = __esm({
     init_command_name();
     init_types2();
     init_glob();
+    init_build();
+    init_types2();
   }
 });
 
@@ -30964,6 +31102,18 @@ function unusedEntries(access2, isOfficial) {
     return official;
   });
 }
+function pluginMissingOn(build2, judgement, targets, isOfficial) {
+  if (!build2)
+    return [];
+  const plugin = parseCommandName(judgement.command).plugin;
+  if (plugin === void 0 || judgement.key?.startsWith("core") || !isOfficial(plugin))
+    return [];
+  const entry = build2.plugins.get(plugin);
+  return targets.filter((target) => !entry || entry.presence[target] === "no");
+}
+function isCoreDefaultSet(identifier) {
+  return identifier === "core:default" || /^core:[a-z-]+:default$/.test(identifier);
+}
 var judged;
 var init_frontend = __esm({
   "dist/capabilities/rules/support/frontend.js"() {
@@ -30971,6 +31121,7 @@ var init_frontend = __esm({
     init_did_you_mean();
     init_types2();
     init_frontend_access();
+    init_command_name();
     judged = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -30981,9 +31132,7 @@ var init_frontend_calls_unregistered_plugin = __esm({
   "dist/capabilities/rules/frontend-calls-unregistered-plugin.js"() {
     "use strict";
     init_versions();
-    init_build();
     init_command_name();
-    init_types2();
     init_did_you_mean();
     init_frontend();
     init_types3();
@@ -31004,18 +31153,14 @@ var init_frontend_calls_unregistered_plugin = __esm({
         if (!access2)
           return;
         const history = await loadVersionHistory();
-        const shipped = shippedTargets(build2, context.capabilities);
-        const asked = new Set(context.platforms);
-        const targets = TARGETS.filter((target) => shipped.has(target) && asked.has(target));
+        const targets = access2.targets;
         const seen = /* @__PURE__ */ new Set();
         for (const judgement of access2.judgements) {
           const plugin = parseCommandName(judgement.command).plugin;
-          if (plugin === void 0 || judgement.key?.startsWith("core") || !history.has(plugin))
+          const missing = pluginMissingOn(build2, judgement, targets, (name) => history.has(name));
+          if (plugin === void 0 || missing.length === 0)
             continue;
           const entry = build2.plugins.get(plugin);
-          const missing = targets.filter((target) => !entry || entry.presence[target] === "no");
-          if (missing.length === 0)
-            continue;
           const key = `${judgement.call.file}\0${plugin}`;
           if (seen.has(key))
             continue;
@@ -31045,6 +31190,7 @@ var frontend_command_not_granted_default;
 var init_frontend_command_not_granted = __esm({
   "dist/capabilities/rules/frontend-command-not-granted.js"() {
     "use strict";
+    init_versions();
     init_frontend();
     init_types3();
     frontend_command_not_granted_default = defineRule({
@@ -31061,21 +31207,28 @@ var init_frontend_command_not_granted = __esm({
         const access2 = await judgedFrontend(context);
         if (!access2)
           return;
+        const history = await loadVersionHistory();
         for (const judgement of access2.judgements) {
           if (judgement.refusals.length === 0 || !judgement.permission)
             continue;
           const call = judgement.call;
+          const missing = new Set(pluginMissingOn(context.project.build, judgement, access2.targets, (plugin) => history.has(plugin)));
           const byReason = /* @__PURE__ */ new Map();
           for (const refusal of judgement.refusals) {
+            if (refusal.verdict === "denied" && call.trigger !== void 0)
+              continue;
+            const platforms = refusal.platforms.filter((platform) => !missing.has(platform));
+            if (platforms.length === 0)
+              continue;
             const reason = refusal.verdict === "denied" ? "a capability denies it (a deny applies to every window)" : refusal.verdict === "not-allowed-here" ? "it is granted to other windows only" : "no capability grants it";
             const group = byReason.get(reason) ?? { windows: [], platforms: /* @__PURE__ */ new Set() };
             group.windows.push(refusal.window);
-            for (const platform of refusal.platforms)
+            for (const platform of platforms)
               group.platforms.add(platform);
             byReason.set(reason, group);
           }
           for (const [reason, group] of byReason) {
-            const platforms = platformsText([...group.platforms], access2.platforms);
+            const platforms = platformsText([...group.platforms], access2.targets);
             const data = { call: callText(call), command: judgement.command, windows: windowsText(group.windows), platforms, reason };
             const capability = judgement.capability;
             const document = capability ? context.document(capability.source) : void 0;
@@ -31090,6 +31243,127 @@ var init_frontend_command_not_granted = __esm({
               data,
               hint
             });
+          }
+        }
+      }
+    });
+  }
+});
+
+// dist/capabilities/rules/frontend-version-skew.js
+function alignHint(crate, crateVersion, jsPackage, jsVersion) {
+  const parsed = parseVersion(crateVersion);
+  const series = parsed ? `~${parsed.major}.${parsed.minor}.0` : crateVersion;
+  const newer = compareVersions(jsVersion, crateVersion) > 0;
+  return newer ? `update the crate to the JS package's release (cargo update -p ${crate}), or install ${jsPackage}@${series}` : `install the JS package of the crate's release (${jsPackage}@${series}), or lock ${crate} at ${jsVersion} in Cargo.lock`;
+}
+var packageOf2, frontend_version_skew_default;
+var init_frontend_version_skew = __esm({
+  "dist/capabilities/rules/frontend-version-skew.js"() {
+    "use strict";
+    init_versions();
+    init_command_name();
+    init_expand();
+    init_glob();
+    init_js_api();
+    init_types2();
+    init_frontend();
+    init_types3();
+    packageOf2 = (specifier) => specifier.split("/").slice(0, 2).join("/");
+    frontend_version_skew_default = defineRule({
+      id: "frontend-version-skew",
+      description: "Warn when the locked JS package of an official plugin invokes a command the locked crate grants through no permission, or no longer (not yet) through the permission the app uses.",
+      category: "correctness",
+      defaultSeverity: "warning",
+      fixable: false,
+      messages: {
+        lacks: '{{call}} ({{package}} {{jsVersion}}, {{jsFrom}}) invokes "{{command}}", which {{crate}} {{crateVersion}} ({{crateFrom}}) grants through no permission: "{{permission}}" granted it {{when}}',
+        moved: '{{call}} ({{package}} {{jsVersion}}, {{jsFrom}}) invokes "{{command}}", which "{{permission}}" grants from {{crate}} {{from}}; {{crateFrom}} {{locks}} {{crateVersion}}, where it grants {{grantsThere}}'
+      },
+      async check(context) {
+        const access2 = await judgedFrontend(context);
+        const jsVersions = access2?.scan.jsVersions;
+        if (!access2 || !jsVersions)
+          return;
+        const history = await loadVersionHistory();
+        const catalog = context.project.catalog;
+        const seen = /* @__PURE__ */ new Set();
+        for (const judgement of access2.judgements) {
+          const call = judgement.call;
+          if (call.member === "invoke" || call.trigger !== void 0 || judgement.key === void 0)
+            continue;
+          const js = jsVersions.get(packageOf2(call.specifier));
+          const locked = catalog.lockedVersionOf(judgement.key);
+          const manifest = catalog.get(judgement.key);
+          if (!js || !locked || locked.source === "newest" || !manifest)
+            continue;
+          const key = `${call.file}\0${call.start}\0${judgement.command}`;
+          if (seen.has(key))
+            continue;
+          seen.add(key);
+          const { plugin, name } = parseCommandName(judgement.command);
+          const invoked = (command) => `"${plugin === void 0 ? command : `plugin:${plugin}|${command}`}"`;
+          const historyCatalog = historyCatalogOf(judgement.key);
+          const changes = history.commandChanges(historyCatalog).sort((a2, b2) => compareVersions(a2.from, b2.from));
+          const jsVersion = jsApiModule(call.specifier, js.version)?.version ?? js.version;
+          const base = {
+            call: callText(call),
+            package: packageOf2(call.specifier),
+            jsVersion,
+            jsFrom: js.from,
+            command: judgement.command,
+            crate: locked.crate,
+            crateVersion: locked.version,
+            crateFrom: locked.file ?? locked.source,
+            locks: locked.source === "Cargo.lock" ? "locks" : "asks for"
+          };
+          const hint = alignHint(locked.crate, locked.version, packageOf2(call.specifier), jsVersion);
+          const grantedAtLocked = Object.values(manifest.permissions).some((permission) => permission.commands.allow.includes(name));
+          if (!grantedAtLocked) {
+            const earlier = changes.find((change) => change.allow.includes(name));
+            if (!earlier)
+              continue;
+            const next = changes.find((change) => change.identifier === earlier.identifier && compareVersions(change.from, earlier.from) > 0);
+            const when = next ? `from ${earlier.from} until before ${next.from}` : `from ${earlier.from}`;
+            context.report({
+              at: { absolutePath: call.file },
+              path: [],
+              span: callSpan(call),
+              messageId: "lacks",
+              data: { ...base, permission: catalog.spellIdentifier(earlier.identifier), when },
+              hint
+            });
+            continue;
+          }
+          if (judgement.refusals.length === 0)
+            continue;
+          const windows = judgement.refusals.map((refusal) => refusal.window);
+          for (const use of access2.entries) {
+            const patterns2 = valuesOf(use.capability.windows);
+            if (!windows.some((window) => window === "*" || patterns2.some((pattern) => labelMatches(pattern, window))))
+              continue;
+            const leaves = expandIdentifier(catalog, use.entry.identifier).leaves.filter((leaf) => leaf.key === judgement.key);
+            const moved = leaves.map((leaf) => {
+              const id = catalog.spellIdentifier(`${leaf.key}:${leaf.name}`);
+              const change = changes.find((c) => catalog.spellIdentifier(c.identifier) === id && c.allow.includes(name));
+              return change && !leaf.permission.commands.allow.includes(name) ? { id, change, now: leaf.permission.commands.allow } : void 0;
+            }).find((found) => found !== void 0);
+            if (!moved)
+              continue;
+            context.report({
+              at: { absolutePath: call.file },
+              path: [],
+              span: callSpan(call),
+              messageId: "moved",
+              data: {
+                ...base,
+                permission: moved.id,
+                from: moved.change.from,
+                grantsThere: moved.now.length ? moved.now.map(invoked).join(", ") : "nothing"
+              },
+              hint
+            });
+            break;
           }
         }
       }
@@ -32748,6 +33022,8 @@ var init_unused_permission = __esm({
         for (const { capability, entry, granted } of unusedEntries(access2, (plugin) => history.has(plugin))) {
           if (dangerous.has(`${capability.source.absolutePath}\0${JSON.stringify(entry.path)}`))
             continue;
+          if (isCoreDefaultSet(entry.identifier))
+            continue;
           context.report({
             at: capability.source,
             path: entry.path,
@@ -32830,6 +33106,7 @@ __export(list_exports, {
   emptyPlatforms: () => empty_platforms_default,
   frontendCallsUnregisteredPlugin: () => frontend_calls_unregistered_plugin_default,
   frontendCommandNotGranted: () => frontend_command_not_granted_default,
+  frontendVersionSkew: () => frontend_version_skew_default,
   ignoredFile: () => ignored_file_default,
   insecureRemote: () => insecure_remote_default,
   invalidIdentifier: () => invalid_identifier_default,
@@ -32869,6 +33146,7 @@ var init_list = __esm({
     init_empty_platforms();
     init_frontend_calls_unregistered_plugin();
     init_frontend_command_not_granted();
+    init_frontend_version_skew();
     init_ignored_file();
     init_insecure_remote();
     init_invalid_identifier();
@@ -33655,7 +33933,8 @@ async function lintWithRules(project, rules, givenOptions = {}) {
   const inFocus = (file) => focus === void 0 || focus.some((f) => file === f || f.endsWith(import_node_path20.default.sep) && file.startsWith(f));
   const kept = focus === void 0 ? diagnostics : diagnostics.filter((d) => inFocus(d.absolutePath));
   const unreadable = new Set(project.problems.filter((p) => !documentsByPath.has(p.absolutePath) && inFocus(p.absolutePath)).map((p) => p.absolutePath));
-  const files = project.documents.filter((d) => inFocus(d.absolutePath)).length + unreadable.size;
+  const frontendFiles = project.frontend?.files.filter((file) => inFocus(file)).length ?? 0;
+  const files = project.documents.filter((d) => inFocus(d.absolutePath)).length + unreadable.size + frontendFiles;
   return { diagnostics: dedupeSorted(kept.sort(compareDiagnostics)), files, notes: [...project.notes ?? []] };
 }
 function repeatedFields(document) {
@@ -34864,7 +35143,13 @@ var init_check_run = __esm({
     init_check_runs();
     init_project();
     init_rules();
-    FRONTEND_RULES = ["frontend-command-not-granted", "frontend-calls-unregistered-plugin", "unused-permission", "unused-dangerous-permission"];
+    FRONTEND_RULES = [
+      "frontend-command-not-granted",
+      "frontend-calls-unregistered-plugin",
+      "frontend-version-skew",
+      "unused-permission",
+      "unused-dangerous-permission"
+    ];
     CheckSession = class {
       last;
       /**

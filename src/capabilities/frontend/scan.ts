@@ -7,6 +7,7 @@
  * large or leads out of the repository through a link is a note, never the end of the run. Each file
  * is read and parsed once, so the scan is linear in the size of the frontend.
  */
+import type { JsPackageVersion } from "./js-lockfile.js";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { readdirSync, realpathSync, statSync } from "node:fs";
@@ -76,6 +77,8 @@ export interface FrontendScan {
   unresolved: FrontendCall[];
   /** Third-party packages whose name says they are Tauri plugins: their calls were not analysed. */
   thirdPartyPlugins: string[];
+  /** The version of each `@tauri-apps/*` package the frontend installs, and where it was read (set by the loader). */
+  jsVersions?: ReadonlyMap<string, JsPackageVersion>;
   /** Tauri specifiers the code imports (`@tauri-apps/plugin-fs`), for plugin-registration checks. */
   specifiers: string[];
   notes: string[];
@@ -357,7 +360,15 @@ async function frontendRoot(options: FrontendOptions): Promise<string | undefine
   const dist = options.build?.frontendDist;
   if (typeof dist === "string" && !/^[a-z]+:/i.test(dist)) {
     const folder = path.resolve(options.srcTauri, dist);
-    if ((await pathKind(folder)) === "directory" && isWithin(folder, options.boundary)) return folder;
+    if (!isWithin(folder, options.boundary)) return undefined;
+    // Pages served as written (`"frontendDist": "../src"`).
+    if ((await pathKind(folder)) === "directory" && !SKIPPED_FOLDERS.has(path.basename(folder))) return folder;
+    // Build output (`../../frontend/dist`, not in the repository): the project that builds it is the nearest
+    // folder up with a package.json, short of the folders that hold the app (a parent's package.json is another project's).
+    for (let dir = path.dirname(folder); isWithin(dir, options.boundary) && !isWithin(options.appRoot, dir); dir = path.dirname(dir)) {
+      if ((await pathKind(path.join(dir, "package.json"))) === "file") return dir;
+    }
+    if ((await pathKind(folder)) === "directory") return folder;
   }
   return (await pathKind(path.join(options.appRoot, "index.html"))) === "file" ? options.appRoot : undefined;
 }
