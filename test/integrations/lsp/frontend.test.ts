@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CodeAction, Diagnostic, Hover } from "vscode-languageserver-protocol/node";
 import { ROOT } from "../../helpers/run.js";
-import { startServer, uriOf, type TestClient } from "./client.js";
+import { copyApp, startServer, uriOf, type TestClient } from "./client.js";
 import { applyEdits, frontendApp } from "./frontend-app.js";
 
 /** Where `getCurrentWindow().startDragging()` stands in main.ts (line 2, from 0). */
@@ -168,4 +168,27 @@ describe("caplint lsp: an edit of one frontend module", () => {
       rmSync(demo, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe("caplint lsp: a frontend call into a plugin the build does not have", () => {
+  it("publishes frontend-calls-unregistered-plugin at the call, and clears it when Cargo.toml (open, unsaved) adds the plugin", async () => {
+    const app = copyApp("frontend-calls-unregistered-plugin/invalid/dialog-not-in-build");
+    const client = await startServer(app.dir);
+    try {
+      const uri = uriOf(path.join(app.dir, "src/main.ts"));
+      await client.open(uri, readFileSync(path.join(app.dir, "src/main.ts"), "utf8"), "typescript");
+      const found = await client.diagnostics(uri, (list) => list.some((d) => d.code === "frontend-calls-unregistered-plugin"));
+      const warning = found.find((d) => d.code === "frontend-calls-unregistered-plugin")!;
+      expect(warning).toMatchObject({ range: { start: { line: 3, character: 21 } }, severity: 2 });
+      expect(warning.message).toMatch(
+        /^open\(\) invokes "plugin:dialog\|open", but plugin "dialog" is not in the build: the call fails with "plugin dialog not found"\nhelp: add tauri-plugin-dialog/,
+      );
+      const cargo = path.join(app.dir, "src-tauri/Cargo.toml");
+      await client.open(uriOf(cargo), `${readFileSync(cargo, "utf8")}tauri-plugin-dialog = "2.2.0"\n`, "toml");
+      await client.diagnostics(uri, (list) => !list.some((d) => d.code === "frontend-calls-unregistered-plugin"));
+      expect(await client.stop()).toBe(0);
+    } finally {
+      app.remove();
+    }
+  }, 60_000);
 });
