@@ -27,7 +27,7 @@ import { readBuildPlugins, readRegistryPlugins } from "./build-plugins.js";
 import { hasAppConfig } from "./apps.js";
 import { loadAppConfig, type AppConfig } from "./app-config.js";
 import { collectCodeWindowLabels, type CodeWindowLabels } from "./window-labels.js";
-import type { FrontendConfig, FrontendScan } from "../frontend/scan.js";
+import type { FrontendConfig, FrontendScan, ModuleCache } from "../frontend/scan.js";
 
 export const CAPABILITY_EXTENSIONS = [".json", ".toml"] as const;
 /** `tauri.conf.json`, `Tauri.toml` and their platform variants (`tauri.linux.conf.json`, `Tauri.linux.toml` …): app configs, never capability files. */
@@ -165,6 +165,8 @@ interface LoadContext {
   unread: Array<{ key: string; crate: string; why: string }>;
   tomlParser: () => Promise<TomlParser>;
   parsed: ParsedFiles;
+  /** The frontend's modules as the last scan read them: a reload after an edit parses only the files that changed. */
+  frontendModules: ModuleCache;
   /** The catalog completed for the last set of granted plugins and spelling (see `completeCatalog`). */
   completed?: CompletedCatalog;
 }
@@ -201,7 +203,7 @@ async function loadContext(options: LoadOptions): Promise<LoadContext> {
     config.value = await loadAppConfig(srcTauri, context, (file) => outsideApp(file, path.dirname(srcTauri), part));
     found.codeWindows = await collectCodeWindowLabels(srcTauri, cwd);
   }
-  return { options, maxBytes, srcTauri, capabilityFiles, looseFiles, found, config, unread, tomlParser, parsed: new Map() };
+  return { options, maxBytes, srcTauri, capabilityFiles, looseFiles, found, config, unread, tomlParser, parsed: new Map(), frontendModules: new Map() };
 }
 
 function checkLoadOptions(options: LoadOptions): void {
@@ -504,6 +506,7 @@ async function assembleProject(context: LoadContext, read: ReadLog): Promise<Pro
       maxBytes,
       config: project.config,
       ...(typeof options.frontend === "object" ? { frontend: options.frontend } : {}),
+      cache: context.frontendModules,
     });
     if (scan) project.frontend = scan;
   }
@@ -757,7 +760,10 @@ function checkedAgainstBuiltins(
   for (const [key, raw] of Object.entries(manifests)) {
     const reference = Object.prototype.hasOwnProperty.call(builtins, key) ? builtins[key] : undefined;
     // A plugin built from git or a path is no release: what its build wrote is the truth, not the release's catalog.
-    const built = context.project.build?.plugins.get(historyCatalogOf(key))?.source.kind;
+    // A path only Cargo.lock claims (an entry without a source, while no Cargo.toml of the app gives the
+    // plugin a path) shows no folder to read: the registry release is what the repository can vouch for.
+    const builtFrom = context.project.build?.plugins.get(historyCatalogOf(key))?.source;
+    const built = builtFrom?.kind === "path" && builtFrom.dir === undefined ? "registry" : builtFrom?.kind;
     if (!reference || built === "git" || built === "path") {
       out[key] = raw;
       continue;
@@ -767,7 +773,7 @@ function checkedAgainstBuiltins(
     const locked = context.releases?.get(historyCatalogOf(key));
     const lock = locked && locked.source !== "newest" ? locked : undefined;
     const differences = compareManifest(key, manifest, reference, { history: context.history, ...(lock ? { locked: lock } : {}) });
-    const source = context.project.build?.plugins.get(key)?.source.kind ?? "registry";
+    const source = built ?? "registry";
     if (lock && differences.length && source === "registry") explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
     for (const difference of differences) context.project.manifestDifferences.push({ ...difference, file: context.file, absolutePath: context.absolutePath });
     // The build regenerates a registry plugin's part of the file from its release: a name only the file defines does not exist for it.
