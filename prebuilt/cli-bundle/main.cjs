@@ -5970,6 +5970,17 @@ var init_versions = __esm({
         const [allow, deny, description] = chosen;
         return description === void 0 ? { allow, deny } : { allow, deny, description };
       }
+      /**
+       * Every permission of the catalog whose commands changed between releases, with each content and the
+       * first release that has it: what a version-skew check compares the locked release with.
+       */
+      commandChanges(catalog) {
+        const changes = [];
+        for (const [identifier, lists] of Object.entries(this.catalog(catalog)?.commands ?? {}))
+          for (const [from, [allow]] of Object.entries(lists))
+            changes.push({ identifier, from, allow });
+        return changes;
+      }
       /** Whether the version's content rests on evidence (git or observed), not only on a release list. */
       isVerified(catalog, version) {
         const history = this.catalog(catalog);
@@ -13130,18 +13141,21 @@ function compareManifest(key, manifest, reference, context) {
     for (const name of names) {
       if (ownEntry(reference.permissions, name) || ownEntry(reference.permission_sets, name))
         continue;
-      if (!membersKnown)
-        continue;
       if (context.history.entry(catalog, qualified(name)) === void 0) {
         const crate = context.history.crateOf(catalog) ?? key;
+        const through = membersKnown ? "" : ` through ${context.history.newest(catalog) ?? "the newest known"}`;
         differences.push({
           key,
           name,
           path: [key, field2, name],
-          message: `the manifest defines "${qualified(name)}", which no release of ${crate} has`,
+          message: `the manifest defines "${qualified(name)}", which no release of ${crate}${through} has`,
           notInRelease: true
         });
-      } else if (existence(name) === false) {
+        continue;
+      }
+      if (!membersKnown)
+        continue;
+      if (existence(name) === false) {
         differences.push({
           key,
           name,
@@ -15617,11 +15631,15 @@ var init_js_api = __esm({
         return jsApiModule(specifier, packageOf(specifier) === this.packageName ? this.version : void 0);
       }
       withNotes(name, entry) {
-        const notes = [
-          placeholderNote(entry.c),
-          ...overrides().members.filter((o) => o.specifier === this.specifier && o.member === name).map((o) => `${o.note} (${o.source})`)
-        ].filter((note) => note !== void 0);
-        return { commands: entry.c, ...entry.r ? { returns: entry.r } : {}, ...notes.length > 0 ? { note: notes.join("; ") } : {} };
+        const own3 = overrides().members.filter((o) => o.specifier === this.specifier && o.member === name);
+        const notes = [placeholderNote(entry.c), ...own3.filter((o) => o.note !== void 0).map((o) => `${o.note} (${o.source})`)].filter((note) => note !== void 0);
+        const arrayOf = own3.find((o) => o.returnsArrayOf !== void 0)?.returnsArrayOf;
+        return {
+          commands: entry.c,
+          ...entry.r ? { returns: entry.r } : {},
+          ...arrayOf ? { returnsArrayOf: arrayOf } : {},
+          ...notes.length > 0 ? { note: notes.join("; ") } : {}
+        };
       }
     };
   }
@@ -15900,7 +15918,7 @@ function patternNames(pattern) {
       return [];
   }
 }
-var UNKNOWN, isNode, MAX_DEPTH2, Scope, FUNCTION_TYPES, TRANSPARENT, ModuleAnalyzer;
+var UNKNOWN, isNode, MAX_DEPTH2, Scope, FUNCTION_TYPES, ELEMENT_CALLBACKS, ELEMENT_RESULTS, ARRAY_RESULTS, MAX_RETURNS, TRANSPARENT, ModuleAnalyzer;
 var init_analyze = __esm({
   "dist/capabilities/frontend/analyze.js"() {
     "use strict";
@@ -15925,6 +15943,10 @@ var init_analyze = __esm({
       }
     };
     FUNCTION_TYPES = /* @__PURE__ */ new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
+    ELEMENT_CALLBACKS = /* @__PURE__ */ new Set(["forEach", "map", "flatMap", "filter", "find", "findLast", "some", "every", "findIndex", "reduce"]);
+    ELEMENT_RESULTS = /* @__PURE__ */ new Set(["find", "findLast", "at", "pop", "shift"]);
+    ARRAY_RESULTS = /* @__PURE__ */ new Set(["filter", "slice", "reverse", "sort", "toSorted", "toReversed", "concat"]);
+    MAX_RETURNS = 8;
     TRANSPARENT = /* @__PURE__ */ new Set([
       "TSAsExpression",
       "TSSatisfiesExpression",
@@ -15980,7 +16002,7 @@ var init_analyze = __esm({
         if (existing !== void 0)
           return existing;
         const id = this.facts.functions.length;
-        this.facts.functions.push({ params: node.params.length, sites: [] });
+        this.facts.functions.push({ params: node.params.length, sites: [], returns: [] });
         node.__fn = id;
         return id;
       }
@@ -16060,6 +16082,22 @@ var init_analyze = __esm({
             this.scope.names.set(node.id.name, { kind: "object", members });
             return;
           }
+          case "ReturnStatement":
+            if (isNode(node.argument))
+              this.addReturn(this.expression(node.argument));
+            return;
+          case "ForOfStatement": {
+            const iterable = this.expression(node.right);
+            const left = node.left;
+            const element = iterable.kind === "unknown" ? UNKNOWN : { kind: "element", of: iterable };
+            if (left.type === "VariableDeclaration")
+              for (const declarator of left.declarations)
+                this.bind(declarator.id, element);
+            else
+              this.expression(left);
+            this.child(node.body);
+            return;
+          }
           case "TSInterfaceDeclaration":
           case "TSTypeAliasDeclaration":
           case "TSModuleDeclaration":
@@ -16093,11 +16131,20 @@ var init_analyze = __esm({
             for (const statement of body.body)
               this.statement(statement);
           } else
-            this.expression(body);
+            this.addReturn(this.expression(body));
         }
         this.scope = outerScope;
         this.sites = outerSites;
         return { kind: "function", id };
+      }
+      /** A value the current function gives back (its callers' calls evaluate to it). */
+      addReturn(value) {
+        const fn = this.scope.fn;
+        if (fn === void 0 || value.kind === "unknown" || value.kind === "string")
+          return;
+        const returns = this.facts.functions[fn].returns;
+        if (returns.length < MAX_RETURNS)
+          returns.push(value);
       }
       classBody(node) {
         if (isNode(node.id) && this.scope.lookup(node.id.name) === void 0)
@@ -16212,9 +16259,12 @@ var init_analyze = __esm({
             if (!node.computed)
               name = propertyName(node.property);
             else {
-              const key = this.expression(node.property);
+              const propertyNode = node.property;
+              const key = this.expression(propertyNode);
               if (key.kind === "string")
                 name = key.value;
+              else if (propertyNode.type === "Literal" && typeof propertyNode.value === "number")
+                return object.kind === "unknown" ? UNKNOWN : { kind: "element", of: object };
             }
             if (name === void 0)
               return UNKNOWN;
@@ -16235,10 +16285,22 @@ var init_analyze = __esm({
               if (param)
                 param.givenValue = callee.object;
             }
+            if (callee.kind === "member" && ELEMENT_CALLBACKS.has(callee.name)) {
+              const fn = node.arguments[0];
+              const param = fn && FUNCTION_TYPES.has(fn.type) ? fn.params[callee.name === "reduce" ? 1 : 0] : void 0;
+              if (param)
+                param.givenValue = { kind: "element", of: callee.object };
+            }
             const args = node.arguments.map((arg) => arg.type === "SpreadElement" ? (this.expression(arg.argument), UNKNOWN) : this.expression(arg));
             const ref = { kind: "call", callee, args, isNew: node.type === "NewExpression" };
             if (callee.kind !== "unknown")
               this.site(ref, node);
+            if (callee.kind === "member" && node.type === "CallExpression") {
+              if (ELEMENT_RESULTS.has(callee.name))
+                return { kind: "element", of: callee.object };
+              if (ARRAY_RESULTS.has(callee.name))
+                return callee.object;
+            }
             return ref;
           }
           case "ImportExpression": {
@@ -16543,6 +16605,8 @@ var init_link = __esm({
       exportMemo = /* @__PURE__ */ new Map();
       calledThrough = /* @__PURE__ */ new Set();
       pendingForwards = /* @__PURE__ */ new Map();
+      /** Functions whose return value is being evaluated: a recursive function ends as unknown. */
+      returning = /* @__PURE__ */ new Set();
       uses = [];
       constructor(modules, target, api) {
         this.modules = modules;
@@ -16682,12 +16746,20 @@ var init_link = __esm({
             return this.evaluate(ref.value, file, frames, depth + 1);
           case "call": {
             const callee = this.evaluate(ref.callee, file, frames, depth + 1);
+            if (callee.kind === "function" && !ref.isNew)
+              return this.returnOf(callee, depth + 1);
             if (callee.kind !== "tauri-member")
               return UNKNOWN2;
             if (ref.isNew)
               return isClassName(callee.name) ? { kind: "tauri-instance", specifier: callee.specifier, className: callee.name } : UNKNOWN2;
-            const returns = this.api.module(callee.specifier)?.member(callee.name)?.returns;
-            return returns ? { kind: "tauri-instance", specifier: callee.specifier, className: returns } : UNKNOWN2;
+            const member2 = this.api.module(callee.specifier)?.member(callee.name);
+            if (member2?.returnsArrayOf)
+              return { kind: "tauri-array", specifier: callee.specifier, className: member2.returnsArrayOf };
+            return member2?.returns ? { kind: "tauri-instance", specifier: callee.specifier, className: member2.returns } : UNKNOWN2;
+          }
+          case "element": {
+            const array = this.evaluate(ref.of, file, frames, depth + 1);
+            return array.kind === "tauri-array" ? { kind: "tauri-instance", specifier: array.specifier, className: array.className } : UNKNOWN2;
           }
           case "typed": {
             const type = this.evaluate(ref.type, file, frames, depth + 1);
@@ -16705,6 +16777,23 @@ var init_link = __esm({
           }
           default:
             return UNKNOWN2;
+        }
+      }
+      /** The value a function of the app returns: the first of its `return`s that is one of Tauri's values. */
+      returnOf(fn, depth) {
+        const key = `${fn.file}\0${fn.id}`;
+        if (this.returning.has(key))
+          return UNKNOWN2;
+        this.returning.add(key);
+        try {
+          for (const value of this.modules.get(fn.file)?.functions[fn.id]?.returns ?? []) {
+            const result = this.evaluate(value, fn.file, void 0, depth + 1);
+            if (result.kind === "tauri-instance" || result.kind === "tauri-array" || result.kind === "tauri-member" || result.kind === "tauri-module")
+              return result;
+          }
+          return UNKNOWN2;
+        } finally {
+          this.returning.delete(key);
         }
       }
       moduleValue(file, request) {
@@ -17001,24 +17090,37 @@ async function scanFrontend(options) {
     targets.set(key, found);
     return found;
   };
+  let parsedFiles = 0;
   const read = (file) => {
     if (modules.has(file))
       return modules.get(file);
-    const facts = emptyFacts();
-    modules.set(file, facts);
     order.push(file);
     const text2 = readTextFile(file, options.maxBytes);
-    if (text2.ok)
-      texts.set(file, text2.text);
     if (!text2.ok) {
+      modules.set(file, emptyFacts());
       notes.push(`${show2(file)}: ${text2.message}; its calls were not analysed`);
-      return facts;
+      return modules.get(file);
     }
-    if (looksMinified(text2.text)) {
-      notes.push(`${show2(file)}: looks minified or built; skipped`);
-      return facts;
+    texts.set(file, text2.text);
+    const cached2 = options.cache?.get(file);
+    if (cached2 && cached2.text === text2.text) {
+      modules.set(file, cached2.facts);
+      notes.push(...cached2.notes);
+      return cached2.facts;
     }
-    const { blocks, dragRegions } = fileBlocks(file, text2.text);
+    const facts = emptyFacts();
+    modules.set(file, facts);
+    parsedFiles++;
+    const fileNotes = analyseFile(file, text2.text, facts);
+    notes.push(...fileNotes);
+    options.cache?.set(file, { text: text2.text, facts, notes: fileNotes });
+    return facts;
+  };
+  const analyseFile = (file, text2, facts) => {
+    const fileNotes = [];
+    if (looksMinified(text2))
+      return [`${show2(file)}: looks minified or built; skipped`];
+    const { blocks, dragRegions } = fileBlocks(file, text2);
     facts.dragRegions.push(...dragRegions);
     const analyzer = new ModuleAnalyzer(facts);
     for (const block of blocks) {
@@ -17029,13 +17131,13 @@ async function scanFrontend(options) {
       const parsed = natural.parser.parseSync(`block.${block.language}`, block.text, { lang: block.language, sourceType: "module" });
       const error = parsed.errors.find((e) => e.severity === "Error");
       if (error) {
-        const at = lineIndex(text2.text)(block.offset);
-        notes.push(`${show2(file)}:${at.line}:${at.column}: does not parse (${oneLine2(error.message)}); its calls were not analysed`);
+        const at = lineIndex(text2)(block.offset);
+        fileNotes.push(`${show2(file)}:${at.line}:${at.column}: does not parse (${oneLine2(error.message)}); its calls were not analysed`);
         continue;
       }
       analyzer.addProgram(parsed.program, block.offset - block.prefix);
     }
-    return facts;
+    return fileNotes;
   };
   const pages = [];
   const allFiles = /* @__PURE__ */ new Set();
@@ -17080,6 +17182,11 @@ async function scanFrontend(options) {
   for (const page of pages)
     for (const label of page.windows)
       windowPages.set(label, page);
+  if (options.cache) {
+    for (const file of options.cache.keys())
+      if (!modules.has(file))
+        options.cache.delete(file);
+  }
   return {
     root: root2,
     pages,
@@ -17090,14 +17197,27 @@ async function scanFrontend(options) {
     specifiers: [...specifiers].sort(),
     notes: dedupeNotes(notes),
     pagesCertain: groups.length > 1 && groups.every((group) => group.certain),
-    windowPages
+    windowPages,
+    parsed: parsedFiles
   };
 }
 function compareText(a2, b2) {
   return a2 < b2 ? -1 : a2 > b2 ? 1 : 0;
 }
 function emptyScan(root2, notes) {
-  return { root: root2, pages: [], files: [], calls: [], unresolved: [], thirdPartyPlugins: [], specifiers: [], notes, pagesCertain: false, windowPages: /* @__PURE__ */ new Map() };
+  return {
+    root: root2,
+    pages: [],
+    files: [],
+    calls: [],
+    unresolved: [],
+    thirdPartyPlugins: [],
+    specifiers: [],
+    notes,
+    pagesCertain: false,
+    windowPages: /* @__PURE__ */ new Map(),
+    parsed: 0
+  };
 }
 function dedupeNotes(notes) {
   return [...new Set(notes)].sort(compareText);
@@ -17108,7 +17228,15 @@ async function frontendRoot(options) {
   const dist = options.build?.frontendDist;
   if (typeof dist === "string" && !/^[a-z]+:/i.test(dist)) {
     const folder = import_node_path12.default.resolve(options.srcTauri, dist);
-    if (await pathKind(folder) === "directory" && isWithin(folder, options.boundary))
+    if (!isWithin(folder, options.boundary))
+      return void 0;
+    if (await pathKind(folder) === "directory" && !SKIPPED_FOLDERS.has(import_node_path12.default.basename(folder)))
+      return folder;
+    for (let dir = import_node_path12.default.dirname(folder); isWithin(dir, options.boundary) && !isWithin(options.appRoot, dir); dir = import_node_path12.default.dirname(dir)) {
+      if (await pathKind(import_node_path12.default.join(dir, "package.json")) === "file")
+        return dir;
+    }
+    if (await pathKind(folder) === "directory")
       return folder;
   }
   return await pathKind(import_node_path12.default.join(options.appRoot, "index.html")) === "file" ? options.appRoot : void 0;
@@ -17317,6 +17445,7 @@ async function loadFrontend(options) {
     return { label: window.label, url: isPlainObject(declared) ? declared.url : void 0 };
   });
   let versionNotes = [];
+  let jsVersions;
   const scan = await scanFrontend({
     appRoot: options.appRoot,
     srcTauri: options.srcTauri,
@@ -17326,21 +17455,25 @@ async function loadFrontend(options) {
     build: { frontendDist: build2.frontendDist, devUrl: build2.devUrl },
     windows,
     ...options.frontend ? { config: options.frontend } : {},
+    ...options.cache ? { cache: options.cache } : {},
     apiFor: async (root2) => {
       const versions = await jsPackageVersions(root2, { root: options.boundary, maxBytes: options.maxBytes });
       versionNotes = versions.notes;
+      jsVersions = versions.packages;
       return apiLookup((packageName2) => versions.packages.get(packageName2)?.version);
     }
   });
+  if (scan && jsVersions)
+    scan.jsVersions = jsVersions;
   if (scan)
     scan.notes.push(...versionNotes.map((note) => `${import_node_path13.default.relative(options.cwd, options.appRoot) || "."}: ${note}`));
   return scan;
 }
 function apiLookup(versionOf) {
-  const packageOf2 = (specifier) => specifier.split("/").slice(0, 2).join("/");
+  const packageOf3 = (specifier) => specifier.split("/").slice(0, 2).join("/");
   const implicit = implicitCalls();
   return {
-    module: (specifier) => jsApiModule(specifier, versionOf(packageOf2(specifier))),
+    module: (specifier) => jsApiModule(specifier, versionOf(packageOf3(specifier))),
     globalNamespace: globalNamespaceModule,
     implicit: (trigger) => implicit.filter((call) => call.trigger.includes(trigger)).flatMap((call) => call.commands)
   };
@@ -17358,6 +17491,15 @@ var init_load = __esm({
 });
 
 // dist/capabilities/load/project.js
+var project_exports = {};
+__export(project_exports, {
+  CAPABILITY_EXTENSIONS: () => CAPABILITY_EXTENSIONS,
+  HOST_CONFIG_NAME: () => HOST_CONFIG_NAME,
+  findSrcTauri: () => findSrcTauri,
+  loadProject: () => loadProject,
+  relativeFile: () => relativeFile,
+  reloadCapabilityFiles: () => reloadCapabilityFiles
+});
 async function findSrcTauri(dir) {
   if (await pathKind(import_node_path14.default.join(dir, "src-tauri")) === "directory")
     return import_node_path14.default.join(dir, "src-tauri");
@@ -17393,7 +17535,7 @@ async function loadContext(options) {
     const context = { maxBytes, problem: problemSink(part), notes: config.notes, tomlParser, relative: (absolute) => relativeFile(cwd, absolute) };
     config.value = await loadAppConfig(srcTauri, context, (file) => outsideApp(file, import_node_path14.default.dirname(srcTauri), part));
   }
-  return { options, maxBytes, srcTauri, capabilityFiles, looseFiles, found, config, unread, tomlParser, parsed: /* @__PURE__ */ new Map() };
+  return { options, maxBytes, srcTauri, capabilityFiles, looseFiles, found, config, unread, tomlParser, parsed: /* @__PURE__ */ new Map(), frontendModules: /* @__PURE__ */ new Map() };
 }
 function checkLoadOptions(options) {
   if (typeof options !== "object" || options === null)
@@ -17668,7 +17810,8 @@ async function assembleProject(context, read) {
       cwd: options.cwd,
       maxBytes,
       config: project.config,
-      ...typeof options.frontend === "object" ? { frontend: options.frontend } : {}
+      ...typeof options.frontend === "object" ? { frontend: options.frontend } : {},
+      cache: context.frontendModules
     });
     if (scan)
       project.frontend = scan;
@@ -17856,7 +17999,8 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
   const out = {};
   for (const [key, raw] of Object.entries(manifests)) {
     const reference = Object.prototype.hasOwnProperty.call(builtins2, key) ? builtins2[key] : void 0;
-    const built = context.project.build?.plugins.get(historyCatalogOf(key))?.source.kind;
+    const builtFrom = context.project.build?.plugins.get(historyCatalogOf(key))?.source;
+    const built = builtFrom?.kind === "path" && builtFrom.dir === void 0 ? "registry" : builtFrom?.kind;
     if (!reference || built === "git" || built === "path") {
       out[key] = raw;
       continue;
@@ -17866,7 +18010,7 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
     const locked = context.releases?.get(historyCatalogOf(key));
     const lock = locked && locked.source !== "newest" ? locked : void 0;
     const differences = compareManifest(key, manifest, reference, { history: context.history, ...lock ? { locked: lock } : {} });
-    const source = context.project.build?.plugins.get(key)?.source.kind ?? "registry";
+    const source = built ?? "registry";
     if (lock && differences.length && source === "registry")
       explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
     for (const difference of differences)
@@ -27860,7 +28004,12 @@ async function resolveConfigFile(explicit, cwd, start) {
   if (explicit === void 0)
     return findConfig(start);
   const file = import_node_path16.default.resolve(cwd, explicit);
-  if (await pathKind(file) !== "file")
+  const kind = await pathKind(file);
+  if (kind === "directory")
+    throw new FatalError(`--config ${explicit}: is a folder; give the configuration file itself (such as ${import_node_path16.default.join(explicit, "caplint.config.json")})`);
+  if (kind === "other")
+    throw new FatalError(`--config ${explicit}: is not a regular file; give a JSON configuration file`);
+  if (kind !== "file")
     throw new FatalError(`--config ${explicit}: no such file`);
   return file;
 }
@@ -28120,6 +28269,9 @@ var init_config_section = __esm({
           config.app = import_node_path17.default.resolve(place.folder, app);
           if (await pathKind(config.app) !== "directory")
             throw new FatalError(`${place.at("app")}: "app": ${app} is not a folder (relative to the config's folder)`);
+          const { findSrcTauri: findSrcTauri2 } = await Promise.resolve().then(() => (init_project(), project_exports));
+          if (await findSrcTauri2(config.app) === void 0)
+            throw new FatalError(`${place.at("app")}: "app": ${app} is not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`);
         }
         if (values.frontend !== void 0) {
           const given = values.frontend;
@@ -30634,6 +30786,14 @@ function frontendAccess(project, resolution) {
   const scan = project.frontend;
   const catalog = project.catalog;
   const uniqueWindows = localWindowLabels(project);
+  const targets = appTargets(project, resolution);
+  const windowPlatforms = /* @__PURE__ */ new Map();
+  for (const declaration of localWindowDeclarations(project)) {
+    const set = windowPlatforms.get(declaration.label) ?? /* @__PURE__ */ new Set();
+    for (const platform of declaration.platforms ?? TARGETS)
+      set.add(platform);
+    windowPlatforms.set(declaration.label, set);
+  }
   const judgements = [];
   const windowsOf = (call) => windowsLoading(scan, uniqueWindows, call);
   const models = resolution.models;
@@ -30641,7 +30801,7 @@ function frontendAccess(project, resolution) {
     const { windows, byPage } = windowsOf(call);
     for (const command of call.commands) {
       const spelled = catalog.spellCommand(command);
-      const refusals = refusalsOf(models, spelled, windows);
+      const refusals = refusalsOf(models, spelled, windows, targets, windowPlatforms);
       const { plugin, name } = parseCommandName(spelled);
       const key = catalogKeyOf(plugin, catalog);
       const manifest = key === void 0 ? void 0 : catalog.get(key);
@@ -30664,15 +30824,41 @@ function frontendAccess(project, resolution) {
     judgements,
     entries: entryUses(resolution, judgements, uniqueWindows),
     localWindows: uniqueWindows,
-    platforms: resolution.models.map((model) => model.platform)
+    platforms: resolution.models.map((model) => model.platform),
+    targets
   };
 }
-function localWindowLabels(project) {
-  const labels = (project.config?.windows ?? []).filter((window) => {
+function appTargets(project, resolution) {
+  const resolved = resolution.models.map((model) => model.platform);
+  let shipped = new Set(resolved);
+  if (project.build)
+    shipped = /* @__PURE__ */ new Set([...shippedTargets(project.build, project.activeCapabilities).keys()]);
+  const local = project.activeCapabilities.filter((capability) => !capability.remote);
+  if (local.length > 0 && local.every((capability) => (capability.platforms?.length ?? 0) > 0 || capability.configPlatforms !== void 0)) {
+    const named2 = /* @__PURE__ */ new Set();
+    for (const capability of local) {
+      for (const item of capability.platforms ?? []) {
+        const target = TARGETS.find((t) => t.toLowerCase() === String(item.value).toLowerCase());
+        if (target)
+          named2.add(target);
+      }
+      for (const target of capability.configPlatforms ?? [])
+        named2.add(target);
+    }
+    if (named2.size > 0)
+      shipped = new Set([...shipped].filter((target) => named2.has(target)));
+  }
+  const kept = resolved.filter((platform) => shipped.has(platform));
+  return kept.length > 0 ? kept : resolved;
+}
+function localWindowDeclarations(project) {
+  return (project.config?.windows ?? []).filter((window) => {
     const url = windowUrl(project, window.path, window.document.value);
     return url === void 0 || !/^https?:/i.test(url);
-  }).map((window) => window.label);
-  return [...new Set(labels)];
+  });
+}
+function localWindowLabels(project) {
+  return [...new Set(localWindowDeclarations(project).map((window) => window.label))];
 }
 function windowsLoading(scan, windows, call) {
   if (scan.pagesCertain) {
@@ -30700,12 +30886,16 @@ function windowUrl(_project, windowPath, config) {
   const url = value && typeof value === "object" ? value.url : void 0;
   return typeof url === "string" ? url : void 0;
 }
-function refusalsOf(models, command, windows) {
+function refusalsOf(models, command, windows, targets, windowPlatforms) {
   const refusals = [];
   const labels = windows.length ? windows : [void 0];
   for (const window of labels) {
     const byVerdict = /* @__PURE__ */ new Map();
     for (const model of models) {
+      if (!targets.includes(model.platform))
+        continue;
+      if (window !== void 0 && windowPlatforms.get(window)?.has(model.platform) === false)
+        continue;
       let verdict;
       if (window === void 0) {
         const explanation = resolveAccess(model, { window: "\0", command }).explanation;
@@ -30822,6 +31012,8 @@ var init_frontend_access = __esm({
     init_command_name();
     init_types2();
     init_glob();
+    init_build();
+    init_types2();
   }
 });
 
@@ -30910,6 +31102,18 @@ function unusedEntries(access2, isOfficial) {
     return official;
   });
 }
+function pluginMissingOn(build2, judgement, targets, isOfficial) {
+  if (!build2)
+    return [];
+  const plugin = parseCommandName(judgement.command).plugin;
+  if (plugin === void 0 || judgement.key?.startsWith("core") || !isOfficial(plugin))
+    return [];
+  const entry = build2.plugins.get(plugin);
+  return targets.filter((target) => !entry || entry.presence[target] === "no");
+}
+function isCoreDefaultSet(identifier) {
+  return identifier === "core:default" || /^core:[a-z-]+:default$/.test(identifier);
+}
 var judged;
 var init_frontend = __esm({
   "dist/capabilities/rules/support/frontend.js"() {
@@ -30917,6 +31121,7 @@ var init_frontend = __esm({
     init_did_you_mean();
     init_types2();
     init_frontend_access();
+    init_command_name();
     judged = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -30927,9 +31132,7 @@ var init_frontend_calls_unregistered_plugin = __esm({
   "dist/capabilities/rules/frontend-calls-unregistered-plugin.js"() {
     "use strict";
     init_versions();
-    init_build();
     init_command_name();
-    init_types2();
     init_did_you_mean();
     init_frontend();
     init_types3();
@@ -30950,18 +31153,14 @@ var init_frontend_calls_unregistered_plugin = __esm({
         if (!access2)
           return;
         const history = await loadVersionHistory();
-        const shipped = shippedTargets(build2, context.capabilities);
-        const asked = new Set(context.platforms);
-        const targets = TARGETS.filter((target) => shipped.has(target) && asked.has(target));
+        const targets = access2.targets;
         const seen = /* @__PURE__ */ new Set();
         for (const judgement of access2.judgements) {
           const plugin = parseCommandName(judgement.command).plugin;
-          if (plugin === void 0 || judgement.key?.startsWith("core") || !history.has(plugin))
+          const missing = pluginMissingOn(build2, judgement, targets, (name) => history.has(name));
+          if (plugin === void 0 || missing.length === 0)
             continue;
           const entry = build2.plugins.get(plugin);
-          const missing = targets.filter((target) => !entry || entry.presence[target] === "no");
-          if (missing.length === 0)
-            continue;
           const key = `${judgement.call.file}\0${plugin}`;
           if (seen.has(key))
             continue;
@@ -30991,6 +31190,7 @@ var frontend_command_not_granted_default;
 var init_frontend_command_not_granted = __esm({
   "dist/capabilities/rules/frontend-command-not-granted.js"() {
     "use strict";
+    init_versions();
     init_frontend();
     init_types3();
     frontend_command_not_granted_default = defineRule({
@@ -31007,21 +31207,28 @@ var init_frontend_command_not_granted = __esm({
         const access2 = await judgedFrontend(context);
         if (!access2)
           return;
+        const history = await loadVersionHistory();
         for (const judgement of access2.judgements) {
           if (judgement.refusals.length === 0 || !judgement.permission)
             continue;
           const call = judgement.call;
+          const missing = new Set(pluginMissingOn(context.project.build, judgement, access2.targets, (plugin) => history.has(plugin)));
           const byReason = /* @__PURE__ */ new Map();
           for (const refusal of judgement.refusals) {
+            if (refusal.verdict === "denied" && call.trigger !== void 0)
+              continue;
+            const platforms = refusal.platforms.filter((platform) => !missing.has(platform));
+            if (platforms.length === 0)
+              continue;
             const reason = refusal.verdict === "denied" ? "a capability denies it (a deny applies to every window)" : refusal.verdict === "not-allowed-here" ? "it is granted to other windows only" : "no capability grants it";
             const group = byReason.get(reason) ?? { windows: [], platforms: /* @__PURE__ */ new Set() };
             group.windows.push(refusal.window);
-            for (const platform of refusal.platforms)
+            for (const platform of platforms)
               group.platforms.add(platform);
             byReason.set(reason, group);
           }
           for (const [reason, group] of byReason) {
-            const platforms = platformsText([...group.platforms], access2.platforms);
+            const platforms = platformsText([...group.platforms], access2.targets);
             const data = { call: callText(call), command: judgement.command, windows: windowsText(group.windows), platforms, reason };
             const capability = judgement.capability;
             const document = capability ? context.document(capability.source) : void 0;
@@ -31036,6 +31243,127 @@ var init_frontend_command_not_granted = __esm({
               data,
               hint
             });
+          }
+        }
+      }
+    });
+  }
+});
+
+// dist/capabilities/rules/frontend-version-skew.js
+function alignHint(crate, crateVersion, jsPackage, jsVersion) {
+  const parsed = parseVersion(crateVersion);
+  const series = parsed ? `~${parsed.major}.${parsed.minor}.0` : crateVersion;
+  const newer = compareVersions(jsVersion, crateVersion) > 0;
+  return newer ? `update the crate to the JS package's release (cargo update -p ${crate}), or install ${jsPackage}@${series}` : `install the JS package of the crate's release (${jsPackage}@${series}), or lock ${crate} at ${jsVersion} in Cargo.lock`;
+}
+var packageOf2, frontend_version_skew_default;
+var init_frontend_version_skew = __esm({
+  "dist/capabilities/rules/frontend-version-skew.js"() {
+    "use strict";
+    init_versions();
+    init_command_name();
+    init_expand();
+    init_glob();
+    init_js_api();
+    init_types2();
+    init_frontend();
+    init_types3();
+    packageOf2 = (specifier) => specifier.split("/").slice(0, 2).join("/");
+    frontend_version_skew_default = defineRule({
+      id: "frontend-version-skew",
+      description: "Warn when the locked JS package of an official plugin invokes a command the locked crate grants through no permission, or no longer (not yet) through the permission the app uses.",
+      category: "correctness",
+      defaultSeverity: "warning",
+      fixable: false,
+      messages: {
+        lacks: '{{call}} ({{package}} {{jsVersion}}, {{jsFrom}}) invokes "{{command}}", which {{crate}} {{crateVersion}} ({{crateFrom}}) grants through no permission: "{{permission}}" granted it {{when}}',
+        moved: '{{call}} ({{package}} {{jsVersion}}, {{jsFrom}}) invokes "{{command}}", which "{{permission}}" grants from {{crate}} {{from}}; {{crateFrom}} {{locks}} {{crateVersion}}, where it grants {{grantsThere}}'
+      },
+      async check(context) {
+        const access2 = await judgedFrontend(context);
+        const jsVersions = access2?.scan.jsVersions;
+        if (!access2 || !jsVersions)
+          return;
+        const history = await loadVersionHistory();
+        const catalog = context.project.catalog;
+        const seen = /* @__PURE__ */ new Set();
+        for (const judgement of access2.judgements) {
+          const call = judgement.call;
+          if (call.member === "invoke" || call.trigger !== void 0 || judgement.key === void 0)
+            continue;
+          const js = jsVersions.get(packageOf2(call.specifier));
+          const locked = catalog.lockedVersionOf(judgement.key);
+          const manifest = catalog.get(judgement.key);
+          if (!js || !locked || locked.source === "newest" || !manifest)
+            continue;
+          const key = `${call.file}\0${call.start}\0${judgement.command}`;
+          if (seen.has(key))
+            continue;
+          seen.add(key);
+          const { plugin, name } = parseCommandName(judgement.command);
+          const invoked = (command) => `"${plugin === void 0 ? command : `plugin:${plugin}|${command}`}"`;
+          const historyCatalog = historyCatalogOf(judgement.key);
+          const changes = history.commandChanges(historyCatalog).sort((a2, b2) => compareVersions(a2.from, b2.from));
+          const jsVersion = jsApiModule(call.specifier, js.version)?.version ?? js.version;
+          const base = {
+            call: callText(call),
+            package: packageOf2(call.specifier),
+            jsVersion,
+            jsFrom: js.from,
+            command: judgement.command,
+            crate: locked.crate,
+            crateVersion: locked.version,
+            crateFrom: locked.file ?? locked.source,
+            locks: locked.source === "Cargo.lock" ? "locks" : "asks for"
+          };
+          const hint = alignHint(locked.crate, locked.version, packageOf2(call.specifier), jsVersion);
+          const grantedAtLocked = Object.values(manifest.permissions).some((permission) => permission.commands.allow.includes(name));
+          if (!grantedAtLocked) {
+            const earlier = changes.find((change) => change.allow.includes(name));
+            if (!earlier)
+              continue;
+            const next = changes.find((change) => change.identifier === earlier.identifier && compareVersions(change.from, earlier.from) > 0);
+            const when = next ? `from ${earlier.from} until before ${next.from}` : `from ${earlier.from}`;
+            context.report({
+              at: { absolutePath: call.file },
+              path: [],
+              span: callSpan(call),
+              messageId: "lacks",
+              data: { ...base, permission: catalog.spellIdentifier(earlier.identifier), when },
+              hint
+            });
+            continue;
+          }
+          if (judgement.refusals.length === 0)
+            continue;
+          const windows = judgement.refusals.map((refusal) => refusal.window);
+          for (const use of access2.entries) {
+            const patterns2 = valuesOf(use.capability.windows);
+            if (!windows.some((window) => window === "*" || patterns2.some((pattern) => labelMatches(pattern, window))))
+              continue;
+            const leaves = expandIdentifier(catalog, use.entry.identifier).leaves.filter((leaf) => leaf.key === judgement.key);
+            const moved = leaves.map((leaf) => {
+              const id = catalog.spellIdentifier(`${leaf.key}:${leaf.name}`);
+              const change = changes.find((c) => catalog.spellIdentifier(c.identifier) === id && c.allow.includes(name));
+              return change && !leaf.permission.commands.allow.includes(name) ? { id, change, now: leaf.permission.commands.allow } : void 0;
+            }).find((found) => found !== void 0);
+            if (!moved)
+              continue;
+            context.report({
+              at: { absolutePath: call.file },
+              path: [],
+              span: callSpan(call),
+              messageId: "moved",
+              data: {
+                ...base,
+                permission: moved.id,
+                from: moved.change.from,
+                grantsThere: moved.now.length ? moved.now.map(invoked).join(", ") : "nothing"
+              },
+              hint
+            });
+            break;
           }
         }
       }
@@ -32694,6 +33022,8 @@ var init_unused_permission = __esm({
         for (const { capability, entry, granted } of unusedEntries(access2, (plugin) => history.has(plugin))) {
           if (dangerous.has(`${capability.source.absolutePath}\0${JSON.stringify(entry.path)}`))
             continue;
+          if (isCoreDefaultSet(entry.identifier))
+            continue;
           context.report({
             at: capability.source,
             path: entry.path,
@@ -32776,6 +33106,7 @@ __export(list_exports, {
   emptyPlatforms: () => empty_platforms_default,
   frontendCallsUnregisteredPlugin: () => frontend_calls_unregistered_plugin_default,
   frontendCommandNotGranted: () => frontend_command_not_granted_default,
+  frontendVersionSkew: () => frontend_version_skew_default,
   ignoredFile: () => ignored_file_default,
   insecureRemote: () => insecure_remote_default,
   invalidIdentifier: () => invalid_identifier_default,
@@ -32815,6 +33146,7 @@ var init_list = __esm({
     init_empty_platforms();
     init_frontend_calls_unregistered_plugin();
     init_frontend_command_not_granted();
+    init_frontend_version_skew();
     init_ignored_file();
     init_insecure_remote();
     init_invalid_identifier();
@@ -33601,7 +33933,8 @@ async function lintWithRules(project, rules, givenOptions = {}) {
   const inFocus = (file) => focus === void 0 || focus.some((f) => file === f || f.endsWith(import_node_path20.default.sep) && file.startsWith(f));
   const kept = focus === void 0 ? diagnostics : diagnostics.filter((d) => inFocus(d.absolutePath));
   const unreadable = new Set(project.problems.filter((p) => !documentsByPath.has(p.absolutePath) && inFocus(p.absolutePath)).map((p) => p.absolutePath));
-  const files = project.documents.filter((d) => inFocus(d.absolutePath)).length + unreadable.size;
+  const frontendFiles = project.frontend?.files.filter((file) => inFocus(file)).length ?? 0;
+  const files = project.documents.filter((d) => inFocus(d.absolutePath)).length + unreadable.size + frontendFiles;
   return { diagnostics: dedupeSorted(kept.sort(compareDiagnostics)), files, notes: [...project.notes ?? []] };
 }
 function repeatedFields(document) {
@@ -34672,8 +35005,8 @@ function checkCapabilities(request) {
   return new CheckSession().run(request);
 }
 function diskState(outcome, planned) {
-  const capabilityFiles = new Set(planned.flatMap(({ check: check2 }) => check2.project.documents.map((document) => document.absolutePath)));
-  return new Map(outcome.inputs.filter((file) => !capabilityFiles.has(file)).map((file) => [file, signature(file)]));
+  const reread = new Set(planned.flatMap(({ check: check2 }) => [...check2.project.documents.map((document) => document.absolutePath), ...check2.project.frontend?.files ?? []]));
+  return new Map(outcome.inputs.filter((file) => !reread.has(file)).map((file) => [file, signature(file)]));
 }
 function unchangedOnDisk(state) {
   for (const [file, known] of state)
@@ -34689,7 +35022,8 @@ function requestKey(request) {
   const { rules: _rules, env, stdin, ...rest } = request;
   return JSON.stringify([rest, env, stdin ?? null]);
 }
-function onlyCapabilityFiles(planned, changed) {
+function onlyReloadableFiles(planned, changed) {
+  const scanned = planned.some(({ check: check2 }) => check2.project.frontend !== void 0);
   const capabilityFiles = /* @__PURE__ */ new Set();
   const otherInputs = /* @__PURE__ */ new Set();
   for (const { check: check2 } of planned) {
@@ -34698,7 +35032,7 @@ function onlyCapabilityFiles(planned, changed) {
     for (const document of [...check2.project.manifestDocuments, ...check2.project.permissionDocuments, ...configDocuments(check2.project.config)])
       otherInputs.add(document.absolutePath);
   }
-  return [...changed].every((file) => capabilityFiles.has(file) && !otherInputs.has(file));
+  return [...changed].every((file) => (capabilityFiles.has(file) || scanned && isFrontendFile(file)) && !otherInputs.has(file));
 }
 async function checkAll(request) {
   const { cwd, env, stdin } = request;
@@ -34804,11 +35138,18 @@ var init_check_run = __esm({
     init_terminal_text();
     init_config_section();
     init_lint();
+    init_blocks();
     init_app_config();
     init_check_runs();
     init_project();
     init_rules();
-    FRONTEND_RULES = ["frontend-command-not-granted", "frontend-calls-unregistered-plugin", "unused-permission", "unused-dangerous-permission"];
+    FRONTEND_RULES = [
+      "frontend-command-not-granted",
+      "frontend-calls-unregistered-plugin",
+      "frontend-version-skew",
+      "unused-permission",
+      "unused-dangerous-permission"
+    ];
     CheckSession = class {
       last;
       /**
@@ -34819,10 +35160,11 @@ var init_check_run = __esm({
         const key = requestKey(request);
         const last = this.last;
         this.last = void 0;
-        if (last && last.request === key && changed && onlyCapabilityFiles(last.planned, changed) && unchangedOnDisk(last.disk)) {
+        if (last && last.request === key && changed && onlyReloadableFiles(last.planned, changed) && unchangedOnDisk(last.disk)) {
           const planned2 = [];
           for (const previous of last.planned) {
-            if (!previous.check.project.documents.some((document) => changed.has(document.absolutePath))) {
+            const before = previous.check.project;
+            if (!before.documents.some((document) => changed.has(document.absolutePath)) && !(before.frontend && [...changed].some(isFrontendFile))) {
               planned2.push(previous);
               continue;
             }
@@ -41613,7 +41955,7 @@ var init_mcp_server_start = __esm({
 
 // dist/mcp/listing.js
 function readListing(document) {
-  const listing = { document, pages: [], tools: [], probeCalls: [] };
+  const listing = { document, pages: [], tools: [], probeCalls: [], dumpProblems: [] };
   const root2 = document.value;
   const addPage = (value, path45) => listing.pages.push({ value, path: path45 });
   const addInitialize = (value, path45) => {
@@ -41653,8 +41995,15 @@ function readListing(document) {
       listing.stdoutNoise = { value: root2.stdoutNoise, path: ["stdoutNoise"] };
     if (isObject3(root2.probe) && Array.isArray(root2.probe.calls)) {
       root2.probe.calls.forEach((call, index) => {
-        if (isObject3(call) && typeof call.tool === "string")
-          listing.probeCalls.push({ value: call, path: ["probe", "calls", index] });
+        const path45 = ["probe", "calls", index];
+        const problem = probeCallProblem(call);
+        if (problem)
+          listing.dumpProblems.push({
+            path: problem.key === void 0 ? path45 : [...path45, problem.key],
+            message: `probe call ${index + 1}: ${problem.message}`
+          });
+        else
+          listing.probeCalls.push({ value: call, path: path45 });
       });
     }
   } else if (isObject3(root2) && !addMessage(root2, [])) {
@@ -41674,17 +42023,32 @@ function readListing(document) {
   }
   return listing;
 }
+function probeCallProblem(call) {
+  const wrote = "a caplint mcp dump writes";
+  if (!isObject3(call))
+    return { message: `expected an object with "tool", "purpose" and "arguments", as ${wrote} each call` };
+  if (typeof call.tool !== "string")
+    return { key: "tool", message: `"tool" must be the name of the tool called (a string), as ${wrote} it` };
+  if (typeof call.purpose !== "string" || !PROBE_PURPOSES.includes(call.purpose))
+    return { key: "purpose", message: `"purpose" must be one of ${PROBE_PURPOSES.map((p) => `"${p}"`).join(", ")}` };
+  if (!isObject3(call.arguments))
+    return { key: "arguments", message: `"arguments" must be the object of arguments sent to the tool, as ${wrote} it` };
+  if (call.error !== void 0 && !(isObject3(call.error) && typeof call.error.message === "string"))
+    return { key: "error", message: `"error" must be a JSON-RPC error (an object with a "message" string), as ${wrote} it` };
+  return void 0;
+}
 function serverName(listing) {
   const info = listing.serverInfo?.value;
   return isObject3(info) && typeof info.name === "string" ? info.name : void 0;
 }
-var MAX_TOOLS, DUMP_FORMAT, isObject3;
+var MAX_TOOLS, DUMP_FORMAT, isObject3, PROBE_PURPOSES;
 var init_listing = __esm({
   "dist/mcp/listing.js"() {
     "use strict";
     MAX_TOOLS = 1e5;
     DUMP_FORMAT = "caplint-mcp-dump/1";
     isObject3 = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+    PROBE_PURPOSES = ["baseline", "unknown-field", "pagination", "limit-over-max"];
   }
 });
 
@@ -42587,9 +42951,9 @@ function arithmetic(page, args) {
     add(`has_more is ${hasMore} but total ${total} ${more ? ">" : "<="} offset ${offset} + count ${count}`, more);
   const next = page.next_offset;
   if (more && next !== offset + count)
-    add(`next_offset is ${JSON.stringify(next) ?? "missing"}, not offset + count = ${offset + count}`, typeof next !== "number" || next > offset + count);
+    add(`next_offset is ${next === void 0 ? "missing" : shownValue(next)}, not offset + count = ${offset + count}`, typeof next !== "number" || next > offset + count);
   if (!more && next !== null && next !== void 0)
-    add(`next_offset is ${JSON.stringify(next)} at the end of the list, not null`);
+    add(`next_offset is ${shownValue(next)} at the end of the list, not null`);
   return problems2;
 }
 var mcp_pagination_contract_default;
@@ -42601,6 +42965,7 @@ var init_mcp_pagination_contract = __esm({
     init_probe_results();
     init_types5();
     init_wording2();
+    init_messages();
     mcp_pagination_contract_default = defineMcpRule({
       id: "mcp-pagination-contract",
       input: "probe",
@@ -42612,14 +42977,14 @@ var init_mcp_pagination_contract = __esm({
         limitAccepted: "tool {{tool}} accepted limit {{limit}}, over the maximum of 100",
         arithmetic: "tool {{tool}}: {{problem}}"
       },
-      check({ listing, report: report2 }) {
+      check({ listing, report: report2, shown }) {
         for (const call of callsFor(listing.probeCalls, "limit-over-max")) {
           if (rejected(call.value))
             continue;
           report2({
             path: [...call.path, "arguments", "limit"],
             messageId: "limitAccepted",
-            data: { tool: quote2(call.value.tool), limit: String(JSON.stringify(call.value.arguments.limit)) },
+            data: { tool: quote2(call.value.tool), limit: shown([...call.path, "arguments", "limit"], call.value.arguments.limit) },
             hint: "bound limit to 1..100 in the input schema (zod .int().min(1).max(100), Pydantic ge=1, le=100)"
           });
         }
@@ -42648,24 +43013,33 @@ var init_mcp_pagination_contract = __esm({
 function propertiesPath(root2) {
   return root2.schema.properties === void 0 ? root2.path : [...root2.path, "properties"];
 }
-function check(document, property, expected2) {
+function check(document, property, expected2, shown) {
   const value = nonNullMember(document, property.resolved);
+  const pathOf2 = (key) => {
+    const own3 = (node2) => Object.prototype.hasOwnProperty.call(node2.schema, key);
+    const node = own3(property.written) ? property.written : own3(property.resolved) ? property.resolved : value;
+    return [...node.path, key];
+  };
   const read = (key) => keyword(property, key) ?? value.schema[key];
+  const show2 = (key, fallback2) => shown(pathOf2(key), fallback2);
   const problems2 = [];
   const types = typesOf(document, value);
   if (!types.has("integer"))
     problems2.push(types.size ? `is ${[...types].join(" or ")}, not integer` : "has no type (integer expected)");
   const fallback = read("default");
   if (fallback !== expected2.default)
-    problems2.push(fallback === void 0 ? `has no default (${expected2.default} expected)` : `defaults to ${JSON.stringify(fallback)}, not ${expected2.default}`);
-  const minimum = read("minimum") ?? (typeof read("exclusiveMinimum") === "number" ? read("exclusiveMinimum") + 1 : void 0);
+    problems2.push(fallback === void 0 ? `has no default (${expected2.default} expected)` : `defaults to ${show2("default", fallback)}, not ${expected2.default}`);
+  const exclusiveMinimum = read("exclusiveMinimum");
+  const minimum = read("minimum") ?? (typeof exclusiveMinimum === "number" ? exclusiveMinimum + 1 : void 0);
   if (minimum !== expected2.minimum)
-    problems2.push(minimum === void 0 ? `has no minimum (${expected2.minimum} expected)` : `has minimum ${JSON.stringify(minimum)}, not ${expected2.minimum}`);
+    problems2.push(minimum === void 0 ? `has no minimum (${expected2.minimum} expected)` : `has minimum ${read("minimum") === void 0 ? `${show2("exclusiveMinimum", exclusiveMinimum)} + 1` : show2("minimum", minimum)}, not ${expected2.minimum}`);
   if (expected2.maximum !== void 0) {
-    const written = read("maximum") ?? (typeof read("exclusiveMaximum") === "number" ? read("exclusiveMaximum") - 1 : void 0);
+    const exclusiveMaximum = read("exclusiveMaximum");
+    const written = read("maximum") ?? (typeof exclusiveMaximum === "number" ? exclusiveMaximum - 1 : void 0);
+    const writtenText = read("maximum") === void 0 ? `${show2("exclusiveMaximum", exclusiveMaximum)} - 1` : show2("maximum", written);
     const maximum = written === UNBOUNDED_MAXIMUM || written === UNBOUNDED_MAXIMUM - 1 ? void 0 : written;
     if (maximum !== expected2.maximum)
-      problems2.push(maximum === void 0 ? `has no maximum (${expected2.maximum} expected)${written === void 0 ? "" : `; ${JSON.stringify(written)} is zod's "no maximum"`}` : `has maximum ${JSON.stringify(maximum)}, not ${expected2.maximum}`);
+      problems2.push(maximum === void 0 ? `has no maximum (${expected2.maximum} expected)${written === void 0 ? "" : `; ${writtenText} is zod's "no maximum"`}` : `has maximum ${writtenText}, not ${expected2.maximum}`);
   }
   return problems2;
 }
@@ -42704,7 +43078,7 @@ var init_mcp_pagination_params = __esm({
         missingParameter: '{{tool}} is a list tool but has no "{{parameter}}" parameter',
         wrongParameter: '{{tool}}: "{{parameter}}" {{problems}}'
       },
-      check({ tools: tools2, service, settings, report: report2 }) {
+      check({ tools: tools2, service, settings, report: report2, shown }) {
         const naming = namingOf(tools2, service);
         for (const { tool, input } of toolInputs(tools2)) {
           if (!isListTool(tool, naming, settings.listTools) || takesNoArguments(tool))
@@ -42723,7 +43097,7 @@ var init_mcp_pagination_params = __esm({
               });
               continue;
             }
-            const problems2 = check(input.document, property, expected2);
+            const problems2 = check(input.document, property, expected2, shown);
             if (problems2.length > 0) {
               report2({
                 path: property.written.path,
@@ -42827,20 +43201,21 @@ var init_mcp_response_format = __esm({
       defaultSeverity: "warning",
       fixable: false,
       messages: { wrongFormat: '{{tool}}: response_format {{problems}}; expected enum ["markdown", "json"] with default "markdown"' },
-      check({ tools: tools2, report: report2 }) {
+      check({ tools: tools2, report: report2, shown }) {
         for (const { tool, input } of toolInputs(tools2)) {
           const property = propertiesOf(input.document, input.root).find((p) => p.name === "response_format");
           if (!property)
             continue;
           const value = nonNullMember(input.document, property.resolved);
+          const from = (key) => Object.prototype.hasOwnProperty.call(property.written.schema, key) ? property.written : Object.prototype.hasOwnProperty.call(property.resolved.schema, key) ? property.resolved : value;
           const values = keyword(property, "enum") ?? value.schema.enum;
           const problems2 = [];
           const isExactly = Array.isArray(values) && values.length === 2 && values.includes("markdown") && values.includes("json");
           if (!isExactly)
-            problems2.push(Array.isArray(values) ? `allows ${values.map((v2) => JSON.stringify(v2)).join(", ")}` : "is not an enum");
+            problems2.push(Array.isArray(values) ? `allows ${values.map((v2, i) => shown([...from("enum").path, "enum", i], v2)).join(", ")}` : "is not an enum");
           const fallback = keyword(property, "default") ?? value.schema.default;
           if (fallback !== "markdown")
-            problems2.push(fallback === void 0 ? "has no default" : `defaults to ${JSON.stringify(fallback)}`);
+            problems2.push(fallback === void 0 ? "has no default" : `defaults to ${shown([...from("default").path, "default"], fallback)}`);
           if (problems2.length === 0)
             continue;
           report2({
@@ -44363,6 +44738,8 @@ async function lintMcp(listings, options) {
       push2(PARSE_META, "error", { path: [], messageId: "unreadable", data: { problem: document.parseError.message } });
       continue;
     }
+    for (const problem of listing.dumpProblems)
+      push2(PARSE_META, "error", { path: problem.path, messageId: "unreadable", data: { problem: problem.message } });
     if (listing.tools.length > MAX_TOOLS) {
       const extra = listing.tools[MAX_TOOLS];
       push2(PARSE_META, "error", {
@@ -45176,7 +45553,7 @@ async function lintMcpRun(operands, options, io, allRules, target, server, servi
       const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
       if (!read.ok)
         throw new FatalError(`${operand}: ${read.message}`);
-      const document = SourceDocument.parse(absolute, displayFile(io.cwd, absolute), read.text, "json", void 0, void 0, TOOL_SERVER_WORDING);
+      const document = SourceDocument.parse(absolute, displayFile(io.cwd, absolute), read.text, "json", void 0, read.invalidUtf8At, TOOL_SERVER_WORDING);
       listings.push(readListing(document));
       texts.set(absolute, read.text);
     }
@@ -45374,7 +45751,9 @@ var init_run = __esm({
 });
 
 // dist/mcp/client-config.js
-function readClientConfig(absolutePath, file, text2, context) {
+function readClientConfig(absolutePath, file, text2, context, invalidUtf8At) {
+  if (invalidUtf8At !== void 0)
+    throw new FatalError(`${file}:${position(text2, invalidUtf8At)}: not a client configuration: the file is not valid UTF-8 (first bad byte here)`);
   const jsonc3 = (init_main(), __toCommonJS(main_exports));
   const errors = [];
   const root2 = jsonc3.parseTree(text2, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
@@ -45569,7 +45948,7 @@ async function lintConfiguredServers(given, operands, options, io, allRules, red
   const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
   if (!read.ok)
     throw new FatalError(`${given}: ${read.message}`);
-  const declared = readClientConfig(absolute, file, read.text, { env: io.env ?? {}, home: io.env?.HOME ?? (0, import_node_os2.homedir)() });
+  const declared = readClientConfig(absolute, file, read.text, { env: io.env ?? {}, home: io.env?.HOME ?? (0, import_node_os2.homedir)() }, read.invalidUtf8At);
   const selected = select(declared, options.server, file);
   const severities = await mcpSettings(options, io, allRules);
   const placeOf = entryPlacer(read.text, file, absolute);
@@ -47236,10 +47615,12 @@ var init_workspace = __esm({
               app.dirty = false;
               const changes = app.changes;
               app.changes = /* @__PURE__ */ new Set();
+              const started = performance.now();
               const analysis = await analyzeApp(app.target, this.openTexts(), this.settingsFor(app.folder), this.env, app.session, changes === "all" ? void 0 : changes);
               if (this.apps.get(app.key) !== app)
                 return;
               app.analysis = analysis;
+              this.logCheck(app, analysis, performance.now() - started);
               await this.publish(app, analysis);
             }
           } finally {
@@ -47248,6 +47629,14 @@ var init_workspace = __esm({
         })();
         app.running = run;
         return run;
+      }
+      /** One line in the client's log per check of an app: how long it took and how much of its frontend was parsed again. */
+      logCheck(app, analysis, ms) {
+        if (this.disposed)
+          return;
+        const scan = analysis.project.frontend;
+        const frontend = scan ? `; frontend: ${scan.parsed} of ${scan.files.length} modules parsed` : "";
+        this.connection.console.log(`caplint: ${import_node_path42.default.relative(app.folder, app.target.root) || "."}: checked in ${Math.round(ms)} ms${frontend}`);
       }
       async refreshBelow(folder) {
         const below = [...this.apps.values()].filter((app) => isInside(app.target.root, folder));
@@ -47951,19 +48340,27 @@ var import_node_os = require("node:os");
 var import_node_path30 = __toESM(require("node:path"), 1);
 init_did_you_mean();
 init_errors();
+init_messages();
 var READ_FILES = /(\.(json|json5|toml|lock|rs|ts|tsx|js|jsx|mjs|cjs|vue|svelte)|(^|\/)\.gitignore)$/;
 var SKIPPED_SEGMENT = /(^|\/)(node_modules|target|\.git)\//;
 var MAX_FILES2 = 2e5;
+var MAX_REF_LENGTH = 4096;
 var MAX_TOTAL_BYTES2 = 512 * 1024 * 1024;
 var MAX_LISTING_BYTES = 64 * 1024 * 1024;
 async function gitLocation(cwd) {
   const result = await git(cwd, ["rev-parse", "--show-toplevel", "--show-prefix"]);
-  if (result.code !== 0)
+  if (result.code !== 0) {
+    const bare = (await git(cwd, ["rev-parse", "--is-bare-repository"])).stdout.toString("utf8").trim() === "true";
+    if (bare)
+      throw new FatalError(`${cwd} is a bare git repository: it has commits but no work tree, and --base and --head read the app from where caplint runs in one; run it in a clone or a worktree (git worktree add)`);
     throw new FatalError(`not in a git repository (${cwd}): --base and --head read commits from one`);
+  }
   const [top = "", prefix2 = ""] = result.stdout.toString("utf8").split("\n");
   return { top, prefix: prefix2.replace(/\/$/, "") };
 }
 async function resolveCommit(top, option, ref) {
+  if (ref.length > MAX_REF_LENGTH)
+    throw new FatalError(`${option} ${cutValue(ref, 80)}: not a git revision (${ref.length.toLocaleString("en")} characters; a ref name is a path, at most ${MAX_REF_LENGTH.toLocaleString("en")})`);
   if (ref.startsWith("-") || ref.includes("\0"))
     throw new FatalError(`${option} ${ref}: not a git revision`);
   const resolved = await git(top, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);

@@ -55,6 +55,10 @@ export const CAPABILITY_CONFIG: ConfigSection<CapabilityConfig> = {
       // A missing app folder is fatal at once: checking the working directory instead would pass silently.
       if ((await pathKind(config.app)) !== "directory")
         throw new FatalError(`${place.at("app")}: "app": ${app} is not a folder (relative to the config's folder)`);
+      // Blamed here, on the config's key: the load would name --app, which the command line does not have.
+      const { findSrcTauri } = await import("./load/project.js");
+      if ((await findSrcTauri(config.app)) === undefined)
+        throw new FatalError(`${place.at("app")}: "app": ${app} is not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`);
     }
     if (values.frontend !== undefined) {
       const given = values.frontend as FrontendConfig;

@@ -133,7 +133,11 @@ async function configFolders(start: string): Promise<string[]> {
 export async function resolveConfigFile(explicit: string | undefined, cwd: string, start: string): Promise<string | undefined> {
   if (explicit === undefined) return findConfig(start);
   const file = path.resolve(cwd, explicit);
-  if ((await pathKind(file)) !== "file") throw new FatalError(`--config ${explicit}: no such file`);
+  const kind = await pathKind(file);
+  if (kind === "directory")
+    throw new FatalError(`--config ${explicit}: is a folder; give the configuration file itself (such as ${path.join(explicit, "caplint.config.json")})`);
+  if (kind === "other") throw new FatalError(`--config ${explicit}: is not a regular file; give a JSON configuration file`);
+  if (kind !== "file") throw new FatalError(`--config ${explicit}: no such file`);
   return file;
 }
 

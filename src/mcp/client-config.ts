@@ -43,7 +43,10 @@ export interface ConfigContext {
 /** The predefined variables VS Code and Cursor resolve in a server entry (the others are editor state caplint does not have). */
 const FOLDER_VARIABLES = new Set(["workspaceFolder", "workspaceRoot", "workspaceFolderBasename", "userHome", "pathSeparator", "/"]);
 
-export function readClientConfig(absolutePath: string, file: string, text: string, context: ConfigContext): ConfiguredServer[] {
+/** `invalidUtf8At`: where the file's bytes stopped being UTF-8, if they did (a name would hold U+FFFD instead). */
+export function readClientConfig(absolutePath: string, file: string, text: string, context: ConfigContext, invalidUtf8At?: number): ConfiguredServer[] {
+  if (invalidUtf8At !== undefined)
+    throw new FatalError(`${file}:${position(text, invalidUtf8At)}: not a client configuration: the file is not valid UTF-8 (first bad byte here)`);
   const jsonc = createRequire(import.meta.url)("jsonc-parser") as JsoncParser;
   const errors: ParseError[] = [];
   const root = jsonc.parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });

@@ -53,7 +53,7 @@ async function lintConfiguredServers(
   const file = displayFile(io.cwd, absolute);
   const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
   if (!read.ok) throw new FatalError(`${given}: ${read.message}`);
-  const declared = readClientConfig(absolute, file, read.text, { env: io.env ?? {}, home: io.env?.HOME ?? homedir() });
+  const declared = readClientConfig(absolute, file, read.text, { env: io.env ?? {}, home: io.env?.HOME ?? homedir() }, read.invalidUtf8At);
   const selected = select(declared, options.server, file);
   const severities = await mcpSettings(options, io, allRules);
   const placeOf = entryPlacer(read.text, file, absolute);

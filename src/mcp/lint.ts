@@ -43,6 +43,7 @@ export async function lintMcp(listings: readonly Listing[], options: McpLintOpti
       push(PARSE_META, "error", { path: [], messageId: "unreadable", data: { problem: document.parseError!.message } });
       continue;
     }
+    for (const problem of listing.dumpProblems) push(PARSE_META, "error", { path: problem.path, messageId: "unreadable", data: { problem: problem.message } });
     if (listing.tools.length > MAX_TOOLS) {
       const extra = listing.tools[MAX_TOOLS]!;
       push(PARSE_META, "error", {

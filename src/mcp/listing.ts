@@ -48,6 +48,8 @@ export interface Listing {
   probeCalls: Array<At<ProbeCall>>;
   /** Why the file is not a listing at all (reported by mcp-schema), or undefined. */
   shapeProblem?: string;
+  /** Parts of a `caplint mcp dump` file that are not as the dump writes them (parse findings; the part is left out). */
+  dumpProblems: Array<{ path: JsonPath; message: string }>;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -59,7 +61,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * `initialize`).
  */
 export function readListing(document: SourceDocument): Listing {
-  const listing: Listing = { document, pages: [], tools: [], probeCalls: [] };
+  const listing: Listing = { document, pages: [], tools: [], probeCalls: [], dumpProblems: [] };
   const root = document.value;
   const addPage = (value: unknown, path: JsonPath) => listing.pages.push({ value, path });
   const addInitialize = (value: unknown, path: JsonPath) => {
@@ -94,7 +96,14 @@ export function readListing(document: SourceDocument): Listing {
     if (Array.isArray(root.stdoutNoise)) listing.stdoutNoise = { value: root.stdoutNoise, path: ["stdoutNoise"] };
     if (isObject(root.probe) && Array.isArray(root.probe.calls)) {
       root.probe.calls.forEach((call, index) => {
-        if (isObject(call) && typeof call.tool === "string") listing.probeCalls.push({ value: call as unknown as ProbeCall, path: ["probe", "calls", index] });
+        const path: JsonPath = ["probe", "calls", index];
+        const problem = probeCallProblem(call);
+        if (problem)
+          listing.dumpProblems.push({
+            path: problem.key === undefined ? path : [...path, problem.key],
+            message: `probe call ${index + 1}: ${problem.message}`,
+          });
+        else listing.probeCalls.push({ value: call as unknown as ProbeCall, path });
       });
     }
   } else if (isObject(root) && !addMessage(root, [])) {
@@ -113,6 +122,21 @@ export function readListing(document: SourceDocument): Listing {
     });
   }
   return listing;
+}
+
+const PROBE_PURPOSES: readonly ProbePurpose[] = ["baseline", "unknown-field", "pagination", "limit-over-max"];
+
+/** What is wrong with a recorded probe call, as `caplint mcp dump --probe` writes them; undefined when nothing is. */
+function probeCallProblem(call: unknown): { key?: string; message: string } | undefined {
+  const wrote = "a caplint mcp dump writes";
+  if (!isObject(call)) return { message: `expected an object with "tool", "purpose" and "arguments", as ${wrote} each call` };
+  if (typeof call.tool !== "string") return { key: "tool", message: `"tool" must be the name of the tool called (a string), as ${wrote} it` };
+  if (typeof call.purpose !== "string" || !(PROBE_PURPOSES as readonly string[]).includes(call.purpose))
+    return { key: "purpose", message: `"purpose" must be one of ${PROBE_PURPOSES.map((p) => `"${p}"`).join(", ")}` };
+  if (!isObject(call.arguments)) return { key: "arguments", message: `"arguments" must be the object of arguments sent to the tool, as ${wrote} it` };
+  if (call.error !== undefined && !(isObject(call.error) && typeof call.error.message === "string"))
+    return { key: "error", message: `"error" must be a JSON-RPC error (an object with a "message" string), as ${wrote} it` };
+  return undefined;
 }
 
 /** The `serverInfo.name` when it is a string. */

@@ -69,7 +69,8 @@ async function lintMcpRun(
       const absolute = path.resolve(io.cwd, operand);
       const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
       if (!read.ok) throw new FatalError(`${operand}: ${read.message}`);
-      const document = SourceDocument.parse(absolute, displayFile(io.cwd, absolute), read.text, "json", undefined, undefined, TOOL_SERVER_WORDING);
+      // Bytes that are not UTF-8 are a parse finding at the first of them, not a name with U+FFFD in it.
+      const document = SourceDocument.parse(absolute, displayFile(io.cwd, absolute), read.text, "json", undefined, read.invalidUtf8At, TOOL_SERVER_WORDING);
       listings.push(readListing(document));
       texts.set(absolute, read.text);
     }

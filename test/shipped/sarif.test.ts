@@ -35,6 +35,7 @@ const COVERED_RULES = [
   "empty-platforms",
   "frontend-calls-unregistered-plugin",
   "frontend-command-not-granted",
+  "frontend-version-skew",
   "ignored-file",
   "insecure-remote",
   "invalid-identifier",

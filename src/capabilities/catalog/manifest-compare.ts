@@ -76,19 +76,23 @@ export function compareManifest(key: string, manifest: Manifest, reference: Mani
   ] as const) {
     for (const name of names) {
       if (ownEntry(reference.permissions, name) || ownEntry(reference.permission_sets, name)) continue;
-      // Only against a locked release the history has verified: a newer release may add names it cannot know.
-      if (!membersKnown) continue;
-      // No record in the history and not in the built-in catalog: no release ever had it.
+      // No record in the history and not in the built-in catalog: no release ever had it. Whatever the app
+      // locks, or without a lock at all: the build writes the plugin's part of the file from a release.
       if (context.history.entry(catalog, qualified(name)) === undefined) {
         const crate = context.history.crateOf(catalog) ?? key;
+        const through = membersKnown ? "" : ` through ${context.history.newest(catalog) ?? "the newest known"}`;
         differences.push({
           key,
           name,
           path: [key, field, name],
-          message: `the manifest defines "${qualified(name)}", which no release of ${crate} has`,
+          message: `the manifest defines "${qualified(name)}", which no release of ${crate}${through} has`,
           notInRelease: true,
         });
-      } else if (existence(name) === false) {
+        continue;
+      }
+      // Only against a locked release the history has verified: a newer release may add names it cannot know.
+      if (!membersKnown) continue;
+      if (existence(name) === false) {
         differences.push({
           key,
           name,

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { didYouMean, nearest } from "../../core/did-you-mean.js";
 import { FatalError } from "../../core/errors.js";
+import { cutValue } from "../../core/messages.js";
 
 /**
  * One commit's files, read from git's objects (`ls-tree`, `cat-file --batch`: no checkout, nothing
@@ -31,6 +32,8 @@ const READ_FILES = /(\.(json|json5|toml|lock|rs|ts|tsx|js|jsx|mjs|cjs|vue|svelte
 /** Dependencies and build output: never an app's own files, and often large when committed. */
 const SKIPPED_SEGMENT = /(^|\/)(node_modules|target|\.git)\//;
 const MAX_FILES = 200_000;
+/** PATH_MAX: a ref is a file under .git/refs (or a line of packed-refs written from one). */
+const MAX_REF_LENGTH = 4096;
 const MAX_TOTAL_BYTES = 512 * 1024 * 1024;
 /** The listing of a tree: one line per entry, paths included. */
 const MAX_LISTING_BYTES = 64 * 1024 * 1024;
@@ -38,13 +41,26 @@ const MAX_LISTING_BYTES = 64 * 1024 * 1024;
 /** Where `cwd` is in its repository: the top folder and the path from it (POSIX, "" at the top). */
 export async function gitLocation(cwd: string): Promise<{ top: string; prefix: string }> {
   const result = await git(cwd, ["rev-parse", "--show-toplevel", "--show-prefix"]);
-  if (result.code !== 0) throw new FatalError(`not in a git repository (${cwd}): --base and --head read commits from one`);
+  if (result.code !== 0) {
+    const bare = (await git(cwd, ["rev-parse", "--is-bare-repository"])).stdout.toString("utf8").trim() === "true";
+    if (bare)
+      throw new FatalError(
+        `${cwd} is a bare git repository: it has commits but no work tree, and --base and --head read the app from where caplint runs in one; run it in a clone or a worktree (git worktree add)`,
+      );
+    throw new FatalError(`not in a git repository (${cwd}): --base and --head read commits from one`);
+  }
   const [top = "", prefix = ""] = result.stdout.toString("utf8").split("\n");
   return { top, prefix: prefix.replace(/\/$/, "") };
 }
 
 /** The commit `ref` names; a clear error naming the fetch to add when this clone does not have it. */
 export async function resolveCommit(top: string, option: string, ref: string): Promise<string> {
+  // A ref longer than a path git could store is no ref: said once, cut, without asking git (which would
+  // make every later message repeat it).
+  if (ref.length > MAX_REF_LENGTH)
+    throw new FatalError(
+      `${option} ${cutValue(ref, 80)}: not a git revision (${ref.length.toLocaleString("en")} characters; a ref name is a path, at most ${MAX_REF_LENGTH.toLocaleString("en")})`,
+    );
   if (ref.startsWith("-") || ref.includes("\0")) throw new FatalError(`${option} ${ref}: not a git revision`);
   const resolved = await git(top, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
   if (resolved.code === 0) return resolved.stdout.toString("utf8").trim();

@@ -3,6 +3,7 @@ import { quote } from "../text.js";
 import { callsFor, firstText, rejected } from "./probe-results.js";
 import { defineMcpRule } from "./types.js";
 import { plural } from "../../core/wording.js";
+import { shownValue } from "../../core/messages.js";
 
 export default defineMcpRule({
   id: "mcp-pagination-contract",
@@ -16,13 +17,13 @@ export default defineMcpRule({
     limitAccepted: "tool {{tool}} accepted limit {{limit}}, over the maximum of 100",
     arithmetic: "tool {{tool}}: {{problem}}",
   },
-  check({ listing, report }) {
+  check({ listing, report, shown }) {
     for (const call of callsFor(listing.probeCalls, "limit-over-max")) {
       if (rejected(call.value)) continue;
       report({
         path: [...call.path, "arguments", "limit"],
         messageId: "limitAccepted",
-        data: { tool: quote(call.value.tool), limit: String(JSON.stringify(call.value.arguments.limit)) },
+        data: { tool: quote(call.value.tool), limit: shown([...call.path, "arguments", "limit"], call.value.arguments.limit) },
         hint: "bound limit to 1..100 in the input schema (zod .int().min(1).max(100), Pydantic ge=1, le=100)",
       });
     }
@@ -83,8 +84,11 @@ function arithmetic(page: Record<string, unknown>, args: Record<string, unknown>
   if (hasMore !== more) add(`has_more is ${hasMore} but total ${total} ${more ? ">" : "<="} offset ${offset} + count ${count}`, more);
   const next = page.next_offset;
   if (more && next !== offset + count)
-    add(`next_offset is ${JSON.stringify(next) ?? "missing"}, not offset + count = ${offset + count}`, typeof next !== "number" || next > offset + count);
+    add(
+      `next_offset is ${next === undefined ? "missing" : shownValue(next)}, not offset + count = ${offset + count}`,
+      typeof next !== "number" || next > offset + count,
+    );
   // The TypeScript guide omits next_offset at the end and the Python one writes null: both are accepted.
-  if (!more && next !== null && next !== undefined) add(`next_offset is ${JSON.stringify(next)} at the end of the list, not null`);
+  if (!more && next !== null && next !== undefined) add(`next_offset is ${shownValue(next)} at the end of the list, not null`);
   return problems;
 }

@@ -43,7 +43,7 @@ export default defineMcpRule({
     missingParameter: '{{tool}} is a list tool but has no "{{parameter}}" parameter',
     wrongParameter: '{{tool}}: "{{parameter}}" {{problems}}',
   },
-  check({ tools, service, settings, report }) {
+  check({ tools, service, settings, report, shown }) {
     const naming = namingOf(tools, service);
     for (const { tool, input } of toolInputs(tools)) {
       // A list without arguments is a fixed one (open pages, connections, configured sources): nothing to page.
@@ -62,7 +62,7 @@ export default defineMcpRule({
           });
           continue;
         }
-        const problems = check(input.document, property, expected);
+        const problems = check(input.document, property, expected, shown);
         if (problems.length > 0) {
           report({
             path: property.written.path,
@@ -81,29 +81,43 @@ function propertiesPath(root: SchemaNode): JsonPath {
   return root.schema.properties === undefined ? root.path : [...root.path, "properties"];
 }
 
-function check(document: SchemaNode, property: Property, expected: Expected): string[] {
+function check(document: SchemaNode, property: Property, expected: Expected, shown: (path: JsonPath, value: unknown) => string): string[] {
   const value = nonNullMember(document, property.resolved);
+  // Where a keyword is written: beside a $ref, in what it resolves to, or in the non-null member of a union.
+  const pathOf = (key: string): JsonPath => {
+    const own = (node: SchemaNode) => Object.prototype.hasOwnProperty.call(node.schema, key);
+    const node = own(property.written) ? property.written : own(property.resolved) ? property.resolved : value;
+    return [...node.path, key];
+  };
   const read = (key: string) => keyword(property, key) ?? value.schema[key];
+  const show = (key: string, fallback: unknown) => shown(pathOf(key), fallback);
   const problems: string[] = [];
   const types = typesOf(document, value);
   if (!types.has("integer")) problems.push(types.size ? `is ${[...types].join(" or ")}, not integer` : "has no type (integer expected)");
   const fallback = read("default");
   if (fallback !== expected.default)
     problems.push(
-      fallback === undefined ? `has no default (${expected.default} expected)` : `defaults to ${JSON.stringify(fallback)}, not ${expected.default}`,
+      fallback === undefined ? `has no default (${expected.default} expected)` : `defaults to ${show("default", fallback)}, not ${expected.default}`,
     );
-  const minimum = read("minimum") ?? (typeof read("exclusiveMinimum") === "number" ? (read("exclusiveMinimum") as number) + 1 : undefined);
+  const exclusiveMinimum = read("exclusiveMinimum");
+  const minimum = read("minimum") ?? (typeof exclusiveMinimum === "number" ? exclusiveMinimum + 1 : undefined);
   if (minimum !== expected.minimum)
-    problems.push(minimum === undefined ? `has no minimum (${expected.minimum} expected)` : `has minimum ${JSON.stringify(minimum)}, not ${expected.minimum}`);
+    problems.push(
+      minimum === undefined
+        ? `has no minimum (${expected.minimum} expected)`
+        : `has minimum ${read("minimum") === undefined ? `${show("exclusiveMinimum", exclusiveMinimum)} + 1` : show("minimum", minimum)}, not ${expected.minimum}`,
+    );
   if (expected.maximum !== undefined) {
-    const written = read("maximum") ?? (typeof read("exclusiveMaximum") === "number" ? (read("exclusiveMaximum") as number) - 1 : undefined);
+    const exclusiveMaximum = read("exclusiveMaximum");
+    const written = read("maximum") ?? (typeof exclusiveMaximum === "number" ? exclusiveMaximum - 1 : undefined);
+    const writtenText = read("maximum") === undefined ? `${show("exclusiveMaximum", exclusiveMaximum)} - 1` : show("maximum", written);
     // zod writes Number.MAX_SAFE_INTEGER for an int() without max(): no bound at all.
     const maximum = written === UNBOUNDED_MAXIMUM || written === UNBOUNDED_MAXIMUM - 1 ? undefined : written;
     if (maximum !== expected.maximum)
       problems.push(
         maximum === undefined
-          ? `has no maximum (${expected.maximum} expected)${written === undefined ? "" : `; ${JSON.stringify(written)} is zod's "no maximum"`}`
-          : `has maximum ${JSON.stringify(maximum)}, not ${expected.maximum}`,
+          ? `has no maximum (${expected.maximum} expected)${written === undefined ? "" : `; ${writtenText} is zod's "no maximum"`}`
+          : `has maximum ${writtenText}, not ${expected.maximum}`,
       );
   }
   return problems;

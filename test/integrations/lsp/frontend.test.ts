@@ -5,10 +5,12 @@
  * which windows may make it, and an edit of one frontend file is checked again quickly. The app is
  * generated here: two pages, a JSON capability for "main" and a TOML one for "settings".
  */
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CodeAction, Hover } from "vscode-languageserver-protocol/node";
+import type { CodeAction, Diagnostic, Hover } from "vscode-languageserver-protocol/node";
+import { ROOT } from "../../helpers/run.js";
 import { startServer, uriOf, type TestClient } from "./client.js";
 import { applyEdits, frontendApp } from "./frontend-app.js";
 
@@ -110,4 +112,60 @@ describe("caplint lsp: the frontend's calls", () => {
     expect((granted.contents as { value: string }).value).toContain("**May call:** window `main` (every platform)");
     await client.close(uriOf(capability));
   });
+});
+
+/** Edit → diagnostics, six times (a refused call typed, then undone), in ms, sorted. */
+async function editTimes(client: TestClient, file: string, from: string, to: string): Promise<number[]> {
+  const uri = uriOf(file);
+  const original = readFileSync(file, "utf8");
+  const refusedHere = (list: Diagnostic[]) => list.some((d) => d.code === "frontend-command-not-granted" && String(d.message).includes(`.${to}()`));
+  await client.open(uri, original, "typescript");
+  await client.diagnostics(uri, (list) => !refusedHere(list), 30_000);
+  const times: number[] = [];
+  for (let round = 0; round < 6; round++) {
+    const refused = round % 2 === 0;
+    const started = performance.now();
+    await client.change(uri, refused ? original.replace(from, to) : original);
+    await client.diagnostics(uri, (list) => refusedHere(list) === refused, 30_000);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+describe("caplint lsp: an edit of one frontend module", () => {
+  it("is checked again quickly, in a 50-module app and in the demo app", async () => {
+    const generated = frontendApp(50);
+    const demo = mkdtempSync(path.join(tmpdir(), "caplint-lsp-demo-"));
+    cpSync(path.join(ROOT, "examples/demo-app"), demo, { recursive: true });
+    try {
+      const figures: string[] = [];
+      for (const [name, dir, file, from, to] of [
+        ["50-module app", generated.dir, "src/lib/m7.ts", "setTitle", "hide"],
+        ["demo app", demo, "src/settings.ts", "setSize", "hide"],
+      ] as const) {
+        const client = await startServer(dir);
+        const times = await editTimes(client, path.join(dir, file), from, to);
+        // Work counted, not only timed: after the first check, each edit parses the edited module alone.
+        const checks = client.messages.filter((m) => /^caplint: \.: checked in \d+ ms; frontend: /.test(m));
+        expect(checks.length).toBeGreaterThanOrEqual(7);
+        const modules = name === "demo app" ? 4 : 54;
+        expect(checks[0]).toMatch(new RegExp(`frontend: ${modules} of ${modules} modules parsed$`));
+        for (const check of checks.slice(-6)) expect(check).toMatch(new RegExp(`frontend: 1 of ${modules} modules parsed$`));
+        const median = times[times.length >> 1]!;
+        const checkTimes = checks
+          .slice(-6)
+          .map((m) => Number(/checked in (\d+) ms/.exec(m)![1]))
+          .sort((a, b) => a - b);
+        figures.push(
+          `${name}: ${times.map((t) => t.toFixed(0)).join(", ")} ms (median ${median.toFixed(0)} ms; the check itself: median ${checkTimes[3]} ms, first check ${/checked in (\d+) ms/.exec(checks[0]!)![1]} ms)`,
+        );
+        expect(median).toBeLessThan(10_000);
+        expect(await client.stop()).toBe(0);
+      }
+      console.log(`[lsp-frontend] edit -> diagnostics, ${figures.join("; ")}`);
+    } finally {
+      generated.remove();
+      rmSync(demo, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
