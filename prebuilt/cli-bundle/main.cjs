@@ -42057,7 +42057,7 @@ var init_listing = __esm({
 });
 
 // dist/mcp/naming.js
-function evidenceOf(word) {
+function lexiconEntry(word) {
   const text2 = lexicon ??= (0, import_node_fs15.readFileSync)(packageFile("data", "wordnet-verbs.txt"), "utf8");
   let low = 0;
   let high = text2.length;
@@ -42076,6 +42076,13 @@ function evidenceOf(word) {
       high = lineStart;
   }
   return void 0;
+}
+function evidenceOf(word) {
+  const entry = lexiconEntry(word);
+  if (entry !== void 0 || !/^un[a-z]{3,}$/.test(word))
+    return entry;
+  const reversed = lexiconEntry(word.slice(2));
+  return reversed !== void 0 ? { verb: reversed.verb, other: 0 } : void 0;
 }
 function compareLemma(text2, lineStart, word) {
   for (let index = 0; ; index++) {
@@ -42104,6 +42111,8 @@ function verbShare(word) {
 function readAsAction(action, extra) {
   const [first, second] = action;
   if (first === void 0)
+    return void 0;
+  if (MANNER_WORDS.has(first) && second !== void 0 && readAsAction(action.slice(1), extra) === void 0)
     return void 0;
   if (second !== void 0 && (evidenceOf(`${first}_${second}`) !== void 0 || Object.hasOwn(TOOL_VERBS, `${first}_${second}`)))
     return void 0;
@@ -42138,8 +42147,16 @@ function versionToken(name) {
   return match2 ? match2[1] ?? match2[2] ?? match2[3] : void 0;
 }
 function serviceFromServerName(name) {
-  const lastSegment = name.split(/[/:@]/).filter(Boolean).pop() ?? "";
-  const service = lastSegment.replace(VERSION_OR_DATE, " ").split(/[^A-Za-z0-9]+/).map((token) => words(token).filter((hump) => !FRAMEWORK_WORDS.has(hump)).join("")).filter(Boolean).join("_");
+  for (const segment of name.split(/[/:@]/).filter(Boolean).reverse()) {
+    const service = serviceOfSegment(segment);
+    if (service !== void 0)
+      return service;
+  }
+  return void 0;
+}
+function serviceOfSegment(segment) {
+  const withoutDomain = segment.replace(VERSION_OR_DATE, " ").split(".").filter((label, _2, labels) => labels.length === 1 || !DOMAIN_SUFFIXES.has(label.toLowerCase())).join(".");
+  const service = withoutDomain.split(/[^A-Za-z0-9]+/).map((token) => words(token).filter((hump) => !FRAMEWORK_WORDS.has(hump)).join("")).filter(Boolean).join("_");
   return service === "" ? void 0 : service;
 }
 function toolNaming(service, toolNames) {
@@ -42195,7 +42212,7 @@ function splitToolName(toolName, naming) {
   }
   return { prefix: void 0, action: words(toolName) };
 }
-var import_node_fs15, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, NO_WORDS;
+var import_node_fs15, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS;
 var init_naming = __esm({
   "dist/mcp/naming.js"() {
     "use strict";
@@ -42226,6 +42243,7 @@ var init_naming = __esm({
       import: "SQL and ES import",
       index: "search engines (Elasticsearch index API)",
       init: "git init, npm init",
+      lint: "ESLint, npm run lint: lint files",
       lookup: "DNS lookup, nslookup(1)",
       post: "HTTP POST (RFC 9110)",
       prefetch: "HTML prefetch, git fetch --prefetch",
@@ -42252,9 +42270,11 @@ var init_naming = __esm({
       upsert: "SQL upsert, Pinecone upsert",
       whoami: "whoami(1), a query of the current identity"
     };
+    MANNER_WORDS = /* @__PURE__ */ new Set(["batch", "bulk"]);
     NOUN_LEANING = 0.5;
     FRAMEWORK_WORDS = /* @__PURE__ */ new Set(["mcp", "fastmcp", "server", "servers", "sdk", "modelcontextprotocol"]);
     VERSION_OR_DATE = /(?:^|[^a-z0-9])v\d+(?:\.\d+)*(?![a-z0-9])|\d+\.\d+(?:\.\d+)*|(?:19|20)\d{2}(?:[-_.]?\d{2}){0,2}(?!\d)/gi;
+    DOMAIN_SUFFIXES = /* @__PURE__ */ new Set(["ai", "app", "co", "com", "dev", "io", "net", "org"]);
     NO_WORDS = /* @__PURE__ */ new Set();
   }
 });
@@ -42444,8 +42464,12 @@ function* namesOf(tools2) {
     if (tool.name !== void 0)
       yield tool.name;
 }
-function isPagePosition(name) {
-  return PAGE_POSITIONS.has(normalised(name));
+function isPagePosition(property) {
+  if (PAGE_POSITIONS.has(normalised(property.name)))
+    return true;
+  const schema = property.resolved.schema;
+  const description = isObject3(schema) && typeof schema.description === "string" ? schema.description : "";
+  return DESCRIBED_AS_OFFSET.test(description) && !PAGE_SIZE_NAME.test(property.name);
 }
 function isListTool(tool, naming, pinned) {
   const pin = tool.name === void 0 ? void 0 : pinned?.get(tool.name);
@@ -42518,7 +42542,7 @@ function* toolInputs(tools2) {
 function toolLabel(tool) {
   return tool.name === void 0 ? `tool #${String(tool.path[tool.path.length - 1])}` : `tool ${quote2(tool.name)}`;
 }
-var namings, LIST_WORDS, PAGE_PARAMETERS, PAGE_RESULT_FIELDS, BUDGET_VERBS, normalised, PAGE_POSITIONS, RESULT_COUNTS, JOB_STARTERS, RETURNS_JOB_ID, LINE_OFFSET, listToolsByNaming;
+var namings, LIST_WORDS, PAGE_PARAMETERS, PAGE_RESULT_FIELDS, BUDGET_VERBS, normalised, PAGE_POSITIONS, DESCRIBED_AS_OFFSET, PAGE_SIZE_NAME, RESULT_COUNTS, JOB_STARTERS, RETURNS_JOB_ID, LINE_OFFSET, listToolsByNaming;
 var init_support2 = __esm({
   "dist/mcp/rules/support.js"() {
     "use strict";
@@ -42539,12 +42563,29 @@ var init_support2 = __esm({
       ["cursor", "string"],
       ["startcursor", "string"],
       ["nextcursor", "string"],
-      ["pagetoken", "string"]
+      ["pagetoken", "string"],
+      ["pageoffset", "number"],
+      ["nextpagetoken", "string"]
     ]);
     PAGE_RESULT_FIELDS = /* @__PURE__ */ new Set(["total", "totalcount", "hasmore", "nextcursor", "nextoffset", "nextpagetoken"]);
     BUDGET_VERBS = /* @__PURE__ */ new Set(["crawl", "map", "scrape", "spider"]);
     normalised = (name) => name.toLowerCase().replace(/[_-]/g, "");
-    PAGE_POSITIONS = /* @__PURE__ */ new Set(["offset", "skip", "page", "pageidx", "pageindex", "pagenumber", "cursor", "startcursor", "nextcursor", "pagetoken"]);
+    PAGE_POSITIONS = /* @__PURE__ */ new Set([
+      "offset",
+      "skip",
+      "page",
+      "pageidx",
+      "pageindex",
+      "pagenumber",
+      "pageoffset",
+      "cursor",
+      "startcursor",
+      "nextcursor",
+      "pagetoken",
+      "nextpagetoken"
+    ]);
+    DESCRIBED_AS_OFFSET = /\boffset\b/i;
+    PAGE_SIZE_NAME = /size|count|limit|max|num/i;
     RESULT_COUNTS = /* @__PURE__ */ new Set(["maxresults", "maxcount", "maxitems", "maxentries", "numresults", "topk"]);
     JOB_STARTERS = /* @__PURE__ */ new Set(["start", "begin", "launch", "submit", "trigger", "spawn", "enqueue"]);
     RETURNS_JOB_ID = /\breturns?\b[^.]{0,60}\b(?:session|job|task|operation|run)[ _-]?id\b/i;
@@ -42815,7 +42856,7 @@ var init_mcp_input_bounds = __esm({
           for (const property of walkProperties(input.document, input.root)) {
             if (paginated && property.name === "limit")
               continue;
-            const problem = paginated && isPagePosition(property.name) ? unboundedPosition(input.document, property) : unbounded(input.document, property);
+            const problem = paginated && isPagePosition(property) ? unboundedPosition(input.document, property) : unbounded(input.document, property);
             if (!problem)
               continue;
             report2({
@@ -44410,6 +44451,9 @@ var init_mcp_tool_prefix = __esm({
 });
 
 // dist/mcp/rules/mcp-tool-verb.js
+function isNamedByItsAction(prefix2, name, verbs) {
+  return prefix2 !== void 0 && /^[a-z]+$/.test(prefix2) && isActionWord(prefix2, verbs) && readAsAction(words(name), verbs) === void 0;
+}
 function namespaceNote(namespace) {
   return namespace.fromServerName ? `a word of the server's name, on ${namespace.shared} of ${namespace.total} tools` : `the namespace ${namespace.shared} of ${namespace.total} tools share`;
 }
@@ -44451,7 +44495,7 @@ var init_mcp_tool_verb = __esm({
           const namespace = split.prefix === void 0 && split.action.length > 1 && split.action[0] === naming.namespace?.word ? naming.namespace : void 0;
           const action = namespace ? split.action.slice(1) : split.action;
           const problem = readAsAction(action, settings.verbs);
-          if (!problem)
+          if (!problem || isNamedByItsAction(split.prefix, tool.name, settings.verbs))
             continue;
           const lead = split.prefix !== void 0 ? tool.name.slice(0, split.prefix.length + 1) : namespace ? tool.name.slice(0, namespace.word.length + 1) : "";
           const after = lead === "" ? "" : ` after ${quote2(lead)}${namespace ? ` (${namespaceNote(namespace)})` : ""}`;
