@@ -7263,6 +7263,19 @@ var init_command_name = __esm({
   }
 });
 
+// dist/core/wording.js
+function plural(count, word, words3 = `${word}s`) {
+  return `${count} ${count === 1 ? word : words3}`;
+}
+function agree(count, singular, pluralForm) {
+  return count === 1 ? singular : pluralForm;
+}
+var init_wording = __esm({
+  "dist/core/wording.js"() {
+    "use strict";
+  }
+});
+
 // dist/capabilities/engine/access.js
 function resolveAccess(model, query) {
   const webview = query.webview ?? query.window;
@@ -7453,6 +7466,7 @@ var init_access = __esm({
     init_expand();
     init_model();
     init_command_name();
+    init_wording();
     MAX_MATRIX_MATCHING_WORK = 5e7;
     CoverageIndex = class {
       labels;
@@ -7548,7 +7562,7 @@ var init_access = __esm({
           for (const patternId of signaturePatterns[signature2]) {
             if (patternResults[patternId] === -1) {
               if (globMatchingWork() - workAtStart > MAX_MATRIX_MATCHING_WORK)
-                throw new FatalError(`comparing ${patternIds.size} window patterns with ${windows.length} labels reached the limit of ${MAX_MATRIX_MATCHING_WORK.toLocaleString("en-US")} characters compared (long glob patterns against long labels); ask about fewer windows with --window`);
+                throw new FatalError(`comparing ${plural(patternIds.size, "window pattern")} with ${plural(windows.length, "label")} reached the limit of ${MAX_MATRIX_MATCHING_WORK.toLocaleString("en-US")} characters compared (long glob patterns against long labels); ask about fewer windows with --window`);
               const compiled2 = matchers[patternId];
               patternResults[patternId] = compiled2.ok && compiled2.match(label) ? 1 : 0;
             }
@@ -8188,9 +8202,9 @@ function fileText(object, syntax) {
 `).join("");
 }
 function blockValue(value, syntax, indent = "") {
-  const inline = syntax === "json" ? JSON.stringify(value) : inlineValue(value, syntax);
-  if (inline.length <= LINE || value === null || typeof value !== "object")
-    return inline;
+  const inline2 = syntax === "json" ? JSON.stringify(value) : inlineValue(value, syntax);
+  if (inline2.length <= LINE || value === null || typeof value !== "object")
+    return inline2;
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     const items = value.map((item) => inner + blockValue(item, syntax, inner));
@@ -8199,7 +8213,7 @@ ${items.join(",\n")}${syntax === "toml" ? "," : ""}
 ${indent}]`;
   }
   if (syntax === "toml")
-    return inline;
+    return inline2;
   const fields = Object.entries(value).map(([key, item]) => `${inner}${fieldKey(key, syntax)}: ${blockValue(item, syntax, inner)}`);
   return `{
 ${fields.join(",\n")}
@@ -12192,7 +12206,7 @@ var init_apps = __esm({
 
 // dist/capabilities/load/wording.js
 var CAPABILITY_WORDING;
-var init_wording = __esm({
+var init_wording2 = __esm({
   "dist/capabilities/load/wording.js"() {
     "use strict";
     CAPABILITY_WORDING = {
@@ -12391,7 +12405,7 @@ var init_app_config = __esm({
     init_limits();
     init_types2();
     init_apps();
-    init_wording();
+    init_wording2();
     FILE_WORD = { linux: "linux", macOS: "macos", windows: "windows", android: "android", iOS: "ios" };
     WINDOWS = ["app", "windows"];
     CAPABILITIES = ["app", "security", "capabilities"];
@@ -12496,19 +12510,6 @@ var init_project_model = __esm({
         return `${entry.provenance.file}:${this.line(entry.provenance.file, entry.provenance.path)}`;
       }
     };
-  }
-});
-
-// dist/core/wording.js
-function plural(count, word, words3 = `${word}s`) {
-  return `${count} ${count === 1 ? word : words3}`;
-}
-function agree(count, singular, pluralForm) {
-  return count === 1 ? singular : pluralForm;
-}
-var init_wording2 = __esm({
-  "dist/core/wording.js"() {
-    "use strict";
   }
 });
 
@@ -12705,7 +12706,7 @@ var init_explain = __esm({
     init_command_names();
     init_command_name();
     init_project_model();
-    init_wording2();
+    init_wording();
     init_syntax();
     NAME2 = String.raw`([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_]+)?)`;
     PATTERNS = [
@@ -18283,7 +18284,7 @@ var init_project = __esm({
     init_library_options();
     init_types2();
     init_document();
-    init_wording();
+    init_wording2();
     init_file_names();
     init_read();
     init_errors();
@@ -32608,8 +32609,7 @@ var init_unknown_permission = __esm({
             context.report({ at: capability.source, path: entry.extended ? [...entry.path, "identifier"] : entry.path, ...versioned });
             continue;
           }
-          const owner = verdict.key === void 0 ? "the app's own permissions" : `plugin "${verdict.key}"`;
-          const problem = verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key) ? `the host has no core area "${verdict.key.slice(5)}"` : `${owner} has no permission or set "${verdict.base}"`;
+          const problem = verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key) ? `the host has no core area "${verdict.key.slice(5)}"` : verdict.key === void 0 ? `the app has no permission or set "${verdict.base}" of its own` : `plugin "${verdict.key}" has no permission or set "${verdict.base}"`;
           const impact = impactOf(capability);
           context.report({
             at: capability.source,
@@ -35373,8 +35373,9 @@ __export(stylish_exports, {
 });
 function findingLines(d, frame, context) {
   const { paint } = context;
+  const at = d.liveServer === void 0 ? `  ${d.range.start.line}:${d.range.start.column}` : "";
   const out = [
-    d.severity === "suggestion" ? paint.dim(`  ${d.range.start.line}:${d.range.start.column}  suggestion  ${d.message}  ${d.ruleId}`) : `  ${d.range.start.line}:${d.range.start.column}  ${d.severity === "error" ? paint.error("error") : paint.warning("warning")}  ${d.message}  ${paint.dim(d.ruleId)}`
+    d.severity === "suggestion" ? paint.dim(`${at}  suggestion  ${d.message}  ${d.ruleId}`) : `${at}  ${d.severity === "error" ? paint.error("error") : paint.warning("warning")}  ${d.message}  ${paint.dim(d.ruleId)}`
   ];
   if (frame)
     out.push(...codeFrame(d, frame.text, frame.previous, context));
@@ -35480,7 +35481,7 @@ var init_stylish = __esm({
     init_terminal_text();
     init_line_index();
     init_messages();
-    init_wording2();
+    init_wording();
     stylish = ({ diagnostics, summary, notes = [], config, hiddenWarnings = 0 }, context) => {
       const { paint } = context;
       const out = [];
@@ -35505,7 +35506,7 @@ var init_stylish = __esm({
         for (const d of groupFindings(list)) {
           const lines = linesOf(d.absolutePath);
           const line = d.range.start.line;
-          const frame = lines && !(lines.text === "" && lines.lineText(line) === "") ? { text: lines.lineText(line), previous: line > 1 ? lines.lineText(line - 1) : void 0 } : void 0;
+          const frame = d.liveServer === void 0 && lines && !(lines.text === "" && lines.lineText(line) === "") ? { text: lines.lineText(line), previous: line > 1 ? lines.lineText(line - 1) : void 0 } : void 0;
           out.push(...findingLines(d, frame, context));
         }
         out.push("");
@@ -35533,7 +35534,7 @@ var init_compact = __esm({
   "dist/core/reporters/compact.js"() {
     "use strict";
     init_terminal_text();
-    compact = ({ diagnostics }) => textLines(diagnostics.map((d) => `${d.file}:${d.range.start.line}:${d.range.start.column}: ${d.severity} ${d.message} [${d.ruleId}]`));
+    compact = ({ diagnostics }) => textLines(diagnostics.map((d) => d.liveServer === void 0 ? `${d.file}:${d.range.start.line}:${d.range.start.column}: ${d.severity} ${d.message} [${d.ruleId}]` : `${d.liveServer}: ${d.severity} ${d.message} [${d.ruleId}]`));
     compact_default = compact;
   }
 });
@@ -35729,20 +35730,15 @@ function encodePath(bytes, keep = "") {
   }
   return uri;
 }
-function directoryUri(cwd) {
-  const href = (0, import_node_url2.pathToFileURL)(cwd).href;
-  return href.endsWith("/") ? href : `${href}/`;
-}
 function level(severity) {
   return severity === "suggestion" ? "note" : severity;
 }
-var import_node_crypto, import_node_path25, import_node_url2, SARIF_SCHEMA_URI, SRCROOT, sarif, UNESCAPED, PROBLEM_SEVERITY, sarif_default;
+var import_node_crypto, import_node_path25, SARIF_SCHEMA_URI, SRCROOT, sarif, UNESCAPED, PROBLEM_SEVERITY, sarif_default;
 var init_sarif = __esm({
   "dist/core/reporters/sarif.js"() {
     "use strict";
     import_node_crypto = require("node:crypto");
     import_node_path25 = __toESM(require("node:path"), 1);
-    import_node_url2 = require("node:url");
     init_tool();
     init_repository_paths();
     SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -35750,7 +35746,6 @@ var init_sarif = __esm({
     sarif = ({ diagnostics, notes = [], config }, context) => {
       const rules = [...context.rules.values()];
       const ruleIndex = sarifRuleIndex(context);
-      const root2 = sourceRoot(context.cwd);
       const log = {
         $schema: SARIF_SCHEMA_URI,
         version: "2.1.0",
@@ -35765,7 +35760,11 @@ var init_sarif = __esm({
                 rules: rules.map((rule) => ruleDescriptor(rule, context))
               }
             },
-            originalUriBaseIds: { [SRCROOT]: { uri: directoryUri(root2) } },
+            // No uri: the log names no folder of this machine (SARIF 3.14.14 lets the consumer supply it; GitHub
+            // code scanning reads %SRCROOT% as the repository's root). Results name files relative to it.
+            originalUriBaseIds: {
+              [SRCROOT]: { description: { text: "The repository root (the folder holding .git; outside a repository, the folder caplint ran in)." } }
+            },
             // Our columns count UTF-16 code units, like JavaScript strings.
             columnKind: "utf16CodeUnits",
             results: diagnostics.map((d) => sarifResult(d, ruleIndex, context.cwd)),
@@ -35920,7 +35919,7 @@ var init_lint_command = __esm({
     init_context();
     init_reporters();
     init_settings();
-    init_wording2();
+    init_wording();
     DOCUMENT_FORMATS = /* @__PURE__ */ new Set(["json", "sarif"]);
   }
 });
@@ -37728,7 +37727,7 @@ var init_watch = __esm({
     import_node_path28 = __toESM(require("node:path"), 1);
     init_terminal_text();
     init_read_log();
-    init_wording2();
+    init_wording();
     DEBOUNCE_MS = 120;
     WatchedPaths = class {
       log = newReadLog();
@@ -38310,7 +38309,7 @@ var init_diff2 = __esm({
     init_project_model();
     init_platforms();
     init_terminal_text();
-    init_wording2();
+    init_wording();
     KIND_WORDS = { commands: "new command", origins: "new remote origin", scopes: "wider scope" };
     pluginName = (plugin) => plugin === APP_KEY ? "app" : plugin;
     sourceOf = (change) => change.scope === "command" ? change.entry : change.contribution;
@@ -38432,12 +38431,17 @@ function expandPermission(catalog, platform, identifier) {
     scopeOnly: model.allowed.size === 0 && model.denied.size === 0 && model.globalScope.size > 0
   };
 }
+function grantCounts(allows, denies) {
+  const parts = [allows.length ? `allows ${plural(allows.length, "command")}` : "", denies.length ? `denies ${plural(denies.length, "command")}` : ""].filter(Boolean);
+  return parts.join(", ") || "allows no command";
+}
 var init_permissions = __esm({
   "dist/capabilities/queries/permissions.js"() {
     "use strict";
     init_types();
     init_engine();
     init_capability();
+    init_wording();
   }
 });
 
@@ -39224,7 +39228,7 @@ var init_html = __esm({
     init_client();
     init_model2();
     init_command_name();
-    init_wording2();
+    init_wording();
     sha256 = (text2) => `'sha256-${(0, import_node_crypto2.createHash)("sha256").update(text2, "utf8").digest("base64")}'`;
     HEAT = ["#f3f5f8", "#e4eefb", "#cddff6", "#abc9ee", "#84afe3", "#5b91d4", "#3b74c0", "#245aa5", "#163f7e"];
     if (HEAT.length !== HEAT_LEVELS + 1)
@@ -41696,7 +41700,7 @@ var init_validator = __esm({
     init_parse_line();
     init_json_tree();
     init_document();
-    init_wording2();
+    init_wording();
     MAX_LINE_CHARS = 64 * 1024 * 1024;
     EVENT_JSON = EVENT_RULES_BY_ID.get("event-json");
     MAX_SHOWN_VALUE = 120;
@@ -41772,7 +41776,7 @@ function formatSummary(results) {
     out.push(`  tool calls: ${total} (${calls.tool_done} done, ${calls.tool_error} error, ${calls.tool_cancelled} cancelled, ${calls.tool_rejected} rejected, ${calls["open at turn end"]} open at turn end, ${calls.open} still open)`);
     const longest = summary.toolCalls.longest;
     if (longest) {
-      out.push(`  longest-open call: ${longest.id}${longest.name ? ` (${quote(longest.name)})` : ""}, lines ${longest.startLine}-${longest.endLine} (${longest.endLine - longest.startLine} lines), ${longest.how}`);
+      out.push(`  longest-open call: ${longest.id}${longest.name ? ` (${quote(longest.name)})` : ""}, lines ${longest.startLine}-${longest.endLine} (${plural(longest.endLine - longest.startLine, "line")}), ${longest.how}`);
     }
   }
   return out.join("\n") + "\n";
@@ -41799,7 +41803,7 @@ var init_run_events = __esm({
     init_read_lines();
     init_validator();
     init_text();
-    init_wording2();
+    init_wording();
   }
 });
 
@@ -41809,7 +41813,7 @@ var init_domain = __esm({
   "dist/capabilities/domain.js"() {
     "use strict";
     init_config_section();
-    init_wording();
+    init_wording2();
     init_rules();
     init_types3();
     CAPABILITIES2 = {
@@ -43002,7 +43006,7 @@ var init_mcp_pagination_contract = __esm({
     init_text2();
     init_probe_results();
     init_types5();
-    init_wording2();
+    init_wording();
     init_messages();
     mcp_pagination_contract_default = defineMcpRule({
       id: "mcp-pagination-contract",
@@ -44305,6 +44309,7 @@ var init_mcp_stdout_pollution = __esm({
     "use strict";
     init_text2();
     init_types5();
+    init_wording();
     MAX_REPORTED = 5;
     mcp_stdout_pollution_default = defineMcpRule({
       id: "mcp-stdout-pollution",
@@ -44320,7 +44325,7 @@ var init_mcp_stdout_pollution = __esm({
           return;
         const shown = noise.value.slice(0, MAX_REPORTED);
         shown.forEach((line, index) => {
-          const more = index === shown.length - 1 && noise.value.length > shown.length ? ` (and ${noise.value.length - shown.length} more lines)` : "";
+          const more = index === shown.length - 1 && noise.value.length > shown.length ? ` (and ${plural(noise.value.length - shown.length, "more line", "more lines")})` : "";
           report2({
             path: [...noise.path, index],
             messageId: "notJsonRpc",
@@ -45376,7 +45381,7 @@ async function probe(pages, { maxCalls, progress }, service, raw, describeFailur
   }
   const failed = calls.filter((call) => call.error !== void 0).length;
   const probed = new Set(calls.map((call) => call.tool)).size;
-  progress?.(`caplint: probe done: ${total} calls to ${probed} read-only tools${failed > 0 ? `, ${failed} answered with an error` : ""}
+  progress?.(`caplint: probe done: ${plural(total, "call")} to ${plural(probed, "read-only tool")}${failed > 0 ? `, ${failed} answered with an error` : ""}
 `);
   return { maxCalls, calls, notProbed: plan.notProbed };
 }
@@ -45391,6 +45396,7 @@ var init_live = __esm({
     init_naming();
     init_probe();
     init_text2();
+    init_wording();
     HTTP_BODY_LIMIT = 10 * 1024 * 1024;
     STDIO_LINE_LIMIT = 10 * 1024 * 1024;
     MAX_PAGES = 1e3;
@@ -45693,8 +45699,8 @@ async function liveListing(server, options, io, redactor, label) {
   const document = SourceDocument.parse(label, label, JSON.stringify(dump, null, 2) + "\n", "json", void 0, void 0, TOOL_SERVER_WORDING);
   const listing = readListing(document);
   if (options.verbose) {
-    const calls = dump.probe ? `; probe: ${dump.probe.calls.length} calls` : "";
-    io.stderr.write(`caplint: ${dump.transport}: ${listing.tools.length} tools in ${dump.pages.length} page(s)${calls} from ${label}; findings point into the JSON that caplint mcp dump writes
+    const calls = dump.probe ? `; probe: ${plural(dump.probe.calls.length, "call")}` : "";
+    io.stderr.write(`caplint: ${dump.transport}: ${plural(listing.tools.length, "tool")} in ${plural(dump.pages.length, "page")}${calls} from ${label}
 `);
   }
   return listing;
@@ -45787,6 +45793,7 @@ var init_run = __esm({
     init_redact();
     init_wording3();
     init_text2();
+    init_wording();
     NOTHING_CONFIGURED = { verbs: [], listTools: /* @__PURE__ */ new Map() };
   }
 });
@@ -46487,7 +46494,7 @@ function permissionItems(project) {
     ].filter(Boolean);
     items.push({
       identifier,
-      detail: `${what}${locked ? ` \xB7 ${locked.crate} ${locked.version}` : ""} \xB7 allows ${allows.length} command${allows.length === 1 ? "" : "s"}`,
+      detail: `${what}${locked ? ` \xB7 ${locked.crate} ${locked.version}` : ""} \xB7 ${grantCounts(allows, denies)}`,
       documentation: markdown(lines.join("\n\n"))
     });
   }
@@ -46513,6 +46520,7 @@ var init_completion = __esm({
     import_protocol3 = __toESM(require_lsp_protocol(), 1);
     init_places();
     init_syntax();
+    init_permissions();
     FIELD_DOCS = {
       identifier: "The capability's unique name.",
       description: "What the capability is for.",
@@ -46579,7 +46587,7 @@ function builtinPath(kind, name) {
   return kind === "default" ? ["default_permission"] : kind === "set" ? ["permission_sets", name] : ["permissions", name, "identifier"];
 }
 function locationIn(document, at) {
-  return { uri: (0, import_node_url3.pathToFileURL)(document.absolutePath).href, range: toLspRange(document.locate(at).range) };
+  return { uri: (0, import_node_url2.pathToFileURL)(document.absolutePath).href, range: toLspRange(document.locate(at).range) };
 }
 async function inPermissionFiles(source, kind, name) {
   if (await pathKind(source) !== "directory")
@@ -46630,14 +46638,14 @@ function commandIn(file, command) {
   if (at < 0)
     return void 0;
   const lines = new LineIndex(read.text);
-  return { uri: (0, import_node_url3.pathToFileURL)(file).href, range: toLspRange({ start: lines.position(at), end: lines.position(at + command.length + 2) }) };
+  return { uri: (0, import_node_url2.pathToFileURL)(file).href, range: toLspRange({ start: lines.position(at), end: lines.position(at + command.length + 2) }) };
 }
-var import_node_path39, import_node_url3, VIRTUAL_SCHEME, MAX_VIRTUAL_DOCUMENTS, MAX_BYTES, VirtualDocuments;
+var import_node_path39, import_node_url2, VIRTUAL_SCHEME, MAX_VIRTUAL_DOCUMENTS, MAX_BYTES, VirtualDocuments;
 var init_definition = __esm({
   "dist/lsp/definition.js"() {
     "use strict";
     import_node_path39 = __toESM(require("node:path"), 1);
-    import_node_url3 = require("node:url");
+    import_node_url2 = require("node:url");
     init_catalog();
     init_document();
     init_line_index();
@@ -46770,7 +46778,8 @@ function permissionHover(project, capability, entry) {
   }
   for (const { platforms, allows, denies } of groups.values()) {
     const on = groups.size === 1 ? "" : ` on ${platforms.join(", ")}`;
-    out.push(`**Allows${on}:** ${allows.length ? `${allows.length} command${allows.length === 1 ? "" : "s"}: ${commandList(allows)}` : "no command"}`);
+    if (allows.length || !denies.length)
+      out.push(`**Allows${on}:** ${allows.length ? `${plural(allows.length, "command")}: ${commandList(allows)}` : "no command"}`);
     if (denies.length)
       out.push(`**Denies${on}:** ${commandList(denies)}`);
   }
@@ -46876,6 +46885,7 @@ var init_hover = __esm({
     init_index();
     init_completion();
     init_places();
+    init_wording();
   }
 });
 
@@ -46914,7 +46924,7 @@ function grantActions(project, file, buffer, range2) {
     actions.push({
       title: `Grant ${permission} to capability "${capability.identifier}" (${capability.source.file})${windows.length ? ` for ${windows.map((w2) => `"${w2}"`).join(", ")}` : ""}`,
       kind: import_protocol4.CodeActionKind.QuickFix,
-      edit: { changes: { [(0, import_node_url4.pathToFileURL)(capability.source.absolutePath).href]: [edit] } },
+      edit: { changes: { [(0, import_node_url3.pathToFileURL)(capability.source.absolutePath).href]: [edit] } },
       ...actions.length === 0 ? { isPreferred: true } : {}
     });
   }
@@ -47028,11 +47038,11 @@ function onPlatforms(on, all) {
   const unique = TARGETS.filter((platform) => on.includes(platform));
   return all.every((platform) => on.includes(platform)) ? " (every platform)" : ` on ${unique.join(", ")}`;
 }
-var import_node_url4, import_protocol4, judged2, REASONS;
+var import_node_url3, import_protocol4, judged2, REASONS;
 var init_frontend2 = __esm({
   "dist/lsp/frontend.js"() {
     "use strict";
-    import_node_url4 = require("node:url");
+    import_node_url3 = require("node:url");
     init_engine();
     init_types2();
     init_frontend_access();
@@ -47053,16 +47063,16 @@ function canonicalUri(uri) {
   if (!uri.startsWith("file:"))
     return uri;
   try {
-    return (0, import_node_url5.pathToFileURL)((0, import_node_url5.fileURLToPath)(uri)).href;
+    return (0, import_node_url4.pathToFileURL)((0, import_node_url4.fileURLToPath)(uri)).href;
   } catch {
     return uri;
   }
 }
-var import_node_url5, import_protocol5, DEFAULT_MAX_MESSAGE_BYTES, MAX_HEADER_BYTES, HEADER_END, SERVER_NOT_INITIALIZED, INVALID_REQUEST, BoundedMessageReader, ClientGate;
+var import_node_url4, import_protocol5, DEFAULT_MAX_MESSAGE_BYTES, MAX_HEADER_BYTES, HEADER_END, SERVER_NOT_INITIALIZED, INVALID_REQUEST, BoundedMessageReader, ClientGate;
 var init_framing = __esm({
   "dist/lsp/framing.js"() {
     "use strict";
-    import_node_url5 = require("node:url");
+    import_node_url4 = require("node:url");
     import_protocol5 = __toESM(require_lsp_protocol(), 1);
     DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
     MAX_HEADER_BYTES = 64 * 1024;
@@ -47431,7 +47441,7 @@ function filePathOf(uri) {
   if (!uri.startsWith("file:"))
     return void 0;
   try {
-    return (0, import_node_url6.fileURLToPath)(uri);
+    return (0, import_node_url5.fileURLToPath)(uri);
   } catch {
     return void 0;
   }
@@ -47453,13 +47463,13 @@ function isInside(file, folder) {
   const relative3 = import_node_path42.default.relative(folder, file);
   return relative3 === "" || !relative3.startsWith("..") && !import_node_path42.default.isAbsolute(relative3);
 }
-var import_node_fs18, import_node_path42, import_node_url6, import_protocol6, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
+var import_node_fs18, import_node_path42, import_node_url5, import_protocol6, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
 var init_workspace = __esm({
   "dist/lsp/workspace.js"() {
     "use strict";
     import_node_fs18 = require("node:fs");
     import_node_path42 = __toESM(require("node:path"), 1);
-    import_node_url6 = require("node:url");
+    import_node_url5 = require("node:url");
     init_esm5();
     init_apps();
     init_blocks();
@@ -47688,7 +47698,7 @@ var init_workspace = __esm({
       async publish(app, analysis) {
         const byUri = /* @__PURE__ */ new Map();
         for (const d of analysis.result.diagnostics) {
-          const uri = (0, import_node_url6.pathToFileURL)(d.absolutePath).href;
+          const uri = (0, import_node_url5.pathToFileURL)(d.absolutePath).href;
           let list = byUri.get(uri);
           if (!list)
             byUri.set(uri, list = []);
@@ -48073,11 +48083,11 @@ init_project_model();
 init_terminal_text();
 init_call();
 init_command_name();
-init_wording2();
+init_wording();
 
 // dist/capabilities/render/manifest-union.js
 init_terminal_text();
-init_wording2();
+init_wording();
 function manifestUnionLines(notes, paint = NO_PAINT) {
   const byFile = /* @__PURE__ */ new Map();
   for (const note of notes)
@@ -48807,7 +48817,7 @@ init_types2();
 init_frontend_access();
 
 // dist/capabilities/queries/least-privilege.js
-init_wording2();
+init_wording();
 init_catalog();
 init_types();
 init_expand();
@@ -49093,7 +49103,7 @@ init_project_model();
 // dist/capabilities/render/least-privilege.js
 init_unified_diff();
 init_terminal_text();
-init_wording2();
+init_wording();
 init_types2();
 init_frontend();
 function planDiffs(plan) {
@@ -49423,6 +49433,42 @@ init_permissions();
 
 // dist/capabilities/render/permissions.js
 init_terminal_text();
+
+// dist/core/markdown-text.js
+function markdownText(markdown2) {
+  const code = [];
+  const text2 = markdown2.replace(/^ *(```+|~~~+)[^\n]*\n([\s\S]*?)^ *\1 *$/gm, (_2, _fence, inner) => `\0${code.push(inner.trim()) - 1}\0`).replace(/(`+)([\s\S]*?)\1/g, (_2, _ticks, inner) => `\0${code.push(inner.trim()) - 1}\0`);
+  const pieces = [];
+  let list = [];
+  const endList = () => {
+    if (list.length)
+      pieces.push(`${list.join(", ")}${list.length && !/[.:;!?]$/.test(list[list.length - 1]) ? "." : ""}`);
+    list = [];
+  };
+  for (const raw of text2.replace(/<h(\d)>([\s\S]*?)<\/h\1>/gi, "\n#### $2\n").split("\n")) {
+    const line = raw.trim();
+    if (line === "")
+      continue;
+    const heading = /^#{1,6}\s+(.*?)\s*#*$/.exec(line);
+    const item = /^(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line);
+    if (item) {
+      list.push(inline(item[1]));
+      continue;
+    }
+    endList();
+    if (heading)
+      pieces.push(/[.:;!?]$/.test(heading[1]) ? inline(heading[1]) : `${inline(heading[1])}:`);
+    else
+      pieces.push(inline(line));
+  }
+  endList();
+  return pieces.join(" ").replace(/\u0000(\d+)\u0000/g, (match2, index) => code[Number(index)] ?? match2).replace(/\s+/g, " ").trim();
+}
+function inline(line) {
+  return line.replace(/!?\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g, (_2, label, url) => label.trim() === "" || label.trim() === url ? url : `${label.trim()} (${url})`).replace(/<(https?:\/\/[^>\s]+)>/g, "$1").replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, "$2").replace(/(^|[\s(])\*(?=\S)([^*]*?\S)\*(?=[\s).,;:!?]|$)/g, "$1$2").replace(/<\/?(?:b|strong|em|i|code|p|br)\s*\/?>/gi, " ");
+}
+
+// dist/capabilities/render/permissions.js
 function renderPermissionsJson(listing) {
   return JSON.stringify(listing, null, 2) + "\n";
 }
@@ -49430,7 +49476,7 @@ function renderPermissionsText(listing, paint = NO_PAINT) {
   const out = [];
   for (const p of listing) {
     out.push(`${paint.bold(p.identifier)}  (${p.kind}${p.platforms ? `, ${p.platforms.join("/")} only` : ""})`);
-    const description = p.description.replace(/<\/?h4>|\s+/g, " ").trim();
+    const description = markdownText(p.description);
     if (description)
       out.push(`  ${paint.dim(description.length > 160 ? description.slice(0, 159) + "\u2026" : description)}`);
     if (p.members)
@@ -49509,7 +49555,7 @@ init_rules();
 init_query_options();
 init_output();
 init_options();
-init_wording2();
+init_wording();
 function registerReport(program2, io, setExitCode, allRules) {
   const command = program2.command("report").description("a self-contained HTML page for security reviews: access heat map, grant chains, findings, and the diff against a baseline").option("--html <file>", "write the HTML report to this file (atomically); - for standard output").option("--against <dir>", "a baseline version of the app (folder) to compare with: what this version grants beyond it is new").option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v2, p) => [...p, v2], []).option("-u, --url <url>", "origin of the calling pages: a URL, or local (default: every origin, local pages and every remote pattern)").option("--rule <id=severity>", "set a rule's severity for the findings shown: off, suggestion, warning or error (repeatable)", (v2, p) => [...p, v2], []);
   addColorOptions(addQueryOptions(command, ["html"])).action(async (paths, options) => {
