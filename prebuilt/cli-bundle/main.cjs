@@ -31050,6 +31050,9 @@ function windowsText(windows) {
   const quoted = windows.map((window) => `"${window}"`);
   return `${windows.length === 1 ? "window" : "windows"} ${wordList(quoted)}`;
 }
+function refusalReason(verdict) {
+  return verdict === "denied" ? "a capability denies it (a deny applies to every window)" : verdict === "not-allowed-here" ? "it is granted to other windows only" : "no capability grants it";
+}
 function platformsText(platforms, resolved) {
   return resolved.every((platform) => platforms.includes(platform)) ? "" : ` on ${wordList(TARGETS.filter((target) => platforms.includes(target)))}`;
 }
@@ -31223,7 +31226,7 @@ var init_frontend_command_not_granted = __esm({
             const platforms = refusal.platforms.filter((platform) => !missing.has(platform));
             if (platforms.length === 0)
               continue;
-            const reason = refusal.verdict === "denied" ? "a capability denies it (a deny applies to every window)" : refusal.verdict === "not-allowed-here" ? "it is granted to other windows only" : "no capability grants it";
+            const reason = refusalReason(refusal.verdict);
             const group = byReason.get(reason) ?? { windows: [], platforms: /* @__PURE__ */ new Set() };
             group.windows.push(refusal.window);
             for (const platform of platforms)
@@ -47024,7 +47027,7 @@ function callHover(project, file, offset) {
       if (allowedPlatforms.length)
         allowed.push(`${name}${onPlatforms(allowedPlatforms, platforms)}`);
       for (const [verdict, on] of reasons2 ?? [])
-        refused.push(`${name}${onPlatforms(on, platforms)}: ${REASONS[verdict] ?? verdict}`);
+        refused.push(`${name}${onPlatforms(on, platforms)}: ${refusalReason(verdict)}`);
     }
     out.push(`**May call:** ${allowed.length ? allowed.join("; ") : "no window"}`);
     if (refused.length)
@@ -47038,7 +47041,7 @@ function onPlatforms(on, all) {
   const unique = TARGETS.filter((platform) => on.includes(platform));
   return all.every((platform) => on.includes(platform)) ? " (every platform)" : ` on ${unique.join(", ")}`;
 }
-var import_node_url3, import_protocol4, judged2, REASONS;
+var import_node_url3, import_protocol4, judged2;
 var init_frontend2 = __esm({
   "dist/lsp/frontend.js"() {
     "use strict";
@@ -47050,11 +47053,6 @@ var init_frontend2 = __esm({
     init_places();
     import_protocol4 = __toESM(require_lsp_protocol(), 1);
     judged2 = /* @__PURE__ */ new WeakMap();
-    REASONS = {
-      denied: "a capability denies it (a deny applies to every window)",
-      "not-allowed-here": "it is granted to other windows only",
-      "not-granted": "no capability grants it"
-    };
   }
 });
 
