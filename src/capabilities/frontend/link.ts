@@ -19,6 +19,11 @@ type Val =
   | { kind: "function"; file: string; id: number }
   | { kind: "param"; file: string; fn: number }
   | { kind: "string"; value: string }
+  /**
+   * An export of an inert module (one whose imports never lead to Tauri): no Tauri value, whatever it is, so
+   * it is worked out (`settle`) only where a string or a function of the app could matter.
+   */
+  | { kind: "inert"; file: string; name: string; depth: number }
   | { kind: "unknown" };
 
 const UNKNOWN: Val = { kind: "unknown" };
@@ -62,14 +67,17 @@ export class Linker {
   readonly uses: Use[] = [];
 
   constructor(
-    private readonly modules: ReadonlyMap<string, ModuleFacts>,
+    private readonly modules: Pick<ReadonlyMap<string, ModuleFacts>, "get">,
     private readonly target: (file: string, request: string) => ModuleTarget,
     private readonly api: ApiLookup,
+    /** Modules whose imports never lead to Tauri (scan.ts): their own code uses nothing, their facts are read on demand. */
+    private readonly inert: (file: string) => boolean = () => false,
   ) {}
 
   /** Every use in the files, in file order; call once. */
   link(files: readonly string[]): Use[] {
     for (const file of files) {
+      if (this.inert(file)) continue;
       const facts = this.modules.get(file);
       if (!facts) continue;
       for (const site of facts.sites) this.emit(site, file, undefined, site);
@@ -107,7 +115,12 @@ export class Linker {
       return;
     }
     if (ref.kind !== "call") return;
-    const callee = this.evaluate(ref.callee, file, frames, 0);
+    let callee = this.evaluate(ref.callee, file, frames, 0);
+    // A function of an inert module called with values that hold nothing of Tauri or of the app's functions uses nothing.
+    if (callee.kind === "inert") {
+      if (ref.args.every((arg) => this.inertArgument(arg, file, frames))) return;
+      callee = this.settle(callee);
+    }
     if (callee.kind === "function") {
       if ((frames?.length ?? 0) >= MAX_WRAPPER_DEPTH) return;
       this.callThrough(callee, ref.args, file, frames, at, atFile);
@@ -116,7 +129,7 @@ export class Linker {
     if (callee.kind !== "tauri-member") return;
     const member = this.api.module(callee.specifier)?.member(callee.name);
     if (!member || member.commands.length === 0) return;
-    const argument = (index: number) => (ref.args[index] ? this.evaluate(ref.args[index]!, file, frames, 0) : UNKNOWN);
+    const argument = (index: number) => (ref.args[index] ? this.settle(this.evaluate(ref.args[index]!, file, frames, 0)) : UNKNOWN);
     const first = argument(0);
     const use: Use = {
       file: atFile,
@@ -154,6 +167,20 @@ export class Linker {
       pending.push({ ...use, unresolved: "the command is a parameter of a function whose callers were not found" });
       this.pendingForwards.set(forwardedBy, pending);
     } else if (unresolved !== undefined) this.uses.push({ ...use, unresolved });
+  }
+
+  /** Whether an argument is a value that no function can turn into a use: a string, an unknown, a parameter, an inert value. */
+  private inertArgument(arg: Ref, file: string, frames: Frame[] | undefined): boolean {
+    if (arg.kind === "string" || arg.kind === "unknown" || arg.kind === "object") return true;
+    if (arg.kind !== "param") return false;
+    const value = this.evaluate(arg, file, frames, 0);
+    return value.kind === "string" || value.kind === "unknown" || value.kind === "param" || value.kind === "inert";
+  }
+
+  /** The value an inert export stands for. */
+  private settle(value: Val): Val {
+    while (value.kind === "inert") value = this.exportOf({ kind: "local-module", file: value.file }, value.name, value.depth, true);
+    return value;
   }
 
   /** A call of one of the app's functions: the calls in it that use its parameters are made again with the arguments given here. */
@@ -249,6 +276,7 @@ export class Linker {
   }
 
   private memberOf(object: Val, name: string, depth: number): Val {
+    object = this.settle(object);
     switch (object.kind) {
       case "tauri-global": {
         const specifier = this.api.globalNamespace(name);
@@ -267,7 +295,7 @@ export class Linker {
     }
   }
 
-  private exportOf(module: Val, name: string, depth: number): Val {
+  private exportOf(module: Val, name: string, depth: number, settling = false): Val {
     if (module.kind === "tauri-module") {
       // `import { window } from "@tauri-apps/api"`: the root module's namespaces are modules of their own.
       const namespace = `${module.specifier}/${name}`;
@@ -280,6 +308,7 @@ export class Linker {
       return { kind: "tauri-member", specifier: module.specifier, name };
     }
     if (module.kind !== "local-module" || depth > MAX_VALUE_DEPTH) return UNKNOWN;
+    if (!settling && this.inert(module.file)) return { kind: "inert", file: module.file, name, depth };
     const key = `${module.file}\u0000${name}`;
     const memo = this.exportMemo.get(key);
     if (memo) return memo;
@@ -292,7 +321,7 @@ export class Linker {
       if (own) value = this.evaluate(own, module.file, undefined, depth + 1);
       else if (name !== "default") {
         for (const request of facts.starExports) {
-          value = this.exportOf(this.moduleValue(module.file, request), name, depth + 1);
+          value = this.settle(this.exportOf(this.moduleValue(module.file, request), name, depth + 1));
           if (value.kind !== "unknown") break;
         }
       }

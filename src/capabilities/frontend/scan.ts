@@ -15,7 +15,7 @@ import { displayFile } from "../../core/file-names.js";
 import { isWithin, pathKind, readTextFile } from "../../core/source/read.js";
 import { emptyFacts, ModuleAnalyzer, type ModuleFacts } from "./analyze.js";
 import { isTauriSpecifier, type ApiLookup } from "./api.js";
-import { fileBlocks, isFrontendFile, looksMinified, type ScriptBlock } from "./blocks.js";
+import { fileBlocks, isFrontendFile, looksMinified, SCRIPT_EXTENSIONS, type ScriptBlock } from "./blocks.js";
 import { Linker, type ModuleTarget, type Use } from "./link.js";
 import { readBundlerConfig, type BundlerConfig } from "./bundler-config.js";
 
@@ -39,8 +39,11 @@ export interface FrontendOptions {
   cache?: ModuleCache;
 }
 
-/** What one file said, by path, with the text it was read from; pruned to the reachable files after each scan. */
-export type ModuleCache = Map<string, { text: string; facts: ModuleFacts; notes: readonly string[] }>;
+/**
+ * What one file said, by path, with the text it was read from; pruned to the reachable files after each scan.
+ * `typeRequests` is set while only the file's imports were read (its facts hold its requests alone).
+ */
+export type ModuleCache = Map<string, { text: string; facts: ModuleFacts; notes: readonly string[]; typeRequests?: readonly string[] }>;
 
 export interface FrontendConfig {
   root?: string;
@@ -117,7 +120,17 @@ interface Parser {
     filename: string,
     text: string,
     options: { lang: string; sourceType: "module" },
-  ): { program: unknown; errors: Array<{ severity: string; message: string }> };
+  ): { program: unknown; module: ModuleRecords; errors: Array<{ severity: string; message: string }> };
+}
+/** oxc's import and export records of a module: native objects, read without deserialising the syntax tree. */
+interface ModuleRecords {
+  staticImports: Array<{ start: number; moduleRequest: { value: string }; entries: Array<{ isType: boolean }> }>;
+  staticExports: Array<{
+    start: number;
+    end: number;
+    entries: Array<{ moduleRequest: { value: string; start: number; end: number } | null; importName: { kind: string } }>;
+  }>;
+  dynamicImports: unknown[];
 }
 interface ResolverInstance {
   sync(directory: string, request: string): { path?: string; error?: string };
@@ -191,17 +204,24 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
   const order: string[] = [];
   const thirdParty = new Set<string>();
   const specifiers = new Set<string>();
-  const targets = new Map<string, ModuleTarget>();
   const texts = new Map<string, string>();
 
-  const target = (file: string, request: string): ModuleTarget => {
+  // Where a request leads, without its effects (the notes and package lists it adds): `target` applies them once
+  // per request, when the walk or the linker follows it; the reachability below only asks.
+  interface Resolution {
+    found: ModuleTarget;
+    thirdParty?: string;
+    /** The request leads out of the repository through a link. */
+    outside?: boolean;
+  }
+  const resolutions = new Map<string, Resolution>();
+  const resolve = (file: string, request: string): Resolution => {
     const key = `${path.dirname(file)}\u0000${request}`;
-    const memo = targets.get(key);
+    const memo = resolutions.get(key);
     if (memo) return memo;
-    let found: ModuleTarget = { kind: "none" };
+    const resolution: Resolution = { found: { kind: "none" } };
     if (isTauriSpecifier(request)) {
-      found = { kind: "tauri", specifier: request.replace(/\/index(\.js)?$/, "").replace(/\.js$/, "") };
-      specifiers.add(found.specifier);
+      resolution.found = { kind: "tauri", specifier: request.replace(/\/index(\.js)?$/, "").replace(/\.js$/, "") };
     } else if (
       !/^(https?:|data:|node:)/.test(request) &&
       !/\.(css|scss|sass|less|styl|svg|png|jpe?g|gif|webp|ico|woff2?|ttf|json|md|txt|wasm)(\?.*)?$/i.test(request)
@@ -212,19 +232,33 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
       if (resolved) {
         if (resolved.split(path.sep).includes("node_modules")) {
           const name = packageName(clean);
-          if (name && /tauri/i.test(name)) thirdParty.add(name);
-        } else if (outside(resolved)) notes.push(`${show(file)}: import "${request}" leads out of the repository through a link; not followed`);
-        else if (isFrontendFile(resolved) && !skipped(resolved)) found = { kind: "file", file: resolved };
+          if (name && /tauri/i.test(name)) resolution.thirdParty = name;
+        } else if (outside(resolved)) resolution.outside = true;
+        else if (isFrontendFile(resolved) && !skipped(resolved)) resolution.found = { kind: "file", file: resolved };
       } else {
         const name = packageName(clean);
-        if (name && /tauri/i.test(name) && !clean.startsWith(".")) thirdParty.add(name);
+        if (name && /tauri/i.test(name) && !clean.startsWith(".")) resolution.thirdParty = name;
       }
     }
-    targets.set(key, found);
-    return found;
+    resolutions.set(key, resolution);
+    return resolution;
+  };
+  const followed = new Set<string>();
+  const target = (file: string, request: string): ModuleTarget => {
+    const resolution = resolve(file, request);
+    const key = `${path.dirname(file)}\u0000${request}`;
+    if (!followed.has(key)) {
+      followed.add(key);
+      if (resolution.found.kind === "tauri") specifiers.add(resolution.found.specifier);
+      if (resolution.thirdParty) thirdParty.add(resolution.thirdParty);
+      if (resolution.outside) notes.push(`${show(file)}: import "${request}" leads out of the repository through a link; not followed`);
+    }
+    return resolution.found;
   };
 
-  let parsedFiles = 0;
+  const parsedFiles = new Set<string>();
+  /** Files of which only the imports were read (see `skim`), with their type-only imports. */
+  const skimmed = new Map<string, readonly string[]>();
   const read = (file: string): ModuleFacts | undefined => {
     if (modules.has(file)) return modules.get(file);
     order.push(file);
@@ -238,16 +272,55 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     const cached = options.cache?.get(file);
     if (cached && cached.text === text.text) {
       modules.set(file, cached.facts);
+      if (cached.typeRequests) skimmed.set(file, cached.typeRequests);
       notes.push(...cached.notes);
       return cached.facts;
     }
+    parsedFiles.add(file);
+    const imports = skim(file, text.text);
+    if (imports) {
+      const facts = emptyFacts();
+      facts.requests.push(...imports.requests);
+      modules.set(file, facts);
+      skimmed.set(file, imports.typeRequests);
+      options.cache?.set(file, { text: text.text, facts, notes: [], typeRequests: imports.typeRequests });
+      return facts;
+    }
     const facts = emptyFacts();
     modules.set(file, facts);
-    parsedFiles++;
     const fileNotes = analyseFile(file, text.text, facts);
     notes.push(...fileNotes);
     options.cache?.set(file, { text: text.text, facts, notes: fileNotes });
     return facts;
+  };
+  /**
+   * Most modules of an app name nothing of Tauri. For a script whose text has no "tauri" in any case (nor an
+   * escape, `\u…`, that could spell it) only oxc's import records are read (no syntax tree is deserialised:
+   * that is most of a parse's cost); its syntax tree is read later only when the linker may need it (`whole`).
+   * Undefined when the records could say something else than the syntax tree would (dynamic imports,
+   * `export {} from`, a comment inside an import's head): such a file is read whole at once.
+   */
+  const skim = (file: string, text: string): { requests: string[]; typeRequests: string[] } | undefined => {
+    if (!SCRIPT_EXTENSIONS.some((extension) => file.toLowerCase().endsWith(extension)) || /tauri|\\u/i.test(text) || looksMinified(text)) return undefined;
+    const [block] = fileBlocks(file, text).blocks;
+    if (!block) return undefined;
+    const parsed = natural.parser.parseSync(`block.${block.language}`, block.text, { lang: block.language, sourceType: "module" });
+    if (parsed.errors.some((e) => e.severity === "Error")) return undefined;
+    return importsOf(parsed.module, text);
+  };
+  /** The whole facts of a file whose imports alone were read. */
+  const whole = (file: string): ModuleFacts | undefined => {
+    const facts = modules.get(file);
+    if (!skimmed.has(file)) return facts;
+    skimmed.delete(file);
+    const text = texts.get(file)!;
+    const full = emptyFacts();
+    parsedFiles.add(file);
+    const fileNotes = analyseFile(file, text, full);
+    notes.push(...fileNotes);
+    modules.set(file, full);
+    options.cache?.set(file, { text, facts: full, notes: fileNotes });
+    return full;
   };
   /** Parses a file's script blocks into `facts`; returns its notes (a block that does not parse, a minified file). */
   const analyseFile = (file: string, text: string, facts: ModuleFacts): string[] => {
@@ -297,7 +370,46 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     pages.push({ entry: group.entries[0]!, windows: group.windows, files });
   }
 
-  const linker = new Linker(modules, target, await options.apiFor(root));
+  // A module whose imports never lead to one that names Tauri cannot call Tauri (its values are strings,
+  // functions of its own and such): the linker reads its syntax tree only when a caller needs one of its values
+  // (a constant command name, a function called with a Tauri value). Every other module is read whole now.
+  const inert = new Set(skimmed.keys());
+  const importers = new Map<string, string[]>();
+  const seeds: string[] = [];
+  for (const file of modules.keys()) {
+    const typeRequests = skimmed.get(file);
+    if (typeRequests === undefined) {
+      seeds.push(file);
+      continue;
+    }
+    const edges: string[] = [];
+    for (const request of modules.get(file)!.requests) {
+      const next = target(file, request);
+      if (next.kind === "file") edges.push(next.file);
+    }
+    let seed = false;
+    for (const request of typeRequests) {
+      const resolution = resolve(file, request);
+      if (resolution.outside || resolution.thirdParty || resolution.found.kind === "tauri") seed = true;
+      else if (resolution.found.kind === "file") edges.push(resolution.found.file);
+    }
+    if (seed) seeds.push(file);
+    for (const next of edges) {
+      if (!importers.has(next)) importers.set(next, []);
+      importers.get(next)!.push(file);
+    }
+  }
+  const queue = [...seeds];
+  for (const file of seeds) inert.delete(file);
+  while (queue.length) {
+    for (const importer of importers.get(queue.pop()!) ?? []) {
+      if (!inert.has(importer)) continue;
+      inert.delete(importer);
+      queue.push(importer);
+    }
+  }
+  for (const file of [...skimmed.keys()]) if (!inert.has(file)) whole(file);
+  const linker = new Linker({ get: whole }, target, await options.apiFor(root), (file) => inert.has(file));
   const uses = linker.link(order.filter((file) => allFiles.has(file)));
   const positions = new Map<string, ReturnType<typeof lineIndex>>();
   const positioned = uses.map((use): FrontendCall => {
@@ -326,8 +438,42 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     notes: dedupeNotes(notes),
     pagesCertain: groups.length > 1 && groups.every((group) => group.certain),
     windowPages,
-    parsed: parsedFiles,
+    parsed: parsedFiles.size,
   };
+}
+
+/**
+ * A script's requests as the syntax tree gives them (analyze.ts: value imports in order, then re-exports),
+ * from oxc's records, and its type-only imports; undefined when the records could differ from the tree.
+ */
+function importsOf(module: ModuleRecords, text: string): { requests: string[]; typeRequests: string[] } | undefined {
+  if (module.dynamicImports.length) return undefined;
+  const requests: string[] = [];
+  const typeRequests: string[] = [];
+  for (const statement of module.staticImports) {
+    const head = text.slice(statement.start, statement.start + 40);
+    if (/^import\s*\//.test(head)) return undefined;
+    const typeOnly = !statement.entries.some((entry) => !entry.isType) && /^import\s+type[\s{*]/.test(head);
+    (typeOnly ? typeRequests : requests).push(statement.moduleRequest.value);
+  }
+  const namedReExports = new Set<number>();
+  for (const statement of module.staticExports) {
+    // An export of an imported name (`import { a } from "x"; export { a }`) is recorded with the import's module
+    // and span: only a request inside the statement is its own `from`.
+    const request = statement.entries.find((entry) => entry.moduleRequest)?.moduleRequest;
+    if (!request || request.start < statement.start || request.end > statement.end || !text.startsWith("export", statement.start)) continue;
+    const source = request.value;
+    const head = text.slice(statement.start, statement.start + 40);
+    if (/^export\s*\//.test(head)) return undefined;
+    const all = statement.entries.some((entry) => entry.importName.kind === "All" || entry.importName.kind === "AllButDefault");
+    if (!all) namedReExports.add(statement.start);
+    // `export * from` loads its module even when type-only; `export type { a } from` loads nothing.
+    if (all || !/^export\s+type[\s{*]/.test(head)) requests.push(source);
+  }
+  // `export {} from "x"` loads x but has no record: any `export {…} from` the records do not hold means read it whole.
+  for (const match of text.matchAll(/\bexport\s*(?:type\s*)?\{(?:[^}]|\/\*[\s\S]*?\*\/|\/\/[^\n]*\n)*?\}\s*from\b/g))
+    if (!namedReExports.has(match.index)) return undefined;
+  return { requests, typeRequests };
 }
 
 function compareText(a: string, b: string): number {
