@@ -274,3 +274,45 @@ describe("frontend scan: the module cache of an editor's checks", () => {
     expect([...cache.keys()].map((file) => path.relative(root, file)).sort()).toEqual(["index.html", "src/a.ts", "src/main.ts"]);
   });
 });
+
+describe("frontend scan: modules that name nothing of Tauri", () => {
+  it("reads them whole only when a caller needs their values, and finds the same calls through them", async () => {
+    const root = app({
+      "index.html": '<script type="module" src="/src/main.ts"></script>',
+      "src/main.ts": [
+        'import { invoke } from "@tauri-apps/api/core";',
+        'import { SAVE } from "./names";',
+        'import { apply } from "./util";',
+        'import { format } from "./format";',
+        'import { LOAD } from "./barrel";',
+        'import { go } from "./wrap";',
+        "invoke(SAVE);",
+        'apply((command: string) => invoke(command), "apply_cmd");',
+        'format("x", 1);',
+        "invoke(LOAD);",
+        "go();",
+      ].join("\n"),
+      "src/names.ts": 'export const SAVE = "save_note";\n',
+      "src/util.ts": "export function apply(fn: (command: string) => unknown, value: string) {\n  return fn(value);\n}\n",
+      "src/format.ts": "export function format(text: string, times: number) {\n  return text.repeat(times);\n}\n",
+      "src/barrel.ts": 'export * from "./more-names";\n',
+      "src/more-names.ts": 'export const LOAD = "load_notes";\n',
+      "src/wrap.ts": 'import { call } from "./ipc";\nexport const go = () => call("go_cmd");\n',
+      "src/ipc.ts": 'import { invoke } from "@tauri-apps/api/core";\nexport const call = (command: string) => invoke(command);\n',
+    });
+    const cache: ModuleCache = new Map();
+    const result = await scan(root, undefined, {}, cache);
+    expect(calls(result)).toEqual([
+      "src/main.ts:7:1 invoke save_note",
+      "src/main.ts:8:1 invoke apply_cmd",
+      "src/main.ts:10:1 invoke load_notes",
+      "src/wrap.ts:2:25 invoke go_cmd",
+    ]);
+    expect(result.unresolved).toEqual([]);
+    // Only the imports of a module nothing needs were read (its cache entry holds them alone).
+    const readWhole = (file: string) => cache.get(path.join(root, file))!.typeRequests === undefined;
+    expect(["src/names.ts", "src/util.ts", "src/barrel.ts", "src/more-names.ts", "src/wrap.ts", "src/ipc.ts"].filter((file) => !readWhole(file))).toEqual([]);
+    expect(readWhole("src/format.ts")).toBe(false);
+    expect(result.files).toHaveLength(9);
+  });
+});
