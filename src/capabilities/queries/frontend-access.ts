@@ -89,7 +89,9 @@ export function frontendAccess(project: Project & { frontend: FrontendScan }, re
     const { windows, byPage } = windowsOf(call);
     for (const command of call.commands) {
       const spelled = catalog.spellCommand(command);
-      const refusals = refusalsOf(models, spelled, windows, targets, windowPlatforms);
+      // A call under a platform check (`if (isDesktop())`) runs on those platforms only.
+      const callTargets = call.platforms ? targets.filter((platform) => call.platforms!.includes(platform as Target)) : targets;
+      const refusals = refusalsOf(models, spelled, windows, callTargets, windowPlatforms);
       const { plugin, name } = parseCommandName(spelled);
       const key = catalogKeyOf(plugin, catalog);
       const manifest = key === undefined ? undefined : catalog.get(key);
