@@ -84,7 +84,13 @@ export function applyConfig(load: LoadOptions, settings: Settings): LoadOptions 
 }
 
 /** The rules that judge the frontend's calls: a run that starts one of them scans the frontend. */
-export const FRONTEND_RULES = ["frontend-command-not-granted", "frontend-calls-unregistered-plugin", "unused-permission", "unused-dangerous-permission"];
+export const FRONTEND_RULES = [
+  "frontend-command-not-granted",
+  "frontend-calls-unregistered-plugin",
+  "frontend-version-skew",
+  "unused-permission",
+  "unused-dangerous-permission",
+];
 
 /** Asks the load to scan the frontend (with the config's `frontend` section, when it has one) when a rule that judges it runs. */
 export function withFrontendScan(load: LoadOptions, only: ReadonlySet<string>): LoadOptions {

@@ -7,6 +7,7 @@
  * large or leads out of the repository through a link is a note, never the end of the run. Each file
  * is read and parsed once, so the scan is linear in the size of the frontend.
  */
+import type { JsPackageVersion } from "./js-lockfile.js";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { readdirSync, realpathSync, statSync } from "node:fs";
@@ -76,6 +77,8 @@ export interface FrontendScan {
   unresolved: FrontendCall[];
   /** Third-party packages whose name says they are Tauri plugins: their calls were not analysed. */
   thirdPartyPlugins: string[];
+  /** The version of each `@tauri-apps/*` package the frontend installs, and where it was read (set by the loader). */
+  jsVersions?: ReadonlyMap<string, JsPackageVersion>;
   /** Tauri specifiers the code imports (`@tauri-apps/plugin-fs`), for plugin-registration checks. */
   specifiers: string[];
   notes: string[];

@@ -5,13 +5,13 @@
  * which windows may make it, and an edit of one frontend file is checked again quickly. The app is
  * generated here: two pages, a JSON capability for "main" and a TOML one for "settings".
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CodeAction, Diagnostic, Hover } from "vscode-languageserver-protocol/node";
 import { ROOT } from "../../helpers/run.js";
-import { startServer, uriOf, type TestClient } from "./client.js";
+import { copyApp, startServer, uriOf, type TestClient } from "./client.js";
 import { applyEdits, frontendApp } from "./frontend-app.js";
 
 /** Where `getCurrentWindow().startDragging()` stands in main.ts (line 2, from 0). */
@@ -168,4 +168,75 @@ describe("caplint lsp: an edit of one frontend module", () => {
       rmSync(demo, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe("caplint lsp: a frontend call into a plugin the build does not have", () => {
+  it("publishes frontend-calls-unregistered-plugin at the call, and clears it when Cargo.toml (open, unsaved) adds the plugin", async () => {
+    const app = copyApp("frontend-calls-unregistered-plugin/invalid/dialog-not-in-build");
+    const client = await startServer(app.dir);
+    try {
+      const uri = uriOf(path.join(app.dir, "src/main.ts"));
+      await client.open(uri, readFileSync(path.join(app.dir, "src/main.ts"), "utf8"), "typescript");
+      const found = await client.diagnostics(uri, (list) => list.some((d) => d.code === "frontend-calls-unregistered-plugin"));
+      const warning = found.find((d) => d.code === "frontend-calls-unregistered-plugin")!;
+      expect(warning).toMatchObject({ range: { start: { line: 3, character: 21 } }, severity: 2 });
+      expect(warning.message).toMatch(
+        /^open\(\) invokes "plugin:dialog\|open", but plugin "dialog" is not in the build: the call fails with "plugin dialog not found"\nhelp: add tauri-plugin-dialog/,
+      );
+      const cargo = path.join(app.dir, "src-tauri/Cargo.toml");
+      await client.open(uriOf(cargo), `${readFileSync(cargo, "utf8")}tauri-plugin-dialog = "2.2.0"\n`, "toml");
+      await client.diagnostics(uri, (list) => !list.some((d) => d.code === "frontend-calls-unregistered-plugin"));
+      expect(await client.stop()).toBe(0);
+    } finally {
+      app.remove();
+    }
+  }, 60_000);
+});
+
+describe("caplint lsp: Vue and Svelte components", () => {
+  it("places a refused call inside a component's <script> and template at its position in the file", async () => {
+    const app = frontendApp();
+    const client = await startServer(app.dir);
+    try {
+      const vue = [
+        "<template>",
+        '  <button @click="close">Close</button>',
+        "</template>",
+        '<script setup lang="ts">',
+        'import { getCurrentWindow } from "@tauri-apps/api/window";',
+        "const close = () => getCurrentWindow().close();",
+        "</script>",
+        "",
+      ].join("\n");
+      const svelte = [
+        '<script lang="ts">',
+        '  import { getCurrentWindow } from "@tauri-apps/api/window";',
+        "</script>",
+        "",
+        "<button on:click={() => getCurrentWindow().minimize()}>Minimize</button>",
+        "",
+      ].join("\n");
+      writeFileSync(path.join(app.dir, "src/Panel.vue"), vue);
+      writeFileSync(path.join(app.dir, "src/Save.svelte"), svelte);
+      const main = path.join(app.dir, "src/main.ts");
+      // The import is typed in the editor, not saved: the buffer's graph reaches the components.
+      await client.open(uriOf(main), `import "./Panel.vue";\nimport "./Save.svelte";\n${readFileSync(main, "utf8")}`, "typescript");
+      const vueUri = uriOf(path.join(app.dir, "src/Panel.vue"));
+      await client.open(vueUri, vue, "vue");
+      const inVue = await client.diagnostics(vueUri, (list) => list.some((d) => d.code === "frontend-command-not-granted"));
+      expect(inVue.filter((d) => d.code === "frontend-command-not-granted").map((d) => d.range)).toEqual([
+        { start: { line: 5, character: 20 }, end: { line: 5, character: 46 } },
+      ]);
+      const svelteUri = uriOf(path.join(app.dir, "src/Save.svelte"));
+      await client.open(svelteUri, svelte, "svelte");
+      const inSvelte = await client.diagnostics(svelteUri, (list) => list.some((d) => d.code === "frontend-command-not-granted"));
+      const refused = inSvelte.find((d) => d.code === "frontend-command-not-granted")!;
+      const at = "<button on:click={() => ".length;
+      expect(refused.range).toEqual({ start: { line: 4, character: at }, end: { line: 4, character: at + "getCurrentWindow().minimize()".length } });
+      expect(refused.message).toMatch(/^Window\.minimize\(\) invokes "plugin:window\|minimize", which window "main" cannot call/);
+      expect(await client.stop()).toBe(0);
+    } finally {
+      app.remove();
+    }
+  }, 60_000);
 });
