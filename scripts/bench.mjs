@@ -11,6 +11,7 @@ import { prng } from "./lib/prng.mjs";
 import { capability } from "./lib/synthetic-capability.mjs";
 import { realWorldApp } from "./lib/real-world-app.mjs";
 import { monorepo } from "./lib/monorepo.mjs";
+import { frontendApp } from "./lib/frontend-app.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(ROOT, "bin", "caplint.js");
@@ -71,6 +72,21 @@ writeFileSync(
   RSS_PROBE,
   `import { writeSync } from "node:fs"; process.on("exit", () => writeSync(2, "\\ncaplint-bench-maxrss=" + process.resourceUsage().maxRSS + "\\n"));`,
 );
+
+const CPU_PROBE = path.join(tmpdir(), `caplint-bench-cpu-${process.pid}.mjs`);
+writeFileSync(
+  CPU_PROBE,
+  `import { writeSync } from "node:fs"; process.on("exit", () => { const u = process.cpuUsage(); writeSync(2, "\\ncaplint-bench-cpu=" + (u.user + u.system) + "\\n"); });`,
+);
+
+/** CPU time (user + system) of one run, in ms: steadier than wall time on a loaded machine. */
+function cpuTime(commandArgs, options = {}) {
+  const result = spawnSync(process.execPath, ["--import", CPU_PROBE, ...commandArgs], { encoding: "utf8", maxBuffer: 1 << 30, ...options });
+  if (result.status !== 0 && !options.allowExit?.includes(result.status))
+    throw new Error(`${commandArgs.join(" ")} exited ${result.status}: ${result.stderr.slice(0, 500)}`);
+  const match = /caplint-bench-cpu=(\d+)/.exec(result.stderr);
+  return match ? Number(match[1]) / 1000 : NaN;
+}
 
 /** Peak resident memory of one run, in MB (the child reports its own maxRSS at exit). */
 function peakMemory(commandArgs, options = {}) {
@@ -402,10 +418,33 @@ try {
     }
   }
 
+  // 14. The frontend scan's cost (issue 30): `check` on a generated app of 300 frontend modules (two
+  // pages, components and services importing each other, a third of them calling Tauri), with the scan
+  // (the default) and without it (the rules that read the frontend turned off, so it is never scanned).
+  // CPU time of the child, alternated: the ratio is the scan's share, whatever the machine's load.
+  if (want(14)) {
+    const dir = path.join(work, "frontend-300");
+    const modules = frontendApp(dir, { files: 300 });
+    const withoutScan = [
+      "frontend-command-not-granted",
+      "frontend-calls-unregistered-plugin",
+      "frontend-version-skew",
+      "unused-permission",
+      "unused-dangerous-permission",
+    ].flatMap((id) => ["--rule", `${id}=off`]);
+    const check = (extra) => cpuTime([BIN, "check", "--app", dir, "--format", "compact", ...extra], { allowExit: [0, 1] });
+    const measured = sideBySide(
+      () => check([]),
+      () => check(withoutScan),
+    );
+    report(`14. check + frontend scan, ${modules} modules (CPU)`, measured.subject, measured.reference, "check without the scan (CPU)", "≤ 1.30");
+  }
+
   const failed = rows.filter((r) => r.target && !(r.target.startsWith("≤") ? r.ratio <= Number(r.target.slice(2)) : r.ratio < Number(r.target.slice(2))));
   console.log(failed.length ? `\ntargets missed: ${failed.map((r) => r.name).join("; ")}` : "\nall ratio targets met");
 } finally {
   if (KEEP) console.log(`inputs kept in ${work}`);
   else rmSync(work, { recursive: true, force: true });
   rmSync(RSS_PROBE, { force: true });
+  rmSync(CPU_PROBE, { force: true });
 }

@@ -5970,6 +5970,17 @@ var init_versions = __esm({
         const [allow, deny, description] = chosen;
         return description === void 0 ? { allow, deny } : { allow, deny, description };
       }
+      /**
+       * Every permission of the catalog whose commands changed between releases, with each content and the
+       * first release that has it: what a version-skew check compares the locked release with.
+       */
+      commandChanges(catalog) {
+        const changes = [];
+        for (const [identifier, lists] of Object.entries(this.catalog(catalog)?.commands ?? {}))
+          for (const [from, [allow]] of Object.entries(lists))
+            changes.push({ identifier, from, allow });
+        return changes;
+      }
       /** Whether the version's content rests on evidence (git or observed), not only on a release list. */
       isVerified(catalog, version) {
         const history = this.catalog(catalog);
@@ -7252,6 +7263,19 @@ var init_command_name = __esm({
   }
 });
 
+// dist/core/wording.js
+function plural(count, word, words3 = `${word}s`) {
+  return `${count} ${count === 1 ? word : words3}`;
+}
+function agree(count, singular, pluralForm) {
+  return count === 1 ? singular : pluralForm;
+}
+var init_wording = __esm({
+  "dist/core/wording.js"() {
+    "use strict";
+  }
+});
+
 // dist/capabilities/engine/access.js
 function resolveAccess(model, query) {
   const webview = query.webview ?? query.window;
@@ -7442,6 +7466,7 @@ var init_access = __esm({
     init_expand();
     init_model();
     init_command_name();
+    init_wording();
     MAX_MATRIX_MATCHING_WORK = 5e7;
     CoverageIndex = class {
       labels;
@@ -7537,7 +7562,7 @@ var init_access = __esm({
           for (const patternId of signaturePatterns[signature2]) {
             if (patternResults[patternId] === -1) {
               if (globMatchingWork() - workAtStart > MAX_MATRIX_MATCHING_WORK)
-                throw new FatalError(`comparing ${patternIds.size} window patterns with ${windows.length} labels reached the limit of ${MAX_MATRIX_MATCHING_WORK.toLocaleString("en-US")} characters compared (long glob patterns against long labels); ask about fewer windows with --window`);
+                throw new FatalError(`comparing ${plural(patternIds.size, "window pattern")} with ${plural(windows.length, "label")} reached the limit of ${MAX_MATRIX_MATCHING_WORK.toLocaleString("en-US")} characters compared (long glob patterns against long labels); ask about fewer windows with --window`);
               const compiled2 = matchers[patternId];
               patternResults[patternId] = compiled2.ok && compiled2.match(label) ? 1 : 0;
             }
@@ -8177,9 +8202,9 @@ function fileText(object, syntax) {
 `).join("");
 }
 function blockValue(value, syntax, indent = "") {
-  const inline = syntax === "json" ? JSON.stringify(value) : inlineValue(value, syntax);
-  if (inline.length <= LINE || value === null || typeof value !== "object")
-    return inline;
+  const inline2 = syntax === "json" ? JSON.stringify(value) : inlineValue(value, syntax);
+  if (inline2.length <= LINE || value === null || typeof value !== "object")
+    return inline2;
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     const items = value.map((item) => inner + blockValue(item, syntax, inner));
@@ -8188,7 +8213,7 @@ ${items.join(",\n")}${syntax === "toml" ? "," : ""}
 ${indent}]`;
   }
   if (syntax === "toml")
-    return inline;
+    return inline2;
   const fields = Object.entries(value).map(([key, item]) => `${inner}${fieldKey(key, syntax)}: ${blockValue(item, syntax, inner)}`);
   return `{
 ${fields.join(",\n")}
@@ -12181,7 +12206,7 @@ var init_apps = __esm({
 
 // dist/capabilities/load/wording.js
 var CAPABILITY_WORDING;
-var init_wording = __esm({
+var init_wording2 = __esm({
   "dist/capabilities/load/wording.js"() {
     "use strict";
     CAPABILITY_WORDING = {
@@ -12380,7 +12405,7 @@ var init_app_config = __esm({
     init_limits();
     init_types2();
     init_apps();
-    init_wording();
+    init_wording2();
     FILE_WORD = { linux: "linux", macOS: "macos", windows: "windows", android: "android", iOS: "ios" };
     WINDOWS = ["app", "windows"];
     CAPABILITIES = ["app", "security", "capabilities"];
@@ -12405,7 +12430,7 @@ function everyOrigin(model) {
   };
 }
 function knownWindowLabels(project) {
-  const declared = project.config?.windows.map((w2) => w2.label) ?? [];
+  const declared = [...project.config?.windows.map((w2) => w2.label) ?? [], ...project.codeWindows?.labels.map((made) => made.label) ?? []];
   if (declared.length)
     return [...new Set(declared)];
   const literal2 = /* @__PURE__ */ new Set();
@@ -12485,19 +12510,6 @@ var init_project_model = __esm({
         return `${entry.provenance.file}:${this.line(entry.provenance.file, entry.provenance.path)}`;
       }
     };
-  }
-});
-
-// dist/core/wording.js
-function plural(count, word, words3 = `${word}s`) {
-  return `${count} ${count === 1 ? word : words3}`;
-}
-function agree(count, singular, pluralForm) {
-  return count === 1 ? singular : pluralForm;
-}
-var init_wording2 = __esm({
-  "dist/core/wording.js"() {
-    "use strict";
   }
 });
 
@@ -12694,7 +12706,7 @@ var init_explain = __esm({
     init_command_names();
     init_command_name();
     init_project_model();
-    init_wording2();
+    init_wording();
     init_syntax();
     NAME2 = String.raw`([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_]+)?)`;
     PATTERNS = [
@@ -15481,6 +15493,247 @@ var init_build_plugins = __esm({
   }
 });
 
+// dist/capabilities/load/window-labels.js
+async function collectCodeWindowLabels(srcTauri, base) {
+  const out = { labels: [], prefixes: [], searched: [] };
+  const budget = { files: MAX_FILES, bytes: MAX_TOTAL_BYTES };
+  const rustRoot = import_node_path10.default.join(srcTauri, "src");
+  const appRoot = import_node_path10.default.basename(srcTauri) === "src-tauri" ? import_node_path10.default.dirname(srcTauri) : srcTauri;
+  const relative3 = (file) => import_node_path10.default.relative(base, file).split(import_node_path10.default.sep).join("/") || ".";
+  const rustFiles = await sourceFiles(rustRoot, RUST, void 0, budget);
+  const scanned = new Set(rustFiles);
+  const modules = [];
+  for (const file of rustFiles) {
+    const source = await text(file, budget);
+    scanRust(source, relative3(file), out);
+    modules.push({ file, source, depth: 0, loadedByPath: false });
+  }
+  const repository = await repositoryRoot2(srcTauri, appRoot);
+  const outsideRoot = [];
+  for (let next = modules.shift(); next; next = modules.shift()) {
+    if (next.depth >= MAX_MODULE_DEPTH)
+      continue;
+    for (const { file, loadedByPath } of declaredModules(next.source, next.file, next.loadedByPath)) {
+      if (scanned.has(file) || budget.files <= 0 || !staysInside(file, repository))
+        continue;
+      scanned.add(file);
+      budget.files--;
+      const source = await text(file, budget);
+      if (!source)
+        continue;
+      scanRust(source, relative3(file), out);
+      outsideRoot.push(relative3(file));
+      modules.push({ file, source, depth: next.depth + 1, loadedByPath });
+    }
+  }
+  out.searched.push(`${relative3(rustRoot)}/**/*.rs`);
+  if (outsideRoot.length)
+    out.searched.push(`the modules declared there from outside it (${listed(outsideRoot)})`);
+  out.searched.push("the app's frontend sources");
+  for (const file of await sourceFiles(appRoot, FRONTEND, srcTauri, budget))
+    scanFrontend(await text(file, budget), relative3(file), out);
+  return out;
+}
+function listed(files) {
+  const shown = files.slice(0, LISTED_MODULES).join(", ");
+  return files.length > LISTED_MODULES ? `${shown} and ${files.length - LISTED_MODULES} more` : shown;
+}
+async function repositoryRoot2(srcTauri, appRoot) {
+  const folders = await searchFolders(srcTauri);
+  const top = folders[folders.length - 1];
+  return await pathKind(import_node_path10.default.join(top, ".git")) !== "missing" ? top : appRoot;
+}
+function declaredModules(source, file, loadedByPath) {
+  const dir = import_node_path10.default.dirname(file);
+  const ownsFolder = loadedByPath || ["main.rs", "lib.rs", "mod.rs"].includes(import_node_path10.default.basename(file));
+  const base = ownsFolder ? dir : import_node_path10.default.join(dir, import_node_path10.default.basename(file, ".rs"));
+  const files = [];
+  for (const match2 of source.matchAll(MOD_DECLARATION)) {
+    const explicit = PATH_ATTRIBUTE.exec(match2[1])?.[1];
+    if (explicit !== void 0)
+      files.push({ file: import_node_path10.default.resolve(dir, explicit), loadedByPath: true });
+    else
+      files.push({ file: import_node_path10.default.join(base, `${match2[2]}.rs`), loadedByPath: false }, { file: import_node_path10.default.join(base, match2[2], "mod.rs"), loadedByPath: false });
+  }
+  return files;
+}
+async function sourceFiles(root2, extensions, skip, budget) {
+  const files = [];
+  const visit3 = async (dir) => {
+    noteRead("folders", dir);
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a2, b2) => a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0);
+    for (const entry of entries) {
+      const full = import_node_path10.default.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (full === skip || SKIPPED_FOLDERS.has(entry.name) || entry.name.startsWith("."))
+          continue;
+        await visit3(full);
+      } else if (entry.isFile() && extensions.some((ext2) => entry.name.endsWith(ext2)) && !entry.name.endsWith(".d.ts")) {
+        if (budget.files-- <= 0)
+          return;
+        files.push(full);
+      }
+    }
+  };
+  await visit3(root2);
+  return files;
+}
+async function text(file, budget) {
+  noteRead("files", file);
+  try {
+    const info = await lstat(file);
+    if (!info.isFile() || info.size > MAX_FILE_BYTES || info.size > budget.bytes)
+      return "";
+    budget.bytes -= info.size;
+    return await readFile(file, "utf8");
+  } catch {
+    return "";
+  }
+}
+function scanRust(source, file, out) {
+  if (!source)
+    return;
+  const constants2 = /* @__PURE__ */ new Map();
+  for (const match2 of source.matchAll(/\bconst\s+([A-Z_][A-Z0-9_]*)\s*:\s*&(?:'static\s+)?str\s*=\s*"((?:[^"\\]|\\.)*)"/g))
+    constants2.set(match2[1], match2[2]);
+  const read = (at) => {
+    const rest = source.slice(at, at + 400);
+    const literal2 = RUST_STRING.exec(rest);
+    if (literal2)
+      return { kind: "literal", value: literal2[1] };
+    const format3 = RUST_FORMAT.exec(rest);
+    if (format3)
+      return { kind: "prefix", value: format3[1].replace(/\{\{/g, "{") };
+    const ident = RUST_IDENT.exec(rest);
+    if (ident && constants2.has(ident[1]))
+      return { kind: "literal", value: constants2.get(ident[1]) };
+    return { kind: "prefix", value: "" };
+  };
+  for (const match2 of source.matchAll(/\b(?:WebviewWindowBuilder|WindowBuilder)\s*::\s*new\s*\(/g)) {
+    const second = argumentStart(source, match2.index + match2[0].length, 1);
+    if (second !== void 0)
+      record(read(second), source, match2.index, file, out);
+  }
+  for (const match2 of source.matchAll(/\bWebviewBuilder\s*::\s*new\s*\(/g)) {
+    record(read(match2.index + match2[0].length), source, match2.index, file, out);
+  }
+  for (const match2 of source.matchAll(/\.label\s*\(/g))
+    record(read(match2.index + match2[0].length), source, match2.index, file, out, true);
+  for (const match2 of source.matchAll(/\blabel\s*:\s*(?=&?\s*(?:String::from\(\s*)?"|format!)/g))
+    record(read(match2.index + match2[0].length), source, match2.index, file, out, true);
+}
+function scanFrontend(source, file, out) {
+  if (!source)
+    return;
+  const read = (at) => {
+    const rest = source.slice(at, at + 400);
+    const literal2 = JS_STRING.exec(rest);
+    if (literal2)
+      return literal2[3] ? { kind: "prefix", value: literal2[2] } : { kind: "literal", value: literal2[2] };
+    const template = JS_TEMPLATE.exec(rest);
+    if (template)
+      return template[2] ? { kind: "prefix", value: template[1] } : { kind: "literal", value: template[1] };
+    return { kind: "prefix", value: "" };
+  };
+  for (const match2 of source.matchAll(/\bnew\s+(?:WebviewWindow|Window)\s*\(/g))
+    record(read(match2.index + match2[0].length), source, match2.index, file, out);
+  for (const match2 of source.matchAll(/\bnew\s+Webview\s*\(/g)) {
+    const second = argumentStart(source, match2.index + match2[0].length, 1);
+    if (second !== void 0)
+      record(read(second), source, match2.index, file, out);
+  }
+  for (const match2 of source.matchAll(/\blabel\s*:\s*(?=["'`])/g))
+    record(read(match2.index + match2[0].length), source, match2.index, file, out, true);
+}
+function record(expression, source, at, file, out, settingOnly = false) {
+  const line = lineOf(source, at);
+  if (expression.kind === "literal")
+    out.labels.push({ label: expression.value, file, line });
+  else if (!settingOnly)
+    out.prefixes.push({ label: expression.value, file, line });
+}
+function argumentStart(source, open2, n) {
+  let depth = 0;
+  let index = 0;
+  const end = Math.min(source.length, open2 + 2e3);
+  for (let i = open2; i < end; i++) {
+    const c = source[i];
+    if (c === '"' || c === "'" || c === "`") {
+      for (i++; i < end && source[i] !== c; i++)
+        if (source[i] === "\\")
+          i++;
+    } else if (c === "(" || c === "[" || c === "{")
+      depth++;
+    else if (c === ")" || c === "]" || c === "}") {
+      if (depth-- === 0)
+        return void 0;
+    } else if (c === "," && depth === 0 && ++index === n)
+      return i + 1;
+  }
+  return void 0;
+}
+function lineOf(source, offset) {
+  let line = 1;
+  for (let i = source.indexOf("\n"); i >= 0 && i < offset; i = source.indexOf("\n", i + 1))
+    line++;
+  return line;
+}
+function plausibleInCode(matches, pattern, code) {
+  if (code.labels.some(({ label }) => matches(label)))
+    return true;
+  const literalStart = pattern.split(/[*?[]/, 1)[0];
+  return code.prefixes.some(({ label: prefix2 }) => literalStart.startsWith(prefix2) || prefix2.startsWith(literalStart));
+}
+var import_node_path10, RUST, FRONTEND, SKIPPED_FOLDERS, MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES, MAX_MODULE_DEPTH, LISTED_MODULES, MOD_DECLARATION, PATH_ATTRIBUTE, RUST_STRING, RUST_FORMAT, RUST_IDENT, JS_STRING, JS_TEMPLATE;
+var init_window_labels = __esm({
+  "dist/capabilities/load/window-labels.js"() {
+    "use strict";
+    init_promises();
+    import_node_path10 = __toESM(require("node:path"), 1);
+    init_cargo();
+    init_read();
+    init_read_log();
+    RUST = [".rs"];
+    FRONTEND = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte"];
+    SKIPPED_FOLDERS = /* @__PURE__ */ new Set([
+      "node_modules",
+      ".git",
+      "target",
+      "dist",
+      "build",
+      "out",
+      "gen",
+      "coverage",
+      ".next",
+      ".nuxt",
+      ".output",
+      ".svelte-kit",
+      ".turbo",
+      ".cache",
+      "vendor",
+      "public"
+    ]);
+    MAX_FILES = 4e3;
+    MAX_FILE_BYTES = 512 * 1024;
+    MAX_TOTAL_BYTES = 32 * 1024 * 1024;
+    MAX_MODULE_DEPTH = 16;
+    LISTED_MODULES = 3;
+    MOD_DECLARATION = /^[ \t]*((?:#\[[^\]\n]*\]\s*)*)(?:pub(?:\s*\([^)\n]*\))?\s+)?mod\s+(?:r#)?([A-Za-z_]\w*)\s*;/gm;
+    PATH_ATTRIBUTE = /#\[\s*path\s*=\s*"((?:[^"\\]|\\.)*)"\s*\]/;
+    RUST_STRING = /^&?\s*(?:String::from\(\s*)?"((?:[^"\\]|\\.)*)"/;
+    RUST_FORMAT = /^&?\s*format!\(\s*"((?:[^"\\{]|\\.|\{\{)*)/;
+    RUST_IDENT = /^&?\s*([A-Za-z_][\w:]*)\s*(?:[,)]|\.(?:to_string|into|to_owned|as_str)\(\))/;
+    JS_STRING = /^\s*(["'])((?:(?!\1)[^\\\n]|\\.)*)\1\s*(\+)?/;
+    JS_TEMPLATE = /^\s*`((?:[^`\\$]|\\.|\$(?!\{))*)(\$\{)?/;
+  }
+});
+
 // dist/capabilities/frontend/js-api.js
 function apiMap() {
   return readPackageJson("data", "js-api-map.json");
@@ -15620,11 +15873,15 @@ var init_js_api = __esm({
         return jsApiModule(specifier, packageOf(specifier) === this.packageName ? this.version : void 0);
       }
       withNotes(name, entry) {
-        const notes = [
-          placeholderNote(entry.c),
-          ...overrides().members.filter((o) => o.specifier === this.specifier && o.member === name).map((o) => `${o.note} (${o.source})`)
-        ].filter((note) => note !== void 0);
-        return { commands: entry.c, ...entry.r ? { returns: entry.r } : {}, ...notes.length > 0 ? { note: notes.join("; ") } : {} };
+        const own3 = overrides().members.filter((o) => o.specifier === this.specifier && o.member === name);
+        const notes = [placeholderNote(entry.c), ...own3.filter((o) => o.note !== void 0).map((o) => `${o.note} (${o.source})`)].filter((note) => note !== void 0);
+        const arrayOf = own3.find((o) => o.returnsArrayOf !== void 0)?.returnsArrayOf;
+        return {
+          commands: entry.c,
+          ...entry.r ? { returns: entry.r } : {},
+          ...arrayOf ? { returnsArrayOf: arrayOf } : {},
+          ...notes.length > 0 ? { note: notes.join("; ") } : {}
+        };
       }
     };
   }
@@ -15646,7 +15903,7 @@ async function jsPackageVersions(frontendDir, options) {
       notes.push(`${file}: ${result.message}`);
     return result.ok ? result.text : void 0;
   };
-  const manifestFile = import_node_path10.default.join(frontendDir, "package.json");
+  const manifestFile = import_node_path11.default.join(frontendDir, "package.json");
   const manifestText = await read(manifestFile);
   const wanted = manifestText === void 0 ? [] : wantedPackages(manifestText, manifestFile, notes);
   const packages = /* @__PURE__ */ new Map();
@@ -15654,7 +15911,7 @@ async function jsPackageVersions(frontendDir, options) {
     return { packages, notes };
   const lock = await nearestLockfile(frontendDir, rootReal, read);
   for (const { name, range: range2 } of wanted) {
-    const locked = lock ? lockedVersion(lock, name, range2, import_node_path10.default.relative(import_node_path10.default.dirname(lock.file), frontendDir).split(import_node_path10.default.sep).join("/") || ".") : void 0;
+    const locked = lock ? lockedVersion(lock, name, range2, import_node_path11.default.relative(import_node_path11.default.dirname(lock.file), frontendDir).split(import_node_path11.default.sep).join("/") || ".") : void 0;
     if (lock && locked === void 0 && !lock.unreadable)
       notes.push(`${lock.file}: no entry for ${name}; the package.json range ${range2} is used`);
     packages.set(name, locked ? { name, version: locked, from: lock.kind, file: lock.file } : { name, version: range2, from: "package.json range", file: manifestFile });
@@ -15665,7 +15922,7 @@ function realOr(folder) {
   try {
     return (0, import_node_fs7.realpathSync)(folder);
   } catch {
-    return import_node_path10.default.resolve(folder);
+    return import_node_path11.default.resolve(folder);
   }
 }
 function wantedPackages(text2, file, notes) {
@@ -15689,14 +15946,14 @@ function wantedPackages(text2, file, notes) {
   return [...wanted].map(([name, range2]) => ({ name, range: range2 }));
 }
 async function nearestLockfile(frontendDir, rootReal, read) {
-  for (let dir = import_node_path10.default.resolve(frontendDir); ; ) {
+  for (let dir = import_node_path11.default.resolve(frontendDir); ; ) {
     for (const kind of LOCKFILES) {
-      const file = import_node_path10.default.join(dir, kind);
+      const file = import_node_path11.default.join(dir, kind);
       const text2 = await read(file);
       if (text2 !== void 0)
         return { kind, file, text: text2 };
     }
-    const parent = import_node_path10.default.dirname(dir);
+    const parent = import_node_path11.default.dirname(dir);
     if (parent === dir || !isWithin(realOr(parent), rootReal))
       return void 0;
     dir = parent;
@@ -15717,11 +15974,11 @@ function lockedVersion(lock, name, range2, importer) {
       return void 0;
   }
 }
-function record(value) {
+function record2(value) {
   return value && typeof value === "object" && !Array.isArray(value) ? value : void 0;
 }
 function versionField(value) {
-  const version = record(value)?.version;
+  const version = record2(value)?.version;
   return typeof version === "string" ? version : void 0;
 }
 function parsedJson(lock, jsonc3) {
@@ -15733,19 +15990,19 @@ function parsedJson(lock, jsonc3) {
       lock.unreadable = true;
     }
   }
-  return record(lock.parsed);
+  return record2(lock.parsed);
 }
 function npmLocked(lock, name, importer) {
   const json3 = parsedJson(lock, false);
-  const packages = record(json3?.packages);
+  const packages = record2(json3?.packages);
   if (packages) {
     const nested = importer === "." ? void 0 : versionField(packages[`${importer}/node_modules/${name}`]);
     return nested ?? versionField(packages[`node_modules/${name}`]);
   }
-  return versionField(record(json3?.dependencies)?.[name]);
+  return versionField(record2(json3?.dependencies)?.[name]);
 }
 function bunLocked(lock, name, importer) {
-  const packages = record(parsedJson(lock, true)?.packages);
+  const packages = record2(parsedJson(lock, true)?.packages);
   if (!packages)
     return void 0;
   const workspaceName = importer === "." ? void 0 : workspacePackageName(lock, importer);
@@ -15756,7 +16013,7 @@ function bunLocked(lock, name, importer) {
   return resolved.slice(name.length + 1).replace(/^npm:/, "");
 }
 function workspacePackageName(lock, importer) {
-  const name = record(record(record(lock.parsed)?.workspaces)?.[importer])?.name;
+  const name = record2(record2(record2(lock.parsed)?.workspaces)?.[importer])?.name;
   return typeof name === "string" ? name : void 0;
 }
 function yarnLocked(text2, name, range2) {
@@ -15824,12 +16081,12 @@ function pnpmValues(text2, paths) {
   }
   return paths.map((keys) => found.get(keys.join("\0"))).filter((value) => value !== void 0);
 }
-var import_node_fs7, import_node_path10, LOCKFILES, SCOPE;
+var import_node_fs7, import_node_path11, LOCKFILES, SCOPE;
 var init_js_lockfile = __esm({
   "dist/capabilities/frontend/js-lockfile.js"() {
     "use strict";
     import_node_fs7 = require("node:fs");
-    import_node_path10 = __toESM(require("node:path"), 1);
+    import_node_path11 = __toESM(require("node:path"), 1);
     init_main();
     init_read();
     LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock", "bun.lock"];
@@ -15903,7 +16160,7 @@ function patternNames(pattern) {
       return [];
   }
 }
-var UNKNOWN, isNode, MAX_DEPTH2, Scope, FUNCTION_TYPES, TRANSPARENT, ModuleAnalyzer;
+var UNKNOWN, isNode, MAX_DEPTH2, Scope, FUNCTION_TYPES, ELEMENT_CALLBACKS, ELEMENT_RESULTS, ARRAY_RESULTS, MAX_RETURNS, TRANSPARENT, ModuleAnalyzer;
 var init_analyze = __esm({
   "dist/capabilities/frontend/analyze.js"() {
     "use strict";
@@ -15928,6 +16185,10 @@ var init_analyze = __esm({
       }
     };
     FUNCTION_TYPES = /* @__PURE__ */ new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
+    ELEMENT_CALLBACKS = /* @__PURE__ */ new Set(["forEach", "map", "flatMap", "filter", "find", "findLast", "some", "every", "findIndex", "reduce"]);
+    ELEMENT_RESULTS = /* @__PURE__ */ new Set(["find", "findLast", "at", "pop", "shift"]);
+    ARRAY_RESULTS = /* @__PURE__ */ new Set(["filter", "slice", "reverse", "sort", "toSorted", "toReversed", "concat"]);
+    MAX_RETURNS = 8;
     TRANSPARENT = /* @__PURE__ */ new Set([
       "TSAsExpression",
       "TSSatisfiesExpression",
@@ -15983,7 +16244,7 @@ var init_analyze = __esm({
         if (existing !== void 0)
           return existing;
         const id = this.facts.functions.length;
-        this.facts.functions.push({ params: node.params.length, sites: [] });
+        this.facts.functions.push({ params: node.params.length, sites: [], returns: [] });
         node.__fn = id;
         return id;
       }
@@ -16063,6 +16324,22 @@ var init_analyze = __esm({
             this.scope.names.set(node.id.name, { kind: "object", members });
             return;
           }
+          case "ReturnStatement":
+            if (isNode(node.argument))
+              this.addReturn(this.expression(node.argument));
+            return;
+          case "ForOfStatement": {
+            const iterable = this.expression(node.right);
+            const left = node.left;
+            const element = iterable.kind === "unknown" ? UNKNOWN : { kind: "element", of: iterable };
+            if (left.type === "VariableDeclaration")
+              for (const declarator of left.declarations)
+                this.bind(declarator.id, element);
+            else
+              this.expression(left);
+            this.child(node.body);
+            return;
+          }
           case "TSInterfaceDeclaration":
           case "TSTypeAliasDeclaration":
           case "TSModuleDeclaration":
@@ -16096,11 +16373,20 @@ var init_analyze = __esm({
             for (const statement of body.body)
               this.statement(statement);
           } else
-            this.expression(body);
+            this.addReturn(this.expression(body));
         }
         this.scope = outerScope;
         this.sites = outerSites;
         return { kind: "function", id };
+      }
+      /** A value the current function gives back (its callers' calls evaluate to it). */
+      addReturn(value) {
+        const fn = this.scope.fn;
+        if (fn === void 0 || value.kind === "unknown" || value.kind === "string")
+          return;
+        const returns = this.facts.functions[fn].returns;
+        if (returns.length < MAX_RETURNS)
+          returns.push(value);
       }
       classBody(node) {
         if (isNode(node.id) && this.scope.lookup(node.id.name) === void 0)
@@ -16215,9 +16501,12 @@ var init_analyze = __esm({
             if (!node.computed)
               name = propertyName(node.property);
             else {
-              const key = this.expression(node.property);
+              const propertyNode = node.property;
+              const key = this.expression(propertyNode);
               if (key.kind === "string")
                 name = key.value;
+              else if (propertyNode.type === "Literal" && typeof propertyNode.value === "number")
+                return object.kind === "unknown" ? UNKNOWN : { kind: "element", of: object };
             }
             if (name === void 0)
               return UNKNOWN;
@@ -16238,10 +16527,22 @@ var init_analyze = __esm({
               if (param)
                 param.givenValue = callee.object;
             }
+            if (callee.kind === "member" && ELEMENT_CALLBACKS.has(callee.name)) {
+              const fn = node.arguments[0];
+              const param = fn && FUNCTION_TYPES.has(fn.type) ? fn.params[callee.name === "reduce" ? 1 : 0] : void 0;
+              if (param)
+                param.givenValue = { kind: "element", of: callee.object };
+            }
             const args = node.arguments.map((arg) => arg.type === "SpreadElement" ? (this.expression(arg.argument), UNKNOWN) : this.expression(arg));
             const ref = { kind: "call", callee, args, isNew: node.type === "NewExpression" };
             if (callee.kind !== "unknown")
               this.site(ref, node);
+            if (callee.kind === "member" && node.type === "CallExpression") {
+              if (ELEMENT_RESULTS.has(callee.name))
+                return { kind: "element", of: callee.object };
+              if (ARRAY_RESULTS.has(callee.name))
+                return callee.object;
+            }
             return ref;
           }
           case "ImportExpression": {
@@ -16546,6 +16847,8 @@ var init_link = __esm({
       exportMemo = /* @__PURE__ */ new Map();
       calledThrough = /* @__PURE__ */ new Set();
       pendingForwards = /* @__PURE__ */ new Map();
+      /** Functions whose return value is being evaluated: a recursive function ends as unknown. */
+      returning = /* @__PURE__ */ new Set();
       uses = [];
       constructor(modules, target, api) {
         this.modules = modules;
@@ -16685,12 +16988,20 @@ var init_link = __esm({
             return this.evaluate(ref.value, file, frames, depth + 1);
           case "call": {
             const callee = this.evaluate(ref.callee, file, frames, depth + 1);
+            if (callee.kind === "function" && !ref.isNew)
+              return this.returnOf(callee, depth + 1);
             if (callee.kind !== "tauri-member")
               return UNKNOWN2;
             if (ref.isNew)
               return isClassName(callee.name) ? { kind: "tauri-instance", specifier: callee.specifier, className: callee.name } : UNKNOWN2;
-            const returns = this.api.module(callee.specifier)?.member(callee.name)?.returns;
-            return returns ? { kind: "tauri-instance", specifier: callee.specifier, className: returns } : UNKNOWN2;
+            const member2 = this.api.module(callee.specifier)?.member(callee.name);
+            if (member2?.returnsArrayOf)
+              return { kind: "tauri-array", specifier: callee.specifier, className: member2.returnsArrayOf };
+            return member2?.returns ? { kind: "tauri-instance", specifier: callee.specifier, className: member2.returns } : UNKNOWN2;
+          }
+          case "element": {
+            const array = this.evaluate(ref.of, file, frames, depth + 1);
+            return array.kind === "tauri-array" ? { kind: "tauri-instance", specifier: array.specifier, className: array.className } : UNKNOWN2;
           }
           case "typed": {
             const type = this.evaluate(ref.type, file, frames, depth + 1);
@@ -16708,6 +17019,23 @@ var init_link = __esm({
           }
           default:
             return UNKNOWN2;
+        }
+      }
+      /** The value a function of the app returns: the first of its `return`s that is one of Tauri's values. */
+      returnOf(fn, depth) {
+        const key = `${fn.file}\0${fn.id}`;
+        if (this.returning.has(key))
+          return UNKNOWN2;
+        this.returning.add(key);
+        try {
+          for (const value of this.modules.get(fn.file)?.functions[fn.id]?.returns ?? []) {
+            const result = this.evaluate(value, fn.file, void 0, depth + 1);
+            if (result.kind === "tauri-instance" || result.kind === "tauri-array" || result.kind === "tauri-member" || result.kind === "tauri-module")
+              return result;
+          }
+          return UNKNOWN2;
+        } finally {
+          this.returning.delete(key);
         }
       }
       moduleValue(file, request) {
@@ -16784,7 +17112,7 @@ function readBundlerConfig(root2, maxBytes, parser2) {
     return config;
   }
   if (names.includes("svelte.config.js"))
-    config.alias["$lib"] = [import_node_path11.default.join(root2, "src", "lib")];
+    config.alias["$lib"] = [import_node_path12.default.join(root2, "src", "lib")];
   if (names.some((name2) => name2.startsWith("nuxt.config."))) {
     config.alias["~"] = [root2];
     config.alias["@"] = [root2];
@@ -16792,7 +17120,7 @@ function readBundlerConfig(root2, maxBytes, parser2) {
   const name = CONFIG_NAMES.find((candidate) => names.includes(candidate));
   if (!name)
     return config;
-  const file = import_node_path11.default.join(root2, name);
+  const file = import_node_path12.default.join(root2, name);
   const read = readTextFile(file, maxBytes);
   if (!read.ok)
     return config;
@@ -16801,10 +17129,10 @@ function readBundlerConfig(root2, maxBytes, parser2) {
     return config;
   const properties = /* @__PURE__ */ new Map();
   collectProperties(parsed.program, properties, 0);
-  const dir = import_node_path11.default.dirname(file);
+  const dir = import_node_path12.default.dirname(file);
   const rootValue = properties.get("root")?.map((node) => pathValue(node, dir)).find((value) => value !== void 0);
   if (rootValue)
-    config.root = import_node_path11.default.resolve(dir, rootValue);
+    config.root = import_node_path12.default.resolve(dir, rootValue);
   for (const node of properties.get("alias") ?? []) {
     if (node.type === "ObjectExpression") {
       for (const property of node.properties) {
@@ -16834,13 +17162,13 @@ function readBundlerConfig(root2, maxBytes, parser2) {
     for (const value of values) {
       const page = value ? pathValue(value, dir) : void 0;
       if (page !== void 0 && /\.html?$/i.test(page))
-        config.inputs.push(import_node_path11.default.resolve(config.root, page));
+        config.inputs.push(import_node_path12.default.resolve(config.root, page));
     }
   }
   return config;
 }
 function absoluteAlias(value, dir) {
-  return value.startsWith(".") || import_node_path11.default.isAbsolute(value) ? import_node_path11.default.resolve(dir, value) : value;
+  return value.startsWith(".") || import_node_path12.default.isAbsolute(value) ? import_node_path12.default.resolve(dir, value) : value;
 }
 function collectProperties(node, into, depth) {
   if (depth > 200)
@@ -16888,7 +17216,7 @@ function pathValue(node, dir) {
       const name = callee.type === "Identifier" ? callee.name : callee.type === "MemberExpression" ? keyName(callee.property) : void 0;
       const args = node.arguments.map((arg) => pathValue(arg, dir));
       if ((name === "resolve" || name === "join") && args.length && args.every((a2) => a2 !== void 0))
-        return import_node_path11.default.resolve(dir, ...args);
+        return import_node_path12.default.resolve(dir, ...args);
       if (name === "cwd")
         return dir;
       if (name === "fileURLToPath" && args[0] !== void 0)
@@ -16899,7 +17227,7 @@ function pathValue(node, dir) {
       const callee = node.callee;
       const args = node.arguments;
       if (callee.type === "Identifier" && callee.name === "URL" && args[0]?.type === "Literal" && typeof args[0].value === "string")
-        return import_node_path11.default.resolve(dir, args[0].value);
+        return import_node_path12.default.resolve(dir, args[0].value);
       return void 0;
     }
     case "MemberExpression":
@@ -16908,11 +17236,11 @@ function pathValue(node, dir) {
       return void 0;
   }
 }
-var import_node_path11, import_node_fs8, CONFIG_NAMES;
+var import_node_path12, import_node_fs8, CONFIG_NAMES;
 var init_bundler_config = __esm({
   "dist/capabilities/frontend/bundler-config.js"() {
     "use strict";
-    import_node_path11 = __toESM(require("node:path"), 1);
+    import_node_path12 = __toESM(require("node:path"), 1);
     import_node_fs8 = require("node:fs");
     init_read();
     CONFIG_NAMES = ["vite.config.ts", "vite.config.mts", "vite.config.js", "vite.config.mjs", "electron.vite.config.ts"];
@@ -16926,10 +17254,10 @@ function natives() {
   resolverModule ??= require2("oxc-resolver");
   return { parser, resolver: resolverModule };
 }
-async function scanFrontend(options) {
+async function scanFrontend2(options) {
   const notes = [];
   const show2 = (file) => displayFile(options.cwd, file);
-  const root2 = options.config?.root ? import_node_path12.default.resolve(options.appRoot, options.config.root) : await frontendRoot(options);
+  const root2 = options.config?.root ? import_node_path13.default.resolve(options.appRoot, options.config.root) : await frontendRoot(options);
   if (!root2)
     return void 0;
   let boundaryReal;
@@ -16953,10 +17281,10 @@ async function scanFrontend(options) {
   }
   const bundler = readBundlerConfig(root2, options.maxBytes, natural.parser);
   const ignore2 = ignoreMatcher(options.config?.ignore ?? []);
-  const srcTauri = import_node_path12.default.resolve(options.srcTauri);
-  const rustSide = srcTauri !== import_node_path12.default.resolve(root2) && isWithin(srcTauri, import_node_path12.default.resolve(root2)) ? srcTauri : void 0;
-  const skipped = (file) => rustSide !== void 0 && isWithin(file, rustSide) || ignore2(import_node_path12.default.relative(root2, file)) || import_node_path12.default.relative(root2, file).split(import_node_path12.default.sep).some((part) => SKIPPED_FOLDERS.has(part));
-  const tsconfig = ["tsconfig.json", "jsconfig.json"].map((name) => import_node_path12.default.join(root2, name)).find((file) => pathKindSync(file) === "file");
+  const srcTauri = import_node_path13.default.resolve(options.srcTauri);
+  const rustSide = srcTauri !== import_node_path13.default.resolve(root2) && isWithin(srcTauri, import_node_path13.default.resolve(root2)) ? srcTauri : void 0;
+  const skipped = (file) => rustSide !== void 0 && isWithin(file, rustSide) || ignore2(import_node_path13.default.relative(root2, file)) || import_node_path13.default.relative(root2, file).split(import_node_path13.default.sep).some((part) => SKIPPED_FOLDERS2.has(part));
+  const tsconfig = ["tsconfig.json", "jsconfig.json"].map((name) => import_node_path13.default.join(root2, name)).find((file) => pathKindSync(file) === "file");
   const resolver = new natural.resolver.ResolverFactory({
     extensions: [".ts", ".tsx", ".mts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", ".json"],
     extensionAlias: { ".js": [".ts", ".tsx", ".js", ".jsx"], ".mjs": [".mts", ".mjs"] },
@@ -16975,7 +17303,7 @@ async function scanFrontend(options) {
   const targets = /* @__PURE__ */ new Map();
   const texts = /* @__PURE__ */ new Map();
   const target = (file, request) => {
-    const key = `${import_node_path12.default.dirname(file)}\0${request}`;
+    const key = `${import_node_path13.default.dirname(file)}\0${request}`;
     const memo = targets.get(key);
     if (memo)
       return memo;
@@ -16985,9 +17313,9 @@ async function scanFrontend(options) {
       specifiers.add(found.specifier);
     } else if (!/^(https?:|data:|node:)/.test(request) && !/\.(css|scss|sass|less|styl|svg|png|jpe?g|gif|webp|ico|woff2?|ttf|json|md|txt|wasm)(\?.*)?$/i.test(request)) {
       const clean = request.replace(/[?#].*$/, "");
-      const resolved = clean.startsWith("/") && !clean.startsWith("//") ? resolveRooted(clean, bundler.root, root2) : resolver.sync(import_node_path12.default.dirname(file), clean).path;
+      const resolved = clean.startsWith("/") && !clean.startsWith("//") ? resolveRooted(clean, bundler.root, root2) : resolver.sync(import_node_path13.default.dirname(file), clean).path;
       if (resolved) {
-        if (resolved.split(import_node_path12.default.sep).includes("node_modules")) {
+        if (resolved.split(import_node_path13.default.sep).includes("node_modules")) {
           const name = packageName(clean);
           if (name && /tauri/i.test(name))
             thirdParty.add(name);
@@ -17004,24 +17332,37 @@ async function scanFrontend(options) {
     targets.set(key, found);
     return found;
   };
+  let parsedFiles = 0;
   const read = (file) => {
     if (modules.has(file))
       return modules.get(file);
-    const facts = emptyFacts();
-    modules.set(file, facts);
     order.push(file);
     const text2 = readTextFile(file, options.maxBytes);
-    if (text2.ok)
-      texts.set(file, text2.text);
     if (!text2.ok) {
+      modules.set(file, emptyFacts());
       notes.push(`${show2(file)}: ${text2.message}; its calls were not analysed`);
-      return facts;
+      return modules.get(file);
     }
-    if (looksMinified(text2.text)) {
-      notes.push(`${show2(file)}: looks minified or built; skipped`);
-      return facts;
+    texts.set(file, text2.text);
+    const cached2 = options.cache?.get(file);
+    if (cached2 && cached2.text === text2.text) {
+      modules.set(file, cached2.facts);
+      notes.push(...cached2.notes);
+      return cached2.facts;
     }
-    const { blocks, dragRegions } = fileBlocks(file, text2.text);
+    const facts = emptyFacts();
+    modules.set(file, facts);
+    parsedFiles++;
+    const fileNotes = analyseFile(file, text2.text, facts);
+    notes.push(...fileNotes);
+    options.cache?.set(file, { text: text2.text, facts, notes: fileNotes });
+    return facts;
+  };
+  const analyseFile = (file, text2, facts) => {
+    const fileNotes = [];
+    if (looksMinified(text2))
+      return [`${show2(file)}: looks minified or built; skipped`];
+    const { blocks, dragRegions } = fileBlocks(file, text2);
     facts.dragRegions.push(...dragRegions);
     const analyzer = new ModuleAnalyzer(facts);
     for (const block of blocks) {
@@ -17032,13 +17373,13 @@ async function scanFrontend(options) {
       const parsed = natural.parser.parseSync(`block.${block.language}`, block.text, { lang: block.language, sourceType: "module" });
       const error = parsed.errors.find((e) => e.severity === "Error");
       if (error) {
-        const at = lineIndex(text2.text)(block.offset);
-        notes.push(`${show2(file)}:${at.line}:${at.column}: does not parse (${oneLine2(error.message)}); its calls were not analysed`);
+        const at = lineIndex(text2)(block.offset);
+        fileNotes.push(`${show2(file)}:${at.line}:${at.column}: does not parse (${oneLine2(error.message)}); its calls were not analysed`);
         continue;
       }
       analyzer.addProgram(parsed.program, block.offset - block.prefix);
     }
-    return facts;
+    return fileNotes;
   };
   const pages = [];
   const allFiles = /* @__PURE__ */ new Set();
@@ -17083,6 +17424,11 @@ async function scanFrontend(options) {
   for (const page of pages)
     for (const label of page.windows)
       windowPages.set(label, page);
+  if (options.cache) {
+    for (const file of options.cache.keys())
+      if (!modules.has(file))
+        options.cache.delete(file);
+  }
   return {
     root: root2,
     pages,
@@ -17093,40 +17439,61 @@ async function scanFrontend(options) {
     specifiers: [...specifiers].sort(),
     notes: dedupeNotes(notes),
     pagesCertain: groups.length > 1 && groups.every((group) => group.certain),
-    windowPages
+    windowPages,
+    parsed: parsedFiles
   };
 }
 function compareText(a2, b2) {
   return a2 < b2 ? -1 : a2 > b2 ? 1 : 0;
 }
 function emptyScan(root2, notes) {
-  return { root: root2, pages: [], files: [], calls: [], unresolved: [], thirdPartyPlugins: [], specifiers: [], notes, pagesCertain: false, windowPages: /* @__PURE__ */ new Map() };
+  return {
+    root: root2,
+    pages: [],
+    files: [],
+    calls: [],
+    unresolved: [],
+    thirdPartyPlugins: [],
+    specifiers: [],
+    notes,
+    pagesCertain: false,
+    windowPages: /* @__PURE__ */ new Map(),
+    parsed: 0
+  };
 }
 function dedupeNotes(notes) {
   return [...new Set(notes)].sort(compareText);
 }
 async function frontendRoot(options) {
-  if (await pathKind(import_node_path12.default.join(options.appRoot, "package.json")) === "file")
+  if (await pathKind(import_node_path13.default.join(options.appRoot, "package.json")) === "file")
     return options.appRoot;
   const dist = options.build?.frontendDist;
   if (typeof dist === "string" && !/^[a-z]+:/i.test(dist)) {
-    const folder = import_node_path12.default.resolve(options.srcTauri, dist);
-    if (await pathKind(folder) === "directory" && isWithin(folder, options.boundary))
+    const folder = import_node_path13.default.resolve(options.srcTauri, dist);
+    if (!isWithin(folder, options.boundary))
+      return void 0;
+    if (await pathKind(folder) === "directory" && !SKIPPED_FOLDERS2.has(import_node_path13.default.basename(folder)))
+      return folder;
+    for (let dir = import_node_path13.default.dirname(folder); isWithin(dir, options.boundary) && !isWithin(options.appRoot, dir); dir = import_node_path13.default.dirname(dir)) {
+      if (await pathKind(import_node_path13.default.join(dir, "package.json")) === "file")
+        return dir;
+    }
+    if (await pathKind(folder) === "directory")
       return folder;
   }
-  return await pathKind(import_node_path12.default.join(options.appRoot, "index.html")) === "file" ? options.appRoot : void 0;
+  return await pathKind(import_node_path13.default.join(options.appRoot, "index.html")) === "file" ? options.appRoot : void 0;
 }
 async function entryGroups(root2, bundler, options, notes, show2) {
   const configured = options.config?.windows ?? {};
   const groups = [];
   const claimed = /* @__PURE__ */ new Set();
   for (const [label, entries] of Object.entries(configured)) {
-    const files = entries.map((entry) => import_node_path12.default.resolve(root2, entry));
+    const files = entries.map((entry) => import_node_path13.default.resolve(root2, entry));
     groups.push({ entries: files, windows: [label], certain: true });
     claimed.add(label);
   }
   if (options.config?.entries?.length) {
-    const files = options.config.entries.map((entry) => import_node_path12.default.resolve(root2, entry));
+    const files = options.config.entries.map((entry) => import_node_path13.default.resolve(root2, entry));
     groups.push({ entries: files, windows: options.windows.map((w2) => w2.label).filter((label) => !claimed.has(label)), certain: false });
     return groups;
   }
@@ -17139,7 +17506,7 @@ async function entryGroups(root2, bundler, options, notes, show2) {
   for (const input of bundler.inputs)
     if (await pathKind(input) === "file")
       addPage(input);
-  const index = import_node_path12.default.join(bundler.root, "index.html");
+  const index = import_node_path13.default.join(bundler.root, "index.html");
   if (await pathKind(index) === "file")
     addPage(index);
   for (const window of options.windows) {
@@ -17149,7 +17516,7 @@ async function entryGroups(root2, bundler, options, notes, show2) {
     if (/^[a-z][a-z0-9+.-]*:/i.test(url))
       continue;
     const page = url.replace(/[?#].*$/, "").replace(/^\/+/, "");
-    const candidates = page === "" || !/\.html?$/i.test(page) ? [index] : [import_node_path12.default.join(bundler.root, page), import_node_path12.default.join(root2, "public", page), import_node_path12.default.join(root2, page)];
+    const candidates = page === "" || !/\.html?$/i.test(page) ? [index] : [import_node_path13.default.join(bundler.root, page), import_node_path13.default.join(root2, "public", page), import_node_path13.default.join(root2, page)];
     const file = candidates.find((candidate) => pages.has(candidate)) ?? await firstFile(candidates);
     if (file)
       addPage(file).push(window.label);
@@ -17158,7 +17525,7 @@ async function entryGroups(root2, bundler, options, notes, show2) {
   }
   const routeEntries = [];
   for (const folder of ROUTE_FOLDERS) {
-    const dir = import_node_path12.default.join(root2, folder);
+    const dir = import_node_path13.default.join(root2, folder);
     if (await pathKind(dir) === "directory")
       routeEntries.push(...sourceFilesUnder(dir));
   }
@@ -17166,7 +17533,7 @@ async function entryGroups(root2, bundler, options, notes, show2) {
   if (pageGroups.length === 0 && routeEntries.length === 0) {
     for (const stem of CONVENTIONAL_ENTRIES)
       for (const extension of [".ts", ".tsx", ".js", ".jsx", ".mjs"]) {
-        const file = import_node_path12.default.join(root2, stem + extension);
+        const file = import_node_path13.default.join(root2, stem + extension);
         if (await pathKind(file) === "file")
           routeEntries.push(file);
       }
@@ -17201,9 +17568,9 @@ function sourceFilesUnder(dir) {
     }
     entries.sort((a2, b2) => a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0);
     for (const entry of entries) {
-      const full = import_node_path12.default.join(folder, entry.name);
+      const full = import_node_path13.default.join(folder, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIPPED_FOLDERS.has(entry.name) && !entry.name.startsWith(".") && entry.name !== "src-tauri")
+        if (!SKIPPED_FOLDERS2.has(entry.name) && !entry.name.startsWith(".") && entry.name !== "src-tauri")
           visit3(full);
       } else if (entry.isFile() && isFrontendFile(full) && !/\.(test|spec|stories)\.[a-z]+$/.test(entry.name))
         files.push(full);
@@ -17224,8 +17591,8 @@ function pageScriptRequest(block) {
   return source.startsWith("/") || source.startsWith(".") || /^[a-z]+:/i.test(source) ? source : `./${source}`;
 }
 function resolveRooted(request, bundlerRoot, root2) {
-  for (const base of [bundlerRoot, import_node_path12.default.join(root2, "public"), root2]) {
-    const file = import_node_path12.default.join(base, request);
+  for (const base of [bundlerRoot, import_node_path13.default.join(root2, "public"), root2]) {
+    const file = import_node_path13.default.join(base, request);
     for (const candidate of [file, ...[".ts", ".tsx", ".js", ".jsx"].map((extension) => file + extension)]) {
       if (pathKindSync(candidate) === "file")
         return candidate;
@@ -17244,7 +17611,7 @@ function ignoreMatcher(globs) {
     return () => false;
   const patterns2 = globs.map((glob) => new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*\/?/g, "\0").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]").replace(/\u0000/g, ".*")}(/.*)?$`));
   return (relative3) => {
-    const posix = relative3.split(import_node_path12.default.sep).join("/");
+    const posix = relative3.split(import_node_path13.default.sep).join("/");
     return patterns2.some((pattern) => pattern.test(posix));
   };
 }
@@ -17268,12 +17635,12 @@ function lineIndex(text2) {
 function oneLine2(text2) {
   return text2.replace(/\s+/g, " ").slice(0, 200);
 }
-var import_node_module2, import_node_path12, import_node_fs9, SKIPPED_FOLDERS, ROUTE_FOLDERS, CONVENTIONAL_ENTRIES, parser, resolverModule;
+var import_node_module2, import_node_path13, import_node_fs9, SKIPPED_FOLDERS2, ROUTE_FOLDERS, CONVENTIONAL_ENTRIES, parser, resolverModule;
 var init_scan = __esm({
   "dist/capabilities/frontend/scan.js"() {
     "use strict";
     import_node_module2 = require("node:module");
-    import_node_path12 = __toESM(require("node:path"), 1);
+    import_node_path13 = __toESM(require("node:path"), 1);
     import_node_fs9 = require("node:fs");
     init_file_names();
     init_read();
@@ -17282,7 +17649,7 @@ var init_scan = __esm({
     init_blocks();
     init_link();
     init_bundler_config();
-    SKIPPED_FOLDERS = /* @__PURE__ */ new Set([
+    SKIPPED_FOLDERS2 = /* @__PURE__ */ new Set([
       "node_modules",
       "dist",
       "build",
@@ -17320,7 +17687,8 @@ async function loadFrontend(options) {
     return { label: window.label, url: isPlainObject(declared) ? declared.url : void 0 };
   });
   let versionNotes = [];
-  const scan = await scanFrontend({
+  let jsVersions;
+  const scan = await scanFrontend2({
     appRoot: options.appRoot,
     srcTauri: options.srcTauri,
     boundary: options.boundary,
@@ -17329,30 +17697,34 @@ async function loadFrontend(options) {
     build: { frontendDist: build2.frontendDist, devUrl: build2.devUrl },
     windows,
     ...options.frontend ? { config: options.frontend } : {},
+    ...options.cache ? { cache: options.cache } : {},
     apiFor: async (root2) => {
       const versions = await jsPackageVersions(root2, { root: options.boundary, maxBytes: options.maxBytes });
       versionNotes = versions.notes;
+      jsVersions = versions.packages;
       return apiLookup((packageName2) => versions.packages.get(packageName2)?.version);
     }
   });
+  if (scan && jsVersions)
+    scan.jsVersions = jsVersions;
   if (scan)
-    scan.notes.push(...versionNotes.map((note) => `${import_node_path13.default.relative(options.cwd, options.appRoot) || "."}: ${note}`));
+    scan.notes.push(...versionNotes.map((note) => `${import_node_path14.default.relative(options.cwd, options.appRoot) || "."}: ${note}`));
   return scan;
 }
 function apiLookup(versionOf) {
-  const packageOf2 = (specifier) => specifier.split("/").slice(0, 2).join("/");
+  const packageOf3 = (specifier) => specifier.split("/").slice(0, 2).join("/");
   const implicit = implicitCalls();
   return {
-    module: (specifier) => jsApiModule(specifier, versionOf(packageOf2(specifier))),
+    module: (specifier) => jsApiModule(specifier, versionOf(packageOf3(specifier))),
     globalNamespace: globalNamespaceModule,
     implicit: (trigger) => implicit.filter((call) => call.trigger.includes(trigger)).flatMap((call) => call.commands)
   };
 }
-var import_node_path13;
+var import_node_path14;
 var init_load = __esm({
   "dist/capabilities/frontend/load.js"() {
     "use strict";
-    import_node_path13 = __toESM(require("node:path"), 1);
+    import_node_path14 = __toESM(require("node:path"), 1);
     init_json();
     init_js_api();
     init_js_lockfile();
@@ -17371,9 +17743,9 @@ __export(project_exports, {
   reloadCapabilityFiles: () => reloadCapabilityFiles
 });
 async function findSrcTauri(dir) {
-  if (await pathKind(import_node_path14.default.join(dir, "src-tauri")) === "directory")
-    return import_node_path14.default.join(dir, "src-tauri");
-  if (await pathKind(import_node_path14.default.join(dir, "capabilities")) === "directory" || await hasAppConfig(dir))
+  if (await pathKind(import_node_path15.default.join(dir, "src-tauri")) === "directory")
+    return import_node_path15.default.join(dir, "src-tauri");
+  if (await pathKind(import_node_path15.default.join(dir, "capabilities")) === "directory" || await hasAppConfig(dir))
     return dir;
   return void 0;
 }
@@ -17403,14 +17775,15 @@ async function loadContext(options) {
   if (srcTauri) {
     const part = { ...found, problems: config.problems, outsideLinks: config.outsideLinks };
     const context = { maxBytes, problem: problemSink(part), notes: config.notes, tomlParser, relative: (absolute) => relativeFile(cwd, absolute) };
-    config.value = await loadAppConfig(srcTauri, context, (file) => outsideApp(file, import_node_path14.default.dirname(srcTauri), part));
+    config.value = await loadAppConfig(srcTauri, context, (file) => outsideApp(file, import_node_path15.default.dirname(srcTauri), part));
+    found.codeWindows = await collectCodeWindowLabels(srcTauri, cwd);
   }
-  return { options, maxBytes, srcTauri, capabilityFiles, looseFiles, found, config, unread, tomlParser, parsed: /* @__PURE__ */ new Map() };
+  return { options, maxBytes, srcTauri, capabilityFiles, looseFiles, found, config, unread, tomlParser, parsed: /* @__PURE__ */ new Map(), frontendModules: /* @__PURE__ */ new Map() };
 }
 function checkLoadOptions(options) {
   if (typeof options !== "object" || options === null)
     throw new OptionError("loadProject: expected an options object with at least cwd");
-  if (typeof options.cwd !== "string" || !import_node_path14.default.isAbsolute(options.cwd))
+  if (typeof options.cwd !== "string" || !import_node_path15.default.isAbsolute(options.cwd))
     throw new OptionError(`cwd: expected an absolute folder path, got ${JSON.stringify(options.cwd) ?? "nothing"}`);
   for (const name of ["paths", "manifests", "plugins", "permissions"])
     requireStringList(name, options[name]);
@@ -17453,7 +17826,7 @@ function capabilityWalk(found, problem, capabilityFiles) {
       capabilityFiles.push(item);
     for (const item of result.outside)
       found.outsideLinks.push(item);
-    for (const item of result.skipped.filter((file) => import_node_path14.default.relative(found.cwd, file).split(import_node_path14.default.sep).includes("capabilities")))
+    for (const item of result.skipped.filter((file) => import_node_path15.default.relative(found.cwd, file).split(import_node_path15.default.sep).includes("capabilities")))
       found.skippedFiles.push(item);
     for (const p of result.problems)
       problem(p.file, p.message);
@@ -17461,7 +17834,7 @@ function capabilityWalk(found, problem, capabilityFiles) {
 }
 async function locateInputs(options, found, problem) {
   const cwd = options.cwd;
-  const resolve4 = (p) => import_node_path14.default.resolve(cwd, p);
+  const resolve4 = (p) => import_node_path15.default.resolve(cwd, p);
   const capabilityFiles = [];
   const looseFiles = /* @__PURE__ */ new Set();
   const addWalk = capabilityWalk(found, problem, capabilityFiles);
@@ -17485,12 +17858,12 @@ async function locateInputs(options, found, problem) {
     const kind = options.sourceOverrides?.has(absolute) ? "file" : await pathKind(absolute);
     if (kind === "missing")
       throw new FatalError(`${given}: no such file or directory`);
-    if (kind === "file" && HOST_CONFIG_NAME.test(import_node_path14.default.basename(absolute))) {
-      const appSrc = await findSrcTauri(import_node_path14.default.dirname(absolute));
+    if (kind === "file" && HOST_CONFIG_NAME.test(import_node_path15.default.basename(absolute))) {
+      const appSrc = await findSrcTauri(import_node_path15.default.dirname(absolute));
       if (!srcTauri && appSrc)
         srcTauri = appSrc;
-      else if (appSrc && appSrc !== srcTauri && await pathKind(import_node_path14.default.join(appSrc, "capabilities")) === "directory") {
-        await addWalk(import_node_path14.default.join(appSrc, "capabilities"), void 0, linkBoundaryOf(appSrc));
+      else if (appSrc && appSrc !== srcTauri && await pathKind(import_node_path15.default.join(appSrc, "capabilities")) === "directory") {
+        await addWalk(import_node_path15.default.join(appSrc, "capabilities"), void 0, linkBoundaryOf(appSrc));
       }
     } else if (kind === "file")
       capabilityFiles.push(absolute);
@@ -17504,7 +17877,7 @@ async function locateInputs(options, found, problem) {
         const before = capabilityFiles.length;
         await addWalk(absolute, isWellKnownNonCapability);
         for (const file of capabilityFiles.slice(before))
-          if (!import_node_path14.default.relative(cwd, file).split(import_node_path14.default.sep).includes("capabilities"))
+          if (!import_node_path15.default.relative(cwd, file).split(import_node_path15.default.sep).includes("capabilities"))
             looseFiles.add(file);
       }
     }
@@ -17514,7 +17887,7 @@ async function locateInputs(options, found, problem) {
 async function assembleCatalog(options, srcTauri, project, problem, parseFile, capabilityFiles) {
   const cwd = options.cwd;
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const resolve4 = (p) => import_node_path14.default.resolve(cwd, p);
+  const resolve4 = (p) => import_node_path15.default.resolve(cwd, p);
   const history = await loadVersionHistory();
   if (srcTauri) {
     const build2 = await readAppBuild(srcTauri, (absolute) => relativeFile(cwd, absolute), maxBytes);
@@ -17538,12 +17911,12 @@ async function assembleCatalog(options, srcTauri, project, problem, parseFile, c
   };
   if (srcTauri) {
     project.srcTauri = srcTauri;
-    const capDir = import_node_path14.default.join(srcTauri, "capabilities");
+    const capDir = import_node_path15.default.join(srcTauri, "capabilities");
     noteRead("trees", capDir);
     const boundary = linkBoundaryOf(srcTauri);
     if (await pathKind(capDir) === "directory")
       await capabilityWalk(project, problem, capabilityFiles)(capDir, void 0, boundary);
-    const generated = import_node_path14.default.join(srcTauri, "gen", "schemas", "acl-manifests.json");
+    const generated = import_node_path15.default.join(srcTauri, "gen", "schemas", "acl-manifests.json");
     if (await pathKind(generated) === "file" && !await outsideApp(generated, boundary, project))
       await addManifest(generated);
   }
@@ -17571,13 +17944,13 @@ async function assembleCatalog(options, srcTauri, project, problem, parseFile, c
       if (!entry.isDirectory())
         continue;
       const key = entry.name.replace(/^(tauri|host)-plugin-/, "");
-      manifests[key] = await permissionFolderManifest(import_node_path14.default.join(absolute, entry.name), parseFile, problem, project, absolute);
+      manifests[key] = await permissionFolderManifest(import_node_path15.default.join(absolute, entry.name), parseFile, problem, project, absolute);
     }
     project.catalog.add(manifests, { origin: "plugins-dir", file: relativeFile(cwd, absolute) });
   }
   const appPermissionDirs = (options.permissions ?? []).map(resolve4);
   if (srcTauri && appPermissionDirs.length === 0) {
-    const discovered = import_node_path14.default.join(srcTauri, "permissions");
+    const discovered = import_node_path15.default.join(srcTauri, "permissions");
     if (await pathKind(discovered) === "directory")
       appPermissionDirs.push(discovered);
   }
@@ -17603,7 +17976,7 @@ async function assembleCatalog(options, srcTauri, project, problem, parseFile, c
     const manifest = project.catalog.get(APP_KEY) ?? { default_permission: null, permissions: {}, permission_sets: {}, global_scope_schema: null };
     const merged = { ...manifest, permissions: { ...manifest.permissions } };
     addAutogenerated(merged, buildScript, void 0);
-    project.catalog.add({ [APP_KEY]: merged }, { origin: "app-permissions", file: relativeFile(cwd, import_node_path14.default.join(srcTauri, "build.rs")) });
+    project.catalog.add({ [APP_KEY]: merged }, { origin: "app-permissions", file: relativeFile(cwd, import_node_path15.default.join(srcTauri, "build.rs")) });
   }
   return { unread };
 }
@@ -17680,7 +18053,8 @@ async function assembleProject(context, read) {
       cwd: options.cwd,
       maxBytes,
       config: project.config,
-      ...typeof options.frontend === "object" ? { frontend: options.frontend } : {}
+      ...typeof options.frontend === "object" ? { frontend: options.frontend } : {},
+      cache: context.frontendModules
     });
     if (scan)
       project.frontend = scan;
@@ -17777,14 +18151,14 @@ function selectActive(capabilities, config) {
   return [...active2, ...config.inlineCapabilities];
 }
 function appRootOf(srcTauri) {
-  return import_node_path14.default.basename(srcTauri) === "src-tauri" ? import_node_path14.default.dirname(srcTauri) : srcTauri;
+  return import_node_path15.default.basename(srcTauri) === "src-tauri" ? import_node_path15.default.dirname(srcTauri) : srcTauri;
 }
 function linkBoundaryOf(srcTauri) {
   const appRoot = appRootOf(srcTauri);
   return repositoryRoot(appRoot) ?? appRoot;
 }
 async function readBuildScript(srcTauri, maxBytes, project) {
-  const file = import_node_path14.default.join(srcTauri, "build.rs");
+  const file = import_node_path15.default.join(srcTauri, "build.rs");
   if (await pathKind(file) !== "file" || await outsideApp(file, linkBoundaryOf(srcTauri), project))
     return void 0;
   const read = readTextFile(file, maxBytes);
@@ -17799,7 +18173,7 @@ async function outsideApp(file, appRoot, project) {
 async function permissionFolderManifest(dir, parseFile, problem, project, boundary = dir, excluded = []) {
   const walked = await walk(dir, [".toml", ".json"], void 0, boundary);
   const { problems: problems2, outside } = walked;
-  const files = excluded.length ? walked.files.filter((file) => !excluded.some((folder) => file.startsWith(folder + import_node_path14.default.sep))) : walked.files;
+  const files = excluded.length ? walked.files.filter((file) => !excluded.some((folder) => file.startsWith(folder + import_node_path15.default.sep))) : walked.files;
   for (const item of outside)
     project.outsideLinks.push(item);
   for (const p of problems2)
@@ -17889,12 +18263,12 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
   }
   return out;
 }
-var import_node_path14, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, relativeFile, contexts, READ_CONCURRENCY;
+var import_node_path15, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, relativeFile, contexts, READ_CONCURRENCY;
 var init_project = __esm({
   "dist/capabilities/load/project.js"() {
     "use strict";
     init_promises();
-    import_node_path14 = __toESM(require("node:path"), 1);
+    import_node_path15 = __toESM(require("node:path"), 1);
     init_json();
     init_catalog();
     init_brand();
@@ -17910,7 +18284,7 @@ var init_project = __esm({
     init_library_options();
     init_types2();
     init_document();
-    init_wording();
+    init_wording2();
     init_file_names();
     init_read();
     init_errors();
@@ -17920,252 +18294,12 @@ var init_project = __esm({
     init_build_plugins();
     init_apps();
     init_app_config();
+    init_window_labels();
     CAPABILITY_EXTENSIONS = [".json", ".toml"];
     HOST_CONFIG_NAME = /^(tauri(\.[A-Za-z]+)?\.conf\.json5?|Tauri(\.[A-Za-z]+)?\.toml)$/;
     relativeFile = displayFile;
     contexts = /* @__PURE__ */ new WeakMap();
     READ_CONCURRENCY = 32;
-  }
-});
-
-// dist/capabilities/load/window-labels.js
-async function collectCodeWindowLabels(srcTauri, base) {
-  const out = { labels: [], prefixes: [], searched: [] };
-  const budget = { files: MAX_FILES, bytes: MAX_TOTAL_BYTES };
-  const rustRoot = import_node_path15.default.join(srcTauri, "src");
-  const appRoot = import_node_path15.default.basename(srcTauri) === "src-tauri" ? import_node_path15.default.dirname(srcTauri) : srcTauri;
-  const relative3 = (file) => import_node_path15.default.relative(base, file).split(import_node_path15.default.sep).join("/") || ".";
-  const rustFiles = await sourceFiles(rustRoot, RUST, void 0, budget);
-  const scanned = new Set(rustFiles);
-  const modules = [];
-  for (const file of rustFiles) {
-    const source = await text(file, budget);
-    scanRust(source, relative3(file), out);
-    modules.push({ file, source, depth: 0, loadedByPath: false });
-  }
-  const repository = await repositoryRoot2(srcTauri, appRoot);
-  const outsideRoot = [];
-  for (let next = modules.shift(); next; next = modules.shift()) {
-    if (next.depth >= MAX_MODULE_DEPTH)
-      continue;
-    for (const { file, loadedByPath } of declaredModules(next.source, next.file, next.loadedByPath)) {
-      if (scanned.has(file) || budget.files <= 0 || !staysInside(file, repository))
-        continue;
-      scanned.add(file);
-      budget.files--;
-      const source = await text(file, budget);
-      if (!source)
-        continue;
-      scanRust(source, relative3(file), out);
-      outsideRoot.push(relative3(file));
-      modules.push({ file, source, depth: next.depth + 1, loadedByPath });
-    }
-  }
-  out.searched.push(`${relative3(rustRoot)}/**/*.rs`);
-  if (outsideRoot.length)
-    out.searched.push(`the modules declared there from outside it (${listed(outsideRoot)})`);
-  out.searched.push("the app's frontend sources");
-  for (const file of await sourceFiles(appRoot, FRONTEND, srcTauri, budget))
-    scanFrontend2(await text(file, budget), relative3(file), out);
-  return out;
-}
-function listed(files) {
-  const shown = files.slice(0, LISTED_MODULES).join(", ");
-  return files.length > LISTED_MODULES ? `${shown} and ${files.length - LISTED_MODULES} more` : shown;
-}
-async function repositoryRoot2(srcTauri, appRoot) {
-  const folders = await searchFolders(srcTauri);
-  const top = folders[folders.length - 1];
-  return await pathKind(import_node_path15.default.join(top, ".git")) !== "missing" ? top : appRoot;
-}
-function declaredModules(source, file, loadedByPath) {
-  const dir = import_node_path15.default.dirname(file);
-  const ownsFolder = loadedByPath || ["main.rs", "lib.rs", "mod.rs"].includes(import_node_path15.default.basename(file));
-  const base = ownsFolder ? dir : import_node_path15.default.join(dir, import_node_path15.default.basename(file, ".rs"));
-  const files = [];
-  for (const match2 of source.matchAll(MOD_DECLARATION)) {
-    const explicit = PATH_ATTRIBUTE.exec(match2[1])?.[1];
-    if (explicit !== void 0)
-      files.push({ file: import_node_path15.default.resolve(dir, explicit), loadedByPath: true });
-    else
-      files.push({ file: import_node_path15.default.join(base, `${match2[2]}.rs`), loadedByPath: false }, { file: import_node_path15.default.join(base, match2[2], "mod.rs"), loadedByPath: false });
-  }
-  return files;
-}
-async function sourceFiles(root2, extensions, skip, budget) {
-  const files = [];
-  const visit3 = async (dir) => {
-    noteRead("folders", dir);
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    entries.sort((a2, b2) => a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0);
-    for (const entry of entries) {
-      const full = import_node_path15.default.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (full === skip || SKIPPED_FOLDERS2.has(entry.name) || entry.name.startsWith("."))
-          continue;
-        await visit3(full);
-      } else if (entry.isFile() && extensions.some((ext2) => entry.name.endsWith(ext2)) && !entry.name.endsWith(".d.ts")) {
-        if (budget.files-- <= 0)
-          return;
-        files.push(full);
-      }
-    }
-  };
-  await visit3(root2);
-  return files;
-}
-async function text(file, budget) {
-  noteRead("files", file);
-  try {
-    const info = await lstat(file);
-    if (!info.isFile() || info.size > MAX_FILE_BYTES || info.size > budget.bytes)
-      return "";
-    budget.bytes -= info.size;
-    return await readFile(file, "utf8");
-  } catch {
-    return "";
-  }
-}
-function scanRust(source, file, out) {
-  if (!source)
-    return;
-  const constants2 = /* @__PURE__ */ new Map();
-  for (const match2 of source.matchAll(/\bconst\s+([A-Z_][A-Z0-9_]*)\s*:\s*&(?:'static\s+)?str\s*=\s*"((?:[^"\\]|\\.)*)"/g))
-    constants2.set(match2[1], match2[2]);
-  const read = (at) => {
-    const rest = source.slice(at, at + 400);
-    const literal2 = RUST_STRING.exec(rest);
-    if (literal2)
-      return { kind: "literal", value: literal2[1] };
-    const format3 = RUST_FORMAT.exec(rest);
-    if (format3)
-      return { kind: "prefix", value: format3[1].replace(/\{\{/g, "{") };
-    const ident = RUST_IDENT.exec(rest);
-    if (ident && constants2.has(ident[1]))
-      return { kind: "literal", value: constants2.get(ident[1]) };
-    return { kind: "prefix", value: "" };
-  };
-  for (const match2 of source.matchAll(/\b(?:WebviewWindowBuilder|WindowBuilder)\s*::\s*new\s*\(/g)) {
-    const second = argumentStart(source, match2.index + match2[0].length, 1);
-    if (second !== void 0)
-      record2(read(second), source, match2.index, file, out);
-  }
-  for (const match2 of source.matchAll(/\bWebviewBuilder\s*::\s*new\s*\(/g)) {
-    record2(read(match2.index + match2[0].length), source, match2.index, file, out);
-  }
-  for (const match2 of source.matchAll(/\.label\s*\(/g))
-    record2(read(match2.index + match2[0].length), source, match2.index, file, out, true);
-  for (const match2 of source.matchAll(/\blabel\s*:\s*(?=&?\s*(?:String::from\(\s*)?"|format!)/g))
-    record2(read(match2.index + match2[0].length), source, match2.index, file, out, true);
-}
-function scanFrontend2(source, file, out) {
-  if (!source)
-    return;
-  const read = (at) => {
-    const rest = source.slice(at, at + 400);
-    const literal2 = JS_STRING.exec(rest);
-    if (literal2)
-      return literal2[3] ? { kind: "prefix", value: literal2[2] } : { kind: "literal", value: literal2[2] };
-    const template = JS_TEMPLATE.exec(rest);
-    if (template)
-      return template[2] ? { kind: "prefix", value: template[1] } : { kind: "literal", value: template[1] };
-    return { kind: "prefix", value: "" };
-  };
-  for (const match2 of source.matchAll(/\bnew\s+(?:WebviewWindow|Window)\s*\(/g))
-    record2(read(match2.index + match2[0].length), source, match2.index, file, out);
-  for (const match2 of source.matchAll(/\bnew\s+Webview\s*\(/g)) {
-    const second = argumentStart(source, match2.index + match2[0].length, 1);
-    if (second !== void 0)
-      record2(read(second), source, match2.index, file, out);
-  }
-  for (const match2 of source.matchAll(/\blabel\s*:\s*(?=["'`])/g))
-    record2(read(match2.index + match2[0].length), source, match2.index, file, out, true);
-}
-function record2(expression, source, at, file, out, settingOnly = false) {
-  const line = lineOf(source, at);
-  if (expression.kind === "literal")
-    out.labels.push({ label: expression.value, file, line });
-  else if (!settingOnly)
-    out.prefixes.push({ label: expression.value, file, line });
-}
-function argumentStart(source, open2, n) {
-  let depth = 0;
-  let index = 0;
-  const end = Math.min(source.length, open2 + 2e3);
-  for (let i = open2; i < end; i++) {
-    const c = source[i];
-    if (c === '"' || c === "'" || c === "`") {
-      for (i++; i < end && source[i] !== c; i++)
-        if (source[i] === "\\")
-          i++;
-    } else if (c === "(" || c === "[" || c === "{")
-      depth++;
-    else if (c === ")" || c === "]" || c === "}") {
-      if (depth-- === 0)
-        return void 0;
-    } else if (c === "," && depth === 0 && ++index === n)
-      return i + 1;
-  }
-  return void 0;
-}
-function lineOf(source, offset) {
-  let line = 1;
-  for (let i = source.indexOf("\n"); i >= 0 && i < offset; i = source.indexOf("\n", i + 1))
-    line++;
-  return line;
-}
-function plausibleInCode(matches, pattern, code) {
-  if (code.labels.some(({ label }) => matches(label)))
-    return true;
-  const literalStart = pattern.split(/[*?[]/, 1)[0];
-  return code.prefixes.some(({ label: prefix2 }) => literalStart.startsWith(prefix2) || prefix2.startsWith(literalStart));
-}
-var import_node_path15, RUST, FRONTEND, SKIPPED_FOLDERS2, MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES, MAX_MODULE_DEPTH, LISTED_MODULES, MOD_DECLARATION, PATH_ATTRIBUTE, RUST_STRING, RUST_FORMAT, RUST_IDENT, JS_STRING, JS_TEMPLATE;
-var init_window_labels = __esm({
-  "dist/capabilities/load/window-labels.js"() {
-    "use strict";
-    init_promises();
-    import_node_path15 = __toESM(require("node:path"), 1);
-    init_cargo();
-    init_read();
-    init_read_log();
-    RUST = [".rs"];
-    FRONTEND = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte"];
-    SKIPPED_FOLDERS2 = /* @__PURE__ */ new Set([
-      "node_modules",
-      ".git",
-      "target",
-      "dist",
-      "build",
-      "out",
-      "gen",
-      "coverage",
-      ".next",
-      ".nuxt",
-      ".output",
-      ".svelte-kit",
-      ".turbo",
-      ".cache",
-      "vendor",
-      "public"
-    ]);
-    MAX_FILES = 4e3;
-    MAX_FILE_BYTES = 512 * 1024;
-    MAX_TOTAL_BYTES = 32 * 1024 * 1024;
-    MAX_MODULE_DEPTH = 16;
-    LISTED_MODULES = 3;
-    MOD_DECLARATION = /^[ \t]*((?:#\[[^\]\n]*\]\s*)*)(?:pub(?:\s*\([^)\n]*\))?\s+)?mod\s+(?:r#)?([A-Za-z_]\w*)\s*;/gm;
-    PATH_ATTRIBUTE = /#\[\s*path\s*=\s*"((?:[^"\\]|\\.)*)"\s*\]/;
-    RUST_STRING = /^&?\s*(?:String::from\(\s*)?"((?:[^"\\]|\\.)*)"/;
-    RUST_FORMAT = /^&?\s*format!\(\s*"((?:[^"\\{]|\\.|\{\{)*)/;
-    RUST_IDENT = /^&?\s*([A-Za-z_][\w:]*)\s*(?:[,)]|\.(?:to_string|into|to_owned|as_str)\(\))/;
-    JS_STRING = /^\s*(["'])((?:(?!\1)[^\\\n]|\\.)*)\1\s*(\+)?/;
-    JS_TEMPLATE = /^\s*`((?:[^`\\$]|\\.|\$(?!\{))*)(\$\{)?/;
   }
 });
 
@@ -30655,6 +30789,14 @@ function frontendAccess(project, resolution) {
   const scan = project.frontend;
   const catalog = project.catalog;
   const uniqueWindows = localWindowLabels(project);
+  const targets = appTargets(project, resolution);
+  const windowPlatforms = /* @__PURE__ */ new Map();
+  for (const declaration of localWindowDeclarations(project)) {
+    const set = windowPlatforms.get(declaration.label) ?? /* @__PURE__ */ new Set();
+    for (const platform of declaration.platforms ?? TARGETS)
+      set.add(platform);
+    windowPlatforms.set(declaration.label, set);
+  }
   const judgements = [];
   const windowsOf = (call) => windowsLoading(scan, uniqueWindows, call);
   const models = resolution.models;
@@ -30662,7 +30804,7 @@ function frontendAccess(project, resolution) {
     const { windows, byPage } = windowsOf(call);
     for (const command of call.commands) {
       const spelled = catalog.spellCommand(command);
-      const refusals = refusalsOf(models, spelled, windows);
+      const refusals = refusalsOf(models, spelled, windows, targets, windowPlatforms);
       const { plugin, name } = parseCommandName(spelled);
       const key = catalogKeyOf(plugin, catalog);
       const manifest = key === void 0 ? void 0 : catalog.get(key);
@@ -30685,15 +30827,41 @@ function frontendAccess(project, resolution) {
     judgements,
     entries: entryUses(resolution, judgements, uniqueWindows),
     localWindows: uniqueWindows,
-    platforms: resolution.models.map((model) => model.platform)
+    platforms: resolution.models.map((model) => model.platform),
+    targets
   };
 }
-function localWindowLabels(project) {
-  const labels = (project.config?.windows ?? []).filter((window) => {
+function appTargets(project, resolution) {
+  const resolved = resolution.models.map((model) => model.platform);
+  let shipped = new Set(resolved);
+  if (project.build)
+    shipped = /* @__PURE__ */ new Set([...shippedTargets(project.build, project.activeCapabilities).keys()]);
+  const local = project.activeCapabilities.filter((capability) => !capability.remote);
+  if (local.length > 0 && local.every((capability) => (capability.platforms?.length ?? 0) > 0 || capability.configPlatforms !== void 0)) {
+    const named2 = /* @__PURE__ */ new Set();
+    for (const capability of local) {
+      for (const item of capability.platforms ?? []) {
+        const target = TARGETS.find((t) => t.toLowerCase() === String(item.value).toLowerCase());
+        if (target)
+          named2.add(target);
+      }
+      for (const target of capability.configPlatforms ?? [])
+        named2.add(target);
+    }
+    if (named2.size > 0)
+      shipped = new Set([...shipped].filter((target) => named2.has(target)));
+  }
+  const kept = resolved.filter((platform) => shipped.has(platform));
+  return kept.length > 0 ? kept : resolved;
+}
+function localWindowDeclarations(project) {
+  return (project.config?.windows ?? []).filter((window) => {
     const url = windowUrl(project, window.path, window.document.value);
     return url === void 0 || !/^https?:/i.test(url);
-  }).map((window) => window.label);
-  return [...new Set(labels)];
+  });
+}
+function localWindowLabels(project) {
+  return [...new Set(localWindowDeclarations(project).map((window) => window.label))];
 }
 function windowsLoading(scan, windows, call) {
   if (scan.pagesCertain) {
@@ -30721,12 +30889,16 @@ function windowUrl(_project, windowPath, config) {
   const url = value && typeof value === "object" ? value.url : void 0;
   return typeof url === "string" ? url : void 0;
 }
-function refusalsOf(models, command, windows) {
+function refusalsOf(models, command, windows, targets, windowPlatforms) {
   const refusals = [];
   const labels = windows.length ? windows : [void 0];
   for (const window of labels) {
     const byVerdict = /* @__PURE__ */ new Map();
     for (const model of models) {
+      if (!targets.includes(model.platform))
+        continue;
+      if (window !== void 0 && windowPlatforms.get(window)?.has(model.platform) === false)
+        continue;
       let verdict;
       if (window === void 0) {
         const explanation = resolveAccess(model, { window: "\0", command }).explanation;
@@ -30843,6 +31015,8 @@ var init_frontend_access = __esm({
     init_command_name();
     init_types2();
     init_glob();
+    init_build();
+    init_types2();
   }
 });
 
@@ -30931,6 +31105,18 @@ function unusedEntries(access2, isOfficial) {
     return official;
   });
 }
+function pluginMissingOn(build2, judgement, targets, isOfficial) {
+  if (!build2)
+    return [];
+  const plugin = parseCommandName(judgement.command).plugin;
+  if (plugin === void 0 || judgement.key?.startsWith("core") || !isOfficial(plugin))
+    return [];
+  const entry = build2.plugins.get(plugin);
+  return targets.filter((target) => !entry || entry.presence[target] === "no");
+}
+function isCoreDefaultSet(identifier) {
+  return identifier === "core:default" || /^core:[a-z-]+:default$/.test(identifier);
+}
 var judged;
 var init_frontend = __esm({
   "dist/capabilities/rules/support/frontend.js"() {
@@ -30938,6 +31124,7 @@ var init_frontend = __esm({
     init_did_you_mean();
     init_types2();
     init_frontend_access();
+    init_command_name();
     judged = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -30948,9 +31135,7 @@ var init_frontend_calls_unregistered_plugin = __esm({
   "dist/capabilities/rules/frontend-calls-unregistered-plugin.js"() {
     "use strict";
     init_versions();
-    init_build();
     init_command_name();
-    init_types2();
     init_did_you_mean();
     init_frontend();
     init_types3();
@@ -30971,18 +31156,14 @@ var init_frontend_calls_unregistered_plugin = __esm({
         if (!access2)
           return;
         const history = await loadVersionHistory();
-        const shipped = shippedTargets(build2, context.capabilities);
-        const asked = new Set(context.platforms);
-        const targets = TARGETS.filter((target) => shipped.has(target) && asked.has(target));
+        const targets = access2.targets;
         const seen = /* @__PURE__ */ new Set();
         for (const judgement of access2.judgements) {
           const plugin = parseCommandName(judgement.command).plugin;
-          if (plugin === void 0 || judgement.key?.startsWith("core") || !history.has(plugin))
+          const missing = pluginMissingOn(build2, judgement, targets, (name) => history.has(name));
+          if (plugin === void 0 || missing.length === 0)
             continue;
           const entry = build2.plugins.get(plugin);
-          const missing = targets.filter((target) => !entry || entry.presence[target] === "no");
-          if (missing.length === 0)
-            continue;
           const key = `${judgement.call.file}\0${plugin}`;
           if (seen.has(key))
             continue;
@@ -31012,6 +31193,7 @@ var frontend_command_not_granted_default;
 var init_frontend_command_not_granted = __esm({
   "dist/capabilities/rules/frontend-command-not-granted.js"() {
     "use strict";
+    init_versions();
     init_frontend();
     init_types3();
     frontend_command_not_granted_default = defineRule({
@@ -31028,21 +31210,28 @@ var init_frontend_command_not_granted = __esm({
         const access2 = await judgedFrontend(context);
         if (!access2)
           return;
+        const history = await loadVersionHistory();
         for (const judgement of access2.judgements) {
           if (judgement.refusals.length === 0 || !judgement.permission)
             continue;
           const call = judgement.call;
+          const missing = new Set(pluginMissingOn(context.project.build, judgement, access2.targets, (plugin) => history.has(plugin)));
           const byReason = /* @__PURE__ */ new Map();
           for (const refusal of judgement.refusals) {
+            if (refusal.verdict === "denied" && call.trigger !== void 0)
+              continue;
+            const platforms = refusal.platforms.filter((platform) => !missing.has(platform));
+            if (platforms.length === 0)
+              continue;
             const reason = refusal.verdict === "denied" ? "a capability denies it (a deny applies to every window)" : refusal.verdict === "not-allowed-here" ? "it is granted to other windows only" : "no capability grants it";
             const group = byReason.get(reason) ?? { windows: [], platforms: /* @__PURE__ */ new Set() };
             group.windows.push(refusal.window);
-            for (const platform of refusal.platforms)
+            for (const platform of platforms)
               group.platforms.add(platform);
             byReason.set(reason, group);
           }
           for (const [reason, group] of byReason) {
-            const platforms = platformsText([...group.platforms], access2.platforms);
+            const platforms = platformsText([...group.platforms], access2.targets);
             const data = { call: callText(call), command: judgement.command, windows: windowsText(group.windows), platforms, reason };
             const capability = judgement.capability;
             const document = capability ? context.document(capability.source) : void 0;
@@ -31057,6 +31246,127 @@ var init_frontend_command_not_granted = __esm({
               data,
               hint
             });
+          }
+        }
+      }
+    });
+  }
+});
+
+// dist/capabilities/rules/frontend-version-skew.js
+function alignHint(crate, crateVersion, jsPackage, jsVersion) {
+  const parsed = parseVersion(crateVersion);
+  const series = parsed ? `~${parsed.major}.${parsed.minor}.0` : crateVersion;
+  const newer = compareVersions(jsVersion, crateVersion) > 0;
+  return newer ? `update the crate to the JS package's release (cargo update -p ${crate}), or install ${jsPackage}@${series}` : `install the JS package of the crate's release (${jsPackage}@${series}), or lock ${crate} at ${jsVersion} in Cargo.lock`;
+}
+var packageOf2, frontend_version_skew_default;
+var init_frontend_version_skew = __esm({
+  "dist/capabilities/rules/frontend-version-skew.js"() {
+    "use strict";
+    init_versions();
+    init_command_name();
+    init_expand();
+    init_glob();
+    init_js_api();
+    init_types2();
+    init_frontend();
+    init_types3();
+    packageOf2 = (specifier) => specifier.split("/").slice(0, 2).join("/");
+    frontend_version_skew_default = defineRule({
+      id: "frontend-version-skew",
+      description: "Warn when the locked JS package of an official plugin invokes a command the locked crate grants through no permission, or no longer (not yet) through the permission the app uses.",
+      category: "correctness",
+      defaultSeverity: "warning",
+      fixable: false,
+      messages: {
+        lacks: '{{call}} ({{package}} {{jsVersion}}, {{jsFrom}}) invokes "{{command}}", which {{crate}} {{crateVersion}} ({{crateFrom}}) grants through no permission: "{{permission}}" granted it {{when}}',
+        moved: '{{call}} ({{package}} {{jsVersion}}, {{jsFrom}}) invokes "{{command}}", which "{{permission}}" grants from {{crate}} {{from}}; {{crateFrom}} {{locks}} {{crateVersion}}, where it grants {{grantsThere}}'
+      },
+      async check(context) {
+        const access2 = await judgedFrontend(context);
+        const jsVersions = access2?.scan.jsVersions;
+        if (!access2 || !jsVersions)
+          return;
+        const history = await loadVersionHistory();
+        const catalog = context.project.catalog;
+        const seen = /* @__PURE__ */ new Set();
+        for (const judgement of access2.judgements) {
+          const call = judgement.call;
+          if (call.member === "invoke" || call.trigger !== void 0 || judgement.key === void 0)
+            continue;
+          const js = jsVersions.get(packageOf2(call.specifier));
+          const locked = catalog.lockedVersionOf(judgement.key);
+          const manifest = catalog.get(judgement.key);
+          if (!js || !locked || locked.source === "newest" || !manifest)
+            continue;
+          const key = `${call.file}\0${call.start}\0${judgement.command}`;
+          if (seen.has(key))
+            continue;
+          seen.add(key);
+          const { plugin, name } = parseCommandName(judgement.command);
+          const invoked = (command) => `"${plugin === void 0 ? command : `plugin:${plugin}|${command}`}"`;
+          const historyCatalog = historyCatalogOf(judgement.key);
+          const changes = history.commandChanges(historyCatalog).sort((a2, b2) => compareVersions(a2.from, b2.from));
+          const jsVersion = jsApiModule(call.specifier, js.version)?.version ?? js.version;
+          const base = {
+            call: callText(call),
+            package: packageOf2(call.specifier),
+            jsVersion,
+            jsFrom: js.from,
+            command: judgement.command,
+            crate: locked.crate,
+            crateVersion: locked.version,
+            crateFrom: locked.file ?? locked.source,
+            locks: locked.source === "Cargo.lock" ? "locks" : "asks for"
+          };
+          const hint = alignHint(locked.crate, locked.version, packageOf2(call.specifier), jsVersion);
+          const grantedAtLocked = Object.values(manifest.permissions).some((permission) => permission.commands.allow.includes(name));
+          if (!grantedAtLocked) {
+            const earlier = changes.find((change) => change.allow.includes(name));
+            if (!earlier)
+              continue;
+            const next = changes.find((change) => change.identifier === earlier.identifier && compareVersions(change.from, earlier.from) > 0);
+            const when = next ? `from ${earlier.from} until before ${next.from}` : `from ${earlier.from}`;
+            context.report({
+              at: { absolutePath: call.file },
+              path: [],
+              span: callSpan(call),
+              messageId: "lacks",
+              data: { ...base, permission: catalog.spellIdentifier(earlier.identifier), when },
+              hint
+            });
+            continue;
+          }
+          if (judgement.refusals.length === 0)
+            continue;
+          const windows = judgement.refusals.map((refusal) => refusal.window);
+          for (const use of access2.entries) {
+            const patterns2 = valuesOf(use.capability.windows);
+            if (!windows.some((window) => window === "*" || patterns2.some((pattern) => labelMatches(pattern, window))))
+              continue;
+            const leaves = expandIdentifier(catalog, use.entry.identifier).leaves.filter((leaf) => leaf.key === judgement.key);
+            const moved = leaves.map((leaf) => {
+              const id = catalog.spellIdentifier(`${leaf.key}:${leaf.name}`);
+              const change = changes.find((c) => catalog.spellIdentifier(c.identifier) === id && c.allow.includes(name));
+              return change && !leaf.permission.commands.allow.includes(name) ? { id, change, now: leaf.permission.commands.allow } : void 0;
+            }).find((found) => found !== void 0);
+            if (!moved)
+              continue;
+            context.report({
+              at: { absolutePath: call.file },
+              path: [],
+              span: callSpan(call),
+              messageId: "moved",
+              data: {
+                ...base,
+                permission: moved.id,
+                from: moved.change.from,
+                grantsThere: moved.now.length ? moved.now.map(invoked).join(", ") : "nothing"
+              },
+              hint
+            });
+            break;
           }
         }
       }
@@ -32299,8 +32609,7 @@ var init_unknown_permission = __esm({
             context.report({ at: capability.source, path: entry.extended ? [...entry.path, "identifier"] : entry.path, ...versioned });
             continue;
           }
-          const owner = verdict.key === void 0 ? "the app's own permissions" : `plugin "${verdict.key}"`;
-          const problem = verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key) ? `the host has no core area "${verdict.key.slice(5)}"` : `${owner} has no permission or set "${verdict.base}"`;
+          const problem = verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key) ? `the host has no core area "${verdict.key.slice(5)}"` : verdict.key === void 0 ? `the app has no permission or set "${verdict.base}" of its own` : `plugin "${verdict.key}" has no permission or set "${verdict.base}"`;
           const impact = impactOf(capability);
           context.report({
             at: capability.source,
@@ -32486,8 +32795,7 @@ var init_unmatched_window = __esm({
         const config = context.project.config;
         if (!config)
           return;
-        const srcTauri = context.project.srcTauri;
-        const code = srcTauri ? await collectCodeWindowLabels(srcTauri, context.project.cwd) : { labels: [], prefixes: [], searched: [] };
+        const code = context.project.codeWindows ?? { labels: [], prefixes: [], searched: [] };
         if (config.windows.length === 0 && code.labels.length === 0 && code.prefixes.length === 0)
           return;
         const created = code.searched.length ? ` or created in ${wordList(code.searched, "or")}` : "";
@@ -32715,6 +33023,8 @@ var init_unused_permission = __esm({
         for (const { capability, entry, granted } of unusedEntries(access2, (plugin) => history.has(plugin))) {
           if (dangerous.has(`${capability.source.absolutePath}\0${JSON.stringify(entry.path)}`))
             continue;
+          if (isCoreDefaultSet(entry.identifier))
+            continue;
           context.report({
             at: capability.source,
             path: entry.path,
@@ -32797,6 +33107,7 @@ __export(list_exports, {
   emptyPlatforms: () => empty_platforms_default,
   frontendCallsUnregisteredPlugin: () => frontend_calls_unregistered_plugin_default,
   frontendCommandNotGranted: () => frontend_command_not_granted_default,
+  frontendVersionSkew: () => frontend_version_skew_default,
   ignoredFile: () => ignored_file_default,
   insecureRemote: () => insecure_remote_default,
   invalidIdentifier: () => invalid_identifier_default,
@@ -32836,6 +33147,7 @@ var init_list = __esm({
     init_empty_platforms();
     init_frontend_calls_unregistered_plugin();
     init_frontend_command_not_granted();
+    init_frontend_version_skew();
     init_ignored_file();
     init_insecure_remote();
     init_invalid_identifier();
@@ -33622,7 +33934,8 @@ async function lintWithRules(project, rules, givenOptions = {}) {
   const inFocus = (file) => focus === void 0 || focus.some((f) => file === f || f.endsWith(import_node_path20.default.sep) && file.startsWith(f));
   const kept = focus === void 0 ? diagnostics : diagnostics.filter((d) => inFocus(d.absolutePath));
   const unreadable = new Set(project.problems.filter((p) => !documentsByPath.has(p.absolutePath) && inFocus(p.absolutePath)).map((p) => p.absolutePath));
-  const files = project.documents.filter((d) => inFocus(d.absolutePath)).length + unreadable.size;
+  const frontendFiles = project.frontend?.files.filter((file) => inFocus(file)).length ?? 0;
+  const files = project.documents.filter((d) => inFocus(d.absolutePath)).length + unreadable.size + frontendFiles;
   return { diagnostics: dedupeSorted(kept.sort(compareDiagnostics)), files, notes: [...project.notes ?? []] };
 }
 function repeatedFields(document) {
@@ -34693,8 +35006,8 @@ function checkCapabilities(request) {
   return new CheckSession().run(request);
 }
 function diskState(outcome, planned) {
-  const capabilityFiles = new Set(planned.flatMap(({ check: check2 }) => check2.project.documents.map((document) => document.absolutePath)));
-  return new Map(outcome.inputs.filter((file) => !capabilityFiles.has(file)).map((file) => [file, signature(file)]));
+  const reread = new Set(planned.flatMap(({ check: check2 }) => [...check2.project.documents.map((document) => document.absolutePath), ...check2.project.frontend?.files ?? []]));
+  return new Map(outcome.inputs.filter((file) => !reread.has(file)).map((file) => [file, signature(file)]));
 }
 function unchangedOnDisk(state) {
   for (const [file, known] of state)
@@ -34710,7 +35023,8 @@ function requestKey(request) {
   const { rules: _rules, env, stdin, ...rest } = request;
   return JSON.stringify([rest, env, stdin ?? null]);
 }
-function onlyCapabilityFiles(planned, changed) {
+function onlyReloadableFiles(planned, changed) {
+  const scanned = planned.some(({ check: check2 }) => check2.project.frontend !== void 0);
   const capabilityFiles = /* @__PURE__ */ new Set();
   const otherInputs = /* @__PURE__ */ new Set();
   for (const { check: check2 } of planned) {
@@ -34719,7 +35033,7 @@ function onlyCapabilityFiles(planned, changed) {
     for (const document of [...check2.project.manifestDocuments, ...check2.project.permissionDocuments, ...configDocuments(check2.project.config)])
       otherInputs.add(document.absolutePath);
   }
-  return [...changed].every((file) => capabilityFiles.has(file) && !otherInputs.has(file));
+  return [...changed].every((file) => (capabilityFiles.has(file) || scanned && isFrontendFile(file)) && !otherInputs.has(file));
 }
 async function checkAll(request) {
   const { cwd, env, stdin } = request;
@@ -34825,11 +35139,18 @@ var init_check_run = __esm({
     init_terminal_text();
     init_config_section();
     init_lint();
+    init_blocks();
     init_app_config();
     init_check_runs();
     init_project();
     init_rules();
-    FRONTEND_RULES = ["frontend-command-not-granted", "frontend-calls-unregistered-plugin", "unused-permission", "unused-dangerous-permission"];
+    FRONTEND_RULES = [
+      "frontend-command-not-granted",
+      "frontend-calls-unregistered-plugin",
+      "frontend-version-skew",
+      "unused-permission",
+      "unused-dangerous-permission"
+    ];
     CheckSession = class {
       last;
       /**
@@ -34840,10 +35161,11 @@ var init_check_run = __esm({
         const key = requestKey(request);
         const last = this.last;
         this.last = void 0;
-        if (last && last.request === key && changed && onlyCapabilityFiles(last.planned, changed) && unchangedOnDisk(last.disk)) {
+        if (last && last.request === key && changed && onlyReloadableFiles(last.planned, changed) && unchangedOnDisk(last.disk)) {
           const planned2 = [];
           for (const previous of last.planned) {
-            if (!previous.check.project.documents.some((document) => changed.has(document.absolutePath))) {
+            const before = previous.check.project;
+            if (!before.documents.some((document) => changed.has(document.absolutePath)) && !(before.frontend && [...changed].some(isFrontendFile))) {
               planned2.push(previous);
               continue;
             }
@@ -34903,17 +35225,14 @@ async function loadGroups(paths, options, io, settings, lintedRules) {
   const asked = askedPlatforms(options);
   return { project, asked, groups: resolvePlatformGroups(project, asked) };
 }
-async function requireKnownWindow(project, groups, window, webview = window) {
+function requireKnownWindow(project, groups, window, webview = window) {
   const labels = knownWindowLabels(project);
   if (labels.includes(window))
     return;
   if (groups.some((group) => group.model.capabilities.some((capability) => capability.matchesLabels(window, webview))))
     return;
-  if (project.srcTauri) {
-    const code = await collectCodeWindowLabels(project.srcTauri, project.cwd);
-    if (code.labels.some(({ label }) => label === window) || code.prefixes.some(({ label: prefix2 }) => window.startsWith(prefix2)))
-      return;
-  }
+  if (project.codeWindows?.prefixes.some(({ label: prefix2 }) => window.startsWith(prefix2)))
+    return;
   const listed2 = labels.length ? quoteList(labels.slice(0, LISTED_WINDOWS), "and", quoteLabel) + (labels.length > LISTED_WINDOWS ? ", \u2026" : "") : "none";
   const close = nearest(window, labels, 3);
   throw new UsageError(`--window ${window.length > 100 ? `${window.slice(0, 100)}\u2026 (${window.length.toLocaleString("en-US")} characters)` : window}: no window in tauri.conf.json, no capability pattern and no window made in the app's sources has this label (known windows: ${listed2})${close.length ? `; did you mean ${quoteList(close, "or", quoteLabel)}?` : ""}`);
@@ -34954,7 +35273,6 @@ var init_query_options = __esm({
     init_platform();
     init_project();
     init_project_model();
-    init_window_labels();
     init_did_you_mean();
     init_platforms();
     init_errors();
@@ -35055,8 +35373,9 @@ __export(stylish_exports, {
 });
 function findingLines(d, frame, context) {
   const { paint } = context;
+  const at = d.liveServer === void 0 ? `  ${d.range.start.line}:${d.range.start.column}` : "";
   const out = [
-    d.severity === "suggestion" ? paint.dim(`  ${d.range.start.line}:${d.range.start.column}  suggestion  ${d.message}  ${d.ruleId}`) : `  ${d.range.start.line}:${d.range.start.column}  ${d.severity === "error" ? paint.error("error") : paint.warning("warning")}  ${d.message}  ${paint.dim(d.ruleId)}`
+    d.severity === "suggestion" ? paint.dim(`${at}  suggestion  ${d.message}  ${d.ruleId}`) : `${at}  ${d.severity === "error" ? paint.error("error") : paint.warning("warning")}  ${d.message}  ${paint.dim(d.ruleId)}`
   ];
   if (frame)
     out.push(...codeFrame(d, frame.text, frame.previous, context));
@@ -35162,7 +35481,7 @@ var init_stylish = __esm({
     init_terminal_text();
     init_line_index();
     init_messages();
-    init_wording2();
+    init_wording();
     stylish = ({ diagnostics, summary, notes = [], config, hiddenWarnings = 0 }, context) => {
       const { paint } = context;
       const out = [];
@@ -35187,7 +35506,7 @@ var init_stylish = __esm({
         for (const d of groupFindings(list)) {
           const lines = linesOf(d.absolutePath);
           const line = d.range.start.line;
-          const frame = lines && !(lines.text === "" && lines.lineText(line) === "") ? { text: lines.lineText(line), previous: line > 1 ? lines.lineText(line - 1) : void 0 } : void 0;
+          const frame = d.liveServer === void 0 && lines && !(lines.text === "" && lines.lineText(line) === "") ? { text: lines.lineText(line), previous: line > 1 ? lines.lineText(line - 1) : void 0 } : void 0;
           out.push(...findingLines(d, frame, context));
         }
         out.push("");
@@ -35215,7 +35534,7 @@ var init_compact = __esm({
   "dist/core/reporters/compact.js"() {
     "use strict";
     init_terminal_text();
-    compact = ({ diagnostics }) => textLines(diagnostics.map((d) => `${d.file}:${d.range.start.line}:${d.range.start.column}: ${d.severity} ${d.message} [${d.ruleId}]`));
+    compact = ({ diagnostics }) => textLines(diagnostics.map((d) => d.liveServer === void 0 ? `${d.file}:${d.range.start.line}:${d.range.start.column}: ${d.severity} ${d.message} [${d.ruleId}]` : `${d.liveServer}: ${d.severity} ${d.message} [${d.ruleId}]`));
     compact_default = compact;
   }
 });
@@ -35411,20 +35730,15 @@ function encodePath(bytes, keep = "") {
   }
   return uri;
 }
-function directoryUri(cwd) {
-  const href = (0, import_node_url2.pathToFileURL)(cwd).href;
-  return href.endsWith("/") ? href : `${href}/`;
-}
 function level(severity) {
   return severity === "suggestion" ? "note" : severity;
 }
-var import_node_crypto, import_node_path25, import_node_url2, SARIF_SCHEMA_URI, SRCROOT, sarif, UNESCAPED, PROBLEM_SEVERITY, sarif_default;
+var import_node_crypto, import_node_path25, SARIF_SCHEMA_URI, SRCROOT, sarif, UNESCAPED, PROBLEM_SEVERITY, sarif_default;
 var init_sarif = __esm({
   "dist/core/reporters/sarif.js"() {
     "use strict";
     import_node_crypto = require("node:crypto");
     import_node_path25 = __toESM(require("node:path"), 1);
-    import_node_url2 = require("node:url");
     init_tool();
     init_repository_paths();
     SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -35432,7 +35746,6 @@ var init_sarif = __esm({
     sarif = ({ diagnostics, notes = [], config }, context) => {
       const rules = [...context.rules.values()];
       const ruleIndex = sarifRuleIndex(context);
-      const root2 = sourceRoot(context.cwd);
       const log = {
         $schema: SARIF_SCHEMA_URI,
         version: "2.1.0",
@@ -35447,7 +35760,11 @@ var init_sarif = __esm({
                 rules: rules.map((rule) => ruleDescriptor(rule, context))
               }
             },
-            originalUriBaseIds: { [SRCROOT]: { uri: directoryUri(root2) } },
+            // No uri: the log names no folder of this machine (SARIF 3.14.14 lets the consumer supply it; GitHub
+            // code scanning reads %SRCROOT% as the repository's root). Results name files relative to it.
+            originalUriBaseIds: {
+              [SRCROOT]: { description: { text: "The repository root (the folder holding .git; outside a repository, the folder caplint ran in)." } }
+            },
             // Our columns count UTF-16 code units, like JavaScript strings.
             columnKind: "utf16CodeUnits",
             results: diagnostics.map((d) => sarifResult(d, ruleIndex, context.cwd)),
@@ -35602,7 +35919,7 @@ var init_lint_command = __esm({
     init_context();
     init_reporters();
     init_settings();
-    init_wording2();
+    init_wording();
     DOCUMENT_FORMATS = /* @__PURE__ */ new Set(["json", "sarif"]);
   }
 });
@@ -37410,7 +37727,7 @@ var init_watch = __esm({
     import_node_path28 = __toESM(require("node:path"), 1);
     init_terminal_text();
     init_read_log();
-    init_wording2();
+    init_wording();
     DEBOUNCE_MS = 120;
     WatchedPaths = class {
       log = newReadLog();
@@ -37992,7 +38309,7 @@ var init_diff2 = __esm({
     init_project_model();
     init_platforms();
     init_terminal_text();
-    init_wording2();
+    init_wording();
     KIND_WORDS = { commands: "new command", origins: "new remote origin", scopes: "wider scope" };
     pluginName = (plugin) => plugin === APP_KEY ? "app" : plugin;
     sourceOf = (change) => change.scope === "command" ? change.entry : change.contribution;
@@ -38114,12 +38431,17 @@ function expandPermission(catalog, platform, identifier) {
     scopeOnly: model.allowed.size === 0 && model.denied.size === 0 && model.globalScope.size > 0
   };
 }
+function grantCounts(allows, denies) {
+  const parts = [allows.length ? `allows ${plural(allows.length, "command")}` : "", denies.length ? `denies ${plural(denies.length, "command")}` : ""].filter(Boolean);
+  return parts.join(", ") || "allows no command";
+}
 var init_permissions = __esm({
   "dist/capabilities/queries/permissions.js"() {
     "use strict";
     init_types();
     init_engine();
     init_capability();
+    init_wording();
   }
 });
 
@@ -38906,7 +39228,7 @@ var init_html = __esm({
     init_client();
     init_model2();
     init_command_name();
-    init_wording2();
+    init_wording();
     sha256 = (text2) => `'sha256-${(0, import_node_crypto2.createHash)("sha256").update(text2, "utf8").digest("base64")}'`;
     HEAT = ["#f3f5f8", "#e4eefb", "#cddff6", "#abc9ee", "#84afe3", "#5b91d4", "#3b74c0", "#245aa5", "#163f7e"];
     if (HEAT.length !== HEAT_LEVELS + 1)
@@ -41378,7 +41700,7 @@ var init_validator = __esm({
     init_parse_line();
     init_json_tree();
     init_document();
-    init_wording2();
+    init_wording();
     MAX_LINE_CHARS = 64 * 1024 * 1024;
     EVENT_JSON = EVENT_RULES_BY_ID.get("event-json");
     MAX_SHOWN_VALUE = 120;
@@ -41454,7 +41776,7 @@ function formatSummary(results) {
     out.push(`  tool calls: ${total} (${calls.tool_done} done, ${calls.tool_error} error, ${calls.tool_cancelled} cancelled, ${calls.tool_rejected} rejected, ${calls["open at turn end"]} open at turn end, ${calls.open} still open)`);
     const longest = summary.toolCalls.longest;
     if (longest) {
-      out.push(`  longest-open call: ${longest.id}${longest.name ? ` (${quote(longest.name)})` : ""}, lines ${longest.startLine}-${longest.endLine} (${longest.endLine - longest.startLine} lines), ${longest.how}`);
+      out.push(`  longest-open call: ${longest.id}${longest.name ? ` (${quote(longest.name)})` : ""}, lines ${longest.startLine}-${longest.endLine} (${plural(longest.endLine - longest.startLine, "line")}), ${longest.how}`);
     }
   }
   return out.join("\n") + "\n";
@@ -41481,7 +41803,7 @@ var init_run_events = __esm({
     init_read_lines();
     init_validator();
     init_text();
-    init_wording2();
+    init_wording();
   }
 });
 
@@ -41491,7 +41813,7 @@ var init_domain = __esm({
   "dist/capabilities/domain.js"() {
     "use strict";
     init_config_section();
-    init_wording();
+    init_wording2();
     init_rules();
     init_types3();
     CAPABILITIES2 = {
@@ -41732,7 +42054,7 @@ var init_listing = __esm({
 });
 
 // dist/mcp/naming.js
-function evidenceOf(word) {
+function lexiconEntry(word) {
   const text2 = lexicon ??= (0, import_node_fs15.readFileSync)(packageFile("data", "wordnet-verbs.txt"), "utf8");
   let low = 0;
   let high = text2.length;
@@ -41751,6 +42073,13 @@ function evidenceOf(word) {
       high = lineStart;
   }
   return void 0;
+}
+function evidenceOf(word) {
+  const entry = lexiconEntry(word);
+  if (entry !== void 0 || !/^un[a-z]{3,}$/.test(word))
+    return entry;
+  const reversed = lexiconEntry(word.slice(2));
+  return reversed !== void 0 ? { verb: reversed.verb, other: 0 } : void 0;
 }
 function compareLemma(text2, lineStart, word) {
   for (let index = 0; ; index++) {
@@ -41779,6 +42108,8 @@ function verbShare(word) {
 function readAsAction(action, extra) {
   const [first, second] = action;
   if (first === void 0)
+    return void 0;
+  if (MANNER_WORDS.has(first) && second !== void 0 && readAsAction(action.slice(1), extra) === void 0)
     return void 0;
   if (second !== void 0 && (evidenceOf(`${first}_${second}`) !== void 0 || Object.hasOwn(TOOL_VERBS, `${first}_${second}`)))
     return void 0;
@@ -41813,8 +42144,16 @@ function versionToken(name) {
   return match2 ? match2[1] ?? match2[2] ?? match2[3] : void 0;
 }
 function serviceFromServerName(name) {
-  const lastSegment = name.split(/[/:@]/).filter(Boolean).pop() ?? "";
-  const service = lastSegment.replace(VERSION_OR_DATE, " ").split(/[^A-Za-z0-9]+/).map((token) => words(token).filter((hump) => !FRAMEWORK_WORDS.has(hump)).join("")).filter(Boolean).join("_");
+  for (const segment of name.split(/[/:@]/).filter(Boolean).reverse()) {
+    const service = serviceOfSegment(segment);
+    if (service !== void 0)
+      return service;
+  }
+  return void 0;
+}
+function serviceOfSegment(segment) {
+  const withoutDomain = segment.replace(VERSION_OR_DATE, " ").split(".").filter((label, _2, labels) => labels.length === 1 || !DOMAIN_SUFFIXES.has(label.toLowerCase())).join(".");
+  const service = withoutDomain.split(/[^A-Za-z0-9]+/).map((token) => words(token).filter((hump) => !FRAMEWORK_WORDS.has(hump)).join("")).filter(Boolean).join("_");
   return service === "" ? void 0 : service;
 }
 function toolNaming(service, toolNames) {
@@ -41870,7 +42209,7 @@ function splitToolName(toolName, naming) {
   }
   return { prefix: void 0, action: words(toolName) };
 }
-var import_node_fs15, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, NO_WORDS;
+var import_node_fs15, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS;
 var init_naming = __esm({
   "dist/mcp/naming.js"() {
     "use strict";
@@ -41901,6 +42240,7 @@ var init_naming = __esm({
       import: "SQL and ES import",
       index: "search engines (Elasticsearch index API)",
       init: "git init, npm init",
+      lint: "ESLint, npm run lint: lint files",
       lookup: "DNS lookup, nslookup(1)",
       post: "HTTP POST (RFC 9110)",
       prefetch: "HTML prefetch, git fetch --prefetch",
@@ -41927,9 +42267,11 @@ var init_naming = __esm({
       upsert: "SQL upsert, Pinecone upsert",
       whoami: "whoami(1), a query of the current identity"
     };
+    MANNER_WORDS = /* @__PURE__ */ new Set(["batch", "bulk"]);
     NOUN_LEANING = 0.5;
     FRAMEWORK_WORDS = /* @__PURE__ */ new Set(["mcp", "fastmcp", "server", "servers", "sdk", "modelcontextprotocol"]);
     VERSION_OR_DATE = /(?:^|[^a-z0-9])v\d+(?:\.\d+)*(?![a-z0-9])|\d+\.\d+(?:\.\d+)*|(?:19|20)\d{2}(?:[-_.]?\d{2}){0,2}(?!\d)/gi;
+    DOMAIN_SUFFIXES = /* @__PURE__ */ new Set(["ai", "app", "co", "com", "dev", "io", "net", "org"]);
     NO_WORDS = /* @__PURE__ */ new Set();
   }
 });
@@ -42119,8 +42461,12 @@ function* namesOf(tools2) {
     if (tool.name !== void 0)
       yield tool.name;
 }
-function isPagePosition(name) {
-  return PAGE_POSITIONS.has(normalised(name));
+function isPagePosition(property) {
+  if (PAGE_POSITIONS.has(normalised(property.name)))
+    return true;
+  const schema = property.resolved.schema;
+  const description = isObject3(schema) && typeof schema.description === "string" ? schema.description : "";
+  return DESCRIBED_AS_OFFSET.test(description) && !PAGE_SIZE_NAME.test(property.name);
 }
 function isListTool(tool, naming, pinned) {
   const pin = tool.name === void 0 ? void 0 : pinned?.get(tool.name);
@@ -42193,7 +42539,7 @@ function* toolInputs(tools2) {
 function toolLabel(tool) {
   return tool.name === void 0 ? `tool #${String(tool.path[tool.path.length - 1])}` : `tool ${quote2(tool.name)}`;
 }
-var namings, LIST_WORDS, PAGE_PARAMETERS, PAGE_RESULT_FIELDS, BUDGET_VERBS, normalised, PAGE_POSITIONS, RESULT_COUNTS, JOB_STARTERS, RETURNS_JOB_ID, LINE_OFFSET, listToolsByNaming;
+var namings, LIST_WORDS, PAGE_PARAMETERS, PAGE_RESULT_FIELDS, BUDGET_VERBS, normalised, PAGE_POSITIONS, DESCRIBED_AS_OFFSET, PAGE_SIZE_NAME, RESULT_COUNTS, JOB_STARTERS, RETURNS_JOB_ID, LINE_OFFSET, listToolsByNaming;
 var init_support2 = __esm({
   "dist/mcp/rules/support.js"() {
     "use strict";
@@ -42214,12 +42560,29 @@ var init_support2 = __esm({
       ["cursor", "string"],
       ["startcursor", "string"],
       ["nextcursor", "string"],
-      ["pagetoken", "string"]
+      ["pagetoken", "string"],
+      ["pageoffset", "number"],
+      ["nextpagetoken", "string"]
     ]);
     PAGE_RESULT_FIELDS = /* @__PURE__ */ new Set(["total", "totalcount", "hasmore", "nextcursor", "nextoffset", "nextpagetoken"]);
     BUDGET_VERBS = /* @__PURE__ */ new Set(["crawl", "map", "scrape", "spider"]);
     normalised = (name) => name.toLowerCase().replace(/[_-]/g, "");
-    PAGE_POSITIONS = /* @__PURE__ */ new Set(["offset", "skip", "page", "pageidx", "pageindex", "pagenumber", "cursor", "startcursor", "nextcursor", "pagetoken"]);
+    PAGE_POSITIONS = /* @__PURE__ */ new Set([
+      "offset",
+      "skip",
+      "page",
+      "pageidx",
+      "pageindex",
+      "pagenumber",
+      "pageoffset",
+      "cursor",
+      "startcursor",
+      "nextcursor",
+      "pagetoken",
+      "nextpagetoken"
+    ]);
+    DESCRIBED_AS_OFFSET = /\boffset\b/i;
+    PAGE_SIZE_NAME = /size|count|limit|max|num/i;
     RESULT_COUNTS = /* @__PURE__ */ new Set(["maxresults", "maxcount", "maxitems", "maxentries", "numresults", "topk"]);
     JOB_STARTERS = /* @__PURE__ */ new Set(["start", "begin", "launch", "submit", "trigger", "spawn", "enqueue"]);
     RETURNS_JOB_ID = /\breturns?\b[^.]{0,60}\b(?:session|job|task|operation|run)[ _-]?id\b/i;
@@ -42490,7 +42853,7 @@ var init_mcp_input_bounds = __esm({
           for (const property of walkProperties(input.document, input.root)) {
             if (paginated && property.name === "limit")
               continue;
-            const problem = paginated && isPagePosition(property.name) ? unboundedPosition(input.document, property) : unbounded(input.document, property);
+            const problem = paginated && isPagePosition(property) ? unboundedPosition(input.document, property) : unbounded(input.document, property);
             if (!problem)
               continue;
             report2({
@@ -42643,7 +43006,7 @@ var init_mcp_pagination_contract = __esm({
     init_text2();
     init_probe_results();
     init_types5();
-    init_wording2();
+    init_wording();
     init_messages();
     mcp_pagination_contract_default = defineMcpRule({
       id: "mcp-pagination-contract",
@@ -43946,6 +44309,7 @@ var init_mcp_stdout_pollution = __esm({
     "use strict";
     init_text2();
     init_types5();
+    init_wording();
     MAX_REPORTED = 5;
     mcp_stdout_pollution_default = defineMcpRule({
       id: "mcp-stdout-pollution",
@@ -43961,7 +44325,7 @@ var init_mcp_stdout_pollution = __esm({
           return;
         const shown = noise.value.slice(0, MAX_REPORTED);
         shown.forEach((line, index) => {
-          const more = index === shown.length - 1 && noise.value.length > shown.length ? ` (and ${noise.value.length - shown.length} more lines)` : "";
+          const more = index === shown.length - 1 && noise.value.length > shown.length ? ` (and ${plural(noise.value.length - shown.length, "more line", "more lines")})` : "";
           report2({
             path: [...noise.path, index],
             messageId: "notJsonRpc",
@@ -44084,6 +44448,9 @@ var init_mcp_tool_prefix = __esm({
 });
 
 // dist/mcp/rules/mcp-tool-verb.js
+function isNamedByItsAction(prefix2, name, verbs) {
+  return prefix2 !== void 0 && /^[a-z]+$/.test(prefix2) && isActionWord(prefix2, verbs) && readAsAction(words(name), verbs) === void 0;
+}
 function namespaceNote(namespace) {
   return namespace.fromServerName ? `a word of the server's name, on ${namespace.shared} of ${namespace.total} tools` : `the namespace ${namespace.shared} of ${namespace.total} tools share`;
 }
@@ -44125,7 +44492,7 @@ var init_mcp_tool_verb = __esm({
           const namespace = split.prefix === void 0 && split.action.length > 1 && split.action[0] === naming.namespace?.word ? naming.namespace : void 0;
           const action = namespace ? split.action.slice(1) : split.action;
           const problem = readAsAction(action, settings.verbs);
-          if (!problem)
+          if (!problem || isNamedByItsAction(split.prefix, tool.name, settings.verbs))
             continue;
           const lead = split.prefix !== void 0 ? tool.name.slice(0, split.prefix.length + 1) : namespace ? tool.name.slice(0, namespace.word.length + 1) : "";
           const after = lead === "" ? "" : ` after ${quote2(lead)}${namespace ? ` (${namespaceNote(namespace)})` : ""}`;
@@ -45014,7 +45381,7 @@ async function probe(pages, { maxCalls, progress }, service, raw, describeFailur
   }
   const failed = calls.filter((call) => call.error !== void 0).length;
   const probed = new Set(calls.map((call) => call.tool)).size;
-  progress?.(`caplint: probe done: ${total} calls to ${probed} read-only tools${failed > 0 ? `, ${failed} answered with an error` : ""}
+  progress?.(`caplint: probe done: ${plural(total, "call")} to ${plural(probed, "read-only tool")}${failed > 0 ? `, ${failed} answered with an error` : ""}
 `);
   return { maxCalls, calls, notProbed: plan.notProbed };
 }
@@ -45029,6 +45396,7 @@ var init_live = __esm({
     init_naming();
     init_probe();
     init_text2();
+    init_wording();
     HTTP_BODY_LIMIT = 10 * 1024 * 1024;
     STDIO_LINE_LIMIT = 10 * 1024 * 1024;
     MAX_PAGES = 1e3;
@@ -45331,8 +45699,8 @@ async function liveListing(server, options, io, redactor, label) {
   const document = SourceDocument.parse(label, label, JSON.stringify(dump, null, 2) + "\n", "json", void 0, void 0, TOOL_SERVER_WORDING);
   const listing = readListing(document);
   if (options.verbose) {
-    const calls = dump.probe ? `; probe: ${dump.probe.calls.length} calls` : "";
-    io.stderr.write(`caplint: ${dump.transport}: ${listing.tools.length} tools in ${dump.pages.length} page(s)${calls} from ${label}; findings point into the JSON that caplint mcp dump writes
+    const calls = dump.probe ? `; probe: ${plural(dump.probe.calls.length, "call")}` : "";
+    io.stderr.write(`caplint: ${dump.transport}: ${plural(listing.tools.length, "tool")} in ${plural(dump.pages.length, "page")}${calls} from ${label}
 `);
   }
   return listing;
@@ -45425,6 +45793,7 @@ var init_run = __esm({
     init_redact();
     init_wording3();
     init_text2();
+    init_wording();
     NOTHING_CONFIGURED = { verbs: [], listTools: /* @__PURE__ */ new Map() };
   }
 });
@@ -46125,7 +46494,7 @@ function permissionItems(project) {
     ].filter(Boolean);
     items.push({
       identifier,
-      detail: `${what}${locked ? ` \xB7 ${locked.crate} ${locked.version}` : ""} \xB7 allows ${allows.length} command${allows.length === 1 ? "" : "s"}`,
+      detail: `${what}${locked ? ` \xB7 ${locked.crate} ${locked.version}` : ""} \xB7 ${grantCounts(allows, denies)}`,
       documentation: markdown(lines.join("\n\n"))
     });
   }
@@ -46151,6 +46520,7 @@ var init_completion = __esm({
     import_protocol3 = __toESM(require_lsp_protocol(), 1);
     init_places();
     init_syntax();
+    init_permissions();
     FIELD_DOCS = {
       identifier: "The capability's unique name.",
       description: "What the capability is for.",
@@ -46217,7 +46587,7 @@ function builtinPath(kind, name) {
   return kind === "default" ? ["default_permission"] : kind === "set" ? ["permission_sets", name] : ["permissions", name, "identifier"];
 }
 function locationIn(document, at) {
-  return { uri: (0, import_node_url3.pathToFileURL)(document.absolutePath).href, range: toLspRange(document.locate(at).range) };
+  return { uri: (0, import_node_url2.pathToFileURL)(document.absolutePath).href, range: toLspRange(document.locate(at).range) };
 }
 async function inPermissionFiles(source, kind, name) {
   if (await pathKind(source) !== "directory")
@@ -46268,14 +46638,14 @@ function commandIn(file, command) {
   if (at < 0)
     return void 0;
   const lines = new LineIndex(read.text);
-  return { uri: (0, import_node_url3.pathToFileURL)(file).href, range: toLspRange({ start: lines.position(at), end: lines.position(at + command.length + 2) }) };
+  return { uri: (0, import_node_url2.pathToFileURL)(file).href, range: toLspRange({ start: lines.position(at), end: lines.position(at + command.length + 2) }) };
 }
-var import_node_path39, import_node_url3, VIRTUAL_SCHEME, MAX_VIRTUAL_DOCUMENTS, MAX_BYTES, VirtualDocuments;
+var import_node_path39, import_node_url2, VIRTUAL_SCHEME, MAX_VIRTUAL_DOCUMENTS, MAX_BYTES, VirtualDocuments;
 var init_definition = __esm({
   "dist/lsp/definition.js"() {
     "use strict";
     import_node_path39 = __toESM(require("node:path"), 1);
-    import_node_url3 = require("node:url");
+    import_node_url2 = require("node:url");
     init_catalog();
     init_document();
     init_line_index();
@@ -46408,7 +46778,8 @@ function permissionHover(project, capability, entry) {
   }
   for (const { platforms, allows, denies } of groups.values()) {
     const on = groups.size === 1 ? "" : ` on ${platforms.join(", ")}`;
-    out.push(`**Allows${on}:** ${allows.length ? `${allows.length} command${allows.length === 1 ? "" : "s"}: ${commandList(allows)}` : "no command"}`);
+    if (allows.length || !denies.length)
+      out.push(`**Allows${on}:** ${allows.length ? `${plural(allows.length, "command")}: ${commandList(allows)}` : "no command"}`);
     if (denies.length)
       out.push(`**Denies${on}:** ${commandList(denies)}`);
   }
@@ -46514,6 +46885,7 @@ var init_hover = __esm({
     init_index();
     init_completion();
     init_places();
+    init_wording();
   }
 });
 
@@ -46552,7 +46924,7 @@ function grantActions(project, file, buffer, range2) {
     actions.push({
       title: `Grant ${permission} to capability "${capability.identifier}" (${capability.source.file})${windows.length ? ` for ${windows.map((w2) => `"${w2}"`).join(", ")}` : ""}`,
       kind: import_protocol4.CodeActionKind.QuickFix,
-      edit: { changes: { [(0, import_node_url4.pathToFileURL)(capability.source.absolutePath).href]: [edit] } },
+      edit: { changes: { [(0, import_node_url3.pathToFileURL)(capability.source.absolutePath).href]: [edit] } },
       ...actions.length === 0 ? { isPreferred: true } : {}
     });
   }
@@ -46666,11 +47038,11 @@ function onPlatforms(on, all) {
   const unique = TARGETS.filter((platform) => on.includes(platform));
   return all.every((platform) => on.includes(platform)) ? " (every platform)" : ` on ${unique.join(", ")}`;
 }
-var import_node_url4, import_protocol4, judged2, REASONS;
+var import_node_url3, import_protocol4, judged2, REASONS;
 var init_frontend2 = __esm({
   "dist/lsp/frontend.js"() {
     "use strict";
-    import_node_url4 = require("node:url");
+    import_node_url3 = require("node:url");
     init_engine();
     init_types2();
     init_frontend_access();
@@ -46691,16 +47063,16 @@ function canonicalUri(uri) {
   if (!uri.startsWith("file:"))
     return uri;
   try {
-    return (0, import_node_url5.pathToFileURL)((0, import_node_url5.fileURLToPath)(uri)).href;
+    return (0, import_node_url4.pathToFileURL)((0, import_node_url4.fileURLToPath)(uri)).href;
   } catch {
     return uri;
   }
 }
-var import_node_url5, import_protocol5, DEFAULT_MAX_MESSAGE_BYTES, MAX_HEADER_BYTES, HEADER_END, SERVER_NOT_INITIALIZED, INVALID_REQUEST, BoundedMessageReader, ClientGate;
+var import_node_url4, import_protocol5, DEFAULT_MAX_MESSAGE_BYTES, MAX_HEADER_BYTES, HEADER_END, SERVER_NOT_INITIALIZED, INVALID_REQUEST, BoundedMessageReader, ClientGate;
 var init_framing = __esm({
   "dist/lsp/framing.js"() {
     "use strict";
-    import_node_url5 = require("node:url");
+    import_node_url4 = require("node:url");
     import_protocol5 = __toESM(require_lsp_protocol(), 1);
     DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
     MAX_HEADER_BYTES = 64 * 1024;
@@ -47069,7 +47441,7 @@ function filePathOf(uri) {
   if (!uri.startsWith("file:"))
     return void 0;
   try {
-    return (0, import_node_url6.fileURLToPath)(uri);
+    return (0, import_node_url5.fileURLToPath)(uri);
   } catch {
     return void 0;
   }
@@ -47091,13 +47463,13 @@ function isInside(file, folder) {
   const relative3 = import_node_path42.default.relative(folder, file);
   return relative3 === "" || !relative3.startsWith("..") && !import_node_path42.default.isAbsolute(relative3);
 }
-var import_node_fs18, import_node_path42, import_node_url6, import_protocol6, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
+var import_node_fs18, import_node_path42, import_node_url5, import_protocol6, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
 var init_workspace = __esm({
   "dist/lsp/workspace.js"() {
     "use strict";
     import_node_fs18 = require("node:fs");
     import_node_path42 = __toESM(require("node:path"), 1);
-    import_node_url6 = require("node:url");
+    import_node_url5 = require("node:url");
     init_esm5();
     init_apps();
     init_blocks();
@@ -47294,10 +47666,12 @@ var init_workspace = __esm({
               app.dirty = false;
               const changes = app.changes;
               app.changes = /* @__PURE__ */ new Set();
+              const started = performance.now();
               const analysis = await analyzeApp(app.target, this.openTexts(), this.settingsFor(app.folder), this.env, app.session, changes === "all" ? void 0 : changes);
               if (this.apps.get(app.key) !== app)
                 return;
               app.analysis = analysis;
+              this.logCheck(app, analysis, performance.now() - started);
               await this.publish(app, analysis);
             }
           } finally {
@@ -47306,6 +47680,14 @@ var init_workspace = __esm({
         })();
         app.running = run;
         return run;
+      }
+      /** One line in the client's log per check of an app: how long it took and how much of its frontend was parsed again. */
+      logCheck(app, analysis, ms) {
+        if (this.disposed)
+          return;
+        const scan = analysis.project.frontend;
+        const frontend = scan ? `; frontend: ${scan.parsed} of ${scan.files.length} modules parsed` : "";
+        this.connection.console.log(`caplint: ${import_node_path42.default.relative(app.folder, app.target.root) || "."}: checked in ${Math.round(ms)} ms${frontend}`);
       }
       async refreshBelow(folder) {
         const below = [...this.apps.values()].filter((app) => isInside(app.target.root, folder));
@@ -47316,7 +47698,7 @@ var init_workspace = __esm({
       async publish(app, analysis) {
         const byUri = /* @__PURE__ */ new Map();
         for (const d of analysis.result.diagnostics) {
-          const uri = (0, import_node_url6.pathToFileURL)(d.absolutePath).href;
+          const uri = (0, import_node_url5.pathToFileURL)(d.absolutePath).href;
           let list = byUri.get(uri);
           if (!list)
             byUri.set(uri, list = []);
@@ -47701,11 +48083,11 @@ init_project_model();
 init_terminal_text();
 init_call();
 init_command_name();
-init_wording2();
+init_wording();
 
 // dist/capabilities/render/manifest-union.js
 init_terminal_text();
-init_wording2();
+init_wording();
 function manifestUnionLines(notes, paint = NO_PAINT) {
   const byFile = /* @__PURE__ */ new Map();
   for (const note of notes)
@@ -47836,7 +48218,7 @@ function registerAccess(program2, io, setExitCode, allRules) {
       setExitCode(exitCodeFor({ failed: !call.verdicts.every((v2) => v2.explanation.verdict === "allowed" || v2.explanation.verdict === "unchecked") }));
       return;
     }
-    await requireKnownWindow(project, groups, window, webview);
+    requireKnownWindow(project, groups, window, webview);
     const allowed = /* @__PURE__ */ new Map();
     const denied = /* @__PURE__ */ new Map();
     const capabilities = new PlatformMerge();
@@ -48435,7 +48817,7 @@ init_types2();
 init_frontend_access();
 
 // dist/capabilities/queries/least-privilege.js
-init_wording2();
+init_wording();
 init_catalog();
 init_types();
 init_expand();
@@ -48721,7 +49103,7 @@ init_project_model();
 // dist/capabilities/render/least-privilege.js
 init_unified_diff();
 init_terminal_text();
-init_wording2();
+init_wording();
 init_types2();
 init_frontend();
 function planDiffs(plan) {
@@ -49016,12 +49398,12 @@ init_query_options();
 init_check_run();
 init_frontend_access();
 function registerMatrix(program2, io, setExitCode, allRules) {
-  const command = program2.command("matrix").description("windows \xD7 commands: who can call what, on every platform unless --platform (labels from tauri.conf.json, else the literal labels in capabilities)").option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v2, p) => [...p, v2], []).option("-u, --url <url>", "origin of the calling pages (default: local)");
+  const command = program2.command("matrix").description("windows \xD7 commands: who can call what, on every platform unless --platform (the app's windows: tauri.conf.json and its platform configs, and those its Rust and frontend sources create; else the literal labels in capabilities)").option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v2, p) => [...p, v2], []).option("-u, --url <url>", "origin of the calling pages (default: local)");
   addQueryOptions(command, ["text", "json", "csv"]).action(async (paths, options) => {
     const scanFrontend3 = options.format === "json" ? new Set(FRONTEND_RULES) : void 0;
     const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules), scanFrontend3);
     for (const window of options.window)
-      await requireKnownWindow(project, groups, window);
+      requireKnownWindow(project, groups, window);
     const windows = options.window.length ? options.window : knownWindowLabels(project);
     const origin = originOf(options.url, project);
     const matrices = groups.map((group) => ({ platforms: group.platforms, matrix: accessMatrix(group.model, windows, origin) }));
@@ -49051,6 +49433,42 @@ init_permissions();
 
 // dist/capabilities/render/permissions.js
 init_terminal_text();
+
+// dist/core/markdown-text.js
+function markdownText(markdown2) {
+  const code = [];
+  const text2 = markdown2.replace(/^ *(```+|~~~+)[^\n]*\n([\s\S]*?)^ *\1 *$/gm, (_2, _fence, inner) => `\0${code.push(inner.trim()) - 1}\0`).replace(/(`+)([\s\S]*?)\1/g, (_2, _ticks, inner) => `\0${code.push(inner.trim()) - 1}\0`);
+  const pieces = [];
+  let list = [];
+  const endList = () => {
+    if (list.length)
+      pieces.push(`${list.join(", ")}${list.length && !/[.:;!?]$/.test(list[list.length - 1]) ? "." : ""}`);
+    list = [];
+  };
+  for (const raw of text2.replace(/<h(\d)>([\s\S]*?)<\/h\1>/gi, "\n#### $2\n").split("\n")) {
+    const line = raw.trim();
+    if (line === "")
+      continue;
+    const heading = /^#{1,6}\s+(.*?)\s*#*$/.exec(line);
+    const item = /^(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line);
+    if (item) {
+      list.push(inline(item[1]));
+      continue;
+    }
+    endList();
+    if (heading)
+      pieces.push(/[.:;!?]$/.test(heading[1]) ? inline(heading[1]) : `${inline(heading[1])}:`);
+    else
+      pieces.push(inline(line));
+  }
+  endList();
+  return pieces.join(" ").replace(/\u0000(\d+)\u0000/g, (match2, index) => code[Number(index)] ?? match2).replace(/\s+/g, " ").trim();
+}
+function inline(line) {
+  return line.replace(/!?\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g, (_2, label, url) => label.trim() === "" || label.trim() === url ? url : `${label.trim()} (${url})`).replace(/<(https?:\/\/[^>\s]+)>/g, "$1").replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, "$2").replace(/(^|[\s(])\*(?=\S)([^*]*?\S)\*(?=[\s).,;:!?]|$)/g, "$1$2").replace(/<\/?(?:b|strong|em|i|code|p|br)\s*\/?>/gi, " ");
+}
+
+// dist/capabilities/render/permissions.js
 function renderPermissionsJson(listing) {
   return JSON.stringify(listing, null, 2) + "\n";
 }
@@ -49058,7 +49476,7 @@ function renderPermissionsText(listing, paint = NO_PAINT) {
   const out = [];
   for (const p of listing) {
     out.push(`${paint.bold(p.identifier)}  (${p.kind}${p.platforms ? `, ${p.platforms.join("/")} only` : ""})`);
-    const description = p.description.replace(/<\/?h4>|\s+/g, " ").trim();
+    const description = markdownText(p.description);
     if (description)
       out.push(`  ${paint.dim(description.length > 160 ? description.slice(0, 159) + "\u2026" : description)}`);
     if (p.members)
@@ -49137,7 +49555,7 @@ init_rules();
 init_query_options();
 init_output();
 init_options();
-init_wording2();
+init_wording();
 function registerReport(program2, io, setExitCode, allRules) {
   const command = program2.command("report").description("a self-contained HTML page for security reviews: access heat map, grant chains, findings, and the diff against a baseline").option("--html <file>", "write the HTML report to this file (atomically); - for standard output").option("--against <dir>", "a baseline version of the app (folder) to compare with: what this version grants beyond it is new").option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v2, p) => [...p, v2], []).option("-u, --url <url>", "origin of the calling pages: a URL, or local (default: every origin, local pages and every remote pattern)").option("--rule <id=severity>", "set a rule's severity for the findings shown: off, suggestion, warning or error (repeatable)", (v2, p) => [...p, v2], []);
   addColorOptions(addQueryOptions(command, ["html"])).action(async (paths, options) => {
@@ -49238,28 +49656,38 @@ init_command_names();
 
 // dist/capabilities/render/who-can.js
 init_project_model();
+init_glob();
 init_platforms();
 init_terminal_text();
-function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines }) {
+function reachedWindows(entry, windows) {
+  const patterns2 = [...entry.windows, ...entry.webviews];
+  return windows.filter((window) => patterns2.some((pattern) => labelMatches(pattern, window)));
+}
+function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines, windows }) {
   const withPlatforms = ({ item, platforms }) => ({ ...provenanceJson(item, lines), platforms });
+  const withReach = (entry) => ({ ...withPlatforms(entry), reaches: reachedWindows(entry.item, windows) });
   return JSON.stringify({
     command: lookup.command,
     ...asked.length === 1 ? { platform: asked[0] } : {},
     platforms: asked,
     deniedEverywhere: deniedOn.length > 0,
     deniedOn,
-    allowedBy: allowed.map(withPlatforms),
+    allowedBy: allowed.map(withReach),
     deniedBy: denied.map(withPlatforms)
   }, null, 2) + "\n";
 }
-function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines }, paint = NO_PAINT) {
+function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines, windows }, paint = NO_PAINT) {
   const out = [`${lookup.command} on ${describePlatforms(asked, asked)}`];
   if (allowed.length === 0 && denied.length === 0) {
     out.push("  no active capability grants or denies it");
   }
   for (const { item: entry, platforms } of allowed) {
     const targets = [entry.windows.length ? `windows: ${entry.windows.join(", ")}` : "", entry.webviews.length ? `webviews: ${entry.webviews.join(", ")}` : ""].filter(Boolean).join("; ");
+    const reached = reachedWindows(entry, windows);
     out.push(`  ${paint.ok("allowed")} for [${targets || "nothing: no windows or webviews"}] from ${contextLabel(entry)}${paint.dim(platformNote(platforms, asked))}`);
+    const plain2 = [...entry.windows, ...entry.webviews].every((pattern) => !/[*?[\]]/.test(pattern) && windows.includes(pattern));
+    if (windows.length && !plain2)
+      out.push(`    the app's windows it reaches: ${reached.length ? reached.join(", ") : "none"}`);
     out.push(paint.dim(`    by capability ${entry.provenance.capability} \u203A ${entry.provenance.chain.join(" \u203A ")}  (${lines.where(entry)})`));
   }
   for (const { item: entry, platforms } of denied) {
@@ -49297,7 +49725,15 @@ function registerWhoCan(program2, io, setExitCode, allRules) {
     }
     if (!lookup.known && allowed.values().length === 0 && denied.values().length === 0)
       throw new UsageError(`who-can ${written}: no permission of the app or its plugins names the command "${lookup.command}"${didYouMean(lookup.suggestions)}`);
-    const answer = { lookup, asked, allowed: allowed.values(), denied: denied.values(), deniedOn, lines: new SourceLines(project) };
+    const answer = {
+      lookup,
+      asked,
+      allowed: allowed.values(),
+      denied: denied.values(),
+      deniedOn,
+      lines: new SourceLines(project),
+      windows: knownWindowLabels(project)
+    };
     io.stdout.write(options.format === "json" ? renderWhoCanJson(answer) : renderWhoCanText(answer, await answerPaint(options, io)));
     setExitCode(EXIT_OK);
   });

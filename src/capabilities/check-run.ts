@@ -14,6 +14,7 @@ import { readPaths } from "../core/source/read-log.js";
 import { oneLine } from "../core/terminal-text.js";
 import { CAPABILITY_CONFIG } from "./config-section.js";
 import { lint, type LintOptions, type LintResult } from "./lint.js";
+import { isFrontendFile } from "./frontend/blocks.js";
 import { configDocuments } from "./load/app-config.js";
 import { planCheckRuns } from "./load/check-runs.js";
 import { loadProject, reloadCapabilityFiles, type LoadOptions, type Project } from "./load/project.js";
@@ -83,7 +84,13 @@ export function applyConfig(load: LoadOptions, settings: Settings): LoadOptions 
 }
 
 /** The rules that judge the frontend's calls: a run that starts one of them scans the frontend. */
-export const FRONTEND_RULES = ["frontend-command-not-granted", "frontend-calls-unregistered-plugin", "unused-permission", "unused-dangerous-permission"];
+export const FRONTEND_RULES = [
+  "frontend-command-not-granted",
+  "frontend-calls-unregistered-plugin",
+  "frontend-version-skew",
+  "unused-permission",
+  "unused-dangerous-permission",
+];
 
 /** Asks the load to scan the frontend (with the config's `frontend` section, when it has one) when a rule that judges it runs. */
 export function withFrontendScan(load: LoadOptions, only: ReadonlySet<string>): LoadOptions {
@@ -146,8 +153,9 @@ interface PlannedCheck {
 
 /**
  * Checks that remember: the settings, the plan and each app's loaded model of the last run. A run
- * told which files changed since the last one reloads only the capability files when nothing else
- * changed (the catalog, Cargo files and app config stay), and re-lints only the apps they belong to.
+ * told which files changed since the last one reloads only the capability files and scans the frontend
+ * again (parsing only its changed modules) when nothing else changed (the catalog, Cargo files and app
+ * config stay), and re-lints only the apps they belong to.
  */
 export class CheckSession {
   private last: { request: string; planned: PlannedCheck[]; config: string | null; configFiles: string[]; disk: Map<string, string> } | undefined;
@@ -160,10 +168,11 @@ export class CheckSession {
     const key = requestKey(request);
     const last = this.last;
     this.last = undefined;
-    if (last && last.request === key && changed && onlyCapabilityFiles(last.planned, changed) && unchangedOnDisk(last.disk)) {
+    if (last && last.request === key && changed && onlyReloadableFiles(last.planned, changed) && unchangedOnDisk(last.disk)) {
       const planned: PlannedCheck[] = [];
       for (const previous of last.planned) {
-        if (!previous.check.project.documents.some((document) => changed.has(document.absolutePath))) {
+        const before = previous.check.project;
+        if (!before.documents.some((document) => changed.has(document.absolutePath)) && !(before.frontend && [...changed].some(isFrontendFile))) {
           planned.push(previous);
           continue;
         }
@@ -194,8 +203,10 @@ export class CheckSession {
  * next run load everything again.
  */
 function diskState(outcome: CheckOutcome, planned: readonly PlannedCheck[]): Map<string, string> {
-  const capabilityFiles = new Set(planned.flatMap(({ check }) => check.project.documents.map((document) => document.absolutePath)));
-  return new Map(outcome.inputs.filter((file) => !capabilityFiles.has(file)).map((file) => [file, signature(file)]));
+  const reread = new Set(
+    planned.flatMap(({ check }) => [...check.project.documents.map((document) => document.absolutePath), ...(check.project.frontend?.files ?? [])]),
+  );
+  return new Map(outcome.inputs.filter((file) => !reread.has(file)).map((file) => [file, signature(file)]));
 }
 
 function unchangedOnDisk(state: ReadonlyMap<string, string>): boolean {
@@ -214,8 +225,13 @@ function requestKey(request: CheckRequest): string {
   return JSON.stringify([rest, env, stdin ?? null]);
 }
 
-/** Whether every changed path is a capability file of some check, and no other input (manifest, permission file, config). */
-function onlyCapabilityFiles(planned: readonly PlannedCheck[], changed: ReadonlySet<string>): boolean {
+/**
+ * Whether a reload can take every change: each changed path is a capability file of some check, or a
+ * frontend module of an app whose frontend was scanned (the reload scans it again, parsing only the
+ * modules whose text changed), and no other input (manifest, permission file, config).
+ */
+function onlyReloadableFiles(planned: readonly PlannedCheck[], changed: ReadonlySet<string>): boolean {
+  const scanned = planned.some(({ check }) => check.project.frontend !== undefined);
   const capabilityFiles = new Set<string>();
   const otherInputs = new Set<string>();
   for (const { check } of planned) {
@@ -223,7 +239,7 @@ function onlyCapabilityFiles(planned: readonly PlannedCheck[], changed: Readonly
     for (const document of [...check.project.manifestDocuments, ...check.project.permissionDocuments, ...configDocuments(check.project.config)])
       otherInputs.add(document.absolutePath);
   }
-  return [...changed].every((file) => capabilityFiles.has(file) && !otherInputs.has(file));
+  return [...changed].every((file) => (capabilityFiles.has(file) || (scanned && isFrontendFile(file))) && !otherInputs.has(file));
 }
 
 async function checkAll(

@@ -41,7 +41,7 @@ export type CapabilityRule = Rule | PipelineStep;
 
 export interface LintResult {
   diagnostics: Diagnostic[];
-  /** Number of files checked (capability files plus unreadable ones). */
+  /** Number of files checked (capability files, unreadable ones and the frontend files scanned). */
   files: number;
   /** Facts about the whole run, said once (e.g. no Cargo.lock: the newest releases were assumed). */
   notes?: string[];
@@ -200,7 +200,9 @@ export async function lintWithRules(project: Project, rules: readonly Capability
   const inFocus = (file: string) => focus === undefined || focus.some((f) => file === f || (f.endsWith(path.sep) && file.startsWith(f)));
   const kept = focus === undefined ? diagnostics : diagnostics.filter((d) => inFocus(d.absolutePath));
   const unreadable = new Set(project.problems.filter((p) => !documentsByPath.has(p.absolutePath) && inFocus(p.absolutePath)).map((p) => p.absolutePath));
-  const files = project.documents.filter((d) => inFocus(d.absolutePath)).length + unreadable.size;
+  // The frontend files the scan read are checked too (frontend-command-not-granted reports in them).
+  const frontendFiles = project.frontend?.files.filter((file) => inFocus(file)).length ?? 0;
+  const files = project.documents.filter((d) => inFocus(d.absolutePath)).length + unreadable.size + frontendFiles;
   return { diagnostics: dedupeSorted(kept.sort(compareDiagnostics)), files, notes: [...(project.notes ?? [])] };
 }
 

@@ -242,6 +242,7 @@ export class Workspace {
           app.dirty = false;
           const changes = app.changes;
           app.changes = new Set();
+          const started = performance.now();
           const analysis = await analyzeApp(
             app.target,
             this.openTexts(),
@@ -253,6 +254,7 @@ export class Workspace {
           // Closed meanwhile: nothing to publish to.
           if (this.apps.get(app.key) !== app) return;
           app.analysis = analysis;
+          this.logCheck(app, analysis, performance.now() - started);
           await this.publish(app, analysis);
         }
       } finally {
@@ -261,6 +263,14 @@ export class Workspace {
     })();
     app.running = run;
     return run;
+  }
+
+  /** One line in the client's log per check of an app: how long it took and how much of its frontend was parsed again. */
+  private logCheck(app: AppState, analysis: AppAnalysis, ms: number): void {
+    if (this.disposed) return;
+    const scan = analysis.project.frontend;
+    const frontend = scan ? `; frontend: ${scan.parsed} of ${scan.files.length} modules parsed` : "";
+    this.connection.console.log(`caplint: ${path.relative(app.folder, app.target.root) || "."}: checked in ${Math.round(ms)} ms${frontend}`);
   }
 
   private async refreshBelow(folder: string): Promise<void> {

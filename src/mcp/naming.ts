@@ -46,6 +46,7 @@ export const TOOL_VERBS: Readonly<Record<string, string>> = {
   import: "SQL and ES import",
   index: "search engines (Elasticsearch index API)",
   init: "git init, npm init",
+  lint: "ESLint, npm run lint: lint files",
   lookup: "DNS lookup, nslookup(1)",
   post: "HTTP POST (RFC 9110)",
   prefetch: "HTML prefetch, git fetch --prefetch",
@@ -86,7 +87,7 @@ let lexicon: string | undefined;
  * lemma, as scripts/build-verb-lexicon.mjs writes them): a name asks for a few words, and splitting
  * all 11,105 lines into a Map cost a `caplint mcp` run 15-25 ms (issue 32: 9 ms before the counts).
  */
-function evidenceOf(word: string): VerbEvidence | undefined {
+function lexiconEntry(word: string): VerbEvidence | undefined {
   const text = (lexicon ??= readFileSync(packageFile("data", "wordnet-verbs.txt"), "utf8"));
   let low = 0;
   let high = text.length;
@@ -103,6 +104,18 @@ function evidenceOf(word: string): VerbEvidence | undefined {
     else high = lineStart;
   }
   return undefined;
+}
+
+/**
+ * What a word reads as: its lexicon entry, or for a word WordNet lacks that is `un` before a verb, a
+ * reversative verb, which has no other reading (`unmute`, `unapprove`, `unprotect`: Datadog's and
+ * GitLab's API verbs). Counter-examples: adjectives such as `unread` and `unstable` read as verbs too.
+ */
+function evidenceOf(word: string): VerbEvidence | undefined {
+  const entry = lexiconEntry(word);
+  if (entry !== undefined || !/^un[a-z]{3,}$/.test(word)) return entry;
+  const reversed = lexiconEntry(word.slice(2));
+  return reversed !== undefined ? { verb: reversed.verb, other: 0 } : undefined;
 }
 
 /** How the lemma of the line at `lineStart` sorts against `word` (by UTF-16 code units, as the build script sorts), read in place. */
@@ -125,7 +138,7 @@ export function isVerb(word: string, extra: ReadonlySet<string>): boolean {
 }
 
 /** A word that reads as a verb wherever it stands: a tool verb, one of --verbs, or a WordNet verb with no other part of speech (`create`, `upload`). */
-function isActionWord(word: string, extra: ReadonlySet<string>): boolean {
+export function isActionWord(word: string, extra: ReadonlySet<string>): boolean {
   return extra.has(word) || Object.hasOwn(TOOL_VERBS, word) || evidenceOf(word)?.other === 0;
 }
 
@@ -133,6 +146,9 @@ function isActionWord(word: string, extra: ReadonlySet<string>): boolean {
 function isActionAtTheEnd(word: string): boolean {
   return CRUD_VERBS.includes(word) || evidenceOf(word)?.other === 0;
 }
+
+/** Words that say how an action is done when a verb follows them: HubSpot's batch-create, GitLab's bulk publish, Elasticsearch's bulk API. */
+const MANNER_WORDS = new Set(["batch", "bulk"]);
 
 /** Below this share of verb evidence a word reads first as a noun or adjective (`web` 0.09, `research` 0.05, `console` 0.33, `list` 0.41). */
 const NOUN_LEANING = 0.5;
@@ -161,6 +177,8 @@ export interface NotAnAction {
 export function readAsAction(action: readonly string[], extra: ReadonlySet<string>): NotAnAction | undefined {
   const [first, second] = action;
   if (first === undefined) return undefined;
+  // `batch_create_objects`, `bulk_publish_draft_notes`: how the action is done, before it.
+  if (MANNER_WORDS.has(first) && second !== undefined && readAsAction(action.slice(1), extra) === undefined) return undefined;
   if (second !== undefined && (evidenceOf(`${first}_${second}`) !== undefined || Object.hasOwn(TOOL_VERBS, `${first}_${second}`))) return undefined;
   const last = action.length - 1;
   if (isActionWord(first, extra)) {
@@ -210,14 +228,29 @@ const FRAMEWORK_WORDS = new Set(["mcp", "fastmcp", "server", "servers", "sdk", "
 const VERSION_OR_DATE = /(?:^|[^a-z0-9])v\d+(?:\.\d+)*(?![a-z0-9])|\d+\.\d+(?:\.\d+)*|(?:19|20)\d{2}(?:[-_.]?\d{2}){0,2}(?!\d)/gi;
 
 /**
- * The service a server is for, as snake_case: the last path segment of its name without framework
- * words, versions and dates. A word written in camel case stays one word (`MongoDB` is `mongodb`,
- * not `mongo_db`), since that is how the service spells itself.
+ * The service a server is for, as snake_case: the last path segment of its name that names one,
+ * without framework words, versions and dates (`@shortcut/mcp` is for shortcut, `ai.perplexity/mcp-server`
+ * for perplexity). A word written in camel case stays one word (`MongoDB` is `mongodb`, not
+ * `mongo_db`), since that is how the service spells itself.
  */
 export function serviceFromServerName(name: string): string | undefined {
-  const lastSegment = name.split(/[/:@]/).filter(Boolean).pop() ?? "";
-  const service = lastSegment
+  for (const segment of name.split(/[/:@]/).filter(Boolean).reverse()) {
+    const service = serviceOfSegment(segment);
+    if (service !== undefined) return service;
+  }
+  return undefined;
+}
+
+/** Top-level domains in a dotted name (`ai.perplexity`, `io.github.user`): where the service is registered, not the service. */
+const DOMAIN_SUFFIXES = new Set(["ai", "app", "co", "com", "dev", "io", "net", "org"]);
+
+function serviceOfSegment(segment: string): string | undefined {
+  const withoutDomain = segment
     .replace(VERSION_OR_DATE, " ")
+    .split(".")
+    .filter((label, _, labels) => labels.length === 1 || !DOMAIN_SUFFIXES.has(label.toLowerCase()))
+    .join(".");
+  const service = withoutDomain
     .split(/[^A-Za-z0-9]+/)
     .map((token) =>
       words(token)

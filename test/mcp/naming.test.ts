@@ -78,6 +78,12 @@ describe("reading a name as an action (mcp-tool-verb)", () => {
     expect(reads("frobnicate_item")?.reason).toBe("noVerb");
     expect(reads("frobnicate_item", new Set(["frobnicate"]))).toBeUndefined();
   });
+  it("reads un- before a verb as a verb, and batch or bulk before an action as how it is done (held-out servers, issue 32)", () => {
+    for (const name of ["unmute_host", "unapprove_merge_request", "unprotect_branch", "lint_files", "batch_create_objects", "bulk_publish_draft_notes"])
+      expect(reads(name), name).toBeUndefined();
+    // un- before no verb, and batch or bulk before no action, are still no action.
+    for (const name of ["unit_tests", "batch_jobs", "bulk_notes"]) expect(reads(name), name).toBeDefined();
+  });
 });
 
 describe("the service and its prefixes (mcp-tool-prefix)", () => {
@@ -90,6 +96,11 @@ describe("the service and its prefixes (mcp-tool-prefix)", () => {
     expect(serviceFromServerName("mcp-servers/everything")).toBe("everything");
     expect(serviceFromServerName("Demo MCP v2")).toBe("demo");
     expect(serviceFromServerName("mcp-server")).toBeUndefined();
+    // The service is the last segment that names one: an npm scope, a reverse domain without its suffix.
+    expect(serviceFromServerName("@shortcut/mcp")).toBe("shortcut");
+    expect(serviceFromServerName("ai.perplexity/mcp-server")).toBe("perplexity");
+    expect(serviceFromServerName("perplexity.ai")).toBe("perplexity");
+    expect(serviceFromServerName("zcaceres/fetch")).toBe("fetch");
   });
 
   it("accepts the service in any case and spelling, and a shared first word that starts it", () => {

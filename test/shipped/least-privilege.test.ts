@@ -93,7 +93,8 @@ describe("caplint least-privilege (built bin)", () => {
       file: "src/settings.ts",
       command: "plugin:fs|read_text_file",
       permission: "fs:allow-read-text-file",
-      refusedOn: ["linux", "macOS", "windows", "android", "iOS"],
+      // The platforms the demo ships: desktop only (no mobile build, no capability names a mobile platform).
+      refusedOn: ["linux", "macOS", "windows"],
     });
     expect(settings.grantsUnused.map((grant) => [grant.permission, grant.line])).toEqual([
       ["core:window:default", 6],
@@ -175,6 +176,34 @@ describe("caplint least-privilege (built bin)", () => {
     // Run again: nothing left to remove or narrow.
     const again = JSON.parse(bin(["least-privilege", "-f", "json"], app).stdout) as { changes: unknown[] };
     expect(again.changes).toEqual([]);
+  });
+
+  it("--fix on a one-line JSON array: a set narrowed in place, an unused grant removed with its comma, refused calls' permissions added after the last item", () => {
+    const app = demoCopy();
+    const file = path.join(capabilities(app), "default.json");
+    writeFileSync(
+      file,
+      '{\n  "identifier": "default",\n  "windows": ["main"],\n  "permissions": ["dialog:default", "core:window:allow-set-theme", "allow-greet", "core:event:allow-listen", { "identifier": "fs:allow-read-text-file", "allow": [{ "path": "$APPDATA/**" }] }]\n}\n',
+    );
+    const result = bin(["least-privilege", "--fix", "--platform", "linux"], app);
+    expect(result.stderr).toBe("");
+    expect(read(file)).toBe(
+      '{\n  "identifier": "default",\n  "windows": ["main"],\n  "permissions": ["dialog:allow-open", "allow-greet", "core:event:allow-listen", { "identifier": "fs:allow-read-text-file", "allow": [{ "path": "$APPDATA/**" }] }, "core:window:allow-start-dragging", "decorum:allow-show-snap-overlay", "core:event:allow-unlisten"]\n}\n',
+    );
+    // Every call of the main window is allowed now.
+    const main = (
+      JSON.parse(bin(["least-privilege", "-f", "json", "--platform", "linux"], app).stdout) as {
+        windows: Array<{ window: string; calls: Array<{ refusedOn: string[] }> }>;
+      }
+    ).windows.find((window) => window.window === "main")!;
+    expect(main.calls.every((call) => call.refusedOn.length === 0)).toBe(true);
+  });
+
+  it("-o writes the answer to a file (atomically), the exit code unchanged", () => {
+    const out = path.join(sandbox, "least-privilege.json");
+    const result = bin(["least-privilege", "-f", "json", "-o", out], DEMO);
+    expect(result).toMatchObject({ code: 1, stdout: "", stderr: "" });
+    expect((JSON.parse(read(out)) as { confidence: string }).confidence).toMatch(/^every call resolved/);
   });
 
   it("--write is the same as --fix", () => {

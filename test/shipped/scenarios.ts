@@ -332,6 +332,20 @@ export const SCENARIOS: Scenario[] = [
     stderr: /--fix-dry-run prints a diff, which sarif output cannot carry/,
   },
 
+  {
+    // The call fails with "plugin dialog not found" before any capability is looked at: one warning, the one that is true.
+    name: "check: a call into a plugin the build lacks is reported once, as not in the build",
+    args: ["check", "--format", "compact", "--app", "dialog-not-in-build"],
+    cwd: "fixtures/frontend-calls-unregistered-plugin/invalid",
+    code: 0,
+    stdout: (text) => {
+      const findings = text.split("\n").filter((line) => /\[frontend-/.test(line));
+      expectTrue(
+        findings.length === 1 && findings[0]!.includes("[frontend-calls-unregistered-plugin]"),
+        `one frontend finding, not ${JSON.stringify(findings)}`,
+      );
+    },
+  },
   // check: standard input
   {
     name: "check -: a capability file from standard input",

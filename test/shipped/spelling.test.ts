@@ -215,4 +215,45 @@ describe("the brand word's two spellings", () => {
     expect(page).toContain("tauri_version");
     expect(page).not.toContain("host_version");
   });
+
+  it("a real Tauri app with tauri 2.8.5 locked: no command or output of any query, check or report spells the brand word host", () => {
+    // janhq/jan (Apache-2.0, fixtures/real-world/second-set/janhq__jan/SOURCE.txt): Cargo.lock locks tauri 2.8.5.
+    const jan = path.join(FIXTURES, "real-world", "second-set", "janhq__jan");
+    const html = path.join(temp, "jan-report.html");
+    const runs: string[][] = [
+      ["access", "--window", "main"],
+      ["access", "--window", "main", "-f", "json"],
+      ["access", "--window", "main", "--command", "plugin:app|host_version"],
+      ["access", "--window", "main", "--command", "app.host_version", "-f", "json"],
+      ["matrix"],
+      ["matrix", "-f", "json"],
+      ["matrix", "-f", "csv"],
+      ["resolve"],
+      ["resolve", "-f", "json"],
+      ["who-can", "plugin:app|host_version"],
+      ["who-can", "app.host_version", "-f", "json"],
+      ["explain", 'app.host_version not allowed on window "main", webview "main", URL: local'],
+      ["explain", "Command plugin:app|host_version not allowed by ACL", "--window", "logs-app-window", "-f", "json"],
+      ["permissions", "core:app"],
+      ["permissions", "core:app", "-f", "json"],
+      ["check"],
+      ["check", "-f", "json"],
+      ["check", "-f", "sarif"],
+      ["check", "-f", "github"],
+      ["diff", ".", "."],
+      ["report", "--html", html],
+    ];
+    let spelledTauri = 0;
+    for (const args of runs) {
+      const result = bin([...args, "--platform", "linux"], jan);
+      expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBeLessThan(2);
+      // explain's JSON keeps the pasted text as written (its "written" field): that is the user's, not an answer.
+      const answer = result.stdout.replace(/^\s*"written": .*$/gm, "");
+      const output = answer + result.stderr + (args[0] === "report" ? readFileSync(html, "utf8") : "");
+      expect(output.match(/\bhost[_-](?:version|plugin)|allow-host-|deny-host-/g), args.join(" ")).toBeNull();
+      if (/tauri[_-]version/.test(output)) spelledTauri++;
+    }
+    // The answers that name the command at all name it in the app's spelling.
+    expect(spelledTauri).toBeGreaterThanOrEqual(12);
+  });
 });

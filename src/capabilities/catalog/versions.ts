@@ -152,6 +152,17 @@ export class VersionHistory {
     return description === undefined ? { allow, deny } : { allow, deny, description };
   }
 
+  /**
+   * Every permission of the catalog whose commands changed between releases, with each content and the
+   * first release that has it: what a version-skew check compares the locked release with.
+   */
+  commandChanges(catalog: string): Array<{ identifier: string; from: string; allow: readonly string[] }> {
+    const changes: Array<{ identifier: string; from: string; allow: readonly string[] }> = [];
+    for (const [identifier, lists] of Object.entries(this.catalog(catalog)?.commands ?? {}))
+      for (const [from, [allow]] of Object.entries(lists)) changes.push({ identifier, from, allow });
+    return changes;
+  }
+
   /** Whether the version's content rests on evidence (git or observed), not only on a release list. */
   isVerified(catalog: string, version: string): boolean {
     const history = this.catalog(catalog);

@@ -64,7 +64,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
       return;
     }
 
-    await requireKnownWindow(project, groups, window, webview);
+    requireKnownWindow(project, groups, window, webview);
     // Each platform group answers; commands and entries are merged with the platforms they hold on.
     const allowed = new Map<string, MergedAllowed>();
     const denied = new Map<string, MergedDenied>();

@@ -22,7 +22,7 @@ export function registerMatrix(program: Command, io: MainOptions, setExitCode: S
   const command = program
     .command("matrix")
     .description(
-      "windows × commands: who can call what, on every platform unless --platform (labels from tauri.conf.json, else the literal labels in capabilities)",
+      "windows × commands: who can call what, on every platform unless --platform (the app's windows: tauri.conf.json and its platform configs, and those its Rust and frontend sources create; else the literal labels in capabilities)",
     )
     .option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v: string, p: string[]) => [...p, v], [])
     .option("-u, --url <url>", "origin of the calling pages (default: local)");
@@ -30,7 +30,7 @@ export function registerMatrix(program: Command, io: MainOptions, setExitCode: S
     // JSON marks which grants the frontend uses: only then is the frontend scanned.
     const scanFrontend = options.format === "json" ? new Set(FRONTEND_RULES) : undefined;
     const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules), scanFrontend);
-    for (const window of options.window) await requireKnownWindow(project, groups, window);
+    for (const window of options.window) requireKnownWindow(project, groups, window);
     const windows = options.window.length ? options.window : knownWindowLabels(project);
     const origin = originOf(options.url, project);
     const matrices = groups.map((group) => ({ platforms: group.platforms, matrix: accessMatrix(group.model, windows, origin) }));

@@ -3,7 +3,6 @@ import { TARGETS } from "../model/types.js";
 import { runningPlatform } from "../model/platform.js";
 import { loadProject, type Project } from "../load/project.js";
 import { knownWindowLabels } from "../queries/project-model.js";
-import { collectCodeWindowLabels } from "../load/window-labels.js";
 import { nearest, quoteLabel, quoteList } from "../../core/did-you-mean.js";
 import { parsePlatforms, PlatformNameError, resolvePlatformGroups, type PlatformGroup } from "../queries/platforms.js";
 import type { Origin } from "../engine/index.js";
@@ -84,14 +83,12 @@ const LISTED_WINDOWS = 10;
  * sources (a window made in code, or a label computed there, which may be anything). A typo would
  * otherwise answer "0 commands" with exit 0, which reads as "safe".
  */
-export async function requireKnownWindow(project: Project, groups: readonly PlatformGroup[], window: string, webview = window): Promise<void> {
+export function requireKnownWindow(project: Project, groups: readonly PlatformGroup[], window: string, webview = window): void {
   const labels = knownWindowLabels(project);
   if (labels.includes(window)) return;
   if (groups.some((group) => group.model.capabilities.some((capability) => capability.matchesLabels(window, webview)))) return;
-  if (project.srcTauri) {
-    const code = await collectCodeWindowLabels(project.srcTauri, project.cwd);
-    if (code.labels.some(({ label }) => label === window) || code.prefixes.some(({ label: prefix }) => window.startsWith(prefix))) return;
-  }
+  // A label computed in code (`format!("reader-{}", id)`) may be any window starting with its literal part.
+  if (project.codeWindows?.prefixes.some(({ label: prefix }) => window.startsWith(prefix))) return;
   const listed = labels.length ? quoteList(labels.slice(0, LISTED_WINDOWS), "and", quoteLabel) + (labels.length > LISTED_WINDOWS ? ", …" : "") : "none";
   const close = nearest(window, labels, 3);
   throw new UsageError(

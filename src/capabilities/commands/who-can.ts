@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { EXIT_OK } from "../../core/exit-codes.js";
 import { whoCan, type ResolvedCommand } from "../engine/index.js";
-import { SourceLines } from "../queries/project-model.js";
+import { knownWindowLabels, SourceLines } from "../queries/project-model.js";
 import { entryKey, PlatformMerge } from "../queries/platforms.js";
 import { CommandIndex, lookupCommand } from "../queries/command-names.js";
 import { renderWhoCanJson, renderWhoCanText } from "../render/who-can.js";
@@ -41,7 +41,15 @@ export function registerWhoCan(program: Command, io: MainOptions, setExitCode: S
       throw new UsageError(
         `who-can ${written}: no permission of the app or its plugins names the command "${lookup.command}"${didYouMean(lookup.suggestions)}`,
       );
-    const answer = { lookup, asked, allowed: allowed.values(), denied: denied.values(), deniedOn, lines: new SourceLines(project) };
+    const answer = {
+      lookup,
+      asked,
+      allowed: allowed.values(),
+      denied: denied.values(),
+      deniedOn,
+      lines: new SourceLines(project),
+      windows: knownWindowLabels(project),
+    };
     io.stdout.write(options.format === "json" ? renderWhoCanJson(answer) : renderWhoCanText(answer, await answerPaint(options, io)));
     setExitCode(EXIT_OK);
   });

@@ -21,6 +21,8 @@ export type Ref =
   | { kind: "string"; value: string }
   /** Members of an object literal (`{ SAVE: "save_note" }`), for constants read by key. */
   | { kind: "object"; members: ReadonlyMap<string, Ref> }
+  /** An element of an array (`for (const w of await getAllWindows())`, `windows[0]`, `list.find(…)`). */
+  | { kind: "element"; of: Ref }
   | { kind: "unknown" };
 
 const UNKNOWN: Ref = { kind: "unknown" };
@@ -38,6 +40,8 @@ export interface FunctionFacts {
   params: number;
   /** Calls inside the function (not inside functions nested in it). */
   sites: Site[];
+  /** What its `return` statements (or an arrow's expression body) give back: `getDb()` returns the `Database` it loaded. */
+  returns: Ref[];
 }
 
 export interface ModuleFacts {
@@ -93,6 +97,14 @@ class Scope {
 }
 
 const FUNCTION_TYPES = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
+/** Array methods whose callback gets an element as its first parameter (`windows.forEach((w) => w.close())`). */
+const ELEMENT_CALLBACKS = new Set(["forEach", "map", "flatMap", "filter", "find", "findLast", "some", "every", "findIndex", "reduce"]);
+/** Array methods that return one element (`list.find(…)`, `list.at(0)`, `list.pop()`). */
+const ELEMENT_RESULTS = new Set(["find", "findLast", "at", "pop", "shift"]);
+/** Array methods that return the array's elements again (`list.filter(…)`). */
+const ARRAY_RESULTS = new Set(["filter", "slice", "reverse", "sort", "toSorted", "toReversed", "concat"]);
+/** How many values a function's `return`s record: enough for `if (!x) x = load(); return x`, bounded for generated code. */
+const MAX_RETURNS = 8;
 const TRANSPARENT = new Set([
   "TSAsExpression",
   "TSSatisfiesExpression",
@@ -155,7 +167,7 @@ export class ModuleAnalyzer {
     const existing = (node as { __fn?: number }).__fn;
     if (existing !== undefined) return existing;
     const id = this.facts.functions.length;
-    this.facts.functions.push({ params: (node.params as Node[]).length, sites: [] });
+    this.facts.functions.push({ params: (node.params as Node[]).length, sites: [], returns: [] });
     (node as { __fn?: number }).__fn = id;
     return id;
   }
@@ -230,6 +242,19 @@ export class ModuleAnalyzer {
         this.scope.names.set((node.id as Node).name as string, { kind: "object", members });
         return;
       }
+      case "ReturnStatement":
+        if (isNode(node.argument)) this.addReturn(this.expression(node.argument));
+        return;
+      case "ForOfStatement": {
+        // `for (const w of windows)`: the loop variable is an element; the loop has its own scope (child()).
+        const iterable = this.expression(node.right as Node);
+        const left = node.left as Node;
+        const element: Ref = iterable.kind === "unknown" ? UNKNOWN : { kind: "element", of: iterable };
+        if (left.type === "VariableDeclaration") for (const declarator of left.declarations as Node[]) this.bind(declarator.id as Node, element);
+        else this.expression(left);
+        this.child(node.body as Node);
+        return;
+      }
       case "TSInterfaceDeclaration":
       case "TSTypeAliasDeclaration":
       case "TSModuleDeclaration":
@@ -261,11 +286,19 @@ export class ModuleAnalyzer {
       if (body.type === "BlockStatement" || body.type === "FunctionBody") {
         for (const statement of body.body as Node[]) this.hoist(statement);
         for (const statement of body.body as Node[]) this.statement(statement);
-      } else this.expression(body);
+      } else this.addReturn(this.expression(body));
     }
     this.scope = outerScope;
     this.sites = outerSites;
     return { kind: "function", id };
+  }
+
+  /** A value the current function gives back (its callers' calls evaluate to it). */
+  private addReturn(value: Ref): void {
+    const fn = this.scope.fn;
+    if (fn === undefined || value.kind === "unknown" || value.kind === "string") return;
+    const returns = this.facts.functions[fn]!.returns;
+    if (returns.length < MAX_RETURNS) returns.push(value);
   }
 
   private classBody(node: Node): void {
@@ -379,8 +412,12 @@ export class ModuleAnalyzer {
         let name: string | undefined;
         if (!node.computed) name = propertyName(node.property as Node);
         else {
-          const key = this.expression(node.property as Node);
+          const propertyNode = node.property as Node;
+          const key = this.expression(propertyNode);
           if (key.kind === "string") name = key.value;
+          // `windows[0]`: an element of the array.
+          else if (propertyNode.type === "Literal" && typeof propertyNode.value === "number")
+            return object.kind === "unknown" ? UNKNOWN : { kind: "element", of: object };
         }
         if (name === undefined) return UNKNOWN;
         const value = member(object, name);
@@ -398,11 +435,21 @@ export class ModuleAnalyzer {
           const param = fn && FUNCTION_TYPES.has(fn.type) ? (fn.params as Node[])[0] : undefined;
           if (param) (param as GivenValue).givenValue = callee.object;
         }
+        // `windows.forEach((w) => w.close())`: the callback's first parameter is an element (reduce's second).
+        if (callee.kind === "member" && ELEMENT_CALLBACKS.has(callee.name)) {
+          const fn = (node.arguments as Node[])[0];
+          const param = fn && FUNCTION_TYPES.has(fn.type) ? (fn.params as Node[])[callee.name === "reduce" ? 1 : 0] : undefined;
+          if (param) (param as GivenValue).givenValue = { kind: "element", of: callee.object };
+        }
         const args = (node.arguments as Node[]).map((arg) =>
           arg.type === "SpreadElement" ? (this.expression(arg.argument as Node), UNKNOWN) : this.expression(arg),
         );
         const ref: Ref = { kind: "call", callee, args, isNew: node.type === "NewExpression" };
         if (callee.kind !== "unknown") this.site(ref, node);
+        if (callee.kind === "member" && node.type === "CallExpression") {
+          if (ELEMENT_RESULTS.has(callee.name)) return { kind: "element", of: callee.object };
+          if (ARRAY_RESULTS.has(callee.name)) return callee.object;
+        }
         return ref;
       }
       case "ImportExpression": {

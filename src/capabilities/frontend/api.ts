@@ -7,6 +7,8 @@ export interface ApiMember {
   readonly commands: readonly string[];
   /** The class of the object it returns (`getCurrentWindow` → `Window`), also through a promise. */
   readonly returns?: string;
+  /** The class of the elements of the array it returns (`getAllWindows` → `Window`). */
+  readonly returnsArrayOf?: string;
 }
 
 export interface ApiModule {

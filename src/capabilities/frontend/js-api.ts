@@ -14,6 +14,8 @@ import { readPackageJson } from "../../core/package-files.js";
 export interface JsApiMember {
   readonly commands: readonly string[];
   readonly returns?: string;
+  /** The class of the elements of the array it returns (`getAllWindows()` → `Window`), from the overrides. */
+  readonly returnsArrayOf?: string;
   readonly note?: string;
 }
 
@@ -66,7 +68,9 @@ interface JsApiMap {
 interface MemberOverride {
   specifier: string;
   member: string;
-  note: string;
+  note?: string;
+  /** The member resolves to an array of this class's instances (its declared type, which the call map does not record). */
+  returnsArrayOf?: string;
   source: string;
 }
 
@@ -186,13 +190,17 @@ class MappedModule implements JsApiModule {
   }
 
   private withNotes(name: string, entry: TableMember): JsApiMember {
-    const notes = [
-      placeholderNote(entry.c),
-      ...overrides()
-        .members.filter((o) => o.specifier === this.specifier && o.member === name)
-        .map((o) => `${o.note} (${o.source})`),
-    ].filter((note): note is string => note !== undefined);
-    return { commands: entry.c, ...(entry.r ? { returns: entry.r } : {}), ...(notes.length > 0 ? { note: notes.join("; ") } : {}) };
+    const own = overrides().members.filter((o) => o.specifier === this.specifier && o.member === name);
+    const notes = [placeholderNote(entry.c), ...own.filter((o) => o.note !== undefined).map((o) => `${o.note} (${o.source})`)].filter(
+      (note): note is string => note !== undefined,
+    );
+    const arrayOf = own.find((o) => o.returnsArrayOf !== undefined)?.returnsArrayOf;
+    return {
+      commands: entry.c,
+      ...(entry.r ? { returns: entry.r } : {}),
+      ...(arrayOf ? { returnsArrayOf: arrayOf } : {}),
+      ...(notes.length > 0 ? { note: notes.join("; ") } : {}),
+    };
   }
 }
 

@@ -12,6 +12,8 @@ type Val =
   /** An export (`open`), a class (`Window`), a static (`Database.load`) or an instance member (`Window#setTitle`). */
   | { kind: "tauri-member"; specifier: string; name: string }
   | { kind: "tauri-instance"; specifier: string; className: string }
+  /** An array of instances (`getAllWindows()`): its elements are instances. */
+  | { kind: "tauri-array"; specifier: string; className: string }
   | { kind: "tauri-global" }
   | { kind: "local-module"; file: string }
   | { kind: "function"; file: string; id: number }
@@ -55,6 +57,8 @@ export class Linker {
   private readonly exportMemo = new Map<string, Val>();
   private readonly calledThrough = new Set<string>();
   private readonly pendingForwards = new Map<string, Use[]>();
+  /** Functions whose return value is being evaluated: a recursive function ends as unknown. */
+  private readonly returning = new Set<string>();
   readonly uses: Use[] = [];
 
   constructor(
@@ -190,10 +194,17 @@ export class Linker {
         return this.evaluate(ref.value, file, frames, depth + 1);
       case "call": {
         const callee = this.evaluate(ref.callee, file, frames, depth + 1);
+        // One of the app's functions: what it returns (`getDb()` gives back the `Database` it loaded).
+        if (callee.kind === "function" && !ref.isNew) return this.returnOf(callee, depth + 1);
         if (callee.kind !== "tauri-member") return UNKNOWN;
         if (ref.isNew) return isClassName(callee.name) ? { kind: "tauri-instance", specifier: callee.specifier, className: callee.name } : UNKNOWN;
-        const returns = this.api.module(callee.specifier)?.member(callee.name)?.returns;
-        return returns ? { kind: "tauri-instance", specifier: callee.specifier, className: returns } : UNKNOWN;
+        const member = this.api.module(callee.specifier)?.member(callee.name);
+        if (member?.returnsArrayOf) return { kind: "tauri-array", specifier: callee.specifier, className: member.returnsArrayOf };
+        return member?.returns ? { kind: "tauri-instance", specifier: callee.specifier, className: member.returns } : UNKNOWN;
+      }
+      case "element": {
+        const array = this.evaluate(ref.of, file, frames, depth + 1);
+        return array.kind === "tauri-array" ? { kind: "tauri-instance", specifier: array.specifier, className: array.className } : UNKNOWN;
       }
       case "typed": {
         const type = this.evaluate(ref.type, file, frames, depth + 1);
@@ -210,6 +221,23 @@ export class Linker {
       }
       default:
         return UNKNOWN;
+    }
+  }
+
+  /** The value a function of the app returns: the first of its `return`s that is one of Tauri's values. */
+  private returnOf(fn: Extract<Val, { kind: "function" }>, depth: number): Val {
+    const key = `${fn.file}\u0000${fn.id}`;
+    if (this.returning.has(key)) return UNKNOWN;
+    this.returning.add(key);
+    try {
+      for (const value of this.modules.get(fn.file)?.functions[fn.id]?.returns ?? []) {
+        const result = this.evaluate(value, fn.file, undefined, depth + 1);
+        if (result.kind === "tauri-instance" || result.kind === "tauri-array" || result.kind === "tauri-member" || result.kind === "tauri-module")
+          return result;
+      }
+      return UNKNOWN;
+    } finally {
+      this.returning.delete(key);
     }
   }
 

@@ -7,8 +7,8 @@ import { isPlainObject } from "../../core/json.js";
 import type { AppConfig } from "../load/app-config.js";
 import type { ApiLookup } from "./api.js";
 import { globalNamespaceModule, implicitCalls, jsApiModule } from "./js-api.js";
-import { jsPackageVersions } from "./js-lockfile.js";
-import { scanFrontend, type FrontendConfig, type FrontendScan } from "./scan.js";
+import { jsPackageVersions, type JsPackageVersions } from "./js-lockfile.js";
+import { scanFrontend, type FrontendConfig, type FrontendScan, type ModuleCache } from "./scan.js";
 
 export interface FrontendLoadOptions {
   appRoot: string;
@@ -18,6 +18,8 @@ export interface FrontendLoadOptions {
   maxBytes: number;
   config: AppConfig | undefined;
   frontend?: FrontendConfig;
+  /** Kept by the project's load context between reloads (see scan.ts). */
+  cache?: ModuleCache;
 }
 
 export async function loadFrontend(options: FrontendLoadOptions): Promise<FrontendScan | undefined> {
@@ -30,6 +32,7 @@ export async function loadFrontend(options: FrontendLoadOptions): Promise<Fronte
     return { label: window.label, url: isPlainObject(declared) ? declared.url : undefined };
   });
   let versionNotes: readonly string[] = [];
+  let jsVersions: JsPackageVersions["packages"] | undefined;
   const scan = await scanFrontend({
     appRoot: options.appRoot,
     srcTauri: options.srcTauri,
@@ -39,12 +42,15 @@ export async function loadFrontend(options: FrontendLoadOptions): Promise<Fronte
     build: { frontendDist: build.frontendDist, devUrl: build.devUrl },
     windows,
     ...(options.frontend ? { config: options.frontend } : {}),
+    ...(options.cache ? { cache: options.cache } : {}),
     apiFor: async (root) => {
       const versions = await jsPackageVersions(root, { root: options.boundary, maxBytes: options.maxBytes });
       versionNotes = versions.notes;
+      jsVersions = versions.packages;
       return apiLookup((packageName) => versions.packages.get(packageName)?.version);
     },
   });
+  if (scan && jsVersions) scan.jsVersions = jsVersions;
   if (scan) scan.notes.push(...versionNotes.map((note) => `${path.relative(options.cwd, options.appRoot) || "."}: ${note}`));
   return scan;
 }

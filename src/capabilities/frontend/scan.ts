@@ -7,6 +7,7 @@
  * large or leads out of the repository through a link is a note, never the end of the run. Each file
  * is read and parsed once, so the scan is linear in the size of the frontend.
  */
+import type { JsPackageVersion } from "./js-lockfile.js";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { readdirSync, realpathSync, statSync } from "node:fs";
@@ -34,7 +35,12 @@ export interface FrontendOptions {
   windows: ReadonlyArray<{ label: string; url?: unknown }>;
   /** The `frontend` section of caplint.config.json. */
   config?: FrontendConfig;
+  /** Modules read by the last scan of the same app (an editor's checks): a file whose text is unchanged is not parsed again. */
+  cache?: ModuleCache;
 }
+
+/** What one file said, by path, with the text it was read from; pruned to the reachable files after each scan. */
+export type ModuleCache = Map<string, { text: string; facts: ModuleFacts; notes: readonly string[] }>;
 
 export interface FrontendConfig {
   root?: string;
@@ -71,6 +77,8 @@ export interface FrontendScan {
   unresolved: FrontendCall[];
   /** Third-party packages whose name says they are Tauri plugins: their calls were not analysed. */
   thirdPartyPlugins: string[];
+  /** The version of each `@tauri-apps/*` package the frontend installs, and where it was read (set by the loader). */
+  jsVersions?: ReadonlyMap<string, JsPackageVersion>;
   /** Tauri specifiers the code imports (`@tauri-apps/plugin-fs`), for plugin-registration checks. */
   specifiers: string[];
   notes: string[];
@@ -78,6 +86,8 @@ export interface FrontendScan {
   pagesCertain: boolean;
   /** Window label → the page it loads, when known. */
   windowPages: Map<string, FrontendPage>;
+  /** How many files this scan parsed (the others came from the cache unchanged). */
+  parsed: number;
 }
 
 /** Folders that hold no source the app ships as written: dependencies, build output, caches. */
@@ -214,22 +224,36 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     return found;
   };
 
+  let parsedFiles = 0;
   const read = (file: string): ModuleFacts | undefined => {
     if (modules.has(file)) return modules.get(file);
-    const facts = emptyFacts();
-    modules.set(file, facts);
     order.push(file);
     const text = readTextFile(file, options.maxBytes);
-    if (text.ok) texts.set(file, text.text);
     if (!text.ok) {
+      modules.set(file, emptyFacts());
       notes.push(`${show(file)}: ${text.message}; its calls were not analysed`);
-      return facts;
+      return modules.get(file);
     }
-    if (looksMinified(text.text)) {
-      notes.push(`${show(file)}: looks minified or built; skipped`);
-      return facts;
+    texts.set(file, text.text);
+    const cached = options.cache?.get(file);
+    if (cached && cached.text === text.text) {
+      modules.set(file, cached.facts);
+      notes.push(...cached.notes);
+      return cached.facts;
     }
-    const { blocks, dragRegions } = fileBlocks(file, text.text);
+    const facts = emptyFacts();
+    modules.set(file, facts);
+    parsedFiles++;
+    const fileNotes = analyseFile(file, text.text, facts);
+    notes.push(...fileNotes);
+    options.cache?.set(file, { text: text.text, facts, notes: fileNotes });
+    return facts;
+  };
+  /** Parses a file's script blocks into `facts`; returns its notes (a block that does not parse, a minified file). */
+  const analyseFile = (file: string, text: string, facts: ModuleFacts): string[] => {
+    const fileNotes: string[] = [];
+    if (looksMinified(text)) return [`${show(file)}: looks minified or built; skipped`];
+    const { blocks, dragRegions } = fileBlocks(file, text);
     facts.dragRegions.push(...dragRegions);
     const analyzer = new ModuleAnalyzer(facts);
     for (const block of blocks) {
@@ -240,13 +264,13 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
       const parsed = natural.parser.parseSync(`block.${block.language}`, block.text, { lang: block.language, sourceType: "module" });
       const error = parsed.errors.find((e) => e.severity === "Error");
       if (error) {
-        const at = lineIndex(text.text)(block.offset);
-        notes.push(`${show(file)}:${at.line}:${at.column}: does not parse (${oneLine(error.message)}); its calls were not analysed`);
+        const at = lineIndex(text)(block.offset);
+        fileNotes.push(`${show(file)}:${at.line}:${at.column}: does not parse (${oneLine(error.message)}); its calls were not analysed`);
         continue;
       }
       analyzer.addProgram(parsed.program as Parameters<ModuleAnalyzer["addProgram"]>[0], block.offset - block.prefix);
     }
-    return facts;
+    return fileNotes;
   };
 
   const pages: FrontendPage[] = [];
@@ -289,6 +313,8 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
   positioned.sort((a, b) => compareText(a.displayFile, b.displayFile) || a.start - b.start || compareText(a.member, b.member));
   const windowPages = new Map<string, FrontendPage>();
   for (const page of pages) for (const label of page.windows) windowPages.set(label, page);
+  // The cache keeps what the next scan can reuse: the files read now, nothing that is no longer reachable.
+  if (options.cache) for (const file of options.cache.keys()) if (!modules.has(file)) options.cache.delete(file);
   return {
     root,
     pages,
@@ -300,6 +326,7 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     notes: dedupeNotes(notes),
     pagesCertain: groups.length > 1 && groups.every((group) => group.certain),
     windowPages,
+    parsed: parsedFiles,
   };
 }
 
@@ -308,7 +335,19 @@ function compareText(a: string, b: string): number {
 }
 
 function emptyScan(root: string, notes: string[]): FrontendScan {
-  return { root, pages: [], files: [], calls: [], unresolved: [], thirdPartyPlugins: [], specifiers: [], notes, pagesCertain: false, windowPages: new Map() };
+  return {
+    root,
+    pages: [],
+    files: [],
+    calls: [],
+    unresolved: [],
+    thirdPartyPlugins: [],
+    specifiers: [],
+    notes,
+    pagesCertain: false,
+    windowPages: new Map(),
+    parsed: 0,
+  };
 }
 
 function dedupeNotes(notes: string[]): string[] {
@@ -321,7 +360,15 @@ async function frontendRoot(options: FrontendOptions): Promise<string | undefine
   const dist = options.build?.frontendDist;
   if (typeof dist === "string" && !/^[a-z]+:/i.test(dist)) {
     const folder = path.resolve(options.srcTauri, dist);
-    if ((await pathKind(folder)) === "directory" && isWithin(folder, options.boundary)) return folder;
+    if (!isWithin(folder, options.boundary)) return undefined;
+    // Pages served as written (`"frontendDist": "../src"`).
+    if ((await pathKind(folder)) === "directory" && !SKIPPED_FOLDERS.has(path.basename(folder))) return folder;
+    // Build output (`../../frontend/dist`, not in the repository): the project that builds it is the nearest
+    // folder up with a package.json, short of the folders that hold the app (a parent's package.json is another project's).
+    for (let dir = path.dirname(folder); isWithin(dir, options.boundary) && !isWithin(options.appRoot, dir); dir = path.dirname(dir)) {
+      if ((await pathKind(path.join(dir, "package.json"))) === "file") return dir;
+    }
+    if ((await pathKind(folder)) === "directory") return folder;
   }
   return (await pathKind(path.join(options.appRoot, "index.html"))) === "file" ? options.appRoot : undefined;
 }

@@ -15,6 +15,9 @@ import type { FrontendCall, FrontendScan } from "../frontend/scan.js";
 import type { Project } from "../load/project.js";
 import { valuesOf, type Capability, type PermissionEntry } from "../model/types.js";
 import { labelMatches } from "../engine/match/glob.js";
+import { shippedTargets } from "../load/build.js";
+import type { WindowDecl } from "../load/app-config.js";
+import { TARGETS, type Target } from "../model/types.js";
 
 export interface Refusal {
   window: string;
@@ -58,6 +61,8 @@ export interface FrontendAccess {
   localWindows: string[];
   /** The platforms the resolution tells apart: a refusal on all of them holds everywhere. */
   platforms: readonly string[];
+  /** The platforms the app ships (its build's targets), among those resolved: a refusal elsewhere is never met. */
+  targets: readonly string[];
 }
 
 /** Whether the frontend was scanned and the model can be judged against it. */
@@ -69,6 +74,14 @@ export function frontendAccess(project: Project & { frontend: FrontendScan }, re
   const scan = project.frontend;
   const catalog = project.catalog;
   const uniqueWindows = localWindowLabels(project);
+  const targets = appTargets(project, resolution);
+  // A window a platform config declares exists on that platform only (HuLa's "mobile-home" on android and iOS, "tray" on desktop).
+  const windowPlatforms = new Map<string, Set<string>>();
+  for (const declaration of localWindowDeclarations(project)) {
+    const set = windowPlatforms.get(declaration.label) ?? new Set<string>();
+    for (const platform of declaration.platforms ?? TARGETS) set.add(platform);
+    windowPlatforms.set(declaration.label, set);
+  }
   const judgements: CallJudgement[] = [];
   const windowsOf = (call: FrontendCall) => windowsLoading(scan, uniqueWindows, call);
   const models = resolution.models;
@@ -76,7 +89,7 @@ export function frontendAccess(project: Project & { frontend: FrontendScan }, re
     const { windows, byPage } = windowsOf(call);
     for (const command of call.commands) {
       const spelled = catalog.spellCommand(command);
-      const refusals = refusalsOf(models, spelled, windows);
+      const refusals = refusalsOf(models, spelled, windows, targets, windowPlatforms);
       const { plugin, name } = parseCommandName(spelled);
       const key = catalogKeyOf(plugin, catalog);
       const manifest = key === undefined ? undefined : catalog.get(key);
@@ -101,18 +114,48 @@ export function frontendAccess(project: Project & { frontend: FrontendScan }, re
     entries: entryUses(resolution, judgements, uniqueWindows),
     localWindows: uniqueWindows,
     platforms: resolution.models.map((model) => model.platform),
+    targets,
   };
 }
 
-/** Windows that load local pages (declared in the app config, with no http(s) `url`), each once. */
+/**
+ * The platforms the app ships, among those resolved: the desktop ones, a mobile one when the build
+ * shows it (shippedTargets), and only those its capabilities name when every local capability names
+ * its platforms (Steam Game Idler's only capability says `["windows", "linux"]`: on macOS it would
+ * have no grant at all, so it is not a target; a refusal there is never met).
+ */
+function appTargets(project: Project, resolution: Resolution): string[] {
+  const resolved = resolution.models.map((model) => model.platform);
+  let shipped: Set<string> = new Set(resolved);
+  if (project.build) shipped = new Set([...shippedTargets(project.build, project.activeCapabilities).keys()]);
+  const local = project.activeCapabilities.filter((capability) => !capability.remote);
+  if (local.length > 0 && local.every((capability) => (capability.platforms?.length ?? 0) > 0 || capability.configPlatforms !== undefined)) {
+    const named = new Set<string>();
+    for (const capability of local) {
+      for (const item of capability.platforms ?? []) {
+        // A misspelt platform (`macos`) still says which platform was meant.
+        const target = TARGETS.find((t) => t.toLowerCase() === String(item.value).toLowerCase());
+        if (target) named.add(target);
+      }
+      for (const target of capability.configPlatforms ?? []) named.add(target);
+    }
+    if (named.size > 0) shipped = new Set([...shipped].filter((target) => named.has(target as Target)));
+  }
+  const kept = resolved.filter((platform) => shipped.has(platform));
+  return kept.length > 0 ? kept : resolved;
+}
+
+/** The declarations of windows that load local pages (declared in the app config, with no http(s) `url`). */
+function localWindowDeclarations(project: Project): WindowDecl[] {
+  return (project.config?.windows ?? []).filter((window) => {
+    const url = windowUrl(project, window.path, window.document.value);
+    return url === undefined || !/^https?:/i.test(url);
+  });
+}
+
+/** Windows that load local pages, each once. */
 function localWindowLabels(project: Project): string[] {
-  const labels = (project.config?.windows ?? [])
-    .filter((window) => {
-      const url = windowUrl(project, window.path, window.document.value);
-      return url === undefined || !/^https?:/i.test(url);
-    })
-    .map((window) => window.label);
-  return [...new Set(labels)];
+  return [...new Set(localWindowDeclarations(project).map((window) => window.label))];
 }
 
 /**
@@ -150,12 +193,21 @@ function windowUrl(_project: Project, windowPath: readonly (string | number)[], 
 }
 
 /** Per window, the platforms on which the command is refused, from local pages. No window known: refused when no capability allows it anywhere. */
-function refusalsOf(models: readonly ResolvedModel[], command: string, windows: readonly string[]): Refusal[] {
+function refusalsOf(
+  models: readonly ResolvedModel[],
+  command: string,
+  windows: readonly string[],
+  targets: readonly string[],
+  windowPlatforms: ReadonlyMap<string, ReadonlySet<string>>,
+): Refusal[] {
   const refusals: Refusal[] = [];
   const labels = windows.length ? windows : [undefined];
   for (const window of labels) {
     const byVerdict = new Map<Refusal["verdict"], string[]>();
     for (const model of models) {
+      // Not shipped there, or the window does not exist there: no one meets the refusal.
+      if (!targets.includes(model.platform)) continue;
+      if (window !== undefined && windowPlatforms.get(window)?.has(model.platform) === false) continue;
       let verdict: Verdict;
       if (window === undefined) {
         const explanation = resolveAccess(model, { window: "\u0000", command }).explanation!;

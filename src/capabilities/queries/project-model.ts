@@ -32,11 +32,14 @@ export function everyOrigin(model: ResolvedModel): ResolvedModel {
 const GLOB_CHARACTERS = /[*?[\]]/;
 
 /**
- * Window labels to ask about: those the app declares in tauri.conf.json, else every literal (glob-free)
- * label that capabilities name, windows and webviews alike.
+ * The app's windows, the one list every command asks about (matrix columns, the report, access, who-can,
+ * explain, the known windows of a refusal, the language server): the labels declared in tauri.conf.json
+ * and its platform configs, then those the app creates in its Rust and frontend sources (a window made
+ * in `src/lib.rs` is as real as a configured one). An app that names none: every literal (glob-free)
+ * label its capabilities name, windows and webviews alike.
  */
 export function knownWindowLabels(project: Project): string[] {
-  const declared = project.config?.windows.map((w) => w.label) ?? [];
+  const declared = [...(project.config?.windows.map((w) => w.label) ?? []), ...(project.codeWindows?.labels.map((made) => made.label) ?? [])];
   if (declared.length) return [...new Set(declared)];
   const literal = new Set<string>();
   for (const capability of project.activeCapabilities) {

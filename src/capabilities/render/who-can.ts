@@ -1,6 +1,7 @@
 import type { ResolvedCommand } from "../engine/index.js";
 import type { CommandLookup } from "../queries/command-names.js";
 import { contextLabel, provenanceJson, type SourceLines } from "../queries/project-model.js";
+import { labelMatches } from "../engine/match/glob.js";
 import { describePlatforms, platformNote } from "../queries/platforms.js";
 import { NO_PAINT, textLines, type Paint } from "../../core/terminal-text.js";
 
@@ -15,10 +16,19 @@ export interface WhoCanAnswer {
   /** Platforms on which a deny blocks the command everywhere. */
   deniedOn: string[];
   lines: SourceLines;
+  /** The app's windows (knownWindowLabels): each grant says which of them its patterns reach. */
+  windows: readonly string[];
 }
 
-export function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines }: WhoCanAnswer): string {
+/** The app's windows a grant's patterns reach: a window's own webview carries its label, so webview patterns reach it too. */
+function reachedWindows(entry: ResolvedCommand, windows: readonly string[]): string[] {
+  const patterns = [...entry.windows, ...entry.webviews];
+  return windows.filter((window) => patterns.some((pattern) => labelMatches(pattern, window)));
+}
+
+export function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines, windows }: WhoCanAnswer): string {
   const withPlatforms = ({ item, platforms }: Entries[number]) => ({ ...provenanceJson(item, lines), platforms });
+  const withReach = (entry: Entries[number]) => ({ ...withPlatforms(entry), reaches: reachedWindows(entry.item, windows) });
   return (
     JSON.stringify(
       {
@@ -27,7 +37,7 @@ export function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lin
         platforms: asked,
         deniedEverywhere: deniedOn.length > 0,
         deniedOn,
-        allowedBy: allowed.map(withPlatforms),
+        allowedBy: allowed.map(withReach),
         deniedBy: denied.map(withPlatforms),
       },
       null,
@@ -37,7 +47,7 @@ export function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lin
 }
 
 /** With colour: "allowed for" green, "DENIED everywhere" red, the granting chains and explanations dim. */
-export function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines }: WhoCanAnswer, paint: Paint = NO_PAINT): string {
+export function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines, windows }: WhoCanAnswer, paint: Paint = NO_PAINT): string {
   const out = [`${lookup.command} on ${describePlatforms(asked, asked)}`];
   if (allowed.length === 0 && denied.length === 0) {
     out.push("  no active capability grants or denies it");
@@ -46,9 +56,13 @@ export function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lin
     const targets = [entry.windows.length ? `windows: ${entry.windows.join(", ")}` : "", entry.webviews.length ? `webviews: ${entry.webviews.join(", ")}` : ""]
       .filter(Boolean)
       .join("; ");
+    const reached = reachedWindows(entry, windows);
     out.push(
       `  ${paint.ok("allowed")} for [${targets || "nothing: no windows or webviews"}] from ${contextLabel(entry)}${paint.dim(platformNote(platforms, asked))}`,
     );
+    // Said only where the patterns alone do not say it: a glob, or a label that is no window of the app.
+    const plain = [...entry.windows, ...entry.webviews].every((pattern) => !/[*?[\]]/.test(pattern) && windows.includes(pattern));
+    if (windows.length && !plain) out.push(`    the app's windows it reaches: ${reached.length ? reached.join(", ") : "none"}`);
     out.push(paint.dim(`    by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`));
   }
   for (const { item: entry, platforms } of denied) {

@@ -1,9 +1,7 @@
 import { loadVersionHistory } from "../catalog/versions.js";
-import { shippedTargets } from "../load/build.js";
 import { parseCommandName } from "../engine/command-name.js";
-import { TARGETS } from "../model/types.js";
 import { wordList } from "../../core/did-you-mean.js";
-import { callSpan, callText, judgedFrontend } from "./support/frontend.js";
+import { callSpan, callText, judgedFrontend, pluginMissingOn } from "./support/frontend.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -21,17 +19,15 @@ export default defineRule({
     const access = await judgedFrontend(context);
     if (!access) return;
     const history = await loadVersionHistory();
-    const shipped = shippedTargets(build, context.capabilities);
-    const asked = new Set(context.platforms);
-    const targets = TARGETS.filter((target) => shipped.has(target) && asked.has(target));
+    // The platforms the app ships, among those asked for (access.targets: the build's, narrowed by the capabilities' platforms).
+    const targets = access.targets;
     // One finding per file and plugin: the first call stands for the others.
     const seen = new Set<string>();
     for (const judgement of access.judgements) {
       const plugin = parseCommandName(judgement.command).plugin;
-      if (plugin === undefined || judgement.key?.startsWith("core") || !history.has(plugin)) continue;
+      const missing = pluginMissingOn(build, judgement, targets, (name) => history.has(name));
+      if (plugin === undefined || missing.length === 0) continue;
       const entry = build.plugins.get(plugin);
-      const missing = targets.filter((target) => !entry || entry.presence[target] === "no");
-      if (missing.length === 0) continue;
       const key = `${judgement.call.file}\u0000${plugin}`;
       if (seen.has(key)) continue;
       seen.add(key);

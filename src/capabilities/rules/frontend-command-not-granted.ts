@@ -1,4 +1,5 @@
-import { addPermissionHint, callSpan, callText, judgedFrontend, platformsText, windowsText } from "./support/frontend.js";
+import { loadVersionHistory } from "../catalog/versions.js";
+import { addPermissionHint, callSpan, callText, judgedFrontend, platformsText, pluginMissingOn, windowsText } from "./support/frontend.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -14,12 +15,19 @@ export default defineRule({
   async check(context) {
     const access = await judgedFrontend(context);
     if (!access) return;
+    const history = await loadVersionHistory();
     for (const judgement of access.judgements) {
       if (judgement.refusals.length === 0 || !judgement.permission) continue;
       const call = judgement.call;
+      // Where the build lacks the plugin, the call fails with "plugin not found": frontend-calls-unregistered-plugin says so, not this rule.
+      const missing = new Set(pluginMissingOn(context.project.build, judgement, access.targets, (plugin) => history.has(plugin)));
       // One finding per call and reason: the windows refused the same way are listed together.
       const byReason = new Map<string, { windows: string[]; platforms: Set<string> }>();
       for (const refusal of judgement.refusals) {
+        // A deny of what markup makes the runtime call (the drag region's double-click maximize) is how an app turns it off: meant, not a mistake.
+        if (refusal.verdict === "denied" && call.trigger !== undefined) continue;
+        const platforms = refusal.platforms.filter((platform) => !missing.has(platform));
+        if (platforms.length === 0) continue;
         const reason =
           refusal.verdict === "denied"
             ? "a capability denies it (a deny applies to every window)"
@@ -28,11 +36,11 @@ export default defineRule({
               : "no capability grants it";
         const group = byReason.get(reason) ?? { windows: [], platforms: new Set() };
         group.windows.push(refusal.window);
-        for (const platform of refusal.platforms) group.platforms.add(platform);
+        for (const platform of platforms) group.platforms.add(platform);
         byReason.set(reason, group);
       }
       for (const [reason, group] of byReason) {
-        const platforms = platformsText([...group.platforms], access.platforms);
+        const platforms = platformsText([...group.platforms], access.targets);
         const data = { call: callText(call), command: judgement.command, windows: windowsText(group.windows), platforms, reason };
         const capability = judgement.capability;
         const document = capability ? context.document(capability.source) : undefined;

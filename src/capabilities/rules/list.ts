@@ -13,6 +13,7 @@ export { default as duplicatePermission } from "./duplicate-permission.js";
 export { default as emptyPlatforms } from "./empty-platforms.js";
 export { default as frontendCallsUnregisteredPlugin } from "./frontend-calls-unregistered-plugin.js";
 export { default as frontendCommandNotGranted } from "./frontend-command-not-granted.js";
+export { default as frontendVersionSkew } from "./frontend-version-skew.js";
 export { default as ignoredFile } from "./ignored-file.js";
 export { default as insecureRemote } from "./insecure-remote.js";
 export { default as invalidIdentifier } from "./invalid-identifier.js";

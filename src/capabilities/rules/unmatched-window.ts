@@ -1,5 +1,5 @@
 import { compileLabelPattern } from "../engine/match/glob.js";
-import { collectCodeWindowLabels, plausibleInCode, type CodeWindowLabels } from "../load/window-labels.js";
+import { plausibleInCode, type CodeWindowLabels } from "../load/window-labels.js";
 import { nearest, quoteList, wordList } from "../../core/did-you-mean.js";
 import { defineRule } from "./types.js";
 import { SUPPRESSION_FIELD } from "../model/capability.js";
@@ -31,8 +31,7 @@ export default defineRule({
   async check(context) {
     const config = context.project.config;
     if (!config) return;
-    const srcTauri = context.project.srcTauri;
-    const code: CodeWindowLabels = srcTauri ? await collectCodeWindowLabels(srcTauri, context.project.cwd) : { labels: [], prefixes: [], searched: [] };
+    const code: CodeWindowLabels = context.project.codeWindows ?? { labels: [], prefixes: [], searched: [] };
     // Neither the configs nor the sources name a window: nothing to compare with.
     if (config.windows.length === 0 && code.labels.length === 0 && code.prefixes.length === 0) return;
     const created = code.searched.length ? ` or created in ${wordList(code.searched, "or")}` : "";

@@ -1,6 +1,6 @@
 import { loadVersionHistory } from "../catalog/versions.js";
 import { dangerousGrants } from "../dangers/index.js";
-import { judgedFrontend, unusedEntries } from "./support/frontend.js";
+import { isCoreDefaultSet, judgedFrontend, unusedEntries } from "./support/frontend.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -23,6 +23,9 @@ export default defineRule({
         dangerous.add(`${found.capability.source.absolutePath}\u0000${JSON.stringify(found.grant.provenance.path)}`);
     for (const { capability, entry, granted } of unusedEntries(access, (plugin) => history.has(plugin))) {
       if (dangerous.has(`${capability.source.absolutePath}\u0000${JSON.stringify(entry.path)}`)) continue;
+      // The template's core sets: a finding on every app that narrows nothing worth the risk (isCoreDefaultSet says why).
+      // `caplint least-privilege` still lists them among the unused grants, for who wants the minimal set.
+      if (isCoreDefaultSet(entry.identifier)) continue;
       context.report({
         at: capability.source,
         path: entry.path,

@@ -20,7 +20,7 @@ export default defineMcpRule({
       const paginated = isListTool(tool, naming, settings.listTools);
       for (const property of walkProperties(input.document, input.root)) {
         if (paginated && property.name === "limit") continue;
-        const problem = paginated && isPagePosition(property.name) ? unboundedPosition(input.document, property) : unbounded(input.document, property);
+        const problem = paginated && isPagePosition(property) ? unboundedPosition(input.document, property) : unbounded(input.document, property);
         if (!problem) continue;
         report({
           path: property.written.path,

@@ -1,4 +1,4 @@
-import { readAsAction, splitToolName, type ToolNaming } from "../naming.js";
+import { isActionWord, readAsAction, splitToolName, words, type ToolNaming } from "../naming.js";
 import { quote } from "../text.js";
 import { defineMcpRule } from "./types.js";
 import { namingOf } from "./support.js";
@@ -25,7 +25,7 @@ export default defineMcpRule({
       const namespace = split.prefix === undefined && split.action.length > 1 && split.action[0] === naming.namespace?.word ? naming.namespace : undefined;
       const action = namespace ? split.action.slice(1) : split.action;
       const problem = readAsAction(action, settings.verbs);
-      if (!problem) continue;
+      if (!problem || isNamedByItsAction(split.prefix, tool.name, settings.verbs)) continue;
       const lead = split.prefix !== undefined ? tool.name.slice(0, split.prefix.length + 1) : namespace ? tool.name.slice(0, namespace.word.length + 1) : "";
       const after = lead === "" ? "" : ` after ${quote(lead)}${namespace ? ` (${namespaceNote(namespace)})` : ""}`;
       report({
@@ -37,6 +37,11 @@ export default defineMcpRule({
     }
   },
 });
+
+/** A service named by what it does (`fetch`, of the "zcaceres/fetch" server): `fetch_html` is the action and its object. */
+function isNamedByItsAction(prefix: string | undefined, name: string, verbs: ReadonlySet<string>): boolean {
+  return prefix !== undefined && /^[a-z]+$/.test(prefix) && isActionWord(prefix, verbs) && readAsAction(words(name), verbs) === undefined;
+}
 
 function namespaceNote(namespace: NonNullable<ToolNaming["namespace"]>): string {
   return namespace.fromServerName

@@ -38,6 +38,8 @@ const PAGE_PARAMETERS = new Map<string, "number" | "string">([
   ["startcursor", "string"],
   ["nextcursor", "string"],
   ["pagetoken", "string"],
+  ["pageoffset", "number"],
+  ["nextpagetoken", "string"],
 ]);
 /** Output fields of a page of results: the total beside the items, or what comes next. */
 const PAGE_RESULT_FIELDS = new Set(["total", "totalcount", "hasmore", "nextcursor", "nextoffset", "nextpagetoken"]);
@@ -47,11 +49,30 @@ const BUDGET_VERBS = new Set(["crawl", "map", "scrape", "spider"]);
 const normalised = (name: string) => name.toLowerCase().replace(/[_-]/g, "");
 
 /** Where a page starts, under the names pagination uses: bounded below only, or an opaque cursor. */
-const PAGE_POSITIONS = new Set(["offset", "skip", "page", "pageidx", "pageindex", "pagenumber", "cursor", "startcursor", "nextcursor", "pagetoken"]);
+const PAGE_POSITIONS = new Set([
+  "offset",
+  "skip",
+  "page",
+  "pageidx",
+  "pageindex",
+  "pagenumber",
+  "pageoffset",
+  "cursor",
+  "startcursor",
+  "nextcursor",
+  "pagetoken",
+  "nextpagetoken",
+]);
+/** A description of where a page starts, for a name that does not say it (Datadog's `start`: "Starting offset for pagination"). */
+const DESCRIBED_AS_OFFSET = /\boffset\b/i;
+const PAGE_SIZE_NAME = /size|count|limit|max|num/i;
 
-/** Whether a list tool's parameter says where a page starts (offset, pageIdx, start_cursor...). */
-export function isPagePosition(name: string): boolean {
-  return PAGE_POSITIONS.has(normalised(name));
+/** Whether a list tool's parameter says where a page starts (offset, pageIdx, start_cursor..., or a `start` described as an offset). */
+export function isPagePosition(property: Property): boolean {
+  if (PAGE_POSITIONS.has(normalised(property.name))) return true;
+  const schema = property.resolved.schema;
+  const description = isObject(schema) && typeof schema.description === "string" ? schema.description : "";
+  return DESCRIBED_AS_OFFSET.test(description) && !PAGE_SIZE_NAME.test(property.name);
 }
 
 /** How many items to return, under names that are no page size: `maxResults`, `maxCount`, `top_k`, `num_results`. */

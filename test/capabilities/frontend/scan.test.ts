@@ -15,6 +15,8 @@ const MEMBERS: Record<string, Record<string, ApiMember>> = {
     "Window#show": { commands: ["plugin:window|show"] },
     "Window#minimize": { commands: ["plugin:window|minimize"] },
     "Window.getByLabel": { commands: ["plugin:window|get_all_windows"], returns: "Window" },
+    getAllWindows: { commands: ["plugin:window|get_all_windows"], returnsArrayOf: "Window" },
+    "Window#hide": { commands: ["plugin:window|hide"] },
   },
   "@tauri-apps/plugin-sql": {
     default: { commands: [], returns: "Database" },
@@ -142,6 +144,66 @@ describe("frontend scan", () => {
   });
 });
 
+describe("frontend scan: what the app's own functions and arrays hand on", () => {
+  // Shapes met in real apps whose calls the scan missed: a Database loaded in a helper and used by its callers,
+  // windows from getAllWindows() walked with forEach, for…of, find and an index.
+  it("follows values returned by the app's functions and the elements of arrays of windows", async () => {
+    const root = app({
+      "index.html": '<script type="module" src="/src/main.ts"></script>',
+      "src/main.ts": [
+        'import Database from "@tauri-apps/plugin-sql";',
+        'import { getAllWindows } from "@tauri-apps/api/window";',
+        'import { getDb } from "./db";',
+        "let db: Database | null = null;",
+        "async function cached() { if (!db) db = await Database.load('sqlite:a.db'); return db; }",
+        'export async function save() { (await cached()).execute("a"); const other = await getDb(); await other.execute("b"); }',
+        "export async function closeAll() { const all = await getAllWindows(); all.forEach((w) => w.close()); }",
+        "export async function hideAll() { for (const w of await getAllWindows()) await w.hide(); }",
+        'export async function showOne() { (await getAllWindows()).find((w) => w.label === "a")?.show(); (await getAllWindows())[0].minimize(); }',
+        "function again(): Promise<never> { return again(); }",
+        "save(); closeAll(); hideAll(); showOne(); again();",
+      ].join("\n"),
+      "src/db.ts": 'import Database from "@tauri-apps/plugin-sql";\nexport const getDb = () => Database.load("sqlite:b.db");',
+    });
+    const result = await scan(root);
+    expect(calls(result)).toEqual([
+      "src/db.ts:2:28 Database.load plugin:sql|load",
+      "src/main.ts:5:47 Database.load plugin:sql|load",
+      "src/main.ts:6:32 Database#execute plugin:sql|execute",
+      "src/main.ts:6:98 Database#execute plugin:sql|execute",
+      "src/main.ts:7:54 getAllWindows plugin:window|get_all_windows",
+      "src/main.ts:7:90 Window#close plugin:window|close",
+      "src/main.ts:8:57 getAllWindows plugin:window|get_all_windows",
+      "src/main.ts:8:80 Window#hide plugin:window|hide",
+      "src/main.ts:9:35 Window#show plugin:window|show",
+      "src/main.ts:9:42 getAllWindows plugin:window|get_all_windows",
+      "src/main.ts:9:97 Window#minimize plugin:window|minimize",
+      "src/main.ts:9:104 getAllWindows plugin:window|get_all_windows",
+    ]);
+  });
+
+  it("finds the project that builds frontendDist when that folder is build output (a monorepo's frontend/dist)", async () => {
+    const root = app({
+      "frontend/package.json": "{}",
+      "frontend/index.html": '<script type="module" src="/src/main.ts"></script>',
+      "frontend/src/main.ts": 'import { relaunch } from "@tauri-apps/plugin-process";\nrelaunch();',
+      "crates/app/tauri.conf.json": "{}",
+    });
+    rmSync(path.join(root, "package.json"));
+    const result = await scanFrontend({
+      appRoot: path.join(root, "crates/app"),
+      srcTauri: path.join(root, "crates/app"),
+      boundary: root,
+      cwd: root,
+      maxBytes: 1_000_000,
+      apiFor: () => api,
+      build: { frontendDist: "../../frontend/dist" },
+      windows: [{ label: "main" }],
+    });
+    expect(calls(result!)).toEqual(["frontend/src/main.ts:2:1 relaunch plugin:process|restart"]);
+  });
+});
+
 describe("frontend scan: pages, resolution and bad input", () => {
   it("tells windows apart by page, resolves tsconfig paths and Vite aliases, and notes what it could not read", async () => {
     const root = app({
@@ -182,5 +244,37 @@ describe("frontend scan: pages, resolution and bad input", () => {
       "src/bundle.min.js: looks minified or built; skipped",
       'src/main.ts: import "./outside" leads out of the repository through a link; not followed',
     ]);
+  });
+});
+
+describe("frontend scan: the module cache of an editor's checks", () => {
+  it("parses again only the files whose text changed, gives the same calls, and forgets files no longer reachable", async () => {
+    const root = app({
+      "index.html": '<script type="module" src="/src/main.ts"></script>',
+      "src/main.ts": 'import { close } from "./a";\nimport "./b";\nclose();\n',
+      "src/a.ts": 'import { getCurrentWindow } from "@tauri-apps/api/window";\nexport const close = () => getCurrentWindow().close();\n',
+      "src/b.ts": 'import { invoke } from "@tauri-apps/api/core";\ninvoke("save_note");\n',
+    });
+    const cache = new Map();
+    const options = {
+      appRoot: root,
+      srcTauri: path.join(root, "src-tauri"),
+      boundary: root,
+      cwd: root,
+      maxBytes: 1_000_000,
+      apiFor: () => api,
+      windows: [{ label: "main" }],
+      cache,
+    };
+    const first = (await scanFrontend(options))!;
+    expect(first.parsed).toBe(4);
+    const again = (await scanFrontend(options))!;
+    expect(again.parsed).toBe(0);
+    expect(again.calls.map((call) => call.commands)).toEqual(first.calls.map((call) => call.commands));
+    writeFileSync(path.join(root, "src/main.ts"), 'import { close } from "./a";\nclose();\n');
+    const edited = (await scanFrontend(options))!;
+    expect(edited.parsed).toBe(1);
+    expect(edited.calls.map((call) => call.commands)).toEqual([["plugin:window|close"]]);
+    expect([...cache.keys()].map((file: string) => path.relative(root, file)).sort()).toEqual(["index.html", "src/a.ts", "src/main.ts"]);
   });
 });

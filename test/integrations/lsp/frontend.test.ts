@@ -5,11 +5,13 @@
  * which windows may make it, and an edit of one frontend file is checked again quickly. The app is
  * generated here: two pages, a JSON capability for "main" and a TOML one for "settings".
  */
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CodeAction, Hover } from "vscode-languageserver-protocol/node";
-import { startServer, uriOf, type TestClient } from "./client.js";
+import type { CodeAction, Diagnostic, Hover } from "vscode-languageserver-protocol/node";
+import { ROOT } from "../../helpers/run.js";
+import { copyApp, startServer, uriOf, type TestClient } from "./client.js";
 import { applyEdits, frontendApp } from "./frontend-app.js";
 
 /** Where `getCurrentWindow().startDragging()` stands in main.ts (line 2, from 0). */
@@ -110,4 +112,131 @@ describe("caplint lsp: the frontend's calls", () => {
     expect((granted.contents as { value: string }).value).toContain("**May call:** window `main` (every platform)");
     await client.close(uriOf(capability));
   });
+});
+
+/** Edit → diagnostics, six times (a refused call typed, then undone), in ms, sorted. */
+async function editTimes(client: TestClient, file: string, from: string, to: string): Promise<number[]> {
+  const uri = uriOf(file);
+  const original = readFileSync(file, "utf8");
+  const refusedHere = (list: Diagnostic[]) => list.some((d) => d.code === "frontend-command-not-granted" && String(d.message).includes(`.${to}()`));
+  await client.open(uri, original, "typescript");
+  await client.diagnostics(uri, (list) => !refusedHere(list), 30_000);
+  const times: number[] = [];
+  for (let round = 0; round < 6; round++) {
+    const refused = round % 2 === 0;
+    const started = performance.now();
+    await client.change(uri, refused ? original.replace(from, to) : original);
+    await client.diagnostics(uri, (list) => refusedHere(list) === refused, 30_000);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+describe("caplint lsp: an edit of one frontend module", () => {
+  it("is checked again quickly, in a 50-module app and in the demo app", async () => {
+    const generated = frontendApp(50);
+    const demo = mkdtempSync(path.join(tmpdir(), "caplint-lsp-demo-"));
+    cpSync(path.join(ROOT, "examples/demo-app"), demo, { recursive: true });
+    try {
+      const figures: string[] = [];
+      for (const [name, dir, file, from, to] of [
+        ["50-module app", generated.dir, "src/lib/m7.ts", "setTitle", "hide"],
+        ["demo app", demo, "src/settings.ts", "setSize", "hide"],
+      ] as const) {
+        const client = await startServer(dir);
+        const times = await editTimes(client, path.join(dir, file), from, to);
+        // Work counted, not only timed: after the first check, each edit parses the edited module alone.
+        const checks = client.messages.filter((m) => /^caplint: \.: checked in \d+ ms; frontend: /.test(m));
+        expect(checks.length).toBeGreaterThanOrEqual(7);
+        const modules = name === "demo app" ? 4 : 54;
+        expect(checks[0]).toMatch(new RegExp(`frontend: ${modules} of ${modules} modules parsed$`));
+        for (const check of checks.slice(-6)) expect(check).toMatch(new RegExp(`frontend: 1 of ${modules} modules parsed$`));
+        const median = times[times.length >> 1]!;
+        const checkTimes = checks
+          .slice(-6)
+          .map((m) => Number(/checked in (\d+) ms/.exec(m)![1]))
+          .sort((a, b) => a - b);
+        figures.push(
+          `${name}: ${times.map((t) => t.toFixed(0)).join(", ")} ms (median ${median.toFixed(0)} ms; the check itself: median ${checkTimes[3]} ms, first check ${/checked in (\d+) ms/.exec(checks[0]!)![1]} ms)`,
+        );
+        expect(median).toBeLessThan(10_000);
+        expect(await client.stop()).toBe(0);
+      }
+      console.log(`[lsp-frontend] edit -> diagnostics, ${figures.join("; ")}`);
+    } finally {
+      generated.remove();
+      rmSync(demo, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe("caplint lsp: a frontend call into a plugin the build does not have", () => {
+  it("publishes frontend-calls-unregistered-plugin at the call, and clears it when Cargo.toml (open, unsaved) adds the plugin", async () => {
+    const app = copyApp("frontend-calls-unregistered-plugin/invalid/dialog-not-in-build");
+    const client = await startServer(app.dir);
+    try {
+      const uri = uriOf(path.join(app.dir, "src/main.ts"));
+      await client.open(uri, readFileSync(path.join(app.dir, "src/main.ts"), "utf8"), "typescript");
+      const found = await client.diagnostics(uri, (list) => list.some((d) => d.code === "frontend-calls-unregistered-plugin"));
+      const warning = found.find((d) => d.code === "frontend-calls-unregistered-plugin")!;
+      expect(warning).toMatchObject({ range: { start: { line: 3, character: 21 } }, severity: 2 });
+      expect(warning.message).toMatch(
+        /^open\(\) invokes "plugin:dialog\|open", but plugin "dialog" is not in the build: the call fails with "plugin dialog not found"\nhelp: add tauri-plugin-dialog/,
+      );
+      const cargo = path.join(app.dir, "src-tauri/Cargo.toml");
+      await client.open(uriOf(cargo), `${readFileSync(cargo, "utf8")}tauri-plugin-dialog = "2.2.0"\n`, "toml");
+      await client.diagnostics(uri, (list) => !list.some((d) => d.code === "frontend-calls-unregistered-plugin"));
+      expect(await client.stop()).toBe(0);
+    } finally {
+      app.remove();
+    }
+  }, 60_000);
+});
+
+describe("caplint lsp: Vue and Svelte components", () => {
+  it("places a refused call inside a component's <script> and template at its position in the file", async () => {
+    const app = frontendApp();
+    const client = await startServer(app.dir);
+    try {
+      const vue = [
+        "<template>",
+        '  <button @click="close">Close</button>',
+        "</template>",
+        '<script setup lang="ts">',
+        'import { getCurrentWindow } from "@tauri-apps/api/window";',
+        "const close = () => getCurrentWindow().close();",
+        "</script>",
+        "",
+      ].join("\n");
+      const svelte = [
+        '<script lang="ts">',
+        '  import { getCurrentWindow } from "@tauri-apps/api/window";',
+        "</script>",
+        "",
+        "<button on:click={() => getCurrentWindow().minimize()}>Minimize</button>",
+        "",
+      ].join("\n");
+      writeFileSync(path.join(app.dir, "src/Panel.vue"), vue);
+      writeFileSync(path.join(app.dir, "src/Save.svelte"), svelte);
+      const main = path.join(app.dir, "src/main.ts");
+      // The import is typed in the editor, not saved: the buffer's graph reaches the components.
+      await client.open(uriOf(main), `import "./Panel.vue";\nimport "./Save.svelte";\n${readFileSync(main, "utf8")}`, "typescript");
+      const vueUri = uriOf(path.join(app.dir, "src/Panel.vue"));
+      await client.open(vueUri, vue, "vue");
+      const inVue = await client.diagnostics(vueUri, (list) => list.some((d) => d.code === "frontend-command-not-granted"));
+      expect(inVue.filter((d) => d.code === "frontend-command-not-granted").map((d) => d.range)).toEqual([
+        { start: { line: 5, character: 20 }, end: { line: 5, character: 46 } },
+      ]);
+      const svelteUri = uriOf(path.join(app.dir, "src/Save.svelte"));
+      await client.open(svelteUri, svelte, "svelte");
+      const inSvelte = await client.diagnostics(svelteUri, (list) => list.some((d) => d.code === "frontend-command-not-granted"));
+      const refused = inSvelte.find((d) => d.code === "frontend-command-not-granted")!;
+      const at = "<button on:click={() => ".length;
+      expect(refused.range).toEqual({ start: { line: 4, character: at }, end: { line: 4, character: at + "getCurrentWindow().minimize()".length } });
+      expect(refused.message).toMatch(/^Window\.minimize\(\) invokes "plugin:window\|minimize", which window "main" cannot call/);
+      expect(await client.stop()).toBe(0);
+    } finally {
+      app.remove();
+    }
+  }, 60_000);
 });

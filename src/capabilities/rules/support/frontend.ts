@@ -10,6 +10,8 @@ import type { FrontendCall } from "../../frontend/scan.js";
 import type { Capability } from "../../model/types.js";
 import type { SourceDocument } from "../../../core/source/document.js";
 import type { RuleContext } from "../types.js";
+import type { AppBuild } from "../../load/build.js";
+import { parseCommandName } from "../../engine/command-name.js";
 
 const judged = new WeakMap<object, FrontendAccess>();
 
@@ -130,4 +132,33 @@ export function unusedEntries(access: FrontendAccess, isOfficial: (plugin: strin
       granted.every((command) => !command.startsWith("plugin:") || isOfficial(command.slice("plugin:".length, command.indexOf("|"))));
     return official;
   });
+}
+
+/**
+ * The platforms among `targets` whose build lacks the official plugin a command belongs to: there the
+ * call fails with "plugin not found" (frontend-calls-unregistered-plugin says so), not with "not
+ * allowed". Core commands, app commands and third-party plugins are never missing.
+ */
+export function pluginMissingOn(
+  build: AppBuild | undefined,
+  judgement: Pick<CallJudgement, "command" | "key">,
+  targets: readonly string[],
+  isOfficial: (plugin: string) => boolean,
+): string[] {
+  if (!build) return [];
+  const plugin = parseCommandName(judgement.command).plugin;
+  if (plugin === undefined || judgement.key?.startsWith("core") || !isOfficial(plugin)) return [];
+  const entry = build.plugins.get(plugin);
+  return targets.filter((target) => !entry || entry.presence[target as keyof typeof entry.presence] === "no");
+}
+
+/**
+ * `core:default` and `core:<module>:default`: what every app template grants. They hold read-only
+ * getters (`is_maximized`, `version`, `resolve_directory`) and the event channel, which the JS
+ * packages use on their own (a `Window` listens to its events through `plugin:event|listen`; the
+ * host's scripts close resources): a finding on them is noise on every app and narrowing them removes
+ * no exposure worth the risk of breaking code the scan cannot see.
+ */
+export function isCoreDefaultSet(identifier: string): boolean {
+  return identifier === "core:default" || /^core:[a-z-]+:default$/.test(identifier);
 }
