@@ -31125,6 +31125,9 @@ function windowsText(windows) {
   const quoted = windows.map((window) => `"${window}"`);
   return `${windows.length === 1 ? "window" : "windows"} ${wordList(quoted)}`;
 }
+function refusalReason(verdict) {
+  return verdict === "denied" ? "a capability denies it (a deny applies to every window)" : verdict === "not-allowed-here" ? "it is granted to other windows only" : "no capability grants it";
+}
 function platformsText(platforms, resolved) {
   return resolved.every((platform) => platforms.includes(platform)) ? "" : ` on ${wordList(TARGETS.filter((target) => platforms.includes(target)))}`;
 }
@@ -31298,7 +31301,7 @@ var init_frontend_command_not_granted = __esm({
             const platforms = refusal.platforms.filter((platform) => !missing.has(platform));
             if (platforms.length === 0)
               continue;
-            const reason = refusal.verdict === "denied" ? "a capability denies it (a deny applies to every window)" : refusal.verdict === "not-allowed-here" ? "it is granted to other windows only" : "no capability grants it";
+            const reason = refusalReason(refusal.verdict);
             const group = byReason.get(reason) ?? { windows: [], platforms: /* @__PURE__ */ new Set() };
             group.windows.push(refusal.window);
             for (const platform of platforms)
@@ -42158,6 +42161,9 @@ function lexiconEntry(word) {
   return void 0;
 }
 function evidenceOf(word) {
+  return readings.get(word, readingOf);
+}
+function readingOf(word) {
   const entry = lexiconEntry(word);
   if (entry !== void 0 || !/^un[a-z]{3,}$/.test(word))
     return entry;
@@ -42292,11 +42298,12 @@ function splitToolName(toolName, naming) {
   }
   return { prefix: void 0, action: words(toolName) };
 }
-var import_node_fs15, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS;
+var import_node_fs15, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, readings, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS;
 var init_naming = __esm({
   "dist/mcp/naming.js"() {
     "use strict";
     import_node_fs15 = require("node:fs");
+    init_bounded_memo();
     init_package_files();
     SERVER_NAME_PATTERNS = {
       python: { pattern: /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*_mcp$/, example: "slack_mcp", suffix: "_mcp" },
@@ -42350,6 +42357,7 @@ var init_naming = __esm({
       upsert: "SQL upsert, Pinecone upsert",
       whoami: "whoami(1), a query of the current identity"
     };
+    readings = new BoundedMemo(4096);
     MANNER_WORDS = /* @__PURE__ */ new Set(["batch", "bulk"]);
     NOUN_LEANING = 0.5;
     FRAMEWORK_WORDS = /* @__PURE__ */ new Set(["mcp", "fastmcp", "server", "servers", "sdk", "modelcontextprotocol"]);
@@ -43161,10 +43169,10 @@ function check(document, property, expected2, shown) {
   if (expected2.maximum !== void 0) {
     const exclusiveMaximum = read("exclusiveMaximum");
     const written = read("maximum") ?? (typeof exclusiveMaximum === "number" ? exclusiveMaximum - 1 : void 0);
-    const writtenText = read("maximum") === void 0 ? `${show2("exclusiveMaximum", exclusiveMaximum)} - 1` : show2("maximum", written);
+    const writtenText = () => read("maximum") === void 0 ? `${show2("exclusiveMaximum", exclusiveMaximum)} - 1` : show2("maximum", written);
     const maximum = written === UNBOUNDED_MAXIMUM || written === UNBOUNDED_MAXIMUM - 1 ? void 0 : written;
     if (maximum !== expected2.maximum)
-      problems2.push(maximum === void 0 ? `has no maximum (${expected2.maximum} expected)${written === void 0 ? "" : `; ${writtenText} is zod's "no maximum"`}` : `has maximum ${writtenText}, not ${expected2.maximum}`);
+      problems2.push(maximum === void 0 ? `has no maximum (${expected2.maximum} expected)${written === void 0 ? "" : `; ${writtenText()} is zod's "no maximum"`}` : `has maximum ${writtenText()}, not ${expected2.maximum}`);
   }
   return problems2;
 }
@@ -47111,7 +47119,7 @@ function callHover(project, file, offset) {
       if (allowedPlatforms.length)
         allowed.push(`${name}${onPlatforms(allowedPlatforms, platforms)}`);
       for (const [verdict, on] of reasons2 ?? [])
-        refused.push(`${name}${onPlatforms(on, platforms)}: ${REASONS[verdict] ?? verdict}`);
+        refused.push(`${name}${onPlatforms(on, platforms)}: ${refusalReason(verdict)}`);
     }
     out.push(`**May call:** ${allowed.length ? allowed.join("; ") : "no window"}`);
     if (refused.length)
@@ -47125,7 +47133,7 @@ function onPlatforms(on, all) {
   const unique = TARGETS.filter((platform) => on.includes(platform));
   return all.every((platform) => on.includes(platform)) ? " (every platform)" : ` on ${unique.join(", ")}`;
 }
-var import_node_url3, import_protocol4, judged2, REASONS;
+var import_node_url3, import_protocol4, judged2;
 var init_frontend2 = __esm({
   "dist/lsp/frontend.js"() {
     "use strict";
@@ -47137,11 +47145,6 @@ var init_frontend2 = __esm({
     init_places();
     import_protocol4 = __toESM(require_lsp_protocol(), 1);
     judged2 = /* @__PURE__ */ new WeakMap();
-    REASONS = {
-      denied: "a capability denies it (a deny applies to every window)",
-      "not-allowed-here": "it is granted to other windows only",
-      "not-granted": "no capability grants it"
-    };
   }
 });
 
