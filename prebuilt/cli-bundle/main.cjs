@@ -42079,6 +42079,9 @@ function lexiconEntry(word) {
   return void 0;
 }
 function evidenceOf(word) {
+  return readings.get(word, readingOf);
+}
+function readingOf(word) {
   const entry = lexiconEntry(word);
   if (entry !== void 0 || !/^un[a-z]{3,}$/.test(word))
     return entry;
@@ -42213,11 +42216,12 @@ function splitToolName(toolName, naming) {
   }
   return { prefix: void 0, action: words(toolName) };
 }
-var import_node_fs15, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS;
+var import_node_fs15, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, readings, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS;
 var init_naming = __esm({
   "dist/mcp/naming.js"() {
     "use strict";
     import_node_fs15 = require("node:fs");
+    init_bounded_memo();
     init_package_files();
     SERVER_NAME_PATTERNS = {
       python: { pattern: /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*_mcp$/, example: "slack_mcp", suffix: "_mcp" },
@@ -42271,6 +42275,7 @@ var init_naming = __esm({
       upsert: "SQL upsert, Pinecone upsert",
       whoami: "whoami(1), a query of the current identity"
     };
+    readings = new BoundedMemo(4096);
     MANNER_WORDS = /* @__PURE__ */ new Set(["batch", "bulk"]);
     NOUN_LEANING = 0.5;
     FRAMEWORK_WORDS = /* @__PURE__ */ new Set(["mcp", "fastmcp", "server", "servers", "sdk", "modelcontextprotocol"]);
@@ -43082,10 +43087,10 @@ function check(document, property, expected2, shown) {
   if (expected2.maximum !== void 0) {
     const exclusiveMaximum = read("exclusiveMaximum");
     const written = read("maximum") ?? (typeof exclusiveMaximum === "number" ? exclusiveMaximum - 1 : void 0);
-    const writtenText = read("maximum") === void 0 ? `${show2("exclusiveMaximum", exclusiveMaximum)} - 1` : show2("maximum", written);
+    const writtenText = () => read("maximum") === void 0 ? `${show2("exclusiveMaximum", exclusiveMaximum)} - 1` : show2("maximum", written);
     const maximum = written === UNBOUNDED_MAXIMUM || written === UNBOUNDED_MAXIMUM - 1 ? void 0 : written;
     if (maximum !== expected2.maximum)
-      problems2.push(maximum === void 0 ? `has no maximum (${expected2.maximum} expected)${written === void 0 ? "" : `; ${writtenText} is zod's "no maximum"`}` : `has maximum ${writtenText}, not ${expected2.maximum}`);
+      problems2.push(maximum === void 0 ? `has no maximum (${expected2.maximum} expected)${written === void 0 ? "" : `; ${writtenText()} is zod's "no maximum"`}` : `has maximum ${writtenText()}, not ${expected2.maximum}`);
   }
   return problems2;
 }
