@@ -3507,20 +3507,25 @@ function editDistance(a2, b2, limit = Infinity) {
     return 0;
   if (Math.abs(a2.length - b2.length) > limit)
     return limit + 1;
-  let previous = Array.from({ length: b2.length + 1 }, (_2, i) => i);
+  const needed = b2.length + 1;
+  if (rows.previous.length < needed && needed <= 4096)
+    rows = { previous: new Uint32Array(needed), current: new Uint32Array(needed) };
+  let { previous, current } = rows.previous.length >= needed ? rows : { previous: new Uint32Array(needed), current: new Uint32Array(needed) };
+  for (let j2 = 0; j2 <= b2.length; j2++)
+    previous[j2] = j2;
   for (let i = 1; i <= a2.length; i++) {
-    const current = [i];
+    current[0] = i;
     let rowMin = i;
+    const code = a2.charCodeAt(i - 1);
     for (let j2 = 1; j2 <= b2.length; j2++) {
-      const cost = a2.charCodeAt(i - 1) === b2.charCodeAt(j2 - 1) ? 0 : 1;
-      const value = Math.min(previous[j2] + 1, current[j2 - 1] + 1, previous[j2 - 1] + cost);
-      current.push(value);
+      const value = Math.min(previous[j2] + 1, current[j2 - 1] + 1, previous[j2 - 1] + (code === b2.charCodeAt(j2 - 1) ? 0 : 1));
+      current[j2] = value;
       if (value < rowMin)
         rowMin = value;
     }
     if (rowMin > limit)
       return limit + 1;
-    previous = current;
+    [previous, current] = [current, previous];
   }
   return previous[b2.length];
 }
@@ -3574,10 +3579,11 @@ function quoteList(items, conjunction = "or", quote3 = (item) => JSON.stringify(
 function quoteLabel(label) {
   return label === "" ? "(empty label)" : JSON.stringify(label);
 }
-var MAX_SUGGESTED_LENGTH;
+var rows, MAX_SUGGESTED_LENGTH;
 var init_did_you_mean = __esm({
   "dist/core/did-you-mean.js"() {
     "use strict";
+    rows = { previous: new Uint32Array(64), current: new Uint32Array(64) };
     MAX_SUGGESTED_LENGTH = 128;
   }
 });
@@ -6587,9 +6593,9 @@ function prepareCapability(capability, index) {
   for (const url of urls)
     contexts2.push({ kind: "remote", url: url.value });
   const patternProblems = [];
-  const compileLabels = (field2, patterns2) => {
+  const compileLabels = (field2, patterns) => {
     const matchers = [];
-    for (const { value: pattern, path: path45 } of patterns2) {
+    for (const { value: pattern, path: path45 } of patterns) {
       const compiled2 = compileLabelPattern(pattern);
       if (compiled2.ok)
         matchers.push(compiled2.match);
@@ -8228,6 +8234,50 @@ var init_syntax = __esm({
 });
 
 // dist/core/source/toml-key-index.js
+function quotedKeyBefore(text2, end, from = 0) {
+  const quote3 = text2[end - 1];
+  if (quote3 !== '"' && quote3 !== "'")
+    return void 0;
+  for (let at = end - 2; at >= from; at--) {
+    const c = text2[at];
+    if (c === "\n" || c === "\r")
+      return void 0;
+    if (c !== quote3)
+      continue;
+    if (quote3 === '"') {
+      let slashes = 0;
+      while (at - 1 - slashes >= from && text2[at - 1 - slashes] === "\\")
+        slashes++;
+      placingWork.steps += slashes;
+      if (slashes % 2 === 1)
+        continue;
+    }
+    placingWork.steps += end - at;
+    const raw = text2.slice(at + 1, end - 1);
+    const name = quote3 === "'" ? raw : basicString(raw);
+    return name === void 0 ? void 0 : { name, start: at + 1 };
+  }
+  return void 0;
+}
+function basicString(raw) {
+  if (!raw.includes("\\"))
+    return raw;
+  let invalid = false;
+  const value = raw.replace(/\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|([btnfr"\\e])|.?)/g, (whole, four, eight, simple) => {
+    const hex = four ?? eight;
+    if (hex !== void 0) {
+      const code = parseInt(hex, 16);
+      if (code > 1114111 || code >= 55296 && code <= 57343)
+        invalid = true;
+      return invalid ? "" : String.fromCodePoint(code);
+    }
+    if (simple !== void 0)
+      return ESCAPES[simple];
+    invalid = true;
+    return whole;
+  });
+  return invalid ? void 0 : value;
+}
 function push(map, key, value) {
   const list = map.get(key);
   if (list)
@@ -8268,7 +8318,7 @@ function headerParts(text2, lineStart, lineEnd) {
   }
   return { parts, close };
 }
-var placingWork, TomlKeyIndex, BARE_KEY, BARE_KEY_CHAR, DELIMITER, LINE_END;
+var placingWork, TomlKeyIndex, ESCAPES, BARE_KEY, BARE_KEY_CHAR, DELIMITER, LINE_END;
 var init_toml_key_index = __esm({
   "dist/core/source/toml-key-index.js"() {
     "use strict";
@@ -8287,6 +8337,9 @@ var init_toml_key_index = __esm({
           let end = equals;
           while (end > 0 && (text2[end - 1] === " " || text2[end - 1] === "	"))
             end--;
+          const quoted = quotedKeyBefore(text2, end);
+          if (quoted && !BARE_KEY.test(quoted.name))
+            push(this.assignments, quoted.name, quoted.start);
           if (text2[end - 1] === '"')
             end--;
           let start = end;
@@ -8308,10 +8361,6 @@ var init_toml_key_index = __esm({
               push(this.tableHeaders, name, lineStart);
           lineStart = lineEnd + 1;
         }
-      }
-      /** Whether `key` is looked up here (else the caller searches the text). */
-      static indexes(key) {
-        return BARE_KEY.test(key);
       }
       /**
        * What `/^[ \t]*\[\[[ \t]*(?:[^\]\n]*\.)?"?KEY"?[ \t]*\]\]/gm` finds from `from`, then `skip` matches
@@ -8342,7 +8391,7 @@ var init_toml_key_index = __esm({
         for (let i = firstAtOrAfter(written, from, (at) => at); i < written.length; i++) {
           placingWork.steps++;
           const at = written[i];
-          const quoted = at - (this.text[at - 1] === '"' ? 1 : 0);
+          const quoted = at - (this.text[at - 1] === '"' || this.text[at - 1] === "'" && !BARE_KEY.test(key) ? 1 : 0);
           const before = this.text[quoted - 1];
           if (before !== void 0 && DELIMITER.test(before) && quoted - 1 >= from || (quoted === 0 || LINE_END.test(before)) && quoted >= from)
             return at;
@@ -8357,6 +8406,16 @@ var init_toml_key_index = __esm({
         let end = bracket;
         while (end > inside && (text2[end - 1] === " " || text2[end - 1] === "	"))
           end--;
+        const quoted = quotedKeyBefore(text2, end, inside);
+        if (quoted && !BARE_KEY.test(quoted.name)) {
+          const before2 = quoted.start - 1;
+          let afterBrackets2 = inside;
+          while (text2[afterBrackets2] === " " || text2[afterBrackets2] === "	")
+            afterBrackets2++;
+          if (text2[before2 - 1] === "." || before2 === afterBrackets2)
+            push(this.arrayHeaders, quoted.name, { index: lineStart, end: bracket + 2 });
+          return;
+        }
         if (text2[end - 1] === '"')
           end--;
         let start = end;
@@ -8374,6 +8433,7 @@ var init_toml_key_index = __esm({
         push(this.arrayHeaders, text2.slice(start, end), { index: lineStart, end: bracket + 2 });
       }
     };
+    ESCAPES = { b: "\b", t: "	", n: "\n", f: "\f", r: "\r", '"': '"', "\\": "\\", e: "\x1B" };
     BARE_KEY = /^[A-Za-z0-9_-]+$/;
     BARE_KEY_CHAR = /[A-Za-z0-9_-]/;
     DELIMITER = /[{,\s]/;
@@ -10064,9 +10124,6 @@ function tomlNumberValue(token) {
   const radix = { "0x": 16, "0o": 8, "0b": 2 }[unsigned.slice(0, 2)];
   return radix === void 0 ? Number(digits) : sign * parseInt(unsigned.slice(2), radix);
 }
-function cachedPattern(name, source) {
-  return patterns.get(name, () => new RegExp(source(), "gm"));
-}
 function nodeAt(tree, path45) {
   let node = tree.root;
   for (const segment of path45) {
@@ -10289,9 +10346,6 @@ function scanInlineArray(text2, from, last) {
   }
   return void 0;
 }
-function escapeRegExp(text2) {
-  return text2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 function findTableHeader(text2, index, from, path45, i) {
   const name = path45[i];
   if (typeof name !== "string")
@@ -10316,14 +10370,13 @@ function findTableHeader(text2, index, from, path45, i) {
   }
   return void 0;
 }
-var jsonc, MAX_NESTING_DEPTH, SourceDocument, TOML_VALUE_START, TOML_NUMBER, MAX_CACHED_KEY_PATTERNS, patterns, PLAIN_WORDING;
+var jsonc, MAX_NESTING_DEPTH, SourceDocument, TOML_VALUE_START, TOML_NUMBER, PLAIN_WORDING;
 var init_document = __esm({
   "dist/core/source/document.js"() {
     "use strict";
     init_json_tree();
     init_line_index();
     init_syntax();
-    init_bounded_memo();
     init_toml_key_index();
     MAX_NESTING_DEPTH = 256;
     SourceDocument = class _SourceDocument {
@@ -10598,7 +10651,11 @@ var init_document = __esm({
           }
           const at = this.assignment(key, offset);
           if (at === void 0) {
-            exact = false;
+            const header3 = typeof index !== "number" && i === path45.length - 1 ? this.arrayOfTablesHeader(key, offset, 0) : void 0;
+            if (header3)
+              keyAt = { offset: header3.index + this.text.slice(header3.index, header3.end).indexOf(key), length: key.length };
+            else
+              exact = false;
             break;
           }
           keyAt = { offset: at, length: key.length };
@@ -10622,25 +10679,11 @@ var init_document = __esm({
       }
       /** The `index`th `[[\u2026 key]]` header at or after `from`: where it starts and ends. */
       arrayOfTablesHeader(key, from, index) {
-        if (TomlKeyIndex.indexes(key))
-          return this.keyIndex.arrayHeader(key, from, index);
-        const header3 = cachedPattern(`header ${key}`, () => `^[ \\t]*\\[\\[[ \\t]*(?:[^\\]\\n]*\\.)?"?${escapeRegExp(key)}"?[ \\t]*\\]\\]`);
-        header3.lastIndex = from;
-        placingWork.steps += this.text.length - from;
-        let found = header3.exec(this.text);
-        for (let n = 0; n < index && found; n++)
-          found = header3.exec(this.text);
-        return found ? { index: found.index, end: found.index + found[0].length } : void 0;
+        return this.keyIndex.arrayHeader(key, from, index);
       }
       /** Where `key =` is written at or after `from`: at a line start or inside an inline table. */
       assignment(key, from) {
-        if (TomlKeyIndex.indexes(key))
-          return this.keyIndex.assignment(key, from);
-        const assignment = cachedPattern(`assignment ${key}`, () => `(?:^|[{,\\s])"?(${escapeRegExp(key)})"?[ \\t]*=`);
-        assignment.lastIndex = from;
-        placingWork.steps += this.text.length - from;
-        const match2 = assignment.exec(this.text);
-        return match2 ? match2.index + match2[0].lastIndexOf(key) : void 0;
+        return this.keyIndex.assignment(key, from);
       }
       span(offset, length, exact) {
         return {
@@ -10653,8 +10696,6 @@ var init_document = __esm({
     };
     TOML_VALUE_START = /["']?[ \t]*=[ \t]*/y;
     TOML_NUMBER = /[+-]?(?:inf|nan|0x[0-9A-Fa-f_]+|0o[0-7_]+|0b[01_]+|\d[\d_]*(?:\.[\d_]+)?(?:[eE][+-]?[\d_]+)?)(?![\w.:+-])/y;
-    MAX_CACHED_KEY_PATTERNS = 1024;
-    patterns = new BoundedMemo(MAX_CACHED_KEY_PATTERNS);
     PLAIN_WORDING = {
       expected: "a JSON or TOML document",
       nestingUnneeded: "no input needs that",
@@ -12172,8 +12213,8 @@ function withIgnoreFile(parent, root2, dir) {
   } catch {
   }
   const folder = import_node_path4.default.relative(root2, dir).split(import_node_path4.default.sep).join("/");
-  const patterns2 = text2.replace(/^\uFEFF/, "").split(/\r?\n/).filter((line) => line.trim() !== "" && !line.startsWith("#")).map((line) => folder === "" ? line : relativeToRoot(line, folder));
-  return (0, import_ignore.default)({ ignorecase: IGNORE_CASE }).add(parent).add(patterns2);
+  const patterns = text2.replace(/^\uFEFF/, "").split(/\r?\n/).filter((line) => line.trim() !== "" && !line.startsWith("#")).map((line) => folder === "" ? line : relativeToRoot(line, folder));
+  return (0, import_ignore.default)({ ignorecase: IGNORE_CASE }).add(parent).add(patterns);
 }
 function relativeToRoot(line, folder) {
   const negation = line.startsWith("!") ? "!" : "";
@@ -17609,10 +17650,10 @@ function packageName(request) {
 function ignoreMatcher(globs) {
   if (globs.length === 0)
     return () => false;
-  const patterns2 = globs.map((glob) => new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*\/?/g, "\0").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]").replace(/\u0000/g, ".*")}(/.*)?$`));
+  const patterns = globs.map((glob) => new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*\/?/g, "\0").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]").replace(/\u0000/g, ".*")}(/.*)?$`));
   return (relative3) => {
     const posix = relative3.split(import_node_path13.default.sep).join("/");
-    return patterns2.some((pattern) => pattern.test(posix));
+    return patterns.some((pattern) => pattern.test(posix));
   };
 }
 function lineIndex(text2) {
@@ -20652,7 +20693,7 @@ var init_esm5 = __esm({
       // {<pre>/*/<rest>,<pre>/<p>/<rest>} -> <pre>/*/<rest>
       secondPhasePreProcess(globParts) {
         const keys = /* @__PURE__ */ new Set();
-        const rows = globParts.filter((parts) => {
+        const rows2 = globParts.filter((parts) => {
           const key = parts.join("/");
           if (keys.has(key))
             return false;
@@ -20660,7 +20701,7 @@ var init_esm5 = __esm({
           return true;
         });
         const stars = /* @__PURE__ */ new Map();
-        for (const parts of rows) {
+        for (const parts of rows2) {
           const s = [];
           for (let i = 0; i < parts.length; i++) {
             if (parts[i] === "*")
@@ -20669,10 +20710,10 @@ var init_esm5 = __esm({
           if (s.length)
             stars.set(s.join(","), s);
         }
-        if (!stars.size || rows.length * stars.size > 1e5)
-          return rows;
+        if (!stars.size || rows2.length * stars.size > 1e5)
+          return rows2;
         const { dot } = this.options;
-        return rows.filter((parts) => {
+        return rows2.filter((parts) => {
           for (const s of stars.values()) {
             if (s[s.length - 1] >= parts.length)
               continue;
@@ -27129,9 +27170,9 @@ var require_patternProperties = __commonJS({
       code(cxt) {
         const { gen, schema, data, parentSchema, it } = cxt;
         const { opts } = it;
-        const patterns2 = (0, code_1.allSchemaProperties)(schema);
-        const alwaysValidPatterns = patterns2.filter((p) => (0, util_1.alwaysValidSchema)(it, schema[p]));
-        if (patterns2.length === 0 || alwaysValidPatterns.length === patterns2.length && (!it.opts.unevaluated || it.props === true)) {
+        const patterns = (0, code_1.allSchemaProperties)(schema);
+        const alwaysValidPatterns = patterns.filter((p) => (0, util_1.alwaysValidSchema)(it, schema[p]));
+        if (patterns.length === 0 || alwaysValidPatterns.length === patterns.length && (!it.opts.unevaluated || it.props === true)) {
           return;
         }
         const checkProperties = opts.strictSchema && !opts.allowMatchingProperties && parentSchema.properties;
@@ -27142,7 +27183,7 @@ var require_patternProperties = __commonJS({
         const { props } = it;
         validatePatternProperties();
         function validatePatternProperties() {
-          for (const pat of patterns2) {
+          for (const pat of patterns) {
             if (checkProperties)
               checkMatchingProperties(pat);
             if (it.allErrors) {
@@ -28378,10 +28419,44 @@ async function runRules(rules, settings, contextFor) {
   for (const rule of rulesToStart(rules, settings))
     await rule.check(Object.freeze(contextFor(rule)));
 }
+var MAX_FINDINGS_PER_FILE, SEVERITY_ORDER, FindingBudget;
 var init_run_rules = __esm({
   "dist/core/lint/run-rules.js"() {
     "use strict";
     init_messages();
+    MAX_FINDINGS_PER_FILE = 1e4;
+    SEVERITY_ORDER = ["error", "warning", "suggestion"];
+    FindingBudget = class {
+      limit;
+      kept = /* @__PURE__ */ new Map();
+      dropped = /* @__PURE__ */ new Map();
+      constructor(limit = MAX_FINDINGS_PER_FILE) {
+        this.limit = limit;
+      }
+      admit(rule, severity, file, absolutePath) {
+        const kept = this.kept.get(absolutePath) ?? 0;
+        if (kept < this.limit) {
+          this.kept.set(absolutePath, kept + 1);
+          return true;
+        }
+        const key = `${absolutePath}\0${rule.id}`;
+        let entry = this.dropped.get(key);
+        if (!entry)
+          this.dropped.set(key, entry = { rule, file, absolutePath, counts: /* @__PURE__ */ new Map() });
+        entry.counts.set(severity, (entry.counts.get(severity) ?? 0) + 1);
+        return false;
+      }
+      summaries() {
+        return [...this.dropped.values()].map(({ rule, file, absolutePath, counts }) => {
+          const severities = SEVERITY_ORDER.filter((severity) => counts.has(severity));
+          const total = severities.reduce((sum, severity) => sum + counts.get(severity), 0);
+          const bySeverity = severities.map((severity) => `${counts.get(severity).toLocaleString("en")} ${severity === "suggestion" ? "suggestion" : severity}${counts.get(severity) === 1 ? "" : "s"}`);
+          const message = `${total.toLocaleString("en")} more ${rule.id} finding${total === 1 ? "" : "s"} in this file (${bySeverity.join(", ")}) not listed: caplint lists at most ${this.limit.toLocaleString("en")} findings a file`;
+          const start = { line: 1, column: 1 };
+          return createDiagnostic(rule, severities[0], { path: [], messageId: "moreFindings" }, { file, absolutePath, range: { start, end: start }, offset: 0, length: 0 }, { message, hint: "fix the findings listed and run again, or check a smaller part of the file" });
+        });
+      }
+    };
   }
 });
 
@@ -30548,7 +30623,7 @@ function covers(deny, allowing) {
 function reachOf(capability) {
   let reach = reaches.get(capability);
   if (!reach) {
-    const all = (patterns2) => patterns2.includes("*") || patterns2.includes("**");
+    const all = (patterns) => patterns.includes("*") || patterns.includes("**");
     reach = {
       everyLabel: all(capability.windows) || all(capability.webviews),
       windows: new Set(capability.windows),
@@ -30977,8 +31052,8 @@ function entryUses(resolution, judgements, windows) {
     const capability = resolved.capability;
     if (capability.remote)
       continue;
-    const patterns2 = valuesOf(capability.windows);
-    const covered = windows.filter((window) => patterns2.some((pattern) => labelMatches(pattern, window)));
+    const patterns = valuesOf(capability.windows);
+    const covered = windows.filter((window) => patterns.some((pattern) => labelMatches(pattern, window)));
     if (windows.length > 0 && covered.length === 0)
       continue;
     const lists = /* @__PURE__ */ new Map();
@@ -31346,8 +31421,8 @@ var init_frontend_version_skew = __esm({
             continue;
           const windows = judgement.refusals.map((refusal) => refusal.window);
           for (const use of access2.entries) {
-            const patterns2 = valuesOf(use.capability.windows);
-            if (!windows.some((window) => window === "*" || patterns2.some((pattern) => labelMatches(pattern, window))))
+            const patterns = valuesOf(use.capability.windows);
+            if (!windows.some((window) => window === "*" || patterns.some((pattern) => labelMatches(pattern, window))))
               continue;
             const leaves = expandIdentifier(catalog, use.entry.identifier).leaves.filter((leaf) => leaf.key === judgement.key);
             const moved = leaves.map((leaf) => {
@@ -32479,14 +32554,18 @@ function report(context, at, field2) {
   if (TOLERATED.includes(key))
     return;
   const known = KNOWN_FIELDS[object];
-  const { missing: suggestion, present: alreadySet } = nearestField(key, known, (name) => siblings.has(name));
   context.report({
     at,
     path: field2.path,
     target: "key",
     messageId: "unknownField",
     data: { what: object, field: key },
-    hint: suggestion ? `did you mean "${suggestion}"?` : alreadySet ? `this ${object} already has "${alreadySet}": move what "${key}" holds into it, then remove "${key}"` : `known fields: ${known.join(", ")}`
+    // Read only for a finding that is kept: a file of 1,000,000 unknown keys lists 10,000 of them
+    // (MAX_FINDINGS_PER_FILE), and the nearest field of the others was most of the run's time.
+    get hint() {
+      const { missing: suggestion, present: alreadySet } = nearestField(key, known, (name) => siblings.has(name));
+      return suggestion ? `did you mean "${suggestion}"?` : alreadySet ? `this ${object} already has "${alreadySet}": move what "${key}" holds into it, then remove "${key}"` : `known fields: ${known.join(", ")}`;
+    }
   });
 }
 var TOLERATED, KNOWN_FIELDS, unknown_field_default;
@@ -33829,6 +33908,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
       documentsByPath.set(document.absolutePath, document);
   const diagnostics = [];
   const emitted = /* @__PURE__ */ new Set();
+  const budget = new FindingBudget();
   const suppressions = collectSuppressions(project.capabilities);
   const emit = (rule, document, absolutePath, file, report2, mayRepeat = false) => {
     if (report2.fix && !rule.fixable)
@@ -33853,6 +33933,8 @@ async function lintWithRules(project, rules, givenOptions = {}) {
         return;
       emitted.add(key);
     }
+    if (!budget.admit(rule, severity, file, absolutePath))
+      return;
     const located = report2.span ?? document?.locate(report2.path, report2.target) ?? NOWHERE;
     const fix = report2.fix && document ? report2.fix(document) : void 0;
     const text2 = { message: oneLine3(shortenQuotedValues(message)), hint: report2.hint ? oneLine3(report2.hint) : void 0 };
@@ -33934,6 +34016,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
     };
   };
   await runRules(rules, options, contextFor);
+  diagnostics.push(...budget.summaries());
   const focus = options.focus;
   const inFocus = (file) => focus === void 0 || focus.some((f) => file === f || f.endsWith(import_node_path20.default.sep) && file.startsWith(f));
   const kept = focus === void 0 ? diagnostics : diagnostics.filter((d) => inFocus(d.absolutePath));
@@ -36962,10 +37045,10 @@ function normalizePath(path45) {
     path45 = "/" + path45;
   return path45;
 }
-function matchPatterns(patterns2, testString, stats) {
+function matchPatterns(patterns, testString, stats) {
   const path45 = normalizePath(testString);
-  for (let index = 0; index < patterns2.length; index++) {
-    const pattern = patterns2[index];
+  for (let index = 0; index < patterns.length; index++) {
+    const pattern = patterns[index];
     if (pattern(path45, stats)) {
       return true;
     }
@@ -36977,13 +37060,13 @@ function anymatch(matchers, testString) {
     throw new TypeError("anymatch: specify first argument");
   }
   const matchersArray = arrify(matchers);
-  const patterns2 = matchersArray.map((matcher) => createPattern(matcher));
+  const patterns = matchersArray.map((matcher) => createPattern(matcher));
   if (testString == null) {
     return (testString2, stats) => {
-      return matchPatterns(patterns2, testString2, stats);
+      return matchPatterns(patterns, testString2, stats);
     };
   }
-  return matchPatterns(patterns2, testString);
+  return matchPatterns(patterns, testString);
 }
 function watch(paths, options = {}) {
   const watcher = new FSWatcher(options);
@@ -37825,10 +37908,10 @@ function sideOf(model, spell) {
     side.commands.add(grant.command);
     side.contexts.add(grant.context);
     const group = grantGroup(grant);
-    let patterns2 = side.grantPatterns.get(group);
-    if (!patterns2)
-      side.grantPatterns.set(group, patterns2 = new CoveringPatterns());
-    patterns2.add(grant.pattern);
+    let patterns = side.grantPatterns.get(group);
+    if (!patterns)
+      side.grantPatterns.set(group, patterns = new CoveringPatterns());
+    patterns.add(grant.pattern);
     let callers = side.callers.get(callerKey(grant.command, grant.context));
     if (!callers)
       side.callers.set(callerKey(grant.command, grant.context), callers = new CallerPatterns());
@@ -37871,16 +37954,16 @@ function coveredBy(sites, key, pattern) {
 }
 function scopeChanges(before, after) {
   const changes = [];
-  for (const [key, { patterns: patterns2 }] of after.allow) {
-    for (const [pattern, { value, entry }] of patterns2) {
+  for (const [key, { patterns }] of after.allow) {
+    for (const [pattern, { value, entry }] of patterns) {
       const [command, context, target, canonical2] = JSON.parse(key);
       if (!before.commands.has(command) || coveredBy(before.allow, key, pattern) || before.globalAllow.get(entry.key)?.has(canonical2))
         continue;
       changes.push({ scope: "command", command, plugin: entry.key, change: "allowed", value, context, target, pattern, entry });
     }
   }
-  for (const [key, { patterns: patterns2 }] of before.deny) {
-    for (const [pattern, { value, entry }] of patterns2) {
+  for (const [key, { patterns }] of before.deny) {
+    for (const [pattern, { value, entry }] of patterns) {
       const [command, context, target, canonical2] = JSON.parse(key);
       if (!after.commands.has(command) || coveredBy(after.deny, key, pattern) || after.globalDeny.get(entry.key)?.has(canonical2))
         continue;
@@ -37998,11 +38081,11 @@ function grantsOf(model, spell) {
     const command = spell(name);
     for (const entry of entries) {
       const context = entry.context.kind === "local" ? "local" : entry.context.url;
-      for (const [target, patterns2] of [
+      for (const [target, patterns] of [
         ["window", entry.windows],
         ["webview", entry.webviews]
       ]) {
-        for (const pattern of patterns2) {
+        for (const pattern of patterns) {
           const key = JSON.stringify([command, context, target, pattern]);
           const grant = grants.get(key) ?? { command, context, target, pattern, entries: [] };
           grant.entries.push(entry);
@@ -38063,9 +38146,9 @@ var init_diff = __esm({
           return;
         this.known.add(pattern);
         const head = literalHead(pattern);
-        const patterns2 = this.byHead.get(head);
-        if (patterns2)
-          patterns2.push(pattern);
+        const patterns = this.byHead.get(head);
+        if (patterns)
+          patterns.push(pattern);
         else
           this.byHead.set(head, [pattern]);
         if (head !== pattern)
@@ -38496,7 +38579,7 @@ async function buildReport(input) {
   }
   const onSome = (platforms) => platforms.length < asked.length ? asked.filter((p) => platforms.includes(p)) : void 0;
   const cells = [];
-  const rows = [];
+  const rows2 = [];
   for (const [r, window] of windows.entries()) {
     const rowCells = columns.map(() => ({ count: 0, commands: [], denied: [], dangerous: false, remote: 0, platformSpecific: 0, heat: 0 }));
     const callable2 = /* @__PURE__ */ new Map();
@@ -38604,7 +38687,7 @@ async function buildReport(input) {
     for (const cell of rowCells)
       cell.commands.sort((a2, b2) => compareCodePoints(a2.command, b2.command));
     cells.push(rowCells);
-    rows.push({
+    rows2.push({
       window,
       capabilities: [...capabilities],
       callable: callable2.size,
@@ -38631,7 +38714,7 @@ async function buildReport(input) {
     originText: origin === void 0 ? "any origin (local pages and remote URLs)" : origin.kind === "local" ? "the app's own pages" : originDisplay2(origin),
     windows,
     columns,
-    rows,
+    rows: rows2,
     cells,
     entries,
     findings,
@@ -38644,7 +38727,7 @@ async function buildReport(input) {
       denied: new Set(groups.flatMap((g) => g.matrix.denied)).size,
       capabilities: capabilityList.filter((c) => !c.inactive).length,
       inactiveCapabilities: capabilityList.filter((c) => c.inactive).length,
-      remote: rows.reduce((n, row) => n + row.remote, 0),
+      remote: rows2.reduce((n, row) => n + row.remote, 0),
       errors: findings.filter((f) => f.severity === "error").length,
       warnings: findings.filter((f) => f.severity === "warning").length,
       suggestions: findings.filter((f) => f.severity === "suggestion").length,
@@ -39172,7 +39255,7 @@ function diffSection(data) {
       const plugin = parseCommandName(grant.command).plugin ?? "app commands";
       byPlugin.set(plugin, [...byPlugin.get(plugin) ?? [], grant]);
     }
-    const rows = [...byPlugin].map(([plugin, grants]) => `<div class="prow"><span class="pname">${escapeHtml(plugin)}</span><span class="chips">${grants.map((grant) => {
+    const rows2 = [...byPlugin].map(([plugin, grants]) => `<div class="prow"><span class="pname">${escapeHtml(plugin)}</span><span class="chips">${grants.map((grant) => {
       const short = parseCommandName(grant.command).name;
       const title = `${grant.command}${grant.platforms ? ` (${grant.platforms.join(", ")} only)` : ""}
 ${[grant.capability, ...grant.chain].join(" \u203A ")}
@@ -39188,7 +39271,7 @@ ${grant.file}:${grant.line}`;
     const reaches2 = g.reaches.length ? `reaches ${g.reaches.join(", ")}` : "reaches no known window";
     return `<div class="group ${kind}" data-target="${g.target}" data-pattern="${escapeHtml(g.pattern)}" data-context="${escapeHtml(g.context)}">
 <div class="who"><span class="badge ${kind}">${kind === "new" ? "new" : "removed"}</span> ${g.target} <code>${escapeHtml(g.pattern)}</code> from <code>${escapeHtml(g.context)}</code> <span class="reach">${escapeHtml(reaches2)}</span> <span class="count">${plural(g.grants.length, "command")}</span></div>
-<div class="plugins">${rows}</div>
+<div class="plugins">${rows2}</div>
 <div class="sources">granted by ${[...sources.values()].map((s) => `<span>${escapeHtml(s)}</span>`).join("; ")}</div>
 </div>`;
   };
@@ -39206,21 +39289,21 @@ function findingsSection(findings) {
   const errors = findings.filter((f) => f.severity === "error").length;
   const suggestions = findings.filter((f) => f.severity === "suggestion").length;
   const counted = `${plural(errors, "error")} and ${plural(findings.length - errors - suggestions, "warning")}${suggestions ? ` (and ${plural(suggestions, "suggestion")}: true, but changing nothing at run time)` : ""}`;
-  const rows = findings.map((f) => `<tr class="finding ${f.severity}" data-rule="${escapeHtml(f.ruleId)}"><td><span class="sev ${f.severity}">${f.severity}</span></td><td><code class="rule">${f.ruleId === "dangerous-permission" ? "\u26A0 " : ""}${escapeHtml(f.ruleId)}</code></td><td><code class="loc">${escapeHtml(`${f.file}:${f.line}:${f.column}`)}</code></td><td class="message">${escapeHtml(f.message)}${f.hint ? `<div class="hint">${escapeHtml(f.hint)}</div>` : ""}</td></tr>`).join("\n");
+  const rows2 = findings.map((f) => `<tr class="finding ${f.severity}" data-rule="${escapeHtml(f.ruleId)}"><td><span class="sev ${f.severity}">${f.severity}</span></td><td><code class="rule">${f.ruleId === "dangerous-permission" ? "\u26A0 " : ""}${escapeHtml(f.ruleId)}</code></td><td><code class="loc">${escapeHtml(`${f.file}:${f.line}:${f.column}`)}</code></td><td class="message">${escapeHtml(f.message)}${f.hint ? `<div class="hint">${escapeHtml(f.hint)}</div>` : ""}</td></tr>`).join("\n");
   return `<section id="findings" class="card">
 <div class="section-head"><h2>Findings</h2><p class="lead">${findings.length ? `${counted} from the same checks as <code>caplint check</code>.` : "No findings: <code>caplint check</code> reports nothing."}</p></div>
 ${findings.length ? `<table class="findings"><thead><tr><th>Severity</th><th>Rule</th><th>Location</th><th>Message</th></tr></thead><tbody>
-${rows}
+${rows2}
 </tbody></table>` : ""}
 </section>`;
 }
 function capabilitiesSection(data) {
   const list = (values) => values.length ? values.map((v2) => `<code>${escapeHtml(v2)}</code>`).join(" ") : `<span class="none">none</span>`;
-  const rows = data.capabilities.map((c) => `<tr${c.inactive ? ` class="inactive" title="${escapeHtml(`not used on ${platformsText3(data)}`)}"` : ""} data-capability="${escapeHtml(c.identifier)}"><td><strong>${escapeHtml(c.identifier)}</strong>${c.inactive ? ` <span class="off">not on ${escapeHtml(platformsText3(data))}</span>` : c.inactiveOn ? ` <span class="off">not on ${escapeHtml(c.inactiveOn.join(", "))}</span>` : ""}</td><td><code class="loc">${escapeHtml(`${c.file}:${c.line}`)}</code></td><td>${list(c.windows)}</td><td>${list(c.webviews)}</td><td>${list(c.contexts)}</td><td>${c.platforms ? list(c.platforms) : `<span class="none">all</span>`}</td><td class="num">${c.permissions}</td></tr>`).join("\n");
+  const rows2 = data.capabilities.map((c) => `<tr${c.inactive ? ` class="inactive" title="${escapeHtml(`not used on ${platformsText3(data)}`)}"` : ""} data-capability="${escapeHtml(c.identifier)}"><td><strong>${escapeHtml(c.identifier)}</strong>${c.inactive ? ` <span class="off">not on ${escapeHtml(platformsText3(data))}</span>` : c.inactiveOn ? ` <span class="off">not on ${escapeHtml(c.inactiveOn.join(", "))}</span>` : ""}</td><td><code class="loc">${escapeHtml(`${c.file}:${c.line}`)}</code></td><td>${list(c.windows)}</td><td>${list(c.webviews)}</td><td>${list(c.contexts)}</td><td>${c.platforms ? list(c.platforms) : `<span class="none">all</span>`}</td><td class="num">${c.permissions}</td></tr>`).join("\n");
   return `<section id="capabilities" class="card">
 <div class="section-head"><h2>Capabilities</h2><p class="lead">The capabilities the build uses.</p></div>
 <table class="caps"><thead><tr><th>Identifier</th><th>Declared at</th><th>Windows</th><th>Webviews</th><th>Origins</th><th>Platforms</th><th class="num">Entries</th></tr></thead><tbody>
-${rows}
+${rows2}
 </tbody></table>
 </section>`;
 }
@@ -44785,7 +44868,10 @@ async function lintMcp(listings, options) {
   const rules = rulesToStart(MCP_RULES, options);
   for (const listing of listings) {
     const { document } = listing;
+    const budget = new FindingBudget();
     const push2 = (rule, severity, report2) => {
+      if (!budget.admit(rule, severity, document.file, document.absolutePath))
+        return;
       const located = document.locate(report2.path, report2.target);
       diagnostics.push(createDiagnostic(rule, severity, report2, { file: document.file, absolutePath: document.absolutePath, ...located }));
     };
@@ -44822,6 +44908,7 @@ async function lintMcp(listings, options) {
       });
       await rule.check(context);
     }
+    diagnostics.push(...budget.summaries());
   }
   return diagnostics.sort(compareDiagnostics);
 }
@@ -49379,11 +49466,11 @@ function renderMatrixJson(matrices, asked, manifestUnion = [], frontendCalls) {
     const value = matrix.toJSON();
     if (!frontendCalls)
       return value;
-    const rows = value.rows.map((row) => {
+    const rows2 = value.rows.map((row) => {
       const calls = frontendCalls.get(row.window);
       return calls ? { ...row, usedByFrontend: row.granted.filter((command) => calls.has(command)) } : row;
     });
-    return { ...value, rows };
+    return { ...value, rows: rows2 };
   };
   const single = matrices.length === 1 ? json3(matrices[0].matrix) : {};
   return JSON.stringify({
@@ -49664,8 +49751,8 @@ init_glob();
 init_platforms();
 init_terminal_text();
 function reachedWindows(entry, windows) {
-  const patterns2 = [...entry.windows, ...entry.webviews];
-  return windows.filter((window) => patterns2.some((pattern) => labelMatches(pattern, window)));
+  const patterns = [...entry.windows, ...entry.webviews];
+  return windows.filter((window) => patterns.some((pattern) => labelMatches(pattern, window)));
 }
 function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines, windows }) {
   const withPlatforms = ({ item, platforms }) => ({ ...provenanceJson(item, lines), platforms });
@@ -49943,14 +50030,14 @@ function registerRules(program2, io, setExitCode) {
       setExitCode(0);
       return;
     }
-    const rows = RULES.filter((rule) => options.domain === void 0 || rule.domain === options.domain).map(ruleRow);
+    const rows2 = RULES.filter((rule) => options.domain === void 0 || rule.domain === options.domain).map(ruleRow);
     if (options.format === "json")
-      io.stdout.write(JSON.stringify(rows, null, 2) + "\n");
+      io.stdout.write(JSON.stringify(rows2, null, 2) + "\n");
     else {
-      const width = Math.max(...rows.map((r) => r.id.length));
-      const domainWidth = Math.max(...rows.map((r) => r.domain.length));
-      const severityWidth = Math.max(...rows.map((r) => r.defaultSeverity.length));
-      for (const row of rows) {
+      const width = Math.max(...rows2.map((r) => r.id.length));
+      const domainWidth = Math.max(...rows2.map((r) => r.domain.length));
+      const severityWidth = Math.max(...rows2.map((r) => r.defaultSeverity.length));
+      for (const row of rows2) {
         io.stdout.write(`${row.id.padEnd(width)}  ${row.defaultSeverity.padEnd(severityWidth)}  ${row.fixable ? "fix" : "   "}  ${row.domain.padEnd(domainWidth)}  ${row.description}
 `);
       }
@@ -50009,7 +50096,7 @@ function editorSchema(base, catalog) {
       known.push(item);
   const plainIdentifier = schema.definitions.Identifier ?? {};
   const strictPrefixes = catalog.keys().filter((key) => key !== APP_KEY && key !== "core" && !key.startsWith("core:"));
-  const strictAlternatives = ["core", ...strictPrefixes].map(escapeRegExp2);
+  const strictAlternatives = ["core", ...strictPrefixes].map(escapeRegExp);
   const strictPattern = `^(?:(?:${strictAlternatives.join("|")}):${catalog.has(APP_KEY) ? "|[^:]*$" : ""})`;
   schema.definitions.Identifier = {
     description: plainIdentifier.description,
@@ -50115,7 +50202,7 @@ function rewriteRefs(node, prefix2) {
 function isObject4(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-function escapeRegExp2(text2) {
+function escapeRegExp(text2) {
   return text2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
