@@ -17441,7 +17441,7 @@ async function scanFrontend2(options) {
           queue.push(next.file);
       }
       if (facts.dynamicRequests.length)
-        notes.push(`${show2(file)}:${facts.dynamicRequests.length === 1 ? "" : " "}${facts.dynamicRequests.length} dynamic import${facts.dynamicRequests.length === 1 ? "" : "s"} of a module named at run time; not followed`);
+        notes.push(`${show2(file)}:${facts.dynamicRequests.length === 1 ? "" : " "}${plural(facts.dynamicRequests.length, "dynamic import")} of a module named at run time; not followed`);
     }
     for (const file of files)
       allFiles.add(file);
@@ -17690,6 +17690,7 @@ var init_scan = __esm({
     init_blocks();
     init_link();
     init_bundler_config();
+    init_wording();
     SKIPPED_FOLDERS2 = /* @__PURE__ */ new Set([
       "node_modules",
       "dist",
@@ -45260,7 +45261,7 @@ async function listAllTools(request, timeoutMs) {
     bytes += JSON.stringify(page).length;
     if (Array.isArray(page.tools))
       tools2 += page.tools.length;
-    const listed2 = `${pages.length} page${pages.length === 1 ? "" : "s"}`;
+    const listed2 = plural(pages.length, "page");
     if (bytes > MAX_LISTING_BYTES2)
       throw new FatalError(`tools/list: the pages add up to more than ${MAX_LISTING_BYTES2 / 1024 / 1024} MiB after ${listed2}; caplint reads at most that much of one listing`);
     if (tools2 > MAX_TOOLS)
@@ -46927,7 +46928,7 @@ function labelHover(project, label) {
     const count = resolveAccess2(project, { window: label, platform }).allowed.length;
     counts.set(count, [...counts.get(count) ?? [], platform]);
   }
-  const parts = [...counts].map(([count, platforms]) => `${count} command${count === 1 ? "" : "s"}${counts.size === 1 ? "" : ` on ${platforms.join(", ")}`}`);
+  const parts = [...counts].map(([count, platforms]) => `${plural(count, "command")}${counts.size === 1 ? "" : ` on ${platforms.join(", ")}`}`);
   out.push(`**May call** (its own pages): ${parts.join("; ")}`);
   return out.join("\n\n");
 }
