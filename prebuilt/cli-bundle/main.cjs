@@ -11268,6 +11268,8 @@ var init_limits = __esm({
        * length bound took 405 s. Real files list a few hundred characters of URLs.
        */
       remoteUrlCharactersPerFile: 65536,
+      /** Entries of one `app.security.capabilities` list: each reference is kept with where it is written. */
+      configCapabilities: 1e4,
       /** Windows declared in tauri.conf.json (`app.windows`): each is matched against every label pattern. */
       configWindows: 1e3,
       /** Characters of a window label declared in tauri.conf.json (label patterns have their own bound in the glob matcher). */
@@ -12385,7 +12387,10 @@ function appConfigFrom(document, platformConfigs = []) {
   }
   for (const { list, document: declaredIn, platforms } of listsInForce(merged, document, CAPABILITIES)) {
     const selection = { document: declaredIn, refs: [], inline: [], ...platforms ? { platforms } : {} };
-    list.forEach((item, index) => {
+    const read = Math.min(list.length, LIMITS.configCapabilities);
+    if (read < list.length)
+      selection.listed = list.length;
+    list.slice(0, read).forEach((item, index) => {
       const itemPath = [...CAPABILITIES, index];
       if (typeof item === "string")
         selection.refs.push({ identifier: item, path: itemPath, document: declaredIn, ...platforms ? { platforms } : {} });
@@ -12415,6 +12420,11 @@ function limitConfig(config, problem) {
       budgets.set(capability.source.absolutePath, budget = new FileBudget());
     for (const over of limitCapability(capability, budget))
       problem(capability.source.absolutePath, over.message, over.path);
+  }
+  for (const list of config.capabilityLists) {
+    if (list.listed === void 0)
+      continue;
+    problem(list.document.absolutePath, `app.security.capabilities lists ${list.listed.toLocaleString("en-US")} entries, over the limit of ${LIMITS.configCapabilities.toLocaleString("en-US")} caplint checks; the rest are not checked`, [...CAPABILITIES]);
   }
   const kept = [];
   const counts = /* @__PURE__ */ new Map();
