@@ -47477,6 +47477,9 @@ var init_framing = __esm({
     ClientGate = class {
       writer;
       initialized = false;
+      /** What the client sent, before the connection's queue has handled it: the reader may close first. */
+      shutdownSent = false;
+      exitSent = false;
       /** Canonical URI \u2192 the spelling the client opened the document with. */
       spelled = /* @__PURE__ */ new Map();
       constructor(writer) {
@@ -47500,6 +47503,10 @@ var init_framing = __esm({
           }
           if (method === "initialize")
             this.initialized = true;
+          if (method === "shutdown")
+            this.shutdownSent = true;
+          if (method === "exit")
+            this.exitSent = true;
           if (method !== void 0)
             this.canonicalize(method, request.params);
           forward(message);
@@ -48200,7 +48207,12 @@ function runLanguageServer(streams) {
   });
   registerFeatures(connection, workspace);
   connection.onExit(() => end(shutdown ? 0 : 1));
-  reader.onClose(() => end(shutdown ? 0 : 1));
+  reader.onClose(() => {
+    if (gate.exitSent)
+      setTimeout(() => end(gate.shutdownSent ? 0 : 1), QUEUED_EXIT_GRACE_MS);
+    else
+      end(gate.shutdownSent ? 0 : 1);
+  });
   connection.listen();
   return ended;
 }
@@ -48275,7 +48287,7 @@ function registerFeatures(connection, workspace) {
   connection.workspace.textDocumentContent.on(({ uri }) => content(uri));
   connection.onRequest("caplint/textDocumentContent", (params) => content(String(params?.uri)));
 }
-var import_protocol7;
+var import_protocol7, QUEUED_EXIT_GRACE_MS;
 var init_server = __esm({
   "dist/lsp/server.js"() {
     "use strict";
@@ -48292,6 +48304,7 @@ var init_server = __esm({
     import_protocol7 = __toESM(require_lsp_protocol(), 1);
     init_settings2();
     init_workspace();
+    QUEUED_EXIT_GRACE_MS = 2e3;
   }
 });
 
