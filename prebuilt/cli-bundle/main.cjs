@@ -3507,20 +3507,25 @@ function editDistance(a2, b2, limit = Infinity) {
     return 0;
   if (Math.abs(a2.length - b2.length) > limit)
     return limit + 1;
-  let previous = Array.from({ length: b2.length + 1 }, (_2, i) => i);
+  const needed = b2.length + 1;
+  if (rows.previous.length < needed && needed <= 4096)
+    rows = { previous: new Uint32Array(needed), current: new Uint32Array(needed) };
+  let { previous, current } = rows.previous.length >= needed ? rows : { previous: new Uint32Array(needed), current: new Uint32Array(needed) };
+  for (let j2 = 0; j2 <= b2.length; j2++)
+    previous[j2] = j2;
   for (let i = 1; i <= a2.length; i++) {
-    const current = [i];
+    current[0] = i;
     let rowMin = i;
+    const code = a2.charCodeAt(i - 1);
     for (let j2 = 1; j2 <= b2.length; j2++) {
-      const cost = a2.charCodeAt(i - 1) === b2.charCodeAt(j2 - 1) ? 0 : 1;
-      const value = Math.min(previous[j2] + 1, current[j2 - 1] + 1, previous[j2 - 1] + cost);
-      current.push(value);
+      const value = Math.min(previous[j2] + 1, current[j2 - 1] + 1, previous[j2 - 1] + (code === b2.charCodeAt(j2 - 1) ? 0 : 1));
+      current[j2] = value;
       if (value < rowMin)
         rowMin = value;
     }
     if (rowMin > limit)
       return limit + 1;
-    previous = current;
+    [previous, current] = [current, previous];
   }
   return previous[b2.length];
 }
@@ -3574,10 +3579,11 @@ function quoteList(items, conjunction = "or", quote3 = (item) => JSON.stringify(
 function quoteLabel(label) {
   return label === "" ? "(empty label)" : JSON.stringify(label);
 }
-var MAX_SUGGESTED_LENGTH;
+var rows, MAX_SUGGESTED_LENGTH;
 var init_did_you_mean = __esm({
   "dist/core/did-you-mean.js"() {
     "use strict";
+    rows = { previous: new Uint32Array(64), current: new Uint32Array(64) };
     MAX_SUGGESTED_LENGTH = 128;
   }
 });
@@ -6587,9 +6593,9 @@ function prepareCapability(capability, index) {
   for (const url of urls)
     contexts2.push({ kind: "remote", url: url.value });
   const patternProblems = [];
-  const compileLabels = (field2, patterns2) => {
+  const compileLabels = (field2, patterns) => {
     const matchers = [];
-    for (const { value: pattern, path: path45 } of patterns2) {
+    for (const { value: pattern, path: path45 } of patterns) {
       const compiled2 = compileLabelPattern(pattern);
       if (compiled2.ok)
         matchers.push(compiled2.match);
@@ -7263,6 +7269,19 @@ var init_command_name = __esm({
   }
 });
 
+// dist/core/wording.js
+function plural(count, word, words3 = `${word}s`) {
+  return `${count} ${count === 1 ? word : words3}`;
+}
+function agree(count, singular, pluralForm) {
+  return count === 1 ? singular : pluralForm;
+}
+var init_wording = __esm({
+  "dist/core/wording.js"() {
+    "use strict";
+  }
+});
+
 // dist/capabilities/engine/access.js
 function resolveAccess(model, query) {
   const webview = query.webview ?? query.window;
@@ -7453,6 +7472,7 @@ var init_access = __esm({
     init_expand();
     init_model();
     init_command_name();
+    init_wording();
     MAX_MATRIX_MATCHING_WORK = 5e7;
     CoverageIndex = class {
       labels;
@@ -7548,7 +7568,7 @@ var init_access = __esm({
           for (const patternId of signaturePatterns[signature2]) {
             if (patternResults[patternId] === -1) {
               if (globMatchingWork() - workAtStart > MAX_MATRIX_MATCHING_WORK)
-                throw new FatalError(`comparing ${patternIds.size} window patterns with ${windows.length} labels reached the limit of ${MAX_MATRIX_MATCHING_WORK.toLocaleString("en-US")} characters compared (long glob patterns against long labels); ask about fewer windows with --window`);
+                throw new FatalError(`comparing ${plural(patternIds.size, "window pattern")} with ${plural(windows.length, "label")} reached the limit of ${MAX_MATRIX_MATCHING_WORK.toLocaleString("en-US")} characters compared (long glob patterns against long labels); ask about fewer windows with --window`);
               const compiled2 = matchers[patternId];
               patternResults[patternId] = compiled2.ok && compiled2.match(label) ? 1 : 0;
             }
@@ -8188,9 +8208,9 @@ function fileText(object, syntax) {
 `).join("");
 }
 function blockValue(value, syntax, indent = "") {
-  const inline = syntax === "json" ? JSON.stringify(value) : inlineValue(value, syntax);
-  if (inline.length <= LINE || value === null || typeof value !== "object")
-    return inline;
+  const inline2 = syntax === "json" ? JSON.stringify(value) : inlineValue(value, syntax);
+  if (inline2.length <= LINE || value === null || typeof value !== "object")
+    return inline2;
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     const items = value.map((item) => inner + blockValue(item, syntax, inner));
@@ -8199,7 +8219,7 @@ ${items.join(",\n")}${syntax === "toml" ? "," : ""}
 ${indent}]`;
   }
   if (syntax === "toml")
-    return inline;
+    return inline2;
   const fields = Object.entries(value).map(([key, item]) => `${inner}${fieldKey(key, syntax)}: ${blockValue(item, syntax, inner)}`);
   return `{
 ${fields.join(",\n")}
@@ -8214,6 +8234,50 @@ var init_syntax = __esm({
 });
 
 // dist/core/source/toml-key-index.js
+function quotedKeyBefore(text2, end, from = 0) {
+  const quote3 = text2[end - 1];
+  if (quote3 !== '"' && quote3 !== "'")
+    return void 0;
+  for (let at = end - 2; at >= from; at--) {
+    const c = text2[at];
+    if (c === "\n" || c === "\r")
+      return void 0;
+    if (c !== quote3)
+      continue;
+    if (quote3 === '"') {
+      let slashes = 0;
+      while (at - 1 - slashes >= from && text2[at - 1 - slashes] === "\\")
+        slashes++;
+      placingWork.steps += slashes;
+      if (slashes % 2 === 1)
+        continue;
+    }
+    placingWork.steps += end - at;
+    const raw = text2.slice(at + 1, end - 1);
+    const name = quote3 === "'" ? raw : basicString(raw);
+    return name === void 0 ? void 0 : { name, start: at + 1 };
+  }
+  return void 0;
+}
+function basicString(raw) {
+  if (!raw.includes("\\"))
+    return raw;
+  let invalid = false;
+  const value = raw.replace(/\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|([btnfr"\\e])|.?)/g, (whole, four, eight, simple) => {
+    const hex = four ?? eight;
+    if (hex !== void 0) {
+      const code = parseInt(hex, 16);
+      if (code > 1114111 || code >= 55296 && code <= 57343)
+        invalid = true;
+      return invalid ? "" : String.fromCodePoint(code);
+    }
+    if (simple !== void 0)
+      return ESCAPES[simple];
+    invalid = true;
+    return whole;
+  });
+  return invalid ? void 0 : value;
+}
 function push(map, key, value) {
   const list = map.get(key);
   if (list)
@@ -8254,7 +8318,7 @@ function headerParts(text2, lineStart, lineEnd) {
   }
   return { parts, close };
 }
-var placingWork, TomlKeyIndex, BARE_KEY, BARE_KEY_CHAR, DELIMITER, LINE_END;
+var placingWork, TomlKeyIndex, ESCAPES, BARE_KEY, BARE_KEY_CHAR, DELIMITER, LINE_END;
 var init_toml_key_index = __esm({
   "dist/core/source/toml-key-index.js"() {
     "use strict";
@@ -8273,6 +8337,9 @@ var init_toml_key_index = __esm({
           let end = equals;
           while (end > 0 && (text2[end - 1] === " " || text2[end - 1] === "	"))
             end--;
+          const quoted = quotedKeyBefore(text2, end);
+          if (quoted && !BARE_KEY.test(quoted.name))
+            push(this.assignments, quoted.name, quoted.start);
           if (text2[end - 1] === '"')
             end--;
           let start = end;
@@ -8294,10 +8361,6 @@ var init_toml_key_index = __esm({
               push(this.tableHeaders, name, lineStart);
           lineStart = lineEnd + 1;
         }
-      }
-      /** Whether `key` is looked up here (else the caller searches the text). */
-      static indexes(key) {
-        return BARE_KEY.test(key);
       }
       /**
        * What `/^[ \t]*\[\[[ \t]*(?:[^\]\n]*\.)?"?KEY"?[ \t]*\]\]/gm` finds from `from`, then `skip` matches
@@ -8328,7 +8391,7 @@ var init_toml_key_index = __esm({
         for (let i = firstAtOrAfter(written, from, (at) => at); i < written.length; i++) {
           placingWork.steps++;
           const at = written[i];
-          const quoted = at - (this.text[at - 1] === '"' ? 1 : 0);
+          const quoted = at - (this.text[at - 1] === '"' || this.text[at - 1] === "'" && !BARE_KEY.test(key) ? 1 : 0);
           const before = this.text[quoted - 1];
           if (before !== void 0 && DELIMITER.test(before) && quoted - 1 >= from || (quoted === 0 || LINE_END.test(before)) && quoted >= from)
             return at;
@@ -8343,6 +8406,16 @@ var init_toml_key_index = __esm({
         let end = bracket;
         while (end > inside && (text2[end - 1] === " " || text2[end - 1] === "	"))
           end--;
+        const quoted = quotedKeyBefore(text2, end, inside);
+        if (quoted && !BARE_KEY.test(quoted.name)) {
+          const before2 = quoted.start - 1;
+          let afterBrackets2 = inside;
+          while (text2[afterBrackets2] === " " || text2[afterBrackets2] === "	")
+            afterBrackets2++;
+          if (text2[before2 - 1] === "." || before2 === afterBrackets2)
+            push(this.arrayHeaders, quoted.name, { index: lineStart, end: bracket + 2 });
+          return;
+        }
         if (text2[end - 1] === '"')
           end--;
         let start = end;
@@ -8360,6 +8433,7 @@ var init_toml_key_index = __esm({
         push(this.arrayHeaders, text2.slice(start, end), { index: lineStart, end: bracket + 2 });
       }
     };
+    ESCAPES = { b: "\b", t: "	", n: "\n", f: "\f", r: "\r", '"': '"', "\\": "\\", e: "\x1B" };
     BARE_KEY = /^[A-Za-z0-9_-]+$/;
     BARE_KEY_CHAR = /[A-Za-z0-9_-]/;
     DELIMITER = /[{,\s]/;
@@ -10050,9 +10124,6 @@ function tomlNumberValue(token) {
   const radix = { "0x": 16, "0o": 8, "0b": 2 }[unsigned.slice(0, 2)];
   return radix === void 0 ? Number(digits) : sign * parseInt(unsigned.slice(2), radix);
 }
-function cachedPattern(name, source) {
-  return patterns.get(name, () => new RegExp(source(), "gm"));
-}
 function nodeAt(tree, path45) {
   let node = tree.root;
   for (const segment of path45) {
@@ -10275,9 +10346,6 @@ function scanInlineArray(text2, from, last) {
   }
   return void 0;
 }
-function escapeRegExp(text2) {
-  return text2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 function findTableHeader(text2, index, from, path45, i) {
   const name = path45[i];
   if (typeof name !== "string")
@@ -10302,14 +10370,13 @@ function findTableHeader(text2, index, from, path45, i) {
   }
   return void 0;
 }
-var jsonc, MAX_NESTING_DEPTH, SourceDocument, TOML_VALUE_START, TOML_NUMBER, MAX_CACHED_KEY_PATTERNS, patterns, PLAIN_WORDING;
+var jsonc, MAX_NESTING_DEPTH, SourceDocument, TOML_VALUE_START, TOML_NUMBER, PLAIN_WORDING;
 var init_document = __esm({
   "dist/core/source/document.js"() {
     "use strict";
     init_json_tree();
     init_line_index();
     init_syntax();
-    init_bounded_memo();
     init_toml_key_index();
     MAX_NESTING_DEPTH = 256;
     SourceDocument = class _SourceDocument {
@@ -10584,7 +10651,11 @@ var init_document = __esm({
           }
           const at = this.assignment(key, offset);
           if (at === void 0) {
-            exact = false;
+            const header3 = typeof index !== "number" && i === path45.length - 1 ? this.arrayOfTablesHeader(key, offset, 0) : void 0;
+            if (header3)
+              keyAt = { offset: header3.index + this.text.slice(header3.index, header3.end).indexOf(key), length: key.length };
+            else
+              exact = false;
             break;
           }
           keyAt = { offset: at, length: key.length };
@@ -10608,25 +10679,11 @@ var init_document = __esm({
       }
       /** The `index`th `[[\u2026 key]]` header at or after `from`: where it starts and ends. */
       arrayOfTablesHeader(key, from, index) {
-        if (TomlKeyIndex.indexes(key))
-          return this.keyIndex.arrayHeader(key, from, index);
-        const header3 = cachedPattern(`header ${key}`, () => `^[ \\t]*\\[\\[[ \\t]*(?:[^\\]\\n]*\\.)?"?${escapeRegExp(key)}"?[ \\t]*\\]\\]`);
-        header3.lastIndex = from;
-        placingWork.steps += this.text.length - from;
-        let found = header3.exec(this.text);
-        for (let n = 0; n < index && found; n++)
-          found = header3.exec(this.text);
-        return found ? { index: found.index, end: found.index + found[0].length } : void 0;
+        return this.keyIndex.arrayHeader(key, from, index);
       }
       /** Where `key =` is written at or after `from`: at a line start or inside an inline table. */
       assignment(key, from) {
-        if (TomlKeyIndex.indexes(key))
-          return this.keyIndex.assignment(key, from);
-        const assignment = cachedPattern(`assignment ${key}`, () => `(?:^|[{,\\s])"?(${escapeRegExp(key)})"?[ \\t]*=`);
-        assignment.lastIndex = from;
-        placingWork.steps += this.text.length - from;
-        const match2 = assignment.exec(this.text);
-        return match2 ? match2.index + match2[0].lastIndexOf(key) : void 0;
+        return this.keyIndex.assignment(key, from);
       }
       span(offset, length, exact) {
         return {
@@ -10639,8 +10696,6 @@ var init_document = __esm({
     };
     TOML_VALUE_START = /["']?[ \t]*=[ \t]*/y;
     TOML_NUMBER = /[+-]?(?:inf|nan|0x[0-9A-Fa-f_]+|0o[0-7_]+|0b[01_]+|\d[\d_]*(?:\.[\d_]+)?(?:[eE][+-]?[\d_]+)?)(?![\w.:+-])/y;
-    MAX_CACHED_KEY_PATTERNS = 1024;
-    patterns = new BoundedMemo(MAX_CACHED_KEY_PATTERNS);
     PLAIN_WORDING = {
       expected: "a JSON or TOML document",
       nestingUnneeded: "no input needs that",
@@ -12158,8 +12213,8 @@ function withIgnoreFile(parent, root2, dir) {
   } catch {
   }
   const folder = import_node_path4.default.relative(root2, dir).split(import_node_path4.default.sep).join("/");
-  const patterns2 = text2.replace(/^\uFEFF/, "").split(/\r?\n/).filter((line) => line.trim() !== "" && !line.startsWith("#")).map((line) => folder === "" ? line : relativeToRoot(line, folder));
-  return (0, import_ignore.default)({ ignorecase: IGNORE_CASE }).add(parent).add(patterns2);
+  const patterns = text2.replace(/^\uFEFF/, "").split(/\r?\n/).filter((line) => line.trim() !== "" && !line.startsWith("#")).map((line) => folder === "" ? line : relativeToRoot(line, folder));
+  return (0, import_ignore.default)({ ignorecase: IGNORE_CASE }).add(parent).add(patterns);
 }
 function relativeToRoot(line, folder) {
   const negation = line.startsWith("!") ? "!" : "";
@@ -12192,7 +12247,7 @@ var init_apps = __esm({
 
 // dist/capabilities/load/wording.js
 var CAPABILITY_WORDING;
-var init_wording = __esm({
+var init_wording2 = __esm({
   "dist/capabilities/load/wording.js"() {
     "use strict";
     CAPABILITY_WORDING = {
@@ -12391,7 +12446,7 @@ var init_app_config = __esm({
     init_limits();
     init_types2();
     init_apps();
-    init_wording();
+    init_wording2();
     FILE_WORD = { linux: "linux", macOS: "macos", windows: "windows", android: "android", iOS: "ios" };
     WINDOWS = ["app", "windows"];
     CAPABILITIES = ["app", "security", "capabilities"];
@@ -12496,19 +12551,6 @@ var init_project_model = __esm({
         return `${entry.provenance.file}:${this.line(entry.provenance.file, entry.provenance.path)}`;
       }
     };
-  }
-});
-
-// dist/core/wording.js
-function plural(count, word, words3 = `${word}s`) {
-  return `${count} ${count === 1 ? word : words3}`;
-}
-function agree(count, singular, pluralForm) {
-  return count === 1 ? singular : pluralForm;
-}
-var init_wording2 = __esm({
-  "dist/core/wording.js"() {
-    "use strict";
   }
 });
 
@@ -12705,7 +12747,7 @@ var init_explain = __esm({
     init_command_names();
     init_command_name();
     init_project_model();
-    init_wording2();
+    init_wording();
     init_syntax();
     NAME2 = String.raw`([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_]+)?)`;
     PATTERNS = [
@@ -17399,7 +17441,7 @@ async function scanFrontend2(options) {
           queue.push(next.file);
       }
       if (facts.dynamicRequests.length)
-        notes.push(`${show2(file)}:${facts.dynamicRequests.length === 1 ? "" : " "}${facts.dynamicRequests.length} dynamic import${facts.dynamicRequests.length === 1 ? "" : "s"} of a module named at run time; not followed`);
+        notes.push(`${show2(file)}:${facts.dynamicRequests.length === 1 ? "" : " "}${plural(facts.dynamicRequests.length, "dynamic import")} of a module named at run time; not followed`);
     }
     for (const file of files)
       allFiles.add(file);
@@ -17608,10 +17650,10 @@ function packageName(request) {
 function ignoreMatcher(globs) {
   if (globs.length === 0)
     return () => false;
-  const patterns2 = globs.map((glob) => new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*\/?/g, "\0").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]").replace(/\u0000/g, ".*")}(/.*)?$`));
+  const patterns = globs.map((glob) => new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*\/?/g, "\0").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]").replace(/\u0000/g, ".*")}(/.*)?$`));
   return (relative3) => {
     const posix = relative3.split(import_node_path13.default.sep).join("/");
-    return patterns2.some((pattern) => pattern.test(posix));
+    return patterns.some((pattern) => pattern.test(posix));
   };
 }
 function lineIndex(text2) {
@@ -17648,6 +17690,7 @@ var init_scan = __esm({
     init_blocks();
     init_link();
     init_bundler_config();
+    init_wording();
     SKIPPED_FOLDERS2 = /* @__PURE__ */ new Set([
       "node_modules",
       "dist",
@@ -18283,7 +18326,7 @@ var init_project = __esm({
     init_library_options();
     init_types2();
     init_document();
-    init_wording();
+    init_wording2();
     init_file_names();
     init_read();
     init_errors();
@@ -20650,7 +20693,7 @@ var init_esm5 = __esm({
       // {<pre>/*/<rest>,<pre>/<p>/<rest>} -> <pre>/*/<rest>
       secondPhasePreProcess(globParts) {
         const keys = /* @__PURE__ */ new Set();
-        const rows = globParts.filter((parts) => {
+        const rows2 = globParts.filter((parts) => {
           const key = parts.join("/");
           if (keys.has(key))
             return false;
@@ -20658,7 +20701,7 @@ var init_esm5 = __esm({
           return true;
         });
         const stars = /* @__PURE__ */ new Map();
-        for (const parts of rows) {
+        for (const parts of rows2) {
           const s = [];
           for (let i = 0; i < parts.length; i++) {
             if (parts[i] === "*")
@@ -20667,10 +20710,10 @@ var init_esm5 = __esm({
           if (s.length)
             stars.set(s.join(","), s);
         }
-        if (!stars.size || rows.length * stars.size > 1e5)
-          return rows;
+        if (!stars.size || rows2.length * stars.size > 1e5)
+          return rows2;
         const { dot } = this.options;
-        return rows.filter((parts) => {
+        return rows2.filter((parts) => {
           for (const s of stars.values()) {
             if (s[s.length - 1] >= parts.length)
               continue;
@@ -27127,9 +27170,9 @@ var require_patternProperties = __commonJS({
       code(cxt) {
         const { gen, schema, data, parentSchema, it } = cxt;
         const { opts } = it;
-        const patterns2 = (0, code_1.allSchemaProperties)(schema);
-        const alwaysValidPatterns = patterns2.filter((p) => (0, util_1.alwaysValidSchema)(it, schema[p]));
-        if (patterns2.length === 0 || alwaysValidPatterns.length === patterns2.length && (!it.opts.unevaluated || it.props === true)) {
+        const patterns = (0, code_1.allSchemaProperties)(schema);
+        const alwaysValidPatterns = patterns.filter((p) => (0, util_1.alwaysValidSchema)(it, schema[p]));
+        if (patterns.length === 0 || alwaysValidPatterns.length === patterns.length && (!it.opts.unevaluated || it.props === true)) {
           return;
         }
         const checkProperties = opts.strictSchema && !opts.allowMatchingProperties && parentSchema.properties;
@@ -27140,7 +27183,7 @@ var require_patternProperties = __commonJS({
         const { props } = it;
         validatePatternProperties();
         function validatePatternProperties() {
-          for (const pat of patterns2) {
+          for (const pat of patterns) {
             if (checkProperties)
               checkMatchingProperties(pat);
             if (it.allErrors) {
@@ -28376,10 +28419,44 @@ async function runRules(rules, settings, contextFor) {
   for (const rule of rulesToStart(rules, settings))
     await rule.check(Object.freeze(contextFor(rule)));
 }
+var MAX_FINDINGS_PER_FILE, SEVERITY_ORDER, FindingBudget;
 var init_run_rules = __esm({
   "dist/core/lint/run-rules.js"() {
     "use strict";
     init_messages();
+    MAX_FINDINGS_PER_FILE = 1e4;
+    SEVERITY_ORDER = ["error", "warning", "suggestion"];
+    FindingBudget = class {
+      limit;
+      kept = /* @__PURE__ */ new Map();
+      dropped = /* @__PURE__ */ new Map();
+      constructor(limit = MAX_FINDINGS_PER_FILE) {
+        this.limit = limit;
+      }
+      admit(rule, severity, file, absolutePath) {
+        const kept = this.kept.get(absolutePath) ?? 0;
+        if (kept < this.limit) {
+          this.kept.set(absolutePath, kept + 1);
+          return true;
+        }
+        const key = `${absolutePath}\0${rule.id}`;
+        let entry = this.dropped.get(key);
+        if (!entry)
+          this.dropped.set(key, entry = { rule, file, absolutePath, counts: /* @__PURE__ */ new Map() });
+        entry.counts.set(severity, (entry.counts.get(severity) ?? 0) + 1);
+        return false;
+      }
+      summaries() {
+        return [...this.dropped.values()].map(({ rule, file, absolutePath, counts }) => {
+          const severities = SEVERITY_ORDER.filter((severity) => counts.has(severity));
+          const total = severities.reduce((sum, severity) => sum + counts.get(severity), 0);
+          const bySeverity = severities.map((severity) => `${counts.get(severity).toLocaleString("en")} ${severity === "suggestion" ? "suggestion" : severity}${counts.get(severity) === 1 ? "" : "s"}`);
+          const message = `${total.toLocaleString("en")} more ${rule.id} finding${total === 1 ? "" : "s"} in this file (${bySeverity.join(", ")}) not listed: caplint lists at most ${this.limit.toLocaleString("en")} findings a file`;
+          const start = { line: 1, column: 1 };
+          return createDiagnostic(rule, severities[0], { path: [], messageId: "moreFindings" }, { file, absolutePath, range: { start, end: start }, offset: 0, length: 0 }, { message, hint: "fix the findings listed and run again, or check a smaller part of the file" });
+        });
+      }
+    };
   }
 });
 
@@ -30546,7 +30623,7 @@ function covers(deny, allowing) {
 function reachOf(capability) {
   let reach = reaches.get(capability);
   if (!reach) {
-    const all = (patterns2) => patterns2.includes("*") || patterns2.includes("**");
+    const all = (patterns) => patterns.includes("*") || patterns.includes("**");
     reach = {
       everyLabel: all(capability.windows) || all(capability.webviews),
       windows: new Set(capability.windows),
@@ -30975,8 +31052,8 @@ function entryUses(resolution, judgements, windows) {
     const capability = resolved.capability;
     if (capability.remote)
       continue;
-    const patterns2 = valuesOf(capability.windows);
-    const covered = windows.filter((window) => patterns2.some((pattern) => labelMatches(pattern, window)));
+    const patterns = valuesOf(capability.windows);
+    const covered = windows.filter((window) => patterns.some((pattern) => labelMatches(pattern, window)));
     if (windows.length > 0 && covered.length === 0)
       continue;
     const lists = /* @__PURE__ */ new Map();
@@ -31048,6 +31125,9 @@ function windowsText(windows) {
     return "every window";
   const quoted = windows.map((window) => `"${window}"`);
   return `${windows.length === 1 ? "window" : "windows"} ${wordList(quoted)}`;
+}
+function refusalReason(verdict) {
+  return verdict === "denied" ? "a capability denies it (a deny applies to every window)" : verdict === "not-allowed-here" ? "it is granted to other windows only" : "no capability grants it";
 }
 function platformsText(platforms, resolved) {
   return resolved.every((platform) => platforms.includes(platform)) ? "" : ` on ${wordList(TARGETS.filter((target) => platforms.includes(target)))}`;
@@ -31222,7 +31302,7 @@ var init_frontend_command_not_granted = __esm({
             const platforms = refusal.platforms.filter((platform) => !missing.has(platform));
             if (platforms.length === 0)
               continue;
-            const reason = refusal.verdict === "denied" ? "a capability denies it (a deny applies to every window)" : refusal.verdict === "not-allowed-here" ? "it is granted to other windows only" : "no capability grants it";
+            const reason = refusalReason(refusal.verdict);
             const group = byReason.get(reason) ?? { windows: [], platforms: /* @__PURE__ */ new Set() };
             group.windows.push(refusal.window);
             for (const platform of platforms)
@@ -31341,8 +31421,8 @@ var init_frontend_version_skew = __esm({
             continue;
           const windows = judgement.refusals.map((refusal) => refusal.window);
           for (const use of access2.entries) {
-            const patterns2 = valuesOf(use.capability.windows);
-            if (!windows.some((window) => window === "*" || patterns2.some((pattern) => labelMatches(pattern, window))))
+            const patterns = valuesOf(use.capability.windows);
+            if (!windows.some((window) => window === "*" || patterns.some((pattern) => labelMatches(pattern, window))))
               continue;
             const leaves = expandIdentifier(catalog, use.entry.identifier).leaves.filter((leaf) => leaf.key === judgement.key);
             const moved = leaves.map((leaf) => {
@@ -32474,14 +32554,18 @@ function report(context, at, field2) {
   if (TOLERATED.includes(key))
     return;
   const known = KNOWN_FIELDS[object];
-  const { missing: suggestion, present: alreadySet } = nearestField(key, known, (name) => siblings.has(name));
   context.report({
     at,
     path: field2.path,
     target: "key",
     messageId: "unknownField",
     data: { what: object, field: key },
-    hint: suggestion ? `did you mean "${suggestion}"?` : alreadySet ? `this ${object} already has "${alreadySet}": move what "${key}" holds into it, then remove "${key}"` : `known fields: ${known.join(", ")}`
+    // Read only for a finding that is kept: a file of 1,000,000 unknown keys lists 10,000 of them
+    // (MAX_FINDINGS_PER_FILE), and the nearest field of the others was most of the run's time.
+    get hint() {
+      const { missing: suggestion, present: alreadySet } = nearestField(key, known, (name) => siblings.has(name));
+      return suggestion ? `did you mean "${suggestion}"?` : alreadySet ? `this ${object} already has "${alreadySet}": move what "${key}" holds into it, then remove "${key}"` : `known fields: ${known.join(", ")}`;
+    }
   });
 }
 var TOLERATED, KNOWN_FIELDS, unknown_field_default;
@@ -32608,8 +32692,7 @@ var init_unknown_permission = __esm({
             context.report({ at: capability.source, path: entry.extended ? [...entry.path, "identifier"] : entry.path, ...versioned });
             continue;
           }
-          const owner = verdict.key === void 0 ? "the app's own permissions" : `plugin "${verdict.key}"`;
-          const problem = verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key) ? `the host has no core area "${verdict.key.slice(5)}"` : `${owner} has no permission or set "${verdict.base}"`;
+          const problem = verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key) ? `the host has no core area "${verdict.key.slice(5)}"` : verdict.key === void 0 ? `the app has no permission or set "${verdict.base}" of its own` : `plugin "${verdict.key}" has no permission or set "${verdict.base}"`;
           const impact = impactOf(capability);
           context.report({
             at: capability.source,
@@ -33825,6 +33908,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
       documentsByPath.set(document.absolutePath, document);
   const diagnostics = [];
   const emitted = /* @__PURE__ */ new Set();
+  const budget = new FindingBudget();
   const suppressions = collectSuppressions(project.capabilities);
   const emit = (rule, document, absolutePath, file, report2, mayRepeat = false) => {
     if (report2.fix && !rule.fixable)
@@ -33849,6 +33933,8 @@ async function lintWithRules(project, rules, givenOptions = {}) {
         return;
       emitted.add(key);
     }
+    if (!budget.admit(rule, severity, file, absolutePath))
+      return;
     const located = report2.span ?? document?.locate(report2.path, report2.target) ?? NOWHERE;
     const fix = report2.fix && document ? report2.fix(document) : void 0;
     const text2 = { message: oneLine3(shortenQuotedValues(message)), hint: report2.hint ? oneLine3(report2.hint) : void 0 };
@@ -33930,6 +34016,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
     };
   };
   await runRules(rules, options, contextFor);
+  diagnostics.push(...budget.summaries());
   const focus = options.focus;
   const inFocus = (file) => focus === void 0 || focus.some((f) => file === f || f.endsWith(import_node_path20.default.sep) && file.startsWith(f));
   const kept = focus === void 0 ? diagnostics : diagnostics.filter((d) => inFocus(d.absolutePath));
@@ -35373,8 +35460,9 @@ __export(stylish_exports, {
 });
 function findingLines(d, frame, context) {
   const { paint } = context;
+  const at = d.liveServer === void 0 ? `  ${d.range.start.line}:${d.range.start.column}` : "";
   const out = [
-    d.severity === "suggestion" ? paint.dim(`  ${d.range.start.line}:${d.range.start.column}  suggestion  ${d.message}  ${d.ruleId}`) : `  ${d.range.start.line}:${d.range.start.column}  ${d.severity === "error" ? paint.error("error") : paint.warning("warning")}  ${d.message}  ${paint.dim(d.ruleId)}`
+    d.severity === "suggestion" ? paint.dim(`${at}  suggestion  ${d.message}  ${d.ruleId}`) : `${at}  ${d.severity === "error" ? paint.error("error") : paint.warning("warning")}  ${d.message}  ${paint.dim(d.ruleId)}`
   ];
   if (frame)
     out.push(...codeFrame(d, frame.text, frame.previous, context));
@@ -35480,7 +35568,7 @@ var init_stylish = __esm({
     init_terminal_text();
     init_line_index();
     init_messages();
-    init_wording2();
+    init_wording();
     stylish = ({ diagnostics, summary, notes = [], config, hiddenWarnings = 0 }, context) => {
       const { paint } = context;
       const out = [];
@@ -35505,7 +35593,7 @@ var init_stylish = __esm({
         for (const d of groupFindings(list)) {
           const lines = linesOf(d.absolutePath);
           const line = d.range.start.line;
-          const frame = lines && !(lines.text === "" && lines.lineText(line) === "") ? { text: lines.lineText(line), previous: line > 1 ? lines.lineText(line - 1) : void 0 } : void 0;
+          const frame = d.liveServer === void 0 && lines && !(lines.text === "" && lines.lineText(line) === "") ? { text: lines.lineText(line), previous: line > 1 ? lines.lineText(line - 1) : void 0 } : void 0;
           out.push(...findingLines(d, frame, context));
         }
         out.push("");
@@ -35533,7 +35621,7 @@ var init_compact = __esm({
   "dist/core/reporters/compact.js"() {
     "use strict";
     init_terminal_text();
-    compact = ({ diagnostics }) => textLines(diagnostics.map((d) => `${d.file}:${d.range.start.line}:${d.range.start.column}: ${d.severity} ${d.message} [${d.ruleId}]`));
+    compact = ({ diagnostics }) => textLines(diagnostics.map((d) => d.liveServer === void 0 ? `${d.file}:${d.range.start.line}:${d.range.start.column}: ${d.severity} ${d.message} [${d.ruleId}]` : `${d.liveServer}: ${d.severity} ${d.message} [${d.ruleId}]`));
     compact_default = compact;
   }
 });
@@ -35729,20 +35817,15 @@ function encodePath(bytes, keep = "") {
   }
   return uri;
 }
-function directoryUri(cwd) {
-  const href = (0, import_node_url2.pathToFileURL)(cwd).href;
-  return href.endsWith("/") ? href : `${href}/`;
-}
 function level(severity) {
   return severity === "suggestion" ? "note" : severity;
 }
-var import_node_crypto, import_node_path25, import_node_url2, SARIF_SCHEMA_URI, SRCROOT, sarif, UNESCAPED, PROBLEM_SEVERITY, sarif_default;
+var import_node_crypto, import_node_path25, SARIF_SCHEMA_URI, SRCROOT, sarif, UNESCAPED, PROBLEM_SEVERITY, sarif_default;
 var init_sarif = __esm({
   "dist/core/reporters/sarif.js"() {
     "use strict";
     import_node_crypto = require("node:crypto");
     import_node_path25 = __toESM(require("node:path"), 1);
-    import_node_url2 = require("node:url");
     init_tool();
     init_repository_paths();
     SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -35750,7 +35833,6 @@ var init_sarif = __esm({
     sarif = ({ diagnostics, notes = [], config }, context) => {
       const rules = [...context.rules.values()];
       const ruleIndex = sarifRuleIndex(context);
-      const root2 = sourceRoot(context.cwd);
       const log = {
         $schema: SARIF_SCHEMA_URI,
         version: "2.1.0",
@@ -35765,7 +35847,11 @@ var init_sarif = __esm({
                 rules: rules.map((rule) => ruleDescriptor(rule, context))
               }
             },
-            originalUriBaseIds: { [SRCROOT]: { uri: directoryUri(root2) } },
+            // No uri: the log names no folder of this machine (SARIF 3.14.14 lets the consumer supply it; GitHub
+            // code scanning reads %SRCROOT% as the repository's root). Results name files relative to it.
+            originalUriBaseIds: {
+              [SRCROOT]: { description: { text: "The repository root (the folder holding .git; outside a repository, the folder caplint ran in)." } }
+            },
             // Our columns count UTF-16 code units, like JavaScript strings.
             columnKind: "utf16CodeUnits",
             results: diagnostics.map((d) => sarifResult(d, ruleIndex, context.cwd)),
@@ -35920,7 +36006,7 @@ var init_lint_command = __esm({
     init_context();
     init_reporters();
     init_settings();
-    init_wording2();
+    init_wording();
     DOCUMENT_FORMATS = /* @__PURE__ */ new Set(["json", "sarif"]);
   }
 });
@@ -36959,10 +37045,10 @@ function normalizePath(path45) {
     path45 = "/" + path45;
   return path45;
 }
-function matchPatterns(patterns2, testString, stats) {
+function matchPatterns(patterns, testString, stats) {
   const path45 = normalizePath(testString);
-  for (let index = 0; index < patterns2.length; index++) {
-    const pattern = patterns2[index];
+  for (let index = 0; index < patterns.length; index++) {
+    const pattern = patterns[index];
     if (pattern(path45, stats)) {
       return true;
     }
@@ -36974,13 +37060,13 @@ function anymatch(matchers, testString) {
     throw new TypeError("anymatch: specify first argument");
   }
   const matchersArray = arrify(matchers);
-  const patterns2 = matchersArray.map((matcher) => createPattern(matcher));
+  const patterns = matchersArray.map((matcher) => createPattern(matcher));
   if (testString == null) {
     return (testString2, stats) => {
-      return matchPatterns(patterns2, testString2, stats);
+      return matchPatterns(patterns, testString2, stats);
     };
   }
-  return matchPatterns(patterns2, testString);
+  return matchPatterns(patterns, testString);
 }
 function watch(paths, options = {}) {
   const watcher = new FSWatcher(options);
@@ -37728,7 +37814,7 @@ var init_watch = __esm({
     import_node_path28 = __toESM(require("node:path"), 1);
     init_terminal_text();
     init_read_log();
-    init_wording2();
+    init_wording();
     DEBOUNCE_MS = 120;
     WatchedPaths = class {
       log = newReadLog();
@@ -37822,10 +37908,10 @@ function sideOf(model, spell) {
     side.commands.add(grant.command);
     side.contexts.add(grant.context);
     const group = grantGroup(grant);
-    let patterns2 = side.grantPatterns.get(group);
-    if (!patterns2)
-      side.grantPatterns.set(group, patterns2 = new CoveringPatterns());
-    patterns2.add(grant.pattern);
+    let patterns = side.grantPatterns.get(group);
+    if (!patterns)
+      side.grantPatterns.set(group, patterns = new CoveringPatterns());
+    patterns.add(grant.pattern);
     let callers = side.callers.get(callerKey(grant.command, grant.context));
     if (!callers)
       side.callers.set(callerKey(grant.command, grant.context), callers = new CallerPatterns());
@@ -37868,16 +37954,16 @@ function coveredBy(sites, key, pattern) {
 }
 function scopeChanges(before, after) {
   const changes = [];
-  for (const [key, { patterns: patterns2 }] of after.allow) {
-    for (const [pattern, { value, entry }] of patterns2) {
+  for (const [key, { patterns }] of after.allow) {
+    for (const [pattern, { value, entry }] of patterns) {
       const [command, context, target, canonical2] = JSON.parse(key);
       if (!before.commands.has(command) || coveredBy(before.allow, key, pattern) || before.globalAllow.get(entry.key)?.has(canonical2))
         continue;
       changes.push({ scope: "command", command, plugin: entry.key, change: "allowed", value, context, target, pattern, entry });
     }
   }
-  for (const [key, { patterns: patterns2 }] of before.deny) {
-    for (const [pattern, { value, entry }] of patterns2) {
+  for (const [key, { patterns }] of before.deny) {
+    for (const [pattern, { value, entry }] of patterns) {
       const [command, context, target, canonical2] = JSON.parse(key);
       if (!after.commands.has(command) || coveredBy(after.deny, key, pattern) || after.globalDeny.get(entry.key)?.has(canonical2))
         continue;
@@ -37995,11 +38081,11 @@ function grantsOf(model, spell) {
     const command = spell(name);
     for (const entry of entries) {
       const context = entry.context.kind === "local" ? "local" : entry.context.url;
-      for (const [target, patterns2] of [
+      for (const [target, patterns] of [
         ["window", entry.windows],
         ["webview", entry.webviews]
       ]) {
-        for (const pattern of patterns2) {
+        for (const pattern of patterns) {
           const key = JSON.stringify([command, context, target, pattern]);
           const grant = grants.get(key) ?? { command, context, target, pattern, entries: [] };
           grant.entries.push(entry);
@@ -38060,9 +38146,9 @@ var init_diff = __esm({
           return;
         this.known.add(pattern);
         const head = literalHead(pattern);
-        const patterns2 = this.byHead.get(head);
-        if (patterns2)
-          patterns2.push(pattern);
+        const patterns = this.byHead.get(head);
+        if (patterns)
+          patterns.push(pattern);
         else
           this.byHead.set(head, [pattern]);
         if (head !== pattern)
@@ -38310,7 +38396,7 @@ var init_diff2 = __esm({
     init_project_model();
     init_platforms();
     init_terminal_text();
-    init_wording2();
+    init_wording();
     KIND_WORDS = { commands: "new command", origins: "new remote origin", scopes: "wider scope" };
     pluginName = (plugin) => plugin === APP_KEY ? "app" : plugin;
     sourceOf = (change) => change.scope === "command" ? change.entry : change.contribution;
@@ -38432,12 +38518,17 @@ function expandPermission(catalog, platform, identifier) {
     scopeOnly: model.allowed.size === 0 && model.denied.size === 0 && model.globalScope.size > 0
   };
 }
+function grantCounts(allows, denies) {
+  const parts = [allows.length ? `allows ${plural(allows.length, "command")}` : "", denies.length ? `denies ${plural(denies.length, "command")}` : ""].filter(Boolean);
+  return parts.join(", ") || "allows no command";
+}
 var init_permissions = __esm({
   "dist/capabilities/queries/permissions.js"() {
     "use strict";
     init_types();
     init_engine();
     init_capability();
+    init_wording();
   }
 });
 
@@ -38488,7 +38579,7 @@ async function buildReport(input) {
   }
   const onSome = (platforms) => platforms.length < asked.length ? asked.filter((p) => platforms.includes(p)) : void 0;
   const cells = [];
-  const rows = [];
+  const rows2 = [];
   for (const [r, window] of windows.entries()) {
     const rowCells = columns.map(() => ({ count: 0, commands: [], denied: [], dangerous: false, remote: 0, platformSpecific: 0, heat: 0 }));
     const callable2 = /* @__PURE__ */ new Map();
@@ -38596,7 +38687,7 @@ async function buildReport(input) {
     for (const cell of rowCells)
       cell.commands.sort((a2, b2) => compareCodePoints(a2.command, b2.command));
     cells.push(rowCells);
-    rows.push({
+    rows2.push({
       window,
       capabilities: [...capabilities],
       callable: callable2.size,
@@ -38623,7 +38714,7 @@ async function buildReport(input) {
     originText: origin === void 0 ? "any origin (local pages and remote URLs)" : origin.kind === "local" ? "the app's own pages" : originDisplay2(origin),
     windows,
     columns,
-    rows,
+    rows: rows2,
     cells,
     entries,
     findings,
@@ -38636,7 +38727,7 @@ async function buildReport(input) {
       denied: new Set(groups.flatMap((g) => g.matrix.denied)).size,
       capabilities: capabilityList.filter((c) => !c.inactive).length,
       inactiveCapabilities: capabilityList.filter((c) => c.inactive).length,
-      remote: rows.reduce((n, row) => n + row.remote, 0),
+      remote: rows2.reduce((n, row) => n + row.remote, 0),
       errors: findings.filter((f) => f.severity === "error").length,
       warnings: findings.filter((f) => f.severity === "warning").length,
       suggestions: findings.filter((f) => f.severity === "suggestion").length,
@@ -39164,7 +39255,7 @@ function diffSection(data) {
       const plugin = parseCommandName(grant.command).plugin ?? "app commands";
       byPlugin.set(plugin, [...byPlugin.get(plugin) ?? [], grant]);
     }
-    const rows = [...byPlugin].map(([plugin, grants]) => `<div class="prow"><span class="pname">${escapeHtml(plugin)}</span><span class="chips">${grants.map((grant) => {
+    const rows2 = [...byPlugin].map(([plugin, grants]) => `<div class="prow"><span class="pname">${escapeHtml(plugin)}</span><span class="chips">${grants.map((grant) => {
       const short = parseCommandName(grant.command).name;
       const title = `${grant.command}${grant.platforms ? ` (${grant.platforms.join(", ")} only)` : ""}
 ${[grant.capability, ...grant.chain].join(" \u203A ")}
@@ -39180,7 +39271,7 @@ ${grant.file}:${grant.line}`;
     const reaches2 = g.reaches.length ? `reaches ${g.reaches.join(", ")}` : "reaches no known window";
     return `<div class="group ${kind}" data-target="${g.target}" data-pattern="${escapeHtml(g.pattern)}" data-context="${escapeHtml(g.context)}">
 <div class="who"><span class="badge ${kind}">${kind === "new" ? "new" : "removed"}</span> ${g.target} <code>${escapeHtml(g.pattern)}</code> from <code>${escapeHtml(g.context)}</code> <span class="reach">${escapeHtml(reaches2)}</span> <span class="count">${plural(g.grants.length, "command")}</span></div>
-<div class="plugins">${rows}</div>
+<div class="plugins">${rows2}</div>
 <div class="sources">granted by ${[...sources.values()].map((s) => `<span>${escapeHtml(s)}</span>`).join("; ")}</div>
 </div>`;
   };
@@ -39198,21 +39289,21 @@ function findingsSection(findings) {
   const errors = findings.filter((f) => f.severity === "error").length;
   const suggestions = findings.filter((f) => f.severity === "suggestion").length;
   const counted = `${plural(errors, "error")} and ${plural(findings.length - errors - suggestions, "warning")}${suggestions ? ` (and ${plural(suggestions, "suggestion")}: true, but changing nothing at run time)` : ""}`;
-  const rows = findings.map((f) => `<tr class="finding ${f.severity}" data-rule="${escapeHtml(f.ruleId)}"><td><span class="sev ${f.severity}">${f.severity}</span></td><td><code class="rule">${f.ruleId === "dangerous-permission" ? "\u26A0 " : ""}${escapeHtml(f.ruleId)}</code></td><td><code class="loc">${escapeHtml(`${f.file}:${f.line}:${f.column}`)}</code></td><td class="message">${escapeHtml(f.message)}${f.hint ? `<div class="hint">${escapeHtml(f.hint)}</div>` : ""}</td></tr>`).join("\n");
+  const rows2 = findings.map((f) => `<tr class="finding ${f.severity}" data-rule="${escapeHtml(f.ruleId)}"><td><span class="sev ${f.severity}">${f.severity}</span></td><td><code class="rule">${f.ruleId === "dangerous-permission" ? "\u26A0 " : ""}${escapeHtml(f.ruleId)}</code></td><td><code class="loc">${escapeHtml(`${f.file}:${f.line}:${f.column}`)}</code></td><td class="message">${escapeHtml(f.message)}${f.hint ? `<div class="hint">${escapeHtml(f.hint)}</div>` : ""}</td></tr>`).join("\n");
   return `<section id="findings" class="card">
 <div class="section-head"><h2>Findings</h2><p class="lead">${findings.length ? `${counted} from the same checks as <code>caplint check</code>.` : "No findings: <code>caplint check</code> reports nothing."}</p></div>
 ${findings.length ? `<table class="findings"><thead><tr><th>Severity</th><th>Rule</th><th>Location</th><th>Message</th></tr></thead><tbody>
-${rows}
+${rows2}
 </tbody></table>` : ""}
 </section>`;
 }
 function capabilitiesSection(data) {
   const list = (values) => values.length ? values.map((v2) => `<code>${escapeHtml(v2)}</code>`).join(" ") : `<span class="none">none</span>`;
-  const rows = data.capabilities.map((c) => `<tr${c.inactive ? ` class="inactive" title="${escapeHtml(`not used on ${platformsText3(data)}`)}"` : ""} data-capability="${escapeHtml(c.identifier)}"><td><strong>${escapeHtml(c.identifier)}</strong>${c.inactive ? ` <span class="off">not on ${escapeHtml(platformsText3(data))}</span>` : c.inactiveOn ? ` <span class="off">not on ${escapeHtml(c.inactiveOn.join(", "))}</span>` : ""}</td><td><code class="loc">${escapeHtml(`${c.file}:${c.line}`)}</code></td><td>${list(c.windows)}</td><td>${list(c.webviews)}</td><td>${list(c.contexts)}</td><td>${c.platforms ? list(c.platforms) : `<span class="none">all</span>`}</td><td class="num">${c.permissions}</td></tr>`).join("\n");
+  const rows2 = data.capabilities.map((c) => `<tr${c.inactive ? ` class="inactive" title="${escapeHtml(`not used on ${platformsText3(data)}`)}"` : ""} data-capability="${escapeHtml(c.identifier)}"><td><strong>${escapeHtml(c.identifier)}</strong>${c.inactive ? ` <span class="off">not on ${escapeHtml(platformsText3(data))}</span>` : c.inactiveOn ? ` <span class="off">not on ${escapeHtml(c.inactiveOn.join(", "))}</span>` : ""}</td><td><code class="loc">${escapeHtml(`${c.file}:${c.line}`)}</code></td><td>${list(c.windows)}</td><td>${list(c.webviews)}</td><td>${list(c.contexts)}</td><td>${c.platforms ? list(c.platforms) : `<span class="none">all</span>`}</td><td class="num">${c.permissions}</td></tr>`).join("\n");
   return `<section id="capabilities" class="card">
 <div class="section-head"><h2>Capabilities</h2><p class="lead">The capabilities the build uses.</p></div>
 <table class="caps"><thead><tr><th>Identifier</th><th>Declared at</th><th>Windows</th><th>Webviews</th><th>Origins</th><th>Platforms</th><th class="num">Entries</th></tr></thead><tbody>
-${rows}
+${rows2}
 </tbody></table>
 </section>`;
 }
@@ -39224,7 +39315,7 @@ var init_html = __esm({
     init_client();
     init_model2();
     init_command_name();
-    init_wording2();
+    init_wording();
     sha256 = (text2) => `'sha256-${(0, import_node_crypto2.createHash)("sha256").update(text2, "utf8").digest("base64")}'`;
     HEAT = ["#f3f5f8", "#e4eefb", "#cddff6", "#abc9ee", "#84afe3", "#5b91d4", "#3b74c0", "#245aa5", "#163f7e"];
     if (HEAT.length !== HEAT_LEVELS + 1)
@@ -41696,7 +41787,7 @@ var init_validator = __esm({
     init_parse_line();
     init_json_tree();
     init_document();
-    init_wording2();
+    init_wording();
     MAX_LINE_CHARS = 64 * 1024 * 1024;
     EVENT_JSON = EVENT_RULES_BY_ID.get("event-json");
     MAX_SHOWN_VALUE = 120;
@@ -41772,7 +41863,7 @@ function formatSummary(results) {
     out.push(`  tool calls: ${total} (${calls.tool_done} done, ${calls.tool_error} error, ${calls.tool_cancelled} cancelled, ${calls.tool_rejected} rejected, ${calls["open at turn end"]} open at turn end, ${calls.open} still open)`);
     const longest = summary.toolCalls.longest;
     if (longest) {
-      out.push(`  longest-open call: ${longest.id}${longest.name ? ` (${quote(longest.name)})` : ""}, lines ${longest.startLine}-${longest.endLine} (${longest.endLine - longest.startLine} lines), ${longest.how}`);
+      out.push(`  longest-open call: ${longest.id}${longest.name ? ` (${quote(longest.name)})` : ""}, lines ${longest.startLine}-${longest.endLine} (${plural(longest.endLine - longest.startLine, "line")}), ${longest.how}`);
     }
   }
   return out.join("\n") + "\n";
@@ -41799,7 +41890,7 @@ var init_run_events = __esm({
     init_read_lines();
     init_validator();
     init_text();
-    init_wording2();
+    init_wording();
   }
 });
 
@@ -41809,7 +41900,7 @@ var init_domain = __esm({
   "dist/capabilities/domain.js"() {
     "use strict";
     init_config_section();
-    init_wording();
+    init_wording2();
     init_rules();
     init_types3();
     CAPABILITIES2 = {
@@ -42071,6 +42162,9 @@ function lexiconEntry(word) {
   return void 0;
 }
 function evidenceOf(word) {
+  return readings.get(word, readingOf);
+}
+function readingOf(word) {
   const entry = lexiconEntry(word);
   if (entry !== void 0 || !/^un[a-z]{3,}$/.test(word))
     return entry;
@@ -42205,11 +42299,12 @@ function splitToolName(toolName, naming) {
   }
   return { prefix: void 0, action: words(toolName) };
 }
-var import_node_fs15, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS;
+var import_node_fs15, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, readings, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS;
 var init_naming = __esm({
   "dist/mcp/naming.js"() {
     "use strict";
     import_node_fs15 = require("node:fs");
+    init_bounded_memo();
     init_package_files();
     SERVER_NAME_PATTERNS = {
       python: { pattern: /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*_mcp$/, example: "slack_mcp", suffix: "_mcp" },
@@ -42263,6 +42358,7 @@ var init_naming = __esm({
       upsert: "SQL upsert, Pinecone upsert",
       whoami: "whoami(1), a query of the current identity"
     };
+    readings = new BoundedMemo(4096);
     MANNER_WORDS = /* @__PURE__ */ new Set(["batch", "bulk"]);
     NOUN_LEANING = 0.5;
     FRAMEWORK_WORDS = /* @__PURE__ */ new Set(["mcp", "fastmcp", "server", "servers", "sdk", "modelcontextprotocol"]);
@@ -43002,7 +43098,7 @@ var init_mcp_pagination_contract = __esm({
     init_text2();
     init_probe_results();
     init_types5();
-    init_wording2();
+    init_wording();
     init_messages();
     mcp_pagination_contract_default = defineMcpRule({
       id: "mcp-pagination-contract",
@@ -43074,10 +43170,10 @@ function check(document, property, expected2, shown) {
   if (expected2.maximum !== void 0) {
     const exclusiveMaximum = read("exclusiveMaximum");
     const written = read("maximum") ?? (typeof exclusiveMaximum === "number" ? exclusiveMaximum - 1 : void 0);
-    const writtenText = read("maximum") === void 0 ? `${show2("exclusiveMaximum", exclusiveMaximum)} - 1` : show2("maximum", written);
+    const writtenText = () => read("maximum") === void 0 ? `${show2("exclusiveMaximum", exclusiveMaximum)} - 1` : show2("maximum", written);
     const maximum = written === UNBOUNDED_MAXIMUM || written === UNBOUNDED_MAXIMUM - 1 ? void 0 : written;
     if (maximum !== expected2.maximum)
-      problems2.push(maximum === void 0 ? `has no maximum (${expected2.maximum} expected)${written === void 0 ? "" : `; ${writtenText} is zod's "no maximum"`}` : `has maximum ${writtenText}, not ${expected2.maximum}`);
+      problems2.push(maximum === void 0 ? `has no maximum (${expected2.maximum} expected)${written === void 0 ? "" : `; ${writtenText()} is zod's "no maximum"`}` : `has maximum ${writtenText()}, not ${expected2.maximum}`);
   }
   return problems2;
 }
@@ -44305,6 +44401,7 @@ var init_mcp_stdout_pollution = __esm({
     "use strict";
     init_text2();
     init_types5();
+    init_wording();
     MAX_REPORTED = 5;
     mcp_stdout_pollution_default = defineMcpRule({
       id: "mcp-stdout-pollution",
@@ -44320,7 +44417,7 @@ var init_mcp_stdout_pollution = __esm({
           return;
         const shown = noise.value.slice(0, MAX_REPORTED);
         shown.forEach((line, index) => {
-          const more = index === shown.length - 1 && noise.value.length > shown.length ? ` (and ${noise.value.length - shown.length} more lines)` : "";
+          const more = index === shown.length - 1 && noise.value.length > shown.length ? ` (and ${plural(noise.value.length - shown.length, "more line", "more lines")})` : "";
           report2({
             path: [...noise.path, index],
             messageId: "notJsonRpc",
@@ -44771,7 +44868,10 @@ async function lintMcp(listings, options) {
   const rules = rulesToStart(MCP_RULES, options);
   for (const listing of listings) {
     const { document } = listing;
+    const budget = new FindingBudget();
     const push2 = (rule, severity, report2) => {
+      if (!budget.admit(rule, severity, document.file, document.absolutePath))
+        return;
       const located = document.locate(report2.path, report2.target);
       diagnostics.push(createDiagnostic(rule, severity, report2, { file: document.file, absolutePath: document.absolutePath, ...located }));
     };
@@ -44808,6 +44908,7 @@ async function lintMcp(listings, options) {
       });
       await rule.check(context);
     }
+    diagnostics.push(...budget.summaries());
   }
   return diagnostics.sort(compareDiagnostics);
 }
@@ -45160,7 +45261,7 @@ async function listAllTools(request, timeoutMs) {
     bytes += JSON.stringify(page).length;
     if (Array.isArray(page.tools))
       tools2 += page.tools.length;
-    const listed2 = `${pages.length} page${pages.length === 1 ? "" : "s"}`;
+    const listed2 = plural(pages.length, "page");
     if (bytes > MAX_LISTING_BYTES2)
       throw new FatalError(`tools/list: the pages add up to more than ${MAX_LISTING_BYTES2 / 1024 / 1024} MiB after ${listed2}; caplint reads at most that much of one listing`);
     if (tools2 > MAX_TOOLS)
@@ -45376,7 +45477,7 @@ async function probe(pages, { maxCalls, progress }, service, raw, describeFailur
   }
   const failed = calls.filter((call) => call.error !== void 0).length;
   const probed = new Set(calls.map((call) => call.tool)).size;
-  progress?.(`caplint: probe done: ${total} calls to ${probed} read-only tools${failed > 0 ? `, ${failed} answered with an error` : ""}
+  progress?.(`caplint: probe done: ${plural(total, "call")} to ${plural(probed, "read-only tool")}${failed > 0 ? `, ${failed} answered with an error` : ""}
 `);
   return { maxCalls, calls, notProbed: plan.notProbed };
 }
@@ -45391,6 +45492,7 @@ var init_live = __esm({
     init_naming();
     init_probe();
     init_text2();
+    init_wording();
     HTTP_BODY_LIMIT = 10 * 1024 * 1024;
     STDIO_LINE_LIMIT = 10 * 1024 * 1024;
     MAX_PAGES = 1e3;
@@ -45693,8 +45795,8 @@ async function liveListing(server, options, io, redactor, label) {
   const document = SourceDocument.parse(label, label, JSON.stringify(dump, null, 2) + "\n", "json", void 0, void 0, TOOL_SERVER_WORDING);
   const listing = readListing(document);
   if (options.verbose) {
-    const calls = dump.probe ? `; probe: ${dump.probe.calls.length} calls` : "";
-    io.stderr.write(`caplint: ${dump.transport}: ${listing.tools.length} tools in ${dump.pages.length} page(s)${calls} from ${label}; findings point into the JSON that caplint mcp dump writes
+    const calls = dump.probe ? `; probe: ${plural(dump.probe.calls.length, "call")}` : "";
+    io.stderr.write(`caplint: ${dump.transport}: ${plural(listing.tools.length, "tool")} in ${plural(dump.pages.length, "page")}${calls} from ${label}
 `);
   }
   return listing;
@@ -45787,6 +45889,7 @@ var init_run = __esm({
     init_redact();
     init_wording3();
     init_text2();
+    init_wording();
     NOTHING_CONFIGURED = { verbs: [], listTools: /* @__PURE__ */ new Map() };
   }
 });
@@ -46487,7 +46590,7 @@ function permissionItems(project) {
     ].filter(Boolean);
     items.push({
       identifier,
-      detail: `${what}${locked ? ` \xB7 ${locked.crate} ${locked.version}` : ""} \xB7 allows ${allows.length} command${allows.length === 1 ? "" : "s"}`,
+      detail: `${what}${locked ? ` \xB7 ${locked.crate} ${locked.version}` : ""} \xB7 ${grantCounts(allows, denies)}`,
       documentation: markdown(lines.join("\n\n"))
     });
   }
@@ -46513,6 +46616,7 @@ var init_completion = __esm({
     import_protocol3 = __toESM(require_lsp_protocol(), 1);
     init_places();
     init_syntax();
+    init_permissions();
     FIELD_DOCS = {
       identifier: "The capability's unique name.",
       description: "What the capability is for.",
@@ -46579,7 +46683,7 @@ function builtinPath(kind, name) {
   return kind === "default" ? ["default_permission"] : kind === "set" ? ["permission_sets", name] : ["permissions", name, "identifier"];
 }
 function locationIn(document, at) {
-  return { uri: (0, import_node_url3.pathToFileURL)(document.absolutePath).href, range: toLspRange(document.locate(at).range) };
+  return { uri: (0, import_node_url2.pathToFileURL)(document.absolutePath).href, range: toLspRange(document.locate(at).range) };
 }
 async function inPermissionFiles(source, kind, name) {
   if (await pathKind(source) !== "directory")
@@ -46630,14 +46734,14 @@ function commandIn(file, command) {
   if (at < 0)
     return void 0;
   const lines = new LineIndex(read.text);
-  return { uri: (0, import_node_url3.pathToFileURL)(file).href, range: toLspRange({ start: lines.position(at), end: lines.position(at + command.length + 2) }) };
+  return { uri: (0, import_node_url2.pathToFileURL)(file).href, range: toLspRange({ start: lines.position(at), end: lines.position(at + command.length + 2) }) };
 }
-var import_node_path39, import_node_url3, VIRTUAL_SCHEME, MAX_VIRTUAL_DOCUMENTS, MAX_BYTES, VirtualDocuments;
+var import_node_path39, import_node_url2, VIRTUAL_SCHEME, MAX_VIRTUAL_DOCUMENTS, MAX_BYTES, VirtualDocuments;
 var init_definition = __esm({
   "dist/lsp/definition.js"() {
     "use strict";
     import_node_path39 = __toESM(require("node:path"), 1);
-    import_node_url3 = require("node:url");
+    import_node_url2 = require("node:url");
     init_catalog();
     init_document();
     init_line_index();
@@ -46770,7 +46874,8 @@ function permissionHover(project, capability, entry) {
   }
   for (const { platforms, allows, denies } of groups.values()) {
     const on = groups.size === 1 ? "" : ` on ${platforms.join(", ")}`;
-    out.push(`**Allows${on}:** ${allows.length ? `${allows.length} command${allows.length === 1 ? "" : "s"}: ${commandList(allows)}` : "no command"}`);
+    if (allows.length || !denies.length)
+      out.push(`**Allows${on}:** ${allows.length ? `${plural(allows.length, "command")}: ${commandList(allows)}` : "no command"}`);
     if (denies.length)
       out.push(`**Denies${on}:** ${commandList(denies)}`);
   }
@@ -46823,7 +46928,7 @@ function labelHover(project, label) {
     const count = resolveAccess2(project, { window: label, platform }).allowed.length;
     counts.set(count, [...counts.get(count) ?? [], platform]);
   }
-  const parts = [...counts].map(([count, platforms]) => `${count} command${count === 1 ? "" : "s"}${counts.size === 1 ? "" : ` on ${platforms.join(", ")}`}`);
+  const parts = [...counts].map(([count, platforms]) => `${plural(count, "command")}${counts.size === 1 ? "" : ` on ${platforms.join(", ")}`}`);
   out.push(`**May call** (its own pages): ${parts.join("; ")}`);
   return out.join("\n\n");
 }
@@ -46876,6 +46981,7 @@ var init_hover = __esm({
     init_index();
     init_completion();
     init_places();
+    init_wording();
   }
 });
 
@@ -46914,7 +47020,7 @@ function grantActions(project, file, buffer, range2) {
     actions.push({
       title: `Grant ${permission} to capability "${capability.identifier}" (${capability.source.file})${windows.length ? ` for ${windows.map((w2) => `"${w2}"`).join(", ")}` : ""}`,
       kind: import_protocol4.CodeActionKind.QuickFix,
-      edit: { changes: { [(0, import_node_url4.pathToFileURL)(capability.source.absolutePath).href]: [edit] } },
+      edit: { changes: { [(0, import_node_url3.pathToFileURL)(capability.source.absolutePath).href]: [edit] } },
       ...actions.length === 0 ? { isPreferred: true } : {}
     });
   }
@@ -47014,7 +47120,7 @@ function callHover(project, file, offset) {
       if (allowedPlatforms.length)
         allowed.push(`${name}${onPlatforms(allowedPlatforms, platforms)}`);
       for (const [verdict, on] of reasons2 ?? [])
-        refused.push(`${name}${onPlatforms(on, platforms)}: ${REASONS[verdict] ?? verdict}`);
+        refused.push(`${name}${onPlatforms(on, platforms)}: ${refusalReason(verdict)}`);
     }
     out.push(`**May call:** ${allowed.length ? allowed.join("; ") : "no window"}`);
     if (refused.length)
@@ -47028,11 +47134,11 @@ function onPlatforms(on, all) {
   const unique = TARGETS.filter((platform) => on.includes(platform));
   return all.every((platform) => on.includes(platform)) ? " (every platform)" : ` on ${unique.join(", ")}`;
 }
-var import_node_url4, import_protocol4, judged2, REASONS;
+var import_node_url3, import_protocol4, judged2;
 var init_frontend2 = __esm({
   "dist/lsp/frontend.js"() {
     "use strict";
-    import_node_url4 = require("node:url");
+    import_node_url3 = require("node:url");
     init_engine();
     init_types2();
     init_frontend_access();
@@ -47040,11 +47146,6 @@ var init_frontend2 = __esm({
     init_places();
     import_protocol4 = __toESM(require_lsp_protocol(), 1);
     judged2 = /* @__PURE__ */ new WeakMap();
-    REASONS = {
-      denied: "a capability denies it (a deny applies to every window)",
-      "not-allowed-here": "it is granted to other windows only",
-      "not-granted": "no capability grants it"
-    };
   }
 });
 
@@ -47053,16 +47154,16 @@ function canonicalUri(uri) {
   if (!uri.startsWith("file:"))
     return uri;
   try {
-    return (0, import_node_url5.pathToFileURL)((0, import_node_url5.fileURLToPath)(uri)).href;
+    return (0, import_node_url4.pathToFileURL)((0, import_node_url4.fileURLToPath)(uri)).href;
   } catch {
     return uri;
   }
 }
-var import_node_url5, import_protocol5, DEFAULT_MAX_MESSAGE_BYTES, MAX_HEADER_BYTES, HEADER_END, SERVER_NOT_INITIALIZED, INVALID_REQUEST, BoundedMessageReader, ClientGate;
+var import_node_url4, import_protocol5, DEFAULT_MAX_MESSAGE_BYTES, MAX_HEADER_BYTES, HEADER_END, SERVER_NOT_INITIALIZED, INVALID_REQUEST, BoundedMessageReader, ClientGate;
 var init_framing = __esm({
   "dist/lsp/framing.js"() {
     "use strict";
-    import_node_url5 = require("node:url");
+    import_node_url4 = require("node:url");
     import_protocol5 = __toESM(require_lsp_protocol(), 1);
     DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
     MAX_HEADER_BYTES = 64 * 1024;
@@ -47431,7 +47532,7 @@ function filePathOf(uri) {
   if (!uri.startsWith("file:"))
     return void 0;
   try {
-    return (0, import_node_url6.fileURLToPath)(uri);
+    return (0, import_node_url5.fileURLToPath)(uri);
   } catch {
     return void 0;
   }
@@ -47453,13 +47554,13 @@ function isInside(file, folder) {
   const relative3 = import_node_path42.default.relative(folder, file);
   return relative3 === "" || !relative3.startsWith("..") && !import_node_path42.default.isAbsolute(relative3);
 }
-var import_node_fs18, import_node_path42, import_node_url6, import_protocol6, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
+var import_node_fs18, import_node_path42, import_node_url5, import_protocol6, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
 var init_workspace = __esm({
   "dist/lsp/workspace.js"() {
     "use strict";
     import_node_fs18 = require("node:fs");
     import_node_path42 = __toESM(require("node:path"), 1);
-    import_node_url6 = require("node:url");
+    import_node_url5 = require("node:url");
     init_esm5();
     init_apps();
     init_blocks();
@@ -47688,7 +47789,7 @@ var init_workspace = __esm({
       async publish(app, analysis) {
         const byUri = /* @__PURE__ */ new Map();
         for (const d of analysis.result.diagnostics) {
-          const uri = (0, import_node_url6.pathToFileURL)(d.absolutePath).href;
+          const uri = (0, import_node_url5.pathToFileURL)(d.absolutePath).href;
           let list = byUri.get(uri);
           if (!list)
             byUri.set(uri, list = []);
@@ -48073,11 +48174,11 @@ init_project_model();
 init_terminal_text();
 init_call();
 init_command_name();
-init_wording2();
+init_wording();
 
 // dist/capabilities/render/manifest-union.js
 init_terminal_text();
-init_wording2();
+init_wording();
 function manifestUnionLines(notes, paint = NO_PAINT) {
   const byFile = /* @__PURE__ */ new Map();
   for (const note of notes)
@@ -48807,7 +48908,7 @@ init_types2();
 init_frontend_access();
 
 // dist/capabilities/queries/least-privilege.js
-init_wording2();
+init_wording();
 init_catalog();
 init_types();
 init_expand();
@@ -49093,7 +49194,7 @@ init_project_model();
 // dist/capabilities/render/least-privilege.js
 init_unified_diff();
 init_terminal_text();
-init_wording2();
+init_wording();
 init_types2();
 init_frontend();
 function planDiffs(plan) {
@@ -49365,11 +49466,11 @@ function renderMatrixJson(matrices, asked, manifestUnion = [], frontendCalls) {
     const value = matrix.toJSON();
     if (!frontendCalls)
       return value;
-    const rows = value.rows.map((row) => {
+    const rows2 = value.rows.map((row) => {
       const calls = frontendCalls.get(row.window);
       return calls ? { ...row, usedByFrontend: row.granted.filter((command) => calls.has(command)) } : row;
     });
-    return { ...value, rows };
+    return { ...value, rows: rows2 };
   };
   const single = matrices.length === 1 ? json3(matrices[0].matrix) : {};
   return JSON.stringify({
@@ -49423,6 +49524,42 @@ init_permissions();
 
 // dist/capabilities/render/permissions.js
 init_terminal_text();
+
+// dist/core/markdown-text.js
+function markdownText(markdown2) {
+  const code = [];
+  const text2 = markdown2.replace(/^ *(```+|~~~+)[^\n]*\n([\s\S]*?)^ *\1 *$/gm, (_2, _fence, inner) => `\0${code.push(inner.trim()) - 1}\0`).replace(/(`+)([\s\S]*?)\1/g, (_2, _ticks, inner) => `\0${code.push(inner.trim()) - 1}\0`);
+  const pieces = [];
+  let list = [];
+  const endList = () => {
+    if (list.length)
+      pieces.push(`${list.join(", ")}${list.length && !/[.:;!?]$/.test(list[list.length - 1]) ? "." : ""}`);
+    list = [];
+  };
+  for (const raw of text2.replace(/<h(\d)>([\s\S]*?)<\/h\1>/gi, "\n#### $2\n").split("\n")) {
+    const line = raw.trim();
+    if (line === "")
+      continue;
+    const heading = /^#{1,6}\s+(.*?)\s*#*$/.exec(line);
+    const item = /^(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line);
+    if (item) {
+      list.push(inline(item[1]));
+      continue;
+    }
+    endList();
+    if (heading)
+      pieces.push(/[.:;!?]$/.test(heading[1]) ? inline(heading[1]) : `${inline(heading[1])}:`);
+    else
+      pieces.push(inline(line));
+  }
+  endList();
+  return pieces.join(" ").replace(/\u0000(\d+)\u0000/g, (match2, index) => code[Number(index)] ?? match2).replace(/\s+/g, " ").trim();
+}
+function inline(line) {
+  return line.replace(/!?\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g, (_2, label, url) => label.trim() === "" || label.trim() === url ? url : `${label.trim()} (${url})`).replace(/<(https?:\/\/[^>\s]+)>/g, "$1").replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, "$2").replace(/(^|[\s(])\*(?=\S)([^*]*?\S)\*(?=[\s).,;:!?]|$)/g, "$1$2").replace(/<\/?(?:b|strong|em|i|code|p|br)\s*\/?>/gi, " ");
+}
+
+// dist/capabilities/render/permissions.js
 function renderPermissionsJson(listing) {
   return JSON.stringify(listing, null, 2) + "\n";
 }
@@ -49430,7 +49567,7 @@ function renderPermissionsText(listing, paint = NO_PAINT) {
   const out = [];
   for (const p of listing) {
     out.push(`${paint.bold(p.identifier)}  (${p.kind}${p.platforms ? `, ${p.platforms.join("/")} only` : ""})`);
-    const description = p.description.replace(/<\/?h4>|\s+/g, " ").trim();
+    const description = markdownText(p.description);
     if (description)
       out.push(`  ${paint.dim(description.length > 160 ? description.slice(0, 159) + "\u2026" : description)}`);
     if (p.members)
@@ -49509,7 +49646,7 @@ init_rules();
 init_query_options();
 init_output();
 init_options();
-init_wording2();
+init_wording();
 function registerReport(program2, io, setExitCode, allRules) {
   const command = program2.command("report").description("a self-contained HTML page for security reviews: access heat map, grant chains, findings, and the diff against a baseline").option("--html <file>", "write the HTML report to this file (atomically); - for standard output").option("--against <dir>", "a baseline version of the app (folder) to compare with: what this version grants beyond it is new").option("-w, --window <label>", "a window to include (repeatable; default: every known label)", (v2, p) => [...p, v2], []).option("-u, --url <url>", "origin of the calling pages: a URL, or local (default: every origin, local pages and every remote pattern)").option("--rule <id=severity>", "set a rule's severity for the findings shown: off, suggestion, warning or error (repeatable)", (v2, p) => [...p, v2], []);
   addColorOptions(addQueryOptions(command, ["html"])).action(async (paths, options) => {
@@ -49614,8 +49751,8 @@ init_glob();
 init_platforms();
 init_terminal_text();
 function reachedWindows(entry, windows) {
-  const patterns2 = [...entry.windows, ...entry.webviews];
-  return windows.filter((window) => patterns2.some((pattern) => labelMatches(pattern, window)));
+  const patterns = [...entry.windows, ...entry.webviews];
+  return windows.filter((window) => patterns.some((pattern) => labelMatches(pattern, window)));
 }
 function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines, windows }) {
   const withPlatforms = ({ item, platforms }) => ({ ...provenanceJson(item, lines), platforms });
@@ -49893,14 +50030,14 @@ function registerRules(program2, io, setExitCode) {
       setExitCode(0);
       return;
     }
-    const rows = RULES.filter((rule) => options.domain === void 0 || rule.domain === options.domain).map(ruleRow);
+    const rows2 = RULES.filter((rule) => options.domain === void 0 || rule.domain === options.domain).map(ruleRow);
     if (options.format === "json")
-      io.stdout.write(JSON.stringify(rows, null, 2) + "\n");
+      io.stdout.write(JSON.stringify(rows2, null, 2) + "\n");
     else {
-      const width = Math.max(...rows.map((r) => r.id.length));
-      const domainWidth = Math.max(...rows.map((r) => r.domain.length));
-      const severityWidth = Math.max(...rows.map((r) => r.defaultSeverity.length));
-      for (const row of rows) {
+      const width = Math.max(...rows2.map((r) => r.id.length));
+      const domainWidth = Math.max(...rows2.map((r) => r.domain.length));
+      const severityWidth = Math.max(...rows2.map((r) => r.defaultSeverity.length));
+      for (const row of rows2) {
         io.stdout.write(`${row.id.padEnd(width)}  ${row.defaultSeverity.padEnd(severityWidth)}  ${row.fixable ? "fix" : "   "}  ${row.domain.padEnd(domainWidth)}  ${row.description}
 `);
       }
@@ -49959,7 +50096,7 @@ function editorSchema(base, catalog) {
       known.push(item);
   const plainIdentifier = schema.definitions.Identifier ?? {};
   const strictPrefixes = catalog.keys().filter((key) => key !== APP_KEY && key !== "core" && !key.startsWith("core:"));
-  const strictAlternatives = ["core", ...strictPrefixes].map(escapeRegExp2);
+  const strictAlternatives = ["core", ...strictPrefixes].map(escapeRegExp);
   const strictPattern = `^(?:(?:${strictAlternatives.join("|")}):${catalog.has(APP_KEY) ? "|[^:]*$" : ""})`;
   schema.definitions.Identifier = {
     description: plainIdentifier.description,
@@ -50065,7 +50202,7 @@ function rewriteRefs(node, prefix2) {
 function isObject4(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-function escapeRegExp2(text2) {
+function escapeRegExp(text2) {
   return text2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 

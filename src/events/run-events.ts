@@ -120,7 +120,7 @@ export function formatSummary(results: readonly RecordingResult[]): string {
     const longest = summary.toolCalls.longest;
     if (longest) {
       out.push(
-        `  longest-open call: ${longest.id}${longest.name ? ` (${quote(longest.name)})` : ""}, lines ${longest.startLine}-${longest.endLine} (${longest.endLine - longest.startLine} lines), ${longest.how}`,
+        `  longest-open call: ${longest.id}${longest.name ? ` (${quote(longest.name)})` : ""}, lines ${longest.startLine}-${longest.endLine} (${plural(longest.endLine - longest.startLine, "line")}), ${longest.how}`,
       );
     }
   }

@@ -17,6 +17,7 @@ import { expandPermission } from "../capabilities/queries/permissions.js";
 import { CompletionItemKind, MarkupKind } from "./protocol.js";
 import { appHasPlugin, appLabels } from "./places.js";
 import { fieldKey, inlineValue, quoteString, syntaxOf, type Syntax } from "../core/source/syntax.js";
+import { grantCounts } from "../capabilities/queries/permissions.js";
 
 type JsoncParser = typeof import("jsonc-parser");
 
@@ -219,7 +220,7 @@ function permissionItems(project: Project): PermissionItem[] {
     ].filter(Boolean);
     items.push({
       identifier,
-      detail: `${what}${locked ? ` · ${locked.crate} ${locked.version}` : ""} · allows ${allows.length} command${allows.length === 1 ? "" : "s"}`,
+      detail: `${what}${locked ? ` · ${locked.crate} ${locked.version}` : ""} · ${grantCounts(allows, denies)}`,
       documentation: markdown(lines.join("\n\n")),
     });
   }

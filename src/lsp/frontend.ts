@@ -12,7 +12,7 @@ import { resolveAll } from "../capabilities/engine/index.js";
 import type { Project } from "../capabilities/load/project.js";
 import { TARGETS, type Capability } from "../capabilities/model/types.js";
 import { frontendAccess, hasFrontend, type CallJudgement, type FrontendAccess } from "../capabilities/queries/frontend-access.js";
-import { callText, permissionEntryText } from "../capabilities/rules/support/frontend.js";
+import { callText, permissionEntryText, refusalReason } from "../capabilities/rules/support/frontend.js";
 import type { SourceDocument } from "../core/source/document.js";
 import { documentOf } from "./places.js";
 import { CodeActionKind } from "./protocol.js";
@@ -151,7 +151,7 @@ export function callHover(project: Project, file: string, offset: number): { tex
       const refusedPlatforms = new Set([...(reasons?.values() ?? [])].flat());
       const allowedPlatforms = platforms.filter((platform) => !refusedPlatforms.has(platform));
       if (allowedPlatforms.length) allowed.push(`${name}${onPlatforms(allowedPlatforms, platforms)}`);
-      for (const [verdict, on] of reasons ?? []) refused.push(`${name}${onPlatforms(on, platforms)}: ${REASONS[verdict] ?? verdict}`);
+      for (const [verdict, on] of reasons ?? []) refused.push(`${name}${onPlatforms(on, platforms)}: ${refusalReason(verdict)}`);
     }
     out.push(`**May call:** ${allowed.length ? allowed.join("; ") : "no window"}`);
     if (refused.length) out.push(`**Refused:** ${refused.join("; ")}`);
@@ -159,12 +159,6 @@ export function callHover(project: Project, file: string, offset: number): { tex
   }
   return { text: out.join("\n\n"), start: call.start, end: call.end };
 }
-
-const REASONS: Record<string, string> = {
-  denied: "a capability denies it (a deny applies to every window)",
-  "not-allowed-here": "it is granted to other windows only",
-  "not-granted": "no capability grants it",
-};
 
 /** ` on linux, windows`, or ` (every platform)` when all of them. */
 function onPlatforms(on: readonly string[], all: readonly string[]): string {

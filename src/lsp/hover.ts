@@ -11,6 +11,7 @@ import { expandPermission } from "../capabilities/queries/permissions.js";
 import { resolveAccess } from "../index.js";
 import { commandList } from "./completion.js";
 import { appLabels, type Place } from "./places.js";
+import { plural } from "../core/wording.js";
 
 export function hoverText(project: Project, place: Place): string {
   switch (place.kind) {
@@ -52,7 +53,9 @@ function permissionHover(project: Project, capability: Capability, entry: Permis
   }
   for (const { platforms, allows, denies } of groups.values()) {
     const on = groups.size === 1 ? "" : ` on ${platforms.join(", ")}`;
-    out.push(`**Allows${on}:** ${allows.length ? `${allows.length} command${allows.length === 1 ? "" : "s"}: ${commandList(allows)}` : "no command"}`);
+    // A deny-* permission is described by what it denies, not as "allows no command".
+    if (allows.length || !denies.length)
+      out.push(`**Allows${on}:** ${allows.length ? `${plural(allows.length, "command")}: ${commandList(allows)}` : "no command"}`);
     if (denies.length) out.push(`**Denies${on}:** ${commandList(denies)}`);
   }
   const scope = scopeOf(catalog, parts.key, found);
@@ -107,7 +110,7 @@ function labelHover(project: Project, label: string): string {
     const count = resolveAccess(project, { window: label, platform }).allowed.length;
     counts.set(count, [...(counts.get(count) ?? []), platform]);
   }
-  const parts = [...counts].map(([count, platforms]) => `${count} command${count === 1 ? "" : "s"}${counts.size === 1 ? "" : ` on ${platforms.join(", ")}`}`);
+  const parts = [...counts].map(([count, platforms]) => `${plural(count, "command")}${counts.size === 1 ? "" : ` on ${platforms.join(", ")}`}`);
   out.push(`**May call** (its own pages): ${parts.join("; ")}`);
   return out.join("\n\n");
 }

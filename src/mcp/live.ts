@@ -20,6 +20,7 @@ import { planProbe, truncateStrings, type ProbePlanTool } from "./probe.js";
 import type { ServerProcess, StdioTarget } from "./server-process.js";
 import type { Redactor } from "./redact.js";
 import { escapeControls } from "./text.js";
+import { plural } from "../core/wording.js";
 
 /**
  * A server reached over HTTP: its URL, the headers every request carries (a client configuration's
@@ -87,7 +88,7 @@ async function listAllTools(request: RawRequest, timeoutMs: number): Promise<unk
     pages.push(page);
     bytes += JSON.stringify(page).length;
     if (Array.isArray(page.tools)) tools += page.tools.length;
-    const listed = `${pages.length} page${pages.length === 1 ? "" : "s"}`;
+    const listed = plural(pages.length, "page");
     if (bytes > MAX_LISTING_BYTES)
       throw new FatalError(
         `tools/list: the pages add up to more than ${MAX_LISTING_BYTES / 1024 / 1024} MiB after ${listed}; caplint reads at most that much of one listing`,
@@ -507,6 +508,6 @@ async function probe(
   }
   const failed = calls.filter((call) => call.error !== undefined).length;
   const probed = new Set(calls.map((call) => call.tool)).size;
-  progress?.(`caplint: probe done: ${total} calls to ${probed} read-only tools${failed > 0 ? `, ${failed} answered with an error` : ""}\n`);
+  progress?.(`caplint: probe done: ${plural(total, "call")} to ${plural(probed, "read-only tool")}${failed > 0 ? `, ${failed} answered with an error` : ""}\n`);
   return { maxCalls, calls, notProbed: plan.notProbed };
 }

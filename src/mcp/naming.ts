@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { BoundedMemo } from "../core/bounded-memo.js";
 import { packageFile } from "../core/package-files.js";
 
 /**
@@ -112,6 +113,13 @@ function lexiconEntry(word: string): VerbEvidence | undefined {
  * GitLab's API verbs). Counter-examples: adjectives such as `unread` and `unstable` read as verbs too.
  */
 function evidenceOf(word: string): VerbEvidence | undefined {
+  return readings.get(word, readingOf);
+}
+
+/** The words of a listing repeat (`get`, `list`, the namespace): each is looked up once. */
+const readings = new BoundedMemo<string, VerbEvidence | undefined>(4096);
+
+function readingOf(word: string): VerbEvidence | undefined {
   const entry = lexiconEntry(word);
   if (entry !== undefined || !/^un[a-z]{3,}$/.test(word)) return entry;
   const reversed = lexiconEntry(word.slice(2));

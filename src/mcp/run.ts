@@ -23,6 +23,7 @@ import { Redactor } from "./redact.js";
 import { TOOL_SERVER_WORDING } from "./wording.js";
 import { escapeControls } from "./text.js";
 import type { LiveServer, LiveTarget } from "./live.js";
+import { plural } from "../core/wording.js";
 
 export async function runMcp(operands: string[], options: McpCommandOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<number> {
   // One redactor for the run: every secret it is shown is hidden from everything the run writes.
@@ -204,10 +205,8 @@ export async function liveListing(server: LiveServer, options: McpCommandOptions
   const document = SourceDocument.parse(label, label, JSON.stringify(dump, null, 2) + "\n", "json", undefined, undefined, TOOL_SERVER_WORDING);
   const listing = readListing(document);
   if (options.verbose) {
-    const calls = dump.probe ? `; probe: ${dump.probe.calls.length} calls` : "";
-    io.stderr.write(
-      `caplint: ${dump.transport}: ${listing.tools.length} tools in ${dump.pages.length} page(s)${calls} from ${label}; findings point into the JSON that caplint mcp dump writes\n`,
-    );
+    const calls = dump.probe ? `; probe: ${plural(dump.probe.calls.length, "call")}` : "";
+    io.stderr.write(`caplint: ${dump.transport}: ${plural(listing.tools.length, "tool")} in ${plural(dump.pages.length, "page")}${calls} from ${label}\n`);
   }
   return listing;
 }

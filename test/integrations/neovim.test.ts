@@ -51,23 +51,20 @@ interface CompletionItem {
   textEdit?: { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string };
 }
 
-/** Runs drive.lua in headless Neovim with `init` as its init file, in a fresh project; what it recorded, and the file afterwards. */
-function driveNeovim(init: string): { run: Run; original: string; written: string; rewritten: boolean; output: string } {
-  const project = editorProject();
+/** Runs a driver script in headless Neovim with `init` as its init file, in `cwd`, on `file`; what it recorded as JSON. */
+function runNeovim<T>(init: string, driver: string, cwd: string, file: string): { run: T; output: string } {
   const scratch = mkdtempSync(path.join(tmpdir(), "caplint-nvim-"));
   try {
-    const original = readFileSync(project.capability, "utf8");
-    const before = statSync(project.capability).mtimeMs;
     const initFile = path.join(scratch, "init.lua");
     writeFileSync(initFile, init);
     const resultFile = path.join(scratch, "result.json");
-    const nvim = spawnSync("nvim", ["--headless", "--clean", "-u", initFile, "-c", `luafile ${path.join(ROOT, "test/integrations/neovim/drive.lua")}`], {
-      cwd: project.root,
+    const nvim = spawnSync("nvim", ["--headless", "--clean", "-u", initFile, "-c", `luafile ${path.join(ROOT, "test/integrations/neovim", driver)}`], {
+      cwd,
       encoding: "utf8",
       timeout: 170_000,
       env: {
         ...process.env,
-        CAPLINT_TEST_FILE: project.capability,
+        CAPLINT_TEST_FILE: file,
         CAPLINT_TEST_RESULT: resultFile,
         // No registry plugins from this machine's ~/.cargo: the verdicts depend on the fixture only.
         CAPLINT_CARGO_REGISTRY: "off",
@@ -79,16 +76,26 @@ function driveNeovim(init: string): { run: Run; original: string; written: strin
       },
     });
     const output = `${nvim.error ?? ""}${nvim.stderr}${nvim.stdout}`;
-    let run: Run;
     try {
-      run = JSON.parse(readFileSync(resultFile, "utf8")) as Run;
+      return { run: JSON.parse(readFileSync(resultFile, "utf8")) as T, output };
     } catch {
       throw new Error(`Neovim wrote no result (exit ${nvim.status}, signal ${nvim.signal}):\n${output}`);
     }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Runs drive.lua in a fresh project; what it recorded, and the capability file afterwards. */
+function driveNeovim(init: string): { run: Run; original: string; written: string; rewritten: boolean; output: string } {
+  const project = editorProject();
+  try {
+    const original = readFileSync(project.capability, "utf8");
+    const before = statSync(project.capability).mtimeMs;
+    const { run, output } = runNeovim<Run>(init, "drive.lua", project.root, project.capability);
     return { run, original, written: readFileSync(project.capability, "utf8"), rewritten: statSync(project.capability).mtimeMs !== before, output };
   } finally {
     project.remove();
-    rmSync(scratch, { recursive: true, force: true });
   }
 }
 
@@ -159,7 +166,6 @@ describeWithTool("neovim", usable, "run scripts/ensure-tools.sh (apt-get install
   describe("a frontend file with a refused call (the README's 0.7 snippet attaches TypeScript too)", () => {
     it("shows frontend-command-not-granted at the call, applies the grant and writes the capability file", () => {
       const app = frontendApp();
-      const scratch = mkdtempSync(path.join(tmpdir(), "caplint-nvim-"));
       try {
         // caplint installed in the app as npm leaves it, for the snippet's `npx caplint lsp --stdio`.
         const manifest = JSON.parse(readFileSync(path.join(app.dir, "package.json"), "utf8")) as Record<string, unknown>;
@@ -167,30 +173,7 @@ describeWithTool("neovim", usable, "run scripts/ensure-tools.sh (apt-get install
         mkdirSync(path.join(app.dir, "node_modules", ".bin"), { recursive: true });
         symlinkSync(ROOT, path.join(app.dir, "node_modules", "caplint"));
         symlinkSync(path.join("..", "caplint", "bin", "caplint.js"), path.join(app.dir, "node_modules", ".bin", "caplint"));
-        const initFile = path.join(scratch, "init.lua");
-        writeFileSync(initFile, readmeBlock("lua", "vim.lsp.start_client("));
-        const resultFile = path.join(scratch, "result.json");
-        const nvim = spawnSync(
-          "nvim",
-          ["--headless", "--clean", "-u", initFile, "-c", `luafile ${path.join(ROOT, "test/integrations/neovim/drive-frontend.lua")}`],
-          {
-            cwd: app.dir,
-            encoding: "utf8",
-            timeout: 170_000,
-            env: {
-              ...process.env,
-              CAPLINT_TEST_FILE: path.join(app.dir, "src/main.ts"),
-              CAPLINT_TEST_RESULT: resultFile,
-              CAPLINT_CARGO_REGISTRY: "off",
-              XDG_CACHE_HOME: path.join(scratch, "cache"),
-              XDG_STATE_HOME: path.join(scratch, "state"),
-              XDG_DATA_HOME: path.join(scratch, "data"),
-              XDG_CONFIG_HOME: path.join(scratch, "config"),
-            },
-          },
-        );
-        const output = `${nvim.error ?? ""}${nvim.stderr}${nvim.stdout}`;
-        const run = JSON.parse(readFileSync(resultFile, "utf8")) as {
+        const { run, output } = runNeovim<{
           done?: string;
           error?: string;
           filetype?: string;
@@ -198,7 +181,7 @@ describeWithTool("neovim", usable, "run scripts/ensure-tools.sh (apt-get install
           actions?: string[];
           applied?: string;
           fixed?: number;
-        };
+        }>(readmeBlock("lua", "vim.lsp.start_client("), "drive-frontend.lua", app.dir, path.join(app.dir, "src/main.ts"));
         expect(run.error ?? "", output).toBe("");
         expect(run.filetype).toBe("typescript");
         expect(run.done).toBe("code action");
@@ -213,7 +196,6 @@ describeWithTool("neovim", usable, "run scripts/ensure-tools.sh (apt-get install
         );
       } finally {
         app.remove();
-        rmSync(scratch, { recursive: true, force: true });
       }
     }, 180_000);
   });

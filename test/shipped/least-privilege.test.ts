@@ -199,6 +199,13 @@ describe("caplint least-privilege (built bin)", () => {
     expect(main.calls.every((call) => call.refusedOn.length === 0)).toBe(true);
   });
 
+  it("-o writes the answer to a file (atomically), the exit code unchanged", () => {
+    const out = path.join(sandbox, "least-privilege.json");
+    const result = bin(["least-privilege", "-f", "json", "-o", out], DEMO);
+    expect(result).toMatchObject({ code: 1, stdout: "", stderr: "" });
+    expect((JSON.parse(read(out)) as { confidence: string }).confidence).toMatch(/^every call resolved/);
+  });
+
   it("--write is the same as --fix", () => {
     const app = demoCopy();
     expect(bin(["least-privilege", "--write"], app).stdout).toContain("changed (2 files written):");

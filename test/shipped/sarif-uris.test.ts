@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
@@ -25,7 +26,10 @@ interface Location {
   physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string }; region?: { startLine: number } };
 }
 interface Log {
-  runs: Array<{ originalUriBaseIds: Record<string, { uri: string }>; results: Array<{ ruleId: string; message: { text: string }; locations?: Location[] }> }>;
+  runs: Array<{
+    originalUriBaseIds: Record<string, { uri?: string; description?: { text: string } }>;
+    results: Array<{ ruleId: string; message: { text: string }; locations?: Location[] }>;
+  }>;
 }
 
 const validate = (() => {
@@ -53,10 +57,11 @@ async function sarif(argv: string[], cwd: string, stdin?: string): Promise<Log> 
 }
 
 /** GitHub's rules, and where each URI leads: the file's path as bytes (a relative URI from the base). */
-function targets(log: Log): Array<{ ruleId: string; message: string; file: Buffer; folder: boolean; line?: number }> {
+function targets(log: Log, root: string): Array<{ ruleId: string; message: string; file: Buffer; folder: boolean; line?: number }> {
   const [run] = log.runs;
-  const base = run!.originalUriBaseIds["%SRCROOT%"]!.uri;
-  expect(base).toMatch(/^file:\/\/\/.*\/$/);
+  // The base names the repository root without its absolute path on this machine (SARIF 3.14.14: the consumer supplies it).
+  expect(run!.originalUriBaseIds["%SRCROOT%"]).toEqual({ description: { text: expect.stringMatching(/repository root/) } });
+  const base = `${pathToFileURL(root).href}/`;
   expect(run!.results.length).toBeGreaterThan(0);
   return run!.results.map((result) => {
     expect(result.locations?.length, `${result.ruleId}: GitHub rejects a log with a result without a location`).toBeGreaterThan(0);
@@ -104,8 +109,7 @@ describe("SARIF artifact URIs, for every kind of finding", { timeout: 120_000 },
       [path.join(root, "apps", "desk", "src-tauri"), ["check", "capabilities/main.json"]],
     ] as const) {
       const log = await sarif([...argv], cwd);
-      expect(log.runs[0]!.originalUriBaseIds["%SRCROOT%"]!.uri).toBe(`file://${root}/`);
-      for (const target of targets(log)) {
+      for (const target of targets(log, root)) {
         expect(target.folder).toBe(false);
         expect(existsSync(target.file), target.file.toString()).toBe(true);
         expect(target.file.toString()).toMatch(new RegExp(`^${root}/apps/(desk|mob)/src(-tauri)?/`));
@@ -123,7 +127,7 @@ describe("SARIF artifact URIs, for every kind of finding", { timeout: 120_000 },
     const uris = log.runs[0]!.results.map((r) => r.locations![0]!.physicalLocation.artifactLocation.uri);
     expect(uris).toContain("apps/desk/src-tauri/capabilities/x%FF/a%20b%231%2525%3F%C3%A9.json");
     expect(uris).toContain("apps/desk/src-tauri/capabilities/x%FF/c%FE.json");
-    for (const target of targets(log)) expect(existsSync(target.file), target.file.toString("latin1")).toBe(true);
+    for (const target of targets(log, root)) expect(existsSync(target.file), target.file.toString("latin1")).toBe(true);
   });
 
   it("a file outside the repository: an absolute file URI without a base", async () => {
@@ -133,7 +137,7 @@ describe("SARIF artifact URIs, for every kind of finding", { timeout: 120_000 },
     const log = await sarif(["check", path.join(outside, "remote cap.json")], path.join(root, "apps"));
     const locations = log.runs[0]!.results.map((r) => r.locations![0]!.physicalLocation.artifactLocation);
     expect(new Set(locations.map((l) => JSON.stringify(l)))).toEqual(new Set([JSON.stringify({ uri: `file://${outside}/remote%20cap.json` })]));
-    for (const target of targets(log)) expect(target.file.toString()).toBe(path.join(outside, "remote cap.json"));
+    for (const target of targets(log, root)) expect(target.file.toString()).toBe(path.join(outside, "remote cap.json"));
   });
 
   it("--stdin-filename: the named file's URI, also when it does not exist yet", async () => {
@@ -141,7 +145,7 @@ describe("SARIF artifact URIs, for every kind of finding", { timeout: 120_000 },
     const text = readFileSync(path.join(APP, "src-tauri", "capabilities", "main.json"), "utf8");
     for (const name of ["src-tauri/capabilities/main.json", "src-tauri/capabilities/new one.json"]) {
       const log = await sarif(["check", "-", "--stdin-filename", name], path.join(root, "apps", "desk"), text);
-      for (const target of targets(log)) expect(target.file.toString()).toBe(path.join(root, "apps", "desk", name));
+      for (const target of targets(log, root)) expect(target.file.toString()).toBe(path.join(root, "apps", "desk", name));
     }
   });
 
@@ -151,7 +155,7 @@ describe("SARIF artifact URIs, for every kind of finding", { timeout: 120_000 },
     const capability = readFileSync(path.join(APP, "src-tauri", "capabilities", "main.json"), "utf8");
     const recording = readFileSync(RECORDING, "utf8");
     for (const log of [await sarif(["check", "-"], cwd, capability), await sarif(["events"], cwd, recording)]) {
-      for (const target of targets(log)) {
+      for (const target of targets(log, root)) {
         expect(target).toMatchObject({ folder: true, file: Buffer.from(`${cwd}/`) });
         expect(target.line).toBeUndefined();
         expect(target.message).toMatch(/^<stdin>:\d+:\d+: /);
@@ -171,7 +175,7 @@ describe("SARIF artifact URIs, for every kind of finding", { timeout: 120_000 },
       [["mcp", "tools.json"], "tools.json"],
     ] as const) {
       const log = await sarif([...argv], path.join(root, "recordings"));
-      for (const target of targets(log)) {
+      for (const target of targets(log, root)) {
         expect(target.file.toString()).toBe(path.join(root, "recordings", file));
         expect(target.line).toBeGreaterThan(0);
       }
@@ -308,7 +312,7 @@ describe("GitHub annotation files, for every kind of finding", { timeout: 120_00
       }
       expect(new Set(annotatedFiles(await annotations(argv, cwd), root))).toEqual(new Set([remote]));
       const log = await sarif(argv, cwd);
-      for (const target of targets(log)) expect(target.file.toString()).toBe(path.join(root, remote));
+      for (const target of targets(log, root)) expect(target.file.toString()).toBe(path.join(root, remote));
     }
   });
 });

@@ -1,11 +1,12 @@
 /**
  * Issue 33 item 3: every hint, suggested entry and suppression caplint shows for a TOML capability file
  * is TOML (a JSON snippet pasted there does not parse), through the built bin: check (text and JSON
- * output), access --command and explain. The LSP's completion and code actions are tested in
+ * output, and the JSON fixes of --fix-dry-run), least-privilege (text and JSON diffs), access --command and
+ * explain. The LSP's completion and code actions (a TOML quick fix among them) are tested in
  * test/integrations/lsp.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
@@ -49,6 +50,53 @@ describe("advice for a TOML capability file is TOML", () => {
     // The suggested field parses as TOML.
     const suppression = /add (caplint-disable = \[.*?\])/.exec(hints.join("\n"))![1]!;
     expect(parseToml(suppression)).toEqual({ "caplint-disable": ["unmatched-window"] });
+  });
+
+  it("check -f json --fix-dry-run: the fix of a TOML file is a TOML diff", () => {
+    writeFileSync(
+      path.join(app, "src-tauri", "capabilities", "dup.toml"),
+      'identifier = "dup"\nwindows = ["main"]\npermissions = ["core:default", "core:default"]\n',
+    );
+    try {
+      const json = JSON.parse(bin(["check", "--format", "json", "--fix-dry-run"]).stdout) as { fixes: Array<{ file: string; diff: string }> };
+      const fix = json.fixes.find((f) => f.file === "src-tauri/capabilities/dup.toml")!;
+      expect(fix.diff).toContain('+permissions = ["core:default"]\n');
+      const after = fix.diff
+        .split("\n")
+        .filter((line) => line.startsWith(" ") || (line.startsWith("+") && !line.startsWith("+++")))
+        .map((line) => line.slice(1))
+        .join("\n");
+      expect(parseToml(after)).toEqual({ identifier: "dup", windows: ["main"], permissions: ["core:default"] });
+    } finally {
+      rmSync(path.join(app, "src-tauri", "capabilities", "dup.toml"));
+    }
+  });
+
+  it("least-privilege: the change to a TOML capability is TOML, in text and JSON", () => {
+    mkdirSync(path.join(app, "src"), { recursive: true });
+    writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "toml-advice", dependencies: { "@tauri-apps/api": "2.5.0" } }));
+    writeFileSync(path.join(app, "index.html"), '<script type="module" src="/src/main.ts"></script>\n');
+    writeFileSync(
+      path.join(app, "src", "main.ts"),
+      'import { invoke } from "@tauri-apps/api/core";\nawait invoke("plugin:window|set_title", { value: "x" });\n',
+    );
+    try {
+      const text = bin(["least-privilege"]);
+      // The change to main.toml is a TOML diff; what is left by hand names no JSON field.
+      expect(text.stdout).toContain("+++ b/src-tauri/capabilities/main.toml\n");
+      expect(text.stdout).toMatch(/^\+permissions = \[/m);
+      expect(text.stdout).not.toMatch(/"identifier":|"permissions":/);
+      const json = JSON.parse(bin(["least-privilege", "--format", "json"]).stdout) as { diffs: Array<{ file: string; diff: string }> };
+      const diff = json.diffs.find((d) => d.file === "src-tauri/capabilities/main.toml")!.diff;
+      const after = diff
+        .split("\n")
+        .filter((line) => line.startsWith(" ") || (line.startsWith("+") && !line.startsWith("+++")))
+        .map((line) => line.slice(1))
+        .join("\n");
+      expect(parseToml(after)).toMatchObject({ identifier: "main", permissions: expect.any(Array) });
+    } finally {
+      for (const file of ["package.json", "index.html", "src"]) rmSync(path.join(app, file), { recursive: true, force: true });
+    }
   });
 
   const refusal = 'fs.read_text_file not allowed on window "main", webview "main", URL: local';

@@ -14,6 +14,7 @@ import { LOCAL_ORIGIN, type Origin } from "./match/origin.js";
 import { MAX_SET_DEPTH } from "./expand.js";
 import { compareCodePoints, qualifiedIdentifier, type ResolvedCommand, type ResolvedModel, type ScopeLists } from "./model.js";
 import { catalogKeyOf, parseCommandName } from "./command-name.js";
+import { plural } from "../../core/wording.js";
 
 /**
  * Characters the matrix may compare between glob patterns and labels (each pair costs about pattern +
@@ -406,7 +407,7 @@ export class AccessMatrix {
         if (patternResults[patternId] === -1) {
           if (globMatchingWork() - workAtStart > MAX_MATRIX_MATCHING_WORK)
             throw new FatalError(
-              `comparing ${patternIds.size} window patterns with ${windows.length} labels reached the limit of ${MAX_MATRIX_MATCHING_WORK.toLocaleString("en-US")} characters compared (long glob patterns against long labels); ask about fewer windows with --window`,
+              `comparing ${plural(patternIds.size, "window pattern")} with ${plural(windows.length, "label")} reached the limit of ${MAX_MATRIX_MATCHING_WORK.toLocaleString("en-US")} characters compared (long glob patterns against long labels); ask about fewer windows with --window`,
             );
           const compiled = matchers[patternId]!;
           patternResults[patternId] = compiled.ok && compiled.match(label) ? 1 : 0;

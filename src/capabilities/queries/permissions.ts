@@ -2,6 +2,7 @@ import type { Catalog } from "../catalog/catalog.js";
 import { APP_KEY } from "../catalog/types.js";
 import { resolve } from "../engine/index.js";
 import { toCapability } from "../model/capability.js";
+import { plural } from "../../core/wording.js";
 
 export interface PermissionListing {
   identifier: string;
@@ -50,4 +51,15 @@ export function expandPermission(catalog: Catalog, platform: string, identifier:
     denies: [...model.denied.keys()].sort(),
     scopeOnly: model.allowed.size === 0 && model.denied.size === 0 && model.globalScope.size > 0,
   };
+}
+
+/**
+ * What a permission does, counted: "allows 3 commands", "denies 1 command", "allows 2 commands,
+ * denies 1 command"; a `deny-*` permission is described by what it denies, never as "allows 0 commands".
+ */
+export function grantCounts(allows: readonly unknown[], denies: readonly unknown[]): string {
+  const parts = [allows.length ? `allows ${plural(allows.length, "command")}` : "", denies.length ? `denies ${plural(denies.length, "command")}` : ""].filter(
+    Boolean,
+  );
+  return parts.join(", ") || "allows no command";
 }

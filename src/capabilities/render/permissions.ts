@@ -1,5 +1,6 @@
 import type { PermissionListing } from "../queries/permissions.js";
 import { NO_PAINT, textLines, type Paint } from "../../core/terminal-text.js";
+import { markdownText } from "../../core/markdown-text.js";
 
 export function renderPermissionsJson(listing: readonly PermissionListing[]): string {
   return JSON.stringify(listing, null, 2) + "\n";
@@ -10,7 +11,7 @@ export function renderPermissionsText(listing: readonly PermissionListing[], pai
   const out: string[] = [];
   for (const p of listing) {
     out.push(`${paint.bold(p.identifier)}  (${p.kind}${p.platforms ? `, ${p.platforms.join("/")} only` : ""})`);
-    const description = p.description.replace(/<\/?h4>|\s+/g, " ").trim();
+    const description = markdownText(p.description);
     if (description) out.push(`  ${paint.dim(description.length > 160 ? description.slice(0, 159) + "…" : description)}`);
     if (p.members) out.push(`  includes: ${p.members.join(", ") || "nothing"}`);
     if (p.allows.length) out.push(`  allows: ${p.allows.join(", ")}`);

@@ -1,5 +1,5 @@
 import { loadVersionHistory } from "../catalog/versions.js";
-import { addPermissionHint, callSpan, callText, judgedFrontend, platformsText, pluginMissingOn, windowsText } from "./support/frontend.js";
+import { addPermissionHint, callSpan, callText, judgedFrontend, platformsText, pluginMissingOn, refusalReason, windowsText } from "./support/frontend.js";
 import { defineRule } from "./types.js";
 
 export default defineRule({
@@ -28,12 +28,7 @@ export default defineRule({
         if (refusal.verdict === "denied" && call.trigger !== undefined) continue;
         const platforms = refusal.platforms.filter((platform) => !missing.has(platform));
         if (platforms.length === 0) continue;
-        const reason =
-          refusal.verdict === "denied"
-            ? "a capability denies it (a deny applies to every window)"
-            : refusal.verdict === "not-allowed-here"
-              ? "it is granted to other windows only"
-              : "no capability grants it";
+        const reason = refusalReason(refusal.verdict);
         const group = byReason.get(reason) ?? { windows: [], platforms: new Set() };
         group.windows.push(refusal.window);
         for (const platform of platforms) group.platforms.add(platform);

@@ -35,11 +35,12 @@ export default defineRule({
         context.report({ at: capability.source, path: entry.extended ? [...entry.path, "identifier"] : entry.path, ...versioned });
         continue;
       }
-      const owner = verdict.key === undefined ? "the app's own permissions" : `plugin "${verdict.key}"`;
       const problem =
         verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key)
           ? `the host has no core area "${verdict.key.slice(5)}"`
-          : `${owner} has no permission or set "${verdict.base}"`;
+          : verdict.key === undefined
+            ? `the app has no permission or set "${verdict.base}" of its own`
+            : `plugin "${verdict.key}" has no permission or set "${verdict.base}"`;
       const impact = impactOf(capability);
       context.report({
         at: capability.source,

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import type { Diagnostic, Severity } from "../diagnostics.js";
 import type { RuleMeta } from "../lint/rule.js";
 import type { Reporter, ReporterContext } from "./types.js";
@@ -24,7 +23,6 @@ const SRCROOT = "%SRCROOT%";
 const sarif: Reporter = ({ diagnostics, notes = [], config }, context) => {
   const rules = [...context.rules.values()];
   const ruleIndex = sarifRuleIndex(context);
-  const root = sourceRoot(context.cwd);
   const log = {
     $schema: SARIF_SCHEMA_URI,
     version: "2.1.0",
@@ -39,7 +37,11 @@ const sarif: Reporter = ({ diagnostics, notes = [], config }, context) => {
             rules: rules.map((rule) => ruleDescriptor(rule, context)),
           },
         },
-        originalUriBaseIds: { [SRCROOT]: { uri: directoryUri(root) } },
+        // No uri: the log names no folder of this machine (SARIF 3.14.14 lets the consumer supply it; GitHub
+        // code scanning reads %SRCROOT% as the repository's root). Results name files relative to it.
+        originalUriBaseIds: {
+          [SRCROOT]: { description: { text: "The repository root (the folder holding .git; outside a repository, the folder caplint ran in)." } },
+        },
         // Our columns count UTF-16 code units, like JavaScript strings.
         columnKind: "utf16CodeUnits",
         results: diagnostics.map((d) => sarifResult(d, ruleIndex, context.cwd)),
@@ -197,12 +199,6 @@ function encodePath(bytes: Buffer, keep = ""): string {
   return uri;
 }
 const UNESCAPED = /^[A-Za-z0-9\-_.!~*'()]$/;
-
-/** SARIF requires a base URI to end with a slash, or relative URIs would resolve against its parent. */
-function directoryUri(cwd: string): string {
-  const href = pathToFileURL(cwd).href;
-  return href.endsWith("/") ? href : `${href}/`;
-}
 
 /** SARIF's result levels: a suggestion is a `note`. */
 function level(severity: Severity): "error" | "warning" | "note" {

@@ -28,8 +28,9 @@ const stylish: Reporter = ({ diagnostics, summary, notes = [], config, hiddenWar
     for (const d of groupFindings(list)) {
       const lines = linesOf(d.absolutePath);
       const line = d.range.start.line;
+      // A live server's answer is no file the user has: no line, column or code frame of it.
       const frame =
-        lines && !(lines.text === "" && lines.lineText(line) === "")
+        d.liveServer === undefined && lines && !(lines.text === "" && lines.lineText(line) === "")
           ? { text: lines.lineText(line), previous: line > 1 ? lines.lineText(line - 1) : undefined }
           : undefined;
       out.push(...findingLines(d, frame, context));
@@ -51,10 +52,11 @@ const stylish: Reporter = ({ diagnostics, summary, notes = [], config, hiddenWar
 export function findingLines(d: Diagnostic, frame: { text: string; previous?: string | undefined } | undefined, context: ReporterContext): string[] {
   const { paint } = context;
   // A suggestion changes nothing at run time: its line is dimmed, so problems stand out.
+  const at = d.liveServer === undefined ? `  ${d.range.start.line}:${d.range.start.column}` : "";
   const out = [
     d.severity === "suggestion"
-      ? paint.dim(`  ${d.range.start.line}:${d.range.start.column}  suggestion  ${d.message}  ${d.ruleId}`)
-      : `  ${d.range.start.line}:${d.range.start.column}  ${d.severity === "error" ? paint.error("error") : paint.warning("warning")}  ${d.message}  ${paint.dim(d.ruleId)}`,
+      ? paint.dim(`${at}  suggestion  ${d.message}  ${d.ruleId}`)
+      : `${at}  ${d.severity === "error" ? paint.error("error") : paint.warning("warning")}  ${d.message}  ${paint.dim(d.ruleId)}`,
   ];
   if (frame) out.push(...codeFrame(d, frame.text, frame.previous, context));
   if (d.relatedLine !== undefined) out.push(`      ${paint.dim(`see line ${d.relatedLine}`)}`);

@@ -110,14 +110,15 @@ function check(document: SchemaNode, property: Property, expected: Expected, sho
   if (expected.maximum !== undefined) {
     const exclusiveMaximum = read("exclusiveMaximum");
     const written = read("maximum") ?? (typeof exclusiveMaximum === "number" ? exclusiveMaximum - 1 : undefined);
-    const writtenText = read("maximum") === undefined ? `${show("exclusiveMaximum", exclusiveMaximum)} - 1` : show("maximum", written);
+    // As written (which reads the text's syntax tree): only for a message.
+    const writtenText = () => (read("maximum") === undefined ? `${show("exclusiveMaximum", exclusiveMaximum)} - 1` : show("maximum", written));
     // zod writes Number.MAX_SAFE_INTEGER for an int() without max(): no bound at all.
     const maximum = written === UNBOUNDED_MAXIMUM || written === UNBOUNDED_MAXIMUM - 1 ? undefined : written;
     if (maximum !== expected.maximum)
       problems.push(
         maximum === undefined
-          ? `has no maximum (${expected.maximum} expected)${written === undefined ? "" : `; ${writtenText} is zod's "no maximum"`}`
-          : `has maximum ${writtenText}, not ${expected.maximum}`,
+          ? `has no maximum (${expected.maximum} expected)${written === undefined ? "" : `; ${writtenText()} is zod's "no maximum"`}`
+          : `has maximum ${writtenText()}, not ${expected.maximum}`,
       );
   }
   return problems;

@@ -1,5 +1,6 @@
 import { quote } from "../text.js";
 import { defineMcpRule } from "./types.js";
+import { plural } from "../../core/wording.js";
 
 /** Lines reported one by one; the rest are counted in the last finding. */
 const MAX_REPORTED = 5;
@@ -17,7 +18,8 @@ export default defineMcpRule({
     if (!noise || noise.value.length === 0) return;
     const shown = noise.value.slice(0, MAX_REPORTED);
     shown.forEach((line, index) => {
-      const more = index === shown.length - 1 && noise.value.length > shown.length ? ` (and ${noise.value.length - shown.length} more lines)` : "";
+      const more =
+        index === shown.length - 1 && noise.value.length > shown.length ? ` (and ${plural(noise.value.length - shown.length, "more line", "more lines")})` : "";
       report({
         path: [...noise.path, index],
         messageId: "notJsonRpc",

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ApiLookup, ApiMember } from "../../../src/capabilities/frontend/api.js";
-import { scanFrontend, type FrontendScan } from "../../../src/capabilities/frontend/scan.js";
+import { scanFrontend, type FrontendScan, type ModuleCache } from "../../../src/capabilities/frontend/scan.js";
 
 /** A few members of Tauri's packages, as the generated map gives them (the scan only reads this shape). */
 const MEMBERS: Record<string, Record<string, ApiMember>> = {
@@ -52,7 +52,12 @@ function app(files: Record<string, string>): string {
   return root;
 }
 
-async function scan(root: string, windows: Array<{ label: string; url?: string }> = [{ label: "main" }], config = {}): Promise<FrontendScan> {
+async function scan(
+  root: string,
+  windows: Array<{ label: string; url?: string }> = [{ label: "main" }],
+  config = {},
+  cache?: ModuleCache,
+): Promise<FrontendScan> {
   const result = await scanFrontend({
     appRoot: root,
     srcTauri: path.join(root, "src-tauri"),
@@ -62,6 +67,7 @@ async function scan(root: string, windows: Array<{ label: string; url?: string }
     apiFor: () => api,
     windows,
     config,
+    ...(cache ? { cache } : {}),
   });
   return result!;
 }
@@ -255,26 +261,16 @@ describe("frontend scan: the module cache of an editor's checks", () => {
       "src/a.ts": 'import { getCurrentWindow } from "@tauri-apps/api/window";\nexport const close = () => getCurrentWindow().close();\n',
       "src/b.ts": 'import { invoke } from "@tauri-apps/api/core";\ninvoke("save_note");\n',
     });
-    const cache = new Map();
-    const options = {
-      appRoot: root,
-      srcTauri: path.join(root, "src-tauri"),
-      boundary: root,
-      cwd: root,
-      maxBytes: 1_000_000,
-      apiFor: () => api,
-      windows: [{ label: "main" }],
-      cache,
-    };
-    const first = (await scanFrontend(options))!;
+    const cache: ModuleCache = new Map();
+    const first = await scan(root, undefined, {}, cache);
     expect(first.parsed).toBe(4);
-    const again = (await scanFrontend(options))!;
+    const again = await scan(root, undefined, {}, cache);
     expect(again.parsed).toBe(0);
     expect(again.calls.map((call) => call.commands)).toEqual(first.calls.map((call) => call.commands));
     writeFileSync(path.join(root, "src/main.ts"), 'import { close } from "./a";\nclose();\n');
-    const edited = (await scanFrontend(options))!;
+    const edited = await scan(root, undefined, {}, cache);
     expect(edited.parsed).toBe(1);
     expect(edited.calls.map((call) => call.commands)).toEqual([["plugin:window|close"]]);
-    expect([...cache.keys()].map((file: string) => path.relative(root, file)).sort()).toEqual(["index.html", "src/a.ts", "src/main.ts"]);
+    expect([...cache.keys()].map((file) => path.relative(root, file)).sort()).toEqual(["index.html", "src/a.ts", "src/main.ts"]);
   });
 });

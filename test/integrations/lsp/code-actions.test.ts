@@ -36,6 +36,16 @@ describe("caplint lsp: code actions", () => {
     await s.client.change(uri, text);
   });
 
+  it("a quick fix in a TOML capability edits TOML, and the file still parses (issue 33 item 3)", async () => {
+    const toml = 'identifier = "fix-toml"\nwindows = ["main"]\npermissions = ["core:default", "core:default"]\n';
+    const uri = await s.open("capabilities/fix-toml.toml", toml);
+    await s.client.diagnostics(uri, (list) => list.some((d) => d.code === "duplicate-permission"));
+    const fix = (await actions(uri, at(positionOf(toml, '"core:default"]', 2)))).find((a) => a.title.startsWith("Fix: "))!;
+    expect(fix).toMatchObject({ kind: "quickfix", diagnostics: [{ code: "duplicate-permission" }] });
+    expect(apply(toml, fix, uri)).toBe('identifier = "fix-toml"\nwindows = ["main"]\npermissions = ["core:default"]\n');
+    await s.client.close(uri);
+  });
+
   it("offers the did-you-mean replacements, in the file's syntax", async () => {
     const text = s.disk("capabilities/desktop.json").replace('"autostart:default"', '"autostart:defualt"').replace('"macOS"', '"macos"');
     const uri = s.uri("capabilities/desktop.json");

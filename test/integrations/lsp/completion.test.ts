@@ -34,6 +34,9 @@ describe("caplint lsp: completion", () => {
       range: { start, end: { line: start.line, character: start.character + "autostart:def".length } },
       newText: "autostart:default",
     });
+    // A deny-* permission is described by what it denies, not as "allows 0 commands".
+    const deny = items.find((i) => i.label === "autostart:deny-enable")!;
+    expect(deny.detail).toBe("permission · tauri-plugin-autostart 2.5.1 · denies 1 command");
     const inlined = items.find((i) => i.label === "dataans:allow-profile")!;
     expect((inlined.documentation as { value: string }).value).toContain("`plugin:dataans|profile`");
   });

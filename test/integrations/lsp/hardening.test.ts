@@ -119,7 +119,7 @@ describe("caplint lsp: a broken or hostile client", () => {
     expect(small.stderr()).toMatch(/a message of \d+ bytes is over the limit of 100 bytes/);
   }, 30_000);
 
-  it("ends on two Content-Length headers, and on none", async () => {
+  it("ends on two Content-Length headers, on none, on one that is not a number, and on a body that is not JSON", async () => {
     const body = JSON.stringify(initialize(1, workspace));
     const twice = startRaw(workspace);
     twice.child.stdin.write(`Content-Length: ${body.length}\r\nContent-Length: 5\r\n\r\n${body}`);
@@ -129,6 +129,14 @@ describe("caplint lsp: a broken or hostile client", () => {
     none.child.stdin.write(`Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n${body}`);
     expect((await none.exited).code).toBe(2);
     expect(none.stderr()).toMatch(/a message has no Content-Length headers/);
+    const garbled = startRaw(workspace);
+    garbled.child.stdin.write(`Content-Length: 12abc\r\n\r\n${body}`);
+    expect((await garbled.exited).code).toBe(2);
+    expect(garbled.stderr()).toBe("caplint lsp: a message's Content-Length is not a number of bytes; closing the connection\n");
+    const notJson = startRaw(workspace);
+    notJson.child.stdin.write("Content-Length: 5\r\n\r\n{oops");
+    expect((await notJson.exited).code).toBe(2);
+    expect(notJson.stderr()).toBe("caplint lsp: a message's body is not JSON; closing the connection\n");
   }, 30_000);
 
   it("answers nothing before initialize (ServerNotInitialized) and refuses a second initialize", async () => {

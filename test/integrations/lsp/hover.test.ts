@@ -26,6 +26,14 @@ describe("caplint lsp: hover", () => {
     expect(found!.range).toEqual({ start: positionOf(text, '"autostart:default"'), end: positionOf(text, '"autostart:default"', 19) });
   });
 
+  it("on a deny-* permission: what it denies, no 'Allows: no command'", async () => {
+    const text = JSON.stringify({ identifier: "denying", windows: ["denier"], permissions: ["autostart:deny-enable"] }, null, 2);
+    const uri = await s.open("capabilities/denying.json", text);
+    const denied = value(await hover(uri, text, '"autostart:deny-enable"'));
+    expect(denied).toContain("**Denies:** `plugin:autostart|enable`");
+    expect(denied).not.toContain("**Allows");
+  });
+
   it("on a scoped entry: the scope its set's members carry, and the entry's own", async () => {
     const text = JSON.stringify(
       { identifier: "scoped", windows: ["main"], permissions: ["fs:allow-app-read", { identifier: "fs:allow-read-file", allow: [{ path: "$APPDATA/*" }] }] },

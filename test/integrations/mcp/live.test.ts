@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../../helpers/run.js";
 import { caplint, freePort, isAlive, runningWith, startHttpFixture } from "../../mcp/helpers.js";
+import { plural } from "../../../src/core/wording.js";
 
 /**
  * Live runs through the built bin against real processes: the fixture servers written with the SDK,
@@ -17,10 +18,10 @@ const LIVE = { timeout: 60_000 };
 /** What --probe writes on stderr: one line per call as it starts, then the count (issue 32). */
 function probeProgress(calls: { tool: string; purpose: string }[]): string {
   const tools = new Set(calls.map((call) => call.tool)).size;
-  return `${calls.map((call, index) => `caplint: probe ${index + 1}/${calls.length}: ${call.tool} (${call.purpose})\n`).join("")}caplint: probe done: ${calls.length} calls to ${tools} read-only tools\n`;
+  return `${calls.map((call, index) => `caplint: probe ${index + 1}/${calls.length}: ${call.tool} (${call.purpose})\n`).join("")}caplint: probe done: ${plural(calls.length, "call")} to ${plural(tools, "read-only tool")}\n`;
 }
 const onlyProgress = (stderr: string) =>
-  expect(stderr).toMatch(/^(?:caplint: probe \d+\/\d+: \S+ \([a-z-]+\)\n)+caplint: probe done: \d+ calls to \d+ read-only tools\n$/);
+  expect(stderr).toMatch(/^(?:caplint: probe \d+\/\d+: \S+ \([a-z-]+\)\n)+caplint: probe done: \d+ calls? to \d+ read-only tools?\n$/);
 
 describe("caplint mcp --stdio", () => {
   it("finds nothing in the server that follows the conventions, with --probe too", LIVE, async () => {
@@ -39,13 +40,21 @@ describe("caplint mcp --stdio", () => {
     });
   }
 
-  it("reports the bad server live as it reports its dump, with the live positions", LIVE, async () => {
+  it("reports the bad server live as it reports its dump, with no made-up position (a live server is no file)", LIVE, async () => {
     const live = await caplint(["mcp", "--probe", "-f", "compact", "--stdio", "--", "node", fixture("bad-server.mjs")]);
     const offline = await caplint(["mcp", "-f", "compact", "fixtures/mcp/dumps/bad.json"]);
     expect(live.code).toBe(1);
     const label = `stdio:node ${fixture("bad-server.mjs")}`;
-    expect(live.stdout.replaceAll(`${label}:`, "fixtures/mcp/dumps/bad.json:")).toBe(offline.stdout);
-    expect(live.stdout).toContain(`${label}:`);
+    // The same findings, in the same order; the dump has a line and column, the live server none.
+    expect(live.stdout.replaceAll(`${label}: `, "fixtures/mcp/dumps/bad.json: ")).toBe(
+      offline.stdout.replace(/^(fixtures\/mcp\/dumps\/bad\.json):\d+:\d+: /gm, "$1: "),
+    );
+    expect(live.stdout).toMatch(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: warning `, "m"));
+    expect(live.stdout).not.toMatch(/\.mjs:\d+:\d+: /);
+    const stylish = await caplint(["mcp", "--stdio", "--", "node", fixture("bad-server.mjs")]);
+    expect(stylish.stdout).toMatch(/^ {2}warning {2}server name "Demo MCP v2"/m);
+    expect(stylish.stdout).not.toMatch(/^ {2}\d+:\d+ /m);
+    expect(stylish.stdout).not.toMatch(/^ {2}> \d+ \|/m);
   });
 
   it("reports stdout noise of the low-level server", LIVE, async () => {
@@ -59,7 +68,7 @@ describe("caplint mcp --stdio", () => {
     expect(quiet.stderr).toBe("");
     const verbose = await caplint(["mcp", "--verbose", "--stdio", "--", "node", fixture("good-server.mjs")]);
     expect(verbose.stderr).toContain("demo_mcp listening on stdio");
-    expect(verbose.stderr).toContain("caplint: stdio: 3 tools in 1 page(s)");
+    expect(verbose.stderr).toContain("caplint: stdio: 3 tools in 1 page from");
   });
 
   it("writes the dump with --output and lints it offline", LIVE, async () => {
@@ -214,7 +223,7 @@ describe("the server starts before the SDK loads: nothing lost, one line and exi
     const result = await caplint(["mcp", "-f", "compact", ...server]);
     expect(result.stderr).toBe("");
     expect(result.stdout).toMatch(
-      /^stdio:node \S+ early:\d+:\d+: error the server wrote a line on stdout that is not a JSON-RPC message: "early_mcp booting \(this line is not JSON-RPC\)"; clients may drop the connection \[mcp-stdout-pollution\]\n$/,
+      /^stdio:node \S+ early: error the server wrote a line on stdout that is not a JSON-RPC message: "early_mcp booting \(this line is not JSON-RPC\)"; clients may drop the connection \[mcp-stdout-pollution\]\n$/,
     );
     expect(result.code).toBe(1);
     const dump = JSON.parse((await caplint(["mcp", "dump", ...server])).stdout);
@@ -310,7 +319,7 @@ describe("caplint mcp --url", () => {
     try {
       const result = await caplint(["mcp", "-f", "compact", "--url", server.url]);
       expect(result.stdout).toBe(
-        `${server.url}:3:16: warning only the legacy HTTP+SSE transport answered; streamable HTTP (protocol 2025-03-26 and later) did not [mcp-transport]\n`,
+        `${server.url}: warning only the legacy HTTP+SSE transport answered; streamable HTTP (protocol 2025-03-26 and later) did not [mcp-transport]\n`,
       );
       expect(result.code).toBe(0);
     } finally {

@@ -7,13 +7,11 @@ local file = assert(os.getenv("CAPLINT_TEST_FILE"), "CAPLINT_TEST_FILE")
 local result_path = assert(os.getenv("CAPLINT_TEST_RESULT"), "CAPLINT_TEST_RESULT")
 local timeout = tonumber(os.getenv("CAPLINT_TEST_TIMEOUT_MS") or "60000")
 local uri = vim.uri_from_fname(file)
+-- Beside this script: what the drivers share.
+local steps_lib = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/steps.lua")
+local caplint_client = steps_lib.caplint_client
 local result = { nvim = tostring(vim.version().major) .. "." .. tostring(vim.version().minor) }
 
-local function save()
-  local out = assert(io.open(result_path, "w"))
-  out:write(vim.fn.json_encode(result))
-  out:close()
-end
 
 -- How many diagnostics notifications the file got: a clean file is told so with an empty list, which
 -- vim.diagnostic.get cannot tell apart from "not checked yet".
@@ -39,11 +37,6 @@ local function has_code(code)
   end
 end
 
-local function caplint_client()
-  for _, client in pairs(vim.lsp.buf_get_clients(0)) do
-    if client.name == "caplint" then return client end
-  end
-end
 
 -- One answer from caplint to a request on this buffer (nil when it had none).
 local function request(method, params)
@@ -118,14 +111,4 @@ local steps = {
   end },
 }
 
-for _, step in ipairs(steps) do
-  local ok, err = pcall(step[2])
-  if not ok then
-    result.error = step[1] .. ": " .. tostring(err)
-    break
-  end
-  result.done = step[1]
-  save()
-end
-save()
-vim.cmd("qa!")
+steps_lib.run(steps, result, result_path)

@@ -48,6 +48,15 @@ export function windowsText(windows: readonly string[]): string {
   return `${windows.length === 1 ? "window" : "windows"} ${wordList(quoted)}`;
 }
 
+/** Why the host refuses a call, in the words findings and the editor's hover use. */
+export function refusalReason(verdict: string): string {
+  return verdict === "denied"
+    ? "a capability denies it (a deny applies to every window)"
+    : verdict === "not-allowed-here"
+      ? "it is granted to other windows only"
+      : "no capability grants it";
+}
+
 /** ` on macOS and iOS`, or nothing when every platform resolved (one when none differs) refuses it. */
 export function platformsText(platforms: readonly string[], resolved: readonly string[]): string {
   return resolved.every((platform) => platforms.includes(platform)) ? "" : ` on ${wordList(TARGETS.filter((target) => platforms.includes(target)))}`;
