@@ -11268,6 +11268,8 @@ var init_limits = __esm({
        * length bound took 405 s. Real files list a few hundred characters of URLs.
        */
       remoteUrlCharactersPerFile: 65536,
+      /** Entries of one `app.security.capabilities` list: each reference is kept with where it is written. */
+      configCapabilities: 1e4,
       /** Windows declared in tauri.conf.json (`app.windows`): each is matched against every label pattern. */
       configWindows: 1e3,
       /** Characters of a window label declared in tauri.conf.json (label patterns have their own bound in the glob matcher). */
@@ -11331,8 +11333,8 @@ var require_ignore = __commonJS({
     var CLASS_MEMBERS_TO_ESCAPE = "\\]^-[";
     var escapeMember = (char) => CLASS_MEMBERS_TO_ESCAPE.indexOf(char) < 0 ? char : ESCAPE + char;
     var NON_SLASH = "(?!\\/)";
-    var classSource = (negated, body) => {
-      if (negated) {
+    var classSource = (negated2, body) => {
+      if (negated2) {
         return `[^\\/${body}]`;
       }
       const source = `[${body}]`;
@@ -11341,10 +11343,10 @@ var require_ignore = __commonJS({
     var scanBracket = (pattern, start) => {
       const { length } = pattern;
       let index = start + 1;
-      let negated = EMPTY;
+      let negated2 = EMPTY;
       const lead = pattern[index];
       if (lead === "!" || lead === "^") {
-        negated = "^";
+        negated2 = "^";
         index++;
       }
       let body = EMPTY;
@@ -11398,7 +11400,7 @@ var require_ignore = __commonJS({
         if (pattern[index] === "]") {
           return {
             end: index,
-            source: classSource(negated, body)
+            source: classSource(negated2, body)
           };
         }
       }
@@ -12385,7 +12387,10 @@ function appConfigFrom(document, platformConfigs = []) {
   }
   for (const { list, document: declaredIn, platforms } of listsInForce(merged, document, CAPABILITIES)) {
     const selection = { document: declaredIn, refs: [], inline: [], ...platforms ? { platforms } : {} };
-    list.forEach((item, index) => {
+    const read = Math.min(list.length, LIMITS.configCapabilities);
+    if (read < list.length)
+      selection.listed = list.length;
+    list.slice(0, read).forEach((item, index) => {
       const itemPath = [...CAPABILITIES, index];
       if (typeof item === "string")
         selection.refs.push({ identifier: item, path: itemPath, document: declaredIn, ...platforms ? { platforms } : {} });
@@ -12415,6 +12420,11 @@ function limitConfig(config, problem) {
       budgets.set(capability.source.absolutePath, budget = new FileBudget());
     for (const over of limitCapability(capability, budget))
       problem(capability.source.absolutePath, over.message, over.path);
+  }
+  for (const list of config.capabilityLists) {
+    if (list.listed === void 0)
+      continue;
+    problem(list.document.absolutePath, `app.security.capabilities lists ${list.listed.toLocaleString("en-US")} entries, over the limit of ${LIMITS.configCapabilities.toLocaleString("en-US")} caplint checks; the rest are not checked`, [...CAPABILITIES]);
   }
   const kept = [];
   const counts = /* @__PURE__ */ new Map();
@@ -16201,11 +16211,89 @@ function patternNames(pattern) {
       return [];
   }
 }
-var UNKNOWN, isNode, MAX_DEPTH2, Scope, FUNCTION_TYPES, ELEMENT_CALLBACKS, ELEMENT_RESULTS, ARRAY_RESULTS, MAX_RETURNS, TRANSPARENT, ModuleAnalyzer;
+function negated(platforms) {
+  return platforms && ALL_PLATFORMS.filter((platform) => !platforms.includes(platform));
+}
+function guardPlatforms(node, depth = 0) {
+  if (depth > 16)
+    return void 0;
+  if (TRANSPARENT.has(node.type))
+    return guardPlatforms(node.expression, depth + 1);
+  switch (node.type) {
+    case "UnaryExpression":
+      return node.operator === "!" ? negated(guardPlatforms(node.argument, depth + 1)) : void 0;
+    case "AwaitExpression":
+      return guardPlatforms(node.argument, depth + 1);
+    case "CallExpression":
+      return node.arguments.length === 0 ? checkNamed(node.callee) : void 0;
+    case "Identifier":
+    case "MemberExpression":
+      return checkNamed(node);
+    case "LogicalExpression": {
+      const left = guardPlatforms(node.left, depth + 1);
+      const right = guardPlatforms(node.right, depth + 1);
+      if (node.operator === "&&") {
+        if (!left)
+          return right;
+        if (!right)
+          return left;
+        return left.filter((platform) => right.includes(platform));
+      }
+      if (node.operator === "||" && left && right)
+        return ALL_PLATFORMS.filter((platform) => left.includes(platform) || right.includes(platform));
+      return void 0;
+    }
+    case "BinaryExpression": {
+      const equal = node.operator === "===" || node.operator === "==";
+      if (!equal && node.operator !== "!==" && node.operator !== "!=")
+        return void 0;
+      const [holder, literal2] = isStringLiteral(node.right) ? [node.left, node.right] : [node.right, node.left];
+      if (!isStringLiteral(literal2) || !PLATFORM_HOLDER.test(lastName(holder) ?? ""))
+        return void 0;
+      const platforms = PLATFORM_VALUES[String(literal2.value).toLowerCase()];
+      return platforms && (equal ? platforms : negated(platforms));
+    }
+    default:
+      return void 0;
+  }
+}
+function checkNamed(node) {
+  const name = node.type === "MemberExpression" && lastName(node) === "value" ? lastName(node.object) : lastName(node);
+  const match2 = name === void 0 ? null : CHECK_NAME.exec(name);
+  return match2 ? PLATFORM_VALUES[match2[1].toLowerCase()] : void 0;
+}
+function lastName(node) {
+  if (TRANSPARENT.has(node.type))
+    return lastName(node.expression);
+  if (node.type === "Identifier")
+    return node.name;
+  if (node.type === "CallExpression")
+    return lastName(node.callee);
+  if (node.type === "MemberExpression" && !node.computed)
+    return propertyName(node.property);
+  return void 0;
+}
+function isStringLiteral(node) {
+  return node.type === "Literal" && typeof node.value === "string";
+}
+function exits(node) {
+  if (node.type === "ReturnStatement" || node.type === "ThrowStatement")
+    return true;
+  if (node.type === "BlockStatement") {
+    const body = node.body;
+    const last = body[body.length - 1];
+    return last !== void 0 && exits(last);
+  }
+  return false;
+}
+var UNKNOWN, ALL_PLATFORMS, DESKTOP, MOBILE, isNode, MAX_DEPTH2, Scope, FUNCTION_TYPES, ELEMENT_CALLBACKS, ELEMENT_RESULTS, ARRAY_RESULTS, MAX_RETURNS, TRANSPARENT, ModuleAnalyzer, CHECK_NAME, PLATFORM_VALUES, PLATFORM_HOLDER;
 var init_analyze = __esm({
   "dist/capabilities/frontend/analyze.js"() {
     "use strict";
     UNKNOWN = { kind: "unknown" };
+    ALL_PLATFORMS = ["linux", "macOS", "windows", "android", "iOS"];
+    DESKTOP = ["linux", "macOS", "windows"];
+    MOBILE = ["android", "iOS"];
     isNode = (value) => typeof value === "object" && value !== null && typeof value.type === "string";
     MAX_DEPTH2 = 1500;
     Scope = class {
@@ -16245,6 +16333,8 @@ var init_analyze = __esm({
       sites;
       depth = 0;
       offset = 0;
+      /** The platforms the code being read runs on, under a platform check; undefined: every platform. */
+      guard;
       constructor(facts) {
         this.facts = facts;
         this.top = new Scope(void 0, void 0);
@@ -16262,7 +16352,38 @@ var init_analyze = __esm({
           this.statement(statement);
       }
       site(ref, node, reference = false) {
-        this.sites.push({ ref, start: node.start + this.offset, end: node.end + this.offset, reference });
+        this.sites.push({
+          ref,
+          start: node.start + this.offset,
+          end: node.end + this.offset,
+          reference,
+          ...this.guard ? { platforms: this.guard } : {}
+        });
+      }
+      /** Runs `walk` with the code guarded to `platforms` (narrowed from the guard in force). */
+      guarded(platforms, walk2) {
+        if (platforms === void 0)
+          return walk2();
+        const outer = this.guard;
+        this.guard = (outer ?? ALL_PLATFORMS).filter((platform) => platforms.includes(platform));
+        try {
+          return walk2();
+        } finally {
+          this.guard = outer;
+        }
+      }
+      /** The statements of a block; after `if (!isDesktop()) return;` the rest of the block runs on desktop only. */
+      block(statements) {
+        const outer = this.guard;
+        for (const statement of statements) {
+          this.statement(statement);
+          if (statement.type === "IfStatement" && !isNode(statement.alternate) && exits(statement.consequent)) {
+            const platforms = guardPlatforms(statement.test);
+            if (platforms)
+              this.guard = (this.guard ?? ALL_PLATFORMS).filter((platform) => !platforms.includes(platform));
+          }
+        }
+        this.guard = outer;
       }
       /** Function and class declarations and imports are known before the code that uses them runs. */
       hoist(statement) {
@@ -16365,6 +16486,20 @@ var init_analyze = __esm({
             this.scope.names.set(node.id.name, { kind: "object", members });
             return;
           }
+          case "IfStatement": {
+            const test = node.test;
+            this.expression(test);
+            const platforms = guardPlatforms(test);
+            this.guarded(platforms, () => this.child(node.consequent));
+            if (isNode(node.alternate)) {
+              const alternate = node.alternate;
+              this.guarded(platforms && ALL_PLATFORMS.filter((platform) => !platforms.includes(platform)), () => this.child(alternate));
+            }
+            return;
+          }
+          case "BlockStatement":
+            this.block(node.body);
+            return;
           case "ReturnStatement":
             if (isNode(node.argument))
               this.addReturn(this.expression(node.argument));
@@ -16411,8 +16546,7 @@ var init_analyze = __esm({
           if (body.type === "BlockStatement" || body.type === "FunctionBody") {
             for (const statement of body.body)
               this.hoist(statement);
-            for (const statement of body.body)
-              this.statement(statement);
+            this.block(body.body);
           } else
             this.addReturn(this.expression(body));
         }
@@ -16639,11 +16773,18 @@ var init_analyze = __esm({
               this.expression(left);
             return value;
           }
-          case "ConditionalExpression":
-            this.expression(node.test);
-            return either(this.expression(node.consequent), this.expression(node.alternate));
-          case "LogicalExpression":
-            return either(this.expression(node.left), this.expression(node.right));
+          case "ConditionalExpression": {
+            const test = node.test;
+            this.expression(test);
+            const platforms = guardPlatforms(test);
+            const otherwise = platforms && ALL_PLATFORMS.filter((platform) => !platforms.includes(platform));
+            return either(this.guarded(platforms, () => this.expression(node.consequent)), this.guarded(otherwise, () => this.expression(node.alternate)));
+          }
+          case "LogicalExpression": {
+            const left = node.left;
+            const platforms = node.operator === "&&" ? guardPlatforms(left) : node.operator === "||" ? negated(guardPlatforms(left)) : void 0;
+            return either(this.expression(left), this.guarded(platforms, () => this.expression(node.right)));
+          }
           case "SequenceExpression": {
             let last = UNKNOWN;
             for (const expression of node.expressions)
@@ -16716,6 +16857,26 @@ var init_analyze = __esm({
           this.expression(node);
       }
     };
+    CHECK_NAME = /^(?:is|IS)_?(desktop|mobile|android|ios|mac|macos|darwin|osx|windows|win|win10|win11|windows10|windows11|linux)$/i;
+    PLATFORM_VALUES = {
+      desktop: DESKTOP,
+      mobile: MOBILE,
+      android: ["android"],
+      ios: ["iOS"],
+      mac: ["macOS"],
+      macos: ["macOS"],
+      darwin: ["macOS"],
+      osx: ["macOS"],
+      windows: ["windows"],
+      win: ["windows"],
+      win32: ["windows"],
+      win10: ["windows"],
+      win11: ["windows"],
+      windows10: ["windows"],
+      windows11: ["windows"],
+      linux: ["linux"]
+    };
+    PLATFORM_HOLDER = /platform|ostype|^os$|^type$/i;
   }
 });
 
@@ -16873,6 +17034,13 @@ function usesParam(ref, fn) {
 function isClassName(name) {
   return (/^[A-Z]/.test(name) || name === "default") && !name.includes("#") && !name.includes(".");
 }
+function meet(a2, b2) {
+  if (!a2)
+    return b2;
+  if (!b2)
+    return a2;
+  return a2.filter((platform) => b2.includes(platform));
+}
 var UNKNOWN2, MAX_WRAPPER_DEPTH, MAX_VALUE_DEPTH, Linker;
 var init_link = __esm({
   "dist/capabilities/frontend/link.js"() {
@@ -16927,7 +17095,10 @@ var init_link = __esm({
             this.uses.push(...uses);
         return this.uses;
       }
-      emit(site, file, frames, at, atFile = file) {
+      emit(site, file, frames, outer, atFile = file) {
+        const platforms = site === outer ? site.platforms : meet(outer.platforms, site.platforms);
+        const at = { start: outer.start, end: outer.end, ...platforms ? { platforms } : {} };
+        const guard = platforms ? { platforms } : {};
         const ref = site.ref;
         if (site.reference) {
           const value = this.evaluate(ref, file, frames, 0);
@@ -16935,7 +17106,7 @@ var init_link = __esm({
             return;
           const member3 = this.api.module(value.specifier)?.member(value.name);
           if (member3 && member3.commands.length && !member3.commands.some((command) => command.includes("{")))
-            this.uses.push({ file: atFile, start: at.start, end: at.end, specifier: value.specifier, member: value.name, commands: member3.commands });
+            this.uses.push({ file: atFile, start: at.start, end: at.end, specifier: value.specifier, member: value.name, commands: member3.commands, ...guard });
           return;
         }
         if (ref.kind !== "call")
@@ -16961,7 +17132,8 @@ var init_link = __esm({
           specifier: callee.specifier,
           member: callee.name,
           commands: [],
-          ...first.kind === "string" ? { argument: first.value } : {}
+          ...first.kind === "string" ? { argument: first.value } : {},
+          ...guard
         };
         const commands = [];
         let unresolved2;
@@ -30961,6 +31133,8 @@ function frontendAccess(project, resolution) {
       set.add(platform);
     windowPlatforms.set(declaration.label, set);
   }
+  const onlyOn = (platforms, side) => [...platforms].every(side);
+  const formFactorSplit = [...windowPlatforms.values()].some((platforms) => onlyOn(platforms, (platform) => MOBILE_TARGETS.has(platform))) && [...windowPlatforms.values()].some((platforms) => [...platforms].some((platform) => !MOBILE_TARGETS.has(platform)));
   const judgements = [];
   const windowsOf = (call) => windowsLoading(scan, uniqueWindows, call);
   const models = resolution.models;
@@ -30968,11 +31142,20 @@ function frontendAccess(project, resolution) {
     const { windows, byPage } = windowsOf(call);
     for (const command of call.commands) {
       const spelled = catalog.spellCommand(command);
-      const refusals = refusalsOf(models, spelled, windows, targets, windowPlatforms);
+      const callTargets = call.platforms ? targets.filter((platform) => call.platforms.includes(platform)) : formFactorSplit && !byPage ? targets.filter((platform) => !MOBILE_TARGETS.has(platform)) : targets;
+      const refusals = refusalsOf(models, spelled, windows, callTargets, windowPlatforms);
       const { plugin, name } = parseCommandName(spelled);
       const key = catalogKeyOf(plugin, catalog);
       const manifest = key === void 0 ? void 0 : catalog.get(key);
-      const judgement = { call, command: spelled, windows, byPage, refusals, scoped: !!manifest?.global_scope_schema };
+      const judgement = {
+        call,
+        command: spelled,
+        windows,
+        byPage,
+        refusals,
+        scoped: !!manifest?.global_scope_schema,
+        targets: callTargets
+      };
       if (key !== void 0)
         judgement.key = key;
       if (manifest && key !== void 0) {
@@ -31170,6 +31353,7 @@ function entryUses(resolution, judgements, windows) {
   }
   return uses;
 }
+var MOBILE_TARGETS;
 var init_frontend_access = __esm({
   "dist/capabilities/queries/frontend-access.js"() {
     "use strict";
@@ -31181,6 +31365,7 @@ var init_frontend_access = __esm({
     init_glob();
     init_build();
     init_types2();
+    MOBILE_TARGETS = /* @__PURE__ */ new Set(["android", "iOS"]);
   }
 });
 
@@ -31258,6 +31443,8 @@ function pluginOfSpecifier(specifier) {
 }
 function unusedEntries(access2, isOfficial) {
   const anyCommand = access2.scan.unresolved.some((call) => call.member === "invoke" || pluginOfSpecifier(call.specifier) === void 0);
+  if (access2.scan.calls.length === 0 && access2.scan.unresolved.length === 0)
+    return [];
   if (anyCommand || access2.scan.thirdPartyPlugins.length > 0)
     return [];
   const unresolvedPlugins = new Set(access2.scan.unresolved.map((call) => pluginOfSpecifier(call.specifier)));
@@ -31323,10 +31510,10 @@ var init_frontend_calls_unregistered_plugin = __esm({
         if (!access2)
           return;
         const history = await loadVersionHistory();
-        const targets = access2.targets;
         const seen = /* @__PURE__ */ new Set();
         for (const judgement of access2.judgements) {
           const plugin = parseCommandName(judgement.command).plugin;
+          const targets = judgement.targets;
           const missing = pluginMissingOn(build2, judgement, targets, (name) => history.has(name));
           if (plugin === void 0 || missing.length === 0)
             continue;
@@ -46434,8 +46621,8 @@ function desktopActions(input, at, edit) {
     });
     if (!desktopOnly)
       continue;
-    const kept = platforms.filter((platform) => DESKTOP.includes(platform));
-    const value = `[${(kept.length ? kept : DESKTOP).map((p) => JSON.stringify(p)).join(", ")}]`;
+    const kept = platforms.filter((platform) => DESKTOP2.includes(platform));
+    const value = `[${(kept.length ? kept : DESKTOP2).map((p) => JSON.stringify(p)).join(", ")}]`;
     const change = platformsEdit(document, capability, value);
     if (change)
       actions.push(edit(`Limit capability "${capability.identifier}" to desktop platforms (${Catalog.keyOf(desktopOnly.identifier).key} is desktop-only)`, [
@@ -46500,7 +46687,7 @@ function overlaps(a2, b2) {
   const before = (x2, y) => x2.line < y.line || x2.line === y.line && x2.character <= y.character;
   return before(a2.start, b2.end) && before(b2.start, a2.end);
 }
-var import_protocol2, DESKTOP_ONLY, DESKTOP;
+var import_protocol2, DESKTOP_ONLY, DESKTOP2;
 var init_code_actions = __esm({
   "dist/lsp/code-actions.js"() {
     "use strict";
@@ -46514,7 +46701,7 @@ var init_code_actions = __esm({
     init_places();
     import_protocol2 = __toESM(require_lsp_protocol(), 1);
     DESKTOP_ONLY = /* @__PURE__ */ new Set(["autostart", "cli", "global-shortcut", "positioner", "single-instance", "updater", "window-state"]);
-    DESKTOP = ["linux", "macOS", "windows"];
+    DESKTOP2 = ["linux", "macOS", "windows"];
   }
 });
 
