@@ -30344,42 +30344,42 @@ function reachKey(context) {
 function entryKey2(grant) {
   return `${grant.capabilityIndex}\0${JSON.stringify(grant.provenance.path)}`;
 }
-async function reportDeadShellGrants(context) {
-  if (!context.catalog.has("shell"))
+async function reportUnscopedGrants(context, required2) {
+  if (!context.catalog.has(required2.plugin))
     return;
   const reported = /* @__PURE__ */ new Set();
   for (const model of (await context.resolution()).distinctModels) {
-    const globalAllow = model.globalScope.get("shell")?.allow ?? [];
+    const globalAllow = model.globalScope.get(required2.plugin)?.allow ?? [];
     if (globalAllow.length > 0)
       continue;
-    const runnersOf = /* @__PURE__ */ new Map();
-    for (const command of SHELL_RUNNERS) {
+    const commandsOf = /* @__PURE__ */ new Map();
+    for (const command of required2.commands) {
       for (const grant of model.allowed.get(command) ?? []) {
         work.ruleSteps++;
         const key = entryKey2(grant);
-        const commands = runnersOf.get(key);
+        const commands = commandsOf.get(key);
         if (!commands)
-          runnersOf.set(key, [command]);
+          commandsOf.set(key, [command]);
         else if (!commands.includes(command))
           commands.push(command);
       }
     }
-    for (const command of SHELL_RUNNERS) {
+    for (const command of required2.commands) {
       const grants = model.allowed.get(command) ?? [];
       const scopedReaches = /* @__PURE__ */ new Set();
       for (const grant of grants)
         if ((grant.scope?.allow ?? []).length > 0)
           scopedReaches.add(reachKey(grant.context));
       const keys = grants.map(entryKey2);
-      const runningEntries = /* @__PURE__ */ new Set();
+      const workingEntries = /* @__PURE__ */ new Set();
       grants.forEach((grant, i) => {
         work.ruleSteps++;
         if (scopedReaches.has(reachKey(grant.context)))
-          runningEntries.add(keys[i]);
+          workingEntries.add(keys[i]);
       });
       grants.forEach((grant, i) => {
         work.ruleSteps++;
-        if (runningEntries.has(keys[i]))
+        if (workingEntries.has(keys[i]))
           return;
         const source = entryOf(model, grant);
         if (!source)
@@ -30388,25 +30388,28 @@ async function reportDeadShellGrants(context) {
         if (reported.has(key))
           return;
         reported.add(key);
-        const dead = runnersOf.get(keys[i]);
+        const dead = commandsOf.get(keys[i]);
+        const syntax = syntaxOf(source.capability.source);
+        const scoped = inlineValue({ identifier: source.entry.identifier, allow: [required2.example] }, syntax);
         context.report({
           at: source.capability.source,
           path: source.entry.extended ? [...source.entry.path, "identifier"] : source.entry.path,
-          // Scoped grants exist, but none reaches this grant's callers: say why it still runs nothing.
-          messageId: scopedReaches.size > 0 && grant.context.kind === "remote" ? "noProgramRemote" : "noProgram",
+          // Scoped grants exist, but none reaches this grant's callers: say why it still works for nobody.
+          messageId: scopedReaches.size > 0 && grant.context.kind === "remote" ? "noScopeRemote" : "noScope",
           data: {
             identifier: source.entry.identifier,
             commands: dead.join(" and "),
-            verb: dead.length > 1 ? "run" : "runs",
+            does: required2.does[dead.length > 1 ? 1 : 0],
+            scope: required2.scope,
             them: dead.length > 1 ? "them" : "it"
           },
-          hint: `add the program, e.g. ${inlineValue({ identifier: "shell:allow-execute", allow: [{ name: "git", cmd: "git", args: true }] }, syntaxOf(source.capability.source))}, or remove the permission`
+          hint: `${required2.add}, e.g. ${scoped}, or remove the permission`
         });
       });
     }
   }
 }
-var SCOPELESS_COMMANDS, SHELL_RUNNERS, dead_scope_default, JSON_TYPES;
+var SCOPELESS_COMMANDS, SCOPE_REQUIRED, dead_scope_default, JSON_TYPES;
 var init_dead_scope = __esm({
   "dist/capabilities/rules/dead-scope.js"() {
     "use strict";
@@ -30422,10 +30425,27 @@ var init_dead_scope = __esm({
       shell: ["open", "kill", "stdin_write"],
       http: ["fetch_cancel", "fetch_send", "fetch_read_body", "fetch_cancel_body"]
     };
-    SHELL_RUNNERS = ["plugin:shell|execute", "plugin:shell|spawn"];
+    SCOPE_REQUIRED = [
+      {
+        plugin: "shell",
+        commands: ["plugin:shell|execute", "plugin:shell|spawn"],
+        does: ["runs only programs", "run only programs"],
+        scope: "a shell scope",
+        add: "add the program",
+        example: { name: "git", cmd: "git", args: true }
+      },
+      {
+        plugin: "http",
+        commands: ["plugin:http|fetch"],
+        does: ["fetches only URLs", "fetch only URLs"],
+        scope: "an http scope",
+        add: "add the URLs the app fetches",
+        example: { url: "https://api.example.com/*" }
+      }
+    ];
     dead_scope_default = defineRule({
       id: "dead-scope",
-      description: "Report scopes the plugin never reads or reads otherwise (a field outside its scope schema, a scope on a command that takes none, a float or an unsafe integer where it wants an integer) and shell execute/spawn grants without a scope, which run nothing.",
+      description: "Report scopes the plugin never reads or reads otherwise (a field outside its scope schema, a scope on a command that takes none, a float or an unsafe integer where it wants an integer), and grants of commands that refuse every call without a scope (shell execute/spawn without a program, http fetch without a URL).",
       category: "correctness",
       defaultSeverity: "warning",
       fixable: false,
@@ -30435,8 +30455,8 @@ var init_dead_scope = __esm({
         wrongType: 'scope field "{{field}}"{{count}} is {{written}}, but the {{plugin}} plugin reads {{expected}}: the entry fails to deserialize, so the command fails when it reads the scope',
         floatForInteger: "scope value {{written}} is written as a float where the {{plugin}} plugin reads an integer: the entry fails to deserialize at run time",
         unsafeInteger: "scope value {{written}} is above 2^53: JavaScript and the IPC layer round it (to {{rounded}}), so the plugin may compare another number",
-        noProgram: '"{{identifier}}" grants nothing: {{commands}} {{verb}} only programs a shell scope names, and no entry gives {{them}} one',
-        noProgramRemote: `"{{identifier}}" grants nothing: {{commands}} {{verb}} only programs a shell scope names, and a remote page borrows none from the grants for the app's own pages`
+        noScope: '"{{identifier}}" grants nothing: {{commands}} {{does}} {{scope}} names, and no entry gives {{them}} one',
+        noScopeRemote: `"{{identifier}}" grants nothing: {{commands}} {{does}} {{scope}} names, and a remote page borrows none from the grants for the app's own pages`
       },
       async check(context) {
         const fieldsByKey = /* @__PURE__ */ new Map();
@@ -30533,7 +30553,8 @@ var init_dead_scope = __esm({
             }
           }
         }
-        await reportDeadShellGrants(context);
+        for (const required2 of SCOPE_REQUIRED)
+          await reportUnscopedGrants(context, required2);
       }
     });
     JSON_TYPES = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean", "array", "object", "null"]);
@@ -30989,6 +31010,73 @@ var init_duplicate_permission = __esm({
               fix: (document) => removeArrayItem(document, entry.path, `remove duplicate "${entry.identifier}"`)
             });
           }
+        }
+      }
+    });
+  }
+});
+
+// dist/capabilities/rules/empty-grant.js
+var LISTED_PERMISSIONS2, empty_grant_default;
+var init_empty_grant = __esm({
+  "dist/capabilities/rules/empty-grant.js"() {
+    "use strict";
+    init_catalog();
+    init_types();
+    init_engine();
+    init_did_you_mean();
+    init_types3();
+    LISTED_PERMISSIONS2 = 3;
+    empty_grant_default = defineRule({
+      id: "empty-grant",
+      description: "Report a set or default that enables no command and no scope at the release the app builds with (`global-shortcut:default` and `clipboard-manager:default` are empty sets): true, harmless, and the calls it was meant for are still refused.",
+      category: "suspicious",
+      // It changes nothing at run time: a suggestion, as the severity contract says of what is true but inert.
+      defaultSeverity: "suggestion",
+      fixable: false,
+      messages: {
+        emptySet: `"{{identifier}}" grants nothing: {{what}} is empty{{release}}, so it enables none of the {{plugin}} plugin's commands`
+      },
+      check(context) {
+        const catalog = context.catalog;
+        const verdicts = /* @__PURE__ */ new Map();
+        const emptyOf = (identifier) => {
+          if (verdicts.has(identifier))
+            return verdicts.get(identifier);
+          let verdict;
+          const parsed = Catalog.keyOf(identifier);
+          const found = parsed && catalog.lookupTopLevel(parsed.key, parsed.base);
+          if (found && found.kind !== "permission" && found.set && found.key !== APP_KEY) {
+            const { leaves, problems: problems2 } = expandIdentifier(catalog, identifier);
+            if (problems2.length) {
+              verdicts.set(identifier, void 0);
+              return void 0;
+            }
+            const inert = leaves.every(({ permission }) => {
+              const commands = permission.commands.allow.length + permission.commands.deny.length;
+              return commands === 0 && !(permission.scope?.allow?.length || permission.scope?.deny?.length);
+            });
+            if (inert)
+              verdict = { what: found.kind === "default" ? "its default set" : `the set "${parsed.base}"`, key: found.key };
+          }
+          verdicts.set(identifier, verdict);
+          return verdict;
+        };
+        for (const { capability, entry } of context.entries()) {
+          const empty = emptyOf(entry.identifier);
+          if (!empty)
+            continue;
+          const locked = catalog.lockedVersionOf(empty.key);
+          const release = locked && locked.source !== "newest" ? ` at ${locked.crate} ${locked.version}` : "";
+          const allows = Object.keys(catalog.get(empty.key)?.permissions ?? {}).filter((name) => name.startsWith("allow-")).map((name) => catalog.spellIdentifier(`${empty.key}:${name}`));
+          const examples = quoteList(allows.slice(0, LISTED_PERMISSIONS2), "or") + (allows.length > LISTED_PERMISSIONS2 ? ", \u2026" : "");
+          context.report({
+            at: capability.source,
+            path: entry.path,
+            messageId: "emptySet",
+            data: { identifier: entry.identifier, release, what: empty.what, plugin: empty.key },
+            hint: allows.length ? `grant the commands the app calls instead (${examples}), or remove it` : "remove it"
+          });
         }
       }
     });
@@ -33374,6 +33462,7 @@ __export(list_exports, {
   denyAppliesGlobally: () => deny_applies_globally_default,
   duplicateCapability: () => duplicate_capability_default,
   duplicatePermission: () => duplicate_permission_default,
+  emptyGrant: () => empty_grant_default,
   emptyPlatforms: () => empty_platforms_default,
   frontendCallsUnregisteredPlugin: () => frontend_calls_unregistered_plugin_default,
   frontendCommandNotGranted: () => frontend_command_not_granted_default,
@@ -33414,6 +33503,7 @@ var init_list = __esm({
     init_deny_applies_globally();
     init_duplicate_capability();
     init_duplicate_permission();
+    init_empty_grant();
     init_empty_platforms();
     init_frontend_calls_unregistered_plugin();
     init_frontend_command_not_granted();
