@@ -1,5 +1,5 @@
 import { compareDiagnostics, type Diagnostic, type RuleSetting } from "../core/diagnostics.js";
-import { configuredSeverity, createDiagnostic, findingSeverity, runRules } from "../core/lint/run-rules.js";
+import { configuredSeverity, createDiagnostic, FindingBudget, findingSeverity, runRules } from "../core/lint/run-rules.js";
 import type { SourceDocument } from "../core/source/document.js";
 import path from "node:path";
 import { relativeFile, type Project } from "./load/project.js";
@@ -77,6 +77,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
 
   const diagnostics: Diagnostic[] = [];
   const emitted = new Set<string>();
+  const budget = new FindingBudget();
   const suppressions = collectSuppressions(project.capabilities);
   const emit = (rule: CapabilityRule, document: SourceDocument | undefined, absolutePath: string, file: string, report: LocatedReport, mayRepeat = false) => {
     // Contract breaches are bugs in the rule: fail loudly, whatever the configuration says.
@@ -101,6 +102,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
       if (emitted.has(key)) return;
       emitted.add(key);
     }
+    if (!budget.admit(rule, severity, file, absolutePath)) return;
     const located = report.span ?? document?.locate(report.path, report.target) ?? NOWHERE;
     const fix = report.fix && document ? report.fix(document) : undefined;
     const text = { message: oneLine(shortenQuotedValues(message)), hint: report.hint ? oneLine(report.hint) : undefined };
@@ -192,6 +194,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     };
   };
   await runRules(rules, options, contextFor);
+  diagnostics.push(...budget.summaries());
 
   const focus = options.focus;
   const inFocus = (file: string) => focus === undefined || focus.some((f) => file === f || (f.endsWith(path.sep) && file.startsWith(f)));

@@ -1,19 +1,26 @@
+/** Two rows of the distance table, reused: a distance is asked for every unknown key of a file against every known name. */
+let rows = { previous: new Uint32Array(64), current: new Uint32Array(64) };
+
 /** Levenshtein distance with an early exit once `limit` is exceeded. */
 export function editDistance(a: string, b: string, limit = Infinity): number {
   if (a === b) return 0;
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  // Kept for names of ordinary length; a longer one gets rows of its own, dropped after.
+  const needed = b.length + 1;
+  if (rows.previous.length < needed && needed <= 4096) rows = { previous: new Uint32Array(needed), current: new Uint32Array(needed) };
+  let { previous, current } = rows.previous.length >= needed ? rows : { previous: new Uint32Array(needed), current: new Uint32Array(needed) };
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    current[0] = i;
     let rowMin = i;
+    const code = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      current.push(value);
+      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (code === b.charCodeAt(j - 1) ? 0 : 1));
+      current[j] = value;
       if (value < rowMin) rowMin = value;
     }
     if (rowMin > limit) return limit + 1;
-    previous = current;
+    [previous, current] = [current, previous];
   }
   return previous[b.length]!;
 }

@@ -148,6 +148,9 @@ export class BoundedMessageReader extends AbstractMessageReader {
  */
 export class ClientGate {
   private initialized = false;
+  /** What the client sent, before the connection's queue has handled it: the reader may close first. */
+  shutdownSent = false;
+  exitSent = false;
   /** Canonical URI → the spelling the client opened the document with. */
   private readonly spelled = new Map<string, string>();
 
@@ -168,6 +171,8 @@ export class ClientGate {
         return;
       }
       if (method === "initialize") this.initialized = true;
+      if (method === "shutdown") this.shutdownSent = true;
+      if (method === "exit") this.exitSent = true;
       if (method !== undefined) this.canonicalize(method, request.params);
       forward(message);
     };

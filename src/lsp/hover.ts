@@ -110,7 +110,7 @@ function labelHover(project: Project, label: string): string {
     const count = resolveAccess(project, { window: label, platform }).allowed.length;
     counts.set(count, [...(counts.get(count) ?? []), platform]);
   }
-  const parts = [...counts].map(([count, platforms]) => `${count} command${count === 1 ? "" : "s"}${counts.size === 1 ? "" : ` on ${platforms.join(", ")}`}`);
+  const parts = [...counts].map(([count, platforms]) => `${plural(count, "command")}${counts.size === 1 ? "" : ` on ${platforms.join(", ")}`}`);
   out.push(`**May call** (its own pages): ${parts.join("; ")}`);
   return out.join("\n\n");
 }

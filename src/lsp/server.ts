@@ -39,6 +39,9 @@ export interface ServerStreams {
   maxMessageBytes?: number;
 }
 
+/** How long a queued `exit` may take to be handled after the client closed its stream. */
+const QUEUED_EXIT_GRACE_MS = 2_000;
+
 /**
  * Runs the server until the client says `exit`, closes its stream or breaks the framing; resolves
  * with the exit code: 0 after `shutdown`, 1 without it, 2 when the client's bytes broke the protocol.
@@ -140,8 +143,14 @@ export function runLanguageServer(streams: ServerStreams): Promise<number> {
   });
   registerFeatures(connection, workspace);
   connection.onExit(() => end(shutdown ? 0 : 1));
-  // The client went away without `exit`: end as the protocol asks (1 without a shutdown request), also mid-check.
-  reader.onClose(() => end(shutdown ? 0 : 1));
+  // The client closed its stream. Messages it wrote just before (initialize, shutdown and exit in one
+  // write) may still wait in the connection's queue, which handles one per tick: a queued `exit` ends
+  // the run itself, with its answers written. Without one, end as the protocol asks (1 without a
+  // shutdown request), also mid-check; the timer only guards a queue that never reaches its `exit`.
+  reader.onClose(() => {
+    if (gate.exitSent) setTimeout(() => end(gate.shutdownSent ? 0 : 1), QUEUED_EXIT_GRACE_MS);
+    else end(gate.shutdownSent ? 0 : 1);
+  });
   connection.listen();
   return ended;
 }

@@ -2,7 +2,7 @@ import { compareDiagnostics, type Diagnostic, type Severity } from "../core/diag
 import type { RuleMeta } from "../core/lint/rule.js";
 import type { JsonPath } from "../core/location.js";
 import { shownValue } from "../core/messages.js";
-import { configuredSeverity, createDiagnostic, findingSeverity, rulesToStart, type RunSettings } from "../core/lint/run-rules.js";
+import { configuredSeverity, createDiagnostic, FindingBudget, findingSeverity, rulesToStart, type RunSettings } from "../core/lint/run-rules.js";
 import { MAX_TOOLS, serverName, type Listing } from "./listing.js";
 import { serviceFromServerName } from "./naming.js";
 import { MCP_RULES } from "./rules/index.js";
@@ -35,7 +35,9 @@ export async function lintMcp(listings: readonly Listing[], options: McpLintOpti
   const rules = rulesToStart(MCP_RULES, options);
   for (const listing of listings) {
     const { document } = listing;
+    const budget = new FindingBudget();
     const push = (rule: Pick<RuleMeta, "id" | "messages">, severity: Severity, report: McpReport) => {
+      if (!budget.admit(rule, severity, document.file, document.absolutePath)) return;
       const located = document.locate(report.path, report.target);
       diagnostics.push(createDiagnostic(rule, severity, report, { file: document.file, absolutePath: document.absolutePath, ...located }));
     };
@@ -70,6 +72,7 @@ export async function lintMcp(listings: readonly Listing[], options: McpLintOpti
       });
       await rule.check(context);
     }
+    diagnostics.push(...budget.summaries());
   }
   return diagnostics.sort(compareDiagnostics);
 }

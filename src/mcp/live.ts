@@ -88,7 +88,7 @@ async function listAllTools(request: RawRequest, timeoutMs: number): Promise<unk
     pages.push(page);
     bytes += JSON.stringify(page).length;
     if (Array.isArray(page.tools)) tools += page.tools.length;
-    const listed = `${pages.length} page${pages.length === 1 ? "" : "s"}`;
+    const listed = plural(pages.length, "page");
     if (bytes > MAX_LISTING_BYTES)
       throw new FatalError(
         `tools/list: the pages add up to more than ${MAX_LISTING_BYTES / 1024 / 1024} MiB after ${listed}; caplint reads at most that much of one listing`,

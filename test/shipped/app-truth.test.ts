@@ -170,3 +170,30 @@ describe("REUSE licence files", () => {
     expect(findings(result.stdout).map((d) => `${d.ruleId} ${d.file}`)).toEqual(["ignored-file src-tauri/capabilities/old.json.license"]);
   });
 });
+
+describe("grants that grant nothing", () => {
+  it("an empty default set is a suggestion naming the locked release; an http grant without a URL is a warning with the scope to add (getAsterisk/claudia, nashaofu/shell360)", () => {
+    const claudia = caplint(["check", "--app", ".", "--format", "json"], path.join(FIXTURES, "real-world", "getAsterisk__claudia"));
+    const mine = findings(claudia.stdout).filter((d) => d.ruleId === "empty-grant" || (d.ruleId === "dead-scope" && d.message.includes("http")));
+    expect(mine.map((d) => [d.line, d.severity, d.ruleId, d.message.split(":")[0]])).toEqual([
+      [46, "warning", "dead-scope", '"http'],
+      [47, "warning", "dead-scope", '"http'],
+      [50, "suggestion", "empty-grant", '"clipboard-manager'],
+      [51, "suggestion", "empty-grant", '"global-shortcut'],
+    ]);
+    expect(mine[0]!.message).toBe('"http:default" grants nothing: plugin:http|fetch fetches only URLs an http scope names, and no entry gives it one');
+    expect(mine[0]!.hint).toBe(
+      'add the URLs the app fetches, e.g. { "identifier": "http:default", "allow": [{ "url": "https://api.example.com/*" }] }, or remove the permission',
+    );
+    expect(mine[3]!.hint).toContain('"global-shortcut:allow-register"');
+    // Suggestions and warnings only: the verdict (exit code) is what it was.
+    expect(claudia.code).toBe(0);
+
+    const shell360 = caplint(["check", "--app", ".", "--format", "json"], path.join(BUILD_TRUTH, "nashaofu__shell360"));
+    const empty = findings(shell360.stdout).filter((d) => d.ruleId === "empty-grant");
+    expect(empty.map((d) => `${d.file}:${d.line}`)).toEqual(["src-tauri/capabilities/desktop.json:37", "src-tauri/capabilities/mobile.json:35"]);
+    expect(empty[0]!.message).toBe(
+      '"clipboard-manager:default" grants nothing: its default set is empty at tauri-plugin-clipboard-manager 2.3.2, so it enables none of the clipboard-manager plugin\'s commands',
+    );
+  });
+});

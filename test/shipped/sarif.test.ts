@@ -28,6 +28,7 @@ const COVERED_RULES = [
   "broad-remote",
   "dangerous-permission",
   "dead-scope",
+  "empty-grant",
   "default-without-set",
   "deny-applies-globally",
   "duplicate-capability",

@@ -142,7 +142,7 @@ export function expanderFor(catalog: Catalog): SetExpander {
 export function expandIdentifier(
   catalog: Catalog,
   identifier: string,
-): { leaves: ReadonlyArray<{ key: string; name: string; permission: PermissionDef; chain: readonly string[] }> } {
+): { leaves: ReadonlyArray<{ key: string; name: string; permission: PermissionDef; chain: readonly string[] }>; problems: readonly ExpansionProblem[] } {
   return expanderFor(catalog).expandEntry(identifier);
 }
 

@@ -34,7 +34,14 @@ export interface Site {
   end: number;
   /** A read, not a call: counts only when it names a command-making member. */
   reference: boolean;
+  /** The platforms on which the code runs, when a platform check guards it (`if (isDesktop())`); undefined: every platform. */
+  platforms?: readonly Platform[];
 }
+
+export type Platform = "linux" | "macOS" | "windows" | "android" | "iOS";
+const ALL_PLATFORMS: readonly Platform[] = ["linux", "macOS", "windows", "android", "iOS"];
+const DESKTOP: readonly Platform[] = ["linux", "macOS", "windows"];
+const MOBILE: readonly Platform[] = ["android", "iOS"];
 
 export interface FunctionFacts {
   params: number;
@@ -121,6 +128,8 @@ export class ModuleAnalyzer {
   private sites: Site[];
   private depth = 0;
   private offset = 0;
+  /** The platforms the code being read runs on, under a platform check; undefined: every platform. */
+  private guard: readonly Platform[] | undefined;
 
   constructor(readonly facts: ModuleFacts) {
     this.top = new Scope(undefined, undefined);
@@ -138,7 +147,38 @@ export class ModuleAnalyzer {
   }
 
   private site(ref: Ref, node: Node, reference = false): void {
-    this.sites.push({ ref, start: node.start + this.offset, end: node.end + this.offset, reference });
+    this.sites.push({
+      ref,
+      start: node.start + this.offset,
+      end: node.end + this.offset,
+      reference,
+      ...(this.guard ? { platforms: this.guard } : {}),
+    });
+  }
+
+  /** Runs `walk` with the code guarded to `platforms` (narrowed from the guard in force). */
+  private guarded<T>(platforms: readonly Platform[] | undefined, walk: () => T): T {
+    if (platforms === undefined) return walk();
+    const outer = this.guard;
+    this.guard = (outer ?? ALL_PLATFORMS).filter((platform) => platforms.includes(platform));
+    try {
+      return walk();
+    } finally {
+      this.guard = outer;
+    }
+  }
+
+  /** The statements of a block; after `if (!isDesktop()) return;` the rest of the block runs on desktop only. */
+  private block(statements: readonly Node[]): void {
+    const outer = this.guard;
+    for (const statement of statements) {
+      this.statement(statement);
+      if (statement.type === "IfStatement" && !isNode(statement.alternate) && exits(statement.consequent as Node)) {
+        const platforms = guardPlatforms(statement.test as Node);
+        if (platforms) this.guard = (this.guard ?? ALL_PLATFORMS).filter((platform) => !platforms.includes(platform));
+      }
+    }
+    this.guard = outer;
   }
 
   /** Function and class declarations and imports are known before the code that uses them runs. */
@@ -242,6 +282,20 @@ export class ModuleAnalyzer {
         this.scope.names.set((node.id as Node).name as string, { kind: "object", members });
         return;
       }
+      case "IfStatement": {
+        const test = node.test as Node;
+        this.expression(test);
+        const platforms = guardPlatforms(test);
+        this.guarded(platforms, () => this.child(node.consequent as Node));
+        if (isNode(node.alternate)) {
+          const alternate = node.alternate;
+          this.guarded(platforms && ALL_PLATFORMS.filter((platform) => !platforms.includes(platform)), () => this.child(alternate));
+        }
+        return;
+      }
+      case "BlockStatement":
+        this.block(node.body as Node[]);
+        return;
       case "ReturnStatement":
         if (isNode(node.argument)) this.addReturn(this.expression(node.argument));
         return;
@@ -285,7 +339,7 @@ export class ModuleAnalyzer {
     if (body) {
       if (body.type === "BlockStatement" || body.type === "FunctionBody") {
         for (const statement of body.body as Node[]) this.hoist(statement);
-        for (const statement of body.body as Node[]) this.statement(statement);
+        this.block(body.body as Node[]);
       } else this.addReturn(this.expression(body));
     }
     this.scope = outerScope;
@@ -501,11 +555,25 @@ export class ModuleAnalyzer {
         } else this.expression(left);
         return value;
       }
-      case "ConditionalExpression":
-        this.expression(node.test as Node);
-        return either(this.expression(node.consequent as Node), this.expression(node.alternate as Node));
-      case "LogicalExpression":
-        return either(this.expression(node.left as Node), this.expression(node.right as Node));
+      case "ConditionalExpression": {
+        const test = node.test as Node;
+        this.expression(test);
+        const platforms = guardPlatforms(test);
+        const otherwise = platforms && ALL_PLATFORMS.filter((platform) => !platforms.includes(platform));
+        return either(
+          this.guarded(platforms, () => this.expression(node.consequent as Node)),
+          this.guarded(otherwise, () => this.expression(node.alternate as Node)),
+        );
+      }
+      case "LogicalExpression": {
+        // `isDesktop() && win.show()`: the right side runs where the left holds (`||`: where it does not).
+        const left = node.left as Node;
+        const platforms = node.operator === "&&" ? guardPlatforms(left) : node.operator === "||" ? negated(guardPlatforms(left)) : undefined;
+        return either(
+          this.expression(left),
+          this.guarded(platforms, () => this.expression(node.right as Node)),
+        );
+      }
       case "SequenceExpression": {
         let last: Ref = UNKNOWN;
         for (const expression of node.expressions as Node[]) last = this.expression(expression);
@@ -639,4 +707,106 @@ function patternNames(pattern: Node): string[] {
     default:
       return [];
   }
+}
+
+/** Where `x` does not hold, when `x` is a platform check. */
+function negated(platforms: readonly Platform[] | undefined): readonly Platform[] | undefined {
+  return platforms && ALL_PLATFORMS.filter((platform) => !platforms.includes(platform));
+}
+
+/** Names of platform checks (`isDesktop()`, `isMobile.value`, `IS_MAC`, `isWindows10()`): the platforms where they hold. */
+const CHECK_NAME = /^(?:is|IS)_?(desktop|mobile|android|ios|mac|macos|darwin|osx|windows|win|win10|win11|windows10|windows11|linux)$/i;
+/** Values of `platform()` / `type()` / `navigator.platform`-like checks. */
+const PLATFORM_VALUES: Record<string, readonly Platform[]> = {
+  desktop: DESKTOP,
+  mobile: MOBILE,
+  android: ["android"],
+  ios: ["iOS"],
+  mac: ["macOS"],
+  macos: ["macOS"],
+  darwin: ["macOS"],
+  osx: ["macOS"],
+  windows: ["windows"],
+  win: ["windows"],
+  win32: ["windows"],
+  win10: ["windows"],
+  win11: ["windows"],
+  windows10: ["windows"],
+  windows11: ["windows"],
+  linux: ["linux"],
+};
+/** A name that holds the platform (`platform()`, `osType`, `os.type()`, `currentPlatform`), compared with a literal. */
+const PLATFORM_HOLDER = /platform|ostype|^os$|^type$/i;
+
+/**
+ * The platforms on which a condition holds, when it is a platform check the code spells plainly:
+ * `isDesktop()`, `!isMobile`, `isMac.value`, `platform() === "windows"`, `osType !== "android"`,
+ * and `&&`/`||` of those. Undefined when the condition is anything else (the code runs everywhere).
+ */
+function guardPlatforms(node: Node, depth = 0): readonly Platform[] | undefined {
+  if (depth > 16) return undefined;
+  if (TRANSPARENT.has(node.type)) return guardPlatforms(node.expression as Node, depth + 1);
+  switch (node.type) {
+    case "UnaryExpression":
+      return node.operator === "!" ? negated(guardPlatforms(node.argument as Node, depth + 1)) : undefined;
+    case "AwaitExpression":
+      return guardPlatforms(node.argument as Node, depth + 1);
+    case "CallExpression":
+      return (node.arguments as Node[]).length === 0 ? checkNamed(node.callee as Node) : undefined;
+    case "Identifier":
+    case "MemberExpression":
+      return checkNamed(node);
+    case "LogicalExpression": {
+      const left = guardPlatforms(node.left as Node, depth + 1);
+      const right = guardPlatforms(node.right as Node, depth + 1);
+      if (node.operator === "&&") {
+        if (!left) return right;
+        if (!right) return left;
+        return left.filter((platform) => right.includes(platform));
+      }
+      // `a || b` holds where either holds: only when both are platform checks.
+      if (node.operator === "||" && left && right) return ALL_PLATFORMS.filter((platform) => left.includes(platform) || right.includes(platform));
+      return undefined;
+    }
+    case "BinaryExpression": {
+      const equal = node.operator === "===" || node.operator === "==";
+      if (!equal && node.operator !== "!==" && node.operator !== "!=") return undefined;
+      const [holder, literal] = isStringLiteral(node.right as Node) ? [node.left as Node, node.right as Node] : [node.right as Node, node.left as Node];
+      if (!isStringLiteral(literal) || !PLATFORM_HOLDER.test(lastName(holder) ?? "")) return undefined;
+      const platforms = PLATFORM_VALUES[String(literal.value).toLowerCase()];
+      return platforms && (equal ? platforms : negated(platforms));
+    }
+    default:
+      return undefined;
+  }
+}
+
+function checkNamed(node: Node): readonly Platform[] | undefined {
+  // `isMobile.value` (a Vue ref) names the check by its object.
+  const name = node.type === "MemberExpression" && lastName(node) === "value" ? lastName(node.object as Node) : lastName(node);
+  const match = name === undefined ? null : CHECK_NAME.exec(name);
+  return match ? PLATFORM_VALUES[match[1]!.toLowerCase()] : undefined;
+}
+
+function lastName(node: Node): string | undefined {
+  if (TRANSPARENT.has(node.type)) return lastName(node.expression as Node);
+  if (node.type === "Identifier") return node.name as string;
+  if (node.type === "CallExpression") return lastName(node.callee as Node);
+  if (node.type === "MemberExpression" && !node.computed) return propertyName(node.property as Node);
+  return undefined;
+}
+
+function isStringLiteral(node: Node): node is Node & { value: string } {
+  return node.type === "Literal" && typeof node.value === "string";
+}
+
+/** Whether a statement always leaves the block (`return`, `throw`, or a block ending with one). */
+function exits(node: Node): boolean {
+  if (node.type === "ReturnStatement" || node.type === "ThrowStatement") return true;
+  if (node.type === "BlockStatement") {
+    const body = node.body as Node[];
+    const last = body[body.length - 1];
+    return last !== undefined && exits(last);
+  }
+  return false;
 }

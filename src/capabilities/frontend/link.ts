@@ -5,7 +5,7 @@
  * packages (`Window#setTitle`), or of `invoke` with its command, or is left unresolved with the reason.
  */
 import { CORE_MODULE, type ApiLookup } from "./api.js";
-import type { ModuleFacts, Ref, Site } from "./analyze.js";
+import type { ModuleFacts, Platform, Ref, Site } from "./analyze.js";
 
 type Val =
   | { kind: "tauri-module"; specifier: string }
@@ -45,6 +45,15 @@ export interface Use {
   trigger?: string;
   /** Why the command is not known; `commands` is then empty. */
   unresolved?: string;
+  /** The platforms it runs on, when a platform check guards it (`if (isDesktop())`); undefined: every platform. */
+  platforms?: readonly Platform[];
+}
+
+/** Where a use is reported, and the platform check that guards it there. */
+interface At {
+  start: number;
+  end: number;
+  platforms?: readonly Platform[];
 }
 
 interface Frame {
@@ -103,7 +112,11 @@ export class Linker {
     return this.uses;
   }
 
-  private emit(site: Site, file: string, frames: Frame[] | undefined, at: { start: number; end: number }, atFile = file): void {
+  private emit(site: Site, file: string, frames: Frame[] | undefined, outer: At, atFile = file): void {
+    // A check around the call and one inside the function it goes through both hold.
+    const platforms = site === outer ? site.platforms : meet(outer.platforms, site.platforms);
+    const at: At = { start: outer.start, end: outer.end, ...(platforms ? { platforms } : {}) };
+    const guard = platforms ? { platforms } : {};
     const ref = site.ref;
     if (site.reference) {
       const value = this.evaluate(ref, file, frames, 0);
@@ -111,7 +124,7 @@ export class Linker {
       const member = this.api.module(value.specifier)?.member(value.name);
       // A function passed as a value is called later with arguments not seen here: only commands that need none count.
       if (member && member.commands.length && !member.commands.some((command) => command.includes("{")))
-        this.uses.push({ file: atFile, start: at.start, end: at.end, specifier: value.specifier, member: value.name, commands: member.commands });
+        this.uses.push({ file: atFile, start: at.start, end: at.end, specifier: value.specifier, member: value.name, commands: member.commands, ...guard });
       return;
     }
     if (ref.kind !== "call") return;
@@ -139,6 +152,7 @@ export class Linker {
       member: callee.name,
       commands: [],
       ...(first.kind === "string" ? { argument: first.value } : {}),
+      ...guard,
     };
     // A command may name an argument (`invoke` is `{0}`) or a part known at run time only (`{?}`).
     const commands: string[] = [];
@@ -184,14 +198,7 @@ export class Linker {
   }
 
   /** A call of one of the app's functions: the calls in it that use its parameters are made again with the arguments given here. */
-  private callThrough(
-    fn: Extract<Val, { kind: "function" }>,
-    args: readonly Ref[],
-    file: string,
-    frames: Frame[] | undefined,
-    at: { start: number; end: number },
-    atFile: string,
-  ) {
+  private callThrough(fn: Extract<Val, { kind: "function" }>, args: readonly Ref[], file: string, frames: Frame[] | undefined, at: At, atFile: string) {
     const facts = this.modules.get(fn.file)?.functions[fn.id];
     if (!facts) return;
     const forwarding = facts.sites.filter((site) => usesParam(site.ref, fn.id));
@@ -350,4 +357,11 @@ function usesParam(ref: Ref, fn: number): boolean {
 /** Classes are written with a capital (`Window`, `Store`); functions are not (`open`). */
 function isClassName(name: string): boolean {
   return (/^[A-Z]/.test(name) || name === "default") && !name.includes("#") && !name.includes(".");
+}
+
+/** The platforms both checks allow; undefined when neither restricts. */
+function meet(a: readonly Platform[] | undefined, b: readonly Platform[] | undefined): readonly Platform[] | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return a.filter((platform) => b.includes(platform));
 }

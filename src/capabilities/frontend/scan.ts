@@ -18,6 +18,7 @@ import { isTauriSpecifier, type ApiLookup } from "./api.js";
 import { fileBlocks, isFrontendFile, looksMinified, SCRIPT_EXTENSIONS, type ScriptBlock } from "./blocks.js";
 import { Linker, type ModuleTarget, type Use } from "./link.js";
 import { readBundlerConfig, type BundlerConfig } from "./bundler-config.js";
+import { plural } from "../../core/wording.js";
 
 export interface FrontendOptions {
   /** The folder holding `src-tauri/` (or the app folder itself). */
@@ -363,7 +364,7 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
       }
       if (facts.dynamicRequests.length)
         notes.push(
-          `${show(file)}:${facts.dynamicRequests.length === 1 ? "" : " "}${facts.dynamicRequests.length} dynamic import${facts.dynamicRequests.length === 1 ? "" : "s"} of a module named at run time; not followed`,
+          `${show(file)}:${facts.dynamicRequests.length === 1 ? "" : " "}${plural(facts.dynamicRequests.length, "dynamic import")} of a module named at run time; not followed`,
         );
     }
     for (const file of files) allFiles.add(file);

@@ -26,6 +26,8 @@ export const LIMITS = {
    * length bound took 405 s. Real files list a few hundred characters of URLs.
    */
   remoteUrlCharactersPerFile: 65_536,
+  /** Entries of one `app.security.capabilities` list: each reference is kept with where it is written. */
+  configCapabilities: 10_000,
   /** Windows declared in tauri.conf.json (`app.windows`): each is matched against every label pattern. */
   configWindows: 1_000,
   /** Characters of a window label declared in tauri.conf.json (label patterns have their own bound in the glob matcher). */

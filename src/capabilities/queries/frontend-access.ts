@@ -19,6 +19,8 @@ import { shippedTargets } from "../load/build.js";
 import type { WindowDecl } from "../load/app-config.js";
 import { TARGETS, type Target } from "../model/types.js";
 
+const MOBILE_TARGETS: ReadonlySet<string> = new Set(["android", "iOS"]);
+
 export interface Refusal {
   window: string;
   platforms: string[];
@@ -41,6 +43,8 @@ export interface CallJudgement {
   capability?: Capability;
   /** The plugin takes a scope: the permission needs one to do anything useful. */
   scoped: boolean;
+  /** The platforms on which the call runs: the app's targets, narrowed by a platform check around it. */
+  targets: string[];
 }
 
 export interface EntryUse {
@@ -82,6 +86,11 @@ export function frontendAccess(project: Project & { frontend: FrontendScan }, re
     for (const platform of declaration.platforms ?? TARGETS) set.add(platform);
     windowPlatforms.set(declaration.label, set);
   }
+  // A window that exists on mobile only next to desktop ones: one frontend serving both form factors.
+  const onlyOn = (platforms: ReadonlySet<string>, side: (platform: string) => boolean) => [...platforms].every(side);
+  const formFactorSplit =
+    [...windowPlatforms.values()].some((platforms) => onlyOn(platforms, (platform) => MOBILE_TARGETS.has(platform))) &&
+    [...windowPlatforms.values()].some((platforms) => [...platforms].some((platform) => !MOBILE_TARGETS.has(platform)));
   const judgements: CallJudgement[] = [];
   const windowsOf = (call: FrontendCall) => windowsLoading(scan, uniqueWindows, call);
   const models = resolution.models;
@@ -89,11 +98,27 @@ export function frontendAccess(project: Project & { frontend: FrontendScan }, re
     const { windows, byPage } = windowsOf(call);
     for (const command of call.commands) {
       const spelled = catalog.spellCommand(command);
-      const refusals = refusalsOf(models, spelled, windows, targets, windowPlatforms);
+      // A call under a platform check (`if (isDesktop())`) runs on those platforms only. In one bundle that
+      // desktop-only and mobile-only windows share, the app splits its code by platform at run time (HuLa's
+      // router picks desktop or mobile routes): code no check ties to mobile is judged on desktop only.
+      const callTargets = call.platforms
+        ? targets.filter((platform) => call.platforms!.includes(platform as Target))
+        : formFactorSplit && !byPage
+          ? targets.filter((platform) => !MOBILE_TARGETS.has(platform))
+          : targets;
+      const refusals = refusalsOf(models, spelled, windows, callTargets, windowPlatforms);
       const { plugin, name } = parseCommandName(spelled);
       const key = catalogKeyOf(plugin, catalog);
       const manifest = key === undefined ? undefined : catalog.get(key);
-      const judgement: CallJudgement = { call, command: spelled, windows, byPage, refusals, scoped: !!manifest?.global_scope_schema };
+      const judgement: CallJudgement = {
+        call,
+        command: spelled,
+        windows,
+        byPage,
+        refusals,
+        scoped: !!manifest?.global_scope_schema,
+        targets: callTargets,
+      };
       if (key !== undefined) judgement.key = key;
       if (manifest && key !== undefined) {
         const permission = narrowestPermission(manifest, key, name);

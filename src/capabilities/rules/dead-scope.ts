@@ -24,13 +24,45 @@ type ScopeFields = { fields: ReadonlySet<string>; types: ReadonlyMap<string, Rea
 
 type JsonType = "string" | "number" | "integer" | "boolean" | "array" | "object" | "null";
 
-/** Commands that run nothing unless a scope names the program. */
-const SHELL_RUNNERS = ["plugin:shell|execute", "plugin:shell|spawn"];
+/**
+ * Commands of official plugins that refuse every call unless a scope allows it: the plugin checks the
+ * call's path, URL or program against the allow entries, and an empty scope allows nothing. `fs` is not
+ * here: paths the user picks in a dialog join its scope at run time, so an unscoped fs grant still works.
+ */
+interface ScopeRequired {
+  plugin: string;
+  commands: readonly string[];
+  /** What the commands do with what a scope names, for one command and for several: "runs only programs". */
+  does: readonly [one: string, several: string];
+  /** The scope, with its article: "an http scope". */
+  scope: string;
+  /** The advice's first words, and a scope entry to show. */
+  add: string;
+  example: Record<string, unknown>;
+}
+const SCOPE_REQUIRED: readonly ScopeRequired[] = [
+  {
+    plugin: "shell",
+    commands: ["plugin:shell|execute", "plugin:shell|spawn"],
+    does: ["runs only programs", "run only programs"],
+    scope: "a shell scope",
+    add: "add the program",
+    example: { name: "git", cmd: "git", args: true },
+  },
+  {
+    plugin: "http",
+    commands: ["plugin:http|fetch"],
+    does: ["fetches only URLs", "fetch only URLs"],
+    scope: "an http scope",
+    add: "add the URLs the app fetches",
+    example: { url: "https://api.example.com/*" },
+  },
+];
 
 export default defineRule({
   id: "dead-scope",
   description:
-    "Report scopes the plugin never reads or reads otherwise (a field outside its scope schema, a scope on a command that takes none, a float or an unsafe integer where it wants an integer) and shell execute/spawn grants without a scope, which run nothing.",
+    "Report scopes the plugin never reads or reads otherwise (a field outside its scope schema, a scope on a command that takes none, a float or an unsafe integer where it wants an integer), and grants of commands that refuse every call without a scope (shell execute/spawn without a program, http fetch without a URL).",
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
@@ -41,9 +73,9 @@ export default defineRule({
       'scope field "{{field}}"{{count}} is {{written}}, but the {{plugin}} plugin reads {{expected}}: the entry fails to deserialize, so the command fails when it reads the scope',
     floatForInteger: "scope value {{written}} is written as a float where the {{plugin}} plugin reads an integer: the entry fails to deserialize at run time",
     unsafeInteger: "scope value {{written}} is above 2^53: JavaScript and the IPC layer round it (to {{rounded}}), so the plugin may compare another number",
-    noProgram: '"{{identifier}}" grants nothing: {{commands}} {{verb}} only programs a shell scope names, and no entry gives {{them}} one',
-    noProgramRemote:
-      '"{{identifier}}" grants nothing: {{commands}} {{verb}} only programs a shell scope names, and a remote page borrows none from the grants for the app\'s own pages',
+    noScope: '"{{identifier}}" grants nothing: {{commands}} {{does}} {{scope}} names, and no entry gives {{them}} one',
+    noScopeRemote:
+      '"{{identifier}}" grants nothing: {{commands}} {{does}} {{scope}} names, and a remote page borrows none from the grants for the app\'s own pages',
   },
   async check(context) {
     const fieldsByKey = new Map<string, ScopeFields>();
@@ -141,7 +173,7 @@ export default defineRule({
         }
       }
     }
-    await reportDeadShellGrants(context);
+    for (const required of SCOPE_REQUIRED) await reportUnscopedGrants(context, required);
   },
 });
 
@@ -325,61 +357,66 @@ function entryKey(grant: { capabilityIndex: number; provenance: { path: JsonPath
 }
 
 /**
- * `shell:allow-execute` and `shell:allow-spawn` run only the programs a scope names (the entry's own,
- * or the shell plugin's global scope). Granted with no scope anywhere, they run nothing. Indexed by
- * origin and by entry: comparing every grant with every other was quadratic in the grants of a command.
+ * Grants of commands that refuse every call without a scope (`shell:allow-execute`, `http:default`),
+ * given no scope anywhere that reaches their callers (the entry's own, another grant's for the same
+ * origin, or the plugin's global scope): every call is refused at run time. Indexed by origin and by
+ * entry: comparing every grant with every other was quadratic in the grants of a command.
  */
-async function reportDeadShellGrants(context: RuleContext): Promise<void> {
-  if (!context.catalog.has("shell")) return;
+async function reportUnscopedGrants(context: RuleContext, required: ScopeRequired): Promise<void> {
+  if (!context.catalog.has(required.plugin)) return;
   const reported = new Set<string>();
   for (const model of (await context.resolution()).distinctModels) {
-    const globalAllow = model.globalScope.get("shell")?.allow ?? [];
+    const globalAllow = model.globalScope.get(required.plugin)?.allow ?? [];
     if (globalAllow.length > 0) continue;
-    // Every command of an entry that runs programs, for the message, in SHELL_RUNNERS' order.
-    const runnersOf = new Map<string, string[]>();
-    for (const command of SHELL_RUNNERS) {
+    // Every such command of an entry, for the message, in the table's order.
+    const commandsOf = new Map<string, string[]>();
+    for (const command of required.commands) {
       for (const grant of model.allowed.get(command) ?? []) {
         work.ruleSteps++;
         const key = entryKey(grant);
-        const commands = runnersOf.get(key);
-        if (!commands) runnersOf.set(key, [command]);
+        const commands = commandsOf.get(key);
+        if (!commands) commandsOf.set(key, [command]);
         else if (!commands.includes(command)) commands.push(command);
       }
     }
-    for (const command of SHELL_RUNNERS) {
+    for (const command of required.commands) {
       const grants = model.allowed.get(command) ?? [];
       // The host hands a command the scopes of the grants that match the caller: a remote page's call
-      // borrows no program from a grant for local pages, nor a local call from a remote-only one.
+      // borrows nothing from a grant for local pages, nor a local call from a remote-only one.
       const scopedReaches = new Set<string>();
       for (const grant of grants) if ((grant.scope?.allow ?? []).length > 0) scopedReaches.add(reachKey(grant.context));
-      // An entry runs programs when one of its grants reaches callers that some scoped grant reaches.
+      // An entry works when one of its grants reaches callers that some scoped grant reaches.
       const keys = grants.map(entryKey);
-      const runningEntries = new Set<string>();
+      const workingEntries = new Set<string>();
       grants.forEach((grant, i) => {
         work.ruleSteps++;
-        if (scopedReaches.has(reachKey(grant.context))) runningEntries.add(keys[i]!);
+        if (scopedReaches.has(reachKey(grant.context))) workingEntries.add(keys[i]!);
       });
       grants.forEach((grant, i) => {
         work.ruleSteps++;
-        if (runningEntries.has(keys[i]!)) return;
+        if (workingEntries.has(keys[i]!)) return;
         const source = entryOf(model, grant);
         if (!source) return;
         const key = `${source.capability.source.absolutePath}\u0000${JSON.stringify(source.entry.path)}`;
         if (reported.has(key)) return;
         reported.add(key);
-        const dead = runnersOf.get(keys[i]!)!;
+        const dead = commandsOf.get(keys[i]!)!;
+        const syntax = syntaxOf(source.capability.source);
+        // The scope goes on the entry as written; a set such as http:default takes it as well as a single permission.
+        const scoped = inlineValue({ identifier: source.entry.identifier, allow: [required.example] }, syntax);
         context.report({
           at: source.capability.source,
           path: source.entry.extended ? [...source.entry.path, "identifier"] : source.entry.path,
-          // Scoped grants exist, but none reaches this grant's callers: say why it still runs nothing.
-          messageId: scopedReaches.size > 0 && grant.context.kind === "remote" ? "noProgramRemote" : "noProgram",
+          // Scoped grants exist, but none reaches this grant's callers: say why it still works for nobody.
+          messageId: scopedReaches.size > 0 && grant.context.kind === "remote" ? "noScopeRemote" : "noScope",
           data: {
             identifier: source.entry.identifier,
             commands: dead.join(" and "),
-            verb: dead.length > 1 ? "run" : "runs",
+            does: required.does[dead.length > 1 ? 1 : 0],
+            scope: required.scope,
             them: dead.length > 1 ? "them" : "it",
           },
-          hint: `add the program, e.g. ${inlineValue({ identifier: "shell:allow-execute", allow: [{ name: "git", cmd: "git", args: true }] }, syntaxOf(source.capability.source))}, or remove the permission`,
+          hint: `${required.add}, e.g. ${scoped}, or remove the permission`,
         });
       });
     }

@@ -19,12 +19,13 @@ export default defineRule({
     const access = await judgedFrontend(context);
     if (!access) return;
     const history = await loadVersionHistory();
-    // The platforms the app ships, among those asked for (access.targets: the build's, narrowed by the capabilities' platforms).
-    const targets = access.targets;
     // One finding per file and plugin: the first call stands for the others.
     const seen = new Set<string>();
     for (const judgement of access.judgements) {
       const plugin = parseCommandName(judgement.command).plugin;
+      // The platforms the call runs on: the app's targets (the build's, narrowed by the capabilities'
+      // platforms), narrowed by a platform check around the call.
+      const targets = judgement.targets;
       const missing = pluginMissingOn(build, judgement, targets, (name) => history.has(name));
       if (plugin === undefined || missing.length === 0) continue;
       const entry = build.plugins.get(plugin);

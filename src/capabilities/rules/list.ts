@@ -10,6 +10,7 @@ export { default as defaultWithoutSet } from "./default-without-set.js";
 export { default as denyAppliesGlobally } from "./deny-applies-globally.js";
 export { default as duplicateCapability } from "./duplicate-capability.js";
 export { default as duplicatePermission } from "./duplicate-permission.js";
+export { default as emptyGrant } from "./empty-grant.js";
 export { default as emptyPlatforms } from "./empty-platforms.js";
 export { default as frontendCallsUnregisteredPlugin } from "./frontend-calls-unregistered-plugin.js";
 export { default as frontendCommandNotGranted } from "./frontend-command-not-granted.js";

@@ -113,3 +113,57 @@ export async function runRules<R extends RuleMeta & { check(context: C): void | 
 ): Promise<void> {
   for (const rule of rulesToStart(rules, settings)) await (rule as R).check(Object.freeze(contextFor(rule as R)));
 }
+
+/**
+ * At most this many findings are kept for one file: a hostile file of 320,000 unknown keys would
+ * otherwise hold 320,000 findings (about 1 GB) and print them all. Past it, each rule's further
+ * findings in the file are counted, not kept, and said in one finding (see {@link FindingBudget}).
+ */
+export const MAX_FINDINGS_PER_FILE = 10_000;
+
+const SEVERITY_ORDER: readonly Severity[] = ["error", "warning", "suggestion"];
+
+/**
+ * Counts each file's findings and says which may still be kept. A finding past the bound costs a
+ * count (no position, no message kept), and `summaries()` gives one finding per file and rule for
+ * them: how many of each severity, at the worst severity dropped, so the exit code stays what all
+ * the findings make it.
+ */
+export class FindingBudget {
+  private readonly kept = new Map<string, number>();
+  private readonly dropped = new Map<string, { rule: Pick<RuleMeta, "id" | "messages">; file: string; absolutePath: string; counts: Map<Severity, number> }>();
+  constructor(private readonly limit = MAX_FINDINGS_PER_FILE) {}
+
+  admit(rule: Pick<RuleMeta, "id" | "messages">, severity: Severity, file: string, absolutePath: string): boolean {
+    const kept = this.kept.get(absolutePath) ?? 0;
+    if (kept < this.limit) {
+      this.kept.set(absolutePath, kept + 1);
+      return true;
+    }
+    const key = `${absolutePath}\u0000${rule.id}`;
+    let entry = this.dropped.get(key);
+    if (!entry) this.dropped.set(key, (entry = { rule, file, absolutePath, counts: new Map() }));
+    entry.counts.set(severity, (entry.counts.get(severity) ?? 0) + 1);
+    return false;
+  }
+
+  summaries(): Diagnostic[] {
+    return [...this.dropped.values()].map(({ rule, file, absolutePath, counts }) => {
+      const severities = SEVERITY_ORDER.filter((severity) => counts.has(severity));
+      const total = severities.reduce((sum, severity) => sum + counts.get(severity)!, 0);
+      const bySeverity = severities.map(
+        (severity) =>
+          `${counts.get(severity)!.toLocaleString("en")} ${severity === "suggestion" ? "suggestion" : severity}${counts.get(severity) === 1 ? "" : "s"}`,
+      );
+      const message = `${total.toLocaleString("en")} more ${rule.id} finding${total === 1 ? "" : "s"} in this file (${bySeverity.join(", ")}) not listed: caplint lists at most ${this.limit.toLocaleString("en")} findings a file`;
+      const start = { line: 1, column: 1 };
+      return createDiagnostic(
+        rule,
+        severities[0]!,
+        { path: [], messageId: "moreFindings" },
+        { file, absolutePath, range: { start, end: start }, offset: 0, length: 0 },
+        { message, hint: "fix the findings listed and run again, or check a smaller part of the file" },
+      );
+    });
+  }
+}

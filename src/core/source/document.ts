@@ -4,8 +4,7 @@ import type { JsonPath, Range } from "../location.js";
 import { deepestNode, jsonTree, NO_NODE, type JsonNode, type JsonTree } from "./json-tree.js";
 import { LineIndex } from "./line-index.js";
 import { quoteString } from "./syntax.js";
-import { BoundedMemo } from "../bounded-memo.js";
-import { headerParts, placingWork, TomlKeyIndex } from "./toml-key-index.js";
+import { headerParts, TomlKeyIndex } from "./toml-key-index.js";
 
 export type DocumentFormat = "json" | "toml";
 
@@ -318,7 +317,10 @@ export class SourceDocument {
       // A `key =` at a line start or inside an inline table.
       const at = this.assignment(key, offset);
       if (at === undefined) {
-        exact = false;
+        // An array of tables named as a whole (`[[key]]`, an unknown field): its first header.
+        const header = typeof index !== "number" && i === path.length - 1 ? this.arrayOfTablesHeader(key, offset, 0) : undefined;
+        if (header) keyAt = { offset: header.index + this.text.slice(header.index, header.end).indexOf(key), length: key.length };
+        else exact = false;
         break;
       }
       keyAt = { offset: at, length: key.length };
@@ -346,23 +348,12 @@ export class SourceDocument {
 
   /** The `index`th `[[… key]]` header at or after `from`: where it starts and ends. */
   private arrayOfTablesHeader(key: string, from: number, index: number): { index: number; end: number } | undefined {
-    if (TomlKeyIndex.indexes(key)) return this.keyIndex.arrayHeader(key, from, index);
-    const header = cachedPattern(`header ${key}`, () => `^[ \\t]*\\[\\[[ \\t]*(?:[^\\]\\n]*\\.)?"?${escapeRegExp(key)}"?[ \\t]*\\]\\]`);
-    header.lastIndex = from;
-    placingWork.steps += this.text.length - from;
-    let found = header.exec(this.text);
-    for (let n = 0; n < index && found; n++) found = header.exec(this.text);
-    return found ? { index: found.index, end: found.index + found[0].length } : undefined;
+    return this.keyIndex.arrayHeader(key, from, index);
   }
 
   /** Where `key =` is written at or after `from`: at a line start or inside an inline table. */
   private assignment(key: string, from: number): number | undefined {
-    if (TomlKeyIndex.indexes(key)) return this.keyIndex.assignment(key, from);
-    const assignment = cachedPattern(`assignment ${key}`, () => `(?:^|[{,\\s])"?(${escapeRegExp(key)})"?[ \\t]*=`);
-    assignment.lastIndex = from;
-    placingWork.steps += this.text.length - from;
-    const match = assignment.exec(this.text);
-    return match ? match.index + match[0].lastIndexOf(key) : undefined;
+    return this.keyIndex.assignment(key, from);
   }
 
   private span(offset: number, length: number, exact: boolean): Located {
@@ -389,14 +380,6 @@ function tomlNumberValue(token: string): number {
   if (unsigned === "nan") return NaN;
   const radix = { "0x": 16, "0o": 8, "0b": 2 }[unsigned.slice(0, 2)];
   return radix === undefined ? Number(digits) : sign * parseInt(unsigned.slice(2), radix);
-}
-
-/** Global patterns per key (callers set `lastIndex`), compiled once: every finding of a TOML file looks up the same few keys. */
-// Keys come from files: a bounded memo, so a file of a million distinct keys cannot grow it without end.
-const MAX_CACHED_KEY_PATTERNS = 1024;
-const patterns = new BoundedMemo<string, RegExp>(MAX_CACHED_KEY_PATTERNS);
-function cachedPattern(name: string, source: () => string): RegExp {
-  return patterns.get(name, () => new RegExp(source(), "gm"));
 }
 
 /** The syntax tree node at `path`, or NO_NODE. */
@@ -638,10 +621,6 @@ function scanInlineArray(text: string, from: number, last: number): ItemSpan[] |
     if (open && !/\s/.test(c)) open.end = i + 1;
   }
   return undefined;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
  * Where a TOML text writes each bare key, found in one pass, so that placing a finding costs a lookup
  * instead of a search of the text: a file of 32,000 unknown keys searched the whole text for each
- * (70 s). It answers exactly what `SourceDocument`'s searches answered, for keys made of bare-key
- * characters (`A-Za-z0-9_-`: every key such a search can meet as a whole word); other keys are searched
- * as before.
+ * (70 s). For keys made of bare-key characters (`A-Za-z0-9_-`) it answers exactly what
+ * `SourceDocument`'s searches of the text answered; any other key can only be written quoted, and is
+ * indexed by its value where it is written quoted (`"k 1" =`, `'x y' =`, `"k\u0041" =`), so a file of
+ * quoted keys is placed in a lookup per finding too (each was a search of the whole text).
  */
 /**
  * Steps taken to place findings in TOML texts: keys and header lines looked at, and characters a
@@ -24,6 +25,9 @@ export class TomlKeyIndex {
     for (let equals = text.indexOf("="); equals >= 0; equals = text.indexOf("=", equals + 1)) {
       let end = equals;
       while (end > 0 && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
+      const quoted = quotedKeyBefore(text, end);
+      // A quoted key that is no bare key (`"k 1"`, `"ключ"`, `"a.b"`, `'x y'`): indexed by its value.
+      if (quoted && !BARE_KEY.test(quoted.name)) push(this.assignments, quoted.name, quoted.start);
       if (text[end - 1] === '"') end--;
       let start = end;
       while (start > 0 && BARE_KEY_CHAR.test(text[start - 1]!)) start--;
@@ -39,11 +43,6 @@ export class TomlKeyIndex {
         for (const name of new Set(headerParts(text, lineStart, lineEnd)?.parts.map((part) => part.name))) push(this.tableHeaders, name, lineStart);
       lineStart = lineEnd + 1;
     }
-  }
-
-  /** Whether `key` is looked up here (else the caller searches the text). */
-  static indexes(key: string): boolean {
-    return BARE_KEY.test(key);
   }
 
   /**
@@ -77,7 +76,7 @@ export class TomlKeyIndex {
     for (let i = firstAtOrAfter(written, from, (at) => at); i < written.length; i++) {
       placingWork.steps++;
       const at = written[i]!;
-      const quoted = at - (this.text[at - 1] === '"' ? 1 : 0);
+      const quoted = at - (this.text[at - 1] === '"' || (this.text[at - 1] === "'" && !BARE_KEY.test(key)) ? 1 : 0);
       const before = this.text[quoted - 1];
       if ((before !== undefined && DELIMITER.test(before) && quoted - 1 >= from) || ((quoted === 0 || LINE_END.test(before!)) && quoted >= from)) return at;
     }
@@ -91,6 +90,14 @@ export class TomlKeyIndex {
     if (bracket < 0 || bracket >= lineEnd || text[bracket + 1] !== "]") return;
     let end = bracket;
     while (end > inside && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
+    const quoted = quotedKeyBefore(text, end, inside);
+    if (quoted && !BARE_KEY.test(quoted.name)) {
+      const before = quoted.start - 1;
+      let afterBrackets = inside;
+      while (text[afterBrackets] === " " || text[afterBrackets] === "\t") afterBrackets++;
+      if (text[before - 1] === "." || before === afterBrackets) push(this.arrayHeaders, quoted.name, { index: lineStart, end: bracket + 2 });
+      return;
+    }
     if (text[end - 1] === '"') end--;
     let start = end;
     while (start > inside && BARE_KEY_CHAR.test(text[start - 1]!)) start--;
@@ -104,6 +111,53 @@ export class TomlKeyIndex {
     push(this.arrayHeaders, text.slice(start, end), { index: lineStart, end: bracket + 2 });
   }
 }
+
+/**
+ * The quoted key that ends just before `end` (at its closing quote), within the line and after `from`:
+ * its value and where its text starts. A basic string's escapes are read as TOML reads them; a string
+ * with an escape TOML does not have is no key. The search back stops at the opening quote, so each
+ * character is passed once per `=` or `]]` that follows it on its line.
+ */
+function quotedKeyBefore(text: string, end: number, from = 0): { name: string; start: number } | undefined {
+  const quote = text[end - 1];
+  if (quote !== '"' && quote !== "'") return undefined;
+  for (let at = end - 2; at >= from; at--) {
+    const c = text[at];
+    if (c === "\n" || c === "\r") return undefined;
+    if (c !== quote) continue;
+    if (quote === '"') {
+      let slashes = 0;
+      while (at - 1 - slashes >= from && text[at - 1 - slashes] === "\\") slashes++;
+      placingWork.steps += slashes;
+      if (slashes % 2 === 1) continue;
+    }
+    placingWork.steps += end - at;
+    const raw = text.slice(at + 1, end - 1);
+    const name = quote === "'" ? raw : basicString(raw);
+    return name === undefined ? undefined : { name, start: at + 1 };
+  }
+  return undefined;
+}
+
+/** The value of a TOML basic string's text (between its quotes), or undefined for an escape TOML has not. */
+function basicString(raw: string): string | undefined {
+  if (!raw.includes("\\")) return raw;
+  let invalid = false;
+  const value = raw.replace(/\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|([btnfr"\\e])|.?)/g, (whole, four?: string, eight?: string, simple?: string) => {
+    const hex = four ?? eight;
+    if (hex !== undefined) {
+      const code = parseInt(hex, 16);
+      if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) invalid = true;
+      return invalid ? "" : String.fromCodePoint(code);
+    }
+    if (simple !== undefined) return ESCAPES[simple]!;
+    invalid = true;
+    return whole;
+  });
+  return invalid ? undefined : value;
+}
+
+const ESCAPES: Readonly<Record<string, string>> = { b: "\b", t: "\t", n: "\n", f: "\f", r: "\r", '"': '"', "\\": "\\", e: "\u001b" };
 
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
 const BARE_KEY_CHAR = /[A-Za-z0-9_-]/;

@@ -188,6 +188,38 @@ describe("frontend scan: what the app's own functions and arrays hand on", () =>
     ]);
   });
 
+  // HuLa guards its desktop-only window calls with isDesktop()/isWindows10() and shares the code with its mobile window.
+  it("records the platform checks that guard a call: if/else, early return, &&, ternaries and platform() comparisons", async () => {
+    const root = app({
+      "index.html": '<script type="module" src="/src/main.ts"></script>',
+      "src/main.ts": [
+        'import { getCurrentWindow } from "@tauri-apps/api/window";',
+        'import { platform } from "./os";',
+        "const win = getCurrentWindow();",
+        "const isMobile = () => false;",
+        "if (isDesktop()) win.show(); else win.close();",
+        "function tray() { if (!isDesktop()) return; win.minimize(); }",
+        'isMobile.value && win.setTitle("m");',
+        'platform() === "windows" ? win.hide() : win.show();',
+        "if (isMac && !isMobile()) win.close();",
+        'win.setTitle("everywhere");',
+        "tray();",
+      ].join("\n"),
+      "src/os.ts": "export const platform = () => 'linux';",
+    });
+    const result = await scan(root);
+    expect(result.calls.map((call) => `${call.line}:${call.column} ${call.member} ${call.platforms?.join(",") ?? "all"}`)).toEqual([
+      "5:18 Window#show linux,macOS,windows",
+      "5:35 Window#close android,iOS",
+      "6:45 Window#minimize linux,macOS,windows",
+      "7:19 Window#setTitle android,iOS",
+      "8:28 Window#hide windows",
+      "8:41 Window#show linux,macOS,android,iOS",
+      "9:27 Window#close macOS",
+      "10:1 Window#setTitle all",
+    ]);
+  });
+
   it("finds the project that builds frontendDist when that folder is build output (a monorepo's frontend/dist)", async () => {
     const root = app({
       "frontend/package.json": "{}",

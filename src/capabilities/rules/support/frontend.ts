@@ -127,6 +127,9 @@ export function pluginOfSpecifier(specifier: string): string | undefined {
 export function unusedEntries(access: FrontendAccess, isOfficial: (plugin: string) => boolean): Array<FrontendAccess["entries"][number]> {
   // A command named at run time could be any command; a third-party package's calls were not read.
   const anyCommand = access.scan.unresolved.some((call) => call.member === "invoke" || pluginOfSpecifier(call.specifier) === undefined);
+  // Not one call found in a frontend that has files: the entry points were most likely missed (RouteVN's
+  // custom framework loads its Tauri code from a setup file no page names), so "unused" would be a guess.
+  if (access.scan.calls.length === 0 && access.scan.unresolved.length === 0) return [];
   if (anyCommand || access.scan.thirdPartyPlugins.length > 0) return [];
   const unresolvedPlugins = new Set(access.scan.unresolved.map((call) => pluginOfSpecifier(call.specifier)));
   return access.entries.filter(({ entry, used, granted }) => {
