@@ -17053,20 +17053,24 @@ var init_link = __esm({
       modules;
       target;
       api;
+      inert;
       exportMemo = /* @__PURE__ */ new Map();
       calledThrough = /* @__PURE__ */ new Set();
       pendingForwards = /* @__PURE__ */ new Map();
       /** Functions whose return value is being evaluated: a recursive function ends as unknown. */
       returning = /* @__PURE__ */ new Set();
       uses = [];
-      constructor(modules, target, api) {
+      constructor(modules, target, api, inert = () => false) {
         this.modules = modules;
         this.target = target;
         this.api = api;
+        this.inert = inert;
       }
       /** Every use in the files, in file order; call once. */
       link(files) {
         for (const file of files) {
+          if (this.inert(file))
+            continue;
           const facts = this.modules.get(file);
           if (!facts)
             continue;
@@ -17111,7 +17115,12 @@ var init_link = __esm({
         }
         if (ref.kind !== "call")
           return;
-        const callee = this.evaluate(ref.callee, file, frames, 0);
+        let callee = this.evaluate(ref.callee, file, frames, 0);
+        if (callee.kind === "inert") {
+          if (ref.args.every((arg) => this.inertArgument(arg, file, frames)))
+            return;
+          callee = this.settle(callee);
+        }
         if (callee.kind === "function") {
           if ((frames?.length ?? 0) >= MAX_WRAPPER_DEPTH)
             return;
@@ -17123,7 +17132,7 @@ var init_link = __esm({
         const member2 = this.api.module(callee.specifier)?.member(callee.name);
         if (!member2 || member2.commands.length === 0)
           return;
-        const argument = (index) => ref.args[index] ? this.evaluate(ref.args[index], file, frames, 0) : UNKNOWN2;
+        const argument = (index) => ref.args[index] ? this.settle(this.evaluate(ref.args[index], file, frames, 0)) : UNKNOWN2;
         const first = argument(0);
         const use = {
           file: atFile,
@@ -17166,6 +17175,21 @@ var init_link = __esm({
           this.pendingForwards.set(forwardedBy, pending);
         } else if (unresolved2 !== void 0)
           this.uses.push({ ...use, unresolved: unresolved2 });
+      }
+      /** Whether an argument is a value that no function can turn into a use: a string, an unknown, a parameter, an inert value. */
+      inertArgument(arg, file, frames) {
+        if (arg.kind === "string" || arg.kind === "unknown" || arg.kind === "object")
+          return true;
+        if (arg.kind !== "param")
+          return false;
+        const value = this.evaluate(arg, file, frames, 0);
+        return value.kind === "string" || value.kind === "unknown" || value.kind === "param" || value.kind === "inert";
+      }
+      /** The value an inert export stands for. */
+      settle(value) {
+        while (value.kind === "inert")
+          value = this.exportOf({ kind: "local-module", file: value.file }, value.name, value.depth, true);
+        return value;
       }
       /** A call of one of the app's functions: the calls in it that use its parameters are made again with the arguments given here. */
       callThrough(fn, args, file, frames, at, atFile) {
@@ -17260,6 +17284,7 @@ var init_link = __esm({
         return UNKNOWN2;
       }
       memberOf(object, name, depth) {
+        object = this.settle(object);
         switch (object.kind) {
           case "tauri-global": {
             const specifier = this.api.globalNamespace(name);
@@ -17276,7 +17301,7 @@ var init_link = __esm({
             return UNKNOWN2;
         }
       }
-      exportOf(module2, name, depth) {
+      exportOf(module2, name, depth, settling = false) {
         if (module2.kind === "tauri-module") {
           const namespace = `${module2.specifier}/${name}`;
           if (module2.specifier === "@tauri-apps/api" && this.api.module(namespace))
@@ -17289,6 +17314,8 @@ var init_link = __esm({
         }
         if (module2.kind !== "local-module" || depth > MAX_VALUE_DEPTH)
           return UNKNOWN2;
+        if (!settling && this.inert(module2.file))
+          return { kind: "inert", file: module2.file, name, depth };
         const key = `${module2.file}\0${name}`;
         const memo = this.exportMemo.get(key);
         if (memo)
@@ -17302,7 +17329,7 @@ var init_link = __esm({
             value = this.evaluate(own3, module2.file, void 0, depth + 1);
           else if (name !== "default") {
             for (const request of facts.starExports) {
-              value = this.exportOf(this.moduleValue(module2.file, request), name, depth + 1);
+              value = this.settle(this.exportOf(this.moduleValue(module2.file, request), name, depth + 1));
               if (value.kind !== "unknown")
                 break;
             }
@@ -17513,17 +17540,16 @@ async function scanFrontend2(options) {
   const order = [];
   const thirdParty = /* @__PURE__ */ new Set();
   const specifiers = /* @__PURE__ */ new Set();
-  const targets = /* @__PURE__ */ new Map();
   const texts = /* @__PURE__ */ new Map();
-  const target = (file, request) => {
+  const resolutions = /* @__PURE__ */ new Map();
+  const resolve4 = (file, request) => {
     const key = `${import_node_path13.default.dirname(file)}\0${request}`;
-    const memo = targets.get(key);
+    const memo = resolutions.get(key);
     if (memo)
       return memo;
-    let found = { kind: "none" };
+    const resolution = { found: { kind: "none" } };
     if (isTauriSpecifier(request)) {
-      found = { kind: "tauri", specifier: request.replace(/\/index(\.js)?$/, "").replace(/\.js$/, "") };
-      specifiers.add(found.specifier);
+      resolution.found = { kind: "tauri", specifier: request.replace(/\/index(\.js)?$/, "").replace(/\.js$/, "") };
     } else if (!/^(https?:|data:|node:)/.test(request) && !/\.(css|scss|sass|less|styl|svg|png|jpe?g|gif|webp|ico|woff2?|ttf|json|md|txt|wasm)(\?.*)?$/i.test(request)) {
       const clean = request.replace(/[?#].*$/, "");
       const resolved = clean.startsWith("/") && !clean.startsWith("//") ? resolveRooted(clean, bundler.root, root2) : resolver.sync(import_node_path13.default.dirname(file), clean).path;
@@ -17531,21 +17557,37 @@ async function scanFrontend2(options) {
         if (resolved.split(import_node_path13.default.sep).includes("node_modules")) {
           const name = packageName(clean);
           if (name && /tauri/i.test(name))
-            thirdParty.add(name);
+            resolution.thirdParty = name;
         } else if (outside(resolved))
-          notes.push(`${show2(file)}: import "${request}" leads out of the repository through a link; not followed`);
+          resolution.outside = true;
         else if (isFrontendFile(resolved) && !skipped(resolved))
-          found = { kind: "file", file: resolved };
+          resolution.found = { kind: "file", file: resolved };
       } else {
         const name = packageName(clean);
         if (name && /tauri/i.test(name) && !clean.startsWith("."))
-          thirdParty.add(name);
+          resolution.thirdParty = name;
       }
     }
-    targets.set(key, found);
-    return found;
+    resolutions.set(key, resolution);
+    return resolution;
   };
-  let parsedFiles = 0;
+  const followed = /* @__PURE__ */ new Set();
+  const target = (file, request) => {
+    const resolution = resolve4(file, request);
+    const key = `${import_node_path13.default.dirname(file)}\0${request}`;
+    if (!followed.has(key)) {
+      followed.add(key);
+      if (resolution.found.kind === "tauri")
+        specifiers.add(resolution.found.specifier);
+      if (resolution.thirdParty)
+        thirdParty.add(resolution.thirdParty);
+      if (resolution.outside)
+        notes.push(`${show2(file)}: import "${request}" leads out of the repository through a link; not followed`);
+    }
+    return resolution.found;
+  };
+  const parsedFiles = /* @__PURE__ */ new Set();
+  const skimmed = /* @__PURE__ */ new Map();
   const read = (file) => {
     if (modules.has(file))
       return modules.get(file);
@@ -17560,16 +17602,52 @@ async function scanFrontend2(options) {
     const cached2 = options.cache?.get(file);
     if (cached2 && cached2.text === text2.text) {
       modules.set(file, cached2.facts);
+      if (cached2.typeRequests)
+        skimmed.set(file, cached2.typeRequests);
       notes.push(...cached2.notes);
       return cached2.facts;
     }
+    parsedFiles.add(file);
+    const imports = skim(file, text2.text);
+    if (imports) {
+      const facts2 = emptyFacts();
+      facts2.requests.push(...imports.requests);
+      modules.set(file, facts2);
+      skimmed.set(file, imports.typeRequests);
+      options.cache?.set(file, { text: text2.text, facts: facts2, notes: [], typeRequests: imports.typeRequests });
+      return facts2;
+    }
     const facts = emptyFacts();
     modules.set(file, facts);
-    parsedFiles++;
     const fileNotes = analyseFile(file, text2.text, facts);
     notes.push(...fileNotes);
     options.cache?.set(file, { text: text2.text, facts, notes: fileNotes });
     return facts;
+  };
+  const skim = (file, text2) => {
+    if (!SCRIPT_EXTENSIONS.some((extension) => file.toLowerCase().endsWith(extension)) || /tauri|\\u/i.test(text2) || looksMinified(text2))
+      return void 0;
+    const [block] = fileBlocks(file, text2).blocks;
+    if (!block)
+      return void 0;
+    const parsed = natural.parser.parseSync(`block.${block.language}`, block.text, { lang: block.language, sourceType: "module" });
+    if (parsed.errors.some((e) => e.severity === "Error"))
+      return void 0;
+    return importsOf(parsed.module, text2);
+  };
+  const whole = (file) => {
+    const facts = modules.get(file);
+    if (!skimmed.has(file))
+      return facts;
+    skimmed.delete(file);
+    const text2 = texts.get(file);
+    const full = emptyFacts();
+    parsedFiles.add(file);
+    const fileNotes = analyseFile(file, text2, full);
+    notes.push(...fileNotes);
+    modules.set(file, full);
+    options.cache?.set(file, { text: text2, facts: full, notes: fileNotes });
+    return full;
   };
   const analyseFile = (file, text2, facts) => {
     const fileNotes = [];
@@ -17598,9 +17676,9 @@ async function scanFrontend2(options) {
   const allFiles = /* @__PURE__ */ new Set();
   for (const group of groups) {
     const files = /* @__PURE__ */ new Set();
-    const queue = [...group.entries];
-    while (queue.length) {
-      const file = queue.pop();
+    const queue2 = [...group.entries];
+    while (queue2.length) {
+      const file = queue2.pop();
       if (files.has(file))
         continue;
       files.add(file);
@@ -17610,7 +17688,7 @@ async function scanFrontend2(options) {
       for (const request of facts.requests) {
         const next = target(file, request);
         if (next.kind === "file" && !files.has(next.file))
-          queue.push(next.file);
+          queue2.push(next.file);
       }
       if (facts.dynamicRequests.length)
         notes.push(`${show2(file)}:${facts.dynamicRequests.length === 1 ? "" : " "}${plural(facts.dynamicRequests.length, "dynamic import")} of a module named at run time; not followed`);
@@ -17619,7 +17697,52 @@ async function scanFrontend2(options) {
       allFiles.add(file);
     pages.push({ entry: group.entries[0], windows: group.windows, files });
   }
-  const linker = new Linker(modules, target, await options.apiFor(root2));
+  const inert = new Set(skimmed.keys());
+  const importers = /* @__PURE__ */ new Map();
+  const seeds = [];
+  for (const file of modules.keys()) {
+    const typeRequests = skimmed.get(file);
+    if (typeRequests === void 0) {
+      seeds.push(file);
+      continue;
+    }
+    const edges = [];
+    for (const request of modules.get(file).requests) {
+      const next = target(file, request);
+      if (next.kind === "file")
+        edges.push(next.file);
+    }
+    let seed = false;
+    for (const request of typeRequests) {
+      const resolution = resolve4(file, request);
+      if (resolution.outside || resolution.thirdParty || resolution.found.kind === "tauri")
+        seed = true;
+      else if (resolution.found.kind === "file")
+        edges.push(resolution.found.file);
+    }
+    if (seed)
+      seeds.push(file);
+    for (const next of edges) {
+      if (!importers.has(next))
+        importers.set(next, []);
+      importers.get(next).push(file);
+    }
+  }
+  const queue = [...seeds];
+  for (const file of seeds)
+    inert.delete(file);
+  while (queue.length) {
+    for (const importer of importers.get(queue.pop()) ?? []) {
+      if (!inert.has(importer))
+        continue;
+      inert.delete(importer);
+      queue.push(importer);
+    }
+  }
+  for (const file of [...skimmed.keys()])
+    if (!inert.has(file))
+      whole(file);
+  const linker = new Linker({ get: whole }, target, await options.apiFor(root2), (file) => inert.has(file));
   const uses = linker.link(order.filter((file) => allFiles.has(file)));
   const positions = /* @__PURE__ */ new Map();
   const positioned = uses.map((use) => {
@@ -17653,8 +17776,40 @@ async function scanFrontend2(options) {
     notes: dedupeNotes(notes),
     pagesCertain: groups.length > 1 && groups.every((group) => group.certain),
     windowPages,
-    parsed: parsedFiles
+    parsed: parsedFiles.size
   };
+}
+function importsOf(module2, text2) {
+  if (module2.dynamicImports.length)
+    return void 0;
+  const requests = [];
+  const typeRequests = [];
+  for (const statement of module2.staticImports) {
+    const head = text2.slice(statement.start, statement.start + 40);
+    if (/^import\s*\//.test(head))
+      return void 0;
+    const typeOnly = !statement.entries.some((entry) => !entry.isType) && /^import\s+type[\s{*]/.test(head);
+    (typeOnly ? typeRequests : requests).push(statement.moduleRequest.value);
+  }
+  const namedReExports = /* @__PURE__ */ new Set();
+  for (const statement of module2.staticExports) {
+    const request = statement.entries.find((entry) => entry.moduleRequest)?.moduleRequest;
+    if (!request || request.start < statement.start || request.end > statement.end || !text2.startsWith("export", statement.start))
+      continue;
+    const source = request.value;
+    const head = text2.slice(statement.start, statement.start + 40);
+    if (/^export\s*\//.test(head))
+      return void 0;
+    const all = statement.entries.some((entry) => entry.importName.kind === "All" || entry.importName.kind === "AllButDefault");
+    if (!all)
+      namedReExports.add(statement.start);
+    if (all || !/^export\s+type[\s{*]/.test(head))
+      requests.push(source);
+  }
+  for (const match2 of text2.matchAll(/\bexport\s*(?:type\s*)?\{(?:[^}]|\/\*[\s\S]*?\*\/|\/\/[^\n]*\n)*?\}\s*from\b/g))
+    if (!namedReExports.has(match2.index))
+      return void 0;
+  return { requests, typeRequests };
 }
 function compareText(a2, b2) {
   return a2 < b2 ? -1 : a2 > b2 ? 1 : 0;
