@@ -50186,6 +50186,7 @@ function registerResolve(program2, io, setExitCode, allRules) {
 // dist/capabilities/commands/who-can.js
 init_exit_codes();
 init_engine();
+init_command_name();
 init_project_model();
 init_platforms();
 init_command_names();
@@ -50195,15 +50196,17 @@ init_project_model();
 init_glob();
 init_platforms();
 init_terminal_text();
+var UNCHECKED = "not checked by the host from local pages: the app defines no permissions, so any window may call its own command (from a remote origin it is checked)";
 function reachedWindows(entry, windows) {
   const patterns = [...entry.windows, ...entry.webviews];
   return windows.filter((window) => patterns.some((pattern) => labelMatches(pattern, window)));
 }
-function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines, windows }) {
+function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines, windows, uncheckedFromLocalPages }) {
   const withPlatforms = ({ item, platforms }) => ({ ...provenanceJson(item, lines), platforms });
   const withReach = (entry) => ({ ...withPlatforms(entry), reaches: reachedWindows(entry.item, windows) });
   return JSON.stringify({
     command: lookup.command,
+    ...uncheckedFromLocalPages ? { checkedFromLocalPages: false } : {},
     ...asked.length === 1 ? { platform: asked[0] } : {},
     platforms: asked,
     deniedEverywhere: deniedOn.length > 0,
@@ -50212,8 +50215,10 @@ function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines, win
     deniedBy: denied.map(withPlatforms)
   }, null, 2) + "\n";
 }
-function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines, windows }, paint = NO_PAINT) {
+function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines, windows, uncheckedFromLocalPages }, paint = NO_PAINT) {
   const out = [`${lookup.command} on ${describePlatforms(asked, asked)}`];
+  if (uncheckedFromLocalPages)
+    out.push(`  ${paint.warning(UNCHECKED)}`);
   if (allowed.length === 0 && denied.length === 0) {
     out.push("  no active capability grants or denies it");
   }
@@ -50259,7 +50264,8 @@ function registerWhoCan(program2, io, setExitCode, allRules) {
       if (result.deniedEverywhere)
         deniedOn.push(...group.platforms);
     }
-    if (!lookup.known && allowed.values().length === 0 && denied.values().length === 0)
+    const uncheckedAppCommand = parseCommandName(lookup.command).plugin === void 0 && !project.catalog.hasAppPermissions;
+    if (!lookup.known && !uncheckedAppCommand && allowed.values().length === 0 && denied.values().length === 0)
       throw new UsageError(`who-can ${written}: no permission of the app or its plugins names the command "${lookup.command}"${didYouMean(lookup.suggestions)}`);
     const answer = {
       lookup,
@@ -50268,7 +50274,8 @@ function registerWhoCan(program2, io, setExitCode, allRules) {
       denied: denied.values(),
       deniedOn,
       lines: new SourceLines(project),
-      windows: knownWindowLabels(project)
+      windows: knownWindowLabels(project),
+      uncheckedFromLocalPages: uncheckedAppCommand
     };
     io.stdout.write(options.format === "json" ? renderWhoCanJson(answer) : renderWhoCanText(answer, await answerPaint(options, io)));
     setExitCode(EXIT_OK);

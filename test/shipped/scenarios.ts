@@ -614,6 +614,14 @@ export const SCENARIOS: Scenario[] = [
       'caplint: who-can fs.nonexistent: no permission of the app or its plugins names the command "plugin:fs|nonexistent"; did you mean "plugin:fs|exists"?\n',
   },
   {
+    name: "who-can: an app command of an app without permissions is not checked from local pages, not a typo",
+    args: ["who-can", "save_note", "--platform", "linux"],
+    cwd: "fixtures/who-can/no-app-permissions",
+    code: 0,
+    stdout:
+      "save_note on linux\n  not checked by the host from local pages: the app defines no permissions, so any window may call its own command (from a remote origin it is checked)\n  no active capability grants or denies it\n",
+  },
+  {
     name: "who-can: a remote origin",
     args: ["who-can", "plugin:opener|open_url", "--platform", "linux"],
     cwd: DEMO,

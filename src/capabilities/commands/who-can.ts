@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { EXIT_OK } from "../../core/exit-codes.js";
 import { whoCan, type ResolvedCommand } from "../engine/index.js";
+import { parseCommandName } from "../engine/command-name.js";
 import { knownWindowLabels, SourceLines } from "../queries/project-model.js";
 import { entryKey, PlatformMerge } from "../queries/platforms.js";
 import { CommandIndex, lookupCommand } from "../queries/command-names.js";
@@ -37,7 +38,10 @@ export function registerWhoCan(program: Command, io: MainOptions, setExitCode: S
       if (result.deniedEverywhere) deniedOn.push(...group.platforms);
     }
     // An answer about a command nothing knows is a typo's answer: "nothing grants it" would read as safe.
-    if (!lookup.known && allowed.values().length === 0 && denied.values().length === 0)
+    // Not so for an app command of an app without permissions: the host does not check those from local
+    // pages, so any name is a command the app may register (access answers "not checked").
+    const uncheckedAppCommand = parseCommandName(lookup.command).plugin === undefined && !project.catalog.hasAppPermissions;
+    if (!lookup.known && !uncheckedAppCommand && allowed.values().length === 0 && denied.values().length === 0)
       throw new UsageError(
         `who-can ${written}: no permission of the app or its plugins names the command "${lookup.command}"${didYouMean(lookup.suggestions)}`,
       );
@@ -49,6 +53,7 @@ export function registerWhoCan(program: Command, io: MainOptions, setExitCode: S
       deniedOn,
       lines: new SourceLines(project),
       windows: knownWindowLabels(project),
+      uncheckedFromLocalPages: uncheckedAppCommand,
     };
     io.stdout.write(options.format === "json" ? renderWhoCanJson(answer) : renderWhoCanText(answer, await answerPaint(options, io)));
     setExitCode(EXIT_OK);

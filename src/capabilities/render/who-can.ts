@@ -18,7 +18,12 @@ export interface WhoCanAnswer {
   lines: SourceLines;
   /** The app's windows (knownWindowLabels): each grant says which of them its patterns reach. */
   windows: readonly string[];
+  /** An app command of an app without permissions: the host lets every window call it from local pages. */
+  uncheckedFromLocalPages: boolean;
 }
+
+const UNCHECKED =
+  "not checked by the host from local pages: the app defines no permissions, so any window may call its own command (from a remote origin it is checked)";
 
 /** The app's windows a grant's patterns reach: a window's own webview carries its label, so webview patterns reach it too. */
 function reachedWindows(entry: ResolvedCommand, windows: readonly string[]): string[] {
@@ -26,13 +31,14 @@ function reachedWindows(entry: ResolvedCommand, windows: readonly string[]): str
   return windows.filter((window) => patterns.some((pattern) => labelMatches(pattern, window)));
 }
 
-export function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines, windows }: WhoCanAnswer): string {
+export function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines, windows, uncheckedFromLocalPages }: WhoCanAnswer): string {
   const withPlatforms = ({ item, platforms }: Entries[number]) => ({ ...provenanceJson(item, lines), platforms });
   const withReach = (entry: Entries[number]) => ({ ...withPlatforms(entry), reaches: reachedWindows(entry.item, windows) });
   return (
     JSON.stringify(
       {
         command: lookup.command,
+        ...(uncheckedFromLocalPages ? { checkedFromLocalPages: false } : {}),
         ...(asked.length === 1 ? { platform: asked[0] } : {}),
         platforms: asked,
         deniedEverywhere: deniedOn.length > 0,
@@ -47,8 +53,12 @@ export function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lin
 }
 
 /** With colour: "allowed for" green, "DENIED everywhere" red, the granting chains and explanations dim. */
-export function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines, windows }: WhoCanAnswer, paint: Paint = NO_PAINT): string {
+export function renderWhoCanText(
+  { lookup, asked, allowed, denied, deniedOn, lines, windows, uncheckedFromLocalPages }: WhoCanAnswer,
+  paint: Paint = NO_PAINT,
+): string {
   const out = [`${lookup.command} on ${describePlatforms(asked, asked)}`];
+  if (uncheckedFromLocalPages) out.push(`  ${paint.warning(UNCHECKED)}`);
   if (allowed.length === 0 && denied.length === 0) {
     out.push("  no active capability grants or denies it");
   }
