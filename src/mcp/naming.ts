@@ -83,12 +83,18 @@ interface VerbEvidence {
 
 let lexicon: string | undefined;
 
+/** The lemmas of the lexicon: one word, or two joined by `_` (`set_up`), lowercase a-z. */
+const LEMMA = /^[a-z]+(?:_[a-z]+)?$/;
+
 /**
  * The lexicon is read as one string and searched where a word would be (its lines are sorted by
  * lemma, as scripts/build-verb-lexicon.mjs writes them): a name asks for a few words, and splitting
  * all 11,105 lines into a Map cost a `caplint mcp` run 15-25 ms (issue 32: 9 ms before the counts).
  */
 function lexiconEntry(word: string): VerbEvidence | undefined {
+  // Names of a listing are mostly unique words (`tool12`, `s3_bucket`): one the lexicon cannot hold is
+  // not searched for. Keep in step with the lemmas scripts/build-verb-lexicon.mjs writes.
+  if (!LEMMA.test(word)) return undefined;
   const text = (lexicon ??= readFileSync(packageFile("data", "wordnet-verbs.txt"), "utf8"));
   let low = 0;
   let high = text.length;
