@@ -616,7 +616,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: "who-can: an app command of an app without permissions is not checked from local pages, not a typo",
     args: ["who-can", "save_note", "--platform", "linux"],
-    cwd: "fixtures/who-can/no-app-permissions",
+    cwd: "fixtures/queries/no-app-permissions",
     code: 0,
     stdout:
       "save_note on linux\n  not checked by the host from local pages: the app defines no permissions, so any window may call its own command (from a remote origin it is checked)\n  no active capability grants or denies it\n",
