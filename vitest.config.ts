@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
 /**
@@ -26,6 +27,9 @@ export default defineConfig({
   test: {
     // The default output, then every skipped test with the reason it was skipped.
     reporters: ["default", "./test/helpers/skip-reporter.ts"],
+    // Most files wait on a child process (the built bin, git, npm, a server): vitest's default of one
+    // worker per core but one leaves a two-core CI runner running them one at a time, half idle.
+    maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 30_000,
     // Set-up and clean-up hooks remove temporary projects of thousands of files: on a loaded two-core
     // machine that can take longer than vitest's 10 s default.
