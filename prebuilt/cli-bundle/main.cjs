@@ -35380,8 +35380,8 @@ async function linkedOutOfRepository(file, cwd) {
 function isStandardStreamAlias(file) {
   return /^\/(dev\/stdout|dev\/fd\/1|proc\/self\/fd\/1)$/.test(file);
 }
-async function isInput(info, inputs) {
-  for (const input of inputs) {
+async function isInput(info, inputs2) {
+  for (const input of inputs2) {
     const other = await stat(input).catch(() => void 0);
     if (other?.isFile() && other.ino === info.ino && other.dev === info.dev)
       return true;
@@ -35618,7 +35618,7 @@ function outcomeOf(checks, config, configFiles) {
     for (const document of configDocuments(project.config))
       texts.set(document.absolutePath, document.text);
   }
-  const inputs = [
+  const inputs2 = [
     ...checks.flatMap(({ project }) => [...readPaths(project.read), ...configDocuments(project.config).map((document) => document.absolutePath)]),
     ...configFiles,
     ...checks.flatMap(({ project }) => project.documents.map((d) => d.absolutePath))
@@ -35631,7 +35631,7 @@ function outcomeOf(checks, config, configFiles) {
       notes: [...new Set(checks.flatMap((c) => c.result.notes ?? []))]
     },
     config,
-    inputs,
+    inputs: inputs2,
     texts
   };
 }
@@ -36416,9 +36416,9 @@ async function reportLintRun(run, options, io, report2) {
 ` : shownText);
   return finishLintRun(summary, options, io, output, report2.inputs);
 }
-async function finishLintRun(summary, options, io, output, inputs) {
+async function finishLintRun(summary, options, io, output, inputs2) {
   if (output instanceof CapturedOutput) {
-    await writeOutputFile("--output", { given: options.output, cwd: io.cwd, stdout: io.stdout, inputs }, output.text);
+    await writeOutputFile("--output", { given: options.output, cwd: io.cwd, stdout: io.stdout, inputs: inputs2 }, output.text);
   }
   const limits = options.maxWarnings === void 0 ? {} : { maxWarnings: options.maxWarnings };
   if (tooManyWarnings(summary, limits) && options.format === "stylish")
@@ -43053,8 +43053,12 @@ function hasPageResult(tool) {
   return fields.some((p) => typesOf(document, p.resolved).has("array")) && fields.some((p) => PAGE_RESULT_FIELDS.has(normalised(p.name)));
 }
 function inputOf(tool) {
+  if (inputs.has(tool))
+    return inputs.get(tool);
   const document = schemaOf(tool, "inputSchema");
-  return document && { document, ...effectiveRoot(document) };
+  const input = document && { document, ...effectiveRoot(document) };
+  inputs.set(tool, input);
+  return input;
 }
 function* toolInputs(tools2) {
   for (const tool of tools2) {
@@ -43066,7 +43070,7 @@ function* toolInputs(tools2) {
 function toolLabel(tool) {
   return tool.name === void 0 ? `tool #${String(tool.path[tool.path.length - 1])}` : `tool ${quote2(tool.name)}`;
 }
-var namings, LIST_WORDS, PAGE_PARAMETERS, PAGE_RESULT_FIELDS, BUDGET_VERBS, normalised, PAGE_POSITIONS, DESCRIBED_AS_OFFSET, PAGE_SIZE_NAME, RESULT_COUNTS, JOB_STARTERS, RETURNS_JOB_ID, LINE_OFFSET, listToolsByNaming;
+var namings, LIST_WORDS, PAGE_PARAMETERS, PAGE_RESULT_FIELDS, BUDGET_VERBS, normalised, PAGE_POSITIONS, DESCRIBED_AS_OFFSET, PAGE_SIZE_NAME, RESULT_COUNTS, JOB_STARTERS, RETURNS_JOB_ID, LINE_OFFSET, listToolsByNaming, inputs;
 var init_support2 = __esm({
   "dist/mcp/rules/support.js"() {
     "use strict";
@@ -43115,6 +43119,7 @@ var init_support2 = __esm({
     RETURNS_JOB_ID = /\breturns?\b[^.]{0,60}\b(?:session|job|task|operation|run)[ _-]?id\b/i;
     LINE_OFFSET = /\boffset\b[^.\n]{0,40}\blines?\b|\bline[ _-]?offset\b/i;
     listToolsByNaming = /* @__PURE__ */ new WeakMap();
+    inputs = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -46138,8 +46143,8 @@ async function lintMcpRun(operands, options, io, allRules, target, server, servi
   }
   const diagnostics = await lintListings(listings, options, severities, service);
   const located = label === void 0 ? diagnostics : diagnostics.map((d) => ({ ...d, liveServer: label }));
-  const inputs = target ? [] : listings.map((listing) => listing.document.absolutePath);
-  return writeReport2(located, { count: listings.length, texts, inputs, notes: [] }, options, io, severities, redactor);
+  const inputs2 = target ? [] : listings.map((listing) => listing.document.absolutePath);
+  return writeReport2(located, { count: listings.length, texts, inputs: inputs2, notes: [] }, options, io, severities, redactor);
 }
 function mcpSettings(options, io, allRules) {
   return commandSettings(options, io, allRules, MCP_DOMAIN);
@@ -46347,7 +46352,7 @@ function readClientConfig(absolutePath, file, text2, context, invalidUtf8At) {
   if (key === void 0) {
     throw new FatalError(`${file}: declares no servers: expected "servers" (VS Code .vscode/mcp.json) or "mcpServers" (Claude Desktop, Cursor, .mcp.json) holding an object`);
   }
-  const inputs = declaredInputs(jsonc3.getNodeValue(root2));
+  const inputs2 = declaredInputs(jsonc3.getNodeValue(root2));
   const workspace = workspaceFolder(absolutePath);
   const servers = [];
   for (const property of jsonc3.findNodeAtLocation(root2, [key]).children ?? []) {
@@ -46355,7 +46360,7 @@ function readClientConfig(absolutePath, file, text2, context, invalidUtf8At) {
     const name = String(nameNode.value);
     const server = { name, path: [key, name], offset: nameNode.offset, length: nameNode.length };
     const entry = valueNode === void 0 ? void 0 : jsonc3.getNodeValue(valueNode);
-    const resolved = resolveEntry(quote2(name), entry, { ...context, workspace, inputs });
+    const resolved = resolveEntry(quote2(name), entry, { ...context, workspace, inputs: inputs2 });
     if ("problem" in resolved)
       server.problem = resolved.problem;
     else
@@ -46371,14 +46376,14 @@ function workspaceFolder(absolutePath) {
   return [".vscode", ".cursor"].includes(import_node_path37.default.basename(folder)) ? import_node_path37.default.dirname(folder) : folder;
 }
 function declaredInputs(root2) {
-  const inputs = /* @__PURE__ */ new Map();
+  const inputs2 = /* @__PURE__ */ new Map();
   if (!Array.isArray(root2.inputs))
-    return inputs;
+    return inputs2;
   for (const input of root2.inputs) {
     if (isObject5(input) && typeof input.id === "string")
-      inputs.set(input.id, typeof input.description === "string" ? input.description : "");
+      inputs2.set(input.id, typeof input.description === "string" ? input.description : "");
   }
-  return inputs;
+  return inputs2;
 }
 function resolveEntry(name, entry, context) {
   const invalid = (problem) => ({ problem: { messageId: "invalidEntry", data: { server: name, problem } } });
@@ -50129,12 +50134,12 @@ function registerReport(program2, io, setExitCode, allRules) {
     if (options.html === "-") {
       io.stdout.write(html);
     } else {
-      const inputs = [
+      const inputs2 = [
         ...readPaths(project.read),
         ...project.documents.map((d) => d.absolutePath),
         ...configDocuments(project.config).map((document) => document.absolutePath)
       ];
-      await writeOutputFile("--html", { given: options.html, cwd: io.cwd, stdout: io.stdout, inputs }, html);
+      await writeOutputFile("--html", { given: options.html, cwd: io.cwd, stdout: io.stdout, inputs: inputs2 }, html);
       const c = data.counts;
       const paint = await answerPaint(options, io, true);
       const counted = (count, noun, colour) => count ? colour(plural(count, noun)) : plural(count, noun);
@@ -50422,11 +50427,11 @@ async function runEvents(names, options, io, allRules) {
       }
     }
   };
-  const inputs = names.length === 0 ? ["-"] : names;
-  if (inputs.filter((name) => name === "-").length > 1)
+  const inputs2 = names.length === 0 ? ["-"] : names;
+  if (inputs2.filter((name) => name === "-").length > 1)
     throw new UsageError("standard input (-) can be read only once");
   const recordings = [];
-  for (const name of inputs) {
+  for (const name of inputs2) {
     if (name !== "-")
       recordings.push(await openRecording(name, io.cwd));
     else if (!io.stdin || io.stdin.isTTY) {
@@ -50434,7 +50439,7 @@ async function runEvents(names, options, io, allRules) {
     } else
       recordings.push({ stream: io.stdin, file: STDIN_NAME, absolutePath: STDIN_NAME });
   }
-  const read = inputs.filter((name) => name !== "-").map((name) => import_node_path35.default.resolve(io.cwd, name));
+  const read = inputs2.filter((name) => name !== "-").map((name) => import_node_path35.default.resolve(io.cwd, name));
   const sink = options.output === void 0 ? void 0 : await openOutputFile("--output", { given: options.output, cwd: io.cwd, stdout: io.stdout, inputs: read });
   if (sink)
     output = sink;

@@ -152,10 +152,18 @@ function hasPageResult(tool: ToolEntry): boolean {
 }
 
 /** The tool's input schema and the object that holds its parameters (see effectiveRoot). */
-export function inputOf(tool: ToolEntry): { document: SchemaNode; root: SchemaNode; wrapper?: string } | undefined {
+export function inputOf(tool: ToolEntry): ToolInput | undefined {
+  if (inputs.has(tool)) return inputs.get(tool);
   const document = schemaOf(tool, "inputSchema");
-  return document && { document, ...effectiveRoot(document) };
+  const input = document && { document, ...effectiveRoot(document) };
+  inputs.set(tool, input);
+  return input;
 }
+
+type ToolInput = Readonly<{ document: SchemaNode; root: SchemaNode; wrapper?: string }>;
+
+/** Each tool's input, found once for the half-dozen rules and heuristics that ask (a WeakMap keeps no listing alive). */
+const inputs = new WeakMap<ToolEntry, ToolInput | undefined>();
 
 /** Every tool with an input schema, and that schema: the walk the input rules share. */
 export function* toolInputs(tools: Iterable<ToolEntry>): Generator<{ tool: ToolEntry; input: NonNullable<ReturnType<typeof inputOf>> }> {
