@@ -28751,6 +28751,7 @@ var init_run_rules = __esm({
   "dist/core/lint/run-rules.js"() {
     "use strict";
     init_messages();
+    init_wording();
     MAX_FINDINGS_PER_FILE = 1e4;
     SEVERITY_ORDER = ["error", "warning", "suggestion"];
     FindingBudget = class {
@@ -28777,8 +28778,9 @@ var init_run_rules = __esm({
         return [...this.dropped.values()].map(({ rule, file, absolutePath, counts }) => {
           const severities = SEVERITY_ORDER.filter((severity) => counts.has(severity));
           const total = severities.reduce((sum, severity) => sum + counts.get(severity), 0);
-          const bySeverity = severities.map((severity) => `${counts.get(severity).toLocaleString("en")} ${severity === "suggestion" ? "suggestion" : severity}${counts.get(severity) === 1 ? "" : "s"}`);
-          const message = `${total.toLocaleString("en")} more ${rule.id} finding${total === 1 ? "" : "s"} in this file (${bySeverity.join(", ")}) not listed: caplint lists at most ${this.limit.toLocaleString("en")} findings a file`;
+          const counted = (count, word) => `${count.toLocaleString("en")} ${agree(count, word, `${word}s`)}`;
+          const bySeverity = severities.map((severity) => counted(counts.get(severity), severity));
+          const message = `${counted(total, `more ${rule.id} finding`)} in this file (${bySeverity.join(", ")}) not listed: caplint lists at most ${this.limit.toLocaleString("en")} findings a file`;
           const start = { line: 1, column: 1 };
           return createDiagnostic(rule, severities[0], { path: [], messageId: "moreFindings" }, { file, absolutePath, range: { start, end: start }, offset: 0, length: 0 }, { message, hint: "fix the findings listed and run again, or check a smaller part of the file" });
         });

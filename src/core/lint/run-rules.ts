@@ -8,6 +8,7 @@ import type { Diagnostic, Fix, FindingGroup, RuleSetting, Severity } from "../di
 import type { JsonPath, Range } from "../location.js";
 import { formatMessage, type MessageData } from "../messages.js";
 import type { PipelineStep, RuleMeta } from "./rule.js";
+import { agree } from "../wording.js";
 
 export interface RunSettings {
   /**
@@ -151,11 +152,9 @@ export class FindingBudget {
     return [...this.dropped.values()].map(({ rule, file, absolutePath, counts }) => {
       const severities = SEVERITY_ORDER.filter((severity) => counts.has(severity));
       const total = severities.reduce((sum, severity) => sum + counts.get(severity)!, 0);
-      const bySeverity = severities.map(
-        (severity) =>
-          `${counts.get(severity)!.toLocaleString("en")} ${severity === "suggestion" ? "suggestion" : severity}${counts.get(severity) === 1 ? "" : "s"}`,
-      );
-      const message = `${total.toLocaleString("en")} more ${rule.id} finding${total === 1 ? "" : "s"} in this file (${bySeverity.join(", ")}) not listed: caplint lists at most ${this.limit.toLocaleString("en")} findings a file`;
+      const counted = (count: number, word: string) => `${count.toLocaleString("en")} ${agree(count, word, `${word}s`)}`;
+      const bySeverity = severities.map((severity) => counted(counts.get(severity)!, severity));
+      const message = `${counted(total, `more ${rule.id} finding`)} in this file (${bySeverity.join(", ")}) not listed: caplint lists at most ${this.limit.toLocaleString("en")} findings a file`;
       const start = { line: 1, column: 1 };
       return createDiagnostic(
         rule,
