@@ -1,5 +1,5 @@
 import { compareDiagnostics, type Diagnostic, type RuleSetting } from "../core/diagnostics.js";
-import { configuredSeverity, createDiagnostic, FindingBudget, findingSeverity, runRules } from "../core/lint/run-rules.js";
+import { RuleRun, type FindingInput } from "../core/lint/run-rules.js";
 import type { SourceDocument } from "../core/source/document.js";
 import path from "node:path";
 import { relativeFile, type Project } from "./load/project.js";
@@ -9,9 +9,8 @@ import type { JsonPath } from "../core/location.js";
 import type { Capability, PermissionEntry } from "./model/types.js";
 import { CAPABILITY_RULES } from "./rules/index.js";
 import { CAPABILITY_FIELDS, capabilityObjects, fileForm, PERMISSION_ENTRY_FIELDS, REMOTE_FIELDS, WRAPPED_FILE_FIELDS } from "./model/capability.js";
-import { findSuppression } from "../core/suppressions.js";
 import { collectSuppressions } from "./suppressions.js";
-import { formatMessage, RuleContractError } from "../core/messages.js";
+import { formatMessage } from "../core/messages.js";
 import type { Resolution } from "./engine/index.js";
 import { TARGETS } from "./model/types.js";
 import type { LocatedReport, PipelineStep, Rule, RuleContext, RuleReport } from "./rules/types.js";
@@ -75,39 +74,31 @@ export async function lintWithRules(project: Project, rules: readonly Capability
   for (const document of project.permissionDocuments ?? [])
     if (!documentsByPath.has(document.absolutePath)) documentsByPath.set(document.absolutePath, document);
 
-  const diagnostics: Diagnostic[] = [];
-  const emitted = new Set<string>();
-  const budget = new FindingBudget();
   const suppressions = collectSuppressions(project.capabilities);
-  const emit = (rule: CapabilityRule, document: SourceDocument | undefined, absolutePath: string, file: string, report: LocatedReport, mayRepeat = false) => {
-    // Contract breaches are bugs in the rule: fail loudly, whatever the configuration says.
-    if (report.fix && !rule.fixable) throw new RuleContractError(rule.id, "returned a fix, but its meta says fixable: false");
-    if ("message" in report) throw new RuleContractError(rule.id, "reported a finished message; a finding names a messageId of its meta.messages");
-    const message = formatMessage(rule, report.messageId, report.data);
-    const configured = configuredSeverity(rule, options, absolutePath);
-    if (!configured) return;
-    const severity = findingSeverity(configured, report);
-    if (rule.kind !== "pipeline") {
-      const suppression = findSuppression(suppressions, rule.id, absolutePath, report.path);
-      if (suppression) {
-        suppression.used = true;
-        return;
-      }
-    }
-    // Rules that look at each platform's model report what holds on several platforms several times:
-    // a repeat is dropped here, before it costs a position and a finding (the final dedupe still runs).
-    // Other rules report each thing once, and skip the cost of the key.
-    if (mayRepeat) {
-      const key = `${rule.id}\u0000${absolutePath}\u0000${report.target ?? ""}\u0000${JSON.stringify(report.path)}\u0000${report.span?.offset ?? ""}\u0000${severity}\u0000${message}`;
-      if (emitted.has(key)) return;
-      emitted.add(key);
-    }
-    if (!budget.admit(rule, severity, file, absolutePath)) return;
-    const located = report.span ?? document?.locate(report.path, report.target) ?? NOWHERE;
-    const fix = report.fix && document ? report.fix(document) : undefined;
-    const text = { message: oneLine(shortenQuotedValues(message)), hint: report.hint ? oneLine(report.hint) : undefined };
-    diagnostics.push(createDiagnostic(rule, severity, report, { file, absolutePath, ...located }, text, fix));
+  const run = new RuleRun<LocatedReport>({
+    settings: options,
+    suppressions,
+    words: (rule, report) => ({
+      message: oneLine(shortenQuotedValues(formatMessage(rule, report.messageId, report.data))),
+      hint: report.hint ? oneLine(report.hint) : undefined,
+    }),
+  });
+  /** Each file's findings are placed and fixed in its document (none for a skipped .json5: its first character). */
+  const inputs = new Map<string, { document: SourceDocument | undefined; input: FindingInput<LocatedReport> }>();
+  const inputOf = (document: SourceDocument | undefined, absolutePath: string, file: string): FindingInput<LocatedReport> => {
+    const known = inputs.get(absolutePath);
+    if (known && known.document === document && known.input.file === file) return known.input;
+    const input: FindingInput<LocatedReport> = {
+      file,
+      absolutePath,
+      locate: (report) => document?.locate(report.path, report.target) ?? NOWHERE,
+      fix: (report) => (document ? report.fix?.(document) : undefined),
+    };
+    inputs.set(absolutePath, { document, input });
+    return input;
   };
+  const emit = (rule: CapabilityRule, document: SourceDocument | undefined, absolutePath: string, file: string, report: LocatedReport) =>
+    run.report(rule, report, inputOf(document, absolutePath, file));
 
   const parse = rules.find((rule) => rule.id === "parse")!;
   const schema = rules.find((rule) => rule.id === "schema")!;
@@ -171,7 +162,7 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     return absolute;
   };
   /** One context per rule: `report` is bound to its rule, nothing is shared or mutable. */
-  const contextFor = (rule: Rule): RuleContext => {
+  await run.start(rules, (rule: Rule, reportFinding): RuleContext => {
     // Only a rule that looks at the per-platform models can report one thing several times.
     let perPlatform = false;
     return {
@@ -189,12 +180,13 @@ export async function lintWithRules(project: Project, rules: readonly Capability
         const document = documentsByPath.get(report.at.absolutePath);
         // A file without a document (a skipped .json5) is still named relative to the working directory.
         const absolutePath = resolved.get(report.at.absolutePath) ?? resolvedPath(report.at.absolutePath);
-        emit(rule, document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath), report, perPlatform);
+        const input = inputOf(document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath));
+        if (perPlatform) run.report(rule, report, input, true);
+        else reportFinding(report, input);
       },
     };
-  };
-  await runRules(rules, options, contextFor);
-  diagnostics.push(...budget.summaries());
+  });
+  const diagnostics = run.finish();
 
   const focus = options.focus;
   const inFocus = (file: string) => focus === undefined || focus.some((f) => file === f || (f.endsWith(path.sep) && file.startsWith(f)));

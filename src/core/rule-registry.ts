@@ -29,11 +29,16 @@ export interface RuleRegistry<R extends RuleMeta = RuleMeta> {
   readonly domains: readonly Domain<R>[];
 }
 
-/** Collects the rules of every domain; a rule id used twice (even across domains) is a programming error. */
+/**
+ * Collects the rules of every domain; a rule id used twice (even across domains) is a programming
+ * error, but for a pipeline step several domains share (`parse`: the input is readable), which the
+ * registry lists once, as the first domain declares it.
+ */
 export function createRegistry<R extends RuleMeta>(domains: readonly Domain<R>[]): RuleRegistry<R> {
   const byId = new Map<string, R>();
   for (const rule of domains.flatMap((domain) => domain.rules)) {
     const other = byId.get(rule.id);
+    if (other?.kind === "pipeline" && rule.kind === "pipeline") continue;
     if (other) throw new Error(`rule id "${rule.id}" is registered twice (domains ${other.domain} and ${rule.domain})`);
     byId.set(rule.id, rule);
   }

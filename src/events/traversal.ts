@@ -4,18 +4,14 @@
  * end), each reading the stream state as it was before the event; then the state takes the event in.
  */
 import type { LocatedEvent } from "./event-values.js";
-import type { EventListener, EventRuleContext, StreamListeners } from "./rules/types.js";
+import type { EventListener, StreamListeners } from "./rules/types.js";
 import { MEMORY_BOUNDS, StreamState, type CallStats } from "./stream-state.js";
 
-/** A finding as a rule reports it: where, and one of its messages. */
-export type RuleFinding = Parameters<EventRuleContext["report"]>[0];
-
-/** An event rule that subscribes to the stream, as the traversal starts it. */
-export interface StreamRule {
-  check(context: EventRuleContext): void | Promise<void>;
-}
-
 export interface Traversal {
+  /** The stream state rules read (`context.stream`). */
+  readonly stream: StreamState;
+  /** Subscribes a rule's listeners (`context.on`), in the order the rules start. */
+  on(listeners: StreamListeners): void;
   /** The next event of the recording, at `line`. */
   onEvent(located: LocatedEvent, line: number): void;
   /** The recording ended: findings about what is still open. */
@@ -25,14 +21,10 @@ export interface Traversal {
 }
 
 /**
- * Starts `rules` (in this order) on a new stream state; `report` receives each rule's findings.
+ * A new walk over a recording: the rules (started by the core's rule run) subscribe with `on`.
  * The state is kept whichever rules run, so turning a rule off changes no other rule's findings.
  */
-export function startTraversal<R extends StreamRule>(
-  rules: readonly R[],
-  contextOf: (rule: R) => Pick<EventRuleContext, "rule">,
-  report: (rule: R, finding: RuleFinding) => void,
-): Traversal {
+export function startTraversal(): Traversal {
   const byType = new Map<string, EventListener[]>();
   const turnEnd: Array<NonNullable<StreamListeners["turnEnd"]>> = [];
   const memoryBound: Array<NonNullable<StreamListeners["memoryBound"]>> = [];
@@ -40,23 +32,20 @@ export function startTraversal<R extends StreamRule>(
   const state = new StreamState((bound) => {
     for (const listener of memoryBound) listener(bound, MEMORY_BOUNDS[bound]);
   });
-  const subscribe = (listeners: StreamListeners) => {
-    for (const [key, listener] of Object.entries(listeners)) {
-      if (key === "turnEnd") turnEnd.push(listener as NonNullable<StreamListeners["turnEnd"]>);
-      else if (key === "memoryBound") memoryBound.push(listener as NonNullable<StreamListeners["memoryBound"]>);
-      else if (key === "recordingEnd") recordingEnd.push(listener as NonNullable<StreamListeners["recordingEnd"]>);
-      else {
-        const forType = byType.get(key);
-        if (forType) forType.push(listener as EventListener);
-        else byType.set(key, [listener as EventListener]);
-      }
-    }
-  };
-  for (const rule of rules) {
-    // Synchronous by contract: an event rule subscribes, it does not wait for anything.
-    void rule.check(Object.freeze({ ...contextOf(rule), stream: state, on: subscribe, report: (finding: RuleFinding) => report(rule, finding) }));
-  }
   return {
+    stream: state,
+    on(listeners) {
+      for (const [key, listener] of Object.entries(listeners)) {
+        if (key === "turnEnd") turnEnd.push(listener as NonNullable<StreamListeners["turnEnd"]>);
+        else if (key === "memoryBound") memoryBound.push(listener as NonNullable<StreamListeners["memoryBound"]>);
+        else if (key === "recordingEnd") recordingEnd.push(listener as NonNullable<StreamListeners["recordingEnd"]>);
+        else {
+          const forType = byType.get(key);
+          if (forType) forType.push(listener as EventListener);
+          else byType.set(key, [listener as EventListener]);
+        }
+      }
+    },
     onEvent(located, line) {
       state.line = line;
       const { type, event } = located;

@@ -4,10 +4,11 @@
  */
 import { AT_TOP, checkClientLine, checkServerLine, hasIntegerFields, type FieldReport } from "./check-fields.js";
 import { isObject, type JsonObject, type JsonPath } from "./event-values.js";
-import { EVENT_RULES, EVENT_RULES_BY_ID, isStreamRule, type EventMessage, type EventRuleId, type StreamEventRule } from "./rules/index.js";
+import { EVENT_RULES, EVENT_RULES_BY_ID, isStreamRule, type EventMessage, type EventRuleId } from "./rules/index.js";
+import type { EventRuleContext } from "./rules/types.js";
 import type { Diagnostic } from "../core/diagnostics.js";
 import type { RuleMeta } from "../core/lint/rule.js";
-import { configuredSeverity, createDiagnostic, findingSeverity, rulesToStart, type FindingFields, type RunSettings } from "../core/lint/run-rules.js";
+import { RuleRun, type Finding, type FindingFields, type FindingInput, type RunSettings, type Span } from "../core/lint/run-rules.js";
 import { cutValue, formatMessage, type MessageData } from "../core/messages.js";
 import { quote } from "./text.js";
 import { startTraversal } from "./traversal.js";
@@ -86,7 +87,10 @@ export interface LineValidatorOptions {
   settings: RunSettings;
 }
 
-/** How a finding of this domain is placed: a line and the columns of the field it is about (no offsets: a recording is streamed, not kept). */
+/** A finding of this domain as the core's rule run takes it: a path in the line, or a span on a line of its own (no offsets: a recording is streamed, not kept). */
+type LineFinding = Finding;
+
+/** What a finding says beyond its message. */
 type PlacedFinding = Pick<FindingFields, "hint" | "path" | "relatedLine" | "demote">;
 
 /** A finding's message: one of its rule's messageIds and the placeholders' values. */
@@ -97,6 +101,11 @@ interface EventText {
 
 const EVENT_JSON = EVENT_RULES_BY_ID.get("event-json")!;
 
+/** Columns `column` up to `endColumn` of `line`. */
+function lineSpan(line: number, column: number, endColumn: number): Span {
+  return { range: { start: { line, column }, end: { line, column: endColumn } }, offset: 0, length: 0 };
+}
+
 export function createLineValidator(options: LineValidatorOptions): LineValidator {
   const { file, absolutePath, settings } = options;
   let lineNumber = 0;
@@ -105,26 +114,30 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
   let tree: JsonTree | undefined;
   const treeOf = (): JsonTree => (tree ??= jsonTree(text));
   let eventPath: JsonPath = AT_TOP;
-  let out: Diagnostic[] = [];
   const types: Record<string, number> = Object.create(null);
-  const summary: EventSummary = { lines: 0, events: 0, types, toolCalls: undefined as unknown as CallStats };
-
-  /** The one way a finding of a recording is made: at `line`, columns `column` up to `endColumn`. */
-  const emit = (rule: RuleMeta, message: EventText, finding: PlacedFinding, line: number, column: number, endColumn: number) => {
-    const configured = configuredSeverity(rule, settings, absolutePath);
-    if (!configured) return;
-    const place = { file, absolutePath, range: { start: { line, column }, end: { line, column: endColumn } }, offset: 0, length: 0 };
-    const text = { message: formatMessage(rule, message.messageId, shortValues(message.data)) };
-    out.push(createDiagnostic(rule, findingSeverity(configured, finding), { ...finding, ...message }, place, text));
+  // A recording streams its findings out as it is read: no per-file budget.
+  const run = new RuleRun<LineFinding>({
+    settings,
+    budget: false,
+    words: (rule, finding) => ({ message: formatMessage(rule, finding.messageId, shortValues(finding.data)) }),
+  });
+  /** The recording: a finding without a span is at the key or value of its path in the line being read. */
+  const input: FindingInput<LineFinding> = {
+    file,
+    absolutePath,
+    locate(finding) {
+      const span = text === "" ? { offset: 0, length: 1 } : locate(treeOf(), finding.path, finding.target ?? "value");
+      return lineSpan(lineNumber, span.offset + 1, span.offset + span.length + 1);
+    },
   };
+
+  /** A finding at `line`, columns `column` up to `endColumn`. */
+  const emit = (rule: RuleMeta, message: EventText, finding: PlacedFinding, line: number, column: number, endColumn: number) =>
+    run.report(rule, { ...finding, ...message, span: lineSpan(line, column, endColumn) }, input);
 
   /** A finding in the line being read, at the key or value of `path`. */
-  const add = (rule: RuleMeta, message: EventText, finding: PlacedFinding, target: "key" | "value") => {
-    // Skips locating a finding of a rule that is off.
-    if (!configuredSeverity(rule, settings, absolutePath)) return;
-    const span = text === "" ? { offset: 0, length: 1 } : locate(treeOf(), finding.path, target);
-    emit(rule, message, finding, lineNumber, span.offset + 1, span.offset + span.length + 1);
-  };
+  const add = (rule: RuleMeta, message: EventText, finding: PlacedFinding, target: "key" | "value") =>
+    run.report(rule, { ...finding, ...message, target }, input);
 
   /** A finding of the line reader or the definitions' walk, which name their rule. */
   const addLineFinding = (report: EventMessage, finding: PlacedFinding, target: "key" | "value") =>
@@ -132,21 +145,29 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
 
   const onField = (report: FieldReport) => addLineFinding(report, { hint: report.hint, path: report.path }, report.target);
 
-  const streamRules = rulesToStart(EVENT_RULES.filter(isStreamRule), settings).filter((rule) => configuredSeverity(rule, settings, absolutePath));
-  const traversal = startTraversal<StreamEventRule>(
-    streamRules,
-    (rule) => ({ rule }),
-    (rule, report) => {
-      const finding = { hint: report.hint, relatedLine: report.relatedLine, demote: report.cut };
-      if (report.line === undefined) {
-        add(rule, report, { ...finding, path: [...eventPath, report.field] }, "value");
-        return;
-      }
-      // About an earlier line, whose text is gone: the whole line.
-      emit(rule, report, { ...finding, path: [report.field] }, report.line, 1, 2);
-    },
+  const traversal = startTraversal();
+  run.listen(
+    EVENT_RULES.filter(isStreamRule).filter((rule) => run.severityOf(rule, absolutePath)),
+    (rule, report): EventRuleContext => ({
+      rule,
+      stream: traversal.stream,
+      on: traversal.on,
+      report: (finding) =>
+        report(
+          {
+            messageId: finding.messageId,
+            data: finding.data,
+            hint: finding.hint,
+            relatedLine: finding.relatedLine,
+            demote: finding.cut,
+            // About an earlier line, whose text is gone: the whole line.
+            ...(finding.line === undefined ? { path: [...eventPath, finding.field] } : { path: [finding.field], span: lineSpan(finding.line, 1, 2) }),
+          },
+          input,
+        ),
+    }),
   );
-  summary.toolCalls = traversal.stats;
+  const summary: EventSummary = { lines: 0, events: 0, types, toolCalls: traversal.stats };
 
   const count = (type: string) => {
     types[type] = (types[type] ?? 0) + 1;
@@ -242,19 +263,16 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
 
   return {
     pushLine(line: string, invalidUtf8 = false): Diagnostic[] {
-      out = [];
       checkLine(line, invalidUtf8);
-      return out;
+      return run.take();
     },
     pushOverlong(chars: number): Diagnostic[] {
       // Counted as a line (so later line numbers stay right) and reported without its text.
       checkLine("", false);
-      out = [];
       emit(EVENT_JSON, overlongLine(chars), { hint: "split the recording into one event per line", path: [] }, lineNumber, 1, 2);
-      return out;
+      return run.take();
     },
     end(): Diagnostic[] {
-      out = [];
       // Every request's stream ends with done or error (spec part a), so a recording without a single
       // line to read is a capture that failed, not a stream that passed: an empty file or empty stdin
       // must not read "no problems".
@@ -270,7 +288,7 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
         );
       }
       traversal.end();
-      return out;
+      return run.take();
     },
     summary,
   };

@@ -1,8 +1,7 @@
-import { compareDiagnostics, type Diagnostic, type Severity } from "../core/diagnostics.js";
-import type { RuleMeta } from "../core/lint/rule.js";
+import { compareDiagnostics, type Diagnostic } from "../core/diagnostics.js";
 import type { JsonPath } from "../core/location.js";
 import { shownValue } from "../core/messages.js";
-import { configuredSeverity, createDiagnostic, FindingBudget, findingSeverity, rulesToStart, type RunSettings } from "../core/lint/run-rules.js";
+import { RuleRun, type FindingInput, type RunSettings } from "../core/lint/run-rules.js";
 import { MAX_TOOLS, serverName, type Listing } from "./listing.js";
 import { serviceFromServerName } from "./naming.js";
 import { MCP_RULES } from "./rules/index.js";
@@ -12,12 +11,9 @@ export interface McpLintOptions extends RunSettings {
   settings: McpSettings;
 }
 
-/** Id of the finding for a file that is not JSON at all (shared with capability files). */
-export const PARSE_RULE_ID = "parse";
-
 /** The parse finding of `caplint mcp`: the shared JSON reader words the problem, the template passes it through. */
-export const PARSE_META: RuleMeta = definePipelineStep({
-  id: PARSE_RULE_ID,
+export const PARSE_META = definePipelineStep({
+  id: "parse",
   description: "The file is readable JSON.",
   category: "correctness",
   defaultSeverity: "error",
@@ -32,47 +28,42 @@ export const PARSE_META: RuleMeta = definePipelineStep({
  */
 export async function lintMcp(listings: readonly Listing[], options: McpLintOptions): Promise<Diagnostic[]> {
   const diagnostics: Diagnostic[] = [];
-  const rules = rulesToStart(MCP_RULES, options);
   for (const listing of listings) {
     const { document } = listing;
-    const budget = new FindingBudget();
-    const push = (rule: Pick<RuleMeta, "id" | "messages">, severity: Severity, report: McpReport) => {
-      if (!budget.admit(rule, severity, document.file, document.absolutePath)) return;
-      const located = document.locate(report.path, report.target);
-      diagnostics.push(createDiagnostic(rule, severity, report, { file: document.file, absolutePath: document.absolutePath, ...located }));
+    const run = new RuleRun<McpReport>({ settings: options });
+    const input: FindingInput<McpReport> = {
+      file: document.file,
+      absolutePath: document.absolutePath,
+      locate: (report) => document.locate(report.path, report.target),
     };
+    const parseProblem = (path: JsonPath, problem: string) => run.report(PARSE_META, { path, messageId: "unreadable", data: { problem } }, input);
     if (!document.ok) {
-      push(PARSE_META, "error", { path: [], messageId: "unreadable", data: { problem: document.parseError!.message } });
+      parseProblem([], document.parseError!.message);
+      diagnostics.push(...run.finish());
       continue;
     }
-    for (const problem of listing.dumpProblems) push(PARSE_META, "error", { path: problem.path, messageId: "unreadable", data: { problem: problem.message } });
+    for (const problem of listing.dumpProblems) parseProblem(problem.path, problem.message);
     if (listing.tools.length > MAX_TOOLS) {
       const extra = listing.tools[MAX_TOOLS]!;
-      push(PARSE_META, "error", {
-        path: extra.path,
-        messageId: "unreadable",
-        data: {
-          problem: `the listing has ${listing.tools.length.toLocaleString("en")} tools; caplint lints the first ${MAX_TOOLS.toLocaleString("en")} (no real server lists more)`,
-        },
-      });
+      parseProblem(
+        extra.path,
+        `the listing has ${listing.tools.length.toLocaleString("en")} tools; caplint lints the first ${MAX_TOOLS.toLocaleString("en")} (no real server lists more)`,
+      );
       listing.tools = listing.tools.slice(0, MAX_TOOLS);
     }
     const name = serverName(listing);
     const service = options.settings.service ?? (name === undefined ? undefined : serviceFromServerName(name));
-    for (const rule of rules) {
-      const configured = configuredSeverity(rule, options, document.absolutePath);
-      if (!configured) continue;
-      const context: McpRuleContext = Object.freeze({
-        listing,
-        settings: options.settings,
-        service,
-        tools: listing.tools,
-        shown: (path: JsonPath, value: unknown) => shownValue(value, typeof value === "number" ? document.writtenText(path) : undefined),
-        report: (report: McpReport) => push(rule, findingSeverity(configured, report), report),
-      });
-      await rule.check(context);
-    }
-    diagnostics.push(...budget.summaries());
+    // A rule that is off for this listing is not started.
+    const rules = MCP_RULES.filter((rule) => run.severityOf(rule, document.absolutePath));
+    await run.start(rules, (_rule, report): McpRuleContext => ({
+      listing,
+      settings: options.settings,
+      service,
+      tools: listing.tools,
+      shown: (path: JsonPath, value: unknown) => shownValue(value, typeof value === "number" ? document.writtenText(path) : undefined),
+      report: (finding: McpReport) => report(finding, input),
+    }));
+    diagnostics.push(...run.finish());
   }
   return diagnostics.sort(compareDiagnostics);
 }

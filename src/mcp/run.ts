@@ -15,8 +15,8 @@ import type { Settings } from "../core/settings.js";
 import type { McpCommandOptions } from "./options.js";
 import { MCP_CONFIG, withCommandLine, type McpConfig } from "./config-section.js";
 import { readListing, type Listing } from "./listing.js";
-import { PARSE_META, PARSE_RULE_ID, lintMcp } from "./lint.js";
-import SERVER_START_META from "./rules/mcp-server-start.js";
+import { lintMcp } from "./lint.js";
+import { MCP } from "./domain.js";
 import { MCP_RULES_BY_ID } from "./rules/index.js";
 import { MCP_DOMAIN, type McpSettings } from "./rules/types.js";
 import { Redactor } from "./redact.js";
@@ -85,6 +85,9 @@ async function lintMcpRun(
 
 export type McpSeverities = Settings;
 
+/** What a report of `caplint mcp` may name: the domain's rules and pipeline steps, as SARIF lists them. */
+const MCP_RULES_REPORTED: ReadonlyMap<string, RuleMeta> = new Map(MCP.rules.map((rule) => [rule.id, rule]));
+
 /** No config file: no verbs or pins beyond the command line's. */
 const NOTHING_CONFIGURED: McpConfig = { verbs: [], listTools: new Map() };
 
@@ -119,9 +122,8 @@ export async function writeReport(
   severities: McpSeverities,
   redactor: Redactor,
 ): Promise<number> {
-  const rules = new Map<string, RuleMeta>([[PARSE_RULE_ID, PARSE_META], [SERVER_START_META.id, SERVER_START_META], ...MCP_RULES_BY_ID]);
   return reportLintRun({ diagnostics, files: run.count, notes: run.notes, config: severities.configLabel ?? null }, options, io, {
-    rules,
+    rules: MCP_RULES_REPORTED,
     sourceText: (file) => run.texts.get(file),
     inputs: run.inputs,
     scrub: (text) => redactor.known(text),

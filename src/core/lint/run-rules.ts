@@ -6,7 +6,8 @@
  */
 import type { Diagnostic, Fix, FindingGroup, RuleSetting, Severity } from "../diagnostics.js";
 import type { JsonPath, Range } from "../location.js";
-import { formatMessage, type MessageData } from "../messages.js";
+import { formatMessage, RuleContractError, type MessageData } from "../messages.js";
+import { findSuppression, type Suppression } from "../suppressions.js";
 import type { PipelineStep, RuleMeta } from "./rule.js";
 import { agree } from "../wording.js";
 
@@ -33,6 +34,8 @@ export interface FindingFields {
   /** The other line of a finding that pairs two events. */
   relatedLine?: number | undefined;
   group?: FindingGroup | undefined;
+  /** Where the finding is, when its input cannot place a path (a frontend source file, a line of a recording). */
+  span?: Span | undefined;
 }
 
 /** A finding as the runner takes it: the fields, and one of the rule's messages with its values. */
@@ -103,16 +106,123 @@ export function rulesToStart<R extends RuleMeta>(rules: readonly R[], settings: 
   return [...runnable.filter((rule) => !rule.runsLast), ...runnable.filter((rule) => rule.runsLast)];
 }
 
+/** Where a finding is in its input's text. */
+export type Span = Omit<Place, "file" | "absolutePath">;
+
+/** The input a finding is about: the file as shown and on disk, and how its findings are placed and fixed. */
+export interface FindingInput<F extends Finding = Finding> {
+  file: string;
+  absolutePath: string;
+  /** Where a finding is, for a finding that does not carry its `span`; asked only for a finding that is kept. */
+  locate(finding: F): Span;
+  /** The safe fix of a fixable rule's finding, built only for a finding that is kept. */
+  fix?(finding: F): Fix | undefined;
+}
+
+export interface RuleRunOptions<F extends Finding = Finding> {
+  settings: RunSettings;
+  /** Counts findings against MAX_FINDINGS_PER_FILE (the default); off for a recording, whose findings stream out. */
+  budget?: boolean;
+  /** The input's `caplint-disable` comments: a finding one of them covers is not kept, and the comment counts as used. */
+  suppressions?: readonly Suppression[] | undefined;
+  /** The finding's message and hint as the input's kind words them (quoted values cut, one line); default: the rule's template and the hint as given. */
+  words?(rule: Pick<RuleMeta, "id" | "messages">, finding: F): { message: string; hint?: string | undefined };
+}
+
+/** The report function a running rule gets: bound to it, taking a finding and the input it is about. */
+export type BoundReport<F extends Finding = Finding> = (finding: F, input: FindingInput<F>) => void;
+
+/** A rule and what it reports: the `fix` a finding may carry only a fixable rule may give. */
+type Checked<C> = RuleMeta & { check(context: C): void | Promise<void> };
+
 /**
- * Starts each rule with its own frozen context (`report` bound to the rule, nothing shared and
- * mutable), one after the other.
+ * One run of rules over an input, the same for every kind of input (ESLint's `runRules` and
+ * `FileReport`): it starts the rules, each with a frozen context whose `report` is bound to the rule,
+ * and takes each finding the one way: the rule's contract, its severity for the file, suppressions,
+ * repeats, the per-file budget, then its place, fix and text, and `createDiagnostic`.
  */
-export async function runRules<R extends RuleMeta & { check(context: C): void | Promise<void> }, C>(
-  rules: ReadonlyArray<R | PipelineStep>,
-  settings: RunSettings,
-  contextFor: (rule: R) => C,
-): Promise<void> {
-  for (const rule of rulesToStart(rules, settings)) await (rule as R).check(Object.freeze(contextFor(rule as R)));
+export class RuleRun<F extends Finding = Finding> {
+  private found: Diagnostic[] = [];
+  private readonly budget: FindingBudget | undefined;
+  private readonly reported = new Set<string>();
+  /** The last file each rule reported in, with its severity there: a rule reports many findings in one file. */
+  private readonly severities = new Map<string, { absolutePath: string; severity: Severity | undefined }>();
+
+  constructor(private readonly options: RuleRunOptions<F>) {
+    this.budget = options.budget === false ? undefined : new FindingBudget();
+  }
+
+  /** The severity `rule` is configured to have for a file; undefined when it is off there. */
+  severityOf(rule: RuleMeta, absolutePath: string): Severity | undefined {
+    const last = this.severities.get(rule.id);
+    if (last?.absolutePath === absolutePath) return last.severity;
+    const severity = configuredSeverity(rule, this.options.settings, absolutePath);
+    this.severities.set(rule.id, { absolutePath, severity });
+    return severity;
+  }
+
+  /**
+   * Starts `rules` (those `rulesToStart` keeps, in its order) one after the other, each with the frozen
+   * context `contextFor` makes from the rule and its bound report.
+   */
+  async start<R extends Checked<C>, C>(rules: ReadonlyArray<R | PipelineStep>, contextFor: (rule: R, report: BoundReport<F>) => C): Promise<void> {
+    for (const rule of rulesToStart(rules, this.options.settings)) await (rule as R).check(this.contextOf(rule as R, contextFor));
+  }
+
+  /** As `start`, for rules whose `check` only subscribes to what the domain walks (synchronous by contract). */
+  listen<R extends Checked<C>, C>(rules: readonly R[], contextFor: (rule: R, report: BoundReport<F>) => C): void {
+    for (const rule of rulesToStart(rules, this.options.settings)) void rule.check(this.contextOf(rule, contextFor));
+  }
+
+  private contextOf<R extends Checked<C>, C>(rule: R, contextFor: (rule: R, report: BoundReport<F>) => C): C {
+    return Object.freeze(contextFor(rule, (finding, input) => this.report(rule, finding, input)));
+  }
+
+  /**
+   * Takes one finding of `rule` in `input`. `mayRepeat`: the rule looks at several models of one input
+   * (one per platform) and may report one thing several times; a repeat is dropped before it costs a
+   * position (the others report each thing once and skip the cost of the key).
+   */
+  report(rule: RuleMeta, finding: F, input: FindingInput<F>, mayRepeat = false): void {
+    // Contract breaches are bugs in the rule: fail loudly, whatever the configuration says.
+    if ((finding as { fix?: unknown }).fix && !rule.fixable) throw new RuleContractError(rule.id, "returned a fix, but its meta says fixable: false");
+    if ("message" in finding) throw new RuleContractError(rule.id, "reported a finished message; a finding names a messageId of its meta.messages");
+    const { absolutePath } = input;
+    const configured = this.severityOf(rule, absolutePath);
+    if (!configured) return;
+    const severity = findingSeverity(configured, finding);
+    if (rule.kind !== "pipeline" && this.options.suppressions) {
+      const suppression = findSuppression(this.options.suppressions, rule.id, absolutePath, finding.path);
+      if (suppression) {
+        suppression.used = true;
+        return;
+      }
+    }
+    if (mayRepeat) {
+      const message = formatMessage(rule, finding.messageId, finding.data);
+      const key = `${rule.id}\u0000${absolutePath}\u0000${finding.target ?? ""}\u0000${JSON.stringify(finding.path)}\u0000${finding.span?.offset ?? ""}\u0000${severity}\u0000${message}`;
+      if (this.reported.has(key)) return;
+      this.reported.add(key);
+    }
+    // A finding past the budget is counted only: no position, fix or text (a hint may be costly to word).
+    if (this.budget && !this.budget.admit(rule, severity, input.file, absolutePath)) return;
+    const span = finding.span ?? input.locate(finding);
+    const fix = (finding as { fix?: unknown }).fix ? input.fix?.(finding) : undefined;
+    const text = this.options.words?.(rule, finding);
+    this.found.push(createDiagnostic(rule, severity, finding, { file: input.file, absolutePath, ...span }, text, fix));
+  }
+
+  /** The findings taken since the last call (a recording hands them out line by line). */
+  take(): Diagnostic[] {
+    const found = this.found;
+    this.found = [];
+    return found;
+  }
+
+  /** Every finding not taken yet, and one for each rule and file past the budget. */
+  finish(): Diagnostic[] {
+    return [...this.take(), ...(this.budget?.summaries() ?? [])];
+  }
 }
 
 /**
