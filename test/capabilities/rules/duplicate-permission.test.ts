@@ -1,0 +1,29 @@
+import duplicatePermission from "../../../src/capabilities/rules/duplicate-permission.js";
+import { testRule } from "../../helpers/rule-tester.js";
+
+testRule(duplicatePermission, {
+  valid: [
+    '{ "identifier": "main", "windows": ["main"], "permissions": ["core:default", "fs:allow-read-file"] }',
+    {
+      name: "the same permission with two different scopes",
+      code: '{ "identifier": "main", "windows": ["main"], "permissions": [{ "identifier": "fs:allow-read-file", "allow": [{ "path": "$APPDATA/*" }] }, { "identifier": "fs:allow-read-file", "allow": [{ "path": "$HOME/*" }] }] }',
+    },
+  ],
+  invalid: [
+    {
+      name: "a string and a scope-less object name the same grant; the fix removes the repeat",
+      code: '{ "identifier": "main", "windows": ["main"], "permissions": ["fs:allow-read-file", { "identifier": "fs:allow-read-file" }] }',
+      errors: [
+        { messageId: "duplicate", message: 'permission "fs:allow-read-file" is already listed at entry 0', hint: "remove this entry", line: 1, column: 84 },
+      ],
+      output: '{ "identifier": "main", "windows": ["main"], "permissions": ["fs:allow-read-file"] }',
+    },
+    {
+      name: "in TOML",
+      filename: "main.toml",
+      code: 'identifier = "main"\nwindows = ["main"]\npermissions = ["core:default", "core:default"]\n',
+      errors: [{ messageId: "duplicate", line: 3, column: 32, severity: "suggestion" }],
+      output: 'identifier = "main"\nwindows = ["main"]\npermissions = ["core:default"]\n',
+    },
+  ],
+});
