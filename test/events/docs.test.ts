@@ -43,7 +43,7 @@ describe("README: Event streams", () => {
   const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
   it("lists every event rule with its default severity", () => {
     for (const rule of EVENT_RULES) {
-      const row = readme.split("\n").find((line) => line.startsWith(`| [${rule.id}](docs/rules/${rule.id}.md) |`));
+      const row = readme.split("\n").find((line) => line.startsWith(`| [\`${rule.id}\`](docs/rules/${rule.id}.md) |`));
       expect(row, rule.id).toBeDefined();
       expect(row!.split("|")[2]!.trim(), rule.id).toBe(rule.defaultSeverity);
     }
