@@ -5,11 +5,17 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { DOMAINS, RULES } from "../src/registry.js";
 import { ROOT } from "./helpers/run.js";
 
 const SRC = path.join(ROOT, "src");
+
+/** A TypeScript text without its comments (strings and identifiers kept), as the printer writes it. */
+function codeOf(text: string): string {
+  return ts.createPrinter({ removeComments: true }).printFile(ts.createSourceFile("code.ts", text, ts.ScriptTarget.Latest));
+}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -133,6 +139,19 @@ describe("the core", () => {
       RULES.filter((rule) => rule.id.includes("-") && new RegExp(`\\b${rule.id}\\b`).test(text)).map((rule) => `${file}: ${rule.id}`),
     );
     expect(named).toEqual([]);
+  });
+
+  it("knows no framework: no word of the host (tauri, src-tauri, capability, Cargo) in its code, comments aside", () => {
+    const FRAMEWORK_WORDS = /tauri|capabilit|cargo|acl-manifest/i;
+    const found = coreTexts.flatMap(({ file, text }) =>
+      codeOf(text)
+        .split("\n")
+        .filter((line) => FRAMEWORK_WORDS.test(line))
+        .map((line) => `${file}: ${line.trim()}`),
+    );
+    expect(found).toEqual([]);
+    // The check sees code and not comments.
+    expect(codeOf('// tauri\nconst a = "src-tauri"; /* Cargo */').match(new RegExp(FRAMEWORK_WORDS, "gi"))).toEqual(["tauri"]);
   });
 
   it("names no domain as a string", () => {

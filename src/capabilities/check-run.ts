@@ -6,6 +6,7 @@
  */
 import { statSync } from "node:fs";
 import path from "node:path";
+import { appFolders } from "./load/cargo.js";
 import { compareDiagnostics } from "../core/diagnostics.js";
 import { configSectionOf } from "../core/config.js";
 import type { RuleMeta } from "../core/lint/rule.js";
@@ -62,11 +63,14 @@ export interface SettingsOptions {
  * app folder (`--app`, else the working directory) or `--config`, then `--rule` and `--only`.
  */
 export function capabilitySettings(options: SettingsOptions, cwd: string, rules: ReadonlyMap<string, RuleMeta>): Promise<Settings> {
+  const start = options.app === undefined ? cwd : path.resolve(cwd, options.app);
   return loadSettings({
     rules,
     domain: "capabilities",
     cwd,
-    start: options.app === undefined ? cwd : path.resolve(cwd, options.app),
+    start,
+    // Outside a repository the app's own folders count: started in src-tauri/, the app folder above it too.
+    outsideRepository: appFolders(start),
     ...(options.config === undefined ? {} : { config: options.config }),
     rule: options.rule ?? [],
     only: options.only ?? [],

@@ -1,3 +1,4 @@
+import { APP_FILE_NAMES } from "../capabilities/load/cargo.js";
 import { Option, type Command } from "commander";
 import path from "node:path";
 import { withStreams, type MainOptions, type OutputStream } from "../core/io.js";
@@ -50,7 +51,9 @@ export function addOutputOptions(program: Command, output: ReturnType<typeof swi
     if (captured && !quiet && file !== undefined) {
       // The files the command line names are inputs, which a report must never replace.
       const named = [...action.args, ...Object.values(action.opts()).flat()].filter((value): value is string => typeof value === "string" && value !== file);
-      await writeOutputFile("--output", { given: file, cwd, stdout, inputs: named.map((value) => path.resolve(cwd, value)) }, captured.text);
+      // An app's files too, whichever command writes the report (`schema -o tauri.conf.json`).
+      const inputs = named.map((value) => path.resolve(cwd, value));
+      await writeOutputFile("--output", { given: file, cwd, stdout, inputs, projectFiles: APP_FILE_NAMES }, captured.text);
     }
     captured = undefined;
   });

@@ -3,7 +3,7 @@ import path from "node:path";
 import { minimatch } from "minimatch";
 import type { RuleSetting } from "./diagnostics.js";
 import { isPlainObject } from "./json.js";
-import { pathKind, readTextFile } from "./source/read.js";
+import { foldersToRepositoryRoot, pathKind, readTextFile } from "./source/read.js";
 import { FatalError } from "./errors.js";
 import { LineIndex } from "./source/line-index.js";
 
@@ -105,33 +105,21 @@ export type RuleSettingCheck = (id: string, severity: string, where: string) => 
 /**
  * The nearest `caplint.config.json` from `start` (the app folder, else the working directory) up
  * to the repository root (the folder holding `.git`), or undefined. Outside a repository only the
- * start folder (and the app folder above a `src-tauri/` start) counts: a config lying in /tmp or
- * the home folder must never change the verdict on someone else's project.
+ * folders `outside` names count (default: the start folder; a domain may add its app's own): a
+ * config lying in /tmp or the home folder must never change the verdict on someone else's project.
  */
-export async function findConfig(start: string): Promise<string | undefined> {
-  for (const dir of await configFolders(path.resolve(start))) {
+export async function findConfig(start: string, outside?: readonly string[]): Promise<string | undefined> {
+  const resolved = path.resolve(start);
+  for (const dir of await foldersToRepositoryRoot(resolved, outside ?? [resolved])) {
     const candidate = path.join(dir, CONFIG_FILE_NAME);
     if ((await pathKind(candidate)) === "file") return candidate;
   }
   return undefined;
 }
 
-async function configFolders(start: string): Promise<string[]> {
-  const folders: string[] = [];
-  for (let dir = start; ;) {
-    folders.push(dir);
-    if ((await pathKind(path.join(dir, ".git"))) !== "missing") return folders;
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  // No repository above: the start folder, and the app root when starting inside its src-tauri/.
-  return path.basename(start) === "src-tauri" ? [start, path.dirname(start)] : [start];
-}
-
 /** `--config FILE`, else the discovered config; undefined when there is none. */
-export async function resolveConfigFile(explicit: string | undefined, cwd: string, start: string): Promise<string | undefined> {
-  if (explicit === undefined) return findConfig(start);
+export async function resolveConfigFile(explicit: string | undefined, cwd: string, start: string, outside?: readonly string[]): Promise<string | undefined> {
+  if (explicit === undefined) return findConfig(start, outside);
   const file = path.resolve(cwd, explicit);
   const kind = await pathKind(file);
   if (kind === "directory")

@@ -263,6 +263,11 @@ export interface OutputTarget {
   stdout: TextSink;
   /** Files the run read: a report never replaces one of them. */
   inputs: readonly string[];
+  /**
+   * The names of the files a project of the command's kind holds (its configs), which a report never
+   * replaces even when this run did not read them; given by the domain (core names no framework).
+   */
+  projectFiles?: RegExp | undefined;
 }
 
 /**
@@ -290,7 +295,7 @@ export async function openReport(target: OutputTarget): Promise<FileSink> {
   const info = link?.isSymbolicLink() ? await stat(file).catch(() => undefined) : link;
   if (info && (wasReadThisRun(info) || (await isInput(info, target.inputs))))
     throw new WriteRefused("is one of the files being checked; refusing to replace it with the report");
-  if (info?.isFile() && PROJECT_FILE_NAME.test(path.basename(file)))
+  if (info?.isFile() && target.projectFiles?.test(path.basename(file)))
     throw new WriteRefused(`is an app file caplint reads (${path.basename(file)}); refusing to replace it with the report`);
   const missing = link === undefined ? await missingFolders(path.dirname(file)) : undefined;
   const escape = await linkedOutOfRepository(missing ? path.join(missing.existing, "-") : file, path.resolve(target.cwd));
@@ -355,8 +360,6 @@ function standardOutputSink(stdout: TextSink & { drained?: () => Promise<void> |
   };
 }
 
-/** Files an app's checks read, whichever command writes the report (`schema -o tauri.conf.json`). */
-const PROJECT_FILE_NAME = /^((tauri|host)(\.[A-Za-z]+)?\.conf\.(json5?|toml)|Cargo\.(toml|lock)|build\.rs|acl-manifests\.json)$/;
 
 /**
  * The real folder of `file` when a folder on its way is a symbolic link that leads out of the

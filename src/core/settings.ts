@@ -34,6 +34,8 @@ export interface SettingsRequest {
   cwd: string;
   /** Where the config search starts: the app folder, else the working directory. */
   start?: string;
+  /** The folders searched when `start` is in no repository (default: `start` alone). */
+  outsideRepository?: readonly string[];
   /** `--config FILE` (relative to `cwd`), or a config given in-process by a library caller. */
   config?: string | object;
   /** No config unless `config` names one (the library's default: nothing outside the call changes its verdict). */
@@ -110,7 +112,7 @@ async function findAndLoad(request: SettingsRequest): Promise<CaplintConfig | un
   const sections = request.rules.configSections ?? [];
   if (request.config !== undefined && typeof request.config === "object") return configFromValue(request.config, request.cwd, check, sections);
   if (request.config === undefined && request.noDiscovery) return undefined;
-  const file = await resolveConfigFile(request.config, request.cwd, request.start ?? request.cwd);
+  const file = await resolveConfigFile(request.config, request.cwd, request.start ?? request.cwd, request.outsideRepository);
   return file === undefined ? undefined : loadConfig(file, check, sections);
 }
 

@@ -10,7 +10,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Location } from "vscode-languageserver/node";
 import { Catalog } from "../capabilities/catalog/catalog.js";
-import type { Project } from "../capabilities/load/project.js";
+import { HOST_FOLDER_WALK, type Project } from "../capabilities/load/project.js";
 import type { JsonPath } from "../core/location.js";
 import { SourceDocument } from "../core/source/document.js";
 import { LineIndex } from "../core/source/line-index.js";
@@ -89,7 +89,7 @@ function locationIn(document: SourceDocument, at: JsonPath): Location {
 /** The `[[permission]]`, `[[set]]` or `[default]` that defines the name, in a permission folder's files. */
 async function inPermissionFiles(source: string, kind: "default" | "set" | "permission", name: string): Promise<Location | undefined> {
   if ((await pathKind(source)) !== "directory") return undefined;
-  const { files } = await walk(source, [".toml", ".json"]);
+  const { files } = await walk(source, [".toml", ".json"], HOST_FOLDER_WALK);
   for (const file of files.sort()) {
     const read = readTextFile(file, MAX_BYTES);
     if (!read.ok) continue;

@@ -5,6 +5,7 @@ import { UsageError } from "../../core/errors.js";
 import { CAPABILITY_RULES_BY_ID } from "../rules/index.js";
 import type { Project } from "../load/project.js";
 import { shippedTargets } from "../load/build.js";
+import { APP_FILE_NAMES } from "../load/cargo.js";
 import type { RuleMeta } from "../../core/lint/rule.js";
 import { platformOption } from "./query-options.js";
 import type { MainOptions } from "../../core/io.js";
@@ -92,6 +93,7 @@ async function runCheck(paths: string[], options: CheckOptions, io: MainOptions,
       rules: CAPABILITY_RULES_BY_ID,
       sourceText: (file) => outcome.texts.get(file) ?? readForCodeFrame(file),
       inputs: outcome.inputs,
+      projectFiles: APP_FILE_NAMES,
       // Watching, each run's JSON or SARIF document is one line (JSON Lines): a reader parses the stream line by line.
       jsonLines: options.watch === true,
     },

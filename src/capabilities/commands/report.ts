@@ -1,3 +1,4 @@
+import { APP_FILE_NAMES } from "../load/cargo.js";
 import { readPaths } from "../../core/source/read-log.js";
 import type { Command } from "commander";
 import path from "node:path";
@@ -82,7 +83,7 @@ export function registerReport(program: Command, io: MainOptions, setExitCode: S
         ...project.documents.map((d) => d.absolutePath),
         ...configDocuments(project.config).map((document) => document.absolutePath),
       ];
-      await writeOutputFile("--html", { given: options.html, cwd: io.cwd, stdout: io.stdout, inputs }, html);
+      await writeOutputFile("--html", { given: options.html, cwd: io.cwd, stdout: io.stdout, inputs, projectFiles: APP_FILE_NAMES }, html);
       const c = data.counts;
       // The line that says what was written: findings and dangerous grants coloured as `check` colours them.
       const paint = await answerPaint(options, io, true);

@@ -8,7 +8,7 @@ import { realpathSync } from "node:fs";
 import path from "node:path";
 import { isPlainObject } from "../../core/json.js";
 import { newestMatching, type LockedCrate, type VersionHistory } from "../catalog/versions.js";
-import { pathKind, readTextFile } from "../../core/source/read.js";
+import { foldersToRepositoryRoot, pathKind, readTextFile } from "../../core/source/read.js";
 
 export interface AppVersions {
   /** History catalog (`core`, `fs` …) → the version used. */
@@ -17,19 +17,17 @@ export interface AppVersions {
   source?: { kind: "Cargo.lock" | "Cargo.toml"; file: string };
 }
 
+/** The files an app's checks read besides its capabilities: a report never replaces one (`schema -o tauri.conf.json`). */
+export const APP_FILE_NAMES = /^((tauri|host)(\.[A-Za-z]+)?\.conf\.(json5?|toml)|Cargo\.(toml|lock)|build\.rs|acl-manifests\.json)$/;
+
 /** Folders to look in, nearest first: `src-tauri`, then up to the repository root. */
-export async function searchFolders(srcTauri: string): Promise<string[]> {
-  const folders: string[] = [];
-  let dir = srcTauri;
-  for (;;) {
-    folders.push(dir);
-    if ((await pathKind(path.join(dir, ".git"))) !== "missing") return folders;
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  // No repository: only the app itself (src-tauri and the folder holding it).
-  return path.basename(srcTauri) === "src-tauri" ? [srcTauri, path.dirname(srcTauri)] : [srcTauri];
+export function searchFolders(srcTauri: string): Promise<string[]> {
+  return foldersToRepositoryRoot(srcTauri, appFolders(srcTauri));
+}
+
+/** Outside a repository, only the app itself counts: `src-tauri` and the folder holding it. */
+export function appFolders(folder: string): string[] {
+  return path.basename(folder) === "src-tauri" ? [folder, path.dirname(folder)] : [folder];
 }
 
 /** Whether `file`'s real location is still inside `root` (a symlink may point anywhere). */

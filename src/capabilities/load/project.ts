@@ -18,7 +18,7 @@ import { TARGETS, type Capability } from "../model/types.js";
 import { SourceDocument, type TomlParser } from "../../core/source/document.js";
 import { CAPABILITY_WORDING } from "./wording.js";
 import { displayFile } from "../../core/file-names.js";
-import { DEFAULT_MAX_FILE_BYTES, leavesRoot, pathKind, readTextFile, repositoryRoot, walk, type OutsideLink } from "../../core/source/read.js";
+import { DEFAULT_MAX_FILE_BYTES, leavesRoot, pathKind, readTextFile, repositoryRoot, walk, type OutsideLink, type WalkOptions } from "../../core/source/read.js";
 import { FatalError } from "../../core/errors.js";
 import { manifestFromPermissionFiles, type PermissionFileContent } from "./permission-files.js";
 import { newReadLog, noteRead, recordReads, type ReadLog } from "../../core/source/read-log.js";
@@ -247,11 +247,17 @@ function problemSink(project: Project): ProblemSink {
     });
 }
 
+/** How the host's build walks capability and permission folders: it skips folders named `schemas` (tauri-build's generated schemas). */
+export const HOST_FOLDER_WALK: WalkOptions = {
+  skipFolder: (name) => name === "schemas",
+  folderLikeFile: "is a directory with a capability file extension; skipped",
+};
+
 type CapabilityWalk = (dir: string, ignoreName?: (name: string) => boolean, boundary?: string) => Promise<void>;
 
 function capabilityWalk(found: Project, problem: ProblemSink, capabilityFiles: string[]): CapabilityWalk {
   return async (dir, ignoreName, boundary = dir) => {
-    const result = await walk(dir, CAPABILITY_EXTENSIONS, ignoreName, boundary);
+    const result = await walk(dir, CAPABILITY_EXTENSIONS, { ...HOST_FOLDER_WALK, ignoreName, boundary });
     for (const item of result.files) capabilityFiles.push(item);
     for (const item of result.outside) found.outsideLinks.push(item);
     // Only a capabilities folder's other files are ones the build would have skipped; any other
@@ -664,7 +670,7 @@ async function permissionFolderManifest(
   boundary: string = dir,
   excluded: readonly string[] = [],
 ) {
-  const walked = await walk(dir, [".toml", ".json"], undefined, boundary);
+  const walked = await walk(dir, [".toml", ".json"], { ...HOST_FOLDER_WALK, boundary });
   const { problems, outside } = walked;
   const files = excluded.length ? walked.files.filter((file) => !excluded.some((folder) => file.startsWith(folder + path.sep))) : walked.files;
   for (const item of outside) project.outsideLinks.push(item);

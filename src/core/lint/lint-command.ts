@@ -103,6 +103,8 @@ export async function reportLintRun(
     rules: ReadonlyMap<string, RuleMeta>;
     sourceText(absolutePath: string): string | undefined;
     inputs: readonly string[];
+    /** Files of the domain's projects that `--output` never replaces (OutputTarget.projectFiles). */
+    projectFiles?: RegExp;
     scrub?: (text: string) => string;
     /** A JSON or SARIF report on one line (JSON Lines), for a stream of reports (`check --watch`). */
     jsonLines?: boolean;
@@ -125,7 +127,7 @@ export async function reportLintRun(
   );
   const shownText = report.scrub ? report.scrub(text) : text;
   output.write(report.jsonLines && DOCUMENT_FORMATS.has(options.format) ? `${JSON.stringify(JSON.parse(shownText))}\n` : shownText);
-  return finishLintRun(summary, options, io, output, report.inputs);
+  return finishLintRun(summary, options, io, output, report.inputs, report.projectFiles);
 }
 
 /** The end of every linting command: the `--output` file, the `--max-warnings` gate and the exit code. */
@@ -135,9 +137,10 @@ export async function finishLintRun(
   io: MainOptions,
   output: ReportOutput,
   inputs: readonly string[],
+  projectFiles?: RegExp,
 ): Promise<number> {
   if (output instanceof CapturedOutput) {
-    await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs }, output.text);
+    await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs, projectFiles }, output.text);
   }
   const limits = options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings };
   if (tooManyWarnings(summary, limits) && options.format === "stylish")

@@ -267,18 +267,38 @@ export async function leavesRoot(file: string, rootReal: string): Promise<string
   return real !== undefined && !isWithin(real, rootReal) ? real : undefined;
 }
 
+/** How a domain walks its folders: which names it never reads, and how it words a folder named like a file. */
+export interface WalkOptions {
+  /** File names skipped without a word. */
+  ignoreName?: ((name: string) => boolean) | undefined;
+  /** Folder names neither entered nor reported (a build tool's own output, say). */
+  skipFolder?: ((name: string) => boolean) | undefined;
+  /** The problem of a folder whose name ends in one of the extensions. */
+  folderLikeFile?: string | undefined;
+  /** Symbolic links are followed while they stay inside it (default: `root`). */
+  boundary?: string | undefined;
+}
+
+/** The folders from `start` up to the repository root (the nearest folder holding `.git`), nearest first; `outside` when there is no repository. */
+export async function foldersToRepositoryRoot(start: string, outside: readonly string[] = [start]): Promise<string[]> {
+  const folders: string[] = [];
+  for (let dir = start; ;) {
+    folders.push(dir);
+    if ((await pathKind(path.join(dir, ".git"))) !== "missing") return folders;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return [...outside];
+}
+
 /**
- * Files below `root` with one of `extensions`, recursively, skipping folders named `schemas`
- * like tauri-build does. Symlinked folders are followed once (loops are cut by real path), but
- * only while they stay inside `boundary` (default: `root`); a link leading out is listed in
- * `outside` and not followed.
+ * Files below `root` with one of `extensions`, recursively. Symlinked folders are followed once
+ * (loops are cut by real path), but only while they stay inside `options.boundary` (default: `root`);
+ * a link leading out is listed in `outside` and not followed.
  */
-export async function walk(
-  root: string,
-  extensions: readonly string[],
-  ignoreName: (name: string) => boolean = () => false,
-  boundary = root,
-): Promise<WalkResult> {
+export async function walk(root: string, extensions: readonly string[], options: WalkOptions = {}): Promise<WalkResult> {
+  const { ignoreName = () => false, skipFolder = () => false, folderLikeFile = "is a folder named like the files read here; skipped", boundary = root } = options;
   const result: WalkResult = { files: [], outside: [], skipped: [], problems: [] };
   noteRead("trees", root);
   const seen = new Set<string>();
@@ -313,7 +333,7 @@ export async function walk(
         try {
           const target = await realpath(fsPath(full));
           if (!isWithin(target, boundaryReal)) {
-            if (name !== "schemas" && (extensions.some((ext) => name.endsWith(ext)) || (await stat(fsPath(full))).isDirectory()))
+            if (!skipFolder(name) && (extensions.some((ext) => name.endsWith(ext)) || (await stat(fsPath(full))).isDirectory()))
               result.outside.push({ file: full, target });
             continue;
           }
@@ -326,10 +346,8 @@ export async function walk(
         }
       }
       if (isDir) {
-        if (name === "schemas") continue;
-        if (extensions.some((ext) => name.endsWith(ext))) {
-          result.problems.push({ file: full, message: "is a directory with a capability file extension; skipped" });
-        }
+        if (skipFolder(name)) continue;
+        if (extensions.some((ext) => name.endsWith(ext))) result.problems.push({ file: full, message: folderLikeFile });
         await visit(full);
       } else if (ignoreName(name)) {
         continue;
