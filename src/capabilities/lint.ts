@@ -11,6 +11,7 @@ import { CAPABILITY_RULES } from "./rules/index.js";
 import { CAPABILITY_FIELDS, capabilityObjects, fileForm, PERMISSION_ENTRY_FIELDS, REMOTE_FIELDS, WRAPPED_FILE_FIELDS } from "./model/capability.js";
 import { collectSuppressions } from "./suppressions.js";
 import { formatMessage } from "../core/messages.js";
+import { cutText } from "../core/quote.js";
 import type { Resolution } from "./engine/index.js";
 import { TARGETS } from "./model/types.js";
 import type { LocatedReport, PipelineStep, Rule, RuleContext, RuleReport } from "./rules/types.js";
@@ -223,7 +224,7 @@ function shortenQuotedValues(message: string): string {
   if (message.length < 120 || !hasLongQuotedValue(message)) return message;
   // Quotes pair up from the left: the text between a closing and the next opening quote is the message's own.
   return message.replace(/"([^"]*)"/g, (quoted, value: string) =>
-    value.length < 120 ? quoted : `"${value.slice(0, 80)}…${value.slice(-20)}" (${value.length} characters)`,
+    value.length < 120 ? quoted : `"${cutText(value, 119, { head: 80, tail: 20 })}" (${value.length} characters)`,
   );
 }
 

@@ -3,6 +3,7 @@
  * finding names the id and the values of the template's `{{name}}` placeholders. Programs read the
  * id (JSON, SARIF) without parsing prose; the text stays in one place per rule.
  */
+import { cutText } from "./quote.js";
 
 /** messageId → template; `{{name}}` placeholders are filled from the finding's `data`. */
 export type RuleMessages = Readonly<Record<string, string>>;
@@ -84,10 +85,5 @@ export function shownValue(value: unknown, written?: string): string {
 
 /** A value cut to `limit` characters, with a marker saying how much is left out. */
 export function cutValue(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  let end = limit;
-  // Never half a surrogate pair.
-  const unit = text.charCodeAt(end - 1);
-  if (unit >= 0xd800 && unit <= 0xdbff) end--;
-  return `${text.slice(0, end)}…[${text.length - end} more characters]`;
+  return cutText(text, limit, { head: limit, countRest: true });
 }

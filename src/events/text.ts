@@ -1,4 +1,4 @@
-import { jsonQuote } from "../core/quote.js";
+import { cutText, jsonQuote } from "../core/quote.js";
 import { RawNumber } from "./parse-line.js";
 
 const MAX_QUOTED = 60;
@@ -8,7 +8,7 @@ const MAX_QUOTED = 60;
  * characters escaped (the text reaches terminals), cut at 60 characters.
  */
 export function quote(text: string): string {
-  return jsonQuote(text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text);
+  return jsonQuote(cutText(text, MAX_QUOTED));
 }
 
 /** "a string", "null", "an array", "1.5"… for "must be X, got Y" messages. */

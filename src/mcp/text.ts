@@ -1,4 +1,4 @@
-import { escapeInvisible } from "../core/quote.js";
+import { cutText, escapeInvisible } from "../core/quote.js";
 
 /**
  * Names and texts from a server are untrusted: they are quoted with control, bidirectional and
@@ -6,8 +6,7 @@ import { escapeInvisible } from "../core/quote.js";
  */
 export function quote(value: unknown, max = 80): string {
   const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
-  const short = text.length > max ? `${text.slice(0, max - 20)}…${text.slice(-12)}` : text;
-  return `"${escapeControls(short)}"`;
+  return `"${escapeControls(cutText(text, max, { head: max - 20, tail: 12 }))}"`;
 }
 
 /**

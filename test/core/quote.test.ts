@@ -1,6 +1,6 @@
 /** The one quoting of untrusted text for messages (src/core/quote.ts), and how the domains' helpers build on it. */
 import { describe, expect, it } from "vitest";
-import { escapeInvisible, jsonQuote } from "../../src/core/quote.js";
+import { cutText, escapeInvisible, jsonQuote } from "../../src/core/quote.js";
 import { quoteList, wordList } from "../../src/core/did-you-mean.js";
 import { quote as eventQuote } from "../../src/events/text.js";
 import { escapeControls, quote as serverQuote } from "../../src/mcp/text.js";
@@ -29,5 +29,20 @@ describe("quoting untrusted text for a message", () => {
     expect(quoteList(["a"], "and")).toBe('"a"');
     expect(wordList(["x", "y"])).toBe("x and y");
     expect(wordList([])).toBe("");
+  });
+});
+
+describe("cutText: the one way a long value is cut", () => {
+  it("keeps a value of at most max characters whole, else the head, …, the tail and what the policy says", () => {
+    expect(cutText("abcdef", 6)).toBe("abcdef");
+    expect(cutText("abcdefgh", 6)).toBe("abcdef…");
+    expect(cutText("abcdefgh", 6, { head: 3, tail: 2 })).toBe("abc…gh");
+    expect(cutText("abcdefgh", 6, { head: 6, countRest: true })).toBe("abcdef…[2 more characters]");
+  });
+
+  it("never cuts a surrogate pair in half, at either end", () => {
+    expect(cutText("ab😀cd", 3)).toBe("ab…");
+    expect(cutText("ab😀cd😀", 3, { head: 1, tail: 3 })).toBe("a…d😀");
+    expect(cutText("abcd😀", 3, { head: 1, tail: 1 })).toBe("a…");
   });
 });
