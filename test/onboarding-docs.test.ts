@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/run.js";
 
 /**
- * The two onboarding documents cite files and symbols by name; a rename or a deletion must not leave
+ * The onboarding path (docs/architecture.md, from CONTRIBUTING.md's commands) cites files and symbols by name; a rename or a deletion must not leave
  * them pointing at nothing (CONTRIBUTING.md cited `src/core/rule.ts` and `DOMAIN_NAMES` long after
  * both were gone). Every backticked path must exist (a path without a top folder, as `lint/rule.ts`,
  * must end some file of the repository), and every backticked camelCase or CONSTANT name must occur
@@ -51,7 +51,8 @@ describe("the onboarding documents cite what exists", () => {
 
     it(`${document}: every symbol`, () => {
       const symbols = [...new Set(spans.map(symbolOf).filter((name) => name !== undefined))];
-      expect(symbols.length).toBeGreaterThan(5);
+      // CONTRIBUTING.md keeps the commands and sends the reader to docs/architecture.md, which names the code.
+      expect(symbols.length).toBeGreaterThan(document === "CONTRIBUTING.md" ? 0 : 5);
       expect(symbols.filter((name) => !new RegExp(`\\b${name}\\b`).test(SOURCES))).toEqual([]);
     });
   }
