@@ -313,111 +313,11 @@ export async function buildReport(input: ReportInput): Promise<ReportData> {
 
   const cells: ReportCell[][] = [];
   const rows: ReportRow[] = [];
+  const rowContext: RowContext = { input, groups, columns, columnIndex, baseline, entries, entryId, onSome };
   for (const [r, window] of windows.entries()) {
-    const rowCells: ReportCell[] = columns.map(() => ({ count: 0, commands: [], denied: [], dangerous: false, remote: 0, platformSpecific: 0, heat: 0 }));
-    const callable = new Map<string, { item: ReportCommand; platforms: string[] }>();
-    const denied = new Map<string, { item: ReportDeniedCommand; platforms: string[] }>();
-    const removed = new Set<string>();
-    const capabilities = new Set<string>();
-    for (const group of groups) {
-      const row = group.matrix.rows[r]!;
-      for (const name of row.capabilities) capabilities.add(name);
-      const before = input.against ? group.platforms.map((p) => new Set(baseline.get(p)?.rows[r]!.granted ?? [])) : undefined;
-      for (const command of row.granted) {
-        const plugin = pluginOf(command);
-        const cell = rowCells[columnIndex.get(plugin)!]!;
-        const { grantedBy } = group.matrix.cell(window, command);
-        let known = callable.get(command);
-        if (!known) {
-          known = { item: { command, grantedBy: [] }, platforms: [] };
-          callable.set(command, known);
-          cell.commands.push(known.item);
-          cell.count++;
-        }
-        const item = known.item;
-        known.platforms.push(...group.platforms);
-        for (const id of grantedBy.map(entryId)) if (!item.grantedBy.includes(id)) item.grantedBy.push(id);
-        const scope = scopeText(
-          grantedBy.flatMap((g) => g.scope?.allow ?? []),
-          grantedBy.flatMap((g) => g.scope?.deny ?? []),
-          item.scope,
-        );
-        if (scope) item.scope = scope;
-        const global = group.model.globalScope.get(grantedBy[0]!.key);
-        const globalScope = global ? scopeText(global.allow, global.deny, item.globalScope) : undefined;
-        if (globalScope) item.globalScope = globalScope;
-        const capabilityIndices = new Set(grantedBy.map((g) => g.capabilityIndex));
-        const locations = new Set(grantedBy.map((g) => locationKey(g.provenance.file, g.provenance.path)));
-        for (const danger of group.dangers) {
-          if (danger.plugin !== plugin || !capabilityIndices.has(danger.capabilityIndex)) continue;
-          const named = danger.commands.has(command);
-          if (named && !(item.dangers ??= []).includes(danger.finding)) item.dangers.push(danger.finding);
-          if (named || locations.has(danger.location)) {
-            cell.dangerous = true;
-            if (!(cell.dangers ??= []).includes(danger.finding)) cell.dangers.push(danger.finding);
-          }
-        }
-        if (before?.some((set) => !set.has(command))) item.added = true;
-      }
-      for (const command of row.overridden) {
-        const cell = rowCells[columnIndex.get(pluginOf(command))!]!;
-        const { grantedBy, deniedBy } = group.matrix.cell(window, command);
-        let known = denied.get(command);
-        if (!known) {
-          known = { item: { command, grantedBy: [], deniedBy: [] }, platforms: [] };
-          denied.set(command, known);
-          cell.denied.push(known.item);
-        }
-        known.platforms.push(...group.platforms);
-        for (const id of grantedBy.map(entryId)) if (!known.item.grantedBy.includes(id)) known.item.grantedBy.push(id);
-        for (const id of deniedBy.map(entryId)) if (!known.item.deniedBy.includes(id)) known.item.deniedBy.push(id);
-      }
-      if (before) {
-        const now = new Set(row.granted);
-        for (const set of before) {
-          for (const command of set) {
-            if (now.has(command) || removed.has(command)) continue;
-            // A plugin the new version no longer mentions at all has no column; the diff section lists it.
-            const cell = rowCells[columnIndex.get(pluginOf(command)) ?? -1];
-            if (cell) (cell.removed ??= []).push(command);
-            removed.add(command);
-          }
-        }
-      }
-    }
-    for (const { item, platforms } of callable.values()) {
-      const cell = rowCells[columnIndex.get(pluginOf(item.command))!]!;
-      const some = onSome(platforms);
-      if (some) {
-        item.platforms = some;
-        cell.platformSpecific++;
-      }
-      if (item.grantedBy.every((id) => entries[id]!.context !== "local")) {
-        item.remoteOnly = true;
-        cell.remote++;
-      }
-      const called = input.frontendCalls?.get(window);
-      if (called && !item.remoteOnly && !called.has(item.command)) {
-        item.unused = true;
-        cell.unused = (cell.unused ?? 0) + 1;
-      }
-    }
-    for (const { item, platforms } of denied.values()) {
-      const some = onSome(platforms);
-      if (some) item.platforms = some;
-    }
-    for (const cell of rowCells) cell.commands.sort((a, b) => compareCodePoints(a.command, b.command));
+    const { rowCells, row } = windowRow(r, window, rowContext);
     cells.push(rowCells);
-    rows.push({
-      window,
-      capabilities: [...capabilities],
-      callable: callable.size,
-      denied: denied.size,
-      remote: rowCells.reduce((n, c) => n + c.remote, 0),
-      dangerous: rowCells.filter((c) => c.dangerous).length,
-      added: rowCells.reduce((n, c) => n + c.commands.filter((x) => x.added).length, 0),
-      removed: removed.size,
-    });
+    rows.push(row);
   }
 
   const max = Math.max(0, ...cells.flat().map((cell) => cell.count));
@@ -461,23 +361,155 @@ export async function buildReport(input: ReportInput): Promise<ReportData> {
   };
 
   if (input.against) {
-    const diff = diffAccessOnPlatforms(input.against.groups, input.groups);
-    const beforeLines = new SourceLines(input.against.project);
-    data.diff = {
-      against: input.against.label,
-      added: groupGrants(diff.added, lines, windows, asked),
-      removed: groupGrants(diff.removed, beforeLines, windows, asked),
-      addedCount: diff.added.length,
-      removedCount: diff.removed.length,
-      scopes: scopeChangeViews({ scopes: diff.scopes, before: beforeLines, after: lines }).map(({ platforms, ...view }) =>
-        platforms.length === asked.length ? view : { ...view, platforms: asked.filter((p) => platforms.includes(p)) },
-      ),
-    };
-    data.counts.added = diff.added.length;
-    data.counts.removed = diff.removed.length;
+    data.diff = reportDiff(input.against, input.groups, lines, windows, asked);
+    data.counts.added = data.diff.addedCount;
+    data.counts.removed = data.diff.removedCount;
     data.counts.widened = data.diff.scopes.length;
   }
   return data;
+}
+
+/** What `--against` adds: the grants added and removed, and the scopes widened, since the baseline. */
+function reportDiff(
+  against: NonNullable<ReportInput["against"]>,
+  groups: ReportInput["groups"],
+  lines: SourceLines,
+  windows: readonly string[],
+  asked: readonly string[],
+): ReportDiff {
+  const diff = diffAccessOnPlatforms(against.groups, groups);
+  const beforeLines = new SourceLines(against.project);
+  return {
+    against: against.label,
+    added: groupGrants(diff.added, lines, windows, asked),
+    removed: groupGrants(diff.removed, beforeLines, windows, asked),
+    addedCount: diff.added.length,
+    removedCount: diff.removed.length,
+    scopes: scopeChangeViews({ scopes: diff.scopes, before: beforeLines, after: lines }).map(({ platforms, ...view }) =>
+      platforms.length === asked.length ? view : { ...view, platforms: asked.filter((p) => platforms.includes(p)) },
+    ),
+  };
+}
+
+/** What every row of the matrix reads: the groups' matrices and dangers, the columns, the baseline, the entry table. */
+interface RowContext {
+  input: ReportInput;
+  groups: ReadonlyArray<{ platforms: readonly string[]; model: ResolvedModel; matrix: AccessMatrix; dangers: Danger[] }>;
+  columns: readonly ReportColumn[];
+  columnIndex: ReadonlyMap<string, number>;
+  baseline: ReadonlyMap<string, AccessMatrix>;
+  entries: readonly ReportEntry[];
+  entryId(entry: ResolvedCommand): number;
+  onSome(platforms: readonly string[]): string[] | undefined;
+}
+
+/** One window's row of the matrix: its cells (callable, denied, dangerous, added and removed commands) and its totals. */
+function windowRow(r: number, window: string, context: RowContext): { rowCells: ReportCell[]; row: ReportRow } {
+  const { input, groups, columns, columnIndex, baseline, entries, entryId, onSome } = context;
+  const rowCells: ReportCell[] = columns.map(() => ({ count: 0, commands: [], denied: [], dangerous: false, remote: 0, platformSpecific: 0, heat: 0 }));
+  const callable = new Map<string, { item: ReportCommand; platforms: string[] }>();
+  const denied = new Map<string, { item: ReportDeniedCommand; platforms: string[] }>();
+  const removed = new Set<string>();
+  const capabilities = new Set<string>();
+  for (const group of groups) {
+    const row = group.matrix.rows[r]!;
+    for (const name of row.capabilities) capabilities.add(name);
+    const before = input.against ? group.platforms.map((p) => new Set(baseline.get(p)?.rows[r]!.granted ?? [])) : undefined;
+    for (const command of row.granted) {
+      const plugin = pluginOf(command);
+      const cell = rowCells[columnIndex.get(plugin)!]!;
+      const { grantedBy } = group.matrix.cell(window, command);
+      let known = callable.get(command);
+      if (!known) {
+        known = { item: { command, grantedBy: [] }, platforms: [] };
+        callable.set(command, known);
+        cell.commands.push(known.item);
+        cell.count++;
+      }
+      const item = known.item;
+      known.platforms.push(...group.platforms);
+      for (const id of grantedBy.map(entryId)) if (!item.grantedBy.includes(id)) item.grantedBy.push(id);
+      const scope = scopeText(
+        grantedBy.flatMap((g) => g.scope?.allow ?? []),
+        grantedBy.flatMap((g) => g.scope?.deny ?? []),
+        item.scope,
+      );
+      if (scope) item.scope = scope;
+      const global = group.model.globalScope.get(grantedBy[0]!.key);
+      const globalScope = global ? scopeText(global.allow, global.deny, item.globalScope) : undefined;
+      if (globalScope) item.globalScope = globalScope;
+      const capabilityIndices = new Set(grantedBy.map((g) => g.capabilityIndex));
+      const locations = new Set(grantedBy.map((g) => locationKey(g.provenance.file, g.provenance.path)));
+      for (const danger of group.dangers) {
+        if (danger.plugin !== plugin || !capabilityIndices.has(danger.capabilityIndex)) continue;
+        const named = danger.commands.has(command);
+        if (named && !(item.dangers ??= []).includes(danger.finding)) item.dangers.push(danger.finding);
+        if (named || locations.has(danger.location)) {
+          cell.dangerous = true;
+          if (!(cell.dangers ??= []).includes(danger.finding)) cell.dangers.push(danger.finding);
+        }
+      }
+      if (before?.some((set) => !set.has(command))) item.added = true;
+    }
+    for (const command of row.overridden) {
+      const cell = rowCells[columnIndex.get(pluginOf(command))!]!;
+      const { grantedBy, deniedBy } = group.matrix.cell(window, command);
+      let known = denied.get(command);
+      if (!known) {
+        known = { item: { command, grantedBy: [], deniedBy: [] }, platforms: [] };
+        denied.set(command, known);
+        cell.denied.push(known.item);
+      }
+      known.platforms.push(...group.platforms);
+      for (const id of grantedBy.map(entryId)) if (!known.item.grantedBy.includes(id)) known.item.grantedBy.push(id);
+      for (const id of deniedBy.map(entryId)) if (!known.item.deniedBy.includes(id)) known.item.deniedBy.push(id);
+    }
+    if (before) {
+      const now = new Set(row.granted);
+      for (const set of before) {
+        for (const command of set) {
+          if (now.has(command) || removed.has(command)) continue;
+          // A plugin the new version no longer mentions at all has no column; the diff section lists it.
+          const cell = rowCells[columnIndex.get(pluginOf(command)) ?? -1];
+          if (cell) (cell.removed ??= []).push(command);
+          removed.add(command);
+        }
+      }
+    }
+  }
+  for (const { item, platforms } of callable.values()) {
+    const cell = rowCells[columnIndex.get(pluginOf(item.command))!]!;
+    const some = onSome(platforms);
+    if (some) {
+      item.platforms = some;
+      cell.platformSpecific++;
+    }
+    if (item.grantedBy.every((id) => entries[id]!.context !== "local")) {
+      item.remoteOnly = true;
+      cell.remote++;
+    }
+    const called = input.frontendCalls?.get(window);
+    if (called && !item.remoteOnly && !called.has(item.command)) {
+      item.unused = true;
+      cell.unused = (cell.unused ?? 0) + 1;
+    }
+  }
+  for (const { item, platforms } of denied.values()) {
+    const some = onSome(platforms);
+    if (some) item.platforms = some;
+  }
+  for (const cell of rowCells) cell.commands.sort((a, b) => compareCodePoints(a.command, b.command));
+  const row: ReportRow = {
+    window,
+    capabilities: [...capabilities],
+    callable: callable.size,
+    denied: denied.size,
+    remote: rowCells.reduce((n, c) => n + c.remote, 0),
+    dangerous: rowCells.filter((c) => c.dangerous).length,
+    added: rowCells.reduce((n, c) => n + c.commands.filter((x) => x.added).length, 0),
+    removed: removed.size,
+  };
+  return { rowCells, row };
 }
 
 function titleOf(project: Project, app: string): string {
