@@ -360,7 +360,6 @@ function standardOutputSink(stdout: TextSink & { drained?: () => Promise<void> |
   };
 }
 
-
 /**
  * The real folder of `file` when a folder on its way is a symbolic link that leads out of the
  * repository the run is in (the nearest folder above `cwd` with `.git`, else `cwd`): a committed

@@ -18,7 +18,16 @@ import { TARGETS, type Capability } from "../model/types.js";
 import { SourceDocument, type TomlParser } from "../../core/source/document.js";
 import { CAPABILITY_WORDING } from "./wording.js";
 import { displayFile } from "../../core/file-names.js";
-import { DEFAULT_MAX_FILE_BYTES, leavesRoot, pathKind, readTextFile, repositoryRoot, walk, type OutsideLink, type WalkOptions } from "../../core/source/read.js";
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  leavesRoot,
+  pathKind,
+  readTextFile,
+  repositoryRoot,
+  walk,
+  type OutsideLink,
+  type WalkOptions,
+} from "../../core/source/read.js";
 import { FatalError } from "../../core/errors.js";
 import { manifestFromPermissionFiles, type PermissionFileContent } from "./permission-files.js";
 import { newReadLog, noteRead, recordReads, type ReadLog } from "../../core/source/read-log.js";

@@ -298,7 +298,12 @@ export async function foldersToRepositoryRoot(start: string, outside: readonly s
  * a link leading out is listed in `outside` and not followed.
  */
 export async function walk(root: string, extensions: readonly string[], options: WalkOptions = {}): Promise<WalkResult> {
-  const { ignoreName = () => false, skipFolder = () => false, folderLikeFile = "is a folder named like the files read here; skipped", boundary = root } = options;
+  const {
+    ignoreName = () => false,
+    skipFolder = () => false,
+    folderLikeFile = "is a folder named like the files read here; skipped",
+    boundary = root,
+  } = options;
   const result: WalkResult = { files: [], outside: [], skipped: [], problems: [] };
   noteRead("trees", root);
   const seen = new Set<string>();
