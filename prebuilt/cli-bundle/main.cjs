@@ -6560,6 +6560,215 @@ var init_types2 = __esm({
   }
 });
 
+// dist/capabilities/engine/platform-model.js
+var ModelCore, PlatformModel, LazyEntries;
+var init_platform_model = __esm({
+  "dist/capabilities/engine/platform-model.js"() {
+    "use strict";
+    init_work();
+    ModelCore = class {
+      resolution;
+      bit;
+      catalog;
+      capabilities = [];
+      allowed;
+      denied;
+      inactiveCache;
+      globalCache;
+      problemsCache;
+      /** Index into `capabilities` by index into the resolution's capabilities. */
+      localIndex;
+      /** Index into the resolution's capabilities by index into `capabilities`. */
+      globalIndex = [];
+      constructor(resolution, bit) {
+        this.resolution = resolution;
+        this.bit = bit;
+        this.catalog = resolution.catalog;
+        this.localIndex = new Int32Array(resolution.capabilities.length).fill(-1);
+        resolution.capabilities.forEach(({ resolved, on }, i) => {
+          if (!(on & 1 << bit))
+            return;
+          this.localIndex[i] = this.capabilities.length;
+          this.globalIndex.push(i);
+          this.capabilities.push(resolution.platforms.length === 1 ? resolved : { ...resolved, index: this.capabilities.length });
+        });
+        this.allowed = new LazyEntries(this, "allow");
+        this.denied = new LazyEntries(this, "deny");
+      }
+      get inactive() {
+        return this.inactiveCache ??= this.resolution.inactiveOn(this.bit);
+      }
+      get globalScope() {
+        return this.globalCache ??= this.resolution.globalScopeOn(this.bit);
+      }
+      get problems() {
+        const platform = this.resolution.platforms[this.bit];
+        return this.problemsCache ??= this.resolution.problems.filter((p) => p.platforms.includes(platform));
+      }
+      commands(side) {
+        return this.resolution.commandsOn(side, this.bit);
+      }
+      allowedCommandLists(capabilityIndex) {
+        return this.resolution.allowedCommandLists(this.globalIndex[capabilityIndex], this.bit);
+      }
+      allowSites = /* @__PURE__ */ new Map();
+      allowerCache = /* @__PURE__ */ new Map();
+      /** The command's allow grants on this platform, in the host's order; made once per command. */
+      allowGrants(command) {
+        let found = this.allowSites.get(command);
+        if (!found)
+          this.allowSites.set(command, found = this.resolution.grantsOfCommand("allow", command, this.bit));
+        return found;
+      }
+      allowers(command) {
+        let allowers = this.allowerCache.get(command);
+        if (!allowers) {
+          allowers = [];
+          for (const grantIndex of this.allowGrants(command).grants) {
+            const local = this.localIndex[this.resolution.capabilityOfGrant(grantIndex)];
+            if (allowers[allowers.length - 1] !== local)
+              allowers.push(local);
+          }
+          this.allowerCache.set(command, allowers);
+        }
+        return allowers;
+      }
+      allowsIn(command, capabilityIndex) {
+        const global = this.globalIndex[capabilityIndex];
+        if (global === void 0)
+          return [];
+        const found = this.allowGrants(command);
+        const grants = found.grants;
+        const [first, end] = this.resolution.grantRange(global);
+        let low = 0;
+        let high = grants.length;
+        while (low < high) {
+          const mid = low + high >> 1;
+          if (grants[mid] < first)
+            low = mid + 1;
+          else
+            high = mid;
+        }
+        let stop = low;
+        while (stop < grants.length && grants[stop] < end)
+          stop++;
+        return this.entriesOf(command, found, low, stop);
+      }
+      entries(side, command) {
+        const found = side === "allow" ? this.allowGrants(command) : this.resolution.grantsOfCommand(side, command, this.bit);
+        return this.entriesOf(command, found, 0, found.grants.length);
+      }
+      /** The entries of grants `from` to `to` (exclusive) of a command's grants. */
+      entriesOf(command, found, from, to) {
+        const entries = [];
+        for (let i = from; i < to; i++) {
+          const grantIndex = found.grants[i];
+          const leafIndex = found.leaves[i];
+          const grant = this.resolution.grant(grantIndex);
+          const leaf = grant.expansion.leaves[leafIndex];
+          const capability = this.capabilities[this.localIndex[grant.capability]];
+          const { provenance, scope } = this.resolution.sharedOf(grantIndex, leafIndex);
+          for (let contextIndex = 0; contextIndex < capability.contexts.length; contextIndex++) {
+            entries.push({
+              command,
+              key: leaf.key,
+              permission: leaf.name,
+              context: capability.contexts[contextIndex],
+              windows: capability.windows,
+              webviews: capability.webviews,
+              scope,
+              capabilityIndex: capability.index,
+              contextIndex,
+              provenance
+            });
+          }
+        }
+        work.resolvedEntries += entries.length;
+        return entries;
+      }
+    };
+    PlatformModel = class {
+      core;
+      platform;
+      constructor(core, platform) {
+        this.core = core;
+        this.platform = platform;
+      }
+      get catalog() {
+        return this.core.catalog;
+      }
+      get capabilities() {
+        return this.core.capabilities;
+      }
+      get inactive() {
+        return this.core.inactive;
+      }
+      get allowed() {
+        return this.core.allowed;
+      }
+      get denied() {
+        return this.core.denied;
+      }
+      get globalScope() {
+        return this.core.globalScope;
+      }
+      get problems() {
+        return this.core.problems;
+      }
+      allowedCommandLists(capabilityIndex) {
+        return this.core.allowedCommandLists(capabilityIndex);
+      }
+      allowers(command) {
+        return this.core.allowers(command);
+      }
+      allowsIn(command, capabilityIndex) {
+        return this.core.allowsIn(command, capabilityIndex);
+      }
+    };
+    LazyEntries = class {
+      model;
+      side;
+      built = /* @__PURE__ */ new Map();
+      names;
+      constructor(model, side) {
+        this.model = model;
+        this.side = side;
+      }
+      commands() {
+        return this.names ??= this.model.commands(this.side);
+      }
+      get(command) {
+        let entries = this.built.get(command);
+        if (!entries) {
+          entries = this.model.entries(this.side, command);
+          this.built.set(command, entries);
+        }
+        return entries.length ? entries : void 0;
+      }
+      has(command) {
+        return this.get(command) !== void 0;
+      }
+      get size() {
+        return this.commands().length;
+      }
+      *keys() {
+        yield* this.commands();
+      }
+      *values() {
+        for (const command of this.commands())
+          yield this.get(command);
+      }
+      *entries() {
+        for (const command of this.commands())
+          yield [command, this.get(command)];
+      }
+      [Symbol.iterator]() {
+        return this.entries();
+      }
+    };
+  }
+});
+
 // dist/capabilities/engine/resolve.js
 function resolve(input) {
   return new Resolution({ capabilities: input.capabilities, catalog: input.catalog, platforms: [input.platform] }).models[0];
@@ -6628,7 +6837,7 @@ function prepareCapability(capability, index) {
     contextMatches: (contextIndex, origin) => contextTests[contextIndex]?.(origin) ?? false
   };
 }
-var Resolution, ModelCore, PlatformModel, LazyEntries;
+var Resolution;
 var init_resolve = __esm({
   "dist/capabilities/engine/resolve.js"() {
     "use strict";
@@ -6637,7 +6846,7 @@ var init_resolve = __esm({
     init_glob();
     init_origin();
     init_model();
-    init_work();
+    init_platform_model();
     Resolution = class {
       catalog;
       platforms;
@@ -7002,206 +7211,6 @@ var init_resolve = __esm({
           this.sites = { allow, deny };
         }
         return this.sites;
-      }
-    };
-    ModelCore = class {
-      resolution;
-      bit;
-      catalog;
-      capabilities = [];
-      allowed;
-      denied;
-      inactiveCache;
-      globalCache;
-      problemsCache;
-      /** Index into `capabilities` by index into the resolution's capabilities. */
-      localIndex;
-      /** Index into the resolution's capabilities by index into `capabilities`. */
-      globalIndex = [];
-      constructor(resolution, bit) {
-        this.resolution = resolution;
-        this.bit = bit;
-        this.catalog = resolution.catalog;
-        this.localIndex = new Int32Array(resolution.capabilities.length).fill(-1);
-        resolution.capabilities.forEach(({ resolved, on }, i) => {
-          if (!(on & 1 << bit))
-            return;
-          this.localIndex[i] = this.capabilities.length;
-          this.globalIndex.push(i);
-          this.capabilities.push(resolution.platforms.length === 1 ? resolved : { ...resolved, index: this.capabilities.length });
-        });
-        this.allowed = new LazyEntries(this, "allow");
-        this.denied = new LazyEntries(this, "deny");
-      }
-      get inactive() {
-        return this.inactiveCache ??= this.resolution.inactiveOn(this.bit);
-      }
-      get globalScope() {
-        return this.globalCache ??= this.resolution.globalScopeOn(this.bit);
-      }
-      get problems() {
-        const platform = this.resolution.platforms[this.bit];
-        return this.problemsCache ??= this.resolution.problems.filter((p) => p.platforms.includes(platform));
-      }
-      commands(side) {
-        return this.resolution.commandsOn(side, this.bit);
-      }
-      allowedCommandLists(capabilityIndex) {
-        return this.resolution.allowedCommandLists(this.globalIndex[capabilityIndex], this.bit);
-      }
-      allowSites = /* @__PURE__ */ new Map();
-      allowerCache = /* @__PURE__ */ new Map();
-      /** The command's allow grants on this platform, in the host's order; made once per command. */
-      allowGrants(command) {
-        let found = this.allowSites.get(command);
-        if (!found)
-          this.allowSites.set(command, found = this.resolution.grantsOfCommand("allow", command, this.bit));
-        return found;
-      }
-      allowers(command) {
-        let allowers = this.allowerCache.get(command);
-        if (!allowers) {
-          allowers = [];
-          for (const grantIndex of this.allowGrants(command).grants) {
-            const local = this.localIndex[this.resolution.capabilityOfGrant(grantIndex)];
-            if (allowers[allowers.length - 1] !== local)
-              allowers.push(local);
-          }
-          this.allowerCache.set(command, allowers);
-        }
-        return allowers;
-      }
-      allowsIn(command, capabilityIndex) {
-        const global = this.globalIndex[capabilityIndex];
-        if (global === void 0)
-          return [];
-        const found = this.allowGrants(command);
-        const grants = found.grants;
-        const [first, end] = this.resolution.grantRange(global);
-        let low = 0;
-        let high = grants.length;
-        while (low < high) {
-          const mid = low + high >> 1;
-          if (grants[mid] < first)
-            low = mid + 1;
-          else
-            high = mid;
-        }
-        let stop = low;
-        while (stop < grants.length && grants[stop] < end)
-          stop++;
-        return this.entriesOf(command, found, low, stop);
-      }
-      entries(side, command) {
-        const found = side === "allow" ? this.allowGrants(command) : this.resolution.grantsOfCommand(side, command, this.bit);
-        return this.entriesOf(command, found, 0, found.grants.length);
-      }
-      /** The entries of grants `from` to `to` (exclusive) of a command's grants. */
-      entriesOf(command, found, from, to) {
-        const entries = [];
-        for (let i = from; i < to; i++) {
-          const grantIndex = found.grants[i];
-          const leafIndex = found.leaves[i];
-          const grant = this.resolution.grant(grantIndex);
-          const leaf = grant.expansion.leaves[leafIndex];
-          const capability = this.capabilities[this.localIndex[grant.capability]];
-          const { provenance, scope } = this.resolution.sharedOf(grantIndex, leafIndex);
-          for (let contextIndex = 0; contextIndex < capability.contexts.length; contextIndex++) {
-            entries.push({
-              command,
-              key: leaf.key,
-              permission: leaf.name,
-              context: capability.contexts[contextIndex],
-              windows: capability.windows,
-              webviews: capability.webviews,
-              scope,
-              capabilityIndex: capability.index,
-              contextIndex,
-              provenance
-            });
-          }
-        }
-        work.resolvedEntries += entries.length;
-        return entries;
-      }
-    };
-    PlatformModel = class {
-      core;
-      platform;
-      constructor(core, platform) {
-        this.core = core;
-        this.platform = platform;
-      }
-      get catalog() {
-        return this.core.catalog;
-      }
-      get capabilities() {
-        return this.core.capabilities;
-      }
-      get inactive() {
-        return this.core.inactive;
-      }
-      get allowed() {
-        return this.core.allowed;
-      }
-      get denied() {
-        return this.core.denied;
-      }
-      get globalScope() {
-        return this.core.globalScope;
-      }
-      get problems() {
-        return this.core.problems;
-      }
-      allowedCommandLists(capabilityIndex) {
-        return this.core.allowedCommandLists(capabilityIndex);
-      }
-      allowers(command) {
-        return this.core.allowers(command);
-      }
-      allowsIn(command, capabilityIndex) {
-        return this.core.allowsIn(command, capabilityIndex);
-      }
-    };
-    LazyEntries = class {
-      model;
-      side;
-      built = /* @__PURE__ */ new Map();
-      names;
-      constructor(model, side) {
-        this.model = model;
-        this.side = side;
-      }
-      commands() {
-        return this.names ??= this.model.commands(this.side);
-      }
-      get(command) {
-        let entries = this.built.get(command);
-        if (!entries) {
-          entries = this.model.entries(this.side, command);
-          this.built.set(command, entries);
-        }
-        return entries.length ? entries : void 0;
-      }
-      has(command) {
-        return this.get(command) !== void 0;
-      }
-      get size() {
-        return this.commands().length;
-      }
-      *keys() {
-        yield* this.commands();
-      }
-      *values() {
-        for (const command of this.commands())
-          yield this.get(command);
-      }
-      *entries() {
-        for (const command of this.commands())
-          yield [command, this.get(command)];
-      }
-      [Symbol.iterator]() {
-        return this.entries();
       }
     };
   }
@@ -10958,7 +10967,21 @@ async function leavesRoot(file, rootReal) {
   }
   return real !== void 0 && !isWithin(real, rootReal) ? real : void 0;
 }
-async function walk(root2, extensions, ignoreName = () => false, boundary = root2) {
+async function foldersToRepositoryRoot(start, outside = [start]) {
+  const folders = [];
+  for (let dir = start; ; ) {
+    folders.push(dir);
+    if (await pathKind(import_node_path3.default.join(dir, ".git")) !== "missing")
+      return folders;
+    const parent = import_node_path3.default.dirname(dir);
+    if (parent === dir)
+      break;
+    dir = parent;
+  }
+  return [...outside];
+}
+async function walk(root2, extensions, options = {}) {
+  const { ignoreName = () => false, skipFolder = () => false, folderLikeFile = "is a folder named like the files read here; skipped", boundary = root2 } = options;
   const result = { files: [], outside: [], skipped: [], problems: [] };
   noteRead("trees", root2);
   const seen = /* @__PURE__ */ new Set();
@@ -10994,7 +11017,7 @@ async function walk(root2, extensions, ignoreName = () => false, boundary = root
         try {
           const target = await realpath(fsPath(full));
           if (!isWithin(target, boundaryReal)) {
-            if (name !== "schemas" && (extensions.some((ext2) => name.endsWith(ext2)) || (await stat(fsPath(full))).isDirectory()))
+            if (!skipFolder(name) && (extensions.some((ext2) => name.endsWith(ext2)) || (await stat(fsPath(full))).isDirectory()))
               result.outside.push({ file: full, target });
             continue;
           }
@@ -11007,11 +11030,10 @@ async function walk(root2, extensions, ignoreName = () => false, boundary = root
         }
       }
       if (isDir) {
-        if (name === "schemas")
+        if (skipFolder(name))
           continue;
-        if (extensions.some((ext2) => name.endsWith(ext2))) {
-          result.problems.push({ file: full, message: "is a directory with a capability file extension; skipped" });
-        }
+        if (extensions.some((ext2) => name.endsWith(ext2)))
+          result.problems.push({ file: full, message: folderLikeFile });
         await visit3(full);
       } else if (ignoreName(name)) {
         continue;
@@ -14264,19 +14286,11 @@ var init_toml = __esm({
 });
 
 // dist/capabilities/load/cargo.js
-async function searchFolders(srcTauri) {
-  const folders = [];
-  let dir = srcTauri;
-  for (; ; ) {
-    folders.push(dir);
-    if (await pathKind(import_node_path6.default.join(dir, ".git")) !== "missing")
-      return folders;
-    const parent = import_node_path6.default.dirname(dir);
-    if (parent === dir)
-      break;
-    dir = parent;
-  }
-  return import_node_path6.default.basename(srcTauri) === "src-tauri" ? [srcTauri, import_node_path6.default.dirname(srcTauri)] : [srcTauri];
+function searchFolders(srcTauri) {
+  return foldersToRepositoryRoot(srcTauri, appFolders(srcTauri));
+}
+function appFolders(folder) {
+  return import_node_path6.default.basename(folder) === "src-tauri" ? [folder, import_node_path6.default.dirname(folder)] : [folder];
 }
 function staysInside(file, root2) {
   try {
@@ -14402,7 +14416,7 @@ async function dependencyRequirements(text2, workspace) {
   }
   return out;
 }
-var import_node_fs4, import_node_path6;
+var import_node_fs4, import_node_path6, APP_FILE_NAMES;
 var init_cargo = __esm({
   "dist/capabilities/load/cargo.js"() {
     "use strict";
@@ -14411,6 +14425,7 @@ var init_cargo = __esm({
     init_json();
     init_versions();
     init_read();
+    APP_FILE_NAMES = /^((tauri|host)(\.[A-Za-z]+)?\.conf\.(json5?|toml)|Cargo\.(toml|lock)|build\.rs|acl-manifests\.json)$/;
   }
 });
 
@@ -18106,6 +18121,7 @@ var project_exports = {};
 __export(project_exports, {
   CAPABILITY_EXTENSIONS: () => CAPABILITY_EXTENSIONS,
   HOST_CONFIG_NAME: () => HOST_CONFIG_NAME,
+  HOST_FOLDER_WALK: () => HOST_FOLDER_WALK,
   findSrcTauri: () => findSrcTauri,
   loadProject: () => loadProject,
   relativeFile: () => relativeFile,
@@ -18190,7 +18206,7 @@ function problemSink(project) {
 }
 function capabilityWalk(found, problem, capabilityFiles) {
   return async (dir, ignoreName, boundary = dir) => {
-    const result = await walk(dir, CAPABILITY_EXTENSIONS, ignoreName, boundary);
+    const result = await walk(dir, CAPABILITY_EXTENSIONS, { ...HOST_FOLDER_WALK, ignoreName, boundary });
     for (const item of result.files)
       capabilityFiles.push(item);
     for (const item of result.outside)
@@ -18540,7 +18556,7 @@ async function outsideApp(file, appRoot, project) {
   return target !== void 0;
 }
 async function permissionFolderManifest(dir, parseFile, problem, project, boundary = dir, excluded = []) {
-  const walked = await walk(dir, [".toml", ".json"], void 0, boundary);
+  const walked = await walk(dir, [".toml", ".json"], { ...HOST_FOLDER_WALK, boundary });
   const { problems: problems2, outside } = walked;
   const files = excluded.length ? walked.files.filter((file) => !excluded.some((folder) => file.startsWith(folder + import_node_path15.default.sep))) : walked.files;
   for (const item of outside)
@@ -18632,7 +18648,7 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
   }
   return out;
 }
-var import_node_path15, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, relativeFile, contexts, READ_CONCURRENCY;
+var import_node_path15, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, relativeFile, contexts, HOST_FOLDER_WALK, READ_CONCURRENCY;
 var init_project = __esm({
   "dist/capabilities/load/project.js"() {
     "use strict";
@@ -18668,6 +18684,10 @@ var init_project = __esm({
     HOST_CONFIG_NAME = /^(tauri(\.[A-Za-z]+)?\.conf\.json5?|Tauri(\.[A-Za-z]+)?\.toml)$/;
     relativeFile = displayFile;
     contexts = /* @__PURE__ */ new WeakMap();
+    HOST_FOLDER_WALK = {
+      skipFolder: (name) => name === "schemas",
+      folderLikeFile: "is a directory with a capability file extension; skipped"
+    };
     READ_CONCURRENCY = 32;
   }
 });
@@ -28351,30 +28371,18 @@ function configSchema(sections) {
     }
   };
 }
-async function findConfig(start) {
-  for (const dir of await configFolders(import_node_path16.default.resolve(start))) {
+async function findConfig(start, outside) {
+  const resolved = import_node_path16.default.resolve(start);
+  for (const dir of await foldersToRepositoryRoot(resolved, outside ?? [resolved])) {
     const candidate = import_node_path16.default.join(dir, CONFIG_FILE_NAME);
     if (await pathKind(candidate) === "file")
       return candidate;
   }
   return void 0;
 }
-async function configFolders(start) {
-  const folders = [];
-  for (let dir = start; ; ) {
-    folders.push(dir);
-    if (await pathKind(import_node_path16.default.join(dir, ".git")) !== "missing")
-      return folders;
-    const parent = import_node_path16.default.dirname(dir);
-    if (parent === dir)
-      break;
-    dir = parent;
-  }
-  return import_node_path16.default.basename(start) === "src-tauri" ? [start, import_node_path16.default.dirname(start)] : [start];
-}
-async function resolveConfigFile(explicit, cwd, start) {
+async function resolveConfigFile(explicit, cwd, start, outside) {
   if (explicit === void 0)
-    return findConfig(start);
+    return findConfig(start, outside);
   const file = import_node_path16.default.resolve(cwd, explicit);
   const kind = await pathKind(file);
   if (kind === "directory")
@@ -28557,7 +28565,7 @@ async function findAndLoad(request) {
     return configFromValue(request.config, request.cwd, check2, sections);
   if (request.config === void 0 && request.noDiscovery)
     return void 0;
-  const file = await resolveConfigFile(request.config, request.cwd, request.start ?? request.cwd);
+  const file = await resolveConfigFile(request.config, request.cwd, request.start ?? request.cwd, request.outsideRepository);
   return file === void 0 ? void 0 : loadConfig(file, check2, sections);
 }
 function checkRuleId(id, where3, rules, domain) {
@@ -28655,6 +28663,39 @@ var init_config_section = __esm({
   }
 });
 
+// dist/core/quote.js
+function escapeInvisible(text2) {
+  return text2.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+function jsonQuote(text2) {
+  return escapeInvisible(JSON.stringify(text2));
+}
+function cutText(text2, max, policy = { head: max }) {
+  if (text2.length <= max)
+    return text2;
+  let end = policy.head;
+  if (isHighSurrogate(text2.charCodeAt(end - 1)))
+    end--;
+  let start = text2.length - (policy.tail ?? 0);
+  if (start < text2.length && isLowSurrogate(text2.charCodeAt(start)))
+    start++;
+  const rest = policy.countRest ? `[${text2.length - end} more characters]` : "";
+  return `${text2.slice(0, end)}\u2026${rest}${text2.slice(start)}`;
+}
+function isHighSurrogate(unit) {
+  return unit >= 55296 && unit <= 56319;
+}
+function isLowSurrogate(unit) {
+  return unit >= 56320 && unit <= 57343;
+}
+var INVISIBLE;
+var init_quote = __esm({
+  "dist/core/quote.js"() {
+    "use strict";
+    INVISIBLE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+  }
+});
+
 // dist/core/messages.js
 function formatMessage(rule, messageId, data = {}) {
   const template = Object.hasOwn(rule.messages, messageId) ? rule.messages[messageId] : void 0;
@@ -28679,18 +28720,13 @@ function shownValue(value, written) {
   return JSON.stringify(value) ?? typeof value;
 }
 function cutValue(text2, limit) {
-  if (text2.length <= limit)
-    return text2;
-  let end = limit;
-  const unit = text2.charCodeAt(end - 1);
-  if (unit >= 55296 && unit <= 56319)
-    end--;
-  return `${text2.slice(0, end)}\u2026[${text2.length - end} more characters]`;
+  return cutText(text2, limit, { head: limit, countRest: true });
 }
 var PLACEHOLDER, compiled, RuleContractError;
 var init_messages = __esm({
   "dist/core/messages.js"() {
     "use strict";
+    init_quote();
     PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
     compiled = /* @__PURE__ */ new Map();
     RuleContractError = class extends Error {
@@ -28699,6 +28735,19 @@ var init_messages = __esm({
         this.name = "RuleContractError";
       }
     };
+  }
+});
+
+// dist/core/suppressions.js
+function findSuppression(suppressions, ruleId, absolutePath, path45) {
+  return suppressions.find((s) => s.ruleId === ruleId && s.scope.absolutePath === absolutePath && isPrefix(s.scope.path, path45));
+}
+function isPrefix(prefix2, path45) {
+  return prefix2.length <= path45.length && prefix2.every((key, index) => path45[index] === key);
+}
+var init_suppressions = __esm({
+  "dist/core/suppressions.js"() {
+    "use strict";
   }
 });
 
@@ -28742,16 +28791,96 @@ function rulesToStart(rules, settings) {
   const runnable = rules.filter((rule) => rule.kind !== "pipeline" && (!settings.only || settings.only.has(rule.id)));
   return [...runnable.filter((rule) => !rule.runsLast), ...runnable.filter((rule) => rule.runsLast)];
 }
-async function runRules(rules, settings, contextFor) {
-  for (const rule of rulesToStart(rules, settings))
-    await rule.check(Object.freeze(contextFor(rule)));
-}
-var MAX_FINDINGS_PER_FILE, SEVERITY_ORDER, FindingBudget;
+var RuleRun, MAX_FINDINGS_PER_FILE, SEVERITY_ORDER, FindingBudget;
 var init_run_rules = __esm({
   "dist/core/lint/run-rules.js"() {
     "use strict";
     init_messages();
+    init_suppressions();
     init_wording();
+    RuleRun = class {
+      options;
+      found = [];
+      budget;
+      reported = /* @__PURE__ */ new Set();
+      /** The last file each rule reported in, with its severity there: a rule reports many findings in one file. */
+      severities = /* @__PURE__ */ new Map();
+      constructor(options) {
+        this.options = options;
+        this.budget = options.budget === false ? void 0 : new FindingBudget();
+      }
+      /** The severity `rule` is configured to have for a file; undefined when it is off there. */
+      severityOf(rule, absolutePath) {
+        const last = this.severities.get(rule.id);
+        if (last?.absolutePath === absolutePath)
+          return last.severity;
+        const severity = configuredSeverity(rule, this.options.settings, absolutePath);
+        this.severities.set(rule.id, { absolutePath, severity });
+        return severity;
+      }
+      /**
+       * Starts `rules` (those `rulesToStart` keeps, in its order) one after the other, each with the frozen
+       * context `contextFor` makes from the rule and its bound report.
+       */
+      async start(rules, contextFor) {
+        for (const rule of rulesToStart(rules, this.options.settings))
+          await rule.check(this.contextOf(rule, contextFor));
+      }
+      /** As `start`, for rules whose `check` only subscribes to what the domain walks (synchronous by contract). */
+      listen(rules, contextFor) {
+        for (const rule of rulesToStart(rules, this.options.settings))
+          void rule.check(this.contextOf(rule, contextFor));
+      }
+      contextOf(rule, contextFor) {
+        return Object.freeze(contextFor(rule, (finding, input) => this.report(rule, finding, input)));
+      }
+      /**
+       * Takes one finding of `rule` in `input`. `mayRepeat`: the rule looks at several models of one input
+       * (one per platform) and may report one thing several times; a repeat is dropped before it costs a
+       * position (the others report each thing once and skip the cost of the key).
+       */
+      report(rule, finding, input, mayRepeat = false) {
+        if (finding.fix && !rule.fixable)
+          throw new RuleContractError(rule.id, "returned a fix, but its meta says fixable: false");
+        if ("message" in finding)
+          throw new RuleContractError(rule.id, "reported a finished message; a finding names a messageId of its meta.messages");
+        const { absolutePath } = input;
+        const configured = this.severityOf(rule, absolutePath);
+        if (!configured)
+          return;
+        const severity = findingSeverity(configured, finding);
+        if (rule.kind !== "pipeline" && this.options.suppressions) {
+          const suppression = findSuppression(this.options.suppressions, rule.id, absolutePath, finding.path);
+          if (suppression) {
+            suppression.used = true;
+            return;
+          }
+        }
+        if (mayRepeat) {
+          const message = formatMessage(rule, finding.messageId, finding.data);
+          const key = `${rule.id}\0${absolutePath}\0${finding.target ?? ""}\0${JSON.stringify(finding.path)}\0${finding.span?.offset ?? ""}\0${severity}\0${message}`;
+          if (this.reported.has(key))
+            return;
+          this.reported.add(key);
+        }
+        if (this.budget && !this.budget.admit(rule, severity, input.file, absolutePath))
+          return;
+        const span = finding.span ?? input.locate(finding);
+        const fix = finding.fix ? input.fix?.(finding) : void 0;
+        const text2 = this.options.words?.(rule, finding);
+        this.found.push(createDiagnostic(rule, severity, finding, { file: input.file, absolutePath, ...span }, text2, fix));
+      }
+      /** The findings taken since the last call (a recording hands them out line by line). */
+      take() {
+        const found = this.found;
+        this.found = [];
+        return found;
+      }
+      /** Every finding not taken yet, and one for each rule and file past the budget. */
+      finish() {
+        return [...this.take(), ...this.budget?.summaries() ?? []];
+      }
+    };
     MAX_FINDINGS_PER_FILE = 1e4;
     SEVERITY_ORDER = ["error", "warning", "suggestion"];
     FindingBudget = class {
@@ -33704,19 +33833,6 @@ var init_rules = __esm({
   }
 });
 
-// dist/core/suppressions.js
-function findSuppression(suppressions, ruleId, absolutePath, path45) {
-  return suppressions.find((s) => s.ruleId === ruleId && s.scope.absolutePath === absolutePath && isPrefix(s.scope.path, path45));
-}
-function isPrefix(prefix2, path45) {
-  return prefix2.length <= path45.length && prefix2.every((key, index) => path45[index] === key);
-}
-var init_suppressions = __esm({
-  "dist/core/suppressions.js"() {
-    "use strict";
-  }
-});
-
 // dist/capabilities/suppressions.js
 function collectSuppressions(capabilities) {
   const out = [];
@@ -34340,40 +34456,30 @@ async function lintWithRules(project, rules, givenOptions = {}) {
   for (const document of project.permissionDocuments ?? [])
     if (!documentsByPath.has(document.absolutePath))
       documentsByPath.set(document.absolutePath, document);
-  const diagnostics = [];
-  const emitted = /* @__PURE__ */ new Set();
-  const budget = new FindingBudget();
   const suppressions = collectSuppressions(project.capabilities);
-  const emit = (rule, document, absolutePath, file, report2, mayRepeat = false) => {
-    if (report2.fix && !rule.fixable)
-      throw new RuleContractError(rule.id, "returned a fix, but its meta says fixable: false");
-    if ("message" in report2)
-      throw new RuleContractError(rule.id, "reported a finished message; a finding names a messageId of its meta.messages");
-    const message = formatMessage(rule, report2.messageId, report2.data);
-    const configured = configuredSeverity(rule, options, absolutePath);
-    if (!configured)
-      return;
-    const severity = findingSeverity(configured, report2);
-    if (rule.kind !== "pipeline") {
-      const suppression = findSuppression(suppressions, rule.id, absolutePath, report2.path);
-      if (suppression) {
-        suppression.used = true;
-        return;
-      }
-    }
-    if (mayRepeat) {
-      const key = `${rule.id}\0${absolutePath}\0${report2.target ?? ""}\0${JSON.stringify(report2.path)}\0${report2.span?.offset ?? ""}\0${severity}\0${message}`;
-      if (emitted.has(key))
-        return;
-      emitted.add(key);
-    }
-    if (!budget.admit(rule, severity, file, absolutePath))
-      return;
-    const located = report2.span ?? document?.locate(report2.path, report2.target) ?? NOWHERE;
-    const fix = report2.fix && document ? report2.fix(document) : void 0;
-    const text2 = { message: oneLine3(shortenQuotedValues(message)), hint: report2.hint ? oneLine3(report2.hint) : void 0 };
-    diagnostics.push(createDiagnostic(rule, severity, report2, { file, absolutePath, ...located }, text2, fix));
+  const run = new RuleRun({
+    settings: options,
+    suppressions,
+    words: (rule, report2) => ({
+      message: oneLine3(shortenQuotedValues(formatMessage(rule, report2.messageId, report2.data))),
+      hint: report2.hint ? oneLine3(report2.hint) : void 0
+    })
+  });
+  const inputs2 = /* @__PURE__ */ new Map();
+  const inputOf2 = (document, absolutePath, file) => {
+    const known = inputs2.get(absolutePath);
+    if (known && known.document === document && known.input.file === file)
+      return known.input;
+    const input = {
+      file,
+      absolutePath,
+      locate: (report2) => document?.locate(report2.path, report2.target) ?? NOWHERE,
+      fix: (report2) => document ? report2.fix?.(document) : void 0
+    };
+    inputs2.set(absolutePath, { document, input });
+    return input;
   };
+  const emit = (rule, document, absolutePath, file, report2) => run.report(rule, report2, inputOf2(document, absolutePath, file));
   const parse4 = rules.find((rule) => rule.id === "parse");
   const schema = rules.find((rule) => rule.id === "schema");
   for (const problem of project.problems) {
@@ -34429,7 +34535,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
     resolved.set(file, absolute);
     return absolute;
   };
-  const contextFor = (rule) => {
+  await run.start(rules, (rule, reportFinding) => {
     let perPlatform = false;
     return {
       ...shared,
@@ -34445,12 +34551,15 @@ async function lintWithRules(project, rules, givenOptions = {}) {
       report(report2) {
         const document = documentsByPath.get(report2.at.absolutePath);
         const absolutePath = resolved.get(report2.at.absolutePath) ?? resolvedPath(report2.at.absolutePath);
-        emit(rule, document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath), report2, perPlatform);
+        const input = inputOf2(document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath));
+        if (perPlatform)
+          run.report(rule, report2, input, true);
+        else
+          reportFinding(report2, input);
       }
     };
-  };
-  await runRules(rules, options, contextFor);
-  diagnostics.push(...budget.summaries());
+  });
+  const diagnostics = run.finish();
   const focus = options.focus;
   const inFocus = (file) => focus === void 0 || focus.some((f) => file === f || f.endsWith(import_node_path20.default.sep) && file.startsWith(f));
   const kept = focus === void 0 ? diagnostics : diagnostics.filter((d) => inFocus(d.absolutePath));
@@ -34479,7 +34588,7 @@ function repeatedFields(document) {
 function shortenQuotedValues(message) {
   if (message.length < 120 || !hasLongQuotedValue(message))
     return message;
-  return message.replace(/"([^"]*)"/g, (quoted, value) => value.length < 120 ? quoted : `"${value.slice(0, 80)}\u2026${value.slice(-20)}" (${value.length} characters)`);
+  return message.replace(/"([^"]*)"/g, (quoted, value) => value.length < 120 ? quoted : `"${cutText(value, 119, { head: 80, tail: 20 })}" (${value.length} characters)`);
 }
 function hasLongQuotedValue(message) {
   for (let open2 = message.indexOf('"'); open2 !== -1; open2 = message.indexOf('"', open2 + 1)) {
@@ -34515,9 +34624,9 @@ var init_lint = __esm({
     init_platforms();
     init_rules();
     init_capability();
-    init_suppressions();
     init_suppressions2();
     init_messages();
+    init_quote();
     init_types2();
     init_validate();
     init_library_options();
@@ -35306,7 +35415,7 @@ async function openReport(target) {
   const info = link?.isSymbolicLink() ? await stat(file).catch(() => void 0) : link;
   if (info && (wasReadThisRun(info) || await isInput(info, target.inputs)))
     throw new WriteRefused("is one of the files being checked; refusing to replace it with the report");
-  if (info?.isFile() && PROJECT_FILE_NAME.test(import_node_path22.default.basename(file)))
+  if (info?.isFile() && target.projectFiles?.test(import_node_path22.default.basename(file)))
     throw new WriteRefused(`is an app file caplint reads (${import_node_path22.default.basename(file)}); refusing to replace it with the report`);
   const missing = link === void 0 ? await missingFolders(import_node_path22.default.dirname(file)) : void 0;
   const escape3 = await linkedOutOfRepository(missing ? import_node_path22.default.join(missing.existing, "-") : file, import_node_path22.default.resolve(target.cwd));
@@ -35394,7 +35503,7 @@ function temporaryName() {
   const { randomBytes } = (0, import_node_module3.createRequire)(__caplintBundleUrl)("node:crypto");
   return randomBytes(6).toString("hex");
 }
-var import_node_module3, import_node_fs10, import_node_path22, WriteRefused, HIGH_WATER, WriteQueue, PIECE, loadedAttributes, PROJECT_FILE_NAME;
+var import_node_module3, import_node_fs10, import_node_path22, WriteRefused, HIGH_WATER, WriteQueue, PIECE, loadedAttributes;
 var init_file_output = __esm({
   "dist/core/file-output.js"() {
     "use strict";
@@ -35441,7 +35550,6 @@ var init_file_output = __esm({
       }
     };
     PIECE = 1 << 16;
-    PROJECT_FILE_NAME = /^((tauri|host)(\.[A-Za-z]+)?\.conf\.(json5?|toml)|Cargo\.(toml|lock)|build\.rs|acl-manifests\.json)$/;
   }
 });
 
@@ -35494,11 +35602,14 @@ function loadOptionsFrom(paths, options, cwd, env = {}) {
   return load2;
 }
 function capabilitySettings(options, cwd, rules) {
+  const start = options.app === void 0 ? cwd : import_node_path23.default.resolve(cwd, options.app);
   return loadSettings({
     rules,
     domain: "capabilities",
     cwd,
-    start: options.app === void 0 ? cwd : import_node_path23.default.resolve(cwd, options.app),
+    start,
+    // Outside a repository the app's own folders count: started in src-tauri/, the app folder above it too.
+    outsideRepository: appFolders(start),
     ...options.config === void 0 ? {} : { config: options.config },
     rule: options.rule ?? [],
     only: options.only ?? []
@@ -35653,6 +35764,7 @@ var init_check_run = __esm({
     "use strict";
     import_node_fs11 = require("node:fs");
     import_node_path23 = __toESM(require("node:path"), 1);
+    init_cargo();
     init_diagnostics();
     init_config();
     init_settings();
@@ -35978,13 +36090,13 @@ function windowStart(text2, offset) {
   if (text2.length <= MAX_LINE || offset < MAX_LINE - CONTEXT_BEFORE)
     return 0;
   let start = Math.max(0, Math.min(offset - CONTEXT_BEFORE, text2.length - MAX_LINE));
-  if (isLowSurrogate(text2.charCodeAt(start)))
+  if (isLowSurrogate2(text2.charCodeAt(start)))
     start++;
   return start;
 }
 function windowEnd(text2, start) {
   let end = Math.min(text2.length, start + MAX_LINE);
-  if (end < text2.length && isLowSurrogate(text2.charCodeAt(end)))
+  if (end < text2.length && isLowSurrogate2(text2.charCodeAt(end)))
     end--;
   return end;
 }
@@ -35992,7 +36104,7 @@ function windowOf(text2, start) {
   const end = windowEnd(text2, start);
   return `${start > 0 ? "\u2026" : ""}${text2.slice(start, end)}${end < text2.length ? "\u2026" : ""}`;
 }
-function isLowSurrogate(unit) {
+function isLowSurrogate2(unit) {
   return unit >= 56320 && unit <= 57343;
 }
 var stylish, MAX_LINE, CONTEXT_BEFORE, stylish_default;
@@ -36416,11 +36528,11 @@ async function reportLintRun(run, options, io, report2) {
   const shownText = report2.scrub ? report2.scrub(text2) : text2;
   output.write(report2.jsonLines && DOCUMENT_FORMATS.has(options.format) ? `${JSON.stringify(JSON.parse(shownText))}
 ` : shownText);
-  return finishLintRun(summary, options, io, output, report2.inputs);
+  return finishLintRun(summary, options, io, output, report2.inputs, report2.projectFiles);
 }
-async function finishLintRun(summary, options, io, output, inputs2) {
+async function finishLintRun(summary, options, io, output, inputs2, projectFiles) {
   if (output instanceof CapturedOutput) {
-    await writeOutputFile("--output", { given: options.output, cwd: io.cwd, stdout: io.stdout, inputs: inputs2 }, output.text);
+    await writeOutputFile("--output", { given: options.output, cwd: io.cwd, stdout: io.stdout, inputs: inputs2, projectFiles }, output.text);
   }
   const limits = options.maxWarnings === void 0 ? {} : { maxWarnings: options.maxWarnings };
   if (tooManyWarnings(summary, limits) && options.format === "stylish")
@@ -39014,123 +39126,11 @@ async function buildReport(input) {
   const onSome = (platforms) => platforms.length < asked.length ? asked.filter((p) => platforms.includes(p)) : void 0;
   const cells = [];
   const rows2 = [];
+  const rowContext = { input, groups, columns, columnIndex, baseline, entries, entryId, onSome };
   for (const [r, window] of windows.entries()) {
-    const rowCells = columns.map(() => ({ count: 0, commands: [], denied: [], dangerous: false, remote: 0, platformSpecific: 0, heat: 0 }));
-    const callable2 = /* @__PURE__ */ new Map();
-    const denied = /* @__PURE__ */ new Map();
-    const removed = /* @__PURE__ */ new Set();
-    const capabilities = /* @__PURE__ */ new Set();
-    for (const group of groups) {
-      const row = group.matrix.rows[r];
-      for (const name of row.capabilities)
-        capabilities.add(name);
-      const before = input.against ? group.platforms.map((p) => new Set(baseline.get(p)?.rows[r].granted ?? [])) : void 0;
-      for (const command of row.granted) {
-        const plugin = pluginOf2(command);
-        const cell = rowCells[columnIndex.get(plugin)];
-        const { grantedBy } = group.matrix.cell(window, command);
-        let known = callable2.get(command);
-        if (!known) {
-          known = { item: { command, grantedBy: [] }, platforms: [] };
-          callable2.set(command, known);
-          cell.commands.push(known.item);
-          cell.count++;
-        }
-        const item = known.item;
-        known.platforms.push(...group.platforms);
-        for (const id of grantedBy.map(entryId))
-          if (!item.grantedBy.includes(id))
-            item.grantedBy.push(id);
-        const scope = scopeText2(grantedBy.flatMap((g) => g.scope?.allow ?? []), grantedBy.flatMap((g) => g.scope?.deny ?? []), item.scope);
-        if (scope)
-          item.scope = scope;
-        const global = group.model.globalScope.get(grantedBy[0].key);
-        const globalScope = global ? scopeText2(global.allow, global.deny, item.globalScope) : void 0;
-        if (globalScope)
-          item.globalScope = globalScope;
-        const capabilityIndices = new Set(grantedBy.map((g) => g.capabilityIndex));
-        const locations = new Set(grantedBy.map((g) => locationKey(g.provenance.file, g.provenance.path)));
-        for (const danger of group.dangers) {
-          if (danger.plugin !== plugin || !capabilityIndices.has(danger.capabilityIndex))
-            continue;
-          const named2 = danger.commands.has(command);
-          if (named2 && !(item.dangers ??= []).includes(danger.finding))
-            item.dangers.push(danger.finding);
-          if (named2 || locations.has(danger.location)) {
-            cell.dangerous = true;
-            if (!(cell.dangers ??= []).includes(danger.finding))
-              cell.dangers.push(danger.finding);
-          }
-        }
-        if (before?.some((set) => !set.has(command)))
-          item.added = true;
-      }
-      for (const command of row.overridden) {
-        const cell = rowCells[columnIndex.get(pluginOf2(command))];
-        const { grantedBy, deniedBy } = group.matrix.cell(window, command);
-        let known = denied.get(command);
-        if (!known) {
-          known = { item: { command, grantedBy: [], deniedBy: [] }, platforms: [] };
-          denied.set(command, known);
-          cell.denied.push(known.item);
-        }
-        known.platforms.push(...group.platforms);
-        for (const id of grantedBy.map(entryId))
-          if (!known.item.grantedBy.includes(id))
-            known.item.grantedBy.push(id);
-        for (const id of deniedBy.map(entryId))
-          if (!known.item.deniedBy.includes(id))
-            known.item.deniedBy.push(id);
-      }
-      if (before) {
-        const now = new Set(row.granted);
-        for (const set of before) {
-          for (const command of set) {
-            if (now.has(command) || removed.has(command))
-              continue;
-            const cell = rowCells[columnIndex.get(pluginOf2(command)) ?? -1];
-            if (cell)
-              (cell.removed ??= []).push(command);
-            removed.add(command);
-          }
-        }
-      }
-    }
-    for (const { item, platforms } of callable2.values()) {
-      const cell = rowCells[columnIndex.get(pluginOf2(item.command))];
-      const some = onSome(platforms);
-      if (some) {
-        item.platforms = some;
-        cell.platformSpecific++;
-      }
-      if (item.grantedBy.every((id) => entries[id].context !== "local")) {
-        item.remoteOnly = true;
-        cell.remote++;
-      }
-      const called = input.frontendCalls?.get(window);
-      if (called && !item.remoteOnly && !called.has(item.command)) {
-        item.unused = true;
-        cell.unused = (cell.unused ?? 0) + 1;
-      }
-    }
-    for (const { item, platforms } of denied.values()) {
-      const some = onSome(platforms);
-      if (some)
-        item.platforms = some;
-    }
-    for (const cell of rowCells)
-      cell.commands.sort((a2, b2) => compareCodePoints(a2.command, b2.command));
+    const { rowCells, row } = windowRow(r, window, rowContext);
     cells.push(rowCells);
-    rows2.push({
-      window,
-      capabilities: [...capabilities],
-      callable: callable2.size,
-      denied: denied.size,
-      remote: rowCells.reduce((n, c) => n + c.remote, 0),
-      dangerous: rowCells.filter((c) => c.dangerous).length,
-      added: rowCells.reduce((n, c) => n + c.commands.filter((x2) => x2.added).length, 0),
-      removed: removed.size
-    });
+    rows2.push(row);
   }
   const max = Math.max(0, ...cells.flat().map((cell) => cell.count));
   for (const cell of cells.flat())
@@ -39172,21 +39172,143 @@ async function buildReport(input) {
     frontend: input.frontendCalls !== void 0
   };
   if (input.against) {
-    const diff = diffAccessOnPlatforms(input.against.groups, input.groups);
-    const beforeLines = new SourceLines(input.against.project);
-    data.diff = {
-      against: input.against.label,
-      added: groupGrants(diff.added, lines, windows, asked),
-      removed: groupGrants(diff.removed, beforeLines, windows, asked),
-      addedCount: diff.added.length,
-      removedCount: diff.removed.length,
-      scopes: scopeChangeViews({ scopes: diff.scopes, before: beforeLines, after: lines }).map(({ platforms, ...view2 }) => platforms.length === asked.length ? view2 : { ...view2, platforms: asked.filter((p) => platforms.includes(p)) })
-    };
-    data.counts.added = diff.added.length;
-    data.counts.removed = diff.removed.length;
+    data.diff = reportDiff(input.against, input.groups, lines, windows, asked);
+    data.counts.added = data.diff.addedCount;
+    data.counts.removed = data.diff.removedCount;
     data.counts.widened = data.diff.scopes.length;
   }
   return data;
+}
+function reportDiff(against, groups, lines, windows, asked) {
+  const diff = diffAccessOnPlatforms(against.groups, groups);
+  const beforeLines = new SourceLines(against.project);
+  return {
+    against: against.label,
+    added: groupGrants(diff.added, lines, windows, asked),
+    removed: groupGrants(diff.removed, beforeLines, windows, asked),
+    addedCount: diff.added.length,
+    removedCount: diff.removed.length,
+    scopes: scopeChangeViews({ scopes: diff.scopes, before: beforeLines, after: lines }).map(({ platforms, ...view }) => platforms.length === asked.length ? view : { ...view, platforms: asked.filter((p) => platforms.includes(p)) })
+  };
+}
+function windowRow(r, window, context) {
+  const { input, groups, columns, columnIndex, baseline, entries, entryId, onSome } = context;
+  const rowCells = columns.map(() => ({ count: 0, commands: [], denied: [], dangerous: false, remote: 0, platformSpecific: 0, heat: 0 }));
+  const callable = /* @__PURE__ */ new Map();
+  const denied = /* @__PURE__ */ new Map();
+  const removed = /* @__PURE__ */ new Set();
+  const capabilities = /* @__PURE__ */ new Set();
+  for (const group of groups) {
+    const row2 = group.matrix.rows[r];
+    for (const name of row2.capabilities)
+      capabilities.add(name);
+    const before = input.against ? group.platforms.map((p) => new Set(baseline.get(p)?.rows[r].granted ?? [])) : void 0;
+    for (const command of row2.granted) {
+      const plugin = pluginOf2(command);
+      const cell = rowCells[columnIndex.get(plugin)];
+      const { grantedBy } = group.matrix.cell(window, command);
+      let known = callable.get(command);
+      if (!known) {
+        known = { item: { command, grantedBy: [] }, platforms: [] };
+        callable.set(command, known);
+        cell.commands.push(known.item);
+        cell.count++;
+      }
+      const item = known.item;
+      known.platforms.push(...group.platforms);
+      for (const id of grantedBy.map(entryId))
+        if (!item.grantedBy.includes(id))
+          item.grantedBy.push(id);
+      const scope = scopeText2(grantedBy.flatMap((g) => g.scope?.allow ?? []), grantedBy.flatMap((g) => g.scope?.deny ?? []), item.scope);
+      if (scope)
+        item.scope = scope;
+      const global = group.model.globalScope.get(grantedBy[0].key);
+      const globalScope = global ? scopeText2(global.allow, global.deny, item.globalScope) : void 0;
+      if (globalScope)
+        item.globalScope = globalScope;
+      const capabilityIndices = new Set(grantedBy.map((g) => g.capabilityIndex));
+      const locations = new Set(grantedBy.map((g) => locationKey(g.provenance.file, g.provenance.path)));
+      for (const danger of group.dangers) {
+        if (danger.plugin !== plugin || !capabilityIndices.has(danger.capabilityIndex))
+          continue;
+        const named2 = danger.commands.has(command);
+        if (named2 && !(item.dangers ??= []).includes(danger.finding))
+          item.dangers.push(danger.finding);
+        if (named2 || locations.has(danger.location)) {
+          cell.dangerous = true;
+          if (!(cell.dangers ??= []).includes(danger.finding))
+            cell.dangers.push(danger.finding);
+        }
+      }
+      if (before?.some((set) => !set.has(command)))
+        item.added = true;
+    }
+    for (const command of row2.overridden) {
+      const cell = rowCells[columnIndex.get(pluginOf2(command))];
+      const { grantedBy, deniedBy } = group.matrix.cell(window, command);
+      let known = denied.get(command);
+      if (!known) {
+        known = { item: { command, grantedBy: [], deniedBy: [] }, platforms: [] };
+        denied.set(command, known);
+        cell.denied.push(known.item);
+      }
+      known.platforms.push(...group.platforms);
+      for (const id of grantedBy.map(entryId))
+        if (!known.item.grantedBy.includes(id))
+          known.item.grantedBy.push(id);
+      for (const id of deniedBy.map(entryId))
+        if (!known.item.deniedBy.includes(id))
+          known.item.deniedBy.push(id);
+    }
+    if (before) {
+      const now = new Set(row2.granted);
+      for (const set of before) {
+        for (const command of set) {
+          if (now.has(command) || removed.has(command))
+            continue;
+          const cell = rowCells[columnIndex.get(pluginOf2(command)) ?? -1];
+          if (cell)
+            (cell.removed ??= []).push(command);
+          removed.add(command);
+        }
+      }
+    }
+  }
+  for (const { item, platforms } of callable.values()) {
+    const cell = rowCells[columnIndex.get(pluginOf2(item.command))];
+    const some = onSome(platforms);
+    if (some) {
+      item.platforms = some;
+      cell.platformSpecific++;
+    }
+    if (item.grantedBy.every((id) => entries[id].context !== "local")) {
+      item.remoteOnly = true;
+      cell.remote++;
+    }
+    const called = input.frontendCalls?.get(window);
+    if (called && !item.remoteOnly && !called.has(item.command)) {
+      item.unused = true;
+      cell.unused = (cell.unused ?? 0) + 1;
+    }
+  }
+  for (const { item, platforms } of denied.values()) {
+    const some = onSome(platforms);
+    if (some)
+      item.platforms = some;
+  }
+  for (const cell of rowCells)
+    cell.commands.sort((a2, b2) => compareCodePoints(a2.command, b2.command));
+  const row = {
+    window,
+    capabilities: [...capabilities],
+    callable: callable.size,
+    denied: denied.size,
+    remote: rowCells.reduce((n, c) => n + c.remote, 0),
+    dangerous: rowCells.filter((c) => c.dangerous).length,
+    added: rowCells.reduce((n, c) => n + c.commands.filter((x2) => x2.added).length, 0),
+    removed: removed.size
+  };
+  return { rowCells, row };
 }
 function titleOf(project, app) {
   const config = project.config?.document.value;
@@ -40411,24 +40533,9 @@ var init_parse_line = __esm({
   }
 });
 
-// dist/core/quote.js
-function escapeInvisible(text2) {
-  return text2.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-function jsonQuote(text2) {
-  return escapeInvisible(JSON.stringify(text2));
-}
-var INVISIBLE;
-var init_quote = __esm({
-  "dist/core/quote.js"() {
-    "use strict";
-    INVISIBLE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-  }
-});
-
 // dist/events/text.js
 function quote(text2) {
-  return jsonQuote(text2.length > MAX_QUOTED ? `${text2.slice(0, MAX_QUOTED)}\u2026` : text2);
+  return jsonQuote(cutText(text2, MAX_QUOTED));
 }
 function describeValue(value) {
   if (value === null)
@@ -41957,7 +42064,7 @@ var init_stream_state = __esm({
 });
 
 // dist/events/traversal.js
-function startTraversal(rules, contextOf, report2) {
+function startTraversal() {
   const byType = /* @__PURE__ */ new Map();
   const turnEnd = [];
   const memoryBound = [];
@@ -41966,27 +42073,25 @@ function startTraversal(rules, contextOf, report2) {
     for (const listener of memoryBound)
       listener(bound2, MEMORY_BOUNDS[bound2]);
   });
-  const subscribe = (listeners) => {
-    for (const [key, listener] of Object.entries(listeners)) {
-      if (key === "turnEnd")
-        turnEnd.push(listener);
-      else if (key === "memoryBound")
-        memoryBound.push(listener);
-      else if (key === "recordingEnd")
-        recordingEnd.push(listener);
-      else {
-        const forType = byType.get(key);
-        if (forType)
-          forType.push(listener);
-        else
-          byType.set(key, [listener]);
-      }
-    }
-  };
-  for (const rule of rules) {
-    void rule.check(Object.freeze({ ...contextOf(rule), stream: state, on: subscribe, report: (finding) => report2(rule, finding) }));
-  }
   return {
+    stream: state,
+    on(listeners) {
+      for (const [key, listener] of Object.entries(listeners)) {
+        if (key === "turnEnd")
+          turnEnd.push(listener);
+        else if (key === "memoryBound")
+          memoryBound.push(listener);
+        else if (key === "recordingEnd")
+          recordingEnd.push(listener);
+        else {
+          const forType = byType.get(key);
+          if (forType)
+            forType.push(listener);
+          else
+            byType.set(key, [listener]);
+        }
+      }
+    },
     onEvent(located, line) {
       state.line = line;
       const { type, event } = located;
@@ -42018,6 +42123,9 @@ var init_traversal = __esm({
 });
 
 // dist/events/validator.js
+function lineSpan(line, column, endColumn) {
+  return { range: { start: { line, column }, end: { line, column: endColumn } }, offset: 0, length: 0 };
+}
 function createLineValidator(options) {
   const { file, absolutePath, settings } = options;
   let lineNumber = 0;
@@ -42025,35 +42133,40 @@ function createLineValidator(options) {
   let tree;
   const treeOf = () => tree ??= jsonTree(text2);
   let eventPath = AT_TOP;
-  let out = [];
   const types = /* @__PURE__ */ Object.create(null);
-  const summary = { lines: 0, events: 0, types, toolCalls: void 0 };
-  const emit = (rule, message, finding, line, column, endColumn) => {
-    const configured = configuredSeverity(rule, settings, absolutePath);
-    if (!configured)
-      return;
-    const place = { file, absolutePath, range: { start: { line, column }, end: { line, column: endColumn } }, offset: 0, length: 0 };
-    const text3 = { message: formatMessage(rule, message.messageId, shortValues(message.data)) };
-    out.push(createDiagnostic(rule, findingSeverity(configured, finding), { ...finding, ...message }, place, text3));
+  const run = new RuleRun({
+    settings,
+    budget: false,
+    words: (rule, finding) => ({ message: formatMessage(rule, finding.messageId, shortValues(finding.data)) })
+  });
+  const input = {
+    file,
+    absolutePath,
+    locate(finding) {
+      const span = text2 === "" ? { offset: 0, length: 1 } : locate(treeOf(), finding.path, finding.target ?? "value");
+      return lineSpan(lineNumber, span.offset + 1, span.offset + span.length + 1);
+    }
   };
-  const add = (rule, message, finding, target) => {
-    if (!configuredSeverity(rule, settings, absolutePath))
-      return;
-    const span = text2 === "" ? { offset: 0, length: 1 } : locate(treeOf(), finding.path, target);
-    emit(rule, message, finding, lineNumber, span.offset + 1, span.offset + span.length + 1);
-  };
+  const emit = (rule, message, finding, line, column, endColumn) => run.report(rule, { ...finding, ...message, span: lineSpan(line, column, endColumn) }, input);
+  const add = (rule, message, finding, target) => run.report(rule, { ...finding, ...message, target }, input);
   const addLineFinding = (report2, finding, target) => add(EVENT_RULES_BY_ID.get(report2.ruleId), report2, finding, target);
   const onField = (report2) => addLineFinding(report2, { hint: report2.hint, path: report2.path }, report2.target);
-  const streamRules = rulesToStart(EVENT_RULES.filter(isStreamRule), settings).filter((rule) => configuredSeverity(rule, settings, absolutePath));
-  const traversal = startTraversal(streamRules, (rule) => ({ rule }), (rule, report2) => {
-    const finding = { hint: report2.hint, relatedLine: report2.relatedLine, demote: report2.cut };
-    if (report2.line === void 0) {
-      add(rule, report2, { ...finding, path: [...eventPath, report2.field] }, "value");
-      return;
-    }
-    emit(rule, report2, { ...finding, path: [report2.field] }, report2.line, 1, 2);
-  });
-  summary.toolCalls = traversal.stats;
+  const traversal = startTraversal();
+  run.listen(EVENT_RULES.filter(isStreamRule).filter((rule) => run.severityOf(rule, absolutePath)), (rule, report2) => ({
+    rule,
+    stream: traversal.stream,
+    on: traversal.on,
+    report: (finding) => report2({
+      messageId: finding.messageId,
+      data: finding.data,
+      hint: finding.hint,
+      relatedLine: finding.relatedLine,
+      demote: finding.cut,
+      // About an earlier line, whose text is gone: the whole line.
+      ...finding.line === void 0 ? { path: [...eventPath, finding.field] } : { path: [finding.field], span: lineSpan(finding.line, 1, 2) }
+    }, input)
+  }));
+  const summary = { lines: 0, events: 0, types, toolCalls: traversal.stats };
   const count = (type) => {
     types[type] = (types[type] ?? 0) + 1;
   };
@@ -42127,24 +42240,21 @@ function createLineValidator(options) {
   };
   return {
     pushLine(line, invalidUtf8 = false) {
-      out = [];
       checkLine(line, invalidUtf8);
-      return out;
+      return run.take();
     },
     pushOverlong(chars) {
       checkLine("", false);
-      out = [];
       emit(EVENT_JSON, overlongLine(chars), { hint: "split the recording into one event per line", path: [] }, lineNumber, 1, 2);
-      return out;
+      return run.take();
     },
     end() {
-      out = [];
       if (Object.keys(types).length === 0) {
         const content = lineNumber === 0 ? "it is empty" : `only ${plural(lineNumber, "blank line")}`;
         emit(EVENT_JSON, { messageId: "noEvent", data: { content } }, { hint: "record the stream again: each request's events end with done or error", path: [] }, 1, 1, 2);
       }
       traversal.end();
-      return out;
+      return run.take();
     },
     summary
   };
@@ -42352,6 +42462,8 @@ function createRegistry(domains) {
   const byId = /* @__PURE__ */ new Map();
   for (const rule of domains.flatMap((domain) => domain.rules)) {
     const other = byId.get(rule.id);
+    if (other?.kind === "pipeline" && rule.kind === "pipeline")
+      continue;
     if (other)
       throw new Error(`rule id "${rule.id}" is registered twice (domains ${other.domain} and ${rule.domain})`);
     byId.set(rule.id, rule);
@@ -42438,40 +42550,6 @@ var init_config_section2 = __esm({
         });
       }
     };
-  }
-});
-
-// dist/mcp/rules/types.js
-var MCP_DOMAIN, defineMcpRule, definePipelineStep2;
-var init_types5 = __esm({
-  "dist/mcp/rules/types.js"() {
-    "use strict";
-    init_rule();
-    MCP_DOMAIN = "mcp";
-    defineMcpRule = ruleDefiner(MCP_DOMAIN);
-    definePipelineStep2 = pipelineStepDefiner(MCP_DOMAIN);
-  }
-});
-
-// dist/mcp/rules/mcp-server-start.js
-var mcp_server_start_default;
-var init_mcp_server_start = __esm({
-  "dist/mcp/rules/mcp-server-start.js"() {
-    "use strict";
-    init_types5();
-    mcp_server_start_default = definePipelineStep2({
-      id: "mcp-server-start",
-      description: "Every server a client configuration declares (caplint mcp --servers) can be started and answers initialize and tools/list.",
-      category: "correctness",
-      defaultSeverity: "error",
-      fixable: false,
-      messages: {
-        failed: "server {{server}} could not be linted: {{problem}}",
-        unresolvedInput: "server {{server}} uses {{reference}} ({{what}}); caplint asks for nothing, so it cannot start this server",
-        unsetVariable: "server {{server}} uses {{reference}}, and the environment variable is not set (nor a default given with :-)",
-        invalidEntry: "server {{server}} cannot be run as written: {{problem}}"
-      }
-    });
   }
 });
 
@@ -42808,8 +42886,7 @@ var init_naming = __esm({
 // dist/mcp/text.js
 function quote2(value, max = 80) {
   const text2 = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
-  const short = text2.length > max ? `${text2.slice(0, max - 20)}\u2026${text2.slice(-12)}` : text2;
-  return `"${escapeControls(short)}"`;
+  return `"${escapeControls(cutText(text2, max, { head: max - 20, tail: 12 }))}"`;
 }
 function escapeControls(text2) {
   return escapeInvisible(text2.replace(/[\u0000-\u001f"\\]/g, (c) => c === '"' ? '\\"' : c === "\\" ? "\\\\" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
@@ -42818,6 +42895,18 @@ var init_text2 = __esm({
   "dist/mcp/text.js"() {
     "use strict";
     init_quote();
+  }
+});
+
+// dist/mcp/rules/types.js
+var MCP_DOMAIN, defineMcpRule, definePipelineStep2;
+var init_types5 = __esm({
+  "dist/mcp/rules/types.js"() {
+    "use strict";
+    init_rule();
+    MCP_DOMAIN = "mcp";
+    defineMcpRule = ruleDefiner(MCP_DOMAIN);
+    definePipelineStep2 = pipelineStepDefiner(MCP_DOMAIN);
   }
 });
 
@@ -45158,6 +45247,89 @@ var init_rules3 = __esm({
   }
 });
 
+// dist/mcp/lint.js
+async function lintMcp(listings, options) {
+  const diagnostics = [];
+  for (const listing of listings) {
+    const { document } = listing;
+    const run = new RuleRun({ settings: options });
+    const input = {
+      file: document.file,
+      absolutePath: document.absolutePath,
+      locate: (report2) => document.locate(report2.path, report2.target)
+    };
+    const parseProblem = (path45, problem) => run.report(PARSE_META, { path: path45, messageId: "unreadable", data: { problem } }, input);
+    if (!document.ok) {
+      parseProblem([], document.parseError.message);
+      diagnostics.push(...run.finish());
+      continue;
+    }
+    for (const problem of listing.dumpProblems)
+      parseProblem(problem.path, problem.message);
+    if (listing.tools.length > MAX_TOOLS) {
+      const extra = listing.tools[MAX_TOOLS];
+      parseProblem(extra.path, `the listing has ${listing.tools.length.toLocaleString("en")} tools; caplint lints the first ${MAX_TOOLS.toLocaleString("en")} (no real server lists more)`);
+      listing.tools = listing.tools.slice(0, MAX_TOOLS);
+    }
+    const name = serverName(listing);
+    const service = options.settings.service ?? (name === void 0 ? void 0 : serviceFromServerName(name));
+    const rules = MCP_RULES.filter((rule) => run.severityOf(rule, document.absolutePath));
+    await run.start(rules, (_rule, report2) => ({
+      listing,
+      settings: options.settings,
+      service,
+      tools: listing.tools,
+      shown: (path45, value) => shownValue(value, typeof value === "number" ? document.writtenText(path45) : void 0),
+      report: (finding) => report2(finding, input)
+    }));
+    diagnostics.push(...run.finish());
+  }
+  return diagnostics.sort(compareDiagnostics);
+}
+var PARSE_META;
+var init_lint2 = __esm({
+  "dist/mcp/lint.js"() {
+    "use strict";
+    init_diagnostics();
+    init_messages();
+    init_run_rules();
+    init_listing();
+    init_naming();
+    init_rules3();
+    init_types5();
+    PARSE_META = definePipelineStep2({
+      id: "parse",
+      description: "The file is readable JSON.",
+      category: "correctness",
+      defaultSeverity: "error",
+      fixable: false,
+      messages: { unreadable: "{{problem}}" }
+    });
+  }
+});
+
+// dist/mcp/rules/mcp-server-start.js
+var mcp_server_start_default;
+var init_mcp_server_start = __esm({
+  "dist/mcp/rules/mcp-server-start.js"() {
+    "use strict";
+    init_types5();
+    mcp_server_start_default = definePipelineStep2({
+      id: "mcp-server-start",
+      description: "Every server a client configuration declares (caplint mcp --servers) can be started and answers initialize and tools/list.",
+      category: "correctness",
+      defaultSeverity: "error",
+      fixable: false,
+      messages: {
+        failed: "server {{server}} could not be linted: {{problem}}",
+        unresolvedInput: "server {{server}} uses {{reference}} ({{what}}); caplint asks for nothing, so it cannot start this server",
+        unsetVariable: "server {{server}} uses {{reference}}, and the environment variable is not set (nor a default given with :-)",
+        invalidEntry: "server {{server}} cannot be run as written: {{problem}}"
+      }
+    });
+  }
+});
+
 // dist/mcp/wording.js
 var TOOL_SERVER_WORDING;
 var init_wording3 = __esm({
@@ -45178,6 +45350,7 @@ var init_domain3 = __esm({
   "dist/mcp/domain.js"() {
     "use strict";
     init_config_section2();
+    init_lint2();
     init_mcp_server_start();
     init_rules3();
     init_types5();
@@ -45185,7 +45358,8 @@ var init_domain3 = __esm({
     MCP = {
       name: MCP_DOMAIN,
       lintCommand: "mcp",
-      rules: [...MCP_RULES, mcp_server_start_default],
+      // Its pipeline steps first, as SARIF lists them (parse shares its id with the capabilities' step).
+      rules: [PARSE_META, mcp_server_start_default, ...MCP_RULES],
       wording: TOOL_SERVER_WORDING,
       config: MCP_CONFIG
     };
@@ -45301,79 +45475,6 @@ var init_schema3 = __esm({
     init_definitions();
     I64_MIN = "@@INT64_MIN@@";
     I64_MAX = "@@INT64_MAX@@";
-  }
-});
-
-// dist/mcp/lint.js
-async function lintMcp(listings, options) {
-  const diagnostics = [];
-  const rules = rulesToStart(MCP_RULES, options);
-  for (const listing of listings) {
-    const { document } = listing;
-    const budget = new FindingBudget();
-    const push2 = (rule, severity, report2) => {
-      if (!budget.admit(rule, severity, document.file, document.absolutePath))
-        return;
-      const located = document.locate(report2.path, report2.target);
-      diagnostics.push(createDiagnostic(rule, severity, report2, { file: document.file, absolutePath: document.absolutePath, ...located }));
-    };
-    if (!document.ok) {
-      push2(PARSE_META, "error", { path: [], messageId: "unreadable", data: { problem: document.parseError.message } });
-      continue;
-    }
-    for (const problem of listing.dumpProblems)
-      push2(PARSE_META, "error", { path: problem.path, messageId: "unreadable", data: { problem: problem.message } });
-    if (listing.tools.length > MAX_TOOLS) {
-      const extra = listing.tools[MAX_TOOLS];
-      push2(PARSE_META, "error", {
-        path: extra.path,
-        messageId: "unreadable",
-        data: {
-          problem: `the listing has ${listing.tools.length.toLocaleString("en")} tools; caplint lints the first ${MAX_TOOLS.toLocaleString("en")} (no real server lists more)`
-        }
-      });
-      listing.tools = listing.tools.slice(0, MAX_TOOLS);
-    }
-    const name = serverName(listing);
-    const service = options.settings.service ?? (name === void 0 ? void 0 : serviceFromServerName(name));
-    for (const rule of rules) {
-      const configured = configuredSeverity(rule, options, document.absolutePath);
-      if (!configured)
-        continue;
-      const context = Object.freeze({
-        listing,
-        settings: options.settings,
-        service,
-        tools: listing.tools,
-        shown: (path45, value) => shownValue(value, typeof value === "number" ? document.writtenText(path45) : void 0),
-        report: (report2) => push2(rule, findingSeverity(configured, report2), report2)
-      });
-      await rule.check(context);
-    }
-    diagnostics.push(...budget.summaries());
-  }
-  return diagnostics.sort(compareDiagnostics);
-}
-var PARSE_RULE_ID, PARSE_META;
-var init_lint2 = __esm({
-  "dist/mcp/lint.js"() {
-    "use strict";
-    init_diagnostics();
-    init_messages();
-    init_run_rules();
-    init_listing();
-    init_naming();
-    init_rules3();
-    init_types5();
-    PARSE_RULE_ID = "parse";
-    PARSE_META = definePipelineStep2({
-      id: PARSE_RULE_ID,
-      description: "The file is readable JSON.",
-      category: "correctness",
-      defaultSeverity: "error",
-      fixable: false,
-      messages: { unreadable: "{{problem}}" }
-    });
   }
 });
 
@@ -46168,9 +46269,8 @@ function lintListings(listings, options, severities, service) {
   });
 }
 async function writeReport2(diagnostics, run, options, io, severities, redactor) {
-  const rules = new Map([[PARSE_RULE_ID, PARSE_META], [mcp_server_start_default.id, mcp_server_start_default], ...MCP_RULES_BY_ID]);
   return reportLintRun({ diagnostics, files: run.count, notes: run.notes, config: severities.configLabel ?? null }, options, io, {
-    rules,
+    rules: MCP_RULES_REPORTED,
     sourceText: (file) => run.texts.get(file),
     inputs: run.inputs,
     scrub: (text2) => redactor.known(text2)
@@ -46308,7 +46408,7 @@ function checkService(service) {
     throw new FatalError(`--service ${JSON.stringify(escapeControls(service))}: expected a snake_case service name such as "slack"`);
   return service;
 }
-var import_node_path36, NOTHING_CONFIGURED;
+var import_node_path36, MCP_RULES_REPORTED, NOTHING_CONFIGURED;
 var init_run = __esm({
   "dist/mcp/run.js"() {
     "use strict";
@@ -46325,13 +46425,14 @@ var init_run = __esm({
     init_config_section2();
     init_listing();
     init_lint2();
-    init_mcp_server_start();
+    init_domain3();
     init_rules3();
     init_types5();
     init_redact();
     init_wording3();
     init_text2();
     init_wording();
+    MCP_RULES_REPORTED = new Map(MCP.rules.map((rule) => [rule.id, rule]));
     NOTHING_CONFIGURED = { verbs: [], listTools: /* @__PURE__ */ new Map() };
   }
 });
@@ -47130,7 +47231,7 @@ function locationIn(document, at) {
 async function inPermissionFiles(source, kind, name) {
   if (await pathKind(source) !== "directory")
     return void 0;
-  const { files } = await walk(source, [".toml", ".json"]);
+  const { files } = await walk(source, [".toml", ".json"], HOST_FOLDER_WALK);
   for (const file of files.sort()) {
     const read = readTextFile(file, MAX_BYTES);
     if (!read.ok)
@@ -47185,6 +47286,7 @@ var init_definition = __esm({
     import_node_path39 = __toESM(require("node:path"), 1);
     import_node_url2 = require("node:url");
     init_catalog();
+    init_project();
     init_document();
     init_line_index();
     init_read();
@@ -48831,6 +48933,7 @@ init_stdin();
 init_errors();
 init_rules();
 init_build();
+init_cargo();
 init_query_options();
 init_options2();
 init_check_run();
@@ -48888,6 +48991,7 @@ async function runCheck(paths, options, io, allRules) {
     rules: CAPABILITY_RULES_BY_ID,
     sourceText: (file) => outcome.texts.get(file) ?? readForCodeFrame(file),
     inputs: outcome.inputs,
+    projectFiles: APP_FILE_NAMES,
     // Watching, each run's JSON or SARIF document is one line (JSON Lines): a reader parses the stream line by line.
     jsonLines: options.watch === true
   });
@@ -50085,6 +50189,7 @@ async function useRelease(catalog, plugin, version) {
 }
 
 // dist/capabilities/commands/report.js
+init_cargo();
 init_read_log();
 var import_node_path33 = __toESM(require("node:path"), 1);
 init_lint();
@@ -50141,7 +50246,7 @@ function registerReport(program2, io, setExitCode, allRules) {
         ...project.documents.map((d) => d.absolutePath),
         ...configDocuments(project.config).map((document) => document.absolutePath)
       ];
-      await writeOutputFile("--html", { given: options.html, cwd: io.cwd, stdout: io.stdout, inputs: inputs2 }, html);
+      await writeOutputFile("--html", { given: options.html, cwd: io.cwd, stdout: io.stdout, inputs: inputs2, projectFiles: APP_FILE_NAMES }, html);
       const c = data.counts;
       const paint = await answerPaint(options, io, true);
       const counted = (count, noun, colour) => count ? colour(plural(count, noun)) : plural(count, noun);
@@ -50747,6 +50852,7 @@ function registerCommands(program2, io, setExitCode) {
 }
 
 // dist/cli/output-options.js
+init_cargo();
 init_esm();
 var import_node_path43 = __toESM(require("node:path"), 1);
 init_output();
@@ -50793,7 +50899,8 @@ function addOutputOptions(program2, output, cwd, stdout) {
     const { output: file, quiet } = action.opts();
     if (captured && !quiet && file !== void 0) {
       const named2 = [...action.args, ...Object.values(action.opts()).flat()].filter((value) => typeof value === "string" && value !== file);
-      await writeOutputFile("--output", { given: file, cwd, stdout, inputs: named2.map((value) => import_node_path43.default.resolve(cwd, value)) }, captured.text);
+      const inputs2 = named2.map((value) => import_node_path43.default.resolve(cwd, value));
+      await writeOutputFile("--output", { given: file, cwd, stdout, inputs: inputs2, projectFiles: APP_FILE_NAMES }, captured.text);
     }
     captured = void 0;
   });
