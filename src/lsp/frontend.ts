@@ -155,7 +155,8 @@ export function callHover(project: Project, file: string, offset: number): { tex
     }
     out.push(`**May call:** ${allowed.length ? allowed.join("; ") : "no window"}`);
     if (refused.length) out.push(`**Refused:** ${refused.join("; ")}`);
-    if (!judgement.byPage && windows[0] !== "*") out.push("_Judged for every window that loads local pages: which window loads this file is not known._");
+    if (!judgement.byPage && windows.some((window) => window !== "*" && !judgement.ownPageWindows.includes(window)))
+      out.push("_Judged for every window that loads local pages: which window loads this file is not known._");
   }
   return { text: out.join("\n\n"), start: call.start, end: call.end };
 }

@@ -736,7 +736,7 @@ const PLATFORM_VALUES: Record<string, readonly Platform[]> = {
   linux: ["linux"],
 };
 /** A name that holds the platform (`platform()`, `osType`, `os.type()`, `currentPlatform`), compared with a literal. */
-const PLATFORM_HOLDER = /platform|ostype|^os$|^type$/i;
+const PLATFORM_HOLDER = /platform|os_?type|^os$|^type$/i;
 
 /**
  * The platforms on which a condition holds, when it is a platform check the code spells plainly:
@@ -752,7 +752,7 @@ function guardPlatforms(node: Node, depth = 0): readonly Platform[] | undefined 
     case "AwaitExpression":
       return guardPlatforms(node.argument as Node, depth + 1);
     case "CallExpression":
-      return (node.arguments as Node[]).length === 0 ? checkNamed(node.callee as Node) : undefined;
+      return (node.arguments as Node[]).length === 0 ? checkNamed(node.callee as Node) : includesCheck(node);
     case "Identifier":
     case "MemberExpression":
       return checkNamed(node);
@@ -779,6 +779,22 @@ function guardPlatforms(node: Node, depth = 0): readonly Platform[] | undefined 
     default:
       return undefined;
   }
+}
+
+/** `["macos", "windows", "linux"].includes(OS_TYPE)` (readest's updater): where one of the listed platforms is. */
+function includesCheck(node: Node): readonly Platform[] | undefined {
+  const callee = node.callee as Node;
+  const args = node.arguments as Node[];
+  if (callee.type !== "MemberExpression" || callee.computed || lastName(callee) !== "includes" || args.length !== 1) return undefined;
+  const list = callee.object as Node;
+  if (list.type !== "ArrayExpression" || !PLATFORM_HOLDER.test(lastName(args[0]!) ?? "")) return undefined;
+  const platforms = new Set<Platform>();
+  for (const element of list.elements as Array<Node | null>) {
+    const values = element && isStringLiteral(element) ? PLATFORM_VALUES[element.value.toLowerCase()] : undefined;
+    if (!values) return undefined;
+    for (const platform of values) platforms.add(platform);
+  }
+  return ALL_PLATFORMS.filter((platform) => platforms.has(platform));
 }
 
 function checkNamed(node: Node): readonly Platform[] | undefined {

@@ -5,6 +5,7 @@
 import path from "node:path";
 import { isPlainObject } from "../../core/json.js";
 import type { AppConfig } from "../load/app-config.js";
+import type { CodeWindowLabels } from "../load/window-labels.js";
 import type { ApiLookup } from "./api.js";
 import { globalNamespaceModule, implicitCalls, jsApiModule } from "./js-api.js";
 import { jsPackageVersions, type JsPackageVersions } from "./js-lockfile.js";
@@ -17,6 +18,8 @@ export interface FrontendLoadOptions {
   cwd: string;
   maxBytes: number;
   config: AppConfig | undefined;
+  /** The windows the app makes in its Rust and frontend code (the same list unmatched-window reads). */
+  codeWindows?: CodeWindowLabels;
   frontend?: FrontendConfig;
   /** Kept by the project's load context between reloads (see scan.ts). */
   cache?: ModuleCache;
@@ -39,8 +42,9 @@ export async function loadFrontend(options: FrontendLoadOptions): Promise<Fronte
     boundary: options.boundary,
     cwd: options.cwd,
     maxBytes: options.maxBytes,
-    build: { frontendDist: build.frontendDist, devUrl: build.devUrl },
+    build: { frontendDist: build.frontendDist, devUrl: build.devUrl, beforeBuildCommand: build.beforeBuildCommand, beforeDevCommand: build.beforeDevCommand },
     windows,
+    madeWindows: madeWindows(options.codeWindows, new Set(windows.map((window) => window.label))),
     ...(options.frontend ? { config: options.frontend } : {}),
     ...(options.cache ? { cache: options.cache } : {}),
     apiFor: async (root) => {
@@ -53,6 +57,21 @@ export async function loadFrontend(options: FrontendLoadOptions): Promise<Fronte
   if (scan && jsVersions) scan.jsVersions = jsVersions;
   if (scan) scan.notes.push(...versionNotes.map((note) => `${path.relative(options.cwd, options.appRoot) || "."}: ${note}`));
   return scan;
+}
+
+/**
+ * The windows made in code, with each page of the app their code says they load, skipping those the
+ * config declares. A label built at run time counts by its literal start (`reader-${id}` → `reader-*`,
+ * the pattern a capability matches it with); one with no literal start is not judged.
+ */
+function madeWindows(code: CodeWindowLabels | undefined, declared: ReadonlySet<string>): Array<{ label: string; url: string }> {
+  const made = new Map<string, { label: string; url: string }>();
+  const add = (label: string, url: CodeWindowLabels["labels"][number]["url"]) => {
+    if (url?.kind === "app" && !declared.has(label)) made.set(`${label}\u0000${url.path}`, { label, url: url.path });
+  };
+  for (const window of code?.labels ?? []) add(window.label, window.url);
+  for (const window of code?.prefixes ?? []) if (window.label !== "") add(`${window.label}*`, window.url);
+  return [...made.values()];
 }
 
 /** The map of Tauri's packages at the versions `versionOf` names (undefined: the newest). */

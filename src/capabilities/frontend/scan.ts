@@ -18,7 +18,10 @@ import { isTauriSpecifier, type ApiLookup } from "./api.js";
 import { fileBlocks, isFrontendFile, looksMinified, SCRIPT_EXTENSIONS, type ScriptBlock } from "./blocks.js";
 import { Linker, type ModuleTarget, type Use } from "./link.js";
 import { readBundlerConfig, type BundlerConfig } from "./bundler-config.js";
+import { buildCommandEntries } from "./build-commands.js";
 import { plural } from "../../core/wording.js";
+import { isPlainObject } from "../../core/json.js";
+import { parse as parseJsonc } from "jsonc-parser";
 
 export interface FrontendOptions {
   /** The folder holding `src-tauri/` (or the app folder itself). */
@@ -31,9 +34,15 @@ export interface FrontendOptions {
   maxBytes: number;
   /** The map of Tauri's packages at the versions the frontend in `root` installs. */
   apiFor: (root: string) => Promise<ApiLookup> | ApiLookup;
-  /** `build.frontendDist`, `build.devUrl` and `app.windows[].url` of the app config. */
-  build?: { frontendDist?: unknown; devUrl?: unknown };
+  /** `build.frontendDist`, `build.devUrl`, the build's commands and `app.windows[].url` of the app config. */
+  build?: { frontendDist?: unknown; devUrl?: unknown; beforeBuildCommand?: unknown; beforeDevCommand?: unknown };
   windows: ReadonlyArray<{ label: string; url?: unknown }>;
+  /**
+   * Windows the app makes in its code (window-labels.ts), each with a page of the app its code says it loads
+   * (one entry per page): each is judged by the files of its pages, when they are certain. A label built at
+   * run time is written with its literal start and `*` (`reader-*`), as the capability patterns that match it are.
+   */
+  madeWindows?: ReadonlyArray<{ label: string; url: string }>;
   /** The `frontend` section of caplint.config.json. */
   config?: FrontendConfig;
   /** Modules read by the last scan of the same app (an editor's checks): a file whose text is unchanged is not parsed again. */
@@ -90,6 +99,11 @@ export interface FrontendScan {
   pagesCertain: boolean;
   /** Window label → the page it loads, when known. */
   windowPages: Map<string, FrontendPage>;
+  /**
+   * Windows judged by the files of their own page alone → that page: those made in code whose page is
+   * certain (an HTML page no config window loads, or a route), and config windows on a route of their own.
+   */
+  ownPageWindows: Map<string, FrontendPage>;
   /** How many files this scan parsed (the others came from the cache unchanged). */
   parsed: number;
 }
@@ -188,7 +202,7 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
       .some((part) => SKIPPED_FOLDERS.has(part));
 
   const tsconfig = ["tsconfig.json", "jsconfig.json"].map((name) => path.join(root, name)).find((file) => pathKindSync(file) === "file");
-  const resolver = new natural.resolver.ResolverFactory({
+  const resolverOptions = {
     extensions: [".ts", ".tsx", ".mts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", ".json"],
     extensionAlias: { ".js": [".ts", ".tsx", ".js", ".jsx"], ".mjs": [".mts", ".mjs"] },
     conditionNames: ["browser", "import", "module", "default"],
@@ -196,8 +210,19 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     mainFiles: ["index"],
     alias: bundler.alias,
     roots: [bundler.root],
+  };
+  let resolver = new natural.resolver.ResolverFactory({
+    ...resolverOptions,
     ...(tsconfig ? { tsconfig: { configFile: tsconfig, references: "auto" } } : {}),
   });
+  // A tsconfig that extends a config not installed (`@sindresorhus/tsconfig`, SvelteKit's generated
+  // `.svelte-kit/tsconfig.json` before a build) makes oxc's resolver fail every request, relative ones too:
+  // its own `paths` are read instead, as aliases.
+  if (tsconfig && /tsconfig/i.test(resolver.sync(root, "./package.json").error ?? "")) {
+    const alias = { ...tsconfigPaths(tsconfig, options.maxBytes), ...bundler.alias };
+    resolver = new natural.resolver.ResolverFactory({ ...resolverOptions, alias });
+    notes.push(`${show(tsconfig)}: the config it extends is not installed; its own "paths" are read`);
+  }
 
   // Entry points, grouped into pages.
   const groups = await entryGroups(root, bundler, options, notes, show);
@@ -426,6 +451,20 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
   positioned.sort((a, b) => compareText(a.displayFile, b.displayFile) || a.start - b.start || compareText(a.member, b.member));
   const windowPages = new Map<string, FrontendPage>();
   for (const page of pages) for (const label of page.windows) windowPages.set(label, page);
+  // A window judged by its own page: made in code, or on a route of its own. One made in code may load
+  // several pages (one helper opens `/reader` and `/library`): it loads the files of each.
+  const ownPageLabels = new Set([
+    ...(options.madeWindows ?? []).map((made) => made.label),
+    ...groups.filter((group) => group.ownRoute).flatMap((group) => group.windows),
+  ]);
+  const ownPageWindows = new Map<string, FrontendPage>();
+  for (const page of pages) {
+    for (const label of page.windows) {
+      if (!ownPageLabels.has(label)) continue;
+      const known = ownPageWindows.get(label);
+      ownPageWindows.set(label, known ? { entry: known.entry, windows: [label], files: new Set([...known.files, ...page.files]) } : page);
+    }
+  }
   // The cache keeps what the next scan can reuse: the files read now, nothing that is no longer reachable.
   if (options.cache) for (const file of options.cache.keys()) if (!modules.has(file)) options.cache.delete(file);
   return {
@@ -437,8 +476,9 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     thirdPartyPlugins: [...thirdParty].sort(),
     specifiers: [...specifiers].sort(),
     notes: dedupeNotes(notes),
-    pagesCertain: groups.length > 1 && groups.every((group) => group.certain),
+    pagesCertain: pagesCertain(groups),
     windowPages,
+    ownPageWindows,
     parsed: parsedFiles.size,
   };
 }
@@ -493,6 +533,7 @@ function emptyScan(root: string, notes: string[]): FrontendScan {
     notes,
     pagesCertain: false,
     windowPages: new Map(),
+    ownPageWindows: new Map(),
     parsed: 0,
   };
 }
@@ -525,6 +566,14 @@ interface EntryGroup {
   windows: string[];
   /** The group is one distinct page (an HTML file or configured entries): windows that load it are known. */
   certain: boolean;
+  /** The route a window stays on (routeFiles): it tells that window's page, not where the other windows go. */
+  ownRoute?: boolean;
+}
+
+/** Whether the config's windows are told apart by page: more than one page, each of them distinct. */
+function pagesCertain(groups: readonly EntryGroup[]): boolean {
+  const pages = groups.filter((group) => !group.ownRoute);
+  return pages.length > 1 && pages.every((group) => group.certain);
 }
 
 async function entryGroups(
@@ -556,17 +605,50 @@ async function entryGroups(
   for (const input of bundler.inputs) if ((await pathKind(input)) === "file") addPage(input);
   const index = path.join(bundler.root, "index.html");
   if ((await pathKind(index)) === "file") addPage(index);
+  const ownRoutes: EntryGroup[] = [];
+  const configLabels = new Set(options.windows.map((window) => window.label));
   for (const window of options.windows) {
     if (claimed.has(window.label)) continue;
     const url = typeof window.url === "string" ? window.url : "index.html";
     if (/^[a-z][a-z0-9+.-]*:/i.test(url)) continue;
     const page = url.replace(/[?#].*$/, "").replace(/^\/+/, "");
+    // A window on a route of its own (CopySpeak's HUD on `/hud`) stays there: it is judged by that route's files.
+    // A window on the start page may go anywhere in the app, and stays judged by every call.
+    const routed = page !== "" && !/\.html?$/i.test(page) && !/#./.test(url) ? routeFiles(root, page) : undefined;
+    if (routed) {
+      ownRoutes.push({ entries: routed, windows: [window.label], certain: true, ownRoute: true });
+      continue;
+    }
     const candidates =
       page === "" || !/\.html?$/i.test(page) ? [index] : [path.join(bundler.root, page), path.join(root, "public", page), path.join(root, page)];
     const file = candidates.find((candidate) => pages.has(candidate)) ?? (await firstFile(candidates));
     if (file) addPage(file).push(window.label);
     else if (page && /\.html?$/i.test(page))
       notes.push(`window "${window.label}": its page ${page} was not found under ${show(bundler.root)}; its calls were not analysed`);
+  }
+  for (const made of options.madeWindows ?? []) {
+    // `index.html#/settings`: a client router's route inside a page, which the files do not tell apart.
+    if (/#./.test(made.url)) continue;
+    const page = made.url.replace(/[?#].*$/, "").replace(/^\/+/, "");
+    // The start page (index.html, "") and a page a config window loads are the app's main page: a window made on
+    // it runs what the code picks for its label (coh3's game overlay, clash-verge-rev's update splash), which the
+    // files do not tell. It is not judged by page.
+    const shared = (windows: readonly string[]) => windows.some((label) => configLabels.has(label));
+    // A window made on the start page is not judged by page (see `shared` below).
+    if (page === "") continue;
+    if (/\.html?$/i.test(page)) {
+      const candidates = [path.join(bundler.root, page), path.join(root, "public", page), path.join(root, page)];
+      const file = candidates.find((candidate) => pages.has(candidate)) ?? (await firstFile(candidates));
+      if (file && file !== index && !shared(pages.get(file) ?? [])) addWindow(addPage(file), made.label);
+      else if (!file) notes.push(`window "${made.label}" made in code: its page ${page} was not found under ${show(bundler.root)}; its calls were not judged`);
+    } else {
+      const files = routeFiles(root, page);
+      const same = files && ownRoutes.find((group) => group.entries[0] === files[0]);
+      if (same && !shared(same.windows)) addWindow(same.windows, made.label);
+      else if (files && !same) ownRoutes.push({ entries: files, windows: [made.label], certain: true, ownRoute: true });
+      else if (!files)
+        notes.push(`window "${made.label}" made in code loads "/${page}", which no page or route file of ${show(root)} holds; its calls were not judged`);
+    }
   }
   const routeEntries: string[] = [];
   for (const folder of ROUTE_FOLDERS) {
@@ -581,8 +663,15 @@ async function entryGroups(
         if ((await pathKind(file)) === "file") routeEntries.push(file);
       }
   }
+  // Files the build's commands hand to the bundler (`rtgl fe build -s src/setup.tauri.js`): entries no page names.
+  for (const file of buildCommandEntries(root, options.build, options.maxBytes)) if (!routeEntries.includes(file) && !pages.has(file)) routeEntries.push(file);
+  // A route a window stays on is that window's: its page files are not entries of the app's other routes.
+  const ownRouteFiles = new Set(ownRoutes.flatMap((group) => group.entries));
+  for (let index = routeEntries.length - 1; index >= 0; index--) if (ownRouteFiles.has(routeEntries[index]!)) routeEntries.splice(index, 1);
   if (routeEntries.length) {
-    const unassigned = options.windows.map((w) => w.label).filter((label) => !claimed.has(label) && !pageGroups.some((g) => g.windows.includes(label)));
+    const unassigned = options.windows
+      .map((w) => w.label)
+      .filter((label) => !claimed.has(label) && ![...pageGroups, ...ownRoutes].some((g) => g.windows.includes(label)));
     pageGroups.push({ entries: routeEntries, windows: unassigned, certain: false });
   }
   if (pageGroups.length === 0) {
@@ -593,7 +682,40 @@ async function entryGroups(
     }
   }
   // Pages no window names are loaded by windows made at run time: they count for every window.
-  return [...groups, ...pageGroups];
+  return [...groups, ...pageGroups, ...ownRoutes];
+}
+
+const ROUTE_EXTENSIONS = [".tsx", ".jsx", ".ts", ".js", ".svelte", ".vue", ".mdx"];
+/** The file of a route folder that renders its page. */
+const PAGE_NAMES = ["page", "+page", "index"];
+
+/**
+ * The page files a file-based router serves for a path (`/reader`), when the app has one: the Next.js app
+ * router's `app/reader/page.tsx` (https://nextjs.org/docs/app/getting-started/layouts-and-pages),
+ * SvelteKit's `src/routes/reader/+page.svelte` and `+page.ts` (https://svelte.dev/docs/kit/routing), the
+ * Next.js pages router's and Nuxt's `pages/reader.tsx` or `pages/reader/index.tsx`. The layouts around
+ * them are left out: they are the app's chrome, and often branch on the route (CopySpeak's root layout
+ * shows its update checker everywhere but on `/hud`), which the files do not tell. Dynamic segments
+ * (`[id]`) and route groups (`(shop)`) are not matched: undefined, and the window is not judged by page.
+ */
+function routeFiles(root: string, routePath: string): string[] | undefined {
+  const segments = routePath.split("/").filter((segment) => segment !== "");
+  if (segments.length === 0 || segments.some((segment) => segment === "." || segment === "..")) return undefined;
+  const existing = (dir: string, names: readonly string[]) =>
+    names.flatMap((name) => ROUTE_EXTENSIONS.map((extension) => path.join(dir, name + extension))).filter((file) => pathKindSync(file) === "file");
+  for (const folder of ROUTE_FOLDERS) {
+    const base = path.join(root, folder);
+    const dir = path.join(base, ...segments);
+    if (!isWithin(dir, root)) continue;
+    let pages = existing(dir, PAGE_NAMES);
+    if (pages.length === 0) pages = existing(path.dirname(dir), [segments[segments.length - 1]!]);
+    if (pages.length) return pages;
+  }
+  return undefined;
+}
+
+function addWindow(windows: string[], label: string): void {
+  if (!windows.includes(label)) windows.push(label);
 }
 
 async function firstFile(candidates: string[]): Promise<string | undefined> {
@@ -621,6 +743,29 @@ function sourceFilesUnder(dir: string): string[] {
   };
   visit(dir);
   return files;
+}
+
+/**
+ * `compilerOptions.paths` of a tsconfig as resolver aliases (`"@/*": ["./src/*"]` → `@` → `<baseUrl>/src`),
+ * relative to its `baseUrl` (else its folder); patterns other than a `*` at the end are left out.
+ */
+function tsconfigPaths(file: string, maxBytes: number): Record<string, string[]> {
+  const read = readTextFile(file, maxBytes);
+  if (!read.ok) return {};
+  const value = parseJsonc(read.text, [], { allowTrailingComma: true }) as unknown;
+  const options = isPlainObject(value) && isPlainObject(value.compilerOptions) ? value.compilerOptions : {};
+  const base = path.resolve(path.dirname(file), typeof options.baseUrl === "string" ? options.baseUrl : ".");
+  const alias: Record<string, string[]> = {};
+  if (!isPlainObject(options.paths)) return alias;
+  for (const [pattern, targets] of Object.entries(options.paths)) {
+    if (!Array.isArray(targets) || (pattern.includes("*") && !pattern.endsWith("/*"))) continue;
+    const key = pattern.replace(/\/\*$/, "");
+    const paths = targets
+      .filter((target): target is string => typeof target === "string" && (!pattern.includes("*") || target.endsWith("/*")))
+      .map((target) => path.resolve(base, target.replace(/\/\*$/, "")));
+    if (paths.length) alias[key] = paths;
+  }
+  return alias;
 }
 
 function pathKindSync(file: string): "file" | "other" {

@@ -520,6 +520,7 @@ async function assembleProject(context: LoadContext, read: ReadLog): Promise<Pro
       cwd: options.cwd,
       maxBytes,
       config: project.config,
+      ...(project.codeWindows ? { codeWindows: project.codeWindows } : {}),
       ...(typeof options.frontend === "object" ? { frontend: options.frontend } : {}),
       cache: context.frontendModules,
     });

@@ -23,7 +23,15 @@ export interface CodeLabel {
   label: string;
   file: string;
   line: number;
+  /**
+   * What the window made here loads, when the code says it with literals: a page of the app (`reader.html`,
+   * `/reader?ids=…`, "" for the start page, `WebviewUrl::default()`), or a remote page. Undefined: not said
+   * (a variable the file does not define once, a `label` setting, a builder without a url).
+   */
+  url?: WindowUrl;
 }
+
+export type WindowUrl = { kind: "app"; path: string } | { kind: "external" };
 
 export interface CodeWindowLabels {
   /** Labels written as literals where a window or webview is created. */
@@ -199,19 +207,41 @@ function scanRust(source: string, file: string, out: CodeWindowLabels): void {
     if (ident && constants.has(ident[1]!)) return { kind: "literal", value: constants.get(ident[1]!)! };
     return { kind: "prefix", value: "" };
   };
-  // The label is the second argument of the window builders and the first of a webview builder.
-  for (const match of source.matchAll(/\b(?:WebviewWindowBuilder|WindowBuilder)\s*::\s*new\s*\(/g)) {
-    const second = argumentStart(source, match.index! + match[0].length, 1);
-    if (second !== undefined) record(read(second), source, match.index!, file, out);
+  // The label is the second argument of the window builders and the first of a webview builder; the url follows it.
+  for (const match of source.matchAll(/\b(WebviewWindowBuilder|WindowBuilder)\s*::\s*new\s*\(/g)) {
+    const open = match.index! + match[0].length;
+    const second = argumentStart(source, open, 1);
+    const third = match[1] === "WebviewWindowBuilder" ? argumentStart(source, open, 2) : undefined;
+    if (second !== undefined) record(read(second), source, match.index!, file, out, false, third === undefined ? undefined : rustUrl(source, third, constants));
   }
   for (const match of source.matchAll(/\bWebviewBuilder\s*::\s*new\s*\(/g)) {
-    record(read(match.index! + match[0].length), source, match.index!, file, out);
+    const open = match.index! + match[0].length;
+    const second = argumentStart(source, open, 1);
+    record(read(open), source, match.index!, file, out, false, second === undefined ? undefined : rustUrl(source, second, constants));
   }
   for (const match of source.matchAll(/\.label\s*\(/g)) record(read(match.index! + match[0].length), source, match.index!, file, out, true);
   for (const match of source.matchAll(/\blabel\s*:\s*(?=&?\s*(?:String::from\(\s*)?"|format!)/g))
     record(read(match.index! + match[0].length), source, match.index!, file, out, true);
 }
 
+const RUST_APP_URL =
+  /^\s*(?:tauri\s*::\s*)?WebviewUrl\s*::\s*(App|External|default)\s*\(\s*(?:(?:std::path::)?PathBuf::from\(\s*)?(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_][\w:]*))?/;
+
+/**
+ * The page a Rust builder's `WebviewUrl` argument loads: `WebviewUrl::App("reader.html".into())` (a literal,
+ * a `const`, `PathBuf::from`), `WebviewUrl::default()` (the start page), `WebviewUrl::External(…)`.
+ */
+function rustUrl(source: string, at: number, constants: ReadonlyMap<string, string>): WindowUrl | undefined {
+  const match = RUST_APP_URL.exec(source.slice(at, at + 300));
+  if (!match) return undefined;
+  if (match[1] === "External") return { kind: "external" };
+  if (match[1] === "default") return { kind: "app", path: "" };
+  const path = match[2] ?? (match[3] !== undefined ? constants.get(match[3]) : undefined);
+  return path === undefined ? undefined : { kind: "app", path };
+}
+
+const MAX_URLS_TRACED = 32;
+const MAX_HELPER_CALLS = 16;
 const JS_STRING = /^\s*(["'])((?:(?!\1)[^\\\n]|\\.)*)\1\s*(\+)?/;
 const JS_TEMPLATE = /^\s*`((?:[^`\\$]|\\.|\$(?!\{))*)(\$\{)?/;
 
@@ -225,7 +255,16 @@ function scanFrontend(source: string, file: string, out: CodeWindowLabels): void
     if (template) return template[2] ? { kind: "prefix", value: template[1]! } : { kind: "literal", value: template[1]! };
     return { kind: "prefix", value: "" };
   };
-  for (const match of source.matchAll(/\bnew\s+(?:WebviewWindow|Window)\s*\(/g)) record(read(match.index! + match[0].length), source, match.index!, file, out);
+  // Each url traced through names reads the file again: a few per file, so the scan stays linear in its size.
+  let traced = 0;
+  for (const match of source.matchAll(/\bnew\s+(WebviewWindow|Window)\s*\(/g)) {
+    const open = match.index! + match[0].length;
+    // `new WebviewWindow(label, { url })`: a `Window` alone loads nothing.
+    const options = match[1] === "WebviewWindow" && traced++ < MAX_URLS_TRACED ? argumentStart(source, open, 1) : undefined;
+    const urls = options === undefined ? [] : jsUrls(source, options, read);
+    if (urls.length === 0) record(read(open), source, match.index!, file, out);
+    for (const url of urls) record(read(open), source, match.index!, file, out, false, url);
+  }
   // `new Webview(window, "label", …)`: the webview label is the second argument.
   for (const match of source.matchAll(/\bnew\s+Webview\s*\(/g)) {
     const second = argumentStart(source, match.index! + match[0].length, 1);
@@ -235,13 +274,96 @@ function scanFrontend(source: string, file: string, out: CodeWindowLabels): void
 }
 
 /**
+ * The pages a frontend window's options object names: `url: "/reader?…"`, a template with a literal start
+ * up to its query (`` `/updater?v=${v}` ``), or `url` / `url: page` bound to such literals in the file
+ * (boundLiterals). No `url`: the start page, as the host defaults it. Empty: not known.
+ */
+function jsUrls(source: string, at: number, read: (at: number) => LabelExpression): WindowUrl[] {
+  const rest = source.slice(at, at + 2000);
+  if (!/^\s*\{/.test(rest)) return [];
+  const end = argumentEnd(source, at + rest.indexOf("{"));
+  const body = source.slice(at, end);
+  const property = /[{,]\s*url\s*(?=[:,}\n])(:\s*)?/.exec(body);
+  if (!property) return /\.\.\./.test(body) ? [] : [{ kind: "app", path: "" }];
+  const from = at + property.index + property[0].length;
+  const name = property[1] ? /^[A-Za-z_$][\w$]*(?=\s*[,}\n])/.exec(source.slice(from, from + 100))?.[0] : "url";
+  const starts = name === undefined ? [from] : (boundLiterals(source, name, at) ?? []);
+  const urls: WindowUrl[] = [];
+  for (const start of starts) {
+    const value = read(start);
+    const path = value.kind === "literal" ? value.value : /[?#]/.test(value.value) ? value.value : undefined;
+    // A url built at run time before its query says nothing certain: no page is known from it.
+    if (path === undefined) return [];
+    urls.push(/^[a-z][a-z0-9+.-]*:/i.test(path) && !/^tauri:/i.test(path) ? { kind: "external" } : { kind: "app", path });
+  }
+  return urls;
+}
+
+/** A function whose parameters are a list of names: `function open(label, url)`, `const open = async (label: string, url: string) =>`. */
+const FUNCTION_HEAD =
+  /\bfunction\s+([A-Za-z_$][\w$]*)\s*\(([^()]*)\)|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?\(([^()]*)\)\s*(?::[^=;{]*)?=>/g;
+
+/**
+ * Where the literals a name may hold at `at` start: the nearest declaration of it before `at`
+ * (`const url = `/reader?${ids}``), or, for a parameter of the function around `at`, the argument each
+ * call of that function in the file passes (a literal, or a name declared so before the call: readest's
+ * `createReaderWindow(appService, url)`, called with a `/reader?…` and a `/library?…` url). Undefined
+ * when one of them is not a literal, or the function is exported (its other callers are not read here).
+ */
+function boundLiterals(source: string, name: string, at: number, depth = 0): number[] | undefined {
+  const before = source.slice(0, at);
+  let enclosing: { name: string; index: number; start: number } | undefined;
+  for (const match of before.matchAll(FUNCTION_HEAD)) {
+    const params = (match[2] ?? match[4]!).split(",").map((param) =>
+      param
+        .replace(/[:=][\s\S]*$/, "")
+        .replace(/^\s*\.\.\./, "")
+        .trim(),
+    );
+    const index = params.indexOf(name);
+    if (index >= 0) enclosing = { name: (match[1] ?? match[3])!, index, start: match.index! };
+  }
+  const declarations = [...before.matchAll(new RegExp(`\\b(?:const|let|var)\\s+${name.replace(/\$/g, "\\$")}\\s*=\\s*`, "g"))].filter(
+    (match) => enclosing === undefined || match.index! > enclosing.start,
+  );
+  const declaration = declarations[declarations.length - 1];
+  if (declaration) {
+    const start = declaration.index! + declaration[0].length;
+    return /^["'`]/.test(source.slice(start, start + 1)) ? [start] : undefined;
+  }
+  if (!enclosing || depth > 0) return undefined;
+  const escaped = enclosing.name.replace(/\$/g, "\\$");
+  if (/\bexport\s+(?:default\s+)?(?:async\s+)?$/.test(source.slice(Math.max(0, enclosing.start - 30), enclosing.start))) return undefined;
+  if (new RegExp(`\\bexport\\s*(?:\\{[^}]*\\b${escaped}\\b|default\\s+${escaped}\\b)`).test(source)) return undefined;
+  const starts: number[] = [];
+  let calls = 0;
+  for (const call of source.matchAll(new RegExp(`(?<![\\w$.])${escaped}\\s*\\(`, "g"))) {
+    // `function open(label, url)`: the definition's own head is no call.
+    if (call.index! >= enclosing.start && call.index! < enclosing.start + 200 && source.slice(enclosing.start, call.index!).includes(enclosing.name)) continue;
+    // Each call is traced through the file: more than a helper's few callers is not followed.
+    if (++calls > MAX_HELPER_CALLS) return undefined;
+    const open = call.index! + call[0].length;
+    const argument = enclosing.index === 0 ? open : argumentStart(source, open, enclosing.index);
+    if (argument === undefined) return undefined;
+    const text = source.slice(argument, argument + 400);
+    const word = /^\s*([A-Za-z_$][\w$]*)\s*[,)]/.exec(text)?.[1];
+    const quote = /^\s*["'`]/.exec(text);
+    const found = word !== undefined ? boundLiterals(source, word, argument, depth + 1) : quote ? [argument + quote[0].length - 1] : undefined;
+    if (found === undefined) return undefined;
+    starts.push(...found);
+  }
+  return starts.length ? starts : undefined;
+}
+
+/**
  * Records a label. A `label` setting only counts as a literal (it may label anything, from a menu item
  * to a chart): a computed one says nothing.
  */
-function record(expression: LabelExpression, source: string, at: number, file: string, out: CodeWindowLabels, settingOnly = false): void {
+function record(expression: LabelExpression, source: string, at: number, file: string, out: CodeWindowLabels, settingOnly = false, url?: WindowUrl): void {
   const line = lineOf(source, at);
-  if (expression.kind === "literal") out.labels.push({ label: expression.value, file, line });
-  else if (!settingOnly) out.prefixes.push({ label: expression.value, file, line });
+  const made = { label: expression.value, file, line, ...(url ? { url } : {}) };
+  if (expression.kind === "literal") out.labels.push(made);
+  else if (!settingOnly) out.prefixes.push(made);
 }
 
 /** Where argument `n` (0-based) of a call starts, given the offset just after its `(`. */
@@ -259,6 +381,22 @@ function argumentStart(source: string, open: number, n: number): number | undefi
     } else if (c === "," && depth === 0 && ++index === n) return i + 1;
   }
   return undefined;
+}
+
+/** Where the argument starting at `from` ends (its closing `,` or `)` at depth 0), bounded like argumentStart. */
+function argumentEnd(source: string, from: number): number {
+  let depth = 0;
+  const end = Math.min(source.length, from + 2000);
+  for (let i = from; i < end; i++) {
+    const c = source[i]!;
+    if (c === '"' || c === "'" || c === "`") {
+      for (i++; i < end && source[i] !== c; i++) if (source[i] === "\\") i++;
+    } else if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") {
+      if (depth-- === 0) return i;
+    } else if (c === "," && depth === 0) return i;
+  }
+  return end;
 }
 
 function lineOf(source: string, offset: number): number {

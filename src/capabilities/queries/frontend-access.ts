@@ -34,6 +34,8 @@ export interface CallJudgement {
   windows: string[];
   /** Whether the windows come from the page that loads the file (else: every local window). */
   byPage: boolean;
+  /** Windows judged by their own page (made in code, or on a route): among `windows` whatever `byPage` says. */
+  ownPageWindows: string[];
   refusals: Refusal[];
   /** The narrowest permission that grants the command, qualified (`core:window:allow-start-dragging`). */
   permission?: string;
@@ -86,6 +88,10 @@ export function frontendAccess(project: Project & { frontend: FrontendScan }, re
     for (const platform of declaration.platforms ?? TARGETS) set.add(platform);
     windowPlatforms.set(declaration.label, set);
   }
+  // A window made at run time is one more window: Tauri's mobile apps show the one window of their activity
+  // or view controller, so the windows an app makes in code are judged on desktop only.
+  for (const label of scan.ownPageWindows.keys())
+    if (!windowPlatforms.has(label)) windowPlatforms.set(label, new Set(TARGETS.filter((platform) => !MOBILE_TARGETS.has(platform))));
   // A window that exists on mobile only next to desktop ones: one frontend serving both form factors.
   const onlyOn = (platforms: ReadonlySet<string>, side: (platform: string) => boolean) => [...platforms].every(side);
   const formFactorSplit =
@@ -95,7 +101,7 @@ export function frontendAccess(project: Project & { frontend: FrontendScan }, re
   const windowsOf = (call: FrontendCall) => windowsLoading(scan, uniqueWindows, call);
   const models = resolution.models;
   for (const call of scan.calls) {
-    const { windows, byPage } = windowsOf(call);
+    const { windows, byPage, made } = windowsOf(call);
     for (const command of call.commands) {
       const spelled = catalog.spellCommand(command);
       // A call under a platform check (`if (isDesktop())`) runs on those platforms only. In one bundle that
@@ -115,6 +121,7 @@ export function frontendAccess(project: Project & { frontend: FrontendScan }, re
         command: spelled,
         windows,
         byPage,
+        ownPageWindows: made,
         refusals,
         scoped: !!manifest?.global_scope_schema,
         targets: callTargets,
@@ -136,7 +143,7 @@ export function frontendAccess(project: Project & { frontend: FrontendScan }, re
   return {
     scan,
     judgements,
-    entries: entryUses(resolution, judgements, uniqueWindows),
+    entries: entryUses(resolution, judgements, [...new Set([...uniqueWindows, ...scan.ownPageWindows.keys()])]),
     localWindows: uniqueWindows,
     platforms: resolution.models.map((model) => model.platform),
     targets,
@@ -184,16 +191,24 @@ function localWindowLabels(project: Project): string[] {
 }
 
 /**
- * The windows that load a call's file: those whose page loads it when pages are told apart, else
- * every local window (certain only when there is one).
+ * The windows that load a call's file: those judged by their own page when it loads the file (made in code,
+ * or on a route of their own); of the config's other windows, those whose page loads it when pages are
+ * told apart, else every one (certain only when there is one).
  */
-function windowsLoading(scan: FrontendScan, windows: readonly string[], call: FrontendCall): { windows: string[]; byPage: boolean } {
+function windowsLoading(scan: FrontendScan, configWindows: readonly string[], call: FrontendCall): { windows: string[]; byPage: boolean; made: string[] } {
+  const made = [...scan.ownPageWindows].filter(([, page]) => page.files.has(call.file)).map(([label]) => label);
+  const windows = configWindows.filter((label) => !scan.ownPageWindows.has(label));
   if (scan.pagesCertain) {
     const byPage = windows.filter((label) => scan.windowPages.get(label)?.files.has(call.file));
     const unnamed = scan.pages.some((page) => page.windows.length === 0 && page.files.has(call.file));
-    if (!unnamed) return { windows: byPage, byPage: true };
+    if (!unnamed) return { windows: [...byPage, ...made], byPage: true, made };
   }
-  return { windows: [...windows], byPage: windows.length === 1 };
+  // A file only the pages of such windows load (a route a HUD stays on) is theirs alone.
+  const shared = scan.pages.some(
+    (page) => page.files.has(call.file) && (page.windows.length === 0 || page.windows.some((label) => !scan.ownPageWindows.has(label))),
+  );
+  if (!shared && made.length > 0) return { windows: made, byPage: true, made };
+  return { windows: [...windows, ...made], byPage: windows.length === 1, made };
 }
 
 /**
@@ -204,8 +219,10 @@ export function frontendCallsByWindow(project: Project & { frontend: FrontendSca
   const windows = localWindowLabels(project);
   const calls = new Map(windows.map((window) => [window, new Set<string>()]));
   for (const call of project.frontend.calls) {
-    for (const window of windowsLoading(project.frontend, windows, call).windows)
+    for (const window of windowsLoading(project.frontend, windows, call).windows) {
+      if (!calls.has(window)) calls.set(window, new Set());
       for (const command of call.commands) calls.get(window)!.add(project.catalog.spellCommand(command));
+    }
   }
   return calls;
 }

@@ -42,7 +42,7 @@ export default defineRule({
         let hint = reason.startsWith("a capability denies")
           ? `remove the deny of "${judgement.command}", or do not call it`
           : addPermissionHint(judgement, judgement.permission, document, capability);
-        if (!judgement.byPage && group.windows[0] !== "*")
+        if (!judgement.byPage && group.windows.some((window) => window !== "*" && !judgement.ownPageWindows.includes(window)))
           hint += " (judged for every window that loads local pages: which window loads this file is not known)";
         context.report({
           at: { absolutePath: call.file },
