@@ -17,7 +17,7 @@ export interface ServerSettings {
   eventsClientInclude: string[];
   /** Milliseconds after the last change of a document before it is checked again. */
   debounceMs: number;
-  /** `--no-cargo-registry` when false: third-party plugins' permissions are not read from $CARGO_HOME. */
+  /** `--no-cargo-registry` when false: plugins' permissions are not read from $CARGO_HOME (registry, git checkouts). */
   cargoRegistry: boolean;
 }
 

@@ -11,7 +11,7 @@ export function addInputOptions(command: Command): Command {
     .option("--plugins <dir>", "folder with one sub-folder of permission files per plugin (repeatable)", collect, [])
     .option("--permissions <dir>", "folder with the app's own permission files (repeatable)", collect, [])
     .addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger))
-    .option("--no-cargo-registry", "never read third-party plugins' permissions from the Cargo registry ($CARGO_HOME/registry/src)");
+    .option("--no-cargo-registry", "never read plugins' permissions from Cargo's home folder ($CARGO_HOME/registry/src, $CARGO_HOME/git/checkouts)");
 }
 
 /** `-c, --config FILE`: the same option on every command that reads the config. */
