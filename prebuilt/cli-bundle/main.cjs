@@ -5589,6 +5589,9 @@ function spellCommand(command, to) {
   const other = to === "host" ? "tauri" : "host";
   return command === `plugin:${BRAND_PLUGIN}|${brandCommand(other)}` ? `plugin:${BRAND_PLUGIN}|${brandCommand(to)}` : command;
 }
+function spellQuotedNames(message, to) {
+  return message.replace(/"((?:core:app:)?(?:allow|deny)-(?:host|tauri)-version|(?:host|tauri)_version)"/g, (_whole, name) => name.includes("_") ? `"${brandCommand(to)}"` : name.startsWith("core:") ? `"${spellIdentifier(name, to)}"` : `"${spellName(BRAND_KEY, name, to)}"`);
+}
 function spellingOfIdentifier(identifier) {
   if (!identifier.startsWith(`${BRAND_KEY}:`))
     return void 0;
@@ -13298,6 +13301,57 @@ function explainByReleases(key, manifest, differences, locked, newest, history) 
       difference.explainedBy = `${locked.crate} ${version}`;
   }
 }
+function answersNoReleaseGives(key, manifest, reference, reported, newest, history) {
+  const catalog = historyCatalogOf(key);
+  const said = new Set(reported.map((d) => d.name));
+  let left = answerChanges(key, manifest, reference).filter((change) => !said.has(change.name));
+  if (left.length === 0 || !newest || !history.has(catalog))
+    return [];
+  const releases = history.versions(catalog).filter((version) => history.isVerified(catalog, version));
+  for (const version of releases) {
+    const then = new Map(answerChanges(key, manifest, manifestAt(key, newest, catalog, history, version)).map((change) => [change.id, change.items]));
+    left = left.map((change) => ({ ...change, items: change.items.filter((item) => then.get(change.id)?.includes(item)) })).filter((change) => change.items.length > 0);
+    if (left.length === 0)
+      return [];
+  }
+  const crate = history.crateOf(catalog) ?? key;
+  const through = releases.length ? ` through ${releases[releases.length - 1]}` : "";
+  return left.map((change) => ({
+    key,
+    name: change.name,
+    path: change.path,
+    message: `"${key}:${change.name}" in the manifest ${change.verb} ${quoteAll(change.items)}, unlike every release of ${crate}${through}`,
+    noRelease: true
+  }));
+}
+function answerChanges(key, manifest, reference) {
+  const changes = [];
+  const add = (change, side) => {
+    if (change.items.length)
+      changes.push({ ...change, id: `${change.name}\0${side}`, items: sortedStrings(change.items) });
+  };
+  for (const [name, own3] of Object.entries(manifest.permissions)) {
+    const expected2 = ownEntry(reference.permissions, name);
+    if (!expected2)
+      continue;
+    const path45 = [key, "permissions", name, "commands"];
+    add({ name, path: [...path45, "allow"], items: own3.commands.allow.filter((c) => !expected2.commands.allow.includes(c)), verb: "also allows" }, "allow");
+    add({ name, path: [...path45, "deny"], items: expected2.commands.deny.filter((c) => !own3.commands.deny.includes(c)), verb: "no longer denies" }, "deny");
+  }
+  const sets = [
+    ["default", manifest.default_permission, reference.default_permission, [key, "default_permission", "permissions"]],
+    ...Object.entries(manifest.permission_sets).map(([name, set]) => [
+      name,
+      set,
+      ownEntry(reference.permission_sets, name),
+      [key, "permission_sets", name, "permissions"]
+    ])
+  ];
+  for (const [name, own3, expected2, path45] of sets)
+    if (own3 && expected2)
+      add({ name, path: path45, items: own3.permissions.filter((member2) => !expected2.permissions.includes(member2)), verb: "adds" }, "members");
+  return changes;
+}
 function withoutNames(manifest, names) {
   if (names.length === 0)
     return manifest;
@@ -18716,6 +18770,8 @@ async function appReleases(srcTauri, history, cwd, maxBytes, project) {
 }
 function checkedAgainstBuiltins(manifests, builtins2, context) {
   const out = {};
+  const hostCrate = context.project.versions?.crates.get("core")?.crate;
+  const fileSpelling = Object.entries(manifests).map(([key, raw]) => spellingOfManifest(key, raw)).find((found) => found !== void 0) ?? (hostCrate === "tauri" ? "tauri" : "host");
   for (const [key, raw] of Object.entries(manifests)) {
     const reference = Object.prototype.hasOwnProperty.call(builtins2, key) ? builtins2[key] : void 0;
     const builtFrom = context.project.build?.plugins.get(historyCatalogOf(key))?.source;
@@ -18732,8 +18788,15 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
     const source = built ?? "registry";
     if (lock && differences.length && source === "registry")
       explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
+    if (source === "registry")
+      differences.push(...answersNoReleaseGives(key, manifest, reference, differences, context.raw[key], context.history));
     for (const difference of differences)
-      context.project.manifestDifferences.push({ ...difference, file: context.file, absolutePath: context.absolutePath });
+      context.project.manifestDifferences.push({
+        ...difference,
+        message: spellQuotedNames(difference.message, fileSpelling),
+        file: context.file,
+        absolutePath: context.absolutePath
+      });
     const dropped = source === "registry" ? differences.filter((d) => d.notInRelease).map((d) => d.name) : [];
     out[key] = spellManifest(key, unionManifest(withoutNames(manifest, dropped), reference), spelling);
   }
@@ -32632,7 +32695,7 @@ var init_manifest_mismatch = __esm({
     SHOWN_RELEASES = 3;
     manifest_mismatch_default = defineRule({
       id: "manifest-mismatch",
-      description: "Disallow a committed acl-manifests.json whose official plugins differ from the built-in catalog of the locked release in a way no release explains (an edited build output); a file an older build wrote is one warning.",
+      description: "Disallow a committed acl-manifests.json whose official plugins differ from the built-in catalog of the locked release in a way no release explains (an edited build output); a file an older build wrote is one warning, and so is each definition no release writes that changes caplint's answers.",
       category: "security",
       // An edited build output that hides what the app grants (CWE-345: insufficient verification of data authenticity).
       security: { severity: 7.5, cwe: [345] },
@@ -32640,6 +32703,7 @@ var init_manifest_mismatch = __esm({
       fixable: false,
       messages: {
         differs: 'plugin "{{plugin}}": {{difference}}',
+        answers: 'plugin "{{plugin}}": {{difference}}; the build writes its own, and caplint answers with both definitions',
         stale: "written by a build with other releases ({{written}}), not edited: {{count}} {{differences}} from the locked {{releases}}, each one what such a release generates; the build rewrites this file"
       },
       check(context) {
@@ -32649,6 +32713,18 @@ var init_manifest_mismatch = __esm({
             const list = staleByFile.get(difference.absolutePath) ?? [];
             list.push(difference);
             staleByFile.set(difference.absolutePath, list);
+            continue;
+          }
+          if (difference.noRelease) {
+            context.report({
+              at: { absolutePath: difference.absolutePath },
+              path: difference.path,
+              target: "key",
+              demote: true,
+              messageId: "answers",
+              hint: "the app grants what the release defines; caplint's answers (access, matrix, resolve, check) count this definition too, so they may grant more than the build does, until you rebuild the app and commit its file",
+              data: { plugin: difference.key, difference: difference.message }
+            });
             continue;
           }
           context.report({

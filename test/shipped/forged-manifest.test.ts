@@ -48,3 +48,36 @@ describe("a committed manifest cannot make up an official plugin's permission", 
     expect(result.status).toBe(1);
   });
 });
+
+describe("a committed manifest that redefines core says which answers it changes", { timeout: 120_000 }, () => {
+  const REDEFINED = path.join(FIXTURES, "manifest-mismatch", "invalid", "redefined-core");
+  const caplint = (cwd: string, ...args: string[]) =>
+    spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+
+  it("a warning per definition no release writes, and the answers it names are the ones access and resolve give", () => {
+    const check = caplint(REDEFINED, "check", "-f", "json");
+    const findings = (JSON.parse(check.stdout) as { diagnostics: Array<{ ruleId: string; severity: string; message: string }> }).diagnostics;
+    expect(findings.map((d) => `${d.severity} ${d.ruleId}: ${d.message.split(", unlike")[0]}`)).toEqual([
+      'warning manifest-mismatch: plugin "core": "core:default" in the manifest adds "core:window:allow-destroy"',
+      'warning manifest-mismatch: plugin "core:window": "core:window:allow-set-title" in the manifest also allows "destroy"',
+    ]);
+    expect(check.status).toBe(0);
+    // The union: caplint answers that main may destroy windows, which the warning says the build does not grant.
+    const access = caplint(REDEFINED, "access", "--window", "main", "--command", "plugin:window|destroy", "-f", "json");
+    expect((JSON.parse(access.stdout) as { explanation: { verdict: string } }).explanation.verdict).toBe("allowed");
+  });
+
+  it("with a verified lock the added set member is the edit error it was, the added command still a warning", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "caplint-redefined-core-"));
+    cpSync(REDEFINED, dir, { recursive: true });
+    writeFileSync(path.join(dir, "src-tauri", "Cargo.lock"), `version = 4\n\n[[package]]\nname = "tauri"\nversion = "2.8.5"\n${REGISTRY}`);
+    const check = caplint(dir, "check", "-f", "compact");
+    expect(check.stdout).toMatch(
+      /error plugin "core": "core:default" in the manifest adds "core:window:allow-destroy", unlike tauri 2\.8\.5 \[manifest-mismatch\]/,
+    );
+    expect(check.stdout).toMatch(
+      /warning plugin "core:window": "core:window:allow-set-title" in the manifest also allows "destroy", unlike every release of tauri through 2\.11\.5/,
+    );
+    expect(check.status).toBe(1);
+  });
+});

@@ -176,6 +176,14 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     for (const id of COVERED_RULES) expect(found, `no ${id} finding in fixtures/sarif/app`).toContain(id);
   });
 
+  it("a manifest definition no release writes is a warning result that names the permission and command it adds", async () => {
+    const { log } = await sarifRun();
+    const results = log.runs[0]!.results.filter((r) => r.ruleId === "manifest-mismatch" && r.level === "warning");
+    expect(results.map((r) => r.message.text.split("\n")[0])).toContainEqual(
+      'plugin "fs": "fs:allow-exists" in the manifest also allows "remove", unlike every release of tauri-plugin-fs through 2.5.1; the build writes its own, and caplint answers with both definitions',
+    );
+  });
+
   it("describes every capability rule in tool.driver", async () => {
     const { log } = await sarifRun();
     const driver = log.runs[0]!.tool.driver;

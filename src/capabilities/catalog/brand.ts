@@ -45,6 +45,16 @@ export function spellCommand(command: string, to: Spelling): string {
   return command === `plugin:${BRAND_PLUGIN}|${brandCommand(other)}` ? `plugin:${BRAND_PLUGIN}|${brandCommand(to)}` : command;
 }
 
+/**
+ * A message's quoted names (`"core:app:allow-host-version"`, `"allow-host-version"`, `"host_version"`) in
+ * `to`'s spelling: only whole quoted names of the brand list change, never other text.
+ */
+export function spellQuotedNames(message: string, to: Spelling): string {
+  return message.replace(/"((?:core:app:)?(?:allow|deny)-(?:host|tauri)-version|(?:host|tauri)_version)"/g, (_whole, name: string) =>
+    name.includes("_") ? `"${brandCommand(to)}"` : name.startsWith("core:") ? `"${spellIdentifier(name, to)}"` : `"${spellName(BRAND_KEY, name, to)}"`,
+  );
+}
+
 /** The spelling an identifier is written in, when it carries the brand word. */
 export function spellingOfIdentifier(identifier: string): Spelling | undefined {
   if (!identifier.startsWith(`${BRAND_KEY}:`)) return undefined;

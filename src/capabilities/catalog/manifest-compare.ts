@@ -28,6 +28,12 @@ export interface ManifestDifference {
   notInRelease?: true;
   /** The release that would have written this part of the manifest: an older build's output, not an edit. */
   explainedBy?: string;
+  /**
+   * A definition no release the history has verified writes, found by comparing with each of them (not
+   * certain: a release after them may). The build writes the file again, so it changes no build; it
+   * changes caplint's answers, which take the union of both definitions.
+   */
+  noRelease?: true;
 }
 
 export interface CompareContext {
@@ -171,6 +177,83 @@ export function explainByReleases(
     const version = whole ?? partial.get(identity(difference));
     if (version !== undefined) difference.explainedBy = `${locked.crate} ${version}`;
   }
+}
+
+/**
+ * Where a manifest's definition of an official plugin changes caplint's answers and no release explains
+ * it. The build writes the file again from the release, and caplint answers with the union of both
+ * definitions, so an answer differs from the build's where the union differs from the release: a command
+ * a permission allows, or a member a set has, that the release's lacks, and a command the release's
+ * permission denies that the manifest's does not (the union denies only what both deny). Reported: those
+ * parts (not yet reported by {@link compareManifest}) that every release the history has verified lacks
+ * (or denies); a part some release has is an older or newer build's output. A definition that only lacks
+ * what the release has changes no answer (the union restores it). Costs nothing when the manifest matches.
+ */
+export function answersNoReleaseGives(
+  key: string,
+  manifest: Manifest,
+  reference: Manifest,
+  reported: readonly ManifestDifference[],
+  newest: Manifest | undefined,
+  history: VersionHistory,
+): ManifestDifference[] {
+  const catalog = historyCatalogOf(key);
+  const said = new Set(reported.map((d) => d.name));
+  let left = answerChanges(key, manifest, reference).filter((change) => !said.has(change.name));
+  if (left.length === 0 || !newest || !history.has(catalog)) return [];
+  const releases = history.versions(catalog).filter((version) => history.isVerified(catalog, version));
+  for (const version of releases) {
+    const then = new Map(answerChanges(key, manifest, manifestAt(key, newest, catalog, history, version)).map((change) => [change.id, change.items]));
+    left = left
+      .map((change) => ({ ...change, items: change.items.filter((item) => then.get(change.id)?.includes(item)) }))
+      .filter((change) => change.items.length > 0);
+    if (left.length === 0) return [];
+  }
+  const crate = history.crateOf(catalog) ?? key;
+  const through = releases.length ? ` through ${releases[releases.length - 1]}` : "";
+  return left.map((change) => ({
+    key,
+    name: change.name,
+    path: change.path,
+    message: `"${key}:${change.name}" in the manifest ${change.verb} ${quoteAll(change.items)}, unlike every release of ${crate}${through}`,
+    noRelease: true as const,
+  }));
+}
+
+interface AnswerChange {
+  /** The name and side (`allow-x allow`, `default members`). */
+  id: string;
+  name: string;
+  path: Array<string | number>;
+  items: string[];
+  verb: string;
+}
+
+/** The parts of the manifest's definitions that make the union answer other than `reference` (see {@link answersNoReleaseGives}). */
+function answerChanges(key: string, manifest: Manifest, reference: Manifest): AnswerChange[] {
+  const changes: AnswerChange[] = [];
+  const add = (change: Omit<AnswerChange, "id">, side: string) => {
+    if (change.items.length) changes.push({ ...change, id: `${change.name}\u0000${side}`, items: sortedStrings(change.items) });
+  };
+  for (const [name, own] of Object.entries(manifest.permissions)) {
+    const expected = ownEntry(reference.permissions, name);
+    if (!expected) continue;
+    const path = [key, "permissions", name, "commands"];
+    add({ name, path: [...path, "allow"], items: own.commands.allow.filter((c) => !expected.commands.allow.includes(c)), verb: "also allows" }, "allow");
+    add({ name, path: [...path, "deny"], items: expected.commands.deny.filter((c) => !own.commands.deny.includes(c)), verb: "no longer denies" }, "deny");
+  }
+  const sets: Array<[string, PermissionSetDef | null | undefined, PermissionSetDef | null | undefined, Array<string | number>]> = [
+    ["default", manifest.default_permission, reference.default_permission, [key, "default_permission", "permissions"]],
+    ...Object.entries(manifest.permission_sets).map(([name, set]): [string, PermissionSetDef, PermissionSetDef | undefined, Array<string | number>] => [
+      name,
+      set,
+      ownEntry(reference.permission_sets, name),
+      [key, "permission_sets", name, "permissions"],
+    ]),
+  ];
+  for (const [name, own, expected, path] of sets)
+    if (own && expected) add({ name, path, items: own.permissions.filter((member) => !expected.permissions.includes(member)), verb: "adds" }, "members");
+  return changes;
 }
 
 /** The manifest without some permissions and sets (names only the committed file defines). */

@@ -2,8 +2,15 @@ import { readdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import { isPlainObject } from "../../core/json.js";
 import { Catalog, normalizeManifest } from "../catalog/catalog.js";
-import { majoritySpelling, spellingOfManifest, spellManifest } from "../catalog/brand.js";
-import { compareManifest, explainByReleases, unionManifest, withoutNames, type ManifestDifference } from "../catalog/manifest-compare.js";
+import { majoritySpelling, spellingOfManifest, spellManifest, spellQuotedNames, type Spelling } from "../catalog/brand.js";
+import {
+  answersNoReleaseGives,
+  compareManifest,
+  explainByReleases,
+  unionManifest,
+  withoutNames,
+  type ManifestDifference,
+} from "../catalog/manifest-compare.js";
 import { builtinsAt, historyCatalogOf, isCheckableVersion, loadVersionHistory, type LockedCrate, type VersionHistory } from "../catalog/versions.js";
 import { readAppVersions, type AppVersions } from "./cargo.js";
 import { readAppBuild, type AppBuild } from "./build.js";
@@ -771,6 +778,12 @@ function checkedAgainstBuiltins(
   },
 ): AclManifests {
   const out: AclManifests = {};
+  // Differences are found in the spec's spelling and said in the file's (its core:app names, else the host crate the app locks).
+  const hostCrate = context.project.versions?.crates.get("core")?.crate;
+  const fileSpelling: Spelling =
+    Object.entries(manifests)
+      .map(([key, raw]) => spellingOfManifest(key, raw))
+      .find((found) => found !== undefined) ?? (hostCrate === "tauri" ? "tauri" : "host");
   for (const [key, raw] of Object.entries(manifests)) {
     const reference = Object.prototype.hasOwnProperty.call(builtins, key) ? builtins[key] : undefined;
     // A plugin built from git or a path is no release: what its build wrote is the truth, not the release's catalog.
@@ -789,7 +802,15 @@ function checkedAgainstBuiltins(
     const differences = compareManifest(key, manifest, reference, { history: context.history, ...(lock ? { locked: lock } : {}) });
     const source = built ?? "registry";
     if (lock && differences.length && source === "registry") explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
-    for (const difference of differences) context.project.manifestDifferences.push({ ...difference, file: context.file, absolutePath: context.absolutePath });
+    // What the union changes beyond those: a definition no release writes (core's default, an allow- with one more command).
+    if (source === "registry") differences.push(...answersNoReleaseGives(key, manifest, reference, differences, context.raw[key], context.history));
+    for (const difference of differences)
+      context.project.manifestDifferences.push({
+        ...difference,
+        message: spellQuotedNames(difference.message, fileSpelling),
+        file: context.file,
+        absolutePath: context.absolutePath,
+      });
     // The build regenerates a registry plugin's part of the file from its release: a name only the file defines does not exist for it.
     const dropped = source === "registry" ? differences.filter((d) => d.notInRelease).map((d) => d.name) : [];
     out[key] = spellManifest(key, unionManifest(withoutNames(manifest, dropped), reference), spelling);

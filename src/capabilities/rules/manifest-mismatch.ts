@@ -7,7 +7,7 @@ const SHOWN_RELEASES = 3;
 export default defineRule({
   id: "manifest-mismatch",
   description:
-    "Disallow a committed acl-manifests.json whose official plugins differ from the built-in catalog of the locked release in a way no release explains (an edited build output); a file an older build wrote is one warning.",
+    "Disallow a committed acl-manifests.json whose official plugins differ from the built-in catalog of the locked release in a way no release explains (an edited build output); a file an older build wrote is one warning, and so is each definition no release writes that changes caplint's answers.",
   category: "security",
   // An edited build output that hides what the app grants (CWE-345: insufficient verification of data authenticity).
   security: { severity: 7.5, cwe: [345] },
@@ -15,6 +15,7 @@ export default defineRule({
   fixable: false,
   messages: {
     differs: 'plugin "{{plugin}}": {{difference}}',
+    answers: 'plugin "{{plugin}}": {{difference}}; the build writes its own, and caplint answers with both definitions',
     stale:
       "written by a build with other releases ({{written}}), not edited: {{count}} {{differences}} from the locked {{releases}}, each one what such a release generates; the build rewrites this file",
   },
@@ -26,6 +27,19 @@ export default defineRule({
         const list = staleByFile.get(difference.absolutePath) ?? [];
         list.push(difference);
         staleByFile.set(difference.absolutePath, list);
+        continue;
+      }
+      if (difference.noRelease) {
+        // The build regenerates the file, so no build changes: what changes is caplint's answers (the union).
+        context.report({
+          at: { absolutePath: difference.absolutePath },
+          path: difference.path,
+          target: "key",
+          demote: true,
+          messageId: "answers",
+          hint: "the app grants what the release defines; caplint's answers (access, matrix, resolve, check) count this definition too, so they may grant more than the build does, until you rebuild the app and commit its file",
+          data: { plugin: difference.key, difference: difference.message },
+        });
         continue;
       }
       context.report({
