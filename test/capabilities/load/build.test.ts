@@ -177,11 +177,11 @@ describe("plugins the build defines: inlined, path, git and registry", () => {
       'suggestion redundant-permission: "database:allow-execute-sql" is already granted by "database:default" in this capability',
       'error unknown-permission: unknown permission "database:allow-nope": plugin "database" has no permission or set "allow-nope"',
       'error unknown-permission: unknown permission "local:allow-nope": plugin "local" has no permission or set "allow-nope"',
-      'warning unknown-permission: unknown permission "fs:allow-fork-only": plugin "fs" has no permission or set "allow-fork-only"; tauri-plugin-fs comes from git (https://github.com/me/plugins-workspace?branch=mine#abcdef), whose permissions may differ from the release\'s',
+      'warning unknown-permission: unknown permission "fs:allow-fork-only": plugin "fs" has no permission or set "allow-fork-only"; tauri-plugin-fs comes from git (https://github.com/me/plugins-workspace?branch=mine#abcdef0123456789abcdef0123456789abcdef01), whose permissions may differ from the release\'s',
     ]);
     expect((JSON.parse(result.stdout) as { summary: { notes: string[] } }).summary.notes).toEqual([
       "tauri-plugin-decorum 1.1.1: its permissions could not be checked: caplint has no catalog for it, and reading the Cargo registry is turned off",
-      "tauri-plugin-fs (https://github.com/me/plugins-workspace?branch=mine#abcdef): from git, not a release; checked against the newest release's catalog, so a permission it lacks is a warning (reading Cargo's git checkouts is turned off)",
+      "tauri-plugin-fs (https://github.com/me/plugins-workspace?branch=mine#abcdef0123456789abcdef0123456789abcdef01): from git, not a release; checked against the newest release's catalog, so a permission it lacks is a warning (reading Cargo's git checkouts is turned off)",
       "tauri-plugin-thirdparty 0.3.0: its permissions could not be checked: caplint has no catalog for it, and reading the Cargo registry is turned off",
     ]);
     expect(result.code).toBe(1);
