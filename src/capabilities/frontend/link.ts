@@ -5,7 +5,7 @@
  * packages (`Window#setTitle`), or of `invoke` with its command, or is left unresolved with the reason.
  */
 import { CORE_MODULE, type ApiLookup } from "./api.js";
-import type { ModuleFacts, Platform, Ref, Site } from "./analyze.js";
+import type { FunctionFacts, ModuleFacts, Platform, Ref, Site } from "./analyze.js";
 
 type Val =
   | { kind: "tauri-module"; specifier: string }
@@ -73,6 +73,8 @@ export class Linker {
   private readonly pendingForwards = new Map<string, Use[]>();
   /** Functions whose return value is being evaluated: a recursive function ends as unknown. */
   private readonly returning = new Set<string>();
+  /** Each function's calls that pass one of its parameters on, found once: a function is called through once per caller and wrapper depth. */
+  private readonly forwardingSites = new WeakMap<FunctionFacts, Site[]>();
   readonly uses: Use[] = [];
 
   constructor(
@@ -201,7 +203,11 @@ export class Linker {
   private callThrough(fn: Extract<Val, { kind: "function" }>, args: readonly Ref[], file: string, frames: Frame[] | undefined, at: At, atFile: string) {
     const facts = this.modules.get(fn.file)?.functions[fn.id];
     if (!facts) return;
-    const forwarding = facts.sites.filter((site) => usesParam(site.ref, fn.id));
+    let forwarding = this.forwardingSites.get(facts);
+    if (forwarding === undefined) {
+      forwarding = facts.sites.filter((site) => usesParam(site.ref, fn.id));
+      this.forwardingSites.set(facts, forwarding);
+    }
     if (forwarding.length === 0) return;
     this.calledThrough.add(`${fn.file}\u0000${fn.id}`);
     const values = args.map((arg) => this.evaluate(arg, file, frames, 0));

@@ -135,17 +135,20 @@ interface Parser {
     filename: string,
     text: string,
     options: { lang: string; sourceType: "module" },
-  ): { program: unknown; module: ModuleRecords; errors: Array<{ severity: string; message: string }> };
+  ): { program: unknown; errors: Array<{ severity: string; message: string }> };
 }
-/** oxc's import and export records of a module: native objects, read without deserialising the syntax tree. */
-interface ModuleRecords {
-  staticImports: Array<{ start: number; moduleRequest: { value: string }; entries: Array<{ isType: boolean }> }>;
-  staticExports: Array<{
-    start: number;
-    end: number;
-    entries: Array<{ moduleRequest: { value: string; start: number; end: number } | null; importName: { kind: string } }>;
-  }>;
-  dynamicImports: unknown[];
+/**
+ * oxc's native binding: its `program` is the syntax tree as JSON text, not yet turned into objects (oxc-parser's
+ * own `parseSync` does that on first read of `program`, with `jsonParseAst`). Reading the text first lets the scan
+ * find a module's imports without building the objects of the whole tree, most of a parse's cost on Node 20 (oxc's
+ * raw transfer, which skips the JSON, needs Node 22); its import records (`module`) cost more to convert than the text.
+ */
+interface Binding {
+  parseSync(
+    filename: string,
+    text: string,
+    options: { lang: string; sourceType: "module" },
+  ): { program: string; errors: Array<{ severity: string; message: string }> };
 }
 interface ResolverInstance {
   sync(directory: string, request: string): { path?: string; error?: string };
@@ -153,15 +156,26 @@ interface ResolverInstance {
 interface ResolverModule {
   ResolverFactory: new (options: Record<string, unknown>) => ResolverInstance;
 }
+interface Natives {
+  parser: Parser;
+  binding: Binding;
+  /** oxc-parser's own JSON-to-tree step (BigInt and RegExp literals fixed up), as its `program` getter runs it. */
+  jsonParseAst: (json: string) => unknown;
+  resolver: ResolverModule;
+}
 
-let parser: Parser | undefined;
-let resolverModule: ResolverModule | undefined;
+let loaded: Natives | undefined;
 /** oxc's parser and resolver are native modules, loaded on the first scan (a check without a frontend never pays for them). */
-function natives(): { parser: Parser; resolver: ResolverModule } {
+function natives(): Natives {
+  if (loaded) return loaded;
   const require = createRequire(import.meta.url);
-  parser ??= require("oxc-parser") as Parser;
-  resolverModule ??= require("oxc-resolver") as ResolverModule;
-  return { parser, resolver: resolverModule };
+  loaded = {
+    parser: require("oxc-parser") as Parser,
+    binding: require("oxc-parser/src-js/bindings") as Binding,
+    jsonParseAst: (require("oxc-parser/src-js/wrap") as { jsonParseAst: (json: string) => unknown }).jsonParseAst,
+    resolver: require("oxc-resolver") as ResolverModule,
+  };
+  return loaded;
 }
 
 export async function scanFrontend(options: FrontendOptions): Promise<FrontendScan | undefined> {
@@ -285,6 +299,8 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
   const parsedFiles = new Set<string>();
   /** Files of which only the imports were read (see `skim`), with their type-only imports. */
   const skimmed = new Map<string, readonly string[]>();
+  /** The syntax tree (JSON text) of each skimmed file parsed by this scan, so that reading it whole does not parse it again. */
+  const skimmedTrees = new Map<string, string>();
   const read = (file: string): ModuleFacts | undefined => {
     if (modules.has(file)) return modules.get(file);
     order.push(file);
@@ -309,6 +325,7 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
       facts.requests.push(...imports.requests);
       modules.set(file, facts);
       skimmed.set(file, imports.typeRequests);
+      skimmedTrees.set(file, imports.tree);
       options.cache?.set(file, { text: text.text, facts, notes: [], typeRequests: imports.typeRequests });
       return facts;
     }
@@ -321,18 +338,20 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
   };
   /**
    * Most modules of an app name nothing of Tauri. For a script whose text has no "tauri" in any case (nor an
-   * escape, `\u…`, that could spell it) only oxc's import records are read (no syntax tree is deserialised:
-   * that is most of a parse's cost); its syntax tree is read later only when the linker may need it (`whole`).
-   * Undefined when the records could say something else than the syntax tree would (dynamic imports,
-   * `export {} from`, a comment inside an import's head): such a file is read whole at once.
+   * escape, `\u…`, that could spell it) only the import and export declarations of its syntax tree are turned
+   * into objects (the rest of the tree stays JSON text: building its objects is most of a parse's cost); the
+   * whole tree is read later only when the linker may need it (`whole`). Undefined when the file holds a dynamic
+   * import or a TypeScript module block (imports that are not the file's own): such a file is read whole at once.
    */
-  const skim = (file: string, text: string): { requests: string[]; typeRequests: string[] } | undefined => {
+  const skim = (file: string, text: string): { requests: string[]; typeRequests: string[]; tree: string } | undefined => {
     if (!SCRIPT_EXTENSIONS.some((extension) => file.toLowerCase().endsWith(extension)) || /tauri|\\u/i.test(text) || looksMinified(text)) return undefined;
     const [block] = fileBlocks(file, text).blocks;
     if (!block) return undefined;
-    const parsed = natural.parser.parseSync(`block.${block.language}`, block.text, { lang: block.language, sourceType: "module" });
+    const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, { lang: block.language, sourceType: "module" });
     if (parsed.errors.some((e) => e.severity === "Error")) return undefined;
-    return importsOf(parsed.module, text);
+    const tree = parsed.program;
+    const imports = importsOf(tree, block.text);
+    return imports && { ...imports, tree };
   };
   /** The whole facts of a file whose imports alone were read. */
   const whole = (file: string): ModuleFacts | undefined => {
@@ -340,16 +359,21 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     if (!skimmed.has(file)) return facts;
     skimmed.delete(file);
     const text = texts.get(file)!;
+    const tree = skimmedTrees.get(file);
+    skimmedTrees.delete(file);
     const full = emptyFacts();
     parsedFiles.add(file);
-    const fileNotes = analyseFile(file, text, full);
+    const fileNotes = analyseFile(file, text, full, tree);
     notes.push(...fileNotes);
     modules.set(file, full);
     options.cache?.set(file, { text, facts: full, notes: fileNotes });
     return full;
   };
-  /** Parses a file's script blocks into `facts`; returns its notes (a block that does not parse, a minified file). */
-  const analyseFile = (file: string, text: string, facts: ModuleFacts): string[] => {
+  /**
+   * Parses a file's script blocks into `facts`; returns its notes (a block that does not parse, a minified file).
+   * `tree`: the syntax tree of a script file's one block, when `skim` parsed it already.
+   */
+  const analyseFile = (file: string, text: string, facts: ModuleFacts, tree?: string): string[] => {
     const fileNotes: string[] = [];
     if (looksMinified(text)) return [`${show(file)}: looks minified or built; skipped`];
     const { blocks, dragRegions } = fileBlocks(file, text);
@@ -360,14 +384,19 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
         facts.requests.push(pageScriptRequest(block));
         continue;
       }
-      const parsed = natural.parser.parseSync(`block.${block.language}`, block.text, { lang: block.language, sourceType: "module" });
-      const error = parsed.errors.find((e) => e.severity === "Error");
-      if (error) {
-        const at = lineIndex(text)(block.offset);
-        fileNotes.push(`${show(file)}:${at.line}:${at.column}: does not parse (${oneLine(error.message)}); its calls were not analysed`);
-        continue;
+      let json = tree;
+      if (json === undefined) {
+        const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, { lang: block.language, sourceType: "module" });
+        const error = parsed.errors.find((e) => e.severity === "Error");
+        if (error) {
+          const at = lineIndex(text)(block.offset);
+          fileNotes.push(`${show(file)}:${at.line}:${at.column}: does not parse (${oneLine(error.message)}); its calls were not analysed`);
+          continue;
+        }
+        json = parsed.program;
       }
-      analyzer.addProgram(parsed.program as Parameters<ModuleAnalyzer["addProgram"]>[0], block.offset - block.prefix);
+      tree = undefined;
+      analyzer.addProgram(natural.jsonParseAst(json) as Parameters<ModuleAnalyzer["addProgram"]>[0], block.offset - block.prefix);
     }
     return fileNotes;
   };
@@ -484,37 +513,84 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
 }
 
 /**
- * A script's requests as the syntax tree gives them (analyze.ts: value imports in order, then re-exports),
- * from oxc's records, and its type-only imports; undefined when the records could differ from the tree.
+ * A script's requests as analyze.ts takes them from the syntax tree (value imports in order, then re-exports and
+ * `export * from` in order) and its type-only imports, from the tree's JSON text: only the declarations that can
+ * name a module are turned into objects. Their nodes are found by their opening text, which no string in the JSON
+ * can hold (its quotes are escaped), and are the module's own top-level statements, as imports and exports can
+ * only be, except inside a TypeScript module block (`declare module "x" { … }`): undefined then, and for a file
+ * with a dynamic `import()`, whose request analyze.ts takes from the expression.
  */
-function importsOf(module: ModuleRecords, text: string): { requests: string[]; typeRequests: string[] } | undefined {
-  if (module.dynamicImports.length) return undefined;
+function importsOf(tree: string, text: string): { requests: string[]; typeRequests: string[] } | undefined {
+  // A module block needs one of these words in the text; only then is the (ten times longer) tree searched for one.
+  if (/\b(?:module|namespace|global)\b/.test(text) && (tree.includes('"type":"TSModuleDeclaration"') || tree.includes('"type":"TSGlobalDeclaration"')))
+    return undefined;
   const requests: string[] = [];
   const typeRequests: string[] = [];
-  for (const statement of module.staticImports) {
-    const head = text.slice(statement.start, statement.start + 40);
-    if (/^import\s*\//.test(head)) return undefined;
-    const typeOnly = !statement.entries.some((entry) => !entry.isType) && /^import\s+type[\s{*]/.test(head);
-    (typeOnly ? typeRequests : requests).push(statement.moduleRequest.value);
+  const reExports: string[] = [];
+  // Each search skips the declaration it found: its specifiers (`{"type":"ImportSpecifier"…`) are inside it.
+  for (let at = tree.indexOf('{"type":"Import'); at !== -1; ) {
+    if (tree.startsWith("Expression", at + 15)) return undefined;
+    if (!tree.startsWith('Declaration"', at + 15)) {
+      at = tree.indexOf('{"type":"Import', at + 1);
+      continue;
+    }
+    const node = jsonNodeAt(tree, at);
+    if (!node || typeof node.value.source?.value !== "string") return undefined;
+    (node.value.importKind === "type" ? typeRequests : requests).push(node.value.source.value);
+    at = tree.indexOf('{"type":"Import', node.end);
   }
-  const namedReExports = new Set<number>();
-  for (const statement of module.staticExports) {
-    // An export of an imported name (`import { a } from "x"; export { a }`) is recorded with the import's module
-    // and span: only a request inside the statement is its own `from`.
-    const request = statement.entries.find((entry) => entry.moduleRequest)?.moduleRequest;
-    if (!request || request.start < statement.start || request.end > statement.end || !text.startsWith("export", statement.start)) continue;
-    const source = request.value;
-    const head = text.slice(statement.start, statement.start + 40);
-    if (/^export\s*\//.test(head)) return undefined;
-    const all = statement.entries.some((entry) => entry.importName.kind === "All" || entry.importName.kind === "AllButDefault");
-    if (!all) namedReExports.add(statement.start);
-    // `export * from` loads its module even when type-only; `export type { a } from` loads nothing.
-    if (all || !/^export\s+type[\s{*]/.test(head)) requests.push(source);
+  for (let at = tree.indexOf('{"type":"Export'); at !== -1; ) {
+    const kind = tree.startsWith('NamedDeclaration"', at + 15) ? "named" : tree.startsWith('AllDeclaration"', at + 15) ? "all" : undefined;
+    // An export of a declaration (`export function f`) names no module, and no export is inside it.
+    if (!kind || (kind === "named" && tree.startsWith('"declaration":{', at + 33))) {
+      at = tree.indexOf('{"type":"Export', at + 1);
+      continue;
+    }
+    const node = jsonNodeAt(tree, at);
+    if (!node) return undefined;
+    const source = node.value.source?.value;
+    if (kind === "all" || source !== undefined) {
+      if (typeof source !== "string") return undefined;
+      // `export type { a } from` loads nothing; `export type * from` still names the module (as analyze.ts counts it).
+      if (kind === "all" || node.value.exportKind !== "type") reExports.push(source);
+    }
+    at = tree.indexOf('{"type":"Export', node.end);
   }
-  // `export {} from "x"` loads x but has no record: any `export {…} from` the records do not hold means read it whole.
-  for (const match of text.matchAll(/\bexport\s*(?:type\s*)?\{(?:[^}]|\/\*[\s\S]*?\*\/|\/\/[^\n]*\n)*?\}\s*from\b/g))
-    if (!namedReExports.has(match.index)) return undefined;
-  return { requests, typeRequests };
+  return { requests: [...requests, ...reExports], typeRequests };
+}
+
+/** The JSON object that starts at `start` in the tree's text, and where it ends; undefined when it does not end. */
+function jsonNodeAt(
+  tree: string,
+  start: number,
+): { value: { source?: { value?: unknown } | null; importKind?: string; exportKind?: string }; end: number } | undefined {
+  const end = jsonValueEnd(tree, start);
+  return end === undefined ? undefined : { value: JSON.parse(tree.slice(start, end)), end };
+}
+
+/** The end of the JSON object or array that starts at `start` (strings skipped), or undefined when the text ends first. */
+function jsonValueEnd(json: string, start: number): number | undefined {
+  let depth = 0;
+  for (let i = start; i < json.length; i++) {
+    const code = json.charCodeAt(i);
+    if (code === 34) {
+      // A string: its end is the next quote not escaped by an odd run of backslashes.
+      let close = json.indexOf('"', i + 1);
+      for (;;) {
+        if (close === -1) return undefined;
+        let backslashes = 0;
+        while (json.charCodeAt(close - 1 - backslashes) === 92) backslashes++;
+        if (backslashes % 2 === 0) break;
+        close = json.indexOf('"', close + 1);
+      }
+      i = close;
+    } else if (code === 123 || code === 91) depth++;
+    else if (code === 125 || code === 93) {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return undefined;
 }
 
 function compareText(a: string, b: string): number {
