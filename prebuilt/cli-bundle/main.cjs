@@ -15910,6 +15910,8 @@ var init_js_api = __esm({
       exact;
       table;
       packageName;
+      /** Members already looked up (each lookup filters the overrides). */
+      members = /* @__PURE__ */ new Map();
       constructor(specifier, version, exact, table) {
         this.specifier = specifier;
         this.version = version;
@@ -15918,6 +15920,11 @@ var init_js_api = __esm({
         this.packageName = packageOf(specifier);
       }
       member(name) {
+        if (!this.members.has(name))
+          this.members.set(name, this.lookUp(name));
+        return this.members.get(name);
+      }
+      lookUp(name) {
         const own3 = this.table.members[name];
         if (own3)
           return this.withNotes(name, own3);
@@ -17046,6 +17053,24 @@ function usesParam(ref, fn) {
       return false;
   }
 }
+function argumentFree(ref) {
+  switch (ref.kind) {
+    case "param":
+      return false;
+    case "member":
+      return argumentFree(ref.object);
+    case "await":
+      return argumentFree(ref.value);
+    case "call":
+      return argumentFree(ref.callee);
+    case "element":
+      return argumentFree(ref.of);
+    case "typed":
+      return argumentFree(ref.type);
+    default:
+      return true;
+  }
+}
 function isClassName(name) {
   return (/^[A-Z]/.test(name) || name === "default") && !name.includes("#") && !name.includes(".");
 }
@@ -17074,8 +17099,13 @@ var init_link = __esm({
       pendingForwards = /* @__PURE__ */ new Map();
       /** Functions whose return value is being evaluated: a recursive function ends as unknown. */
       returning = /* @__PURE__ */ new Set();
-      /** Each function's calls that pass one of its parameters on, found once: a function is called through once per caller and wrapper depth. */
+      /**
+       * Each function's calls that pass one of its parameters on, found once (a function is called through once per
+       * caller and wrapper depth), less those `emit` found to call nothing whatever the arguments (`deadForwards`).
+       */
       forwardingSites = /* @__PURE__ */ new WeakMap();
+      /** Forwarding calls whose callee does not depend on the arguments and is no function nor Tauri value (`console.log(label)`). */
+      deadForwards = /* @__PURE__ */ new WeakSet();
       uses = [];
       constructor(modules, target, api, inert = () => false) {
         this.modules = modules;
@@ -17133,6 +17163,10 @@ var init_link = __esm({
         if (ref.kind !== "call")
           return;
         let callee = this.evaluate(ref.callee, file, frames, 0);
+        if (frames !== void 0 && callee.kind !== "inert" && callee.kind !== "function" && callee.kind !== "tauri-member" && argumentFree(ref.callee)) {
+          this.deadForwards.add(site);
+          return;
+        }
         if (callee.kind === "inert") {
           if (ref.args.every((arg) => this.inertArgument(arg, file, frames)))
             return;
@@ -17223,8 +17257,16 @@ var init_link = __esm({
         this.calledThrough.add(`${fn.file}\0${fn.id}`);
         const values = args.map((arg) => this.evaluate(arg, file, frames, 0));
         const inner = [...frames ?? [], { file: fn.file, fn: fn.id, args: values }];
-        for (const site of forwarding)
-          this.emit(site, fn.file, inner, at, atFile);
+        const plain2 = inner.every((frame) => frame.args.every((value) => value.kind === "string" || value.kind === "unknown" || value.kind === "param"));
+        let dead = 0;
+        for (const site of forwarding) {
+          if (this.deadForwards.has(site))
+            dead++;
+          else if (!plain2 || argumentFree(site.reference || site.ref.kind !== "call" ? site.ref : site.ref.callee))
+            this.emit(site, fn.file, inner, at, atFile);
+        }
+        if (dead)
+          this.forwardingSites.set(facts, forwarding.filter((site) => !this.deadForwards.has(site)));
       }
       evaluate(ref, file, frames, depth) {
         if (depth > MAX_VALUE_DEPTH)
@@ -18159,8 +18201,13 @@ async function loadFrontend(options) {
 function apiLookup(versionOf) {
   const packageOf3 = (specifier) => specifier.split("/").slice(0, 2).join("/");
   const implicit = implicitCalls();
+  const modules = /* @__PURE__ */ new Map();
   return {
-    module: (specifier) => jsApiModule(specifier, versionOf(packageOf3(specifier))),
+    module: (specifier) => {
+      if (!modules.has(specifier))
+        modules.set(specifier, jsApiModule(specifier, versionOf(packageOf3(specifier))));
+      return modules.get(specifier);
+    },
     globalNamespace: globalNamespaceModule,
     implicit: (trigger) => implicit.filter((call) => call.trigger.includes(trigger)).flatMap((call) => call.commands)
   };

@@ -159,6 +159,8 @@ const placeholderNote = (commands: readonly string[]): string | undefined => {
 
 class MappedModule implements JsApiModule {
   readonly packageName: string;
+  /** Members already looked up (each lookup filters the overrides). */
+  private readonly members = new Map<string, JsApiMember | undefined>();
 
   constructor(
     readonly specifier: string,
@@ -170,6 +172,11 @@ class MappedModule implements JsApiModule {
   }
 
   member(name: string): JsApiMember | undefined {
+    if (!this.members.has(name)) this.members.set(name, this.lookUp(name));
+    return this.members.get(name);
+  }
+
+  private lookUp(name: string): JsApiMember | undefined {
     const own = this.table.members[name];
     if (own) return this.withNotes(name, own);
     const dot = name.indexOf(".");

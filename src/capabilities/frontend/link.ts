@@ -73,8 +73,13 @@ export class Linker {
   private readonly pendingForwards = new Map<string, Use[]>();
   /** Functions whose return value is being evaluated: a recursive function ends as unknown. */
   private readonly returning = new Set<string>();
-  /** Each function's calls that pass one of its parameters on, found once: a function is called through once per caller and wrapper depth. */
+  /**
+   * Each function's calls that pass one of its parameters on, found once (a function is called through once per
+   * caller and wrapper depth), less those `emit` found to call nothing whatever the arguments (`deadForwards`).
+   */
   private readonly forwardingSites = new WeakMap<FunctionFacts, Site[]>();
+  /** Forwarding calls whose callee does not depend on the arguments and is no function nor Tauri value (`console.log(label)`). */
+  private readonly deadForwards = new WeakSet<Site>();
   readonly uses: Use[] = [];
 
   constructor(
@@ -131,6 +136,11 @@ export class Linker {
     }
     if (ref.kind !== "call") return;
     let callee = this.evaluate(ref.callee, file, frames, 0);
+    // Inside a function called through, a callee that no argument changes gives the same value at every call.
+    if (frames !== undefined && callee.kind !== "inert" && callee.kind !== "function" && callee.kind !== "tauri-member" && argumentFree(ref.callee)) {
+      this.deadForwards.add(site);
+      return;
+    }
     // A function of an inert module called with values that hold nothing of Tauri or of the app's functions uses nothing.
     if (callee.kind === "inert") {
       if (ref.args.every((arg) => this.inertArgument(arg, file, frames))) return;
@@ -212,7 +222,14 @@ export class Linker {
     this.calledThrough.add(`${fn.file}\u0000${fn.id}`);
     const values = args.map((arg) => this.evaluate(arg, file, frames, 0));
     const inner: Frame[] = [...(frames ?? []), { file: fn.file, fn: fn.id, args: values }];
-    for (const site of forwarding) this.emit(site, fn.file, inner, at, atFile);
+    // Arguments that hold no function nor Tauri value (strings, unknowns): reading or calling a parameter gives nothing then.
+    const plain = inner.every((frame) => frame.args.every((value) => value.kind === "string" || value.kind === "unknown" || value.kind === "param"));
+    let dead = 0;
+    for (const site of forwarding) {
+      if (this.deadForwards.has(site)) dead++;
+      else if (!plain || argumentFree(site.reference || site.ref.kind !== "call" ? site.ref : site.ref.callee)) this.emit(site, fn.file, inner, at, atFile);
+    }
+    if (dead) this.forwardingSites.set(facts, forwarding.filter((site) => !this.deadForwards.has(site)));
   }
 
   private evaluate(ref: Ref, file: string, frames: Frame[] | undefined, depth: number): Val {
@@ -357,6 +374,30 @@ function usesParam(ref: Ref, fn: number): boolean {
       return usesParam(ref.value, fn);
     default:
       return false;
+  }
+}
+
+/**
+ * Whether `evaluate` gives a value without reading a parameter (it does not evaluate a call's arguments). The parts it
+ * evaluates are one chain (`a.b().c` is a member of a call of a member of `a`): when that chain starts at a parameter
+ * whose value is a string or unknown, its value is that or unknown.
+ */
+function argumentFree(ref: Ref): boolean {
+  switch (ref.kind) {
+    case "param":
+      return false;
+    case "member":
+      return argumentFree(ref.object);
+    case "await":
+      return argumentFree(ref.value);
+    case "call":
+      return argumentFree(ref.callee);
+    case "element":
+      return argumentFree(ref.of);
+    case "typed":
+      return argumentFree(ref.type);
+    default:
+      return true;
   }
 }
 

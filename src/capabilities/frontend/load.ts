@@ -7,7 +7,7 @@ import { isPlainObject } from "../../core/json.js";
 import type { AppConfig } from "../load/app-config.js";
 import type { CodeWindowLabels } from "../load/window-labels.js";
 import type { ApiLookup } from "./api.js";
-import { globalNamespaceModule, implicitCalls, jsApiModule } from "./js-api.js";
+import { globalNamespaceModule, implicitCalls, jsApiModule, type JsApiModule } from "./js-api.js";
 import { jsPackageVersions, type JsPackageVersions } from "./js-lockfile.js";
 import { scanFrontend, type FrontendConfig, type FrontendScan, type ModuleCache } from "./scan.js";
 
@@ -78,8 +78,13 @@ function madeWindows(code: CodeWindowLabels | undefined, declared: ReadonlySet<s
 export function apiLookup(versionOf: (packageName: string) => string | undefined): ApiLookup {
   const packageOf = (specifier: string) => specifier.split("/").slice(0, 2).join("/");
   const implicit = implicitCalls();
+  // The linker asks once per call site and call-through; picking the version each time was a tenth of the scan.
+  const modules = new Map<string, JsApiModule | undefined>();
   return {
-    module: (specifier) => jsApiModule(specifier, versionOf(packageOf(specifier))),
+    module: (specifier) => {
+      if (!modules.has(specifier)) modules.set(specifier, jsApiModule(specifier, versionOf(packageOf(specifier))));
+      return modules.get(specifier);
+    },
     globalNamespace: globalNamespaceModule,
     implicit: (trigger) => implicit.filter((call) => call.trigger.includes(trigger)).flatMap((call) => call.commands),
   };
