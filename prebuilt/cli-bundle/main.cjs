@@ -17577,7 +17577,7 @@ async function scanFrontend2(options) {
   }
   const outside = (file) => {
     try {
-      return !isWithin((0, import_node_fs9.realpathSync)(file), boundaryReal);
+      return !isWithin(import_node_fs9.realpathSync.native(file), boundaryReal);
     } catch {
       return true;
     }

@@ -191,7 +191,8 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
   }
   const outside = (file: string) => {
     try {
-      return !isWithin(realpathSync(file), boundaryReal);
+      // One system call (the JavaScript realpath walks the path a component at a time).
+      return !isWithin(realpathSync.native(file), boundaryReal);
     } catch {
       return true;
     }
