@@ -229,7 +229,11 @@ export class Linker {
       if (this.deadForwards.has(site)) dead++;
       else if (!plain || argumentFree(site.reference || site.ref.kind !== "call" ? site.ref : site.ref.callee)) this.emit(site, fn.file, inner, at, atFile);
     }
-    if (dead) this.forwardingSites.set(facts, forwarding.filter((site) => !this.deadForwards.has(site)));
+    if (dead)
+      this.forwardingSites.set(
+        facts,
+        forwarding.filter((site) => !this.deadForwards.has(site)),
+      );
   }
 
   private evaluate(ref: Ref, file: string, frames: Frame[] | undefined, depth: number): Val {

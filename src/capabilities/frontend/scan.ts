@@ -529,7 +529,7 @@ function importsOf(tree: string, text: string): { requests: string[]; typeReques
   const typeRequests: string[] = [];
   const reExports: string[] = [];
   // Each search skips the declaration it found: its specifiers (`{"type":"ImportSpecifier"…`) are inside it.
-  for (let at = tree.indexOf('{"type":"Import'); at !== -1; ) {
+  for (let at = tree.indexOf('{"type":"Import'); at !== -1;) {
     if (tree.startsWith("Expression", at + 15)) return undefined;
     if (!tree.startsWith('Declaration"', at + 15)) {
       at = tree.indexOf('{"type":"Import', at + 1);
@@ -540,7 +540,7 @@ function importsOf(tree: string, text: string): { requests: string[]; typeReques
     (node.value.importKind === "type" ? typeRequests : requests).push(node.value.source.value);
     at = tree.indexOf('{"type":"Import', node.end);
   }
-  for (let at = tree.indexOf('{"type":"Export'); at !== -1; ) {
+  for (let at = tree.indexOf('{"type":"Export'); at !== -1;) {
     const kind = tree.startsWith('NamedDeclaration"', at + 15) ? "named" : tree.startsWith('AllDeclaration"', at + 15) ? "all" : undefined;
     // An export of a declaration (`export function f`) names no module, and no export is inside it.
     if (!kind || (kind === "named" && tree.startsWith('"declaration":{', at + 33))) {
