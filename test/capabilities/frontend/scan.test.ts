@@ -347,4 +347,42 @@ describe("frontend scan: modules that name nothing of Tauri", () => {
     expect(readWhole("src/format.ts")).toBe(false);
     expect(result.files).toHaveLength(9);
   });
+
+  it("follows what their syntax tree loads: side-effect imports and every re-export form, not type-only imports nor a module block's", async () => {
+    const tauriCall = (command: string) => `import { invoke } from "@tauri-apps/api/core";\ninvoke("${command}");\n`;
+    const root = app({
+      "index.html": '<script type="module" src="/src/main.ts"></script>',
+      "src/main.ts": 'import { a } from "./plain";\nimport { c } from "./ambient";\na(c);\n',
+      "src/plain.ts": [
+        'import type { T } from "./types-only";',
+        'export {} from "./side";',
+        'export type { U } from "./type-reexport";',
+        'export * from "./star";',
+        'export { b as a } from "./named";',
+        'import "./effect";',
+        "export const text = 'export * from \"./in-a-string\"';",
+      ].join("\n"),
+      "src/side.ts": tauriCall("side_cmd"),
+      "src/star.ts": "export const s = 1;\n",
+      "src/named.ts": "export function b(value: number) {\n  return value;\n}\n",
+      "src/effect.ts": 'document.title = "x";\n',
+      "src/types-only.ts": tauriCall("type_import_cmd"),
+      "src/type-reexport.ts": tauriCall("type_reexport_cmd"),
+      "src/in-a-string.ts": tauriCall("string_cmd"),
+      "src/ambient.ts": 'declare module "virtual:x" {\n  export * from "./hidden";\n}\nexport const c = 1;\n',
+      "src/hidden.ts": tauriCall("hidden_cmd"),
+    });
+    const result = await scan(root, undefined, {}, new Map());
+    expect(calls(result)).toEqual(["src/side.ts:2:1 invoke side_cmd"]);
+    expect(result.files.map((file) => path.relative(root, file)).sort()).toEqual([
+      "index.html",
+      "src/ambient.ts",
+      "src/effect.ts",
+      "src/main.ts",
+      "src/named.ts",
+      "src/plain.ts",
+      "src/side.ts",
+      "src/star.ts",
+    ]);
+  });
 });
