@@ -130,12 +130,13 @@ const SKIPPED_FOLDERS = new Set([
 const ROUTE_FOLDERS = ["src/routes", "src/pages", "src/app", "app", "pages", "routes"];
 const CONVENTIONAL_ENTRIES = ["src/main", "src/index", "src/main.client", "src/entry-client", "src/app", "main", "index"];
 
-interface Parser {
+/** oxc's `parseSync`: oxc-parser's own gives the syntax tree as objects (`unknown` here), its native binding as JSON text. */
+interface Parser<Program = unknown> {
   parseSync(
     filename: string,
     text: string,
     options: { lang: string; sourceType: "module" },
-  ): { program: unknown; errors: Array<{ severity: string; message: string }> };
+  ): { program: Program; errors: Array<{ severity: string; message: string }> };
 }
 /**
  * oxc's native binding: its `program` is the syntax tree as JSON text, not yet turned into objects (oxc-parser's
@@ -143,13 +144,7 @@ interface Parser {
  * find a module's imports without building the objects of the whole tree, most of a parse's cost on Node 20 (oxc's
  * raw transfer, which skips the JSON, needs Node 22); its import records (`module`) cost more to convert than the text.
  */
-interface Binding {
-  parseSync(
-    filename: string,
-    text: string,
-    options: { lang: string; sourceType: "module" },
-  ): { program: string; errors: Array<{ severity: string; message: string }> };
-}
+type Binding = Parser<string>;
 interface ResolverInstance {
   sync(directory: string, request: string): { path?: string; error?: string };
 }
