@@ -1214,7 +1214,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter2 = require("node:events").EventEmitter;
     var childProcess = require_child_process();
-    var path45 = require("node:path");
+    var path46 = require("node:path");
     var fs = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2227,9 +2227,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path45.resolve(baseDir, baseName);
+          const localBin = path46.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path45.extname(baseName))) return void 0;
+          if (sourceExt.includes(path46.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext2) => fs.existsSync(`${localBin}${ext2}`)
           );
@@ -2247,17 +2247,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path45.resolve(
-            path45.dirname(resolvedScriptPath),
+          executableDir = path46.resolve(
+            path46.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName2 = path45.basename(
+            const legacyName2 = path46.basename(
               this._scriptPath,
-              path45.extname(this._scriptPath)
+              path46.extname(this._scriptPath)
             );
             if (legacyName2 !== this._name) {
               localFile = findFile(
@@ -2268,7 +2268,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path45.extname(executableFile));
+        launchWithNode = sourceExt.includes(path46.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3183,7 +3183,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path45.basename(filename, path45.extname(filename));
+        this._name = path46.basename(filename, path46.extname(filename));
         return this;
       }
       /**
@@ -3197,9 +3197,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path46) {
-        if (path46 === void 0) return this._executableDir;
-        this._executableDir = path46;
+      executableDir(path47) {
+        if (path47 === void 0) return this._executableDir;
+        this._executableDir = path47;
         return this;
       }
       /**
@@ -5589,6 +5589,9 @@ function spellCommand(command, to) {
   const other = to === "host" ? "tauri" : "host";
   return command === `plugin:${BRAND_PLUGIN}|${brandCommand(other)}` ? `plugin:${BRAND_PLUGIN}|${brandCommand(to)}` : command;
 }
+function spellQuotedNames(message, to) {
+  return message.replace(/"((?:core:app:)?(?:allow|deny)-(?:host|tauri)-version|(?:host|tauri)_version)"/g, (_whole, name) => name.includes("_") ? `"${brandCommand(to)}"` : name.startsWith("core:") ? `"${spellIdentifier(name, to)}"` : `"${spellName(BRAND_KEY, name, to)}"`);
+}
 function spellingOfIdentifier(identifier) {
   if (!identifier.startsWith(`${BRAND_KEY}:`))
     return void 0;
@@ -6804,12 +6807,12 @@ function prepareCapability(capability, index) {
   const patternProblems = [];
   const compileLabels = (field2, patterns) => {
     const matchers = [];
-    for (const { value: pattern, path: path45 } of patterns) {
+    for (const { value: pattern, path: path46 } of patterns) {
       const compiled2 = compileLabelPattern(pattern);
       if (compiled2.ok)
         matchers.push(compiled2.match);
       else
-        patternProblems.push({ field: field2, path: path45, pattern, message: compiled2.message });
+        patternProblems.push({ field: field2, path: path46, pattern, message: compiled2.message });
     }
     return matchers;
   };
@@ -7960,11 +7963,11 @@ function jsonTree(text2) {
   }
   return new JsonTree(text2, count, starts, ends, keyStarts, keyEnds, keyEscaped, childStarts, childCounts, children);
 }
-function deepestNode(tree, path45) {
+function deepestNode(tree, path46) {
   let node = tree.root;
   let depth = 0;
-  for (; depth < path45.length; depth++) {
-    const next = tree.step(node, path45[depth]);
+  for (; depth < path46.length; depth++) {
+    const next = tree.step(node, path46[depth]);
     if (next === NO_NODE)
       break;
     node = next;
@@ -8106,20 +8109,20 @@ var init_json_tree = __esm({
           }
           this.parents = parents;
         }
-        const path45 = [];
+        const path46 = [];
         for (let at = node; this.parents[at] !== NO_NODE; at = this.parents[at]) {
           const parent = this.parents[at];
           if (this.isMember(at))
-            path45.push(this.key(at));
+            path46.push(this.key(at));
           else {
             const first = this.childStarts[parent];
             let index = 0;
             while (this.children[first + index] !== at)
               index++;
-            path45.push(index);
+            path46.push(index);
           }
         }
-        return path45.reverse();
+        return path46.reverse();
       }
     };
   }
@@ -9369,12 +9372,12 @@ function parseTree(text2, errors = [], options = ParseOptions.DEFAULT) {
   }
   return result;
 }
-function findNodeAtLocation(root2, path45) {
+function findNodeAtLocation(root2, path46) {
   if (!root2) {
     return void 0;
   }
   let node = root2;
-  for (let segment of path45) {
+  for (let segment of path46) {
     if (typeof segment === "string") {
       if (node.type !== "object" || !Array.isArray(node.children)) {
         return void 0;
@@ -9404,17 +9407,17 @@ function getNodePath(node) {
   if (!node.parent || !node.parent.children) {
     return [];
   }
-  const path45 = getNodePath(node.parent);
+  const path46 = getNodePath(node.parent);
   if (node.parent.type === "property") {
     const key = node.parent.children[0].value;
-    path45.push(key);
+    path46.push(key);
   } else if (node.parent.type === "array") {
     const index = node.parent.children.indexOf(node);
     if (index !== -1) {
-      path45.push(index);
+      path46.push(index);
     }
   }
-  return path45;
+  return path46;
 }
 function getNodeValue(node) {
   switch (node.type) {
@@ -9817,14 +9820,14 @@ var init_parser = __esm({
 
 // node_modules/jsonc-parser/lib/esm/impl/edit.js
 function setProperty(text2, originalPath, value, options) {
-  const path45 = originalPath.slice();
+  const path46 = originalPath.slice();
   const errors = [];
   const root2 = parseTree(text2, errors);
   let parent = void 0;
   let lastSegment = void 0;
-  while (path45.length > 0) {
-    lastSegment = path45.pop();
-    parent = findNodeAtLocation(root2, path45);
+  while (path46.length > 0) {
+    lastSegment = path46.pop();
+    parent = findNodeAtLocation(root2, path46);
     if (parent === void 0 && value !== void 0) {
       if (typeof lastSegment === "string") {
         value = { [lastSegment]: value };
@@ -10027,8 +10030,8 @@ function printParseErrorCode(code) {
 function format2(documentText, range2, options) {
   return format(documentText, range2, options);
 }
-function modify(text2, path45, value, options) {
-  return setProperty(text2, path45, value, options);
+function modify(text2, path46, value, options) {
+  return setProperty(text2, path46, value, options);
 }
 function applyEdits(text2, edits) {
   let sortedEdits = edits.slice(0).sort((a2, b2) => {
@@ -10133,9 +10136,9 @@ function tomlNumberValue(token) {
   const radix = { "0x": 16, "0o": 8, "0b": 2 }[unsigned.slice(0, 2)];
   return radix === void 0 ? Number(digits) : sign * parseInt(unsigned.slice(2), radix);
 }
-function nodeAt(tree, path45) {
+function nodeAt(tree, path46) {
   let node = tree.root;
-  for (const segment of path45) {
+  for (const segment of path46) {
     node = tree.step(node, segment);
     if (node === NO_NODE)
       break;
@@ -10184,9 +10187,9 @@ function propertiesKept(value) {
   }
   return count;
 }
-function valueAt(root2, path45) {
+function valueAt(root2, path46) {
   let current = root2;
-  for (const key of path45) {
+  for (const key of path46) {
     if (current === null || typeof current !== "object")
       return void 0;
     if (!Object.prototype.hasOwnProperty.call(current, key))
@@ -10355,8 +10358,8 @@ function scanInlineArray(text2, from, last) {
   }
   return void 0;
 }
-function findTableHeader(text2, index, from, path45, i) {
-  const name = path45[i];
+function findTableHeader(text2, index, from, path46, i) {
+  const name = path46[i];
   if (typeof name !== "string")
     return void 0;
   for (const lineStart of index.tableHeaderLines(name, from === 0 ? 0 : text2.lastIndexOf("\n", from - 1) + 1)) {
@@ -10366,10 +10369,10 @@ function findTableHeader(text2, index, from, path45, i) {
       continue;
     const { parts, close } = header3;
     for (let j2 = 0; j2 < parts.length; j2++) {
-      if (parts[j2].name !== path45[i])
+      if (parts[j2].name !== path46[i])
         continue;
       const rest = parts.slice(j2 + 1);
-      if (!rest.every((part, n) => path45[i + 1 + n] === part.name) || typeof path45[i + 1 + rest.length] === "number")
+      if (!rest.every((part, n) => path46[i + 1 + n] === part.name) || typeof path46[i + 1 + rest.length] === "number")
         continue;
       const last = rest.length ? rest[rest.length - 1] : parts[j2];
       if (lineStart < from && last.offset < from)
@@ -10467,7 +10470,7 @@ var init_document = __esm({
           return [];
         const repeated = [];
         const tree = this.tree;
-        const walk2 = (node, path45) => {
+        const walk2 = (node, path46) => {
           const kind = tree.kind(node);
           if (kind === "object") {
             const seen = /* @__PURE__ */ new Set();
@@ -10475,13 +10478,13 @@ var init_document = __esm({
               const member2 = tree.child(node, i);
               const key = tree.key(member2);
               if (seen.has(key))
-                repeated.push([...path45, key]);
+                repeated.push([...path46, key]);
               seen.add(key);
-              walk2(member2, [...path45, key]);
+              walk2(member2, [...path46, key]);
             }
           } else if (kind === "array") {
             for (let i = 0; i < tree.childCount(node); i++)
-              walk2(tree.child(node, i), [...path45, i]);
+              walk2(tree.child(node, i), [...path46, i]);
           }
         };
         walk2(tree.root, []);
@@ -10492,12 +10495,12 @@ var init_document = __esm({
        * a JSON value from the syntax tree; a TOML number (`0x1F`, `1_000`, `+inf`) read where its key or
        * array element starts, since the TOML parser keeps no positions and its value says 31 for `0x1F`.
        */
-      writtenText(path45) {
+      writtenText(path46) {
         if (this.format === "toml")
-          return this.tomlNumberText(path45);
+          return this.tomlNumberText(path46);
         if (!this.tree)
           return void 0;
-        const at = this.locate(path45);
+        const at = this.locate(path46);
         return at.exact ? this.text.slice(at.offset, at.offset + at.length) : void 0;
       }
       /**
@@ -10505,15 +10508,15 @@ var init_document = __esm({
        * (a same-named key elsewhere, or a nesting the key search does not follow, gives no text rather
        * than another value's).
        */
-      tomlNumberText(path45) {
-        const value = this.ok ? valueAt(this.value, path45) : void 0;
-        if (typeof value !== "number" || path45.length === 0)
+      tomlNumberText(path46) {
+        const value = this.ok ? valueAt(this.value, path46) : void 0;
+        if (typeof value !== "number" || path46.length === 0)
           return void 0;
-        const { offset, exact } = this.tomlCursor(path45);
+        const { offset, exact } = this.tomlCursor(path46);
         if (!exact)
           return void 0;
         TOML_VALUE_START.lastIndex = offset;
-        const start = typeof path45[path45.length - 1] === "number" ? offset : offset + (TOML_VALUE_START.exec(this.text)?.[0].length ?? 0);
+        const start = typeof path46[path46.length - 1] === "number" ? offset : offset + (TOML_VALUE_START.exec(this.text)?.[0].length ?? 0);
         TOML_NUMBER.lastIndex = start;
         const token = TOML_NUMBER.exec(this.text)?.[0];
         if (token === void 0)
@@ -10525,32 +10528,32 @@ var init_document = __esm({
        * The text range of the value (or, with `target: "key"`, the property name) at `path`,
        * falling back to the nearest existing ancestor.
        */
-      locate(path45, target = "value") {
+      locate(path46, target = "value") {
         if (this.tree)
-          return this.locateJson(path45, target);
+          return this.locateJson(path46, target);
         if (this.parseError)
           return this.span(this.parseError.offset, this.parseError.length, true);
-        return this.locateToml(path45, target);
+        return this.locateToml(path46, target);
       }
-      locateJson(path45, target) {
+      locateJson(path46, target) {
         const tree = this.tree;
-        const { node, depth } = deepestNode(tree, path45);
-        const exact = depth === path45.length;
+        const { node, depth } = deepestNode(tree, path46);
+        const exact = depth === path46.length;
         if (exact && target === "key" && tree.isMember(node))
           return this.span(tree.keyOffset(node), tree.keyLength(node), true);
         return this.span(tree.offset(node), tree.length(node), exact);
       }
       /** Offset and length of the exact value at `path`, or undefined (in TOML: string values only, the only ones fixes replace). */
-      valueSpan(path45) {
+      valueSpan(path46) {
         if (this.format === "toml") {
-          if (!this.ok || typeof valueAt(this.value, path45) !== "string")
+          if (!this.ok || typeof valueAt(this.value, path46) !== "string")
             return void 0;
-          const located = this.locateToml(path45, "value");
+          const located = this.locateToml(path46, "value");
           const quote3 = this.text[located.offset];
           return located.exact && (quote3 === '"' || quote3 === "'") && this.text[located.offset + 1] !== quote3 ? located : void 0;
         }
         const tree = this.tree;
-        const node = tree ? nodeAt(tree, path45) : NO_NODE;
+        const node = tree ? nodeAt(tree, path46) : NO_NODE;
         return node === NO_NODE ? void 0 : { offset: tree.offset(node), length: tree.length(node) };
       }
       /** A string value in this document's syntax: a JSON string, or a TOML basic string. */
@@ -10562,11 +10565,11 @@ var init_document = __esm({
        * so the surrounding layout stays as written. In TOML only items of an inline array (`key = [...]`)
        * can be removed; an item of an array of tables (`[[key]]`) is a section of its own.
        */
-      arrayItemRemovalSpan(path45) {
-        const index = path45[path45.length - 1];
+      arrayItemRemovalSpan(path46) {
+        const index = path46[path46.length - 1];
         if (typeof index !== "number")
           return void 0;
-        const items = this.format === "toml" ? this.inlineArrayItems(path45.slice(0, -1)) : this.jsonArrayItems(path45.slice(0, -1));
+        const items = this.format === "toml" ? this.inlineArrayItems(path46.slice(0, -1)) : this.jsonArrayItems(path46.slice(0, -1));
         const item = items?.[index];
         if (!items || !item)
           return void 0;
@@ -10617,9 +10620,9 @@ var init_document = __esm({
        * of an array of tables), and a string value by its quoted text after that. When that fails the
        * nearest found key is used, or the first line.
        */
-      locateToml(path45, target) {
-        const { offset, keyAt, exact } = this.tomlCursor(path45);
-        const value = valueAt(this.value, path45);
+      locateToml(path46, target) {
+        const { offset, keyAt, exact } = this.tomlCursor(path46);
+        const value = valueAt(this.value, path46);
         if (exact && target === "value" && typeof value === "string") {
           for (const quoted of [JSON.stringify(value), `'${value}'`]) {
             const at = this.text.indexOf(quoted, offset);
@@ -10629,21 +10632,21 @@ var init_document = __esm({
         }
         if (keyAt)
           return this.span(keyAt.offset, keyAt.length, exact && (target === "key" || typeof value !== "string"));
-        return this.span(0, 0, path45.length === 0);
+        return this.span(0, 0, path46.length === 0);
       }
       /**
        * Follows `path` through the TOML text: where the last key found is written (`keyAt`), and `offset`,
        * just after that key or at the start of the inline array element the path ends with.
        */
-      tomlCursor(path45) {
+      tomlCursor(path46) {
         let offset = 0;
         let keyAt;
         let exact = true;
-        for (let i = 0; i < path45.length; i++) {
-          const key = path45[i];
+        for (let i = 0; i < path46.length; i++) {
+          const key = path46[i];
           if (typeof key !== "string")
             continue;
-          const index = path45[i + 1];
+          const index = path46[i + 1];
           const found = typeof index === "number" ? this.arrayOfTablesHeader(key, offset, index) : void 0;
           if (found) {
             offset = found.end;
@@ -10651,7 +10654,7 @@ var init_document = __esm({
             i++;
             continue;
           }
-          const tableHeader = typeof index !== "number" ? findTableHeader(this.text, this.keyIndex, offset, path45, i) : void 0;
+          const tableHeader = typeof index !== "number" ? findTableHeader(this.text, this.keyIndex, offset, path46, i) : void 0;
           if (tableHeader) {
             keyAt = { offset: tableHeader.keyOffset, length: tableHeader.keyLength };
             offset = tableHeader.end;
@@ -10660,7 +10663,7 @@ var init_document = __esm({
           }
           const at = this.assignment(key, offset);
           if (at === void 0) {
-            const header3 = typeof index !== "number" && i === path45.length - 1 ? this.arrayOfTablesHeader(key, offset, 0) : void 0;
+            const header3 = typeof index !== "number" && i === path46.length - 1 ? this.arrayOfTablesHeader(key, offset, 0) : void 0;
             if (header3)
               keyAt = { offset: header3.index + this.text.slice(header3.index, header3.end).indexOf(key), length: key.length };
             else
@@ -11012,7 +11015,7 @@ async function walk(root2, extensions, options = {}) {
     for (const entry of entries) {
       const { full, name } = childPath(dir, entry.name);
       let isDir = entry.isDirectory();
-      let isFile = entry.isFile();
+      let isFile2 = entry.isFile();
       if (entry.isSymbolicLink()) {
         try {
           const target = await realpath(fsPath(full));
@@ -11023,7 +11026,7 @@ async function walk(root2, extensions, options = {}) {
           }
           const info = await stat(fsPath(full));
           isDir = info.isDirectory();
-          isFile = info.isFile();
+          isFile2 = info.isFile();
         } catch (error) {
           result.problems.push({ file: full, message: `broken symbolic link: ${describeIoError(error)}` });
           continue;
@@ -11038,11 +11041,11 @@ async function walk(root2, extensions, options = {}) {
       } else if (ignoreName(name)) {
         continue;
       } else if (extensions.some((ext2) => name.endsWith(ext2))) {
-        if (isFile)
+        if (isFile2)
           result.files.push(full);
         else
           result.problems.push({ file: full, message: "is not a regular file (FIFO, socket or device); skipped" });
-      } else if (isFile && !name.startsWith(".")) {
+      } else if (isFile2 && !name.startsWith(".")) {
         result.skipped.push(full);
       }
     }
@@ -11124,10 +11127,10 @@ function toCapability(object, source) {
     unknownFields: unknownFields(raw, base, CAPABILITY_FIELDS, "capability"),
     suppressions: stringItems(raw[SUPPRESSION_FIELD], [...base, SUPPRESSION_FIELD])
   };
-  const list = (field2, value, path45) => {
+  const list = (field2, value, path46) => {
     if (value !== void 0)
       written.listLengths[field2] = Array.isArray(value) ? value.length : null;
-    return stringItems(value, path45);
+    return stringItems(value, path46);
   };
   const capability = {
     identifier: raw.identifier,
@@ -11153,20 +11156,20 @@ function toCapability(object, source) {
     capability.platforms = platforms;
   return capability;
 }
-function stringItems(value, path45) {
+function stringItems(value, path46) {
   if (!Array.isArray(value))
     return [];
   const items = [];
   value.forEach((item, index) => {
     if (typeof item === "string")
-      items.push({ value: item, path: [...path45, index] });
+      items.push({ value: item, path: [...path46, index] });
   });
   return items;
 }
-function unknownFields(object, path45, known, kind) {
+function unknownFields(object, path46, known, kind) {
   const keys = Object.keys(object);
   const siblings = new Set(keys);
-  return keys.filter((key) => !known.includes(key)).map((key) => ({ key, path: [...path45, key], object: kind, siblings }));
+  return keys.filter((key) => !known.includes(key)).map((key) => ({ key, path: [...path46, key], object: kind, siblings }));
 }
 function unknownFileFields(value) {
   if (fileForm(value) !== "wrapped")
@@ -11175,21 +11178,21 @@ function unknownFileFields(value) {
   const siblings = new Set(keys);
   return keys.filter((key) => !WRAPPED_FILE_FIELDS.includes(key)).map((key) => ({ key, path: [key], siblings }));
 }
-function entryPath(capability, path45) {
-  const entry = capability.permissions.find((e) => samePath(e.path, path45));
-  return entry?.extended ? [...path45, "identifier"] : path45;
+function entryPath(capability, path46) {
+  const entry = capability.permissions.find((e) => samePath(e.path, path46));
+  return entry?.extended ? [...path46, "identifier"] : path46;
 }
 function toEntries(value, base, unknown) {
   if (!Array.isArray(value))
     return [];
   const entries = [];
   value.forEach((item, index) => {
-    const path45 = [...base, index];
+    const path46 = [...base, index];
     if (typeof item === "string")
-      entries.push({ identifier: item, extended: false, path: path45 });
+      entries.push({ identifier: item, extended: false, path: path46 });
     else if (isPlainObject(item) && typeof item.identifier === "string") {
-      const entry = { identifier: item.identifier, extended: true, path: path45 };
-      for (const field2 of unknownFields(item, path45, PERMISSION_ENTRY_FIELDS, "permission entry"))
+      const entry = { identifier: item.identifier, extended: true, path: path46 };
+      for (const field2 of unknownFields(item, path46, PERMISSION_ENTRY_FIELDS, "permission entry"))
         unknown.push(field2);
       if ("allow" in item)
         entry.allow = Array.isArray(item.allow) ? item.allow : null;
@@ -11218,10 +11221,10 @@ var init_capability = __esm({
 function limitCapability(capability, budget) {
   const problems2 = [];
   const base = capability.source.path;
-  const cap = (list, limit, path45, what, budgeted = true) => {
+  const cap = (list, limit, path46, what, budgeted = true) => {
     if (list.length > limit) {
       problems2.push({
-        path: path45,
+        path: path46,
         message: `${what} lists ${list.length.toLocaleString("en-US")} entries, over the limit of ${limit.toLocaleString("en-US")} caplint checks in one capability; the rest are not checked`
       });
       list = list.slice(0, limit);
@@ -11232,7 +11235,7 @@ function limitCapability(capability, budget) {
     if (list.length > room) {
       if (!budget.exhausted) {
         problems2.push({
-          path: path45,
+          path: path46,
           message: `the file lists more than ${LIMITS.entriesPerFile.toLocaleString("en-US")} permissions and remote URLs in all; caplint checks that many, and not the rest`
         });
         budget.exhausted = true;
@@ -11808,26 +11811,26 @@ var require_ignore = __commonJS({
       const index = body.indexOf(SLASH3);
       return index < 0 || index === body.length - 1;
     };
-    var basenameOf = (path45) => {
-      const end = path45.length - 1;
-      const index = path45.lastIndexOf(
+    var basenameOf = (path46) => {
+      const end = path46.length - 1;
+      const index = path46.lastIndexOf(
         SLASH3,
-        path45[end] === SLASH3 ? end - 1 : end
+        path46[end] === SLASH3 ? end - 1 : end
       );
-      return index < 0 ? path45 : path45.slice(index + 1);
+      return index < 0 ? path46 : path46.slice(index + 1);
     };
-    var parentOf = (path45) => {
-      if (path45.charCodeAt(0) === SLASH_CODE || path45.indexOf(DOUBLE_SLASH) >= 0) {
-        const slices2 = path45.split(SLASH3).filter(Boolean);
+    var parentOf = (path46) => {
+      if (path46.charCodeAt(0) === SLASH_CODE || path46.indexOf(DOUBLE_SLASH) >= 0) {
+        const slices2 = path46.split(SLASH3).filter(Boolean);
         slices2.pop();
         return slices2.length ? slices2.join(SLASH3) + SLASH3 : EMPTY;
       }
-      const end = path45.length - 1;
-      const cut = path45.lastIndexOf(
+      const end = path46.length - 1;
+      const cut = path46.lastIndexOf(
         SLASH3,
-        path45.charCodeAt(end) === SLASH_CODE ? end - 1 : end
+        path46.charCodeAt(end) === SLASH_CODE ? end - 1 : end
       );
-      return cut < 0 ? EMPTY : path45.slice(0, cut + 1);
+      return cut < 0 ? EMPTY : path46.slice(0, cut + 1);
     };
     var isString = (subject) => typeof subject === "string";
     var checkPattern = (pattern) => pattern && isString(pattern);
@@ -11977,7 +11980,7 @@ var require_ignore = __commonJS({
       // Match the literal 'abc/' for `checkIgnore`, last rule wins. Only a rule
       //   ending in a wildcard can match it (see `checkSourceOf`), so the rest
       //   are left out once, rather than tested or compiled for every path.
-      testLiteral(path45) {
+      testLiteral(path46) {
         const rules = this._literalRules || (this._literalRules = this._rules.filter(
           ({ body }) => body[body.length - (body[body.length - 1] === SLASH3 ? 2 : 1)] === "*"
         ));
@@ -11986,7 +11989,7 @@ var require_ignore = __commonJS({
         let matchedRule;
         for (let index = rules.length - 1; index >= 0; index--) {
           const rule = rules[index];
-          if (rule.checkRegex.test(path45)) {
+          if (rule.checkRegex.test(path46)) {
             ignored = !rule.negative;
             unignored = rule.negative;
             matchedRule = rule.negative ? UNDEFINED : rule;
@@ -12006,15 +12009,15 @@ var require_ignore = __commonJS({
       //
       // - mode `string` either `MODE_IGNORE` or `MODE_CHECK_IGNORE`
       // @returns {TestResult}
-      test(path45, mode) {
+      test(path46, mode) {
         const rules = this._rules;
         const { length } = rules;
         const shortcut = this._basenameCount * 2 >= length;
-        const basename3 = shortcut ? basenameOf(path45) : path45;
+        const basename3 = shortcut ? basenameOf(path46) : path46;
         for (let index = length - 1; index >= 0; index--) {
           const rule = rules[index];
           if (rule[mode].test(
-            shortcut && rule._basenameOnly ? basename3 : path45
+            shortcut && rule._basenameOnly ? basename3 : path46
           )) {
             const { negative } = rule;
             const ret = {
@@ -12036,17 +12039,17 @@ var require_ignore = __commonJS({
     var throwError = (message, Ctor) => {
       throw new Ctor(message);
     };
-    var checkPath = (path45, originalPath, doThrow) => {
-      if (!isString(path45)) {
+    var checkPath = (path46, originalPath, doThrow) => {
+      if (!isString(path46)) {
         return doThrow(
           `path must be a string, but got \`${originalPath}\``,
           TypeError
         );
       }
-      if (!path45) {
+      if (!path46) {
         return doThrow(`path must not be empty`, TypeError);
       }
-      if (checkPath.isNotRelative(path45)) {
+      if (checkPath.isNotRelative(path46)) {
         const r = "`path.relative()`d";
         return doThrow(
           `path should be a ${r} string, but got "${originalPath}"`,
@@ -12055,25 +12058,25 @@ var require_ignore = __commonJS({
       }
       return true;
     };
-    var isNotRelative = (path45) => {
-      const first = path45.charCodeAt(0);
+    var isNotRelative = (path46) => {
+      const first = path46.charCodeAt(0);
       if (first === SLASH_CODE) {
         return true;
       }
       if (first !== DOT_CODE) {
         return false;
       }
-      if (path45.length === 1) {
+      if (path46.length === 1) {
         return true;
       }
-      const second = path45.charCodeAt(1);
+      const second = path46.charCodeAt(1);
       if (second === SLASH_CODE) {
         return true;
       }
       if (second !== DOT_CODE) {
         return false;
       }
-      return path45.length === 2 || path45.charCodeAt(2) === SLASH_CODE;
+      return path46.length === 2 || path46.charCodeAt(2) === SLASH_CODE;
     };
     checkPath.isNotRelative = isNotRelative;
     checkPath.convert = (p) => p;
@@ -12104,58 +12107,58 @@ var require_ignore = __commonJS({
         return this.add(pattern);
       }
       // @returns {TestResult}
-      _test(originalPath, cache2, path45) {
+      _test(originalPath, cache2, path46) {
         checkPath(
-          path45,
+          path46,
           originalPath,
           this._strictPathCheck ? throwError : RETURN_FALSE
         );
-        return path45 ? this._t(path45, cache2) : {
+        return path46 ? this._t(path46, cache2) : {
           ignored: false,
           unignored: false
         };
       }
       checkIgnore(target) {
-        const path45 = convertPath(target);
-        if (!path45 || path45.charCodeAt(path45.length - 1) !== SLASH_CODE) {
-          return this._test(target, this._testCache, path45);
+        const path46 = convertPath(target);
+        if (!path46 || path46.charCodeAt(path46.length - 1) !== SLASH_CODE) {
+          return this._test(target, this._testCache, path46);
         }
-        const dir = this._t(path45, this._testCache);
+        const dir = this._t(path46, this._testCache);
         if (dir.ignored) {
           return dir;
         }
-        const literal2 = this._rules.testLiteral(path45);
+        const literal2 = this._rules.testLiteral(path46);
         return literal2.ignored || literal2.unignored ? literal2 : dir;
       }
-      _t(path45, cache2) {
-        if (path45 in cache2) {
-          return cache2[path45];
+      _t(path46, cache2) {
+        if (path46 in cache2) {
+          return cache2[path46];
         }
-        const parentPath = parentOf(path45);
+        const parentPath = parentOf(path46);
         const parent = parentPath ? this._t(parentPath, cache2) : UNDEFINED;
-        return cache2[path45] = parent && parent.ignored ? parent : this._rules.test(path45, MODE_IGNORE);
+        return cache2[path46] = parent && parent.ignored ? parent : this._rules.test(path46, MODE_IGNORE);
       }
-      ignores(path45) {
-        return this._test(path45, this._ignoreCache, convertPath(path45)).ignored;
+      ignores(path46) {
+        return this._test(path46, this._ignoreCache, convertPath(path46)).ignored;
       }
       createFilter() {
-        return (path45) => !this.ignores(path45);
+        return (path46) => !this.ignores(path46);
       }
       filter(paths) {
         return makeArray(paths).filter(this.createFilter());
       }
       // @returns {TestResult}
-      test(path45) {
-        return this._test(path45, this._testCache, convertPath(path45));
+      test(path46) {
+        return this._test(path46, this._testCache, convertPath(path46));
       }
     };
     var factory = (options) => new Ignore(options);
-    var isPathValid = (path45) => checkPath(convertPath(path45), path45, RETURN_FALSE);
+    var isPathValid = (path46) => checkPath(convertPath(path46), path46, RETURN_FALSE);
     var setupWindows = () => {
       const makePosix = (str2) => /^\\\\\?\\/.test(str2) || /["<>|\u0000-\u001F]+/u.test(str2) ? str2 : str2.replace(/\\/g, "/");
       checkPath.convert = makePosix;
       const REGEX_TEST_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i;
-      checkPath.isNotRelative = (path45) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path45) || isNotRelative(path45);
+      checkPath.isNotRelative = (path46) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path46) || isNotRelative(path46);
     };
     if (
       // Detect `process` so that it can run in browsers.
@@ -12557,9 +12560,9 @@ var init_project_model = __esm({
         return this.byFile.has(file);
       }
       /** The parsed value at `path` in a loaded file, or undefined. */
-      valueAt(file, path45) {
+      valueAt(file, path46) {
         const document = this.byFile.get(file);
-        return document?.ok ? valueAt(document.value, path45) : void 0;
+        return document?.ok ? valueAt(document.value, path46) : void 0;
       }
       /**
        * Lines by path object: every command a permission entry grants carries that entry's own path, so an
@@ -12567,17 +12570,17 @@ var init_project_model = __esm({
        * paths on 5,000 capabilities).
        */
       lines = /* @__PURE__ */ new Map();
-      line(file, path45) {
-        const known = this.lines.get(path45);
+      line(file, path46) {
+        const known = this.lines.get(path46);
         if (known?.file === file)
           return known.line;
-        const line = this.byFile.get(file)?.locate(path45).range.start.line ?? 1;
-        this.lines.set(path45, { file, line });
+        const line = this.byFile.get(file)?.locate(path46).range.start.line ?? 1;
+        this.lines.set(path46, { file, line });
         return line;
       }
       /** The range of a value in a loaded file (a permission entry), for findings; undefined for a file not loaded. */
-      range(file, path45) {
-        return this.byFile.get(file)?.locate(path45).range;
+      range(file, path46) {
+        return this.byFile.get(file)?.locate(path46).range;
       }
       where(entry) {
         return `${entry.provenance.file}:${this.line(entry.provenance.file, entry.provenance.path)}`;
@@ -13249,7 +13252,7 @@ function compareManifest(key, manifest, reference, context) {
       [key, "permission_sets", name, "permissions"]
     ])
   ];
-  for (const [name, own3, expected2, path45] of sets) {
+  for (const [name, own3, expected2, path46] of sets) {
     if (!expected2)
       continue;
     if (!own3) {
@@ -13268,7 +13271,7 @@ function compareManifest(key, manifest, reference, context) {
     const missing = theirs.filter((member2) => !mine.includes(member2));
     const extra = mine.filter((member2) => !theirs.includes(member2));
     const parts = [missing.length ? `lacks ${quoteAll(missing)}` : "", extra.length ? `adds ${quoteAll(extra)}` : ""].filter(Boolean);
-    differences.push({ key, name, path: path45, message: `"${qualified(name)}" in the manifest ${parts.join(" and ")}, unlike ${where3}` });
+    differences.push({ key, name, path: path46, message: `"${qualified(name)}" in the manifest ${parts.join(" and ")}, unlike ${where3}` });
   }
   return differences;
 }
@@ -13297,6 +13300,57 @@ function explainByReleases(key, manifest, differences, locked, newest, history) 
     if (version !== void 0)
       difference.explainedBy = `${locked.crate} ${version}`;
   }
+}
+function answersNoReleaseGives(key, manifest, reference, reported, newest, history) {
+  const catalog = historyCatalogOf(key);
+  const said = new Set(reported.map((d) => d.name));
+  let left = answerChanges(key, manifest, reference).filter((change) => !said.has(change.name));
+  if (left.length === 0 || !newest || !history.has(catalog))
+    return [];
+  const releases = history.versions(catalog).filter((version) => history.isVerified(catalog, version));
+  for (const version of releases) {
+    const then = new Map(answerChanges(key, manifest, manifestAt(key, newest, catalog, history, version)).map((change) => [change.id, change.items]));
+    left = left.map((change) => ({ ...change, items: change.items.filter((item) => then.get(change.id)?.includes(item)) })).filter((change) => change.items.length > 0);
+    if (left.length === 0)
+      return [];
+  }
+  const crate = history.crateOf(catalog) ?? key;
+  const through = releases.length ? ` through ${releases[releases.length - 1]}` : "";
+  return left.map((change) => ({
+    key,
+    name: change.name,
+    path: change.path,
+    message: `"${key}:${change.name}" in the manifest ${change.verb} ${quoteAll(change.items)}, unlike every release of ${crate}${through}`,
+    noRelease: true
+  }));
+}
+function answerChanges(key, manifest, reference) {
+  const changes = [];
+  const add = (change, side) => {
+    if (change.items.length)
+      changes.push({ ...change, id: `${change.name}\0${side}`, items: sortedStrings(change.items) });
+  };
+  for (const [name, own3] of Object.entries(manifest.permissions)) {
+    const expected2 = ownEntry(reference.permissions, name);
+    if (!expected2)
+      continue;
+    const path46 = [key, "permissions", name, "commands"];
+    add({ name, path: [...path46, "allow"], items: own3.commands.allow.filter((c) => !expected2.commands.allow.includes(c)), verb: "also allows" }, "allow");
+    add({ name, path: [...path46, "deny"], items: expected2.commands.deny.filter((c) => !own3.commands.deny.includes(c)), verb: "no longer denies" }, "deny");
+  }
+  const sets = [
+    ["default", manifest.default_permission, reference.default_permission, [key, "default_permission", "permissions"]],
+    ...Object.entries(manifest.permission_sets).map(([name, set]) => [
+      name,
+      set,
+      ownEntry(reference.permission_sets, name),
+      [key, "permission_sets", name, "permissions"]
+    ])
+  ];
+  for (const [name, own3, expected2, path46] of sets)
+    if (own3 && expected2)
+      add({ name, path: path46, items: own3.permissions.filter((member2) => !expected2.permissions.includes(member2)), verb: "adds" }, "members");
+  return changes;
 }
 function withoutNames(manifest, names) {
   if (names.length === 0)
@@ -14947,34 +15001,34 @@ function checkManifest(checker, raw, base, key) {
   }
   const permissions = raw.permissions === void 0 ? {} : checker.object(raw.permissions, [...base, "permissions"], `"permissions" of "${key}"`);
   for (const [name, def] of Object.entries(permissions ?? {})) {
-    const path45 = [...base, "permissions", name];
-    const object = checker.object(def, path45, `permission "${key}:${name}"`);
+    const path46 = [...base, "permissions", name];
+    const object = checker.object(def, path46, `permission "${key}:${name}"`);
     if (object)
-      manifest.permissions[name] = checkPermission(checker, object, path45, `${key}:${name}`);
+      manifest.permissions[name] = checkPermission(checker, object, path46, `${key}:${name}`);
   }
   const sets = raw.permission_sets === void 0 ? {} : checker.object(raw.permission_sets, [...base, "permission_sets"], `"permission_sets" of "${key}"`);
   for (const [name, def] of Object.entries(sets ?? {})) {
-    const path45 = [...base, "permission_sets", name];
-    const object = checker.object(def, path45, `permission set "${key}:${name}"`);
+    const path46 = [...base, "permission_sets", name];
+    const object = checker.object(def, path46, `permission set "${key}:${name}"`);
     if (object)
-      manifest.permission_sets[name] = checkSet(checker, object, path45, name);
+      manifest.permission_sets[name] = checkSet(checker, object, path46, name);
   }
   return manifest;
 }
-function checkSet(checker, raw, path45, name) {
+function checkSet(checker, raw, path46, name) {
   return {
     identifier: typeof raw.identifier === "string" ? raw.identifier : name,
     description: typeof raw.description === "string" ? raw.description : "",
-    permissions: checker.strings(raw.permissions, [...path45, "permissions"], `"permissions" of set "${name}"`)
+    permissions: checker.strings(raw.permissions, [...path46, "permissions"], `"permissions" of set "${name}"`)
   };
 }
-function checkPermission(checker, raw, path45, id) {
-  const commands = checker.object(raw.commands, [...path45, "commands"], `"commands" of permission "${id}"`) ?? {};
+function checkPermission(checker, raw, path46, id) {
+  const commands = checker.object(raw.commands, [...path46, "commands"], `"commands" of permission "${id}"`) ?? {};
   const def = {
     identifier: typeof raw.identifier === "string" ? raw.identifier : id.slice(id.lastIndexOf(":") + 1),
     commands: {
-      allow: checker.strings(commands.allow, [...path45, "commands", "allow"], `"commands.allow" of permission "${id}"`),
-      deny: checker.strings(commands.deny, [...path45, "commands", "deny"], `"commands.deny" of permission "${id}"`)
+      allow: checker.strings(commands.allow, [...path46, "commands", "allow"], `"commands.allow" of permission "${id}"`),
+      deny: checker.strings(commands.deny, [...path46, "commands", "deny"], `"commands.deny" of permission "${id}"`)
     }
   };
   if (typeof raw.description === "string")
@@ -14982,7 +15036,7 @@ function checkPermission(checker, raw, path45, id) {
   if (typeof raw.version === "number")
     def.version = raw.version;
   if (raw.scope !== void 0 && raw.scope !== null) {
-    const scope = checker.object(raw.scope, [...path45, "scope"], `"scope" of permission "${id}"`);
+    const scope = checker.object(raw.scope, [...path46, "scope"], `"scope" of permission "${id}"`);
     if (scope) {
       const kept = {};
       for (const side of ["allow", "deny"]) {
@@ -14992,7 +15046,7 @@ function checkPermission(checker, raw, path45, id) {
           kept[side] = scope[side];
         else
           checker.problems.push({
-            path: [...path45, "scope", side],
+            path: [...path46, "scope", side],
             message: `"scope.${side}" of permission "${id}" must be a list, found ${typeName(scope[side])}`
           });
       }
@@ -15001,7 +15055,7 @@ function checkPermission(checker, raw, path45, id) {
     }
   }
   if (raw.platforms !== void 0 && raw.platforms !== null)
-    def.platforms = checker.strings(raw.platforms, [...path45, "platforms"], `"platforms" of permission "${id}"`);
+    def.platforms = checker.strings(raw.platforms, [...path46, "platforms"], `"platforms" of permission "${id}"`);
   return def;
 }
 function checkPermissionFile(value) {
@@ -15059,11 +15113,11 @@ var init_manifest_shape = __esm({
     Checker = class {
       problems = [];
       /** A list of strings; `optional` lists may be missing (read as empty). */
-      strings(value, path45, what, optional = false) {
+      strings(value, path46, what, optional = false) {
         if (value === void 0 && optional)
           return [];
         if (!Array.isArray(value)) {
-          this.problems.push({ path: path45, message: `${what} must be a list of strings, found ${value === void 0 ? "nothing" : typeName(value)}` });
+          this.problems.push({ path: path46, message: `${what} must be a list of strings, found ${value === void 0 ? "nothing" : typeName(value)}` });
           return [];
         }
         const out = [];
@@ -15071,14 +15125,14 @@ var init_manifest_shape = __esm({
           if (typeof item === "string")
             out.push(item);
           else
-            this.problems.push({ path: [...path45, index], message: `${what} must hold strings, found ${typeName(item)}` });
+            this.problems.push({ path: [...path46, index], message: `${what} must hold strings, found ${typeName(item)}` });
         });
         return out;
       }
-      object(value, path45, what) {
+      object(value, path46, what) {
         if (isObject(value))
           return value;
-        this.problems.push({ path: path45, message: `${what} must be an object, found ${value === void 0 ? "nothing" : typeName(value)}` });
+        this.problems.push({ path: path46, message: `${what} must be an object, found ${value === void 0 ? "nothing" : typeName(value)}` });
         return void 0;
       }
     };
@@ -15485,51 +15539,142 @@ function sorted(manifest) {
   const byName = (record3) => Object.fromEntries(Object.entries(record3).sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0));
   return { ...manifest, permissions: byName(manifest.permissions), permission_sets: byName(manifest.permission_sets) };
 }
-async function readRegistryPlugins(build2, has, cargoHome, maxBytes, readFolder) {
+async function readCargoHomePlugins(build2, skip, official, cargoHome, maxBytes, readFolder) {
   const manifests = /* @__PURE__ */ new Map();
   const notes = [];
   let indexes;
   for (const plugin of [...build2.plugins.values()]) {
-    if (plugin.source.kind !== "registry" || has(plugin.key))
+    const { source } = plugin;
+    if (source.kind === "path" || skip(plugin))
       continue;
-    const name = plugin.version === void 0 ? plugin.crate : `${plugin.crate} ${plugin.version}`;
+    const name = pluginName(plugin);
+    const place = source.kind === "git" ? "Cargo's git checkouts" : "the Cargo registry";
+    const unread = (why) => notes.push(official(plugin.key) ? `${name}: from git, not a release; checked against the newest release's catalog, so a permission it lacks is a warning (${why})` : `${name}: its permissions could not be checked: ${why}`);
     if (cargoHome === void 0) {
-      notes.push(`${name}: its permissions could not be checked: caplint has no catalog for it, and reading the Cargo registry is turned off`);
+      unread(official(plugin.key) ? `reading ${place} is turned off` : `caplint has no catalog for it, and reading ${place} is turned off`);
       continue;
     }
-    if (plugin.version === void 0) {
-      notes.push(`${name}: its permissions could not be checked: no Cargo.lock names its version (run cargo generate-lockfile)`);
+    const located = source.kind === "git" ? gitCheckoutFolder(cargoHome, plugin.crate, source.url, maxBytes) : await registryFolder(cargoHome, plugin, indexes ??= registryIndexes(cargoHome));
+    if ("why" in located) {
+      unread(located.why);
       continue;
     }
-    if (!CRATE_NAME.test(plugin.crate) || !SEMVER.test(plugin.version)) {
-      notes.push(`${JSON.stringify(plugin.crate)} ${JSON.stringify(plugin.version)}: its permissions could not be checked: Cargo.lock names a ${CRATE_NAME.test(plugin.crate) ? "version that is no semantic version" : "crate name Cargo does not allow"}, and Cargo refuses such a lock`);
-      continue;
-    }
-    indexes ??= registryIndexes(cargoHome);
-    let found;
-    for (const index of indexes) {
-      const dir = import_node_path9.default.join(index, `${plugin.crate}-${plugin.version}`);
-      if (import_node_path9.default.dirname(dir) !== index)
-        continue;
-      if (await pathKind(dir) === "directory") {
-        found = dir;
-        break;
-      }
-    }
-    if (!found) {
-      notes.push(`${name}: its permissions could not be checked: it is not in the Cargo registry at ${cargoHome} (run cargo fetch)`);
-      continue;
-    }
-    const crateDir = found;
+    const crateDir = located.dir;
     const read = await pathPluginManifest(crateDir, maxBytes, (dir) => readFolder(dir, crateDir));
     if (!read) {
-      notes.push(`${name}: its permissions could not be checked: its folder in the Cargo registry (${crateDir}) holds no permissions`);
+      unread(`its folder in ${place} (${crateDir}) holds no permissions`);
       continue;
     }
     manifests.set(plugin.key, { manifest: read.manifest, from: crateDir });
-    notes.push(`${name}: permissions read from the Cargo registry (${crateDir})`);
+    notes.push(`${name}: permissions read from ${place} (${crateDir})`);
   }
   return { manifests, notes };
+}
+function pluginName(plugin) {
+  const { source, crate, version } = plugin;
+  if (source.kind === "git") {
+    const commit = source.url.slice(source.url.lastIndexOf("#") + 1);
+    return CRATE_NAME.test(crate) && (!source.url.includes("#") || COMMIT.test(commit)) ? `${crate} (${source.url})` : `${JSON.stringify(crate)} (${JSON.stringify(source.url)})`;
+  }
+  if (version === void 0)
+    return crate;
+  return CRATE_NAME.test(crate) && SEMVER.test(version) ? `${crate} ${version}` : `${JSON.stringify(crate)} ${JSON.stringify(version)}`;
+}
+async function registryFolder(cargoHome, plugin, indexes) {
+  if (plugin.version === void 0)
+    return { why: "no Cargo.lock names its version (run cargo generate-lockfile)" };
+  if (!CRATE_NAME.test(plugin.crate) || !SEMVER.test(plugin.version)) {
+    return {
+      why: `Cargo.lock names a ${CRATE_NAME.test(plugin.crate) ? "version that is no semantic version" : "crate name Cargo does not allow"}, and Cargo refuses such a lock`
+    };
+  }
+  for (const index of indexes) {
+    const dir = import_node_path9.default.join(index, `${plugin.crate}-${plugin.version}`);
+    if (import_node_path9.default.dirname(dir) === index && await pathKind(dir) === "directory")
+      return { dir };
+  }
+  return { why: `it is not in the Cargo registry at ${cargoHome} (run cargo fetch)` };
+}
+function gitCheckoutFolder(cargoHome, crate, url, maxBytes) {
+  const hash = url.lastIndexOf("#");
+  const commit = hash < 0 ? void 0 : url.slice(hash + 1);
+  if (commit === void 0)
+    return { why: "no Cargo.lock names its commit (run cargo generate-lockfile)" };
+  if (!COMMIT.test(commit))
+    return { why: "Cargo.lock names a commit that is no git object id, and Cargo refuses such a lock" };
+  if (!CRATE_NAME.test(crate))
+    return { why: "Cargo.lock names a crate name Cargo does not allow, and Cargo refuses such a lock" };
+  const repository = repositoryIdent(url.slice(0, hash));
+  const checkouts = import_node_path9.default.join(cargoHome, "git", "checkouts");
+  const where3 = `Cargo's git checkouts at ${checkouts}`;
+  for (const database of sortedEntries(checkouts)) {
+    if (!database.isDirectory() || !CHECKOUT_NAME.test(database.name) || database.name.slice(0, -17).toLowerCase() !== repository)
+      continue;
+    for (const revision of sortedEntries(import_node_path9.default.join(checkouts, database.name))) {
+      if (!revision.isDirectory() || !/^[0-9a-f]{7,64}$/.test(revision.name) || !commit.toLowerCase().startsWith(revision.name))
+        continue;
+      const checkout = import_node_path9.default.join(checkouts, database.name, revision.name);
+      if ((0, import_node_fs6.lstatSync)(import_node_path9.default.join(checkout, ".cargo-ok"), { throwIfNoEntry: false })?.isFile() !== true)
+        return { why: `its checkout ${checkout} is unfinished (no .cargo-ok; run cargo fetch)` };
+      const dir = crateFolder(checkout, crate, maxBytes);
+      return dir === void 0 ? { why: `no package named ${crate} in its checkout ${checkout}` } : { dir };
+    }
+  }
+  return { why: `commit ${commit.slice(0, 12)} is not in ${where3}: run cargo fetch` };
+}
+function repositoryIdent(url) {
+  let pathPart = url.replace(/[?#].*$/, "");
+  const scheme = pathPart.indexOf("://");
+  pathPart = scheme < 0 ? pathPart : pathPart.slice(pathPart.indexOf("/", scheme + 3) + 1 || pathPart.length);
+  const segments = pathPart.replace(/\/+$/, "").replace(/\.git$/, "").split("/");
+  const last = segments[segments.length - 1] ?? "";
+  return (last === "" ? "_empty" : last).toLowerCase();
+}
+function crateFolder(checkout, crate, maxBytes) {
+  let level2 = [checkout];
+  let folders = 0;
+  for (let depth = 0; depth <= CHECKOUT_SEARCH.depth && level2.length; depth++) {
+    const next = [];
+    for (const dir of level2) {
+      const entries = sortedEntries(dir);
+      if (entries.some((entry) => entry.name === "Cargo.toml" && entry.isFile()) && packageName(import_node_path9.default.join(dir, "Cargo.toml"), maxBytes) === crate)
+        return dir;
+      for (const entry of entries) {
+        if (!entry.isDirectory() || entry.name.startsWith(".") || entry.name === "target" || entry.name === "node_modules")
+          continue;
+        if (++folders > CHECKOUT_SEARCH.folders)
+          return void 0;
+        next.push(import_node_path9.default.join(dir, entry.name));
+      }
+    }
+    level2 = next;
+  }
+  return void 0;
+}
+function packageName(file, maxBytes) {
+  const read = readTextFile(file, maxBytes);
+  if (!read.ok)
+    return void 0;
+  let inPackage = false;
+  for (const raw of read.text.split("\n")) {
+    const line = raw.trim();
+    if (line.startsWith("["))
+      inPackage = /^\[\s*package\s*\]/.test(line);
+    else if (inPackage) {
+      const match2 = /^name\s*=\s*["']([^"']*)["']/.exec(line);
+      if (match2)
+        return match2[1];
+    }
+  }
+  return void 0;
+}
+function sortedEntries(dir) {
+  noteRead("folders", dir);
+  try {
+    return (0, import_node_fs6.readdirSync)(dir, { withFileTypes: true }).sort((a2, b2) => a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0);
+  } catch {
+    return [];
+  }
 }
 function registryIndexes(cargoHome) {
   const src = import_node_path9.default.join(cargoHome, "registry", "src");
@@ -15540,7 +15685,7 @@ function registryIndexes(cargoHome) {
     return [];
   }
 }
-var import_node_path9, import_node_fs6, CRATE_NAME, SEMVER;
+var import_node_path9, import_node_fs6, COMMIT, CHECKOUT_NAME, CHECKOUT_SEARCH, CRATE_NAME, SEMVER;
 var init_build_plugins = __esm({
   "dist/capabilities/load/build-plugins.js"() {
     "use strict";
@@ -15554,6 +15699,9 @@ var init_build_plugins = __esm({
     init_build_scripts();
     init_build();
     init_cargo();
+    COMMIT = /^[0-9a-fA-F]{7,64}$/;
+    CHECKOUT_NAME = /^.+-[0-9a-f]{16}$/;
+    CHECKOUT_SEARCH = { depth: 6, folders: 4e3 };
     CRATE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
     SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
   }
@@ -15681,18 +15829,33 @@ function scanRust(source, file, out) {
       return { kind: "literal", value: constants2.get(ident[1]) };
     return { kind: "prefix", value: "" };
   };
-  for (const match2 of source.matchAll(/\b(?:WebviewWindowBuilder|WindowBuilder)\s*::\s*new\s*\(/g)) {
-    const second = argumentStart(source, match2.index + match2[0].length, 1);
+  for (const match2 of source.matchAll(/\b(WebviewWindowBuilder|WindowBuilder)\s*::\s*new\s*\(/g)) {
+    const open2 = match2.index + match2[0].length;
+    const second = argumentStart(source, open2, 1);
+    const third = match2[1] === "WebviewWindowBuilder" ? argumentStart(source, open2, 2) : void 0;
     if (second !== void 0)
-      record(read(second), source, match2.index, file, out);
+      record(read(second), source, match2.index, file, out, false, third === void 0 ? void 0 : rustUrl(source, third, constants2));
   }
   for (const match2 of source.matchAll(/\bWebviewBuilder\s*::\s*new\s*\(/g)) {
-    record(read(match2.index + match2[0].length), source, match2.index, file, out);
+    const open2 = match2.index + match2[0].length;
+    const second = argumentStart(source, open2, 1);
+    record(read(open2), source, match2.index, file, out, false, second === void 0 ? void 0 : rustUrl(source, second, constants2));
   }
   for (const match2 of source.matchAll(/\.label\s*\(/g))
     record(read(match2.index + match2[0].length), source, match2.index, file, out, true);
   for (const match2 of source.matchAll(/\blabel\s*:\s*(?=&?\s*(?:String::from\(\s*)?"|format!)/g))
     record(read(match2.index + match2[0].length), source, match2.index, file, out, true);
+}
+function rustUrl(source, at, constants2) {
+  const match2 = RUST_APP_URL.exec(source.slice(at, at + 300));
+  if (!match2)
+    return void 0;
+  if (match2[1] === "External")
+    return { kind: "external" };
+  if (match2[1] === "default")
+    return { kind: "app", path: "" };
+  const path46 = match2[2] ?? (match2[3] !== void 0 ? constants2.get(match2[3]) : void 0);
+  return path46 === void 0 ? void 0 : { kind: "app", path: path46 };
 }
 function scanFrontend(source, file, out) {
   if (!source)
@@ -15707,8 +15870,16 @@ function scanFrontend(source, file, out) {
       return template[2] ? { kind: "prefix", value: template[1] } : { kind: "literal", value: template[1] };
     return { kind: "prefix", value: "" };
   };
-  for (const match2 of source.matchAll(/\bnew\s+(?:WebviewWindow|Window)\s*\(/g))
-    record(read(match2.index + match2[0].length), source, match2.index, file, out);
+  let traced = 0;
+  for (const match2 of source.matchAll(/\bnew\s+(WebviewWindow|Window)\s*\(/g)) {
+    const open2 = match2.index + match2[0].length;
+    const options = match2[1] === "WebviewWindow" && traced++ < MAX_URLS_TRACED ? argumentStart(source, open2, 1) : void 0;
+    const urls = options === void 0 ? [] : jsUrls(source, options, read);
+    if (urls.length === 0)
+      record(read(open2), source, match2.index, file, out);
+    for (const url of urls)
+      record(read(open2), source, match2.index, file, out, false, url);
+  }
   for (const match2 of source.matchAll(/\bnew\s+Webview\s*\(/g)) {
     const second = argumentStart(source, match2.index + match2[0].length, 1);
     if (second !== void 0)
@@ -15717,12 +15888,78 @@ function scanFrontend(source, file, out) {
   for (const match2 of source.matchAll(/\blabel\s*:\s*(?=["'`])/g))
     record(read(match2.index + match2[0].length), source, match2.index, file, out, true);
 }
-function record(expression, source, at, file, out, settingOnly = false) {
+function jsUrls(source, at, read) {
+  const rest = source.slice(at, at + 2e3);
+  if (!/^\s*\{/.test(rest))
+    return [];
+  const end = argumentEnd(source, at + rest.indexOf("{"));
+  const body = source.slice(at, end);
+  const property = /[{,]\s*url\s*(?=[:,}\n])(:\s*)?/.exec(body);
+  if (!property)
+    return /\.\.\./.test(body) ? [] : [{ kind: "app", path: "" }];
+  const from = at + property.index + property[0].length;
+  const name = property[1] ? /^[A-Za-z_$][\w$]*(?=\s*[,}\n])/.exec(source.slice(from, from + 100))?.[0] : "url";
+  const starts = name === void 0 ? [from] : boundLiterals(source, name, at) ?? [];
+  const urls = [];
+  for (const start of starts) {
+    const value = read(start);
+    const path46 = value.kind === "literal" ? value.value : /[?#]/.test(value.value) ? value.value : void 0;
+    if (path46 === void 0)
+      return [];
+    urls.push(/^[a-z][a-z0-9+.-]*:/i.test(path46) && !/^tauri:/i.test(path46) ? { kind: "external" } : { kind: "app", path: path46 });
+  }
+  return urls;
+}
+function boundLiterals(source, name, at, depth = 0) {
+  const before = source.slice(0, at);
+  let enclosing;
+  for (const match2 of before.matchAll(FUNCTION_HEAD)) {
+    const params = (match2[2] ?? match2[4]).split(",").map((param) => param.replace(/[:=][\s\S]*$/, "").replace(/^\s*\.\.\./, "").trim());
+    const index = params.indexOf(name);
+    if (index >= 0)
+      enclosing = { name: match2[1] ?? match2[3], index, start: match2.index };
+  }
+  const declarations = [...before.matchAll(new RegExp(`\\b(?:const|let|var)\\s+${name.replace(/\$/g, "\\$")}\\s*=\\s*`, "g"))].filter((match2) => enclosing === void 0 || match2.index > enclosing.start);
+  const declaration = declarations[declarations.length - 1];
+  if (declaration) {
+    const start = declaration.index + declaration[0].length;
+    return /^["'`]/.test(source.slice(start, start + 1)) ? [start] : void 0;
+  }
+  if (!enclosing || depth > 0)
+    return void 0;
+  const escaped = enclosing.name.replace(/\$/g, "\\$");
+  if (/\bexport\s+(?:default\s+)?(?:async\s+)?$/.test(source.slice(Math.max(0, enclosing.start - 30), enclosing.start)))
+    return void 0;
+  if (new RegExp(`\\bexport\\s*(?:\\{[^}]*\\b${escaped}\\b|default\\s+${escaped}\\b)`).test(source))
+    return void 0;
+  const starts = [];
+  let calls = 0;
+  for (const call of source.matchAll(new RegExp(`(?<![\\w$.])${escaped}\\s*\\(`, "g"))) {
+    if (call.index >= enclosing.start && call.index < enclosing.start + 200 && source.slice(enclosing.start, call.index).includes(enclosing.name))
+      continue;
+    if (++calls > MAX_HELPER_CALLS)
+      return void 0;
+    const open2 = call.index + call[0].length;
+    const argument = enclosing.index === 0 ? open2 : argumentStart(source, open2, enclosing.index);
+    if (argument === void 0)
+      return void 0;
+    const text2 = source.slice(argument, argument + 400);
+    const word = /^\s*([A-Za-z_$][\w$]*)\s*[,)]/.exec(text2)?.[1];
+    const quote3 = /^\s*["'`]/.exec(text2);
+    const found = word !== void 0 ? boundLiterals(source, word, argument, depth + 1) : quote3 ? [argument + quote3[0].length - 1] : void 0;
+    if (found === void 0)
+      return void 0;
+    starts.push(...found);
+  }
+  return starts.length ? starts : void 0;
+}
+function record(expression, source, at, file, out, settingOnly = false, url) {
   const line = lineOf(source, at);
+  const made = { label: expression.value, file, line, ...url ? { url } : {} };
   if (expression.kind === "literal")
-    out.labels.push({ label: expression.value, file, line });
+    out.labels.push(made);
   else if (!settingOnly)
-    out.prefixes.push({ label: expression.value, file, line });
+    out.prefixes.push(made);
 }
 function argumentStart(source, open2, n) {
   let depth = 0;
@@ -15744,6 +15981,25 @@ function argumentStart(source, open2, n) {
   }
   return void 0;
 }
+function argumentEnd(source, from) {
+  let depth = 0;
+  const end = Math.min(source.length, from + 2e3);
+  for (let i = from; i < end; i++) {
+    const c = source[i];
+    if (c === '"' || c === "'" || c === "`") {
+      for (i++; i < end && source[i] !== c; i++)
+        if (source[i] === "\\")
+          i++;
+    } else if (c === "(" || c === "[" || c === "{")
+      depth++;
+    else if (c === ")" || c === "]" || c === "}") {
+      if (depth-- === 0)
+        return i;
+    } else if (c === "," && depth === 0)
+      return i;
+  }
+  return end;
+}
 function lineOf(source, offset) {
   let line = 1;
   for (let i = source.indexOf("\n"); i >= 0 && i < offset; i = source.indexOf("\n", i + 1))
@@ -15756,7 +16012,7 @@ function plausibleInCode(matches, pattern, code) {
   const literalStart = pattern.split(/[*?[]/, 1)[0];
   return code.prefixes.some(({ label: prefix2 }) => literalStart.startsWith(prefix2) || prefix2.startsWith(literalStart));
 }
-var import_node_path10, RUST, FRONTEND, SKIPPED_FOLDERS, MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES, MAX_MODULE_DEPTH, LISTED_MODULES, MOD_DECLARATION, PATH_ATTRIBUTE, RUST_STRING, RUST_FORMAT, RUST_IDENT, JS_STRING, JS_TEMPLATE;
+var import_node_path10, RUST, FRONTEND, SKIPPED_FOLDERS, MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES, MAX_MODULE_DEPTH, LISTED_MODULES, MOD_DECLARATION, PATH_ATTRIBUTE, RUST_STRING, RUST_FORMAT, RUST_IDENT, RUST_APP_URL, MAX_URLS_TRACED, MAX_HELPER_CALLS, JS_STRING, JS_TEMPLATE, FUNCTION_HEAD;
 var init_window_labels = __esm({
   "dist/capabilities/load/window-labels.js"() {
     "use strict";
@@ -15795,8 +16051,12 @@ var init_window_labels = __esm({
     RUST_STRING = /^&?\s*(?:String::from\(\s*)?"((?:[^"\\]|\\.)*)"/;
     RUST_FORMAT = /^&?\s*format!\(\s*"((?:[^"\\{]|\\.|\{\{)*)/;
     RUST_IDENT = /^&?\s*([A-Za-z_][\w:]*)\s*(?:[,)]|\.(?:to_string|into|to_owned|as_str)\(\))/;
+    RUST_APP_URL = /^\s*(?:tauri\s*::\s*)?WebviewUrl\s*::\s*(App|External|default)\s*\(\s*(?:(?:std::path::)?PathBuf::from\(\s*)?(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_][\w:]*))?/;
+    MAX_URLS_TRACED = 32;
+    MAX_HELPER_CALLS = 16;
     JS_STRING = /^\s*(["'])((?:(?!\1)[^\\\n]|\\.)*)\1\s*(\+)?/;
     JS_TEMPLATE = /^\s*`((?:[^`\\$]|\\.|\$(?!\{))*)(\$\{)?/;
+    FUNCTION_HEAD = /\bfunction\s+([A-Za-z_$][\w$]*)\s*\(([^()]*)\)|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?\(([^()]*)\)\s*(?::[^=;{]*)?=>/g;
   }
 });
 
@@ -16247,7 +16507,7 @@ function guardPlatforms(node, depth = 0) {
     case "AwaitExpression":
       return guardPlatforms(node.argument, depth + 1);
     case "CallExpression":
-      return node.arguments.length === 0 ? checkNamed(node.callee) : void 0;
+      return node.arguments.length === 0 ? checkNamed(node.callee) : includesCheck(node);
     case "Identifier":
     case "MemberExpression":
       return checkNamed(node);
@@ -16278,6 +16538,24 @@ function guardPlatforms(node, depth = 0) {
     default:
       return void 0;
   }
+}
+function includesCheck(node) {
+  const callee = node.callee;
+  const args = node.arguments;
+  if (callee.type !== "MemberExpression" || callee.computed || lastName(callee) !== "includes" || args.length !== 1)
+    return void 0;
+  const list = callee.object;
+  if (list.type !== "ArrayExpression" || !PLATFORM_HOLDER.test(lastName(args[0]) ?? ""))
+    return void 0;
+  const platforms = /* @__PURE__ */ new Set();
+  for (const element of list.elements) {
+    const values = element && isStringLiteral(element) ? PLATFORM_VALUES[element.value.toLowerCase()] : void 0;
+    if (!values)
+      return void 0;
+    for (const platform of values)
+      platforms.add(platform);
+  }
+  return ALL_PLATFORMS.filter((platform) => platforms.has(platform));
 }
 function checkNamed(node) {
   const name = node.type === "MemberExpression" && lastName(node) === "value" ? lastName(node.object) : lastName(node);
@@ -16898,7 +17176,7 @@ var init_analyze = __esm({
       windows11: ["windows"],
       linux: ["linux"]
     };
-    PLATFORM_HOLDER = /platform|ostype|^os$|^type$/i;
+    PLATFORM_HOLDER = /platform|os_?type|^os$|^type$/i;
   }
 });
 
@@ -17550,6 +17828,135 @@ var init_bundler_config = __esm({
   }
 });
 
+// dist/capabilities/frontend/build-commands.js
+function buildCommandEntries(root2, build2, maxBytes) {
+  const manifest = readTextFile(import_node_path13.default.join(root2, "package.json"), maxBytes);
+  let scripts = {};
+  if (manifest.ok) {
+    try {
+      const value = JSON.parse(manifest.text);
+      if (isPlainObject(value) && isPlainObject(value.scripts))
+        scripts = value.scripts;
+    } catch {
+    }
+  }
+  const seeds = [];
+  for (const command of [build2?.beforeBuildCommand, build2?.beforeDevCommand]) {
+    const text2 = typeof command === "string" ? command : isPlainObject(command) && typeof command.script === "string" ? command.script : void 0;
+    if (text2)
+      seeds.push(text2);
+  }
+  for (const script of Object.values(scripts)) {
+    if (typeof script !== "string")
+      continue;
+    const tauri = /\btauri\s+(?:build|dev)\b/.exec(script);
+    if (tauri)
+      seeds.push(script.slice(0, tauri.index));
+  }
+  const entries = /* @__PURE__ */ new Set();
+  const state = { commands: MAX_COMMANDS, visited: /* @__PURE__ */ new Set() };
+  const run = (line, depth) => {
+    if (depth > MAX_DEPTH3)
+      return;
+    for (const part of line.split(/&&|\|\||[;|\n]/)) {
+      if (state.commands-- <= 0)
+        return;
+      const words3 = shellWords(part);
+      while (words3.length && /^[A-Za-z_]\w*=/.test(words3[0]))
+        words3.shift();
+      const [program2, ...args] = words3;
+      if (program2 === void 0)
+        continue;
+      if (PACKAGE_MANAGERS.has(program2)) {
+        const name = args[0] === "run" || args[0] === "run-script" ? args[1] : args[0];
+        const script = name === void 0 ? void 0 : scripts[name];
+        if (typeof script === "string" && !state.visited.has(`script:${name}`)) {
+          state.visited.add(`script:${name}`);
+          run(script, depth + 1);
+        }
+        continue;
+      }
+      const shell = program2 === "bash" || program2 === "sh" ? args.shift() : program2;
+      if (shell !== void 0 && shell.endsWith(".sh")) {
+        const file = import_node_path13.default.resolve(root2, shell);
+        if (!isWithin(file, root2) || state.visited.has(`${file}\0${args.join(" ")}`))
+          continue;
+        state.visited.add(`${file}\0${args.join(" ")}`);
+        const text2 = readTextFile(file, maxBytes);
+        if (text2.ok)
+          for (const command of shellCommands(text2.text, args))
+            run(command, depth + 1);
+        continue;
+      }
+      if (RUNTIMES.has(program2))
+        continue;
+      for (const arg of args) {
+        if (!ENTRY_FILE.test(arg) || /\.config\.[cm]?[jt]s$/.test(arg) || arg.startsWith("-"))
+          continue;
+        const file = import_node_path13.default.resolve(root2, arg);
+        if (isWithin(file, root2) && !file.split(import_node_path13.default.sep).includes("node_modules") && isFile(file))
+          entries.add(file);
+      }
+    }
+  };
+  for (const seed of seeds)
+    run(seed, 0);
+  return [...entries];
+}
+function isFile(file) {
+  try {
+    return (0, import_node_fs9.statSync)(file).isFile();
+  } catch {
+    return false;
+  }
+}
+function shellWords(command) {
+  const words3 = [];
+  for (const match2 of command.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) {
+    const word = match2[1] ?? match2[2] ?? match2[3];
+    if (word.startsWith("#"))
+      break;
+    words3.push(word.replace(/^["']|["']$/g, ""));
+  }
+  return words3;
+}
+function shellCommands(text2, args) {
+  const variables = /* @__PURE__ */ new Map();
+  const expand2 = (value) => value.replace(/\$\{(\w+)(?::?-([^}]*))?\}|\$(\w+)/g, (_whole, braced, fallback, bare) => {
+    const name = braced ?? bare;
+    const known = /^\d+$/.test(name) ? args[Number(name) - 1] : variables.get(name);
+    return known !== void 0 && known !== "" ? known : fallback ?? "";
+  });
+  const commands = [];
+  for (const raw of text2.split("\n")) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#"))
+      continue;
+    const assignment = /^(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=("(?:[^"\\]|\\.)*"|'[^']*'|[^\s;]*)\s*$/.exec(line);
+    if (assignment) {
+      const value = assignment[2];
+      variables.set(assignment[1], value.startsWith("'") ? value.slice(1, -1) : expand2(value.replace(/^"|"$/g, "")));
+    } else
+      commands.push(expand2(line));
+  }
+  return commands;
+}
+var import_node_path13, import_node_fs9, MAX_DEPTH3, MAX_COMMANDS, RUNTIMES, PACKAGE_MANAGERS, ENTRY_FILE;
+var init_build_commands = __esm({
+  "dist/capabilities/frontend/build-commands.js"() {
+    "use strict";
+    import_node_path13 = __toESM(require("node:path"), 1);
+    init_json();
+    init_read();
+    import_node_fs9 = require("node:fs");
+    MAX_DEPTH3 = 6;
+    MAX_COMMANDS = 200;
+    RUNTIMES = /* @__PURE__ */ new Set(["node", "bun", "deno", "tsx", "ts-node", "npx", "bunx", "vite-node"]);
+    PACKAGE_MANAGERS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun"]);
+    ENTRY_FILE = /\.(?:[cm]?[jt]sx?)$/;
+  }
+});
+
 // dist/capabilities/frontend/scan.js
 function natives() {
   if (loaded2)
@@ -17566,18 +17973,18 @@ function natives() {
 async function scanFrontend2(options) {
   const notes = [];
   const show2 = (file) => displayFile(options.cwd, file);
-  const root2 = options.config?.root ? import_node_path13.default.resolve(options.appRoot, options.config.root) : await frontendRoot(options);
+  const root2 = options.config?.root ? import_node_path14.default.resolve(options.appRoot, options.config.root) : await frontendRoot(options);
   if (!root2)
     return void 0;
   let boundaryReal;
   try {
-    boundaryReal = (0, import_node_fs9.realpathSync)(options.boundary);
+    boundaryReal = (0, import_node_fs10.realpathSync)(options.boundary);
   } catch {
     boundaryReal = options.boundary;
   }
   const outside = (file) => {
     try {
-      return !isWithin(import_node_fs9.realpathSync.native(file), boundaryReal);
+      return !isWithin(import_node_fs10.realpathSync.native(file), boundaryReal);
     } catch {
       return true;
     }
@@ -17590,20 +17997,28 @@ async function scanFrontend2(options) {
   }
   const bundler = readBundlerConfig(root2, options.maxBytes, natural.parser);
   const ignore2 = ignoreMatcher(options.config?.ignore ?? []);
-  const srcTauri = import_node_path13.default.resolve(options.srcTauri);
-  const rustSide = srcTauri !== import_node_path13.default.resolve(root2) && isWithin(srcTauri, import_node_path13.default.resolve(root2)) ? srcTauri : void 0;
-  const skipped = (file) => rustSide !== void 0 && isWithin(file, rustSide) || ignore2(import_node_path13.default.relative(root2, file)) || import_node_path13.default.relative(root2, file).split(import_node_path13.default.sep).some((part) => SKIPPED_FOLDERS2.has(part));
-  const tsconfig = ["tsconfig.json", "jsconfig.json"].map((name) => import_node_path13.default.join(root2, name)).find((file) => pathKindSync(file) === "file");
-  const resolver = new natural.resolver.ResolverFactory({
+  const srcTauri = import_node_path14.default.resolve(options.srcTauri);
+  const rustSide = srcTauri !== import_node_path14.default.resolve(root2) && isWithin(srcTauri, import_node_path14.default.resolve(root2)) ? srcTauri : void 0;
+  const skipped = (file) => rustSide !== void 0 && isWithin(file, rustSide) || ignore2(import_node_path14.default.relative(root2, file)) || import_node_path14.default.relative(root2, file).split(import_node_path14.default.sep).some((part) => SKIPPED_FOLDERS2.has(part));
+  const tsconfig = ["tsconfig.json", "jsconfig.json"].map((name) => import_node_path14.default.join(root2, name)).find((file) => pathKindSync(file) === "file");
+  const resolverOptions = {
     extensions: [".ts", ".tsx", ".mts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", ".json"],
     extensionAlias: { ".js": [".ts", ".tsx", ".js", ".jsx"], ".mjs": [".mts", ".mjs"] },
     conditionNames: ["browser", "import", "module", "default"],
     mainFields: ["browser", "module", "main"],
     mainFiles: ["index"],
     alias: bundler.alias,
-    roots: [bundler.root],
+    roots: [bundler.root]
+  };
+  let resolver = new natural.resolver.ResolverFactory({
+    ...resolverOptions,
     ...tsconfig ? { tsconfig: { configFile: tsconfig, references: "auto" } } : {}
   });
+  if (tsconfig && /tsconfig/i.test(resolver.sync(root2, "./package.json").error ?? "")) {
+    const alias = { ...tsconfigPaths(tsconfig, options.maxBytes), ...bundler.alias };
+    resolver = new natural.resolver.ResolverFactory({ ...resolverOptions, alias });
+    notes.push(`${show2(tsconfig)}: the config it extends is not installed; its own "paths" are read`);
+  }
   const groups = await entryGroups(root2, bundler, options, notes, show2);
   const modules = /* @__PURE__ */ new Map();
   const order = [];
@@ -17612,7 +18027,7 @@ async function scanFrontend2(options) {
   const texts = /* @__PURE__ */ new Map();
   const resolutions = /* @__PURE__ */ new Map();
   const resolve4 = (file, request) => {
-    const key = `${import_node_path13.default.dirname(file)}\0${request}`;
+    const key = `${import_node_path14.default.dirname(file)}\0${request}`;
     const memo = resolutions.get(key);
     if (memo)
       return memo;
@@ -17621,10 +18036,10 @@ async function scanFrontend2(options) {
       resolution.found = { kind: "tauri", specifier: request.replace(/\/index(\.js)?$/, "").replace(/\.js$/, "") };
     } else if (!/^(https?:|data:|node:)/.test(request) && !/\.(css|scss|sass|less|styl|svg|png|jpe?g|gif|webp|ico|woff2?|ttf|json|md|txt|wasm)(\?.*)?$/i.test(request)) {
       const clean = request.replace(/[?#].*$/, "");
-      const resolved = clean.startsWith("/") && !clean.startsWith("//") ? resolveRooted(clean, bundler.root, root2) : resolver.sync(import_node_path13.default.dirname(file), clean).path;
+      const resolved = clean.startsWith("/") && !clean.startsWith("//") ? resolveRooted(clean, bundler.root, root2) : resolver.sync(import_node_path14.default.dirname(file), clean).path;
       if (resolved) {
-        if (resolved.split(import_node_path13.default.sep).includes("node_modules")) {
-          const name = packageName(clean);
+        if (resolved.split(import_node_path14.default.sep).includes("node_modules")) {
+          const name = packageName2(clean);
           if (name && /tauri/i.test(name))
             resolution.thirdParty = name;
         } else if (outside(resolved))
@@ -17632,7 +18047,7 @@ async function scanFrontend2(options) {
         else if (isFrontendFile(resolved) && !skipped(resolved))
           resolution.found = { kind: "file", file: resolved };
       } else {
-        const name = packageName(clean);
+        const name = packageName2(clean);
         if (name && /tauri/i.test(name) && !clean.startsWith("."))
           resolution.thirdParty = name;
       }
@@ -17643,7 +18058,7 @@ async function scanFrontend2(options) {
   const followed = /* @__PURE__ */ new Set();
   const target = (file, request) => {
     const resolution = resolve4(file, request);
-    const key = `${import_node_path13.default.dirname(file)}\0${request}`;
+    const key = `${import_node_path14.default.dirname(file)}\0${request}`;
     if (!followed.has(key)) {
       followed.add(key);
       if (resolution.found.kind === "tauri")
@@ -17840,6 +18255,19 @@ async function scanFrontend2(options) {
   for (const page of pages)
     for (const label of page.windows)
       windowPages.set(label, page);
+  const ownPageLabels = /* @__PURE__ */ new Set([
+    ...(options.madeWindows ?? []).map((made) => made.label),
+    ...groups.filter((group) => group.ownRoute).flatMap((group) => group.windows)
+  ]);
+  const ownPageWindows = /* @__PURE__ */ new Map();
+  for (const page of pages) {
+    for (const label of page.windows) {
+      if (!ownPageLabels.has(label))
+        continue;
+      const known = ownPageWindows.get(label);
+      ownPageWindows.set(label, known ? { entry: known.entry, windows: [label], files: /* @__PURE__ */ new Set([...known.files, ...page.files]) } : page);
+    }
+  }
   if (options.cache) {
     for (const file of options.cache.keys())
       if (!modules.has(file))
@@ -17854,8 +18282,9 @@ async function scanFrontend2(options) {
     thirdPartyPlugins: [...thirdParty].sort(),
     specifiers: [...specifiers].sort(),
     notes: dedupeNotes(notes),
-    pagesCertain: groups.length > 1 && groups.every((group) => group.certain),
+    pagesCertain: pagesCertain(groups),
     windowPages,
+    ownPageWindows,
     parsed: parsedFiles.size
   };
 }
@@ -17944,6 +18373,7 @@ function emptyScan(root2, notes) {
     notes,
     pagesCertain: false,
     windowPages: /* @__PURE__ */ new Map(),
+    ownPageWindows: /* @__PURE__ */ new Map(),
     parsed: 0
   };
 }
@@ -17951,35 +18381,39 @@ function dedupeNotes(notes) {
   return [...new Set(notes)].sort(compareText);
 }
 async function frontendRoot(options) {
-  if (await pathKind(import_node_path13.default.join(options.appRoot, "package.json")) === "file")
+  if (await pathKind(import_node_path14.default.join(options.appRoot, "package.json")) === "file")
     return options.appRoot;
   const dist = options.build?.frontendDist;
   if (typeof dist === "string" && !/^[a-z]+:/i.test(dist)) {
-    const folder = import_node_path13.default.resolve(options.srcTauri, dist);
+    const folder = import_node_path14.default.resolve(options.srcTauri, dist);
     if (!isWithin(folder, options.boundary))
       return void 0;
-    if (await pathKind(folder) === "directory" && !SKIPPED_FOLDERS2.has(import_node_path13.default.basename(folder)))
+    if (await pathKind(folder) === "directory" && !SKIPPED_FOLDERS2.has(import_node_path14.default.basename(folder)))
       return folder;
-    for (let dir = import_node_path13.default.dirname(folder); isWithin(dir, options.boundary) && !isWithin(options.appRoot, dir); dir = import_node_path13.default.dirname(dir)) {
-      if (await pathKind(import_node_path13.default.join(dir, "package.json")) === "file")
+    for (let dir = import_node_path14.default.dirname(folder); isWithin(dir, options.boundary) && !isWithin(options.appRoot, dir); dir = import_node_path14.default.dirname(dir)) {
+      if (await pathKind(import_node_path14.default.join(dir, "package.json")) === "file")
         return dir;
     }
     if (await pathKind(folder) === "directory")
       return folder;
   }
-  return await pathKind(import_node_path13.default.join(options.appRoot, "index.html")) === "file" ? options.appRoot : void 0;
+  return await pathKind(import_node_path14.default.join(options.appRoot, "index.html")) === "file" ? options.appRoot : void 0;
+}
+function pagesCertain(groups) {
+  const pages = groups.filter((group) => !group.ownRoute);
+  return pages.length > 1 && pages.every((group) => group.certain);
 }
 async function entryGroups(root2, bundler, options, notes, show2) {
   const configured = options.config?.windows ?? {};
   const groups = [];
   const claimed = /* @__PURE__ */ new Set();
   for (const [label, entries] of Object.entries(configured)) {
-    const files = entries.map((entry) => import_node_path13.default.resolve(root2, entry));
+    const files = entries.map((entry) => import_node_path14.default.resolve(root2, entry));
     groups.push({ entries: files, windows: [label], certain: true });
     claimed.add(label);
   }
   if (options.config?.entries?.length) {
-    const files = options.config.entries.map((entry) => import_node_path13.default.resolve(root2, entry));
+    const files = options.config.entries.map((entry) => import_node_path14.default.resolve(root2, entry));
     groups.push({ entries: files, windows: options.windows.map((w2) => w2.label).filter((label) => !claimed.has(label)), certain: false });
     return groups;
   }
@@ -17992,9 +18426,11 @@ async function entryGroups(root2, bundler, options, notes, show2) {
   for (const input of bundler.inputs)
     if (await pathKind(input) === "file")
       addPage(input);
-  const index = import_node_path13.default.join(bundler.root, "index.html");
+  const index = import_node_path14.default.join(bundler.root, "index.html");
   if (await pathKind(index) === "file")
     addPage(index);
+  const ownRoutes = [];
+  const configLabels = new Set(options.windows.map((window) => window.label));
   for (const window of options.windows) {
     if (claimed.has(window.label))
       continue;
@@ -18002,16 +18438,46 @@ async function entryGroups(root2, bundler, options, notes, show2) {
     if (/^[a-z][a-z0-9+.-]*:/i.test(url))
       continue;
     const page = url.replace(/[?#].*$/, "").replace(/^\/+/, "");
-    const candidates = page === "" || !/\.html?$/i.test(page) ? [index] : [import_node_path13.default.join(bundler.root, page), import_node_path13.default.join(root2, "public", page), import_node_path13.default.join(root2, page)];
+    const routed = page !== "" && !/\.html?$/i.test(page) && !/#./.test(url) ? routeFiles(root2, page) : void 0;
+    if (routed) {
+      ownRoutes.push({ entries: routed, windows: [window.label], certain: true, ownRoute: true });
+      continue;
+    }
+    const candidates = page === "" || !/\.html?$/i.test(page) ? [index] : [import_node_path14.default.join(bundler.root, page), import_node_path14.default.join(root2, "public", page), import_node_path14.default.join(root2, page)];
     const file = candidates.find((candidate) => pages.has(candidate)) ?? await firstFile(candidates);
     if (file)
       addPage(file).push(window.label);
     else if (page && /\.html?$/i.test(page))
       notes.push(`window "${window.label}": its page ${page} was not found under ${show2(bundler.root)}; its calls were not analysed`);
   }
+  for (const made of options.madeWindows ?? []) {
+    if (/#./.test(made.url))
+      continue;
+    const page = made.url.replace(/[?#].*$/, "").replace(/^\/+/, "");
+    const shared = (windows) => windows.some((label) => configLabels.has(label));
+    if (page === "")
+      continue;
+    if (/\.html?$/i.test(page)) {
+      const candidates = [import_node_path14.default.join(bundler.root, page), import_node_path14.default.join(root2, "public", page), import_node_path14.default.join(root2, page)];
+      const file = candidates.find((candidate) => pages.has(candidate)) ?? await firstFile(candidates);
+      if (file && file !== index && !shared(pages.get(file) ?? []))
+        addWindow(addPage(file), made.label);
+      else if (!file)
+        notes.push(`window "${made.label}" made in code: its page ${page} was not found under ${show2(bundler.root)}; its calls were not judged`);
+    } else {
+      const files = routeFiles(root2, page);
+      const same = files && ownRoutes.find((group) => group.entries[0] === files[0]);
+      if (same && !shared(same.windows))
+        addWindow(same.windows, made.label);
+      else if (files && !same)
+        ownRoutes.push({ entries: files, windows: [made.label], certain: true, ownRoute: true });
+      else if (!files)
+        notes.push(`window "${made.label}" made in code loads "/${page}", which no page or route file of ${show2(root2)} holds; its calls were not judged`);
+    }
+  }
   const routeEntries = [];
   for (const folder of ROUTE_FOLDERS) {
-    const dir = import_node_path13.default.join(root2, folder);
+    const dir = import_node_path14.default.join(root2, folder);
     if (await pathKind(dir) === "directory")
       routeEntries.push(...sourceFilesUnder(dir));
   }
@@ -18019,13 +18485,20 @@ async function entryGroups(root2, bundler, options, notes, show2) {
   if (pageGroups.length === 0 && routeEntries.length === 0) {
     for (const stem of CONVENTIONAL_ENTRIES)
       for (const extension of [".ts", ".tsx", ".js", ".jsx", ".mjs"]) {
-        const file = import_node_path13.default.join(root2, stem + extension);
+        const file = import_node_path14.default.join(root2, stem + extension);
         if (await pathKind(file) === "file")
           routeEntries.push(file);
       }
   }
+  for (const file of buildCommandEntries(root2, options.build, options.maxBytes))
+    if (!routeEntries.includes(file) && !pages.has(file))
+      routeEntries.push(file);
+  const ownRouteFiles = new Set(ownRoutes.flatMap((group) => group.entries));
+  for (let index2 = routeEntries.length - 1; index2 >= 0; index2--)
+    if (ownRouteFiles.has(routeEntries[index2]))
+      routeEntries.splice(index2, 1);
   if (routeEntries.length) {
-    const unassigned = options.windows.map((w2) => w2.label).filter((label) => !claimed.has(label) && !pageGroups.some((g) => g.windows.includes(label)));
+    const unassigned = options.windows.map((w2) => w2.label).filter((label) => !claimed.has(label) && ![...pageGroups, ...ownRoutes].some((g) => g.windows.includes(label)));
     pageGroups.push({ entries: routeEntries, windows: unassigned, certain: false });
   }
   if (pageGroups.length === 0) {
@@ -18035,7 +18508,29 @@ async function entryGroups(root2, bundler, options, notes, show2) {
       pageGroups.push({ entries: all, windows: [], certain: false });
     }
   }
-  return [...groups, ...pageGroups];
+  return [...groups, ...pageGroups, ...ownRoutes];
+}
+function routeFiles(root2, routePath) {
+  const segments = routePath.split("/").filter((segment) => segment !== "");
+  if (segments.length === 0 || segments.some((segment) => segment === "." || segment === ".."))
+    return void 0;
+  const existing = (dir, names) => names.flatMap((name) => ROUTE_EXTENSIONS.map((extension) => import_node_path14.default.join(dir, name + extension))).filter((file) => pathKindSync(file) === "file");
+  for (const folder of ROUTE_FOLDERS) {
+    const base = import_node_path14.default.join(root2, folder);
+    const dir = import_node_path14.default.join(base, ...segments);
+    if (!isWithin(dir, root2))
+      continue;
+    let pages = existing(dir, PAGE_NAMES);
+    if (pages.length === 0)
+      pages = existing(import_node_path14.default.dirname(dir), [segments[segments.length - 1]]);
+    if (pages.length)
+      return pages;
+  }
+  return void 0;
+}
+function addWindow(windows, label) {
+  if (!windows.includes(label))
+    windows.push(label);
 }
 async function firstFile(candidates) {
   for (const candidate of candidates)
@@ -18048,13 +18543,13 @@ function sourceFilesUnder(dir) {
   const visit3 = (folder) => {
     let entries;
     try {
-      entries = (0, import_node_fs9.readdirSync)(folder, { withFileTypes: true });
+      entries = (0, import_node_fs10.readdirSync)(folder, { withFileTypes: true });
     } catch {
       return;
     }
     entries.sort((a2, b2) => a2.name < b2.name ? -1 : a2.name > b2.name ? 1 : 0);
     for (const entry of entries) {
-      const full = import_node_path13.default.join(folder, entry.name);
+      const full = import_node_path14.default.join(folder, entry.name);
       if (entry.isDirectory()) {
         if (!SKIPPED_FOLDERS2.has(entry.name) && !entry.name.startsWith(".") && entry.name !== "src-tauri")
           visit3(full);
@@ -18065,9 +18560,29 @@ function sourceFilesUnder(dir) {
   visit3(dir);
   return files;
 }
+function tsconfigPaths(file, maxBytes) {
+  const read = readTextFile(file, maxBytes);
+  if (!read.ok)
+    return {};
+  const value = parse2(read.text, [], { allowTrailingComma: true });
+  const options = isPlainObject(value) && isPlainObject(value.compilerOptions) ? value.compilerOptions : {};
+  const base = import_node_path14.default.resolve(import_node_path14.default.dirname(file), typeof options.baseUrl === "string" ? options.baseUrl : ".");
+  const alias = {};
+  if (!isPlainObject(options.paths))
+    return alias;
+  for (const [pattern, targets] of Object.entries(options.paths)) {
+    if (!Array.isArray(targets) || pattern.includes("*") && !pattern.endsWith("/*"))
+      continue;
+    const key = pattern.replace(/\/\*$/, "");
+    const paths = targets.filter((target) => typeof target === "string" && (!pattern.includes("*") || target.endsWith("/*"))).map((target) => import_node_path14.default.resolve(base, target.replace(/\/\*$/, "")));
+    if (paths.length)
+      alias[key] = paths;
+  }
+  return alias;
+}
 function pathKindSync(file) {
   try {
-    return (0, import_node_fs9.statSync)(file).isFile() ? "file" : "other";
+    return (0, import_node_fs10.statSync)(file).isFile() ? "file" : "other";
   } catch {
     return "other";
   }
@@ -18077,8 +18592,8 @@ function pageScriptRequest(block) {
   return source.startsWith("/") || source.startsWith(".") || /^[a-z]+:/i.test(source) ? source : `./${source}`;
 }
 function resolveRooted(request, bundlerRoot, root2) {
-  for (const base of [bundlerRoot, import_node_path13.default.join(root2, "public"), root2]) {
-    const file = import_node_path13.default.join(base, request);
+  for (const base of [bundlerRoot, import_node_path14.default.join(root2, "public"), root2]) {
+    const file = import_node_path14.default.join(base, request);
     for (const candidate of [file, ...[".ts", ".tsx", ".js", ".jsx"].map((extension) => file + extension)]) {
       if (pathKindSync(candidate) === "file")
         return candidate;
@@ -18086,7 +18601,7 @@ function resolveRooted(request, bundlerRoot, root2) {
   }
   return void 0;
 }
-function packageName(request) {
+function packageName2(request) {
   if (request.startsWith(".") || request.startsWith("/"))
     return void 0;
   const parts = request.split("/");
@@ -18097,7 +18612,7 @@ function ignoreMatcher(globs) {
     return () => false;
   const patterns = globs.map((glob) => new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*\/?/g, "\0").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]").replace(/\u0000/g, ".*")}(/.*)?$`));
   return (relative3) => {
-    const posix = relative3.split(import_node_path13.default.sep).join("/");
+    const posix = relative3.split(import_node_path14.default.sep).join("/");
     return patterns.some((pattern) => pattern.test(posix));
   };
 }
@@ -18121,13 +18636,13 @@ function lineIndex(text2) {
 function oneLine2(text2) {
   return text2.replace(/\s+/g, " ").slice(0, 200);
 }
-var import_node_module2, import_node_path13, import_node_fs9, SKIPPED_FOLDERS2, ROUTE_FOLDERS, CONVENTIONAL_ENTRIES, loaded2;
+var import_node_module2, import_node_path14, import_node_fs10, SKIPPED_FOLDERS2, ROUTE_FOLDERS, CONVENTIONAL_ENTRIES, loaded2, ROUTE_EXTENSIONS, PAGE_NAMES;
 var init_scan = __esm({
   "dist/capabilities/frontend/scan.js"() {
     "use strict";
     import_node_module2 = require("node:module");
-    import_node_path13 = __toESM(require("node:path"), 1);
-    import_node_fs9 = require("node:fs");
+    import_node_path14 = __toESM(require("node:path"), 1);
+    import_node_fs10 = require("node:fs");
     init_file_names();
     init_read();
     init_analyze();
@@ -18135,7 +18650,10 @@ var init_scan = __esm({
     init_blocks();
     init_link();
     init_bundler_config();
+    init_build_commands();
     init_wording();
+    init_json();
+    init_main();
     SKIPPED_FOLDERS2 = /* @__PURE__ */ new Set([
       "node_modules",
       "dist",
@@ -18155,6 +18673,8 @@ var init_scan = __esm({
     ]);
     ROUTE_FOLDERS = ["src/routes", "src/pages", "src/app", "app", "pages", "routes"];
     CONVENTIONAL_ENTRIES = ["src/main", "src/index", "src/main.client", "src/entry-client", "src/app", "main", "index"];
+    ROUTE_EXTENSIONS = [".tsx", ".jsx", ".ts", ".js", ".svelte", ".vue", ".mdx"];
+    PAGE_NAMES = ["page", "+page", "index"];
   }
 });
 
@@ -18181,22 +18701,36 @@ async function loadFrontend(options) {
     boundary: options.boundary,
     cwd: options.cwd,
     maxBytes: options.maxBytes,
-    build: { frontendDist: build2.frontendDist, devUrl: build2.devUrl },
+    build: { frontendDist: build2.frontendDist, devUrl: build2.devUrl, beforeBuildCommand: build2.beforeBuildCommand, beforeDevCommand: build2.beforeDevCommand },
     windows,
+    madeWindows: madeWindows(options.codeWindows, new Set(windows.map((window) => window.label))),
     ...options.frontend ? { config: options.frontend } : {},
     ...options.cache ? { cache: options.cache } : {},
     apiFor: async (root2) => {
       const versions = await jsPackageVersions(root2, { root: options.boundary, maxBytes: options.maxBytes });
       versionNotes = versions.notes;
       jsVersions = versions.packages;
-      return apiLookup((packageName2) => versions.packages.get(packageName2)?.version);
+      return apiLookup((packageName3) => versions.packages.get(packageName3)?.version);
     }
   });
   if (scan && jsVersions)
     scan.jsVersions = jsVersions;
   if (scan)
-    scan.notes.push(...versionNotes.map((note) => `${import_node_path14.default.relative(options.cwd, options.appRoot) || "."}: ${note}`));
+    scan.notes.push(...versionNotes.map((note) => `${import_node_path15.default.relative(options.cwd, options.appRoot) || "."}: ${note}`));
   return scan;
+}
+function madeWindows(code, declared) {
+  const made = /* @__PURE__ */ new Map();
+  const add = (label, url) => {
+    if (url?.kind === "app" && !declared.has(label))
+      made.set(`${label}\0${url.path}`, { label, url: url.path });
+  };
+  for (const window of code?.labels ?? [])
+    add(window.label, window.url);
+  for (const window of code?.prefixes ?? [])
+    if (window.label !== "")
+      add(`${window.label}*`, window.url);
+  return [...made.values()];
 }
 function apiLookup(versionOf) {
   const packageOf3 = (specifier) => specifier.split("/").slice(0, 2).join("/");
@@ -18212,11 +18746,11 @@ function apiLookup(versionOf) {
     implicit: (trigger) => implicit.filter((call) => call.trigger.includes(trigger)).flatMap((call) => call.commands)
   };
 }
-var import_node_path14;
+var import_node_path15;
 var init_load = __esm({
   "dist/capabilities/frontend/load.js"() {
     "use strict";
-    import_node_path14 = __toESM(require("node:path"), 1);
+    import_node_path15 = __toESM(require("node:path"), 1);
     init_json();
     init_js_api();
     init_js_lockfile();
@@ -18236,9 +18770,9 @@ __export(project_exports, {
   reloadCapabilityFiles: () => reloadCapabilityFiles
 });
 async function findSrcTauri(dir) {
-  if (await pathKind(import_node_path15.default.join(dir, "src-tauri")) === "directory")
-    return import_node_path15.default.join(dir, "src-tauri");
-  if (await pathKind(import_node_path15.default.join(dir, "capabilities")) === "directory" || await hasAppConfig(dir))
+  if (await pathKind(import_node_path16.default.join(dir, "src-tauri")) === "directory")
+    return import_node_path16.default.join(dir, "src-tauri");
+  if (await pathKind(import_node_path16.default.join(dir, "capabilities")) === "directory" || await hasAppConfig(dir))
     return dir;
   return void 0;
 }
@@ -18268,7 +18802,7 @@ async function loadContext(options) {
   if (srcTauri) {
     const part = { ...found, problems: config.problems, outsideLinks: config.outsideLinks };
     const context = { maxBytes, problem: problemSink(part), notes: config.notes, tomlParser, relative: (absolute) => relativeFile(cwd, absolute) };
-    config.value = await loadAppConfig(srcTauri, context, (file) => outsideApp(file, import_node_path15.default.dirname(srcTauri), part));
+    config.value = await loadAppConfig(srcTauri, context, (file) => outsideApp(file, import_node_path16.default.dirname(srcTauri), part));
     found.codeWindows = await collectCodeWindowLabels(srcTauri, cwd);
   }
   return { options, maxBytes, srcTauri, capabilityFiles, looseFiles, found, config, unread, tomlParser, parsed: /* @__PURE__ */ new Map(), frontendModules: /* @__PURE__ */ new Map() };
@@ -18276,7 +18810,7 @@ async function loadContext(options) {
 function checkLoadOptions(options) {
   if (typeof options !== "object" || options === null)
     throw new OptionError("loadProject: expected an options object with at least cwd");
-  if (typeof options.cwd !== "string" || !import_node_path15.default.isAbsolute(options.cwd))
+  if (typeof options.cwd !== "string" || !import_node_path16.default.isAbsolute(options.cwd))
     throw new OptionError(`cwd: expected an absolute folder path, got ${JSON.stringify(options.cwd) ?? "nothing"}`);
   for (const name of ["paths", "manifests", "plugins", "permissions"])
     requireStringList(name, options[name]);
@@ -18319,7 +18853,7 @@ function capabilityWalk(found, problem, capabilityFiles) {
       capabilityFiles.push(item);
     for (const item of result.outside)
       found.outsideLinks.push(item);
-    for (const item of result.skipped.filter((file) => import_node_path15.default.relative(found.cwd, file).split(import_node_path15.default.sep).includes("capabilities")))
+    for (const item of result.skipped.filter((file) => import_node_path16.default.relative(found.cwd, file).split(import_node_path16.default.sep).includes("capabilities")))
       found.skippedFiles.push(item);
     for (const p of result.problems)
       problem(p.file, p.message);
@@ -18327,7 +18861,7 @@ function capabilityWalk(found, problem, capabilityFiles) {
 }
 async function locateInputs(options, found, problem) {
   const cwd = options.cwd;
-  const resolve4 = (p) => import_node_path15.default.resolve(cwd, p);
+  const resolve4 = (p) => import_node_path16.default.resolve(cwd, p);
   const capabilityFiles = [];
   const looseFiles = /* @__PURE__ */ new Set();
   const addWalk = capabilityWalk(found, problem, capabilityFiles);
@@ -18351,12 +18885,12 @@ async function locateInputs(options, found, problem) {
     const kind = options.sourceOverrides?.has(absolute) ? "file" : await pathKind(absolute);
     if (kind === "missing")
       throw new FatalError(`${given}: no such file or directory`);
-    if (kind === "file" && HOST_CONFIG_NAME.test(import_node_path15.default.basename(absolute))) {
-      const appSrc = await findSrcTauri(import_node_path15.default.dirname(absolute));
+    if (kind === "file" && HOST_CONFIG_NAME.test(import_node_path16.default.basename(absolute))) {
+      const appSrc = await findSrcTauri(import_node_path16.default.dirname(absolute));
       if (!srcTauri && appSrc)
         srcTauri = appSrc;
-      else if (appSrc && appSrc !== srcTauri && await pathKind(import_node_path15.default.join(appSrc, "capabilities")) === "directory") {
-        await addWalk(import_node_path15.default.join(appSrc, "capabilities"), void 0, linkBoundaryOf(appSrc));
+      else if (appSrc && appSrc !== srcTauri && await pathKind(import_node_path16.default.join(appSrc, "capabilities")) === "directory") {
+        await addWalk(import_node_path16.default.join(appSrc, "capabilities"), void 0, linkBoundaryOf(appSrc));
       }
     } else if (kind === "file")
       capabilityFiles.push(absolute);
@@ -18370,7 +18904,7 @@ async function locateInputs(options, found, problem) {
         const before = capabilityFiles.length;
         await addWalk(absolute, isWellKnownNonCapability);
         for (const file of capabilityFiles.slice(before))
-          if (!import_node_path15.default.relative(cwd, file).split(import_node_path15.default.sep).includes("capabilities"))
+          if (!import_node_path16.default.relative(cwd, file).split(import_node_path16.default.sep).includes("capabilities"))
             looseFiles.add(file);
       }
     }
@@ -18380,7 +18914,7 @@ async function locateInputs(options, found, problem) {
 async function assembleCatalog(options, srcTauri, project, problem, parseFile, capabilityFiles) {
   const cwd = options.cwd;
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const resolve4 = (p) => import_node_path15.default.resolve(cwd, p);
+  const resolve4 = (p) => import_node_path16.default.resolve(cwd, p);
   const history = await loadVersionHistory();
   if (srcTauri) {
     const build2 = await readAppBuild(srcTauri, (absolute) => relativeFile(cwd, absolute), maxBytes);
@@ -18404,12 +18938,12 @@ async function assembleCatalog(options, srcTauri, project, problem, parseFile, c
   };
   if (srcTauri) {
     project.srcTauri = srcTauri;
-    const capDir = import_node_path15.default.join(srcTauri, "capabilities");
+    const capDir = import_node_path16.default.join(srcTauri, "capabilities");
     noteRead("trees", capDir);
     const boundary = linkBoundaryOf(srcTauri);
     if (await pathKind(capDir) === "directory")
       await capabilityWalk(project, problem, capabilityFiles)(capDir, void 0, boundary);
-    const generated = import_node_path15.default.join(srcTauri, "gen", "schemas", "acl-manifests.json");
+    const generated = import_node_path16.default.join(srcTauri, "gen", "schemas", "acl-manifests.json");
     if (await pathKind(generated) === "file" && !await outsideApp(generated, boundary, project))
       await addManifest(generated);
   }
@@ -18437,13 +18971,13 @@ async function assembleCatalog(options, srcTauri, project, problem, parseFile, c
       if (!entry.isDirectory())
         continue;
       const key = entry.name.replace(/^(tauri|host)-plugin-/, "");
-      manifests[key] = await permissionFolderManifest(import_node_path15.default.join(absolute, entry.name), parseFile, problem, project, absolute);
+      manifests[key] = await permissionFolderManifest(import_node_path16.default.join(absolute, entry.name), parseFile, problem, project, absolute);
     }
     project.catalog.add(manifests, { origin: "plugins-dir", file: relativeFile(cwd, absolute) });
   }
   const appPermissionDirs = (options.permissions ?? []).map(resolve4);
   if (srcTauri && appPermissionDirs.length === 0) {
-    const discovered = import_node_path15.default.join(srcTauri, "permissions");
+    const discovered = import_node_path16.default.join(srcTauri, "permissions");
     if (await pathKind(discovered) === "directory")
       appPermissionDirs.push(discovered);
   }
@@ -18469,7 +19003,7 @@ async function assembleCatalog(options, srcTauri, project, problem, parseFile, c
     const manifest = project.catalog.get(APP_KEY) ?? { default_permission: null, permissions: {}, permission_sets: {}, global_scope_schema: null };
     const merged = { ...manifest, permissions: { ...manifest.permissions } };
     addAutogenerated(merged, buildScript, void 0);
-    project.catalog.add({ [APP_KEY]: merged }, { origin: "app-permissions", file: relativeFile(cwd, import_node_path15.default.join(srcTauri, "build.rs")) });
+    project.catalog.add({ [APP_KEY]: merged }, { origin: "app-permissions", file: relativeFile(cwd, import_node_path16.default.join(srcTauri, "build.rs")) });
   }
   return { unread };
 }
@@ -18546,6 +19080,7 @@ async function assembleProject(context, read) {
       cwd: options.cwd,
       maxBytes,
       config: project.config,
+      ...project.codeWindows ? { codeWindows: project.codeWindows } : {},
       ...typeof options.frontend === "object" ? { frontend: options.frontend } : {},
       cache: context.frontendModules
     });
@@ -18581,7 +19116,8 @@ async function completeCatalog(context, project) {
         if (granted.has(plugin) && !catalog.has(plugin))
           part.notes.push(`${crate}: its permissions could not be checked: ${why}`);
       const parseFile = (absolute) => readCapabilityFile(absolute, context.options, context.maxBytes, problemSink(part), context.tomlParser);
-      const registry = await readRegistryPlugins(project.build, (plugin) => !granted.has(plugin) || catalog.has(plugin), context.options.cargoHome, context.maxBytes, (dir, boundary) => permissionFolderManifest(dir, parseFile, problemSink(part), part, boundary));
+      const definedHere = (plugin) => catalog.has(plugin) && catalog.provenanceOf(plugin)?.origin !== "builtin";
+      const registry = await readCargoHomePlugins(project.build, (plugin) => !granted.has(plugin.key) || (plugin.source.kind === "git" ? definedHere(plugin.key) : catalog.has(plugin.key)), (plugin) => catalog.provenanceOf(plugin)?.origin === "builtin", context.options.cargoHome, context.maxBytes, (dir, boundary) => permissionFolderManifest(dir, parseFile, problemSink(part), part, boundary));
       for (const [plugin, { manifest, from }] of registry.manifests)
         catalog.add({ [plugin]: manifest }, { origin: "build", file: relativeFile(project.cwd, from) });
       for (const item of registry.notes)
@@ -18644,14 +19180,14 @@ function selectActive(capabilities, config) {
   return [...active2, ...config.inlineCapabilities];
 }
 function appRootOf(srcTauri) {
-  return import_node_path15.default.basename(srcTauri) === "src-tauri" ? import_node_path15.default.dirname(srcTauri) : srcTauri;
+  return import_node_path16.default.basename(srcTauri) === "src-tauri" ? import_node_path16.default.dirname(srcTauri) : srcTauri;
 }
 function linkBoundaryOf(srcTauri) {
   const appRoot = appRootOf(srcTauri);
   return repositoryRoot(appRoot) ?? appRoot;
 }
 async function readBuildScript(srcTauri, maxBytes, project) {
-  const file = import_node_path15.default.join(srcTauri, "build.rs");
+  const file = import_node_path16.default.join(srcTauri, "build.rs");
   if (await pathKind(file) !== "file" || await outsideApp(file, linkBoundaryOf(srcTauri), project))
     return void 0;
   const read = readTextFile(file, maxBytes);
@@ -18666,7 +19202,7 @@ async function outsideApp(file, appRoot, project) {
 async function permissionFolderManifest(dir, parseFile, problem, project, boundary = dir, excluded = []) {
   const walked = await walk(dir, [".toml", ".json"], { ...HOST_FOLDER_WALK, boundary });
   const { problems: problems2, outside } = walked;
-  const files = excluded.length ? walked.files.filter((file) => !excluded.some((folder) => file.startsWith(folder + import_node_path15.default.sep))) : walked.files;
+  const files = excluded.length ? walked.files.filter((file) => !excluded.some((folder) => file.startsWith(folder + import_node_path16.default.sep))) : walked.files;
   for (const item of outside)
     project.outsideLinks.push(item);
   for (const p of problems2)
@@ -18705,12 +19241,10 @@ async function appReleases(srcTauri, history, cwd, maxBytes, project) {
   project.versions = found;
   const releases = /* @__PURE__ */ new Map();
   const unchecked = [];
-  const fromGit = [];
   for (const catalog of history.catalogs()) {
     const locked = found.crates.get(catalog);
     const source = project.build?.plugins.get(catalog)?.source;
     if (source?.kind === "git") {
-      fromGit.push(`${history.crateOf(catalog)} (${source.url})`);
       releases.set(catalog, { crate: history.crateOf(catalog), version: history.newest(catalog), source: "newest" });
     } else if (locked && isCheckableVersion(locked.version))
       releases.set(catalog, locked);
@@ -18727,12 +19261,12 @@ async function appReleases(srcTauri, history, cwd, maxBytes, project) {
   }
   if (unchecked.length)
     project.notes.push(`${unchecked.join(", ")}: not a 2.x release the version history covers; checked against the newest catalog`);
-  if (fromGit.length)
-    project.notes.push(`${fromGit.join(", ")}: from git, not a release; checked against the newest release's catalog, so a permission it lacks is a warning (a committed acl-manifests.json that defines the plugin wins)`);
   return releases;
 }
 function checkedAgainstBuiltins(manifests, builtins2, context) {
   const out = {};
+  const hostCrate = context.project.versions?.crates.get("core")?.crate;
+  const fileSpelling = Object.entries(manifests).map(([key, raw]) => spellingOfManifest(key, raw)).find((found) => found !== void 0) ?? (hostCrate === "tauri" ? "tauri" : "host");
   for (const [key, raw] of Object.entries(manifests)) {
     const reference = Object.prototype.hasOwnProperty.call(builtins2, key) ? builtins2[key] : void 0;
     const builtFrom = context.project.build?.plugins.get(historyCatalogOf(key))?.source;
@@ -18749,19 +19283,26 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
     const source = built ?? "registry";
     if (lock && differences.length && source === "registry")
       explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
+    if (source === "registry")
+      differences.push(...answersNoReleaseGives(key, manifest, reference, differences, context.raw[key], context.history));
     for (const difference of differences)
-      context.project.manifestDifferences.push({ ...difference, file: context.file, absolutePath: context.absolutePath });
+      context.project.manifestDifferences.push({
+        ...difference,
+        message: spellQuotedNames(difference.message, fileSpelling),
+        file: context.file,
+        absolutePath: context.absolutePath
+      });
     const dropped = source === "registry" ? differences.filter((d) => d.notInRelease).map((d) => d.name) : [];
     out[key] = spellManifest(key, unionManifest(withoutNames(manifest, dropped), reference), spelling);
   }
   return out;
 }
-var import_node_path15, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, relativeFile, contexts, HOST_FOLDER_WALK, READ_CONCURRENCY;
+var import_node_path16, CAPABILITY_EXTENSIONS, HOST_CONFIG_NAME, relativeFile, contexts, HOST_FOLDER_WALK, READ_CONCURRENCY;
 var init_project = __esm({
   "dist/capabilities/load/project.js"() {
     "use strict";
     init_promises();
-    import_node_path15 = __toESM(require("node:path"), 1);
+    import_node_path16 = __toESM(require("node:path"), 1);
     init_json();
     init_catalog();
     init_brand();
@@ -18834,7 +19375,7 @@ var init_options = __esm({
 
 // dist/capabilities/commands/options.js
 function addInputOptions(command) {
-  return command.option("--app <dir>", "app folder (holding src-tauri/, or src-tauri/ itself)").option("--manifest <file>", "a generated acl-manifests.json (repeatable)", collect, []).option("--plugins <dir>", "folder with one sub-folder of permission files per plugin (repeatable)", collect, []).option("--permissions <dir>", "folder with the app's own permission files (repeatable)", collect, []).addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger)).option("--no-cargo-registry", "never read third-party plugins' permissions from the Cargo registry ($CARGO_HOME/registry/src)");
+  return command.option("--app <dir>", "app folder (holding src-tauri/, or src-tauri/ itself)").option("--manifest <file>", "a generated acl-manifests.json (repeatable)", collect, []).option("--plugins <dir>", "folder with one sub-folder of permission files per plugin (repeatable)", collect, []).option("--permissions <dir>", "folder with the app's own permission files (repeatable)", collect, []).addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger)).option("--no-cargo-registry", "never read plugins' permissions from Cargo's home folder ($CARGO_HOME/registry/src, $CARGO_HOME/git/checkouts)");
 }
 function configOption() {
   return new Option("-c, --config <file>", "configuration file (default: caplint.config.json, searched upward from the app folder to the repository root)");
@@ -20139,7 +20680,7 @@ var init_unescape = __esm({
 });
 
 // node_modules/minimatch/dist/esm/index.js
-var DEFAULT_BRACE_EXPAND_MAX, DEFAULT_GLOB_STAR_RECURSION_MAX, AWE_KEY, minimatch, cache, oldCache, cacheSize, cacheTotalWeight, cacheMax, cacheMaxWeight, cacheMaxEntryWeight, cacheWeight, tri, booleanWeights, optionsKey, copyOptions, cachedMinimatch, defaultPlatform, path16, sep, GLOBSTAR, filter, ext, defaults, braceExpand, RANGE_MIN, rangeRe, inRepeatOrNegExt, match, globMagic, classEnd, literal, MAX_EXTGLOBS, extglobCount, assertValidExtglobs, extSafe, lastSplit, lastChecked, portionMatch, endIndex, isDots, isDrive, isLongUNC, uncHost, walkable, dotPortion, isSep, nextSep, lastSep, PENDING, Minimatch;
+var DEFAULT_BRACE_EXPAND_MAX, DEFAULT_GLOB_STAR_RECURSION_MAX, AWE_KEY, minimatch, cache, oldCache, cacheSize, cacheTotalWeight, cacheMax, cacheMaxWeight, cacheMaxEntryWeight, cacheWeight, tri, booleanWeights, optionsKey, copyOptions, cachedMinimatch, defaultPlatform, path17, sep, GLOBSTAR, filter, ext, defaults, braceExpand, RANGE_MIN, rangeRe, inRepeatOrNegExt, match, globMagic, classEnd, literal, MAX_EXTGLOBS, extglobCount, assertValidExtglobs, extSafe, lastSplit, lastChecked, portionMatch, endIndex, isDots, isDrive, isLongUNC, uncHost, walkable, dotPortion, isSep, nextSep, lastSep, PENDING, Minimatch;
 var init_esm5 = __esm({
   "node_modules/minimatch/dist/esm/index.js"() {
     init_esm3();
@@ -20277,11 +20818,11 @@ var init_esm5 = __esm({
       return mm;
     };
     defaultPlatform = typeof process === "object" && process ? process.env?.__MINIMATCH_TESTING_PLATFORM__ || process.platform : "posix";
-    path16 = {
+    path17 = {
       win32: { sep: "\\" },
       posix: { sep: "/" }
     };
-    sep = defaultPlatform === "win32" ? path16.win32.sep : path16.posix.sep;
+    sep = defaultPlatform === "win32" ? path17.win32.sep : path17.posix.sep;
     minimatch.sep = sep;
     GLOBSTAR = /* @__PURE__ */ Symbol("globstar **");
     minimatch.GLOBSTAR = GLOBSTAR;
@@ -24767,8 +25308,8 @@ var require_utils = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path45) {
-      let input = path45;
+    function removeDotSegments(path46) {
+      let input = path46;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -24842,11 +25383,11 @@ var require_utils = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path45) {
-      if (path45 === "" || path45[0] === "/") {
-        return removeDotSegments(path45);
+    function removeDotSegmentsRelative(path46) {
+      if (path46 === "" || path46[0] === "/") {
+        return removeDotSegments(path46);
       }
-      const segments = path45.split("/");
+      const segments = path46.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -25209,8 +25750,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path45 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path45 && path45 !== "/" ? path45 : void 0;
+        const path46 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path46 && path46 !== "/" ? path46 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -28480,9 +29021,9 @@ function configSchema(sections) {
   };
 }
 async function findConfig(start, outside) {
-  const resolved = import_node_path16.default.resolve(start);
+  const resolved = import_node_path17.default.resolve(start);
   for (const dir of await foldersToRepositoryRoot(resolved, outside ?? [resolved])) {
-    const candidate = import_node_path16.default.join(dir, CONFIG_FILE_NAME);
+    const candidate = import_node_path17.default.join(dir, CONFIG_FILE_NAME);
     if (await pathKind(candidate) === "file")
       return candidate;
   }
@@ -28491,10 +29032,10 @@ async function findConfig(start, outside) {
 async function resolveConfigFile(explicit, cwd, start, outside) {
   if (explicit === void 0)
     return findConfig(start, outside);
-  const file = import_node_path16.default.resolve(cwd, explicit);
+  const file = import_node_path17.default.resolve(cwd, explicit);
   const kind = await pathKind(file);
   if (kind === "directory")
-    throw new FatalError(`--config ${explicit}: is a folder; give the configuration file itself (such as ${import_node_path16.default.join(explicit, "caplint.config.json")})`);
+    throw new FatalError(`--config ${explicit}: is a folder; give the configuration file itself (such as ${import_node_path17.default.join(explicit, "caplint.config.json")})`);
   if (kind === "other")
     throw new FatalError(`--config ${explicit}: is not a regular file; give a JSON configuration file`);
   if (kind !== "file")
@@ -28517,10 +29058,10 @@ async function loadConfig(file, checkSetting, sections) {
   if (errors.length)
     throw new FatalError(`${at(errors[0].offset)}: not valid JSON (${jsonc3.printParseErrorCode(errors[0].error)})`);
   const keyAt = (key) => at(jsonc3.findNodeAtLocation(jsonc3.parseTree(text2), [key])?.offset ?? 0);
-  return checkedConfig(raw, { file, folder: import_node_path16.default.dirname(file), name: import_node_path16.default.basename(file), at: keyAt }, checkSetting, sections);
+  return checkedConfig(raw, { file, folder: import_node_path17.default.dirname(file), name: import_node_path17.default.basename(file), at: keyAt }, checkSetting, sections);
 }
 async function configFromValue(raw, cwd, checkSetting, sections) {
-  return checkedConfig(raw, { folder: import_node_path16.default.resolve(cwd), name: "config", at: () => "config" }, checkSetting, sections);
+  return checkedConfig(raw, { folder: import_node_path17.default.resolve(cwd), name: "config", at: () => "config" }, checkSetting, sections);
 }
 async function checkedConfig(raw, origin, checkSetting, sections) {
   await checkAgainstSchema(raw, origin.file ?? origin.name, sections);
@@ -28551,7 +29092,7 @@ async function checkedConfig(raw, origin, checkSetting, sections) {
   return result;
 }
 function overrideSeverity(config, ruleId, absoluteFile) {
-  const relative3 = import_node_path16.default.relative(config.folder, absoluteFile).split(import_node_path16.default.sep).join("/");
+  const relative3 = import_node_path17.default.relative(config.folder, absoluteFile).split(import_node_path17.default.sep).join("/");
   let setting;
   for (const override of config.overrides) {
     if (!override.rules.has(ruleId))
@@ -28578,11 +29119,11 @@ async function checkAgainstSchema(raw, file, sections) {
   const detail = first.keyword === "additionalProperties" ? `unknown field "${first.params.additionalProperty}" (known: ${Object.keys(knownFields(first.parentSchema) ?? schema.properties).filter((key) => key !== "$schema").join(", ")})` : first.keyword === "enum" ? `must be "off", "suggestion", "warning" or "error"` : first.message ?? "is invalid";
   throw new FatalError(`${file}: ${where3} ${detail}`);
 }
-var import_node_path16, jsoncParser2, CONFIG_FILE_NAME, SHARED_PROPERTIES;
+var import_node_path17, jsoncParser2, CONFIG_FILE_NAME, SHARED_PROPERTIES;
 var init_config = __esm({
   "dist/core/config.js"() {
     "use strict";
-    import_node_path16 = __toESM(require("node:path"), 1);
+    import_node_path17 = __toESM(require("node:path"), 1);
     init_esm5();
     init_json();
     init_read();
@@ -28711,11 +29252,11 @@ var init_settings = __esm({
 });
 
 // dist/capabilities/config-section.js
-var import_node_path17, CAPABILITY_CONFIG;
+var import_node_path18, CAPABILITY_CONFIG;
 var init_config_section = __esm({
   "dist/capabilities/config-section.js"() {
     "use strict";
-    import_node_path17 = __toESM(require("node:path"), 1);
+    import_node_path18 = __toESM(require("node:path"), 1);
     init_errors();
     init_read();
     CAPABILITY_CONFIG = {
@@ -28751,10 +29292,10 @@ var init_config_section = __esm({
         }
       },
       async read(values, place) {
-        const config = { manifests: (values.manifests ?? []).map((m) => import_node_path17.default.resolve(place.folder, m)) };
+        const config = { manifests: (values.manifests ?? []).map((m) => import_node_path18.default.resolve(place.folder, m)) };
         const app = values.app;
         if (app !== void 0) {
-          config.app = import_node_path17.default.resolve(place.folder, app);
+          config.app = import_node_path18.default.resolve(place.folder, app);
           if (await pathKind(config.app) !== "directory")
             throw new FatalError(`${place.at("app")}: "app": ${app} is not a folder (relative to the config's folder)`);
           const { findSrcTauri: findSrcTauri2 } = await Promise.resolve().then(() => (init_project(), project_exports));
@@ -28763,7 +29304,7 @@ var init_config_section = __esm({
         }
         if (values.frontend !== void 0) {
           const given = values.frontend;
-          config.frontend = { ...given, ...given.root !== void 0 ? { root: import_node_path17.default.resolve(place.folder, given.root) } : {} };
+          config.frontend = { ...given, ...given.root !== void 0 ? { root: import_node_path18.default.resolve(place.folder, given.root) } : {} };
         }
         return config;
       }
@@ -28847,11 +29388,11 @@ var init_messages = __esm({
 });
 
 // dist/core/suppressions.js
-function findSuppression(suppressions, ruleId, absolutePath, path45) {
-  return suppressions.find((s) => s.ruleId === ruleId && s.scope.absolutePath === absolutePath && isPrefix(s.scope.path, path45));
+function findSuppression(suppressions, ruleId, absolutePath, path46) {
+  return suppressions.find((s) => s.ruleId === ruleId && s.scope.absolutePath === absolutePath && isPrefix(s.scope.path, path46));
 }
-function isPrefix(prefix2, path45) {
-  return prefix2.length <= path45.length && prefix2.every((key, index) => path45[index] === key);
+function isPrefix(prefix2, path46) {
+  return prefix2.length <= path46.length && prefix2.every((key, index) => path46[index] === key);
 }
 var init_suppressions = __esm({
   "dist/core/suppressions.js"() {
@@ -30054,7 +30595,7 @@ function remotePatterns(context, tools2) {
   const out = [];
   const parsedOnce = /* @__PURE__ */ new Map();
   for (const capability of context.capabilities) {
-    for (const { value: url, path: path45 } of capability.remote?.urls ?? []) {
+    for (const { value: url, path: path46 } of capability.remote?.urls ?? []) {
       const compiled2 = tools2.compileRemotePattern(url);
       const judged3 = compiled2.ok ? url : compiled2.unsafe ? url.replace(/\*{2,}/g, "*") : void 0;
       if (judged3 === void 0 || judged3 !== url && !tools2.compileRemotePattern(judged3).ok)
@@ -30064,7 +30605,7 @@ function remotePatterns(context, tools2) {
         const pattern = new tools2.URLPattern(judged3);
         parsedOnce.set(judged3, parsed = { protocol: pattern.protocol, hostname: pattern.hostname });
       }
-      out.push({ capability, url, path: path45, protocol: parsed.protocol, hostname: parsed.hostname });
+      out.push({ capability, url, path: path46, protocol: parsed.protocol, hostname: parsed.hostname });
     }
   }
   return out;
@@ -30453,8 +30994,8 @@ var init_dangers = __esm({
     pathOf = (value) => typeof value === "string" ? value : isPlainObject(value) && typeof value.path === "string" ? value.path : void 0;
     urlOf = (value) => typeof value === "string" ? value : isPlainObject(value) && typeof value.url === "string" ? value.url : void 0;
     broadPath = (value) => {
-      const path45 = pathOf(value);
-      return path45 !== void 0 && BROAD_PATHS.test(path45.trim()) ? path45 : void 0;
+      const path46 = pathOf(value);
+      return path46 !== void 0 && BROAD_PATHS.test(path46.trim()) ? path46 : void 0;
     };
     broadUrl = (value) => {
       const url = urlOf(value);
@@ -30572,14 +31113,14 @@ function reportNumbers(context, capability, entry, lists, schema) {
   if (!document)
     return;
   const definitions = isPlainObject(schema.definitions) ? schema.definitions : {};
-  const walk2 = (value, node, path45, depth) => {
+  const walk2 = (value, node, path46, depth) => {
     if (depth > 16)
       return;
     const variants = expandSchema(node, definitions);
     if (typeof value === "number") {
       if (!variants.some((v2) => v2.type === "integer") || variants.some((v2) => v2.type === "number"))
         return;
-      const located = document.locate(path45);
+      const located = document.locate(path46);
       if (!located.exact)
         return;
       const written = document.text.slice(located.offset, located.offset + located.length).trim();
@@ -30589,7 +31130,7 @@ function reportNumbers(context, capability, entry, lists, schema) {
         return;
       context.report({
         at: capability.source,
-        path: path45,
+        path: path46,
         ...integralFloat ? { messageId: "floatForInteger", data: { written, plugin: String(Catalog.keyOf(entry.identifier)?.key) } } : { messageId: "unsafeInteger", data: { written, rounded: String(value) } },
         hint: integralFloat ? `write ${String(Math.trunc(value))}` : "keep integer scope values within \xB19007199254740991, or use a string if the plugin accepts one"
       });
@@ -30597,12 +31138,12 @@ function reportNumbers(context, capability, entry, lists, schema) {
     }
     if (Array.isArray(value)) {
       const items = variants.map((v2) => v2.items).filter((i) => i !== void 0);
-      value.forEach((item, index) => items.forEach((schemaItem) => walk2(item, schemaItem, [...path45, index], depth + 1)));
+      value.forEach((item, index) => items.forEach((schemaItem) => walk2(item, schemaItem, [...path46, index], depth + 1)));
     } else if (isPlainObject(value)) {
       for (const [field2, inner] of Object.entries(value)) {
         for (const variant of variants)
           if (isPlainObject(variant.properties) && field2 in variant.properties)
-            walk2(inner, variant.properties[field2], [...path45, field2], depth + 1);
+            walk2(inner, variant.properties[field2], [...path46, field2], depth + 1);
       }
     }
   };
@@ -31347,14 +31888,14 @@ var init_duplicate_capability = __esm({
 });
 
 // dist/core/fix/edits.js
-function replaceStringValue(document, path45, value, description) {
-  const span = document.valueSpan(path45);
+function replaceStringValue(document, path46, value, description) {
+  const span = document.valueSpan(path46);
   if (!span)
     return void 0;
   return { description, edits: [{ offset: span.offset, length: span.length, content: document.quoteString(value) }] };
 }
-function removeArrayItem(document, path45, description) {
-  const span = document.arrayItemRemovalSpan(path45);
+function removeArrayItem(document, path46, description) {
+  const span = document.arrayItemRemovalSpan(path46);
   if (!span)
     return void 0;
   return { description, edits: [{ ...span, content: "" }] };
@@ -31527,13 +32068,16 @@ function frontendAccess(project, resolution) {
       set.add(platform);
     windowPlatforms.set(declaration.label, set);
   }
+  for (const label of scan.ownPageWindows.keys())
+    if (!windowPlatforms.has(label))
+      windowPlatforms.set(label, new Set(TARGETS.filter((platform) => !MOBILE_TARGETS.has(platform))));
   const onlyOn = (platforms, side) => [...platforms].every(side);
   const formFactorSplit = [...windowPlatforms.values()].some((platforms) => onlyOn(platforms, (platform) => MOBILE_TARGETS.has(platform))) && [...windowPlatforms.values()].some((platforms) => [...platforms].some((platform) => !MOBILE_TARGETS.has(platform)));
   const judgements = [];
   const windowsOf = (call) => windowsLoading(scan, uniqueWindows, call);
   const models = resolution.models;
   for (const call of scan.calls) {
-    const { windows, byPage } = windowsOf(call);
+    const { windows, byPage, made } = windowsOf(call);
     for (const command of call.commands) {
       const spelled = catalog.spellCommand(command);
       const callTargets = call.platforms ? targets.filter((platform) => call.platforms.includes(platform)) : formFactorSplit && !byPage ? targets.filter((platform) => !MOBILE_TARGETS.has(platform)) : targets;
@@ -31546,6 +32090,7 @@ function frontendAccess(project, resolution) {
         command: spelled,
         windows,
         byPage,
+        ownPageWindows: made,
         refusals,
         scoped: !!manifest?.global_scope_schema,
         targets: callTargets
@@ -31566,7 +32111,7 @@ function frontendAccess(project, resolution) {
   return {
     scan,
     judgements,
-    entries: entryUses(resolution, judgements, uniqueWindows),
+    entries: entryUses(resolution, judgements, [.../* @__PURE__ */ new Set([...uniqueWindows, ...scan.ownPageWindows.keys()])]),
     localWindows: uniqueWindows,
     platforms: resolution.models.map((model) => model.platform),
     targets
@@ -31604,22 +32149,30 @@ function localWindowDeclarations(project) {
 function localWindowLabels(project) {
   return [...new Set(localWindowDeclarations(project).map((window) => window.label))];
 }
-function windowsLoading(scan, windows, call) {
+function windowsLoading(scan, configWindows, call) {
+  const made = [...scan.ownPageWindows].filter(([, page]) => page.files.has(call.file)).map(([label]) => label);
+  const windows = configWindows.filter((label) => !scan.ownPageWindows.has(label));
   if (scan.pagesCertain) {
     const byPage = windows.filter((label) => scan.windowPages.get(label)?.files.has(call.file));
     const unnamed = scan.pages.some((page) => page.windows.length === 0 && page.files.has(call.file));
     if (!unnamed)
-      return { windows: byPage, byPage: true };
+      return { windows: [...byPage, ...made], byPage: true, made };
   }
-  return { windows: [...windows], byPage: windows.length === 1 };
+  const shared = scan.pages.some((page) => page.files.has(call.file) && (page.windows.length === 0 || page.windows.some((label) => !scan.ownPageWindows.has(label))));
+  if (!shared && made.length > 0)
+    return { windows: made, byPage: true, made };
+  return { windows: [...windows, ...made], byPage: windows.length === 1, made };
 }
 function frontendCallsByWindow(project) {
   const windows = localWindowLabels(project);
   const calls = new Map(windows.map((window) => [window, /* @__PURE__ */ new Set()]));
   for (const call of project.frontend.calls) {
-    for (const window of windowsLoading(project.frontend, windows, call).windows)
+    for (const window of windowsLoading(project.frontend, windows, call).windows) {
+      if (!calls.has(window))
+        calls.set(window, /* @__PURE__ */ new Set());
       for (const command of call.commands)
         calls.get(window).add(project.catalog.spellCommand(command));
+    }
   }
   return calls;
 }
@@ -31984,7 +32537,7 @@ var init_frontend_command_not_granted = __esm({
             const capability = judgement.capability;
             const document = capability ? context.document(capability.source) : void 0;
             let hint = reason.startsWith("a capability denies") ? `remove the deny of "${judgement.command}", or do not call it` : addPermissionHint(judgement, judgement.permission, document, capability);
-            if (!judgement.byPage && group.windows[0] !== "*")
+            if (!judgement.byPage && group.windows.some((window) => window !== "*" && !judgement.ownPageWindows.includes(window)))
               hint += " (judged for every window that loads local pages: which window loads this file is not known)";
             context.report({
               at: { absolutePath: call.file },
@@ -32137,12 +32690,12 @@ function checkOutsideLinks(context) {
 function checkExtensions(context) {
   const present = /* @__PURE__ */ new Set([...context.project.skippedFiles, ...context.project.documents.map((document) => document.absolutePath)]);
   for (const absolute of context.project.skippedFiles) {
-    const name = import_node_path18.default.basename(absolute);
+    const name = import_node_path19.default.basename(absolute);
     if (DOCUMENTATION_NAME.test(name) || DOCUMENTATION_EXTENSION.test(name))
       continue;
     if (name.endsWith(REUSE_SIDECAR) && present.has(absolute.slice(0, -REUSE_SIDECAR.length)))
       continue;
-    const extension = import_node_path18.default.extname(name);
+    const extension = import_node_path19.default.extname(name);
     const json5 = extension === ".json5";
     context.report({
       at: { absolutePath: absolute },
@@ -32203,11 +32756,11 @@ function checkSelection(context) {
     }
   }
 }
-var import_node_path18, DOCUMENTATION_NAME, DOCUMENTATION_EXTENSION, REUSE_SIDECAR, ignored_file_default;
+var import_node_path19, DOCUMENTATION_NAME, DOCUMENTATION_EXTENSION, REUSE_SIDECAR, ignored_file_default;
 var init_ignored_file = __esm({
   "dist/capabilities/rules/ignored-file.js"() {
     "use strict";
-    import_node_path18 = __toESM(require("node:path"), 1);
+    import_node_path19 = __toESM(require("node:path"), 1);
     init_did_you_mean();
     init_types3();
     init_types2();
@@ -32338,15 +32891,15 @@ var init_invalid_identifier = __esm({
           const spelled = correctIdentifier(entry.identifier);
           const known = spelled !== void 0 && context.catalog.isKnownIdentifier(spelled);
           const corrected = known ? spelled : context.catalog.suggest(spelled ?? entry.identifier, 1)[0] ?? spelled;
-          const path45 = entry.extended ? [...entry.path, "identifier"] : entry.path;
+          const path46 = entry.extended ? [...entry.path, "identifier"] : entry.path;
           context.report({
             at: capability.source,
-            path: path45,
+            path: path46,
             messageId: "invalid",
             data: { identifier: entry.identifier, problem: result.message },
             hint: corrected ? `write "${corrected}"` : `use letters, digits, inner hyphens and ':' separators, e.g. "fs:allow-read-file"`,
             // Only a spelling that names a known permission is safe to apply unattended.
-            fix: known ? (document) => replaceStringValue(document, path45, spelled, `rename to "${spelled}"`) : void 0
+            fix: known ? (document) => replaceStringValue(document, path46, spelled, `rename to "${spelled}"`) : void 0
           });
         }
       }
@@ -32432,8 +32985,8 @@ var init_invalid_label_pattern = __esm({
         const impactOf = await patternImpactOf(context);
         for (const capability of context.capabilities) {
           for (const field2 of ["windows", "webviews"]) {
-            for (const { value: pattern, path: path45 } of capability[field2]) {
-              const at = { at: capability.source, path: path45 };
+            for (const { value: pattern, path: path46 } of capability[field2]) {
+              const at = { at: capability.source, path: path46 };
               const compiled2 = compileLabelPattern(pattern);
               if (!compiled2.ok) {
                 const impact = impactOf(capability);
@@ -32484,19 +33037,19 @@ var init_invalid_platform = __esm({
       messages: { invalid: 'invalid platform "{{value}}": expected one of {{targets}} (case-sensitive)' },
       check(context) {
         for (const capability of context.capabilities) {
-          for (const { value, path: path45 } of capability.platforms ?? []) {
+          for (const { value, path: path46 } of capability.platforms ?? []) {
             if (isTarget(value))
               continue;
             const sameLetters = TARGETS.find((t) => t.toLowerCase() === value.toLowerCase().trim());
             const suggestion = sameLetters ?? ALIASES.get(value.toLowerCase()) ?? nearest(value, TARGETS, 1)[0];
             context.report({
               at: capability.source,
-              path: path45,
+              path: path46,
               messageId: "invalid",
               data: { value, targets: quoteList(TARGETS) },
               hint: suggestion ? `write "${suggestion}"` : void 0,
               // A case or spacing slip has one meaning; an alias such as "darwin" is left for a human.
-              fix: sameLetters ? (document) => replaceStringValue(document, path45, sameLetters, `write "${sameLetters}"`) : void 0
+              fix: sameLetters ? (document) => replaceStringValue(document, path46, sameLetters, `write "${sameLetters}"`) : void 0
             });
           }
         }
@@ -32535,7 +33088,7 @@ var init_invalid_remote_url = __esm({
       async check(context) {
         const impactOf = await patternImpactOf(context);
         for (const capability of context.capabilities) {
-          for (const { value: url, path: path45 } of capability.remote?.urls ?? []) {
+          for (const { value: url, path: path46 } of capability.remote?.urls ?? []) {
             const compiled2 = compileRemotePattern(url);
             if (compiled2.ok || compiled2.unsafe)
               continue;
@@ -32543,7 +33096,7 @@ var init_invalid_remote_url = __esm({
             const impact = impactOf(capability);
             context.report({
               at: capability.source,
-              path: path45,
+              path: path46,
               demote: impact.demote,
               ...relative3 ? { messageId: "noScheme", data: { url, note: impact.note } } : { messageId: "unparsable", data: { url, problem: compiled2.message.replace(/^invalid URL pattern: /, ""), note: impact.note } },
               hint: relative3 && /^[\w*]/.test(url) ? `write the scheme: "https://${url}"` : 'write a URL with optional wildcards, e.g. "https://*.example.com" or "https://example.com/app/*"'
@@ -32623,16 +33176,16 @@ var init_legacy_identifier = __esm({
           if (rename2 === null)
             continue;
           const { renamed, hint, messageId, written } = rename2;
-          const path45 = entry.extended ? [...entry.path, "identifier"] : entry.path;
+          const path46 = entry.extended ? [...entry.path, "identifier"] : entry.path;
           const impact = impactOf(capability);
           context.report({
             at: capability.source,
-            path: path45,
+            path: path46,
             messageId,
             demote: impact.demote,
             data: { identifier: entry.identifier, renamed, written: written ?? "", note: impact.note },
             hint,
-            fix: (document) => replaceStringValue(document, path45, renamed, `rename to "${renamed}"`)
+            fix: (document) => replaceStringValue(document, path46, renamed, `rename to "${renamed}"`)
           });
         }
       }
@@ -32649,7 +33202,7 @@ var init_manifest_mismatch = __esm({
     SHOWN_RELEASES = 3;
     manifest_mismatch_default = defineRule({
       id: "manifest-mismatch",
-      description: "Disallow a committed acl-manifests.json whose official plugins differ from the built-in catalog of the locked release in a way no release explains (an edited build output); a file an older build wrote is one warning.",
+      description: "Disallow a committed acl-manifests.json whose official plugins differ from the built-in catalog of the locked release in a way no release explains (an edited build output); a file an older build wrote is one warning, and so is each definition no release writes that changes caplint's answers.",
       category: "security",
       // An edited build output that hides what the app grants (CWE-345: insufficient verification of data authenticity).
       security: { severity: 7.5, cwe: [345] },
@@ -32657,6 +33210,7 @@ var init_manifest_mismatch = __esm({
       fixable: false,
       messages: {
         differs: 'plugin "{{plugin}}": {{difference}}',
+        answers: 'plugin "{{plugin}}": {{difference}}; the build writes its own, and caplint answers with both definitions',
         stale: "written by a build with other releases ({{written}}), not edited: {{count}} {{differences}} from the locked {{releases}}, each one what such a release generates; the build rewrites this file"
       },
       check(context) {
@@ -32666,6 +33220,18 @@ var init_manifest_mismatch = __esm({
             const list = staleByFile.get(difference.absolutePath) ?? [];
             list.push(difference);
             staleByFile.set(difference.absolutePath, list);
+            continue;
+          }
+          if (difference.noRelease) {
+            context.report({
+              at: { absolutePath: difference.absolutePath },
+              path: difference.path,
+              target: "key",
+              demote: true,
+              messageId: "answers",
+              hint: "the app grants what the release defines; caplint's answers (access, matrix, resolve, check) count this definition too, so they may grant more than the build does, until you rebuild the app and commit its file",
+              data: { plugin: difference.key, difference: difference.message }
+            });
             continue;
           }
           context.report({
@@ -33135,7 +33701,7 @@ function reportUnusedCycles(context) {
     for (const [name, loop] of selfIncludingSets(key, manifest)) {
       const qualified = key === APP_KEY ? name : `${key}:${name}`;
       const set = manifest.permission_sets[name];
-      const where3 = set?.definedIn ?? import_node_path19.default.resolve(context.project.cwd, provenance.file);
+      const where3 = set?.definedIn ?? import_node_path20.default.resolve(context.project.cwd, provenance.file);
       context.report({
         at: { absolutePath: where3 },
         // At the identifier of the set's definition, the line to open to break the loop.
@@ -33189,11 +33755,11 @@ function selfIncludingSets(key, manifest) {
   }
   return out;
 }
-var import_node_path19, set_cycle_default;
+var import_node_path20, set_cycle_default;
 var init_set_cycle = __esm({
   "dist/capabilities/rules/set-cycle.js"() {
     "use strict";
-    import_node_path19 = __toESM(require("node:path"), 1);
+    import_node_path20 = __toESM(require("node:path"), 1);
     init_catalog();
     init_types();
     init_resolution_problems();
@@ -33442,11 +34008,11 @@ var init_unknown_plugin = __esm({
             continue;
           if (verdict.key !== void 0 && context.project.build?.plugins.has(verdict.key))
             continue;
-          const path45 = entry.extended ? [...entry.path, "identifier"] : entry.path;
+          const path46 = entry.extended ? [...entry.path, "identifier"] : entry.path;
           if (verdict.key === void 0) {
             context.report({
               at: capability.source,
-              path: path45,
+              path: path46,
               messageId: "noAppPermissions",
               data: { identifier: entry.identifier },
               hint: "point caplint at the app's permission files with --permissions src-tauri/permissions, or at its generated manifest with --manifest"
@@ -33457,7 +34023,7 @@ var init_unknown_plugin = __esm({
           if (lowerCase !== entry.identifier && context.catalog.isKnownIdentifier(lowerCase)) {
             context.report({
               at: capability.source,
-              path: path45,
+              path: path46,
               messageId: "unknownPlugin",
               data: { plugin: verdict.key, identifier: entry.identifier },
               hint: `did you mean "${lowerCase}"? Identifiers are case-sensitive`,
@@ -33469,7 +34035,7 @@ var init_unknown_plugin = __esm({
           if (failing) {
             context.report({
               at: capability.source,
-              path: path45,
+              path: path46,
               messageId: "notInBuild",
               data: { plugin: verdict.key, identifier: entry.identifier, build: failing.build, targets: failing.targets },
               hint: existingKeysHint(verdict.key, failing.keys, entry.identifier),
@@ -33484,7 +34050,7 @@ var init_unknown_plugin = __esm({
           reported.add(verdict.key);
           context.report({
             at: capability.source,
-            path: path45,
+            path: path46,
             messageId: "unknownPlugin",
             data: { plugin: verdict.key, identifier: entry.identifier },
             hint: similar.length ? `did you mean plugin ${quoteList(similar)}? Otherwise give caplint the plugin's manifest with --manifest FILE${once}` : `give caplint the plugin's manifest with --manifest FILE or --plugins DIR${once}`
@@ -33611,10 +34177,10 @@ var init_unmatched_window = __esm({
         for (const capability of context.capabilities) {
           const view = viewOf(targetsOf2(capability));
           for (const field2 of ["windows", "webviews"]) {
-            for (const { value: pattern, path: path45 } of capability[field2]) {
+            for (const { value: pattern, path: path46 } of capability[field2]) {
               const verdict = matchesNothing(pattern, view);
               if (verdict === "over-budget") {
-                context.report({ at: capability.source, path: path45, messageId: "budget", data: { limit: MAX_COMPARED_CHARACTERS.toLocaleString("en-US") } });
+                context.report({ at: capability.source, path: path46, messageId: "budget", data: { limit: MAX_COMPARED_CHARACTERS.toLocaleString("en-US") } });
                 return;
               }
               if (!verdict)
@@ -33626,7 +34192,7 @@ var init_unmatched_window = __esm({
                 const declaredFor = wordList(elsewhere.platforms);
                 context.report({
                   at: capability.source,
-                  path: path45,
+                  path: path46,
                   messageId: "otherTargets",
                   data: {
                     kind,
@@ -33646,7 +34212,7 @@ var init_unmatched_window = __esm({
               const runtime = `if the app creates ${made} in code caplint cannot read (a label from another file or crate), the pattern is right: add ${field(SUPPRESSION_FIELD, ["unmatched-window"], syntaxOf(capability.source))} to this capability`;
               context.report({
                 at: capability.source,
-                path: path45,
+                path: path46,
                 messageId: "noLabel",
                 data: { kind, pattern, labels: view.listed, where: view.where },
                 hint: suggestion ? `did you mean "${suggestion}"? ${runtime[0].toUpperCase()}${runtime.slice(1)}` : runtime
@@ -33675,7 +34241,7 @@ var init_unsafe_pattern = __esm({
       messages: { unsafe: 'remote URL pattern "{{url}}" is unsafe: {{problem}}' },
       check(context) {
         for (const capability of context.capabilities) {
-          for (const { value: url, path: path45 } of capability.remote?.urls ?? []) {
+          for (const { value: url, path: path46 } of capability.remote?.urls ?? []) {
             const compiled2 = compileRemotePattern(url);
             if (compiled2.ok || !compiled2.unsafe)
               continue;
@@ -33683,7 +34249,7 @@ var init_unsafe_pattern = __esm({
               continue;
             context.report({
               at: capability.source,
-              path: path45,
+              path: path46,
               messageId: "unsafe",
               data: { url, problem: compiled2.message.replace(/^unsafe pattern: /, "") },
               hint: "use wildcards (*) or a simple group such as (a|b) instead of nested repetition; caplint matches it in linear time, but other tools may hang"
@@ -34397,16 +34963,16 @@ function acceptsType(branch, value) {
   return types.includes(actual) || actual === "integer" && types.includes("number");
 }
 function toProblem(error, root2, form, written, syntax) {
-  const path45 = instancePathToPath(error.instancePath);
-  const field2 = fieldName(path45);
-  const value = valueAt(root2, path45);
-  const found = () => typeName2(value, typeof value === "number" ? written?.(path45) : void 0);
+  const path46 = instancePathToPath(error.instancePath);
+  const field2 = fieldName(path46);
+  const value = valueAt(root2, path46);
+  const found = () => typeName2(value, typeof value === "number" ? written?.(path46) : void 0);
   switch (error.keyword) {
     case "required": {
       const missing = error.params.missingProperty;
-      const where3 = path45.length === 0 && form === "single" ? "capability" : describeContainer(path45);
+      const where3 = path46.length === 0 && form === "single" ? "capability" : describeContainer(path46);
       return {
-        path: path45,
+        path: path46,
         target: "value",
         message: `${where3} is missing required field "${missing}"`,
         hint: REQUIRED_HINTS[missing]?.(syntax)
@@ -34416,32 +34982,32 @@ function toProblem(error, root2, form, written, syntax) {
       const expected2 = error.params.type;
       const list = Array.isArray(expected2) ? expected2 : String(expected2).split(",");
       return {
-        path: path45,
+        path: path46,
         target: "value",
         message: `${field2} must be ${list.map(article).join(" or ")}, found ${found()}`,
         // Keyed by the bare field name (`field` is quoted for the message).
-        hint: TYPE_HINTS[String(path45[path45.length - 1])]?.(syntax)
+        hint: TYPE_HINTS[String(path46[path46.length - 1])]?.(syntax)
       };
     }
     case "anyOf": {
-      return { path: path45, target: "value", message: `${field2} must be ${ANYOF_EXPECTATIONS[anyOfKind(path45)] ?? "a valid value"}, found ${found()}` };
+      return { path: path46, target: "value", message: `${field2} must be ${ANYOF_EXPECTATIONS[anyOfKind(path46)] ?? "a valid value"}, found ${found()}` };
     }
     case "enum":
     case "uniqueItems":
       return void 0;
     default:
-      return { path: path45, target: "value", message: `${field2} ${error.message ?? "is invalid"}` };
+      return { path: path46, target: "value", message: `${field2} ${error.message ?? "is invalid"}` };
   }
 }
-function anyOfKind(path45) {
-  if (path45[path45.length - 2] === "permissions")
+function anyOfKind(path46) {
+  if (path46[path46.length - 2] === "permissions")
     return "PermissionEntry";
-  return String(path45[path45.length - 1]);
+  return String(path46[path46.length - 1]);
 }
-function describeContainer(path45) {
-  const last = path45[path45.length - 1];
+function describeContainer(path46) {
+  const last = path46[path46.length - 1];
   if (typeof last === "number") {
-    const parent = path45[path45.length - 2];
+    const parent = path46[path46.length - 2];
     if (parent === "permissions")
       return `permission entry ${last}`;
     return `capability ${last}`;
@@ -34450,12 +35016,12 @@ function describeContainer(path45) {
     return "the file";
   return `"${last}"`;
 }
-function fieldName(path45) {
-  const last = path45[path45.length - 1];
+function fieldName(path46) {
+  const last = path46[path46.length - 1];
   if (last === void 0)
     return "the file";
   if (typeof last === "number") {
-    const parent = path45[path45.length - 2];
+    const parent = path46[path46.length - 2];
     if (parent === "permissions")
       return `permission entry ${last}`;
     if (parent === void 0 || parent === "capabilities")
@@ -34596,7 +35162,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
   }
   const validations = await Promise.all(project.documents.map(async (document) => ({
     document,
-    problems: document.ok ? await validateCapabilityFile(document.value, (path45) => document.writtenText(path45), document.format) : []
+    problems: document.ok ? await validateCapabilityFile(document.value, (path46) => document.writtenText(path46), document.format) : []
   })));
   for (const { document, problems: problems2 } of validations) {
     if (!document.ok) {
@@ -34605,12 +35171,12 @@ async function lintWithRules(project, rules, givenOptions = {}) {
     }
     for (const { message, ...problem } of problems2)
       emit(schema, document, document.absolutePath, document.file, { ...problem, messageId: "violation", data: { problem: message } });
-    for (const path45 of repeatedFields(document)) {
+    for (const path46 of repeatedFields(document)) {
       emit(schema, document, document.absolutePath, document.file, {
-        path: path45,
+        path: path46,
         target: "key",
         messageId: "repeatedField",
-        data: { field: String(path45[path45.length - 1]) },
+        data: { field: String(path46[path46.length - 1]) },
         hint: "keep one of them (caplint, like JSON.parse, reads the last)"
       });
     }
@@ -34639,7 +35205,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
   };
   const resolved = /* @__PURE__ */ new Map();
   const resolvedPath = (file) => {
-    const absolute = import_node_path20.default.resolve(project.cwd, file);
+    const absolute = import_node_path21.default.resolve(project.cwd, file);
     resolved.set(file, absolute);
     return absolute;
   };
@@ -34669,7 +35235,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
   });
   const diagnostics = run.finish();
   const focus = options.focus;
-  const inFocus = (file) => focus === void 0 || focus.some((f) => file === f || f.endsWith(import_node_path20.default.sep) && file.startsWith(f));
+  const inFocus = (file) => focus === void 0 || focus.some((f) => file === f || f.endsWith(import_node_path21.default.sep) && file.startsWith(f));
   const kept = focus === void 0 ? diagnostics : diagnostics.filter((d) => inFocus(d.absolutePath));
   const unreadable = new Set(project.problems.filter((p) => !documentsByPath.has(p.absolutePath) && inFocus(p.absolutePath)).map((p) => p.absolutePath));
   const frontendFiles = project.frontend?.files.filter((file) => inFocus(file)).length ?? 0;
@@ -34691,7 +35257,7 @@ function repeatedFields(document) {
     if (Array.isArray(permissions))
       permissions.forEach((_2, i) => known.set(JSON.stringify([...object.path, "permissions", i]), PERMISSION_ENTRY_FIELDS));
   }
-  return repeated.filter((path45) => known.get(JSON.stringify(path45.slice(0, -1)))?.includes(String(path45[path45.length - 1])));
+  return repeated.filter((path46) => known.get(JSON.stringify(path46.slice(0, -1)))?.includes(String(path46[path46.length - 1])));
 }
 function shortenQuotedValues(message) {
   if (message.length < 120 || !hasLongQuotedValue(message))
@@ -34720,13 +35286,13 @@ function dedupeSorted(diagnostics) {
     return !repeat2;
   });
 }
-var import_node_path20, NOWHERE;
+var import_node_path21, NOWHERE;
 var init_lint = __esm({
   "dist/capabilities/lint.js"() {
     "use strict";
     init_diagnostics();
     init_run_rules();
-    import_node_path20 = __toESM(require("node:path"), 1);
+    import_node_path21 = __toESM(require("node:path"), 1);
     init_project();
     init_app_config();
     init_platforms();
@@ -34768,10 +35334,10 @@ async function planCheckRuns(base) {
     return group;
   };
   for (const given of paths) {
-    const absolute = import_node_path21.default.resolve(cwd, given);
+    const absolute = import_node_path22.default.resolve(cwd, given);
     const kind = base.sourceOverrides?.has(absolute) ? "file" : await pathKind(absolute);
-    if (kind === "file" && HOST_CONFIG_NAME.test(import_node_path21.default.basename(absolute))) {
-      const srcTauri2 = await findSrcTauri(import_node_path21.default.dirname(absolute));
+    if (kind === "file" && HOST_CONFIG_NAME.test(import_node_path22.default.basename(absolute))) {
+      const srcTauri2 = await findSrcTauri(import_node_path22.default.dirname(absolute));
       if (srcTauri2)
         appOf(appFolder(srcTauri2)).whole = true;
       else
@@ -34797,7 +35363,7 @@ async function planCheckRuns(base) {
     }
     const srcTauri = kind === "file" || kind === "directory" ? await enclosingApp(absolute, cwd) : void 0;
     if (srcTauri)
-      appOf(appFolder(srcTauri)).paths.push(kind === "directory" ? absolute + import_node_path21.default.sep : absolute);
+      appOf(appFolder(srcTauri)).paths.push(kind === "directory" ? absolute + import_node_path22.default.sep : absolute);
     else
       loose.push(given);
   }
@@ -34811,13 +35377,13 @@ async function planCheckRuns(base) {
   return runs;
 }
 function appFolder(srcTauri) {
-  return import_node_path21.default.basename(srcTauri) === "src-tauri" ? import_node_path21.default.dirname(srcTauri) : srcTauri;
+  return import_node_path22.default.basename(srcTauri) === "src-tauri" ? import_node_path22.default.dirname(srcTauri) : srcTauri;
 }
-var import_node_path21;
+var import_node_path22;
 var init_check_runs = __esm({
   "dist/capabilities/load/check-runs.js"() {
     "use strict";
-    import_node_path21 = __toESM(require("node:path"), 1);
+    import_node_path22 = __toESM(require("node:path"), 1);
     init_apps();
     init_project();
     init_read();
@@ -35024,16 +35590,16 @@ var init_base = __esm({
           }
         }
       }
-      addToPath(path45, added, removed, oldPosInc, options) {
-        const last = path45.lastComponent;
+      addToPath(path46, added, removed, oldPosInc, options) {
+        const last = path46.lastComponent;
         if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
           return {
-            oldPos: path45.oldPos + oldPosInc,
+            oldPos: path46.oldPos + oldPosInc,
             lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
           };
         } else {
           return {
-            oldPos: path45.oldPos + oldPosInc,
+            oldPos: path46.oldPos + oldPosInc,
             lastComponent: { count: 1, added, removed, previousComponent: last }
           };
         }
@@ -35372,7 +35938,7 @@ async function replacementSink(file) {
     throw new WriteRefused(existing.isDirectory() ? "is a directory" : "is not a regular file");
   if (existing && await isReadOnly(file, existing))
     throw new WriteRefused("is read-only; not written (make it writable first)");
-  const temporary = import_node_path22.default.join(import_node_path22.default.dirname(file), `.caplint-${process.pid}-${temporaryName()}.tmp`);
+  const temporary = import_node_path23.default.join(import_node_path23.default.dirname(file), `.caplint-${process.pid}-${temporaryName()}.tmp`);
   const handle = await open(temporary, "wx", existing ? existing.mode & 4095 : 438);
   const queue = new WriteQueue((text2) => writeWhole(handle, text2));
   const discard = async () => {
@@ -35409,7 +35975,7 @@ async function writeWhole(handle, text2) {
 async function putInPlace(file, temporary, existing) {
   if (!existing) {
     await rename(temporary, file);
-    await syncFolder(import_node_path22.default.dirname(file));
+    await syncFolder(import_node_path23.default.dirname(file));
     return;
   }
   const ownerKept = await keepOwner(temporary, existing);
@@ -35421,12 +35987,12 @@ async function putInPlace(file, temporary, existing) {
     return;
   }
   await rename(temporary, file);
-  await syncFolder(import_node_path22.default.dirname(file));
+  await syncFolder(import_node_path23.default.dirname(file));
 }
 async function isReadOnly(file, info) {
   if ((info.mode & 146) === 0)
     return true;
-  return access(file, import_node_fs10.constants.W_OK).then(() => false, () => true);
+  return access(file, import_node_fs11.constants.W_OK).then(() => false, () => true);
 }
 async function keepOwner(temporary, existing) {
   const created = await stat(temporary);
@@ -35472,14 +36038,14 @@ function extendedAttributes() {
   return loadedAttributes;
 }
 async function copyInPlace(temporary, file, before) {
-  const handle = await open(file, import_node_fs10.constants.O_WRONLY | import_node_fs10.constants.O_NOFOLLOW);
+  const handle = await open(file, import_node_fs11.constants.O_WRONLY | import_node_fs11.constants.O_NOFOLLOW);
   const source = await open(temporary, "r");
   try {
     const now = await handle.stat();
     if (now.ino !== before.ino || now.dev !== before.dev)
       throw new WriteRefused("was replaced while caplint was writing it");
     const size = (await source.stat()).size;
-    const room = await statfs(import_node_path22.default.dirname(file)).then((space) => space.bavail * space.bsize, () => Number.POSITIVE_INFINITY);
+    const room = await statfs(import_node_path23.default.dirname(file)).then((space) => space.bavail * space.bsize, () => Number.POSITIVE_INFINITY);
     if (room < size)
       throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
     const buffer = Buffer.alloc(1 << 16);
@@ -35498,7 +36064,7 @@ async function copyInPlace(temporary, file, before) {
   }
 }
 async function syncFolder(folder) {
-  const handle = await open(folder, import_node_fs10.constants.O_RDONLY).catch(() => void 0);
+  const handle = await open(folder, import_node_fs11.constants.O_RDONLY).catch(() => void 0);
   if (!handle)
     return;
   await handle.sync().catch(() => {
@@ -35514,7 +36080,7 @@ async function writeReport(target, text2) {
 async function openReport(target) {
   if (target.given === "-")
     return safeSink(standardOutputSink(target.stdout));
-  const file = import_node_path22.default.resolve(target.cwd, target.given);
+  const file = import_node_path23.default.resolve(target.cwd, target.given);
   const link = await lstat(file).catch((error) => {
     if (error.code === "ENOENT")
       return void 0;
@@ -35523,16 +36089,16 @@ async function openReport(target) {
   const info = link?.isSymbolicLink() ? await stat(file).catch(() => void 0) : link;
   if (info && (wasReadThisRun(info) || await isInput(info, target.inputs)))
     throw new WriteRefused("is one of the files being checked; refusing to replace it with the report");
-  if (info?.isFile() && target.projectFiles?.test(import_node_path22.default.basename(file)))
-    throw new WriteRefused(`is an app file caplint reads (${import_node_path22.default.basename(file)}); refusing to replace it with the report`);
-  const missing = link === void 0 ? await missingFolders(import_node_path22.default.dirname(file)) : void 0;
-  const escape3 = await linkedOutOfRepository(missing ? import_node_path22.default.join(missing.existing, "-") : file, import_node_path22.default.resolve(target.cwd));
+  if (info?.isFile() && target.projectFiles?.test(import_node_path23.default.basename(file)))
+    throw new WriteRefused(`is an app file caplint reads (${import_node_path23.default.basename(file)}); refusing to replace it with the report`);
+  const missing = link === void 0 ? await missingFolders(import_node_path23.default.dirname(file)) : void 0;
+  const escape3 = await linkedOutOfRepository(missing ? import_node_path23.default.join(missing.existing, "-") : file, import_node_path23.default.resolve(target.cwd));
   if (escape3)
     throw new WriteRefused(`is reached through a symbolic link out of the repository (to ${escape3}); not written through it`);
   if (info?.isBlockDevice())
     throw new WriteRefused("is a block device; refusing to write a report onto it");
   if (info && (info.isCharacterDevice() || info.isFIFO() || info.isSocket())) {
-    const handle = await open(file, import_node_fs10.constants.O_WRONLY | import_node_fs10.constants.O_APPEND);
+    const handle = await open(file, import_node_fs11.constants.O_WRONLY | import_node_fs11.constants.O_APPEND);
     return safeSink(queuedSink(new WriteQueue((text2) => writeWhole(handle, text2)), () => handle.close()));
   }
   if (link?.isSymbolicLink()) {
@@ -35541,7 +36107,7 @@ async function openReport(target) {
     throw new WriteRefused("is a symbolic link; not written through it (give the path of its target)");
   }
   if (missing)
-    await mkdir(import_node_path22.default.dirname(file), { recursive: true });
+    await mkdir(import_node_path23.default.dirname(file), { recursive: true });
   return safeSink(await replacementSink(file));
 }
 async function missingFolders(folder) {
@@ -35554,7 +36120,7 @@ async function missingFolders(folder) {
     });
     if (info)
       return existing === folder ? void 0 : { existing };
-    const parent = import_node_path22.default.dirname(existing);
+    const parent = import_node_path23.default.dirname(existing);
     if (parent === existing)
       return void 0;
     existing = parent;
@@ -35588,7 +36154,7 @@ function standardOutputSink(stdout) {
 }
 async function linkedOutOfRepository(file, cwd) {
   const root2 = repositoryRoot(cwd) ?? cwd;
-  const folder = import_node_path22.default.dirname(file);
+  const folder = import_node_path23.default.dirname(file);
   if (!isWithin(folder, root2))
     return void 0;
   const realFolder = await realpath(folder).catch(() => void 0);
@@ -35611,14 +36177,14 @@ function temporaryName() {
   const { randomBytes } = (0, import_node_module3.createRequire)(__caplintBundleUrl)("node:crypto");
   return randomBytes(6).toString("hex");
 }
-var import_node_module3, import_node_fs10, import_node_path22, WriteRefused, HIGH_WATER, WriteQueue, PIECE, loadedAttributes;
+var import_node_module3, import_node_fs11, import_node_path23, WriteRefused, HIGH_WATER, WriteQueue, PIECE, loadedAttributes;
 var init_file_output = __esm({
   "dist/core/file-output.js"() {
     "use strict";
     import_node_module3 = require("node:module");
-    import_node_fs10 = require("node:fs");
+    import_node_fs11 = require("node:fs");
     init_promises();
-    import_node_path22 = __toESM(require("node:path"), 1);
+    import_node_path23 = __toESM(require("node:path"), 1);
     init_read();
     init_terminal_text();
     WriteRefused = class extends Error {
@@ -35695,8 +36261,8 @@ function cargoHomeOf(options, env) {
   if (options.cargoRegistry === false || /^(off|0|false|no)$/i.test(env.CAPLINT_CARGO_REGISTRY ?? ""))
     return void 0;
   if (env.CARGO_HOME)
-    return import_node_path23.default.resolve(env.CARGO_HOME);
-  return env.HOME ? import_node_path23.default.join(env.HOME, ".cargo") : env.USERPROFILE ? import_node_path23.default.join(env.USERPROFILE, ".cargo") : void 0;
+    return import_node_path24.default.resolve(env.CARGO_HOME);
+  return env.HOME ? import_node_path24.default.join(env.HOME, ".cargo") : env.USERPROFILE ? import_node_path24.default.join(env.USERPROFILE, ".cargo") : void 0;
 }
 function loadOptionsFrom(paths, options, cwd, env = {}) {
   const load2 = { cwd, paths, manifests: options.manifest, plugins: options.plugins, permissions: options.permissions };
@@ -35710,7 +36276,7 @@ function loadOptionsFrom(paths, options, cwd, env = {}) {
   return load2;
 }
 function capabilitySettings(options, cwd, rules) {
-  const start = options.app === void 0 ? cwd : import_node_path23.default.resolve(cwd, options.app);
+  const start = options.app === void 0 ? cwd : import_node_path24.default.resolve(cwd, options.app);
   return loadSettings({
     rules,
     domain: "capabilities",
@@ -35756,7 +36322,7 @@ function unchangedOnDisk(state) {
   return true;
 }
 function signature(file) {
-  const info = (0, import_node_fs11.statSync)(file, { throwIfNoEntry: false });
+  const info = (0, import_node_fs12.statSync)(file, { throwIfNoEntry: false });
   return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : "missing";
 }
 function requestKey(request) {
@@ -35780,7 +36346,7 @@ async function checkAll(request) {
   const settings = await capabilitySettings(request, cwd, request.rules);
   let loadOptions = loadOptionsFrom(stdin ? request.paths.map((p) => p === "-" ? stdin.name : p) : request.paths, request, cwd, env);
   if (stdin)
-    loadOptions.sourceOverrides = /* @__PURE__ */ new Map([[import_node_path23.default.resolve(cwd, stdin.name), stdin.text]]);
+    loadOptions.sourceOverrides = /* @__PURE__ */ new Map([[import_node_path24.default.resolve(cwd, stdin.name), stdin.text]]);
   loadOptions = applyConfig(loadOptions, settings);
   const lintOptions = {
     ...lintSettings(settings, CAPABILITY_RULES),
@@ -35866,12 +36432,12 @@ function unfixableNotes(project, result) {
   }
   return [...left].map(([file, count]) => `${oneLine(file)}: ${count} fixable ${count === 1 ? "finding was" : "findings were"} left: TOML arrays of tables ([[permissions]]) and multi-line strings have no safe edit; fix by hand`);
 }
-var import_node_fs11, import_node_path23, FRONTEND_RULES, CheckSession;
+var import_node_fs12, import_node_path24, FRONTEND_RULES, CheckSession;
 var init_check_run = __esm({
   "dist/capabilities/check-run.js"() {
     "use strict";
-    import_node_fs11 = require("node:fs");
-    import_node_path23 = __toESM(require("node:path"), 1);
+    import_node_fs12 = require("node:fs");
+    import_node_path24 = __toESM(require("node:path"), 1);
     init_cargo();
     init_diagnostics();
     init_config();
@@ -36338,15 +36904,15 @@ function repositoryPath(absolutePath, root2) {
   const bytes = typeof raw === "string" ? Buffer.from(raw) : raw;
   if (absolutePath === root2)
     return { bytes, fromRoot: Buffer.alloc(0) };
-  const prefix2 = Buffer.from(root2.endsWith(import_node_path24.default.sep) ? root2 : root2 + import_node_path24.default.sep);
+  const prefix2 = Buffer.from(root2.endsWith(import_node_path25.default.sep) ? root2 : root2 + import_node_path25.default.sep);
   const inside = bytes.length > prefix2.length && bytes.subarray(0, prefix2.length).equals(prefix2);
   return { bytes, fromRoot: inside ? bytes.subarray(prefix2.length) : void 0 };
 }
-var import_node_path24, STDIN_NAME, lastRoot;
+var import_node_path25, STDIN_NAME, lastRoot;
 var init_repository_paths = __esm({
   "dist/core/reporters/repository-paths.js"() {
     "use strict";
-    import_node_path24 = __toESM(require("node:path"), 1);
+    import_node_path25 = __toESM(require("node:path"), 1);
     init_read();
     STDIN_NAME = "<stdin>";
   }
@@ -36370,7 +36936,7 @@ function invocation(notes, config, cwd) {
         {
           level: "note",
           message: { text: `rule settings read from ${config}` },
-          locations: [{ physicalLocation: { artifactLocation: artifactLocation(import_node_path25.default.resolve(cwd, config), sourceRoot(cwd)) } }]
+          locations: [{ physicalLocation: { artifactLocation: artifactLocation(import_node_path26.default.resolve(cwd, config), sourceRoot(cwd)) } }]
         }
       ]
     } : {},
@@ -36457,14 +37023,14 @@ function artifactLocation(absolutePath, root2, folder = false) {
   if (fromRoot?.length === 0)
     return { uri: "./", uriBaseId: SRCROOT };
   if (fromRoot === void 0)
-    return { uri: `file://${import_node_path25.default.sep === "/" ? "" : "/"}${encodePath(bytes, ":")}${folder ? "/" : ""}` };
+    return { uri: `file://${import_node_path26.default.sep === "/" ? "" : "/"}${encodePath(bytes, ":")}${folder ? "/" : ""}` };
   return { uri: `${encodePath(fromRoot)}${folder ? "/" : ""}`, uriBaseId: SRCROOT };
 }
 function encodePath(bytes, keep = "") {
   let uri = "";
   for (const byte of bytes) {
     const char = String.fromCharCode(byte);
-    if (char === import_node_path25.default.sep)
+    if (char === import_node_path26.default.sep)
       uri += "/";
     else
       uri += byte < 128 && (UNESCAPED.test(char) || keep.includes(char)) ? char : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
@@ -36474,12 +37040,12 @@ function encodePath(bytes, keep = "") {
 function level(severity) {
   return severity === "suggestion" ? "note" : severity;
 }
-var import_node_crypto, import_node_path25, SARIF_SCHEMA_URI, SRCROOT, sarif, UNESCAPED, PROBLEM_SEVERITY, sarif_default;
+var import_node_crypto, import_node_path26, SARIF_SCHEMA_URI, SRCROOT, sarif, UNESCAPED, PROBLEM_SEVERITY, sarif_default;
 var init_sarif = __esm({
   "dist/core/reporters/sarif.js"() {
     "use strict";
     import_node_crypto = require("node:crypto");
-    import_node_path25 = __toESM(require("node:path"), 1);
+    import_node_path26 = __toESM(require("node:path"), 1);
     init_tool();
     init_repository_paths();
     SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -36540,7 +37106,7 @@ help: ${d.hint}` : d.message;
   }
   const properties = [
     // GitHub takes the path as text: a name that is not UTF-8 is shown as the other formats show it (`a\xff.json`).
-    ["file", nameText(place.fromRoot).text.split(import_node_path26.default.sep).join("/")],
+    ["file", nameText(place.fromRoot).text.split(import_node_path27.default.sep).join("/")],
     ["line", start.line],
     ["endLine", end.line]
   ];
@@ -36556,11 +37122,11 @@ function escapeData(text2) {
 function escapeProperty(text2) {
   return escapeData(text2).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
-var import_node_path26, github, COMMANDS, github_default;
+var import_node_path27, github, COMMANDS, github_default;
 var init_github = __esm({
   "dist/core/reporters/github.js"() {
     "use strict";
-    import_node_path26 = __toESM(require("node:path"), 1);
+    import_node_path27 = __toESM(require("node:path"), 1);
     init_read();
     init_terminal_text();
     init_repository_paths();
@@ -36682,12 +37248,12 @@ function readdirp(root2, options = {}) {
   options.root = root2;
   return new ReaddirpStream(options);
 }
-var import_node_stream, import_node_path27, EntryTypes, defaultOptions, RECURSIVE_ERROR_CODE, NORMAL_FLOW_ERRORS, ALL_TYPES, DIR_TYPES, FILE_TYPES, isNormalFlowError, wantBigintFsStats, emptyFn, normalizeFilter, ReaddirpStream;
+var import_node_stream, import_node_path28, EntryTypes, defaultOptions, RECURSIVE_ERROR_CODE, NORMAL_FLOW_ERRORS, ALL_TYPES, DIR_TYPES, FILE_TYPES, isNormalFlowError, wantBigintFsStats, emptyFn, normalizeFilter, ReaddirpStream;
 var init_esm6 = __esm({
   "node_modules/readdirp/esm/index.js"() {
     init_promises();
     import_node_stream = require("node:stream");
-    import_node_path27 = require("node:path");
+    import_node_path28 = require("node:path");
     EntryTypes = {
       FILE_TYPE: "files",
       DIR_TYPE: "directories",
@@ -36754,7 +37320,7 @@ var init_esm6 = __esm({
         this._directoryFilter = normalizeFilter(opts.directoryFilter);
         const statMethod = opts.lstat ? lstat : stat;
         if (wantBigintFsStats) {
-          this._stat = (path45) => statMethod(path45, { bigint: true });
+          this._stat = (path46) => statMethod(path46, { bigint: true });
         } else {
           this._stat = statMethod;
         }
@@ -36762,7 +37328,7 @@ var init_esm6 = __esm({
         this._wantsDir = type ? DIR_TYPES.has(type) : false;
         this._wantsFile = type ? FILE_TYPES.has(type) : false;
         this._wantsEverything = type === EntryTypes.EVERYTHING_TYPE;
-        this._root = (0, import_node_path27.resolve)(root2);
+        this._root = (0, import_node_path28.resolve)(root2);
         this._isDirent = !opts.alwaysStat;
         this._statsProp = this._isDirent ? "dirent" : "stats";
         this._rdOptions = { encoding: "utf8", withFileTypes: this._isDirent };
@@ -36779,8 +37345,8 @@ var init_esm6 = __esm({
             const par = this.parent;
             const fil = par && par.files;
             if (fil && fil.length > 0) {
-              const { path: path45, depth } = par;
-              const slice = fil.splice(0, batch).map((dirent) => this._formatEntry(dirent, path45));
+              const { path: path46, depth } = par;
+              const slice = fil.splice(0, batch).map((dirent) => this._formatEntry(dirent, path46));
               const awaited = await Promise.all(slice);
               for (const entry of awaited) {
                 if (!entry)
@@ -36820,21 +37386,21 @@ var init_esm6 = __esm({
           this.reading = false;
         }
       }
-      async _exploreDir(path45, depth) {
+      async _exploreDir(path46, depth) {
         let files;
         try {
-          files = await readdir(path45, this._rdOptions);
+          files = await readdir(path46, this._rdOptions);
         } catch (error) {
           this._onError(error);
         }
-        return { files, depth, path: path45 };
+        return { files, depth, path: path46 };
       }
-      async _formatEntry(dirent, path45) {
+      async _formatEntry(dirent, path46) {
         let entry;
         const basename3 = this._isDirent ? dirent.name : dirent;
         try {
-          const fullPath = (0, import_node_path27.resolve)((0, import_node_path27.join)(path45, basename3));
-          entry = { path: (0, import_node_path27.relative)(this._root, fullPath), fullPath, basename: basename3 };
+          const fullPath = (0, import_node_path28.resolve)((0, import_node_path28.join)(path46, basename3));
+          entry = { path: (0, import_node_path28.relative)(this._root, fullPath), fullPath, basename: basename3 };
           entry[this._statsProp] = this._isDirent ? dirent : await this._stat(fullPath);
         } catch (err) {
           this._onError(err);
@@ -36868,7 +37434,7 @@ var init_esm6 = __esm({
             }
             if (entryRealPathStats.isDirectory()) {
               const len = entryRealPath.length;
-              if (full.startsWith(entryRealPath) && full.substr(len, 1) === import_node_path27.sep) {
+              if (full.startsWith(entryRealPath) && full.substr(len, 1) === import_node_path28.sep) {
                 const recursiveError = new Error(`Circular symlink detected: "${full}" points to "${entryRealPath}"`);
                 recursiveError.code = RECURSIVE_ERROR_CODE;
                 return this._onError(recursiveError);
@@ -36890,16 +37456,16 @@ var init_esm6 = __esm({
 });
 
 // node_modules/chokidar/esm/handler.js
-function createFsWatchInstance(path45, options, listener, errHandler, emitRaw) {
+function createFsWatchInstance(path46, options, listener, errHandler, emitRaw) {
   const handleEvent = (rawEvent, evPath) => {
-    listener(path45);
-    emitRaw(rawEvent, evPath, { watchedPath: path45 });
-    if (evPath && path45 !== evPath) {
-      fsWatchBroadcast(sysPath.resolve(path45, evPath), KEY_LISTENERS, sysPath.join(path45, evPath));
+    listener(path46);
+    emitRaw(rawEvent, evPath, { watchedPath: path46 });
+    if (evPath && path46 !== evPath) {
+      fsWatchBroadcast(sysPath.resolve(path46, evPath), KEY_LISTENERS, sysPath.join(path46, evPath));
     }
   };
   try {
-    return (0, import_fs.watch)(path45, {
+    return (0, import_fs.watch)(path46, {
       persistent: options.persistent
     }, handleEvent);
   } catch (error) {
@@ -37247,12 +37813,12 @@ var init_handler = __esm({
         listener(val1, val2, val3);
       });
     };
-    setFsWatchListener = (path45, fullPath, options, handlers) => {
+    setFsWatchListener = (path46, fullPath, options, handlers) => {
       const { listener, errHandler, rawEmitter } = handlers;
       let cont = FsWatchInstances.get(fullPath);
       let watcher;
       if (!options.persistent) {
-        watcher = createFsWatchInstance(path45, options, listener, errHandler, rawEmitter);
+        watcher = createFsWatchInstance(path46, options, listener, errHandler, rawEmitter);
         if (!watcher)
           return;
         return watcher.close.bind(watcher);
@@ -37263,7 +37829,7 @@ var init_handler = __esm({
         addAndConvert(cont, KEY_RAW, rawEmitter);
       } else {
         watcher = createFsWatchInstance(
-          path45,
+          path46,
           options,
           fsWatchBroadcast.bind(null, fullPath, KEY_LISTENERS),
           errHandler,
@@ -37278,7 +37844,7 @@ var init_handler = __esm({
             cont.watcherUnusable = true;
           if (isWindows && error.code === "EPERM") {
             try {
-              const fd = await open(path45, "r");
+              const fd = await open(path46, "r");
               await fd.close();
               broadcastErr(error);
             } catch (err) {
@@ -37309,7 +37875,7 @@ var init_handler = __esm({
       };
     };
     FsWatchFileInstances = /* @__PURE__ */ new Map();
-    setFsWatchFileListener = (path45, fullPath, options, handlers) => {
+    setFsWatchFileListener = (path46, fullPath, options, handlers) => {
       const { listener, rawEmitter } = handlers;
       let cont = FsWatchFileInstances.get(fullPath);
       const copts = cont && cont.options;
@@ -37331,7 +37897,7 @@ var init_handler = __esm({
             });
             const currmtime = curr.mtimeMs;
             if (curr.size !== prev.size || currmtime > prev.mtimeMs || currmtime === 0) {
-              foreach(cont.listeners, (listener2) => listener2(path45, curr));
+              foreach(cont.listeners, (listener2) => listener2(path46, curr));
             }
           })
         };
@@ -37359,13 +37925,13 @@ var init_handler = __esm({
        * @param listener on fs change
        * @returns closer for the watcher instance
        */
-      _watchWithNodeFs(path45, listener) {
+      _watchWithNodeFs(path46, listener) {
         const opts = this.fsw.options;
-        const directory = sysPath.dirname(path45);
-        const basename3 = sysPath.basename(path45);
+        const directory = sysPath.dirname(path46);
+        const basename3 = sysPath.basename(path46);
         const parent = this.fsw._getWatchedDir(directory);
         parent.add(basename3);
-        const absolutePath = sysPath.resolve(path45);
+        const absolutePath = sysPath.resolve(path46);
         const options = {
           persistent: opts.persistent
         };
@@ -37375,12 +37941,12 @@ var init_handler = __esm({
         if (opts.usePolling) {
           const enableBin = opts.interval !== opts.binaryInterval;
           options.interval = enableBin && isBinaryPath(basename3) ? opts.binaryInterval : opts.interval;
-          closer = setFsWatchFileListener(path45, absolutePath, options, {
+          closer = setFsWatchFileListener(path46, absolutePath, options, {
             listener,
             rawEmitter: this.fsw._emitRaw
           });
         } else {
-          closer = setFsWatchListener(path45, absolutePath, options, {
+          closer = setFsWatchListener(path46, absolutePath, options, {
             listener,
             errHandler: this._boundHandleError,
             rawEmitter: this.fsw._emitRaw
@@ -37402,7 +37968,7 @@ var init_handler = __esm({
         let prevStats = stats;
         if (parent.has(basename3))
           return;
-        const listener = async (path45, newStats) => {
+        const listener = async (path46, newStats) => {
           if (!this.fsw._throttle(THROTTLE_MODE_WATCH, file, 5))
             return;
           if (!newStats || newStats.mtimeMs === 0) {
@@ -37416,11 +37982,11 @@ var init_handler = __esm({
                 this.fsw._emit(EV.CHANGE, file, newStats2);
               }
               if ((isMacos || isLinux || isFreeBSD) && prevStats.ino !== newStats2.ino) {
-                this.fsw._closeFile(path45);
+                this.fsw._closeFile(path46);
                 prevStats = newStats2;
                 const closer2 = this._watchWithNodeFs(file, listener);
                 if (closer2)
-                  this.fsw._addPathCloser(path45, closer2);
+                  this.fsw._addPathCloser(path46, closer2);
               } else {
                 prevStats = newStats2;
               }
@@ -37452,7 +38018,7 @@ var init_handler = __esm({
        * @param item basename of this item
        * @returns true if no more processing is needed for this entry.
        */
-      async _handleSymlink(entry, directory, path45, item) {
+      async _handleSymlink(entry, directory, path46, item) {
         if (this.fsw.closed) {
           return;
         }
@@ -37462,7 +38028,7 @@ var init_handler = __esm({
           this.fsw._incrReadyCount();
           let linkPath;
           try {
-            linkPath = await realpath(path45);
+            linkPath = await realpath(path46);
           } catch (e) {
             this.fsw._emitReady();
             return true;
@@ -37472,12 +38038,12 @@ var init_handler = __esm({
           if (dir.has(item)) {
             if (this.fsw._symlinkPaths.get(full) !== linkPath) {
               this.fsw._symlinkPaths.set(full, linkPath);
-              this.fsw._emit(EV.CHANGE, path45, entry.stats);
+              this.fsw._emit(EV.CHANGE, path46, entry.stats);
             }
           } else {
             dir.add(item);
             this.fsw._symlinkPaths.set(full, linkPath);
-            this.fsw._emit(EV.ADD, path45, entry.stats);
+            this.fsw._emit(EV.ADD, path46, entry.stats);
           }
           this.fsw._emitReady();
           return true;
@@ -37506,9 +38072,9 @@ var init_handler = __esm({
             return;
           }
           const item = entry.path;
-          let path45 = sysPath.join(directory, item);
+          let path46 = sysPath.join(directory, item);
           current.add(item);
-          if (entry.stats.isSymbolicLink() && await this._handleSymlink(entry, directory, path45, item)) {
+          if (entry.stats.isSymbolicLink() && await this._handleSymlink(entry, directory, path46, item)) {
             return;
           }
           if (this.fsw.closed) {
@@ -37517,8 +38083,8 @@ var init_handler = __esm({
           }
           if (item === target || !target && !previous.has(item)) {
             this.fsw._incrReadyCount();
-            path45 = sysPath.join(dir, sysPath.relative(dir, path45));
-            this._addToNodeFs(path45, initialAdd, wh, depth + 1);
+            path46 = sysPath.join(dir, sysPath.relative(dir, path46));
+            this._addToNodeFs(path46, initialAdd, wh, depth + 1);
           }
         }).on(EV.ERROR, this._boundHandleError);
         return new Promise((resolve4, reject) => {
@@ -37587,13 +38153,13 @@ var init_handler = __esm({
        * @param depth Child path actually targeted for watch
        * @param target Child path actually targeted for watch
        */
-      async _addToNodeFs(path45, initialAdd, priorWh, depth, target) {
+      async _addToNodeFs(path46, initialAdd, priorWh, depth, target) {
         const ready = this.fsw._emitReady;
-        if (this.fsw._isIgnored(path45) || this.fsw.closed) {
+        if (this.fsw._isIgnored(path46) || this.fsw.closed) {
           ready();
           return false;
         }
-        const wh = this.fsw._getWatchHelpers(path45);
+        const wh = this.fsw._getWatchHelpers(path46);
         if (priorWh) {
           wh.filterPath = (entry) => priorWh.filterPath(entry);
           wh.filterDir = (entry) => priorWh.filterDir(entry);
@@ -37609,8 +38175,8 @@ var init_handler = __esm({
           const follow = this.fsw.options.followSymlinks;
           let closer;
           if (stats.isDirectory()) {
-            const absPath = sysPath.resolve(path45);
-            const targetPath = follow ? await realpath(path45) : path45;
+            const absPath = sysPath.resolve(path46);
+            const targetPath = follow ? await realpath(path46) : path46;
             if (this.fsw.closed)
               return;
             closer = await this._handleDir(wh.watchPath, stats, initialAdd, depth, target, wh, targetPath);
@@ -37620,29 +38186,29 @@ var init_handler = __esm({
               this.fsw._symlinkPaths.set(absPath, targetPath);
             }
           } else if (stats.isSymbolicLink()) {
-            const targetPath = follow ? await realpath(path45) : path45;
+            const targetPath = follow ? await realpath(path46) : path46;
             if (this.fsw.closed)
               return;
             const parent = sysPath.dirname(wh.watchPath);
             this.fsw._getWatchedDir(parent).add(wh.watchPath);
             this.fsw._emit(EV.ADD, wh.watchPath, stats);
-            closer = await this._handleDir(parent, stats, initialAdd, depth, path45, wh, targetPath);
+            closer = await this._handleDir(parent, stats, initialAdd, depth, path46, wh, targetPath);
             if (this.fsw.closed)
               return;
             if (targetPath !== void 0) {
-              this.fsw._symlinkPaths.set(sysPath.resolve(path45), targetPath);
+              this.fsw._symlinkPaths.set(sysPath.resolve(path46), targetPath);
             }
           } else {
             closer = this._handleFile(wh.watchPath, stats, initialAdd);
           }
           ready();
           if (closer)
-            this.fsw._addPathCloser(path45, closer);
+            this.fsw._addPathCloser(path46, closer);
           return false;
         } catch (error) {
           if (this.fsw._handleError(error)) {
             ready();
-            return path45;
+            return path46;
           }
         }
       }
@@ -37684,26 +38250,26 @@ function createPattern(matcher) {
   }
   return () => false;
 }
-function normalizePath(path45) {
-  if (typeof path45 !== "string")
+function normalizePath(path46) {
+  if (typeof path46 !== "string")
     throw new Error("string expected");
-  path45 = sysPath2.normalize(path45);
-  path45 = path45.replace(/\\/g, "/");
+  path46 = sysPath2.normalize(path46);
+  path46 = path46.replace(/\\/g, "/");
   let prepend = false;
-  if (path45.startsWith("//"))
+  if (path46.startsWith("//"))
     prepend = true;
   const DOUBLE_SLASH_RE2 = /\/\//;
-  while (path45.match(DOUBLE_SLASH_RE2))
-    path45 = path45.replace(DOUBLE_SLASH_RE2, "/");
+  while (path46.match(DOUBLE_SLASH_RE2))
+    path46 = path46.replace(DOUBLE_SLASH_RE2, "/");
   if (prepend)
-    path45 = "/" + path45;
-  return path45;
+    path46 = "/" + path46;
+  return path46;
 }
 function matchPatterns(patterns, testString, stats) {
-  const path45 = normalizePath(testString);
+  const path46 = normalizePath(testString);
   for (let index = 0; index < patterns.length; index++) {
     const pattern = patterns[index];
-    if (pattern(path45, stats)) {
+    if (pattern(path46, stats)) {
       return true;
     }
   }
@@ -37767,19 +38333,19 @@ var init_esm7 = __esm({
       }
       return str2;
     };
-    normalizePathToUnix = (path45) => toUnix(sysPath2.normalize(toUnix(path45)));
-    normalizeIgnored = (cwd = "") => (path45) => {
-      if (typeof path45 === "string") {
-        return normalizePathToUnix(sysPath2.isAbsolute(path45) ? path45 : sysPath2.join(cwd, path45));
+    normalizePathToUnix = (path46) => toUnix(sysPath2.normalize(toUnix(path46)));
+    normalizeIgnored = (cwd = "") => (path46) => {
+      if (typeof path46 === "string") {
+        return normalizePathToUnix(sysPath2.isAbsolute(path46) ? path46 : sysPath2.join(cwd, path46));
       } else {
-        return path45;
+        return path46;
       }
     };
-    getAbsolutePath = (path45, cwd) => {
-      if (sysPath2.isAbsolute(path45)) {
-        return path45;
+    getAbsolutePath = (path46, cwd) => {
+      if (sysPath2.isAbsolute(path46)) {
+        return path46;
       }
-      return sysPath2.join(cwd, path45);
+      return sysPath2.join(cwd, path46);
     };
     EMPTY_SET = Object.freeze(/* @__PURE__ */ new Set());
     DirEntry = class {
@@ -37834,10 +38400,10 @@ var init_esm7 = __esm({
     STAT_METHOD_F = "stat";
     STAT_METHOD_L = "lstat";
     WatchHelper = class {
-      constructor(path45, follow, fsw) {
+      constructor(path46, follow, fsw) {
         this.fsw = fsw;
-        const watchPath = path45;
-        this.path = path45 = path45.replace(REPLACER_RE, "");
+        const watchPath = path46;
+        this.path = path46 = path46.replace(REPLACER_RE, "");
         this.watchPath = watchPath;
         this.fullWatchPath = sysPath2.resolve(watchPath);
         this.dirParts = [];
@@ -37959,20 +38525,20 @@ var init_esm7 = __esm({
         this._closePromise = void 0;
         let paths = unifyPaths(paths_);
         if (cwd) {
-          paths = paths.map((path45) => {
-            const absPath = getAbsolutePath(path45, cwd);
+          paths = paths.map((path46) => {
+            const absPath = getAbsolutePath(path46, cwd);
             return absPath;
           });
         }
-        paths.forEach((path45) => {
-          this._removeIgnoredPath(path45);
+        paths.forEach((path46) => {
+          this._removeIgnoredPath(path46);
         });
         this._userIgnored = void 0;
         if (!this._readyCount)
           this._readyCount = 0;
         this._readyCount += paths.length;
-        Promise.all(paths.map(async (path45) => {
-          const res = await this._nodeFsHandler._addToNodeFs(path45, !_internal, void 0, 0, _origAdd);
+        Promise.all(paths.map(async (path46) => {
+          const res = await this._nodeFsHandler._addToNodeFs(path46, !_internal, void 0, 0, _origAdd);
           if (res)
             this._emitReady();
           return res;
@@ -37994,17 +38560,17 @@ var init_esm7 = __esm({
           return this;
         const paths = unifyPaths(paths_);
         const { cwd } = this.options;
-        paths.forEach((path45) => {
-          if (!sysPath2.isAbsolute(path45) && !this._closers.has(path45)) {
+        paths.forEach((path46) => {
+          if (!sysPath2.isAbsolute(path46) && !this._closers.has(path46)) {
             if (cwd)
-              path45 = sysPath2.join(cwd, path45);
-            path45 = sysPath2.resolve(path45);
+              path46 = sysPath2.join(cwd, path46);
+            path46 = sysPath2.resolve(path46);
           }
-          this._closePath(path45);
-          this._addIgnoredPath(path45);
-          if (this._watched.has(path45)) {
+          this._closePath(path46);
+          this._addIgnoredPath(path46);
+          if (this._watched.has(path46)) {
             this._addIgnoredPath({
-              path: path45,
+              path: path46,
               recursive: true
             });
           }
@@ -38068,38 +38634,38 @@ var init_esm7 = __esm({
        * @param stats arguments to be passed with event
        * @returns the error if defined, otherwise the value of the FSWatcher instance's `closed` flag
        */
-      async _emit(event, path45, stats) {
+      async _emit(event, path46, stats) {
         if (this.closed)
           return;
         const opts = this.options;
         if (isWindows)
-          path45 = sysPath2.normalize(path45);
+          path46 = sysPath2.normalize(path46);
         if (opts.cwd)
-          path45 = sysPath2.relative(opts.cwd, path45);
-        const args = [path45];
+          path46 = sysPath2.relative(opts.cwd, path46);
+        const args = [path46];
         if (stats != null)
           args.push(stats);
         const awf = opts.awaitWriteFinish;
         let pw;
-        if (awf && (pw = this._pendingWrites.get(path45))) {
+        if (awf && (pw = this._pendingWrites.get(path46))) {
           pw.lastChange = /* @__PURE__ */ new Date();
           return this;
         }
         if (opts.atomic) {
           if (event === EVENTS.UNLINK) {
-            this._pendingUnlinks.set(path45, [event, ...args]);
+            this._pendingUnlinks.set(path46, [event, ...args]);
             setTimeout(() => {
-              this._pendingUnlinks.forEach((entry, path46) => {
+              this._pendingUnlinks.forEach((entry, path47) => {
                 this.emit(...entry);
                 this.emit(EVENTS.ALL, ...entry);
-                this._pendingUnlinks.delete(path46);
+                this._pendingUnlinks.delete(path47);
               });
             }, typeof opts.atomic === "number" ? opts.atomic : 100);
             return this;
           }
-          if (event === EVENTS.ADD && this._pendingUnlinks.has(path45)) {
+          if (event === EVENTS.ADD && this._pendingUnlinks.has(path46)) {
             event = EVENTS.CHANGE;
-            this._pendingUnlinks.delete(path45);
+            this._pendingUnlinks.delete(path46);
           }
         }
         if (awf && (event === EVENTS.ADD || event === EVENTS.CHANGE) && this._readyEmitted) {
@@ -38117,16 +38683,16 @@ var init_esm7 = __esm({
               this.emitWithAll(event, args);
             }
           };
-          this._awaitWriteFinish(path45, awf.stabilityThreshold, event, awfEmit);
+          this._awaitWriteFinish(path46, awf.stabilityThreshold, event, awfEmit);
           return this;
         }
         if (event === EVENTS.CHANGE) {
-          const isThrottled = !this._throttle(EVENTS.CHANGE, path45, 50);
+          const isThrottled = !this._throttle(EVENTS.CHANGE, path46, 50);
           if (isThrottled)
             return this;
         }
         if (opts.alwaysStat && stats === void 0 && (event === EVENTS.ADD || event === EVENTS.ADD_DIR || event === EVENTS.CHANGE)) {
-          const fullPath = opts.cwd ? sysPath2.join(opts.cwd, path45) : path45;
+          const fullPath = opts.cwd ? sysPath2.join(opts.cwd, path46) : path46;
           let stats2;
           try {
             stats2 = await stat(fullPath);
@@ -38157,23 +38723,23 @@ var init_esm7 = __esm({
        * @param timeout duration of time to suppress duplicate actions
        * @returns tracking object or false if action should be suppressed
        */
-      _throttle(actionType, path45, timeout) {
+      _throttle(actionType, path46, timeout) {
         if (!this._throttled.has(actionType)) {
           this._throttled.set(actionType, /* @__PURE__ */ new Map());
         }
         const action = this._throttled.get(actionType);
         if (!action)
           throw new Error("invalid throttle");
-        const actionPath = action.get(path45);
+        const actionPath = action.get(path46);
         if (actionPath) {
           actionPath.count++;
           return false;
         }
         let timeoutObject;
         const clear = () => {
-          const item = action.get(path45);
+          const item = action.get(path46);
           const count = item ? item.count : 0;
-          action.delete(path45);
+          action.delete(path46);
           clearTimeout(timeoutObject);
           if (item)
             clearTimeout(item.timeoutObject);
@@ -38181,7 +38747,7 @@ var init_esm7 = __esm({
         };
         timeoutObject = setTimeout(clear, timeout);
         const thr = { timeoutObject, clear, count: 0 };
-        action.set(path45, thr);
+        action.set(path46, thr);
         return thr;
       }
       _incrReadyCount() {
@@ -38195,44 +38761,44 @@ var init_esm7 = __esm({
        * @param event
        * @param awfEmit Callback to be called when ready for event to be emitted.
        */
-      _awaitWriteFinish(path45, threshold, event, awfEmit) {
+      _awaitWriteFinish(path46, threshold, event, awfEmit) {
         const awf = this.options.awaitWriteFinish;
         if (typeof awf !== "object")
           return;
         const pollInterval = awf.pollInterval;
         let timeoutHandler;
-        let fullPath = path45;
-        if (this.options.cwd && !sysPath2.isAbsolute(path45)) {
-          fullPath = sysPath2.join(this.options.cwd, path45);
+        let fullPath = path46;
+        if (this.options.cwd && !sysPath2.isAbsolute(path46)) {
+          fullPath = sysPath2.join(this.options.cwd, path46);
         }
         const now = /* @__PURE__ */ new Date();
         const writes = this._pendingWrites;
         function awaitWriteFinishFn(prevStat) {
           (0, import_fs2.stat)(fullPath, (err, curStat) => {
-            if (err || !writes.has(path45)) {
+            if (err || !writes.has(path46)) {
               if (err && err.code !== "ENOENT")
                 awfEmit(err);
               return;
             }
             const now2 = Number(/* @__PURE__ */ new Date());
             if (prevStat && curStat.size !== prevStat.size) {
-              writes.get(path45).lastChange = now2;
+              writes.get(path46).lastChange = now2;
             }
-            const pw = writes.get(path45);
+            const pw = writes.get(path46);
             const df = now2 - pw.lastChange;
             if (df >= threshold) {
-              writes.delete(path45);
+              writes.delete(path46);
               awfEmit(void 0, curStat);
             } else {
               timeoutHandler = setTimeout(awaitWriteFinishFn, pollInterval, curStat);
             }
           });
         }
-        if (!writes.has(path45)) {
-          writes.set(path45, {
+        if (!writes.has(path46)) {
+          writes.set(path46, {
             lastChange: now,
             cancelWait: () => {
-              writes.delete(path45);
+              writes.delete(path46);
               clearTimeout(timeoutHandler);
               return event;
             }
@@ -38243,8 +38809,8 @@ var init_esm7 = __esm({
       /**
        * Determines whether user has asked to ignore this path.
        */
-      _isIgnored(path45, stats) {
-        if (this.options.atomic && DOT_RE.test(path45))
+      _isIgnored(path46, stats) {
+        if (this.options.atomic && DOT_RE.test(path46))
           return true;
         if (!this._userIgnored) {
           const { cwd } = this.options;
@@ -38254,17 +38820,17 @@ var init_esm7 = __esm({
           const list = [...ignoredPaths.map(normalizeIgnored(cwd)), ...ignored];
           this._userIgnored = anymatch(list, void 0);
         }
-        return this._userIgnored(path45, stats);
+        return this._userIgnored(path46, stats);
       }
-      _isntIgnored(path45, stat2) {
-        return !this._isIgnored(path45, stat2);
+      _isntIgnored(path46, stat2) {
+        return !this._isIgnored(path46, stat2);
       }
       /**
        * Provides a set of common helpers and properties relating to symlink handling.
        * @param path file or directory pattern being watched
        */
-      _getWatchHelpers(path45) {
-        return new WatchHelper(path45, this.options.followSymlinks, this);
+      _getWatchHelpers(path46) {
+        return new WatchHelper(path46, this.options.followSymlinks, this);
       }
       // Directory helpers
       // -----------------
@@ -38296,63 +38862,63 @@ var init_esm7 = __esm({
        * @param item      base path of item/directory
        */
       _remove(directory, item, isDirectory) {
-        const path45 = sysPath2.join(directory, item);
-        const fullPath = sysPath2.resolve(path45);
-        isDirectory = isDirectory != null ? isDirectory : this._watched.has(path45) || this._watched.has(fullPath);
-        if (!this._throttle("remove", path45, 100))
+        const path46 = sysPath2.join(directory, item);
+        const fullPath = sysPath2.resolve(path46);
+        isDirectory = isDirectory != null ? isDirectory : this._watched.has(path46) || this._watched.has(fullPath);
+        if (!this._throttle("remove", path46, 100))
           return;
         if (!isDirectory && this._watched.size === 1) {
           this.add(directory, item, true);
         }
-        const wp = this._getWatchedDir(path45);
+        const wp = this._getWatchedDir(path46);
         const nestedDirectoryChildren = wp.getChildren();
-        nestedDirectoryChildren.forEach((nested) => this._remove(path45, nested));
+        nestedDirectoryChildren.forEach((nested) => this._remove(path46, nested));
         const parent = this._getWatchedDir(directory);
         const wasTracked = parent.has(item);
         parent.remove(item);
         if (this._symlinkPaths.has(fullPath)) {
           this._symlinkPaths.delete(fullPath);
         }
-        let relPath = path45;
+        let relPath = path46;
         if (this.options.cwd)
-          relPath = sysPath2.relative(this.options.cwd, path45);
+          relPath = sysPath2.relative(this.options.cwd, path46);
         if (this.options.awaitWriteFinish && this._pendingWrites.has(relPath)) {
           const event = this._pendingWrites.get(relPath).cancelWait();
           if (event === EVENTS.ADD)
             return;
         }
-        this._watched.delete(path45);
+        this._watched.delete(path46);
         this._watched.delete(fullPath);
         const eventName = isDirectory ? EVENTS.UNLINK_DIR : EVENTS.UNLINK;
-        if (wasTracked && !this._isIgnored(path45))
-          this._emit(eventName, path45);
-        this._closePath(path45);
+        if (wasTracked && !this._isIgnored(path46))
+          this._emit(eventName, path46);
+        this._closePath(path46);
       }
       /**
        * Closes all watchers for a path
        */
-      _closePath(path45) {
-        this._closeFile(path45);
-        const dir = sysPath2.dirname(path45);
-        this._getWatchedDir(dir).remove(sysPath2.basename(path45));
+      _closePath(path46) {
+        this._closeFile(path46);
+        const dir = sysPath2.dirname(path46);
+        this._getWatchedDir(dir).remove(sysPath2.basename(path46));
       }
       /**
        * Closes only file-specific watchers
        */
-      _closeFile(path45) {
-        const closers = this._closers.get(path45);
+      _closeFile(path46) {
+        const closers = this._closers.get(path46);
         if (!closers)
           return;
         closers.forEach((closer) => closer());
-        this._closers.delete(path45);
+        this._closers.delete(path46);
       }
-      _addPathCloser(path45, closer) {
+      _addPathCloser(path46, closer) {
         if (!closer)
           return;
-        let list = this._closers.get(path45);
+        let list = this._closers.get(path46);
         if (!list) {
           list = [];
-          this._closers.set(path45, list);
+          this._closers.set(path46, list);
         }
         list.push(closer);
       }
@@ -38392,7 +38958,7 @@ async function watchLoop(once, describeError, streams, signal) {
     persistent: true,
     atomic: true,
     ignorePermissionErrors: true,
-    ignored: (file) => !wanted.has(import_node_path28.default.resolve(file))
+    ignored: (file) => !wanted.has(import_node_path29.default.resolve(file))
   };
   let pending = false;
   let wake;
@@ -38407,7 +38973,7 @@ async function watchLoop(once, describeError, streams, signal) {
   const start = async (targets) => {
     const created = watch2(targets, options);
     created.on("all", (event, file) => {
-      if (wanted.matters(event, import_node_path28.default.resolve(file)))
+      if (wanted.matters(event, import_node_path29.default.resolve(file)))
         changed();
     });
     created.on("error", (error) => streams.errors.write(`[caplint] watch: ${oneLine(error instanceof Error ? error.message : String(error))}
@@ -38452,20 +39018,20 @@ async function watchLoop(once, describeError, streams, signal) {
   return 0;
 }
 function isInsideOrEqual(file, folder) {
-  return file === folder || file.startsWith(folder.endsWith(import_node_path28.default.sep) ? folder : folder + import_node_path28.default.sep);
+  return file === folder || file.startsWith(folder.endsWith(import_node_path29.default.sep) ? folder : folder + import_node_path29.default.sep);
 }
 function nearestExistingFolder(folder) {
   let current = folder;
-  while (!(0, import_node_fs12.existsSync)(current) && import_node_path28.default.dirname(current) !== current)
-    current = import_node_path28.default.dirname(current);
+  while (!(0, import_node_fs13.existsSync)(current) && import_node_path29.default.dirname(current) !== current)
+    current = import_node_path29.default.dirname(current);
   return current;
 }
-var import_node_fs12, import_node_path28, DEBOUNCE_MS, WatchedPaths;
+var import_node_fs13, import_node_path29, DEBOUNCE_MS, WatchedPaths;
 var init_watch = __esm({
   "dist/core/watch.js"() {
     "use strict";
-    import_node_fs12 = require("node:fs");
-    import_node_path28 = __toESM(require("node:path"), 1);
+    import_node_fs13 = require("node:fs");
+    import_node_path29 = __toESM(require("node:path"), 1);
     init_terminal_text();
     init_read_log();
     init_wording();
@@ -38484,9 +39050,9 @@ var init_watch = __esm({
         const { files, folders, trees } = this.log;
         this.trees = [...trees];
         for (const target of [...files, ...folders, ...trees]) {
-          for (let dir = import_node_path28.default.dirname(target); !this.ancestors.has(dir); dir = import_node_path28.default.dirname(dir)) {
+          for (let dir = import_node_path29.default.dirname(target); !this.ancestors.has(dir); dir = import_node_path29.default.dirname(dir)) {
             this.ancestors.add(dir);
-            if (import_node_path28.default.dirname(dir) === dir)
+            if (import_node_path29.default.dirname(dir) === dir)
               break;
           }
         }
@@ -38499,7 +39065,7 @@ var init_watch = __esm({
       }
       /** Whether chokidar should look at `file` at all. */
       has(file) {
-        return this.log.folders.has(import_node_path28.default.dirname(file)) || this.ancestors.has(file) || this.read(file);
+        return this.log.folders.has(import_node_path29.default.dirname(file)) || this.ancestors.has(file) || this.read(file);
       }
       /**
        * Whether an event calls for a new run: any change to what was read; in a folder that was only
@@ -38507,7 +39073,7 @@ var init_watch = __esm({
        * being saved, change nothing).
        */
       matters(event, file) {
-        return this.read(file) || this.log.folders.has(import_node_path28.default.dirname(file)) && event !== "change";
+        return this.read(file) || this.log.folders.has(import_node_path29.default.dirname(file)) && event !== "change";
       }
       read(file) {
         return this.log.files.has(file) || this.log.folders.has(file) || this.trees.some((tree) => isInsideOrEqual(file, tree));
@@ -38518,9 +39084,9 @@ var init_watch = __esm({
        * on its own and through its parent makes chokidar report its files as removed.
        */
       targets() {
-        const folders = new Set([...this.log.files, ...this.log.folders, ...this.trees].map((target) => nearestExistingFolder(import_node_path28.default.dirname(target))));
+        const folders = new Set([...this.log.files, ...this.log.folders, ...this.trees].map((target) => nearestExistingFolder(import_node_path29.default.dirname(target))));
         return [...folders].filter((folder) => {
-          for (let dir = folder, parent = import_node_path28.default.dirname(dir); parent !== dir; dir = parent, parent = import_node_path28.default.dirname(dir))
+          for (let dir = folder, parent = import_node_path29.default.dirname(dir); parent !== dir; dir = parent, parent = import_node_path29.default.dirname(dir))
             if (folders.has(parent))
               return false;
           return true;
@@ -38938,7 +39504,7 @@ function scopeChangeText(change, reach) {
   const value = JSON.stringify(change.value);
   if (change.scope === "command")
     return `${change.command} ${change.change} ${value} for ${reach.join(", ")} from ${change.context}`;
-  const name = pluginName(change.plugin);
+  const name = pluginName2(change.plugin);
   return `global scope of ${name} (every ${name} command, every window) ${change.change} ${value}`;
 }
 function scopeChangeViews({ scopes, before, after }) {
@@ -39008,8 +39574,8 @@ function diffDiagnostics({ asked, added, scopes, before, after }, failOn, cwd, n
   const diagnostics = [];
   for (const { file, path: at, kind, removal, what } of byEntry.values()) {
     const range2 = after.range(file, at) ?? { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } };
-    const absolutePath = import_node_path29.default.resolve(cwd, file);
-    const shown = import_node_path29.default.relative(cwd, absolutePath).split(import_node_path29.default.sep).join("/");
+    const absolutePath = import_node_path30.default.resolve(cwd, file);
+    const shown = import_node_path30.default.relative(cwd, absolutePath).split(import_node_path30.default.sep).join("/");
     const listed2 = what.length > 3 ? `${what.slice(0, 3).join("; ")}; and ${what.length - 3} more` : what.join("; ");
     diagnostics.push({
       ruleId: "new-access",
@@ -39041,18 +39607,18 @@ function removalPlace(source, newFile, before, after) {
   }
   return after.firstCapabilityFile === void 0 ? void 0 : { file: after.firstCapabilityFile, path: [] };
 }
-var import_node_path29, KIND_WORDS, pluginName, sourceOf;
+var import_node_path30, KIND_WORDS, pluginName2, sourceOf;
 var init_diff2 = __esm({
   "dist/capabilities/render/diff.js"() {
     "use strict";
-    import_node_path29 = __toESM(require("node:path"), 1);
+    import_node_path30 = __toESM(require("node:path"), 1);
     init_types();
     init_project_model();
     init_platforms();
     init_terminal_text();
     init_wording();
     KIND_WORDS = { commands: "new command", origins: "new remote origin", scopes: "wider scope" };
-    pluginName = (plugin) => plugin === APP_KEY ? "app" : plugin;
+    pluginName2 = (plugin) => plugin === APP_KEY ? "app" : plugin;
     sourceOf = (change) => change.scope === "command" ? change.entry : change.contribution;
   }
 });
@@ -39427,7 +39993,7 @@ function titleOf(project, app) {
         return value;
     }
   }
-  const folder = project.srcTauri ? import_node_path32.default.basename(import_node_path32.default.basename(project.srcTauri) === "src-tauri" ? import_node_path32.default.dirname(project.srcTauri) : project.srcTauri) : "";
+  const folder = project.srcTauri ? import_node_path33.default.basename(import_node_path33.default.basename(project.srcTauri) === "src-tauri" ? import_node_path33.default.dirname(project.srcTauri) : project.srcTauri) : "";
   return folder || app;
 }
 function pluginOf2(command) {
@@ -39472,7 +40038,7 @@ function findingOf(diagnostic) {
   return finding;
 }
 async function dangersOf(model, diagnostics) {
-  const key = (file, path45, danger) => JSON.stringify([file, path45, danger]);
+  const key = (file, path46, danger) => JSON.stringify([file, path46, danger]);
   const findingAt = /* @__PURE__ */ new Map();
   for (const [finding, diagnostic] of diagnostics.entries()) {
     if (diagnostic.ruleId === DANGEROUS_RULE)
@@ -39564,12 +40130,12 @@ function groupGrants(grants, lines, windows, asked) {
   }
   return [...groups.values()];
 }
-var import_node_path32, APP_COMMANDS, APP_COMMANDS_LABEL, DANGEROUS_RULE, MAX_SCOPE_TEXT, HEAT_LEVELS, locationKey;
+var import_node_path33, APP_COMMANDS, APP_COMMANDS_LABEL, DANGEROUS_RULE, MAX_SCOPE_TEXT, HEAT_LEVELS, locationKey;
 var init_model2 = __esm({
   "dist/capabilities/html-report/model.js"() {
     "use strict";
     init_engine();
-    import_node_path32 = __toESM(require("node:path"), 1);
+    import_node_path33 = __toESM(require("node:path"), 1);
     init_json();
     init_diff();
     init_platforms();
@@ -39583,7 +40149,7 @@ var init_model2 = __esm({
     DANGEROUS_RULE = "dangerous-permission";
     MAX_SCOPE_TEXT = 300;
     HEAT_LEVELS = 8;
-    locationKey = (file, path45) => JSON.stringify([file, path45]);
+    locationKey = (file, path46) => JSON.stringify([file, path46]);
   }
 });
 
@@ -40591,12 +41157,12 @@ function syntaxError2(text2, error) {
   const position2 = /position (\d+)/.exec(message);
   return { ok: false, message: "invalid JSON", offset: position2 ? Number(position2[1]) : 0 };
 }
-function locate(tree, path45, target) {
-  const { node, depth } = deepestNode(tree, path45);
-  if (target === "key" && depth === path45.length && tree.isMember(node))
+function locate(tree, path46, target) {
+  const { node, depth } = deepestNode(tree, path46);
+  if (target === "key" && depth === path46.length && tree.isMember(node))
     return { offset: tree.keyOffset(node), length: tree.keyLength(node) };
   const kind = tree.kind(node);
-  if (depth < path45.length || kind === "object" || kind === "array")
+  if (depth < path46.length || kind === "object" || kind === "array")
     return { offset: tree.offset(node), length: 1 };
   return { offset: tree.offset(node), length: tree.length(node) };
 }
@@ -42331,7 +42897,7 @@ function createLineValidator(options) {
     eventPath = located.at;
     traversal.onEvent(located, lineNumber);
   };
-  const lineFinding = (report2, hint, offset, length, path45 = [], mild = false) => emit(EVENT_JSON, report2, { hint, path: path45, demote: mild }, lineNumber, offset + 1, offset + length + 1);
+  const lineFinding = (report2, hint, offset, length, path46 = [], mild = false) => emit(EVENT_JSON, report2, { hint, path: path46, demote: mild }, lineNumber, offset + 1, offset + length + 1);
   const checkWriting = (line, value) => {
     const surrogate2 = loneSurrogateEscape(line);
     if (surrogate2 >= 0)
@@ -42340,10 +42906,10 @@ function createLineValidator(options) {
       return;
     const lineTree = treeOf();
     for (const member2 of lineTree.repeatedMembers()) {
-      const path45 = lineTree.pathOf(member2);
-      const key = path45[path45.length - 1];
-      const own3 = path45.length === 1 || path45.length === 2 && path45[0] === "event" && !hasOwnType(value);
-      lineFinding(own3 ? { ruleId: "event-json", messageId: "repeatedField", data: { key: quote(key), object: path45.length === 1 ? "the event" : "the enveloped event" } } : { ruleId: "event-json", messageId: "repeatedKey", data: { key: quote(key) } }, own3 ? "write each field once" : "write each key of an object once", lineTree.keyOffset(member2), lineTree.keyLength(member2), path45, !own3);
+      const path46 = lineTree.pathOf(member2);
+      const key = path46[path46.length - 1];
+      const own3 = path46.length === 1 || path46.length === 2 && path46[0] === "event" && !hasOwnType(value);
+      lineFinding(own3 ? { ruleId: "event-json", messageId: "repeatedField", data: { key: quote(key), object: path46.length === 1 ? "the event" : "the enveloped event" } } : { ruleId: "event-json", messageId: "repeatedKey", data: { key: quote(key) } }, own3 ? "write each field once" : "write each key of an object once", lineTree.keyOffset(member2), lineTree.keyLength(member2), path46, !own3);
     }
   };
   return {
@@ -42482,7 +43048,7 @@ function byPosition(a2, b2) {
   return a2.range.start.line - b2.range.start.line || a2.range.start.column - b2.range.start.column || (a2.ruleId < b2.ruleId ? -1 : a2.ruleId > b2.ruleId ? 1 : 0);
 }
 async function openRecording(name, cwd) {
-  const absolutePath = import_node_path34.default.resolve(cwd, name);
+  const absolutePath = import_node_path35.default.resolve(cwd, name);
   let info;
   try {
     info = await stat(absolutePath);
@@ -42492,7 +43058,7 @@ async function openRecording(name, cwd) {
   if (info.isDirectory())
     throw new FatalError(`${quote(name)}: is a folder; give recording files (JSONL), or - for standard input`);
   const file = displayFile(cwd, absolutePath);
-  const stream = (0, import_node_fs14.createReadStream)(absolutePath);
+  const stream = (0, import_node_fs15.createReadStream)(absolutePath);
   const guarded = (async function* () {
     try {
       yield* stream;
@@ -42529,13 +43095,13 @@ function summaryJson(results) {
     toolCalls: summary.toolCalls
   }));
 }
-var import_node_fs14, import_node_path34;
+var import_node_fs15, import_node_path35;
 var init_run_events = __esm({
   "dist/events/run-events.js"() {
     "use strict";
-    import_node_fs14 = require("node:fs");
+    import_node_fs15 = require("node:fs");
     init_promises();
-    import_node_path34 = __toESM(require("node:path"), 1);
+    import_node_path35 = __toESM(require("node:path"), 1);
     init_read();
     init_errors();
     init_file_names();
@@ -42665,23 +43231,23 @@ var init_config_section2 = __esm({
 function readListing(document) {
   const listing = { document, pages: [], tools: [], probeCalls: [], dumpProblems: [] };
   const root2 = document.value;
-  const addPage = (value, path45) => listing.pages.push({ value, path: path45 });
-  const addInitialize = (value, path45) => {
-    listing.initialize = { value, path: path45 };
+  const addPage = (value, path46) => listing.pages.push({ value, path: path46 });
+  const addInitialize = (value, path46) => {
+    listing.initialize = { value, path: path46 };
     if (isObject3(value) && "serverInfo" in value)
-      listing.serverInfo = { value: value.serverInfo, path: [...path45, "serverInfo"] };
+      listing.serverInfo = { value: value.serverInfo, path: [...path46, "serverInfo"] };
   };
-  const addMessage = (value, path45) => {
+  const addMessage = (value, path46) => {
     if (!isObject3(value))
       return false;
     if (isObject3(value.result) && (value.jsonrpc !== void 0 || value.id !== void 0))
-      return addMessage(value.result, [...path45, "result"]);
+      return addMessage(value.result, [...path46, "result"]);
     if ("tools" in value) {
-      addPage(value, path45);
+      addPage(value, path46);
       return true;
     }
     if ("serverInfo" in value && "protocolVersion" in value) {
-      addInitialize(value, path45);
+      addInitialize(value, path46);
       return true;
     }
     return false;
@@ -42703,15 +43269,15 @@ function readListing(document) {
       listing.stdoutNoise = { value: root2.stdoutNoise, path: ["stdoutNoise"] };
     if (isObject3(root2.probe) && Array.isArray(root2.probe.calls)) {
       root2.probe.calls.forEach((call, index) => {
-        const path45 = ["probe", "calls", index];
+        const path46 = ["probe", "calls", index];
         const problem = probeCallProblem(call);
         if (problem)
           listing.dumpProblems.push({
-            path: problem.key === void 0 ? path45 : [...path45, problem.key],
+            path: problem.key === void 0 ? path46 : [...path46, problem.key],
             message: `probe call ${index + 1}: ${problem.message}`
           });
         else
-          listing.probeCalls.push({ value: call, path: path45 });
+          listing.probeCalls.push({ value: call, path: path46 });
       });
     }
   } else if (isObject3(root2) && !addMessage(root2, [])) {
@@ -42764,7 +43330,7 @@ var init_listing = __esm({
 function lexiconEntry(word) {
   if (!LEMMA.test(word))
     return void 0;
-  const text2 = lexicon ??= (0, import_node_fs15.readFileSync)(packageFile("data", "wordnet-verbs.txt"), "utf8");
+  const text2 = lexicon ??= (0, import_node_fs16.readFileSync)(packageFile("data", "wordnet-verbs.txt"), "utf8");
   let low = 0;
   let high = text2.length;
   while (low < high) {
@@ -42921,11 +43487,11 @@ function splitToolName(toolName, naming) {
   }
   return { prefix: void 0, action: words(toolName) };
 }
-var import_node_fs15, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, LEMMA, readings, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS;
+var import_node_fs16, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, LEMMA, readings, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS;
 var init_naming = __esm({
   "dist/mcp/naming.js"() {
     "use strict";
-    import_node_fs15 = require("node:fs");
+    import_node_fs16 = require("node:fs");
     init_bounded_memo();
     init_package_files();
     SERVER_NAME_PATTERNS = {
@@ -43038,7 +43604,7 @@ function pointer(document, fragment) {
   if (!fragment.startsWith("/"))
     return void 0;
   let value = document.schema;
-  const path45 = [...document.path];
+  const path46 = [...document.path];
   for (const raw of fragment.slice(1).split("/")) {
     let key;
     try {
@@ -43052,9 +43618,9 @@ function pointer(document, fragment) {
     if (!Object.prototype.hasOwnProperty.call(container, key))
       return void 0;
     value = container[key];
-    path45.push(Array.isArray(container) ? Number(key) : key);
+    path46.push(Array.isArray(container) ? Number(key) : key);
   }
-  return isObject3(value) ? { schema: value, path: path45 } : void 0;
+  return isObject3(value) ? { schema: value, path: path46 } : void 0;
 }
 function schemaOf(tool, key) {
   if (!isObject3(tool.value))
@@ -44845,7 +45411,7 @@ function loadGenerated2() {
 }
 async function compileAtRuntime2() {
   const [{ default: Ajv2020 }, { default: addFormats }] = await Promise.all([Promise.resolve().then(() => __toESM(require__(), 1)), Promise.resolve().then(() => __toESM(require_dist(), 1))]);
-  const schema = JSON.parse((0, import_node_fs16.readFileSync)(packageFile("schema", MCP_SCHEMA_FILE), "utf8"));
+  const schema = JSON.parse((0, import_node_fs17.readFileSync)(packageFile("schema", MCP_SCHEMA_FILE), "utf8"));
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats(ajv);
   ajv.addSchema({ ...schema, $id: MCP_SCHEMA_ID });
@@ -44856,11 +45422,11 @@ async function compileAtRuntime2() {
     implementation: compile4(MCP_SCHEMA_ROOTS.implementation)
   };
 }
-var import_node_fs16, import_node_module4, MCP_SCHEMA_FILE, MCP_SCHEMA_ID, MCP_SCHEMA_ROOTS, validators2;
+var import_node_fs17, import_node_module4, MCP_SCHEMA_FILE, MCP_SCHEMA_ID, MCP_SCHEMA_ROOTS, validators2;
 var init_schema2 = __esm({
   "dist/mcp/schema.js"() {
     "use strict";
-    import_node_fs16 = require("node:fs");
+    import_node_fs17 = require("node:fs");
     import_node_module4 = require("node:module");
     init_package_files();
     MCP_SCHEMA_FILE = "mcp-schema-2025-11-25.json";
@@ -44878,15 +45444,15 @@ function problems(errors, root2) {
   const result = [];
   const seen = /* @__PURE__ */ new Set();
   for (const error of errors) {
-    const path45 = toPath(error.instancePath, root2);
-    const last = path45[path45.length - 1];
-    if (error.keyword === "type" && typeof last === "string" && HINTS4.has(last) && path45[path45.length - 2] === "annotations")
+    const path46 = toPath(error.instancePath, root2);
+    const last = path46[path46.length - 1];
+    if (error.keyword === "type" && typeof last === "string" && HINTS4.has(last) && path46[path46.length - 2] === "annotations")
       continue;
     if ((error.keyword === "anyOf" || error.keyword === "oneOf") && errors.some((other) => other !== error && other.instancePath.startsWith(error.instancePath) && other.keyword !== error.keyword))
       continue;
     let message = error.message ?? "is invalid";
     let target = "value";
-    let at = path45;
+    let at = path46;
     if (error.keyword === "required") {
       message = `lacks required field "${String(error.params.missingProperty)}"`;
     } else if (error.keyword === "const") {
@@ -44895,7 +45461,7 @@ function problems(errors, root2) {
       message = `must be one of ${error.params.allowedValues.map((v2) => JSON.stringify(v2)).join(", ")}`;
     } else if (error.keyword === "additionalProperties") {
       const extra = error.params.additionalProperty;
-      at = [...path45, extra];
+      at = [...path46, extra];
       target = "key";
       message = `has unknown field "${extra}"`;
     }
@@ -44908,24 +45474,24 @@ function problems(errors, root2) {
   return result;
 }
 function toPath(pointer2, root2) {
-  const path45 = [];
+  const path46 = [];
   let value = root2;
   for (const raw of pointer2.split("/").slice(1)) {
     const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
     if (Array.isArray(value)) {
-      path45.push(Number(key));
+      path46.push(Number(key));
       value = value[Number(key)];
     } else {
-      path45.push(key);
+      path46.push(key);
       value = isObject3(value) ? value[key] : void 0;
     }
   }
-  return path45;
+  return path46;
 }
-function describePath(path45) {
-  if (path45.length === 0)
+function describePath(path46) {
+  if (path46.length === 0)
     return "";
-  return `: ${path45.map((segment, index) => typeof segment === "number" ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `${index ? "." : ""}${segment}` : `[${JSON.stringify(segment)}]`).join("")}`;
+  return `: ${path46.map((segment, index) => typeof segment === "number" ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `${index ? "." : ""}${segment}` : `[${JSON.stringify(segment)}]`).join("")}`;
 }
 var HINTS4, mcp_schema_default;
 var init_mcp_schema = __esm({
@@ -44959,9 +45525,9 @@ var init_mcp_schema = __esm({
           if (validate(value))
             return;
           for (const problem of problems(errors() ?? [], value)) {
-            const path45 = [...base, ...problem.path];
+            const path46 = [...base, ...problem.path];
             report2({
-              path: path45,
+              path: path46,
               target: problem.target,
               messageId: "violation",
               data: { what, where: describePath(problem.path), problem: problem.message },
@@ -45006,7 +45572,7 @@ var init_mcp_server_name = __esm({
         const name = serverName(listing);
         if (name === void 0 || !listing.serverInfo)
           return;
-        const path45 = [...listing.serverInfo.path, "name"];
+        const path46 = [...listing.serverInfo.path, "name"];
         const styles = settings.serverNameStyle === "any" ? ["python", "node"] : [settings.serverNameStyle];
         const suggested = settings.serverNameStyle === "any" ? name.includes("-") ? "node" : "python" : settings.serverNameStyle;
         const service = serviceFromServerName(name)?.toLowerCase();
@@ -45015,14 +45581,14 @@ var init_mcp_server_name = __esm({
         const version = versionToken(name);
         if (version !== void 0) {
           report2({
-            path: path45,
+            path: path46,
             messageId: "versioned",
             data: { name: quote2(name), version: quote2(version) },
             hint: `name it ${quote2(suggestion)} and put the version in serverInfo.version`
           });
         } else if (!styles.some((style) => SERVER_NAME_PATTERNS[style].pattern.test(name))) {
           report2({
-            path: path45,
+            path: path46,
             messageId: "convention",
             data: { name: quote2(name), convention: styles.map((style) => style === "node" ? "{service}-mcp-server" : "{service}_mcp").join(" or ") },
             hint: `name it ${quote2(suggestion)}`
@@ -45070,8 +45636,8 @@ var init_mcp_stdout_pollution = __esm({
 });
 
 // dist/mcp/rules/mcp-tool-name.js
-function describe2(path45) {
-  return path45.map((segment) => typeof segment === "number" ? `[${segment}]` : `.${segment}`).join("").replace(/^\./, "");
+function describe2(path46) {
+  return path46.map((segment) => typeof segment === "number" ? `[${segment}]` : `.${segment}`).join("").replace(/^\./, "");
 }
 var mcp_tool_name_default;
 var init_mcp_tool_name = __esm({
@@ -45099,11 +45665,11 @@ var init_mcp_tool_name = __esm({
           const name = tool.name;
           if (name === void 0)
             continue;
-          const path45 = [...tool.path, "name"];
+          const path46 = [...tool.path, "name"];
           const earlier = first.get(name);
           if (earlier) {
             report2({
-              path: path45,
+              path: path46,
               messageId: "duplicate",
               data: { name: quote2(name), first: describe2(earlier.path) },
               hint: "give each tool its own name",
@@ -45114,7 +45680,7 @@ var init_mcp_tool_name = __esm({
           first.set(name, tool);
           if (name.length === 0 || name.length > TOOL_NAME_MAX_LENGTH) {
             report2({
-              path: path45,
+              path: path46,
               messageId: "length",
               data: { name: quote2(name), length: name.length, max: TOOL_NAME_MAX_LENGTH },
               hint: "shorten it to {service}_{action}_{object}",
@@ -45123,14 +45689,14 @@ var init_mcp_tool_name = __esm({
           } else if (!TOOL_NAME_CHARSET.test(name)) {
             const bad = [...new Set(name.replace(/[A-Za-z0-9_.-]/g, ""))].map((c) => quote2(c)).join(", ");
             report2({
-              path: path45,
+              path: path46,
               messageId: "characters",
               data: { name: quote2(name), bad },
               hint: `use snake_case: ${quote2(words(name).join("_") || "service_action_object")}`,
               escalate: true
             });
           } else if (!SNAKE_CASE.test(name)) {
-            report2({ path: path45, messageId: "notSnakeCase", data: { name: quote2(name) }, hint: `name it ${quote2(words(name).join("_"))}` });
+            report2({ path: path46, messageId: "notSnakeCase", data: { name: quote2(name) }, hint: `name it ${quote2(words(name).join("_"))}` });
           }
         }
       }
@@ -45366,7 +45932,7 @@ async function lintMcp(listings, options) {
       absolutePath: document.absolutePath,
       locate: (report2) => document.locate(report2.path, report2.target)
     };
-    const parseProblem = (path45, problem) => run.report(PARSE_META, { path: path45, messageId: "unreadable", data: { problem } }, input);
+    const parseProblem = (path46, problem) => run.report(PARSE_META, { path: path46, messageId: "unreadable", data: { problem } }, input);
     if (!document.ok) {
       parseProblem([], document.parseError.message);
       diagnostics.push(...run.finish());
@@ -45387,7 +45953,7 @@ async function lintMcp(listings, options) {
       settings: options.settings,
       service,
       tools: listing.tools,
-      shown: (path45, value) => shownValue(value, typeof value === "number" ? document.writtenText(path45) : void 0),
+      shown: (path46, value) => shownValue(value, typeof value === "number" ? document.writtenText(path46) : void 0),
       report: (finding) => report2(finding, input)
     }));
     diagnostics.push(...run.finish());
@@ -45724,9 +46290,9 @@ var require_mcp_sdk = __commonJS({
   "mcp-sdk-chunk:mcp-sdk"(exports2, module2) {
     var { readFileSync: readFileSync6 } = require("node:fs");
     var Module = require("node:module");
-    var path45 = require("node:path");
+    var path46 = require("node:path");
     var vm = require("node:vm");
-    var file = path45.join(__dirname, "mcp-sdk.cjs");
+    var file = path46.join(__dirname, "mcp-sdk.cjs");
     var cachedData;
     try {
       cachedData = readFileSync6(file + ".cache");
@@ -45734,7 +46300,7 @@ var require_mcp_sdk = __commonJS({
     }
     var script = new vm.Script(Module.wrap(readFileSync6(file, "utf8")), { filename: file, cachedData });
     var chunk = { exports: {} };
-    script.runInThisContext()(chunk.exports, Module.createRequire(file), chunk, file, path45.dirname(file));
+    script.runInThisContext()(chunk.exports, Module.createRequire(file), chunk, file, path46.dirname(file));
     module2.exports = chunk.exports;
   }
 });
@@ -46343,7 +46909,7 @@ async function lintMcpRun(operands, options, io, allRules, target, server, servi
     if (operands.length === 0)
       throw new FatalError("mcp: give tools/list dump files, --stdio -- CMD ARGS..., --url URL or --servers CONFIG (see caplint mcp --help)");
     for (const operand of operands) {
-      const absolute = import_node_path36.default.resolve(io.cwd, operand);
+      const absolute = import_node_path37.default.resolve(io.cwd, operand);
       const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
       if (!read.ok)
         throw new FatalError(`${operand}: ${read.message}`);
@@ -46516,11 +47082,11 @@ function checkService(service) {
     throw new FatalError(`--service ${JSON.stringify(escapeControls(service))}: expected a snake_case service name such as "slack"`);
   return service;
 }
-var import_node_path36, MCP_RULES_REPORTED, NOTHING_CONFIGURED;
+var import_node_path37, MCP_RULES_REPORTED, NOTHING_CONFIGURED;
 var init_run = __esm({
   "dist/mcp/run.js"() {
     "use strict";
-    import_node_path36 = __toESM(require("node:path"), 1);
+    import_node_path37 = __toESM(require("node:path"), 1);
     init_read();
     init_exit_codes();
     init_errors();
@@ -46583,8 +47149,8 @@ function readClientConfig(absolutePath, file, text2, context, invalidUtf8At) {
   return servers;
 }
 function workspaceFolder(absolutePath) {
-  const folder = import_node_path37.default.dirname(absolutePath);
-  return [".vscode", ".cursor"].includes(import_node_path37.default.basename(folder)) ? import_node_path37.default.dirname(folder) : folder;
+  const folder = import_node_path38.default.dirname(absolutePath);
+  return [".vscode", ".cursor"].includes(import_node_path38.default.basename(folder)) ? import_node_path38.default.dirname(folder) : folder;
 }
 function declaredInputs(root2) {
   const inputs2 = /* @__PURE__ */ new Map();
@@ -46643,7 +47209,7 @@ function resolveEntry(name, entry, context) {
       return invalid(type === "http" || type === "sse" ? `"type": "${type}" without a "url"` : `neither "command" (a stdio server) nor "url" (an HTTP server)`);
     }
     const env = record3("env");
-    const cwd = typeof entry.cwd === "string" ? import_node_path37.default.resolve(context.workspace, resolve4(entry.cwd)) : context.workspace;
+    const cwd = typeof entry.cwd === "string" ? import_node_path38.default.resolve(context.workspace, resolve4(entry.cwd)) : context.workspace;
     return { target: { kind: "stdio", command: resolve4(entry.command), args: strings3("args") ?? [], env, cwd } };
   } catch (error) {
     if (error instanceof Unresolved)
@@ -46660,9 +47226,9 @@ function substitute(value, server, context) {
       if (inner === "userHome")
         return context.home;
       if (inner === "pathSeparator" || inner === "/")
-        return import_node_path37.default.sep;
+        return import_node_path38.default.sep;
       if (inner === "workspaceFolderBasename")
-        return import_node_path37.default.basename(context.workspace);
+        return import_node_path38.default.basename(context.workspace);
       return context.workspace;
     }
     if (inner.startsWith("env:"))
@@ -46699,11 +47265,11 @@ function position(text2, offset) {
   }
   return `${line}:${offset - start + 1}`;
 }
-var import_node_path37, FOLDER_VARIABLES, Unresolved, isObject5;
+var import_node_path38, FOLDER_VARIABLES, Unresolved, isObject5;
 var init_client_config = __esm({
   "dist/mcp/client-config.js"() {
     "use strict";
-    import_node_path37 = __toESM(require("node:path"), 1);
+    import_node_path38 = __toESM(require("node:path"), 1);
     init_errors();
     init_text2();
     FOLDER_VARIABLES = /* @__PURE__ */ new Set(["workspaceFolder", "workspaceRoot", "workspaceFolderBasename", "userHome", "pathSeparator", "/"]);
@@ -46738,7 +47304,7 @@ async function lintConfiguredServers(given, operands, options, io, allRules, red
   if (options.env.length > 0)
     throw new FatalError(`--env applies to --stdio servers; write a configured server's variables in its "env"`);
   const service = options.service === void 0 ? void 0 : checkService(options.service);
-  const absolute = import_node_path38.default.resolve(io.cwd, given);
+  const absolute = import_node_path39.default.resolve(io.cwd, given);
   const file = displayFile(io.cwd, absolute);
   const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
   if (!read.ok)
@@ -46809,12 +47375,12 @@ function select(declared, names, file) {
   const wanted = new Set(names);
   return declared.filter((server) => wanted.has(server.name));
 }
-var import_node_os2, import_node_path38, PROBLEM_HINTS;
+var import_node_os2, import_node_path39, PROBLEM_HINTS;
 var init_configured_servers = __esm({
   "dist/mcp/configured-servers.js"() {
     "use strict";
     import_node_os2 = require("node:os");
-    import_node_path38 = __toESM(require("node:path"), 1);
+    import_node_path39 = __toESM(require("node:path"), 1);
     init_read();
     init_errors();
     init_line_index();
@@ -46882,8 +47448,8 @@ function capabilitiesIn(project, file) {
 function placeAt(project, document, offset) {
   if (!document.ok)
     return void 0;
-  const at = (path45) => {
-    const located = document.locate(path45);
+  const at = (path46) => {
+    const located = document.locate(path46);
     return located.exact && offset >= located.offset && offset <= located.offset + located.length ? located : void 0;
   };
   for (const capability of capabilitiesIn(project, document.absolutePath)) {
@@ -47084,25 +47650,25 @@ function slotAt(document, offset) {
   const text2 = document.getText();
   return document.uri.endsWith(".toml") ? tomlSlot(text2, offset) : jsonSlot(text2, offset);
 }
-function capabilityPath(path45) {
-  if (path45[0] === "capabilities")
-    return path45.length >= 2 ? path45.slice(2) : void 0;
-  if (path45[0] === "app" && path45[1] === "security" && path45[2] === "capabilities")
-    return path45.length >= 4 ? path45.slice(4) : void 0;
-  return [...path45];
+function capabilityPath(path46) {
+  if (path46[0] === "capabilities")
+    return path46.length >= 2 ? path46.slice(2) : void 0;
+  if (path46[0] === "app" && path46[1] === "security" && path46[2] === "capabilities")
+    return path46.length >= 4 ? path46.slice(4) : void 0;
+  return [...path46];
 }
 function jsonSlot(text2, offset) {
   const jsonc3 = (init_main(), __toCommonJS(main_exports));
   const location = jsonc3.getLocation(text2, offset);
-  const path45 = capabilityPath(location.path);
-  if (!path45)
+  const path46 = capabilityPath(location.path);
+  if (!path46)
     return void 0;
   const node = location.previousNode;
   const inString = node?.type === "string" && offset > node.offset && offset <= node.offset + node.length;
   const closed = inString && node.length > 1 && text2[node.offset + node.length - 1] === '"';
   const replace = inString ? { offset: node.offset + 1, length: Math.max(0, node.length - 1 - (closed ? 1 : 0)) } : { offset, length: 0 };
   if (location.isAtPropertyKey) {
-    const parent = path45.slice(0, -1);
+    const parent = path46.slice(0, -1);
     const object = parent.length === 0 ? "capability" : parent.length === 1 && parent[0] === "remote" ? "remote" : parent.length === 2 && parent[0] === "permissions" ? "entry" : void 0;
     if (!object)
       return void 0;
@@ -47111,12 +47677,12 @@ function jsonSlot(text2, offset) {
     const present = container?.type === "object" ? (container.children ?? []).map((member2) => String(member2.children?.[0]?.value)) : [];
     return { kind: "field", object, replace, quoted: inString, present };
   }
-  return valueSlot(path45, replace, inString);
+  return valueSlot(path46, replace, inString);
 }
-function valueSlot(path45, replace, quoted) {
-  const [field2, index, inner] = path45;
-  const item = typeof index === "number" && path45.length === 2;
-  if (field2 === "permissions" && (item || typeof index === "number" && inner === "identifier" && path45.length === 3))
+function valueSlot(path46, replace, quoted) {
+  const [field2, index, inner] = path46;
+  const item = typeof index === "number" && path46.length === 2;
+  if (field2 === "permissions" && (item || typeof index === "number" && inner === "identifier" && path46.length === 3))
     return { kind: "permission", replace, quoted };
   if (field2 === "windows" && item)
     return { kind: "window", replace, quoted };
@@ -47322,7 +47888,7 @@ async function definitionOf(project, identifier, virtual) {
       }
       if (!provenance.file)
         return void 0;
-      const source = import_node_path39.default.resolve(project.cwd, provenance.file);
+      const source = import_node_path40.default.resolve(project.cwd, provenance.file);
       return await inPermissionFiles(source, found.kind, name) ?? await inBuildScript(project, source, name);
     }
   }
@@ -47367,8 +47933,8 @@ async function inBuildScript(project, source, name) {
   if (!command)
     return void 0;
   const scripts = [
-    import_node_path39.default.basename(source) === "build.rs" ? source : import_node_path39.default.join(import_node_path39.default.dirname(source), "build.rs"),
-    ...project.srcTauri ? [import_node_path39.default.join(project.srcTauri, "build.rs")] : []
+    import_node_path40.default.basename(source) === "build.rs" ? source : import_node_path40.default.join(import_node_path40.default.dirname(source), "build.rs"),
+    ...project.srcTauri ? [import_node_path40.default.join(project.srcTauri, "build.rs")] : []
   ];
   for (const script of scripts) {
     const found = commandIn(script, command);
@@ -47387,11 +47953,11 @@ function commandIn(file, command) {
   const lines = new LineIndex(read.text);
   return { uri: (0, import_node_url2.pathToFileURL)(file).href, range: toLspRange({ start: lines.position(at), end: lines.position(at + command.length + 2) }) };
 }
-var import_node_path39, import_node_url2, VIRTUAL_SCHEME, MAX_VIRTUAL_DOCUMENTS, MAX_BYTES, VirtualDocuments;
+var import_node_path40, import_node_url2, VIRTUAL_SCHEME, MAX_VIRTUAL_DOCUMENTS, MAX_BYTES, VirtualDocuments;
 var init_definition = __esm({
   "dist/lsp/definition.js"() {
     "use strict";
-    import_node_path39 = __toESM(require("node:path"), 1);
+    import_node_path40 = __toESM(require("node:path"), 1);
     import_node_url2 = require("node:url");
     init_catalog();
     init_project();
@@ -47420,7 +47986,7 @@ var init_definition = __esm({
 
 // dist/index.js
 async function loadSettings2(options) {
-  if (typeof options?.cwd !== "string" || !import_node_path40.default.isAbsolute(options.cwd))
+  if (typeof options?.cwd !== "string" || !import_node_path41.default.isAbsolute(options.cwd))
     throw new OptionError(`cwd: expected an absolute folder path, got ${JSON.stringify(options?.cwd) ?? "nothing"}`);
   const config = options.config;
   if (config !== void 0 && typeof config !== "string" && (typeof config !== "object" || config === null || Array.isArray(config))) {
@@ -47452,7 +48018,7 @@ function resolveAccess2(project, question) {
     ...question.command === void 0 ? {} : { command: question.command }
   });
 }
-var import_node_path40, VERSION2;
+var import_node_path41, VERSION2;
 var init_index = __esm({
   "dist/index.js"() {
     "use strict";
@@ -47471,7 +48037,7 @@ var init_index = __esm({
     init_registry();
     init_read();
     init_library_options();
-    import_node_path40 = __toESM(require("node:path"), 1);
+    import_node_path41 = __toESM(require("node:path"), 1);
     init_registry();
     init_errors();
     init_diagnostics();
@@ -47777,7 +48343,7 @@ function callHover(project, file, offset) {
     out.push(`**May call:** ${allowed.length ? allowed.join("; ") : "no window"}`);
     if (refused.length)
       out.push(`**Refused:** ${refused.join("; ")}`);
-    if (!judgement.byPage && windows[0] !== "*")
+    if (!judgement.byPage && windows.some((window) => window !== "*" && !judgement.ownPageWindows.includes(window)))
       out.push("_Judged for every window that loads local pages: which window loads this file is not known._");
   }
   return { text: out.join("\n\n"), start: call.start, end: call.end };
@@ -48106,13 +48672,13 @@ async function analyzeApp(target, texts, settings, env, session, changed) {
   });
 }
 function unsavedCapabilityFiles(srcTauri, texts) {
-  const folder = import_node_path41.default.join(srcTauri, "capabilities") + import_node_path41.default.sep;
-  return [...texts.keys()].filter((file) => file.startsWith(folder) && /\.(json|toml)$/.test(file) && !(0, import_node_fs17.existsSync)(file));
+  const folder = import_node_path42.default.join(srcTauri, "capabilities") + import_node_path42.default.sep;
+  return [...texts.keys()].filter((file) => file.startsWith(folder) && /\.(json|toml)$/.test(file) && !(0, import_node_fs18.existsSync)(file));
 }
 async function analyzeRecording(absolutePath, text2, client, settings, workspaceFolder2, texts, limit, wanted) {
   return withOpenBuffers(texts, async () => {
     const runSettings = await loadSettings2({
-      cwd: import_node_path41.default.dirname(absolutePath),
+      cwd: import_node_path42.default.dirname(absolutePath),
       domain: "events",
       config: settings.config === void 0 ? "auto" : settings.config,
       rule: ruleArguments(settings, "events")
@@ -48148,13 +48714,13 @@ async function* slices(text2, wanted) {
     yield text2.slice(start, start + size);
   }
 }
-var import_node_fs17, import_node_os3, import_node_path41;
+var import_node_fs18, import_node_os3, import_node_path42;
 var init_analysis = __esm({
   "dist/lsp/analysis.js"() {
     "use strict";
-    import_node_fs17 = require("node:fs");
+    import_node_fs18 = require("node:fs");
     import_node_os3 = require("node:os");
-    import_node_path41 = __toESM(require("node:path"), 1);
+    import_node_path42 = __toESM(require("node:path"), 1);
     init_index();
     init_registry();
     init_check_run();
@@ -48201,24 +48767,24 @@ function isInsideReally(file, folder) {
     return false;
   const real = (target) => {
     try {
-      return (0, import_node_fs18.realpathSync)(target);
+      return (0, import_node_fs19.realpathSync)(target);
     } catch {
-      const parent = import_node_path42.default.dirname(target);
-      return parent === target ? target : import_node_path42.default.join(real(parent), import_node_path42.default.basename(target));
+      const parent = import_node_path43.default.dirname(target);
+      return parent === target ? target : import_node_path43.default.join(real(parent), import_node_path43.default.basename(target));
     }
   };
   return isInside(real(file), real(folder));
 }
 function isInside(file, folder) {
-  const relative3 = import_node_path42.default.relative(folder, file);
-  return relative3 === "" || !relative3.startsWith("..") && !import_node_path42.default.isAbsolute(relative3);
+  const relative3 = import_node_path43.default.relative(folder, file);
+  return relative3 === "" || !relative3.startsWith("..") && !import_node_path43.default.isAbsolute(relative3);
 }
-var import_node_fs18, import_node_path42, import_node_url5, import_protocol6, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
+var import_node_fs19, import_node_path43, import_node_url5, import_protocol6, APP_FILE, CLIENT_CONFIG, Workspace, MAX_FINDINGS_PER_DOCUMENT;
 var init_workspace = __esm({
   "dist/lsp/workspace.js"() {
     "use strict";
-    import_node_fs18 = require("node:fs");
-    import_node_path42 = __toESM(require("node:path"), 1);
+    import_node_fs19 = require("node:fs");
+    import_node_path43 = __toESM(require("node:path"), 1);
     import_node_url5 = require("node:url");
     init_esm5();
     init_apps();
@@ -48294,7 +48860,7 @@ var init_workspace = __esm({
           const file = filePathOf(uri);
           if (file === void 0)
             continue;
-          const dir = import_node_path42.default.dirname(file);
+          const dir = import_node_path43.default.dirname(file);
           for (const app of this.apps.values()) {
             if (isInside(file, app.target.root) || isInside(app.target.root, dir)) {
               touch(app, file);
@@ -48437,7 +49003,7 @@ var init_workspace = __esm({
           return;
         const scan = analysis.project.frontend;
         const frontend = scan ? `; frontend: ${scan.parsed} of ${scan.files.length} modules parsed` : "";
-        this.connection.console.log(`caplint: ${import_node_path42.default.relative(app.folder, app.target.root) || "."}: checked in ${Math.round(ms)} ms${frontend}`);
+        this.connection.console.log(`caplint: ${import_node_path43.default.relative(app.folder, app.target.root) || "."}: checked in ${Math.round(ms)} ms${frontend}`);
       }
       async refreshBelow(folder) {
         const below = [...this.apps.values()].filter((app) => isInside(app.target.root, folder));
@@ -48509,7 +49075,7 @@ var init_workspace = __esm({
         if (file === void 0)
           return { kind: "none" };
         const folder = this.folderOf(file);
-        const relative3 = import_node_path42.default.relative(folder, file).split(import_node_path42.default.sep).join("/");
+        const relative3 = import_node_path43.default.relative(folder, file).split(import_node_path43.default.sep).join("/");
         if (file.endsWith(".jsonl")) {
           if (this.settings.eventsClientInclude.some((glob) => minimatch(relative3, glob, { dot: true })))
             return { kind: "recording", client: true };
@@ -48519,26 +49085,26 @@ var init_workspace = __esm({
         }
         if (CLIENT_CONFIG.test(file))
           return { kind: "client-config" };
-        const boundary = this.folders.some((f) => isInside(file, f)) ? folder : import_node_path42.default.parse(file).root;
-        if (isFrontendFile(file) && !file.split(import_node_path42.default.sep).includes("node_modules")) {
+        const boundary = this.folders.some((f) => isInside(file, f)) ? folder : import_node_path43.default.parse(file).root;
+        if (isFrontendFile(file) && !file.split(import_node_path43.default.sep).includes("node_modules")) {
           const srcTauri2 = await enclosingApp(file, boundary);
-          if (srcTauri2 === void 0 || import_node_path42.default.basename(srcTauri2) === "src-tauri" && isInside(file, srcTauri2))
+          if (srcTauri2 === void 0 || import_node_path43.default.basename(srcTauri2) === "src-tauri" && isInside(file, srcTauri2))
             return { kind: "none" };
-          const root2 = import_node_path42.default.basename(srcTauri2) === "src-tauri" ? import_node_path42.default.dirname(srcTauri2) : srcTauri2;
+          const root2 = import_node_path43.default.basename(srcTauri2) === "src-tauri" ? import_node_path43.default.dirname(srcTauri2) : srcTauri2;
           return { kind: "app", app: this.app(srcTauri2, { root: root2, srcTauri: srcTauri2 }, folder) };
         }
         if (!APP_FILE.test(file))
           return { kind: "none" };
         const srcTauri = await enclosingApp(file, boundary);
         if (srcTauri !== void 0) {
-          const root2 = import_node_path42.default.basename(srcTauri) === "src-tauri" ? import_node_path42.default.dirname(srcTauri) : srcTauri;
+          const root2 = import_node_path43.default.basename(srcTauri) === "src-tauri" ? import_node_path43.default.dirname(srcTauri) : srcTauri;
           return { kind: "app", app: this.app(srcTauri, { root: root2, srcTauri }, folder) };
         }
-        const name = import_node_path42.default.basename(file);
+        const name = import_node_path43.default.basename(file);
         if (name === "Cargo.toml" || name === "Cargo.lock" || name === "caplint.config.json")
-          return { kind: "governs-below", folder: import_node_path42.default.dirname(file) };
-        if (/\.(json|toml)$/.test(file) && import_node_path42.default.basename(import_node_path42.default.dirname(file)) === "capabilities") {
-          return { kind: "app", app: this.app(file, { root: import_node_path42.default.dirname(file), paths: [file] }, folder) };
+          return { kind: "governs-below", folder: import_node_path43.default.dirname(file) };
+        if (/\.(json|toml)$/.test(file) && import_node_path43.default.basename(import_node_path43.default.dirname(file)) === "capabilities") {
+          return { kind: "app", app: this.app(file, { root: import_node_path43.default.dirname(file), paths: [file] }, folder) };
         }
         return { kind: "none" };
       }
@@ -48558,7 +49124,7 @@ var init_workspace = __esm({
         const { config, ...rest } = this.settings;
         if (config === void 0)
           return this.settings;
-        const file = import_node_path42.default.resolve(folder, config);
+        const file = import_node_path43.default.resolve(folder, config);
         if (isInsideReally(file, folder))
           return { ...rest, config: file };
         const shown = JSON.stringify(config.length > 200 ? `${config.slice(0, 200)}\u2026` : config);
@@ -48571,7 +49137,7 @@ var init_workspace = __esm({
         for (const folder of this.folders)
           if (isInside(file, folder) && (best === void 0 || folder.length > best.length))
             best = folder;
-        return best ?? import_node_path42.default.dirname(file);
+        return best ?? import_node_path43.default.dirname(file);
       }
     };
     MAX_FINDINGS_PER_DOCUMENT = 1e3;
@@ -48780,8 +49346,8 @@ __export(main_exports2, {
 });
 module.exports = __toCommonJS(main_exports2);
 init_esm();
-var import_node_fs19 = require("node:fs");
-var import_node_path44 = __toESM(require("node:path"), 1);
+var import_node_fs20 = require("node:fs");
+var import_node_path45 = __toESM(require("node:path"), 1);
 init_did_you_mean();
 init_errors();
 init_exit_codes();
@@ -49132,7 +49698,7 @@ async function standardInput(paths, options, io) {
 }
 
 // dist/capabilities/commands/diff.js
-var import_node_path31 = __toESM(require("node:path"), 1);
+var import_node_path32 = __toESM(require("node:path"), 1);
 init_esm();
 init_project();
 init_diff();
@@ -49143,10 +49709,10 @@ init_exit_codes();
 init_errors();
 
 // dist/capabilities/load/git-snapshot.js
-var import_node_fs13 = require("node:fs");
+var import_node_fs14 = require("node:fs");
 init_promises();
 var import_node_os = require("node:os");
-var import_node_path30 = __toESM(require("node:path"), 1);
+var import_node_path31 = __toESM(require("node:path"), 1);
 init_did_you_mean();
 init_errors();
 init_messages();
@@ -49235,10 +49801,10 @@ async function snapshotCommit(top, commit, option, maxFileBytes) {
         throw refuse(entry.file, `lies below the file "${above}"`);
     }
   }
-  const root2 = await mkdtemp(import_node_path30.default.join((0, import_node_os.tmpdir)(), "caplint-git-"));
+  const root2 = await mkdtemp(import_node_path31.default.join((0, import_node_os.tmpdir)(), "caplint-git-"));
   const snapshot = { root: root2, commit, outsideLinks: [], dispose: () => rm(root2, { recursive: true, force: true }) };
   try {
-    await mkdir(import_node_path30.default.join(root2, ".git"));
+    await mkdir(import_node_path31.default.join(root2, ".git"));
     const oversized = entries.filter((entry) => entry.mode !== "120000" && entry.size > maxFileBytes);
     const wanted = entries.filter((entry) => entry.mode === "120000" ? entry.size <= MAX_LINK_BYTES : entry.size <= maxFileBytes);
     const total = wanted.reduce((sum, entry) => sum + entry.size, 0);
@@ -49275,7 +49841,7 @@ async function snapshotCommit(top, commit, option, maxFileBytes) {
       if (text2 === void 0 || text2.includes("\0") || !staysInside2(entry.file, linkTexts))
         snapshot.outsideLinks.push(entry.file);
       else
-        await mkdirsInSnapshot(root2, entry.file, folders).then(() => symlink(text2, import_node_path30.default.join(root2, ...entry.file.split("/")))).catch(() => snapshot.outsideLinks.push(entry.file));
+        await mkdirsInSnapshot(root2, entry.file, folders).then(() => symlink(text2, import_node_path31.default.join(root2, ...entry.file.split("/")))).catch(() => snapshot.outsideLinks.push(entry.file));
     }
     return snapshot;
   } catch (error) {
@@ -49330,14 +49896,14 @@ async function mkdirsInSnapshot(root2, file, folders) {
     const folder = segments.slice(0, depth).join("/");
     if (folders.has(folder))
       continue;
-    await mkdir(import_node_path30.default.join(root2, ...segments.slice(0, depth)));
+    await mkdir(import_node_path31.default.join(root2, ...segments.slice(0, depth)));
     folders.add(folder);
   }
 }
 async function createInSnapshot(root2, file, mode, folders) {
   await mkdirsInSnapshot(root2, file, folders);
-  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = import_node_fs13.constants;
-  return open(import_node_path30.default.join(root2, ...file.split("/")), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = import_node_fs14.constants;
+  return open(import_node_path31.default.join(root2, ...file.split("/")), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
 }
 async function streamBlobs(top, objects, maxBytes, onBlob) {
   if (objects.length === 0)
@@ -49470,7 +50036,7 @@ function registerDiff(program2, io, setExitCode, rules) {
         const sideFromGit = async (option, ref) => {
           const snapshot = await snapshotCommit(top, await resolveCommit(top, option, ref), option, maxBytes);
           snapshots.push(snapshot);
-          return import_node_path31.default.join(snapshot.root, ...prefix2.split("/").filter(Boolean));
+          return import_node_path32.default.join(snapshot.root, ...prefix2.split("/").filter(Boolean));
         };
         const baseCwd = await sideFromGit("--base", options.base);
         const headCwd = options.head === void 0 ? io.cwd : await sideFromGit("--head", options.head);
@@ -49490,8 +50056,8 @@ function registerDiff(program2, io, setExitCode, rules) {
           { cwd: io.cwd, paths: [oldPath], withConfig: false },
           { cwd: io.cwd, paths: [newPath], withConfig: false }
         ];
-        const [oldRoot, newRoot] = [import_node_path31.default.resolve(io.cwd, oldPath), import_node_path31.default.resolve(io.cwd, newPath)];
-        newFileOf = (file) => import_node_path31.default.relative(io.cwd, import_node_path31.default.join(newRoot, import_node_path31.default.relative(oldRoot, import_node_path31.default.resolve(io.cwd, file)))).split(import_node_path31.default.sep).join("/");
+        const [oldRoot, newRoot] = [import_node_path32.default.resolve(io.cwd, oldPath), import_node_path32.default.resolve(io.cwd, newPath)];
+        newFileOf = (file) => import_node_path32.default.relative(io.cwd, import_node_path32.default.join(newRoot, import_node_path32.default.relative(oldRoot, import_node_path32.default.resolve(io.cwd, file)))).split(import_node_path32.default.sep).join("/");
       }
       const loaded3 = await Promise.all(sides.map(async ({ cwd, paths, withConfig }) => {
         const app = withConfig ? options.app : void 0;
@@ -50299,7 +50865,7 @@ async function useRelease(catalog, plugin, version) {
 // dist/capabilities/commands/report.js
 init_cargo();
 init_read_log();
-var import_node_path33 = __toESM(require("node:path"), 1);
+var import_node_path34 = __toESM(require("node:path"), 1);
 init_lint();
 init_project();
 init_app_config();
@@ -50376,9 +50942,9 @@ function registerReport(program2, io, setExitCode, allRules) {
   });
 }
 function appLabel(project, paths, app, cwd) {
-  const relative3 = (absolute) => import_node_path33.default.relative(cwd, absolute).split(import_node_path33.default.sep).join("/") || ".";
+  const relative3 = (absolute) => import_node_path34.default.relative(cwd, absolute).split(import_node_path34.default.sep).join("/") || ".";
   if (project.srcTauri)
-    return relative3(import_node_path33.default.basename(project.srcTauri) === "src-tauri" ? import_node_path33.default.dirname(project.srcTauri) : project.srcTauri);
+    return relative3(import_node_path34.default.basename(project.srcTauri) === "src-tauri" ? import_node_path34.default.dirname(project.srcTauri) : project.srcTauri);
   if (app !== void 0)
     return app;
   return paths.length ? paths.join(", ") : ".";
@@ -50520,7 +51086,7 @@ var registerCapabilityCommands = (program2, io, setExitCode, registry) => {
 };
 
 // dist/events/command.js
-var import_node_path35 = __toESM(require("node:path"), 1);
+var import_node_path36 = __toESM(require("node:path"), 1);
 init_rules2();
 init_types4();
 init_repository_paths();
@@ -50654,7 +51220,7 @@ async function runEvents(names, options, io, allRules) {
     } else
       recordings.push({ stream: io.stdin, file: STDIN_NAME, absolutePath: STDIN_NAME });
   }
-  const read = inputs2.filter((name) => name !== "-").map((name) => import_node_path35.default.resolve(io.cwd, name));
+  const read = inputs2.filter((name) => name !== "-").map((name) => import_node_path36.default.resolve(io.cwd, name));
   const sink = options.output === void 0 ? void 0 : await openOutputFile("--output", { given: options.output, cwd: io.cwd, stdout: io.stdout, inputs: read });
   if (sink)
     output = sink;
@@ -50962,7 +51528,7 @@ function registerCommands(program2, io, setExitCode) {
 // dist/cli/output-options.js
 init_cargo();
 init_esm();
-var import_node_path43 = __toESM(require("node:path"), 1);
+var import_node_path44 = __toESM(require("node:path"), 1);
 init_output();
 var QUIET_COMMANDS = /* @__PURE__ */ new Set(["access", "diff"]);
 var OWN_OUTPUT = /* @__PURE__ */ new Set(["check", "report", "lsp"]);
@@ -51007,7 +51573,7 @@ function addOutputOptions(program2, output, cwd, stdout) {
     const { output: file, quiet } = action.opts();
     if (captured && !quiet && file !== void 0) {
       const named2 = [...action.args, ...Object.values(action.opts()).flat()].filter((value) => typeof value === "string" && value !== file);
-      const inputs2 = named2.map((value) => import_node_path43.default.resolve(cwd, value));
+      const inputs2 = named2.map((value) => import_node_path44.default.resolve(cwd, value));
       await writeOutputFile("--output", { given: file, cwd, stdout, inputs: inputs2, projectFiles: APP_FILE_NAMES }, captured.text);
     }
     captured = void 0;
@@ -51156,7 +51722,7 @@ function rejectMistypedCommand(program2, options) {
   if (first === void 0 || first.startsWith("-") || /[/\\.]/.test(first))
     return;
   const names = program2.commands.flatMap((command) => [command.name(), ...command.aliases()]);
-  if (names.includes(first) || first === "help" || (0, import_node_fs19.existsSync)(import_node_path44.default.resolve(options.cwd, first)))
+  if (names.includes(first) || first === "help" || (0, import_node_fs20.existsSync)(import_node_path45.default.resolve(options.cwd, first)))
     return;
   const close = nearest(first, names, 2);
   const commands = program2.commands.map((command) => command.name()).join(", ");
