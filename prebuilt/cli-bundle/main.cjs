@@ -12929,6 +12929,10 @@ var init_terminal_text = __esm({
       neutralise(text2) {
         if (text2 === "")
           return text2;
+        if (!text2.includes("::") && !text2.includes("##[") && !/^[:#[]/.test(text2)) {
+          this.remember(text2);
+          return text2;
+        }
         const before = this.lineStart === "blank" ? "\n" : this.lineStart === "colon" ? "\n:" : "x" + "#".repeat(this.hashes);
         const guarded = (before + text2).replace(LINE_COMMAND, "$1\\u003a").replace(LEGACY_COMMAND, "##\\u005b").slice(before.length);
         this.remember(text2);
@@ -42310,19 +42314,19 @@ function prepared(definition) {
   }
   return fields;
 }
-function checkFields(object, definition, name, at, report2, hasType = false) {
+function checkFields(object, definition, name, at, report2, hasType2 = false) {
   const fields = prepared(definition);
-  if (isClean(object, fields, name, at, hasType))
+  if (isClean(object, fields, name, at, hasType2))
     return;
-  reportFields(object, definition, name, at, report2, hasType);
+  reportFields(object, definition, name, at, report2, hasType2);
 }
-function isClean(object, fields, name, at, hasType) {
+function isClean(object, fields, name, at, hasType2) {
   flawed = false;
   let required2 = 0;
   for (const key in object) {
     if (!hasOwn.call(object, key))
       continue;
-    if (hasType && key === "type")
+    if (hasType2 && key === "type")
       continue;
     const def = fields.byName.get(key);
     const value = object[key];
@@ -42336,9 +42340,9 @@ function isClean(object, fields, name, at, hasType) {
   }
   return required2 === fields.required;
 }
-function reportFields(object, definition, name, at, report2, hasType) {
+function reportFields(object, definition, name, at, report2, hasType2) {
   const fields = definition.fields;
-  let present = hasType ? 1 : 0;
+  let present = hasType2 ? 1 : 0;
   const missing = [];
   for (const [field2, def] of prepared(definition).list) {
     const value = hasOwn.call(object, field2) ? object[field2] : void 0;
@@ -42380,14 +42384,14 @@ function reportFields(object, definition, name, at, report2, hasType) {
   if (keys === present)
     return;
   for (const key in object) {
-    if (!hasOwn.call(object, key) || hasOwn.call(fields, key) || hasType && key === "type")
+    if (!hasOwn.call(object, key) || hasOwn.call(fields, key) || hasType2 && key === "type")
       continue;
     const { missing: missing2, present: alreadySet } = nearestField(key, Object.keys(fields), (field2) => hasOwn.call(object, field2));
     report2({
       ruleId: "event-unknown-field",
       messageId: "unknownField",
       data: { key: quote(key), object: name },
-      hint: missing2 ? `did you mean "${missing2}"?` : alreadySet ? `${name} already has "${alreadySet}": ${quote(key)} is a misspelt second copy of it; remove it` : `${name} has ${quoteList(Object.keys(fields), "and")}${hasType ? ' besides "type"' : ""}`,
+      hint: missing2 ? `did you mean "${missing2}"?` : alreadySet ? `${name} already has "${alreadySet}": ${quote(key)} is a misspelt second copy of it; remove it` : `${name} has ${quoteList(Object.keys(fields), "and")}${hasType2 ? ' besides "type"' : ""}`,
       path: [...at, key],
       target: "key"
     });
@@ -43650,13 +43654,23 @@ function propertiesOf(document, object) {
   if (!isObject3(props))
     return [];
   const result = [];
-  for (const [name, value] of Object.entries(props)) {
-    if (!isObject3(value))
-      continue;
-    const written = { schema: value, path: [...object.path, "properties", name] };
-    result.push({ name, written, resolved: resolveRef2(document, written) });
-  }
+  for (const [name, value] of Object.entries(props))
+    if (isObject3(value))
+      result.push(propertyAt(document, object, name, value));
   return result;
+}
+function propertyOf(document, object, name) {
+  const props = object.schema.properties;
+  const value = isObject3(props) && Object.prototype.hasOwnProperty.call(props, name) ? props[name] : void 0;
+  return isObject3(value) ? propertyAt(document, object, name, value) : void 0;
+}
+function hasNoProperties(object) {
+  const props = object.schema.properties;
+  return !isObject3(props) || !Object.values(props).some(isObject3);
+}
+function propertyAt(document, object, name, value) {
+  const written = { schema: value, path: [...object.path, "properties", name] };
+  return { name, written, resolved: resolveRef2(document, written) };
 }
 function keyword(property, key) {
   return Object.prototype.hasOwnProperty.call(property.written.schema, key) ? property.written.schema[key] : property.resolved.schema[key];
@@ -43756,9 +43770,7 @@ function* namesOf(tools2) {
 function isPagePosition(property) {
   if (PAGE_POSITIONS.has(normalised(property.name)))
     return true;
-  const schema = property.resolved.schema;
-  const description = isObject3(schema) && typeof schema.description === "string" ? schema.description : "";
-  return DESCRIBED_AS_OFFSET.test(description) && !PAGE_SIZE_NAME.test(property.name);
+  return DESCRIBED_AS_OFFSET.test(descriptionOf(property.resolved)) && !PAGE_SIZE_NAME.test(property.name);
 }
 function isListTool(tool, naming, pinned) {
   const pin = tool.name === void 0 ? void 0 : pinned?.get(tool.name);
@@ -43779,36 +43791,56 @@ function readsAsListTool(tool, naming) {
   if (JOB_STARTERS.has(action[0] ?? "") || RETURNS_JOB_ID.test(description))
     return hasPageResult(tool);
   const input = inputOf(tool);
-  const properties = input ? propertiesOf(input.document, input.root) : [];
-  const names = properties.map((p) => normalised(p.name));
-  const describes = (p) => isObject3(p.resolved.schema) && typeof p.resolved.schema.description === "string" ? p.resolved.schema.description : "";
-  const offset = properties.find((p) => normalised(p.name) === "offset");
-  if (offset && (LINE_OFFSET.test(description) || LINE_OFFSET.test(`offset ${describes(offset)}`)))
+  const facts = input ? parameterFacts(input, description) : 0;
+  if (facts & PAGES_LINES)
     return false;
   if (!writes && (action.some((word) => LIST_WORDS.has(word)) || action[0] === "find" && isPlural(action[action.length - 1])))
     return true;
-  if (input) {
-    const numeric2 = (p) => {
-      const types = typesOf(input.document, nonNullMember(input.document, p.resolved));
-      return types.has("integer") || types.has("number");
-    };
-    const pages = (p, index) => {
-      const kind = PAGE_PARAMETERS.get(names[index]);
-      return kind === "string" ? typesOf(input.document, nonNullMember(input.document, p.resolved)).has("string") : kind === "number" && numeric2(p);
-    };
-    if (properties.some(pages))
-      return true;
-    const budget = action.some((word) => BUDGET_VERBS.has(word)) || names.some((name) => /depth|breadth/.test(name));
-    if (names.includes("limit") && !budget)
-      return true;
-    if (!writes && !budget && properties.some((p, index) => RESULT_COUNTS.has(names[index]) && numeric2(p)))
-      return true;
+  const has = (fact) => (facts & fact) !== 0;
+  const budget = has(CRAWL_REACH) || action.some((word) => BUDGET_VERBS.has(word));
+  return has(PAGE_PARAMETER) || has(LIMIT) && !budget || !writes && !budget && has(RESULT_COUNT) || hasPageResult(tool);
+}
+function parameterFacts(input, toolDescription) {
+  const parameters = input.root.schema.properties;
+  if (!isObject3(parameters))
+    return 0;
+  let facts = 0;
+  let offsetSeen = false;
+  for (const written of Object.keys(parameters)) {
+    if (!isObject3(parameters[written]))
+      continue;
+    const name = normalised(written);
+    if (name === "offset" && !offsetSeen) {
+      offsetSeen = true;
+      if (LINE_OFFSET.test(toolDescription) || LINE_OFFSET.test(`offset ${descriptionOf(parameterSchema(input, written))}`))
+        return PAGES_LINES;
+    }
+    const kind = PAGE_PARAMETERS.get(name);
+    if (kind !== void 0 && !(facts & PAGE_PARAMETER) && hasType(input.document, parameterSchema(input, written), kind))
+      facts |= PAGE_PARAMETER;
+    if (name === "limit")
+      facts |= LIMIT;
+    if (BUDGET_PARAMETER.test(name))
+      facts |= CRAWL_REACH;
+    if (RESULT_COUNTS.has(name) && !(facts & RESULT_COUNT) && hasType(input.document, parameterSchema(input, written), "number"))
+      facts |= RESULT_COUNT;
   }
-  return hasPageResult(tool);
+  return facts;
+}
+function parameterSchema(input, name) {
+  const schema = input.root.schema.properties[name];
+  return resolveRef2(input.document, { schema, path: [...input.root.path, "properties", name] });
+}
+function hasType(document, value, type) {
+  const types = typesOf(document, nonNullMember(document, value));
+  return type === "string" ? types.has("string") : types.has("integer") || types.has("number");
+}
+function descriptionOf(schema) {
+  return typeof schema.schema.description === "string" ? schema.schema.description : "";
 }
 function takesNoArguments(tool) {
   const input = inputOf(tool);
-  return input !== void 0 && propertiesOf(input.document, input.root).length === 0;
+  return input !== void 0 && hasNoProperties(input.root);
 }
 function hasPageResult(tool) {
   const document = schemaOf(tool, "outputSchema");
@@ -43835,7 +43867,7 @@ function* toolInputs(tools2) {
 function toolLabel(tool) {
   return tool.name === void 0 ? `tool #${String(tool.path[tool.path.length - 1])}` : `tool ${quote2(tool.name)}`;
 }
-var namings, LIST_WORDS, PAGE_PARAMETERS, PAGE_RESULT_FIELDS, BUDGET_VERBS, normalised, PAGE_POSITIONS, DESCRIBED_AS_OFFSET, PAGE_SIZE_NAME, RESULT_COUNTS, JOB_STARTERS, RETURNS_JOB_ID, LINE_OFFSET, listToolsByNaming, inputs;
+var namings, LIST_WORDS, PAGE_PARAMETERS, PAGE_RESULT_FIELDS, BUDGET_VERBS, BUDGET_PARAMETER, normalised, PAGE_POSITIONS, DESCRIBED_AS_OFFSET, PAGE_SIZE_NAME, RESULT_COUNTS, JOB_STARTERS, RETURNS_JOB_ID, LINE_OFFSET, listToolsByNaming, PAGE_PARAMETER, LIMIT, CRAWL_REACH, RESULT_COUNT, PAGES_LINES, inputs;
 var init_support2 = __esm({
   "dist/mcp/rules/support.js"() {
     "use strict";
@@ -43862,6 +43894,7 @@ var init_support2 = __esm({
     ]);
     PAGE_RESULT_FIELDS = /* @__PURE__ */ new Set(["total", "totalcount", "hasmore", "nextcursor", "nextoffset", "nextpagetoken"]);
     BUDGET_VERBS = /* @__PURE__ */ new Set(["crawl", "map", "scrape", "spider"]);
+    BUDGET_PARAMETER = /depth|breadth/;
     normalised = (name) => name.toLowerCase().replace(/[_-]/g, "");
     PAGE_POSITIONS = /* @__PURE__ */ new Set([
       "offset",
@@ -43884,6 +43917,11 @@ var init_support2 = __esm({
     RETURNS_JOB_ID = /\breturns?\b[^.]{0,60}\b(?:session|job|task|operation|run)[ _-]?id\b/i;
     LINE_OFFSET = /\boffset\b[^.\n]{0,40}\blines?\b|\bline[ _-]?offset\b/i;
     listToolsByNaming = /* @__PURE__ */ new WeakMap();
+    PAGE_PARAMETER = 1;
+    LIMIT = 2;
+    CRAWL_REACH = 4;
+    RESULT_COUNT = 8;
+    PAGES_LINES = 16;
     inputs = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -44071,8 +44109,7 @@ function unbounded(document, property) {
 }
 function unboundedPosition(document, property) {
   const value = nonNullMember(document, property.resolved);
-  const read = (key) => Object.prototype.hasOwnProperty.call(value.schema, key) ? value.schema[key] : keyword(property, key);
-  const has = (key) => read(key) !== void 0;
+  const has = (key) => keywordOf(value, property, key) !== void 0;
   if (has("enum") || has("const"))
     return void 0;
   const types = typesOf(document, value);
@@ -44085,8 +44122,7 @@ function unboundedPosition(document, property) {
   if (types.has("string") && !has("maxLength")) {
     return { what: "cursor", message: "has no maxLength", hint: "bound the cursor's length, e.g. maxLength: 512 (zod .max(512), Pydantic max_length=512)" };
   }
-  const bounded = (key) => has(key) && Math.abs(Number(read(key))) !== UNBOUNDED_MAXIMUM;
-  if ((types.has("integer") || types.has("number")) && !bounded("minimum") && !bounded("exclusiveMinimum")) {
+  if ((types.has("integer") || types.has("number")) && !bounds(value, property, "minimum") && !bounds(value, property, "exclusiveMinimum")) {
     return {
       what: types.has("integer") ? "integer" : "number",
       message: "has no minimum (a page position needs only that)",
@@ -44096,8 +44132,7 @@ function unboundedPosition(document, property) {
   return void 0;
 }
 function unboundedShape(document, property, shape) {
-  const read = (key) => Object.prototype.hasOwnProperty.call(shape.schema, key) ? shape.schema[key] : keyword(property, key);
-  const has = (key) => read(key) !== void 0;
+  const has = (key) => keywordOf(shape, property, key) !== void 0;
   if (has("enum") || has("const"))
     return void 0;
   const types = typesOf(document, shape);
@@ -44109,12 +44144,12 @@ function unboundedShape(document, property, shape) {
     };
   }
   if ((types.has("integer") || types.has("number")) && !types.has("string")) {
-    const zodDefault = (key) => Math.abs(Number(read(key))) === UNBOUNDED_MAXIMUM;
-    const low = has("minimum") && !zodDefault("minimum") || has("exclusiveMinimum") && !zodDefault("exclusiveMinimum");
-    const high = has("maximum") && !zodDefault("maximum") || has("exclusiveMaximum") && !zodDefault("exclusiveMaximum");
+    const low = bounds(shape, property, "minimum") || bounds(shape, property, "exclusiveMinimum");
+    const high = bounds(shape, property, "maximum") || bounds(shape, property, "exclusiveMaximum");
     if (!low || !high) {
       const lacking = !low && !high ? "minimum and no maximum" : !low ? "minimum" : "maximum";
-      const note = !high && (zodDefault("maximum") || zodDefault("exclusiveMaximum")) ? ` (${UNBOUNDED_MAXIMUM} is zod's "no maximum")` : "";
+      const zodMaximum = isZodDefault(shape, property, "maximum") || isZodDefault(shape, property, "exclusiveMaximum");
+      const note = !high && zodMaximum ? ` (${UNBOUNDED_MAXIMUM} is zod's "no maximum")` : "";
       return {
         what: types.has("integer") ? "integer" : "number",
         message: `has no ${lacking}${note}`,
@@ -44126,6 +44161,16 @@ function unboundedShape(document, property, shape) {
     return { what: "array", message: "has no maxItems", hint: "bound it, e.g. maxItems: 100 (zod .max(100), Pydantic max_length=100)" };
   }
   return void 0;
+}
+function keywordOf(shape, property, key) {
+  return Object.prototype.hasOwnProperty.call(shape.schema, key) ? shape.schema[key] : keyword(property, key);
+}
+function bounds(shape, property, key) {
+  const value = keywordOf(shape, property, key);
+  return value !== void 0 && Math.abs(Number(value)) !== UNBOUNDED_MAXIMUM;
+}
+function isZodDefault(shape, property, key) {
+  return Math.abs(Number(keywordOf(shape, property, key))) === UNBOUNDED_MAXIMUM;
 }
 var mcp_input_bounds_default;
 var init_mcp_input_bounds = __esm({
@@ -44422,11 +44467,11 @@ var init_mcp_pagination_params = __esm({
         for (const { tool, input } of toolInputs(tools2)) {
           if (!isListTool(tool, naming, settings.listTools) || takesNoArguments(tool))
             continue;
-          const properties = new Map(propertiesOf(input.document, input.root).map((p) => [p.name, p]));
           for (const expected2 of EXPECTED) {
-            const property = properties.get(expected2.name);
+            const property = propertyOf(input.document, input.root, expected2.name);
             if (!property) {
-              const other = [...properties.keys()].find((name) => expected2.otherNames.includes(name.toLowerCase().replace(/[_-]/g, "")));
+              const names = propertiesOf(input.document, input.root).map((p) => p.name);
+              const other = names.find((name) => expected2.otherNames.includes(name.toLowerCase().replace(/[_-]/g, "")));
               report2({
                 path: propertiesPath(input.root),
                 target: "key",
@@ -44542,7 +44587,7 @@ var init_mcp_response_format = __esm({
       messages: { wrongFormat: '{{tool}}: response_format {{problems}}; expected enum ["markdown", "json"] with default "markdown"' },
       check({ tools: tools2, report: report2, shown }) {
         for (const { tool, input } of toolInputs(tools2)) {
-          const property = propertiesOf(input.document, input.root).find((p) => p.name === "response_format");
+          const property = propertyOf(input.document, input.root, "response_format");
           if (!property)
             continue;
           const value = nonNullMember(input.document, property.resolved);

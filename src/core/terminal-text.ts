@@ -81,6 +81,13 @@ export class WorkflowCommandGuard {
 
   neutralise(text: string): string {
     if (text === "") return text;
+    // Most output holds neither `::` nor `##[`: two searches then spare the two replacements and the
+    // copy of a whole report (a JSON report of 1,000 tools is 460 KB). A text that starts with a colon,
+    // `#` or `[` may complete what the line before it began, so it takes the full path.
+    if (!text.includes("::") && !text.includes("##[") && !/^[:#[]/.test(text)) {
+      this.remember(text);
+      return text;
+    }
     const before = this.lineStart === "blank" ? "\n" : this.lineStart === "colon" ? "\n:" : "x" + "#".repeat(this.hashes);
     const guarded = (before + text).replace(LINE_COMMAND, "$1\\u003a").replace(LEGACY_COMMAND, "##\\u005b").slice(before.length);
     this.remember(text);

@@ -91,12 +91,29 @@ export function propertiesOf(document: SchemaNode, object: SchemaNode): Property
   const props = object.schema.properties;
   if (!isObject(props)) return [];
   const result: Property[] = [];
-  for (const [name, value] of Object.entries(props)) {
-    if (!isObject(value)) continue;
-    const written = { schema: value, path: [...object.path, "properties", name] };
-    result.push({ name, written, resolved: resolveRef(document, written) });
-  }
+  for (const [name, value] of Object.entries(props)) if (isObject(value)) result.push(propertyAt(document, object, name, value));
   return result;
+}
+
+/**
+ * The property `name` of an object schema, as {@link propertiesOf} gives it, or undefined: for a rule
+ * that asks for one or two names, without making every property of every tool.
+ */
+export function propertyOf(document: SchemaNode, object: SchemaNode, name: string): Property | undefined {
+  const props = object.schema.properties;
+  const value = isObject(props) && Object.prototype.hasOwnProperty.call(props, name) ? props[name] : undefined;
+  return isObject(value) ? propertyAt(document, object, name, value) : undefined;
+}
+
+/** Whether an object schema has no properties (as {@link propertiesOf} counts them). */
+export function hasNoProperties(object: SchemaNode): boolean {
+  const props = object.schema.properties;
+  return !isObject(props) || !Object.values(props).some(isObject);
+}
+
+function propertyAt(document: SchemaNode, object: SchemaNode, name: string, value: Record<string, unknown>): Property {
+  const written = { schema: value, path: [...object.path, "properties", name] };
+  return { name, written, resolved: resolveRef(document, written) };
 }
 
 /** A keyword as written beside a `$ref`, else on the referenced schema. */

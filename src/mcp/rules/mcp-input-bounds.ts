@@ -48,8 +48,7 @@ function unbounded(document: SchemaNode, property: Property): Problem | undefine
 /** A page position: typed, a number bounded below, a string (a cursor) by its length. */
 function unboundedPosition(document: SchemaNode, property: Property): Problem | undefined {
   const value = nonNullMember(document, property.resolved);
-  const read = (key: string): unknown => (Object.prototype.hasOwnProperty.call(value.schema, key) ? value.schema[key] : keyword(property, key));
-  const has = (key: string) => read(key) !== undefined;
+  const has = (key: string) => keywordOf(value, property, key) !== undefined;
   if (has("enum") || has("const")) return undefined;
   const types = typesOf(document, value);
   if (types.size === 0)
@@ -61,8 +60,7 @@ function unboundedPosition(document: SchemaNode, property: Property): Problem | 
   if (types.has("string") && !has("maxLength")) {
     return { what: "cursor", message: "has no maxLength", hint: "bound the cursor's length, e.g. maxLength: 512 (zod .max(512), Pydantic max_length=512)" };
   }
-  const bounded = (key: string) => has(key) && Math.abs(Number(read(key))) !== UNBOUNDED_MAXIMUM;
-  if ((types.has("integer") || types.has("number")) && !bounded("minimum") && !bounded("exclusiveMinimum")) {
+  if ((types.has("integer") || types.has("number")) && !bounds(value, property, "minimum") && !bounds(value, property, "exclusiveMinimum")) {
     return {
       what: types.has("integer") ? "integer" : "number",
       message: "has no minimum (a page position needs only that)",
@@ -79,8 +77,7 @@ interface Problem {
 }
 
 function unboundedShape(document: SchemaNode, property: Property, shape: SchemaNode): Problem | undefined {
-  const read = (key: string): unknown => (Object.prototype.hasOwnProperty.call(shape.schema, key) ? shape.schema[key] : keyword(property, key));
-  const has = (key: string) => read(key) !== undefined;
+  const has = (key: string) => keywordOf(shape, property, key) !== undefined;
   if (has("enum") || has("const")) return undefined;
   const types = typesOf(document, shape);
   if (types.has("string") && !(has("maxLength") || has("pattern") || has("format"))) {
@@ -91,13 +88,12 @@ function unboundedShape(document: SchemaNode, property: Property, shape: SchemaN
     };
   }
   if ((types.has("integer") || types.has("number")) && !types.has("string")) {
-    // zod's int() writes ±Number.MAX_SAFE_INTEGER as its bounds: they bound nothing.
-    const zodDefault = (key: string) => Math.abs(Number(read(key))) === UNBOUNDED_MAXIMUM;
-    const low = (has("minimum") && !zodDefault("minimum")) || (has("exclusiveMinimum") && !zodDefault("exclusiveMinimum"));
-    const high = (has("maximum") && !zodDefault("maximum")) || (has("exclusiveMaximum") && !zodDefault("exclusiveMaximum"));
+    const low = bounds(shape, property, "minimum") || bounds(shape, property, "exclusiveMinimum");
+    const high = bounds(shape, property, "maximum") || bounds(shape, property, "exclusiveMaximum");
     if (!low || !high) {
       const lacking = !low && !high ? "minimum and no maximum" : !low ? "minimum" : "maximum";
-      const note = !high && (zodDefault("maximum") || zodDefault("exclusiveMaximum")) ? ` (${UNBOUNDED_MAXIMUM} is zod's "no maximum")` : "";
+      const zodMaximum = isZodDefault(shape, property, "maximum") || isZodDefault(shape, property, "exclusiveMaximum");
+      const note = !high && zodMaximum ? ` (${UNBOUNDED_MAXIMUM} is zod's "no maximum")` : "";
       return {
         what: types.has("integer") ? "integer" : "number",
         message: `has no ${lacking}${note}`,
@@ -109,4 +105,20 @@ function unboundedShape(document: SchemaNode, property: Property, shape: SchemaN
     return { what: "array", message: "has no maxItems", hint: "bound it, e.g. maxItems: 100 (zod .max(100), Pydantic max_length=100)" };
   }
   return undefined;
+}
+
+/** A keyword of one shape of a property's value: on the shape, else beside the property's `$ref` or on what it resolves to. */
+function keywordOf(shape: SchemaNode, property: Property, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(shape.schema, key) ? shape.schema[key] : keyword(property, key);
+}
+
+/** A bound that bounds something: written, and not one of zod's defaults. */
+function bounds(shape: SchemaNode, property: Property, key: string): boolean {
+  const value = keywordOf(shape, property, key);
+  return value !== undefined && Math.abs(Number(value)) !== UNBOUNDED_MAXIMUM;
+}
+
+/** zod's int() writes ±Number.MAX_SAFE_INTEGER as its bounds: they bound nothing. */
+function isZodDefault(shape: SchemaNode, property: Property, key: string): boolean {
+  return Math.abs(Number(keywordOf(shape, property, key))) === UNBOUNDED_MAXIMUM;
 }

@@ -1,5 +1,5 @@
 import type { JsonPath } from "../../core/location.js";
-import { keyword, nonNullMember, propertiesOf, typesOf, UNBOUNDED_MAXIMUM, type Property, type SchemaNode } from "../input-schema.js";
+import { keyword, nonNullMember, propertiesOf, propertyOf, typesOf, UNBOUNDED_MAXIMUM, type Property, type SchemaNode } from "../input-schema.js";
 import { defineMcpRule } from "./types.js";
 import { isListTool, namingOf, takesNoArguments, toolInputs, toolLabel } from "./support.js";
 
@@ -48,11 +48,11 @@ export default defineMcpRule({
     for (const { tool, input } of toolInputs(tools)) {
       // A list without arguments is a fixed one (open pages, connections, configured sources): nothing to page.
       if (!isListTool(tool, naming, settings.listTools) || takesNoArguments(tool)) continue;
-      const properties = new Map(propertiesOf(input.document, input.root).map((p) => [p.name, p]));
       for (const expected of EXPECTED) {
-        const property = properties.get(expected.name);
+        const property = propertyOf(input.document, input.root, expected.name);
         if (!property) {
-          const other = [...properties.keys()].find((name) => expected.otherNames.includes(name.toLowerCase().replace(/[_-]/g, "")));
+          const names = propertiesOf(input.document, input.root).map((p) => p.name);
+          const other = names.find((name) => expected.otherNames.includes(name.toLowerCase().replace(/[_-]/g, "")));
           report({
             path: propertiesPath(input.root),
             target: "key",

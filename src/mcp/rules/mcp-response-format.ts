@@ -1,4 +1,4 @@
-import { keyword, nonNullMember, propertiesOf } from "../input-schema.js";
+import { keyword, nonNullMember, propertyOf } from "../input-schema.js";
 import { defineMcpRule } from "./types.js";
 import { toolInputs, toolLabel } from "./support.js";
 
@@ -12,7 +12,7 @@ export default defineMcpRule({
   messages: { wrongFormat: '{{tool}}: response_format {{problems}}; expected enum ["markdown", "json"] with default "markdown"' },
   check({ tools, report, shown }) {
     for (const { tool, input } of toolInputs(tools)) {
-      const property = propertiesOf(input.document, input.root).find((p) => p.name === "response_format");
+      const property = propertyOf(input.document, input.root, "response_format");
       if (!property) continue;
       const value = nonNullMember(input.document, property.resolved);
       const from = (key: string) =>

@@ -1,4 +1,4 @@
-import { effectiveRoot, nonNullMember, propertiesOf, schemaOf, typesOf, type Property, type SchemaNode } from "../input-schema.js";
+import { effectiveRoot, hasNoProperties, nonNullMember, propertiesOf, resolveRef, schemaOf, typesOf, type Property, type SchemaNode } from "../input-schema.js";
 import { isObject, type ToolEntry } from "../listing.js";
 import { isPlural, splitToolName, toolNaming, type ToolNaming } from "../naming.js";
 import { quote } from "../text.js";
@@ -45,6 +45,8 @@ const PAGE_PARAMETERS = new Map<string, "number" | "string">([
 const PAGE_RESULT_FIELDS = new Set(["total", "totalcount", "hasmore", "nextcursor", "nextoffset", "nextpagetoken"]);
 /** Action words of tools whose `limit` is how much to fetch or crawl, not a page size. */
 const BUDGET_VERBS = new Set(["crawl", "map", "scrape", "spider"]);
+/** Parameters of a crawl's reach: a `limit` beside them is a budget too. */
+const BUDGET_PARAMETER = /depth|breadth/;
 
 const normalised = (name: string) => name.toLowerCase().replace(/[_-]/g, "");
 
@@ -70,9 +72,7 @@ const PAGE_SIZE_NAME = /size|count|limit|max|num/i;
 /** Whether a list tool's parameter says where a page starts (offset, pageIdx, start_cursor..., or a `start` described as an offset). */
 export function isPagePosition(property: Property): boolean {
   if (PAGE_POSITIONS.has(normalised(property.name))) return true;
-  const schema = property.resolved.schema;
-  const description = isObject(schema) && typeof schema.description === "string" ? schema.description : "";
-  return DESCRIBED_AS_OFFSET.test(description) && !PAGE_SIZE_NAME.test(property.name);
+  return DESCRIBED_AS_OFFSET.test(descriptionOf(property.resolved)) && !PAGE_SIZE_NAME.test(property.name);
 }
 
 /** How many items to return, under names that are no page size: `maxResults`, `maxCount`, `top_k`, `num_results`. */
@@ -115,33 +115,64 @@ function readsAsListTool(tool: ToolEntry, naming: ToolNaming): boolean {
   const description = isObject(tool.value) && typeof tool.value.description === "string" ? tool.value.description : "";
   if (JOB_STARTERS.has(action[0] ?? "") || RETURNS_JOB_ID.test(description)) return hasPageResult(tool);
   const input = inputOf(tool);
-  const properties = input ? propertiesOf(input.document, input.root) : [];
-  const names = properties.map((p) => normalised(p.name));
-  const describes = (p: Property) => (isObject(p.resolved.schema) && typeof p.resolved.schema.description === "string" ? p.resolved.schema.description : "");
-  const offset = properties.find((p) => normalised(p.name) === "offset");
-  if (offset && (LINE_OFFSET.test(description) || LINE_OFFSET.test(`offset ${describes(offset)}`))) return false;
+  const facts = input ? parameterFacts(input, description) : 0;
+  if (facts & PAGES_LINES) return false;
   if (!writes && (action.some((word) => LIST_WORDS.has(word)) || (action[0] === "find" && isPlural(action[action.length - 1])))) return true;
-  if (input) {
-    const numeric = (p: Property) => {
-      const types = typesOf(input.document, nonNullMember(input.document, p.resolved));
-      return types.has("integer") || types.has("number");
-    };
-    const pages = (p: Property, index: number) => {
-      const kind = PAGE_PARAMETERS.get(names[index]!);
-      return kind === "string" ? typesOf(input.document, nonNullMember(input.document, p.resolved)).has("string") : kind === "number" && numeric(p);
-    };
-    if (properties.some(pages)) return true;
-    const budget = action.some((word) => BUDGET_VERBS.has(word)) || names.some((name) => /depth|breadth/.test(name));
-    if (names.includes("limit") && !budget) return true;
-    if (!writes && !budget && properties.some((p, index) => RESULT_COUNTS.has(names[index]!) && numeric(p))) return true;
+  const has = (fact: number) => (facts & fact) !== 0;
+  const budget = has(CRAWL_REACH) || action.some((word) => BUDGET_VERBS.has(word));
+  return has(PAGE_PARAMETER) || (has(LIMIT) && !budget) || (!writes && !budget && has(RESULT_COUNT)) || hasPageResult(tool);
+}
+
+/** What a tool's parameters say of it, as bits: worked out in one pass, without an object or a callback per tool. */
+const PAGE_PARAMETER = 1;
+const LIMIT = 2;
+const CRAWL_REACH = 4;
+const RESULT_COUNT = 8;
+/** Its `offset` is a line of one text (the first parameter named so, as its description or the tool's says). */
+const PAGES_LINES = 16;
+
+function parameterFacts(input: ToolInput, toolDescription: string): number {
+  const parameters = input.root.schema.properties;
+  if (!isObject(parameters)) return 0;
+  let facts = 0;
+  let offsetSeen = false;
+  // By name first: a parameter's schema is resolved only for the few names that ask for it.
+  for (const written of Object.keys(parameters)) {
+    if (!isObject(parameters[written])) continue;
+    const name = normalised(written);
+    if (name === "offset" && !offsetSeen) {
+      offsetSeen = true;
+      if (LINE_OFFSET.test(toolDescription) || LINE_OFFSET.test(`offset ${descriptionOf(parameterSchema(input, written))}`)) return PAGES_LINES;
+    }
+    const kind = PAGE_PARAMETERS.get(name);
+    if (kind !== undefined && !(facts & PAGE_PARAMETER) && hasType(input.document, parameterSchema(input, written), kind)) facts |= PAGE_PARAMETER;
+    if (name === "limit") facts |= LIMIT;
+    if (BUDGET_PARAMETER.test(name)) facts |= CRAWL_REACH;
+    if (RESULT_COUNTS.has(name) && !(facts & RESULT_COUNT) && hasType(input.document, parameterSchema(input, written), "number")) facts |= RESULT_COUNT;
   }
-  return hasPageResult(tool);
+  return facts;
+}
+
+/** A parameter's schema, `$ref`s followed (as {@link propertiesOf} resolves it). */
+function parameterSchema(input: ToolInput, name: string): SchemaNode {
+  const schema = (input.root.schema.properties as Record<string, Record<string, unknown>>)[name]!;
+  return resolveRef(input.document, { schema, path: [...input.root.path, "properties", name] });
+}
+
+/** Whether a value (its non-null member) may be a string, or a number (an integer or any number). */
+function hasType(document: SchemaNode, value: SchemaNode, type: "string" | "number"): boolean {
+  const types = typesOf(document, nonNullMember(document, value));
+  return type === "string" ? types.has("string") : types.has("integer") || types.has("number");
+}
+
+function descriptionOf(schema: SchemaNode): string {
+  return typeof schema.schema.description === "string" ? schema.schema.description : "";
 }
 
 /** Whether a list tool takes no arguments at all: a fixed list (open pages, connections, configured sources). */
 export function takesNoArguments(tool: ToolEntry): boolean {
   const input = inputOf(tool);
-  return input !== undefined && propertiesOf(input.document, input.root).length === 0;
+  return input !== undefined && hasNoProperties(input.root);
 }
 
 function hasPageResult(tool: ToolEntry): boolean {
