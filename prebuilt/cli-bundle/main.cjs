@@ -43673,7 +43673,8 @@ function propertyAt(document, object, name, value) {
   return { name, written, resolved: resolveRef2(document, written) };
 }
 function keyword(property, key) {
-  return Object.prototype.hasOwnProperty.call(property.written.schema, key) ? property.written.schema[key] : property.resolved.schema[key];
+  const holder = Object.prototype.hasOwnProperty.call(property.written.schema, key) ? property.written : property.resolved;
+  return holder.schema[key];
 }
 function typesOf(document, node, seen = /* @__PURE__ */ new Set()) {
   const types = /* @__PURE__ */ new Set();
