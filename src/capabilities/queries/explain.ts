@@ -19,6 +19,7 @@ import type { PlatformGroup } from "./platforms.js";
 import { knownWindowLabels } from "./project-model.js";
 import { plural } from "../../core/wording.js";
 import { syntaxOf, type Syntax } from "../../core/source/syntax.js";
+import type { JsonPath } from "../../core/location.js";
 
 export type RefusalKind = "release" | "plugin-not-found" | "command-not-found" | "permissions-listed" | "not-allowed-here" | "denied";
 
@@ -96,6 +97,8 @@ export interface Suggestion {
   newCapabilityFile: string;
   /** Denies to remove first: a deny wins for every window and origin. */
   removeDenies: ResolvedCommand[];
+  /** Window patterns a typo or a case away from the window: shown before any new grant. */
+  nearMissWindows: NearMissWindow[];
   notes: string[];
 }
 
@@ -123,6 +126,8 @@ export interface CallQuery {
   window: string;
   webview?: string;
   origin: Origin;
+  /** The scope value the entry gets instead of the schema's placeholder (explain knows the path, URL or program refused). */
+  scope?: Record<string, unknown> | string;
 }
 
 /** Answers one call on every platform group and, when some refuse it, works out the smallest grant. */
@@ -130,7 +135,7 @@ export function explainCall(
   project: Project,
   groups: readonly PlatformGroup[],
   query: CallQuery,
-  lineOf: (entry: { file: string; path: (string | number)[] }) => number,
+  lineOf: (entry: { file: string; path: JsonPath }) => number,
 ): CallExplanation {
   const webview = query.webview ?? query.window;
   const verdicts: PlatformVerdict[] = [];
@@ -168,7 +173,7 @@ function suggest(
   query: CallQuery,
   webview: string,
   verdicts: readonly PlatformVerdict[],
-  lineOf: (entry: { file: string; path: (string | number)[] }) => number,
+  lineOf: (entry: { file: string; path: JsonPath }) => number,
 ): Suggestion {
   const catalog = project.catalog;
   const { plugin, name } = parseCommandName(query.command);
@@ -180,11 +185,11 @@ function suggest(
   let reason: string;
   if (smallest) {
     const identifier = qualifiedIdentifier(key, smallest.identifier);
-    const scope = manifest!.global_scope_schema ? scopeTemplate(manifest!.global_scope_schema) : undefined;
+    const scope = manifest!.global_scope_schema ? (query.scope ?? scopeTemplate(manifest!.global_scope_schema)) : undefined;
     entry = scope ? { identifier, allow: [scope] } : identifier;
     const others = smallest.commands.allow.filter((c) => c !== name);
     reason = `"${identifier}" enables ${others.length ? `${name} and ${plural(others.length, "other command")} (${others.join(", ")})` : `only ${name}`}`;
-    if (scope)
+    if (scope && query.scope === undefined)
       notes.push(
         `the ${key} plugin reads a scope: replace the placeholder${Object.keys(scope).length > 1 ? "s" : ""} with the narrowest value the window needs (without a matching scope the command refuses at run time)`,
       );
@@ -218,7 +223,8 @@ function suggest(
   for (const item of selectionNotes(project, groups, query, webview, refusedOn)) notes.push(item);
   const capability = newCapability(query, entry, refusedOn, groups);
   const newCapabilityFile = `src-tauri/capabilities/${String(capability.identifier)}.${capabilitySyntax(project)}`;
-  const suggestion: Suggestion = { entry, reason, newCapability: capability, newCapabilityFile, removeDenies, notes };
+  const nearMissWindows = nearMissWindowPatterns(project, groups, query.window, webview, query.command, (file, path) => lineOf({ file, path }));
+  const suggestion: Suggestion = { entry, reason, newCapability: capability, newCapabilityFile, removeDenies, nearMissWindows, notes };
   if (covering) {
     const permissionsPath = [...covering.source.path, "permissions"];
     suggestion.addTo = { capability: covering.identifier, file: covering.source.file, line: lineOf({ file: covering.source.file, path: permissionsPath }) };
@@ -329,4 +335,52 @@ export function commandIndexFor(catalog: Catalog, groups: readonly PlatformGroup
     catalog,
     groups.flatMap((g) => [...g.model.allowed.keys(), ...g.model.denied.keys()]),
   );
+}
+
+/** A capability window pattern one typo or a case away from the calling window's label. */
+export interface NearMissWindow {
+  capability: string;
+  file: string;
+  line: number;
+  pattern: string;
+  /** Whether that capability grants the command asked about: fixing the label then allows the call. */
+  grantsCommand: boolean;
+}
+
+/**
+ * Window patterns of capabilities that miss the calling window by a typo or a case (`setings`,
+ * `Settings` for `settings`): pointed at before any new capability is proposed.
+ */
+export function nearMissWindowPatterns(
+  project: Project,
+  groups: readonly PlatformGroup[],
+  window: string,
+  webview: string,
+  command: string | undefined,
+  lineOf: (file: string, path: JsonPath) => number,
+): NearMissWindow[] {
+  // A pattern naming another window the app declares or creates is that window's, not a typo.
+  const declared = new Set([...(project.config?.windows.map((w) => w.label) ?? []), ...(project.codeWindows?.labels.map((made) => made.label) ?? [])]);
+  const found = new Map<string, NearMissWindow>();
+  for (const group of groups) {
+    for (const resolved of group.model.capabilities) {
+      if (resolved.matchesLabels(window, webview)) continue;
+      for (const item of resolved.capability.windows) {
+        if (item.value === window || declared.has(item.value) || /[*?[]/.test(item.value) || nearest(window, [item.value], 1).length === 0) continue;
+        const key = `${resolved.capability.source.file}\0${JSON.stringify(item.path)}`;
+        const grantsCommand = command !== undefined && group.model.allowsIn(command, resolved.index).length > 0;
+        const known = found.get(key);
+        if (known) known.grantsCommand ||= grantsCommand;
+        else
+          found.set(key, {
+            capability: resolved.capability.identifier,
+            file: resolved.capability.source.file,
+            line: lineOf(resolved.capability.source.file, item.path),
+            pattern: item.value,
+            grantsCommand,
+          });
+      }
+    }
+  }
+  return [...found.values()];
 }

@@ -5,6 +5,7 @@ import { contextLabel, provenanceJson, type SourceLines } from "../queries/proje
 import { quoteList } from "../../core/did-you-mean.js";
 import { NO_PAINT, type Paint } from "../../core/terminal-text.js";
 import { blockValue, fileText, syntaxOf } from "../../core/source/syntax.js";
+import { nearMissText } from "./scope-refusal.js";
 
 const LISTED_PERMISSIONS = 8;
 
@@ -61,6 +62,7 @@ export function renderCall(call: CallExplanation, asked: readonly string[], line
   if (s && !call.verdicts.every((v) => v.explanation.verdict === "unchecked" || v.explanation.verdict === "allowed")) {
     out.push("");
     out.push(paint.bold("to allow it:"));
+    for (const miss of s.nearMissWindows) out.push(`  ${note} ${nearMissText(miss, call.window, call.command)}`);
     for (const deny of s.removeDenies)
       out.push(`  remove the deny ${deny.provenance.chain[0]} from capability ${deny.provenance.capability}  ${paint.dim(`(${lines.where(deny)})`)}`);
     if (s.addTo) {
@@ -123,6 +125,7 @@ export function callJson(call: CallExplanation, lines: SourceLines) {
               newCapability: fileText(s.newCapability, syntaxOf(s.newCapabilityFile)),
             },
             removeDenies: s.removeDenies.map((entry) => provenanceJson(entry, lines)),
+            nearMissWindows: s.nearMissWindows,
             notes: s.notes,
           },
         }
