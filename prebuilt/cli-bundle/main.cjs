@@ -12659,11 +12659,11 @@ function suggest(project, groups, query, webview, verdicts, lineOf2) {
   let reason;
   if (smallest) {
     const identifier = qualifiedIdentifier(key, smallest.identifier);
-    const scope = manifest.global_scope_schema ? scopeTemplate(manifest.global_scope_schema) : void 0;
+    const scope = manifest.global_scope_schema ? query.scope ?? scopeTemplate(manifest.global_scope_schema) : void 0;
     entry = scope ? { identifier, allow: [scope] } : identifier;
     const others = smallest.commands.allow.filter((c) => c !== name);
     reason = `"${identifier}" enables ${others.length ? `${name} and ${plural(others.length, "other command")} (${others.join(", ")})` : `only ${name}`}`;
-    if (scope)
+    if (scope && query.scope === void 0)
       notes.push(`the ${key} plugin reads a scope: replace the placeholder${Object.keys(scope).length > 1 ? "s" : ""} with the narrowest value the window needs (without a matching scope the command refuses at run time)`);
   } else if (plugin === void 0) {
     const slug = `allow-${name.replace(/_/g, "-")}`;
@@ -12690,7 +12690,8 @@ function suggest(project, groups, query, webview, verdicts, lineOf2) {
     notes.push(item);
   const capability = newCapability(query, entry, refusedOn2, groups);
   const newCapabilityFile = `src-tauri/capabilities/${String(capability.identifier)}.${capabilitySyntax(project)}`;
-  const suggestion = { entry, reason, newCapability: capability, newCapabilityFile, removeDenies, notes };
+  const nearMissWindows = nearMissWindowPatterns(project, groups, query.window, webview, query.command, (file, path45) => lineOf2({ file, path: path45 }));
+  const suggestion = { entry, reason, newCapability: capability, newCapabilityFile, removeDenies, nearMissWindows, notes };
   if (covering) {
     const permissionsPath = [...covering.source.path, "permissions"];
     suggestion.addTo = { capability: covering.identifier, file: covering.source.file, line: lineOf2({ file: covering.source.file, path: permissionsPath }) };
@@ -12769,6 +12770,34 @@ function newCapability(query, entry, refusedOn2, groups) {
 }
 function commandIndexFor(catalog, groups) {
   return new CommandIndex(catalog, groups.flatMap((g) => [...g.model.allowed.keys(), ...g.model.denied.keys()]));
+}
+function nearMissWindowPatterns(project, groups, window, webview, command, lineOf2) {
+  const declared = /* @__PURE__ */ new Set([...project.config?.windows.map((w2) => w2.label) ?? [], ...project.codeWindows?.labels.map((made) => made.label) ?? []]);
+  const found = /* @__PURE__ */ new Map();
+  for (const group of groups) {
+    for (const resolved of group.model.capabilities) {
+      if (resolved.matchesLabels(window, webview))
+        continue;
+      for (const item of resolved.capability.windows) {
+        if (item.value === window || declared.has(item.value) || /[*?[]/.test(item.value) || nearest(window, [item.value], 1).length === 0)
+          continue;
+        const key = `${resolved.capability.source.file}\0${JSON.stringify(item.path)}`;
+        const grantsCommand = command !== void 0 && group.model.allowsIn(command, resolved.index).length > 0;
+        const known = found.get(key);
+        if (known)
+          known.grantsCommand ||= grantsCommand;
+        else
+          found.set(key, {
+            capability: resolved.capability.identifier,
+            file: resolved.capability.source.file,
+            line: lineOf2(resolved.capability.source.file, item.path),
+            pattern: item.value,
+            grantsCommand
+          });
+      }
+    }
+  }
+  return [...found.values()];
 }
 var NAME2, PATTERNS;
 var init_explain = __esm({
@@ -13045,6 +13074,132 @@ var init_terminal_text = __esm({
   }
 });
 
+// dist/capabilities/render/scope-refusal.js
+function renderScopeRefusal(answer, asked, notes, paint = NO_PAINT) {
+  const { refusal } = answer;
+  const note = paint.warning("note:");
+  const commands = [...new Set(answer.verdicts.flatMap((v2) => v2.command ? [v2.command] : []))];
+  const out = [
+    `${PLUGIN_NAMES[refusal.plugin]} refused the ${refusal.subjectKind} ${JSON.stringify(refusal.subject)}${refusal.with ? ` with ${JSON.stringify(refusal.with)}` : ""}${commands.length ? ` (${commands.join(", ")})` : ""} for window "${answer.window}", webview "${answer.webview}", origin ${originDisplay2(answer.origin)} ${paint.dim(refusal.plugin === "asset" ? "(the asset protocol's scope in the app config)" : "(its scope, read after the ACL allowed the command)")}`,
+    `caplint resolves this app for ${describePlatforms(asked, asked)}:`,
+    ...[...notes, ...answer.notes].map((text2) => `${note} ${text2}`)
+  ];
+  if (answer.verdicts.length && answer.verdicts.every((v2) => v2.scope === "not-reached")) {
+    out.push(`${note} the ACL refuses ${commands.join(", ") || "the command"} to this window on every platform asked, so the plugin never read its scope (is --window right?); the ACL's answer:`);
+    return out;
+  }
+  for (const verdict of answer.verdicts) {
+    out.push("");
+    const on = answer.verdicts.length > 1 || asked.length === 1 ? ` on ${describePlatforms(verdict.platforms, asked)}` : "";
+    switch (verdict.scope) {
+      case "not-reached":
+        out.push(`${paint.bold(paint.error("NOT ALLOWED BY THE ACL"))}${on}: the plugin never reads its scope for this window`);
+        for (const line of shortenPermissionList(verdict.acl?.message ?? "", verdict.acl?.associatedPermissions ?? []).split("\n"))
+          if (line)
+            out.push(`  ${paint.dim(line)}`);
+        continue;
+      case "allowed":
+        out.push(`${paint.bold(paint.ok("SCOPE ALLOWS IT"))}${on}`);
+        break;
+      case "denied":
+        out.push(`${paint.bold(paint.error("DENIED BY THE SCOPE"))}${on}`);
+        break;
+      case "unknown":
+        out.push(`${paint.bold(paint.warning("NOT DECIDED"))}${on}: no entry matches, and caplint cannot place some`);
+        break;
+      case "refused":
+        out.push(`${paint.bold(paint.error("NOT IN THE SCOPE"))}${on}: no allow entry matches`);
+        break;
+    }
+    if (verdict.checked.length === 0)
+      out.push(`  the scope has no entry${refusal.plugin === "asset" ? " (app.security.assetProtocol.scope)" : " for this window"}: the plugin refuses every ${refusal.subjectKind}`);
+    for (const entry of verdict.checked)
+      out.push(`  ${checkedLine(entry, paint)}`);
+  }
+  if (answer.verdicts.every((v2) => v2.scope === "allowed")) {
+    out.push("");
+    out.push(`caplint finds the scope allows it: the message comes from a build with other capabilities (rebuild the app), another platform or another window${refusal.subjectKind === "path" ? ", or the path resolves elsewhere (a symbolic link: the plugin checks the link's target)" : ""}`);
+  }
+  const s = answer.suggestion;
+  if (s) {
+    out.push("");
+    out.push(paint.bold("to allow it:"));
+    for (const miss of answer.nearMissWindows)
+      out.push(`  ${note} ${nearMissText(miss, answer.window, commands[0])}`);
+    const syntax = syntaxOf(s.addTo?.file ?? "capability.json");
+    if (s.entry === null)
+      out.push(`  change "${s.addTo.field}" of the entry in capability ${s.addTo.capability}  (${s.addTo.file}:${s.addTo.line})`);
+    else {
+      if (s.addTo)
+        out.push(`  add this ${s.addTo.field === "permissions" ? "entry" : "value"} to "${s.addTo.field}"${s.addTo.capability ? ` of capability ${s.addTo.capability}` : ""}  (${s.addTo.file}:${s.addTo.line}):`);
+      else
+        out.push(`  a permission entry for a capability that covers window "${answer.window}":`);
+      for (const line of blockValue(s.entry, syntax).split("\n"))
+        out.push(`    ${line}`);
+    }
+    out.push(`  ${s.reason}`);
+    for (const text2 of s.notes)
+      out.push(`  ${note} ${text2}`);
+  }
+  return out;
+}
+function checkedLine(entry, paint) {
+  const shown = typeof entry.value === "string" ? JSON.stringify(entry.value) : inlineValue(entry.value, syntaxOf(entry.file));
+  const from = entry.scopeOf === "config" ? "app config" : `${entry.scopeOf === "global" ? "global scope (every window) of" : "scope of"} capability ${entry.capability} \u203A ${entry.chain.join(" \u203A ")}`;
+  const verdict = entry.matches === true ? paint.ok("matches") : entry.matches === false ? "no match" : paint.warning("not decided");
+  return `${entry.list} ${shown}  ${paint.dim(`${from} (${entry.file}:${entry.line})`)}: ${verdict}${entry.why ? `: ${entry.why}` : ""}`;
+}
+function nearMissText(miss, window, command) {
+  return `capability ${miss.capability} names window ${quoteLabel(miss.pattern)} (${miss.file}:${miss.line}), a typo or case away from ${quoteLabel(window)}${miss.grantsCommand && command ? ` and grants ${command}: if it is meant for this window, fix the label there instead of adding a grant` : ": if it is meant for this window, fix the label there"}`;
+}
+function scopeRefusalJson(answer) {
+  const s = answer.suggestion;
+  return {
+    scopeRefusal: answer.refusal,
+    window: answer.window,
+    webview: answer.webview,
+    origin: answer.origin.kind === "local" ? "local" : answer.origin.url,
+    verdicts: answer.verdicts.map((v2) => ({
+      platforms: v2.platforms,
+      ...v2.command ? { command: v2.command } : {},
+      ...v2.acl ? { acl: v2.acl.verdict } : {},
+      scope: v2.scope,
+      checked: v2.checked.map((entry) => ({
+        list: entry.list,
+        value: entry.value,
+        scopeOf: entry.scopeOf,
+        ...entry.capability !== void 0 ? { capability: entry.capability, permission: entry.chain?.[0] ?? "", chain: entry.chain } : {},
+        file: entry.file,
+        line: entry.line,
+        matches: entry.matches ?? null,
+        ...entry.why ? { why: entry.why } : {}
+      }))
+    })),
+    nearMissWindows: answer.nearMissWindows,
+    notes: answer.notes,
+    ...s ? { suggestion: { ...s, ...s.entry === null ? {} : { text: blockValue(s.entry, syntaxOf(s.addTo?.file ?? "capability.json")) } } } : {}
+  };
+}
+var PLUGIN_NAMES;
+var init_scope_refusal = __esm({
+  "dist/capabilities/render/scope-refusal.js"() {
+    "use strict";
+    init_platforms();
+    init_project_model();
+    init_terminal_text();
+    init_syntax();
+    init_did_you_mean();
+    init_call();
+    PLUGIN_NAMES = {
+      fs: "the fs plugin",
+      http: "the http plugin",
+      shell: "the shell plugin",
+      opener: "the opener plugin",
+      asset: "the asset protocol"
+    };
+  }
+});
+
 // dist/capabilities/render/call.js
 function shortenPermissionList(message, permissions) {
   if (permissions.length <= LISTED_PERMISSIONS)
@@ -13090,6 +13245,8 @@ function renderCall(call, asked, lines, paint = NO_PAINT) {
   if (s && !call.verdicts.every((v2) => v2.explanation.verdict === "unchecked" || v2.explanation.verdict === "allowed")) {
     out.push("");
     out.push(paint.bold("to allow it:"));
+    for (const miss of s.nearMissWindows)
+      out.push(`  ${note} ${nearMissText(miss, call.window, call.command)}`);
     for (const deny of s.removeDenies)
       out.push(`  remove the deny ${deny.provenance.chain[0]} from capability ${deny.provenance.capability}  ${paint.dim(`(${lines.where(deny)})`)}`);
     if (s.addTo) {
@@ -13147,6 +13304,7 @@ function callJson(call, lines) {
           newCapability: fileText(s.newCapability, syntaxOf(s.newCapabilityFile))
         },
         removeDenies: s.removeDenies.map((entry) => provenanceJson(entry, lines)),
+        nearMissWindows: s.nearMissWindows,
         notes: s.notes
       }
     } : {}
@@ -13161,6 +13319,7 @@ var init_call = __esm({
     init_did_you_mean();
     init_terminal_text();
     init_syntax();
+    init_scope_refusal();
     LISTED_PERMISSIONS = 8;
   }
 });
@@ -39627,17 +39786,640 @@ var init_diff2 = __esm({
   }
 });
 
+// dist/capabilities/engine/match/path-glob.js
+function pathComponents(path45, windows) {
+  return (windows ? path45.replace(/\\/g, "/") : path45).split("/");
+}
+function pathGlobMatches(pattern, path45, options) {
+  if (pattern.length > MAX_PATH_GLOB_LENGTH || path45.length > MAX_PATH_GLOB_LENGTH)
+    return false;
+  const windows = options.windows ?? false;
+  if (options.literalSeparator === false)
+    return componentMatches2(tokenize5(pattern.replace(/\*\*/g, "*")), path45.replace(/\\/g, "/"), options.literalLeadingDot, true);
+  const patternParts = pathComponents(pattern, windows);
+  const pathParts = pathComponents(path45, windows);
+  if (patternParts.some((part) => part.includes("**") && part !== "**"))
+    return false;
+  const compiled2 = patternParts.map((part) => part === "**" ? "recursive" : tokenize5(part));
+  let reachable = new Array(pathParts.length + 1).fill(false);
+  reachable[0] = true;
+  for (const part of compiled2) {
+    const next = new Array(pathParts.length + 1).fill(false);
+    if (part === "recursive") {
+      let open2 = false;
+      for (let j2 = 0; j2 <= pathParts.length; j2++) {
+        if (reachable[j2])
+          open2 = true;
+        if (open2)
+          next[j2] = true;
+        if (open2 && j2 < pathParts.length && options.literalLeadingDot && pathParts[j2].startsWith("."))
+          open2 = false;
+      }
+    } else {
+      for (let j2 = 0; j2 < pathParts.length; j2++)
+        if (reachable[j2] && componentMatches2(part, pathParts[j2], options.literalLeadingDot, false))
+          next[j2 + 1] = true;
+    }
+    reachable = next;
+  }
+  return reachable[pathParts.length] || pathParts[pathParts.length - 1] === "" && reachable[pathParts.length - 1] && compiled2[compiled2.length - 1] === "recursive";
+}
+function tokenize5(part) {
+  const chars = Array.from(part);
+  const tokens2 = [];
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i];
+    if (c === "*") {
+      if (tokens2[tokens2.length - 1]?.kind !== "star")
+        tokens2.push({ kind: "star" });
+    } else if (c === "?")
+      tokens2.push({ kind: "any-char" });
+    else if (c === "[") {
+      const negated2 = chars[i + 1] === "!";
+      const start = i + (negated2 ? 2 : 1);
+      let close = -1;
+      for (let k = start + 1; k < chars.length; k++)
+        if (chars[k] === "]") {
+          close = k;
+          break;
+        }
+      if (close < 0) {
+        tokens2.push({ kind: "char", char: c });
+        continue;
+      }
+      const body = chars.slice(start, close);
+      const ranges = [];
+      for (let k = 0; k < body.length; k++) {
+        if (body[k + 1] === "-" && k + 2 < body.length) {
+          ranges.push([body[k], body[k + 2]]);
+          k += 2;
+        } else
+          ranges.push([body[k], body[k]]);
+      }
+      tokens2.push({ kind: "class", negated: negated2, ranges });
+      i = close;
+    } else
+      tokens2.push({ kind: "char", char: c });
+  }
+  return tokens2;
+}
+function componentMatches2(tokens2, text2, literalLeadingDot, slashIsText) {
+  const chars = Array.from(text2);
+  const leadingDotAt = (index) => literalLeadingDot && chars[index] === "." && (index === 0 || slashIsText && chars[index - 1] === "/");
+  let matched = new Array(chars.length + 1).fill(false);
+  matched[0] = true;
+  for (const token of tokens2) {
+    const next = new Array(chars.length + 1).fill(false);
+    if (token.kind === "star") {
+      let open2 = false;
+      for (let j2 = 0; j2 <= chars.length; j2++) {
+        if (matched[j2])
+          open2 = true;
+        if (open2)
+          next[j2] = true;
+        if (open2 && j2 < chars.length && leadingDotAt(j2))
+          open2 = false;
+      }
+    } else {
+      for (let j2 = 0; j2 < chars.length; j2++) {
+        if (!matched[j2])
+          continue;
+        const c = chars[j2];
+        const accepts = token.kind === "char" ? token.char === c : !leadingDotAt(j2) && (token.kind === "any-char" || token.ranges.some(([from, to]) => c >= from && c <= to) !== token.negated);
+        if (accepts)
+          next[j2 + 1] = true;
+      }
+    }
+    matched = next;
+  }
+  return matched[chars.length];
+}
+function escapePathGlob(path45) {
+  return path45.replace(/[*?[\]]/g, (c) => `[${c}]`);
+}
+var MAX_PATH_GLOB_LENGTH;
+var init_path_glob = __esm({
+  "dist/capabilities/engine/match/path-glob.js"() {
+    "use strict";
+    MAX_PATH_GLOB_LENGTH = 4096;
+  }
+});
+
+// dist/capabilities/queries/fs-variables.js
+function homeOfPath(path45) {
+  const slashed = path45.replace(/\\/g, "/");
+  let match2 = /^([A-Za-z]:\/Users\/[^/]+)(?:\/|$)/i.exec(slashed);
+  if (match2)
+    return { platform: "windows", home: match2[1] };
+  match2 = /^(\/Users\/[^/]+)(?:\/|$)/.exec(slashed);
+  if (match2)
+    return { platform: "macOS", home: match2[1] };
+  match2 = /^(\/home\/[^/]+|\/root)(?:\/|$)/.exec(slashed);
+  if (match2)
+    return { platform: "linux", home: match2[1] };
+  return void 0;
+}
+function isWindowsPath(path45) {
+  return /^[A-Za-z]:[\\/]/.test(path45) || path45.startsWith("\\\\");
+}
+function expandScopePath(pattern, where3, identifier) {
+  const slashed = pattern.replace(/\\/g, "/");
+  const match2 = /^(\$[A-Z]+|~)(?=\/|$)/.exec(slashed);
+  if (!match2)
+    return slashed;
+  const variable = match2[1] === "~" ? "$HOME" : match2[1];
+  const relative3 = HOME_RELATIVE[where3.platform][variable];
+  if (relative3 === void 0)
+    return variable === "$TEMP" && where3.platform !== "windows" ? `/tmp${slashed.slice(match2[0].length)}` : void 0;
+  if (relative3.includes("{id}") && identifier === void 0)
+    return void 0;
+  const folder = relative3 ? `${where3.home}/${relative3.replace("{id}", identifier ?? "")}` : where3.home;
+  return folder + slashed.slice(match2[0].length);
+}
+function pathWithVariable(path45, identifier) {
+  const where3 = homeOfPath(path45);
+  const slashed = path45.replace(/\\/g, "/");
+  if (!where3)
+    return slashed.startsWith("/tmp/") ? `$TEMP${slashed.slice(4)}` : path45;
+  let best;
+  for (const variable of Object.keys(HOME_RELATIVE[where3.platform])) {
+    const folder = expandScopePath(variable, where3, identifier);
+    if (folder === void 0)
+      continue;
+    const inside = where3.platform === "windows" ? slashed.toLowerCase().startsWith(`${folder.toLowerCase()}/`) : slashed.startsWith(`${folder}/`);
+    if ((inside || slashed === folder) && (!best || folder.length > best.length))
+      best = { variable, length: folder.length };
+  }
+  return best ? best.variable + slashed.slice(best.length) : path45;
+}
+var HOME_RELATIVE;
+var init_fs_variables = __esm({
+  "dist/capabilities/queries/fs-variables.js"() {
+    "use strict";
+    HOME_RELATIVE = {
+      linux: {
+        $APPDATA: ".local/share/{id}",
+        $APPLOCALDATA: ".local/share/{id}",
+        $APPCONFIG: ".config/{id}",
+        $APPCACHE: ".cache/{id}",
+        $APPLOG: ".local/share/{id}/logs",
+        $DATA: ".local/share",
+        $LOCALDATA: ".local/share",
+        $CONFIG: ".config",
+        $CACHE: ".cache",
+        $DESKTOP: "Desktop",
+        $DOCUMENT: "Documents",
+        $DOWNLOAD: "Downloads",
+        $PICTURE: "Pictures",
+        $VIDEO: "Videos",
+        $AUDIO: "Music",
+        $PUBLIC: "Public",
+        $TEMPLATE: "Templates",
+        $HOME: ""
+      },
+      macOS: {
+        $APPDATA: "Library/Application Support/{id}",
+        $APPLOCALDATA: "Library/Application Support/{id}",
+        $APPCONFIG: "Library/Application Support/{id}",
+        $APPCACHE: "Library/Caches/{id}",
+        $APPLOG: "Library/Logs/{id}",
+        $DATA: "Library/Application Support",
+        $LOCALDATA: "Library/Application Support",
+        $CONFIG: "Library/Application Support",
+        $CACHE: "Library/Caches",
+        $DESKTOP: "Desktop",
+        $DOCUMENT: "Documents",
+        $DOWNLOAD: "Downloads",
+        $PICTURE: "Pictures",
+        $VIDEO: "Movies",
+        $AUDIO: "Music",
+        $PUBLIC: "Public",
+        $HOME: ""
+      },
+      windows: {
+        $APPDATA: "AppData/Roaming/{id}",
+        $APPLOCALDATA: "AppData/Local/{id}",
+        $APPCONFIG: "AppData/Roaming/{id}",
+        $APPCACHE: "AppData/Local/{id}",
+        $APPLOG: "AppData/Local/{id}/logs",
+        $DATA: "AppData/Roaming",
+        $LOCALDATA: "AppData/Local",
+        $CONFIG: "AppData/Roaming",
+        $CACHE: "AppData/Local",
+        $TEMP: "AppData/Local/Temp",
+        $DESKTOP: "Desktop",
+        $DOCUMENT: "Documents",
+        $DOWNLOAD: "Downloads",
+        $PICTURE: "Pictures",
+        $VIDEO: "Videos",
+        $AUDIO: "Music",
+        $PUBLIC: "Public",
+        $HOME: ""
+      }
+    };
+  }
+});
+
+// dist/capabilities/queries/scope-refusal.js
+function trimQuoted(value) {
+  return value.trim().replace(/["'`,;)\]]+$/, "");
+}
+function parseScopeRefusal(text2) {
+  for (const [pattern, read] of READERS) {
+    const match2 = pattern.exec(text2);
+    if (match2 && match2[1])
+      return { ...read(match2), text: match2[0].trim() };
+  }
+  return void 0;
+}
+function scopeCommands(refusal, explicit) {
+  if (explicit)
+    return [explicit];
+  switch (refusal.plugin) {
+    case "fs":
+      return refusal.permission ? [commandName("fs", refusal.permission.replace(/^allow-/, "").replace(/-/g, "_"))] : [];
+    case "http":
+      return ["plugin:http|fetch"];
+    case "shell":
+      return ["plugin:shell|execute", "plugin:shell|spawn"];
+    case "opener":
+      return [refusal.subjectKind === "url" ? "plugin:opener|open_url" : "plugin:opener|open_path"];
+    case "asset":
+      return [];
+  }
+}
+function explainScopeRefusal(project, groups, refusal, query, lineOf2) {
+  const notes = [];
+  const candidates = scopeCommands(refusal, query.command);
+  if (refusal.plugin === "fs" && candidates.length === 0)
+    notes.push("the message names no permission (a release build, or an fs release before the debug hint): every fs command's scope of this window is read, and the entry proposed goes to the fs plugin's global scope (fs:scope), which every fs command reads");
+  const where3 = refusal.subjectKind === "path" ? homeOfPath(refusal.subject) : void 0;
+  const identifier = appIdentifier(project);
+  const shapeOf = refusal.subjectKind === "path" ? pathPlatforms(refusal.subject) : void 0;
+  const askedShape = shapeOf?.filter((platform) => groups.some((g) => g.platforms.includes(platform)));
+  if (shapeOf && askedShape.length === 0)
+    notes.push(`the path is a ${shapeOf.join(" or ")} path, and the platforms asked do not include ${shapeOf.length > 1 ? "them" : "it"}: answering for the platforms asked`);
+  else if (shapeOf)
+    notes.push(`the path is a ${askedShape.join(" or ")} path: answering for ${askedShape.length > 1 ? "those platforms" : "that platform"}`);
+  const verdicts = [];
+  for (const group of groups) {
+    for (const platform of group.platforms) {
+      if (askedShape?.length && !askedShape.includes(platform))
+        continue;
+      const verdict = verdictOn(project, group.model, platform, refusal, candidates, query, where3, identifier, lineOf2);
+      const key = JSON.stringify({ ...verdict, platforms: [], acl: verdict.acl?.message });
+      const same = verdicts.find((v2) => JSON.stringify({ ...v2, platforms: [], acl: v2.acl?.message }) === key);
+      if (same)
+        same.platforms.push(platform);
+      else
+        verdicts.push(verdict);
+    }
+  }
+  const nearMissWindows = nearMissWindowPatterns(project, groups, query.window, query.webview, candidates[0], lineOf2);
+  const explanation = { refusal, ...query, verdicts, nearMissWindows, notes };
+  if (verdicts.some((v2) => v2.scope !== "allowed" && v2.scope !== "not-reached"))
+    explanation.suggestion = suggestEntry(project, refusal, verdicts, candidates, identifier, lineOf2);
+  return explanation;
+}
+function pathPlatforms(path45) {
+  if (isWindowsPath(path45))
+    return ["windows"];
+  const where3 = homeOfPath(path45);
+  if (where3)
+    return [where3.platform];
+  if (/^\/(data\/(user|data)|storage\/emulated|sdcard)\//.test(path45))
+    return ["android"];
+  if (/^\/(private\/)?var\/mobile\//.test(path45))
+    return ["iOS"];
+  return void 0;
+}
+function appIdentifier(project) {
+  const value = project.config?.document.ok ? project.config.document.value : void 0;
+  return isPlainObject(value) && typeof value.identifier === "string" ? value.identifier : void 0;
+}
+function configuredLeadingDot(project, platform) {
+  const documents = [
+    ...project.config?.platformConfigs.filter((p) => p.platform === platform).map((p) => p.document) ?? [],
+    ...project.config ? [project.config.document] : []
+  ];
+  for (const document of documents) {
+    const plugins = document.ok && isPlainObject(document.value) ? document.value.plugins : void 0;
+    const fs = isPlainObject(plugins) ? plugins.fs : void 0;
+    if (isPlainObject(fs) && typeof fs.requireLiteralLeadingDot === "boolean")
+      return fs.requireLiteralLeadingDot;
+  }
+  return void 0;
+}
+function defaultLiteralLeadingDot(platform) {
+  return platform !== "windows";
+}
+function verdictOn(project, model, platform, refusal, candidates, query, where3, identifier, lineOf2) {
+  const checked2 = [];
+  const leadingDot = refusal.plugin === "fs" ? configuredLeadingDot(project, platform) ?? defaultLiteralLeadingDot(platform) : refusal.plugin === "asset" ? assetLeadingDot(project) ?? defaultLiteralLeadingDot(platform) : defaultLiteralLeadingDot(platform);
+  const judge = (value) => judgeEntry(refusal, value, { where: where3, identifier, leadingDot, platform });
+  if (refusal.plugin === "asset") {
+    for (const entry of assetScopeEntries(project))
+      checked2.push({ ...entry, line: lineOf2(entry.file, entry.path), scopeOf: "config", ...judge(entry.value) });
+    return { platforms: [platform], checked: checked2, scope: scopeOutcome(checked2) };
+  }
+  const commands = candidates.length ? candidates : [...model.allowed.keys()].filter((command2) => command2.startsWith("plugin:fs|"));
+  let acl;
+  let command = commands[0];
+  const granted = [];
+  for (const candidate of commands) {
+    const explanation = resolveAccess(model, { window: query.window, webview: query.webview, origin: query.origin, command: candidate }).explanation;
+    if (explanation.verdict === "allowed") {
+      if (acl?.verdict !== "allowed") {
+        acl = explanation;
+        command = candidate;
+      }
+      granted.push(...explanation.grantedBy);
+    } else
+      acl ??= explanation;
+  }
+  const seen = /* @__PURE__ */ new Set();
+  const add = (list, values, scopeOf2, provenance, listPath) => {
+    (values ?? []).forEach((value, index) => {
+      const key2 = `${provenance.file}\0${JSON.stringify(listPath)}\0${list}\0${index}\0${JSON.stringify(value)}`;
+      if (seen.has(key2))
+        return;
+      seen.add(key2);
+      const path45 = [...listPath, list, index];
+      checked2.push({
+        list,
+        value,
+        scopeOf: scopeOf2,
+        capability: provenance.capability,
+        chain: provenance.chain,
+        file: provenance.file,
+        path: path45,
+        line: lineOf2(provenance.file, path45),
+        ...judge(value)
+      });
+    });
+  };
+  for (const entry of granted)
+    if (entry.scope)
+      for (const list of ["allow", "deny"])
+        add(list, entry.scope[list], "command", entry.provenance, entry.provenance.path);
+  const key = refusal.plugin;
+  for (const contribution of model.globalScope.get(key)?.contributions ?? [])
+    for (const list of ["allow", "deny"])
+      add(list, contribution.scope[list], "global", contribution.provenance, contribution.provenance.path);
+  const reached = granted.length > 0;
+  return { platforms: [platform], ...command ? { command } : {}, ...acl ? { acl } : {}, checked: checked2, scope: reached ? scopeOutcome(checked2) : "not-reached" };
+}
+function scopeOutcome(checked2) {
+  if (checked2.some((entry) => entry.list === "deny" && entry.matches === true))
+    return "denied";
+  if (checked2.some((entry) => entry.list === "allow" && entry.matches === true))
+    return "allowed";
+  return checked2.some((entry) => entry.matches === void 0) ? "unknown" : "refused";
+}
+function judgeEntry(refusal, value, context) {
+  const object = isPlainObject(value) ? value : void 0;
+  switch (refusal.subjectKind) {
+    case "path": {
+      const pattern = typeof value === "string" ? value : typeof object?.path === "string" ? object.path : void 0;
+      if (pattern === void 0)
+        return { matches: false, why: "not a path entry" };
+      if (refusal.plugin === "opener" && !applicationMatches(object?.app, refusal.with))
+        return { matches: false, why: applicationWhy(refusal.with) };
+      return judgePath(pattern, refusal.subject, context);
+    }
+    case "url": {
+      const pattern = typeof object?.url === "string" ? object.url : void 0;
+      if (pattern === void 0)
+        return { matches: false, why: "not a url entry" };
+      if (refusal.plugin === "opener") {
+        if (!applicationMatches(object?.app, refusal.with))
+          return { matches: false, why: applicationWhy(refusal.with) };
+        return { matches: labelMatches(pattern, refusal.subject) };
+      }
+      return { matches: remoteUrlMatches(pattern, refusal.subject) };
+    }
+    case "program": {
+      const name = typeof object?.name === "string" ? object.name : void 0;
+      if (name !== refusal.subject)
+        return { matches: false };
+      return {
+        matches: false,
+        why: `names this program: its arguments failed the entry's ${describeArgs(object?.args)} (a debug build prints which one on the app's console: "Scoped command argument at position \u2026")`
+      };
+    }
+  }
+}
+function describeArgs(args) {
+  if (args === true)
+    return "args (any are allowed, so the call's shape was refused: a sidecar flag or an unexpected format)";
+  if (args === void 0 || args === false)
+    return "args (none allowed: the call passed some)";
+  return `args ${JSON.stringify(args)}`;
+}
+function applicationMatches(app, requested) {
+  if (app === void 0 || app === null || app === "default")
+    return requested === void 0;
+  if (typeof app === "boolean")
+    return app;
+  return typeof app === "string" && app === requested;
+}
+function applicationWhy(requested) {
+  return requested === void 0 ? "its app does not allow the default application" : `its app does not allow opening with ${JSON.stringify(requested)}`;
+}
+function judgePath(pattern, subject, context) {
+  const windows = context.where?.platform === "windows" || isWindowsPath(subject);
+  const hasVariable = /^(\$[A-Z]+|~)(?=[\\/]|$)/.test(pattern);
+  const expanded = hasVariable ? context.where ? expandScopePath(pattern, context.where, context.identifier) : void 0 : pattern;
+  if (expanded === void 0)
+    return {
+      matches: void 0,
+      why: context.where ? `caplint cannot place ${/^\S+?(?=[\\/]|$)/.exec(pattern)[0]} on ${context.where.platform}${context.identifier === void 0 ? " (tauri.conf.json has no identifier)" : ""}` : "the path is not under a user's home folder, so caplint cannot place the variable"
+    };
+  const subjectPath = windows ? subject.replace(/\\/g, "/") : subject;
+  const options = { literalLeadingDot: context.leadingDot, windows };
+  if (pathGlobMatches(expanded, subjectPath, options))
+    return { matches: true };
+  if (context.leadingDot && pathGlobMatches(expanded, subjectPath, { ...options, literalLeadingDot: false }))
+    return { matches: false, why: `its wildcards skip names that start with a dot on ${context.platform} (requireLiteralLeadingDot)` };
+  if (pathGlobMatches(expanded, subjectPath, { ...options, literalSeparator: false }))
+    return { matches: false, why: "a `*` stays in one folder; `**` reaches into sub-folders" };
+  return { matches: false };
+}
+function assetScopeEntries(project) {
+  const document = project.config?.document;
+  const asset = document?.ok ? valueAtPath(document.value, ["app", "security", "assetProtocol"]) : void 0;
+  if (!isPlainObject(asset) || !document)
+    return [];
+  const base = ["app", "security", "assetProtocol", "scope"];
+  const scope = asset.scope;
+  const entries = [];
+  const push2 = (list, values, path45) => {
+    if (Array.isArray(values))
+      values.forEach((value, index) => entries.push({ list, value, file: document.file, path: [...path45, index] }));
+  };
+  if (Array.isArray(scope))
+    push2("allow", scope, base);
+  else if (isPlainObject(scope)) {
+    push2("allow", scope.allow, [...base, "allow"]);
+    push2("deny", scope.deny, [...base, "deny"]);
+  }
+  return entries;
+}
+function assetLeadingDot(project) {
+  const document = project.config?.document;
+  const scope = document?.ok ? valueAtPath(document.value, ["app", "security", "assetProtocol", "scope"]) : void 0;
+  return isPlainObject(scope) && typeof scope.requireLiteralLeadingDot === "boolean" ? scope.requireLiteralLeadingDot : void 0;
+}
+function assetEnabled(project) {
+  const document = project.config?.document;
+  return document?.ok ? valueAtPath(document.value, ["app", "security", "assetProtocol", "enable"]) === true : false;
+}
+function valueAtPath(value, path45) {
+  let current = value;
+  for (const key of path45)
+    current = isPlainObject(current) ? current[key] : void 0;
+  return current;
+}
+function narrowestScopeValue(refusal, identifier) {
+  const app = refusal.with === void 0 ? {} : { app: refusal.with };
+  switch (refusal.plugin) {
+    case "fs":
+    case "asset":
+    case "opener": {
+      if (refusal.subjectKind === "url")
+        return { url: escapePathGlob(refusal.subject), ...app };
+      const path45 = escapePathGlob(pathWithVariable(refusal.subject, identifier));
+      return refusal.plugin === "asset" ? path45 : { path: path45, ...app };
+    }
+    case "http":
+      return { url: exactUrlPattern(refusal.subject) };
+    case "shell":
+      return { name: refusal.subject, cmd: refusal.subject };
+  }
+}
+function exactUrlPattern(subject) {
+  let url;
+  try {
+    url = new URL(subject);
+  } catch {
+    return subject;
+  }
+  const escape3 = (text2) => text2.replace(/[*:(){}+?\\]/g, (c) => `\\${c}`);
+  const exact = `${url.protocol}//${escape3(url.host)}${escape3(url.pathname)}`;
+  return remoteUrlMatches(exact, subject) ? exact : `${url.protocol}//${url.host}/*`;
+}
+function suggestEntry(project, refusal, verdicts, candidates, identifier, lineOf2) {
+  const notes = [];
+  const value = narrowestScopeValue(refusal, identifier);
+  const denies = verdicts.flatMap((v2) => v2.checked.filter((entry2) => entry2.list === "deny" && entry2.matches === true));
+  if (denies.length)
+    notes.push("a deny entry matches: the plugin refuses whatever the allows say, so narrow or remove that deny first");
+  if (refusal.plugin === "asset") {
+    const file = project.config?.document.file ?? "src-tauri/tauri.conf.json";
+    if (!assetEnabled(project))
+      notes.push("the asset protocol also needs app.security.assetProtocol.enable = true");
+    return {
+      entry: value,
+      addTo: { file, line: lineOf2(file, ["app", "security", "assetProtocol"]), field: "app.security.assetProtocol.scope" },
+      reason: "the asset protocol reads only the scope in the app config (no capability grants it)",
+      notes: [...notes, ...pathNotes(refusal, value, verdicts)]
+    };
+  }
+  const reached = verdicts.filter((v2) => v2.scope !== "not-reached");
+  const grant = reached.flatMap((v2) => v2.acl?.grantedBy ?? [])[0];
+  const command = reached.find((v2) => v2.command)?.command ?? candidates[0];
+  const manifest = project.catalog.get(refusal.plugin);
+  const name = command?.split("|")[1];
+  const permission = manifest && name ? smallestPermission(manifest, name) : void 0;
+  const identifierOfEntry = permission ? qualifiedIdentifier(refusal.plugin, permission.identifier) : `${refusal.plugin}:scope`;
+  const entry = { identifier: identifierOfEntry, allow: [value] };
+  const reason = permission ? `"${identifierOfEntry}" with this scope lets ${name} reach ${refusal.subjectKind === "program" ? "this program" : `this ${refusal.subjectKind}`} for the windows of that capability only` : `"${refusal.plugin}:scope" adds the ${refusal.subjectKind} to the ${refusal.plugin} plugin's global scope, which every ${refusal.plugin} command of every window reads`;
+  const named2 = verdicts.flatMap((v2) => v2.checked).find((entry2) => entry2.list === "allow" && refusal.plugin === "shell" && isPlainObject(entry2.value) && entry2.value.name === refusal.subject);
+  if (named2) {
+    return {
+      entry: null,
+      addTo: { capability: named2.capability, file: named2.file, line: named2.line, field: "args" },
+      reason: `the scope already names "${refusal.subject}": widen the "args" of that entry so the call's arguments pass (fixed strings must be equal; each { "validator" } is a regex the whole argument must match), or change the call`,
+      notes
+    };
+  }
+  if (refusal.plugin === "shell")
+    notes.push(`"cmd" is the program the entry runs: put the executable's name or path there if it differs from "${refusal.subject}", and list the arguments the call passes ("args": fixed strings, or { "validator": "<regex>" } for each one that varies)`);
+  if (refusal.plugin === "http")
+    notes.push("the pattern matches this URL with any query; end it with /* to allow the paths below it too");
+  notes.push(...pathNotes(refusal, value, verdicts));
+  const suggestion = { entry, reason, notes };
+  if (grant) {
+    const permissionsPath = grant.provenance.path.slice(0, -1);
+    suggestion.addTo = {
+      capability: grant.provenance.capability,
+      file: grant.provenance.file,
+      line: lineOf2(grant.provenance.file, permissionsPath),
+      field: "permissions"
+    };
+  }
+  return suggestion;
+}
+function pathNotes(refusal, value, verdicts) {
+  if (refusal.subjectKind !== "path")
+    return [];
+  const notes = [];
+  const written = typeof value === "string" ? value : String(value.path);
+  const slash = written.lastIndexOf("/");
+  const dotted = written.split("/").some((part, index) => index > 0 && part.startsWith("."));
+  if (slash > 0 && !dotted)
+    notes.push(`for every file of that folder (not its sub-folders) write ${written.slice(0, slash)}/*; for the folder and everything below it, ${written.slice(0, slash)}/**`);
+  if (verdicts.some((v2) => v2.checked.some((entry) => entry.why?.includes("requireLiteralLeadingDot")))) {
+    const option = refusal.plugin === "asset" ? "app.security.assetProtocol.scope.requireLiteralLeadingDot" : "plugins.fs.requireLiteralLeadingDot";
+    notes.push(`a literal name always matches, dot or not; making the wildcards reach dot-files instead (${option}: false in tauri.conf.json${refusal.plugin === "opener" ? ", which the opener plugin does not read" : ""}) opens every dot-file (SSH keys, shell profiles) under every wildcard of the scope`);
+  }
+  return notes;
+}
+var LINE_END2, READERS;
+var init_scope_refusal2 = __esm({
+  "dist/capabilities/queries/scope-refusal.js"() {
+    "use strict";
+    init_engine();
+    init_glob();
+    init_origin();
+    init_path_glob();
+    init_json();
+    init_fs_variables();
+    init_explain();
+    LINE_END2 = String.raw`[^\r\n]*`;
+    READERS = [
+      [
+        /forbidden path: ([^\r\n]*?)(?:, maybe it is not allowed on the scope for `([A-Za-z0-9-]+)` permission in your capability file|, maybe it is not allowed on the scope[^\r\n]*|["'`]?\s*$|["'`]?\r?\n)/,
+        (m) => ({ plugin: "fs", subjectKind: "path", subject: m[1], ...m[2] ? { permission: m[2] } : {} })
+      ],
+      [/url not allowed on the configured scope: (\S+)/, (m) => ({ plugin: "http", subjectKind: "url", subject: trimQuoted(m[1]) })],
+      [/program not allowed on the configured shell scope: ([^\r\n]+)/, (m) => ({ plugin: "shell", subjectKind: "program", subject: trimQuoted(m[1]) })],
+      [
+        /Not allowed to open url (\S+)(?: with ([^\r\n"'`]+))?/,
+        (m) => ({ plugin: "opener", subjectKind: "url", subject: trimQuoted(m[1]), ...m[2] ? { with: m[2].trim() } : {} })
+      ],
+      [
+        new RegExp(String.raw`Not allowed to open path (${LINE_END2}?)(?: with ([^\s"'\`]+))?["'\`]?\s*(?:$|\r?\n)`, "m"),
+        (m) => ({ plugin: "opener", subjectKind: "path", subject: m[1], ...m[2] ? { with: m[2] } : {} })
+      ],
+      [/asset protocol not configured to allow the path: ([^\r\n]+)/, (m) => ({ plugin: "asset", subjectKind: "path", subject: trimQuoted(m[1]) })]
+    ];
+  }
+});
+
 // dist/capabilities/commands/explain.js
 function registerExplain(program2, io, setExitCode, allRules) {
-  const command = program2.command("explain").description(`paste the host's "not allowed" error: why the call was refused, and the smallest capability entry that allows it`).argument("<message>", "the error text as the runtime printed it (- reads it from standard input)").option("-w, --window <label>", "the calling window, when the message does not name it (release builds)").option("--webview <label>", "the calling webview, when the message does not name it").option("-u, --url <url>", "the calling page's URL, when the message does not name it (default: local)");
+  const command = program2.command("explain").description(`paste the host's "not allowed" error or a plugin's scope refusal (fs, http, shell, opener, asset protocol): why the call was refused, and the smallest entry that allows it`).argument("<message>", "the error text as the runtime printed it (- reads it from standard input)").option("-w, --window <label>", "the calling window, when the message does not name it (release builds)").option("--webview <label>", "the calling webview, when the message does not name it").option("-u, --url <url>", "the calling page's URL, when the message does not name it (default: local)").option("-C, --command <command>", "the refused command, for an fs refusal that names no permission (release builds)");
   addQueryOptions(command, ["text", "json"]).action(async (message, paths, options) => {
     const text2 = message === "-" ? await readStandardInput(io.stdin, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES) : message;
     const refusal = parseRefusal(text2);
-    if (!refusal) {
-      throw new UsageError(`explain: no "not allowed" message of the host found in the text; paste the error as printed, e.g. ${EXAMPLE}`);
+    const scopeRefusal = refusal ? void 0 : parseScopeRefusal(text2);
+    if (!refusal && !scopeRefusal) {
+      throw new UsageError(`explain: no refusal of the host or of a plugin's scope found in the text; paste the error as printed, e.g. ${EXAMPLE} or 'forbidden path: /home/me/notes.md, maybe it is not allowed on the scope for \`allow-read-text-file\` permission in your capability file'`);
     }
     const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
-    const answer = explainRefusal(project, refusal, { groups, asked, ...options }, options.format === "json" ? void 0 : await answerPaint(options, io));
+    const paint = options.format === "json" ? void 0 : await answerPaint(options, io);
+    const answer = refusal ? explainRefusal(project, refusal, { groups, asked, ...options }, paint) : explainScopeText(project, scopeRefusal, { groups, asked, ...options }, paint);
     io.stdout.write(answer);
     setExitCode(EXIT_OK);
   });
@@ -39649,14 +40431,7 @@ function explainRefusal(project, refusal, question, paint) {
   if (!lookup.ok)
     throw new UsageError(`explain: ${lookup.message}${lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : ""}`);
   const notes = [];
-  let window = question.window ?? refusal.window;
-  if (window === void 0) {
-    const labels = knownWindowLabels(project);
-    window = labels.length === 1 ? labels[0] : labels.includes("main") ? "main" : labels[0] ?? "main";
-    notes.push(`the message does not name the window (a release build, or a check before the window check); assuming "${window}" (pass --window)`);
-  }
-  const webview = question.webview ?? refusal.webview ?? window;
-  const origin = originOf(question.url ?? refusal.url, project);
+  const { window, webview, origin } = caller(project, question, refusal, notes, "a release build, or a check before the window check");
   const lines = new SourceLines(project);
   const call = explainCall(project, groups, { command: lookup.command, known: lookup.known, suggestions: lookup.suggestions, window, webview, origin }, (at) => lines.line(at.file, at.path));
   if (!paint)
@@ -39672,6 +40447,36 @@ function explainRefusal(project, refusal, question, paint) {
     out.push("caplint finds the call allowed: the message comes from a build with other capabilities (rebuild the app), another platform, or another window or URL than the one given");
   }
   return textLines(out);
+}
+function caller(project, question, named2, notes, why) {
+  let window = question.window ?? named2.window;
+  if (window === void 0) {
+    const labels = knownWindowLabels(project);
+    window = labels.length === 1 ? labels[0] : labels.includes("main") ? "main" : labels[0] ?? "main";
+    notes.push(`the message does not name the window (${why}); assuming "${window}" (pass --window)`);
+  }
+  return { window, webview: question.webview ?? named2.webview ?? window, origin: originOf(question.url ?? named2.url, project) };
+}
+function explainScopeText(project, refusal, question, paint) {
+  const { groups, asked } = question;
+  const notes = [];
+  let command;
+  if (question.command !== void 0) {
+    const lookup = lookupCommand(question.command, commandIndexFor(project.catalog, groups));
+    if (!lookup.ok)
+      throw new UsageError(`--command: ${lookup.message}${lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : ""}`);
+    command = lookup.command;
+  }
+  const { window, webview, origin } = caller(project, question, {}, notes, "a plugin's scope refusal never does");
+  if (refusal.plugin === "asset")
+    notes.length = 0;
+  const lines = new SourceLines(project);
+  const answer = explainScopeRefusal(project, groups, refusal, { window, webview, origin, ...command ? { command } : {} }, (file, path45) => lines.line(file, path45));
+  const aclCommand = answer.verdicts.every((v2) => v2.scope === "not-reached") ? answer.verdicts.find((v2) => v2.command)?.command : void 0;
+  const call = aclCommand ? explainCall(project, groups, { command: aclCommand, known: true, window, webview, origin, scope: narrowestScopeValue(refusal, appIdentifier(project)) }, (at) => lines.line(at.file, at.path)) : void 0;
+  if (!paint)
+    return JSON.stringify({ platforms: asked, ...scopeRefusalJson({ ...answer, notes: [...notes, ...answer.notes] }), ...call ? { call: callJson(call, lines) } : {} }, null, 2) + "\n";
+  return textLines([...renderScopeRefusal(answer, asked, notes, paint), ...call ? renderCall(call, asked, lines, paint) : []]);
 }
 function describeKind(kind) {
   switch (kind) {
@@ -39694,6 +40499,9 @@ var init_explain2 = __esm({
   "dist/capabilities/commands/explain.js"() {
     "use strict";
     init_explain();
+    init_command_names();
+    init_scope_refusal2();
+    init_scope_refusal();
     init_project_model();
     init_platforms();
     init_did_you_mean();

@@ -31,7 +31,9 @@ const EXAMPLE = `caplint explain 'fs.read_text_file not allowed on window "main"
 export function registerExplain(program: Command, io: MainOptions, setExitCode: SetExitCode, allRules: ReadonlyMap<string, RuleMeta>): void {
   const command = program
     .command("explain")
-    .description('paste the host\'s "not allowed" error or a plugin\'s scope refusal (fs, http, shell, opener, asset protocol): why the call was refused, and the smallest entry that allows it')
+    .description(
+      "paste the host's \"not allowed\" error or a plugin's scope refusal (fs, http, shell, opener, asset protocol): why the call was refused, and the smallest entry that allows it",
+    )
     .argument("<message>", "the error text as the runtime printed it (- reads it from standard input)")
     .option("-w, --window <label>", "the calling window, when the message does not name it (release builds)")
     .option("--webview <label>", "the calling webview, when the message does not name it")
@@ -128,15 +130,28 @@ export function explainScopeText(project: Project, refusal: ScopeRefusal, questi
   // The asset protocol's scope is the app's, whatever window loads the file.
   if (refusal.plugin === "asset") notes.length = 0;
   const lines = new SourceLines(project);
-  const answer = explainScopeRefusal(project, groups, refusal, { window, webview, origin, ...(command ? { command } : {}) }, (file, path) => lines.line(file, path));
+  const answer = explainScopeRefusal(project, groups, refusal, { window, webview, origin, ...(command ? { command } : {}) }, (file, path) =>
+    lines.line(file, path),
+  );
   // The ACL refuses the command to this window everywhere: the plugin never read its scope, and the
   // answer is the ACL's, with the refused path, URL or program as the new grant's scope.
   const aclCommand = answer.verdicts.every((v) => v.scope === "not-reached") ? answer.verdicts.find((v) => v.command)?.command : undefined;
   const call = aclCommand
-    ? explainCall(project, groups, { command: aclCommand, known: true, window, webview, origin, scope: narrowestScopeValue(refusal, appIdentifier(project)) }, (at) => lines.line(at.file, at.path))
+    ? explainCall(
+        project,
+        groups,
+        { command: aclCommand, known: true, window, webview, origin, scope: narrowestScopeValue(refusal, appIdentifier(project)) },
+        (at) => lines.line(at.file, at.path),
+      )
     : undefined;
   if (!paint)
-    return JSON.stringify({ platforms: asked, ...scopeRefusalJson({ ...answer, notes: [...notes, ...answer.notes] }), ...(call ? { call: callJson(call, lines) } : {}) }, null, 2) + "\n";
+    return (
+      JSON.stringify(
+        { platforms: asked, ...scopeRefusalJson({ ...answer, notes: [...notes, ...answer.notes] }), ...(call ? { call: callJson(call, lines) } : {}) },
+        null,
+        2,
+      ) + "\n"
+    );
   return textLines([...renderScopeRefusal(answer, asked, notes, paint), ...(call ? renderCall(call, asked, lines, paint) : [])]);
 }
 

@@ -118,7 +118,7 @@ export interface ScopeVerdict {
 }
 
 export interface ScopeSuggestion {
-  /** The entry to add: a permission entry with the narrowest scope, or (asset protocol) a config value. */
+  /** The entry to add: a permission entry with the narrowest scope, or (asset protocol) a config value; null when an entry is to be changed instead. */
   entry: unknown;
   /** Where: the capability that grants the command to the window, or the app config. */
   addTo?: { capability?: string; file: string; line: number; field: string };
@@ -151,17 +151,28 @@ export interface ScopeQuery {
  * The scope the plugin checked for this window, per platform, and the narrowest entry that would let
  * the path, URL or program through.
  */
-export function explainScopeRefusal(project: Project, groups: readonly PlatformGroup[], refusal: ScopeRefusal, query: ScopeQuery, lineOf: LineOf): ScopeExplanation {
+export function explainScopeRefusal(
+  project: Project,
+  groups: readonly PlatformGroup[],
+  refusal: ScopeRefusal,
+  query: ScopeQuery,
+  lineOf: LineOf,
+): ScopeExplanation {
   const notes: string[] = [];
   const candidates = scopeCommands(refusal, query.command);
   if (refusal.plugin === "fs" && candidates.length === 0)
-    notes.push("the message names no permission (a release build, or an fs release before the debug hint): every fs command's scope of this window is read, and the entry proposed goes to the fs plugin's global scope (fs:scope), which every fs command reads");
+    notes.push(
+      "the message names no permission (a release build, or an fs release before the debug hint): every fs command's scope of this window is read, and the entry proposed goes to the fs plugin's global scope (fs:scope), which every fs command reads",
+    );
   const where = refusal.subjectKind === "path" ? homeOfPath(refusal.subject) : undefined;
   const identifier = appIdentifier(project);
   // A path names its platform by its shape: a Linux home path is not looked up on Windows.
   const shapeOf = refusal.subjectKind === "path" ? pathPlatforms(refusal.subject) : undefined;
   const askedShape = shapeOf?.filter((platform) => groups.some((g) => g.platforms.includes(platform)));
-  if (shapeOf && askedShape!.length === 0) notes.push(`the path is a ${shapeOf.join(" or ")} path, and the platforms asked do not include ${shapeOf.length > 1 ? "them" : "it"}: answering for the platforms asked`);
+  if (shapeOf && askedShape!.length === 0)
+    notes.push(
+      `the path is a ${shapeOf.join(" or ")} path, and the platforms asked do not include ${shapeOf.length > 1 ? "them" : "it"}: answering for the platforms asked`,
+    );
   else if (shapeOf) notes.push(`the path is a ${askedShape!.join(" or ")} path: answering for ${askedShape!.length > 1 ? "those platforms" : "that platform"}`);
   const verdicts: ScopeVerdict[] = [];
   for (const group of groups) {
@@ -177,7 +188,8 @@ export function explainScopeRefusal(project: Project, groups: readonly PlatformG
   const nearMissWindows = nearMissWindowPatterns(project, groups, query.window, query.webview, candidates[0], lineOf);
   const explanation: ScopeExplanation = { refusal, ...query, verdicts, nearMissWindows, notes };
   // Where the ACL refuses the command everywhere, the ACL's answer (explain's own) carries the entry.
-  if (verdicts.some((v) => v.scope !== "allowed" && v.scope !== "not-reached")) explanation.suggestion = suggestEntry(project, refusal, verdicts, candidates, identifier, lineOf);
+  if (verdicts.some((v) => v.scope !== "allowed" && v.scope !== "not-reached"))
+    explanation.suggestion = suggestEntry(project, refusal, verdicts, candidates, identifier, lineOf);
   return explanation;
 }
 
@@ -198,7 +210,10 @@ export function appIdentifier(project: Project): string | undefined {
 
 /** `plugins.fs.requireLiteralLeadingDot` as the app's config sets it (a platform config wins on its platform). */
 function configuredLeadingDot(project: Project, platform: string): boolean | undefined {
-  const documents = [...(project.config?.platformConfigs.filter((p) => p.platform === platform).map((p) => p.document) ?? []), ...(project.config ? [project.config.document] : [])];
+  const documents = [
+    ...(project.config?.platformConfigs.filter((p) => p.platform === platform).map((p) => p.document) ?? []),
+    ...(project.config ? [project.config.document] : []),
+  ];
   for (const document of documents) {
     const plugins = document.ok && isPlainObject(document.value) ? document.value.plugins : undefined;
     const fs = isPlainObject(plugins) ? plugins.fs : undefined;
@@ -225,7 +240,11 @@ function verdictOn(
 ): ScopeVerdict {
   const checked: CheckedEntry[] = [];
   const leadingDot =
-    refusal.plugin === "fs" ? (configuredLeadingDot(project, platform) ?? defaultLiteralLeadingDot(platform)) : refusal.plugin === "asset" ? (assetLeadingDot(project) ?? defaultLiteralLeadingDot(platform)) : defaultLiteralLeadingDot(platform);
+    refusal.plugin === "fs"
+      ? (configuredLeadingDot(project, platform) ?? defaultLiteralLeadingDot(platform))
+      : refusal.plugin === "asset"
+        ? (assetLeadingDot(project) ?? defaultLiteralLeadingDot(platform))
+        : defaultLiteralLeadingDot(platform);
   const judge = (value: unknown) => judgeEntry(refusal, value, { where, identifier, leadingDot, platform });
   if (refusal.plugin === "asset") {
     for (const entry of assetScopeEntries(project)) checked.push({ ...entry, line: lineOf(entry.file, entry.path), scopeOf: "config", ...judge(entry.value) });
@@ -247,16 +266,33 @@ function verdictOn(
     } else acl ??= explanation;
   }
   const seen = new Set<string>();
-  const add = (list: "allow" | "deny", values: readonly unknown[] | null | undefined, scopeOf: "command" | "global", provenance: EntryProvenance, listPath: JsonPath) => {
+  const add = (
+    list: "allow" | "deny",
+    values: readonly unknown[] | null | undefined,
+    scopeOf: "command" | "global",
+    provenance: EntryProvenance,
+    listPath: JsonPath,
+  ) => {
     (values ?? []).forEach((value, index) => {
       const key = `${provenance.file}\0${JSON.stringify(listPath)}\0${list}\0${index}\0${JSON.stringify(value)}`;
       if (seen.has(key)) return;
       seen.add(key);
       const path = [...listPath, list, index];
-      checked.push({ list, value, scopeOf, capability: provenance.capability, chain: provenance.chain, file: provenance.file, path, line: lineOf(provenance.file, path), ...judge(value) });
+      checked.push({
+        list,
+        value,
+        scopeOf,
+        capability: provenance.capability,
+        chain: provenance.chain,
+        file: provenance.file,
+        path,
+        line: lineOf(provenance.file, path),
+        ...judge(value),
+      });
     });
   };
-  for (const entry of granted) if (entry.scope) for (const list of ["allow", "deny"] as const) add(list, entry.scope[list], "command", entry.provenance, entry.provenance.path);
+  for (const entry of granted)
+    if (entry.scope) for (const list of ["allow", "deny"] as const) add(list, entry.scope[list], "command", entry.provenance, entry.provenance.path);
   const key = refusal.plugin;
   for (const contribution of model.globalScope.get(key)?.contributions ?? [])
     for (const list of ["allow", "deny"] as const) add(list, contribution.scope[list], "global", contribution.provenance, contribution.provenance.path);
@@ -450,6 +486,18 @@ function suggestEntry(
   const reason = permission
     ? `"${identifierOfEntry}" with this scope lets ${name} reach ${refusal.subjectKind === "program" ? "this program" : `this ${refusal.subjectKind}`} for the windows of that capability only`
     : `"${refusal.plugin}:scope" adds the ${refusal.subjectKind} to the ${refusal.plugin} plugin's global scope, which every ${refusal.plugin} command of every window reads`;
+  const named = verdicts
+    .flatMap((v) => v.checked)
+    .find((entry) => entry.list === "allow" && refusal.plugin === "shell" && isPlainObject(entry.value) && entry.value.name === refusal.subject);
+  if (named) {
+    // The shell plugin takes the first entry with the name: a second one would never be read.
+    return {
+      entry: null,
+      addTo: { capability: named.capability!, file: named.file, line: named.line, field: "args" },
+      reason: `the scope already names "${refusal.subject}": widen the "args" of that entry so the call's arguments pass (fixed strings must be equal; each { "validator" } is a regex the whole argument must match), or change the call`,
+      notes,
+    };
+  }
   if (refusal.plugin === "shell")
     notes.push(
       `"cmd" is the program the entry runs: put the executable's name or path there if it differs from "${refusal.subject}", and list the arguments the call passes ("args": fixed strings, or { "validator": "<regex>" } for each one that varies)`,
@@ -459,7 +507,12 @@ function suggestEntry(
   const suggestion: ScopeSuggestion = { entry, reason, notes };
   if (grant) {
     const permissionsPath = grant.provenance.path.slice(0, -1);
-    suggestion.addTo = { capability: grant.provenance.capability, file: grant.provenance.file, line: lineOf(grant.provenance.file, permissionsPath), field: "permissions" };
+    suggestion.addTo = {
+      capability: grant.provenance.capability,
+      file: grant.provenance.file,
+      line: lineOf(grant.provenance.file, permissionsPath),
+      field: "permissions",
+    };
   }
   return suggestion;
 }
@@ -471,7 +524,10 @@ function pathNotes(refusal: ScopeRefusal, value: unknown, verdicts: readonly Sco
   const slash = written.lastIndexOf("/");
   // A folder wildcard would not reach a dot-file where leading dots must be literal: no such advice then.
   const dotted = written.split("/").some((part, index) => index > 0 && part.startsWith("."));
-  if (slash > 0 && !dotted) notes.push(`for every file of that folder (not its sub-folders) write ${written.slice(0, slash)}/*; for the folder and everything below it, ${written.slice(0, slash)}/**`);
+  if (slash > 0 && !dotted)
+    notes.push(
+      `for every file of that folder (not its sub-folders) write ${written.slice(0, slash)}/*; for the folder and everything below it, ${written.slice(0, slash)}/**`,
+    );
   if (verdicts.some((v) => v.checked.some((entry) => entry.why?.includes("requireLiteralLeadingDot")))) {
     const option = refusal.plugin === "asset" ? "app.security.assetProtocol.scope.requireLiteralLeadingDot" : "plugins.fs.requireLiteralLeadingDot";
     notes.push(

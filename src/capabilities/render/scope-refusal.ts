@@ -26,7 +26,9 @@ export function renderScopeRefusal(answer: ScopeExplanation, asked: readonly str
     ...[...notes, ...answer.notes].map((text) => `${note} ${text}`),
   ];
   if (answer.verdicts.length && answer.verdicts.every((v) => v.scope === "not-reached")) {
-    out.push(`${note} the ACL refuses ${commands.join(", ") || "the command"} to this window on every platform asked, so the plugin never read its scope (is --window right?); the ACL's answer:`);
+    out.push(
+      `${note} the ACL refuses ${commands.join(", ") || "the command"} to this window on every platform asked, so the plugin never read its scope (is --window right?); the ACL's answer:`,
+    );
     return out;
   }
   for (const verdict of answer.verdicts) {
@@ -35,7 +37,8 @@ export function renderScopeRefusal(answer: ScopeExplanation, asked: readonly str
     switch (verdict.scope) {
       case "not-reached":
         out.push(`${paint.bold(paint.error("NOT ALLOWED BY THE ACL"))}${on}: the plugin never reads its scope for this window`);
-        for (const line of shortenPermissionList(verdict.acl?.message ?? "", verdict.acl?.associatedPermissions ?? []).split("\n")) if (line) out.push(`  ${paint.dim(line)}`);
+        for (const line of shortenPermissionList(verdict.acl?.message ?? "", verdict.acl?.associatedPermissions ?? []).split("\n"))
+          if (line) out.push(`  ${paint.dim(line)}`);
         continue;
       case "allowed":
         out.push(`${paint.bold(paint.ok("SCOPE ALLOWS IT"))}${on}`);
@@ -50,7 +53,10 @@ export function renderScopeRefusal(answer: ScopeExplanation, asked: readonly str
         out.push(`${paint.bold(paint.error("NOT IN THE SCOPE"))}${on}: no allow entry matches`);
         break;
     }
-    if (verdict.checked.length === 0) out.push(`  the scope has no entry${refusal.plugin === "asset" ? " (app.security.assetProtocol.scope)" : " for this window"}: the plugin refuses every ${refusal.subjectKind}`);
+    if (verdict.checked.length === 0)
+      out.push(
+        `  the scope has no entry${refusal.plugin === "asset" ? " (app.security.assetProtocol.scope)" : " for this window"}: the plugin refuses every ${refusal.subjectKind}`,
+      );
     for (const entry of verdict.checked) out.push(`  ${checkedLine(entry, paint)}`);
   }
   if (answer.verdicts.every((v) => v.scope === "allowed")) {
@@ -65,9 +71,15 @@ export function renderScopeRefusal(answer: ScopeExplanation, asked: readonly str
     out.push(paint.bold("to allow it:"));
     for (const miss of answer.nearMissWindows) out.push(`  ${note} ${nearMissText(miss, answer.window, commands[0])}`);
     const syntax = syntaxOf(s.addTo?.file ?? "capability.json");
-    if (s.addTo) out.push(`  add this ${s.addTo.field === "permissions" ? "entry" : "value"} to "${s.addTo.field}"${s.addTo.capability ? ` of capability ${s.addTo.capability}` : ""}  (${s.addTo.file}:${s.addTo.line}):`);
-    else out.push(`  a permission entry for a capability that covers window "${answer.window}":`);
-    for (const line of blockValue(s.entry, syntax).split("\n")) out.push(`    ${line}`);
+    if (s.entry === null) out.push(`  change "${s.addTo!.field}" of the entry in capability ${s.addTo!.capability}  (${s.addTo!.file}:${s.addTo!.line})`);
+    else {
+      if (s.addTo)
+        out.push(
+          `  add this ${s.addTo.field === "permissions" ? "entry" : "value"} to "${s.addTo.field}"${s.addTo.capability ? ` of capability ${s.addTo.capability}` : ""}  (${s.addTo.file}:${s.addTo.line}):`,
+        );
+      else out.push(`  a permission entry for a capability that covers window "${answer.window}":`);
+      for (const line of blockValue(s.entry, syntax).split("\n")) out.push(`    ${line}`);
+    }
     out.push(`  ${s.reason}`);
     for (const text of s.notes) out.push(`  ${note} ${text}`);
   }
@@ -86,7 +98,9 @@ function checkedLine(entry: CheckedEntry, paint: Paint): string {
 
 export function nearMissText(miss: NearMissWindow, window: string, command: string | undefined): string {
   return `capability ${miss.capability} names window ${quoteLabel(miss.pattern)} (${miss.file}:${miss.line}), a typo or case away from ${quoteLabel(window)}${
-    miss.grantsCommand && command ? ` and grants ${command}: if it is meant for this window, fix the label there instead of adding a grant` : ": if it is meant for this window, fix the label there"
+    miss.grantsCommand && command
+      ? ` and grants ${command}: if it is meant for this window, fix the label there instead of adding a grant`
+      : ": if it is meant for this window, fix the label there"
   }`;
 }
 
@@ -115,6 +129,6 @@ export function scopeRefusalJson(answer: ScopeExplanation) {
     })),
     nearMissWindows: answer.nearMissWindows,
     notes: answer.notes,
-    ...(s ? { suggestion: { ...s, text: blockValue(s.entry, syntaxOf(s.addTo?.file ?? "capability.json")) } } : {}),
+    ...(s ? { suggestion: { ...s, ...(s.entry === null ? {} : { text: blockValue(s.entry, syntaxOf(s.addTo?.file ?? "capability.json")) }) } } : {}),
   };
 }

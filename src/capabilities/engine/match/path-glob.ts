@@ -20,7 +20,8 @@ export interface PathGlobOptions {
 /** Longer patterns or paths are not matched (the answer is "no match"): real ones are far shorter. */
 export const MAX_PATH_GLOB_LENGTH = 4_096;
 
-type ComponentToken = { kind: "char"; char: string } | { kind: "any-char" } | { kind: "class"; negated: boolean; ranges: Array<[string, string]> } | { kind: "star" };
+type ComponentToken =
+  { kind: "char"; char: string } | { kind: "any-char" } | { kind: "class"; negated: boolean; ranges: Array<[string, string]> } | { kind: "star" };
 
 /** Splits a path into its components on `/` (and `\` for a Windows path). */
 export function pathComponents(path: string, windows: boolean): string[] {
@@ -31,7 +32,8 @@ export function pathComponents(path: string, windows: boolean): string[] {
 export function pathGlobMatches(pattern: string, path: string, options: PathGlobOptions & { windows?: boolean }): boolean {
   if (pattern.length > MAX_PATH_GLOB_LENGTH || path.length > MAX_PATH_GLOB_LENGTH) return false;
   const windows = options.windows ?? false;
-  if (options.literalSeparator === false) return componentMatches(tokenize(pattern.replace(/\*\*/g, "*")), path.replace(/\\/g, "/"), options.literalLeadingDot, true);
+  if (options.literalSeparator === false)
+    return componentMatches(tokenize(pattern.replace(/\*\*/g, "*")), path.replace(/\\/g, "/"), options.literalLeadingDot, true);
   const patternParts = pathComponents(pattern, windows);
   const pathParts = pathComponents(path, windows);
   if (patternParts.some((part) => part.includes("**") && part !== "**")) return false; // the crate refuses such a pattern
@@ -50,12 +52,16 @@ export function pathGlobMatches(pattern: string, path: string, options: PathGlob
         if (open && j < pathParts.length && options.literalLeadingDot && pathParts[j]!.startsWith(".")) open = false;
       }
     } else {
-      for (let j = 0; j < pathParts.length; j++) if (reachable[j] && componentMatches(part, pathParts[j]!, options.literalLeadingDot, false)) next[j + 1] = true;
+      for (let j = 0; j < pathParts.length; j++)
+        if (reachable[j] && componentMatches(part, pathParts[j]!, options.literalLeadingDot, false)) next[j + 1] = true;
     }
     reachable = next;
   }
   // The crate's trailing `**` also takes the folder itself with a trailing separator (`a/**` matches `a/`).
-  return reachable[pathParts.length]! || (pathParts[pathParts.length - 1] === "" && reachable[pathParts.length - 1]! && compiled[compiled.length - 1] === "recursive");
+  return (
+    reachable[pathParts.length]! ||
+    (pathParts[pathParts.length - 1] === "" && reachable[pathParts.length - 1]! && compiled[compiled.length - 1] === "recursive")
+  );
 }
 
 function tokenize(part: string): ComponentToken[] {
@@ -118,8 +124,7 @@ function componentMatches(tokens: ComponentToken[], text: string, literalLeading
         const accepts =
           token.kind === "char"
             ? token.char === c
-            : !leadingDotAt(j) &&
-              (token.kind === "any-char" || token.ranges.some(([from, to]) => c >= from && c <= to) !== token.negated);
+            : !leadingDotAt(j) && (token.kind === "any-char" || token.ranges.some(([from, to]) => c >= from && c <= to) !== token.negated);
         if (accepts) next[j + 1] = true;
       }
     }
