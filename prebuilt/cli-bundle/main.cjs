@@ -31269,6 +31269,14 @@ var init_dangerous_permission = __esm({
 });
 
 // dist/capabilities/rules/dead-scope.js
+function reaches(required2, command, value) {
+  const field2 = required2.reads?.[command];
+  return field2 === void 0 || isPlainObject(value) && value[field2] !== void 0;
+}
+function exampleFor(required2, command) {
+  const examples = required2.example;
+  return required2.reads ? examples[command] : required2.example;
+}
 function reportNumbers(context, capability, entry, lists, schema) {
   if (!isPlainObject(schema))
     return;
@@ -31448,10 +31456,11 @@ async function reportUnscopedGrants(context, required2) {
   const reported = /* @__PURE__ */ new Set();
   for (const model of (await context.resolution()).distinctModels) {
     const globalAllow = model.globalScope.get(required2.plugin)?.allow ?? [];
-    if (globalAllow.length > 0)
+    const deadCommands = required2.commands.filter((command) => !globalAllow.some((value) => reaches(required2, command, value)));
+    if (deadCommands.length === 0)
       continue;
     const commandsOf = /* @__PURE__ */ new Map();
-    for (const command of required2.commands) {
+    for (const command of deadCommands) {
       for (const grant of model.allowed.get(command) ?? []) {
         work.ruleSteps++;
         const key = entryKey2(grant);
@@ -31462,11 +31471,11 @@ async function reportUnscopedGrants(context, required2) {
           commands.push(command);
       }
     }
-    for (const command of required2.commands) {
+    for (const command of deadCommands) {
       const grants = model.allowed.get(command) ?? [];
       const scopedReaches = /* @__PURE__ */ new Set();
       for (const grant of grants)
-        if ((grant.scope?.allow ?? []).length > 0)
+        if ((grant.scope?.allow ?? []).some((value) => reaches(required2, command, value)))
           scopedReaches.add(reachKey(grant.context));
       const keys = grants.map(entryKey2);
       const workingEntries = /* @__PURE__ */ new Set();
@@ -31488,7 +31497,7 @@ async function reportUnscopedGrants(context, required2) {
         reported.add(key);
         const dead = commandsOf.get(keys[i]);
         const syntax = syntaxOf(source.capability.source);
-        const scoped = inlineValue({ identifier: source.entry.identifier, allow: [required2.example] }, syntax);
+        const scoped = inlineValue({ identifier: source.entry.identifier, allow: [exampleFor(required2, dead[0])] }, syntax);
         context.report({
           at: source.capability.source,
           path: source.entry.extended ? [...source.entry.path, "identifier"] : source.entry.path,
@@ -31539,11 +31548,23 @@ var init_dead_scope = __esm({
         scope: "an http scope",
         add: "add the URLs the app fetches",
         example: { url: "https://api.example.com/*" }
+      },
+      {
+        // opener (every release since 2.0.0, commands.rs): `is_url_allowed` and `is_path_allowed` need an
+        // allow entry that matches; opener:default brings `allow-default-urls` (mailto:, tel:, http(s):)
+        // for open_url through the global scope, and nothing for open_path.
+        plugin: "opener",
+        commands: ["plugin:opener|open_url", "plugin:opener|open_path"],
+        does: ["opens only what", "open only what"],
+        scope: "an opener scope entry",
+        add: "add what the app opens",
+        example: { "plugin:opener|open_url": { url: "https://example.com/*" }, "plugin:opener|open_path": { path: "$APPDATA/exports/*" } },
+        reads: { "plugin:opener|open_url": "url", "plugin:opener|open_path": "path" }
       }
     ];
     dead_scope_default = defineRule({
       id: "dead-scope",
-      description: "Report scopes the plugin never reads or reads otherwise (a field outside its scope schema, a scope on a command that takes none, a float or an unsafe integer where it wants an integer), and grants of commands that refuse every call without a scope (shell execute/spawn without a program, http fetch without a URL).",
+      description: "Report scopes the plugin never reads or reads otherwise (a field outside its scope schema, a scope on a command that takes none, a float or an unsafe integer where it wants an integer), and grants of commands that refuse every call without a scope (shell execute/spawn without a program, http fetch without a URL, opener open_url/open_path without a URL or path).",
       category: "correctness",
       defaultSeverity: "warning",
       fixable: false,
@@ -31912,7 +31933,7 @@ function covers(deny, allowing) {
   return true;
 }
 function reachOf(capability) {
-  let reach = reaches.get(capability);
+  let reach = reaches2.get(capability);
   if (!reach) {
     const all = (patterns) => patterns.includes("*") || patterns.includes("**");
     reach = {
@@ -31921,11 +31942,11 @@ function reachOf(capability) {
       webviews: new Set(capability.webviews),
       origins: new Set(capability.contexts.map(contextKey))
     };
-    reaches.set(capability, reach);
+    reaches2.set(capability, reach);
   }
   return reach;
 }
-var deny_applies_globally_default, NAMED, SCANNED_DENIES, reachKeys, reaches, contextKey;
+var deny_applies_globally_default, NAMED, SCANNED_DENIES, reachKeys, reaches2, contextKey;
 var init_deny_applies_globally = __esm({
   "dist/capabilities/rules/deny-applies-globally.js"() {
     "use strict";
@@ -31993,7 +32014,7 @@ var init_deny_applies_globally = __esm({
     NAMED = 3;
     SCANNED_DENIES = 8;
     reachKeys = /* @__PURE__ */ new WeakMap();
-    reaches = /* @__PURE__ */ new WeakMap();
+    reaches2 = /* @__PURE__ */ new WeakMap();
     contextKey = (c) => c.kind === "local" ? "local" : `remote ${c.url}`;
   }
 });
@@ -41310,9 +41331,9 @@ ${grant.file}:${grant.line}`;
       const text2 = `${[grant.capability, grant.chain[0] ?? ""].join(" \u203A ")} (${grant.file}:${grant.line})`;
       sources.set(text2, text2);
     }
-    const reaches2 = g.reaches.length ? `reaches ${g.reaches.join(", ")}` : "reaches no known window";
+    const reaches3 = g.reaches.length ? `reaches ${g.reaches.join(", ")}` : "reaches no known window";
     return `<div class="group ${kind}" data-target="${g.target}" data-pattern="${escapeHtml(g.pattern)}" data-context="${escapeHtml(g.context)}">
-<div class="who"><span class="badge ${kind}">${kind === "new" ? "new" : "removed"}</span> ${g.target} <code>${escapeHtml(g.pattern)}</code> from <code>${escapeHtml(g.context)}</code> <span class="reach">${escapeHtml(reaches2)}</span> <span class="count">${plural(g.grants.length, "command")}</span></div>
+<div class="who"><span class="badge ${kind}">${kind === "new" ? "new" : "removed"}</span> ${g.target} <code>${escapeHtml(g.pattern)}</code> from <code>${escapeHtml(g.context)}</code> <span class="reach">${escapeHtml(reaches3)}</span> <span class="count">${plural(g.grants.length, "command")}</span></div>
 <div class="plugins">${rows2}</div>
 <div class="sources">granted by ${[...sources.values()].map((s) => `<span>${escapeHtml(s)}</span>`).join("; ")}</div>
 </div>`;

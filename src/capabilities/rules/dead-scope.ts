@@ -36,9 +36,14 @@ interface ScopeRequired {
   does: readonly [one: string, several: string];
   /** The scope, with its article: "an http scope". */
   scope: string;
-  /** The advice's first words, and a scope entry to show. */
+  /** The advice's first words, and a scope entry to show (per command where they differ). */
   add: string;
-  example: Record<string, unknown>;
+  example: Record<string, unknown> | Readonly<Record<string, Record<string, unknown>>>;
+  /**
+   * The field an allow entry must have to reach each command, where one plugin scope serves commands
+   * that read different entries (opener: `url` entries for open_url, `path` entries for open_path).
+   */
+  reads?: Readonly<Record<string, string>>;
 }
 const SCOPE_REQUIRED: readonly ScopeRequired[] = [
   {
@@ -57,12 +62,35 @@ const SCOPE_REQUIRED: readonly ScopeRequired[] = [
     add: "add the URLs the app fetches",
     example: { url: "https://api.example.com/*" },
   },
+  {
+    // opener (every release since 2.0.0, commands.rs): `is_url_allowed` and `is_path_allowed` need an
+    // allow entry that matches; opener:default brings `allow-default-urls` (mailto:, tel:, http(s):)
+    // for open_url through the global scope, and nothing for open_path.
+    plugin: "opener",
+    commands: ["plugin:opener|open_url", "plugin:opener|open_path"],
+    does: ["opens only what", "open only what"],
+    scope: "an opener scope entry",
+    add: "add what the app opens",
+    example: { "plugin:opener|open_url": { url: "https://example.com/*" }, "plugin:opener|open_path": { path: "$APPDATA/exports/*" } },
+    reads: { "plugin:opener|open_url": "url", "plugin:opener|open_path": "path" },
+  },
 ];
+
+/** Whether a scope value reaches `command`: any value, or one with the field the command reads. */
+function reaches(required: ScopeRequired, command: string, value: unknown): boolean {
+  const field = required.reads?.[command];
+  return field === undefined || (isPlainObject(value) && value[field] !== undefined);
+}
+
+function exampleFor(required: ScopeRequired, command: string): Record<string, unknown> {
+  const examples = required.example as Readonly<Record<string, Record<string, unknown>>>;
+  return required.reads ? examples[command]! : (required.example as Record<string, unknown>);
+}
 
 export default defineRule({
   id: "dead-scope",
   description:
-    "Report scopes the plugin never reads or reads otherwise (a field outside its scope schema, a scope on a command that takes none, a float or an unsafe integer where it wants an integer), and grants of commands that refuse every call without a scope (shell execute/spawn without a program, http fetch without a URL).",
+    "Report scopes the plugin never reads or reads otherwise (a field outside its scope schema, a scope on a command that takes none, a float or an unsafe integer where it wants an integer), and grants of commands that refuse every call without a scope (shell execute/spawn without a program, http fetch without a URL, opener open_url/open_path without a URL or path).",
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
@@ -367,10 +395,11 @@ async function reportUnscopedGrants(context: RuleContext, required: ScopeRequire
   const reported = new Set<string>();
   for (const model of (await context.resolution()).distinctModels) {
     const globalAllow = model.globalScope.get(required.plugin)?.allow ?? [];
-    if (globalAllow.length > 0) continue;
+    const deadCommands = required.commands.filter((command) => !globalAllow.some((value) => reaches(required, command, value)));
+    if (deadCommands.length === 0) continue;
     // Every such command of an entry, for the message, in the table's order.
     const commandsOf = new Map<string, string[]>();
-    for (const command of required.commands) {
+    for (const command of deadCommands) {
       for (const grant of model.allowed.get(command) ?? []) {
         work.ruleSteps++;
         const key = entryKey(grant);
@@ -379,12 +408,12 @@ async function reportUnscopedGrants(context: RuleContext, required: ScopeRequire
         else if (!commands.includes(command)) commands.push(command);
       }
     }
-    for (const command of required.commands) {
+    for (const command of deadCommands) {
       const grants = model.allowed.get(command) ?? [];
       // The host hands a command the scopes of the grants that match the caller: a remote page's call
       // borrows nothing from a grant for local pages, nor a local call from a remote-only one.
       const scopedReaches = new Set<string>();
-      for (const grant of grants) if ((grant.scope?.allow ?? []).length > 0) scopedReaches.add(reachKey(grant.context));
+      for (const grant of grants) if ((grant.scope?.allow ?? []).some((value) => reaches(required, command, value))) scopedReaches.add(reachKey(grant.context));
       // An entry works when one of its grants reaches callers that some scoped grant reaches.
       const keys = grants.map(entryKey);
       const workingEntries = new Set<string>();
@@ -403,7 +432,7 @@ async function reportUnscopedGrants(context: RuleContext, required: ScopeRequire
         const dead = commandsOf.get(keys[i]!)!;
         const syntax = syntaxOf(source.capability.source);
         // The scope goes on the entry as written; a set such as http:default takes it as well as a single permission.
-        const scoped = inlineValue({ identifier: source.entry.identifier, allow: [required.example] }, syntax);
+        const scoped = inlineValue({ identifier: source.entry.identifier, allow: [exampleFor(required, dead[0]!)] }, syntax);
         context.report({
           at: source.capability.source,
           path: source.entry.extended ? [...source.entry.path, "identifier"] : source.entry.path,
