@@ -81,6 +81,18 @@ describe("explain: the fs plugin's forbidden path", () => {
     expect(answer.verdicts[0].scope).toBe("allowed");
   });
 
+  it("takes the command from --command when a release build's text names none, and refuses one of another plugin", async () => {
+    const answer = JSON.parse((await explain("forbidden path: /home/alice/.ssh/id_rsa", "--command", "fs.read_text_file", "--format", "json")).stdout);
+    expect(answer.verdicts[0]).toMatchObject({ command: "plugin:fs|read_text_file", scope: "refused" });
+    expect(answer.suggestion.entry).toEqual({ identifier: "fs:allow-read-text-file", allow: [{ path: "$HOME/.ssh/id_rsa" }] });
+    const other = await explain("forbidden path: /home/alice/a.txt", "--command", "dialog.save");
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain("--command: plugin:dialog|save is not a command of the fs plugin");
+    const unknown = await explain("forbidden path: /home/alice/a.txt", "--command", "fs.nope");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("--command: no permission of the app or its plugins names plugin:fs|nope; did you mean");
+  });
+
   it("writes the entry as a TOML inline table for a TOML capability", async () => {
     const result = await explain(fsText("/home/alice/.config/dev.caplint.scopes/other.json", "allow-write-text-file"), "--window", "setings");
     expect(result.code).toBe(0);

@@ -123,7 +123,14 @@ export function explainScopeText(project: Project, refusal: ScopeRefusal, questi
   let command: string | undefined;
   if (question.command !== undefined) {
     const lookup = lookupCommand(question.command, commandIndexFor(project.catalog, groups));
-    if (!lookup.ok) throw new UsageError(`--command: ${lookup.message}${lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : ""}`);
+    if (!lookup.ok || !lookup.known) {
+      const suggestions = lookup.suggestions;
+      throw new UsageError(
+        `--command: ${lookup.ok ? `no permission of the app or its plugins names ${lookup.command}` : lookup.message}${suggestions.length ? `; did you mean ${quoteList(suggestions)}?` : ""}`,
+      );
+    }
+    if (!lookup.command.startsWith(`plugin:${refusal.plugin}|`))
+      throw new UsageError(`--command: ${lookup.command} is not a command of the ${refusal.plugin} plugin, whose refusal the text holds`);
     command = lookup.command;
   }
   const { window, webview, origin } = caller(project, question, {}, notes, "a plugin's scope refusal never does");
