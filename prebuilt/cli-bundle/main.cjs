@@ -30828,6 +30828,82 @@ var init_broad_remote = __esm({
   }
 });
 
+// dist/capabilities/dangers/platform-reach.js
+function capabilityPlatforms(listed2, checked2) {
+  if (!listed2)
+    return [...checked2];
+  const names = new Set(listed2.map((item) => item.value.toLowerCase()));
+  return checked2.filter((platform) => names.has(platform.toLowerCase()));
+}
+function literalLeadingDot(platform, configured) {
+  return configured ?? platform !== "windows";
+}
+function dotFilePlatforms(paths, platforms, configured) {
+  if (paths.some((path45) => DOT_COMPONENT.test(path45)))
+    return [...platforms];
+  return platforms.filter((platform) => !literalLeadingDot(platform, configured));
+}
+function oneFolderOnly(paths) {
+  return paths.every((path45) => !path45.includes("**"));
+}
+function fsReachNote(paths, platforms, configured, dotFiles) {
+  const notes = [];
+  if (oneFolderOnly(paths))
+    notes.push("the files directly in it, not its sub-folders");
+  const reached = dotFilePlatforms(paths, platforms, configured);
+  const skipped = platforms.filter((platform) => !reached.includes(platform));
+  if (skipped.length && reached.length)
+    notes.push(`${dotFiles} on ${wordList(reached)} only: on ${wordList(skipped)} the scope's wildcards skip names that start with a dot`);
+  else if (skipped.length)
+    notes.push(`not ${dotFiles}: on ${wordList(skipped)} the scope's wildcards skip names that start with a dot`);
+  return notes.length ? ` (${notes.join("; ")})` : "";
+}
+function programOf(value) {
+  if (!isPlainObject(value))
+    return "";
+  return String(value.cmd ?? value.name ?? "").split(/[\\/]/).pop() ?? "";
+}
+function windowsOnlyProgram(value) {
+  return WINDOWS_ONLY.test(programOf(value));
+}
+function programPlatforms(value, platforms) {
+  const desktop = platforms.filter((platform) => DESKTOP2.has(platform));
+  return WINDOWS_ONLY.test(programOf(value)) ? desktop.filter((platform) => platform === "windows") : desktop;
+}
+function argumentsPinned(value) {
+  if (!isPlainObject(value))
+    return false;
+  const args = value.args;
+  if (args === void 0 || args === false)
+    return true;
+  if (!Array.isArray(args))
+    return false;
+  return args.every((arg) => {
+    if (typeof arg === "string")
+      return true;
+    if (!isPlainObject(arg) || typeof arg.validator !== "string")
+      return false;
+    try {
+      const pattern = new RegExp(`^(?:${arg.validator})$`, "u");
+      return !ARGUMENT_PROBES.some((probe2) => pattern.test(probe2));
+    } catch {
+      return false;
+    }
+  });
+}
+var DOT_COMPONENT, WINDOWS_ONLY, DESKTOP2, ARGUMENT_PROBES;
+var init_platform_reach = __esm({
+  "dist/capabilities/dangers/platform-reach.js"() {
+    "use strict";
+    init_json();
+    init_did_you_mean();
+    DOT_COMPONENT = /(^|[\\/])\.[^\\/.]/;
+    WINDOWS_ONLY = /^(cmd|powershell)(\.exe)?$/i;
+    DESKTOP2 = /* @__PURE__ */ new Set(["linux", "macOS", "windows"]);
+    ARGUMENT_PROBES = ["--output=/tmp/x", "../../etc/passwd", "/etc/passwd", "a b", "x;id", "$(id)", "C:\\Windows\\x"];
+  }
+});
+
 // dist/capabilities/dangers/index.js
 function anyCommandLine(value) {
   if (!isPlainObject(value))
@@ -30963,7 +31039,7 @@ function findDangers(model, tools2, skip, earlier = []) {
             continue;
           }
           const { own: own3, global } = broadScope(model, danger, grant, globalHits);
-          const hit = own3.length > 0 || global.matches.size > 0;
+          const hit = (own3.length > 0 || global.matches.size > 0) && (danger.id !== "shell" || runsSomewhere(model, grant, capability));
           if (!before)
             judgedLeaves.set(grant.provenance, { scope: grant.scope, key: grant.key, hit });
           if (!hit)
@@ -31163,7 +31239,20 @@ function broadValues(model, found) {
       add(value);
   return values;
 }
-var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, judgedGrants, globalHitCaches, NO_HITS, MAX_VALUES;
+function runsSomewhere(model, grant, capability) {
+  const platforms = capabilityPlatforms(capability.platforms, TARGETS);
+  if ((grant.scope?.allow ?? []).some((value) => programPlatforms(value, platforms).length > 0))
+    return true;
+  let byKey = globalRunnable.get(model);
+  if (!byKey)
+    globalRunnable.set(model, byKey = /* @__PURE__ */ new Map());
+  const memo = `${grant.key}\0${platforms.join(",")}`;
+  let runnable = byKey.get(memo);
+  if (runnable === void 0)
+    byKey.set(memo, runnable = (model.globalScope.get(grant.key)?.allow ?? []).some((value) => programPlatforms(value, platforms).length > 0));
+  return runnable;
+}
+var FS_WRITE, FS_READ, BROAD_PATHS, pathOf, urlOf, broadPath, patternTools, broadUrl, OPENER_PROBES, broadOpenerUrl, SHELLS, COMMAND_LINE_PROBE, DANGERS, computed, judgedGrants, globalHitCaches, NO_HITS, MAX_VALUES, globalRunnable;
 var init_dangers = __esm({
   "dist/capabilities/dangers/index.js"() {
     "use strict";
@@ -31174,6 +31263,8 @@ var init_dangers = __esm({
     init_glob();
     init_capability();
     init_url_reach();
+    init_platform_reach();
+    init_types2();
     FS_WRITE = ["write_file", "write_text_file", "write", "remove", "rename", "copy_file", "truncate", "ftruncate", "create"].map((c) => `plugin:fs|${c}`);
     FS_READ = ["read_file", "read_text_file", "read_text_file_lines", "read_text_file_lines_next", "read_dir"].map((c) => `plugin:fs|${c}`);
     BROAD_PATHS = /^(\*\*?|\/|\/\*\*?(\/\*)?|\*\*\/\*|\*\/\*\*(\/\*)?|[a-z]:[\\/]?\*?\*?|\$HOME(\/\*\*?(\/\*)?)?|~(\/\*\*?)?|\$HOME\/\.\*\*?)$/i;
@@ -31230,82 +31321,7 @@ var init_dangers = __esm({
     globalHitCaches = /* @__PURE__ */ new WeakMap();
     NO_HITS = [];
     MAX_VALUES = 256;
-  }
-});
-
-// dist/capabilities/dangers/platform-reach.js
-function capabilityPlatforms(listed2, checked2) {
-  if (!listed2)
-    return [...checked2];
-  const names = new Set(listed2.map((item) => item.value.toLowerCase()));
-  return checked2.filter((platform) => names.has(platform.toLowerCase()));
-}
-function literalLeadingDot(platform, configured) {
-  return configured ?? platform !== "windows";
-}
-function dotFilePlatforms(paths, platforms, configured) {
-  if (paths.some((path45) => DOT_COMPONENT.test(path45)))
-    return [...platforms];
-  return platforms.filter((platform) => !literalLeadingDot(platform, configured));
-}
-function oneFolderOnly(paths) {
-  return paths.every((path45) => !path45.includes("**"));
-}
-function fsReachNote(paths, platforms, configured, dotFiles) {
-  const notes = [];
-  if (oneFolderOnly(paths))
-    notes.push("the files directly in it, not its sub-folders");
-  const reached = dotFilePlatforms(paths, platforms, configured);
-  const skipped = platforms.filter((platform) => !reached.includes(platform));
-  if (skipped.length && reached.length)
-    notes.push(`${dotFiles} on ${wordList(reached)} only: on ${wordList(skipped)} the scope's wildcards skip names that start with a dot`);
-  else if (skipped.length)
-    notes.push(`not ${dotFiles}: on ${wordList(skipped)} the scope's wildcards skip names that start with a dot`);
-  return notes.length ? ` (${notes.join("; ")})` : "";
-}
-function programOf(value) {
-  if (!isPlainObject(value))
-    return "";
-  return String(value.cmd ?? value.name ?? "").split(/[\\/]/).pop() ?? "";
-}
-function windowsOnlyProgram(value) {
-  return WINDOWS_ONLY.test(programOf(value));
-}
-function programPlatforms(value, platforms) {
-  const desktop = platforms.filter((platform) => DESKTOP2.has(platform));
-  return WINDOWS_ONLY.test(programOf(value)) ? desktop.filter((platform) => platform === "windows") : desktop;
-}
-function argumentsPinned(value) {
-  if (!isPlainObject(value))
-    return false;
-  const args = value.args;
-  if (args === void 0 || args === false)
-    return true;
-  if (!Array.isArray(args))
-    return false;
-  return args.every((arg) => {
-    if (typeof arg === "string")
-      return true;
-    if (!isPlainObject(arg) || typeof arg.validator !== "string")
-      return false;
-    try {
-      const pattern = new RegExp(`^(?:${arg.validator})$`, "u");
-      return !ARGUMENT_PROBES.some((probe2) => pattern.test(probe2));
-    } catch {
-      return false;
-    }
-  });
-}
-var DOT_COMPONENT, WINDOWS_ONLY, DESKTOP2, ARGUMENT_PROBES;
-var init_platform_reach = __esm({
-  "dist/capabilities/dangers/platform-reach.js"() {
-    "use strict";
-    init_json();
-    init_did_you_mean();
-    DOT_COMPONENT = /(^|[\\/])\.[^\\/.]/;
-    WINDOWS_ONLY = /^(cmd|powershell)(\.exe)?$/i;
-    DESKTOP2 = /* @__PURE__ */ new Set(["linux", "macOS", "windows"]);
-    ARGUMENT_PROBES = ["--output=/tmp/x", "../../etc/passwd", "/etc/passwd", "a b", "x;id", "$(id)", "C:\\Windows\\x"];
+    globalRunnable = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -31335,8 +31351,6 @@ function platformWording(model, found, platforms, fsLeadingDot) {
   if (id === "shell") {
     const values = broadValues(model, found);
     const runnable = values.filter((value) => programPlatforms(value, platforms).length > 0);
-    if (values.length > 0 && runnable.length === 0)
-      return null;
     const named2 = found.capability.platforms ? platforms : platforms.filter((platform) => !MOBILE2.includes(platform));
     const runsOn = named2.filter((platform) => runnable.some((value) => programPlatforms(value, [platform]).length > 0));
     const reasons2 = [];
@@ -31371,6 +31385,7 @@ var init_dangerous_permission = __esm({
     init_platform_reach();
     init_did_you_mean();
     init_json();
+    init_types2();
     init_engine_helpers();
     init_types3();
     dangerous_permission_default = defineRule({
@@ -31390,10 +31405,8 @@ var init_dangerous_permission = __esm({
           for (const found of founds) {
             const { danger, grant, scopeEntry, reach } = found;
             const listed2 = found.commands.length > 3 ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more` : found.commands.join(", ");
-            const platforms = capabilityPlatforms(found.capability.platforms, context.platforms);
+            const platforms = capabilityPlatforms(found.capability.platforms, TARGETS);
             const where3 = platformWording(model, found, platforms, fsOption(context.project));
-            if (where3 === null)
-              continue;
             const said = where3.said ?? (typeof danger.impact === "string" ? danger.impact : danger.impact(new Set(found.commands)));
             const impact = (danger.broad && danger.id !== "shell" ? `${said} ${reach}` : said + (reach ? ` (${reach})` : "")) + where3.note;
             const scopedBy = scopeEntry ? ` with the scope of "${scopeEntry.chain[0]}"` : "";

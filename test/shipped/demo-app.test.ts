@@ -49,7 +49,7 @@ describe("examples/demo-app", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).not.toMatch(/note:|not found|could not|cannot read/i);
     expect(result.stdout.trimEnd().split("\n").slice(-3)).toEqual([
-      "✖ 15 problems (4 errors, 11 warnings) in 4 files (7 checked)",
+      "✖ 16 problems (4 errors, 12 warnings) in 4 files (7 checked)",
       "  3 suggestions (true, but changing nothing at run time)",
       "  4 fixable with --fix",
     ]);

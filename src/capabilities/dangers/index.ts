@@ -11,6 +11,8 @@ import { labelMatches } from "../engine/match/glob.js";
 import { entryPath } from "../model/capability.js";
 import type { Capability } from "../model/types.js";
 import { isForeignReach, loadRemotePatternTools, urlReach, type RemotePatternTools } from "./url-reach.js";
+import { capabilityPlatforms, programPlatforms } from "./platform-reach.js";
+import { TARGETS } from "../model/types.js";
 
 /**
  * High-risk grants of the official plugins (user-needs-and-peers §4.1). A danger names the commands,
@@ -287,7 +289,8 @@ function findDangers(
             continue;
           }
           const { own, global } = broadScope(model, danger, grant, globalHits);
-          const hit = own.length > 0 || global.matches.size > 0;
+          // A shell entry whose program cannot run on any of the capability's platforms grants nothing there.
+          const hit = (own.length > 0 || global.matches.size > 0) && (danger.id !== "shell" || runsSomewhere(model, grant, capability));
           if (!before) judgedLeaves.set(grant.provenance, { scope: grant.scope, key: grant.key, hit });
           if (!hit) continue;
           hitGrant ??= grant;
@@ -526,3 +529,19 @@ export function broadValues(model: ResolvedModel, found: DangerousGrant): unknow
   for (const key of dangerKeys(found.danger)) for (const value of model.globalScope.get(key)?.allow ?? []) add(value);
   return values;
 }
+
+/** Whether some shell entry the grant is handed can run on a platform of its capability (`cmd` off Windows cannot; nothing runs on Android or iOS). */
+function runsSomewhere(model: ResolvedModel, grant: ResolvedCommand, capability: Capability): boolean {
+  const platforms = capabilityPlatforms(capability.platforms, TARGETS);
+  if ((grant.scope?.allow ?? []).some((value) => programPlatforms(value, platforms).length > 0)) return true;
+  // The global scope is shared by every grant: judged once per model, plugin and set of platforms, so this stays linear.
+  let byKey = globalRunnable.get(model);
+  if (!byKey) globalRunnable.set(model, (byKey = new Map()));
+  const memo = `${grant.key}\u0000${platforms.join(",")}`;
+  let runnable = byKey.get(memo);
+  if (runnable === undefined)
+    byKey.set(memo, (runnable = (model.globalScope.get(grant.key)?.allow ?? []).some((value) => programPlatforms(value, platforms).length > 0)));
+  return runnable;
+}
+
+const globalRunnable = new WeakMap<ResolvedModel, Map<string, boolean>>();

@@ -4,6 +4,7 @@ import { wordList } from "../../core/did-you-mean.js";
 import { isPlainObject } from "../../core/json.js";
 import type { Project } from "../load/project.js";
 import type { ResolvedModel } from "../engine/index.js";
+import { TARGETS } from "../model/types.js";
 import { describeTargets } from "./support/engine-helpers.js";
 import { defineRule } from "./types.js";
 
@@ -30,9 +31,9 @@ export default defineRule({
         const { danger, grant, scopeEntry, reach } = found;
         // A few names, so the message stays one readable line (fs:write-all alone grants ten commands).
         const listed = found.commands.length > 3 ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more` : found.commands.join(", ");
-        const platforms = capabilityPlatforms(found.capability.platforms, context.platforms);
+        // Where it holds among the capability's platforms, whichever this run checks: the finding is the same one.
+        const platforms = capabilityPlatforms(found.capability.platforms, TARGETS);
         const where = platformWording(model, found, platforms, fsOption(context.project));
-        if (where === null) continue;
         const said = where.said ?? (typeof danger.impact === "string" ? danger.impact : danger.impact(new Set(found.commands)));
         const impact = (danger.broad && danger.id !== "shell" ? `${said} ${reach}` : said + (reach ? ` (${reach})` : "")) + where.note;
         // Name (and point at) the entry that brings the broad scope: `fs:scope`, not the `fs:default` beside it.
@@ -76,20 +77,19 @@ const MOBILE = ["android", "iOS"];
 
 /**
  * The danger as it holds on the capability's platforms: `said` replaces the worst-case impact, `note`
- * follows the scope; null when it holds on none of them (a `cmd` entry in a Linux capability, any
- * shell program in an Android-only one).
+ * follows the scope.
  */
 function platformWording(
   model: ResolvedModel,
   found: DangerousGrant,
   platforms: readonly string[],
   fsLeadingDot: boolean | undefined,
-): { said?: string; note: string } | null {
+): { said?: string; note: string } {
   const id = found.danger.id;
   if (id === "shell") {
     const values = broadValues(model, found);
+    // findDangers leaves out a grant none of whose programs runs on these platforms.
     const runnable = values.filter((value) => programPlatforms(value, platforms).length > 0);
-    if (values.length > 0 && runnable.length === 0) return null;
     // A capability for every platform is named for the desktop ones: most such apps build no mobile app.
     const named = found.capability.platforms ? platforms : platforms.filter((platform) => !MOBILE.includes(platform));
     const runsOn = named.filter((platform) => runnable.some((value) => programPlatforms(value, [platform]).length > 0));
