@@ -12690,7 +12690,7 @@ function suggest(project, groups, query, webview, verdicts, lineOf2) {
     notes.push(item);
   const capability = newCapability(query, entry, refusedOn2, groups);
   const newCapabilityFile = `src-tauri/capabilities/${String(capability.identifier)}.${capabilitySyntax(project)}`;
-  const nearMissWindows = nearMissWindowPatterns(project, groups, query.window, webview, query.command, (file, path45) => lineOf2({ file, path: path45 }));
+  const nearMissWindows = nearMissWindowPatterns(project, groups, query.window, webview, query.command, (file, path46) => lineOf2({ file, path: path46 }));
   const suggestion = { entry, reason, newCapability: capability, newCapabilityFile, removeDenies, nearMissWindows, notes };
   if (covering) {
     const permissionsPath = [...covering.source.path, "permissions"];
@@ -30839,12 +30839,12 @@ function literalLeadingDot(platform, configured) {
   return configured ?? platform !== "windows";
 }
 function dotFilePlatforms(paths, platforms, configured) {
-  if (paths.some((path45) => DOT_COMPONENT.test(path45)))
+  if (paths.some((path46) => DOT_COMPONENT.test(path46)))
     return [...platforms];
   return platforms.filter((platform) => !literalLeadingDot(platform, configured));
 }
 function oneFolderOnly(paths) {
-  return paths.every((path45) => !path45.includes("**"));
+  return paths.every((path46) => !path46.includes("**"));
 }
 function fsReachNote(paths, platforms, configured, dotFiles) {
   const notes = [];
@@ -31367,8 +31367,8 @@ function platformWording(model, found, platforms, fsLeadingDot) {
   if (id !== "fs-read" && id !== "fs-write" && id !== "opener-path")
     return { note: "" };
   const paths = broadValues(model, found).flatMap((value) => {
-    const path45 = typeof value === "string" ? value : isPlainObject(value) && typeof value.path === "string" ? value.path : void 0;
-    return path45 === void 0 ? [] : [path45];
+    const path46 = typeof value === "string" ? value : isPlainObject(value) && typeof value.path === "string" ? value.path : void 0;
+    return path46 === void 0 ? [] : [path46];
   });
   const option = id === "opener-path" ? void 0 : fsLeadingDot;
   if (id === "fs-read") {
@@ -39968,17 +39968,17 @@ var init_diff2 = __esm({
 });
 
 // dist/capabilities/engine/match/path-glob.js
-function pathComponents(path45, windows) {
-  return (windows ? path45.replace(/\\/g, "/") : path45).split("/");
+function pathComponents(path46, windows) {
+  return (windows ? path46.replace(/\\/g, "/") : path46).split("/");
 }
-function pathGlobMatches(pattern, path45, options) {
-  if (pattern.length > MAX_PATH_GLOB_LENGTH || path45.length > MAX_PATH_GLOB_LENGTH)
+function pathGlobMatches(pattern, path46, options) {
+  if (pattern.length > MAX_PATH_GLOB_LENGTH || path46.length > MAX_PATH_GLOB_LENGTH)
     return false;
   const windows = options.windows ?? false;
   if (options.literalSeparator === false)
-    return componentMatches2(tokenize5(pattern.replace(/\*\*/g, "*")), path45.replace(/\\/g, "/"), options.literalLeadingDot, true);
+    return componentMatches2(tokenize5(pattern.replace(/\*\*/g, "*")), path46.replace(/\\/g, "/"), options.literalLeadingDot, true);
   const patternParts = pathComponents(pattern, windows);
-  const pathParts = pathComponents(path45, windows);
+  const pathParts = pathComponents(path46, windows);
   if (patternParts.some((part) => part.includes("**") && part !== "**"))
     return false;
   const compiled2 = patternParts.map((part) => part === "**" ? "recursive" : tokenize5(part));
@@ -40075,8 +40075,8 @@ function componentMatches2(tokens2, text2, literalLeadingDot2, slashIsText) {
   }
   return matched[chars.length];
 }
-function escapePathGlob(path45) {
-  return path45.replace(/[*?[\]]/g, (c) => `[${c}]`);
+function escapePathGlob(path46) {
+  return path46.replace(/[*?[\]]/g, (c) => `[${c}]`);
 }
 var MAX_PATH_GLOB_LENGTH;
 var init_path_glob = __esm({
@@ -40087,8 +40087,8 @@ var init_path_glob = __esm({
 });
 
 // dist/capabilities/queries/fs-variables.js
-function homeOfPath(path45) {
-  const slashed = path45.replace(/\\/g, "/");
+function homeOfPath(path46) {
+  const slashed = path46.replace(/\\/g, "/");
   let match2 = /^([A-Za-z]:\/Users\/[^/]+)(?:\/|$)/i.exec(slashed);
   if (match2)
     return { platform: "windows", home: match2[1] };
@@ -40100,8 +40100,8 @@ function homeOfPath(path45) {
     return { platform: "linux", home: match2[1] };
   return void 0;
 }
-function isWindowsPath(path45) {
-  return /^[A-Za-z]:[\\/]/.test(path45) || path45.startsWith("\\\\");
+function isWindowsPath(path46) {
+  return /^[A-Za-z]:[\\/]/.test(path46) || path46.startsWith("\\\\");
 }
 function expandScopePath(pattern, where3, identifier) {
   const slashed = pattern.replace(/\\/g, "/");
@@ -40117,11 +40117,11 @@ function expandScopePath(pattern, where3, identifier) {
   const folder = relative3 ? `${where3.home}/${relative3.replace("{id}", identifier ?? "")}` : where3.home;
   return folder + slashed.slice(match2[0].length);
 }
-function pathWithVariable(path45, identifier) {
-  const where3 = homeOfPath(path45);
-  const slashed = path45.replace(/\\/g, "/");
+function pathWithVariable(path46, identifier) {
+  const where3 = homeOfPath(path46);
+  const slashed = path46.replace(/\\/g, "/");
   if (!where3)
-    return slashed.startsWith("/tmp/") ? `$TEMP${slashed.slice(4)}` : path45;
+    return slashed.startsWith("/tmp/") ? `$TEMP${slashed.slice(4)}` : path46;
   let best;
   for (const variable of Object.keys(HOME_RELATIVE[where3.platform])) {
     const folder = expandScopePath(variable, where3, identifier);
@@ -40131,7 +40131,7 @@ function pathWithVariable(path45, identifier) {
     if ((inside || slashed === folder) && (!best || folder.length > best.length))
       best = { variable, length: folder.length };
   }
-  return best ? best.variable + slashed.slice(best.length) : path45;
+  return best ? best.variable + slashed.slice(best.length) : path46;
 }
 var HOME_RELATIVE;
 var init_fs_variables = __esm({
@@ -40262,15 +40262,15 @@ function explainScopeRefusal(project, groups, refusal, query, lineOf2) {
     explanation.suggestion = suggestEntry(project, refusal, verdicts, candidates, identifier, lineOf2);
   return explanation;
 }
-function pathPlatforms(path45) {
-  if (isWindowsPath(path45))
+function pathPlatforms(path46) {
+  if (isWindowsPath(path46))
     return ["windows"];
-  const where3 = homeOfPath(path45);
+  const where3 = homeOfPath(path46);
   if (where3)
     return [where3.platform];
-  if (/^\/(data\/(user|data)|storage\/emulated|sdcard)\//.test(path45))
+  if (/^\/(data\/(user|data)|storage\/emulated|sdcard)\//.test(path46))
     return ["android"];
-  if (/^\/(private\/)?var\/mobile\//.test(path45))
+  if (/^\/(private\/)?var\/mobile\//.test(path46))
     return ["iOS"];
   return void 0;
 }
@@ -40325,7 +40325,7 @@ function verdictOn(project, model, platform, refusal, candidates, query, where3,
       if (seen.has(key2))
         return;
       seen.add(key2);
-      const path45 = [...listPath, list, index];
+      const path46 = [...listPath, list, index];
       checked2.push({
         list,
         value,
@@ -40333,8 +40333,8 @@ function verdictOn(project, model, platform, refusal, candidates, query, where3,
         capability: provenance.capability,
         chain: provenance.chain,
         file: provenance.file,
-        path: path45,
-        line: lineOf2(provenance.file, path45),
+        path: path46,
+        line: lineOf2(provenance.file, path46),
         ...judge(value)
       });
     });
@@ -40434,9 +40434,9 @@ function assetScopeEntries(project) {
   const base = ["app", "security", "assetProtocol", "scope"];
   const scope = asset.scope;
   const entries = [];
-  const push2 = (list, values, path45) => {
+  const push2 = (list, values, path46) => {
     if (Array.isArray(values))
-      values.forEach((value, index) => entries.push({ list, value, file: document.file, path: [...path45, index] }));
+      values.forEach((value, index) => entries.push({ list, value, file: document.file, path: [...path46, index] }));
   };
   if (Array.isArray(scope))
     push2("allow", scope, base);
@@ -40455,9 +40455,9 @@ function assetEnabled(project) {
   const document = project.config?.document;
   return document?.ok ? valueAtPath(document.value, ["app", "security", "assetProtocol", "enable"]) === true : false;
 }
-function valueAtPath(value, path45) {
+function valueAtPath(value, path46) {
   let current = value;
-  for (const key of path45)
+  for (const key of path46)
     current = isPlainObject(current) ? current[key] : void 0;
   return current;
 }
@@ -40469,8 +40469,8 @@ function narrowestScopeValue(refusal, identifier) {
     case "opener": {
       if (refusal.subjectKind === "url")
         return { url: escapePathGlob(refusal.subject), ...app };
-      const path45 = escapePathGlob(pathWithVariable(refusal.subject, identifier));
-      return refusal.plugin === "asset" ? path45 : { path: path45, ...app };
+      const path46 = escapePathGlob(pathWithVariable(refusal.subject, identifier));
+      return refusal.plugin === "asset" ? path46 : { path: path46, ...app };
     }
     case "http":
       return { url: exactUrlPattern(refusal.subject) };
@@ -40656,7 +40656,7 @@ function explainScopeText(project, refusal, question, paint) {
   if (refusal.plugin === "asset")
     notes.length = 0;
   const lines = new SourceLines(project);
-  const answer = explainScopeRefusal(project, groups, refusal, { window, webview, origin, ...command ? { command } : {} }, (file, path45) => lines.line(file, path45));
+  const answer = explainScopeRefusal(project, groups, refusal, { window, webview, origin, ...command ? { command } : {} }, (file, path46) => lines.line(file, path46));
   const aclCommand = answer.verdicts.every((v2) => v2.scope === "not-reached") ? answer.verdicts.find((v2) => v2.command)?.command : void 0;
   const call = aclCommand ? explainCall(project, groups, { command: aclCommand, known: true, window, webview, origin, scope: narrowestScopeValue(refusal, appIdentifier(project)) }, (at) => lines.line(at.file, at.path)) : void 0;
   if (!paint)
