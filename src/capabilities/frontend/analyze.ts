@@ -88,6 +88,8 @@ const MAX_DEPTH = 1_500;
 
 class Scope {
   readonly names = new Map<string, Ref>();
+  /** Constants that hold a platform check (`const canScan = isMobile`). */
+  readonly checks = new Map<string, GuardSplit>();
   constructor(
     readonly parent: Scope | undefined,
     /** The function this scope belongs to (its parameters are `param` refs of it). */
@@ -97,6 +99,10 @@ class Scope {
   ) {}
   lookup(name: string): Ref | undefined {
     return this.names.get(name) ?? this.parent?.lookup(name);
+  }
+  /** The platform check a constant holds, from the scope that declares the name. */
+  check(name: string): GuardSplit | undefined {
+    return this.names.has(name) ? this.checks.get(name) : this.parent?.check(name);
   }
   thisScope(): Map<string, Ref> | undefined {
     return this.thisMembers ?? this.parent?.thisScope();
@@ -110,6 +116,8 @@ const ELEMENT_CALLBACKS = new Set(["forEach", "map", "flatMap", "filter", "find"
 const ELEMENT_RESULTS = new Set(["find", "findLast", "at", "pop", "shift"]);
 /** Array methods that return the array's elements again (`list.filter(…)`). */
 const ARRAY_RESULTS = new Set(["filter", "slice", "reverse", "sort", "toSorted", "toReversed", "concat"]);
+/** How many callers deep finish() follows a function's narrowing (`a()` under a check calls `b()`, which calls `c()`). */
+const MAX_CALL_CHAIN = 64;
 /** How many values a function's `return`s record: enough for `if (!x) x = load(); return x`, bounded for generated code. */
 const MAX_RETURNS = 8;
 const TRANSPARENT = new Set([
@@ -130,6 +138,16 @@ export class ModuleAnalyzer {
   private offset = 0;
   /** The platforms the code being read runs on, under a platform check; undefined: every platform. */
   private guard: readonly Platform[] | undefined;
+  /** The function each function is declared in (undefined: the module's top level). */
+  private readonly declaredIn: Array<number | undefined> = [];
+  /** Functions bound to one name where they are declared (`function f`, `const f = () => …`). */
+  private readonly named = new Set<number>();
+  /** Named functions used otherwise than called by name (passed, exported, stored): callers not all known. */
+  private readonly escaped = new Set<number>();
+  /** Where each named function is called by name: the platform check there and the function the call is in. */
+  private readonly calledAt = new Map<number, Array<{ platforms: readonly Platform[] | undefined; from: number | undefined }>>();
+  /** Set when nested code was too deep to read: a call or use of a function may have been missed. */
+  private truncated = false;
 
   constructor(readonly facts: ModuleFacts) {
     this.top = new Scope(undefined, undefined);
@@ -144,6 +162,58 @@ export class ModuleAnalyzer {
     this.sites = this.facts.sites;
     for (const statement of program.body as Node[]) this.hoist(statement);
     for (const statement of program.body as Node[]) this.statement(statement);
+  }
+
+  /**
+   * Narrows the calls inside a module-local function to the platforms it is called on: when every use of the
+   * function is a call by name under a platform check (`if (isDesktop()) await checkUpdate()`), its body runs
+   * only on the union of those calls' platforms (and a function declared in it, only where it runs). Call
+   * once, after every program of the module. Linear: each function and each call is weighed once.
+   */
+  finish(): void {
+    if (this.truncated) return;
+    const narrowed = new Map<number, readonly Platform[] | undefined>();
+    const weighing = new Set<number>();
+    const runsOn = (fn: number | undefined, depth: number): readonly Platform[] | undefined => {
+      if (fn === undefined) return undefined;
+      if (narrowed.has(fn)) return narrowed.get(fn);
+      // A cycle of calls, or a chain deeper than any real code, is not narrowed.
+      if (weighing.has(fn) || depth > MAX_CALL_CHAIN) return undefined;
+      weighing.add(fn);
+      let own: readonly Platform[] | undefined;
+      const calls = this.calledAt.get(fn);
+      if (this.named.has(fn) && !this.escaped.has(fn) && calls) {
+        const union = new Set<Platform>();
+        for (const call of calls) {
+          const platforms = meetPlatforms(call.platforms, runsOn(call.from, depth + 1));
+          if (!platforms) {
+            union.clear();
+            for (const platform of ALL_PLATFORMS) union.add(platform);
+            break;
+          }
+          for (const platform of platforms) union.add(platform);
+        }
+        if (union.size < ALL_PLATFORMS.length) own = ALL_PLATFORMS.filter((platform) => union.has(platform));
+      }
+      const result = meetPlatforms(runsOn(this.declaredIn[fn], depth + 1), own);
+      weighing.delete(fn);
+      narrowed.set(fn, result);
+      return result;
+    };
+    this.facts.functions.forEach((facts, fn) => {
+      const platforms = runsOn(fn, 0);
+      if (platforms) for (const site of facts.sites) site.platforms = meetPlatforms(site.platforms, platforms);
+    });
+  }
+
+  /** Where a condition holds and fails, with the constants of the scope that hold platform checks. */
+  private guardSplit(node: Node): GuardSplit {
+    return guardSplit(node, (name) => this.scope.check(name));
+  }
+
+  /** A function used as a value (not called by name): its callers are not all known. */
+  private escape(value: Ref | undefined): void {
+    if (value?.kind === "function") this.escaped.add(value.id);
   }
 
   private site(ref: Ref, node: Node, reference = false): void {
@@ -173,10 +243,8 @@ export class ModuleAnalyzer {
     const outer = this.guard;
     for (const statement of statements) {
       this.statement(statement);
-      if (statement.type === "IfStatement" && !isNode(statement.alternate) && exits(statement.consequent as Node)) {
-        const platforms = guardPlatforms(statement.test as Node);
-        if (platforms) this.guard = (this.guard ?? ALL_PLATFORMS).filter((platform) => !platforms.includes(platform));
-      }
+      if (statement.type === "IfStatement" && !isNode(statement.alternate) && exits(statement.consequent as Node))
+        this.guard = meetPlatforms(this.guard, this.guardSplit(statement.test as Node).otherwise);
     }
     this.guard = outer;
   }
@@ -199,7 +267,9 @@ export class ModuleAnalyzer {
         this.top.names.set(local, { kind: "import", request, name });
       }
     } else if (declaration.type === "FunctionDeclaration" && isNode(declaration.id)) {
-      this.scope.names.set(declaration.id.name as string, { kind: "function", id: this.declareFunction(declaration) });
+      const id = this.declareFunction(declaration);
+      this.named.add(id);
+      this.scope.names.set(declaration.id.name as string, { kind: "function", id });
     }
   }
 
@@ -208,6 +278,7 @@ export class ModuleAnalyzer {
     if (existing !== undefined) return existing;
     const id = this.facts.functions.length;
     this.facts.functions.push({ params: (node.params as Node[]).length, sites: [], returns: [] });
+    this.declaredIn[id] = this.scope.fn;
     (node as { __fn?: number }).__fn = id;
     return id;
   }
@@ -229,12 +300,17 @@ export class ModuleAnalyzer {
         }
         if (isNode(node.declaration)) {
           this.statement(node.declaration);
-          for (const name of declaredNames(node.declaration)) this.facts.exports.set(name, this.scope.lookup(name) ?? UNKNOWN);
+          for (const name of declaredNames(node.declaration)) {
+            const value = this.scope.lookup(name);
+            this.escape(value);
+            this.facts.exports.set(name, value ?? UNKNOWN);
+          }
         }
         for (const specifier of node.specifiers as Node[]) {
           if (specifier.exportKind === "type") continue;
-          const local = moduleExportName(specifier.local as Node);
-          this.facts.exports.set(moduleExportName(specifier.exported as Node), this.top.lookup(local) ?? UNKNOWN);
+          const value = this.top.lookup(moduleExportName(specifier.local as Node));
+          this.escape(value);
+          this.facts.exports.set(moduleExportName(specifier.exported as Node), value ?? UNKNOWN);
         }
         return;
       }
@@ -243,10 +319,9 @@ export class ModuleAnalyzer {
         if (declaration.type === "FunctionDeclaration" || declaration.type === "ClassDeclaration") {
           this.statement(declaration);
           const name = isNode(declaration.id) ? (declaration.id.name as string) : undefined;
-          this.facts.exports.set(
-            "default",
-            (name && this.scope.lookup(name)) || (declaration.type === "FunctionDeclaration" ? this.functionRef(declaration) : UNKNOWN),
-          );
+          const value = (name && this.scope.lookup(name)) || (declaration.type === "FunctionDeclaration" ? this.functionRef(declaration) : UNKNOWN);
+          this.escape(value);
+          this.facts.exports.set("default", value);
         } else this.facts.exports.set("default", this.expression(declaration));
         return;
       }
@@ -259,7 +334,11 @@ export class ModuleAnalyzer {
         return;
       }
       case "FunctionDeclaration":
-        if (isNode(node.id) && this.scope !== this.top) this.scope.names.set(node.id.name as string, { kind: "function", id: this.declareFunction(node) });
+        if (isNode(node.id) && this.scope !== this.top) {
+          const id = this.declareFunction(node);
+          this.named.add(id);
+          this.scope.names.set(node.id.name as string, { kind: "function", id });
+        }
         this.functionBody(node);
         return;
       case "ClassDeclaration":
@@ -268,7 +347,15 @@ export class ModuleAnalyzer {
       case "VariableDeclaration":
         for (const declarator of node.declarations as Node[]) {
           const value = isNode(declarator.init) ? this.expression(declarator.init) : UNKNOWN;
+          // `const f = () => …`: a function bound to one name, whose calls by name can be weighed (finish()).
+          if (value.kind === "function" && FUNCTION_TYPES.has((declarator.init as Node).type) && (declarator.id as Node).type === "Identifier")
+            this.named.add(value.id);
           this.bind(declarator.id as Node, value);
+          // `const canScan = isMobile;`: a later `if (!canScan) return` is the same platform check.
+          if (node.kind === "const" && (declarator.id as Node).type === "Identifier" && isNode(declarator.init)) {
+            const split = this.guardSplit(declarator.init);
+            if (split.when || split.otherwise) this.scope.checks.set((declarator.id as Node).name as string, split);
+          }
         }
         return;
       case "TSEnumDeclaration": {
@@ -285,11 +372,11 @@ export class ModuleAnalyzer {
       case "IfStatement": {
         const test = node.test as Node;
         this.expression(test);
-        const platforms = guardPlatforms(test);
-        this.guarded(platforms, () => this.child(node.consequent as Node));
+        const split = this.guardSplit(test);
+        this.guarded(split.when, () => this.child(node.consequent as Node));
         if (isNode(node.alternate)) {
           const alternate = node.alternate;
-          this.guarded(platforms && ALL_PLATFORMS.filter((platform) => !platforms.includes(platform)), () => this.child(alternate));
+          this.guarded(split.otherwise, () => this.child(alternate));
         }
         return;
       }
@@ -416,6 +503,7 @@ export class ModuleAnalyzer {
   private expression(node: Node): Ref {
     if (++this.depth > MAX_DEPTH) {
       this.depth--;
+      this.truncated = true;
       return UNKNOWN;
     }
     try {
@@ -441,6 +529,7 @@ export class ModuleAnalyzer {
         const bound = this.scope.lookup(name);
         if (bound) {
           if (bound.kind === "import" || bound.kind === "member") this.site(bound, node, true);
+          this.escape(bound);
           return bound;
         }
         return name === "__TAURI__" || name === "__TAURI_INTERNALS__" ? { kind: "global", name } : UNKNOWN;
@@ -482,7 +571,15 @@ export class ModuleAnalyzer {
       case "NewExpression": {
         const calleeNode = node.callee as Node;
         if (calleeNode.type === "Import") return UNKNOWN;
-        const callee = this.expressionNoSite(calleeNode);
+        const byName = calleeNode.type === "Identifier" ? this.scope.lookup(calleeNode.name as string) : undefined;
+        let callee: Ref;
+        if (byName?.kind === "function") {
+          // `checkUpdate()`: a call by name, which finish() weighs with the platform check around it.
+          callee = byName;
+          const calls = this.calledAt.get(byName.id) ?? [];
+          calls.push({ platforms: this.guard, from: this.scope.fn });
+          this.calledAt.set(byName.id, calls);
+        } else callee = this.expressionNoSite(calleeNode);
         // `.then(m => m.fn())` on a dynamic import: the callback's parameter is the module.
         if (callee.kind === "member" && callee.name === "then" && callee.object.kind === "dynamic-import") {
           const fn = (node.arguments as Node[])[0];
@@ -558,17 +655,16 @@ export class ModuleAnalyzer {
       case "ConditionalExpression": {
         const test = node.test as Node;
         this.expression(test);
-        const platforms = guardPlatforms(test);
-        const otherwise = platforms && ALL_PLATFORMS.filter((platform) => !platforms.includes(platform));
+        const split = this.guardSplit(test);
         return either(
-          this.guarded(platforms, () => this.expression(node.consequent as Node)),
-          this.guarded(otherwise, () => this.expression(node.alternate as Node)),
+          this.guarded(split.when, () => this.expression(node.consequent as Node)),
+          this.guarded(split.otherwise, () => this.expression(node.alternate as Node)),
         );
       }
       case "LogicalExpression": {
         // `isDesktop() && win.show()`: the right side runs where the left holds (`||`: where it does not).
         const left = node.left as Node;
-        const platforms = node.operator === "&&" ? guardPlatforms(left) : node.operator === "||" ? negated(guardPlatforms(left)) : undefined;
+        const platforms = node.operator === "&&" ? this.guardSplit(left).when : node.operator === "||" ? this.guardSplit(left).otherwise : undefined;
         return either(
           this.expression(left),
           this.guarded(platforms, () => this.expression(node.right as Node)),
@@ -605,6 +701,7 @@ export class ModuleAnalyzer {
   private children(node: Node): void {
     if (++this.depth > MAX_DEPTH) {
       this.depth--;
+      this.truncated = true;
       return;
     }
     for (const key in node) {
@@ -709,9 +806,17 @@ function patternNames(pattern: Node): string[] {
   }
 }
 
-/** Where `x` does not hold, when `x` is a platform check. */
-function negated(platforms: readonly Platform[] | undefined): readonly Platform[] | undefined {
-  return platforms && ALL_PLATFORMS.filter((platform) => !platforms.includes(platform));
+/** The platforms both sets allow; undefined (every platform) when neither restricts. */
+export function meetPlatforms(a: readonly Platform[] | undefined, b: readonly Platform[] | undefined): readonly Platform[] | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return a.filter((platform) => b.includes(platform));
+}
+
+/** The platforms either set allows; undefined (every platform) when one does not restrict. */
+function joinPlatforms(a: readonly Platform[] | undefined, b: readonly Platform[] | undefined): readonly Platform[] | undefined {
+  if (!a || !b) return undefined;
+  return ALL_PLATFORMS.filter((platform) => a.includes(platform) || b.includes(platform));
 }
 
 /** Names of platform checks (`isDesktop()`, `isMobile.value`, `IS_MAC`, `isWindows10()`): the platforms where they hold. */
@@ -738,46 +843,63 @@ const PLATFORM_VALUES: Record<string, readonly Platform[]> = {
 /** A name that holds the platform (`platform()`, `osType`, `os.type()`, `currentPlatform`), compared with a literal. */
 const PLATFORM_HOLDER = /platform|os_?type|^os$|^type$/i;
 
+/** Where a condition can hold (`when`) and where it can fail (`otherwise`); undefined: on every platform. */
+interface GuardSplit {
+  when?: readonly Platform[];
+  otherwise?: readonly Platform[];
+}
+
+const exactly = (platforms: readonly Platform[] | undefined): GuardSplit =>
+  platforms ? { when: platforms, otherwise: ALL_PLATFORMS.filter((platform) => !platforms.includes(platform)) } : {};
+
 /**
- * The platforms on which a condition holds, when it is a platform check the code spells plainly:
- * `isDesktop()`, `!isMobile`, `isMac.value`, `platform() === "windows"`, `osType !== "android"`,
- * and `&&`/`||` of those. Undefined when the condition is anything else (the code runs everywhere).
+ * Where a condition can hold and where it can fail, when it is made of platform checks the code spells
+ * plainly: `isDesktop()`, `!isMobile`, `isMac.value`, `platform() === "windows"`, `osType !== "android"`,
+ * a constant that holds one (`const canScan = isMobile`), and `&&`/`||` of those with any other condition. `ready && isWindows()` holds on Windows only but can fail
+ * everywhere, so its `else` runs on every platform; a condition that is no platform check splits nothing.
  */
-function guardPlatforms(node: Node, depth = 0): readonly Platform[] | undefined {
-  if (depth > 16) return undefined;
-  if (TRANSPARENT.has(node.type)) return guardPlatforms(node.expression as Node, depth + 1);
+function guardSplit(node: Node, constants: (name: string) => GuardSplit | undefined, depth = 0): GuardSplit {
+  if (depth > 16) return {};
+  if (TRANSPARENT.has(node.type)) return guardSplit(node.expression as Node, constants, depth + 1);
   switch (node.type) {
-    case "UnaryExpression":
-      return node.operator === "!" ? negated(guardPlatforms(node.argument as Node, depth + 1)) : undefined;
+    case "UnaryExpression": {
+      if (node.operator !== "!") return {};
+      const inner = guardSplit(node.argument as Node, constants, depth + 1);
+      return { ...(inner.otherwise ? { when: inner.otherwise } : {}), ...(inner.when ? { otherwise: inner.when } : {}) };
+    }
     case "AwaitExpression":
-      return guardPlatforms(node.argument as Node, depth + 1);
+      return guardSplit(node.argument as Node, constants, depth + 1);
     case "CallExpression":
-      return (node.arguments as Node[]).length === 0 ? checkNamed(node.callee as Node) : includesCheck(node);
-    case "Identifier":
+      return exactly((node.arguments as Node[]).length === 0 ? checkNamed(node.callee as Node) : includesCheck(node));
+    case "Identifier": {
+      const named = checkNamed(node);
+      return named ? exactly(named) : (constants(node.name as string) ?? {});
+    }
     case "MemberExpression":
-      return checkNamed(node);
+      return exactly(checkNamed(node));
     case "LogicalExpression": {
-      const left = guardPlatforms(node.left as Node, depth + 1);
-      const right = guardPlatforms(node.right as Node, depth + 1);
-      if (node.operator === "&&") {
-        if (!left) return right;
-        if (!right) return left;
-        return left.filter((platform) => right.includes(platform));
-      }
-      // `a || b` holds where either holds: only when both are platform checks.
-      if (node.operator === "||" && left && right) return ALL_PLATFORMS.filter((platform) => left.includes(platform) || right.includes(platform));
-      return undefined;
+      const left = guardSplit(node.left as Node, constants, depth + 1);
+      const right = guardSplit(node.right as Node, constants, depth + 1);
+      const split =
+        node.operator === "&&"
+          ? { when: meetPlatforms(left.when, right.when), otherwise: joinPlatforms(left.otherwise, right.otherwise) }
+          : node.operator === "||"
+            ? { when: joinPlatforms(left.when, right.when), otherwise: meetPlatforms(left.otherwise, right.otherwise) }
+            : {};
+      return { ...(split.when ? { when: split.when } : {}), ...(split.otherwise ? { otherwise: split.otherwise } : {}) };
     }
     case "BinaryExpression": {
       const equal = node.operator === "===" || node.operator === "==";
-      if (!equal && node.operator !== "!==" && node.operator !== "!=") return undefined;
+      if (!equal && node.operator !== "!==" && node.operator !== "!=") return {};
       const [holder, literal] = isStringLiteral(node.right as Node) ? [node.left as Node, node.right as Node] : [node.right as Node, node.left as Node];
-      if (!isStringLiteral(literal) || !PLATFORM_HOLDER.test(lastName(holder) ?? "")) return undefined;
+      if (!isStringLiteral(literal) || !PLATFORM_HOLDER.test(lastName(holder) ?? "")) return {};
       const platforms = PLATFORM_VALUES[String(literal.value).toLowerCase()];
-      return platforms && (equal ? platforms : negated(platforms));
+      if (!platforms) return {};
+      const split = exactly(platforms);
+      return equal ? split : { ...(split.otherwise ? { when: split.otherwise } : {}), otherwise: platforms };
     }
     default:
-      return undefined;
+      return {};
   }
 }
 

@@ -5,7 +5,7 @@
  * packages (`Window#setTitle`), or of `invoke` with its command, or is left unresolved with the reason.
  */
 import { CORE_MODULE, type ApiLookup } from "./api.js";
-import type { FunctionFacts, ModuleFacts, Platform, Ref, Site } from "./analyze.js";
+import { meetPlatforms, type FunctionFacts, type ModuleFacts, type Platform, type Ref, type Site } from "./analyze.js";
 
 type Val =
   | { kind: "tauri-module"; specifier: string }
@@ -121,7 +121,7 @@ export class Linker {
 
   private emit(site: Site, file: string, frames: Frame[] | undefined, outer: At, atFile = file): void {
     // A check around the call and one inside the function it goes through both hold.
-    const platforms = site === outer ? site.platforms : meet(outer.platforms, site.platforms);
+    const platforms = site === outer ? site.platforms : meetPlatforms(outer.platforms, site.platforms);
     const at: At = { start: outer.start, end: outer.end, ...(platforms ? { platforms } : {}) };
     const guard = platforms ? { platforms } : {};
     const ref = site.ref;
@@ -408,11 +408,4 @@ function argumentFree(ref: Ref): boolean {
 /** Classes are written with a capital (`Window`, `Store`); functions are not (`open`). */
 function isClassName(name: string): boolean {
   return (/^[A-Z]/.test(name) || name === "default") && !name.includes("#") && !name.includes(".");
-}
-
-/** The platforms both checks allow; undefined when neither restricts. */
-function meet(a: readonly Platform[] | undefined, b: readonly Platform[] | undefined): readonly Platform[] | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  return a.filter((platform) => b.includes(platform));
 }

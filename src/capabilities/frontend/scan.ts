@@ -394,6 +394,7 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
       tree = undefined;
       analyzer.addProgram(natural.jsonParseAst(json) as Parameters<ModuleAnalyzer["addProgram"]>[0], block.offset - block.prefix);
     }
+    analyzer.finish();
     return fileNotes;
   };
 
