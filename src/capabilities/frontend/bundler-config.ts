@@ -14,6 +14,8 @@ export interface BundlerConfig {
   alias: Record<string, string[]>;
   /** HTML pages the build takes as inputs. */
   inputs: string[];
+  /** Where the build writes the bundle (`build.outDir`), when the config says it plainly. */
+  outDir?: string;
 }
 
 interface Node {
@@ -74,6 +76,11 @@ export function readBundlerConfig(root: string, maxBytes: number, parser: Parser
       }
     }
   }
+  const outDir = properties
+    .get("outDir")
+    ?.map((node) => pathValue(node, dir))
+    .find((value) => value !== undefined);
+  if (outDir !== undefined) config.outDir = path.resolve(config.root, outDir);
   for (const node of properties.get("input") ?? []) {
     const values =
       node.type === "ObjectExpression"

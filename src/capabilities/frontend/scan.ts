@@ -18,7 +18,7 @@ import { isTauriSpecifier, type ApiLookup } from "./api.js";
 import { fileBlocks, isFrontendFile, looksMinified, SCRIPT_EXTENSIONS, type ScriptBlock } from "./blocks.js";
 import { Linker, type ModuleTarget, type Use } from "./link.js";
 import { readBundlerConfig, type BundlerConfig } from "./bundler-config.js";
-import { buildCommandEntries } from "./build-commands.js";
+import { buildCommandEntries, followBuildCommands } from "./build-commands.js";
 import { plural } from "../../core/wording.js";
 import { isPlainObject } from "../../core/json.js";
 import { parse as parseJsonc } from "jsonc-parser";
@@ -630,8 +630,39 @@ async function frontendRoot(options: FrontendOptions): Promise<string | undefine
       if ((await pathKind(path.join(dir, "package.json"))) === "file") return dir;
     }
     if ((await pathKind(folder)) === "directory") return folder;
+    const writer = await projectWriting(folder, options);
+    if (writer) return writer;
   }
   return (await pathKind(path.join(options.appRoot, "index.html"))) === "file" ? options.appRoot : undefined;
+}
+
+/**
+ * The workspace package whose build writes `dist`, a folder of build output the app's own folders hold
+ * (clash-nyanpasu's `"frontendDist": "./tmp/dist"`, which `beforeBuildCommand` fills by running
+ * `pnpm --filter=@nyanpasu/nyanpasu build`, whose Vite config's `outDir` is that folder): the package among
+ * those the build's commands run scripts in whose bundler writes there, else the only such package.
+ */
+async function projectWriting(dist: string, options: FrontendOptions): Promise<string | undefined> {
+  // The Tauri CLI runs the build's commands in the nearest folder up with a package.json.
+  let commandRoot: string | undefined;
+  for (let dir = path.resolve(options.appRoot); isWithin(dir, options.boundary); dir = path.dirname(dir)) {
+    if ((await pathKind(path.join(dir, "package.json"))) === "file") {
+      commandRoot = dir;
+      break;
+    }
+    if (dir === path.dirname(dir)) break;
+  }
+  if (!commandRoot) return undefined;
+  const projects = followBuildCommands(commandRoot, options.build, options.maxBytes).projects.filter((project) => isWithin(project, options.boundary));
+  let configParser: Parser | undefined;
+  try {
+    configParser = natives().parser;
+  } catch {
+    // Without the parser the bundlers' configs are not read; a single package built is still the one.
+  }
+  const writing = configParser ? projects.filter((project) => readBundlerConfig(project, options.maxBytes, configParser).outDir === dist) : [];
+  if (writing.length === 1) return writing[0];
+  return projects.length === 1 ? projects[0] : undefined;
 }
 
 interface EntryGroup {

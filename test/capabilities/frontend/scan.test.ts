@@ -220,6 +220,50 @@ describe("frontend scan: what the app's own functions and arrays hand on", () =>
     ]);
   });
 
+  // readest's updater: check() sits in a local function called only under `["macos", …].includes(OS_TYPE)`.
+  it("narrows a module-local function to the platforms of its calls when every use of it is a call under a check", async () => {
+    const root = app({
+      "index.html": '<script type="module" src="/src/main.ts"></script>',
+      "src/main.ts": [
+        'import { getCurrentWindow } from "@tauri-apps/api/window";',
+        "const win = getCurrentWindow();",
+        "const desktopOnly = async () => { await win.show(); [1].forEach(() => win.hide()); };",
+        "function twoChecks() { win.minimize(); }",
+        "const passedOn = () => win.close();",
+        "export function exported() { win.setTitle('x'); }",
+        "const inner = () => win.setTitle('inner');",
+        "const outer = () => inner();",
+        "async function run(portable: boolean, OS_TYPE: string) {",
+        "  if (portable && OS_TYPE === 'windows') return;",
+        "  if (['macos', 'windows', 'linux'].includes(OS_TYPE)) await desktopOnly();",
+        "  if (isMac) twoChecks(); else if (isAndroid()) twoChecks();",
+        "  if (isDesktop()) { passedOn(); outer(); }",
+        "  if (portable && isWindows()) win.hide(); else win.close();",
+        "  const canScan = isMobile;",
+        "  if (!canScan) return;",
+        "  win.setTitle('scan');",
+        "}",
+        "document.body.addEventListener('click', passedOn);",
+        "run(true, 'linux');",
+      ].join("\n"),
+    });
+    const result = await scan(root);
+    expect(result.calls.map((call) => `${call.line}:${call.column} ${call.member} ${call.platforms?.join(",") ?? "all"}`)).toEqual([
+      "3:41 Window#show linux,macOS,windows",
+      "3:71 Window#hide linux,macOS,windows",
+      "4:24 Window#minimize macOS,android",
+      "5:24 Window#close all",
+      "6:30 Window#setTitle all",
+      "7:21 Window#setTitle linux,macOS,windows",
+      // `portable && isWindows()` holds on Windows only but fails on every platform: its else and what follows
+      // `if (portable && OS_TYPE === "windows") return` are not narrowed to the other platforms.
+      "14:32 Window#hide windows",
+      "14:49 Window#close all",
+      // wealthfolio's QR scanner: `const canScan = isMobile; … if (!canScan) return;`.
+      "17:3 Window#setTitle android,iOS",
+    ]);
+  });
+
   it("finds the project that builds frontendDist when that folder is build output (a monorepo's frontend/dist)", async () => {
     const root = app({
       "frontend/package.json": "{}",
@@ -239,6 +283,42 @@ describe("frontend scan: what the app's own functions and arrays hand on", () =>
       windows: [{ label: "main" }],
     });
     expect(calls(result!)).toEqual(["frontend/src/main.ts:2:1 relaunch plugin:process|restart"]);
+  });
+});
+
+describe("frontend scan: build output the app's folder holds", () => {
+  // clash-nyanpasu before 2db8e2b1: frontendDist is ./tmp/dist, written by a workspace package's Vite build.
+  it("follows the build's commands to the workspace package whose bundler writes frontendDist", async () => {
+    const root = app({
+      "package.json": JSON.stringify({
+        name: "monorepo",
+        scripts: { "web:build": "pnpm --filter=@app/web build", "other:build": "cd frontend/other && npm run build", info: "tsx scripts/info.ts" },
+      }),
+      "pnpm-workspace.yaml": 'packages:\n  - "frontend/*"\n  - scripts\n',
+      "frontend/web/package.json": JSON.stringify({ name: "@app/web", scripts: { build: "vite build" } }),
+      "frontend/web/vite.config.ts": 'export default { build: { outDir: "../../backend/tauri/tmp/dist" } };',
+      "frontend/web/index.html": '<script type="module" src="/src/main.ts"></script>',
+      "frontend/web/src/main.ts": 'import { relaunch } from "@tauri-apps/plugin-process";\nrelaunch();',
+      "frontend/other/package.json": JSON.stringify({ name: "@app/other", scripts: { build: "vite build" } }),
+      "frontend/other/vite.config.ts": 'export default { build: { outDir: "dist" } };',
+      "backend/tauri/tauri.conf.json": "{}",
+    });
+    const scanWith = (beforeBuildCommand: string) =>
+      scanFrontend({
+        appRoot: path.join(root, "backend/tauri"),
+        srcTauri: path.join(root, "backend/tauri"),
+        boundary: root,
+        cwd: root,
+        maxBytes: 1_000_000,
+        apiFor: () => api,
+        build: { frontendDist: "./tmp/dist", beforeBuildCommand },
+        windows: [{ label: "main" }],
+      });
+    // Two packages built: the one whose Vite config writes ./tmp/dist.
+    const result = await scanWith("pnpm run-p web:build other:build info && echo $(pwd)");
+    expect(calls(result!)).toEqual(["frontend/web/src/main.ts:2:1 relaunch plugin:process|restart"]);
+    // A build that runs no package's script says nothing of where the frontend is.
+    expect(await scanWith("pnpm info")).toBeUndefined();
   });
 });
 
