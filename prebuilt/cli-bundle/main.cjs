@@ -11358,8 +11358,8 @@ var require_ignore = __commonJS({
     var CLASS_MEMBERS_TO_ESCAPE = "\\]^-[";
     var escapeMember = (char) => CLASS_MEMBERS_TO_ESCAPE.indexOf(char) < 0 ? char : ESCAPE + char;
     var NON_SLASH = "(?!\\/)";
-    var classSource = (negated2, body) => {
-      if (negated2) {
+    var classSource = (negated, body) => {
+      if (negated) {
         return `[^\\/${body}]`;
       }
       const source = `[${body}]`;
@@ -11368,10 +11368,10 @@ var require_ignore = __commonJS({
     var scanBracket = (pattern, start) => {
       const { length } = pattern;
       let index = start + 1;
-      let negated2 = EMPTY;
+      let negated = EMPTY;
       const lead = pattern[index];
       if (lead === "!" || lead === "^") {
-        negated2 = "^";
+        negated = "^";
         index++;
       }
       let body = EMPTY;
@@ -11425,7 +11425,7 @@ var require_ignore = __commonJS({
         if (pattern[index] === "]") {
           return {
             end: index,
-            source: classSource(negated2, body)
+            source: classSource(negated, body)
           };
         }
       }
@@ -16656,50 +16656,61 @@ function patternNames(pattern) {
       return [];
   }
 }
-function negated(platforms) {
-  return platforms && ALL_PLATFORMS.filter((platform) => !platforms.includes(platform));
+function meetPlatforms(a2, b2) {
+  if (!a2)
+    return b2;
+  if (!b2)
+    return a2;
+  return a2.filter((platform) => b2.includes(platform));
 }
-function guardPlatforms(node, depth = 0) {
-  if (depth > 16)
+function joinPlatforms(a2, b2) {
+  if (!a2 || !b2)
     return void 0;
+  return ALL_PLATFORMS.filter((platform) => a2.includes(platform) || b2.includes(platform));
+}
+function guardSplit(node, constants2, depth = 0) {
+  if (depth > 16)
+    return {};
   if (TRANSPARENT.has(node.type))
-    return guardPlatforms(node.expression, depth + 1);
+    return guardSplit(node.expression, constants2, depth + 1);
   switch (node.type) {
-    case "UnaryExpression":
-      return node.operator === "!" ? negated(guardPlatforms(node.argument, depth + 1)) : void 0;
+    case "UnaryExpression": {
+      if (node.operator !== "!")
+        return {};
+      const inner = guardSplit(node.argument, constants2, depth + 1);
+      return { ...inner.otherwise ? { when: inner.otherwise } : {}, ...inner.when ? { otherwise: inner.when } : {} };
+    }
     case "AwaitExpression":
-      return guardPlatforms(node.argument, depth + 1);
+      return guardSplit(node.argument, constants2, depth + 1);
     case "CallExpression":
-      return node.arguments.length === 0 ? checkNamed(node.callee) : includesCheck(node);
-    case "Identifier":
+      return exactly(node.arguments.length === 0 ? checkNamed(node.callee) : includesCheck(node));
+    case "Identifier": {
+      const named2 = checkNamed(node);
+      return named2 ? exactly(named2) : constants2(node.name) ?? {};
+    }
     case "MemberExpression":
-      return checkNamed(node);
+      return exactly(checkNamed(node));
     case "LogicalExpression": {
-      const left = guardPlatforms(node.left, depth + 1);
-      const right = guardPlatforms(node.right, depth + 1);
-      if (node.operator === "&&") {
-        if (!left)
-          return right;
-        if (!right)
-          return left;
-        return left.filter((platform) => right.includes(platform));
-      }
-      if (node.operator === "||" && left && right)
-        return ALL_PLATFORMS.filter((platform) => left.includes(platform) || right.includes(platform));
-      return void 0;
+      const left = guardSplit(node.left, constants2, depth + 1);
+      const right = guardSplit(node.right, constants2, depth + 1);
+      const split = node.operator === "&&" ? { when: meetPlatforms(left.when, right.when), otherwise: joinPlatforms(left.otherwise, right.otherwise) } : node.operator === "||" ? { when: joinPlatforms(left.when, right.when), otherwise: meetPlatforms(left.otherwise, right.otherwise) } : {};
+      return { ...split.when ? { when: split.when } : {}, ...split.otherwise ? { otherwise: split.otherwise } : {} };
     }
     case "BinaryExpression": {
       const equal = node.operator === "===" || node.operator === "==";
       if (!equal && node.operator !== "!==" && node.operator !== "!=")
-        return void 0;
+        return {};
       const [holder, literal2] = isStringLiteral(node.right) ? [node.left, node.right] : [node.right, node.left];
       if (!isStringLiteral(literal2) || !PLATFORM_HOLDER.test(lastName(holder) ?? ""))
-        return void 0;
+        return {};
       const platforms = PLATFORM_VALUES[String(literal2.value).toLowerCase()];
-      return platforms && (equal ? platforms : negated(platforms));
+      if (!platforms)
+        return {};
+      const split = exactly(platforms);
+      return equal ? split : { ...split.otherwise ? { when: split.otherwise } : {}, otherwise: platforms };
     }
     default:
-      return void 0;
+      return {};
   }
 }
 function includesCheck(node) {
@@ -16749,7 +16760,7 @@ function exits(node) {
   }
   return false;
 }
-var UNKNOWN, ALL_PLATFORMS, DESKTOP, MOBILE, isNode, MAX_DEPTH2, Scope, FUNCTION_TYPES, ELEMENT_CALLBACKS, ELEMENT_RESULTS, ARRAY_RESULTS, MAX_RETURNS, TRANSPARENT, ModuleAnalyzer, CHECK_NAME, PLATFORM_VALUES, PLATFORM_HOLDER;
+var UNKNOWN, ALL_PLATFORMS, DESKTOP, MOBILE, isNode, MAX_DEPTH2, Scope, FUNCTION_TYPES, ELEMENT_CALLBACKS, ELEMENT_RESULTS, ARRAY_RESULTS, MAX_CALL_CHAIN, MAX_RETURNS, TRANSPARENT, ModuleAnalyzer, CHECK_NAME, PLATFORM_VALUES, PLATFORM_HOLDER, exactly;
 var init_analyze = __esm({
   "dist/capabilities/frontend/analyze.js"() {
     "use strict";
@@ -16764,6 +16775,8 @@ var init_analyze = __esm({
       fn;
       thisMembers;
       names = /* @__PURE__ */ new Map();
+      /** Constants that hold a platform check (`const canScan = isMobile`). */
+      checks = /* @__PURE__ */ new Map();
       constructor(parent, fn, thisMembers) {
         this.parent = parent;
         this.fn = fn;
@@ -16771,6 +16784,10 @@ var init_analyze = __esm({
       }
       lookup(name) {
         return this.names.get(name) ?? this.parent?.lookup(name);
+      }
+      /** The platform check a constant holds, from the scope that declares the name. */
+      check(name) {
+        return this.names.has(name) ? this.checks.get(name) : this.parent?.check(name);
       }
       thisScope() {
         return this.thisMembers ?? this.parent?.thisScope();
@@ -16780,6 +16797,7 @@ var init_analyze = __esm({
     ELEMENT_CALLBACKS = /* @__PURE__ */ new Set(["forEach", "map", "flatMap", "filter", "find", "findLast", "some", "every", "findIndex", "reduce"]);
     ELEMENT_RESULTS = /* @__PURE__ */ new Set(["find", "findLast", "at", "pop", "shift"]);
     ARRAY_RESULTS = /* @__PURE__ */ new Set(["filter", "slice", "reverse", "sort", "toSorted", "toReversed", "concat"]);
+    MAX_CALL_CHAIN = 64;
     MAX_RETURNS = 8;
     TRANSPARENT = /* @__PURE__ */ new Set([
       "TSAsExpression",
@@ -16798,6 +16816,16 @@ var init_analyze = __esm({
       offset = 0;
       /** The platforms the code being read runs on, under a platform check; undefined: every platform. */
       guard;
+      /** The function each function is declared in (undefined: the module's top level). */
+      declaredIn = [];
+      /** Functions bound to one name where they are declared (`function f`, `const f = () => \u2026`). */
+      named = /* @__PURE__ */ new Set();
+      /** Named functions used otherwise than called by name (passed, exported, stored): callers not all known. */
+      escaped = /* @__PURE__ */ new Set();
+      /** Where each named function is called by name: the platform check there and the function the call is in. */
+      calledAt = /* @__PURE__ */ new Map();
+      /** Set when nested code was too deep to read: a call or use of a function may have been missed. */
+      truncated = false;
       constructor(facts) {
         this.facts = facts;
         this.top = new Scope(void 0, void 0);
@@ -16813,6 +16841,64 @@ var init_analyze = __esm({
           this.hoist(statement);
         for (const statement of program2.body)
           this.statement(statement);
+      }
+      /**
+       * Narrows the calls inside a module-local function to the platforms it is called on: when every use of the
+       * function is a call by name under a platform check (`if (isDesktop()) await checkUpdate()`), its body runs
+       * only on the union of those calls' platforms (and a function declared in it, only where it runs). Call
+       * once, after every program of the module. Linear: each function and each call is weighed once.
+       */
+      finish() {
+        if (this.truncated)
+          return;
+        const narrowed = /* @__PURE__ */ new Map();
+        const weighing = /* @__PURE__ */ new Set();
+        const runsOn = (fn, depth) => {
+          if (fn === void 0)
+            return void 0;
+          if (narrowed.has(fn))
+            return narrowed.get(fn);
+          if (weighing.has(fn) || depth > MAX_CALL_CHAIN)
+            return void 0;
+          weighing.add(fn);
+          let own3;
+          const calls = this.calledAt.get(fn);
+          if (this.named.has(fn) && !this.escaped.has(fn) && calls) {
+            const union = /* @__PURE__ */ new Set();
+            for (const call of calls) {
+              const platforms = meetPlatforms(call.platforms, runsOn(call.from, depth + 1));
+              if (!platforms) {
+                union.clear();
+                for (const platform of ALL_PLATFORMS)
+                  union.add(platform);
+                break;
+              }
+              for (const platform of platforms)
+                union.add(platform);
+            }
+            if (union.size < ALL_PLATFORMS.length)
+              own3 = ALL_PLATFORMS.filter((platform) => union.has(platform));
+          }
+          const result = meetPlatforms(runsOn(this.declaredIn[fn], depth + 1), own3);
+          weighing.delete(fn);
+          narrowed.set(fn, result);
+          return result;
+        };
+        this.facts.functions.forEach((facts, fn) => {
+          const platforms = runsOn(fn, 0);
+          if (platforms)
+            for (const site of facts.sites)
+              site.platforms = meetPlatforms(site.platforms, platforms);
+        });
+      }
+      /** Where a condition holds and fails, with the constants of the scope that hold platform checks. */
+      guardSplit(node) {
+        return guardSplit(node, (name) => this.scope.check(name));
+      }
+      /** A function used as a value (not called by name): its callers are not all known. */
+      escape(value) {
+        if (value?.kind === "function")
+          this.escaped.add(value.id);
       }
       site(ref, node, reference = false) {
         this.sites.push({
@@ -16840,11 +16926,8 @@ var init_analyze = __esm({
         const outer = this.guard;
         for (const statement of statements) {
           this.statement(statement);
-          if (statement.type === "IfStatement" && !isNode(statement.alternate) && exits(statement.consequent)) {
-            const platforms = guardPlatforms(statement.test);
-            if (platforms)
-              this.guard = (this.guard ?? ALL_PLATFORMS).filter((platform) => !platforms.includes(platform));
-          }
+          if (statement.type === "IfStatement" && !isNode(statement.alternate) && exits(statement.consequent))
+            this.guard = meetPlatforms(this.guard, this.guardSplit(statement.test).otherwise);
         }
         this.guard = outer;
       }
@@ -16861,7 +16944,9 @@ var init_analyze = __esm({
             this.top.names.set(local, { kind: "import", request, name });
           }
         } else if (declaration.type === "FunctionDeclaration" && isNode(declaration.id)) {
-          this.scope.names.set(declaration.id.name, { kind: "function", id: this.declareFunction(declaration) });
+          const id = this.declareFunction(declaration);
+          this.named.add(id);
+          this.scope.names.set(declaration.id.name, { kind: "function", id });
         }
       }
       declareFunction(node) {
@@ -16870,6 +16955,7 @@ var init_analyze = __esm({
           return existing;
         const id = this.facts.functions.length;
         this.facts.functions.push({ params: node.params.length, sites: [], returns: [] });
+        this.declaredIn[id] = this.scope.fn;
         node.__fn = id;
         return id;
       }
@@ -16892,14 +16978,18 @@ var init_analyze = __esm({
             }
             if (isNode(node.declaration)) {
               this.statement(node.declaration);
-              for (const name of declaredNames(node.declaration))
-                this.facts.exports.set(name, this.scope.lookup(name) ?? UNKNOWN);
+              for (const name of declaredNames(node.declaration)) {
+                const value = this.scope.lookup(name);
+                this.escape(value);
+                this.facts.exports.set(name, value ?? UNKNOWN);
+              }
             }
             for (const specifier of node.specifiers) {
               if (specifier.exportKind === "type")
                 continue;
-              const local = moduleExportName(specifier.local);
-              this.facts.exports.set(moduleExportName(specifier.exported), this.top.lookup(local) ?? UNKNOWN);
+              const value = this.top.lookup(moduleExportName(specifier.local));
+              this.escape(value);
+              this.facts.exports.set(moduleExportName(specifier.exported), value ?? UNKNOWN);
             }
             return;
           }
@@ -16908,7 +16998,9 @@ var init_analyze = __esm({
             if (declaration.type === "FunctionDeclaration" || declaration.type === "ClassDeclaration") {
               this.statement(declaration);
               const name = isNode(declaration.id) ? declaration.id.name : void 0;
-              this.facts.exports.set("default", name && this.scope.lookup(name) || (declaration.type === "FunctionDeclaration" ? this.functionRef(declaration) : UNKNOWN));
+              const value = name && this.scope.lookup(name) || (declaration.type === "FunctionDeclaration" ? this.functionRef(declaration) : UNKNOWN);
+              this.escape(value);
+              this.facts.exports.set("default", value);
             } else
               this.facts.exports.set("default", this.expression(declaration));
             return;
@@ -16925,8 +17017,11 @@ var init_analyze = __esm({
             return;
           }
           case "FunctionDeclaration":
-            if (isNode(node.id) && this.scope !== this.top)
-              this.scope.names.set(node.id.name, { kind: "function", id: this.declareFunction(node) });
+            if (isNode(node.id) && this.scope !== this.top) {
+              const id = this.declareFunction(node);
+              this.named.add(id);
+              this.scope.names.set(node.id.name, { kind: "function", id });
+            }
             this.functionBody(node);
             return;
           case "ClassDeclaration":
@@ -16935,7 +17030,14 @@ var init_analyze = __esm({
           case "VariableDeclaration":
             for (const declarator of node.declarations) {
               const value = isNode(declarator.init) ? this.expression(declarator.init) : UNKNOWN;
+              if (value.kind === "function" && FUNCTION_TYPES.has(declarator.init.type) && declarator.id.type === "Identifier")
+                this.named.add(value.id);
               this.bind(declarator.id, value);
+              if (node.kind === "const" && declarator.id.type === "Identifier" && isNode(declarator.init)) {
+                const split = this.guardSplit(declarator.init);
+                if (split.when || split.otherwise)
+                  this.scope.checks.set(declarator.id.name, split);
+              }
             }
             return;
           case "TSEnumDeclaration": {
@@ -16952,11 +17054,11 @@ var init_analyze = __esm({
           case "IfStatement": {
             const test = node.test;
             this.expression(test);
-            const platforms = guardPlatforms(test);
-            this.guarded(platforms, () => this.child(node.consequent));
+            const split = this.guardSplit(test);
+            this.guarded(split.when, () => this.child(node.consequent));
             if (isNode(node.alternate)) {
               const alternate = node.alternate;
-              this.guarded(platforms && ALL_PLATFORMS.filter((platform) => !platforms.includes(platform)), () => this.child(alternate));
+              this.guarded(split.otherwise, () => this.child(alternate));
             }
             return;
           }
@@ -17089,6 +17191,7 @@ var init_analyze = __esm({
       expression(node) {
         if (++this.depth > MAX_DEPTH2) {
           this.depth--;
+          this.truncated = true;
           return UNKNOWN;
         }
         try {
@@ -17116,6 +17219,7 @@ var init_analyze = __esm({
             if (bound2) {
               if (bound2.kind === "import" || bound2.kind === "member")
                 this.site(bound2, node, true);
+              this.escape(bound2);
               return bound2;
             }
             return name === "__TAURI__" || name === "__TAURI_INTERNALS__" ? { kind: "global", name } : UNKNOWN;
@@ -17158,7 +17262,15 @@ var init_analyze = __esm({
             const calleeNode = node.callee;
             if (calleeNode.type === "Import")
               return UNKNOWN;
-            const callee = this.expressionNoSite(calleeNode);
+            const byName = calleeNode.type === "Identifier" ? this.scope.lookup(calleeNode.name) : void 0;
+            let callee;
+            if (byName?.kind === "function") {
+              callee = byName;
+              const calls = this.calledAt.get(byName.id) ?? [];
+              calls.push({ platforms: this.guard, from: this.scope.fn });
+              this.calledAt.set(byName.id, calls);
+            } else
+              callee = this.expressionNoSite(calleeNode);
             if (callee.kind === "member" && callee.name === "then" && callee.object.kind === "dynamic-import") {
               const fn = node.arguments[0];
               const param = fn && FUNCTION_TYPES.has(fn.type) ? fn.params[0] : void 0;
@@ -17239,13 +17351,12 @@ var init_analyze = __esm({
           case "ConditionalExpression": {
             const test = node.test;
             this.expression(test);
-            const platforms = guardPlatforms(test);
-            const otherwise = platforms && ALL_PLATFORMS.filter((platform) => !platforms.includes(platform));
-            return either(this.guarded(platforms, () => this.expression(node.consequent)), this.guarded(otherwise, () => this.expression(node.alternate)));
+            const split = this.guardSplit(test);
+            return either(this.guarded(split.when, () => this.expression(node.consequent)), this.guarded(split.otherwise, () => this.expression(node.alternate)));
           }
           case "LogicalExpression": {
             const left = node.left;
-            const platforms = node.operator === "&&" ? guardPlatforms(left) : node.operator === "||" ? negated(guardPlatforms(left)) : void 0;
+            const platforms = node.operator === "&&" ? this.guardSplit(left).when : node.operator === "||" ? this.guardSplit(left).otherwise : void 0;
             return either(this.expression(left), this.guarded(platforms, () => this.expression(node.right)));
           }
           case "SequenceExpression": {
@@ -17279,6 +17390,7 @@ var init_analyze = __esm({
       children(node) {
         if (++this.depth > MAX_DEPTH2) {
           this.depth--;
+          this.truncated = true;
           return;
         }
         for (const key in node) {
@@ -17340,6 +17452,7 @@ var init_analyze = __esm({
       linux: ["linux"]
     };
     PLATFORM_HOLDER = /platform|os_?type|^os$|^type$/i;
+    exactly = (platforms) => platforms ? { when: platforms, otherwise: ALL_PLATFORMS.filter((platform) => !platforms.includes(platform)) } : {};
   }
 });
 
@@ -17515,18 +17628,12 @@ function argumentFree(ref) {
 function isClassName(name) {
   return (/^[A-Z]/.test(name) || name === "default") && !name.includes("#") && !name.includes(".");
 }
-function meet(a2, b2) {
-  if (!a2)
-    return b2;
-  if (!b2)
-    return a2;
-  return a2.filter((platform) => b2.includes(platform));
-}
 var UNKNOWN2, MAX_WRAPPER_DEPTH, MAX_VALUE_DEPTH, Linker;
 var init_link = __esm({
   "dist/capabilities/frontend/link.js"() {
     "use strict";
     init_api();
+    init_analyze();
     UNKNOWN2 = { kind: "unknown" };
     MAX_WRAPPER_DEPTH = 4;
     MAX_VALUE_DEPTH = 24;
@@ -17588,7 +17695,7 @@ var init_link = __esm({
         return this.uses;
       }
       emit(site, file, frames, outer, atFile = file) {
-        const platforms = site === outer ? site.platforms : meet(outer.platforms, site.platforms);
+        const platforms = site === outer ? site.platforms : meetPlatforms(outer.platforms, site.platforms);
         const at = { start: outer.start, end: outer.end, ...platforms ? { platforms } : {} };
         const guard = platforms ? { platforms } : {};
         const ref = site.ref;
@@ -17901,6 +18008,9 @@ function readBundlerConfig(root2, maxBytes, parser) {
       }
     }
   }
+  const outDir = properties.get("outDir")?.map((node) => pathValue(node, dir)).find((value) => value !== void 0);
+  if (outDir !== void 0)
+    config.outDir = import_node_path12.default.resolve(config.root, outDir);
   for (const node of properties.get("input") ?? []) {
     const values = node.type === "ObjectExpression" ? node.properties.map((p) => p.value) : node.type === "ArrayExpression" ? node.elements : [node];
     for (const value of values) {
@@ -17993,23 +18103,35 @@ var init_bundler_config = __esm({
 
 // dist/capabilities/frontend/build-commands.js
 function buildCommandEntries(root2, build2, maxBytes) {
-  const manifest = readTextFile(import_node_path13.default.join(root2, "package.json"), maxBytes);
-  let scripts = {};
-  if (manifest.ok) {
-    try {
-      const value = JSON.parse(manifest.text);
-      if (isPlainObject(value) && isPlainObject(value.scripts))
-        scripts = value.scripts;
-    } catch {
+  return followBuildCommands(root2, build2, maxBytes).entries;
+}
+function followBuildCommands(root2, build2, maxBytes) {
+  const scriptsMemo = /* @__PURE__ */ new Map();
+  const scriptsOf = (dir) => {
+    let scripts = scriptsMemo.get(dir);
+    if (scripts === void 0) {
+      const manifest = readManifest(dir, maxBytes);
+      scripts = manifest && isPlainObject(manifest.scripts) ? manifest.scripts : {};
+      scriptsMemo.set(dir, scripts);
     }
-  }
+    return scripts;
+  };
+  let workspace;
+  const packageFolder = (name) => {
+    workspace ??= workspacePackages(root2, maxBytes);
+    if (name.startsWith(".") || name.startsWith("{")) {
+      const folder = import_node_path13.default.resolve(root2, name.replace(/^\{|\}$/g, ""));
+      return isWithin(folder, root2) && [...workspace.values()].includes(folder) ? folder : void 0;
+    }
+    return workspace.get(name);
+  };
   const seeds = [];
   for (const command of [build2?.beforeBuildCommand, build2?.beforeDevCommand]) {
     const text2 = typeof command === "string" ? command : isPlainObject(command) && typeof command.script === "string" ? command.script : void 0;
     if (text2)
       seeds.push(text2);
   }
-  for (const script of Object.values(scripts)) {
+  for (const script of Object.values(scriptsOf(root2))) {
     if (typeof script !== "string")
       continue;
     const tauri = /\btauri\s+(?:build|dev)\b/.exec(script);
@@ -18017,10 +18139,21 @@ function buildCommandEntries(root2, build2, maxBytes) {
       seeds.push(script.slice(0, tauri.index));
   }
   const entries = /* @__PURE__ */ new Set();
+  const projects = /* @__PURE__ */ new Set();
   const state = { commands: MAX_COMMANDS, visited: /* @__PURE__ */ new Set() };
-  const run = (line, depth) => {
+  const runScript = (dir, name, depth) => {
+    const script = name === void 0 ? void 0 : scriptsOf(dir)[name];
+    if (typeof script !== "string" || state.visited.has(`${dir}\0script:${name}`))
+      return;
+    state.visited.add(`${dir}\0script:${name}`);
+    if (dir !== root2)
+      projects.add(dir);
+    run(script, dir, depth + 1);
+  };
+  const run = (line, start, depth) => {
     if (depth > MAX_DEPTH3)
       return;
+    let dir = start;
     for (const part of line.split(/&&|\|\||[;|\n]/)) {
       if (state.commands-- <= 0)
         return;
@@ -18030,25 +18163,39 @@ function buildCommandEntries(root2, build2, maxBytes) {
       const [program2, ...args] = words3;
       if (program2 === void 0)
         continue;
+      if (program2 === "cd") {
+        const folder = args[0] === void 0 ? void 0 : import_node_path13.default.resolve(dir, args[0]);
+        if (folder !== void 0 && isWithin(folder, root2))
+          dir = folder;
+        continue;
+      }
       if (PACKAGE_MANAGERS.has(program2)) {
-        const name = args[0] === "run" || args[0] === "run-script" ? args[1] : args[0];
-        const script = name === void 0 ? void 0 : scripts[name];
-        if (typeof script === "string" && !state.visited.has(`script:${name}`)) {
-          state.visited.add(`script:${name}`);
-          run(script, depth + 1);
-        }
+        const { folder, rest } = packageManagerTarget(program2, args, dir, packageFolder);
+        if (folder === void 0)
+          continue;
+        const name = rest[0] === "run" || rest[0] === "run-script" ? rest[1] : rest[0];
+        if (name !== void 0 && typeof scriptsOf(folder)[name] === "string")
+          runScript(folder, name, depth);
+        else if (name !== void 0 && RUN_ALL.has(name))
+          for (const script of runAllScripts(rest.slice(1)))
+            runScript(folder, script, depth);
+        continue;
+      }
+      if (RUN_ALL.has(program2)) {
+        for (const script of runAllScripts(args))
+          runScript(dir, script, depth);
         continue;
       }
       const shell = program2 === "bash" || program2 === "sh" ? args.shift() : program2;
       if (shell !== void 0 && shell.endsWith(".sh")) {
-        const file = import_node_path13.default.resolve(root2, shell);
+        const file = import_node_path13.default.resolve(dir, shell);
         if (!isWithin(file, root2) || state.visited.has(`${file}\0${args.join(" ")}`))
           continue;
         state.visited.add(`${file}\0${args.join(" ")}`);
         const text2 = readTextFile(file, maxBytes);
         if (text2.ok)
           for (const command of shellCommands(text2.text, args))
-            run(command, depth + 1);
+            run(command, dir, depth + 1);
         continue;
       }
       if (RUNTIMES.has(program2))
@@ -18056,15 +18203,111 @@ function buildCommandEntries(root2, build2, maxBytes) {
       for (const arg of args) {
         if (!ENTRY_FILE.test(arg) || /\.config\.[cm]?[jt]s$/.test(arg) || arg.startsWith("-"))
           continue;
-        const file = import_node_path13.default.resolve(root2, arg);
+        const file = import_node_path13.default.resolve(dir, arg);
         if (isWithin(file, root2) && !file.split(import_node_path13.default.sep).includes("node_modules") && isFile(file))
           entries.add(file);
       }
     }
   };
   for (const seed of seeds)
-    run(seed, 0);
-  return [...entries];
+    run(seed, root2, 0);
+  return { entries: [...entries], projects: [...projects] };
+}
+function runAllScripts(args) {
+  const scripts = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index];
+    if (arg === "--")
+      break;
+    if (arg.startsWith("-") || /[*?{]/.test(arg))
+      continue;
+    scripts.push(arg);
+  }
+  return scripts;
+}
+function packageManagerTarget(program2, args, dir, packageFolder) {
+  let folder = dir;
+  const rest = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index];
+    const option = /^(--filter|-F|--workspace|-w|-C|--dir|--prefix|--cwd)(?:=(.*))?$/.exec(arg);
+    if (option && rest.length === 0) {
+      const value = option[2] ?? args[++index];
+      if (value === void 0)
+        return { folder: void 0, rest };
+      const byPath = option[1] === "-C" || option[1] === "--dir" || option[1] === "--prefix" || option[1] === "--cwd";
+      folder = byPath ? import_node_path13.default.resolve(dir, value) : packageFolder(value);
+      if (folder === void 0)
+        return { folder, rest };
+      continue;
+    }
+    if (program2 === "yarn" && arg === "workspace" && rest.length === 0) {
+      const value = args[++index];
+      folder = value === void 0 ? void 0 : packageFolder(value);
+      if (folder === void 0)
+        return { folder, rest };
+      continue;
+    }
+    rest.push(arg);
+  }
+  return { folder, rest };
+}
+function workspacePackages(root2, maxBytes) {
+  const patterns = [];
+  const pnpm = readTextFile(import_node_path13.default.join(root2, "pnpm-workspace.yaml"), maxBytes);
+  if (pnpm.ok) {
+    let inPackages = false;
+    for (const line of pnpm.text.split("\n")) {
+      if (/^\S/.test(line))
+        inPackages = /^packages\s*:/.test(line);
+      const item = inPackages ? /^\s+-\s*["']?([^"'#\s]+)["']?/.exec(line) : null;
+      if (item)
+        patterns.push(item[1]);
+    }
+  } else {
+    const manifest = readManifest(root2, maxBytes);
+    const workspaces = manifest?.workspaces;
+    const list = Array.isArray(workspaces) ? workspaces : isPlainObject(workspaces) && Array.isArray(workspaces.packages) ? workspaces.packages : [];
+    for (const item of list)
+      if (typeof item === "string")
+        patterns.push(item);
+  }
+  const packages = /* @__PURE__ */ new Map();
+  for (const pattern of patterns) {
+    if (pattern.startsWith("!"))
+      continue;
+    const wildcard = /^(.*?)\/\*{1,2}$/.exec(pattern);
+    const base = import_node_path13.default.resolve(root2, wildcard ? wildcard[1] : pattern);
+    if (!isWithin(base, root2) || /[*?{]/.test(import_node_path13.default.relative(root2, base)))
+      continue;
+    let folders = [base];
+    if (wildcard) {
+      try {
+        folders = (0, import_node_fs9.readdirSync)(base, { withFileTypes: true }).filter((entry) => entry.isDirectory() && entry.name !== "node_modules").map((entry) => import_node_path13.default.join(base, entry.name));
+      } catch {
+        folders = [];
+      }
+    }
+    for (const folder of folders.slice(0, MAX_PACKAGES)) {
+      if (packages.size >= MAX_PACKAGES)
+        return packages;
+      const name = readManifest(folder, maxBytes)?.name;
+      if (typeof name === "string" && !packages.has(name))
+        packages.set(name, folder);
+    }
+  }
+  return packages;
+}
+function readManifest(dir, maxBytes) {
+  const manifest = readTextFile(import_node_path13.default.join(dir, "package.json"), maxBytes);
+  if (!manifest.ok)
+    return void 0;
+  try {
+    const value = JSON.parse(manifest.text);
+    return isPlainObject(value) ? value : void 0;
+  } catch {
+    return void 0;
+  }
 }
 function isFile(file) {
   try {
@@ -18104,7 +18347,7 @@ function shellCommands(text2, args) {
   }
   return commands;
 }
-var import_node_path13, import_node_fs9, MAX_DEPTH3, MAX_COMMANDS, RUNTIMES, PACKAGE_MANAGERS, ENTRY_FILE;
+var import_node_path13, import_node_fs9, MAX_DEPTH3, MAX_COMMANDS, MAX_PACKAGES, RUNTIMES, PACKAGE_MANAGERS, ENTRY_FILE, RUN_ALL;
 var init_build_commands = __esm({
   "dist/capabilities/frontend/build-commands.js"() {
     "use strict";
@@ -18114,9 +18357,11 @@ var init_build_commands = __esm({
     import_node_fs9 = require("node:fs");
     MAX_DEPTH3 = 6;
     MAX_COMMANDS = 200;
+    MAX_PACKAGES = 200;
     RUNTIMES = /* @__PURE__ */ new Set(["node", "bun", "deno", "tsx", "ts-node", "npx", "bunx", "vite-node"]);
     PACKAGE_MANAGERS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun"]);
     ENTRY_FILE = /\.(?:[cm]?[jt]sx?)$/;
+    RUN_ALL = /* @__PURE__ */ new Set(["run-p", "run-s", "npm-run-all", "npm-run-all2"]);
   }
 });
 
@@ -18328,6 +18573,7 @@ async function scanFrontend2(options) {
       tree = void 0;
       analyzer.addProgram(natural.jsonParseAst(json3), block.offset - block.prefix);
     }
+    analyzer.finish();
     return fileNotes;
   };
   const pages = [];
@@ -18559,8 +18805,34 @@ async function frontendRoot(options) {
     }
     if (await pathKind(folder) === "directory")
       return folder;
+    const writer = await projectWriting(folder, options);
+    if (writer)
+      return writer;
   }
   return await pathKind(import_node_path14.default.join(options.appRoot, "index.html")) === "file" ? options.appRoot : void 0;
+}
+async function projectWriting(dist, options) {
+  let commandRoot;
+  for (let dir = import_node_path14.default.resolve(options.appRoot); isWithin(dir, options.boundary); dir = import_node_path14.default.dirname(dir)) {
+    if (await pathKind(import_node_path14.default.join(dir, "package.json")) === "file") {
+      commandRoot = dir;
+      break;
+    }
+    if (dir === import_node_path14.default.dirname(dir))
+      break;
+  }
+  if (!commandRoot)
+    return void 0;
+  const projects = followBuildCommands(commandRoot, options.build, options.maxBytes).projects.filter((project) => isWithin(project, options.boundary));
+  let configParser;
+  try {
+    configParser = natives().parser;
+  } catch {
+  }
+  const writing = configParser ? projects.filter((project) => readBundlerConfig(project, options.maxBytes, configParser).outDir === dist) : [];
+  if (writing.length === 1)
+    return writing[0];
+  return projects.length === 1 ? projects[0] : void 0;
 }
 function pagesCertain(groups) {
   const pages = groups.filter((group) => !group.ownRoute);
@@ -40016,8 +40288,8 @@ function tokenize5(part) {
     } else if (c === "?")
       tokens2.push({ kind: "any-char" });
     else if (c === "[") {
-      const negated2 = chars[i + 1] === "!";
-      const start = i + (negated2 ? 2 : 1);
+      const negated = chars[i + 1] === "!";
+      const start = i + (negated ? 2 : 1);
       let close = -1;
       for (let k = start + 1; k < chars.length; k++)
         if (chars[k] === "]") {
@@ -40037,7 +40309,7 @@ function tokenize5(part) {
         } else
           ranges.push([body[k], body[k]]);
       }
-      tokens2.push({ kind: "class", negated: negated2, ranges });
+      tokens2.push({ kind: "class", negated, ranges });
       i = close;
     } else
       tokens2.push({ kind: "char", char: c });
