@@ -5,7 +5,7 @@ import { contextLabel, provenanceJson, type SourceLines } from "../queries/proje
 import { quoteList } from "../../core/did-you-mean.js";
 import { NO_PAINT, type Paint } from "../../core/terminal-text.js";
 import { blockValue, fileText, syntaxOf } from "../../core/source/syntax.js";
-import { nearMissText } from "./scope-refusal.js";
+import { nearMissText } from "./near-miss.js";
 
 const LISTED_PERMISSIONS = 8;
 

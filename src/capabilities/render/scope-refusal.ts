@@ -1,11 +1,10 @@
 import type { CheckedEntry, ScopeExplanation } from "../queries/scope-refusal.js";
-import type { NearMissWindow } from "../queries/explain.js";
 import { describePlatforms } from "../queries/platforms.js";
 import { originDisplay } from "../queries/project-model.js";
 import { NO_PAINT, type Paint } from "../../core/terminal-text.js";
 import { blockValue, inlineValue, syntaxOf } from "../../core/source/syntax.js";
-import { quoteLabel } from "../../core/did-you-mean.js";
 import { shortenPermissionList } from "./call.js";
+import { nearMissText } from "./near-miss.js";
 
 const PLUGIN_NAMES: Record<ScopeExplanation["refusal"]["plugin"], string> = {
   fs: "the fs plugin",
@@ -94,14 +93,6 @@ function checkedLine(entry: CheckedEntry, paint: Paint): string {
       : `${entry.scopeOf === "global" ? "global scope (every window) of" : "scope of"} capability ${entry.capability} › ${entry.chain!.join(" › ")}`;
   const verdict = entry.matches === true ? paint.ok("matches") : entry.matches === false ? "no match" : paint.warning("not decided");
   return `${entry.list} ${shown}  ${paint.dim(`${from} (${entry.file}:${entry.line})`)}: ${verdict}${entry.why ? `: ${entry.why}` : ""}`;
-}
-
-export function nearMissText(miss: NearMissWindow, window: string, command: string | undefined): string {
-  return `capability ${miss.capability} names window ${quoteLabel(miss.pattern)} (${miss.file}:${miss.line}), a typo or case away from ${quoteLabel(window)}${
-    miss.grantsCommand && command
-      ? ` and grants ${command}: if it is meant for this window, fix the label there instead of adding a grant`
-      : ": if it is meant for this window, fix the label there"
-  }`;
 }
 
 export function scopeRefusalJson(answer: ScopeExplanation) {
