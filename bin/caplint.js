@@ -45,7 +45,7 @@ if (argv[0] === "mcp" && argv.includes("--stdio")) {
   liveServer?.startEarly(argv);
 }
 
-const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
+const script = compiledWithTheCacheFlags(() => new vm.Script(Module.wrap(source), { filename: bundle, cachedData }));
 const cli = { exports: {} };
 script.runInThisContext()(cli.exports, Module.createRequire(bundle), cli, bundle, path.dirname(bundle));
 
@@ -83,4 +83,31 @@ function answeredWithoutTheBundle(args) {
   });
   process.stdout.write(text);
   return true;
+}
+
+/**
+ * V8 accepts a code cache only under the V8 flags it was made with (a hash of every flag not at its
+ * default), and the build makes it under Node's defaults: a heap size in NODE_OPTIONS, common in CI
+ * (`--max-old-space-size=4096`), made V8 reject it and compile the bundle from source (a one-file
+ * check 1.5x the instructions). V8 reads the heap sizes only when it makes a heap (the main thread's,
+ * made already, or a worker's), and no bytecode depends on them, so they are set back to their
+ * defaults while the cache is read and restored at once: the heap keeps the size asked for, and a
+ * worker would get it too. Any other V8 flag still makes V8 compile from source, as before. caplint
+ * writes no cache for a flag set of its own (docs/security.md).
+ */
+function compiledWithTheCacheFlags(compile) {
+  const given = new Map();
+  for (const arg of [...(process.env.NODE_OPTIONS ?? "").split(/\s+/), ...process.execArgv]) {
+    const heapSize = /^--(max[-_]old[-_]space[-_]size|max[-_]semi[-_]space[-_]size)=(\d+)$/.exec(arg);
+    if (heapSize) given.set(heapSize[1].replaceAll("_", "-"), heapSize[2]);
+  }
+  if (given.size === 0) return compile();
+  // node:v8 (and the stream modules it loads) is compiled from source here: Node's own code cache is refused under these flags too.
+  const v8 = require("node:v8");
+  for (const name of given.keys()) v8.setFlagsFromString(`--${name}=0`);
+  try {
+    return compile();
+  } finally {
+    for (const [name, value] of given) v8.setFlagsFromString(`--${name}=${value}`);
+  }
 }

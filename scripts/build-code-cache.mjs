@@ -9,6 +9,16 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 
+// V8 accepts a cache only under the V8 flags it was made with: made under Node's defaults, whatever
+// NODE_OPTIONS the build runs with (a heap size in CI), it is the one every run can use (bin/caplint.js
+// sets heap sizes back to their defaults while it reads the cache).
+if (process.env.NODE_OPTIONS || process.execArgv.length > 0) {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const clean = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], { env, stdio: "inherit" });
+  process.exit(clean.status ?? 1);
+}
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bundle = path.join(ROOT, "dist", "cli-bundle", "main.cjs");
 const script = new vm.Script(Module.wrap(readFileSync(bundle, "utf8")), { filename: bundle });

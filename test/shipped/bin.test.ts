@@ -1,10 +1,8 @@
 import { execFile, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import Module from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { Script } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { checkoutBin } from "../helpers/hosts.js";
 import { tomlApp } from "../capabilities/load/toml-app.js";
@@ -38,10 +36,41 @@ describe("the real bin", () => {
     expect(usage.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it("starts from the V8 code cache the build made for this Node (a rejected cache would silently cost start-up)", () => {
+  it("starts from the V8 code cache the build made for this Node, a heap size in NODE_OPTIONS or not (a rejected cache would silently cost start-up)", () => {
     const bundle = path.join(ROOT, "dist/cli-bundle/main.cjs");
-    const script = new Script(Module.wrap(readFileSync(bundle, "utf8")), { filename: bundle, cachedData: readFileSync(`${bundle}.cache`) });
-    expect(script.cachedDataRejected).toBe(false);
+    // A preloaded module reports what the bin's vm.Script made of the cache, and the heap V8 was given.
+    const spy = path.join(mkdtempSync(path.join(tmpdir(), "caplint-code-cache-")), "spy.cjs");
+    writeFileSync(
+      spy,
+      `const vm = require("node:vm");
+const Compiled = vm.Script;
+vm.Script = class extends Compiled {
+  constructor(source, options) {
+    super(source, options);
+    if (options?.cachedData) process.on("exit", () => process.stderr.write("cache " + JSON.stringify({ file: options.filename, rejected: this.cachedDataRejected, heapLimit: require("node:v8").getHeapStatistics().heap_size_limit }) + "\\n"));
+  }
+};`,
+    );
+    const { NODE_OPTIONS: _, ...env } = process.env;
+    const started = (nodeOptions: string, nodeArgs: string[] = []) => {
+      const child = spawnSync(process.execPath, [...nodeArgs, path.join(ROOT, "bin/caplint.js"), "check", "forms"], {
+        cwd: CLI,
+        encoding: "utf8",
+        env: { ...env, NODE_OPTIONS: `--require ${spy} ${nodeOptions}` },
+      });
+      expect(child.stdout).toBe("4 files checked, no problems\n");
+      return JSON.parse(/^cache (.*)$/m.exec(child.stderr)?.[1] ?? "null") as { file: string; rejected: boolean; heapLimit: number };
+    };
+    expect(started("")).toMatchObject({ file: bundle, rejected: false });
+    const mib = 1024 * 1024;
+    // The heap keeps the size asked for (V8 adds the young generation's to the limit it reports).
+    const asked = started("--max-old-space-size=3000 --max_semi_space_size=32");
+    expect(asked).toMatchObject({ rejected: false });
+    expect(Math.floor(asked.heapLimit / mib)).toBeGreaterThanOrEqual(3000);
+    expect(Math.floor(asked.heapLimit / mib)).toBeLessThan(3200);
+    expect(started("", ["--max-old-space-size=2500"])).toMatchObject({ rejected: false });
+    // Another V8 flag is part of the cache's key: compiled from source, still correct.
+    expect(started("--stack-trace-limit=20 --max-old-space-size=3000")).toMatchObject({ rejected: true });
     expect(readFileSync(bundle, "utf8")).not.toMatch(/\bimport\(/);
     // One non-ASCII character would make V8 hold the whole source as a two-byte string, decoded the slow way on every run.
     expect(readFileSync(bundle, "latin1")).not.toMatch(/[^\x00-\x7f]/);
