@@ -56,7 +56,7 @@ vm.Script = class extends Compiled {
       const child = spawnSync(process.execPath, [...nodeArgs, path.join(ROOT, "bin/caplint.js"), "check", "forms"], {
         cwd: CLI,
         encoding: "utf8",
-        env: { ...env, NODE_OPTIONS: `--require ${spy} ${nodeOptions}` },
+        env: { ...env, NODE_OPTIONS: `--require ${JSON.stringify(spy)} ${nodeOptions}` },
       });
       expect(child.stdout).toBe("4 files checked, no problems\n");
       return JSON.parse(/^cache (.*)$/m.exec(child.stderr)?.[1] ?? "null") as { file: string; rejected: boolean; heapLimit: number };
