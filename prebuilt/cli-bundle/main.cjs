@@ -5816,6 +5816,18 @@ function builtinsAt(builtin, history, locked) {
   }
   return out;
 }
+function checksRemoteAppCommands(release) {
+  if (!release || release.source === "newest")
+    return true;
+  const parsed = parseVersion(release.version);
+  if (!parsed || parsed.major !== 2)
+    return true;
+  return compareVersions(release.version, REMOTE_APP_COMMANDS_CHECKED_SINCE) >= 0;
+}
+function describeRelease(release) {
+  const where3 = release.source === "Cargo.toml" ? `the newest release ${release.file ?? "Cargo.toml"} allows` : release.file ?? release.source;
+  return `${release.crate} ${release.version} (${where3})`;
+}
 function isCheckableVersion(version) {
   const parsed = parseVersion(version);
   return !!parsed && parsed.pre === void 0 && parsed.major === 2;
@@ -5878,7 +5890,7 @@ function buildManifestAt(key, manifest, catalog, history, version) {
 function sortKeys(record3) {
   return Object.fromEntries(Object.entries(record3).sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0));
 }
-var cached, VersionHistory, VERSION, isPrerelease, LATEST_RELEASE, manifestsAt;
+var cached, VersionHistory, VERSION, isPrerelease, LATEST_RELEASE, REMOTE_APP_COMMANDS_CHECKED_SINCE, manifestsAt;
 var init_versions = __esm({
   "dist/capabilities/catalog/versions.js"() {
     "use strict";
@@ -6004,6 +6016,7 @@ var init_versions = __esm({
     VERSION = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
     isPrerelease = (version) => parseVersion(version)?.pre !== void 0;
     LATEST_RELEASE = "2.999999.0";
+    REMOTE_APP_COMMANDS_CHECKED_SINCE = "2.11.1";
     manifestsAt = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -6067,6 +6080,8 @@ var init_catalog = __esm({
       currentSpelling = "host";
       spellingFromManifest = false;
       versionData;
+      /** The host release the app builds with, as its Cargo files say (even one the history cannot check). */
+      hostReleaseData;
       add(manifests, provenance) {
         if (provenance.origin === "manifest" && !this.spellingFromManifest) {
           for (const [key, manifest] of Object.entries(manifests)) {
@@ -6096,6 +6111,7 @@ var init_catalog = __esm({
         copy.currentSpelling = this.currentSpelling;
         copy.spellingFromManifest = this.spellingFromManifest;
         copy.versionData = this.versionData;
+        copy.hostReleaseData = this.hostReleaseData;
         return copy;
       }
       /**
@@ -6132,6 +6148,22 @@ var init_catalog = __esm({
       useVersions(history, crates) {
         this.versionData = { history, crates };
         return this;
+      }
+      /** Records the host (`tauri`) release the app's Cargo.lock or Cargo.toml names. */
+      useHostRelease(release) {
+        this.hostReleaseData = release;
+        return this;
+      }
+      /** The host release the app builds with, when its Cargo files name one; undefined means the newest is assumed. */
+      get hostRelease() {
+        return this.hostReleaseData;
+      }
+      /**
+       * Whether the host checks app commands called from remote pages for this app: from 2.11.1 on (see
+       * REMOTE_APP_COMMANDS_CHECKED_SINCE), and always when the app defines permissions.
+       */
+      get checksRemoteAppCommands() {
+        return this.hasAppPermissions || checksRemoteAppCommands(this.hostReleaseData);
       }
       /** The release a key is checked against, when it comes from the built-in catalogs. */
       lockedVersionOf(key) {
@@ -7380,14 +7412,14 @@ function explain(model, command, window, webview, origin, grants) {
   const allowEntries = model.allowed.get(command) ?? [];
   const deniedBy = model.denied.get(command) ?? [];
   const associatedPermissions = manifest && key !== void 0 ? permissionsEnabling(manifest, key, name) : [];
-  const enforced = plugin !== void 0 || catalog.hasAppPermissions || origin.kind === "remote";
+  const enforced = plugin !== void 0 || catalog.hasAppPermissions || origin.kind === "remote" && catalog.checksRemoteAppCommands;
   let verdict;
   let message;
   let referencedBy;
   if (!enforced) {
     verdict = "unchecked";
     referencedBy = formatReferences(grants);
-    message = `${displayName} is not checked by the host: the app defines no permissions, so any window may call its own command ${displayName} from local pages (the app must register it; from a remote origin it would be checked)`;
+    message = origin.kind === "remote" ? `${displayName} is not checked by the host: the app defines no permissions and ${describeRelease(catalog.hostRelease)} checks app commands from remote pages only from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on, so the remote page ${originText(origin)} may call its command ${displayName} in any window (the app must register it)` : `${displayName} is not checked by the host: the app defines no permissions, so any window may call its own command ${displayName} from local pages (the app must register it; ${catalog.checksRemoteAppCommands ? "from a remote origin it would be checked" : `at ${describeRelease(catalog.hostRelease)} remote pages may call it too: the host checks them from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on`})`;
   } else if (deniedBy.length > 0) {
     verdict = "denied";
     referencedBy = formatReferences(deniedBy);
@@ -7485,6 +7517,7 @@ var init_access = __esm({
     init_model();
     init_command_name();
     init_wording();
+    init_versions();
     MAX_MATRIX_MATCHING_WORK = 5e7;
     CoverageIndex = class {
       labels;
@@ -12670,7 +12703,7 @@ function suggest(project, groups, query, webview, verdicts, lineOf2) {
     entry = slug;
     reason = `"${slug}" is an app permission you define: add src-tauri/permissions/${slug}.toml with [[permission]] identifier = "${slug}", commands.allow = ["${name}"]`;
     if (!catalog.hasAppPermissions) {
-      notes.push(query.origin.kind === "local" ? "the app defines no permissions, so the host does not check app commands from local pages; this refusal comes from a remote page or a build whose app defines permissions" : "from 2.11.2 the host checks app commands called from remote pages even when the app defines no permissions");
+      notes.push(query.origin.kind === "local" ? "the app defines no permissions, so the host does not check app commands from local pages; this refusal comes from a remote page or a build whose app defines permissions" : `from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} the host checks app commands called from remote pages even when the app defines no permissions${catalog.hostRelease ? ` (this app builds with ${describeRelease(catalog.hostRelease)})` : ""}`);
     }
   } else if (!manifest) {
     entry = `${plugin}:default`;
@@ -12799,6 +12832,11 @@ function nearMissWindowPatterns(project, groups, window, webview, command, lineO
   }
   return [...found.values()];
 }
+function uncheckedRemoteAppCommands(catalog) {
+  if (catalog.checksRemoteAppCommands)
+    return void 0;
+  return `the app defines no permissions and ${describeRelease(catalog.hostRelease)} checks app commands from remote pages only from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on, so any page a window shows, remote ones included, may call every command the app registers`;
+}
 var NAME2, PATTERNS;
 var init_explain = __esm({
   "dist/capabilities/queries/explain.js"() {
@@ -12810,6 +12848,7 @@ var init_explain = __esm({
     init_did_you_mean();
     init_command_names();
     init_command_name();
+    init_versions();
     init_project_model();
     init_wording();
     init_syntax();
@@ -13074,14 +13113,129 @@ var init_terminal_text = __esm({
   }
 });
 
-// dist/capabilities/render/near-miss.js
+// dist/capabilities/render/scope-refusal.js
+function renderScopeRefusal(answer, asked, notes, paint = NO_PAINT) {
+  const { refusal } = answer;
+  const note = paint.warning("note:");
+  const commands = [...new Set(answer.verdicts.flatMap((v2) => v2.command ? [v2.command] : []))];
+  const out = [
+    `${PLUGIN_NAMES[refusal.plugin]} refused the ${refusal.subjectKind} ${JSON.stringify(refusal.subject)}${refusal.with ? ` with ${JSON.stringify(refusal.with)}` : ""}${commands.length ? ` (${commands.join(", ")})` : ""} for window "${answer.window}", webview "${answer.webview}", origin ${originDisplay2(answer.origin)} ${paint.dim(refusal.plugin === "asset" ? "(the asset protocol's scope in the app config)" : "(its scope, read after the ACL allowed the command)")}`,
+    `caplint resolves this app for ${describePlatforms(asked, asked)}:`,
+    ...[...notes, ...answer.notes].map((text2) => `${note} ${text2}`)
+  ];
+  if (answer.verdicts.length && answer.verdicts.every((v2) => v2.scope === "not-reached")) {
+    out.push(`${note} the ACL refuses ${commands.join(", ") || "the command"} to this window on every platform asked, so the plugin never read its scope (is --window right?); the ACL's answer:`);
+    return out;
+  }
+  for (const verdict of answer.verdicts) {
+    out.push("");
+    const on = answer.verdicts.length > 1 || asked.length === 1 ? ` on ${describePlatforms(verdict.platforms, asked)}` : "";
+    switch (verdict.scope) {
+      case "not-reached":
+        out.push(`${paint.bold(paint.error("NOT ALLOWED BY THE ACL"))}${on}: the plugin never reads its scope for this window`);
+        for (const line of shortenPermissionList(verdict.acl?.message ?? "", verdict.acl?.associatedPermissions ?? []).split("\n"))
+          if (line)
+            out.push(`  ${paint.dim(line)}`);
+        continue;
+      case "allowed":
+        out.push(`${paint.bold(paint.ok("SCOPE ALLOWS IT"))}${on}`);
+        break;
+      case "denied":
+        out.push(`${paint.bold(paint.error("DENIED BY THE SCOPE"))}${on}`);
+        break;
+      case "unknown":
+        out.push(`${paint.bold(paint.warning("NOT DECIDED"))}${on}: no entry matches, and caplint cannot place some`);
+        break;
+      case "refused":
+        out.push(`${paint.bold(paint.error("NOT IN THE SCOPE"))}${on}: no allow entry matches`);
+        break;
+    }
+    if (verdict.checked.length === 0)
+      out.push(`  the scope has no entry${refusal.plugin === "asset" ? " (app.security.assetProtocol.scope)" : " for this window"}: the plugin refuses every ${refusal.subjectKind}`);
+    for (const entry of verdict.checked)
+      out.push(`  ${checkedLine(entry, paint)}`);
+  }
+  if (answer.verdicts.every((v2) => v2.scope === "allowed")) {
+    out.push("");
+    out.push(`caplint finds the scope allows it: the message comes from a build with other capabilities (rebuild the app), another platform or another window${refusal.subjectKind === "path" ? ", or the path resolves elsewhere (a symbolic link: the plugin checks the link's target)" : ""}`);
+  }
+  const s = answer.suggestion;
+  if (s) {
+    out.push("");
+    out.push(paint.bold("to allow it:"));
+    for (const miss of answer.nearMissWindows)
+      out.push(`  ${note} ${nearMissText(miss, answer.window, commands[0])}`);
+    const syntax = syntaxOf(s.addTo?.file ?? "capability.json");
+    if (s.entry === null)
+      out.push(`  change "${s.addTo.field}" of the entry in capability ${s.addTo.capability}  (${s.addTo.file}:${s.addTo.line})`);
+    else {
+      if (s.addTo)
+        out.push(`  add this ${s.addTo.field === "permissions" ? "entry" : "value"} to "${s.addTo.field}"${s.addTo.capability ? ` of capability ${s.addTo.capability}` : ""}  (${s.addTo.file}:${s.addTo.line}):`);
+      else
+        out.push(`  a permission entry for a capability that covers window "${answer.window}":`);
+      for (const line of blockValue(s.entry, syntax).split("\n"))
+        out.push(`    ${line}`);
+    }
+    out.push(`  ${s.reason}`);
+    for (const text2 of s.notes)
+      out.push(`  ${note} ${text2}`);
+  }
+  return out;
+}
+function checkedLine(entry, paint) {
+  const shown = typeof entry.value === "string" ? JSON.stringify(entry.value) : inlineValue(entry.value, syntaxOf(entry.file));
+  const from = entry.scopeOf === "config" ? "app config" : `${entry.scopeOf === "global" ? "global scope (every window) of" : "scope of"} capability ${entry.capability} \u203A ${entry.chain.join(" \u203A ")}`;
+  const verdict = entry.matches === true ? paint.ok("matches") : entry.matches === false ? "no match" : paint.warning("not decided");
+  return `${entry.list} ${shown}  ${paint.dim(`${from} (${entry.file}:${entry.line})`)}: ${verdict}${entry.why ? `: ${entry.why}` : ""}`;
+}
 function nearMissText(miss, window, command) {
   return `capability ${miss.capability} names window ${quoteLabel(miss.pattern)} (${miss.file}:${miss.line}), a typo or case away from ${quoteLabel(window)}${miss.grantsCommand && command ? ` and grants ${command}: if it is meant for this window, fix the label there instead of adding a grant` : ": if it is meant for this window, fix the label there"}`;
 }
-var init_near_miss = __esm({
-  "dist/capabilities/render/near-miss.js"() {
+function scopeRefusalJson(answer) {
+  const s = answer.suggestion;
+  return {
+    scopeRefusal: answer.refusal,
+    window: answer.window,
+    webview: answer.webview,
+    origin: answer.origin.kind === "local" ? "local" : answer.origin.url,
+    verdicts: answer.verdicts.map((v2) => ({
+      platforms: v2.platforms,
+      ...v2.command ? { command: v2.command } : {},
+      ...v2.acl ? { acl: v2.acl.verdict } : {},
+      scope: v2.scope,
+      checked: v2.checked.map((entry) => ({
+        list: entry.list,
+        value: entry.value,
+        scopeOf: entry.scopeOf,
+        ...entry.capability !== void 0 ? { capability: entry.capability, permission: entry.chain?.[0] ?? "", chain: entry.chain } : {},
+        file: entry.file,
+        line: entry.line,
+        matches: entry.matches ?? null,
+        ...entry.why ? { why: entry.why } : {}
+      }))
+    })),
+    nearMissWindows: answer.nearMissWindows,
+    notes: answer.notes,
+    ...s ? { suggestion: { ...s, ...s.entry === null ? {} : { text: blockValue(s.entry, syntaxOf(s.addTo?.file ?? "capability.json")) } } } : {}
+  };
+}
+var PLUGIN_NAMES;
+var init_scope_refusal = __esm({
+  "dist/capabilities/render/scope-refusal.js"() {
     "use strict";
+    init_platforms();
+    init_project_model();
+    init_terminal_text();
+    init_syntax();
     init_did_you_mean();
+    init_call();
+    PLUGIN_NAMES = {
+      fs: "the fs plugin",
+      http: "the http plugin",
+      shell: "the shell plugin",
+      opener: "the opener plugin",
+      asset: "the asset protocol"
+    };
   }
 });
 
@@ -13121,7 +13275,7 @@ function renderCall(call, asked, lines, paint = NO_PAINT) {
       if (line)
         out.push(`  ${paint.dim(line)}`);
     if (!e.enforced)
-      out.push(`  ${note} the host does not check this app command from local pages because the app defines no permissions`);
+      out.push(call.origin.kind === "local" ? `  ${note} the host does not check this app command from local pages because the app defines no permissions` : `  ${paint.error("exposed:")} the host does not check this app command even from remote pages at the release the app builds with: define app permissions (src-tauri/permissions/) or build with release ${REMOTE_APP_COMMANDS_CHECKED_SINCE} or later, which refuses them`);
     for (const entry of e.verdict === "denied" ? e.deniedBy : e.verdict === "allowed" ? e.grantedBy : e.allowEntries) {
       out.push(`  ${e.verdict === "denied" ? "denied by" : e.verdict === "allowed" ? "granted by" : "granted elsewhere by"} ${chain(entry)}  ${paint.dim(`(${lines.where(entry)})`)}`);
     }
@@ -13204,7 +13358,8 @@ var init_call = __esm({
     init_did_you_mean();
     init_terminal_text();
     init_syntax();
-    init_near_miss();
+    init_scope_refusal();
+    init_versions();
     LISTED_PERMISSIONS = 8;
   }
 });
@@ -19559,6 +19714,7 @@ async function readManifestFile(file, cwd, maxBytes, problem) {
 async function appReleases(srcTauri, history, cwd, maxBytes, project) {
   const found = await readAppVersions(srcTauri, history, (absolute) => relativeFile(cwd, absolute), maxBytes);
   project.versions = found;
+  project.catalog.useHostRelease(found.crates.get("core"));
   const releases = /* @__PURE__ */ new Map();
   const unchecked = [];
   for (const catalog of history.catalogs()) {
@@ -34122,6 +34278,51 @@ var init_redundant_permission = __esm({
   }
 });
 
+// dist/capabilities/rules/remote-app-commands.js
+var remote_app_commands_default;
+var init_remote_app_commands = __esm({
+  "dist/capabilities/rules/remote-app-commands.js"() {
+    "use strict";
+    init_types3();
+    init_types2();
+    init_versions();
+    remote_app_commands_default = defineRule({
+      id: "remote-app-commands",
+      description: "Report capabilities that let remote pages into windows of an app whose locked host release (before 2.11.1) does not check the app's own commands from remote pages and that defines no permissions: those pages may call every command the app registers.",
+      category: "security",
+      security: { severity: 8.8, cwe: [862] },
+      defaultSeverity: "error",
+      fixable: false,
+      messages: {
+        uncheckedFromRemote: `capability "{{capability}}" lets remote pages ({{urls}}) into {{targets}}, and {{release}} does not check the app's own commands from them: the app defines no permissions, so those pages may call every command the app registers`
+      },
+      check(context) {
+        if (context.catalog.checksRemoteAppCommands)
+          return;
+        const release = describeRelease(context.catalog.hostRelease);
+        for (const capability of context.capabilities) {
+          const urls = capability.remote?.urls ?? [];
+          const labels = [...valuesOf(capability.windows), ...valuesOf(capability.webviews)];
+          if (urls.length === 0 || labels.length === 0)
+            continue;
+          context.report({
+            at: capability.source,
+            path: urls[0].path,
+            messageId: "uncheckedFromRemote",
+            data: {
+              capability: capability.identifier,
+              urls: valuesOf(urls).map((url) => `"${url}"`).join(", "),
+              targets: `${labels.length === 1 ? "window" : "windows"} ${labels.map((label) => `"${label}"`).join(", ")}`,
+              release
+            },
+            hint: `build with release ${REMOTE_APP_COMMANDS_CHECKED_SINCE} or later, which refuses app commands from remote pages unless a capability grants them; or define app permissions (tauri_build::AppManifest in build.rs, or src-tauri/permissions/), so that every app command is checked and only granted ones pass`
+          });
+        }
+      }
+    });
+  }
+});
+
 // dist/capabilities/rules/schema.js
 var schema_default;
 var init_schema = __esm({
@@ -34940,6 +35141,7 @@ __export(list_exports, {
   parse: () => parse_default,
   pluginNotInBuild: () => plugin_not_in_build_default,
   redundantPermission: () => redundant_permission_default,
+  remoteAppCommands: () => remote_app_commands_default,
   schema: () => schema_default,
   scopeConflict: () => scope_conflict_default,
   setCycle: () => set_cycle_default,
@@ -34981,6 +35183,7 @@ var init_list = __esm({
     init_parse2();
     init_plugin_not_in_build();
     init_redundant_permission();
+    init_remote_app_commands();
     init_schema();
     init_scope_conflict();
     init_set_cycle();
@@ -40714,7 +40917,7 @@ function pathNotes(refusal, value, verdicts) {
   return notes;
 }
 var LINE_END2, READERS;
-var init_scope_refusal = __esm({
+var init_scope_refusal2 = __esm({
   "dist/capabilities/queries/scope-refusal.js"() {
     "use strict";
     init_engine();
@@ -40742,129 +40945,6 @@ var init_scope_refusal = __esm({
       ],
       [/asset protocol not configured to allow the path: ([^\r\n]+)/, (m) => ({ plugin: "asset", subjectKind: "path", subject: trimQuoted(m[1]) })]
     ];
-  }
-});
-
-// dist/capabilities/render/scope-refusal.js
-function renderScopeRefusal(answer, asked, notes, paint = NO_PAINT) {
-  const { refusal } = answer;
-  const note = paint.warning("note:");
-  const commands = [...new Set(answer.verdicts.flatMap((v2) => v2.command ? [v2.command] : []))];
-  const out = [
-    `${PLUGIN_NAMES[refusal.plugin]} refused the ${refusal.subjectKind} ${JSON.stringify(refusal.subject)}${refusal.with ? ` with ${JSON.stringify(refusal.with)}` : ""}${commands.length ? ` (${commands.join(", ")})` : ""} for window "${answer.window}", webview "${answer.webview}", origin ${originDisplay2(answer.origin)} ${paint.dim(refusal.plugin === "asset" ? "(the asset protocol's scope in the app config)" : "(its scope, read after the ACL allowed the command)")}`,
-    `caplint resolves this app for ${describePlatforms(asked, asked)}:`,
-    ...[...notes, ...answer.notes].map((text2) => `${note} ${text2}`)
-  ];
-  if (answer.verdicts.length && answer.verdicts.every((v2) => v2.scope === "not-reached")) {
-    out.push(`${note} the ACL refuses ${commands.join(", ") || "the command"} to this window on every platform asked, so the plugin never read its scope (is --window right?); the ACL's answer:`);
-    return out;
-  }
-  for (const verdict of answer.verdicts) {
-    out.push("");
-    const on = answer.verdicts.length > 1 || asked.length === 1 ? ` on ${describePlatforms(verdict.platforms, asked)}` : "";
-    switch (verdict.scope) {
-      case "not-reached":
-        out.push(`${paint.bold(paint.error("NOT ALLOWED BY THE ACL"))}${on}: the plugin never reads its scope for this window`);
-        for (const line of shortenPermissionList(verdict.acl?.message ?? "", verdict.acl?.associatedPermissions ?? []).split("\n"))
-          if (line)
-            out.push(`  ${paint.dim(line)}`);
-        continue;
-      case "allowed":
-        out.push(`${paint.bold(paint.ok("SCOPE ALLOWS IT"))}${on}`);
-        break;
-      case "denied":
-        out.push(`${paint.bold(paint.error("DENIED BY THE SCOPE"))}${on}`);
-        break;
-      case "unknown":
-        out.push(`${paint.bold(paint.warning("NOT DECIDED"))}${on}: no entry matches, and caplint cannot place some`);
-        break;
-      case "refused":
-        out.push(`${paint.bold(paint.error("NOT IN THE SCOPE"))}${on}: no allow entry matches`);
-        break;
-    }
-    if (verdict.checked.length === 0)
-      out.push(`  the scope has no entry${refusal.plugin === "asset" ? " (app.security.assetProtocol.scope)" : " for this window"}: the plugin refuses every ${refusal.subjectKind}`);
-    for (const entry of verdict.checked)
-      out.push(`  ${checkedLine(entry, paint)}`);
-  }
-  if (answer.verdicts.every((v2) => v2.scope === "allowed")) {
-    out.push("");
-    out.push(`caplint finds the scope allows it: the message comes from a build with other capabilities (rebuild the app), another platform or another window${refusal.subjectKind === "path" ? ", or the path resolves elsewhere (a symbolic link: the plugin checks the link's target)" : ""}`);
-  }
-  const s = answer.suggestion;
-  if (s) {
-    out.push("");
-    out.push(paint.bold("to allow it:"));
-    for (const miss of answer.nearMissWindows)
-      out.push(`  ${note} ${nearMissText(miss, answer.window, commands[0])}`);
-    const syntax = syntaxOf(s.addTo?.file ?? "capability.json");
-    if (s.entry === null)
-      out.push(`  change "${s.addTo.field}" of the entry in capability ${s.addTo.capability}  (${s.addTo.file}:${s.addTo.line})`);
-    else {
-      if (s.addTo)
-        out.push(`  add this ${s.addTo.field === "permissions" ? "entry" : "value"} to "${s.addTo.field}"${s.addTo.capability ? ` of capability ${s.addTo.capability}` : ""}  (${s.addTo.file}:${s.addTo.line}):`);
-      else
-        out.push(`  a permission entry for a capability that covers window "${answer.window}":`);
-      for (const line of blockValue(s.entry, syntax).split("\n"))
-        out.push(`    ${line}`);
-    }
-    out.push(`  ${s.reason}`);
-    for (const text2 of s.notes)
-      out.push(`  ${note} ${text2}`);
-  }
-  return out;
-}
-function checkedLine(entry, paint) {
-  const shown = typeof entry.value === "string" ? JSON.stringify(entry.value) : inlineValue(entry.value, syntaxOf(entry.file));
-  const from = entry.scopeOf === "config" ? "app config" : `${entry.scopeOf === "global" ? "global scope (every window) of" : "scope of"} capability ${entry.capability} \u203A ${entry.chain.join(" \u203A ")}`;
-  const verdict = entry.matches === true ? paint.ok("matches") : entry.matches === false ? "no match" : paint.warning("not decided");
-  return `${entry.list} ${shown}  ${paint.dim(`${from} (${entry.file}:${entry.line})`)}: ${verdict}${entry.why ? `: ${entry.why}` : ""}`;
-}
-function scopeRefusalJson(answer) {
-  const s = answer.suggestion;
-  return {
-    scopeRefusal: answer.refusal,
-    window: answer.window,
-    webview: answer.webview,
-    origin: answer.origin.kind === "local" ? "local" : answer.origin.url,
-    verdicts: answer.verdicts.map((v2) => ({
-      platforms: v2.platforms,
-      ...v2.command ? { command: v2.command } : {},
-      ...v2.acl ? { acl: v2.acl.verdict } : {},
-      scope: v2.scope,
-      checked: v2.checked.map((entry) => ({
-        list: entry.list,
-        value: entry.value,
-        scopeOf: entry.scopeOf,
-        ...entry.capability !== void 0 ? { capability: entry.capability, permission: entry.chain?.[0] ?? "", chain: entry.chain } : {},
-        file: entry.file,
-        line: entry.line,
-        matches: entry.matches ?? null,
-        ...entry.why ? { why: entry.why } : {}
-      }))
-    })),
-    nearMissWindows: answer.nearMissWindows,
-    notes: answer.notes,
-    ...s ? { suggestion: { ...s, ...s.entry === null ? {} : { text: blockValue(s.entry, syntaxOf(s.addTo?.file ?? "capability.json")) } } } : {}
-  };
-}
-var PLUGIN_NAMES;
-var init_scope_refusal2 = __esm({
-  "dist/capabilities/render/scope-refusal.js"() {
-    "use strict";
-    init_platforms();
-    init_project_model();
-    init_terminal_text();
-    init_syntax();
-    init_call();
-    init_near_miss();
-    PLUGIN_NAMES = {
-      fs: "the fs plugin",
-      http: "the http plugin",
-      shell: "the shell plugin",
-      opener: "the opener plugin",
-      asset: "the asset protocol"
-    };
   }
 });
 
@@ -40898,7 +40978,7 @@ function explainRefusal(project, refusal, question, paint) {
   if (!paint)
     return JSON.stringify({ refusal, platforms: asked, notes, ...callJson(call, lines) }, null, 2) + "\n";
   const out = [
-    `the host refused ${lookup.command} for window "${window}", webview "${webview}", origin ${originDisplay2(origin)} ${paint.dim(`(${describeKind(refusal.kind)})`)}`,
+    `the host refused ${lookup.command} for window "${window}", webview "${webview}", origin ${originDisplay2(origin)} ${paint.dim(`(${describeKind(kindFound(refusal.kind, call))})`)}`,
     `caplint resolves this app for ${describePlatforms(asked, asked)}:`,
     ...notes.map((note) => `${paint.warning("note:")} ${note}`),
     ...renderCall(call, asked, lines, paint)
@@ -40943,6 +41023,11 @@ function explainScopeText(project, refusal, question, paint) {
     return JSON.stringify({ platforms: asked, ...scopeRefusalJson({ ...answer, notes: [...notes, ...answer.notes] }), ...call ? { call: callJson(call, lines) } : {} }, null, 2) + "\n";
   return textLines([...renderScopeRefusal(answer, asked, notes, paint), ...call ? renderCall(call, asked, lines, paint) : []]);
 }
+function kindFound(kind, call) {
+  if (kind === "not-allowed-here" && call.verdicts.every((v2) => v2.explanation.allowEntries.length === 0))
+    return "not-granted";
+  return kind;
+}
 function describeKind(kind) {
   switch (kind) {
     case "release":
@@ -40965,8 +41050,8 @@ var init_explain2 = __esm({
     "use strict";
     init_explain();
     init_command_names();
-    init_scope_refusal();
     init_scope_refusal2();
+    init_scope_refusal();
     init_project_model();
     init_platforms();
     init_did_you_mean();
@@ -50762,7 +50847,8 @@ function renderAccessJson(answer) {
       ...answer.frontendCalls ? { usedByFrontend: answer.frontendCalls.has(a2.command) } : {}
     })),
     denied: denied.map((d) => ({ command: d.command, platforms: d.platforms, deniedBy: entries(d.deniedBy), overriddenGrants: entries(d.overridden) })),
-    ...answer.manifestUnion.length ? { manifestUnion: answer.manifestUnion } : {}
+    ...answer.manifestUnion.length ? { manifestUnion: answer.manifestUnion } : {},
+    ...answer.uncheckedAppCommands ? { uncheckedAppCommands: answer.uncheckedAppCommands } : {}
   }, null, 2) + "\n";
 }
 function renderAccessText(answer, paint = NO_PAINT) {
@@ -50802,6 +50888,8 @@ function renderAccessText(answer, paint = NO_PAINT) {
       out.push(`    ${d.command}  ${paint.error("\u2716")} ${chain(by)}${d.overridden.values().length ? ", although granted here" : ""}  ${paint.dim(`(${lines.where(by)})`)}${onlyOn(d.platforms)}`);
     }
   }
+  if (answer.uncheckedAppCommands)
+    out.push("", `${paint.error("exposed:")} also callable, not checked: ${answer.uncheckedAppCommands}`);
   if (answer.manifestUnion.length)
     out.push("", ...manifestUnionLines(answer.manifestUnion, paint));
   return textLines(out);
@@ -50903,7 +50991,8 @@ function registerAccess(program2, io, setExitCode, allRules) {
       denied: [...denied.values()].sort(byCommand),
       lines,
       manifestUnion: manifestUnionNotes(project.manifestDifferences, () => through.map(({ item }) => item.provenance.chain)),
-      ...frontendCalls ? { frontendCalls } : {}
+      ...frontendCalls ? { frontendCalls } : {},
+      ...origin.kind === "remote" && uncheckedRemoteAppCommands(project.catalog) ? { uncheckedAppCommands: uncheckedRemoteAppCommands(project.catalog) } : {}
     };
     io.stdout.write(options.format === "json" ? renderAccessJson(answer) : renderAccessText(answer, await answerPaint(options, io)));
     setExitCode(exitCodeFor({ failed: false }));
@@ -51964,7 +52053,7 @@ function cellStates(matrices, rowIndex, command) {
 function allCommands(matrices) {
   return [...new Set(matrices.flatMap(({ matrix }) => matrix.commands))].sort((a2, b2) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0);
 }
-function renderMatrixText(matrices, asked, paint = NO_PAINT, manifestUnion = []) {
+function renderMatrixText(matrices, asked, paint = NO_PAINT, manifestUnion = [], uncheckedAppCommands) {
   const painted = { granted: paint.ok(MARK.granted), denied: paint.error(MARK.denied), none: paint.dim(MARK.none) };
   const { matrix: first } = matrices[0];
   if (first.windows.length === 0)
@@ -51996,6 +52085,8 @@ function renderMatrixText(matrices, asked, paint = NO_PAINT, manifestUnion = [])
     });
     lines.push(`${window}: ${parts.join("; ")}`);
   }
+  if (uncheckedAppCommands)
+    lines.push("", `${paint.error("exposed:")} not in the matrix, and not checked: ${uncheckedAppCommands}`);
   if (manifestUnion.length)
     lines.push("", ...manifestUnionLines(manifestUnion, paint));
   return textLines(lines);
@@ -52013,7 +52104,7 @@ function renderMatrixCsv(matrices) {
   }
   return lines.join("\n") + "\n";
 }
-function renderMatrixJson(matrices, asked, manifestUnion = [], frontendCalls) {
+function renderMatrixJson(matrices, asked, manifestUnion = [], frontendCalls, uncheckedAppCommands) {
   const json3 = (matrix) => {
     const value = matrix.toJSON();
     if (!frontendCalls)
@@ -52030,13 +52121,15 @@ function renderMatrixJson(matrices, asked, manifestUnion = [], frontendCalls) {
     platforms: asked,
     ...single,
     byPlatform: matrices.map(({ platforms, matrix }) => ({ platforms, ...json3(matrix) })),
-    ...manifestUnion.length ? { manifestUnion } : {}
+    ...manifestUnion.length ? { manifestUnion } : {},
+    ...uncheckedAppCommands ? { uncheckedAppCommands } : {}
   }, null, 2) + "\n";
 }
 
 // dist/capabilities/commands/matrix.js
 init_project_model();
 init_terminal_text();
+init_explain();
 init_query_options();
 init_check_run();
 init_frontend_access();
@@ -52055,14 +52148,18 @@ function registerMatrix(program2, io, setExitCode, allRules) {
         yield* modelChains(group.model, new Set(matrices[i].matrix.rows.flatMap((row) => row.capabilities)));
     });
     const frontendCalls = scanFrontend3 && origin.kind === "local" && hasFrontend(project) ? frontendCallsByWindow(project) : void 0;
+    const uncheckedAppCommands = origin.kind === "remote" ? uncheckedRemoteAppCommands(project.catalog) : void 0;
     if (options.format === "json")
-      io.stdout.write(renderMatrixJson(matrices, asked, notes, frontendCalls));
+      io.stdout.write(renderMatrixJson(matrices, asked, notes, frontendCalls, uncheckedAppCommands));
     else if (options.format === "csv") {
       io.stdout.write(renderMatrixCsv(matrices));
       if (notes.length)
         io.stderr.write(textLines(manifestUnionLines(notes)));
+      if (uncheckedAppCommands)
+        io.stderr.write(`exposed: not in the matrix, and not checked: ${uncheckedAppCommands}
+`);
     } else
-      io.stdout.write(renderMatrixText(matrices, asked, await answerPaint(options, io), notes));
+      io.stdout.write(renderMatrixText(matrices, asked, await answerPaint(options, io), notes, uncheckedAppCommands));
     setExitCode(EXIT_OK);
   });
 }
@@ -52309,12 +52406,13 @@ function reachedWindows(entry, windows) {
   const patterns = [...entry.windows, ...entry.webviews];
   return windows.filter((window) => patterns.some((pattern) => labelMatches(pattern, window)));
 }
-function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines, windows, uncheckedFromLocalPages }) {
+function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines, windows, uncheckedFromLocalPages, uncheckedFromRemotePages }) {
   const withPlatforms = ({ item, platforms }) => ({ ...provenanceJson(item, lines), platforms });
   const withReach = (entry) => ({ ...withPlatforms(entry), reaches: reachedWindows(entry.item, windows) });
   return JSON.stringify({
     command: lookup.command,
     ...uncheckedFromLocalPages ? { checkedFromLocalPages: false } : {},
+    ...uncheckedFromRemotePages ? { checkedFromRemotePages: false, uncheckedFromRemotePages } : {},
     ...asked.length === 1 ? { platform: asked[0] } : {},
     platforms: asked,
     deniedEverywhere: deniedOn.length > 0,
@@ -52323,9 +52421,11 @@ function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines, win
     deniedBy: denied.map(withPlatforms)
   }, null, 2) + "\n";
 }
-function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines, windows, uncheckedFromLocalPages }, paint = NO_PAINT) {
+function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines, windows, uncheckedFromLocalPages, uncheckedFromRemotePages }, paint = NO_PAINT) {
   const out = [`${lookup.command} on ${describePlatforms(asked, asked)}`];
-  if (uncheckedFromLocalPages)
+  if (uncheckedFromRemotePages)
+    out.push(`  ${paint.error(`not checked by the host from any page: ${uncheckedFromRemotePages}`)}`);
+  else if (uncheckedFromLocalPages)
     out.push(`  ${paint.warning(UNCHECKED)}`);
   if (allowed.length === 0 && denied.length === 0) {
     out.push("  no active capability grants or denies it");
@@ -52350,6 +52450,7 @@ function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines, win
 // dist/capabilities/commands/who-can.js
 init_did_you_mean();
 init_errors();
+init_explain();
 init_query_options();
 init_check_run();
 function registerWhoCan(program2, io, setExitCode, allRules) {
@@ -52383,7 +52484,8 @@ function registerWhoCan(program2, io, setExitCode, allRules) {
       deniedOn,
       lines: new SourceLines(project),
       windows: knownWindowLabels(project),
-      uncheckedFromLocalPages: uncheckedAppCommand
+      uncheckedFromLocalPages: uncheckedAppCommand,
+      ...uncheckedAppCommand && uncheckedRemoteAppCommands(project.catalog) ? { uncheckedFromRemotePages: uncheckedRemoteAppCommands(project.catalog) } : {}
     };
     io.stdout.write(options.format === "json" ? renderWhoCanJson(answer) : renderWhoCanText(answer, await answerPaint(options, io)));
     setExitCode(EXIT_OK);

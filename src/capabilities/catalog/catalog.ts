@@ -2,6 +2,7 @@ import { checkIdentifier } from "./identifier.js";
 import { spellCommand, spellIdentifier, spellingOfManifest, spellManifest, spellName, type Spelling } from "./brand.js";
 import { nearest } from "../../core/did-you-mean.js";
 import {
+  checksRemoteAppCommands,
   historyCatalogOf,
   isCheckableVersion,
   LATEST_RELEASE,
@@ -31,6 +32,8 @@ export class Catalog {
   private currentSpelling: Spelling = "host";
   private spellingFromManifest = false;
   private versionData: { history: VersionHistory; crates: ReadonlyMap<string, LockedCrate> } | undefined;
+  /** The host release the app builds with, as its Cargo files say (even one the history cannot check). */
+  private hostReleaseData: LockedCrate | undefined;
 
   add(manifests: AclManifests, provenance: ManifestProvenance): this {
     if (provenance.origin === "manifest" && !this.spellingFromManifest) {
@@ -61,6 +64,7 @@ export class Catalog {
     copy.currentSpelling = this.currentSpelling;
     copy.spellingFromManifest = this.spellingFromManifest;
     copy.versionData = this.versionData;
+    copy.hostReleaseData = this.hostReleaseData;
     return copy;
   }
 
@@ -101,6 +105,25 @@ export class Catalog {
   useVersions(history: VersionHistory, crates: ReadonlyMap<string, LockedCrate>): this {
     this.versionData = { history, crates };
     return this;
+  }
+
+  /** Records the host (`tauri`) release the app's Cargo.lock or Cargo.toml names. */
+  useHostRelease(release: LockedCrate | undefined): this {
+    this.hostReleaseData = release;
+    return this;
+  }
+
+  /** The host release the app builds with, when its Cargo files name one; undefined means the newest is assumed. */
+  get hostRelease(): LockedCrate | undefined {
+    return this.hostReleaseData;
+  }
+
+  /**
+   * Whether the host checks app commands called from remote pages for this app: from 2.11.1 on (see
+   * REMOTE_APP_COMMANDS_CHECKED_SINCE), and always when the app defines permissions.
+   */
+  get checksRemoteAppCommands(): boolean {
+    return this.hasAppPermissions || checksRemoteAppCommands(this.hostReleaseData);
   }
 
   /** The release a key is checked against, when it comes from the built-in catalogs. */

@@ -268,6 +268,30 @@ export function builtinsAt(builtin: AclManifests, history: VersionHistory, locke
  */
 export const LATEST_RELEASE = "2.999999.0";
 
+/**
+ * The first host release whose webview checks an app command (a bare `#[tauri::command]`, not a plugin's)
+ * called from a remote page although the app defines no permissions: tauri-apps/tauri#15266 added
+ * `|| !is_local` to the gate in `Webview::on_message`. 2.11.0's source has the old gate
+ * (`plugin_command.is_some() || has_app_acl_manifest`), 2.11.2's the new one, and the PR's author names
+ * 2.11.1 as the first release with it. Before it, any page a window shows, remote ones included, may
+ * call every command the app registers.
+ */
+export const REMOTE_APP_COMMANDS_CHECKED_SINCE = "2.11.1";
+
+/** Whether a host release checks app commands from remote pages; an unknown release counts as the newest. */
+export function checksRemoteAppCommands(release: LockedCrate | undefined): boolean {
+  if (!release || release.source === "newest") return true;
+  const parsed = parseVersion(release.version);
+  if (!parsed || parsed.major !== 2) return true;
+  return compareVersions(release.version, REMOTE_APP_COMMANDS_CHECKED_SINCE) >= 0;
+}
+
+/** `tauri 2.0.6 (Cargo.lock)`, `tauri 2.0.6 (the newest release Cargo.toml allows)`: how answers name a release. */
+export function describeRelease(release: LockedCrate): string {
+  const where = release.source === "Cargo.toml" ? `the newest release ${release.file ?? "Cargo.toml"} allows` : (release.file ?? release.source);
+  return `${release.crate} ${release.version} (${where})`;
+}
+
 /** Versions the history can speak for: releases from 2.0.0 on. */
 export function isCheckableVersion(version: string): boolean {
   const parsed = parseVersion(version);

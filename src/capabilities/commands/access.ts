@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { resolveAccess, type Origin } from "../engine/index.js";
 import { CommandIndex, lookupCommand } from "../queries/command-names.js";
-import { explainCall } from "../queries/explain.js";
+import { explainCall, uncheckedRemoteAppCommands } from "../queries/explain.js";
 import { manifestUnionNotes } from "../queries/manifest-union.js";
 import { SourceLines } from "../queries/project-model.js";
 import { entryKey, PlatformMerge, type PlatformGroup } from "../queries/platforms.js";
@@ -104,6 +104,9 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
       lines,
       manifestUnion: manifestUnionNotes(project.manifestDifferences, () => through.map(({ item }) => item.provenance.chain)),
       ...(frontendCalls ? { frontendCalls } : {}),
+      ...(origin.kind === "remote" && uncheckedRemoteAppCommands(project.catalog)
+        ? { uncheckedAppCommands: uncheckedRemoteAppCommands(project.catalog)! }
+        : {}),
     };
     io.stdout.write(options.format === "json" ? renderAccessJson(answer) : renderAccessText(answer, await answerPaint(options, io)));
     setExitCode(exitCodeFor({ failed: false }));

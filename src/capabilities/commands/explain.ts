@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { commandIndexFor, commandOfRefusal, explainCall, parseRefusal, type Refusal } from "../queries/explain.js";
+import { commandIndexFor, commandOfRefusal, explainCall, parseRefusal, type CallExplanation, type Refusal } from "../queries/explain.js";
 import { lookupCommand } from "../queries/command-names.js";
 import { appIdentifier, explainScopeRefusal, narrowestScopeValue, parseScopeRefusal, type ScopeRefusal } from "../queries/scope-refusal.js";
 import { renderScopeRefusal, scopeRefusalJson } from "../render/scope-refusal.js";
@@ -88,7 +88,7 @@ export function explainRefusal(project: Project, refusal: Refusal, question: Ref
 
   if (!paint) return JSON.stringify({ refusal, platforms: asked, notes, ...callJson(call, lines) }, null, 2) + "\n";
   const out = [
-    `the host refused ${lookup.command} for window "${window}", webview "${webview}", origin ${originDisplay(origin)} ${paint.dim(`(${describeKind(refusal.kind)})`)}`,
+    `the host refused ${lookup.command} for window "${window}", webview "${webview}", origin ${originDisplay(origin)} ${paint.dim(`(${describeKind(kindFound(refusal.kind, call))})`)}`,
     `caplint resolves this app for ${describePlatforms(asked, asked)}:`,
     ...notes.map((note) => `${paint.warning("note:")} ${note}`),
     ...renderCall(call, asked, lines, paint),
@@ -160,6 +160,15 @@ export function explainScopeText(project: Project, refusal: ScopeRefusal, questi
       ) + "\n"
     );
   return textLines([...renderScopeRefusal(answer, asked, notes, paint), ...(call ? renderCall(call, asked, lines, paint) : [])]);
+}
+
+/**
+ * The refusal's kind as this app's capabilities show it: the host says "not allowed on window …" for a
+ * command no capability grants too (a command it found in no allow list), and that is not "granted elsewhere".
+ */
+function kindFound(kind: string, call: CallExplanation): string {
+  if (kind === "not-allowed-here" && call.verdicts.every((v) => v.explanation.allowEntries.length === 0)) return "not-granted";
+  return kind;
 }
 
 function describeKind(kind: string): string {

@@ -7,6 +7,7 @@ import { manifestUnionNotes, modelChains } from "../queries/manifest-union.js";
 import { manifestUnionLines } from "../render/manifest-union.js";
 import { textLines } from "../../core/terminal-text.js";
 import type { MainOptions } from "../../core/io.js";
+import { uncheckedRemoteAppCommands } from "../queries/explain.js";
 import { addQueryOptions, answerPaint, loadGroups, originOf, requireKnownWindow, type QueryOptions } from "./query-options.js";
 import { capabilitySettings, FRONTEND_RULES } from "../check-run.js";
 import { frontendCallsByWindow, hasFrontend } from "../queries/frontend-access.js";
@@ -38,12 +39,15 @@ export function registerMatrix(program: Command, io: MainOptions, setExitCode: S
       for (const [i, group] of groups.entries()) yield* modelChains(group.model, new Set(matrices[i]!.matrix.rows.flatMap((row) => row.capabilities)));
     });
     const frontendCalls = scanFrontend && origin.kind === "local" && hasFrontend(project) ? frontendCallsByWindow(project) : undefined;
-    if (options.format === "json") io.stdout.write(renderMatrixJson(matrices, asked, notes, frontendCalls));
+    // Remote pages calling the app's own commands unchecked: no cell shows them, so the answer says it.
+    const uncheckedAppCommands = origin.kind === "remote" ? uncheckedRemoteAppCommands(project.catalog) : undefined;
+    if (options.format === "json") io.stdout.write(renderMatrixJson(matrices, asked, notes, frontendCalls, uncheckedAppCommands));
     else if (options.format === "csv") {
       io.stdout.write(renderMatrixCsv(matrices));
       // A CSV has no place for a note: it goes beside the data, where a person running the export sees it.
       if (notes.length) io.stderr.write(textLines(manifestUnionLines(notes)));
-    } else io.stdout.write(renderMatrixText(matrices, asked, await answerPaint(options, io), notes));
+      if (uncheckedAppCommands) io.stderr.write(`exposed: not in the matrix, and not checked: ${uncheckedAppCommands}\n`);
+    } else io.stdout.write(renderMatrixText(matrices, asked, await answerPaint(options, io), notes, uncheckedAppCommands));
     setExitCode(EXIT_OK);
   });
 }

@@ -8,6 +8,7 @@ import { CommandIndex, lookupCommand } from "../queries/command-names.js";
 import { renderWhoCanJson, renderWhoCanText } from "../render/who-can.js";
 import { didYouMean, quoteList } from "../../core/did-you-mean.js";
 import { UsageError } from "../../core/errors.js";
+import { uncheckedRemoteAppCommands } from "../queries/explain.js";
 import type { MainOptions } from "../../core/io.js";
 import { addQueryOptions, answerPaint, loadGroups, type QueryOptions } from "./query-options.js";
 import { capabilitySettings } from "../check-run.js";
@@ -54,6 +55,7 @@ export function registerWhoCan(program: Command, io: MainOptions, setExitCode: S
       lines: new SourceLines(project),
       windows: knownWindowLabels(project),
       uncheckedFromLocalPages: uncheckedAppCommand,
+      ...(uncheckedAppCommand && uncheckedRemoteAppCommands(project.catalog) ? { uncheckedFromRemotePages: uncheckedRemoteAppCommands(project.catalog)! } : {}),
     };
     io.stdout.write(options.format === "json" ? renderWhoCanJson(answer) : renderWhoCanText(answer, await answerPaint(options, io)));
     setExitCode(EXIT_OK);

@@ -15,6 +15,7 @@ import { MAX_SET_DEPTH } from "./expand.js";
 import { compareCodePoints, qualifiedIdentifier, type ResolvedCommand, type ResolvedModel, type ScopeLists } from "./model.js";
 import { catalogKeyOf, parseCommandName } from "./command-name.js";
 import { plural } from "../../core/wording.js";
+import { describeRelease, REMOTE_APP_COMMANDS_CHECKED_SINCE } from "../catalog/versions.js";
 
 /**
  * Characters the matrix may compare between glob patterns and labels (each pair costs about pattern +
@@ -70,7 +71,7 @@ export interface CommandExplanation {
   pluginFound: boolean;
   /**
    * Whether the host checks this command at all: plugin commands always; app commands only when the
-   * app defines permissions, or (from 2.11.2) when called from a remote origin.
+   * app defines permissions, or (from tauri 2.11.1, the release the app locks) when called from a remote origin.
    */
   enforced: boolean;
   /** `allowed on: [windows: "main-*", URL: local], …`, the host's summary of `allowEntries`. */
@@ -201,7 +202,7 @@ function explain(model: ResolvedModel, command: string, window: string, webview:
   const allowEntries = model.allowed.get(command) ?? [];
   const deniedBy = model.denied.get(command) ?? [];
   const associatedPermissions = manifest && key !== undefined ? permissionsEnabling(manifest, key, name) : [];
-  const enforced = plugin !== undefined || catalog.hasAppPermissions || origin.kind === "remote";
+  const enforced = plugin !== undefined || catalog.hasAppPermissions || (origin.kind === "remote" && catalog.checksRemoteAppCommands);
 
   let verdict: Verdict;
   let message: string;
@@ -209,7 +210,10 @@ function explain(model: ResolvedModel, command: string, window: string, webview:
   if (!enforced) {
     verdict = "unchecked";
     referencedBy = formatReferences(grants);
-    message = `${displayName} is not checked by the host: the app defines no permissions, so any window may call its own command ${displayName} from local pages (the app must register it; from a remote origin it would be checked)`;
+    message =
+      origin.kind === "remote"
+        ? `${displayName} is not checked by the host: the app defines no permissions and ${describeRelease(catalog.hostRelease!)} checks app commands from remote pages only from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on, so the remote page ${originText(origin)} may call its command ${displayName} in any window (the app must register it)`
+        : `${displayName} is not checked by the host: the app defines no permissions, so any window may call its own command ${displayName} from local pages (the app must register it; ${catalog.checksRemoteAppCommands ? "from a remote origin it would be checked" : `at ${describeRelease(catalog.hostRelease!)} remote pages may call it too: the host checks them from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on`})`;
   } else if (deniedBy.length > 0) {
     verdict = "denied";
     referencedBy = formatReferences(deniedBy);

@@ -736,6 +736,7 @@ async function readManifestFile(
 async function appReleases(srcTauri: string, history: VersionHistory, cwd: string, maxBytes: number, project: Project): Promise<Map<string, LockedCrate>> {
   const found = await readAppVersions(srcTauri, history, (absolute) => relativeFile(cwd, absolute), maxBytes);
   project.versions = found;
+  project.catalog.useHostRelease(found.crates.get("core"));
   const releases = new Map<string, LockedCrate>();
   const unchecked: string[] = [];
   for (const catalog of history.catalogs()) {

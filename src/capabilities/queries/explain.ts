@@ -15,6 +15,7 @@ import { isPlainObject } from "../../core/json.js";
 import { nearest, wordList } from "../../core/did-you-mean.js";
 import { CommandIndex, lookupCommand } from "./command-names.js";
 import { parseCommandName } from "../engine/command-name.js";
+import { describeRelease, REMOTE_APP_COMMANDS_CHECKED_SINCE } from "../catalog/versions.js";
 import type { PlatformGroup } from "./platforms.js";
 import { knownWindowLabels } from "./project-model.js";
 import { plural } from "../../core/wording.js";
@@ -201,7 +202,7 @@ function suggest(
       notes.push(
         query.origin.kind === "local"
           ? "the app defines no permissions, so the host does not check app commands from local pages; this refusal comes from a remote page or a build whose app defines permissions"
-          : "from 2.11.2 the host checks app commands called from remote pages even when the app defines no permissions",
+          : `from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} the host checks app commands called from remote pages even when the app defines no permissions${catalog.hostRelease ? ` (this app builds with ${describeRelease(catalog.hostRelease)})` : ""}`,
       );
     }
   } else if (!manifest) {
@@ -383,4 +384,13 @@ export function nearMissWindowPatterns(
     }
   }
   return [...found.values()];
+}
+
+/**
+ * Why remote pages may call the app's own commands unchecked, when they may: the app defines no
+ * permissions and builds with a release before REMOTE_APP_COMMANDS_CHECKED_SINCE. Undefined otherwise.
+ */
+export function uncheckedRemoteAppCommands(catalog: Catalog): string | undefined {
+  if (catalog.checksRemoteAppCommands) return undefined;
+  return `the app defines no permissions and ${describeRelease(catalog.hostRelease!)} checks app commands from remote pages only from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on, so any page a window shows, remote ones included, may call every command the app registers`;
 }

@@ -39,6 +39,8 @@ export interface AccessAnswer {
   manifestUnion: ManifestUnionNote[];
   /** The commands the window's frontend calls, when the frontend was scanned and the window loads local pages (JSON marks each allowed command). */
   frontendCalls?: ReadonlySet<string>;
+  /** For a remote origin: why it may call the app's own commands unchecked (uncheckedRemoteAppCommands), when it may. */
+  uncheckedAppCommands?: string;
 }
 
 /** `access --command`: one call, answered per platform group. */
@@ -84,6 +86,7 @@ export function renderAccessJson(answer: AccessAnswer): string {
         })),
         denied: denied.map((d) => ({ command: d.command, platforms: d.platforms, deniedBy: entries(d.deniedBy), overriddenGrants: entries(d.overridden) })),
         ...(answer.manifestUnion.length ? { manifestUnion: answer.manifestUnion } : {}),
+        ...(answer.uncheckedAppCommands ? { uncheckedAppCommands: answer.uncheckedAppCommands } : {}),
       },
       null,
       2,
@@ -134,6 +137,7 @@ export function renderAccessText(answer: AccessAnswer, paint: Paint = NO_PAINT):
       );
     }
   }
+  if (answer.uncheckedAppCommands) out.push("", `${paint.error("exposed:")} also callable, not checked: ${answer.uncheckedAppCommands}`);
   if (answer.manifestUnion.length) out.push("", ...manifestUnionLines(answer.manifestUnion, paint));
   return textLines(out);
 }

@@ -6,6 +6,7 @@ import { quoteList } from "../../core/did-you-mean.js";
 import { NO_PAINT, type Paint } from "../../core/terminal-text.js";
 import { blockValue, fileText, syntaxOf } from "../../core/source/syntax.js";
 import { nearMissText } from "./near-miss.js";
+import { REMOTE_APP_COMMANDS_CHECKED_SINCE } from "../catalog/versions.js";
 
 const LISTED_PERMISSIONS = 8;
 
@@ -50,7 +51,12 @@ export function renderCall(call: CallExplanation, asked: readonly string[], line
     const heading = e.verdict === "allowed" ? paint.ok("ALLOWED") : e.verdict === "unchecked" ? paint.warning("NOT CHECKED") : paint.error("NOT ALLOWED");
     out.push(`${paint.bold(heading)}: ${e.command} (${e.verdict})${on}`);
     for (const line of shortenPermissionList(e.message, e.associatedPermissions).split("\n")) if (line) out.push(`  ${paint.dim(line)}`);
-    if (!e.enforced) out.push(`  ${note} the host does not check this app command from local pages because the app defines no permissions`);
+    if (!e.enforced)
+      out.push(
+        call.origin.kind === "local"
+          ? `  ${note} the host does not check this app command from local pages because the app defines no permissions`
+          : `  ${paint.error("exposed:")} the host does not check this app command even from remote pages at the release the app builds with: define app permissions (src-tauri/permissions/) or build with release ${REMOTE_APP_COMMANDS_CHECKED_SINCE} or later, which refuses them`,
+      );
     for (const entry of e.verdict === "denied" ? e.deniedBy : e.verdict === "allowed" ? e.grantedBy : e.allowEntries) {
       out.push(
         `  ${e.verdict === "denied" ? "denied by" : e.verdict === "allowed" ? "granted by" : "granted elsewhere by"} ${chain(entry)}  ${paint.dim(`(${lines.where(entry)})`)}`,

@@ -42,6 +42,7 @@ export function renderMatrixText(
   asked: readonly string[],
   paint: Paint = NO_PAINT,
   manifestUnion: readonly ManifestUnionNote[] = [],
+  uncheckedAppCommands?: string,
 ): string {
   const painted: Record<State, string> = { granted: paint.ok(MARK.granted), denied: paint.error(MARK.denied), none: paint.dim(MARK.none) };
   const { matrix: first } = matrices[0]!;
@@ -77,6 +78,7 @@ export function renderMatrixText(
     });
     lines.push(`${window}: ${parts.join("; ")}`);
   }
+  if (uncheckedAppCommands) lines.push("", `${paint.error("exposed:")} not in the matrix, and not checked: ${uncheckedAppCommands}`);
   if (manifestUnion.length) lines.push("", ...manifestUnionLines(manifestUnion, paint));
   return textLines(lines);
 }
@@ -104,6 +106,7 @@ export function renderMatrixJson(
   asked: readonly string[],
   manifestUnion: readonly ManifestUnionNote[] = [],
   frontendCalls?: ReadonlyMap<string, ReadonlySet<string>>,
+  uncheckedAppCommands?: string,
 ): string {
   const json = (matrix: PlatformMatrix["matrix"]) => {
     const value = matrix.toJSON();
@@ -123,6 +126,7 @@ export function renderMatrixJson(
         ...single,
         byPlatform: matrices.map(({ platforms, matrix }) => ({ platforms, ...json(matrix) })),
         ...(manifestUnion.length ? { manifestUnion } : {}),
+        ...(uncheckedAppCommands ? { uncheckedAppCommands } : {}),
       },
       null,
       2,

@@ -20,6 +20,8 @@ export interface WhoCanAnswer {
   windows: readonly string[];
   /** An app command of an app without permissions: the host lets every window call it from local pages. */
   uncheckedFromLocalPages: boolean;
+  /** Why remote pages may call it unchecked too (uncheckedRemoteAppCommands), when they may. */
+  uncheckedFromRemotePages?: string;
 }
 
 const UNCHECKED =
@@ -31,7 +33,17 @@ function reachedWindows(entry: ResolvedCommand, windows: readonly string[]): str
   return windows.filter((window) => patterns.some((pattern) => labelMatches(pattern, window)));
 }
 
-export function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines, windows, uncheckedFromLocalPages }: WhoCanAnswer): string {
+export function renderWhoCanJson({
+  lookup,
+  asked,
+  allowed,
+  denied,
+  deniedOn,
+  lines,
+  windows,
+  uncheckedFromLocalPages,
+  uncheckedFromRemotePages,
+}: WhoCanAnswer): string {
   const withPlatforms = ({ item, platforms }: Entries[number]) => ({ ...provenanceJson(item, lines), platforms });
   const withReach = (entry: Entries[number]) => ({ ...withPlatforms(entry), reaches: reachedWindows(entry.item, windows) });
   return (
@@ -39,6 +51,7 @@ export function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lin
       {
         command: lookup.command,
         ...(uncheckedFromLocalPages ? { checkedFromLocalPages: false } : {}),
+        ...(uncheckedFromRemotePages ? { checkedFromRemotePages: false, uncheckedFromRemotePages } : {}),
         ...(asked.length === 1 ? { platform: asked[0] } : {}),
         platforms: asked,
         deniedEverywhere: deniedOn.length > 0,
@@ -54,11 +67,12 @@ export function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lin
 
 /** With colour: "allowed for" green, "DENIED everywhere" red, the granting chains and explanations dim. */
 export function renderWhoCanText(
-  { lookup, asked, allowed, denied, deniedOn, lines, windows, uncheckedFromLocalPages }: WhoCanAnswer,
+  { lookup, asked, allowed, denied, deniedOn, lines, windows, uncheckedFromLocalPages, uncheckedFromRemotePages }: WhoCanAnswer,
   paint: Paint = NO_PAINT,
 ): string {
   const out = [`${lookup.command} on ${describePlatforms(asked, asked)}`];
-  if (uncheckedFromLocalPages) out.push(`  ${paint.warning(UNCHECKED)}`);
+  if (uncheckedFromRemotePages) out.push(`  ${paint.error(`not checked by the host from any page: ${uncheckedFromRemotePages}`)}`);
+  else if (uncheckedFromLocalPages) out.push(`  ${paint.warning(UNCHECKED)}`);
   if (allowed.length === 0 && denied.length === 0) {
     out.push("  no active capability grants or denies it");
   }

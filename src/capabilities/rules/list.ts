@@ -27,6 +27,7 @@ export { default as noTarget } from "./no-target.js";
 export { default as parse } from "./parse.js";
 export { default as pluginNotInBuild } from "./plugin-not-in-build.js";
 export { default as redundantPermission } from "./redundant-permission.js";
+export { default as remoteAppCommands } from "./remote-app-commands.js";
 export { default as schema } from "./schema.js";
 export { default as scopeConflict } from "./scope-conflict.js";
 export { default as setCycle } from "./set-cycle.js";

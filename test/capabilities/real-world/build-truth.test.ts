@@ -47,6 +47,12 @@ const REVIEWED_EXPOSURES: ReadonlyArray<{ app: string; pattern: RegExp; why: str
       /default\.json:\d+:\d+: error dangerous grant "(http:default|fs:allow-read-file|fs:allow-write-file)".*a script in remote pages \("https:\/\/\*:\*", "file:\/\/\*", "http:\/\/\*:\*"\)/,
     why: "any http(s) page loaded in its windows gets fetch to any host and read/write of every file (fs scope **/*)",
   },
+  {
+    app: "Sjj1024__PakePlus",
+    pattern:
+      /default\.json:\d+:\d+: error capability "default" lets remote pages \("https:\/\/\*:\*", "file:\/\/\*", "http:\/\/\*:\*".*tauri 2\.9\.5 .*\[remote-app-commands\]/,
+    why: "tauri 2.9.5 checks app commands from remote pages only when the app defines permissions, and PakePlus defines none: every web page its windows show calls every command it registers (the gate gained `|| !is_local` in 2.11.1)",
+  },
 ];
 
 /**

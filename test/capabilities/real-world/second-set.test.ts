@@ -26,6 +26,12 @@ const REVIEWED_EXPOSURES: ReadonlyArray<{ project: string; pattern: RegExp; why:
       /capabilities\/(default|desktop)\.json:\d+:\d+: error dangerous grant "http:default" \(plugin:http\|fetch\): a script in remote pages \("http:\/\/\*"\)/,
     why: "any http:// page loaded in the main window gets fetch to any host, the local network included (desktop.json on macOS, where tauri.macos.conf.json loads it)",
   },
+  {
+    project: "janhq__jan",
+    pattern:
+      /capabilities\/(default|desktop)\.json:\d+:\d+: error capability "(default|desktop)" lets remote pages \("http:\/\/\*"\) into window "main", and tauri 2\.8\.5 .*\[remote-app-commands\]/,
+    why: "tauri 2.8.5 checks app commands from remote pages only when the app defines permissions, and jan defines none: any http:// page in the main window calls every command jan registers (the gate gained `|| !is_local` in 2.11.1)",
+  },
 ];
 
 async function check(project: string) {
