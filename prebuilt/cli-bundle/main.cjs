@@ -50981,6 +50981,7 @@ function registerAccess(program2, io, setExitCode, allRules) {
     const frontendCalls = scanFrontend3 && origin.kind === "local" && hasFrontend(project) ? frontendCallsByWindow(project).get(window) : void 0;
     const byCommand = (a2, b2) => a2.command < b2.command ? -1 : a2.command > b2.command ? 1 : 0;
     const through = [...allowed.values()].flatMap((a2) => a2.grantedBy.values()).concat([...denied.values()].flatMap((d) => d.deniedBy.values()));
+    const uncheckedAppCommands = origin.kind === "remote" ? uncheckedRemoteAppCommands(project.catalog) : void 0;
     const answer = {
       window,
       webview,
@@ -50992,7 +50993,7 @@ function registerAccess(program2, io, setExitCode, allRules) {
       lines,
       manifestUnion: manifestUnionNotes(project.manifestDifferences, () => through.map(({ item }) => item.provenance.chain)),
       ...frontendCalls ? { frontendCalls } : {},
-      ...origin.kind === "remote" && uncheckedRemoteAppCommands(project.catalog) ? { uncheckedAppCommands: uncheckedRemoteAppCommands(project.catalog) } : {}
+      ...uncheckedAppCommands ? { uncheckedAppCommands } : {}
     };
     io.stdout.write(options.format === "json" ? renderAccessJson(answer) : renderAccessText(answer, await answerPaint(options, io)));
     setExitCode(exitCodeFor({ failed: false }));
@@ -52476,6 +52477,7 @@ function registerWhoCan(program2, io, setExitCode, allRules) {
     const uncheckedAppCommand = parseCommandName(lookup.command).plugin === void 0 && !project.catalog.hasAppPermissions;
     if (!lookup.known && !uncheckedAppCommand && allowed.values().length === 0 && denied.values().length === 0)
       throw new UsageError(`who-can ${written}: no permission of the app or its plugins names the command "${lookup.command}"${didYouMean(lookup.suggestions)}`);
+    const uncheckedFromRemotePages = uncheckedAppCommand ? uncheckedRemoteAppCommands(project.catalog) : void 0;
     const answer = {
       lookup,
       asked,
@@ -52485,7 +52487,7 @@ function registerWhoCan(program2, io, setExitCode, allRules) {
       lines: new SourceLines(project),
       windows: knownWindowLabels(project),
       uncheckedFromLocalPages: uncheckedAppCommand,
-      ...uncheckedAppCommand && uncheckedRemoteAppCommands(project.catalog) ? { uncheckedFromRemotePages: uncheckedRemoteAppCommands(project.catalog) } : {}
+      ...uncheckedFromRemotePages ? { uncheckedFromRemotePages } : {}
     };
     io.stdout.write(options.format === "json" ? renderWhoCanJson(answer) : renderWhoCanText(answer, await answerPaint(options, io)));
     setExitCode(EXIT_OK);

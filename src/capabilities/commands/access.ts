@@ -93,6 +93,8 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
     const frontendCalls = scanFrontend && origin.kind === "local" && hasFrontend(project) ? frontendCallsByWindow(project).get(window) : undefined;
     const byCommand = <T extends { command: string }>(a: T, b: T) => (a.command < b.command ? -1 : a.command > b.command ? 1 : 0);
     const through = [...allowed.values()].flatMap((a) => a.grantedBy.values()).concat([...denied.values()].flatMap((d) => d.deniedBy.values()));
+    // Remote pages calling the app's own commands unchecked: the listing has no line for them, so it says it.
+    const uncheckedAppCommands = origin.kind === "remote" ? uncheckedRemoteAppCommands(project.catalog) : undefined;
     const answer = {
       window,
       webview,
@@ -104,9 +106,7 @@ export function registerAccess(program: Command, io: MainOptions, setExitCode: S
       lines,
       manifestUnion: manifestUnionNotes(project.manifestDifferences, () => through.map(({ item }) => item.provenance.chain)),
       ...(frontendCalls ? { frontendCalls } : {}),
-      ...(origin.kind === "remote" && uncheckedRemoteAppCommands(project.catalog)
-        ? { uncheckedAppCommands: uncheckedRemoteAppCommands(project.catalog)! }
-        : {}),
+      ...(uncheckedAppCommands ? { uncheckedAppCommands } : {}),
     };
     io.stdout.write(options.format === "json" ? renderAccessJson(answer) : renderAccessText(answer, await answerPaint(options, io)));
     setExitCode(exitCodeFor({ failed: false }));

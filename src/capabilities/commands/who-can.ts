@@ -46,6 +46,7 @@ export function registerWhoCan(program: Command, io: MainOptions, setExitCode: S
       throw new UsageError(
         `who-can ${written}: no permission of the app or its plugins names the command "${lookup.command}"${didYouMean(lookup.suggestions)}`,
       );
+    const uncheckedFromRemotePages = uncheckedAppCommand ? uncheckedRemoteAppCommands(project.catalog) : undefined;
     const answer = {
       lookup,
       asked,
@@ -55,7 +56,7 @@ export function registerWhoCan(program: Command, io: MainOptions, setExitCode: S
       lines: new SourceLines(project),
       windows: knownWindowLabels(project),
       uncheckedFromLocalPages: uncheckedAppCommand,
-      ...(uncheckedAppCommand && uncheckedRemoteAppCommands(project.catalog) ? { uncheckedFromRemotePages: uncheckedRemoteAppCommands(project.catalog)! } : {}),
+      ...(uncheckedFromRemotePages ? { uncheckedFromRemotePages } : {}),
     };
     io.stdout.write(options.format === "json" ? renderWhoCanJson(answer) : renderWhoCanText(answer, await answerPaint(options, io)));
     setExitCode(EXIT_OK);
