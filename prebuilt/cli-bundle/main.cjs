@@ -13113,129 +13113,14 @@ var init_terminal_text = __esm({
   }
 });
 
-// dist/capabilities/render/scope-refusal.js
-function renderScopeRefusal(answer, asked, notes, paint = NO_PAINT) {
-  const { refusal } = answer;
-  const note = paint.warning("note:");
-  const commands = [...new Set(answer.verdicts.flatMap((v2) => v2.command ? [v2.command] : []))];
-  const out = [
-    `${PLUGIN_NAMES[refusal.plugin]} refused the ${refusal.subjectKind} ${JSON.stringify(refusal.subject)}${refusal.with ? ` with ${JSON.stringify(refusal.with)}` : ""}${commands.length ? ` (${commands.join(", ")})` : ""} for window "${answer.window}", webview "${answer.webview}", origin ${originDisplay2(answer.origin)} ${paint.dim(refusal.plugin === "asset" ? "(the asset protocol's scope in the app config)" : "(its scope, read after the ACL allowed the command)")}`,
-    `caplint resolves this app for ${describePlatforms(asked, asked)}:`,
-    ...[...notes, ...answer.notes].map((text2) => `${note} ${text2}`)
-  ];
-  if (answer.verdicts.length && answer.verdicts.every((v2) => v2.scope === "not-reached")) {
-    out.push(`${note} the ACL refuses ${commands.join(", ") || "the command"} to this window on every platform asked, so the plugin never read its scope (is --window right?); the ACL's answer:`);
-    return out;
-  }
-  for (const verdict of answer.verdicts) {
-    out.push("");
-    const on = answer.verdicts.length > 1 || asked.length === 1 ? ` on ${describePlatforms(verdict.platforms, asked)}` : "";
-    switch (verdict.scope) {
-      case "not-reached":
-        out.push(`${paint.bold(paint.error("NOT ALLOWED BY THE ACL"))}${on}: the plugin never reads its scope for this window`);
-        for (const line of shortenPermissionList(verdict.acl?.message ?? "", verdict.acl?.associatedPermissions ?? []).split("\n"))
-          if (line)
-            out.push(`  ${paint.dim(line)}`);
-        continue;
-      case "allowed":
-        out.push(`${paint.bold(paint.ok("SCOPE ALLOWS IT"))}${on}`);
-        break;
-      case "denied":
-        out.push(`${paint.bold(paint.error("DENIED BY THE SCOPE"))}${on}`);
-        break;
-      case "unknown":
-        out.push(`${paint.bold(paint.warning("NOT DECIDED"))}${on}: no entry matches, and caplint cannot place some`);
-        break;
-      case "refused":
-        out.push(`${paint.bold(paint.error("NOT IN THE SCOPE"))}${on}: no allow entry matches`);
-        break;
-    }
-    if (verdict.checked.length === 0)
-      out.push(`  the scope has no entry${refusal.plugin === "asset" ? " (app.security.assetProtocol.scope)" : " for this window"}: the plugin refuses every ${refusal.subjectKind}`);
-    for (const entry of verdict.checked)
-      out.push(`  ${checkedLine(entry, paint)}`);
-  }
-  if (answer.verdicts.every((v2) => v2.scope === "allowed")) {
-    out.push("");
-    out.push(`caplint finds the scope allows it: the message comes from a build with other capabilities (rebuild the app), another platform or another window${refusal.subjectKind === "path" ? ", or the path resolves elsewhere (a symbolic link: the plugin checks the link's target)" : ""}`);
-  }
-  const s = answer.suggestion;
-  if (s) {
-    out.push("");
-    out.push(paint.bold("to allow it:"));
-    for (const miss of answer.nearMissWindows)
-      out.push(`  ${note} ${nearMissText(miss, answer.window, commands[0])}`);
-    const syntax = syntaxOf(s.addTo?.file ?? "capability.json");
-    if (s.entry === null)
-      out.push(`  change "${s.addTo.field}" of the entry in capability ${s.addTo.capability}  (${s.addTo.file}:${s.addTo.line})`);
-    else {
-      if (s.addTo)
-        out.push(`  add this ${s.addTo.field === "permissions" ? "entry" : "value"} to "${s.addTo.field}"${s.addTo.capability ? ` of capability ${s.addTo.capability}` : ""}  (${s.addTo.file}:${s.addTo.line}):`);
-      else
-        out.push(`  a permission entry for a capability that covers window "${answer.window}":`);
-      for (const line of blockValue(s.entry, syntax).split("\n"))
-        out.push(`    ${line}`);
-    }
-    out.push(`  ${s.reason}`);
-    for (const text2 of s.notes)
-      out.push(`  ${note} ${text2}`);
-  }
-  return out;
-}
-function checkedLine(entry, paint) {
-  const shown = typeof entry.value === "string" ? JSON.stringify(entry.value) : inlineValue(entry.value, syntaxOf(entry.file));
-  const from = entry.scopeOf === "config" ? "app config" : `${entry.scopeOf === "global" ? "global scope (every window) of" : "scope of"} capability ${entry.capability} \u203A ${entry.chain.join(" \u203A ")}`;
-  const verdict = entry.matches === true ? paint.ok("matches") : entry.matches === false ? "no match" : paint.warning("not decided");
-  return `${entry.list} ${shown}  ${paint.dim(`${from} (${entry.file}:${entry.line})`)}: ${verdict}${entry.why ? `: ${entry.why}` : ""}`;
-}
+// dist/capabilities/render/near-miss.js
 function nearMissText(miss, window, command) {
   return `capability ${miss.capability} names window ${quoteLabel(miss.pattern)} (${miss.file}:${miss.line}), a typo or case away from ${quoteLabel(window)}${miss.grantsCommand && command ? ` and grants ${command}: if it is meant for this window, fix the label there instead of adding a grant` : ": if it is meant for this window, fix the label there"}`;
 }
-function scopeRefusalJson(answer) {
-  const s = answer.suggestion;
-  return {
-    scopeRefusal: answer.refusal,
-    window: answer.window,
-    webview: answer.webview,
-    origin: answer.origin.kind === "local" ? "local" : answer.origin.url,
-    verdicts: answer.verdicts.map((v2) => ({
-      platforms: v2.platforms,
-      ...v2.command ? { command: v2.command } : {},
-      ...v2.acl ? { acl: v2.acl.verdict } : {},
-      scope: v2.scope,
-      checked: v2.checked.map((entry) => ({
-        list: entry.list,
-        value: entry.value,
-        scopeOf: entry.scopeOf,
-        ...entry.capability !== void 0 ? { capability: entry.capability, permission: entry.chain?.[0] ?? "", chain: entry.chain } : {},
-        file: entry.file,
-        line: entry.line,
-        matches: entry.matches ?? null,
-        ...entry.why ? { why: entry.why } : {}
-      }))
-    })),
-    nearMissWindows: answer.nearMissWindows,
-    notes: answer.notes,
-    ...s ? { suggestion: { ...s, ...s.entry === null ? {} : { text: blockValue(s.entry, syntaxOf(s.addTo?.file ?? "capability.json")) } } } : {}
-  };
-}
-var PLUGIN_NAMES;
-var init_scope_refusal = __esm({
-  "dist/capabilities/render/scope-refusal.js"() {
+var init_near_miss = __esm({
+  "dist/capabilities/render/near-miss.js"() {
     "use strict";
-    init_platforms();
-    init_project_model();
-    init_terminal_text();
-    init_syntax();
     init_did_you_mean();
-    init_call();
-    PLUGIN_NAMES = {
-      fs: "the fs plugin",
-      http: "the http plugin",
-      shell: "the shell plugin",
-      opener: "the opener plugin",
-      asset: "the asset protocol"
-    };
   }
 });
 
@@ -13358,7 +13243,7 @@ var init_call = __esm({
     init_did_you_mean();
     init_terminal_text();
     init_syntax();
-    init_scope_refusal();
+    init_near_miss();
     init_versions();
     LISTED_PERMISSIONS = 8;
   }
@@ -40917,7 +40802,7 @@ function pathNotes(refusal, value, verdicts) {
   return notes;
 }
 var LINE_END2, READERS;
-var init_scope_refusal2 = __esm({
+var init_scope_refusal = __esm({
   "dist/capabilities/queries/scope-refusal.js"() {
     "use strict";
     init_engine();
@@ -40945,6 +40830,129 @@ var init_scope_refusal2 = __esm({
       ],
       [/asset protocol not configured to allow the path: ([^\r\n]+)/, (m) => ({ plugin: "asset", subjectKind: "path", subject: trimQuoted(m[1]) })]
     ];
+  }
+});
+
+// dist/capabilities/render/scope-refusal.js
+function renderScopeRefusal(answer, asked, notes, paint = NO_PAINT) {
+  const { refusal } = answer;
+  const note = paint.warning("note:");
+  const commands = [...new Set(answer.verdicts.flatMap((v2) => v2.command ? [v2.command] : []))];
+  const out = [
+    `${PLUGIN_NAMES[refusal.plugin]} refused the ${refusal.subjectKind} ${JSON.stringify(refusal.subject)}${refusal.with ? ` with ${JSON.stringify(refusal.with)}` : ""}${commands.length ? ` (${commands.join(", ")})` : ""} for window "${answer.window}", webview "${answer.webview}", origin ${originDisplay2(answer.origin)} ${paint.dim(refusal.plugin === "asset" ? "(the asset protocol's scope in the app config)" : "(its scope, read after the ACL allowed the command)")}`,
+    `caplint resolves this app for ${describePlatforms(asked, asked)}:`,
+    ...[...notes, ...answer.notes].map((text2) => `${note} ${text2}`)
+  ];
+  if (answer.verdicts.length && answer.verdicts.every((v2) => v2.scope === "not-reached")) {
+    out.push(`${note} the ACL refuses ${commands.join(", ") || "the command"} to this window on every platform asked, so the plugin never read its scope (is --window right?); the ACL's answer:`);
+    return out;
+  }
+  for (const verdict of answer.verdicts) {
+    out.push("");
+    const on = answer.verdicts.length > 1 || asked.length === 1 ? ` on ${describePlatforms(verdict.platforms, asked)}` : "";
+    switch (verdict.scope) {
+      case "not-reached":
+        out.push(`${paint.bold(paint.error("NOT ALLOWED BY THE ACL"))}${on}: the plugin never reads its scope for this window`);
+        for (const line of shortenPermissionList(verdict.acl?.message ?? "", verdict.acl?.associatedPermissions ?? []).split("\n"))
+          if (line)
+            out.push(`  ${paint.dim(line)}`);
+        continue;
+      case "allowed":
+        out.push(`${paint.bold(paint.ok("SCOPE ALLOWS IT"))}${on}`);
+        break;
+      case "denied":
+        out.push(`${paint.bold(paint.error("DENIED BY THE SCOPE"))}${on}`);
+        break;
+      case "unknown":
+        out.push(`${paint.bold(paint.warning("NOT DECIDED"))}${on}: no entry matches, and caplint cannot place some`);
+        break;
+      case "refused":
+        out.push(`${paint.bold(paint.error("NOT IN THE SCOPE"))}${on}: no allow entry matches`);
+        break;
+    }
+    if (verdict.checked.length === 0)
+      out.push(`  the scope has no entry${refusal.plugin === "asset" ? " (app.security.assetProtocol.scope)" : " for this window"}: the plugin refuses every ${refusal.subjectKind}`);
+    for (const entry of verdict.checked)
+      out.push(`  ${checkedLine(entry, paint)}`);
+  }
+  if (answer.verdicts.every((v2) => v2.scope === "allowed")) {
+    out.push("");
+    out.push(`caplint finds the scope allows it: the message comes from a build with other capabilities (rebuild the app), another platform or another window${refusal.subjectKind === "path" ? ", or the path resolves elsewhere (a symbolic link: the plugin checks the link's target)" : ""}`);
+  }
+  const s = answer.suggestion;
+  if (s) {
+    out.push("");
+    out.push(paint.bold("to allow it:"));
+    for (const miss of answer.nearMissWindows)
+      out.push(`  ${note} ${nearMissText(miss, answer.window, commands[0])}`);
+    const syntax = syntaxOf(s.addTo?.file ?? "capability.json");
+    if (s.entry === null)
+      out.push(`  change "${s.addTo.field}" of the entry in capability ${s.addTo.capability}  (${s.addTo.file}:${s.addTo.line})`);
+    else {
+      if (s.addTo)
+        out.push(`  add this ${s.addTo.field === "permissions" ? "entry" : "value"} to "${s.addTo.field}"${s.addTo.capability ? ` of capability ${s.addTo.capability}` : ""}  (${s.addTo.file}:${s.addTo.line}):`);
+      else
+        out.push(`  a permission entry for a capability that covers window "${answer.window}":`);
+      for (const line of blockValue(s.entry, syntax).split("\n"))
+        out.push(`    ${line}`);
+    }
+    out.push(`  ${s.reason}`);
+    for (const text2 of s.notes)
+      out.push(`  ${note} ${text2}`);
+  }
+  return out;
+}
+function checkedLine(entry, paint) {
+  const shown = typeof entry.value === "string" ? JSON.stringify(entry.value) : inlineValue(entry.value, syntaxOf(entry.file));
+  const from = entry.scopeOf === "config" ? "app config" : `${entry.scopeOf === "global" ? "global scope (every window) of" : "scope of"} capability ${entry.capability} \u203A ${entry.chain.join(" \u203A ")}`;
+  const verdict = entry.matches === true ? paint.ok("matches") : entry.matches === false ? "no match" : paint.warning("not decided");
+  return `${entry.list} ${shown}  ${paint.dim(`${from} (${entry.file}:${entry.line})`)}: ${verdict}${entry.why ? `: ${entry.why}` : ""}`;
+}
+function scopeRefusalJson(answer) {
+  const s = answer.suggestion;
+  return {
+    scopeRefusal: answer.refusal,
+    window: answer.window,
+    webview: answer.webview,
+    origin: answer.origin.kind === "local" ? "local" : answer.origin.url,
+    verdicts: answer.verdicts.map((v2) => ({
+      platforms: v2.platforms,
+      ...v2.command ? { command: v2.command } : {},
+      ...v2.acl ? { acl: v2.acl.verdict } : {},
+      scope: v2.scope,
+      checked: v2.checked.map((entry) => ({
+        list: entry.list,
+        value: entry.value,
+        scopeOf: entry.scopeOf,
+        ...entry.capability !== void 0 ? { capability: entry.capability, permission: entry.chain?.[0] ?? "", chain: entry.chain } : {},
+        file: entry.file,
+        line: entry.line,
+        matches: entry.matches ?? null,
+        ...entry.why ? { why: entry.why } : {}
+      }))
+    })),
+    nearMissWindows: answer.nearMissWindows,
+    notes: answer.notes,
+    ...s ? { suggestion: { ...s, ...s.entry === null ? {} : { text: blockValue(s.entry, syntaxOf(s.addTo?.file ?? "capability.json")) } } } : {}
+  };
+}
+var PLUGIN_NAMES;
+var init_scope_refusal2 = __esm({
+  "dist/capabilities/render/scope-refusal.js"() {
+    "use strict";
+    init_platforms();
+    init_project_model();
+    init_terminal_text();
+    init_syntax();
+    init_call();
+    init_near_miss();
+    PLUGIN_NAMES = {
+      fs: "the fs plugin",
+      http: "the http plugin",
+      shell: "the shell plugin",
+      opener: "the opener plugin",
+      asset: "the asset protocol"
+    };
   }
 });
 
@@ -41050,8 +41058,8 @@ var init_explain2 = __esm({
     "use strict";
     init_explain();
     init_command_names();
-    init_scope_refusal2();
     init_scope_refusal();
+    init_scope_refusal2();
     init_project_model();
     init_platforms();
     init_did_you_mean();
