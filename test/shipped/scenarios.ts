@@ -764,7 +764,7 @@ export const SCENARIOS: Scenario[] = [
     cwd: DEMO,
     code: 2,
     stdout: "",
-    stderr: /^caplint: explain: no "not allowed" message of the host found in the text/,
+    stderr: /^caplint: explain: no refusal of the host or of a plugin's scope found in the text/,
   },
 
   // events (its own suite tests it in depth: test/events)
