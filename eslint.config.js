@@ -5,14 +5,37 @@ import tseslint from "typescript-eslint";
 
 /** An import wall: the folders (as path segments) a file may not import from, and why. */
 // src/core/lint/ is the shared rule machinery every domain uses, never a domain's own `lint` module.
-const wall = (segments, message) => ({ regex: `(^|/)(?<!core/)(${segments.join("|")})(/|\\.js$)`, message });
+const wall = (segments, message) => ({
+  regex: `(^|/)(?<!core/)(${segments.join("|")})(/|\\.js$)`,
+  message,
+});
 
-const DOMAINS_AND_CLI = wall(["capabilities", "events", "mcp", "cli", "registry"], "src/core is below every domain and the CLI: pass what it needs in.");
-const CLI = wall(["cli"], "a domain never imports src/cli: the CLI imports the domain's commands (src/core/command.ts).");
-const REGISTRY = wall(["registry"], "src/registry.ts is the composition root: receive the registry as a parameter.");
+const DOMAINS_AND_CLI = wall(
+  ["capabilities", "events", "mcp", "cli", "registry"],
+  "src/core is below every domain and the CLI: pass what it needs in.",
+);
+const CLI = wall(
+  ["cli"],
+  "a domain never imports src/cli: the CLI imports the domain's commands (src/core/command.ts).",
+);
+const REGISTRY = wall(
+  ["registry"],
+  "src/registry.ts is the composition root: receive the registry as a parameter.",
+);
 
 export default tseslint.config(
-  { ignores: ["dist/", "prebuilt/", "node_modules/", "editors/vscode/node_modules/", "coverage/", "fixtures/", "examples/", "**/*.cjs"] },
+  {
+    ignores: [
+      "dist/",
+      "prebuilt/",
+      "node_modules/",
+      "editors/vscode/node_modules/",
+      "coverage/",
+      "fixtures/",
+      "examples/",
+      "**/*.cjs",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -42,13 +65,19 @@ export default tseslint.config(
   {
     // The bin is CommonJS on purpose (bin/package.json): the ES module loader costs start-up time.
     files: ["bin/**/*.js"],
-    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", __dirname: "readonly", module: "writable" } },
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { require: "readonly", __dirname: "readonly", module: "writable" },
+    },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
     // The VS Code extension is CommonJS, as VS Code loads extensions (editors/vscode/package.json "main").
     files: ["editors/vscode/**/*.js"],
-    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", __dirname: "readonly", module: "writable" } },
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { require: "readonly", __dirname: "readonly", module: "writable" },
+    },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
@@ -56,18 +85,48 @@ export default tseslint.config(
     files: ["test/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off", "no-regex-spaces": "off" },
   },
-  { files: ["src/core/**"], rules: { "no-restricted-imports": ["error", { patterns: [DOMAINS_AND_CLI] }] } },
+  {
+    files: ["src/core/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [DOMAINS_AND_CLI] }] },
+  },
   {
     files: ["src/capabilities/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["events", "mcp"], "domains do not import each other")] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [CLI, REGISTRY, wall(["events", "mcp"], "domains do not import each other")] },
+      ],
+    },
   },
   {
     files: ["src/events/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["capabilities", "mcp"], "domains do not import each other")] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            CLI,
+            REGISTRY,
+            wall(["capabilities", "mcp"], "domains do not import each other"),
+          ],
+        },
+      ],
+    },
   },
   {
     files: ["src/mcp/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [CLI, REGISTRY, wall(["capabilities", "events"], "domains do not import each other")] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            CLI,
+            REGISTRY,
+            wall(["capabilities", "events"], "domains do not import each other"),
+          ],
+        },
+      ],
+    },
   },
   {
     files: ["src/capabilities/engine/**"],
@@ -96,7 +155,10 @@ export default tseslint.config(
           patterns: [
             CLI,
             REGISTRY,
-            wall(["lint", "commands", "render", "html-report", "fix-project"], "rules see the model and the engine; the linter runs them"),
+            wall(
+              ["lint", "commands", "render", "html-report", "fix-project"],
+              "rules see the model and the engine; the linter runs them",
+            ),
           ],
         },
       ],

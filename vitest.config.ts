@@ -18,7 +18,11 @@ const PROJECTS = {
   browser: ["test/browser/**/*.test.ts"],
 };
 
-const project = (name: string, include: string[], exclude: string[] = []): TestProjectInlineConfiguration => ({
+const project = (
+  name: string,
+  include: string[],
+  exclude: string[] = [],
+): TestProjectInlineConfiguration => ({
   extends: true,
   test: { name, include, exclude },
 });

@@ -12,7 +12,9 @@ const argv = process.argv.slice(2);
 // dist/: a built checkout, the npm package. prebuilt/: the build committed on main, for pre-commit
 // and the GitHub Action, which run a commit as it is (scripts/prebuilt.mjs).
 const built = path.join(__dirname, "..", "dist", "cli-bundle");
-const bundleDir = existsSync(path.join(built, "main.cjs")) ? built : path.join(__dirname, "..", "prebuilt", "cli-bundle");
+const bundleDir = existsSync(path.join(built, "main.cjs"))
+  ? built
+  : path.join(__dirname, "..", "prebuilt", "cli-bundle");
 const bundle = path.join(bundleDir, "main.cjs");
 // A CommonJS module body is a function: `return` ends the run here, before the bundle is read.
 if (answeredWithoutTheBundle(argv)) return;
@@ -45,15 +47,30 @@ if (argv[0] === "mcp" && argv.includes("--stdio")) {
   liveServer?.startEarly(argv);
 }
 
-const script = compiledWithTheCacheFlags(() => new vm.Script(Module.wrap(source), { filename: bundle, cachedData }));
+const script = compiledWithTheCacheFlags(
+  () => new vm.Script(Module.wrap(source), { filename: bundle, cachedData }),
+);
 const cli = { exports: {} };
-script.runInThisContext()(cli.exports, Module.createRequire(bundle), cli, bundle, path.dirname(bundle));
+script.runInThisContext()(
+  cli.exports,
+  Module.createRequire(bundle),
+  cli,
+  bundle,
+  path.dirname(bundle),
+);
 
 // `check --watch` runs until Ctrl-C and then exits 0; every other command keeps Node's default Ctrl-C.
 const interrupt = new AbortController();
 if (argv.includes("--watch")) process.once("SIGINT", () => interrupt.abort());
 // Standard input is opened only by a command that reads it (creating process.stdin costs start-up).
-const io = { argv, stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env, signal: interrupt.signal };
+const io = {
+  argv,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  cwd: process.cwd(),
+  env: process.env,
+  signal: interrupt.signal,
+};
 Object.defineProperty(io, "stdin", { enumerable: true, get: () => process.stdin });
 cli.exports.main(io).then(async (code) => {
   process.exitCode = code;
@@ -70,8 +87,10 @@ function answeredWithoutTheBundle(args) {
   if (args.length !== 1) return false;
   let text;
   try {
-    if (args[0] === "--version" || args[0] === "-v") text = `${JSON.parse(readFileSync(path.join(__dirname, "..", "package.json"), "utf8")).version}\n`;
-    else if ((args[0] === "--help" || args[0] === "-h") && !process.stdout.isTTY) text = readFileSync(path.join(bundleDir, "help.txt"), "utf8");
+    if (args[0] === "--version" || args[0] === "-v")
+      text = `${JSON.parse(readFileSync(path.join(__dirname, "..", "package.json"), "utf8")).version}\n`;
+    else if ((args[0] === "--help" || args[0] === "-h") && !process.stdout.isTTY)
+      text = readFileSync(path.join(bundleDir, "help.txt"), "utf8");
   } catch {
     return false;
   }
@@ -98,7 +117,9 @@ function answeredWithoutTheBundle(args) {
 function compiledWithTheCacheFlags(compile) {
   const given = new Map();
   for (const arg of [...(process.env.NODE_OPTIONS ?? "").split(/\s+/), ...process.execArgv]) {
-    const heapSize = /^--(max[-_]old[-_]space[-_]size|max[-_]semi[-_]space[-_]size)=(\d+)$/.exec(arg);
+    const heapSize = /^--(max[-_]old[-_]space[-_]size|max[-_]semi[-_]space[-_]size)=(\d+)$/.exec(
+      arg,
+    );
     if (heapSize) given.set(heapSize[1].replaceAll("_", "-"), heapSize[2]);
   }
   if (given.size === 0) return compile();

@@ -20,11 +20,20 @@ function option(args, name, fallback) {
 /** Wall time and peak RSS (the child reports its own maxRSS at exit) of one run. */
 function measure(args, probe) {
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, ["--import", probe, ...args], { encoding: "utf8", maxBuffer: 1 << 28 });
+  const result = spawnSync(process.execPath, ["--import", probe, ...args], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`${args.join(" ")} exited ${result.status}: ${result.stderr.slice(0, 500)}`);
+  if (result.status !== 0)
+    throw new Error(`${args.join(" ")} exited ${result.status}: ${result.stderr.slice(0, 500)}`);
   const facts = /caplint-bench-maxrss=(\d+) cpu=(\d+)/.exec(result.stderr);
-  return { ms, mb: facts ? Number(facts[1]) / 1024 : NaN, cpu: facts ? Number(facts[2]) : NaN, stdout: result.stdout };
+  return {
+    ms,
+    mb: facts ? Number(facts[1]) / 1024 : NaN,
+    cpu: facts ? Number(facts[2]) : NaN,
+    stdout: result.stdout,
+  };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -37,8 +46,13 @@ export async function benchEvents(args = []) {
     const recording = path.join(work, "recording.jsonl");
     // Written by a child process: a child's peak RSS (maxRSS) starts from its parent's size at fork time,
     // so the parent must stay small for the memory figures to be the children's own.
-    const generated = spawnSync(process.execPath, [path.join(ROOT, "scripts", "event-recording.mjs"), recording, String(events)], { encoding: "utf8" });
-    if (generated.status !== 0) throw new Error(`generating the recording failed: ${generated.stderr}`);
+    const generated = spawnSync(
+      process.execPath,
+      [path.join(ROOT, "scripts", "event-recording.mjs"), recording, String(events)],
+      { encoding: "utf8" },
+    );
+    if (generated.status !== 0)
+      throw new Error(`generating the recording failed: ${generated.stderr}`);
     const size = statSync(recording).size;
     const probe = path.join(work, "rss.mjs");
     writeFileSync(
@@ -87,4 +101,5 @@ export async function benchEvents(args = []) {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await benchEvents(process.argv.slice(2));
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  await benchEvents(process.argv.slice(2));

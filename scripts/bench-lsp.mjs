@@ -8,7 +8,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from "vscode-languageserver-protocol/node";
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from "vscode-languageserver-protocol/node";
 import { prng } from "./lib/prng.mjs";
 import { capability } from "./lib/synthetic-capability.mjs";
 
@@ -25,7 +29,8 @@ function option(args, name, fallback) {
   return args.includes(name) && Number.isInteger(value) && value >= 0 ? value : fallback;
 }
 
-const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
+const quantile = (values, q) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
 
 /** Least-squares slope of y over x. */
 function slope(points) {
@@ -64,10 +69,16 @@ function benchApp(work) {
 
 /** A server on the app, with the file open; `until(predicate)` resolves at the next publish for the file that satisfies it. */
 async function startServer(app, debounceMs) {
-  const child = spawn(process.execPath, [BIN, "lsp", "--stdio"], { cwd: app.dir, env: { ...process.env, CAPLINT_CARGO_REGISTRY: "off" } });
+  const child = spawn(process.execPath, [BIN, "lsp", "--stdio"], {
+    cwd: app.dir,
+    env: { ...process.env, CAPLINT_CARGO_REGISTRY: "off" },
+  });
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout),
+    new StreamMessageWriter(child.stdin),
+  );
   const uri = pathToFileURL(app.file).href;
   let waiter;
   connection.onNotification("textDocument/publishDiagnostics", (params) => {
@@ -88,7 +99,11 @@ async function startServer(app, debounceMs) {
   await connection.sendNotification("initialized", {});
   const until = (predicate) =>
     new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching diagnostics within 60 s; stderr: ${stderr.slice(-500)}`)), 60_000);
+      const timer = setTimeout(
+        () =>
+          reject(new Error(`no matching diagnostics within 60 s; stderr: ${stderr.slice(-500)}`)),
+        60_000,
+      );
       waiter = {
         predicate,
         resolve: () => {
@@ -102,9 +117,15 @@ async function startServer(app, debounceMs) {
   const character = text.split("\n")[line].indexOf(GOOD);
   let version = 1;
   const opened = until(() => true);
-  await connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "json", version, text } });
+  await connection.sendNotification("textDocument/didOpen", {
+    textDocument: { uri, languageId: "json", version, text },
+  });
   await opened;
-  const change = (contentChanges) => connection.sendNotification("textDocument/didChange", { textDocument: { uri, version: ++version }, contentChanges });
+  const change = (contentChanges) =>
+    connection.sendNotification("textDocument/didChange", {
+      textDocument: { uri, version: ++version },
+      contentChanges,
+    });
   const at = (from, to) => ({ start: { line, character: from }, end: { line, character: to } });
   return {
     pid: child.pid,
@@ -194,7 +215,9 @@ export async function benchLsp(args = []) {
       `10. lsp: didChange → publishDiagnostics, ${CAPABILITY_FILES} capability files, debounce 50 ms (default): median ${withDebounce.median.toFixed(0)} ms, p95 ${withDebounce.p95.toFixed(0)} ms over ${withDebounce.edits} edits (target ≤ 150 ms)`,
     );
     const checkOnly = await latency(app, 0, edits);
-    console.log(`    the same without the debounce (the check alone): median ${checkOnly.median.toFixed(0)} ms, p95 ${checkOnly.p95.toFixed(0)} ms`);
+    console.log(
+      `    the same without the debounce (the check alone): median ${checkOnly.median.toFixed(0)} ms, p95 ${checkOnly.p95.toFixed(0)} ms`,
+    );
     // --soak 0: the latency rows only.
     const memory = soakEdits > 0 ? await soak(app, soakEdits) : undefined;
     if (memory)

@@ -22,7 +22,8 @@ const RUNS = Number(args[args.indexOf("--runs") + 1]) || 7;
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (value) => `${Math.round(value)} ms`;
-const range = (values) => `${Math.round(Math.min(...values))} to ${Math.round(Math.max(...values))} ms`;
+const range = (values) =>
+  `${Math.round(Math.min(...values))} to ${Math.round(Math.max(...values))} ms`;
 const load = () =>
   loadavg()
     .map((value) => value.toFixed(2))
@@ -37,24 +38,53 @@ function tool(i) {
     inputSchema: {
       type: "object",
       properties: {
-        item_id: { type: "string", description: "The item's id", ...(broken ? {} : { maxLength: 64 }) },
-        limit: { type: "integer", description: "Most items", default: 20, minimum: 1, maximum: 100 },
+        item_id: {
+          type: "string",
+          description: "The item's id",
+          ...(broken ? {} : { maxLength: 64 }),
+        },
+        limit: {
+          type: "integer",
+          description: "Most items",
+          default: 20,
+          minimum: 1,
+          maximum: 100,
+        },
         offset: { type: "integer", description: "Items to skip", default: 0, minimum: 0 },
-        response_format: { type: "string", enum: ["markdown", "json"], default: "markdown", description: "Output format" },
-        tags: { type: "array", items: { type: "string", maxLength: 20 }, maxItems: 10, description: "Tags" },
+        response_format: {
+          type: "string",
+          enum: ["markdown", "json"],
+          default: "markdown",
+          description: "Output format",
+        },
+        tags: {
+          type: "array",
+          items: { type: "string", maxLength: 20 },
+          maxItems: 10,
+          description: "Tags",
+        },
       },
       required: ["item_id"],
       ...(broken ? {} : { additionalProperties: false }),
     },
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
   };
 }
 
 function timed(argv) {
   const start = performance.now();
-  const result = spawnSync(process.execPath, argv, { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const result = spawnSync(process.execPath, argv, {
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   const elapsed = performance.now() - start;
-  if (result.status !== 0 && result.status !== 1) throw new Error(`${argv.join(" ")} exited ${result.status}: ${result.stderr}`);
+  if (result.status !== 0 && result.status !== 1)
+    throw new Error(`${argv.join(" ")} exited ${result.status}: ${result.stderr}`);
   return { elapsed, stdout: result.stdout };
 }
 
@@ -73,7 +103,11 @@ function serverStartup() {
       jsonrpc: "2.0",
       id: 1,
       method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "bench", version: "1" },
+      },
     };
     child.stdin.write(`${JSON.stringify(initialize)}\n`);
   });
@@ -83,7 +117,17 @@ const loadBefore = load();
 const dir = mkdtempSync(path.join(tmpdir(), "caplint-bench-mcp-"));
 try {
   const dump = path.join(dir, "tools-1000.json");
-  writeFileSync(dump, JSON.stringify({ serverInfo: { name: "demo_mcp", version: "1.0.0" }, tools: Array.from({ length: 1000 }, (_, i) => tool(i)) }, null, 2));
+  writeFileSync(
+    dump,
+    JSON.stringify(
+      {
+        serverInfo: { name: "demo_mcp", version: "1.0.0" },
+        tools: Array.from({ length: 1000 }, (_, i) => tool(i)),
+      },
+      null,
+      2,
+    ),
+  );
   const offline = [];
   let findings = 0;
   for (let run = 0; run < RUNS; run++) {
@@ -95,13 +139,17 @@ try {
   const live = [];
   for (let run = 0; run < RUNS; run++) {
     startup.push(await serverStartup());
-    live.push(timed([BIN, "mcp", "--format", "json", "--stdio", "--", process.execPath, SERVER]).elapsed);
+    live.push(
+      timed([BIN, "mcp", "--format", "json", "--stdio", "--", process.execPath, SERVER]).elapsed,
+    );
   }
   const added = live.map((value, run) => value - startup[run]);
   console.log(
     `caplint mcp benchmarks (median of ${RUNS} [range]; Node ${process.version}, ${cpus().length} CPUs; load average ${loadBefore} before, ${load()} after)`,
   );
-  console.log(`offline, 1,000 tools (${findings} findings), whole process: ${ms(median(offline))} [${range(offline)}] (target < 1 s)`);
+  console.log(
+    `offline, 1,000 tools (${findings} findings), whole process: ${ms(median(offline))} [${range(offline)}] (target < 1 s)`,
+  );
   console.log(
     `live stdio, good-server.mjs: caplint ${ms(median(live))} [${range(live)}]; the server's own start-up to its initialize answer ${ms(median(startup))} [${range(startup)}]; caplint adds ${ms(median(live) - median(startup))} (target <= 200 ms; paired runs: median ${ms(median(added))} [${range(added)}])`,
   );

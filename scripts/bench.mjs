@@ -3,7 +3,15 @@
 // side by side in the same run, and the ratio between them. Deterministic inputs (seeded generator).
 // Usage: npm run bench [-- --runs N] [-- --keep] [-- --rows 1,12,13]
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,22 +28,38 @@ const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf("--runs") + 1]) || 7;
 const KEEP = args.includes("--keep");
 /** The rows to run (`--rows 1,12`); all by default. */
-const ROWS = args.includes("--rows") ? new Set(args[args.indexOf("--rows") + 1].split(",").map(Number)) : undefined;
+const ROWS = args.includes("--rows")
+  ? new Set(args[args.indexOf("--rows") + 1].split(",").map(Number))
+  : undefined;
 const want = (row) => !ROWS || ROWS.has(row);
 
 /** An app with `files` capability files of `perFile` capabilities each, forms mixed. */
 function generateApp(dir, { files, perFile = 1, windows: windowCount = 200, seed = 42 }) {
   const random = prng(seed);
-  const windows = Array.from({ length: windowCount }, (_, i) => `${["main", "editor", "tool", "panel"][i % 4]}-${i}`);
+  const windows = Array.from(
+    { length: windowCount },
+    (_, i) => `${["main", "editor", "tool", "panel"][i % 4]}-${i}`,
+  );
   const src = path.join(dir, "src-tauri");
   mkdirSync(path.join(src, "capabilities"), { recursive: true });
-  writeFileSync(path.join(src, "tauri.conf.json"), JSON.stringify({ identifier: "bench.app", app: { windows: windows.map((label) => ({ label })) } }, null, 2));
+  writeFileSync(
+    path.join(src, "tauri.conf.json"),
+    JSON.stringify(
+      { identifier: "bench.app", app: { windows: windows.map((label) => ({ label })) } },
+      null,
+      2,
+    ),
+  );
   let n = 0;
   for (let f = 0; f < files; f++) {
     const caps = Array.from({ length: perFile }, () => capability(random, `cap-${n++}`, windows));
     const form = f % 3;
-    const value = perFile === 1 && form === 0 ? caps[0] : form === 2 ? { capabilities: caps } : caps;
-    writeFileSync(path.join(src, "capabilities", `cap-${String(f).padStart(5, "0")}.json`), JSON.stringify(value, null, 2));
+    const value =
+      perFile === 1 && form === 0 ? caps[0] : form === 2 ? { capabilities: caps } : caps;
+    writeFileSync(
+      path.join(src, "capabilities", `cap-${String(f).padStart(5, "0")}.json`),
+      JSON.stringify(value, null, 2),
+    );
   }
   return { src, windows };
 }
@@ -60,7 +84,11 @@ function capabilityFilesUnder(dir) {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       const full = path.join(folder, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (/\.(json|toml)$/.test(entry.name) && full.includes(`${path.sep}capabilities${path.sep}`)) found.push(full);
+      else if (
+        /\.(json|toml)$/.test(entry.name) &&
+        full.includes(`${path.sep}capabilities${path.sep}`)
+      )
+        found.push(full);
     }
   };
   walk(dir);
@@ -81,26 +109,42 @@ writeFileSync(
 
 /** CPU time (user + system) of one run, in ms: steadier than wall time on a loaded machine. */
 function cpuTime(commandArgs, options = {}) {
-  const result = spawnSync(process.execPath, ["--import", CPU_PROBE, ...commandArgs], { encoding: "utf8", maxBuffer: 1 << 30, ...options });
+  const result = spawnSync(process.execPath, ["--import", CPU_PROBE, ...commandArgs], {
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+    ...options,
+  });
   if (result.status !== 0 && !options.allowExit?.includes(result.status))
-    throw new Error(`${commandArgs.join(" ")} exited ${result.status}: ${result.stderr.slice(0, 500)}`);
+    throw new Error(
+      `${commandArgs.join(" ")} exited ${result.status}: ${result.stderr.slice(0, 500)}`,
+    );
   const match = /caplint-bench-cpu=(\d+)/.exec(result.stderr);
   return match ? Number(match[1]) / 1000 : NaN;
 }
 
 /** Peak resident memory of one run, in MB (the child reports its own maxRSS at exit). */
 function peakMemory(commandArgs, options = {}) {
-  const result = spawnSync(process.execPath, ["--import", RSS_PROBE, ...commandArgs], { encoding: "utf8", maxBuffer: 1 << 30, ...options });
+  const result = spawnSync(process.execPath, ["--import", RSS_PROBE, ...commandArgs], {
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+    ...options,
+  });
   const match = /caplint-bench-maxrss=(\d+)/.exec(result.stderr);
   return match ? Number(match[1]) / 1024 : NaN;
 }
 
 function time(command, commandArgs, options = {}) {
   const start = process.hrtime.bigint();
-  const result = spawnSync(command, commandArgs, { encoding: "utf8", maxBuffer: 1 << 30, ...options });
+  const result = spawnSync(command, commandArgs, {
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+    ...options,
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0 && !options.allowExit?.includes(result.status)) {
-    throw new Error(`${command} ${commandArgs.join(" ")} exited ${result.status}: ${result.stderr.slice(0, 500)}`);
+    throw new Error(
+      `${command} ${commandArgs.join(" ")} exited ${result.status}: ${result.stderr.slice(0, 500)}`,
+    );
   }
   return ms;
 }
@@ -148,7 +192,11 @@ try {
     mkdirSync(small);
     writeFileSync(
       path.join(small, "default.json"),
-      JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["core:default", "core:window:allow-set-title"] }),
+      JSON.stringify({
+        identifier: "main",
+        windows: ["main"],
+        permissions: ["core:default", "core:window:allow-set-title"],
+      }),
     );
     cold = sideBySide(
       () => time(process.execPath, [BIN, "check", "default.json"], { cwd: small }),
@@ -173,26 +221,72 @@ try {
      let n = 0; for (const f of readdirSync(dir)) { JSON.parse(readFileSync(dir + "/" + f, "utf8")); n++; } if (n !== 2000) process.exit(1);`,
     );
     const throughput = sideBySide(
-      () => time(process.execPath, [BIN, "check", "--app", big, "--format", "compact"], { allowExit: [0, 1] }),
+      () =>
+        time(process.execPath, [BIN, "check", "--app", big, "--format", "compact"], {
+          allowExit: [0, 1],
+        }),
       () => time(process.execPath, [floor]),
     );
-    report("2. throughput: check 2,000 files", throughput.subject, throughput.reference, "read + JSON.parse floor", "≤ 3.0");
+    report(
+      "2. throughput: check 2,000 files",
+      throughput.subject,
+      throughput.reference,
+      "read + JSON.parse floor",
+      "≤ 3.0",
+    );
 
     // 3. Peer: ajv-cli validating the same files against the same schema; caplint schema-only and in full.
     const schemaFile = path.join(ROOT, "schema", "capability.schema.json");
     const ajvCli = () =>
-      time(process.execPath, [AJV_CLI, "validate", "--spec=draft7", "--strict=false", "-s", schemaFile, "-d", path.join(src, "capabilities", "*.json")], {
-        allowExit: [0, 1],
-      });
+      time(
+        process.execPath,
+        [
+          AJV_CLI,
+          "validate",
+          "--spec=draft7",
+          "--strict=false",
+          "-s",
+          schemaFile,
+          "-d",
+          path.join(src, "capabilities", "*.json"),
+        ],
+        {
+          allowExit: [0, 1],
+        },
+      );
     const peerRuns = Math.max(3, Math.ceil(RUNS / 2));
     const schemaOnly = sideBySide(
-      () => time(process.execPath, [BIN, "check", "--only", "schema", "--app", big, "--format", "compact"], { allowExit: [0, 1] }),
+      () =>
+        time(
+          process.execPath,
+          [BIN, "check", "--only", "schema", "--app", big, "--format", "compact"],
+          { allowExit: [0, 1] },
+        ),
       ajvCli,
       peerRuns,
     );
-    report("3a. peer: schema only vs ajv-cli", schemaOnly.subject, schemaOnly.reference, "ajv-cli validate (schema only)", "< 1.0");
-    const peer = sideBySide(() => time(process.execPath, [BIN, "check", "--app", big, "--format", "compact"], { allowExit: [0, 1] }), ajvCli, peerRuns);
-    report("3b. peer: full check vs ajv-cli", peer.subject, peer.reference, "ajv-cli validate (schema only)", "< 1.0");
+    report(
+      "3a. peer: schema only vs ajv-cli",
+      schemaOnly.subject,
+      schemaOnly.reference,
+      "ajv-cli validate (schema only)",
+      "< 1.0",
+    );
+    const peer = sideBySide(
+      () =>
+        time(process.execPath, [BIN, "check", "--app", big, "--format", "compact"], {
+          allowExit: [0, 1],
+        }),
+      ajvCli,
+      peerRuns,
+    );
+    report(
+      "3b. peer: full check vs ajv-cli",
+      peer.subject,
+      peer.reference,
+      "ajv-cli validate (schema only)",
+      "< 1.0",
+    );
   }
 
   if (want(4)) {
@@ -203,12 +297,32 @@ try {
       generateApp(app, { files: count / 10, perFile: 10, seed: 7 });
       const matrix = median(
         Array.from({ length: Math.max(3, Math.ceil(RUNS / 2)) }, () =>
-          time(process.execPath, [BIN, "matrix", "--app", app, "--format", "json", "--platform", "linux"]),
+          time(process.execPath, [
+            BIN,
+            "matrix",
+            "--app",
+            app,
+            "--format",
+            "json",
+            "--platform",
+            "linux",
+          ]),
         ),
       );
       const access = median(
         Array.from({ length: Math.max(3, Math.ceil(RUNS / 2)) }, () =>
-          time(process.execPath, [BIN, "access", "--app", app, "--window", "main-0", "--format", "json", "--platform", "linux"]),
+          time(process.execPath, [
+            BIN,
+            "access",
+            "--app",
+            app,
+            "--window",
+            "main-0",
+            "--format",
+            "json",
+            "--platform",
+            "linux",
+          ]),
         ),
       );
       growth.push({ count, matrix, access });
@@ -230,18 +344,35 @@ try {
     const realFiles = realWorldApp(realDir, 24);
     const realFloor = floorScript("real-floor", realFiles);
     const real = sideBySide(
-      () => time(process.execPath, [BIN, "check", "--app", realDir, "--format", "compact"], { allowExit: [0, 1] }),
+      () =>
+        time(process.execPath, [BIN, "check", "--app", realDir, "--format", "compact"], {
+          allowExit: [0, 1],
+        }),
       () => time(process.execPath, [realFloor]),
       Math.max(3, Math.ceil(RUNS / 2)),
     );
-    report(`5. real-world: check ${realFiles.length} files`, real.subject, real.reference, "read + parse floor", "≤ 8.0");
+    report(
+      `5. real-world: check ${realFiles.length} files`,
+      real.subject,
+      real.reference,
+      "read + parse floor",
+      "≤ 8.0",
+    );
     const realGrowth = [2, 20].map((copies) => {
       const dir = path.join(work, `real-world-${copies}`);
       realWorldApp(dir, copies);
-      return median(Array.from({ length: 3 }, () => time(process.execPath, [BIN, "check", "--app", dir, "--format", "compact"], { allowExit: [0, 1] })));
+      return median(
+        Array.from({ length: 3 }, () =>
+          time(process.execPath, [BIN, "check", "--app", dir, "--format", "compact"], {
+            allowExit: [0, 1],
+          }),
+        ),
+      );
     });
     const realFactor = (realGrowth[1] - cold.subject) / Math.max(1, realGrowth[0] - cold.subject);
-    console.log(`   growth 2 → 20 copies (×10 input), start-up subtracted: check ×${realFactor.toFixed(1)} (target ≤ ×11)`);
+    console.log(
+      `   growth 2 → 20 copies (×10 input), start-up subtracted: check ×${realFactor.toFixed(1)} (target ≤ ×11)`,
+    );
     rows.push({ name: "5. growth", check: realFactor, ratio: realFactor, target: "≤ 11" });
   }
 
@@ -251,13 +382,32 @@ try {
     mkdirSync(list);
     const random = prng(11);
     const listWindows = Array.from({ length: 200 }, (_, i) => `main-${i}`);
-    writeFileSync(path.join(list, "caps.json"), JSON.stringify(Array.from({ length: 20_000 }, (_, i) => capability(random, `cap-${i}`, listWindows))));
+    writeFileSync(
+      path.join(list, "caps.json"),
+      JSON.stringify(
+        Array.from({ length: 20_000 }, (_, i) => capability(random, `cap-${i}`, listWindows)),
+      ),
+    );
     // 15 MB: over the default file-size bound, which is raised so that the check, not the refusal, is measured
     // (the 30,000-entries-per-file bound still applies: caplint checks the first 30,000 permissions and says so).
-    const listArgs = [BIN, "check", "caps.json", "--format", "compact", "--max-file-size", String(64 * 1024 * 1024)];
-    const listTime = median(Array.from({ length: 3 }, () => time(process.execPath, listArgs, { cwd: list, allowExit: [0, 1] })));
+    const listArgs = [
+      BIN,
+      "check",
+      "caps.json",
+      "--format",
+      "compact",
+      "--max-file-size",
+      String(64 * 1024 * 1024),
+    ];
+    const listTime = median(
+      Array.from({ length: 3 }, () =>
+        time(process.execPath, listArgs, { cwd: list, allowExit: [0, 1] }),
+      ),
+    );
     const listMemory = peakMemory(listArgs, { cwd: list });
-    console.log(`6. 20,000-capability list: ${listTime.toFixed(0)} ms, peak ${listMemory.toFixed(0)} MB (targets < 1,000 ms, < 200 MB)`);
+    console.log(
+      `6. 20,000-capability list: ${listTime.toFixed(0)} ms, peak ${listMemory.toFixed(0)} MB (targets < 1,000 ms, < 200 MB)`,
+    );
     rows.push({ name: "6. 20,000-capability list", subject: listTime, memory: listMemory });
   }
 
@@ -265,7 +415,14 @@ try {
     // 7. Event streams: 1,000,000 events through `caplint events` vs a read + JSON.parse floor (scripts/bench-events.mjs).
     const { benchEvents } = await import("./bench-events.mjs");
     const events = await benchEvents(["--runs", String(Math.min(RUNS, 3))]);
-    rows.push({ name: "7. events", subject: events.subject, reference: events.reference, ratio: events.ratio, target: "≤ 2.0", memory: events.subjectRss });
+    rows.push({
+      name: "7. events",
+      subject: events.subject,
+      reference: events.reference,
+      ratio: events.ratio,
+      target: "≤ 2.0",
+      memory: events.subjectRss,
+    });
   }
 
   if (want(8)) {
@@ -286,15 +443,32 @@ try {
     const withCargo = path.join(work, "build-truth-with-cargo");
     const withoutCargo = path.join(work, "build-truth-without-cargo");
     cpSync(buildTruth, withCargo, { recursive: true });
-    cpSync(buildTruth, withoutCargo, { recursive: true, filter: (source) => !/^Cargo\.(toml|lock)$/.test(path.basename(source)) });
+    cpSync(buildTruth, withoutCargo, {
+      recursive: true,
+      filter: (source) => !/^Cargo\.(toml|lock)$/.test(path.basename(source)),
+    });
     const checkApps = (root) => () =>
       apps.reduce(
         (sum, app) =>
-          sum + time(process.execPath, [BIN, "check", "--no-cargo-registry", "--format", "compact"], { cwd: path.join(root, app), allowExit: [0, 1] }),
+          sum +
+          time(process.execPath, [BIN, "check", "--no-cargo-registry", "--format", "compact"], {
+            cwd: path.join(root, app),
+            allowExit: [0, 1],
+          }),
         0,
       );
-    const buildModel = sideBySide(checkApps(withCargo), checkApps(withoutCargo), Math.max(3, Math.ceil(RUNS / 2)));
-    report(`9. build model: ${apps.length} real apps`, buildModel.subject, buildModel.reference, "same apps, Cargo files removed", "≤ 1.10");
+    const buildModel = sideBySide(
+      checkApps(withCargo),
+      checkApps(withoutCargo),
+      Math.max(3, Math.ceil(RUNS / 2)),
+    );
+    report(
+      `9. build model: ${apps.length} real apps`,
+      buildModel.subject,
+      buildModel.reference,
+      "same apps, Cargo files removed",
+      "≤ 1.10",
+    );
   }
 
   if (want(10)) {
@@ -302,7 +476,12 @@ try {
     // files (median and p95, target ≤ 150 ms), and a soak of 10,000 edits with the server's RSS sampled.
     const { benchLsp } = await import("./bench-lsp.mjs");
     const lsp = await benchLsp();
-    rows.push({ name: "10. lsp didChange → diagnostics (p95)", ratio: lsp.withDebounce.p95, target: "≤ 150", memory: lsp.memory?.peak });
+    rows.push({
+      name: "10. lsp didChange → diagnostics (p95)",
+      ratio: lsp.withDebounce.p95,
+      target: "≤ 150",
+      memory: lsp.memory?.peak,
+    });
   }
 
   if (want(11)) {
@@ -316,7 +495,9 @@ try {
             identifier: "urls",
             windows: ["main"],
             permissions: [],
-            remote: { urls: Array.from({ length: 20_000 }, (_, i) => `https://h${i}.example.com/*`) },
+            remote: {
+              urls: Array.from({ length: 20_000 }, (_, i) => `https://h${i}.example.com/*`),
+            },
           },
           "caps/labels.json": {
             identifier: "labels",
@@ -324,13 +505,23 @@ try {
             webviews: Array.from({ length: 20_000 }, (_, i) => `v${i}`),
             permissions: [],
           },
-          "caps/entries.json": { identifier: "entries", windows: ["main"], permissions: Array.from({ length: 6_000 }, (_, i) => `core:app:allow-nope-${i}`) },
+          "caps/entries.json": {
+            identifier: "entries",
+            windows: ["main"],
+            permissions: Array.from({ length: 6_000 }, (_, i) => `core:app:allow-nope-${i}`),
+          },
         },
       ],
       [
         "60 long globs × 1,200 long labels",
         {
-          "src-tauri/tauri.conf.json": { app: { windows: Array.from({ length: 1_200 }, (_, i) => ({ label: `${"a".repeat(1_000)}w${i}` })) } },
+          "src-tauri/tauri.conf.json": {
+            app: {
+              windows: Array.from({ length: 1_200 }, (_, i) => ({
+                label: `${"a".repeat(1_000)}w${i}`,
+              })),
+            },
+          },
           "src-tauri/capabilities/main.json": {
             identifier: "main",
             windows: Array.from({ length: 60 }, (_, i) => `${"*a".repeat(500)}b${i}`),
@@ -347,7 +538,12 @@ try {
               identifier: `c${f}`,
               windows: ["main"],
               permissions: [],
-              remote: { urls: Array.from({ length: 1_000 }, (_, i) => `https://h${i}x${f}.example.com/${"*a".repeat(2_030)}`) },
+              remote: {
+                urls: Array.from(
+                  { length: 1_000 },
+                  (_, i) => `https://h${i}x${f}.example.com/${"*a".repeat(2_030)}`,
+                ),
+              },
             },
           ]),
         ),
@@ -359,9 +555,21 @@ try {
         mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
         writeFileSync(path.join(dir, file), JSON.stringify(value));
       }
-      const caseArgs = [BIN, "check", "--format", "compact", ...(files["src-tauri/tauri.conf.json"] ? [] : ["caps"])];
-      const ms = median(Array.from({ length: 3 }, () => time(process.execPath, caseArgs, { cwd: dir, allowExit: [0, 1] })));
-      console.log(`11. hostile: ${name}: ${ms.toFixed(0)} ms, peak ${peakMemory(caseArgs, { cwd: dir }).toFixed(0)} MB`);
+      const caseArgs = [
+        BIN,
+        "check",
+        "--format",
+        "compact",
+        ...(files["src-tauri/tauri.conf.json"] ? [] : ["caps"]),
+      ];
+      const ms = median(
+        Array.from({ length: 3 }, () =>
+          time(process.execPath, caseArgs, { cwd: dir, allowExit: [0, 1] }),
+        ),
+      );
+      console.log(
+        `11. hostile: ${name}: ${ms.toFixed(0)} ms, peak ${peakMemory(caseArgs, { cwd: dir }).toFixed(0)} MB`,
+      );
     }
   }
 
@@ -377,16 +585,29 @@ try {
       const files = capabilityFilesUnder(dir);
       const floorFile = floorScript(`monorepo-floor-${count}`, files);
       const measured = sideBySide(
-        () => time(process.execPath, [BIN, "check", "--format", "compact", "--no-cargo-registry"], { cwd: dir, allowExit: [0, 1] }),
+        () =>
+          time(process.execPath, [BIN, "check", "--format", "compact", "--no-cargo-registry"], {
+            cwd: dir,
+            allowExit: [0, 1],
+          }),
         () => time(process.execPath, [floorFile]),
         monorepoRuns,
       );
       sizes.push({ count, ...measured });
-      report(`12. monorepo: ${count} apps, ${files.length} files`, measured.subject, measured.reference, "read + parse floor");
+      report(
+        `12. monorepo: ${count} apps, ${files.length} files`,
+        measured.subject,
+        measured.reference,
+        "read + parse floor",
+      );
     }
     const [first, , , last] = sizes;
-    const perApp = (last.subject - last.reference - (first.subject - first.reference)) / (last.count - first.count);
-    console.log(`   cost per app beyond the floor, 1 → 100 apps: ${perApp.toFixed(1)} ms (target ≤ 2 ms)`);
+    const perApp =
+      (last.subject - last.reference - (first.subject - first.reference)) /
+      (last.count - first.count);
+    console.log(
+      `   cost per app beyond the floor, 1 → 100 apps: ${perApp.toFixed(1)} ms (target ≤ 2 ms)`,
+    );
     rows.push({ name: "12. monorepo cost per app (ms)", ratio: perApp, target: "≤ 2" });
   }
 
@@ -399,22 +620,38 @@ try {
       const { src: grown } = generateApp(dir, { files });
       const floorFile = floorScript(`growth-floor-${files}`, capabilityFilesUnder(grown));
       const measured = sideBySide(
-        () => time(process.execPath, [BIN, "check", "--app", dir, "--format", "compact"], { allowExit: [0, 1] }),
+        () =>
+          time(process.execPath, [BIN, "check", "--app", dir, "--format", "compact"], {
+            allowExit: [0, 1],
+          }),
         () => time(process.execPath, [floorFile]),
         growthRuns,
       );
-      report(`13. growth: ${files} generated files`, measured.subject, measured.reference, "read + JSON.parse floor");
+      report(
+        `13. growth: ${files} generated files`,
+        measured.subject,
+        measured.reference,
+        "read + JSON.parse floor",
+      );
     }
     for (const copies of [12, 24, 48]) {
       const dir = path.join(work, `growth-real-${copies}`);
       const files = realWorldApp(dir, copies);
       const floorFile = floorScript(`growth-real-floor-${copies}`, files);
       const measured = sideBySide(
-        () => time(process.execPath, [BIN, "check", "--app", dir, "--format", "compact"], { allowExit: [0, 1] }),
+        () =>
+          time(process.execPath, [BIN, "check", "--app", dir, "--format", "compact"], {
+            allowExit: [0, 1],
+          }),
         () => time(process.execPath, [floorFile]),
         growthRuns,
       );
-      report(`13. growth: ${copies} corpus copies, ${files.length} files`, measured.subject, measured.reference, "read + parse floor");
+      report(
+        `13. growth: ${copies} corpus copies, ${files.length} files`,
+        measured.subject,
+        measured.reference,
+        "read + parse floor",
+      );
     }
   }
 
@@ -432,16 +669,33 @@ try {
       "unused-permission",
       "unused-dangerous-permission",
     ].flatMap((id) => ["--rule", `${id}=off`]);
-    const check = (extra) => cpuTime([BIN, "check", "--app", dir, "--format", "compact", ...extra], { allowExit: [0, 1] });
+    const check = (extra) =>
+      cpuTime([BIN, "check", "--app", dir, "--format", "compact", ...extra], { allowExit: [0, 1] });
     const measured = sideBySide(
       () => check([]),
       () => check(withoutScan),
     );
-    report(`14. check + frontend scan, ${modules} modules (CPU)`, measured.subject, measured.reference, "check without the scan (CPU)", "≤ 1.30");
+    report(
+      `14. check + frontend scan, ${modules} modules (CPU)`,
+      measured.subject,
+      measured.reference,
+      "check without the scan (CPU)",
+      "≤ 1.30",
+    );
   }
 
-  const failed = rows.filter((r) => r.target && !(r.target.startsWith("≤") ? r.ratio <= Number(r.target.slice(2)) : r.ratio < Number(r.target.slice(2))));
-  console.log(failed.length ? `\ntargets missed: ${failed.map((r) => r.name).join("; ")}` : "\nall ratio targets met");
+  const failed = rows.filter(
+    (r) =>
+      r.target &&
+      !(r.target.startsWith("≤")
+        ? r.ratio <= Number(r.target.slice(2))
+        : r.ratio < Number(r.target.slice(2))),
+  );
+  console.log(
+    failed.length
+      ? `\ntargets missed: ${failed.map((r) => r.name).join("; ")}`
+      : "\nall ratio targets met",
+  );
 } finally {
   if (KEEP) console.log(`inputs kept in ${work}`);
   else rmSync(work, { recursive: true, force: true });

@@ -27,7 +27,9 @@ const history = JSON.parse(historyText);
 const builtin = JSON.parse(readFileSync(data("plugins-acl-manifest.json"), "utf8"));
 const jsMap = JSON.parse(readFileSync(data("js-api-map.json"), "utf8"));
 
-const gitDirs = process.argv.flatMap((arg, index) => (process.argv[index - 1] === "--git" ? [arg] : []));
+const gitDirs = process.argv.flatMap((arg, index) =>
+  process.argv[index - 1] === "--git" ? [arg] : [],
+);
 if (gitDirs.length === 0) {
   console.error("usage: node scripts/build-acl-commands.mjs --git DIR [--git DIR ...] [--check]");
   process.exit(2);
@@ -41,7 +43,11 @@ function compareVersions(a, b) {
 }
 
 function git(dir, args) {
-  return execFileSync("git", ["--git-dir", dir, ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, stdio: ["ignore", "pipe", "ignore"] });
+  return execFileSync("git", ["--git-dir", dir, ...args], {
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
 }
 
 /** The git directory holding a commit, or undefined. */
@@ -82,7 +88,8 @@ function invokedByJs(plugin, version) {
   const commands = new Set();
   for (const indexes of Object.values(entry.modules)) {
     const table = indexes[position] === null ? undefined : jsMap.tables[indexes[position]];
-    for (const member of Object.values(table?.members ?? {})) for (const command of member.c) commands.add(command);
+    for (const member of Object.values(table?.members ?? {}))
+      for (const command of member.c) commands.add(command);
   }
   return commands;
 }
@@ -97,7 +104,9 @@ for (const [plugin, catalog] of Object.entries(history.plugins)) {
     const commit = catalog.evidence[version].git;
     const dir = holder(commit);
     if (!dir) {
-      console.error(`${plugin} ${version}: commit ${commit} is in none of the git directories given`);
+      console.error(
+        `${plugin} ${version}: commit ${commit} is in none of the git directories given`,
+      );
       process.exit(2);
     }
     perVersion.set(version, permissionsAt(dir, commit, plugin));
@@ -112,16 +121,29 @@ for (const [plugin, catalog] of Object.entries(history.plugins)) {
       if (!found) continue; // not in that release: the identifier history says so
       const { description, ...commandsOnly } = found;
       // The release's own description when it differs from the newest one (ask's says "ask", not "an alias to message").
-      if (!same(lists.at(-1)?.[1] && { allow: lists.at(-1)[1].allow, deny: lists.at(-1)[1].deny }, commandsOnly)) {
-        lists.push([version, description && description !== current.description ? { ...commandsOnly, description } : commandsOnly]);
+      if (
+        !same(
+          lists.at(-1)?.[1] && { allow: lists.at(-1)[1].allow, deny: lists.at(-1)[1].deny },
+          commandsOnly,
+        )
+      ) {
+        lists.push([
+          version,
+          description && description !== current.description
+            ? { ...commandsOnly, description }
+            : commandsOnly,
+        ]);
       }
     }
     const commandsOf = (entry) => ({ allow: entry.allow, deny: entry.deny });
-    if (lists.length === 0 || (lists.length === 1 && same(commandsOf(lists[0][1]), content))) continue;
+    if (lists.length === 0 || (lists.length === 1 && same(commandsOf(lists[0][1]), content)))
+      continue;
     if (!same(commandsOf(lists.at(-1)[1]), content)) {
       // The newest content begins after the last git release: find the edge in the JS packages.
       const old = lists.at(-1)[1];
-      const onlyOld = [...old.allow, ...old.deny].filter((command) => !content.allow.includes(command) && !content.deny.includes(command));
+      const onlyOld = [...old.allow, ...old.deny].filter(
+        (command) => !content.allow.includes(command) && !content.deny.includes(command),
+      );
       const later = catalog.versions.filter((version) => compareVersions(version, lastGit) > 0);
       let edge;
       let previous = lastGit;
@@ -138,7 +160,10 @@ for (const [plugin, catalog] of Object.entries(history.plugins)) {
       if (edge)
         lists.push([
           edge.version,
-          { ...content, evidence: `js: @tauri-apps/plugin-${plugin} ${edge.after} invokes ${onlyOld.join(", ")}, ${edge.version} no longer` },
+          {
+            ...content,
+            evidence: `js: @tauri-apps/plugin-${plugin} ${edge.after} invokes ${onlyOld.join(", ")}, ${edge.version} no longer`,
+          },
         ]);
       else lists.push([later[0] ?? lastGit, { ...content, sinceAfter: lastGit }]);
     }
@@ -155,11 +180,18 @@ for (const [plugin, catalog] of Object.entries(updated.plugins)) {
 const text = `${JSON.stringify(updated, null, 1)}\n`;
 if (process.argv.includes("--check")) {
   if (text !== historyText) {
-    console.error("data/acl-history.json's commands are stale: run node scripts/build-acl-commands.mjs --git ...");
+    console.error(
+      "data/acl-history.json's commands are stale: run node scripts/build-acl-commands.mjs --git ...",
+    );
     process.exit(1);
   }
 } else {
   writeFileSync(data("acl-history.json"), text);
-  const count = Object.values(result).reduce((sum, commands) => sum + Object.keys(commands).length, 0);
-  console.log(`data/acl-history.json: ${count} permissions of ${Object.keys(result).length} plugins whose commands changed between releases`);
+  const count = Object.values(result).reduce(
+    (sum, commands) => sum + Object.keys(commands).length,
+    0,
+  );
+  console.log(
+    `data/acl-history.json: ${count} permissions of ${Object.keys(result).length} plugins whose commands changed between releases`,
+  );
 }

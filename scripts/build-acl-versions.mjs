@@ -38,8 +38,13 @@ function builtinIds(key) {
   return {
     permissions: new Set(Object.keys(manifest.permissions ?? {})),
     sets: new Map([
-      ...Object.entries(manifest.permission_sets ?? {}).map(([name, set]) => [name, set.permissions]),
-      ...(manifest.default_permission ? [["default", manifest.default_permission.permissions]] : []),
+      ...Object.entries(manifest.permission_sets ?? {}).map(([name, set]) => [
+        name,
+        set.permissions,
+      ]),
+      ...(manifest.default_permission
+        ? [["default", manifest.default_permission.permissions]]
+        : []),
     ]),
   };
 }
@@ -65,29 +70,43 @@ for (const [catalog, source] of [...Object.entries(history.plugins), ["core", hi
     const { key, name } = split(id);
     const newest = Object.values(lists).at(-1);
     const current = builtin[key]?.permissions?.[name]?.commands;
-    if (!current || !sameMembers(newest.allow, current.allow ?? []) || !sameMembers(newest.deny, current.deny ?? [])) {
+    if (
+      !current ||
+      !sameMembers(newest.allow, current.allow ?? []) ||
+      !sameMembers(newest.deny, current.deny ?? [])
+    ) {
       problems.push(`${id}: the newest commands differ from the built-in catalog`);
     }
     out.commands[id] = Object.fromEntries(
       Object.entries(lists).map(([version, content]) => [
         version,
-        content.description ? [content.allow, content.deny, content.description] : [content.allow, content.deny],
+        content.description
+          ? [content.allow, content.deny, content.description]
+          : [content.allow, content.deny],
       ]),
     );
   }
   const seen = new Set();
   for (const kind of ["permissions", "sets"]) {
     for (const [rawId, entry] of Object.entries(source[kind])) {
-      if (entry.intervals) problems.push(`${catalog}:${rawId} has intervals, which this format does not hold`);
+      if (entry.intervals)
+        problems.push(`${catalog}:${rawId} has intervals, which this format does not hold`);
       const id = qualify(catalog, rawId);
       seen.add(`${kind}\u0000${id}`);
       const { key, name } = split(id);
       const known = builtinIds(key);
-      const inBuiltin = kind === "permissions" ? known?.permissions.has(name) : known?.sets.has(name);
-      const always = entry.since === "2.0.0" && entry.until === null && !entry.sinceAfter && !entry.untilBefore && !entry.unverified;
+      const inBuiltin =
+        kind === "permissions" ? known?.permissions.has(name) : known?.sets.has(name);
+      const always =
+        entry.since === "2.0.0" &&
+        entry.until === null &&
+        !entry.sinceAfter &&
+        !entry.untilBefore &&
+        !entry.unverified;
       if (!always || !inBuiltin) {
         const record = [entry.since, entry.until];
-        if (entry.sinceAfter || entry.untilBefore || entry.unverified) record.push(entry.sinceAfter ?? null, entry.untilBefore ?? null);
+        if (entry.sinceAfter || entry.untilBefore || entry.unverified)
+          record.push(entry.sinceAfter ?? null, entry.untilBefore ?? null);
         if (entry.unverified) record.push(entry.unverified);
         out.ids[id] = record;
         if (kind === "sets" && !inBuiltin) out.sets.push(id);
@@ -99,20 +118,29 @@ for (const [catalog, source] of [...Object.entries(history.plugins), ["core", hi
         ]);
         const newest = lists[lists.length - 1]?.[1];
         const builtinMembers = known?.sets.get(name);
-        if (entry.until === null && builtinMembers && newest && !sameMembers([...newest].sort(), [...builtinMembers].sort())) {
+        if (
+          entry.until === null &&
+          builtinMembers &&
+          newest &&
+          !sameMembers([...newest].sort(), [...builtinMembers].sort())
+        ) {
           problems.push(`${id}: newest members differ from the built-in catalog`);
         }
         if (lists.length > 1 || !builtinMembers) out.members[id] = Object.fromEntries(lists);
       }
     }
   }
-  for (const key of Object.keys(builtin).filter((k) => (catalog === "core" ? k === "core" || k.startsWith("core:") : k === catalog))) {
+  for (const key of Object.keys(builtin).filter((k) =>
+    catalog === "core" ? k === "core" || k.startsWith("core:") : k === catalog,
+  )) {
     const known = builtinIds(key);
     const prefix = `${key}:`;
     for (const name of known.permissions)
-      if (!seen.has(`permissions\u0000${prefix}${name}`)) problems.push(`${prefix}${name} is built in but not in the history`);
+      if (!seen.has(`permissions\u0000${prefix}${name}`))
+        problems.push(`${prefix}${name} is built in but not in the history`);
     for (const name of known.sets.keys())
-      if (!seen.has(`sets\u0000${prefix}${name}`)) problems.push(`${prefix}${name} (set) is built in but not in the history`);
+      if (!seen.has(`sets\u0000${prefix}${name}`))
+        problems.push(`${prefix}${name} (set) is built in but not in the history`);
   }
   if (Object.keys(out.commands).length === 0) delete out.commands;
   catalogs[catalog] = out;

@@ -15,7 +15,10 @@ import vm from "node:vm";
 if (process.env.NODE_OPTIONS || process.execArgv.length > 0) {
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
-  const clean = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], { env, stdio: "inherit" });
+  const clean = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
+    env,
+    stdio: "inherit",
+  });
   process.exit(clean.status ?? 1);
 }
 
@@ -23,7 +26,13 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bundle = path.join(ROOT, "dist", "cli-bundle", "main.cjs");
 const script = new vm.Script(Module.wrap(readFileSync(bundle, "utf8")), { filename: bundle });
 const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, path.dirname(bundle));
+script.runInThisContext()(
+  module.exports,
+  createRequire(bundle),
+  module,
+  bundle,
+  path.dirname(bundle),
+);
 
 const sink = { write: () => true, isTTY: false };
 const code = await module.exports.main({
@@ -42,8 +51,13 @@ writeFileSync(`${bundle}.cache`, script.createCachedData());
 // CLI). Taken from the bin with its standard output a pipe, whatever this build's own output is.
 const helpFile = path.join(path.dirname(bundle), "help.txt");
 rmSync(helpFile, { force: true });
-const help = spawnSync(process.execPath, [path.join(ROOT, "bin", "caplint.js"), "--help"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-if (help.status !== 0 || !help.stdout.startsWith("Usage: caplint")) throw new Error(`caplint --help exited ${help.status}: ${help.stderr.slice(0, 300)}`);
+const help = spawnSync(process.execPath, [path.join(ROOT, "bin", "caplint.js"), "--help"], {
+  cwd: ROOT,
+  encoding: "utf8",
+  stdio: ["ignore", "pipe", "pipe"],
+});
+if (help.status !== 0 || !help.stdout.startsWith("Usage: caplint"))
+  throw new Error(`caplint --help exited ${help.status}: ${help.stderr.slice(0, 300)}`);
 writeFileSync(helpFile, help.stdout);
 
 // The MCP SDK chunk (see scripts/bundle.mjs): its cost is the module bodies (zod builds its schemas as
@@ -51,6 +65,13 @@ writeFileSync(helpFile, help.stdout);
 const chunk = path.join(ROOT, "dist", "cli-bundle", "mcp-sdk.cjs");
 const chunkScript = new vm.Script(Module.wrap(readFileSync(chunk, "utf8")), { filename: chunk });
 const chunkModule = { exports: {} };
-chunkScript.runInThisContext()(chunkModule.exports, createRequire(chunk), chunkModule, chunk, path.dirname(chunk));
-if (typeof chunkModule.exports.Protocol !== "function") throw new Error("dist/cli-bundle/mcp-sdk.cjs does not export the SDK");
+chunkScript.runInThisContext()(
+  chunkModule.exports,
+  createRequire(chunk),
+  chunkModule,
+  chunk,
+  path.dirname(chunk),
+);
+if (typeof chunkModule.exports.Protocol !== "function")
+  throw new Error("dist/cli-bundle/mcp-sdk.cjs does not export the SDK");
 writeFileSync(`${chunk}.cache`, chunkScript.createCachedData());

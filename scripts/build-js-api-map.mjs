@@ -30,7 +30,9 @@ function option(name) {
 const check = process.argv.includes("--check");
 const tarballDir = option("--tarballs");
 const outFile = path.resolve(option("--out") ?? path.join(root, "data/js-api-map.json"));
-const cacheDir = path.resolve(option("--cache") ?? path.join(os.tmpdir(), "caplint-js-api-tarballs"));
+const cacheDir = path.resolve(
+  option("--cache") ?? path.join(os.tmpdir(), "caplint-js-api-tarballs"),
+);
 
 function compareVersions(a, b) {
   const pa = a.split(".").map(Number);
@@ -42,7 +44,8 @@ function compareVersions(a, b) {
 const execFileAsync = promisify(execFile);
 
 async function npm(args) {
-  return (await execFileAsync("npm", args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })).stdout;
+  return (await execFileAsync("npm", args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }))
+    .stdout;
 }
 
 function tarballName(pkg, version) {
@@ -57,13 +60,19 @@ async function tarballs() {
       .readdirSync(tarballDir)
       .filter((name) => name.endsWith(".tgz"))
       .sort()) {
-      const manifest = JSON.parse(execFileSync("tar", ["-xzOf", path.join(tarballDir, file), "package/package.json"], { encoding: "utf8" }));
+      const manifest = JSON.parse(
+        execFileSync("tar", ["-xzOf", path.join(tarballDir, file), "package/package.json"], {
+          encoding: "utf8",
+        }),
+      );
       if (!found.has(manifest.name)) found.set(manifest.name, new Map());
       found.get(manifest.name).set(manifest.version, path.join(tarballDir, file));
     }
     return found;
   }
-  const plugins = Object.keys(JSON.parse(fs.readFileSync(path.join(root, "data/plugins-acl-manifest.json"), "utf8")));
+  const plugins = Object.keys(
+    JSON.parse(fs.readFileSync(path.join(root, "data/plugins-acl-manifest.json"), "utf8")),
+  );
   fs.mkdirSync(cacheDir, { recursive: true });
   const queue = [API, ...plugins.map((plugin) => `@tauri-apps/plugin-${plugin}`)];
   // npm pack fetches one tarball after another: a few packages at a time.
@@ -71,14 +80,30 @@ async function tarballs() {
     for (let pkg = queue.shift(); pkg; pkg = queue.shift()) {
       let versions;
       try {
-        versions = [JSON.parse(await npm(["view", pkg, "versions", "--json"]))].flat().filter((version) => RELEASE.test(version));
+        versions = [JSON.parse(await npm(["view", pkg, "versions", "--json"]))]
+          .flat()
+          .filter((version) => RELEASE.test(version));
       } catch {
         process.stderr.write(`${pkg}: not published, skipped\n`);
         continue;
       }
-      const missing = versions.filter((version) => !fs.existsSync(path.join(cacheDir, tarballName(pkg, version))));
-      if (missing.length > 0) await npm(["pack", ...missing.map((version) => `${pkg}@${version}`), "--pack-destination", cacheDir, "--silent"]);
-      found.set(pkg, new Map(versions.map((version) => [version, path.join(cacheDir, tarballName(pkg, version))])));
+      const missing = versions.filter(
+        (version) => !fs.existsSync(path.join(cacheDir, tarballName(pkg, version))),
+      );
+      if (missing.length > 0)
+        await npm([
+          "pack",
+          ...missing.map((version) => `${pkg}@${version}`),
+          "--pack-destination",
+          cacheDir,
+          "--silent",
+        ]);
+      found.set(
+        pkg,
+        new Map(
+          versions.map((version) => [version, path.join(cacheDir, tarballName(pkg, version))]),
+        ),
+      );
     }
   };
   await Promise.all(Array.from({ length: 6 }, worker));
@@ -89,10 +114,13 @@ async function tarballs() {
 function publicModules(pkg, dir) {
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
   const modules = new Map();
-  const target = (entry) => (typeof entry === "string" ? entry : (entry?.import ?? entry?.default ?? entry?.module));
+  const target = (entry) =>
+    typeof entry === "string" ? entry : (entry?.import ?? entry?.default ?? entry?.module);
   const exportsField = manifest.exports;
   const entries =
-    typeof exportsField === "string" || exportsField?.import ? { ".": exportsField } : (exportsField ?? { ".": manifest.module ?? manifest.main });
+    typeof exportsField === "string" || exportsField?.import
+      ? { ".": exportsField }
+      : (exportsField ?? { ".": manifest.module ?? manifest.main });
   for (const [subpath, entry] of Object.entries(entries)) {
     if (subpath === "./package.json") continue;
     if (subpath.includes("*")) {
@@ -100,7 +128,10 @@ function publicModules(pkg, dir) {
       // (Only files with their .d.ts: a config file at the root is not a module of the API.)
       for (const file of fs
         .readdirSync(dir)
-        .filter((name) => name.endsWith(".js") && fs.existsSync(path.join(dir, `${name.slice(0, -3)}.d.ts`)))
+        .filter(
+          (name) =>
+            name.endsWith(".js") && fs.existsSync(path.join(dir, `${name.slice(0, -3)}.d.ts`)),
+        )
         .sort()) {
         const name = file.slice(0, -3);
         modules.set(path.join(dir, file), name === "index" ? pkg : `${pkg}/${name}`);
@@ -109,7 +140,10 @@ function publicModules(pkg, dir) {
     }
     const file = target(entry);
     if (typeof file !== "string" || !file.endsWith(".js")) continue;
-    modules.set(path.join(dir, file), subpath === "." ? pkg : `${pkg}/${subpath.replace(/^\.\//, "")}`);
+    modules.set(
+      path.join(dir, file),
+      subpath === "." ? pkg : `${pkg}/${subpath.replace(/^\.\//, "")}`,
+    );
   }
   return modules;
 }
@@ -123,7 +157,11 @@ function tableView(tables, specifierOf) {
       member(name) {
         if (table.members[name]) return table.members[name];
         const dot = name.indexOf(".");
-        if (dot > 0 && table.ns?.[name.slice(0, dot)]) return tableView(tables, specifierOf)(table.ns[name.slice(0, dot)])?.member(name.slice(dot + 1));
+        if (dot > 0 && table.ns?.[name.slice(0, dot)])
+          return tableView(
+            tables,
+            specifierOf,
+          )(table.ns[name.slice(0, dot)])?.member(name.slice(dot + 1));
         return undefined;
       },
       classMembers(className) {
@@ -140,7 +178,9 @@ function analyse(pkg, tarball, foreign) {
   try {
     execFileSync("tar", ["-xzf", tarball, "-C", dir]);
     const packageDir = path.join(dir, "package");
-    const modules = new Map([...publicModules(pkg, packageDir)].filter(([file]) => fs.existsSync(file)));
+    const modules = new Map(
+      [...publicModules(pkg, packageDir)].filter(([file]) => fs.existsSync(file)),
+    );
     const analysis = new PackageAnalysis(packageDir, foreign, injectedGlobals());
     const tables = new Map();
     for (const [file, specifier] of modules) tables.set(specifier, analysis.table(file, modules));
@@ -152,12 +192,18 @@ function analyse(pkg, tarball, foreign) {
 
 /** The web APIs the plugins' injected scripts replace (data/js-api-overrides.json `implicit[].global`). */
 function injectedGlobals() {
-  const overrides = JSON.parse(fs.readFileSync(path.join(root, "data/js-api-overrides.json"), "utf8"));
-  return new Map(overrides.implicit.filter((call) => call.global).map((call) => [call.global, call.commands]));
+  const overrides = JSON.parse(
+    fs.readFileSync(path.join(root, "data/js-api-overrides.json"), "utf8"),
+  );
+  return new Map(
+    overrides.implicit.filter((call) => call.global).map((call) => [call.global, call.commands]),
+  );
 }
 
 function committed() {
-  return fs.existsSync(path.join(root, "data/js-api-map.json")) ? JSON.parse(fs.readFileSync(path.join(root, "data/js-api-map.json"), "utf8")) : undefined;
+  return fs.existsSync(path.join(root, "data/js-api-map.json"))
+    ? JSON.parse(fs.readFileSync(path.join(root, "data/js-api-map.json"), "utf8"))
+    : undefined;
 }
 
 /** The tables of the newest version of a package in a built map. */
@@ -179,7 +225,9 @@ async function build() {
   const tableIndex = new Map();
   let apiTables = new Map();
   const foreign = tableView((specifier) => apiTables.get(specifier));
-  const names = [...found.keys()].sort((a, b) => (a === API ? -1 : b === API ? 1 : a.localeCompare(b)));
+  const names = [...found.keys()].sort((a, b) =>
+    a === API ? -1 : b === API ? 1 : a.localeCompare(b),
+  );
   if (!found.has(API)) apiTables = newestTables(committed(), API);
   for (const pkg of names) {
     const versions = [...found.get(pkg).keys()].sort(compareVersions);
@@ -207,7 +255,9 @@ async function build() {
       modules: Object.fromEntries(Object.entries(modules).sort(([a], [b]) => a.localeCompare(b))),
     };
   }
-  const newestApi = found.has(API) ? [...found.get(API).keys()].sort(compareVersions).at(-1) : committed()?.packages[API]?.versions.at(-1);
+  const newestApi = found.has(API)
+    ? [...found.get(API).keys()].sort(compareVersions).at(-1)
+    : committed()?.packages[API]?.versions.at(-1);
   return {
     about:
       "Generated by scripts/build-js-api-map.mjs from the npm packages themselves; do not edit (data/js-api-map.md). packages.<name>.modules.<specifier>[i] is the index in tables of the module's table in versions[i] (null: no such module; withoutModules: versions published without any module of their exports). A table's members: export, Class (constructor), Class#member, Class.static → {c: IPC commands ({n}: the call's n-th argument, {?}: not known statically), r: class returned}; ns: namespace → module; classes: returned class → the module that exports it.",
@@ -227,11 +277,15 @@ function serialise(map) {
   lines.push('  "packages": {');
   const packageNames = Object.keys(map.packages);
   packageNames.forEach((name, index) =>
-    lines.push(`    ${JSON.stringify(name)}: ${JSON.stringify(map.packages[name])}${index < packageNames.length - 1 ? "," : ""}`),
+    lines.push(
+      `    ${JSON.stringify(name)}: ${JSON.stringify(map.packages[name])}${index < packageNames.length - 1 ? "," : ""}`,
+    ),
   );
   lines.push("  },");
   lines.push('  "tables": [');
-  map.tables.forEach((table, index) => lines.push(`    ${JSON.stringify(table)}${index < map.tables.length - 1 ? "," : ""}`));
+  map.tables.forEach((table, index) =>
+    lines.push(`    ${JSON.stringify(table)}${index < map.tables.length - 1 ? "," : ""}`),
+  );
   lines.push("  ]");
   lines.push("}");
   return `${lines.join("\n")}\n`;
@@ -242,13 +296,18 @@ if (check) {
   const current = fs.existsSync(outFile) ? JSON.parse(fs.readFileSync(outFile, "utf8")) : undefined;
   const strip = (value) => value && JSON.stringify({ ...value, generated: undefined });
   if (strip(current) !== strip(map)) {
-    process.stderr.write(`${path.relative(process.cwd(), outFile)} is stale: run node scripts/build-js-api-map.mjs\n`);
+    process.stderr.write(
+      `${path.relative(process.cwd(), outFile)} is stale: run node scripts/build-js-api-map.mjs\n`,
+    );
     process.exit(1);
   }
   process.stdout.write(`${path.relative(process.cwd(), outFile)} is up to date\n`);
 } else {
   fs.writeFileSync(outFile, serialise(map));
-  const versions = Object.values(map.packages).reduce((sum, entry) => sum + entry.versions.length, 0);
+  const versions = Object.values(map.packages).reduce(
+    (sum, entry) => sum + entry.versions.length,
+    0,
+  );
   process.stdout.write(
     `${path.relative(process.cwd(), outFile)}: ${Object.keys(map.packages).length} packages, ${versions} versions, ${map.tables.length} tables, ${fs.statSync(outFile).size} bytes\n`,
   );

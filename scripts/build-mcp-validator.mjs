@@ -9,9 +9,15 @@ import addFormats from "ajv-formats";
 import standaloneCode from "ajv/dist/standalone/index.js";
 
 const ID = "https://modelcontextprotocol.io/schema/2025-11-25/schema.json";
-const ROOTS = { listToolsResult: "ListToolsResult", initializeResult: "InitializeResult", implementation: "Implementation" };
+const ROOTS = {
+  listToolsResult: "ListToolsResult",
+  initializeResult: "InitializeResult",
+  implementation: "Implementation",
+};
 
-const schema = JSON.parse(await readFile(new URL("../schema/mcp-schema-2025-11-25.json", import.meta.url), "utf8"));
+const schema = JSON.parse(
+  await readFile(new URL("../schema/mcp-schema-2025-11-25.json", import.meta.url), "utf8"),
+);
 const ajv = new Ajv2020.default({ allErrors: true, strict: false, code: { source: true } });
 addFormats.default(ajv);
 ajv.addSchema({ ...schema, $id: ID });
@@ -25,7 +31,12 @@ await mkdir(new URL("../dist/generated/", import.meta.url), { recursive: true })
 // The standalone code requires ajv-formats' format checks at run time: bundled in, so the bin runs with
 // no node_modules (a release commit, the GitHub Action; scripts/release-commit.mjs).
 const bundled = await build({
-  stdin: { contents: code, resolveDir: fileURLToPath(new URL("..", import.meta.url)), sourcefile: "mcp-validators.cjs", loader: "js" },
+  stdin: {
+    contents: code,
+    resolveDir: fileURLToPath(new URL("..", import.meta.url)),
+    sourcefile: "mcp-validators.cjs",
+    loader: "js",
+  },
   bundle: true,
   format: "cjs",
   platform: "node",

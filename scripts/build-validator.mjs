@@ -6,9 +6,14 @@ import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import standaloneCode from "ajv/dist/standalone/index.js";
 // The set-up the run-time compile uses too (src/capabilities/schema/validator-setup.ts); the build's tsc step has just written it.
-import { addCapabilitySchemas, VALIDATOR_OPTIONS } from "../dist/capabilities/schema/validator-setup.js";
+import {
+  addCapabilitySchemas,
+  VALIDATOR_OPTIONS,
+} from "../dist/capabilities/schema/validator-setup.js";
 
-const schema = JSON.parse(await readFile(new URL("../schema/capability.schema.json", import.meta.url), "utf8"));
+const schema = JSON.parse(
+  await readFile(new URL("../schema/capability.schema.json", import.meta.url), "utf8"),
+);
 const ajv = new Ajv({ ...VALIDATOR_OPTIONS, code: { source: true } });
 addFormats(ajv);
 const code = standaloneCode.default(ajv, addCapabilitySchemas(ajv, schema));

@@ -29,7 +29,19 @@ for (const line of readFileSync(source, "utf8").split("\n")) {
   counts[match[2] === "2" ? 0 : 1] += 1 + Number(match[3]);
   evidence.set(lemma, counts);
 }
-const verbs = [...evidence].filter(([, [verb]]) => verb > 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-const target = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "data", "wordnet-verbs.txt");
-writeFileSync(target, verbs.map(([lemma, [verb, other]]) => `${lemma} ${verb} ${other}\n`).join(""));
-console.log(`${verbs.length} verbs (${verbs.filter(([lemma]) => lemma.includes("_")).length} of two words) written to ${path.relative(process.cwd(), target)}`);
+const verbs = [...evidence]
+  .filter(([, [verb]]) => verb > 0)
+  .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+const target = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "data",
+  "wordnet-verbs.txt",
+);
+writeFileSync(
+  target,
+  verbs.map(([lemma, [verb, other]]) => `${lemma} ${verb} ${other}\n`).join(""),
+);
+console.log(
+  `${verbs.length} verbs (${verbs.filter(([lemma]) => lemma.includes("_")).length} of two words) written to ${path.relative(process.cwd(), target)}`,
+);

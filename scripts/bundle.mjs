@@ -17,7 +17,9 @@ import { build } from "esbuild";
 const builtinDynamicImports = {
   name: "builtin-dynamic-imports",
   setup(builder) {
-    builder.onResolve({ filter: /^node:/ }, (args) => (args.kind === "dynamic-import" ? { path: args.path, namespace: "builtin-shim" } : undefined));
+    builder.onResolve({ filter: /^node:/ }, (args) =>
+      args.kind === "dynamic-import" ? { path: args.path, namespace: "builtin-shim" } : undefined,
+    );
     builder.onLoad({ filter: /.*/, namespace: "builtin-shim" }, (args) => ({
       contents: `module.exports = require(${JSON.stringify(args.path)});`,
       loader: "js",
@@ -34,17 +36,22 @@ const lazyFsPromises = {
   name: "lazy-fs-promises",
   setup(builder) {
     builder.onResolve({ filter: /^(node:)?fs\/promises$/ }, (args) =>
-      args.namespace !== "lazy-fs-promises" && (args.kind === "import-statement" || args.kind === "require-call")
+      args.namespace !== "lazy-fs-promises" &&
+      (args.kind === "import-statement" || args.kind === "require-call")
         ? { path: "fs/promises", namespace: "lazy-fs-promises" }
         : undefined,
     );
     // An ES module of wrappers, one per function: esbuild copies a CommonJS shim's properties when it is imported, which would load it.
     builder.onLoad({ filter: /.*/, namespace: "lazy-fs-promises" }, async () => {
-      const functions = Object.entries(await import("node:fs/promises")).filter(([, value]) => typeof value === "function");
+      const functions = Object.entries(await import("node:fs/promises")).filter(
+        ([, value]) => typeof value === "function",
+      );
       return {
         contents: [
           'let loaded; const load = () => (loaded ??= require("node:fs/promises"));',
-          ...functions.map(([name]) => `export function ${name}(...args) { return load().${name}(...args); }`),
+          ...functions.map(
+            ([name]) => `export function ${name}(...args) { return load().${name}(...args); }`,
+          ),
         ].join("\n"),
         loader: "js",
       };
@@ -66,7 +73,8 @@ const lazyChildProcess = {
         : undefined,
     );
     builder.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, () => ({
-      contents: 'let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require("node:child_process"))[key] });',
+      contents:
+        'let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require("node:child_process"))[key] });',
       loader: "js",
     }));
   },
@@ -79,20 +87,27 @@ const lazyChildProcess = {
  * GitHub Action do not have. As a plain `require` the package is bundled, and still evaluated only on
  * first call.
  */
-const LAZY_PACKAGE_REQUIRE = /createRequire\(import\.meta\.url\)\("((?:@[\w.-]+\/)?[\w.-]+(?:\/[\w./-]+)?)"\)/g;
+const LAZY_PACKAGE_REQUIRE =
+  /createRequire\(import\.meta\.url\)\("((?:@[\w.-]+\/)?[\w.-]+(?:\/[\w./-]+)?)"\)/g;
 const lazyPackageRequires = {
   name: "lazy-package-requires",
   setup(builder) {
     // jsonc-parser's main build is UMD, whose factory requires its parts in a way esbuild cannot follow: its ES module build instead.
     builder.onResolve({ filter: /^jsonc-parser$/ }, (args) =>
-      builder.resolve("jsonc-parser/lib/esm/main.js", { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer }),
+      builder.resolve("jsonc-parser/lib/esm/main.js", {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+      }),
     );
     builder.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, async (args) => {
       const { readFile } = await import("node:fs/promises");
       const source = await readFile(args.path, "utf8");
       if (!source.includes('createRequire(import.meta.url)("')) return undefined;
       return {
-        contents: source.replace(LAZY_PACKAGE_REQUIRE, (call, name) => (name.startsWith("node:") ? call : `require(${JSON.stringify(name)})`)),
+        contents: source.replace(LAZY_PACKAGE_REQUIRE, (call, name) =>
+          name.startsWith("node:") ? call : `require(${JSON.stringify(name)})`,
+        ),
         loader: "js",
       };
     });
@@ -112,7 +127,9 @@ const mcpSdkChunk = {
   name: "mcp-sdk-chunk",
   setup(builder) {
     builder.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) =>
-      args.importer.endsWith(`${path.sep}mcp${path.sep}live.js`) ? { path: "mcp-sdk", namespace: "mcp-sdk-chunk" } : undefined,
+      args.importer.endsWith(`${path.sep}mcp${path.sep}live.js`)
+        ? { path: "mcp-sdk", namespace: "mcp-sdk-chunk" }
+        : undefined,
     );
     builder.onLoad({ filter: /.*/, namespace: "mcp-sdk-chunk" }, () => ({
       loader: "js",
@@ -143,7 +160,9 @@ const mcpServerChunk = {
   name: "mcp-server-chunk",
   setup(builder) {
     builder.onResolve({ filter: /^\.\/server-process\.js$/ }, (args) =>
-      /[\\/]mcp[\\/](run|configured-servers)\.js$/.test(args.importer) ? { path: "mcp-server", namespace: "mcp-server-chunk" } : undefined,
+      /[\\/]mcp[\\/](run|configured-servers)\.js$/.test(args.importer)
+        ? { path: "mcp-server", namespace: "mcp-server-chunk" }
+        : undefined,
     );
     builder.onLoad({ filter: /.*/, namespace: "mcp-server-chunk" }, () => ({
       loader: "js",
@@ -163,7 +182,9 @@ const lspProtocolChunk = {
   name: "lsp-protocol-chunk",
   setup(builder) {
     builder.onResolve({ filter: /^\.\/protocol\.js$/ }, (args) =>
-      /[\\/]lsp[\\/][\w-]+\.js$/.test(args.importer) ? { path: "lsp-protocol", namespace: "lsp-protocol-chunk" } : undefined,
+      /[\\/]lsp[\\/][\w-]+\.js$/.test(args.importer)
+        ? { path: "lsp-protocol", namespace: "lsp-protocol-chunk" }
+        : undefined,
     );
     builder.onLoad({ filter: /.*/, namespace: "lsp-protocol-chunk" }, () => ({
       loader: "js",
@@ -212,7 +233,15 @@ const result = await build({
   // Modules find the package's own files from their URL; in the CommonJS bundle that is the bundle's.
   define: { "import.meta.url": "__caplintBundleUrl" },
   banner: { js: 'var __caplintBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [builtinDynamicImports, mcpSdkChunk, mcpServerChunk, lspProtocolChunk, lazyChildProcess, lazyFsPromises, lazyPackageRequires],
+  plugins: [
+    builtinDynamicImports,
+    mcpSdkChunk,
+    mcpServerChunk,
+    lspProtocolChunk,
+    lazyChildProcess,
+    lazyFsPromises,
+    lazyPackageRequires,
+  ],
   // Only src/mcp/sdk.ts, server-process.ts and src/lsp/protocol.ts import these, and they are the chunks above: anything else reaching them is a mistake.
   // @napi-rs/xattr loads a native binary, which cannot be bundled: required from node_modules when --fix
   // first writes a file (without node_modules, as in the GitHub Action, fixes do not see attributes).
@@ -241,7 +270,9 @@ const bundled = readFileSync("dist/cli-bundle/main.cjs", "utf8");
 const nonAsciiLines = bundled.split("\n").filter((line) => /[^\x00-\x7f]/.test(line));
 const notComments = nonAsciiLines.filter((line) => !/^\s*(\/\/|\/\*|\*)/.test(line));
 if (notComments.length) {
-  console.error(`dist/cli-bundle/main.cjs has non-ASCII characters outside comments:\n${notComments.join("\n")}`);
+  console.error(
+    `dist/cli-bundle/main.cjs has non-ASCII characters outside comments:\n${notComments.join("\n")}`,
+  );
   process.exit(1);
 }
 writeFileSync(
@@ -250,7 +281,10 @@ writeFileSync(
 );
 // The SDK and the server process must be reached through their chunks only (see mcpSdkChunk, mcpServerChunk).
 const main = readFileSync("dist/cli-bundle/main.cjs", "utf8");
-const stray = /require\("(@modelcontextprotocol\/sdk[^"]*|zod|cross-spawn|vscode-languageserver[^"]*)"\)/.exec(main);
+const stray =
+  /require\("(@modelcontextprotocol\/sdk[^"]*|zod|cross-spawn|vscode-languageserver[^"]*)"\)/.exec(
+    main,
+  );
 if (stray) {
   console.error(
     `dist/cli-bundle/main.cjs requires ${stray[1]} from node_modules: import it through src/mcp/sdk.ts, src/mcp/server-process.ts or src/lsp/protocol.ts`,
@@ -260,12 +294,15 @@ if (stray) {
 // A package required at run time from node_modules: the release commit and the GitHub Action have none.
 const fromNodeModules = /createRequire\)\(__caplintBundleUrl\)\("(?!node:)([^"]+)"\)/.exec(main);
 if (fromNodeModules) {
-  console.error(`dist/cli-bundle/main.cjs requires ${fromNodeModules[1]} from node_modules at run time: bundle it (see lazyPackageRequires)`);
+  console.error(
+    `dist/cli-bundle/main.cjs requires ${fromNodeModules[1]} from node_modules at run time: bundle it (see lazyPackageRequires)`,
+  );
   process.exit(1);
 }
 // import.meta.dirname, .filename or .resolve would be undefined in the CommonJS bundle: refuse to ship that.
 const unavailable = result.warnings.filter((warning) => /import\.meta/.test(warning.text));
 if (unavailable.length) {
-  for (const warning of unavailable) console.error(`${warning.location?.file}:${warning.location?.line}: ${warning.text}`);
+  for (const warning of unavailable)
+    console.error(`${warning.location?.file}:${warning.location?.line}: ${warning.text}`);
   process.exit(1);
 }

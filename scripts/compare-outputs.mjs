@@ -16,14 +16,18 @@ import { pathToFileURL } from "node:url";
 
 const [buildRoot, outDir, ...rest] = process.argv.slice(2);
 if (!buildRoot || !outDir) {
-  process.stderr.write("usage: node scripts/compare-outputs.mjs <build-root> <out-dir> [--only capabilities|events|mcp]\n");
+  process.stderr.write(
+    "usage: node scripts/compare-outputs.mjs <build-root> <out-dir> [--only capabilities|events|mcp]\n",
+  );
   process.exit(2);
 }
 const only = rest[0] === "--only" ? rest[1] : undefined;
 const ROOT = path.resolve(import.meta.dirname, "..");
 const FIXTURES = path.join(ROOT, "fixtures");
 const FORMATS = ["stylish", "compact", "json", "sarif", "github"];
-const { main } = await import(pathToFileURL(path.join(path.resolve(buildRoot), "dist", "cli", "main.js")).href);
+const { main } = await import(
+  pathToFileURL(path.join(path.resolve(buildRoot), "dist", "cli", "main.js")).href
+);
 
 /** Fixture folders that hold no capability rule's cases. */
 const NOT_RULES = new Set([
@@ -60,30 +64,48 @@ function* cases() {
         const dir = path.join(FIXTURES, rule, kind);
         if (!existsSync(dir)) continue;
         for (const name of readdirSync(dir).sort()) {
-          if (name.endsWith(".out") || name.endsWith(".args") || /\.fixed\.(json|toml)$/.test(name)) continue;
+          if (name.endsWith(".out") || name.endsWith(".args") || /\.fixed\.(json|toml)$/.test(name))
+            continue;
           const isApp = statSync(path.join(dir, name)).isDirectory();
           if (!isApp && !CASE.test(name)) continue;
-          const argv = ["check", ...(isApp ? ["--app", name] : [name]), ...argsOf(path.join(dir, `${name.replace(CASE, "")}.args`))];
+          const argv = [
+            "check",
+            ...(isApp ? ["--app", name] : [name]),
+            ...argsOf(path.join(dir, `${name.replace(CASE, "")}.args`)),
+          ];
           yield [`${rule}/${kind}/${name}`, dir, argv];
-          if (existsSync(path.join(dir, `${name.replace(CASE, "")}.fixed.json`)) || existsSync(path.join(dir, `${name.replace(CASE, "")}.fixed.toml`)))
+          if (
+            existsSync(path.join(dir, `${name.replace(CASE, "")}.fixed.json`)) ||
+            existsSync(path.join(dir, `${name.replace(CASE, "")}.fixed.toml`))
+          )
             yield [`${rule}/${kind}/${name}.fix-dry-run`, dir, [...argv, "--fix-dry-run"]];
         }
       }
     }
     const corpus = path.join(FIXTURES, "real-world");
     for (const app of readdirSync(corpus).sort())
-      if (statSync(path.join(corpus, app)).isDirectory()) yield [`real-world/${app}`, corpus, ["check", "--app", app]];
+      if (statSync(path.join(corpus, app)).isDirectory())
+        yield [`real-world/${app}`, corpus, ["check", "--app", app]];
   }
   if (!only || only === "events") {
     const root = path.join(FIXTURES, "events");
     for (const name of readdirSync(root, { recursive: true, encoding: "utf8" }).sort())
-      if (name.endsWith(".jsonl")) yield [`events/${name}`, root, ["events", ...(path.basename(name).startsWith("client-") ? ["--client"] : []), name]];
+      if (name.endsWith(".jsonl"))
+        yield [
+          `events/${name}`,
+          root,
+          ["events", ...(path.basename(name).startsWith("client-") ? ["--client"] : []), name],
+        ];
   }
   if (!only || only === "mcp") {
     const root = path.join(FIXTURES, "mcp");
     for (const name of readdirSync(root, { recursive: true, encoding: "utf8" }).sort())
       if (name.endsWith(".json") && !name.startsWith("clients"))
-        yield [`mcp/${name}`, root, ["mcp", name, ...argsOf(path.join(root, name.replace(/\.json$/, ".args")))]];
+        yield [
+          `mcp/${name}`,
+          root,
+          ["mcp", name, ...argsOf(path.join(root, name.replace(/\.json$/, ".args")))],
+        ];
   }
 }
 

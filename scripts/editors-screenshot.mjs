@@ -23,12 +23,18 @@ const SOCKET = `caplint-screenshot-${process.pid}`;
 /** The README's Neovim 0.7 set-up, as a user pastes it into init.lua. */
 function readmeSnippet() {
   const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
-  const block = [...readme.matchAll(/^```lua\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((text) => text.includes("vim.lsp.start_client("));
-  if (!block) throw new Error("README.md has no Neovim 0.7 snippet (a ```lua block with vim.lsp.start_client)");
+  const block = [...readme.matchAll(/^```lua\n([\s\S]*?)^```$/gm)]
+    .map((m) => m[1])
+    .find((text) => text.includes("vim.lsp.start_client("));
+  if (!block)
+    throw new Error(
+      "README.md has no Neovim 0.7 snippet (a ```lua block with vim.lsp.start_client)",
+    );
   return block;
 }
 
-const tmux = (...args) => execFileSync("tmux", ["-L", SOCKET, "-f", "/dev/null", ...args], { encoding: "utf8" });
+const tmux = (...args) =>
+  execFileSync("tmux", ["-L", SOCKET, "-f", "/dev/null", ...args], { encoding: "utf8" });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitForPane(predicate, what, timeoutMs = 60_000) {
@@ -36,7 +42,8 @@ async function waitForPane(predicate, what, timeoutMs = 60_000) {
   for (;;) {
     const text = tmux("capture-pane", "-p", "-t", "shot");
     if (predicate(text)) return;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}; the pane shows:\n${text}`);
+    if (Date.now() - start > timeoutMs)
+      throw new Error(`timed out waiting for ${what}; the pane shows:\n${text}`);
     await sleep(250);
   }
 }
@@ -73,7 +80,8 @@ function palette(n) {
 
 const FOREGROUND = "#d0d0d0";
 const BACKGROUND = "#1c1c1c";
-const escapeHtml = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const escapeHtml = (text) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** The pane's text with its SGR colour codes as HTML spans (tmux emits only SGR sequences with -e). */
 function ansiToHtml(ansi) {
@@ -124,7 +132,10 @@ function ansiToHtml(ansi) {
         i += 4;
       } else if (code === 58) {
         // The underline's colour (Neovim's diagnostic underline): 58;5;N or 58;2;R;G;B.
-        style.underlineColor = codes[i + 1] === 5 ? palette(codes[i + 2]) : `rgb(${codes[i + 2]},${codes[i + 3]},${codes[i + 4]})`;
+        style.underlineColor =
+          codes[i + 1] === 5
+            ? palette(codes[i + 2])
+            : `rgb(${codes[i + 2]},${codes[i + 3]},${codes[i + 4]})`;
         i += codes[i + 1] === 5 ? 2 : 4;
       } else if (code === 59) style.underlineColor = undefined;
     }

@@ -46,7 +46,11 @@ export function writeRecording(file, events, seed = 7) {
     const message = messageId++;
     counted({ type: "user_message", message_id: message, content: words(12) });
     for (let i = 0, n = 3 + Math.floor(random() * 10); i < n; i++)
-      counted({ type: "token_delta", kind: "reasoning", delta: ` ${words(3 + Math.floor(random() * 6))}` });
+      counted({
+        type: "token_delta",
+        kind: "reasoning",
+        delta: ` ${words(3 + Math.floor(random() * 6))}`,
+      });
     const calls = Math.floor(random() * 4);
     if (calls)
       counted({
@@ -77,7 +81,13 @@ export function writeRecording(file, events, seed = 7) {
       if (name === "run_shell" && roll < 0.3) {
         const request = id++;
         const approved = roll > 0.05;
-        counted({ type: "approval_required", request_id: request, tool_call_id: callId, tool_name: name, arguments: { command: "npm test" } });
+        counted({
+          type: "approval_required",
+          request_id: request,
+          tool_call_id: callId,
+          tool_name: name,
+          arguments: { command: "npm test" },
+        });
         counted({ type: "approval_resolved", request_id: request, tool_call_id: callId, approved });
         if (!approved) {
           counted({ type: "tool_rejected", tool_call_id: callId, reason: "denied by the user" });
@@ -96,15 +106,33 @@ export function writeRecording(file, events, seed = 7) {
           depth: 1,
           prompt_preview: words(20),
         });
-        for (let i = 0; i < 5; i++) counted({ type: "token_delta", kind: "content", delta: ` ${words(3)}` });
-        counted({ type: "agent_done", stack_id: stack, agent_id: agent, parent_agent_id: "root", result_preview: words(20) });
+        for (let i = 0; i < 5; i++)
+          counted({ type: "token_delta", kind: "content", delta: ` ${words(3)}` });
+        counted({
+          type: "agent_done",
+          stack_id: stack,
+          agent_id: agent,
+          parent_agent_id: "root",
+          result_preview: words(20),
+        });
       }
       if (roll > 0.97) counted({ type: "tool_cancelled", tool_call_id: callId });
-      else if (roll > 0.9) counted({ type: "tool_error", tool_call_id: callId, error: `Error: ${words(6)}` });
-      else counted({ type: "tool_done", tool_call_id: callId, result: words(200), result_type: random() < 0.5 ? "string" : "json" });
+      else if (roll > 0.9)
+        counted({ type: "tool_error", tool_call_id: callId, error: `Error: ${words(6)}` });
+      else
+        counted({
+          type: "tool_done",
+          tool_call_id: callId,
+          result: words(200),
+          result_type: random() < 0.5 ? "string" : "json",
+        });
     }
     for (let i = 0, n = 20 + Math.floor(random() * 40); i < n; i++)
-      counted({ type: "token_delta", kind: "content", delta: ` ${words(2 + Math.floor(random() * 6))}` });
+      counted({
+        type: "token_delta",
+        kind: "content",
+        delta: ` ${words(2 + Math.floor(random() * 6))}`,
+      });
     counted({
       type: "done",
       message_id: message,

@@ -8,17 +8,27 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const caplint = (args) => execFileSync(process.execPath, [path.join(root, "bin/caplint.js"), "mcp", "dump", ...args], { cwd: root, encoding: "utf8" });
-const write = (name, text) => writeFileSync(path.join(root, "fixtures/mcp/dumps", `${name}.json`), text);
+const caplint = (args) =>
+  execFileSync(process.execPath, [path.join(root, "bin/caplint.js"), "mcp", "dump", ...args], {
+    cwd: root,
+    encoding: "utf8",
+  });
+const write = (name, text) =>
+  writeFileSync(path.join(root, "fixtures/mcp/dumps", `${name}.json`), text);
 
-for (const name of ["good", "bad", "raw"]) write(name, caplint(["--probe", "--stdio", "--", "node", `fixtures/mcp/${name}-server.mjs`]));
+for (const name of ["good", "bad", "raw"])
+  write(name, caplint(["--probe", "--stdio", "--", "node", `fixtures/mcp/${name}-server.mjs`]));
 
 for (const [name, file] of [
   ["http", "http-server.mjs"],
   ["sse", "sse-server.mjs"],
 ]) {
-  const server = spawn(process.execPath, [path.join(root, "fixtures/mcp", file)], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise((resolve) => server.stdout.on("data", (chunk) => resolve(/listening on (\S+)/.exec(String(chunk))?.[1])));
+  const server = spawn(process.execPath, [path.join(root, "fixtures/mcp", file)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise((resolve) =>
+    server.stdout.on("data", (chunk) => resolve(/listening on (\S+)/.exec(String(chunk))?.[1])),
+  );
   try {
     // The port is random; the golden file names a fixed one.
     write(name, caplint(["--probe", "--url", url]).replaceAll(new URL(url).host, "127.0.0.1:8000"));

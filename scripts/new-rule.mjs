@@ -15,7 +15,9 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const [kind, id] = process.argv.slice(2);
 const KINDS = ["capabilities", "events", "mcp"];
 if (!KINDS.includes(kind) || !/^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$/.test(id ?? "")) {
-  process.stderr.write("usage: npm run new-rule -- <capabilities|events|mcp> <rule-id> (kebab-case, at least two words: no-target)\n");
+  process.stderr.write(
+    "usage: npm run new-rule -- <capabilities|events|mcp> <rule-id> (kebab-case, at least two words: no-target)\n",
+  );
   process.exit(2);
 }
 const camel = id.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
@@ -83,7 +85,11 @@ export default defineRule({
 };
 
 const EXAMPLE = {
-  capabilities: { ext: "json", code: '{\n  "identifier": "main",\n  "windows": ["main"],\n  "permissions": ["core:default"]\n}\n', language: "json" },
+  capabilities: {
+    ext: "json",
+    code: '{\n  "identifier": "main",\n  "windows": ["main"],\n  "permissions": ["core:default"]\n}\n',
+    language: "json",
+  },
   mcp: {
     ext: "json",
     code: `${JSON.stringify({ serverInfo: { name: "demo_mcp", version: "1.0.0" }, tools: [{ name: "demo_get_item", description: "Gets an item.", inputSchema: { type: "object" } }] }, null, 2)}\n`,
@@ -148,7 +154,10 @@ try {
   writeFileSync(list, lines.join("\n"));
   written.push(`src/${kind}/rules/list.ts (one line)`);
   create(`docs/rules/${id}.md`, DOCS);
-  create(`${FIXTURES[kind].valid}/${kind === "events" ? id : "clean"}.${EXAMPLE[kind].ext}`, EXAMPLE[kind].code);
+  create(
+    `${FIXTURES[kind].valid}/${kind === "events" ? id : "clean"}.${EXAMPLE[kind].ext}`,
+    EXAMPLE[kind].code,
+  );
   create(`${FIXTURES[kind].invalid}/case.${EXAMPLE[kind].ext}`, EXAMPLE[kind].code);
 } catch (error) {
   process.stderr.write(`new-rule: ${error.message}\n`);

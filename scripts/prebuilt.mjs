@@ -24,8 +24,13 @@ function builtFiles() {
   return RUNTIME_BUILD.flatMap((entry) => {
     const full = path.join(ROOT, entry);
     if (!statSync(full, { throwIfNoEntry: false })) fail(`${entry} is missing: run npm run build`);
-    const files = statSync(full).isDirectory() ? readdirSync(full).map((name) => path.posix.join(entry, name)) : [entry];
-    return files.map((file) => [file, path.posix.join(PREBUILT, path.posix.relative("dist", file))]);
+    const files = statSync(full).isDirectory()
+      ? readdirSync(full).map((name) => path.posix.join(entry, name))
+      : [entry];
+    return files.map((file) => [
+      file,
+      path.posix.join(PREBUILT, path.posix.relative("dist", file)),
+    ]);
   });
 }
 
@@ -33,20 +38,31 @@ function filesBelow(dir) {
   if (!statSync(dir, { throwIfNoEntry: false })) return [];
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((dirent) => dirent.isFile())
-    .map((dirent) => path.relative(ROOT, path.join(dirent.parentPath, dirent.name)).split(path.sep).join("/"));
+    .map((dirent) =>
+      path.relative(ROOT, path.join(dirent.parentPath, dirent.name)).split(path.sep).join("/"),
+    );
 }
 
 const pairs = builtFiles();
 if (check) {
   const stale = pairs.filter(([built, kept]) => {
     const keptPath = path.join(ROOT, kept);
-    return !statSync(keptPath, { throwIfNoEntry: false }) || !readFileSync(path.join(ROOT, built)).equals(readFileSync(keptPath));
+    return (
+      !statSync(keptPath, { throwIfNoEntry: false }) ||
+      !readFileSync(path.join(ROOT, built)).equals(readFileSync(keptPath))
+    );
   });
   const wanted = new Set(pairs.map(([, kept]) => kept));
   const extra = filesBelow(path.join(ROOT, PREBUILT)).filter((file) => !wanted.has(file));
   if (stale.length || extra.length) {
-    const listed = [...stale.map(([, kept]) => kept), ...extra.map((file) => `${file} (not built any more)`)];
-    fail(`${PREBUILT}/ is not the build of these sources (${listed.join(", ")}): run "npm run prebuilt" and commit ${PREBUILT}/`, 1);
+    const listed = [
+      ...stale.map(([, kept]) => kept),
+      ...extra.map((file) => `${file} (not built any more)`),
+    ];
+    fail(
+      `${PREBUILT}/ is not the build of these sources (${listed.join(", ")}): run "npm run prebuilt" and commit ${PREBUILT}/`,
+      1,
+    );
   }
   process.stdout.write(`${PREBUILT}/ is the build of these sources (${pairs.length} files)\n`);
 } else {

@@ -19,23 +19,32 @@ const tagAt = args.indexOf("--tag");
 const tag = tagAt >= 0 ? args[tagAt + 1] : undefined;
 if (tagAt >= 0 && !tag) fail("--tag needs a name");
 const unknown = args.filter((arg, i) => !["--tag", "--no-build"].includes(arg) && i !== tagAt + 1);
-if (unknown.length) fail(`unknown argument ${unknown[0]} (usage: node scripts/release-commit.mjs [--tag NAME] [--no-build])`);
+if (unknown.length)
+  fail(
+    `unknown argument ${unknown[0]} (usage: node scripts/release-commit.mjs [--tag NAME] [--no-build])`,
+  );
 
-const git = (gitArgs, options = {}) => execFileSync("git", gitArgs, { encoding: "utf8", ...options }).trim();
+const git = (gitArgs, options = {}) =>
+  execFileSync("git", gitArgs, { encoding: "utf8", ...options }).trim();
 const root = git(["rev-parse", "--show-toplevel"]);
 process.chdir(root);
 // The bundle must be built from HEAD's sources: no tracked file may differ from HEAD.
 const changed = git(["status", "--porcelain", "--untracked-files=no"]);
 if (changed) fail(`the work tree differs from HEAD; commit or stash first:\n${changed}`);
 if (!args.includes("--no-build")) {
-  const build = spawnSync("npm", ["run", "build"], { stdio: "inherit", shell: process.platform === "win32" });
+  const build = spawnSync("npm", ["run", "build"], {
+    stdio: "inherit",
+    shell: process.platform === "win32",
+  });
   if (build.status !== 0) fail("npm run build failed");
 }
 
 // The rest of what the bin needs must be in HEAD's tree already.
-for (const entry of RUNTIME_SOURCES) if (!git(["ls-tree", "--name-only", "HEAD", "--", entry])) fail(`${entry} is not in HEAD`);
+for (const entry of RUNTIME_SOURCES)
+  if (!git(["ls-tree", "--name-only", "HEAD", "--", entry])) fail(`${entry} is not in HEAD`);
 const files = RUNTIME_BUILD.flatMap((entry) => filesUnder(entry));
-if (!files.includes("dist/cli-bundle/main.cjs")) fail("dist/cli-bundle/main.cjs is missing: run npm run build");
+if (!files.includes("dist/cli-bundle/main.cjs"))
+  fail("dist/cli-bundle/main.cjs is missing: run npm run build");
 const head = git(["rev-parse", "HEAD"]);
 const scratch = mkdtempSync(path.join(tmpdir(), "caplint-release-"));
 try {
@@ -45,10 +54,19 @@ try {
     const blob = git(["hash-object", "-w", "--", file]);
     git(["update-index", "--add", "--cacheinfo", `100644,${blob},${file}`], { env });
   }
-  const marker = git(["hash-object", "-w", "--stdin"], { input: `The built CLI of ${head}, added by scripts/release-commit.mjs.\n` });
+  const marker = git(["hash-object", "-w", "--stdin"], {
+    input: `The built CLI of ${head}, added by scripts/release-commit.mjs.\n`,
+  });
   git(["update-index", "--add", "--cacheinfo", `100644,${marker},${PREBUILT_MARKER}`], { env });
   const tree = git(["write-tree"], { env });
-  const commit = git(["commit-tree", tree, "-p", head, "-m", `Release tree of ${head.slice(0, 12)}: the built CLI, for pre-commit and the GitHub Action`]);
+  const commit = git([
+    "commit-tree",
+    tree,
+    "-p",
+    head,
+    "-m",
+    `Release tree of ${head.slice(0, 12)}: the built CLI, for pre-commit and the GitHub Action`,
+  ]);
   if (tag) git(["tag", tag, commit]);
   process.stdout.write(`${commit}\n`);
 } finally {
@@ -60,7 +78,12 @@ function filesUnder(entry) {
   if (!statSync(entry).isDirectory()) return [entry];
   return readdirSync(entry, { recursive: true, withFileTypes: true })
     .filter((dirent) => dirent.isFile())
-    .map((dirent) => path.posix.join(path.relative(root, dirent.parentPath).split(path.sep).join("/"), dirent.name))
+    .map((dirent) =>
+      path.posix.join(
+        path.relative(root, dirent.parentPath).split(path.sep).join("/"),
+        dirent.name,
+      ),
+    )
     .sort();
 }
 

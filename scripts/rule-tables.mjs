@@ -18,11 +18,15 @@ const pageOf = (id) => {
     return undefined;
   }
 };
-const sectionDomain = (heading) => REGISTRY.domains.find((domain) => heading.includes(`(\`caplint ${domain.lintCommand}\`)`))?.name;
+const sectionDomain = (heading) =>
+  REGISTRY.domains.find((domain) => heading.includes(`(\`caplint ${domain.lintCommand}\`)`))?.name;
 
 for (const [file, write] of [
   ["README.md", (text) => readmeWithRuleTables(text, rules)],
-  [path.join("docs", "rules", "README.md"), (text) => contractWithRuleRows(text, rules, sectionDomain, pageOf)],
+  [
+    path.join("docs", "rules", "README.md"),
+    (text) => contractWithRuleRows(text, rules, sectionDomain, pageOf),
+  ],
 ]) {
   const before = readText(file);
   const after = write(before);

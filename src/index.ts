@@ -7,16 +7,34 @@ import { reporterContext } from "./core/reporters/context.js";
 import { toolVersion } from "./core/tool.js";
 import { runningPlatform } from "./capabilities/model/platform.js";
 import { summarize, type Diagnostic } from "./core/diagnostics.js";
-import { LOCAL_ORIGIN, resolve, resolveAccess as resolveModelAccess, type AccessResult } from "./capabilities/engine/index.js";
-import { lint as lintCapabilities, type LintOptions, type LintResult } from "./capabilities/lint.js";
-import { loadProject as loadCapabilityProject, type LoadOptions, type Project } from "./capabilities/load/project.js";
+import {
+  LOCAL_ORIGIN,
+  resolve,
+  resolveAccess as resolveModelAccess,
+  type AccessResult,
+} from "./capabilities/engine/index.js";
+import {
+  lint as lintCapabilities,
+  type LintOptions,
+  type LintResult,
+} from "./capabilities/lint.js";
+import {
+  loadProject as loadCapabilityProject,
+  type LoadOptions,
+  type Project,
+} from "./capabilities/load/project.js";
 import { applyConfig, lintSettings, withFrontendScan } from "./capabilities/check-run.js";
 import { CAPABILITY_RULES } from "./capabilities/rules/index.js";
 import { loadSettings as loadRunSettings, type Settings } from "./core/settings.js";
 import { REPORTER_NAMES, loadReporter, type ReporterName } from "./core/reporters/index.js";
 import { RULES_BY_ID, type DomainName } from "./registry.js";
 import { readForCodeFrame } from "./core/source/read.js";
-import { normalizePlatform, OptionError, requireString, requireStringList } from "./capabilities/library-options.js";
+import {
+  normalizePlatform,
+  OptionError,
+  requireString,
+  requireStringList,
+} from "./capabilities/library-options.js";
 import path from "node:path";
 
 export type { LintOptions, LintResult } from "./capabilities/lint.js";
@@ -32,9 +50,20 @@ export { summarize } from "./core/diagnostics.js";
 export type { Diagnostic, Fix, LintSummary, RuleSetting, Severity } from "./core/diagnostics.js";
 export type { JsonPath, Position, Range, TextEdit } from "./core/location.js";
 export { TARGETS } from "./capabilities/model/types.js";
-export type { Capability, CapabilitySource, PermissionEntry, Target } from "./capabilities/model/types.js";
+export type {
+  Capability,
+  CapabilitySource,
+  PermissionEntry,
+  Target,
+} from "./capabilities/model/types.js";
 export { REPORTER_NAMES, type ReporterName } from "./core/reporters/index.js";
-export type { AccessResult, AllowedCommand, CommandExplanation, DeniedCommand, Origin } from "./capabilities/engine/index.js";
+export type {
+  AccessResult,
+  AllowedCommand,
+  CommandExplanation,
+  DeniedCommand,
+  Origin,
+} from "./capabilities/engine/index.js";
 
 // Chat event streams (`caplint events`): the streaming validator, its rules, the schema and the types.
 export {
@@ -48,7 +77,14 @@ export {
 export { EVENT_RULES, type EventRuleId, type EventRuleMeta } from "./events/rules/index.js";
 export { eventsJsonSchema } from "./events/schema.js";
 export { SERVER_EVENT_TYPES } from "./events/definitions.js";
-export type { ClientMessage, GlobalEvent, InboundDataMessage, ServerEvent, ServerEventOf, ServerEventType } from "./events/types.js";
+export type {
+  ClientMessage,
+  GlobalEvent,
+  InboundDataMessage,
+  ServerEvent,
+  ServerEventOf,
+  ServerEventType,
+} from "./events/types.js";
 
 /** The installed caplint's version. */
 export const VERSION: string = toolVersion();
@@ -80,10 +116,18 @@ export interface SettingsOptions {
  */
 export async function loadSettings(options: SettingsOptions): Promise<Settings> {
   if (typeof options?.cwd !== "string" || !path.isAbsolute(options.cwd))
-    throw new OptionError(`cwd: expected an absolute folder path, got ${JSON.stringify(options?.cwd) ?? "nothing"}`);
+    throw new OptionError(
+      `cwd: expected an absolute folder path, got ${JSON.stringify(options?.cwd) ?? "nothing"}`,
+    );
   const config = options.config;
-  if (config !== undefined && typeof config !== "string" && (typeof config !== "object" || config === null || Array.isArray(config))) {
-    throw new OptionError(`config: expected a file path or a config object, got ${JSON.stringify(config)}`);
+  if (
+    config !== undefined &&
+    typeof config !== "string" &&
+    (typeof config !== "object" || config === null || Array.isArray(config))
+  ) {
+    throw new OptionError(
+      `config: expected a file path or a config object, got ${JSON.stringify(config)}`,
+    );
   }
   requireStringList("rule", options.rule);
   requireStringList("only", options.only);
@@ -113,9 +157,12 @@ export interface WithSettings {
 export async function loadProject(options: LoadOptions & WithSettings): Promise<Project> {
   const { settings: given, config, ...load } = options ?? ({} as LoadOptions);
   // `lint` runs every rule unless told otherwise, the frontend's too: the frontend is scanned as `caplint check` scans it.
-  if (given === undefined && config === undefined) return loadCapabilityProject({ ...load, frontend: load.frontend ?? true });
+  if (given === undefined && config === undefined)
+    return loadCapabilityProject({ ...load, frontend: load.frontend ?? true });
   const settings = given ?? (await loadSettings({ cwd: load.cwd, config: config! }));
-  return loadCapabilityProject(withFrontendScan(applyConfig(load, settings), lintSettings(settings, CAPABILITY_RULES).only));
+  return loadCapabilityProject(
+    withFrontendScan(applyConfig(load, settings), lintSettings(settings, CAPABILITY_RULES).only),
+  );
 }
 
 /**
@@ -123,7 +170,10 @@ export async function loadProject(options: LoadOptions & WithSettings): Promise<
  * config's `rules` and `overrides` (an explicit `severityFor` still wins), and rules that are off for
  * every file do not run: the same findings as `caplint check`.
  */
-export async function lint(project: Project, options: LintOptions & WithSettings = {}): Promise<LintResult> {
+export async function lint(
+  project: Project,
+  options: LintOptions & WithSettings = {},
+): Promise<LintResult> {
   const { settings: given, config, ...rest } = options ?? {};
   if (given === undefined && config === undefined) return lintCapabilities(project, rest);
   const settings = given ?? (await loadSettings({ cwd: project.cwd, config: config! }));
@@ -131,8 +181,12 @@ export async function lint(project: Project, options: LintOptions & WithSettings
   const severityFor = rest.severityFor;
   return lintCapabilities(project, {
     ...rest,
-    severityFor: severityFor ? (ruleId, file) => severityFor(ruleId, file) ?? configured.severityFor(ruleId, file) : configured.severityFor,
-    only: rest.only ? new Set([...rest.only].filter((id) => configured.only.has(id))) : configured.only,
+    severityFor: severityFor
+      ? (ruleId, file) => severityFor(ruleId, file) ?? configured.severityFor(ruleId, file)
+      : configured.severityFor,
+    only: rest.only
+      ? new Set([...rest.only].filter((id) => configured.only.has(id)))
+      : configured.only,
   });
 }
 
@@ -151,9 +205,15 @@ export interface FormatOptions {
  * Renders lint results in one of the CLI's formats (`stylish`, `compact`, `json`, `sarif`,
  * `github`): the same text `caplint check --format <name>` prints.
  */
-export async function format(input: LintResult | readonly Diagnostic[], name: ReporterName, options: FormatOptions): Promise<string> {
+export async function format(
+  input: LintResult | readonly Diagnostic[],
+  name: ReporterName,
+  options: FormatOptions,
+): Promise<string> {
   if (!(REPORTER_NAMES as readonly string[]).includes(name)) {
-    throw new TypeError(`unknown format "${String(name)}": expected one of ${REPORTER_NAMES.join(", ")}`);
+    throw new TypeError(
+      `unknown format "${String(name)}": expected one of ${REPORTER_NAMES.join(", ")}`,
+    );
   }
   const diagnostics = isLintResult(input) ? input.diagnostics : input;
   const files = isLintResult(input) ? input.files : new Set(diagnostics.map((d) => d.file)).size;
@@ -198,10 +258,20 @@ export interface AccessQuestion {
  * capabilities the build uses (`project.activeCapabilities`) and the project's catalog.
  */
 export function resolveAccess(project: Project, question: AccessQuestion): AccessResult {
-  if (typeof question?.window !== "string") throw new OptionError(`window: expected a window label, got ${JSON.stringify(question?.window) ?? "nothing"}`);
+  if (typeof question?.window !== "string")
+    throw new OptionError(
+      `window: expected a window label, got ${JSON.stringify(question?.window) ?? "nothing"}`,
+    );
   for (const name of ["webview", "url", "command"] as const) requireString(name, question[name]);
-  const platform = question.platform === undefined ? runningPlatform() : normalizePlatform("platform", question.platform);
-  const model = resolve({ capabilities: project.activeCapabilities, catalog: project.catalog, platform });
+  const platform =
+    question.platform === undefined
+      ? runningPlatform()
+      : normalizePlatform("platform", question.platform);
+  const model = resolve({
+    capabilities: project.activeCapabilities,
+    catalog: project.catalog,
+    platform,
+  });
   return resolveModelAccess(model, {
     window: question.window,
     ...(question.webview === undefined ? {} : { webview: question.webview }),

@@ -14,7 +14,9 @@ const SRC = path.join(ROOT, "src");
 
 /** A TypeScript text without its comments (strings and identifiers kept), as the printer writes it. */
 function codeOf(text: string): string {
-  return ts.createPrinter({ removeComments: true }).printFile(ts.createSourceFile("code.ts", text, ts.ScriptTarget.Latest));
+  return ts
+    .createPrinter({ removeComments: true })
+    .printFile(ts.createSourceFile("code.ts", text, ts.ScriptTarget.Latest));
 }
 
 function sourceFiles(dir: string): string[] {
@@ -25,7 +27,8 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)/g;
 
 /** Each file of src/ (relative POSIX path) and the files of src/ it imports. */
 function importGraph(): Map<string, string[]> {
@@ -72,7 +75,8 @@ function circles(graph: Map<string, string[]>): string[][] {
       onStack.delete(member);
       component.push(member);
     } while (member !== node);
-    if (component.length > 1 || (graph.get(node) ?? []).includes(node)) found.push(component.sort());
+    if (component.length > 1 || (graph.get(node) ?? []).includes(node))
+      found.push(component.sort());
   };
   for (const node of graph.keys()) if (!indices.has(node)) visit(node);
   return found;
@@ -97,7 +101,8 @@ describe("the import graph of src/", () => {
 
   it("is read whole (every domain folder and the core are in it)", () => {
     const folders = new Set([...graph.keys()].map((file) => file.split("/")[0]));
-    for (const folder of ["core", "cli", ...DOMAIN_FOLDERS]) expect(folders, folder).toContain(folder);
+    for (const folder of ["core", "cli", ...DOMAIN_FOLDERS])
+      expect(folders, folder).toContain(folder);
     expect([...graph.values()].flat().length).toBeGreaterThan(500);
   });
 
@@ -106,7 +111,11 @@ describe("the import graph of src/", () => {
   });
 
   it("has no import that runs back up a floor (core < domains < registry < library < lsp < cli)", () => {
-    const upward = [...graph].flatMap(([file, targets]) => targets.filter((target) => floorOf(target) > floorOf(file)).map((target) => `${file} -> ${target}`));
+    const upward = [...graph].flatMap(([file, targets]) =>
+      targets
+        .filter((target) => floorOf(target) > floorOf(file))
+        .map((target) => `${file} -> ${target}`),
+    );
     expect(upward).toEqual([]);
   });
 
@@ -114,7 +123,12 @@ describe("the import graph of src/", () => {
     const across = [...graph].flatMap(([file, targets]) => {
       const own = file.split("/")[0]!;
       if (!DOMAIN_FOLDERS.includes(own)) return [];
-      return targets.filter((target) => DOMAIN_FOLDERS.includes(target.split("/")[0]!) && target.split("/")[0] !== own).map((target) => `${file} -> ${target}`);
+      return targets
+        .filter(
+          (target) =>
+            DOMAIN_FOLDERS.includes(target.split("/")[0]!) && target.split("/")[0] !== own,
+        )
+        .map((target) => `${file} -> ${target}`);
     });
     expect(across).toEqual([]);
   });
@@ -131,12 +145,17 @@ describe("the import graph of src/", () => {
 });
 
 describe("the core", () => {
-  const coreTexts = sourceFiles(path.join(SRC, "core")).map((file) => ({ file: path.relative(ROOT, file), text: readFileSync(file, "utf8") }));
+  const coreTexts = sourceFiles(path.join(SRC, "core")).map((file) => ({
+    file: path.relative(ROOT, file),
+    text: readFileSync(file, "utf8"),
+  }));
 
   it("names no rule: reporters print what findings carry", () => {
     const named = coreTexts.flatMap(({ file, text }) =>
       // Ids of one word ("parse", "schema") are ordinary words too; the others are the rules' own.
-      RULES.filter((rule) => rule.id.includes("-") && new RegExp(`\\b${rule.id}\\b`).test(text)).map((rule) => `${file}: ${rule.id}`),
+      RULES.filter(
+        (rule) => rule.id.includes("-") && new RegExp(`\\b${rule.id}\\b`).test(text),
+      ).map((rule) => `${file}: ${rule.id}`),
     );
     expect(named).toEqual([]);
   });
@@ -152,21 +171,32 @@ describe("the core", () => {
     );
     expect(found).toEqual([]);
     // The check sees code and not comments.
-    expect(codeOf('// tauri\nconst a = "src-tauri"; /* Cargo */').match(new RegExp(FRAMEWORK_WORDS, "gi"))).toEqual(["tauri"]);
+    expect(
+      codeOf('// tauri\nconst a = "src-tauri"; /* Cargo */').match(
+        new RegExp(FRAMEWORK_WORDS, "gi"),
+      ),
+    ).toEqual(["tauri"]);
   });
 
   it("names no domain as a string", () => {
-    const named = coreTexts.flatMap(({ file, text }) => DOMAIN_FOLDERS.filter((name) => text.includes(`"${name}"`)).map((name) => `${file}: "${name}"`));
+    const named = coreTexts.flatMap(({ file, text }) =>
+      DOMAIN_FOLDERS.filter((name) => text.includes(`"${name}"`)).map(
+        (name) => `${file}: "${name}"`,
+      ),
+    );
     expect(named).toEqual([]);
   });
 });
 
 describe("the rules", () => {
   /** Modules that reach the disk or the process: a rule that needs a file's content gets it from its loader. */
-  const DISK_OR_PROCESS = /^node:(fs|fs\/promises|child_process|net|http|https)$|\/core\/source\/(read|read-log)\.js$/;
+  const DISK_OR_PROCESS =
+    /^node:(fs|fs\/promises|child_process|net|http|https)$|\/core\/source\/(read|read-log)\.js$/;
 
   it("read only the loaded model: no file under a rules folder imports the file system or the readers", () => {
-    const ruleFiles = sourceFiles(SRC).filter((file) => path.relative(SRC, file).split(path.sep).includes("rules"));
+    const ruleFiles = sourceFiles(SRC).filter((file) =>
+      path.relative(SRC, file).split(path.sep).includes("rules"),
+    );
     expect(ruleFiles.length).toBeGreaterThan(30);
     const touching = ruleFiles.flatMap((file) =>
       [...readFileSync(file, "utf8").matchAll(IMPORT)]
@@ -189,18 +219,28 @@ describe("module-level state", () => {
     PREPARED: "keyed on the bundled event definitions",
     NOTHING_OPEN: "an empty constant, never filled",
     NO_WORDS: "an empty constant, never filled (no user words for the namespace check)",
-    filesRead: "the run's read log: emptied by each main(), the language server's checks add nothing",
-    rawPaths: "a name handed out must keep opening its file; grows only with names that are not UTF-8",
+    filesRead:
+      "the run's read log: emptied by each main(), the language server's checks add nothing",
+    rawPaths:
+      "a name handed out must keep opening its file; grows only with names that are not UTF-8",
     jsonCache: "files shipped in the package",
     compiled: "keyed on the rules' own message templates",
   };
-  const EMPTY_AT_MODULE_LEVEL = /^(?:export )?(?:const|let) (\w+)(?:: [^=\n]+)? = new (?:Map|Set)(?:<.*>)?\(\);?$/gm;
+  const EMPTY_AT_MODULE_LEVEL =
+    /^(?:export )?(?:const|let) (\w+)(?:: [^=\n]+)? = new (?:Map|Set)(?:<.*>)?\(\);?$/gm;
 
   it("has no unbounded cache: every empty Map or Set made at module level is a known, reasoned exception", () => {
     const found = sourceFiles(SRC).flatMap((file) =>
-      [...readFileSync(file, "utf8").matchAll(EMPTY_AT_MODULE_LEVEL)].map((match) => ({ name: match[1]!, file: path.relative(ROOT, file) })),
+      [...readFileSync(file, "utf8").matchAll(EMPTY_AT_MODULE_LEVEL)].map((match) => ({
+        name: match[1]!,
+        file: path.relative(ROOT, file),
+      })),
     );
     expect(found.length).toBeGreaterThan(0);
-    expect(found.filter(({ name }) => !Object.hasOwn(ALLOWED, name)).map(({ name, file }) => `${file}: ${name}`)).toEqual([]);
+    expect(
+      found
+        .filter(({ name }) => !Object.hasOwn(ALLOWED, name))
+        .map(({ name, file }) => `${file}: ${name}`),
+    ).toEqual([]);
   });
 });

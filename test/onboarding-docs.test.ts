@@ -13,12 +13,24 @@ import { ROOT } from "./helpers/run.js";
 const DOCUMENTS = ["docs/architecture.md", "CONTRIBUTING.md"];
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(path.join(ROOT, dir), { recursive: true, encoding: "utf8" }).map((name) => `${dir}/${name.split(path.sep).join("/")}`);
+  return readdirSync(path.join(ROOT, dir), { recursive: true, encoding: "utf8" }).map(
+    (name) => `${dir}/${name.split(path.sep).join("/")}`,
+  );
 }
 
-const REPOSITORY_FILES = [...filesUnder("src"), ...filesUnder("test"), ...filesUnder("scripts"), ...filesUnder("docs")];
+const REPOSITORY_FILES = [
+  ...filesUnder("src"),
+  ...filesUnder("test"),
+  ...filesUnder("scripts"),
+  ...filesUnder("docs"),
+];
 /** Where a cited symbol may live: the sources, the tests (their tables), the scripts and the TypeScript config. */
-const SOURCES = [...filesUnder("src"), ...filesUnder("test"), ...filesUnder("scripts"), "tsconfig.json"]
+const SOURCES = [
+  ...filesUnder("src"),
+  ...filesUnder("test"),
+  ...filesUnder("scripts"),
+  "tsconfig.json",
+]
   .filter((file) => /\.(ts|mjs|json)$/.test(file))
   .map((file) => readFileSync(path.join(ROOT, file), "utf8"))
   .join("\n");
@@ -32,19 +44,27 @@ function codeSpans(text: string): string[] {
 }
 
 /** A span naming a file of ours: ends in a source or document extension, no placeholder, no glob. */
-const isPath = (span: string) => /^[\w./-]+\.(ts|md|mjs|js|json|jsonc|sh)$/.test(span) && span.includes("/") && !/[<>*…]/.test(span);
+const isPath = (span: string) =>
+  /^[\w./-]+\.(ts|md|mjs|js|json|jsonc|sh)$/.test(span) &&
+  span.includes("/") &&
+  !/[<>*…]/.test(span);
 /** A span naming a symbol: an identifier with a capital or an underscore inside (plain words are prose), maybe called or typed. */
-const symbolOf = (span: string) => /^([a-z]+[A-Z]\w*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)(<[^>]*>)?(\(.*\))?$/.exec(span)?.[1];
+const symbolOf = (span: string) =>
+  /^([a-z]+[A-Z]\w*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)(<[^>]*>)?(\(.*\))?$/.exec(span)?.[1];
 
 describe("the onboarding documents cite what exists", () => {
   for (const document of DOCUMENTS) {
     const spans = codeSpans(readFileSync(path.join(ROOT, document), "utf8"));
 
     it(`${document}: every path`, () => {
-      const paths = [...new Set(spans.filter(isPath))].filter((cited) => !WORKED_EXAMPLE.test(cited));
+      const paths = [...new Set(spans.filter(isPath))].filter(
+        (cited) => !WORKED_EXAMPLE.test(cited),
+      );
       expect(paths.length).toBeGreaterThan(5);
       const missing = paths.filter(
-        (cited) => !existsSync(path.join(ROOT, cited)) && !REPOSITORY_FILES.some((file) => file === cited || file.endsWith(`/${cited}`)),
+        (cited) =>
+          !existsSync(path.join(ROOT, cited)) &&
+          !REPOSITORY_FILES.some((file) => file === cited || file.endsWith(`/${cited}`)),
       );
       expect(missing).toEqual([]);
     });

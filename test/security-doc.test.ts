@@ -19,7 +19,9 @@ describe("docs/security.md names tests that exist", () => {
   it("every row of the round-3 table names a test file", () => {
     const section = PAGE.slice(PAGE.indexOf("### Hardening round 3 (issue 36)"));
     const table = section.slice(0, section.indexOf("\n\n", section.indexOf("|---")));
-    const rows = table.split("\n").filter((line) => line.startsWith("| ") && !line.startsWith("| Failure found"));
+    const rows = table
+      .split("\n")
+      .filter((line) => line.startsWith("| ") && !line.startsWith("| Failure found"));
     expect(rows.length).toBeGreaterThanOrEqual(19);
     for (const row of rows) expect(row, row.slice(0, 80)).toMatch(/`test\/[^`]+\.test\.ts`/);
   });

@@ -11,9 +11,15 @@ let client;
 async function start() {
   const settings = vscode.workspace.getConfiguration("caplint");
   const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
-  const server = serverCommand({ folders, configuredPath: settings.get("server.path"), node: settings.get("server.node") });
+  const server = serverCommand({
+    folders,
+    configuredPath: settings.get("server.path"),
+    node: settings.get("server.node"),
+  });
   if (!server) {
-    void vscode.window.showWarningMessage("caplint is not installed in this workspace: run `npm install --save-dev caplint`, or set caplint.server.path.");
+    void vscode.window.showWarningMessage(
+      "caplint is not installed in this workspace: run `npm install --save-dev caplint`, or set caplint.server.path.",
+    );
     return;
   }
   const executable = { command: server.command, args: server.args, options: { cwd: folders[0] } };

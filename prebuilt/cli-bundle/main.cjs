@@ -3738,7 +3738,11 @@ function checkLabel(label) {
   return LABEL_ALPHABET.test(label) ? { ok: true } : { ok: false, message: LABEL_ALPHABET_MESSAGE };
 }
 function syntaxError(pattern, position2, message) {
-  return { ok: false, pattern, message: `Pattern syntax error near position ${position2}: ${message}` };
+  return {
+    ok: false,
+    pattern,
+    message: `Pattern syntax error near position ${position2}: ${message}`
+  };
 }
 function compile(pattern) {
   if (pattern.length > MAX_LABEL_PATTERN_LENGTH) {
@@ -3780,14 +3784,20 @@ function compile(pattern) {
       if (i + 4 <= chars.length && chars[i + 1] === 33) {
         const close = indexOfFrom(chars, 93, i + 3);
         if (close >= 0) {
-          tokens2.push({ kind: "any-except", specifiers: parseCharSpecifiers(chars.slice(i + 2, close)) });
+          tokens2.push({
+            kind: "any-except",
+            specifiers: parseCharSpecifiers(chars.slice(i + 2, close))
+          });
           i = close + 1;
           continue;
         }
       } else if (i + 3 <= chars.length && chars[i + 1] !== 33) {
         const close = indexOfFrom(chars, 93, i + 2);
         if (close >= 0) {
-          tokens2.push({ kind: "any-within", specifiers: parseCharSpecifiers(chars.slice(i + 1, close)) });
+          tokens2.push({
+            kind: "any-within",
+            specifiers: parseCharSpecifiers(chars.slice(i + 1, close))
+          });
           i = close + 1;
           continue;
         }
@@ -4184,7 +4194,13 @@ var init_regex_nfa = __esm({
             this.position++;
           if (atom.type === "assert")
             throw new RegexUnsupportedError("a quantified assertion");
-          atom = { type: "repeat", body: atom, min, max, source: this.source.slice(start, this.position) };
+          atom = {
+            type: "repeat",
+            body: atom,
+            min,
+            max,
+            source: this.source.slice(start, this.position)
+          };
         }
       }
       parseAtom(depth) {
@@ -5204,7 +5220,12 @@ function compile2(pattern, allowUnsafe) {
   try {
     parsed = new URLPattern(pattern);
   } catch (error) {
-    return { ok: false, pattern, unsafe: false, message: `invalid URL pattern: ${stripPolyfillPrefix(error.message)}` };
+    return {
+      ok: false,
+      pattern,
+      unsafe: false,
+      message: `invalid URL pattern: ${stripPolyfillPrefix(error.message)}`
+    };
   }
   const components = {};
   for (const component of COMPONENTS)
@@ -5235,7 +5256,12 @@ function compile2(pattern, allowUnsafe) {
     }
   } catch (error) {
     if (error instanceof RegexUnsupportedError) {
-      return { ok: false, pattern, unsafe: false, message: `invalid URL pattern: ${error.message}` };
+      return {
+        ok: false,
+        pattern,
+        unsafe: false,
+        message: `invalid URL pattern: ${error.message}`
+      };
     }
     throw error;
   }
@@ -5358,7 +5384,13 @@ function parsePatternString(input, options) {
   };
   const flushPendingFixed = () => {
     if (pendingFixed)
-      parts.push({ type: PartType.FixedText, prefix: "", value: pendingFixed, suffix: "", modifier: Modifier.None });
+      parts.push({
+        type: PartType.FixedText,
+        prefix: "",
+        value: pendingFixed,
+        suffix: "",
+        modifier: Modifier.None
+      });
     pendingFixed = "";
   };
   const addPart = (prefix2, name, regexpOrWildcard, suffix, modifierToken) => {
@@ -5456,7 +5488,13 @@ function findUnsafePart(parts) {
     let body = parseRegex(part.type === PartType.Regexp ? part.value : part.type === PartType.FullWildcard ? ".*" : "[^/]+");
     const repeated = part.modifier === Modifier.ZeroOrMore || part.modifier === Modifier.OneOrMore;
     if (repeated)
-      body = { type: "repeat", body, min: part.modifier === Modifier.OneOrMore ? 1 : 0, max: Infinity, source: "" };
+      body = {
+        type: "repeat",
+        body,
+        min: part.modifier === Modifier.OneOrMore ? 1 : 0,
+        max: Infinity,
+        source: ""
+      };
     if (hasNestedRepetition(body))
       return describePart(part);
   }
@@ -5474,7 +5512,16 @@ var init_origin = __esm({
     init_bounded_memo();
     init_regex_nfa();
     LOCAL_ORIGIN = Object.freeze({ kind: "local" });
-    COMPONENTS = ["protocol", "username", "password", "hostname", "port", "pathname", "search", "hash"];
+    COMPONENTS = [
+      "protocol",
+      "username",
+      "password",
+      "hostname",
+      "port",
+      "pathname",
+      "search",
+      "hash"
+    ];
     SPECIAL_SCHEMES = ["ftp", "file", "http", "https", "ws", "wss"];
     MAX_CACHED_PATTERNS2 = 2048;
     compiledPatterns2 = {
@@ -5633,7 +5680,11 @@ function spellManifest(key, manifest, to) {
       const allow = permission.commands.allow.map(command);
       const deny = permission.commands.deny.map(command);
       if (spelled !== name || allow.some((c, i) => c !== permission.commands.allow[i]) || deny.some((c, i) => c !== permission.commands.deny[i])) {
-        def = { ...permission, identifier: spellName(key, permission.identifier, to), commands: { allow, deny } };
+        def = {
+          ...permission,
+          identifier: spellName(key, permission.identifier, to),
+          commands: { allow, deny }
+        };
         if (permission.description !== void 0)
           def.description = permission.description.replace(/\b(host|tauri)_version\b/g, brandCommand(to));
       }
@@ -5654,7 +5705,12 @@ function spellManifest(key, manifest, to) {
     changed = true;
   if (!changed)
     return manifest;
-  return { ...manifest, default_permission: defaultPermission, permissions, permission_sets: permissionSets };
+  return {
+    ...manifest,
+    default_permission: defaultPermission,
+    permissions,
+    permission_sets: permissionSets
+  };
 }
 var SPELLINGS, BRAND_KEY, BRAND_PLUGIN, brandName, brandCommand, RESERVED_PREFIXES, NAME;
 var init_brand = __esm({
@@ -5682,7 +5738,10 @@ function checkIdentifierUncached(id) {
     return { ok: false, message: "identifiers cannot be empty" };
   const bytes = Buffer.byteLength(id, "utf8");
   if (bytes > MAX_IDENTIFIER_BYTES)
-    return { ok: false, message: `identifiers cannot be longer than ${MAX_IDENTIFIER_BYTES} bytes, found ${bytes}` };
+    return {
+      ok: false,
+      message: `identifiers cannot be longer than ${MAX_IDENTIFIER_BYTES} bytes, found ${bytes}`
+    };
   if (!isAlnum(id.charCodeAt(0)))
     return { ok: false, message: "identifiers must start with an ASCII letter or digit" };
   let colons = 0;
@@ -5716,7 +5775,10 @@ function checkIdentifierUncached(id) {
   if (colons > 1 && !id.startsWith("core:"))
     return { ok: false, message: "only `core:` identifiers may contain more than one ':'" };
   const split = id.lastIndexOf(":");
-  return { ok: true, parsed: split < 0 ? { base: id } : { prefix: id.slice(0, split), base: id.slice(split + 1) } };
+  return {
+    ok: true,
+    parsed: split < 0 ? { base: id } : { prefix: id.slice(0, split), base: id.slice(split + 1) }
+  };
 }
 function correctIdentifier(id) {
   let fixed2 = id.trim().replace(/^(host|tauri)-plugin-/, "").replace(/_/g, "-").replace(/[./ ]/g, (ch) => ch === "." ? ":" : "-");
@@ -5752,7 +5814,11 @@ function parseVersion(text2) {
   const match2 = VERSION.exec(text2.trim());
   if (!match2)
     return void 0;
-  const parsed = { major: Number(match2[1]), minor: Number(match2[2]), patch: Number(match2[3]) };
+  const parsed = {
+    major: Number(match2[1]),
+    minor: Number(match2[2]),
+    patch: Number(match2[3])
+  };
   if (match2[4] !== void 0)
     parsed.pre = match2[4];
   return parsed;
@@ -5857,7 +5923,11 @@ function buildManifestAt(key, manifest, catalog, history, version) {
     if (!exists(name))
       continue;
     const then = history.commandsAt(catalog, prefix2 + name, version);
-    permissions[name] = then ? { ...permission, commands: { allow: then.allow, deny: then.deny }, ...then.description ? { description: then.description } : {} } : permission;
+    permissions[name] = then ? {
+      ...permission,
+      commands: { allow: then.allow, deny: then.deny },
+      ...then.description ? { description: then.description } : {}
+    } : permission;
   }
   const sets = {};
   for (const [name, set] of Object.entries(manifest.permission_sets))
@@ -5870,7 +5940,11 @@ function buildManifestAt(key, manifest, catalog, history, version) {
     if (name === "default" || permissions[name] || sets[name] || history.exists(catalog, id, version) === false)
       continue;
     if (history.isRemovedSet(catalog, id)) {
-      sets[name] = { identifier: name, description: "", permissions: history.membersAt(catalog, id, version) ?? [] };
+      sets[name] = {
+        identifier: name,
+        description: "",
+        permissions: history.membersAt(catalog, id, version) ?? []
+      };
       continue;
     }
     const generated = /^(allow|deny)-(.+)$/.exec(name);
@@ -5885,7 +5959,12 @@ function buildManifestAt(key, manifest, catalog, history, version) {
     };
   }
   const defaultPermission = manifest.default_permission && members("default", manifest.default_permission);
-  return { ...manifest, default_permission: defaultPermission, permissions: sortKeys(permissions), permission_sets: sortKeys(sets) };
+  return {
+    ...manifest,
+    default_permission: defaultPermission,
+    permissions: sortKeys(permissions),
+    permission_sets: sortKeys(sets)
+  };
 }
 function sortKeys(record3) {
   return Object.fromEntries(Object.entries(record3).sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0));
@@ -6185,7 +6264,11 @@ var init_catalog = __esm({
         if (!entry)
           return void 0;
         const version = locked.source === "newest" ? LATEST_RELEASE : locked.version;
-        return { locked, entry, existence: isCheckableVersion(version) ? this.versionData.history.exists(catalog, id, version) : null };
+        return {
+          locked,
+          entry,
+          existence: isCheckableVersion(version) ? this.versionData.history.exists(catalog, id, version) : null
+        };
       }
       keys() {
         return [...this.manifests.keys()].sort();
@@ -6402,7 +6485,10 @@ var init_expand = __esm({
       get bounds() {
         if (!this.limits) {
           const size = catalogSize(this.catalog);
-          this.limits = { leaves: Math.max(MAX_LEAVES_PER_ENTRY, size), walks: Math.max(MAX_SET_WALKS_PER_ENTRY, size) };
+          this.limits = {
+            leaves: Math.max(MAX_LEAVES_PER_ENTRY, size),
+            walks: Math.max(MAX_SET_WALKS_PER_ENTRY, size)
+          };
         }
         return this.limits;
       }
@@ -6437,7 +6523,11 @@ var init_expand = __esm({
           const permission = own2(manifest.permissions, parts.base);
           if (permission)
             return expansionOf([toLeaf(parts.key, parts.base, permission, [identifier])], []);
-          return unresolved(identifier, { reason: "unknown-permission", key: parts.key, base: parts.base });
+          return unresolved(identifier, {
+            reason: "unknown-permission",
+            key: parts.key,
+            base: parts.base
+          });
         }
         const id = qualifiedIdentifier(parts.key, setName);
         const refused = (limit) => expansionOf([], [{ kind: "set-too-large", set: id, limit, chain: [identifier] }]);
@@ -6527,7 +6617,11 @@ var init_expand = __esm({
         const cycleStart = this.inProgress.indexOf(memoKey);
         if (cycleStart >= 0) {
           const loop = [...this.inProgressIds.slice(cycleStart), id];
-          return { leaves: [], cyclic: true, problems: [{ problem: { kind: "set-cycle", set: id, loop }, chain: void 0 }] };
+          return {
+            leaves: [],
+            cyclic: true,
+            problems: [{ problem: { kind: "set-cycle", set: id, loop }, chain: void 0 }]
+          };
         }
         this.inProgress.push(memoKey);
         this.inProgressIds.push(id);
@@ -6556,7 +6650,12 @@ var init_expand = __esm({
               break;
             case "permission":
               work.setMembers++;
-              result.leaves.push({ key: found.key, name: found.name, permission: found.permission, chain: { id: found.id, rest: void 0 } });
+              result.leaves.push({
+                key: found.key,
+                name: found.name,
+                permission: found.permission,
+                chain: { id: found.id, rest: void 0 }
+              });
               break;
             case "set": {
               const nested = this.expandSet(found.key, found.manifest, found.name, found.set);
@@ -6806,7 +6905,11 @@ var init_platform_model = __esm({
 
 // dist/capabilities/engine/resolve.js
 function resolve(input) {
-  return new Resolution({ capabilities: input.capabilities, catalog: input.catalog, platforms: [input.platform] }).models[0];
+  return new Resolution({
+    capabilities: input.capabilities,
+    catalog: input.catalog,
+    platforms: [input.platform]
+  }).models[0];
 }
 function resolveAll(input) {
   return new Resolution(input);
@@ -6825,7 +6928,12 @@ function scopeLists(entry, leaf) {
   return { ...allow ? { allow } : {}, ...deny ? { deny } : {} };
 }
 function provenanceOf(capability, entry, leaf) {
-  return { capability: capability.identifier, file: capability.source.file, path: entry.path, chain: leaf.chain };
+  return {
+    capability: capability.identifier,
+    file: capability.source.file,
+    path: entry.path,
+    chain: leaf.chain
+  };
 }
 function prepareCapability(capability, index) {
   const windows = valuesOf(capability.windows).sort(compareCodePoints);
@@ -6856,7 +6964,12 @@ function prepareCapability(capability, index) {
     const compiled2 = compileRemotePattern(context.url, { allowUnsafe: true });
     const strict = compileRemotePattern(context.url);
     if (!strict.ok)
-      patternProblems.push({ field: "remote.urls", path: urls[i - (capability.local ? 1 : 0)].path, pattern: context.url, message: strict.message });
+      patternProblems.push({
+        field: "remote.urls",
+        path: urls[i - (capability.local ? 1 : 0)].path,
+        pattern: context.url,
+        message: strict.message
+      });
     if (!compiled2.ok)
       return () => false;
     return (origin) => origin.kind === "remote" && compiled2.test(origin.url);
@@ -7501,7 +7614,12 @@ function permissionsEnabling(manifest, key, command) {
 function whoCan(model, asked) {
   const command = model.catalog.spellCommand(asked);
   const deniedBy = model.denied.get(command) ?? [];
-  return { command, allowedBy: model.allowed.get(command) ?? [], deniedBy, deniedEverywhere: deniedBy.length > 0 };
+  return {
+    command,
+    allowedBy: model.allowed.get(command) ?? [],
+    deniedBy,
+    deniedEverywhere: deniedBy.length > 0
+  };
 }
 function accessMatrix(model, windows, origin = LOCAL_ORIGIN) {
   return new AccessMatrix(model, windows, origin);
@@ -7674,7 +7792,13 @@ var init_access = __esm({
         return { state, grantedBy, deniedBy };
       }
       toJSON() {
-        return { origin: this.origin, windows: this.windows, commands: this.commands, denied: this.denied, rows: this.rows };
+        return {
+          origin: this.origin,
+          windows: this.windows,
+          commands: this.commands,
+          denied: this.denied,
+          rows: this.rows
+        };
       }
     };
   }
@@ -7736,7 +7860,11 @@ function lookupCommand(input, index) {
   if (candidates.length === 1)
     return { ok: true, command: candidates[0], known: true, suggestions: [] };
   if (candidates.length > 1) {
-    return { ok: false, message: `"${text2}" is a command of several plugins; write which one`, suggestions: candidates };
+    return {
+      ok: false,
+      message: `"${text2}" is a command of several plugins; write which one`,
+      suggestions: candidates
+    };
   }
   if (/^[A-Za-z0-9_]+$/.test(text2))
     return { ok: true, command: text2, known: false, suggestions: index.suggest(text2) };
@@ -8357,7 +8485,10 @@ function headerParts(text2, lineStart, lineEnd) {
       const raw = text2.slice(partStart, c);
       const trimmed = raw.trim();
       const quoted = trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"');
-      parts.push({ name: quoted ? trimmed.slice(1, -1) : trimmed, offset: partStart + raw.indexOf(trimmed) + (quoted ? 1 : 0) });
+      parts.push({
+        name: quoted ? trimmed.slice(1, -1) : trimmed,
+        offset: partStart + raw.indexOf(trimmed) + (quoted ? 1 : 0)
+      });
       partStart = c + 1;
     }
   }
@@ -8478,7 +8609,16 @@ var init_toml_key_index = __esm({
         push(this.arrayHeaders, text2.slice(start, end), { index: lineStart, end: bracket + 2 });
       }
     };
-    ESCAPES = { b: "\b", t: "	", n: "\n", f: "\f", r: "\r", '"': '"', "\\": "\\", e: "\x1B" };
+    ESCAPES = {
+      b: "\b",
+      t: "	",
+      n: "\n",
+      f: "\f",
+      r: "\r",
+      '"': '"',
+      "\\": "\\",
+      e: "\x1B"
+    };
     BARE_KEY = /^[A-Za-z0-9_-]+$/;
     BARE_KEY_CHAR = /[A-Za-z0-9_-]/;
     DELIMITER = /[{,\s]/;
@@ -10253,13 +10393,25 @@ function loneSurrogateEscape(text2) {
 }
 function precheck(text2, wording, invalidUtf8At) {
   if (text2.charCodeAt(0) === 65279) {
-    return { message: `the file starts with a UTF-8 byte order mark, ${wording.rejectsBom}; save it without BOM`, offset: 0, length: 1 };
+    return {
+      message: `the file starts with a UTF-8 byte order mark, ${wording.rejectsBom}; save it without BOM`,
+      offset: 0,
+      length: 1
+    };
   }
   const nul = text2.indexOf("\0");
   if (nul >= 0)
-    return { message: "the file contains NUL bytes: it looks binary, not JSON or TOML", offset: nul, length: 1 };
+    return {
+      message: "the file contains NUL bytes: it looks binary, not JSON or TOML",
+      offset: nul,
+      length: 1
+    };
   if (invalidUtf8At !== void 0)
-    return { message: "the file is not valid UTF-8 (first bad byte here)", offset: invalidUtf8At, length: 1 };
+    return {
+      message: "the file is not valid UTF-8 (first bad byte here)",
+      offset: invalidUtf8At,
+      length: 1
+    };
   if (text2.trim() === "")
     return { message: `the file is empty; expected ${wording.expected}`, offset: 0, length: 0 };
   return void 0;
@@ -10268,7 +10420,11 @@ function excessiveNesting(text2, wording) {
   const deep = findExcessiveNesting(text2, MAX_NESTING_DEPTH);
   if (deep < 0)
     return void 0;
-  return { message: `nesting deeper than ${MAX_NESTING_DEPTH} levels; ${wording.nestingUnneeded}`, offset: deep, length: 1 };
+  return {
+    message: `nesting deeper than ${MAX_NESTING_DEPTH} levels; ${wording.nestingUnneeded}`,
+    offset: deep,
+    length: 1
+  };
 }
 function nestsDeeperThan(value, limit, depth = 1) {
   if (value === null || typeof value !== "object")
@@ -10410,7 +10566,12 @@ function findTableHeader(text2, index, from, path46, i) {
       const last = rest.length ? rest[rest.length - 1] : parts[j2];
       if (lineStart < from && last.offset < from)
         continue;
-      return { keyOffset: last.offset, keyLength: last.name.length, end: close + 1, consumed: rest.length };
+      return {
+        keyOffset: last.offset,
+        keyLength: last.name.length,
+        end: close + 1,
+        consumed: rest.length
+      };
     }
   }
   return void 0;
@@ -10467,9 +10628,17 @@ var init_document = __esm({
           if (deep2)
             return new _SourceDocument(absolutePath, file, text2, format3, void 0, deep2, void 0);
           const errors = [];
-          jsoncParser().parseTree(text2, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+          jsoncParser().parseTree(text2, errors, {
+            disallowComments: true,
+            allowTrailingComma: false,
+            allowEmptyContent: false
+          });
           const first = errors[0];
-          const failure = first ? { message: describeJsonError(first, text2), offset: first.offset, length: Math.max(1, first.length) } : { message: "invalid JSON", offset: 0, length: 0 };
+          const failure = first ? {
+            message: describeJsonError(first, text2),
+            offset: first.offset,
+            length: Math.max(1, first.length)
+          } : { message: "invalid JSON", offset: 0, length: 0 };
           return new _SourceDocument(absolutePath, file, text2, format3, void 0, failure, void 0);
         }
         const deep = nestsDeeperThan(value, MAX_NESTING_DEPTH) ? excessiveNesting(text2, wording) : void 0;
@@ -10477,7 +10646,11 @@ var init_document = __esm({
           return new _SourceDocument(absolutePath, file, text2, format3, void 0, deep, void 0);
         const surrogate2 = loneSurrogateEscape(text2);
         if (surrogate2 >= 0) {
-          const failure = { message: `invalid JSON: a lone surrogate escape is not a character (${wording.rejectsSurrogates})`, offset: surrogate2, length: 6 };
+          const failure = {
+            message: `invalid JSON: a lone surrogate escape is not a character (${wording.rejectsSurrogates})`,
+            offset: surrogate2,
+            length: 6
+          };
           return new _SourceDocument(absolutePath, file, text2, format3, void 0, failure, void 0);
         }
         return new _SourceDocument(absolutePath, file, text2, format3, value, void 0, void 0);
@@ -10683,7 +10856,10 @@ var init_document = __esm({
           const found = typeof index === "number" ? this.arrayOfTablesHeader(key, offset, index) : void 0;
           if (found) {
             offset = found.end;
-            keyAt = { offset: found.index + this.text.slice(found.index, found.end).indexOf(key), length: key.length };
+            keyAt = {
+              offset: found.index + this.text.slice(found.index, found.end).indexOf(key),
+              length: key.length
+            };
             i++;
             continue;
           }
@@ -10698,7 +10874,10 @@ var init_document = __esm({
           if (at === void 0) {
             const header3 = typeof index !== "number" && i === path46.length - 1 ? this.arrayOfTablesHeader(key, offset, 0) : void 0;
             if (header3)
-              keyAt = { offset: header3.index + this.text.slice(header3.index, header3.end).indexOf(key), length: key.length };
+              keyAt = {
+                offset: header3.index + this.text.slice(header3.index, header3.end).indexOf(key),
+                length: key.length
+              };
             else
               exact = false;
             break;
@@ -10846,7 +11025,10 @@ function readTextFile(file, maxBytes) {
     if (!info.isFile())
       return { ok: false, message: "is not a regular file (FIFO, socket or device); skipped" };
     if (info.size > maxBytes) {
-      return { ok: false, message: `file is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} limit (raise it with --max-file-size)` };
+      return {
+        ok: false,
+        message: `file is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} limit (raise it with --max-file-size)`
+      };
     }
     const decoded = decodeUtf8((0, import_node_fs2.readFileSync)(target));
     if (editorTexts === void 0)
@@ -11061,7 +11243,10 @@ async function walk(root2, extensions, options = {}) {
           isDir = info.isDirectory();
           isFile2 = info.isFile();
         } catch (error) {
-          result.problems.push({ file: full, message: `broken symbolic link: ${describeIoError(error)}` });
+          result.problems.push({
+            file: full,
+            message: `broken symbolic link: ${describeIoError(error)}`
+          });
           continue;
         }
       }
@@ -11077,7 +11262,10 @@ async function walk(root2, extensions, options = {}) {
         if (isFile2)
           result.files.push(full);
         else
-          result.problems.push({ file: full, message: "is not a regular file (FIFO, socket or device); skipped" });
+          result.problems.push({
+            file: full,
+            message: "is not a regular file (FIFO, socket or device); skipped"
+          });
       } else if (isFile2 && !name.startsWith(".")) {
         result.skipped.push(full);
       }
@@ -11242,7 +11430,16 @@ var init_capability = __esm({
     "use strict";
     init_location();
     init_json();
-    CAPABILITY_FIELDS = ["identifier", "description", "remote", "local", "windows", "webviews", "permissions", "platforms"];
+    CAPABILITY_FIELDS = [
+      "identifier",
+      "description",
+      "remote",
+      "local",
+      "windows",
+      "webviews",
+      "permissions",
+      "platforms"
+    ];
     REMOTE_FIELDS = ["urls"];
     PERMISSION_ENTRY_FIELDS = ["identifier", "allow", "deny"];
     WRAPPED_FILE_FIELDS = ["capabilities"];
@@ -12421,7 +12618,10 @@ function listsInForce(merged, base, keys) {
     if (seen)
       seen.platforms.push(platform);
     else
-      lists.set(list, { document: patch && valueAt2(patch.value, keys) === list ? patch : base, platforms: [platform] });
+      lists.set(list, {
+        document: patch && valueAt2(patch.value, keys) === list ? patch : base,
+        platforms: [platform]
+      });
   }
   return [...lists].map(([list, { document, platforms }]) => ({
     list,
@@ -12430,7 +12630,14 @@ function listsInForce(merged, base, keys) {
   }));
 }
 function appConfigFrom(document, platformConfigs = []) {
-  const config = { document, platformConfigs: [...platformConfigs], windows: [], capabilityRefs: [], inlineCapabilities: [], capabilityLists: [] };
+  const config = {
+    document,
+    platformConfigs: [...platformConfigs],
+    windows: [],
+    capabilityRefs: [],
+    inlineCapabilities: [],
+    capabilityLists: []
+  };
   const merged = TARGETS.map((platform) => {
     const patch = platformConfigs.find((config2) => config2.platform === platform)?.document;
     return patch ? { platform, patch, root: mergePatch(document.value, patch.value) } : { platform, root: document.value };
@@ -12440,18 +12647,33 @@ function appConfigFrom(document, platformConfigs = []) {
       if (!isPlainObject(window))
         return;
       const label = typeof window.label === "string" ? window.label : "main";
-      config.windows.push({ label, path: [...WINDOWS, index], document: declaredIn, ...platforms ? { platforms } : {} });
+      config.windows.push({
+        label,
+        path: [...WINDOWS, index],
+        document: declaredIn,
+        ...platforms ? { platforms } : {}
+      });
     });
   }
   for (const { list, document: declaredIn, platforms } of listsInForce(merged, document, CAPABILITIES)) {
-    const selection = { document: declaredIn, refs: [], inline: [], ...platforms ? { platforms } : {} };
+    const selection = {
+      document: declaredIn,
+      refs: [],
+      inline: [],
+      ...platforms ? { platforms } : {}
+    };
     const read = Math.min(list.length, LIMITS.configCapabilities);
     if (read < list.length)
       selection.listed = list.length;
     list.slice(0, read).forEach((item, index) => {
       const itemPath = [...CAPABILITIES, index];
       if (typeof item === "string")
-        selection.refs.push({ identifier: item, path: itemPath, document: declaredIn, ...platforms ? { platforms } : {} });
+        selection.refs.push({
+          identifier: item,
+          path: itemPath,
+          document: declaredIn,
+          ...platforms ? { platforms } : {}
+        });
       else if (isPlainObject(item)) {
         const capability = toCapability({ path: itemPath, value: item }, { file: declaredIn.file, absolutePath: declaredIn.absolutePath, inline: true });
         if (!capability)
@@ -12496,7 +12718,10 @@ function limitConfig(config, problem) {
     if (count > LIMITS.configWindows)
       continue;
     if (window.label.length > LIMITS.labelLength)
-      problem(window.document.absolutePath, labelTooLong(window.label.length), [...window.path, "label"]);
+      problem(window.document.absolutePath, labelTooLong(window.label.length), [
+        ...window.path,
+        "label"
+      ]);
     else
       kept.push(window);
   }
@@ -12515,7 +12740,13 @@ var init_app_config = __esm({
     init_types2();
     init_apps();
     init_wording2();
-    FILE_WORD = { linux: "linux", macOS: "macos", windows: "windows", android: "android", iOS: "ios" };
+    FILE_WORD = {
+      linux: "linux",
+      macOS: "macos",
+      windows: "windows",
+      android: "android",
+      iOS: "ios"
+    };
     WINDOWS = ["app", "windows"];
     CAPABILITIES = ["app", "security", "capabilities"];
   }
@@ -12539,7 +12770,10 @@ function everyOrigin(model) {
   };
 }
 function knownWindowLabels(project) {
-  const declared = [...project.config?.windows.map((w2) => w2.label) ?? [], ...project.codeWindows?.labels.map((made) => made.label) ?? []];
+  const declared = [
+    ...project.config?.windows.map((w2) => w2.label) ?? [],
+    ...project.codeWindows?.labels.map((made) => made.label) ?? []
+  ];
   if (declared.length)
     return [...new Set(declared)];
   const literal2 = /* @__PURE__ */ new Set();
@@ -12646,7 +12880,12 @@ function trimUrl(url) {
 function commandOfRefusal(refusal, index) {
   if (!refusal.invokedForm && !refusal.written.includes(".")) {
     const known = index.has(refusal.written);
-    return { ok: true, command: refusal.written, known, suggestions: known ? [] : index.suggest(refusal.written) };
+    return {
+      ok: true,
+      command: refusal.written,
+      known,
+      suggestions: known ? [] : index.suggest(refusal.written)
+    };
   }
   return lookupCommand(refusal.written, index);
 }
@@ -12654,7 +12893,12 @@ function explainCall(project, groups, query, lineOf2) {
   const webview = query.webview ?? query.window;
   const verdicts = [];
   for (const group of groups) {
-    const result = resolveAccess(group.model, { window: query.window, webview, origin: query.origin, command: query.command });
+    const result = resolveAccess(group.model, {
+      window: query.window,
+      webview,
+      origin: query.origin,
+      command: query.command
+    });
     const explanation = result.explanation;
     const same = verdicts.find((v2) => v2.explanation.verdict === explanation.verdict && v2.explanation.message === explanation.message);
     if (same)
@@ -12724,10 +12968,22 @@ function suggest(project, groups, query, webview, verdicts, lineOf2) {
   const capability = newCapability(query, entry, refusedOn2, groups);
   const newCapabilityFile = `src-tauri/capabilities/${String(capability.identifier)}.${capabilitySyntax(project)}`;
   const nearMissWindows = nearMissWindowPatterns(project, groups, query.window, webview, query.command, (file, path46) => lineOf2({ file, path: path46 }));
-  const suggestion = { entry, reason, newCapability: capability, newCapabilityFile, removeDenies, nearMissWindows, notes };
+  const suggestion = {
+    entry,
+    reason,
+    newCapability: capability,
+    newCapabilityFile,
+    removeDenies,
+    nearMissWindows,
+    notes
+  };
   if (covering) {
     const permissionsPath = [...covering.source.path, "permissions"];
-    suggestion.addTo = { capability: covering.identifier, file: covering.source.file, line: lineOf2({ file: covering.source.file, path: permissionsPath }) };
+    suggestion.addTo = {
+      capability: covering.identifier,
+      file: covering.source.file,
+      line: lineOf2({ file: covering.source.file, path: permissionsPath })
+    };
   }
   return suggestion;
 }
@@ -12785,7 +13041,9 @@ function coveringCapability(models, window, webview, origin) {
 }
 function newCapability(query, entry, refusedOn2, groups) {
   const { name } = parseCommandName(query.command);
-  const capability = { identifier: `${query.window}-${name.replace(/_/g, "-")}`.replace(/[^A-Za-z0-9-]/g, "-") };
+  const capability = {
+    identifier: `${query.window}-${name.replace(/_/g, "-")}`.replace(/[^A-Za-z0-9-]/g, "-")
+  };
   if (query.webview !== void 0 && query.webview !== query.window)
     capability.webviews = [query.webview];
   else
@@ -12805,7 +13063,10 @@ function commandIndexFor(catalog, groups) {
   return new CommandIndex(catalog, groups.flatMap((g) => [...g.model.allowed.keys(), ...g.model.denied.keys()]));
 }
 function nearMissWindowPatterns(project, groups, window, webview, command, lineOf2) {
-  const declared = /* @__PURE__ */ new Set([...project.config?.windows.map((w2) => w2.label) ?? [], ...project.codeWindows?.labels.map((made) => made.label) ?? []]);
+  const declared = /* @__PURE__ */ new Set([
+    ...project.config?.windows.map((w2) => w2.label) ?? [],
+    ...project.codeWindows?.labels.map((made) => made.label) ?? []
+  ]);
   const found = /* @__PURE__ */ new Map();
   for (const group of groups) {
     for (const resolved of group.model.capabilities) {
@@ -12856,10 +13117,16 @@ var init_explain = __esm({
     PATTERNS = [
       ["release", /Command (\S+?) not allowed by ACL/],
       ["denied", new RegExp(`${NAME2} explicitly denied on origin (?:remote: )?(\\S+)`)],
-      ["not-allowed-here", new RegExp(`${NAME2} not allowed on window "([^"]*)", webview "([^"]*)", URL: (?:remote: )?(\\S+)`)],
+      [
+        "not-allowed-here",
+        new RegExp(`${NAME2} not allowed on window "([^"]*)", webview "([^"]*)", URL: (?:remote: )?(\\S+)`)
+      ],
       ["plugin-not-found", new RegExp(`${NAME2} not allowed\\. Plugin not found`)],
       ["command-not-found", new RegExp(`${NAME2} not allowed\\. Command not found`)],
-      ["permissions-listed", new RegExp(`${NAME2} not allowed\\. Permissions associated with this command`)]
+      [
+        "permissions-listed",
+        new RegExp(`${NAME2} not allowed\\. Permissions associated with this command`)
+      ]
     ];
   }
 });
@@ -12978,7 +13245,10 @@ function markersOf() {
   if (!markers) {
     const { randomBytes } = (0, import_node_module.createRequire)(__caplintBundleUrl)("node:crypto");
     const nonce = randomBytes(9).toString("base64url");
-    markers = { open: `\uE000${nonce}:`, pattern: new RegExp(`\\ue000${nonce}:(\\d+)\\ue001`, "g") };
+    markers = {
+      open: `\uE000${nonce}:`,
+      pattern: new RegExp(`\\ue000${nonce}:(\\d+)\\ue001`, "g")
+    };
   }
   return markers;
 }
@@ -13281,7 +13551,12 @@ function compareManifest(key, manifest, reference, context) {
     const own3 = ownEntry(manifest.permissions, name);
     if (!own3) {
       if (existence(name) === true)
-        differences.push({ key, name, path: [key, "permissions"], message: `the manifest lacks "${qualified(name)}", which ${where3} defines` });
+        differences.push({
+          key,
+          name,
+          path: [key, "permissions"],
+          message: `the manifest lacks "${qualified(name)}", which ${where3} defines`
+        });
       continue;
     }
     const lost = lostCommands(name, own3, def);
@@ -13332,7 +13607,12 @@ function compareManifest(key, manifest, reference, context) {
     }
   }
   const sets = [
-    ["default", manifest.default_permission, reference.default_permission, [key, "default_permission", "permissions"]],
+    [
+      "default",
+      manifest.default_permission,
+      reference.default_permission,
+      [key, "default_permission", "permissions"]
+    ],
     ...Object.entries(reference.permission_sets).map(([name, set]) => [
       name,
       ownEntry(manifest.permission_sets, name),
@@ -13345,9 +13625,19 @@ function compareManifest(key, manifest, reference, context) {
       continue;
     if (!own3) {
       if (name !== "default" && existence(name) === true)
-        differences.push({ key, name, path: [key, "permission_sets"], message: `the manifest lacks the set "${qualified(name)}", which ${where3} defines` });
+        differences.push({
+          key,
+          name,
+          path: [key, "permission_sets"],
+          message: `the manifest lacks the set "${qualified(name)}", which ${where3} defines`
+        });
       else if (name === "default" && membersKnown)
-        differences.push({ key, name, path: [key, "default_permission"], message: `the manifest has no "${qualified("default")}", which ${where3} defines` });
+        differences.push({
+          key,
+          name,
+          path: [key, "default_permission"],
+          message: `the manifest has no "${qualified("default")}", which ${where3} defines`
+        });
       continue;
     }
     if (!membersKnown)
@@ -13358,8 +13648,16 @@ function compareManifest(key, manifest, reference, context) {
       continue;
     const missing = theirs.filter((member2) => !mine.includes(member2));
     const extra = mine.filter((member2) => !theirs.includes(member2));
-    const parts = [missing.length ? `lacks ${quoteAll(missing)}` : "", extra.length ? `adds ${quoteAll(extra)}` : ""].filter(Boolean);
-    differences.push({ key, name, path: path46, message: `"${qualified(name)}" in the manifest ${parts.join(" and ")}, unlike ${where3}` });
+    const parts = [
+      missing.length ? `lacks ${quoteAll(missing)}` : "",
+      extra.length ? `adds ${quoteAll(extra)}` : ""
+    ].filter(Boolean);
+    differences.push({
+      key,
+      name,
+      path: path46,
+      message: `"${qualified(name)}" in the manifest ${parts.join(" and ")}, unlike ${where3}`
+    });
   }
   return differences;
 }
@@ -13398,7 +13696,10 @@ function answersNoReleaseGives(key, manifest, reference, reported, newest, histo
   const releases = history.versions(catalog).filter((version) => history.isVerified(catalog, version));
   for (const version of releases) {
     const then = new Map(answerChanges(key, manifest, manifestAt(key, newest, catalog, history, version)).map((change) => [change.id, change.items]));
-    left = left.map((change) => ({ ...change, items: change.items.filter((item) => then.get(change.id)?.includes(item)) })).filter((change) => change.items.length > 0);
+    left = left.map((change) => ({
+      ...change,
+      items: change.items.filter((item) => then.get(change.id)?.includes(item))
+    })).filter((change) => change.items.length > 0);
     if (left.length === 0)
       return [];
   }
@@ -13416,18 +13717,37 @@ function answerChanges(key, manifest, reference) {
   const changes = [];
   const add = (change, side) => {
     if (change.items.length)
-      changes.push({ ...change, id: `${change.name}\0${side}`, items: sortedStrings(change.items) });
+      changes.push({
+        ...change,
+        id: `${change.name}\0${side}`,
+        items: sortedStrings(change.items)
+      });
   };
   for (const [name, own3] of Object.entries(manifest.permissions)) {
     const expected2 = ownEntry(reference.permissions, name);
     if (!expected2)
       continue;
     const path46 = [key, "permissions", name, "commands"];
-    add({ name, path: [...path46, "allow"], items: own3.commands.allow.filter((c) => !expected2.commands.allow.includes(c)), verb: "also allows" }, "allow");
-    add({ name, path: [...path46, "deny"], items: expected2.commands.deny.filter((c) => !own3.commands.deny.includes(c)), verb: "no longer denies" }, "deny");
+    add({
+      name,
+      path: [...path46, "allow"],
+      items: own3.commands.allow.filter((c) => !expected2.commands.allow.includes(c)),
+      verb: "also allows"
+    }, "allow");
+    add({
+      name,
+      path: [...path46, "deny"],
+      items: expected2.commands.deny.filter((c) => !own3.commands.deny.includes(c)),
+      verb: "no longer denies"
+    }, "deny");
   }
   const sets = [
-    ["default", manifest.default_permission, reference.default_permission, [key, "default_permission", "permissions"]],
+    [
+      "default",
+      manifest.default_permission,
+      reference.default_permission,
+      [key, "default_permission", "permissions"]
+    ],
     ...Object.entries(manifest.permission_sets).map(([name, set]) => [
       name,
       set,
@@ -13437,7 +13757,12 @@ function answerChanges(key, manifest, reference) {
   ];
   for (const [name, own3, expected2, path46] of sets)
     if (own3 && expected2)
-      add({ name, path: path46, items: own3.permissions.filter((member2) => !expected2.permissions.includes(member2)), verb: "adds" }, "members");
+      add({
+        name,
+        path: path46,
+        items: own3.permissions.filter((member2) => !expected2.permissions.includes(member2)),
+        verb: "adds"
+      }, "members");
   return changes;
 }
 function withoutNames(manifest, names) {
@@ -13445,7 +13770,11 @@ function withoutNames(manifest, names) {
     return manifest;
   const drop = new Set(names);
   const keep = (record3) => Object.fromEntries(Object.entries(record3).filter(([name]) => !drop.has(name)));
-  return { ...manifest, permissions: keep(manifest.permissions), permission_sets: keep(manifest.permission_sets) };
+  return {
+    ...manifest,
+    permissions: keep(manifest.permissions),
+    permission_sets: keep(manifest.permission_sets)
+  };
 }
 function lostCommands(name, own3, expected2) {
   const generated = /^(allow|deny)-(.+)$/.exec(name);
@@ -13460,7 +13789,10 @@ function lostCommands(name, own3, expected2) {
       return [];
     return missing;
   };
-  return { allow: lost(own3.commands.allow, expected2.commands.allow), deny: lost(own3.commands.deny, expected2.commands.deny) };
+  return {
+    allow: lost(own3.commands.allow, expected2.commands.allow),
+    deny: lost(own3.commands.deny, expected2.commands.deny)
+  };
 }
 function sameGrant(a2, b2) {
   return sameList(sortedStrings(a2.commands.allow), sortedStrings(b2.commands.allow)) && sameList(sortedStrings(a2.commands.deny), sortedStrings(b2.commands.deny)) && JSON.stringify(a2.scope ?? null) === JSON.stringify(b2.scope ?? null) && JSON.stringify(a2.platforms ?? null) === JSON.stringify(b2.platforms ?? null);
@@ -13483,7 +13815,10 @@ function unionManifest(manifest, reference) {
       return expected2 ?? null;
     if (!expected2)
       return own3;
-    const members = [...own3.permissions, ...expected2.permissions.filter((member2) => !own3.permissions.includes(member2))];
+    const members = [
+      ...own3.permissions,
+      ...expected2.permissions.filter((member2) => !own3.permissions.includes(member2))
+    ];
     return members.length === own3.permissions.length ? own3 : { ...own3, permissions: members };
   };
   const sets = { ...manifest.permission_sets };
@@ -13501,14 +13836,23 @@ function unionManifest(manifest, reference) {
   return { ...manifest, default_permission: defaultPermission, permissions, permission_sets: sets };
 }
 function unionPermission(own3, expected2) {
-  const union = (a2, b2) => [...a2, ...b2.filter((x2) => !a2.includes(x2))];
+  const union = (a2, b2) => [
+    ...a2,
+    ...b2.filter((x2) => !a2.includes(x2))
+  ];
   const both = (a2, b2) => a2.filter((x2) => b2.includes(x2));
   const key = (value) => JSON.stringify(value);
-  const scopeAllow = [...own3.scope?.allow ?? [], ...(expected2.scope?.allow ?? []).filter((v2) => !(own3.scope?.allow ?? []).some((w2) => key(w2) === key(v2)))];
+  const scopeAllow = [
+    ...own3.scope?.allow ?? [],
+    ...(expected2.scope?.allow ?? []).filter((v2) => !(own3.scope?.allow ?? []).some((w2) => key(w2) === key(v2)))
+  ];
   const scopeDeny = (own3.scope?.deny ?? []).filter((v2) => (expected2.scope?.deny ?? []).some((w2) => key(w2) === key(v2)));
   const merged = {
     ...own3,
-    commands: { allow: union(own3.commands.allow, expected2.commands.allow), deny: both(own3.commands.deny, expected2.commands.deny) }
+    commands: {
+      allow: union(own3.commands.allow, expected2.commands.allow),
+      deny: both(own3.commands.deny, expected2.commands.deny)
+    }
   };
   if (scopeAllow.length || scopeDeny.length || own3.scope || expected2.scope) {
     merged.scope = {};
@@ -14403,21 +14747,34 @@ var init_toml = __esm({
       if (deep >= 0)
         return {
           value: void 0,
-          error: { message: `dotted keys nest deeper than ${MAX_NESTING_DEPTH} levels; ${wording.nestingUnneeded}`, offset: deep, length: 1 }
+          error: {
+            message: `dotted keys nest deeper than ${MAX_NESTING_DEPTH} levels; ${wording.nestingUnneeded}`,
+            offset: deep,
+            length: 1
+          }
         };
       try {
-        return { value: JSON.parse(JSON.stringify(parse3(text2), keepNonFinite), restoreNonFinite) };
+        return {
+          value: JSON.parse(JSON.stringify(parse3(text2), keepNonFinite), restoreNonFinite)
+        };
       } catch (error) {
         if (error instanceof TomlError) {
           const offset = new LineIndex(text2).offset({ line: error.line, column: error.column });
           const firstLine = error.message.split("\n")[0] ?? "syntax error";
           return {
             value: void 0,
-            error: { message: `invalid TOML: ${firstLine.replace(/^Invalid TOML document: /, "")}`, offset, length: 1 }
+            error: {
+              message: `invalid TOML: ${firstLine.replace(/^Invalid TOML document: /, "")}`,
+              offset,
+              length: 1
+            }
           };
         }
         if (error instanceof RangeError)
-          return { value: void 0, error: { message: "the file nests too deeply to parse", offset: 0, length: 1 } };
+          return {
+            value: void 0,
+            error: { message: "the file nests too deeply to parse", offset: 0, length: 1 }
+          };
         throw error;
       }
     };
@@ -14488,7 +14845,11 @@ function lockedPackages(text2) {
   let current;
   const flush = () => {
     if (current?.name !== void 0 && current.version !== void 0)
-      packages.push({ name: current.name, version: current.version, ...current.source !== void 0 ? { source: current.source } : {} });
+      packages.push({
+        name: current.name,
+        version: current.version,
+        ...current.source !== void 0 ? { source: current.source } : {}
+      });
   };
   for (const raw of text2.split("\n")) {
     const line = raw.trim();
@@ -14790,7 +15151,10 @@ async function workspaceRoot(folders, root2, maxBytes) {
   for (const dir of folders) {
     const toml = await readToml(import_node_path7.default.join(dir, "Cargo.toml"), root2, maxBytes);
     if (toml && isPlainObject(toml.workspace)) {
-      return { dir, dependencies: isPlainObject(toml.workspace.dependencies) ? toml.workspace.dependencies : {} };
+      return {
+        dir,
+        dependencies: isPlainObject(toml.workspace.dependencies) ? toml.workspace.dependencies : {}
+      };
     }
   }
   return void 0;
@@ -14812,7 +15176,11 @@ function dependencyPlugins(manifest, manifestDir, workspace, locked, root2) {
   if (isPlainObject(manifest.target)) {
     for (const [key, target] of Object.entries(manifest.target)) {
       if (isPlainObject(target) && isPlainObject(target.dependencies)) {
-        tables.push({ name: `target.'${key}'.dependencies`, table: target.dependencies, applies: (t) => targetKeyApplies(key, t) });
+        tables.push({
+          name: `target.'${key}'.dependencies`,
+          table: target.dependencies,
+          applies: (t) => targetKeyApplies(key, t)
+        });
       }
     }
   }
@@ -14955,14 +15323,24 @@ function shippedTargets(build2, capabilities) {
     const evidence = [...build2.mobileEvidence[target] ?? []];
     const naming = capabilities.find((capability) => capability.platforms?.some((item) => item.value === target));
     if (naming)
-      evidence.push({ says: `capability file ${naming.source.file} names ${target} in "platforms"`, certain: true });
+      evidence.push({
+        says: `capability file ${naming.source.file} names ${target} in "platforms"`,
+        certain: true
+      });
     const schema = capabilities.find((capability) => capability.schemaRef !== void 0 && MOBILE_SCHEMA[target].test(capability.schemaRef));
     if (schema)
-      evidence.push({ says: `capability file ${schema.source.file} uses ${schema.schemaRef}, which only a mobile build writes`, certain: true });
+      evidence.push({
+        says: `capability file ${schema.source.file} uses ${schema.schemaRef}, which only a mobile build writes`,
+        certain: true
+      });
     if (evidence.length === 0)
       continue;
     const deciding = evidence.find((piece) => piece.certain) ?? evidence[0];
-    shipped.set(target, { says: deciding.says, certain: deciding.certain, evidence: [deciding, ...evidence.filter((piece) => piece !== deciding)] });
+    shipped.set(target, {
+      says: deciding.says,
+      certain: deciding.certain,
+      evidence: [deciding, ...evidence.filter((piece) => piece !== deciding)]
+    });
   }
   return shipped;
 }
@@ -15030,8 +15408,14 @@ var init_build = __esm({
       }
     };
     MOBILE_FILES = {
-      android: { project: "android", configs: ["tauri.android.conf.json", "tauri.android.conf.json5", "Tauri.android.toml"] },
-      iOS: { project: "apple", configs: ["tauri.ios.conf.json", "tauri.ios.conf.json5", "Tauri.ios.toml"] }
+      android: {
+        project: "android",
+        configs: ["tauri.android.conf.json", "tauri.android.conf.json5", "Tauri.android.toml"]
+      },
+      iOS: {
+        project: "apple",
+        configs: ["tauri.ios.conf.json", "tauri.ios.conf.json5", "Tauri.ios.toml"]
+      }
     };
     MOBILE_CI_COMMAND = {
       android: /\btauri(?:[\s:"'-]+|\s+\S+\s+)android\s+(?:build|init|dev)\b/,
@@ -15161,7 +15545,10 @@ function checkPermissionFile(value) {
       return [];
     if (Array.isArray(root2[field2]))
       return root2[field2];
-    checker.problems.push({ path: [field2], message: `[[${field2}]] must be a list of tables, found ${typeName(root2[field2])}` });
+    checker.problems.push({
+      path: [field2],
+      message: `[[${field2}]] must be a list of tables, found ${typeName(root2[field2])}`
+    });
     return [];
   };
   list("set").forEach((raw, index) => {
@@ -15169,7 +15556,10 @@ function checkPermissionFile(value) {
     if (!set)
       return;
     if (typeof set.identifier !== "string")
-      checker.problems.push({ path: ["set", index, "identifier"], message: `a [[set]] needs a string "identifier", found ${typeName(set.identifier)}` });
+      checker.problems.push({
+        path: ["set", index, "identifier"],
+        message: `a [[set]] needs a string "identifier", found ${typeName(set.identifier)}`
+      });
     checker.strings(set.permissions, ["set", index, "permissions"], `"permissions" of set ${JSON.stringify(set.identifier)}`);
   });
   list("permission").forEach((raw, index) => {
@@ -15205,7 +15595,10 @@ var init_manifest_shape = __esm({
         if (value === void 0 && optional)
           return [];
         if (!Array.isArray(value)) {
-          this.problems.push({ path: path46, message: `${what} must be a list of strings, found ${value === void 0 ? "nothing" : typeName(value)}` });
+          this.problems.push({
+            path: path46,
+            message: `${what} must be a list of strings, found ${value === void 0 ? "nothing" : typeName(value)}`
+          });
           return [];
         }
         const out = [];
@@ -15213,14 +15606,20 @@ var init_manifest_shape = __esm({
           if (typeof item === "string")
             out.push(item);
           else
-            this.problems.push({ path: [...path46, index], message: `${what} must hold strings, found ${typeName(item)}` });
+            this.problems.push({
+              path: [...path46, index],
+              message: `${what} must hold strings, found ${typeName(item)}`
+            });
         });
         return out;
       }
       object(value, path46, what) {
         if (isObject(value))
           return value;
-        this.problems.push({ path: path46, message: `${what} must be an object, found ${value === void 0 ? "nothing" : typeName(value)}` });
+        this.problems.push({
+          path: path46,
+          message: `${what} must be an object, found ${value === void 0 ? "nothing" : typeName(value)}`
+        });
         return void 0;
       }
     };
@@ -15285,7 +15684,12 @@ var init_file_names = __esm({
 
 // dist/capabilities/load/permission-files.js
 function manifestFromPermissionFiles(files) {
-  const manifest = { default_permission: null, permissions: {}, permission_sets: {}, global_scope_schema: null };
+  const manifest = {
+    default_permission: null,
+    permissions: {},
+    permission_sets: {},
+    global_scope_schema: null
+  };
   for (const { value, absolutePath } of files) {
     if (!isPlainObject(value))
       continue;
@@ -15356,8 +15760,16 @@ var init_permission_files = __esm({
 function autogeneratedPermissions(command) {
   const slug = command.replace(/_/g, "-");
   return [
-    { identifier: `allow-${slug}`, description: ALLOW_TEXT(command), commands: { allow: [command], deny: [] } },
-    { identifier: `deny-${slug}`, description: DENY_TEXT(command), commands: { allow: [], deny: [command] } }
+    {
+      identifier: `allow-${slug}`,
+      description: ALLOW_TEXT(command),
+      commands: { allow: [command], deny: [] }
+    },
+    {
+      identifier: `deny-${slug}`,
+      description: DENY_TEXT(command),
+      commands: { allow: [], deny: [command] }
+    }
   ];
 }
 function buildScriptCommands(source) {
@@ -15546,22 +15958,37 @@ async function readBuildPlugins(srcTauri, build2, buildScript, root2, maxBytes, 
     const folder = import_node_path9.default.join(srcTauri, "permissions", plugin.name);
     result.inlinedFolders.push(folder);
     const files = await pathKind(folder) === "directory" ? await readFolder(folder) : void 0;
-    result.manifests.set(plugin.name, { manifest: inlinedManifest(plugin, files), from: import_node_path9.default.join(srcTauri, "build.rs") });
+    result.manifests.set(plugin.name, {
+      manifest: inlinedManifest(plugin, files),
+      from: import_node_path9.default.join(srcTauri, "build.rs")
+    });
   }
   for (const dependency of build2?.plugins.values() ?? []) {
     if (dependency.source.kind !== "path")
       continue;
     const { dir, inside } = dependency.source;
     if (dir === void 0) {
-      result.unread.push({ key: dependency.key, crate: dependency.crate, why: "it is a path dependency, and no Cargo.toml was read to say where" });
+      result.unread.push({
+        key: dependency.key,
+        crate: dependency.crate,
+        why: "it is a path dependency, and no Cargo.toml was read to say where"
+      });
       continue;
     }
     if (!inside) {
-      result.unread.push({ key: dependency.key, crate: dependency.crate, why: `its path ${dir} is outside the repository, which caplint never reads` });
+      result.unread.push({
+        key: dependency.key,
+        crate: dependency.crate,
+        why: `its path ${dir} is outside the repository, which caplint never reads`
+      });
       continue;
     }
     if (await pathKind(dir) !== "directory" || !staysInside(dir, root2)) {
-      result.unread.push({ key: dependency.key, crate: dependency.crate, why: `its folder ${import_node_path9.default.relative(root2, dir) || "."} is not in the checkout` });
+      result.unread.push({
+        key: dependency.key,
+        crate: dependency.crate,
+        why: `its folder ${import_node_path9.default.relative(root2, dir) || "."} is not in the checkout`
+      });
       continue;
     }
     const manifest = await pathPluginManifest(dir, maxBytes, readFolder);
@@ -15625,7 +16052,11 @@ async function pathPluginManifest(dir, maxBytes, readFolder) {
 }
 function sorted(manifest) {
   const byName = (record3) => Object.fromEntries(Object.entries(record3).sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0));
-  return { ...manifest, permissions: byName(manifest.permissions), permission_sets: byName(manifest.permission_sets) };
+  return {
+    ...manifest,
+    permissions: byName(manifest.permissions),
+    permission_sets: byName(manifest.permission_sets)
+  };
 }
 async function readCargoHomePlugins(build2, skip, official, cargoHome, maxBytes, readFolder) {
   const manifests = /* @__PURE__ */ new Map();
@@ -15689,9 +16120,13 @@ function gitCheckoutFolder(cargoHome, crate, url, maxBytes) {
   if (commit === void 0)
     return { why: "no Cargo.lock names its commit (run cargo generate-lockfile)" };
   if (!COMMIT.test(commit))
-    return { why: "Cargo.lock names a commit that is no git object id, and Cargo refuses such a lock" };
+    return {
+      why: "Cargo.lock names a commit that is no git object id, and Cargo refuses such a lock"
+    };
   if (!CRATE_NAME.test(crate))
-    return { why: "Cargo.lock names a crate name Cargo does not allow, and Cargo refuses such a lock" };
+    return {
+      why: "Cargo.lock names a crate name Cargo does not allow, and Cargo refuses such a lock"
+    };
   const repository = repositoryIdent(url.slice(0, hash));
   const checkouts = import_node_path9.default.join(cargoHome, "git", "checkouts");
   const where3 = `Cargo's git checkouts at ${checkouts}`;
@@ -16007,7 +16442,9 @@ function boundLiterals(source, name, at, depth = 0) {
     if (index >= 0)
       enclosing = { name: match2[1] ?? match2[3], index, start: match2.index };
   }
-  const declarations = [...before.matchAll(new RegExp(`\\b(?:const|let|var)\\s+${name.replace(/\$/g, "\\$")}\\s*=\\s*`, "g"))].filter((match2) => enclosing === void 0 || match2.index > enclosing.start);
+  const declarations = [
+    ...before.matchAll(new RegExp(`\\b(?:const|let|var)\\s+${name.replace(/\$/g, "\\$")}\\s*=\\s*`, "g"))
+  ].filter((match2) => enclosing === void 0 || match2.index > enclosing.start);
   const declaration = declarations[declarations.length - 1];
   if (declaration) {
     const start = declaration.index + declaration[0].length;
@@ -16245,7 +16682,9 @@ var init_js_api = __esm({
     PLUGIN_PREFIX = "@tauri-apps/plugin-";
     placeholderNote = (commands) => {
       const notes = [];
-      const argumentsUsed = [...new Set(commands.flatMap((command) => [...command.matchAll(/\{(\d+)\}/g)].map((match2) => Number(match2[1]) + 1)))].sort((a2, b2) => a2 - b2);
+      const argumentsUsed = [
+        ...new Set(commands.flatMap((command) => [...command.matchAll(/\{(\d+)\}/g)].map((match2) => Number(match2[1]) + 1)))
+      ].sort((a2, b2) => a2 - b2);
       if (argumentsUsed.length > 0)
         notes.push(`the command depends on argument ${argumentsUsed.join(" and ")}`);
       if (commands.some((command) => command.includes("{?}")))
@@ -16295,7 +16734,10 @@ var init_js_api = __esm({
       }
       withNotes(name, entry) {
         const own3 = overrides().members.filter((o) => o.specifier === this.specifier && o.member === name);
-        const notes = [placeholderNote(entry.c), ...own3.filter((o) => o.note !== void 0).map((o) => `${o.note} (${o.source})`)].filter((note) => note !== void 0);
+        const notes = [
+          placeholderNote(entry.c),
+          ...own3.filter((o) => o.note !== void 0).map((o) => `${o.note} (${o.source})`)
+        ].filter((note) => note !== void 0);
         const arrayOf = own3.find((o) => o.returnsArrayOf !== void 0)?.returnsArrayOf;
         return {
           commands: entry.c,
@@ -16355,7 +16797,12 @@ function wantedPackages(text2, file, notes) {
     return [];
   }
   const wanted = /* @__PURE__ */ new Map();
-  for (const field2 of ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"]) {
+  for (const field2 of [
+    "dependencies",
+    "devDependencies",
+    "optionalDependencies",
+    "peerDependencies"
+  ]) {
     const deps = manifest?.[field2];
     if (!deps || typeof deps !== "object")
       continue;
@@ -16468,7 +16915,10 @@ function yarnLocked(text2, name, range2) {
 }
 function pnpmLocked(lock, name, importer) {
   const sections = ["dependencies", "devDependencies", "optionalDependencies"];
-  const paths = [...sections.map((section) => ["importers", importer, section, name]), ...sections.map((section) => [section, name])];
+  const paths = [
+    ...sections.map((section) => ["importers", importer, section, name]),
+    ...sections.map((section) => [section, name])
+  ];
   const values = pnpmValues(lock.text, paths);
   for (const value of values) {
     const version = /^[~^]?v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)/.exec(value)?.[1];
@@ -16510,14 +16960,28 @@ var init_js_lockfile = __esm({
     import_node_path11 = __toESM(require("node:path"), 1);
     init_main();
     init_read();
-    LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock", "bun.lock"];
+    LOCKFILES = [
+      "package-lock.json",
+      "npm-shrinkwrap.json",
+      "pnpm-lock.yaml",
+      "yarn.lock",
+      "bun.lock"
+    ];
     SCOPE = "@tauri-apps/";
   }
 });
 
 // dist/capabilities/frontend/analyze.js
 function emptyFacts() {
-  return { requests: [], exports: /* @__PURE__ */ new Map(), starExports: [], sites: [], functions: [], dragRegions: [], dynamicRequests: [] };
+  return {
+    requests: [],
+    exports: /* @__PURE__ */ new Map(),
+    starExports: [],
+    sites: [],
+    functions: [],
+    dragRegions: [],
+    dynamicRequests: []
+  };
 }
 function member(object, name) {
   if (object.kind === "object")
@@ -16603,7 +17067,10 @@ function guardSplit(node, constants2, depth = 0) {
       if (node.operator !== "!")
         return {};
       const inner = guardSplit(node.argument, constants2, depth + 1);
-      return { ...inner.otherwise ? { when: inner.otherwise } : {}, ...inner.when ? { otherwise: inner.when } : {} };
+      return {
+        ...inner.otherwise ? { when: inner.otherwise } : {},
+        ...inner.when ? { otherwise: inner.when } : {}
+      };
     }
     case "AwaitExpression":
       return guardSplit(node.argument, constants2, depth + 1);
@@ -16618,8 +17085,17 @@ function guardSplit(node, constants2, depth = 0) {
     case "LogicalExpression": {
       const left = guardSplit(node.left, constants2, depth + 1);
       const right = guardSplit(node.right, constants2, depth + 1);
-      const split = node.operator === "&&" ? { when: meetPlatforms(left.when, right.when), otherwise: joinPlatforms(left.otherwise, right.otherwise) } : node.operator === "||" ? { when: joinPlatforms(left.when, right.when), otherwise: meetPlatforms(left.otherwise, right.otherwise) } : {};
-      return { ...split.when ? { when: split.when } : {}, ...split.otherwise ? { otherwise: split.otherwise } : {} };
+      const split = node.operator === "&&" ? {
+        when: meetPlatforms(left.when, right.when),
+        otherwise: joinPlatforms(left.otherwise, right.otherwise)
+      } : node.operator === "||" ? {
+        when: joinPlatforms(left.when, right.when),
+        otherwise: meetPlatforms(left.otherwise, right.otherwise)
+      } : {};
+      return {
+        ...split.when ? { when: split.when } : {},
+        ...split.otherwise ? { otherwise: split.otherwise } : {}
+      };
     }
     case "BinaryExpression": {
       const equal = node.operator === "===" || node.operator === "==";
@@ -16718,10 +17194,33 @@ var init_analyze = __esm({
         return this.thisMembers ?? this.parent?.thisScope();
       }
     };
-    FUNCTION_TYPES = /* @__PURE__ */ new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
-    ELEMENT_CALLBACKS = /* @__PURE__ */ new Set(["forEach", "map", "flatMap", "filter", "find", "findLast", "some", "every", "findIndex", "reduce"]);
+    FUNCTION_TYPES = /* @__PURE__ */ new Set([
+      "FunctionDeclaration",
+      "FunctionExpression",
+      "ArrowFunctionExpression"
+    ]);
+    ELEMENT_CALLBACKS = /* @__PURE__ */ new Set([
+      "forEach",
+      "map",
+      "flatMap",
+      "filter",
+      "find",
+      "findLast",
+      "some",
+      "every",
+      "findIndex",
+      "reduce"
+    ]);
     ELEMENT_RESULTS = /* @__PURE__ */ new Set(["find", "findLast", "at", "pop", "shift"]);
-    ARRAY_RESULTS = /* @__PURE__ */ new Set(["filter", "slice", "reverse", "sort", "toSorted", "toReversed", "concat"]);
+    ARRAY_RESULTS = /* @__PURE__ */ new Set([
+      "filter",
+      "slice",
+      "reverse",
+      "sort",
+      "toSorted",
+      "toReversed",
+      "concat"
+    ]);
     MAX_CALL_CHAIN = 64;
     MAX_RETURNS = 8;
     TRANSPARENT = /* @__PURE__ */ new Set([
@@ -16897,7 +17396,11 @@ var init_analyze = __esm({
               for (const specifier of node.specifiers) {
                 if (specifier.exportKind === "type")
                   continue;
-                this.facts.exports.set(moduleExportName(specifier.exported), { kind: "import", request, name: moduleExportName(specifier.local) });
+                this.facts.exports.set(moduleExportName(specifier.exported), {
+                  kind: "import",
+                  request,
+                  name: moduleExportName(specifier.local)
+                });
               }
               return;
             }
@@ -16936,7 +17439,11 @@ var init_analyze = __esm({
             if (node.exportKind === "type")
               return;
             if (isNode(node.exported))
-              this.facts.exports.set(moduleExportName(node.exported), { kind: "import", request, name: "*" });
+              this.facts.exports.set(moduleExportName(node.exported), {
+                kind: "import",
+                request,
+                name: "*"
+              });
             else
               this.facts.starExports.push(request);
             return;
@@ -17136,7 +17643,10 @@ var init_analyze = __esm({
             for (const expression of expressions)
               this.expression(expression);
             const quasis = node.quasis;
-            return expressions.length === 0 ? { kind: "string", value: String(quasis[0].value.cooked ?? "") } : UNKNOWN;
+            return expressions.length === 0 ? {
+              kind: "string",
+              value: String(quasis[0].value.cooked ?? "")
+            } : UNKNOWN;
           }
           case "Identifier": {
             const name = node.name;
@@ -17377,7 +17887,10 @@ var init_analyze = __esm({
       linux: ["linux"]
     };
     PLATFORM_HOLDER = /platform|os_?type|^os$|^type$/i;
-    exactly = (platforms) => platforms ? { when: platforms, otherwise: ALL_PLATFORMS.filter((platform) => !platforms.includes(platform)) } : {};
+    exactly = (platforms) => platforms ? {
+      when: platforms,
+      otherwise: ALL_PLATFORMS.filter((platform) => !platforms.includes(platform))
+    } : {};
   }
 });
 
@@ -17411,7 +17924,10 @@ function languageOfFile(file) {
 function fileBlocks(file, text2) {
   const lower = file.toLowerCase();
   if (!MARKUP_EXTENSIONS.some((extension) => lower.endsWith(extension))) {
-    return { blocks: [{ text: text2, offset: 0, prefix: 0, language: languageOfFile(file) }], dragRegions: [] };
+    return {
+      blocks: [{ text: text2, offset: 0, prefix: 0, language: languageOfFile(file) }],
+      dragRegions: []
+    };
   }
   const blocks = [];
   const markup = [];
@@ -17512,7 +18028,16 @@ var SCRIPT_EXTENSIONS, MARKUP_EXTENSIONS;
 var init_blocks = __esm({
   "dist/capabilities/frontend/blocks.js"() {
     "use strict";
-    SCRIPT_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+    SCRIPT_EXTENSIONS = [
+      ".ts",
+      ".tsx",
+      ".mts",
+      ".cts",
+      ".js",
+      ".jsx",
+      ".mjs",
+      ".cjs"
+    ];
     MARKUP_EXTENSIONS = [".vue", ".svelte", ".html", ".htm"];
   }
 });
@@ -17630,7 +18155,15 @@ var init_link = __esm({
             return;
           const member3 = this.api.module(value.specifier)?.member(value.name);
           if (member3 && member3.commands.length && !member3.commands.some((command) => command.includes("{")))
-            this.uses.push({ file: atFile, start: at.start, end: at.end, specifier: value.specifier, member: value.name, commands: member3.commands, ...guard });
+            this.uses.push({
+              file: atFile,
+              start: at.start,
+              end: at.end,
+              specifier: value.specifier,
+              member: value.name,
+              commands: member3.commands,
+              ...guard
+            });
           return;
         }
         if (ref.kind !== "call")
@@ -17695,7 +18228,10 @@ var init_link = __esm({
           this.uses.push({ ...use, commands });
         if (forwardedBy !== void 0 && unresolved2 === void 0) {
           const pending = this.pendingForwards.get(forwardedBy) ?? [];
-          pending.push({ ...use, unresolved: "the command is a parameter of a function whose callers were not found" });
+          pending.push({
+            ...use,
+            unresolved: "the command is a parameter of a function whose callers were not found"
+          });
           this.pendingForwards.set(forwardedBy, pending);
         } else if (unresolved2 !== void 0)
           this.uses.push({ ...use, unresolved: unresolved2 });
@@ -17769,7 +18305,11 @@ var init_link = __esm({
               return isClassName(callee.name) ? { kind: "tauri-instance", specifier: callee.specifier, className: callee.name } : UNKNOWN2;
             const member2 = this.api.module(callee.specifier)?.member(callee.name);
             if (member2?.returnsArrayOf)
-              return { kind: "tauri-array", specifier: callee.specifier, className: member2.returnsArrayOf };
+              return {
+                kind: "tauri-array",
+                specifier: callee.specifier,
+                className: member2.returnsArrayOf
+              };
             return member2?.returns ? { kind: "tauri-instance", specifier: callee.specifier, className: member2.returns } : UNKNOWN2;
           }
           case "element": {
@@ -17832,7 +18372,11 @@ var init_link = __esm({
           case "tauri-member":
             return isClassName(object.name) ? { kind: "tauri-member", specifier: object.specifier, name: `${object.name}.${name}` } : UNKNOWN2;
           case "tauri-instance":
-            return { kind: "tauri-member", specifier: object.specifier, name: `${object.className}#${name}` };
+            return {
+              kind: "tauri-member",
+              specifier: object.specifier,
+              name: `${object.className}#${name}`
+            };
           default:
             return UNKNOWN2;
         }
@@ -17900,7 +18444,10 @@ function readBundlerConfig(root2, maxBytes, parser) {
   const read = readTextFile(file, maxBytes);
   if (!read.ok)
     return config;
-  const parsed = parser.parseSync(name, read.text, { lang: name.endsWith("ts") ? "ts" : "js", sourceType: "module" });
+  const parsed = parser.parseSync(name, read.text, {
+    lang: name.endsWith("ts") ? "ts" : "js",
+    sourceType: "module"
+  });
   if (parsed.errors.some((error) => error.severity === "Error"))
     return config;
   const properties = /* @__PURE__ */ new Map();
@@ -18022,7 +18569,13 @@ var init_bundler_config = __esm({
     import_node_path12 = __toESM(require("node:path"), 1);
     import_node_fs8 = require("node:fs");
     init_read();
-    CONFIG_NAMES = ["vite.config.ts", "vite.config.mts", "vite.config.js", "vite.config.mjs", "electron.vite.config.ts"];
+    CONFIG_NAMES = [
+      "vite.config.ts",
+      "vite.config.mts",
+      "vite.config.js",
+      "vite.config.mjs",
+      "electron.vite.config.ts"
+    ];
   }
 });
 
@@ -18326,7 +18879,9 @@ async function scanFrontend2(options) {
   try {
     natural = natives();
   } catch (error) {
-    return emptyScan(root2, [`the frontend was not scanned: its parser (oxc-parser) could not be loaded (${error.message.split("\n")[0]})`]);
+    return emptyScan(root2, [
+      `the frontend was not scanned: its parser (oxc-parser) could not be loaded (${error.message.split("\n")[0]})`
+    ]);
   }
   const bundler = readBundlerConfig(root2, options.maxBytes, natural.parser);
   const ignore2 = ignoreMatcher(options.config?.ignore ?? []);
@@ -18366,7 +18921,10 @@ async function scanFrontend2(options) {
       return memo;
     const resolution = { found: { kind: "none" } };
     if (isTauriSpecifier(request)) {
-      resolution.found = { kind: "tauri", specifier: request.replace(/\/index(\.js)?$/, "").replace(/\.js$/, "") };
+      resolution.found = {
+        kind: "tauri",
+        specifier: request.replace(/\/index(\.js)?$/, "").replace(/\.js$/, "")
+      };
     } else if (!/^(https?:|data:|node:)/.test(request) && !/\.(css|scss|sass|less|styl|svg|png|jpe?g|gif|webp|ico|woff2?|ttf|json|md|txt|wasm)(\?.*)?$/i.test(request)) {
       const clean = request.replace(/[?#].*$/, "");
       const resolved = clean.startsWith("/") && !clean.startsWith("//") ? resolveRooted(clean, bundler.root, root2) : resolver.sync(import_node_path14.default.dirname(file), clean).path;
@@ -18433,7 +18991,12 @@ async function scanFrontend2(options) {
       modules.set(file, facts2);
       skimmed.set(file, imports.typeRequests);
       skimmedTrees.set(file, imports.tree);
-      options.cache?.set(file, { text: text2.text, facts: facts2, notes: [], typeRequests: imports.typeRequests });
+      options.cache?.set(file, {
+        text: text2.text,
+        facts: facts2,
+        notes: [],
+        typeRequests: imports.typeRequests
+      });
       return facts2;
     }
     const facts = emptyFacts();
@@ -18449,7 +19012,10 @@ async function scanFrontend2(options) {
     const [block] = fileBlocks(file, text2).blocks;
     if (!block)
       return void 0;
-    const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, { lang: block.language, sourceType: "module" });
+    const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, {
+      lang: block.language,
+      sourceType: "module"
+    });
     if (parsed.errors.some((e) => e.severity === "Error"))
       return void 0;
     const tree = parsed.program;
@@ -18486,7 +19052,10 @@ async function scanFrontend2(options) {
       }
       let json3 = tree;
       if (json3 === void 0) {
-        const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, { lang: block.language, sourceType: "module" });
+        const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, {
+          lang: block.language,
+          sourceType: "module"
+        });
         const error = parsed.errors.find((e) => e.severity === "Error");
         if (error) {
           const at = lineIndex(text2)(block.offset);
@@ -18582,7 +19151,14 @@ async function scanFrontend2(options) {
     }
     const start = position2(use.start);
     const end = position2(use.end);
-    return { ...use, displayFile: show2(use.file), line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
+    return {
+      ...use,
+      displayFile: show2(use.file),
+      line: start.line,
+      column: start.column,
+      endLine: end.line,
+      endColumn: end.column
+    };
   });
   positioned.sort((a2, b2) => compareText(a2.displayFile, b2.displayFile) || a2.start - b2.start || compareText(a2.member, b2.member));
   const windowPages = /* @__PURE__ */ new Map();
@@ -18599,7 +19175,11 @@ async function scanFrontend2(options) {
       if (!ownPageLabels.has(label))
         continue;
       const known = ownPageWindows.get(label);
-      ownPageWindows.set(label, known ? { entry: known.entry, windows: [label], files: /* @__PURE__ */ new Set([...known.files, ...page.files]) } : page);
+      ownPageWindows.set(label, known ? {
+        entry: known.entry,
+        windows: [label],
+        files: /* @__PURE__ */ new Set([...known.files, ...page.files])
+      } : page);
     }
   }
   if (options.cache) {
@@ -18774,7 +19354,11 @@ async function entryGroups(root2, bundler, options, notes, show2) {
   }
   if (options.config?.entries?.length) {
     const files = options.config.entries.map((entry) => import_node_path14.default.resolve(root2, entry));
-    groups.push({ entries: files, windows: options.windows.map((w2) => w2.label).filter((label) => !claimed.has(label)), certain: false });
+    groups.push({
+      entries: files,
+      windows: options.windows.map((w2) => w2.label).filter((label) => !claimed.has(label)),
+      certain: false
+    });
     return groups;
   }
   const pages = /* @__PURE__ */ new Map();
@@ -18818,7 +19402,11 @@ async function entryGroups(root2, bundler, options, notes, show2) {
     if (page === "")
       continue;
     if (/\.html?$/i.test(page)) {
-      const candidates = [import_node_path14.default.join(bundler.root, page), import_node_path14.default.join(root2, "public", page), import_node_path14.default.join(root2, page)];
+      const candidates = [
+        import_node_path14.default.join(bundler.root, page),
+        import_node_path14.default.join(root2, "public", page),
+        import_node_path14.default.join(root2, page)
+      ];
       const file = candidates.find((candidate) => pages.has(candidate)) ?? await firstFile(candidates);
       if (file && file !== index && !shared(pages.get(file) ?? []))
         addWindow(addPage(file), made.label);
@@ -18841,7 +19429,11 @@ async function entryGroups(root2, bundler, options, notes, show2) {
     if (await pathKind(dir) === "directory")
       routeEntries.push(...sourceFilesUnder(dir));
   }
-  const pageGroups = [...pages].map(([entry, windows]) => ({ entries: [entry], windows, certain: true }));
+  const pageGroups = [...pages].map(([entry, windows]) => ({
+    entries: [entry],
+    windows,
+    certain: true
+  }));
   if (pageGroups.length === 0 && routeEntries.length === 0) {
     for (const stem of CONVENTIONAL_ENTRIES)
       for (const extension of [".ts", ".tsx", ".js", ".jsx", ".mjs"]) {
@@ -18954,7 +19546,10 @@ function pageScriptRequest(block) {
 function resolveRooted(request, bundlerRoot, root2) {
   for (const base of [bundlerRoot, import_node_path14.default.join(root2, "public"), root2]) {
     const file = import_node_path14.default.join(base, request);
-    for (const candidate of [file, ...[".ts", ".tsx", ".js", ".jsx"].map((extension) => file + extension)]) {
+    for (const candidate of [
+      file,
+      ...[".ts", ".tsx", ".js", ".jsx"].map((extension) => file + extension)
+    ]) {
       if (pathKindSync(candidate) === "file")
         return candidate;
     }
@@ -19032,7 +19627,15 @@ var init_scan = __esm({
       "gen"
     ]);
     ROUTE_FOLDERS = ["src/routes", "src/pages", "src/app", "app", "pages", "routes"];
-    CONVENTIONAL_ENTRIES = ["src/main", "src/index", "src/main.client", "src/entry-client", "src/app", "main", "index"];
+    CONVENTIONAL_ENTRIES = [
+      "src/main",
+      "src/index",
+      "src/main.client",
+      "src/entry-client",
+      "src/app",
+      "main",
+      "index"
+    ];
     ROUTE_EXTENSIONS = [".tsx", ".jsx", ".ts", ".js", ".svelte", ".vue", ".mdx"];
     PAGE_NAMES = ["page", "+page", "index"];
   }
@@ -19061,13 +19664,21 @@ async function loadFrontend(options) {
     boundary: options.boundary,
     cwd: options.cwd,
     maxBytes: options.maxBytes,
-    build: { frontendDist: build2.frontendDist, devUrl: build2.devUrl, beforeBuildCommand: build2.beforeBuildCommand, beforeDevCommand: build2.beforeDevCommand },
+    build: {
+      frontendDist: build2.frontendDist,
+      devUrl: build2.devUrl,
+      beforeBuildCommand: build2.beforeBuildCommand,
+      beforeDevCommand: build2.beforeDevCommand
+    },
     windows,
     madeWindows: madeWindows(options.codeWindows, new Set(windows.map((window) => window.label))),
     ...options.frontend ? { config: options.frontend } : {},
     ...options.cache ? { cache: options.cache } : {},
     apiFor: async (root2) => {
-      const versions = await jsPackageVersions(root2, { root: options.boundary, maxBytes: options.maxBytes });
+      const versions = await jsPackageVersions(root2, {
+        root: options.boundary,
+        maxBytes: options.maxBytes
+      });
       versionNotes = versions.notes;
       jsVersions = versions.packages;
       return apiLookup((packageName3) => versions.packages.get(packageName3)?.version);
@@ -19144,7 +19755,11 @@ async function reloadCapabilityFiles(previous) {
   const context = contexts.get(previous);
   if (!context)
     throw new Error("reloadCapabilityFiles: the project was not made by loadProject");
-  const read = { files: new Set(previous.read.files), folders: new Set(previous.read.folders), trees: new Set(previous.read.trees) };
+  const read = {
+    files: new Set(previous.read.files),
+    folders: new Set(previous.read.folders),
+    trees: new Set(previous.read.trees)
+  };
   return recordReads(read, () => assembleProject(context, read));
 }
 async function loadContext(options) {
@@ -19158,14 +19773,37 @@ async function loadContext(options) {
   const tomlParser = async () => toml ??= (await Promise.resolve().then(() => (init_toml(), toml_exports))).parseToml;
   const parseFile = (absolute) => readCapabilityFile(absolute, options, maxBytes, problem, tomlParser);
   const { unread } = await assembleCatalog(options, srcTauri, found, problem, parseFile, capabilityFiles);
-  const config = { value: void 0, problems: [], notes: [], outsideLinks: [] };
+  const config = {
+    value: void 0,
+    problems: [],
+    notes: [],
+    outsideLinks: []
+  };
   if (srcTauri) {
     const part = { ...found, problems: config.problems, outsideLinks: config.outsideLinks };
-    const context = { maxBytes, problem: problemSink(part), notes: config.notes, tomlParser, relative: (absolute) => relativeFile(cwd, absolute) };
+    const context = {
+      maxBytes,
+      problem: problemSink(part),
+      notes: config.notes,
+      tomlParser,
+      relative: (absolute) => relativeFile(cwd, absolute)
+    };
     config.value = await loadAppConfig(srcTauri, context, (file) => outsideApp(file, import_node_path16.default.dirname(srcTauri), part));
     found.codeWindows = await collectCodeWindowLabels(srcTauri, cwd);
   }
-  return { options, maxBytes, srcTauri, capabilityFiles, looseFiles, found, config, unread, tomlParser, parsed: /* @__PURE__ */ new Map(), frontendModules: /* @__PURE__ */ new Map() };
+  return {
+    options,
+    maxBytes,
+    srcTauri,
+    capabilityFiles,
+    looseFiles,
+    found,
+    config,
+    unread,
+    tomlParser,
+    parsed: /* @__PURE__ */ new Map(),
+    frontendModules: /* @__PURE__ */ new Map()
+  };
 }
 function checkLoadOptions(options) {
   if (typeof options !== "object" || options === null)
@@ -19208,7 +19846,11 @@ function problemSink(project) {
 }
 function capabilityWalk(found, problem, capabilityFiles) {
   return async (dir, ignoreName, boundary = dir) => {
-    const result = await walk(dir, CAPABILITY_EXTENSIONS, { ...HOST_FOLDER_WALK, ignoreName, boundary });
+    const result = await walk(dir, CAPABILITY_EXTENSIONS, {
+      ...HOST_FOLDER_WALK,
+      ignoreName,
+      boundary
+    });
     for (const item of result.files)
       capabilityFiles.push(item);
     for (const item of result.outside)
@@ -19289,7 +19931,14 @@ async function assembleCatalog(options, srcTauri, project, problem, parseFile, c
   const addManifest = async (absolute) => {
     const file = relativeFile(cwd, absolute);
     const { manifests, document } = await readManifestFile(absolute, cwd, maxBytes, problem);
-    const context = { history, releases, file, absolutePath: absolute, project, raw: await loadBuiltinManifests() };
+    const context = {
+      history,
+      releases,
+      file,
+      absolutePath: absolute,
+      project,
+      raw: await loadBuiltinManifests()
+    };
     project.catalog.add(checkedAgainstBuiltins(manifests, builtins2, context), {
       origin: "manifest",
       file
@@ -19360,7 +20009,12 @@ async function assembleCatalog(options, srcTauri, project, problem, parseFile, c
       project.catalog.add({ [APP_KEY]: manifest }, { origin: "app-permissions", file: relativeFile(cwd, dir) });
   }
   if (appPermissionDirs.length === 0 && buildScript?.commands.length) {
-    const manifest = project.catalog.get(APP_KEY) ?? { default_permission: null, permissions: {}, permission_sets: {}, global_scope_schema: null };
+    const manifest = project.catalog.get(APP_KEY) ?? {
+      default_permission: null,
+      permissions: {},
+      permission_sets: {},
+      global_scope_schema: null
+    };
     const merged = { ...manifest, permissions: { ...manifest.permissions } };
     addAutogenerated(merged, buildScript, void 0);
     project.catalog.add({ [APP_KEY]: merged }, { origin: "app-permissions", file: relativeFile(cwd, import_node_path16.default.join(srcTauri, "build.rs")) });
@@ -19414,7 +20068,10 @@ async function assembleProject(context, read) {
       continue;
     const budget = new FileBudget();
     for (const object of capabilityObjects(document.value)) {
-      const capability = toCapability(object, { file: document.file, absolutePath: document.absolutePath });
+      const capability = toCapability(object, {
+        file: document.file,
+        absolutePath: document.absolutePath
+      });
       if (!capability)
         continue;
       for (const over of limitCapability(capability, budget))
@@ -19485,7 +20142,14 @@ async function completeCatalog(context, project) {
     }
     if (spelling)
       catalog.useSpelling(spelling);
-    completed = { key, catalog, problems: part.problems, outsideLinks: part.outsideLinks, permissionDocuments: part.permissionDocuments, notes: part.notes };
+    completed = {
+      key,
+      catalog,
+      problems: part.problems,
+      outsideLinks: part.outsideLinks,
+      permissionDocuments: part.permissionDocuments,
+      notes: part.notes
+    };
     context.completed = completed;
   }
   project.catalog = completed.catalog;
@@ -19524,7 +20188,10 @@ function looksLikeCapabilities(value) {
 function selectActive(capabilities, config) {
   if (!config || config.capabilityLists.length === 0)
     return [...capabilities];
-  const listOn = new Map(TARGETS.map((target) => [target, config.capabilityLists.find((list) => !list.platforms || list.platforms.includes(target))]));
+  const listOn = new Map(TARGETS.map((target) => [
+    target,
+    config.capabilityLists.find((list) => !list.platforms || list.platforms.includes(target))
+  ]));
   const active2 = [];
   for (const capability of capabilities) {
     const loadedOn = TARGETS.filter((target) => {
@@ -19606,13 +20273,21 @@ async function appReleases(srcTauri, history, cwd, maxBytes, project) {
     const locked = found.crates.get(catalog);
     const source = project.build?.plugins.get(catalog)?.source;
     if (source?.kind === "git") {
-      releases.set(catalog, { crate: history.crateOf(catalog), version: history.newest(catalog), source: "newest" });
+      releases.set(catalog, {
+        crate: history.crateOf(catalog),
+        version: history.newest(catalog),
+        source: "newest"
+      });
     } else if (locked && isCheckableVersion(locked.version))
       releases.set(catalog, locked);
     else {
       if (locked)
         unchecked.push(`${locked.crate} ${locked.version}`);
-      releases.set(catalog, { crate: history.crateOf(catalog), version: history.newest(catalog), source: "newest" });
+      releases.set(catalog, {
+        crate: history.crateOf(catalog),
+        version: history.newest(catalog),
+        source: "newest"
+      });
     }
   }
   if (!found.source) {
@@ -19640,7 +20315,10 @@ function checkedAgainstBuiltins(manifests, builtins2, context) {
     const manifest = spellManifest(key, normalizeManifest(raw), "host");
     const locked = context.releases?.get(historyCatalogOf(key));
     const lock = locked && locked.source !== "newest" ? locked : void 0;
-    const differences = compareManifest(key, manifest, reference, { history: context.history, ...lock ? { locked: lock } : {} });
+    const differences = compareManifest(key, manifest, reference, {
+      history: context.history,
+      ...lock ? { locked: lock } : {}
+    });
     const source = built ?? "registry";
     if (lock && differences.length && source === "registry")
       explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
@@ -29410,7 +30088,10 @@ async function loadConfig(file, checkSetting, sections) {
   const text2 = read.text.replace(/^\uFEFF/, "");
   const jsonc3 = loadJsonc();
   const errors = [];
-  const raw = jsonc3.parse(text2, errors, { allowTrailingComma: true, disallowComments: false });
+  const raw = jsonc3.parse(text2, errors, {
+    allowTrailingComma: true,
+    disallowComments: false
+  });
   const lines = new LineIndex(text2);
   const at = (offset) => {
     const { line, column } = lines.position(offset);
@@ -29470,7 +30151,11 @@ async function checkAgainstSchema(raw, file, sections) {
   if (!isPlainObject(raw))
     throw new FatalError(`${file}: expected a JSON object`);
   const { default: Ajv } = await Promise.resolve().then(() => __toESM(require_ajv(), 1));
-  const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    verbose: true
+  });
   const schema = configSchema(sections);
   const validate = ajv.compile(schema);
   if (validate(raw))
@@ -29627,13 +30312,21 @@ var init_config_section = __esm({
           type: "array",
           items: { type: "string", minLength: 1 }
         },
-        app: { description: "The app folder, used when no paths or --app are given.", type: "string", minLength: 1 },
+        app: {
+          description: "The app folder, used when no paths or --app are given.",
+          type: "string",
+          minLength: 1
+        },
         frontend: {
           description: "The app's frontend, as the frontend rules read it (found from package.json and tauri.conf.json when absent).",
           type: "object",
           additionalProperties: false,
           properties: {
-            root: { description: "The frontend's folder (relative to the config's folder).", type: "string", minLength: 1 },
+            root: {
+              description: "The frontend's folder (relative to the config's folder).",
+              type: "string",
+              minLength: 1
+            },
             entries: {
               description: "Entry files or HTML pages the windows load (relative to the frontend's folder); replaces the ones found.",
               type: "array",
@@ -29653,7 +30346,9 @@ var init_config_section = __esm({
         }
       },
       async read(values, place) {
-        const config = { manifests: (values.manifests ?? []).map((m) => import_node_path18.default.resolve(place.folder, m)) };
+        const config = {
+          manifests: (values.manifests ?? []).map((m) => import_node_path18.default.resolve(place.folder, m))
+        };
         const app = values.app;
         if (app !== void 0) {
           config.app = import_node_path18.default.resolve(place.folder, app);
@@ -29665,7 +30360,10 @@ var init_config_section = __esm({
         }
         if (values.frontend !== void 0) {
           const given = values.frontend;
-          config.frontend = { ...given, ...given.root !== void 0 ? { root: import_node_path18.default.resolve(place.folder, given.root) } : {} };
+          config.frontend = {
+            ...given,
+            ...given.root !== void 0 ? { root: import_node_path18.default.resolve(place.folder, given.root) } : {}
+          };
         }
         return config;
       }
@@ -29799,7 +30497,10 @@ function createDiagnostic(rule, severity, finding, place, text2 = {}, fix) {
 }
 function rulesToStart(rules, settings) {
   const runnable = rules.filter((rule) => rule.kind !== "pipeline" && (!settings.only || settings.only.has(rule.id)));
-  return [...runnable.filter((rule) => !rule.runsLast), ...runnable.filter((rule) => rule.runsLast)];
+  return [
+    ...runnable.filter((rule) => !rule.runsLast),
+    ...runnable.filter((rule) => rule.runsLast)
+  ];
 }
 var RuleRun, MAX_FINDINGS_PER_FILE, SEVERITY_ORDER, FindingBudget;
 var init_run_rules = __esm({
@@ -29921,7 +30622,10 @@ var init_run_rules = __esm({
           const bySeverity = severities.map((severity) => counted(counts.get(severity), severity));
           const message = `${counted(total, `more ${rule.id} finding`)} in this file (${bySeverity.join(", ")}) not listed: caplint lists at most ${this.limit.toLocaleString("en")} findings a file`;
           const start = { line: 1, column: 1 };
-          return createDiagnostic(rule, severities[0], { path: [], messageId: "moreFindings" }, { file, absolutePath, range: { start, end: start }, offset: 0, length: 0 }, { message, hint: "fix the findings listed and run again, or check a smaller part of the file" });
+          return createDiagnostic(rule, severities[0], { path: [], messageId: "moreFindings" }, { file, absolutePath, range: { start, end: start }, offset: 0, length: 0 }, {
+            message,
+            hint: "fix the findings listed and run again, or check a smaller part of the file"
+          });
         });
       }
     };
@@ -30017,7 +30721,11 @@ var init_allow_deny_conflict = __esm({
               at: source.capability.source,
               path: entryPath(source.capability, allow.provenance.path),
               messageId: "deadAllow",
-              data: { allow: allow.provenance.chain.join(" \u203A "), command, deny: deny.provenance.chain.join(" \u203A ") },
+              data: {
+                allow: allow.provenance.chain.join(" \u203A "),
+                command,
+                deny: deny.provenance.chain.join(" \u203A ")
+              },
               hint: "remove the allow, or the deny if the command should be callable"
             });
           }
@@ -30815,7 +31523,10 @@ var init_urlpattern = __esm({
 
 // dist/capabilities/dangers/url-reach.js
 function loadRemotePatternTools() {
-  tools ??= Promise.all([Promise.resolve().then(() => (init_urlpattern(), urlpattern_exports)), Promise.resolve().then(() => (init_origin(), origin_exports))]).then(([polyfill, origin]) => {
+  tools ??= Promise.all([
+    Promise.resolve().then(() => (init_urlpattern(), urlpattern_exports)),
+    Promise.resolve().then(() => (init_origin(), origin_exports))
+  ]).then(([polyfill, origin]) => {
     matchComponent = origin.componentPatternMatches;
     return { URLPattern: polyfill.URLPattern, compileRemotePattern: origin.compileRemotePattern };
   });
@@ -31017,7 +31728,12 @@ var init_broad_remote = __esm({
             at: remote.capability.source,
             path: remote.path,
             messageId: "broadPattern",
-            data: { url: remote.url, reach: problems2.join(" and "), who, capability: remote.capability.identifier },
+            data: {
+              url: remote.url,
+              reach: problems2.join(" and "),
+              who,
+              capability: remote.capability.identifier
+            },
             hint: fixes.join("; ")
           });
         }
@@ -31098,7 +31814,15 @@ var init_platform_reach = __esm({
     DOT_COMPONENT = /(^|[\\/])\.[^\\/.]/;
     WINDOWS_ONLY = /^(cmd|powershell)(\.exe)?$/i;
     DESKTOP2 = /* @__PURE__ */ new Set(["linux", "macOS", "windows"]);
-    ARGUMENT_PROBES = ["--output=/tmp/x", "../../etc/passwd", "/etc/passwd", "a b", "x;id", "$(id)", "C:\\Windows\\x"];
+    ARGUMENT_PROBES = [
+      "--output=/tmp/x",
+      "../../etc/passwd",
+      "/etc/passwd",
+      "a b",
+      "x;id",
+      "$(id)",
+      "C:\\Windows\\x"
+    ];
   }
 });
 
@@ -31150,7 +31874,9 @@ function sameGrants(a2, b2) {
   return true;
 }
 function dangerKeys(danger) {
-  return [...new Set(danger.commands.map((command) => command.slice("plugin:".length, command.indexOf("|"))))];
+  return [
+    ...new Set(danger.commands.map((command) => command.slice("plugin:".length, command.indexOf("|"))))
+  ];
 }
 function findDangers(model, tools2, skip, earlier = []) {
   const out = [];
@@ -31463,8 +32189,24 @@ var init_dangers = __esm({
     init_url_reach();
     init_platform_reach();
     init_types2();
-    FS_WRITE = ["write_file", "write_text_file", "write", "remove", "rename", "copy_file", "truncate", "ftruncate", "create"].map((c) => `plugin:fs|${c}`);
-    FS_READ = ["read_file", "read_text_file", "read_text_file_lines", "read_text_file_lines_next", "read_dir"].map((c) => `plugin:fs|${c}`);
+    FS_WRITE = [
+      "write_file",
+      "write_text_file",
+      "write",
+      "remove",
+      "rename",
+      "copy_file",
+      "truncate",
+      "ftruncate",
+      "create"
+    ].map((c) => `plugin:fs|${c}`);
+    FS_READ = [
+      "read_file",
+      "read_text_file",
+      "read_text_file_lines",
+      "read_text_file_lines_next",
+      "read_dir"
+    ].map((c) => `plugin:fs|${c}`);
     BROAD_PATHS = /^(\*\*?|\/|\/\*\*?(\/\*)?|\*\*\/\*|\*\/\*\*(\/\*)?|[a-z]:[\\/]?\*?\*?|\$HOME(\/\*\*?(\/\*)?)?|~(\/\*\*?)?|\$HOME\/\.\*\*?)$/i;
     pathOf = (value) => typeof value === "string" ? value : isPlainObject(value) && typeof value.path === "string" ? value.path : void 0;
     urlOf = (value) => typeof value === "string" ? value : isPlainObject(value) && typeof value.url === "string" ? value.url : void 0;
@@ -31496,17 +32238,35 @@ var init_dangers = __esm({
       {
         id: "upload",
         commands: ["plugin:upload|upload", "plugin:upload|download"],
-        impact: (commands) => [commands.has("plugin:upload|upload") && "send any local file to any server", commands.has("plugin:upload|download") && "write downloads to any path"].filter(Boolean).join(", or ") + " (the upload plugin checks no file-system scope)"
+        impact: (commands) => [
+          commands.has("plugin:upload|upload") && "send any local file to any server",
+          commands.has("plugin:upload|download") && "write downloads to any path"
+        ].filter(Boolean).join(", or ") + " (the upload plugin checks no file-system scope)"
       },
-      { id: "fs-write", commands: FS_WRITE, broad: broadPath, impact: "create, overwrite or delete files across" },
-      { id: "fs-read", commands: FS_READ, broad: broadPath, impact: "read secrets such as SSH keys and browser profiles across" },
+      {
+        id: "fs-write",
+        commands: FS_WRITE,
+        broad: broadPath,
+        impact: "create, overwrite or delete files across"
+      },
+      {
+        id: "fs-read",
+        commands: FS_READ,
+        broad: broadPath,
+        impact: "read secrets such as SSH keys and browser profiles across"
+      },
       {
         id: "http",
         commands: ["plugin:http|fetch"],
         broad: broadUrl,
         impact: "send requests with the app's privileges to any server, including the local network, without CORS, to"
       },
-      { id: "opener-path", commands: ["plugin:opener|open_path"], broad: broadPath, impact: "open, and so run, any file with its default program across" },
+      {
+        id: "opener-path",
+        commands: ["plugin:opener|open_path"],
+        broad: broadPath,
+        impact: "open, and so run, any file with its default program across"
+      },
       {
         id: "opener-url",
         commands: ["plugin:opener|open_url"],
@@ -31560,7 +32320,10 @@ function platformWording(model, found, platforms, fsLeadingDot) {
     if (runnable.some(anyCommandLine))
       return { said: "run any command line on the user's machine", note };
     const pinned = runnable.every((value) => argumentsPinned(value) && !(isPlainObject(value) && SHELLS.test(String(value.cmd ?? value.name ?? "").split(/[\\/]/).pop() ?? "")));
-    return pinned ? { said: "run the allowed programs on the user's machine, with the arguments their scope pins", note } : { note };
+    return pinned ? {
+      said: "run the allowed programs on the user's machine, with the arguments their scope pins",
+      note
+    } : { note };
   }
   if (id !== "fs-read" && id !== "fs-write" && id !== "opener-path")
     return { note: "" };
@@ -31571,9 +32334,14 @@ function platformWording(model, found, platforms, fsLeadingDot) {
   const option = id === "opener-path" ? void 0 : fsLeadingDot;
   if (id === "fs-read") {
     const everywhere2 = dotFilePlatforms(paths, platforms, option).length === platforms.length;
-    return everywhere2 ? { note: fsReachNote(paths, platforms, option, "dot-files") } : { said: "read the user's files across", note: fsReachNote(paths, platforms, option, "dot-files such as SSH keys") };
+    return everywhere2 ? { note: fsReachNote(paths, platforms, option, "dot-files") } : {
+      said: "read the user's files across",
+      note: fsReachNote(paths, platforms, option, "dot-files such as SSH keys")
+    };
   }
-  return { note: fsReachNote(paths, platforms, option, id === "fs-write" ? "dot-files such as shell profiles" : "dot-files") };
+  return {
+    note: fsReachNote(paths, platforms, option, id === "fs-write" ? "dot-files such as shell profiles" : "dot-files")
+  };
 }
 var dangerous_permission_default, MOBILE2;
 var init_dangerous_permission = __esm({
@@ -31615,7 +32383,14 @@ var init_dangerous_permission = __esm({
               escalate: found.exposure?.kind === "remote",
               // Which danger, so a program can tie the finding back to its grant (several can point at one `fs:scope` entry).
               messageId: "dangerousGrant",
-              data: { danger: danger.id, permission: grant.provenance.chain[0], commandList: listed2, scopedBy, where: exposureText(found), impact },
+              data: {
+                danger: danger.id,
+                permission: grant.provenance.chain[0],
+                commandList: listed2,
+                scopedBy,
+                where: exposureText(found),
+                impact
+              },
               hint: hintFor(found.exposure)
             });
           }
@@ -31660,7 +32435,10 @@ function reportNumbers(context, capability, entry, lists, schema) {
       context.report({
         at: capability.source,
         path: path46,
-        ...integralFloat ? { messageId: "floatForInteger", data: { written, plugin: String(Catalog.keyOf(entry.identifier)?.key) } } : { messageId: "unsafeInteger", data: { written, rounded: String(value) } },
+        ...integralFloat ? {
+          messageId: "floatForInteger",
+          data: { written, plugin: String(Catalog.keyOf(entry.identifier)?.key) }
+        } : { messageId: "unsafeInteger", data: { written, rounded: String(value) } },
         hint: integralFloat ? `write ${String(Math.trunc(value))}` : "keep integer scope values within \xB19007199254740991, or use a string if the plugin accepts one"
       });
       return;
@@ -31718,7 +32496,10 @@ function scopeReader(context, identifier) {
 }
 function describeCommands(context, identifier) {
   const commands = [
-    ...new Set(expandIdentifier(context.catalog, identifier).leaves.flatMap((leaf) => [...leaf.permission.commands.allow, ...leaf.permission.commands.deny]))
+    ...new Set(expandIdentifier(context.catalog, identifier).leaves.flatMap((leaf) => [
+      ...leaf.permission.commands.allow,
+      ...leaf.permission.commands.deny
+    ]))
   ];
   return commands.length === 1 ? `the ${commands[0]} command of` : `the commands ${commands.join(", ")} of`;
 }
@@ -31916,7 +32697,10 @@ var init_dead_scope = __esm({
         does: ["opens only what", "open only what"],
         scope: "an opener scope entry",
         add: "add what the app opens",
-        example: { "plugin:opener|open_url": { url: "https://example.com/*" }, "plugin:opener|open_path": { path: "$APPDATA/exports/*" } },
+        example: {
+          "plugin:opener|open_url": { url: "https://example.com/*" },
+          "plugin:opener|open_path": { path: "$APPDATA/exports/*" }
+        },
         reads: { "plugin:opener|open_url": "url", "plugin:opener|open_path": "path" }
       }
     ];
@@ -32024,7 +32808,12 @@ var init_dead_scope = __esm({
                 path: [...entry.path, list, indexes[0], field2],
                 target: "key",
                 messageId: "unreadField",
-                data: { field: field2, count, plugin: key, fields: [...fields.fields].map((f) => `"${f}"`).join(", ") },
+                data: {
+                  field: field2,
+                  count,
+                  plugin: key,
+                  fields: [...fields.fields].map((f) => `"${f}"`).join(", ")
+                },
                 hint: field2 === "requireLiteralLeadingDot" ? `remove it; it is an option of the plugin, set in tauri.conf.json under plugins.${key}.requireLiteralLeadingDot (or the asset protocol's scope)` : "remove the field, or check the plugin's documentation for the name it reads"
               });
             }
@@ -32034,7 +32823,15 @@ var init_dead_scope = __esm({
           await reportUnscopedGrants(context, required2);
       }
     });
-    JSON_TYPES = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean", "array", "object", "null"]);
+    JSON_TYPES = /* @__PURE__ */ new Set([
+      "string",
+      "number",
+      "integer",
+      "boolean",
+      "array",
+      "object",
+      "null"
+    ]);
   }
 });
 
@@ -32254,7 +33051,11 @@ function victimsOf(model, denying, index) {
 function reachKey2(capability) {
   let key = reachKeys.get(capability);
   if (key === void 0) {
-    key = JSON.stringify([capability.windows, capability.webviews, capability.contexts.map(contextKey)]);
+    key = JSON.stringify([
+      capability.windows,
+      capability.webviews,
+      capability.contexts.map(contextKey)
+    ]);
     reachKeys.set(capability, key);
   }
   return key;
@@ -32434,7 +33235,10 @@ function replaceStringValue(document, path46, value, description) {
   const span = document.valueSpan(path46);
   if (!span)
     return void 0;
-  return { description, edits: [{ offset: span.offset, length: span.length, content: document.quoteString(value) }] };
+  return {
+    description,
+    edits: [{ offset: span.offset, length: span.length, content: document.quoteString(value) }]
+  };
 }
 function removeArrayItem(document, path46, description) {
   const span = document.arrayItemRemovalSpan(path46);
@@ -32534,7 +33338,10 @@ var init_empty_grant = __esm({
               return commands === 0 && !(permission.scope?.allow?.length || permission.scope?.deny?.length);
             });
             if (inert)
-              verdict = { what: found.kind === "default" ? "its default set" : `the set "${parsed.base}"`, key: found.key };
+              verdict = {
+                what: found.kind === "default" ? "its default set" : `the set "${parsed.base}"`,
+                key: found.key
+              };
           }
           verdicts.set(identifier, verdict);
           return verdict;
@@ -32575,7 +33382,9 @@ var init_empty_platforms = __esm({
       category: "correctness",
       defaultSeverity: "warning",
       fixable: false,
-      messages: { noPlatform: 'capability "{{capability}}" has "platforms": [], so it is active on no platform' },
+      messages: {
+        noPlatform: 'capability "{{capability}}" has "platforms": [], so it is active on no platform'
+      },
       check(context) {
         for (const capability of context.capabilities) {
           if (capability.written.listLengths.platforms !== 0)
@@ -32653,7 +33462,9 @@ function frontendAccess(project, resolution) {
   return {
     scan,
     judgements,
-    entries: entryUses(resolution, judgements, [.../* @__PURE__ */ new Set([...uniqueWindows, ...scan.ownPageWindows.keys()])]),
+    entries: entryUses(resolution, judgements, [
+      .../* @__PURE__ */ new Set([...uniqueWindows, ...scan.ownPageWindows.keys()])
+    ]),
     localWindows: uniqueWindows,
     platforms: resolution.models.map((model) => model.platform),
     targets
@@ -32871,7 +33682,10 @@ async function judgedFrontend(context) {
 }
 function callSpan(call) {
   return {
-    range: { start: { line: call.line, column: call.column }, end: { line: call.endLine, column: call.endColumn } },
+    range: {
+      start: { line: call.line, column: call.column },
+      end: { line: call.endLine, column: call.endColumn }
+    },
     offset: call.start,
     length: call.end - call.start
   };
@@ -33075,7 +33889,13 @@ var init_frontend_command_not_granted = __esm({
           }
           for (const [reason, group] of byReason) {
             const platforms = platformsText([...group.platforms], access2.targets);
-            const data = { call: callText(call), command: judgement.command, windows: windowsText(group.windows), platforms, reason };
+            const data = {
+              call: callText(call),
+              command: judgement.command,
+              windows: windowsText(group.windows),
+              platforms,
+              reason
+            };
             const capability = judgement.capability;
             const document = capability ? context.document(capability.source) : void 0;
             let hint = reason.startsWith("a capability denies") ? `remove the deny of "${judgement.command}", or do not call it` : addPermissionHint(judgement, judgement.permission, document, capability);
@@ -33230,7 +34050,10 @@ function checkOutsideLinks(context) {
   }
 }
 function checkExtensions(context) {
-  const present = /* @__PURE__ */ new Set([...context.project.skippedFiles, ...context.project.documents.map((document) => document.absolutePath)]);
+  const present = /* @__PURE__ */ new Set([
+    ...context.project.skippedFiles,
+    ...context.project.documents.map((document) => document.absolutePath)
+  ]);
   for (const absolute of context.project.skippedFiles) {
     const name = import_node_path19.default.basename(absolute);
     if (DOCUMENTATION_NAME.test(name) || DOCUMENTATION_EXTENSION.test(name))
@@ -33242,7 +34065,12 @@ function checkExtensions(context) {
     context.report({
       at: { absolutePath: absolute },
       path: [],
-      ...json5 ? { messageId: "json5File" } : { messageId: "otherExtension", data: { extension: extension ? `with extension "${extension}"` : "without an extension" } },
+      ...json5 ? { messageId: "json5File" } : {
+        messageId: "otherExtension",
+        data: {
+          extension: extension ? `with extension "${extension}"` : "without an extension"
+        }
+      },
       hint: json5 ? `convert it to plain JSON as ${name.slice(0, -extension.length)}.json (no comments, unquoted keys or trailing commas), or enable the host's "config-json5" Cargo feature` : "convert it to .json or .toml if it is a capability, otherwise move it out of the capabilities folder"
     });
   }
@@ -33268,7 +34096,12 @@ function checkSelection(context) {
       path: [...capability.source.path, "identifier"],
       ...loadedOn.length ? {
         messageId: "notSelectedOnItsPlatforms",
-        data: { capability: capability.identifier, configFile, platforms: wordList(forTargets), loadedOn: wordList(loadedOn) }
+        data: {
+          capability: capability.identifier,
+          configFile,
+          platforms: wordList(forTargets),
+          loadedOn: wordList(loadedOn)
+        }
       } : { messageId: "notSelected", data: { capability: capability.identifier, configFile } },
       hint: `add "${capability.identifier}" to app.security.capabilities in ${configFile}, or delete the capability if it is unused`
     });
@@ -33366,7 +34199,11 @@ var init_insecure_remote = __esm({
             at: remote.capability.source,
             path: remote.path,
             messageId: "plainHttp",
-            data: { url: remote.url, hosts: literal2 ? `host "${example2}"` : "non-loopback hosts", capability: remote.capability.identifier },
+            data: {
+              url: remote.url,
+              hosts: literal2 ? `host "${example2}"` : "non-loopback hosts",
+              capability: remote.capability.identifier
+            },
             hint: `${secure ? `use "${secure}"` : 'use the "https" scheme'}; plain http is only safe for loopback hosts (localhost, 127.0.0.1, [::1])`
           });
         }
@@ -33490,7 +34327,10 @@ async function patternImpactOf(context) {
     const impact = impactOf(capability);
     if (impact.demote || models.length === 0 || resolvesCommands(capability))
       return impact;
-    return { demote: true, note: "; the build passes only because the capability resolves to no command: the first command it grants or denies breaks it" };
+    return {
+      demote: true,
+      note: "; the build passes only because the capability resolves to no command: the first command it grants or denies breaks it"
+    };
   };
 }
 var init_platform_build = __esm({
@@ -33536,7 +34376,12 @@ var init_invalid_label_pattern = __esm({
                   ...at,
                   demote: impact.demote,
                   messageId: "invalidPattern",
-                  data: { kind: field2 === "windows" ? "window" : "webview", pattern, problem: compiled2.message, note: impact.note },
+                  data: {
+                    kind: field2 === "windows" ? "window" : "webview",
+                    pattern,
+                    problem: compiled2.message,
+                    note: impact.note
+                  },
                   hint: "globs support *, ?, [abc] and [!abc]; ** only as a whole path component; write [*] for a literal *"
                 });
                 continue;
@@ -33549,7 +34394,11 @@ var init_invalid_label_pattern = __esm({
                   // The host builds it; the pattern only grants nothing, so a warning.
                   demote: true,
                   messageId: "impossibleCharacter",
-                  data: { kind: field2 === "windows" ? "window" : "webview", pattern, character: JSON.stringify(bad) },
+                  data: {
+                    kind: field2 === "windows" ? "window" : "webview",
+                    pattern,
+                    character: JSON.stringify(bad)
+                  },
                   hint: HINTS[bad] ?? "labels may only contain letters, digits, -, /, : and _"
                 });
               }
@@ -33576,7 +34425,9 @@ var init_invalid_platform = __esm({
       category: "correctness",
       defaultSeverity: "error",
       fixable: true,
-      messages: { invalid: 'invalid platform "{{value}}": expected one of {{targets}} (case-sensitive)' },
+      messages: {
+        invalid: 'invalid platform "{{value}}": expected one of {{targets}} (case-sensitive)'
+      },
       check(context) {
         for (const capability of context.capabilities) {
           for (const { value, path: path46 } of capability.platforms ?? []) {
@@ -33640,7 +34491,14 @@ var init_invalid_remote_url = __esm({
               at: capability.source,
               path: path46,
               demote: impact.demote,
-              ...relative3 ? { messageId: "noScheme", data: { url, note: impact.note } } : { messageId: "unparsable", data: { url, problem: compiled2.message.replace(/^invalid URL pattern: /, ""), note: impact.note } },
+              ...relative3 ? { messageId: "noScheme", data: { url, note: impact.note } } : {
+                messageId: "unparsable",
+                data: {
+                  url,
+                  problem: compiled2.message.replace(/^invalid URL pattern: /, ""),
+                  note: impact.note
+                }
+              },
               hint: relative3 && /^[\w*]/.test(url) ? `write the scheme: "https://${url}"` : 'write a URL with optional wildcards, e.g. "https://*.example.com" or "https://example.com/app/*"'
             });
           }
@@ -33653,14 +34511,23 @@ var init_invalid_remote_url = __esm({
 // dist/capabilities/rules/legacy-identifier.js
 function legacyName(identifier, context) {
   const renamed = legacyRename(identifier, context.catalog);
-  return renamed === void 0 ? void 0 : { renamed, hint: `rename it to "${renamed}" (${reasons(identifier, renamed).join("; ")})`, messageId: "renamed" };
+  return renamed === void 0 ? void 0 : {
+    renamed,
+    hint: `rename it to "${renamed}" (${reasons(identifier, renamed).join("; ")})`,
+    messageId: "renamed"
+  };
 }
 function otherSpelling(identifier, evidence) {
   const written = spellingOfIdentifier(identifier);
   if (!evidence || !written || written === evidence.spelling)
     return void 0;
   const renamed = spellIdentifier(identifier, evidence.spelling);
-  return { renamed, hint: `rename it to "${renamed}" (${evidence.reason})`, messageId: "spelling", written };
+  return {
+    renamed,
+    hint: `rename it to "${renamed}" (${evidence.reason})`,
+    messageId: "spelling",
+    written
+  };
 }
 function reasons(old, renamed) {
   const out = [];
@@ -33678,11 +34545,17 @@ function spellingEvidence(project, catalog) {
   const framework = project.versions?.crates.get("core");
   if (framework && (framework.crate === "tauri" || framework.crate === "host")) {
     const verb = framework.source === "Cargo.lock" ? "locks" : "depends on";
-    return { spelling: framework.crate, reason: `${framework.file ?? framework.source} ${verb} the ${framework.crate} crate` };
+    return {
+      spelling: framework.crate,
+      reason: `${framework.file ?? framework.source} ${verb} the ${framework.crate} crate`
+    };
   }
   const provenance = catalog.provenanceOf("core:app");
   if (catalog.spellingFixed && provenance?.origin === "manifest") {
-    return { spelling: catalog.spelling, reason: `the generated manifest ${provenance.file ?? ""} spells it "${catalog.spelling}"`.replace("  ", " ") };
+    return {
+      spelling: catalog.spelling,
+      reason: `the generated manifest ${provenance.file ?? ""} spells it "${catalog.spelling}"`.replace("  ", " ")
+    };
   }
   return void 0;
 }
@@ -33782,7 +34655,11 @@ var init_manifest_mismatch = __esm({
             target: "key",
             messageId: "differs",
             hint: difference.notInRelease ? "the build regenerates this file from the plugin's release, which lacks it: a capability that names it fails the build; rebuild and commit the result" : "the build regenerates this file: rebuild the app and commit the result; caplint answers with the union of both definitions until then",
-            data: { plugin: difference.key, permission: difference.name, difference: difference.message }
+            data: {
+              plugin: difference.key,
+              permission: difference.name,
+              difference: difference.message
+            }
           });
         }
         for (const [absolutePath, differences] of staleByFile) {
@@ -34081,7 +34958,9 @@ var init_redundant_permission = __esm({
       // True every time, and it changes nothing at run time: shown apart from problems.
       defaultSeverity: "suggestion",
       fixable: true,
-      messages: { redundant: '"{{permission}}" is already granted by "{{grantedBy}}"{{via}} in this capability' },
+      messages: {
+        redundant: '"{{permission}}" is already granted by "{{grantedBy}}"{{via}} in this capability'
+      },
       check(context) {
         const grantedOf = grantedLookup(context.catalog);
         const decided = /* @__PURE__ */ new Map();
@@ -34143,7 +35022,12 @@ var init_redundant_permission = __esm({
               at: capability.source,
               path: entry.extended ? [...entry.path, "identifier"] : entry.path,
               messageId: "redundant",
-              data: { capability: capability.identifier, permission: entry.identifier, grantedBy: cover.identifier, via },
+              data: {
+                capability: capability.identifier,
+                permission: entry.identifier,
+                grantedBy: cover.identifier,
+                via
+              },
               hint: "remove it",
               // A capability's many redundant entries read as one finding in stylish output.
               group: {
@@ -34248,7 +35132,9 @@ var init_scope_conflict = __esm({
       category: "suspicious",
       defaultSeverity: "warning",
       fixable: false,
-      messages: { deniedToo: 'scope value {{value}} of "{{identifier}}" is also in "deny" (item {{denyIndex}}): deny wins, so this allow grants nothing' },
+      messages: {
+        deniedToo: 'scope value {{value}} of "{{identifier}}" is also in "deny" (item {{denyIndex}}): deny wins, so this allow grants nothing'
+      },
       check(context) {
         for (const { capability, entry } of context.entries()) {
           if (!Array.isArray(entry.allow) || !Array.isArray(entry.deny) || entry.deny.length === 0)
@@ -34295,7 +35181,11 @@ function reportUnusedCycles(context) {
         path: set?.definedIn !== void 0 && set.definedAtIndex !== void 0 ? ["set", set.definedAtIndex, "identifier"] : [],
         demote: true,
         messageId: "unusedCycle",
-        data: { set: qualified, loop: loop.join(" \u2192 "), granted: key === APP_KEY ? "the app's permissions" : `plugin "${key}"` },
+        data: {
+          set: qualified,
+          loop: loop.join(" \u2192 "),
+          granted: key === APP_KEY ? "the app's permissions" : `plugin "${key}"`
+        },
         hint: `remove "${loop[loop.length - 1]}" from set "${loop[loop.length - 2]}"`
       });
     }
@@ -34398,7 +35288,12 @@ var init_unknown_field = __esm({
     init_did_you_mean();
     init_types3();
     TOLERATED = ["$schema", SUPPRESSION_FIELD];
-    KNOWN_FIELDS = { capability: CAPABILITY_FIELDS, remote: REMOTE_FIELDS, "permission entry": PERMISSION_ENTRY_FIELDS, file: WRAPPED_FILE_FIELDS };
+    KNOWN_FIELDS = {
+      capability: CAPABILITY_FIELDS,
+      remote: REMOTE_FIELDS,
+      "permission entry": PERMISSION_ENTRY_FIELDS,
+      file: WRAPPED_FILE_FIELDS
+    };
     unknown_field_default = defineRule({
       id: "unknown-field",
       description: "Report fields the capability format does not define: the host silently ignores them.",
@@ -34511,7 +35406,11 @@ var init_unknown_permission = __esm({
           const fromGit = verdict.key === void 0 ? void 0 : gitSource(context.project, context.catalog, verdict.key);
           const versioned = verdict.key === void 0 || fromGit ? void 0 : versionFinding(context.catalog, verdict.key, verdict.base, entry.identifier, suggestions);
           if (versioned) {
-            context.report({ at: capability.source, path: entry.extended ? [...entry.path, "identifier"] : entry.path, ...versioned });
+            context.report({
+              at: capability.source,
+              path: entry.extended ? [...entry.path, "identifier"] : entry.path,
+              ...versioned
+            });
             continue;
           }
           const problem = verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key) ? `the host has no core area "${verdict.key.slice(5)}"` : verdict.key === void 0 ? `the app has no permission or set "${verdict.base}" of its own` : `plugin "${verdict.key}" has no permission or set "${verdict.base}"`;
@@ -34521,7 +35420,11 @@ var init_unknown_permission = __esm({
             path: entry.extended ? [...entry.path, "identifier"] : entry.path,
             demote: impact.demote || fromGit !== void 0,
             messageId: "unknown",
-            data: { identifier: entry.identifier, problem, note: fromGit ? `${impact.note}; ${fromGit}` : impact.note },
+            data: {
+              identifier: entry.identifier,
+              problem,
+              note: fromGit ? `${impact.note}; ${fromGit}` : impact.note
+            },
             hint: suggestions.length ? `did you mean ${quoteList(suggestions)}?` : `list what exists with: caplint permissions ${verdict.key ?? ""}`.trimEnd()
           });
         }
@@ -34549,7 +35452,11 @@ function buildsWithout(context, capability) {
     if (key !== APP_KEY && !key.startsWith("core") && context.catalog.provenanceOf(key)?.origin !== "builtin")
       keys.push(key);
   const shippedCount = TARGETS.filter((target) => shipped.get(target)?.certain).length;
-  return { build: targets.length === shippedCount ? "build" : `${wordList(targets)} build`, targets, keys: [...new Set(keys)].sort() };
+  return {
+    build: targets.length === shippedCount ? "build" : `${wordList(targets)} build`,
+    targets,
+    keys: [...new Set(keys)].sort()
+  };
 }
 function existingKeysHint(key, keys, identifier) {
   const similar = nearest(key, keys, 2);
@@ -34624,7 +35531,12 @@ var init_unknown_plugin = __esm({
               at: capability.source,
               path: path46,
               messageId: "notInBuild",
-              data: { plugin: verdict.key, identifier: entry.identifier, build: failing.build, targets: failing.targets },
+              data: {
+                plugin: verdict.key,
+                identifier: entry.identifier,
+                build: failing.build,
+                targets: failing.targets
+              },
               hint: existingKeysHint(verdict.key, failing.keys, entry.identifier),
               escalate: true
             });
@@ -34662,7 +35574,10 @@ var init_unknown_set_member = __esm({
       defaultSeverity: "error",
       fixable: false,
       messages: { unknownMember: "{{problem}}{{via}}", invalidMember: "{{problem}}{{via}}" },
-      check: (context) => reportResolutionProblems(context, { "unknown-set-member": "unknownMember", "invalid-set-member": "invalidMember" })
+      check: (context) => reportResolutionProblems(context, {
+        "unknown-set-member": "unknownMember",
+        "invalid-set-member": "invalidMember"
+      })
     });
   }
 });
@@ -34700,7 +35615,11 @@ var init_unmatched_window = __esm({
         const config = context.project.config;
         if (!config)
           return;
-        const code = context.project.codeWindows ?? { labels: [], prefixes: [], searched: [] };
+        const code = context.project.codeWindows ?? {
+          labels: [],
+          prefixes: [],
+          searched: []
+        };
         if (config.windows.length === 0 && code.labels.length === 0 && code.prefixes.length === 0)
           return;
         const created = code.searched.length ? ` or created in ${wordList(code.searched, "or")}` : "";
@@ -34713,8 +35632,15 @@ var init_unmatched_window = __esm({
           if (view)
             return view;
           const declared = config.windows.filter((window) => !window.platforms || window.platforms.some((target) => targets.includes(target)));
-          const labels = [.../* @__PURE__ */ new Set([...declared.map((window) => window.label), ...code.labels.map((made) => made.label)])];
-          const files = [...new Set(declared.length ? declared.map((window) => window.document.file) : [config.document.file])];
+          const labels = [
+            .../* @__PURE__ */ new Set([
+              ...declared.map((window) => window.label),
+              ...code.labels.map((made) => made.label)
+            ])
+          ];
+          const files = [
+            ...new Set(declared.length ? declared.map((window) => window.document.file) : [config.document.file])
+          ];
           const everywhere2 = targets.length === TARGETS.length;
           view = {
             targets,
@@ -34759,7 +35685,11 @@ var init_unmatched_window = __esm({
             return void 0;
           const declarations = onSomeTargets.filter((window) => window.label === found.label);
           const platforms = TARGETS.filter((target) => declarations.some((window) => window.platforms.includes(target)));
-          return { label: found.label, platforms, files: [...new Set(declarations.map((window) => window.document.file))] };
+          return {
+            label: found.label,
+            platforms,
+            files: [...new Set(declarations.map((window) => window.document.file))]
+          };
         };
         for (const capability of context.capabilities) {
           const view = viewOf(targetsOf2(capability));
@@ -34767,7 +35697,12 @@ var init_unmatched_window = __esm({
             for (const { value: pattern, path: path46 } of capability[field2]) {
               const verdict = matchesNothing(pattern, view);
               if (verdict === "over-budget") {
-                context.report({ at: capability.source, path: path46, messageId: "budget", data: { limit: MAX_COMPARED_CHARACTERS.toLocaleString("en-US") } });
+                context.report({
+                  at: capability.source,
+                  path: path46,
+                  messageId: "budget",
+                  data: { limit: MAX_COMPARED_CHARACTERS.toLocaleString("en-US") }
+                });
                 return;
               }
               if (!verdict)
@@ -34888,7 +35823,11 @@ var init_unused_dangerous_permission = __esm({
               at: found.capability.source,
               path: entry.path,
               messageId: "unused",
-              data: { permission: entry.identifier, commandList: listed2, capability: `capability "${found.capability.identifier}"` },
+              data: {
+                permission: entry.identifier,
+                commandList: listed2,
+                capability: `capability "${found.capability.identifier}"`
+              },
               hint: `remove "${entry.identifier}"; if a build you did not scan needs it, grant the one command with a narrow scope`
             });
           }
@@ -34988,9 +35927,19 @@ var init_unused_suppression = __esm({
               hint: close.length ? `did you mean "${close[0]}"?` : "list rules with: caplint rules"
             });
           } else if (rule.kind === "pipeline") {
-            context.report({ ...finding, messageId: "pipelineFinding", data: { ruleId }, hint: "remove it from caplint-disable and fix the file" });
+            context.report({
+              ...finding,
+              messageId: "pipelineFinding",
+              data: { ruleId },
+              hint: "remove it from caplint-disable and fix the file"
+            });
           } else {
-            context.report({ ...finding, messageId: "unused", data: { ruleId, scope: suppression.scope.label }, hint: "remove it" });
+            context.report({
+              ...finding,
+              messageId: "unused",
+              data: { ruleId, scope: suppression.scope.label },
+              hint: "remove it"
+            });
           }
         }
       }
@@ -35091,7 +36040,9 @@ var init_rules = __esm({
     "use strict";
     init_list();
     LISTED = Object.values(list_exports);
-    CAPABILITY_RULES = [...LISTED].sort((a2, b2) => a2.id < b2.id ? -1 : 1);
+    CAPABILITY_RULES = [
+      ...LISTED
+    ].sort((a2, b2) => a2.id < b2.id ? -1 : 1);
     CAPABILITY_RULES_BY_ID = new Map(CAPABILITY_RULES.map((rule) => [rule.id, rule]));
   }
 });
@@ -35100,7 +36051,11 @@ var init_rules = __esm({
 function collectSuppressions(capabilities) {
   const out = [];
   for (const capability of capabilities) {
-    const scope = { absolutePath: capability.source.absolutePath, path: capability.source.path, label: `capability "${capability.identifier}"` };
+    const scope = {
+      absolutePath: capability.source.absolutePath,
+      path: capability.source.path,
+      label: `capability "${capability.identifier}"`
+    };
     for (const item of capability.written.suppressions)
       out.push({ scope, ruleId: item.value, path: item.path, used: false });
   }
@@ -35747,7 +36702,11 @@ async function lintWithRules(project, rules, givenOptions = {}) {
   const schema = rules.find((rule) => rule.id === "schema");
   for (const problem of project.problems) {
     const document = problem.document ?? documentsByPath.get(problem.absolutePath);
-    emit(parse4, document, problem.absolutePath, problem.file, { path: problem.path ?? [], messageId: "unreadable", data: { problem: problem.message } });
+    emit(parse4, document, problem.absolutePath, problem.file, {
+      path: problem.path ?? [],
+      messageId: "unreadable",
+      data: { problem: problem.message }
+    });
   }
   const validations = await Promise.all(project.documents.map(async (document) => ({
     document,
@@ -35755,11 +36714,19 @@ async function lintWithRules(project, rules, givenOptions = {}) {
   })));
   for (const { document, problems: problems2 } of validations) {
     if (!document.ok) {
-      emit(parse4, document, document.absolutePath, document.file, { path: [], messageId: "unreadable", data: { problem: document.parseError.message } });
+      emit(parse4, document, document.absolutePath, document.file, {
+        path: [],
+        messageId: "unreadable",
+        data: { problem: document.parseError.message }
+      });
       continue;
     }
     for (const { message, ...problem } of problems2)
-      emit(schema, document, document.absolutePath, document.file, { ...problem, messageId: "violation", data: { problem: message } });
+      emit(schema, document, document.absolutePath, document.file, {
+        ...problem,
+        messageId: "violation",
+        data: { problem: message }
+      });
     for (const path46 of repeatedFields(document)) {
       emit(schema, document, document.absolutePath, document.file, {
         path: path46,
@@ -35829,7 +36796,11 @@ async function lintWithRules(project, rules, givenOptions = {}) {
   const unreadable = new Set(project.problems.filter((p) => !documentsByPath.has(p.absolutePath) && inFocus(p.absolutePath)).map((p) => p.absolutePath));
   const frontendFiles = project.frontend?.files.filter((file) => inFocus(file)).length ?? 0;
   const files = project.documents.filter((d) => inFocus(d.absolutePath)).length + unreadable.size + frontendFiles;
-  return { diagnostics: dedupeSorted(kept.sort(compareDiagnostics)), files, notes: [...project.notes ?? []] };
+  return {
+    diagnostics: dedupeSorted(kept.sort(compareDiagnostics)),
+    files,
+    notes: [...project.notes ?? []]
+  };
 }
 function repeatedFields(document) {
   const repeated = document.repeatedKeys();
@@ -35893,7 +36864,11 @@ var init_lint = __esm({
     init_types2();
     init_validate();
     init_library_options();
-    NOWHERE = { range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } }, offset: 0, length: 0 };
+    NOWHERE = {
+      range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
+      offset: 0,
+      length: 0
+    };
   }
 });
 
@@ -35958,7 +36933,11 @@ async function planCheckRuns(base) {
   }
   const runs = [];
   for (const [app, group] of byApp) {
-    const load2 = { ...base, app, paths: group.whole ? [] : group.paths.map((p) => p.replace(/[\\/]+$/, "")) };
+    const load2 = {
+      ...base,
+      app,
+      paths: group.whole ? [] : group.paths.map((p) => p.replace(/[\\/]+$/, ""))
+    };
     runs.push(group.whole ? { load: load2, app } : { load: load2, app, focus: group.paths });
   }
   if (loose.length)
@@ -35982,7 +36961,11 @@ var init_check_runs = __esm({
 
 // dist/core/fix/apply-fixes.js
 function applyFixes(text2, fixes) {
-  const spans = fixes.map((fix) => ({ fix, start: Math.min(...fix.edits.map((e) => e.offset)), end: Math.max(...fix.edits.map((e) => e.offset + e.length)) })).sort((a2, b2) => a2.start - b2.start || a2.end - b2.end);
+  const spans = fixes.map((fix) => ({
+    fix,
+    start: Math.min(...fix.edits.map((e) => e.offset)),
+    end: Math.max(...fix.edits.map((e) => e.offset + e.length))
+  })).sort((a2, b2) => a2.start - b2.start || a2.end - b2.end);
   const taken = [];
   let lastEnd = -1;
   for (const span of spans) {
@@ -36475,7 +37458,10 @@ __export(unified_diff_exports, {
 function unifiedDiff(file, before, after, context = 3) {
   if (before === after)
     return "";
-  const patch = structuredPatch(`a/${file}`, `b/${file}`, before, after, void 0, void 0, { context, maxEditLength: MAX_EDIT_LENGTH });
+  const patch = structuredPatch(`a/${file}`, `b/${file}`, before, after, void 0, void 0, {
+    context,
+    maxEditLength: MAX_EDIT_LENGTH
+  });
   const lines = [`--- a/${file}`, `+++ b/${file}`];
   for (const hunk of patch?.hunks ?? [wholeFileHunk(before, after)]) {
     lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines);
@@ -36854,7 +37840,13 @@ function cargoHomeOf(options, env) {
   return env.HOME ? import_node_path24.default.join(env.HOME, ".cargo") : env.USERPROFILE ? import_node_path24.default.join(env.USERPROFILE, ".cargo") : void 0;
 }
 function loadOptionsFrom(paths, options, cwd, env = {}) {
-  const load2 = { cwd, paths, manifests: options.manifest, plugins: options.plugins, permissions: options.permissions };
+  const load2 = {
+    cwd,
+    paths,
+    manifests: options.manifest,
+    plugins: options.plugins,
+    permissions: options.permissions
+  };
   const cargoHome = cargoHomeOf(options, env);
   if (cargoHome !== void 0)
     load2.cargoHome = cargoHome;
@@ -36895,13 +37887,19 @@ function withFrontendScan(load2, only) {
   return { ...load2, frontend: true };
 }
 function lintSettings(settings, rules) {
-  return { severityFor: settings.severityFor, only: new Set([...rules].map((rule) => rule.id).filter((id) => settings.runs(id))) };
+  return {
+    severityFor: settings.severityFor,
+    only: new Set([...rules].map((rule) => rule.id).filter((id) => settings.runs(id)))
+  };
 }
 function checkCapabilities(request) {
   return new CheckSession().run(request);
 }
 function diskState(outcome, planned) {
-  const reread = new Set(planned.flatMap(({ check: check2 }) => [...check2.project.documents.map((document) => document.absolutePath), ...check2.project.frontend?.files ?? []]));
+  const reread = new Set(planned.flatMap(({ check: check2 }) => [
+    ...check2.project.documents.map((document) => document.absolutePath),
+    ...check2.project.frontend?.files ?? []
+  ]));
   return new Map(outcome.inputs.filter((file) => !reread.has(file)).map((file) => [file, signature(file)]));
 }
 function unchangedOnDisk(state) {
@@ -36925,7 +37923,11 @@ function onlyReloadableFiles(planned, changed) {
   for (const { check: check2 } of planned) {
     for (const document of check2.project.documents)
       capabilityFiles.add(document.absolutePath);
-    for (const document of [...check2.project.manifestDocuments, ...check2.project.permissionDocuments, ...configDocuments(check2.project.config)])
+    for (const document of [
+      ...check2.project.manifestDocuments,
+      ...check2.project.permissionDocuments,
+      ...configDocuments(check2.project.config)
+    ])
       otherInputs.add(document.absolutePath);
   }
   return [...changed].every((file) => (capabilityFiles.has(file) || scanned && isFrontendFile(file)) && !otherInputs.has(file));
@@ -36966,21 +37968,34 @@ async function checkAll(request) {
       const outcome = await fixProject2(run.load, runLint);
       const check2 = {
         project: outcome.project,
-        result: { ...outcome.result, notes: [...outcome.result.notes ?? [], ...unfixableNotes(outcome.project, outcome.result)] }
+        result: {
+          ...outcome.result,
+          notes: [
+            ...outcome.result.notes ?? [],
+            ...unfixableNotes(outcome.project, outcome.result)
+          ]
+        }
       };
       planned.push({ load: run.load, lint: runLint, check: check2 });
       if (request.fix === "preview") {
         const { unifiedDiff: unifiedDiff2 } = await Promise.resolve().then(() => (init_unified_diff(), unified_diff_exports));
         diffs = [
           ...diffs ?? [],
-          ...[...outcome.changes.values()].map((change) => ({ file: change.file, diff: unifiedDiff2(change.file, change.original, change.fixed) }))
+          ...[...outcome.changes.values()].map((change) => ({
+            file: change.file,
+            diff: unifiedDiff2(change.file, change.original, change.fixed)
+          }))
         ];
       } else {
         await (await Promise.resolve().then(() => (init_write_fixes(), write_fixes_exports))).writeFixes(outcome.changes);
       }
     } else {
       const project = await loadProject(run.load);
-      planned.push({ load: run.load, lint: runLint, check: { project, result: await lint(project, runLint) } });
+      planned.push({
+        load: run.load,
+        lint: runLint,
+        check: { project, result: await lint(project, runLint) }
+      });
     }
   }
   const config = configLabels.size ? [...configLabels].join(", ") : null;
@@ -36995,7 +38010,10 @@ function outcomeOf(checks, config, configFiles) {
       texts.set(document.absolutePath, document.text);
   }
   const inputs2 = [
-    ...checks.flatMap(({ project }) => [...readPaths(project.read), ...configDocuments(project.config).map((document) => document.absolutePath)]),
+    ...checks.flatMap(({ project }) => [
+      ...readPaths(project.read),
+      ...configDocuments(project.config).map((document) => document.absolutePath)
+    ]),
     ...configFiles,
     ...checks.flatMap(({ project }) => project.documents.map((d) => d.absolutePath))
   ];
@@ -37066,7 +38084,10 @@ var init_check_run = __esm({
               continue;
             }
             const project = await reloadCapabilityFiles(previous.check.project);
-            planned2.push({ ...previous, check: { project, result: await lint(project, previous.lint) } });
+            planned2.push({
+              ...previous,
+              check: { project, result: await lint(project, previous.lint) }
+            });
           }
           this.last = { ...last, planned: planned2 };
           return outcomeOf(planned2.map((p) => p.check), last.config, last.configFiles);
@@ -37323,7 +38344,11 @@ function groupFindings(list) {
     const list2 = listed2.length > 8 ? `${listed2.slice(0, 8).join(", ")} and ${listed2.length - 8} more` : listed2.join(", ");
     const data = { ...group.data, count: members.length, list: list2 };
     const templates = { id: first.ruleId, messages: { message: group.message, hint: group.hint } };
-    grouped.set(first, { ...first, message: formatMessage(templates, "message", data), hint: formatMessage(templates, "hint", data) });
+    grouped.set(first, {
+      ...first,
+      message: formatMessage(templates, "message", data),
+      hint: formatMessage(templates, "hint", data)
+    });
     for (const d of rest)
       grouped.set(d, null);
   }
@@ -37402,7 +38427,10 @@ var init_stylish = __esm({
         for (const d of groupFindings(list)) {
           const lines = linesOf(d.absolutePath);
           const line = d.range.start.line;
-          const frame = d.liveServer === void 0 && lines && !(lines.text === "" && lines.lineText(line) === "") ? { text: lines.lineText(line), previous: line > 1 ? lines.lineText(line - 1) : void 0 } : void 0;
+          const frame = d.liveServer === void 0 && lines && !(lines.text === "" && lines.lineText(line) === "") ? {
+            text: lines.lineText(line),
+            previous: line > 1 ? lines.lineText(line - 1) : void 0
+          } : void 0;
           out.push(...findingLines(d, frame, context));
         }
         out.push("");
@@ -37525,7 +38553,13 @@ function invocation(notes, config, cwd) {
         {
           level: "note",
           message: { text: `rule settings read from ${config}` },
-          locations: [{ physicalLocation: { artifactLocation: artifactLocation(import_node_path26.default.resolve(cwd, config), sourceRoot(cwd)) } }]
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: artifactLocation(import_node_path26.default.resolve(cwd, config), sourceRoot(cwd))
+              }
+            }
+          ]
         }
       ]
     } : {},
@@ -37540,16 +38574,23 @@ function ruleDescriptor(rule, context) {
     shortDescription: { text: rule.description },
     fullDescription: { text: rule.description },
     helpUri: docs,
-    help: { text: `${rule.description}
-Documentation: ${docs}`, markdown: `${rule.description}
+    help: {
+      text: `${rule.description}
+Documentation: ${docs}`,
+      markdown: `${rule.description}
 
-[Documentation](${docs})` },
+[Documentation](${docs})`
+    },
     defaultConfiguration: { level: level(rule.defaultSeverity) },
     properties: ruleProperties(rule)
   };
 }
 function ruleProperties(rule) {
-  const tags = rule.security ? ["security", rule.category === "security" ? void 0 : rule.category, ...rule.security.cwe.map((cwe) => `external/cwe/cwe-${cwe}`)] : [rule.category];
+  const tags = rule.security ? [
+    "security",
+    rule.category === "security" ? void 0 : rule.category,
+    ...rule.security.cwe.map((cwe) => `external/cwe/cwe-${cwe}`)
+  ] : [rule.category];
   return {
     tags: tags.filter((tag) => tag !== void 0),
     precision: rule.category === "correctness" ? "very-high" : "high",
@@ -37601,7 +38642,10 @@ help: ${d.hint}` : d.message;
         {
           id: 1,
           message: { text: "the other event of the pair" },
-          physicalLocation: { artifactLocation: artifactLocation(d.absolutePath, root2), region: { startLine: d.relatedLine } }
+          physicalLocation: {
+            artifactLocation: artifactLocation(d.absolutePath, root2),
+            region: { startLine: d.relatedLine }
+          }
         }
       ]
     }
@@ -37612,7 +38656,9 @@ function artifactLocation(absolutePath, root2, folder = false) {
   if (fromRoot?.length === 0)
     return { uri: "./", uriBaseId: SRCROOT };
   if (fromRoot === void 0)
-    return { uri: `file://${import_node_path26.default.sep === "/" ? "" : "/"}${encodePath(bytes, ":")}${folder ? "/" : ""}` };
+    return {
+      uri: `file://${import_node_path26.default.sep === "/" ? "" : "/"}${encodePath(bytes, ":")}${folder ? "/" : ""}`
+    };
   return { uri: `${encodePath(fromRoot)}${folder ? "/" : ""}`, uriBaseId: SRCROOT };
 }
 function encodePath(bytes, keep = "") {
@@ -37659,7 +38705,11 @@ var init_sarif = __esm({
             // No uri: the log names no folder of this machine (SARIF 3.14.14 lets the consumer supply it; GitHub
             // code scanning reads %SRCROOT% as the repository's root). Results name files relative to it.
             originalUriBaseIds: {
-              [SRCROOT]: { description: { text: "The repository root (the folder holding .git; outside a repository, the folder caplint ran in)." } }
+              [SRCROOT]: {
+                description: {
+                  text: "The repository root (the folder holding .git; outside a repository, the folder caplint ran in)."
+                }
+              }
             },
             // Our columns count UTF-16 code units, like JavaScript strings.
             columnKind: "utf16CodeUnits",
@@ -37671,7 +38721,11 @@ var init_sarif = __esm({
       return JSON.stringify(log, null, 2) + "\n";
     };
     UNESCAPED = /^[A-Za-z0-9\-_.!~*'()]$/;
-    PROBLEM_SEVERITY = { error: "error", warning: "warning", suggestion: "recommendation" };
+    PROBLEM_SEVERITY = {
+      error: "error",
+      warning: "warning",
+      suggestion: "recommendation"
+    };
     sarif_default = sarif;
   }
 });
@@ -37724,7 +38778,11 @@ var init_github = __esm({
       return diagnostics.map((d) => `${annotation(d, root2)}
 `).join("");
     };
-    COMMANDS = { error: "error", warning: "warning", suggestion: "notice" };
+    COMMANDS = {
+      error: "error",
+      warning: "warning",
+      suggestion: "notice"
+    };
     github_default = github;
   }
 });
@@ -39650,7 +40708,11 @@ var init_watch = __esm({
       /** The paths, as one text that differs when they do; files in walked folders are watched with them (a new capability file needs no new watcher). */
       signature() {
         const outsideTrees = (paths) => [...paths].filter((file) => !this.trees.some((tree) => isInsideOrEqual(file, tree))).sort();
-        return JSON.stringify([outsideTrees(this.log.files), outsideTrees(this.log.folders), [...this.trees].sort()]);
+        return JSON.stringify([
+          outsideTrees(this.log.files),
+          outsideTrees(this.log.folders),
+          [...this.trees].sort()
+        ]);
       }
       /** Whether chokidar should look at `file` at all. */
       has(file) {
@@ -39768,7 +40830,17 @@ function scopeChanges(before, after) {
       const [command, context, target, canonical2] = JSON.parse(key);
       if (!before.commands.has(command) || coveredBy(before.allow, key, pattern) || before.globalAllow.get(entry.key)?.has(canonical2))
         continue;
-      changes.push({ scope: "command", command, plugin: entry.key, change: "allowed", value, context, target, pattern, entry });
+      changes.push({
+        scope: "command",
+        command,
+        plugin: entry.key,
+        change: "allowed",
+        value,
+        context,
+        target,
+        pattern,
+        entry
+      });
     }
   }
   for (const [key, { patterns }] of before.deny) {
@@ -39779,7 +40851,17 @@ function scopeChanges(before, after) {
       const reached = after.grantPatterns.get(grantGroup({ command, context, target }))?.covers(pattern) || after.callers.get(callerKey(command, context))?.mayShareCallers(pattern);
       if (!reached)
         continue;
-      changes.push({ scope: "command", command, plugin: entry.key, change: "no longer denied", value, context, target, pattern, entry });
+      changes.push({
+        scope: "command",
+        command,
+        plugin: entry.key,
+        change: "no longer denied",
+        value,
+        context,
+        target,
+        pattern,
+        entry
+      });
     }
   }
   for (const [plugin, values] of after.globalAllow) {
@@ -39852,7 +40934,10 @@ function diffAccessOnPlatforms(before, after) {
       const platforms = old.platforms.filter((p) => current.platforms.includes(p));
       if (platforms.length === 0)
         continue;
-      const [oldSide, newSide] = [sideFor(old, current.model.catalog), sideFor(current, current.model.catalog)];
+      const [oldSide, newSide] = [
+        sideFor(old, current.model.catalog),
+        sideFor(current, current.model.catalog)
+      ];
       const diff = grantChanges(oldSide, newSide);
       for (const grant of diff.added) {
         const key = grantKey(grant);
@@ -39870,7 +40955,10 @@ function diffAccessOnPlatforms(before, after) {
   }
   const ordered = (merge) => merge.values().sort((a2, b2) => compareStrings(grantKey(a2.item), grantKey(b2.item)));
   return {
-    added: ordered(added).map((grant) => ({ ...grant, kinds: ACCESS_KINDS.filter((kind) => kinds.get(grantKey(grant.item))?.has(kind)) })),
+    added: ordered(added).map((grant) => ({
+      ...grant,
+      kinds: ACCESS_KINDS.filter((kind) => kinds.get(grantKey(grant.item))?.has(kind))
+    })),
     removed: ordered(removed),
     scopes: scopes.values().sort((a2, b2) => compareStrings(scopeKey(a2.item), scopeKey(b2.item)))
   };
@@ -40115,7 +41203,15 @@ function groupedByEntry(scopes) {
   for (const { item, platforms } of scopes) {
     const { file, path: at } = sourceOf(item).provenance;
     const who = item.scope === "command" ? [item.command, item.context] : [item.plugin];
-    const key = JSON.stringify([item.scope, ...who, item.change, JSON.stringify(item.value), file, at, platforms]);
+    const key = JSON.stringify([
+      item.scope,
+      ...who,
+      item.change,
+      JSON.stringify(item.value),
+      file,
+      at,
+      platforms
+    ]);
     const group = groups.get(key);
     const reach = item.scope === "command" ? `${item.target} "${item.pattern}"` : void 0;
     if (!group)
@@ -40162,7 +41258,10 @@ function diffDiagnostics({ asked, added, scopes, before, after }, failOn, cwd, n
   }
   const diagnostics = [];
   for (const { file, path: at, kind, removal, what } of byEntry.values()) {
-    const range2 = after.range(file, at) ?? { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } };
+    const range2 = after.range(file, at) ?? {
+      start: { line: 1, column: 1 },
+      end: { line: 1, column: 1 }
+    };
     const absolutePath = import_node_path30.default.resolve(cwd, file);
     const shown = import_node_path30.default.relative(cwd, absolutePath).split(import_node_path30.default.sep).join("/");
     const listed2 = what.length > 3 ? `${what.slice(0, 3).join("; ")}; and ${what.length - 3} more` : what.join("; ");
@@ -40206,7 +41305,11 @@ var init_diff2 = __esm({
     init_platforms();
     init_terminal_text();
     init_wording();
-    KIND_WORDS = { commands: "new command", origins: "new remote origin", scopes: "wider scope" };
+    KIND_WORDS = {
+      commands: "new command",
+      origins: "new remote origin",
+      scopes: "wider scope"
+    };
     pluginName2 = (plugin) => plugin === APP_KEY ? "app" : plugin;
     sourceOf = (change) => change.scope === "command" ? change.entry : change.contribution;
   }
@@ -40545,7 +41648,12 @@ function verdictOn(project, model, platform, refusal, candidates, query, where3,
   const judge = (value) => judgeEntry(refusal, value, { where: where3, identifier, leadingDot, platform });
   if (refusal.plugin === "asset") {
     for (const entry of assetScopeEntries(project))
-      checked2.push({ ...entry, line: lineOf2(entry.file, entry.path), scopeOf: "config", ...judge(entry.value) });
+      checked2.push({
+        ...entry,
+        line: lineOf2(entry.file, entry.path),
+        scopeOf: "config",
+        ...judge(entry.value)
+      });
     return { platforms: [platform], checked: checked2, scope: scopeOutcome(checked2) };
   }
   const commands = candidates.length ? candidates : [...model.allowed.keys()].filter((command2) => command2.startsWith("plugin:fs|"));
@@ -40553,7 +41661,12 @@ function verdictOn(project, model, platform, refusal, candidates, query, where3,
   let command = commands[0];
   const granted = [];
   for (const candidate of commands) {
-    const explanation = resolveAccess(model, { window: query.window, webview: query.webview, origin: query.origin, command: candidate }).explanation;
+    const explanation = resolveAccess(model, {
+      window: query.window,
+      webview: query.webview,
+      origin: query.origin,
+      command: candidate
+    }).explanation;
     if (explanation.verdict === "allowed") {
       if (acl?.verdict !== "allowed") {
         acl = explanation;
@@ -40593,7 +41706,13 @@ function verdictOn(project, model, platform, refusal, candidates, query, where3,
     for (const list of ["allow", "deny"])
       add(list, contribution.scope[list], "global", contribution.provenance, contribution.provenance.path);
   const reached = granted.length > 0;
-  return { platforms: [platform], ...command ? { command } : {}, ...acl ? { acl } : {}, checked: checked2, scope: reached ? scopeOutcome(checked2) : "not-reached" };
+  return {
+    platforms: [platform],
+    ...command ? { command } : {},
+    ...acl ? { acl } : {},
+    checked: checked2,
+    scope: reached ? scopeOutcome(checked2) : "not-reached"
+  };
 }
 function scopeOutcome(checked2) {
   if (checked2.some((entry) => entry.list === "deny" && entry.matches === true))
@@ -40666,7 +41785,10 @@ function judgePath(pattern, subject, context) {
   if (pathGlobMatches(expanded, subjectPath, options))
     return { matches: true };
   if (context.leadingDot && pathGlobMatches(expanded, subjectPath, { ...options, literalLeadingDot: false }))
-    return { matches: false, why: `its wildcards skip names that start with a dot on ${context.platform} (requireLiteralLeadingDot)` };
+    return {
+      matches: false,
+      why: `its wildcards skip names that start with a dot on ${context.platform} (requireLiteralLeadingDot)`
+    };
   if (pathGlobMatches(expanded, subjectPath, { ...options, literalSeparator: false }))
     return { matches: false, why: "a `*` stays in one folder; `**` reaches into sub-folders" };
   return { matches: false };
@@ -40746,7 +41868,11 @@ function suggestEntry(project, refusal, verdicts, candidates, identifier, lineOf
       notes.push("the asset protocol also needs app.security.assetProtocol.enable = true");
     return {
       entry: value,
-      addTo: { file, line: lineOf2(file, ["app", "security", "assetProtocol"]), field: "app.security.assetProtocol.scope" },
+      addTo: {
+        file,
+        line: lineOf2(file, ["app", "security", "assetProtocol"]),
+        field: "app.security.assetProtocol.scope"
+      },
       reason: "the asset protocol reads only the scope in the app config (no capability grants it)",
       notes: [...notes, ...pathNotes(refusal, value, verdicts)]
     };
@@ -40816,19 +41942,43 @@ var init_scope_refusal = __esm({
     READERS = [
       [
         /forbidden path: ([^\r\n]*?)(?:, maybe it is not allowed on the scope for `([A-Za-z0-9-]+)` permission in your capability file|, maybe it is not allowed on the scope[^\r\n]*|["'`]?\s*$|["'`]?\r?\n)/,
-        (m) => ({ plugin: "fs", subjectKind: "path", subject: m[1], ...m[2] ? { permission: m[2] } : {} })
+        (m) => ({
+          plugin: "fs",
+          subjectKind: "path",
+          subject: m[1],
+          ...m[2] ? { permission: m[2] } : {}
+        })
       ],
-      [/url not allowed on the configured scope: (\S+)/, (m) => ({ plugin: "http", subjectKind: "url", subject: trimQuoted(m[1]) })],
-      [/program not allowed on the configured shell scope: ([^\r\n]+)/, (m) => ({ plugin: "shell", subjectKind: "program", subject: trimQuoted(m[1]) })],
+      [
+        /url not allowed on the configured scope: (\S+)/,
+        (m) => ({ plugin: "http", subjectKind: "url", subject: trimQuoted(m[1]) })
+      ],
+      [
+        /program not allowed on the configured shell scope: ([^\r\n]+)/,
+        (m) => ({ plugin: "shell", subjectKind: "program", subject: trimQuoted(m[1]) })
+      ],
       [
         /Not allowed to open url (\S+)(?: with ([^\r\n"'`]+))?/,
-        (m) => ({ plugin: "opener", subjectKind: "url", subject: trimQuoted(m[1]), ...m[2] ? { with: m[2].trim() } : {} })
+        (m) => ({
+          plugin: "opener",
+          subjectKind: "url",
+          subject: trimQuoted(m[1]),
+          ...m[2] ? { with: m[2].trim() } : {}
+        })
       ],
       [
         new RegExp(String.raw`Not allowed to open path (${LINE_END2}?)(?: with ([^\s"'\`]+))?["'\`]?\s*(?:$|\r?\n)`, "m"),
-        (m) => ({ plugin: "opener", subjectKind: "path", subject: m[1], ...m[2] ? { with: m[2] } : {} })
+        (m) => ({
+          plugin: "opener",
+          subjectKind: "path",
+          subject: m[1],
+          ...m[2] ? { with: m[2] } : {}
+        })
       ],
-      [/asset protocol not configured to allow the path: ([^\r\n]+)/, (m) => ({ plugin: "asset", subjectKind: "path", subject: trimQuoted(m[1]) })]
+      [
+        /asset protocol not configured to allow the path: ([^\r\n]+)/,
+        (m) => ({ plugin: "asset", subjectKind: "path", subject: trimQuoted(m[1]) })
+      ]
     ];
   }
 });
@@ -40933,7 +42083,12 @@ function scopeRefusalJson(answer) {
     })),
     nearMissWindows: answer.nearMissWindows,
     notes: answer.notes,
-    ...s ? { suggestion: { ...s, ...s.entry === null ? {} : { text: blockValue(s.entry, syntaxOf(s.addTo?.file ?? "capability.json")) } } } : {}
+    ...s ? {
+      suggestion: {
+        ...s,
+        ...s.entry === null ? {} : { text: blockValue(s.entry, syntaxOf(s.addTo?.file ?? "capability.json")) }
+      }
+    } : {}
   };
 }
 var PLUGIN_NAMES;
@@ -40982,7 +42137,14 @@ function explainRefusal(project, refusal, question, paint) {
   const notes = [];
   const { window, webview, origin } = caller(project, question, refusal, notes, "a release build, or a check before the window check");
   const lines = new SourceLines(project);
-  const call = explainCall(project, groups, { command: lookup.command, known: lookup.known, suggestions: lookup.suggestions, window, webview, origin }, (at) => lines.line(at.file, at.path));
+  const call = explainCall(project, groups, {
+    command: lookup.command,
+    known: lookup.known,
+    suggestions: lookup.suggestions,
+    window,
+    webview,
+    origin
+  }, (at) => lines.line(at.file, at.path));
   if (!paint)
     return JSON.stringify({ refusal, platforms: asked, notes, ...callJson(call, lines) }, null, 2) + "\n";
   const out = [
@@ -41004,7 +42166,11 @@ function caller(project, question, named2, notes, why) {
     window = labels.length === 1 ? labels[0] : labels.includes("main") ? "main" : labels[0] ?? "main";
     notes.push(`the message does not name the window (${why}); assuming "${window}" (pass --window)`);
   }
-  return { window, webview: question.webview ?? named2.webview ?? window, origin: originOf(question.url ?? named2.url, project) };
+  return {
+    window,
+    webview: question.webview ?? named2.webview ?? window,
+    origin: originOf(question.url ?? named2.url, project)
+  };
 }
 function explainScopeText(project, refusal, question, paint) {
   const { groups, asked } = question;
@@ -41026,10 +42192,24 @@ function explainScopeText(project, refusal, question, paint) {
   const lines = new SourceLines(project);
   const answer = explainScopeRefusal(project, groups, refusal, { window, webview, origin, ...command ? { command } : {} }, (file, path46) => lines.line(file, path46));
   const aclCommand = answer.verdicts.every((v2) => v2.scope === "not-reached") ? answer.verdicts.find((v2) => v2.command)?.command : void 0;
-  const call = aclCommand ? explainCall(project, groups, { command: aclCommand, known: true, window, webview, origin, scope: narrowestScopeValue(refusal, appIdentifier(project)) }, (at) => lines.line(at.file, at.path)) : void 0;
+  const call = aclCommand ? explainCall(project, groups, {
+    command: aclCommand,
+    known: true,
+    window,
+    webview,
+    origin,
+    scope: narrowestScopeValue(refusal, appIdentifier(project))
+  }, (at) => lines.line(at.file, at.path)) : void 0;
   if (!paint)
-    return JSON.stringify({ platforms: asked, ...scopeRefusalJson({ ...answer, notes: [...notes, ...answer.notes] }), ...call ? { call: callJson(call, lines) } : {} }, null, 2) + "\n";
-  return textLines([...renderScopeRefusal(answer, asked, notes, paint), ...call ? renderCall(call, asked, lines, paint) : []]);
+    return JSON.stringify({
+      platforms: asked,
+      ...scopeRefusalJson({ ...answer, notes: [...notes, ...answer.notes] }),
+      ...call ? { call: callJson(call, lines) } : {}
+    }, null, 2) + "\n";
+  return textLines([
+    ...renderScopeRefusal(answer, asked, notes, paint),
+    ...call ? renderCall(call, asked, lines, paint) : []
+  ]);
 }
 function kindFound(kind, call) {
   if (kind === "not-allowed-here" && call.verdicts.every((v2) => v2.explanation.allowEntries.length === 0))
@@ -41089,7 +42269,9 @@ function listPermissions(catalog, platform, plugin) {
       out.push({ identifier, kind, plugin: key, description, ...expanded, ...extra });
     };
     if (manifest.default_permission) {
-      entry(`${prefix2}default`, "default", manifest.default_permission.description, { members: manifest.default_permission.permissions });
+      entry(`${prefix2}default`, "default", manifest.default_permission.description, {
+        members: manifest.default_permission.permissions
+      });
     }
     for (const set of Object.values(manifest.permission_sets))
       entry(`${prefix2}${set.identifier}`, "set", set.description, { members: set.permissions });
@@ -41109,7 +42291,10 @@ function expandPermission(catalog, platform, identifier) {
   };
 }
 function grantCounts(allows, denies) {
-  const parts = [allows.length ? `allows ${plural(allows.length, "command")}` : "", denies.length ? `denies ${plural(denies.length, "command")}` : ""].filter(Boolean);
+  const parts = [
+    allows.length ? `allows ${plural(allows.length, "command")}` : "",
+    denies.length ? `denies ${plural(denies.length, "command")}` : ""
+  ].filter(Boolean);
   return parts.join(", ") || "allows no command";
 }
 var init_permissions = __esm({
@@ -41170,7 +42355,16 @@ async function buildReport(input) {
   const onSome = (platforms) => platforms.length < asked.length ? asked.filter((p) => platforms.includes(p)) : void 0;
   const cells = [];
   const rows2 = [];
-  const rowContext = { input, groups, columns, columnIndex, baseline, entries, entryId, onSome };
+  const rowContext = {
+    input,
+    groups,
+    columns,
+    columnIndex,
+    baseline,
+    entries,
+    entryId,
+    onSome
+  };
   for (const [r, window] of windows.entries()) {
     const { rowCells, row } = windowRow(r, window, rowContext);
     cells.push(rowCells);
@@ -41237,7 +42431,15 @@ function reportDiff(against, groups, lines, windows, asked) {
 }
 function windowRow(r, window, context) {
   const { input, groups, columns, columnIndex, baseline, entries, entryId, onSome } = context;
-  const rowCells = columns.map(() => ({ count: 0, commands: [], denied: [], dangerous: false, remote: 0, platformSpecific: 0, heat: 0 }));
+  const rowCells = columns.map(() => ({
+    count: 0,
+    commands: [],
+    denied: [],
+    dangerous: false,
+    remote: 0,
+    platformSpecific: 0,
+    heat: 0
+  }));
   const callable = /* @__PURE__ */ new Map();
   const denied = /* @__PURE__ */ new Map();
   const removed = /* @__PURE__ */ new Set();
@@ -41373,7 +42575,11 @@ function columnsOf(matrices) {
   const counts = /* @__PURE__ */ new Map();
   for (const command of new Set(matrices.flatMap((matrix) => matrix.commands)))
     counts.set(pluginOf2(command), (counts.get(pluginOf2(command)) ?? 0) + 1);
-  return [...counts.keys()].sort((a2, b2) => a2 === APP_COMMANDS ? 1 : b2 === APP_COMMANDS ? -1 : compareCodePoints(a2, b2)).map((id) => ({ id, label: id === APP_COMMANDS ? APP_COMMANDS_LABEL : id, commands: counts.get(id) }));
+  return [...counts.keys()].sort((a2, b2) => a2 === APP_COMMANDS ? 1 : b2 === APP_COMMANDS ? -1 : compareCodePoints(a2, b2)).map((id) => ({
+    id,
+    label: id === APP_COMMANDS ? APP_COMMANDS_LABEL : id,
+    commands: counts.get(id)
+  }));
 }
 function heatLevel(count, max) {
   if (count <= 0 || max <= 0)
@@ -41446,7 +42652,10 @@ function scopeText2(allow, deny, known) {
     const json3 = JSON.stringify(value) ?? String(value);
     return json3.length > MAX_SCOPE_TEXT ? `${json3.slice(0, MAX_SCOPE_TEXT)}\u2026` : json3;
   };
-  return { allow: [.../* @__PURE__ */ new Set([...known?.allow ?? [], ...allow.map(text2)])], deny: [.../* @__PURE__ */ new Set([...known?.deny ?? [], ...deny.map(text2)])] };
+  return {
+    allow: [.../* @__PURE__ */ new Set([...known?.allow ?? [], ...allow.map(text2)])],
+    deny: [.../* @__PURE__ */ new Set([...known?.deny ?? [], ...deny.map(text2)])]
+  };
 }
 function capabilitiesOf(project, groups, asked, lines) {
   const inactiveOn = /* @__PURE__ */ new Map();
@@ -41461,7 +42670,10 @@ function capabilitiesOf(project, groups, asked, lines) {
       line: lines.line(capability.source.file, capability.source.path),
       windows: valuesOf(capability.windows),
       webviews: valuesOf(capability.webviews),
-      contexts: [...capability.local ? ["local"] : [], ...valuesOf(capability.remote?.urls ?? [])],
+      contexts: [
+        ...capability.local ? ["local"] : [],
+        ...valuesOf(capability.remote?.urls ?? [])
+      ],
       permissions: capability.permissions.length,
       inactive: off.length === asked.length
     };
@@ -41821,7 +43033,13 @@ function cellHtml(data, row, col, cell) {
   const column = data.columns[col];
   const added = cell.commands.filter((c) => c.added).length;
   const unused = cell.count > 0 && cell.unused === cell.count;
-  const classes = ["cell", `h${cell.heat}`, ...cell.dangerous ? ["danger"] : [], ...added ? ["added"] : [], ...unused ? ["unused"] : []];
+  const classes = [
+    "cell",
+    `h${cell.heat}`,
+    ...cell.dangerous ? ["danger"] : [],
+    ...added ? ["added"] : [],
+    ...unused ? ["unused"] : []
+  ];
   const label = [
     `${window} \xD7 ${column.label}: ${plural(cell.count, "callable command")}`,
     ...cell.dangers ? [plural(cell.dangers.length, "dangerous grant")] : [],
@@ -41917,7 +43135,17 @@ var init_html = __esm({
     init_command_name();
     init_wording();
     sha256 = (text2) => `'sha256-${(0, import_node_crypto2.createHash)("sha256").update(text2, "utf8").digest("base64")}'`;
-    HEAT = ["#f3f5f8", "#e4eefb", "#cddff6", "#abc9ee", "#84afe3", "#5b91d4", "#3b74c0", "#245aa5", "#163f7e"];
+    HEAT = [
+      "#f3f5f8",
+      "#e4eefb",
+      "#cddff6",
+      "#abc9ee",
+      "#84afe3",
+      "#5b91d4",
+      "#3b74c0",
+      "#245aa5",
+      "#163f7e"
+    ];
     if (HEAT.length !== HEAT_LEVELS + 1)
       throw new Error("heat palette and HEAT_LEVELS disagree");
     STYLE = `
@@ -42274,7 +43502,12 @@ var init_definitions = __esm({
         fields: {
           tool_call_id: int("Id of the tool call."),
           result: str("Result of the call."),
-          result_type: { kind: "string", optional: true, known: ["string", "json"], description: "`string` or `json`; absent or unknown is shown as plain text." },
+          result_type: {
+            kind: "string",
+            optional: true,
+            known: ["string", "json"],
+            description: "`string` or `json`; absent or unknown is shown as plain text."
+          },
           preview_old: optionalStr("File content before a file-write tool, for an inline diff."),
           preview_new: optionalStr("File content after a file-write tool, for an inline diff.")
         }
@@ -42343,7 +43576,11 @@ var init_definitions = __esm({
       token_delta: {
         description: "Streamed answer or reasoning text (best effort; `done` is authoritative).",
         fields: {
-          kind: { kind: "string", enum: ["content", "reasoning"], description: "`content` (visible answer) or `reasoning` (chain of thought)." },
+          kind: {
+            kind: "string",
+            enum: ["content", "reasoning"],
+            description: "`content` (visible answer) or `reasoning` (chain of thought)."
+          },
           delta: str("The streamed text.")
         }
       },
@@ -42353,7 +43590,10 @@ var init_definitions = __esm({
           request_id: int("Id of the approval request."),
           tool_call_id: int("Id of the tool call."),
           path: str("File to be written."),
-          old_content: { kind: "nullableString", description: "Current content, or null for a new file." },
+          old_content: {
+            kind: "nullableString",
+            description: "Current content, or null for a new file."
+          },
           new_content: str("Content to be written.")
         }
       },
@@ -42386,7 +43626,11 @@ var init_definitions = __esm({
       },
       model_fallback: {
         description: "The model failed and the service switched to another.",
-        fields: { from: str("Model that failed."), to: str("Model used instead."), reason: str("Why it failed.") }
+        fields: {
+          from: str("Model that failed."),
+          to: str("Model used instead."),
+          reason: str("Why it failed.")
+        }
       },
       llm_failed: {
         description: "All fallbacks are used up.",
@@ -42394,15 +43638,26 @@ var init_definitions = __esm({
       },
       approval_requested: {
         description: "The approval manager registered a pending approval (global bus notice, no arguments).",
-        fields: { request_id: int("Id of the approval request."), tool_call_id: int("Id of the tool call."), tool_name: str("Name of the tool.") }
+        fields: {
+          request_id: int("Id of the approval request."),
+          tool_call_id: int("Id of the tool call."),
+          tool_name: str("Name of the tool.")
+        }
       },
       approval_resolved: {
         description: "A pending approval or pending write was approved or rejected (global bus).",
-        fields: { request_id: int("Id of the approval request."), tool_call_id: int("Id of the tool call."), approved: bool("Whether it was approved.") }
+        fields: {
+          request_id: int("Id of the approval request."),
+          tool_call_id: int("Id of the tool call."),
+          approved: bool("Whether it was approved.")
+        }
       },
       clarification_requested: {
         description: "A pending question was registered (global bus).",
-        fields: { request_id: int("Id of the clarification request."), title: str("Title of the question.") }
+        fields: {
+          request_id: int("Id of the clarification request."),
+          title: str("Title of the question.")
+        }
       },
       clarification_resolved: {
         description: "The question was answered (global bus).",
@@ -42410,7 +43665,10 @@ var init_definitions = __esm({
       },
       elicitation_requested: {
         description: "An external tool server asks the user for input mid tool call (global bus; the value is never carried).",
-        fields: { request_id: int("Id of the elicitation request."), title: str("Title of the request.") }
+        fields: {
+          request_id: int("Id of the elicitation request."),
+          title: str("Title of the request.")
+        }
       },
       elicitation_resolved: {
         description: "The elicitation was accepted, declined or cancelled (global bus).",
@@ -42425,7 +43683,12 @@ var init_definitions = __esm({
         fields: {
           message_id: int("Id of the stored history row."),
           content: str("The message."),
-          attachments: { kind: "attachments", optional: true, nonEmpty: true, description: "Uploaded files (omitted when empty)." }
+          attachments: {
+            kind: "attachments",
+            optional: true,
+            nonEmpty: true,
+            description: "Uploaded files (omitted when empty)."
+          }
         }
       },
       turn_running: {
@@ -42445,7 +43708,10 @@ var init_definitions = __esm({
     GLOBAL_EVENT = {
       description: "An event as published on the global broadcast bus.",
       fields: {
-        source: { kind: "nullableString", description: "The client channel; null for system or background events (scheduled jobs, ticks, plugins)." },
+        source: {
+          kind: "nullableString",
+          description: "The client channel; null for system or background events (scheduled jobs, ticks, plugins)."
+        },
         session_id: { kind: "nullableInt", description: "Id of the session, or null." },
         event: { kind: "json", description: "The ServerEvent." }
       }
@@ -42454,7 +43720,11 @@ var init_definitions = __esm({
       description: "A user message sent by a client.",
       fields: {
         content: str("The message."),
-        attachments: { kind: "attachments", optional: true, description: "Files uploaded beforehand (default empty)." }
+        attachments: {
+          kind: "attachments",
+          optional: true,
+          description: "Files uploaded beforehand (default empty)."
+        }
       }
     };
     INBOUND_DATA_MESSAGE = {
@@ -42555,7 +43825,11 @@ var init_parse_line = __esm({
       }
     };
     INEXACT_NUMBER = /\d\.\d|\d[eE][+-]?\d|\d{16}/;
-    PARSE_OPTIONS = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false };
+    PARSE_OPTIONS = {
+      disallowComments: true,
+      allowTrailingComma: false,
+      allowEmptyContent: false
+    };
     ERROR_TEXT = {
       InvalidSymbol: "unexpected character",
       InvalidNumberFormat: "invalid number",
@@ -42753,7 +44027,11 @@ var init_agent_frame = __esm({
             if (typeof event.parent_agent_id === "string" && typeof agent.parentAgentId === "string" && event.parent_agent_id !== agent.parentAgentId) {
               report2({
                 messageId: "parentMismatch",
-                data: { agent: quote(agentId), parent: quote(event.parent_agent_id), startParent: quote(agent.parentAgentId) },
+                data: {
+                  agent: quote(agentId),
+                  parent: quote(event.parent_agent_id),
+                  startParent: quote(agent.parentAgentId)
+                },
                 hint: "agent_done repeats the parent_agent_id of its agent_start",
                 field: "parent_agent_id",
                 relatedLine: agent.line
@@ -42871,7 +44149,13 @@ var init_approval_lifecycle = __esm({
             if (view.toolCallId !== void 0 && other.toolCallId !== void 0 && view.toolCallId !== other.toolCallId) {
               report2({
                 messageId: "viewsNameOtherCalls",
-                data: { type, id, toolCall: view.toolCallId, otherType: other.type, otherToolCall: other.toolCallId },
+                data: {
+                  type,
+                  id,
+                  toolCall: view.toolCallId,
+                  otherType: other.type,
+                  otherToolCall: other.toolCallId
+                },
                 hint: "both views of one request carry the same request_id, tool_call_id and tool_name",
                 field: "tool_call_id",
                 relatedLine: other.line
@@ -42880,7 +44164,14 @@ var init_approval_lifecycle = __esm({
               const field2 = family === "approval" ? "tool_name" : "title";
               report2({
                 messageId: "viewsNameOtherTitles",
-                data: { type, id, field: field2, name: quote(view.name), otherType: other.type, otherName: quote(other.name) },
+                data: {
+                  type,
+                  id,
+                  field: field2,
+                  name: quote(view.name),
+                  otherType: other.type,
+                  otherName: quote(other.name)
+                },
                 hint: `both views of one request carry the same request_id, tool_call_id and ${field2}`,
                 field: field2,
                 relatedLine: other.line
@@ -42915,7 +44206,13 @@ var init_approval_lifecycle = __esm({
             if (toolCallId !== void 0 && named2 && named2.toolCallId !== toolCallId) {
               report2({
                 messageId: "resolutionNamesOtherCall",
-                data: { type, id, toolCall: toolCallId, otherType: named2.type, otherToolCall: named2.toolCallId },
+                data: {
+                  type,
+                  id,
+                  toolCall: toolCallId,
+                  otherType: named2.type,
+                  otherToolCall: named2.toolCallId
+                },
                 hint: "a resolution carries the tool_call_id of its request",
                 field: "tool_call_id",
                 relatedLine: named2.line
@@ -43235,16 +44532,33 @@ var init_tool_lifecycle = __esm({
               return;
             const running = stream.runningCall(id);
             if (running) {
-              report2({ messageId: "secondStart", data: { id }, hint: REUSED_ID_HINT, field: "tool_call_id", relatedLine: running.line });
+              report2({
+                messageId: "secondStart",
+                data: { id },
+                hint: REUSED_ID_HINT,
+                field: "tool_call_id",
+                relatedLine: running.line
+              });
               return;
             }
             const ended = stream.endedCall(id);
             if (ended) {
-              report2({ messageId: "startAfterEnd", data: { id, how: ended.how }, hint: REUSED_ID_HINT, field: "tool_call_id", relatedLine: ended.startLine });
+              report2({
+                messageId: "startAfterEnd",
+                data: { id, how: ended.how },
+                hint: REUSED_ID_HINT,
+                field: "tool_call_id",
+                relatedLine: ended.startLine
+              });
               return;
             }
             if (stream.everEnded(id))
-              report2({ messageId: "startAfterEarlierEnd", data: { id }, hint: REUSED_ID_HINT, field: "tool_call_id" });
+              report2({
+                messageId: "startAfterEarlierEnd",
+                data: { id },
+                hint: REUSED_ID_HINT,
+                field: "tool_call_id"
+              });
           },
           tool_done: end("tool_done"),
           tool_error: end("tool_error"),
@@ -43675,7 +44989,11 @@ function prepared(definition) {
   let fields = PREPARED.get(definition);
   if (!fields) {
     const list = Object.entries(definition.fields);
-    fields = { list, byName: new Map(list), required: list.filter(([, def]) => !def.optional).length };
+    fields = {
+      list,
+      byName: new Map(list),
+      required: list.filter(([, def]) => !def.optional).length
+    };
     PREPARED.set(definition, fields);
   }
   return fields;
@@ -43792,7 +45110,11 @@ function checkValue(value, def, field2, name, at, report2) {
       }
       if (def.enum && !def.enum.includes(value)) {
         const close = nearest(value, def.enum, 1);
-        fieldFinding(report2, def, field2, at, { ruleId: "event-field", messageId: "notInEnum", data: { field: field2, object: name, allowed: quoteList(def.enum), value: quote(value) } }, close.length ? `did you mean "${close[0]}"?` : `use ${quoteList(def.enum)}`);
+        fieldFinding(report2, def, field2, at, {
+          ruleId: "event-field",
+          messageId: "notInEnum",
+          data: { field: field2, object: name, allowed: quoteList(def.enum), value: quote(value) }
+        }, close.length ? `did you mean "${close[0]}"?` : `use ${quoteList(def.enum)}`);
       }
       return;
     case "boolean":
@@ -43831,7 +45153,11 @@ function fieldFinding(report2, def, field2, at, message, hint = HINTS2[def.kind]
   report2({ ...message, hint, path: [...at, field2], target: "value" });
 }
 function wrongType(report2, def, field2, name, at, got) {
-  fieldFinding(report2, def, field2, at, { ruleId: "event-field", messageId: "wrongType", data: { field: field2, object: name, expected: expected(def), got } });
+  fieldFinding(report2, def, field2, at, {
+    ruleId: "event-field",
+    messageId: "wrongType",
+    data: { field: field2, object: name, expected: expected(def), got }
+  });
 }
 function expected(def) {
   switch (def.kind) {
@@ -43901,10 +45227,19 @@ var init_stream_state = __esm({
     "use strict";
     init_event_values();
     init_bounded_memory();
-    CALL_ENDS = ["tool_done", "tool_error", "tool_cancelled", "tool_rejected", "turn end"];
+    CALL_ENDS = [
+      "tool_done",
+      "tool_error",
+      "tool_cancelled",
+      "tool_rejected",
+      "turn end"
+    ];
     MAX_DONE_SESSIONS = 1e5;
     MAX_ENDED_IDS = 1e6;
-    MEMORY_BOUNDS = { doneSessions: MAX_DONE_SESSIONS, endedIds: MAX_ENDED_IDS };
+    MEMORY_BOUNDS = {
+      doneSessions: MAX_DONE_SESSIONS,
+      endedIds: MAX_ENDED_IDS
+    };
     StreamState = class {
       onBoundReached;
       /** The plain (per-connection) stream's session; the envelopes' sessions are keyed by source and id. */
@@ -43927,7 +45262,16 @@ var init_stream_state = __esm({
       endedIds = new IdSet(MAX_ENDED_IDS);
       agents = new OpenMap();
       boundsReached = /* @__PURE__ */ new Set();
-      stats = { byTerminal: { tool_done: 0, tool_error: 0, tool_cancelled: 0, tool_rejected: 0, open: 0, "open at turn end": 0 } };
+      stats = {
+        byTerminal: {
+          tool_done: 0,
+          tool_error: 0,
+          tool_cancelled: 0,
+          tool_rejected: 0,
+          open: 0,
+          "open at turn end": 0
+        }
+      };
       /** The line of the event being read. */
       line = 0;
       /** Told once per recording and bound when the state starts forgetting. */
@@ -43942,7 +45286,11 @@ var init_stream_state = __esm({
         const slot = this.ended.find(id);
         if (slot < 0)
           return void 0;
-        return { line: this.ended.value(slot, 0), how: CALL_ENDS[this.ended.value(slot, 1)], startLine: this.ended.value(slot, 2) };
+        return {
+          line: this.ended.value(slot, 0),
+          how: CALL_ENDS[this.ended.value(slot, 1)],
+          startLine: this.ended.value(slot, 2)
+        };
       }
       /** Whether a call of this id ever ended, its details forgotten or not (up to MAX_ENDED_IDS). */
       everEnded(id) {
@@ -44005,7 +45353,12 @@ var init_stream_state = __esm({
             const id = idOf(event.tool_call_id);
             if (id === void 0 || !this.canStart(id))
               return;
-            const call = { id, name: typeof event.name === "string" ? event.name : "", line: this.line, session };
+            const call = {
+              id,
+              name: typeof event.name === "string" ? event.name : "",
+              line: this.line,
+              session
+            };
             this.calls.set(id, call);
             session.calls.set(id, call);
             return;
@@ -44027,7 +45380,13 @@ var init_stream_state = __esm({
             const agentId = event.agent_id;
             if (typeof agentId !== "string" || this.agents.has(agentId))
               return;
-            const agent = { id: agentId, line: this.line, stackId: idOf(event.stack_id), parentAgentId: event.parent_agent_id, session };
+            const agent = {
+              id: agentId,
+              line: this.line,
+              stackId: idOf(event.stack_id),
+              parentAgentId: event.parent_agent_id,
+              session
+            };
             this.agents.set(agentId, agent);
             session.agents.set(agentId, agent);
             return;
@@ -44070,7 +45429,13 @@ var init_stream_state = __esm({
       noteDuration(call, endLine, how) {
         const longest = this.stats.longest;
         if (!longest || endLine - call.line > longest.endLine - longest.startLine) {
-          this.stats.longest = { id: String(call.id), name: call.name, startLine: call.line, endLine, how };
+          this.stats.longest = {
+            id: String(call.id),
+            name: call.name,
+            startLine: call.line,
+            endLine,
+            how
+          };
         }
       }
       /**
@@ -44168,7 +45533,11 @@ var init_traversal = __esm({
 
 // dist/events/validator.js
 function lineSpan(line, column, endColumn) {
-  return { range: { start: { line, column }, end: { line, column: endColumn } }, offset: 0, length: 0 };
+  return {
+    range: { start: { line, column }, end: { line, column: endColumn } },
+    offset: 0,
+    length: 0
+  };
 }
 function createLineValidator(options) {
   const { file, absolutePath, settings } = options;
@@ -44181,7 +45550,9 @@ function createLineValidator(options) {
   const run = new RuleRun({
     settings,
     budget: false,
-    words: (rule, finding) => ({ message: formatMessage(rule, finding.messageId, shortValues(finding.data)) })
+    words: (rule, finding) => ({
+      message: formatMessage(rule, finding.messageId, shortValues(finding.data))
+    })
   });
   const input = {
     file,
@@ -44239,7 +45610,11 @@ function createLineValidator(options) {
     const parsed = parseLine(line);
     if (!parsed.ok) {
       count("(invalid)");
-      const report2 = { ruleId: "event-json", messageId: "invalidJson", data: { problem: parsed.message } };
+      const report2 = {
+        ruleId: "event-json",
+        messageId: "invalidJson",
+        data: { problem: parsed.message }
+      };
       emit(EVENT_JSON, report2, { hint: "each line of a recording is one JSON object", path: [] }, lineNumber, parsed.offset + 1, parsed.offset + 2);
       return;
     }
@@ -44279,7 +45654,14 @@ function createLineValidator(options) {
       const path46 = lineTree.pathOf(member2);
       const key = path46[path46.length - 1];
       const own3 = path46.length === 1 || path46.length === 2 && path46[0] === "event" && !hasOwnType(value);
-      lineFinding(own3 ? { ruleId: "event-json", messageId: "repeatedField", data: { key: quote(key), object: path46.length === 1 ? "the event" : "the enveloped event" } } : { ruleId: "event-json", messageId: "repeatedKey", data: { key: quote(key) } }, own3 ? "write each field once" : "write each key of an object once", lineTree.keyOffset(member2), lineTree.keyLength(member2), path46, !own3);
+      lineFinding(own3 ? {
+        ruleId: "event-json",
+        messageId: "repeatedField",
+        data: {
+          key: quote(key),
+          object: path46.length === 1 ? "the event" : "the enveloped event"
+        }
+      } : { ruleId: "event-json", messageId: "repeatedKey", data: { key: quote(key) } }, own3 ? "write each field once" : "write each key of an object once", lineTree.keyOffset(member2), lineTree.keyLength(member2), path46, !own3);
     }
   };
   return {
@@ -44295,7 +45677,10 @@ function createLineValidator(options) {
     end() {
       if (Object.keys(types).length === 0) {
         const content = lineNumber === 0 ? "it is empty" : `only ${plural(lineNumber, "blank line")}`;
-        emit(EVENT_JSON, { messageId: "noEvent", data: { content } }, { hint: "record the stream again: each request's events end with done or error", path: [] }, 1, 1, 2);
+        emit(EVENT_JSON, { messageId: "noEvent", data: { content } }, {
+          hint: "record the stream again: each request's events end with done or error",
+          path: []
+        }, 1, 1, 2);
       }
       traversal.end();
       return run.take();
@@ -44304,7 +45689,11 @@ function createLineValidator(options) {
   };
 }
 function overlongLine(chars) {
-  return { ruleId: "event-json", messageId: "lineTooLong", data: { length: chars, limit: MAX_LINE_CHARS } };
+  return {
+    ruleId: "event-json",
+    messageId: "lineTooLong",
+    data: { length: chars, limit: MAX_LINE_CHARS }
+  };
 }
 function jsonKind(value) {
   if (value === null)
@@ -44670,15 +46059,29 @@ function readListing(document) {
 function probeCallProblem(call) {
   const wrote = "a caplint mcp dump writes";
   if (!isObject3(call))
-    return { message: `expected an object with "tool", "purpose" and "arguments", as ${wrote} each call` };
+    return {
+      message: `expected an object with "tool", "purpose" and "arguments", as ${wrote} each call`
+    };
   if (typeof call.tool !== "string")
-    return { key: "tool", message: `"tool" must be the name of the tool called (a string), as ${wrote} it` };
+    return {
+      key: "tool",
+      message: `"tool" must be the name of the tool called (a string), as ${wrote} it`
+    };
   if (typeof call.purpose !== "string" || !PROBE_PURPOSES.includes(call.purpose))
-    return { key: "purpose", message: `"purpose" must be one of ${PROBE_PURPOSES.map((p) => `"${p}"`).join(", ")}` };
+    return {
+      key: "purpose",
+      message: `"purpose" must be one of ${PROBE_PURPOSES.map((p) => `"${p}"`).join(", ")}`
+    };
   if (!isObject3(call.arguments))
-    return { key: "arguments", message: `"arguments" must be the object of arguments sent to the tool, as ${wrote} it` };
+    return {
+      key: "arguments",
+      message: `"arguments" must be the object of arguments sent to the tool, as ${wrote} it`
+    };
   if (call.error !== void 0 && !(isObject3(call.error) && typeof call.error.message === "string"))
-    return { key: "error", message: `"error" must be a JSON-RPC error (an object with a "message" string), as ${wrote} it` };
+    return {
+      key: "error",
+      message: `"error" must be a JSON-RPC error (an object with a "message" string), as ${wrote} it`
+    };
   return void 0;
 }
 function serverName(listing) {
@@ -44692,7 +46095,12 @@ var init_listing = __esm({
     MAX_TOOLS = 1e5;
     DUMP_FORMAT = "caplint-mcp-dump/1";
     isObject3 = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
-    PROBE_PURPOSES = ["baseline", "unknown-field", "pagination", "limit-over-max"];
+    PROBE_PURPOSES = [
+      "baseline",
+      "unknown-field",
+      "pagination",
+      "limit-over-max"
+    ];
   }
 });
 
@@ -44767,7 +46175,10 @@ function readAsAction(action, extra) {
     return objectFirst ? { reason: "nounPhrase", word: first, example: [action[1], first] } : void 0;
   }
   const laterAction = action.findIndex((word, index) => index > 0 && isActionWord(word, extra));
-  const withActionFirst = (index) => [action[index], ...action.filter((_2, other) => other !== index)];
+  const withActionFirst = (index) => [
+    action[index],
+    ...action.filter((_2, other) => other !== index)
+  ];
   if (evidenceOf(first) === void 0) {
     const laterVerb = laterAction > 0 ? laterAction : action.findIndex((word, index) => index > 0 && verbShare(word) >= NOUN_LEANING);
     return laterVerb > 0 ? { reason: "nounPhrase", word: first, example: withActionFirst(laterVerb) } : { reason: "noVerb", word: first };
@@ -44816,7 +46227,12 @@ function toolNaming(service, toolNames) {
   const prefixes = new Set(["_", "-", ".", ""].map((separator) => serviceWords.join(separator)));
   if (sharedForm !== void 0)
     prefixes.add(sharedForm);
-  return { service, prefixes: [...prefixes].sort((a2, b2) => b2.length - a2.length), preferred: sharedForm ?? service, ...withNamespace };
+  return {
+    service,
+    prefixes: [...prefixes].sort((a2, b2) => b2.length - a2.length),
+    preferred: sharedForm ?? service,
+    ...withNamespace
+  };
 }
 function firstWordCounts(toolNames) {
   const counts = /* @__PURE__ */ new Map();
@@ -44866,14 +46282,36 @@ var init_naming = __esm({
     init_package_files();
     SERVER_NAME_PATTERNS = {
       python: { pattern: /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*_mcp$/, example: "slack_mcp", suffix: "_mcp" },
-      node: { pattern: /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*-mcp-server$/, example: "slack-mcp-server", suffix: "-mcp-server" }
+      node: {
+        pattern: /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*-mcp-server$/,
+        example: "slack-mcp-server",
+        suffix: "-mcp-server"
+      }
     };
     TOOL_NAME_CHARSET = /^[A-Za-z0-9_.-]+$/;
     TOOL_NAME_MAX_LENGTH = 128;
     SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
-    CRUD_VERBS = ["get", "list", "search", "find", "fetch", "create", "read", "update", "write", "delete", "check", "run", "start", "stop"];
+    CRUD_VERBS = [
+      "get",
+      "list",
+      "search",
+      "find",
+      "fetch",
+      "create",
+      "read",
+      "update",
+      "write",
+      "delete",
+      "check",
+      "run",
+      "start",
+      "stop"
+    ];
     TOOL_VERBS = {
-      ...Object.fromEntries(CRUD_VERBS.map((verb) => [verb, "CRUD and HTTP (the conventions' own hint: get, list, search, create, update, delete)"])),
+      ...Object.fromEntries(CRUD_VERBS.map((verb) => [
+        verb,
+        "CRUD and HTTP (the conventions' own hint: get, list, search, create, update, delete)"
+      ])),
       autocomplete: "Google Places Autocomplete API",
       checkout: "git checkout",
       cherry_pick: "git cherry-pick",
@@ -44920,7 +46358,14 @@ var init_naming = __esm({
     readings = new BoundedMemo(4096);
     MANNER_WORDS = /* @__PURE__ */ new Set(["batch", "bulk"]);
     NOUN_LEANING = 0.5;
-    FRAMEWORK_WORDS = /* @__PURE__ */ new Set(["mcp", "fastmcp", "server", "servers", "sdk", "modelcontextprotocol"]);
+    FRAMEWORK_WORDS = /* @__PURE__ */ new Set([
+      "mcp",
+      "fastmcp",
+      "server",
+      "servers",
+      "sdk",
+      "modelcontextprotocol"
+    ]);
     VERSION_OR_DATE = /(?:^|[^a-z0-9])v\d+(?:\.\d+)*(?![a-z0-9])|\d+\.\d+(?:\.\d+)*|(?:19|20)\d{2}(?:[-_.]?\d{2}){0,2}(?!\d)/gi;
     DOMAIN_SUFFIXES = /* @__PURE__ */ new Set(["ai", "app", "co", "com", "dev", "io", "net", "org"]);
     NO_WORDS = /* @__PURE__ */ new Set();
@@ -45009,7 +46454,10 @@ function effectiveRoot(document) {
   const only = props[names[0]];
   if (!isObject3(only))
     return { root: root2 };
-  const inner = resolveRef2(document, { schema: only, path: [...root2.path, "properties", names[0]] });
+  const inner = resolveRef2(document, {
+    schema: only,
+    path: [...root2.path, "properties", names[0]]
+  });
   if (typesOf(document, inner).has("object") && isObject3(inner.schema.properties) && Object.keys(inner.schema.properties).length > 0) {
     return { root: inner, wrapper: names[0] };
   }
@@ -45259,7 +46707,14 @@ var init_support2 = __esm({
       ["pageoffset", "number"],
       ["nextpagetoken", "string"]
     ]);
-    PAGE_RESULT_FIELDS = /* @__PURE__ */ new Set(["total", "totalcount", "hasmore", "nextcursor", "nextoffset", "nextpagetoken"]);
+    PAGE_RESULT_FIELDS = /* @__PURE__ */ new Set([
+      "total",
+      "totalcount",
+      "hasmore",
+      "nextcursor",
+      "nextoffset",
+      "nextpagetoken"
+    ]);
     BUDGET_VERBS = /* @__PURE__ */ new Set(["crawl", "map", "scrape", "spider"]);
     BUDGET_PARAMETER = /depth|breadth/;
     normalised = (name) => name.toLowerCase().replace(/[_-]/g, "");
@@ -45279,7 +46734,14 @@ var init_support2 = __esm({
     ]);
     DESCRIBED_AS_OFFSET = /\boffset\b/i;
     PAGE_SIZE_NAME = /size|count|limit|max|num/i;
-    RESULT_COUNTS = /* @__PURE__ */ new Set(["maxresults", "maxcount", "maxitems", "maxentries", "numresults", "topk"]);
+    RESULT_COUNTS = /* @__PURE__ */ new Set([
+      "maxresults",
+      "maxcount",
+      "maxitems",
+      "maxentries",
+      "numresults",
+      "topk"
+    ]);
     JOB_STARTERS = /* @__PURE__ */ new Set(["start", "begin", "launch", "submit", "trigger", "spawn", "enqueue"]);
     RETURNS_JOB_ID = /\breturns?\b[^.]{0,60}\b(?:session|job|task|operation|run)[ _-]?id\b/i;
     LINE_OFFSET = /\boffset\b[^.\n]{0,40}\blines?\b|\bline[ _-]?offset\b/i;
@@ -45319,7 +46781,12 @@ var init_mcp_annotations = __esm({
     init_text2();
     init_types5();
     init_support2();
-    HINTS3 = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
+    HINTS3 = [
+      "readOnlyHint",
+      "destructiveHint",
+      "idempotentHint",
+      "openWorldHint"
+    ];
     mcp_annotations_default = defineMcpRule({
       id: "mcp-annotations",
       input: "static",
@@ -45379,7 +46846,11 @@ var init_mcp_annotations = __esm({
             report2({
               path: at,
               messageId: "hintsMissing",
-              data: { tool: toolLabel(tool), missing: missing.join(", "), consequence: consequenceOf(missing, annotations?.readOnlyHint === true) },
+              data: {
+                tool: toolLabel(tool),
+                missing: missing.join(", "),
+                consequence: consequenceOf(missing, annotations?.readOnlyHint === true)
+              },
               hint: "declare all four hints explicitly in annotations"
             });
           }
@@ -45440,7 +46911,9 @@ var init_mcp_error_text = __esm({
       category: "style",
       defaultSeverity: "warning",
       fixable: false,
-      messages: { noErrorPrefix: 'tool {{tool}} answered an error with {{text}}, which does not start with "Error:"' },
+      messages: {
+        noErrorPrefix: 'tool {{tool}} answered an error with {{text}}, which does not start with "Error:"'
+      },
       check({ listing, report: report2 }) {
         const reported = /* @__PURE__ */ new Set();
         for (const call of listing.probeCalls) {
@@ -45487,7 +46960,11 @@ function unboundedPosition(document, property) {
       hint: 'say what it is: "type": "integer" with "minimum": 0, or "type": "string" with a maxLength for a cursor'
     };
   if (types.has("string") && !has("maxLength")) {
-    return { what: "cursor", message: "has no maxLength", hint: "bound the cursor's length, e.g. maxLength: 512 (zod .max(512), Pydantic max_length=512)" };
+    return {
+      what: "cursor",
+      message: "has no maxLength",
+      hint: "bound the cursor's length, e.g. maxLength: 512 (zod .max(512), Pydantic max_length=512)"
+    };
   }
   if ((types.has("integer") || types.has("number")) && !bounds(value, property, "minimum") && !bounds(value, property, "exclusiveMinimum")) {
     return {
@@ -45525,7 +47002,11 @@ function unboundedShape(document, property, shape) {
     }
   }
   if (types.has("array") && !has("maxItems")) {
-    return { what: "array", message: "has no maxItems", hint: "bound it, e.g. maxItems: 100 (zod .max(100), Pydantic max_length=100)" };
+    return {
+      what: "array",
+      message: "has no maxItems",
+      hint: "bound it, e.g. maxItems: 100 (zod .max(100), Pydantic max_length=100)"
+    };
   }
   return void 0;
 }
@@ -45569,7 +47050,12 @@ var init_mcp_input_bounds = __esm({
               path: property.written.path,
               target: "key",
               messageId: "unbounded",
-              data: { tool: toolLabel(tool), type: problem.what, parameter: quote2(property.name), problem: problem.message },
+              data: {
+                tool: toolLabel(tool),
+                type: problem.what,
+                parameter: quote2(property.name),
+                problem: problem.message
+              },
               hint: problem.hint
             });
           }
@@ -45613,7 +47099,11 @@ var init_mcp_input_described = __esm({
               path: property.written.path,
               target: "key",
               messageId: "undescribed",
-              data: { tool: toolLabel(tool), parameter: quote2(property.name), missing: missing.join(" and no ") },
+              data: {
+                tool: toolLabel(tool),
+                parameter: quote2(property.name),
+                missing: missing.join(" and no ")
+              },
               hint: missing.includes("description") ? "describe what it is, its format and an example (zod .describe(), Pydantic Field(description=...))" : "give it a JSON type (string, integer, number, boolean, array, object)"
             });
           }
@@ -45637,7 +47127,9 @@ var init_mcp_input_strict = __esm({
       category: "correctness",
       defaultSeverity: "warning",
       fixable: false,
-      messages: { notStrict: "{{tool}}: the input{{model}} does not reject unknown fields ({{written}}); a misspelt argument is silently ignored" },
+      messages: {
+        notStrict: "{{tool}}: the input{{model}} does not reject unknown fields ({{written}}); a misspelt argument is silently ignored"
+      },
       check({ tools: tools2, report: report2 }) {
         for (const { tool, input } of toolInputs(tools2)) {
           const { root: root2, wrapper } = input;
@@ -45735,7 +47227,10 @@ var init_mcp_pagination_contract = __esm({
           report2({
             path: [...call.path, "arguments", "limit"],
             messageId: "limitAccepted",
-            data: { tool: quote2(call.value.tool), limit: shown([...call.path, "arguments", "limit"], call.value.arguments.limit) },
+            data: {
+              tool: quote2(call.value.tool),
+              limit: shown([...call.path, "arguments", "limit"], call.value.arguments.limit)
+            },
             hint: "bound limit to 1..100 in the input schema (zod .int().min(1).max(100), Pydantic ge=1, le=100)"
           });
         }
@@ -45812,7 +47307,16 @@ var init_mcp_pagination_params = __esm({
       },
       {
         name: "offset",
-        otherNames: ["skip", "page", "pageidx", "pageindex", "pagenumber", "cursor", "startcursor", "pagetoken"],
+        otherNames: [
+          "skip",
+          "page",
+          "pageidx",
+          "pageindex",
+          "pagenumber",
+          "cursor",
+          "startcursor",
+          "pagetoken"
+        ],
         default: 0,
         minimum: 0,
         text: "offset: integer, default 0, minimum 0"
@@ -45854,7 +47358,11 @@ var init_mcp_pagination_params = __esm({
                 path: property.written.path,
                 target: "key",
                 messageId: "wrongParameter",
-                data: { tool: toolLabel(tool), parameter: expected2.name, problems: problems2.join(", ") },
+                data: {
+                  tool: toolLabel(tool),
+                  parameter: expected2.name,
+                  problems: problems2.join(", ")
+                },
                 hint: `declare ${expected2.text}`
               });
             }
@@ -45913,7 +47421,12 @@ var init_mcp_pagination_result = __esm({
                 path: property.written.path,
                 target: "key",
                 messageId: "wrongType",
-                data: { tool: toolLabel(tool), field: field2.name, types: types.size ? [...types].join(" or ") : "untyped", expected: field2.text },
+                data: {
+                  tool: toolLabel(tool),
+                  field: field2.name,
+                  types: types.size ? [...types].join(" or ") : "untyped",
+                  expected: field2.text
+                },
                 hint: `declare "${field2.name}" as ${field2.text}`
               });
             }
@@ -45951,7 +47464,9 @@ var init_mcp_response_format = __esm({
       category: "style",
       defaultSeverity: "warning",
       fixable: false,
-      messages: { wrongFormat: '{{tool}}: response_format {{problems}}; expected enum ["markdown", "json"] with default "markdown"' },
+      messages: {
+        wrongFormat: '{{tool}}: response_format {{problems}}; expected enum ["markdown", "json"] with default "markdown"'
+      },
       check({ tools: tools2, report: report2, shown }) {
         for (const { tool, input } of toolInputs(tools2)) {
           const property = propertyOf(input.document, input.root, "response_format");
@@ -46822,9 +48337,15 @@ function loadGenerated2() {
   }
 }
 async function compileAtRuntime2() {
-  const [{ default: Ajv2020 }, { default: addFormats }] = await Promise.all([Promise.resolve().then(() => __toESM(require__(), 1)), Promise.resolve().then(() => __toESM(require_dist(), 1))]);
+  const [{ default: Ajv2020 }, { default: addFormats }] = await Promise.all([
+    Promise.resolve().then(() => __toESM(require__(), 1)),
+    Promise.resolve().then(() => __toESM(require_dist(), 1))
+  ]);
   const schema = JSON.parse((0, import_node_fs17.readFileSync)(packageFile("schema", MCP_SCHEMA_FILE), "utf8"));
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: false
+  });
   addFormats(ajv);
   ajv.addSchema({ ...schema, $id: MCP_SCHEMA_ID });
   const compile4 = (definition) => ajv.compile({ $ref: `${MCP_SCHEMA_ID}#/$defs/${definition}` });
@@ -47002,7 +48523,10 @@ var init_mcp_server_name = __esm({
           report2({
             path: path46,
             messageId: "convention",
-            data: { name: quote2(name), convention: styles.map((style) => style === "node" ? "{service}-mcp-server" : "{service}_mcp").join(" or ") },
+            data: {
+              name: quote2(name),
+              convention: styles.map((style) => style === "node" ? "{service}-mcp-server" : "{service}_mcp").join(" or ")
+            },
             hint: `name it ${quote2(suggestion)}`
           });
         }
@@ -47027,7 +48551,9 @@ var init_mcp_stdout_pollution = __esm({
       category: "correctness",
       defaultSeverity: "error",
       fixable: false,
-      messages: { notJsonRpc: "the server wrote a line on stdout that is not a JSON-RPC message: {{line}}{{more}}; clients may drop the connection" },
+      messages: {
+        notJsonRpc: "the server wrote a line on stdout that is not a JSON-RPC message: {{line}}{{more}}; clients may drop the connection"
+      },
       check({ listing, report: report2 }) {
         const noise = listing.stdoutNoise;
         if (!noise || noise.value.length === 0)
@@ -47108,7 +48634,12 @@ var init_mcp_tool_name = __esm({
               escalate: true
             });
           } else if (!SNAKE_CASE.test(name)) {
-            report2({ path: path46, messageId: "notSnakeCase", data: { name: quote2(name) }, hint: `name it ${quote2(words(name).join("_"))}` });
+            report2({
+              path: path46,
+              messageId: "notSnakeCase",
+              data: { name: quote2(name) },
+              hint: `name it ${quote2(words(name).join("_"))}`
+            });
           }
         }
       }
@@ -47132,7 +48663,9 @@ var init_mcp_tool_prefix = __esm({
       category: "style",
       defaultSeverity: "warning",
       fixable: false,
-      messages: { noPrefix: "tool name {{name}} does not start with the service prefix {{prefix}}; tools of different servers share one namespace in the client" },
+      messages: {
+        noPrefix: "tool name {{name}} does not start with the service prefix {{prefix}}; tools of different servers share one namespace in the client"
+      },
       check({ tools: tools2, service, report: report2 }) {
         const naming = namingOf(tools2, service);
         if (naming.preferred === void 0)
@@ -47208,7 +48741,12 @@ var init_mcp_tool_verb = __esm({
           report2({
             path: [...tool.path, "name"],
             messageId: problem.reason,
-            data: { name: quote2(tool.name), after, word: quote2(problem.word), example: quote2(lead + (problem.example ?? []).join(separatorOf(tool.name))) },
+            data: {
+              name: quote2(tool.name),
+              after,
+              word: quote2(problem.word),
+              example: quote2(lead + (problem.example ?? []).join(separatorOf(tool.name)))
+            },
             hint: hintFor2(tool.name, naming, split.prefix || namespace ? void 0 : action, settings.verbs, problem.word)
           });
         }
@@ -47230,7 +48768,9 @@ var init_mcp_transport = __esm({
       category: "correctness",
       defaultSeverity: "warning",
       fixable: false,
-      messages: { legacySseOnly: "only the legacy HTTP+SSE transport answered; streamable HTTP (protocol 2025-03-26 and later) did not" },
+      messages: {
+        legacySseOnly: "only the legacy HTTP+SSE transport answered; streamable HTTP (protocol 2025-03-26 and later) did not"
+      },
       check({ listing, report: report2 }) {
         if (listing.transport?.value !== "sse")
           return;
@@ -47259,7 +48799,9 @@ var init_mcp_unknown_field_accepted = __esm({
       category: "correctness",
       defaultSeverity: "warning",
       fixable: false,
-      messages: { accepted: "tool {{tool}} accepted a call with the unknown argument {{argument}}; misspelt arguments are silently ignored" },
+      messages: {
+        accepted: "tool {{tool}} accepted a call with the unknown argument {{argument}}; misspelt arguments are silently ignored"
+      },
       check({ listing, report: report2 }) {
         for (const call of callsFor(listing.probeCalls, "unknown-field")) {
           if (rejected(call.value))
@@ -47523,10 +49065,16 @@ function eventsJsonSchema() {
     type: "object",
     required: ["type"],
     properties: { type: { enum: [...SERVER_EVENT_TYPES] } },
-    allOf: SERVER_EVENT_TYPES.map((type) => ({ if: { properties: { type: { const: type } } }, then: { $ref: `#/definitions/${type}` } }))
+    allOf: SERVER_EVENT_TYPES.map((type) => ({
+      if: { properties: { type: { const: type } } },
+      then: { $ref: `#/definitions/${type}` }
+    }))
   };
   const envelope = objectSchema(GLOBAL_EVENT);
-  envelope.properties.event = { $ref: "#/definitions/ServerEvent", description: GLOBAL_EVENT.fields.event.description };
+  envelope.properties.event = {
+    $ref: "#/definitions/ServerEvent",
+    description: GLOBAL_EVENT.fields.event.description
+  };
   definitions.GlobalEvent = envelope;
   definitions.ServerLine = {
     description: "One line of a server-to-client recording: a ServerEvent (it has `type`) or a GlobalEvent envelope.",
@@ -47735,7 +49283,10 @@ function planProbe(tools2, maxCalls, service) {
       return;
     readOnly.push(value.name);
     const names = new Set(propertiesOf(input.document, input.root).map((p) => p.name));
-    const base = sampleObject(input.document, input.root, 0, { onPath: /* @__PURE__ */ new Set(), left: MAX_SAMPLED_VALUES });
+    const base = sampleObject(input.document, input.root, 0, {
+      onPath: /* @__PURE__ */ new Set(),
+      left: MAX_SAMPLED_VALUES
+    });
     const call = (purpose, extra) => ({
       tool: value.name,
       purpose,
@@ -47952,7 +49503,11 @@ async function handshake(session, transport, options) {
   await withTimeout(session.connect(transport), options.timeoutMs, "connect");
   const answer = session.request({
     method: "initialize",
-    params: { protocolVersion: import_sdk.LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "caplint", version: options.clientVersion } }
+    params: {
+      protocolVersion: import_sdk.LATEST_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: "caplint", version: options.clientVersion }
+    }
   }, ANY_RESULT, { timeout: options.timeoutMs });
   compileAnswerSchemas();
   const initialize = await answer;
@@ -48030,7 +49585,13 @@ async function connectHttp(target, options) {
     session.onerror = () => void 0;
     try {
       const initialize = await handshake(session, streamable, options);
-      return { session, transport: streamable, transportName: "streamable-http", initialize, describeFailure };
+      return {
+        session,
+        transport: streamable,
+        transportName: "streamable-http",
+        initialize,
+        describeFailure
+      };
     } catch (error) {
       firstFailure = error;
       await session.close().catch(() => void 0);
@@ -48044,7 +49605,13 @@ async function connectHttp(target, options) {
   legacySession.onerror = () => void 0;
   try {
     const initialize = await handshake(legacySession, legacy, options);
-    return { session: legacySession, transport: legacy, transportName: "sse", initialize, describeFailure };
+    return {
+      session: legacySession,
+      transport: legacy,
+      transportName: "sse",
+      initialize,
+      describeFailure
+    };
   } catch (error) {
     await legacySession.close().catch(() => void 0);
     await legacy.close().catch(() => void 0);
@@ -48061,7 +49628,10 @@ function withoutUserinfo(given, headers) {
   url.username = "";
   url.password = "";
   const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === "authorization");
-  return { url, headers: hasAuthorization ? headers : { ...headers, Authorization: `Basic ${Buffer.from(credentials).toString("base64")}` } };
+  return {
+    url,
+    headers: hasAuthorization ? headers : { ...headers, Authorization: `Basic ${Buffer.from(credentials).toString("base64")}` }
+  };
 }
 function withTimeout(promise, ms, what) {
   let timer;
@@ -48236,7 +49806,11 @@ var init_live = __esm({
           return response;
         const eventStream = response.headers.get("content-type")?.toLowerCase().includes("text/event-stream") === true;
         const bounded = response.body.pipeThrough(this.limiter(eventStream));
-        return new Response(bounded, { status: response.status, statusText: response.statusText, headers: response.headers });
+        return new Response(bounded, {
+          status: response.status,
+          statusText: response.statusText,
+          headers: response.headers
+        });
       };
       limiter(eventStream) {
         let bytes = 0;
@@ -48410,7 +49984,11 @@ async function startLiveServer(target, options, io, redactor) {
   if (target?.kind !== "stdio")
     return target;
   const { startServer } = await Promise.resolve().then(() => __toESM(require_mcp_server(), 1));
-  return startServer(target, { verbose: options.verbose === true, stderr: io.stderr, redact: (text2) => redactor.text(text2) });
+  return startServer(target, {
+    verbose: options.verbose === true,
+    stderr: io.stderr,
+    redact: (text2) => redactor.text(text2)
+  });
 }
 async function stopServer(server) {
   if (server && !("kind" in server))
@@ -48529,7 +50107,11 @@ function readClientConfig(absolutePath, file, text2, context, invalidUtf8At) {
     throw new FatalError(`${file}:${position(text2, invalidUtf8At)}: not a client configuration: the file is not valid UTF-8 (first bad byte here)`);
   const jsonc3 = (init_main(), __toCommonJS(main_exports));
   const errors = [];
-  const root2 = jsonc3.parseTree(text2, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+  const root2 = jsonc3.parseTree(text2, errors, {
+    allowTrailingComma: true,
+    disallowComments: false,
+    allowEmptyContent: false
+  });
   if (errors.length > 0 || root2 === void 0) {
     const first = errors[0];
     const where3 = first ? position(text2, first.offset) : "1:1";
@@ -48547,7 +50129,12 @@ function readClientConfig(absolutePath, file, text2, context, invalidUtf8At) {
   for (const property of jsonc3.findNodeAtLocation(root2, [key]).children ?? []) {
     const [nameNode, valueNode] = property.children;
     const name = String(nameNode.value);
-    const server = { name, path: [key, name], offset: nameNode.offset, length: nameNode.length };
+    const server = {
+      name,
+      path: [key, name],
+      offset: nameNode.offset,
+      length: nameNode.length
+    };
     const entry = valueNode === void 0 ? void 0 : jsonc3.getNodeValue(valueNode);
     const resolved = resolveEntry(quote2(name), entry, { ...context, workspace, inputs: inputs2 });
     if ("problem" in resolved)
@@ -48575,7 +50162,9 @@ function declaredInputs(root2) {
   return inputs2;
 }
 function resolveEntry(name, entry, context) {
-  const invalid = (problem) => ({ problem: { messageId: "invalidEntry", data: { server: name, problem } } });
+  const invalid = (problem) => ({
+    problem: { messageId: "invalidEntry", data: { server: name, problem } }
+  });
   if (!isObject5(entry))
     return invalid("the entry is not an object");
   try {
@@ -48615,14 +50204,29 @@ function resolveEntry(name, entry, context) {
       const url = new URL(href);
       if (url.protocol !== "http:" && url.protocol !== "https:")
         return invalid(`"url" is not an http: or https: URL`);
-      return { target: { kind: "http", url, headers: record3("headers"), ...type === "sse" ? { legacySse: true } : {} } };
+      return {
+        target: {
+          kind: "http",
+          url,
+          headers: record3("headers"),
+          ...type === "sse" ? { legacySse: true } : {}
+        }
+      };
     }
     if (typeof entry.command !== "string" || entry.command === "") {
       return invalid(type === "http" || type === "sse" ? `"type": "${type}" without a "url"` : `neither "command" (a stdio server) nor "url" (an HTTP server)`);
     }
     const env = record3("env");
     const cwd = typeof entry.cwd === "string" ? import_node_path38.default.resolve(context.workspace, resolve4(entry.cwd)) : context.workspace;
-    return { target: { kind: "stdio", command: resolve4(entry.command), args: strings3("args") ?? [], env, cwd } };
+    return {
+      target: {
+        kind: "stdio",
+        command: resolve4(entry.command),
+        args: strings3("args") ?? [],
+        env,
+        cwd
+      }
+    };
   } catch (error) {
     if (error instanceof Unresolved)
       return { problem: error.problem };
@@ -48649,7 +50253,10 @@ function substitute(value, server, context) {
       const id = inner.slice(6);
       const prompt = context.inputs.get(id);
       const what = prompt === void 0 ? "no input of that id is declared" : prompt === "" ? "an input VS Code would prompt for" : `VS Code would prompt for: ${prompt}`;
-      throw new Unresolved({ messageId: "unresolvedInput", data: { server, reference: quote2(whole), what: escapeControls(what).slice(0, 120) } });
+      throw new Unresolved({
+        messageId: "unresolvedInput",
+        data: { server, reference: quote2(whole), what: escapeControls(what).slice(0, 120) }
+      });
     }
     const variable = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s.exec(inner);
     if (variable) {
@@ -48658,7 +50265,10 @@ function substitute(value, server, context) {
         return set;
       if (variable[2] !== void 0)
         return variable[2];
-      throw new Unresolved({ messageId: "unsetVariable", data: { server, reference: quote2(whole) } });
+      throw new Unresolved({
+        messageId: "unsetVariable",
+        data: { server, reference: quote2(whole) }
+      });
     }
     return whole;
   });
@@ -48684,7 +50294,14 @@ var init_client_config = __esm({
     import_node_path38 = __toESM(require("node:path"), 1);
     init_errors();
     init_text2();
-    FOLDER_VARIABLES = /* @__PURE__ */ new Set(["workspaceFolder", "workspaceRoot", "workspaceFolderBasename", "userHome", "pathSeparator", "/"]);
+    FOLDER_VARIABLES = /* @__PURE__ */ new Set([
+      "workspaceFolder",
+      "workspaceRoot",
+      "workspaceFolderBasename",
+      "userHome",
+      "pathSeparator",
+      "/"
+    ]);
     Unresolved = class extends Error {
       problem;
       constructor(problem) {
@@ -48767,7 +50384,10 @@ function entryPlacer(text2, file, absolutePath) {
   return (server) => ({
     file,
     absolutePath,
-    range: { start: lines.position(server.offset), end: lines.position(server.offset + server.length) },
+    range: {
+      start: lines.position(server.offset),
+      end: lines.position(server.offset + server.length)
+    },
     offset: server.offset,
     length: server.length
   });
@@ -48820,10 +50440,17 @@ var require_lsp_protocol = __commonJS({
 
 // dist/lsp/convert.js
 function toLspRange(range2) {
-  return { start: { line: range2.start.line - 1, character: range2.start.column - 1 }, end: { line: range2.end.line - 1, character: range2.end.column - 1 } };
+  return {
+    start: { line: range2.start.line - 1, character: range2.start.column - 1 },
+    end: { line: range2.end.line - 1, character: range2.end.column - 1 }
+  };
 }
 function toLspDiagnostic(d) {
-  const data = { ruleId: d.ruleId, ...d.messageId ? { messageId: d.messageId } : {}, ...d.hint ? { hint: d.hint } : {} };
+  const data = {
+    ruleId: d.ruleId,
+    ...d.messageId ? { messageId: d.messageId } : {},
+    ...d.hint ? { hint: d.hint } : {}
+  };
   return {
     range: toLspRange(d.range),
     severity: SEVERITIES[d.severity],
@@ -48868,26 +50495,51 @@ function placeAt(project, document, offset) {
     for (const entry of capability.permissions) {
       const found = at(entry.extended ? [...entry.path, "identifier"] : entry.path);
       if (found)
-        return { kind: "permission", capability, entry, offset: found.offset, length: found.length };
+        return {
+          kind: "permission",
+          capability,
+          entry,
+          offset: found.offset,
+          length: found.length
+        };
     }
     for (const field2 of ["windows", "webviews"]) {
       for (const item of capability[field2]) {
         const found = at(item.path);
         if (found)
-          return { kind: "label", field: field2, label: item.value, capability, offset: found.offset, length: found.length };
+          return {
+            kind: "label",
+            field: field2,
+            label: item.value,
+            capability,
+            offset: found.offset,
+            length: found.length
+          };
       }
     }
     for (const item of capability.remote?.urls ?? []) {
       const found = at(item.path);
       if (found)
-        return { kind: "url", pattern: item.value, capability, offset: found.offset, length: found.length };
+        return {
+          kind: "url",
+          pattern: item.value,
+          capability,
+          offset: found.offset,
+          length: found.length
+        };
     }
   }
   if (project.config?.document === document) {
     for (const window of project.config.windows) {
       const found = at([...window.path, "label"]);
       if (found)
-        return { kind: "label", field: "config", label: window.label, offset: found.offset, length: found.length };
+        return {
+          kind: "label",
+          field: "config",
+          label: window.label,
+          offset: found.offset,
+          length: found.length
+        };
     }
   }
   return void 0;
@@ -48921,7 +50573,10 @@ var init_places = __esm({
 function codeActions(input) {
   const { uri, buffer, document, range: range2 } = input;
   const actions = [];
-  const at = (offset, length) => ({ start: buffer.positionAt(offset), end: buffer.positionAt(offset + length) });
+  const at = (offset, length) => ({
+    start: buffer.positionAt(offset),
+    end: buffer.positionAt(offset + length)
+  });
   const edit = (title, edits, diagnostic, preferred = false) => ({
     title,
     kind: import_protocol2.CodeActionKind.QuickFix,
@@ -48934,7 +50589,10 @@ function codeActions(input) {
       continue;
     const diagnostic = toLspDiagnostic(finding);
     if (finding.fix) {
-      const edits = finding.fix.edits.map((e) => ({ range: at(e.offset, e.length), newText: e.content }));
+      const edits = finding.fix.edits.map((e) => ({
+        range: at(e.offset, e.length),
+        newText: e.content
+      }));
       actions.push(edit(`Fix: ${finding.fix.description}`, edits, diagnostic, true));
     }
     for (const suggestion of suggestionsOf(finding.hint)) {
@@ -48966,7 +50624,10 @@ function desktopActions(input, at, edit) {
       continue;
     const desktopOnly = capability.permissions.find((entry) => {
       const located = document.locate(entry.path);
-      if (!overlaps({ start: input.buffer.positionAt(located.offset), end: input.buffer.positionAt(located.offset + located.length) }, range2))
+      if (!overlaps({
+        start: input.buffer.positionAt(located.offset),
+        end: input.buffer.positionAt(located.offset + located.length)
+      }, range2))
         return false;
       const key = Catalog.keyOf(entry.identifier)?.key;
       return key !== void 0 && isDesktopOnly(project, key);
@@ -48977,9 +50638,7 @@ function desktopActions(input, at, edit) {
     const value = `[${(kept.length ? kept : DESKTOP3).map((p) => JSON.stringify(p)).join(", ")}]`;
     const change = platformsEdit(document, capability, value);
     if (change)
-      actions.push(edit(`Limit capability "${capability.identifier}" to desktop platforms (${Catalog.keyOf(desktopOnly.identifier).key} is desktop-only)`, [
-        { range: at(change.offset, change.length), newText: change.content }
-      ]));
+      actions.push(edit(`Limit capability "${capability.identifier}" to desktop platforms (${Catalog.keyOf(desktopOnly.identifier).key} is desktop-only)`, [{ range: at(change.offset, change.length), newText: change.content }]));
   }
   return actions;
 }
@@ -49009,7 +50668,10 @@ ${indent}"platforms": ${value},` };
 }
 function explainAction(input) {
   const { buffer, project, range: range2, uri } = input;
-  const line = buffer.getText({ start: { line: range2.start.line, character: 0 }, end: { line: range2.start.line + 1, character: 0 } }).replace(/\r?\n$/, "");
+  const line = buffer.getText({
+    start: { line: range2.start.line, character: 0 },
+    end: { line: range2.start.line + 1, character: 0 }
+  }).replace(/\r?\n$/, "");
   const comment = /^(\s*)(#|\/\/)\s?(.*)$/.exec(line);
   if (!comment)
     return void 0;
@@ -49029,8 +50691,16 @@ function explainAction(input) {
     kind: import_protocol2.CodeActionKind.QuickFix,
     edit: {
       changes: {
-        [uri]: [{ range: { start: { line: range2.start.line + 1, character: 0 }, end: { line: range2.start.line + 1, character: 0 } }, newText: `${text2}
-` }]
+        [uri]: [
+          {
+            range: {
+              start: { line: range2.start.line + 1, character: 0 },
+              end: { line: range2.start.line + 1, character: 0 }
+            },
+            newText: `${text2}
+`
+          }
+        ]
       }
     }
   };
@@ -49052,7 +50722,15 @@ var init_code_actions = __esm({
     init_convert();
     init_places();
     import_protocol2 = __toESM(require_lsp_protocol(), 1);
-    DESKTOP_ONLY = /* @__PURE__ */ new Set(["autostart", "cli", "global-shortcut", "positioner", "single-instance", "updater", "window-state"]);
+    DESKTOP_ONLY = /* @__PURE__ */ new Set([
+      "autostart",
+      "cli",
+      "global-shortcut",
+      "positioner",
+      "single-instance",
+      "updater",
+      "window-state"
+    ]);
     DESKTOP3 = ["linux", "macOS", "windows"];
   }
 });
@@ -49119,7 +50797,16 @@ function tomlSlot(text2, offset) {
       return void 0;
     const scope = text2.slice(headers.at(-1)?.index ?? 0);
     const present = [...scope.matchAll(/^\s*([A-Za-z_-]+)\s*=/gm)].map((m) => m[1]);
-    return { kind: "field", object, replace: { offset: lineStart + line.length - keyTyped[1].length, length: keyTyped[1].length }, quoted: false, present };
+    return {
+      kind: "field",
+      object,
+      replace: {
+        offset: lineStart + line.length - keyTyped[1].length,
+        length: keyTyped[1].length
+      },
+      quoted: false,
+      present
+    };
   }
   const key = assignmentKey(before);
   if (key === void 0)
@@ -49170,7 +50857,10 @@ function fieldDoc(field2, syntax) {
   return (FIELD_DOCS[field2] ?? "").replace("{{example}}", inlineValue({ urls: ["https://*.example.com"] }, syntax));
 }
 function completionItems(slot, document, project) {
-  const range2 = { start: document.positionAt(slot.replace.offset), end: document.positionAt(slot.replace.offset + slot.replace.length) };
+  const range2 = {
+    start: document.positionAt(slot.replace.offset),
+    end: document.positionAt(slot.replace.offset + slot.replace.length)
+  };
   const syntax = syntaxOf(document.uri);
   const written = (label) => slot.quoted ? label : slot.kind === "field" ? fieldKey(label, syntax) : quoteString(label, syntax);
   const item = (label, kind, extra = {}) => ({
@@ -49183,7 +50873,9 @@ function completionItems(slot, document, project) {
   switch (slot.kind) {
     case "field": {
       const fields = slot.object === "capability" ? CAPABILITY_FIELDS : slot.object === "remote" ? REMOTE_FIELDS : PERMISSION_ENTRY_FIELDS;
-      return fields.filter((field2) => !slot.present.includes(field2)).map((field2) => item(field2, import_protocol3.CompletionItemKind.Field, { documentation: markdown(fieldDoc(field2, syntax)) }));
+      return fields.filter((field2) => !slot.present.includes(field2)).map((field2) => item(field2, import_protocol3.CompletionItemKind.Field, {
+        documentation: markdown(fieldDoc(field2, syntax))
+      }));
     }
     case "platform":
       return TARGETS.map((platform) => item(platform, import_protocol3.CompletionItemKind.EnumMember));
@@ -49290,7 +50982,10 @@ async function definitionOf(project, identifier, virtual) {
 `;
       virtual.add(uri, text2);
       const document = SourceDocument.parse(uri, uri, text2, "json");
-      return { uri, range: toLspRange(document.locate(builtinPath(found.kind, name), found.kind === "default" ? "key" : "value").range) };
+      return {
+        uri,
+        range: toLspRange(document.locate(builtinPath(found.kind, name), found.kind === "default" ? "key" : "value").range)
+      };
     }
     default: {
       if (found.kind === "set" && found.set.definedIn !== void 0 && found.set.definedAtIndex !== void 0) {
@@ -49312,7 +51007,10 @@ function builtinPath(kind, name) {
   return kind === "default" ? ["default_permission"] : kind === "set" ? ["permission_sets", name] : ["permissions", name, "identifier"];
 }
 function locationIn(document, at) {
-  return { uri: (0, import_node_url2.pathToFileURL)(document.absolutePath).href, range: toLspRange(document.locate(at).range) };
+  return {
+    uri: (0, import_node_url2.pathToFileURL)(document.absolutePath).href,
+    range: toLspRange(document.locate(at).range)
+  };
 }
 async function inPermissionFiles(source, kind, name) {
   if (await pathKind(source) !== "directory")
@@ -49363,7 +51061,10 @@ function commandIn(file, command) {
   if (at < 0)
     return void 0;
   const lines = new LineIndex(read.text);
-  return { uri: (0, import_node_url2.pathToFileURL)(file).href, range: toLspRange({ start: lines.position(at), end: lines.position(at + command.length + 2) }) };
+  return {
+    uri: (0, import_node_url2.pathToFileURL)(file).href,
+    range: toLspRange({ start: lines.position(at), end: lines.position(at + command.length + 2) })
+  };
 }
 var import_node_path40, import_node_url2, VIRTUAL_SCHEME, MAX_VIRTUAL_DOCUMENTS, MAX_BYTES, VirtualDocuments;
 var init_definition = __esm({
@@ -49422,7 +51123,11 @@ function resolveAccess2(project, question) {
   for (const name of ["webview", "url", "command"])
     requireString(name, question[name]);
   const platform = question.platform === void 0 ? runningPlatform() : normalizePlatform("platform", question.platform);
-  const model = resolve({ capabilities: project.activeCapabilities, catalog: project.catalog, platform });
+  const model = resolve({
+    capabilities: project.activeCapabilities,
+    catalog: project.catalog,
+    platform
+  });
   return resolveAccess(model, {
     window: question.window,
     ...question.webview === void 0 ? {} : { webview: question.webview },
@@ -49522,7 +51227,10 @@ function permissionHover(project, capability, entry) {
     out.push(`**Expands to:** ${found.set.permissions.map((p) => `\`${p}\``).join(", ") || "nothing"}`);
   const windows = appLabels(project).filter((label) => capability.windows.some((w2) => labelMatches(w2.value, label)));
   const webviews = appLabels(project).filter((label) => capability.webviews.some((w2) => labelMatches(w2.value, label)));
-  const who = [...windows.map((w2) => `window \`${w2}\``), ...webviews.map((w2) => `webview \`${w2}\``)];
+  const who = [
+    ...windows.map((w2) => `window \`${w2}\``),
+    ...webviews.map((w2) => `webview \`${w2}\``)
+  ];
   const origins = capability.remote?.urls.length ? ` (and remote pages matching ${capability.remote.urls.map((u) => `\`${u.value}\``).join(", ")})` : "";
   const active2 = project.activeCapabilities.includes(capability);
   out.push(active2 ? `**Through capability \`${capability.identifier}\`:** ${who.length ? who.join(", ") : "no known window"}${origins}` : `Capability \`${capability.identifier}\` is not used by the build (tauri.conf.json lists others)`);
@@ -49619,7 +51327,11 @@ var init_hover = __esm({
 function judgedCalls(project) {
   if (judged2.has(project))
     return judged2.get(project);
-  const access2 = hasFrontend(project) ? frontendAccess(project, resolveAll({ capabilities: project.activeCapabilities, catalog: project.catalog, platforms: TARGETS })) : void 0;
+  const access2 = hasFrontend(project) ? frontendAccess(project, resolveAll({
+    capabilities: project.activeCapabilities,
+    catalog: project.catalog,
+    platforms: TARGETS
+  })) : void 0;
   judged2.set(project, access2);
   return access2;
 }
@@ -49967,7 +51679,10 @@ var init_framing = __esm({
             const notification = message;
             const uri = notification.params?.uri;
             if (notification.method === "textDocument/publishDiagnostics" && typeof uri === "string" && this.spelled.has(uri))
-              return writer.write({ ...notification, params: { ...notification.params, uri: this.spelled.get(uri) } });
+              return writer.write({
+                ...notification,
+                params: { ...notification.params, uri: this.spelled.get(uri) }
+              });
             return writer.write(message);
           }
         };
@@ -50113,7 +51828,10 @@ async function analyzeRecording(absolutePath, text2, client, settings, workspace
   });
 }
 function analyzeClientConfig(absolutePath, text2, workspaceFolder2, env) {
-  return configuredServerProblems(text2, absolutePath, relativeFile(workspaceFolder2, absolutePath), { env, home: env.HOME ?? (0, import_node_os3.homedir)() });
+  return configuredServerProblems(text2, absolutePath, relativeFile(workspaceFolder2, absolutePath), {
+    env,
+    home: env.HOME ?? (0, import_node_os3.homedir)()
+  });
 }
 async function* slices(text2, wanted) {
   const size = 256 * 1024;
@@ -50149,7 +51867,10 @@ function boundedFindings(diagnostics, total = diagnostics.length) {
   if (total <= MAX_FINDINGS_PER_DOCUMENT)
     return diagnostics;
   const shown = diagnostics.slice(0, MAX_FINDINGS_PER_DOCUMENT);
-  const at = shown[shown.length - 1]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  const at = shown[shown.length - 1]?.range ?? {
+    start: { line: 0, character: 0 },
+    end: { line: 0, character: 0 }
+  };
   shown.push({
     range: at,
     severity: import_protocol6.DiagnosticSeverity.Information,
@@ -50330,7 +52051,11 @@ var init_workspace = __esm({
         if (this.disposed)
           return;
         try {
-          await this.connection.sendDiagnostics({ uri, ...version === void 0 ? {} : { version }, diagnostics: boundedFindings(diagnostics, total) });
+          await this.connection.sendDiagnostics({
+            uri,
+            ...version === void 0 ? {} : { version },
+            diagnostics: boundedFindings(diagnostics, total)
+          });
         } catch (error) {
           if (!this.disposed)
             throw error;
@@ -50516,14 +52241,25 @@ var init_workspace = __esm({
         if (name === "Cargo.toml" || name === "Cargo.lock" || name === "caplint.config.json")
           return { kind: "governs-below", folder: import_node_path43.default.dirname(file) };
         if (/\.(json|toml)$/.test(file) && import_node_path43.default.basename(import_node_path43.default.dirname(file)) === "capabilities") {
-          return { kind: "app", app: this.app(file, { root: import_node_path43.default.dirname(file), paths: [file] }, folder) };
+          return {
+            kind: "app",
+            app: this.app(file, { root: import_node_path43.default.dirname(file), paths: [file] }, folder)
+          };
         }
         return { kind: "none" };
       }
       app(key, target, folder) {
         let app = this.apps.get(key);
         if (!app)
-          this.apps.set(key, app = { key, target, folder, dirty: true, session: new CheckSession(), changes: "all", published: /* @__PURE__ */ new Set() });
+          this.apps.set(key, app = {
+            key,
+            target,
+            folder,
+            dirty: true,
+            session: new CheckSession(),
+            changes: "all",
+            published: /* @__PURE__ */ new Set()
+          });
         return app;
       }
       /**
@@ -50588,7 +52324,9 @@ function runLanguageServer(streams) {
   let shutdown = false;
   connection.onInitialize((params) => {
     client = params.capabilities;
-    const folders = params.workspaceFolders?.map((folder) => filePathOf(folder.uri)) ?? [params.rootUri ? filePathOf(params.rootUri) : void 0];
+    const folders = params.workspaceFolders?.map((folder) => filePathOf(folder.uri)) ?? [
+      params.rootUri ? filePathOf(params.rootUri) : void 0
+    ];
     workspace.folders = folders.filter((folder) => folder !== void 0);
     const options = params.initializationOptions;
     initializationSettings = options && typeof options === "object" && "caplint" in options ? options.caplint : options;
@@ -50600,7 +52338,10 @@ function runLanguageServer(streams) {
         hoverProvider: true,
         codeActionProvider: { codeActionKinds: [import_protocol7.CodeActionKind.QuickFix] },
         definitionProvider: true,
-        workspace: { workspaceFolders: { supported: true, changeNotifications: true }, textDocumentContent: { schemes: [VIRTUAL_SCHEME] } }
+        workspace: {
+          workspaceFolders: { supported: true, changeNotifications: true },
+          textDocumentContent: { schemes: [VIRTUAL_SCHEME] }
+        }
       },
       serverInfo: { name: "caplint", version: toolVersion() }
     };
@@ -50614,7 +52355,9 @@ function runLanguageServer(streams) {
   const pullSettings = async () => {
     if (!client.workspace?.configuration)
       return;
-    const [section] = await connection.workspace.getConfiguration([{ section: "caplint" }]);
+    const [section] = await connection.workspace.getConfiguration([
+      { section: "caplint" }
+    ]);
     if (section !== null && section !== void 0)
       applySettings(section);
   };
@@ -50624,12 +52367,19 @@ function runLanguageServer(streams) {
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
         const removed = new Set(event.removed.map((folder) => filePathOf(folder.uri)));
         const added = event.added.map((folder) => filePathOf(folder.uri)).filter((folder) => folder !== void 0);
-        workspace.folders = [...workspace.folders.filter((folder) => !removed.has(folder)), ...added];
+        workspace.folders = [
+          ...workspace.folders.filter((folder) => !removed.has(folder)),
+          ...added
+        ];
       });
     }
     if (client.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
       workspace.guard(connection.client.register(import_protocol7.DidChangeWatchedFilesNotification.type, {
-        watchers: [{ globPattern: "**/*.{json,toml,lock,rs,jsonl,ts,tsx,mts,cts,js,jsx,mjs,cjs,vue,svelte,html,htm}" }]
+        watchers: [
+          {
+            globPattern: "**/*.{json,toml,lock,rs,jsonl,ts,tsx,mts,cts,js,jsx,mjs,cjs,vue,svelte,html,htm}"
+          }
+        ]
       }));
     }
   });
@@ -50694,13 +52444,19 @@ function registerFeatures(connection, workspace) {
     if (frontend && !frontend.document && frontend.buffer) {
       const buffer = frontend.buffer;
       const hover = callHover(frontend.project, frontend.file, buffer.offsetAt(position2));
-      return hover ? { contents: markdown(hover.text), range: { start: buffer.positionAt(hover.start), end: buffer.positionAt(hover.end) } } : null;
+      return hover ? {
+        contents: markdown(hover.text),
+        range: { start: buffer.positionAt(hover.start), end: buffer.positionAt(hover.end) }
+      } : null;
     }
     const found = await placeOf(textDocument.uri, position2);
     if (!found)
       return null;
     const { place, document } = found;
-    const range2 = toLspRange({ start: document.lines.position(place.offset), end: document.lines.position(place.offset + place.length) });
+    const range2 = toLspRange({
+      start: document.lines.position(place.offset),
+      end: document.lines.position(place.offset + place.length)
+    });
     return { contents: markdown(hoverText(found.project, place)), range: range2 };
   });
   connection.onCodeAction(async ({ textDocument, range: range2 }) => {
@@ -50709,7 +52465,14 @@ function registerFeatures(connection, workspace) {
       return [];
     const findings = found.app.analysis.result.diagnostics.filter((d) => d.absolutePath === found.file);
     return [
-      ...codeActions({ uri: textDocument.uri, buffer: found.buffer, document: found.document, project: found.project, findings, range: range2 }),
+      ...codeActions({
+        uri: textDocument.uri,
+        buffer: found.buffer,
+        document: found.document,
+        project: found.project,
+        findings,
+        range: range2
+      }),
       ...found.document ? [] : grantActions(found.project, found.file, found.buffer, range2)
     ];
   });
@@ -50838,7 +52601,13 @@ function originText2(origin) {
   return origin.kind === "local" ? "local" : origin.url;
 }
 function questionJson({ window, webview, origin, asked }) {
-  return { window, webview, origin: originText2(origin), ...asked.length === 1 ? { platform: asked[0] } : {}, platforms: asked };
+  return {
+    window,
+    webview,
+    origin: originText2(origin),
+    ...asked.length === 1 ? { platform: asked[0] } : {},
+    platforms: asked
+  };
 }
 function renderAccessJson(answer) {
   const { capabilities, allowed, denied, lines } = answer;
@@ -50854,7 +52623,12 @@ function renderAccessJson(answer) {
       ...a2.globalScope ? { globalScope: a2.globalScope } : {},
       ...answer.frontendCalls ? { usedByFrontend: answer.frontendCalls.has(a2.command) } : {}
     })),
-    denied: denied.map((d) => ({ command: d.command, platforms: d.platforms, deniedBy: entries(d.deniedBy), overriddenGrants: entries(d.overridden) })),
+    denied: denied.map((d) => ({
+      command: d.command,
+      platforms: d.platforms,
+      deniedBy: entries(d.deniedBy),
+      overriddenGrants: entries(d.overridden)
+    })),
     ...answer.manifestUnion.length ? { manifestUnion: answer.manifestUnion } : {},
     ...answer.uncheckedAppCommands ? { uncheckedAppCommands: answer.uncheckedAppCommands } : {}
   }, null, 2) + "\n";
@@ -50917,12 +52691,19 @@ function renderCallJson(answer) {
 }
 function renderCallText(answer, paint = NO_PAINT) {
   const { capabilities, call, asked, lines } = answer;
-  return textLines([header(answer), `capabilities: ${capabilities.length ? capabilities.join(", ") : "none match"}`, ...renderCall(call, asked, lines, paint)]);
+  return textLines([
+    header(answer),
+    `capabilities: ${capabilities.length ? capabilities.join(", ") : "none match"}`,
+    ...renderCall(call, asked, lines, paint)
+  ]);
 }
 var SCOPE_SHOWN = 3;
 function scopeText(scope) {
   const list = (values) => values.length <= SCOPE_SHOWN ? values.map((v2) => JSON.stringify(v2)).join(", ") : `${values.slice(0, SCOPE_SHOWN).map((v2) => JSON.stringify(v2)).join(", ")} and ${values.length - SCOPE_SHOWN} more`;
-  return [scope.allow.length ? `allow ${list(scope.allow)}` : "", scope.deny.length ? `deny ${list(scope.deny)}` : ""].filter(Boolean).join("; ") || "empty";
+  return [
+    scope.allow.length ? `allow ${list(scope.allow)}` : "",
+    scope.deny.length ? `deny ${list(scope.deny)}` : ""
+  ].filter(Boolean).join("; ") || "empty";
 }
 function pluginOf(command) {
   return parseCommandName(command).plugin ?? "app commands";
@@ -50949,10 +52730,27 @@ function registerAccess(program2, io, setExitCode, allRules) {
       const lookup = lookupCommand(options.command, index);
       if (!lookup.ok)
         throw new UsageError(`--command ${options.command}: ${lookup.message}${lookup.suggestions.length ? `; did you mean ${quoteList(lookup.suggestions)}?` : ""}`);
-      const call = explainCall(project, groups, { command: lookup.command, known: lookup.known, suggestions: lookup.suggestions, window, webview, origin }, (at) => lines.line(at.file, at.path));
-      const answer2 = { window, webview, origin, asked, capabilities: capabilitiesCovering(groups, window, webview, origin), call, lines };
+      const call = explainCall(project, groups, {
+        command: lookup.command,
+        known: lookup.known,
+        suggestions: lookup.suggestions,
+        window,
+        webview,
+        origin
+      }, (at) => lines.line(at.file, at.path));
+      const answer2 = {
+        window,
+        webview,
+        origin,
+        asked,
+        capabilities: capabilitiesCovering(groups, window, webview, origin),
+        call,
+        lines
+      };
       io.stdout.write(options.format === "json" ? renderCallJson(answer2) : renderCallText(answer2, await answerPaint(options, io)));
-      setExitCode(exitCodeFor({ failed: !call.verdicts.every((v2) => v2.explanation.verdict === "allowed" || v2.explanation.verdict === "unchecked") }));
+      setExitCode(exitCodeFor({
+        failed: !call.verdicts.every((v2) => v2.explanation.verdict === "allowed" || v2.explanation.verdict === "unchecked")
+      }));
       return;
     }
     requireKnownWindow(project, groups, window, webview);
@@ -50966,7 +52764,12 @@ function registerAccess(program2, io, setExitCode, allRules) {
       for (const a2 of result.allowed) {
         let merged = allowed.get(a2.command);
         if (!merged) {
-          merged = { command: a2.command, platforms: [], grantedBy: new PlatformMerge(), scope: a2.scope };
+          merged = {
+            command: a2.command,
+            platforms: [],
+            grantedBy: new PlatformMerge(),
+            scope: a2.scope
+          };
           if (a2.globalScope)
             merged.globalScope = a2.globalScope;
           allowed.set(a2.command, merged);
@@ -50978,7 +52781,12 @@ function registerAccess(program2, io, setExitCode, allRules) {
       for (const d of result.denied) {
         let merged = denied.get(d.command);
         if (!merged)
-          denied.set(d.command, merged = { command: d.command, platforms: [], deniedBy: new PlatformMerge(), overridden: new PlatformMerge() });
+          denied.set(d.command, merged = {
+            command: d.command,
+            platforms: [],
+            deniedBy: new PlatformMerge(),
+            overridden: new PlatformMerge()
+          });
         merged.platforms.push(...group.platforms);
         for (const entry of d.deniedBy)
           merged.deniedBy.add(entryKey(entry), entry, group.platforms);
@@ -51033,7 +52841,10 @@ init_terminal_text();
 init_read_log();
 function registerCheck(program2, io, setExitCode, allRules) {
   const command = program2.command("check", { isDefault: true }).description("check capability files (default: the app in the current folder)").argument("[paths...]", "capability files or folders; - reads one capability file from standard input");
-  addLintOptions(addInputOptions(command), { only: "; parse and schema always run", config: configOption().description }).addOption(platformOption("resolve for these platforms only (default: all five)")).option("--fix", "apply safe fixes to the files, then report what is left").option("--fix-dry-run", "print the safe fixes as a diff without writing, then report what is left").option("--watch", "check again whenever a file the run read changes (capability, permission and config files, Cargo files, build.rs, sources); with -f json or sarif each run's report is one line (JSON Lines) and the status goes to stderr (Ctrl-C stops)").option("--stdin-filename <name>", "with - among the paths: the file name standard input stands for (its extension picks JSON or TOML; default <stdin>, JSON)").action(async (paths, options) => {
+  addLintOptions(addInputOptions(command), {
+    only: "; parse and schema always run",
+    config: configOption().description
+  }).addOption(platformOption("resolve for these platforms only (default: all five)")).option("--fix", "apply safe fixes to the files, then report what is left").option("--fix-dry-run", "print the safe fixes as a diff without writing, then report what is left").option("--watch", "check again whenever a file the run read changes (capability, permission and config files, Cargo files, build.rs, sources); with -f json or sarif each run's report is one line (JSON Lines) and the status goes to stderr (Ctrl-C stops)").option("--stdin-filename <name>", "with - among the paths: the file name standard input stands for (its extension picks JSON or TOML; default <stdin>, JSON)").action(async (paths, options) => {
     if (options.watch && paths.includes("-"))
       throw new UsageError("--watch cannot watch standard input (-)");
     if (!options.watch) {
@@ -51042,7 +52853,11 @@ function registerCheck(program2, io, setExitCode, allRules) {
     }
     const { watchLoop: watchLoop2 } = await Promise.resolve().then(() => (init_watch(), watch_exports));
     const describe3 = (error) => `caplint: ${oneLine(error instanceof Error ? error.message : String(error))}`;
-    const streams = { output: io.stdout, status: options.format === "stylish" ? io.stdout : io.stderr, errors: io.stderr };
+    const streams = {
+      output: io.stdout,
+      status: options.format === "stylish" ? io.stdout : io.stderr,
+      errors: io.stderr
+    };
     const once = (read) => recordReads(read, () => runCheck(paths, options, io, allRules));
     setExitCode(await watchLoop2(once, describe3, streams, io.signal ?? new AbortController().signal));
   });
@@ -51111,7 +52926,10 @@ async function standardInput(paths, options, io) {
   const name = options.stdinFilename ?? "<stdin>";
   if (name === "" || name === "-")
     throw new UsageError(`--stdin-filename "${name}": give a file name such as src-tauri/capabilities/default.json`);
-  return { name, text: await readStandardInput(io.stdin, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES) };
+  return {
+    name,
+    text: await readStandardInput(io.stdin, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES)
+  };
 }
 
 // dist/capabilities/commands/diff.js
@@ -51160,7 +52978,13 @@ async function resolveCommit(top, option, ref) {
     return resolved.stdout.toString("utf8").trim();
   const shallow = (await git(top, ["rev-parse", "--is-shallow-repository"])).stdout.toString("utf8").trim() === "true";
   const remotes = (await git(top, ["remote"])).stdout.toString("utf8").split("\n").filter(Boolean);
-  const names = (await git(top, ["for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/tags", "refs/remotes"])).stdout.toString("utf8").split("\n").filter(Boolean);
+  const names = (await git(top, [
+    "for-each-ref",
+    "--format=%(refname:short)",
+    "refs/heads",
+    "refs/tags",
+    "refs/remotes"
+  ])).stdout.toString("utf8").split("\n").filter(Boolean);
   const close = didYouMean(nearest(ref, names, 3));
   const where3 = shallow ? "not in this shallow clone" : "no such commit, branch or tag in this repository";
   if (remotes.length === 0)
@@ -51219,7 +53043,12 @@ async function snapshotCommit(top, commit, option, maxFileBytes) {
     }
   }
   const root2 = await mkdtemp(import_node_path31.default.join((0, import_node_os.tmpdir)(), "caplint-git-"));
-  const snapshot = { root: root2, commit, outsideLinks: [], dispose: () => rm(root2, { recursive: true, force: true }) };
+  const snapshot = {
+    root: root2,
+    commit,
+    outsideLinks: [],
+    dispose: () => rm(root2, { recursive: true, force: true })
+  };
   try {
     await mkdir(import_node_path31.default.join(root2, ".git"));
     const oversized = entries.filter((entry) => entry.mode !== "120000" && entry.size > maxFileBytes);
@@ -51325,7 +53154,10 @@ async function createInSnapshot(root2, file, mode, folders) {
 async function streamBlobs(top, objects, maxBytes, onBlob) {
   if (objects.length === 0)
     return;
-  const child = spawnGit(["-c", "core.quotePath=false", "cat-file", "--batch"], { cwd: top, env: gitEnvironment() });
+  const child = spawnGit(["-c", "core.quotePath=false", "cat-file", "--batch"], {
+    cwd: top,
+    env: gitEnvironment()
+  });
   let stderr = "";
   child.stderr.on("data", (chunk) => stderr = (stderr + chunk.toString("utf8")).slice(-4096));
   const exited = new Promise((resolve4, reject) => {
@@ -51412,7 +53244,13 @@ function git(cwd, args, maxBytes = 1024 * 1024, input) {
   });
 }
 function gitEnvironment() {
-  return { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_NO_REPLACE_OBJECTS: "1", GIT_PAGER: "cat", LC_ALL: "C" };
+  return {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_NO_REPLACE_OBJECTS: "1",
+    GIT_PAGER: "cat",
+    LC_ALL: "C"
+  };
 }
 function spawnGit(args, options) {
   return process.getBuiltinModule("node:child_process").spawn("git", args, { ...options, stdio: "pipe" });
@@ -51480,10 +53318,19 @@ function registerDiff(program2, io, setExitCode, rules) {
         const app = withConfig ? options.app : void 0;
         const load2 = loadOptionsFrom(paths, { ...options, app }, cwd, io.env ?? {});
         const project = await loadProject(withConfig ? applyConfig(load2, await capabilitySettings({ app }, cwd, rules)) : load2);
-        return { cwd, groups: resolvePlatformGroups(project, asked), lines: new SourceLines(project) };
+        return {
+          cwd,
+          groups: resolvePlatformGroups(project, asked),
+          lines: new SourceLines(project)
+        };
       }));
       const [before, after] = loaded3;
-      const answer = { asked, ...diffAccessOnPlatforms(before.groups, after.groups), before: before.lines, after: after.lines };
+      const answer = {
+        asked,
+        ...diffAccessOnPlatforms(before.groups, after.groups),
+        before: before.lines,
+        after: after.lines
+      };
       const failing = answer.added.some((grant) => grant.kinds?.some((kind) => options.failOn.includes(kind))) || options.failOn.includes("scopes") && answer.scopes.length > 0;
       if (options.format === "json")
         io.stdout.write(renderDiffJson(answer, options.failOn));
@@ -51581,14 +53428,25 @@ function leastPrivilege(project, resolution, isOfficial) {
   const changes = [];
   for (const use of access2.entries) {
     if (unused.has(use.entry)) {
-      changes.push({ capability: use.capability, kind: "remove", identifier: use.entry.identifier, entry: use.entry });
+      changes.push({
+        capability: use.capability,
+        kind: "remove",
+        identifier: use.entry.identifier,
+        entry: use.entry
+      });
       continue;
     }
     if (use.used.length === 0 || use.entry.extended || !narrowable(use))
       continue;
     const replacement = narrowSet(catalog, use.entry.identifier, new Set(use.used));
     if (replacement)
-      changes.push({ capability: use.capability, kind: "narrow", identifier: use.entry.identifier, entry: use.entry, replacement });
+      changes.push({
+        capability: use.capability,
+        kind: "narrow",
+        identifier: use.entry.identifier,
+        entry: use.entry,
+        replacement
+      });
   }
   const byHand = [];
   const added = /* @__PURE__ */ new Map();
@@ -51602,14 +53460,21 @@ function leastPrivilege(project, resolution, isOfficial) {
     if (grantedElsewhere) {
       const platforms = TARGETS.filter((target) => refusable.some((refusal) => refusal.platforms.includes(target)));
       const key2 = `${capability.identifier}\0${capability.source.file}\0${platforms.join()}`;
-      const group = inactive.get(key2) ?? { capability, platforms, commands: /* @__PURE__ */ new Set() };
+      const group = inactive.get(key2) ?? {
+        capability,
+        platforms,
+        commands: /* @__PURE__ */ new Set()
+      };
       group.commands.add(judgement.command);
       inactive.set(key2, group);
       continue;
     }
     if (!capability || judgement.scoped) {
       const document = capability ? documentOf(project, capability) : void 0;
-      byHand.push({ text: addPermissionHint(judgement, judgement.permission, document, capability), call: judgement.call });
+      byHand.push({
+        text: addPermissionHint(judgement, judgement.permission, document, capability),
+        call: judgement.call
+      });
       continue;
     }
     const key = `${capability.source.absolutePath}\0${JSON.stringify(capability.source.path)}\0${judgement.permission}`;
@@ -51619,7 +53484,12 @@ function leastPrivilege(project, resolution, isOfficial) {
         change.calls.push(judgement.call);
       continue;
     }
-    const addition = { capability, kind: "add", identifier: judgement.permission, calls: [judgement.call] };
+    const addition = {
+      capability,
+      kind: "add",
+      identifier: judgement.permission,
+      calls: [judgement.call]
+    };
     added.set(key, addition);
     changes.push(addition);
   }
@@ -51652,7 +53522,15 @@ function leastPrivilege(project, resolution, isOfficial) {
     if (fixed2 !== document.text)
       files.set(document.absolutePath, { file: document.file, original: document.text, fixed: fixed2 });
   }
-  return { access: access2, windows, changes, byHand, files, untouched, confidence: confidenceOf(access2, narrowable === NEVER) };
+  return {
+    access: access2,
+    windows,
+    changes,
+    byHand,
+    files,
+    untouched,
+    confidence: confidenceOf(access2, narrowable === NEVER)
+  };
 }
 function describeChange(change) {
   const where3 = `capability "${change.capability.identifier}" in ${change.capability.source.file}`;
@@ -51767,7 +53645,10 @@ function permissionEdits(document, capability, changes, redundant) {
       change.replacement = members;
       if (members.length === 0) {
         removed.add(index);
-        Object.assign(change, { kind: "remove", reason: "what the calls use of it, other entries grant" });
+        Object.assign(change, {
+          kind: "remove",
+          reason: "what the calls use of it, other entries grant"
+        });
       } else
         replaced.set(index, members);
     } else if (change.kind === "add") {
@@ -51800,18 +53681,30 @@ ${indent}` : ", ";
   const edits = [];
   for (const index of removed) {
     if (index < lastKept)
-      edits.push({ offset: items[index].offset, length: items[index + 1].offset - items[index].offset, content: "" });
+      edits.push({
+        offset: items[index].offset,
+        length: items[index + 1].offset - items[index].offset,
+        content: ""
+      });
   }
   let end = tail ? separator + tail : "";
   if (lastKept < items.length - 1) {
-    edits.push({ offset: items[lastKept].end, length: last.end - items[lastKept].end, content: end });
+    edits.push({
+      offset: items[lastKept].end,
+      length: last.end - items[lastKept].end,
+      content: end
+    });
     end = "";
   }
   for (const [index, members] of replaced) {
     const content = members.map(quote3).join(separator) + (index === lastKept ? end : "");
     if (index === lastKept)
       end = "";
-    edits.push({ offset: items[index].offset, length: items[index].end - items[index].offset, content });
+    edits.push({
+      offset: items[index].offset,
+      length: items[index].end - items[index].offset,
+      content
+    });
   }
   if (end)
     edits.push({ offset: items[lastKept].end, length: 0, content: end });
@@ -51848,7 +53741,10 @@ init_wording();
 init_types2();
 init_frontend();
 function planDiffs(plan) {
-  return [...plan.files.values()].sort((a2, b2) => a2.file < b2.file ? -1 : a2.file > b2.file ? 1 : 0).map((change) => ({ file: change.file, diff: unifiedDiff(change.file, change.original, change.fixed) }));
+  return [...plan.files.values()].sort((a2, b2) => a2.file < b2.file ? -1 : a2.file > b2.file ? 1 : 0).map((change) => ({
+    file: change.file,
+    diff: unifiedDiff(change.file, change.original, change.fixed)
+  }));
 }
 var where2 = (call) => `${call.displayFile}:${call.line}:${call.column}`;
 function refusedOn(judgement, window) {
@@ -52009,7 +53905,10 @@ function registerLeastPrivilege(program2, io, setExitCode, allRules) {
       for (const [absolutePath, change] of plan.files) {
         const link = await lstat(absolutePath).catch(() => void 0);
         if (link?.isSymbolicLink()) {
-          notWritten.push({ file: change.file, reason: "is a symbolic link: not written through it (edit the file it names)" });
+          notWritten.push({
+            file: change.file,
+            reason: "is a symbolic link: not written through it (edit the file it names)"
+          });
           writable.delete(absolutePath);
         }
       }
@@ -52017,13 +53916,26 @@ function registerLeastPrivilege(program2, io, setExitCode, allRules) {
       written = [...writable.values()].map((change) => change.file);
     }
     const left = plan.byHand.length > 0 || notWritten.length > 0 || written === void 0 && plan.changes.length > 0;
-    const answer = { plan, lines: new SourceLines(project), ...written ? { written } : {}, notWritten };
+    const answer = {
+      plan,
+      lines: new SourceLines(project),
+      ...written ? { written } : {},
+      notWritten
+    };
     if (options.format === "sarif") {
       const only = new Set(FRONTEND_RULES.filter((id) => settings.runs(id)));
-      const result = await lint(project, { only, severityFor: settings.severityFor, platforms: options.platform?.length ? options.platform : TARGETS });
+      const result = await lint(project, {
+        only,
+        severityFor: settings.severityFor,
+        platforms: options.platform?.length ? options.platform : TARGETS
+      });
       const reporter = await loadReporter("sarif");
       const context = await lintReporterContext({ format: "sarif", rule: [], only: [] }, io, io.stdout, CAPABILITY_RULES_BY_ID, readForCodeFrame);
-      io.stdout.write(reporter({ diagnostics: result.diagnostics, summary: summarize(result.diagnostics, result.files), notes: [plan.confidence] }, context));
+      io.stdout.write(reporter({
+        diagnostics: result.diagnostics,
+        summary: summarize(result.diagnostics, result.files),
+        notes: [plan.confidence]
+      }, context));
     } else if (options.format === "json")
       io.stdout.write(renderLeastPrivilegeJson(answer));
     else
@@ -52063,7 +53975,11 @@ function allCommands(matrices) {
   return [...new Set(matrices.flatMap(({ matrix }) => matrix.commands))].sort((a2, b2) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0);
 }
 function renderMatrixText(matrices, asked, paint = NO_PAINT, manifestUnion = [], uncheckedAppCommands) {
-  const painted = { granted: paint.ok(MARK.granted), denied: paint.error(MARK.denied), none: paint.dim(MARK.none) };
+  const painted = {
+    granted: paint.ok(MARK.granted),
+    denied: paint.error(MARK.denied),
+    none: paint.dim(MARK.none)
+  };
   const { matrix: first } = matrices[0];
   if (first.windows.length === 0)
     return "no window labels: declare windows in tauri.conf.json or pass --window\n";
@@ -52151,7 +54067,10 @@ function registerMatrix(program2, io, setExitCode, allRules) {
       requireKnownWindow(project, groups, window);
     const windows = options.window.length ? options.window : knownWindowLabels(project);
     const origin = originOf(options.url, project);
-    const matrices = groups.map((group) => ({ platforms: group.platforms, matrix: accessMatrix(group.model, windows, origin) }));
+    const matrices = groups.map((group) => ({
+      platforms: group.platforms,
+      matrix: accessMatrix(group.model, windows, origin)
+    }));
     const notes = manifestUnionNotes(project.manifestDifferences, function* () {
       for (const [i, group] of groups.entries())
         yield* modelChains(group.model, new Set(matrices[i].matrix.rows.flatMap((row) => row.capabilities)));
@@ -52320,9 +54239,16 @@ function registerReport(program2, io, setExitCode, allRules) {
     let against;
     if (options.against !== void 0) {
       const baseline = await loadProject(loadOptionsFrom([options.against], { ...options, app: void 0 }, io.cwd, io.env ?? {}));
-      against = { label: options.against, project: baseline, groups: resolvePlatformGroups(baseline, asked) };
+      against = {
+        label: options.against,
+        project: baseline,
+        groups: resolvePlatformGroups(baseline, asked)
+      };
     }
-    const [{ buildReport: buildReport2 }, { renderReportHtml: renderReportHtml2 }] = await Promise.all([Promise.resolve().then(() => (init_model2(), model_exports)), Promise.resolve().then(() => (init_html(), html_exports))]);
+    const [{ buildReport: buildReport2 }, { renderReportHtml: renderReportHtml2 }] = await Promise.all([
+      Promise.resolve().then(() => (init_model2(), model_exports)),
+      Promise.resolve().then(() => (init_html(), html_exports))
+    ]);
     const data = await buildReport2({
       project,
       groups,
@@ -52345,7 +54271,13 @@ function registerReport(program2, io, setExitCode, allRules) {
         ...project.documents.map((d) => d.absolutePath),
         ...configDocuments(project.config).map((document) => document.absolutePath)
       ];
-      await writeOutputFile("--html", { given: options.html, cwd: io.cwd, stdout: io.stdout, inputs: inputs2, projectFiles: APP_FILE_NAMES }, html);
+      await writeOutputFile("--html", {
+        given: options.html,
+        cwd: io.cwd,
+        stdout: io.stdout,
+        inputs: inputs2,
+        projectFiles: APP_FILE_NAMES
+      }, html);
       const c = data.counts;
       const paint = await answerPaint(options, io, true);
       const counted = (count, noun, colour) => count ? colour(plural(count, noun)) : plural(count, noun);
@@ -52416,8 +54348,14 @@ function reachedWindows(entry, windows) {
   return windows.filter((window) => patterns.some((pattern) => labelMatches(pattern, window)));
 }
 function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines, windows, uncheckedFromLocalPages, uncheckedFromRemotePages }) {
-  const withPlatforms = ({ item, platforms }) => ({ ...provenanceJson(item, lines), platforms });
-  const withReach = (entry) => ({ ...withPlatforms(entry), reaches: reachedWindows(entry.item, windows) });
+  const withPlatforms = ({ item, platforms }) => ({
+    ...provenanceJson(item, lines),
+    platforms
+  });
+  const withReach = (entry) => ({
+    ...withPlatforms(entry),
+    reaches: reachedWindows(entry.item, windows)
+  });
   return JSON.stringify({
     command: lookup.command,
     ...uncheckedFromLocalPages ? { checkedFromLocalPages: false } : {},
@@ -52440,7 +54378,10 @@ function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines, win
     out.push("  no active capability grants or denies it");
   }
   for (const { item: entry, platforms } of allowed) {
-    const targets = [entry.windows.length ? `windows: ${entry.windows.join(", ")}` : "", entry.webviews.length ? `webviews: ${entry.webviews.join(", ")}` : ""].filter(Boolean).join("; ");
+    const targets = [
+      entry.windows.length ? `windows: ${entry.windows.join(", ")}` : "",
+      entry.webviews.length ? `webviews: ${entry.webviews.join(", ")}` : ""
+    ].filter(Boolean).join("; ");
     const reached = reachedWindows(entry, windows);
     out.push(`  ${paint.ok("allowed")} for [${targets || "nothing: no windows or webviews"}] from ${contextLabel(entry)}${paint.dim(platformNote(platforms, asked))}`);
     const plain2 = [...entry.windows, ...entry.webviews].every((pattern) => !/[*?[\]]/.test(pattern) && windows.includes(pattern));
@@ -52532,7 +54473,10 @@ async function streamedReport(format3, write, context) {
     case "compact":
     case "github": {
       const reporter = await loadReporter(format3);
-      return { add: (d) => write(reporter({ diagnostics: [d], summary: NO_FINDINGS }, context)), end: () => void 0 };
+      return {
+        add: (d) => write(reporter({ diagnostics: [d], summary: NO_FINDINGS }, context)),
+        end: () => void 0
+      };
     }
     case "stylish": {
       const { findingLines: findingLines2, closingLines: closingLines2 } = await Promise.resolve().then(() => (init_stylish(), stylish_exports));
@@ -52552,21 +54496,40 @@ async function streamedReport(format3, write, context) {
           write(textLines(findingLines2(d, lineText === void 0 ? void 0 : { text: lineText }, context)));
         },
         end({ summary, notes = [], config, hiddenWarnings = 0 }) {
-          write(textLines([...file === void 0 ? [] : [""], ...closingLines2(summary, files, notes, config, context.paint, hiddenWarnings)]));
+          write(textLines([
+            ...file === void 0 ? [] : [""],
+            ...closingLines2(summary, files, notes, config, context.paint, hiddenWarnings)
+          ]));
         }
       };
     }
     case "json": {
-      const [reporter, { jsonDiagnostic: jsonDiagnostic2 }] = await Promise.all([loadReporter("json"), Promise.resolve().then(() => (init_json2(), json_exports))]);
+      const [reporter, { jsonDiagnostic: jsonDiagnostic2 }] = await Promise.all([
+        loadReporter("json"),
+        Promise.resolve().then(() => (init_json2(), json_exports))
+      ]);
       return spliced(write, '"diagnostics": []', jsonDiagnostic2, ({ summary, notes, config, extendJson }) => {
-        const text2 = reporter({ diagnostics: [], summary, ...notes ? { notes } : {}, ...config !== void 0 ? { config } : {} }, context);
+        const text2 = reporter({
+          diagnostics: [],
+          summary,
+          ...notes ? { notes } : {},
+          ...config !== void 0 ? { config } : {}
+        }, context);
         return extendJson ? JSON.stringify({ ...JSON.parse(text2), ...extendJson }, null, 2) + "\n" : text2;
       }, reporter({ diagnostics: [], summary: NO_FINDINGS }, context));
     }
     case "sarif": {
-      const [reporter, { sarifResult: sarifResult2, sarifRuleIndex: sarifRuleIndex2 }] = await Promise.all([loadReporter("sarif"), Promise.resolve().then(() => (init_sarif(), sarif_exports))]);
+      const [reporter, { sarifResult: sarifResult2, sarifRuleIndex: sarifRuleIndex2 }] = await Promise.all([
+        loadReporter("sarif"),
+        Promise.resolve().then(() => (init_sarif(), sarif_exports))
+      ]);
       const ruleIndex = sarifRuleIndex2(context);
-      return spliced(write, '"results": []', (d) => sarifResult2(d, ruleIndex, context.cwd), ({ summary, notes, config }) => reporter({ diagnostics: [], summary, ...notes ? { notes } : {}, ...config !== void 0 ? { config } : {} }, context), reporter({ diagnostics: [], summary: NO_FINDINGS }, context));
+      return spliced(write, '"results": []', (d) => sarifResult2(d, ruleIndex, context.cwd), ({ summary, notes, config }) => reporter({
+        diagnostics: [],
+        summary,
+        ...notes ? { notes } : {},
+        ...config !== void 0 ? { config } : {}
+      }, context), reporter({ diagnostics: [], summary: NO_FINDINGS }, context));
     }
   }
 }
@@ -52613,7 +54576,10 @@ async function runEvents(names, options, io, allRules) {
   const counts = { error: 0, warning: 0, suggestion: 0 };
   let hiddenWarnings = 0;
   let congested = false;
-  let output = { write: (text2) => io.stdout.write(text2) !== false, drained: () => io.stdout.drained?.() };
+  let output = {
+    write: (text2) => io.stdout.write(text2) !== false,
+    drained: () => io.stdout.drained?.()
+  };
   const write = (text2) => {
     if (!output.write(text2))
       congested = true;
@@ -52652,7 +54618,12 @@ async function runEvents(names, options, io, allRules) {
       recordings.push({ stream: io.stdin, file: STDIN_NAME, absolutePath: STDIN_NAME });
   }
   const read = inputs2.filter((name) => name !== "-").map((name) => import_node_path36.default.resolve(io.cwd, name));
-  const sink = options.output === void 0 ? void 0 : await openOutputFile("--output", { given: options.output, cwd: io.cwd, stdout: io.stdout, inputs: read });
+  const sink = options.output === void 0 ? void 0 : await openOutputFile("--output", {
+    given: options.output,
+    cwd: io.cwd,
+    stdout: io.stdout,
+    inputs: read
+  });
   if (sink)
     output = sink;
   const report2 = await streamedReport(options.format, write, context);
@@ -52661,7 +54632,12 @@ async function runEvents(names, options, io, allRules) {
   try {
     for (const { stream, file, absolutePath } of recordings)
       results.push(await checkRecording(stream, file, absolutePath, runOptions));
-    Object.assign(summary, { files: results.length, errors: counts.error, warnings: counts.warning, suggestions: counts.suggestion });
+    Object.assign(summary, {
+      files: results.length,
+      errors: counts.error,
+      warnings: counts.warning,
+      suggestions: counts.suggestion
+    });
     const config = settings.configLabel ?? null;
     if (options.summary && options.format === "json")
       report2.end({ summary, config, hiddenWarnings, extendJson: { events: summaryJson(results) } });
@@ -52697,7 +54673,11 @@ function registerRules(program2, io, setExitCode) {
       const rule = RULES.find((candidate) => candidate.id === id);
       if (!rule)
         throw new UsageError(`rules ${id}: no rule has this id${didYouMean(nearest(id, RULES.map((candidate) => candidate.id), 3))} (caplint rules lists them)`);
-      const row = { ...ruleRow(rule), pipeline: rule.kind === "pipeline", options: ruleOptions(program2, rule) };
+      const row = {
+        ...ruleRow(rule),
+        pipeline: rule.kind === "pipeline",
+        options: ruleOptions(program2, rule)
+      };
       io.stdout.write(options.format === "json" ? JSON.stringify(row, null, 2) + "\n" : ruleText(row));
       setExitCode(0);
       return;
@@ -52890,7 +54870,10 @@ function registerSchema(program2, io, setExitCode, allRules) {
     }
     const load2 = loadOptionsFrom([], options, io.cwd, io.env ?? {});
     const named2 = options.app !== void 0 || options.config !== void 0;
-    const project = await loadProject({ ...named2 ? applyConfig(load2, await capabilitySettings(options, io.cwd, allRules)) : load2, discover: false });
+    const project = await loadProject({
+      ...named2 ? applyConfig(load2, await capabilitySettings(options, io.cwd, allRules)) : load2,
+      discover: false
+    });
     io.stdout.write(JSON.stringify(editorSchema(await baseCapabilitySchema(), project.catalog), null, 2) + "\n");
     setExitCode(0);
   });
@@ -52913,7 +54896,9 @@ function addLiveOptions(command) {
 var registerMcpCommands = (program2, io, setExitCode, registry) => {
   const mcp = program2.command("mcp").usage("[options] FILE...  |  --stdio -- CMD ARGS...  |  --url URL  |  --servers CONFIG [--server NAME...]  |  dump (--stdio -- CMD ARGS... | --url URL) [-o FILE]").description("lint MCP tool servers against the spec's tool-server conventions: tools/list results or dumps (offline), or a live server (--stdio, --url).\n`caplint mcp dump ...` writes a live server's initialize result and every tools/list page as JSON instead, for offline linting.").argument("[files...]", "tools/list results or caplint mcp dump files; with --stdio, the server command after --");
   addLiveOptions(mcp).addOption(new Option("--server-name-style <style>", "server name convention of mcp-server-name: python ({service}_mcp), node ({service}-mcp-server) or any (either)").choices(["any", "python", "node"]).default("any")).option("--verbs <list>", "more action verbs accepted by mcp-tool-verb (comma-separated, repeatable)", collectCommaList, []).option("--list-tools <list>", "tools that are list tools for mcp-pagination-params, mcp-pagination-result and mcp-pagination-contract, whatever the heuristics say; !name for one that is not (comma-separated, repeatable)", collectCommaList, []).addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger));
-  addLintOptions(mcp, { output: "write the report (with dump: the dump) to this file, atomically, instead of standard output" }).action(async (files, options) => {
+  addLintOptions(mcp, {
+    output: "write the report (with dump: the dump) to this file, atomically, instead of standard output"
+  }).action(async (files, options) => {
     if (files[0] === "dump")
       setExitCode(await (await Promise.resolve().then(() => (init_run(), run_exports))).runDump(files.slice(1), options, io));
     else if (options.servers !== void 0) {
@@ -52947,7 +54932,11 @@ function registerLsp(program2, io, setExitCode) {
 }
 
 // dist/cli/commands/index.js
-var DOMAIN_COMMANDS = [registerCapabilityCommands, registerEventCommands, registerMcpCommands];
+var DOMAIN_COMMANDS = [
+  registerCapabilityCommands,
+  registerEventCommands,
+  registerMcpCommands
+];
 function registerCommands(program2, io, setExitCode) {
   for (const register of DOMAIN_COMMANDS)
     register(program2, io, setExitCode, REGISTRY);
@@ -53111,7 +55100,10 @@ function invalidValue(option, flags, value, reason) {
 // dist/cli/main.js
 async function main(givenOptions) {
   forgetFilesRead();
-  const options = withStreams(givenOptions, { stdout: new SafeOutput(givenOptions.stdout), stderr: new SafeOutput(givenOptions.stderr) });
+  const options = withStreams(givenOptions, {
+    stdout: new SafeOutput(givenOptions.stdout),
+    stderr: new SafeOutput(givenOptions.stderr)
+  });
   const { stderr } = options;
   let exitCode = 0;
   const debug = options.argv.includes("--debug");

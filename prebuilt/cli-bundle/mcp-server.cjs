@@ -926,7 +926,16 @@ async function stopUnadopted() {
     abandoned.push(left.stop());
   await Promise.all(abandoned.splice(0));
 }
-var EARLY_FLAGS = /* @__PURE__ */ new Set(["--stdio", "--probe", "--verbose", "-q", "--quiet", "--color", "--no-color", "--debug"]);
+var EARLY_FLAGS = /* @__PURE__ */ new Set([
+  "--stdio",
+  "--probe",
+  "--verbose",
+  "-q",
+  "--quiet",
+  "--color",
+  "--no-color",
+  "--debug"
+]);
 var EARLY_VALUE_OPTIONS = /* @__PURE__ */ new Set([
   "--timeout",
   "--env",

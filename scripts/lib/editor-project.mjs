@@ -16,10 +16,20 @@ export const REAL_APP = "real-world/build-truth/ActivityWatch__aw-tauri";
 export function editorProject() {
   const root = mkdtempSync(path.join(tmpdir(), "caplint-editor-"));
   cpSync(path.join(ROOT, "fixtures", REAL_APP), root, { recursive: true });
-  writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "aw-tauri", private: true, devDependencies: { caplint: "*" } }, null, 2) + "\n");
+  writeFileSync(
+    path.join(root, "package.json"),
+    JSON.stringify(
+      { name: "aw-tauri", private: true, devDependencies: { caplint: "*" } },
+      null,
+      2,
+    ) + "\n",
+  );
   mkdirSync(path.join(root, "node_modules", ".bin"), { recursive: true });
   symlinkSync(ROOT, path.join(root, "node_modules", "caplint"));
-  symlinkSync(path.join("..", "caplint", "bin", "caplint.js"), path.join(root, "node_modules", ".bin", "caplint"));
+  symlinkSync(
+    path.join("..", "caplint", "bin", "caplint.js"),
+    path.join(root, "node_modules", ".bin", "caplint"),
+  );
   return {
     root,
     capability: path.join(root, "src-tauri", "capabilities", "default.json"),

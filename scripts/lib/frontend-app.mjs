@@ -9,16 +9,34 @@ import path from "node:path";
 import { prng } from "./prng.mjs";
 
 const CALLS = [
-  ['import { getCurrentWindow } from "@tauri-apps/api/window";', "await getCurrentWindow().setTitle(`${label} (${count})`);"],
-  ['import { getCurrentWindow as current } from "@tauri-apps/api/window";', "await current().minimize();"],
-  ['import { invoke } from "@tauri-apps/api/core";', 'const saved = await invoke<string>("save_note", { label, count });'],
-  ['import { listen } from "@tauri-apps/api/event";', 'await listen<string>("note-changed", (event) => console.log(event.payload));'],
+  [
+    'import { getCurrentWindow } from "@tauri-apps/api/window";',
+    "await getCurrentWindow().setTitle(`${label} (${count})`);",
+  ],
+  [
+    'import { getCurrentWindow as current } from "@tauri-apps/api/window";',
+    "await current().minimize();",
+  ],
+  [
+    'import { invoke } from "@tauri-apps/api/core";',
+    'const saved = await invoke<string>("save_note", { label, count });',
+  ],
+  [
+    'import { listen } from "@tauri-apps/api/event";',
+    'await listen<string>("note-changed", (event) => console.log(event.payload));',
+  ],
   [
     'import { readTextFile, BaseDirectory } from "@tauri-apps/plugin-fs";',
     "const text = await readTextFile(`notes/${label}.md`, { baseDir: BaseDirectory.AppData });",
   ],
-  ['import { open } from "@tauri-apps/plugin-dialog";', "const picked = await open({ multiple: false, directory: false });"],
-  ['import { load } from "@tauri-apps/plugin-store";', 'const store = await load("settings.json");\n    await store.set(label, count);'],
+  [
+    'import { open } from "@tauri-apps/plugin-dialog";',
+    "const picked = await open({ multiple: false, directory: false });",
+  ],
+  [
+    'import { load } from "@tauri-apps/plugin-store";',
+    'const store = await load("settings.json");\n    await store.set(label, count);',
+  ],
   ['import * as os from "@tauri-apps/plugin-os";', "const platform = os.platform();"],
 ];
 
@@ -28,19 +46,33 @@ function uiCode(random, name, lines) {
   for (let i = 0; i < lines; i++) {
     switch (Math.floor(random() * 5)) {
       case 0:
-        out.push(`  const el${i} = document.querySelector<HTMLElement>("#${name}-${i}");`, `  if (el${i}) el${i}.textContent = String(count + ${i});`);
+        out.push(
+          `  const el${i} = document.querySelector<HTMLElement>("#${name}-${i}");`,
+          `  if (el${i}) el${i}.textContent = String(count + ${i});`,
+        );
         break;
       case 1:
-        out.push(`  const items${i} = [${Array.from({ length: 6 }, (_, k) => k * i).join(", ")}].map((n) => n * count).filter((n) => n % 3 !== 0);`);
+        out.push(
+          `  const items${i} = [${Array.from({ length: 6 }, (_, k) => k * i).join(", ")}].map((n) => n * count).filter((n) => n % 3 !== 0);`,
+        );
         break;
       case 2:
-        out.push(`  if (label.length > ${i}) {`, `    console.debug("${name}", label.slice(0, ${i}), count);`, "  }");
+        out.push(
+          `  if (label.length > ${i}) {`,
+          `    console.debug("${name}", label.slice(0, ${i}), count);`,
+          "  }",
+        );
         break;
       case 3:
-        out.push(`  const style${i} = { width: \`\${count * ${i}}px\`, opacity: ${(i % 10) / 10} };`, `  Object.assign(document.body.style, style${i});`);
+        out.push(
+          `  const style${i} = { width: \`\${count * ${i}}px\`, opacity: ${(i % 10) / 10} };`,
+          `  Object.assign(document.body.style, style${i});`,
+        );
         break;
       default:
-        out.push(`  for (const key of Object.keys(state)) if (key.startsWith("${name.slice(0, 3)}")) delete state[key];`);
+        out.push(
+          `  for (const key of Object.keys(state)) if (key.startsWith("${name.slice(0, 3)}")) delete state[key];`,
+        );
     }
   }
   return out.join("\n");
@@ -118,7 +150,10 @@ export function frontendApp(dir, { files = 300, seed = 7 } = {}) {
     );
   const folders = ["components", "stores", "services", "views", "lib"];
   for (const folder of folders) mkdirSync(path.join(src, folder), { recursive: true });
-  const modules = Array.from({ length: files - 2 }, (_, i) => `${folders[i % folders.length]}/m${String(i).padStart(4, "0")}`);
+  const modules = Array.from(
+    { length: files - 2 },
+    (_, i) => `${folders[i % folders.length]}/m${String(i).padStart(4, "0")}`,
+  );
   // Each module imports up to three later ones: a tree from the entries, with shared leaves.
   for (const [i, name] of modules.entries()) {
     const imports = [];
@@ -127,7 +162,8 @@ export function frontendApp(dir, { files = 300, seed = 7 } = {}) {
       if (child < modules.length) imports.push(child);
     }
     const header = imports.map(
-      (child) => `import { run as run${child} } from "${path.posix.relative(path.posix.dirname(name), modules[child]).replace(/^(?!\.)/, "./")}";`,
+      (child) =>
+        `import { run as run${child} } from "${path.posix.relative(path.posix.dirname(name), modules[child]).replace(/^(?!\.)/, "./")}";`,
     );
     const body = [];
     if (random() < 0.35) {
@@ -141,7 +177,13 @@ export function frontendApp(dir, { files = 300, seed = 7 } = {}) {
       `// ${name}: generated for the benchmark.\n${header.join("\n")}\n\nconst state: Record<string, number> = {};\n\nexport async function run(label: string, count: number): Promise<void> {\n  try {\n${body.join("\n")}\n  } catch (error) {\n    console.error(error);\n  }\n${uiCode(random, path.posix.basename(name), 25 + Math.floor(random() * 50))}\n${calls.join("\n")}\n}\n`,
     );
   }
-  writeFileSync(path.join(src, "main.ts"), `import { run } from "./${modules[0]}";\n\nawait run("main", 0);\n`);
-  writeFileSync(path.join(src, "settings.ts"), `import { run } from "./${modules[1]}";\n\nawait run("settings", 0);\n`);
+  writeFileSync(
+    path.join(src, "main.ts"),
+    `import { run } from "./${modules[0]}";\n\nawait run("main", 0);\n`,
+  );
+  writeFileSync(
+    path.join(src, "settings.ts"),
+    `import { run } from "./${modules[1]}";\n\nawait run("settings", 0);\n`,
+  );
   return files;
 }

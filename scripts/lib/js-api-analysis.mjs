@@ -36,12 +36,22 @@ function keyName(node) {
 }
 
 function isFunctionNode(node) {
-  return node && (node.type === "FunctionDeclaration" || node.type === "FunctionExpression" || node.type === "ArrowFunctionExpression");
+  return (
+    node &&
+    (node.type === "FunctionDeclaration" ||
+      node.type === "FunctionExpression" ||
+      node.type === "ArrowFunctionExpression")
+  );
 }
 
 /** `__TAURI_INTERNALS__.invoke` or `window.__TAURI_INTERNALS__.invoke`: the one primitive every command goes through. */
 function isPrimitiveInvoke(callee) {
-  if (callee?.type !== "MemberExpression" || keyName(callee.property) !== "invoke" || callee.computed) return false;
+  if (
+    callee?.type !== "MemberExpression" ||
+    keyName(callee.property) !== "invoke" ||
+    callee.computed
+  )
+    return false;
   const object = callee.object;
   if (object.type === "Identifier") return object.name === "__TAURI_INTERNALS__";
   return object.type === "MemberExpression" && keyName(object.property) === "__TAURI_INTERNALS__";
@@ -96,15 +106,19 @@ function unwrapType(type) {
   }
   if (type.type !== "TSTypeReference" || type.typeName.type !== "Identifier") return undefined;
   const name = type.typeName.name;
-  if (name === "Promise" && type.typeArguments?.params?.length === 1) return unwrapType(type.typeArguments.params[0]);
+  if (name === "Promise" && type.typeArguments?.params?.length === 1)
+    return unwrapType(type.typeArguments.params[0]);
   return name;
 }
 
 function parseFile(file, lang) {
   const source = fs.readFileSync(file, "utf8");
   const result = parseSync(file, source, { lang, sourceType: "module" });
-  const fatal = result.errors.filter((error) => error.severity === "Error" || error.severity === undefined);
-  if (fatal.length > 0 && result.program.body.length === 0) throw new Error(`${file}: ${fatal[0].message}`);
+  const fatal = result.errors.filter(
+    (error) => error.severity === "Error" || error.severity === undefined,
+  );
+  if (fatal.length > 0 && result.program.body.length === 0)
+    throw new Error(`${file}: ${fatal[0].message}`);
   return result.program;
 }
 
@@ -118,16 +132,27 @@ function declaredReturns(dtsFile) {
     if (returned && !returns.has(name)) returns.set(name, returned);
   };
   for (let statement of program.body) {
-    if ((statement.type === "ExportNamedDeclaration" || statement.type === "ExportDefaultDeclaration") && statement.declaration)
+    if (
+      (statement.type === "ExportNamedDeclaration" ||
+        statement.type === "ExportDefaultDeclaration") &&
+      statement.declaration
+    )
       statement = statement.declaration;
-    if ((statement.type === "TSDeclareFunction" || statement.type === "FunctionDeclaration") && statement.id) record(statement.id.name, statement.returnType);
+    if (
+      (statement.type === "TSDeclareFunction" || statement.type === "FunctionDeclaration") &&
+      statement.id
+    )
+      record(statement.id.name, statement.returnType);
     if (statement.type === "ClassDeclaration" && statement.id) {
       for (const member of statement.body.body) {
         const name = keyName(member.key);
         if (!name || member.key.type === "PrivateIdentifier") continue;
         if (member.type === "MethodDefinition" || member.type === "TSAbstractMethodDefinition") {
           if (member.kind === "constructor") continue;
-          record(`${statement.id.name}${member.static ? "." : "#"}${name}`, member.value.returnType);
+          record(
+            `${statement.id.name}${member.static ? "." : "#"}${name}`,
+            member.value.returnType,
+          );
         }
       }
     }
@@ -156,35 +181,53 @@ class ModuleInfo {
       if (statement.type === "ImportDeclaration") {
         for (const specifier of statement.specifiers) {
           const imported =
-            specifier.type === "ImportNamespaceSpecifier" ? "*" : specifier.type === "ImportDefaultSpecifier" ? "default" : keyName(specifier.imported);
-          this.bindings.set(specifier.local.name, { kind: "import", from: statement.source.value, imported });
+            specifier.type === "ImportNamespaceSpecifier"
+              ? "*"
+              : specifier.type === "ImportDefaultSpecifier"
+                ? "default"
+                : keyName(specifier.imported);
+          this.bindings.set(specifier.local.name, {
+            kind: "import",
+            from: statement.source.value,
+            imported,
+          });
         }
         continue;
       }
       if (statement.type === "ExportNamedDeclaration") {
         if (statement.declaration) {
           this.declare(statement.declaration);
-          for (const name of this.declaredNames(statement.declaration)) this.exports.set(name, { local: name });
+          for (const name of this.declaredNames(statement.declaration))
+            this.exports.set(name, { local: name });
         }
         for (const specifier of statement.specifiers ?? []) {
           const exported = keyName(specifier.exported);
           const local = keyName(specifier.local);
-          if (statement.source) this.exports.set(exported, { from: statement.source.value, imported: local });
+          if (statement.source)
+            this.exports.set(exported, { from: statement.source.value, imported: local });
           else this.exports.set(exported, { local });
         }
         continue;
       }
       if (statement.type === "ExportAllDeclaration") {
-        if (statement.exported) this.exports.set(keyName(statement.exported), { from: statement.source.value, imported: "*" });
+        if (statement.exported)
+          this.exports.set(keyName(statement.exported), {
+            from: statement.source.value,
+            imported: "*",
+          });
         else this.starExports.push(statement.source.value);
         continue;
       }
       if (statement.type === "ExportDefaultDeclaration") {
         const declaration = statement.declaration;
-        if ((declaration.type === "FunctionDeclaration" || declaration.type === "ClassDeclaration") && declaration.id) {
+        if (
+          (declaration.type === "FunctionDeclaration" || declaration.type === "ClassDeclaration") &&
+          declaration.id
+        ) {
           this.declare(declaration);
           this.exports.set("default", { local: declaration.id.name });
-        } else if (declaration.type === "Identifier") this.exports.set("default", { local: declaration.name });
+        } else if (declaration.type === "Identifier")
+          this.exports.set("default", { local: declaration.name });
         continue;
       }
       this.declare(statement);
@@ -206,21 +249,40 @@ class ModuleInfo {
   }
 
   declaredNames(declaration) {
-    if (declaration.type === "VariableDeclaration") return declaration.declarations.filter((d) => d.id.type === "Identifier").map((d) => d.id.name);
+    if (declaration.type === "VariableDeclaration")
+      return declaration.declarations
+        .filter((d) => d.id.type === "Identifier")
+        .map((d) => d.id.name);
     return declaration.id ? [declaration.id.name] : [];
   }
 
   declare(statement) {
-    if (statement.type === "FunctionDeclaration" && statement.id) this.bindings.set(statement.id.name, { kind: "function", node: statement });
+    if (statement.type === "FunctionDeclaration" && statement.id)
+      this.bindings.set(statement.id.name, { kind: "function", node: statement });
     else if (statement.type === "ClassDeclaration" && statement.id)
-      this.bindings.set(statement.id.name, { kind: "class", node: statement, name: statement.id.name });
+      this.bindings.set(statement.id.name, {
+        kind: "class",
+        node: statement,
+        name: statement.id.name,
+      });
     else if (statement.type === "VariableDeclaration") {
       for (const declarator of statement.declarations) {
         if (declarator.id.type !== "Identifier") continue;
         const init = declarator.init;
-        if (isFunctionNode(init)) this.bindings.set(declarator.id.name, { kind: "function", node: init });
-        else if (init?.type === "ClassExpression") this.bindings.set(declarator.id.name, { kind: "class", node: init, name: declarator.id.name });
-        else this.bindings.set(declarator.id.name, { kind: "value", node: init, constant: statement.kind === "const" });
+        if (isFunctionNode(init))
+          this.bindings.set(declarator.id.name, { kind: "function", node: init });
+        else if (init?.type === "ClassExpression")
+          this.bindings.set(declarator.id.name, {
+            kind: "class",
+            node: init,
+            name: declarator.id.name,
+          });
+        else
+          this.bindings.set(declarator.id.name, {
+            kind: "value",
+            node: init,
+            constant: statement.kind === "const",
+          });
       }
     }
   }
@@ -271,7 +333,9 @@ export class PackageAnalysis {
     const target = this.target(moduleInfo, from);
     if (!target) return undefined;
     if (target.specifier)
-      return imported === "*" ? { kind: "foreignNamespace", specifier: target.specifier } : { kind: "foreign", specifier: target.specifier, name: imported };
+      return imported === "*"
+        ? { kind: "foreignNamespace", specifier: target.specifier }
+        : { kind: "foreign", specifier: target.specifier, name: imported };
     const other = this.module(target.file);
     if (imported === "*") return { kind: "namespace", module: other };
     return this.resolveExport(other, imported, seen);
@@ -297,7 +361,10 @@ export class PackageAnalysis {
     const names = [...moduleInfo.exports.keys()];
     for (const from of moduleInfo.starExports) {
       const target = this.target(moduleInfo, from);
-      if (target?.file) names.push(...this.exportNames(this.module(target.file), seen).filter((name) => name !== "default"));
+      if (target?.file)
+        names.push(
+          ...this.exportNames(this.module(target.file), seen).filter((name) => name !== "default"),
+        );
     }
     return [...new Set(names)];
   }
@@ -317,7 +384,8 @@ export class PackageAnalysis {
     });
     const locals = new Map();
     walk(node.body, (child) => {
-      if (child.type === "VariableDeclarator" && child.id.type === "Identifier" && child.init) locals.set(child.id.name, child.init);
+      if (child.type === "VariableDeclarator" && child.id.type === "Identifier" && child.init)
+        locals.set(child.id.name, child.init);
     });
     const scope = { params, locals, moduleInfo, classDef, evaluating: new Set() };
     const visit = (guard) => (child) => {
@@ -333,9 +401,20 @@ export class PackageAnalysis {
       if (child.type === "CallExpression" || child.type === "NewExpression")
         for (const command of this.callCommands(child, scope)) summary.add(guard + command);
       // `this.store` where store is a getter runs it (LazyStore's getter loads the store).
-      if (child.type === "MemberExpression" && child.object.type === "ThisExpression" && !child.computed && scope.classDef) {
+      if (
+        child.type === "MemberExpression" &&
+        child.object.type === "ThisExpression" &&
+        !child.computed &&
+        scope.classDef
+      ) {
         const getter = this.getterOf(scope.classDef, keyName(child.property));
-        if (getter) for (const command of this.summarize(getter.value, getter.classDef.module, getter.classDef)) summary.add(guard + command);
+        if (getter)
+          for (const command of this.summarize(
+            getter.value,
+            getter.classDef.module,
+            getter.classDef,
+          ))
+            summary.add(guard + command);
       }
       return true;
     };
@@ -353,11 +432,18 @@ export class PackageAnalysis {
     let member = test.argument;
     // Down-levelled optional chains: `!(options === null || options === void 0 ? void 0 : options.skip)`.
     for (let depth = 0; depth < 4; depth++) {
-      if (member.type === "ParenthesizedExpression" || member.type === "ChainExpression") member = member.expression;
+      if (member.type === "ParenthesizedExpression" || member.type === "ChainExpression")
+        member = member.expression;
       else if (member.type === "ConditionalExpression") member = member.alternate;
-      else if (member.type === "LogicalExpression" && member.operator === "&&") member = member.right;
+      else if (member.type === "LogicalExpression" && member.operator === "&&")
+        member = member.right;
     }
-    if (member.type !== "MemberExpression" || member.computed || member.object.type !== "Identifier") return undefined;
+    if (
+      member.type !== "MemberExpression" ||
+      member.computed ||
+      member.object.type !== "Identifier"
+    )
+      return undefined;
     const index = scope.params.get(member.object.name);
     const key = keyName(member.property);
     return index === undefined || !key ? undefined : `!{${index}}.${key}|`;
@@ -371,9 +457,12 @@ export class PackageAnalysis {
       rest = rest.slice(match[0].length);
       const argument = call.arguments[Number(match[1])];
       if (argument?.type === "ObjectExpression") {
-        const property = argument.properties.find((p) => p.type === "Property" && keyName(p.key) === match[2]);
+        const property = argument.properties.find(
+          (p) => p.type === "Property" && keyName(p.key) === match[2],
+        );
         if (property?.value.type === "Literal" && property.value.value === true) return undefined;
-      } else if (argument?.type === "Identifier" && scope.params.has(argument.name)) kept += `!{${scope.params.get(argument.name)}}.${match[2]}|`;
+      } else if (argument?.type === "Identifier" && scope.params.has(argument.name))
+        kept += `!{${scope.params.get(argument.name)}}.${match[2]}|`;
     }
     return { kept, rest };
   }
@@ -383,12 +472,15 @@ export class PackageAnalysis {
     if (!expression) return undefined;
     switch (expression.type) {
       case "Literal":
-        return typeof expression.value === "string" ? [expression.value.replace(/[{}]/g, "")] : undefined;
+        return typeof expression.value === "string"
+          ? [expression.value.replace(/[{}]/g, "")]
+          : undefined;
       case "TemplateLiteral": {
         const parts = [];
         expression.quasis.forEach((quasi, index) => {
           parts.push([(quasi.value.cooked ?? quasi.value.raw).replace(/[{}]/g, "")]);
-          if (index < expression.expressions.length) parts.push(this.strings(expression.expressions[index], scope) ?? [UNKNOWN]);
+          if (index < expression.expressions.length)
+            parts.push(this.strings(expression.expressions[index], scope) ?? [UNKNOWN]);
         });
         return cartesian(parts);
       }
@@ -397,7 +489,9 @@ export class PackageAnalysis {
         if (scope.evaluating.has(expression.name)) return undefined;
         const init =
           scope.locals.get(expression.name) ??
-          (scope.moduleInfo.bindings.get(expression.name)?.constant ? scope.moduleInfo.bindings.get(expression.name).node : undefined);
+          (scope.moduleInfo.bindings.get(expression.name)?.constant
+            ? scope.moduleInfo.bindings.get(expression.name).node
+            : undefined);
         if (!init) return undefined;
         scope.evaluating.add(expression.name);
         const values = this.strings(init, scope);
@@ -406,7 +500,10 @@ export class PackageAnalysis {
       }
       case "ConditionalExpression":
       case "LogicalExpression": {
-        const branches = expression.type === "ConditionalExpression" ? [expression.consequent, expression.alternate] : [expression.left, expression.right];
+        const branches =
+          expression.type === "ConditionalExpression"
+            ? [expression.consequent, expression.alternate]
+            : [expression.left, expression.right];
         const values = branches.map((branch) => this.strings(branch, scope));
         if (values.some((value) => !value)) return undefined;
         return [...new Set(values.flat())].slice(0, MAX_VARIANTS);
@@ -427,36 +524,51 @@ export class PackageAnalysis {
     if (isPrimitiveInvoke(callee)) return this.strings(call.arguments[0], scope) ?? [UNKNOWN];
     // A web API an injected script replaces: the notification plugin's sendNotification() is `new window.Notification(...)`.
     const bound =
-      callee.type === "Identifier" && (scope.params.has(callee.name) || scope.locals.has(callee.name) || scope.moduleInfo.bindings.has(callee.name));
-    const global = bound ? undefined : this.globals.get(`${call.type === "NewExpression" ? "new " : ""}${globalName(callee) ?? ""}`);
+      callee.type === "Identifier" &&
+      (scope.params.has(callee.name) ||
+        scope.locals.has(callee.name) ||
+        scope.moduleInfo.bindings.has(callee.name));
+    const global = bound
+      ? undefined
+      : this.globals.get(
+          `${call.type === "NewExpression" ? "new " : ""}${globalName(callee) ?? ""}`,
+        );
     if (global) return global;
     const target = this.calleeSummary(call, scope);
     if (!target || target.size === 0) return [];
-    const argumentValues = call.arguments.map((argument) => (argument.type === "SpreadElement" ? undefined : this.strings(argument, scope)));
+    const argumentValues = call.arguments.map((argument) =>
+      argument.type === "SpreadElement" ? undefined : this.strings(argument, scope),
+    );
     return [...target].flatMap((command) => {
       const guarded = this.applyGuards(command, call, scope);
-      return guarded ? substitute(guarded.rest, argumentValues).map((value) => guarded.kept + value) : [];
+      return guarded
+        ? substitute(guarded.rest, argumentValues).map((value) => guarded.kept + value)
+        : [];
     });
   }
 
   calleeSummary(call, scope) {
     const callee = call.callee;
     const isNew = call.type === "NewExpression";
-    if (callee.type === "Super") return scope.classDef ? this.constructorSummary(this.baseOf(scope.classDef)) : undefined;
+    if (callee.type === "Super")
+      return scope.classDef ? this.constructorSummary(this.baseOf(scope.classDef)) : undefined;
     if (callee.type === "Identifier") {
       if (scope.params.has(callee.name) || scope.locals.has(callee.name)) return undefined;
       const definition = this.resolve(scope.moduleInfo, callee.name);
       if (!definition) return undefined;
       if (definition.kind === "class") return this.constructorSummary(definition);
-      if (definition.kind === "function" && !isNew) return this.summarize(definition.node, definition.module);
-      if (definition.kind === "foreign") return this.foreignSummary(definition.specifier, definition.name);
+      if (definition.kind === "function" && !isNew)
+        return this.summarize(definition.node, definition.module);
+      if (definition.kind === "foreign")
+        return this.foreignSummary(definition.specifier, definition.name);
       return undefined;
     }
     if (callee.type !== "MemberExpression" || callee.computed) return undefined;
     const member = keyName(callee.property);
     if (!member) return undefined;
     const object = callee.object;
-    if (object.type === "ThisExpression") return scope.classDef ? this.memberSummary(scope.classDef, member, false) : undefined;
+    if (object.type === "ThisExpression")
+      return scope.classDef ? this.memberSummary(scope.classDef, member, false) : undefined;
     if (object.type === "Super") {
       const base = scope.classDef && this.baseOf(scope.classDef);
       return base ? this.memberSummary(base, member, false) : undefined;
@@ -479,8 +591,10 @@ export class PackageAnalysis {
         if (inner?.kind === "function") return this.summarize(inner.node, inner.module);
         if (inner?.kind === "foreign") return this.foreignSummary(inner.specifier, inner.name);
       }
-      if (definition?.kind === "foreignNamespace") return this.foreignSummary(definition.specifier, member);
-      if (definition?.kind === "foreign") return this.foreignSummary(definition.specifier, `${definition.name}.${member}`);
+      if (definition?.kind === "foreignNamespace")
+        return this.foreignSummary(definition.specifier, member);
+      if (definition?.kind === "foreign")
+        return this.foreignSummary(definition.specifier, `${definition.name}.${member}`);
     }
     return undefined;
   }
@@ -491,12 +605,26 @@ export class PackageAnalysis {
     while (value?.type === "AwaitExpression" || value?.type === "ParenthesizedExpression")
       value = value.type === "AwaitExpression" ? value.argument : value.expression;
     if (depth > 4) return undefined;
-    if (value?.type === "Identifier" && scope.locals.has(value.name)) return this.classOfValue(scope.locals.get(value.name), scope, depth + 1);
-    if (value?.type === "MemberExpression" && value.object.type === "ThisExpression" && !value.computed && scope.classDef) {
+    if (value?.type === "Identifier" && scope.locals.has(value.name))
+      return this.classOfValue(scope.locals.get(value.name), scope, depth + 1);
+    if (
+      value?.type === "MemberExpression" &&
+      value.object.type === "ThisExpression" &&
+      !value.computed &&
+      scope.classDef
+    ) {
       return this.classOfThisMember(scope.classDef, keyName(value.property), depth);
     }
-    if (value?.type === "CallExpression" && value.callee.type === "MemberExpression" && value.callee.object.type === "ThisExpression" && scope.classDef) {
-      return this.classNamed(this.declaredReturn(scope.classDef, `#${keyName(value.callee.property)}`), scope.classDef.module);
+    if (
+      value?.type === "CallExpression" &&
+      value.callee.type === "MemberExpression" &&
+      value.callee.object.type === "ThisExpression" &&
+      scope.classDef
+    ) {
+      return this.classNamed(
+        this.declaredReturn(scope.classDef, `#${keyName(value.callee.property)}`),
+        scope.classDef.module,
+      );
     }
     if (value?.type === "NewExpression" && value.callee.type === "Identifier") {
       const definition = this.resolve(scope.moduleInfo, value.callee.name);
@@ -505,7 +633,9 @@ export class PackageAnalysis {
     if (value?.type === "CallExpression" && value.callee.type === "Identifier") {
       const definition = this.resolve(scope.moduleInfo, value.callee.name);
       if (definition?.kind !== "function") return undefined;
-      const returned = definition.module.returns.get(this.localNameOf(definition) ?? value.callee.name);
+      const returned = definition.module.returns.get(
+        this.localNameOf(definition) ?? value.callee.name,
+      );
       const classDef = returned ? this.resolve(definition.module, returned) : undefined;
       return classDef?.kind === "class" ? classDef : undefined;
     }
@@ -525,7 +655,8 @@ export class PackageAnalysis {
       if (!fn?.body) continue;
       const isGetter = member.kind === "get" && keyName(member.key) === name;
       walk(fn.body, (child) => {
-        if (isGetter && child.type === "ReturnStatement" && child.argument) values.push([child.argument, fn]);
+        if (isGetter && child.type === "ReturnStatement" && child.argument)
+          values.push([child.argument, fn]);
         if (
           child.type === "AssignmentExpression" &&
           child.left.type === "MemberExpression" &&
@@ -538,9 +669,14 @@ export class PackageAnalysis {
     for (const [value, fn] of values) {
       const locals = new Map();
       walk(fn.body, (child) => {
-        if (child.type === "VariableDeclarator" && child.id.type === "Identifier" && child.init) locals.set(child.id.name, child.init);
+        if (child.type === "VariableDeclarator" && child.id.type === "Identifier" && child.init)
+          locals.set(child.id.name, child.init);
       });
-      const found = this.classOfValue(value, { params: new Map(), locals, moduleInfo: classDef.module, classDef, evaluating: new Set() }, depth + 1);
+      const found = this.classOfValue(
+        value,
+        { params: new Map(), locals, moduleInfo: classDef.module, classDef, evaluating: new Set() },
+        depth + 1,
+      );
       if (found) return found;
     }
     return undefined;
@@ -555,7 +691,10 @@ export class PackageAnalysis {
   getterOf(classDef, name, depth = 0) {
     if (!classDef || classDef.foreign || !name || depth > 8) return undefined;
     const member = this.classMembers(classDef).get(`#${name}`);
-    if (member) return member.type === "MethodDefinition" && member.kind === "get" ? { value: member.value, classDef } : undefined;
+    if (member)
+      return member.type === "MethodDefinition" && member.kind === "get"
+        ? { value: member.value, classDef }
+        : undefined;
     return this.getterOf(this.baseOf(classDef), name, depth + 1);
   }
 
@@ -568,7 +707,10 @@ export class PackageAnalysis {
     const members = new Map();
     for (const member of classDef.node.body.body) {
       if (member.key?.type === "PrivateIdentifier") continue;
-      const name = member.type === "MethodDefinition" && member.kind === "constructor" ? "constructor" : keyName(member.key);
+      const name =
+        member.type === "MethodDefinition" && member.kind === "constructor"
+          ? "constructor"
+          : keyName(member.key);
       if (!name) continue;
       members.set(`${member.static ? "." : "#"}${name}`, member);
     }
@@ -581,7 +723,8 @@ export class PackageAnalysis {
     if (superClass?.type !== "Identifier") return undefined;
     const definition = this.resolve(classDef.module, superClass.name);
     if (definition?.kind === "class") return definition;
-    if (definition?.kind === "foreign") return { foreign: definition.specifier, name: definition.name };
+    if (definition?.kind === "foreign")
+      return { foreign: definition.specifier, name: definition.name };
     return undefined;
   }
 
@@ -594,10 +737,15 @@ export class PackageAnalysis {
   memberSummary(classDef, name, isStatic, seen = new Set()) {
     if (!classDef || seen.has(classDef)) return undefined;
     seen.add(classDef);
-    if (classDef.foreign) return this.foreignSummary(classDef.foreign, `${classDef.name}${isStatic ? "." : "#"}${name}`);
+    if (classDef.foreign)
+      return this.foreignSummary(
+        classDef.foreign,
+        `${classDef.name}${isStatic ? "." : "#"}${name}`,
+      );
     const own = this.classMembers(classDef).get(`${isStatic ? "." : "#"}${name}`);
     if (own) {
-      if (own.type === "MethodDefinition") return this.summarize(own.value, classDef.module, classDef);
+      if (own.type === "MethodDefinition")
+        return this.summarize(own.value, classDef.module, classDef);
       if (isFunctionNode(own.value)) return this.summarize(own.value, classDef.module, classDef);
       return new Set();
     }
@@ -617,11 +765,24 @@ export class PackageAnalysis {
     const members = this.classMembers(classDef);
     const commands = new Set();
     const constructor = members.get("#constructor");
-    if (constructor) for (const command of this.summarize(constructor.value, classDef.module, classDef)) commands.add(command);
-    else for (const command of this.constructorSummary(this.baseOf(classDef))) commands.add(command);
+    if (constructor)
+      for (const command of this.summarize(constructor.value, classDef.module, classDef))
+        commands.add(command);
+    else
+      for (const command of this.constructorSummary(this.baseOf(classDef))) commands.add(command);
     for (const member of members.values()) {
-      if (member.type === "PropertyDefinition" && !member.static && member.value && !isFunctionNode(member.value)) {
-        for (const command of this.summarize({ params: [], body: member.value }, classDef.module, classDef)) commands.add(command);
+      if (
+        member.type === "PropertyDefinition" &&
+        !member.static &&
+        member.value &&
+        !isFunctionNode(member.value)
+      ) {
+        for (const command of this.summarize(
+          { params: [], body: member.value },
+          classDef.module,
+          classDef,
+        ))
+          commands.add(command);
       }
     }
     return commands;
@@ -631,13 +792,18 @@ export class PackageAnalysis {
   allMemberKeys(classDef, seen = new Set()) {
     if (!classDef || seen.has(classDef)) return new Set();
     seen.add(classDef);
-    if (classDef.foreign) return new Set(this.foreign(classDef.foreign)?.classMembers?.(classDef.name) ?? []);
+    if (classDef.foreign)
+      return new Set(this.foreign(classDef.foreign)?.classMembers?.(classDef.name) ?? []);
     const keys = new Set(
-      [...this.classMembers(classDef).entries()].filter(([, member]) => member.type === "MethodDefinition" || isFunctionNode(member.value)).map(([key]) => key),
+      [...this.classMembers(classDef).entries()]
+        .filter(([, member]) => member.type === "MethodDefinition" || isFunctionNode(member.value))
+        .map(([key]) => key),
     );
     keys.delete("#constructor");
     for (const key of this.allMemberKeys(this.baseOf(classDef), seen)) keys.add(key);
-    for (const mixin of this.mixinsOf(classDef)) for (const key of this.allMemberKeys(mixin, new Set(seen))) if (key.startsWith("#")) keys.add(key);
+    for (const mixin of this.mixinsOf(classDef))
+      for (const key of this.allMemberKeys(mixin, new Set(seen)))
+        if (key.startsWith("#")) keys.add(key);
     return keys;
   }
 
@@ -669,8 +835,11 @@ export class PackageAnalysis {
     const classHomes = {};
     const returnsOf = new Map();
     const put = (name, commands, declared) => {
-      const returned = declared && this.isClass(declared, moduleInfo, publicModules) ? declared : undefined;
-      const plain = new Set([...commands].map((command) => command.replace(/^(?:!\{\d+\}\.\w+\|)+/, "")));
+      const returned =
+        declared && this.isClass(declared, moduleInfo, publicModules) ? declared : undefined;
+      const plain = new Set(
+        [...commands].map((command) => command.replace(/^(?:!\{\d+\}\.\w+\|)+/, "")),
+      );
       members[name] = { c: [...plain].sort(), ...(returned ? { r: returned } : {}) };
       if (returned) returnsOf.set(name, returned);
     };
@@ -682,14 +851,16 @@ export class PackageAnalysis {
         put(
           name,
           this.summarize(definition.node, definition.module),
-          definition.module.returns.get(name) ?? definition.module.returns.get(this.localNameOf(definition)),
+          definition.module.returns.get(name) ??
+            definition.module.returns.get(this.localNameOf(definition)),
         );
       else if (definition.kind === "class") {
         // Members under the class's own name (what its methods return and .d.ts say); `default` or a
         // renamed export is an alias whose `r` names the class.
         exportedClasses.set(definition.name, name);
         this.putClass(definition.name, definition, put);
-        if (name !== definition.name) put(name, this.constructorSummary(definition), definition.name);
+        if (name !== definition.name)
+          put(name, this.constructorSummary(definition), definition.name);
       } else if (definition.kind === "namespace") {
         const specifier = publicModules.get(definition.module.file);
         if (specifier) namespaces[name] = specifier;
@@ -710,7 +881,11 @@ export class PackageAnalysis {
       const home = this.classHome(returned, moduleInfo, publicModules);
       if (home) classHomes[returned] = home;
     }
-    return { members, ...(Object.keys(namespaces).length ? { ns: namespaces } : {}), ...(Object.keys(classHomes).length ? { classes: classHomes } : {}) };
+    return {
+      members,
+      ...(Object.keys(namespaces).length ? { ns: namespaces } : {}),
+      ...(Object.keys(classHomes).length ? { classes: classHomes } : {}),
+    };
   }
 
   /** Is a returned type name a class users can call members on (this package's or a foreign one)? */
@@ -722,7 +897,8 @@ export class PackageAnalysis {
         (this.foreign(binding.specifier)?.classMembers?.(binding.name) ?? []).length > 0 ||
         this.foreign(binding.specifier)?.member(binding.name)?.r === binding.name
       );
-    for (const file of publicModules.keys()) if (this.resolveExport(this.module(file), name)?.kind === "class") return true;
+    for (const file of publicModules.keys())
+      if (this.resolveExport(this.module(file), name)?.kind === "class") return true;
     return false;
   }
 
@@ -744,10 +920,16 @@ export class PackageAnalysis {
   classHome(className, moduleInfo, publicModules) {
     for (const [file, specifier] of publicModules) {
       const other = this.module(file);
-      if (other !== moduleInfo && this.resolveExport(other, className)?.kind === "class") return specifier;
+      if (other !== moduleInfo && this.resolveExport(other, className)?.kind === "class")
+        return specifier;
     }
     for (const binding of moduleInfo.bindings.values()) {
-      if (binding.kind === "import" && !binding.from.startsWith(".") && binding.imported === className) return binding.from;
+      if (
+        binding.kind === "import" &&
+        !binding.from.startsWith(".") &&
+        binding.imported === className
+      )
+        return binding.from;
     }
     return undefined;
   }

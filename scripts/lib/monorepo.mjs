@@ -13,7 +13,8 @@ export function corpusApps() {
     const folder = path.join(CORPUS, set);
     for (const name of readdirSync(folder).sort()) {
       const full = path.join(folder, name);
-      if (name !== "second-set" && name !== "build-truth" && statSync(full).isDirectory()) apps.push(full);
+      if (name !== "second-set" && name !== "build-truth" && statSync(full).isDirectory())
+        apps.push(full);
     }
   }
   return apps;
@@ -27,6 +28,8 @@ export function monorepo(dir, count) {
   const apps = corpusApps();
   for (let i = 0; i < count; i++) {
     const app = apps[i % apps.length];
-    cpSync(app, path.join(dir, `app-${String(i).padStart(3, "0")}-${path.basename(app)}`), { recursive: true });
+    cpSync(app, path.join(dir, `app-${String(i).padStart(3, "0")}-${path.basename(app)}`), {
+      recursive: true,
+    });
   }
 }

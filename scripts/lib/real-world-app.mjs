@@ -19,21 +19,34 @@ export function realWorldApp(dir, copies) {
       const full = path.join(folder, entry.name);
       if (entry.isDirectory()) {
         if (full !== path.join(corpus, "build-truth")) walk(full);
-      } else if (/\.(json|toml)$/.test(entry.name) && full.includes(`${path.sep}capabilities${path.sep}`)) files.push(full);
+      } else if (
+        /\.(json|toml)$/.test(entry.name) &&
+        full.includes(`${path.sep}capabilities${path.sep}`)
+      )
+        files.push(full);
     }
   };
   walk(corpus);
   files.sort();
   const capabilities = path.join(dir, "src-tauri", "capabilities");
   mkdirSync(capabilities, { recursive: true });
-  writeFileSync(path.join(dir, "src-tauri", "tauri.conf.json"), JSON.stringify({ identifier: "bench.real", app: { windows: [{ label: "main" }] } }));
+  writeFileSync(
+    path.join(dir, "src-tauri", "tauri.conf.json"),
+    JSON.stringify({ identifier: "bench.real", app: { windows: [{ label: "main" }] } }),
+  );
   const written = [];
   for (let copy = 0; copy < copies; copy++) {
     for (const file of files) {
-      const rename = (match, before, id, after) => (id.includes(":") ? match : `${before}${id}-copy${copy}${after}`);
+      const rename = (match, before, id, after) =>
+        id.includes(":") ? match : `${before}${id}-copy${copy}${after}`;
       let text = readFileSync(file, "utf8");
-      text = file.endsWith(".json") ? text.replace(/("identifier"\s*:\s*")([^"]*)(")/g, rename) : text.replace(/^(identifier\s*=\s*")([^"]*)(")/gm, rename);
-      const target = path.join(capabilities, `copy${copy}-${path.relative(corpus, file).split(path.sep).join("__")}`);
+      text = file.endsWith(".json")
+        ? text.replace(/("identifier"\s*:\s*")([^"]*)(")/g, rename)
+        : text.replace(/^(identifier\s*=\s*")([^"]*)(")/gm, rename);
+      const target = path.join(
+        capabilities,
+        `copy${copy}-${path.relative(corpus, file).split(path.sep).join("__")}`,
+      );
       writeFileSync(target, text);
       written.push(target);
     }

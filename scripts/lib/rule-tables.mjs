@@ -22,20 +22,24 @@ const INPUT_NOTE = { live: "(live) ", probe: "(probe) " };
 /** One README row of `rule`. */
 function readmeRow(rule) {
   const link = `[\`${rule.id}\`](docs/rules/${rule.id}.md)`;
-  if (rule.domain === "capabilities") return `| ${link} | ${rule.defaultSeverity} | ${rule.fixable ? "✔" : ""} | ${rule.description} |`;
+  if (rule.domain === "capabilities")
+    return `| ${link} | ${rule.defaultSeverity} | ${rule.fixable ? "✔" : ""} | ${rule.description} |`;
   return `| ${link} | ${rule.defaultSeverity} | ${INPUT_NOTE[rule.input] ?? ""}${rule.description} |`;
 }
 
 /** README.md with every `rule-table` block written from `rules`. */
 export function readmeWithRuleTables(readme, rules) {
-  return readme.replace(/(<!-- rule-table:([a-z-]+) -->\n)[\s\S]*?(<!-- \/rule-table -->)/g, (_all, open, domain, close) => {
-    const rows = rules
-      .filter((rule) => rule.domain === domain)
-      .sort((a, b) => (a.id < b.id ? -1 : 1))
-      .map(readmeRow);
-    if (rows.length === 0) throw new Error(`README.md: no rule of a domain named "${domain}"`);
-    return `${open}${[...(README_HEADERS[domain] ?? README_HEADERS.other), ...rows].join("\n")}\n${close}`;
-  });
+  return readme.replace(
+    /(<!-- rule-table:([a-z-]+) -->\n)[\s\S]*?(<!-- \/rule-table -->)/g,
+    (_all, open, domain, close) => {
+      const rows = rules
+        .filter((rule) => rule.domain === domain)
+        .sort((a, b) => (a.id < b.id ? -1 : 1))
+        .map(readmeRow);
+      if (rows.length === 0) throw new Error(`README.md: no rule of a domain named "${domain}"`);
+      return `${open}${[...(README_HEADERS[domain] ?? README_HEADERS.other), ...rows].join("\n")}\n${close}`;
+    },
+  );
 }
 
 /** The first sentence of a docs page's "## Why" section, as one line. */
@@ -59,13 +63,18 @@ export function contractWithRuleRows(contract, rules, sectionDomain, pageOf) {
   const rowPattern = /^\| \[`([a-z0-9-]+)`\]\(\1\.md\) \| ([a-z]+) \|(.*)$/;
   const flush = () => {
     if (domain === undefined) return;
-    const missing = rules.filter((rule) => rule.domain === domain && !listed.has(rule.id)).sort((a, b) => (a.id < b.id ? -1 : 1));
+    const missing = rules
+      .filter((rule) => rule.domain === domain && !listed.has(rule.id))
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
     // New rows go right after the section's last row.
     let at = out.length;
     while (at > 0 && !out[at - 1].startsWith("|")) at--;
     const rows = missing.map((rule) => {
       const why = whyOf(pageOf(rule.id) ?? "");
-      if (!why) throw new Error(`docs/rules/${rule.id}.md has no "## Why" section to justify its severity with`);
+      if (!why)
+        throw new Error(
+          `docs/rules/${rule.id}.md has no "## Why" section to justify its severity with`,
+        );
       return `| [\`${rule.id}\`](${rule.id}.md) | ${rule.defaultSeverity} | — | ${why} |`;
     });
     out.splice(at, 0, ...rows);
@@ -78,7 +87,9 @@ export function contractWithRuleRows(contract, rules, sectionDomain, pageOf) {
     }
     const row = domain === undefined ? null : rowPattern.exec(line);
     if (row) {
-      const rule = rules.find((candidate) => candidate.id === row[1] && candidate.domain === domain);
+      const rule = rules.find(
+        (candidate) => candidate.id === row[1] && candidate.domain === domain,
+      );
       // A shared pipeline step (parse) is listed with the domain that declares it first.
       if (!rule) continue;
       listed.add(rule.id);

@@ -27,7 +27,12 @@ export function capability(random, id, windows) {
   }
   const pick = () => windows[Math.floor(random() * windows.length)];
   const labels = random() < 0.3 ? [`${pick().split("-")[0]}-*`] : [pick(), pick()];
-  const cap = { identifier: id, description: `synthetic capability ${id}`, windows: [...new Set(labels)], permissions: [...permissions] };
+  const cap = {
+    identifier: id,
+    description: `synthetic capability ${id}`,
+    windows: [...new Set(labels)],
+    permissions: [...permissions],
+  };
   if (random() < 0.1) cap.remote = { urls: ["https://*.example.com"] };
   return cap;
 }

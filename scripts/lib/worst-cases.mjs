@@ -45,7 +45,8 @@ export function deepArguments(depth) {
  */
 export function recursiveSchemaListing(k) {
   const properties = {};
-  for (let i = 0; i < k; i++) properties[`p${i}`] = { $ref: "#/$defs/Node", description: `child ${i}` };
+  for (let i = 0; i < k; i++)
+    properties[`p${i}`] = { $ref: "#/$defs/Node", description: `child ${i}` };
   return {
     tools: [
       {
@@ -57,7 +58,13 @@ export function recursiveSchemaListing(k) {
           additionalProperties: false,
           $defs: { Node: { type: "object", properties, additionalProperties: false } },
         },
-        annotations: { title: "Get tree", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+        annotations: {
+          title: "Get tree",
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
       },
     ],
   };
@@ -76,7 +83,13 @@ export function manyToolsListing(n) {
         required: ["id"],
         additionalProperties: false,
       },
-      annotations: { title: `Get item ${i}`, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: `Get item ${i}`,
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     });
   }
   return { tools };

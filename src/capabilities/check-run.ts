@@ -18,7 +18,12 @@ import { lint, type LintOptions, type LintResult } from "./lint.js";
 import { isFrontendFile } from "./frontend/blocks.js";
 import { configDocuments } from "./load/app-config.js";
 import { planCheckRuns } from "./load/check-runs.js";
-import { loadProject, reloadCapabilityFiles, type LoadOptions, type Project } from "./load/project.js";
+import {
+  loadProject,
+  reloadCapabilityFiles,
+  type LoadOptions,
+  type Project,
+} from "./load/project.js";
 import { CAPABILITY_RULES, CAPABILITY_RULES_BY_ID } from "./rules/index.js";
 
 /** What every capability command reads: files and folders, an app folder, manifests and permission folders. */
@@ -36,14 +41,36 @@ export interface InputOptions {
  * Where Cargo unpacks registry crates: `$CARGO_HOME`, else `~/.cargo` (from the environment given, so a
  * test or an embedding decides), unless `--no-cargo-registry` or `CAPLINT_CARGO_REGISTRY=off`.
  */
-export function cargoHomeOf(options: Pick<InputOptions, "cargoRegistry">, env: Readonly<Record<string, string | undefined>>): string | undefined {
-  if (options.cargoRegistry === false || /^(off|0|false|no)$/i.test(env.CAPLINT_CARGO_REGISTRY ?? "")) return undefined;
+export function cargoHomeOf(
+  options: Pick<InputOptions, "cargoRegistry">,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  if (
+    options.cargoRegistry === false ||
+    /^(off|0|false|no)$/i.test(env.CAPLINT_CARGO_REGISTRY ?? "")
+  )
+    return undefined;
   if (env.CARGO_HOME) return path.resolve(env.CARGO_HOME);
-  return env.HOME ? path.join(env.HOME, ".cargo") : env.USERPROFILE ? path.join(env.USERPROFILE, ".cargo") : undefined;
+  return env.HOME
+    ? path.join(env.HOME, ".cargo")
+    : env.USERPROFILE
+      ? path.join(env.USERPROFILE, ".cargo")
+      : undefined;
 }
 
-export function loadOptionsFrom(paths: string[], options: InputOptions, cwd: string, env: Readonly<Record<string, string | undefined>> = {}): LoadOptions {
-  const load: LoadOptions = { cwd, paths, manifests: options.manifest, plugins: options.plugins, permissions: options.permissions };
+export function loadOptionsFrom(
+  paths: string[],
+  options: InputOptions,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): LoadOptions {
+  const load: LoadOptions = {
+    cwd,
+    paths,
+    manifests: options.manifest,
+    plugins: options.plugins,
+    permissions: options.permissions,
+  };
   const cargoHome = cargoHomeOf(options, env);
   if (cargoHome !== undefined) load.cargoHome = cargoHome;
   if (options.app !== undefined) load.app = options.app;
@@ -62,7 +89,11 @@ export interface SettingsOptions {
  * The run's settings (core/settings.ts) for a capability command: the config found upward from the
  * app folder (`--app`, else the working directory) or `--config`, then `--rule` and `--only`.
  */
-export function capabilitySettings(options: SettingsOptions, cwd: string, rules: ReadonlyMap<string, RuleMeta>): Promise<Settings> {
+export function capabilitySettings(
+  options: SettingsOptions,
+  cwd: string,
+  rules: ReadonlyMap<string, RuleMeta>,
+): Promise<Settings> {
   const start = options.app === undefined ? cwd : path.resolve(cwd, options.app);
   return loadSettings({
     rules,
@@ -83,7 +114,8 @@ export function applyConfig(load: LoadOptions, settings: Settings): LoadOptions 
   const { manifests, app, frontend } = configSectionOf(settings.config, CAPABILITY_CONFIG);
   const applied: LoadOptions = { ...load, manifests: [...manifests, ...(load.manifests ?? [])] };
   if (frontend !== undefined && load.frontend !== false) applied.frontend = frontend;
-  if (app !== undefined && (load.paths ?? []).length === 0 && load.app === undefined) applied.app = app;
+  if (app !== undefined && (load.paths ?? []).length === 0 && load.app === undefined)
+    applied.app = app;
   return applied;
 }
 
@@ -103,8 +135,14 @@ export function withFrontendScan(load: LoadOptions, only: ReadonlySet<string>): 
 }
 
 /** The lint options that carry the settings: rules off for every file are left out, so they never start. */
-export function lintSettings(settings: Settings, rules: Iterable<{ id: string }>): { severityFor: Settings["severityFor"]; only: Set<string> } {
-  return { severityFor: settings.severityFor, only: new Set([...rules].map((rule) => rule.id).filter((id) => settings.runs(id))) };
+export function lintSettings(
+  settings: Settings,
+  rules: Iterable<{ id: string }>,
+): { severityFor: Settings["severityFor"]; only: Set<string> } {
+  return {
+    severityFor: settings.severityFor,
+    only: new Set([...rules].map((rule) => rule.id).filter((id) => settings.runs(id))),
+  };
 }
 
 /** One check: what the command line (or an editor) names and how to judge it. */
@@ -162,7 +200,15 @@ interface PlannedCheck {
  * config stay), and re-lints only the apps they belong to.
  */
 export class CheckSession {
-  private last: { request: string; planned: PlannedCheck[]; config: string | null; configFiles: string[]; disk: Map<string, string> } | undefined;
+  private last:
+    | {
+        request: string;
+        planned: PlannedCheck[];
+        config: string | null;
+        configFiles: string[];
+        disk: Map<string, string>;
+      }
+    | undefined;
 
   /**
    * Runs a check. `changed`: the absolute paths changed since the last run of the same request (an
@@ -172,16 +218,28 @@ export class CheckSession {
     const key = requestKey(request);
     const last = this.last;
     this.last = undefined;
-    if (last && last.request === key && changed && onlyReloadableFiles(last.planned, changed) && unchangedOnDisk(last.disk)) {
+    if (
+      last &&
+      last.request === key &&
+      changed &&
+      onlyReloadableFiles(last.planned, changed) &&
+      unchangedOnDisk(last.disk)
+    ) {
       const planned: PlannedCheck[] = [];
       for (const previous of last.planned) {
         const before = previous.check.project;
-        if (!before.documents.some((document) => changed.has(document.absolutePath)) && !(before.frontend && [...changed].some(isFrontendFile))) {
+        if (
+          !before.documents.some((document) => changed.has(document.absolutePath)) &&
+          !(before.frontend && [...changed].some(isFrontendFile))
+        ) {
           planned.push(previous);
           continue;
         }
         const project = await reloadCapabilityFiles(previous.check.project);
-        planned.push({ ...previous, check: { project, result: await lint(project, previous.lint) } });
+        planned.push({
+          ...previous,
+          check: { project, result: await lint(project, previous.lint) },
+        });
       }
       this.last = { ...last, planned };
       return outcomeOf(
@@ -196,7 +254,8 @@ export class CheckSession {
       config,
       configFiles,
     );
-    if (request.fix === undefined) this.last = { request: key, planned, config, configFiles, disk: diskState(outcome, planned) };
+    if (request.fix === undefined)
+      this.last = { request: key, planned, config, configFiles, disk: diskState(outcome, planned) };
     return diffs ? { ...outcome, diffs } : outcome;
   }
 }
@@ -208,9 +267,14 @@ export class CheckSession {
  */
 function diskState(outcome: CheckOutcome, planned: readonly PlannedCheck[]): Map<string, string> {
   const reread = new Set(
-    planned.flatMap(({ check }) => [...check.project.documents.map((document) => document.absolutePath), ...(check.project.frontend?.files ?? [])]),
+    planned.flatMap(({ check }) => [
+      ...check.project.documents.map((document) => document.absolutePath),
+      ...(check.project.frontend?.files ?? []),
+    ]),
   );
-  return new Map(outcome.inputs.filter((file) => !reread.has(file)).map((file) => [file, signature(file)]));
+  return new Map(
+    outcome.inputs.filter((file) => !reread.has(file)).map((file) => [file, signature(file)]),
+  );
 }
 
 function unchangedOnDisk(state: ReadonlyMap<string, string>): boolean {
@@ -234,24 +298,42 @@ function requestKey(request: CheckRequest): string {
  * frontend module of an app whose frontend was scanned (the reload scans it again, parsing only the
  * modules whose text changed), and no other input (manifest, permission file, config).
  */
-function onlyReloadableFiles(planned: readonly PlannedCheck[], changed: ReadonlySet<string>): boolean {
+function onlyReloadableFiles(
+  planned: readonly PlannedCheck[],
+  changed: ReadonlySet<string>,
+): boolean {
   const scanned = planned.some(({ check }) => check.project.frontend !== undefined);
   const capabilityFiles = new Set<string>();
   const otherInputs = new Set<string>();
   for (const { check } of planned) {
     for (const document of check.project.documents) capabilityFiles.add(document.absolutePath);
-    for (const document of [...check.project.manifestDocuments, ...check.project.permissionDocuments, ...configDocuments(check.project.config)])
+    for (const document of [
+      ...check.project.manifestDocuments,
+      ...check.project.permissionDocuments,
+      ...configDocuments(check.project.config),
+    ])
       otherInputs.add(document.absolutePath);
   }
-  return [...changed].every((file) => (capabilityFiles.has(file) || (scanned && isFrontendFile(file))) && !otherInputs.has(file));
+  return [...changed].every(
+    (file) =>
+      (capabilityFiles.has(file) || (scanned && isFrontendFile(file))) && !otherInputs.has(file),
+  );
 }
 
-async function checkAll(
-  request: CheckRequest,
-): Promise<{ planned: PlannedCheck[]; config: string | null; configFiles: string[]; diffs?: Array<{ file: string; diff: string }> }> {
+async function checkAll(request: CheckRequest): Promise<{
+  planned: PlannedCheck[];
+  config: string | null;
+  configFiles: string[];
+  diffs?: Array<{ file: string; diff: string }>;
+}> {
   const { cwd, env, stdin } = request;
   const settings = await capabilitySettings(request, cwd, request.rules);
-  let loadOptions = loadOptionsFrom(stdin ? request.paths.map((p) => (p === "-" ? stdin.name : p)) : request.paths, request, cwd, env);
+  let loadOptions = loadOptionsFrom(
+    stdin ? request.paths.map((p) => (p === "-" ? stdin.name : p)) : request.paths,
+    request,
+    cwd,
+    env,
+  );
   if (stdin) loadOptions.sourceOverrides = new Map([[path.resolve(cwd, stdin.name), stdin.text]]);
   loadOptions = applyConfig(loadOptions, settings);
   const lintOptions = {
@@ -273,33 +355,52 @@ async function checkAll(
       const own = await capabilitySettings({ ...request, app: run.app }, cwd, request.rules);
       if (own.config?.file !== settings.config?.file) {
         runSettings = own;
-        run.load = withFrontendScan(applyConfig(run.load, own), lintSettings(own, CAPABILITY_RULES).only);
+        run.load = withFrontendScan(
+          applyConfig(run.load, own),
+          lintSettings(own, CAPABILITY_RULES).only,
+        );
         if (own.config?.file) configFiles.push(own.config.file);
       }
     }
     if (runSettings.configLabel !== undefined) configLabels.add(runSettings.configLabel);
-    const base = runSettings === settings ? lintOptions : { ...lintOptions, ...lintSettings(runSettings, CAPABILITY_RULES) };
+    const base =
+      runSettings === settings
+        ? lintOptions
+        : { ...lintOptions, ...lintSettings(runSettings, CAPABILITY_RULES) };
     const runLint = run.focus ? { ...base, focus: run.focus } : base;
     if (request.fix !== undefined) {
       const { fixProject } = await import("./fix-project.js");
       const outcome = await fixProject(run.load, runLint);
       const check = {
         project: outcome.project,
-        result: { ...outcome.result, notes: [...(outcome.result.notes ?? []), ...unfixableNotes(outcome.project, outcome.result)] },
+        result: {
+          ...outcome.result,
+          notes: [
+            ...(outcome.result.notes ?? []),
+            ...unfixableNotes(outcome.project, outcome.result),
+          ],
+        },
       };
       planned.push({ load: run.load, lint: runLint, check });
       if (request.fix === "preview") {
         const { unifiedDiff } = await import("../core/fix/unified-diff.js");
         diffs = [
           ...(diffs ?? []),
-          ...[...outcome.changes.values()].map((change) => ({ file: change.file, diff: unifiedDiff(change.file, change.original, change.fixed) })),
+          ...[...outcome.changes.values()].map((change) => ({
+            file: change.file,
+            diff: unifiedDiff(change.file, change.original, change.fixed),
+          })),
         ];
       } else {
         await (await import("../core/fix/write-fixes.js")).writeFixes(outcome.changes);
       }
     } else {
       const project = await loadProject(run.load);
-      planned.push({ load: run.load, lint: runLint, check: { project, result: await lint(project, runLint) } });
+      planned.push({
+        load: run.load,
+        lint: runLint,
+        check: { project, result: await lint(project, runLint) },
+      });
     }
   }
   const config = configLabels.size ? [...configLabels].join(", ") : null;
@@ -307,14 +408,22 @@ async function checkAll(
 }
 
 /** The report of every check together; `configFiles`: the configs read, which are inputs too. */
-function outcomeOf(checks: AppCheck[], config: string | null, configFiles: readonly string[]): CheckOutcome {
+function outcomeOf(
+  checks: AppCheck[],
+  config: string | null,
+  configFiles: readonly string[],
+): CheckOutcome {
   const texts = new Map<string, string>();
   for (const { project } of checks) {
     for (const d of project.documents) texts.set(d.absolutePath, d.text);
-    for (const document of configDocuments(project.config)) texts.set(document.absolutePath, document.text);
+    for (const document of configDocuments(project.config))
+      texts.set(document.absolutePath, document.text);
   }
   const inputs = [
-    ...checks.flatMap(({ project }) => [...readPaths(project.read), ...configDocuments(project.config).map((document) => document.absolutePath)]),
+    ...checks.flatMap(({ project }) => [
+      ...readPaths(project.read),
+      ...configDocuments(project.config).map((document) => document.absolutePath),
+    ]),
     ...configFiles,
     ...checks.flatMap(({ project }) => project.documents.map((d) => d.absolutePath)),
   ];
@@ -337,10 +446,13 @@ function outcomeOf(checks: AppCheck[], config: string | null, configFiles: reado
  * string is not rewritten), rather than skipping them silently.
  */
 function unfixableNotes(project: Project, result: LintResult): string[] {
-  const toml = new Set(project.documents.filter((d) => d.format === "toml").map((d) => d.absolutePath));
+  const toml = new Set(
+    project.documents.filter((d) => d.format === "toml").map((d) => d.absolutePath),
+  );
   const left = new Map<string, number>();
   for (const d of result.diagnostics) {
-    if (d.fix || !toml.has(d.absolutePath) || !CAPABILITY_RULES_BY_ID.get(d.ruleId)?.fixable) continue;
+    if (d.fix || !toml.has(d.absolutePath) || !CAPABILITY_RULES_BY_ID.get(d.ruleId)?.fixable)
+      continue;
     left.set(d.file, (left.get(d.file) ?? 0) + 1);
   }
   return [...left].map(

@@ -22,25 +22,37 @@ export const CAPABILITY_CONFIG: ConfigSection<CapabilityConfig> = {
       type: "array",
       items: { type: "string", minLength: 1 },
     },
-    app: { description: "The app folder, used when no paths or --app are given.", type: "string", minLength: 1 },
+    app: {
+      description: "The app folder, used when no paths or --app are given.",
+      type: "string",
+      minLength: 1,
+    },
     frontend: {
-      description: "The app's frontend, as the frontend rules read it (found from package.json and tauri.conf.json when absent).",
+      description:
+        "The app's frontend, as the frontend rules read it (found from package.json and tauri.conf.json when absent).",
       type: "object",
       additionalProperties: false,
       properties: {
-        root: { description: "The frontend's folder (relative to the config's folder).", type: "string", minLength: 1 },
+        root: {
+          description: "The frontend's folder (relative to the config's folder).",
+          type: "string",
+          minLength: 1,
+        },
         entries: {
-          description: "Entry files or HTML pages the windows load (relative to the frontend's folder); replaces the ones found.",
+          description:
+            "Entry files or HTML pages the windows load (relative to the frontend's folder); replaces the ones found.",
           type: "array",
           items: { type: "string", minLength: 1 },
         },
         ignore: {
-          description: "Globs of files not to read (relative to the frontend's folder): generated code, tests.",
+          description:
+            "Globs of files not to read (relative to the frontend's folder): generated code, tests.",
           type: "array",
           items: { type: "string", minLength: 1 },
         },
         windows: {
-          description: "Per window label, the entry files or page it loads (relative to the frontend's folder): tells windows apart when their urls do not.",
+          description:
+            "Per window label, the entry files or page it loads (relative to the frontend's folder): tells windows apart when their urls do not.",
           type: "object",
           additionalProperties: { type: "array", items: { type: "string", minLength: 1 } },
         },
@@ -48,21 +60,32 @@ export const CAPABILITY_CONFIG: ConfigSection<CapabilityConfig> = {
     },
   },
   async read(values, place) {
-    const config: CapabilityConfig = { manifests: ((values.manifests as string[] | undefined) ?? []).map((m) => path.resolve(place.folder, m)) };
+    const config: CapabilityConfig = {
+      manifests: ((values.manifests as string[] | undefined) ?? []).map((m) =>
+        path.resolve(place.folder, m),
+      ),
+    };
     const app = values.app as string | undefined;
     if (app !== undefined) {
       config.app = path.resolve(place.folder, app);
       // A missing app folder is fatal at once: checking the working directory instead would pass silently.
       if ((await pathKind(config.app)) !== "directory")
-        throw new FatalError(`${place.at("app")}: "app": ${app} is not a folder (relative to the config's folder)`);
+        throw new FatalError(
+          `${place.at("app")}: "app": ${app} is not a folder (relative to the config's folder)`,
+        );
       // Blamed here, on the config's key: the load would name --app, which the command line does not have.
       const { findSrcTauri } = await import("./load/project.js");
       if ((await findSrcTauri(config.app)) === undefined)
-        throw new FatalError(`${place.at("app")}: "app": ${app} is not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`);
+        throw new FatalError(
+          `${place.at("app")}: "app": ${app} is not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`,
+        );
     }
     if (values.frontend !== undefined) {
       const given = values.frontend as FrontendConfig;
-      config.frontend = { ...given, ...(given.root !== undefined ? { root: path.resolve(place.folder, given.root) } : {}) };
+      config.frontend = {
+        ...given,
+        ...(given.root !== undefined ? { root: path.resolve(place.folder, given.root) } : {}),
+      };
     }
     return config;
   },

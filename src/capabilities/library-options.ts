@@ -19,7 +19,8 @@ const describe = (value: unknown) =>
           : `a ${typeof value}`;
 
 export function requireString(name: string, value: unknown): void {
-  if (value !== undefined && typeof value !== "string") throw new OptionError(`${name}: expected a string, got ${describe(value)}`);
+  if (value !== undefined && typeof value !== "string")
+    throw new OptionError(`${name}: expected a string, got ${describe(value)}`);
 }
 
 export function requireStringList(name: string, value: unknown): void {
@@ -29,21 +30,28 @@ export function requireStringList(name: string, value: unknown): void {
       `${name}: expected an array of strings, got ${describe(value)}${typeof value === "string" ? ` (write [${JSON.stringify(value)}])` : ""}`,
     );
   value.forEach((item, index) => {
-    if (typeof item !== "string") throw new OptionError(`${name}[${index}]: expected a string, got ${describe(item)}`);
+    if (typeof item !== "string")
+      throw new OptionError(`${name}[${index}]: expected a string, got ${describe(item)}`);
   });
 }
 
 export function requireByteCount(name: string, value: unknown): void {
   if (value === undefined) return;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0)
-    throw new OptionError(`${name}: expected a whole number of bytes (0 or more), got ${describe(value)}`);
+    throw new OptionError(
+      `${name}: expected a whole number of bytes (0 or more), got ${describe(value)}`,
+    );
 }
 
 /** A platform as the format spells it; other casings (`"Linux"`, `"MACOS"`) are normalised, anything else refused. */
 export function normalizePlatform(name: string, value: unknown): Target {
   if (typeof value === "string") {
-    const exact = TARGETS.find((target) => target === value) ?? TARGETS.find((target) => target.toLowerCase() === value.toLowerCase());
+    const exact =
+      TARGETS.find((target) => target === value) ??
+      TARGETS.find((target) => target.toLowerCase() === value.toLowerCase());
     if (exact) return exact;
   }
-  throw new OptionError(`${name}: expected one of ${TARGETS.map((t) => `"${t}"`).join(", ")}, got ${describe(value)}`);
+  throw new OptionError(
+    `${name}: expected one of ${TARGETS.map((t) => `"${t}"`).join(", ")}, got ${describe(value)}`,
+  );
 }

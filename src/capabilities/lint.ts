@@ -8,7 +8,14 @@ import { isPlatformIndependent } from "./queries/platforms.js";
 import type { JsonPath } from "../core/location.js";
 import type { Capability, PermissionEntry } from "./model/types.js";
 import { CAPABILITY_RULES } from "./rules/index.js";
-import { CAPABILITY_FIELDS, capabilityObjects, fileForm, PERMISSION_ENTRY_FIELDS, REMOTE_FIELDS, WRAPPED_FILE_FIELDS } from "./model/capability.js";
+import {
+  CAPABILITY_FIELDS,
+  capabilityObjects,
+  fileForm,
+  PERMISSION_ENTRY_FIELDS,
+  REMOTE_FIELDS,
+  WRAPPED_FILE_FIELDS,
+} from "./model/capability.js";
 import { collectSuppressions } from "./suppressions.js";
 import { formatMessage } from "../core/messages.js";
 import { cutText } from "../core/quote.js";
@@ -57,23 +64,34 @@ export async function lint(project: Project, options: LintOptions = {}): Promise
 }
 
 /** `lint()` with a given rule list (tests run rules that break the contract through it). */
-export async function lintWithRules(project: Project, rules: readonly CapabilityRule[], givenOptions: LintOptions = {}): Promise<LintResult> {
+export async function lintWithRules(
+  project: Project,
+  rules: readonly CapabilityRule[],
+  givenOptions: LintOptions = {},
+): Promise<LintResult> {
   const options: LintOptions = { ...givenOptions };
   if (options.platforms !== undefined) {
     requireStringList("platforms", options.platforms);
-    options.platforms = options.platforms.map((platform, index) => normalizePlatform(`platforms[${index}]`, platform));
+    options.platforms = options.platforms.map((platform, index) =>
+      normalizePlatform(`platforms[${index}]`, platform),
+    );
   }
   if (options.severityFor !== undefined && typeof options.severityFor !== "function")
     throw new OptionError("severityFor: expected a function (ruleId, absolutePath) => severity");
-  if (options.only !== undefined && !(options.only instanceof Set)) throw new OptionError("only: expected a Set of rule ids");
+  if (options.only !== undefined && !(options.only instanceof Set))
+    throw new OptionError("only: expected a Set of rule ids");
   const documentsByPath = new Map<string, SourceDocument>();
   for (const document of project.documents) documentsByPath.set(document.absolutePath, document);
-  for (const document of configDocuments(project.config)) documentsByPath.set(document.absolutePath, document);
+  for (const document of configDocuments(project.config))
+    documentsByPath.set(document.absolutePath, document);
   // Generated manifests give manifest-mismatch findings their positions.
-  for (const document of project.manifestDocuments ?? []) if (!documentsByPath.has(document.absolutePath)) documentsByPath.set(document.absolutePath, document);
+  for (const document of project.manifestDocuments ?? [])
+    if (!documentsByPath.has(document.absolutePath))
+      documentsByPath.set(document.absolutePath, document);
   // Permission files place set-cycle's findings about a set no capability uses.
   for (const document of project.permissionDocuments ?? [])
-    if (!documentsByPath.has(document.absolutePath)) documentsByPath.set(document.absolutePath, document);
+    if (!documentsByPath.has(document.absolutePath))
+      documentsByPath.set(document.absolutePath, document);
 
   const suppressions = collectSuppressions(project.capabilities);
   const run = new RuleRun<LocatedReport>({
@@ -85,8 +103,15 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     }),
   });
   /** Each file's findings are placed and fixed in its document (none for a skipped .json5: its first character). */
-  const inputs = new Map<string, { document: SourceDocument | undefined; input: FindingInput<LocatedReport> }>();
-  const inputOf = (document: SourceDocument | undefined, absolutePath: string, file: string): FindingInput<LocatedReport> => {
+  const inputs = new Map<
+    string,
+    { document: SourceDocument | undefined; input: FindingInput<LocatedReport> }
+  >();
+  const inputOf = (
+    document: SourceDocument | undefined,
+    absolutePath: string,
+    file: string,
+  ): FindingInput<LocatedReport> => {
     const known = inputs.get(absolutePath);
     if (known && known.document === document && known.input.file === file) return known.input;
     const input: FindingInput<LocatedReport> = {
@@ -98,28 +123,51 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     inputs.set(absolutePath, { document, input });
     return input;
   };
-  const emit = (rule: CapabilityRule, document: SourceDocument | undefined, absolutePath: string, file: string, report: LocatedReport) =>
-    run.report(rule, report, inputOf(document, absolutePath, file));
+  const emit = (
+    rule: CapabilityRule,
+    document: SourceDocument | undefined,
+    absolutePath: string,
+    file: string,
+    report: LocatedReport,
+  ) => run.report(rule, report, inputOf(document, absolutePath, file));
 
   const parse = rules.find((rule) => rule.id === "parse")!;
   const schema = rules.find((rule) => rule.id === "schema")!;
   for (const problem of project.problems) {
     const document = problem.document ?? documentsByPath.get(problem.absolutePath);
-    emit(parse, document, problem.absolutePath, problem.file, { path: problem.path ?? [], messageId: "unreadable", data: { problem: problem.message } });
+    emit(parse, document, problem.absolutePath, problem.file, {
+      path: problem.path ?? [],
+      messageId: "unreadable",
+      data: { problem: problem.message },
+    });
   }
   const validations = await Promise.all(
     project.documents.map(async (document) => ({
       document,
-      problems: document.ok ? await validateCapabilityFile(document.value, (path) => document.writtenText(path), document.format) : [],
+      problems: document.ok
+        ? await validateCapabilityFile(
+            document.value,
+            (path) => document.writtenText(path),
+            document.format,
+          )
+        : [],
     })),
   );
   for (const { document, problems } of validations) {
     if (!document.ok) {
-      emit(parse, document, document.absolutePath, document.file, { path: [], messageId: "unreadable", data: { problem: document.parseError!.message } });
+      emit(parse, document, document.absolutePath, document.file, {
+        path: [],
+        messageId: "unreadable",
+        data: { problem: document.parseError!.message },
+      });
       continue;
     }
     for (const { message, ...problem } of problems)
-      emit(schema, document, document.absolutePath, document.file, { ...problem, messageId: "violation", data: { problem: message } });
+      emit(schema, document, document.absolutePath, document.file, {
+        ...problem,
+        messageId: "violation",
+        data: { problem: message },
+      });
     for (const path of repeatedFields(document)) {
       emit(schema, document, document.absolutePath, document.file, {
         path,
@@ -142,7 +190,9 @@ export async function lintWithRules(project: Project, rules: readonly Capability
         platforms: isPlatformIndependent(project) ? platforms.slice(0, 1) : platforms,
       });
     }));
-  const rulesById: ReadonlyMap<string, CapabilityRule> = new Map(rules.map((rule) => [rule.id, rule]));
+  const rulesById: ReadonlyMap<string, CapabilityRule> = new Map(
+    rules.map((rule) => [rule.id, rule]),
+  );
   let everyEntry: ReadonlyArray<{ capability: Capability; entry: PermissionEntry }> | undefined;
   const shared = {
     project,
@@ -153,7 +203,11 @@ export async function lintWithRules(project: Project, rules: readonly Capability
     document: (at: { absolutePath: string }) => documentsByPath.get(at.absolutePath),
     // Made once and shared: most rules walk every entry, and a generator per rule allocated a pair per entry each time.
     entries: (): Iterable<{ capability: Capability; entry: PermissionEntry }> =>
-      (everyEntry ??= Object.freeze(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => ({ capability, entry }))))),
+      (everyEntry ??= Object.freeze(
+        project.capabilities.flatMap((capability) =>
+          capability.permissions.map((entry) => ({ capability, entry })),
+        ),
+      )),
     suppressions: () => suppressions,
   };
   const resolved = new Map<string, string>();
@@ -180,8 +234,13 @@ export async function lintWithRules(project: Project, rules: readonly Capability
       report(report: RuleReport) {
         const document = documentsByPath.get(report.at.absolutePath);
         // A file without a document (a skipped .json5) is still named relative to the working directory.
-        const absolutePath = resolved.get(report.at.absolutePath) ?? resolvedPath(report.at.absolutePath);
-        const input = inputOf(document, absolutePath, document?.file ?? relativeFile(project.cwd, absolutePath));
+        const absolutePath =
+          resolved.get(report.at.absolutePath) ?? resolvedPath(report.at.absolutePath);
+        const input = inputOf(
+          document,
+          absolutePath,
+          document?.file ?? relativeFile(project.cwd, absolutePath),
+        );
         if (perPlatform) run.report(rule, report, input, true);
         else reportFinding(report, input);
       },
@@ -190,13 +249,27 @@ export async function lintWithRules(project: Project, rules: readonly Capability
   const diagnostics = run.finish();
 
   const focus = options.focus;
-  const inFocus = (file: string) => focus === undefined || focus.some((f) => file === f || (f.endsWith(path.sep) && file.startsWith(f)));
-  const kept = focus === undefined ? diagnostics : diagnostics.filter((d) => inFocus(d.absolutePath));
-  const unreadable = new Set(project.problems.filter((p) => !documentsByPath.has(p.absolutePath) && inFocus(p.absolutePath)).map((p) => p.absolutePath));
+  const inFocus = (file: string) =>
+    focus === undefined ||
+    focus.some((f) => file === f || (f.endsWith(path.sep) && file.startsWith(f)));
+  const kept =
+    focus === undefined ? diagnostics : diagnostics.filter((d) => inFocus(d.absolutePath));
+  const unreadable = new Set(
+    project.problems
+      .filter((p) => !documentsByPath.has(p.absolutePath) && inFocus(p.absolutePath))
+      .map((p) => p.absolutePath),
+  );
   // The frontend files the scan read are checked too (frontend-command-not-granted reports in them).
   const frontendFiles = project.frontend?.files.filter((file) => inFocus(file)).length ?? 0;
-  const files = project.documents.filter((d) => inFocus(d.absolutePath)).length + unreadable.size + frontendFiles;
-  return { diagnostics: dedupeSorted(kept.sort(compareDiagnostics)), files, notes: [...(project.notes ?? [])] };
+  const files =
+    project.documents.filter((d) => inFocus(d.absolutePath)).length +
+    unreadable.size +
+    frontendFiles;
+  return {
+    diagnostics: dedupeSorted(kept.sort(compareDiagnostics)),
+    files,
+    notes: [...(project.notes ?? [])],
+  };
 }
 
 /** Repeated keys serde rejects: the known fields of capabilities, `remote`, permission entries and the file. */
@@ -210,13 +283,22 @@ function repeatedFields(document: SourceDocument): JsonPath[] {
     known.set(JSON.stringify(object.path), CAPABILITY_FIELDS);
     known.set(JSON.stringify([...object.path, "remote"]), REMOTE_FIELDS);
     const permissions = object.value.permissions;
-    if (Array.isArray(permissions)) permissions.forEach((_, i) => known.set(JSON.stringify([...object.path, "permissions", i]), PERMISSION_ENTRY_FIELDS));
+    if (Array.isArray(permissions))
+      permissions.forEach((_, i) =>
+        known.set(JSON.stringify([...object.path, "permissions", i]), PERMISSION_ENTRY_FIELDS),
+      );
   }
-  return repeated.filter((path) => known.get(JSON.stringify(path.slice(0, -1)))?.includes(String(path[path.length - 1])));
+  return repeated.filter((path) =>
+    known.get(JSON.stringify(path.slice(0, -1)))?.includes(String(path[path.length - 1])),
+  );
 }
 
 /** A finding about a file that has no document (a skipped .json5): its first character. */
-const NOWHERE = { range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } }, offset: 0, length: 0 };
+const NOWHERE = {
+  range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
+  offset: 0,
+  length: 0,
+};
 
 /** Quoted values from hostile files (a 1 MB identifier) are shortened so a finding stays one readable line. */
 function shortenQuotedValues(message: string): string {
@@ -224,7 +306,9 @@ function shortenQuotedValues(message: string): string {
   if (message.length < 120 || !hasLongQuotedValue(message)) return message;
   // Quotes pair up from the left: the text between a closing and the next opening quote is the message's own.
   return message.replace(/"([^"]*)"/g, (quoted, value: string) =>
-    value.length < 120 ? quoted : `"${cutText(value, 119, { head: 80, tail: 20 })}" (${value.length} characters)`,
+    value.length < 120
+      ? quoted
+      : `"${cutText(value, 119, { head: 80, tail: 20 })}" (${value.length} characters)`,
   );
 }
 
@@ -241,7 +325,9 @@ function hasLongQuotedValue(message: string): boolean {
 
 /** Line breaks inside quoted values are written as escapes: a finding is one line (compact output, problem matchers). */
 function oneLine(text: string): string {
-  return text.includes("\n") || text.includes("\r") ? text.replace(/\r|\n/g, (c) => (c === "\r" ? "\\r" : "\\n")) : text;
+  return text.includes("\n") || text.includes("\r")
+    ? text.replace(/\r|\n/g, (c) => (c === "\r" ? "\\r" : "\\n"))
+    : text;
 }
 
 /**

@@ -21,12 +21,17 @@ export type { MainOptions } from "../core/io.js";
 export async function main(givenOptions: MainOptions): Promise<number> {
   // Everything printed goes through the terminal-safe layer: file contents and names never reach the terminal raw.
   forgetFilesRead();
-  const options = withStreams(givenOptions, { stdout: new SafeOutput(givenOptions.stdout), stderr: new SafeOutput(givenOptions.stderr) });
+  const options = withStreams(givenOptions, {
+    stdout: new SafeOutput(givenOptions.stdout),
+    stderr: new SafeOutput(givenOptions.stderr),
+  });
   const { stderr } = options;
   let exitCode = 0;
   const debug = options.argv.includes("--debug");
   const program = new CaplintCommand("caplint")
-    .description("Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).")
+    .description(
+      "Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).",
+    )
     .version(toolVersion(), "-v, --version")
     .exitOverride()
     .configureOutput({
@@ -57,7 +62,9 @@ export async function main(givenOptions: MainOptions): Promise<number> {
       stderr.write(`caplint: ${oneLine(error.message)}\n`);
       return EXIT_FATAL;
     }
-    stderr.write(`caplint: internal error (caplint ${toolVersion()}): ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
+    stderr.write(
+      `caplint: internal error (caplint ${toolVersion()}): ${oneLine(error instanceof Error ? error.message : String(error))}\n`,
+    );
     if (debug && error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
     else stderr.write("caplint: rerun with --debug for the stack trace, and report it\n");
     return EXIT_FATAL;
@@ -73,7 +80,8 @@ function rejectMistypedCommand(program: Command, options: MainOptions): void {
   const first = options.argv[0];
   if (first === undefined || first.startsWith("-") || /[/\\.]/.test(first)) return;
   const names = program.commands.flatMap((command) => [command.name(), ...command.aliases()]);
-  if (names.includes(first) || first === "help" || existsSync(path.resolve(options.cwd, first))) return;
+  if (names.includes(first) || first === "help" || existsSync(path.resolve(options.cwd, first)))
+    return;
   const close = nearest(first, names, 2);
   const commands = program.commands.map((command) => command.name()).join(", ");
   throw new UsageError(
@@ -89,6 +97,12 @@ function releaseFlag(argv: readonly string[]): string[] {
   const command = argv.findIndex((arg) => !arg.startsWith("-"));
   if (command < 0 || argv[command] !== "permissions") return [...argv];
   return argv.map((arg, i) =>
-    i <= command ? arg : arg === "--version" ? "--release" : arg.startsWith("--version=") ? `--release=${arg.slice("--version=".length)}` : arg,
+    i <= command
+      ? arg
+      : arg === "--version"
+        ? "--release"
+        : arg.startsWith("--version=")
+          ? `--release=${arg.slice("--version=".length)}`
+          : arg,
   );
 }

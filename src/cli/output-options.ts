@@ -13,7 +13,11 @@ const QUIET_COMMANDS = new Set(["access", "diff"]);
 /** Commands that write files of their own (`check -o`, `report --html`), and the language server, which prints only protocol messages. */
 const OWN_OUTPUT = new Set(["check", "report", "lsp"]);
 
-export function switchableOutput(io: MainOptions): { io: MainOptions; use(target: OutputStream): void; reset(): void } {
+export function switchableOutput(io: MainOptions): {
+  io: MainOptions;
+  use(target: OutputStream): void;
+  reset(): void;
+} {
   let target: OutputStream = io.stdout;
   const stdout: OutputStream = {
     write: (chunk: string) => target.write(chunk),
@@ -29,13 +33,25 @@ export function switchableOutput(io: MainOptions): { io: MainOptions; use(target
   };
 }
 
-export function addOutputOptions(program: Command, output: ReturnType<typeof switchableOutput>, cwd: string, stdout: OutputStream): void {
+export function addOutputOptions(
+  program: Command,
+  output: ReturnType<typeof switchableOutput>,
+  cwd: string,
+  stdout: OutputStream,
+): void {
   const handled = new Set<Command>();
   for (const command of program.commands) {
-    if (OWN_OUTPUT.has(command.name()) || command.options.some((o) => o.long === "--output")) continue;
+    if (OWN_OUTPUT.has(command.name()) || command.options.some((o) => o.long === "--output"))
+      continue;
     handled.add(command);
-    command.addOption(new Option("-o, --output <file>", "write the output to this file (atomically) instead of standard output; the exit code is unchanged"));
-    if (QUIET_COMMANDS.has(command.name())) command.addOption(new Option("-q, --quiet", "print nothing: the exit code is the answer"));
+    command.addOption(
+      new Option(
+        "-o, --output <file>",
+        "write the output to this file (atomically) instead of standard output; the exit code is unchanged",
+      ),
+    );
+    if (QUIET_COMMANDS.has(command.name()))
+      command.addOption(new Option("-q, --quiet", "print nothing: the exit code is the answer"));
   }
   let captured: CapturedOutput | undefined;
   program.hook("preAction", (_program, action) => {
@@ -50,10 +66,16 @@ export function addOutputOptions(program: Command, output: ReturnType<typeof swi
     const { output: file, quiet } = action.opts<{ output?: string; quiet?: boolean }>();
     if (captured && !quiet && file !== undefined) {
       // The files the command line names are inputs, which a report must never replace.
-      const named = [...action.args, ...Object.values(action.opts()).flat()].filter((value): value is string => typeof value === "string" && value !== file);
+      const named = [...action.args, ...Object.values(action.opts()).flat()].filter(
+        (value): value is string => typeof value === "string" && value !== file,
+      );
       // An app's files too, whichever command writes the report (`schema -o tauri.conf.json`).
       const inputs = named.map((value) => path.resolve(cwd, value));
-      await writeOutputFile("--output", { given: file, cwd, stdout, inputs, projectFiles: APP_FILE_NAMES }, captured.text);
+      await writeOutputFile(
+        "--output",
+        { given: file, cwd, stdout, inputs, projectFiles: APP_FILE_NAMES },
+        captured.text,
+      );
     }
     captured = undefined;
   });

@@ -14,7 +14,10 @@ export class CaplintCommand extends Command {
   }
 
   override error(message: string, errorOptions?: ErrorOptions): never {
-    return super.error(usageMessage(this, message.replace(/^error: /, ""), errorOptions?.code), errorOptions);
+    return super.error(
+      usageMessage(this, message.replace(/^error: /, ""), errorOptions?.code),
+      errorOptions,
+    );
   }
 }
 
@@ -27,8 +30,12 @@ function usageMessage(command: Command, message: string, code: string | undefine
     }
     case "commander.invalidArgument": {
       const match = /^option '(.*?)' argument '(.*)' is invalid\. ?([\s\S]*)$/.exec(message);
-      if (match) return invalidValue(findOption(command, match[1]!), match[1]!, match[2]!, match[3]!);
-      const argument = /^command-argument value '(.*)' is invalid for argument '(.*?)'\. ?([\s\S]*)$/.exec(message);
+      if (match)
+        return invalidValue(findOption(command, match[1]!), match[1]!, match[2]!, match[3]!);
+      const argument =
+        /^command-argument value '(.*)' is invalid for argument '(.*?)'\. ?([\s\S]*)$/.exec(
+          message,
+        );
       return argument ? `${name} ${argument[2]} ${argument[1]}: ${argument[3]}` : message;
     }
     case "commander.optionMissingArgument": {
@@ -43,7 +50,9 @@ function usageMessage(command: Command, message: string, code: string | undefine
     }
     case "commander.missingArgument": {
       const argument = /^missing required argument '(.*)'/.exec(message)?.[1];
-      return argument === undefined ? message : `${name}: the argument <${argument}> is missing (caplint ${name} --help)`;
+      return argument === undefined
+        ? message
+        : `${name}: the argument <${argument}> is missing (caplint ${name} --help)`;
     }
     case "commander.excessArguments": {
       const expected = command.registeredArguments.length;
@@ -79,12 +88,18 @@ function flagName(option: Option): string {
 function unknownOption(command: Command, flag: string): string {
   const name = commandPath(command);
   const written = flag.split("=")[0]!;
-  const longs = optionsIn(command).flatMap((option) => (option.long && !option.hidden ? [option.long] : []));
+  const longs = optionsIn(command).flatMap((option) =>
+    option.long && !option.hidden ? [option.long] : [],
+  );
   const close = written.startsWith("--") ? nearest(written, [...longs, "--help"], 1) : [];
   if (close.length) return `${written}: ${name} has no such option; did you mean ${close[0]}?`;
   // An option of one or two other commands (`check --fail-on`): say where it belongs (one most commands take says nothing).
   const root = rootOf(command);
-  const owners = root.commands.filter((other) => other !== command && other.options.some((option) => option.long === written || option.short === written));
+  const owners = root.commands.filter(
+    (other) =>
+      other !== command &&
+      other.options.some((option) => option.long === written || option.short === written),
+  );
   const where =
     owners.length && owners.length <= 2
       ? ` (it is an option of ${quoteList(
@@ -103,7 +118,12 @@ function rootOf(command: Command): Command {
 }
 
 /** A value an option refuses: a choice not offered gets the nearest ones, a parser's reason is kept. */
-function invalidValue(option: Option | undefined, flags: string, value: string, reason: string): string {
+function invalidValue(
+  option: Option | undefined,
+  flags: string,
+  value: string,
+  reason: string,
+): string {
   const flag = option ? flagName(option) : flags;
   const choices = option?.argChoices;
   if (choices?.length) {

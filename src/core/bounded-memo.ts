@@ -9,7 +9,8 @@ export class BoundedMemo<Key, Value> {
   private readonly entries = new Map<Key, Value>();
 
   constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`a memo holds at least one entry, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`a memo holds at least one entry, got ${limit}`);
     everyMemo.push(this);
   }
 
@@ -22,7 +23,8 @@ export class BoundedMemo<Key, Value> {
     const found = this.entries.get(key);
     if (found !== undefined || this.entries.has(key)) return found as Value;
     const value = compute(key);
-    if (this.entries.size >= this.limit) this.entries.delete(this.entries.keys().next().value as Key);
+    if (this.entries.size >= this.limit)
+      this.entries.delete(this.entries.keys().next().value as Key);
     this.entries.set(key, value);
     return value;
   }

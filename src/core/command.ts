@@ -10,4 +10,9 @@ export type SetExitCode = (code: number) => void;
  * each domain's function once, with the streams and working directory of the run, and the rules of
  * every domain (a shared caplint.config.json names them all); nothing in a command imports src/cli/.
  */
-export type RegisterCommands = (program: Command, io: MainOptions, setExitCode: SetExitCode, registry: RuleRegistry) => void;
+export type RegisterCommands = (
+  program: Command,
+  io: MainOptions,
+  setExitCode: SetExitCode,
+  registry: RuleRegistry,
+) => void;

@@ -49,8 +49,12 @@ export interface ConfigPlace {
 }
 
 /** What the config says for one domain's section. */
-export function configSectionOf<Value>(config: CaplintConfig, section: ConfigSection<Value>): Value {
-  if (!config.sections.has(section)) throw new Error("this config section is not registered (src/registry.ts DOMAINS)");
+export function configSectionOf<Value>(
+  config: CaplintConfig,
+  section: ConfigSection<Value>,
+): Value {
+  if (!config.sections.has(section))
+    throw new Error("this config section is not registered (src/registry.ts DOMAINS)");
   return config.sections.get(section) as Value;
 }
 
@@ -59,7 +63,8 @@ const SHARED_PROPERTIES: Readonly<Record<string, object>> = {
   $schema: { type: "string" },
   rules: { $ref: "#/definitions/RuleSettings" },
   overrides: {
-    description: "Rule settings for files matching globs (minimatch, relative to this file); later overrides win.",
+    description:
+      "Rule settings for files matching globs (minimatch, relative to this file); later overrides win.",
     type: "array",
     items: {
       type: "object",
@@ -86,7 +91,8 @@ export function configSchema(sections: readonly ConfigSection[]): object {
     $schema: "http://json-schema.org/draft-07/schema#",
     $id: "https://github.com/caplint/caplint/schema/caplint.config.schema.json",
     title: "caplint configuration",
-    description: "caplint.config.json: rule severities, per-file overrides and inputs. Paths are relative to this file.",
+    description:
+      "caplint.config.json: rule severities, per-file overrides and inputs. Paths are relative to this file.",
     type: "object",
     additionalProperties: false,
     properties,
@@ -108,7 +114,10 @@ export type RuleSettingCheck = (id: string, severity: string, where: string) => 
  * folders `outside` names count (default: the start folder; a domain may add its app's own): a
  * config lying in /tmp or the home folder must never change the verdict on someone else's project.
  */
-export async function findConfig(start: string, outside?: readonly string[]): Promise<string | undefined> {
+export async function findConfig(
+  start: string,
+  outside?: readonly string[],
+): Promise<string | undefined> {
   const resolved = path.resolve(start);
   for (const dir of await foldersToRepositoryRoot(resolved, outside ?? [resolved])) {
     const candidate = path.join(dir, CONFIG_FILE_NAME);
@@ -118,13 +127,23 @@ export async function findConfig(start: string, outside?: readonly string[]): Pr
 }
 
 /** `--config FILE`, else the discovered config; undefined when there is none. */
-export async function resolveConfigFile(explicit: string | undefined, cwd: string, start: string, outside?: readonly string[]): Promise<string | undefined> {
+export async function resolveConfigFile(
+  explicit: string | undefined,
+  cwd: string,
+  start: string,
+  outside?: readonly string[],
+): Promise<string | undefined> {
   if (explicit === undefined) return findConfig(start, outside);
   const file = path.resolve(cwd, explicit);
   const kind = await pathKind(file);
   if (kind === "directory")
-    throw new FatalError(`--config ${explicit}: is a folder; give the configuration file itself (such as ${path.join(explicit, "caplint.config.json")})`);
-  if (kind === "other") throw new FatalError(`--config ${explicit}: is not a regular file; give a JSON configuration file`);
+    throw new FatalError(
+      `--config ${explicit}: is a folder; give the configuration file itself (such as ${path.join(explicit, "caplint.config.json")})`,
+    );
+  if (kind === "other")
+    throw new FatalError(
+      `--config ${explicit}: is not a regular file; give a JSON configuration file`,
+    );
   if (kind !== "file") throw new FatalError(`--config ${explicit}: no such file`);
   return file;
 }
@@ -133,27 +152,53 @@ export async function resolveConfigFile(explicit: string | undefined, cwd: strin
  * Reads and checks a config file. Any problem is fatal (exit 2): a typo in a rule id must not
  * silently leave the rule at its default.
  */
-export async function loadConfig(file: string, checkSetting: RuleSettingCheck, sections: readonly ConfigSection[]): Promise<CaplintConfig> {
+export async function loadConfig(
+  file: string,
+  checkSetting: RuleSettingCheck,
+  sections: readonly ConfigSection[],
+): Promise<CaplintConfig> {
   const read = readTextFile(file, 1024 * 1024);
   if (!read.ok) throw new FatalError(`${file}: ${read.message}`);
   // Comments and trailing commas are allowed (JSONC, as Biome and markdownlint-cli2 read their configs), and a BOM.
   const text = read.text.replace(/^\uFEFF/, "");
   const jsonc = loadJsonc();
   const errors: import("jsonc-parser").ParseError[] = [];
-  const raw: unknown = jsonc.parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const raw: unknown = jsonc.parse(text, errors, {
+    allowTrailingComma: true,
+    disallowComments: false,
+  });
   const lines = new LineIndex(text);
   const at = (offset: number) => {
     const { line, column } = lines.position(offset);
     return `${file}:${line}:${column}`;
   };
-  if (errors.length) throw new FatalError(`${at(errors[0]!.offset)}: not valid JSON (${jsonc.printParseErrorCode(errors[0]!.error)})`);
-  const keyAt = (key: string) => at(jsonc.findNodeAtLocation(jsonc.parseTree(text)!, [key])?.offset ?? 0);
-  return checkedConfig(raw, { file, folder: path.dirname(file), name: path.basename(file), at: keyAt }, checkSetting, sections);
+  if (errors.length)
+    throw new FatalError(
+      `${at(errors[0]!.offset)}: not valid JSON (${jsonc.printParseErrorCode(errors[0]!.error)})`,
+    );
+  const keyAt = (key: string) =>
+    at(jsonc.findNodeAtLocation(jsonc.parseTree(text)!, [key])?.offset ?? 0);
+  return checkedConfig(
+    raw,
+    { file, folder: path.dirname(file), name: path.basename(file), at: keyAt },
+    checkSetting,
+    sections,
+  );
 }
 
 /** A config given as a value (the library's `config: { rules: … }`): checked as a file is, paths relative to `cwd`. */
-export async function configFromValue(raw: unknown, cwd: string, checkSetting: RuleSettingCheck, sections: readonly ConfigSection[]): Promise<CaplintConfig> {
-  return checkedConfig(raw, { folder: path.resolve(cwd), name: "config", at: () => "config" }, checkSetting, sections);
+export async function configFromValue(
+  raw: unknown,
+  cwd: string,
+  checkSetting: RuleSettingCheck,
+  sections: readonly ConfigSection[],
+): Promise<CaplintConfig> {
+  return checkedConfig(
+    raw,
+    { folder: path.resolve(cwd), name: "config", at: () => "config" },
+    checkSetting,
+    sections,
+  );
 }
 
 interface ConfigOrigin extends ConfigPlace {
@@ -162,7 +207,12 @@ interface ConfigOrigin extends ConfigPlace {
   name: string;
 }
 
-async function checkedConfig(raw: unknown, origin: ConfigOrigin, checkSetting: RuleSettingCheck, sections: readonly ConfigSection[]): Promise<CaplintConfig> {
+async function checkedConfig(
+  raw: unknown,
+  origin: ConfigOrigin,
+  checkSetting: RuleSettingCheck,
+  sections: readonly ConfigSection[],
+): Promise<CaplintConfig> {
   await checkAgainstSchema(raw, origin.file ?? origin.name, sections);
   const config = raw as {
     rules?: Record<string, string>;
@@ -188,37 +238,65 @@ async function checkedConfig(raw: unknown, origin: ConfigOrigin, checkSetting: R
     sections: new Map(),
   };
   for (const section of sections) {
-    const values = Object.fromEntries(Object.keys(section.properties).flatMap((key) => (Object.hasOwn(config, key) ? [[key, config[key]]] : [])));
-    (result.sections as Map<ConfigSection, unknown>).set(section, await section.read(values, origin));
+    const values = Object.fromEntries(
+      Object.keys(section.properties).flatMap((key) =>
+        Object.hasOwn(config, key) ? [[key, config[key]]] : [],
+      ),
+    );
+    (result.sections as Map<ConfigSection, unknown>).set(
+      section,
+      await section.read(values, origin),
+    );
   }
   return result;
 }
 
 /** Per-file severity from the config's overrides (last match wins), relative to the config's folder. */
-export function overrideSeverity(config: CaplintConfig, ruleId: string, absoluteFile: string): RuleSetting | undefined {
+export function overrideSeverity(
+  config: CaplintConfig,
+  ruleId: string,
+  absoluteFile: string,
+): RuleSetting | undefined {
   const relative = path.relative(config.folder, absoluteFile).split(path.sep).join("/");
   let setting: RuleSetting | undefined;
   for (const override of config.overrides) {
     if (!override.rules.has(ruleId)) continue;
-    if (override.files.some((glob) => minimatch(relative, glob, { dot: true, matchBase: !glob.includes("/") }))) setting = override.rules.get(ruleId);
+    if (
+      override.files.some((glob) =>
+        minimatch(relative, glob, { dot: true, matchBase: !glob.includes("/") }),
+      )
+    )
+      setting = override.rules.get(ruleId);
   }
   return setting;
 }
 
 /** The fields an object schema names (a section's own keys, for an unknown field inside it). */
 function knownFields(objectSchema: unknown): Record<string, object> | undefined {
-  return isPlainObject(objectSchema) && isPlainObject(objectSchema.properties) ? (objectSchema.properties as Record<string, object>) : undefined;
+  return isPlainObject(objectSchema) && isPlainObject(objectSchema.properties)
+    ? (objectSchema.properties as Record<string, object>)
+    : undefined;
 }
 
-async function checkAgainstSchema(raw: unknown, file: string, sections: readonly ConfigSection[]): Promise<void> {
+async function checkAgainstSchema(
+  raw: unknown,
+  file: string,
+  sections: readonly ConfigSection[],
+): Promise<void> {
   if (!isPlainObject(raw)) throw new FatalError(`${file}: expected a JSON object`);
   const { default: Ajv } = await import("ajv");
-  const ajv = new (Ajv as unknown as typeof import("ajv").default)({ allErrors: true, strict: false, verbose: true });
+  const ajv = new (Ajv as unknown as typeof import("ajv").default)({
+    allErrors: true,
+    strict: false,
+    verbose: true,
+  });
   const schema = configSchema(sections) as { properties: Record<string, object> };
   const validate = ajv.compile(schema);
   if (validate(raw)) return;
   const first = validate.errors![0]!;
-  const where = first.instancePath ? first.instancePath.slice(1).replace(/\//g, ".") : "(top level)";
+  const where = first.instancePath
+    ? first.instancePath.slice(1).replace(/\//g, ".")
+    : "(top level)";
   const detail =
     first.keyword === "additionalProperties"
       ? `unknown field "${(first.params as { additionalProperty: string }).additionalProperty}" (known: ${Object.keys(

@@ -7,15 +7,23 @@ export function editDistance(a: string, b: string, limit = Infinity): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
   // Kept for names of ordinary length; a longer one gets rows of its own, dropped after.
   const needed = b.length + 1;
-  if (rows.previous.length < needed && needed <= 4096) rows = { previous: new Uint32Array(needed), current: new Uint32Array(needed) };
-  let { previous, current } = rows.previous.length >= needed ? rows : { previous: new Uint32Array(needed), current: new Uint32Array(needed) };
+  if (rows.previous.length < needed && needed <= 4096)
+    rows = { previous: new Uint32Array(needed), current: new Uint32Array(needed) };
+  let { previous, current } =
+    rows.previous.length >= needed
+      ? rows
+      : { previous: new Uint32Array(needed), current: new Uint32Array(needed) };
   for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
     current[0] = i;
     let rowMin = i;
     const code = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (code === b.charCodeAt(j - 1) ? 0 : 1));
+      const value = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (code === b.charCodeAt(j - 1) ? 0 : 1),
+      );
       current[j] = value;
       if (value < rowMin) rowMin = value;
     }
@@ -39,7 +47,8 @@ export function nearest(input: string, candidates: Iterable<string>, max = 3): s
   const scored: Array<[string, number]> = [];
   const lower = input.toLowerCase();
   for (const candidate of candidates) {
-    const distance = candidate.toLowerCase() === lower ? 0.5 : editDistance(lower, candidate.toLowerCase(), limit);
+    const distance =
+      candidate.toLowerCase() === lower ? 0.5 : editDistance(lower, candidate.toLowerCase(), limit);
     if (distance <= limit) scored.push([candidate, distance]);
   }
   scored.sort((x, y) => x[1] - y[1] || (x[0] < y[0] ? -1 : 1));
@@ -51,7 +60,11 @@ export function nearest(input: string, candidates: Iterable<string>, max = 3): s
  * as a rename (following that hint would write the field twice, which the host rejects); it comes
  * back as `present`, a leftover to merge and remove.
  */
-export function nearestField(key: string, known: readonly string[], has: (field: string) => boolean): { missing?: string; present?: string } {
+export function nearestField(
+  key: string,
+  known: readonly string[],
+  has: (field: string) => boolean,
+): { missing?: string; present?: string } {
   const missing = nearest(
     key,
     known.filter((field) => !has(field)),
@@ -88,11 +101,17 @@ export function didYouMean(candidates: readonly string[]): string {
 
 /** Items as a sentence lists them, unquoted: "a and b", "a, b and c" (or "or"). */
 export function wordList(items: readonly string[], conjunction = "and"): string {
-  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${conjunction} ${items[items.length - 1]}`;
+  return items.length <= 1
+    ? items.join("")
+    : `${items.slice(0, -1).join(", ")} ${conjunction} ${items[items.length - 1]}`;
 }
 
 /** "a", "a or b", "a, b or c", each quoted as a JSON string (a quote or backslash in an item is escaped). */
-export function quoteList(items: readonly string[], conjunction = "or", quote: (item: string) => string = (item) => JSON.stringify(item)): string {
+export function quoteList(
+  items: readonly string[],
+  conjunction = "or",
+  quote: (item: string) => string = (item) => JSON.stringify(item),
+): string {
   return wordList(items.map(quote), conjunction);
 }
 

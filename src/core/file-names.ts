@@ -8,6 +8,9 @@ import path from "node:path";
 export function displayFile(cwd: string, absolute: string): string {
   const relative = path.relative(cwd, absolute);
   if (relative === "") return ".";
-  const farUp = relative.startsWith("..") && path.isAbsolute(absolute) && relative.split(path.sep).filter((part) => part === "..").length > 3;
+  const farUp =
+    relative.startsWith("..") &&
+    path.isAbsolute(absolute) &&
+    relative.split(path.sep).filter((part) => part === "..").length > 3;
   return (farUp ? absolute : relative).split(path.sep).join("/");
 }

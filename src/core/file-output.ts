@@ -1,6 +1,19 @@
 import { createRequire } from "node:module";
 import { constants, type Stats } from "node:fs";
-import { access, chmod, chown, lstat, mkdir, open, realpath, rename, rm, stat, statfs, type FileHandle } from "node:fs/promises";
+import {
+  access,
+  chmod,
+  chown,
+  lstat,
+  mkdir,
+  open,
+  realpath,
+  rename,
+  rm,
+  stat,
+  statfs,
+  type FileHandle,
+} from "node:fs/promises";
 import path from "node:path";
 import { isWithin, repositoryRoot, wasReadThisRun } from "./source/read.js";
 import { terminalSafe, type TextSink } from "./terminal-text.js";
@@ -49,9 +62,12 @@ async function replacementSink(file: string): Promise<FileSink> {
     if (error.code === "ENOENT") return undefined;
     throw error;
   });
-  if (existing?.isSymbolicLink()) throw new WriteRefused("is a symbolic link; not written through it");
-  if (existing && !existing.isFile()) throw new WriteRefused(existing.isDirectory() ? "is a directory" : "is not a regular file");
-  if (existing && (await isReadOnly(file, existing))) throw new WriteRefused("is read-only; not written (make it writable first)");
+  if (existing?.isSymbolicLink())
+    throw new WriteRefused("is a symbolic link; not written through it");
+  if (existing && !existing.isFile())
+    throw new WriteRefused(existing.isDirectory() ? "is a directory" : "is not a regular file");
+  if (existing && (await isReadOnly(file, existing)))
+    throw new WriteRefused("is read-only; not written (make it writable first)");
   const temporary = path.join(path.dirname(file), `.caplint-${process.pid}-${temporaryName()}.tmp`);
   // `wx`: never follow or clobber something already at the temporary name.
   const handle = await open(temporary, "wx", existing ? existing.mode & 0o7777 : 0o666);
@@ -129,13 +145,18 @@ async function writeWhole(handle: FileHandle, text: string | Buffer): Promise<vo
   const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
   for (let offset = 0; offset < bytes.length;) {
     const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, null);
-    if (bytesWritten <= 0) throw Object.assign(new Error("the file system took no more bytes"), { code: "EIO" });
+    if (bytesWritten <= 0)
+      throw Object.assign(new Error("the file system took no more bytes"), { code: "EIO" });
     offset += bytesWritten;
   }
 }
 
 /** Renames the finished temporary file over `file`, or copies it into `file`'s inode when a rename would change its identity. */
-async function putInPlace(file: string, temporary: string, existing: Stats | undefined): Promise<void> {
+async function putInPlace(
+  file: string,
+  temporary: string,
+  existing: Stats | undefined,
+): Promise<void> {
   if (!existing) {
     await rename(temporary, file);
     await syncFolder(path.dirname(file));
@@ -223,7 +244,8 @@ async function copyInPlace(temporary: string, file: string, before: Stats): Prom
   const source = await open(temporary, "r");
   try {
     const now = await handle.stat();
-    if (now.ino !== before.ino || now.dev !== before.dev) throw new WriteRefused("was replaced while caplint was writing it");
+    if (now.ino !== before.ino || now.dev !== before.dev)
+      throw new WriteRefused("was replaced while caplint was writing it");
     const size = (await source.stat()).size;
     // Once the first byte is overwritten the old text is gone: a disk that could not take the whole new
     // text (a copy-on-write file system needs it all again) is found before, and the file left as it was.
@@ -294,22 +316,37 @@ export async function openReport(target: OutputTarget): Promise<FileSink> {
   });
   const info = link?.isSymbolicLink() ? await stat(file).catch(() => undefined) : link;
   if (info && (wasReadThisRun(info) || (await isInput(info, target.inputs))))
-    throw new WriteRefused("is one of the files being checked; refusing to replace it with the report");
+    throw new WriteRefused(
+      "is one of the files being checked; refusing to replace it with the report",
+    );
   if (info?.isFile() && target.projectFiles?.test(path.basename(file)))
-    throw new WriteRefused(`is an app file caplint reads (${path.basename(file)}); refusing to replace it with the report`);
+    throw new WriteRefused(
+      `is an app file caplint reads (${path.basename(file)}); refusing to replace it with the report`,
+    );
   const missing = link === undefined ? await missingFolders(path.dirname(file)) : undefined;
-  const escape = await linkedOutOfRepository(missing ? path.join(missing.existing, "-") : file, path.resolve(target.cwd));
-  if (escape) throw new WriteRefused(`is reached through a symbolic link out of the repository (to ${escape}); not written through it`);
-  if (info?.isBlockDevice()) throw new WriteRefused("is a block device; refusing to write a report onto it");
+  const escape = await linkedOutOfRepository(
+    missing ? path.join(missing.existing, "-") : file,
+    path.resolve(target.cwd),
+  );
+  if (escape)
+    throw new WriteRefused(
+      `is reached through a symbolic link out of the repository (to ${escape}); not written through it`,
+    );
+  if (info?.isBlockDevice())
+    throw new WriteRefused("is a block device; refusing to write a report onto it");
   if (info && (info.isCharacterDevice() || info.isFIFO() || info.isSocket())) {
     // /dev/null, /dev/stdout (a link to the pipe or terminal), a named pipe: written, never replaced.
     const handle = await open(file, constants.O_WRONLY | constants.O_APPEND);
-    return safeSink(queuedSink(new WriteQueue((text) => writeWhole(handle, text)), () => handle.close()));
+    return safeSink(
+      queuedSink(new WriteQueue((text) => writeWhole(handle, text)), () => handle.close()),
+    );
   }
   if (link?.isSymbolicLink()) {
     // /dev/stdout redirected to a file is such a link too; what it names is the caller's to choose.
     if (isStandardStreamAlias(file)) return safeSink(standardOutputSink(target.stdout));
-    throw new WriteRefused("is a symbolic link; not written through it (give the path of its target)");
+    throw new WriteRefused(
+      "is a symbolic link; not written through it (give the path of its target)",
+    );
   }
   // A folder that does not exist yet is made, as ESLint's --output-file does (`-o reports/ci/check.sarif`).
   if (missing) await mkdir(path.dirname(file), { recursive: true });
@@ -351,7 +388,9 @@ function safeSink(sink: FileSink): FileSink {
 }
 
 /** Standard output may say when a slow reader has caught up (`SafeOutput.drained()`). */
-function standardOutputSink(stdout: TextSink & { drained?: () => Promise<void> | undefined }): FileSink {
+function standardOutputSink(
+  stdout: TextSink & { drained?: () => Promise<void> | undefined },
+): FileSink {
   return {
     write: (text) => stdout.write(text) !== false,
     drained: () => stdout.drained?.(),
@@ -390,6 +429,8 @@ async function isInput(info: Stats, inputs: readonly string[]): Promise<boolean>
 
 /** Random enough that two runs never share a temporary file; node:crypto loads only when a file is written. */
 function temporaryName(): string {
-  const { randomBytes } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
+  const { randomBytes } = createRequire(import.meta.url)(
+    "node:crypto",
+  ) as typeof import("node:crypto");
   return randomBytes(6).toString("hex");
 }

@@ -27,6 +27,12 @@ export interface MainOptions {
  * getter: the bin's `stdin` creates process.stdin only when a command reads it (a spread would create
  * it on every run, which costs start-up).
  */
-export function withStreams(io: MainOptions, streams: Partial<Pick<MainOptions, "stdout" | "stderr">>): MainOptions {
-  return Object.assign(Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as MainOptions, streams);
+export function withStreams(
+  io: MainOptions,
+  streams: Partial<Pick<MainOptions, "stdout" | "stderr">>,
+): MainOptions {
+  return Object.assign(
+    Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as MainOptions,
+    streams,
+  );
 }

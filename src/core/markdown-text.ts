@@ -9,12 +9,21 @@ export function markdownText(markdown: string): string {
   const code: string[] = [];
   // Code first: what it holds is text, never markup.
   const text = markdown
-    .replace(/^ *(```+|~~~+)[^\n]*\n([\s\S]*?)^ *\1 *$/gm, (_, _fence: string, inner: string) => `\u0000${code.push(inner.trim()) - 1}\u0000`)
-    .replace(/(`+)([\s\S]*?)\1/g, (_, _ticks: string, inner: string) => `\u0000${code.push(inner.trim()) - 1}\u0000`);
+    .replace(
+      /^ *(```+|~~~+)[^\n]*\n([\s\S]*?)^ *\1 *$/gm,
+      (_, _fence: string, inner: string) => `\u0000${code.push(inner.trim()) - 1}\u0000`,
+    )
+    .replace(
+      /(`+)([\s\S]*?)\1/g,
+      (_, _ticks: string, inner: string) => `\u0000${code.push(inner.trim()) - 1}\u0000`,
+    );
   const pieces: string[] = [];
   let list: string[] = [];
   const endList = () => {
-    if (list.length) pieces.push(`${list.join(", ")}${list.length && !/[.:;!?]$/.test(list[list.length - 1]!) ? "." : ""}`);
+    if (list.length)
+      pieces.push(
+        `${list.join(", ")}${list.length && !/[.:;!?]$/.test(list[list.length - 1]!) ? "." : ""}`,
+      );
     list = [];
   };
   for (const raw of text.replace(/<h(\d)>([\s\S]*?)<\/h\1>/gi, "\n#### $2\n").split("\n")) {
@@ -27,7 +36,8 @@ export function markdownText(markdown: string): string {
       continue;
     }
     endList();
-    if (heading) pieces.push(/[.:;!?]$/.test(heading[1]!) ? inline(heading[1]!) : `${inline(heading[1]!)}:`);
+    if (heading)
+      pieces.push(/[.:;!?]$/.test(heading[1]!) ? inline(heading[1]!) : `${inline(heading[1]!)}:`);
     else pieces.push(inline(line));
   }
   endList();
@@ -41,8 +51,10 @@ export function markdownText(markdown: string): string {
 /** Emphasis, links and images of one line. */
 function inline(line: string): string {
   return line
-    .replace(/!?\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g, (_, label: string, url: string) =>
-      label.trim() === "" || label.trim() === url ? url : `${label.trim()} (${url})`,
+    .replace(
+      /!?\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g,
+      (_, label: string, url: string) =>
+        label.trim() === "" || label.trim() === url ? url : `${label.trim()} (${url})`,
     )
     .replace(/<(https?:\/\/[^>\s]+)>/g, "$1")
     .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, "$2")

@@ -22,7 +22,9 @@ export type MessageData = Readonly<Record<string, unknown>>;
  * What a rule reports about its message: one of its own ids, with a value for every placeholder of
  * that template, checked at compile time for rules declared with a literal `messages` object.
  */
-export type MessageReport<M extends RuleMessages> = string extends keyof M ? { messageId: string; data?: MessageData } : SpecificMessageReport<M>;
+export type MessageReport<M extends RuleMessages> = string extends keyof M
+  ? { messageId: string; data?: MessageData }
+  : SpecificMessageReport<M>;
 
 type SpecificMessageReport<M extends RuleMessages> = {
   [Id in keyof M & string]: { messageId: Id } & ([Placeholders<M[Id]>] extends [never]
@@ -57,9 +59,17 @@ export class RuleContractError extends Error {
  * The finding's text: the rule's template for `messageId` with its placeholders filled from `data`.
  * An unknown id or a placeholder without a value is a bug in the rule, never in the user's input.
  */
-export function formatMessage(rule: { id: string; messages: RuleMessages }, messageId: string, data: MessageData = {}): string {
+export function formatMessage(
+  rule: { id: string; messages: RuleMessages },
+  messageId: string,
+  data: MessageData = {},
+): string {
   const template = Object.hasOwn(rule.messages, messageId) ? rule.messages[messageId] : undefined;
-  if (template === undefined) throw new RuleContractError(rule.id, `reported messageId "${messageId}", which its meta.messages does not declare`);
+  if (template === undefined)
+    throw new RuleContractError(
+      rule.id,
+      `reported messageId "${messageId}", which its meta.messages does not declare`,
+    );
   // Split once per template: a run formats tens of thousands of findings from a few dozen templates.
   let parts = compiled.get(template);
   if (!parts) compiled.set(template, (parts = template.split(PLACEHOLDER)));
@@ -68,7 +78,11 @@ export function formatMessage(rule: { id: string; messages: RuleMessages }, mess
   for (let i = 1; i < parts.length; i += 2) {
     const name = parts[i]!;
     const value = Object.hasOwn(data, name) ? data[name] : undefined;
-    if (value === undefined) throw new RuleContractError(rule.id, `reported messageId "${messageId}" without a value for {{${name}}}`);
+    if (value === undefined)
+      throw new RuleContractError(
+        rule.id,
+        `reported messageId "${messageId}" without a value for {{${name}}}`,
+      );
     text += String(value) + parts[i + 1]!;
   }
   return text;

@@ -28,13 +28,16 @@ export function collectCommaList(value: string, previous: string[]): string[] {
 
 /** `--only IDS` on every command that lints: the rules of its domain to run, the others off (settings.ts). */
 export function onlyOption(note = ""): Option {
-  return new Option("--only <ids>", `run only these rules (comma-separated, repeatable)${note}`).argParser(collectCommaList).default([]);
+  return new Option("--only <ids>", `run only these rules (comma-separated, repeatable)${note}`)
+    .argParser(collectCommaList)
+    .default([]);
 }
 
 /** An option's whole number; commander names the flag and the value in the message (cli/usage-errors.ts). */
 export function parsePositiveInteger(value: string): number {
   const parsed = value.trim() === "" ? Number.NaN : Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError("expected a whole number (0 or more)");
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new InvalidArgumentError("expected a whole number (0 or more)");
   return parsed;
 }
 
@@ -48,7 +51,10 @@ export function addColorOptions(command: Command): Command {
 }
 
 export function colorOption(): Option {
-  return new Option("--color", "force colour (default: on for a terminal; NO_COLOR turns it off, FORCE_COLOR on)");
+  return new Option(
+    "--color",
+    "force colour (default: on for a terminal; NO_COLOR turns it off, FORCE_COLOR on)",
+  );
 }
 
 export function noColorOption(): Option {

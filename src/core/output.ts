@@ -3,11 +3,17 @@ import { describeIoError } from "./source/read.js";
 import { openReport, writeReport, type FileSink, type OutputTarget } from "./file-output.js";
 
 /** `--output FILE` / `--html FILE`: failures and refusals are fatal (exit 2), with the target untouched. */
-export async function writeOutputFile(option: string, target: OutputTarget, text: string): Promise<void> {
+export async function writeOutputFile(
+  option: string,
+  target: OutputTarget,
+  text: string,
+): Promise<void> {
   try {
     await writeReport(target, text);
   } catch (error) {
-    throw new FatalError(`${option} ${target.given}: cannot write the report: ${describeIoError(error)}`);
+    throw new FatalError(
+      `${option} ${target.given}: cannot write the report: ${describeIoError(error)}`,
+    );
   }
 }
 
@@ -16,7 +22,8 @@ export async function writeOutputFile(option: string, target: OutputTarget, text
  * refuses, and a failure to write or finish is fatal (exit 2) with the target untouched.
  */
 export async function openOutputFile(option: string, target: OutputTarget): Promise<FileSink> {
-  const failed = (error: unknown) => new FatalError(`${option} ${target.given}: cannot write the report: ${describeIoError(error)}`);
+  const failed = (error: unknown) =>
+    new FatalError(`${option} ${target.given}: cannot write the report: ${describeIoError(error)}`);
   const sink = await openReport(target).catch((error: unknown) => {
     throw failed(error);
   });

@@ -39,7 +39,10 @@ export function createRegistry<R extends RuleMeta>(domains: readonly Domain<R>[]
   for (const rule of domains.flatMap((domain) => domain.rules)) {
     const other = byId.get(rule.id);
     if (other?.kind === "pipeline" && rule.kind === "pipeline") continue;
-    if (other) throw new Error(`rule id "${rule.id}" is registered twice (domains ${other.domain} and ${rule.domain})`);
+    if (other)
+      throw new Error(
+        `rule id "${rule.id}" is registered twice (domains ${other.domain} and ${rule.domain})`,
+      );
     byId.set(rule.id, rule);
   }
   const rules = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -1,4 +1,11 @@
-import { configFromValue, loadConfig, overrideSeverity, resolveConfigFile, type CaplintConfig, type ConfigSection } from "./config.js";
+import {
+  configFromValue,
+  loadConfig,
+  overrideSeverity,
+  resolveConfigFile,
+  type CaplintConfig,
+  type ConfigSection,
+} from "./config.js";
 import type { RuleSetting } from "./diagnostics.js";
 import { nearest, quoteList } from "./did-you-mean.js";
 import { UsageError } from "./errors.js";
@@ -65,7 +72,10 @@ export async function loadSettings(request: SettingsRequest): Promise<Settings> 
     const at = value.indexOf("=");
     const id = (at < 0 ? value : value.slice(0, at)).trim();
     const severity = at < 0 ? "" : value.slice(at + 1).trim();
-    if (at < 0) throw new UsageError(`--rule ${value}: expected ID=SEVERITY, e.g. --rule ${id || "RULE-ID"}=off`);
+    if (at < 0)
+      throw new UsageError(
+        `--rule ${value}: expected ID=SEVERITY, e.g. --rule ${id || "RULE-ID"}=off`,
+      );
     checkRuleId(id, `--rule ${value}`, rules, domain);
     checkSeverity(id, severity, `--rule ${value}`, rules);
     cli.set(id, normalizeSetting(severity));
@@ -75,13 +85,19 @@ export async function loadSettings(request: SettingsRequest): Promise<Settings> 
 
   const config = await findAndLoad(request);
   const label = config?.file === undefined ? undefined : displayFile(cwd, config.file);
-  const configured = (ruleId: string, absoluteFile: string | undefined): RuleSetting | undefined => {
+  const configured = (
+    ruleId: string,
+    absoluteFile: string | undefined,
+  ): RuleSetting | undefined => {
     const fromCli = cli.get(ruleId);
     if (fromCli !== undefined) return fromCli;
     if (rules.get(ruleId)?.kind === "pipeline") return undefined;
     if (only && !only.has(ruleId)) return "off";
     if (!config) return undefined;
-    return (absoluteFile === undefined ? undefined : overrideSeverity(config, ruleId, absoluteFile)) ?? config.rules.get(ruleId);
+    return (
+      (absoluteFile === undefined ? undefined : overrideSeverity(config, ruleId, absoluteFile)) ??
+      config.rules.get(ruleId)
+    );
   };
   return {
     config,
@@ -110,36 +126,61 @@ async function findAndLoad(request: SettingsRequest): Promise<CaplintConfig | un
     checkSeverity(id, severity, where, request.rules);
   };
   const sections = request.rules.configSections ?? [];
-  if (request.config !== undefined && typeof request.config === "object") return configFromValue(request.config, request.cwd, check, sections);
+  if (request.config !== undefined && typeof request.config === "object")
+    return configFromValue(request.config, request.cwd, check, sections);
   if (request.config === undefined && request.noDiscovery) return undefined;
-  const file = await resolveConfigFile(request.config, request.cwd, request.start ?? request.cwd, request.outsideRepository);
+  const file = await resolveConfigFile(
+    request.config,
+    request.cwd,
+    request.start ?? request.cwd,
+    request.outsideRepository,
+  );
   return file === undefined ? undefined : loadConfig(file, check, sections);
 }
 
 /** A rule id known to the registry, and (for the command line) one of the command's own domain. */
-function checkRuleId(id: string, where: string, rules: RuleIndex, domain: string | undefined): void {
+function checkRuleId(
+  id: string,
+  where: string,
+  rules: RuleIndex,
+  domain: string | undefined,
+): void {
   const rule = rules.get(id);
   if (rule && (domain === undefined || rule.domain === domain)) return;
   if (rule)
     throw new UsageError(
       `${where}: "${id}" is a rule for ${rule.domain}${lintCommand(rules, rule.domain)}, not for ${domain}; set it in caplint.config.json or on that command`,
     );
-  const candidates = [...rules.values()].filter((r) => domain === undefined || r.domain === domain).map((r) => r.id);
+  const candidates = [...rules.values()]
+    .filter((r) => domain === undefined || r.domain === domain)
+    .map((r) => r.id);
   const close = nearest(id, candidates, 2);
-  throw new UsageError(`${where}: unknown rule "${id}"${close.length ? `; did you mean ${quoteList(close)}?` : "; list rules with: caplint rules"}`);
+  throw new UsageError(
+    `${where}: unknown rule "${id}"${close.length ? `; did you mean ${quoteList(close)}?` : "; list rules with: caplint rules"}`,
+  );
 }
 
 /** Every rule of every domain by id; the registry's map also says which command lints each domain and which config keys each owns. */
-type RuleIndex = ReadonlyMap<string, RuleMeta> & { lintCommandOf?(domain: string): string | undefined; readonly configSections?: readonly ConfigSection[] };
+type RuleIndex = ReadonlyMap<string, RuleMeta> & {
+  lintCommandOf?(domain: string): string | undefined;
+  readonly configSections?: readonly ConfigSection[];
+};
 
 function lintCommand(rules: RuleIndex, domain: string): string {
   const command = rules.lintCommandOf?.(domain);
   return command === undefined ? "" : ` (caplint ${command})`;
 }
 
-function checkSeverity(id: string, severity: string, where: string, rules: ReadonlyMap<string, RuleMeta>): void {
+function checkSeverity(
+  id: string,
+  severity: string,
+  where: string,
+  rules: ReadonlyMap<string, RuleMeta>,
+): void {
   if (!(RULE_SETTINGS as readonly string[]).includes(normalizeSetting(severity))) {
-    throw new UsageError(`${where}: severity must be ${quoteList(RULE_SETTINGS)}, got "${severity}"`);
+    throw new UsageError(
+      `${where}: severity must be ${quoteList(RULE_SETTINGS)}, got "${severity}"`,
+    );
   }
   if (rules.get(id)?.kind === "pipeline" && normalizeSetting(severity) !== "error") {
     throw new UsageError(`${where}: "${id}" is always an error and cannot be changed`);

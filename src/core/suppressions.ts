@@ -19,8 +19,16 @@ export interface Suppression {
 }
 
 /** The suppression that covers a finding: same file, inside the scope, naming its rule. */
-export function findSuppression(suppressions: readonly Suppression[], ruleId: string, absolutePath: string, path: JsonPath): Suppression | undefined {
-  return suppressions.find((s) => s.ruleId === ruleId && s.scope.absolutePath === absolutePath && isPrefix(s.scope.path, path));
+export function findSuppression(
+  suppressions: readonly Suppression[],
+  ruleId: string,
+  absolutePath: string,
+  path: JsonPath,
+): Suppression | undefined {
+  return suppressions.find(
+    (s) =>
+      s.ruleId === ruleId && s.scope.absolutePath === absolutePath && isPrefix(s.scope.path, path),
+  );
 }
 
 function isPrefix(prefix: JsonPath, path: JsonPath): boolean {

@@ -31,9 +31,11 @@ const UNSAFE_WITH_BREAKS =
 const UNSAFE =
   /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 /** Fast tests before the replaces: almost every text has nothing to escape. */
-const MAYBE_UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
+const MAYBE_UNSAFE =
+  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
 // Without the line feed: a whole output text has one per line, and would always take the slow replace.
-const MAYBE_UNSAFE_WITH_BREAKS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
+const MAYBE_UNSAFE_WITH_BREAKS =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
 
 function escapeChar(char: string): string {
   return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
@@ -55,10 +57,17 @@ export function textLines(lines: readonly string[]): string {
  * then caplint's own markers turned into SGR sequences and workflow commands. `guard` carries what
  * came before when a stream is written in pieces; a text on its own starts at a line start.
  */
-export function terminalSafe(text: string, guard: WorkflowCommandGuard = new WorkflowCommandGuard()): string {
-  const escaped = guard.neutralise(MAYBE_UNSAFE_WITH_BREAKS.test(text) ? text.replace(UNSAFE_WITH_BREAKS, escapeChar) : text);
+export function terminalSafe(
+  text: string,
+  guard: WorkflowCommandGuard = new WorkflowCommandGuard(),
+): string {
+  const escaped = guard.neutralise(
+    MAYBE_UNSAFE_WITH_BREAKS.test(text) ? text.replace(UNSAFE_WITH_BREAKS, escapeChar) : text,
+  );
   // No marker exists before the first colour is painted: then there is nothing to render.
-  return markers && escaped.includes(markers.open) ? escaped.replace(markers.pattern, (_, code: string) => SEQUENCES[Number(code)] ?? "") : escaped;
+  return markers && escaped.includes(markers.open)
+    ? escaped.replace(markers.pattern, (_, code: string) => SEQUENCES[Number(code)] ?? "")
+    : escaped;
 }
 
 /**
@@ -88,8 +97,16 @@ export class WorkflowCommandGuard {
       this.remember(text);
       return text;
     }
-    const before = this.lineStart === "blank" ? "\n" : this.lineStart === "colon" ? "\n:" : "x" + "#".repeat(this.hashes);
-    const guarded = (before + text).replace(LINE_COMMAND, "$1\\u003a").replace(LEGACY_COMMAND, "##\\u005b").slice(before.length);
+    const before =
+      this.lineStart === "blank"
+        ? "\n"
+        : this.lineStart === "colon"
+          ? "\n:"
+          : "x" + "#".repeat(this.hashes);
+    const guarded = (before + text)
+      .replace(LINE_COMMAND, "$1\\u003a")
+      .replace(LEGACY_COMMAND, "##\\u005b")
+      .slice(before.length);
     this.remember(text);
     return guarded;
   }
@@ -100,12 +117,20 @@ export class WorkflowCommandGuard {
     const continued = lastBreak < 0 ? this.lineStart : "blank";
     if (continued === "blank") {
       const indent = LEADING_BLANK.exec(tail)![0].length;
-      this.lineStart = indent === tail.length ? "blank" : indent === tail.length - 1 && tail.endsWith(":") ? "colon" : "text";
+      this.lineStart =
+        indent === tail.length
+          ? "blank"
+          : indent === tail.length - 1 && tail.endsWith(":")
+            ? "colon"
+            : "text";
     } else {
       this.lineStart = "text";
     }
     const ending = /#{0,2}$/.exec(tail)![0].length;
-    this.hashes = Math.min(2, ending === tail.length && lastBreak < 0 ? this.hashes + ending : ending);
+    this.hashes = Math.min(
+      2,
+      ending === tail.length && lastBreak < 0 ? this.hashes + ending : ending,
+    );
   }
 }
 
@@ -126,9 +151,14 @@ let markers: { open: string; pattern: RegExp } | undefined;
  */
 function markersOf(): { open: string; pattern: RegExp } {
   if (!markers) {
-    const { randomBytes } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
+    const { randomBytes } = createRequire(import.meta.url)(
+      "node:crypto",
+    ) as typeof import("node:crypto");
     const nonce = randomBytes(9).toString("base64url");
-    markers = { open: `\ue000${nonce}:`, pattern: new RegExp(`\\ue000${nonce}:(\\d+)\\ue001`, "g") };
+    markers = {
+      open: `\ue000${nonce}:`,
+      pattern: new RegExp(`\\ue000${nonce}:(\\d+)\\ue001`, "g"),
+    };
   }
   return markers;
 }
@@ -150,7 +180,8 @@ const SEQUENCES = [
 ] as const;
 
 const mark = (index: number) => `${markersOf().open}${index}${MARK_CLOSE}`;
-const wrap = (open: number, close: number) => (text: string) => (text === "" ? "" : `${mark(open)}${text}${mark(close)}`);
+const wrap = (open: number, close: number) => (text: string) =>
+  text === "" ? "" : `${mark(open)}${text}${mark(close)}`;
 
 /** The colour functions reporters and query answers use; identity functions when colour is off. */
 export interface Paint {
@@ -224,7 +255,8 @@ export class SafeOutput implements TextSink {
   /** Resolves when the target's buffer has drained, or at once when nothing waits in it (or it closed). */
   drained(): Promise<void> {
     const { target } = this;
-    if (this.closed || !target.writableNeedDrain || !target.once || !target.off) return Promise.resolve();
+    if (this.closed || !target.writableNeedDrain || !target.once || !target.off)
+      return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         for (const event of ["drain", "close", "error"] as const) target.off!(event, done);

@@ -64,7 +64,11 @@ export async function watchLoop(
       if (wanted.matters(event, path.resolve(file))) changed();
     });
     // A watch that fails (a folder removed mid-scan, too many watches) must not end the session.
-    created.on("error", (error) => streams.errors.write(`[caplint] watch: ${oneLine(error instanceof Error ? error.message : String(error))}\n`));
+    created.on("error", (error) =>
+      streams.errors.write(
+        `[caplint] watch: ${oneLine(error instanceof Error ? error.message : String(error))}\n`,
+      ),
+    );
     await new Promise<void>((resolve) => created.once("ready", () => resolve()));
     return created;
   };
@@ -97,7 +101,9 @@ export async function watchLoop(
         await previous?.close();
         watchedPaths = paths;
       }
-      streams.status.write(`\n[caplint] watching ${plural(wanted.size, "path")} for changes; press Ctrl-C to stop\n`);
+      streams.status.write(
+        `\n[caplint] watching ${plural(wanted.size, "path")} for changes; press Ctrl-C to stop\n`,
+      );
       if (!pending && !signal.aborted) await new Promise<void>((resolve) => (wake = resolve));
       wake = undefined;
     }
@@ -117,7 +123,9 @@ class WatchedPaths {
   readonly size: number;
 
   constructor(...reads: ReadLog[]) {
-    for (const read of reads) for (const kind of ["files", "folders", "trees"] as const) for (const target of read[kind]) this.log[kind].add(target);
+    for (const read of reads)
+      for (const kind of ["files", "folders", "trees"] as const)
+        for (const target of read[kind]) this.log[kind].add(target);
     const { files, folders, trees } = this.log;
     this.trees = [...trees];
     for (const target of [...files, ...folders, ...trees]) {
@@ -131,8 +139,13 @@ class WatchedPaths {
 
   /** The paths, as one text that differs when they do; files in walked folders are watched with them (a new capability file needs no new watcher). */
   signature(): string {
-    const outsideTrees = (paths: Iterable<string>) => [...paths].filter((file) => !this.trees.some((tree) => isInsideOrEqual(file, tree))).sort();
-    return JSON.stringify([outsideTrees(this.log.files), outsideTrees(this.log.folders), [...this.trees].sort()]);
+    const outsideTrees = (paths: Iterable<string>) =>
+      [...paths].filter((file) => !this.trees.some((tree) => isInsideOrEqual(file, tree))).sort();
+    return JSON.stringify([
+      outsideTrees(this.log.files),
+      outsideTrees(this.log.folders),
+      [...this.trees].sort(),
+    ]);
   }
 
   /** Whether chokidar should look at `file` at all. */
@@ -150,7 +163,11 @@ class WatchedPaths {
   }
 
   private read(file: string): boolean {
-    return this.log.files.has(file) || this.log.folders.has(file) || this.trees.some((tree) => isInsideOrEqual(file, tree));
+    return (
+      this.log.files.has(file) ||
+      this.log.folders.has(file) ||
+      this.trees.some((tree) => isInsideOrEqual(file, tree))
+    );
   }
 
   /**
@@ -159,9 +176,18 @@ class WatchedPaths {
    * on its own and through its parent makes chokidar report its files as removed.
    */
   targets(): string[] {
-    const folders = new Set([...this.log.files, ...this.log.folders, ...this.trees].map((target) => nearestExistingFolder(path.dirname(target))));
+    const folders = new Set(
+      [...this.log.files, ...this.log.folders, ...this.trees].map((target) =>
+        nearestExistingFolder(path.dirname(target)),
+      ),
+    );
     return [...folders].filter((folder) => {
-      for (let dir = folder, parent = path.dirname(dir); parent !== dir; dir = parent, parent = path.dirname(dir)) if (folders.has(parent)) return false;
+      for (
+        let dir = folder, parent = path.dirname(dir);
+        parent !== dir;
+        dir = parent, parent = path.dirname(dir)
+      )
+        if (folders.has(parent)) return false;
       return true;
     });
   }

@@ -69,7 +69,8 @@ export class IdSet {
     };
     let r = 0;
     for (const id of ids) {
-      while (r < this.starts.length && this.starts[r]! <= id) push(this.starts[r]!, this.ends[r++]!);
+      while (r < this.starts.length && this.starts[r]! <= id)
+        push(this.starts[r]!, this.ends[r++]!);
       push(id, id);
     }
     while (r < this.starts.length) push(this.starts[r]!, this.ends[r++]!);

@@ -15,7 +15,13 @@ import {
   type FieldDef,
   type ServerEventType,
 } from "./definitions.js";
-import { integerProblem, isObject, type JsonObject, type JsonPath, type LocatedEvent } from "./event-values.js";
+import {
+  integerProblem,
+  isObject,
+  type JsonObject,
+  type JsonPath,
+  type LocatedEvent,
+} from "./event-values.js";
 import type { EventMessage } from "./rules/index.js";
 import { describeValue, quote } from "./text.js";
 
@@ -36,7 +42,8 @@ const IN_ENVELOPE: JsonPath = ["event"];
 
 /** Checks one server-to-client line; returns the event for the lifecycle when its type is known. */
 export function checkServerLine(line: JsonObject, report: Report): LocatedEvent | undefined {
-  if (hasOwn.call(line, "type") || !hasOwn.call(line, "event")) return checkServerEvent(line, AT_TOP, report);
+  if (hasOwn.call(line, "type") || !hasOwn.call(line, "event"))
+    return checkServerEvent(line, AT_TOP, report);
   checkFields(line, GLOBAL_EVENT, "the GlobalEvent envelope", AT_TOP, report);
   const event = line.event;
   if (!isObject(event)) {
@@ -72,7 +79,9 @@ const INTEGER_KINDS: ReadonlySet<FieldDef["kind"]> = new Set(["int", "nullableIn
 const KNOWN_TYPES: ReadonlyMap<string, KnownType> = new Map(
   SERVER_EVENT_TYPES.map((type) => {
     const definition: EventDef = SERVER_EVENTS[type];
-    const hasIntegers = Object.values(definition.fields).some((field) => INTEGER_KINDS.has(field.kind));
+    const hasIntegers = Object.values(definition.fields).some((field) =>
+      INTEGER_KINDS.has(field.kind),
+    );
     return [type, { type, definition, hasIntegers }];
   }),
 );
@@ -99,7 +108,11 @@ export function hasIntegerFields(line: JsonObject): boolean {
   return typeof type !== "string" || knownType(type)?.hasIntegers === true;
 }
 
-function checkServerEvent(event: JsonObject, at: JsonPath, report: Report): LocatedEvent | undefined {
+function checkServerEvent(
+  event: JsonObject,
+  at: JsonPath,
+  report: Report,
+): LocatedEvent | undefined {
   const type = event.type;
   if (type === undefined) {
     report({
@@ -131,7 +144,9 @@ function checkServerEvent(event: JsonObject, at: JsonPath, report: Report): Loca
       ruleId: "event-type",
       messageId: "unknown",
       data: { type: quote(type) },
-      hint: close.length ? `did you mean ${quoteList(close)}?` : "the spec's event types are listed by: caplint schema --events",
+      hint: close.length
+        ? `did you mean ${quoteList(close)}?`
+        : "the spec's event types are listed by: caplint schema --events",
       path: [...at, "type"],
       target: "value",
     });
@@ -176,13 +191,24 @@ function prepared(definition: EventDef): PreparedFields {
   let fields = PREPARED.get(definition);
   if (!fields) {
     const list = Object.entries(definition.fields);
-    fields = { list, byName: new Map(list), required: list.filter(([, def]) => !def.optional).length };
+    fields = {
+      list,
+      byName: new Map(list),
+      required: list.filter(([, def]) => !def.optional).length,
+    };
     PREPARED.set(definition, fields);
   }
   return fields;
 }
 
-function checkFields(object: JsonObject, definition: EventDef, name: string, at: JsonPath, report: Report, hasType = false): void {
+function checkFields(
+  object: JsonObject,
+  definition: EventDef,
+  name: string,
+  at: JsonPath,
+  report: Report,
+  hasType = false,
+): void {
   const fields = prepared(definition);
   if (isClean(object, fields, name, at, hasType)) return;
   reportFields(object, definition, name, at, report, hasType);
@@ -198,7 +224,13 @@ const noteFlaw: Report = () => {
  * enumerates them fast). Nearly every event is clean; one that is not is checked again by
  * reportFields, which reports in the definition's order.
  */
-function isClean(object: JsonObject, fields: PreparedFields, name: string, at: JsonPath, hasType: boolean): boolean {
+function isClean(
+  object: JsonObject,
+  fields: PreparedFields,
+  name: string,
+  at: JsonPath,
+  hasType: boolean,
+): boolean {
   flawed = false;
   let required = 0;
   for (const key in object) {
@@ -214,7 +246,14 @@ function isClean(object: JsonObject, fields: PreparedFields, name: string, at: J
   return required === fields.required;
 }
 
-function reportFields(object: JsonObject, definition: EventDef, name: string, at: JsonPath, report: Report, hasType: boolean): void {
+function reportFields(
+  object: JsonObject,
+  definition: EventDef,
+  name: string,
+  at: JsonPath,
+  report: Report,
+  hasType: boolean,
+): void {
   const fields = definition.fields;
   let present = hasType ? 1 : 0;
   const missing: Array<readonly [string, FieldDef]> = [];
@@ -259,8 +298,11 @@ function reportFields(object: JsonObject, definition: EventDef, name: string, at
   for (const key in object) if (hasOwn.call(object, key)) keys++;
   if (keys === present) return;
   for (const key in object) {
-    if (!hasOwn.call(object, key) || hasOwn.call(fields, key) || (hasType && key === "type")) continue;
-    const { missing, present: alreadySet } = nearestField(key, Object.keys(fields), (field) => hasOwn.call(object, field));
+    if (!hasOwn.call(object, key) || hasOwn.call(fields, key) || (hasType && key === "type"))
+      continue;
+    const { missing, present: alreadySet } = nearestField(key, Object.keys(fields), (field) =>
+      hasOwn.call(object, field),
+    );
     report({
       ruleId: "event-unknown-field",
       messageId: "unknownField",
@@ -276,9 +318,22 @@ function reportFields(object: JsonObject, definition: EventDef, name: string, at
   }
 }
 
-function checkValue(value: unknown, def: FieldDef, field: string, name: string, at: JsonPath, report: Report): void {
+function checkValue(
+  value: unknown,
+  def: FieldDef,
+  field: string,
+  name: string,
+  at: JsonPath,
+  report: Report,
+): void {
   if (value === null) {
-    if (def.kind === "tokens" || def.kind === "nullableString" || def.kind === "nullableInt" || def.kind === "json") return;
+    if (
+      def.kind === "tokens" ||
+      def.kind === "nullableString" ||
+      def.kind === "nullableInt" ||
+      def.kind === "json"
+    )
+      return;
     if (def.optional)
       fieldFinding(
         report,
@@ -313,7 +368,11 @@ function checkValue(value: unknown, def: FieldDef, field: string, name: string, 
           def,
           field,
           at,
-          { ruleId: "event-field", messageId: "notInEnum", data: { field, object: name, allowed: quoteList(def.enum), value: quote(value) } },
+          {
+            ruleId: "event-field",
+            messageId: "notInEnum",
+            data: { field, object: name, allowed: quoteList(def.enum), value: quote(value) },
+          },
           close.length ? `did you mean "${close[0]}"?` : `use ${quoteList(def.enum)}`,
         );
       }
@@ -357,12 +416,30 @@ function checkValue(value: unknown, def: FieldDef, field: string, name: string, 
 }
 
 // Findings of checkValue, as functions rather than closures: checkValue runs for every field of every event.
-function fieldFinding(report: Report, def: FieldDef, field: string, at: JsonPath, message: EventMessage<"event-field">, hint: string = HINTS[def.kind]): void {
+function fieldFinding(
+  report: Report,
+  def: FieldDef,
+  field: string,
+  at: JsonPath,
+  message: EventMessage<"event-field">,
+  hint: string = HINTS[def.kind],
+): void {
   report({ ...message, hint, path: [...at, field], target: "value" });
 }
 
-function wrongType(report: Report, def: FieldDef, field: string, name: string, at: JsonPath, got: string): void {
-  fieldFinding(report, def, field, at, { ruleId: "event-field", messageId: "wrongType", data: { field, object: name, expected: expected(def), got } });
+function wrongType(
+  report: Report,
+  def: FieldDef,
+  field: string,
+  name: string,
+  at: JsonPath,
+  got: string,
+): void {
+  fieldFinding(report, def, field, at, {
+    ruleId: "event-field",
+    messageId: "wrongType",
+    data: { field, object: name, expected: expected(def), got },
+  });
 }
 
 const HINTS: Record<FieldDef["kind"], string> = {

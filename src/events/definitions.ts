@@ -46,10 +46,12 @@ export interface EventDef {
 const int = (description: string) => ({ kind: "int", description }) as const;
 const tokens = (description: string) => ({ kind: "tokens", description }) as const;
 const str = (description: string) => ({ kind: "string", description }) as const;
-const optionalStr = (description: string) => ({ kind: "string", optional: true, description }) as const;
+const optionalStr = (description: string) =>
+  ({ kind: "string", optional: true, description }) as const;
 const bool = (description: string) => ({ kind: "boolean", description }) as const;
 const json = (description: string) => ({ kind: "json", description }) as const;
-const limited = <N extends number>(maxChars: N, description: string) => ({ kind: "string", maxChars, description }) as const;
+const limited = <N extends number>(maxChars: N, description: string) =>
+  ({ kind: "string", maxChars, description }) as const;
 const strings = (description: string) => ({ kind: "stringArray", description }) as const;
 
 /** Every ServerEvent type the spec lists (section "Events"), in the spec's order. */
@@ -73,7 +75,12 @@ export const SERVER_EVENTS = {
     fields: {
       tool_call_id: int("Id of the tool call."),
       result: str("Result of the call."),
-      result_type: { kind: "string", optional: true, known: ["string", "json"], description: "`string` or `json`; absent or unknown is shown as plain text." },
+      result_type: {
+        kind: "string",
+        optional: true,
+        known: ["string", "json"],
+        description: "`string` or `json`; absent or unknown is shown as plain text.",
+      },
       preview_old: optionalStr("File content before a file-write tool, for an inline diff."),
       preview_new: optionalStr("File content after a file-write tool, for an inline diff."),
     },
@@ -142,7 +149,11 @@ export const SERVER_EVENTS = {
   token_delta: {
     description: "Streamed answer or reasoning text (best effort; `done` is authoritative).",
     fields: {
-      kind: { kind: "string", enum: ["content", "reasoning"], description: "`content` (visible answer) or `reasoning` (chain of thought)." },
+      kind: {
+        kind: "string",
+        enum: ["content", "reasoning"],
+        description: "`content` (visible answer) or `reasoning` (chain of thought).",
+      },
       delta: str("The streamed text."),
     },
   },
@@ -152,7 +163,10 @@ export const SERVER_EVENTS = {
       request_id: int("Id of the approval request."),
       tool_call_id: int("Id of the tool call."),
       path: str("File to be written."),
-      old_content: { kind: "nullableString", description: "Current content, or null for a new file." },
+      old_content: {
+        kind: "nullableString",
+        description: "Current content, or null for a new file.",
+      },
       new_content: str("Content to be written."),
     },
   },
@@ -185,31 +199,51 @@ export const SERVER_EVENTS = {
   },
   model_fallback: {
     description: "The model failed and the service switched to another.",
-    fields: { from: str("Model that failed."), to: str("Model used instead."), reason: str("Why it failed.") },
+    fields: {
+      from: str("Model that failed."),
+      to: str("Model used instead."),
+      reason: str("Why it failed."),
+    },
   },
   llm_failed: {
     description: "All fallbacks are used up.",
     fields: { tried: strings("Models tried."), last_error: str("Last error.") },
   },
   approval_requested: {
-    description: "The approval manager registered a pending approval (global bus notice, no arguments).",
-    fields: { request_id: int("Id of the approval request."), tool_call_id: int("Id of the tool call."), tool_name: str("Name of the tool.") },
+    description:
+      "The approval manager registered a pending approval (global bus notice, no arguments).",
+    fields: {
+      request_id: int("Id of the approval request."),
+      tool_call_id: int("Id of the tool call."),
+      tool_name: str("Name of the tool."),
+    },
   },
   approval_resolved: {
     description: "A pending approval or pending write was approved or rejected (global bus).",
-    fields: { request_id: int("Id of the approval request."), tool_call_id: int("Id of the tool call."), approved: bool("Whether it was approved.") },
+    fields: {
+      request_id: int("Id of the approval request."),
+      tool_call_id: int("Id of the tool call."),
+      approved: bool("Whether it was approved."),
+    },
   },
   clarification_requested: {
     description: "A pending question was registered (global bus).",
-    fields: { request_id: int("Id of the clarification request."), title: str("Title of the question.") },
+    fields: {
+      request_id: int("Id of the clarification request."),
+      title: str("Title of the question."),
+    },
   },
   clarification_resolved: {
     description: "The question was answered (global bus).",
     fields: { request_id: int("Id of the clarification request.") },
   },
   elicitation_requested: {
-    description: "An external tool server asks the user for input mid tool call (global bus; the value is never carried).",
-    fields: { request_id: int("Id of the elicitation request."), title: str("Title of the request.") },
+    description:
+      "An external tool server asks the user for input mid tool call (global bus; the value is never carried).",
+    fields: {
+      request_id: int("Id of the elicitation request."),
+      title: str("Title of the request."),
+    },
   },
   elicitation_resolved: {
     description: "The elicitation was accepted, declined or cancelled (global bus).",
@@ -224,7 +258,12 @@ export const SERVER_EVENTS = {
     fields: {
       message_id: int("Id of the stored history row."),
       content: str("The message."),
-      attachments: { kind: "attachments", optional: true, nonEmpty: true, description: "Uploaded files (omitted when empty)." },
+      attachments: {
+        kind: "attachments",
+        optional: true,
+        nonEmpty: true,
+        description: "Uploaded files (omitted when empty).",
+      },
     },
   },
   turn_running: {
@@ -248,7 +287,11 @@ export const SERVER_EVENT_TYPES = Object.keys(SERVER_EVENTS) as ServerEventType[
 export const GLOBAL_EVENT = {
   description: "An event as published on the global broadcast bus.",
   fields: {
-    source: { kind: "nullableString", description: "The client channel; null for system or background events (scheduled jobs, ticks, plugins)." },
+    source: {
+      kind: "nullableString",
+      description:
+        "The client channel; null for system or background events (scheduled jobs, ticks, plugins).",
+    },
     session_id: { kind: "nullableInt", description: "Id of the session, or null." },
     event: { kind: "json", description: "The ServerEvent." },
   },
@@ -259,7 +302,11 @@ export const CLIENT_MESSAGE = {
   description: "A user message sent by a client.",
   fields: {
     content: str("The message."),
-    attachments: { kind: "attachments", optional: true, description: "Files uploaded beforehand (default empty)." },
+    attachments: {
+      kind: "attachments",
+      optional: true,
+      description: "Files uploaded beforehand (default empty).",
+    },
   },
 } as const satisfies EventDef;
 

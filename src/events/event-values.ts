@@ -11,7 +11,12 @@ export type JsonPath = ReadonlyArray<string | number>;
 export type JsonObject = Record<string, unknown>;
 
 export function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof RawNumber);
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof RawNumber)
+  );
 }
 
 /** The ServerEvent of a line, found in a GlobalEvent envelope when the line is one. */
@@ -28,14 +33,17 @@ export interface LocatedEvent {
 export function integerProblem(value: unknown, range: "i64" | "u32"): string | undefined {
   if (typeof value === "number") {
     // Without a RawNumber, the line held plain integers of at most 15 digits only.
-    if (range === "u32" && (value < 0 || value > UINT32_MAX)) return `${value} (out of the unsigned 32-bit range 0 to ${UINT32_MAX})`;
+    if (range === "u32" && (value < 0 || value > UINT32_MAX))
+      return `${value} (out of the unsigned 32-bit range 0 to ${UINT32_MAX})`;
     return undefined;
   }
   if (value instanceof RawNumber) {
     if (value.isFloat) return `${value.text} (not an integer)`;
     const big = BigInt(value.text);
-    if (range === "i64" && (big < INT64_MIN || big > INT64_MAX)) return `${value.text} (out of the signed 64-bit range)`;
-    if (range === "u32" && (big < 0n || big > BigInt(UINT32_MAX))) return `${value.text} (out of the unsigned 32-bit range 0 to ${UINT32_MAX})`;
+    if (range === "i64" && (big < INT64_MIN || big > INT64_MAX))
+      return `${value.text} (out of the signed 64-bit range)`;
+    if (range === "u32" && (big < 0n || big > BigInt(UINT32_MAX)))
+      return `${value.text} (out of the unsigned 32-bit range 0 to ${UINT32_MAX})`;
     return undefined;
   }
   return describeValue(value);
@@ -50,7 +58,8 @@ export type Id = number | string;
 
 export function idOf(value: unknown): Id | undefined {
   if (typeof value === "number") return value;
-  if (value instanceof RawNumber && integerProblem(value, "i64") === undefined) return BigInt(value.text).toString();
+  if (value instanceof RawNumber && integerProblem(value, "i64") === undefined)
+    return BigInt(value.text).toString();
   return undefined;
 }
 

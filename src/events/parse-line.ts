@@ -36,7 +36,8 @@ export class RawNumber {
   }
 }
 
-export type ParsedLine = { ok: true; value: unknown } | { ok: false; message: string; offset: number };
+export type ParsedLine =
+  { ok: true; value: unknown } | { ok: false; message: string; offset: number };
 
 /** A fraction, an exponent, or 16 digits in a row: numbers JSON.parse may not keep as written. */
 const INEXACT_NUMBER = /\d\.\d|\d[eE][+-]?\d|\d{16}/;
@@ -61,7 +62,10 @@ export function mayHaveInexactNumbers(text: string): boolean {
  * directly (an envelope's event, a string array) and of theirs. Deeper values are tool arguments and
  * payloads, any JSON. `tree` is the line's syntax tree; `value` (JSON.parse's) is changed in place.
  */
-export function withExactNumbers(tree: JsonTree, value: Record<string, unknown>): Record<string, unknown> {
+export function withExactNumbers(
+  tree: JsonTree,
+  value: Record<string, unknown>,
+): Record<string, unknown> {
   const patch = (node: JsonNode, container: Record<string, unknown> | unknown[], depth: number) => {
     for (let i = 0; i < tree.childCount(node); i++) {
       const child = tree.child(node, i);
@@ -69,10 +73,12 @@ export function withExactNumbers(tree: JsonTree, value: Record<string, unknown>)
       const kind = tree.kind(child);
       if (kind === "number") {
         const raw = tree.text.slice(tree.offset(child), tree.offset(child) + tree.length(child));
-        if (!/^-?\d{1,15}$/.test(raw)) (container as Record<string | number, unknown>)[key] = new RawNumber(raw);
+        if (!/^-?\d{1,15}$/.test(raw))
+          (container as Record<string | number, unknown>)[key] = new RawNumber(raw);
       } else if (depth < 3 && (kind === "object" || kind === "array")) {
         const inner = (container as Record<string | number, unknown>)[key];
-        if (typeof inner === "object" && inner !== null) patch(child, inner as Record<string, unknown>, depth + 1);
+        if (typeof inner === "object" && inner !== null)
+          patch(child, inner as Record<string, unknown>, depth + 1);
       }
     }
   };
@@ -80,7 +86,11 @@ export function withExactNumbers(tree: JsonTree, value: Record<string, unknown>)
   return value;
 }
 
-const PARSE_OPTIONS = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false } as const;
+const PARSE_OPTIONS = {
+  disallowComments: true,
+  allowTrailingComma: false,
+  allowEmptyContent: false,
+} as const;
 
 const ERROR_TEXT: Record<string, string> = {
   InvalidSymbol: "unexpected character",
@@ -134,11 +144,17 @@ export interface Span {
  * value; a path that does not exist (a missing field) gives its nearest existing ancestor. A key
  * written twice is found at its last copy, the one JSON.parse keeps.
  */
-export function locate(tree: JsonTree, path: ReadonlyArray<string | number>, target: "key" | "value"): Span {
+export function locate(
+  tree: JsonTree,
+  path: ReadonlyArray<string | number>,
+  target: "key" | "value",
+): Span {
   const { node, depth } = deepestNode(tree, path);
-  if (target === "key" && depth === path.length && tree.isMember(node)) return { offset: tree.keyOffset(node), length: tree.keyLength(node) };
+  if (target === "key" && depth === path.length && tree.isMember(node))
+    return { offset: tree.keyOffset(node), length: tree.keyLength(node) };
   // A whole object or array, or the parent of a missing field: its opening bracket, not the whole line.
   const kind = tree.kind(node);
-  if (depth < path.length || kind === "object" || kind === "array") return { offset: tree.offset(node), length: 1 };
+  if (depth < path.length || kind === "object" || kind === "array")
+    return { offset: tree.offset(node), length: 1 };
   return { offset: tree.offset(node), length: tree.length(node) };
 }

@@ -23,7 +23,11 @@ export interface LineSink {
   pause?(): Promise<void> | undefined;
 }
 
-export async function readLines(stream: AsyncIterable<Buffer | string>, sink: LineSink, maxLineChars: number): Promise<void> {
+export async function readLines(
+  stream: AsyncIterable<Buffer | string>,
+  sink: LineSink,
+  maxLineChars: number,
+): Promise<void> {
   const decoder = new StringDecoder("utf8");
   const utf8 = new Utf8Check();
   let carry = "";
@@ -33,7 +37,8 @@ export async function readLines(stream: AsyncIterable<Buffer | string>, sink: Li
   let invalidLines: number[] = [];
   const emit = (text: string) => {
     let invalid = false;
-    while (invalidLines.length > 0 && invalidLines[0]! <= lines) invalid = invalidLines.shift() === lines || invalid;
+    while (invalidLines.length > 0 && invalidLines[0]! <= lines)
+      invalid = invalidLines.shift() === lines || invalid;
     lines++;
     sink.line(text, invalid);
   };
@@ -65,8 +70,10 @@ export async function readLines(stream: AsyncIterable<Buffer | string>, sink: Li
     if (typeof chunk === "string") take(chunk);
     else {
       const invalid = utf8.check(chunk);
-      if (invalid.length > 0) invalidLines = [...invalidLines, ...invalid.map((ahead) => lines + ahead)];
-      for (let at = 0; at < chunk.length; at += DECODE_BYTES) take(decoder.write(chunk.subarray(at, at + DECODE_BYTES)));
+      if (invalid.length > 0)
+        invalidLines = [...invalidLines, ...invalid.map((ahead) => lines + ahead)];
+      for (let at = 0; at < chunk.length; at += DECODE_BYTES)
+        take(decoder.write(chunk.subarray(at, at + DECODE_BYTES)));
     }
     const wait = sink.pause?.();
     if (wait) await wait;

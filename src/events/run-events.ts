@@ -45,7 +45,12 @@ export interface RecordingResult {
 export type ByteStream = AsyncIterable<Buffer | string>;
 
 /** Checks one recording read from `stream`. */
-export async function checkRecording(stream: ByteStream, file: string, absolutePath: string, options: EventsRunOptions): Promise<RecordingResult> {
+export async function checkRecording(
+  stream: ByteStream,
+  file: string,
+  absolutePath: string,
+  options: EventsRunOptions,
+): Promise<RecordingResult> {
   const validator = createLineValidator({
     client: options.client,
     file,
@@ -77,11 +82,18 @@ export async function checkRecording(stream: ByteStream, file: string, absoluteP
 }
 
 function byPosition(a: Diagnostic, b: Diagnostic): number {
-  return a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0);
+  return (
+    a.range.start.line - b.range.start.line ||
+    a.range.start.column - b.range.start.column ||
+    (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0)
+  );
 }
 
 /** Opens a named recording; a missing file, a folder or an unreadable file is fatal (exit 2). */
-export async function openRecording(name: string, cwd: string): Promise<{ stream: ByteStream; file: string; absolutePath: string }> {
+export async function openRecording(
+  name: string,
+  cwd: string,
+): Promise<{ stream: ByteStream; file: string; absolutePath: string }> {
   const absolutePath = path.resolve(cwd, name);
   let info;
   try {
@@ -89,7 +101,10 @@ export async function openRecording(name: string, cwd: string): Promise<{ stream
   } catch (error) {
     throw new FatalError(`${quote(name)}: ${describeIoError(error)}`);
   }
-  if (info.isDirectory()) throw new FatalError(`${quote(name)}: is a folder; give recording files (JSONL), or - for standard input`);
+  if (info.isDirectory())
+    throw new FatalError(
+      `${quote(name)}: is a folder; give recording files (JSONL), or - for standard input`,
+    );
   const file = displayFile(cwd, absolutePath);
   // 64 KiB reads (Node's default): bigger chunks cost peak memory and gain no speed here.
   const stream = createReadStream(absolutePath);
@@ -109,7 +124,9 @@ export function formatSummary(results: readonly RecordingResult[]): string {
   const out: string[] = [];
   for (const { file, summary } of results) {
     out.push(`${file}: ${plural(summary.events, "event")} on ${plural(summary.lines, "line")}`);
-    const types = Object.entries(summary.types).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const types = Object.entries(summary.types).sort(
+      (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1),
+    );
     const width = Math.max(0, ...types.map(([type]) => type.length));
     for (const [type, count] of types) out.push(`  ${type.padEnd(width)}  ${count}`);
     const calls = summary.toolCalls.byTerminal;

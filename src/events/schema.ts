@@ -64,19 +64,27 @@ function objectSchema(definition: EventDef, type?: string): Schema {
 
 export function eventsJsonSchema(): Schema {
   const definitions: Schema = {};
-  for (const type of SERVER_EVENT_TYPES) definitions[type] = objectSchema(SERVER_EVENTS[type], type);
+  for (const type of SERVER_EVENT_TYPES)
+    definitions[type] = objectSchema(SERVER_EVENTS[type], type);
   definitions.ServerEvent = {
     description: "Any ServerEvent; `type` selects the fields.",
     type: "object",
     required: ["type"],
     properties: { type: { enum: [...SERVER_EVENT_TYPES] } },
-    allOf: SERVER_EVENT_TYPES.map((type) => ({ if: { properties: { type: { const: type } } }, then: { $ref: `#/definitions/${type}` } })),
+    allOf: SERVER_EVENT_TYPES.map((type) => ({
+      if: { properties: { type: { const: type } } },
+      then: { $ref: `#/definitions/${type}` },
+    })),
   };
   const envelope = objectSchema(GLOBAL_EVENT);
-  (envelope.properties as Schema).event = { $ref: "#/definitions/ServerEvent", description: GLOBAL_EVENT.fields.event.description };
+  (envelope.properties as Schema).event = {
+    $ref: "#/definitions/ServerEvent",
+    description: GLOBAL_EVENT.fields.event.description,
+  };
   definitions.GlobalEvent = envelope;
   definitions.ServerLine = {
-    description: "One line of a server-to-client recording: a ServerEvent (it has `type`) or a GlobalEvent envelope.",
+    description:
+      "One line of a server-to-client recording: a ServerEvent (it has `type`) or a GlobalEvent envelope.",
     if: { type: "object", required: ["type"] },
     then: { $ref: "#/definitions/ServerEvent" },
     else: { $ref: "#/definitions/GlobalEvent" },
@@ -84,7 +92,8 @@ export function eventsJsonSchema(): Schema {
   definitions.ClientMessage = objectSchema(CLIENT_MESSAGE);
   definitions.InboundDataMessage = objectSchema(INBOUND_DATA_MESSAGE, "data");
   definitions.ClientLine = {
-    description: "One line of client-to-server traffic (`caplint events --client`): an InboundDataMessage (it has `type`) or a ClientMessage.",
+    description:
+      "One line of client-to-server traffic (`caplint events --client`): an InboundDataMessage (it has `type`) or a ClientMessage.",
     if: { type: "object", required: ["type"] },
     then: { $ref: "#/definitions/InboundDataMessage" },
     else: { $ref: "#/definitions/ClientMessage" },
@@ -103,6 +112,8 @@ export function eventsJsonSchema(): Schema {
 /** The schema as text, with the exact 64-bit bounds. */
 export function eventsJsonSchemaText(): string {
   return (
-    JSON.stringify(eventsJsonSchema(), null, 2).replaceAll(`"${I64_MIN}"`, "-9223372036854775808").replaceAll(`"${I64_MAX}"`, "9223372036854775807") + "\n"
+    JSON.stringify(eventsJsonSchema(), null, 2)
+      .replaceAll(`"${I64_MIN}"`, "-9223372036854775808")
+      .replaceAll(`"${I64_MAX}"`, "9223372036854775807") + "\n"
   );
 }

@@ -22,7 +22,13 @@ export interface Call {
   session: Session;
 }
 
-const CALL_ENDS: ReadonlyArray<EndedCall["how"]> = ["tool_done", "tool_error", "tool_cancelled", "tool_rejected", "turn end"];
+const CALL_ENDS: ReadonlyArray<EndedCall["how"]> = [
+  "tool_done",
+  "tool_error",
+  "tool_cancelled",
+  "tool_rejected",
+  "turn end",
+];
 
 export interface EndedCall {
   line: number;
@@ -61,7 +67,10 @@ export const MAX_DONE_SESSIONS = 100_000;
  */
 export const MAX_ENDED_IDS = 1_000_000;
 
-export const MEMORY_BOUNDS: Readonly<Record<MemoryBound, number>> = { doneSessions: MAX_DONE_SESSIONS, endedIds: MAX_ENDED_IDS };
+export const MEMORY_BOUNDS: Readonly<Record<MemoryBound, number>> = {
+  doneSessions: MAX_DONE_SESSIONS,
+  endedIds: MAX_ENDED_IDS,
+};
 
 export interface CallStats {
   byTerminal: Record<Terminal | "open" | "open at turn end", number>;
@@ -93,7 +102,16 @@ export class StreamState {
   private readonly endedIds = new IdSet(MAX_ENDED_IDS);
   private readonly agents = new OpenMap<Agent>();
   private readonly boundsReached = new Set<MemoryBound>();
-  readonly stats: CallStats = { byTerminal: { tool_done: 0, tool_error: 0, tool_cancelled: 0, tool_rejected: 0, open: 0, "open at turn end": 0 } };
+  readonly stats: CallStats = {
+    byTerminal: {
+      tool_done: 0,
+      tool_error: 0,
+      tool_cancelled: 0,
+      tool_rejected: 0,
+      open: 0,
+      "open at turn end": 0,
+    },
+  };
   /** The line of the event being read. */
   line = 0;
 
@@ -108,7 +126,11 @@ export class StreamState {
   endedCall(id: Id): EndedCall | undefined {
     const slot = this.ended.find(id);
     if (slot < 0) return undefined;
-    return { line: this.ended.value(slot, 0), how: CALL_ENDS[this.ended.value(slot, 1)]!, startLine: this.ended.value(slot, 2) };
+    return {
+      line: this.ended.value(slot, 0),
+      how: CALL_ENDS[this.ended.value(slot, 1)]!,
+      startLine: this.ended.value(slot, 2),
+    };
   }
 
   /** Whether a call of this id ever ended, its details forgotten or not (up to MAX_ENDED_IDS). */
@@ -155,14 +177,17 @@ export class StreamState {
   /** A `done` of a running sub-agent (it carries the agent's stack_id): the agent's answer, not the end of the user's turn. */
   isSubAgentAnswer(event: JsonObject, session: Session): boolean {
     const stackId = idOf(event.stack_id);
-    if (stackId !== undefined) for (const agent of session.agents.values()) if (agent.stackId === stackId) return true;
+    if (stackId !== undefined)
+      for (const agent of session.agents.values()) if (agent.stackId === stackId) return true;
     return false;
   }
 
   /** Whether the event ends its session's turn: a `done` that is the turn's first, or `error`, `llm_failed`. */
   endsTurn(type: ServerEventType, event: JsonObject, session: Session): boolean {
     if (type === "error" || type === "llm_failed") return true;
-    return type === "done" && session.doneLine === undefined && !this.isSubAgentAnswer(event, session);
+    return (
+      type === "done" && session.doneLine === undefined && !this.isSubAgentAnswer(event, session)
+    );
   }
 
   /** Takes the event in, after the rules listening to it have read the state as it was before it. */
@@ -174,7 +199,12 @@ export class StreamState {
       case "tool_start": {
         const id = idOf(event.tool_call_id);
         if (id === undefined || !this.canStart(id)) return;
-        const call: Call = { id, name: typeof event.name === "string" ? event.name : "", line: this.line, session };
+        const call: Call = {
+          id,
+          name: typeof event.name === "string" ? event.name : "",
+          line: this.line,
+          session,
+        };
         this.calls.set(id, call);
         session.calls.set(id, call);
         return;
@@ -194,13 +224,20 @@ export class StreamState {
       case "agent_start": {
         const agentId = event.agent_id;
         if (typeof agentId !== "string" || this.agents.has(agentId)) return;
-        const agent: Agent = { id: agentId, line: this.line, stackId: idOf(event.stack_id), parentAgentId: event.parent_agent_id, session };
+        const agent: Agent = {
+          id: agentId,
+          line: this.line,
+          stackId: idOf(event.stack_id),
+          parentAgentId: event.parent_agent_id,
+          session,
+        };
         this.agents.set(agentId, agent);
         session.agents.set(agentId, agent);
         return;
       }
       case "agent_done": {
-        const agent = typeof event.agent_id === "string" ? this.agents.get(event.agent_id) : undefined;
+        const agent =
+          typeof event.agent_id === "string" ? this.agents.get(event.agent_id) : undefined;
         if (!agent) return;
         this.agents.delete(agent.id);
         agent.session.agents.delete(agent.id);
@@ -235,7 +272,13 @@ export class StreamState {
   private noteDuration(call: Call, endLine: number, how: string): void {
     const longest = this.stats.longest;
     if (!longest || endLine - call.line > longest.endLine - longest.startLine) {
-      this.stats.longest = { id: String(call.id), name: call.name, startLine: call.line, endLine, how };
+      this.stats.longest = {
+        id: String(call.id),
+        name: call.name,
+        startLine: call.line,
+        endLine,
+        how,
+      };
     }
   }
 

@@ -37,8 +37,10 @@ export function startTraversal(): Traversal {
     on(listeners) {
       for (const [key, listener] of Object.entries(listeners)) {
         if (key === "turnEnd") turnEnd.push(listener as NonNullable<StreamListeners["turnEnd"]>);
-        else if (key === "memoryBound") memoryBound.push(listener as NonNullable<StreamListeners["memoryBound"]>);
-        else if (key === "recordingEnd") recordingEnd.push(listener as NonNullable<StreamListeners["recordingEnd"]>);
+        else if (key === "memoryBound")
+          memoryBound.push(listener as NonNullable<StreamListeners["memoryBound"]>);
+        else if (key === "recordingEnd")
+          recordingEnd.push(listener as NonNullable<StreamListeners["recordingEnd"]>);
         else {
           const forType = byType.get(key);
           if (forType) forType.push(listener as EventListener);

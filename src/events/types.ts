@@ -3,7 +3,13 @@
  * (`import type { ServerEvent } from "caplint"`). Integer ids are JavaScript numbers: ids above
  * 2^53 lose precision in `JSON.parse`, which the validator (reading numbers as written) does not.
  */
-import type { CLIENT_MESSAGE, FieldDef, INBOUND_DATA_MESSAGE, SERVER_EVENTS, ServerEventType } from "./definitions.js";
+import type {
+  CLIENT_MESSAGE,
+  FieldDef,
+  INBOUND_DATA_MESSAGE,
+  SERVER_EVENTS,
+  ServerEventType,
+} from "./definitions.js";
 
 type ValueOf<F extends FieldDef> = F["kind"] extends "int"
   ? number
@@ -25,13 +31,19 @@ type ValueOf<F extends FieldDef> = F["kind"] extends "int"
                 ? unknown[]
                 : unknown;
 
-type RequiredKeys<T extends Record<string, FieldDef>> = { [K in keyof T]: T[K] extends { optional: true } ? never : K }[keyof T];
+type RequiredKeys<T extends Record<string, FieldDef>> = {
+  [K in keyof T]: T[K] extends { optional: true } ? never : K;
+}[keyof T];
 type OptionalKeys<T extends Record<string, FieldDef>> = Exclude<keyof T, RequiredKeys<T>>;
-type Fields<T extends Record<string, FieldDef>> = { [K in RequiredKeys<T>]: ValueOf<T[K]> } & { [K in OptionalKeys<T>]?: ValueOf<T[K]> };
+type Fields<T extends Record<string, FieldDef>> = { [K in RequiredKeys<T>]: ValueOf<T[K]> } & {
+  [K in OptionalKeys<T>]?: ValueOf<T[K]>;
+};
 type Flatten<T> = { [K in keyof T]: T[K] };
 
 /** One ServerEvent of the given type. */
-export type ServerEventOf<T extends ServerEventType> = Flatten<{ type: T } & Fields<(typeof SERVER_EVENTS)[T]["fields"]>>;
+export type ServerEventOf<T extends ServerEventType> = Flatten<
+  { type: T } & Fields<(typeof SERVER_EVENTS)[T]["fields"]>
+>;
 
 /** Any ServerEvent: a union discriminated by `type`. */
 export type ServerEvent = { [T in ServerEventType]: ServerEventOf<T> }[ServerEventType];
@@ -48,6 +60,8 @@ export interface GlobalEvent {
 export type ClientMessage = Flatten<Fields<(typeof CLIENT_MESSAGE)["fields"]>>;
 
 /** A data push from a remote client, in its wire form. */
-export type InboundDataMessage = Flatten<{ type: "data" } & Fields<(typeof INBOUND_DATA_MESSAGE)["fields"]>>;
+export type InboundDataMessage = Flatten<
+  { type: "data" } & Fields<(typeof INBOUND_DATA_MESSAGE)["fields"]>
+>;
 
 export type { ServerEventType } from "./definitions.js";

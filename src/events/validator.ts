@@ -2,13 +2,32 @@
  * The streaming event validator: push lines as they arrive, end() when the recording stops.
  * Each call returns the findings it could decide; nothing is kept per event beyond what is open.
  */
-import { AT_TOP, checkClientLine, checkServerLine, hasIntegerFields, type FieldReport } from "./check-fields.js";
+import {
+  AT_TOP,
+  checkClientLine,
+  checkServerLine,
+  hasIntegerFields,
+  type FieldReport,
+} from "./check-fields.js";
 import { isObject, type JsonObject, type JsonPath } from "./event-values.js";
-import { EVENT_RULES, EVENT_RULES_BY_ID, isStreamRule, type EventMessage, type EventRuleId } from "./rules/index.js";
+import {
+  EVENT_RULES,
+  EVENT_RULES_BY_ID,
+  isStreamRule,
+  type EventMessage,
+  type EventRuleId,
+} from "./rules/index.js";
 import type { EventRuleContext } from "./rules/types.js";
 import type { Diagnostic } from "../core/diagnostics.js";
 import type { RuleMeta } from "../core/lint/rule.js";
-import { RuleRun, type Finding, type FindingFields, type FindingInput, type RunSettings, type Span } from "../core/lint/run-rules.js";
+import {
+  RuleRun,
+  type Finding,
+  type FindingFields,
+  type FindingInput,
+  type RunSettings,
+  type Span,
+} from "../core/lint/run-rules.js";
 import { cutValue, formatMessage, type MessageData } from "../core/messages.js";
 import { quote } from "./text.js";
 import { startTraversal } from "./traversal.js";
@@ -103,7 +122,11 @@ const EVENT_JSON = EVENT_RULES_BY_ID.get("event-json")!;
 
 /** Columns `column` up to `endColumn` of `line`. */
 function lineSpan(line: number, column: number, endColumn: number): Span {
-  return { range: { start: { line, column }, end: { line, column: endColumn } }, offset: 0, length: 0 };
+  return {
+    range: { start: { line, column }, end: { line, column: endColumn } },
+    offset: 0,
+    length: 0,
+  };
 }
 
 export function createLineValidator(options: LineValidatorOptions): LineValidator {
@@ -119,31 +142,47 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
   const run = new RuleRun<LineFinding>({
     settings,
     budget: false,
-    words: (rule, finding) => ({ message: formatMessage(rule, finding.messageId, shortValues(finding.data)) }),
+    words: (rule, finding) => ({
+      message: formatMessage(rule, finding.messageId, shortValues(finding.data)),
+    }),
   });
   /** The recording: a finding without a span is at the key or value of its path in the line being read. */
   const input: FindingInput<LineFinding> = {
     file,
     absolutePath,
     locate(finding) {
-      const span = text === "" ? { offset: 0, length: 1 } : locate(treeOf(), finding.path, finding.target ?? "value");
+      const span =
+        text === ""
+          ? { offset: 0, length: 1 }
+          : locate(treeOf(), finding.path, finding.target ?? "value");
       return lineSpan(lineNumber, span.offset + 1, span.offset + span.length + 1);
     },
   };
 
   /** A finding at `line`, columns `column` up to `endColumn`. */
-  const emit = (rule: RuleMeta, message: EventText, finding: PlacedFinding, line: number, column: number, endColumn: number) =>
-    run.report(rule, { ...finding, ...message, span: lineSpan(line, column, endColumn) }, input);
+  const emit = (
+    rule: RuleMeta,
+    message: EventText,
+    finding: PlacedFinding,
+    line: number,
+    column: number,
+    endColumn: number,
+  ) => run.report(rule, { ...finding, ...message, span: lineSpan(line, column, endColumn) }, input);
 
   /** A finding in the line being read, at the key or value of `path`. */
-  const add = (rule: RuleMeta, message: EventText, finding: PlacedFinding, target: "key" | "value") =>
-    run.report(rule, { ...finding, ...message, target }, input);
+  const add = (
+    rule: RuleMeta,
+    message: EventText,
+    finding: PlacedFinding,
+    target: "key" | "value",
+  ) => run.report(rule, { ...finding, ...message, target }, input);
 
   /** A finding of the line reader or the definitions' walk, which name their rule. */
   const addLineFinding = (report: EventMessage, finding: PlacedFinding, target: "key" | "value") =>
     add(EVENT_RULES_BY_ID.get(report.ruleId)!, report, finding, target);
 
-  const onField = (report: FieldReport) => addLineFinding(report, { hint: report.hint, path: report.path }, report.target);
+  const onField = (report: FieldReport) =>
+    addLineFinding(report, { hint: report.hint, path: report.path }, report.target);
 
   const traversal = startTraversal();
   run.listen(
@@ -161,7 +200,9 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
             relatedLine: finding.relatedLine,
             demote: finding.cut,
             // About an earlier line, whose text is gone: the whole line.
-            ...(finding.line === undefined ? { path: [...eventPath, finding.field] } : { path: [finding.field], span: lineSpan(finding.line, 1, 2) }),
+            ...(finding.line === undefined
+              ? { path: [...eventPath, finding.field] }
+              : { path: [finding.field], span: lineSpan(finding.line, 1, 2) }),
           },
           input,
         ),
@@ -182,22 +223,42 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
     if (invalidUtf8) {
       // Where the decoder put its first replacement character (a real U+FFFD before it would be found first).
       const at = Math.max(0, line.indexOf("\ufffd"));
-      lineFinding({ ruleId: "event-json", messageId: "invalidUtf8" }, "save the recording as UTF-8; a socket's text frames are UTF-8", at, 1);
+      lineFinding(
+        { ruleId: "event-json", messageId: "invalidUtf8" },
+        "save the recording as UTF-8; a socket's text frames are UTF-8",
+        at,
+        1,
+      );
     }
     if (isBlank(line)) return;
     text = line;
     eventPath = AT_TOP;
     if (line.length > MAX_LINE_CHARS) {
       text = "";
-      addLineFinding(overlongLine(line.length), { hint: "split the recording into one event per line", path: [] }, "value");
+      addLineFinding(
+        overlongLine(line.length),
+        { hint: "split the recording into one event per line", path: [] },
+        "value",
+      );
       count("(invalid)");
       return;
     }
     const parsed = parseLine(line);
     if (!parsed.ok) {
       count("(invalid)");
-      const report = { ruleId: "event-json", messageId: "invalidJson", data: { problem: parsed.message } } as const;
-      emit(EVENT_JSON, report, { hint: "each line of a recording is one JSON object", path: [] }, lineNumber, parsed.offset + 1, parsed.offset + 2);
+      const report = {
+        ruleId: "event-json",
+        messageId: "invalidJson",
+        data: { problem: parsed.message },
+      } as const;
+      emit(
+        EVENT_JSON,
+        report,
+        { hint: "each line of a recording is one JSON object", path: [] },
+        lineNumber,
+        parsed.offset + 1,
+        parsed.offset + 2,
+      );
       return;
     }
     if (!isObject(parsed.value)) {
@@ -218,7 +279,8 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
       checkClientLine(value, onField);
       return;
     }
-    if (hasIntegerFields(value) && mayHaveInexactNumbers(line)) value = withExactNumbers(treeOf(), value);
+    if (hasIntegerFields(value) && mayHaveInexactNumbers(line))
+      value = withExactNumbers(treeOf(), value);
     const located = checkServerLine(value, onField);
     if (!located) {
       count("(unknown type)");
@@ -230,8 +292,22 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
   };
 
   /** A finding about the line's text itself, at an offset. */
-  const lineFinding = (report: EventMessage<"event-json">, hint: string, offset: number, length: number, path: JsonPath = [], mild = false) =>
-    emit(EVENT_JSON, report, { hint, path, demote: mild }, lineNumber, offset + 1, offset + length + 1);
+  const lineFinding = (
+    report: EventMessage<"event-json">,
+    hint: string,
+    offset: number,
+    length: number,
+    path: JsonPath = [],
+    mild = false,
+  ) =>
+    emit(
+      EVENT_JSON,
+      report,
+      { hint, path, demote: mild },
+      lineNumber,
+      offset + 1,
+      offset + length + 1,
+    );
 
   /**
    * What JSON.parse accepts silently but the host's parser (serde_json) does not: an escape that is
@@ -241,16 +317,29 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
   const checkWriting = (line: string, value: JsonObject) => {
     const surrogate = loneSurrogateEscape(line);
     if (surrogate >= 0)
-      lineFinding({ ruleId: "event-json", messageId: "loneSurrogate" }, "escape a character outside the BMP as a pair (\\ud83d\\ude00)", surrogate, 6);
+      lineFinding(
+        { ruleId: "event-json", messageId: "loneSurrogate" },
+        "escape a character outside the BMP as a pair (\\ud83d\\ude00)",
+        surrogate,
+        6,
+      );
     if (propertiesWritten(line) === membersKept(value)) return;
     const lineTree = treeOf();
     for (const member of lineTree.repeatedMembers()) {
       const path = lineTree.pathOf(member);
       const key = path[path.length - 1] as string;
-      const own = path.length === 1 || (path.length === 2 && path[0] === "event" && !hasOwnType(value));
+      const own =
+        path.length === 1 || (path.length === 2 && path[0] === "event" && !hasOwnType(value));
       lineFinding(
         own
-          ? { ruleId: "event-json", messageId: "repeatedField", data: { key: quote(key), object: path.length === 1 ? "the event" : "the enveloped event" } }
+          ? {
+              ruleId: "event-json",
+              messageId: "repeatedField",
+              data: {
+                key: quote(key),
+                object: path.length === 1 ? "the event" : "the enveloped event",
+              },
+            }
           : { ruleId: "event-json", messageId: "repeatedKey", data: { key: quote(key) } },
         own ? "write each field once" : "write each key of an object once",
         lineTree.keyOffset(member),
@@ -269,7 +358,14 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
     pushOverlong(chars: number): Diagnostic[] {
       // Counted as a line (so later line numbers stay right) and reported without its text.
       checkLine("", false);
-      emit(EVENT_JSON, overlongLine(chars), { hint: "split the recording into one event per line", path: [] }, lineNumber, 1, 2);
+      emit(
+        EVENT_JSON,
+        overlongLine(chars),
+        { hint: "split the recording into one event per line", path: [] },
+        lineNumber,
+        1,
+        2,
+      );
       return run.take();
     },
     end(): Diagnostic[] {
@@ -277,11 +373,15 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
       // line to read is a capture that failed, not a stream that passed: an empty file or empty stdin
       // must not read "no problems".
       if (Object.keys(types).length === 0) {
-        const content = lineNumber === 0 ? "it is empty" : `only ${plural(lineNumber, "blank line")}`;
+        const content =
+          lineNumber === 0 ? "it is empty" : `only ${plural(lineNumber, "blank line")}`;
         emit(
           EVENT_JSON,
           { messageId: "noEvent", data: { content } },
-          { hint: "record the stream again: each request's events end with done or error", path: [] },
+          {
+            hint: "record the stream again: each request's events end with done or error",
+            path: [],
+          },
           1,
           1,
           2,
@@ -335,7 +435,11 @@ function eventDiagnostic(d: Diagnostic): EventDiagnostic {
 
 /** The finding about a line longer than MAX_LINE_CHARS, which is skipped unread. */
 export function overlongLine(chars: number): EventMessage<"event-json"> {
-  return { ruleId: "event-json", messageId: "lineTooLong", data: { length: chars, limit: MAX_LINE_CHARS } };
+  return {
+    ruleId: "event-json",
+    messageId: "lineTooLong",
+    data: { length: chars, limit: MAX_LINE_CHARS },
+  };
 }
 
 function jsonKind(value: unknown): string {
@@ -386,7 +490,8 @@ function shortValues(data: MessageData | undefined): MessageData | undefined {
   let short: Record<string, unknown> | undefined;
   for (const key of Object.keys(data)) {
     const value = data[key];
-    if (typeof value === "string" && value.length > MAX_SHOWN_VALUE) (short ??= { ...data })[key] = cutValue(value, MAX_SHOWN_VALUE);
+    if (typeof value === "string" && value.length > MAX_SHOWN_VALUE)
+      (short ??= { ...data })[key] = cutValue(value, MAX_SHOWN_VALUE);
   }
   return short ?? data;
 }

@@ -9,7 +9,11 @@
  * `warnings: true`, no finding at all); the failure message lists every finding, one a line.
  */
 import { expect } from "vitest";
-import { createEventValidator, type EventDiagnostic, type EventValidatorOptions } from "./validator.js";
+import {
+  createEventValidator,
+  type EventDiagnostic,
+  type EventValidatorOptions,
+} from "./validator.js";
 import { plural } from "../core/wording.js";
 
 export interface EventStreamMatcherOptions extends EventValidatorOptions {
@@ -18,13 +22,21 @@ export interface EventStreamMatcherOptions extends EventValidatorOptions {
 }
 
 /** Validates a recording given as lines, event objects or one text; the findings in line order. */
-export function validateEventStream(received: unknown, options: EventValidatorOptions = {}): EventDiagnostic[] {
+export function validateEventStream(
+  received: unknown,
+  options: EventValidatorOptions = {},
+): EventDiagnostic[] {
   const validator = createEventValidator(options);
   const findings: EventDiagnostic[] = [];
-  const lines = typeof received === "string" ? [received] : Array.isArray(received) ? received : undefined;
+  const lines =
+    typeof received === "string" ? [received] : Array.isArray(received) ? received : undefined;
   if (!lines)
-    throw new TypeError(`toBeValidEventStream: expected an array of lines or events, or a string, got ${received === null ? "null" : typeof received}`);
-  for (const line of lines) for (const item of validator.push(typeof line === "string" ? line : JSON.stringify(line))) findings.push(item);
+    throw new TypeError(
+      `toBeValidEventStream: expected an array of lines or events, or a string, got ${received === null ? "null" : typeof received}`,
+    );
+  for (const line of lines)
+    for (const item of validator.push(typeof line === "string" ? line : JSON.stringify(line)))
+      findings.push(item);
   for (const item of validator.end()) findings.push(item);
   return findings.sort((a, b) => a.line - b.line || a.column - b.column);
 }

@@ -50,7 +50,9 @@ export async function analyzeApp(
       cwd: target.root,
       env,
       // The app folder: the config search starts there, as `caplint check` run in it does.
-      ...(target.srcTauri === undefined ? { paths: target.paths ?? [] } : { app: target.root, paths: unsavedCapabilityFiles(target.srcTauri, texts) }),
+      ...(target.srcTauri === undefined
+        ? { paths: target.paths ?? [] }
+        : { app: target.root, paths: unsavedCapabilityFiles(target.srcTauri, texts) }),
       manifest: [],
       plugins: [],
       permissions: [],
@@ -61,7 +63,8 @@ export async function analyzeApp(
     };
     const outcome = await session.run(request, changed);
     const [check] = outcome.checks;
-    if (!check || outcome.checks.length > 1) throw new Error(`${target.root}: expected one app to check, found ${outcome.checks.length}`);
+    if (!check || outcome.checks.length > 1)
+      throw new Error(`${target.root}: expected one app to check, found ${outcome.checks.length}`);
     return check;
   });
 }
@@ -69,7 +72,9 @@ export async function analyzeApp(
 /** Buffers in the app's capabilities folder that were never saved: the folder is listed from the disk, so they are named. */
 function unsavedCapabilityFiles(srcTauri: string, texts: ReadonlyMap<string, string>): string[] {
   const folder = path.join(srcTauri, "capabilities") + path.sep;
-  return [...texts.keys()].filter((file) => file.startsWith(folder) && /\.(json|toml)$/.test(file) && !existsSync(file));
+  return [...texts.keys()].filter(
+    (file) => file.startsWith(folder) && /\.(json|toml)$/.test(file) && !existsSync(file),
+  );
 }
 
 /**
@@ -100,13 +105,17 @@ export async function analyzeRecording(
     let total = 0;
     await checkRecording(slices(text, wanted), file, absolutePath, {
       client,
-      severityFor: (ruleId: EventRuleId, absoluteFile: string) => runSettings.severityFor(ruleId, absoluteFile),
+      severityFor: (ruleId: EventRuleId, absoluteFile: string) =>
+        runSettings.severityFor(ruleId, absoluteFile),
       live: (found) => {
         total += found.length;
         for (const finding of found) if (kept.length < limit) kept.push(finding);
       },
     });
-    kept.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column);
+    kept.sort(
+      (a, b) =>
+        a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column,
+    );
     return { diagnostics: kept, total };
   });
 }
@@ -118,7 +127,10 @@ export function analyzeClientConfig(
   workspaceFolder: string,
   env: Readonly<Record<string, string | undefined>>,
 ): Diagnostic[] {
-  return configuredServerProblems(text, absolutePath, relativeFile(workspaceFolder, absolutePath), { env, home: env.HOME ?? homedir() });
+  return configuredServerProblems(text, absolutePath, relativeFile(workspaceFolder, absolutePath), {
+    env,
+    home: env.HOME ?? homedir(),
+  });
 }
 
 /**

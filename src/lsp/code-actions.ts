@@ -3,7 +3,12 @@
  * hint, "limit to desktop platforms" for a desktop-only plugin in a capability that also applies to
  * mobile, and "explain" for the runtime's refusal text pasted in a comment.
  */
-import type { CodeAction, Diagnostic as LspDiagnostic, Range, TextEdit } from "vscode-languageserver/node";
+import type {
+  CodeAction,
+  Diagnostic as LspDiagnostic,
+  Range,
+  TextEdit,
+} from "vscode-languageserver/node";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { Catalog } from "../capabilities/catalog/catalog.js";
 import { explainRefusal } from "../capabilities/commands/explain.js";
@@ -22,7 +27,15 @@ import { CodeActionKind } from "./protocol.js";
  * Official plugins that build for desktop only (the plugins-workspace platform table; `tauri add`
  * puts them in a desktop capability): a capability granting one on android or iOS fails that build.
  */
-const DESKTOP_ONLY = new Set(["autostart", "cli", "global-shortcut", "positioner", "single-instance", "updater", "window-state"]);
+const DESKTOP_ONLY = new Set([
+  "autostart",
+  "cli",
+  "global-shortcut",
+  "positioner",
+  "single-instance",
+  "updater",
+  "window-state",
+]);
 const DESKTOP: readonly string[] = ["linux", "macOS", "windows"];
 
 export interface ActionInput {
@@ -39,8 +52,16 @@ export interface ActionInput {
 export function codeActions(input: ActionInput): CodeAction[] {
   const { uri, buffer, document, range } = input;
   const actions: CodeAction[] = [];
-  const at = (offset: number, length: number): Range => ({ start: buffer.positionAt(offset), end: buffer.positionAt(offset + length) });
-  const edit = (title: string, edits: TextEdit[], diagnostic?: LspDiagnostic, preferred = false): CodeAction => ({
+  const at = (offset: number, length: number): Range => ({
+    start: buffer.positionAt(offset),
+    end: buffer.positionAt(offset + length),
+  });
+  const edit = (
+    title: string,
+    edits: TextEdit[],
+    diagnostic?: LspDiagnostic,
+    preferred = false,
+  ): CodeAction => ({
     title,
     kind: CodeActionKind.QuickFix,
     edit: { changes: { [uri]: edits } },
@@ -51,15 +72,27 @@ export function codeActions(input: ActionInput): CodeAction[] {
     if (!overlaps(toLspRange(finding.range), range)) continue;
     const diagnostic = toLspDiagnostic(finding);
     if (finding.fix) {
-      const edits = finding.fix.edits.map((e) => ({ range: at(e.offset, e.length), newText: e.content }));
+      const edits = finding.fix.edits.map((e) => ({
+        range: at(e.offset, e.length),
+        newText: e.content,
+      }));
       actions.push(edit(`Fix: ${finding.fix.description}`, edits, diagnostic, true));
     }
     for (const suggestion of suggestionsOf(finding.hint)) {
       // The finding's own text is what the suggestion replaces: a quoted value or key keeps its quotes in the file's syntax.
       const written = buffer.getText().slice(finding.offset, finding.offset + finding.length);
       const quoted = written.startsWith('"') || written.startsWith("'");
-      const newText = quoted ? (document?.quoteString(suggestion) ?? JSON.stringify(suggestion)) : suggestion;
-      actions.push(edit(`Replace with "${suggestion}"`, [{ range: at(finding.offset, finding.length), newText }], diagnostic, !finding.fix));
+      const newText = quoted
+        ? (document?.quoteString(suggestion) ?? JSON.stringify(suggestion))
+        : suggestion;
+      actions.push(
+        edit(
+          `Replace with "${suggestion}"`,
+          [{ range: at(finding.offset, finding.length), newText }],
+          diagnostic,
+          !finding.fix,
+        ),
+      );
     }
   }
   if (document?.ok) actions.push(...desktopActions(input, at, edit));
@@ -83,11 +116,21 @@ function desktopActions(
   const { project, document, range } = input;
   const actions: CodeAction[] = [];
   for (const capability of capabilitiesIn(project, document!.absolutePath)) {
-    const platforms = capability.platforms === undefined ? [...TARGETS] : valuesOf(capability.platforms);
+    const platforms =
+      capability.platforms === undefined ? [...TARGETS] : valuesOf(capability.platforms);
     if (!platforms.some((platform) => platform === "android" || platform === "iOS")) continue;
     const desktopOnly = capability.permissions.find((entry) => {
       const located = document!.locate(entry.path);
-      if (!overlaps({ start: input.buffer.positionAt(located.offset), end: input.buffer.positionAt(located.offset + located.length) }, range)) return false;
+      if (
+        !overlaps(
+          {
+            start: input.buffer.positionAt(located.offset),
+            end: input.buffer.positionAt(located.offset + located.length),
+          },
+          range,
+        )
+      )
+        return false;
       const key = Catalog.keyOf(entry.identifier)?.key;
       return key !== undefined && isDesktopOnly(project, key);
     });
@@ -97,9 +140,10 @@ function desktopActions(
     const change = platformsEdit(document!, capability, value);
     if (change)
       actions.push(
-        edit(`Limit capability "${capability.identifier}" to desktop platforms (${Catalog.keyOf(desktopOnly.identifier)!.key} is desktop-only)`, [
-          { range: at(change.offset, change.length), newText: change.content },
-        ]),
+        edit(
+          `Limit capability "${capability.identifier}" to desktop platforms (${Catalog.keyOf(desktopOnly.identifier)!.key} is desktop-only)`,
+          [{ range: at(change.offset, change.length), newText: change.content }],
+        ),
       );
   }
   return actions;
@@ -108,12 +152,21 @@ function desktopActions(
 /** A plugin the app has on desktop only: an official desktop-only plugin, or one its Cargo.toml declares for desktop targets only. */
 function isDesktopOnly(project: Project, key: string): boolean {
   const plugin = project.build?.plugins.get(key);
-  if (plugin) return plugin.presence.android === "no" && plugin.presence.iOS === "no" && plugin.presence.linux !== "no";
+  if (plugin)
+    return (
+      plugin.presence.android === "no" &&
+      plugin.presence.iOS === "no" &&
+      plugin.presence.linux !== "no"
+    );
   return DESKTOP_ONLY.has(key);
 }
 
 /** The edit that sets a capability's `platforms`: its value replaced, or the field added as the object's first. */
-function platformsEdit(document: SourceDocument, capability: Capability, value: string): { offset: number; length: number; content: string } | undefined {
+function platformsEdit(
+  document: SourceDocument,
+  capability: Capability,
+  value: string,
+): { offset: number; length: number; content: string } | undefined {
   const base = capability.source.path;
   if (capability.platforms !== undefined || document.locate([...base, "platforms"]).exact) {
     const located = document.locate([...base, "platforms"]);
@@ -121,7 +174,9 @@ function platformsEdit(document: SourceDocument, capability: Capability, value: 
   }
   if (document.format === "toml") {
     // Top-level keys come before any table: the file's first line is always one of them.
-    return base.length === 0 ? { offset: 0, length: 0, content: `platforms = ${value}\n` } : undefined;
+    return base.length === 0
+      ? { offset: 0, length: 0, content: `platforms = ${value}\n` }
+      : undefined;
   }
   const object = document.locate(base);
   if (!object.exact || document.text[object.offset] !== "{") return undefined;
@@ -138,14 +193,24 @@ function platformsEdit(document: SourceDocument, capability: Capability, value: 
  */
 function explainAction(input: ActionInput): CodeAction | undefined {
   const { buffer, project, range, uri } = input;
-  const line = buffer.getText({ start: { line: range.start.line, character: 0 }, end: { line: range.start.line + 1, character: 0 } }).replace(/\r?\n$/, "");
+  const line = buffer
+    .getText({
+      start: { line: range.start.line, character: 0 },
+      end: { line: range.start.line + 1, character: 0 },
+    })
+    .replace(/\r?\n$/, "");
   const comment = /^(\s*)(#|\/\/)\s?(.*)$/.exec(line);
   if (!comment) return undefined;
   const refusal = parseRefusal(comment[3]!);
   if (!refusal) return undefined;
   let answer: string;
   try {
-    answer = explainRefusal(project, refusal, { groups: resolvePlatformGroups(project, TARGETS), asked: [...TARGETS] }, NO_PAINT);
+    answer = explainRefusal(
+      project,
+      refusal,
+      { groups: resolvePlatformGroups(project, TARGETS), asked: [...TARGETS] },
+      NO_PAINT,
+    );
   } catch (error) {
     answer = error instanceof Error ? error.message : String(error);
   }
@@ -160,13 +225,22 @@ function explainAction(input: ActionInput): CodeAction | undefined {
     kind: CodeActionKind.QuickFix,
     edit: {
       changes: {
-        [uri]: [{ range: { start: { line: range.start.line + 1, character: 0 }, end: { line: range.start.line + 1, character: 0 } }, newText: `${text}\n` }],
+        [uri]: [
+          {
+            range: {
+              start: { line: range.start.line + 1, character: 0 },
+              end: { line: range.start.line + 1, character: 0 },
+            },
+            newText: `${text}\n`,
+          },
+        ],
       },
     },
   };
 }
 
 function overlaps(a: Range, b: Range): boolean {
-  const before = (x: Range["start"], y: Range["start"]) => x.line < y.line || (x.line === y.line && x.character <= y.character);
+  const before = (x: Range["start"], y: Range["start"]) =>
+    x.line < y.line || (x.line === y.line && x.character <= y.character);
   return before(a.start, b.end) && before(b.start, a.end);
 }

@@ -12,18 +12,30 @@ import { parsePositiveInteger } from "../core/options.js";
 export function registerLsp(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   program
     .command("lsp")
-    .description("run the language server for editors (diagnostics, completion, hover, quick fixes, definitions)")
+    .description(
+      "run the language server for editors (diagnostics, completion, hover, quick fixes, definitions)",
+    )
     .option("--stdio", "speak LSP over standard input and output (the only transport)")
-    .addOption(new Option("--max-message-size <bytes>", "largest message read from the client, in bytes (default 64 MiB)").argParser(parsePositiveInteger))
+    .addOption(
+      new Option(
+        "--max-message-size <bytes>",
+        "largest message read from the client, in bytes (default 64 MiB)",
+      ).argParser(parsePositiveInteger),
+    )
     .action(async (options: { stdio?: boolean; maxMessageSize?: number }) => {
-      if (!options.stdio) throw new UsageError("lsp: give --stdio (caplint lsp --stdio), as editors' clients start it");
+      if (!options.stdio)
+        throw new UsageError(
+          "lsp: give --stdio (caplint lsp --stdio), as editors' clients start it",
+        );
       const { runLanguageServer } = await import("./server.js");
       const code = await runLanguageServer({
         input: process.stdin,
         output: process.stdout,
         errors: process.stderr,
         env: io.env ?? process.env,
-        ...(options.maxMessageSize === undefined ? {} : { maxMessageBytes: options.maxMessageSize }),
+        ...(options.maxMessageSize === undefined
+          ? {}
+          : { maxMessageBytes: options.maxMessageSize }),
       });
       setExitCode(code);
       // Standard input would keep the process alive after `exit`.

@@ -11,19 +11,39 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import { Catalog } from "../capabilities/catalog/catalog.js";
 import { APP_KEY } from "../capabilities/catalog/types.js";
 import type { Project } from "../capabilities/load/project.js";
-import { CAPABILITY_FIELDS, PERMISSION_ENTRY_FIELDS, REMOTE_FIELDS } from "../capabilities/model/capability.js";
+import {
+  CAPABILITY_FIELDS,
+  PERMISSION_ENTRY_FIELDS,
+  REMOTE_FIELDS,
+} from "../capabilities/model/capability.js";
 import { TARGETS } from "../capabilities/model/types.js";
 import { expandPermission } from "../capabilities/queries/permissions.js";
 import { CompletionItemKind, MarkupKind } from "./protocol.js";
 import { appHasPlugin, appLabels } from "./places.js";
-import { fieldKey, inlineValue, quoteString, syntaxOf, type Syntax } from "../core/source/syntax.js";
+import {
+  fieldKey,
+  inlineValue,
+  quoteString,
+  syntaxOf,
+  type Syntax,
+} from "../core/source/syntax.js";
 import { grantCounts } from "../capabilities/queries/permissions.js";
 
 type JsoncParser = typeof import("jsonc-parser");
 
 export type Slot =
-  | { kind: "permission" | "window" | "webview" | "platform"; replace: { offset: number; length: number }; quoted: boolean }
-  | { kind: "field"; object: "capability" | "remote" | "entry"; replace: { offset: number; length: number }; quoted: boolean; present: string[] };
+  | {
+      kind: "permission" | "window" | "webview" | "platform";
+      replace: { offset: number; length: number };
+      quoted: boolean;
+    }
+  | {
+      kind: "field";
+      object: "capability" | "remote" | "entry";
+      replace: { offset: number; length: number };
+      quoted: boolean;
+      present: string[];
+    };
 
 /** What the cursor at `offset` is writing, or undefined where caplint has nothing to offer. */
 export function slotAt(document: TextDocument, offset: number): Slot | undefined {
@@ -34,7 +54,8 @@ export function slotAt(document: TextDocument, offset: number): Slot | undefined
 /** The capability-relative path: a wrapped file's `capabilities` and the app config's inline capabilities are stripped. */
 function capabilityPath(path: ReadonlyArray<string | number>): Array<string | number> | undefined {
   if (path[0] === "capabilities") return path.length >= 2 ? path.slice(2) : undefined;
-  if (path[0] === "app" && path[1] === "security" && path[2] === "capabilities") return path.length >= 4 ? path.slice(4) : undefined;
+  if (path[0] === "app" && path[1] === "security" && path[2] === "capabilities")
+    return path.length >= 4 ? path.slice(4) : undefined;
   return [...path];
 }
 
@@ -44,9 +65,12 @@ function jsonSlot(text: string, offset: number): Slot | undefined {
   const path = capabilityPath(location.path);
   if (!path) return undefined;
   const node = location.previousNode;
-  const inString = node?.type === "string" && offset > node.offset && offset <= node.offset + node.length;
+  const inString =
+    node?.type === "string" && offset > node.offset && offset <= node.offset + node.length;
   const closed = inString && node.length > 1 && text[node.offset + node.length - 1] === '"';
-  const replace = inString ? { offset: node.offset + 1, length: Math.max(0, node.length - 1 - (closed ? 1 : 0)) } : { offset, length: 0 };
+  const replace = inString
+    ? { offset: node.offset + 1, length: Math.max(0, node.length - 1 - (closed ? 1 : 0)) }
+    : { offset, length: 0 };
   if (location.isAtPropertyKey) {
     const parent = path.slice(0, -1);
     const object =
@@ -60,16 +84,26 @@ function jsonSlot(text: string, offset: number): Slot | undefined {
     if (!object) return undefined;
     const tree = jsonc.parseTree(text);
     const container = tree && jsonc.findNodeAtLocation(tree, location.path.slice(0, -1));
-    const present = container?.type === "object" ? (container.children ?? []).map((member) => String(member.children?.[0]?.value)) : [];
+    const present =
+      container?.type === "object"
+        ? (container.children ?? []).map((member) => String(member.children?.[0]?.value))
+        : [];
     return { kind: "field", object, replace, quoted: inString, present };
   }
   return valueSlot(path, replace, inString);
 }
 
-function valueSlot(path: Array<string | number>, replace: { offset: number; length: number }, quoted: boolean): Slot | undefined {
+function valueSlot(
+  path: Array<string | number>,
+  replace: { offset: number; length: number },
+  quoted: boolean,
+): Slot | undefined {
   const [field, index, inner] = path;
   const item = typeof index === "number" && path.length === 2;
-  if (field === "permissions" && (item || (typeof index === "number" && inner === "identifier" && path.length === 3)))
+  if (
+    field === "permissions" &&
+    (item || (typeof index === "number" && inner === "identifier" && path.length === 3))
+  )
     return { kind: "permission", replace, quoted };
   if (field === "windows" && item) return { kind: "window", replace, quoted };
   if (field === "webviews" && item) return { kind: "webview", replace, quoted };
@@ -88,19 +122,39 @@ function tomlSlot(text: string, offset: number): Slot | undefined {
   const headers = [...before.matchAll(/^\s*\[\[?\s*([\w.-]+)\s*\]\]?\s*(#.*)?$/gm)];
   const table = headers.at(-1)?.[1];
   const quote = openQuote(line);
-  const replace = quote === undefined ? { offset, length: 0 } : { offset: lineStart + quote + 1, length: line.length - quote - 1 };
+  const replace =
+    quote === undefined
+      ? { offset, length: 0 }
+      : { offset: lineStart + quote + 1, length: line.length - quote - 1 };
   const keyTyped = /^\s*([A-Za-z_-]*)$/.exec(line);
   if (keyTyped) {
-    const object = table === undefined ? "capability" : table === "remote" ? "remote" : table === "permissions" ? "entry" : undefined;
+    const object =
+      table === undefined
+        ? "capability"
+        : table === "remote"
+          ? "remote"
+          : table === "permissions"
+            ? "entry"
+            : undefined;
     if (!object) return undefined;
     const scope = text.slice(headers.at(-1)?.index ?? 0);
     const present = [...scope.matchAll(/^\s*([A-Za-z_-]+)\s*=/gm)].map((m) => m[1]!);
-    return { kind: "field", object, replace: { offset: lineStart + line.length - keyTyped[1]!.length, length: keyTyped[1]!.length }, quoted: false, present };
+    return {
+      kind: "field",
+      object,
+      replace: {
+        offset: lineStart + line.length - keyTyped[1]!.length,
+        length: keyTyped[1]!.length,
+      },
+      quoted: false,
+      present,
+    };
   }
   const key = assignmentKey(before);
   if (key === undefined) return undefined;
   const quoted = quote !== undefined;
-  if (table === "permissions" && key === "identifier") return { kind: "permission", replace, quoted };
+  if (table === "permissions" && key === "identifier")
+    return { kind: "permission", replace, quoted };
   if (table !== undefined && table !== "remote") return undefined;
   return valueSlot([key, 0], replace, quoted);
 }
@@ -127,7 +181,9 @@ function assignmentKey(before: string): string | undefined {
     if (ch === "]") depth++;
     else if (ch === "[") {
       if (depth === 0) {
-        const key = /([A-Za-z_-]+)\s*=\s*$/.exec(before.slice(before.lastIndexOf("\n", i - 1) + 1, i));
+        const key = /([A-Za-z_-]+)\s*=\s*$/.exec(
+          before.slice(before.lastIndexOf("\n", i - 1) + 1, i),
+        );
         return key?.[1];
       }
       depth--;
@@ -155,15 +211,34 @@ const FIELD_DOCS: Record<string, string> = {
 
 /** A field's documentation, its example in the file's own syntax. */
 function fieldDoc(field: string, syntax: Syntax): string {
-  return (FIELD_DOCS[field] ?? "").replace("{{example}}", inlineValue({ urls: ["https://*.example.com"] }, syntax));
+  return (FIELD_DOCS[field] ?? "").replace(
+    "{{example}}",
+    inlineValue({ urls: ["https://*.example.com"] }, syntax),
+  );
 }
 
-export function completionItems(slot: Slot, document: TextDocument, project: Project | undefined): CompletionItem[] {
-  const range: Range = { start: document.positionAt(slot.replace.offset), end: document.positionAt(slot.replace.offset + slot.replace.length) };
+export function completionItems(
+  slot: Slot,
+  document: TextDocument,
+  project: Project | undefined,
+): CompletionItem[] {
+  const range: Range = {
+    start: document.positionAt(slot.replace.offset),
+    end: document.positionAt(slot.replace.offset + slot.replace.length),
+  };
   const syntax = syntaxOf(document.uri);
   // Typed outside quotes, the item brings its own: a TOML key is written bare when it can be.
-  const written = (label: string) => (slot.quoted ? label : slot.kind === "field" ? fieldKey(label, syntax) : quoteString(label, syntax));
-  const item = (label: string, kind: CompletionItemKind, extra: Partial<CompletionItem> = {}): CompletionItem => ({
+  const written = (label: string) =>
+    slot.quoted
+      ? label
+      : slot.kind === "field"
+        ? fieldKey(label, syntax)
+        : quoteString(label, syntax);
+  const item = (
+    label: string,
+    kind: CompletionItemKind,
+    extra: Partial<CompletionItem> = {},
+  ): CompletionItem => ({
     label,
     kind,
     textEdit: { range, newText: written(label) },
@@ -172,19 +247,34 @@ export function completionItems(slot: Slot, document: TextDocument, project: Pro
   });
   switch (slot.kind) {
     case "field": {
-      const fields = slot.object === "capability" ? CAPABILITY_FIELDS : slot.object === "remote" ? REMOTE_FIELDS : PERMISSION_ENTRY_FIELDS;
+      const fields =
+        slot.object === "capability"
+          ? CAPABILITY_FIELDS
+          : slot.object === "remote"
+            ? REMOTE_FIELDS
+            : PERMISSION_ENTRY_FIELDS;
       return fields
         .filter((field) => !slot.present.includes(field))
-        .map((field) => item(field, CompletionItemKind.Field, { documentation: markdown(fieldDoc(field, syntax)) }));
+        .map((field) =>
+          item(field, CompletionItemKind.Field, {
+            documentation: markdown(fieldDoc(field, syntax)),
+          }),
+        );
     }
     case "platform":
       return TARGETS.map((platform) => item(platform, CompletionItemKind.EnumMember));
     case "window":
     case "webview":
-      return project ? appLabels(project).map((label) => item(label, CompletionItemKind.Value, { detail: `${slot.kind} label` })) : [];
+      return project
+        ? appLabels(project).map((label) =>
+            item(label, CompletionItemKind.Value, { detail: `${slot.kind} label` }),
+          )
+        : [];
     case "permission":
       return project
-        ? permissionItems(project).map(({ identifier, detail, documentation }) => item(identifier, CompletionItemKind.Value, { detail, documentation }))
+        ? permissionItems(project).map(({ identifier, detail, documentation }) =>
+            item(identifier, CompletionItemKind.Value, { detail, documentation }),
+          )
         : [];
   }
 }
@@ -208,15 +298,21 @@ function permissionItems(project: Project): PermissionItem[] {
     if (!parts || !appHasPlugin(project, parts.key)) continue;
     const found = catalog.lookupTopLevel(parts.key, parts.base);
     if (!found) continue;
-    const description = found.kind === "permission" ? (found.permission.description ?? "") : (found.set?.description ?? "");
+    const description =
+      found.kind === "permission"
+        ? (found.permission.description ?? "")
+        : (found.set?.description ?? "");
     const { allows, denies } = expandPermission(catalog, "linux", identifier);
     const locked = parts.key === APP_KEY ? undefined : catalog.lockedVersionOf(parts.key);
-    const what = found.kind === "permission" ? "permission" : found.kind === "set" ? "set" : "default set";
+    const what =
+      found.kind === "permission" ? "permission" : found.kind === "set" ? "set" : "default set";
     const lines = [
       description,
       allows.length ? `**Allows:** ${commandList(allows)}` : "",
       denies.length ? `**Denies:** ${commandList(denies)}` : "",
-      found.kind !== "permission" && found.set ? `**Expands to:** ${found.set.permissions.map((p) => `\`${p}\``).join(", ")}` : "",
+      found.kind !== "permission" && found.set
+        ? `**Expands to:** ${found.set.permissions.map((p) => `\`${p}\``).join(", ")}`
+        : "",
     ].filter(Boolean);
     items.push({
       identifier,
@@ -230,7 +326,9 @@ function permissionItems(project: Project): PermissionItem[] {
 
 export function commandList(commands: readonly string[], max = 12): string {
   const shown = commands.slice(0, max).map((command) => `\`${command}\``);
-  return commands.length > max ? `${shown.join(", ")} and ${commands.length - max} more` : shown.join(", ");
+  return commands.length > max
+    ? `${shown.join(", ")} and ${commands.length - max} more`
+    : shown.join(", ");
 }
 
 export function markdown(value: string): MarkupContent {

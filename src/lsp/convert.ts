@@ -10,7 +10,10 @@ import { docsUrl } from "../core/tool.js";
 import { DiagnosticSeverity } from "./protocol.js";
 
 export function toLspRange(range: Range): LspRange {
-  return { start: { line: range.start.line - 1, character: range.start.column - 1 }, end: { line: range.end.line - 1, character: range.end.column - 1 } };
+  return {
+    start: { line: range.start.line - 1, character: range.start.column - 1 },
+    end: { line: range.end.line - 1, character: range.end.column - 1 },
+  };
 }
 
 const SEVERITIES: Record<Severity, DiagnosticSeverity> = {
@@ -28,7 +31,11 @@ export interface FindingData {
 }
 
 export function toLspDiagnostic(d: Diagnostic): LspDiagnostic {
-  const data: FindingData = { ruleId: d.ruleId, ...(d.messageId ? { messageId: d.messageId } : {}), ...(d.hint ? { hint: d.hint } : {}) };
+  const data: FindingData = {
+    ruleId: d.ruleId,
+    ...(d.messageId ? { messageId: d.messageId } : {}),
+    ...(d.hint ? { hint: d.hint } : {}),
+  };
   return {
     range: toLspRange(d.range),
     severity: SEVERITIES[d.severity],

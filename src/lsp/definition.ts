@@ -37,19 +37,33 @@ export class VirtualDocuments {
   }
 }
 
-export async function definitionOf(project: Project, identifier: string, virtual: VirtualDocuments): Promise<Location | undefined> {
+export async function definitionOf(
+  project: Project,
+  identifier: string,
+  virtual: VirtualDocuments,
+): Promise<Location | undefined> {
   const parts = Catalog.keyOf(identifier);
   if (!parts) return undefined;
   const { key, base } = parts;
   const found = project.catalog.lookupTopLevel(key, base);
   const provenance = project.catalog.provenanceOf(key);
   if (!found || !provenance) return undefined;
-  const name = found.kind === "permission" ? found.permission.identifier : found.kind === "set" ? found.set.identifier : "default";
+  const name =
+    found.kind === "permission"
+      ? found.permission.identifier
+      : found.kind === "set"
+        ? found.set.identifier
+        : "default";
   switch (provenance.origin) {
     case "manifest": {
       const document = project.manifestDocuments.find((d) => d.file === provenance.file);
-      const manifestKey = Object.keys((document?.value as Record<string, unknown>) ?? {}).find((k) => k === key || Catalog.keyOf(`${k}:x`)?.key === key) ?? key;
-      return document ? locationIn(document, manifestPath(manifestKey, found.kind, name)) : undefined;
+      const manifestKey =
+        Object.keys((document?.value as Record<string, unknown>) ?? {}).find(
+          (k) => k === key || Catalog.keyOf(`${k}:x`)?.key === key,
+        ) ?? key;
+      return document
+        ? locationIn(document, manifestPath(manifestKey, found.kind, name))
+        : undefined;
     }
     case "builtin": {
       const manifest = project.catalog.get(key);
@@ -59,41 +73,78 @@ export async function definitionOf(project: Project, identifier: string, virtual
       const text = `${JSON.stringify(manifest, null, 2)}\n`;
       virtual.add(uri, text);
       const document = SourceDocument.parse(uri, uri, text, "json");
-      return { uri, range: toLspRange(document.locate(builtinPath(found.kind, name), found.kind === "default" ? "key" : "value").range) };
+      return {
+        uri,
+        range: toLspRange(
+          document.locate(builtinPath(found.kind, name), found.kind === "default" ? "key" : "value")
+            .range,
+        ),
+      };
     }
     default: {
       // A set remembers the definition the build uses (the last of its files), read with open buffers.
-      if (found.kind === "set" && found.set.definedIn !== undefined && found.set.definedAtIndex !== undefined) {
-        const document = project.permissionDocuments.find((d) => d.absolutePath === found.set.definedIn);
-        if (document?.ok) return locationIn(document, ["set", found.set.definedAtIndex, "identifier"]);
+      if (
+        found.kind === "set" &&
+        found.set.definedIn !== undefined &&
+        found.set.definedAtIndex !== undefined
+      ) {
+        const document = project.permissionDocuments.find(
+          (d) => d.absolutePath === found.set.definedIn,
+        );
+        if (document?.ok)
+          return locationIn(document, ["set", found.set.definedAtIndex, "identifier"]);
       }
       if (!provenance.file) return undefined;
       const source = path.resolve(project.cwd, provenance.file);
-      return (await inPermissionFiles(source, found.kind, name)) ?? (await inBuildScript(project, source, name));
+      return (
+        (await inPermissionFiles(source, found.kind, name)) ??
+        (await inBuildScript(project, source, name))
+      );
     }
   }
 }
 
 function manifestPath(key: string, kind: "default" | "set" | "permission", name: string): JsonPath {
-  return kind === "default" ? [key, "default_permission"] : kind === "set" ? [key, "permission_sets", name] : [key, "permissions", name];
+  return kind === "default"
+    ? [key, "default_permission"]
+    : kind === "set"
+      ? [key, "permission_sets", name]
+      : [key, "permissions", name];
 }
 
 function builtinPath(kind: "default" | "set" | "permission", name: string): JsonPath {
-  return kind === "default" ? ["default_permission"] : kind === "set" ? ["permission_sets", name] : ["permissions", name, "identifier"];
+  return kind === "default"
+    ? ["default_permission"]
+    : kind === "set"
+      ? ["permission_sets", name]
+      : ["permissions", name, "identifier"];
 }
 
 function locationIn(document: SourceDocument, at: JsonPath): Location {
-  return { uri: pathToFileURL(document.absolutePath).href, range: toLspRange(document.locate(at).range) };
+  return {
+    uri: pathToFileURL(document.absolutePath).href,
+    range: toLspRange(document.locate(at).range),
+  };
 }
 
 /** The `[[permission]]`, `[[set]]` or `[default]` that defines the name, in a permission folder's files. */
-async function inPermissionFiles(source: string, kind: "default" | "set" | "permission", name: string): Promise<Location | undefined> {
+async function inPermissionFiles(
+  source: string,
+  kind: "default" | "set" | "permission",
+  name: string,
+): Promise<Location | undefined> {
   if ((await pathKind(source)) !== "directory") return undefined;
   const { files } = await walk(source, [".toml", ".json"], HOST_FOLDER_WALK);
   for (const file of files.sort()) {
     const read = readTextFile(file, MAX_BYTES);
     if (!read.ok) continue;
-    const document = SourceDocument.parse(file, file, read.text, file.endsWith(".toml") ? "toml" : "json", parseToml);
+    const document = SourceDocument.parse(
+      file,
+      file,
+      read.text,
+      file.endsWith(".toml") ? "toml" : "json",
+      parseToml,
+    );
     const value = document.value as Record<string, unknown> | undefined;
     if (!document.ok || typeof value !== "object" || value === null) continue;
     if (kind === "default") {
@@ -102,7 +153,12 @@ async function inPermissionFiles(source: string, kind: "default" | "set" | "perm
     }
     const list = value[kind];
     if (!Array.isArray(list)) continue;
-    const index = list.findIndex((item) => typeof item === "object" && item !== null && (item as { identifier?: unknown }).identifier === name);
+    const index = list.findIndex(
+      (item) =>
+        typeof item === "object" &&
+        item !== null &&
+        (item as { identifier?: unknown }).identifier === name,
+    );
     if (index >= 0) return locationIn(document, [kind, index, "identifier"]);
   }
   return undefined;
@@ -113,7 +169,11 @@ async function inPermissionFiles(source: string, kind: "default" | "set" | "perm
  * name where a build script lists it: the one named as the source, the plugin crate's next to its
  * permissions folder, then the app's.
  */
-async function inBuildScript(project: Project, source: string, name: string): Promise<Location | undefined> {
+async function inBuildScript(
+  project: Project,
+  source: string,
+  name: string,
+): Promise<Location | undefined> {
   const command = /^(allow|deny)-(.+)$/.exec(name)?.[2]?.replace(/-/g, "_");
   if (!command) return undefined;
   const scripts = [
@@ -133,5 +193,8 @@ function commandIn(file: string, command: string): Location | undefined {
   const at = read.text.indexOf(`"${command}"`);
   if (at < 0) return undefined;
   const lines = new LineIndex(read.text);
-  return { uri: pathToFileURL(file).href, range: toLspRange({ start: lines.position(at), end: lines.position(at + command.length + 2) }) };
+  return {
+    uri: pathToFileURL(file).href,
+    range: toLspRange({ start: lines.position(at), end: lines.position(at + command.length + 2) }),
+  };
 }

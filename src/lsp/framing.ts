@@ -47,7 +47,8 @@ export class BoundedMessageReader extends AbstractMessageReader {
 
   listen(given: DataCallback): Disposable {
     const callback = this.gate ? this.gate.filter(given) : given;
-    const data = (chunk: Buffer | string) => this.take(typeof chunk === "string" ? Buffer.from(chunk) : chunk, callback);
+    const data = (chunk: Buffer | string) =>
+      this.take(typeof chunk === "string" ? Buffer.from(chunk) : chunk, callback);
     const close = () => this.fireClose();
     const error = (cause: unknown) => this.fireError(cause);
     this.input.on("data", data);
@@ -73,7 +74,8 @@ export class BoundedMessageReader extends AbstractMessageReader {
         const head = this.peek(MAX_HEADER_BYTES + HEADER_END.length);
         const end = head.indexOf(HEADER_END);
         if (end < 0) {
-          if (this.buffered > MAX_HEADER_BYTES) this.stop(`a message's headers are longer than ${MAX_HEADER_BYTES} bytes`);
+          if (this.buffered > MAX_HEADER_BYTES)
+            this.stop(`a message's headers are longer than ${MAX_HEADER_BYTES} bytes`);
           return;
         }
         const length = this.contentLength(head.subarray(0, end).toString("latin1"));
@@ -106,14 +108,21 @@ export class BoundedMessageReader extends AbstractMessageReader {
     for (const line of headers.split("\r\n")) {
       const colon = line.indexOf(":");
       if (colon <= 0) return void this.stop(`a message header is not "Name: value"`);
-      if (line.slice(0, colon).trim().toLowerCase() === "content-length") lengths.push(line.slice(colon + 1).trim());
+      if (line.slice(0, colon).trim().toLowerCase() === "content-length")
+        lengths.push(line.slice(colon + 1).trim());
     }
-    if (lengths.length !== 1) return void this.stop(`a message has ${lengths.length === 0 ? "no" : lengths.length} Content-Length headers (one is required)`);
+    if (lengths.length !== 1)
+      return void this.stop(
+        `a message has ${lengths.length === 0 ? "no" : lengths.length} Content-Length headers (one is required)`,
+      );
     const value = lengths[0]!;
-    if (!/^\d{1,16}$/.test(value)) return void this.stop("a message's Content-Length is not a number of bytes");
+    if (!/^\d{1,16}$/.test(value))
+      return void this.stop("a message's Content-Length is not a number of bytes");
     const length = Number(value);
     if (length > this.maxMessageBytes)
-      return void this.stop(`a message of ${length} bytes is over the limit of ${this.maxMessageBytes} bytes (raise it with --max-message-size)`);
+      return void this.stop(
+        `a message of ${length} bytes is over the limit of ${this.maxMessageBytes} bytes (raise it with --max-message-size)`,
+      );
     return length;
   }
 
@@ -161,13 +170,29 @@ export class ClientGate {
     return (message) => {
       const request = message as { id?: unknown; method?: unknown; params?: unknown };
       const method = typeof request.method === "string" ? request.method : undefined;
-      const isRequest = method !== undefined && (typeof request.id === "number" || typeof request.id === "string");
+      const isRequest =
+        method !== undefined && (typeof request.id === "number" || typeof request.id === "string");
       if (method === "initialize" && this.initialized) {
-        if (isRequest) this.refuse(request.id as number | string, INVALID_REQUEST, "initialize: the server is already initialized");
+        if (isRequest)
+          this.refuse(
+            request.id as number | string,
+            INVALID_REQUEST,
+            "initialize: the server is already initialized",
+          );
         return;
       }
-      if (!this.initialized && method !== undefined && method !== "initialize" && method !== "exit") {
-        if (isRequest) this.refuse(request.id as number | string, SERVER_NOT_INITIALIZED, `${method}: the server is not initialized (send initialize first)`);
+      if (
+        !this.initialized &&
+        method !== undefined &&
+        method !== "initialize" &&
+        method !== "exit"
+      ) {
+        if (isRequest)
+          this.refuse(
+            request.id as number | string,
+            SERVER_NOT_INITIALIZED,
+            `${method}: the server is not initialized (send initialize first)`,
+          );
         return;
       }
       if (method === "initialize") this.initialized = true;
@@ -189,8 +214,15 @@ export class ClientGate {
       write: (message) => {
         const notification = message as { method?: string; params?: { uri?: unknown } };
         const uri = notification.params?.uri;
-        if (notification.method === "textDocument/publishDiagnostics" && typeof uri === "string" && this.spelled.has(uri))
-          return writer.write({ ...notification, params: { ...notification.params, uri: this.spelled.get(uri) } } as unknown as Message);
+        if (
+          notification.method === "textDocument/publishDiagnostics" &&
+          typeof uri === "string" &&
+          this.spelled.has(uri)
+        )
+          return writer.write({
+            ...notification,
+            params: { ...notification.params, uri: this.spelled.get(uri) },
+          } as unknown as Message);
         return writer.write(message);
       },
     };
@@ -201,13 +233,16 @@ export class ClientGate {
     if (!document || typeof document.uri !== "string") return;
     const given = document.uri;
     const canonical = canonicalUri(given);
-    if (method === "textDocument/didOpen" && !this.spelled.has(canonical)) this.spelled.set(canonical, given);
+    if (method === "textDocument/didOpen" && !this.spelled.has(canonical))
+      this.spelled.set(canonical, given);
     if (method === "textDocument/didClose") this.spelled.delete(canonical);
     document.uri = canonical;
   }
 
   private refuse(id: number | string, code: number, message: string): void {
-    void this.writer.write({ jsonrpc: "2.0", id, error: { code, message } } as Message).catch(() => {});
+    void this.writer
+      .write({ jsonrpc: "2.0", id, error: { code, message } } as Message)
+      .catch(() => {});
   }
 }
 

@@ -11,8 +11,17 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import { resolveAll } from "../capabilities/engine/index.js";
 import type { Project } from "../capabilities/load/project.js";
 import { TARGETS, type Capability } from "../capabilities/model/types.js";
-import { frontendAccess, hasFrontend, type CallJudgement, type FrontendAccess } from "../capabilities/queries/frontend-access.js";
-import { callText, permissionEntryText, refusalReason } from "../capabilities/rules/support/frontend.js";
+import {
+  frontendAccess,
+  hasFrontend,
+  type CallJudgement,
+  type FrontendAccess,
+} from "../capabilities/queries/frontend-access.js";
+import {
+  callText,
+  permissionEntryText,
+  refusalReason,
+} from "../capabilities/rules/support/frontend.js";
 import type { SourceDocument } from "../core/source/document.js";
 import { documentOf } from "./places.js";
 import { CodeActionKind } from "./protocol.js";
@@ -23,24 +32,54 @@ const judged = new WeakMap<Project, FrontendAccess | undefined>();
 export function judgedCalls(project: Project): FrontendAccess | undefined {
   if (judged.has(project)) return judged.get(project);
   const access = hasFrontend(project)
-    ? frontendAccess(project, resolveAll({ capabilities: project.activeCapabilities, catalog: project.catalog, platforms: TARGETS }))
+    ? frontendAccess(
+        project,
+        resolveAll({
+          capabilities: project.activeCapabilities,
+          catalog: project.catalog,
+          platforms: TARGETS,
+        }),
+      )
     : undefined;
   judged.set(project, access);
   return access;
 }
 
 /** The judgements of the calls in `file` whose text overlaps offsets `from`..`to`. */
-export function judgementsAt(project: Project, file: string, from: number, to: number): CallJudgement[] {
-  return (judgedCalls(project)?.judgements ?? []).filter(({ call }) => call.file === file && call.start <= to && from <= call.end);
+export function judgementsAt(
+  project: Project,
+  file: string,
+  from: number,
+  to: number,
+): CallJudgement[] {
+  return (judgedCalls(project)?.judgements ?? []).filter(
+    ({ call }) => call.file === file && call.start <= to && from <= call.end,
+  );
 }
 
 /** "Add … to capability …" for each refused call in the range that has a permission and a capability to add it to. */
-export function grantActions(project: Project, file: string, buffer: TextDocument, range: Range): CodeAction[] {
+export function grantActions(
+  project: Project,
+  file: string,
+  buffer: TextDocument,
+  range: Range,
+): CodeAction[] {
   const actions: CodeAction[] = [];
   const seen = new Set<string>();
-  for (const judgement of judgementsAt(project, file, buffer.offsetAt(range.start), buffer.offsetAt(range.end))) {
+  for (const judgement of judgementsAt(
+    project,
+    file,
+    buffer.offsetAt(range.start),
+    buffer.offsetAt(range.end),
+  )) {
     const { permission, capability } = judgement;
-    if (!permission || !capability || judgement.refusals.length === 0 || judgement.refusals.some((refusal) => refusal.verdict === "denied")) continue;
+    if (
+      !permission ||
+      !capability ||
+      judgement.refusals.length === 0 ||
+      judgement.refusals.some((refusal) => refusal.verdict === "denied")
+    )
+      continue;
     // Granted there already (refused for another reason, such as the capability's platforms): adding it again fixes nothing.
     if (capability.permissions.some((granted) => granted.identifier === permission)) continue;
     const document = documentOf(project, capability.source.absolutePath);
@@ -51,7 +90,9 @@ export function grantActions(project: Project, file: string, buffer: TextDocumen
     seen.add(key);
     const edit = addEntryEdit(document, capability, entry);
     if (!edit) continue;
-    const windows = [...new Set(judgement.refusals.map((refusal) => refusal.window))].filter((window) => window !== "*");
+    const windows = [...new Set(judgement.refusals.map((refusal) => refusal.window))].filter(
+      (window) => window !== "*",
+    );
     actions.push({
       title: `Grant ${permission} to capability "${capability.identifier}" (${capability.source.file})${windows.length ? ` for ${windows.map((w) => `"${w}"`).join(", ")}` : ""}`,
       kind: CodeActionKind.QuickFix,
@@ -69,7 +110,11 @@ export function grantActions(project: Project, file: string, buffer: TextDocumen
  * The array's brackets are found in the text (strings and TOML comments skipped), so JSON and TOML
  * inline arrays are alike. TOML arrays of tables (`[[permissions]]`) get a new table at the end.
  */
-export function addEntryEdit(document: SourceDocument, capability: Capability, entry: string): TextEdit | undefined {
+export function addEntryEdit(
+  document: SourceDocument,
+  capability: Capability,
+  entry: string,
+): TextEdit | undefined {
   const base = capability.source.path;
   const located = document.locate([...base, "permissions"]);
   if (!located.exact) return undefined;
@@ -84,9 +129,14 @@ export function addEntryEdit(document: SourceDocument, capability: Capability, e
   if (document.format === "toml") {
     if (text.startsWith("[[", open - 2) || text[open - 1] === "[" || text[open - 2] === "[") {
       if (base.length > 0 || entry.startsWith("{")) return undefined;
-      return insert(text.length, `${text.endsWith("\n") ? "" : "\n"}\n[[permissions]]\nidentifier = ${entry}\n`);
+      return insert(
+        text.length,
+        `${text.endsWith("\n") ? "" : "\n"}\n[[permissions]]\nidentifier = ${entry}\n`,
+      );
     }
-    const assigned = /^\s*=\s*/.exec(text.slice(open + located.length, open + located.length + 200));
+    const assigned = /^\s*=\s*/.exec(
+      text.slice(open + located.length, open + located.length + 200),
+    );
     if (!assigned) return undefined;
     open += located.length + assigned[0].length;
   }
@@ -100,7 +150,9 @@ export function addEntryEdit(document: SourceDocument, capability: Capability, e
   const lineStart = text.lastIndexOf("\n", last) + 1;
   const indent = /^[ \t]*/.exec(text.slice(lineStart, last))![0];
   const separator = onLines ? `\n${indent}` : " ";
-  return text[last] === "," ? insert(last + 1, `${separator}${entry},`) : insert(last + 1, `,${separator}${entry}`);
+  return text[last] === ","
+    ? insert(last + 1, `${separator}${entry},`)
+    : insert(last + 1, `,${separator}${entry}`);
 }
 
 /** The `]` that closes the array opened at `open`, past strings (and `#` comments in TOML). */
@@ -112,7 +164,8 @@ function closingBracket(text: string, open: number, toml: boolean): number | und
       const triple = toml && text.startsWith(char.repeat(3), i);
       const quote = triple ? char.repeat(3) : char;
       let j = i + quote.length;
-      while (j < text.length && !text.startsWith(quote, j)) j += char === '"' && text[j] === "\\" ? 2 : 1;
+      while (j < text.length && !text.startsWith(quote, j))
+        j += char === '"' && text[j] === "\\" ? 2 : 1;
       i = j + quote.length - 1;
     } else if (toml && char === "#") {
       const end = text.indexOf("\n", i);
@@ -127,14 +180,20 @@ function closingBracket(text: string, open: number, toml: boolean): number | und
 }
 
 /** The hover of a call: the command it invokes, the windows that may make it and those refused, per platform. */
-export function callHover(project: Project, file: string, offset: number): { text: string; start: number; end: number } | undefined {
+export function callHover(
+  project: Project,
+  file: string,
+  offset: number,
+): { text: string; start: number; end: number } | undefined {
   const judgements = judgementsAt(project, file, offset, offset);
   if (judgements.length === 0) return undefined;
   const access = judgedCalls(project)!;
   const call = judgements[0]!.call;
   const out = [`**\`${callText(call)}\`**`];
   for (const judgement of judgements.filter((j) => j.call === call)) {
-    out.push(`Invokes \`${judgement.command}\`${judgement.permission ? ` (narrowest permission: \`${judgement.permission}\`)` : ""}`);
+    out.push(
+      `Invokes \`${judgement.command}\`${judgement.permission ? ` (narrowest permission: \`${judgement.permission}\`)` : ""}`,
+    );
     const platforms = access.platforms;
     const refusedOn = new Map<string, Map<string, string[]>>();
     for (const refusal of judgement.refusals) {
@@ -150,13 +209,20 @@ export function callHover(project: Project, file: string, offset: number): { tex
       const reasons = refusedOn.get(window);
       const refusedPlatforms = new Set([...(reasons?.values() ?? [])].flat());
       const allowedPlatforms = platforms.filter((platform) => !refusedPlatforms.has(platform));
-      if (allowedPlatforms.length) allowed.push(`${name}${onPlatforms(allowedPlatforms, platforms)}`);
-      for (const [verdict, on] of reasons ?? []) refused.push(`${name}${onPlatforms(on, platforms)}: ${refusalReason(verdict)}`);
+      if (allowedPlatforms.length)
+        allowed.push(`${name}${onPlatforms(allowedPlatforms, platforms)}`);
+      for (const [verdict, on] of reasons ?? [])
+        refused.push(`${name}${onPlatforms(on, platforms)}: ${refusalReason(verdict)}`);
     }
     out.push(`**May call:** ${allowed.length ? allowed.join("; ") : "no window"}`);
     if (refused.length) out.push(`**Refused:** ${refused.join("; ")}`);
-    if (!judgement.byPage && windows.some((window) => window !== "*" && !judgement.ownPageWindows.includes(window)))
-      out.push("_Judged for every window that loads local pages: which window loads this file is not known._");
+    if (
+      !judgement.byPage &&
+      windows.some((window) => window !== "*" && !judgement.ownPageWindows.includes(window))
+    )
+      out.push(
+        "_Judged for every window that loads local pages: which window loads this file is not known._",
+      );
   }
   return { text: out.join("\n\n"), start: call.start, end: call.end };
 }
@@ -164,5 +230,7 @@ export function callHover(project: Project, file: string, offset: number): { tex
 /** ` on linux, windows`, or ` (every platform)` when all of them. */
 function onPlatforms(on: readonly string[], all: readonly string[]): string {
   const unique = TARGETS.filter((platform) => on.includes(platform));
-  return all.every((platform) => on.includes(platform)) ? " (every platform)" : ` on ${unique.join(", ")}`;
+  return all.every((platform) => on.includes(platform))
+    ? " (every platform)"
+    : ` on ${unique.join(", ")}`;
 }

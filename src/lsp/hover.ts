@@ -6,7 +6,12 @@
 import { Catalog, type TopLevelLookup } from "../capabilities/catalog/catalog.js";
 import { compileRemotePattern, labelMatches } from "../capabilities/engine/index.js";
 import type { Project } from "../capabilities/load/project.js";
-import { TARGETS, valuesOf, type Capability, type PermissionEntry } from "../capabilities/model/types.js";
+import {
+  TARGETS,
+  valuesOf,
+  type Capability,
+  type PermissionEntry,
+} from "../capabilities/model/types.js";
 import { expandPermission } from "../capabilities/queries/permissions.js";
 import { resolveAccess } from "../index.js";
 import { commandList } from "./completion.js";
@@ -33,13 +38,26 @@ function permissionHover(project: Project, capability: Capability, entry: Permis
   const parts = Catalog.keyOf(entry.identifier);
   const found = parts && catalog.lookupTopLevel(parts.key, parts.base);
   const out: string[] = [];
-  if (!parts || !found) return `\`${entry.identifier}\`: no permission of this app's build has this identifier`;
+  if (!parts || !found)
+    return `\`${entry.identifier}\`: no permission of this app's build has this identifier`;
   const locked = catalog.lockedVersionOf(parts.key);
   const origin = catalog.provenanceOf(parts.key);
-  const kind = found.kind === "permission" ? "permission" : found.kind === "set" ? "permission set" : "default permission set";
-  const from = locked ? `${locked.crate} ${locked.version}` : origin?.file ? origin.file : origin?.origin === "builtin" ? "built-in catalog" : "";
+  const kind =
+    found.kind === "permission"
+      ? "permission"
+      : found.kind === "set"
+        ? "permission set"
+        : "default permission set";
+  const from = locked
+    ? `${locked.crate} ${locked.version}`
+    : origin?.file
+      ? origin.file
+      : origin?.origin === "builtin"
+        ? "built-in catalog"
+        : "";
   out.push(`**\`${entry.identifier}\`** · ${kind}${from ? ` · ${from}` : ""}`);
-  const description = found.kind === "permission" ? found.permission.description : found.set?.description;
+  const description =
+    found.kind === "permission" ? found.permission.description : found.set?.description;
   if (description) out.push(description);
 
   // One line per group of platforms with the same answer.
@@ -55,20 +73,38 @@ function permissionHover(project: Project, capability: Capability, entry: Permis
     const on = groups.size === 1 ? "" : ` on ${platforms.join(", ")}`;
     // A deny-* permission is described by what it denies, not as "allows no command".
     if (allows.length || !denies.length)
-      out.push(`**Allows${on}:** ${allows.length ? `${plural(allows.length, "command")}: ${commandList(allows)}` : "no command"}`);
+      out.push(
+        `**Allows${on}:** ${allows.length ? `${plural(allows.length, "command")}: ${commandList(allows)}` : "no command"}`,
+      );
     if (denies.length) out.push(`**Denies${on}:** ${commandList(denies)}`);
   }
   const scope = scopeOf(catalog, parts.key, found);
-  if (scope.allow.length) out.push(`**Scope allows:** \`${JSON.stringify(scope.allow).slice(0, 300)}\``);
-  if (scope.deny.length) out.push(`**Scope denies:** \`${JSON.stringify(scope.deny).slice(0, 300)}\``);
-  if (entry.allow?.length) out.push(`**This entry's scope allows:** \`${JSON.stringify(entry.allow).slice(0, 300)}\``);
-  if (entry.deny?.length) out.push(`**This entry's scope denies:** \`${JSON.stringify(entry.deny).slice(0, 300)}\``);
-  if (found.kind !== "permission" && found.set) out.push(`**Expands to:** ${found.set.permissions.map((p) => `\`${p}\``).join(", ") || "nothing"}`);
+  if (scope.allow.length)
+    out.push(`**Scope allows:** \`${JSON.stringify(scope.allow).slice(0, 300)}\``);
+  if (scope.deny.length)
+    out.push(`**Scope denies:** \`${JSON.stringify(scope.deny).slice(0, 300)}\``);
+  if (entry.allow?.length)
+    out.push(`**This entry's scope allows:** \`${JSON.stringify(entry.allow).slice(0, 300)}\``);
+  if (entry.deny?.length)
+    out.push(`**This entry's scope denies:** \`${JSON.stringify(entry.deny).slice(0, 300)}\``);
+  if (found.kind !== "permission" && found.set)
+    out.push(
+      `**Expands to:** ${found.set.permissions.map((p) => `\`${p}\``).join(", ") || "nothing"}`,
+    );
 
-  const windows = appLabels(project).filter((label) => capability.windows.some((w) => labelMatches(w.value, label)));
-  const webviews = appLabels(project).filter((label) => capability.webviews.some((w) => labelMatches(w.value, label)));
-  const who = [...windows.map((w) => `window \`${w}\``), ...webviews.map((w) => `webview \`${w}\``)];
-  const origins = capability.remote?.urls.length ? ` (and remote pages matching ${capability.remote.urls.map((u) => `\`${u.value}\``).join(", ")})` : "";
+  const windows = appLabels(project).filter((label) =>
+    capability.windows.some((w) => labelMatches(w.value, label)),
+  );
+  const webviews = appLabels(project).filter((label) =>
+    capability.webviews.some((w) => labelMatches(w.value, label)),
+  );
+  const who = [
+    ...windows.map((w) => `window \`${w}\``),
+    ...webviews.map((w) => `webview \`${w}\``),
+  ];
+  const origins = capability.remote?.urls.length
+    ? ` (and remote pages matching ${capability.remote.urls.map((u) => `\`${u.value}\``).join(", ")})`
+    : "";
   const active = project.activeCapabilities.includes(capability);
   out.push(
     active
@@ -79,7 +115,11 @@ function permissionHover(project: Project, capability: Capability, entry: Permis
 }
 
 /** The scope a permission carries, or the scopes of a set's members (sets within sets included, each once). */
-function scopeOf(catalog: Catalog, key: string, found: TopLevelLookup): { allow: unknown[]; deny: unknown[] } {
+function scopeOf(
+  catalog: Catalog,
+  key: string,
+  found: TopLevelLookup,
+): { allow: unknown[]; deny: unknown[] } {
   const scope = { allow: [] as unknown[], deny: [] as unknown[] };
   const seen = new Set<string>();
   const visit = (lookup: TopLevelLookup | undefined) => {
@@ -101,23 +141,33 @@ function scopeOf(catalog: Catalog, key: string, found: TopLevelLookup): { allow:
 
 function labelHover(project: Project, label: string): string {
   const capabilities = project.activeCapabilities.filter(
-    (capability) => capability.windows.some((w) => labelMatches(w.value, label)) || capability.webviews.some((w) => labelMatches(w.value, label)),
+    (capability) =>
+      capability.windows.some((w) => labelMatches(w.value, label)) ||
+      capability.webviews.some((w) => labelMatches(w.value, label)),
   );
   const out = [`**Window \`${label}\`**`];
-  out.push(capabilities.length ? `**Capabilities:** ${capabilities.map((c) => `\`${c.identifier}\``).join(", ")}` : "No capability the build uses covers it.");
+  out.push(
+    capabilities.length
+      ? `**Capabilities:** ${capabilities.map((c) => `\`${c.identifier}\``).join(", ")}`
+      : "No capability the build uses covers it.",
+  );
   const counts = new Map<number, string[]>();
   for (const platform of TARGETS) {
     const count = resolveAccess(project, { window: label, platform }).allowed.length;
     counts.set(count, [...(counts.get(count) ?? []), platform]);
   }
-  const parts = [...counts].map(([count, platforms]) => `${plural(count, "command")}${counts.size === 1 ? "" : ` on ${platforms.join(", ")}`}`);
+  const parts = [...counts].map(
+    ([count, platforms]) =>
+      `${plural(count, "command")}${counts.size === 1 ? "" : ` on ${platforms.join(", ")}`}`,
+  );
   out.push(`**May call** (its own pages): ${parts.join("; ")}`);
   return out.join("\n\n");
 }
 
 function urlHover(pattern: string): string {
   const compiled = compileRemotePattern(pattern);
-  if (!compiled.ok) return `**\`${pattern}\`**: not a pattern the host accepts: ${compiled.message}`;
+  if (!compiled.ok)
+    return `**\`${pattern}\`**: not a pattern the host accepts: ${compiled.message}`;
   const { match, miss } = exampleUrls(pattern, (url) => compiled.test(url));
   const out = [`**Remote URL pattern \`${pattern}\`**`];
   out.push(match ? `**Matches:** \`${match}\`` : "No example URL found that it matches.");
@@ -126,15 +176,22 @@ function urlHover(pattern: string): string {
 }
 
 /** A URL the pattern matches (its wildcards and named groups filled in) and a close one it does not. */
-export function exampleUrls(pattern: string, test: (url: string) => boolean): { match?: string; miss?: string } {
+export function exampleUrls(
+  pattern: string,
+  test: (url: string) => boolean,
+): { match?: string; miss?: string } {
   const filled = pattern
     .replace(/:\*/g, ":8080")
     .replace(/\*\./g, "app.")
     .replace(/\/\*/g, "/index.html")
-    .replace(/:[A-Za-z_]\w*/g, (name, at: number, whole: string) => (whole.slice(0, at).includes("//") ? "value" : name))
+    .replace(/:[A-Za-z_]\w*/g, (name, at: number, whole: string) =>
+      whole.slice(0, at).includes("//") ? "value" : name,
+    )
     .replace(/\*/g, "x")
     .replace(/[()?+{}]/g, "");
-  const match = [filled, `${filled}/`, `${filled.replace(/\/$/, "")}/index.html`].find((url) => safeTest(test, url));
+  const match = [filled, `${filled}/`, `${filled.replace(/\/$/, "")}/index.html`].find((url) =>
+    safeTest(test, url),
+  );
   if (!match) return {};
   let parsed: URL | undefined;
   try {

@@ -11,8 +11,21 @@ import type { JsonPath } from "../core/location.js";
 import type { SourceDocument } from "../core/source/document.js";
 
 export type Place =
-  | { kind: "permission"; capability: Capability; entry: PermissionEntry; offset: number; length: number }
-  | { kind: "label"; field: "windows" | "webviews" | "config"; label: string; capability?: Capability; offset: number; length: number }
+  | {
+      kind: "permission";
+      capability: Capability;
+      entry: PermissionEntry;
+      offset: number;
+      length: number;
+    }
+  | {
+      kind: "label";
+      field: "windows" | "webviews" | "config";
+      label: string;
+      capability?: Capability;
+      offset: number;
+      length: number;
+    }
   | { kind: "url"; pattern: string; capability: Capability; offset: number; length: number };
 
 /** The parsed document of a file the analysis read: a capability file, the app config, a generated manifest. */
@@ -29,32 +42,67 @@ export function capabilitiesIn(project: Project, file: string): Capability[] {
 }
 
 /** The entry, label or URL pattern whose text holds `offset`. */
-export function placeAt(project: Project, document: SourceDocument, offset: number): Place | undefined {
+export function placeAt(
+  project: Project,
+  document: SourceDocument,
+  offset: number,
+): Place | undefined {
   if (!document.ok) return undefined;
   const at = (path: JsonPath) => {
     const located = document.locate(path);
-    return located.exact && offset >= located.offset && offset <= located.offset + located.length ? located : undefined;
+    return located.exact && offset >= located.offset && offset <= located.offset + located.length
+      ? located
+      : undefined;
   };
   for (const capability of capabilitiesIn(project, document.absolutePath)) {
     for (const entry of capability.permissions) {
       const found = at(entry.extended ? [...entry.path, "identifier"] : entry.path);
-      if (found) return { kind: "permission", capability, entry, offset: found.offset, length: found.length };
+      if (found)
+        return {
+          kind: "permission",
+          capability,
+          entry,
+          offset: found.offset,
+          length: found.length,
+        };
     }
     for (const field of ["windows", "webviews"] as const) {
       for (const item of capability[field]) {
         const found = at(item.path);
-        if (found) return { kind: "label", field, label: item.value, capability, offset: found.offset, length: found.length };
+        if (found)
+          return {
+            kind: "label",
+            field,
+            label: item.value,
+            capability,
+            offset: found.offset,
+            length: found.length,
+          };
       }
     }
     for (const item of capability.remote?.urls ?? []) {
       const found = at(item.path);
-      if (found) return { kind: "url", pattern: item.value, capability, offset: found.offset, length: found.length };
+      if (found)
+        return {
+          kind: "url",
+          pattern: item.value,
+          capability,
+          offset: found.offset,
+          length: found.length,
+        };
     }
   }
   if (project.config?.document === document) {
     for (const window of project.config.windows) {
       const found = at([...window.path, "label"]);
-      if (found) return { kind: "label", field: "config", label: window.label, offset: found.offset, length: found.length };
+      if (found)
+        return {
+          kind: "label",
+          field: "config",
+          label: window.label,
+          offset: found.offset,
+          length: found.length,
+        };
     }
   }
   return undefined;
@@ -76,7 +124,8 @@ export function appHasPlugin(project: Project, key: string): boolean {
 export function appLabels(project: Project): string[] {
   const labels = new Set(knownWindowLabels(project));
   for (const capability of project.capabilities) {
-    for (const { value } of [...capability.windows, ...capability.webviews]) if (!/[*?[\]]/.test(value)) labels.add(value);
+    for (const { value } of [...capability.windows, ...capability.webviews])
+      if (!/[*?[\]]/.test(value)) labels.add(value);
   }
   return [...labels].sort();
 }

@@ -4,7 +4,13 @@
  * completion, hover, code actions and definitions from the same loaded model as the CLI's commands.
  * A failing request answers with an error and a failing check is logged: neither ends the server.
  */
-import type { ClientCapabilities, Connection, Hover, InitializeResult, Position } from "vscode-languageserver/node";
+import type {
+  ClientCapabilities,
+  Connection,
+  Hover,
+  InitializeResult,
+  Position,
+} from "vscode-languageserver/node";
 import { withOpenBuffers } from "../core/source/read.js";
 import { codeActions } from "./code-actions.js";
 import { completionItems, markdown, slotAt } from "./completion.js";
@@ -77,11 +83,14 @@ export function runLanguageServer(streams: ServerStreams): Promise<number> {
 
   connection.onInitialize((params): InitializeResult => {
     client = params.capabilities;
-    const folders = params.workspaceFolders?.map((folder) => filePathOf(folder.uri)) ?? [params.rootUri ? filePathOf(params.rootUri) : undefined];
+    const folders = params.workspaceFolders?.map((folder) => filePathOf(folder.uri)) ?? [
+      params.rootUri ? filePathOf(params.rootUri) : undefined,
+    ];
     workspace.folders = folders.filter((folder): folder is string => folder !== undefined);
     const options = params.initializationOptions as Record<string, unknown> | undefined;
     // Either the `caplint` section itself or an object holding it (as Neovim's `settings` table is often passed).
-    initializationSettings = options && typeof options === "object" && "caplint" in options ? options.caplint : options;
+    initializationSettings =
+      options && typeof options === "object" && "caplint" in options ? options.caplint : options;
     applySettings(initializationSettings);
     return {
       capabilities: {
@@ -90,7 +99,10 @@ export function runLanguageServer(streams: ServerStreams): Promise<number> {
         hoverProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         definitionProvider: true,
-        workspace: { workspaceFolders: { supported: true, changeNotifications: true }, textDocumentContent: { schemes: [VIRTUAL_SCHEME] } },
+        workspace: {
+          workspaceFolders: { supported: true, changeNotifications: true },
+          textDocumentContent: { schemes: [VIRTUAL_SCHEME] },
+        },
       },
       serverInfo: { name: "caplint", version: toolVersion() },
     };
@@ -103,7 +115,9 @@ export function runLanguageServer(streams: ServerStreams): Promise<number> {
   };
   const pullSettings = async () => {
     if (!client.workspace?.configuration) return;
-    const [section] = (await connection.workspace.getConfiguration([{ section: "caplint" }])) as unknown[];
+    const [section] = (await connection.workspace.getConfiguration([
+      { section: "caplint" },
+    ])) as unknown[];
     // A client without such a section answers null: the initialization options stay.
     if (section !== null && section !== undefined) applySettings(section);
   };
@@ -114,15 +128,25 @@ export function runLanguageServer(streams: ServerStreams): Promise<number> {
     if (client.workspace?.workspaceFolders) {
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
         const removed = new Set(event.removed.map((folder) => filePathOf(folder.uri)));
-        const added = event.added.map((folder) => filePathOf(folder.uri)).filter((folder): folder is string => folder !== undefined);
-        workspace.folders = [...workspace.folders.filter((folder) => !removed.has(folder)), ...added];
+        const added = event.added
+          .map((folder) => filePathOf(folder.uri))
+          .filter((folder): folder is string => folder !== undefined);
+        workspace.folders = [
+          ...workspace.folders.filter((folder) => !removed.has(folder)),
+          ...added,
+        ];
       });
     }
     if (client.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
       // Saved files that are not open (a Cargo.lock rewritten by cargo, a permission file from git) change verdicts too.
       workspace.guard(
         connection.client.register(DidChangeWatchedFilesNotification.type, {
-          watchers: [{ globPattern: "**/*.{json,toml,lock,rs,jsonl,ts,tsx,mts,cts,js,jsx,mjs,cjs,vue,svelte,html,htm}" }],
+          watchers: [
+            {
+              globPattern:
+                "**/*.{json,toml,lock,rs,jsonl,ts,tsx,mts,cts,js,jsx,mjs,cjs,vue,svelte,html,htm}",
+            },
+          ],
         }),
       );
     }
@@ -132,7 +156,9 @@ export function runLanguageServer(streams: ServerStreams): Promise<number> {
     if (client.workspace?.configuration) workspace.guard(pullSettings());
     else if (settings !== undefined) applySettings(settings);
   });
-  connection.onDidChangeWatchedFiles((change) => workspace.filesChanged(change.changes.map((c) => c.uri)));
+  connection.onDidChangeWatchedFiles((change) =>
+    workspace.filesChanged(change.changes.map((c) => c.uri)),
+  );
   documents.onDidOpen((event) => workspace.changed(event.document.uri));
   documents.onDidChangeContent((event) => workspace.changed(event.document.uri));
   documents.onDidClose((event) => workspace.closed(event.document.uri));
@@ -170,7 +196,9 @@ function registerFeatures(connection: Connection, workspace: Workspace): void {
   const placeOf = async (uri: string, position: Position) => {
     const found = await analysed(uri);
     if (!found?.document) return undefined;
-    const offset = found.buffer ? found.buffer.offsetAt(position) : found.document.lines.offset({ line: position.line + 1, column: position.character + 1 });
+    const offset = found.buffer
+      ? found.buffer.offsetAt(position)
+      : found.document.lines.offset({ line: position.line + 1, column: position.character + 1 });
     const place = placeAt(found.project, found.document, offset);
     return place && { ...found, place };
   };
@@ -180,8 +208,11 @@ function registerFeatures(connection: Connection, workspace: Workspace): void {
     if (!buffer) return [];
     const slot = slotAt(buffer, buffer.offsetAt(position));
     if (!slot) return [];
-    const needsApp = slot.kind === "permission" || slot.kind === "window" || slot.kind === "webview";
-    const project = needsApp ? (await workspace.freshApp(textDocument.uri))?.analysis?.project : undefined;
+    const needsApp =
+      slot.kind === "permission" || slot.kind === "window" || slot.kind === "webview";
+    const project = needsApp
+      ? (await workspace.freshApp(textDocument.uri))?.analysis?.project
+      : undefined;
     return completionItems(slot, buffer, project);
   });
 
@@ -191,21 +222,38 @@ function registerFeatures(connection: Connection, workspace: Workspace): void {
       // A frontend file: the call under the cursor, judged for the windows that load it.
       const buffer = frontend.buffer;
       const hover = callHover(frontend.project, frontend.file, buffer.offsetAt(position));
-      return hover ? { contents: markdown(hover.text), range: { start: buffer.positionAt(hover.start), end: buffer.positionAt(hover.end) } } : null;
+      return hover
+        ? {
+            contents: markdown(hover.text),
+            range: { start: buffer.positionAt(hover.start), end: buffer.positionAt(hover.end) },
+          }
+        : null;
     }
     const found = await placeOf(textDocument.uri, position);
     if (!found) return null;
     const { place, document } = found;
-    const range = toLspRange({ start: document!.lines.position(place.offset), end: document!.lines.position(place.offset + place.length) });
+    const range = toLspRange({
+      start: document!.lines.position(place.offset),
+      end: document!.lines.position(place.offset + place.length),
+    });
     return { contents: markdown(hoverText(found.project, place)), range };
   });
 
   connection.onCodeAction(async ({ textDocument, range }) => {
     const found = await analysed(textDocument.uri);
     if (!found?.buffer) return [];
-    const findings = found.app!.analysis!.result.diagnostics.filter((d) => d.absolutePath === found.file);
+    const findings = found.app!.analysis!.result.diagnostics.filter(
+      (d) => d.absolutePath === found.file,
+    );
     return [
-      ...codeActions({ uri: textDocument.uri, buffer: found.buffer, document: found.document, project: found.project, findings, range }),
+      ...codeActions({
+        uri: textDocument.uri,
+        buffer: found.buffer,
+        document: found.document,
+        project: found.project,
+        findings,
+        range,
+      }),
       ...(found.document ? [] : grantActions(found.project, found.file, found.buffer, range)),
     ];
   });
@@ -214,16 +262,32 @@ function registerFeatures(connection: Connection, workspace: Workspace): void {
     const found = await placeOf(textDocument.uri, position);
     const place = found?.place;
     if (!found || place?.kind !== "permission") return null;
-    const texts = new Map(documents.all().flatMap((d) => (filePathOf(d.uri) === undefined ? [] : [[filePathOf(d.uri)!, d.getText()] as const])));
-    return (await withOpenBuffers(texts, () => definitionOf(found.project, place.entry.identifier, virtual))) ?? null;
+    const texts = new Map(
+      documents
+        .all()
+        .flatMap((d) =>
+          filePathOf(d.uri) === undefined ? [] : [[filePathOf(d.uri)!, d.getText()] as const],
+        ),
+    );
+    return (
+      (await withOpenBuffers(texts, () =>
+        definitionOf(found.project, place.entry.identifier, virtual),
+      )) ?? null
+    );
   });
 
   const content = (uri: string) => {
     const text = virtual.get(uri);
-    if (text === undefined) throw new ResponseError(ErrorCodes.InvalidParams, `${uri}: no such caplint document (ask for the definition again)`);
+    if (text === undefined)
+      throw new ResponseError(
+        ErrorCodes.InvalidParams,
+        `${uri}: no such caplint document (ask for the definition again)`,
+      );
     return { text };
   };
   connection.workspace.textDocumentContent.on(({ uri }) => content(uri));
   // For clients before LSP 3.18 (Neovim 0.10, Helix): the same answer under caplint's own name.
-  connection.onRequest("caplint/textDocumentContent", (params: { uri?: unknown }) => content(String(params?.uri)));
+  connection.onRequest("caplint/textDocumentContent", (params: { uri?: unknown }) =>
+    content(String(params?.uri)),
+  );
 }

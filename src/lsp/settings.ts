@@ -34,26 +34,39 @@ export function readSettings(section: unknown): { settings: ServerSettings; prob
   const problems: string[] = [];
   const settings: ServerSettings = { ...DEFAULT_SETTINGS, rules: {} };
   if (section === undefined || section === null) return { settings, problems };
-  if (typeof section !== "object" || Array.isArray(section)) return { settings, problems: ["caplint settings: expected an object"] };
+  if (typeof section !== "object" || Array.isArray(section))
+    return { settings, problems: ["caplint settings: expected an object"] };
   const given = section as Record<string, unknown>;
   if (typeof given.config === "string" && given.config !== "") settings.config = given.config;
-  else if (given.config !== undefined && given.config !== null && given.config !== "") problems.push("caplint.config: expected a file path");
+  else if (given.config !== undefined && given.config !== null && given.config !== "")
+    problems.push("caplint.config: expected a file path");
   if (isRecord(given.rules)) {
     for (const [id, severity] of Object.entries(given.rules)) {
       if (typeof severity === "string" && RULES_BY_ID.has(id)) settings.rules[id] = severity;
-      else problems.push(`caplint.rules.${id}: expected a rule id and a severity (off, suggestion, warning, error)`);
+      else
+        problems.push(
+          `caplint.rules.${id}: expected a rule id and a severity (off, suggestion, warning, error)`,
+        );
     }
-  } else if (given.rules !== undefined) problems.push("caplint.rules: expected an object of rule ids and severities");
+  } else if (given.rules !== undefined)
+    problems.push("caplint.rules: expected an object of rule ids and severities");
   const events = isRecord(given.events) ? given.events : {};
   const include = globList(events.include, "caplint.events.include", problems);
   if (include) settings.eventsInclude = include;
   const client = globList(events.clientInclude, "caplint.events.clientInclude", problems);
   if (client) settings.eventsClientInclude = client;
-  if (typeof given.debounceMs === "number" && Number.isFinite(given.debounceMs) && given.debounceMs >= 0 && given.debounceMs <= 10_000)
+  if (
+    typeof given.debounceMs === "number" &&
+    Number.isFinite(given.debounceMs) &&
+    given.debounceMs >= 0 &&
+    given.debounceMs <= 10_000
+  )
     settings.debounceMs = given.debounceMs;
-  else if (given.debounceMs !== undefined) problems.push("caplint.debounceMs: expected milliseconds from 0 to 10000");
+  else if (given.debounceMs !== undefined)
+    problems.push("caplint.debounceMs: expected milliseconds from 0 to 10000");
   if (typeof given.cargoRegistry === "boolean") settings.cargoRegistry = given.cargoRegistry;
-  else if (given.cargoRegistry !== undefined) problems.push("caplint.cargoRegistry: expected true or false");
+  else if (given.cargoRegistry !== undefined)
+    problems.push("caplint.cargoRegistry: expected true or false");
   return { settings, problems };
 }
 
@@ -66,7 +79,8 @@ export function ruleArguments(settings: ServerSettings, domain: DomainName): str
 
 function globList(value: unknown, name: string, problems: string[]): string[] | undefined {
   if (value === undefined) return undefined;
-  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value as string[];
+  if (Array.isArray(value) && value.every((item) => typeof item === "string"))
+    return value as string[];
   problems.push(`${name}: expected a list of globs`);
   return undefined;
 }

@@ -8,13 +8,23 @@ import { realpathSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { minimatch } from "minimatch";
-import type { Connection, Diagnostic as LspDiagnostic, TextDocuments } from "vscode-languageserver/node";
+import type {
+  Connection,
+  Diagnostic as LspDiagnostic,
+  TextDocuments,
+} from "vscode-languageserver/node";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { enclosingApp } from "../capabilities/load/apps.js";
 import { isFrontendFile } from "../capabilities/frontend/blocks.js";
 import { CheckSession } from "../capabilities/check-run.js";
-import { analyzeApp, analyzeClientConfig, analyzeRecording, type AppAnalysis, type AppTarget } from "./analysis.js";
+import {
+  analyzeApp,
+  analyzeClientConfig,
+  analyzeRecording,
+  type AppAnalysis,
+  type AppTarget,
+} from "./analysis.js";
 import { toLspDiagnostic } from "./convert.js";
 import { DiagnosticSeverity } from "./protocol.js";
 import { DEFAULT_SETTINGS, type ServerSettings } from "./settings.js";
@@ -46,7 +56,8 @@ type Owner =
 
 /** Files in an app whose change can change its verdict: capability, permission and config files, Cargo files, Rust sources (window labels, build.rs). */
 const APP_FILE = /\.(json|toml|lock|rs)$/;
-const CLIENT_CONFIG = /(^|[\\/])(\.mcp\.json|claude_desktop_config\.json|\.vscode[\\/]mcp\.json|\.cursor[\\/]mcp\.json)$/;
+const CLIENT_CONFIG =
+  /(^|[\\/])(\.mcp\.json|claude_desktop_config\.json|\.vscode[\\/]mcp\.json|\.cursor[\\/]mcp\.json)$/;
 
 export class Workspace {
   settings: ServerSettings = DEFAULT_SETTINGS;
@@ -168,10 +179,19 @@ export class Workspace {
   }
 
   /** Publishes a document's findings, at most {@link MAX_FINDINGS_PER_DOCUMENT} of them; nothing once the client left. */
-  private async send(uri: string, diagnostics: LspDiagnostic[], version?: number, total?: number): Promise<void> {
+  private async send(
+    uri: string,
+    diagnostics: LspDiagnostic[],
+    version?: number,
+    total?: number,
+  ): Promise<void> {
     if (this.disposed) return;
     try {
-      await this.connection.sendDiagnostics({ uri, ...(version === undefined ? {} : { version }), diagnostics: boundedFindings(diagnostics, total) });
+      await this.connection.sendDiagnostics({
+        uri,
+        ...(version === undefined ? {} : { version }),
+        diagnostics: boundedFindings(diagnostics, total),
+      });
     } catch (error) {
       // The connection closed under a check in progress: nobody is there to read it.
       if (!this.disposed) throw error;
@@ -200,7 +220,8 @@ export class Workspace {
         MAX_FINDINGS_PER_DOCUMENT,
         () => !this.disposed && this.documents.get(uri)?.version === version,
       ));
-    } else if (owner.kind === "client-config") found = this.clientConfigFindings(file, document.getText());
+    } else if (owner.kind === "client-config")
+      found = this.clientConfigFindings(file, document.getText());
     else return;
     // A newer edit is on its way: its own check publishes.
     if (this.documents.get(uri)?.version !== version) return;
@@ -269,8 +290,12 @@ export class Workspace {
   private logCheck(app: AppState, analysis: AppAnalysis, ms: number): void {
     if (this.disposed) return;
     const scan = analysis.project.frontend;
-    const frontend = scan ? `; frontend: ${scan.parsed} of ${scan.files.length} modules parsed` : "";
-    this.connection.console.log(`caplint: ${path.relative(app.folder, app.target.root) || "."}: checked in ${Math.round(ms)} ms${frontend}`);
+    const frontend = scan
+      ? `; frontend: ${scan.parsed} of ${scan.files.length} modules parsed`
+      : "";
+    this.connection.console.log(
+      `caplint: ${path.relative(app.folder, app.target.root) || "."}: checked in ${Math.round(ms)} ms${frontend}`,
+    );
   }
 
   private async refreshBelow(folder: string): Promise<void> {
@@ -289,11 +314,13 @@ export class Workspace {
     }
     for (const uri of app.published) if (!byUri.has(uri)) byUri.set(uri, []);
     // Open documents of the app with no findings are said to be clean (a client may show the last list otherwise).
-    for (const uri of this.documents.keys()) if (!byUri.has(uri) && (await this.owners.get(uri))?.kind === "app") byUri.set(uri, []);
+    for (const uri of this.documents.keys())
+      if (!byUri.has(uri) && (await this.owners.get(uri))?.kind === "app") byUri.set(uri, []);
     app.published = new Set([...byUri].filter(([, list]) => list.length > 0).map(([uri]) => uri));
     for (const [uri, diagnostics] of byUri) {
       const owner = await this.owners.get(uri);
-      if (owner && (owner.kind !== "app" || owner.app !== app) && diagnostics.length === 0) continue;
+      if (owner && (owner.kind !== "app" || owner.app !== app) && diagnostics.length === 0)
+        continue;
       await this.send(uri, diagnostics);
     }
   }
@@ -341,8 +368,12 @@ export class Workspace {
     const folder = this.folderOf(file);
     const relative = path.relative(folder, file).split(path.sep).join("/");
     if (file.endsWith(".jsonl")) {
-      if (this.settings.eventsClientInclude.some((glob) => minimatch(relative, glob, { dot: true }))) return { kind: "recording", client: true };
-      if (this.settings.eventsInclude.some((glob) => minimatch(relative, glob, { dot: true }))) return { kind: "recording", client: false };
+      if (
+        this.settings.eventsClientInclude.some((glob) => minimatch(relative, glob, { dot: true }))
+      )
+        return { kind: "recording", client: true };
+      if (this.settings.eventsInclude.some((glob) => minimatch(relative, glob, { dot: true })))
+        return { kind: "recording", client: false };
       return { kind: "none" };
     }
     if (CLIENT_CONFIG.test(file)) return { kind: "client-config" };
@@ -350,7 +381,11 @@ export class Workspace {
     if (isFrontendFile(file) && !file.split(path.sep).includes("node_modules")) {
       // A page or module of an app's frontend: its calls are judged against the app's capabilities.
       const srcTauri = await enclosingApp(file, boundary);
-      if (srcTauri === undefined || (path.basename(srcTauri) === "src-tauri" && isInside(file, srcTauri))) return { kind: "none" };
+      if (
+        srcTauri === undefined ||
+        (path.basename(srcTauri) === "src-tauri" && isInside(file, srcTauri))
+      )
+        return { kind: "none" };
       const root = path.basename(srcTauri) === "src-tauri" ? path.dirname(srcTauri) : srcTauri;
       return { kind: "app", app: this.app(srcTauri, { root, srcTauri }, folder) };
     }
@@ -361,17 +396,33 @@ export class Workspace {
       return { kind: "app", app: this.app(srcTauri, { root, srcTauri }, folder) };
     }
     const name = path.basename(file);
-    if (name === "Cargo.toml" || name === "Cargo.lock" || name === "caplint.config.json") return { kind: "governs-below", folder: path.dirname(file) };
+    if (name === "Cargo.toml" || name === "Cargo.lock" || name === "caplint.config.json")
+      return { kind: "governs-below", folder: path.dirname(file) };
     // A capability file outside any app is checked alone, as `caplint check FILE` checks it.
     if (/\.(json|toml)$/.test(file) && path.basename(path.dirname(file)) === "capabilities") {
-      return { kind: "app", app: this.app(file, { root: path.dirname(file), paths: [file] }, folder) };
+      return {
+        kind: "app",
+        app: this.app(file, { root: path.dirname(file), paths: [file] }, folder),
+      };
     }
     return { kind: "none" };
   }
 
   private app(key: string, target: AppTarget, folder: string): AppState {
     let app = this.apps.get(key);
-    if (!app) this.apps.set(key, (app = { key, target, folder, dirty: true, session: new CheckSession(), changes: "all", published: new Set() }));
+    if (!app)
+      this.apps.set(
+        key,
+        (app = {
+          key,
+          target,
+          folder,
+          dirty: true,
+          session: new CheckSession(),
+          changes: "all",
+          published: new Set(),
+        }),
+      );
     return app;
   }
 
@@ -388,7 +439,9 @@ export class Workspace {
     if (isInsideReally(file, folder)) return { ...rest, config: file };
     const shown = JSON.stringify(config.length > 200 ? `${config.slice(0, 200)}…` : config);
     this.report(
-      new Error(`caplint.config: ${shown} is outside the workspace folder ${folder}; it is not read (the config is found upward from each app instead)`),
+      new Error(
+        `caplint.config: ${shown} is outside the workspace folder ${folder}; it is not read (the config is found upward from each app instead)`,
+      ),
     );
     return rest;
   }
@@ -396,7 +449,9 @@ export class Workspace {
   /** The workspace folder holding a file (the innermost), else the file's own folder. */
   folderOf(file: string): string {
     let best: string | undefined;
-    for (const folder of this.folders) if (isInside(file, folder) && (best === undefined || folder.length > best.length)) best = folder;
+    for (const folder of this.folders)
+      if (isInside(file, folder) && (best === undefined || folder.length > best.length))
+        best = folder;
     return best ?? path.dirname(file);
   }
 }
@@ -405,10 +460,16 @@ export class Workspace {
 export const MAX_FINDINGS_PER_DOCUMENT = 1_000;
 
 /** The first findings of a document and, past the bound, one saying how many more `caplint` on the command line lists. */
-export function boundedFindings(diagnostics: LspDiagnostic[], total = diagnostics.length): LspDiagnostic[] {
+export function boundedFindings(
+  diagnostics: LspDiagnostic[],
+  total = diagnostics.length,
+): LspDiagnostic[] {
   if (total <= MAX_FINDINGS_PER_DOCUMENT) return diagnostics;
   const shown = diagnostics.slice(0, MAX_FINDINGS_PER_DOCUMENT);
-  const at = shown[shown.length - 1]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  const at = shown[shown.length - 1]?.range ?? {
+    start: { line: 0, character: 0 },
+    end: { line: 0, character: 0 },
+  };
   shown.push({
     range: at,
     severity: DiagnosticSeverity.Information,

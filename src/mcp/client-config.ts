@@ -41,22 +41,48 @@ export interface ConfigContext {
 }
 
 /** The predefined variables VS Code and Cursor resolve in a server entry (the others are editor state caplint does not have). */
-const FOLDER_VARIABLES = new Set(["workspaceFolder", "workspaceRoot", "workspaceFolderBasename", "userHome", "pathSeparator", "/"]);
+const FOLDER_VARIABLES = new Set([
+  "workspaceFolder",
+  "workspaceRoot",
+  "workspaceFolderBasename",
+  "userHome",
+  "pathSeparator",
+  "/",
+]);
 
 /** `invalidUtf8At`: where the file's bytes stopped being UTF-8, if they did (a name would hold U+FFFD instead). */
-export function readClientConfig(absolutePath: string, file: string, text: string, context: ConfigContext, invalidUtf8At?: number): ConfiguredServer[] {
+export function readClientConfig(
+  absolutePath: string,
+  file: string,
+  text: string,
+  context: ConfigContext,
+  invalidUtf8At?: number,
+): ConfiguredServer[] {
   if (invalidUtf8At !== undefined)
-    throw new FatalError(`${file}:${position(text, invalidUtf8At)}: not a client configuration: the file is not valid UTF-8 (first bad byte here)`);
+    throw new FatalError(
+      `${file}:${position(text, invalidUtf8At)}: not a client configuration: the file is not valid UTF-8 (first bad byte here)`,
+    );
   const jsonc = createRequire(import.meta.url)("jsonc-parser") as JsoncParser;
   const errors: ParseError[] = [];
-  const root = jsonc.parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+  const root = jsonc.parseTree(text, errors, {
+    allowTrailingComma: true,
+    disallowComments: false,
+    allowEmptyContent: false,
+  });
   if (errors.length > 0 || root === undefined) {
     const first = errors[0];
     const where = first ? position(text, first.offset) : "1:1";
-    throw new FatalError(`${file}:${where}: not a client configuration: ${first ? words(jsonc.printParseErrorCode(first.error)) : "the file is empty"}`);
+    throw new FatalError(
+      `${file}:${where}: not a client configuration: ${first ? words(jsonc.printParseErrorCode(first.error)) : "the file is empty"}`,
+    );
   }
-  if (root.type !== "object") throw new FatalError(`${file}:1:1: not a client configuration: expected an object with "servers" or "mcpServers"`);
-  const key = ["servers", "mcpServers"].find((name) => jsonc.findNodeAtLocation(root, [name])?.type === "object");
+  if (root.type !== "object")
+    throw new FatalError(
+      `${file}:1:1: not a client configuration: expected an object with "servers" or "mcpServers"`,
+    );
+  const key = ["servers", "mcpServers"].find(
+    (name) => jsonc.findNodeAtLocation(root, [name])?.type === "object",
+  );
   if (key === undefined) {
     throw new FatalError(
       `${file}: declares no servers: expected "servers" (VS Code .vscode/mcp.json) or "mcpServers" (Claude Desktop, Cursor, .mcp.json) holding an object`,
@@ -68,7 +94,12 @@ export function readClientConfig(absolutePath: string, file: string, text: strin
   for (const property of jsonc.findNodeAtLocation(root, [key])!.children ?? []) {
     const [nameNode, valueNode] = property.children as [Node, Node | undefined];
     const name = String(nameNode.value);
-    const server: ConfiguredServer = { name, path: [key, name], offset: nameNode.offset, length: nameNode.length };
+    const server: ConfiguredServer = {
+      name,
+      path: [key, name],
+      offset: nameNode.offset,
+      length: nameNode.length,
+    };
     const entry: unknown = valueNode === undefined ? undefined : jsonc.getNodeValue(valueNode);
     const resolved = resolveEntry(quote(name), entry, { ...context, workspace, inputs });
     if ("problem" in resolved) server.problem = resolved.problem;
@@ -90,7 +121,8 @@ function declaredInputs(root: Record<string, unknown>): Map<string, string> {
   const inputs = new Map<string, string>();
   if (!Array.isArray(root.inputs)) return inputs;
   for (const input of root.inputs) {
-    if (isObject(input) && typeof input.id === "string") inputs.set(input.id, typeof input.description === "string" ? input.description : "");
+    if (isObject(input) && typeof input.id === "string")
+      inputs.set(input.id, typeof input.description === "string" ? input.description : "");
   }
   return inputs;
 }
@@ -109,7 +141,9 @@ class Unresolved extends Error {
 }
 
 function resolveEntry(name: string, entry: unknown, context: ResolveContext): Resolved {
-  const invalid = (problem: string): Resolved => ({ problem: { messageId: "invalidEntry", data: { server: name, problem } } });
+  const invalid = (problem: string): Resolved => ({
+    problem: { messageId: "invalidEntry", data: { server: name, problem } },
+  });
   if (!isObject(entry)) return invalid("the entry is not an object");
   try {
     const resolve = (value: string) => substitute(value, name, context);
@@ -123,33 +157,61 @@ function resolveEntry(name: string, entry: unknown, context: ResolveContext): Re
     const record = (field: string): Record<string, string> => {
       const value = entry[field];
       if (value === undefined) return {};
-      if (!isObject(value)) throw new Unresolved(invalidProblem(name, `"${field}" is not an object`));
+      if (!isObject(value))
+        throw new Unresolved(invalidProblem(name, `"${field}" is not an object`));
       const out: Record<string, string> = {};
       for (const [key, item] of Object.entries(value)) {
         // An env value may be written as a number or a boolean; null unsets nothing caplint passes anyway.
         if (item === null) continue;
-        if (typeof item === "object") throw new Unresolved(invalidProblem(name, `"${field}.${key}" is not a string`));
+        if (typeof item === "object")
+          throw new Unresolved(invalidProblem(name, `"${field}.${key}" is not a string`));
         out[key] = resolve(String(item));
       }
       return out;
     };
     const type = typeof entry.type === "string" ? entry.type : undefined;
-    if (type !== undefined && !["stdio", "http", "sse", "streamable-http", "streamableHttp"].includes(type)) {
+    if (
+      type !== undefined &&
+      !["stdio", "http", "sse", "streamable-http", "streamableHttp"].includes(type)
+    ) {
       return invalid(`"type": ${JSON.stringify(escapeControls(type))} is none of stdio, http, sse`);
     }
     if (typeof entry.url === "string" && type !== "stdio") {
       const href = resolve(entry.url);
       if (!URL.canParse(href)) return invalid(`"url" is not a URL`);
       const url = new URL(href);
-      if (url.protocol !== "http:" && url.protocol !== "https:") return invalid(`"url" is not an http: or https: URL`);
-      return { target: { kind: "http", url, headers: record("headers"), ...(type === "sse" ? { legacySse: true } : {}) } };
+      if (url.protocol !== "http:" && url.protocol !== "https:")
+        return invalid(`"url" is not an http: or https: URL`);
+      return {
+        target: {
+          kind: "http",
+          url,
+          headers: record("headers"),
+          ...(type === "sse" ? { legacySse: true } : {}),
+        },
+      };
     }
     if (typeof entry.command !== "string" || entry.command === "") {
-      return invalid(type === "http" || type === "sse" ? `"type": "${type}" without a "url"` : `neither "command" (a stdio server) nor "url" (an HTTP server)`);
+      return invalid(
+        type === "http" || type === "sse"
+          ? `"type": "${type}" without a "url"`
+          : `neither "command" (a stdio server) nor "url" (an HTTP server)`,
+      );
     }
     const env = record("env");
-    const cwd = typeof entry.cwd === "string" ? path.resolve(context.workspace, resolve(entry.cwd)) : context.workspace;
-    return { target: { kind: "stdio", command: resolve(entry.command), args: strings("args") ?? [], env, cwd } };
+    const cwd =
+      typeof entry.cwd === "string"
+        ? path.resolve(context.workspace, resolve(entry.cwd))
+        : context.workspace;
+    return {
+      target: {
+        kind: "stdio",
+        command: resolve(entry.command),
+        args: strings("args") ?? [],
+        env,
+        cwd,
+      },
+    };
   } catch (error) {
     if (error instanceof Unresolved) return { problem: error.problem };
     throw error;
@@ -178,15 +240,25 @@ function substitute(value: string, server: string, context: ResolveContext): str
       const id = inner.slice(6);
       const prompt = context.inputs.get(id);
       const what =
-        prompt === undefined ? "no input of that id is declared" : prompt === "" ? "an input VS Code would prompt for" : `VS Code would prompt for: ${prompt}`;
-      throw new Unresolved({ messageId: "unresolvedInput", data: { server, reference: quote(whole), what: escapeControls(what).slice(0, 120) } });
+        prompt === undefined
+          ? "no input of that id is declared"
+          : prompt === ""
+            ? "an input VS Code would prompt for"
+            : `VS Code would prompt for: ${prompt}`;
+      throw new Unresolved({
+        messageId: "unresolvedInput",
+        data: { server, reference: quote(whole), what: escapeControls(what).slice(0, 120) },
+      });
     }
     const variable = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s.exec(inner);
     if (variable) {
       const set = context.env[variable[1]!];
       if (set !== undefined && set !== "") return set;
       if (variable[2] !== undefined) return variable[2];
-      throw new Unresolved({ messageId: "unsetVariable", data: { server, reference: quote(whole) } });
+      throw new Unresolved({
+        messageId: "unsetVariable",
+        data: { server, reference: quote(whole) },
+      });
     }
     // Another editor's variable (${command:…}, ${config:…}): left as written, as VS Code leaves one it does not know.
     return whole;
@@ -210,4 +282,5 @@ function position(text: string, offset: number): string {
   return `${line}:${offset - start + 1}`;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);

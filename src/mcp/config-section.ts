@@ -14,12 +14,14 @@ const TOOL_NAME = { type: "string", minLength: 1, maxLength: 128 };
 export const MCP_CONFIG: ConfigSection<McpConfig> = {
   properties: {
     mcp: {
-      description: "caplint mcp: what its heuristics cannot know about your servers (the command line's --verbs and --list-tools add to it and win).",
+      description:
+        "caplint mcp: what its heuristics cannot know about your servers (the command line's --verbs and --list-tools add to it and win).",
       type: "object",
       additionalProperties: false,
       properties: {
         verbs: {
-          description: "More action verbs mcp-tool-verb accepts (words of your domain), as --verbs.",
+          description:
+            "More action verbs mcp-tool-verb accepts (words of your domain), as --verbs.",
           type: "array",
           items: TOOL_NAME,
         },
@@ -43,8 +45,13 @@ export const MCP_CONFIG: ConfigSection<McpConfig> = {
 };
 
 /** The config's words and pins with the command line's over them: its verbs added, its pins winning. */
-export function withCommandLine(config: McpConfig, options: { verbs: readonly string[]; listTools: readonly string[] }): McpConfig {
-  const pinned = options.listTools.map((name): [string, boolean] => (name.startsWith("!") ? [name.slice(1), false] : [name, true]));
+export function withCommandLine(
+  config: McpConfig,
+  options: { verbs: readonly string[]; listTools: readonly string[] },
+): McpConfig {
+  const pinned = options.listTools.map((name): [string, boolean] =>
+    name.startsWith("!") ? [name.slice(1), false] : [name, true],
+  );
   return {
     verbs: [...config.verbs, ...options.verbs.map((verb) => verb.toLowerCase())],
     listTools: new Map([...config.listTools, ...pinned]),

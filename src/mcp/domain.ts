@@ -7,7 +7,9 @@ import { MCP_DOMAIN } from "./rules/types.js";
 import { TOOL_SERVER_WORDING } from "./wording.js";
 
 /** Tool servers following the spec's MCP conventions: `caplint mcp`. */
-export const MCP: Domain<(typeof MCP_RULES)[number] | typeof PARSE_META | typeof SERVER_START_META> = {
+export const MCP: Domain<
+  (typeof MCP_RULES)[number] | typeof PARSE_META | typeof SERVER_START_META
+> = {
   name: MCP_DOMAIN,
   lintCommand: "mcp",
   // Its pipeline steps first, as SARIF lists them (parse shares its id with the capabilities' step).

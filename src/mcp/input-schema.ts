@@ -61,7 +61,10 @@ function pointer(document: SchemaNode, fragment: string): SchemaNode | undefined
 }
 
 /** The tool's `inputSchema` (or `outputSchema`) node, when it is an object. */
-export function schemaOf(tool: ToolEntry, key: "inputSchema" | "outputSchema"): SchemaNode | undefined {
+export function schemaOf(
+  tool: ToolEntry,
+  key: "inputSchema" | "outputSchema",
+): SchemaNode | undefined {
   if (!isObject(tool.value)) return undefined;
   const schema = tool.value[key];
   return isObject(schema) ? { schema, path: [...tool.path, key] } : undefined;
@@ -80,8 +83,15 @@ export function effectiveRoot(document: SchemaNode): { root: SchemaNode; wrapper
   if (names.length !== 1) return { root };
   const only = props[names[0]!];
   if (!isObject(only)) return { root };
-  const inner = resolveRef(document, { schema: only, path: [...root.path, "properties", names[0]!] });
-  if (typesOf(document, inner).has("object") && isObject(inner.schema.properties) && Object.keys(inner.schema.properties).length > 0) {
+  const inner = resolveRef(document, {
+    schema: only,
+    path: [...root.path, "properties", names[0]!],
+  });
+  if (
+    typesOf(document, inner).has("object") &&
+    isObject(inner.schema.properties) &&
+    Object.keys(inner.schema.properties).length > 0
+  ) {
     return { root: inner, wrapper: names[0]! };
   }
   return { root };
@@ -91,7 +101,8 @@ export function propertiesOf(document: SchemaNode, object: SchemaNode): Property
   const props = object.schema.properties;
   if (!isObject(props)) return [];
   const result: Property[] = [];
-  for (const [name, value] of Object.entries(props)) if (isObject(value)) result.push(propertyAt(document, object, name, value));
+  for (const [name, value] of Object.entries(props))
+    if (isObject(value)) result.push(propertyAt(document, object, name, value));
   return result;
 }
 
@@ -99,9 +110,14 @@ export function propertiesOf(document: SchemaNode, object: SchemaNode): Property
  * The property `name` of an object schema, as {@link propertiesOf} gives it, or undefined: for a rule
  * that asks for one or two names, without making every property of every tool.
  */
-export function propertyOf(document: SchemaNode, object: SchemaNode, name: string): Property | undefined {
+export function propertyOf(
+  document: SchemaNode,
+  object: SchemaNode,
+  name: string,
+): Property | undefined {
   const props = object.schema.properties;
-  const value = isObject(props) && Object.prototype.hasOwnProperty.call(props, name) ? props[name] : undefined;
+  const value =
+    isObject(props) && Object.prototype.hasOwnProperty.call(props, name) ? props[name] : undefined;
   return isObject(value) ? propertyAt(document, object, name, value) : undefined;
 }
 
@@ -111,7 +127,12 @@ export function hasNoProperties(object: SchemaNode): boolean {
   return !isObject(props) || !Object.values(props).some(isObject);
 }
 
-function propertyAt(document: SchemaNode, object: SchemaNode, name: string, value: Record<string, unknown>): Property {
+function propertyAt(
+  document: SchemaNode,
+  object: SchemaNode,
+  name: string,
+  value: Record<string, unknown>,
+): Property {
   const written = { schema: value, path: [...object.path, "properties", name] };
   return { name, written, resolved: resolveRef(document, written) };
 }
@@ -120,7 +141,9 @@ function propertyAt(document: SchemaNode, object: SchemaNode, name: string, valu
 export function keyword(property: Property, key: string): unknown {
   // One load for both cases: a load that only one case reaches has no type feedback when the function is
   // first optimised, and the other case then throws the optimised code away.
-  const holder = Object.prototype.hasOwnProperty.call(property.written.schema, key) ? property.written : property.resolved;
+  const holder = Object.prototype.hasOwnProperty.call(property.written.schema, key)
+    ? property.written
+    : property.resolved;
   return holder.schema[key];
 }
 
@@ -129,11 +152,16 @@ export function keyword(property: Property, key: string): unknown {
  * `enum`/`const` holds. Empty when the schema says nothing about types. Each schema object is
  * looked at once per question, so members that `$ref` each other cost their number, not a power of it.
  */
-export function typesOf(document: SchemaNode, node: SchemaNode, seen: Set<object> = new Set()): Set<string> {
+export function typesOf(
+  document: SchemaNode,
+  node: SchemaNode,
+  seen: Set<object> = new Set(),
+): Set<string> {
   const types = new Set<string>();
   const { schema } = node;
   if (typeof schema.type === "string") types.add(schema.type);
-  else if (Array.isArray(schema.type)) for (const t of schema.type) if (typeof t === "string") types.add(t);
+  else if (Array.isArray(schema.type))
+    for (const t of schema.type) if (typeof t === "string") types.add(t);
   if (types.size > 0 || seen.has(schema)) return types;
   seen.add(schema);
   for (const key of ["anyOf", "oneOf"]) {
@@ -146,7 +174,16 @@ export function typesOf(document: SchemaNode, node: SchemaNode, seen: Set<object
     });
   }
   const values = Array.isArray(schema.enum) ? schema.enum : "const" in schema ? [schema.const] : [];
-  for (const value of values) types.add(value === null ? "null" : Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value);
+  for (const value of values)
+    types.add(
+      value === null
+        ? "null"
+        : Array.isArray(value)
+          ? "array"
+          : Number.isInteger(value)
+            ? "integer"
+            : typeof value,
+    );
   return types;
 }
 
@@ -183,17 +220,27 @@ export function alternatives(document: SchemaNode, node: SchemaNode): SchemaNode
  * again: its properties were reported at the first path that reached them, and a model whose K
  * properties `$ref` it again would otherwise be walked K^depth times.
  */
-export function* walkProperties(document: SchemaNode, object: SchemaNode, depth = 0, walked: Set<object> = new Set()): Generator<Property> {
+export function* walkProperties(
+  document: SchemaNode,
+  object: SchemaNode,
+  depth = 0,
+  walked: Set<object> = new Set(),
+): Generator<Property> {
   if (depth > 6 || walked.has(object.schema)) return;
   walked.add(object.schema);
   for (const property of propertiesOf(document, object)) {
     yield property;
     const value = nonNullMember(document, property.resolved);
-    if (isObject(value.schema.properties)) yield* walkProperties(document, value, depth + 1, walked);
+    if (isObject(value.schema.properties))
+      yield* walkProperties(document, value, depth + 1, walked);
     const items = value.schema.items;
     if (isObject(items)) {
-      const item = nonNullMember(document, resolveRef(document, { schema: items, path: [...value.path, "items"] }));
-      if (isObject(item.schema.properties)) yield* walkProperties(document, item, depth + 1, walked);
+      const item = nonNullMember(
+        document,
+        resolveRef(document, { schema: items, path: [...value.path, "items"] }),
+      );
+      if (isObject(item.schema.properties))
+        yield* walkProperties(document, item, depth + 1, walked);
     }
   }
 }

@@ -5,7 +5,12 @@ import { RuleRun, type FindingInput, type RunSettings } from "../core/lint/run-r
 import { MAX_TOOLS, serverName, type Listing } from "./listing.js";
 import { serviceFromServerName } from "./naming.js";
 import { MCP_RULES } from "./rules/index.js";
-import { definePipelineStep, type McpReport, type McpRuleContext, type McpSettings } from "./rules/types.js";
+import {
+  definePipelineStep,
+  type McpReport,
+  type McpRuleContext,
+  type McpSettings,
+} from "./rules/types.js";
 
 export interface McpLintOptions extends RunSettings {
   settings: McpSettings;
@@ -26,7 +31,10 @@ export const PARSE_META = definePipelineStep({
  * every listing. Findings are positioned through each listing's document, so a live run's findings
  * point into the JSON that `caplint mcp dump` would write.
  */
-export async function lintMcp(listings: readonly Listing[], options: McpLintOptions): Promise<Diagnostic[]> {
+export async function lintMcp(
+  listings: readonly Listing[],
+  options: McpLintOptions,
+): Promise<Diagnostic[]> {
   const diagnostics: Diagnostic[] = [];
   for (const listing of listings) {
     const { document } = listing;
@@ -36,7 +44,8 @@ export async function lintMcp(listings: readonly Listing[], options: McpLintOpti
       absolutePath: document.absolutePath,
       locate: (report) => document.locate(report.path, report.target),
     };
-    const parseProblem = (path: JsonPath, problem: string) => run.report(PARSE_META, { path, messageId: "unreadable", data: { problem } }, input);
+    const parseProblem = (path: JsonPath, problem: string) =>
+      run.report(PARSE_META, { path, messageId: "unreadable", data: { problem } }, input);
     if (!document.ok) {
       parseProblem([], document.parseError!.message);
       diagnostics.push(...run.finish());
@@ -52,7 +61,8 @@ export async function lintMcp(listings: readonly Listing[], options: McpLintOpti
       listing.tools = listing.tools.slice(0, MAX_TOOLS);
     }
     const name = serverName(listing);
-    const service = options.settings.service ?? (name === undefined ? undefined : serviceFromServerName(name));
+    const service =
+      options.settings.service ?? (name === undefined ? undefined : serviceFromServerName(name));
     // A rule that is off for this listing is not started.
     const rules = MCP_RULES.filter((rule) => run.severityOf(rule, document.absolutePath));
     await run.start(rules, (_rule, report): McpRuleContext => ({
@@ -60,7 +70,8 @@ export async function lintMcp(listings: readonly Listing[], options: McpLintOpti
       settings: options.settings,
       service,
       tools: listing.tools,
-      shown: (path: JsonPath, value: unknown) => shownValue(value, typeof value === "number" ? document.writtenText(path) : undefined),
+      shown: (path: JsonPath, value: unknown) =>
+        shownValue(value, typeof value === "number" ? document.writtenText(path) : undefined),
       report: (finding: McpReport) => report(finding, input),
     }));
     diagnostics.push(...run.finish());

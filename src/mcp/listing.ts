@@ -52,7 +52,8 @@ export interface Listing {
   dumpProblems: Array<{ path: JsonPath; message: string }>;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * Reads the listing out of a parsed document. Accepted shapes: a `tools/list` result
@@ -66,12 +67,14 @@ export function readListing(document: SourceDocument): Listing {
   const addPage = (value: unknown, path: JsonPath) => listing.pages.push({ value, path });
   const addInitialize = (value: unknown, path: JsonPath) => {
     listing.initialize = { value, path };
-    if (isObject(value) && "serverInfo" in value) listing.serverInfo = { value: value.serverInfo, path: [...path, "serverInfo"] };
+    if (isObject(value) && "serverInfo" in value)
+      listing.serverInfo = { value: value.serverInfo, path: [...path, "serverInfo"] };
   };
   /** A JSON-RPC response or a bare result; true when it was one of ours. */
   const addMessage = (value: unknown, path: JsonPath): boolean => {
     if (!isObject(value)) return false;
-    if (isObject(value.result) && (value.jsonrpc !== undefined || value.id !== undefined)) return addMessage(value.result, [...path, "result"]);
+    if (isObject(value.result) && (value.jsonrpc !== undefined || value.id !== undefined))
+      return addMessage(value.result, [...path, "result"]);
     if ("tools" in value) {
       addPage(value, path);
       return true;
@@ -85,15 +88,22 @@ export function readListing(document: SourceDocument): Listing {
 
   if (Array.isArray(root)) {
     root.forEach((item, index) => addMessage(item, [index]));
-    if (listing.pages.length === 0) listing.shapeProblem = 'no item of this array is a tools/list result (an object with "tools")';
+    if (listing.pages.length === 0)
+      listing.shapeProblem =
+        'no item of this array is a tools/list result (an object with "tools")';
   } else if (isObject(root) && Array.isArray(root.pages)) {
     root.pages.forEach((page, index) => addPage(page, ["pages", index]));
     if (root.initialize !== undefined) addInitialize(root.initialize, ["initialize"]);
-    if (listing.serverInfo === undefined && root.serverInfo !== undefined) listing.serverInfo = { value: root.serverInfo, path: ["serverInfo"] };
-    if (typeof root.transport === "string" && ["stdio", "streamable-http", "sse"].includes(root.transport)) {
+    if (listing.serverInfo === undefined && root.serverInfo !== undefined)
+      listing.serverInfo = { value: root.serverInfo, path: ["serverInfo"] };
+    if (
+      typeof root.transport === "string" &&
+      ["stdio", "streamable-http", "sse"].includes(root.transport)
+    ) {
       listing.transport = { value: root.transport as TransportName, path: ["transport"] };
     }
-    if (Array.isArray(root.stdoutNoise)) listing.stdoutNoise = { value: root.stdoutNoise, path: ["stdoutNoise"] };
+    if (Array.isArray(root.stdoutNoise))
+      listing.stdoutNoise = { value: root.stdoutNoise, path: ["stdoutNoise"] };
     if (isObject(root.probe) && Array.isArray(root.probe.calls)) {
       root.probe.calls.forEach((call, index) => {
         const path: JsonPath = ["probe", "calls", index];
@@ -107,11 +117,13 @@ export function readListing(document: SourceDocument): Listing {
       });
     }
   } else if (isObject(root) && !addMessage(root, [])) {
-    listing.shapeProblem = 'this is not a tools/list result: expected an object with "tools", an array of pages, or a caplint mcp dump';
+    listing.shapeProblem =
+      'this is not a tools/list result: expected an object with "tools", an array of pages, or a caplint mcp dump';
   } else if (isObject(root) && root.serverInfo !== undefined && listing.serverInfo === undefined) {
     listing.serverInfo = { value: root.serverInfo, path: ["serverInfo"] };
   } else if (!isObject(root)) {
-    listing.shapeProblem = 'this is not a tools/list result: expected an object with "tools", an array of pages, or a caplint mcp dump';
+    listing.shapeProblem =
+      'this is not a tools/list result: expected an object with "tools", an array of pages, or a caplint mcp dump';
   }
 
   for (const page of listing.pages) {
@@ -124,18 +136,43 @@ export function readListing(document: SourceDocument): Listing {
   return listing;
 }
 
-const PROBE_PURPOSES: readonly ProbePurpose[] = ["baseline", "unknown-field", "pagination", "limit-over-max"];
+const PROBE_PURPOSES: readonly ProbePurpose[] = [
+  "baseline",
+  "unknown-field",
+  "pagination",
+  "limit-over-max",
+];
 
 /** What is wrong with a recorded probe call, as `caplint mcp dump --probe` writes them; undefined when nothing is. */
 function probeCallProblem(call: unknown): { key?: string; message: string } | undefined {
   const wrote = "a caplint mcp dump writes";
-  if (!isObject(call)) return { message: `expected an object with "tool", "purpose" and "arguments", as ${wrote} each call` };
-  if (typeof call.tool !== "string") return { key: "tool", message: `"tool" must be the name of the tool called (a string), as ${wrote} it` };
-  if (typeof call.purpose !== "string" || !(PROBE_PURPOSES as readonly string[]).includes(call.purpose))
-    return { key: "purpose", message: `"purpose" must be one of ${PROBE_PURPOSES.map((p) => `"${p}"`).join(", ")}` };
-  if (!isObject(call.arguments)) return { key: "arguments", message: `"arguments" must be the object of arguments sent to the tool, as ${wrote} it` };
+  if (!isObject(call))
+    return {
+      message: `expected an object with "tool", "purpose" and "arguments", as ${wrote} each call`,
+    };
+  if (typeof call.tool !== "string")
+    return {
+      key: "tool",
+      message: `"tool" must be the name of the tool called (a string), as ${wrote} it`,
+    };
+  if (
+    typeof call.purpose !== "string" ||
+    !(PROBE_PURPOSES as readonly string[]).includes(call.purpose)
+  )
+    return {
+      key: "purpose",
+      message: `"purpose" must be one of ${PROBE_PURPOSES.map((p) => `"${p}"`).join(", ")}`,
+    };
+  if (!isObject(call.arguments))
+    return {
+      key: "arguments",
+      message: `"arguments" must be the object of arguments sent to the tool, as ${wrote} it`,
+    };
   if (call.error !== undefined && !(isObject(call.error) && typeof call.error.message === "string"))
-    return { key: "error", message: `"error" must be a JSON-RPC error (an object with a "message" string), as ${wrote} it` };
+    return {
+      key: "error",
+      message: `"error" must be a JSON-RPC error (an object with a "message" string), as ${wrote} it`,
+    };
   return undefined;
 }
 

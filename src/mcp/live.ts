@@ -1,5 +1,10 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, Notification, Request, Result } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  JSONRPCMessage,
+  Notification,
+  Request,
+  Result,
+} from "@modelcontextprotocol/sdk/types.js";
 import {
   ErrorCode,
   LATEST_PROTOCOL_VERSION,
@@ -27,7 +32,12 @@ import { plural } from "../core/wording.js";
  * `headers`; credentials written in the URL become a Basic Authorization header) and, when the
  * configuration says `"type": "sse"`, the legacy transport alone.
  */
-export type HttpTarget = { kind: "http"; url: URL; headers: Record<string, string>; legacySse?: boolean };
+export type HttpTarget = {
+  kind: "http";
+  url: URL;
+  headers: Record<string, string>;
+  legacySse?: boolean;
+};
 export type LiveTarget = StdioTarget | HttpTarget;
 /** What a live run talks to: a stdio server caplint has already started, or a URL. */
 export type LiveServer = ServerProcess | HttpTarget;
@@ -101,7 +111,8 @@ async function listAllTools(request: RawRequest, timeoutMs: number): Promise<unk
     cursor = typeof next === "string" ? next : undefined;
     if (cursor === undefined) break;
     // Long cursors are remembered by their hash: a thousand 10 MB cursors are not kept.
-    const key = cursor.length > 200 ? `#${createHash("sha256").update(cursor).digest("hex")}` : cursor;
+    const key =
+      cursor.length > 200 ? `#${createHash("sha256").update(cursor).digest("hex")}` : cursor;
     if (cursors.has(key) || pages.length >= MAX_PAGES) {
       throw new FatalError(
         `tools/list pagination does not end: cursor ${JSON.stringify(escapeControls(cursor.slice(0, 40)))} repeats or more than ${MAX_PAGES} pages`,
@@ -204,7 +215,8 @@ class TappedStdioTransport implements Transport {
   }
 
   private keepNoise(line: string): void {
-    if (this.noise.length < 100) this.noise.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
+    if (this.noise.length < 100)
+      this.noise.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -224,10 +236,12 @@ class TappedStdioTransport implements Transport {
 
 /** Connects, fetches `initialize` and every `tools/list` page raw, optionally probes, and always closes. */
 export async function captureServer(server: LiveServer, options: LiveOptions): Promise<Dump> {
-  const connection = "kind" in server ? await connectHttp(server, options) : await connectStdio(server, options);
+  const connection =
+    "kind" in server ? await connectHttp(server, options) : await connectStdio(server, options);
   const { session, transport, initialize, describeFailure } = connection;
   try {
-    const raw: RawRequest = (method, params) => session.request({ method, params } as Request, ANY_RESULT, { timeout: options.timeoutMs });
+    const raw: RawRequest = (method, params) =>
+      session.request({ method, params } as Request, ANY_RESULT, { timeout: options.timeoutMs });
     const request: RawRequest = async (method, params) => {
       try {
         return await raw(method, params);
@@ -241,13 +255,20 @@ export async function captureServer(server: LiveServer, options: LiveOptions): P
       format: DUMP_FORMAT,
       transport: connection.transportName,
       // What replaying needs, nothing secret: the command or URL as the messages show it.
-      server: "kind" in server ? { url: options.redactor.url(server.url) } : { command: options.redactor.args([server.target.command, ...server.target.args]) },
+      server:
+        "kind" in server
+          ? { url: options.redactor.url(server.url) }
+          : { command: options.redactor.args([server.target.command, ...server.target.args]) },
       initialize,
       pages,
     };
     if (options.probe) {
-      const name = isObject(initialize.serverInfo) && typeof initialize.serverInfo.name === "string" ? initialize.serverInfo.name : undefined;
-      const service = options.probe.service ?? (name === undefined ? undefined : serviceFromServerName(name));
+      const name =
+        isObject(initialize.serverInfo) && typeof initialize.serverInfo.name === "string"
+          ? initialize.serverInfo.name
+          : undefined;
+      const service =
+        options.probe.service ?? (name === undefined ? undefined : serviceFromServerName(name));
       dump.probe = await probe(pages, options.probe, service, raw, describeFailure);
     }
     if (transport instanceof TappedStdioTransport) dump.stdoutNoise = [...transport.noise];
@@ -274,13 +295,21 @@ function compileAnswerSchemas(): void {
   ANY_RESULT.safeParse({});
 }
 
-async function handshake(session: RawSession, transport: Transport, options: LiveOptions): Promise<Record<string, unknown>> {
+async function handshake(
+  session: RawSession,
+  transport: Transport,
+  options: LiveOptions,
+): Promise<Record<string, unknown>> {
   // A legacy SSE server that opens its stream but never names its endpoint would keep connect() waiting forever.
   await withTimeout(session.connect(transport), options.timeoutMs, "connect");
   const answer = session.request(
     {
       method: "initialize",
-      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "caplint", version: options.clientVersion } },
+      params: {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: "caplint", version: options.clientVersion },
+      },
     },
     ANY_RESULT,
     { timeout: options.timeoutMs },
@@ -288,7 +317,8 @@ async function handshake(session: RawSession, transport: Transport, options: Liv
   compileAnswerSchemas();
   const initialize = await answer;
   const version = initialize.protocolVersion;
-  if (typeof version === "string") (transport as { setProtocolVersion?: (v: string) => void }).setProtocolVersion?.(version);
+  if (typeof version === "string")
+    (transport as { setProtocolVersion?: (v: string) => void }).setProtocolVersion?.(version);
   await session.notification({ method: "notifications/initialized" });
   return initialize;
 }
@@ -303,26 +333,38 @@ async function connectStdio(server: ServerProcess, options: LiveOptions): Promis
   const shown = options.label.replace(/^stdio:/, "").slice(0, 160);
   const describeFailure = (error: unknown, method: string): Error => {
     if (error instanceof FatalError) return error;
-    const lastWords = tail.length ? `; its last stderr line: ${escapeControls(redactor.text(tail[tail.length - 1]!)).slice(0, 200)}` : "";
+    const lastWords = tail.length
+      ? `; its last stderr line: ${escapeControls(redactor.text(tail[tail.length - 1]!)).slice(0, 200)}`
+      : "";
     const noise = transport.noise.length
       ? `; it wrote ${transport.noise.length} non-protocol line(s) on stdout, first: ${JSON.stringify(escapeControls(transport.noise[0]!).slice(0, 80))}`
       : "";
     if ((error as NodeJS.ErrnoException)?.code === "ENOENT")
-      return new FatalError(`cannot run ${JSON.stringify(escapeControls(redactor.text(target.command)))}: command not found`);
+      return new FatalError(
+        `cannot run ${JSON.stringify(escapeControls(redactor.text(target.command)))}: command not found`,
+      );
     if (transport.overflowed) {
       return new FatalError(
         `the server (${shown}) wrote a line over ${STDIO_LINE_LIMIT / 1024 / 1024} MiB on stdout before answering ${method}: caplint reads at most ${STDIO_LINE_LIMIT / 1024 / 1024} MiB per stdio message`,
       );
     }
     if (server.exit) {
-      const how = server.exit.signal ? `was killed by ${server.exit.signal}` : `exited with code ${server.exit.code}`;
-      return new FatalError(`the server (${shown}) ${how} before answering ${method}${lastWords}${noise}`);
+      const how = server.exit.signal
+        ? `was killed by ${server.exit.signal}`
+        : `exited with code ${server.exit.code}`;
+      return new FatalError(
+        `the server (${shown}) ${how} before answering ${method}${lastWords}${noise}`,
+      );
     }
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return new FatalError(`the server (${shown}) did not answer ${method} within ${options.timeoutMs / 1000} s (--timeout)${noise}${lastWords}`);
+      return new FatalError(
+        `the server (${shown}) did not answer ${method} within ${options.timeoutMs / 1000} s (--timeout)${noise}${lastWords}`,
+      );
     }
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-      return new FatalError(`the server (${shown}) closed the connection before answering ${method}${lastWords}${noise}`);
+      return new FatalError(
+        `the server (${shown}) closed the connection before answering ${method}${lastWords}${noise}`,
+      );
     }
     return new FatalError(
       `the server (${shown}) failed ${method}: ${escapeControls(redactor.text(error instanceof Error ? error.message : String(error))).slice(0, 300)}${lastWords}`,
@@ -342,7 +384,8 @@ async function connectStdio(server: ServerProcess, options: LiveOptions): Promis
 async function connectHttp(target: HttpTarget, options: LiveOptions): Promise<Connection> {
   const { redactor } = options;
   const shown = options.label;
-  if (target.url.protocol !== "http:" && target.url.protocol !== "https:") throw new FatalError(`--url ${shown}: only http: and https: URLs are supported`);
+  if (target.url.protocol !== "http:" && target.url.protocol !== "https:")
+    throw new FatalError(`--url ${shown}: only http: and https: URLs are supported`);
   const { url, headers } = withoutUserinfo(target.url, target.headers);
   const limits = new BodyLimits();
   const transportOptions = { requestInit: { headers }, fetch: limits.fetch };
@@ -354,14 +397,18 @@ async function connectHttp(target: HttpTarget, options: LiveOptions): Promise<Co
       );
     }
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return new FatalError(`the server at ${shown} did not answer ${method} within ${options.timeoutMs / 1000} s (--timeout)`);
+      return new FatalError(
+        `the server at ${shown} did not answer ${method} within ${options.timeoutMs / 1000} s (--timeout)`,
+      );
     }
     if (error instanceof ConnectTimeout) {
       return new FatalError(
         `the server at ${shown} opened no session within ${options.timeoutMs / 1000} s (--timeout): a legacy SSE stream that never named its endpoint`,
       );
     }
-    return new FatalError(`the server at ${shown} failed ${method}: ${redactor.text(describeNetworkError(error))}`);
+    return new FatalError(
+      `the server at ${shown} failed ${method}: ${redactor.text(describeNetworkError(error))}`,
+    );
   };
   let firstFailure: unknown;
   if (!target.legacySse) {
@@ -370,13 +417,24 @@ async function connectHttp(target: HttpTarget, options: LiveOptions): Promise<Co
     session.onerror = () => undefined;
     try {
       const initialize = await handshake(session, streamable, options);
-      return { session, transport: streamable, transportName: "streamable-http", initialize, describeFailure };
+      return {
+        session,
+        transport: streamable,
+        transportName: "streamable-http",
+        initialize,
+        describeFailure,
+      };
     } catch (error) {
       firstFailure = error;
       await session.close().catch(() => undefined);
     }
     // Only an HTTP answer that says "not here" is worth the legacy attempt; a refused connection, a timeout or a body over the limit is not.
-    if (limits.exceeded || !(firstFailure instanceof StreamableHTTPError) || firstFailure.code === undefined || firstFailure.code >= 500) {
+    if (
+      limits.exceeded ||
+      !(firstFailure instanceof StreamableHTTPError) ||
+      firstFailure.code === undefined ||
+      firstFailure.code >= 500
+    ) {
       throw describeFailure(firstFailure, "initialize");
     }
   }
@@ -385,11 +443,18 @@ async function connectHttp(target: HttpTarget, options: LiveOptions): Promise<Co
   legacySession.onerror = () => undefined;
   try {
     const initialize = await handshake(legacySession, legacy, options);
-    return { session: legacySession, transport: legacy, transportName: "sse", initialize, describeFailure };
+    return {
+      session: legacySession,
+      transport: legacy,
+      transportName: "sse",
+      initialize,
+      describeFailure,
+    };
   } catch (error) {
     await legacySession.close().catch(() => undefined);
     await legacy.close().catch(() => undefined);
-    if (target.legacySse || limits.exceeded || error instanceof ConnectTimeout) throw describeFailure(error, "initialize");
+    if (target.legacySse || limits.exceeded || error instanceof ConnectTimeout)
+      throw describeFailure(error, "initialize");
     throw new FatalError(
       `no MCP server answers at ${shown}: streamable HTTP got ${redactor.text(describeNetworkError(firstFailure))}, and the legacy SSE transport did not answer either`,
     );
@@ -397,14 +462,24 @@ async function connectHttp(target: HttpTarget, options: LiveOptions): Promise<Co
 }
 
 /** fetch refuses a URL with credentials: they travel as a Basic Authorization header instead (unless one is given). */
-function withoutUserinfo(given: URL, headers: Record<string, string>): { url: URL; headers: Record<string, string> } {
+function withoutUserinfo(
+  given: URL,
+  headers: Record<string, string>,
+): { url: URL; headers: Record<string, string> } {
   if (!given.username && !given.password) return { url: given, headers };
   const url = new URL(given.href);
   const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
   url.username = "";
   url.password = "";
-  const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === "authorization");
-  return { url, headers: hasAuthorization ? headers : { ...headers, Authorization: `Basic ${Buffer.from(credentials).toString("base64")}` } };
+  const hasAuthorization = Object.keys(headers).some(
+    (name) => name.toLowerCase() === "authorization",
+  );
+  return {
+    url,
+    headers: hasAuthorization
+      ? headers
+      : { ...headers, Authorization: `Basic ${Buffer.from(credentials).toString("base64")}` },
+  };
 }
 
 class ConnectTimeout extends Error {}
@@ -432,9 +507,14 @@ class BodyLimits {
   readonly fetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
     const response = await fetch(input, init);
     if (response.body === null || NULL_BODY_STATUSES.has(response.status)) return response;
-    const eventStream = response.headers.get("content-type")?.toLowerCase().includes("text/event-stream") === true;
+    const eventStream =
+      response.headers.get("content-type")?.toLowerCase().includes("text/event-stream") === true;
     const bounded = response.body.pipeThrough(this.limiter(eventStream));
-    return new Response(bounded, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(bounded, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 
   private limiter(eventStream: boolean): TransformStream<Uint8Array, Uint8Array> {
@@ -458,7 +538,9 @@ class BodyLimits {
         }
         if (bytes > HTTP_BODY_LIMIT) {
           this.exceeded = eventStream ? "an event" : "a response body";
-          controller.error(new Error(`the server sent ${this.exceeded} over ${HTTP_BODY_LIMIT} bytes`));
+          controller.error(
+            new Error(`the server sent ${this.exceeded} over ${HTTP_BODY_LIMIT} bytes`),
+          );
           return;
         }
         controller.enqueue(chunk);
@@ -470,12 +552,16 @@ class BodyLimits {
 function describeNetworkError(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
   if (cause?.code === "ECONNREFUSED") return "connection refused";
-  if (error instanceof Error && cause?.message) return escapeControls(`${error.message}: ${cause.message}`).slice(0, 300);
+  if (error instanceof Error && cause?.message)
+    return escapeControls(`${error.message}: ${cause.message}`).slice(0, 300);
   if (error instanceof StreamableHTTPError && error.code !== undefined) return `HTTP ${error.code}`;
   return escapeControls(error instanceof Error ? error.message : String(error)).slice(0, 300);
 }
 
-type RawRequest = (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>;
+type RawRequest = (
+  method: string,
+  params: Record<string, unknown>,
+) => Promise<Record<string, unknown>>;
 
 /**
  * Makes the planned calls (probe.ts picks them: only tools declaring readOnlyHint: true, within the
@@ -490,24 +576,33 @@ async function probe(
   describeFailure: (error: unknown, method: string) => Error,
 ) {
   const tools: ProbePlanTool[] = [];
-  for (const page of pages) if (isObject(page) && Array.isArray(page.tools)) for (const tool of page.tools) if (isObject(tool)) tools.push(tool);
+  for (const page of pages)
+    if (isObject(page) && Array.isArray(page.tools))
+      for (const tool of page.tools) if (isObject(tool)) tools.push(tool);
   const plan = planProbe(tools, maxCalls, service);
   const calls: ProbeCall[] = [];
   const total = plan.calls.length;
   // One line per call as it starts, so a slow tool shows which it is.
   for (const planned of plan.calls) {
-    progress?.(`caplint: probe ${calls.length + 1}/${total}: ${escapeControls(planned.tool).slice(0, 128)} (${planned.purpose})\n`);
+    progress?.(
+      `caplint: probe ${calls.length + 1}/${total}: ${escapeControls(planned.tool).slice(0, 128)} (${planned.purpose})\n`,
+    );
     const call: ProbeCall = { ...planned };
     try {
-      call.result = truncateStrings(await raw("tools/call", { name: planned.tool, arguments: planned.arguments }));
+      call.result = truncateStrings(
+        await raw("tools/call", { name: planned.tool, arguments: planned.arguments }),
+      );
     } catch (error) {
-      if (!(error instanceof McpError) || error.code === ErrorCode.ConnectionClosed) throw describeFailure(error, `tools/call ${planned.tool}`);
+      if (!(error instanceof McpError) || error.code === ErrorCode.ConnectionClosed)
+        throw describeFailure(error, `tools/call ${planned.tool}`);
       call.error = { code: error.code, message: escapeControls(error.message).slice(0, 500) };
     }
     calls.push(call);
   }
   const failed = calls.filter((call) => call.error !== undefined).length;
   const probed = new Set(calls.map((call) => call.tool)).size;
-  progress?.(`caplint: probe done: ${plural(total, "call")} to ${plural(probed, "read-only tool")}${failed > 0 ? `, ${failed} answered with an error` : ""}\n`);
+  progress?.(
+    `caplint: probe done: ${plural(total, "call")} to ${plural(probed, "read-only tool")}${failed > 0 ? `, ${failed} answered with an error` : ""}\n`,
+  );
   return { maxCalls, calls, notProbed: plan.notProbed };
 }

@@ -8,9 +8,16 @@ import { packageFile } from "../core/package-files.js";
  */
 export type ServerNameStyle = "any" | "python" | "node";
 
-export const SERVER_NAME_PATTERNS: Record<Exclude<ServerNameStyle, "any">, { pattern: RegExp; example: string; suffix: string }> = {
+export const SERVER_NAME_PATTERNS: Record<
+  Exclude<ServerNameStyle, "any">,
+  { pattern: RegExp; example: string; suffix: string }
+> = {
   python: { pattern: /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*_mcp$/, example: "slack_mcp", suffix: "_mcp" },
-  node: { pattern: /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*-mcp-server$/, example: "slack-mcp-server", suffix: "-mcp-server" },
+  node: {
+    pattern: /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*-mcp-server$/,
+    example: "slack-mcp-server",
+    suffix: "-mcp-server",
+  },
 };
 
 /** The protocol's tool-name charset and length (2025-11-25, "Tool Names"). */
@@ -22,7 +29,22 @@ export const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
  * The verbs of create-read-update-delete and of running things: they read as the action wherever
  * they stand, also last (`monitor_create`, `web_search`, `screencast_stop`).
  */
-const CRUD_VERBS = ["get", "list", "search", "find", "fetch", "create", "read", "update", "write", "delete", "check", "run", "start", "stop"];
+const CRUD_VERBS = [
+  "get",
+  "list",
+  "search",
+  "find",
+  "fetch",
+  "create",
+  "read",
+  "update",
+  "write",
+  "delete",
+  "check",
+  "run",
+  "start",
+  "stop",
+];
 
 /**
  * Tool verbs, each with where tools use it as a command: the verbs WordNet lacks (`init`, `rebase`,
@@ -31,7 +53,12 @@ const CRUD_VERBS = ["get", "list", "search", "find", "fetch", "create", "read", 
  * whatever follows it. Extend with `--verbs`; docs/rules/mcp-tool-verb.md lists them with their sources.
  */
 export const TOOL_VERBS: Readonly<Record<string, string>> = {
-  ...Object.fromEntries(CRUD_VERBS.map((verb) => [verb, "CRUD and HTTP (the conventions' own hint: get, list, search, create, update, delete)"])),
+  ...Object.fromEntries(
+    CRUD_VERBS.map((verb) => [
+      verb,
+      "CRUD and HTTP (the conventions' own hint: get, list, search, create, update, delete)",
+    ]),
+  ),
   autocomplete: "Google Places Autocomplete API",
   checkout: "git checkout",
   cherry_pick: "git cherry-pick",
@@ -188,30 +215,60 @@ export interface NotAnAction {
  * `web_search`) or follows a word that reads first as a noun (`research_search_papers`), and when a
  * word that reads first as a noun precedes a plural (`console_messages`, `network_requests`).
  */
-export function readAsAction(action: readonly string[], extra: ReadonlySet<string>): NotAnAction | undefined {
+export function readAsAction(
+  action: readonly string[],
+  extra: ReadonlySet<string>,
+): NotAnAction | undefined {
   const [first, second] = action;
   if (first === undefined) return undefined;
   // `batch_create_objects`, `bulk_publish_draft_notes`: how the action is done, before it.
-  if (MANNER_WORDS.has(first) && second !== undefined && readAsAction(action.slice(1), extra) === undefined) return undefined;
-  if (second !== undefined && (evidenceOf(`${first}_${second}`) !== undefined || Object.hasOwn(TOOL_VERBS, `${first}_${second}`))) return undefined;
+  if (
+    MANNER_WORDS.has(first) &&
+    second !== undefined &&
+    readAsAction(action.slice(1), extra) === undefined
+  )
+    return undefined;
+  if (
+    second !== undefined &&
+    (evidenceOf(`${first}_${second}`) !== undefined ||
+      Object.hasOwn(TOOL_VERBS, `${first}_${second}`))
+  )
+    return undefined;
   const last = action.length - 1;
   if (isActionWord(first, extra)) {
     // Two verbs: the one at the end is the action on the other (`interact_stop`, `download_start`).
-    const objectFirst = action.length === 2 && !extra.has(first) && !Object.hasOwn(TOOL_VERBS, first) && CRUD_VERBS.includes(action[1]!);
-    return objectFirst ? { reason: "nounPhrase", word: first, example: [action[1]!, first] } : undefined;
+    const objectFirst =
+      action.length === 2 &&
+      !extra.has(first) &&
+      !Object.hasOwn(TOOL_VERBS, first) &&
+      CRUD_VERBS.includes(action[1]!);
+    return objectFirst
+      ? { reason: "nounPhrase", word: first, example: [action[1]!, first] }
+      : undefined;
   }
   const laterAction = action.findIndex((word, index) => index > 0 && isActionWord(word, extra));
-  const withActionFirst = (index: number) => [action[index]!, ...action.filter((_, other) => other !== index)];
+  const withActionFirst = (index: number) => [
+    action[index]!,
+    ...action.filter((_, other) => other !== index),
+  ];
   if (evidenceOf(first) === undefined) {
-    const laterVerb = laterAction > 0 ? laterAction : action.findIndex((word, index) => index > 0 && verbShare(word) >= NOUN_LEANING);
-    return laterVerb > 0 ? { reason: "nounPhrase", word: first, example: withActionFirst(laterVerb) } : { reason: "noVerb", word: first };
+    const laterVerb =
+      laterAction > 0
+        ? laterAction
+        : action.findIndex((word, index) => index > 0 && verbShare(word) >= NOUN_LEANING);
+    return laterVerb > 0
+      ? { reason: "nounPhrase", word: first, example: withActionFirst(laterVerb) }
+      : { reason: "noVerb", word: first };
   }
   if (second === undefined) return undefined;
   const nounFirst = verbShare(first) < NOUN_LEANING;
   if (laterAction > 0 && ((laterAction === last && isActionAtTheEnd(action[last]!)) || nounFirst))
     return { reason: "nounPhrase", word: first, example: withActionFirst(laterAction) };
   // A noun and its head: `console_messages`, `network_request` (request reads as a verb 0.58, network 0.03).
-  if (nounFirst && (isPlural(action[last]) || verbShare(action[last]!) > Math.max(NOUN_LEANING, verbShare(first))))
+  if (
+    nounFirst &&
+    (isPlural(action[last]) || verbShare(action[last]!) > Math.max(NOUN_LEANING, verbShare(first)))
+  )
     return { reason: "nounPhrase", word: first, example: ["get", ...action] };
   return undefined;
 }
@@ -232,14 +289,25 @@ export function words(name: string): string[] {
 
 /** Version and date tokens in a server name: `v2`, `1.0`, `2024`, `2024-05-01`, `20240501`. */
 export function versionToken(name: string): string | undefined {
-  const match = /(?:^|[^a-z0-9])(v\d+(?:\.\d+)*)(?![a-z0-9])|(\d+\.\d+(?:\.\d+)*)|((?:19|20)\d{2}(?:[-_.]?\d{2}(?:[-_.]?\d{2})?)?)(?!\d)/i.exec(name);
+  const match =
+    /(?:^|[^a-z0-9])(v\d+(?:\.\d+)*)(?![a-z0-9])|(\d+\.\d+(?:\.\d+)*)|((?:19|20)\d{2}(?:[-_.]?\d{2}(?:[-_.]?\d{2})?)?)(?!\d)/i.exec(
+      name,
+    );
   return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
 }
 
 /** Words of MCP frameworks and packaging in a server name (`firecrawl-fastmcp`, `MongoDB MCP Server`): not the service. */
-const FRAMEWORK_WORDS = new Set(["mcp", "fastmcp", "server", "servers", "sdk", "modelcontextprotocol"]);
+const FRAMEWORK_WORDS = new Set([
+  "mcp",
+  "fastmcp",
+  "server",
+  "servers",
+  "sdk",
+  "modelcontextprotocol",
+]);
 
-const VERSION_OR_DATE = /(?:^|[^a-z0-9])v\d+(?:\.\d+)*(?![a-z0-9])|\d+\.\d+(?:\.\d+)*|(?:19|20)\d{2}(?:[-_.]?\d{2}){0,2}(?!\d)/gi;
+const VERSION_OR_DATE =
+  /(?:^|[^a-z0-9])v\d+(?:\.\d+)*(?![a-z0-9])|\d+\.\d+(?:\.\d+)*|(?:19|20)\d{2}(?:[-_.]?\d{2}){0,2}(?!\d)/gi;
 
 /**
  * The service a server is for, as snake_case: the last path segment of its name that names one,
@@ -298,15 +366,26 @@ export interface ToolNaming {
 
 export function toolNaming(service: string | undefined, toolNames: Iterable<string>): ToolNaming {
   const first = firstWordCounts(toolNames);
-  const shared = first.best && first.best[1] >= 2 && first.best[1] * 2 > first.total ? first.best[0] : undefined;
+  const shared =
+    first.best && first.best[1] >= 2 && first.best[1] * 2 > first.total ? first.best[0] : undefined;
   const serviceWords = service?.toLowerCase().split("_") ?? [];
-  const sharedForm = shared !== undefined && serviceWords.some((_, end) => serviceWords.slice(0, end + 1).join("") === shared) ? shared : undefined;
+  const sharedForm =
+    shared !== undefined &&
+    serviceWords.some((_, end) => serviceWords.slice(0, end + 1).join("") === shared)
+      ? shared
+      : undefined;
   const namespace = namespaceOf(first, serviceWords, sharedForm);
   const withNamespace = namespace ? { namespace } : {};
-  if (service === undefined) return { service, prefixes: [], preferred: undefined, ...withNamespace };
+  if (service === undefined)
+    return { service, prefixes: [], preferred: undefined, ...withNamespace };
   const prefixes = new Set(["_", "-", ".", ""].map((separator) => serviceWords.join(separator)));
   if (sharedForm !== undefined) prefixes.add(sharedForm);
-  return { service, prefixes: [...prefixes].sort((a, b) => b.length - a.length), preferred: sharedForm ?? service, ...withNamespace };
+  return {
+    service,
+    prefixes: [...prefixes].sort((a, b) => b.length - a.length),
+    preferred: sharedForm ?? service,
+    ...withNamespace,
+  };
 }
 
 interface FirstWords {
@@ -332,26 +411,42 @@ function firstWordCounts(toolNames: Iterable<string>): FirstWords {
 const NO_WORDS: ReadonlySet<string> = new Set();
 
 /** A namespace is a word that is not an action itself: `get-` shared by most tools is their verb. */
-function namespaceOf(first: FirstWords, serviceWords: readonly string[], prefix: string | undefined): ToolNaming["namespace"] {
+function namespaceOf(
+  first: FirstWords,
+  serviceWords: readonly string[],
+  prefix: string | undefined,
+): ToolNaming["namespace"] {
   const { best, total } = first;
-  if (best && best[0] !== prefix && !isVerb(best[0], NO_WORDS) && best[1] >= 3 && best[1] * 2 > total)
+  if (
+    best &&
+    best[0] !== prefix &&
+    !isVerb(best[0], NO_WORDS) &&
+    best[1] >= 3 &&
+    best[1] * 2 > total
+  )
     return { word: best[0], shared: best[1], total, fromServerName: false };
   for (const word of serviceWords) {
     const shared = first.counts.get(word) ?? 0;
-    if (word !== prefix && !isVerb(word, NO_WORDS) && serviceWords.length > 1 && shared >= 2) return { word, shared, total, fromServerName: true };
+    if (word !== prefix && !isVerb(word, NO_WORDS) && serviceWords.length > 1 && shared >= 2)
+      return { word, shared, total, fromServerName: true };
   }
   return undefined;
 }
 
 /** A tool name split into the accepted prefix it starts with (if any) and the words after it. */
-export function splitToolName(toolName: string, naming: ToolNaming): { prefix: string | undefined; action: string[] } {
+export function splitToolName(
+  toolName: string,
+  naming: ToolNaming,
+): { prefix: string | undefined; action: string[] } {
   const lower = toolName.toLowerCase();
   for (const prefix of naming.prefixes) {
     if (!lower.startsWith(prefix) || lower.length <= prefix.length + 1) continue;
     const next = toolName[prefix.length]!;
-    if (next === "_" || next === "-" || next === ".") return { prefix, action: words(toolName.slice(prefix.length + 1)) };
+    if (next === "_" || next === "-" || next === ".")
+      return { prefix, action: words(toolName.slice(prefix.length + 1)) };
     // camelCase after the service: `mongodbFind`
-    if (/[A-Z]/.test(next) && /[a-z0-9]/.test(toolName[prefix.length - 1] ?? "")) return { prefix, action: words(toolName.slice(prefix.length)) };
+    if (/[A-Z]/.test(next) && /[a-z0-9]/.test(toolName[prefix.length - 1] ?? ""))
+      return { prefix, action: words(toolName.slice(prefix.length)) };
   }
   return { prefix: undefined, action: words(toolName) };
 }

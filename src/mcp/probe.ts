@@ -1,4 +1,10 @@
-import { nonNullMember, propertiesOf, resolveRef, typesOf, type SchemaNode } from "./input-schema.js";
+import {
+  nonNullMember,
+  propertiesOf,
+  resolveRef,
+  typesOf,
+  type SchemaNode,
+} from "./input-schema.js";
 import { isObject, type ProbeCall, type ToolEntry } from "./listing.js";
 import { toolNaming } from "./naming.js";
 import { inputOf, isListTool } from "./rules/support.js";
@@ -20,31 +26,51 @@ export const LIMIT_OVER_MAX = 101;
  * tool: one page with limit 1), then one with an unknown argument, then list tools one with
  * limit 101, so a small budget still reaches every tool once.
  */
-export function planProbe(tools: readonly ProbePlanTool[], maxCalls: number, service?: string): { calls: PlannedCall[]; notProbed: string[] } {
+export function planProbe(
+  tools: readonly ProbePlanTool[],
+  maxCalls: number,
+  service?: string,
+): { calls: PlannedCall[]; notProbed: string[] } {
   const rounds: PlannedCall[][] = [[], [], []];
   const readOnly: string[] = [];
   const declaredReadOnly = (tool: ProbePlanTool) =>
-    isObject(tool.annotations) && tool.annotations.readOnlyHint === true && tool.annotations.destructiveHint !== true;
+    isObject(tool.annotations) &&
+    tool.annotations.readOnlyHint === true &&
+    tool.annotations.destructiveHint !== true;
   // A name listed twice is called only when every tool of that name is read-only: a call cannot choose.
-  const unsafeNames = new Set(tools.filter((tool) => !declaredReadOnly(tool)).map((tool) => tool.name));
+  const unsafeNames = new Set(
+    tools.filter((tool) => !declaredReadOnly(tool)).map((tool) => tool.name),
+  );
   const planned = new Set<string>();
   const naming = toolNaming(
     service,
     tools.flatMap((tool) => (typeof tool.name === "string" ? [tool.name] : [])),
   );
   tools.forEach((value, index) => {
-    if (typeof value.name !== "string" || !declaredReadOnly(value) || unsafeNames.has(value.name) || planned.has(value.name)) return;
+    if (
+      typeof value.name !== "string" ||
+      !declaredReadOnly(value) ||
+      unsafeNames.has(value.name) ||
+      planned.has(value.name)
+    )
+      return;
     planned.add(value.name);
     const entry: ToolEntry = { value, path: ["tools", index], name: value.name };
     const input = inputOf(entry);
     if (!input) return;
     readOnly.push(value.name);
     const names = new Set(propertiesOf(input.document, input.root).map((p) => p.name));
-    const base = sampleObject(input.document, input.root, 0, { onPath: new Set(), left: MAX_SAMPLED_VALUES });
+    const base = sampleObject(input.document, input.root, 0, {
+      onPath: new Set(),
+      left: MAX_SAMPLED_VALUES,
+    });
     const call = (purpose: ProbeCall["purpose"], extra: Record<string, unknown>): PlannedCall => ({
       tool: value.name as string,
       purpose,
-      arguments: input.wrapper === undefined ? { ...base, ...extra } : { [input.wrapper]: { ...base, ...extra } },
+      arguments:
+        input.wrapper === undefined
+          ? { ...base, ...extra }
+          : { [input.wrapper]: { ...base, ...extra } },
     });
     if (isListTool(entry, naming)) {
       const page: Record<string, unknown> = {};
@@ -78,8 +104,17 @@ interface SampleBudget {
 const MAX_SAMPLED_VALUES = 1000;
 
 /** A value for each required property: its default, const, first enum value or example, else one that fits the type and bounds. */
-function sampleObject(document: SchemaNode, object: SchemaNode, depth: number, budget: SampleBudget): Record<string, unknown> {
-  const required = new Set(Array.isArray(object.schema.required) ? object.schema.required.filter((r): r is string => typeof r === "string") : []);
+function sampleObject(
+  document: SchemaNode,
+  object: SchemaNode,
+  depth: number,
+  budget: SampleBudget,
+): Record<string, unknown> {
+  const required = new Set(
+    Array.isArray(object.schema.required)
+      ? object.schema.required.filter((r): r is string => typeof r === "string")
+      : [],
+  );
   const result: Record<string, unknown> = {};
   for (const property of propertiesOf(document, object)) {
     if (!required.has(property.name)) continue;
@@ -88,7 +123,12 @@ function sampleObject(document: SchemaNode, object: SchemaNode, depth: number, b
   return result;
 }
 
-function sample(document: SchemaNode, written: SchemaNode, depth: number, budget: SampleBudget): unknown {
+function sample(
+  document: SchemaNode,
+  written: SchemaNode,
+  depth: number,
+  budget: SampleBudget,
+): unknown {
   budget.left--;
   if ("default" in written.schema) return written.schema.default;
   const node = nonNullMember(document, resolveRef(document, written));
@@ -109,8 +149,12 @@ function sample(document: SchemaNode, written: SchemaNode, depth: number, budget
   }
   if (types.has("string")) return sampleString(s);
   if (types.has("integer") || types.has("number")) {
-    const low = number("minimum") ?? (number("exclusiveMinimum") !== undefined ? number("exclusiveMinimum")! + 1 : undefined);
-    const high = number("maximum") ?? (number("exclusiveMaximum") !== undefined ? number("exclusiveMaximum")! - 1 : undefined);
+    const low =
+      number("minimum") ??
+      (number("exclusiveMinimum") !== undefined ? number("exclusiveMinimum")! + 1 : undefined);
+    const high =
+      number("maximum") ??
+      (number("exclusiveMaximum") !== undefined ? number("exclusiveMaximum")! - 1 : undefined);
     let value = low ?? 1;
     if (high !== undefined && value > high) value = high;
     return types.has("integer") ? Math.ceil(value) : value;
@@ -119,9 +163,13 @@ function sample(document: SchemaNode, written: SchemaNode, depth: number, budget
   if (types.has("array")) {
     if (!enterable) return [];
     const count = Math.min(number("minItems") ?? 0, 5);
-    const items = isObject(s.items) ? { schema: s.items, path: [...node.path, "items"] } : undefined;
+    const items = isObject(s.items)
+      ? { schema: s.items, path: [...node.path, "items"] }
+      : undefined;
     budget.onPath.add(s);
-    const value = Array.from({ length: count }, () => (items ? sample(document, items, depth + 1, budget) : "caplint-probe"));
+    const value = Array.from({ length: count }, () =>
+      items ? sample(document, items, depth + 1, budget) : "caplint-probe",
+    );
     budget.onPath.delete(s);
     return value;
   }
@@ -141,7 +189,10 @@ function sampleString(s: Record<string, unknown>): string {
     ipv4: "192.0.2.1",
     hostname: "example.com",
   };
-  let text = typeof s.format === "string" && formats[s.format] !== undefined ? formats[s.format]! : "caplint-probe";
+  let text =
+    typeof s.format === "string" && formats[s.format] !== undefined
+      ? formats[s.format]!
+      : "caplint-probe";
   const min = typeof s.minLength === "number" ? s.minLength : 0;
   const max = typeof s.maxLength === "number" ? s.maxLength : Infinity;
   if (text.length < min) text = text.padEnd(Math.min(min, 1000), "x");
@@ -154,8 +205,12 @@ const MAX_RECORDED_STRING = 20_000;
 
 export function truncateStrings(value: unknown, depth = 0): unknown {
   if (typeof value === "string")
-    return value.length > MAX_RECORDED_STRING ? `${value.slice(0, MAX_RECORDED_STRING)}… [${value.length - MAX_RECORDED_STRING} more characters]` : value;
+    return value.length > MAX_RECORDED_STRING
+      ? `${value.slice(0, MAX_RECORDED_STRING)}… [${value.length - MAX_RECORDED_STRING} more characters]`
+      : value;
   if (depth > 64 || value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((item) => truncateStrings(item, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, truncateStrings(item, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, truncateStrings(item, depth + 1)]),
+  );
 }

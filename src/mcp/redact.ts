@@ -8,14 +8,16 @@
 export const REDACTED = "***";
 
 /** Option and variable names whose value is a secret: api-key, access_token, client-secret, password, auth, credentials, PAT. */
-const SECRET_NAME = /key|token|secret|passw|pwd|auth|credential|bearer|cookie|session|signature|(?:^|[^a-z])pat(?:$|[^a-z])/i;
+const SECRET_NAME =
+  /key|token|secret|passw|pwd|auth|credential|bearer|cookie|session|signature|(?:^|[^a-z])pat(?:$|[^a-z])/i;
 /** Known token shapes: OpenAI/Anthropic (sk-), GitHub (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_), Slack (xox?-), AWS access keys, JWTs. */
 const TOKEN_SHAPES =
   /\b(?:sk-[A-Za-z0-9_-]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|xox[abeoprs]-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA)[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)/g;
 /** `scheme://user:password@` and `scheme://token@` in free text. */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@"']+@/gi;
 /** `?token=…` and `&api_key=…` in free text (a URL or a query string). */
-const SECRET_QUERY = /([?&;][^=&#\s"']*(?:key|token|secret|passw|pwd|auth|credential|signature|sig|code)[^=&#\s"']*=)[^&#\s"']+/gi;
+const SECRET_QUERY =
+  /([?&;][^=&#\s"']*(?:key|token|secret|passw|pwd|auth|credential|signature|sig|code)[^=&#\s"']*=)[^&#\s"']+/gi;
 /** `NAME=value` as one argument (a shell-style assignment, `env KEY=value node server.js`). */
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_.-]*)=(.*)$/s;
 /** Free-text values shorter than this are not searched for (an --env value "1" or "true" is not scrubbed from every number or JSON boolean). */
@@ -47,7 +49,11 @@ export class Redactor {
       const arg = args[i]!;
       const option = /^(--?[A-Za-z0-9][\w.-]*)=(.*)$/s.exec(arg);
       if (option) {
-        shown.push(isSecretName(option[1]!) ? `${option[1]}=${this.hide(option[2]!)}` : `${option[1]}=${this.inText(option[2]!)}`);
+        shown.push(
+          isSecretName(option[1]!)
+            ? `${option[1]}=${this.hide(option[2]!)}`
+            : `${option[1]}=${this.inText(option[2]!)}`,
+        );
         continue;
       }
       const assignment = arg.startsWith("-") ? null : ASSIGNMENT.exec(arg);
@@ -60,7 +66,11 @@ export class Redactor {
       if (next === undefined || !/^--?[A-Za-z]/.test(arg) || next.startsWith("-")) continue;
       if (/^(?:-H|--header|--headers)$/i.test(arg)) {
         const colon = next.indexOf(":");
-        shown.push(colon > 0 ? `${next.slice(0, colon)}: ${this.hide(next.slice(colon + 1))}` : this.hide(next));
+        shown.push(
+          colon > 0
+            ? `${next.slice(0, colon)}: ${this.hide(next.slice(colon + 1))}`
+            : this.hide(next),
+        );
         i++;
       } else if (isSecretName(arg)) {
         shown.push(this.hide(next));
@@ -75,7 +85,11 @@ export class Redactor {
     const shown: Record<string, string> = {};
     for (const [name, value] of Object.entries(env)) {
       // Under another name, a value is scrubbed from text when it looks like a secret rather than a word or a path.
-      if (isSecretName(name) || (value.length >= 8 && !/^[a-z]+$/i.test(value) && !/[/\\]/.test(value))) this.remember(value);
+      if (
+        isSecretName(name) ||
+        (value.length >= 8 && !/^[a-z]+$/i.test(value) && !/[/\\]/.test(value))
+      )
+        this.remember(value);
       shown[name] = REDACTED;
     }
     return shown;
@@ -100,7 +114,8 @@ export class Redactor {
     if (shown.username || shown.password) {
       if (shown.password) this.remember(decodeURIComponent(shown.password));
       // A token given as the user name alone (https://TOKEN@host) is as secret as a password.
-      if (!shown.password || isSecretName(shown.username)) this.remember(decodeURIComponent(shown.username));
+      if (!shown.password || isSecretName(shown.username))
+        this.remember(decodeURIComponent(shown.username));
       // Written as "***@": the user name too, as free text is (URL_CREDENTIALS).
       shown.username = REDACTED;
       shown.password = "";
@@ -119,7 +134,10 @@ export class Redactor {
    * secret query parameters and known token shapes become `***`.
    */
   text(text: string): string {
-    return this.known(text).replace(URL_CREDENTIALS, `$1${REDACTED}@`).replace(SECRET_QUERY, `$1${REDACTED}`).replace(TOKEN_SHAPES, REDACTED);
+    return this.known(text)
+      .replace(URL_CREDENTIALS, `$1${REDACTED}@`)
+      .replace(SECRET_QUERY, `$1${REDACTED}`)
+      .replace(TOKEN_SHAPES, REDACTED);
   }
 
   /**
@@ -146,7 +164,8 @@ export class Redactor {
   /** An argument that is not a secret by its position: a URL loses its credentials, a token shape is hidden and remembered. */
   private inText(value: string): string {
     for (const match of value.matchAll(TOKEN_SHAPES)) this.remember(match[0]);
-    if (/^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(value) && URL.canParse(value)) return this.url(new URL(value));
+    if (/^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(value) && URL.canParse(value))
+      return this.url(new URL(value));
     return this.text(value);
   }
 }

@@ -25,7 +25,12 @@ import { escapeControls } from "./text.js";
 import type { LiveServer, LiveTarget } from "./live.js";
 import { plural } from "../core/wording.js";
 
-export async function runMcp(operands: string[], options: McpCommandOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<number> {
+export async function runMcp(
+  operands: string[],
+  options: McpCommandOptions,
+  io: MainOptions,
+  allRules: ReadonlyMap<string, RuleMeta>,
+): Promise<number> {
   // One redactor for the run: every secret it is shown is hidden from everything the run writes.
   const redactor = new Redactor();
   try {
@@ -64,40 +69,71 @@ async function lintMcpRun(
     texts.set(listing.document.absolutePath, listing.document.text);
   } else {
     if (operands.length === 0)
-      throw new FatalError("mcp: give tools/list dump files, --stdio -- CMD ARGS..., --url URL or --servers CONFIG (see caplint mcp --help)");
+      throw new FatalError(
+        "mcp: give tools/list dump files, --stdio -- CMD ARGS..., --url URL or --servers CONFIG (see caplint mcp --help)",
+      );
     for (const operand of operands) {
       const absolute = path.resolve(io.cwd, operand);
       const read = readTextFile(absolute, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES);
       if (!read.ok) throw new FatalError(`${operand}: ${read.message}`);
       // Bytes that are not UTF-8 are a parse finding at the first of them, not a name with U+FFFD in it.
-      const document = SourceDocument.parse(absolute, displayFile(io.cwd, absolute), read.text, "json", undefined, read.invalidUtf8At, TOOL_SERVER_WORDING);
+      const document = SourceDocument.parse(
+        absolute,
+        displayFile(io.cwd, absolute),
+        read.text,
+        "json",
+        undefined,
+        read.invalidUtf8At,
+        TOOL_SERVER_WORDING,
+      );
       listings.push(readListing(document));
       texts.set(absolute, read.text);
     }
   }
   const diagnostics = await lintListings(listings, options, severities, service);
   // A live server has no file: its findings name it instead (SARIF and annotations give no location).
-  const located = label === undefined ? diagnostics : diagnostics.map((d) => ({ ...d, liveServer: label }));
+  const located =
+    label === undefined ? diagnostics : diagnostics.map((d) => ({ ...d, liveServer: label }));
   // A report never replaces an input file; a live run has none.
   const inputs = target ? [] : listings.map((listing) => listing.document.absolutePath);
-  return writeReport(located, { count: listings.length, texts, inputs, notes: [] }, options, io, severities, redactor);
+  return writeReport(
+    located,
+    { count: listings.length, texts, inputs, notes: [] },
+    options,
+    io,
+    severities,
+    redactor,
+  );
 }
 
 export type McpSeverities = Settings;
 
 /** What a report of `caplint mcp` may name: the domain's rules and pipeline steps, as SARIF lists them. */
-const MCP_RULES_REPORTED: ReadonlyMap<string, RuleMeta> = new Map(MCP.rules.map((rule) => [rule.id, rule]));
+const MCP_RULES_REPORTED: ReadonlyMap<string, RuleMeta> = new Map(
+  MCP.rules.map((rule) => [rule.id, rule]),
+);
 
 /** No config file: no verbs or pins beyond the command line's. */
 const NOTHING_CONFIGURED: McpConfig = { verbs: [], listTools: new Map() };
 
 /** The same settings as every command: caplint.config.json (or --config), --rule, --only. */
-export function mcpSettings(options: McpCommandOptions, io: MainOptions, allRules: ReadonlyMap<string, RuleMeta>): Promise<McpSeverities> {
+export function mcpSettings(
+  options: McpCommandOptions,
+  io: MainOptions,
+  allRules: ReadonlyMap<string, RuleMeta>,
+): Promise<McpSeverities> {
   return commandSettings(options, io, allRules, MCP_DOMAIN);
 }
 
-export function lintListings(listings: readonly Listing[], options: McpCommandOptions, severities: McpSeverities, service: string | undefined) {
-  const configured = severities.config ? configSectionOf(severities.config, MCP_CONFIG) : NOTHING_CONFIGURED;
+export function lintListings(
+  listings: readonly Listing[],
+  options: McpCommandOptions,
+  severities: McpSeverities,
+  service: string | undefined,
+) {
+  const configured = severities.config
+    ? configSectionOf(severities.config, MCP_CONFIG)
+    : NOTHING_CONFIGURED;
   const { verbs, listTools } = withCommandLine(configured, options);
   const settings: McpSettings = {
     serverNameStyle: options.serverNameStyle,
@@ -122,31 +158,50 @@ export async function writeReport(
   severities: McpSeverities,
   redactor: Redactor,
 ): Promise<number> {
-  return reportLintRun({ diagnostics, files: run.count, notes: run.notes, config: severities.configLabel ?? null }, options, io, {
-    rules: MCP_RULES_REPORTED,
-    sourceText: (file) => run.texts.get(file),
-    inputs: run.inputs,
-    scrub: (text) => redactor.known(text),
-  });
+  return reportLintRun(
+    { diagnostics, files: run.count, notes: run.notes, config: severities.configLabel ?? null },
+    options,
+    io,
+    {
+      rules: MCP_RULES_REPORTED,
+      sourceText: (file) => run.texts.get(file),
+      inputs: run.inputs,
+      scrub: (text) => redactor.known(text),
+    },
+  );
 }
 
-export async function runDump(operands: string[], options: McpCommandOptions, io: MainOptions): Promise<number> {
+export async function runDump(
+  operands: string[],
+  options: McpCommandOptions,
+  io: MainOptions,
+): Promise<number> {
   const target = liveTarget(operands, options);
   const redactor = new Redactor();
   try {
     if (options.servers !== undefined)
-      throw new FatalError("mcp dump: --servers lints every server of a configuration; dump one with --stdio -- CMD ARGS... or --url URL");
+      throw new FatalError(
+        "mcp dump: --servers lints every server of a configuration; dump one with --stdio -- CMD ARGS... or --url URL",
+      );
     if (!target) throw new FatalError("mcp dump: give --stdio -- CMD ARGS... or --url URL");
     if (options.service !== undefined) checkService(options.service);
     const server = (await startLiveServer(target, options, io, redactor))!;
     try {
       const { captureServer } = await import("./live.js");
-      const dump = await captureServer(server, liveOptions(options, redactor, targetLabel(target, redactor), progressTo(options, io)));
+      const dump = await captureServer(
+        server,
+        liveOptions(options, redactor, targetLabel(target, redactor), progressTo(options, io)),
+      );
       reportProbeBudget(dump.probe, options, io);
       // What replaying needs (the listing, how it was reached) and nothing secret.
       const text = redactor.known(JSON.stringify(dump, null, 2) + "\n");
       if (options.output === undefined) io.stdout.write(text);
-      else await writeOutputFile("--output", { given: options.output, cwd: io.cwd, stdout: io.stdout, inputs: [] }, text);
+      else
+        await writeOutputFile(
+          "--output",
+          { given: options.output, cwd: io.cwd, stdout: io.stdout, inputs: [] },
+          text,
+        );
       return EXIT_OK;
     } finally {
       await stopServer(server);
@@ -187,7 +242,11 @@ export async function startLiveServer(
 ): Promise<LiveServer | undefined> {
   if (target?.kind !== "stdio") return target;
   const { startServer } = await import("./server-process.js");
-  return startServer(target, { verbose: options.verbose === true, stderr: io.stderr, redact: (text) => redactor.text(text) });
+  return startServer(target, {
+    verbose: options.verbose === true,
+    stderr: io.stderr,
+    redact: (text) => redactor.text(text),
+  });
 }
 
 /**
@@ -200,25 +259,52 @@ export async function stopServer(server: LiveServer | undefined): Promise<void> 
 }
 
 /** Captures a live server and reads its dump as a listing; findings point into the JSON that `caplint mcp dump` writes. */
-export async function liveListing(server: LiveServer, options: McpCommandOptions, io: MainOptions, redactor: Redactor, label: string): Promise<Listing> {
+export async function liveListing(
+  server: LiveServer,
+  options: McpCommandOptions,
+  io: MainOptions,
+  redactor: Redactor,
+  label: string,
+): Promise<Listing> {
   const { captureServer } = await import("./live.js");
-  const dump = await captureServer(server, liveOptions(options, redactor, label, progressTo(options, io)));
+  const dump = await captureServer(
+    server,
+    liveOptions(options, redactor, label, progressTo(options, io)),
+  );
   reportProbeBudget(dump.probe, options, io);
-  const document = SourceDocument.parse(label, label, JSON.stringify(dump, null, 2) + "\n", "json", undefined, undefined, TOOL_SERVER_WORDING);
+  const document = SourceDocument.parse(
+    label,
+    label,
+    JSON.stringify(dump, null, 2) + "\n",
+    "json",
+    undefined,
+    undefined,
+    TOOL_SERVER_WORDING,
+  );
   const listing = readListing(document);
   if (options.verbose) {
     const calls = dump.probe ? `; probe: ${plural(dump.probe.calls.length, "call")}` : "";
-    io.stderr.write(`caplint: ${dump.transport}: ${plural(listing.tools.length, "tool")} in ${plural(dump.pages.length, "page")}${calls} from ${label}\n`);
+    io.stderr.write(
+      `caplint: ${dump.transport}: ${plural(listing.tools.length, "tool")} in ${plural(dump.pages.length, "page")}${calls} from ${label}\n`,
+    );
   }
   return listing;
 }
 
 /** `--probe` tells each call as it starts on stderr, and the count at the end; `--quiet` silences it. */
-function progressTo(options: McpCommandOptions, io: MainOptions): ((line: string) => void) | undefined {
+function progressTo(
+  options: McpCommandOptions,
+  io: MainOptions,
+): ((line: string) => void) | undefined {
   return options.quiet ? undefined : (line) => io.stderr.write(line);
 }
 
-function liveOptions(options: McpCommandOptions, redactor: Redactor, label: string, progress: ((line: string) => void) | undefined) {
+function liveOptions(
+  options: McpCommandOptions,
+  redactor: Redactor,
+  label: string,
+  progress: ((line: string) => void) | undefined,
+) {
   return {
     timeoutMs: Math.round(options.timeout * 1000),
     clientVersion: toolVersion(),
@@ -236,7 +322,11 @@ function liveOptions(options: McpCommandOptions, redactor: Redactor, label: stri
   };
 }
 
-function reportProbeBudget(probe: { maxCalls: number; notProbed: string[] } | undefined, options: McpCommandOptions, io: MainOptions): void {
+function reportProbeBudget(
+  probe: { maxCalls: number; notProbed: string[] } | undefined,
+  options: McpCommandOptions,
+  io: MainOptions,
+): void {
   if (!probe || probe.notProbed.length === 0) return;
   const names = probe.notProbed
     .slice(0, 5)
@@ -248,23 +338,33 @@ function reportProbeBudget(probe: { maxCalls: number; notProbed: string[] } | un
 }
 
 function liveTarget(operands: string[], options: McpCommandOptions): LiveTarget | undefined {
-  if (options.stdio && options.url !== undefined) throw new FatalError("mcp: --stdio and --url exclude each other");
+  if (options.stdio && options.url !== undefined)
+    throw new FatalError("mcp: --stdio and --url exclude each other");
   if (options.stdio) {
     const [command, ...args] = operands;
     if (command === undefined || command === "")
-      throw new FatalError("mcp --stdio: give the server command after --, e.g. caplint mcp --stdio -- node server.js");
+      throw new FatalError(
+        "mcp --stdio: give the server command after --, e.g. caplint mcp --stdio -- node server.js",
+      );
     return { kind: "stdio", command, args, env: parseEnv(options.env) };
   }
   if (options.url !== undefined) {
-    if (operands.length > 0) throw new FatalError(`mcp --url: unexpected arguments ${operands.map((o) => JSON.stringify(escapeControls(o))).join(" ")}`);
+    if (operands.length > 0)
+      throw new FatalError(
+        `mcp --url: unexpected arguments ${operands.map((o) => JSON.stringify(escapeControls(o))).join(" ")}`,
+      );
     // The URL itself is never repeated: it may carry credentials or a ?token= (a valid one is shown redacted).
-    if (!URL.canParse(options.url)) throw new FatalError("--url: not a URL (expected http://HOST:PORT/PATH)");
+    if (!URL.canParse(options.url))
+      throw new FatalError("--url: not a URL (expected http://HOST:PORT/PATH)");
     const url = new URL(options.url);
     if (url.protocol !== "http:" && url.protocol !== "https:")
-      throw new FatalError(`--url ${new Redactor().url(url)}: only http: and https: URLs are supported`);
+      throw new FatalError(
+        `--url ${new Redactor().url(url)}: only http: and https: URLs are supported`,
+      );
     return { kind: "http", url, headers: {} };
   }
-  if (options.probe) throw new FatalError("--probe needs a live server: --stdio -- CMD ARGS... or --url URL");
+  if (options.probe)
+    throw new FatalError("--probe needs a live server: --stdio -- CMD ARGS... or --url URL");
   if (options.env.length > 0) throw new FatalError("--env applies to --stdio servers only");
   return undefined;
 }
@@ -282,6 +382,8 @@ function parseEnv(values: readonly string[]): Record<string, string> {
 
 export function checkService(service: string): string {
   if (!/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/.test(service))
-    throw new FatalError(`--service ${JSON.stringify(escapeControls(service))}: expected a snake_case service name such as "slack"`);
+    throw new FatalError(
+      `--service ${JSON.stringify(escapeControls(service))}: expected a snake_case service name such as "slack"`,
+    );
   return service;
 }

@@ -8,7 +8,10 @@ import { generatedFile, packageFile } from "../core/package-files.js";
  * schema/ with its source and licence). The build precompiles them (scripts/build-mcp-validator.mjs
  * writes dist/generated/mcp-validators.cjs); from sources they are compiled with Ajv2020 once.
  */
-export type McpValidators = Record<"listToolsResult" | "initializeResult" | "implementation", ValidateFunction>;
+export type McpValidators = Record<
+  "listToolsResult" | "initializeResult" | "implementation",
+  ValidateFunction
+>;
 
 export const MCP_SCHEMA_FILE = "mcp-schema-2025-11-25.json";
 export const MCP_SCHEMA_ID = "https://modelcontextprotocol.io/schema/2025-11-25/schema.json";
@@ -37,12 +40,22 @@ function loadGenerated(): McpValidators | undefined {
 }
 
 async function compileAtRuntime(): Promise<McpValidators> {
-  const [{ default: Ajv2020 }, { default: addFormats }] = await Promise.all([import("ajv/dist/2020.js"), import("ajv-formats")]);
-  const schema = JSON.parse(readFileSync(packageFile("schema", MCP_SCHEMA_FILE), "utf8")) as Record<string, unknown>;
-  const ajv = new (Ajv2020 as unknown as typeof import("ajv/dist/2020.js").default)({ allErrors: true, strict: false });
+  const [{ default: Ajv2020 }, { default: addFormats }] = await Promise.all([
+    import("ajv/dist/2020.js"),
+    import("ajv-formats"),
+  ]);
+  const schema = JSON.parse(readFileSync(packageFile("schema", MCP_SCHEMA_FILE), "utf8")) as Record<
+    string,
+    unknown
+  >;
+  const ajv = new (Ajv2020 as unknown as typeof import("ajv/dist/2020.js").default)({
+    allErrors: true,
+    strict: false,
+  });
   (addFormats as unknown as (a: unknown) => void)(ajv);
   ajv.addSchema({ ...schema, $id: MCP_SCHEMA_ID });
-  const compile = (definition: string) => ajv.compile({ $ref: `${MCP_SCHEMA_ID}#/$defs/${definition}` });
+  const compile = (definition: string) =>
+    ajv.compile({ $ref: `${MCP_SCHEMA_ID}#/$defs/${definition}` });
   return {
     listToolsResult: compile(MCP_SCHEMA_ROOTS.listToolsResult),
     initializeResult: compile(MCP_SCHEMA_ROOTS.initializeResult),

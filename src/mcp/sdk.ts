@@ -5,7 +5,15 @@
 // imports them from node_modules through this file.
 export { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 export { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-export { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+export {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 export { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-export { ErrorCode, JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, McpError } from "@modelcontextprotocol/sdk/types.js";
+export {
+  ErrorCode,
+  JSONRPCMessageSchema,
+  LATEST_PROTOCOL_VERSION,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
 export { z } from "zod";

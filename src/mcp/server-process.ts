@@ -144,7 +144,8 @@ export class ServerProcess {
     child.stdout?.on("error", (error) => this.listener?.error(error));
     child.stdout?.on("data", (chunk: Buffer) => this.readStdout(chunk));
     child.stderr?.on("data", (chunk: Buffer) => this.readStderr(chunk.toString("utf8")));
-    if (child.pid !== undefined) for (const signal of ENDING_SIGNALS) process.on(signal, this.onSignal);
+    if (child.pid !== undefined)
+      for (const signal of ENDING_SIGNALS) process.on(signal, this.onSignal);
   }
 
   /** The run's stderr settings, for a server started before they were known: held output is written now. */
@@ -224,7 +225,8 @@ export class ServerProcess {
     await this.endLeftovers(tree);
     // stdio closes after the exit, once the pipes are drained; a process that still holds them is let go.
     await Promise.race([this.ended, delay(500)]);
-    if (!this.closed) for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+    if (!this.closed)
+      for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
     this.removeSignalHandlers();
   }
 
@@ -236,7 +238,8 @@ export class ServerProcess {
     if (!running()) return;
     this.signalTree(tree, "SIGTERM");
     // A timer that keeps caplint alive (delay() does not): nothing else may be left to wait for.
-    for (let waited = 0; waited < 300 && running(); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let waited = 0; waited < 300 && running(); waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     if (running()) this.signalTree(tree, "SIGKILL");
   }
 
@@ -426,8 +429,15 @@ export function startServer(target: StdioTarget, output: ServerStderr): ServerPr
 }
 
 function sameTarget(a: StdioTarget, b: StdioTarget): boolean {
-  const sameEnv = Object.keys(a.env).length === Object.keys(b.env).length && Object.entries(a.env).every(([key, value]) => b.env[key] === value);
-  return a.command === b.command && a.args.length === b.args.length && a.args.every((arg, i) => arg === b.args[i]) && sameEnv;
+  const sameEnv =
+    Object.keys(a.env).length === Object.keys(b.env).length &&
+    Object.entries(a.env).every(([key, value]) => b.env[key] === value);
+  return (
+    a.command === b.command &&
+    a.args.length === b.args.length &&
+    a.args.every((arg, i) => arg === b.args[i]) &&
+    sameEnv
+  );
 }
 
 /**
@@ -453,7 +463,16 @@ export async function stopUnadopted(): Promise<void> {
  * this against the command's definition). Anything else before `--` (another option, a bundled short
  * flag, --help) and no server is started early: the run starts it after commander has parsed.
  */
-export const EARLY_FLAGS: ReadonlySet<string> = new Set(["--stdio", "--probe", "--verbose", "-q", "--quiet", "--color", "--no-color", "--debug"]);
+export const EARLY_FLAGS: ReadonlySet<string> = new Set([
+  "--stdio",
+  "--probe",
+  "--verbose",
+  "-q",
+  "--quiet",
+  "--color",
+  "--no-color",
+  "--debug",
+]);
 export const EARLY_VALUE_OPTIONS: ReadonlySet<string> = new Set([
   "--timeout",
   "--env",

@@ -15,6 +15,12 @@ export function quote(value: unknown, max = 80): string {
  */
 export function escapeControls(text: string): string {
   return escapeInvisible(
-    text.replace(/[\u0000-\u001f"\\]/g, (c) => (c === '"' ? '\\"' : c === "\\" ? "\\\\" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)),
+    text.replace(/[\u0000-\u001f"\\]/g, (c) =>
+      c === '"'
+        ? '\\"'
+        : c === "\\"
+          ? "\\\\"
+          : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    ),
   );
 }

@@ -2,7 +2,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CheckSession, checkCapabilities, type CheckRequest } from "../../src/capabilities/check-run.js";
+import {
+  CheckSession,
+  checkCapabilities,
+  type CheckRequest,
+} from "../../src/capabilities/check-run.js";
 import { RULES_BY_ID } from "../../src/registry.js";
 import { FIXTURES } from "../helpers/run.js";
 
@@ -23,7 +27,15 @@ beforeEach(() => {
 
 afterEach(() => rmSync(path.dirname(dir), { recursive: true, force: true }));
 
-const request = (): CheckRequest => ({ cwd: dir, env: {}, paths: [], manifest: [], plugins: [], permissions: [], rules: RULES_BY_ID });
+const request = (): CheckRequest => ({
+  cwd: dir,
+  env: {},
+  paths: [],
+  manifest: [],
+  plugins: [],
+  permissions: [],
+  rules: RULES_BY_ID,
+});
 
 /** What a check reports, without the model it was found in. */
 const reported = async (outcome: ReturnType<typeof checkCapabilities>) => {
@@ -47,7 +59,9 @@ describe("a check session (the language server's check)", () => {
     // The catalog was kept (its lookups warm): nothing it depends on changed.
     expect(second.checks[0]!.project.catalog).toBe(first.checks[0]!.project.catalog);
     expect(second.result.diagnostics.some((d) => d.message.includes("allow-nopf"))).toBe(true);
-    expect(await reported(Promise.resolve(second))).toEqual(await reported(checkCapabilities(request())));
+    expect(await reported(Promise.resolve(second))).toEqual(
+      await reported(checkCapabilities(request())),
+    );
   });
 
   it("loads everything again when a permission file, the config or an unknown change is among the changes", async () => {
@@ -60,7 +74,9 @@ describe("a check session (the language server's check)", () => {
       edit(file, from, to);
       const next = await session.run(request(), new Set([file]));
       expect(next.checks[0]!.project.catalog).not.toBe(last.checks[0]!.project.catalog);
-      expect(await reported(Promise.resolve(next))).toEqual(await reported(checkCapabilities(request())));
+      expect(await reported(Promise.resolve(next))).toEqual(
+        await reported(checkCapabilities(request())),
+      );
       last = next;
     }
     const anything = await session.run(request());
@@ -70,11 +86,24 @@ describe("a check session (the language server's check)", () => {
   it("sees an input changed on disk behind its back (a config written by a tool), though told only of a capability file", async () => {
     const session = new CheckSession();
     const first = await session.run(request());
-    expect(first.result.diagnostics.some((d) => d.ruleId === "unknown-permission" && d.severity === "error")).toBe(false);
-    writeFileSync(config, JSON.stringify({ rules: { "unknown-permission": "error", "unknown-plugin": "off" } }));
+    expect(
+      first.result.diagnostics.some(
+        (d) => d.ruleId === "unknown-permission" && d.severity === "error",
+      ),
+    ).toBe(false);
+    writeFileSync(
+      config,
+      JSON.stringify({ rules: { "unknown-permission": "error", "unknown-plugin": "off" } }),
+    );
     edit(capability, '"local:allow-nope",', '"local:allow-nope", ');
     const second = await session.run(request(), new Set([capability]));
-    expect(second.result.diagnostics.some((d) => d.ruleId === "unknown-permission" && d.severity === "error")).toBe(true);
-    expect(await reported(Promise.resolve(second))).toEqual(await reported(checkCapabilities(request())));
+    expect(
+      second.result.diagnostics.some(
+        (d) => d.ruleId === "unknown-permission" && d.severity === "error",
+      ),
+    ).toBe(true);
+    expect(await reported(Promise.resolve(second))).toEqual(
+      await reported(checkCapabilities(request())),
+    );
   });
 });

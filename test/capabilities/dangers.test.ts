@@ -18,18 +18,28 @@ import { FIXTURES } from "../helpers/run.js";
 const CORPUS = path.join(FIXTURES, "real-world");
 const PLATFORM = "linux";
 const projects = readdirSync(CORPUS)
-  .filter((name) => name !== "second-set" && name !== "build-truth" && statSync(path.join(CORPUS, name)).isDirectory())
+  .filter(
+    (name) =>
+      name !== "second-set" &&
+      name !== "build-truth" &&
+      statSync(path.join(CORPUS, name)).isDirectory(),
+  )
   .sort();
 
 async function load(project: string) {
   const plugins = path.join(CORPUS, project, "plugin-permissions");
-  return loadProject({ cwd: CORPUS, app: project, ...(existsSync(plugins) ? { plugins: [plugins] } : {}) });
+  return loadProject({
+    cwd: CORPUS,
+    app: project,
+    ...(existsSync(plugins) ? { plugins: [plugins] } : {}),
+  });
 }
 
 describe("dangerous grants as data: the rule and the report agree on the real-world corpus", () => {
   it("covers apps with dangerous grants", async () => {
     let total = 0;
-    for (const project of projects) total += (await dangerousGrants(resolveProject(await load(project), PLATFORM))).length;
+    for (const project of projects)
+      total += (await dangerousGrants(resolveProject(await load(project), PLATFORM))).length;
     // The corpus holds real shell, file-system and http grants: an empty list would make the checks below vacuous.
     expect(total).toBeGreaterThanOrEqual(10);
   }, 120_000);
@@ -44,18 +54,23 @@ describe("dangerous grants as data: the rule and the report agree on the real-wo
       expect(await dangerousGrants(model)).toBe(grants);
 
       const findings = result.diagnostics.filter((d) => d.ruleId === "dangerous-permission");
-      const where = (file: string, at: readonly (string | number)[], danger: unknown) => `${file} ${JSON.stringify(at)} ${String(danger)}`;
+      const where = (file: string, at: readonly (string | number)[], danger: unknown) =>
+        `${file} ${JSON.stringify(at)} ${String(danger)}`;
       expect(findings.map((f) => where(f.file, f.path, f.data?.danger)).sort()).toEqual(
         grants.map((g) => where(g.capability.source.file, g.at, g.danger.id)).sort(),
       );
       for (const grant of grants) {
         const finding = findings.find(
-          (f) => f.file === grant.capability.source.file && f.data?.danger === grant.danger.id && JSON.stringify(f.path) === JSON.stringify(grant.at),
+          (f) =>
+            f.file === grant.capability.source.file &&
+            f.data?.danger === grant.danger.id &&
+            JSON.stringify(f.path) === JSON.stringify(grant.at),
         )!;
         expect(finding.message).toContain(`dangerous grant "${grant.grant.provenance.chain[0]}"`);
         // Remote pages make it an error; every window ("*") without them stays a warning, worded as such.
         expect(finding.severity).toBe(grant.exposure?.kind === "remote" ? "error" : "warning");
-        if (grant.exposure?.kind === "every-window") expect(finding.message).toContain('every window ("*")');
+        if (grant.exposure?.kind === "every-window")
+          expect(finding.message).toContain('every window ("*")');
       }
 
       const windows = knownWindowLabels(loaded);
@@ -85,7 +100,8 @@ describe("dangerous grants as data: the rule and the report agree on the real-wo
                   (entry) =>
                     entry.capabilityIndex === grant.capabilityIndex &&
                     entry.provenance.file === grant.grant.provenance.file &&
-                    JSON.stringify(entry.provenance.path) === JSON.stringify(grant.grant.provenance.path),
+                    JSON.stringify(entry.provenance.path) ===
+                      JSON.stringify(grant.grant.provenance.path),
                 )) &&
               pluginOf(command) === pluginOf(grant.grant.command),
           );
@@ -93,11 +109,14 @@ describe("dangerous grants as data: the rule and the report agree on the real-wo
         }
       }
       const marked = report.cells.flatMap((cells, r) =>
-        cells.flatMap((cell, c) => (cell.dangerous ? [`${report.windows[r]} × ${report.columns[c]!.id}`] : [])),
+        cells.flatMap((cell, c) =>
+          cell.dangerous ? [`${report.windows[r]} × ${report.columns[c]!.id}`] : [],
+        ),
       );
       expect(marked.sort()).toEqual([...expected].sort());
       // Cells point only at dangerous-permission findings.
-      for (const index of report.cells.flat().flatMap((cell) => cell.dangers ?? [])) expect(report.findings[index]!.ruleId).toBe("dangerous-permission");
+      for (const index of report.cells.flat().flatMap((cell) => cell.dangers ?? []))
+        expect(report.findings[index]!.ruleId).toBe("dangerous-permission");
     });
   }
 });

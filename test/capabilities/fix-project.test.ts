@@ -1,4 +1,11 @@
-import { chmodSync, copyFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -31,8 +38,12 @@ describe("--fix writes safely", () => {
     const outcome = await fixProject({ cwd: dir, paths: ["repeats.json"] });
     expect(outcome.changes.size).toBe(1);
     writeFileSync(file, '{ "identifier": "edited meanwhile", "permissions": [] }\n');
-    await expect(writeFixes(outcome.changes)).rejects.toThrow("repeats.json: changed on disk while caplint was fixing it; not written");
-    expect(readFileSync(file, "utf8")).toBe('{ "identifier": "edited meanwhile", "permissions": [] }\n');
+    await expect(writeFixes(outcome.changes)).rejects.toThrow(
+      "repeats.json: changed on disk while caplint was fixing it; not written",
+    );
+    expect(readFileSync(file, "utf8")).toBe(
+      '{ "identifier": "edited meanwhile", "permissions": [] }\n',
+    );
   });
 
   it("leaves the original untouched when the write fails", async () => {
@@ -41,14 +52,21 @@ describe("--fix writes safely", () => {
     const failing = async () => {
       throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
     };
-    await expect(writeFixes(outcome.changes, failing)).rejects.toThrow("cannot write the fixed file, original left untouched");
+    await expect(writeFixes(outcome.changes, failing)).rejects.toThrow(
+      "cannot write the fixed file, original left untouched",
+    );
     expect(readFileSync(file, "utf8")).toBe(readFileSync(SOURCE, "utf8"));
   });
 
   it("--fix-dry-run prints a unified diff and writes nothing", async () => {
     const { dir, file } = copy();
-    const result = await run(["check", "--fix-dry-run", "--format", "compact", "repeats.json"], dir);
-    expect(result.stdout).toMatch(/^--- a\/repeats\.json\n\+\+\+ b\/repeats\.json\n@@ -4,9 \+4,6 @@\n/);
+    const result = await run(
+      ["check", "--fix-dry-run", "--format", "compact", "repeats.json"],
+      dir,
+    );
+    expect(result.stdout).toMatch(
+      /^--- a\/repeats\.json\n\+\+\+ b\/repeats\.json\n@@ -4,9 \+4,6 @@\n/,
+    );
     expect(result.stdout).toContain('-    "core:default",\n');
     expect(readFileSync(file, "utf8")).toBe(readFileSync(SOURCE, "utf8"));
   });
@@ -57,9 +75,18 @@ describe("--fix writes safely", () => {
 describe("fix building blocks", () => {
   it("applies non-overlapping fixes and leaves overlapping ones for the next pass", () => {
     const text = "abcdef";
-    const fix = (offset: number, length: number, content: string) => ({ description: "", edits: [{ offset, length, content }] });
-    expect(applyFixes(text, [fix(0, 1, "A"), fix(4, 2, "EF")])).toEqual({ text: "AbcdEF", applied: 2 });
-    expect(applyFixes(text, [fix(1, 3, "X"), fix(2, 1, "Y")])).toEqual({ text: "aXef", applied: 1 });
+    const fix = (offset: number, length: number, content: string) => ({
+      description: "",
+      edits: [{ offset, length, content }],
+    });
+    expect(applyFixes(text, [fix(0, 1, "A"), fix(4, 2, "EF")])).toEqual({
+      text: "AbcdEF",
+      applied: 2,
+    });
+    expect(applyFixes(text, [fix(1, 3, "X"), fix(2, 1, "Y")])).toEqual({
+      text: "aXef",
+      applied: 1,
+    });
   });
 
   it("diffs with context and merged hunks", () => {
@@ -92,7 +119,12 @@ describe("fix building blocks", () => {
     const before = Array.from({ length: 3000 }, (_, i) => `old ${i}`).join("\n") + "\n";
     const after = Array.from({ length: 3000 }, (_, i) => `new ${i}`).join("\n") + "\n";
     const lines = unifiedDiff("f.txt", before, after).split("\n");
-    expect(lines.slice(0, 4)).toEqual(["--- a/f.txt", "+++ b/f.txt", "@@ -1,3000 +1,3000 @@", "-old 0"]);
+    expect(lines.slice(0, 4)).toEqual([
+      "--- a/f.txt",
+      "+++ b/f.txt",
+      "@@ -1,3000 +1,3000 @@",
+      "-old 0",
+    ]);
     expect(lines).toHaveLength(2 + 1 + 6000 + 1);
   });
 });

@@ -27,7 +27,11 @@ export function writeApp(files: Record<string, unknown>): string {
  */
 export function dangerousApp(): string {
   return writeApp({
-    "tauri.conf.json": { productName: "Danger Demo", identifier: "dev.caplint.danger", app: { windows: [{ label: "main" }, { label: "viewer" }] } },
+    "tauri.conf.json": {
+      productName: "Danger Demo",
+      identifier: "dev.caplint.danger",
+      app: { windows: [{ label: "main" }, { label: "viewer" }] },
+    },
     "capabilities/main.json": {
       identifier: "main",
       windows: ["main"],
@@ -51,7 +55,10 @@ export function dangerousApp(): string {
  */
 export function splitApp(extra: Record<string, unknown> = {}): string {
   return writeApp({
-    "tauri.conf.json": { identifier: "dev.caplint.split", app: { windows: [{ label: "main" }, { label: "docs" }] } },
+    "tauri.conf.json": {
+      identifier: "dev.caplint.split",
+      app: { windows: [{ label: "main" }, { label: "docs" }] },
+    },
     "capabilities/desktop.json": {
       identifier: "desktop",
       windows: ["main"],
@@ -62,14 +69,18 @@ export function splitApp(extra: Record<string, unknown> = {}): string {
       identifier: "phone",
       windows: ["main"],
       platforms: ["iOS"],
-      permissions: [{ identifier: "opener:allow-open-url", allow: [{ url: "https://example.com/*" }] }],
+      permissions: [
+        { identifier: "opener:allow-open-url", allow: [{ url: "https://example.com/*" }] },
+      ],
     },
     "capabilities/remote-shell.json": {
       identifier: "remote-shell",
       windows: ["docs"],
       local: false,
       remote: { urls: ["https://docs.example.com"] },
-      permissions: [{ identifier: "shell:allow-execute", allow: [{ name: "run-ls", cmd: "ls", args: false }] }],
+      permissions: [
+        { identifier: "shell:allow-execute", allow: [{ name: "run-ls", cmd: "ls", args: false }] },
+      ],
     },
     ...extra,
   });
@@ -81,11 +92,18 @@ export const HOSTILE_CAPABILITY = `<img src=x onerror="alert('cap')">`;
 /** Markup in a window label, a capability identifier and so in lint messages. */
 export function hostileApp(): string {
   return writeApp({
-    "tauri.conf.json": { identifier: `</script><script>alert("title")</script>`, app: { windows: [{ label: HOSTILE_LABEL }, { label: "main" }] } },
+    "tauri.conf.json": {
+      identifier: `</script><script>alert("title")</script>`,
+      app: { windows: [{ label: HOSTILE_LABEL }, { label: "main" }] },
+    },
     "capabilities/hostile.json": {
       identifier: HOSTILE_CAPABILITY,
       windows: [HOSTILE_LABEL, "main"],
-      permissions: ["core:window:allow-close", "core:window:allow-set-title", "core:window:allow-set-titel"],
+      permissions: [
+        "core:window:allow-close",
+        "core:window:allow-set-title",
+        "core:window:allow-set-titel",
+      ],
     },
   });
 }

@@ -9,10 +9,28 @@ import { loadProject } from "../../src/capabilities/load/project.js";
 import { diffAccess } from "../../src/capabilities/queries/diff.js";
 import { knownWindowLabels, resolveProject } from "../../src/capabilities/queries/project-model.js";
 import { resolvePlatformGroups } from "../../src/capabilities/queries/platforms.js";
-import { escapeHtml, renderReportHtml, scriptJson } from "../../src/capabilities/html-report/html.js";
-import { APP_COMMANDS, buildReport, heatLevel, pluginOf, type ReportData } from "../../src/capabilities/html-report/model.js";
+import {
+  escapeHtml,
+  renderReportHtml,
+  scriptJson,
+} from "../../src/capabilities/html-report/html.js";
+import {
+  APP_COMMANDS,
+  buildReport,
+  heatLevel,
+  pluginOf,
+  type ReportData,
+} from "../../src/capabilities/html-report/model.js";
 import { FIXTURES, ROOT, run } from "../helpers/run.js";
-import { cleanup, dangerousApp, HOSTILE_CAPABILITY, HOSTILE_LABEL, hostileApp, splitApp, writeApp } from "./html-report-projects.js";
+import {
+  cleanup,
+  dangerousApp,
+  HOSTILE_CAPABILITY,
+  HOSTILE_LABEL,
+  hostileApp,
+  splitApp,
+  writeApp,
+} from "./html-report-projects.js";
 
 const APP = path.join(FIXTURES, "queries", "app");
 const APP_V2 = path.join(FIXTURES, "queries", "app-v2");
@@ -40,7 +58,14 @@ async function reportFor(dir: string, against?: string, platform = "linux"): Pro
   };
   if (against === undefined) return buildReport(input);
   const baseline = await loadProject({ cwd: ROOT, paths: [against] });
-  return buildReport({ ...input, against: { label: path.relative(ROOT, against), project: baseline, groups: resolvePlatformGroups(baseline, asked) } });
+  return buildReport({
+    ...input,
+    against: {
+      label: path.relative(ROOT, against),
+      project: baseline,
+      groups: resolvePlatformGroups(baseline, asked),
+    },
+  });
 }
 
 const cellOf = (data: ReportData, window: string, plugin: string) => {
@@ -60,7 +85,9 @@ function embedded(html: string): ReportData {
 
 describe("escaping", () => {
   it("escapes the five markup characters", () => {
-    expect(escapeHtml(`<a href="x" title='y'>&amp;</a>`)).toBe("&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;");
+    expect(escapeHtml(`<a href="x" title='y'>&amp;</a>`)).toBe(
+      "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;",
+    );
   });
 
   it("embeds JSON that cannot end its script element and parses back to the same value", () => {
@@ -80,10 +107,14 @@ describe("escaping", () => {
     expect(html).not.toContain(`alert("label")`);
     expect(html).toContain("&lt;script&gt;alert(&quot;label&quot;)&lt;/script&gt;&#39;x");
     expect(html).toContain("&lt;img src=x onerror=&quot;alert(&#39;cap&#39;)&quot;&gt;");
-    expect(html).toContain("<title>Capability report: &lt;/script&gt;&lt;script&gt;alert(&quot;title&quot;)&lt;/script&gt;</title>");
+    expect(html).toContain(
+      "<title>Capability report: &lt;/script&gt;&lt;script&gt;alert(&quot;title&quot;)&lt;/script&gt;</title>",
+    );
     // The lint message quoting the label is escaped where it enters the findings table.
     expect(data.findings.map((f) => f.ruleId)).toContain("invalid-label-pattern");
-    expect(html).toContain("window pattern &quot;&lt;script&gt;alert(&quot;label&quot;)&lt;/script&gt;&#39;x&quot;");
+    expect(html).toContain(
+      "window pattern &quot;&lt;script&gt;alert(&quot;label&quot;)&lt;/script&gt;&#39;x&quot;",
+    );
     // The embedded data round-trips exactly.
     const back = embedded(html);
     expect(back.windows).toEqual([HOSTILE_LABEL, "main"]);
@@ -93,7 +124,9 @@ describe("escaping", () => {
 
   it("the Content-Security-Policy allows exactly the inline style and script by hash, and nothing from the network", async () => {
     const html = renderReportHtml(await reportFor(APP));
-    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)![1]!.replace(/&#39;/g, "'");
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/
+      .exec(html)![1]!
+      .replace(/&#39;/g, "'");
     const hash = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
     const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
@@ -146,7 +179,13 @@ describe("report data", () => {
       ["docs", 0, 0, []],
     ]);
     expect(data.findings.map((f) => [f.ruleId, f.severity, f.file, f.line, f.column])).toEqual([
-      ["deny-applies-globally", "warning", "fixtures/queries/app/src-tauri/capabilities/lockdown.json", 8, 5],
+      [
+        "deny-applies-globally",
+        "warning",
+        "fixtures/queries/app/src-tauri/capabilities/lockdown.json",
+        8,
+        5,
+      ],
     ]);
     expect(data.capabilities.map((c) => [c.identifier, c.inactive])).toEqual([
       ["lockdown", false],
@@ -162,18 +201,38 @@ describe("report data", () => {
     expect(fs.count).toBe(2);
     const chains = fs.commands.map((c) => [
       c.command,
-      c.grantedBy.map((i) => data.entries[i]).map((e) => [e!.capability, ...e!.chain].join(" › ") + ` ${e!.file}:${e!.line}`),
+      c.grantedBy
+        .map((i) => data.entries[i])
+        .map((e) => [e!.capability, ...e!.chain].join(" › ") + ` ${e!.file}:${e!.line}`),
     ]);
     expect(chains).toEqual([
-      ["plugin:fs|read_file", ["main › extra › fs:allow-read-file fixtures/queries/app/src-tauri/capabilities/main.json:4"]],
-      ["plugin:fs|write_text_file", ["main › fs:allow-write-text-file fixtures/queries/app/src-tauri/capabilities/main.json:4"]],
+      [
+        "plugin:fs|read_file",
+        [
+          "main › extra › fs:allow-read-file fixtures/queries/app/src-tauri/capabilities/main.json:4",
+        ],
+      ],
+      [
+        "plugin:fs|write_text_file",
+        ["main › fs:allow-write-text-file fixtures/queries/app/src-tauri/capabilities/main.json:4"],
+      ],
     ]);
     expect(fs.commands[1]!.scope).toEqual({ allow: ['{"path":"$APPDATA/notes/*"}'], deny: [] });
     const window = cellOf(data, "main", "window");
     expect(window.count).toBe(28);
     expect(
-      window.denied.map((d) => [d.command, d.deniedBy.map((i) => `${data.entries[i]!.capability} ${data.entries[i]!.file}:${data.entries[i]!.line}`)]),
-    ).toEqual([["plugin:window|close", ["lockdown fixtures/queries/app/src-tauri/capabilities/lockdown.json:8"]]]);
+      window.denied.map((d) => [
+        d.command,
+        d.deniedBy.map(
+          (i) => `${data.entries[i]!.capability} ${data.entries[i]!.file}:${data.entries[i]!.line}`,
+        ),
+      ]),
+    ).toEqual([
+      [
+        "plugin:window|close",
+        ["lockdown fixtures/queries/app/src-tauri/capabilities/lockdown.json:8"],
+      ],
+    ]);
     expect(cellOf(data, "main", APP_COMMANDS).commands.map((c) => c.command)).toEqual(["greet"]);
     expect(cellOf(data, "settings", "window")).toMatchObject({ count: 0, commands: [], heat: 0 });
     expect(window.heat).toBe(8);
@@ -186,7 +245,11 @@ describe("report data", () => {
       const data = await reportFor(dir);
       for (const [r, window] of data.windows.entries()) {
         const allowed = resolveAccess(model, { window }).allowed.map((a) => a.command);
-        const inCells = data.cells[r]!.flatMap((cell, col) => cell.commands.map((c) => (expect(pluginOf(c.command)).toBe(data.columns[col]!.id), c.command)));
+        const inCells = data.cells[r]!.flatMap((cell, col) =>
+          cell.commands.map(
+            (c) => (expect(pluginOf(c.command)).toBe(data.columns[col]!.id), c.command),
+          ),
+        );
         expect(inCells.sort()).toEqual([...allowed].sort());
         expect(data.cells[r]!.reduce((n, cell) => n + cell.count, 0)).toBe(allowed.length);
       }
@@ -196,7 +259,8 @@ describe("report data", () => {
   it("heat grows with the count, logarithmically, and only zero is level 0", () => {
     expect([0, 1, 2, 5, 28].map((n) => heatLevel(n, 28))).toEqual([0, 2, 3, 5, 8]);
     expect(heatLevel(1, 1)).toBe(8);
-    for (let n = 1; n < 200; n++) expect(heatLevel(n + 1, 200)).toBeGreaterThanOrEqual(heatLevel(n, 200));
+    for (let n = 1; n < 200; n++)
+      expect(heatLevel(n + 1, 200)).toBeGreaterThanOrEqual(heatLevel(n, 200));
   });
 });
 
@@ -206,7 +270,11 @@ describe("dangerous grants", () => {
     const findings = data.findings.filter((f) => f.ruleId === "dangerous-permission");
     expect(findings.length).toBeGreaterThanOrEqual(3);
     expect(data.counts.dangerousFindings).toBe(findings.length);
-    const marked = data.cells.flatMap((cells, r) => cells.flatMap((cell, c) => (cell.dangerous ? [`${data.windows[r]} × ${data.columns[c]!.id}`] : [])));
+    const marked = data.cells.flatMap((cells, r) =>
+      cells.flatMap((cell, c) =>
+        cell.dangerous ? [`${data.windows[r]} × ${data.columns[c]!.id}`] : [],
+      ),
+    );
     expect(marked).toEqual(["main × fs", "main × shell", "viewer × fs"]);
     expect(data.counts.dangerousCells).toBe(3);
     expect(data.rows.map((r) => r.dangerous)).toEqual([2, 1]);
@@ -227,12 +295,24 @@ describe("dangerous grants", () => {
     ]);
     expect(fs.commands[1]!.dangers!.map((i) => [data.findings[i]!.severity, message(i)])).toEqual([
       // Every window, but no remote page: a warning (the host serves only the app's own pages there).
-      ["warning", expect.stringContaining('(plugin:fs|read_file) with the scope of "fs:scope": a script in every window ("*")')],
+      [
+        "warning",
+        expect.stringContaining(
+          '(plugin:fs|read_file) with the scope of "fs:scope": a script in every window ("*")',
+        ),
+      ],
     ]);
-    expect(fs.dangers!.map(message)).toEqual(expect.arrayContaining([...fs.commands[3]!.dangers!, ...fs.commands[1]!.dangers!].map(message)));
-    expect(cellOf(data, "viewer", "fs").commands.map((c) => [c.command, c.dangers?.map((i) => data.findings[i]!.severity)])).toEqual([
-      ["plugin:fs|read_file", ["warning"]],
-    ]);
+    expect(fs.dangers!.map(message)).toEqual(
+      expect.arrayContaining(
+        [...fs.commands[3]!.dangers!, ...fs.commands[1]!.dangers!].map(message),
+      ),
+    );
+    expect(
+      cellOf(data, "viewer", "fs").commands.map((c) => [
+        c.command,
+        c.dangers?.map((i) => data.findings[i]!.severity),
+      ]),
+    ).toEqual([["plugin:fs|read_file", ["warning"]]]);
     expect(cellOf(data, "main", "shell").dangers!.map(message)).toEqual([
       expect.stringContaining('dangerous grant "shell:allow-execute" (plugin:shell|execute)'),
     ]);
@@ -243,26 +323,51 @@ describe("dangerous grants", () => {
   it("a set granting many dangerous commands marks each of them, however few the message names", async () => {
     const data = await reportFor(
       writeApp({
-        "tauri.conf.json": { identifier: "dev.caplint.write-all", app: { windows: [{ label: "main" }, { label: "viewer" }] } },
+        "tauri.conf.json": {
+          identifier: "dev.caplint.write-all",
+          app: { windows: [{ label: "main" }, { label: "viewer" }] },
+        },
         "capabilities/main.json": {
           identifier: "main",
           windows: ["main"],
-          permissions: ["core:default", { identifier: "fs:write-all", allow: [{ path: "$HOME/**" }] }],
+          permissions: [
+            "core:default",
+            { identifier: "fs:write-all", allow: [{ path: "$HOME/**" }] },
+          ],
         },
-        "capabilities/viewer.json": { identifier: "viewer", windows: ["viewer"], permissions: ["fs:allow-read-file"] },
+        "capabilities/viewer.json": {
+          identifier: "viewer",
+          windows: ["viewer"],
+          permissions: ["fs:allow-read-file"],
+        },
       }),
     );
     const fs = cellOf(data, "main", "fs");
     expect(fs.dangerous).toBe(true);
-    const about = fs.dangers!.map((i) => data.findings[i]!.message).filter((m) => m.startsWith('dangerous grant "fs:write-all"'));
+    const about = fs
+      .dangers!.map((i) => data.findings[i]!.message)
+      .filter((m) => m.startsWith('dangerous grant "fs:write-all"'));
     expect(about).toHaveLength(1);
     expect(about[0]).toMatch(/ and \d+ more\)/);
     // Every write command of the set is marked by that finding, and nothing else is.
     const writes = new Set(
-      ["write_file", "write_text_file", "write", "remove", "rename", "copy_file", "truncate", "ftruncate", "create"].map((c) => `plugin:fs|${c}`),
+      [
+        "write_file",
+        "write_text_file",
+        "write",
+        "remove",
+        "rename",
+        "copy_file",
+        "truncate",
+        "ftruncate",
+        "create",
+      ].map((c) => `plugin:fs|${c}`),
     );
     for (const command of fs.commands) {
-      const byWriteAll = command.dangers?.some((i) => data.findings[i]!.message.startsWith('dangerous grant "fs:write-all"')) ?? false;
+      const byWriteAll =
+        command.dangers?.some((i) =>
+          data.findings[i]!.message.startsWith('dangerous grant "fs:write-all"'),
+        ) ?? false;
       expect(byWriteAll, command.command).toBe(writes.has(command.command));
     }
     expect(cellOf(data, "viewer", "fs")).toMatchObject({ count: 1, dangerous: false });
@@ -271,12 +376,16 @@ describe("dangerous grants", () => {
   it("the page marks exactly those cells, with the legend", async () => {
     const data = await reportFor(dangerousApp());
     const html = renderReportHtml(data);
-    const dangerCells = [...html.matchAll(/<td class="cell[^"]*\bdanger\b[^"]*"[^>]*data-plugin="([^"]*)"[^>]*>/g)].map((m) => m[1]);
+    const dangerCells = [
+      ...html.matchAll(/<td class="cell[^"]*\bdanger\b[^"]*"[^>]*data-plugin="([^"]*)"[^>]*>/g),
+    ].map((m) => m[1]);
     expect(dangerCells).toEqual(["fs", "shell", "fs"]);
     expect(html.match(/data-danger="true"/g)).toHaveLength(3);
     expect(html.match(/<span class="mark-danger" aria-hidden="true">⚠<\/span>/g)).toHaveLength(3);
     expect(html).toContain("dangerous grant (<code>dangerous-permission</code>)");
-    expect(html).toContain(`data-stat="dangerous"><div class="value">${data.counts.dangerousFindings}</div>`);
+    expect(html).toContain(
+      `data-stat="dangerous"><div class="value">${data.counts.dangerousFindings}</div>`,
+    );
     const safe = renderReportHtml(await reportFor(APP));
     expect(safe).not.toContain("data-danger=");
     expect(safe).not.toContain('class="mark-danger"');
@@ -297,16 +406,33 @@ describe("diff against a baseline", () => {
     const data = await reportFor(APP, APP_V2);
     const project = await loadProject({ cwd: ROOT, paths: [APP] });
     const baseline = await loadProject({ cwd: ROOT, paths: [APP_V2] });
-    const expected = diffAccess(resolveProject(baseline, "linux"), resolveProject(project, "linux"));
+    const expected = diffAccess(
+      resolveProject(baseline, "linux"),
+      resolveProject(project, "linux"),
+    );
     expect(data.diff!.addedCount).toBe(expected.added.length);
     expect(data.diff!.removedCount).toBe(expected.removed.length);
-    expect(data.diff!.added.flatMap((g) => g.grants.map((x) => x.command))).toEqual(expected.added.map((g) => g.command));
+    expect(data.diff!.added.flatMap((g) => g.grants.map((x) => x.command))).toEqual(
+      expected.added.map((g) => g.command),
+    );
     // The sample app grants "main-*" what its next version only grants "main".
-    expect(data.diff!.added.map((g) => [g.target, g.pattern, g.context, g.reaches, g.grants.length])).toEqual([
-      ["window", "main-*", "local", ["main-editor"], 96],
-    ]);
-    expect(data.diff!.removed.map((g) => [g.pattern, g.context, g.grants.map((x) => x.command)])).toEqual([
-      ["docs", "https://partner.dev", ["plugin:event|emit", "plugin:event|emit_to", "plugin:event|listen", "plugin:event|unlisten", "plugin:window|set_title"]],
+    expect(
+      data.diff!.added.map((g) => [g.target, g.pattern, g.context, g.reaches, g.grants.length]),
+    ).toEqual([["window", "main-*", "local", ["main-editor"], 96]]);
+    expect(
+      data.diff!.removed.map((g) => [g.pattern, g.context, g.grants.map((x) => x.command)]),
+    ).toEqual([
+      [
+        "docs",
+        "https://partner.dev",
+        [
+          "plugin:event|emit",
+          "plugin:event|emit_to",
+          "plugin:event|listen",
+          "plugin:event|unlisten",
+          "plugin:window|set_title",
+        ],
+      ],
       ["docs", "http://localhost:8080", ["plugin:window|set_title"]],
       ["docs", "https://*.example.com", ["plugin:window|set_title"]],
     ]);
@@ -343,7 +469,19 @@ describe("diff against a baseline", () => {
 describe("caplint report", () => {
   it("writes the page, says what is in it and exits 0 even with error findings and new access", async () => {
     const out = path.join(scratch, "app.html");
-    const result = await run(["report", "fixtures/queries/app", "--against", "fixtures/queries/app-v2", "--platform", "linux", "--html", out], ROOT);
+    const result = await run(
+      [
+        "report",
+        "fixtures/queries/app",
+        "--against",
+        "fixtures/queries/app-v2",
+        "--platform",
+        "linux",
+        "--html",
+        out,
+      ],
+      ROOT,
+    );
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
@@ -351,16 +489,47 @@ describe("caplint report", () => {
     );
     const html = readFileSync(out, "utf8");
     expect(html.startsWith("<!doctype html>")).toBe(true);
-    expect(embedded(html)).toMatchObject({ app: "fixtures/queries/app", platform: "linux", origin: "any", tool: { name: "caplint" } });
+    expect(embedded(html)).toMatchObject({
+      app: "fixtures/queries/app",
+      platform: "linux",
+      origin: "any",
+      tool: { name: "caplint" },
+    });
 
     // A shell command from remote pages: a dangerous-permission error, and still exit 0.
-    const dangerous = await run(["report", "--app", splitApp(), "--platform", "linux", "--html", path.join(scratch, "danger.html")], ROOT);
+    const dangerous = await run(
+      [
+        "report",
+        "--app",
+        splitApp(),
+        "--platform",
+        "linux",
+        "--html",
+        path.join(scratch, "danger.html"),
+      ],
+      ROOT,
+    );
     expect(dangerous.code).toBe(0);
     expect(dangerous.stdout).toMatch(/; 1 error, \d+ warnings?; \d+ dangerous grants?\n$/);
   });
 
   it("takes the origin, the windows and the platform like the other queries", async () => {
-    const result = await run(["report", "--url", "https://docs.example.com/a", "-w", "docs", "-w", "main", "--platform", "linux", "--html", "-"], APP);
+    const result = await run(
+      [
+        "report",
+        "--url",
+        "https://docs.example.com/a",
+        "-w",
+        "docs",
+        "-w",
+        "main",
+        "--platform",
+        "linux",
+        "--html",
+        "-",
+      ],
+      APP,
+    );
     expect(result.code).toBe(0);
     const data = embedded(result.stdout);
     expect(data.origin).toBe("https://docs.example.com/a");
@@ -370,7 +539,9 @@ describe("caplint report", () => {
       ["docs", 4],
       ["main", 0],
     ]);
-    const macOS = embedded((await run(["report", "--platform", "macOS", "--html", "-"], APP)).stdout);
+    const macOS = embedded(
+      (await run(["report", "--platform", "macOS", "--html", "-"], APP)).stdout,
+    );
     expect(macOS.rows.find((r) => r.window === "settings")!.callable).toBe(1);
     expect(macOS.counts.inactiveCapabilities).toBe(0);
   });
@@ -399,47 +570,89 @@ describe("caplint report", () => {
     expect(docs.dangerous).toBe(1);
     const shell = cellOf(data, "docs", "shell");
     expect(shell.dangerous).toBe(true);
-    expect(shell.commands.map((c) => [c.command, c.remoteOnly, c.dangers?.length])).toEqual([["plugin:shell|execute", true, 1]]);
-    expect(data.entries[shell.commands[0]!.grantedBy[0]!]!.context).toBe("https://docs.example.com");
-    expect(html).toMatch(/<tr data-window="docs"><th scope="row" class="window"><div class="label">docs<\/div><div class="via">via remote-shell<\/div>/);
+    expect(shell.commands.map((c) => [c.command, c.remoteOnly, c.dangers?.length])).toEqual([
+      ["plugin:shell|execute", true, 1],
+    ]);
+    expect(data.entries[shell.commands[0]!.grantedBy[0]!]!.context).toBe(
+      "https://docs.example.com",
+    );
+    expect(html).toMatch(
+      /<tr data-window="docs"><th scope="row" class="window"><div class="label">docs<\/div><div class="via">via remote-shell<\/div>/,
+    );
     expect(html).not.toMatch(/data-window="docs">.*no capability/);
     expect(html).toContain('data-meta="origin">every origin (local and remote)<');
 
     // A grant on some platforms only says which; the capability list says where a capability is off.
     const main = data.rows.find((r) => r.window === "main")!;
-    const close = cellOf(data, "main", "window").commands.find((c) => c.command === "plugin:window|close")!;
+    const close = cellOf(data, "main", "window").commands.find(
+      (c) => c.command === "plugin:window|close",
+    )!;
     expect(close.platforms).toEqual(["linux", "macOS", "windows"]);
     expect(close.remoteOnly).toBeUndefined();
-    const openUrl = cellOf(data, "main", "opener").commands.find((c) => c.command === "plugin:opener|open_url")!;
+    const openUrl = cellOf(data, "main", "opener").commands.find(
+      (c) => c.command === "plugin:opener|open_url",
+    )!;
     expect(openUrl.platforms).toEqual(["iOS"]);
     expect(cellOf(data, "main", "window").platformSpecific).toBeGreaterThan(0);
-    expect(main.callable).toBe(cellOf(data, "main", "window").count + cellOf(data, "main", "opener").count);
-    expect(data.capabilities.find((c) => c.identifier === "desktop")).toMatchObject({ inactive: false, inactiveOn: ["android", "iOS"] });
-    expect(data.capabilities.find((c) => c.identifier === "phone")).toMatchObject({ inactive: false, inactiveOn: ["linux", "macOS", "windows", "android"] });
+    expect(main.callable).toBe(
+      cellOf(data, "main", "window").count + cellOf(data, "main", "opener").count,
+    );
+    expect(data.capabilities.find((c) => c.identifier === "desktop")).toMatchObject({
+      inactive: false,
+      inactiveOn: ["android", "iOS"],
+    });
+    expect(data.capabilities.find((c) => c.identifier === "phone")).toMatchObject({
+      inactive: false,
+      inactiveOn: ["linux", "macOS", "windows", "android"],
+    });
     expect(html).toContain('<span class="off">not on android, iOS</span>');
     expect(html).toContain('data-meta="platform">all platforms<');
 
     // --platform narrows (case-insensitive); --url local is the old local-only view.
-    const ios = embedded((await run(["report", "--app", dir, "--platform", "ios", "--html", "-"], ROOT)).stdout);
+    const ios = embedded(
+      (await run(["report", "--app", dir, "--platform", "ios", "--html", "-"], ROOT)).stdout,
+    );
     expect(ios).toMatchObject({ platforms: ["iOS"], platform: "iOS", platformGroups: [["iOS"]] });
-    expect(cellOf(ios, "main", "opener").commands.map((c) => [c.command, c.platforms])).toEqual([["plugin:opener|open_url", undefined]]);
+    expect(cellOf(ios, "main", "opener").commands.map((c) => [c.command, c.platforms])).toEqual([
+      ["plugin:opener|open_url", undefined],
+    ]);
     expect(ios.rows.find((r) => r.window === "main")!.capabilities).toEqual(["phone"]);
-    const local = await run(["report", "--app", dir, "--url", "local", "--platform", "linux", "--html", "-"], ROOT);
+    const local = await run(
+      ["report", "--app", dir, "--url", "local", "--platform", "linux", "--html", "-"],
+      ROOT,
+    );
     const localData = embedded(local.stdout);
     expect(localData.origin).toBe("local");
-    expect(localData.rows.find((r) => r.window === "docs")).toMatchObject({ callable: 0, capabilities: [], remote: 0 });
+    expect(localData.rows.find((r) => r.window === "docs")).toMatchObject({
+      callable: 0,
+      capabilities: [],
+      remote: 0,
+    });
   });
 
   it("compares with a baseline on every platform, saying where a new grant holds", async () => {
     const base = splitApp();
     const pr = splitApp({
-      "capabilities/mac-fs.json": { identifier: "mac-fs", windows: ["main"], platforms: ["macOS"], permissions: ["fs:allow-read-text-file"] },
+      "capabilities/mac-fs.json": {
+        identifier: "mac-fs",
+        windows: ["main"],
+        platforms: ["macOS"],
+        permissions: ["fs:allow-read-text-file"],
+      },
     });
-    const data = embedded((await run(["report", "--app", pr, "--against", base, "--html", "-"], ROOT)).stdout);
+    const data = embedded(
+      (await run(["report", "--app", pr, "--against", base, "--html", "-"], ROOT)).stdout,
+    );
     expect(data.counts.added).toBe(1);
-    expect(data.diff!.added.flatMap((g) => g.grants.map((grant) => [grant.command, grant.platforms]))).toEqual([["plugin:fs|read_text_file", ["macOS"]]]);
+    expect(
+      data.diff!.added.flatMap((g) => g.grants.map((grant) => [grant.command, grant.platforms])),
+    ).toEqual([["plugin:fs|read_text_file", ["macOS"]]]);
     const fs = cellOf(data, "main", "fs").commands[0]!;
-    expect(fs).toMatchObject({ command: "plugin:fs|read_text_file", added: true, platforms: ["macOS"] });
+    expect(fs).toMatchObject({
+      command: "plugin:fs|read_text_file",
+      added: true,
+      platforms: ["macOS"],
+    });
   });
 
   it("lists wider scopes as caplint diff does: a global scope value allowed, a deny dropped, with the entry behind each", async () => {
@@ -447,17 +660,35 @@ describe("caplint report", () => {
       "capabilities/files.json": {
         identifier: "files",
         windows: ["main"],
-        permissions: ["fs:allow-read-text-file", { identifier: "fs:allow-read-text-file", deny: [{ path: "$HOME/.ssh/**" }] }],
+        permissions: [
+          "fs:allow-read-text-file",
+          { identifier: "fs:allow-read-text-file", deny: [{ path: "$HOME/.ssh/**" }] },
+        ],
       },
     });
     const pr = splitApp({
-      "capabilities/files.json": { identifier: "files", windows: ["main"], permissions: ["fs:allow-read-text-file", "fs:scope-home-recursive"] },
+      "capabilities/files.json": {
+        identifier: "files",
+        windows: ["main"],
+        permissions: ["fs:allow-read-text-file", "fs:scope-home-recursive"],
+      },
     });
-    const result = await run(["report", "--app", pr, "--against", base, "--platform", "linux", "--html", "-"], ROOT);
+    const result = await run(
+      ["report", "--app", pr, "--against", base, "--platform", "linux", "--html", "-"],
+      ROOT,
+    );
     expect(result.code).toBe(0);
     const data = embedded(result.stdout);
     expect(data.counts).toMatchObject({ added: 0, widened: 3 });
-    expect(data.diff!.scopes.map((s) => [s.change, s.text, s.capability, s.chain[0], s.file.includes(path.basename(base)) ? "base" : "pr"])).toEqual([
+    expect(
+      data.diff!.scopes.map((s) => [
+        s.change,
+        s.text,
+        s.capability,
+        s.chain[0],
+        s.file.includes(path.basename(base)) ? "base" : "pr",
+      ]),
+    ).toEqual([
       [
         "no longer denied",
         'plugin:fs|read_text_file no longer denied {"path":"$HOME/.ssh/**"} for window "main" from local',
@@ -465,18 +696,56 @@ describe("caplint report", () => {
         "fs:allow-read-text-file",
         "base",
       ],
-      ["allowed", 'global scope of fs (every fs command, every window) allowed {"path":"$HOME/**"}', "files", "fs:scope-home-recursive", "pr"],
-      ["allowed", 'global scope of fs (every fs command, every window) allowed {"path":"$HOME"}', "files", "fs:scope-home-recursive", "pr"],
+      [
+        "allowed",
+        'global scope of fs (every fs command, every window) allowed {"path":"$HOME/**"}',
+        "files",
+        "fs:scope-home-recursive",
+        "pr",
+      ],
+      [
+        "allowed",
+        'global scope of fs (every fs command, every window) allowed {"path":"$HOME"}',
+        "files",
+        "fs:scope-home-recursive",
+        "pr",
+      ],
     ]);
-    expect(result.stdout).toContain('<h3 class="diff-title new" id="diff-scopes">Wider scopes <span class="count">3 scope values</span></h3>');
+    expect(result.stdout).toContain(
+      '<h3 class="diff-title new" id="diff-scopes">Wider scopes <span class="count">3 scope values</span></h3>',
+    );
     expect(result.stdout).toContain("the baseline denied it in");
-    const summary = await run(["report", "--app", pr, "--against", base, "--platform", "linux", "--html", path.join(scratch, "scopes.html")], ROOT);
-    expect(summary.stdout).toContain("0 new and 0 removed command grants, 3 wider scope values against");
+    const summary = await run(
+      [
+        "report",
+        "--app",
+        pr,
+        "--against",
+        base,
+        "--platform",
+        "linux",
+        "--html",
+        path.join(scratch, "scopes.html"),
+      ],
+      ROOT,
+    );
+    expect(summary.stdout).toContain(
+      "0 new and 0 removed command grants, 3 wider scope values against",
+    );
   });
 
   it("says so when there is no window to show", async () => {
-    const dir = writeApp({ "capabilities/any.json": { identifier: "any", windows: ["*"], permissions: ["core:window:allow-close"] } });
-    const result = await run(["report", path.join(dir, "src-tauri", "capabilities"), "--platform", "linux", "--html", "-"], ROOT);
+    const dir = writeApp({
+      "capabilities/any.json": {
+        identifier: "any",
+        windows: ["*"],
+        permissions: ["core:window:allow-close"],
+      },
+    });
+    const result = await run(
+      ["report", path.join(dir, "src-tauri", "capabilities"), "--platform", "linux", "--html", "-"],
+      ROOT,
+    );
     expect(result.code).toBe(0);
     const data = embedded(result.stdout);
     expect(data.windows).toEqual([]);
@@ -490,13 +759,36 @@ describe("caplint report", () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("--html FILE");
     writeFileSync(path.join(scratch, "a-file"), "");
-    const unwritable = await run(["report", "fixtures/queries/app", "--html", path.join(scratch, "a-file", "r.html")], ROOT);
+    const unwritable = await run(
+      ["report", "fixtures/queries/app", "--html", path.join(scratch, "a-file", "r.html")],
+      ROOT,
+    );
     expect(unwritable.code).toBe(2);
     expect(unwritable.stderr).toMatch(/^caplint: --html .*r\.html: cannot write the report/);
-    const baseline = await run(["report", "fixtures/queries/app", "--against", "fixtures/queries/nope", "--html", path.join(scratch, "x.html")], ROOT);
+    const baseline = await run(
+      [
+        "report",
+        "fixtures/queries/app",
+        "--against",
+        "fixtures/queries/nope",
+        "--html",
+        path.join(scratch, "x.html"),
+      ],
+      ROOT,
+    );
     expect(baseline.code).toBe(2);
     expect(baseline.stderr).toContain("nope");
-    const url = await run(["report", "fixtures/queries/app", "--url", "not a url", "--html", path.join(scratch, "y.html")], ROOT);
+    const url = await run(
+      [
+        "report",
+        "fixtures/queries/app",
+        "--url",
+        "not a url",
+        "--html",
+        path.join(scratch, "y.html"),
+      ],
+      ROOT,
+    );
     expect(url.code).toBe(2);
   });
 });

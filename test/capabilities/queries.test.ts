@@ -14,16 +14,32 @@ describe("access", () => {
   it("lists what a window may call, with the capability → permission chain", async () => {
     const { data, code } = await json(["access", "--window", "main", "--platform", "linux"]);
     expect(code).toBe(0);
-    expect(data).toMatchObject({ window: "main", webview: "main", origin: "local", platform: "linux", capabilities: ["main"] });
+    expect(data).toMatchObject({
+      window: "main",
+      webview: "main",
+      origin: "local",
+      platform: "linux",
+      capabilities: ["main"],
+    });
     const greet = data.allowed.find((a: { command: string }) => a.command === "greet");
     expect(greet.grantedBy).toEqual([
-      expect.objectContaining({ capability: "main", permission: "extra", chain: ["extra", "allow-greet"], file: "src-tauri/capabilities/main.json", line: 4 }),
+      expect.objectContaining({
+        capability: "main",
+        permission: "extra",
+        chain: ["extra", "allow-greet"],
+        file: "src-tauri/capabilities/main.json",
+        line: 4,
+      }),
     ]);
     // A set of the app crosses into other plugins.
     const commands = data.allowed.map((a: { command: string }) => a.command);
-    expect(commands).toEqual(expect.arrayContaining(["plugin:dialog|save", "plugin:fs|read_file", "plugin:window|title"]));
+    expect(commands).toEqual(
+      expect.arrayContaining(["plugin:dialog|save", "plugin:fs|read_file", "plugin:window|title"]),
+    );
     // The extended scope reaches the command.
-    const write = data.allowed.find((a: { command: string }) => a.command === "plugin:fs|write_text_file");
+    const write = data.allowed.find(
+      (a: { command: string }) => a.command === "plugin:fs|write_text_file",
+    );
     expect(write.scopes).toEqual({ allow: [{ path: "$APPDATA/notes/*" }], deny: [] });
   });
 
@@ -34,21 +50,35 @@ describe("access", () => {
   });
 
   it("a deny in any capability wins everywhere, even one meant for another webview", async () => {
-    const result = await run(["access", "--window", "main", "--command", "plugin:window|close", "--platform", "linux"], APP);
+    const result = await run(
+      ["access", "--window", "main", "--command", "plugin:window|close", "--platform", "linux"],
+      APP,
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("NOT ALLOWED: plugin:window|close (denied)");
     expect(result.stdout).toContain("window.close explicitly denied on origin local");
-    expect(result.stdout).toContain("denied by capability lockdown › core:window:deny-close [local]  (src-tauri/capabilities/lockdown.json:8)");
+    expect(result.stdout).toContain(
+      "denied by capability lockdown › core:window:deny-close [local]  (src-tauri/capabilities/lockdown.json:8)",
+    );
     const { data } = await json(["access", "--window", "main", "--platform", "linux"]);
     expect(data.denied).toEqual([expect.objectContaining({ command: "plugin:window|close" })]);
-    expect(data.denied[0].overriddenGrants[0]).toMatchObject({ capability: "main", permission: "core:window:allow-close" });
+    expect(data.denied[0].overriddenGrants[0]).toMatchObject({
+      capability: "main",
+      permission: "core:window:allow-close",
+    });
   });
 
   it("answers yes with exit 0 and explains a miss in the runtime's words", async () => {
-    const yes = await run(["access", "-w", "main", "-C", "plugin:fs|read_file", "--platform", "linux"], APP);
+    const yes = await run(
+      ["access", "-w", "main", "-C", "plugin:fs|read_file", "--platform", "linux"],
+      APP,
+    );
     expect(yes.code).toBe(0);
     expect(yes.stdout).toContain("ALLOWED: plugin:fs|read_file");
-    const no = await run(["access", "-w", "settings", "-C", "plugin:fs|read_file", "--platform", "linux"], APP);
+    const no = await run(
+      ["access", "-w", "settings", "-C", "plugin:fs|read_file", "--platform", "linux"],
+      APP,
+    );
     expect(no.code).toBe(1);
     expect(no.stdout).toContain('allowed on: [windows: "main", "main-*", URL: local]');
   });
@@ -58,18 +88,35 @@ describe("access", () => {
     expect(linux.data.capabilities).toEqual([]);
     const mac = await json(["access", "-w", "settings", "--platform", "macOS"]);
     expect(mac.data.capabilities).toEqual(["settings"]);
-    expect(mac.data.allowed.map((a: { command: string }) => a.command)).toContain("plugin:window|set_size");
+    expect(mac.data.allowed.map((a: { command: string }) => a.command)).toContain(
+      "plugin:window|set_size",
+    );
   });
 
   it("origins: wildcard subdomains exclude the apex, ports are not widened, local is not remote", async () => {
-    const ask = async (url: string) => (await json(["access", "-w", "docs", "--url", url, "--platform", "linux"])).data.capabilities;
+    const ask = async (url: string) =>
+      (await json(["access", "-w", "docs", "--url", url, "--platform", "linux"])).data.capabilities;
     expect(await ask("https://api.example.com/page")).toEqual(["remote-docs"]);
     expect(await ask("https://example.com/")).toEqual([]);
     expect(await ask("http://localhost:8080/x")).toEqual(["remote-docs"]);
     expect(await ask("http://localhost:1421/")).toEqual([]);
-    expect((await json(["access", "-w", "docs", "--platform", "linux"])).data.capabilities).toEqual([]);
+    expect((await json(["access", "-w", "docs", "--platform", "linux"])).data.capabilities).toEqual(
+      [],
+    );
     // The dev server URL is the app's own (local) origin.
-    expect((await json(["access", "-w", "main", "--url", "http://localhost:1420/index.html", "--platform", "linux"])).data.origin).toBe("local");
+    expect(
+      (
+        await json([
+          "access",
+          "-w",
+          "main",
+          "--url",
+          "http://localhost:1420/index.html",
+          "--platform",
+          "linux",
+        ])
+      ).data.origin,
+    ).toBe("local");
   });
 
   it("rejects a malformed URL and a command written as a permission", async () => {
@@ -84,8 +131,16 @@ describe("who-can", () => {
   it("names every grant and the deny that blocks it", async () => {
     const { data } = await json(["who-can", "plugin:window|close", "--platform", "linux"]);
     expect(data.deniedEverywhere).toBe(true);
-    expect(data.allowedBy).toEqual([expect.objectContaining({ capability: "main", windows: ["main", "main-*"], context: "local" })]);
-    expect(data.deniedBy).toEqual([expect.objectContaining({ capability: "lockdown", webviews: ["preview"] })]);
+    expect(data.allowedBy).toEqual([
+      expect.objectContaining({
+        capability: "main",
+        windows: ["main", "main-*"],
+        context: "local",
+      }),
+    ]);
+    expect(data.deniedBy).toEqual([
+      expect.objectContaining({ capability: "lockdown", webviews: ["preview"] }),
+    ]);
     const text = await run(["who-can", "plugin:event|listen", "--platform", "linux"], APP);
     expect(text.stdout).toContain("allowed for [windows: docs] from https://*.example.com");
     expect(text.stdout).toContain("allowed for [windows: main, main-*] from local");
@@ -118,24 +173,45 @@ describe("resolve", () => {
   it("prints the normalized model of the conformance format", async () => {
     const { data } = await json(["resolve", "--platform", "linux"]);
     expect(Object.keys(data)).toEqual(["platform", "allowed", "denied", "globalScope"]);
-    expect(data.allowed["greet"]).toEqual([{ context: "local", windows: ["main", "main-*"], webviews: [], scope: null }]);
-    expect(data.denied["plugin:window|close"]).toEqual([{ context: "local", windows: [], webviews: ["preview"], scope: null }]);
+    expect(data.allowed["greet"]).toEqual([
+      { context: "local", windows: ["main", "main-*"], webviews: [], scope: null },
+    ]);
+    expect(data.denied["plugin:window|close"]).toEqual([
+      { context: "local", windows: [], webviews: ["preview"], scope: null },
+    ]);
   });
 });
 
 describe("diff", () => {
   it("fails when the new version grants access the old did not", async () => {
-    const result = await run(["diff", "app", "app-v2", "--platform", "linux"], path.join(FIXTURES, "queries"));
+    const result = await run(
+      ["diff", "app", "app-v2", "--platform", "linux"],
+      path.join(FIXTURES, "queries"),
+    );
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/^NEW ACCESS on linux \(7 command grants\):\n {2}window "docs" from https:\/\/partner\.dev:/);
+    expect(result.stdout).toMatch(
+      /^NEW ACCESS on linux \(7 command grants\):\n {2}window "docs" from https:\/\/partner\.dev:/,
+    );
     expect(result.stdout).toContain("removed access (96 command grants):");
-    const { data } = await json(["diff", "app", "app-v2", "--platform", "linux"], path.join(FIXTURES, "queries"));
-    expect(data.added).toContainEqual(expect.objectContaining({ command: "plugin:window|set_title", context: "https://*.example.com", window: "docs" }));
+    const { data } = await json(
+      ["diff", "app", "app-v2", "--platform", "linux"],
+      path.join(FIXTURES, "queries"),
+    );
+    expect(data.added).toContainEqual(
+      expect.objectContaining({
+        command: "plugin:window|set_title",
+        context: "https://*.example.com",
+        window: "docs",
+      }),
+    );
     expect(data.removed.every((g: { window: string }) => g.window === "main-*")).toBe(true);
   });
 
   it("passes when nothing new is granted (narrowing only)", async () => {
-    const result = await run(["diff", "app-v2", "app-v2", "--platform", "linux"], path.join(FIXTURES, "queries"));
+    const result = await run(
+      ["diff", "app-v2", "app-v2", "--platform", "linux"],
+      path.join(FIXTURES, "queries"),
+    );
     expect(result).toMatchObject({ code: 0, stdout: "no new access on linux\n" });
   });
 });
@@ -146,7 +222,9 @@ describe("permissions", () => {
     const defaults = data.find((p: { identifier: string }) => p.identifier === "core:app:default");
     expect(defaults.kind).toBe("default");
     expect(defaults.allows).toContain("plugin:app|host_version");
-    const deny = data.find((p: { identifier: string }) => p.identifier === "core:app:deny-app-hide");
+    const deny = data.find(
+      (p: { identifier: string }) => p.identifier === "core:app:deny-app-hide",
+    );
     expect(deny.denies).toEqual(["plugin:app|app_hide"]);
   });
 
@@ -167,7 +245,15 @@ describe("explain - reads standard input as check - does", () => {
   const DEMO = path.join(ROOT, "examples", "demo-app");
 
   it("is bounded by --max-file-size", async () => {
-    const result = await inProcess.run({ argv: ["explain", "-", "--max-file-size", "1000"], cwd: DEMO, stdin: "x".repeat(5000) });
-    expect(result).toEqual({ code: 2, stdout: "", stderr: "caplint: -: standard input is larger than 1000 B (--max-file-size)\n" });
+    const result = await inProcess.run({
+      argv: ["explain", "-", "--max-file-size", "1000"],
+      cwd: DEMO,
+      stdin: "x".repeat(5000),
+    });
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "caplint: -: standard input is larger than 1000 B (--max-file-size)\n",
+    });
   });
 });

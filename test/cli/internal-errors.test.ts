@@ -23,6 +23,8 @@ describe("internal errors", () => {
   it("print the stack trace with --debug", async () => {
     const result = await run(["check", "--debug", "forms/single.json"], cwd);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^caplint: internal error .*\nTypeError: simulated internal failure\n\s+at /);
+    expect(result.stderr).toMatch(
+      /^caplint: internal error .*\nTypeError: simulated internal failure\n\s+at /,
+    );
   });
 });

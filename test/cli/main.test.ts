@@ -27,7 +27,9 @@ describe("exit codes", () => {
   it("2 for an unknown option (commander would say 1)", async () => {
     const result = await run(["check", "--frobnicate"], CLI);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("caplint: --frobnicate: check has no such option; its options: caplint check --help\n");
+    expect(result.stderr).toBe(
+      "caplint: --frobnicate: check has no such option; its options: caplint check --help\n",
+    );
   });
 
   it("2 for a bad --format value, listing the choices", async () => {
@@ -39,7 +41,9 @@ describe("exit codes", () => {
   it("2 for an unknown rule in --rule, with a did-you-mean", async () => {
     const result = await run(["check", "forms", "--rule", "unknown-permision=off"], CLI);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('caplint: --rule unknown-permision=off: unknown rule "unknown-permision"; did you mean "unknown-permission"?\n');
+    expect(result.stderr).toBe(
+      'caplint: --rule unknown-permision=off: unknown rule "unknown-permision"; did you mean "unknown-permission"?\n',
+    );
   });
 
   it("2 outside an app folder without paths (and no app below it)", async () => {
@@ -54,7 +58,9 @@ describe("exit codes", () => {
     expect((await run(["--help"], CLI)).code).toBe(0);
     const version = await run(["--version"], CLI);
     expect(version.code).toBe(0);
-    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
+    expect(version.stdout.trim()).toBe(
+      JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version,
+    );
   });
 
   it("--max-warnings turns too many warnings into exit 1", async () => {
@@ -70,7 +76,14 @@ describe("discovery and forms", () => {
   it("accepts all three forms, in JSON and TOML", async () => {
     const result = await run(["check", "--format", "json", "forms"], CLI);
     const output = JSON.parse(result.stdout);
-    expect(output.summary).toEqual({ files: 4, errors: 0, warnings: 0, suggestions: 0, fixable: 0, config: null });
+    expect(output.summary).toEqual({
+      files: 4,
+      errors: 0,
+      warnings: 0,
+      suggestions: 0,
+      fixable: 0,
+      config: null,
+    });
     expect(result.code).toBe(0);
   });
 
@@ -96,7 +109,10 @@ describe("discovery and forms", () => {
 
   it("discovers the app in the working directory and src-tauri itself", async () => {
     const fromApp = await run(["--format", "compact"], path.join(ROOT, "examples/demo-app"));
-    const fromSrcTauri = await run(["--format", "compact"], path.join(ROOT, "examples/demo-app/src-tauri"));
+    const fromSrcTauri = await run(
+      ["--format", "compact"],
+      path.join(ROOT, "examples/demo-app/src-tauri"),
+    );
     expect(fromApp.code).toBe(1);
     expect(fromApp.stdout).toContain("src-tauri/capabilities/default.json:");
     expect(fromSrcTauri.stdout).toContain("capabilities/default.json:");
@@ -124,7 +140,14 @@ describe("output formats", () => {
         fixable: false,
       },
     ]);
-    expect(output.summary).toEqual({ files: 1, errors: 1, warnings: 0, suggestions: 0, fixable: 0, config: null });
+    expect(output.summary).toEqual({
+      files: 1,
+      errors: 1,
+      warnings: 0,
+      suggestions: 0,
+      fixable: 0,
+      config: null,
+    });
   });
 
   it("stylish groups by file with a code frame, a hint and a summary", async () => {
@@ -144,7 +167,19 @@ describe("output formats", () => {
   });
 
   it("--only runs just the named rules (parse and schema always)", async () => {
-    const result = await run(["check", "--format", "compact", "--only", "unknown-field", "mixed-folder", "suppressions/cap.json", "config/cap.json"], CLI);
+    const result = await run(
+      [
+        "check",
+        "--format",
+        "compact",
+        "--only",
+        "unknown-field",
+        "mixed-folder",
+        "suppressions/cap.json",
+        "config/cap.json",
+      ],
+      CLI,
+    );
     expect(
       result.stdout
         .split("\n")
@@ -155,7 +190,10 @@ describe("output formats", () => {
   });
 
   it("--quiet keeps errors only", async () => {
-    const result = await run(["check", "--format", "compact", "--quiet", "suppressions/cap.json"], CLI);
+    const result = await run(
+      ["check", "--format", "compact", "--quiet", "suppressions/cap.json"],
+      CLI,
+    );
     expect(result.stdout).toBe("");
   });
 });
@@ -163,26 +201,42 @@ describe("output formats", () => {
 describe("configuration and suppressions", () => {
   it("reads caplint.config.json upward, with per-file overrides", async () => {
     const result = await run(["check", "--format", "compact", "."], path.join(CLI, "config"));
-    expect(result.stdout).toBe('cap.json:1:78: error unknown capability field "extra": the host ignores it [unknown-field]\n');
+    expect(result.stdout).toBe(
+      'cap.json:1:78: error unknown capability field "extra": the host ignores it [unknown-field]\n',
+    );
     expect(result.code).toBe(1);
-    const nested = await run(["check", "--format", "compact", "../cap.json"], path.join(CLI, "config", "nested"));
+    const nested = await run(
+      ["check", "--format", "compact", "../cap.json"],
+      path.join(CLI, "config", "nested"),
+    );
     expect(nested.stdout).toContain("error unknown capability field");
   });
 
   it("--rule on the command line wins over the config", async () => {
-    const result = await run(["check", "--format", "compact", ".", "--rule", "unknown-field=off"], path.join(CLI, "config"));
+    const result = await run(
+      ["check", "--format", "compact", ".", "--rule", "unknown-field=off"],
+      path.join(CLI, "config"),
+    );
     expect(result).toMatchObject({ code: 0, stdout: "" });
   });
 
   it("rejects a config with an unknown rule (exit 2, did-you-mean)", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-config-"));
-    writeFileSync(path.join(dir, "caplint.config.json"), JSON.stringify({ rules: { "no-targt": "off" } }));
+    writeFileSync(
+      path.join(dir, "caplint.config.json"),
+      JSON.stringify({ rules: { "no-targt": "off" } }),
+    );
     writeFileSync(path.join(dir, "cap.json"), readFileSync(path.join(CLI, "forms/single.json")));
     const result = await run(["check", "cap.json"], dir);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/unknown rule "no-targt"/);
-    writeFileSync(path.join(dir, "caplint.config.json"), JSON.stringify({ rules: { "unknown-field": "loud" } }));
-    expect((await run(["check", "cap.json"], dir)).stderr).toMatch(/must be "off", "suggestion", "warning" or "error"/);
+    writeFileSync(
+      path.join(dir, "caplint.config.json"),
+      JSON.stringify({ rules: { "unknown-field": "loud" } }),
+    );
+    expect((await run(["check", "cap.json"], dir)).stderr).toMatch(
+      /must be "off", "suggestion", "warning" or "error"/,
+    );
     writeFileSync(path.join(dir, "caplint.config.json"), JSON.stringify({ rulez: {} }));
     expect((await run(["check", "cap.json"], dir)).stderr).toMatch(/unknown field "rulez"/);
   });
@@ -217,12 +271,18 @@ describe("other commands", () => {
     });
     const text = (await run(["rules"], CLI)).stdout;
     expect(text).toMatch(/^duplicate-capability +error +capabilities +Disallow/m);
-    expect(json.every((r: { domain: string }) => ["capabilities", "events", "mcp"].includes(r.domain))).toBe(true);
+    expect(
+      json.every((r: { domain: string }) => ["capabilities", "events", "mcp"].includes(r.domain)),
+    ).toBe(true);
   });
 
   it("rules --domain lists one domain's rules", async () => {
-    const json = JSON.parse((await run(["rules", "--domain", "capabilities", "--format", "json"], CLI)).stdout);
+    const json = JSON.parse(
+      (await run(["rules", "--domain", "capabilities", "--format", "json"], CLI)).stdout,
+    );
     expect(json.length).toBeGreaterThan(20);
-    expect(new Set(json.map((r: { domain: string }) => r.domain))).toEqual(new Set(["capabilities"]));
+    expect(new Set(json.map((r: { domain: string }) => r.domain))).toEqual(
+      new Set(["capabilities"]),
+    );
   });
 });

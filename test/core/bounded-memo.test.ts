@@ -13,7 +13,12 @@ import { compileLabelPattern } from "../../src/capabilities/engine/match/glob.js
 import { compileRemotePattern } from "../../src/capabilities/engine/match/origin.js";
 import { BoundedMemo, boundedMemos } from "../../src/core/bounded-memo.js";
 import { SourceDocument } from "../../src/core/source/document.js";
-import { forgetFilesRead, readTextFile, wasReadThisRun, withOpenBuffers } from "../../src/core/source/read.js";
+import {
+  forgetFilesRead,
+  readTextFile,
+  wasReadThisRun,
+  withOpenBuffers,
+} from "../../src/core/source/read.js";
 import { parseToml } from "../../src/core/source/toml.js";
 import { run } from "../helpers/run.js";
 
@@ -25,13 +30,13 @@ describe("a bounded memo", () => {
       computed.push(key);
       return key === "none" ? undefined : key.length;
     };
-    expect([memo.get("a", length), memo.get("bb", length), memo.get("none", length), memo.get("a", length), memo.get("none", length)]).toEqual([
-      1,
-      2,
-      undefined,
-      1,
-      undefined,
-    ]);
+    expect([
+      memo.get("a", length),
+      memo.get("bb", length),
+      memo.get("none", length),
+      memo.get("a", length),
+      memo.get("none", length),
+    ]).toEqual([1, 2, undefined, 1, undefined]);
     expect(computed).toEqual(["a", "bb", "none"]);
     memo.get("dddd", length);
     expect(memo.size).toBe(3);
@@ -54,7 +59,8 @@ describe("a long session of ever new input", () => {
     }
     // Compiling an origin pattern costs about a millisecond: fewer per round, enough to fill that memo in two.
     for (let i = 0; i < 1100; i++) compileRemotePattern(`https://h${tag}-${i}.example.com/*`);
-    for (let i = 0; i < 20; i++) compileRemotePattern(`https://h${tag}-${i}.example.com/*`, { allowUnsafe: true });
+    for (let i = 0; i < 20; i++)
+      compileRemotePattern(`https://h${tag}-${i}.example.com/*`, { allowUnsafe: true });
     for (let i = 0; i < 100; i++) urlReach(tools.URLPattern, `https://*.r${tag}-${i}.example.*`);
     const keys = Array.from({ length: 600 }, (_, i) => `k${tag}_${i}`);
     const text = keys.map((key) => `${key} = 1\n`).join("");
@@ -72,7 +78,9 @@ describe("a long session of ever new input", () => {
     // Labels (4,096) and strict origins (2,048) saw more than they hold: they are full and stay full, so a
     // session grows none of them further. (TOML keys are placed from each document's key index since a4a7e29.)
     const full = boundedMemos().filter((memo) => memo.size === memo.limit);
-    expect(full.map((memo) => memo.limit).sort((a, b) => a - b)).toEqual(expect.arrayContaining([2048, 4096]));
+    expect(full.map((memo) => memo.limit).sort((a, b) => a - b)).toEqual(
+      expect.arrayContaining([2048, 4096]),
+    );
   }, 60_000);
 });
 
@@ -100,12 +108,23 @@ describe("the log of files a run read (which --output never replaces)", () => {
   it("still keeps --output off a file the same CLI run read", async () => {
     const app = path.join(dir, "app", "src-tauri");
     mkdirSync(path.join(app, "capabilities"), { recursive: true });
-    writeFileSync(path.join(app, "tauri.conf.json"), '{"identifier":"x.y","app":{"windows":[{"label":"main"}]}}\n');
+    writeFileSync(
+      path.join(app, "tauri.conf.json"),
+      '{"identifier":"x.y","app":{"windows":[{"label":"main"}]}}\n',
+    );
     const capability = path.join(app, "capabilities", "main.json");
-    writeFileSync(capability, '{"identifier":"main","windows":["main"],"permissions":["core:default"]}\n');
+    writeFileSync(
+      capability,
+      '{"identifier":"main","windows":["main"],"permissions":["core:default"]}\n',
+    );
     // tauri.conf.json is no checked input: only the run's read log knows the run read it.
-    const result = await run(["check", "--output", path.join(app, "tauri.conf.json")], path.dirname(app));
+    const result = await run(
+      ["check", "--output", path.join(app, "tauri.conf.json")],
+      path.dirname(app),
+    );
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("tauri.conf.json: cannot write the report: is one of the files being checked");
+    expect(result.stderr).toContain(
+      "tauri.conf.json: cannot write the report: is one of the files being checked",
+    );
   });
 });

@@ -10,7 +10,9 @@ const HIDING = "\u007f\u0085\u061c\u200e\u200f\u2028\u2029\u202a\u202e\u2066\u20
 describe("quoting untrusted text for a message", () => {
   it("escapes what JSON does and the characters that hide or reorder text, nothing else", () => {
     expect(jsonQuote('a"b\\c\nd\u0001é😀')).toBe('"a\\"b\\\\c\\nd\\u0001é😀"');
-    expect(escapeInvisible(`x${HIDING}y`)).toBe("x\\u007f\\u0085\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a\\u202e\\u2066\\u2069y");
+    expect(escapeInvisible(`x${HIDING}y`)).toBe(
+      "x\\u007f\\u0085\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a\\u202e\\u2066\\u2069y",
+    );
     expect(jsonQuote(HIDING)).toBe(`"${escapeInvisible(HIDING)}"`);
   });
 

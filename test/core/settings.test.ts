@@ -30,7 +30,11 @@ describe("one configuration for every command", { timeout: 60_000 }, () => {
   it("check and report count the same findings under the same config (review §7 problem 4)", async () => {
     const root = demoRepo(DEMO_OFF);
     const checked = json((await run(["check", "--format", "json"], root)).stdout);
-    expect(checked.diagnostics.some((d) => d.ruleId === "dangerous-permission" || d.ruleId === "redundant-permission")).toBe(false);
+    expect(
+      checked.diagnostics.some(
+        (d) => d.ruleId === "dangerous-permission" || d.ruleId === "redundant-permission",
+      ),
+    ).toBe(false);
     const reported = await run(["report", "--html", "report.html"], root);
     expect(reported.code).toBe(0);
     const { errors, warnings, suggestions } = checked.summary;
@@ -42,12 +46,16 @@ describe("one configuration for every command", { timeout: 60_000 }, () => {
     const unconfigured = demoRepo(undefined);
     const all = json((await run(["check", "--format", "json"], unconfigured)).stdout);
     expect(all.summary.errors + all.summary.warnings).toBeGreaterThan(errors + warnings);
-    expect((await run(["report", "--html", "report.html"], unconfigured)).stdout).toContain(`${all.summary.errors} errors, ${all.summary.warnings} warnings`);
+    expect((await run(["report", "--html", "report.html"], unconfigured)).stdout).toContain(
+      `${all.summary.errors} errors, ${all.summary.warnings} warnings`,
+    );
   });
 
   it("report takes --rule like check", async () => {
     const root = demoRepo(undefined);
-    const checked = json((await run(["check", "--format", "json", "--rule", "unknown-permission=off"], root)).stdout);
+    const checked = json(
+      (await run(["check", "--format", "json", "--rule", "unknown-permission=off"], root)).stdout,
+    );
     const reported = await run(["report", "--html", "-", "--rule", "unknown-permission=off"], root);
     expect(reported.code).toBe(0);
     expect(checked.diagnostics.some((d) => d.ruleId === "unknown-permission")).toBe(false);
@@ -55,9 +63,14 @@ describe("one configuration for every command", { timeout: 60_000 }, () => {
   });
 
   it("a shared config may set rules of every domain: check accepts event and MCP rules, events accepts capability rules", async () => {
-    const root = demoRepo({ rules: { "unknown-field": "off", "tool-lifecycle": "off", "mcp-tool-verb": "off" } });
+    const root = demoRepo({
+      rules: { "unknown-field": "off", "tool-lifecycle": "off", "mcp-tool-verb": "off" },
+    });
     expect((await run(["check", "--format", "compact"], root)).stderr).toBe("");
-    cpSync(path.join(ROOT, "examples", "events", "session.jsonl"), path.join(root, "session.jsonl"));
+    cpSync(
+      path.join(ROOT, "examples", "events", "session.jsonl"),
+      path.join(root, "session.jsonl"),
+    );
     const events = await run(["events", "--format", "json", "session.jsonl"], root);
     expect(events.stderr).toBe("");
     const report = json(events.stdout);
@@ -81,7 +94,9 @@ describe("one configuration for every command", { timeout: 60_000 }, () => {
     ]) {
       const result = await run(argv, root);
       expect(result.code, argv.join(" ")).toBe(2);
-      expect(result.stderr, argv.join(" ")).toContain(`caplint.config.json rules: unknown rule "dangerus-permission"; did you mean "dangerous-permission"?`);
+      expect(result.stderr, argv.join(" ")).toContain(
+        `caplint.config.json rules: unknown rule "dangerus-permission"; did you mean "dangerous-permission"?`,
+      );
     }
   });
 
@@ -89,13 +104,19 @@ describe("one configuration for every command", { timeout: 60_000 }, () => {
     const root = demoRepo(undefined);
     const check = await run(["check", "--rule", "event-json=off"], root);
     expect(check).toMatchObject({ code: 2, stdout: "" });
-    expect(check.stderr).toContain(`"event-json" is a rule for events (caplint events), not for capabilities`);
+    expect(check.stderr).toContain(
+      `"event-json" is a rule for events (caplint events), not for capabilities`,
+    );
     const events = await run(["events", "--rule", "unknown-field=off", "x.jsonl"], root);
     expect(events.code).toBe(2);
-    expect(events.stderr).toContain(`"unknown-field" is a rule for capabilities (caplint check), not for events`);
+    expect(events.stderr).toContain(
+      `"unknown-field" is a rule for capabilities (caplint check), not for events`,
+    );
     const only = await run(["check", "--only", "unknwn-field"], root);
     expect(only.code).toBe(2);
-    expect(only.stderr).toContain(`--only unknwn-field: unknown rule "unknwn-field"; did you mean "unknown-field"?`);
+    expect(only.stderr).toContain(
+      `--only unknwn-field: unknown rule "unknwn-field"; did you mean "unknown-field"?`,
+    );
     const bad = await run(["check", "--rule", "unknown-field"], root);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--rule unknown-field: expected ID=SEVERITY");
@@ -104,7 +125,9 @@ describe("one configuration for every command", { timeout: 60_000 }, () => {
   it("the queries answer for the config's app", async () => {
     const root = mkdtempSync(path.join(tmpdir(), "caplint-settings-"));
     mkdirSync(path.join(root, ".git"));
-    cpSync(path.join(ROOT, "examples", "demo-app"), path.join(root, "apps", "demo"), { recursive: true });
+    cpSync(path.join(ROOT, "examples", "demo-app"), path.join(root, "apps", "demo"), {
+      recursive: true,
+    });
     writeFileSync(path.join(root, "caplint.config.json"), JSON.stringify({ app: "apps/demo" }));
     const access = await run(["access", "-w", "main", "--format", "json"], root);
     expect(access.stderr).toBe("");
@@ -115,7 +138,10 @@ describe("one configuration for every command", { timeout: 60_000 }, () => {
     expect(matrix.stdout).toContain("main");
     // --config names another config: its app is asked about instead (here: none, so there is no window).
     writeFileSync(path.join(root, "empty.json"), "{}");
-    const elsewhere = await run(["access", "-w", "main", "--config", "empty.json", "--format", "json"], root);
+    const elsewhere = await run(
+      ["access", "-w", "main", "--config", "empty.json", "--format", "json"],
+      root,
+    );
     expect(elsewhere.stdout).not.toContain("core:default");
   });
 });
@@ -143,21 +169,36 @@ describe("which config was used is printed", { timeout: 60_000 }, () => {
   });
 
   it("JSON: summary.config, null when there is none", async () => {
-    expect(json((await run(["check", "--format", "json"], demoRepo(DEMO_OFF))).stdout).summary.config).toBe("caplint.config.json");
-    expect(json((await run(["check", "--format", "json"], demoRepo(undefined))).stdout).summary.config).toBeNull();
+    expect(
+      json((await run(["check", "--format", "json"], demoRepo(DEMO_OFF))).stdout).summary.config,
+    ).toBe("caplint.config.json");
+    expect(
+      json((await run(["check", "--format", "json"], demoRepo(undefined))).stdout).summary.config,
+    ).toBeNull();
     const root = demoRepo(undefined);
     writeFileSync(path.join(root, "other.json"), JSON.stringify(DEMO_OFF));
-    expect(json((await run(["check", "--format", "json", "-c", "other.json"], root)).stdout).summary.config).toBe("other.json");
+    expect(
+      json((await run(["check", "--format", "json", "-c", "other.json"], root)).stdout).summary
+        .config,
+    ).toBe("other.json");
   });
 
   it("events: the stylish footer and summary.config", async () => {
     const root = demoRepo({ rules: { "tool-lifecycle": "warning" } });
-    cpSync(path.join(ROOT, "examples", "events", "session.jsonl"), path.join(root, "session.jsonl"));
+    cpSync(
+      path.join(ROOT, "examples", "events", "session.jsonl"),
+      path.join(root, "session.jsonl"),
+    );
     const stylish = await run(["events", "session.jsonl"], root);
     expect(stylish.stdout).toMatch(/\n {2}config: caplint\.config\.json\n$/);
     expect(stylish.stdout).toMatch(/warning .*\[?tool-lifecycle/);
     const none = json(
-      (await run(["events", "--format", "json", path.join(ROOT, "examples", "events", "session.jsonl")], path.join(ROOT, "examples", "events"))).stdout,
+      (
+        await run(
+          ["events", "--format", "json", path.join(ROOT, "examples", "events", "session.jsonl")],
+          path.join(ROOT, "examples", "events"),
+        )
+      ).stdout,
     );
     expect(none.summary.config).toBeNull();
   });
@@ -182,18 +223,28 @@ describe("caplint mcp reads the same configuration", { timeout: 60_000 }, () => 
     });
     const configured = json((await run(["mcp", "-f", "json", "tools.json"], root)).stdout);
     expect(configured.diagnostics.map((d) => d.ruleId)).not.toContain("mcp-input-bounds");
-    expect(configured.diagnostics.find((d) => d.ruleId === "mcp-tool-verb")).toMatchObject({ severity: "error" });
+    expect(configured.diagnostics.find((d) => d.ruleId === "mcp-tool-verb")).toMatchObject({
+      severity: "error",
+    });
     expect(configured.summary.config).toBe("caplint.config.json");
-    const cli = json((await run(["mcp", "-f", "json", "--rule", "mcp-input-bounds=warning", "tools.json"], root)).stdout);
+    const cli = json(
+      (await run(["mcp", "-f", "json", "--rule", "mcp-input-bounds=warning", "tools.json"], root))
+        .stdout,
+    );
     expect(cli.diagnostics.map((d) => d.ruleId)).toContain("mcp-input-bounds");
-    expect((await run(["mcp", "tools.json"], root)).stdout).toMatch(/\n {2}config: caplint\.config\.json\n$/);
+    expect((await run(["mcp", "tools.json"], root)).stdout).toMatch(
+      /\n {2}config: caplint\.config\.json\n$/,
+    );
     const other = await run(["mcp", "-f", "json", "-c", "none.json", "tools.json"], root);
     expect(other).toMatchObject({ code: 2, stderr: "caplint: --config none.json: no such file\n" });
   });
 
   it("an MCP rule that is off is not started", async () => {
     const spy = vi.spyOn(MCP_RULES_BY_ID.get("mcp-input-bounds")!, "check");
-    await run(["mcp", "-f", "compact", "tools.json"], mcpRepo({ rules: { "mcp-input-bounds": "off" } }));
+    await run(
+      ["mcp", "-f", "compact", "tools.json"],
+      mcpRepo({ rules: { "mcp-input-bounds": "off" } }),
+    );
     expect(spy).not.toHaveBeenCalled();
     await run(["mcp", "-f", "compact", "tools.json"], mcpRepo(undefined));
     expect(spy).toHaveBeenCalledTimes(1);
@@ -210,13 +261,24 @@ describe("rules that are off everywhere do not run", { timeout: 60_000 }, () => 
     const spy = vi.spyOn(rule, "check");
     await run(["check", "--format", "compact"], demoRepo(DEMO_OFF));
     expect(spy).not.toHaveBeenCalled();
-    await run(["check", "--format", "compact", "--rule", "dangerous-permission=off"], demoRepo(undefined));
-    await run(["check", "--format", "compact", "--only", "unknown-permission"], demoRepo(undefined));
+    await run(
+      ["check", "--format", "compact", "--rule", "dangerous-permission=off"],
+      demoRepo(undefined),
+    );
+    await run(
+      ["check", "--format", "compact", "--only", "unknown-permission"],
+      demoRepo(undefined),
+    );
     await run(["report", "--html", "-"], demoRepo(DEMO_OFF));
     expect(spy).not.toHaveBeenCalled();
     await run(
       ["check", "--format", "compact"],
-      demoRepo({ ...DEMO_OFF, overrides: [{ files: ["src-tauri/capabilities/**"], rules: { "dangerous-permission": "error" } }] }),
+      demoRepo({
+        ...DEMO_OFF,
+        overrides: [
+          { files: ["src-tauri/capabilities/**"], rules: { "dangerous-permission": "error" } },
+        ],
+      }),
     );
     expect(spy).toHaveBeenCalledTimes(1);
     await run(["check", "--format", "compact"], demoRepo(undefined));
@@ -229,7 +291,10 @@ describe("rules that are off everywhere do not run", { timeout: 60_000 }, () => 
       rules: RULES_BY_ID,
       domain: "capabilities",
       cwd,
-      config: { rules: { "unknown-field": "off", "scope-conflict": "error" }, overrides: [{ files: ["x/**"], rules: { "dead-scope": "off" } }] },
+      config: {
+        rules: { "unknown-field": "off", "scope-conflict": "error" },
+        overrides: [{ files: ["x/**"], rules: { "dead-scope": "off" } }],
+      },
     });
     expect(settings.runs("unknown-field")).toBe(false);
     expect(settings.runs("scope-conflict")).toBe(true);
@@ -247,6 +312,8 @@ describe("the config file as given", () => {
     const example = /## Configuration[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)![1]!;
     const value = JSON.parse(example) as Record<string, unknown>;
     delete value.app;
-    await expect(loadSettings({ rules: RULES_BY_ID, domain: "capabilities", cwd: ROOT, config: value })).resolves.toBeDefined();
+    await expect(
+      loadSettings({ rules: RULES_BY_ID, domain: "capabilities", cwd: ROOT, config: value }),
+    ).resolves.toBeDefined();
   });
 });

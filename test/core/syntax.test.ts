@@ -1,6 +1,12 @@
 import { parse as parseToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
-import { field, fileText, inlineValue, quoteString, syntaxOf } from "../../src/core/source/syntax.js";
+import {
+  field,
+  fileText,
+  inlineValue,
+  quoteString,
+  syntaxOf,
+} from "../../src/core/source/syntax.js";
 
 /** The one helper every hint, suggested entry and code action writes file text with (issue 33 item 3). */
 describe("text in the file's own syntax", () => {
@@ -11,12 +17,21 @@ describe("text in the file's own syntax", () => {
     expect(syntaxOf("file:///x/capabilities/a.json5")).toBe("json");
   });
 
-  const entry = { identifier: "fs:allow-read-text-file", allow: [{ path: "$HOME/notes/*", "odd key": true }] };
+  const entry = {
+    identifier: "fs:allow-read-text-file",
+    allow: [{ path: "$HOME/notes/*", "odd key": true }],
+  };
 
   it("writes fields and inline values that each language parses back to the same value", () => {
-    expect(field("caplint-disable", ["unmatched-window"], "toml")).toBe('caplint-disable = ["unmatched-window"]');
-    expect(field("caplint-disable", ["unmatched-window"], "json")).toBe('"caplint-disable": ["unmatched-window"]');
-    expect(inlineValue(entry, "toml")).toBe('{ identifier = "fs:allow-read-text-file", allow = [{ path = "$HOME/notes/*", "odd key" = true }] }');
+    expect(field("caplint-disable", ["unmatched-window"], "toml")).toBe(
+      'caplint-disable = ["unmatched-window"]',
+    );
+    expect(field("caplint-disable", ["unmatched-window"], "json")).toBe(
+      '"caplint-disable": ["unmatched-window"]',
+    );
+    expect(inlineValue(entry, "toml")).toBe(
+      '{ identifier = "fs:allow-read-text-file", allow = [{ path = "$HOME/notes/*", "odd key" = true }] }',
+    );
     expect(parseToml(`x = ${inlineValue(entry, "toml")}`)).toEqual({ x: entry });
     expect(JSON.parse(inlineValue(entry, "json"))).toEqual(entry);
   });
@@ -33,7 +48,13 @@ describe("text in the file's own syntax", () => {
       identifier: "settings-read",
       windows: ["settings"],
       remote: { urls: ["https://docs.example.com/*"] },
-      permissions: ["core:default", entry, "dialog:allow-open", "dialog:allow-save", "clipboard-manager:allow-read-text"],
+      permissions: [
+        "core:default",
+        entry,
+        "dialog:allow-open",
+        "dialog:allow-save",
+        "clipboard-manager:allow-read-text",
+      ],
     };
     const toml = fileText(capability, "toml");
     expect(toml).toBe(

@@ -3,7 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { format, lint, loadProject } from "../../src/index.js";
-import { oneLine, terminalSafe, textLines, WorkflowCommandGuard } from "../../src/core/terminal-text.js";
+import {
+  oneLine,
+  terminalSafe,
+  textLines,
+  WorkflowCommandGuard,
+} from "../../src/core/terminal-text.js";
 import { run } from "../helpers/run.js";
 import { workflowCommandLines } from "../helpers/workflow-commands.js";
 
@@ -25,7 +30,8 @@ const PAYLOADS = {
 } as const;
 
 /** Any character a terminal would act on, or that reorders or breaks what the reader sees. */
-const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const RAW_CONTROL =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 function expectNoRawControls(text: string): void {
   const match = RAW_CONTROL.exec(text);
@@ -41,7 +47,10 @@ function hostileApp(): string {
   const caps = path.join(dir, "src-tauri", "capabilities");
   mkdirSync(caps, { recursive: true });
   const all = Object.values(PAYLOADS).join("");
-  writeFileSync(path.join(dir, "src-tauri", "tauri.conf.json"), JSON.stringify({ app: { windows: [{ label: `main${PAYLOADS.osc0Title}` }] } }));
+  writeFileSync(
+    path.join(dir, "src-tauri", "tauri.conf.json"),
+    JSON.stringify({ app: { windows: [{ label: `main${PAYLOADS.osc0Title}` }] } }),
+  );
   writeFileSync(
     path.join(caps, "main.json"),
     JSON.stringify(
@@ -49,7 +58,11 @@ function hostileApp(): string {
         identifier: `main${PAYLOADS.csiClear}`,
         description: all,
         windows: [`main${PAYLOADS.osc0Title}`, `w${PAYLOADS.bidiOverride}`],
-        permissions: ["core:default", `fs:allow-${PAYLOADS.osc52Clipboard}`, `x${PAYLOADS.c1Csi}:y${PAYLOADS.carriageReturn}`],
+        permissions: [
+          "core:default",
+          `fs:allow-${PAYLOADS.osc52Clipboard}`,
+          `x${PAYLOADS.c1Csi}:y${PAYLOADS.carriageReturn}`,
+        ],
         [`field${PAYLOADS.bell}${PAYLOADS.del}`]: 1,
       },
       null,
@@ -80,7 +93,8 @@ describe("terminal escapes: escaped in every text output, exact in JSON and SARI
     const result = await run(["check"], dir, { NO_COLOR: undefined, FORCE_COLOR: "1" });
     const sequences = result.stdout.match(/\u001b[^a-zA-Z]*[a-zA-Z]?/g) ?? [];
     expect(sequences.length).toBeGreaterThan(5);
-    for (const sequence of sequences) expect(sequence).toMatch(/^\u001b\[(31|33|36|39|1|2|22|4|24)m$/);
+    for (const sequence of sequences)
+      expect(sequence).toMatch(/^\u001b\[(31|33|36|39|1|2|22|4|24)m$/);
     expectNoRawControls(result.stdout.replace(/\u001b\[\d+m/g, ""));
   });
 
@@ -100,19 +114,40 @@ describe("terminal escapes: escaped in every text output, exact in JSON and SARI
   it("error messages quoting an argument", async () => {
     const result = await run(["check", `missing${PAYLOADS.osc52Clipboard}\n::error::forged`], dir);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("caplint: missing\\u001b]52;c;Y3VybCBldmlsLnNofHNo\\u0007\\u000a::error::forged: no such file or directory\n");
+    expect(result.stderr).toBe(
+      "caplint: missing\\u001b]52;c;Y3VybCBldmlsLnNofHNo\\u0007\\u000a::error::forged: no such file or directory\n",
+    );
   });
 
   it("JSON and SARIF keep the exact values", async () => {
     const json = await run(["check", "--format", "json"], dir);
     expectNoRawControls(json.stdout);
-    const data = JSON.parse(json.stdout) as { diagnostics: Array<{ file: string; message: string }> };
-    expect(data.diagnostics.some((d) => d.file.endsWith(`name${PAYLOADS.osc52Clipboard}${PAYLOADS.bidiIsolate}.json`))).toBe(true);
+    const data = JSON.parse(json.stdout) as {
+      diagnostics: Array<{ file: string; message: string }>;
+    };
+    expect(
+      data.diagnostics.some((d) =>
+        d.file.endsWith(`name${PAYLOADS.osc52Clipboard}${PAYLOADS.bidiIsolate}.json`),
+      ),
+    ).toBe(true);
     expect(data.diagnostics.some((d) => d.message.includes(PAYLOADS.osc52Clipboard))).toBe(true);
     const sarif = await run(["check", "--format", "sarif"], dir);
     expectNoRawControls(sarif.stdout);
-    expect(JSON.stringify(JSON.parse(sarif.stdout))).toContain(JSON.stringify(PAYLOADS.osc52Clipboard).slice(1, -1));
-    const access = await run(["access", "--window", `main${PAYLOADS.osc0Title}`, "--platform", "linux", "--format", "json"], dir);
+    expect(JSON.stringify(JSON.parse(sarif.stdout))).toContain(
+      JSON.stringify(PAYLOADS.osc52Clipboard).slice(1, -1),
+    );
+    const access = await run(
+      [
+        "access",
+        "--window",
+        `main${PAYLOADS.osc0Title}`,
+        "--platform",
+        "linux",
+        "--format",
+        "json",
+      ],
+      dir,
+    );
     expect(JSON.parse(access.stdout).window).toBe(`main${PAYLOADS.osc0Title}`);
   });
 
@@ -120,7 +155,9 @@ describe("terminal escapes: escaped in every text output, exact in JSON and SARI
     const project = await loadProject({ cwd: dir });
     const result = await lint(project);
     for (const name of ["stylish", "compact", "github", "json", "sarif"] as const) {
-      expectNoRawControls((await format(result, name, { cwd: dir, color: true })).replace(/\u001b\[\d+m/g, ""));
+      expectNoRawControls(
+        (await format(result, name, { cwd: dir, color: true })).replace(/\u001b\[\d+m/g, ""),
+      );
     }
     expect(await format(result, "stylish", { cwd: dir, color: true })).toMatch(/\u001b\[31m/);
   });
@@ -134,15 +171,26 @@ describe("forged lines: a newline in a file name or value never starts a line", 
     writeFileSync(path.join(dir, "caps", "b\r::warning::cr.json"), "{");
     writeFileSync(
       path.join(dir, "caps", "c.json"),
-      JSON.stringify({ identifier: "c", windows: ["w\n::error::label"], permissions: ["p\n::error::permission"] }),
+      JSON.stringify({
+        identifier: "c",
+        windows: ["w\n::error::label"],
+        permissions: ["p\n::error::permission"],
+      }),
     );
     const result = await run(["check", "--format", format, "caps"], dir);
     const forged = result.stdout
       .split("\n")
-      .filter((line) => /^\s*::(error|warning)\b/.test(line) && !line.startsWith(`::error file=caps/`) && !line.startsWith(`::warning file=caps/`));
+      .filter(
+        (line) =>
+          /^\s*::(error|warning)\b/.test(line) &&
+          !line.startsWith(`::error file=caps/`) &&
+          !line.startsWith(`::warning file=caps/`),
+      );
     expect(forged).toEqual([]);
     expectNoRawControls(result.stdout);
-    expect(result.stdout).toMatch(format === "github" ? /caps\/a%0A%3A%3Aerror/ : /caps\/a\\u000a::error/);
+    expect(result.stdout).toMatch(
+      format === "github" ? /caps\/a%0A%3A%3Aerror/ : /caps\/a\\u000a::error/,
+    );
   });
 });
 
@@ -156,7 +204,9 @@ describe("the escaping functions", () => {
     expect(oneLine("tab\there, é, \ufffd, 😀, 中文")).toBe("tab\there, é, \ufffd, 😀, 中文");
     expect(oneLine("a\nb\r\n")).toBe("a\\u000ab\\u000d\\u000a");
     expect(terminalSafe("a\nb\u001b[2J")).toBe("a\nb\\u001b[2J");
-    expect(oneLine("lone \ud800 and \udc00, pair \ud83d\ude00")).toBe("lone \\ud800 and \\udc00, pair \ud83d\ude00");
+    expect(oneLine("lone \ud800 and \udc00, pair \ud83d\ude00")).toBe(
+      "lone \\ud800 and \\udc00, pair \ud83d\ude00",
+    );
     expect(textLines(["one", "two\nthree"])).toBe("one\ntwo\\u000athree\n");
   });
 
@@ -210,15 +260,29 @@ describe("workflow commands: no text from a file or a server starts one", () => 
     for (let first = 0; first <= HOSTILE.length; first++) {
       for (const second of [first, first + 1, first + 2, first + 7]) {
         const guard = new WorkflowCommandGuard();
-        const pieces = [HOSTILE.slice(0, first), HOSTILE.slice(first, second), HOSTILE.slice(Math.max(first, second))];
-        expect(pieces.map((piece) => terminalSafe(piece, guard)).join(""), `cut at ${first}, ${second}`).toBe(whole);
+        const pieces = [
+          HOSTILE.slice(0, first),
+          HOSTILE.slice(first, second),
+          HOSTILE.slice(Math.max(first, second)),
+        ];
+        expect(
+          pieces.map((piece) => terminalSafe(piece, guard)).join(""),
+          `cut at ${first}, ${second}`,
+        ).toBe(whole);
       }
     }
   });
 
   it("caplint's own annotations are the only commands, in colour too", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-commands-"));
-    writeFileSync(path.join(dir, "::error::x.json"), JSON.stringify({ identifier: "::error::cap", windows: ["main"], permissions: ["::warning::p"] }));
+    writeFileSync(
+      path.join(dir, "::error::x.json"),
+      JSON.stringify({
+        identifier: "::error::cap",
+        windows: ["main"],
+        permissions: ["::warning::p"],
+      }),
+    );
     const github = await run(["check", "-f", "github", "::error::x.json"], dir);
     const lines = github.stdout.trimEnd().split("\n");
     expect(lines.length).toBeGreaterThan(0);

@@ -11,13 +11,17 @@ function section(markdown: string, heading: string): { recording: string; expect
   if (start < 0) throw new Error(`no "## ${heading}" section`);
   const end = markdown.indexOf("\n## ", start + heading.length + 5);
   const body = markdown.slice(start, end < 0 ? undefined : end);
-  const block = (language: string) => new RegExp("```" + language + "\\n([\\s\\S]*?)```").exec(body)?.[1] ?? "";
+  const block = (language: string) =>
+    new RegExp("```" + language + "\\n([\\s\\S]*?)```").exec(body)?.[1] ?? "";
   return { recording: block("jsonl"), expected: block("text") };
 }
 
 const compact = (text: string, client: boolean) =>
   validateText(text, client)
-    .map((d) => `example.jsonl:${d.line}:${d.column}: ${d.severity} ${d.message} [${d.ruleId}]\n${d.hint === undefined ? "" : `  help: ${d.hint}\n`}`)
+    .map(
+      (d) =>
+        `example.jsonl:${d.line}:${d.column}: ${d.severity} ${d.message} [${d.ruleId}]\n${d.hint === undefined ? "" : `  help: ${d.hint}\n`}`,
+    )
     .join("");
 
 /** Each event rule's docs are executed: "Bad" gives exactly its documented findings, "Good" none. */
@@ -43,7 +47,9 @@ describe("README: Event streams", () => {
   const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
   it("lists every event rule with its default severity", () => {
     for (const rule of EVENT_RULES) {
-      const row = readme.split("\n").find((line) => line.startsWith(`| [\`${rule.id}\`](docs/rules/${rule.id}.md) |`));
+      const row = readme
+        .split("\n")
+        .find((line) => line.startsWith(`| [\`${rule.id}\`](docs/rules/${rule.id}.md) |`));
       expect(row, rule.id).toBeDefined();
       expect(row!.split("|")[2]!.trim(), rule.id).toBe(rule.defaultSeverity);
     }

@@ -22,7 +22,8 @@ describe("valid recordings give no finding", () => {
 function reportedMessages(): Map<string, Set<string>> {
   const reported = new Map<string, Set<string>>();
   for (const file of fixtureFiles("invalid"))
-    for (const d of validateFile(file)) reported.set(d.ruleId, (reported.get(d.ruleId) ?? new Set()).add(d.messageId));
+    for (const d of validateFile(file))
+      reported.set(d.ruleId, (reported.get(d.ruleId) ?? new Set()).add(d.messageId));
   return reported;
 }
 
@@ -31,7 +32,9 @@ describe("invalid recordings give exactly their expected findings", () => {
     it(path.relative(path.join(EVENT_FIXTURES, "invalid"), file), async () => {
       const findings = validateFile(file);
       expect(findings.length).toBeGreaterThan(0);
-      await expect(JSON.stringify(findings, null, 2) + "\n").toMatchFileSnapshot(file.replace(/\.jsonl$/, ".expected.json"));
+      await expect(JSON.stringify(findings, null, 2) + "\n").toMatchFileSnapshot(
+        file.replace(/\.jsonl$/, ".expected.json"),
+      );
     });
   }
 });
@@ -40,9 +43,12 @@ describe("every rule", () => {
   for (const rule of EVENT_RULES) {
     it(`${rule.id} has docs and an invalid fixture that reports it`, () => {
       expect(existsSync(path.join(ROOT, "docs", "rules", `${rule.id}.md`))).toBe(true);
-      const files = fixtureFiles("invalid").filter((file) => path.basename(path.dirname(file)) === rule.id);
+      const files = fixtureFiles("invalid").filter(
+        (file) => path.basename(path.dirname(file)) === rule.id,
+      );
       expect(files.length).toBeGreaterThan(0);
-      for (const file of files) expect(validateFile(file).some((d) => d.ruleId === rule.id)).toBe(true);
+      for (const file of files)
+        expect(validateFile(file).some((d) => d.ruleId === rule.id)).toBe(true);
     });
   }
 });
@@ -71,7 +77,10 @@ describe("rule messages (meta.messages)", () => {
     const reported = reportedMessages();
     const unreached: Record<string, string[]> = {};
     for (const rule of EVENT_RULES) {
-      const missing = Object.keys(rule.messages).filter((id) => !reported.get(rule.id)?.has(id) && !(UNREACHED_MESSAGES[rule.id] ?? []).includes(id));
+      const missing = Object.keys(rule.messages).filter(
+        (id) =>
+          !reported.get(rule.id)?.has(id) && !(UNREACHED_MESSAGES[rule.id] ?? []).includes(id),
+      );
       if (missing.length) unreached[rule.id] = missing;
     }
     expect(unreached, "messages no invalid fixture produces").toEqual({});
@@ -81,13 +90,30 @@ describe("rule messages (meta.messages)", () => {
     const validator = createEventValidator();
     const pushed = validator.push("x".repeat(MAX_LINE_CHARS + 1));
     expect(pushed.map((d) => [d.ruleId, d.messageId, d.message])).toEqual([
-      ["event-json", "lineTooLong", `line is ${MAX_LINE_CHARS + 1} characters long; the most read is ${MAX_LINE_CHARS}`],
+      [
+        "event-json",
+        "lineTooLong",
+        `line is ${MAX_LINE_CHARS + 1} characters long; the most read is ${MAX_LINE_CHARS}`,
+      ],
     ]);
     const mebibyte = Buffer.alloc(1024 * 1024, "x");
-    const chunks = [...Array.from({ length: MAX_LINE_CHARS / mebibyte.length }, () => mebibyte), Buffer.from("x\n{}\n")];
-    const result = await checkRecording(Readable.from(chunks), "big.jsonl", "/big.jsonl", { client: false, severityFor: () => undefined });
-    expect(result.diagnostics.map((d) => [d.ruleId, d.messageId, d.message, d.range.start.line])).toEqual([
-      ["event-json", "lineTooLong", `line is ${MAX_LINE_CHARS + 1} characters long; the most read is ${MAX_LINE_CHARS}`, 1],
+    const chunks = [
+      ...Array.from({ length: MAX_LINE_CHARS / mebibyte.length }, () => mebibyte),
+      Buffer.from("x\n{}\n"),
+    ];
+    const result = await checkRecording(Readable.from(chunks), "big.jsonl", "/big.jsonl", {
+      client: false,
+      severityFor: () => undefined,
+    });
+    expect(
+      result.diagnostics.map((d) => [d.ruleId, d.messageId, d.message, d.range.start.line]),
+    ).toEqual([
+      [
+        "event-json",
+        "lineTooLong",
+        `line is ${MAX_LINE_CHARS + 1} characters long; the most read is ${MAX_LINE_CHARS}`,
+        1,
+      ],
       ["event-type", "missing", 'event has no "type"', 2],
     ]);
   });
@@ -133,9 +159,19 @@ describe("the JSON Schema and the validator agree line by line", () => {
           return;
         }
         const validator = createEventValidator({ client });
-        const lineErrors = validator.push(line).filter((d) => PER_LINE.has(d.ruleId) && d.severity === "error" && !IN_THE_TEXT_ONLY.has(d.messageId));
+        const lineErrors = validator
+          .push(line)
+          .filter(
+            (d) =>
+              PER_LINE.has(d.ruleId) &&
+              d.severity === "error" &&
+              !IN_THE_TEXT_ONLY.has(d.messageId),
+          );
         const valid = (client ? clientLine : serverLine)(value) as boolean;
-        expect({ line: index + 1, schemaValid: valid }).toEqual({ line: index + 1, schemaValid: lineErrors.length === 0 });
+        expect({ line: index + 1, schemaValid: valid }).toEqual({
+          line: index + 1,
+          schemaValid: lineErrors.length === 0,
+        });
       });
     });
   }

@@ -17,7 +17,12 @@ export function fixtureFiles(kind: "valid" | "invalid"): string[] {
 }
 
 export function byPosition(a: EventDiagnostic, b: EventDiagnostic): number {
-  return a.line - b.line || a.column - b.column || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0) || (a.message < b.message ? -1 : 1);
+  return (
+    a.line - b.line ||
+    a.column - b.column ||
+    (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0) ||
+    (a.message < b.message ? -1 : 1)
+  );
 }
 
 /** All findings of a recording given as text, in report order. */

@@ -18,9 +18,19 @@ describe("createEventValidator", () => {
         '{"type":"tool_start","tool_call_id":1,"message_id":2,"name":"read_file","arguments":{},"display_name":"Read","icon":"read","label_short":"a","label_full":"b"}',
       ),
     ).toEqual([]);
-    expect(validator.push('{"type":"tool_done","tool_call_id":2,"result":"ok"}').map((d) => [d.ruleId, d.line])).toEqual([["tool-lifecycle", 3]]);
-    expect(validator.end().map((d) => [d.ruleId, d.severity, d.line])).toEqual([["tool-lifecycle", "warning", 2]]);
-    expect(validator.summary).toMatchObject({ lines: 3, events: 3, types: { user_message: 1, tool_start: 1, tool_done: 1 } });
+    expect(
+      validator
+        .push('{"type":"tool_done","tool_call_id":2,"result":"ok"}')
+        .map((d) => [d.ruleId, d.line]),
+    ).toEqual([["tool-lifecycle", 3]]);
+    expect(validator.end().map((d) => [d.ruleId, d.severity, d.line])).toEqual([
+      ["tool-lifecycle", "warning", 2],
+    ]);
+    expect(validator.summary).toMatchObject({
+      lines: 3,
+      events: 3,
+      types: { user_message: 1, tool_start: 1, tool_done: 1 },
+    });
   });
 
   it("remembers the last 10,000 ended ids for its messages, forgetting the longest-ended first", () => {
@@ -34,7 +44,9 @@ describe("createEventValidator", () => {
     };
     for (let id = 1; id <= 10_001; id++) runCall(id);
     // Call 1 ended 10,000 calls ago: forgotten; call 2 is still remembered.
-    expect(messages('{"type":"tool_done","tool_call_id":1,"result":"ok"}')).toEqual(["endWithoutStart"]);
+    expect(messages('{"type":"tool_done","tool_call_id":1,"result":"ok"}')).toEqual([
+      "endWithoutStart",
+    ]);
     expect(messages('{"type":"tool_done","tool_call_id":2,"result":"ok"}')).toEqual(["secondEnd"]);
 
     // An id that ends again is remembered from its last end: "a" outlives "b", which ended after its first end.
@@ -42,44 +54,74 @@ describe("createEventValidator", () => {
       validator.push(
         `{"type":"agent_start","stack_id":1,"parent_tool_call_id":1,"agent_id":"${agent}","parent_agent_id":"root","depth":1,"prompt_preview":"p"}`,
       );
-      validator.push(`{"type":"agent_done","stack_id":1,"agent_id":"${agent}","parent_agent_id":"root","result_preview":"r"}`);
+      validator.push(
+        `{"type":"agent_done","stack_id":1,"agent_id":"${agent}","parent_agent_id":"root","result_preview":"r"}`,
+      );
     };
     runAgent("a");
     runAgent("b");
     runAgent("a");
     for (let n = 0; n < 9_999; n++) runAgent(`other-${n}`);
-    expect(messages('{"type":"agent_done","stack_id":1,"agent_id":"b","parent_agent_id":"root","result_preview":"r"}')).toEqual(["doneWithoutStart"]);
-    expect(messages('{"type":"agent_done","stack_id":1,"agent_id":"a","parent_agent_id":"root","result_preview":"r"}')).toEqual(["secondDone"]);
+    expect(
+      messages(
+        '{"type":"agent_done","stack_id":1,"agent_id":"b","parent_agent_id":"root","result_preview":"r"}',
+      ),
+    ).toEqual(["doneWithoutStart"]);
+    expect(
+      messages(
+        '{"type":"agent_done","stack_id":1,"agent_id":"a","parent_agent_id":"root","result_preview":"r"}',
+      ),
+    ).toEqual(["secondDone"]);
   });
 
   it("takes severities from the caller", () => {
-    const validator = createEventValidator({ severity: (id) => (id === "event-unknown-field" ? "error" : id === "event-type" ? "off" : undefined) });
-    expect(validator.push('{"type":"file_changed","path":"a","x":1}\n{"type":"nope"}').map((d) => [d.ruleId, d.severity])).toEqual([
-      ["event-unknown-field", "error"],
-    ]);
+    const validator = createEventValidator({
+      severity: (id) =>
+        id === "event-unknown-field" ? "error" : id === "event-type" ? "off" : undefined,
+    });
+    expect(
+      validator
+        .push('{"type":"file_changed","path":"a","x":1}\n{"type":"nope"}')
+        .map((d) => [d.ruleId, d.severity]),
+    ).toEqual([["event-unknown-field", "error"]]);
   });
 });
 
 describe("expect(lines).toBeValidEventStream()", () => {
   it("passes valid recordings given as lines, events or one text", () => {
     expect(lines("valid/sub-agents.jsonl")).toBeValidEventStream();
-    expect(readFileSync(path.join(EVENT_FIXTURES, "valid/approval-approved.jsonl"), "utf8")).toBeValidEventStream();
+    expect(
+      readFileSync(path.join(EVENT_FIXTURES, "valid/approval-approved.jsonl"), "utf8"),
+    ).toBeValidEventStream();
     const events: ServerEvent[] = [
       { type: "user_message", message_id: 1, content: "hi" },
       { type: "token_delta", kind: "content", delta: "hello" },
-      { type: "done", message_id: 2, stack_id: 1, content: "hello", input_tokens: null, output_tokens: 1 },
+      {
+        type: "done",
+        message_id: 2,
+        stack_id: 1,
+        content: "hello",
+        input_tokens: null,
+        output_tokens: 1,
+      },
     ];
     expect(events).toBeValidEventStream();
     expect(lines("valid/client-traffic.jsonl")).toBeValidEventStream({ client: true });
   });
 
   it("fails with every finding listed, and warnings only when asked", () => {
-    expect(() => expect(lines("invalid/tool-lifecycle/terminals.jsonl")).toBeValidEventStream()).toThrow(
+    expect(() =>
+      expect(lines("invalid/tool-lifecycle/terminals.jsonl")).toBeValidEventStream(),
+    ).toThrow(
       /found 3 problems:\n {2}line 2:36: error tool_done for tool call 5, which never started \[tool-lifecycle\]\n {2}line 5:36: error tool_done for tool call 6, which already ended with tool_error \[tool-lifecycle\] \(see line 4\)/,
     );
     expect(lines("invalid/tool-lifecycle/recording-cut.jsonl")).toBeValidEventStream();
-    expect(lines("invalid/tool-lifecycle/recording-cut.jsonl")).not.toBeValidEventStream({ warnings: true });
-    expect(() => expect(42).toBeValidEventStream()).toThrow(/expected an array of lines or events, or a string/);
+    expect(lines("invalid/tool-lifecycle/recording-cut.jsonl")).not.toBeValidEventStream({
+      warnings: true,
+    });
+    expect(() => expect(42).toBeValidEventStream()).toThrow(
+      /expected an array of lines or events, or a string/,
+    );
     expect(validateEventStream(["{"]).map((d) => d.ruleId)).toEqual(["event-json"]);
   });
 

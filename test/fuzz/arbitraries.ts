@@ -95,7 +95,15 @@ export const NASTY_STRINGS = [
 ];
 
 /** Keys that are plain data in a capability file but special to JavaScript objects. */
-export const PROTO_KEYS = ["__proto__", "constructor", "prototype", "__defineGetter__", "valueOf", "hasOwnProperty", "toString"];
+export const PROTO_KEYS = [
+  "__proto__",
+  "constructor",
+  "prototype",
+  "__defineGetter__",
+  "valueOf",
+  "hasOwnProperty",
+  "toString",
+];
 
 export const nastyString = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
@@ -109,12 +117,33 @@ export const anyJson: fc.Arbitrary<J> = fc.oneof(
   { weight: 6, arbitrary: fc.jsonValue({ maxDepth: 5, stringUnit: "binary" }).map(fromPlain) },
   {
     weight: 1,
-    arbitrary: fc.constantFrom<J>({ num: "1e400" }, { num: "-0.0" }, { num: "123456789012345678901234567890" }, { num: "1E-400" }, { num: "0.1e1" }),
+    arbitrary: fc.constantFrom<J>(
+      { num: "1e400" },
+      { num: "-0.0" },
+      { num: "123456789012345678901234567890" },
+      { num: "1E-400" },
+      { num: "0.1e1" },
+    ),
   },
 );
 
 const smallWrong = fc.oneof(
-  fc.constantFrom<J>(null, 0, -1, 1.5, true, false, "", "x", [], { obj: [] }, ["main"], { obj: [["urls", "x"]] }, [null], [[]]),
+  fc.constantFrom<J>(
+    null,
+    0,
+    -1,
+    1.5,
+    true,
+    false,
+    "",
+    "x",
+    [],
+    { obj: [] },
+    ["main"],
+    { obj: [["urls", "x"]] },
+    [null],
+    [[]],
+  ),
   fc.jsonValue({ maxDepth: 2 }).map(fromPlain),
 );
 
@@ -186,16 +215,39 @@ const permissionEntry: fc.Arbitrary<J> = fc.oneof(
         },
         { requiredKeys: [] },
       )
-      .map(({ extra, ...fields }) => ({ obj: [...Object.entries(fields), ...(extra ? [extra] : [])] as Array<[string, J]> })),
+      .map(({ extra, ...fields }) => ({
+        obj: [...Object.entries(fields), ...(extra ? [extra] : [])] as Array<[string, J]>,
+      })),
   },
   { weight: 1, arbitrary: smallWrong },
 );
 
-export const labelPattern = fc.oneof(fc.constantFrom("main", "*", "main-*", "settings", "[!a]*", "**", "a/**/b", "panel-?", "日本", "[z-a]", ""), nastyString);
+export const labelPattern = fc.oneof(
+  fc.constantFrom(
+    "main",
+    "*",
+    "main-*",
+    "settings",
+    "[!a]*",
+    "**",
+    "a/**/b",
+    "panel-?",
+    "日本",
+    "[z-a]",
+    "",
+  ),
+  nastyString,
+);
 
 const capabilityFields: Array<[string, fc.Arbitrary<J>]> = [
-  ["$schema", mostly(fc.constantFrom("../gen/schemas/desktop-schema.json", "https://schema.example/x.json"))],
-  ["identifier", mostly(fc.oneof(fc.constantFrom("main", "default", "main-capability", "dup"), nastyString))],
+  [
+    "$schema",
+    mostly(fc.constantFrom("../gen/schemas/desktop-schema.json", "https://schema.example/x.json")),
+  ],
+  [
+    "identifier",
+    mostly(fc.oneof(fc.constantFrom("main", "default", "main-capability", "dup"), nastyString)),
+  ],
   ["description", mostly(nastyString)],
   ["local", mostly(fc.boolean())],
   ["windows", mostly(fc.array(mostly(labelPattern), { maxLength: 4 }))],
@@ -209,9 +261,23 @@ const capabilityFields: Array<[string, fc.Arbitrary<J>]> = [
         .record(
           {
             urls: mostly(
-              fc.array(mostly(fc.oneof(fc.constantFrom("https://*.example.com", "http://localhost:*", "https://*", "app://*", "*://*/*"), nastyString)), {
-                maxLength: 3,
-              }),
+              fc.array(
+                mostly(
+                  fc.oneof(
+                    fc.constantFrom(
+                      "https://*.example.com",
+                      "http://localhost:*",
+                      "https://*",
+                      "app://*",
+                      "*://*/*",
+                    ),
+                    nastyString,
+                  ),
+                ),
+                {
+                  maxLength: 3,
+                },
+              ),
             ),
           },
           { requiredKeys: [] },
@@ -221,7 +287,17 @@ const capabilityFields: Array<[string, fc.Arbitrary<J>]> = [
   ],
   [
     "caplint-disable",
-    mostly(fc.array(mostly(fc.oneof(fc.constantFrom(...RULE_IDS), fc.constantFrom("no-such-rule", "parse", "schema", ""))), { maxLength: 3 })),
+    mostly(
+      fc.array(
+        mostly(
+          fc.oneof(
+            fc.constantFrom(...RULE_IDS),
+            fc.constantFrom("no-such-rule", "parse", "schema", ""),
+          ),
+        ),
+        { maxLength: 3 },
+      ),
+    ),
   ],
 ];
 
@@ -236,12 +312,24 @@ export const capabilityObject: fc.Arbitrary<J> = fc
         ),
       ),
     ),
-    fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PROTO_KEYS, "identifer", "permisions", "Windows", "remote.urls"), nastyString), anyJson), { maxLength: 3 }),
+    fc.array(
+      fc.tuple(
+        fc.oneof(
+          fc.constantFrom(...PROTO_KEYS, "identifer", "permisions", "Windows", "remote.urls"),
+          nastyString,
+        ),
+        anyJson,
+      ),
+      { maxLength: 3 },
+    ),
     fc.option(fc.nat(), { nil: undefined }),
     fc.nat(),
   )
   .map(([fields, extras, repeat, order]) => {
-    const entries = [...fields.filter((f): f is [string, J] => f !== undefined), ...(extras as Array<[string, J]>)];
+    const entries = [
+      ...fields.filter((f): f is [string, J] => f !== undefined),
+      ...(extras as Array<[string, J]>),
+    ];
     if (repeat !== undefined && entries.length) entries.push(entries[repeat % entries.length]!);
     // A deterministic shuffle driven by `order`.
     let seed = order;
@@ -258,20 +346,33 @@ export const capabilityFile: fc.Arbitrary<J> = fc
   .tuple(
     fc.oneof(
       { weight: 4, arbitrary: capabilityObject },
-      { weight: 2, arbitrary: fc.array(fc.oneof({ weight: 4, arbitrary: capabilityObject }, { weight: 1, arbitrary: anyJson }), { maxLength: 4 }) },
+      {
+        weight: 2,
+        arbitrary: fc.array(
+          fc.oneof({ weight: 4, arbitrary: capabilityObject }, { weight: 1, arbitrary: anyJson }),
+          { maxLength: 4 },
+        ),
+      },
       {
         weight: 2,
         arbitrary: fc
-          .tuple(mostly(fc.array(capabilityObject, { maxLength: 3 })), fc.array(fc.tuple(nastyString, anyJson), { maxLength: 2 }))
+          .tuple(
+            mostly(fc.array(capabilityObject, { maxLength: 3 })),
+            fc.array(fc.tuple(nastyString, anyJson), { maxLength: 2 }),
+          )
           .map(([list, extra]): J => ({ obj: [["capabilities", list], ...extra] })),
       },
     ),
-    fc.option(fc.tuple(fc.integer({ min: 1, max: 300 }), fc.boolean()), { freq: 6, nil: undefined }),
+    fc.option(fc.tuple(fc.integer({ min: 1, max: 300 }), fc.boolean()), {
+      freq: 6,
+      nil: undefined,
+    }),
   )
   .map(([value, nesting]) => {
     if (!nesting) return value;
     // Deep-ish nesting: up to 300 levels of arrays or objects around the value (the parsers stop at 256).
     let out = value;
-    for (let i = 0; i < nesting[0]; i++) out = nesting[1] ? [out] : { obj: [["capabilities", [out]]] };
+    for (let i = 0; i < nesting[0]; i++)
+      out = nesting[1] ? [out] : { obj: [["capabilities", [out]]] };
     return out;
   });

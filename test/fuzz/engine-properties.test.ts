@@ -1,7 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { URLPattern } from "urlpattern-polyfill/urlpattern";
-import { accessMatrix, compileLabelPattern, compileRemotePattern, resolve, resolveAccess } from "../../src/capabilities/engine/index.js";
+import {
+  accessMatrix,
+  compileLabelPattern,
+  compileRemotePattern,
+  resolve,
+  resolveAccess,
+} from "../../src/capabilities/engine/index.js";
 import { capability, catalogOf, manifest } from "../capabilities/engine/helpers.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -80,7 +86,12 @@ const SUB_NO_MATCH = 0;
 const ENTIRE_NO_MATCH = 1;
 const MATCH = 2;
 
-function oracleMatchesFrom(tokens: OracleToken[], file: string[], at: number, start: number): number {
+function oracleMatchesFrom(
+  tokens: OracleToken[],
+  file: string[],
+  at: number,
+  start: number,
+): number {
   for (let ti = start; ti < tokens.length; ti++) {
     const token = tokens[ti]!;
     if (token.t === "seq" || token.t === "rec") {
@@ -96,8 +107,19 @@ function oracleMatchesFrom(tokens: OracleToken[], file: string[], at: number, st
     } else {
       if (at >= file.length) return ENTIRE_NO_MATCH;
       const c = file[at++]!;
-      const inSpecs = (s: Array<[string, string]>) => s.some(([a, b]) => c.codePointAt(0)! >= a.codePointAt(0)! && c.codePointAt(0)! <= b.codePointAt(0)!);
-      const ok = token.t === "any" ? true : token.t === "char" ? token.c === c : token.t === "within" ? inSpecs(token.specs) : !inSpecs(token.specs);
+      const inSpecs = (s: Array<[string, string]>) =>
+        s.some(
+          ([a, b]) =>
+            c.codePointAt(0)! >= a.codePointAt(0)! && c.codePointAt(0)! <= b.codePointAt(0)!,
+        );
+      const ok =
+        token.t === "any"
+          ? true
+          : token.t === "char"
+            ? token.c === c
+            : token.t === "within"
+              ? inSpecs(token.specs)
+              : !inSpecs(token.specs);
       if (!ok) return SUB_NO_MATCH;
     }
   }
@@ -132,28 +154,42 @@ const globPiece = fc.oneof(
       ["/**", "/"],
     ),
   },
-  { weight: 1, arbitrary: fc.constantFrom<[string, string]>(["***", "a"], ["[", "["], ["[!]", "!"]) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<[string, string]>(["***", "a"], ["[", "["], ["[!]", "!"]),
+  },
 );
-const globCase = fc
-  .array(globPiece, { maxLength: 6 })
-  .map((pieces) => ({ pattern: pieces.map((p) => p[0]).join(""), label: pieces.map((p) => p[1]).join("") }));
-const globRandomLabel = fc.array(fc.constantFrom("a", "b", "c", "/", "-", "]"), { maxLength: 8 }).map((parts) => parts.join(""));
+const globCase = fc.array(globPiece, { maxLength: 6 }).map((pieces) => ({
+  pattern: pieces.map((p) => p[0]).join(""),
+  label: pieces.map((p) => p[1]).join(""),
+}));
+const globRandomLabel = fc
+  .array(fc.constantFrom("a", "b", "c", "/", "-", "]"), { maxLength: 8 })
+  .map((parts) => parts.join(""));
 
 describe("label globs agree with a port of the glob crate's own matcher", () => {
   it("on random short patterns and labels", () => {
     fc.assert(
-      fc.property(globCase, fc.option(globRandomLabel), ({ pattern, label: pairedLabel }, randomLabel) => {
-        const label = randomLabel ?? pairedLabel;
-        const oracle = oracleCompile(pattern);
-        const compiled = compileLabelPattern(pattern);
-        if (typeof oracle === "string") {
-          expect(compiled.ok).toBe(false);
-          expect(compiled.ok ? "" : compiled.message).toContain(`near position ${oracle.slice("error ".length)}:`);
-          return;
-        }
-        expect(compiled.ok).toBe(true);
-        expect(compiled.ok && compiled.match(label)).toBe(oracleMatchesFrom(oracle, Array.from(label), 0, 0) === MATCH);
-      }),
+      fc.property(
+        globCase,
+        fc.option(globRandomLabel),
+        ({ pattern, label: pairedLabel }, randomLabel) => {
+          const label = randomLabel ?? pairedLabel;
+          const oracle = oracleCompile(pattern);
+          const compiled = compileLabelPattern(pattern);
+          if (typeof oracle === "string") {
+            expect(compiled.ok).toBe(false);
+            expect(compiled.ok ? "" : compiled.message).toContain(
+              `near position ${oracle.slice("error ".length)}:`,
+            );
+            return;
+          }
+          expect(compiled.ok).toBe(true);
+          expect(compiled.ok && compiled.match(label)).toBe(
+            oracleMatchesFrom(oracle, Array.from(label), 0, 0) === MATCH,
+          );
+        },
+      ),
       { numRuns: 10_000 },
     );
   });
@@ -162,7 +198,16 @@ describe("label globs agree with a port of the glob crate's own matcher", () => 
 // ---------------------------------------------------------------------------------------------
 // Remote URL patterns against the polyfill's own (backtracking) matcher on the normalised pattern.
 
-const COMPONENTS = ["protocol", "username", "password", "hostname", "port", "pathname", "search", "hash"] as const;
+const COMPONENTS = [
+  "protocol",
+  "username",
+  "password",
+  "hostname",
+  "port",
+  "pathname",
+  "search",
+  "hash",
+] as const;
 
 /**
  * The polyfill's pattern with the host's normalisation applied. Rebuilding from components is only
@@ -174,7 +219,8 @@ function polyfillNormalised(pattern: string): URLPattern | "skip" {
   const parsed = new URLPattern(pattern);
   const init: Record<string, string> = {};
   for (const component of COMPONENTS) init[component] = parsed[component];
-  if (init.pathname !== "" && init.pathname !== "/" && init.search !== "" && init.hash !== "") return parsed;
+  if (init.pathname !== "" && init.pathname !== "/" && init.search !== "" && init.hash !== "")
+    return parsed;
   if (init.pathname === "" || init.pathname === "/") init.pathname = "*";
   if (init.search === "") init.search = "*";
   if (init.hash === "") init.hash = "*";
@@ -260,30 +306,34 @@ const urlCase = fc
   }));
 
 // Generous time bound: the shared two-core machine runs several suites at once.
-describe("remote URL patterns agree with the polyfill's matcher after the host's normalisation", { timeout: 180_000 }, () => {
-  it("on random patterns and URLs", () => {
-    fc.assert(
-      fc.property(urlCase, ({ pattern, url }) => {
-        let reference: URLPattern | "skip";
-        try {
-          reference = polyfillNormalised(pattern);
-        } catch {
-          expect(compileRemotePattern(pattern).ok).toBe(false);
-          return;
-        }
-        fc.pre(reference !== "skip");
-        // The polyfill re-canonicalises an input path starting with `//` into `/` (same bug as above);
-        // the host compares the parsed URL's path as is, and so does the engine.
-        fc.pre(!new URL(url).pathname.startsWith("//"));
-        const compiled = compileRemotePattern(pattern, { allowUnsafe: true });
-        expect(compiled.ok).toBe(true);
-        expect(compiled.ok && compiled.test(url)).toBe((reference as URLPattern).test(url));
-      }),
-      { numRuns: 10_000 },
-    );
-    // The polyfill's reference matcher is slow (backtracking); a loaded two-core CI machine needs the room.
-  }, 120_000);
-});
+describe(
+  "remote URL patterns agree with the polyfill's matcher after the host's normalisation",
+  { timeout: 180_000 },
+  () => {
+    it("on random patterns and URLs", () => {
+      fc.assert(
+        fc.property(urlCase, ({ pattern, url }) => {
+          let reference: URLPattern | "skip";
+          try {
+            reference = polyfillNormalised(pattern);
+          } catch {
+            expect(compileRemotePattern(pattern).ok).toBe(false);
+            return;
+          }
+          fc.pre(reference !== "skip");
+          // The polyfill re-canonicalises an input path starting with `//` into `/` (same bug as above);
+          // the host compares the parsed URL's path as is, and so does the engine.
+          fc.pre(!new URL(url).pathname.startsWith("//"));
+          const compiled = compileRemotePattern(pattern, { allowUnsafe: true });
+          expect(compiled.ok).toBe(true);
+          expect(compiled.ok && compiled.test(url)).toBe((reference as URLPattern).test(url));
+        }),
+        { numRuns: 10_000 },
+      );
+      // The polyfill's reference matcher is slow (backtracking); a loaded two-core CI machine needs the room.
+    }, 120_000);
+  },
+);
 
 describe("paths starting with `//`", () => {
   it("are compared as the URL parser gives them, unlike the polyfill", () => {
@@ -316,8 +366,13 @@ describe("accessMatrix agrees with resolveAccess", () => {
     windows: fc.array(pattern, { maxLength: 2 }),
     webviews: fc.array(pattern, { maxLength: 2 }),
     local: fc.boolean(),
-    remote: fc.option(fc.constantFrom(["https://*.x.dev"], ["https://x.dev", "http://localhost"]), { nil: undefined }),
-    permissions: fc.uniqueArray(fc.constantFrom("p:default", "p:ab", "p:allow-d", "p:deny-b", "p:allow-b", "p:deny-d"), { maxLength: 3 }),
+    remote: fc.option(fc.constantFrom(["https://*.x.dev"], ["https://x.dev", "http://localhost"]), {
+      nil: undefined,
+    }),
+    permissions: fc.uniqueArray(
+      fc.constantFrom("p:default", "p:ab", "p:allow-d", "p:deny-b", "p:allow-b", "p:deny-d"),
+      { maxLength: 3 },
+    ),
   });
 
   it("for random capabilities, windows and origins", () => {
@@ -332,7 +387,13 @@ describe("accessMatrix agrees with resolveAccess", () => {
         ),
         (caps, windows, origin) => {
           const model = resolve({
-            capabilities: caps.map((c, i) => capability({ identifier: `cap-${i}`, ...c, remote: c.remote ? { urls: [...c.remote] } : undefined })),
+            capabilities: caps.map((c, i) =>
+              capability({
+                identifier: `cap-${i}`,
+                ...c,
+                remote: c.remote ? { urls: [...c.remote] } : undefined,
+              }),
+            ),
             catalog,
             platform: "linux",
           });
@@ -340,12 +401,24 @@ describe("accessMatrix agrees with resolveAccess", () => {
           for (const row of matrix.rows) {
             const single = resolveAccess(model, { window: row.window, origin });
             expect(row.granted).toEqual(single.allowed.map((a) => a.command));
-            expect(row.overridden).toEqual(single.denied.filter((d) => d.overriddenGrants.length > 0).map((d) => d.command));
+            expect(row.overridden).toEqual(
+              single.denied.filter((d) => d.overriddenGrants.length > 0).map((d) => d.command),
+            );
             expect(row.capabilities).toEqual(single.capabilities);
             for (const command of matrix.commands) {
               const cell = matrix.cell(row.window, command);
-              const explained = resolveAccess(model, { window: row.window, origin, command }).explanation!;
-              expect(cell.state).toBe(explained.verdict === "allowed" ? "granted" : explained.verdict === "denied" ? "denied" : "none");
+              const explained = resolveAccess(model, {
+                window: row.window,
+                origin,
+                command,
+              }).explanation!;
+              expect(cell.state).toBe(
+                explained.verdict === "allowed"
+                  ? "granted"
+                  : explained.verdict === "denied"
+                    ? "denied"
+                    : "none",
+              );
             }
           }
         },

@@ -53,7 +53,10 @@ describe("event recordings (properties)", () => {
   it("valid recordings stay valid when split into sessions and interleaved on the bus", () => {
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.nat(serverRecordings.length - 1), { minLength: 1, maxLength: serverRecordings.length }),
+        fc.uniqueArray(fc.nat(serverRecordings.length - 1), {
+          minLength: 1,
+          maxLength: serverRecordings.length,
+        }),
         fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
         fc.array(fc.nat(), { minLength: 400, maxLength: 400 }),
         fc.option(fc.constantFrom("web", "telegram", "cli"), { nil: null }),
@@ -105,27 +108,33 @@ describe("event recordings (properties)", () => {
 
   it("never crashes on mutated recordings, and findings are well formed", () => {
     fc.assert(
-      fc.property(fc.nat(serverRecordings.length - 1), fc.array(mutation, { minLength: 1, maxLength: 8 }), fc.boolean(), (index, mutations, client) => {
-        const lines = [...serverRecordings[index]!];
-        for (const m of mutations) {
-          const at = m.at % Math.max(1, lines.length);
-          if (m.kind === "drop") lines.splice(at, 1);
-          else if (m.kind === "swap") {
-            const other = m.with % Math.max(1, lines.length);
-            [lines[at], lines[other]] = [lines[other]!, lines[at]!];
-          } else if (m.kind === "duplicate") lines.splice(at, 0, lines[at] ?? "");
-          else if (m.kind === "truncate") lines[at] = (lines[at] ?? "").slice(0, m.length % ((lines[at]?.length ?? 0) + 1));
-          else if (m.kind === "insert") lines.splice(at, 0, m.text.replace(/\n/g, " "));
-          else lines[at] = JSON.stringify(m.value);
-        }
-        const text = lines.join("\n");
-        const findings = validateText(text, client);
-        wellFormed(findings, lines.length);
-        // Line by line or all at once: the same findings.
-        const validator = createEventValidator({ client });
-        const oneByOne = [...lines.flatMap((line) => validator.push(line)), ...validator.end()];
-        expect(oneByOne.length).toBe(findings.length);
-      }),
+      fc.property(
+        fc.nat(serverRecordings.length - 1),
+        fc.array(mutation, { minLength: 1, maxLength: 8 }),
+        fc.boolean(),
+        (index, mutations, client) => {
+          const lines = [...serverRecordings[index]!];
+          for (const m of mutations) {
+            const at = m.at % Math.max(1, lines.length);
+            if (m.kind === "drop") lines.splice(at, 1);
+            else if (m.kind === "swap") {
+              const other = m.with % Math.max(1, lines.length);
+              [lines[at], lines[other]] = [lines[other]!, lines[at]!];
+            } else if (m.kind === "duplicate") lines.splice(at, 0, lines[at] ?? "");
+            else if (m.kind === "truncate")
+              lines[at] = (lines[at] ?? "").slice(0, m.length % ((lines[at]?.length ?? 0) + 1));
+            else if (m.kind === "insert") lines.splice(at, 0, m.text.replace(/\n/g, " "));
+            else lines[at] = JSON.stringify(m.value);
+          }
+          const text = lines.join("\n");
+          const findings = validateText(text, client);
+          wellFormed(findings, lines.length);
+          // Line by line or all at once: the same findings.
+          const validator = createEventValidator({ client });
+          const oneByOne = [...lines.flatMap((line) => validator.push(line)), ...validator.end()];
+          expect(oneByOne.length).toBe(findings.length);
+        },
+      ),
       params(402),
     );
   });
@@ -135,7 +144,16 @@ describe("event recordings (properties)", () => {
       fc.jsonValue(),
       fc.record(
         {
-          type: fc.constantFrom("tool_start", "tool_done", "agent_start", "agent_done", "done", "approval_resolved", "token_delta", "user_message"),
+          type: fc.constantFrom(
+            "tool_start",
+            "tool_done",
+            "agent_start",
+            "agent_done",
+            "done",
+            "approval_resolved",
+            "token_delta",
+            "user_message",
+          ),
           tool_call_id: fc.jsonValue(),
           request_id: fc.jsonValue(),
           agent_id: fc.jsonValue(),

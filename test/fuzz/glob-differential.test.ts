@@ -8,11 +8,21 @@ import { describe, expect, it } from "vitest";
 import { compileLabelPattern } from "../../src/capabilities/engine/match/glob.js";
 
 type RefToken =
-  { kind: "char"; c: string } | { kind: "any" } | { kind: "within" | "except"; test: (c: string) => boolean } | { kind: "seq" } | { kind: "rseq" };
+  | { kind: "char"; c: string }
+  | { kind: "any" }
+  | { kind: "within" | "except"; test: (c: string) => boolean }
+  | { kind: "seq" }
+  | { kind: "rseq" };
 
 type Outcome = "match" | "sub" | "entire";
 
-function matchesFrom(tokens: RefToken[], followsSeparator: boolean, file: string[], at: number, i: number): Outcome {
+function matchesFrom(
+  tokens: RefToken[],
+  followsSeparator: boolean,
+  file: string[],
+  at: number,
+  i: number,
+): Outcome {
   for (let ti = i; ti < tokens.length; ti++) {
     const token = tokens[ti]!;
     if (token.kind === "seq" || token.kind === "rseq") {
@@ -28,7 +38,14 @@ function matchesFrom(tokens: RefToken[], followsSeparator: boolean, file: string
     } else {
       if (at >= file.length) return "entire";
       const c = file[at++]!;
-      const ok = token.kind === "char" ? token.c === c : token.kind === "any" ? true : token.kind === "within" ? token.test(c) : !token.test(c);
+      const ok =
+        token.kind === "char"
+          ? token.c === c
+          : token.kind === "any"
+            ? true
+            : token.kind === "within"
+              ? token.test(c)
+              : !token.test(c);
       if (!ok) return "sub";
       followsSeparator = c === "/";
     }
@@ -36,7 +53,8 @@ function matchesFrom(tokens: RefToken[], followsSeparator: boolean, file: string
   return at >= file.length ? "match" : "sub";
 }
 
-const crateMatches = (tokens: RefToken[], label: string) => matchesFrom(tokens, true, Array.from(label), 0, 0) === "match";
+const crateMatches = (tokens: RefToken[], label: string) =>
+  matchesFrom(tokens, true, Array.from(label), 0, 0) === "match";
 
 /** Pattern pieces with the tokens the crate makes of them; `**` pieces are placed where they are valid. */
 const PIECES: Array<[string, RefToken[]]> = [
@@ -51,7 +69,10 @@ const PIECES: Array<[string, RefToken[]]> = [
   ["é", [{ kind: "char", c: "é" }]],
 ];
 
-function assemble(choices: number[], recursiveAt: boolean[]): { pattern: string; tokens: RefToken[] } {
+function assemble(
+  choices: number[],
+  recursiveAt: boolean[],
+): { pattern: string; tokens: RefToken[] } {
   let pattern = "";
   const tokens: RefToken[] = [];
   const atComponentStart = () => pattern === "" || pattern.endsWith("/");
@@ -59,7 +80,8 @@ function assemble(choices: number[], recursiveAt: boolean[]): { pattern: string;
     if (recursiveAt[index] && atComponentStart()) {
       pattern += "**/";
       // The crate folds the `/` into the token and merges a `**/` that follows another (after the first token).
-      if (!(tokens.length > 1 && tokens[tokens.length - 1]!.kind === "rseq")) tokens.push({ kind: "rseq" });
+      if (!(tokens.length > 1 && tokens[tokens.length - 1]!.kind === "rseq"))
+        tokens.push({ kind: "rseq" });
       return;
     }
     const [text, pieceTokens] = PIECES[choice]!;
@@ -83,34 +105,50 @@ const patternArb = fc
     ),
   )
   .map(([choices, recursiveAt]) => assemble(choices, recursiveAt));
-const labelArb = fc.array(fc.constantFrom("a", "b", "c", "/", "é", "🙂"), { maxLength: 10 }).map((chars) => chars.join(""));
+const labelArb = fc
+  .array(fc.constantFrom("a", "b", "c", "/", "é", "🙂"), { maxLength: 10 })
+  .map((chars) => chars.join(""));
 
 describe("the linear glob matcher agrees with the crate's recursive matcher", () => {
   it("on random patterns and labels", () => {
     fc.assert(
-      fc.property(patternArb, fc.array(labelArb, { minLength: 1, maxLength: 8 }), ({ pattern, tokens }, labels) => {
-        const compiled = compileLabelPattern(pattern);
-        expect(compiled.ok, pattern).toBe(true);
-        if (!compiled.ok) return;
-        for (const label of labels)
-          expect(compiled.match(label), `${JSON.stringify(pattern)} against ${JSON.stringify(label)}`).toBe(crateMatches(tokens, label));
-      }),
+      fc.property(
+        patternArb,
+        fc.array(labelArb, { minLength: 1, maxLength: 8 }),
+        ({ pattern, tokens }, labels) => {
+          const compiled = compileLabelPattern(pattern);
+          expect(compiled.ok, pattern).toBe(true);
+          if (!compiled.ok) return;
+          for (const label of labels)
+            expect(
+              compiled.match(label),
+              `${JSON.stringify(pattern)} against ${JSON.stringify(label)}`,
+            ).toBe(crateMatches(tokens, label));
+        },
+      ),
       { seed: 20_261_127, numRuns: Number(process.env.FUZZ_RUNS ?? 2_000) },
     );
   });
 
   it("on labels built from the pattern's own pieces (where matches are likely)", () => {
     fc.assert(
-      fc.property(patternArb, fc.array(fc.constantFrom("", "a", "b", "/", "ab", "a/b"), { maxLength: 6 }), ({ pattern, tokens }, fill) => {
-        const compiled = compileLabelPattern(pattern);
-        if (!compiled.ok) return;
-        // Replace each wildcard with a piece of filler, so many labels match.
-        let k = 0;
-        const label = pattern.replace(/\*\*\/|\*\*|\*|\?|\[[^\]]*\]/g, (m) =>
-          m === "?" || m.startsWith("[") ? "a" : (fill[k++ % Math.max(1, fill.length)] ?? ""),
-        );
-        expect(compiled.match(label), `${JSON.stringify(pattern)} against ${JSON.stringify(label)}`).toBe(crateMatches(tokens, label));
-      }),
+      fc.property(
+        patternArb,
+        fc.array(fc.constantFrom("", "a", "b", "/", "ab", "a/b"), { maxLength: 6 }),
+        ({ pattern, tokens }, fill) => {
+          const compiled = compileLabelPattern(pattern);
+          if (!compiled.ok) return;
+          // Replace each wildcard with a piece of filler, so many labels match.
+          let k = 0;
+          const label = pattern.replace(/\*\*\/|\*\*|\*|\?|\[[^\]]*\]/g, (m) =>
+            m === "?" || m.startsWith("[") ? "a" : (fill[k++ % Math.max(1, fill.length)] ?? ""),
+          );
+          expect(
+            compiled.match(label),
+            `${JSON.stringify(pattern)} against ${JSON.stringify(label)}`,
+          ).toBe(crateMatches(tokens, label));
+        },
+      ),
       { seed: 20_261_128, numRuns: Number(process.env.FUZZ_RUNS ?? 2_000) },
     );
   });

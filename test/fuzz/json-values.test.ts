@@ -8,13 +8,33 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { anyJson, capabilityFile } from "./arbitraries.js";
-import { expectCheckReport, expectNoPollution, inTempDir, params, RUNS, SEED, timedRun, timeoutFor, toJsonText, toTomlText, type J } from "./support.js";
+import {
+  expectCheckReport,
+  expectNoPollution,
+  inTempDir,
+  params,
+  RUNS,
+  SEED,
+  timedRun,
+  timeoutFor,
+  toJsonText,
+  toTomlText,
+  type J,
+} from "./support.js";
 
 const FORMATS = ["stylish", "compact", "sarif", "github"] as const;
 
-const style = fc.record({ indent: fc.constantFrom("", "  ", "    ", "\t"), newline: fc.constantFrom("\n", "\r\n") });
+const style = fc.record({
+  indent: fc.constantFrom("", "  ", "    ", "\t"),
+  newline: fc.constantFrom("\n", "\r\n"),
+});
 
-async function checkValue(value: J, jsonStyle: { indent: string; newline: string }, asToml: boolean, otherFormat: (typeof FORMATS)[number]): Promise<void> {
+async function checkValue(
+  value: J,
+  jsonStyle: { indent: string; newline: string },
+  asToml: boolean,
+  otherFormat: (typeof FORMATS)[number],
+): Promise<void> {
   const toml = asToml ? toTomlText(value) : undefined;
   const name = toml !== undefined ? "cap.toml" : "cap.json";
   const text = toml ?? toJsonText(value, jsonStyle);
@@ -34,9 +54,15 @@ describe(`fuzz: JSON values as capability files (seed ${SEED}, ${RUNS} runs)`, (
     "fc.jsonValue written as a file: never throws, exit 0/1, a well-formed report",
     async () => {
       await fc.assert(
-        fc.asyncProperty(anyJson, style, fc.boolean(), fc.constantFrom(...FORMATS), async (value, jsonStyle, asToml, format) => {
-          await checkValue(value, jsonStyle, asToml, format);
-        }),
+        fc.asyncProperty(
+          anyJson,
+          style,
+          fc.boolean(),
+          fc.constantFrom(...FORMATS),
+          async (value, jsonStyle, asToml, format) => {
+            await checkValue(value, jsonStyle, asToml, format);
+          },
+        ),
         params(1),
       );
     },
@@ -47,10 +73,16 @@ describe(`fuzz: JSON values as capability files (seed ${SEED}, ${RUNS} runs)`, (
     "capability-shaped values with wrong types, unicode, prototype keys and nesting",
     async () => {
       await fc.assert(
-        fc.asyncProperty(capabilityFile, style, fc.boolean(), fc.constantFrom(...FORMATS), async (value, jsonStyle, asToml, format) => {
-          await checkValue(value, jsonStyle, asToml, format);
-          expectNoPollution();
-        }),
+        fc.asyncProperty(
+          capabilityFile,
+          style,
+          fc.boolean(),
+          fc.constantFrom(...FORMATS),
+          async (value, jsonStyle, asToml, format) => {
+            await checkValue(value, jsonStyle, asToml, format);
+            expectNoPollution();
+          },
+        ),
         params(2),
       );
     },

@@ -18,8 +18,23 @@ import path from "node:path";
 import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { FIXTURES } from "../helpers/run.js";
-import { KNOWN_PERMISSIONS, NASTY_STRINGS, PLATFORM_VALUES, RENAMES, RULE_IDS } from "./arbitraries.js";
-import { expectCheckReport, inTempDir, params, RUNS, SEED, timedRun, timeoutFor, type JsonReport } from "./support.js";
+import {
+  KNOWN_PERMISSIONS,
+  NASTY_STRINGS,
+  PLATFORM_VALUES,
+  RENAMES,
+  RULE_IDS,
+} from "./arbitraries.js";
+import {
+  expectCheckReport,
+  inTempDir,
+  params,
+  RUNS,
+  SEED,
+  timedRun,
+  timeoutFor,
+  type JsonReport,
+} from "./support.js";
 
 // ---------------------------------------------------------------------------------------------
 // Seeds
@@ -70,19 +85,29 @@ function collectSeeds(): Seed[] {
   const seeds: Seed[] = [];
   const addApp = (appDir: string) => {
     for (const file of walkCapabilities(path.join(appDir, "src-tauri", "capabilities"))) {
-      seeds.push({ kind: "app", appDir, args: argsOf(appDir), source: file, relative: path.join(path.basename(appDir), path.relative(appDir, file)) });
+      seeds.push({
+        kind: "app",
+        appDir,
+        args: argsOf(appDir),
+        source: file,
+        relative: path.join(path.basename(appDir), path.relative(appDir, file)),
+      });
     }
   };
   for (const rule of readdirSync(FIXTURES).sort()) {
     for (const group of ["valid", "invalid"]) {
       const dir = path.join(FIXTURES, rule, group);
-      for (const file of listFiles(dir, (n) => CAPABILITY_FILE.test(n))) seeds.push({ kind: "file", args: [], source: file, relative: path.basename(file) });
+      for (const file of listFiles(dir, (n) => CAPABILITY_FILE.test(n)))
+        seeds.push({ kind: "file", args: [], source: file, relative: path.basename(file) });
       if (group !== "valid" || !existsSync(dir)) continue;
-      for (const name of readdirSync(dir).sort()) if (existsSync(path.join(dir, name, "src-tauri"))) addApp(path.join(dir, name));
+      for (const name of readdirSync(dir).sort())
+        if (existsSync(path.join(dir, name, "src-tauri"))) addApp(path.join(dir, name));
     }
   }
   addApp(path.join(FIXTURES, "queries", "app"));
-  for (const file of listFiles(path.join(FIXTURES, "real-world-samples"), (n) => CAPABILITY_FILE.test(n))) {
+  for (const file of listFiles(path.join(FIXTURES, "real-world-samples"), (n) =>
+    CAPABILITY_FILE.test(n),
+  )) {
     seeds.push({ kind: "file", args: [], source: file, relative: path.basename(file) });
   }
   return seeds;
@@ -116,11 +141,53 @@ interface Structural {
   c: number;
 }
 
-const WRONG_TYPES: unknown[] = [null, 0, -1, 2.5, true, false, "", "main", [], {}, ["main"], [null], { urls: "x" }, [[]], { identifier: 1 }];
-const LABELS = ["main", "*", "main-*", "settings", "[!a]*", "**", "panel-?", "[z-a]", "", "a/**/b", "日本"];
-const URLS = ["https://*.example.com", "http://localhost:*", "https://*", "app://*", "*://*/*", "https://example.com/(a+)+", "not a url", "http://*:*"];
+const WRONG_TYPES: unknown[] = [
+  null,
+  0,
+  -1,
+  2.5,
+  true,
+  false,
+  "",
+  "main",
+  [],
+  {},
+  ["main"],
+  [null],
+  { urls: "x" },
+  [[]],
+  { identifier: 1 },
+];
+const LABELS = [
+  "main",
+  "*",
+  "main-*",
+  "settings",
+  "[!a]*",
+  "**",
+  "panel-?",
+  "[z-a]",
+  "",
+  "a/**/b",
+  "日本",
+];
+const URLS = [
+  "https://*.example.com",
+  "http://localhost:*",
+  "https://*",
+  "app://*",
+  "*://*/*",
+  "https://example.com/(a+)+",
+  "not a url",
+  "http://*:*",
+];
 
-type Node = { parent: Record<string, unknown> | unknown[]; key: string | number; value: unknown; under: string | number | undefined };
+type Node = {
+  parent: Record<string, unknown> | unknown[];
+  key: string | number;
+  value: unknown;
+  under: string | number | undefined;
+};
 
 function nodes(root: unknown): Node[] {
   const out: Node[] = [];
@@ -143,19 +210,36 @@ function nodes(root: unknown): Node[] {
 }
 
 /** Sets an own property, `__proto__` included, as JSON.parse would have. */
-function setOwn(target: Record<string, unknown> | unknown[], key: string | number, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+function setOwn(
+  target: Record<string, unknown> | unknown[],
+  key: string | number,
+  value: unknown,
+): void {
+  Object.defineProperty(target, key, {
+    value,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
 }
 
 const DUPLICATE_MARK = "\u0001dup:";
-const clone = (value: unknown): unknown => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
-const pick = <T>(list: readonly T[], n: number): T | undefined => (list.length ? list[n % list.length] : undefined);
+const clone = (value: unknown): unknown =>
+  value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
+const pick = <T>(list: readonly T[], n: number): T | undefined =>
+  list.length ? list[n % list.length] : undefined;
 
 function capabilityObjects(root: unknown): Array<Record<string, unknown>> {
   const found: Array<Record<string, unknown>> = isObject(root) ? [root] : [];
   for (const node of nodes(root))
-    if (isObject(node.value) && ("identifier" in node.value || "permissions" in node.value) && node.under !== "permissions") found.push(node.value);
+    if (
+      isObject(node.value) &&
+      ("identifier" in node.value || "permissions" in node.value) &&
+      node.under !== "permissions"
+    )
+      found.push(node.value);
   return found;
 }
 
@@ -178,21 +262,33 @@ function mutate(root: unknown, m: Structural): unknown {
     }
     case "rename-permission": {
       const holders = all.filter(
-        (n) => n.under === "permissions" && (typeof n.value === "string" || (isObject(n.value) && typeof n.value.identifier === "string")),
+        (n) =>
+          n.under === "permissions" &&
+          (typeof n.value === "string" ||
+            (isObject(n.value) && typeof n.value.identifier === "string")),
       );
       const node = pick(holders, m.a);
       if (!node) return root;
       const rename = RENAMES[m.b % RENAMES.length]!;
       const other = KNOWN_PERMISSIONS[m.c % KNOWN_PERMISSIONS.length]!;
       if (typeof node.value === "string") setOwn(node.parent, node.key, rename(node.value, other));
-      else setOwn(node.value as Record<string, unknown>, "identifier", rename((node.value as { identifier: string }).identifier, other));
+      else
+        setOwn(
+          node.value as Record<string, unknown>,
+          "identifier",
+          rename((node.value as { identifier: string }).identifier, other),
+        );
       return root;
     }
     case "duplicate-entry": {
-      const arrays = all.filter((n) => Array.isArray(n.value) && n.value.length > 0).map((n) => n.value as unknown[]);
+      const arrays = all
+        .filter((n) => Array.isArray(n.value) && n.value.length > 0)
+        .map((n) => n.value as unknown[]);
       if (Array.isArray(root) && root.length) arrays.push(root);
       // Permission lists first: duplicates there are what duplicate-permission fixes.
-      const preferred = all.filter((n) => n.key === "permissions" && Array.isArray(n.value) && n.value.length).map((n) => n.value as unknown[]);
+      const preferred = all
+        .filter((n) => n.key === "permissions" && Array.isArray(n.value) && n.value.length)
+        .map((n) => n.value as unknown[]);
       const list = pick(preferred.length && m.c % 3 !== 0 ? preferred : arrays, m.a);
       if (list) list.splice(m.b % (list.length + 1), 0, clone(list[m.c % list.length]));
       return root;
@@ -200,7 +296,11 @@ function mutate(root: unknown, m: Structural): unknown {
     case "add-platforms": {
       const capability = pick(capabilityObjects(root), m.a);
       if (!capability) return root;
-      const values = [pick(PLATFORM_VALUES, m.b), pick(PLATFORM_VALUES, m.c), ...(m.b % 5 === 0 ? [7, null] : [])].slice(0, 1 + (m.a % 3));
+      const values = [
+        pick(PLATFORM_VALUES, m.b),
+        pick(PLATFORM_VALUES, m.c),
+        ...(m.b % 5 === 0 ? [7, null] : []),
+      ].slice(0, 1 + (m.a % 3));
       const current = capability.platforms;
       setOwn(capability, "platforms", Array.isArray(current) ? [...current, ...values] : values);
       return root;
@@ -211,22 +311,36 @@ function mutate(root: unknown, m: Structural): unknown {
       const ids = [...RULE_IDS, "no-such-rule", "parse", ""];
       const current = capability["caplint-disable"];
       const added = [pick(ids, m.b), ...(m.c % 2 ? [pick(ids, m.c)] : [])];
-      setOwn(capability, "caplint-disable", Array.isArray(current) ? [...current, ...added] : added);
+      setOwn(
+        capability,
+        "caplint-disable",
+        Array.isArray(current) ? [...current, ...added] : added,
+      );
       return root;
     }
     case "set-labels": {
       const capability = pick(capabilityObjects(root), m.a);
-      if (capability) setOwn(capability, m.b % 2 ? "webviews" : "windows", [pick(LABELS, m.b), pick(LABELS, m.c)].slice(0, 1 + (m.c % 2)));
+      if (capability)
+        setOwn(
+          capability,
+          m.b % 2 ? "webviews" : "windows",
+          [pick(LABELS, m.b), pick(LABELS, m.c)].slice(0, 1 + (m.c % 2)),
+        );
       return root;
     }
     case "set-remote": {
       const capability = pick(capabilityObjects(root), m.a);
-      if (capability) setOwn(capability, "remote", { urls: [pick(URLS, m.b), pick(URLS, m.c)].slice(0, 1 + (m.a % 2)) });
+      if (capability)
+        setOwn(capability, "remote", {
+          urls: [pick(URLS, m.b), pick(URLS, m.c)].slice(0, 1 + (m.a % 2)),
+        });
       return root;
     }
     case "swap-entries": {
       const list = pick(
-        all.filter((n) => Array.isArray(n.value) && n.value.length > 1).map((n) => n.value as unknown[]),
+        all
+          .filter((n) => Array.isArray(n.value) && n.value.length > 1)
+          .map((n) => n.value as unknown[]),
         m.a,
       );
       if (list) {
@@ -246,7 +360,11 @@ function mutate(root: unknown, m: Structural): unknown {
       );
       if (!node) return root;
       const parent = node.parent as Record<string, unknown>;
-      setOwn(parent, `${DUPLICATE_MARK}${String(node.key)}`, clone(m.c % 2 ? node.value : pick(WRONG_TYPES, m.c)));
+      setOwn(
+        parent,
+        `${DUPLICATE_MARK}${String(node.key)}`,
+        clone(m.c % 2 ? node.value : pick(WRONG_TYPES, m.c)),
+      );
       if (m.b % 2) {
         // The original moves after its copy: then the original is the one that counts.
         const original = parent[node.key];
@@ -266,7 +384,12 @@ function mutate(root: unknown, m: Structural): unknown {
   }
 }
 
-function applyStructural(text: string, toml: boolean, mutations: Structural[], indent: number): string {
+function applyStructural(
+  text: string,
+  toml: boolean,
+  mutations: Structural[],
+  indent: number,
+): string {
   if (mutations.length === 0) return text;
   let value: unknown;
   try {
@@ -321,7 +444,12 @@ const INTERESTING_BYTES = [
   "\\u0000",
   "\\ud800",
 ].map((s) => Buffer.from(s, "utf8"));
-const RAW_BYTES = [Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xf0, 0x9f])];
+const RAW_BYTES = [
+  Buffer.from([0xff]),
+  Buffer.from([0xc3]),
+  Buffer.from([0xed, 0xa0, 0x80]),
+  Buffer.from([0xf0, 0x9f]),
+];
 
 const byteMutation: fc.Arbitrary<ByteMutation> = fc.record({
   kind: fc.constantFrom("delete", "insert", "swap", "duplicate", "truncate", "replace"),
@@ -348,7 +476,11 @@ function applyBytes(input: Buffer, mutations: ByteMutation[]): Buffer {
         data = Buffer.concat([data.subarray(0, at), m.bytes, data.subarray(at)]);
         break;
       case "replace":
-        data = Buffer.concat([data.subarray(0, at), m.bytes, data.subarray(Math.min(data.length, at + m.bytes.length))]);
+        data = Buffer.concat([
+          data.subarray(0, at),
+          m.bytes,
+          data.subarray(Math.min(data.length, at + m.bytes.length)),
+        ]);
         break;
       case "duplicate":
         data = Buffer.concat([data.subarray(0, end), data.subarray(at, end), data.subarray(end)]);
@@ -385,7 +517,12 @@ interface Case {
   indent: number;
 }
 
-const structural: fc.Arbitrary<Structural> = fc.record({ kind: fc.constantFrom(...STRUCTURAL), a: fc.nat(), b: fc.nat(), c: fc.nat() });
+const structural: fc.Arbitrary<Structural> = fc.record({
+  kind: fc.constantFrom(...STRUCTURAL),
+  a: fc.nat(),
+  b: fc.nat(),
+  c: fc.nat(),
+});
 
 /** `byteShare` of 6 cases get byte mutations (which mostly break the syntax); the others parse. */
 const mutationCase = (byteShare: number): fc.Arbitrary<Case> =>
@@ -407,11 +544,18 @@ function caseLabel(c: Case): string {
 function materialize(c: Case, dir: string): { target: string[]; file: string; content: Buffer } {
   const original = readFileSync(c.seed.source, "utf8");
   const toml = c.seed.source.endsWith(".toml");
-  const content = applyBytes(Buffer.from(applyStructural(original, toml, c.structural, c.indent), "utf8"), c.bytes);
-  if (c.seed.kind === "app") cpSync(c.seed.appDir!, path.join(dir, path.basename(c.seed.appDir!)), { recursive: true });
+  const content = applyBytes(
+    Buffer.from(applyStructural(original, toml, c.structural, c.indent), "utf8"),
+    c.bytes,
+  );
+  if (c.seed.kind === "app")
+    cpSync(c.seed.appDir!, path.join(dir, path.basename(c.seed.appDir!)), { recursive: true });
   const file = path.join(dir, c.seed.relative);
   writeFileSync(file, content);
-  const target = c.seed.kind === "app" ? ["--app", path.basename(c.seed.appDir!), ...c.seed.args] : [c.seed.relative];
+  const target =
+    c.seed.kind === "app"
+      ? ["--app", path.basename(c.seed.appDir!), ...c.seed.args]
+      : [c.seed.relative];
   return { target, file, content };
 }
 
@@ -429,13 +573,17 @@ function snapshot(dir: string): Map<string, string> {
   return out;
 }
 
-const fixableRules = (report: JsonReport) => new Set(report.diagnostics.filter((d) => d.fixable).map((d) => d.ruleId));
-const parsedFine = (report: JsonReport, file: string) => !report.diagnostics.some((d) => d.ruleId === "parse" && d.file === file);
+const fixableRules = (report: JsonReport) =>
+  new Set(report.diagnostics.filter((d) => d.fixable).map((d) => d.ruleId));
+const parsedFine = (report: JsonReport, file: string) =>
+  !report.diagnostics.some((d) => d.ruleId === "parse" && d.file === file);
 
 describe(`fuzz: mutated capability files (seed ${SEED}, ${RUNS} runs, ${SEEDS.length} seed files)`, () => {
   it("has seeds of every kind", () => {
     expect(SEEDS.filter((s) => s.kind === "app").length).toBeGreaterThan(5);
-    expect(SEEDS.filter((s) => s.source.includes("real-world-samples")).length).toBeGreaterThanOrEqual(10);
+    expect(
+      SEEDS.filter((s) => s.source.includes("real-world-samples")).length,
+    ).toBeGreaterThanOrEqual(10);
     expect(SEEDS.filter((s) => s.source.endsWith(".toml")).length).toBeGreaterThan(5);
   });
 
@@ -449,12 +597,16 @@ describe(`fuzz: mutated capability files (seed ${SEED}, ${RUNS} runs, ${SEEDS.le
             const first = await timedRun(["check", "--format", "json", ...target], dir);
             expectCheckReport(first, dir);
             const second = await timedRun(["check", "--format", "json", ...target], dir);
-            expect(second.stdout, `${caseLabel(c)}: json output is deterministic`).toBe(first.stdout);
+            expect(second.stdout, `${caseLabel(c)}: json output is deterministic`).toBe(
+              first.stdout,
+            );
             const stylish = await timedRun(["check", "--format", "stylish", ...target], dir);
             const stylishAgain = await timedRun(["check", "--format", "stylish", ...target], dir);
             expect(stylish.stderr).toBe("");
             expect(stylish.code).toBe(first.code);
-            expect(stylishAgain.stdout, `${caseLabel(c)}: stylish output is deterministic`).toBe(stylish.stdout);
+            expect(stylishAgain.stdout, `${caseLabel(c)}: stylish output is deterministic`).toBe(
+              stylish.stdout,
+            );
           });
         }),
         params(3),
@@ -473,9 +625,15 @@ describe(`fuzz: mutated capability files (seed ${SEED}, ${RUNS} runs, ${SEEDS.le
             const { target, file } = materialize(c, dir);
             const relative = path.relative(dir, file).split(path.sep).join("/");
             const before = snapshot(dir);
-            const pre = expectCheckReport(await timedRun(["check", "--format", "json", ...target], dir), dir);
+            const pre = expectCheckReport(
+              await timedRun(["check", "--format", "json", ...target], dir),
+              dir,
+            );
 
-            const dry = await timedRun(["check", "--fix-dry-run", "--format", "json", ...target], dir);
+            const dry = await timedRun(
+              ["check", "--fix-dry-run", "--format", "json", ...target],
+              dir,
+            );
             expect(dry.stderr).toBe("");
             expect(snapshot(dir), "--fix-dry-run writes nothing").toEqual(before);
 
@@ -485,20 +643,30 @@ describe(`fuzz: mutated capability files (seed ${SEED}, ${RUNS} runs, ${SEEDS.le
             expect(fixed.code, "--fix-dry-run and --fix report the same outcome").toBe(dry.code);
             const afterFix = snapshot(dir);
             for (const [name, text] of before) {
-              const untouchable = !(name.endsWith(".json") || name.endsWith(".toml")) || !parsedFine(pre, name);
+              const untouchable =
+                !(name.endsWith(".json") || name.endsWith(".toml")) || !parsedFine(pre, name);
               if (untouchable) expect(afterFix.get(name), `${name} is not rewritten`).toBe(text);
             }
-            expect([...afterFix.keys()].sort(), "no file appears or disappears").toEqual([...before.keys()].sort());
+            expect([...afterFix.keys()].sort(), "no file appears or disappears").toEqual(
+              [...before.keys()].sort(),
+            );
 
             const relint = await timedRun(["check", "--format", "json", ...target], dir);
             const post = expectCheckReport(relint, dir);
             // Only --fix can say which fixable findings it had to leave (a TOML array of tables): the rest is the same report.
-            expect(relint.stdout, "--fix reports what a fresh check of the written files reports").toBe(withoutLeftFixNotes(fixed.stdout));
+            expect(
+              relint.stdout,
+              "--fix reports what a fresh check of the written files reports",
+            ).toBe(withoutLeftFixNotes(fixed.stdout));
             for (const name of before.keys()) {
-              if (parsedFine(pre, name)) expect(parsedFine(post, name), `${name} still parses after --fix`).toBe(true);
+              if (parsedFine(pre, name))
+                expect(parsedFine(post, name), `${name} still parses after --fix`).toBe(true);
             }
-            const schemaErrors = (report: JsonReport) => report.diagnostics.filter((d) => d.ruleId === "schema").length;
-            expect(schemaErrors(post), "--fix adds no schema error").toBeLessThanOrEqual(schemaErrors(pre));
+            const schemaErrors = (report: JsonReport) =>
+              report.diagnostics.filter((d) => d.ruleId === "schema").length;
+            expect(schemaErrors(post), "--fix adds no schema error").toBeLessThanOrEqual(
+              schemaErrors(pre),
+            );
             // The brief's property is "no fixable finding of a rule whose fixes applied"; README promises
             // more: passes go on until nothing fixable is left, so nothing fixable may remain at all.
             const applied = fixableRules(pre);
@@ -527,7 +695,9 @@ describe(`fuzz: mutated capability files (seed ${SEED}, ${RUNS} runs, ${SEEDS.le
 /** A `check --fix --format json` report without the notes that name fixes --fix had to leave. */
 function withoutLeftFixNotes(stdout: string): string {
   const report = JSON.parse(stdout) as { summary: { notes?: string[] } };
-  const notes = report.summary.notes?.filter((note) => !/fixable findings? (was|were) left/.test(note));
+  const notes = report.summary.notes?.filter(
+    (note) => !/fixable findings? (was|were) left/.test(note),
+  );
   if (notes === undefined || notes.length === report.summary.notes!.length) return stdout;
   if (notes.length) report.summary.notes = notes;
   else delete report.summary.notes;

@@ -10,7 +10,18 @@ import fc from "fast-check";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { expectCheckReport, expectFatalShape, inTempDir, params, parseJson, RUNS, SEED, timedRun, timeoutFor, type TimedResult } from "./support.js";
+import {
+  expectCheckReport,
+  expectFatalShape,
+  inTempDir,
+  params,
+  parseJson,
+  RUNS,
+  SEED,
+  timedRun,
+  timeoutFor,
+  type TimedResult,
+} from "./support.js";
 
 const GLOB_PIECES = [
   "*",
@@ -53,28 +64,77 @@ const globPattern: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 6,
     arbitrary: fc
-      .array(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...GLOB_PIECES) }, { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 3 }) }), {
-        maxLength: 10,
-      })
+      .array(
+        fc.oneof(
+          { weight: 5, arbitrary: fc.constantFrom(...GLOB_PIECES) },
+          { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 3 }) },
+        ),
+        {
+          maxLength: 10,
+        },
+      )
       .map((p) => p.join("")),
   },
   // Long patterns whose naive (backtracking) matching is exponential.
   {
     weight: 1,
     arbitrary: fc
-      .tuple(fc.constantFrom("*a", "a*", "[a-z]", "?", "**/", "*?", "*/"), fc.integer({ min: 20, max: 400 }), fc.constantFrom("", "b", "*", "!"))
+      .tuple(
+        fc.constantFrom("*a", "a*", "[a-z]", "?", "**/", "*?", "*/"),
+        fc.integer({ min: 20, max: 400 }),
+        fc.constantFrom("", "b", "*", "!"),
+      )
       .map(([unit, n, tail]) => unit.repeat(n) + tail),
   },
 );
 
 const windowLabel: fc.Arbitrary<string> = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom("main", "main-1", "main-editor", "settings", "a/b/c", "日本", "x:y", "a_b", "-", "") },
-  { weight: 3, arbitrary: fc.array(fc.constantFrom("a", "b", "-", "/", ":", "_", "main", "é", "1"), { maxLength: 12 }).map((p) => p.join("")) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom("a", "ab", "a/", "a-"), fc.integer({ min: 50, max: 2000 })).map(([unit, n]) => unit.repeat(n)) },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      "main",
+      "main-1",
+      "main-editor",
+      "settings",
+      "a/b/c",
+      "日本",
+      "x:y",
+      "a_b",
+      "-",
+      "",
+    ),
+  },
+  {
+    weight: 3,
+    arbitrary: fc
+      .array(fc.constantFrom("a", "b", "-", "/", ":", "_", "main", "é", "1"), { maxLength: 12 })
+      .map((p) => p.join("")),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom("a", "ab", "a/", "a-"), fc.integer({ min: 50, max: 2000 }))
+      .map(([unit, n]) => unit.repeat(n)),
+  },
   { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 8 }) },
 );
 
-const SCHEMES = ["https", "http", "*", "app", "tauri", "file", "ws", "", "http{s}?", "(https?)", "h*", "data", "javascript", "HTTPS"];
+const SCHEMES = [
+  "https",
+  "http",
+  "*",
+  "app",
+  "tauri",
+  "file",
+  "ws",
+  "",
+  "http{s}?",
+  "(https?)",
+  "h*",
+  "data",
+  "javascript",
+  "HTTPS",
+];
 const SEPARATORS = ["://", ":", ":///", "//", ""];
 const HOSTS = [
   "*",
@@ -128,8 +188,14 @@ const urlPattern: fc.Arbitrary<string> = fc.oneof(
     weight: 6,
     arbitrary: fc
       .tuple(
-        fc.tuple(...[SCHEMES, SEPARATORS, HOSTS, PORTS, PATHS, QUERIES, HASHES].map((list) => fc.constantFrom(...list))),
-        fc.option(fc.tuple(fc.nat(), fc.string({ unit: "binary", maxLength: 3 })), { nil: undefined }),
+        fc.tuple(
+          ...[SCHEMES, SEPARATORS, HOSTS, PORTS, PATHS, QUERIES, HASHES].map((list) =>
+            fc.constantFrom(...list),
+          ),
+        ),
+        fc.option(fc.tuple(fc.nat(), fc.string({ unit: "binary", maxLength: 3 })), {
+          nil: undefined,
+        }),
       )
       .map(([pieces, noise]) => {
         const pattern = pieces.join("");
@@ -165,12 +231,21 @@ const originUrl: fc.Arbitrary<string | undefined> = fc.oneof(
   },
   {
     weight: 1,
-    arbitrary: fc.tuple(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 2000 })).map(([n, m]) => `https://${"a.".repeat(n)}com/${"a".repeat(m)}b`),
+    arbitrary: fc
+      .tuple(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 2000 }))
+      .map(([n, m]) => `https://${"a.".repeat(n)}com/${"a".repeat(m)}b`),
   },
   { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 12 }) },
 );
 
-const COMMANDS = ["plugin:fs|read_file", "plugin:window|close", "plugin:http|fetch", "plugin:shell|open", "plugin:event|emit", "my_command"];
+const COMMANDS = [
+  "plugin:fs|read_file",
+  "plugin:window|close",
+  "plugin:http|fetch",
+  "plugin:shell|open",
+  "plugin:event|emit",
+  "my_command",
+];
 
 const capability = fc.record({
   windows: fc.array(globPattern, { maxLength: 3 }),
@@ -179,7 +254,14 @@ const capability = fc.record({
   urls: fc.option(fc.array(urlPattern, { minLength: 1, maxLength: 3 }), { nil: undefined }),
   scopeUrls: fc.array(urlPattern, { maxLength: 2 }),
   permissions: fc.uniqueArray(
-    fc.constantFrom("core:default", "core:window:allow-close", "core:window:deny-close", "fs:allow-read-file", "shell:allow-open", "core:event:default"),
+    fc.constantFrom(
+      "core:default",
+      "core:window:allow-close",
+      "core:window:deny-close",
+      "fs:allow-read-file",
+      "shell:allow-open",
+      "core:event:default",
+    ),
     { maxLength: 4 },
   ),
 });
@@ -200,12 +282,18 @@ function writeApp(dir: string, s: Scenario): void {
   mkdirSync(path.join(dir, "src-tauri", "capabilities"), { recursive: true });
   writeFileSync(
     path.join(dir, "src-tauri", "tauri.conf.json"),
-    JSON.stringify({ identifier: "dev.fuzz", app: { windows: s.configLabels.map((label) => ({ label })) } }, null, 2),
+    JSON.stringify(
+      { identifier: "dev.fuzz", app: { windows: s.configLabels.map((label) => ({ label })) } },
+      null,
+      2,
+    ),
   );
   s.capabilities.forEach((c, i) => {
     const permissions: unknown[] = [
       ...c.permissions,
-      ...(c.scopeUrls.length ? [{ identifier: "http:default", allow: c.scopeUrls.map((url) => ({ url })) }] : []),
+      ...(c.scopeUrls.length
+        ? [{ identifier: "http:default", allow: c.scopeUrls.map((url) => ({ url })) }]
+        : []),
     ];
     const value = {
       identifier: `cap-${i}`,
@@ -215,7 +303,10 @@ function writeApp(dir: string, s: Scenario): void {
       ...(c.urls ? { remote: { urls: c.urls } } : {}),
       permissions,
     };
-    writeFileSync(path.join(dir, "src-tauri", "capabilities", `cap-${i}.json`), JSON.stringify(value, null, 2));
+    writeFileSync(
+      path.join(dir, "src-tauri", "capabilities", `cap-${i}.json`),
+      JSON.stringify(value, null, 2),
+    );
   });
 }
 
@@ -226,7 +317,8 @@ function writeApp(dir: string, s: Scenario): void {
  */
 function expectQuery(result: TimedResult, what: string, allowed: number[], argv: string[]): void {
   if (result.code === 2) {
-    if (argv.some((arg) => /[\r\n]/.test(arg))) expect(result.stderr).toMatch(/^caplint: (?![^]*internal error)/);
+    if (argv.some((arg) => /[\r\n]/.test(arg)))
+      expect(result.stderr).toMatch(/^caplint: (?![^]*internal error)/);
     else expectFatalShape(result);
     return;
   }
@@ -247,28 +339,69 @@ describe(`fuzz: label globs and URL patterns through the CLI (seed ${SEED}, ${RU
 
             const url = s.url === undefined ? [] : [`--url=${s.url}`];
             const webview = s.webview === undefined ? [] : [`--webview=${s.webview}`];
-            const accessArgs = ["access", `--window=${s.window}`, ...webview, ...url, "--format", "json", "--platform", "linux"];
+            const accessArgs = [
+              "access",
+              `--window=${s.window}`,
+              ...webview,
+              ...url,
+              "--format",
+              "json",
+              "--platform",
+              "linux",
+            ];
             const access = await timedRun(accessArgs, dir);
             expectQuery(access, "access", [0], accessArgs);
-            const accessJson = access.code === 0 ? parseJson<{ allowed: Array<{ command: string }> }>(access, "access") : undefined;
+            const accessJson =
+              access.code === 0
+                ? parseJson<{ allowed: Array<{ command: string }> }>(access, "access")
+                : undefined;
 
-            const oneArgs = ["access", `--window=${s.window}`, ...url, `--command=${s.command}`, "--format", "json", "--platform", "linux"];
+            const oneArgs = [
+              "access",
+              `--window=${s.window}`,
+              ...url,
+              `--command=${s.command}`,
+              "--format",
+              "json",
+              "--platform",
+              "linux",
+            ];
             const one = await timedRun(oneArgs, dir);
             expectQuery(one, "access --command", [0, 1], oneArgs);
             // Exit 0 when the host lets the call through: allowed, or not checked at all (an app command of an app without permissions).
-            const verdict = one.code === 2 ? undefined : parseJson<{ explanation: { verdict: string } }>(one, "access --command").explanation.verdict;
-            if (verdict !== undefined) expect(one.code, "exit 1 is 'not allowed'").toBe(verdict === "allowed" || verdict === "unchecked" ? 0 : 1);
+            const verdict =
+              one.code === 2
+                ? undefined
+                : parseJson<{ explanation: { verdict: string } }>(one, "access --command")
+                    .explanation.verdict;
+            if (verdict !== undefined)
+              expect(one.code, "exit 1 is 'not allowed'").toBe(
+                verdict === "allowed" || verdict === "unchecked" ? 0 : 1,
+              );
 
-            const matrixArgs = ["matrix", `--window=${s.window}`, ...url, "--format", "json", "--platform", "linux"];
+            const matrixArgs = [
+              "matrix",
+              `--window=${s.window}`,
+              ...url,
+              "--format",
+              "json",
+              "--platform",
+              "linux",
+            ];
             const matrix = await timedRun(matrixArgs, dir);
             expectQuery(matrix, "matrix --window", [0], matrixArgs);
             if (matrix.code === 0 && accessJson && s.webview === undefined) {
               const rows = parseJson<{ rows: Array<{ granted: string[] }> }>(matrix, "matrix").rows;
-              expect(rows[0]!.granted, "a matrix row grants what access allows").toEqual(accessJson.allowed.map((a) => a.command));
+              expect(rows[0]!.granted, "a matrix row grants what access allows").toEqual(
+                accessJson.allowed.map((a) => a.command),
+              );
             }
             // With --webview, access may answer for a window label the app does not know (the webview's label
             // is what matches), where matrix, which takes no webview, refuses the label: only without one must they agree.
-            if (s.webview === undefined) expect(matrix.code === 2, "matrix and access agree on the origin and the label").toBe(access.code === 2);
+            if (s.webview === undefined)
+              expect(matrix.code === 2, "matrix and access agree on the origin and the label").toBe(
+                access.code === 2,
+              );
 
             const allArgs = ["matrix", ...url, "--format", s.matrixFormat, "--platform", "linux"];
             const all = await timedRun(allArgs, dir);

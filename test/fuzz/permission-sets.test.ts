@@ -12,7 +12,18 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_LEAVES_PER_ENTRY, MAX_SET_DEPTH } from "../../src/capabilities/engine/index.js";
-import { expectCheckReport, expectFatalShape, inTempDir, params, parseJson, RUNS, SEED, timedRun, timeoutFor, type JsonReport } from "./support.js";
+import {
+  expectCheckReport,
+  expectFatalShape,
+  inTempDir,
+  params,
+  parseJson,
+  RUNS,
+  SEED,
+  timedRun,
+  timeoutFor,
+  type JsonReport,
+} from "./support.js";
 
 const SET_IDS = ["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"];
 const PERMISSION_IDS = ["allow-a", "allow-b", "deny-a", "p-scoped"];
@@ -50,11 +61,20 @@ const member = fc.oneof(
 const randomGraph: fc.Arbitrary<Scenario> = fc.record({
   sets: fc
     .uniqueArray(fc.constantFrom(...SET_IDS), { minLength: 1, maxLength: SET_IDS.length })
-    .chain((ids) => fc.tuple(...ids.map((id) => fc.array(member, { maxLength: 4 }).map((members): SetDef => ({ id, members }))))),
+    .chain((ids) =>
+      fc.tuple(
+        ...ids.map((id) =>
+          fc.array(member, { maxLength: 4 }).map((members): SetDef => ({ id, members })),
+        ),
+      ),
+    ),
   defaultMembers: fc.option(fc.array(member, { maxLength: 3 }), { nil: undefined }),
   files: fc.integer({ min: 1, max: 3 }),
   capabilityRefs: fc.array(
-    fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...SET_IDS) }, { weight: 1, arbitrary: fc.constantFrom(...PERMISSION_IDS, "default") }),
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...SET_IDS) },
+      { weight: 1, arbitrary: fc.constantFrom(...PERMISSION_IDS, "default") },
+    ),
     { minLength: 1, maxLength: 3 },
   ),
 });
@@ -70,10 +90,15 @@ function permissionFiles(s: Scenario): string[] {
       : `[[permission]]\nidentifier = ${toml(id)}\ncommands.${id.startsWith("deny") ? "deny" : "allow"} = ["cmd_${i}"]\n`,
   );
   for (const set of s.sets)
-    blocks.push(`[[set]]\nidentifier = ${toml(set.id)}\ndescription = "set ${set.id}"\npermissions = [${set.members.map(toml).join(", ")}]\n`);
+    blocks.push(
+      `[[set]]\nidentifier = ${toml(set.id)}\ndescription = "set ${set.id}"\npermissions = [${set.members.map(toml).join(", ")}]\n`,
+    );
   const files: string[][] = Array.from({ length: s.files }, () => []);
   blocks.forEach((block, i) => files[i % s.files]!.push(block));
-  if (s.defaultMembers) files[0]!.unshift(`[default]\ndescription = "defaults"\npermissions = [${s.defaultMembers.map(toml).join(", ")}]\n`);
+  if (s.defaultMembers)
+    files[0]!.unshift(
+      `[default]\ndescription = "defaults"\npermissions = [${s.defaultMembers.map(toml).join(", ")}]\n`,
+    );
   return files.map((blocks) => blocks.join("\n"));
 }
 
@@ -81,11 +106,20 @@ function writeApp(dir: string, s: Scenario, rawFiles?: string[]): void {
   const srcTauri = path.join(dir, "src-tauri");
   mkdirSync(path.join(srcTauri, "capabilities"), { recursive: true });
   mkdirSync(path.join(srcTauri, "permissions"), { recursive: true });
-  (rawFiles ?? permissionFiles(s)).forEach((text, i) => writeFileSync(path.join(srcTauri, "permissions", `file-${i}.toml`), text));
-  writeFileSync(path.join(srcTauri, "tauri.conf.json"), JSON.stringify({ identifier: "dev.fuzz", app: { windows: [{ label: "main" }] } }));
+  (rawFiles ?? permissionFiles(s)).forEach((text, i) =>
+    writeFileSync(path.join(srcTauri, "permissions", `file-${i}.toml`), text),
+  );
+  writeFileSync(
+    path.join(srcTauri, "tauri.conf.json"),
+    JSON.stringify({ identifier: "dev.fuzz", app: { windows: [{ label: "main" }] } }),
+  );
   writeFileSync(
     path.join(srcTauri, "capabilities", "main.json"),
-    JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["core:default", ...s.capabilityRefs] }, null, 2),
+    JSON.stringify(
+      { identifier: "main", windows: ["main"], permissions: ["core:default", ...s.capabilityRefs] },
+      null,
+      2,
+    ),
   );
 }
 
@@ -95,7 +129,11 @@ function writeApp(dir: string, s: Scenario, rawFiles?: string[]): void {
  * members switch to a plugin that exists (foreign ones never lead back) or are looked up whole, and
  * not found.
  */
-function expectations(s: Scenario): { cycles: boolean; unknown: Array<{ member: string; set: string }>; invalid: string[] } {
+function expectations(s: Scenario): {
+  cycles: boolean;
+  unknown: Array<{ member: string; set: string }>;
+  invalid: string[];
+} {
   const sets = new Map<string, string[]>(s.sets.map((set) => [set.id, set.members]));
   if (s.defaultMembers) sets.set("default", s.defaultMembers);
   const isApp = (m: string) => !m.includes(":");
@@ -115,12 +153,14 @@ function expectations(s: Scenario): { cycles: boolean; unknown: Array<{ member: 
       if (STRANGERS.invalid.includes(m)) invalid.push(m);
       else if (STRANGERS.unknown.includes(m)) unknown.push({ member: m, set: id });
       else if (isApp(m) && !PERMISSION_IDS.includes(m) && sets.has(m)) visit(m);
-      else if (isApp(m) && !PERMISSION_IDS.includes(m) && m !== "default") unknown.push({ member: m, set: id });
+      else if (isApp(m) && !PERMISSION_IDS.includes(m) && m !== "default")
+        unknown.push({ member: m, set: id });
     }
     onPath.pop();
     done.add(id);
   };
-  for (const ref of s.capabilityRefs) if (sets.has(ref) && !PERMISSION_IDS.includes(ref)) visit(ref);
+  for (const ref of s.capabilityRefs)
+    if (sets.has(ref) && !PERMISSION_IDS.includes(ref)) visit(ref);
   return { cycles, unknown, invalid };
 }
 
@@ -146,7 +186,8 @@ function findings(report: JsonReport, ruleId: string) {
 /** Leaves of s0 in an open ladder: set i has its own leaf (every `leafEvery`th) and `copies` times set i+1's. */
 function leafCount(length: number, copies: number, leafEvery: number): number {
   let count = 0;
-  for (let i = length - 1; i >= 0; i--) count = Math.min(1e9, (leafEvery && i % leafEvery === 0 ? 1 : 0) + copies * count);
+  for (let i = length - 1; i >= 0; i--)
+    count = Math.min(1e9, (leafEvery && i % leafEvery === 0 ? 1 : 0) + copies * count);
   return count;
 }
 
@@ -164,7 +205,8 @@ describe(`fuzz: permission sets with cycles (seed ${SEED}, ${RUNS} runs)`, () =>
             const cycleFindings = findings(report, "set-cycle");
             // A set graph that multiplies out is refused whole (also a set-cycle finding), hiding what is inside.
             const refused = cycleFindings.some((d) => !d.message.includes("in a cycle"));
-            if (expected.cycles) expect(cycleFindings.length, "a reachable cycle is reported").toBeGreaterThan(0);
+            if (expected.cycles)
+              expect(cycleFindings.length, "a reachable cycle is reported").toBeGreaterThan(0);
             else
               expect(
                 cycleFindings.filter((d) => d.message.includes("in a cycle")),
@@ -174,7 +216,9 @@ describe(`fuzz: permission sets with cycles (seed ${SEED}, ${RUNS} runs)`, () =>
             if (!refused) {
               for (const { member: m, set } of expected.unknown) {
                 expect(
-                  memberFindings.some((d) => d.message.includes(`permission ${m} not found from set ${set}`)),
+                  memberFindings.some((d) =>
+                    d.message.includes(`permission ${m} not found from set ${set}`),
+                  ),
                   `unknown member ${m} of set ${set} is reported`,
                 ).toBe(true);
               }
@@ -185,7 +229,9 @@ describe(`fuzz: permission sets with cycles (seed ${SEED}, ${RUNS} runs)`, () =>
                 ).toBe(true);
             }
             if (expected.unknown.length === 0 && expected.invalid.length === 0)
-              expect(memberFindings, "no unknown member, no unknown-set-member finding").toEqual([]);
+              expect(memberFindings, "no unknown member, no unknown-set-member finding").toEqual(
+                [],
+              );
             await queriesNeverThrow(dir);
           });
         }),
@@ -217,27 +263,53 @@ describe(`fuzz: permission sets with cycles (seed ${SEED}, ${RUNS} runs)`, () =>
           const blocks = [`[[permission]]\nidentifier = "allow-x"\ncommands.allow = ["x"]\n`];
           for (let i = 0; i < length; i++) {
             const next = i + 1 < length ? `s${i + 1}` : closed ? "s0" : undefined;
-            const members = [...(next ? Array<string>(copies).fill(next) : []), ...(leafEvery && i % leafEvery === 0 ? ["allow-x"] : [])];
-            blocks.push(`[[set]]\nidentifier = "s${i}"\ndescription = ""\npermissions = [${members.map(toml).join(", ")}]\n`);
+            const members = [
+              ...(next ? Array<string>(copies).fill(next) : []),
+              ...(leafEvery && i % leafEvery === 0 ? ["allow-x"] : []),
+            ];
+            blocks.push(
+              `[[set]]\nidentifier = "s${i}"\ndescription = ""\npermissions = [${members.map(toml).join(", ")}]\n`,
+            );
           }
           await inTempDir("ladder", async (dir) => {
-            writeApp(dir, { sets: [], defaultMembers: undefined, files: 1, capabilityRefs: ["s0"] }, [blocks.join("\n")]);
+            writeApp(
+              dir,
+              { sets: [], defaultMembers: undefined, files: 1, capabilityRefs: ["s0"] },
+              [blocks.join("\n")],
+            );
             const check = await timedRun(["check", "--format", "json"], dir);
             const report = expectCheckReport(check, dir);
             const cycleFindings = findings(report, "set-cycle");
-            if (closed) expect(cycleFindings.length, "the cycle (or the refusal) is reported").toBeGreaterThan(0);
+            if (closed)
+              expect(
+                cycleFindings.length,
+                "the cycle (or the refusal) is reported",
+              ).toBeGreaterThan(0);
             else if (length > MAX_SET_DEPTH)
-              expect(cycleFindings.map((d) => d.message).join("\n"), "a chain too deep to follow is refused").toContain(
-                `nests sets more than ${MAX_SET_DEPTH} levels deep`,
-              );
+              expect(
+                cycleFindings.map((d) => d.message).join("\n"),
+                "a chain too deep to follow is refused",
+              ).toContain(`nests sets more than ${MAX_SET_DEPTH} levels deep`);
             else if (leafCount(length, copies, leafEvery) > MAX_LEAVES_PER_ENTRY) {
-              expect(cycleFindings.map((d) => d.message).join("\n"), "a set that multiplies out is refused").toContain(
-                `more than ${MAX_LEAVES_PER_ENTRY.toLocaleString("en-US")}`,
-              );
+              expect(
+                cycleFindings.map((d) => d.message).join("\n"),
+                "a set that multiplies out is refused",
+              ).toContain(`more than ${MAX_LEAVES_PER_ENTRY.toLocaleString("en-US")}`);
             } else {
               // An acyclic ladder is walked once per set, whatever its width: resolved, not refused.
               expect(cycleFindings, "no cycle, nothing refused").toEqual([]);
-              const access = await timedRun(["access", "--window=main", "--command=x", "--format", "json", "--platform", "linux"], dir);
+              const access = await timedRun(
+                [
+                  "access",
+                  "--window=main",
+                  "--command=x",
+                  "--format",
+                  "json",
+                  "--platform",
+                  "linux",
+                ],
+                dir,
+              );
               expect(access.code, "the leaf permissions are granted").toBe(leafEvery ? 0 : 1);
             }
             await queriesNeverThrow(dir);

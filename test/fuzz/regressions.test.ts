@@ -24,9 +24,14 @@ function appWithSets(sets: Array<[string, string[]]>, capabilityRefs: string[]):
   mkdirSync(path.join(dir, "src-tauri", "permissions"), { recursive: true });
   const blocks = [`[[permission]]\nidentifier = "allow-x"\ncommands.allow = ["x"]\n`];
   for (const [id, members] of sets)
-    blocks.push(`[[set]]\nidentifier = "${id}"\ndescription = ""\npermissions = [${members.map((m) => JSON.stringify(m)).join(", ")}]\n`);
+    blocks.push(
+      `[[set]]\nidentifier = "${id}"\ndescription = ""\npermissions = [${members.map((m) => JSON.stringify(m)).join(", ")}]\n`,
+    );
   writeFileSync(path.join(dir, "src-tauri", "permissions", "sets.toml"), blocks.join("\n"));
-  writeFileSync(path.join(dir, "src-tauri", "tauri.conf.json"), JSON.stringify({ identifier: "dev.fuzz", app: { windows: [{ label: "main" }] } }));
+  writeFileSync(
+    path.join(dir, "src-tauri", "tauri.conf.json"),
+    JSON.stringify({ identifier: "dev.fuzz", app: { windows: [{ label: "main" }] } }),
+  );
   writeFileSync(
     path.join(dir, "src-tauri", "capabilities", "main.json"),
     JSON.stringify({ identifier: "main", windows: ["main"], permissions: capabilityRefs }),
@@ -37,7 +42,10 @@ function appWithSets(sets: Array<[string, string[]]>, capabilityRefs: string[]):
 describe("fuzz regressions", () => {
   // Ajv's uniqueItems check (fast-deep-equal) called an own `toString` key as a method.
   it("a permission entry with a toString or valueOf key is a finding, not an internal error", async () => {
-    const dir = fileIn("cap.json", '{"permissions":[{},{"toString":[]},{"valueOf":1,"identifier":"fs:default"}]}');
+    const dir = fileIn(
+      "cap.json",
+      '{"permissions":[{},{"toString":[]},{"valueOf":1,"identifier":"fs:default"}]}',
+    );
     const result = await run(["check", "--format", "compact", "cap.json"], dir);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(1);
@@ -47,8 +55,14 @@ describe("fuzz regressions", () => {
   // The same check compared every pair of object entries: 20,000 entries took 16 s, so 30,000 take
   // about 36 s, past the test's time-out.
   it("a capability with 30,000 object entries is checked in seconds", async () => {
-    const permissions = Array.from({ length: 30_000 }, (_, i) => ({ identifier: "fs:scope", allow: [{ path: `$APPDATA/${i}` }] }));
-    const dir = fileIn("big.json", JSON.stringify({ identifier: "big", windows: ["main"], permissions }));
+    const permissions = Array.from({ length: 30_000 }, (_, i) => ({
+      identifier: "fs:scope",
+      allow: [{ path: `$APPDATA/${i}` }],
+    }));
+    const dir = fileIn(
+      "big.json",
+      JSON.stringify({ identifier: "big", windows: ["main"], permissions }),
+    );
     const result = await timedRun(["check", "--format", "json", "big.json"], dir);
     expectCheckReport(result, dir);
   });
@@ -57,7 +71,10 @@ describe("fuzz regressions", () => {
   it("line breaks in quoted values are escaped: one line per finding", async () => {
     const dir = fileIn("cap.json", JSON.stringify({ capabilities: 0, "\t\r\n": {} }));
     const result = await run(["check", "--format", "compact", "cap.json"], dir);
-    const json = parseJson<{ diagnostics: unknown[] }>(await run(["check", "--format", "json", "cap.json"], dir), "check");
+    const json = parseJson<{ diagnostics: unknown[] }>(
+      await run(["check", "--format", "json", "cap.json"], dir),
+      "check",
+    );
     expect(result.stdout.split("\n").filter(Boolean).length).toBe(json.diagnostics.length);
     expect(result.stdout).toContain('unknown file field "\t\\r\\n"');
   });
@@ -95,7 +112,9 @@ describe("fuzz regressions", () => {
     const fixed = await run(["check", "--fix", "--format", "compact", "cap.json"], dir);
     expect(fixed).toMatchObject({ code: 1, stdout: [...repeated, ""].join("\n"), stderr: "" });
     expect(readFileSync(path.join(dir, "cap.json"), "utf8")).toBe(
-      text.replace('["fs:default", "fs:default"]', '["fs:default"]').replace('["MacOS"]', '["macOS"]'),
+      text
+        .replace('["fs:default", "fs:default"]', '["fs:default"]')
+        .replace('["MacOS"]', '["macOS"]'),
     );
   });
 
@@ -103,7 +122,15 @@ describe("fuzz regressions", () => {
   // minute; 40 would take hours, far past the test's time-out (no wall-clock assertion: see fuzz/support.ts).
   it("a remote URL with many host wildcards is judged quickly", async () => {
     const url = `https://example.com${"*.".repeat(40)}b`;
-    const dir = fileIn("cap.json", JSON.stringify({ identifier: "c", windows: ["main"], remote: { urls: [url] }, permissions: ["core:default"] }));
+    const dir = fileIn(
+      "cap.json",
+      JSON.stringify({
+        identifier: "c",
+        windows: ["main"],
+        remote: { urls: [url] },
+        permissions: ["core:default"],
+      }),
+    );
     const result = await timedRun(["check", "--format", "compact", "cap.json"], dir);
     expect(result.stdout).toContain("matches hosts anyone can register");
   });
@@ -111,7 +138,10 @@ describe("fuzz regressions", () => {
   // Sets on a cycle are not memoised: a cycle reached through members listed twice took 2^n steps
   // (20 sets: 7 s per command; 24: about 2 minutes, past the test's time-out; 30: hours).
   it("a cycle of 24 sets that each list the next one twice is reported quickly", async () => {
-    const sets = Array.from({ length: 24 }, (_, i): [string, string[]] => [`s${i}`, [`s${(i + 1) % 24}`, `s${(i + 1) % 24}`]]);
+    const sets = Array.from({ length: 24 }, (_, i): [string, string[]] => [
+      `s${i}`,
+      [`s${(i + 1) % 24}`, `s${(i + 1) % 24}`],
+    ]);
     const dir = appWithSets(sets, ["s0"]);
     const check = await timedRun(["check", "--format", "compact"], dir);
     expect(check.stdout).toContain(
@@ -123,7 +153,10 @@ describe("fuzz regressions", () => {
 
   // The walks over sets are recursive: a chain of 5,000 sets overflowed the stack (internal error).
   it("a chain of 5,000 sets is refused as too deep, and queries still answer", async () => {
-    const sets = Array.from({ length: 5_000 }, (_, i): [string, string[]] => [`s${i}`, i + 1 < 5_000 ? [`s${i + 1}`, "allow-x"] : ["allow-x"]]);
+    const sets = Array.from({ length: 5_000 }, (_, i): [string, string[]] => [
+      `s${i}`,
+      i + 1 < 5_000 ? [`s${i + 1}`, "allow-x"] : ["allow-x"],
+    ]);
     const dir = appWithSets(sets, ["s0", "s4900"]);
     const check = await run(["check", "--format", "compact"], dir);
     expect(check.stderr).toBe("");

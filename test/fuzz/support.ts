@@ -81,7 +81,13 @@ interface JsonDiagnostic {
 export interface JsonReport {
   version: string;
   diagnostics: JsonDiagnostic[];
-  summary: { files: number; errors: number; warnings: number; suggestions: number; fixable: number };
+  summary: {
+    files: number;
+    errors: number;
+    warnings: number;
+    suggestions: number;
+    fixable: number;
+  };
 }
 
 /** Lines as the linter counts them: `\n`, `\r\n` and a lone `\r` end a line. */
@@ -102,7 +108,9 @@ export function expectCheckReport(result: RunResult, cwd: string): JsonReport {
   try {
     report = JSON.parse(result.stdout) as JsonReport;
   } catch (error) {
-    throw new Error(`stdout is not JSON (${(error as Error).message}):\n${result.stdout.slice(0, 2000)}`);
+    throw new Error(
+      `stdout is not JSON (${(error as Error).message}):\n${result.stdout.slice(0, 2000)}`,
+    );
   }
   expect(Array.isArray(report.diagnostics)).toBe(true);
   const errors = report.diagnostics.filter((d) => d.severity === "error").length;
@@ -123,28 +131,46 @@ export function expectCheckReport(result: RunResult, cwd: string): JsonReport {
     }
     const lines = texts.get(d.file);
     const where = `${d.file}:${d.line}:${d.column}-${d.endLine}:${d.endColumn} [${d.ruleId}]`;
-    expect(Number.isInteger(d.line) && Number.isInteger(d.column) && d.line >= 1 && d.column >= 1, where).toBe(true);
-    expect(d.endLine > d.line || (d.endLine === d.line && d.endColumn >= d.column), `${where}: the end is not before the start`).toBe(true);
+    expect(
+      Number.isInteger(d.line) && Number.isInteger(d.column) && d.line >= 1 && d.column >= 1,
+      where,
+    ).toBe(true);
+    expect(
+      d.endLine > d.line || (d.endLine === d.line && d.endColumn >= d.column),
+      `${where}: the end is not before the start`,
+    ).toBe(true);
     if (lines) {
-      expect(d.endLine, `${where}: inside the file (${lines.length} lines)`).toBeLessThanOrEqual(lines.length);
-      expect(d.column, `${where}: inside its line`).toBeLessThanOrEqual(lines[d.line - 1]!.length + 1);
+      expect(d.endLine, `${where}: inside the file (${lines.length} lines)`).toBeLessThanOrEqual(
+        lines.length,
+      );
+      expect(d.column, `${where}: inside its line`).toBeLessThanOrEqual(
+        lines[d.line - 1]!.length + 1,
+      );
     }
   }
   return report;
 }
 
-const PROTOTYPE_KEYS = [Object.prototype, Array.prototype, Function.prototype].map((proto) => Object.getOwnPropertyNames(proto).sort().join());
+const PROTOTYPE_KEYS = [Object.prototype, Array.prototype, Function.prototype].map((proto) =>
+  Object.getOwnPropertyNames(proto).sort().join(),
+);
 
 /** `__proto__` and `constructor` keys in files stay data: no built-in prototype gained a property. */
 export function expectNoPollution(): void {
-  expect([Object.prototype, Array.prototype, Function.prototype].map((proto) => Object.getOwnPropertyNames(proto).sort().join())).toEqual(PROTOTYPE_KEYS);
+  expect(
+    [Object.prototype, Array.prototype, Function.prototype].map((proto) =>
+      Object.getOwnPropertyNames(proto).sort().join(),
+    ),
+  ).toEqual(PROTOTYPE_KEYS);
 }
 
 export function parseJson<T>(result: RunResult, what: string): T {
   try {
     return JSON.parse(result.stdout) as T;
   } catch (error) {
-    throw new Error(`${what}: stdout is not JSON (${(error as Error).message}):\n${result.stdout.slice(0, 2000)}`);
+    throw new Error(
+      `${what}: stdout is not JSON (${(error as Error).message}):\n${result.stdout.slice(0, 2000)}`,
+    );
   }
 }
 
@@ -152,7 +178,8 @@ export function parseJson<T>(result: RunResult, what: string): T {
 // A JSON value model that can hold what JSON.stringify cannot write: duplicate keys, `__proto__`
 // as a key of any object, and number spellings such as 1e400 or -0.0.
 
-export type J = null | boolean | number | string | J[] | { obj: Array<[string, J]> } | { num: string };
+export type J =
+  null | boolean | number | string | J[] | { obj: Array<[string, J]> } | { num: string };
 
 export interface JsonStyle {
   indent: string;
@@ -168,18 +195,30 @@ export function fromPlain(value: unknown): J {
   if (value === null || typeof value === "boolean" || typeof value === "string") return value;
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
   if (Array.isArray(value)) return value.map(fromPlain);
-  if (typeof value === "object") return { obj: Object.keys(value as object).map((k) => [k, fromPlain((value as Record<string, unknown>)[k])]) };
+  if (typeof value === "object")
+    return {
+      obj: Object.keys(value as object).map((k) => [
+        k,
+        fromPlain((value as Record<string, unknown>)[k]),
+      ]),
+    };
   return null;
 }
 
 export function toJsonText(value: J, style: JsonStyle = { indent: "  ", newline: "\n" }): string {
   const write = (v: J, depth: number): string => {
-    if (v === null || typeof v === "boolean" || typeof v === "number" || typeof v === "string") return JSON.stringify(v);
+    if (v === null || typeof v === "boolean" || typeof v === "number" || typeof v === "string")
+      return JSON.stringify(v);
     const pad = style.indent ? style.newline + style.indent.repeat(depth + 1) : "";
     const end = style.indent ? style.newline + style.indent.repeat(depth) : "";
-    if (Array.isArray(v)) return v.length ? `[${pad}${v.map((x) => write(x, depth + 1)).join(`,${pad || " "}`)}${end}]` : "[]";
+    if (Array.isArray(v))
+      return v.length
+        ? `[${pad}${v.map((x) => write(x, depth + 1)).join(`,${pad || " "}`)}${end}]`
+        : "[]";
     if ("num" in v) return v.num;
-    return v.obj.length ? `{${pad}${v.obj.map(([k, x]) => `${JSON.stringify(k)}: ${write(x, depth + 1)}`).join(`,${pad || " "}`)}${end}}` : "{}";
+    return v.obj.length
+      ? `{${pad}${v.obj.map(([k, x]) => `${JSON.stringify(k)}: ${write(x, depth + 1)}`).join(`,${pad || " "}`)}${end}}`
+      : "{}";
   };
   return write(value, 0) + style.newline;
 }

@@ -15,7 +15,8 @@ let copy: string | undefined;
 export function binForAnyUser(): string {
   if (copy === undefined) {
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-any-user-"));
-    for (const entry of [...RUNTIME_SOURCES, ...RUNTIME_BUILD]) cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
+    for (const entry of [...RUNTIME_SOURCES, ...RUNTIME_BUILD])
+      cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
     openToEveryone(dir);
     copy = path.join(dir, "bin", "caplint.js");
   }

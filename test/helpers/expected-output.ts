@@ -17,6 +17,9 @@ export interface JsonFinding {
  */
 export function expectedOutput(findings: readonly JsonFinding[]): string {
   return findings
-    .map((d) => `${d.file}:${d.line}:${d.column}: ${d.severity} ${d.message} [${d.ruleId}]\n${d.hint === undefined ? "" : `  help: ${d.hint}\n`}`)
+    .map(
+      (d) =>
+        `${d.file}:${d.line}:${d.column}: ${d.severity} ${d.message} [${d.ruleId}]\n${d.hint === undefined ? "" : `  help: ${d.hint}\n`}`,
+    )
     .join("");
 }

@@ -75,7 +75,9 @@ export function spawnNode(
     child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
     child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
     child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr }));
+    child.on("close", (code, signal) =>
+      resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr }),
+    );
     child.stdin.on("error", () => {});
     child.stdin.end(stdin ?? "");
   });

@@ -62,7 +62,11 @@ function alone(rule: RuleMeta): RunSettings {
   return { severityFor: (id) => (id === rule.id ? undefined : "off"), only: new Set([rule.id]) };
 }
 
-const DEFAULT_FILENAMES: Readonly<Record<string, string>> = { capabilities: "capability.json", mcp: "tools.json", events: "recording.jsonl" };
+const DEFAULT_FILENAMES: Readonly<Record<string, string>> = {
+  capabilities: "capability.json",
+  mcp: "tools.json",
+  events: "recording.jsonl",
+};
 
 /** The findings of `rule` alone (and of the pipeline steps) on the case's code, through its domain's linter. */
 async function check(rule: RuleMeta, item: ValidCase, folder: string): Promise<Diagnostic[]> {
@@ -76,12 +80,30 @@ async function check(rule: RuleMeta, item: ValidCase, folder: string): Promise<D
       return (await lint(project, alone(rule))).diagnostics;
     }
     case "mcp": {
-      const document = SourceDocument.parse(absolutePath, filename, item.code, "json", undefined, undefined, TOOL_SERVER_WORDING);
-      const settings: McpSettings = { serverNameStyle: "any", verbs: new Set(), listTools: new Map(), ...item.mcp };
+      const document = SourceDocument.parse(
+        absolutePath,
+        filename,
+        item.code,
+        "json",
+        undefined,
+        undefined,
+        TOOL_SERVER_WORDING,
+      );
+      const settings: McpSettings = {
+        serverNameStyle: "any",
+        verbs: new Set(),
+        listTools: new Map(),
+        ...item.mcp,
+      };
       return lintMcp([readListing(document)], { settings, ...alone(rule) });
     }
     default: {
-      const validator = createLineValidator({ client: item.client === true, file: filename, absolutePath, settings: alone(rule) });
+      const validator = createLineValidator({
+        client: item.client === true,
+        file: filename,
+        absolutePath,
+        settings: alone(rule),
+      });
       const lines = item.code.split("\n");
       if (lines[lines.length - 1] === "") lines.pop();
       return [...lines.flatMap((line) => validator.pushLine(line)), ...validator.end()];
@@ -90,7 +112,10 @@ async function check(rule: RuleMeta, item: ValidCase, folder: string): Promise<D
 }
 
 function title(item: ValidCase): string {
-  return item.name ?? (item.code.length > 60 ? `${item.code.slice(0, 60)}…` : item.code).replace(/\s+/g, " ");
+  return (
+    item.name ??
+    (item.code.length > 60 ? `${item.code.slice(0, 60)}…` : item.code).replace(/\s+/g, " ")
+  );
 }
 
 /** Registers one vitest test per case of `rule`. */
@@ -137,7 +162,9 @@ export function testRule(rule: RuleMeta, cases: RuleCases): void {
         expect(shown).toEqual(item.errors);
         if (item.output !== undefined) {
           const fixes = found.flatMap((d) => (d.fix ? [d.fix] : []));
-          expect(fixes.length === 0 ? null : applyFixes(item.code, fixes).text).toEqual(item.output);
+          expect(fixes.length === 0 ? null : applyFixes(item.code, fixes).text).toEqual(
+            item.output,
+          );
         } else if (rule.fixable) {
           expect(
             found.every((d) => !d.fix),

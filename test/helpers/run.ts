@@ -8,7 +8,11 @@ export interface RunResult {
 }
 
 /** Runs the CLI in-process with captured streams. */
-export async function run(argv: string[], cwd: string, env: Record<string, string | undefined> = {}): Promise<RunResult> {
+export async function run(
+  argv: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+): Promise<RunResult> {
   let stdout = "";
   let stderr = "";
   const code = await main({

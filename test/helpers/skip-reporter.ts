@@ -20,7 +20,8 @@ export default class SkipReporter implements Reporter {
       for (const test of module.children.allTests("skipped")) {
         const name = `${test.module.moduleId.slice(this.vitest!.config.root.length + 1)} > ${test.fullName}`;
         if (pattern && !pattern.test(test.fullName)) continue;
-        const note = test.result().state === "skipped" ? (test.result() as { note?: string }).note : undefined;
+        const note =
+          test.result().state === "skipped" ? (test.result() as { note?: string }).note : undefined;
         const reason = note ?? (/\[skipped: /.test(test.fullName) ? undefined : "no reason given");
         lines.push(`  ↓ ${name}${reason ? ` — ${reason}` : ""}`);
       }

@@ -5,9 +5,16 @@ import { describe, it } from "vitest";
  * after installing the tools with scripts/ensure-tools.sh) a missing tool is a failure, so CI can
  * never go green without having run them; locally they skip with the reason and how to get the tool.
  */
-export const IN_CI = Boolean(process.env.CI) && process.env.CI !== "false" && process.env.CI !== "0";
+export const IN_CI =
+  Boolean(process.env.CI) && process.env.CI !== "false" && process.env.CI !== "0";
 
-export function describeWithTool(tool: string, available: boolean, howToGet: string, name: string, body: () => void): void {
+export function describeWithTool(
+  tool: string,
+  available: boolean,
+  howToGet: string,
+  name: string,
+  body: () => void,
+): void {
   if (available) {
     describe(name, body);
   } else if (IN_CI) {

@@ -1,5 +1,14 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,15 +51,20 @@ interface StepRun {
 /** Replaces `${{ expr }}`; an expression the test does not know fails the test instead of passing through. */
 function substitute(text: string, values: Record<string, string>): string {
   return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expression: string) => {
-    if (!(expression in values)) throw new Error(`action.yml uses \${{ ${expression} }}, which this test does not provide`);
+    if (!(expression in values))
+      throw new Error(`action.yml uses \${{ ${expression} }}, which this test does not provide`);
     return values[expression]!;
   });
 }
 
 function runStep(step: Step, workspace: string, inputs: Record<string, string>): StepRun {
   expect(step.shell, `step "${step.name}" sets shell: bash`).toBe("bash");
-  const values: Record<string, string> = { "github.action_path": actionPath, "github.workspace": workspace };
-  for (const [name, input] of Object.entries(action.inputs)) values[`inputs.${name}`] = inputs[name] ?? input.default ?? "";
+  const values: Record<string, string> = {
+    "github.action_path": actionPath,
+    "github.workspace": workspace,
+  };
+  for (const [name, input] of Object.entries(action.inputs))
+    values[`inputs.${name}`] = inputs[name] ?? input.default ?? "";
   const temp = mkdtempSync(path.join(tmpdir(), "caplint-runner-"));
   const script = path.join(temp, "step.sh");
   writeFileSync(script, substitute(step.run!, values));
@@ -70,7 +84,12 @@ function runStep(step: Step, workspace: string, inputs: Record<string, string>):
   };
   for (const [key, value] of Object.entries(step.env ?? {})) env[key] = substitute(value, values);
   const cwd = path.resolve(workspace, substitute(step["working-directory"] ?? ".", values));
-  const result = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], { cwd, env, encoding: "utf8", timeout: 280_000 });
+  const result = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
+    cwd,
+    env,
+    encoding: "utf8",
+    timeout: 280_000,
+  });
   if (result.error) throw result.error;
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
@@ -89,7 +108,10 @@ afterAll(() => {
 /** The files of `rev` in `repo`, as the runner checks out an action: `git archive`, no .git. */
 function extract(repo: string, rev: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), "caplint-action-"));
-  const archive = execFileSync("git", ["archive", "--format=tar", rev], { cwd: repo, maxBuffer: 256 * 1024 * 1024 });
+  const archive = execFileSync("git", ["archive", "--format=tar", rev], {
+    cwd: repo,
+    maxBuffer: 256 * 1024 * 1024,
+  });
   execFileSync("tar", ["-x", "-C", dir], { input: archive });
   return dir;
 }
@@ -106,9 +128,16 @@ const STEP_TIMEOUT = 120_000;
 describe("action.yml", () => {
   it("is a composite action with the documented inputs and only bash steps", () => {
     expect(action.runs.using).toBe("composite");
-    expect(Object.keys(action.inputs).sort()).toEqual(["args", "format", "paths", "sarif-file", "working-directory"]);
+    expect(Object.keys(action.inputs).sort()).toEqual([
+      "args",
+      "format",
+      "paths",
+      "sarif-file",
+      "working-directory",
+    ]);
     expect(action.inputs.format!.default).toBe("github");
-    for (const input of Object.values(action.inputs)) expect(input.description.length).toBeGreaterThan(10);
+    for (const input of Object.values(action.inputs))
+      expect(input.description.length).toBeGreaterThan(10);
     expect(action.runs.steps.map((s) => s.name)).toEqual(["Prepare caplint", "Run caplint"]);
     for (const s of action.runs.steps) {
       expect(s.shell).toBe("bash");
@@ -123,8 +152,16 @@ describe("action.yml", () => {
       const { clone, rev } = releaseCommit("v0.0.0-action");
       temporaries.push(path.dirname(clone));
       actionPath = extract(clone, rev);
-      const prepare = runStep(step("Prepare caplint"), mkdtempSync(path.join(tmpdir(), "caplint-workspace-")), {});
-      expect(prepare, "the prebuilt CLI needs no install and no build").toEqual({ code: 0, stdout: "", stderr: "" });
+      const prepare = runStep(
+        step("Prepare caplint"),
+        mkdtempSync(path.join(tmpdir(), "caplint-workspace-")),
+        {},
+      );
+      expect(prepare, "the prebuilt CLI needs no install and no build").toEqual({
+        code: 0,
+        stdout: "",
+        stderr: "",
+      });
       expect(existsSync(path.join(actionPath, "node_modules"))).toBe(false);
       expect(existsSync(path.join(actionPath, "dist", "cli"))).toBe(false);
     }, 300_000);
@@ -144,7 +181,9 @@ describe("action.yml", () => {
         expect(result.stdout.trimEnd().split("\n")).toHaveLength(1);
         const sarif = JSON.parse(readFileSync(path.join(dir, "reports", "caplint.sarif"), "utf8"));
         expect(sarif.version).toBe("2.1.0");
-        expect(sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId)).toEqual(["unknown-permission"]);
+        expect(sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId)).toEqual([
+          "unknown-permission",
+        ]);
         expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({
           uri: "src-tauri/capabilities/typo.json",
           uriBaseId: "%SRCROOT%",
@@ -160,7 +199,9 @@ describe("action.yml", () => {
         rmSync(path.join(dir, "src-tauri", "capabilities", "typo.json"));
         const result = runStep(step("Run caplint"), dir, { "sarif-file": "caplint.sarif" });
         expect(result).toEqual({ code: 0, stdout: "", stderr: "" });
-        expect(JSON.parse(readFileSync(path.join(dir, "caplint.sarif"), "utf8")).runs[0].results).toEqual([]);
+        expect(
+          JSON.parse(readFileSync(path.join(dir, "caplint.sarif"), "utf8")).runs[0].results,
+        ).toEqual([]);
       },
       STEP_TIMEOUT,
     );
@@ -169,7 +210,10 @@ describe("action.yml", () => {
       "checks only the given paths, in the given format, with extra args",
       () => {
         const dir = workspace();
-        const onlyGood = runStep(step("Run caplint"), dir, { paths: "src-tauri/capabilities/default.json\n", format: "compact" });
+        const onlyGood = runStep(step("Run caplint"), dir, {
+          paths: "src-tauri/capabilities/default.json\n",
+          format: "compact",
+        });
         expect(onlyGood).toEqual({ code: 0, stdout: "", stderr: "" });
         writeFileSync(
           path.join(dir, "src-tauri", "capabilities", "extra.json"),
@@ -180,8 +224,14 @@ describe("action.yml", () => {
           format: "compact",
         });
         expect(warningOnly.code).toBe(0);
-        expect(warningOnly.stdout).toMatch(/^src-tauri\/capabilities\/extra\.json:1:\d+: warning unknown capability field "colour"/);
-        const strict = runStep(step("Run caplint"), dir, { paths: "src-tauri/capabilities/extra.json", format: "compact", args: "--max-warnings 0" });
+        expect(warningOnly.stdout).toMatch(
+          /^src-tauri\/capabilities\/extra\.json:1:\d+: warning unknown capability field "colour"/,
+        );
+        const strict = runStep(step("Run caplint"), dir, {
+          paths: "src-tauri/capabilities/extra.json",
+          format: "compact",
+          args: "--max-warnings 0",
+        });
         expect(strict.code).toBe(1);
       },
       STEP_TIMEOUT,
@@ -192,7 +242,10 @@ describe("action.yml", () => {
       () => {
         const dir = mkdtempSync(path.join(tmpdir(), "caplint-workspace-"));
         cpSync(APP, path.join(dir, "apps", "demo"), { recursive: true });
-        const result = runStep(step("Run caplint"), dir, { "working-directory": "apps/demo", format: "compact" });
+        const result = runStep(step("Run caplint"), dir, {
+          "working-directory": "apps/demo",
+          format: "compact",
+        });
         expect(result.code).toBe(1);
         expect(result.stdout).toMatch(/^src-tauri\/capabilities\/typo\.json:4:19: error /);
       },
@@ -203,7 +256,10 @@ describe("action.yml", () => {
       "treats input values as data, not shell code",
       () => {
         const dir = workspace();
-        const result = runStep(step("Run caplint"), dir, { paths: "$(touch injected-1) `touch injected-2`;touch injected-3", args: "--quiet" });
+        const result = runStep(step("Run caplint"), dir, {
+          paths: "$(touch injected-1) `touch injected-2`;touch injected-3",
+          args: "--quiet",
+        });
         expect(result.code).toBe(2);
         expect(result.stderr).toBe("caplint: $(touch: no such file or directory\n");
         expect(readdirSync(dir).filter((f) => f.startsWith("injected"))).toEqual([]);
@@ -219,7 +275,9 @@ describe("action.yml", () => {
         const result = runStep(step("Run caplint"), dir, { "sarif-file": "report.sarif" });
         expect(result.code).toBe(2);
         expect(result.stdout).toBe("");
-        expect(result.stderr).toMatch(/^caplint: --output report\.sarif: cannot write the report: /);
+        expect(result.stderr).toMatch(
+          /^caplint: --output report\.sarif: cannot write the report: /,
+        );
       },
       STEP_TIMEOUT,
     );
@@ -232,7 +290,11 @@ describe("action.yml", () => {
       // HEAD as it is committed: its prebuilt/, no dist/, no node_modules.
       actionPath = extract(ROOT, "HEAD");
       expect(existsSync(path.join(actionPath, "dist"))).toBe(false);
-      const prepare = runStep(step("Prepare caplint"), mkdtempSync(path.join(tmpdir(), "caplint-workspace-")), {});
+      const prepare = runStep(
+        step("Prepare caplint"),
+        mkdtempSync(path.join(tmpdir(), "caplint-workspace-")),
+        {},
+      );
       expect(prepare).toEqual({ code: 0, stdout: "", stderr: "" });
       expect(existsSync(path.join(actionPath, "node_modules"))).toBe(false);
       expect(existsSync(path.join(actionPath, "dist"))).toBe(false);
@@ -244,9 +306,15 @@ describe("action.yml", () => {
 
     it("a tree without any built CLI stops at the prepare step with an annotation, exit 2", () => {
       rmSync(path.join(actionPath, "prebuilt"), { recursive: true });
-      const prepare = runStep(step("Prepare caplint"), mkdtempSync(path.join(tmpdir(), "caplint-workspace-")), {});
+      const prepare = runStep(
+        step("Prepare caplint"),
+        mkdtempSync(path.join(tmpdir(), "caplint-workspace-")),
+        {},
+      );
       expect(prepare.code).toBe(2);
-      expect(prepare.stdout).toMatch(/^::error title=caplint::this ref of caplint carries no built CLI/);
+      expect(prepare.stdout).toMatch(
+        /^::error title=caplint::this ref of caplint carries no built CLI/,
+      );
     });
   });
 });

@@ -20,6 +20,9 @@ export function readmeBlock(language: string, containing: string): string {
   const found = [...readme.matchAll(new RegExp("^```" + language + "\\n([\\s\\S]*?)^```$", "gm"))]
     .map((m) => m[1]!)
     .filter((block) => block.includes(containing));
-  if (found.length !== 1) throw new Error(`README.md has ${found.length} \`\`\`${language} blocks with ${containing}, expected one`);
+  if (found.length !== 1)
+    throw new Error(
+      `README.md has ${found.length} \`\`\`${language} blocks with ${containing}, expected one`,
+    );
   return found[0]!;
 }

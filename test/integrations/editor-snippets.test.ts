@@ -2,7 +2,12 @@ import { spawn, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parse as parseToml } from "smol-toml";
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type PublishDiagnosticsParams } from "vscode-languageserver-protocol/node";
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type PublishDiagnosticsParams,
+} from "vscode-languageserver-protocol/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorProject, readmeBlock, type EditorProject } from "./editor-project.js";
 
@@ -19,16 +24,28 @@ beforeAll(() => {
 afterAll(() => project.remove());
 
 /** Starts `command args` in the project as an editor would, opens the capability file with a typo, and returns what the server published for it. */
-async function diagnosticsOfTypo(command: string, args: string[]): Promise<{ serverName: string; published: PublishDiagnosticsParams }> {
-  const child = spawn(command, args, { cwd: project.root, env: { ...process.env, CAPLINT_CARGO_REGISTRY: "off", npm_config_yes: "false" } });
+async function diagnosticsOfTypo(
+  command: string,
+  args: string[],
+): Promise<{ serverName: string; published: PublishDiagnosticsParams }> {
+  const child = spawn(command, args, {
+    cwd: project.root,
+    env: { ...process.env, CAPLINT_CARGO_REGISTRY: "off", npm_config_yes: "false" },
+  });
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout),
+    new StreamMessageWriter(child.stdin),
+  );
   const uri = pathToFileURL(project.capability).href;
   const published = new Promise<PublishDiagnosticsParams>((resolve) =>
-    connection.onNotification("textDocument/publishDiagnostics", (params: PublishDiagnosticsParams) => {
-      if (params.uri === uri && params.diagnostics.length > 0) resolve(params);
-    }),
+    connection.onNotification(
+      "textDocument/publishDiagnostics",
+      (params: PublishDiagnosticsParams) => {
+        if (params.uri === uri && params.diagnostics.length > 0) resolve(params);
+      },
+    ),
   );
   connection.listen();
   try {
@@ -39,8 +56,13 @@ async function diagnosticsOfTypo(command: string, args: string[]): Promise<{ ser
       capabilities: {},
     })) as { serverInfo: { name: string } };
     await connection.sendNotification("initialized", {});
-    const text = readFileSync(project.capability, "utf8").replace('"shell:allow-open"', '"shell:allow-opne"');
-    await connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "json", version: 1, text } });
+    const text = readFileSync(project.capability, "utf8").replace(
+      '"shell:allow-open"',
+      '"shell:allow-opne"',
+    );
+    await connection.sendNotification("textDocument/didOpen", {
+      textDocument: { uri, languageId: "json", version: 1, text },
+    });
     const diagnostics = await published;
     await connection.sendRequest("shutdown");
     await connection.sendNotification("exit");
@@ -61,7 +83,9 @@ describe("README: Helix's languages.toml", { timeout: 120_000 }, () => {
 
   it("adds caplint to Helix's JSON and TOML languages, keeping their default servers", () => {
     // Helix's own languages.toml: json → vscode-json-language-server, toml → taplo.
-    expect(config.language.map((language) => [language.name, language["language-servers"]])).toEqual([
+    expect(
+      config.language.map((language) => [language.name, language["language-servers"]]),
+    ).toEqual([
       ["json", ["vscode-json-language-server", "caplint"]],
       ["toml", ["taplo", "caplint"]],
     ]);
@@ -71,21 +95,37 @@ describe("README: Helix's languages.toml", { timeout: 120_000 }, () => {
     const { command, args } = config["language-server"].caplint!;
     const { serverName, published } = await diagnosticsOfTypo(command, args);
     expect(serverName).toBe("caplint");
-    expect(published.diagnostics.map((d) => [d.code, d.range.start.line])).toEqual([["unknown-permission", 9]]);
+    expect(published.diagnostics.map((d) => [d.code, d.range.start.line])).toEqual([
+      ["unknown-permission", 9],
+    ]);
   });
 });
 
 describe("README: Zed's task", () => {
   it("runs caplint check in the project", () => {
-    const [task] = JSON.parse(readmeBlock("json", '"label": "caplint"')) as Array<{ label: string; command: string; args: string[] }>;
-    writeFileSync(project.capability, readFileSync(project.capability, "utf8").replace('"shell:allow-open"', '"shell:allow-opne"'));
+    const [task] = JSON.parse(readmeBlock("json", '"label": "caplint"')) as Array<{
+      label: string;
+      command: string;
+      args: string[];
+    }>;
+    writeFileSync(
+      project.capability,
+      readFileSync(project.capability, "utf8").replace('"shell:allow-open"', '"shell:allow-opne"'),
+    );
     const result = spawnSync(task!.command, task!.args, {
       cwd: project.root,
       encoding: "utf8",
-      env: { ...process.env, CAPLINT_CARGO_REGISTRY: "off", NO_COLOR: "1", npm_config_yes: "false" },
+      env: {
+        ...process.env,
+        CAPLINT_CARGO_REGISTRY: "off",
+        NO_COLOR: "1",
+        npm_config_yes: "false",
+      },
       timeout: 60_000,
     });
     expect(result.status, result.stderr).toBe(1);
-    expect(result.stdout).toMatch(/src-tauri\/capabilities\/default\.json\n {2}10:5 {2}error {2}unknown permission "shell:allow-opne"/);
+    expect(result.stdout).toMatch(
+      /src-tauri\/capabilities\/default\.json\n {2}10:5 {2}error {2}unknown permission "shell:allow-opne"/,
+    );
   });
 });

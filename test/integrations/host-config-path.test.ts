@@ -9,17 +9,25 @@ import { FIXTURES, run } from "../helpers/run.js";
  * The config is no capability file: it stands for "check this app's capabilities".
  */
 const APP = path.join(FIXTURES, "integrations", "app");
-const TYPO = 'src-tauri/capabilities/typo.json:4:19: error unknown permission "core:window:allow-set-titel"';
+const TYPO =
+  'src-tauri/capabilities/typo.json:4:19: error unknown permission "core:window:allow-set-titel"';
 
 interface JsonReport {
   diagnostics: Array<{ file: string; ruleId: string }>;
   summary: { files: number };
 }
 
-async function check(cwd: string, ...paths: string[]): Promise<{ code: number; report: JsonReport; compact: string }> {
+async function check(
+  cwd: string,
+  ...paths: string[]
+): Promise<{ code: number; report: JsonReport; compact: string }> {
   const json = await run(["check", "--format", "json", ...paths], cwd);
   const compact = await run(["check", "--format", "compact", ...paths], cwd);
-  return { code: json.code, report: JSON.parse(json.stdout) as JsonReport, compact: compact.stdout };
+  return {
+    code: json.code,
+    report: JSON.parse(json.stdout) as JsonReport,
+    compact: compact.stdout,
+  };
 }
 
 describe("a host config passed as a path", { timeout: 120_000 }, () => {
@@ -33,11 +41,18 @@ describe("a host config passed as a path", { timeout: 120_000 }, () => {
 
   it("does the same for a platform config such as tauri.linux.conf.json", async () => {
     const { report } = await check(APP, "src-tauri/tauri.linux.conf.json");
-    expect(report.diagnostics.map((d) => `${d.file} ${d.ruleId}`)).toEqual(["src-tauri/capabilities/typo.json unknown-permission"]);
+    expect(report.diagnostics.map((d) => `${d.file} ${d.ruleId}`)).toEqual([
+      "src-tauri/capabilities/typo.json unknown-permission",
+    ]);
   });
 
   it("reports each capability once when the config comes with capability files of its app", async () => {
-    const { report } = await check(APP, "src-tauri/capabilities/typo.json", "src-tauri/tauri.conf.json", "src-tauri/capabilities/default.json");
+    const { report } = await check(
+      APP,
+      "src-tauri/capabilities/typo.json",
+      "src-tauri/tauri.conf.json",
+      "src-tauri/capabilities/default.json",
+    );
     expect(report.diagnostics).toHaveLength(1);
     expect(report.summary.files).toBe(2);
   });
@@ -58,7 +73,14 @@ describe("a host config passed as a path", { timeout: 120_000 }, () => {
       path.join(root, "two", "src-tauri", "capabilities", "typo.json"),
       '{ "identifier": "other", "windows": ["main"], "permissions": ["fs:allow-raed-file"] }\n',
     );
-    const { report } = await check(root, "one/src-tauri/tauri.conf.json", "two/src-tauri/tauri.conf.json");
-    expect(report.diagnostics.map((d) => d.file).sort()).toEqual(["one/src-tauri/capabilities/typo.json", "two/src-tauri/capabilities/typo.json"]);
+    const { report } = await check(
+      root,
+      "one/src-tauri/tauri.conf.json",
+      "two/src-tauri/tauri.conf.json",
+    );
+    expect(report.diagnostics.map((d) => d.file).sort()).toEqual([
+      "one/src-tauri/capabilities/typo.json",
+      "two/src-tauri/capabilities/typo.json",
+    ]);
   });
 });

@@ -16,12 +16,15 @@ const SPAWN_TIMEOUT = 240_000;
 const APP = path.join(FIXTURES, "integrations", "app");
 
 async function runModule(source: string): Promise<unknown> {
-  const { stdout } = await exec(process.execPath, ["--input-type=module", "--eval", source], { cwd: ROOT });
+  const { stdout } = await exec(process.execPath, ["--input-type=module", "--eval", source], {
+    cwd: ROOT,
+  });
   return JSON.parse(stdout);
 }
 
 beforeAll(() => {
-  if (!existsSync(path.join(ROOT, "dist", "index.js"))) throw new Error("dist/index.js is missing: run `npm run build` first (npm test does)");
+  if (!existsSync(path.join(ROOT, "dist", "index.js")))
+    throw new Error("dist/index.js is missing: run `npm run build` first (npm test does)");
 });
 
 describe('import from "caplint"', () => {
@@ -48,7 +51,15 @@ describe('import from "caplint"', () => {
     `);
       const { RULES } = await import("../../src/registry.js");
       expect(result).toMatchObject({
-        version: JSON.parse((await exec(process.execPath, ["-p", "JSON.stringify(require('./package.json').version)"], { cwd: ROOT })).stdout),
+        version: JSON.parse(
+          (
+            await exec(
+              process.execPath,
+              ["-p", "JSON.stringify(require('./package.json').version)"],
+              { cwd: ROOT },
+            )
+          ).stdout,
+        ),
         rules: RULES.map((r) => r.id),
         files: 2,
         findings: ["unknown-permission src-tauri/capabilities/typo.json:4"],
@@ -56,9 +67,13 @@ describe('import from "caplint"', () => {
         sarifResults: 1,
       });
       const { compact, github } = result as { compact: string; github: string };
-      expect(compact).toMatch(/^src-tauri\/capabilities\/typo\.json:4:19: error unknown permission "core:window:allow-set-titel"/);
+      expect(compact).toMatch(
+        /^src-tauri\/capabilities\/typo\.json:4:19: error unknown permission "core:window:allow-set-titel"/,
+      );
       // From the repository root (this checkout), as GitHub reads it.
-      expect(github).toMatch(/^::error file=fixtures\/integrations\/app\/src-tauri\/capabilities\/typo\.json,line=4,/);
+      expect(github).toMatch(
+        /^::error file=fixtures\/integrations\/app\/src-tauri\/capabilities\/typo\.json,line=4,/,
+      );
     },
     SPAWN_TIMEOUT,
   );
@@ -71,7 +86,9 @@ describe('import from "caplint"', () => {
       mkdirSync(path.join(dir, ".git"));
       const config = {
         rules: { "dangerous-permission": "off", "redundant-permission": "off" },
-        overrides: [{ files: ["src-tauri/capabilities/**"], rules: { "unknown-permission": "warning" } }],
+        overrides: [
+          { files: ["src-tauri/capabilities/**"], rules: { "unknown-permission": "warning" } },
+        ],
       };
       writeFileSync(path.join(dir, "caplint.config.json"), JSON.stringify(config));
       const result = (await runModule(`
@@ -88,11 +105,22 @@ describe('import from "caplint"', () => {
       try { await lint(project, { config: { rules: { "dangerus-permission": "off" } } }); } catch (error) { bad = error.name + ": " + error.message; }
       const json = JSON.parse(await format(bySettings, "json", { cwd, config: settings.configLabel ?? null }));
       console.log(JSON.stringify({ plain: summary(plain), byPath: summary(byPath), byObject: summary(byObject), bySettings: summary(bySettings), bad, config: json.summary.config }));
-    `)) as { plain: string[]; byPath: string[]; byObject: string[]; bySettings: string[]; bad: string; config: string };
-      const cli = await exec(process.execPath, [path.join(ROOT, "bin", "caplint.js"), "check", "--format", "json"], { cwd: dir }).catch(
-        (error: { stdout: string }) => error,
-      );
-      const fromCli = (JSON.parse(cli.stdout) as { diagnostics: Array<{ ruleId: string; severity: string }> }).diagnostics
+    `)) as {
+        plain: string[];
+        byPath: string[];
+        byObject: string[];
+        bySettings: string[];
+        bad: string;
+        config: string;
+      };
+      const cli = await exec(
+        process.execPath,
+        [path.join(ROOT, "bin", "caplint.js"), "check", "--format", "json"],
+        { cwd: dir },
+      ).catch((error: { stdout: string }) => error);
+      const fromCli = (
+        JSON.parse(cli.stdout) as { diagnostics: Array<{ ruleId: string; severity: string }> }
+      ).diagnostics
         .map((d) => `${d.ruleId}:${d.severity}`)
         .sort();
       expect(result.plain).toContain("dangerous-permission:error");
@@ -102,7 +130,9 @@ describe('import from "caplint"', () => {
       expect(result.byPath).toEqual(fromCli);
       expect(result.byObject).toEqual(fromCli);
       expect(result.bySettings).toEqual(fromCli);
-      expect(result.bad).toBe('UsageError: config rules: unknown rule "dangerus-permission"; did you mean "dangerous-permission"?');
+      expect(result.bad).toBe(
+        'UsageError: config rules: unknown rule "dangerus-permission"; did you mean "dangerous-permission"?',
+      );
       expect(result.config).toBe("caplint.config.json");
     },
     SPAWN_TIMEOUT,
@@ -116,7 +146,9 @@ describe('import from "caplint"', () => {
       try { await format([], "xml", { cwd: "/" }); console.log(JSON.stringify("no error")); }
       catch (error) { console.log(JSON.stringify(error.message)); }
     `);
-      expect(result).toBe('unknown format "xml": expected one of stylish, compact, json, sarif, github');
+      expect(result).toBe(
+        'unknown format "xml": expected one of stylish, compact, json, sarif, github',
+      );
     },
     SPAWN_TIMEOUT,
   );
@@ -138,7 +170,13 @@ describe('import from "caplint"', () => {
         remote: remote.allowed.length,
         one: one.allowed.map((a) => a.command),
       }));
-    `)) as { capabilities: string[]; allowed: string[]; other: number; remote: number; one: string[] };
+    `)) as {
+        capabilities: string[];
+        allowed: string[];
+        other: number;
+        remote: number;
+        one: string[];
+      };
       expect(result.capabilities).toEqual(["default", "settings"]);
       // Commands are named as the host's IPC names them: `plugin:<plugin>|<command>`.
       expect(result.allowed).toContain("plugin:fs|read_text_file");
@@ -163,7 +201,11 @@ describe('import from "caplint"', () => {
       try { await import("caplint/dist/lint.js"); internal = "importable"; } catch (error) { internal = error.code; }
       console.log(JSON.stringify({ schemaTitle: schema.title, name: pkg.name, internal }));
     `);
-      expect(result).toEqual({ schemaTitle: "CapabilityFile", name: "caplint", internal: "ERR_PACKAGE_PATH_NOT_EXPORTED" });
+      expect(result).toEqual({
+        schemaTitle: "CapabilityFile",
+        name: "caplint",
+        internal: "ERR_PACKAGE_PATH_NOT_EXPORTED",
+      });
     },
     SPAWN_TIMEOUT,
   );
@@ -173,7 +215,9 @@ describe('import from "caplint"', () => {
     async () => {
       const tsc = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
       const project = path.join(FIXTURES, "integrations", "library-consumer", "tsconfig.json");
-      const { stdout } = await exec(process.execPath, [tsc, "-p", project], { cwd: ROOT }).catch((error: { stdout: string }) => error);
+      const { stdout } = await exec(process.execPath, [tsc, "-p", project], { cwd: ROOT }).catch(
+        (error: { stdout: string }) => error,
+      );
       expect(stdout).toBe("");
     },
     SPAWN_TIMEOUT,
@@ -182,7 +226,9 @@ describe('import from "caplint"', () => {
   it(
     "publishes bin, dist, schema and data, and no sources or tests",
     async () => {
-      const { stdout } = await exec("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT });
+      const { stdout } = await exec("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+        cwd: ROOT,
+      });
       const [pack] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
       const files = pack!.files.map((f) => f.path);
       for (const required of [

@@ -36,10 +36,31 @@ const HOOK_TIMEOUT = 240_000;
 const hook = (id: string) => hooks.find((h) => h.id === id)!;
 
 /** A `repo: local` config running caplint as the published caplint-system hook does (its files, exclude, serial). */
-function localHook(name: string, entry = `'${process.execPath}' '${BIN}' check`, overrides: Partial<HookDefinition> = {}) {
+function localHook(
+  name: string,
+  entry = `'${process.execPath}' '${BIN}' check`,
+  overrides: Partial<HookDefinition> = {},
+) {
   const { files, exclude, pass_filenames, require_serial } = hook("caplint-system");
   return {
-    repos: [{ repo: "local", hooks: [{ id: "caplint", name, entry, language: "system", files, exclude, pass_filenames, require_serial, ...overrides }] }],
+    repos: [
+      {
+        repo: "local",
+        hooks: [
+          {
+            id: "caplint",
+            name,
+            entry,
+            language: "system",
+            files,
+            exclude,
+            pass_filenames,
+            require_serial,
+            ...overrides,
+          },
+        ],
+      },
+    ],
   };
 }
 const preCommit = spawnSync("pre-commit", ["--version"], { encoding: "utf8" });
@@ -71,13 +92,21 @@ function repository(config: unknown, extraEnv: Record<string, string> = {}) {
   temporaryDirs.push(dir);
   const work = path.join(dir, "repo");
   mkdirSync(work);
-  const env = cleanEnv({ PRE_COMMIT_HOME: path.join(dir, "pre-commit-home"), HOME: dir, ...extraEnv });
+  const env = cleanEnv({
+    PRE_COMMIT_HOME: path.join(dir, "pre-commit-home"),
+    HOME: dir,
+    ...extraEnv,
+  });
   const git = (...args: string[]) => sh("git", args, work, env);
   git("init", "-q", "-b", "main");
   git("config", "user.email", "test@example.com");
   git("config", "user.name", "caplint test");
   git("config", "commit.gpgsign", "false");
-  cpSync(path.join(APP, "src-tauri", "tauri.conf.json"), path.join(work, "src-tauri", "tauri.conf.json"), { recursive: true });
+  cpSync(
+    path.join(APP, "src-tauri", "tauri.conf.json"),
+    path.join(work, "src-tauri", "tauri.conf.json"),
+    { recursive: true },
+  );
   mkdirSync(path.join(work, "src-tauri", "capabilities"), { recursive: true });
   // JSON is YAML, and saves quoting paths and regular expressions by hand.
   writeFileSync(path.join(work, ".pre-commit-config.yaml"), JSON.stringify(config, null, 2) + "\n");
@@ -126,7 +155,10 @@ const buildScript = (command: string) =>
 function expectBuildFilesChecked(repo: ReturnType<typeof repository>, hookName: string) {
   const name = hookName.replace(/[()]/g, "\\$&");
   repo.write("src-tauri/build.rs", buildScript("greet"));
-  repo.write("src-tauri/capabilities/greet.json", JSON.stringify({ identifier: "greet", windows: ["main"], permissions: ["allow-greet"] }) + "\n");
+  repo.write(
+    "src-tauri/capabilities/greet.json",
+    JSON.stringify({ identifier: "greet", windows: ["main"], permissions: ["allow-greet"] }) + "\n",
+  );
   const granted = repo.commit("greet", "src-tauri/build.rs", "src-tauri/capabilities/greet.json");
   expect(granted.code, granted.output).toBe(0);
 
@@ -140,7 +172,10 @@ function expectBuildFilesChecked(repo: ReturnType<typeof repository>, hookName: 
   repo.write("src-tauri/capabilities/typo.json", BAD);
   expect(repo.git("add", "src-tauri/capabilities/typo.json").code).toBe(0);
   expect(repo.git("commit", "-q", "--no-verify", "-m", "bypass").code).toBe(0);
-  repo.write("src-tauri/Cargo.toml", '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n');
+  repo.write(
+    "src-tauri/Cargo.toml",
+    '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
+  );
   const cargo = repo.commit("Cargo.toml", "src-tauri/Cargo.toml");
   expect(cargo.code, cargo.output).not.toBe(0);
   expect(cargo.output).toMatch(new RegExp(`${name}\\.+Failed`));
@@ -152,7 +187,11 @@ describe(".pre-commit-hooks.yaml", () => {
     expect(hooks.map((h) => h.id)).toEqual(["caplint", "caplint-system"]);
     for (const h of hooks) {
       // The app, not a file list: pre-commit splits long lists into several runs, whatever require_serial says.
-      expect(h).toMatchObject({ entry: "caplint check", pass_filenames: false, require_serial: true });
+      expect(h).toMatchObject({
+        entry: "caplint check",
+        pass_filenames: false,
+        require_serial: true,
+      });
       expect(h.name).toMatch(/^caplint/);
     }
     expect(hook("caplint").language).toBe("node");
@@ -214,8 +253,13 @@ describeWithTool(
   () => {
     beforeAll(() => {
       if (!readFileSync(BIN, "utf8").includes('"dist", "cli-bundle"'))
-        throw new Error("bin/caplint.js no longer loads dist/cli-bundle/main.cjs: update this test");
-      expect(spawnSync(process.execPath, [BIN, "--version"]).status, "the build in dist/ (run npm run build)").toBe(0);
+        throw new Error(
+          "bin/caplint.js no longer loads dist/cli-bundle/main.cjs: update this test",
+        );
+      expect(
+        spawnSync(process.execPath, [BIN, "--version"]).status,
+        "the build in dist/ (run npm run build)",
+      ).toBe(0);
     });
 
     it(
@@ -228,7 +272,13 @@ describeWithTool(
         repo.write("src-tauri/capabilities/typo.json", BAD);
         expect(repo.git("add", "src-tauri/capabilities/typo.json").code).toBe(0);
         expect(repo.git("commit", "-q", "--no-verify", "-m", "bypass").code).toBe(0);
-        repo.write("src-tauri/tauri.conf.json", readFileSync(path.join(APP, "src-tauri", "tauri.conf.json"), "utf8").replace('"Demo"', '"Demo 2"'));
+        repo.write(
+          "src-tauri/tauri.conf.json",
+          readFileSync(path.join(APP, "src-tauri", "tauri.conf.json"), "utf8").replace(
+            '"Demo"',
+            '"Demo 2"',
+          ),
+        );
         const configChange = repo.commit("rename window", "src-tauri/tauri.conf.json");
         expect(configChange.code, configChange.output).not.toBe(0);
         expect(configChange.output).toContain(`src-tauri/capabilities/typo.json`);
@@ -237,8 +287,14 @@ describeWithTool(
 
         // Generated schemas under capabilities/ are no capability files: the hook does not run on them.
         repo.git("reset", "-q", "--hard");
-        repo.write("src-tauri/capabilities/schemas/desktop-schema.json", '{ "$schema": "http://json-schema.org/draft-07/schema#" }\n');
-        const schemas = repo.commit("schemas", "src-tauri/capabilities/schemas/desktop-schema.json");
+        repo.write(
+          "src-tauri/capabilities/schemas/desktop-schema.json",
+          '{ "$schema": "http://json-schema.org/draft-07/schema#" }\n',
+        );
+        const schemas = repo.commit(
+          "schemas",
+          "src-tauri/capabilities/schemas/desktop-schema.json",
+        );
         expect(schemas.code, schemas.output).toBe(0);
         expect(schemas.output).toMatch(/caplint \(local\)\.+\(no files to check\)Skipped/);
       },
@@ -298,22 +354,46 @@ describeWithTool(
     it(
       "a build break is blocked (an official plugin with no dependency; a desktop-only plugin in an app that builds for Android), and the fixed app passes",
       () => {
-        const repo = repository(localHook("caplint (build)", undefined, { pass_filenames: false, require_serial: true }));
+        const repo = repository(
+          localHook("caplint (build)", undefined, { pass_filenames: false, require_serial: true }),
+        );
         const cargo = (extra: string) =>
           `[package]\nname = "demo"\nversion = "0.1.0"\n\n[dependencies]\ntauri = "2"\n${extra}\n[target.'cfg(not(any(target_os = "android", target_os = "ios")))'.dependencies]\ntauri-plugin-updater = "2"\n`;
         const capability = (permissions: string[], platforms?: string[]) =>
-          JSON.stringify({ identifier: "main", windows: ["main"], ...(platforms ? { platforms } : {}), permissions }, null, 2) + "\n";
+          JSON.stringify(
+            {
+              identifier: "main",
+              windows: ["main"],
+              ...(platforms ? { platforms } : {}),
+              permissions,
+            },
+            null,
+            2,
+          ) + "\n";
         repo.write("src-tauri/Cargo.toml", cargo(""));
         repo.write("src-tauri/gen/android/settings.gradle.kts", 'rootProject.name = "demo"\n');
-        repo.commit("app", ".pre-commit-config.yaml", "src-tauri/Cargo.toml", "src-tauri/gen/android/settings.gradle.kts");
+        repo.commit(
+          "app",
+          ".pre-commit-config.yaml",
+          "src-tauri/Cargo.toml",
+          "src-tauri/gen/android/settings.gradle.kts",
+        );
 
-        repo.write("src-tauri/capabilities/default.json", capability(["core:default", "opener:allow-open-path"]));
+        repo.write(
+          "src-tauri/capabilities/default.json",
+          capability(["core:default", "opener:allow-open-path"]),
+        );
         const noDependency = repo.commit("open paths", "src-tauri/capabilities/default.json");
         expect(noDependency.code, noDependency.output).not.toBe(0);
         expect(noDependency.output).toMatch(/caplint \(build\)\.+Failed/);
-        expect(noDependency.output).toContain('plugin "opener" is not in the build: src-tauri/Cargo.toml has no tauri-plugin-opener dependency');
+        expect(noDependency.output).toContain(
+          'plugin "opener" is not in the build: src-tauri/Cargo.toml has no tauri-plugin-opener dependency',
+        );
 
-        repo.write("src-tauri/capabilities/default.json", capability(["core:default", "updater:default"]));
+        repo.write(
+          "src-tauri/capabilities/default.json",
+          capability(["core:default", "updater:default"]),
+        );
         const desktopOnly = repo.commit("updates", "src-tauri/capabilities/default.json");
         expect(desktopOnly.code, desktopOnly.output).not.toBe(0);
         expect(desktopOnly.output).toContain('plugin "updater" is not in the android build');
@@ -323,9 +403,16 @@ describeWithTool(
         repo.write("src-tauri/Cargo.toml", cargo('tauri-plugin-opener = "2"\n'));
         repo.write(
           "src-tauri/capabilities/default.json",
-          capability(["core:default", "opener:allow-open-path", "updater:default"], ["linux", "macOS", "windows"]),
+          capability(
+            ["core:default", "opener:allow-open-path", "updater:default"],
+            ["linux", "macOS", "windows"],
+          ),
         );
-        const fixed = repo.commit("fixed", "src-tauri/Cargo.toml", "src-tauri/capabilities/default.json");
+        const fixed = repo.commit(
+          "fixed",
+          "src-tauri/Cargo.toml",
+          "src-tauri/capabilities/default.json",
+        );
         expect(fixed.code, fixed.output).toBe(0);
         expect(fixed.output).toMatch(/caplint \(build\)\.+Passed/);
         expect(repo.commits()).toBe(2);
@@ -341,7 +428,11 @@ describeWithTool(
         temporaryDirs.push(tools);
         const runs = path.join(tools, "runs");
         const wrapper = path.join(tools, "caplint");
-        writeFileSync(wrapper, `#!/bin/sh\necho run >> '${runs}'\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
+        writeFileSync(
+          wrapper,
+          `#!/bin/sh\necho run >> '${runs}'\nexec '${process.execPath}' '${BIN}' "$@"\n`,
+          { mode: 0o755 },
+        );
         const repo = repository(localHook("caplint (2500)", `'${wrapper}' check`));
         repo.commit("config", ".pre-commit-config.yaml");
         // Long paths on purpose: as arguments they would be some 190 KB, over pre-commit's 128 KiB per run.
@@ -349,21 +440,36 @@ describeWithTool(
         for (let i = 0; i < 2500; i++) {
           const n = String(i).padStart(4, "0");
           const file = `src-tauri/capabilities/feature-area-number-${n}/capability-file-number-${n}.json`;
-          const permissions = i === 1234 ? ["core:window:allow-set-titel"] : ["core:window:allow-close"];
-          repo.write(file, JSON.stringify({ identifier: `cap-${n}`, windows: ["main"], permissions }) + "\n");
+          const permissions =
+            i === 1234 ? ["core:window:allow-set-titel"] : ["core:window:allow-close"];
+          repo.write(
+            file,
+            JSON.stringify({ identifier: `cap-${n}`, windows: ["main"], permissions }) + "\n",
+          );
           files.push(file);
         }
         expect(repo.git("add", "src-tauri").code).toBe(0);
         const refused = repo.git("commit", "-q", "-m", "2500 capabilities");
         expect(refused.code, refused.output.slice(-2000)).not.toBe(0);
         expect(refused.output).toMatch(/caplint \(2500\)\.+Failed/);
-        expect(refused.output).toContain("src-tauri/capabilities/feature-area-number-1234/capability-file-number-1234.json");
-        expect(refused.output).toMatch(/\d+:\d+ +error +unknown permission "core:window:allow-set-titel"/);
+        expect(refused.output).toContain(
+          "src-tauri/capabilities/feature-area-number-1234/capability-file-number-1234.json",
+        );
+        expect(refused.output).toMatch(
+          /\d+:\d+ +error +unknown permission "core:window:allow-set-titel"/,
+        );
         expect(refused.output).toContain("2500 checked");
         expect(readFileSync(runs, "utf8")).toBe("run\n");
         expect(repo.commits()).toBe(1);
 
-        repo.write(files[1234]!, JSON.stringify({ identifier: "cap-1234", windows: ["main"], permissions: ["core:window:allow-set-title"] }) + "\n");
+        repo.write(
+          files[1234]!,
+          JSON.stringify({
+            identifier: "cap-1234",
+            windows: ["main"],
+            permissions: ["core:window:allow-set-title"],
+          }) + "\n",
+        );
         writeFileSync(runs, "");
         const accepted = repo.commit("2500 capabilities", files[1234]!);
         expect(accepted.code, accepted.output.slice(-2000)).toBe(0);
@@ -378,7 +484,11 @@ describeWithTool(
       () => {
         const shims = mkdtempSync(path.join(tmpdir(), "caplint-path-"));
         temporaryDirs.push(shims);
-        writeFileSync(path.join(shims, "caplint"), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
+        writeFileSync(
+          path.join(shims, "caplint"),
+          `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`,
+          { mode: 0o755 },
+        );
         const head = sh("git", ["rev-parse", "HEAD"], ROOT, cleanEnv({})).output.trim();
         const repo = repository(
           { repos: [{ repo: ROOT, rev: head, hooks: [{ id: "caplint-system" }] }] },
@@ -394,16 +504,26 @@ describeWithTool(
       // What users get from `pre-commit autoupdate` when the repository has no tags: main's newest commit, as it is.
       const clone = path.join(mkdtempSync(path.join(tmpdir(), "caplint-clone-")), "caplint");
       temporaryDirs.push(path.dirname(clone));
-      const cloned = sh("git", ["clone", "-q", "--no-hardlinks", ROOT, clone], tmpdir(), cleanEnv({}));
+      const cloned = sh(
+        "git",
+        ["clone", "-q", "--no-hardlinks", ROOT, clone],
+        tmpdir(),
+        cleanEnv({}),
+      );
       expect(cloned.code, cloned.output).toBe(0);
       const rev = sh("git", ["rev-parse", "HEAD"], clone, cleanEnv({})).output.trim();
       const npmCache = mkdtempSync(path.join(tmpdir(), "caplint-npm-cache-"));
       temporaryDirs.push(npmCache);
-      const repo = repository({ repos: [{ repo: clone, rev, hooks: [{ id: "caplint" }] }] }, { npm_config_cache: npmCache });
+      const repo = repository(
+        { repos: [{ repo: clone, rev, hooks: [{ id: "caplint" }] }] },
+        { npm_config_cache: npmCache },
+      );
       const installed = sh("pre-commit", ["install-hooks"], repo.work, repo.env);
       expect(installed.code, installed.output).toBe(0);
       // Nothing is built and npm has no install script to warn about.
-      expect(installed.output).not.toMatch(/tsc: not found|git dep preparation failed|install-scripts|npm warn/i);
+      expect(installed.output).not.toMatch(
+        /tsc: not found|git dep preparation failed|install-scripts|npm warn/i,
+      );
       expectHookStopsBadCommits(repo, "caplint");
       expectBuildFilesChecked(repo, "caplint");
     }, 600_000);
@@ -415,7 +535,10 @@ describeWithTool(
 
       const npmCache = mkdtempSync(path.join(tmpdir(), "caplint-npm-cache-"));
       temporaryDirs.push(npmCache);
-      const repo = repository({ repos: [{ repo: clone, rev, hooks: [{ id: "caplint" }] }] }, { npm_config_cache: npmCache });
+      const repo = repository(
+        { repos: [{ repo: clone, rev, hooks: [{ id: "caplint" }] }] },
+        { npm_config_cache: npmCache },
+      );
       const installed = sh("pre-commit", ["install-hooks"], repo.work, repo.env);
       expect(installed.code, installed.output).toBe(0);
       expect(installed.output).not.toMatch(/tsc: not found|git dep preparation failed/);

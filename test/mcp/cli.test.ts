@@ -20,14 +20,25 @@ describe("caplint mcp, offline", () => {
     expect(result.stdout).toContain(
       '  18:15  warning  server name "Demo MCP v2" carries a version or date ("v2"); a server name stays the same across releases  mcp-server-name',
     );
-    expect(result.stdout).toContain('      help: name it "demo_mcp" and put the version in serverInfo.version');
-    expect(result.stdout).toMatch(/✖ 25 problems \(3 errors, 22 warnings\) in 1 file \(1 checked\)\n$/);
+    expect(result.stdout).toContain(
+      '      help: name it "demo_mcp" and put the version in serverInfo.version',
+    );
+    expect(result.stdout).toMatch(
+      /✖ 25 problems \(3 errors, 22 warnings\) in 1 file \(1 checked\)\n$/,
+    );
   });
 
   it("json output follows the diagnostics contract", async () => {
     const result = await run(["mcp", "--format", "json", "raw.json"], DUMPS);
     const report = JSON.parse(result.stdout);
-    expect(report.summary).toEqual({ files: 1, errors: 6, warnings: 0, suggestions: 0, fixable: 0, config: null });
+    expect(report.summary).toEqual({
+      files: 1,
+      errors: 6,
+      warnings: 0,
+      suggestions: 0,
+      fixable: 0,
+      config: null,
+    });
     expect(report.diagnostics[0]).toMatchObject({
       file: "raw.json",
       ruleId: "mcp-annotations",
@@ -46,7 +57,9 @@ describe("caplint mcp, offline", () => {
     expect(sarif.runs[0].results[0]).toMatchObject({ ruleId: "mcp-annotations", level: "error" });
     const github = await run(["mcp", "--format", "github", "raw.json"], DUMPS);
     // From the repository root (this checkout), as GitHub reads it.
-    expect(github.stdout).toMatch(/^::error file=fixtures\/mcp\/dumps\/raw\.json,line=32,endLine=32,col=29/m);
+    expect(github.stdout).toMatch(
+      /^::error file=fixtures\/mcp\/dumps\/raw\.json,line=32,endLine=32,col=29/m,
+    );
   });
 
   it("--quiet, --max-warnings, --rule and --only", async () => {
@@ -62,41 +75,88 @@ describe("caplint mcp, offline", () => {
     const gated = await run(["mcp", "--max-warnings", "0", "sse.json"], DUMPS);
     expect(gated.code).toBe(1);
     expect(gated.stderr).toBe("caplint: 1 warning exceeds --max-warnings 0\n");
-    const off = await run(["mcp", "-f", "compact", "--rule", "mcp-stdout-pollution=off", "--rule", "mcp-annotations=warning", "raw.json"], DUMPS);
+    const off = await run(
+      [
+        "mcp",
+        "-f",
+        "compact",
+        "--rule",
+        "mcp-stdout-pollution=off",
+        "--rule",
+        "mcp-annotations=warning",
+        "raw.json",
+      ],
+      DUMPS,
+    );
     expect(off.stdout).not.toContain("mcp-stdout-pollution");
     expect(off.stdout).toContain('error tool "raw_get_status": annotations.readOnlyHint'); // escalated findings stay errors
-    const only = await run(["mcp", "-f", "compact", "--only", "mcp-server-name", "bad.json"], DUMPS);
+    const only = await run(
+      ["mcp", "-f", "compact", "--only", "mcp-server-name", "bad.json"],
+      DUMPS,
+    );
     expect(only.stdout.trim().split("\n")).toHaveLength(1);
   });
 
   it("--output writes the report atomically", async () => {
     const dir = scratch({});
-    const result = await run(["mcp", "-f", "json", "-o", path.join(dir, "report.json"), path.join(DUMPS, "good.json")], ROOT);
+    const result = await run(
+      ["mcp", "-f", "json", "-o", path.join(dir, "report.json"), path.join(DUMPS, "good.json")],
+      ROOT,
+    );
     expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
     expect(JSON.parse(readFileSync(path.join(dir, "report.json"), "utf8")).summary.errors).toBe(0);
   });
 
   it("--server-name-style, --service and --verbs", async () => {
     const dir = scratch({
-      "node.json": JSON.stringify({ serverInfo: { name: "demo-mcp-server", version: "1" }, tools: [] }),
+      "node.json": JSON.stringify({
+        serverInfo: { name: "demo-mcp-server", version: "1" },
+        tools: [],
+      }),
       "bare.json": JSON.stringify({
         tools: [
           {
             name: "get_item",
             inputSchema: { type: "object", additionalProperties: false },
             title: "Get",
-            annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+            annotations: {
+              readOnlyHint: true,
+              destructiveHint: false,
+              idempotentHint: true,
+              openWorldHint: false,
+            },
           },
         ],
       }),
     });
     expect((await run(["mcp", "-f", "compact", "node.json"], dir)).stdout).toBe("");
-    expect((await run(["mcp", "-f", "compact", "--server-name-style", "python", "node.json"], dir)).stdout).toContain("mcp-server-name");
-    expect((await run(["mcp", "-f", "compact", "--server-name-style", "node", "node.json"], dir)).stdout).toBe("");
+    expect(
+      (await run(["mcp", "-f", "compact", "--server-name-style", "python", "node.json"], dir))
+        .stdout,
+    ).toContain("mcp-server-name");
+    expect(
+      (await run(["mcp", "-f", "compact", "--server-name-style", "node", "node.json"], dir)).stdout,
+    ).toBe("");
     expect((await run(["mcp", "-f", "compact", "bare.json"], dir)).stdout).toBe("");
-    expect((await run(["mcp", "-f", "compact", "--service", "shop", "bare.json"], dir)).stdout).toContain('does not start with the service prefix "shop_"');
-    const verb = ["mcp", "-f", "compact", "--service", "shop", "--only", "mcp-tool-verb", "verb.json"];
-    writeFileSync(path.join(dir, "verb.json"), JSON.stringify({ tools: [{ name: "shop_frobnicate_item", inputSchema: { type: "object" } }] }));
+    expect(
+      (await run(["mcp", "-f", "compact", "--service", "shop", "bare.json"], dir)).stdout,
+    ).toContain('does not start with the service prefix "shop_"');
+    const verb = [
+      "mcp",
+      "-f",
+      "compact",
+      "--service",
+      "shop",
+      "--only",
+      "mcp-tool-verb",
+      "verb.json",
+    ];
+    writeFileSync(
+      path.join(dir, "verb.json"),
+      JSON.stringify({
+        tools: [{ name: "shop_frobnicate_item", inputSchema: { type: "object" } }],
+      }),
+    );
     expect((await run(verb, dir)).stdout).toContain('"frobnicate" is not a verb');
     expect((await run([...verb, "--verbs", "frobnicate,twiddle"], dir)).stdout).toBe("");
   });
@@ -106,20 +166,37 @@ describe("caplint mcp, offline", () => {
       name: "demo_get_item",
       title: "Get",
       inputSchema: { type: "object", additionalProperties: false },
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     };
     const serverInfo = { name: "demo_mcp", version: "1.0.0" };
     const dir = scratch({
       "page.json": JSON.stringify({ serverInfo, tools: [tool] }),
-      "pages.json": JSON.stringify([{ tools: [tool], nextCursor: "2" }, { tools: [{ ...tool, name: "demo_get_note" }] }]),
+      "pages.json": JSON.stringify([
+        { tools: [tool], nextCursor: "2" },
+        { tools: [{ ...tool, name: "demo_get_note" }] },
+      ]),
       "jsonrpc.json": JSON.stringify([
-        { jsonrpc: "2.0", id: 1, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo } },
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo },
+        },
         { jsonrpc: "2.0", id: 2, result: { tools: [tool] } },
       ]),
     });
-    const result = await run(["mcp", "-f", "compact", "page.json", "pages.json", "jsonrpc.json"], dir);
+    const result = await run(
+      ["mcp", "-f", "compact", "page.json", "pages.json", "jsonrpc.json"],
+      dir,
+    );
     expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
-    const twice = scratch({ "dup.json": JSON.stringify([{ tools: [tool], nextCursor: "2" }, { tools: [tool] }]) });
+    const twice = scratch({
+      "dup.json": JSON.stringify([{ tools: [tool], nextCursor: "2" }, { tools: [tool] }]),
+    });
     expect((await run(["mcp", "-f", "compact", "dup.json"], twice)).stdout).toContain(
       'error tool name "demo_get_item" is listed twice (first at [0].tools[0])',
     );
@@ -133,7 +210,10 @@ describe("caplint mcp, offline", () => {
       "bom.json": '\ufeff{"tools": []}',
       "deep.json": "[".repeat(300) + "]".repeat(300),
     });
-    const broken = await run(["mcp", "-f", "compact", "broken.json", "empty.json", "binary.json", "bom.json", "deep.json"], dir);
+    const broken = await run(
+      ["mcp", "-f", "compact", "broken.json", "empty.json", "binary.json", "bom.json", "deep.json"],
+      dir,
+    );
     // Worded for tool servers: no capability files, no "host" (the desktop framework capability files are for).
     expect(broken.stdout).toBe(
       "binary.json:1:1: error the file contains NUL bytes: it looks binary, not JSON or TOML [parse]\n" +
@@ -144,27 +224,55 @@ describe("caplint mcp, offline", () => {
     );
     expect(broken.code).toBe(1);
     const missing = await run(["mcp", "nope.json"], dir);
-    expect(missing).toMatchObject({ code: 2, stdout: "", stderr: "caplint: nope.json: cannot read file: no such file or directory\n" });
+    expect(missing).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: "caplint: nope.json: cannot read file: no such file or directory\n",
+    });
   });
 
   it("usage errors exit 2 with one line", async () => {
     const cases: Array<[string[], string]> = [
-      [["mcp"], "caplint: mcp: give tools/list dump files, --stdio -- CMD ARGS..., --url URL or --servers CONFIG (see caplint mcp --help)\n"],
-      [["mcp", "--url", "http://user:pw@[x"], "caplint: --url: not a URL (expected http://HOST:PORT/PATH)\n"],
-      [["mcp", "--env", "ghp_abcdefghijklmnopqrstuvwxyz", "--stdio", "--", "node"], "caplint: --env expects KEY=VALUE; one value has no KEY= before it\n"],
+      [
+        ["mcp"],
+        "caplint: mcp: give tools/list dump files, --stdio -- CMD ARGS..., --url URL or --servers CONFIG (see caplint mcp --help)\n",
+      ],
+      [
+        ["mcp", "--url", "http://user:pw@[x"],
+        "caplint: --url: not a URL (expected http://HOST:PORT/PATH)\n",
+      ],
+      [
+        ["mcp", "--env", "ghp_abcdefghijklmnopqrstuvwxyz", "--stdio", "--", "node"],
+        "caplint: --env expects KEY=VALUE; one value has no KEY= before it\n",
+      ],
       [
         ["mcp", "dump", "--servers", "x.json"],
         "caplint: mcp dump: --servers lints every server of a configuration; dump one with --stdio -- CMD ARGS... or --url URL\n",
       ],
-      [["mcp", "--probe", "x.json"], "caplint: --probe needs a live server: --stdio -- CMD ARGS... or --url URL\n"],
-      [["mcp", "--stdio", "--url", "http://127.0.0.1:1/"], "caplint: mcp: --stdio and --url exclude each other\n"],
-      [["mcp", "--stdio"], "caplint: mcp --stdio: give the server command after --, e.g. caplint mcp --stdio -- node server.js\n"],
-      [["mcp", "--url", "ftp://example.com/"], "caplint: --url ftp://example.com/: only http: and https: URLs are supported\n"],
+      [
+        ["mcp", "--probe", "x.json"],
+        "caplint: --probe needs a live server: --stdio -- CMD ARGS... or --url URL\n",
+      ],
+      [
+        ["mcp", "--stdio", "--url", "http://127.0.0.1:1/"],
+        "caplint: mcp: --stdio and --url exclude each other\n",
+      ],
+      [
+        ["mcp", "--stdio"],
+        "caplint: mcp --stdio: give the server command after --, e.g. caplint mcp --stdio -- node server.js\n",
+      ],
+      [
+        ["mcp", "--url", "ftp://example.com/"],
+        "caplint: --url ftp://example.com/: only http: and https: URLs are supported\n",
+      ],
       [
         ["mcp", "--rule", "mcp-tool-nam=off", "x.json"],
         'caplint: --rule mcp-tool-nam=off: unknown rule "mcp-tool-nam"; did you mean "mcp-tool-name" or "mcp-tool-verb"?\n',
       ],
-      [["mcp", "--service", "Shop Co", "x.json"], 'caplint: --service "Shop Co": expected a snake_case service name such as "slack"\n'],
+      [
+        ["mcp", "--service", "Shop Co", "x.json"],
+        'caplint: --service "Shop Co": expected a snake_case service name such as "slack"\n',
+      ],
       [["mcp", "dump", "x.json"], "caplint: mcp dump: give --stdio -- CMD ARGS... or --url URL\n"],
     ];
     for (const [argv, stderr] of cases) {

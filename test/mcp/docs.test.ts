@@ -16,7 +16,8 @@ function section(markdown: string, heading: string): { json: string; text?: stri
   if (start < 0) throw new Error(`no "## ${heading}" section`);
   const end = markdown.indexOf("\n## ", start + heading.length + 5);
   const body = markdown.slice(start, end < 0 ? undefined : end);
-  const block = (language: string) => new RegExp("```" + language + "\\n([\\s\\S]*?)```").exec(body)?.[1];
+  const block = (language: string) =>
+    new RegExp("```" + language + "\\n([\\s\\S]*?)```").exec(body)?.[1];
   const json = block("json");
   if (json === undefined) throw new Error(`no json block under "## ${heading}"`);
   const text = block("text");
@@ -39,7 +40,9 @@ describe("tool-server rule docs", () => {
       const result = await lint(bad.json, args);
       expect(result.stderr).toBe("");
       const findings = (JSON.parse(result.stdout) as { diagnostics: JsonFinding[] }).diagnostics;
-      expect(expectedOutput(findings.filter((finding) => finding.ruleId === rule.id))).toBe(bad.text);
+      expect(expectedOutput(findings.filter((finding) => finding.ruleId === rule.id))).toBe(
+        bad.text,
+      );
     });
 
     it(`${rule.id}: "Good" is clean`, async () => {
@@ -58,7 +61,9 @@ describe("README, Tool servers", () => {
   it("lists every tool-server rule with its default severity", () => {
     const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
     for (const rule of MCP_RULES) {
-      const row = readme.split("\n").find((line) => line.startsWith(`| [\`${rule.id}\`](docs/rules/${rule.id}.md) |`));
+      const row = readme
+        .split("\n")
+        .find((line) => line.startsWith(`| [\`${rule.id}\`](docs/rules/${rule.id}.md) |`));
       expect(row, rule.id).toBeDefined();
       expect(row!.split("|").map((cell) => cell.trim())[2], rule.id).toBe(rule.defaultSeverity);
     }
@@ -66,6 +71,8 @@ describe("README, Tool servers", () => {
 
   it("says in bold that --probe calls only tools with readOnlyHint: true", () => {
     const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
-    expect(readme).toMatch(/\*\*[^*]*--probe[^*]*never calls a tool[^*]*readOnlyHint: true[^*]*\*\*/);
+    expect(readme).toMatch(
+      /\*\*[^*]*--probe[^*]*never calls a tool[^*]*readOnlyHint: true[^*]*\*\*/,
+    );
   });
 });

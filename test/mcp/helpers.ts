@@ -11,7 +11,10 @@ export interface BinResult {
 }
 
 /** Runs the built bin (dist/cli-bundle), as users run it. */
-export function caplint(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<BinResult> {
+export function caplint(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<BinResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, "bin/caplint.js"), ...args], {
       cwd: options.cwd ?? ROOT,
@@ -28,8 +31,15 @@ export function caplint(args: string[], options: { cwd?: string; env?: Record<st
 }
 
 /** Starts one of the HTTP fixture servers on 127.0.0.1 (port 0) and resolves with its URL. */
-export async function startHttpFixture(file: string, args: string[] = []): Promise<{ url: string; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "fixtures/mcp", file), ...args], { stdio: ["ignore", "pipe", "inherit"] });
+export async function startHttpFixture(
+  file: string,
+  args: string[] = [],
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(ROOT, "fixtures/mcp", file), ...args],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let seen = "";
     child.stdout!.on("data", (chunk) => {

@@ -38,7 +38,11 @@ const invalidRuns = new Map<string, Promise<RunResult>>();
 function runInvalidCase(invalidDir: string, name: string): Promise<RunResult> {
   const key = path.join(invalidDir, name);
   let result = invalidRuns.get(key);
-  if (!result) invalidRuns.set(key, (result = run(["mcp", "--format", "json", name, ...extraArgs(invalidDir, name)], invalidDir)));
+  if (!result)
+    invalidRuns.set(
+      key,
+      (result = run(["mcp", "--format", "json", name, ...extraArgs(invalidDir, name)], invalidDir)),
+    );
   return result;
 }
 
@@ -48,14 +52,20 @@ for (const rule of MCP_RULES) {
     const invalidDir = path.join(FIXTURES, "mcp", "invalid", rule.id);
 
     it("has docs, a valid and an invalid fixture", () => {
-      expect(existsSync(path.join(ROOT, "docs", "rules", `${rule.id}.md`)), `docs/rules/${rule.id}.md`).toBe(true);
+      expect(
+        existsSync(path.join(ROOT, "docs", "rules", `${rule.id}.md`)),
+        `docs/rules/${rule.id}.md`,
+      ).toBe(true);
       expect(cases(validDir).length).toBeGreaterThan(0);
       expect(cases(invalidDir).length).toBeGreaterThan(0);
     });
 
     for (const name of cases(validDir)) {
       it(`valid/${name} is clean`, async () => {
-        const result = await run(["mcp", "--format", "compact", name, ...extraArgs(validDir, name)], validDir);
+        const result = await run(
+          ["mcp", "--format", "compact", name, ...extraArgs(validDir, name)],
+          validDir,
+        );
         expect(result.stderr).toBe("");
         expect(result.stdout).toBe("");
         expect(result.code).toBe(0);
@@ -69,10 +79,14 @@ for (const rule of MCP_RULES) {
         const all = (JSON.parse(result.stdout) as { diagnostics: JsonFinding[] }).diagnostics;
         const mine = all.filter((d) => d.ruleId === rule.id);
         expect(mine.length, "the rule fires").toBeGreaterThan(0);
-        await expect(expectedOutput(mine)).toMatchFileSnapshot(path.join(invalidDir, name.replace(/\.json$/, ".out")));
+        await expect(expectedOutput(mine)).toMatchFileSnapshot(
+          path.join(invalidDir, name.replace(/\.json$/, ".out")),
+        );
         expect(result.code).toBe(all.some((d) => d.severity === "error") ? 1 : 0);
         for (const d of all) {
-          const declared = Object.keys([...MCP_RULES, PARSE_META].find((r) => r.id === d.ruleId)!.messages);
+          const declared = Object.keys(
+            [...MCP_RULES, PARSE_META].find((r) => r.id === d.ruleId)!.messages,
+          );
           expect(declared, `${d.ruleId} reported messageId ${d.messageId}`).toContain(d.messageId);
         }
       });
@@ -91,12 +105,19 @@ describe("tool-server rule messages (meta.messages)", () => {
       for (const name of cases(invalidDir)) {
         const { stdout } = await runInvalidCase(invalidDir, name);
         for (const d of (JSON.parse(stdout) as { diagnostics: JsonFinding[] }).diagnostics)
-          reportedMessages.set(d.ruleId, (reportedMessages.get(d.ruleId) ?? new Set()).add(d.messageId!));
+          reportedMessages.set(
+            d.ruleId,
+            (reportedMessages.get(d.ruleId) ?? new Set()).add(d.messageId!),
+          );
       }
     }
     const unreached: Record<string, string[]> = {};
     for (const rule of MCP_RULES) {
-      const missing = Object.keys(rule.messages).filter((id) => !reportedMessages.get(rule.id)?.has(id) && !(UNREACHED_MESSAGES[rule.id] ?? []).includes(id));
+      const missing = Object.keys(rule.messages).filter(
+        (id) =>
+          !reportedMessages.get(rule.id)?.has(id) &&
+          !(UNREACHED_MESSAGES[rule.id] ?? []).includes(id),
+      );
       if (missing.length) unreached[rule.id] = missing;
     }
     expect(unreached, "messages no invalid fixture produces").toEqual({});

@@ -27,7 +27,12 @@ function syntheticCapabilities(count: number) {
   return Array.from({ length: count }, (_, i) =>
     capability({
       identifier: `cap-${String(i).padStart(5, "0")}`,
-      windows: i % 3 === 0 ? [`win-${i % 250}`] : i % 3 === 1 ? [`group-${i % 20}-*`, `win-${(i * 7) % 250}`] : [],
+      windows:
+        i % 3 === 0
+          ? [`win-${i % 250}`]
+          : i % 3 === 1
+            ? [`group-${i % 20}-*`, `win-${(i * 7) % 250}`]
+            : [],
       webviews: i % 3 === 2 ? [`win-${i % 250}`, `panel-*-${i % 5}`] : [],
       remote: i % 10 === 0 ? { urls: [`https://*.site-${i % 13}.dev`] } : undefined,
       permissions: [
@@ -49,10 +54,16 @@ function syntheticCapabilities(count: number) {
 describe("performance on a large synthetic project", () => {
   it("resolves 5,000 capabilities and builds a 200-window matrix with ten times the work of 500", () => {
     const catalog = catalogOf(syntheticCatalog());
-    const windows = Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? `win-${i}` : `group-${i % 20}-${i}`));
+    const windows = Array.from({ length: 200 }, (_, i) =>
+      i % 2 === 0 ? `win-${i}` : `group-${i % 20}-${i}`,
+    );
     const counted = (count: number) => {
       resetWork();
-      const model = resolve({ capabilities: syntheticCapabilities(count), catalog, platform: "linux" });
+      const model = resolve({
+        capabilities: syntheticCapabilities(count),
+        catalog,
+        platform: "linux",
+      });
       const matrix = accessMatrix(model, windows, { kind: "local" });
       return { model, matrix, work: { ...work } };
     };
@@ -61,9 +72,15 @@ describe("performance on a large synthetic project", () => {
     expect(small.work.resolvedEntries).toBeGreaterThan(0);
     expect(small.work.setMembers).toBeGreaterThan(0);
     for (const counter of ["resolvedEntries", "setMembers"] as const)
-      expect(large[counter] / small.work[counter], `${counter}: ${small.work[counter]} → ${large[counter]}`).toBeLessThanOrEqual(11);
+      expect(
+        large[counter] / small.work[counter],
+        `${counter}: ${small.work[counter]} → ${large[counter]}`,
+      ).toBeLessThanOrEqual(11);
 
-    const remoteMatrix = accessMatrix(model, windows, { kind: "remote", url: "https://a.site-3.dev/x" });
+    const remoteMatrix = accessMatrix(model, windows, {
+      kind: "remote",
+      url: "https://a.site-3.dev/x",
+    });
     expect(model.problems).toEqual([]);
     expect(matrix.rows).toHaveLength(200);
     expect(remoteMatrix.rows.some((row) => row.granted.length > 0)).toBe(true);

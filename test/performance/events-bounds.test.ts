@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { checkRecording } from "../../src/events/run-events.js";
 import { MAX_DONE_SESSIONS } from "../../src/events/stream-state.js";
 import { createEventValidator, type EventDiagnostic } from "../../src/events/validator.js";
+// prettier-ignore
 // @ts-expect-error: a plain JavaScript module shared with the benchmark
 import { badLines, closedSessions, deepArguments, reusedCallId, wideLine } from "../../scripts/lib/worst-cases.mjs";
 import { ROOT } from "../helpers/run.js";
@@ -28,9 +29,15 @@ function validate(lines: Iterable<string>): EventDiagnostic[] {
 }
 
 /** The bin under a 40 MB old generation, reading `input` from standard input; resolves with its exit code and the last lines it printed. */
-function boundedRun(args: string[], input: Iterable<string>): Promise<{ code: number | null; tail: string; stderr: string }> {
+function boundedRun(
+  args: string[],
+  input: Iterable<string>,
+): Promise<{ code: number | null; tail: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--max-old-space-size=40", BIN, "events", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, ["--max-old-space-size=40", BIN, "events", ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     let tail = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-2000)));
@@ -45,7 +52,10 @@ describe("caplint events stays linear and bounded", () => {
   it("30,000 findings on one line are placed from one parse of it", () => {
     const found = validate([wideLine(30_000)]);
     expect(found).toHaveLength(30_000);
-    expect(found[29_999]).toMatchObject({ ruleId: "event-unknown-field", column: wideLine(30_000).lastIndexOf('"u29999"') + 1 });
+    expect(found[29_999]).toMatchObject({
+      ruleId: "event-unknown-field",
+      column: wideLine(30_000).lastIndexOf('"u29999"') + 1,
+    });
   }, 60_000);
 
   // Before: every finding was kept to be sorted and grouped (stylish grouped them quadratically), and
@@ -55,7 +65,10 @@ describe("caplint events stays linear and bounded", () => {
       const { code, tail, stderr } = await boundedRun(["--format", format, "-"], badLines(100_000));
       expect(stderr).toBe("");
       expect(code).toBe(1);
-      if (format === "stylish") expect(tail).toContain("✖ 100000 problems (100000 errors, 0 warnings) in 1 file (1 checked)");
+      if (format === "stylish")
+        expect(tail).toContain(
+          "✖ 100000 problems (100000 errors, 0 warnings) in 1 file (1 checked)",
+        );
       else expect(tail.trimEnd().endsWith("}")).toBe(true);
     }, 120_000);
   }
@@ -67,14 +80,23 @@ describe("caplint events stays linear and bounded", () => {
       const dir = mkdtempSync(path.join(tmpdir(), "caplint-events-output-"));
       const target = path.join(dir, `report.${format}`);
       writeFileSync(target, "the previous report\n");
-      const { code, tail, stderr } = await boundedRun(["--format", format, "-o", target, "-"], badLines(150_000));
+      const { code, tail, stderr } = await boundedRun(
+        ["--format", format, "-o", target, "-"],
+        badLines(150_000),
+      );
       expect(stderr).toBe("");
       expect(code).toBe(1);
       expect(tail).toBe("");
       const written = readFileSync(target, "utf8");
-      if (format === "stylish") expect(written.endsWith("✖ 150000 problems (150000 errors, 0 warnings) in 1 file (1 checked)\n")).toBe(true);
+      if (format === "stylish")
+        expect(
+          written.endsWith("✖ 150000 problems (150000 errors, 0 warnings) in 1 file (1 checked)\n"),
+        ).toBe(true);
       else {
-        const report = JSON.parse(written) as { diagnostics?: unknown[]; runs?: Array<{ results: unknown[] }> };
+        const report = JSON.parse(written) as {
+          diagnostics?: unknown[];
+          runs?: Array<{ results: unknown[] }>;
+        };
         expect(report.diagnostics?.length ?? report.runs![0]!.results.length).toBe(150_000);
       }
       // The temporary file was renamed over the target: nothing else is left in the folder.
@@ -91,14 +113,22 @@ describe("caplint events stays linear and bounded", () => {
         encoding: "utf8",
         env: { ...process.env, NO_COLOR: "1" },
       });
-      const written = spawnSync(process.execPath, [BIN, "events", "--format", format, "-o", "out", "r.jsonl"], { cwd: dir, encoding: "utf8" });
+      const written = spawnSync(
+        process.execPath,
+        [BIN, "events", "--format", format, "-o", "out", "r.jsonl"],
+        { cwd: dir, encoding: "utf8" },
+      );
       expect(written).toMatchObject({ status: 1, stdout: "", stderr: "" });
       expect(readFileSync(path.join(dir, "out"), "utf8")).toBe(shown.stdout);
     }
     // A recording that is a folder fails while reading: exit 2, the old report kept, no temporary file left.
     writeFileSync(path.join(dir, "out"), "the previous report\n");
     mkdirSync(path.join(dir, "folder.jsonl"));
-    const failed = spawnSync(process.execPath, [BIN, "events", "-o", "out", "r.jsonl", "folder.jsonl"], { cwd: dir, encoding: "utf8" });
+    const failed = spawnSync(
+      process.execPath,
+      [BIN, "events", "-o", "out", "r.jsonl", "folder.jsonl"],
+      { cwd: dir, encoding: "utf8" },
+    );
     expect(failed.status).toBe(2);
     expect(readFileSync(path.join(dir, "out"), "utf8")).toBe("the previous report\n");
     expect(readdirSync(dir).sort()).toEqual(["folder.jsonl", "out", "r.jsonl"]);
@@ -107,9 +137,16 @@ describe("caplint events stays linear and bounded", () => {
   it("the streamed JSON and SARIF reports are the reporters' own documents", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-events-bounds-"));
     const file = path.join(dir, "r.jsonl");
-    writeFileSync(file, [...badLines(3)].join("") + '{"type":"user_message","message_id":1,"content":"x","extra":1}\n');
+    writeFileSync(
+      file,
+      [...badLines(3)].join("") +
+        '{"type":"user_message","message_id":1,"content":"x","extra":1}\n',
+    );
     for (const format of ["json", "sarif"]) {
-      const { stdout } = spawnSync(process.execPath, [BIN, "events", "--format", format, file], { cwd: dir, encoding: "utf8" });
+      const { stdout } = spawnSync(process.execPath, [BIN, "events", "--format", format, file], {
+        cwd: dir,
+        encoding: "utf8",
+      });
       const report = JSON.parse(stdout);
       // Re-serialised whole, the document is byte for byte what was streamed.
       expect(JSON.stringify(report, null, 2) + "\n").toBe(stdout);
@@ -117,7 +154,11 @@ describe("caplint events stays linear and bounded", () => {
     }
     const empty = path.join(dir, "empty.jsonl");
     writeFileSync(empty, '{"type":"user_message","message_id":1,"content":"x"}\n');
-    const { stdout } = spawnSync(process.execPath, [BIN, "events", "--format", "json", "--summary", empty], { cwd: dir, encoding: "utf8" });
+    const { stdout } = spawnSync(
+      process.execPath,
+      [BIN, "events", "--format", "json", "--summary", empty],
+      { cwd: dir, encoding: "utf8" },
+    );
     expect(JSON.stringify(JSON.parse(stdout), null, 2) + "\n").toBe(stdout);
     expect(JSON.parse(stdout)).toMatchObject({ diagnostics: [], events: [{ events: 1 }] });
   }, 60_000);
@@ -127,10 +168,17 @@ describe("caplint events stays linear and bounded", () => {
       ...closedSessions(MAX_DONE_SESSIONS + 1),
       '{"source":"s0","session_id":0,"event":{"type":"token_delta","kind":"content","delta":"late"}}',
     ]);
-    expect(found.map((d) => [d.ruleId, d.messageId, d.severity])).toEqual([["turn-order", "memoryLimit", "warning"]]);
+    expect(found.map((d) => [d.ruleId, d.messageId, d.severity])).toEqual([
+      ["turn-order", "memoryLimit", "warning"],
+    ]);
     // A recent session is still remembered: output after its done is found.
-    const recent = validate([...closedSessions(5_000), '{"source":"s4000","session_id":4000,"event":{"type":"token_delta","kind":"content","delta":"late"}}']);
-    expect(recent.map((d) => [d.ruleId, d.messageId, d.line])).toEqual([["turn-order", "outputAfterDone", 10_001]]);
+    const recent = validate([
+      ...closedSessions(5_000),
+      '{"source":"s4000","session_id":4000,"event":{"type":"token_delta","kind":"content","delta":"late"}}',
+    ]);
+    expect(recent.map((d) => [d.ruleId, d.messageId, d.line])).toEqual([
+      ["turn-order", "outputAfterDone", 10_001],
+    ]);
   }, 60_000);
 
   it('`"source": null` and `"source": "null"` are two sessions', () => {
@@ -142,7 +190,9 @@ describe("caplint events stays linear and bounded", () => {
 
   it("a tool_call_id reused after 20,000 other calls is still found (ended ids are kept as ranges)", () => {
     const found = validate(reusedCallId(20_000));
-    expect(found.map((d) => [d.ruleId, d.messageId, d.line])).toEqual([["tool-lifecycle", "startAfterEarlierEnd", 40_002]]);
+    expect(found.map((d) => [d.ruleId, d.messageId, d.line])).toEqual([
+      ["tool-lifecycle", "startAfterEarlierEnd", 40_002],
+    ]);
     // Ids that do not count up are remembered too (until the bound, which is said).
     const scattered = ['{"type":"user_message","message_id":1,"content":"go"}'];
     for (let i = 0; i < 12_000; i++) {
@@ -179,14 +229,31 @@ describe("caplint events stays linear and bounded", () => {
 
   it("bytes that are not UTF-8 are an event-json finding on their line, wherever the chunks are cut", async () => {
     const good = Buffer.from('{"type":"user_message","message_id":1,"content":"é ok"}\n');
-    const bad = Buffer.concat([Buffer.from('{"type":"user_message","message_id":2,"content":"a'), Buffer.from([0xc3, 0x28]), Buffer.from('b"}\n')]);
-    const bytes = Buffer.concat([good, bad, good, Buffer.from('{"type":"user_message","message_id":3,"content":"cut '), Buffer.from([0xe2, 0x82])]);
+    const bad = Buffer.concat([
+      Buffer.from('{"type":"user_message","message_id":2,"content":"a'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('b"}\n'),
+    ]);
+    const bytes = Buffer.concat([
+      good,
+      bad,
+      good,
+      Buffer.from('{"type":"user_message","message_id":3,"content":"cut '),
+      Buffer.from([0xe2, 0x82]),
+    ]);
     for (let cut = 1; cut < bytes.length; cut += 7) {
-      const result = await checkRecording(Readable.from([bytes.subarray(0, cut), bytes.subarray(cut)]), "r.jsonl", "/r.jsonl", {
-        client: false,
-        severityFor: () => undefined,
-      });
-      const invalid = result.diagnostics.filter((d) => d.messageId === "invalidUtf8").map((d) => [d.range.start.line, d.range.start.column]);
+      const result = await checkRecording(
+        Readable.from([bytes.subarray(0, cut), bytes.subarray(cut)]),
+        "r.jsonl",
+        "/r.jsonl",
+        {
+          client: false,
+          severityFor: () => undefined,
+        },
+      );
+      const invalid = result.diagnostics
+        .filter((d) => d.messageId === "invalidUtf8")
+        .map((d) => [d.range.start.line, d.range.start.column]);
       expect(invalid, `cut at ${cut}`).toEqual([
         [2, 51],
         [4, 54],

@@ -33,7 +33,10 @@ function app(copies: number): string {
   return dir;
 }
 
-async function counted(argv: (dir: string) => string[], copies: number): Promise<Record<WorkCounter, number>> {
+async function counted(
+  argv: (dir: string) => string[],
+  copies: number,
+): Promise<Record<WorkCounter, number>> {
   resetWork();
   const result = await run(argv(app(copies)), work_dir);
   expect(result.stderr).toBe("");
@@ -51,7 +54,10 @@ describe.each([
     expect(one.resolvedEntries).toBeGreaterThan(0);
     for (const counter of Object.keys(one) as WorkCounter[]) {
       if (one[counter] === 0) continue;
-      expect(four[counter] / one[counter], `${counter}: ${one[counter]} → ${four[counter]}`).toBeLessThanOrEqual(BOUND);
+      expect(
+        four[counter] / one[counter],
+        `${counter}: ${one[counter]} → ${four[counter]}`,
+      ).toBeLessThanOrEqual(BOUND);
     }
   }, 120_000);
 });
@@ -69,14 +75,20 @@ describe("every capability rule alone on real capability files", () => {
       const four = await counted(argv, GROWTH);
       for (const counter of Object.keys(one) as WorkCounter[]) {
         if (one[counter] === 0) continue;
-        expect(four[counter] / one[counter], `${counter}: ${one[counter]} → ${four[counter]}`).toBeLessThanOrEqual(BOUND);
+        expect(
+          four[counter] / one[counter],
+          `${counter}: ${one[counter]} → ${four[counter]}`,
+        ).toBeLessThanOrEqual(BOUND);
       }
     },
     120_000,
   );
 
   it("counts dead-scope's steps (the shell grants of the corpus)", async () => {
-    const one = await counted((dir) => ["check", "--app", dir, "--format", "compact", "--only", "dead-scope"], 1);
+    const one = await counted(
+      (dir) => ["check", "--app", dir, "--format", "compact", "--only", "dead-scope"],
+      1,
+    );
     expect(one.ruleSteps).toBeGreaterThan(0);
   }, 120_000);
 });
@@ -96,12 +108,21 @@ describe("diff", () => {
         const dropped = side === "new" && i % 3 === 0;
         const permissions = [
           "fs:read-all",
-          dropped ? "fs:allow-read-file" : { identifier: "fs:allow-read-file", deny: [{ path: `$HOME/s${i}` }] },
-          { identifier: "fs:scope", allow: [{ path: `$HOME/a${i}` }], deny: [{ path: `$HOME/d${side === "new" && i % 2 ? "x" : ""}${i}` }] },
+          dropped
+            ? "fs:allow-read-file"
+            : { identifier: "fs:allow-read-file", deny: [{ path: `$HOME/s${i}` }] },
+          {
+            identifier: "fs:scope",
+            allow: [{ path: `$HOME/a${i}` }],
+            deny: [{ path: `$HOME/d${side === "new" && i % 2 ? "x" : ""}${i}` }],
+          },
         ];
         // A glob narrowed to one of its labels: grants covered by a glob, and denies whose windows may still call.
         const windows = [`w${i}`, dropped ? `w${i}-x` : `w${i}-*`];
-        writeFileSync(path.join(dir, side, `c${i}.json`), JSON.stringify({ identifier: `c${i}`, windows, permissions }));
+        writeFileSync(
+          path.join(dir, side, `c${i}.json`),
+          JSON.stringify({ identifier: `c${i}`, windows, permissions }),
+        );
       }
     }
     return dir;
@@ -111,7 +132,18 @@ describe("diff", () => {
     const count = async (n: number) => {
       const dir = sides(n);
       resetWork();
-      const result = await run(["diff", path.join(dir, "old"), path.join(dir, "new"), "--platform", "linux", "--format", "json"], work_dir);
+      const result = await run(
+        [
+          "diff",
+          path.join(dir, "old"),
+          path.join(dir, "new"),
+          "--platform",
+          "linux",
+          "--format",
+          "json",
+        ],
+        work_dir,
+      );
       expect(result.code, result.stderr).toBe(1);
       expect(JSON.parse(result.stdout).widenedScopes.length).toBeGreaterThanOrEqual(n);
       return { ...work };
@@ -121,7 +153,10 @@ describe("diff", () => {
     expect(one.patternComparisons).toBeGreaterThan(0);
     for (const counter of Object.keys(one) as WorkCounter[]) {
       if (one[counter] === 0) continue;
-      expect(four[counter] / one[counter], `${counter}: ${one[counter]} → ${four[counter]}`).toBeLessThanOrEqual(BOUND);
+      expect(
+        four[counter] / one[counter],
+        `${counter}: ${one[counter]} → ${four[counter]}`,
+      ).toBeLessThanOrEqual(BOUND);
     }
   }, 120_000);
 });

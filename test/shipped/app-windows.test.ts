@@ -12,11 +12,15 @@ const APP = path.join(FIXTURES, "unmatched-window", "valid", "code-windows");
 const WINDOWS = ["main", "settings", "quick-note", "preview"];
 
 function caplint(args: string[]) {
-  const result = spawnSync(process.execPath, [path.join(ROOT, "bin", "caplint.js"), ...args, "--app", APP, "--platform", "linux"], {
-    cwd: ROOT,
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-  });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(ROOT, "bin", "caplint.js"), ...args, "--app", APP, "--platform", "linux"],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    },
+  );
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -29,7 +33,9 @@ describe("the app's windows, one list for every command", () => {
     const matrix = caplint(["matrix", "-f", "json"]);
     expect(matrix.code).toBe(0);
     expect(JSON.parse(matrix.stdout).windows).toEqual(WINDOWS);
-    expect(caplint(["matrix"]).stdout.split("\n")[1]).toMatch(/^command\s+main\s+settings\s+quick-note\s+preview$/);
+    expect(caplint(["matrix"]).stdout.split("\n")[1]).toMatch(
+      /^command\s+main\s+settings\s+quick-note\s+preview$/,
+    );
   });
 
   it("report counts them and draws their columns", () => {
@@ -43,14 +49,21 @@ describe("the app's windows, one list for every command", () => {
     expect(access.code, access.stderr).toBe(0);
     const typo = caplint(["access", "--window", "setings"]);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain('(known windows: "main", "settings", "quick-note" and "preview"); did you mean "settings"?');
-    const explain = caplint(["explain", 'app.version not allowed on window "setings", webview "setings", URL: local']);
+    expect(typo.stderr).toContain(
+      '(known windows: "main", "settings", "quick-note" and "preview"); did you mean "settings"?',
+    );
+    const explain = caplint([
+      "explain",
+      'app.version not allowed on window "setings", webview "setings", URL: local',
+    ]);
     expect(explain.stdout).toContain('did you mean "settings"');
   });
 
   it("who-can says which of the app's windows a glob grant reaches", () => {
     const text = caplint(["who-can", "app.version"]);
-    expect(text.stdout).toContain("the app's windows it reaches: main, settings, quick-note, preview");
+    expect(text.stdout).toContain(
+      "the app's windows it reaches: main, settings, quick-note, preview",
+    );
     const json = JSON.parse(caplint(["who-can", "app.version", "-f", "json"]).stdout);
     expect(json.allowedBy[0].reaches).toEqual(WINDOWS);
   });

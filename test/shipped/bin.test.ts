@@ -1,5 +1,12 @@
 import { execFile, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -25,13 +32,25 @@ function scratch(files: Record<string, string>): string {
 describe("the real bin", () => {
   const exec = promisify(execFile);
   it("runs as a process with the same exit codes", async () => {
-    expect(existsSync(path.join(ROOT, "dist/cli-bundle/main.cjs")), "npm run build first").toBe(true);
-    const ok = await exec(process.execPath, [path.join(ROOT, "bin/caplint.js"), "check", "forms"], { cwd: CLI });
+    expect(existsSync(path.join(ROOT, "dist/cli-bundle/main.cjs")), "npm run build first").toBe(
+      true,
+    );
+    const ok = await exec(process.execPath, [path.join(ROOT, "bin/caplint.js"), "check", "forms"], {
+      cwd: CLI,
+    });
     expect(ok.stdout).toBe("4 files checked, no problems\n");
-    const failed = await exec(process.execPath, [path.join(ROOT, "bin/caplint.js"), "check", "mixed-folder", "-f", "compact"], { cwd: CLI }).catch((e) => e);
+    const failed = await exec(
+      process.execPath,
+      [path.join(ROOT, "bin/caplint.js"), "check", "mixed-folder", "-f", "compact"],
+      { cwd: CLI },
+    ).catch((e) => e);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain("[parse]");
-    const usage = await exec(process.execPath, [path.join(ROOT, "bin/caplint.js"), "nonsense-command-or-path"], { cwd: CLI }).catch((e) => e);
+    const usage = await exec(
+      process.execPath,
+      [path.join(ROOT, "bin/caplint.js"), "nonsense-command-or-path"],
+      { cwd: CLI },
+    ).catch((e) => e);
     expect(usage.code).toBe(2);
     expect(usage.stderr).not.toMatch(/\n\s+at /);
   });
@@ -53,13 +72,21 @@ vm.Script = class extends Compiled {
     );
     const { NODE_OPTIONS: _, ...env } = process.env;
     const started = (nodeOptions: string, nodeArgs: string[] = []) => {
-      const child = spawnSync(process.execPath, [...nodeArgs, path.join(ROOT, "bin/caplint.js"), "check", "forms"], {
-        cwd: CLI,
-        encoding: "utf8",
-        env: { ...env, NODE_OPTIONS: `--require ${JSON.stringify(spy)} ${nodeOptions}` },
-      });
+      const child = spawnSync(
+        process.execPath,
+        [...nodeArgs, path.join(ROOT, "bin/caplint.js"), "check", "forms"],
+        {
+          cwd: CLI,
+          encoding: "utf8",
+          env: { ...env, NODE_OPTIONS: `--require ${JSON.stringify(spy)} ${nodeOptions}` },
+        },
+      );
       expect(child.stdout).toBe("4 files checked, no problems\n");
-      return JSON.parse(/^cache (.*)$/m.exec(child.stderr)?.[1] ?? "null") as { file: string; rejected: boolean; heapLimit: number };
+      return JSON.parse(/^cache (.*)$/m.exec(child.stderr)?.[1] ?? "null") as {
+        file: string;
+        rejected: boolean;
+        heapLimit: number;
+      };
     };
     expect(started("")).toMatchObject({ file: bundle, rejected: false });
     const mib = 1024 * 1024;
@@ -70,7 +97,9 @@ vm.Script = class extends Compiled {
     expect(Math.floor(asked.heapLimit / mib)).toBeLessThan(3200);
     expect(started("", ["--max-old-space-size=2500"])).toMatchObject({ rejected: false });
     // Another V8 flag is part of the cache's key: compiled from source, still correct.
-    expect(started("--stack-trace-limit=20 --max-old-space-size=3000")).toMatchObject({ rejected: true });
+    expect(started("--stack-trace-limit=20 --max-old-space-size=3000")).toMatchObject({
+      rejected: true,
+    });
     expect(readFileSync(bundle, "utf8")).not.toMatch(/\bimport\(/);
     // One non-ASCII character would make V8 hold the whole source as a two-byte string, decoded the slow way on every run.
     expect(readFileSync(bundle, "latin1")).not.toMatch(/[^\x00-\x7f]/);
@@ -80,21 +109,32 @@ vm.Script = class extends Compiled {
 describe("--version and --help alone", () => {
   const BIN = path.join(ROOT, "bin", "caplint.js");
   const spawn = (bin: string, args: string[]) =>
-    spawnSync(process.execPath, [bin, ...args], { cwd: CLI, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    spawnSync(process.execPath, [bin, ...args], {
+      cwd: CLI,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
 
   it("print what the CLI prints, without loading the bundle (a copy without it still answers)", async () => {
     const packageRoot = mkdtempSync(path.join(tmpdir(), "caplint-early-answers-"));
     mkdirSync(path.join(packageRoot, "bin"));
-    for (const file of ["package.json", "bin/caplint.js", "bin/package.json"]) copyFileSync(path.join(ROOT, file), path.join(packageRoot, file));
+    for (const file of ["package.json", "bin/caplint.js", "bin/package.json"])
+      copyFileSync(path.join(ROOT, file), path.join(packageRoot, file));
     // Without dist/'s bundle the bin looks beside prebuilt/'s (absent here too) for the help text.
     mkdirSync(path.join(packageRoot, "prebuilt", "cli-bundle"), { recursive: true });
-    copyFileSync(path.join(ROOT, "dist", "cli-bundle", "help.txt"), path.join(packageRoot, "prebuilt", "cli-bundle", "help.txt"));
+    copyFileSync(
+      path.join(ROOT, "dist", "cli-bundle", "help.txt"),
+      path.join(packageRoot, "prebuilt", "cli-bundle", "help.txt"),
+    );
     const bundleless = path.join(packageRoot, "bin", "caplint.js");
     for (const args of [["--version"], ["-v"], ["--help"], ["-h"]]) {
       const inProcess = await run(args, CLI);
       for (const bin of [BIN, bundleless]) {
         const spawned = spawn(bin, args);
-        expect({ code: spawned.status, stdout: spawned.stdout, stderr: spawned.stderr }, `${bin} ${args.join(" ")}`).toEqual(inProcess);
+        expect(
+          { code: spawned.status, stdout: spawned.stdout, stderr: spawned.stderr },
+          `${bin} ${args.join(" ")}`,
+        ).toEqual(inProcess);
       }
     }
     // Anything else goes to the CLI, which the copy lacks.
@@ -108,38 +148,47 @@ describe("explain - reads standard input as check - does", () => {
 
   it("waits for a slow writer on a non-blocking pipe (a Node parent that touched its stdin shares one) instead of failing with EAGAIN", () => {
     // The parent's process.stdin makes the shared pipe non-blocking; the message arrives a second later.
-    const parent = `process.stdin; const r = require("node:child_process").spawnSync(process.execPath, ${JSON.stringify([
-      BIN,
-      "explain",
-      "-",
-      "-w",
-      "settings",
-      "--platform",
-      "linux",
-      "-f",
-      "json",
-    ])}, { stdio: ["inherit", "pipe", "pipe"], encoding: "utf8" }); process.stdout.write(JSON.stringify(r)); process.exit(0);`;
-    const shell = spawnSync("bash", ["-c", `(sleep 1; echo 'Command plugin:fs|read_file not allowed by ACL') | '${process.execPath}' -e '${parent}'`], {
-      cwd: DEMO,
-      encoding: "utf8",
-      timeout: 60_000,
-    });
+    const parent = `process.stdin; const r = require("node:child_process").spawnSync(process.execPath, ${JSON.stringify(
+      [BIN, "explain", "-", "-w", "settings", "--platform", "linux", "-f", "json"],
+    )}, { stdio: ["inherit", "pipe", "pipe"], encoding: "utf8" }); process.stdout.write(JSON.stringify(r)); process.exit(0);`;
+    const shell = spawnSync(
+      "bash",
+      [
+        "-c",
+        `(sleep 1; echo 'Command plugin:fs|read_file not allowed by ACL') | '${process.execPath}' -e '${parent}'`,
+      ],
+      {
+        cwd: DEMO,
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
     const result = JSON.parse(shell.stdout) as { status: number; stdout: string; stderr: string };
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ refusal: { kind: "release" }, command: "plugin:fs|read_file", window: "settings" });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      refusal: { kind: "release" },
+      command: "plugin:fs|read_file",
+      window: "settings",
+    });
   });
 });
 
 describe("Tauri.toml as the app config", () => {
   it("reads the same through the built bin", () => {
     const app = tomlApp();
-    const result = spawnSync(process.execPath, [path.join(ROOT, "bin", "caplint.js"), "check", "--format", "compact"], {
-      cwd: app,
-      encoding: "utf8",
-      env: { ...process.env, NO_COLOR: "1" },
-    });
-    expect(result.stdout).toMatch(/^src-tauri\/Tauri\.toml:6:\d+: error unknown permission "fs:allow-reed-file"/m);
+    const result = spawnSync(
+      process.execPath,
+      [path.join(ROOT, "bin", "caplint.js"), "check", "--format", "compact"],
+      {
+        cwd: app,
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1" },
+      },
+    );
+    expect(result.stdout).toMatch(
+      /^src-tauri\/Tauri\.toml:6:\d+: error unknown permission "fs:allow-reed-file"/m,
+    );
     expect(result.stdout).not.toMatch(/unmatched-window/);
     expect(result.status).toBe(1);
   });
@@ -151,7 +200,11 @@ describe("README: Event streams", () => {
   it("shows the worked example's real output", () => {
     const block = /```text\n\$ caplint (events [^\n]+)\n([\s\S]*?)```/.exec(readme);
     expect(block).not.toBeNull();
-    const result = spawnSync(process.execPath, [path.join(ROOT, "bin", "caplint.js"), ...block![1]!.split(" ")], { cwd: ROOT, encoding: "utf8" });
+    const result = spawnSync(
+      process.execPath,
+      [path.join(ROOT, "bin", "caplint.js"), ...block![1]!.split(" ")],
+      { cwd: ROOT, encoding: "utf8" },
+    );
     expect(result.stdout).toBe(block![2]);
     expect(result.status).toBe(1);
   });
@@ -166,7 +219,10 @@ describe("README examples of caplint mcp run through the built bin", () => {
 
   it("caplint mcp --format sarif --output mcp.sarif tools.json", async () => {
     const dir = scratch({ "tools.json": readFileSync(path.join(DUMPS, "good.json"), "utf8") });
-    const result = await caplint(["mcp", "--format", "sarif", "--output", "mcp.sarif", "tools.json"], { cwd: dir });
+    const result = await caplint(
+      ["mcp", "--format", "sarif", "--output", "mcp.sarif", "tools.json"],
+      { cwd: dir },
+    );
     expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
     expect(JSON.parse(readFileSync(path.join(dir, "mcp.sarif"), "utf8")).version).toBe("2.1.0");
   });
@@ -179,12 +235,24 @@ describe("README examples of caplint mcp run through the built bin", () => {
 
   it("caplint mcp on real listings: noun phrases with the action to start with, --list-tools pins list tools (issue 32)", async () => {
     const real = path.join(ROOT, "fixtures", "mcp", "real");
-    const verbs = await caplint(["mcp", "-f", "compact", "--only", "mcp-tool-verb", "brave-search.json"], { cwd: real });
+    const verbs = await caplint(
+      ["mcp", "-f", "compact", "--only", "mcp-tool-verb", "brave-search.json"],
+      { cwd: real },
+    );
     expect(verbs.stdout).toContain(
       'warning tool name "brave_web_search" reads as a noun phrase after "brave_": start with the action, e.g. "brave_search_web" [mcp-tool-verb]',
     );
     const pinned = await caplint(
-      ["mcp", "-f", "compact", "--only", "mcp-pagination-params", "--list-tools", "start_search,!get_recent_tool_calls", "desktop-commander.json"],
+      [
+        "mcp",
+        "-f",
+        "compact",
+        "--only",
+        "mcp-pagination-params",
+        "--list-tools",
+        "start_search,!get_recent_tool_calls",
+        "desktop-commander.json",
+      ],
       {
         cwd: real,
       },
@@ -196,12 +264,30 @@ describe("README examples of caplint mcp run through the built bin", () => {
   it("caplint.config.json's mcp section pins list tools and adds verbs as the command line does; the command line wins (issue 32)", async () => {
     const real = path.join(ROOT, "fixtures", "mcp", "real");
     const dir = scratch({
-      "caplint.config.json": JSON.stringify({ mcp: { verbs: ["Web"], listTools: { start_search: true, get_recent_tool_calls: false } } }),
+      "caplint.config.json": JSON.stringify({
+        mcp: { verbs: ["Web"], listTools: { start_search: true, get_recent_tool_calls: false } },
+      }),
     });
-    copyFileSync(path.join(real, "desktop-commander.json"), path.join(dir, "desktop-commander.json"));
+    copyFileSync(
+      path.join(real, "desktop-commander.json"),
+      path.join(dir, "desktop-commander.json"),
+    );
     copyFileSync(path.join(real, "brave-search.json"), path.join(dir, "brave-search.json"));
     const lists = async (...extra: string[]) =>
-      (await caplint(["mcp", "-f", "compact", "--only", "mcp-pagination-params", ...extra, "desktop-commander.json"], { cwd: dir })).stdout;
+      (
+        await caplint(
+          [
+            "mcp",
+            "-f",
+            "compact",
+            "--only",
+            "mcp-pagination-params",
+            ...extra,
+            "desktop-commander.json",
+          ],
+          { cwd: dir },
+        )
+      ).stdout;
     const pinned = await lists();
     expect(pinned).toContain('tool "start_search" is a list tool');
     expect(pinned).not.toContain('"get_recent_tool_calls"');
@@ -209,26 +295,53 @@ describe("README examples of caplint mcp run through the built bin", () => {
     expect(overridden).not.toContain('"start_search"');
     expect(overridden).toContain('"get_recent_tool_calls"');
     // Without the config the heuristics decide: start_search returns a session id, get_recent_tool_calls a capped list.
-    const unpinned = await caplint(["mcp", "-f", "compact", "--only", "mcp-pagination-params", "desktop-commander.json"], { cwd: real });
+    const unpinned = await caplint(
+      ["mcp", "-f", "compact", "--only", "mcp-pagination-params", "desktop-commander.json"],
+      { cwd: real },
+    );
     expect(unpinned.stdout).not.toContain('"start_search"');
     expect(unpinned.stdout).toContain('"get_recent_tool_calls"');
     // A configured verb (any case) starts an action: "brave_web_search" passes once "web" is one.
-    const verbs = await caplint(["mcp", "-f", "compact", "--only", "mcp-tool-verb", "brave-search.json"], { cwd: dir });
+    const verbs = await caplint(
+      ["mcp", "-f", "compact", "--only", "mcp-tool-verb", "brave-search.json"],
+      { cwd: dir },
+    );
     expect(verbs.code).toBe(0);
     expect(verbs.stdout).not.toContain("brave_web_search");
-    const wrong = scratch({ "caplint.config.json": JSON.stringify({ mcp: { listTools: { start_search: "yes" } } }), "tools.json": "{}" });
+    const wrong = scratch({
+      "caplint.config.json": JSON.stringify({ mcp: { listTools: { start_search: "yes" } } }),
+      "tools.json": "{}",
+    });
     const rejected = await caplint(["mcp", "tools.json"], { cwd: wrong });
     expect(rejected.code).toBe(2);
-    expect(rejected.stderr).toBe(`caplint: ${path.join(wrong, "caplint.config.json")}: mcp.listTools.start_search must be boolean\n`);
-    writeFileSync(path.join(wrong, "caplint.config.json"), JSON.stringify({ mcp: { listTool: {} } }));
+    expect(rejected.stderr).toBe(
+      `caplint: ${path.join(wrong, "caplint.config.json")}: mcp.listTools.start_search must be boolean\n`,
+    );
+    writeFileSync(
+      path.join(wrong, "caplint.config.json"),
+      JSON.stringify({ mcp: { listTool: {} } }),
+    );
     const misspelt = await caplint(["mcp", "tools.json"], { cwd: wrong });
-    expect(misspelt.stderr).toBe(`caplint: ${path.join(wrong, "caplint.config.json")}: mcp unknown field "listTool" (known: verbs, listTools)\n`);
+    expect(misspelt.stderr).toBe(
+      `caplint: ${path.join(wrong, "caplint.config.json")}: mcp unknown field "listTool" (known: verbs, listTools)\n`,
+    );
   });
 
   it("caplint mcp --help names every mode", async () => {
     const result = await caplint(["mcp", "--help"]);
     expect(result.code).toBe(0);
-    for (const option of ["--stdio", "--url", "--probe", "--max-calls", "--timeout", "--server-name-style", "--service", "--verbs", "--list-tools", "dump"])
+    for (const option of [
+      "--stdio",
+      "--url",
+      "--probe",
+      "--max-calls",
+      "--timeout",
+      "--server-name-style",
+      "--service",
+      "--verbs",
+      "--list-tools",
+      "dump",
+    ])
       expect(result.stdout).toContain(option);
   });
 });
@@ -241,11 +354,25 @@ describe('import from "caplint" and "caplint/vitest" (built package)', () => {
       const found = [...v.push('{"type":"tool_done","tool_call_id":1,"result":"x"}'), ...v.end()];
       console.log(JSON.stringify({ found: found.map((d) => d.ruleId), rules: EVENT_RULES.length, types: SERVER_EVENT_TYPES.length, schema: eventsJsonSchema().$schema }));
     `;
-    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "--eval", source], { cwd: ROOT });
-    expect(JSON.parse(stdout)).toEqual({ found: ["tool-lifecycle"], rules: 10, types: 30, schema: "http://json-schema.org/draft-07/schema#" });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--input-type=module", "--eval", source],
+      { cwd: ROOT },
+    );
+    expect(JSON.parse(stdout)).toEqual({
+      found: ["tool-lifecycle"],
+      rules: 10,
+      types: 30,
+      schema: "http://json-schema.org/draft-07/schema#",
+    });
     const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
-    expect(pkg.exports["./vitest"]).toEqual({ types: "./dist/events/vitest.d.ts", default: "./dist/events/vitest.js" });
-    expect(readFileSync(path.join(ROOT, "dist/events/vitest.d.ts"), "utf8")).toContain("toBeValidEventStream");
+    expect(pkg.exports["./vitest"]).toEqual({
+      types: "./dist/events/vitest.d.ts",
+      default: "./dist/events/vitest.js",
+    });
+    expect(readFileSync(path.join(ROOT, "dist/events/vitest.d.ts"), "utf8")).toContain(
+      "toBeValidEventStream",
+    );
   }, 120_000);
 });
 
@@ -253,11 +380,26 @@ describe("--fix-dry-run through the built bin", () => {
   it("two one-line fixes in a 24,000-line file print two small hunks, not the whole file", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-fix-"));
     const scope = Array.from({ length: 24_000 }, (_, i) => `      { "path": "$APPDATA/f${i}" },`);
-    const lines = ["{", '  "identifier": "main",', '  "windows": ["main"],', '  "permissions": [', '    "core:default",', '    "core:default",'];
-    lines.push('    { "identifier": "fs:scope", "allow": [', ...scope, '      { "path": "$APPDATA/last" }', "    ] },");
+    const lines = [
+      "{",
+      '  "identifier": "main",',
+      '  "windows": ["main"],',
+      '  "permissions": [',
+      '    "core:default",',
+      '    "core:default",',
+    ];
+    lines.push(
+      '    { "identifier": "fs:scope", "allow": [',
+      ...scope,
+      '      { "path": "$APPDATA/last" }',
+      "    ] },",
+    );
     lines.push('    "fs:allow-read-file",', '    "fs:allow-read-file"', "  ]", "}");
     writeFileSync(path.join(dir, "big.json"), lines.join("\n") + "\n");
-    const result = await checkoutBin.run({ argv: ["check", "--fix-dry-run", "--format", "compact", "big.json"], cwd: dir });
+    const result = await checkoutBin.run({
+      argv: ["check", "--fix-dry-run", "--format", "compact", "big.json"],
+      cwd: dir,
+    });
     expect(result.stderr).toBe("");
     expect(result.stdout).toBe(
       [

@@ -29,7 +29,11 @@ function write(dir: string, files: Record<string, string>): void {
 }
 
 /** An app taking fs from a fork and a third-party plugin from git, granting a name each has and one none has. */
-function app(name: string, forkSource = FORK, permissions = ["fs:allow-fork-only", "fs:allow-nope", "pinger:allow-ping", "pinger:allow-nope"]): string {
+function app(
+  name: string,
+  forkSource = FORK,
+  permissions = ["fs:allow-fork-only", "fs:allow-nope", "pinger:allow-ping", "pinger:allow-nope"],
+): string {
   const dir = path.join(top, name);
   write(dir, {
     "src-tauri/Cargo.toml": [
@@ -42,8 +46,15 @@ function app(name: string, forkSource = FORK, permissions = ["fs:allow-fork-only
       `[[package]]\nname = "tauri-plugin-fs"\nversion = "2.4.0"\nsource = "${forkSource}"`,
       `[[package]]\nname = "tauri-plugin-pinger"\nversion = "0.1.0"\nsource = "${THIRD_PARTY}"\n`,
     ].join("\n\n"),
-    "src-tauri/tauri.conf.json": JSON.stringify({ identifier: "com.example.app", app: { windows: [{ label: "main" }], security: {} } }),
-    "src-tauri/capabilities/main.json": JSON.stringify({ identifier: "main", windows: ["main"], permissions }),
+    "src-tauri/tauri.conf.json": JSON.stringify({
+      identifier: "com.example.app",
+      app: { windows: [{ label: "main" }], security: {} },
+    }),
+    "src-tauri/capabilities/main.json": JSON.stringify({
+      identifier: "main",
+      windows: ["main"],
+      permissions,
+    }),
   });
   return dir;
 }
@@ -54,30 +65,52 @@ function app(name: string, forkSource = FORK, permissions = ["fs:allow-fork-only
  */
 function cargoHome(name: string, change: (home: string) => void = () => {}): string {
   const home = path.join(top, name);
-  const fork = path.join(home, "git", "checkouts", "plugins-workspace-0f1e2d3c4b5a6978", COMMIT.slice(0, 7));
+  const fork = path.join(
+    home,
+    "git",
+    "checkouts",
+    "plugins-workspace-0f1e2d3c4b5a6978",
+    COMMIT.slice(0, 7),
+  );
   write(fork, {
     ".cargo-ok": "",
     "Cargo.toml": '[workspace]\nmembers = ["plugins/*"]\n',
-    "plugins/fs/Cargo.toml": '[package]\nname = "tauri-plugin-fs"\nversion = "2.4.0"\nlinks = "tauri-plugin-fs"\n',
-    "plugins/fs/build.rs": 'const COMMANDS: &[&str] = &["read_file", "fork_only"];\nfn main() { tauri_plugin::Builder::new(COMMANDS).build(); }\n',
+    "plugins/fs/Cargo.toml":
+      '[package]\nname = "tauri-plugin-fs"\nversion = "2.4.0"\nlinks = "tauri-plugin-fs"\n',
+    "plugins/fs/build.rs":
+      'const COMMANDS: &[&str] = &["read_file", "fork_only"];\nfn main() { tauri_plugin::Builder::new(COMMANDS).build(); }\n',
     "plugins/fs/permissions/default.toml": '[default]\npermissions = ["allow-read-file"]\n',
     // Another package of the workspace: not the one the lock names.
     "plugins/dialog/Cargo.toml": '[package]\nname = "tauri-plugin-dialog"\nversion = "2.4.0"\n',
     "plugins/dialog/permissions/default.toml": '[default]\npermissions = ["allow-nope"]\n',
   });
-  const pinger = path.join(home, "git", "checkouts", "tauri-plugin-pinger-a1b2c3d4e5f60718", THIRD_PARTY_COMMIT.slice(0, 7));
+  const pinger = path.join(
+    home,
+    "git",
+    "checkouts",
+    "tauri-plugin-pinger-a1b2c3d4e5f60718",
+    THIRD_PARTY_COMMIT.slice(0, 7),
+  );
   write(pinger, {
     ".cargo-ok": "",
     "Cargo.toml": '[package]\nname = "tauri-plugin-pinger"\nversion = "0.1.0"\n',
-    "permissions/ping.toml": '[[permission]]\nidentifier = "allow-ping"\ncommands.allow = ["ping"]\n',
+    "permissions/ping.toml":
+      '[[permission]]\nidentifier = "allow-ping"\ncommands.allow = ["ping"]\n',
   });
   change(home);
   return home;
 }
 
 function check(dir: string, env: Record<string, string>, ...args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, "check", "--format", "json", ...args], { cwd: dir, encoding: "utf8", env: cleanEnv(env) });
-  const report = JSON.parse(result.stdout) as { diagnostics: Array<{ ruleId: string; severity: string; message: string }>; summary: { notes: string[] } };
+  const result = spawnSync(process.execPath, [BIN, "check", "--format", "json", ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: cleanEnv(env),
+  });
+  const report = JSON.parse(result.stdout) as {
+    diagnostics: Array<{ ruleId: string; severity: string; message: string }>;
+    summary: { notes: string[] };
+  };
   return {
     code: result.status,
     stderr: result.stderr,
@@ -88,8 +121,22 @@ function check(dir: string, env: Record<string, string>, ...args: string[]) {
 
 describe("git plugins are read from Cargo's git checkouts", () => {
   const home = cargoHome("home");
-  const fork = path.join(home, "git", "checkouts", "plugins-workspace-0f1e2d3c4b5a6978", COMMIT.slice(0, 7), "plugins", "fs");
-  const pinger = path.join(home, "git", "checkouts", "tauri-plugin-pinger-a1b2c3d4e5f60718", THIRD_PARTY_COMMIT.slice(0, 7));
+  const fork = path.join(
+    home,
+    "git",
+    "checkouts",
+    "plugins-workspace-0f1e2d3c4b5a6978",
+    COMMIT.slice(0, 7),
+    "plugins",
+    "fs",
+  );
+  const pinger = path.join(
+    home,
+    "git",
+    "checkouts",
+    "tauri-plugin-pinger-a1b2c3d4e5f60718",
+    THIRD_PARTY_COMMIT.slice(0, 7),
+  );
 
   it("reads the fork's and the third-party plugin's permissions at the locked commit: exact verdicts, each named in a note", () => {
     const result = check(app("read"), { CARGO_HOME: home });
@@ -106,12 +153,18 @@ describe("git plugins are read from Cargo's git checkouts", () => {
   });
 
   it("the fork's permissions stand for the release's in the queries too", () => {
-    const result = spawnSync(process.execPath, [BIN, "access", "--window", "main", "--format", "json"], {
-      cwd: app("access"),
-      encoding: "utf8",
-      env: cleanEnv({ CARGO_HOME: home }),
-    });
-    const commands = (JSON.parse(result.stdout) as { allowed: Array<{ command: string }> }).allowed.map((a) => a.command);
+    const result = spawnSync(
+      process.execPath,
+      [BIN, "access", "--window", "main", "--format", "json"],
+      {
+        cwd: app("access"),
+        encoding: "utf8",
+        env: cleanEnv({ CARGO_HOME: home }),
+      },
+    );
+    const commands = (
+      JSON.parse(result.stdout) as { allowed: Array<{ command: string }> }
+    ).allowed.map((a) => a.command);
     expect(commands).toContain("plugin:fs|fork_only");
     expect(commands).toContain("plugin:pinger|ping");
   });
@@ -138,12 +191,17 @@ describe("git plugins are read from Cargo's git checkouts", () => {
   });
 
   it("a commit the lock does not pin is not read: another commit's checkout, or a forged commit that would lead out", () => {
-    const other = check(app("other-commit", FORK.replace(COMMIT, "ffffffffffffffffffffffffffffffffffffffff")), { CARGO_HOME: home });
+    const other = check(
+      app("other-commit", FORK.replace(COMMIT, "ffffffffffffffffffffffffffffffffffffffff")),
+      { CARGO_HOME: home },
+    );
     expect(other.findings.filter((f) => f.includes('"fs:'))).toEqual([
       expect.stringMatching(/^warning unknown-permission: unknown permission "fs:allow-fork-only"/),
       expect.stringMatching(/^warning unknown-permission: unknown permission "fs:allow-nope"/),
     ]);
-    const forged = check(app("forged", FORK.replace(COMMIT, "../../../../outside")), { CARGO_HOME: home });
+    const forged = check(app("forged", FORK.replace(COMMIT, "../../../../outside")), {
+      CARGO_HOME: home,
+    });
     expect(forged.notes).toContain(
       `"tauri-plugin-fs" ("https://github.com/me/Plugins-Workspace.git?branch=mine#../../../../outside"): from git, not a release; checked against the newest release's catalog, so a permission it lacks is a warning (Cargo.lock names a commit that is no git object id, and Cargo refuses such a lock)`,
     );
@@ -151,35 +209,69 @@ describe("git plugins are read from Cargo's git checkouts", () => {
 
   it("an unfinished checkout (no .cargo-ok) is not read", () => {
     const unfinished = cargoHome("unfinished", (h) =>
-      rmSync(path.join(h, "git", "checkouts", "tauri-plugin-pinger-a1b2c3d4e5f60718", THIRD_PARTY_COMMIT.slice(0, 7), ".cargo-ok")),
+      rmSync(
+        path.join(
+          h,
+          "git",
+          "checkouts",
+          "tauri-plugin-pinger-a1b2c3d4e5f60718",
+          THIRD_PARTY_COMMIT.slice(0, 7),
+          ".cargo-ok",
+        ),
+      ),
     );
     const result = check(app("unfinished"), { CARGO_HOME: unfinished });
-    expect(result.notes.join("\n")).toContain("tauri-plugin-pinger (https://gitlab.com/someone/tauri-plugin-pinger#");
-    expect(result.notes.join("\n")).toMatch(/its permissions could not be checked: its checkout .* is unfinished \(no \.cargo-ok; run cargo fetch\)/);
+    expect(result.notes.join("\n")).toContain(
+      "tauri-plugin-pinger (https://gitlab.com/someone/tauri-plugin-pinger#",
+    );
+    expect(result.notes.join("\n")).toMatch(
+      /its permissions could not be checked: its checkout .* is unfinished \(no \.cargo-ok; run cargo fetch\)/,
+    );
     expect(result.findings.some((f) => f.includes("pinger:allow-nope"))).toBe(false);
   });
 
   it("never follows a link: a linked checkout is not used, and a permission file linking out of the crate is not read", () => {
     const outside = path.join(top, "outside-permissions");
-    write(outside, { "nope.toml": '[[permission]]\nidentifier = "allow-nope"\ncommands.allow = ["nope"]\n' });
+    write(outside, {
+      "nope.toml": '[[permission]]\nidentifier = "allow-nope"\ncommands.allow = ["nope"]\n',
+    });
     const linked = cargoHome("linked", (h) => {
       // The third-party checkout is a link to a folder that defines allow-nope.
-      const checkout = path.join(h, "git", "checkouts", "tauri-plugin-pinger-a1b2c3d4e5f60718", THIRD_PARTY_COMMIT.slice(0, 7));
+      const checkout = path.join(
+        h,
+        "git",
+        "checkouts",
+        "tauri-plugin-pinger-a1b2c3d4e5f60718",
+        THIRD_PARTY_COMMIT.slice(0, 7),
+      );
       rmSync(checkout, { recursive: true });
       write(path.join(top, "linked-target"), {
         ".cargo-ok": "",
         "Cargo.toml": '[package]\nname = "tauri-plugin-pinger"\n',
-        "permissions/nope.toml": '[[permission]]\nidentifier = "allow-nope"\ncommands.allow = ["nope"]\n',
+        "permissions/nope.toml":
+          '[[permission]]\nidentifier = "allow-nope"\ncommands.allow = ["nope"]\n',
       });
       symlinkSync(path.join(top, "linked-target"), checkout);
       // The fork's permissions folder holds a link to a file outside the crate.
       symlinkSync(
         path.join(outside, "nope.toml"),
-        path.join(h, "git", "checkouts", "plugins-workspace-0f1e2d3c4b5a6978", COMMIT.slice(0, 7), "plugins", "fs", "permissions", "nope.toml"),
+        path.join(
+          h,
+          "git",
+          "checkouts",
+          "plugins-workspace-0f1e2d3c4b5a6978",
+          COMMIT.slice(0, 7),
+          "plugins",
+          "fs",
+          "permissions",
+          "nope.toml",
+        ),
       );
     });
     const result = check(app("linked"), { CARGO_HOME: linked });
-    expect(result.findings).toContain('error unknown-permission: unknown permission "fs:allow-nope": plugin "fs" has no permission or set "allow-nope"');
+    expect(result.findings).toContain(
+      'error unknown-permission: unknown permission "fs:allow-nope": plugin "fs" has no permission or set "allow-nope"',
+    );
     expect(result.findings.some((f) => f.includes("pinger:allow-nope"))).toBe(false);
     expect(result.notes.join("\n")).toMatch(
       /tauri-plugin-pinger .*: its permissions could not be checked: commit 9f8e7d6c5b4a is not in Cargo's git checkouts/,

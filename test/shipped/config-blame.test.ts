@@ -14,7 +14,12 @@ import { ROOT } from "../helpers/run.js";
 const BIN = path.join(ROOT, "bin", "caplint.js");
 
 function caplint(args: string[], cwd: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, timeout: 60_000 });
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+    timeout: 60_000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -32,19 +37,26 @@ describe("configuration problems are named where they are", { timeout: 120_000 }
     expect(caplint(args, dir)).toEqual({
       code: 2,
       stdout: "",
-      stderr: "caplint: --config settings: is a folder; give the configuration file itself (such as settings/caplint.config.json)\n",
+      stderr:
+        "caplint: --config settings: is a folder; give the configuration file itself (such as settings/caplint.config.json)\n",
     });
   });
 
-  it.each(["/", "."])('"app": %j that is no app folder is blamed on the config key, not on --app', (app) => {
-    const dir = mkdtempSync(path.join(tmpdir(), "caplint-config-"));
-    mkdirSync(path.join(dir, ".git"));
-    writeFileSync(path.join(dir, "caplint.config.json"), `{\n  "app": ${JSON.stringify(app)}\n}\n`);
-    const result = caplint(["check"], dir);
-    expect(result.stderr).toBe(
-      `caplint: ${path.join(dir, "caplint.config.json")}:2:10: "app": ${app} is not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)\n`,
-    );
-    expect(result.stderr).not.toContain("--app");
-    expect(result.code).toBe(2);
-  });
+  it.each(["/", "."])(
+    '"app": %j that is no app folder is blamed on the config key, not on --app',
+    (app) => {
+      const dir = mkdtempSync(path.join(tmpdir(), "caplint-config-"));
+      mkdirSync(path.join(dir, ".git"));
+      writeFileSync(
+        path.join(dir, "caplint.config.json"),
+        `{\n  "app": ${JSON.stringify(app)}\n}\n`,
+      );
+      const result = caplint(["check"], dir);
+      expect(result.stderr).toBe(
+        `caplint: ${path.join(dir, "caplint.config.json")}:2:10: "app": ${app} is not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)\n`,
+      );
+      expect(result.stderr).not.toContain("--app");
+      expect(result.code).toBe(2);
+    },
+  );
 });

@@ -11,7 +11,11 @@ import { ROOT } from "../helpers/run.js";
 const DEMO = path.join(ROOT, "examples", "demo-app");
 
 function bin(args: string[], cwd = DEMO) {
-  const result = spawnSync(process.execPath, [path.join(ROOT, "bin/caplint.js"), ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const result = spawnSync(process.execPath, [path.join(ROOT, "bin/caplint.js"), ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -28,17 +32,26 @@ describe("examples/demo-app", () => {
     ])
       expect(existsSync(path.join(DEMO, file)), file).toBe(true);
     const lock = readFileSync(path.join(DEMO, "src-tauri", "Cargo.lock"), "utf8");
-    const dependencies = [...readFileSync(path.join(DEMO, "src-tauri", "Cargo.toml"), "utf8").matchAll(/^(tauri[\w-]*) = /gm)].map((m) => m[1]!);
+    const dependencies = [
+      ...readFileSync(path.join(DEMO, "src-tauri", "Cargo.toml"), "utf8").matchAll(
+        /^(tauri[\w-]*) = /gm,
+      ),
+    ].map((m) => m[1]!);
     // Every host crate the app depends on is locked at one release.
-    for (const crate of dependencies) expect(lock, crate).toMatch(new RegExp(`name = "${crate}"\\nversion = "\\d+\\.\\d+\\.\\d+"`));
-    const manifest = JSON.parse(readFileSync(path.join(DEMO, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    for (const crate of dependencies)
+      expect(lock, crate).toMatch(new RegExp(`name = "${crate}"\\nversion = "\\d+\\.\\d+\\.\\d+"`));
+    const manifest = JSON.parse(readFileSync(path.join(DEMO, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
     expect(Object.keys(manifest.dependencies)).toContain("@tauri-apps/api");
   });
 
   it("every capability's $schema names a file that exists", () => {
     const folder = path.join(DEMO, "src-tauri", "capabilities");
     for (const name of readdirSync(folder).filter((file) => file.endsWith(".json"))) {
-      const schema = (JSON.parse(readFileSync(path.join(folder, name), "utf8")) as { $schema?: string }).$schema;
+      const schema = (
+        JSON.parse(readFileSync(path.join(folder, name), "utf8")) as { $schema?: string }
+      ).$schema;
       if (schema) expect(existsSync(path.resolve(folder, schema)), `${name}: ${schema}`).toBe(true);
     }
   });
@@ -55,20 +68,53 @@ describe("examples/demo-app", () => {
     ]);
     // The same from the repository root, as the README's first command runs it.
     expect(bin(["check", "--app", "examples/demo-app"], ROOT).stdout).toBe(
-      result.stdout.replaceAll("src-tauri/", "examples/demo-app/src-tauri/").replace(/^src\//gm, "examples/demo-app/src/"),
+      result.stdout
+        .replaceAll("src-tauri/", "examples/demo-app/src-tauri/")
+        .replace(/^src\//gm, "examples/demo-app/src/"),
     );
   });
 
   it("its frontend makes one call its window's capability does not grant, and the window has one grant no code uses", () => {
-    const refused = bin(["access", "--window", "settings", "--command", "fs.read_text_file", "--platform", "linux"]);
+    const refused = bin([
+      "access",
+      "--window",
+      "settings",
+      "--command",
+      "fs.read_text_file",
+      "--platform",
+      "linux",
+    ]);
     expect(refused.code).toBe(1);
     expect(readFileSync(path.join(DEMO, "src", "settings.ts"), "utf8")).toContain("readTextFile(");
     // The main window's calls are all granted.
-    for (const command of ["dialog.open", "fs.read_text_file", "greet", "window.start_dragging", "decorum.show_snap_overlay", "event.listen"])
-      expect(bin(["access", "--window", "main", "--command", command, "--platform", "linux", "-q"]).code, command).toBe(0);
+    for (const command of [
+      "dialog.open",
+      "fs.read_text_file",
+      "greet",
+      "window.start_dragging",
+      "decorum.show_snap_overlay",
+      "event.listen",
+    ])
+      expect(
+        bin(["access", "--window", "main", "--command", command, "--platform", "linux", "-q"]).code,
+        command,
+      ).toBe(0);
     // settings may set its theme; no code does.
-    expect(bin(["access", "--window", "settings", "--command", "window.set_theme", "--platform", "linux", "-q"]).code).toBe(0);
-    const sources = ["src/main.ts", "src/settings.ts"].map((file) => readFileSync(path.join(DEMO, file), "utf8")).join("\n");
+    expect(
+      bin([
+        "access",
+        "--window",
+        "settings",
+        "--command",
+        "window.set_theme",
+        "--platform",
+        "linux",
+        "-q",
+      ]).code,
+    ).toBe(0);
+    const sources = ["src/main.ts", "src/settings.ts"]
+      .map((file) => readFileSync(path.join(DEMO, file), "utf8"))
+      .join("\n");
     expect(sources).not.toContain("setTheme");
   });
 });

@@ -12,7 +12,12 @@ import { FIXTURES, ROOT } from "../helpers/run.js";
 import { cleanEnv } from "../helpers/release.js";
 
 const BIN = path.join(ROOT, "bin", "caplint.js");
-const IDENTITY = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" };
+const IDENTITY = {
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.com",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.com",
+};
 const temporaries: string[] = [];
 afterAll(() => {
   for (const dir of temporaries) rmSync(dir, { recursive: true, force: true });
@@ -24,7 +29,12 @@ function git(args: string[], cwd: string): void {
 }
 
 function caplint(args: string[], cwd: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env: cleanEnv({ HOME: cwd, NO_COLOR: "1" }), timeout: 60_000 });
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: cleanEnv({ HOME: cwd, NO_COLOR: "1" }),
+    timeout: 60_000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -44,7 +54,8 @@ describe("diff --base messages", { timeout: 120_000 }, () => {
     git(["remote", "add", "origin", "https://example.invalid/app.git"], repo);
     const ref = "a".repeat(100_000);
     for (const option of ["--base", "--head"]) {
-      const args = option === "--base" ? ["diff", "--base", ref] : ["diff", "--base", "main", "--head", ref];
+      const args =
+        option === "--base" ? ["diff", "--base", ref] : ["diff", "--base", "main", "--head", ref];
       const result = caplint(args, repo);
       expect(result.stderr).toBe(
         `caplint: ${option} ${"a".repeat(80)}…[99920 more characters]: not a git revision (100,000 characters; a ref name is a path, at most 4,096)\n`,

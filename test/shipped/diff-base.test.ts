@@ -1,5 +1,13 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -12,14 +20,23 @@ import { cleanEnv } from "../helpers/release.js";
  * new side the work tree or another commit.
  */
 const BIN = path.join(ROOT, "bin", "caplint.js");
-const IDENTITY = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" };
+const IDENTITY = {
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.com",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.com",
+};
 const temporaries: string[] = [];
 afterAll(() => {
   for (const dir of temporaries) rmSync(dir, { recursive: true, force: true });
 });
 
 function sh(command: string, args: string[], cwd: string) {
-  const result = spawnSync(command, args, { cwd, encoding: "utf8", env: cleanEnv({ HOME: cwd, ...IDENTITY }) });
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: "utf8",
+    env: cleanEnv({ HOME: cwd, ...IDENTITY }),
+  });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 const caplint = (args: string[], cwd: string) => sh(process.execPath, [BIN, ...args], cwd);
@@ -37,7 +54,11 @@ function repository(): string {
   cpSync(path.join(FIXTURES, "queries", "app"), dir, { recursive: true });
   git(["add", "-A"], dir);
   git(["commit", "-q", "-m", "base"], dir);
-  cpSync(path.join(FIXTURES, "queries", "app-v2", "src-tauri", "capabilities"), path.join(dir, "src-tauri", "capabilities"), { recursive: true });
+  cpSync(
+    path.join(FIXTURES, "queries", "app-v2", "src-tauri", "capabilities"),
+    path.join(dir, "src-tauri", "capabilities"),
+    { recursive: true },
+  );
   return dir;
 }
 
@@ -48,7 +69,9 @@ describe("caplint diff --base", () => {
     const refs = git(["for-each-ref"], dir);
     const result = caplint(["diff", "--base", "main", "--platform", "linux"], dir);
     expect(result.code, result.stderr).toBe(1);
-    expect(result.stdout).toMatch(/^NEW ACCESS on linux \(7 command grants\):\n {2}window "docs" from https:\/\/partner\.dev:\n/);
+    expect(result.stdout).toMatch(
+      /^NEW ACCESS on linux \(7 command grants\):\n {2}window "docs" from https:\/\/partner\.dev:\n/,
+    );
     expect(result.stdout).toContain(
       "plugin:window|set_title  ← remote-docs › core:window:allow-set-title  (src-tauri/capabilities/remote.json:16)  [new command, new remote origin]",
     );
@@ -57,7 +80,10 @@ describe("caplint diff --base", () => {
     expect(git(["stash", "list"], dir)).toBe("");
 
     // The same commit on both sides: nothing new.
-    expect(caplint(["diff", "--base", "main", "--head", "HEAD"], dir)).toMatchObject({ code: 0, stdout: "no new access on all platforms\n" });
+    expect(caplint(["diff", "--base", "main", "--head", "HEAD"], dir)).toMatchObject({
+      code: 0,
+      stdout: "no new access on all platforms\n",
+    });
   });
 
   it("--head REF reads the new side from git too; runs from a sub-folder", () => {
@@ -66,12 +92,16 @@ describe("caplint diff --base", () => {
     git(["commit", "-q", "-m", "v2"], dir);
     // A work tree that says otherwise does not count.
     rmSync(path.join(dir, "src-tauri", "capabilities", "remote.json"));
-    const result = caplint(["diff", "--base", "main~1", "--head", "main", "--format", "json"], path.join(dir, "src-tauri"));
+    const result = caplint(
+      ["diff", "--base", "main~1", "--head", "main", "--format", "json"],
+      path.join(dir, "src-tauri"),
+    );
     expect(result.code, result.stderr).toBe(1);
     const answer = JSON.parse(result.stdout);
     expect(answer.failOn).toEqual(["commands", "origins", "scopes"]);
     const setTitle = answer.added.find(
-      (grant: { command: string; context: string }) => grant.command === "plugin:window|set_title" && grant.context === "https://partner.dev",
+      (grant: { command: string; context: string }) =>
+        grant.command === "plugin:window|set_title" && grant.context === "https://partner.dev",
     );
     expect(setTitle).toMatchObject({ window: "docs", kinds: ["commands", "origins"] });
     expect(setTitle.grantedBy[0]).toMatchObject({ file: "capabilities/remote.json", line: 16 });
@@ -84,13 +114,21 @@ describe("caplint diff --base", () => {
     expect(github.stdout).toMatch(
       /^::error file=src-tauri\/capabilities\/remote\.json,line=15,endLine=15,col=5,endColumn=25,title=new-access::new remote origin: plugin:event\|emit to window "docs" from https:\/\/partner\.dev/m,
     );
-    expect(github.stdout).toMatch(/^::error file=src-tauri\/capabilities\/remote\.json,line=16,.*title=new-access::new command: plugin:window\|set_title/m);
+    expect(github.stdout).toMatch(
+      /^::error file=src-tauri\/capabilities\/remote\.json,line=16,.*title=new-access::new command: plugin:window\|set_title/m,
+    );
 
     const sarif = JSON.parse(caplint(["diff", "--base", "main", "--format", "sarif"], dir).stdout);
     expect(sarif.version).toBe("2.1.0");
-    expect(sarif.runs[0].tool.driver.rules.map((rule: { id: string }) => rule.id)).toEqual(["new-access"]);
+    expect(sarif.runs[0].tool.driver.rules.map((rule: { id: string }) => rule.id)).toEqual([
+      "new-access",
+    ]);
     const locations = sarif.runs[0].results.map(
-      (r: { locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }> }) => [
+      (r: {
+        locations: Array<{
+          physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } };
+        }>;
+      }) => [
         r.locations[0]!.physicalLocation.artifactLocation.uri,
         r.locations[0]!.physicalLocation.region.startLine,
       ],
@@ -98,10 +136,17 @@ describe("caplint diff --base", () => {
     expect(locations).toContainEqual(["src-tauri/capabilities/remote.json", 16]);
 
     // New remote origins are allowed by this gate: only the new command fails it; its origin finding is a warning.
-    const commandsOnly = caplint(["diff", "--base", "main", "--format", "compact", "--fail-on", "commands"], dir);
+    const commandsOnly = caplint(
+      ["diff", "--base", "main", "--format", "compact", "--fail-on", "commands"],
+      dir,
+    );
     expect(commandsOnly.code).toBe(1);
-    expect(commandsOnly.stdout).toMatch(/^src-tauri\/capabilities\/remote\.json:15:5: warning new remote origin: /m);
-    expect(commandsOnly.stdout).toMatch(/^src-tauri\/capabilities\/remote\.json:16:5: error new command: /m);
+    expect(commandsOnly.stdout).toMatch(
+      /^src-tauri\/capabilities\/remote\.json:15:5: warning new remote origin: /m,
+    );
+    expect(commandsOnly.stdout).toMatch(
+      /^src-tauri\/capabilities\/remote\.json:16:5: error new command: /m,
+    );
     expect(caplint(["diff", "--base", "main", "--fail-on", "none"], dir).code).toBe(0);
     expect(caplint(["diff", "--base", "main", "--fail-on", "files"], dir)).toMatchObject({
       code: 2,
@@ -114,7 +159,10 @@ describe("caplint diff --base", () => {
     temporaries.push(dir);
     git(["init", "-q", "-b", "main"], dir);
     mkdirSync(path.join(dir, "src-tauri", "capabilities"), { recursive: true });
-    cpSync(path.join(FIXTURES, "integrations", "app", "src-tauri", "tauri.conf.json"), path.join(dir, "src-tauri", "tauri.conf.json"));
+    cpSync(
+      path.join(FIXTURES, "integrations", "app", "src-tauri", "tauri.conf.json"),
+      path.join(dir, "src-tauri", "tauri.conf.json"),
+    );
     const buildScript = (commands: string[]) =>
       `fn main() {\n    tauri_build::try_build(tauri_build::Attributes::new().app_manifest(tauri_build::AppManifest::new().commands(&${JSON.stringify(commands)}))).unwrap();\n}\n`;
     writeFileSync(path.join(dir, "src-tauri", "build.rs"), buildScript(["greet"]));
@@ -128,7 +176,11 @@ describe("caplint diff --base", () => {
     writeFileSync(path.join(dir, "src-tauri", "build.rs"), buildScript(["greet", "delete_files"]));
     writeFileSync(
       path.join(dir, "src-tauri", "capabilities", "default.json"),
-      JSON.stringify({ identifier: "default", windows: ["main"], permissions: ["allow-greet", "allow-delete-files"] }),
+      JSON.stringify({
+        identifier: "default",
+        windows: ["main"],
+        permissions: ["allow-greet", "allow-delete-files"],
+      }),
     );
     const result = caplint(["diff", "--base", "main", "--platform", "linux"], dir);
     expect(result.code, result.stderr).toBe(1);
@@ -143,7 +195,10 @@ describe("caplint diff --base", () => {
     git(["init", "-q", "-b", "main"], dir);
     const capabilities = path.join(dir, "src-tauri", "capabilities");
     mkdirSync(capabilities, { recursive: true });
-    cpSync(path.join(FIXTURES, "integrations", "app", "src-tauri", "tauri.conf.json"), path.join(dir, "src-tauri", "tauri.conf.json"));
+    cpSync(
+      path.join(FIXTURES, "integrations", "app", "src-tauri", "tauri.conf.json"),
+      path.join(dir, "src-tauri", "tauri.conf.json"),
+    );
     const main = (...permissions: string[]) =>
       `{\n  "identifier": "main",\n  "windows": ["main"],\n  "permissions": [\n    ${permissions.join(",\n    ")}\n  ]\n}\n`;
     writeFileSync(
@@ -162,7 +217,10 @@ describe("caplint diff --base", () => {
     git(["commit", "-q", "-m", "base"], dir);
     // The pull request: the home folder allowed to every fs command (a scope-only permission), the
     // .ssh deny dropped from fs:scope, the deny-only entry gone, and the lockdown capability deleted.
-    writeFileSync(path.join(capabilities, "main.json"), main('"fs:allow-read-file"', '"fs:scope"', '"fs:scope-home-recursive"'));
+    writeFileSync(
+      path.join(capabilities, "main.json"),
+      main('"fs:allow-read-file"', '"fs:scope"', '"fs:scope-home-recursive"'),
+    );
     rmSync(path.join(capabilities, "lockdown.json"));
 
     const text = caplint(["diff", "--base", "main", "--platform", "linux"], dir);
@@ -180,7 +238,9 @@ describe("caplint diff --base", () => {
       ].join("\n"),
     );
 
-    const answer = JSON.parse(caplint(["diff", "--base", "main", "--platform", "linux", "--format", "json"], dir).stdout);
+    const answer = JSON.parse(
+      caplint(["diff", "--base", "main", "--platform", "linux", "--format", "json"], dir).stdout,
+    );
     expect(answer.widenedScopes).toContainEqual({
       scope: "global",
       plugin: "fs",
@@ -204,13 +264,20 @@ describe("caplint diff --base", () => {
         window: "main",
         change: "no longer denied",
         value: { path: "$HOME/secret" },
-        deniedBy: expect.objectContaining({ capability: "main", file: "src-tauri/capabilities/main.json", line: 7 }),
+        deniedBy: expect.objectContaining({
+          capability: "main",
+          file: "src-tauri/capabilities/main.json",
+          line: 7,
+        }),
       }),
     );
 
     // Each finding on the new side's line: the entry that adds the access, the entry that lost its deny,
     // the list an entry left, or, for a deleted file, the app's first capability file.
-    const compact = caplint(["diff", "--base", "main", "--platform", "linux", "--format", "compact"], dir);
+    const compact = caplint(
+      ["diff", "--base", "main", "--platform", "linux", "--format", "compact"],
+      dir,
+    );
     expect(compact.code).toBe(1);
     expect(compact.stdout.split("\n").filter((line) => line.includes("[new-access]"))).toEqual([
       'src-tauri/capabilities/main.json:1:1: error wider scope: global scope of fs (every fs command, every window) no longer denied {"path":"$HOME/.gnupg/**"}, denied on the old side by lockdown › fs:scope (src-tauri/capabilities/lockdown.json:5) [new-access]',
@@ -219,18 +286,30 @@ describe("caplint diff --base", () => {
       'src-tauri/capabilities/main.json:7:5: error wider scope: global scope of fs (every fs command, every window) allowed {"path":"$HOME/**"}; global scope of fs (every fs command, every window) allowed {"path":"$HOME"} [new-access]',
     ]);
 
-    const github = caplint(["diff", "--base", "main", "--platform", "linux", "--format", "github"], dir);
+    const github = caplint(
+      ["diff", "--base", "main", "--platform", "linux", "--format", "github"],
+      dir,
+    );
     expect(github.stdout).toMatch(
       /^::error file=src-tauri\/capabilities\/main\.json,line=7,endLine=7,col=5,endColumn=30,title=new-access::wider scope: global scope of fs \(every fs command, every window\) allowed \{"path":"\$HOME\/\*\*"\}/m,
     );
     expect(github.stdout).toMatch(
       /^::error file=src-tauri\/capabilities\/main\.json,line=6,.*no longer denied \{"path":"\$HOME\/\.ssh\/\*\*"\}.*%0Ahelp: a deny no longer narrows what the windows may reach: put it back, or say in the pull request why it goes/m,
     );
-    expect(github.stdout).toMatch(/line=7,.*%0Ahelp: if this access is intended, say why in the pull request/);
+    expect(github.stdout).toMatch(
+      /line=7,.*%0Ahelp: if this access is intended, say why in the pull request/,
+    );
 
-    const sarif = JSON.parse(caplint(["diff", "--base", "main", "--platform", "linux", "--format", "sarif"], dir).stdout);
+    const sarif = JSON.parse(
+      caplint(["diff", "--base", "main", "--platform", "linux", "--format", "sarif"], dir).stdout,
+    );
     const results = sarif.runs[0].results.map(
-      (r: { level: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }> }) => [
+      (r: {
+        level: string;
+        locations: Array<{
+          physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } };
+        }>;
+      }) => [
         r.level,
         r.locations[0]!.physicalLocation.artifactLocation.uri,
         r.locations[0]!.physicalLocation.region.startLine,
@@ -244,13 +323,31 @@ describe("caplint diff --base", () => {
     ]);
 
     // A gate on new commands and origins only: the same findings as warnings, exit 0.
-    const lenient = caplint(["diff", "--base", "main", "--platform", "linux", "--format", "compact", "--fail-on", "commands,origins"], dir);
+    const lenient = caplint(
+      [
+        "diff",
+        "--base",
+        "main",
+        "--platform",
+        "linux",
+        "--format",
+        "compact",
+        "--fail-on",
+        "commands,origins",
+      ],
+      dir,
+    );
     expect(lenient.code).toBe(0);
-    expect(lenient.stdout).toMatch(/^src-tauri\/capabilities\/main\.json:7:5: warning wider scope: global scope of fs/m);
+    expect(lenient.stdout).toMatch(
+      /^src-tauri\/capabilities\/main\.json:7:5: warning wider scope: global scope of fs/m,
+    );
     expect(caplint(["diff", "--base", "main", "--fail-on", "commands,origins"], dir).code).toBe(0);
 
     // Without an fs command nothing reads the global scope: the same scope changes widen nothing.
-    writeFileSync(path.join(capabilities, "main.json"), main('"fs:scope"', '"fs:scope-home-recursive"'));
+    writeFileSync(
+      path.join(capabilities, "main.json"),
+      main('"fs:scope"', '"fs:scope-home-recursive"'),
+    );
     const unread = caplint(["diff", "--base", "main", "--platform", "linux"], dir);
     expect(unread.code).toBe(0);
     expect(unread.stdout).toMatch(/^no new access on linux\nremoved access \(1 command grant\):\n/);
@@ -260,8 +357,18 @@ describe("caplint diff --base", () => {
     const dir = repository();
     const outside = mkdtempSync(path.join(tmpdir(), "caplint-outside-"));
     temporaries.push(outside);
-    writeFileSync(path.join(outside, "secret.json"), JSON.stringify({ identifier: "secret", windows: ["*"], permissions: ["shell:allow-execute"] }));
-    symlinkSync(path.join(outside, "secret.json"), path.join(dir, "src-tauri", "capabilities", "linked.json"));
+    writeFileSync(
+      path.join(outside, "secret.json"),
+      JSON.stringify({
+        identifier: "secret",
+        windows: ["*"],
+        permissions: ["shell:allow-execute"],
+      }),
+    );
+    symlinkSync(
+      path.join(outside, "secret.json"),
+      path.join(dir, "src-tauri", "capabilities", "linked.json"),
+    );
     git(["add", "-A"], dir);
     git(["commit", "-q", "-m", "link"], dir);
     const result = caplint(["diff", "--base", "main", "--head", "main", "--format", "json"], dir);
@@ -296,7 +403,8 @@ describe("caplint diff --base", () => {
     expect(caplint(["diff", "--base", "relase"], dir)).toMatchObject({
       code: 2,
       stdout: "",
-      stderr: 'caplint: --base relase: no such commit, branch or tag in this repository, and it has no remote to fetch it from; did you mean "release"?\n',
+      stderr:
+        'caplint: --base relase: no such commit, branch or tag in this repository, and it has no remote to fetch it from; did you mean "release"?\n',
     });
     // A remote with another name than origin: the fetch names it.
     git(["remote", "add", "upstream", "https://example.invalid/app.git"], dir);
@@ -311,14 +419,24 @@ describe("caplint diff --base", () => {
     mkdirSync(path.dirname(nested), { recursive: true });
     git(["mv", "src-tauri", "apps/one/"], dir);
     git(["commit", "-q", "-m", "move"], dir);
-    cpSync(path.join(FIXTURES, "queries", "app-v2", "src-tauri", "capabilities"), path.join(nested, "src-tauri", "capabilities"), { recursive: true });
-    const byFlag = caplint(["diff", "--base", "main", "--app", "apps/one", "--platform", "linux"], dir);
+    cpSync(
+      path.join(FIXTURES, "queries", "app-v2", "src-tauri", "capabilities"),
+      path.join(nested, "src-tauri", "capabilities"),
+      { recursive: true },
+    );
+    const byFlag = caplint(
+      ["diff", "--base", "main", "--app", "apps/one", "--platform", "linux"],
+      dir,
+    );
     expect(byFlag.code, byFlag.stderr).toBe(1);
-    expect(byFlag.stdout).toBe(caplint(["diff", "--base", "main", "apps/one", "--platform", "linux"], dir).stdout);
+    expect(byFlag.stdout).toBe(
+      caplint(["diff", "--base", "main", "apps/one", "--platform", "linux"], dir).stdout,
+    );
     expect(byFlag.stdout).toMatch(/^NEW ACCESS on linux/);
     expect(caplint(["diff", "--app", "apps/one"], dir)).toMatchObject({
       code: 2,
-      stderr: "caplint: diff --app apps/one: --app names the app with --base REF; without it, give OLD and NEW folders\n",
+      stderr:
+        "caplint: diff --app apps/one: --app names the app with --base REF; without it, give OLD and NEW folders\n",
     });
   });
 
@@ -328,6 +446,9 @@ describe("caplint diff --base", () => {
     const outside = caplint(["diff", "--base", "main"], dir);
     expect(outside.code).toBe(2);
     expect(outside.stderr).toMatch(/^caplint: not in a git repository/);
-    expect(caplint(["diff"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("diff needs OLD and NEW folders, or --base REF") });
+    expect(caplint(["diff"], dir)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("diff needs OLD and NEW folders, or --base REF"),
+    });
   });
 });

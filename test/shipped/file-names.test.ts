@@ -15,25 +15,46 @@ afterAll(() => {
 });
 
 const bytes = (...parts: Array<string | number[] | Buffer>) =>
-  Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))));
-const capability = (identifier: string, permissions: string[]) => JSON.stringify({ identifier, windows: ["main"], permissions });
+  Buffer.concat(
+    parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))),
+  );
+const capability = (identifier: string, permissions: string[]) =>
+  JSON.stringify({ identifier, windows: ["main"], permissions });
 
 /** An app whose capabilities folder holds files (and a folder) with names that are not UTF-8. */
 function app(): { dir: string; capabilities: Buffer } {
   const dir = mkdtempSync(path.join(tmpdir(), "caplint-names-"));
   temporary.push(dir);
   mkdirSync(path.join(dir, "src-tauri", "capabilities"), { recursive: true });
-  writeFileSync(path.join(dir, "src-tauri", "tauri.conf.json"), JSON.stringify({ identifier: "dev.caplint.names", app: { windows: [{ label: "main" }] } }));
+  writeFileSync(
+    path.join(dir, "src-tauri", "tauri.conf.json"),
+    JSON.stringify({ identifier: "dev.caplint.names", app: { windows: [{ label: "main" }] } }),
+  );
   const capabilities = Buffer.from(path.join(dir, "src-tauri", "capabilities") + path.sep);
   // Two names that a lossy decoding would both read as "a\uFFFD.json": each must be read as itself.
-  writeFileSync(bytes(capabilities, "a", [0xff], ".json"), capability("ff", ["core:window:allow-set-titel"]));
-  writeFileSync(bytes(capabilities, "a", [0xfe], ".json"), capability("fe", ["core:window:allow-closee"]));
+  writeFileSync(
+    bytes(capabilities, "a", [0xff], ".json"),
+    capability("ff", ["core:window:allow-set-titel"]),
+  );
+  writeFileSync(
+    bytes(capabilities, "a", [0xfe], ".json"),
+    capability("fe", ["core:window:allow-closee"]),
+  );
   // A real U+FFFD in a UTF-8 name is just a character.
-  writeFileSync(bytes(capabilities, "a\ufffd.json"), capability("replacement", ["core:window:allow-close"]));
+  writeFileSync(
+    bytes(capabilities, "a\ufffd.json"),
+    capability("replacement", ["core:window:allow-close"]),
+  );
   // A control character and a lone continuation byte; and a folder whose name is not UTF-8.
-  writeFileSync(bytes(capabilities, "b", [0x1b], "[2J", [0x80], ".json"), capability("escape", ["core:window:allow-hidee"]));
+  writeFileSync(
+    bytes(capabilities, "b", [0x1b], "[2J", [0x80], ".json"),
+    capability("escape", ["core:window:allow-hidee"]),
+  );
   mkdirSync(bytes(capabilities, "dir", [0xc3, 0x28]));
-  writeFileSync(bytes(capabilities, "dir", [0xc3, 0x28], "/inner.json"), capability("inner", ["core:window:allow-shoow"]));
+  writeFileSync(
+    bytes(capabilities, "dir", [0xc3, 0x28], "/inner.json"),
+    capability("inner", ["core:window:allow-shoow"]),
+  );
   return { dir, capabilities };
 }
 
@@ -58,11 +79,27 @@ describe("file names that are not UTF-8", { timeout: 60_000 }, () => {
     expect(lines).toContain(
       `${names.ff}:1:54: error unknown permission "core:window:allow-set-titel": plugin "core:window" has no permission or set "allow-set-titel" [unknown-permission]`,
     );
-    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${escapeRegExp(names.fe)}:1:\\d+: error unknown permission "core:window:allow-closee"`)));
     expect(lines).toContainEqual(
-      expect.stringMatching(new RegExp(`^${escapeRegExp(names.escape)}:1:\\d+: error unknown permission "core:window:allow-hidee"`)),
+      expect.stringMatching(
+        new RegExp(
+          `^${escapeRegExp(names.fe)}:1:\\d+: error unknown permission "core:window:allow-closee"`,
+        ),
+      ),
     );
-    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${escapeRegExp(names.inner)}:1:\\d+: error unknown permission "core:window:allow-shoow"`)));
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^${escapeRegExp(names.escape)}:1:\\d+: error unknown permission "core:window:allow-hidee"`,
+        ),
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^${escapeRegExp(names.inner)}:1:\\d+: error unknown permission "core:window:allow-shoow"`,
+        ),
+      ),
+    );
     // The UTF-8 name with a real U+FFFD is valid and clean; nothing else is reported.
     expect(lines).toHaveLength(4);
 
@@ -74,26 +111,53 @@ describe("file names that are not UTF-8", { timeout: 60_000 }, () => {
       expect(result.stdout, format).toContain(format === "github" ? "a\\xff.json" : names.ff);
       expect(result.stdout, format).toContain("dir\\xc3(");
     }
-    const json = JSON.parse((await check(dir, ["-f", "json"])).stdout) as { diagnostics: Array<{ file: string; message: string }> };
-    expect(json.diagnostics.map((d) => d.file).sort()).toEqual([names.ff, names.fe, names.escape.replace("\\u001b", "\u001b"), names.inner].sort());
-    const sarif = JSON.parse((await check(dir, ["-f", "sarif"])).stdout) as { runs: Array<{ results: unknown[] }> };
+    const json = JSON.parse((await check(dir, ["-f", "json"])).stdout) as {
+      diagnostics: Array<{ file: string; message: string }>;
+    };
+    expect(json.diagnostics.map((d) => d.file).sort()).toEqual(
+      [names.ff, names.fe, names.escape.replace("\\u001b", "\u001b"), names.inner].sort(),
+    );
+    const sarif = JSON.parse((await check(dir, ["-f", "sarif"])).stdout) as {
+      runs: Array<{ results: unknown[] }>;
+    };
     expect(sarif.runs[0]!.results).toHaveLength(4);
   });
 
   it("--fix refuses to rewrite such a file (a write by the shown name would make another file) and leaves it untouched", async () => {
     const { dir, capabilities } = app();
     const raw = bytes(capabilities, "a", [0xff], ".json");
-    writeFileSync(raw, JSON.stringify({ identifier: "ff", windows: ["main"], permissions: ["core:window:allow-close", "core:window:allow-close"] }, null, 2));
+    writeFileSync(
+      raw,
+      JSON.stringify(
+        {
+          identifier: "ff",
+          windows: ["main"],
+          permissions: ["core:window:allow-close", "core:window:allow-close"],
+        },
+        null,
+        2,
+      ),
+    );
     const before = readFileSync(raw);
     const result = await check(dir, ["--fix"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("a\\xff.json: the file name is not UTF-8 (shown escaped); caplint does not rewrite such a file");
+    expect(result.stderr).toContain(
+      "a\\xff.json: the file name is not UTF-8 (shown escaped); caplint does not rewrite such a file",
+    );
     expect(readFileSync(raw)).toEqual(before);
     expect(
       readdirSync(capabilities, { encoding: "buffer" })
         .map((name) => name.toString("latin1"))
         .sort(),
-    ).toEqual(["a\xff.json", "a\xfe.json", Buffer.from("a\ufffd.json").toString("latin1"), "b\x1b[2J\x80.json", "dir\xc3("].sort());
+    ).toEqual(
+      [
+        "a\xff.json",
+        "a\xfe.json",
+        Buffer.from("a\ufffd.json").toString("latin1"),
+        "b\x1b[2J\x80.json",
+        "dir\xc3(",
+      ].sort(),
+    );
   });
 });
 

@@ -8,9 +8,16 @@ import { ROOT } from "../helpers/run.js";
 
 const exec = promisify(execFile);
 
-async function caplint(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+async function caplint(
+  args: string[],
+  cwd: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [path.join(ROOT, "bin/caplint.js"), ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+    const { stdout, stderr } = await exec(
+      process.execPath,
+      [path.join(ROOT, "bin/caplint.js"), ...args],
+      { cwd, env: { ...process.env, NO_COLOR: "1" } },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -73,18 +80,34 @@ describe("--fix on TOML capability files (built bin)", () => {
     const dir = capability(text);
     const result = await caplint(["check", "--fix", "main.toml"], dir);
     expect(readFileSync(path.join(dir, "main.toml"), "utf8")).toBe(text);
-    expect(result.stdout).toContain("note: main.toml: 1 fixable finding was left: TOML arrays of tables ([[permissions]])");
+    expect(result.stdout).toContain(
+      "note: main.toml: 1 fixable finding was left: TOML arrays of tables ([[permissions]])",
+    );
     const json = await caplint(["check", "--fix", "main.toml", "-f", "json"], dir);
-    expect(JSON.parse(json.stdout).summary.notes).toEqual([expect.stringContaining("main.toml: 1 fixable finding was left")]);
+    expect(JSON.parse(json.stdout).summary.notes).toEqual([
+      expect.stringContaining("main.toml: 1 fixable finding was left"),
+    ]);
   });
 
   it("prints fixes of a TOML file as a diff in TOML, and hints in TOML syntax", async () => {
-    const dir = capability(['identifier = "tools"', 'windows = ["main"]', "local = false", 'permissions = ["core:default", "core:default"]', ""].join("\n"));
+    const dir = capability(
+      [
+        'identifier = "tools"',
+        'windows = ["main"]',
+        "local = false",
+        'permissions = ["core:default", "core:default"]',
+        "",
+      ].join("\n"),
+    );
     const result = await caplint(["check", "--fix-dry-run", "main.toml"], dir);
-    expect(result.stdout).toContain('-permissions = ["core:default", "core:default"]\n+permissions = ["core:default"]');
+    expect(result.stdout).toContain(
+      '-permissions = ["core:default", "core:default"]\n+permissions = ["core:default"]',
+    );
     expect(result.stdout).toContain(
       'help: remove local = false to grant the app\'s own pages, or list the remote origins in remote = { urls = ["https://example.com"] }',
     );
-    expect(readFileSync(path.join(dir, "main.toml"), "utf8")).toContain('"core:default", "core:default"');
+    expect(readFileSync(path.join(dir, "main.toml"), "utf8")).toContain(
+      '"core:default", "core:default"',
+    );
   });
 });

@@ -10,7 +10,9 @@ import { expect, it } from "vitest";
 import { ROOT } from "../helpers/run.js";
 
 it("every dependency with an install script is decided in package.json's allowScripts", () => {
-  const lock = JSON.parse(readFileSync(path.join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, { hasInstallScript?: boolean }> };
+  const lock = JSON.parse(readFileSync(path.join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { hasInstallScript?: boolean }>;
+  };
   const manifest = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
     allowScripts?: Record<string, boolean>;
     scripts: Record<string, string>;
@@ -20,5 +22,6 @@ it("every dependency with an install script is decided in package.json's allowSc
     .map(([key]) => key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length));
   expect(withScripts.length).toBeGreaterThan(0);
   for (const name of withScripts) expect(manifest.allowScripts, name).toHaveProperty([name]);
-  for (const script of ["preinstall", "install", "postinstall", "prepare"]) expect(manifest.scripts[script], script).toBeUndefined();
+  for (const script of ["preinstall", "install", "postinstall", "prepare"])
+    expect(manifest.scripts[script], script).toBeUndefined();
 });

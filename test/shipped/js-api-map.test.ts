@@ -21,7 +21,8 @@ function tablesOf(map: JsApiMap): Map<string, unknown> {
     entry.versions.forEach((version, position) => {
       for (const [specifier, indexes] of Object.entries(entry.modules)) {
         const index = indexes[position];
-        if (index !== null && index !== undefined) tables.set(`${name}@${version} ${specifier}`, map.tables[index]);
+        if (index !== null && index !== undefined)
+          tables.set(`${name}@${version} ${specifier}`, map.tables[index]);
       }
     });
   }
@@ -33,14 +34,26 @@ describe("scripts/build-js-api-map.mjs", () => {
     const out = path.join(temp, "sample.json");
     const result = spawnSync(
       process.execPath,
-      [path.join(ROOT, "scripts/build-js-api-map.mjs"), "--tarballs", path.join(FIXTURES, "js-api-map"), "--out", out],
+      [
+        path.join(ROOT, "scripts/build-js-api-map.mjs"),
+        "--tarballs",
+        path.join(FIXTURES, "js-api-map"),
+        "--out",
+        out,
+      ],
       { encoding: "utf8" },
     );
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
-    const committed = JSON.parse(readFileSync(path.join(ROOT, "data/js-api-map.json"), "utf8")) as JsApiMap;
+    const committed = JSON.parse(
+      readFileSync(path.join(ROOT, "data/js-api-map.json"), "utf8"),
+    ) as JsApiMap;
     const sample = JSON.parse(readFileSync(out, "utf8")) as JsApiMap;
-    expect(Object.keys(sample.packages).sort()).toEqual(["@tauri-apps/plugin-dialog", "@tauri-apps/plugin-sql", "@tauri-apps/plugin-store"]);
+    expect(Object.keys(sample.packages).sort()).toEqual([
+      "@tauri-apps/plugin-dialog",
+      "@tauri-apps/plugin-sql",
+      "@tauri-apps/plugin-store",
+    ]);
     // The plugins' calls into @tauri-apps/api resolve against the committed map's newest api release.
     expect(sample.apiResolvedAgainst).toBe(committed.apiResolvedAgainst);
     const regenerated = tablesOf(sample);

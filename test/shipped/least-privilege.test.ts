@@ -5,7 +5,17 @@
  * lost, never written through a symbolic link).
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
@@ -39,7 +49,11 @@ const read = (file: string) => readFileSync(file, "utf8");
 function allowed(app: string, window: string): Set<string> {
   const result = bin(["access", "--window", window, "--platform", "linux", "-f", "json"], app);
   expect(result.stderr).toBe("");
-  return new Set((JSON.parse(result.stdout) as { allowed: Array<{ command: string }> }).allowed.map((entry) => entry.command));
+  return new Set(
+    (JSON.parse(result.stdout) as { allowed: Array<{ command: string }> }).allowed.map(
+      (entry) => entry.command,
+    ),
+  );
 }
 
 describe("caplint least-privilege (built bin)", () => {
@@ -48,23 +62,41 @@ describe("caplint least-privilege (built bin)", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(1);
     const out = result.stdout;
-    expect(out).toMatch(/^least privilege: 4 frontend files, 10 calls, 2 windows loading local pages$/m);
+    expect(out).toMatch(
+      /^least privilege: 4 frontend files, 10 calls, 2 windows loading local pages$/m,
+    );
     expect(out).toContain('window "settings" (capabilities: "settings")');
-    expect(out).toContain("src/settings.ts:17:55  readTextFile() → plugin:fs|read_text_file → fs:allow-read-text-file  REFUSED");
-    expect(out).toContain("src/settings.ts:13:9  Window.setSize() → plugin:window|set_size → core:window:allow-set-size  allowed");
+    expect(out).toContain(
+      "src/settings.ts:17:55  readTextFile() → plugin:fs|read_text_file → fs:allow-read-text-file  REFUSED",
+    );
+    expect(out).toContain(
+      "src/settings.ts:13:9  Window.setSize() → plugin:window|set_size → core:window:allow-set-size  allowed",
+    );
     expect(out).toMatch(
       /grants unused\n {4}core:window:default {2}src-tauri\/capabilities\/settings\.toml:6, 26 commands\n {4}core:window:allow-set-theme {2}src-tauri\/capabilities\/settings\.toml:8, 1 command/,
     );
-    expect(out).toContain('remove "core:window:allow-set-theme" from capability "settings" (no call uses it)');
-    expect(out).toContain('replace "store:default" in capability "settings" with the members the calls use: "store:allow-load", "store:allow-set"');
+    expect(out).toContain(
+      'remove "core:window:allow-set-theme" from capability "settings" (no call uses it)',
+    );
+    expect(out).toContain(
+      'replace "store:default" in capability "settings" with the members the calls use: "store:allow-load", "store:allow-set"',
+    );
     expect(out).toContain('capability "remote-docs" serves remote pages: never narrowed');
     // The refused call needs a scope only the developer knows: shown in the file's own syntax, not written.
-    expect(out).toContain('src/settings.ts:17:55: add { identifier = "fs:allow-read-text-file", allow = [{ path = "theme.css" }] }');
-    expect(out).toMatch(/^confidence: every call resolved \(11 commands in 4 files\); no third-party plugin$/m);
-    expect(out).toContain("--- a/src-tauri/capabilities/settings.toml\n+++ b/src-tauri/capabilities/settings.toml\n");
+    expect(out).toContain(
+      'src/settings.ts:17:55: add { identifier = "fs:allow-read-text-file", allow = [{ path = "theme.css" }] }',
+    );
+    expect(out).toMatch(
+      /^confidence: every call resolved \(11 commands in 4 files\); no third-party plugin$/m,
+    );
+    expect(out).toContain(
+      "--- a/src-tauri/capabilities/settings.toml\n+++ b/src-tauri/capabilities/settings.toml\n",
+    );
     expect(out).toContain('-  "core:window:allow-set-theme",\n');
     // Nothing is written without --fix.
-    expect(read(path.join(capabilities(DEMO), "settings.toml"))).toContain("core:window:allow-set-theme");
+    expect(read(path.join(capabilities(DEMO), "settings.toml"))).toContain(
+      "core:window:allow-set-theme",
+    );
   });
 
   it("takes --app like every query, and answers the same from the repository root", () => {
@@ -80,7 +112,13 @@ describe("caplint least-privilege (built bin)", () => {
     const answer = JSON.parse(result.stdout) as {
       windows: Array<{
         window: string;
-        calls: Array<{ file: string; line: number; command: string; permission: string; refusedOn: string[] }>;
+        calls: Array<{
+          file: string;
+          line: number;
+          command: string;
+          permission: string;
+          refusedOn: string[];
+        }>;
         grantsUnused: Array<{ permission: string; line: number }>;
       }>;
       changes: Array<{ kind: string; permission: string; file: string }>;
@@ -107,7 +145,10 @@ describe("caplint least-privilege (built bin)", () => {
       permission: "core:window:allow-set-theme",
       reason: "no call uses it",
     });
-    expect(answer.diffs.map((d) => d.file)).toEqual(["src-tauri/capabilities/default.json", "src-tauri/capabilities/settings.toml"]);
+    expect(answer.diffs.map((d) => d.file)).toEqual([
+      "src-tauri/capabilities/default.json",
+      "src-tauri/capabilities/settings.toml",
+    ]);
     expect(answer.confidence).toMatch(/^every call resolved/);
     expect(answer.written).toEqual([]);
   });
@@ -117,12 +158,17 @@ describe("caplint least-privilege (built bin)", () => {
     expect(result.code).toBe(1);
     const log = JSON.parse(result.stdout) as {
       version: string;
-      runs: Array<{ results: Array<{ ruleId: string }>; invocations: Array<{ toolExecutionNotifications: Array<{ message: { text: string } }> }> }>;
+      runs: Array<{
+        results: Array<{ ruleId: string }>;
+        invocations: Array<{ toolExecutionNotifications: Array<{ message: { text: string } }> }>;
+      }>;
     };
     expect(log.version).toBe("2.1.0");
     const rules = new Set(log.runs[0]!.results.map((r) => r.ruleId));
     expect([...rules].sort()).toEqual(["frontend-command-not-granted", "unused-permission"]);
-    expect(log.runs[0]!.invocations[0]!.toolExecutionNotifications[0]!.message.text).toMatch(/^every call resolved/);
+    expect(log.runs[0]!.invocations[0]!.toolExecutionNotifications[0]!.message.text).toMatch(
+      /^every call resolved/,
+    );
   });
 
   it("--fix writes the change: formatting and comments kept, TOML stays TOML, every command the frontend uses still granted; then nothing is left to narrow", () => {
@@ -150,17 +196,25 @@ describe("caplint least-privilege (built bin)", () => {
         "",
       ].join("\n"),
     );
-    expect(parseToml(toml)).toMatchObject({ identifier: "settings", permissions: ["core:window:allow-set-size", "store:allow-load", "store:allow-set"] });
+    expect(parseToml(toml)).toMatchObject({
+      identifier: "settings",
+      permissions: ["core:window:allow-set-size", "store:allow-load", "store:allow-set"],
+    });
     const json = read(path.join(capabilities(app), "default.json"));
     expect(JSON.parse(json)).toMatchObject({ identifier: "default" });
-    expect(json).toContain('    { "identifier": "fs:allow-read-text-file", "allow": [{ "path": "$APPDATA/**" }] },\n');
+    expect(json).toContain(
+      '    { "identifier": "fs:allow-read-text-file", "allow": [{ "path": "$APPDATA/**" }] },\n',
+    );
     // What was written is what the diff showed.
-    const diffs = (JSON.parse(shown.stdout) as { diffs: Array<{ file: string; diff: string }> }).diffs;
+    const diffs = (JSON.parse(shown.stdout) as { diffs: Array<{ file: string; diff: string }> })
+      .diffs;
     for (const { file, diff } of diffs)
-      for (const line of diff.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++"))) expect(read(path.join(app, file))).toContain(line.slice(1));
+      for (const line of diff.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++")))
+        expect(read(path.join(app, file))).toContain(line.slice(1));
     // Nothing the frontend calls is lost; what no call uses is gone.
     const after = { main: allowed(app, "main"), settings: allowed(app, "settings") };
-    for (const command of ["plugin:store|load", "plugin:store|set", "plugin:window|set_size"]) expect(after.settings.has(command), command).toBe(true);
+    for (const command of ["plugin:store|load", "plugin:store|set", "plugin:window|set_size"])
+      expect(after.settings.has(command), command).toBe(true);
     for (const command of [
       "plugin:window|start_dragging",
       "plugin:dialog|open",
@@ -174,7 +228,9 @@ describe("caplint least-privilege (built bin)", () => {
     expect(after.main.size).toBeLessThan(before.main.size);
     expect(after.settings.size).toBeLessThan(before.settings.size);
     // Run again: nothing left to remove or narrow.
-    const again = JSON.parse(bin(["least-privilege", "-f", "json"], app).stdout) as { changes: unknown[] };
+    const again = JSON.parse(bin(["least-privilege", "-f", "json"], app).stdout) as {
+      changes: unknown[];
+    };
     expect(again.changes).toEqual([]);
   });
 
@@ -203,7 +259,9 @@ describe("caplint least-privilege (built bin)", () => {
     const out = path.join(sandbox, "least-privilege.json");
     const result = bin(["least-privilege", "-f", "json", "-o", out], DEMO);
     expect(result).toMatchObject({ code: 1, stdout: "", stderr: "" });
-    expect((JSON.parse(read(out)) as { confidence: string }).confidence).toMatch(/^every call resolved/);
+    expect((JSON.parse(read(out)) as { confidence: string }).confidence).toMatch(
+      /^every call resolved/,
+    );
   });
 
   it("--write is the same as --fix", () => {
@@ -222,7 +280,9 @@ describe("caplint least-privilege (built bin)", () => {
     const result = bin(["least-privilege", "--fix"], app);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain("not written: src-tauri/capabilities/settings.toml is a symbolic link");
+    expect(result.stdout).toContain(
+      "not written: src-tauri/capabilities/settings.toml is a symbolic link",
+    );
     expect(lstatSync(path.join(capabilities(app), "settings.toml")).isSymbolicLink()).toBe(true);
     expect(read(path.join(shared, "settings.toml"))).toBe(target);
     expect(read(path.join(capabilities(app), "default.json"))).not.toContain('"dialog:default"');
@@ -257,16 +317,23 @@ describe("caplint least-privilege (built bin)", () => {
     );
     const result = bin(["least-privilege"], app);
     expect(result.stderr).toBe("");
-    expect(result.stdout).toContain("nothing to change: the capabilities grant what the frontend uses");
+    expect(result.stdout).toContain(
+      "nothing to change: the capabilities grant what the frontend uses",
+    );
     expect(result.stdout).not.toContain("--- a/");
     expect(result.code).toBe(0);
   });
 
   it("says what held it back: a command named at run time stops every removal, and the confidence line says so", () => {
     const app = demoCopy();
-    writeFileSync(path.join(app, "src", "main.ts"), `${read(path.join(app, "src", "main.ts"))}\nexport const run = (name: string) => invoke(name);\n`);
+    writeFileSync(
+      path.join(app, "src", "main.ts"),
+      `${read(path.join(app, "src", "main.ts"))}\nexport const run = (name: string) => invoke(name);\n`,
+    );
     const result = bin(["least-privilege"], app);
-    expect(result.stdout).toMatch(/^confidence: 1 dynamic call not resolved: no grant is removed or narrowed \(any command could be called\)$/m);
+    expect(result.stdout).toMatch(
+      /^confidence: 1 dynamic call not resolved: no grant is removed or narrowed \(any command could be called\)$/m,
+    );
     expect(result.stdout).toContain("unresolved calls (the command is known only at run time)");
     expect(result.stdout).not.toContain('remove "core:window:allow-set-theme"');
   });
@@ -283,7 +350,9 @@ describe("caplint least-privilege (built bin)", () => {
     expect(result.stdout).toContain(
       'capability "settings" in src-tauri/capabilities/settings.toml: its permissions are not one array caplint can edit in place',
     );
-    expect(result.stdout).toContain('remove "core:window:allow-set-theme" from capability "settings" in src-tauri/capabilities/settings.toml');
+    expect(result.stdout).toContain(
+      'remove "core:window:allow-set-theme" from capability "settings" in src-tauri/capabilities/settings.toml',
+    );
     expect(read(path.join(capabilities(app), "settings.toml"))).toBe(before);
   });
 
@@ -296,15 +365,35 @@ describe("caplint least-privilege (built bin)", () => {
 
 describe("access and matrix JSON and the HTML report mark the grants the frontend uses (built bin)", () => {
   it("access -f json: each allowed command says whether the window's frontend calls it", () => {
-    const result = bin(["access", "--window", "settings", "--platform", "linux", "-f", "json"], DEMO);
+    const result = bin(
+      ["access", "--window", "settings", "--platform", "linux", "-f", "json"],
+      DEMO,
+    );
     expect(result.code).toBe(0);
-    const allowed = (JSON.parse(result.stdout) as { allowed: Array<{ command: string; usedByFrontend?: boolean }> }).allowed;
+    const allowed = (
+      JSON.parse(result.stdout) as { allowed: Array<{ command: string; usedByFrontend?: boolean }> }
+    ).allowed;
     const used = allowed.filter((entry) => entry.usedByFrontend).map((entry) => entry.command);
     expect(used).toEqual(["plugin:store|load", "plugin:store|set", "plugin:window|set_size"]);
-    expect(allowed.find((entry) => entry.command === "plugin:window|set_theme")).toMatchObject({ usedByFrontend: false });
+    expect(allowed.find((entry) => entry.command === "plugin:window|set_theme")).toMatchObject({
+      usedByFrontend: false,
+    });
     // A remote window's answer has no such mark: its pages' code is not in the app.
     const remote = JSON.parse(
-      bin(["access", "--window", "docs-viewer", "--url", "https://docs.example.com", "--platform", "linux", "-f", "json"], DEMO).stdout,
+      bin(
+        [
+          "access",
+          "--window",
+          "docs-viewer",
+          "--url",
+          "https://docs.example.com",
+          "--platform",
+          "linux",
+          "-f",
+          "json",
+        ],
+        DEMO,
+      ).stdout,
     ) as {
       allowed: Array<{ usedByFrontend?: boolean }>;
     };
@@ -314,9 +403,17 @@ describe("access and matrix JSON and the HTML report mark the grants the fronten
 
   it("matrix -f json: each row of a window loading local pages lists the granted commands its frontend calls", () => {
     const result = bin(["matrix", "--platform", "linux", "-f", "json"], DEMO);
-    const rows = (JSON.parse(result.stdout) as { rows: Array<{ window: string; granted: string[]; usedByFrontend?: string[] }> }).rows;
+    const rows = (
+      JSON.parse(result.stdout) as {
+        rows: Array<{ window: string; granted: string[]; usedByFrontend?: string[] }>;
+      }
+    ).rows;
     const settings = rows.find((row) => row.window === "settings")!;
-    expect(settings.usedByFrontend).toEqual(["plugin:store|load", "plugin:store|set", "plugin:window|set_size"]);
+    expect(settings.usedByFrontend).toEqual([
+      "plugin:store|load",
+      "plugin:store|set",
+      "plugin:window|set_size",
+    ]);
     expect(settings.granted).toContain("plugin:window|set_theme");
     expect(rows.find((row) => row.window === "docs-viewer")!.usedByFrontend).toBeUndefined();
   });
@@ -326,15 +423,21 @@ describe("access and matrix JSON and the HTML report mark the grants the fronten
     const result = bin(["report", "--platform", "linux", "--html", out], DEMO);
     expect(result.code).toBe(0);
     const html = read(out);
-    expect(html).toContain('<span class="key key-unused">n</span><span>granted, but the app\'s frontend never calls any of it');
+    expect(html).toContain(
+      '<span class="key key-unused">n</span><span>granted, but the app\'s frontend never calls any of it',
+    );
     // settings × window: 26 commands of core:window:default plus set-size and set-theme, one of them called.
     const cell = (window: string, plugin: string) =>
-      new RegExp(`<td class="([^"]*)" data-row="\\d+" data-col="\\d+" data-plugin="${plugin}"[^>]*aria-label="${window} × ${plugin}: ([^"]*)"`).exec(html);
+      new RegExp(
+        `<td class="([^"]*)" data-row="\\d+" data-col="\\d+" data-plugin="${plugin}"[^>]*aria-label="${window} × ${plugin}: ([^"]*)"`,
+      ).exec(html);
     expect(cell("settings", "window")![1]).not.toContain("unused");
     expect(cell("settings", "window")![2]).toMatch(/27 never called by the app&#39;s frontend/);
     // main × fs: read_text_file is called; main × dialog: open is called, ask and message are not.
     expect(cell("main", "fs")![1]).not.toContain("unused");
-    const wholly = [...html.matchAll(/<td class="cell[^"]* unused"[^>]*aria-label="([^"]*)"/g)].map((m) => m[1]!);
+    const wholly = [...html.matchAll(/<td class="cell[^"]* unused"[^>]*aria-label="([^"]*)"/g)].map(
+      (m) => m[1]!,
+    );
     expect(wholly.length).toBeGreaterThan(0);
     expect(wholly.every((label) => !label.startsWith("docs-viewer"))).toBe(true);
     expect(html).toMatch(/<script type="application\/json" id="report-data">[^<]*"frontend":true/);

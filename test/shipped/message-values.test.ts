@@ -14,22 +14,33 @@ function folder(files: Record<string, string>): string {
   return dir;
 }
 
-const compact = async (argv: string[], cwd: string) => (await checkoutBin.run({ argv: [...argv, "-f", "compact"], cwd })).stdout;
+const compact = async (argv: string[], cwd: string) =>
+  (await checkoutBin.run({ argv: [...argv, "-f", "compact"], cwd })).stdout;
 
 describe("values in messages", { timeout: 60_000 }, () => {
   it("a number is shown as the file writes it: 1e400 is not null (nor Infinity) in capability and MCP messages", async () => {
     const dir = folder({
-      "local.json": '{"identifier": "a", "windows": ["main"], "permissions": ["core:default"], "local": 1e400}',
+      "local.json":
+        '{"identifier": "a", "windows": ["main"], "permissions": ["core:default"], "local": 1e400}',
       "entry.json": '{"identifier": "b", "windows": ["main"], "permissions": [-1E+400]}',
       "tools.json":
         '{"tools": [{"name": "get_item", "description": "Gets an item.", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": 1e400}}]}',
-      "inf.toml": 'identifier = "c"\nwindows = ["main"]\npermissions = ["core:default"]\nlocal = -inf\n',
+      "inf.toml":
+        'identifier = "c"\nwindows = ["main"]\npermissions = ["core:default"]\nlocal = -inf\n',
     });
     const capabilities = await compact(["check", "local.json", "entry.json", "inf.toml"], dir);
-    expect(capabilities).toContain('local.json:1:84: error "local" must be a boolean, found a number (1e400) [schema]');
-    expect(capabilities).toMatch(/entry\.json:1:\d+: error permission entry 0 must be .*, found a number \(-1E\+400\) \[schema\]/);
-    expect(capabilities).toContain('inf.toml:4:1: error "local" must be a boolean, found a number (-inf) [schema]');
-    expect(await compact(["mcp", "tools.json"], dir)).toContain('error tool "get_item": annotations.readOnlyHint is 1e400, not a boolean');
+    expect(capabilities).toContain(
+      'local.json:1:84: error "local" must be a boolean, found a number (1e400) [schema]',
+    );
+    expect(capabilities).toMatch(
+      /entry\.json:1:\d+: error permission entry 0 must be .*, found a number \(-1E\+400\) \[schema\]/,
+    );
+    expect(capabilities).toContain(
+      'inf.toml:4:1: error "local" must be a boolean, found a number (-inf) [schema]',
+    );
+    expect(await compact(["mcp", "tools.json"], dir)).toContain(
+      'error tool "get_item": annotations.readOnlyHint is 1e400, not a boolean',
+    );
     expect(capabilities + (await compact(["mcp", "tools.json"], dir))).not.toContain("null");
   });
 
@@ -46,14 +57,21 @@ describe("values in messages", { timeout: 60_000 }, () => {
         "[platforms]",
         "x = 1",
       ].join("\n"),
-      "nan.toml": 'identifier = "d"\nwindows = ["main"]\npermissions = ["core:default"]\nlocal = nan\ndescription = -0.0\n',
+      "nan.toml":
+        'identifier = "d"\nwindows = ["main"]\npermissions = ["core:default"]\nlocal = nan\ndescription = -0.0\n',
       // The key search meets `local =` inside the description first: its 0x10 is not the value, so the value is shown.
-      "decoy.toml": 'identifier = "e"\nwindows = ["main"]\ndescription = "local = 0x10"\npermissions = ["core:default"]\nlocal = 17\n',
+      "decoy.toml":
+        'identifier = "e"\nwindows = ["main"]\ndescription = "local = 0x10"\npermissions = ["core:default"]\nlocal = 17\n',
     });
     const output = await compact(["check", "numbers.toml", "nan.toml", "decoy.toml"], dir);
     const shown = output
       .split("\n")
-      .map((line) => /^([\w.]+):\d+:\d+: error (.+?) must .*, found a number \((.+)\) \[schema\]$/.exec(line)?.slice(1).join(" "))
+      .map((line) =>
+        /^([\w.]+):\d+:\d+: error (.+?) must .*, found a number \((.+)\) \[schema\]$/
+          .exec(line)
+          ?.slice(1)
+          .join(" "),
+      )
       .filter(Boolean)
       .sort();
     expect(shown).toEqual([
@@ -71,9 +89,16 @@ describe("values in messages", { timeout: 60_000 }, () => {
   });
 
   it("a case-only misspelling of a known identifier suggests it (not a plugin that sounds alike) and is an error: the build fails on it", async () => {
-    const dir = folder({ "caps.json": '{"identifier": "a", "windows": ["main"], "permissions": ["Core:Default", "FS:allow-read-file", "Fss:default"]}' });
+    const dir = folder({
+      "caps.json":
+        '{"identifier": "a", "windows": ["main"], "permissions": ["Core:Default", "FS:allow-read-file", "Fss:default"]}',
+    });
     const result = await checkoutBin.run({ argv: ["check", "caps.json", "-f", "json"], cwd: dir });
-    const findings = (JSON.parse(result.stdout) as { diagnostics: Array<{ severity: string; message: string; hint: string }> }).diagnostics;
+    const findings = (
+      JSON.parse(result.stdout) as {
+        diagnostics: Array<{ severity: string; message: string; hint: string }>;
+      }
+    ).diagnostics;
     expect(findings.map(({ severity, message, hint }) => ({ severity, message, hint }))).toEqual([
       {
         severity: "error",
@@ -97,8 +122,14 @@ describe("values in messages", { timeout: 60_000 }, () => {
 
   it("window labels are quoted and escaped, and the empty label is named", async () => {
     const dir = folder({
-      "src-tauri/tauri.conf.json": JSON.stringify({ app: { windows: [{ label: "" }, { label: "main" }, { label: 'say "hi"' }] } }),
-      "src-tauri/capabilities/main.json": JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["core:default"] }),
+      "src-tauri/tauri.conf.json": JSON.stringify({
+        app: { windows: [{ label: "" }, { label: "main" }, { label: 'say "hi"' }] },
+      }),
+      "src-tauri/capabilities/main.json": JSON.stringify({
+        identifier: "main",
+        windows: ["main"],
+        permissions: ["core:default"],
+      }),
     });
     const result = await checkoutBin.run({ argv: ["access", "--window", "mian"], cwd: dir });
     expect(result.stderr).toBe(

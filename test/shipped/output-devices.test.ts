@@ -28,7 +28,10 @@ const SOURCE = path.join(FIXTURES, "duplicate-permission", "invalid", "repeats.j
 const WITH_ERRORS = path.join(FIXTURES, "unknown-permission", "invalid", "typos.json");
 const isRoot = process.getuid?.() === 0;
 
-function fixture(name = "repeats.json", source = SOURCE): { dir: string; file: string; original: string } {
+function fixture(
+  name = "repeats.json",
+  source = SOURCE,
+): { dir: string; file: string; original: string } {
   const dir = mkdtempSync(path.join(tmpdir(), "caplint-out-"));
   const file = path.join(dir, name);
   copyFileSync(source, file);
@@ -36,7 +39,10 @@ function fixture(name = "repeats.json", source = SOURCE): { dir: string; file: s
 }
 
 /** The built bin through a shell, so that pipes and redirections are real. */
-function shell(script: string, cwd: string): { status: number | null; stdout: string; stderr: string } {
+function shell(
+  script: string,
+  cwd: string,
+): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync("bash", ["-o", "pipefail", "-c", script], {
     cwd,
     encoding: "utf8",
@@ -58,9 +64,14 @@ describe("--output onto devices, FIFOs, standard output and inputs", { timeout: 
     const piped = shell(`$CAPLINT check -f compact -o /dev/stdout repeats.json | cat`, dir);
     expect(piped.stdout).toMatch(/^repeats\.json:\d+:\d+: (error|warning) /);
     expect(piped.status).toBe(1);
-    const redirected = shell(`$CAPLINT check -f compact -o /dev/stdout repeats.json > out.txt; echo "exit $?"`, dir);
+    const redirected = shell(
+      `$CAPLINT check -f compact -o /dev/stdout repeats.json > out.txt; echo "exit $?"`,
+      dir,
+    );
     expect(redirected.stdout).toBe("exit 1\n");
-    expect(readFileSync(path.join(dir, "out.txt"), "utf8")).toMatch(/^repeats\.json:\d+:\d+: (error|warning) /);
+    expect(readFileSync(path.join(dir, "out.txt"), "utf8")).toMatch(
+      /^repeats\.json:\d+:\d+: (error|warning) /,
+    );
     const dash = shell(`$CAPLINT check -f compact -o - repeats.json | cat`, dir);
     expect(dash.stdout).toBe(piped.stdout);
   });
@@ -68,10 +79,15 @@ describe("--output onto devices, FIFOs, standard output and inputs", { timeout: 
   it("a FIFO is written, not replaced", () => {
     const { dir } = fixture("repeats.json", WITH_ERRORS);
     execFileSync("mkfifo", [path.join(dir, "report.fifo")]);
-    const result = shell(`cat report.fifo > received.txt & $CAPLINT check -f compact -o report.fifo repeats.json; code=$?; wait; echo "exit $code"`, dir);
+    const result = shell(
+      `cat report.fifo > received.txt & $CAPLINT check -f compact -o report.fifo repeats.json; code=$?; wait; echo "exit $code"`,
+      dir,
+    );
     expect(result.stdout).toBe("exit 1\n");
     expect(lstatSync(path.join(dir, "report.fifo")).isFIFO()).toBe(true);
-    expect(readFileSync(path.join(dir, "received.txt"), "utf8")).toMatch(/^repeats\.json:\d+:\d+: (error|warning) /);
+    expect(readFileSync(path.join(dir, "received.txt"), "utf8")).toMatch(
+      /^repeats\.json:\d+:\d+: (error|warning) /,
+    );
   });
 
   it("refuses to replace an input with the report, by any name (exit 2)", async () => {
@@ -81,7 +97,9 @@ describe("--output onto devices, FIFOs, standard output and inputs", { timeout: 
     for (const target of ["repeats.json", "./repeats.json", file, "hardlink.json", "alias.json"]) {
       const result = await run(["check", "-f", "json", "-o", target, "repeats.json"], dir);
       expect(result.code, target).toBe(2);
-      expect(result.stderr).toMatch(/cannot write the report: (is one of the files being checked|is a symbolic link)/);
+      expect(result.stderr).toMatch(
+        /cannot write the report: (is one of the files being checked|is a symbolic link)/,
+      );
     }
     const appInput = await run(["report", "--html", "repeats.json", "repeats.json"], dir);
     expect(appInput.code).toBe(2);
@@ -96,7 +114,8 @@ describe("--output onto devices, FIFOs, standard output and inputs", { timeout: 
     const result = await run(["check", "-f", "sarif", "-o", "report.sarif", "repeats.json"], dir);
     expect(result).toMatchObject({
       code: 2,
-      stderr: "caplint: --output report.sarif: cannot write the report: is a symbolic link; not written through it (give the path of its target)\n",
+      stderr:
+        "caplint: --output report.sarif: cannot write the report: is a symbolic link; not written through it (give the path of its target)\n",
     });
     expect(readFileSync(path.join(outside, "authorized_keys"), "utf8")).toBe("ssh-ed25519 AAAA\n");
     const block = readdirSync("/dev")
@@ -109,78 +128,90 @@ describe("--output onto devices, FIFOs, standard output and inputs", { timeout: 
         }
       });
     if (block)
-      expect((await run(["check", "-f", "json", "-o", block, "repeats.json"], dir)).stderr).toContain("is a block device; refusing to write a report onto it");
+      expect(
+        (await run(["check", "-f", "json", "-o", block, "repeats.json"], dir)).stderr,
+      ).toContain("is a block device; refusing to write a report onto it");
   });
 });
 
-describe("--output never replaces a file the run reads, nor writes out of the repository", { timeout: 120_000 }, () => {
-  function app(): string {
-    const dir = mkdtempSync(path.join(tmpdir(), "caplint-out-app-"));
-    cpSync(path.join(FIXTURES, "cli", "app-build"), dir, { recursive: true });
-    mkdirSync(path.join(dir, ".git"));
-    return dir;
-  }
-  const READ_BY_CHECK = [
-    "src-tauri/Cargo.lock",
-    "src-tauri/Cargo.toml",
-    "src-tauri/build.rs",
-    "src-tauri/tauri.conf.json",
-    "src-tauri/capabilities/default.json",
-    "src-tauri/permissions/database/extra.toml",
-    "plugins/tauri-plugin-local/Cargo.toml",
-    "plugins/tauri-plugin-local/build.rs",
-    "plugins/tauri-plugin-local/permissions/default.toml",
-  ];
+describe(
+  "--output never replaces a file the run reads, nor writes out of the repository",
+  { timeout: 120_000 },
+  () => {
+    function app(): string {
+      const dir = mkdtempSync(path.join(tmpdir(), "caplint-out-app-"));
+      cpSync(path.join(FIXTURES, "cli", "app-build"), dir, { recursive: true });
+      mkdirSync(path.join(dir, ".git"));
+      return dir;
+    }
+    const READ_BY_CHECK = [
+      "src-tauri/Cargo.lock",
+      "src-tauri/Cargo.toml",
+      "src-tauri/build.rs",
+      "src-tauri/tauri.conf.json",
+      "src-tauri/capabilities/default.json",
+      "src-tauri/permissions/database/extra.toml",
+      "plugins/tauri-plugin-local/Cargo.toml",
+      "plugins/tauri-plugin-local/build.rs",
+      "plugins/tauri-plugin-local/permissions/default.toml",
+    ];
 
-  it("refuses every Cargo, build, config, capability and permission file `check` reads (exit 2, untouched)", () => {
-    const dir = app();
-    for (const target of READ_BY_CHECK) {
-      const before = readFileSync(path.join(dir, target), "utf8");
-      const result = shell(`$CAPLINT check -f json -o ${target}`, dir);
-      expect(result.status, target).toBe(2);
-      expect(result.stderr, target).toMatch(
-        /^caplint: --output .*: cannot write the report: is one of the files being checked; refusing to replace it with the report\n$/,
+    it("refuses every Cargo, build, config, capability and permission file `check` reads (exit 2, untouched)", () => {
+      const dir = app();
+      for (const target of READ_BY_CHECK) {
+        const before = readFileSync(path.join(dir, target), "utf8");
+        const result = shell(`$CAPLINT check -f json -o ${target}`, dir);
+        expect(result.status, target).toBe(2);
+        expect(result.stderr, target).toMatch(
+          /^caplint: --output .*: cannot write the report: is one of the files being checked; refusing to replace it with the report\n$/,
+        );
+        expect(readFileSync(path.join(dir, target), "utf8"), target).toBe(before);
+      }
+      expect(
+        readdirSync(path.join(dir, "src-tauri")).filter((name) => name.includes(".caplint-")),
+      ).toEqual([]);
+    });
+
+    it("refuses an app's files under commands that do not read them (`schema -o tauri.conf.json`)", () => {
+      const dir = app();
+      for (const target of ["tauri.conf.json", "Cargo.toml", "Cargo.lock", "build.rs"]) {
+        const before = readFileSync(path.join(dir, "src-tauri", target), "utf8");
+        const result = shell(`$CAPLINT schema -o ${target}`, path.join(dir, "src-tauri"));
+        expect(result.status, target).toBe(2);
+        expect(result.stderr, target).toMatch(
+          /cannot write the report: is (one of the files being checked|an app file caplint reads)/,
+        );
+        expect(readFileSync(path.join(dir, "src-tauri", target), "utf8"), target).toBe(before);
+      }
+      expect(shell(`$CAPLINT schema -o capability.schema.json`, dir).status).toBe(0);
+      expect(readFileSync(path.join(dir, "capability.schema.json"), "utf8")).toMatch(/^\{/);
+    });
+
+    it("refuses a committed folder link that leaves the repository, and writes through one that stays inside", () => {
+      const dir = app();
+      const outside = mkdtempSync(path.join(tmpdir(), "caplint-out-outside-"));
+      symlinkSync(outside, path.join(dir, "reports"));
+      const refused = shell(`$CAPLINT check -f json -o reports/report.json`, dir);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toMatch(
+        /^caplint: --output reports\/report\.json: cannot write the report: is reached through a symbolic link out of the repository \(to .*\); not written through it\n$/,
       );
-      expect(readFileSync(path.join(dir, target), "utf8"), target).toBe(before);
-    }
-    expect(readdirSync(path.join(dir, "src-tauri")).filter((name) => name.includes(".caplint-"))).toEqual([]);
-  });
-
-  it("refuses an app's files under commands that do not read them (`schema -o tauri.conf.json`)", () => {
-    const dir = app();
-    for (const target of ["tauri.conf.json", "Cargo.toml", "Cargo.lock", "build.rs"]) {
-      const before = readFileSync(path.join(dir, "src-tauri", target), "utf8");
-      const result = shell(`$CAPLINT schema -o ${target}`, path.join(dir, "src-tauri"));
-      expect(result.status, target).toBe(2);
-      expect(result.stderr, target).toMatch(/cannot write the report: is (one of the files being checked|an app file caplint reads)/);
-      expect(readFileSync(path.join(dir, "src-tauri", target), "utf8"), target).toBe(before);
-    }
-    expect(shell(`$CAPLINT schema -o capability.schema.json`, dir).status).toBe(0);
-    expect(readFileSync(path.join(dir, "capability.schema.json"), "utf8")).toMatch(/^\{/);
-  });
-
-  it("refuses a committed folder link that leaves the repository, and writes through one that stays inside", () => {
-    const dir = app();
-    const outside = mkdtempSync(path.join(tmpdir(), "caplint-out-outside-"));
-    symlinkSync(outside, path.join(dir, "reports"));
-    const refused = shell(`$CAPLINT check -f json -o reports/report.json`, dir);
-    expect(refused.status).toBe(2);
-    expect(refused.stderr).toMatch(
-      /^caplint: --output reports\/report\.json: cannot write the report: is reached through a symbolic link out of the repository \(to .*\); not written through it\n$/,
-    );
-    expect(readdirSync(outside)).toEqual([]);
-    // A missing folder below that link is not made out there either.
-    const deeper = shell(`$CAPLINT check -f json -o reports/ci/new/report.json`, dir);
-    expect(deeper.status).toBe(2);
-    expect(deeper.stderr).toMatch(/is reached through a symbolic link out of the repository/);
-    expect(readdirSync(outside)).toEqual([]);
-    mkdirSync(path.join(dir, "build-output"));
-    symlinkSync("build-output", path.join(dir, "out"));
-    const inside = shell(`$CAPLINT check -f json -o out/report.json`, dir);
-    expect(inside.stderr).toBe("");
-    expect(JSON.parse(readFileSync(path.join(dir, "build-output", "report.json"), "utf8"))).toBeTruthy();
-  });
-});
+      expect(readdirSync(outside)).toEqual([]);
+      // A missing folder below that link is not made out there either.
+      const deeper = shell(`$CAPLINT check -f json -o reports/ci/new/report.json`, dir);
+      expect(deeper.status).toBe(2);
+      expect(deeper.stderr).toMatch(/is reached through a symbolic link out of the repository/);
+      expect(readdirSync(outside)).toEqual([]);
+      mkdirSync(path.join(dir, "build-output"));
+      symlinkSync("build-output", path.join(dir, "out"));
+      const inside = shell(`$CAPLINT check -f json -o out/report.json`, dir);
+      expect(inside.stderr).toBe("");
+      expect(
+        JSON.parse(readFileSync(path.join(dir, "build-output", "report.json"), "utf8")),
+      ).toBeTruthy();
+    });
+  },
+);
 
 describe("closed pipes end quietly with the run's exit code", { timeout: 60_000 }, () => {
   it.each([
@@ -193,9 +224,16 @@ describe("closed pipes end quietly with the run's exit code", { timeout: 60_000 
     // Far more than a pipe buffer, so the writes go on after head has gone.
     writeFileSync(
       path.join(dir, "many.json"),
-      JSON.stringify({ identifier: "m", windows: ["main"], permissions: Array.from({ length: 5000 }, (_, i) => `nope:p${i}`) }),
+      JSON.stringify({
+        identifier: "m",
+        windows: ["main"],
+        permissions: Array.from({ length: 5000 }, (_, i) => `nope:p${i}`),
+      }),
     );
-    const result = shell(`$CAPLINT ${command} | head -c 20; status=\${PIPESTATUS[0]}; echo; echo "exit $status"`, dir);
+    const result = shell(
+      `$CAPLINT ${command} | head -c 20; status=\${PIPESTATUS[0]}; echo; echo "exit $status"`,
+      dir,
+    );
     expect(result.stderr).not.toMatch(/EPIPE|internal error|\n\s+at /);
     expect(result.stdout).toMatch(new RegExp(`^.{20}\\nexit ${code}\\n$`, "s"));
   });
@@ -230,7 +268,8 @@ describe("--fix keeps the file's identity", { timeout: 60_000 }, () => {
     const result = await run(["check", "--fix", "repeats.json"], dir);
     expect(result).toMatchObject({
       code: 2,
-      stderr: "caplint: repeats.json: cannot write the fixed file, original left untouched: is read-only; not written (make it writable first)\n",
+      stderr:
+        "caplint: repeats.json: cannot write the fixed file, original left untouched: is read-only; not written (make it writable first)\n",
     });
     expect(readFileSync(file, "utf8")).toBe(original);
     expect(statSync(file).mode & 0o777).toBe(0o444);
@@ -256,11 +295,15 @@ describe("--fix keeps the file's identity", { timeout: 60_000 }, () => {
   });
 });
 
-const HAS_ATTR_TOOLS = spawnSync("getfattr", ["--version"]).status === 0 && spawnSync("setfattr", ["--version"]).status === 0;
+const HAS_ATTR_TOOLS =
+  spawnSync("getfattr", ["--version"]).status === 0 &&
+  spawnSync("setfattr", ["--version"]).status === 0;
 
 /** `getfattr -d -m -`: every attribute the file has, as the attr package prints them. */
 function attributesOf(file: string): string {
-  return execFileSync("getfattr", ["--absolute-names", "-d", "-m", "-", file], { encoding: "utf8" }).replace(/^# file: .*\n/, "");
+  return execFileSync("getfattr", ["--absolute-names", "-d", "-m", "-", file], {
+    encoding: "utf8",
+  }).replace(/^# file: .*\n/, "");
 }
 
 /** Whether the file system under the temporary folder takes user attributes (tmpfs before Linux 6.6 does not). */
@@ -272,50 +315,73 @@ function userAttributesRefusedHere(): string | undefined {
     : `the file system of ${tmpdir()} refuses user attributes (${result.stderr.trim()}); set TMPDIR to one that takes them`;
 }
 
-describeWithTool("setfattr/getfattr", HAS_ATTR_TOOLS, "run scripts/ensure-tools.sh (apt-get install attr)", "--fix keeps extended attributes", () => {
-  it("user attributes survive the atomic replace", async ({ skip }) => {
-    const refused = userAttributesRefusedHere();
-    if (refused && IN_CI) throw new Error(refused);
-    skip(refused !== undefined, refused);
-    expect(existsSync(path.join(ROOT, "node_modules", "@napi-rs", "xattr")), "@napi-rs/xattr is not installed: run npm ci").toBe(true);
-    const { dir, file, original } = fixture();
-    execFileSync("setfattr", ["-n", "user.review", "-v", "approved by security", file]);
-    execFileSync("setfattr", ["-n", "user.binary", "-v", "0x00ff10", file]);
-    const before = attributesOf(file);
-    expect(before).toContain('user.review="approved by security"');
-    const inode = statSync(file).ino;
-    expect((await run(["check", "--fix", "repeats.json"], dir)).code).toBe(0);
-    expect(readFileSync(file, "utf8")).not.toBe(original);
-    expect(attributesOf(file)).toBe(before);
-    // Still a rename: the attributes were carried to the new file, not kept by writing in place.
-    expect(statSync(file).ino).not.toBe(inode);
-    expect(readdirSync(dir)).toEqual(["repeats.json"]);
-  });
+describeWithTool(
+  "setfattr/getfattr",
+  HAS_ATTR_TOOLS,
+  "run scripts/ensure-tools.sh (apt-get install attr)",
+  "--fix keeps extended attributes",
+  () => {
+    it("user attributes survive the atomic replace", async ({ skip }) => {
+      const refused = userAttributesRefusedHere();
+      if (refused && IN_CI) throw new Error(refused);
+      skip(refused !== undefined, refused);
+      expect(
+        existsSync(path.join(ROOT, "node_modules", "@napi-rs", "xattr")),
+        "@napi-rs/xattr is not installed: run npm ci",
+      ).toBe(true);
+      const { dir, file, original } = fixture();
+      execFileSync("setfattr", ["-n", "user.review", "-v", "approved by security", file]);
+      execFileSync("setfattr", ["-n", "user.binary", "-v", "0x00ff10", file]);
+      const before = attributesOf(file);
+      expect(before).toContain('user.review="approved by security"');
+      const inode = statSync(file).ino;
+      expect((await run(["check", "--fix", "repeats.json"], dir)).code).toBe(0);
+      expect(readFileSync(file, "utf8")).not.toBe(original);
+      expect(attributesOf(file)).toBe(before);
+      // Still a rename: the attributes were carried to the new file, not kept by writing in place.
+      expect(statSync(file).ino).not.toBe(inode);
+      expect(readdirSync(dir)).toEqual(["repeats.json"]);
+    });
 
-  it("an attribute the user may not set on a new file (security.*, as nobody) is kept by writing in place", async ({ skip }) => {
-    skip(!isRoot || !HAS_SETPRIV, "needs root (to set a security.* attribute) and util-linux's setpriv (to run as nobody)");
-    const { dir, file, original } = fixture();
-    chownSync(dir, 65534, 65534);
-    chownSync(file, 65534, 65534);
-    execFileSync("setfattr", ["-n", "security.caplint-test", "-v", "kept", file]);
-    const inode = statSync(file).ino;
-    const result = spawnSync(
-      "setpriv",
-      ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, binWithAttributes(), "check", "--fix", "repeats.json"],
-      {
-        cwd: dir,
-        encoding: "utf8",
-        env: { ...process.env, NO_COLOR: "1" },
-      },
-    );
-    expect(result.stderr).toBe("");
-    expect(result.status).toBe(0);
-    expect(readFileSync(file, "utf8")).not.toBe(original);
-    expect(attributesOf(file)).toContain('security.caplint-test="kept"');
-    expect(statSync(file)).toMatchObject({ ino: inode, uid: 65534 });
-    expect(readdirSync(dir)).toEqual(["repeats.json"]);
-  });
-});
+    it("an attribute the user may not set on a new file (security.*, as nobody) is kept by writing in place", async ({
+      skip,
+    }) => {
+      skip(
+        !isRoot || !HAS_SETPRIV,
+        "needs root (to set a security.* attribute) and util-linux's setpriv (to run as nobody)",
+      );
+      const { dir, file, original } = fixture();
+      chownSync(dir, 65534, 65534);
+      chownSync(file, 65534, 65534);
+      execFileSync("setfattr", ["-n", "security.caplint-test", "-v", "kept", file]);
+      const inode = statSync(file).ino;
+      const result = spawnSync(
+        "setpriv",
+        [
+          "--reuid=65534",
+          "--regid=65534",
+          "--clear-groups",
+          process.execPath,
+          binWithAttributes(),
+          "check",
+          "--fix",
+          "repeats.json",
+        ],
+        {
+          cwd: dir,
+          encoding: "utf8",
+          env: { ...process.env, NO_COLOR: "1" },
+        },
+      );
+      expect(result.stderr).toBe("");
+      expect(result.status).toBe(0);
+      expect(readFileSync(file, "utf8")).not.toBe(original);
+      expect(attributesOf(file)).toContain('security.caplint-test="kept"');
+      expect(statSync(file)).toMatchObject({ ino: inode, uid: 65534 });
+      expect(readdirSync(dir)).toEqual(["repeats.json"]);
+    });
+  },
+);
 
 const HAS_SETPRIV = spawnSync("setpriv", ["--version"]).status === 0;
 
@@ -324,6 +390,7 @@ function binWithAttributes(): string {
   const bin = binForAnyUser();
   const modules = path.join(path.dirname(path.dirname(bin)), "node_modules", "@napi-rs");
   cpSync(path.join(ROOT, "node_modules", "@napi-rs"), modules, { recursive: true });
-  for (let dir = modules; dir.endsWith("node_modules") || dir === modules; dir = path.dirname(dir)) chmodSync(dir, 0o755);
+  for (let dir = modules; dir.endsWith("node_modules") || dir === modules; dir = path.dirname(dir))
+    chmodSync(dir, 0o755);
   return bin;
 }

@@ -1,5 +1,14 @@
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -41,20 +50,36 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
     command: "schema",
     args: ["schema"],
     code: 0,
-    stdout: parses((s) => s.definitions.Identifier.anyOf[0].oneOf.some((c: any) => c.const === "fs:allow-read-file"), "the editor schema"),
+    stdout: parses(
+      (s) =>
+        s.definitions.Identifier.anyOf[0].oneOf.some((c: any) => c.const === "fs:allow-read-file"),
+      "the editor schema",
+    ),
   },
-  { command: "schema --app", args: ["schema", "--app", "app"], code: 0, stdout: /"const": "allow-greet"/ },
+  {
+    command: "schema --app",
+    args: ["schema", "--app", "app"],
+    code: 0,
+    stdout: /"const": "allow-greet"/,
+  },
   {
     command: "schema --events",
     args: ["schema", "--events"],
     code: 0,
-    stdout: parses((s) => s.$schema === "http://json-schema.org/draft-07/schema#" && "definitions" in s && /event/i.test(s.title), "the event schema"),
+    stdout: parses(
+      (s) =>
+        s.$schema === "http://json-schema.org/draft-07/schema#" &&
+        "definitions" in s &&
+        /event/i.test(s.title),
+      "the event schema",
+    ),
   },
   {
     command: "check",
     args: ["check", "--app", "app", "--format", "compact"],
     code: 1,
-    stdout: /^app\/src-tauri\/capabilities\/default\.json:\d+:\d+: error .*\[unknown-permission\]$/m,
+    stdout:
+      /^app\/src-tauri\/capabilities\/default\.json:\d+:\d+: error .*\[unknown-permission\]$/m,
   },
   {
     command: "check (default, in the app)",
@@ -64,10 +89,18 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
   },
   {
     command: "check - (standard input)",
-    args: ["check", "-", "--stdin-filename", "app/src-tauri/capabilities/default.json", "--format", "compact"],
+    args: [
+      "check",
+      "-",
+      "--stdin-filename",
+      "app/src-tauri/capabilities/default.json",
+      "--format",
+      "compact",
+    ],
     stdin: '{ "identifier": "typo", "windows": ["main"], "permissions": ["core:windw:default"] }\n',
     code: 1,
-    stdout: /^app\/src-tauri\/capabilities\/default\.json:1:62: error unknown permission "core:windw:default".*\[unknown-permission\]$/m,
+    stdout:
+      /^app\/src-tauri\/capabilities\/default\.json:1:62: error unknown permission "core:windw:default".*\[unknown-permission\]$/m,
   },
   {
     command: "check --format sarif",
@@ -78,7 +111,17 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
   { command: "rules", args: ["rules"], code: 0, stdout: /^unknown-permission +error/m },
   {
     command: "access",
-    args: ["access", "--app", "app", "--window", "main", "--command", "plugin:dialog|save", "--platform", "linux"],
+    args: [
+      "access",
+      "--app",
+      "app",
+      "--window",
+      "main",
+      "--command",
+      "plugin:dialog|save",
+      "--platform",
+      "linux",
+    ],
     code: 0,
     stdout: /^ALLOWED: plugin:dialog\|save/m,
   },
@@ -88,17 +131,34 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
     code: 0,
     stdout: /allowed for \[windows: docs-viewer\] from https:\/\/docs\.example\.com/,
   },
-  { command: "matrix", args: ["matrix", "--app", "app", "--platform", "linux", "--format", "csv"], code: 0, stdout: /^command,main,settings,docs-viewer/ },
+  {
+    command: "matrix",
+    args: ["matrix", "--app", "app", "--platform", "linux", "--format", "csv"],
+    code: 0,
+    stdout: /^command,main,settings,docs-viewer/,
+  },
   {
     command: "resolve",
     args: ["resolve", "--app", "app", "--platform", "linux", "--format", "json"],
     code: 0,
     stdout: parses((m) => m.platform === "linux" && "greet" in m.allowed, "the resolved model"),
   },
-  { command: "diff", args: ["diff", "old", "new", "--platform", "linux"], code: 1, stdout: /^NEW ACCESS on linux \(\d+ command grants\):/ },
+  {
+    command: "diff",
+    args: ["diff", "old", "new", "--platform", "linux"],
+    code: 1,
+    stdout: /^NEW ACCESS on linux \(\d+ command grants\):/,
+  },
   {
     command: "explain",
-    args: ["explain", 'fs.read_text_file not allowed on window "settings", webview "settings", URL: local', "--app", "app", "--platform", "linux"],
+    args: [
+      "explain",
+      'fs.read_text_file not allowed on window "settings", webview "settings", URL: local',
+      "--app",
+      "app",
+      "--platform",
+      "linux",
+    ],
     code: 0,
     stdout: /refused plugin:fs\|read_text_file for window "settings"/,
   },
@@ -113,11 +173,21 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
     args: ["least-privilege", "--app", "app", "--format", "json"],
     code: 1,
     stdout: parses(
-      (a) => a.windows.some((w: any) => w.window === "settings" && w.grantsUnused.some((g: any) => g.permission === "core:window:allow-set-theme")),
+      (a) =>
+        a.windows.some(
+          (w: any) =>
+            w.window === "settings" &&
+            w.grantsUnused.some((g: any) => g.permission === "core:window:allow-set-theme"),
+        ),
       "the least-privilege answer",
     ),
   },
-  { command: "report --html", args: ["report", "--app", "app", "--platform", "linux", "--html", "report.html"], code: 0, stdout: /^wrote report\.html: / },
+  {
+    command: "report --html",
+    args: ["report", "--app", "app", "--platform", "linux", "--html", "report.html"],
+    code: 0,
+    stdout: /^wrote report\.html: /,
+  },
   {
     command: "events",
     args: ["events", "--format", "compact", "events/session.jsonl"],
@@ -131,21 +201,42 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
     stdout: parses((r) => r.diagnostics.length > 0, "findings in the bad server's dump"),
   },
   // A live run from the tarball: the SDK chunk (dist/cli-bundle/mcp-sdk.cjs) must load where it is installed.
-  { command: "mcp --stdio", args: ["mcp", "--stdio", "--", process.execPath, "mcp/good-server.mjs"], code: 0, stdout: /^1 file checked, no problems$/m },
+  {
+    command: "mcp --stdio",
+    args: ["mcp", "--stdio", "--", process.execPath, "mcp/good-server.mjs"],
+    code: 0,
+    stdout: /^1 file checked, no problems$/m,
+  },
   // The servers of a client configuration, started by the run (not by the bin): the server-process chunk must load from the tarball too.
-  { command: "mcp --servers", args: ["mcp", "--servers", "mcp/.mcp.json"], code: 0, stdout: /^1 file checked, no problems$/m },
+  {
+    command: "mcp --servers",
+    args: ["mcp", "--servers", "mcp/.mcp.json"],
+    code: 0,
+    stdout: /^1 file checked, no problems$/m,
+  },
   {
     command: "mcp dump",
     args: ["mcp", "dump", "--stdio", "--", process.execPath, "mcp/good-server.mjs"],
     code: 0,
-    stdout: parses((d) => d.format === "caplint-mcp-dump/1" && d.initialize.serverInfo.name === "demo_mcp" && d.pages[0].tools.length > 0, "a dump"),
+    stdout: parses(
+      (d) =>
+        d.format === "caplint-mcp-dump/1" &&
+        d.initialize.serverInfo.name === "demo_mcp" &&
+        d.pages[0].tools.length > 0,
+      "a dump",
+    ),
   },
   // The language server from the tarball: its library is a chunk of its own (dist/cli-bundle/lsp-protocol.cjs).
   {
     command: "lsp --stdio",
     args: ["lsp", "--stdio"],
     stdin: lspMessages(
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { processId: null, rootUri: null, capabilities: {} } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { processId: null, rootUri: null, capabilities: {} },
+      },
       { jsonrpc: "2.0", id: 2, method: "shutdown" },
       { jsonrpc: "2.0", method: "exit" },
     ),
@@ -157,7 +248,12 @@ export const PACKAGED_COMMANDS: PackagedCommand[] = [
 
 /** Messages framed as LSP sends them. */
 function lspMessages(...messages: object[]): string {
-  return messages.map((message) => `Content-Length: ${Buffer.byteLength(JSON.stringify(message))}\r\n\r\n${JSON.stringify(message)}`).join("");
+  return messages
+    .map(
+      (message) =>
+        `Content-Length: ${Buffer.byteLength(JSON.stringify(message))}\r\n\r\n${JSON.stringify(message)}`,
+    )
+    .join("");
 }
 
 let project: string;
@@ -166,26 +262,48 @@ let packed: { files: Array<{ path: string }> };
 let installOutput: string;
 
 beforeAll(async () => {
-  expect(existsSync(path.join(ROOT, "dist/cli-bundle/main.cjs")), "npm run build first (npm test does)").toBe(true);
+  expect(
+    existsSync(path.join(ROOT, "dist/cli-bundle/main.cjs")),
+    "npm run build first (npm test does)",
+  ).toBe(true);
   const scratch = mkdtempSync(path.join(tmpdir(), "caplint-pack-"));
   // The build is fresh (npm test builds first); caplint has no pack or install script.
-  const { stdout } = await exec("npm", ["pack", "--json", "--pack-destination", scratch], { cwd: ROOT });
+  const { stdout } = await exec("npm", ["pack", "--json", "--pack-destination", scratch], {
+    cwd: ROOT,
+  });
   packed = (JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>)[0]!;
   tarball = path.join(scratch, (packed as unknown as { filename: string }).filename);
   project = path.join(scratch, "project");
   mkdirSync(project);
-  writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "caplint-pack-test", version: "1.0.0", private: true }, null, 2));
+  writeFileSync(
+    path.join(project, "package.json"),
+    JSON.stringify({ name: "caplint-pack-test", version: "1.0.0", private: true }, null, 2),
+  );
   // As users install it, scripts allowed: npm 11 warns about a package's install scripts (a `prepare` it once had).
-  const installed = await exec("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--save-dev", tarball], { cwd: project });
+  const installed = await exec(
+    "npm",
+    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--save-dev", tarball],
+    { cwd: project },
+  );
   installOutput = `${installed.stdout}${installed.stderr}`;
   cpSync(path.join(ROOT, "examples/demo-app"), path.join(project, "app"), { recursive: true });
   cpSync(path.join(ROOT, "fixtures/queries/app"), path.join(project, "old"), { recursive: true });
   cpSync(path.join(ROOT, "examples/events"), path.join(project, "events"), { recursive: true });
   cpSync(path.join(ROOT, "fixtures/mcp/dumps"), path.join(project, "mcp"), { recursive: true });
-  cpSync(path.join(ROOT, "fixtures/mcp/good-server.mjs"), path.join(project, "mcp/good-server.mjs"));
+  cpSync(
+    path.join(ROOT, "fixtures/mcp/good-server.mjs"),
+    path.join(project, "mcp/good-server.mjs"),
+  );
   // A client configuration (Claude Code's .mcp.json) declaring that server; its cwd is the file's folder.
-  writeFileSync(path.join(project, "mcp/.mcp.json"), JSON.stringify({ mcpServers: { demo: { command: process.execPath, args: ["good-server.mjs"] } } }));
-  cpSync(path.join(ROOT, "fixtures/queries/app-v2"), path.join(project, "new"), { recursive: true });
+  writeFileSync(
+    path.join(project, "mcp/.mcp.json"),
+    JSON.stringify({
+      mcpServers: { demo: { command: process.execPath, args: ["good-server.mjs"] } },
+    }),
+  );
+  cpSync(path.join(ROOT, "fixtures/queries/app-v2"), path.join(project, "new"), {
+    recursive: true,
+  });
 }, TIMEOUT);
 
 afterAll(() => {
@@ -220,20 +338,32 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
       files.some((f) => f.startsWith("data/") && f.endsWith(".json")),
       "the built-in catalogs",
     ).toBe(true);
-    expect(files.filter((f) => /^(src|test|fixtures|scripts|examples|editors|node_modules)\//.test(f))).toEqual([]);
+    expect(
+      files.filter((f) => /^(src|test|fixtures|scripts|examples|editors|node_modules)\//.test(f)),
+    ).toEqual([]);
   });
 
   it("installs without a warning, and its manifest has no install script", () => {
     expect(installOutput).not.toMatch(/npm warn|install-scripts/i);
-    const manifest = JSON.parse(readFileSync(path.join(project, "node_modules/caplint/package.json"), "utf8")) as { scripts?: Record<string, string> };
-    for (const script of ["preinstall", "install", "postinstall", "prepare"]) expect(manifest.scripts?.[script], script).toBeUndefined();
+    const manifest = JSON.parse(
+      readFileSync(path.join(project, "node_modules/caplint/package.json"), "utf8"),
+    ) as { scripts?: Record<string, string> };
+    for (const script of ["preinstall", "install", "postinstall", "prepare"])
+      expect(manifest.scripts?.[script], script).toBeUndefined();
   });
 
   it("declares its licence, repository, homepage, bugs and keywords", () => {
-    const manifest = JSON.parse(readFileSync(path.join(project, "node_modules/caplint/package.json"), "utf8"));
+    const manifest = JSON.parse(
+      readFileSync(path.join(project, "node_modules/caplint/package.json"), "utf8"),
+    );
     expect(manifest.license).toBe("MIT");
-    expect(readFileSync(path.join(project, "node_modules/caplint/LICENSE"), "utf8")).toMatch(/^MIT License\n/);
-    expect(manifest.repository).toEqual({ type: "git", url: "git+https://github.com/caplint/caplint.git" });
+    expect(readFileSync(path.join(project, "node_modules/caplint/LICENSE"), "utf8")).toMatch(
+      /^MIT License\n/,
+    );
+    expect(manifest.repository).toEqual({
+      type: "git",
+      url: "git+https://github.com/caplint/caplint.git",
+    });
     expect(manifest.homepage).toMatch(/^https:\/\/github\.com\/caplint\/caplint/);
     expect(manifest.bugs.url).toBe("https://github.com/caplint/caplint/issues");
     expect(manifest.keywords).toEqual(expect.arrayContaining(["tauri", "capabilities", "linter"]));
@@ -243,7 +373,13 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
     it.concurrent(`npx caplint ${entry.command}`, async () => {
       // "check (default, in the app)" runs in the app folder, as a user does.
       const cwd = entry.command.includes("in the app") ? path.join(project, "app") : project;
-      const result = await spawnNode(["caplint", ...entry.args], cwd, entry.stdin, { npm_config_yes: "false" }, "npx");
+      const result = await spawnNode(
+        ["caplint", ...entry.args],
+        cwd,
+        entry.stdin,
+        { npm_config_yes: "false" },
+        "npx",
+      );
       expect(result.stderr.replace(/^npm warn .*\n/gim, ""), "nothing on stderr").toBe("");
       expect(result.code, result.stderr).toBe(entry.code);
       if (entry.stdout instanceof RegExp) expect(result.stdout).toMatch(entry.stdout);
@@ -253,7 +389,10 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
 
   it("runs the README's test-suite example with the installed caplint and caplint/vitest", async () => {
     // vitest is an optional peer dependency: the project brings its own (here, this checkout's).
-    symlinkSync(path.join(ROOT, "node_modules", "vitest"), path.join(project, "node_modules", "vitest"));
+    symlinkSync(
+      path.join(ROOT, "node_modules", "vitest"),
+      path.join(project, "node_modules", "vitest"),
+    );
     mkdirSync(path.join(project, "suite"));
     writeFileSync(
       path.join(project, "suite", "events.test.mjs"),
@@ -271,7 +410,10 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
         "",
       ].join("\n"),
     );
-    const result = await spawnNode([path.join("node_modules", "vitest", "vitest.mjs"), "run", "suite"], project);
+    const result = await spawnNode(
+      [path.join("node_modules", "vitest", "vitest.mjs"), "run", "suite"],
+      project,
+    );
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/Tests +1 passed/);
   });
@@ -282,16 +424,27 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
   });
 
   it("the VS Code extension (editors/vscode) starts the installed caplint, whose server answers initialize", async () => {
-    const { serverCommand } = createRequire(import.meta.url)(path.join(ROOT, "editors/vscode/server-command.js"));
+    const { serverCommand } = createRequire(import.meta.url)(
+      path.join(ROOT, "editors/vscode/server-command.js"),
+    );
     // The workspace is the app folder; caplint is installed in the project above it.
     const app = path.join(project, "app");
     const server = serverCommand({ folders: [app], node: process.execPath });
-    expect(server).toEqual({ command: process.execPath, args: [path.join(project, "node_modules/caplint/bin/caplint.js"), "lsp", "--stdio"], from: project });
+    expect(server).toEqual({
+      command: process.execPath,
+      args: [path.join(project, "node_modules/caplint/bin/caplint.js"), "lsp", "--stdio"],
+      from: project,
+    });
     const result = await spawnNode(
       server.args,
       app,
       lspMessages(
-        { jsonrpc: "2.0", id: 1, method: "initialize", params: { processId: null, rootUri: pathToFileURL(app).href, capabilities: {} } },
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { processId: null, rootUri: pathToFileURL(app).href, capabilities: {} },
+        },
         { jsonrpc: "2.0", id: 2, method: "shutdown" },
         { jsonrpc: "2.0", method: "exit" },
       ),
@@ -302,7 +455,9 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
 
   it("every command in caplint --help has a packaged run", async () => {
     const help = await spawnNode(["caplint", "--help"], project, undefined, {}, "npx");
-    const commands = [...help.stdout.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!).filter((c) => c !== "help");
+    const commands = [...help.stdout.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)]
+      .map((m) => m[1]!)
+      .filter((c) => c !== "help");
     expect(commands.length).toBeGreaterThan(5);
     for (const command of commands)
       expect(
@@ -323,7 +478,13 @@ describe("the npm tarball, installed in a fresh project", { timeout: TIMEOUT }, 
   ];
   for (const mode of MODES) {
     it(`caplint ${mode.args.join(" ")} is named by its --help and has a packaged run`, async () => {
-      const help = await spawnNode(["caplint", mode.args[0]!, "--help"], project, undefined, {}, "npx");
+      const help = await spawnNode(
+        ["caplint", mode.args[0]!, "--help"],
+        project,
+        undefined,
+        {},
+        "npx",
+      );
       expect(help.stdout.replace(/\s+/g, " ")).toContain(mode.inHelp);
       expect(
         PACKAGED_COMMANDS.some((entry) => mode.args.every((arg, i) => entry.args[i] === arg)),

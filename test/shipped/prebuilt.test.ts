@@ -14,7 +14,10 @@ const SCRIPT = path.join(ROOT, "scripts", "prebuilt.mjs");
 
 describe("prebuilt/", () => {
   it("is byte for byte the build in dist/ (else: npm run prebuilt, and commit prebuilt/)", () => {
-    const result = spawnSync(process.execPath, [SCRIPT, "--check"], { cwd: ROOT, encoding: "utf8" });
+    const result = spawnSync(process.execPath, [SCRIPT, "--check"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
   });
@@ -24,15 +27,30 @@ describe("prebuilt/", () => {
     try {
       for (const entry of ["scripts", "prebuilt", "dist/cli-bundle", "dist/generated"])
         cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
-      writeFileSync(path.join(copy, "dist", "cli-bundle", "mcp-server.cjs"), "// changed sources\n");
-      const stale = spawnSync(process.execPath, [path.join(copy, "scripts", "prebuilt.mjs"), "--check"], { encoding: "utf8" });
+      writeFileSync(
+        path.join(copy, "dist", "cli-bundle", "mcp-server.cjs"),
+        "// changed sources\n",
+      );
+      const stale = spawnSync(
+        process.execPath,
+        [path.join(copy, "scripts", "prebuilt.mjs"), "--check"],
+        { encoding: "utf8" },
+      );
       expect(stale.status).toBe(1);
       expect(stale.stderr).toBe(
         'prebuilt: prebuilt/ is not the build of these sources (prebuilt/cli-bundle/mcp-server.cjs): run "npm run prebuilt" and commit prebuilt/\n',
       );
       // The copy step makes them equal again.
-      expect(spawnSync(process.execPath, [path.join(copy, "scripts", "prebuilt.mjs")], { encoding: "utf8" }).status).toBe(0);
-      expect(spawnSync(process.execPath, [path.join(copy, "scripts", "prebuilt.mjs"), "--check"], { encoding: "utf8" }).status).toBe(0);
+      expect(
+        spawnSync(process.execPath, [path.join(copy, "scripts", "prebuilt.mjs")], {
+          encoding: "utf8",
+        }).status,
+      ).toBe(0);
+      expect(
+        spawnSync(process.execPath, [path.join(copy, "scripts", "prebuilt.mjs"), "--check"], {
+          encoding: "utf8",
+        }).status,
+      ).toBe(0);
     } finally {
       rmSync(path.dirname(copy), { recursive: true, force: true });
     }
@@ -41,15 +59,28 @@ describe("prebuilt/", () => {
   it("bin/caplint.js runs prebuilt/'s CLI where there is no dist/ (a plain commit)", () => {
     const copy = path.join(mkdtempSync(path.join(tmpdir(), "caplint-prebuilt-")), "caplint");
     try {
-      for (const entry of ["package.json", "bin", "schema", "data", "prebuilt", "examples/demo-app"])
+      for (const entry of [
+        "package.json",
+        "bin",
+        "schema",
+        "data",
+        "prebuilt",
+        "examples/demo-app",
+      ])
         cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
-      const result = spawnSync(process.execPath, [path.join(copy, "bin", "caplint.js"), "check", "--format", "compact"], {
-        cwd: path.join(copy, "examples", "demo-app"),
-        encoding: "utf8",
-      });
+      const result = spawnSync(
+        process.execPath,
+        [path.join(copy, "bin", "caplint.js"), "check", "--format", "compact"],
+        {
+          cwd: path.join(copy, "examples", "demo-app"),
+          encoding: "utf8",
+        },
+      );
       expect(result.stderr).toBe("");
       expect(result.status).toBe(1);
-      expect(result.stdout).toContain('src-tauri/capabilities/default.json:12:5: error unknown permission "fs:allow-reed-file"');
+      expect(result.stdout).toContain(
+        'src-tauri/capabilities/default.json:12:5: error unknown permission "fs:allow-reed-file"',
+      );
     } finally {
       rmSync(path.dirname(copy), { recursive: true, force: true });
     }

@@ -10,7 +10,12 @@ const BIN = path.join(ROOT, "bin", "caplint.js");
 describe("names of Object.prototype's members are plain values", () => {
   it('"platforms": ["constructor", "toString", "__proto__"] get no hint built from the prototype chain (built bin)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-prototype-"));
-    const capability = { identifier: "x", windows: ["main"], permissions: ["core:default"], platforms: ["constructor", "toString", "__proto__", "darwin"] };
+    const capability = {
+      identifier: "x",
+      windows: ["main"],
+      permissions: ["core:default"],
+      platforms: ["constructor", "toString", "__proto__", "darwin"],
+    };
     writeFileSync(path.join(dir, "cap.json"), JSON.stringify(capability));
     const result = spawnSync(process.execPath, [BIN, "check", "-f", "json", "cap.json"], {
       cwd: dir,
@@ -18,7 +23,9 @@ describe("names of Object.prototype's members are plain values", () => {
       env: { ...process.env, NO_COLOR: "1" },
     });
     expect(result.status).toBe(1);
-    const report = JSON.parse(result.stdout) as { diagnostics: Array<{ ruleId: string; message: string; hint?: string }> };
+    const report = JSON.parse(result.stdout) as {
+      diagnostics: Array<{ ruleId: string; message: string; hint?: string }>;
+    };
     const findings = report.diagnostics.filter((m) => m.ruleId === "invalid-platform");
     expect(findings.map((m) => [m.message.match(/"([^"]+)"/)![1], m.hint ?? null])).toEqual([
       ["constructor", null],

@@ -26,7 +26,8 @@ const visible = (text: string) => text.replace(/\u001b\[\d+m/g, "");
 /** No colour unless a case asks: a pipe, NO_COLOR unset ("" counts as unset), FORCE_COLOR unset (spawnNode drops it). */
 const PLAIN_ENV = { NO_COLOR: "" };
 
-const caplint = (args: string[], cwd: string, env: Record<string, string> = {}) => spawnNode([BIN, ...args], cwd, undefined, { ...PLAIN_ENV, ...env });
+const caplint = (args: string[], cwd: string, env: Record<string, string> = {}) =>
+  spawnNode([BIN, ...args], cwd, undefined, { ...PLAIN_ENV, ...env });
 
 interface Case {
   name: string;
@@ -61,7 +62,12 @@ const CASES: Case[] = [
   },
   {
     name: "explain",
-    args: ["explain", 'fs.read_text_file not allowed on window "settings", webview "settings", URL: local', "--platform", "linux"],
+    args: [
+      "explain",
+      'fs.read_text_file not allowed on window "settings", webview "settings", URL: local',
+      "--platform",
+      "linux",
+    ],
     cwd: DEMO,
     code: 0,
     painted: [`${BOLD(RED("NOT ALLOWED"))}: plugin:fs|read_text_file`],
@@ -99,7 +105,10 @@ const CASES: Case[] = [
 describe("query commands colour their text answers like check (built bin)", () => {
   for (const c of CASES) {
     it(`${c.name}: --color paints the verdict, and only adds colour`, async () => {
-      const [coloured, plain] = await Promise.all([caplint([...c.args, "--color"], c.cwd), caplint(c.args, c.cwd)]);
+      const [coloured, plain] = await Promise.all([
+        caplint([...c.args, "--color"], c.cwd),
+        caplint(c.args, c.cwd),
+      ]);
       expect(coloured.stderr).toBe("");
       expect(coloured.code).toBe(c.code);
       for (const text of c.painted) expect(coloured.stdout).toContain(text);
@@ -115,8 +124,12 @@ describe("query commands colour their text answers like check (built bin)", () =
     const verdict = `${BOLD(GREEN("ALLOWED"))}: greet`;
     const forced = await caplint(args, cwd, { FORCE_COLOR: "1" });
     expect(forced.stdout).toContain(verdict);
-    expect((await caplint([...args, "--no-color"], cwd, { FORCE_COLOR: "1" })).stdout).not.toContain(ESCAPE);
-    expect((await caplint(args, cwd, { FORCE_COLOR: "1", NO_COLOR: "1" })).stdout).not.toContain(ESCAPE);
+    expect(
+      (await caplint([...args, "--no-color"], cwd, { FORCE_COLOR: "1" })).stdout,
+    ).not.toContain(ESCAPE);
+    expect((await caplint(args, cwd, { FORCE_COLOR: "1", NO_COLOR: "1" })).stdout).not.toContain(
+      ESCAPE,
+    );
     expect((await caplint(args, cwd, { FORCE_COLOR: "0" })).stdout).not.toContain(ESCAPE);
     // The explicit option wins over the environment both ways.
     expect((await caplint([...args, "--color"], cwd, { NO_COLOR: "1" })).stdout).toContain(verdict);
@@ -124,7 +137,21 @@ describe("query commands colour their text answers like check (built bin)", () =
 
   it("never colours JSON or CSV answers, even with --color or FORCE_COLOR", async () => {
     const runs = await Promise.all([
-      caplint(["access", "--window", "main", "-C", "greet", "--platform", "linux", "--format", "json", "--color"], DEMO),
+      caplint(
+        [
+          "access",
+          "--window",
+          "main",
+          "-C",
+          "greet",
+          "--platform",
+          "linux",
+          "--format",
+          "json",
+          "--color",
+        ],
+        DEMO,
+      ),
       caplint(["who-can", "greet", "--format", "json"], DEMO, { FORCE_COLOR: "1" }),
       caplint(["matrix", "--format", "csv", "--color"], DEMO),
       caplint(["matrix", "--format", "json", "--color"], DEMO),
@@ -140,7 +167,9 @@ describe("query commands colour their text answers like check (built bin)", () =
   it("resolve (JSON only) has no --color option", async () => {
     const run = await caplint(["resolve", "--color"], DEMO);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe("caplint: --color: resolve has no such option; its options: caplint resolve --help\n");
+    expect(run.stderr).toBe(
+      "caplint: --color: resolve has no such option; its options: caplint resolve --help\n",
+    );
   });
 
   it("report: the line about the written page colours its counts; the page itself has no terminal colour", async () => {
@@ -148,7 +177,9 @@ describe("query commands colour their text answers like check (built bin)", () =
     const file = path.join(dir, "report.html");
     const run = await caplint(["report", "--html", file, "--color"], DEMO);
     expect(run.stderr).toBe("");
-    expect(run.stdout).toMatch(new RegExp(`^wrote .*; ${RED("\\d+ errors?").replace(/\[/g, "\\[")}, `));
+    expect(run.stdout).toMatch(
+      new RegExp(`^wrote .*; ${RED("\\d+ errors?").replace(/\[/g, "\\[")}, `),
+    );
     expect(readFileSync(file, "utf8")).not.toContain(ESCAPE);
     expect((await caplint(["report", "--html", file], DEMO)).stdout).not.toContain(ESCAPE);
   });

@@ -11,7 +11,11 @@ import { FIXTURES, ROOT } from "../helpers/run.js";
 const APP = path.join(FIXTURES, "queries", "app");
 
 function bin(args: string[], cwd = APP) {
-  const result = spawnSync(process.execPath, [path.join(ROOT, "bin/caplint.js"), ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const result = spawnSync(process.execPath, [path.join(ROOT, "bin/caplint.js"), ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -27,7 +31,15 @@ describe("access and matrix with a window nothing knows", () => {
   it("matrix --window nope too; a window a capability pattern covers is answered", () => {
     expect(bin(["matrix", "--window", "nope"])).toMatchObject({ code: 2, stdout: "" });
     // main-* covers main-2, which no declaration names.
-    const covered = bin(["matrix", "--window", "main-2", "--platform", "linux", "--format", "json"]);
+    const covered = bin([
+      "matrix",
+      "--window",
+      "main-2",
+      "--platform",
+      "linux",
+      "--format",
+      "json",
+    ]);
     expect(covered.code).toBe(0);
     expect(bin(["access", "--window", "main-2", "--platform", "linux"]).code).toBe(0);
   });
@@ -36,7 +48,10 @@ describe("access and matrix with a window nothing knows", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-window-"));
     cpSync(APP, dir, { recursive: true });
     mkdirSync(path.join(dir, "src-tauri", "src"));
-    writeFileSync(path.join(dir, "src-tauri", "src", "lib.rs"), 'fn open(app: &App) { WebviewWindowBuilder::new(app, "reader", url).build(); }\n');
+    writeFileSync(
+      path.join(dir, "src-tauri", "src", "lib.rs"),
+      'fn open(app: &App) { WebviewWindowBuilder::new(app, "reader", url).build(); }\n',
+    );
     const result = bin(["access", "--window", "reader", "--platform", "linux"], dir);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
@@ -53,7 +68,9 @@ describe("access --command with a misspelt command of a known plugin", () => {
     );
     expect(result.stdout).not.toContain("fs:allow-read-text-fle");
     expect(result.stdout).not.toContain("to allow it");
-    const json = JSON.parse(bin(["access", "-w", "main", "-C", "fs.read_text_fle", "--format", "json"]).stdout);
+    const json = JSON.parse(
+      bin(["access", "-w", "main", "-C", "fs.read_text_fle", "--format", "json"]).stdout,
+    );
     expect(json.call.suggestion).toBeUndefined();
     expect(json.call.didYouMean).toContain("plugin:fs|read_text_file");
   });
@@ -64,10 +81,13 @@ describe("access --format json --command: the top-level verdict agrees with the 
     for (const command of ["fs.read_text_file", "plugin:dialog|save", "greet"]) {
       const result = bin(["access", "-w", "main", "-C", command, "--format", "json"]);
       const data = JSON.parse(result.stdout);
-      const refused = (v: { verdict: string }) => v.verdict !== "allowed" && v.verdict !== "unchecked";
+      const refused = (v: { verdict: string }) =>
+        v.verdict !== "allowed" && v.verdict !== "unchecked";
       expect(data.allowed, command).toBe(!data.call.verdicts.some(refused));
       expect(result.code, command).toBe(data.allowed ? 0 : 1);
-      const group = data.call.verdicts.find((v: { platforms: string[] }) => v.platforms.join() === data.explanation.platforms.join());
+      const group = data.call.verdicts.find(
+        (v: { platforms: string[] }) => v.platforms.join() === data.explanation.platforms.join(),
+      );
       expect(group, command).toBeDefined();
       expect(data.explanation.verdict, command).toBe(group.verdict);
       if (!data.allowed) expect(refused(data.explanation), command).toBe(true);
@@ -78,15 +98,34 @@ describe("access --format json --command: the top-level verdict agrees with the 
 describe("resolve answers for every platform, or the list asked", () => {
   it("by default: one model per platform", () => {
     const data = JSON.parse(bin(["resolve"]).stdout);
-    expect(data.platforms.map((p: { platform: string }) => p.platform)).toEqual(["linux", "macOS", "windows", "android", "iOS"]);
-    expect(Object.keys(data.platforms[0])).toEqual(["platform", "allowed", "denied", "globalScope"]);
+    expect(data.platforms.map((p: { platform: string }) => p.platform)).toEqual([
+      "linux",
+      "macOS",
+      "windows",
+      "android",
+      "iOS",
+    ]);
+    expect(Object.keys(data.platforms[0])).toEqual([
+      "platform",
+      "allowed",
+      "denied",
+      "globalScope",
+    ]);
   });
 
   it("a list gives those platforms; one platform keeps the conformance format", () => {
     const two = bin(["resolve", "--platform", "linux,macos"]);
     expect(two.code).toBe(0);
-    expect(JSON.parse(two.stdout).platforms.map((p: { platform: string }) => p.platform)).toEqual(["linux", "macOS"]);
-    expect(Object.keys(JSON.parse(bin(["resolve", "--platform", "ios"]).stdout))).toEqual(["platform", "allowed", "denied", "globalScope"]);
+    expect(JSON.parse(two.stdout).platforms.map((p: { platform: string }) => p.platform)).toEqual([
+      "linux",
+      "macOS",
+    ]);
+    expect(Object.keys(JSON.parse(bin(["resolve", "--platform", "ios"]).stdout))).toEqual([
+      "platform",
+      "allowed",
+      "denied",
+      "globalScope",
+    ]);
     expect(bin(["resolve", "--help"]).stdout).toMatch(/for every platform unless --platform/);
   });
 });
@@ -102,9 +141,14 @@ describe("check flags", () => {
   });
 
   it("--fix with --fix-dry-run is a usage error (exit 2), nothing written", () => {
-    const result = bin(["check", "--fix", "--fix-dry-run"], path.join(FIXTURES, "unmatched-window", "invalid", "typos"));
+    const result = bin(
+      ["check", "--fix", "--fix-dry-run"],
+      path.join(FIXTURES, "unmatched-window", "invalid", "typos"),
+    );
     expect(result).toMatchObject({ code: 2, stdout: "" });
-    expect(result.stderr).toBe("caplint: --fix writes the fixes and --fix-dry-run only shows them: give one of the two\n");
+    expect(result.stderr).toBe(
+      "caplint: --fix writes the fixes and --fix-dry-run only shows them: give one of the two\n",
+    );
   });
 });
 
@@ -113,18 +157,36 @@ describe("access says when the committed manifest and the catalog disagree (issu
   const STALE = path.join(FIXTURES, "real-world", "build-truth", "ActivityWatch__aw-tauri");
 
   it("names the permissions the answer reads from the union, in text and in JSON", () => {
-    const text = bin(["access", "--window", "main", "--platform", "linux", "--no-cargo-registry"], STALE);
+    const text = bin(
+      ["access", "--window", "main", "--platform", "linux", "--no-cargo-registry"],
+      STALE,
+    );
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(
       "note: this answer reads 7 permissions (core:app:allow-bundle-type, core:app:allow-identifier, core:app:allow-register-listener, core:app:allow-remove-listener, core:app:default, core:window:allow-is-always-on-top, core:window:default) from the union of src-tauri/gen/schemas/acl-manifests.json and the built-in catalog",
     );
-    const json = JSON.parse(bin(["access", "--window", "main", "--platform", "linux", "--format", "json", "--no-cargo-registry"], STALE).stdout) as {
+    const json = JSON.parse(
+      bin(
+        [
+          "access",
+          "--window",
+          "main",
+          "--platform",
+          "linux",
+          "--format",
+          "json",
+          "--no-cargo-registry",
+        ],
+        STALE,
+      ).stdout,
+    ) as {
       manifestUnion: Array<{ identifier: string; file: string; difference: string }>;
     };
     expect(json.manifestUnion).toContainEqual({
       identifier: "core:window:allow-is-always-on-top",
       file: "src-tauri/gen/schemas/acl-manifests.json",
-      difference: 'the manifest lacks "core:window:allow-is-always-on-top", which tauri 2.10.2 defines',
+      difference:
+        'the manifest lacks "core:window:allow-is-always-on-top", which tauri 2.10.2 defines',
     });
   });
 
@@ -142,12 +204,22 @@ describe("access says when the committed manifest and the catalog disagree (issu
     const text = bin(["matrix", "--platform", "linux", "--no-cargo-registry"], STALE);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(note);
-    const csv = bin(["matrix", "--platform", "linux", "--format", "csv", "--no-cargo-registry"], STALE);
+    const csv = bin(
+      ["matrix", "--platform", "linux", "--format", "csv", "--no-cargo-registry"],
+      STALE,
+    );
     expect(csv.stdout).not.toContain("note:");
     expect(csv.stderr).toContain(note);
-    const ids = (stdout: string) => (JSON.parse(stdout) as { manifestUnion: Array<{ identifier: string }> }).manifestUnion.map((n) => n.identifier);
-    expect(ids(bin(["matrix", "--format", "json", "--no-cargo-registry"], STALE).stdout)).toEqual(identifiers);
-    expect(ids(bin(["resolve", "--platform", "linux", "--no-cargo-registry"], STALE).stdout)).toEqual(identifiers);
+    const ids = (stdout: string) =>
+      (JSON.parse(stdout) as { manifestUnion: Array<{ identifier: string }> }).manifestUnion.map(
+        (n) => n.identifier,
+      );
+    expect(ids(bin(["matrix", "--format", "json", "--no-cargo-registry"], STALE).stdout)).toEqual(
+      identifiers,
+    );
+    expect(
+      ids(bin(["resolve", "--platform", "linux", "--no-cargo-registry"], STALE).stdout),
+    ).toEqual(identifiers);
     expect(ids(bin(["resolve", "--no-cargo-registry"], STALE).stdout)).toEqual(identifiers);
   });
 
@@ -155,44 +227,93 @@ describe("access says when the committed manifest and the catalog disagree (issu
     // A window no capability covers reads nothing from the manifest (ActivityWatch has no deny, which would hold for every window).
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-union-"));
     cpSync(STALE, dir, { recursive: true });
-    writeFileSync(path.join(dir, "src-tauri", "src", "reader.rs"), 'fn open(app: &App) { WebviewWindowBuilder::new(app, "reader", url).build(); }\n');
-    const reader = bin(["matrix", "--window", "reader", "--platform", "linux", "--no-cargo-registry"], dir);
+    writeFileSync(
+      path.join(dir, "src-tauri", "src", "reader.rs"),
+      'fn open(app: &App) { WebviewWindowBuilder::new(app, "reader", url).build(); }\n',
+    );
+    const reader = bin(
+      ["matrix", "--window", "reader", "--platform", "linux", "--no-cargo-registry"],
+      dir,
+    );
     expect(reader.code).toBe(0);
     expect(reader.stdout).toContain("reader: 0 callable, via no capability");
     expect(reader.stdout).not.toContain("note:");
-    expect(bin(["matrix", "--window", "main", "--platform", "linux", "--no-cargo-registry"], dir).stdout).toContain("note: this answer reads 7 permissions");
+    expect(
+      bin(["matrix", "--window", "main", "--platform", "linux", "--no-cargo-registry"], dir).stdout,
+    ).toContain("note: this answer reads 7 permissions");
   });
 
   it("says nothing when no committed manifest disagrees", () => {
     const text = bin(["access", "--window", "main", "--platform", "linux"]);
     expect(text.code).toBe(0);
     expect(text.stdout).not.toContain("union");
-    expect(JSON.parse(bin(["access", "--window", "main", "--platform", "linux", "--format", "json"]).stdout)).not.toHaveProperty("manifestUnion");
+    expect(
+      JSON.parse(
+        bin(["access", "--window", "main", "--platform", "linux", "--format", "json"]).stdout,
+      ),
+    ).not.toHaveProperty("manifestUnion");
     expect(bin(["matrix", "--platform", "linux"]).stdout).not.toContain("union");
-    expect(JSON.parse(bin(["matrix", "--format", "json"]).stdout)).not.toHaveProperty("manifestUnion");
+    expect(JSON.parse(bin(["matrix", "--format", "json"]).stdout)).not.toHaveProperty(
+      "manifestUnion",
+    );
     expect(JSON.parse(bin(["resolve"]).stdout)).not.toHaveProperty("manifestUnion");
   });
 });
 
 describe("report --against and the pattern severities, through the built bin", () => {
   it("report --against counts and lists the wider scope caplint diff finds", () => {
-    const result = bin(["report", "fixtures/queries/app", "--against", "fixtures/queries/app-v2", "--platform", "linux", "--html", "-"], ROOT);
+    const result = bin(
+      [
+        "report",
+        "fixtures/queries/app",
+        "--against",
+        "fixtures/queries/app-v2",
+        "--platform",
+        "linux",
+        "--html",
+        "-",
+      ],
+      ROOT,
+    );
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('id="diff-scopes">Wider scopes <span class="count">1 scope value</span>');
-    expect(result.stdout).toContain("plugin:fs|write_text_file allowed {&quot;path&quot;:&quot;$APPDATA/notes/*&quot;}");
-    const diff = bin(["diff", "fixtures/queries/app-v2", "fixtures/queries/app", "--platform", "linux", "--format", "json"], ROOT);
+    expect(result.stdout).toContain(
+      'id="diff-scopes">Wider scopes <span class="count">1 scope value</span>',
+    );
+    expect(result.stdout).toContain(
+      "plugin:fs|write_text_file allowed {&quot;path&quot;:&quot;$APPDATA/notes/*&quot;}",
+    );
+    const diff = bin(
+      [
+        "diff",
+        "fixtures/queries/app-v2",
+        "fixtures/queries/app",
+        "--platform",
+        "linux",
+        "--format",
+        "json",
+      ],
+      ROOT,
+    );
     expect((JSON.parse(diff.stdout) as { widenedScopes: unknown[] }).widenedScopes).toHaveLength(1);
   });
 
   it("a pattern the host cannot compile is an error only where the capability resolves a command", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-pattern-"));
     mkdirSync(path.join(dir, "src-tauri", "capabilities"), { recursive: true });
-    writeFileSync(path.join(dir, "src-tauri", "tauri.conf.json"), '{"identifier": "x", "app": {"windows": [{"label": "main"}]}}');
-    writeFileSync(path.join(dir, "src-tauri", "capabilities", "a.json"), '{"identifier": "empty", "windows": ["main-**"], "permissions": []}');
+    writeFileSync(
+      path.join(dir, "src-tauri", "tauri.conf.json"),
+      '{"identifier": "x", "app": {"windows": [{"label": "main"}]}}',
+    );
+    writeFileSync(
+      path.join(dir, "src-tauri", "capabilities", "a.json"),
+      '{"identifier": "empty", "windows": ["main-**"], "permissions": []}',
+    );
     const warning = bin(["check", "--platform", "linux", "--format", "compact"], dir);
     expect(warning.code).toBe(0);
     expect(warning.stdout).toContain('warning invalid window pattern "main-**"');
-    expect(warning.stdout).toContain("the build passes only because the capability resolves to no command");
+    expect(warning.stdout).toContain(
+      "the build passes only because the capability resolves to no command",
+    );
     writeFileSync(
       path.join(dir, "src-tauri", "capabilities", "a.json"),
       '{"identifier": "empty", "windows": ["main-**"], "permissions": ["core:window:deny-close"]}',

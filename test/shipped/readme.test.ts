@@ -1,5 +1,15 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -45,7 +55,8 @@ function prepareSandbox(): { root: string; env: NodeJS.ProcessEnv } {
   mkdirSync(root);
   cpSync(path.join(ROOT, "examples"), path.join(root, "examples"), { recursive: true });
   for (const named of new Set([...README.matchAll(/\bfixtures\/[\w.-]+/g)].map((m) => m[0]))) {
-    if (existsSync(path.join(ROOT, named))) cpSync(path.join(ROOT, named), path.join(root, named), { recursive: true });
+    if (existsSync(path.join(ROOT, named)))
+      cpSync(path.join(ROOT, named), path.join(root, named), { recursive: true });
   }
   // bin/caplint.js loads ../dist from its real path, so a link to the checkout's bin runs the build.
   symlinkSync(path.join(ROOT, "bin"), path.join(root, "bin"));
@@ -53,7 +64,10 @@ function prepareSandbox(): { root: string; env: NodeJS.ProcessEnv } {
   symlinkSync(path.join(ROOT, "node_modules"), path.join(root, "node_modules"));
   const shims = path.join(sandbox, "shims");
   mkdirSync(shims);
-  writeFileSync(path.join(shims, "caplint"), `#!/bin/sh\nexec '${process.execPath}' '${path.join(ROOT, "bin", "caplint.js")}' "$@"\n`);
+  writeFileSync(
+    path.join(shims, "caplint"),
+    `#!/bin/sh\nexec '${process.execPath}' '${path.join(ROOT, "bin", "caplint.js")}' "$@"\n`,
+  );
   chmodSync(path.join(shims, "caplint"), 0o755);
   return {
     root,
@@ -69,7 +83,12 @@ function prepareSandbox(): { root: string; env: NodeJS.ProcessEnv } {
 const { root, env } = prepareSandbox();
 
 function bash(command: string, cwd: string) {
-  const result = spawnSync("bash", ["-c", command], { cwd, env, encoding: "utf8", timeout: 60_000 });
+  const result = spawnSync("bash", ["-c", command], {
+    cwd,
+    env,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -91,7 +110,11 @@ function runnablePart(line: string): string | undefined {
 
 function outputPattern(expected: string[]): RegExp {
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const body = expected.map((line) => (/^\s*(…|\.\.\.)\s*$/.test(line) ? "(?:.*\\n)*?" : `${escape(line).replaceAll("…", ".*?")}\\n`)).join("");
+  const body = expected
+    .map((line) =>
+      /^\s*(…|\.\.\.)\s*$/.test(line) ? "(?:.*\\n)*?" : `${escape(line).replaceAll("…", ".*?")}\\n`,
+    )
+    .join("");
   return new RegExp(`^${body}$`);
 }
 
@@ -118,8 +141,12 @@ describe("README examples, through the built bin", { timeout: 120_000 }, () => {
         if (!/\bcaplint\b|bin\/caplint\.js/.test(command)) continue;
         const result = bash(command, cwd);
         ran++;
-        expect([0, 1], `${command}\n(exit ${result.code})\n${result.stderr}`).toContain(result.code);
-        expect(result.stderr, command).not.toMatch(/internal error|usage|unknown (option|command)/i);
+        expect([0, 1], `${command}\n(exit ${result.code})\n${result.stderr}`).toContain(
+          result.code,
+        );
+        expect(result.stderr, command).not.toMatch(
+          /internal error|usage|unknown (option|command)/i,
+        );
       }
       expect(ran, "the block runs caplint").toBeGreaterThan(0);
     });
@@ -145,7 +172,10 @@ describe("README examples, through the built bin", { timeout: 120_000 }, () => {
         expect(result.stderr, command).toBe("");
         // Matrix cells are padded; the README does not show trailing blanks.
         const stdout = result.stdout.replace(/[ \t]+$/gm, "");
-        expect(stdout, `${command}\n--- expected (… stands for more) ---\n${expected.join("\n")}`).toMatch(outputPattern(expected));
+        expect(
+          stdout,
+          `${command}\n--- expected (… stands for more) ---\n${expected.join("\n")}`,
+        ).toMatch(outputPattern(expected));
       }
     });
   }
@@ -162,7 +192,8 @@ const NOT_RUN_INLINE: Record<string, string> = {
 
 function inlineCommands(markdown: string): string[] {
   const spans = [...markdown.matchAll(/`(caplint [^`]+)`/g)].map((m) => m[1]!);
-  const isSummary = (span: string) => /\[|<[^ ]|\b[A-Z]+\b(?![.-])/.test(span.replace(/< \S+$/, ""));
+  const isSummary = (span: string) =>
+    /\[|<[^ ]|\b[A-Z]+\b(?![.-])/.test(span.replace(/< \S+$/, ""));
   const isName = (span: string) =>
     span
       .split(/\s+/)
@@ -174,13 +205,18 @@ function inlineCommands(markdown: string): string[] {
 describe("README inline commands, through the built bin", { timeout: 120_000 }, () => {
   const commands = inlineCommands(README);
   it("finds the complete ones", () => {
-    expect(commands).toContain("caplint check - --stdin-filename src-tauri/capabilities/default.json --format json < buffer.json");
+    expect(commands).toContain(
+      "caplint check - --stdin-filename src-tauri/capabilities/default.json --format json < buffer.json",
+    );
     expect(commands).toContain("caplint permissions store --version 2.0.1");
   });
 
   const app = path.join(root, "examples", "demo-app");
   // The editor's unsaved buffer of `check -`'s example: the app's own default capability.
-  writeFileSync(path.join(app, "buffer.json"), readFileSync(path.join(app, "src-tauri", "capabilities", "default.json")));
+  writeFileSync(
+    path.join(app, "buffer.json"),
+    readFileSync(path.join(app, "src-tauri", "capabilities", "default.json")),
+  );
   for (const command of commands.filter((c) => !(c in NOT_RUN_INLINE))) {
     it(`\`${command}\` runs`, () => {
       const result = bash(command, app);
@@ -190,7 +226,10 @@ describe("README inline commands, through the built bin", { timeout: 120_000 }, 
   }
 
   it("standard input named by --stdin-filename gets the findings of the file it stands for", () => {
-    const stdin = bash("caplint check - --stdin-filename src-tauri/capabilities/default.json --format json < buffer.json", app);
+    const stdin = bash(
+      "caplint check - --stdin-filename src-tauri/capabilities/default.json --format json < buffer.json",
+      app,
+    );
     const file = bash("caplint check src-tauri/capabilities/default.json --format json", app);
     expect(JSON.parse(stdin.stdout).diagnostics.length).toBeGreaterThan(0);
     expect(stdin.stdout).toBe(file.stdout);

@@ -17,7 +17,12 @@ const top = mkdtempSync(path.join(tmpdir(), "caplint-remote-app-commands-"));
 afterAll(() => rmSync(top, { recursive: true, force: true }));
 
 function caplint(cwd: string, args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", input, env: { ...process.env, NO_COLOR: "1" } });
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: "utf8",
+    input,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -27,10 +32,15 @@ const QUERIES: Array<[string, string[], string?]> = [
   ["access", ["access", "--window", "main", ...SITE]],
   ["who-can", ["who-can", "save_note", "--platform", "linux"]],
   ["matrix", ["matrix", ...SITE]],
-  ["explain", ["explain", "--window", "main", ...SITE, "-"], "Command save_note not allowed by ACL"],
+  [
+    "explain",
+    ["explain", "--window", "main", ...SITE, "-"],
+    "Command save_note not allowed by ACL",
+  ],
   ["check", ["check", "--format", "compact"]],
 ];
-const expected = (app: string, name: string) => readFileSync(path.join(HERE, "expected", app, `${name}.out`), "utf8");
+const expected = (app: string, name: string) =>
+  readFileSync(path.join(HERE, "expected", app, `${name}.out`), "utf8");
 
 describe("app commands from remote pages, by the locked tauri release", () => {
   for (const app of ["tauri-2.0.6", "tauri-2.11.5"]) {
@@ -43,25 +53,57 @@ describe("app commands from remote pages, by the locked tauri release", () => {
 
   it("2.0.6: the remote page may call the app command (exit 0, not checked) and check fails on the exposure", () => {
     const cwd = path.join(HERE, "tauri-2.0.6");
-    const access = caplint(cwd, ["access", "--window", "main", ...SITE, "--command", "save_note", "-f", "json"]);
+    const access = caplint(cwd, [
+      "access",
+      "--window",
+      "main",
+      ...SITE,
+      "--command",
+      "save_note",
+      "-f",
+      "json",
+    ]);
     expect(access.code).toBe(0);
-    expect(JSON.parse(access.stdout).explanation).toMatchObject({ verdict: "unchecked", enforced: false });
+    expect(JSON.parse(access.stdout).explanation).toMatchObject({
+      verdict: "unchecked",
+      enforced: false,
+    });
     const check = caplint(cwd, ["check", "-f", "json"]);
     expect(check.code).toBe(1);
-    const diagnostics = (JSON.parse(check.stdout) as { diagnostics: Array<{ ruleId: string; severity: string }> }).diagnostics;
-    expect(diagnostics).toEqual([expect.objectContaining({ ruleId: "remote-app-commands", severity: "error" })]);
+    const diagnostics = (
+      JSON.parse(check.stdout) as { diagnostics: Array<{ ruleId: string; severity: string }> }
+    ).diagnostics;
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ ruleId: "remote-app-commands", severity: "error" }),
+    ]);
     const whoCan = JSON.parse(caplint(cwd, ["who-can", "save_note", "-f", "json"]).stdout);
     expect(whoCan).toMatchObject({ checkedFromLocalPages: false, checkedFromRemotePages: false });
-    expect(JSON.parse(caplint(cwd, ["matrix", ...SITE, "-f", "json"]).stdout).uncheckedAppCommands).toContain("tauri 2.0.6 (src-tauri/Cargo.lock)");
+    expect(
+      JSON.parse(caplint(cwd, ["matrix", ...SITE, "-f", "json"]).stdout).uncheckedAppCommands,
+    ).toContain("tauri 2.0.6 (src-tauri/Cargo.lock)");
   });
 
   it("2.11.5: the same call is checked and refused (exit 1), and check is clean", () => {
     const cwd = path.join(HERE, "tauri-2.11.5");
-    const access = caplint(cwd, ["access", "--window", "main", ...SITE, "--command", "save_note", "-f", "json"]);
+    const access = caplint(cwd, [
+      "access",
+      "--window",
+      "main",
+      ...SITE,
+      "--command",
+      "save_note",
+      "-f",
+      "json",
+    ]);
     expect(access.code).toBe(1);
-    expect(JSON.parse(access.stdout).explanation).toMatchObject({ verdict: "not-granted", enforced: true });
+    expect(JSON.parse(access.stdout).explanation).toMatchObject({
+      verdict: "not-granted",
+      enforced: true,
+    });
     expect(caplint(cwd, ["check"]).code).toBe(0);
-    expect(JSON.parse(caplint(cwd, ["matrix", ...SITE, "-f", "json"]).stdout).uncheckedAppCommands).toBeUndefined();
+    expect(
+      JSON.parse(caplint(cwd, ["matrix", ...SITE, "-f", "json"]).stdout).uncheckedAppCommands,
+    ).toBeUndefined();
   });
 
   it("without a Cargo.lock the newest release Cargo.toml allows decides, and the answer says so", () => {
@@ -69,11 +111,21 @@ describe("app commands from remote pages, by the locked tauri release", () => {
     cpSync(path.join(HERE, "tauri-2.0.6"), app, { recursive: true });
     rmSync(path.join(app, "src-tauri", "Cargo.lock"));
     const manifest = path.join(app, "src-tauri", "Cargo.toml");
-    writeFileSync(manifest, readFileSync(manifest, "utf8").replace('tauri = "2"', 'tauri = "~2.0"'));
+    writeFileSync(
+      manifest,
+      readFileSync(manifest, "utf8").replace('tauri = "2"', 'tauri = "~2.0"'),
+    );
     const access = caplint(app, ["access", "--window", "main", ...SITE, "--command", "save_note"]);
-    expect(access.stdout).toContain("tauri 2.0.6 (the newest release src-tauri/Cargo.toml allows) checks app commands from remote pages only from 2.11.1 on");
-    writeFileSync(manifest, readFileSync(manifest, "utf8").replace('tauri = "~2.0"', 'tauri = "2"'));
-    expect(caplint(app, ["access", "--window", "main", ...SITE, "--command", "save_note"]).code).toBe(1);
+    expect(access.stdout).toContain(
+      "tauri 2.0.6 (the newest release src-tauri/Cargo.toml allows) checks app commands from remote pages only from 2.11.1 on",
+    );
+    writeFileSync(
+      manifest,
+      readFileSync(manifest, "utf8").replace('tauri = "~2.0"', 'tauri = "2"'),
+    );
+    expect(
+      caplint(app, ["access", "--window", "main", ...SITE, "--command", "save_note"]).code,
+    ).toBe(1);
     expect(caplint(app, ["check"]).code).toBe(0);
   });
 
@@ -82,9 +134,24 @@ describe("app commands from remote pages, by the locked tauri release", () => {
     cpSync(path.join(HERE, "tauri-2.0.6"), app, { recursive: true });
     const permissions = path.join(app, "src-tauri", "permissions");
     mkdirSync(permissions);
-    writeFileSync(path.join(permissions, "save-note.toml"), '[[permission]]\nidentifier = "allow-save-note"\ncommands.allow = ["save_note"]\n');
-    const access = caplint(app, ["access", "--window", "main", ...SITE, "--command", "save_note", "-f", "json"]);
-    expect(JSON.parse(access.stdout).explanation).toMatchObject({ verdict: "not-granted", enforced: true });
+    writeFileSync(
+      path.join(permissions, "save-note.toml"),
+      '[[permission]]\nidentifier = "allow-save-note"\ncommands.allow = ["save_note"]\n',
+    );
+    const access = caplint(app, [
+      "access",
+      "--window",
+      "main",
+      ...SITE,
+      "--command",
+      "save_note",
+      "-f",
+      "json",
+    ]);
+    expect(JSON.parse(access.stdout).explanation).toMatchObject({
+      verdict: "not-granted",
+      enforced: true,
+    });
     expect(caplint(app, ["check", "-f", "json"]).stdout).not.toContain("remote-app-commands");
   });
 });
@@ -94,6 +161,8 @@ describe("explain's first line on a command no capability grants", () => {
     const app = path.join(FIXTURES, "queries", "rust-windows", "murmur-voice");
     const refusal = 'dialog.save not allowed on window "settings", webview "settings", URL: local';
     const first = caplint(app, ["explain", "-"], refusal).stdout.split("\n")[0];
-    expect(first).toBe('the host refused plugin:dialog|save for window "settings", webview "settings", origin local (no capability grants it)');
+    expect(first).toBe(
+      'the host refused plugin:dialog|save for window "settings", webview "settings", origin local (no capability grants it)',
+    );
   });
 });

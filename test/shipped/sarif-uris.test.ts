@@ -1,5 +1,13 @@
 import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -17,13 +25,17 @@ import { FIXTURES } from "../helpers/run.js";
  * holds the finding. GitHub annotations: `file=` is relative to the same root (the runner resolves it
  * from the checkout's root), and a finding with no file in the repository has no `file=`.
  */
-const SCHEMA_ID = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+const SCHEMA_ID =
+  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 const APP = path.join(FIXTURES, "sarif", "app");
 const RECORDING = path.join(FIXTURES, "events", "invalid", "agent-frame", "ended-parent.jsonl");
 const DUMP = path.join(FIXTURES, "mcp", "invalid", "mcp-tool-name", "names.json");
 
 interface Location {
-  physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string }; region?: { startLine: number } };
+  physicalLocation: {
+    artifactLocation: { uri: string; uriBaseId?: string };
+    region?: { startLine: number };
+  };
 }
 interface Log {
   runs: Array<{
@@ -33,7 +45,9 @@ interface Log {
 }
 
 const validate = (() => {
-  const schema = JSON.parse(readFileSync(path.join(FIXTURES, "sarif", "sarif-2.1.0.schema.json"), "utf8")) as Record<string, unknown>;
+  const schema = JSON.parse(
+    readFileSync(path.join(FIXTURES, "sarif", "sarif-2.1.0.schema.json"), "utf8"),
+  ) as Record<string, unknown>;
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats.default(ajv);
   ajv.addSchema({ ...schema, $id: SCHEMA_ID });
@@ -49,7 +63,11 @@ function monorepo(): string {
 }
 
 async function sarif(argv: string[], cwd: string, stdin?: string): Promise<Log> {
-  const result = await checkoutBin.run({ argv: [...argv, "-f", "sarif"], cwd, ...(stdin === undefined ? {} : { stdin }) });
+  const result = await checkoutBin.run({
+    argv: [...argv, "-f", "sarif"],
+    cwd,
+    ...(stdin === undefined ? {} : { stdin }),
+  });
   expect(result.stderr).toBe("");
   const log = JSON.parse(result.stdout) as Log;
   expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
@@ -57,21 +75,31 @@ async function sarif(argv: string[], cwd: string, stdin?: string): Promise<Log> 
 }
 
 /** GitHub's rules, and where each URI leads: the file's path as bytes (a relative URI from the base). */
-function targets(log: Log, root: string): Array<{ ruleId: string; message: string; file: Buffer; folder: boolean; line?: number }> {
+function targets(
+  log: Log,
+  root: string,
+): Array<{ ruleId: string; message: string; file: Buffer; folder: boolean; line?: number }> {
   const [run] = log.runs;
   // The base names the repository root without its absolute path on this machine (SARIF 3.14.14: the consumer supplies it).
-  expect(run!.originalUriBaseIds["%SRCROOT%"]).toEqual({ description: { text: expect.stringMatching(/repository root/) } });
+  expect(run!.originalUriBaseIds["%SRCROOT%"]).toEqual({
+    description: { text: expect.stringMatching(/repository root/) },
+  });
   const base = `${pathToFileURL(root).href}/`;
   expect(run!.results.length).toBeGreaterThan(0);
   return run!.results.map((result) => {
-    expect(result.locations?.length, `${result.ruleId}: GitHub rejects a log with a result without a location`).toBeGreaterThan(0);
+    expect(
+      result.locations?.length,
+      `${result.ruleId}: GitHub rejects a log with a result without a location`,
+    ).toBeGreaterThan(0);
     const { artifactLocation, region } = result.locations![0]!.physicalLocation;
     const { uri, uriBaseId } = artifactLocation;
     expect(uri).not.toBe("");
     expect(uri).not.toMatch(/\\|[\s#?]/);
     if (uriBaseId !== undefined) {
       expect(uriBaseId).toBe("%SRCROOT%");
-      expect(uri, "a relative reference, not climbing above the base").not.toMatch(/^(\/|\.\.\/|[a-z][a-z0-9+.-]*:)/i);
+      expect(uri, "a relative reference, not climbing above the base").not.toMatch(
+        /^(\/|\.\.\/|[a-z][a-z0-9+.-]*:)/i,
+      );
     } else expect(uri).toMatch(/^file:\/\/\//);
     const url = new URL(uri, base);
     return {
@@ -97,7 +125,11 @@ function decodeURIComponentBytes(pathname: string): Uint8Array {
 }
 
 const pathBytes = (...parts: Array<string | Buffer>) =>
-  Buffer.concat(parts.map((part, i) => Buffer.concat([i ? Buffer.from("/") : Buffer.alloc(0), Buffer.from(part)])));
+  Buffer.concat(
+    parts.map((part, i) =>
+      Buffer.concat([i ? Buffer.from("/") : Buffer.alloc(0), Buffer.from(part)]),
+    ),
+  );
 
 describe("SARIF artifact URIs, for every kind of finding", { timeout: 120_000 }, () => {
   it("capability files: relative to the repository root from any folder, another app of the monorepo included", async () => {
@@ -112,49 +144,89 @@ describe("SARIF artifact URIs, for every kind of finding", { timeout: 120_000 },
       for (const target of targets(log, root)) {
         expect(target.folder).toBe(false);
         expect(existsSync(target.file), target.file.toString()).toBe(true);
-        expect(target.file.toString()).toMatch(new RegExp(`^${root}/apps/(desk|mob)/src(-tauri)?/`));
+        expect(target.file.toString()).toMatch(
+          new RegExp(`^${root}/apps/(desk|mob)/src(-tauri)?/`),
+        );
       }
     }
   });
 
   it("names with spaces, #, %, ?, non-ASCII and bytes that are not UTF-8 are percent-encoded byte for byte", async () => {
     const root = monorepo();
-    const folder = Buffer.concat([Buffer.from(path.join(root, "apps", "desk", "src-tauri", "capabilities", "x")), Buffer.from([0xff])]);
+    const folder = Buffer.concat([
+      Buffer.from(path.join(root, "apps", "desk", "src-tauri", "capabilities", "x")),
+      Buffer.from([0xff]),
+    ]);
     mkdirSync(folder);
-    const names = [Buffer.from("a b#1%25?é.json"), Buffer.concat([Buffer.from("c"), Buffer.from([0xfe]), Buffer.from(".json")])];
-    for (const name of names) copyFileSync(path.join(APP, "src-tauri", "capabilities", "main.json"), pathBytes(folder, name));
+    const names = [
+      Buffer.from("a b#1%25?é.json"),
+      Buffer.concat([Buffer.from("c"), Buffer.from([0xfe]), Buffer.from(".json")]),
+    ];
+    for (const name of names)
+      copyFileSync(
+        path.join(APP, "src-tauri", "capabilities", "main.json"),
+        pathBytes(folder, name),
+      );
     const log = await sarif(["check", "apps/desk"], root);
-    const uris = log.runs[0]!.results.map((r) => r.locations![0]!.physicalLocation.artifactLocation.uri);
+    const uris = log.runs[0]!.results.map(
+      (r) => r.locations![0]!.physicalLocation.artifactLocation.uri,
+    );
     expect(uris).toContain("apps/desk/src-tauri/capabilities/x%FF/a%20b%231%2525%3F%C3%A9.json");
     expect(uris).toContain("apps/desk/src-tauri/capabilities/x%FF/c%FE.json");
-    for (const target of targets(log, root)) expect(existsSync(target.file), target.file.toString("latin1")).toBe(true);
+    for (const target of targets(log, root))
+      expect(existsSync(target.file), target.file.toString("latin1")).toBe(true);
   });
 
   it("a file outside the repository: an absolute file URI without a base", async () => {
     const root = monorepo();
     const outside = realpathSync(mkdtempSync(path.join(tmpdir(), "caplint-sarif-outside-")));
-    copyFileSync(path.join(APP, "src-tauri", "capabilities", "remote.json"), path.join(outside, "remote cap.json"));
-    const log = await sarif(["check", path.join(outside, "remote cap.json")], path.join(root, "apps"));
-    const locations = log.runs[0]!.results.map((r) => r.locations![0]!.physicalLocation.artifactLocation);
-    expect(new Set(locations.map((l) => JSON.stringify(l)))).toEqual(new Set([JSON.stringify({ uri: `file://${outside}/remote%20cap.json` })]));
-    for (const target of targets(log, root)) expect(target.file.toString()).toBe(path.join(outside, "remote cap.json"));
+    copyFileSync(
+      path.join(APP, "src-tauri", "capabilities", "remote.json"),
+      path.join(outside, "remote cap.json"),
+    );
+    const log = await sarif(
+      ["check", path.join(outside, "remote cap.json")],
+      path.join(root, "apps"),
+    );
+    const locations = log.runs[0]!.results.map(
+      (r) => r.locations![0]!.physicalLocation.artifactLocation,
+    );
+    expect(new Set(locations.map((l) => JSON.stringify(l)))).toEqual(
+      new Set([JSON.stringify({ uri: `file://${outside}/remote%20cap.json` })]),
+    );
+    for (const target of targets(log, root))
+      expect(target.file.toString()).toBe(path.join(outside, "remote cap.json"));
   });
 
   it("--stdin-filename: the named file's URI, also when it does not exist yet", async () => {
     const root = monorepo();
     const text = readFileSync(path.join(APP, "src-tauri", "capabilities", "main.json"), "utf8");
-    for (const name of ["src-tauri/capabilities/main.json", "src-tauri/capabilities/new one.json"]) {
-      const log = await sarif(["check", "-", "--stdin-filename", name], path.join(root, "apps", "desk"), text);
-      for (const target of targets(log, root)) expect(target.file.toString()).toBe(path.join(root, "apps", "desk", name));
+    for (const name of [
+      "src-tauri/capabilities/main.json",
+      "src-tauri/capabilities/new one.json",
+    ]) {
+      const log = await sarif(
+        ["check", "-", "--stdin-filename", name],
+        path.join(root, "apps", "desk"),
+        text,
+      );
+      for (const target of targets(log, root))
+        expect(target.file.toString()).toBe(path.join(root, "apps", "desk", name));
     }
   });
 
   it("standard input without a name: at the folder caplint ran in, the message saying where (live servers: test/integrations/mcp/servers.test.ts)", async () => {
     const root = monorepo();
     const cwd = path.join(root, "apps", "desk");
-    const capability = readFileSync(path.join(APP, "src-tauri", "capabilities", "main.json"), "utf8");
+    const capability = readFileSync(
+      path.join(APP, "src-tauri", "capabilities", "main.json"),
+      "utf8",
+    );
     const recording = readFileSync(RECORDING, "utf8");
-    for (const log of [await sarif(["check", "-"], cwd, capability), await sarif(["events"], cwd, recording)]) {
+    for (const log of [
+      await sarif(["check", "-"], cwd, capability),
+      await sarif(["events"], cwd, recording),
+    ]) {
       for (const target of targets(log, root)) {
         expect(target).toMatchObject({ folder: true, file: Buffer.from(`${cwd}/`) });
         expect(target.line).toBeUndefined();
@@ -162,7 +234,10 @@ describe("SARIF artifact URIs, for every kind of finding", { timeout: 120_000 },
       }
     }
     const atRoot = await sarif(["events"], root, recording);
-    expect(atRoot.runs[0]!.results[0]!.locations![0]!.physicalLocation.artifactLocation).toEqual({ uri: "./", uriBaseId: "%SRCROOT%" });
+    expect(atRoot.runs[0]!.results[0]!.locations![0]!.physicalLocation.artifactLocation).toEqual({
+      uri: "./",
+      uriBaseId: "%SRCROOT%",
+    });
   });
 
   it("event recordings and MCP dumps: their file, with the finding's line", async () => {
@@ -191,16 +266,27 @@ interface Annotation {
 }
 
 async function annotations(argv: string[], cwd: string, stdin?: string): Promise<Annotation[]> {
-  const result = await checkoutBin.run({ argv: [...argv, "-f", "github"], cwd, ...(stdin === undefined ? {} : { stdin }) });
+  const result = await checkoutBin.run({
+    argv: [...argv, "-f", "github"],
+    cwd,
+    ...(stdin === undefined ? {} : { stdin }),
+  });
   expect(result.stderr).toBe("");
   const lines = result.stdout.split("\n").filter(Boolean);
   expect(lines.length).toBeGreaterThan(0);
   return lines.map((line) => {
     const match = /^::(error|warning|notice) ([^]*?)::([^]*)$/.exec(line);
     expect(match, `every line is one workflow command: ${line}`).not.toBeNull();
-    const unescape = (text: string) => text.replace(/%3A/g, ":").replace(/%2C/g, ",").replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
+    const unescape = (text: string) =>
+      text
+        .replace(/%3A/g, ":")
+        .replace(/%2C/g, ",")
+        .replace(/%0D/g, "\r")
+        .replace(/%0A/g, "\n")
+        .replace(/%25/g, "%");
     const properties: Record<string, string> = {};
-    for (const pair of match![2]!.split(",")) properties[pair.slice(0, pair.indexOf("="))] = unescape(pair.slice(pair.indexOf("=") + 1));
+    for (const pair of match![2]!.split(","))
+      properties[pair.slice(0, pair.indexOf("="))] = unescape(pair.slice(pair.indexOf("=") + 1));
     return { command: match![1]!, properties, message: unescape(match![3]!) };
   });
 }
@@ -234,7 +320,10 @@ describe("GitHub annotation files, for every kind of finding", { timeout: 120_00
     const folder = path.join(root, "apps", "desk", "src-tauri", "capabilities", "x");
     mkdirSync(folder);
     for (const name of ["a b#1%25?é,:.json", "forged\n::error file=x.json::owned.json"])
-      copyFileSync(path.join(APP, "src-tauri", "capabilities", "main.json"), path.join(folder, name));
+      copyFileSync(
+        path.join(APP, "src-tauri", "capabilities", "main.json"),
+        path.join(folder, name),
+      );
     copyFileSync(
       path.join(APP, "src-tauri", "capabilities", "main.json"),
       Buffer.concat([Buffer.from(`${folder}/c`), Buffer.from([0xfe]), Buffer.from(".json")]),
@@ -242,7 +331,9 @@ describe("GitHub annotation files, for every kind of finding", { timeout: 120_00
     const found = await annotations(["check", "."], path.join(root, "apps", "desk"));
     const files = new Set(found.map((a) => a.properties.file));
     expect(files).toContain("apps/desk/src-tauri/capabilities/x/a b#1%25?é,:.json");
-    expect(files).toContain("apps/desk/src-tauri/capabilities/x/forged\n::error file=x.json::owned.json");
+    expect(files).toContain(
+      "apps/desk/src-tauri/capabilities/x/forged\n::error file=x.json::owned.json",
+    );
     expect(files).toContain("apps/desk/src-tauri/capabilities/x/c\\xfe.json");
     annotatedFiles(
       found.filter((a) => !a.properties.file!.includes("\\x")),
@@ -253,11 +344,20 @@ describe("GitHub annotation files, for every kind of finding", { timeout: 120_00
   it("a file outside the repository, and standard input without a name: no file=, the message says where", async () => {
     const root = monorepo();
     const outside = realpathSync(mkdtempSync(path.join(tmpdir(), "caplint-github-outside-")));
-    copyFileSync(path.join(APP, "src-tauri", "capabilities", "remote.json"), path.join(outside, "remote cap.json"));
+    copyFileSync(
+      path.join(APP, "src-tauri", "capabilities", "remote.json"),
+      path.join(outside, "remote cap.json"),
+    );
     const cwd = path.join(root, "apps", "desk");
-    const capability = readFileSync(path.join(APP, "src-tauri", "capabilities", "main.json"), "utf8");
+    const capability = readFileSync(
+      path.join(APP, "src-tauri", "capabilities", "main.json"),
+      "utf8",
+    );
     for (const [found, where] of [
-      [await annotations(["check", path.join(outside, "remote cap.json")], cwd), /^\/.*\/remote cap\.json:\d+:\d+: /],
+      [
+        await annotations(["check", path.join(outside, "remote cap.json")], cwd),
+        /^\/.*\/remote cap\.json:\d+:\d+: /,
+      ],
       [await annotations(["check", "-"], cwd, capability), /^<stdin>:\d+:\d+: /],
       [await annotations(["events"], cwd, readFileSync(RECORDING, "utf8")), /^<stdin>:\d+:\d+: /],
     ] as const) {
@@ -272,8 +372,14 @@ describe("GitHub annotation files, for every kind of finding", { timeout: 120_00
   it("--stdin-filename, event recordings and MCP dumps: their file from the root", async () => {
     const root = monorepo();
     const text = readFileSync(path.join(APP, "src-tauri", "capabilities", "main.json"), "utf8");
-    const named = await annotations(["check", "-", "--stdin-filename", "src-tauri/capabilities/new one.json"], path.join(root, "apps", "desk"), text);
-    expect(new Set(named.map((a) => a.properties.file))).toEqual(new Set(["apps/desk/src-tauri/capabilities/new one.json"]));
+    const named = await annotations(
+      ["check", "-", "--stdin-filename", "src-tauri/capabilities/new one.json"],
+      path.join(root, "apps", "desk"),
+      text,
+    );
+    expect(new Set(named.map((a) => a.properties.file))).toEqual(
+      new Set(["apps/desk/src-tauri/capabilities/new one.json"]),
+    );
     mkdirSync(path.join(root, "recordings", "ci"), { recursive: true });
     copyFileSync(RECORDING, path.join(root, "recordings", "run 1.jsonl"));
     copyFileSync(DUMP, path.join(root, "recordings", "tools.json"));
@@ -290,16 +396,26 @@ describe("GitHub annotation files, for every kind of finding", { timeout: 120_00
   it("diff --base and --head from a sub-folder: the work tree's file, in annotations and SARIF (not the snapshot git was read into)", async () => {
     const root = realpathSync(mkdtempSync(path.join(tmpdir(), "caplint-diff-locations-")));
     const git = (...args: string[]) => {
-      const result = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: root, encoding: "utf8" });
+      const result = spawnSync(
+        "git",
+        ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args],
+        { cwd: root, encoding: "utf8" },
+      );
       expect(result.status, result.stderr).toBe(0);
     };
     git("init", "-q", "-b", "main");
-    cpSync(path.join(FIXTURES, "queries", "app"), path.join(root, "apps", "desk"), { recursive: true });
-    git("add", "-A");
-    git("commit", "-q", "-m", "base");
-    cpSync(path.join(FIXTURES, "queries", "app-v2", "src-tauri", "capabilities"), path.join(root, "apps", "desk", "src-tauri", "capabilities"), {
+    cpSync(path.join(FIXTURES, "queries", "app"), path.join(root, "apps", "desk"), {
       recursive: true,
     });
+    git("add", "-A");
+    git("commit", "-q", "-m", "base");
+    cpSync(
+      path.join(FIXTURES, "queries", "app-v2", "src-tauri", "capabilities"),
+      path.join(root, "apps", "desk", "src-tauri", "capabilities"),
+      {
+        recursive: true,
+      },
+    );
     const cwd = path.join(root, "apps", "desk", "src-tauri");
     const remote = "apps/desk/src-tauri/capabilities/remote.json";
     for (const argv of [
@@ -310,9 +426,12 @@ describe("GitHub annotation files, for every kind of finding", { timeout: 120_00
         git("add", "-A");
         git("commit", "-q", "-m", "v2");
       }
-      expect(new Set(annotatedFiles(await annotations(argv, cwd), root))).toEqual(new Set([remote]));
+      expect(new Set(annotatedFiles(await annotations(argv, cwd), root))).toEqual(
+        new Set([remote]),
+      );
       const log = await sarif(argv, cwd);
-      for (const target of targets(log, root)) expect(target.file.toString()).toBe(path.join(root, remote));
+      for (const target of targets(log, root))
+        expect(target.file.toString()).toBe(path.join(root, remote));
     }
   });
 });

@@ -19,7 +19,8 @@ const APP = path.join(SARIF_FIXTURES, "app");
 /** What %SRCROOT% names: the repository holding the app (this checkout), else the app's folder. */
 const SOURCE_ROOT = existsSync(path.join(ROOT, ".git")) ? ROOT : APP;
 /** The schema carries no $id; the OASIS one is given so single definitions can be addressed. */
-const SCHEMA_ID = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+const SCHEMA_ID =
+  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 /**
  * Rules that `fixtures/sarif/app` triggers. A new rule need not join: a result is written the same for
  * every rule, and each rule's descriptor (from its metadata) is checked for every rule below.
@@ -65,7 +66,9 @@ const COVERED_RULES = [
 ];
 
 function validators() {
-  const schema = JSON.parse(readFileSync(path.join(SARIF_FIXTURES, "sarif-2.1.0.schema.json"), "utf8")) as Record<string, unknown>;
+  const schema = JSON.parse(
+    readFileSync(path.join(SARIF_FIXTURES, "sarif-2.1.0.schema.json"), "utf8"),
+  ) as Record<string, unknown>;
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats.default(ajv);
   ajv.addSchema({ ...schema, $id: SCHEMA_ID });
@@ -121,7 +124,10 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     const [runLog] = log.runs;
     expect(runLog!.results.length).toBeGreaterThan(0);
     for (const result of runLog!.results) {
-      expect(validateResult(result), `${result.ruleId}: ${ajv.errorsText(validateResult.errors)}`).toBe(true);
+      expect(
+        validateResult(result),
+        `${result.ruleId}: ${ajv.errorsText(validateResult.errors)}`,
+      ).toBe(true);
     }
     for (const rule of runLog!.tool.driver.rules) {
       expect(validateRule(rule), `${rule.id}: ${ajv.errorsText(validateRule.errors)}`).toBe(true);
@@ -139,16 +145,29 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     mkdirSync(path.join(dir, "conf"));
     writeFileSync(
       path.join(dir, "cap.json"),
-      JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["core:default", "fs:allow-reed-file"], windowz: [] }),
+      JSON.stringify({
+        identifier: "main",
+        windows: ["main"],
+        permissions: ["core:default", "fs:allow-reed-file"],
+        windowz: [],
+      }),
     );
-    writeFileSync(path.join(dir, "conf", "lint config.json"), JSON.stringify({ rules: { "unknown-field": "off" } }));
+    writeFileSync(
+      path.join(dir, "conf", "lint config.json"),
+      JSON.stringify({ rules: { "unknown-field": "off" } }),
+    );
     const { ajv, validateLog } = validators();
     const invocation = async (argv: string[]) => {
       const out = await run(["check", "--format", "sarif", ...argv, "cap.json"], dir);
       expect(out.stderr).toBe("");
-      const log = JSON.parse(out.stdout) as SarifLog & { runs: Array<{ invocations?: Array<Record<string, unknown>> }> };
+      const log = JSON.parse(out.stdout) as SarifLog & {
+        runs: Array<{ invocations?: Array<Record<string, unknown>> }>;
+      };
       expect(validateLog(log), ajv.errorsText(validateLog.errors)).toBe(true);
-      return { invocations: log.runs[0]!.invocations, rules: log.runs[0]!.results.map((r) => r.ruleId) };
+      return {
+        invocations: log.runs[0]!.invocations,
+        rules: log.runs[0]!.results.map((r) => r.ruleId),
+      };
     };
     const configured = await invocation(["--config", "conf/lint config.json"]);
     expect(configured.rules).not.toContain("unknown-field");
@@ -159,7 +178,13 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
           {
             level: "note",
             message: { text: "rule settings read from conf/lint config.json" },
-            locations: [{ physicalLocation: { artifactLocation: { uri: "conf/lint%20config.json", uriBaseId: "%SRCROOT%" } } }],
+            locations: [
+              {
+                physicalLocation: {
+                  artifactLocation: { uri: "conf/lint%20config.json", uriBaseId: "%SRCROOT%" },
+                },
+              },
+            ],
           },
         ],
         properties: { config: "conf/lint config.json" },
@@ -167,18 +192,23 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     ]);
     const plain = await invocation([]);
     expect(plain.rules).toContain("unknown-field");
-    expect(plain.invocations).toEqual([{ executionSuccessful: true, properties: { config: null } }]);
+    expect(plain.invocations).toEqual([
+      { executionSuccessful: true, properties: { config: null } },
+    ]);
   });
 
   it("has findings of every covered rule", async () => {
     const { log } = await sarifRun();
     const found = new Set(log.runs[0]!.results.map((r) => r.ruleId));
-    for (const id of COVERED_RULES) expect(found, `no ${id} finding in fixtures/sarif/app`).toContain(id);
+    for (const id of COVERED_RULES)
+      expect(found, `no ${id} finding in fixtures/sarif/app`).toContain(id);
   });
 
   it("a manifest definition no release writes is a warning result that names the permission and command it adds", async () => {
     const { log } = await sarifRun();
-    const results = log.runs[0]!.results.filter((r) => r.ruleId === "manifest-mismatch" && r.level === "warning");
+    const results = log.runs[0]!.results.filter(
+      (r) => r.ruleId === "manifest-mismatch" && r.level === "warning",
+    );
     expect(results.map((r) => r.message.text.split("\n")[0])).toContainEqual(
       'plugin "fs": "fs:allow-exists" in the manifest also allows "remove", unlike every release of tauri-plugin-fs through 2.5.1; the build writes its own, and caplint answers with both definitions',
     );
@@ -190,14 +220,18 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     expect(log.version).toBe("2.1.0");
     expect(log.$schema).toBe(SCHEMA_ID);
     expect(driver.name).toBe("caplint");
-    expect(driver.version).toBe(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
+    expect(driver.version).toBe(
+      JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version,
+    );
     expect(driver.informationUri).toMatch(/^https:\/\//);
     expect(driver.rules.map((r) => r.id)).toEqual(CAPABILITY_RULES.map((r) => r.id));
     for (const rule of driver.rules) {
       const meta = RULES_BY_ID.get(rule.id)!;
       expect(rule.shortDescription.text).toBe(meta.description);
       expect(rule.helpUri).toBe(docsUrl(rule.id));
-      expect(rule.defaultConfiguration.level).toBe(meta.defaultSeverity === "suggestion" ? "note" : meta.defaultSeverity);
+      expect(rule.defaultConfiguration.level).toBe(
+        meta.defaultSeverity === "suggestion" ? "note" : meta.defaultSeverity,
+      );
     }
   });
 
@@ -220,7 +254,9 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     const [runLog] = log.runs;
     // The base is the repository holding the working directory (this checkout), as GitHub reads relative URIs.
     // The repository root, without its absolute path on this machine: no file URI of the user's folders in the log.
-    expect(runLog!.originalUriBaseIds).toEqual({ "%SRCROOT%": { description: { text: expect.stringMatching(/repository root/) } } });
+    expect(runLog!.originalUriBaseIds).toEqual({
+      "%SRCROOT%": { description: { text: expect.stringMatching(/repository root/) } },
+    });
     expect(JSON.stringify(log)).not.toContain(SOURCE_ROOT);
     expect(runLog!.results).toHaveLength(json.diagnostics.length);
     runLog!.results.forEach((result, i) => {
@@ -234,15 +270,25 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
       expect(result.properties?.messageId).toBe(d.messageId);
       const { artifactLocation, region } = result.locations[0]!.physicalLocation;
       const fromRoot = path.relative(SOURCE_ROOT, path.join(APP, d.file)).split(path.sep);
-      expect(artifactLocation).toEqual({ uri: fromRoot.map(encodeURIComponent).join("/"), uriBaseId: "%SRCROOT%" });
-      expect(region).toEqual({ startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn });
+      expect(artifactLocation).toEqual({
+        uri: fromRoot.map(encodeURIComponent).join("/"),
+        uriBaseId: "%SRCROOT%",
+      });
+      expect(region).toEqual({
+        startLine: d.line,
+        startColumn: d.column,
+        endLine: d.endLine,
+        endColumn: d.endColumn,
+      });
     });
     expect(runLog!.results.some((r) => r.message.text.includes("\nhelp: "))).toBe(true);
   });
 
   it("percent-encodes file names into relative POSIX URIs", async () => {
     const { log } = await sarifRun();
-    const uris = log.runs[0]!.results.map((r) => r.locations[0]!.physicalLocation.artifactLocation.uri);
+    const uris = log.runs[0]!.results.map(
+      (r) => r.locations[0]!.physicalLocation.artifactLocation.uri,
+    );
     const app = path.relative(SOURCE_ROOT, APP).split(path.sep).join("/");
     expect(uris).toContain(`${app}/src-tauri/capabilities/odd%20name%2C%20v1.toml`);
     expect(uris).toContain(`${app}/src-tauri/capabilities/main.json`);
@@ -260,14 +306,18 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     const lines = JSON.stringify(capability, null, 2);
     const results = async (text: string) => {
       writeFileSync(path.join(dir, "cap.json"), text);
-      const out = await checkoutBin.run({ argv: ["check", "--format", "sarif", "cap.json"], cwd: dir });
+      const out = await checkoutBin.run({
+        argv: ["check", "--format", "sarif", "cap.json"],
+        cwd: dir,
+      });
       expect(out.stderr).toBe("");
       return (JSON.parse(out.stdout) as SarifLog).runs[0]!.results;
     };
     const before = await results(lines);
     const after = await results(lines.replace("{\n", '{\n  "description": "moved down",\n\n\n'));
     expect(before.length).toBeGreaterThan(2);
-    const prints = (rs: SarifResult[]) => rs.map((r) => r.partialFingerprints["caplintFindingHash/v1"]);
+    const prints = (rs: SarifResult[]) =>
+      rs.map((r) => r.partialFingerprints["caplintFindingHash/v1"]);
     expect(new Set(prints(before)).size, "unique per finding").toBe(before.length);
     expect(after.map((r) => r.locations[0]!.physicalLocation.region.startLine)).not.toEqual(
       before.map((r) => r.locations[0]!.physicalLocation.region.startLine),
@@ -279,13 +329,17 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
   it("ranks security rules for code scanning (security-severity, CWE tags, precision) and only those", async () => {
     const { log } = await sarifRun();
     const rules = log.runs[0]!.tool.driver.rules;
-    const security = rules.filter((r) => r.properties["security-severity"] !== undefined).map((r) => r.id);
+    const security = rules
+      .filter((r) => r.properties["security-severity"] !== undefined)
+      .map((r) => r.id);
     expect(security.sort()).toEqual(
       CAPABILITY_RULES.filter((r) => r.security)
         .map((r) => r.id)
         .sort(),
     );
-    expect(security).toEqual(expect.arrayContaining(["broad-remote", "dangerous-permission", "insecure-remote"]));
+    expect(security).toEqual(
+      expect.arrayContaining(["broad-remote", "dangerous-permission", "insecure-remote"]),
+    );
     for (const rule of rules) {
       expect(["very-high", "high", "medium", "low"]).toContain(rule.properties.precision);
       const severity = rule.properties["security-severity"];
@@ -318,11 +372,23 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     };
     const log = JSON.parse(
       sarif(
-        { diagnostics: [diagnostic], summary: { files: 1, errors: 1, warnings: 0, suggestions: 0, fixable: 0 } },
-        { cwd: "/work/x", paint: NO_PAINT, rules: RULES_BY_ID, toolVersion: toolVersion(), docsUrl, sourceText: () => undefined },
+        {
+          diagnostics: [diagnostic],
+          summary: { files: 1, errors: 1, warnings: 0, suggestions: 0, fixable: 0 },
+        },
+        {
+          cwd: "/work/x",
+          paint: NO_PAINT,
+          rules: RULES_BY_ID,
+          toolVersion: toolVersion(),
+          docsUrl,
+          sourceText: () => undefined,
+        },
       ),
     ) as SarifLog;
-    expect(log.runs[0]!.results[0]!.locations[0]!.physicalLocation.artifactLocation).toEqual({ uri: "file:///srv/elsewhere/cap.json" });
+    expect(log.runs[0]!.results[0]!.locations[0]!.physicalLocation.artifactLocation).toEqual({
+      uri: "file:///srv/elsewhere/cap.json",
+    });
     const { validateLog, ajv } = validators();
     expect(validateLog(log), ajv.errorsText(validateLog.errors)).toBe(true);
   });
@@ -331,7 +397,10 @@ describe("sarif reporter", { timeout: 120_000 }, () => {
     // A file outside any app; inside fixtures/sarif/app it would be checked in that app's context,
     // where its identifier clashes with main.json.
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-sarif-"));
-    writeFileSync(path.join(dir, "clean.json"), JSON.stringify({ identifier: "clean", windows: ["main"], permissions: ["core:default"] }));
+    writeFileSync(
+      path.join(dir, "clean.json"),
+      JSON.stringify({ identifier: "clean", windows: ["main"], permissions: ["core:default"] }),
+    );
     const result = await run(["check", "--format", "sarif", "clean.json"], dir);
     rmSync(dir, { recursive: true, force: true });
     expect(result.code).toBe(0);

@@ -24,7 +24,11 @@ async function runScenario(host: Host, scenario: Scenario): Promise<HostResult &
   const tmp = mkdtempSync(path.join(tmpdir(), "caplint-scenario-"));
   scratch.push(tmp);
   const argv = scenario.args.map((arg) => arg.replaceAll("{tmp}", tmp));
-  const result = await host.run({ argv, cwd: path.join(ROOT, scenario.cwd ?? "."), ...(scenario.stdin === undefined ? {} : { stdin: scenario.stdin }) });
+  const result = await host.run({
+    argv,
+    cwd: path.join(ROOT, scenario.cwd ?? "."),
+    ...(scenario.stdin === undefined ? {} : { stdin: scenario.stdin }),
+  });
   return { ...result, tmp };
 }
 
@@ -48,15 +52,24 @@ describe("every command, in-process main()", () => {
 
 describe("every command, through the built bin (node bin/caplint.js)", { timeout: TIMEOUT }, () => {
   it("the bundle is built", () => {
-    expect(existsSync(path.join(ROOT, "dist/cli-bundle/main.cjs")), "run npm run build first").toBe(true);
+    expect(existsSync(path.join(ROOT, "dist/cli-bundle/main.cjs")), "run npm run build first").toBe(
+      true,
+    );
   });
   for (const scenario of SCENARIOS) {
     it.concurrent(scenario.name, async () => {
-      const [bin, reference] = await Promise.all([runScenario(checkoutBin, scenario), runScenario(inProcess, scenario)]);
+      const [bin, reference] = await Promise.all([
+        runScenario(checkoutBin, scenario),
+        runScenario(inProcess, scenario),
+      ]);
       check(scenario, bin);
       // Both hosts print the same bytes, but for the temporary folder each run gets.
-      expect(bin.stdout.replaceAll(bin.tmp, "{tmp}"), "stdout equals main()'s").toBe(reference.stdout.replaceAll(reference.tmp, "{tmp}"));
-      expect(bin.stderr.replaceAll(bin.tmp, "{tmp}"), "stderr equals main()'s").toBe(reference.stderr.replaceAll(reference.tmp, "{tmp}"));
+      expect(bin.stdout.replaceAll(bin.tmp, "{tmp}"), "stdout equals main()'s").toBe(
+        reference.stdout.replaceAll(reference.tmp, "{tmp}"),
+      );
+      expect(bin.stderr.replaceAll(bin.tmp, "{tmp}"), "stderr equals main()'s").toBe(
+        reference.stderr.replaceAll(reference.tmp, "{tmp}"),
+      );
     });
   }
 });
@@ -64,7 +77,9 @@ describe("every command, through the built bin (node bin/caplint.js)", { timeout
 describe("the scenario table", () => {
   it("has a row for every command caplint --help lists", async () => {
     const help = await inProcess.run({ argv: ["--help"], cwd: ROOT });
-    const commands = [...help.stdout.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!).filter((c) => c !== "help");
+    const commands = [...help.stdout.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)]
+      .map((m) => m[1]!)
+      .filter((c) => c !== "help");
     expect(commands.length).toBeGreaterThan(5);
     for (const command of commands)
       expect(

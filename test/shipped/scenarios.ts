@@ -92,7 +92,8 @@ export const SCENARIOS: Scenario[] = [
     cwd: CLI,
     code: 2,
     stdout: "",
-    stderr: "caplint: --fail-on: check has no such option (it is an option of diff); its options: caplint check --help\n",
+    stderr:
+      "caplint: --fail-on: check has no such option (it is an option of diff); its options: caplint check --help\n",
   },
   {
     name: "a value not among the choices: the flag named, the nearest choice offered",
@@ -100,7 +101,8 @@ export const SCENARIOS: Scenario[] = [
     cwd: CLI,
     code: 2,
     stdout: "",
-    stderr: 'caplint: --format jsn: not one of stylish, compact, json, sarif, github; did you mean "json"?\n',
+    stderr:
+      'caplint: --format jsn: not one of stylish, compact, json, sarif, github; did you mean "json"?\n',
   },
   {
     name: "--max-warnings names the flag",
@@ -115,7 +117,8 @@ export const SCENARIOS: Scenario[] = [
     args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--fail-on", "cmds"],
     code: 2,
     stdout: "",
-    stderr: 'caplint: --fail-on cmds: "cmds" is not one of commands, origins, scopes, none; did you mean "commands"?\n',
+    stderr:
+      'caplint: --fail-on cmds: "cmds" is not one of commands, origins, scopes, none; did you mean "commands"?\n',
   },
   {
     name: "an option without its value",
@@ -129,13 +132,18 @@ export const SCENARIOS: Scenario[] = [
     name: "check --help lists --debug (a global option)",
     args: ["check", "--help"],
     code: 0,
-    stdout: (out) => expectTrue(/^Global Options:\n[\s\S]*^ {2}--debug +print internal stack traces/m.test(out), "--debug under Global Options"),
+    stdout: (out) =>
+      expectTrue(
+        /^Global Options:\n[\s\S]*^ {2}--debug +print internal stack traces/m.test(out),
+        "--debug under Global Options",
+      ),
   },
   {
     name: "lsp takes no --output (it prints protocol messages only)",
     args: ["lsp", "--help"],
     code: 0,
-    stdout: (out) => expectTrue(!/--output|-o,/.test(out) && /--stdio/.test(out), "no -o in lsp --help"),
+    stdout: (out) =>
+      expectTrue(!/--output|-o,/.test(out) && /--stdio/.test(out), "no -o in lsp --help"),
   },
   {
     name: "lsp -o is refused",
@@ -151,7 +159,8 @@ export const SCENARIOS: Scenario[] = [
     cwd: CLI,
     code: 2,
     stdout: "",
-    stderr: /^caplint: unknown command "chek"; did you mean "check"\? \(commands: [a-z, -]*\bcheck\b[a-z, -]*; a file or folder to check must exist\)\n$/,
+    stderr:
+      /^caplint: unknown command "chek"; did you mean "check"\? \(commands: [a-z, -]*\bcheck\b[a-z, -]*; a file or folder to check must exist\)\n$/,
   },
   {
     name: "an unknown command far from any: exit 2",
@@ -161,7 +170,13 @@ export const SCENARIOS: Scenario[] = [
     stdout: "",
     stderr: /^caplint: unknown command "frobnicate" \(commands: [a-z, -]*\bcheck\b/,
   },
-  { name: "a folder named like a word is still checked", args: ["forms"], cwd: CLI, code: 0, stdout: "4 files checked, no problems\n" },
+  {
+    name: "a folder named like a word is still checked",
+    args: ["forms"],
+    cwd: CLI,
+    code: 0,
+    stdout: "4 files checked, no problems\n",
+  },
   {
     name: "a missing path with an extension is a missing path",
     args: ["chek.json"],
@@ -172,8 +187,20 @@ export const SCENARIOS: Scenario[] = [
   },
 
   // check
-  { name: "check: a clean file", args: ["check", "forms/single.json"], cwd: CLI, code: 0, stdout: "1 file checked, no problems\n" },
-  { name: "check: the three forms in JSON and TOML", args: ["check", "forms"], cwd: CLI, code: 0, stdout: "4 files checked, no problems\n" },
+  {
+    name: "check: a clean file",
+    args: ["check", "forms/single.json"],
+    cwd: CLI,
+    code: 0,
+    stdout: "1 file checked, no problems\n",
+  },
+  {
+    name: "check: the three forms in JSON and TOML",
+    args: ["check", "forms"],
+    cwd: CLI,
+    code: 0,
+    stdout: "4 files checked, no problems\n",
+  },
   {
     name: "check: stylish with code frame and help",
     args: ["check", "mixed-folder/typo.json"],
@@ -209,7 +236,9 @@ export const SCENARIOS: Scenario[] = [
     stdout: json((out) => {
       expectTrue(out.summary.errors === 1 && out.summary.files === 1, "one error in one file");
       expectTrue(
-        out.diagnostics[0].ruleId === "unknown-permission" && out.diagnostics[0].line === 1 && out.diagnostics[0].column === 62,
+        out.diagnostics[0].ruleId === "unknown-permission" &&
+          out.diagnostics[0].line === 1 &&
+          out.diagnostics[0].column === 62,
         "the finding at 1:62",
       );
     }),
@@ -220,8 +249,14 @@ export const SCENARIOS: Scenario[] = [
     cwd: CLI,
     code: 1,
     stdout: json((log) => {
-      expectTrue(log.version === "2.1.0" && log.runs[0].results.length === 1, "a SARIF 2.1.0 log with one result");
-      expectTrue(typeof log.runs[0].results[0].partialFingerprints?.["caplintFindingHash/v1"] === "string", "a partial fingerprint");
+      expectTrue(
+        log.version === "2.1.0" && log.runs[0].results.length === 1,
+        "a SARIF 2.1.0 log with one result",
+      );
+      expectTrue(
+        typeof log.runs[0].results[0].partialFingerprints?.["caplintFindingHash/v1"] === "string",
+        "a partial fingerprint",
+      );
     }),
   },
   {
@@ -230,7 +265,8 @@ export const SCENARIOS: Scenario[] = [
     cwd: CLI,
     code: 1,
     // From the repository root (this checkout), as GitHub reads it, not from the folder caplint ran in.
-    stdout: /^::error file=fixtures\/cli\/mixed-folder\/typo\.json,line=1,endLine=1,col=62,endColumn=82,title=unknown-permission::/,
+    stdout:
+      /^::error file=fixtures\/cli\/mixed-folder\/typo\.json,line=1,endLine=1,col=62,endColumn=82,title=unknown-permission::/,
   },
   {
     name: "check: the example app (exit 1: mistakes on purpose)",
@@ -238,8 +274,20 @@ export const SCENARIOS: Scenario[] = [
     code: 1,
     stdout: /src-tauri\/capabilities\/default\.json:\d+:\d+: error /,
   },
-  { name: "check: the app in the working directory", args: ["--format", "compact"], cwd: DEMO, code: 1, stdout: /^src-tauri\/capabilities\//m },
-  { name: "check: --quiet keeps errors only", args: ["check", "-q", "--format", "compact", "suppressions/cap.json"], cwd: CLI, code: 0, stdout: "" },
+  {
+    name: "check: the app in the working directory",
+    args: ["--format", "compact"],
+    cwd: DEMO,
+    code: 1,
+    stdout: /^src-tauri\/capabilities\//m,
+  },
+  {
+    name: "check: --quiet keeps errors only",
+    args: ["check", "-q", "--format", "compact", "suppressions/cap.json"],
+    cwd: CLI,
+    code: 0,
+    stdout: "",
+  },
   {
     name: "check: --rule wins over the config",
     args: ["check", "--format", "compact", ".", "--rule", "unknown-field=off"],
@@ -277,15 +325,32 @@ export const SCENARIOS: Scenario[] = [
     stdout: "",
     stderr: "caplint: does-not-exist.json: no such file or directory\n",
   },
-  { name: "check: no app here", args: [], cwd: `${CLI}/forms`, code: 2, stdout: "", stderr: /^caplint: no app here/ },
-  { name: "check: a bad --format lists the choices", args: ["check", "forms", "--format", "xml"], cwd: CLI, code: 2, stderr: /stylish/ },
+  {
+    name: "check: no app here",
+    args: [],
+    cwd: `${CLI}/forms`,
+    code: 2,
+    stdout: "",
+    stderr: /^caplint: no app here/,
+  },
+  {
+    name: "check: a bad --format lists the choices",
+    args: ["check", "forms", "--format", "xml"],
+    cwd: CLI,
+    code: 2,
+    stderr: /stylish/,
+  },
   {
     name: "check: --output writes the report atomically, exit code unchanged",
     args: ["check", "--format", "json", "-o", "{tmp}/report.json", "mixed-folder/typo.json"],
     cwd: CLI,
     code: 1,
     stdout: "",
-    files: { "report.json": json((out) => expectTrue(out.summary.errors === 1, "the JSON report in the file")) },
+    files: {
+      "report.json": json((out) =>
+        expectTrue(out.summary.errors === 1, "the JSON report in the file"),
+      ),
+    },
   },
   {
     name: "check: unknown-field does not suggest a field the object already has",
@@ -293,8 +358,14 @@ export const SCENARIOS: Scenario[] = [
     cwd: "fixtures/unknown-field/invalid",
     code: 0,
     stdout: (out) => {
-      expectTrue(out.includes('unknown capability field "permisions"'), "the permisions typo reported");
-      expectTrue(!out.includes('did you mean "permissions"'), "no suggestion to write a second permissions");
+      expectTrue(
+        out.includes('unknown capability field "permisions"'),
+        "the permisions typo reported",
+      );
+      expectTrue(
+        !out.includes('did you mean "permissions"'),
+        "no suggestion to write a second permissions",
+      );
     },
   },
   {
@@ -314,7 +385,8 @@ export const SCENARIOS: Scenario[] = [
     stdout: json((out) => {
       expectTrue(out.fixes.length === 1 && out.fixes[0].file === "case.json", "one fixed file");
       expectTrue(
-        out.fixes[0].diff.startsWith("--- a/case.json\n+++ b/case.json\n") && out.fixes[0].diff.includes('+  "platforms": ["macOS", "linux"'),
+        out.fixes[0].diff.startsWith("--- a/case.json\n+++ b/case.json\n") &&
+          out.fixes[0].diff.includes('+  "platforms": ["macOS", "linux"'),
         "its unified diff",
       );
       expectTrue(
@@ -353,7 +425,8 @@ export const SCENARIOS: Scenario[] = [
     cwd: CLI,
     stdin: '{ "identifier": "typo", "windows": ["main"], "permissions": ["core:windw:default"] }\n',
     code: 1,
-    stdout: '<stdin>:1:62: error unknown permission "core:windw:default": the host has no core area "windw" [unknown-permission]\n',
+    stdout:
+      '<stdin>:1:62: error unknown permission "core:windw:default": the host has no core area "windw" [unknown-permission]\n',
   },
   {
     name: "check - --stdin-filename names it (JSON)",
@@ -369,18 +442,22 @@ export const SCENARIOS: Scenario[] = [
     cwd: CLI,
     stdin: 'identifier = "main"\nwindows = ["main"]\npermissions = ["core:windw:default"]\n',
     code: 1,
-    stdout: 'caps/main.toml:3:16: error unknown permission "core:windw:default": the host has no core area "windw" [unknown-permission]\n',
+    stdout:
+      'caps/main.toml:3:16: error unknown permission "core:windw:default": the host has no core area "windw" [unknown-permission]\n',
   },
   {
     name: "check - --fix-dry-run shows the fixes of standard input",
     args: ["check", "-", "--fix-dry-run", "--format", "json"],
     cwd: CLI,
-    stdin: '{ "identifier": "main", "windows": ["main"], "permissions": ["core:default"], "platforms": ["Linux"] }\n',
+    stdin:
+      '{ "identifier": "main", "windows": ["main"], "permissions": ["core:default"], "platforms": ["Linux"] }\n',
     code: 0,
     stdout: json((out) =>
       expectTrue(
         out.fixes[0].file === "<stdin>" &&
-          out.fixes[0].diff.includes('+{ "identifier": "main", "windows": ["main"], "permissions": ["core:default"], "platforms": ["linux"] }'),
+          out.fixes[0].diff.includes(
+            '+{ "identifier": "main", "windows": ["main"], "permissions": ["core:default"], "platforms": ["linux"] }',
+          ),
         "the fix as a diff",
       ),
     ),
@@ -428,7 +505,10 @@ export const SCENARIOS: Scenario[] = [
     code: 0,
     stdout: json((schema) => {
       expectTrue(schema.$schema === "http://json-schema.org/draft-07/schema#", "a draft-07 schema");
-      expectTrue(JSON.stringify(schema.definitions.Capability.required) === '["identifier","permissions"]', "Capability requires identifier and permissions");
+      expectTrue(
+        JSON.stringify(schema.definitions.Capability.required) === '["identifier","permissions"]',
+        "Capability requires identifier and permissions",
+      );
     }),
   },
 
@@ -439,7 +519,9 @@ export const SCENARIOS: Scenario[] = [
     code: 0,
     stdout: json((schema) =>
       expectTrue(
-        schema.definitions.Identifier.anyOf[0].oneOf.some((c: any) => c.const === "allow-greet" && typeof c.description === "string"),
+        schema.definitions.Identifier.anyOf[0].oneOf.some(
+          (c: any) => c.const === "allow-greet" && typeof c.description === "string",
+        ),
         "allow-greet with its description",
       ),
     ),
@@ -449,7 +531,11 @@ export const SCENARIOS: Scenario[] = [
     args: ["schema", "--events"],
     code: 0,
     stdout: json((schema) =>
-      expectTrue(schema.$schema === "http://json-schema.org/draft-07/schema#" && Object.keys(schema.definitions).length > 20, "the event schema"),
+      expectTrue(
+        schema.$schema === "http://json-schema.org/draft-07/schema#" &&
+          Object.keys(schema.definitions).length > 20,
+        "the event schema",
+      ),
     ),
   },
   {
@@ -458,7 +544,11 @@ export const SCENARIOS: Scenario[] = [
     cwd: CLI,
     code: 0,
     stdout: "",
-    files: { "capability.schema.json": json((schema) => expectTrue(Array.isArray(schema.definitions.Identifier.anyOf), "the editor schema")) },
+    files: {
+      "capability.schema.json": json((schema) =>
+        expectTrue(Array.isArray(schema.definitions.Identifier.anyOf), "the editor schema"),
+      ),
+    },
   },
   {
     name: "rules -o writes the list",
@@ -472,7 +562,10 @@ export const SCENARIOS: Scenario[] = [
     args: ["rules", "-o", "{tmp}/no/such/dir/rules.txt"],
     code: 0,
     stdout: "",
-    files: { "no/such/dir/rules.txt": (text) => expectTrue(/^unknown-permission +error/m.test(text), "the rules table") },
+    files: {
+      "no/such/dir/rules.txt": (text) =>
+        expectTrue(/^unknown-permission +error/m.test(text), "the rules table"),
+    },
   },
   {
     name: "check -o into a missing folder makes it too",
@@ -480,7 +573,9 @@ export const SCENARIOS: Scenario[] = [
     cwd: CLI,
     code: 0,
     stdout: "",
-    files: { "reports/ci/check.sarif": json((log) => expectTrue(log.version === "2.1.0", "a SARIF log")) },
+    files: {
+      "reports/ci/check.sarif": json((log) => expectTrue(log.version === "2.1.0", "a SARIF log")),
+    },
   },
 
   // rules
@@ -490,24 +585,38 @@ export const SCENARIOS: Scenario[] = [
     code: 0,
     stdout: (out) => {
       expectTrue(/^mcp-tool-verb: /.test(out), "the id and description first");
-      expectTrue(/^ {2}severity +warning by default; --rule mcp-tool-verb=off\|suggestion\|warning\|error/m.test(out), "the severity");
+      expectTrue(
+        /^ {2}severity +warning by default; --rule mcp-tool-verb=off\|suggestion\|warning\|error/m.test(
+          out,
+        ),
+        "the severity",
+      );
       expectTrue(/^ {2}run by +caplint mcp$/m.test(out), "the command");
       expectTrue(/^ {2}options +--verbs <list> /m.test(out), "its option");
-      expectTrue(/^ {2}docs +https:\/\/\S+\/docs\/rules\/mcp-tool-verb\.md$/m.test(out), "the docs link");
+      expectTrue(
+        /^ {2}docs +https:\/\/\S+\/docs\/rules\/mcp-tool-verb\.md$/m.test(out),
+        "the docs link",
+      );
     },
   },
   {
     name: "rules ID -f json: the rule's row with its options",
     args: ["rules", "unknown-permission", "-f", "json"],
     code: 0,
-    stdout: json((rule) => expectTrue(rule.id === "unknown-permission" && Array.isArray(rule.options) && /^https:/.test(rule.url), "one object")),
+    stdout: json((rule) =>
+      expectTrue(
+        rule.id === "unknown-permission" && Array.isArray(rule.options) && /^https:/.test(rule.url),
+        "one object",
+      ),
+    ),
   },
   {
     name: "rules with an unknown id: did-you-mean",
     args: ["rules", "unknown-permision"],
     code: 2,
     stdout: "",
-    stderr: 'caplint: rules unknown-permision: no rule has this id; did you mean "unknown-permission"? (caplint rules lists them)\n',
+    stderr:
+      'caplint: rules unknown-permision: no rule has this id; did you mean "unknown-permission"? (caplint rules lists them)\n',
   },
   { name: "rules: a table", args: ["rules"], code: 0, stdout: /^duplicate-capability +error/m },
   {
@@ -516,7 +625,12 @@ export const SCENARIOS: Scenario[] = [
     code: 0,
     stdout: json((rows) =>
       expectTrue(
-        rows.some((r: any) => r.id === "invalid-platform" && r.docs === "docs/rules/invalid-platform.md" && r.fixable === true),
+        rows.some(
+          (r: any) =>
+            r.id === "invalid-platform" &&
+            r.docs === "docs/rules/invalid-platform.md" &&
+            r.fixable === true,
+        ),
         "invalid-platform listed with its docs",
       ),
     ),
@@ -541,7 +655,15 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: "access: not allowed exits 1",
-    args: ["access", "--window", "settings", "--command", "plugin:fs|read_file", "--platform", "linux"],
+    args: [
+      "access",
+      "--window",
+      "settings",
+      "--command",
+      "plugin:fs|read_file",
+      "--platform",
+      "linux",
+    ],
     cwd: DEMO,
     code: 1,
     stdout: /^NOT ALLOWED: plugin:fs\|read_file \(not-granted\) on linux$/m,
@@ -552,7 +674,10 @@ export const SCENARIOS: Scenario[] = [
     cwd: DEMO,
     code: 0,
     stdout: json((out) =>
-      expectTrue(out.window === "main" && out.allowed.some((a: any) => a.command === "plugin:dialog|save"), "dialog save allowed for main"),
+      expectTrue(
+        out.window === "main" && out.allowed.some((a: any) => a.command === "plugin:dialog|save"),
+        "dialog save allowed for main",
+      ),
     ),
   },
   {
@@ -573,17 +698,42 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: "access: the same app command from a remote origin is checked (2.11.2+)",
-    args: ["access", "--window", "main", "--command", "greet", "--url", "https://example.com/", "--platform", "linux"],
+    args: [
+      "access",
+      "--window",
+      "main",
+      "--command",
+      "greet",
+      "--url",
+      "https://example.com/",
+      "--platform",
+      "linux",
+    ],
     cwd: `${CLI}/unchecked-app`,
     code: 1,
     stdout: /^NOT ALLOWED: greet \(not-granted\) on linux$/m,
   },
   {
     name: "access: json says unchecked",
-    args: ["access", "--window", "main", "--command", "greet", "--platform", "linux", "--format", "json"],
+    args: [
+      "access",
+      "--window",
+      "main",
+      "--command",
+      "greet",
+      "--platform",
+      "linux",
+      "--format",
+      "json",
+    ],
     cwd: `${CLI}/unchecked-app`,
     code: 0,
-    stdout: json((out) => expectTrue(out.explanation.verdict === "unchecked" && out.explanation.enforced === false, "verdict unchecked")),
+    stdout: json((out) =>
+      expectTrue(
+        out.explanation.verdict === "unchecked" && out.explanation.enforced === false,
+        "verdict unchecked",
+      ),
+    ),
   },
   {
     name: "access -C is --command; -q prints nothing, the exit code answers (yes)",
@@ -592,16 +742,44 @@ export const SCENARIOS: Scenario[] = [
     code: 0,
     stdout: "",
   },
-  { name: "access -q (no)", args: ["access", "-w", "settings", "-C", "plugin:fs|read_file", "-q", "--platform", "linux"], cwd: DEMO, code: 1, stdout: "" },
   {
-    name: "access -o writes the answer to a file, exit code unchanged",
-    args: ["access", "-w", "settings", "-C", "plugin:fs|read_file", "--platform", "linux", "-f", "json", "-o", "{tmp}/answer.json"],
+    name: "access -q (no)",
+    args: ["access", "-w", "settings", "-C", "plugin:fs|read_file", "-q", "--platform", "linux"],
     cwd: DEMO,
     code: 1,
     stdout: "",
-    files: { "answer.json": json((out) => expectTrue(out.explanation.verdict === "not-granted", "the JSON answer in the file")) },
   },
-  { name: "access: --window is required", args: ["access"], cwd: DEMO, code: 2, stderr: "caplint: access: --window is required (-w, --window <label>)\n" },
+  {
+    name: "access -o writes the answer to a file, exit code unchanged",
+    args: [
+      "access",
+      "-w",
+      "settings",
+      "-C",
+      "plugin:fs|read_file",
+      "--platform",
+      "linux",
+      "-f",
+      "json",
+      "-o",
+      "{tmp}/answer.json",
+    ],
+    cwd: DEMO,
+    code: 1,
+    stdout: "",
+    files: {
+      "answer.json": json((out) =>
+        expectTrue(out.explanation.verdict === "not-granted", "the JSON answer in the file"),
+      ),
+    },
+  },
+  {
+    name: "access: --window is required",
+    args: ["access"],
+    cwd: DEMO,
+    code: 2,
+    stderr: "caplint: access: --window is required (-w, --window <label>)\n",
+  },
 
   // who-can
   {
@@ -653,7 +831,9 @@ export const SCENARIOS: Scenario[] = [
     code: 1,
     stdout: json((out) =>
       expectTrue(
-        out.changes.some((c: any) => c.kind === "remove" && c.permission === "core:window:allow-set-theme"),
+        out.changes.some(
+          (c: any) => c.kind === "remove" && c.permission === "core:window:allow-set-theme",
+        ),
         "the unused grant removed",
       ),
     ),
@@ -677,9 +857,16 @@ export const SCENARIOS: Scenario[] = [
     args: ["matrix", "--platform", "linux"],
     cwd: DEMO,
     code: 0,
-    stdout: /^platform linux, origin local; ✔ callable, ✖ granted but denied, · not granted\ncommand +main +settings +docs-viewer\n/,
+    stdout:
+      /^platform linux, origin local; ✔ callable, ✖ granted but denied, · not granted\ncommand +main +settings +docs-viewer\n/,
   },
-  { name: "matrix: csv", args: ["matrix", "--platform", "linux", "--format", "csv"], cwd: DEMO, code: 0, stdout: /^command,main,settings,docs-viewer\r?\n/ },
+  {
+    name: "matrix: csv",
+    args: ["matrix", "--platform", "linux", "--format", "csv"],
+    cwd: DEMO,
+    code: 0,
+    stdout: /^command,main,settings,docs-viewer\r?\n/,
+  },
   {
     name: "matrix: json",
     args: ["matrix", "--platform", "linux", "--format", "json"],
@@ -694,7 +881,9 @@ export const SCENARIOS: Scenario[] = [
     cwd: DEMO,
     code: 0,
     stdout: "",
-    files: { "m.csv": (csv) => expectTrue(csv.startsWith("command,main,settings,docs-viewer"), "the CSV") },
+    files: {
+      "m.csv": (csv) => expectTrue(csv.startsWith("command,main,settings,docs-viewer"), "the CSV"),
+    },
   },
 
   // resolve
@@ -703,7 +892,12 @@ export const SCENARIOS: Scenario[] = [
     args: ["resolve", "--platform", "linux", "--format", "json"],
     cwd: DEMO,
     code: 0,
-    stdout: json((model) => expectTrue(model.platform === "linux" && Array.isArray(model.allowed.greet), "greet resolved for linux")),
+    stdout: json((model) =>
+      expectTrue(
+        model.platform === "linux" && Array.isArray(model.allowed.greet),
+        "greet resolved for linux",
+      ),
+    ),
   },
 
   // diff
@@ -719,10 +913,23 @@ export const SCENARIOS: Scenario[] = [
     code: 0,
     stdout: "no new access on linux\n",
   },
-  { name: "diff -q: the exit code only", args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--platform", "linux", "-q"], code: 1, stdout: "" },
+  {
+    name: "diff -q: the exit code only",
+    args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--platform", "linux", "-q"],
+    code: 1,
+    stdout: "",
+  },
   {
     name: "diff: json",
-    args: ["diff", `${QUERIES}/app`, `${QUERIES}/app-v2`, "--platform", "linux", "--format", "json"],
+    args: [
+      "diff",
+      `${QUERIES}/app`,
+      `${QUERIES}/app-v2`,
+      "--platform",
+      "linux",
+      "--format",
+      "json",
+    ],
     code: 1,
     stdout: json((out) => expectTrue(out.added.length > 0, "added grants")),
   },
@@ -732,19 +939,27 @@ export const SCENARIOS: Scenario[] = [
     name: "permissions: one plugin, filtered",
     args: ["permissions", "fs", "--filter", "read-file", "--platform", "linux"],
     code: 0,
-    stdout: /^fs:allow-read-file  \(permission\)\n  Enables the read_file command without any pre-configured scope\.\n  allows: plugin:fs\|read_file\n/,
+    stdout:
+      /^fs:allow-read-file  \(permission\)\n  Enables the read_file command without any pre-configured scope\.\n  allows: plugin:fs\|read_file\n/,
   },
   {
     name: "permissions: json",
     args: ["permissions", "dialog", "--format", "json", "--platform", "linux"],
     code: 0,
-    stdout: json((rows) => expectTrue(JSON.stringify(rows).includes("dialog:allow-save"), "dialog:allow-save listed")),
+    stdout: json((rows) =>
+      expectTrue(JSON.stringify(rows).includes("dialog:allow-save"), "dialog:allow-save listed"),
+    ),
   },
 
   // explain
   {
     name: "explain: the host's refusal, why, and the entry that allows it",
-    args: ["explain", 'fs.read_text_file not allowed on window "settings", webview "settings", URL: local', "--platform", "linux"],
+    args: [
+      "explain",
+      'fs.read_text_file not allowed on window "settings", webview "settings", URL: local',
+      "--platform",
+      "linux",
+    ],
     cwd: DEMO,
     code: 0,
     stdout:
@@ -756,7 +971,14 @@ export const SCENARIOS: Scenario[] = [
     cwd: DEMO,
     stdin: "Command plugin:fs|read_file not allowed by ACL\n",
     code: 0,
-    stdout: json((out) => expectTrue(out.refusal.kind === "release" && out.command === "plugin:fs|read_file" && out.window === "settings", "the refusal read")),
+    stdout: json((out) =>
+      expectTrue(
+        out.refusal.kind === "release" &&
+          out.command === "plugin:fs|read_file" &&
+          out.window === "settings",
+        "the refusal read",
+      ),
+    ),
   },
   {
     name: "explain: text without a refusal is a usage error",
@@ -784,7 +1006,14 @@ export const SCENARIOS: Scenario[] = [
 
   {
     name: "events --only: the other event rules are off",
-    args: ["events", "--only", "event-field", "--format", "compact", "examples/events/session.jsonl"],
+    args: [
+      "events",
+      "--only",
+      "event-field",
+      "--format",
+      "compact",
+      "examples/events/session.jsonl",
+    ],
     code: 1,
     stdout:
       'examples/events/session.jsonl:10:116: error "output_tokens" of done must be an unsigned 32-bit integer or null, got -1 (out of the unsigned 32-bit range 0 to 4294967295) [event-field]\n',
@@ -794,17 +1023,22 @@ export const SCENARIOS: Scenario[] = [
     args: ["events", "--only", "tool-lifecycl", "examples/events/session.jsonl"],
     code: 2,
     stdout: "",
-    stderr: 'caplint: --only tool-lifecycl: unknown rule "tool-lifecycl"; did you mean "tool-lifecycle"?\n',
+    stderr:
+      'caplint: --only tool-lifecycl: unknown rule "tool-lifecycl"; did you mean "tool-lifecycle"?\n',
   },
   {
     name: "events: the unknown-field hint never suggests a field the event already has",
     args: ["events", "-", "--format", "json"],
-    stdin: '{"type":"file_changed","path":"a.md","pathh":"b.md"}\n{"type":"user_message","message_id":1,"content":"hi","attachment":[]}\n',
+    stdin:
+      '{"type":"file_changed","path":"a.md","pathh":"b.md"}\n{"type":"user_message","message_id":1,"content":"hi","attachment":[]}\n',
     code: 0,
     stdout: json((out) =>
       expectTrue(
         JSON.stringify(out.diagnostics.map((d: any) => d.hint)) ===
-          JSON.stringify(['file_changed already has "path": "pathh" is a misspelt second copy of it; remove it', 'did you mean "attachments"?']),
+          JSON.stringify([
+            'file_changed already has "path": "pathh" is a misspelt second copy of it; remove it',
+            'did you mean "attachments"?',
+          ]),
         "a second copy named as such; a missing field suggested",
       ),
     ),
@@ -815,7 +1049,9 @@ export const SCENARIOS: Scenario[] = [
     name: "mcp: a dump with findings",
     args: ["mcp", "--format", "json", "fixtures/mcp/dumps/bad.json"],
     code: 1,
-    stdout: json((out) => expectTrue(out.diagnostics.length > 0 && out.summary.errors > 0, "findings")),
+    stdout: json((out) =>
+      expectTrue(out.diagnostics.length > 0 && out.summary.errors > 0, "findings"),
+    ),
   },
   {
     name: "mcp --stdio: a live server that follows the conventions",
@@ -825,7 +1061,16 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: "mcp dump --stdio -o: the server's initialize result and tools/list pages",
-    args: ["mcp", "dump", "-o", "{tmp}/tools.json", "--stdio", "--", "node", "fixtures/mcp/good-server.mjs"],
+    args: [
+      "mcp",
+      "dump",
+      "-o",
+      "{tmp}/tools.json",
+      "--stdio",
+      "--",
+      "node",
+      "fixtures/mcp/good-server.mjs",
+    ],
     code: 0,
     stdout: "",
     files: {
@@ -842,12 +1087,23 @@ export const SCENARIOS: Scenario[] = [
 
   {
     name: "mcp --servers: every server of a client configuration, findings at its entry",
-    args: ["mcp", "--format", "json", "--servers", "fixtures/mcp/clients/claude_desktop_config.json"],
+    args: [
+      "mcp",
+      "--format",
+      "json",
+      "--servers",
+      "fixtures/mcp/clients/claude_desktop_config.json",
+    ],
     code: 1,
     stdout: json((out) =>
       expectTrue(
         out.diagnostics.length > 0 &&
-          out.diagnostics.every((d: any) => d.file === "fixtures/mcp/clients/claude_desktop_config.json" && d.line === 4 && d.column === 5),
+          out.diagnostics.every(
+            (d: any) =>
+              d.file === "fixtures/mcp/clients/claude_desktop_config.json" &&
+              d.line === 4 &&
+              d.column === 5,
+          ),
         "findings at the demo-bad entry only (demo is clean)",
       ),
     ),
@@ -860,7 +1116,10 @@ export const SCENARIOS: Scenario[] = [
     cwd: DEMO,
     code: 0,
     stdout: /^wrote .*report\.html: /,
-    files: { "report.html": (html) => expectTrue(html.startsWith("<!doctype html>") && html.includes("</html>"), "an HTML page") },
+    files: {
+      "report.html": (html) =>
+        expectTrue(html.startsWith("<!doctype html>") && html.includes("</html>"), "an HTML page"),
+    },
   },
   {
     name: "report --html - prints the page",
@@ -869,5 +1128,12 @@ export const SCENARIOS: Scenario[] = [
     code: 0,
     stdout: /^<!doctype html>[\s\S]*<\/html>\n?$/,
   },
-  { name: "report without --html is a usage error", args: ["report"], cwd: DEMO, code: 2, stdout: "", stderr: /--html FILE/ },
+  {
+    name: "report without --html is a usage error",
+    args: ["report"],
+    cwd: DEMO,
+    code: 2,
+    stdout: "",
+    stderr: /--html FILE/,
+  },
 ];

@@ -3,7 +3,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { spellCommand, spellIdentifier, spellManifest } from "../../src/capabilities/catalog/brand.js";
+import {
+  spellCommand,
+  spellIdentifier,
+  spellManifest,
+} from "../../src/capabilities/catalog/brand.js";
 import { checkIdentifier } from "../../src/capabilities/catalog/identifier.js";
 import { FIXTURES, ROOT } from "../helpers/run.js";
 
@@ -14,7 +18,11 @@ const MANIFEST_APP = path.join(SPELLING, "manifest-app");
 
 /** The built bin, as users run it. */
 function bin(args: string[], cwd = ROOT) {
-  const result = spawnSync(process.execPath, [path.join(ROOT, "bin/caplint.js"), ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const result = spawnSync(process.execPath, [path.join(ROOT, "bin/caplint.js"), ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -24,14 +32,21 @@ afterAll(() => rmSync(temp, { recursive: true, force: true }));
 function app(name: string, permissions: unknown[]): string {
   const dir = path.join(temp, name);
   mkdirSync(path.join(dir, "src-tauri", "capabilities"), { recursive: true });
-  writeFileSync(path.join(dir, "src-tauri", "capabilities", "main.json"), JSON.stringify({ identifier: "main", windows: ["main"], permissions }, null, 2));
+  writeFileSync(
+    path.join(dir, "src-tauri", "capabilities", "main.json"),
+    JSON.stringify({ identifier: "main", windows: ["main"], permissions }, null, 2),
+  );
   return dir;
 }
 
 describe("the brand word's two spellings", () => {
   it("maps only the brand-bearing names, never other text that contains the word", () => {
-    expect(spellIdentifier("core:app:allow-tauri-version", "host")).toBe("core:app:allow-host-version");
-    expect(spellIdentifier("core:app:deny-host-version", "tauri")).toBe("core:app:deny-tauri-version");
+    expect(spellIdentifier("core:app:allow-tauri-version", "host")).toBe(
+      "core:app:allow-host-version",
+    );
+    expect(spellIdentifier("core:app:deny-host-version", "tauri")).toBe(
+      "core:app:deny-tauri-version",
+    );
     expect(spellIdentifier("my-tauri-version", "host")).toBe("my-tauri-version");
     expect(spellIdentifier("fs:allow-tauri-version", "host")).toBe("fs:allow-tauri-version");
     expect(spellCommand("plugin:app|tauri_version", "host")).toBe("plugin:app|host_version");
@@ -39,7 +54,12 @@ describe("the brand word's two spellings", () => {
     expect(spellCommand("get_tauri_version", "host")).toBe("get_tauri_version");
     const manifest = {
       default_permission: null,
-      permissions: { "allow-get-tauri-info": { identifier: "allow-get-tauri-info", commands: { allow: ["get_tauri_info"], deny: [] } } },
+      permissions: {
+        "allow-get-tauri-info": {
+          identifier: "allow-get-tauri-info",
+          commands: { allow: ["get_tauri_info"], deny: [] },
+        },
+      },
       permission_sets: {},
       global_scope_schema: null,
     };
@@ -47,32 +67,59 @@ describe("the brand word's two spellings", () => {
   });
 
   it("rejects the crate-name prefix in both spellings, as the build does", () => {
-    expect(checkIdentifier("tauri-plugin-fs:default")).toEqual({ ok: false, message: "identifiers cannot start with tauri-plugin-" });
-    expect(checkIdentifier("host-plugin-fs:default")).toEqual({ ok: false, message: "identifiers cannot start with host-plugin-" });
+    expect(checkIdentifier("tauri-plugin-fs:default")).toEqual({
+      ok: false,
+      message: "identifiers cannot start with tauri-plugin-",
+    });
+    expect(checkIdentifier("host-plugin-fs:default")).toEqual({
+      ok: false,
+      message: "identifiers cannot start with host-plugin-",
+    });
     const dir = app("prefixes", ["tauri-plugin-fs:default", "host-plugin-fs:default"]);
     const result = bin(["check", "--app", dir, "-f", "json"]);
     expect(result.code).toBe(1);
-    const found = JSON.parse(result.stdout).diagnostics.map((d: { ruleId: string; message: string; hint?: string }) => [d.ruleId, d.message, d.hint]);
+    const found = JSON.parse(result.stdout).diagnostics.map(
+      (d: { ruleId: string; message: string; hint?: string }) => [d.ruleId, d.message, d.hint],
+    );
     expect(found).toEqual([
-      ["invalid-identifier", 'invalid permission identifier "tauri-plugin-fs:default": identifiers cannot start with tauri-plugin-', 'write "fs:default"'],
-      ["invalid-identifier", 'invalid permission identifier "host-plugin-fs:default": identifiers cannot start with host-plugin-', 'write "fs:default"'],
+      [
+        "invalid-identifier",
+        'invalid permission identifier "tauri-plugin-fs:default": identifiers cannot start with tauri-plugin-',
+        'write "fs:default"',
+      ],
+      [
+        "invalid-identifier",
+        'invalid permission identifier "host-plugin-fs:default": identifiers cannot start with host-plugin-',
+        'write "fs:default"',
+      ],
     ]);
   });
 
   it("check accepts both spellings, and treats them as the same permission", () => {
     expect(bin(["check", "--app", TAURI_APP])).toMatchObject({ code: 0 });
     expect(bin(["check", "--app", HOST_APP])).toMatchObject({ code: 0 });
-    const dir = app("both", ["core:app:allow-tauri-version", "core:app:allow-host-version", "core:app:deny-tauri-version"]);
+    const dir = app("both", [
+      "core:app:allow-tauri-version",
+      "core:app:allow-host-version",
+      "core:app:deny-tauri-version",
+    ]);
     const result = bin(["check", "--app", dir, "-f", "json"]);
-    const diagnostics = JSON.parse(result.stdout).diagnostics as Array<{ ruleId: string; message: string }>;
+    const diagnostics = JSON.parse(result.stdout).diagnostics as Array<{
+      ruleId: string;
+      message: string;
+    }>;
     expect(diagnostics.filter((d) => d.ruleId === "unknown-permission")).toEqual([]);
-    expect(diagnostics.find((d) => d.ruleId === "duplicate-permission")?.message).toBe('permission "core:app:allow-host-version" is already listed at entry 0');
+    expect(diagnostics.find((d) => d.ruleId === "duplicate-permission")?.message).toBe(
+      'permission "core:app:allow-host-version" is already listed at entry 0',
+    );
   });
 
   it("a typo gets suggestions in the project's spelling", () => {
     const dir = app("typo", ["core:app:deny-tauri-version", "core:app:allow-tauri-versio"]);
     const result = bin(["check", "--app", dir, "-f", "json"]);
-    const typo = JSON.parse(result.stdout).diagnostics.find((d: { ruleId: string }) => d.ruleId === "unknown-permission");
+    const typo = JSON.parse(result.stdout).diagnostics.find(
+      (d: { ruleId: string }) => d.ruleId === "unknown-permission",
+    );
     expect(typo.hint).toContain('"core:app:allow-tauri-version"');
     expect(typo.hint).not.toContain("host");
   });
@@ -83,12 +130,31 @@ describe("the brand word's two spellings", () => {
       expect(who.code).toBe(0);
       const data = JSON.parse(who.stdout);
       expect(data.command).toBe("plugin:app|tauri_version");
-      expect(data.allowedBy.map((e: { chain: string[] }) => e.chain)).toEqual([["core:app:allow-tauri-version"]]);
-      const access = bin(["access", "--window", "main", "--command", asked, "--app", TAURI_APP, "--platform", "linux"]);
+      expect(data.allowedBy.map((e: { chain: string[] }) => e.chain)).toEqual([
+        ["core:app:allow-tauri-version"],
+      ]);
+      const access = bin([
+        "access",
+        "--window",
+        "main",
+        "--command",
+        asked,
+        "--app",
+        TAURI_APP,
+        "--platform",
+        "linux",
+      ]);
       expect(access.code).toBe(0);
       expect(access.stdout).toContain("ALLOWED: plugin:app|tauri_version");
     }
-    const host = bin(["who-can", "plugin:app|tauri_version", "--app", HOST_APP, "--platform", "linux"]);
+    const host = bin([
+      "who-can",
+      "plugin:app|tauri_version",
+      "--app",
+      HOST_APP,
+      "--platform",
+      "linux",
+    ]);
     expect(host.stdout).toContain("plugin:app|host_version on linux");
     expect(host.stdout).toContain("by capability main › core:app:allow-host-version");
 
@@ -98,7 +164,9 @@ describe("the brand word's two spellings", () => {
     const resolved = bin(["resolve", "--app", TAURI_APP, "--platform", "linux"]);
     expect(resolved.stdout).toContain("plugin:app|tauri_version");
     expect(resolved.stdout).not.toContain("host_version");
-    const listing = JSON.parse(bin(["permissions", "core:app", "--app", TAURI_APP, "-f", "json"]).stdout) as Array<{
+    const listing = JSON.parse(
+      bin(["permissions", "core:app", "--app", TAURI_APP, "-f", "json"]).stdout,
+    ) as Array<{
       identifier: string;
       description: string;
       allows: string[];
@@ -108,10 +176,17 @@ describe("the brand word's two spellings", () => {
     expect(ids).toContain("core:app:allow-tauri-version");
     expect(ids).not.toContain("core:app:allow-host-version");
     const allow = listing.find((p) => p.identifier === "core:app:allow-tauri-version")!;
-    expect(allow).toMatchObject({ allows: ["plugin:app|tauri_version"], description: "Enables the tauri_version command without any pre-configured scope." });
-    expect(listing.find((p) => p.identifier === "core:app:default")!.members).toContain("allow-tauri-version");
+    expect(allow).toMatchObject({
+      allows: ["plugin:app|tauri_version"],
+      description: "Enables the tauri_version command without any pre-configured scope.",
+    });
+    expect(listing.find((p) => p.identifier === "core:app:default")!.members).toContain(
+      "allow-tauri-version",
+    );
     // Outside any app, the spec's spelling.
-    const builtin = JSON.parse(bin(["permissions", "core:app", "-f", "json"], temp).stdout) as Array<{ identifier: string }>;
+    const builtin = JSON.parse(
+      bin(["permissions", "core:app", "-f", "json"], temp).stdout,
+    ) as Array<{ identifier: string }>;
     expect(builtin.map((p) => p.identifier)).toContain("core:app:allow-host-version");
   });
 
@@ -123,14 +198,34 @@ describe("the brand word's two spellings", () => {
     ];
     for (const [dir, written, spelling] of cases) {
       const other = spelling === "tauri" ? "host" : "tauri";
-      const explained = bin(["explain", `${written} not allowed on window "settings", webview "settings", URL: local`, "--app", dir, "--platform", "linux"]);
+      const explained = bin([
+        "explain",
+        `${written} not allowed on window "settings", webview "settings", URL: local`,
+        "--app",
+        dir,
+        "--platform",
+        "linux",
+      ]);
       expect(explained.code, explained.stderr).toBe(0);
-      expect(explained.stdout).toContain(`the host refused plugin:app|${spelling}_version for window "settings"`);
+      expect(explained.stdout).toContain(
+        `the host refused plugin:app|${spelling}_version for window "settings"`,
+      );
       expect(explained.stdout).toContain(`core:app:allow-${spelling}-version`);
-      expect(explained.stdout, `${written} in ${path.basename(dir)}`).not.toContain(`${other}_version`);
+      expect(explained.stdout, `${written} in ${path.basename(dir)}`).not.toContain(
+        `${other}_version`,
+      );
       expect(explained.stdout).not.toContain(`${other}-version`);
       const json = JSON.parse(
-        bin(["explain", `Command plugin:app|${written.slice(4)} not allowed by ACL`, "--window", "settings", "--app", dir, "-f", "json"]).stdout,
+        bin([
+          "explain",
+          `Command plugin:app|${written.slice(4)} not allowed by ACL`,
+          "--window",
+          "settings",
+          "--app",
+          dir,
+          "-f",
+          "json",
+        ]).stdout,
       );
       expect(json.command).toBe(`plugin:app|${spelling}_version`);
       for (const form of [written, written.slice(4)]) {
@@ -141,19 +236,41 @@ describe("the brand word's two spellings", () => {
   });
 
   it("the generated manifest's spelling decides over the capability files'", () => {
-    const who = bin(["who-can", "plugin:app|host_version", "--app", MANIFEST_APP, "--platform", "linux", "-f", "json"]);
+    const who = bin([
+      "who-can",
+      "plugin:app|host_version",
+      "--app",
+      MANIFEST_APP,
+      "--platform",
+      "linux",
+      "-f",
+      "json",
+    ]);
     const data = JSON.parse(who.stdout);
     expect(data.command).toBe("plugin:app|tauri_version");
     expect(data.deniedEverywhere).toBe(true);
-    expect(data.deniedBy.map((e: { chain: string[] }) => e.chain)).toEqual([["core:app:deny-tauri-version"]]);
-    expect(data.allowedBy.map((e: { chain: string[] }) => e.chain)).toEqual([["core:app:default", "core:app:allow-tauri-version"]]);
+    expect(data.deniedBy.map((e: { chain: string[] }) => e.chain)).toEqual([
+      ["core:app:deny-tauri-version"],
+    ]);
+    expect(data.allowedBy.map((e: { chain: string[] }) => e.chain)).toEqual([
+      ["core:app:default", "core:app:allow-tauri-version"],
+    ]);
   });
 
   it("where the app's Cargo files or generated manifest show the framework crate, the other spelling is a build error that --fix renames", () => {
     const check = (dir: string) => {
       const result = bin(["check", "--app", dir, "-f", "json"], dir);
-      const found = JSON.parse(result.stdout).diagnostics.filter((d: { ruleId: string }) => d.ruleId === "legacy-identifier");
-      return { code: result.code, found: found.map((d: { severity: string; message: string; hint: string }) => [d.severity, d.message, d.hint]) };
+      const found = JSON.parse(result.stdout).diagnostics.filter(
+        (d: { ruleId: string }) => d.ruleId === "legacy-identifier",
+      );
+      return {
+        code: result.code,
+        found: found.map((d: { severity: string; message: string; hint: string }) => [
+          d.severity,
+          d.message,
+          d.hint,
+        ]),
+      };
     };
     const locked = app("locked-tauri", ["core:app:default", "core:app:deny-host-version"]);
     writeFileSync(
@@ -172,17 +289,23 @@ describe("the brand word's two spellings", () => {
     });
     const fixed = bin(["check", "--app", locked, "--fix"]);
     expect(fixed.code, fixed.stdout).toBe(0);
-    expect(JSON.parse(readFileSync(path.join(locked, "src-tauri", "capabilities", "main.json"), "utf8")).permissions).toEqual([
-      "core:app:default",
-      "core:app:deny-tauri-version",
-    ]);
+    expect(
+      JSON.parse(readFileSync(path.join(locked, "src-tauri", "capabilities", "main.json"), "utf8"))
+        .permissions,
+    ).toEqual(["core:app:default", "core:app:deny-tauri-version"]);
 
     // A framework crate spelled `host` makes `tauri` the error; TOML capabilities are renamed in place.
     const hosted = path.join(temp, "hosted");
     mkdirSync(path.join(hosted, "src-tauri", "capabilities"), { recursive: true });
-    writeFileSync(path.join(hosted, "src-tauri", "Cargo.toml"), '[package]\nname = "app"\nversion = "0.1.0"\n\n[dependencies]\nhost = "2"\n');
+    writeFileSync(
+      path.join(hosted, "src-tauri", "Cargo.toml"),
+      '[package]\nname = "app"\nversion = "0.1.0"\n\n[dependencies]\nhost = "2"\n',
+    );
     const toml = path.join(hosted, "src-tauri", "capabilities", "main.toml");
-    writeFileSync(toml, 'identifier = "main"\nwindows = ["main"]\n# keep this comment\npermissions = ["core:app:allow-tauri-version"]\n');
+    writeFileSync(
+      toml,
+      'identifier = "main"\nwindows = ["main"]\n# keep this comment\npermissions = ["core:app:allow-tauri-version"]\n',
+    );
     expect(check(hosted).found).toEqual([
       [
         "error",
@@ -191,7 +314,9 @@ describe("the brand word's two spellings", () => {
       ],
     ]);
     expect(bin(["check", "--app", hosted, "--fix"]).code).toBe(0);
-    expect(readFileSync(toml, "utf8")).toBe('identifier = "main"\nwindows = ["main"]\n# keep this comment\npermissions = ["core:app:allow-host-version"]\n');
+    expect(readFileSync(toml, "utf8")).toBe(
+      'identifier = "main"\nwindows = ["main"]\n# keep this comment\npermissions = ["core:app:allow-host-version"]\n',
+    );
 
     const manifest = check(MANIFEST_APP);
     expect(manifest.code).toBe(1);
@@ -205,8 +330,14 @@ describe("the brand word's two spellings", () => {
     expect(forward.code).toBe(0);
     expect(JSON.parse(forward.stdout)).toMatchObject({ added: [], removed: [] });
     expect(bin(["diff", TAURI_APP, HOST_APP, "--platform", "linux"])).toMatchObject({ code: 0 });
-    const widened = app("widened", ["core:app:allow-tauri-version", "core:app:allow-app-hide", "core:window:default"]);
-    const added = JSON.parse(bin(["diff", HOST_APP, widened, "--platform", "linux", "-f", "json"]).stdout).added.map((g: { command: string }) => g.command);
+    const widened = app("widened", [
+      "core:app:allow-tauri-version",
+      "core:app:allow-app-hide",
+      "core:window:default",
+    ]);
+    const added = JSON.parse(
+      bin(["diff", HOST_APP, widened, "--platform", "linux", "-f", "json"]).stdout,
+    ).added.map((g: { command: string }) => g.command);
     expect(added).toEqual(["plugin:app|app_hide"]);
 
     const html = path.join(temp, "report.html");
@@ -233,7 +364,14 @@ describe("the brand word's two spellings", () => {
       ["who-can", "plugin:app|host_version"],
       ["who-can", "app.host_version", "-f", "json"],
       ["explain", 'app.host_version not allowed on window "main", webview "main", URL: local'],
-      ["explain", "Command plugin:app|host_version not allowed by ACL", "--window", "logs-app-window", "-f", "json"],
+      [
+        "explain",
+        "Command plugin:app|host_version not allowed by ACL",
+        "--window",
+        "logs-app-window",
+        "-f",
+        "json",
+      ],
       ["permissions", "core:app"],
       ["permissions", "core:app", "-f", "json"],
       ["check"],
@@ -249,8 +387,12 @@ describe("the brand word's two spellings", () => {
       expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBeLessThan(2);
       // explain's JSON keeps the pasted text as written (its "written" field): that is the user's, not an answer.
       const answer = result.stdout.replace(/^\s*"written": .*$/gm, "");
-      const output = answer + result.stderr + (args[0] === "report" ? readFileSync(html, "utf8") : "");
-      expect(output.match(/\bhost[_-](?:version|plugin)|allow-host-|deny-host-/g), args.join(" ")).toBeNull();
+      const output =
+        answer + result.stderr + (args[0] === "report" ? readFileSync(html, "utf8") : "");
+      expect(
+        output.match(/\bhost[_-](?:version|plugin)|allow-host-|deny-host-/g),
+        args.join(" "),
+      ).toBeNull();
       if (/tauri[_-]version/.test(output)) spelledTauri++;
     }
     // The answers that name the command at all name it in the app's spelling.

@@ -29,10 +29,19 @@ beforeAll(() => {
   mkdirSync(path.join(app, "src-tauri", "capabilities"), { recursive: true });
   writeFileSync(
     path.join(app, "src-tauri", "tauri.conf.json"),
-    JSON.stringify({ identifier: "dev.toml", app: { windows: [{ label: "main" }, { label: "editor" }] } }),
+    JSON.stringify({
+      identifier: "dev.toml",
+      app: { windows: [{ label: "main" }, { label: "editor" }] },
+    }),
   );
-  writeFileSync(path.join(app, "src-tauri", "capabilities", "main.toml"), 'identifier = "main"\nwindows = ["main", "editr"]\npermissions = ["core:default"]\n');
-  writeFileSync(path.join(app, "src-tauri", "capabilities", "broken.toml"), 'identifier = "broken"\nwindows = "editor"\npermissions = ["core:default"]\n');
+  writeFileSync(
+    path.join(app, "src-tauri", "capabilities", "main.toml"),
+    'identifier = "main"\nwindows = ["main", "editr"]\npermissions = ["core:default"]\n',
+  );
+  writeFileSync(
+    path.join(app, "src-tauri", "capabilities", "broken.toml"),
+    'identifier = "broken"\nwindows = "editor"\npermissions = ["core:default"]\n',
+  );
 });
 
 describe("advice for a TOML capability file is TOML", () => {
@@ -42,7 +51,9 @@ describe("advice for a TOML capability file is TOML", () => {
     expect(text.stdout).toContain('add caplint-disable = ["unmatched-window"] to this capability');
     expect(text.stdout).toContain('write window labels as a list, e.g. windows = ["main"]');
     expect(text.stdout).not.toMatch(/"caplint-disable":|"windows":/);
-    const json = JSON.parse(bin(["check", "--format", "json"]).stdout) as { diagnostics: Array<{ ruleId: string; hint?: string }> };
+    const json = JSON.parse(bin(["check", "--format", "json"]).stdout) as {
+      diagnostics: Array<{ ruleId: string; hint?: string }>;
+    };
     const hints = json.diagnostics.map((d) => d.hint ?? "");
     expect(hints).toContain(
       'did you mean "editor"? If the app creates a window labelled "editr" in code caplint cannot read (a label from another file or crate), the pattern is right: add caplint-disable = ["unmatched-window"] to this capability',
@@ -58,7 +69,9 @@ describe("advice for a TOML capability file is TOML", () => {
       'identifier = "dup"\nwindows = ["main"]\npermissions = ["core:default", "core:default"]\n',
     );
     try {
-      const json = JSON.parse(bin(["check", "--format", "json", "--fix-dry-run"]).stdout) as { fixes: Array<{ file: string; diff: string }> };
+      const json = JSON.parse(bin(["check", "--format", "json", "--fix-dry-run"]).stdout) as {
+        fixes: Array<{ file: string; diff: string }>;
+      };
       const fix = json.fixes.find((f) => f.file === "src-tauri/capabilities/dup.toml")!;
       expect(fix.diff).toContain('+permissions = ["core:default"]\n');
       const after = fix.diff
@@ -66,7 +79,11 @@ describe("advice for a TOML capability file is TOML", () => {
         .filter((line) => line.startsWith(" ") || (line.startsWith("+") && !line.startsWith("+++")))
         .map((line) => line.slice(1))
         .join("\n");
-      expect(parseToml(after)).toEqual({ identifier: "dup", windows: ["main"], permissions: ["core:default"] });
+      expect(parseToml(after)).toEqual({
+        identifier: "dup",
+        windows: ["main"],
+        permissions: ["core:default"],
+      });
     } finally {
       rmSync(path.join(app, "src-tauri", "capabilities", "dup.toml"));
     }
@@ -74,8 +91,14 @@ describe("advice for a TOML capability file is TOML", () => {
 
   it("least-privilege: the change to a TOML capability is TOML, in text and JSON", () => {
     mkdirSync(path.join(app, "src"), { recursive: true });
-    writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "toml-advice", dependencies: { "@tauri-apps/api": "2.5.0" } }));
-    writeFileSync(path.join(app, "index.html"), '<script type="module" src="/src/main.ts"></script>\n');
+    writeFileSync(
+      path.join(app, "package.json"),
+      JSON.stringify({ name: "toml-advice", dependencies: { "@tauri-apps/api": "2.5.0" } }),
+    );
+    writeFileSync(
+      path.join(app, "index.html"),
+      '<script type="module" src="/src/main.ts"></script>\n',
+    );
     writeFileSync(
       path.join(app, "src", "main.ts"),
       'import { invoke } from "@tauri-apps/api/core";\nawait invoke("plugin:window|set_title", { value: "x" });\n',
@@ -86,41 +109,59 @@ describe("advice for a TOML capability file is TOML", () => {
       expect(text.stdout).toContain("+++ b/src-tauri/capabilities/main.toml\n");
       expect(text.stdout).toMatch(/^\+permissions = \[/m);
       expect(text.stdout).not.toMatch(/"identifier":|"permissions":/);
-      const json = JSON.parse(bin(["least-privilege", "--format", "json"]).stdout) as { diffs: Array<{ file: string; diff: string }> };
+      const json = JSON.parse(bin(["least-privilege", "--format", "json"]).stdout) as {
+        diffs: Array<{ file: string; diff: string }>;
+      };
       const diff = json.diffs.find((d) => d.file === "src-tauri/capabilities/main.toml")!.diff;
       const after = diff
         .split("\n")
         .filter((line) => line.startsWith(" ") || (line.startsWith("+") && !line.startsWith("+++")))
         .map((line) => line.slice(1))
         .join("\n");
-      expect(parseToml(after)).toMatchObject({ identifier: "main", permissions: expect.any(Array) });
+      expect(parseToml(after)).toMatchObject({
+        identifier: "main",
+        permissions: expect.any(Array),
+      });
     } finally {
-      for (const file of ["package.json", "index.html", "src"]) rmSync(path.join(app, file), { recursive: true, force: true });
+      for (const file of ["package.json", "index.html", "src"])
+        rmSync(path.join(app, file), { recursive: true, force: true });
     }
   });
 
   const refusal = 'fs.read_text_file not allowed on window "main", webview "main", URL: local';
 
   for (const [name, args] of [
-    ["access --command", ["access", "--window", "main", "--command", "fs.read_text_file", "--platform", "linux"]],
+    [
+      "access --command",
+      ["access", "--window", "main", "--command", "fs.read_text_file", "--platform", "linux"],
+    ],
     ["explain", ["explain", refusal, "--platform", "linux"]],
   ] as const) {
     it(`${name}: the entry to add to the TOML capability, and a new capability file, are TOML`, () => {
       const result = bin([...args]);
       expect(result.stderr).toBe("");
-      expect(result.stdout).toContain('add this entry to "permissions" of capability main  (src-tauri/capabilities/main.toml:3)');
+      expect(result.stdout).toContain(
+        'add this entry to "permissions" of capability main  (src-tauri/capabilities/main.toml:3)',
+      );
       const entry = '{ identifier = "fs:allow-read-text-file", allow = [{ path = "<path>" }] }';
       expect(result.stdout).toContain(`    ${entry}\n`);
-      expect(parseToml(`permissions = [${entry}]`)).toEqual({ permissions: [{ identifier: "fs:allow-read-text-file", allow: [{ path: "<path>" }] }] });
+      expect(parseToml(`permissions = [${entry}]`)).toEqual({
+        permissions: [{ identifier: "fs:allow-read-text-file", allow: [{ path: "<path>" }] }],
+      });
       // Every capability of this app is TOML: so is the new file.
-      expect(result.stdout).toContain("or a capability of its own (src-tauri/capabilities/main-read-text-file.toml):");
+      expect(result.stdout).toContain(
+        "or a capability of its own (src-tauri/capabilities/main-read-text-file.toml):",
+      );
       const json = JSON.parse(bin([...args, "--format", "json"]).stdout);
       const suggestion = (json.call ?? json).suggestion;
       expect(suggestion.text.entry).toBe(entry);
-      expect(suggestion.text.newCapabilityFile).toBe("src-tauri/capabilities/main-read-text-file.toml");
+      expect(suggestion.text.newCapabilityFile).toBe(
+        "src-tauri/capabilities/main-read-text-file.toml",
+      );
       expect(parseToml(suggestion.text.newCapability)).toEqual(suggestion.newCapability);
       // The text output shows the same file text.
-      for (const line of suggestion.text.newCapability.trimEnd().split("\n")) expect(result.stdout).toContain(`    ${line}\n`);
+      for (const line of suggestion.text.newCapability.trimEnd().split("\n"))
+        expect(result.stdout).toContain(`    ${line}\n`);
     });
   }
 });

@@ -14,7 +14,12 @@ const BIN = path.join(ROOT, "bin", "caplint.js");
 const QUERIES = path.join(FIXTURES, "queries");
 
 function caplint(args: string[], cwd: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, timeout: 60_000 });
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+    timeout: 60_000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -54,11 +59,20 @@ describe("diff covers every platform", () => {
     );
     const json = JSON.parse(caplint(["diff", "base", "pr", "--format", "json"], dir).stdout);
     expect(json.platforms).toEqual(["linux", "macOS", "windows", "android", "iOS"]);
-    expect(json.added).toEqual([expect.objectContaining({ command: "plugin:shell|execute", window: "*", platforms: ["macOS"] })]);
+    expect(json.added).toEqual([
+      expect.objectContaining({
+        command: "plugin:shell|execute",
+        window: "*",
+        platforms: ["macOS"],
+      }),
+    ]);
   });
 
   it("--platform narrows, case-insensitively; an unknown name is a usage error with did-you-mean", () => {
-    expect(caplint(["diff", "base", "pr", "--platform", "linux"], dir)).toMatchObject({ code: 0, stdout: "no new access on linux\n" });
+    expect(caplint(["diff", "base", "pr", "--platform", "linux"], dir)).toMatchObject({
+      code: 0,
+      stdout: "no new access on linux\n",
+    });
     expect(caplint(["diff", "base", "pr", "--platform", "macos"], dir).code).toBe(1);
     expect(caplint(["diff", "base", "pr", "--platform", "LINUX,windows"], dir).code).toBe(0);
     const bad = caplint(["diff", "base", "pr", "--platform", "macoss"], dir);
@@ -81,20 +95,28 @@ describe("who-can, access and matrix cover every platform", () => {
 
   it("access shows where platforms differ, each plugin once with its global scope, each capability once", () => {
     const result = caplint(["access", "-w", "settings"], path.join(QUERIES, "app"));
-    expect(result.stdout).toContain('window "settings", webview "settings", origin local, on all platforms');
+    expect(result.stdout).toContain(
+      'window "settings", webview "settings", origin local, on all platforms',
+    );
     expect(result.stdout).toMatch(
       /plugin:window\|set_size {2}← capability settings › core:window:allow-set-size \[local\] {2}\(src-tauri\/capabilities\/settings\.toml:\d+\) {2}\[macOS only\]/,
     );
 
     const dir = scratch();
     cpSync(path.join(QUERIES, "app"), dir, { recursive: true });
-    write(path.join(dir, "src-tauri", "capabilities", "home.json"), { identifier: "home", windows: ["*"], permissions: ["fs:scope-home-recursive"] });
+    write(path.join(dir, "src-tauri", "capabilities", "home.json"), {
+      identifier: "home",
+      windows: ["*"],
+      permissions: ["fs:scope-home-recursive"],
+    });
     const main = caplint(["access", "-w", "main", "--platform", "linux"], dir);
     const groups = main.stdout.split("\n").filter((line) => /^ {2}\S/.test(line));
     expect(new Set(groups).size).toBe(groups.length);
     expect(groups.filter((g) => g === "  app commands")).toHaveLength(1);
     // The `**` a window really gets is in the plugin's global scope, not in its command scope.
-    expect(main.stdout).toMatch(/ {2}fs\n {4}global scope \(the host hands it to every window\): allow \{"path":"\$HOME"\}, \{"path":"\$HOME\/\*\*"\}/);
+    expect(main.stdout).toMatch(
+      / {2}fs\n {4}global scope \(the host hands it to every window\): allow \{"path":"\$HOME"\}, \{"path":"\$HOME\/\*\*"\}/,
+    );
   });
 
   it("access lists a capability once however many remote URLs match", () => {
@@ -104,10 +126,15 @@ describe("who-can, access and matrix cover every platform", () => {
       identifier: "remote-docs",
       windows: ["docs"],
       local: false,
-      remote: { urls: ["https://*.example.com", "https://docs.example.com", "https://docs.example.com/*"] },
+      remote: {
+        urls: ["https://*.example.com", "https://docs.example.com", "https://docs.example.com/*"],
+      },
       permissions: ["core:window:allow-set-title"],
     });
-    const result = caplint(["access", "-w", "docs", "--url", "https://docs.example.com/page", "--platform", "linux"], dir);
+    const result = caplint(
+      ["access", "-w", "docs", "--url", "https://docs.example.com/page", "--platform", "linux"],
+      dir,
+    );
     const line = result.stdout.split("\n").find((l) => l.includes("plugin:window|set_title"))!;
     expect(line).toContain(
       "capability remote-docs › core:window:allow-set-title [https://*.example.com, https://docs.example.com, https://docs.example.com/*]",
@@ -117,10 +144,17 @@ describe("who-can, access and matrix cover every platform", () => {
 
   it("matrix gives one mark per platform group where platforms differ", () => {
     const result = caplint(["matrix", "-w", "settings", "-w", "main"], path.join(QUERIES, "app"));
-    expect(result.stdout).toContain("platforms differ: each cell has one mark per group: 1. linux, windows, android, iOS; 2. macOS");
+    expect(result.stdout).toContain(
+      "platforms differ: each cell has one mark per group: 1. linux, windows, android, iOS; 2. macOS",
+    );
     expect(result.stdout).toMatch(/^plugin:window\|set_size\s+·✔\s+··/m);
-    const json = JSON.parse(caplint(["matrix", "--format", "json"], path.join(QUERIES, "app")).stdout);
-    expect(json.byPlatform.map((g: { platforms: string[] }) => g.platforms)).toEqual([["linux", "windows", "android", "iOS"], ["macOS"]]);
+    const json = JSON.parse(
+      caplint(["matrix", "--format", "json"], path.join(QUERIES, "app")).stdout,
+    );
+    expect(json.byPlatform.map((g: { platforms: string[] }) => g.platforms)).toEqual([
+      ["linux", "windows", "android", "iOS"],
+      ["macOS"],
+    ]);
   });
 });
 
@@ -141,26 +175,55 @@ describe("access --command and explain", () => {
   });
 
   it("explains a debug-build refusal and prints the smallest entry with its scope", () => {
-    const text = 'Uncaught (in promise) fs.read_text_file not allowed on window "settings", webview "settings", URL: local';
+    const text =
+      'Uncaught (in promise) fs.read_text_file not allowed on window "settings", webview "settings", URL: local';
     const result = caplint(["explain", text, "--platform", "linux"], app);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('the host refused plugin:fs|read_text_file for window "settings", webview "settings", origin local');
+    expect(result.stdout).toContain(
+      'the host refused plugin:fs|read_text_file for window "settings", webview "settings", origin local',
+    );
     expect(result.stdout).toContain("NOT ALLOWED: plugin:fs|read_text_file (not-granted) on linux");
     expect(result.stdout).toContain('"fs:allow-read-text-file" enables only read_text_file');
-    const json = JSON.parse(caplint(["explain", text, "--platform", "linux", "--format", "json"], app).stdout);
-    expect(json.suggestion.entry).toEqual({ identifier: "fs:allow-read-text-file", allow: [{ path: "<path>" }] });
-    expect(json.suggestion.newCapability).toEqual({ identifier: "settings-read-text-file", windows: ["settings"], permissions: [json.suggestion.entry] });
+    const json = JSON.parse(
+      caplint(["explain", text, "--platform", "linux", "--format", "json"], app).stdout,
+    );
+    expect(json.suggestion.entry).toEqual({
+      identifier: "fs:allow-read-text-file",
+      allow: [{ path: "<path>" }],
+    });
+    expect(json.suggestion.newCapability).toEqual({
+      identifier: "settings-read-text-file",
+      windows: ["settings"],
+      permissions: [json.suggestion.entry],
+    });
   });
 
   it("explains a deny: remove it, wherever it is", () => {
-    const result = caplint(["explain", "window.close explicitly denied on origin local", "-w", "main", "--platform", "linux"], app);
+    const result = caplint(
+      [
+        "explain",
+        "window.close explicitly denied on origin local",
+        "-w",
+        "main",
+        "--platform",
+        "linux",
+      ],
+      app,
+    );
     expect(result.stdout).toContain("NOT ALLOWED: plugin:window|close (denied) on linux");
-    expect(result.stdout).toMatch(/remove the deny core:window:deny-close from capability lockdown {2}\(src-tauri\/capabilities\/lockdown\.json:\d+\)/);
+    expect(result.stdout).toMatch(
+      /remove the deny core:window:deny-close from capability lockdown {2}\(src-tauri\/capabilities\/lockdown\.json:\d+\)/,
+    );
   });
 
   it("explains a remote refusal (the host's `remote: ` origin) with a remote-only capability", () => {
     const result = caplint(
-      ["explain", 'window.set_title not allowed on window "docs", webview "docs", URL: remote: https://evil.example/x', "--format", "json"],
+      [
+        "explain",
+        'window.set_title not allowed on window "docs", webview "docs", URL: remote: https://evil.example/x',
+        "--format",
+        "json",
+      ],
       app,
     );
     const json = JSON.parse(result.stdout);
@@ -175,37 +238,97 @@ describe("access --command and explain", () => {
   });
 
   it("prints a remote origin as the host's `Origin` display writes it (`origin remote: https://…`), and reads it back", () => {
-    const denied = caplint(["explain", "window.close explicitly denied on origin remote: https://partner.dev/page", "-w", "docs", "--platform", "linux"], app);
+    const denied = caplint(
+      [
+        "explain",
+        "window.close explicitly denied on origin remote: https://partner.dev/page",
+        "-w",
+        "docs",
+        "--platform",
+        "linux",
+      ],
+      app,
+    );
     expect(denied.code).toBe(0);
     expect(denied.stdout).toContain(
       'the host refused plugin:window|close for window "docs", webview "docs", origin remote: https://partner.dev/page (an explicit deny)',
     );
-    expect(denied.stdout).toContain("window.close explicitly denied on origin remote: https://partner.dev/page");
+    expect(denied.stdout).toContain(
+      "window.close explicitly denied on origin remote: https://partner.dev/page",
+    );
     const json = JSON.parse(
-      caplint(["explain", "Error: window.close explicitly denied on origin remote: https://partner.dev/page.", "-w", "docs", "-f", "json"], app).stdout,
+      caplint(
+        [
+          "explain",
+          "Error: window.close explicitly denied on origin remote: https://partner.dev/page.",
+          "-w",
+          "docs",
+          "-f",
+          "json",
+        ],
+        app,
+      ).stdout,
     );
     expect(json.refusal).toMatchObject({ kind: "denied", url: "https://partner.dev/page" });
-    const access = caplint(["access", "-w", "docs", "--url", "https://partner.dev/page", "--platform", "linux"], app);
-    expect(access.stdout.split("\n")[0]).toBe('window "docs", webview "docs", origin remote: https://partner.dev/page, platform linux');
-    const matrix = caplint(["matrix", "--url", "https://partner.dev/page", "--platform", "linux"], app);
-    expect(matrix.stdout.split("\n")[0]).toMatch(/^platform linux, origin remote: https:\/\/partner\.dev\/page;/);
+    const access = caplint(
+      ["access", "-w", "docs", "--url", "https://partner.dev/page", "--platform", "linux"],
+      app,
+    );
+    expect(access.stdout.split("\n")[0]).toBe(
+      'window "docs", webview "docs", origin remote: https://partner.dev/page, platform linux',
+    );
+    const matrix = caplint(
+      ["matrix", "--url", "https://partner.dev/page", "--platform", "linux"],
+      app,
+    );
+    expect(matrix.stdout.split("\n")[0]).toMatch(
+      /^platform linux, origin remote: https:\/\/partner\.dev\/page;/,
+    );
   });
 
   it("explains a release-build message with --window, and an app command without permissions", () => {
-    const result = caplint(["explain", "Command plugin:shell|execute not allowed by ACL", "--window", "main", "--platform", "linux", "--format", "json"], app);
+    const result = caplint(
+      [
+        "explain",
+        "Command plugin:shell|execute not allowed by ACL",
+        "--window",
+        "main",
+        "--platform",
+        "linux",
+        "--format",
+        "json",
+      ],
+      app,
+    );
     const json = JSON.parse(result.stdout);
     expect(json.refusal.kind).toBe("release");
-    expect(json.suggestion.entry).toEqual({ identifier: "shell:allow-execute", allow: [{ cmd: "<cmd>", name: "<name>" }] });
-    expect(json.suggestion.addTo).toMatchObject({ capability: "main", file: "src-tauri/capabilities/main.json" });
+    expect(json.suggestion.entry).toEqual({
+      identifier: "shell:allow-execute",
+      allow: [{ cmd: "<cmd>", name: "<name>" }],
+    });
+    expect(json.suggestion.addTo).toMatchObject({
+      capability: "main",
+      file: "src-tauri/capabilities/main.json",
+    });
   });
 
   it("did-you-mean for an unknown command and an unknown window label", () => {
-    const result = caplint(["explain", 'fs.read_txt_file not allowed on window "mian", webview "mian", URL: local', "--platform", "linux"], app);
+    const result = caplint(
+      [
+        "explain",
+        'fs.read_txt_file not allowed on window "mian", webview "mian", URL: local',
+        "--platform",
+        "linux",
+      ],
+      app,
+    );
     expect(result.stdout).toContain(
       'no known plugin has the command "plugin:fs|read_txt_file", and no permission can allow a command its plugin does not have; did you mean "plugin:fs|read_text_file"',
     );
     expect(result.stdout).not.toContain("fs:allow-read-txt-file");
-    expect(result.stdout).toContain('no capability and no window in tauri.conf.json has the label "mian"; did you mean "main"?');
+    expect(result.stdout).toContain(
+      'no capability and no window in tauri.conf.json has the label "mian"; did you mean "main"?',
+    );
   });
 
   it("a text without a refusal is a usage error with an example", () => {
@@ -218,12 +341,20 @@ describe("access --command and explain", () => {
 describe("file lists and monorepos are checked in their apps' context", () => {
   /** An app with its own permission and a third-party plugin known only from its generated manifest. */
   function app(root: string, typos: boolean) {
-    write(path.join(root, "src-tauri", "tauri.conf.json"), { identifier: "dev.caplint.app", app: { windows: [{ label: "main" }] } });
-    write(path.join(root, "src-tauri", "permissions", "greet.toml"), '[[permission]]\nidentifier = "allow-greet"\ncommands.allow = ["greet"]\n');
+    write(path.join(root, "src-tauri", "tauri.conf.json"), {
+      identifier: "dev.caplint.app",
+      app: { windows: [{ label: "main" }] },
+    });
+    write(
+      path.join(root, "src-tauri", "permissions", "greet.toml"),
+      '[[permission]]\nidentifier = "allow-greet"\ncommands.allow = ["greet"]\n',
+    );
     write(path.join(root, "src-tauri", "gen", "schemas", "acl-manifests.json"), {
       store: {
         default_permission: null,
-        permissions: { "allow-get": { identifier: "allow-get", commands: { allow: ["get"], deny: [] } } },
+        permissions: {
+          "allow-get": { identifier: "allow-get", commands: { allow: ["get"], deny: [] } },
+        },
         permission_sets: {},
         global_scope_schema: null,
       },
@@ -231,7 +362,9 @@ describe("file lists and monorepos are checked in their apps' context", () => {
     write(path.join(root, "src-tauri", "capabilities", "default.json"), {
       identifier: "default",
       windows: ["main"],
-      permissions: typos ? ["core:default", "allow-greeet", "store:allow-gett"] : ["core:default", "allow-greet", "store:allow-get"],
+      permissions: typos
+        ? ["core:default", "allow-greeet", "store:allow-gett"]
+        : ["core:default", "allow-greet", "store:allow-get"],
     });
   }
 
@@ -247,8 +380,14 @@ describe("file lists and monorepos are checked in their apps' context", () => {
       expect(result.stdout).toContain('unknown permission "store:allow-gett"');
     }
     // Findings stay on the files given: another file's problem is not the commit's.
-    write(path.join(dir, "src-tauri", "capabilities", "other.json"), { identifier: "other", windows: ["main"], permissions: ["nope:x"] });
-    expect(caplint(["check", "src-tauri/capabilities/default.json"], dir).stdout).not.toContain("other.json");
+    write(path.join(dir, "src-tauri", "capabilities", "other.json"), {
+      identifier: "other",
+      windows: ["main"],
+      permissions: ["nope:x"],
+    });
+    expect(caplint(["check", "src-tauri/capabilities/default.json"], dir).stdout).not.toContain(
+      "other.json",
+    );
   });
 
   it("at a monorepo root every app is checked in its own context; node_modules and gitignored folders are not walked", () => {
@@ -256,7 +395,10 @@ describe("file lists and monorepos are checked in their apps' context", () => {
     app(path.join(dir, "apps", "good"), false);
     app(path.join(dir, "apps", "bad"), true);
     // A tauri.conf.json-only layout (the config folder is the app's src-tauri).
-    write(path.join(dir, "tools", "viewer", "tauri.conf.json"), { identifier: "dev.caplint.viewer", app: { windows: [{ label: "viewer" }] } });
+    write(path.join(dir, "tools", "viewer", "tauri.conf.json"), {
+      identifier: "dev.caplint.viewer",
+      app: { windows: [{ label: "viewer" }] },
+    });
     write(path.join(dir, "tools", "viewer", "capabilities", "viewer.json"), {
       identifier: "viewer",
       windows: ["viewer"],
@@ -275,7 +417,10 @@ describe("file lists and monorepos are checked in their apps' context", () => {
           .map((line) => line.split(":")[0]),
       ),
     ].sort();
-    expect(files).toEqual(["apps/bad/src-tauri/capabilities/default.json", "tools/viewer/capabilities/viewer.json"]);
+    expect(files).toEqual([
+      "apps/bad/src-tauri/capabilities/default.json",
+      "tools/viewer/capabilities/viewer.json",
+    ]);
     // The app's own permissions and manifest were read: allow-greet and store:allow-get are fine in apps/good.
     expect(result.stdout).not.toContain("apps/good");
     expect(result.stdout).toContain('unknown permission "allow-greeet"');
@@ -298,39 +443,72 @@ describe("file lists and monorepos are checked in their apps' context", () => {
     /** The apps whose capability file git does not ignore. */
     function appsGitSees(dir: string): string[] {
       execFileSync("git", ["init", "-q"], { cwd: dir });
-      const files = execFileSync("git", ["ls-files", "--others", "--exclude-standard"], { cwd: dir, encoding: "utf8" }).split("\n");
+      const files = execFileSync("git", ["ls-files", "--others", "--exclude-standard"], {
+        cwd: dir,
+        encoding: "utf8",
+      }).split("\n");
       return files
         .filter((f) => f.endsWith("/capabilities/c.json"))
         .map((f) => path.dirname(path.dirname(f)))
         .sort();
     }
-    const layouts: Array<{ name: string; ignores: Record<string, string>; apps: string[]; checked: string[] }> = [
+    const layouts: Array<{
+      name: string;
+      ignores: Record<string, string>;
+      apps: string[];
+      checked: string[];
+    }> = [
       {
         name: "a deeper file re-includes what a shallower one ignored; nothing below an ignored folder comes back",
-        ignores: { ".gitignore": "apps/*\n/lib/\n", "apps/.gitignore": "!good\n", "lib/.gitignore": "!kept\n" },
+        ignores: {
+          ".gitignore": "apps/*\n/lib/\n",
+          "apps/.gitignore": "!good\n",
+          "lib/.gitignore": "!kept\n",
+        },
         apps: ["apps/good/x", "apps/bad", "lib/kept"],
         checked: ["apps/good/x"],
       },
       {
         name: "escapes, comments, trailing spaces and folder-only patterns",
-        ignores: { ".gitignore": "\\#hash\n\\!bang\n# comment\nsp\\ ace\ntrail   \nbuild/\n!keep/build/\n" },
+        ignores: {
+          ".gitignore": "\\#hash\n\\!bang\n# comment\nsp\\ ace\ntrail   \nbuild/\n!keep/build/\n",
+        },
         apps: ["#hash", "!bang", "comment", "sp ace", "trail", "build", "x/build", "keep/build"],
         checked: ["comment", "keep/build"],
       },
       {
         name: "a nested file's patterns are relative to its folder, even with glob characters in the folder's name",
         ignores: { "[s]/.gitignore": "foo\n/bar\nx/y\n*.d/\n!keep.d\n" },
-        apps: ["foo", "[s]/foo", "[s]/z/foo", "[s]/bar", "[s]/z/bar", "[s]/x/y", "[s]/q/x/y", "[s]/a.d", "[s]/keep.d", "s/foo"],
+        apps: [
+          "foo",
+          "[s]/foo",
+          "[s]/z/foo",
+          "[s]/bar",
+          "[s]/z/bar",
+          "[s]/x/y",
+          "[s]/q/x/y",
+          "[s]/a.d",
+          "[s]/keep.d",
+          "s/foo",
+        ],
         checked: ["[s]/keep.d", "[s]/q/x/y", "[s]/z/bar", "foo", "s/foo"],
       },
     ];
     for (const layout of layouts) {
       it(layout.name, () => {
         const dir = scratch();
-        for (const [file, text] of Object.entries(layout.ignores)) write(path.join(dir, file), text);
+        for (const [file, text] of Object.entries(layout.ignores))
+          write(path.join(dir, file), text);
         for (const folder of layout.apps) {
-          write(path.join(dir, folder, "tauri.conf.json"), { identifier: "dev.caplint.x", app: { windows: [{ label: "main" }] } });
-          write(path.join(dir, folder, "capabilities", "c.json"), { identifier: "c", windows: ["main"], permissions: ["core:window:allow-set-titel"] });
+          write(path.join(dir, folder, "tauri.conf.json"), {
+            identifier: "dev.caplint.x",
+            app: { windows: [{ label: "main" }] },
+          });
+          write(path.join(dir, folder, "capabilities", "c.json"), {
+            identifier: "c",
+            windows: ["main"],
+            permissions: ["core:window:allow-set-titel"],
+          });
         }
         const checked = checkedApps(dir);
         expect(checked).toEqual([...layout.checked].sort());
@@ -344,8 +522,15 @@ describe("file lists and monorepos are checked in their apps' context", () => {
       const outside = path.join(dir, "outside.gitignore");
       write(outside, "linked\n");
       for (const folder of ["repo/app", "repo/sub/linked"]) {
-        write(path.join(dir, folder, "tauri.conf.json"), { identifier: "dev.caplint.x", app: { windows: [{ label: "main" }] } });
-        write(path.join(dir, folder, "capabilities", "c.json"), { identifier: "c", windows: ["main"], permissions: ["core:window:allow-set-titel"] });
+        write(path.join(dir, folder, "tauri.conf.json"), {
+          identifier: "dev.caplint.x",
+          app: { windows: [{ label: "main" }] },
+        });
+        write(path.join(dir, folder, "capabilities", "c.json"), {
+          identifier: "c",
+          windows: ["main"],
+          permissions: ["core:window:allow-set-titel"],
+        });
       }
       symlinkSync(outside, path.join(dir, "repo", "sub", ".gitignore"));
       expect(checkedApps(path.join(dir, "repo"))).toEqual(["app", "sub/linked"]);
@@ -362,7 +547,8 @@ describe("file lists and monorepos are checked in their apps' context", () => {
 
     // Past 20,000 folders the search stops: an error naming the limit (exit 2), never "no problems".
     const wide = scratch();
-    for (let i = 0; i < 20_001; i++) mkdirSync(path.join(wide, "many", `f${i}`), { recursive: true });
+    for (let i = 0; i < 20_001; i++)
+      mkdirSync(path.join(wide, "many", `f${i}`), { recursive: true });
     app(path.join(wide, "zz", "bad"), true);
     const stopped = caplint(["check", "--format", "compact"], wide);
     expect(stopped).toMatchObject({ code: 2, stdout: "" });
@@ -377,7 +563,10 @@ describe("file lists and monorepos are checked in their apps' context", () => {
     const dir = scratch();
     write(path.join(dir, ".git", "HEAD"), "ref: refs/heads/main\n");
     for (const name of ["quiet", "loud"]) {
-      write(path.join(dir, "apps", name, "src-tauri", "tauri.conf.json"), { identifier: `dev.caplint.${name}`, app: { windows: [{ label: "main" }] } });
+      write(path.join(dir, "apps", name, "src-tauri", "tauri.conf.json"), {
+        identifier: `dev.caplint.${name}`,
+        app: { windows: [{ label: "main" }] },
+      });
       write(path.join(dir, "apps", name, "src-tauri", "capabilities", "main.json"), {
         identifier: "main",
         windows: ["main"],
@@ -385,13 +574,23 @@ describe("file lists and monorepos are checked in their apps' context", () => {
       });
     }
     // core:app:allow-version is already in core:default: redundant-permission, which "quiet" turns off.
-    write(path.join(dir, "apps", "quiet", "caplint.config.json"), { rules: { "redundant-permission": "off" } });
+    write(path.join(dir, "apps", "quiet", "caplint.config.json"), {
+      rules: { "redundant-permission": "off" },
+    });
     const result = caplint(["check", "--format", "json"], dir);
-    const report = JSON.parse(result.stdout) as { diagnostics: Array<{ file: string; ruleId: string }>; summary: { config: string | null } };
-    expect(report.diagnostics.map((d) => `${d.file} ${d.ruleId}`)).toEqual(["apps/loud/src-tauri/capabilities/main.json redundant-permission"]);
+    const report = JSON.parse(result.stdout) as {
+      diagnostics: Array<{ file: string; ruleId: string }>;
+      summary: { config: string | null };
+    };
+    expect(report.diagnostics.map((d) => `${d.file} ${d.ruleId}`)).toEqual([
+      "apps/loud/src-tauri/capabilities/main.json redundant-permission",
+    ]);
     expect(report.summary.config).toBe("apps/quiet/caplint.config.json");
     // --config names one config for every app.
-    const forced = JSON.parse(caplint(["check", "--format", "json", "--config", "apps/quiet/caplint.config.json"], dir).stdout) as typeof report;
+    const forced = JSON.parse(
+      caplint(["check", "--format", "json", "--config", "apps/quiet/caplint.config.json"], dir)
+        .stdout,
+    ) as typeof report;
     expect(forced.diagnostics).toEqual([]);
   });
 });

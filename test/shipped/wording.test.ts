@@ -17,7 +17,14 @@ const RUNS: string[][] = [
   ["check", "--app", DEMO],
   ["check", "--app", DEMO, "-f", "compact"],
   ["check", "--app", DEMO, "--fix-dry-run"],
-  ["check", "fixtures/cli/suppressions/cap.json", "--rule", "unused-suppression=warning", "--max-warnings", "0"],
+  [
+    "check",
+    "fixtures/cli/suppressions/cap.json",
+    "--rule",
+    "unused-suppression=warning",
+    "--max-warnings",
+    "0",
+  ],
   ["events", "fixtures/events/invalid/tool-lifecycle/recording-cut.jsonl", "--summary"],
   ["events", "examples/events/session.jsonl", "--summary"],
   ["events", "fixtures/events/invalid/event-json/blank-lines.jsonl"],
@@ -46,16 +53,23 @@ const BAD = [
 ];
 
 function caplint(args: string[]): string {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   expect(result.status, `${args.join(" ")}: ${result.stderr}`).toBeLessThan(2);
   return result.stdout + result.stderr;
 }
 
 describe("wording across commands (built bin)", { timeout: 240_000 }, () => {
-  it.each(RUNS.map((args) => [args.join(" "), args] as const))("%s: no count disagrees with its noun or verb", (_name, args) => {
-    const lines = caplint(args).split("\n");
-    for (const pattern of BAD) expect(lines.filter((line) => pattern.test(line))).toEqual([]);
-  });
+  it.each(RUNS.map((args) => [args.join(" "), args] as const))(
+    "%s: no count disagrees with its noun or verb",
+    (_name, args) => {
+      const lines = caplint(args).split("\n");
+      for (const pattern of BAD) expect(lines.filter((line) => pattern.test(line))).toEqual([]);
+    },
+  );
 
   it("the runs say counts of one somewhere (the test reads singular forms, not only plurals)", () => {
     const text = RUNS.map(caplint).join("\n");

@@ -15,7 +15,12 @@ import { workflowCommandLines } from "../helpers/workflow-commands.js";
 const BIN = path.join(ROOT, "bin", "caplint.js");
 
 function caplint(args: string[], cwd: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, timeout: 60_000 });
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+    timeout: 60_000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -56,7 +61,10 @@ describe("no workflow command from a server's or a file's text", { timeout: 120_
     const tauri = path.join(dir, "src-tauri");
     mkdirSync(path.join(tauri, "capabilities"), { recursive: true });
     mkdirSync(path.join(tauri, "permissions"));
-    writeFileSync(path.join(tauri, "tauri.conf.json"), JSON.stringify({ app: { windows: [{ label: "main" }] } }));
+    writeFileSync(
+      path.join(tauri, "tauri.conf.json"),
+      JSON.stringify({ app: { windows: [{ label: "main" }] } }),
+    );
     const name = "::error file=x,line=1::pwned.json";
     const capability = {
       identifier: "::error::capability",
@@ -77,7 +85,10 @@ describe("no workflow command from a server's or a file's text", { timeout: 120_
       ["matrix"],
       ["resolve"],
       ["permissions"],
-      ["explain", 'greet not allowed on window "::warning::window", webview "::warning::window", URL: local'],
+      [
+        "explain",
+        'greet not allowed on window "::warning::window", webview "::warning::window", URL: local',
+      ],
     ];
     for (const args of runs) {
       const result = caplint(args, dir);
@@ -87,7 +98,8 @@ describe("no workflow command from a server's or a file's text", { timeout: 120_
         // Only caplint's own annotations: one per finding, each a whole command.
         const lines = result.stdout.trimEnd().split("\n");
         expect(workflowCommandLines(result.stdout), label).toEqual(lines);
-        for (const line of lines) expect(line, label).toMatch(/^::(error|warning|notice) (file|title)=[^\n]*::/);
+        for (const line of lines)
+          expect(line, label).toMatch(/^::(error|warning|notice) (file|title)=[^\n]*::/);
         expect(result.stdout).not.toContain("##[");
       } else {
         expect(workflowCommandLines(result.stdout), label).toEqual([]);

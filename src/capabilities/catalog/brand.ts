@@ -30,7 +30,9 @@ export function spellName(key: string, name: string, to: Spelling): string {
 export function otherSpellingName(key: string, name: string): string | undefined {
   if (key !== BRAND_KEY) return undefined;
   const match = NAME.exec(name);
-  return match ? brandName(match[1] as "allow" | "deny", match[2] === "host" ? "tauri" : "host") : undefined;
+  return match
+    ? brandName(match[1] as "allow" | "deny", match[2] === "host" ? "tauri" : "host")
+    : undefined;
 }
 
 /** A full identifier (`core:app:allow-tauri-version`) in `to`'s spelling. */
@@ -42,7 +44,9 @@ export function spellIdentifier(identifier: string, to: Spelling): string {
 /** A command as invoked (`plugin:app|tauri_version`) in `to`'s spelling. */
 export function spellCommand(command: string, to: Spelling): string {
   const other = to === "host" ? "tauri" : "host";
-  return command === `plugin:${BRAND_PLUGIN}|${brandCommand(other)}` ? `plugin:${BRAND_PLUGIN}|${brandCommand(to)}` : command;
+  return command === `plugin:${BRAND_PLUGIN}|${brandCommand(other)}`
+    ? `plugin:${BRAND_PLUGIN}|${brandCommand(to)}`
+    : command;
 }
 
 /**
@@ -50,8 +54,14 @@ export function spellCommand(command: string, to: Spelling): string {
  * `to`'s spelling: only whole quoted names of the brand list change, never other text.
  */
 export function spellQuotedNames(message: string, to: Spelling): string {
-  return message.replace(/"((?:core:app:)?(?:allow|deny)-(?:host|tauri)-version|(?:host|tauri)_version)"/g, (_whole, name: string) =>
-    name.includes("_") ? `"${brandCommand(to)}"` : name.startsWith("core:") ? `"${spellIdentifier(name, to)}"` : `"${spellName(BRAND_KEY, name, to)}"`,
+  return message.replace(
+    /"((?:core:app:)?(?:allow|deny)-(?:host|tauri)-version|(?:host|tauri)_version)"/g,
+    (_whole, name: string) =>
+      name.includes("_")
+        ? `"${brandCommand(to)}"`
+        : name.startsWith("core:")
+          ? `"${spellIdentifier(name, to)}"`
+          : `"${spellName(BRAND_KEY, name, to)}"`,
   );
 }
 
@@ -64,7 +74,9 @@ export function spellingOfIdentifier(identifier: string): Spelling | undefined {
 /** The spelling a manifest of `key` uses, when it defines the brand permissions. */
 export function spellingOfManifest(key: string, manifest: Partial<Manifest>): Spelling | undefined {
   if (key !== BRAND_KEY || !manifest.permissions) return undefined;
-  for (const spelling of SPELLINGS) if (Object.prototype.hasOwnProperty.call(manifest.permissions, brandName("allow", spelling))) return spelling;
+  for (const spelling of SPELLINGS)
+    if (Object.prototype.hasOwnProperty.call(manifest.permissions, brandName("allow", spelling)))
+      return spelling;
   return undefined;
 }
 
@@ -85,10 +97,13 @@ export function majoritySpelling(identifiers: Iterable<string>): Spelling | unde
  * and set members naming them from any manifest. Returns the same object when nothing changes.
  */
 export function spellManifest(key: string, manifest: Manifest, to: Spelling): Manifest {
-  const member = (name: string) => (name.includes(":") ? spellIdentifier(name, to) : spellName(key, name, to));
+  const member = (name: string) =>
+    name.includes(":") ? spellIdentifier(name, to) : spellName(key, name, to);
   const spellSet = (set: PermissionSetDef): PermissionSetDef => {
     const permissions = set.permissions.map(member);
-    return permissions.some((name, i) => name !== set.permissions[i]) ? { ...set, permissions } : set;
+    return permissions.some((name, i) => name !== set.permissions[i])
+      ? { ...set, permissions }
+      : set;
   };
   let changed = false;
   const permissions: Record<string, PermissionDef> = {};
@@ -96,12 +111,25 @@ export function spellManifest(key: string, manifest: Manifest, to: Spelling): Ma
     const spelled = spellName(key, name, to);
     let def = permission;
     if (key === BRAND_KEY) {
-      const command = (c: string) => (c === brandCommand("host") || c === brandCommand("tauri") ? brandCommand(to) : c);
+      const command = (c: string) =>
+        c === brandCommand("host") || c === brandCommand("tauri") ? brandCommand(to) : c;
       const allow = permission.commands.allow.map(command);
       const deny = permission.commands.deny.map(command);
-      if (spelled !== name || allow.some((c, i) => c !== permission.commands.allow[i]) || deny.some((c, i) => c !== permission.commands.deny[i])) {
-        def = { ...permission, identifier: spellName(key, permission.identifier, to), commands: { allow, deny } };
-        if (permission.description !== undefined) def.description = permission.description.replace(/\b(host|tauri)_version\b/g, brandCommand(to));
+      if (
+        spelled !== name ||
+        allow.some((c, i) => c !== permission.commands.allow[i]) ||
+        deny.some((c, i) => c !== permission.commands.deny[i])
+      ) {
+        def = {
+          ...permission,
+          identifier: spellName(key, permission.identifier, to),
+          commands: { allow, deny },
+        };
+        if (permission.description !== undefined)
+          def.description = permission.description.replace(
+            /\b(host|tauri)_version\b/g,
+            brandCommand(to),
+          );
       }
     }
     if (spelled !== name || def !== permission) changed = true;
@@ -116,5 +144,10 @@ export function spellManifest(key: string, manifest: Manifest, to: Spelling): Ma
   const defaultPermission = manifest.default_permission && spellSet(manifest.default_permission);
   if (defaultPermission !== manifest.default_permission) changed = true;
   if (!changed) return manifest;
-  return { ...manifest, default_permission: defaultPermission, permissions, permission_sets: permissionSets };
+  return {
+    ...manifest,
+    default_permission: defaultPermission,
+    permissions,
+    permission_sets: permissionSets,
+  };
 }

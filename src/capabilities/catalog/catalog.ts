@@ -1,5 +1,12 @@
 import { checkIdentifier } from "./identifier.js";
-import { spellCommand, spellIdentifier, spellingOfManifest, spellManifest, spellName, type Spelling } from "./brand.js";
+import {
+  spellCommand,
+  spellIdentifier,
+  spellingOfManifest,
+  spellManifest,
+  spellName,
+  type Spelling,
+} from "./brand.js";
 import { nearest } from "../../core/did-you-mean.js";
 import {
   checksRemoteAppCommands,
@@ -11,7 +18,14 @@ import {
   type LockedCrate,
   type VersionHistory,
 } from "./versions.js";
-import { APP_KEY, type AclManifests, type Manifest, type ManifestProvenance, type PermissionDef, type PermissionSetDef } from "./types.js";
+import {
+  APP_KEY,
+  type AclManifests,
+  type Manifest,
+  type ManifestProvenance,
+  type PermissionDef,
+  type PermissionSetDef,
+} from "./types.js";
 
 export type TopLevelLookup =
   | { kind: "default"; key: string; set: PermissionSetDef | null }
@@ -31,7 +45,8 @@ export class Catalog {
   private readonly known = new Map<string, boolean>();
   private currentSpelling: Spelling = "host";
   private spellingFromManifest = false;
-  private versionData: { history: VersionHistory; crates: ReadonlyMap<string, LockedCrate> } | undefined;
+  private versionData:
+    { history: VersionHistory; crates: ReadonlyMap<string, LockedCrate> } | undefined;
   /** The host release the app builds with, as its Cargo files say (even one the history cannot check). */
   private hostReleaseData: LockedCrate | undefined;
 
@@ -84,7 +99,8 @@ export class Catalog {
   useSpelling(spelling: Spelling): this {
     if (spelling === this.currentSpelling) return this;
     this.currentSpelling = spelling;
-    for (const [key, manifest] of this.manifests) this.manifests.set(key, spelledManifest(key, manifest, spelling));
+    for (const [key, manifest] of this.manifests)
+      this.manifests.set(key, spelledManifest(key, manifest, spelling));
     this.identifierCache = undefined;
     this.suggestions.clear();
     this.known.clear();
@@ -136,7 +152,10 @@ export class Catalog {
    * What the version history says about a name of a built-in key in the release the app uses: whether
    * it exists there, and when it was added or removed. Undefined for names no release ever had.
    */
-  versionFacts(key: string, base: string): { locked: LockedCrate; entry: IdentifierHistory; existence: Existence } | undefined {
+  versionFacts(
+    key: string,
+    base: string,
+  ): { locked: LockedCrate; entry: IdentifierHistory; existence: Existence } | undefined {
     const locked = this.lockedVersionOf(key);
     if (!locked || !this.versionData) return undefined;
     const catalog = historyCatalogOf(key);
@@ -144,7 +163,13 @@ export class Catalog {
     const entry = this.versionData.history.entry(catalog, id);
     if (!entry) return undefined;
     const version = locked.source === "newest" ? LATEST_RELEASE : locked.version;
-    return { locked, entry, existence: isCheckableVersion(version) ? this.versionData.history.exists(catalog, id, version) : null };
+    return {
+      locked,
+      entry,
+      existence: isCheckableVersion(version)
+        ? this.versionData.history.exists(catalog, id, version)
+        : null,
+    };
   }
 
   keys(): string[] {
@@ -236,12 +261,14 @@ export class Catalog {
     const out: string[] = [];
     const push = (candidate: string) => {
       candidate = this.spellIdentifier(candidate);
-      if (candidate !== identifier && !out.includes(candidate) && this.isKnownIdentifier(candidate)) out.push(candidate);
+      if (candidate !== identifier && !out.includes(candidate) && this.isKnownIdentifier(candidate))
+        out.push(candidate);
     };
     for (const candidate of commonMistakeCandidates(identifier)) push(candidate);
     const normalized = commonMistakeCandidates(identifier)[0] ?? identifier;
     const parts = Catalog.keyOf(normalized);
-    const pool = parts && this.has(parts.key) ? this.identifiersOf(parts.key) : this.allIdentifiers();
+    const pool =
+      parts && this.has(parts.key) ? this.identifiersOf(parts.key) : this.allIdentifiers();
     for (const candidate of nearest(normalized, pool, max)) push(candidate);
     return out.slice(0, max);
   }
@@ -259,7 +286,8 @@ function spelledManifest(key: string, manifest: Manifest, spelling: Spelling): M
   if (!bySpelling) spelledManifests.set(manifest, (bySpelling = new Map()));
   const memoKey = `${spelling}\u0000${key}`;
   let spelled = bySpelling.get(memoKey);
-  if (!spelled) bySpelling.set(memoKey, (spelled = spellManifest(key, normalizeManifest(manifest), spelling)));
+  if (!spelled)
+    bySpelling.set(memoKey, (spelled = spellManifest(key, normalizeManifest(manifest), spelling)));
   return spelled;
 }
 

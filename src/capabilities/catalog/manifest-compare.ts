@@ -10,7 +10,14 @@
  * longer names its own command nor the built-in one.
  */
 import type { Manifest, PermissionDef, PermissionSetDef } from "./types.js";
-import { compareVersions, historyCatalogOf, isCheckableVersion, manifestAt, type LockedCrate, type VersionHistory } from "./versions.js";
+import {
+  compareVersions,
+  historyCatalogOf,
+  isCheckableVersion,
+  manifestAt,
+  type LockedCrate,
+  type VersionHistory,
+} from "./versions.js";
 
 export interface ManifestDifference {
   /** Manifest key (`fs`, `core:window`). */
@@ -42,24 +49,37 @@ export interface CompareContext {
   locked?: LockedCrate;
 }
 
-const sameList = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+const sameList = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
 const sortedStrings = (list: readonly string[]) => [...new Set(list)].sort();
 const quoteAll = (list: readonly string[]) => list.map((item) => `"${item}"`).join(", ");
 
-export function compareManifest(key: string, manifest: Manifest, reference: Manifest, context: CompareContext): ManifestDifference[] {
+export function compareManifest(
+  key: string,
+  manifest: Manifest,
+  reference: Manifest,
+  context: CompareContext,
+): ManifestDifference[] {
   const differences: ManifestDifference[] = [];
   const catalog = historyCatalogOf(key);
-  const locked = context.locked && isCheckableVersion(context.locked.version) ? context.locked : undefined;
+  const locked =
+    context.locked && isCheckableVersion(context.locked.version) ? context.locked : undefined;
   const where = locked ? `${locked.crate} ${locked.version}` : "every release";
   const qualified = (name: string) => `${key}:${name}`;
-  const existence = (name: string) => (locked ? context.history.exists(catalog, qualified(name), locked.version) : null);
+  const existence = (name: string) =>
+    locked ? context.history.exists(catalog, qualified(name), locked.version) : null;
   const membersKnown = !!locked && context.history.isVerified(catalog, locked.version);
 
   for (const [name, def] of Object.entries(reference.permissions)) {
     const own = ownEntry(manifest.permissions, name);
     if (!own) {
       if (existence(name) === true)
-        differences.push({ key, name, path: [key, "permissions"], message: `the manifest lacks "${qualified(name)}", which ${where} defines` });
+        differences.push({
+          key,
+          name,
+          path: [key, "permissions"],
+          message: `the manifest lacks "${qualified(name)}", which ${where} defines`,
+        });
       continue;
     }
     const lost = lostCommands(name, own, def);
@@ -81,12 +101,15 @@ export function compareManifest(key: string, manifest: Manifest, reference: Mani
     ["permission_sets", Object.keys(manifest.permission_sets)],
   ] as const) {
     for (const name of names) {
-      if (ownEntry(reference.permissions, name) || ownEntry(reference.permission_sets, name)) continue;
+      if (ownEntry(reference.permissions, name) || ownEntry(reference.permission_sets, name))
+        continue;
       // No record in the history and not in the built-in catalog: no release ever had it. Whatever the app
       // locks, or without a lock at all: the build writes the plugin's part of the file from a release.
       if (context.history.entry(catalog, qualified(name)) === undefined) {
         const crate = context.history.crateOf(catalog) ?? key;
-        const through = membersKnown ? "" : ` through ${context.history.newest(catalog) ?? "the newest known"}`;
+        const through = membersKnown
+          ? ""
+          : ` through ${context.history.newest(catalog) ?? "the newest known"}`;
         differences.push({
           key,
           name,
@@ -110,22 +133,51 @@ export function compareManifest(key: string, manifest: Manifest, reference: Mani
     }
   }
 
-  const sets: Array<[string, PermissionSetDef | null | undefined, PermissionSetDef | null | undefined, Array<string | number>]> = [
-    ["default", manifest.default_permission, reference.default_permission, [key, "default_permission", "permissions"]],
-    ...Object.entries(reference.permission_sets).map(([name, set]): [string, PermissionSetDef | undefined, PermissionSetDef, Array<string | number>] => [
-      name,
-      ownEntry(manifest.permission_sets, name),
-      set,
-      [key, "permission_sets", name, "permissions"],
-    ]),
+  const sets: Array<
+    [
+      string,
+      PermissionSetDef | null | undefined,
+      PermissionSetDef | null | undefined,
+      Array<string | number>,
+    ]
+  > = [
+    [
+      "default",
+      manifest.default_permission,
+      reference.default_permission,
+      [key, "default_permission", "permissions"],
+    ],
+    ...Object.entries(reference.permission_sets).map(
+      ([name, set]): [
+        string,
+        PermissionSetDef | undefined,
+        PermissionSetDef,
+        Array<string | number>,
+      ] => [
+        name,
+        ownEntry(manifest.permission_sets, name),
+        set,
+        [key, "permission_sets", name, "permissions"],
+      ],
+    ),
   ];
   for (const [name, own, expected, path] of sets) {
     if (!expected) continue;
     if (!own) {
       if (name !== "default" && existence(name) === true)
-        differences.push({ key, name, path: [key, "permission_sets"], message: `the manifest lacks the set "${qualified(name)}", which ${where} defines` });
+        differences.push({
+          key,
+          name,
+          path: [key, "permission_sets"],
+          message: `the manifest lacks the set "${qualified(name)}", which ${where} defines`,
+        });
       else if (name === "default" && membersKnown)
-        differences.push({ key, name, path: [key, "default_permission"], message: `the manifest has no "${qualified("default")}", which ${where} defines` });
+        differences.push({
+          key,
+          name,
+          path: [key, "default_permission"],
+          message: `the manifest has no "${qualified("default")}", which ${where} defines`,
+        });
       continue;
     }
     if (!membersKnown) continue;
@@ -134,8 +186,16 @@ export function compareManifest(key: string, manifest: Manifest, reference: Mani
     if (sameList(mine, theirs)) continue;
     const missing = theirs.filter((member) => !mine.includes(member));
     const extra = mine.filter((member) => !theirs.includes(member));
-    const parts = [missing.length ? `lacks ${quoteAll(missing)}` : "", extra.length ? `adds ${quoteAll(extra)}` : ""].filter(Boolean);
-    differences.push({ key, name, path, message: `"${qualified(name)}" in the manifest ${parts.join(" and ")}, unlike ${where}` });
+    const parts = [
+      missing.length ? `lacks ${quoteAll(missing)}` : "",
+      extra.length ? `adds ${quoteAll(extra)}` : "",
+    ].filter(Boolean);
+    differences.push({
+      key,
+      name,
+      path,
+      message: `"${qualified(name)}" in the manifest ${parts.join(" and ")}, unlike ${where}`,
+    });
   }
   return differences;
 }
@@ -166,7 +226,11 @@ export function explainByReleases(
   const partial = new Map<string, string>();
   for (const version of candidates) {
     const reference = manifestAt(key, newest, catalog, history, version);
-    const shown = new Set(compareManifest(key, manifest, reference, { history, locked: { ...locked, version } }).map(identity));
+    const shown = new Set(
+      compareManifest(key, manifest, reference, { history, locked: { ...locked, version } }).map(
+        identity,
+      ),
+    );
     if (shown.size === 0) {
       whole = version;
       break;
@@ -201,11 +265,20 @@ export function answersNoReleaseGives(
   const said = new Set(reported.map((d) => d.name));
   let left = answerChanges(key, manifest, reference).filter((change) => !said.has(change.name));
   if (left.length === 0 || !newest || !history.has(catalog)) return [];
-  const releases = history.versions(catalog).filter((version) => history.isVerified(catalog, version));
+  const releases = history
+    .versions(catalog)
+    .filter((version) => history.isVerified(catalog, version));
   for (const version of releases) {
-    const then = new Map(answerChanges(key, manifest, manifestAt(key, newest, catalog, history, version)).map((change) => [change.id, change.items]));
+    const then = new Map(
+      answerChanges(key, manifest, manifestAt(key, newest, catalog, history, version)).map(
+        (change) => [change.id, change.items],
+      ),
+    );
     left = left
-      .map((change) => ({ ...change, items: change.items.filter((item) => then.get(change.id)?.includes(item)) }))
+      .map((change) => ({
+        ...change,
+        items: change.items.filter((item) => then.get(change.id)?.includes(item)),
+      }))
       .filter((change) => change.items.length > 0);
     if (left.length === 0) return [];
   }
@@ -233,26 +306,75 @@ interface AnswerChange {
 function answerChanges(key: string, manifest: Manifest, reference: Manifest): AnswerChange[] {
   const changes: AnswerChange[] = [];
   const add = (change: Omit<AnswerChange, "id">, side: string) => {
-    if (change.items.length) changes.push({ ...change, id: `${change.name}\u0000${side}`, items: sortedStrings(change.items) });
+    if (change.items.length)
+      changes.push({
+        ...change,
+        id: `${change.name}\u0000${side}`,
+        items: sortedStrings(change.items),
+      });
   };
   for (const [name, own] of Object.entries(manifest.permissions)) {
     const expected = ownEntry(reference.permissions, name);
     if (!expected) continue;
     const path = [key, "permissions", name, "commands"];
-    add({ name, path: [...path, "allow"], items: own.commands.allow.filter((c) => !expected.commands.allow.includes(c)), verb: "also allows" }, "allow");
-    add({ name, path: [...path, "deny"], items: expected.commands.deny.filter((c) => !own.commands.deny.includes(c)), verb: "no longer denies" }, "deny");
+    add(
+      {
+        name,
+        path: [...path, "allow"],
+        items: own.commands.allow.filter((c) => !expected.commands.allow.includes(c)),
+        verb: "also allows",
+      },
+      "allow",
+    );
+    add(
+      {
+        name,
+        path: [...path, "deny"],
+        items: expected.commands.deny.filter((c) => !own.commands.deny.includes(c)),
+        verb: "no longer denies",
+      },
+      "deny",
+    );
   }
-  const sets: Array<[string, PermissionSetDef | null | undefined, PermissionSetDef | null | undefined, Array<string | number>]> = [
-    ["default", manifest.default_permission, reference.default_permission, [key, "default_permission", "permissions"]],
-    ...Object.entries(manifest.permission_sets).map(([name, set]): [string, PermissionSetDef, PermissionSetDef | undefined, Array<string | number>] => [
-      name,
-      set,
-      ownEntry(reference.permission_sets, name),
-      [key, "permission_sets", name, "permissions"],
-    ]),
+  const sets: Array<
+    [
+      string,
+      PermissionSetDef | null | undefined,
+      PermissionSetDef | null | undefined,
+      Array<string | number>,
+    ]
+  > = [
+    [
+      "default",
+      manifest.default_permission,
+      reference.default_permission,
+      [key, "default_permission", "permissions"],
+    ],
+    ...Object.entries(manifest.permission_sets).map(
+      ([name, set]): [
+        string,
+        PermissionSetDef,
+        PermissionSetDef | undefined,
+        Array<string | number>,
+      ] => [
+        name,
+        set,
+        ownEntry(reference.permission_sets, name),
+        [key, "permission_sets", name, "permissions"],
+      ],
+    ),
   ];
   for (const [name, own, expected, path] of sets)
-    if (own && expected) add({ name, path, items: own.permissions.filter((member) => !expected.permissions.includes(member)), verb: "adds" }, "members");
+    if (own && expected)
+      add(
+        {
+          name,
+          path,
+          items: own.permissions.filter((member) => !expected.permissions.includes(member)),
+          verb: "adds",
+        },
+        "members",
+      );
   return changes;
 }
 
@@ -260,15 +382,24 @@ function answerChanges(key: string, manifest: Manifest, reference: Manifest): An
 export function withoutNames(manifest: Manifest, names: readonly string[]): Manifest {
   if (names.length === 0) return manifest;
   const drop = new Set(names);
-  const keep = <T>(record: Record<string, T>) => Object.fromEntries(Object.entries(record).filter(([name]) => !drop.has(name)));
-  return { ...manifest, permissions: keep(manifest.permissions), permission_sets: keep(manifest.permission_sets) };
+  const keep = <T>(record: Record<string, T>) =>
+    Object.fromEntries(Object.entries(record).filter(([name]) => !drop.has(name)));
+  return {
+    ...manifest,
+    permissions: keep(manifest.permissions),
+    permission_sets: keep(manifest.permission_sets),
+  };
 }
 
 /**
  * Commands the built-in definition allows (or denies) that the manifest's does not, when the manifest's
  * cannot be another release's: a generated `allow-x` must still name `x` or the built-in commands.
  */
-function lostCommands(name: string, own: PermissionDef, expected: PermissionDef): { allow: string[]; deny: string[] } {
+function lostCommands(
+  name: string,
+  own: PermissionDef,
+  expected: PermissionDef,
+): { allow: string[]; deny: string[] } {
   const generated = /^(allow|deny)-(.+)$/.exec(name);
   const ownCommand = generated ? generated[2]!.replace(/-/g, "_") : undefined;
   const lost = (mine: readonly string[], theirs: readonly string[]) => {
@@ -280,7 +411,10 @@ function lostCommands(name: string, own: PermissionDef, expected: PermissionDef)
     if (mine.some((command) => theirs.includes(command))) return [];
     return missing;
   };
-  return { allow: lost(own.commands.allow, expected.commands.allow), deny: lost(own.commands.deny, expected.commands.deny) };
+  return {
+    allow: lost(own.commands.allow, expected.commands.allow),
+    deny: lost(own.commands.deny, expected.commands.deny),
+  };
 }
 
 /** Whether two definitions of one permission differ in what they grant. */
@@ -311,10 +445,16 @@ export function unionManifest(manifest: Manifest, reference: Manifest): Manifest
       changed = true;
     }
   }
-  const unionSet = (own: PermissionSetDef | null | undefined, expected: PermissionSetDef | null | undefined): PermissionSetDef | null => {
+  const unionSet = (
+    own: PermissionSetDef | null | undefined,
+    expected: PermissionSetDef | null | undefined,
+  ): PermissionSetDef | null => {
     if (!own) return expected ?? null;
     if (!expected) return own;
-    const members = [...own.permissions, ...expected.permissions.filter((member) => !own.permissions.includes(member))];
+    const members = [
+      ...own.permissions,
+      ...expected.permissions.filter((member) => !own.permissions.includes(member)),
+    ];
     return members.length === own.permissions.length ? own : { ...own, permissions: members };
   };
   const sets: Record<string, PermissionSetDef> = { ...manifest.permission_sets };
@@ -330,14 +470,27 @@ export function unionManifest(manifest: Manifest, reference: Manifest): Manifest
 }
 
 function unionPermission(own: PermissionDef, expected: PermissionDef): PermissionDef {
-  const union = (a: readonly string[], b: readonly string[]) => [...a, ...b.filter((x) => !a.includes(x))];
+  const union = (a: readonly string[], b: readonly string[]) => [
+    ...a,
+    ...b.filter((x) => !a.includes(x)),
+  ];
   const both = (a: readonly string[], b: readonly string[]) => a.filter((x) => b.includes(x));
   const key = (value: unknown) => JSON.stringify(value);
-  const scopeAllow = [...(own.scope?.allow ?? []), ...(expected.scope?.allow ?? []).filter((v) => !(own.scope?.allow ?? []).some((w) => key(w) === key(v)))];
-  const scopeDeny = (own.scope?.deny ?? []).filter((v) => (expected.scope?.deny ?? []).some((w) => key(w) === key(v)));
+  const scopeAllow = [
+    ...(own.scope?.allow ?? []),
+    ...(expected.scope?.allow ?? []).filter(
+      (v) => !(own.scope?.allow ?? []).some((w) => key(w) === key(v)),
+    ),
+  ];
+  const scopeDeny = (own.scope?.deny ?? []).filter((v) =>
+    (expected.scope?.deny ?? []).some((w) => key(w) === key(v)),
+  );
   const merged: PermissionDef = {
     ...own,
-    commands: { allow: union(own.commands.allow, expected.commands.allow), deny: both(own.commands.deny, expected.commands.deny) },
+    commands: {
+      allow: union(own.commands.allow, expected.commands.allow),
+      deny: both(own.commands.deny, expected.commands.deny),
+    },
   };
   if (scopeAllow.length || scopeDeny.length || own.scope || expected.scope) {
     merged.scope = {};

@@ -112,12 +112,17 @@ export class VersionHistory {
   exists(catalog: string, identifier: string, version: string): Existence {
     const entry = this.entry(catalog, identifier);
     if (!entry) return true;
-    if (entry.unverified) return compareVersions(version, entry.sinceAfter ?? entry.since) <= 0 ? false : null;
+    if (entry.unverified)
+      return compareVersions(version, entry.sinceAfter ?? entry.since) <= 0 ? false : null;
     if (compareVersions(version, entry.since) < 0) {
-      return entry.sinceAfter !== undefined && compareVersions(version, entry.sinceAfter) > 0 ? null : false;
+      return entry.sinceAfter !== undefined && compareVersions(version, entry.sinceAfter) > 0
+        ? null
+        : false;
     }
     if (entry.until === null || compareVersions(version, entry.until) <= 0) return true;
-    return entry.untilBefore !== undefined && compareVersions(version, entry.untilBefore) < 0 ? null : false;
+    return entry.untilBefore !== undefined && compareVersions(version, entry.untilBefore) < 0
+      ? null
+      : false;
   }
 
   /** Identifiers with a record (added later, removed, or not in the built-in catalog). */
@@ -134,7 +139,8 @@ export class VersionHistory {
     const lists = this.catalog(catalog)?.members[identifier];
     if (!lists) return undefined;
     let chosen: string[] | undefined;
-    for (const [from, members] of Object.entries(lists)) if (compareVersions(from, version) <= 0) chosen = members;
+    for (const [from, members] of Object.entries(lists))
+      if (compareVersions(from, version) <= 0) chosen = members;
     return chosen;
   }
 
@@ -142,11 +148,16 @@ export class VersionHistory {
    * A permission's commands in `version`, when they changed over time (else the built-in ones hold):
    * tauri-plugin-dialog's `allow-ask` enables `ask` up to 2.6 and `message` from 2.7.0.
    */
-  commandsAt(catalog: string, identifier: string, version: string): { allow: string[]; deny: string[]; description?: string } | undefined {
+  commandsAt(
+    catalog: string,
+    identifier: string,
+    version: string,
+  ): { allow: string[]; deny: string[]; description?: string } | undefined {
     const lists = this.catalog(catalog)?.commands?.[identifier];
     if (!lists) return undefined;
     let chosen: [string[], string[], string?] | undefined;
-    for (const [from, content] of Object.entries(lists)) if (compareVersions(from, version) <= 0) chosen = content;
+    for (const [from, content] of Object.entries(lists))
+      if (compareVersions(from, version) <= 0) chosen = content;
     if (!chosen) return undefined;
     const [allow, deny, description] = chosen;
     return description === undefined ? { allow, deny } : { allow, deny, description };
@@ -156,10 +167,13 @@ export class VersionHistory {
    * Every permission of the catalog whose commands changed between releases, with each content and the
    * first release that has it: what a version-skew check compares the locked release with.
    */
-  commandChanges(catalog: string): Array<{ identifier: string; from: string; allow: readonly string[] }> {
+  commandChanges(
+    catalog: string,
+  ): Array<{ identifier: string; from: string; allow: readonly string[] }> {
     const changes: Array<{ identifier: string; from: string; allow: readonly string[] }> = [];
     for (const [identifier, lists] of Object.entries(this.catalog(catalog)?.commands ?? {}))
-      for (const [from, [allow]] of Object.entries(lists)) changes.push({ identifier, from, allow });
+      for (const [from, [allow]] of Object.entries(lists))
+        changes.push({ identifier, from, allow });
     return changes;
   }
 
@@ -167,7 +181,10 @@ export class VersionHistory {
   isVerified(catalog: string, version: string): boolean {
     const history = this.catalog(catalog);
     if (!history) return false;
-    return !history.unknownVersions.includes(version) && compareVersions(version, history.verifiedThrough) <= 0;
+    return (
+      !history.unknownVersions.includes(version) &&
+      compareVersions(version, history.verifiedThrough) <= 0
+    );
   }
 
   private catalog(catalog: string): CatalogHistory | undefined {
@@ -180,10 +197,16 @@ export class VersionHistory {
 
 const VERSION = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
 
-export function parseVersion(text: string): { major: number; minor: number; patch: number; pre?: string } | undefined {
+export function parseVersion(
+  text: string,
+): { major: number; minor: number; patch: number; pre?: string } | undefined {
   const match = VERSION.exec(text.trim());
   if (!match) return undefined;
-  const parsed: { major: number; minor: number; patch: number; pre?: string } = { major: Number(match[1]), minor: Number(match[2]), patch: Number(match[3]) };
+  const parsed: { major: number; minor: number; patch: number; pre?: string } = {
+    major: Number(match[1]),
+    minor: Number(match[2]),
+    patch: Number(match[3]),
+  };
   if (match[4] !== undefined) parsed.pre = match[4];
   return parsed;
 }
@@ -199,7 +222,15 @@ export function compareVersions(a: string, b: string): number {
     x.major - y.major ||
     x.minor - y.minor ||
     x.patch - y.patch ||
-    (x.pre === y.pre ? 0 : x.pre === undefined ? 1 : y.pre === undefined ? -1 : x.pre < y.pre ? -1 : 1)
+    (x.pre === y.pre
+      ? 0
+      : x.pre === undefined
+        ? 1
+        : y.pre === undefined
+          ? -1
+          : x.pre < y.pre
+            ? -1
+            : 1)
   );
 }
 
@@ -207,7 +238,10 @@ export function compareVersions(a: string, b: string): number {
  * The newest of `versions` that a Cargo requirement accepts (`2`, `^2.1`, `~2.0.3`, `=2.4.2`,
  * `>=2.1, <2.3`, `2.*`), or undefined. A bare version is a caret requirement, as in Cargo.
  */
-export function newestMatching(requirement: string, versions: readonly string[]): string | undefined {
+export function newestMatching(
+  requirement: string,
+  versions: readonly string[],
+): string | undefined {
   const comparators = requirement
     .split(",")
     .map((part) => part.trim())
@@ -215,10 +249,14 @@ export function newestMatching(requirement: string, versions: readonly string[])
   if (comparators.length === 0) return undefined;
   const tests: Array<(v: string) => boolean> = [];
   for (const comparator of comparators) {
-    const match = /^(\^|~|=|>=|<=|>|<)?\s*(\*|\d+)(?:\.(\*|\d+))?(?:\.(\*|\d+))?(-[0-9A-Za-z.-]+)?$/.exec(comparator);
+    const match =
+      /^(\^|~|=|>=|<=|>|<)?\s*(\*|\d+)(?:\.(\*|\d+))?(?:\.(\*|\d+))?(-[0-9A-Za-z.-]+)?$/.exec(
+        comparator,
+      );
     if (!match) return undefined;
     if (match[2] === "*") continue;
-    const number = (text: string | undefined) => (text === undefined || text === "*" ? undefined : Number(text));
+    const number = (text: string | undefined) =>
+      text === undefined || text === "*" ? undefined : Number(text);
     const [major, minor, patch] = [Number(match[2]), number(match[3]), number(match[4])];
     const wildcard = match[3] === "*" || match[4] === "*";
     const op = wildcard ? "=" : (match[1] ?? "^");
@@ -227,7 +265,13 @@ export function newestMatching(requirement: string, versions: readonly string[])
     const nextMinor = `${major}.${(minor ?? 0) + 1}.0`;
     const nextMajor = `${major + 1}.0.0`;
     let upper: string | undefined;
-    if (op === "^") upper = major > 0 || minor === undefined ? nextMajor : minor > 0 || patch === undefined ? nextMinor : `0.0.${patch + 1}`;
+    if (op === "^")
+      upper =
+        major > 0 || minor === undefined
+          ? nextMajor
+          : minor > 0 || patch === undefined
+            ? nextMinor
+            : `0.0.${patch + 1}`;
     else if (op === "~") upper = minor === undefined ? nextMajor : nextMinor;
     else if (op === "=" && patch === undefined) upper = minor === undefined ? nextMajor : nextMinor;
     if (upper !== undefined) {
@@ -239,7 +283,9 @@ export function newestMatching(requirement: string, versions: readonly string[])
     else if (op === "<=") tests.push((v) => compareVersions(v, base) <= 0);
     else tests.push((v) => compareVersions(v, base) < 0);
   }
-  const accepted = versions.filter((v) => !isPrerelease(v) && tests.every((test) => test(v))).sort(compareVersions);
+  const accepted = versions
+    .filter((v) => !isPrerelease(v) && tests.every((test) => test(v)))
+    .sort(compareVersions);
   return accepted[accepted.length - 1];
 }
 
@@ -251,13 +297,20 @@ export function newestMatching(requirement: string, versions: readonly string[])
  * uncertain one stays: no error without certainty), removed ones come back, and sets get the members
  * of that version. Versions that are pre-releases or outside 2.x are not versioned (the newest holds).
  */
-export function builtinsAt(builtin: AclManifests, history: VersionHistory, locked: ReadonlyMap<string, LockedCrate>): AclManifests {
+export function builtinsAt(
+  builtin: AclManifests,
+  history: VersionHistory,
+  locked: ReadonlyMap<string, LockedCrate>,
+): AclManifests {
   const out: AclManifests = {};
   for (const [key, manifest] of Object.entries(builtin)) {
     const catalog = historyCatalogOf(key);
     const lock = locked.get(catalog);
     const version = lock?.source === "newest" ? LATEST_RELEASE : lock?.version;
-    out[key] = version !== undefined && history.has(catalog) && isCheckableVersion(version) ? manifestAt(key, manifest, catalog, history, version) : manifest;
+    out[key] =
+      version !== undefined && history.has(catalog) && isCheckableVersion(version)
+        ? manifestAt(key, manifest, catalog, history, version)
+        : manifest;
   }
   return out;
 }
@@ -288,7 +341,10 @@ export function checksRemoteAppCommands(release: LockedCrate | undefined): boole
 
 /** `tauri 2.0.6 (Cargo.lock)`, `tauri 2.0.6 (the newest release Cargo.toml allows)`: how answers name a release. */
 export function describeRelease(release: LockedCrate): string {
-  const where = release.source === "Cargo.toml" ? `the newest release ${release.file ?? "Cargo.toml"} allows` : (release.file ?? release.source);
+  const where =
+    release.source === "Cargo.toml"
+      ? `the newest release ${release.file ?? "Cargo.toml"} allows`
+      : (release.file ?? release.source);
   return `${release.crate} ${release.version} (${where})`;
 }
 
@@ -306,18 +362,31 @@ export function isCheckableVersion(version: string): boolean {
 const manifestsAt = new WeakMap<VersionHistory, WeakMap<Manifest, Map<string, Manifest>>>();
 
 /** One built-in manifest as of one release (see {@link builtinsAt}); built once per run and shared. */
-export function manifestAt(key: string, manifest: Manifest, catalog: string, history: VersionHistory, version: string): Manifest {
+export function manifestAt(
+  key: string,
+  manifest: Manifest,
+  catalog: string,
+  history: VersionHistory,
+  version: string,
+): Manifest {
   let byManifest = manifestsAt.get(history);
   if (!byManifest) manifestsAt.set(history, (byManifest = new WeakMap()));
   let byRelease = byManifest.get(manifest);
   if (!byRelease) byManifest.set(manifest, (byRelease = new Map()));
   const memoKey = `${key}\u0000${catalog}\u0000${version}`;
   let built = byRelease.get(memoKey);
-  if (!built) byRelease.set(memoKey, (built = buildManifestAt(key, manifest, catalog, history, version)));
+  if (!built)
+    byRelease.set(memoKey, (built = buildManifestAt(key, manifest, catalog, history, version)));
   return built;
 }
 
-function buildManifestAt(key: string, manifest: Manifest, catalog: string, history: VersionHistory, version: string): Manifest {
+function buildManifestAt(
+  key: string,
+  manifest: Manifest,
+  catalog: string,
+  history: VersionHistory,
+  version: string,
+): Manifest {
   const prefix = `${key}:`;
   const exists = (name: string) => history.exists(catalog, prefix + name, version) !== false;
   const members = (name: string, set: PermissionSetDef): PermissionSetDef => {
@@ -329,19 +398,34 @@ function buildManifestAt(key: string, manifest: Manifest, catalog: string, histo
     if (!exists(name)) continue;
     const then = history.commandsAt(catalog, prefix + name, version);
     permissions[name] = then
-      ? { ...permission, commands: { allow: then.allow, deny: then.deny }, ...(then.description ? { description: then.description } : {}) }
+      ? {
+          ...permission,
+          commands: { allow: then.allow, deny: then.deny },
+          ...(then.description ? { description: then.description } : {}),
+        }
       : permission;
   }
   const sets: Record<string, PermissionSetDef> = {};
-  for (const [name, set] of Object.entries(manifest.permission_sets)) if (exists(name)) sets[name] = members(name, set);
+  for (const [name, set] of Object.entries(manifest.permission_sets))
+    if (exists(name)) sets[name] = members(name, set);
   // Identifiers of this key that the version has but the newest catalog dropped: rebuilt from their names.
   for (const id of history.recordedIds(catalog)) {
     if (!id.startsWith(prefix) || id.slice(prefix.length).includes(":")) continue;
     const name = id.slice(prefix.length);
     // Uncertain ones too: no error without certainty.
-    if (name === "default" || permissions[name] || sets[name] || history.exists(catalog, id, version) === false) continue;
+    if (
+      name === "default" ||
+      permissions[name] ||
+      sets[name] ||
+      history.exists(catalog, id, version) === false
+    )
+      continue;
     if (history.isRemovedSet(catalog, id)) {
-      sets[name] = { identifier: name, description: "", permissions: history.membersAt(catalog, id, version) ?? [] };
+      sets[name] = {
+        identifier: name,
+        description: "",
+        permissions: history.membersAt(catalog, id, version) ?? [],
+      };
       continue;
     }
     const generated = /^(allow|deny)-(.+)$/.exec(name);
@@ -351,13 +435,22 @@ function buildManifestAt(key: string, manifest: Manifest, catalog: string, histo
     permissions[name] = {
       identifier: name,
       description: `${action} the ${command} command without any pre-configured scope.`,
-      commands: generated[1] === "allow" ? { allow: [command], deny: [] } : { allow: [], deny: [command] },
+      commands:
+        generated[1] === "allow" ? { allow: [command], deny: [] } : { allow: [], deny: [command] },
     };
   }
-  const defaultPermission = manifest.default_permission && members("default", manifest.default_permission);
-  return { ...manifest, default_permission: defaultPermission, permissions: sortKeys(permissions), permission_sets: sortKeys(sets) };
+  const defaultPermission =
+    manifest.default_permission && members("default", manifest.default_permission);
+  return {
+    ...manifest,
+    default_permission: defaultPermission,
+    permissions: sortKeys(permissions),
+    permission_sets: sortKeys(sets),
+  };
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries(
+    Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
 }

@@ -11,7 +11,12 @@ import { registerResolve } from "./resolve.js";
 import { registerWhoCan } from "./who-can.js";
 
 /** The capability commands: `check` (the default command) and the access queries. */
-export const registerCapabilityCommands: RegisterCommands = (program, io, setExitCode, registry) => {
+export const registerCapabilityCommands: RegisterCommands = (
+  program,
+  io,
+  setExitCode,
+  registry,
+) => {
   registerCheck(program, io, setExitCode, registry.byId);
   registerAccess(program, io, setExitCode, registry.byId);
   registerWhoCan(program, io, setExitCode, registry.byId);

@@ -8,13 +8,34 @@ export function addInputOptions(command: Command): Command {
   return command
     .option("--app <dir>", "app folder (holding src-tauri/, or src-tauri/ itself)")
     .option("--manifest <file>", "a generated acl-manifests.json (repeatable)", collect, [])
-    .option("--plugins <dir>", "folder with one sub-folder of permission files per plugin (repeatable)", collect, [])
-    .option("--permissions <dir>", "folder with the app's own permission files (repeatable)", collect, [])
-    .addOption(new Option("--max-file-size <bytes>", "largest file read, in bytes (default 10 MiB)").argParser(parsePositiveInteger))
-    .option("--no-cargo-registry", "never read plugins' permissions from Cargo's home folder ($CARGO_HOME/registry/src, $CARGO_HOME/git/checkouts)");
+    .option(
+      "--plugins <dir>",
+      "folder with one sub-folder of permission files per plugin (repeatable)",
+      collect,
+      [],
+    )
+    .option(
+      "--permissions <dir>",
+      "folder with the app's own permission files (repeatable)",
+      collect,
+      [],
+    )
+    .addOption(
+      new Option(
+        "--max-file-size <bytes>",
+        "largest file read, in bytes (default 10 MiB)",
+      ).argParser(parsePositiveInteger),
+    )
+    .option(
+      "--no-cargo-registry",
+      "never read plugins' permissions from Cargo's home folder ($CARGO_HOME/registry/src, $CARGO_HOME/git/checkouts)",
+    );
 }
 
 /** `-c, --config FILE`: the same option on every command that reads the config. */
 export function configOption(): Option {
-  return new Option("-c, --config <file>", "configuration file (default: caplint.config.json, searched upward from the app folder to the repository root)");
+  return new Option(
+    "-c, --config <file>",
+    "configuration file (default: caplint.config.json, searched upward from the app folder to the repository root)",
+  );
 }

@@ -4,7 +4,12 @@ import { runningPlatform } from "../model/platform.js";
 import { loadProject, type Project } from "../load/project.js";
 import { knownWindowLabels } from "../queries/project-model.js";
 import { nearest, quoteLabel, quoteList } from "../../core/did-you-mean.js";
-import { parsePlatforms, PlatformNameError, resolvePlatformGroups, type PlatformGroup } from "../queries/platforms.js";
+import {
+  parsePlatforms,
+  PlatformNameError,
+  resolvePlatformGroups,
+  type PlatformGroup,
+} from "../queries/platforms.js";
 import type { Origin } from "../engine/index.js";
 import { UsageError } from "../../core/errors.js";
 import { isPlainObject } from "../../core/json.js";
@@ -28,7 +33,10 @@ export interface QueryOptions extends InputOptions {
 
 /** `--platform`, case-insensitive and comma-separated, for every command that takes one. */
 export function platformOption(description: string): Option {
-  return new Option("--platform <targets>", `${description} (${TARGETS.join(", ")}; case-insensitive, comma-separated)`).argParser(platformArgument);
+  return new Option(
+    "--platform <targets>",
+    `${description} (${TARGETS.join(", ")}; case-insensitive, comma-separated)`,
+  ).argParser(platformArgument);
 }
 
 function platformArgument(value: string, previous: string[] | undefined): string[] {
@@ -42,10 +50,16 @@ function platformArgument(value: string, previous: string[] | undefined): string
 
 /** Inputs, `--config`, `--platform` and `--format` for the query commands; `--color`/`--no-color` when one format is text. */
 export function addQueryOptions(command: Command, formats: readonly string[]): Command {
-  const withOptions = addInputOptions(command.argument("[paths...]", "capability files or folders (default: the app here)"))
+  const withOptions = addInputOptions(
+    command.argument("[paths...]", "capability files or folders (default: the app here)"),
+  )
     .addOption(configOption())
-    .addOption(platformOption("answer for these platforms only (default: all, showing where they differ)"))
-    .addOption(new Option("-f, --format <format>", "output format").choices(formats).default(formats[0]));
+    .addOption(
+      platformOption("answer for these platforms only (default: all, showing where they differ)"),
+    )
+    .addOption(
+      new Option("-f, --format <format>", "output format").choices(formats).default(formats[0]),
+    );
   return formats.includes("text") ? addColorOptions(withOptions) : withOptions;
 }
 
@@ -53,7 +67,11 @@ export function addQueryOptions(command: Command, formats: readonly string[]): C
  * The colours of a text answer on standard output, as `check` decides them (--color/--no-color,
  * NO_COLOR/FORCE_COLOR, a terminal); JSON and CSV answers are never coloured.
  */
-export async function answerPaint(options: Pick<QueryOptions, "color" | "format">, io: MainOptions, printsText = options.format === "text"): Promise<Paint> {
+export async function answerPaint(
+  options: Pick<QueryOptions, "color" | "format">,
+  io: MainOptions,
+  printsText = options.format === "text",
+): Promise<Paint> {
   return printsText ? makePaint(options.color, io.stdout.isTTY, io.env ?? {}) : NO_PAINT;
 }
 
@@ -83,13 +101,26 @@ const LISTED_WINDOWS = 10;
  * sources (a window made in code, or a label computed there, which may be anything). A typo would
  * otherwise answer "0 commands" with exit 0, which reads as "safe".
  */
-export function requireKnownWindow(project: Project, groups: readonly PlatformGroup[], window: string, webview = window): void {
+export function requireKnownWindow(
+  project: Project,
+  groups: readonly PlatformGroup[],
+  window: string,
+  webview = window,
+): void {
   const labels = knownWindowLabels(project);
   if (labels.includes(window)) return;
-  if (groups.some((group) => group.model.capabilities.some((capability) => capability.matchesLabels(window, webview)))) return;
+  if (
+    groups.some((group) =>
+      group.model.capabilities.some((capability) => capability.matchesLabels(window, webview)),
+    )
+  )
+    return;
   // A label computed in code (`format!("reader-{}", id)`) may be any window starting with its literal part.
   if (project.codeWindows?.prefixes.some(({ label: prefix }) => window.startsWith(prefix))) return;
-  const listed = labels.length ? quoteList(labels.slice(0, LISTED_WINDOWS), "and", quoteLabel) + (labels.length > LISTED_WINDOWS ? ", …" : "") : "none";
+  const listed = labels.length
+    ? quoteList(labels.slice(0, LISTED_WINDOWS), "and", quoteLabel) +
+      (labels.length > LISTED_WINDOWS ? ", …" : "")
+    : "none";
   const close = nearest(window, labels, 3);
   throw new UsageError(
     `--window ${window.length > 100 ? `${window.slice(0, 100)}… (${window.length.toLocaleString("en-US")} characters)` : window}: no window in tauri.conf.json, no capability pattern and no window made in the app's sources has this label (known windows: ${listed})${close.length ? `; did you mean ${quoteList(close, "or", quoteLabel)}?` : ""}`,
@@ -98,7 +129,8 @@ export function requireKnownWindow(project: Project, groups: readonly PlatformGr
 
 /** For `permissions`, which answers for one platform: `--platform` or the platform caplint runs on. */
 export function singlePlatform(options: Pick<QueryOptions, "platform">): string {
-  if ((options.platform?.length ?? 0) > 1) throw new UsageError("--platform: this command answers for one platform; name one");
+  if ((options.platform?.length ?? 0) > 1)
+    throw new UsageError("--platform: this command answers for one platform; name one");
   return options.platform?.[0] ?? runningPlatform();
 }
 
@@ -122,12 +154,22 @@ export function originOf(url: string | undefined, project: Project): Origin {
   try {
     parsed = new URL(url);
   } catch {
-    throw new UsageError(`--url ${url}: not a URL (write it in full, e.g. https://example.com/page)`);
+    throw new UsageError(
+      `--url ${url}: not a URL (write it in full, e.g. https://example.com/page)`,
+    );
   }
   const href = parsed.href;
-  if (parsed.protocol === "tauri:" || parsed.protocol === "host:" || /^https?:\/\/(tauri|host)\.localhost(\/|$)/.test(href)) return { kind: "local" };
-  const build = isPlainObject(project.config?.document.value) ? (project.config!.document.value as Record<string, unknown>).build : undefined;
-  const devUrl = isPlainObject(build) && typeof build.devUrl === "string" ? build.devUrl : undefined;
+  if (
+    parsed.protocol === "tauri:" ||
+    parsed.protocol === "host:" ||
+    /^https?:\/\/(tauri|host)\.localhost(\/|$)/.test(href)
+  )
+    return { kind: "local" };
+  const build = isPlainObject(project.config?.document.value)
+    ? (project.config!.document.value as Record<string, unknown>).build
+    : undefined;
+  const devUrl =
+    isPlainObject(build) && typeof build.devUrl === "string" ? build.devUrl : undefined;
   if (devUrl && href.startsWith(new URL(devUrl).href.replace(/\/$/, ""))) return { kind: "local" };
   return { kind: "remote", url: href };
 }

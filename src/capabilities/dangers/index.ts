@@ -4,13 +4,24 @@
  */
 import { samePath, type JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
-import type { EntryProvenance, ModelToJudge, ResolvedCommand, ResolvedModel, ScopeLists } from "../engine/index.js";
+import type {
+  EntryProvenance,
+  ModelToJudge,
+  ResolvedCommand,
+  ResolvedModel,
+  ScopeLists,
+} from "../engine/index.js";
 import { sortMapKeys } from "../engine/normalize.js";
 import { work } from "../engine/work.js";
 import { labelMatches } from "../engine/match/glob.js";
 import { entryPath } from "../model/capability.js";
 import type { Capability } from "../model/types.js";
-import { isForeignReach, loadRemotePatternTools, urlReach, type RemotePatternTools } from "./url-reach.js";
+import {
+  isForeignReach,
+  loadRemotePatternTools,
+  urlReach,
+  type RemotePatternTools,
+} from "./url-reach.js";
 import { capabilityPlatforms, programPlatforms } from "./platform-reach.js";
 import { TARGETS } from "../model/types.js";
 
@@ -29,14 +40,41 @@ interface Danger {
 }
 
 // Not `open` (read sets include it; writing through a handle takes `write`) nor `mkdir` (an empty folder).
-const FS_WRITE = ["write_file", "write_text_file", "write", "remove", "rename", "copy_file", "truncate", "ftruncate", "create"].map((c) => `plugin:fs|${c}`);
+const FS_WRITE = [
+  "write_file",
+  "write_text_file",
+  "write",
+  "remove",
+  "rename",
+  "copy_file",
+  "truncate",
+  "ftruncate",
+  "create",
+].map((c) => `plugin:fs|${c}`);
 // Not `open`: it only yields a file handle, and reading from one takes the `read` command as well.
-const FS_READ = ["read_file", "read_text_file", "read_text_file_lines", "read_text_file_lines_next", "read_dir"].map((c) => `plugin:fs|${c}`);
+const FS_READ = [
+  "read_file",
+  "read_text_file",
+  "read_text_file_lines",
+  "read_text_file_lines_next",
+  "read_dir",
+].map((c) => `plugin:fs|${c}`);
 
 // `*/**` too: `*` matches the empty name before an absolute path's first `/`, so it matches every absolute path.
-const BROAD_PATHS = /^(\*\*?|\/|\/\*\*?(\/\*)?|\*\*\/\*|\*\/\*\*(\/\*)?|[a-z]:[\\/]?\*?\*?|\$HOME(\/\*\*?(\/\*)?)?|~(\/\*\*?)?|\$HOME\/\.\*\*?)$/i;
-const pathOf = (value: unknown) => (typeof value === "string" ? value : isPlainObject(value) && typeof value.path === "string" ? value.path : undefined);
-const urlOf = (value: unknown) => (typeof value === "string" ? value : isPlainObject(value) && typeof value.url === "string" ? value.url : undefined);
+const BROAD_PATHS =
+  /^(\*\*?|\/|\/\*\*?(\/\*)?|\*\*\/\*|\*\/\*\*(\/\*)?|[a-z]:[\\/]?\*?\*?|\$HOME(\/\*\*?(\/\*)?)?|~(\/\*\*?)?|\$HOME\/\.\*\*?)$/i;
+const pathOf = (value: unknown) =>
+  typeof value === "string"
+    ? value
+    : isPlainObject(value) && typeof value.path === "string"
+      ? value.path
+      : undefined;
+const urlOf = (value: unknown) =>
+  typeof value === "string"
+    ? value
+    : isPlainObject(value) && typeof value.url === "string"
+      ? value.url
+      : undefined;
 const broadPath = (value: unknown) => {
   const path = pathOf(value);
   return path !== undefined && BROAD_PATHS.test(path.trim()) ? path : undefined;
@@ -54,7 +92,9 @@ const broadUrl = (value: unknown) => {
 const OPENER_PROBES = ["file:///etc/passwd", "caplint-probe:run"];
 const broadOpenerUrl = (value: unknown) => {
   const url = isPlainObject(value) && typeof value.url === "string" ? value.url : undefined;
-  return url !== undefined && OPENER_PROBES.some((probe) => labelMatches(url, probe)) ? url : undefined;
+  return url !== undefined && OPENER_PROBES.some((probe) => labelMatches(url, probe))
+    ? url
+    : undefined;
 };
 
 export const SHELLS = /^(sh|bash|zsh|dash|ksh|fish|cmd|powershell|pwsh)(\.exe)?$/i;
@@ -87,31 +127,54 @@ const DANGERS: readonly Danger[] = [
   {
     id: "shell",
     commands: ["plugin:shell|execute", "plugin:shell|spawn"],
-    broad: (value) => (isPlainObject(value) && (typeof value.cmd === "string" || typeof value.name === "string") ? String(value.name ?? value.cmd) : undefined),
+    broad: (value) =>
+      isPlainObject(value) && (typeof value.cmd === "string" || typeof value.name === "string")
+        ? String(value.name ?? value.cmd)
+        : undefined,
     impact: "run the allowed programs on the user's machine",
   },
   {
     id: "upload",
     commands: ["plugin:upload|upload", "plugin:upload|download"],
     impact: (commands) =>
-      [commands.has("plugin:upload|upload") && "send any local file to any server", commands.has("plugin:upload|download") && "write downloads to any path"]
+      [
+        commands.has("plugin:upload|upload") && "send any local file to any server",
+        commands.has("plugin:upload|download") && "write downloads to any path",
+      ]
         .filter(Boolean)
         .join(", or ") + " (the upload plugin checks no file-system scope)",
   },
-  { id: "fs-write", commands: FS_WRITE, broad: broadPath, impact: "create, overwrite or delete files across" },
-  { id: "fs-read", commands: FS_READ, broad: broadPath, impact: "read secrets such as SSH keys and browser profiles across" },
+  {
+    id: "fs-write",
+    commands: FS_WRITE,
+    broad: broadPath,
+    impact: "create, overwrite or delete files across",
+  },
+  {
+    id: "fs-read",
+    commands: FS_READ,
+    broad: broadPath,
+    impact: "read secrets such as SSH keys and browser profiles across",
+  },
   {
     id: "http",
     commands: ["plugin:http|fetch"],
     broad: broadUrl,
-    impact: "send requests with the app's privileges to any server, including the local network, without CORS, to",
+    impact:
+      "send requests with the app's privileges to any server, including the local network, without CORS, to",
   },
-  { id: "opener-path", commands: ["plugin:opener|open_path"], broad: broadPath, impact: "open, and so run, any file with its default program across" },
+  {
+    id: "opener-path",
+    commands: ["plugin:opener|open_path"],
+    broad: broadPath,
+    impact: "open, and so run, any file with its default program across",
+  },
   {
     id: "opener-url",
     commands: ["plugin:opener|open_url"],
     broad: broadOpenerUrl,
-    impact: "open any URL, file: and custom schemes included, in the program registered for it, allowed by",
+    impact:
+      "open any URL, file: and custom schemes included, in the program registered for it, allowed by",
   },
 ];
 
@@ -179,7 +242,10 @@ export async function dangerousGrantsExcept(
 }
 
 /** The effective grants each capability's dangers were judged on, per model, for the later models' comparison. */
-const judgedGrants = new WeakMap<ResolvedModel, Map<Capability, Map<Danger, readonly ResolvedCommand[]>>>();
+const judgedGrants = new WeakMap<
+  ResolvedModel,
+  Map<Capability, Map<Danger, readonly ResolvedCommand[]>>
+>();
 
 /** The same grants in the same order: a resolution's models share each leaf's provenance and scope objects. */
 function sameGrants(a: readonly ResolvedCommand[], b: readonly ResolvedCommand[]): boolean {
@@ -187,14 +253,24 @@ function sameGrants(a: readonly ResolvedCommand[], b: readonly ResolvedCommand[]
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!;
     const y = b[i]!;
-    if (x.command !== y.command || x.provenance !== y.provenance || x.scope !== y.scope || x.contextIndex !== y.contextIndex) return false;
+    if (
+      x.command !== y.command ||
+      x.provenance !== y.provenance ||
+      x.scope !== y.scope ||
+      x.contextIndex !== y.contextIndex
+    )
+      return false;
   }
   return true;
 }
 
 /** Where the plugin of a command keeps its global scope (`plugin:fs|write` → `fs`). */
 export function dangerKeys(danger: Danger): string[] {
-  return [...new Set(danger.commands.map((command) => command.slice("plugin:".length, command.indexOf("|"))))];
+  return [
+    ...new Set(
+      danger.commands.map((command) => command.slice("plugin:".length, command.indexOf("|"))),
+    ),
+  ];
 }
 
 function findDangers(
@@ -208,7 +284,11 @@ function findDangers(
   judgedGrants.set(model, judgedHere);
   const globalHits = globalHitCacheOf(model);
   const sameLent = earlier.map(() => new Map<string, boolean>());
-  const judgedBefore = (capability: Capability, danger: Danger, effective: readonly ResolvedCommand[]) =>
+  const judgedBefore = (
+    capability: Capability,
+    danger: Danger,
+    effective: readonly ResolvedCommand[],
+  ) =>
     earlier.some((before, i) => {
       const grants = judgedGrants.get(before.model)?.get(capability)?.get(danger);
       if (!grants || !sameGrants(grants, effective)) return false;
@@ -221,7 +301,9 @@ function findDangers(
         const memo = `${danger.id}\u0000${key}\u0000${ownDeny}`;
         let same = sameLent[i]!.get(memo);
         if (same === undefined) {
-          same = before.sameGlobalScope(key) || (!ownDeny && sameLending(before.model, model, danger, key));
+          same =
+            before.sameGlobalScope(key) ||
+            (!ownDeny && sameLending(before.model, model, danger, key));
           sameLent[i]!.set(memo, same);
         }
         return same;
@@ -251,7 +333,8 @@ function findDangers(
   const deniedCommands = new Map<string, boolean>();
   const isDenied = (command: string) => {
     let denied = deniedCommands.get(command);
-    if (denied === undefined) deniedCommands.set(command, (denied = !!model.denied.get(command)?.length));
+    if (denied === undefined)
+      deniedCommands.set(command, (denied = !!model.denied.get(command)?.length));
     return denied;
   };
   for (const [capabilityIndex, dangers] of byCapability) {
@@ -281,7 +364,10 @@ function findDangers(
         let hitGrant: ResolvedCommand | undefined;
         // A leaf's grants (one per command and context) share its provenance, scope and plugin: what one
         // of them adds below, the others add again. So each such leaf is judged once.
-        const judgedLeaves = new Map<EntryProvenance, { scope: ResolvedCommand["scope"]; key: string; hit: boolean }>();
+        const judgedLeaves = new Map<
+          EntryProvenance,
+          { scope: ResolvedCommand["scope"]; key: string; hit: boolean }
+        >();
         for (const grant of effective) {
           const before = judgedLeaves.get(grant.provenance);
           if (before && before.scope === grant.scope && before.key === grant.key) {
@@ -290,14 +376,19 @@ function findDangers(
           }
           const { own, global } = broadScope(model, danger, grant, globalHits);
           // A shell entry whose program cannot run on any of the capability's platforms grants nothing there.
-          const hit = (own.length > 0 || global.matches.size > 0) && (danger.id !== "shell" || runsSomewhere(model, grant, capability));
-          if (!before) judgedLeaves.set(grant.provenance, { scope: grant.scope, key: grant.key, hit });
+          const hit =
+            (own.length > 0 || global.matches.size > 0) &&
+            (danger.id !== "shell" || runsSomewhere(model, grant, capability));
+          if (!before)
+            judgedLeaves.set(grant.provenance, { scope: grant.scope, key: grant.key, hit });
           if (!hit) continue;
           hitGrant ??= grant;
           hits.add(grant);
           matches.push(own, global.matches);
           lenders.push(global.lenders);
-          commandLine ||= global.commandLine || (danger.id === "shell" && (grant.scope?.allow ?? []).some(anyCommandLine));
+          commandLine ||=
+            global.commandLine ||
+            (danger.id === "shell" && (grant.scope?.allow ?? []).some(anyCommandLine));
           // Only when the grant's own scope is not broad: then the broad value is the other entry's doing.
           const lending = own.length === 0 ? global.entries.get(capability.identifier) : undefined;
           if (lending && !samePath(lending.path, grant.provenance.path)) scopeEntry ??= lending;
@@ -306,10 +397,12 @@ function findDangers(
         first = hitGrant;
         reach = quotedUnion(matches);
         const lent = quotedUnion(lenders, capability.identifier);
-        if (lent) reach += ` (through the plugin's global scope, which capability ${lent} sets for every window)`;
+        if (lent)
+          reach += ` (through the plugin's global scope, which capability ${lent} sets for every window)`;
       }
       // A grant whose entry the capability does not list (it cannot be pointed at) is not reported.
-      if (!capability.permissions.some((entry) => samePath(entry.path, first.provenance.path))) continue;
+      if (!capability.permissions.some((entry) => samePath(entry.path, first.provenance.path)))
+        continue;
       const reached = effective.filter((g) => hits.has(g));
       const found: DangerousGrant = {
         danger,
@@ -357,7 +450,11 @@ const globalHitCaches = new WeakMap<ResolvedModel, GlobalHitCache>();
 /** One cache per model: its per-platform pass and a later model's comparison share it. */
 function globalHitCacheOf(model: ResolvedModel): GlobalHitCache {
   let cache = globalHitCaches.get(model);
-  if (!cache) globalHitCaches.set(model, (cache = { hits: new Map(), deniedByKey: new Map(), ownHits: new Map() }));
+  if (!cache)
+    globalHitCaches.set(
+      model,
+      (cache = { hits: new Map(), deniedByKey: new Map(), ownHits: new Map() }),
+    );
   return cache;
 }
 
@@ -368,7 +465,12 @@ const NO_HITS: string[] = [];
  * Global scope values say which capability set them: the host shares them with every window. A value
  * that the command scope or the global scope also denies grants nothing (deny wins).
  */
-function broadScope(model: ResolvedModel, danger: Danger, grant: ResolvedCommand, cache: GlobalHitCache): { own: string[]; global: GlobalHits } {
+function broadScope(
+  model: ResolvedModel,
+  danger: Danger,
+  grant: ResolvedCommand,
+  cache: GlobalHitCache,
+): { own: string[]; global: GlobalHits } {
   const broad = danger.broad!;
   const ownDeny = grant.scope?.deny ?? [];
   const globalDenied = globalDenyOf(model, grant.key, cache);
@@ -393,20 +495,38 @@ function broadScope(model: ResolvedModel, danger: Danger, grant: ResolvedCommand
 }
 
 /** The plugin's global deny list grows with the app: made canonical once per plugin, not per grant. */
-function globalDenyOf(model: ResolvedModel, key: string, cache: GlobalHitCache): ReadonlySet<string> {
+function globalDenyOf(
+  model: ResolvedModel,
+  key: string,
+  cache: GlobalHitCache,
+): ReadonlySet<string> {
   let denied = cache.deniedByKey.get(key);
-  if (!denied) cache.deniedByKey.set(key, (denied = new Set((model.globalScope.get(key)?.deny ?? []).map(canonical))));
+  if (!denied)
+    cache.deniedByKey.set(
+      key,
+      (denied = new Set((model.globalScope.get(key)?.deny ?? []).map(canonical))),
+    );
   return denied;
 }
 
-function notDenied(value: unknown, globalDenied: ReadonlySet<string>, ownDenied: ReadonlySet<string> | undefined): boolean {
+function notDenied(
+  value: unknown,
+  globalDenied: ReadonlySet<string>,
+  ownDenied: ReadonlySet<string> | undefined,
+): boolean {
   if (globalDenied.size === 0 && !ownDenied) return true;
   const key = canonical(value);
   return !globalDenied.has(key) && !ownDenied?.has(key);
 }
 
 /** The broad values of a plugin's global scope for a danger; a grant's own deny list filters them for that grant only (computed apart, and rare). */
-function globalHitsOf(model: ResolvedModel, danger: Danger, key: string, cache: GlobalHitCache, ownDenied?: ReadonlySet<string>): GlobalHits {
+function globalHitsOf(
+  model: ResolvedModel,
+  danger: Danger,
+  key: string,
+  cache: GlobalHitCache,
+  ownDenied?: ReadonlySet<string>,
+): GlobalHits {
   let byKey = cache.hits.get(danger);
   if (!byKey) cache.hits.set(danger, (byKey = new Map()));
   const known = ownDenied ? undefined : byKey.get(key);
@@ -426,7 +546,8 @@ function globalHitsOf(model: ResolvedModel, danger: Danger, key: string, cache: 
       commandLine ||= danger.id === "shell" && anyCommandLine(value);
       if (contribution.provenance.capability !== undefined) {
         lenders.add(contribution.provenance.capability);
-        if (!entries.has(contribution.provenance.capability)) entries.set(contribution.provenance.capability, contribution.provenance);
+        if (!entries.has(contribution.provenance.capability))
+          entries.set(contribution.provenance.capability, contribution.provenance);
       }
     }
   }
@@ -439,7 +560,8 @@ function globalHitsOf(model: ResolvedModel, danger: Danger, key: string, cache: 
 function sameLending(a: ResolvedModel, b: ResolvedModel, danger: Danger, key: string): boolean {
   const [cacheA, cacheB] = [globalHitCacheOf(a), globalHitCacheOf(b)];
   const [deniedA, deniedB] = [globalDenyOf(a, key, cacheA), globalDenyOf(b, key, cacheB)];
-  if (deniedA.size !== deniedB.size || [...deniedA].some((value) => !deniedB.has(value))) return false;
+  if (deniedA.size !== deniedB.size || [...deniedA].some((value) => !deniedB.has(value)))
+    return false;
   return sameGlobalHits(globalHitsOf(a, danger, key, cacheA), globalHitsOf(b, danger, key, cacheB));
 }
 
@@ -472,15 +594,23 @@ function canonical(value: unknown): string {
  * The distinct names of several collections, in order, quoted: the first few and how many more, so a
  * message stays one line and costs the same however many capabilities share a global scope.
  */
-function quotedUnion(collections: ReadonlyArray<Iterable<string>>, except?: string, shown = 5): string {
+function quotedUnion(
+  collections: ReadonlyArray<Iterable<string>>,
+  except?: string,
+  shown = 5,
+): string {
   const distinct = [...new Set(collections)];
   // Counted exactly without copying the largest collection (the shared global scope): the others are a grant's few values.
-  const largest = distinct.reduce<ReadonlySet<string>>((a, b) => (b instanceof Set && b.size > a.size ? b : a), new Set());
+  const largest = distinct.reduce<ReadonlySet<string>>(
+    (a, b) => (b instanceof Set && b.size > a.size ? b : a),
+    new Set(),
+  );
   let total = largest.size - (except !== undefined && largest.has(except) ? 1 : 0);
   const extra = new Set<string>();
   for (const collection of distinct) {
     if (collection === largest) continue;
-    for (const name of collection) if (name !== except && !largest.has(name) && !extra.has(name)) extra.add(name);
+    for (const name of collection)
+      if (name !== except && !largest.has(name) && !extra.has(name)) extra.add(name);
   }
   total += extra.size;
   const names: string[] = [];
@@ -500,9 +630,12 @@ function quotedUnion(collections: ReadonlyArray<Iterable<string>>, except?: stri
  * pages, as insecure-remote and broad-remote judge them.
  */
 function exposureOf(capability: Capability, tools: RemotePatternTools): Exposure | undefined {
-  const urls = (capability.remote?.urls ?? []).filter((url) => !urlReach(tools.URLPattern, url.value)?.loopbackOnly);
+  const urls = (capability.remote?.urls ?? []).filter(
+    (url) => !urlReach(tools.URLPattern, url.value)?.loopbackOnly,
+  );
   if (urls.length) return { kind: "remote", urls: urls.map((url) => url.value) };
-  if ([...capability.windows, ...capability.webviews].some((item) => item.value === "*")) return { kind: "every-window" };
+  if ([...capability.windows, ...capability.webviews].some((item) => item.value === "*"))
+    return { kind: "every-window" };
   return undefined;
 }
 
@@ -526,21 +659,32 @@ export function broadValues(model: ResolvedModel, found: DangerousGrant): unknow
     values.push(value);
   };
   for (const grant of found.grants) for (const value of grant.scope?.allow ?? []) add(value);
-  for (const key of dangerKeys(found.danger)) for (const value of model.globalScope.get(key)?.allow ?? []) add(value);
+  for (const key of dangerKeys(found.danger))
+    for (const value of model.globalScope.get(key)?.allow ?? []) add(value);
   return values;
 }
 
 /** Whether some shell entry the grant is handed can run on a platform of its capability (`cmd` off Windows cannot; nothing runs on Android or iOS). */
-function runsSomewhere(model: ResolvedModel, grant: ResolvedCommand, capability: Capability): boolean {
+function runsSomewhere(
+  model: ResolvedModel,
+  grant: ResolvedCommand,
+  capability: Capability,
+): boolean {
   const platforms = capabilityPlatforms(capability.platforms, TARGETS);
-  if ((grant.scope?.allow ?? []).some((value) => programPlatforms(value, platforms).length > 0)) return true;
+  if ((grant.scope?.allow ?? []).some((value) => programPlatforms(value, platforms).length > 0))
+    return true;
   // The global scope is shared by every grant: judged once per model, plugin and set of platforms, so this stays linear.
   let byKey = globalRunnable.get(model);
   if (!byKey) globalRunnable.set(model, (byKey = new Map()));
   const memo = `${grant.key}\u0000${platforms.join(",")}`;
   let runnable = byKey.get(memo);
   if (runnable === undefined)
-    byKey.set(memo, (runnable = (model.globalScope.get(grant.key)?.allow ?? []).some((value) => programPlatforms(value, platforms).length > 0)));
+    byKey.set(
+      memo,
+      (runnable = (model.globalScope.get(grant.key)?.allow ?? []).some(
+        (value) => programPlatforms(value, platforms).length > 0,
+      )),
+    );
   return runnable;
 }
 

@@ -13,7 +13,10 @@ import { isPlainObject } from "../../core/json.js";
 import { wordList } from "../../core/did-you-mean.js";
 
 /** The platforms a capability is active on among those checked. */
-export function capabilityPlatforms(listed: readonly { value: string }[] | undefined, checked: readonly string[]): string[] {
+export function capabilityPlatforms(
+  listed: readonly { value: string }[] | undefined,
+  checked: readonly string[],
+): string[] {
   if (!listed) return [...checked];
   const names = new Set(listed.map((item) => item.value.toLowerCase()));
   return checked.filter((platform) => names.has(platform.toLowerCase()));
@@ -27,7 +30,11 @@ export function literalLeadingDot(platform: string, configured: boolean | undefi
 const DOT_COMPONENT = /(^|[\\/])\.[^\\/.]/;
 
 /** Where the scope's wildcards (or a literal dot in it) reach names that start with a dot. */
-export function dotFilePlatforms(paths: readonly string[], platforms: readonly string[], configured: boolean | undefined): string[] {
+export function dotFilePlatforms(
+  paths: readonly string[],
+  platforms: readonly string[],
+  configured: boolean | undefined,
+): string[] {
   if (paths.some((path) => DOT_COMPONENT.test(path))) return [...platforms];
   return platforms.filter((platform) => !literalLeadingDot(platform, configured));
 }
@@ -41,14 +48,24 @@ export function oneFolderOnly(paths: readonly string[]): boolean {
  * The words after a broad fs scope: where dot-files (SSH keys, shell profiles) are reached and where
  * not, and the depth when no value goes down into sub-folders. Empty when there is nothing to qualify.
  */
-export function fsReachNote(paths: readonly string[], platforms: readonly string[], configured: boolean | undefined, dotFiles: string): string {
+export function fsReachNote(
+  paths: readonly string[],
+  platforms: readonly string[],
+  configured: boolean | undefined,
+  dotFiles: string,
+): string {
   const notes: string[] = [];
   if (oneFolderOnly(paths)) notes.push("the files directly in it, not its sub-folders");
   const reached = dotFilePlatforms(paths, platforms, configured);
   const skipped = platforms.filter((platform) => !reached.includes(platform));
   if (skipped.length && reached.length)
-    notes.push(`${dotFiles} on ${wordList(reached)} only: on ${wordList(skipped)} the scope's wildcards skip names that start with a dot`);
-  else if (skipped.length) notes.push(`not ${dotFiles}: on ${wordList(skipped)} the scope's wildcards skip names that start with a dot`);
+    notes.push(
+      `${dotFiles} on ${wordList(reached)} only: on ${wordList(skipped)} the scope's wildcards skip names that start with a dot`,
+    );
+  else if (skipped.length)
+    notes.push(
+      `not ${dotFiles}: on ${wordList(skipped)} the scope's wildcards skip names that start with a dot`,
+    );
   return notes.length ? ` (${notes.join("; ")})` : "";
 }
 
@@ -72,11 +89,21 @@ export function windowsOnlyProgram(value: unknown): boolean {
 
 export function programPlatforms(value: unknown, platforms: readonly string[]): string[] {
   const desktop = platforms.filter((platform) => DESKTOP.has(platform));
-  return WINDOWS_ONLY.test(programOf(value)) ? desktop.filter((platform) => platform === "windows") : desktop;
+  return WINDOWS_ONLY.test(programOf(value))
+    ? desktop.filter((platform) => platform === "windows")
+    : desktop;
 }
 
 /** Arguments a caller could use to turn a program into something else: options, paths, shell syntax. */
-const ARGUMENT_PROBES = ["--output=/tmp/x", "../../etc/passwd", "/etc/passwd", "a b", "x;id", "$(id)", "C:\\Windows\\x"];
+const ARGUMENT_PROBES = [
+  "--output=/tmp/x",
+  "../../etc/passwd",
+  "/etc/passwd",
+  "a b",
+  "x;id",
+  "$(id)",
+  "C:\\Windows\\x",
+];
 
 /**
  * The entry's arguments are pinned: none (`args` absent or false), or each a fixed string or a

@@ -22,7 +22,10 @@ let matchComponent: typeof import("../engine/match/origin.js").componentPatternM
 
 /** Loaded on first use, so commands that never look at remote URLs do not pay for the polyfill. */
 export function loadRemotePatternTools(): Promise<RemotePatternTools> {
-  tools ??= Promise.all([import("urlpattern-polyfill/urlpattern"), import("../engine/match/origin.js")]).then(([polyfill, origin]) => {
+  tools ??= Promise.all([
+    import("urlpattern-polyfill/urlpattern"),
+    import("../engine/match/origin.js"),
+  ]).then(([polyfill, origin]) => {
     matchComponent = origin.componentPatternMatches;
     return { URLPattern: polyfill.URLPattern, compileRemotePattern: origin.compileRemotePattern };
   });
@@ -39,14 +42,20 @@ const componentResults = new BoundedMemo<string, boolean>(MAX_COMPONENT_RESULTS)
 const canonicalizers = new Map<string, InstanceType<UrlPatternClass>>();
 
 /** Memoised: the same few patterns are asked about for every capability that lists them. */
-export function componentMatches(URLPattern: UrlPatternClass, component: "protocol" | "hostname", pattern: string, value: string): boolean {
+export function componentMatches(
+  URLPattern: UrlPatternClass,
+  component: "protocol" | "hostname",
+  pattern: string,
+  value: string,
+): boolean {
   return componentResults.get(`${component}\u0000${pattern}\u0000${value}`, () => {
     try {
       // The polyfill only canonicalises the value (its `*` matches in linear time); the engine's linear
       // matcher decides. The polyfill's own test backtracks: a host like `example.com*.*.*…*.b` (30
       // wildcards) took minutes.
       let canonicalizer = canonicalizers.get(component);
-      if (!canonicalizer) canonicalizers.set(component, (canonicalizer = new URLPattern({ [component]: "*" })));
+      if (!canonicalizer)
+        canonicalizers.set(component, (canonicalizer = new URLPattern({ [component]: "*" })));
       const canonical = canonicalizer.exec({ [component]: value })?.[component].input;
       return canonical !== undefined && matchComponent!(component, pattern, canonical);
     } catch {
@@ -69,7 +78,11 @@ export function matchesAnyScheme(URLPattern: UrlPatternClass, protocol: string):
  * by `filler` (optional groups kept once). Undefined when the pattern does not match its own
  * example, e.g. a regexp group that rejects the filler: then nothing can be said about it.
  */
-export function exampleHost(URLPattern: UrlPatternClass, hostname: string, filler = WILDCARD_FILLER): string | undefined {
+export function exampleHost(
+  URLPattern: UrlPatternClass,
+  hostname: string,
+  filler = WILDCARD_FILLER,
+): string | undefined {
   let out = "";
   let afterPart = false;
   for (let i = 0; i < hostname.length; i++) {
@@ -151,20 +164,38 @@ export function describeReach(reach: HostReach): string {
   if (reach.registrable !== undefined && !(reach.anyIp && /^\d/.test(reach.registrable)))
     parts.push(`hosts anyone can register, such as "${reach.registrable}"`);
   if (reach.anyIp)
-    parts.push(`IP addresses of other machines, such as "${PROBE_IP}"${reach.metadata ? ` (and the cloud metadata address ${METADATA_HOST})` : ""}`);
+    parts.push(
+      `IP addresses of other machines, such as "${PROBE_IP}"${reach.metadata ? ` (and the cloud metadata address ${METADATA_HOST})` : ""}`,
+    );
   return parts.join(" and ");
 }
 
 /** The reach of a protocol and hostname component pattern, in the canonical form the polyfill gives. */
-export function hostReach(URLPattern: UrlPatternClass, protocol: string, hostname: string): HostReach {
+export function hostReach(
+  URLPattern: UrlPatternClass,
+  protocol: string,
+  hostname: string,
+): HostReach {
   const anyScheme = matchesAnyScheme(URLPattern, protocol);
   const anyHost = componentMatches(URLPattern, "hostname", hostname, PROBE_HOST);
   const anyIp = componentMatches(URLPattern, "hostname", hostname, PROBE_IP);
   const metadata = componentMatches(URLPattern, "hostname", hostname, METADATA_HOST);
   const example = exampleHost(URLPattern, hostname);
   const otherExample = example === undefined ? undefined : exampleHost(URLPattern, hostname, "x");
-  const registrable = !anyHost && example !== undefined && otherExample !== undefined && registrableByAnyone(example, otherExample) ? example : undefined;
-  const loopbackOnly = !anyHost && !anyIp && example !== undefined && otherExample !== undefined && isLoopback(example) && isLoopback(otherExample);
+  const registrable =
+    !anyHost &&
+    example !== undefined &&
+    otherExample !== undefined &&
+    registrableByAnyone(example, otherExample)
+      ? example
+      : undefined;
+  const loopbackOnly =
+    !anyHost &&
+    !anyIp &&
+    example !== undefined &&
+    otherExample !== undefined &&
+    isLoopback(example) &&
+    isLoopback(otherExample);
   return { anyScheme, anyHost, registrable, anyIp, metadata, loopbackOnly, example };
 }
 
@@ -192,7 +223,11 @@ export function isLoopback(host: string): boolean {
   if (host === "localhost" || host.endsWith(".localhost")) return true;
   if (host === "[::1]" || host === "::1") return true;
   const octets = host.split(".");
-  return octets.length === 4 && octets[0] === "127" && octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255);
+  return (
+    octets.length === 4 &&
+    octets[0] === "127" &&
+    octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255)
+  );
 }
 
 /**
@@ -205,5 +240,8 @@ function registrableByAnyone(example: string, otherExample: string): boolean {
   if (example === "localhost" || example.endsWith(".localhost")) return false;
   const labels = example.split(".").slice(-2);
   const otherLabels = otherExample.split(".").slice(-2);
-  return labels.length !== otherLabels.length || labels.some((label, index) => label !== otherLabels[index]);
+  return (
+    labels.length !== otherLabels.length ||
+    labels.some((label, index) => label !== otherLabels[index])
+  );
 }

@@ -12,7 +12,13 @@ import { compileLabelPattern, globMatchingWork } from "./match/glob.js";
 import { FatalError } from "../../core/errors.js";
 import { LOCAL_ORIGIN, type Origin } from "./match/origin.js";
 import { MAX_SET_DEPTH } from "./expand.js";
-import { compareCodePoints, qualifiedIdentifier, type ResolvedCommand, type ResolvedModel, type ScopeLists } from "./model.js";
+import {
+  compareCodePoints,
+  qualifiedIdentifier,
+  type ResolvedCommand,
+  type ResolvedModel,
+  type ScopeLists,
+} from "./model.js";
 import { catalogKeyOf, parseCommandName } from "./command-name.js";
 import { plural } from "../../core/wording.js";
 import { describeRelease, REMOTE_APP_COMMANDS_CHECKED_SINCE } from "../catalog/versions.js";
@@ -101,11 +107,16 @@ class CoverageIndex {
 
   constructor(model: ResolvedModel, window: string, webview: string, origin: Origin) {
     this.labels = model.capabilities.map((capability) => capability.matchesLabels(window, webview));
-    this.contexts = model.capabilities.map((capability) => capability.contexts.map((_, i) => capability.contextMatches(i, origin)));
+    this.contexts = model.capabilities.map((capability) =>
+      capability.contexts.map((_, i) => capability.contextMatches(i, origin)),
+    );
   }
 
   covers(entry: ResolvedCommand): boolean {
-    return this.labels[entry.capabilityIndex] === true && this.contexts[entry.capabilityIndex]?.[entry.contextIndex] === true;
+    return (
+      this.labels[entry.capabilityIndex] === true &&
+      this.contexts[entry.capabilityIndex]?.[entry.contextIndex] === true
+    );
   }
 
   coversCapability(index: number): boolean {
@@ -133,15 +144,29 @@ export function resolveAccess(model: ResolvedModel, query: AccessQuery): AccessR
     window: query.window,
     webview,
     origin,
-    capabilities: model.capabilities.filter((c) => coverage.coversCapability(c.index)).map((c) => c.capability.identifier),
+    capabilities: model.capabilities
+      .filter((c) => coverage.coversCapability(c.index))
+      .map((c) => c.capability.identifier),
     allowed,
     denied,
   };
-  if (only !== undefined) result.explanation = explain(model, only, query.window, webview, origin, allowed[0]?.grantedBy ?? denied[0]?.overriddenGrants ?? []);
+  if (only !== undefined)
+    result.explanation = explain(
+      model,
+      only,
+      query.window,
+      webview,
+      origin,
+      allowed[0]?.grantedBy ?? denied[0]?.overriddenGrants ?? [],
+    );
   return result;
 }
 
-function allowedCommand(model: ResolvedModel, command: string, grants: ResolvedCommand[]): AllowedCommand {
+function allowedCommand(
+  model: ResolvedModel,
+  command: string,
+  grants: ResolvedCommand[],
+): AllowedCommand {
   const scope: ScopeLists = { allow: [], deny: [] };
   for (const grant of grants) {
     for (const value of grant.scope?.allow ?? []) scope.allow.push(value);
@@ -183,17 +208,27 @@ export function formatAllowedOn(entries: readonly ResolvedCommand[]): string {
   const items = entries.map((entry) => {
     let text = "[";
     if (entry.windows.length) text += `windows: ${entry.windows.map((w) => `"${w}"`).join(", ")}, `;
-    if (entry.webviews.length) text += `webviews: ${entry.webviews.map((w) => `"${w}"`).join(", ")}, `;
+    if (entry.webviews.length)
+      text += `webviews: ${entry.webviews.map((w) => `"${w}"`).join(", ")}, `;
     return `${text}${contextText(entry)}]`;
   });
   return `allowed on: ${items.join(", ")}`;
 }
 
 export function formatReferences(entries: readonly ResolvedCommand[]): string {
-  return entries.map((entry) => `capability: ${entry.provenance.capability}, permission: ${entry.permission}`).join(" || ");
+  return entries
+    .map((entry) => `capability: ${entry.provenance.capability}, permission: ${entry.permission}`)
+    .join(" || ");
 }
 
-function explain(model: ResolvedModel, command: string, window: string, webview: string, origin: Origin, grants: ResolvedCommand[]): CommandExplanation {
+function explain(
+  model: ResolvedModel,
+  command: string,
+  window: string,
+  webview: string,
+  origin: Origin,
+  grants: ResolvedCommand[],
+): CommandExplanation {
   const { plugin, name } = parseCommandName(command);
   const catalog = model.catalog;
   const key = catalogKeyOf(plugin, catalog);
@@ -201,8 +236,12 @@ function explain(model: ResolvedModel, command: string, window: string, webview:
   const displayName = plugin === undefined ? name : `${plugin}.${name}`;
   const allowEntries = model.allowed.get(command) ?? [];
   const deniedBy = model.denied.get(command) ?? [];
-  const associatedPermissions = manifest && key !== undefined ? permissionsEnabling(manifest, key, name) : [];
-  const enforced = plugin !== undefined || catalog.hasAppPermissions || (origin.kind === "remote" && catalog.checksRemoteAppCommands);
+  const associatedPermissions =
+    manifest && key !== undefined ? permissionsEnabling(manifest, key, name) : [];
+  const enforced =
+    plugin !== undefined ||
+    catalog.hasAppPermissions ||
+    (origin.kind === "remote" && catalog.checksRemoteAppCommands);
 
   let verdict: Verdict;
   let message: string;
@@ -270,9 +309,13 @@ function permissionsEnabling(manifest: Manifest, key: string, command: string): 
     enabling.set(set, false); // a set reached again while being checked adds nothing (and cannot loop)
     let result = false;
     for (const member of set.permissions) {
-      if (member === "default") result = !!manifest.default_permission && setEnables(manifest.default_permission, depth + 1);
-      else if (Object.prototype.hasOwnProperty.call(manifest.permission_sets, member)) result = setEnables(manifest.permission_sets[member]!, depth + 1);
-      else if (Object.prototype.hasOwnProperty.call(manifest.permissions, member)) result = manifest.permissions[member]!.commands.allow.includes(command);
+      if (member === "default")
+        result =
+          !!manifest.default_permission && setEnables(manifest.default_permission, depth + 1);
+      else if (Object.prototype.hasOwnProperty.call(manifest.permission_sets, member))
+        result = setEnables(manifest.permission_sets[member]!, depth + 1);
+      else if (Object.prototype.hasOwnProperty.call(manifest.permissions, member))
+        result = manifest.permissions[member]!.commands.allow.includes(command);
       if (result) break;
     }
     enabling.set(set, result);
@@ -280,8 +323,10 @@ function permissionsEnabling(manifest: Manifest, key: string, command: string): 
   };
   const names: string[] = [];
   if (manifest.default_permission && setEnables(manifest.default_permission)) names.push("default");
-  for (const set of Object.values(manifest.permission_sets)) if (setEnables(set)) names.push(set.identifier);
-  for (const permission of Object.values(manifest.permissions)) if (permission.commands.allow.includes(command)) names.push(permission.identifier);
+  for (const set of Object.values(manifest.permission_sets))
+    if (setEnables(set)) names.push(set.identifier);
+  for (const permission of Object.values(manifest.permissions))
+    if (permission.commands.allow.includes(command)) names.push(permission.identifier);
   return names.sort(compareCodePoints).map((name) => qualifiedIdentifier(key, name));
 }
 
@@ -300,7 +345,12 @@ export interface WhoCanResult {
 export function whoCan(model: ResolvedModel, asked: string): WhoCanResult {
   const command = model.catalog.spellCommand(asked);
   const deniedBy = model.denied.get(command) ?? [];
-  return { command, allowedBy: model.allowed.get(command) ?? [], deniedBy, deniedEverywhere: deniedBy.length > 0 };
+  return {
+    command,
+    allowedBy: model.allowed.get(command) ?? [],
+    deniedBy,
+    deniedEverywhere: deniedBy.length > 0,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -353,11 +403,14 @@ export class AccessMatrix {
       const i = commandIndex.get(command)!;
       deniedBits[i >>> 5]! |= 1 << (i & 31);
     }
-    for (let i = 0; i < this.commands.length; i++) if (deniedBits[i >>> 5]! & (1 << (i & 31))) this.denied.push(this.commands[i]!);
+    for (let i = 0; i < this.commands.length; i++)
+      if (deniedBits[i >>> 5]! & (1 << (i & 31))) this.denied.push(this.commands[i]!);
 
     // What each capability grants from this origin, as a bitset over commands.
     const capabilities = model.capabilities;
-    this.contextCoverage = capabilities.map((capability) => capability.contexts.map((_, i) => capability.contextMatches(i, origin)));
+    this.contextCoverage = capabilities.map((capability) =>
+      capability.contexts.map((_, i) => capability.contextMatches(i, origin)),
+    );
     // Every context of a capability has the same commands, so a capability that covers the origin
     // grants the union of its entries' command lists; a list shared by many entries is made into bits once.
     const coversOrigin = this.contextCoverage.map((contexts) => contexts.some(Boolean));
@@ -430,7 +483,8 @@ export class AccessMatrix {
       const names: string[] = [];
       for (const capability of capabilities) {
         const signature = signatures[capability.index]!;
-        if (labelResults[signature] === -1) labelResults[signature] = coversLabel(signature, window) ? 1 : 0;
+        if (labelResults[signature] === -1)
+          labelResults[signature] = coversLabel(signature, window) ? 1 : 0;
         if (labelResults[signature] === 0 || !coversOrigin[capability.index]) continue;
         covering[capability.index] = 1;
         names.push(capability.capability.identifier);
@@ -462,18 +516,31 @@ export class AccessMatrix {
     if (row < 0) throw new RangeError(`window ${JSON.stringify(window)} is not in the matrix`);
     const covering = this.rowCapabilities[row]!;
     const grantedBy = (this.model.allowed.get(command) ?? []).filter(
-      (entry) => covering[entry.capabilityIndex] === 1 && this.contextCoverage[entry.capabilityIndex]![entry.contextIndex],
+      (entry) =>
+        covering[entry.capabilityIndex] === 1 &&
+        this.contextCoverage[entry.capabilityIndex]![entry.contextIndex],
     );
     const deniedBy = this.model.denied.get(command) ?? [];
-    const state: CellState = deniedBy.length > 0 ? "denied" : grantedBy.length > 0 ? "granted" : "none";
+    const state: CellState =
+      deniedBy.length > 0 ? "denied" : grantedBy.length > 0 ? "granted" : "none";
     return { state, grantedBy, deniedBy };
   }
 
   toJSON() {
-    return { origin: this.origin, windows: this.windows, commands: this.commands, denied: this.denied, rows: this.rows };
+    return {
+      origin: this.origin,
+      windows: this.windows,
+      commands: this.commands,
+      denied: this.denied,
+      rows: this.rows,
+    };
   }
 }
 
-export function accessMatrix(model: ResolvedModel, windows: readonly string[], origin: Origin = LOCAL_ORIGIN): AccessMatrix {
+export function accessMatrix(
+  model: ResolvedModel,
+  windows: readonly string[],
+  origin: Origin = LOCAL_ORIGIN,
+): AccessMatrix {
   return new AccessMatrix(model, windows, origin);
 }

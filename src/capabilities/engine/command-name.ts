@@ -17,7 +17,10 @@ export function parseCommandName(command: string): CommandNameParts {
 }
 
 /** The catalog key the runtime looks a command's plugin up under: as invoked, then as a core area; a bare name is the app's own. */
-export function catalogKeyOf(plugin: string | undefined, catalog: { has(key: string): boolean }): string | undefined {
+export function catalogKeyOf(
+  plugin: string | undefined,
+  catalog: { has(key: string): boolean },
+): string | undefined {
   if (plugin === undefined) return catalog.has(APP_KEY) ? APP_KEY : undefined;
   if (catalog.has(plugin)) return plugin;
   return catalog.has(`core:${plugin}`) ? `core:${plugin}` : undefined;

@@ -5,7 +5,12 @@
  */
 import { Catalog } from "../catalog/catalog.js";
 import { checkIdentifier } from "../catalog/identifier.js";
-import { APP_KEY, type Manifest, type PermissionDef, type PermissionSetDef } from "../catalog/types.js";
+import {
+  APP_KEY,
+  type Manifest,
+  type PermissionDef,
+  type PermissionSetDef,
+} from "../catalog/types.js";
 import { commandName, qualifiedIdentifier, type ExpansionProblem, type SetLimit } from "./model.js";
 import { work } from "./work.js";
 
@@ -30,7 +35,10 @@ function catalogSize(catalog: Catalog): number {
   let size = 0;
   for (const key of catalog.keys()) {
     const manifest = catalog.get(key)!;
-    size += Object.keys(manifest.permissions).length + (manifest.default_permission?.permissions.length ?? 0) + 1;
+    size +=
+      Object.keys(manifest.permissions).length +
+      (manifest.default_permission?.permissions.length ?? 0) +
+      1;
     for (const set of Object.values(manifest.permission_sets)) size += set.permissions.length + 1;
   }
   return size;
@@ -103,7 +111,11 @@ interface ChainedLeaf {
   chain: Chain;
 }
 
-type UnchainedProblem = ExpansionProblem extends infer P ? (P extends ExpansionProblem ? Omit<P, "chain"> : never) : never;
+type UnchainedProblem = ExpansionProblem extends infer P
+  ? P extends ExpansionProblem
+    ? Omit<P, "chain">
+    : never
+  : never;
 
 interface ChainedProblem {
   problem: UnchainedProblem;
@@ -124,7 +136,14 @@ type MemberLookup =
   | { kind: "missing" }
   | { kind: "default-without-set"; key: string; id: string }
   | { kind: "permission"; key: string; name: string; id: string; permission: PermissionDef }
-  | { kind: "set"; key: string; name: string; id: string; manifest: Manifest; set: PermissionSetDef };
+  | {
+      kind: "set";
+      key: string;
+      name: string;
+      id: string;
+      manifest: Manifest;
+      set: PermissionSetDef;
+    };
 
 const expanders = new WeakMap<Catalog, SetExpander>();
 
@@ -142,7 +161,15 @@ export function expanderFor(catalog: Catalog): SetExpander {
 export function expandIdentifier(
   catalog: Catalog,
   identifier: string,
-): { leaves: ReadonlyArray<{ key: string; name: string; permission: PermissionDef; chain: readonly string[] }>; problems: readonly ExpansionProblem[] } {
+): {
+  leaves: ReadonlyArray<{
+    key: string;
+    name: string;
+    permission: PermissionDef;
+    chain: readonly string[];
+  }>;
+  problems: readonly ExpansionProblem[];
+} {
   return expanderFor(catalog).expandEntry(identifier);
 }
 
@@ -163,7 +190,10 @@ export class SetExpander {
   private get bounds(): { leaves: number; walks: number } {
     if (!this.limits) {
       const size = catalogSize(this.catalog);
-      this.limits = { leaves: Math.max(MAX_LEAVES_PER_ENTRY, size), walks: Math.max(MAX_SET_WALKS_PER_ENTRY, size) };
+      this.limits = {
+        leaves: Math.max(MAX_LEAVES_PER_ENTRY, size),
+        walks: Math.max(MAX_SET_WALKS_PER_ENTRY, size),
+      };
     }
     return this.limits;
   }
@@ -175,7 +205,8 @@ export class SetExpander {
    */
   expandEntry(identifier: string): Expansion {
     let expansion = this.entries.get(identifier);
-    if (!expansion) this.entries.set(identifier, (expansion = this.expandEntryUncached(identifier)));
+    if (!expansion)
+      this.entries.set(identifier, (expansion = this.expandEntryUncached(identifier)));
     return expansion;
   }
 
@@ -185,29 +216,46 @@ export class SetExpander {
     const parts = Catalog.keyOf(identifier);
     if (!parts) return unresolved(identifier, { reason: "invalid-identifier" });
     const manifest = this.catalog.get(parts.key);
-    if (!manifest) return unresolved(identifier, parts.key === APP_KEY ? { reason: "no-app-permissions" } : { reason: "unknown-plugin", key: parts.key });
+    if (!manifest)
+      return unresolved(
+        identifier,
+        parts.key === APP_KEY
+          ? { reason: "no-app-permissions" }
+          : { reason: "unknown-plugin", key: parts.key },
+      );
     let setName: string;
     let set: PermissionSetDef;
     if (parts.base === "default") {
-      if (!manifest.default_permission) return expansionOf([], [{ kind: "default-without-set", key: parts.key, chain: [identifier] }]);
+      if (!manifest.default_permission)
+        return expansionOf(
+          [],
+          [{ kind: "default-without-set", key: parts.key, chain: [identifier] }],
+        );
       [setName, set] = ["default", manifest.default_permission];
     } else if (own(manifest.permission_sets, parts.base)) {
       [setName, set] = [parts.base, manifest.permission_sets[parts.base]!];
     } else {
       const permission = own(manifest.permissions, parts.base);
-      if (permission) return expansionOf([toLeaf(parts.key, parts.base, permission, [identifier])], []);
-      return unresolved(identifier, { reason: "unknown-permission", key: parts.key, base: parts.base });
+      if (permission)
+        return expansionOf([toLeaf(parts.key, parts.base, permission, [identifier])], []);
+      return unresolved(identifier, {
+        reason: "unknown-permission",
+        key: parts.key,
+        base: parts.base,
+      });
     }
 
     const id = qualifiedIdentifier(parts.key, setName);
-    const refused = (limit: SetLimit): Expansion => expansionOf([], [{ kind: "set-too-large", set: id, limit, chain: [identifier] }]);
+    const refused = (limit: SetLimit): Expansion =>
+      expansionOf([], [{ kind: "set-too-large", set: id, limit, chain: [identifier] }]);
     let expansion: SetExpansion;
     try {
       this.walks = 0;
       // Count first: a set graph that multiplies out (sets including each other twice, many levels
       // deep) would otherwise take exponential time and memory, as it does upstream.
       const count = this.countLeaves(parts.key, manifest, setName, set);
-      if (count > this.bounds.leaves) return refused({ kind: "leaves", count, limit: this.bounds.leaves });
+      if (count > this.bounds.leaves)
+        return refused({ kind: "leaves", count, limit: this.bounds.leaves });
       expansion = this.expandSet(parts.key, manifest, setName, set);
     } catch (error) {
       if (!(error instanceof WalkRefused)) throw error;
@@ -216,8 +264,13 @@ export class SetExpander {
       return refused(error.limit);
     }
     return expansionOf(
-      expansion.leaves.map((leaf) => toLeaf(leaf.key, leaf.name, leaf.permission, [identifier, ...chainToArray(leaf.chain)])),
-      expansion.problems.map(({ problem, chain }) => ({ ...problem, chain: [identifier, ...chainToArray(chain)] }) as ExpansionProblem),
+      expansion.leaves.map((leaf) =>
+        toLeaf(leaf.key, leaf.name, leaf.permission, [identifier, ...chainToArray(leaf.chain)]),
+      ),
+      expansion.problems.map(
+        ({ problem, chain }) =>
+          ({ ...problem, chain: [identifier, ...chainToArray(chain)] }) as ExpansionProblem,
+      ),
     );
   }
 
@@ -247,11 +300,18 @@ export class SetExpander {
   /** Counts one set walk at nesting `depth`; refuses the entry past the depth or walk limits. */
   private checkWalk(depth: number): void {
     if (depth >= MAX_SET_DEPTH) throw new WalkRefused({ kind: "depth", limit: MAX_SET_DEPTH });
-    if (++this.walks > this.bounds.walks) throw new WalkRefused({ kind: "walks", limit: this.bounds.walks });
+    if (++this.walks > this.bounds.walks)
+      throw new WalkRefused({ kind: "walks", limit: this.bounds.walks });
   }
 
   /** Leaves a set expands to, before platform filtering; a set met again inside itself counts 0. */
-  private countLeaves(key: string, manifest: Manifest, name: string, set: PermissionSetDef, visiting = new Set<string>()): number {
+  private countLeaves(
+    key: string,
+    manifest: Manifest,
+    name: string,
+    set: PermissionSetDef,
+    visiting = new Set<string>(),
+  ): number {
     const memoKey = `${key}\u0000${name}`;
     const known = this.counts.get(memoKey);
     if (known !== undefined) return known;
@@ -276,7 +336,12 @@ export class SetExpander {
   }
 
   /** Inside a set the order is default, then permission, then set; chains are relative to the set. */
-  private expandSet(key: string, manifest: Manifest, name: string, set: PermissionSetDef): SetExpansion {
+  private expandSet(
+    key: string,
+    manifest: Manifest,
+    name: string,
+    set: PermissionSetDef,
+  ): SetExpansion {
     const id = qualifiedIdentifier(key, name);
     const memoKey = `${key}\u0000${name}`;
     const memoised = this.memo.get(memoKey);
@@ -286,7 +351,11 @@ export class SetExpander {
     const cycleStart = this.inProgress.indexOf(memoKey);
     if (cycleStart >= 0) {
       const loop = [...this.inProgressIds.slice(cycleStart), id];
-      return { leaves: [], cyclic: true, problems: [{ problem: { kind: "set-cycle", set: id, loop }, chain: undefined }] };
+      return {
+        leaves: [],
+        cyclic: true,
+        problems: [{ problem: { kind: "set-cycle", set: id, loop }, chain: undefined }],
+      };
     }
 
     this.inProgress.push(memoKey);
@@ -304,26 +373,41 @@ export class SetExpander {
       const found = this.lookupMember(key, manifest, member);
       switch (found.kind) {
         case "invalid":
-          addProblem({ kind: "invalid-set-member", set: id, member, reason: found.message }, undefined);
+          addProblem(
+            { kind: "invalid-set-member", set: id, member, reason: found.message },
+            undefined,
+          );
           break;
         case "missing": {
-          const suggestions = this.catalog.suggest(member.includes(":") || key === APP_KEY ? member : qualifiedIdentifier(key, member));
+          const suggestions = this.catalog.suggest(
+            member.includes(":") || key === APP_KEY ? member : qualifiedIdentifier(key, member),
+          );
           addProblem({ kind: "unknown-set-member", set: id, member, suggestions }, undefined);
           break;
         }
         case "default-without-set":
-          addProblem({ kind: "default-without-set", key: found.key, set: id }, { id: found.id, rest: undefined });
+          addProblem(
+            { kind: "default-without-set", key: found.key, set: id },
+            { id: found.id, rest: undefined },
+          );
           break;
         case "permission":
           work.setMembers++;
-          result.leaves.push({ key: found.key, name: found.name, permission: found.permission, chain: { id: found.id, rest: undefined } });
+          result.leaves.push({
+            key: found.key,
+            name: found.name,
+            permission: found.permission,
+            chain: { id: found.id, rest: undefined },
+          });
           break;
         case "set": {
           const nested = this.expandSet(found.key, found.manifest, found.name, found.set);
           result.cyclic ||= nested.cyclic;
           work.setMembers += nested.leaves.length;
-          for (const leaf of nested.leaves) result.leaves.push({ ...leaf, chain: { id: found.id, rest: leaf.chain } });
-          for (const { problem, chain } of nested.problems) addProblem(problem, { id: found.id, rest: chain });
+          for (const leaf of nested.leaves)
+            result.leaves.push({ ...leaf, chain: { id: found.id, rest: leaf.chain } });
+          for (const { problem, chain } of nested.problems)
+            addProblem(problem, { id: found.id, rest: chain });
           break;
         }
       }
@@ -335,7 +419,10 @@ export class SetExpander {
   }
 }
 
-function unresolved(identifier: string, detail: Omit<Extract<ExpansionProblem, { kind: "unresolved" }>, "kind" | "chain">): Expansion {
+function unresolved(
+  identifier: string,
+  detail: Omit<Extract<ExpansionProblem, { kind: "unresolved" }>, "kind" | "chain">,
+): Expansion {
   return expansionOf([], [{ kind: "unresolved", ...detail, chain: [identifier] }]);
 }
 

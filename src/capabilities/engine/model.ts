@@ -87,7 +87,10 @@ export interface ResolvedCapability {
 }
 
 /** Why a set walk was refused: a set graph that multiplies out, or one too deep to follow. */
-export type SetLimit = { kind: "leaves"; count: number; limit: number } | { kind: "depth"; limit: number } | { kind: "walks"; limit: number };
+export type SetLimit =
+  | { kind: "leaves"; count: number; limit: number }
+  | { kind: "depth"; limit: number }
+  | { kind: "walks"; limit: number };
 
 /**
  * What went wrong while expanding one identifier, as data: the rules word it. Where the host would
@@ -95,14 +98,28 @@ export type SetLimit = { kind: "leaves"; count: number; limit: number } | { kind
  * and carries on with what it can resolve.
  */
 export type ExpansionProblem = { chain: string[] } & (
-  | { kind: "set-cycle"; set: string; /** The sets around the loop, first and last the same. */ loop: string[] }
+  | {
+      kind: "set-cycle";
+      set: string;
+      /** The sets around the loop, first and last the same. */ loop: string[];
+    }
   | { kind: "unknown-set-member"; set: string; member: string; suggestions: string[] }
-  | { kind: "invalid-set-member"; set: string; member: string; /** The identifier grammar's explanation. */ reason: string }
+  | {
+      kind: "invalid-set-member";
+      set: string;
+      member: string;
+      /** The identifier grammar's explanation. */ reason: string;
+    }
   /** `<key>:default` of a manifest without a default set; `set` when a set lists it. */
   | { kind: "default-without-set"; key: string; set?: string }
   | { kind: "set-too-large"; set: string; limit: SetLimit }
   /** A top-level identifier that names nothing; other rules report these, with their own wording. */
-  | { kind: "unresolved"; reason: "invalid-identifier" | "unknown-plugin" | "no-app-permissions" | "unknown-permission"; key?: string; base?: string }
+  | {
+      kind: "unresolved";
+      reason: "invalid-identifier" | "unknown-plugin" | "no-app-permissions" | "unknown-permission";
+      key?: string;
+      base?: string;
+    }
 );
 
 export type ResolutionProblemKind = ExpansionProblem["kind"];
@@ -185,7 +202,10 @@ export function qualifiedIdentifier(key: string, name: string): string {
  * Platforms as bits: bit i stands for `platforms[i]` of one resolution. A `platforms` list (of a
  * capability or a permission) becomes the bits of the resolved platforms it names; no list, all of them.
  */
-export function platformMask(listed: readonly string[] | undefined, platforms: readonly string[]): number {
+export function platformMask(
+  listed: readonly string[] | undefined,
+  platforms: readonly string[],
+): number {
   const all = (1 << platforms.length) - 1;
   if (listed === undefined) return all;
   let mask = 0;

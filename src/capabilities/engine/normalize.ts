@@ -4,7 +4,12 @@
  * with sorted keys as the host's `BTreeMap`-based `Value` prints them.
  */
 import type { ScopeValue } from "../model/types.js";
-import { compareCodePoints, type CommandEntries, type ResolvedModel, type ScopeLists } from "./model.js";
+import {
+  compareCodePoints,
+  type CommandEntries,
+  type ResolvedModel,
+  type ScopeLists,
+} from "./model.js";
 
 export interface NormalizedEntry {
   context: "local" | { remote: string };
@@ -24,7 +29,9 @@ export function normalize(model: ResolvedModel): NormalizedModel {
     allowed: normalizeCommands(model.allowed),
     denied: normalizeCommands(model.denied),
     globalScope: Object.fromEntries(
-      [...model.globalScope.entries()].sort(([a], [b]) => compareCodePoints(a, b)).map(([key, scope]) => [key, normalizeScope(scope)]),
+      [...model.globalScope.entries()]
+        .sort(([a], [b]) => compareCodePoints(a, b))
+        .map(([key, scope]) => [key, normalizeScope(scope)]),
     ),
   };
 }

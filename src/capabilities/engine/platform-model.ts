@@ -46,7 +46,10 @@ export interface PlatformSource {
   capabilityOfGrant(index: number): number;
   grantRange(capabilityIndex: number): [number, number];
   grant(index: number): Grant;
-  sharedOf(grantIndex: number, leafIndex: number): { provenance: EntryProvenance; scope: ScopeLists | null };
+  sharedOf(
+    grantIndex: number,
+    leafIndex: number,
+  ): { provenance: EntryProvenance; scope: ScopeLists | null };
 }
 
 /** The data of one platform's model, shared by platforms that resolve alike; entries are built per command on first use. */
@@ -73,7 +76,11 @@ export class ModelCore {
       if (!(on & (1 << bit))) return;
       this.localIndex[i] = this.capabilities.length;
       this.globalIndex.push(i);
-      this.capabilities.push(resolution.platforms.length === 1 ? resolved : { ...resolved, index: this.capabilities.length });
+      this.capabilities.push(
+        resolution.platforms.length === 1
+          ? resolved
+          : { ...resolved, index: this.capabilities.length },
+      );
     });
     this.allowed = new LazyEntries(this, "allow");
     this.denied = new LazyEntries(this, "deny");
@@ -89,7 +96,9 @@ export class ModelCore {
 
   get problems(): ResolutionProblem[] {
     const platform = this.resolution.platforms[this.bit]!;
-    return (this.problemsCache ??= this.resolution.problems.filter((p) => p.platforms.includes(platform)));
+    return (this.problemsCache ??= this.resolution.problems.filter((p) =>
+      p.platforms.includes(platform),
+    ));
   }
 
   commands(side: "allow" | "deny"): string[] {
@@ -106,7 +115,11 @@ export class ModelCore {
   /** The command's allow grants on this platform, in the host's order; made once per command. */
   private allowGrants(command: string): GrantLeaves {
     let found = this.allowSites.get(command);
-    if (!found) this.allowSites.set(command, (found = this.resolution.grantsOfCommand("allow", command, this.bit)));
+    if (!found)
+      this.allowSites.set(
+        command,
+        (found = this.resolution.grantsOfCommand("allow", command, this.bit)),
+      );
     return found;
   }
 
@@ -144,12 +157,20 @@ export class ModelCore {
   }
 
   entries(side: "allow" | "deny", command: string): ResolvedCommand[] {
-    const found = side === "allow" ? this.allowGrants(command) : this.resolution.grantsOfCommand(side, command, this.bit);
+    const found =
+      side === "allow"
+        ? this.allowGrants(command)
+        : this.resolution.grantsOfCommand(side, command, this.bit);
     return this.entriesOf(command, found, 0, found.grants.length);
   }
 
   /** The entries of grants `from` to `to` (exclusive) of a command's grants. */
-  private entriesOf(command: string, found: GrantLeaves, from: number, to: number): ResolvedCommand[] {
+  private entriesOf(
+    command: string,
+    found: GrantLeaves,
+    from: number,
+    to: number,
+  ): ResolvedCommand[] {
     const entries: ResolvedCommand[] = [];
     for (let i = from; i < to; i++) {
       const grantIndex = found.grants[i]!;

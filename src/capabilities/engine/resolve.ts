@@ -11,7 +11,13 @@
  * dangerous commands never builds the other hundreds of thousands.
  */
 import type { Catalog } from "../catalog/catalog.js";
-import { valuesOf, type Capability, type ModelItem, type PermissionEntry, type ScopeValue } from "../model/types.js";
+import {
+  valuesOf,
+  type Capability,
+  type ModelItem,
+  type PermissionEntry,
+  type ScopeValue,
+} from "../model/types.js";
 import { expanderFor, type Expansion, type Leaf } from "./expand.js";
 import { compileLabelPattern } from "./match/glob.js";
 import { compileRemotePattern, type Origin } from "./match/origin.js";
@@ -28,7 +34,13 @@ import {
   type ResolvedModel,
   type ScopeLists,
 } from "./model.js";
-import { ModelCore, PlatformModel, type Grant, type GrantLeaves, type PlatformSource } from "./platform-model.js";
+import {
+  ModelCore,
+  PlatformModel,
+  type Grant,
+  type GrantLeaves,
+  type PlatformSource,
+} from "./platform-model.js";
 
 export interface ResolveInput {
   capabilities: readonly Capability[];
@@ -46,7 +58,11 @@ export interface ResolveAllInput {
 
 /** The host's resolution on one platform. */
 export function resolve(input: ResolveInput): ResolvedModel {
-  return new Resolution({ capabilities: input.capabilities, catalog: input.catalog, platforms: [input.platform] }).models[0]!;
+  return new Resolution({
+    capabilities: input.capabilities,
+    catalog: input.catalog,
+    platforms: [input.platform],
+  }).models[0]!;
 }
 
 /** Resolves once for several platforms: `models` holds one view per platform, in the order asked. */
@@ -87,9 +103,13 @@ export class Resolution implements PlatformSource {
   /** Grant indices per expansion: the entries that name one identifier. */
   private readonly grantsOf = new Map<Expansion, number[]>();
   private readonly leafBits = new Map<Leaf, number>();
-  private sites: { allow: Map<string, CommandSite[]>; deny: Map<string, CommandSite[]> } | undefined;
+  private sites:
+    { allow: Map<string, CommandSite[]>; deny: Map<string, CommandSite[]> } | undefined;
   /** Per grant and leaf, the provenance and command scope every entry of that leaf shares. */
-  private readonly shared = new Map<number, Array<{ provenance: EntryProvenance; scope: ScopeLists | null } | undefined>>();
+  private readonly shared = new Map<
+    number,
+    Array<{ provenance: EntryProvenance; scope: ScopeLists | null } | undefined>
+  >();
   /** Where each capability's grants start in `grants`, plus one past the end. */
   private readonly firstGrant: number[] = [];
   private readonly allowedByExpansion = new Map<Expansion, Array<string[] | undefined>>();
@@ -99,12 +119,16 @@ export class Resolution implements PlatformSource {
     this.catalog = catalog;
     this.platforms = platforms;
     const expander = expanderFor(catalog);
-    const ordered = [...input.capabilities].sort((a, b) => compareCodePoints(a.identifier, b.identifier));
+    const ordered = [...input.capabilities].sort((a, b) =>
+      compareCodePoints(a.identifier, b.identifier),
+    );
     const all = (1 << platforms.length) - 1;
     const capabilities: Array<{ resolved: ResolvedCapability; on: number }> = [];
     for (const capability of ordered) {
       // A platform config may load the capability on some targets only (its own list of capabilities).
-      const on = platformMask(capability.platforms && valuesOf(capability.platforms), platforms) & platformMask(capability.configPlatforms, platforms);
+      const on =
+        platformMask(capability.platforms && valuesOf(capability.platforms), platforms) &
+        platformMask(capability.configPlatforms, platforms);
       if (on !== all) this.partlyInactive.push({ capability, on });
       if (on === 0) continue;
       const index = capabilities.length;
@@ -141,7 +165,9 @@ export class Resolution implements PlatformSource {
       cores[bit] = core;
       return new PlatformModel(core, platform);
     });
-    this.distinctModels = this.models.filter((_, bit) => signatures.indexOf(signatures[bit]!) === bit);
+    this.distinctModels = this.models.filter(
+      (_, bit) => signatures.indexOf(signatures[bit]!) === bit,
+    );
   }
 
   /**
@@ -161,11 +187,13 @@ export class Resolution implements PlatformSource {
     return this.distinctModels.map((model, index) => {
       const earlier = this.distinctModels.slice(0, index).map((before) => ({
         model: before,
-        sameGlobalScope: (key: string) => this.sameGlobalScope(key, before.platform, model.platform),
+        sameGlobalScope: (key: string) =>
+          this.sameGlobalScope(key, before.platform, model.platform),
       }));
       const settled = (commands: Iterable<string>, globalScopes: Iterable<string> = []) =>
         earlier.some((before) => {
-          for (const command of commands) if (!this.sameCommand(command, before.model.platform, model.platform)) return false;
+          for (const command of commands)
+            if (!this.sameCommand(command, before.model.platform, model.platform)) return false;
           for (const key of globalScopes) if (!before.sameGlobalScope(key)) return false;
           return true;
         });
@@ -177,7 +205,9 @@ export class Resolution implements PlatformSource {
    * Each distinct model with each of `commandsOf(model)` that no earlier distinct model resolves alike
    * (`modelsToJudge`): what a rule that judges one command at a time looks at.
    */
-  *commandsToJudge(commandsOf: (model: ResolvedModel) => Iterable<string>): Generator<{ model: ResolvedModel; command: string }> {
+  *commandsToJudge(
+    commandsOf: (model: ResolvedModel) => Iterable<string>,
+  ): Generator<{ model: ResolvedModel; command: string }> {
     for (const { model, settled } of this.modelsToJudge()) {
       for (const command of commandsOf(model)) if (!settled([command])) yield { model, command };
     }
@@ -189,14 +219,16 @@ export class Resolution implements PlatformSource {
     let signature = this.partlyInactive.map((c) => held(c.on)).join("");
     signature += "|";
     for (const expansion of this.grantsOf.keys())
-      for (const leaf of expansion.leaves) if (leaf.permission.platforms !== undefined) signature += held(this.leafOn(leaf));
+      for (const leaf of expansion.leaves)
+        if (leaf.permission.platforms !== undefined) signature += held(this.leafOn(leaf));
     return signature;
   }
 
   /** The platforms a leaf permission holds on. */
   leafOn(leaf: Leaf): number {
     let bits = this.leafBits.get(leaf);
-    if (bits === undefined) this.leafBits.set(leaf, (bits = platformMask(leaf.permission.platforms, this.platforms)));
+    if (bits === undefined)
+      this.leafBits.set(leaf, (bits = platformMask(leaf.permission.platforms, this.platforms)));
     return bits;
   }
 
@@ -216,7 +248,8 @@ export class Resolution implements PlatformSource {
     const leavesOf: number[][] = [];
     for (const site of this.commandSites()[side].get(command) ?? []) {
       if (!(this.leafOn(site.expansion.leaves[site.leaf]!) & (1 << bit))) continue;
-      if (expansions[expansions.length - 1] === site.expansion) leavesOf[leavesOf.length - 1]!.push(site.leaf);
+      if (expansions[expansions.length - 1] === site.expansion)
+        leavesOf[leavesOf.length - 1]!.push(site.leaf);
       else {
         expansions.push(site.expansion);
         leavesOf.push([site.leaf]);
@@ -255,7 +288,10 @@ export class Resolution implements PlatformSource {
     if (!holders) {
       holders = this.entryHolders[bit] = new Uint8Array(this.capabilities.length);
       // As upstream, a capability without contexts leaves no key behind, so it cannot deny either.
-      this.capabilities.forEach(({ resolved, on }, i) => (holders![i] = on & (1 << bit) && resolved.contexts.length > 0 ? 1 : 0));
+      this.capabilities.forEach(
+        ({ resolved, on }, i) =>
+          (holders![i] = on & (1 << bit) && resolved.contexts.length > 0 ? 1 : 0),
+      );
     }
     return holders;
   }
@@ -281,7 +317,8 @@ export class Resolution implements PlatformSource {
     for (const { expansion } of firstMet) {
       for (const leaf of expansion.leaves) {
         if (!(this.leafOn(leaf) & (1 << bit))) continue;
-        for (const command of side === "allow" ? leaf.allowCommands : leaf.denyCommands) seen.add(command);
+        for (const command of side === "allow" ? leaf.allowCommands : leaf.denyCommands)
+          seen.add(command);
       }
     }
     return [...seen];
@@ -305,7 +342,8 @@ export class Resolution implements PlatformSource {
       for (const side of ["allow", "deny"] as const) {
         for (const site of this.commandSites()[side].get(command) ?? []) {
           const leafBits = this.leafOn(site.expansion.leaves[site.leaf]!);
-          for (const grant of this.grantsOf.get(site.expansion)!) masks.add(this.capabilities[this.grants[grant]!.capability]!.on & leafBits);
+          for (const grant of this.grantsOf.get(site.expansion)!)
+            masks.add(this.capabilities[this.grants[grant]!.capability]!.on & leafBits);
         }
       }
       pattern = this.bitPatterns(masks);
@@ -327,7 +365,9 @@ export class Resolution implements PlatformSource {
           masks.add(on & this.leafOn(leaf));
         }
       }
-      this.globalPatterns = new Map([...masksByKey].map(([k, masks]) => [k, this.bitPatterns(masks)]));
+      this.globalPatterns = new Map(
+        [...masksByKey].map(([k, masks]) => [k, this.bitPatterns(masks)]),
+      );
     }
     const pattern = this.globalPatterns.get(key);
     return pattern === undefined || this.samePlatforms(pattern, platformA, platformB);
@@ -360,14 +400,20 @@ export class Resolution implements PlatformSource {
    */
   allowedCommandLists(capabilityIndex: number, bit: number): Array<readonly string[]> {
     const lists: Array<readonly string[]> = [];
-    for (let g = this.firstGrant[capabilityIndex]!; g < this.firstGrant[capabilityIndex + 1]!; g++) {
+    for (
+      let g = this.firstGrant[capabilityIndex]!;
+      g < this.firstGrant[capabilityIndex + 1]!;
+      g++
+    ) {
       const expansion = this.grants[g]!.expansion;
       let perBit = this.allowedByExpansion.get(expansion);
       if (!perBit) this.allowedByExpansion.set(expansion, (perBit = []));
       let list = perBit[bit];
       if (!list) {
         list = perBit[bit] = [];
-        for (const leaf of expansion.leaves) if (this.leafOn(leaf) & (1 << bit)) for (const command of leaf.allowCommands) list.push(command);
+        for (const leaf of expansion.leaves)
+          if (this.leafOn(leaf) & (1 << bit))
+            for (const command of leaf.allowCommands) list.push(command);
       }
       lists.push(list);
     }
@@ -375,7 +421,10 @@ export class Resolution implements PlatformSource {
   }
 
   /** The provenance and command scope of one leaf of a grant, made once however many commands and platforms ask. */
-  sharedOf(grantIndex: number, leafIndex: number): { provenance: EntryProvenance; scope: ScopeLists | null } {
+  sharedOf(
+    grantIndex: number,
+    leafIndex: number,
+  ): { provenance: EntryProvenance; scope: ScopeLists | null } {
     let perLeaf = this.shared.get(grantIndex);
     if (!perLeaf) this.shared.set(grantIndex, (perLeaf = []));
     let shared = perLeaf[leafIndex];
@@ -384,8 +433,13 @@ export class Resolution implements PlatformSource {
       const leaf = grant.expansion.leaves[leafIndex]!;
       const lists = scopeLists(grant.entry, leaf);
       shared = perLeaf[leafIndex] = {
-        provenance: provenanceOf(this.capabilities[grant.capability]!.resolved.capability, grant.entry, leaf),
-        scope: lists.allow || lists.deny ? { allow: lists.allow ?? [], deny: lists.deny ?? [] } : null,
+        provenance: provenanceOf(
+          this.capabilities[grant.capability]!.resolved.capability,
+          grant.entry,
+          leaf,
+        ),
+        scope:
+          lists.allow || lists.deny ? { allow: lists.allow ?? [], deny: lists.deny ?? [] } : null,
       };
     }
     return shared;
@@ -395,7 +449,11 @@ export class Resolution implements PlatformSource {
   globalScopeOn(bit: number): Map<string, GlobalScope> {
     const scopes = new Map<string, GlobalScope>();
     this.grants.forEach((grant, grantIndex) => {
-      if (grant.expansion.scopeOnly.length === 0 || !(this.capabilities[grant.capability]!.on & (1 << bit))) return;
+      if (
+        grant.expansion.scopeOnly.length === 0 ||
+        !(this.capabilities[grant.capability]!.on & (1 << bit))
+      )
+        return;
       for (const leafIndex of grant.expansion.scopeOnly) {
         const leaf = grant.expansion.leaves[leafIndex]!;
         if (!(this.leafOn(leaf) & (1 << bit))) continue;
@@ -434,7 +492,10 @@ export class Resolution implements PlatformSource {
 }
 
 /** The entry's extra scope comes first, then the leaf's own; a list exists once either side has one. */
-function scopeLists(entry: PermissionEntry, leaf: Leaf): { allow?: ScopeValue[]; deny?: ScopeValue[] } {
+function scopeLists(
+  entry: PermissionEntry,
+  leaf: Leaf,
+): { allow?: ScopeValue[]; deny?: ScopeValue[] } {
   let allow: ScopeValue[] | undefined;
   let deny: ScopeValue[] | undefined;
   if (Array.isArray(entry.allow)) allow = [...entry.allow];
@@ -445,7 +506,12 @@ function scopeLists(entry: PermissionEntry, leaf: Leaf): { allow?: ScopeValue[];
 }
 
 function provenanceOf(capability: Capability, entry: PermissionEntry, leaf: Leaf): EntryProvenance {
-  return { capability: capability.identifier, file: capability.source.file, path: entry.path, chain: leaf.chain };
+  return {
+    capability: capability.identifier,
+    file: capability.source.file,
+    path: entry.path,
+    chain: leaf.chain,
+  };
 }
 
 function prepareCapability(capability: Capability, index: number): ResolvedCapability {
@@ -474,7 +540,12 @@ function prepareCapability(capability: Capability, index: number): ResolvedCapab
     const compiled = compileRemotePattern(context.url, { allowUnsafe: true });
     const strict = compileRemotePattern(context.url);
     if (!strict.ok)
-      patternProblems.push({ field: "remote.urls", path: urls[i - (capability.local ? 1 : 0)]!.path, pattern: context.url, message: strict.message });
+      patternProblems.push({
+        field: "remote.urls",
+        path: urls[i - (capability.local ? 1 : 0)]!.path,
+        pattern: context.url,
+        message: strict.message,
+      });
     if (!compiled.ok) return () => false;
     return (origin) => origin.kind === "remote" && compiled.test(origin.url);
   });
@@ -486,7 +557,9 @@ function prepareCapability(capability: Capability, index: number): ResolvedCapab
     webviews,
     contexts,
     patternProblems,
-    matchesLabels: (window, webview) => webviewMatchers.some((match) => match(webview)) || windowMatchers.some((match) => match(window)),
+    matchesLabels: (window, webview) =>
+      webviewMatchers.some((match) => match(webview)) ||
+      windowMatchers.some((match) => match(window)),
     contextMatches: (contextIndex, origin) => contextTests[contextIndex]?.(origin) ?? false,
   };
 }

@@ -67,7 +67,15 @@ export interface ModuleFacts {
 }
 
 export function emptyFacts(): ModuleFacts {
-  return { requests: [], exports: new Map(), starExports: [], sites: [], functions: [], dragRegions: [], dynamicRequests: [] };
+  return {
+    requests: [],
+    exports: new Map(),
+    starExports: [],
+    sites: [],
+    functions: [],
+    dragRegions: [],
+    dynamicRequests: [],
+  };
 }
 
 // ESTree nodes as oxc-parser gives them: only the fields read here are typed.
@@ -81,7 +89,8 @@ interface Node {
 /** A parameter whose value the call that passes the function decides (`import("x").then((m) => …)`). */
 type GivenValue = Node & { givenValue?: Ref };
 
-const isNode = (value: unknown): value is Node => typeof value === "object" && value !== null && typeof (value as Node).type === "string";
+const isNode = (value: unknown): value is Node =>
+  typeof value === "object" && value !== null && typeof (value as Node).type === "string";
 
 /** How deep the walk goes into nested expressions: deeper code (generated, hostile) is not read, so the stack cannot overflow. */
 const MAX_DEPTH = 1_500;
@@ -109,13 +118,36 @@ class Scope {
   }
 }
 
-const FUNCTION_TYPES = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
+const FUNCTION_TYPES = new Set([
+  "FunctionDeclaration",
+  "FunctionExpression",
+  "ArrowFunctionExpression",
+]);
 /** Array methods whose callback gets an element as its first parameter (`windows.forEach((w) => w.close())`). */
-const ELEMENT_CALLBACKS = new Set(["forEach", "map", "flatMap", "filter", "find", "findLast", "some", "every", "findIndex", "reduce"]);
+const ELEMENT_CALLBACKS = new Set([
+  "forEach",
+  "map",
+  "flatMap",
+  "filter",
+  "find",
+  "findLast",
+  "some",
+  "every",
+  "findIndex",
+  "reduce",
+]);
 /** Array methods that return one element (`list.find(…)`, `list.at(0)`, `list.pop()`). */
 const ELEMENT_RESULTS = new Set(["find", "findLast", "at", "pop", "shift"]);
 /** Array methods that return the array's elements again (`list.filter(…)`). */
-const ARRAY_RESULTS = new Set(["filter", "slice", "reverse", "sort", "toSorted", "toReversed", "concat"]);
+const ARRAY_RESULTS = new Set([
+  "filter",
+  "slice",
+  "reverse",
+  "sort",
+  "toSorted",
+  "toReversed",
+  "concat",
+]);
 /** How many callers deep finish() follows a function's narrowing (`a()` under a check calls `b()`, which calls `c()`). */
 const MAX_CALL_CHAIN = 64;
 /** How many values a function's `return`s record: enough for `if (!x) x = load(); return x`, bounded for generated code. */
@@ -145,7 +177,10 @@ export class ModuleAnalyzer {
   /** Named functions used otherwise than called by name (passed, exported, stored): callers not all known. */
   private readonly escaped = new Set<number>();
   /** Where each named function is called by name: the platform check there and the function the call is in. */
-  private readonly calledAt = new Map<number, Array<{ platforms: readonly Platform[] | undefined; from: number | undefined }>>();
+  private readonly calledAt = new Map<
+    number,
+    Array<{ platforms: readonly Platform[] | undefined; from: number | undefined }>
+  >();
   /** Set when nested code was too deep to read: a call or use of a function may have been missed. */
   private truncated = false;
 
@@ -193,7 +228,8 @@ export class ModuleAnalyzer {
           }
           for (const platform of platforms) union.add(platform);
         }
-        if (union.size < ALL_PLATFORMS.length) own = ALL_PLATFORMS.filter((platform) => union.has(platform));
+        if (union.size < ALL_PLATFORMS.length)
+          own = ALL_PLATFORMS.filter((platform) => union.has(platform));
       }
       const result = meetPlatforms(runsOn(this.declaredIn[fn], depth + 1), own);
       weighing.delete(fn);
@@ -202,7 +238,8 @@ export class ModuleAnalyzer {
     };
     this.facts.functions.forEach((facts, fn) => {
       const platforms = runsOn(fn, 0);
-      if (platforms) for (const site of facts.sites) site.platforms = meetPlatforms(site.platforms, platforms);
+      if (platforms)
+        for (const site of facts.sites) site.platforms = meetPlatforms(site.platforms, platforms);
     });
   }
 
@@ -243,7 +280,11 @@ export class ModuleAnalyzer {
     const outer = this.guard;
     for (const statement of statements) {
       this.statement(statement);
-      if (statement.type === "IfStatement" && !isNode(statement.alternate) && exits(statement.consequent as Node))
+      if (
+        statement.type === "IfStatement" &&
+        !isNode(statement.alternate) &&
+        exits(statement.consequent as Node)
+      )
         this.guard = meetPlatforms(this.guard, this.guardSplit(statement.test as Node).otherwise);
     }
     this.guard = outer;
@@ -251,7 +292,10 @@ export class ModuleAnalyzer {
 
   /** Function and class declarations and imports are known before the code that uses them runs. */
   private hoist(statement: Node): void {
-    const declaration = statement.type.startsWith("Export") && isNode(statement.declaration) ? statement.declaration : statement;
+    const declaration =
+      statement.type.startsWith("Export") && isNode(statement.declaration)
+        ? statement.declaration
+        : statement;
     if (declaration.type === "ImportDeclaration") {
       const request = (declaration.source as Node).value as string;
       // A type-only import loads nothing, but names the class of a typed binding (`win: Window`).
@@ -294,7 +338,11 @@ export class ModuleAnalyzer {
           this.facts.requests.push(request);
           for (const specifier of node.specifiers as Node[]) {
             if (specifier.exportKind === "type") continue;
-            this.facts.exports.set(moduleExportName(specifier.exported as Node), { kind: "import", request, name: moduleExportName(specifier.local as Node) });
+            this.facts.exports.set(moduleExportName(specifier.exported as Node), {
+              kind: "import",
+              request,
+              name: moduleExportName(specifier.local as Node),
+            });
           }
           return;
         }
@@ -319,7 +367,9 @@ export class ModuleAnalyzer {
         if (declaration.type === "FunctionDeclaration" || declaration.type === "ClassDeclaration") {
           this.statement(declaration);
           const name = isNode(declaration.id) ? (declaration.id.name as string) : undefined;
-          const value = (name && this.scope.lookup(name)) || (declaration.type === "FunctionDeclaration" ? this.functionRef(declaration) : UNKNOWN);
+          const value =
+            (name && this.scope.lookup(name)) ||
+            (declaration.type === "FunctionDeclaration" ? this.functionRef(declaration) : UNKNOWN);
           this.escape(value);
           this.facts.exports.set("default", value);
         } else this.facts.exports.set("default", this.expression(declaration));
@@ -329,7 +379,12 @@ export class ModuleAnalyzer {
         const request = (node.source as Node).value as string;
         this.facts.requests.push(request);
         if (node.exportKind === "type") return;
-        if (isNode(node.exported)) this.facts.exports.set(moduleExportName(node.exported), { kind: "import", request, name: "*" });
+        if (isNode(node.exported))
+          this.facts.exports.set(moduleExportName(node.exported), {
+            kind: "import",
+            request,
+            name: "*",
+          });
         else this.facts.starExports.push(request);
         return;
       }
@@ -348,13 +403,22 @@ export class ModuleAnalyzer {
         for (const declarator of node.declarations as Node[]) {
           const value = isNode(declarator.init) ? this.expression(declarator.init) : UNKNOWN;
           // `const f = () => …`: a function bound to one name, whose calls by name can be weighed (finish()).
-          if (value.kind === "function" && FUNCTION_TYPES.has((declarator.init as Node).type) && (declarator.id as Node).type === "Identifier")
+          if (
+            value.kind === "function" &&
+            FUNCTION_TYPES.has((declarator.init as Node).type) &&
+            (declarator.id as Node).type === "Identifier"
+          )
             this.named.add(value.id);
           this.bind(declarator.id as Node, value);
           // `const canScan = isMobile;`: a later `if (!canScan) return` is the same platform check.
-          if (node.kind === "const" && (declarator.id as Node).type === "Identifier" && isNode(declarator.init)) {
+          if (
+            node.kind === "const" &&
+            (declarator.id as Node).type === "Identifier" &&
+            isNode(declarator.init)
+          ) {
             const split = this.guardSplit(declarator.init);
-            if (split.when || split.otherwise) this.scope.checks.set((declarator.id as Node).name as string, split);
+            if (split.when || split.otherwise)
+              this.scope.checks.set((declarator.id as Node).name as string, split);
           }
         }
         return;
@@ -364,7 +428,10 @@ export class ModuleAnalyzer {
         for (const member of body ?? []) {
           const key = member.id as Node;
           const name = key.type === "Identifier" ? (key.name as string) : String(key.value);
-          members.set(name, isNode(member.initializer) ? this.expression(member.initializer) : UNKNOWN);
+          members.set(
+            name,
+            isNode(member.initializer) ? this.expression(member.initializer) : UNKNOWN,
+          );
         }
         this.scope.names.set((node.id as Node).name as string, { kind: "object", members });
         return;
@@ -390,8 +457,11 @@ export class ModuleAnalyzer {
         // `for (const w of windows)`: the loop variable is an element; the loop has its own scope (child()).
         const iterable = this.expression(node.right as Node);
         const left = node.left as Node;
-        const element: Ref = iterable.kind === "unknown" ? UNKNOWN : { kind: "element", of: iterable };
-        if (left.type === "VariableDeclaration") for (const declarator of left.declarations as Node[]) this.bind(declarator.id as Node, element);
+        const element: Ref =
+          iterable.kind === "unknown" ? UNKNOWN : { kind: "element", of: iterable };
+        if (left.type === "VariableDeclaration")
+          for (const declarator of left.declarations as Node[])
+            this.bind(declarator.id as Node, element);
         else this.expression(left);
         this.child(node.body as Node);
         return;
@@ -421,7 +491,8 @@ export class ModuleAnalyzer {
       const target = param.type === "TSParameterProperty" ? (param.parameter as Node) : param;
       this.bind(target, (param as GivenValue).givenValue ?? { kind: "param", fn: id, index });
     });
-    if (node.type === "FunctionExpression" && isNode(node.id)) this.scope.names.set(node.id.name as string, { kind: "function", id });
+    if (node.type === "FunctionExpression" && isNode(node.id))
+      this.scope.names.set(node.id.name as string, { kind: "function", id });
     const body = node.body as Node | null;
     if (body) {
       if (body.type === "BlockStatement" || body.type === "FunctionBody") {
@@ -443,21 +514,31 @@ export class ModuleAnalyzer {
   }
 
   private classBody(node: Node): void {
-    if (isNode(node.id) && this.scope.lookup(node.id.name as string) === undefined) this.scope.names.set(node.id.name as string, UNKNOWN);
+    if (isNode(node.id) && this.scope.lookup(node.id.name as string) === undefined)
+      this.scope.names.set(node.id.name as string, UNKNOWN);
     if (isNode(node.superClass)) this.expression(node.superClass);
     const members = new Map<string, Ref>();
     const outer = this.scope;
     this.scope = new Scope(outer, outer.fn, members);
     for (const member of (node.body as Node).body as Node[]) {
       if (member.type === "PropertyDefinition" && !member.computed && isNode(member.key)) {
-        const value = isNode(member.value) ? this.expression(member.value) : typedRef(member.typeAnnotation, this.scope);
+        const value = isNode(member.value)
+          ? this.expression(member.value)
+          : typedRef(member.typeAnnotation, this.scope);
         members.set(propertyName(member.key), value);
       } else if (member.type === "MethodDefinition" && isNode(member.value)) {
         if (member.kind === "constructor") {
           // Constructor parameter properties (`constructor(private win: Window)`) are members too.
           for (const param of member.value.params as Node[]) {
-            if (param.type === "TSParameterProperty" && isNode(param.parameter) && param.parameter.type === "Identifier")
-              members.set(param.parameter.name as string, typedRef(param.parameter.typeAnnotation, this.scope));
+            if (
+              param.type === "TSParameterProperty" &&
+              isNode(param.parameter) &&
+              param.parameter.type === "Identifier"
+            )
+              members.set(
+                param.parameter.name as string,
+                typedRef(param.parameter.typeAnnotation, this.scope),
+              );
           }
         }
         this.functionBody(member.value);
@@ -470,7 +551,10 @@ export class ModuleAnalyzer {
   private bind(pattern: Node, value: Ref): void {
     switch (pattern.type) {
       case "Identifier": {
-        const typed = value.kind === "unknown" || value.kind === "param" ? typedRef(pattern.typeAnnotation, this.scope) : UNKNOWN;
+        const typed =
+          value.kind === "unknown" || value.kind === "param"
+            ? typedRef(pattern.typeAnnotation, this.scope)
+            : UNKNOWN;
         this.scope.names.set(pattern.name as string, typed.kind === "unknown" ? value : typed);
         return;
       }
@@ -485,11 +569,18 @@ export class ModuleAnalyzer {
         return;
       case "ArrayPattern":
         for (const element of pattern.elements as Array<Node | null>)
-          if (element) this.bind(element.type === "RestElement" ? (element.argument as Node) : element, UNKNOWN);
+          if (element)
+            this.bind(
+              element.type === "RestElement" ? (element.argument as Node) : element,
+              UNKNOWN,
+            );
         return;
       case "AssignmentPattern":
         this.expression(pattern.right as Node);
-        this.bind(pattern.left as Node, value.kind === "unknown" ? this.expression(pattern.right as Node) : value);
+        this.bind(
+          pattern.left as Node,
+          value.kind === "unknown" ? this.expression(pattern.right as Node) : value,
+        );
         return;
       case "RestElement":
         this.bind(pattern.argument as Node, UNKNOWN);
@@ -522,7 +613,12 @@ export class ModuleAnalyzer {
         const expressions = node.expressions as Node[];
         for (const expression of expressions) this.expression(expression);
         const quasis = node.quasis as Node[];
-        return expressions.length === 0 ? { kind: "string", value: String((quasis[0]!.value as { cooked: string | null }).cooked ?? "") } : UNKNOWN;
+        return expressions.length === 0
+          ? {
+              kind: "string",
+              value: String((quasis[0]!.value as { cooked: string | null }).cooked ?? ""),
+            }
+          : UNKNOWN;
       }
       case "Identifier": {
         const name = node.name as string;
@@ -532,7 +628,9 @@ export class ModuleAnalyzer {
           this.escape(bound);
           return bound;
         }
-        return name === "__TAURI__" || name === "__TAURI_INTERNALS__" ? { kind: "global", name } : UNKNOWN;
+        return name === "__TAURI__" || name === "__TAURI_INTERNALS__"
+          ? { kind: "global", name }
+          : UNKNOWN;
       }
       case "ThisExpression":
         return { kind: "unknown" };
@@ -548,7 +646,8 @@ export class ModuleAnalyzer {
           !this.scope.lookup(objectNode.name as string)
         ) {
           const name = node.computed ? undefined : propertyName(node.property as Node);
-          if (name === "__TAURI__" || name === "__TAURI_INTERNALS__") return { kind: "global", name };
+          if (name === "__TAURI__" || name === "__TAURI_INTERNALS__")
+            return { kind: "global", name };
           return UNKNOWN;
         }
         const object = this.expressionNoSite(objectNode);
@@ -571,7 +670,10 @@ export class ModuleAnalyzer {
       case "NewExpression": {
         const calleeNode = node.callee as Node;
         if (calleeNode.type === "Import") return UNKNOWN;
-        const byName = calleeNode.type === "Identifier" ? this.scope.lookup(calleeNode.name as string) : undefined;
+        const byName =
+          calleeNode.type === "Identifier"
+            ? this.scope.lookup(calleeNode.name as string)
+            : undefined;
         let callee: Ref;
         if (byName?.kind === "function") {
           // `checkUpdate()`: a call by name, which finish() weighs with the platform check around it.
@@ -581,7 +683,11 @@ export class ModuleAnalyzer {
           this.calledAt.set(byName.id, calls);
         } else callee = this.expressionNoSite(calleeNode);
         // `.then(m => m.fn())` on a dynamic import: the callback's parameter is the module.
-        if (callee.kind === "member" && callee.name === "then" && callee.object.kind === "dynamic-import") {
+        if (
+          callee.kind === "member" &&
+          callee.name === "then" &&
+          callee.object.kind === "dynamic-import"
+        ) {
           const fn = (node.arguments as Node[])[0];
           const param = fn && FUNCTION_TYPES.has(fn.type) ? (fn.params as Node[])[0] : undefined;
           if (param) (param as GivenValue).givenValue = callee.object;
@@ -589,11 +695,16 @@ export class ModuleAnalyzer {
         // `windows.forEach((w) => w.close())`: the callback's first parameter is an element (reduce's second).
         if (callee.kind === "member" && ELEMENT_CALLBACKS.has(callee.name)) {
           const fn = (node.arguments as Node[])[0];
-          const param = fn && FUNCTION_TYPES.has(fn.type) ? (fn.params as Node[])[callee.name === "reduce" ? 1 : 0] : undefined;
+          const param =
+            fn && FUNCTION_TYPES.has(fn.type)
+              ? (fn.params as Node[])[callee.name === "reduce" ? 1 : 0]
+              : undefined;
           if (param) (param as GivenValue).givenValue = { kind: "element", of: callee.object };
         }
         const args = (node.arguments as Node[]).map((arg) =>
-          arg.type === "SpreadElement" ? (this.expression(arg.argument as Node), UNKNOWN) : this.expression(arg),
+          arg.type === "SpreadElement"
+            ? (this.expression(arg.argument as Node), UNKNOWN)
+            : this.expression(arg),
         );
         const ref: Ref = { kind: "call", callee, args, isNew: node.type === "NewExpression" };
         if (callee.kind !== "unknown") this.site(ref, node);
@@ -638,7 +749,11 @@ export class ModuleAnalyzer {
       case "AssignmentExpression": {
         const value = this.expression(node.right as Node);
         const left = node.left as Node;
-        if (left.type === "MemberExpression" && (left.object as Node).type === "ThisExpression" && !left.computed)
+        if (
+          left.type === "MemberExpression" &&
+          (left.object as Node).type === "ThisExpression" &&
+          !left.computed
+        )
           this.scope.thisScope()?.set(propertyName(left.property as Node), value);
         else if (left.type === "Identifier" && node.operator === "=") {
           // A `let` assigned later (`win = getCurrentWindow()`): the binding takes the value it is given, when it had none.
@@ -664,7 +779,12 @@ export class ModuleAnalyzer {
       case "LogicalExpression": {
         // `isDesktop() && win.show()`: the right side runs where the left holds (`||`: where it does not).
         const left = node.left as Node;
-        const platforms = node.operator === "&&" ? this.guardSplit(left).when : node.operator === "||" ? this.guardSplit(left).otherwise : undefined;
+        const platforms =
+          node.operator === "&&"
+            ? this.guardSplit(left).when
+            : node.operator === "||"
+              ? this.guardSplit(left).otherwise
+              : undefined;
         return either(
           this.expression(left),
           this.guarded(platforms, () => this.expression(node.right as Node)),
@@ -677,7 +797,8 @@ export class ModuleAnalyzer {
       }
       case "JSXAttribute": {
         const name = node.name as Node;
-        if (name.type === "JSXIdentifier" && name.name === "data-tauri-drag-region") this.facts.dragRegions.push(node.start + this.offset);
+        if (name.type === "JSXIdentifier" && name.name === "data-tauri-drag-region")
+          this.facts.dragRegions.push(node.start + this.offset);
         if (isNode(node.value)) this.children(node.value);
         return UNKNOWN;
       }
@@ -693,7 +814,13 @@ export class ModuleAnalyzer {
     const value = this.expression(node);
     // Drop the read site recorded for the node itself (the last one, when it covers the node).
     const last = this.sites[this.sites.length - 1];
-    if (this.sites.length > before && last && last.reference && last.start === node.start + this.offset && last.end === node.end + this.offset)
+    if (
+      this.sites.length > before &&
+      last &&
+      last.reference &&
+      last.start === node.start + this.offset &&
+      last.end === node.end + this.offset
+    )
       this.sites.pop();
     return value;
   }
@@ -724,11 +851,22 @@ export class ModuleAnalyzer {
   }
 
   private child(node: Node): void {
-    if (node.type.endsWith("Statement") || node.type.endsWith("Declaration") || node.type === "SwitchCase" || node.type === "CatchClause") {
-      if (node.type === "BlockStatement" || node.type === "ForStatement" || node.type === "ForInStatement" || node.type === "ForOfStatement") {
+    if (
+      node.type.endsWith("Statement") ||
+      node.type.endsWith("Declaration") ||
+      node.type === "SwitchCase" ||
+      node.type === "CatchClause"
+    ) {
+      if (
+        node.type === "BlockStatement" ||
+        node.type === "ForStatement" ||
+        node.type === "ForInStatement" ||
+        node.type === "ForOfStatement"
+      ) {
         const outer = this.scope;
         this.scope = new Scope(outer, outer.fn);
-        if (node.type === "BlockStatement") for (const statement of node.body as Node[]) this.hoist(statement);
+        if (node.type === "BlockStatement")
+          for (const statement of node.body as Node[]) this.hoist(statement);
         this.statement(node);
         this.scope = outer;
       } else if (node.type === "CatchClause") {
@@ -755,23 +893,33 @@ function member(object: Ref, name: string): Ref {
 function either(a: Ref, b: Ref): Ref {
   if (a.kind === "unknown") return b.kind === "string" ? UNKNOWN : b;
   if (b.kind === "unknown") return a.kind === "string" ? UNKNOWN : a;
-  return JSON.stringify(a) === JSON.stringify(b) ? a : a.kind === "string" || b.kind === "string" ? UNKNOWN : a;
+  return JSON.stringify(a) === JSON.stringify(b)
+    ? a
+    : a.kind === "string" || b.kind === "string"
+      ? UNKNOWN
+      : a;
 }
 
 /** `win: Window`, `win: Window | null`, `Promise<Store>`-free: the instance a declared type names. */
 function typedRef(annotation: unknown, scope: Scope): Ref {
   if (!isNode(annotation)) return UNKNOWN;
-  let type = annotation.type === "TSTypeAnnotation" ? (annotation.typeAnnotation as Node) : annotation;
-  if (type.type === "TSUnionType") type = (type.types as Node[]).find((t) => t.type === "TSTypeReference") ?? type;
+  let type =
+    annotation.type === "TSTypeAnnotation" ? (annotation.typeAnnotation as Node) : annotation;
+  if (type.type === "TSUnionType")
+    type = (type.types as Node[]).find((t) => t.type === "TSTypeReference") ?? type;
   if (type.type !== "TSTypeReference") return UNKNOWN;
   const typeName = type.typeName as Node;
   if (typeName.type === "Identifier") {
     const bound = scope.lookup(typeName.name as string);
-    return bound && (bound.kind === "import" || bound.kind === "member") ? { kind: "typed", type: bound } : UNKNOWN;
+    return bound && (bound.kind === "import" || bound.kind === "member")
+      ? { kind: "typed", type: bound }
+      : UNKNOWN;
   }
   if (typeName.type === "TSQualifiedName" && (typeName.left as Node).type === "Identifier") {
     const bound = scope.lookup((typeName.left as Node).name as string);
-    return bound && bound.kind === "import" ? { kind: "typed", type: member(bound, (typeName.right as Node).name as string) } : UNKNOWN;
+    return bound && bound.kind === "import"
+      ? { kind: "typed", type: member(bound, (typeName.right as Node).name as string) }
+      : UNKNOWN;
   }
   return UNKNOWN;
 }
@@ -786,8 +934,10 @@ function moduleExportName(node: Node): string {
 }
 
 function declaredNames(declaration: Node): string[] {
-  if (declaration.type === "VariableDeclaration") return (declaration.declarations as Node[]).flatMap((d) => patternNames(d.id as Node));
-  if (isNode(declaration.id) && declaration.id.type === "Identifier") return [declaration.id.name as string];
+  if (declaration.type === "VariableDeclaration")
+    return (declaration.declarations as Node[]).flatMap((d) => patternNames(d.id as Node));
+  if (isNode(declaration.id) && declaration.id.type === "Identifier")
+    return [declaration.id.name as string];
   return [];
 }
 
@@ -796,9 +946,13 @@ function patternNames(pattern: Node): string[] {
     case "Identifier":
       return [pattern.name as string];
     case "ObjectPattern":
-      return (pattern.properties as Node[]).flatMap((p) => patternNames((p.type === "RestElement" ? p.argument : p.value) as Node));
+      return (pattern.properties as Node[]).flatMap((p) =>
+        patternNames((p.type === "RestElement" ? p.argument : p.value) as Node),
+      );
     case "ArrayPattern":
-      return (pattern.elements as Array<Node | null>).flatMap((e) => (e ? patternNames(e.type === "RestElement" ? (e.argument as Node) : e) : []));
+      return (pattern.elements as Array<Node | null>).flatMap((e) =>
+        e ? patternNames(e.type === "RestElement" ? (e.argument as Node) : e) : [],
+      );
     case "AssignmentPattern":
       return patternNames(pattern.left as Node);
     default:
@@ -807,20 +961,27 @@ function patternNames(pattern: Node): string[] {
 }
 
 /** The platforms both sets allow; undefined (every platform) when neither restricts. */
-export function meetPlatforms(a: readonly Platform[] | undefined, b: readonly Platform[] | undefined): readonly Platform[] | undefined {
+export function meetPlatforms(
+  a: readonly Platform[] | undefined,
+  b: readonly Platform[] | undefined,
+): readonly Platform[] | undefined {
   if (!a) return b;
   if (!b) return a;
   return a.filter((platform) => b.includes(platform));
 }
 
 /** The platforms either set allows; undefined (every platform) when one does not restrict. */
-function joinPlatforms(a: readonly Platform[] | undefined, b: readonly Platform[] | undefined): readonly Platform[] | undefined {
+function joinPlatforms(
+  a: readonly Platform[] | undefined,
+  b: readonly Platform[] | undefined,
+): readonly Platform[] | undefined {
   if (!a || !b) return undefined;
   return ALL_PLATFORMS.filter((platform) => a.includes(platform) || b.includes(platform));
 }
 
 /** Names of platform checks (`isDesktop()`, `isMobile.value`, `IS_MAC`, `isWindows10()`): the platforms where they hold. */
-const CHECK_NAME = /^(?:is|IS)_?(desktop|mobile|android|ios|mac|macos|darwin|osx|windows|win|win10|win11|windows10|windows11|linux)$/i;
+const CHECK_NAME =
+  /^(?:is|IS)_?(desktop|mobile|android|ios|mac|macos|darwin|osx|windows|win|win10|win11|windows10|windows11|linux)$/i;
 /** Values of `platform()` / `type()` / `navigator.platform`-like checks. */
 const PLATFORM_VALUES: Record<string, readonly Platform[]> = {
   desktop: DESKTOP,
@@ -850,7 +1011,12 @@ interface GuardSplit {
 }
 
 const exactly = (platforms: readonly Platform[] | undefined): GuardSplit =>
-  platforms ? { when: platforms, otherwise: ALL_PLATFORMS.filter((platform) => !platforms.includes(platform)) } : {};
+  platforms
+    ? {
+        when: platforms,
+        otherwise: ALL_PLATFORMS.filter((platform) => !platforms.includes(platform)),
+      }
+    : {};
 
 /**
  * Where a condition can hold and where it can fail, when it is made of platform checks the code spells
@@ -858,19 +1024,30 @@ const exactly = (platforms: readonly Platform[] | undefined): GuardSplit =>
  * a constant that holds one (`const canScan = isMobile`), and `&&`/`||` of those with any other condition. `ready && isWindows()` holds on Windows only but can fail
  * everywhere, so its `else` runs on every platform; a condition that is no platform check splits nothing.
  */
-function guardSplit(node: Node, constants: (name: string) => GuardSplit | undefined, depth = 0): GuardSplit {
+function guardSplit(
+  node: Node,
+  constants: (name: string) => GuardSplit | undefined,
+  depth = 0,
+): GuardSplit {
   if (depth > 16) return {};
   if (TRANSPARENT.has(node.type)) return guardSplit(node.expression as Node, constants, depth + 1);
   switch (node.type) {
     case "UnaryExpression": {
       if (node.operator !== "!") return {};
       const inner = guardSplit(node.argument as Node, constants, depth + 1);
-      return { ...(inner.otherwise ? { when: inner.otherwise } : {}), ...(inner.when ? { otherwise: inner.when } : {}) };
+      return {
+        ...(inner.otherwise ? { when: inner.otherwise } : {}),
+        ...(inner.when ? { otherwise: inner.when } : {}),
+      };
     }
     case "AwaitExpression":
       return guardSplit(node.argument as Node, constants, depth + 1);
     case "CallExpression":
-      return exactly((node.arguments as Node[]).length === 0 ? checkNamed(node.callee as Node) : includesCheck(node));
+      return exactly(
+        (node.arguments as Node[]).length === 0
+          ? checkNamed(node.callee as Node)
+          : includesCheck(node),
+      );
     case "Identifier": {
       const named = checkNamed(node);
       return named ? exactly(named) : (constants(node.name as string) ?? {});
@@ -882,21 +1059,34 @@ function guardSplit(node: Node, constants: (name: string) => GuardSplit | undefi
       const right = guardSplit(node.right as Node, constants, depth + 1);
       const split =
         node.operator === "&&"
-          ? { when: meetPlatforms(left.when, right.when), otherwise: joinPlatforms(left.otherwise, right.otherwise) }
+          ? {
+              when: meetPlatforms(left.when, right.when),
+              otherwise: joinPlatforms(left.otherwise, right.otherwise),
+            }
           : node.operator === "||"
-            ? { when: joinPlatforms(left.when, right.when), otherwise: meetPlatforms(left.otherwise, right.otherwise) }
+            ? {
+                when: joinPlatforms(left.when, right.when),
+                otherwise: meetPlatforms(left.otherwise, right.otherwise),
+              }
             : {};
-      return { ...(split.when ? { when: split.when } : {}), ...(split.otherwise ? { otherwise: split.otherwise } : {}) };
+      return {
+        ...(split.when ? { when: split.when } : {}),
+        ...(split.otherwise ? { otherwise: split.otherwise } : {}),
+      };
     }
     case "BinaryExpression": {
       const equal = node.operator === "===" || node.operator === "==";
       if (!equal && node.operator !== "!==" && node.operator !== "!=") return {};
-      const [holder, literal] = isStringLiteral(node.right as Node) ? [node.left as Node, node.right as Node] : [node.right as Node, node.left as Node];
+      const [holder, literal] = isStringLiteral(node.right as Node)
+        ? [node.left as Node, node.right as Node]
+        : [node.right as Node, node.left as Node];
       if (!isStringLiteral(literal) || !PLATFORM_HOLDER.test(lastName(holder) ?? "")) return {};
       const platforms = PLATFORM_VALUES[String(literal.value).toLowerCase()];
       if (!platforms) return {};
       const split = exactly(platforms);
-      return equal ? split : { ...(split.otherwise ? { when: split.otherwise } : {}), otherwise: platforms };
+      return equal
+        ? split
+        : { ...(split.otherwise ? { when: split.otherwise } : {}), otherwise: platforms };
     }
     default:
       return {};
@@ -907,12 +1097,22 @@ function guardSplit(node: Node, constants: (name: string) => GuardSplit | undefi
 function includesCheck(node: Node): readonly Platform[] | undefined {
   const callee = node.callee as Node;
   const args = node.arguments as Node[];
-  if (callee.type !== "MemberExpression" || callee.computed || lastName(callee) !== "includes" || args.length !== 1) return undefined;
+  if (
+    callee.type !== "MemberExpression" ||
+    callee.computed ||
+    lastName(callee) !== "includes" ||
+    args.length !== 1
+  )
+    return undefined;
   const list = callee.object as Node;
-  if (list.type !== "ArrayExpression" || !PLATFORM_HOLDER.test(lastName(args[0]!) ?? "")) return undefined;
+  if (list.type !== "ArrayExpression" || !PLATFORM_HOLDER.test(lastName(args[0]!) ?? ""))
+    return undefined;
   const platforms = new Set<Platform>();
   for (const element of list.elements as Array<Node | null>) {
-    const values = element && isStringLiteral(element) ? PLATFORM_VALUES[element.value.toLowerCase()] : undefined;
+    const values =
+      element && isStringLiteral(element)
+        ? PLATFORM_VALUES[element.value.toLowerCase()]
+        : undefined;
     if (!values) return undefined;
     for (const platform of values) platforms.add(platform);
   }
@@ -921,7 +1121,10 @@ function includesCheck(node: Node): readonly Platform[] | undefined {
 
 function checkNamed(node: Node): readonly Platform[] | undefined {
   // `isMobile.value` (a Vue ref) names the check by its object.
-  const name = node.type === "MemberExpression" && lastName(node) === "value" ? lastName(node.object as Node) : lastName(node);
+  const name =
+    node.type === "MemberExpression" && lastName(node) === "value"
+      ? lastName(node.object as Node)
+      : lastName(node);
   const match = name === undefined ? null : CHECK_NAME.exec(name);
   return match ? PLATFORM_VALUES[match[1]!.toLowerCase()] : undefined;
 }
@@ -930,7 +1133,8 @@ function lastName(node: Node): string | undefined {
   if (TRANSPARENT.has(node.type)) return lastName(node.expression as Node);
   if (node.type === "Identifier") return node.name as string;
   if (node.type === "CallExpression") return lastName(node.callee as Node);
-  if (node.type === "MemberExpression" && !node.computed) return propertyName(node.property as Node);
+  if (node.type === "MemberExpression" && !node.computed)
+    return propertyName(node.property as Node);
   return undefined;
 }
 

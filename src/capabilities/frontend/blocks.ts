@@ -25,12 +25,24 @@ export interface FileBlocks {
   dragRegions: number[];
 }
 
-export const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"] as const;
+export const SCRIPT_EXTENSIONS = [
+  ".ts",
+  ".tsx",
+  ".mts",
+  ".cts",
+  ".js",
+  ".jsx",
+  ".mjs",
+  ".cjs",
+] as const;
 export const MARKUP_EXTENSIONS = [".vue", ".svelte", ".html", ".htm"] as const;
 
 export function isFrontendFile(file: string): boolean {
   const lower = file.toLowerCase();
-  return [...SCRIPT_EXTENSIONS, ...MARKUP_EXTENSIONS].some((extension) => lower.endsWith(extension)) && !lower.endsWith(".d.ts");
+  return (
+    [...SCRIPT_EXTENSIONS, ...MARKUP_EXTENSIONS].some((extension) => lower.endsWith(extension)) &&
+    !lower.endsWith(".d.ts")
+  );
 }
 
 function languageOfFile(file: string): ScriptLanguage {
@@ -45,7 +57,10 @@ function languageOfFile(file: string): ScriptLanguage {
 export function fileBlocks(file: string, text: string): FileBlocks {
   const lower = file.toLowerCase();
   if (!MARKUP_EXTENSIONS.some((extension) => lower.endsWith(extension))) {
-    return { blocks: [{ text, offset: 0, prefix: 0, language: languageOfFile(file) }], dragRegions: [] };
+    return {
+      blocks: [{ text, offset: 0, prefix: 0, language: languageOfFile(file) }],
+      dragRegions: [],
+    };
   }
   const blocks: ScriptBlock[] = [];
   const markup: Array<[start: number, end: number]> = [];
@@ -58,11 +73,25 @@ export function fileBlocks(file: string, text: string): FileBlocks {
     markup.push([last, match.index]);
     last = match.index + match[0].length;
     const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase();
-    if (type && !["module", "text/javascript", "application/javascript", "text/typescript", "ts"].includes(type)) continue;
+    if (
+      type &&
+      !["module", "text/javascript", "application/javascript", "text/typescript", "ts"].includes(
+        type,
+      )
+    )
+      continue;
     const lang = /\blang\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase();
-    const language: ScriptLanguage = lang === "ts" || lang === "typescript" ? "ts" : lang === "tsx" ? "tsx" : lang === "jsx" ? "jsx" : "js";
+    const language: ScriptLanguage =
+      lang === "ts" || lang === "typescript"
+        ? "ts"
+        : lang === "tsx"
+          ? "tsx"
+          : lang === "jsx"
+            ? "jsx"
+            : "js";
     const src = /\bsrc\s*=\s*["']([^"']+)["']/i.exec(attributes)?.[1];
-    if (src !== undefined) blocks.push({ text: "", offset: bodyOffset, prefix: 0, language, source: src });
+    if (src !== undefined)
+      blocks.push({ text: "", offset: bodyOffset, prefix: 0, language, source: src });
     if (body.trim()) blocks.push({ text: body, offset: bodyOffset, prefix: 0, language });
   }
   markup.push([last, text.length]);
@@ -70,10 +99,12 @@ export function fileBlocks(file: string, text: string): FileBlocks {
   const isVue = lower.endsWith(".vue");
   const isSvelte = lower.endsWith(".svelte");
   const scriptLanguage = blocks.find((block) => !block.source)?.language ?? "js";
-  const expressionLanguage: ScriptLanguage = scriptLanguage === "ts" || scriptLanguage === "tsx" ? "ts" : "js";
+  const expressionLanguage: ScriptLanguage =
+    scriptLanguage === "ts" || scriptLanguage === "tsx" ? "ts" : "js";
   for (const [start, end] of markup) {
     const part = text.slice(start, end);
-    for (const match of part.matchAll(/\bdata-tauri-drag-region\b/g)) dragRegions.push(start + match.index);
+    for (const match of part.matchAll(/\bdata-tauri-drag-region\b/g))
+      dragRegions.push(start + match.index);
     if (isVue) blocks.push(...vueExpressions(part, start, expressionLanguage));
     if (isSvelte) blocks.push(...svelteExpressions(part, start, expressionLanguage));
   }
@@ -81,7 +112,11 @@ export function fileBlocks(file: string, text: string): FileBlocks {
 }
 
 /** A template expression as a block: `() => { … }` makes statements and expressions alike parse. */
-function expressionBlock(expression: string, offset: number, language: ScriptLanguage): ScriptBlock {
+function expressionBlock(
+  expression: string,
+  offset: number,
+  language: ScriptLanguage,
+): ScriptBlock {
   const prefix = "() => {";
   return { text: `${prefix}${expression}\n}`, offset, prefix: prefix.length, language };
 }
@@ -89,11 +124,16 @@ function expressionBlock(expression: string, offset: number, language: ScriptLan
 /** `@click="…"`, `v-on:…`, `:prop="…"`, `v-bind:…`, `v-if`/`v-show`/`v-for`-free directives, and `{{ … }}`. */
 function vueExpressions(part: string, start: number, language: ScriptLanguage): ScriptBlock[] {
   const blocks: ScriptBlock[] = [];
-  for (const match of part.matchAll(/(?:\s)(?:@|v-on:|:|v-bind:|v-if=|v-show=|v-else-if=)[\w.:-]*=?\s*=\s*"([^"]*)"/g)) {
+  for (const match of part.matchAll(
+    /(?:\s)(?:@|v-on:|:|v-bind:|v-if=|v-show=|v-else-if=)[\w.:-]*=?\s*=\s*"([^"]*)"/g,
+  )) {
     const value = match[1]!;
-    blocks.push(expressionBlock(value, start + match.index + match[0].length - value.length - 1, language));
+    blocks.push(
+      expressionBlock(value, start + match.index + match[0].length - value.length - 1, language),
+    );
   }
-  for (const match of part.matchAll(/\{\{([\s\S]*?)\}\}/g)) blocks.push(expressionBlock(match[1]!, start + match.index + 2, language));
+  for (const match of part.matchAll(/\{\{([\s\S]*?)\}\}/g))
+    blocks.push(expressionBlock(match[1]!, start + match.index + 2, language));
   return blocks;
 }
 
@@ -141,5 +181,8 @@ export function looksMinified(text: string): boolean {
   const sample = text.slice(0, 20_000);
   const lines = sample.split("\n");
   const longLines = lines.filter((line) => line.length > 500).length;
-  return longLines > 0 && (lines.length < 5 || longLines / lines.length > 0.2 || sample.length / lines.length > 300);
+  return (
+    longLines > 0 &&
+    (lines.length < 5 || longLines / lines.length > 0.2 || sample.length / lines.length > 300)
+  );
 }

@@ -24,7 +24,11 @@ const RUNTIMES = new Set(["node", "bun", "deno", "tsx", "ts-node", "npx", "bunx"
 const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "bun"]);
 const ENTRY_FILE = /\.(?:[cm]?[jt]sx?)$/;
 
-export function buildCommandEntries(root: string, build: BuildCommands | undefined, maxBytes: number): string[] {
+export function buildCommandEntries(
+  root: string,
+  build: BuildCommands | undefined,
+  maxBytes: number,
+): string[] {
   return followBuildCommands(root, build, maxBytes).entries;
 }
 
@@ -44,7 +48,11 @@ export interface FollowedCommands {
 }
 
 /** Follows the build's commands from the package folder `root`, where the Tauri CLI runs them. */
-export function followBuildCommands(root: string, build: BuildCommands | undefined, maxBytes: number): FollowedCommands {
+export function followBuildCommands(
+  root: string,
+  build: BuildCommands | undefined,
+  maxBytes: number,
+): FollowedCommands {
   const scriptsMemo = new Map<string, Record<string, unknown>>();
   const scriptsOf = (dir: string): Record<string, unknown> => {
     let scripts = scriptsMemo.get(dir);
@@ -60,13 +68,20 @@ export function followBuildCommands(root: string, build: BuildCommands | undefin
     workspace ??= workspacePackages(root, maxBytes);
     if (name.startsWith(".") || name.startsWith("{")) {
       const folder = path.resolve(root, name.replace(/^\{|\}$/g, ""));
-      return isWithin(folder, root) && [...workspace.values()].includes(folder) ? folder : undefined;
+      return isWithin(folder, root) && [...workspace.values()].includes(folder)
+        ? folder
+        : undefined;
     }
     return workspace.get(name);
   };
   const seeds: string[] = [];
   for (const command of [build?.beforeBuildCommand, build?.beforeDevCommand]) {
-    const text = typeof command === "string" ? command : isPlainObject(command) && typeof command.script === "string" ? command.script : undefined;
+    const text =
+      typeof command === "string"
+        ? command
+        : isPlainObject(command) && typeof command.script === "string"
+          ? command.script
+          : undefined;
     if (text) seeds.push(text);
   }
   for (const script of Object.values(scriptsOf(root))) {
@@ -105,9 +120,11 @@ export function followBuildCommands(root: string, build: BuildCommands | undefin
         const { folder, rest } = packageManagerTarget(program, args, dir, packageFolder);
         if (folder === undefined) continue;
         const name = rest[0] === "run" || rest[0] === "run-script" ? rest[1] : rest[0];
-        if (name !== undefined && typeof scriptsOf(folder)[name] === "string") runScript(folder, name, depth);
+        if (name !== undefined && typeof scriptsOf(folder)[name] === "string")
+          runScript(folder, name, depth);
         // `pnpm run-p web:build`: a program the package installs, run with its arguments.
-        else if (name !== undefined && RUN_ALL.has(name)) for (const script of runAllScripts(rest.slice(1))) runScript(folder, script, depth);
+        else if (name !== undefined && RUN_ALL.has(name))
+          for (const script of runAllScripts(rest.slice(1))) runScript(folder, script, depth);
         continue;
       }
       if (RUN_ALL.has(program)) {
@@ -120,14 +137,17 @@ export function followBuildCommands(root: string, build: BuildCommands | undefin
         if (!isWithin(file, root) || state.visited.has(`${file}\u0000${args.join(" ")}`)) continue;
         state.visited.add(`${file}\u0000${args.join(" ")}`);
         const text = readTextFile(file, maxBytes);
-        if (text.ok) for (const command of shellCommands(text.text, args)) run(command, dir, depth + 1);
+        if (text.ok)
+          for (const command of shellCommands(text.text, args)) run(command, dir, depth + 1);
         continue;
       }
       if (RUNTIMES.has(program)) continue;
       for (const arg of args) {
-        if (!ENTRY_FILE.test(arg) || /\.config\.[cm]?[jt]s$/.test(arg) || arg.startsWith("-")) continue;
+        if (!ENTRY_FILE.test(arg) || /\.config\.[cm]?[jt]s$/.test(arg) || arg.startsWith("-"))
+          continue;
         const file = path.resolve(dir, arg);
-        if (isWithin(file, root) && !file.split(path.sep).includes("node_modules") && isFile(file)) entries.add(file);
+        if (isWithin(file, root) && !file.split(path.sep).includes("node_modules") && isFile(file))
+          entries.add(file);
       }
     }
   };
@@ -169,7 +189,11 @@ function packageManagerTarget(
     if (option && rest.length === 0) {
       const value = option[2] ?? args[++index];
       if (value === undefined) return { folder: undefined, rest };
-      const byPath = option[1] === "-C" || option[1] === "--dir" || option[1] === "--prefix" || option[1] === "--cwd";
+      const byPath =
+        option[1] === "-C" ||
+        option[1] === "--dir" ||
+        option[1] === "--prefix" ||
+        option[1] === "--cwd";
       folder = byPath ? path.resolve(dir, value) : packageFolder(value);
       if (folder === undefined) return { folder, rest };
       continue;
@@ -199,7 +223,11 @@ function workspacePackages(root: string, maxBytes: number): Map<string, string> 
   } else {
     const manifest = readManifest(root, maxBytes);
     const workspaces = manifest?.workspaces;
-    const list = Array.isArray(workspaces) ? workspaces : isPlainObject(workspaces) && Array.isArray(workspaces.packages) ? workspaces.packages : [];
+    const list = Array.isArray(workspaces)
+      ? workspaces
+      : isPlainObject(workspaces) && Array.isArray(workspaces.packages)
+        ? workspaces.packages
+        : [];
     for (const item of list) if (typeof item === "string") patterns.push(item);
   }
   const packages = new Map<string, string>();
@@ -266,19 +294,33 @@ function shellWords(command: string): string[] {
 function shellCommands(text: string, args: readonly string[]): string[] {
   const variables = new Map<string, string>();
   const expand = (value: string) =>
-    value.replace(/\$\{(\w+)(?::?-([^}]*))?\}|\$(\w+)/g, (_whole, braced: string | undefined, fallback: string | undefined, bare: string | undefined) => {
-      const name = (braced ?? bare)!;
-      const known = /^\d+$/.test(name) ? args[Number(name) - 1] : variables.get(name);
-      return known !== undefined && known !== "" ? known : (fallback ?? "");
-    });
+    value.replace(
+      /\$\{(\w+)(?::?-([^}]*))?\}|\$(\w+)/g,
+      (
+        _whole,
+        braced: string | undefined,
+        fallback: string | undefined,
+        bare: string | undefined,
+      ) => {
+        const name = (braced ?? bare)!;
+        const known = /^\d+$/.test(name) ? args[Number(name) - 1] : variables.get(name);
+        return known !== undefined && known !== "" ? known : (fallback ?? "");
+      },
+    );
   const commands: string[] = [];
   for (const raw of text.split("\n")) {
     const line = raw.trim();
     if (line === "" || line.startsWith("#")) continue;
-    const assignment = /^(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=("(?:[^"\\]|\\.)*"|'[^']*'|[^\s;]*)\s*$/.exec(line);
+    const assignment =
+      /^(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=("(?:[^"\\]|\\.)*"|'[^']*'|[^\s;]*)\s*$/.exec(
+        line,
+      );
     if (assignment) {
       const value = assignment[2]!;
-      variables.set(assignment[1]!, value.startsWith("'") ? value.slice(1, -1) : expand(value.replace(/^"|"$/g, "")));
+      variables.set(
+        assignment[1]!,
+        value.startsWith("'") ? value.slice(1, -1) : expand(value.replace(/^"|"$/g, "")),
+      );
     } else commands.push(expand(line));
   }
   return commands;

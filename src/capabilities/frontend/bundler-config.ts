@@ -23,10 +23,20 @@ interface Node {
   [key: string]: unknown;
 }
 interface Parser {
-  parseSync(filename: string, text: string, options: { lang: string; sourceType: "module" }): { program: unknown; errors: Array<{ severity: string }> };
+  parseSync(
+    filename: string,
+    text: string,
+    options: { lang: string; sourceType: "module" },
+  ): { program: unknown; errors: Array<{ severity: string }> };
 }
 
-const CONFIG_NAMES = ["vite.config.ts", "vite.config.mts", "vite.config.js", "vite.config.mjs", "electron.vite.config.ts"];
+const CONFIG_NAMES = [
+  "vite.config.ts",
+  "vite.config.mts",
+  "vite.config.js",
+  "vite.config.mjs",
+  "electron.vite.config.ts",
+];
 
 export function readBundlerConfig(root: string, maxBytes: number, parser: Parser): BundlerConfig {
   const config: BundlerConfig = { root, alias: {}, inputs: [] };
@@ -46,7 +56,10 @@ export function readBundlerConfig(root: string, maxBytes: number, parser: Parser
   const file = path.join(root, name);
   const read = readTextFile(file, maxBytes);
   if (!read.ok) return config;
-  const parsed = parser.parseSync(name, read.text, { lang: name.endsWith("ts") ? "ts" : "js", sourceType: "module" });
+  const parsed = parser.parseSync(name, read.text, {
+    lang: name.endsWith("ts") ? "ts" : "js",
+    sourceType: "module",
+  });
   if (parsed.errors.some((error) => error.severity === "Error")) return config;
   const properties = new Map<string, Node[]>();
   collectProperties(parsed.program as Node, properties, 0);
@@ -62,17 +75,24 @@ export function readBundlerConfig(root: string, maxBytes: number, parser: Parser
         if (property.type !== "Property") continue;
         const key = keyName(property.key as Node);
         const value = pathValue(property.value as Node, dir);
-        if (key !== undefined && value !== undefined) config.alias[key] = [absoluteAlias(value, dir)];
+        if (key !== undefined && value !== undefined)
+          config.alias[key] = [absoluteAlias(value, dir)];
       }
     } else if (node.type === "ArrayExpression") {
       for (const element of node.elements as Array<Node | null>) {
         if (element?.type !== "ObjectExpression") continue;
-        const fields = new Map((element.properties as Node[]).filter((p) => p.type === "Property").map((p) => [keyName(p.key as Node), p.value as Node]));
+        const fields = new Map(
+          (element.properties as Node[])
+            .filter((p) => p.type === "Property")
+            .map((p) => [keyName(p.key as Node), p.value as Node]),
+        );
         const find = fields.get("find");
         const replacement = fields.get("replacement");
-        const key = find?.type === "Literal" && typeof find.value === "string" ? find.value : undefined;
+        const key =
+          find?.type === "Literal" && typeof find.value === "string" ? find.value : undefined;
         const value = replacement ? pathValue(replacement, dir) : undefined;
-        if (key !== undefined && value !== undefined) config.alias[key] = [absoluteAlias(value, dir)];
+        if (key !== undefined && value !== undefined)
+          config.alias[key] = [absoluteAlias(value, dir)];
       }
     }
   }
@@ -90,7 +110,8 @@ export function readBundlerConfig(root: string, maxBytes: number, parser: Parser
           : [node];
     for (const value of values) {
       const page = value ? pathValue(value, dir) : undefined;
-      if (page !== undefined && /\.html?$/i.test(page)) config.inputs.push(path.resolve(config.root, page));
+      if (page !== undefined && /\.html?$/i.test(page))
+        config.inputs.push(path.resolve(config.root, page));
     }
   }
   return config;
@@ -115,8 +136,10 @@ function collectProperties(node: Node, into: Map<string, Node[]>, depth: number)
     const value = node[key];
     if (Array.isArray(value)) {
       for (const item of value)
-        if (item && typeof item === "object" && typeof (item as Node).type === "string") collectProperties(item as Node, into, depth + 1);
-    } else if (value && typeof value === "object" && typeof (value as Node).type === "string") collectProperties(value as Node, into, depth + 1);
+        if (item && typeof item === "object" && typeof (item as Node).type === "string")
+          collectProperties(item as Node, into, depth + 1);
+    } else if (value && typeof value === "object" && typeof (value as Node).type === "string")
+      collectProperties(value as Node, into, depth + 1);
   }
 }
 
@@ -144,9 +167,19 @@ function pathValue(node: Node, dir: string): string | undefined {
     }
     case "CallExpression": {
       const callee = node.callee as Node;
-      const name = callee.type === "Identifier" ? (callee.name as string) : callee.type === "MemberExpression" ? keyName(callee.property as Node) : undefined;
+      const name =
+        callee.type === "Identifier"
+          ? (callee.name as string)
+          : callee.type === "MemberExpression"
+            ? keyName(callee.property as Node)
+            : undefined;
       const args = (node.arguments as Node[]).map((arg) => pathValue(arg, dir));
-      if ((name === "resolve" || name === "join") && args.length && args.every((a) => a !== undefined)) return path.resolve(dir, ...(args as string[]));
+      if (
+        (name === "resolve" || name === "join") &&
+        args.length &&
+        args.every((a) => a !== undefined)
+      )
+        return path.resolve(dir, ...(args as string[]));
       if (name === "cwd") return dir;
       if (name === "fileURLToPath" && args[0] !== undefined) return args[0];
       return undefined;
@@ -154,12 +187,19 @@ function pathValue(node: Node, dir: string): string | undefined {
     case "NewExpression": {
       const callee = node.callee as Node;
       const args = node.arguments as Node[];
-      if (callee.type === "Identifier" && callee.name === "URL" && args[0]?.type === "Literal" && typeof args[0].value === "string")
+      if (
+        callee.type === "Identifier" &&
+        callee.name === "URL" &&
+        args[0]?.type === "Literal" &&
+        typeof args[0].value === "string"
+      )
         return path.resolve(dir, args[0].value);
       return undefined;
     }
     case "MemberExpression":
-      return keyName(node.property as Node) === "pathname" ? pathValue(node.object as Node, dir) : undefined;
+      return keyName(node.property as Node) === "pathname"
+        ? pathValue(node.object as Node, dir)
+        : undefined;
     default:
       return undefined;
   }

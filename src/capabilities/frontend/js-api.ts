@@ -116,31 +116,49 @@ function compare(a: Triple, b: Triple): number {
  * what package.json says when no lockfile does) picks the newest published version it allows, which
  * is what installing it gets; undefined picks the newest.
  */
-function pickVersion(versions: readonly string[], requested: string | undefined): { version: string; exact: boolean } | undefined {
+function pickVersion(
+  versions: readonly string[],
+  requested: string | undefined,
+): { version: string; exact: boolean } | undefined {
   const newest = versions.at(-1);
   if (newest === undefined) return undefined;
-  if (requested === undefined || requested.trim() === "" || requested.trim() === "*" || requested.trim() === "latest") return { version: newest, exact: false };
+  if (
+    requested === undefined ||
+    requested.trim() === "" ||
+    requested.trim() === "*" ||
+    requested.trim() === "latest"
+  )
+    return { version: newest, exact: false };
   const text = requested.trim();
   if (versions.includes(text)) return { version: text, exact: true };
   const parsed = versions
     .map((version) => [version, parseVersion(version)] as const)
     .filter((entry): entry is readonly [string, Triple] => entry[1] !== undefined);
-  const range = /^(\^|~|>=?|=)?\s*v?(\d+(?:\.(?:\d+|x|\*))?(?:\.(?:\d+|x|\*))?)(-[0-9A-Za-z.-]+)?$/.exec(text);
+  const range =
+    /^(\^|~|>=?|=)?\s*v?(\d+(?:\.(?:\d+|x|\*))?(?:\.(?:\d+|x|\*))?)(-[0-9A-Za-z.-]+)?$/.exec(text);
   if (!range) return { version: newest, exact: false };
   const operator = range[1] ?? "";
   const numbers = (range[2] ?? "").split(".");
-  const wanted = parseVersion(numbers.map((part) => (part === "x" || part === "*" ? "0" : part)).join("."));
+  const wanted = parseVersion(
+    numbers.map((part) => (part === "x" || part === "*" ? "0" : part)).join("."),
+  );
   if (!wanted) return { version: newest, exact: false };
   const fixedParts = numbers.findIndex((part) => part === "x" || part === "*");
   const given = fixedParts === -1 ? numbers.length : fixedParts;
   let allowed: (version: Triple) => boolean;
-  if (operator === "^") allowed = (v) => v[0] === wanted[0] && compare(v, wanted) >= 0 && (wanted[0] !== 0 || v[1] === wanted[1]);
-  else if (operator === "~") allowed = (v) => v[0] === wanted[0] && v[1] === wanted[1] && compare(v, wanted) >= 0;
-  else if (operator.startsWith(">")) allowed = (v) => compare(v, wanted) >= (operator === ">" ? 1 : 0);
+  if (operator === "^")
+    allowed = (v) =>
+      v[0] === wanted[0] && compare(v, wanted) >= 0 && (wanted[0] !== 0 || v[1] === wanted[1]);
+  else if (operator === "~")
+    allowed = (v) => v[0] === wanted[0] && v[1] === wanted[1] && compare(v, wanted) >= 0;
+  else if (operator.startsWith(">"))
+    allowed = (v) => compare(v, wanted) >= (operator === ">" ? 1 : 0);
   else if (given < 3) allowed = (v) => v[0] === wanted[0] && (given < 2 || v[1] === wanted[1]);
   else {
     // An exact version that was never published (a pre-release, or newer than the data).
-    const notAbove = parsed.filter(([, v]) => compare(v, wanted) <= 0 && !(range[3] && compare(v, wanted) === 0));
+    const notAbove = parsed.filter(
+      ([, v]) => compare(v, wanted) <= 0 && !(range[3] && compare(v, wanted) === 0),
+    );
     return { version: (notAbove.at(-1) ?? parsed[0])?.[0] ?? newest, exact: false };
   }
   const matching = parsed.filter(([, v]) => allowed(v));
@@ -149,11 +167,17 @@ function pickVersion(versions: readonly string[], requested: string | undefined)
 
 const placeholderNote = (commands: readonly string[]): string | undefined => {
   const notes: string[] = [];
-  const argumentsUsed = [...new Set(commands.flatMap((command) => [...command.matchAll(/\{(\d+)\}/g)].map((match) => Number(match[1]) + 1)))].sort(
-    (a, b) => a - b,
-  );
-  if (argumentsUsed.length > 0) notes.push(`the command depends on argument ${argumentsUsed.join(" and ")}`);
-  if (commands.some((command) => command.includes("{?}"))) notes.push("part of a command is only known at run time");
+  const argumentsUsed = [
+    ...new Set(
+      commands.flatMap((command) =>
+        [...command.matchAll(/\{(\d+)\}/g)].map((match) => Number(match[1]) + 1),
+      ),
+    ),
+  ].sort((a, b) => a - b);
+  if (argumentsUsed.length > 0)
+    notes.push(`the command depends on argument ${argumentsUsed.join(" and ")}`);
+  if (commands.some((command) => command.includes("{?}")))
+    notes.push("part of a command is only known at run time");
   return notes.length > 0 ? notes.join("; ") : undefined;
 };
 
@@ -186,21 +210,28 @@ class MappedModule implements JsApiModule {
     if (!className) return undefined;
     // `default.load` (import Database from "@tauri-apps/plugin-sql") or a renamed export: the class's own name.
     const aliased = this.table.members[className]?.r;
-    if (aliased && aliased !== className && this.table.members[aliased]) return this.member(aliased + name.slice(className.length));
+    if (aliased && aliased !== className && this.table.members[aliased])
+      return this.member(aliased + name.slice(className.length));
     const home = this.table.classes?.[className];
     return home ? this.related(home)?.member(name) : undefined;
   }
 
   /** A module this one points to: of the same package at the same version, or of another package at its newest (what the data resolved against). */
   private related(specifier: string): JsApiModule | undefined {
-    return jsApiModule(specifier, packageOf(specifier) === this.packageName ? this.version : undefined);
+    return jsApiModule(
+      specifier,
+      packageOf(specifier) === this.packageName ? this.version : undefined,
+    );
   }
 
   private withNotes(name: string, entry: TableMember): JsApiMember {
-    const own = overrides().members.filter((o) => o.specifier === this.specifier && o.member === name);
-    const notes = [placeholderNote(entry.c), ...own.filter((o) => o.note !== undefined).map((o) => `${o.note} (${o.source})`)].filter(
-      (note): note is string => note !== undefined,
+    const own = overrides().members.filter(
+      (o) => o.specifier === this.specifier && o.member === name,
     );
+    const notes = [
+      placeholderNote(entry.c),
+      ...own.filter((o) => o.note !== undefined).map((o) => `${o.note} (${o.source})`),
+    ].filter((note): note is string => note !== undefined);
     const arrayOf = own.find((o) => o.returnsArrayOf !== undefined)?.returnsArrayOf;
     return {
       commands: entry.c,
@@ -212,12 +243,17 @@ class MappedModule implements JsApiModule {
 }
 
 /** What a module of a Tauri JS package invokes, at the version the app installs (a locked version or a package.json range). */
-export function jsApiModule(specifier: string, version: string | undefined): JsApiModule | undefined {
+export function jsApiModule(
+  specifier: string,
+  version: string | undefined,
+): JsApiModule | undefined {
   const entry = apiMap().packages[packageOf(specifier)];
   const tables = entry?.modules[specifier];
   if (!entry || !tables) return undefined;
   // Only the versions in which this module exists.
-  const present = entry.versions.filter((_, index) => tables[index] !== null && tables[index] !== undefined);
+  const present = entry.versions.filter(
+    (_, index) => tables[index] !== null && tables[index] !== undefined,
+  );
   const picked = pickVersion(present, version);
   if (!picked) return undefined;
   const index = tables[entry.versions.indexOf(picked.version)];
@@ -236,7 +272,11 @@ export function packageCommands(
   const map = apiMap();
   const entry = map.packages[packageName];
   if (!entry) return undefined;
-  const usable = entry.versions.filter((_, index) => Object.values(entry.modules).some((tables) => tables[index] !== null && tables[index] !== undefined));
+  const usable = entry.versions.filter((_, index) =>
+    Object.values(entry.modules).some(
+      (tables) => tables[index] !== null && tables[index] !== undefined,
+    ),
+  );
   const picked = pickVersion(usable, version);
   if (!picked) return undefined;
   const position = entry.versions.indexOf(picked.version);
@@ -244,7 +284,8 @@ export function packageCommands(
   for (const tables of Object.values(entry.modules)) {
     const index = tables[position];
     const table = index === null || index === undefined ? undefined : map.tables[index];
-    for (const member of Object.values(table?.members ?? {})) for (const command of member.c) if (!command.includes("{")) commands.add(command);
+    for (const member of Object.values(table?.members ?? {}))
+      for (const command of member.c) if (!command.includes("{")) commands.add(command);
   }
   return { version: picked.version, exact: picked.exact, commands: [...commands].sort() };
 }
@@ -254,12 +295,17 @@ export function globalNamespaceModule(namespace: string): string | undefined {
   const map = apiMap();
   const api = map.packages[API_PACKAGE];
   const rootIndex = api?.modules[API_PACKAGE]?.at(-1);
-  const apiNamespace = rootIndex === null || rootIndex === undefined ? undefined : map.tables[rootIndex]?.ns?.[namespace];
+  const apiNamespace =
+    rootIndex === null || rootIndex === undefined
+      ? undefined
+      : map.tables[rootIndex]?.ns?.[namespace];
   if (apiNamespace) return apiNamespace;
   // Each plugin's global script defines window.__TAURI__.<its name in camelCase> (clipboard-manager → clipboardManager).
   for (const name of Object.keys(map.packages)) {
     if (!name.startsWith(PLUGIN_PREFIX)) continue;
-    const camel = name.slice(PLUGIN_PREFIX.length).replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    const camel = name
+      .slice(PLUGIN_PREFIX.length)
+      .replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
     if (camel === namespace) return name;
   }
   return undefined;

@@ -11,7 +11,13 @@ import path from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { isWithin, leavesRoot, pathKind, readTextFile } from "../../core/source/read.js";
 
-export type JsVersionSource = "package-lock.json" | "npm-shrinkwrap.json" | "pnpm-lock.yaml" | "yarn.lock" | "bun.lock" | "package.json range";
+export type JsVersionSource =
+  | "package-lock.json"
+  | "npm-shrinkwrap.json"
+  | "pnpm-lock.yaml"
+  | "yarn.lock"
+  | "bun.lock"
+  | "package.json range";
 
 export interface JsPackageVersion {
   readonly name: string;
@@ -29,7 +35,13 @@ export interface JsPackageVersions {
   readonly notes: readonly string[];
 }
 
-const LOCKFILES: readonly JsVersionSource[] = ["package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock", "bun.lock"];
+const LOCKFILES: readonly JsVersionSource[] = [
+  "package-lock.json",
+  "npm-shrinkwrap.json",
+  "pnpm-lock.yaml",
+  "yarn.lock",
+  "bun.lock",
+];
 const SCOPE = "@tauri-apps/";
 
 interface Wanted {
@@ -38,7 +50,10 @@ interface Wanted {
 }
 
 /** The versions of the `@tauri-apps/*` packages of the frontend whose package.json is in `frontendDir`. */
-export async function jsPackageVersions(frontendDir: string, options: { root: string; maxBytes: number }): Promise<JsPackageVersions> {
+export async function jsPackageVersions(
+  frontendDir: string,
+  options: { root: string; maxBytes: number },
+): Promise<JsPackageVersions> {
   const notes: string[] = [];
   const rootReal = realOr(options.root);
   const read = async (file: string): Promise<string | undefined> => {
@@ -54,17 +69,28 @@ export async function jsPackageVersions(frontendDir: string, options: { root: st
 
   const manifestFile = path.join(frontendDir, "package.json");
   const manifestText = await read(manifestFile);
-  const wanted = manifestText === undefined ? [] : wantedPackages(manifestText, manifestFile, notes);
+  const wanted =
+    manifestText === undefined ? [] : wantedPackages(manifestText, manifestFile, notes);
   const packages = new Map<string, JsPackageVersion>();
   if (wanted.length === 0) return { packages, notes };
 
   const lock = await nearestLockfile(frontendDir, rootReal, read);
   for (const { name, range } of wanted) {
-    const locked = lock ? lockedVersion(lock, name, range, path.relative(path.dirname(lock.file), frontendDir).split(path.sep).join("/") || ".") : undefined;
-    if (lock && locked === undefined && !lock.unreadable) notes.push(`${lock.file}: no entry for ${name}; the package.json range ${range} is used`);
+    const locked = lock
+      ? lockedVersion(
+          lock,
+          name,
+          range,
+          path.relative(path.dirname(lock.file), frontendDir).split(path.sep).join("/") || ".",
+        )
+      : undefined;
+    if (lock && locked === undefined && !lock.unreadable)
+      notes.push(`${lock.file}: no entry for ${name}; the package.json range ${range} is used`);
     packages.set(
       name,
-      locked ? { name, version: locked, from: lock!.kind, file: lock!.file } : { name, version: range, from: "package.json range", file: manifestFile },
+      locked
+        ? { name, version: locked, from: lock!.kind, file: lock!.file }
+        : { name, version: range, from: "package.json range", file: manifestFile },
     );
   }
   return { packages, notes };
@@ -83,15 +109,23 @@ function wantedPackages(text: string, file: string, notes: string[]): Wanted[] {
   try {
     manifest = JSON.parse(text);
   } catch (error) {
-    notes.push(`${file}: not JSON (${(error as Error).message.split("\n")[0]}); its packages' versions are unknown`);
+    notes.push(
+      `${file}: not JSON (${(error as Error).message.split("\n")[0]}); its packages' versions are unknown`,
+    );
     return [];
   }
   const wanted = new Map<string, string>();
-  for (const field of ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"]) {
+  for (const field of [
+    "dependencies",
+    "devDependencies",
+    "optionalDependencies",
+    "peerDependencies",
+  ]) {
     const deps = (manifest as Record<string, unknown> | null)?.[field];
     if (!deps || typeof deps !== "object") continue;
     for (const [name, range] of Object.entries(deps as Record<string, unknown>)) {
-      if (name.startsWith(SCOPE) && typeof range === "string" && !wanted.has(name)) wanted.set(name, range);
+      if (name.startsWith(SCOPE) && typeof range === "string" && !wanted.has(name))
+        wanted.set(name, range);
     }
   }
   return [...wanted].map(([name, range]) => ({ name, range }));
@@ -105,7 +139,11 @@ interface Lockfile {
   parsed?: unknown;
 }
 
-async function nearestLockfile(frontendDir: string, rootReal: string, read: (file: string) => Promise<string | undefined>): Promise<Lockfile | undefined> {
+async function nearestLockfile(
+  frontendDir: string,
+  rootReal: string,
+  read: (file: string) => Promise<string | undefined>,
+): Promise<Lockfile | undefined> {
   for (let dir = path.resolve(frontendDir); ;) {
     for (const kind of LOCKFILES) {
       const file = path.join(dir, kind);
@@ -118,7 +156,12 @@ async function nearestLockfile(frontendDir: string, rootReal: string, read: (fil
   }
 }
 
-function lockedVersion(lock: Lockfile, name: string, range: string, importer: string): string | undefined {
+function lockedVersion(
+  lock: Lockfile,
+  name: string,
+  range: string,
+  importer: string,
+): string | undefined {
   switch (lock.kind) {
     case "package-lock.json":
     case "npm-shrinkwrap.json":
@@ -135,7 +178,9 @@ function lockedVersion(lock: Lockfile, name: string, range: string, importer: st
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
-  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return value && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 function versionField(value: unknown): string | undefined {
@@ -146,7 +191,9 @@ function versionField(value: unknown): string | undefined {
 function parsedJson(lock: Lockfile, jsonc: boolean): Record<string, unknown> | undefined {
   if (lock.parsed === undefined) {
     try {
-      lock.parsed = jsonc ? parseJsonc(lock.text, [], { allowTrailingComma: true }) : JSON.parse(lock.text);
+      lock.parsed = jsonc
+        ? parseJsonc(lock.text, [], { allowTrailingComma: true })
+        : JSON.parse(lock.text);
     } catch {
       lock.parsed = null;
       lock.unreadable = true;
@@ -160,7 +207,8 @@ function npmLocked(lock: Lockfile, name: string, importer: string): string | und
   const json = parsedJson(lock, false);
   const packages = record(json?.packages);
   if (packages) {
-    const nested = importer === "." ? undefined : versionField(packages[`${importer}/node_modules/${name}`]);
+    const nested =
+      importer === "." ? undefined : versionField(packages[`${importer}/node_modules/${name}`]);
     return nested ?? versionField(packages[`node_modules/${name}`]);
   }
   return versionField(record(json?.dependencies)?.[name]);
@@ -171,7 +219,8 @@ function bunLocked(lock: Lockfile, name: string, importer: string): string | und
   const packages = record(parsedJson(lock, true)?.packages);
   if (!packages) return undefined;
   const workspaceName = importer === "." ? undefined : workspacePackageName(lock, importer);
-  const entry = (workspaceName ? packages[`${workspaceName}/${name}`] : undefined) ?? packages[name];
+  const entry =
+    (workspaceName ? packages[`${workspaceName}/${name}`] : undefined) ?? packages[name];
   const resolved = Array.isArray(entry) ? entry[0] : undefined;
   if (typeof resolved !== "string" || !resolved.startsWith(`${name}@`)) return undefined;
   return resolved.slice(name.length + 1).replace(/^npm:/, "");
@@ -219,7 +268,10 @@ function yarnLocked(text: string, name: string, range: string): string | undefin
  */
 function pnpmLocked(lock: Lockfile, name: string, importer: string): string | undefined {
   const sections = ["dependencies", "devDependencies", "optionalDependencies"];
-  const paths: string[][] = [...sections.map((section) => ["importers", importer, section, name]), ...sections.map((section) => [section, name])];
+  const paths: string[][] = [
+    ...sections.map((section) => ["importers", importer, section, name]),
+    ...sections.map((section) => [section, name]),
+  ];
   const values = pnpmValues(lock.text, paths);
   for (const value of values) {
     const version = /^[~^]?v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)/.exec(value)?.[1];
@@ -244,9 +296,18 @@ function pnpmValues(text: string, paths: string[][]): string[] {
     if (value && value !== "{}" && value !== "[]") {
       const joined = keys.join("\0");
       // `name: { specifier: ^2.0.0, version: 2.1.1 }` on one line gives its version.
-      if (wanted.has(joined)) found.set(joined, value.startsWith("{") ? (/version:\s*['"]?([^,}'"\s]+)/.exec(value)?.[1] ?? value) : value);
-      else if (key === "version" && wanted.has(keys.slice(0, -1).join("\0"))) found.set(keys.slice(0, -1).join("\0"), value);
+      if (wanted.has(joined))
+        found.set(
+          joined,
+          value.startsWith("{")
+            ? (/version:\s*['"]?([^,}'"\s]+)/.exec(value)?.[1] ?? value)
+            : value,
+        );
+      else if (key === "version" && wanted.has(keys.slice(0, -1).join("\0")))
+        found.set(keys.slice(0, -1).join("\0"), value);
     } else stack.push({ indent, key });
   }
-  return paths.map((keys) => found.get(keys.join("\0"))).filter((value): value is string => value !== undefined);
+  return paths
+    .map((keys) => found.get(keys.join("\0")))
+    .filter((value): value is string => value !== undefined);
 }

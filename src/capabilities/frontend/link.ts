@@ -5,7 +5,14 @@
  * packages (`Window#setTitle`), or of `invoke` with its command, or is left unresolved with the reason.
  */
 import { CORE_MODULE, type ApiLookup } from "./api.js";
-import { meetPlatforms, type FunctionFacts, type ModuleFacts, type Platform, type Ref, type Site } from "./analyze.js";
+import {
+  meetPlatforms,
+  type FunctionFacts,
+  type ModuleFacts,
+  type Platform,
+  type Ref,
+  type Site,
+} from "./analyze.js";
 
 type Val =
   | { kind: "tauri-module"; specifier: string }
@@ -29,7 +36,8 @@ type Val =
 const UNKNOWN: Val = { kind: "unknown" };
 
 /** Where an import leads: Tauri's module, one of the app's files, or nothing the scan reads. */
-export type ModuleTarget = { kind: "tauri"; specifier: string } | { kind: "file"; file: string } | { kind: "none" };
+export type ModuleTarget =
+  { kind: "tauri"; specifier: string } | { kind: "file"; file: string } | { kind: "none" };
 
 export interface Use {
   file: string;
@@ -115,13 +123,21 @@ export class Linker {
       }
     }
     // A command passed on by a function nobody was seen calling with a literal: not known.
-    for (const [key, uses] of this.pendingForwards) if (!this.calledThrough.has(key)) this.uses.push(...uses);
+    for (const [key, uses] of this.pendingForwards)
+      if (!this.calledThrough.has(key)) this.uses.push(...uses);
     return this.uses;
   }
 
-  private emit(site: Site, file: string, frames: Frame[] | undefined, outer: At, atFile = file): void {
+  private emit(
+    site: Site,
+    file: string,
+    frames: Frame[] | undefined,
+    outer: At,
+    atFile = file,
+  ): void {
     // A check around the call and one inside the function it goes through both hold.
-    const platforms = site === outer ? site.platforms : meetPlatforms(outer.platforms, site.platforms);
+    const platforms =
+      site === outer ? site.platforms : meetPlatforms(outer.platforms, site.platforms);
     const at: At = { start: outer.start, end: outer.end, ...(platforms ? { platforms } : {}) };
     const guard = platforms ? { platforms } : {};
     const ref = site.ref;
@@ -130,14 +146,32 @@ export class Linker {
       if (value.kind !== "tauri-member") return;
       const member = this.api.module(value.specifier)?.member(value.name);
       // A function passed as a value is called later with arguments not seen here: only commands that need none count.
-      if (member && member.commands.length && !member.commands.some((command) => command.includes("{")))
-        this.uses.push({ file: atFile, start: at.start, end: at.end, specifier: value.specifier, member: value.name, commands: member.commands, ...guard });
+      if (
+        member &&
+        member.commands.length &&
+        !member.commands.some((command) => command.includes("{"))
+      )
+        this.uses.push({
+          file: atFile,
+          start: at.start,
+          end: at.end,
+          specifier: value.specifier,
+          member: value.name,
+          commands: member.commands,
+          ...guard,
+        });
       return;
     }
     if (ref.kind !== "call") return;
     let callee = this.evaluate(ref.callee, file, frames, 0);
     // Inside a function called through, a callee that no argument changes gives the same value at every call.
-    if (frames !== undefined && callee.kind !== "inert" && callee.kind !== "function" && callee.kind !== "tauri-member" && argumentFree(ref.callee)) {
+    if (
+      frames !== undefined &&
+      callee.kind !== "inert" &&
+      callee.kind !== "function" &&
+      callee.kind !== "tauri-member" &&
+      argumentFree(ref.callee)
+    ) {
       this.deadForwards.add(site);
       return;
     }
@@ -154,7 +188,8 @@ export class Linker {
     if (callee.kind !== "tauri-member") return;
     const member = this.api.module(callee.specifier)?.member(callee.name);
     if (!member || member.commands.length === 0) return;
-    const argument = (index: number) => (ref.args[index] ? this.settle(this.evaluate(ref.args[index]!, file, frames, 0)) : UNKNOWN);
+    const argument = (index: number) =>
+      ref.args[index] ? this.settle(this.evaluate(ref.args[index]!, file, frames, 0)) : UNKNOWN;
     const first = argument(0);
     const use: Use = {
       file: atFile,
@@ -180,7 +215,8 @@ export class Linker {
         const value = argument(Number(index));
         if (value.kind === "string") return value.value;
         known = false;
-        if (value.kind === "param" && frames === undefined) forwardedBy = `${value.file}\u0000${value.fn}`;
+        if (value.kind === "param" && frames === undefined)
+          forwardedBy = `${value.file}\u0000${value.fn}`;
         else unresolved ??= `argument ${Number(index) + 1} (the command) is not a literal`;
         return "";
       });
@@ -190,7 +226,10 @@ export class Linker {
     if (forwardedBy !== undefined && unresolved === undefined) {
       // Inside a wrapper (`call(cmd) { return invoke(cmd) }`): its callers name the command.
       const pending = this.pendingForwards.get(forwardedBy) ?? [];
-      pending.push({ ...use, unresolved: "the command is a parameter of a function whose callers were not found" });
+      pending.push({
+        ...use,
+        unresolved: "the command is a parameter of a function whose callers were not found",
+      });
       this.pendingForwards.set(forwardedBy, pending);
     } else if (unresolved !== undefined) this.uses.push({ ...use, unresolved });
   }
@@ -200,17 +239,35 @@ export class Linker {
     if (arg.kind === "string" || arg.kind === "unknown" || arg.kind === "object") return true;
     if (arg.kind !== "param") return false;
     const value = this.evaluate(arg, file, frames, 0);
-    return value.kind === "string" || value.kind === "unknown" || value.kind === "param" || value.kind === "inert";
+    return (
+      value.kind === "string" ||
+      value.kind === "unknown" ||
+      value.kind === "param" ||
+      value.kind === "inert"
+    );
   }
 
   /** The value an inert export stands for. */
   private settle(value: Val): Val {
-    while (value.kind === "inert") value = this.exportOf({ kind: "local-module", file: value.file }, value.name, value.depth, true);
+    while (value.kind === "inert")
+      value = this.exportOf(
+        { kind: "local-module", file: value.file },
+        value.name,
+        value.depth,
+        true,
+      );
     return value;
   }
 
   /** A call of one of the app's functions: the calls in it that use its parameters are made again with the arguments given here. */
-  private callThrough(fn: Extract<Val, { kind: "function" }>, args: readonly Ref[], file: string, frames: Frame[] | undefined, at: At, atFile: string) {
+  private callThrough(
+    fn: Extract<Val, { kind: "function" }>,
+    args: readonly Ref[],
+    file: string,
+    frames: Frame[] | undefined,
+    at: At,
+    atFile: string,
+  ) {
     const facts = this.modules.get(fn.file)?.functions[fn.id];
     if (!facts) return;
     let forwarding = this.forwardingSites.get(facts);
@@ -223,11 +280,19 @@ export class Linker {
     const values = args.map((arg) => this.evaluate(arg, file, frames, 0));
     const inner: Frame[] = [...(frames ?? []), { file: fn.file, fn: fn.id, args: values }];
     // Arguments that hold no function nor Tauri value (strings, unknowns): reading or calling a parameter gives nothing then.
-    const plain = inner.every((frame) => frame.args.every((value) => value.kind === "string" || value.kind === "unknown" || value.kind === "param"));
+    const plain = inner.every((frame) =>
+      frame.args.every(
+        (value) => value.kind === "string" || value.kind === "unknown" || value.kind === "param",
+      ),
+    );
     let dead = 0;
     for (const site of forwarding) {
       if (this.deadForwards.has(site)) dead++;
-      else if (!plain || argumentFree(site.reference || site.ref.kind !== "call" ? site.ref : site.ref.callee)) this.emit(site, fn.file, inner, at, atFile);
+      else if (
+        !plain ||
+        argumentFree(site.reference || site.ref.kind !== "call" ? site.ref : site.ref.callee)
+      )
+        this.emit(site, fn.file, inner, at, atFile);
     }
     if (dead)
       this.forwardingSites.set(
@@ -248,9 +313,15 @@ export class Linker {
       case "dynamic-import":
         return this.moduleValue(file, ref.request);
       case "global":
-        return ref.name === "__TAURI_INTERNALS__" ? { kind: "tauri-module", specifier: CORE_MODULE } : { kind: "tauri-global" };
+        return ref.name === "__TAURI_INTERNALS__"
+          ? { kind: "tauri-module", specifier: CORE_MODULE }
+          : { kind: "tauri-global" };
       case "member":
-        return this.memberOf(this.evaluate(ref.object, file, frames, depth + 1), ref.name, depth + 1);
+        return this.memberOf(
+          this.evaluate(ref.object, file, frames, depth + 1),
+          ref.name,
+          depth + 1,
+        );
       case "await":
         return this.evaluate(ref.value, file, frames, depth + 1);
       case "call": {
@@ -258,18 +329,32 @@ export class Linker {
         // One of the app's functions: what it returns (`getDb()` gives back the `Database` it loaded).
         if (callee.kind === "function" && !ref.isNew) return this.returnOf(callee, depth + 1);
         if (callee.kind !== "tauri-member") return UNKNOWN;
-        if (ref.isNew) return isClassName(callee.name) ? { kind: "tauri-instance", specifier: callee.specifier, className: callee.name } : UNKNOWN;
+        if (ref.isNew)
+          return isClassName(callee.name)
+            ? { kind: "tauri-instance", specifier: callee.specifier, className: callee.name }
+            : UNKNOWN;
         const member = this.api.module(callee.specifier)?.member(callee.name);
-        if (member?.returnsArrayOf) return { kind: "tauri-array", specifier: callee.specifier, className: member.returnsArrayOf };
-        return member?.returns ? { kind: "tauri-instance", specifier: callee.specifier, className: member.returns } : UNKNOWN;
+        if (member?.returnsArrayOf)
+          return {
+            kind: "tauri-array",
+            specifier: callee.specifier,
+            className: member.returnsArrayOf,
+          };
+        return member?.returns
+          ? { kind: "tauri-instance", specifier: callee.specifier, className: member.returns }
+          : UNKNOWN;
       }
       case "element": {
         const array = this.evaluate(ref.of, file, frames, depth + 1);
-        return array.kind === "tauri-array" ? { kind: "tauri-instance", specifier: array.specifier, className: array.className } : UNKNOWN;
+        return array.kind === "tauri-array"
+          ? { kind: "tauri-instance", specifier: array.specifier, className: array.className }
+          : UNKNOWN;
       }
       case "typed": {
         const type = this.evaluate(ref.type, file, frames, depth + 1);
-        return type.kind === "tauri-member" && isClassName(type.name) ? { kind: "tauri-instance", specifier: type.specifier, className: type.name } : UNKNOWN;
+        return type.kind === "tauri-member" && isClassName(type.name)
+          ? { kind: "tauri-instance", specifier: type.specifier, className: type.name }
+          : UNKNOWN;
       }
       case "function":
         return { kind: "function", file, id: ref.id };
@@ -293,7 +378,12 @@ export class Linker {
     try {
       for (const value of this.modules.get(fn.file)?.functions[fn.id]?.returns ?? []) {
         const result = this.evaluate(value, fn.file, undefined, depth + 1);
-        if (result.kind === "tauri-instance" || result.kind === "tauri-array" || result.kind === "tauri-member" || result.kind === "tauri-module")
+        if (
+          result.kind === "tauri-instance" ||
+          result.kind === "tauri-array" ||
+          result.kind === "tauri-member" ||
+          result.kind === "tauri-module"
+        )
           return result;
       }
       return UNKNOWN;
@@ -321,9 +411,15 @@ export class Linker {
         return this.exportOf(object, name, depth);
       case "tauri-member":
         // `Database.load`: a static member of an exported class.
-        return isClassName(object.name) ? { kind: "tauri-member", specifier: object.specifier, name: `${object.name}.${name}` } : UNKNOWN;
+        return isClassName(object.name)
+          ? { kind: "tauri-member", specifier: object.specifier, name: `${object.name}.${name}` }
+          : UNKNOWN;
       case "tauri-instance":
-        return { kind: "tauri-member", specifier: object.specifier, name: `${object.className}#${name}` };
+        return {
+          kind: "tauri-member",
+          specifier: object.specifier,
+          name: `${object.className}#${name}`,
+        };
       default:
         return UNKNOWN;
     }
@@ -333,16 +429,20 @@ export class Linker {
     if (module.kind === "tauri-module") {
       // `import { window } from "@tauri-apps/api"`: the root module's namespaces are modules of their own.
       const namespace = `${module.specifier}/${name}`;
-      if (module.specifier === "@tauri-apps/api" && this.api.module(namespace)) return { kind: "tauri-module", specifier: namespace };
+      if (module.specifier === "@tauri-apps/api" && this.api.module(namespace))
+        return { kind: "tauri-module", specifier: namespace };
       // A default export that is a class (`import Database from "@tauri-apps/plugin-sql"`): the map says which.
       if (name === "default") {
         const className = this.api.module(module.specifier)?.member("default")?.returns;
-        return className ? { kind: "tauri-member", specifier: module.specifier, name: className } : UNKNOWN;
+        return className
+          ? { kind: "tauri-member", specifier: module.specifier, name: className }
+          : UNKNOWN;
       }
       return { kind: "tauri-member", specifier: module.specifier, name };
     }
     if (module.kind !== "local-module" || depth > MAX_VALUE_DEPTH) return UNKNOWN;
-    if (!settling && this.inert(module.file)) return { kind: "inert", file: module.file, name, depth };
+    if (!settling && this.inert(module.file))
+      return { kind: "inert", file: module.file, name, depth };
     const key = `${module.file}\u0000${name}`;
     const memo = this.exportMemo.get(key);
     if (memo) return memo;
@@ -355,7 +455,9 @@ export class Linker {
       if (own) value = this.evaluate(own, module.file, undefined, depth + 1);
       else if (name !== "default") {
         for (const request of facts.starExports) {
-          value = this.settle(this.exportOf(this.moduleValue(module.file, request), name, depth + 1));
+          value = this.settle(
+            this.exportOf(this.moduleValue(module.file, request), name, depth + 1),
+          );
           if (value.kind !== "unknown") break;
         }
       }

@@ -25,13 +25,18 @@ export interface FrontendLoadOptions {
   cache?: ModuleCache;
 }
 
-export async function loadFrontend(options: FrontendLoadOptions): Promise<FrontendScan | undefined> {
+export async function loadFrontend(
+  options: FrontendLoadOptions,
+): Promise<FrontendScan | undefined> {
   const value = options.config?.document.ok ? options.config.document.value : undefined;
   const build = isPlainObject(value) && isPlainObject(value.build) ? value.build : {};
   const windows = (options.config?.windows ?? []).map((window) => {
     let declared: unknown = window.document.value;
     for (const part of window.path)
-      declared = isPlainObject(declared) || Array.isArray(declared) ? (declared as Record<string | number, unknown>)[part] : undefined;
+      declared =
+        isPlainObject(declared) || Array.isArray(declared)
+          ? (declared as Record<string | number, unknown>)[part]
+          : undefined;
     return { label: window.label, url: isPlainObject(declared) ? declared.url : undefined };
   });
   let versionNotes: readonly string[] = [];
@@ -42,20 +47,33 @@ export async function loadFrontend(options: FrontendLoadOptions): Promise<Fronte
     boundary: options.boundary,
     cwd: options.cwd,
     maxBytes: options.maxBytes,
-    build: { frontendDist: build.frontendDist, devUrl: build.devUrl, beforeBuildCommand: build.beforeBuildCommand, beforeDevCommand: build.beforeDevCommand },
+    build: {
+      frontendDist: build.frontendDist,
+      devUrl: build.devUrl,
+      beforeBuildCommand: build.beforeBuildCommand,
+      beforeDevCommand: build.beforeDevCommand,
+    },
     windows,
     madeWindows: madeWindows(options.codeWindows, new Set(windows.map((window) => window.label))),
     ...(options.frontend ? { config: options.frontend } : {}),
     ...(options.cache ? { cache: options.cache } : {}),
     apiFor: async (root) => {
-      const versions = await jsPackageVersions(root, { root: options.boundary, maxBytes: options.maxBytes });
+      const versions = await jsPackageVersions(root, {
+        root: options.boundary,
+        maxBytes: options.maxBytes,
+      });
       versionNotes = versions.notes;
       jsVersions = versions.packages;
       return apiLookup((packageName) => versions.packages.get(packageName)?.version);
     },
   });
   if (scan && jsVersions) scan.jsVersions = jsVersions;
-  if (scan) scan.notes.push(...versionNotes.map((note) => `${path.relative(options.cwd, options.appRoot) || "."}: ${note}`));
+  if (scan)
+    scan.notes.push(
+      ...versionNotes.map(
+        (note) => `${path.relative(options.cwd, options.appRoot) || "."}: ${note}`,
+      ),
+    );
   return scan;
 }
 
@@ -64,13 +82,18 @@ export async function loadFrontend(options: FrontendLoadOptions): Promise<Fronte
  * config declares. A label built at run time counts by its literal start (`reader-${id}` → `reader-*`,
  * the pattern a capability matches it with); one with no literal start is not judged.
  */
-function madeWindows(code: CodeWindowLabels | undefined, declared: ReadonlySet<string>): Array<{ label: string; url: string }> {
+function madeWindows(
+  code: CodeWindowLabels | undefined,
+  declared: ReadonlySet<string>,
+): Array<{ label: string; url: string }> {
   const made = new Map<string, { label: string; url: string }>();
   const add = (label: string, url: CodeWindowLabels["labels"][number]["url"]) => {
-    if (url?.kind === "app" && !declared.has(label)) made.set(`${label}\u0000${url.path}`, { label, url: url.path });
+    if (url?.kind === "app" && !declared.has(label))
+      made.set(`${label}\u0000${url.path}`, { label, url: url.path });
   };
   for (const window of code?.labels ?? []) add(window.label, window.url);
-  for (const window of code?.prefixes ?? []) if (window.label !== "") add(`${window.label}*`, window.url);
+  for (const window of code?.prefixes ?? [])
+    if (window.label !== "") add(`${window.label}*`, window.url);
   return [...made.values()];
 }
 
@@ -82,10 +105,12 @@ export function apiLookup(versionOf: (packageName: string) => string | undefined
   const modules = new Map<string, JsApiModule | undefined>();
   return {
     module: (specifier) => {
-      if (!modules.has(specifier)) modules.set(specifier, jsApiModule(specifier, versionOf(packageOf(specifier))));
+      if (!modules.has(specifier))
+        modules.set(specifier, jsApiModule(specifier, versionOf(packageOf(specifier))));
       return modules.get(specifier);
     },
     globalNamespace: globalNamespaceModule,
-    implicit: (trigger) => implicit.filter((call) => call.trigger.includes(trigger)).flatMap((call) => call.commands),
+    implicit: (trigger) =>
+      implicit.filter((call) => call.trigger.includes(trigger)).flatMap((call) => call.commands),
   };
 }

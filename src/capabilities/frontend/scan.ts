@@ -15,7 +15,13 @@ import { displayFile } from "../../core/file-names.js";
 import { isWithin, pathKind, readTextFile } from "../../core/source/read.js";
 import { emptyFacts, ModuleAnalyzer, type ModuleFacts } from "./analyze.js";
 import { isTauriSpecifier, type ApiLookup } from "./api.js";
-import { fileBlocks, isFrontendFile, looksMinified, SCRIPT_EXTENSIONS, type ScriptBlock } from "./blocks.js";
+import {
+  fileBlocks,
+  isFrontendFile,
+  looksMinified,
+  SCRIPT_EXTENSIONS,
+  type ScriptBlock,
+} from "./blocks.js";
 import { Linker, type ModuleTarget, type Use } from "./link.js";
 import { readBundlerConfig, type BundlerConfig } from "./bundler-config.js";
 import { buildCommandEntries, followBuildCommands } from "./build-commands.js";
@@ -35,7 +41,12 @@ export interface FrontendOptions {
   /** The map of Tauri's packages at the versions the frontend in `root` installs. */
   apiFor: (root: string) => Promise<ApiLookup> | ApiLookup;
   /** `build.frontendDist`, `build.devUrl`, the build's commands and `app.windows[].url` of the app config. */
-  build?: { frontendDist?: unknown; devUrl?: unknown; beforeBuildCommand?: unknown; beforeDevCommand?: unknown };
+  build?: {
+    frontendDist?: unknown;
+    devUrl?: unknown;
+    beforeBuildCommand?: unknown;
+    beforeDevCommand?: unknown;
+  };
   windows: ReadonlyArray<{ label: string; url?: unknown }>;
   /**
    * Windows the app makes in its code (window-labels.ts), each with a page of the app its code says it loads
@@ -53,7 +64,10 @@ export interface FrontendOptions {
  * What one file said, by path, with the text it was read from; pruned to the reachable files after each scan.
  * `typeRequests` is set while only the file's imports were read (its facts hold its requests alone).
  */
-export type ModuleCache = Map<string, { text: string; facts: ModuleFacts; notes: readonly string[]; typeRequests?: readonly string[] }>;
+export type ModuleCache = Map<
+  string,
+  { text: string; facts: ModuleFacts; notes: readonly string[]; typeRequests?: readonly string[] }
+>;
 
 export interface FrontendConfig {
   root?: string;
@@ -128,7 +142,15 @@ const SKIPPED_FOLDERS = new Set([
 ]);
 /** Route folders of file-based routers: every file under them is an entry. */
 const ROUTE_FOLDERS = ["src/routes", "src/pages", "src/app", "app", "pages", "routes"];
-const CONVENTIONAL_ENTRIES = ["src/main", "src/index", "src/main.client", "src/entry-client", "src/app", "main", "index"];
+const CONVENTIONAL_ENTRIES = [
+  "src/main",
+  "src/index",
+  "src/main.client",
+  "src/entry-client",
+  "src/app",
+  "main",
+  "index",
+];
 
 /** oxc's `parseSync`: oxc-parser's own gives the syntax tree as objects (`unknown` here), its native binding as JSON text. */
 interface Parser<Program = unknown> {
@@ -167,7 +189,8 @@ function natives(): Natives {
   loaded = {
     parser: require("oxc-parser") as Parser,
     binding: require("oxc-parser/src-js/bindings") as Binding,
-    jsonParseAst: (require("oxc-parser/src-js/wrap") as { jsonParseAst: (json: string) => unknown }).jsonParseAst,
+    jsonParseAst: (require("oxc-parser/src-js/wrap") as { jsonParseAst: (json: string) => unknown })
+      .jsonParseAst,
     resolver: require("oxc-resolver") as ResolverModule,
   };
   return loaded;
@@ -176,7 +199,9 @@ function natives(): Natives {
 export async function scanFrontend(options: FrontendOptions): Promise<FrontendScan | undefined> {
   const notes: string[] = [];
   const show = (file: string) => displayFile(options.cwd, file);
-  const root = options.config?.root ? path.resolve(options.appRoot, options.config.root) : await frontendRoot(options);
+  const root = options.config?.root
+    ? path.resolve(options.appRoot, options.config.root)
+    : await frontendRoot(options);
   if (!root) return undefined;
   let boundaryReal: string;
   try {
@@ -196,13 +221,18 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
   try {
     natural = natives();
   } catch (error) {
-    return emptyScan(root, [`the frontend was not scanned: its parser (oxc-parser) could not be loaded (${(error as Error).message.split("\n")[0]})`]);
+    return emptyScan(root, [
+      `the frontend was not scanned: its parser (oxc-parser) could not be loaded (${(error as Error).message.split("\n")[0]})`,
+    ]);
   }
   const bundler = readBundlerConfig(root, options.maxBytes, natural.parser);
   const ignore = ignoreMatcher(options.config?.ignore ?? []);
   // src-tauri/ holds the Rust side; an app folder that is its own src-tauri (no subfolder) holds the frontend too.
   const srcTauri = path.resolve(options.srcTauri);
-  const rustSide = srcTauri !== path.resolve(root) && isWithin(srcTauri, path.resolve(root)) ? srcTauri : undefined;
+  const rustSide =
+    srcTauri !== path.resolve(root) && isWithin(srcTauri, path.resolve(root))
+      ? srcTauri
+      : undefined;
   const skipped = (file: string) =>
     (rustSide !== undefined && isWithin(file, rustSide)) ||
     ignore(path.relative(root, file)) ||
@@ -211,7 +241,9 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
       .split(path.sep)
       .some((part) => SKIPPED_FOLDERS.has(part));
 
-  const tsconfig = ["tsconfig.json", "jsconfig.json"].map((name) => path.join(root, name)).find((file) => pathKindSync(file) === "file");
+  const tsconfig = ["tsconfig.json", "jsconfig.json"]
+    .map((name) => path.join(root, name))
+    .find((file) => pathKindSync(file) === "file");
   const resolverOptions = {
     extensions: [".ts", ".tsx", ".mts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", ".json"],
     extensionAlias: { ".js": [".ts", ".tsx", ".js", ".jsx"], ".mjs": [".mts", ".mjs"] },
@@ -231,7 +263,9 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
   if (tsconfig && /tsconfig/i.test(resolver.sync(root, "./package.json").error ?? "")) {
     const alias = { ...tsconfigPaths(tsconfig, options.maxBytes), ...bundler.alias };
     resolver = new natural.resolver.ResolverFactory({ ...resolverOptions, alias });
-    notes.push(`${show(tsconfig)}: the config it extends is not installed; its own "paths" are read`);
+    notes.push(
+      `${show(tsconfig)}: the config it extends is not installed; its own "paths" are read`,
+    );
   }
 
   // Entry points, grouped into pages.
@@ -257,20 +291,28 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     if (memo) return memo;
     const resolution: Resolution = { found: { kind: "none" } };
     if (isTauriSpecifier(request)) {
-      resolution.found = { kind: "tauri", specifier: request.replace(/\/index(\.js)?$/, "").replace(/\.js$/, "") };
+      resolution.found = {
+        kind: "tauri",
+        specifier: request.replace(/\/index(\.js)?$/, "").replace(/\.js$/, ""),
+      };
     } else if (
       !/^(https?:|data:|node:)/.test(request) &&
-      !/\.(css|scss|sass|less|styl|svg|png|jpe?g|gif|webp|ico|woff2?|ttf|json|md|txt|wasm)(\?.*)?$/i.test(request)
+      !/\.(css|scss|sass|less|styl|svg|png|jpe?g|gif|webp|ico|woff2?|ttf|json|md|txt|wasm)(\?.*)?$/i.test(
+        request,
+      )
     ) {
       const clean = request.replace(/[?#].*$/, "");
       const resolved =
-        clean.startsWith("/") && !clean.startsWith("//") ? resolveRooted(clean, bundler.root, root) : resolver.sync(path.dirname(file), clean).path;
+        clean.startsWith("/") && !clean.startsWith("//")
+          ? resolveRooted(clean, bundler.root, root)
+          : resolver.sync(path.dirname(file), clean).path;
       if (resolved) {
         if (resolved.split(path.sep).includes("node_modules")) {
           const name = packageName(clean);
           if (name && /tauri/i.test(name)) resolution.thirdParty = name;
         } else if (outside(resolved)) resolution.outside = true;
-        else if (isFrontendFile(resolved) && !skipped(resolved)) resolution.found = { kind: "file", file: resolved };
+        else if (isFrontendFile(resolved) && !skipped(resolved))
+          resolution.found = { kind: "file", file: resolved };
       } else {
         const name = packageName(clean);
         if (name && /tauri/i.test(name) && !clean.startsWith(".")) resolution.thirdParty = name;
@@ -287,7 +329,10 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
       followed.add(key);
       if (resolution.found.kind === "tauri") specifiers.add(resolution.found.specifier);
       if (resolution.thirdParty) thirdParty.add(resolution.thirdParty);
-      if (resolution.outside) notes.push(`${show(file)}: import "${request}" leads out of the repository through a link; not followed`);
+      if (resolution.outside)
+        notes.push(
+          `${show(file)}: import "${request}" leads out of the repository through a link; not followed`,
+        );
     }
     return resolution.found;
   };
@@ -322,7 +367,12 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
       modules.set(file, facts);
       skimmed.set(file, imports.typeRequests);
       skimmedTrees.set(file, imports.tree);
-      options.cache?.set(file, { text: text.text, facts, notes: [], typeRequests: imports.typeRequests });
+      options.cache?.set(file, {
+        text: text.text,
+        facts,
+        notes: [],
+        typeRequests: imports.typeRequests,
+      });
       return facts;
     }
     const facts = emptyFacts();
@@ -339,11 +389,22 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
    * whole tree is read later only when the linker may need it (`whole`). Undefined when the file holds a dynamic
    * import or a TypeScript module block (imports that are not the file's own): such a file is read whole at once.
    */
-  const skim = (file: string, text: string): { requests: string[]; typeRequests: string[]; tree: string } | undefined => {
-    if (!SCRIPT_EXTENSIONS.some((extension) => file.toLowerCase().endsWith(extension)) || /tauri|\\u/i.test(text) || looksMinified(text)) return undefined;
+  const skim = (
+    file: string,
+    text: string,
+  ): { requests: string[]; typeRequests: string[]; tree: string } | undefined => {
+    if (
+      !SCRIPT_EXTENSIONS.some((extension) => file.toLowerCase().endsWith(extension)) ||
+      /tauri|\\u/i.test(text) ||
+      looksMinified(text)
+    )
+      return undefined;
     const [block] = fileBlocks(file, text).blocks;
     if (!block) return undefined;
-    const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, { lang: block.language, sourceType: "module" });
+    const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, {
+      lang: block.language,
+      sourceType: "module",
+    });
     if (parsed.errors.some((e) => e.severity === "Error")) return undefined;
     const tree = parsed.program;
     const imports = importsOf(tree, block.text);
@@ -382,17 +443,25 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
       }
       let json = tree;
       if (json === undefined) {
-        const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, { lang: block.language, sourceType: "module" });
+        const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, {
+          lang: block.language,
+          sourceType: "module",
+        });
         const error = parsed.errors.find((e) => e.severity === "Error");
         if (error) {
           const at = lineIndex(text)(block.offset);
-          fileNotes.push(`${show(file)}:${at.line}:${at.column}: does not parse (${oneLine(error.message)}); its calls were not analysed`);
+          fileNotes.push(
+            `${show(file)}:${at.line}:${at.column}: does not parse (${oneLine(error.message)}); its calls were not analysed`,
+          );
           continue;
         }
         json = parsed.program;
       }
       tree = undefined;
-      analyzer.addProgram(natural.jsonParseAst(json) as Parameters<ModuleAnalyzer["addProgram"]>[0], block.offset - block.prefix);
+      analyzer.addProgram(
+        natural.jsonParseAst(json) as Parameters<ModuleAnalyzer["addProgram"]>[0],
+        block.offset - block.prefix,
+      );
     }
     analyzer.finish();
     return fileNotes;
@@ -442,7 +511,8 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     let seed = false;
     for (const request of typeRequests) {
       const resolution = resolve(file, request);
-      if (resolution.outside || resolution.thirdParty || resolution.found.kind === "tauri") seed = true;
+      if (resolution.outside || resolution.thirdParty || resolution.found.kind === "tauri")
+        seed = true;
       else if (resolution.found.kind === "file") edges.push(resolution.found.file);
     }
     if (seed) seeds.push(file);
@@ -461,7 +531,9 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     }
   }
   for (const file of [...skimmed.keys()]) if (!inert.has(file)) whole(file);
-  const linker = new Linker({ get: whole }, target, await options.apiFor(root), (file) => inert.has(file));
+  const linker = new Linker({ get: whole }, target, await options.apiFor(root), (file) =>
+    inert.has(file),
+  );
   const uses = linker.link(order.filter((file) => allFiles.has(file)));
   const positions = new Map<string, ReturnType<typeof lineIndex>>();
   const positioned = uses.map((use): FrontendCall => {
@@ -472,9 +544,21 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     }
     const start = position(use.start);
     const end = position(use.end);
-    return { ...use, displayFile: show(use.file), line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
+    return {
+      ...use,
+      displayFile: show(use.file),
+      line: start.line,
+      column: start.column,
+      endLine: end.line,
+      endColumn: end.column,
+    };
   });
-  positioned.sort((a, b) => compareText(a.displayFile, b.displayFile) || a.start - b.start || compareText(a.member, b.member));
+  positioned.sort(
+    (a, b) =>
+      compareText(a.displayFile, b.displayFile) ||
+      a.start - b.start ||
+      compareText(a.member, b.member),
+  );
   const windowPages = new Map<string, FrontendPage>();
   for (const page of pages) for (const label of page.windows) windowPages.set(label, page);
   // A window judged by its own page: made in code, or on a route of its own. One made in code may load
@@ -488,11 +572,21 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     for (const label of page.windows) {
       if (!ownPageLabels.has(label)) continue;
       const known = ownPageWindows.get(label);
-      ownPageWindows.set(label, known ? { entry: known.entry, windows: [label], files: new Set([...known.files, ...page.files]) } : page);
+      ownPageWindows.set(
+        label,
+        known
+          ? {
+              entry: known.entry,
+              windows: [label],
+              files: new Set([...known.files, ...page.files]),
+            }
+          : page,
+      );
     }
   }
   // The cache keeps what the next scan can reuse: the files read now, nothing that is no longer reachable.
-  if (options.cache) for (const file of options.cache.keys()) if (!modules.has(file)) options.cache.delete(file);
+  if (options.cache)
+    for (const file of options.cache.keys()) if (!modules.has(file)) options.cache.delete(file);
   return {
     root,
     pages,
@@ -517,9 +611,15 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
  * only be, except inside a TypeScript module block (`declare module "x" { … }`): undefined then, and for a file
  * with a dynamic `import()`, whose request analyze.ts takes from the expression.
  */
-function importsOf(tree: string, text: string): { requests: string[]; typeRequests: string[] } | undefined {
+function importsOf(
+  tree: string,
+  text: string,
+): { requests: string[]; typeRequests: string[] } | undefined {
   // A module block needs one of these words in the text; only then is the (ten times longer) tree searched for one.
-  if (/\b(?:module|namespace|global)\b/.test(text) && (tree.includes('"type":"TSModuleDeclaration"') || tree.includes('"type":"TSGlobalDeclaration"')))
+  if (
+    /\b(?:module|namespace|global)\b/.test(text) &&
+    (tree.includes('"type":"TSModuleDeclaration"') || tree.includes('"type":"TSGlobalDeclaration"'))
+  )
     return undefined;
   const requests: string[] = [];
   const typeRequests: string[] = [];
@@ -537,7 +637,11 @@ function importsOf(tree: string, text: string): { requests: string[]; typeReques
     at = tree.indexOf('{"type":"Import', node.end);
   }
   for (let at = tree.indexOf('{"type":"Export'); at !== -1;) {
-    const kind = tree.startsWith('NamedDeclaration"', at + 15) ? "named" : tree.startsWith('AllDeclaration"', at + 15) ? "all" : undefined;
+    const kind = tree.startsWith('NamedDeclaration"', at + 15)
+      ? "named"
+      : tree.startsWith('AllDeclaration"', at + 15)
+        ? "all"
+        : undefined;
     // An export of a declaration (`export function f`) names no module, and no export is inside it.
     if (!kind || (kind === "named" && tree.startsWith('"declaration":{', at + 33))) {
       at = tree.indexOf('{"type":"Export', at + 1);
@@ -560,7 +664,12 @@ function importsOf(tree: string, text: string): { requests: string[]; typeReques
 function jsonNodeAt(
   tree: string,
   start: number,
-): { value: { source?: { value?: unknown } | null; importKind?: string; exportKind?: string }; end: number } | undefined {
+):
+  | {
+      value: { source?: { value?: unknown } | null; importKind?: string; exportKind?: string };
+      end: number;
+    }
+  | undefined {
   const end = jsonValueEnd(tree, start);
   return end === undefined ? undefined : { value: JSON.parse(tree.slice(start, end)), end };
 }
@@ -617,23 +726,31 @@ function dedupeNotes(notes: string[]): string[] {
 
 /** The frontend's folder: the app folder when it has a package.json, else `build.frontendDist` when that is a folder of sources (no bundler). */
 async function frontendRoot(options: FrontendOptions): Promise<string | undefined> {
-  if ((await pathKind(path.join(options.appRoot, "package.json"))) === "file") return options.appRoot;
+  if ((await pathKind(path.join(options.appRoot, "package.json"))) === "file")
+    return options.appRoot;
   const dist = options.build?.frontendDist;
   if (typeof dist === "string" && !/^[a-z]+:/i.test(dist)) {
     const folder = path.resolve(options.srcTauri, dist);
     if (!isWithin(folder, options.boundary)) return undefined;
     // Pages served as written (`"frontendDist": "../src"`).
-    if ((await pathKind(folder)) === "directory" && !SKIPPED_FOLDERS.has(path.basename(folder))) return folder;
+    if ((await pathKind(folder)) === "directory" && !SKIPPED_FOLDERS.has(path.basename(folder)))
+      return folder;
     // Build output (`../../frontend/dist`, not in the repository): the project that builds it is the nearest
     // folder up with a package.json, short of the folders that hold the app (a parent's package.json is another project's).
-    for (let dir = path.dirname(folder); isWithin(dir, options.boundary) && !isWithin(options.appRoot, dir); dir = path.dirname(dir)) {
+    for (
+      let dir = path.dirname(folder);
+      isWithin(dir, options.boundary) && !isWithin(options.appRoot, dir);
+      dir = path.dirname(dir)
+    ) {
       if ((await pathKind(path.join(dir, "package.json"))) === "file") return dir;
     }
     if ((await pathKind(folder)) === "directory") return folder;
     const writer = await projectWriting(folder, options);
     if (writer) return writer;
   }
-  return (await pathKind(path.join(options.appRoot, "index.html"))) === "file" ? options.appRoot : undefined;
+  return (await pathKind(path.join(options.appRoot, "index.html"))) === "file"
+    ? options.appRoot
+    : undefined;
 }
 
 /**
@@ -645,7 +762,11 @@ async function frontendRoot(options: FrontendOptions): Promise<string | undefine
 async function projectWriting(dist: string, options: FrontendOptions): Promise<string | undefined> {
   // The Tauri CLI runs the build's commands in the nearest folder up with a package.json.
   let commandRoot: string | undefined;
-  for (let dir = path.resolve(options.appRoot); isWithin(dir, options.boundary); dir = path.dirname(dir)) {
+  for (
+    let dir = path.resolve(options.appRoot);
+    isWithin(dir, options.boundary);
+    dir = path.dirname(dir)
+  ) {
     if ((await pathKind(path.join(dir, "package.json"))) === "file") {
       commandRoot = dir;
       break;
@@ -653,14 +774,22 @@ async function projectWriting(dist: string, options: FrontendOptions): Promise<s
     if (dir === path.dirname(dir)) break;
   }
   if (!commandRoot) return undefined;
-  const projects = followBuildCommands(commandRoot, options.build, options.maxBytes).projects.filter((project) => isWithin(project, options.boundary));
+  const projects = followBuildCommands(
+    commandRoot,
+    options.build,
+    options.maxBytes,
+  ).projects.filter((project) => isWithin(project, options.boundary));
   let configParser: Parser | undefined;
   try {
     configParser = natives().parser;
   } catch {
     // Without the parser the bundlers' configs are not read; a single package built is still the one.
   }
-  const writing = configParser ? projects.filter((project) => readBundlerConfig(project, options.maxBytes, configParser).outDir === dist) : [];
+  const writing = configParser
+    ? projects.filter(
+        (project) => readBundlerConfig(project, options.maxBytes, configParser).outDir === dist,
+      )
+    : [];
   if (writing.length === 1) return writing[0];
   return projects.length === 1 ? projects[0] : undefined;
 }
@@ -697,7 +826,11 @@ async function entryGroups(
   }
   if (options.config?.entries?.length) {
     const files = options.config.entries.map((entry) => path.resolve(root, entry));
-    groups.push({ entries: files, windows: options.windows.map((w) => w.label).filter((label) => !claimed.has(label)), certain: false });
+    groups.push({
+      entries: files,
+      windows: options.windows.map((w) => w.label).filter((label) => !claimed.has(label)),
+      certain: false,
+    });
     return groups;
   }
   // HTML pages: the bundler's inputs, index.html, and the pages windows name.
@@ -718,17 +851,25 @@ async function entryGroups(
     const page = url.replace(/[?#].*$/, "").replace(/^\/+/, "");
     // A window on a route of its own (CopySpeak's HUD on `/hud`) stays there: it is judged by that route's files.
     // A window on the start page may go anywhere in the app, and stays judged by every call.
-    const routed = page !== "" && !/\.html?$/i.test(page) && !/#./.test(url) ? routeFiles(root, page) : undefined;
+    const routed =
+      page !== "" && !/\.html?$/i.test(page) && !/#./.test(url)
+        ? routeFiles(root, page)
+        : undefined;
     if (routed) {
       ownRoutes.push({ entries: routed, windows: [window.label], certain: true, ownRoute: true });
       continue;
     }
     const candidates =
-      page === "" || !/\.html?$/i.test(page) ? [index] : [path.join(bundler.root, page), path.join(root, "public", page), path.join(root, page)];
-    const file = candidates.find((candidate) => pages.has(candidate)) ?? (await firstFile(candidates));
+      page === "" || !/\.html?$/i.test(page)
+        ? [index]
+        : [path.join(bundler.root, page), path.join(root, "public", page), path.join(root, page)];
+    const file =
+      candidates.find((candidate) => pages.has(candidate)) ?? (await firstFile(candidates));
     if (file) addPage(file).push(window.label);
     else if (page && /\.html?$/i.test(page))
-      notes.push(`window "${window.label}": its page ${page} was not found under ${show(bundler.root)}; its calls were not analysed`);
+      notes.push(
+        `window "${window.label}": its page ${page} was not found under ${show(bundler.root)}; its calls were not analysed`,
+      );
   }
   for (const made of options.madeWindows ?? []) {
     // `index.html#/settings`: a client router's route inside a page, which the files do not tell apart.
@@ -741,17 +882,29 @@ async function entryGroups(
     // A window made on the start page is not judged by page (see `shared` below).
     if (page === "") continue;
     if (/\.html?$/i.test(page)) {
-      const candidates = [path.join(bundler.root, page), path.join(root, "public", page), path.join(root, page)];
-      const file = candidates.find((candidate) => pages.has(candidate)) ?? (await firstFile(candidates));
-      if (file && file !== index && !shared(pages.get(file) ?? [])) addWindow(addPage(file), made.label);
-      else if (!file) notes.push(`window "${made.label}" made in code: its page ${page} was not found under ${show(bundler.root)}; its calls were not judged`);
+      const candidates = [
+        path.join(bundler.root, page),
+        path.join(root, "public", page),
+        path.join(root, page),
+      ];
+      const file =
+        candidates.find((candidate) => pages.has(candidate)) ?? (await firstFile(candidates));
+      if (file && file !== index && !shared(pages.get(file) ?? []))
+        addWindow(addPage(file), made.label);
+      else if (!file)
+        notes.push(
+          `window "${made.label}" made in code: its page ${page} was not found under ${show(bundler.root)}; its calls were not judged`,
+        );
     } else {
       const files = routeFiles(root, page);
       const same = files && ownRoutes.find((group) => group.entries[0] === files[0]);
       if (same && !shared(same.windows)) addWindow(same.windows, made.label);
-      else if (files && !same) ownRoutes.push({ entries: files, windows: [made.label], certain: true, ownRoute: true });
+      else if (files && !same)
+        ownRoutes.push({ entries: files, windows: [made.label], certain: true, ownRoute: true });
       else if (!files)
-        notes.push(`window "${made.label}" made in code loads "/${page}", which no page or route file of ${show(root)} holds; its calls were not judged`);
+        notes.push(
+          `window "${made.label}" made in code loads "/${page}", which no page or route file of ${show(root)} holds; its calls were not judged`,
+        );
     }
   }
   const routeEntries: string[] = [];
@@ -759,7 +912,11 @@ async function entryGroups(
     const dir = path.join(root, folder);
     if ((await pathKind(dir)) === "directory") routeEntries.push(...sourceFilesUnder(dir));
   }
-  const pageGroups = [...pages].map(([entry, windows]) => ({ entries: [entry], windows, certain: true }));
+  const pageGroups = [...pages].map(([entry, windows]) => ({
+    entries: [entry],
+    windows,
+    certain: true,
+  }));
   if (pageGroups.length === 0 && routeEntries.length === 0) {
     for (const stem of CONVENTIONAL_ENTRIES)
       for (const extension of [".ts", ".tsx", ".js", ".jsx", ".mjs"]) {
@@ -768,20 +925,28 @@ async function entryGroups(
       }
   }
   // Files the build's commands hand to the bundler (`rtgl fe build -s src/setup.tauri.js`): entries no page names.
-  for (const file of buildCommandEntries(root, options.build, options.maxBytes)) if (!routeEntries.includes(file) && !pages.has(file)) routeEntries.push(file);
+  for (const file of buildCommandEntries(root, options.build, options.maxBytes))
+    if (!routeEntries.includes(file) && !pages.has(file)) routeEntries.push(file);
   // A route a window stays on is that window's: its page files are not entries of the app's other routes.
   const ownRouteFiles = new Set(ownRoutes.flatMap((group) => group.entries));
-  for (let index = routeEntries.length - 1; index >= 0; index--) if (ownRouteFiles.has(routeEntries[index]!)) routeEntries.splice(index, 1);
+  for (let index = routeEntries.length - 1; index >= 0; index--)
+    if (ownRouteFiles.has(routeEntries[index]!)) routeEntries.splice(index, 1);
   if (routeEntries.length) {
     const unassigned = options.windows
       .map((w) => w.label)
-      .filter((label) => !claimed.has(label) && ![...pageGroups, ...ownRoutes].some((g) => g.windows.includes(label)));
+      .filter(
+        (label) =>
+          !claimed.has(label) &&
+          ![...pageGroups, ...ownRoutes].some((g) => g.windows.includes(label)),
+      );
     pageGroups.push({ entries: routeEntries, windows: unassigned, certain: false });
   }
   if (pageGroups.length === 0) {
     const all = sourceFilesUnder(root);
     if (all.length) {
-      notes.push(`no entry point of the frontend was found under ${show(root)}: every source file counts as reachable`);
+      notes.push(
+        `no entry point of the frontend was found under ${show(root)}: every source file counts as reachable`,
+      );
       pageGroups.push({ entries: all, windows: [], certain: false });
     }
   }
@@ -804,9 +969,12 @@ const PAGE_NAMES = ["page", "+page", "index"];
  */
 function routeFiles(root: string, routePath: string): string[] | undefined {
   const segments = routePath.split("/").filter((segment) => segment !== "");
-  if (segments.length === 0 || segments.some((segment) => segment === "." || segment === "..")) return undefined;
+  if (segments.length === 0 || segments.some((segment) => segment === "." || segment === ".."))
+    return undefined;
   const existing = (dir: string, names: readonly string[]) =>
-    names.flatMap((name) => ROUTE_EXTENSIONS.map((extension) => path.join(dir, name + extension))).filter((file) => pathKindSync(file) === "file");
+    names
+      .flatMap((name) => ROUTE_EXTENSIONS.map((extension) => path.join(dir, name + extension)))
+      .filter((file) => pathKindSync(file) === "file");
   for (const folder of ROUTE_FOLDERS) {
     const base = path.join(root, folder);
     const dir = path.join(base, ...segments);
@@ -841,8 +1009,18 @@ function sourceFilesUnder(dir: string): string[] {
     for (const entry of entries) {
       const full = path.join(folder, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIPPED_FOLDERS.has(entry.name) && !entry.name.startsWith(".") && entry.name !== "src-tauri") visit(full);
-      } else if (entry.isFile() && isFrontendFile(full) && !/\.(test|spec|stories)\.[a-z]+$/.test(entry.name)) files.push(full);
+        if (
+          !SKIPPED_FOLDERS.has(entry.name) &&
+          !entry.name.startsWith(".") &&
+          entry.name !== "src-tauri"
+        )
+          visit(full);
+      } else if (
+        entry.isFile() &&
+        isFrontendFile(full) &&
+        !/\.(test|spec|stories)\.[a-z]+$/.test(entry.name)
+      )
+        files.push(full);
     }
   };
   visit(dir);
@@ -857,15 +1035,22 @@ function tsconfigPaths(file: string, maxBytes: number): Record<string, string[]>
   const read = readTextFile(file, maxBytes);
   if (!read.ok) return {};
   const value = parseJsonc(read.text, [], { allowTrailingComma: true }) as unknown;
-  const options = isPlainObject(value) && isPlainObject(value.compilerOptions) ? value.compilerOptions : {};
-  const base = path.resolve(path.dirname(file), typeof options.baseUrl === "string" ? options.baseUrl : ".");
+  const options =
+    isPlainObject(value) && isPlainObject(value.compilerOptions) ? value.compilerOptions : {};
+  const base = path.resolve(
+    path.dirname(file),
+    typeof options.baseUrl === "string" ? options.baseUrl : ".",
+  );
   const alias: Record<string, string[]> = {};
   if (!isPlainObject(options.paths)) return alias;
   for (const [pattern, targets] of Object.entries(options.paths)) {
     if (!Array.isArray(targets) || (pattern.includes("*") && !pattern.endsWith("/*"))) continue;
     const key = pattern.replace(/\/\*$/, "");
     const paths = targets
-      .filter((target): target is string => typeof target === "string" && (!pattern.includes("*") || target.endsWith("/*")))
+      .filter(
+        (target): target is string =>
+          typeof target === "string" && (!pattern.includes("*") || target.endsWith("/*")),
+      )
       .map((target) => path.resolve(base, target.replace(/\/\*$/, "")));
     if (paths.length) alias[key] = paths;
   }
@@ -883,13 +1068,18 @@ function pathKindSync(file: string): "file" | "other" {
 /** `<script src="/src/main.ts">` is rooted at the bundler's root; a relative one at the page. */
 function pageScriptRequest(block: ScriptBlock): string {
   const source = block.source!;
-  return source.startsWith("/") || source.startsWith(".") || /^[a-z]+:/i.test(source) ? source : `./${source}`;
+  return source.startsWith("/") || source.startsWith(".") || /^[a-z]+:/i.test(source)
+    ? source
+    : `./${source}`;
 }
 
 function resolveRooted(request: string, bundlerRoot: string, root: string): string | undefined {
   for (const base of [bundlerRoot, path.join(root, "public"), root]) {
     const file = path.join(base, request);
-    for (const candidate of [file, ...[".ts", ".tsx", ".js", ".jsx"].map((extension) => file + extension)]) {
+    for (const candidate of [
+      file,
+      ...[".ts", ".tsx", ".js", ".jsx"].map((extension) => file + extension),
+    ]) {
       if (pathKindSync(candidate) === "file") return candidate;
     }
   }

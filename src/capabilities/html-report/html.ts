@@ -6,13 +6,23 @@
  */
 import { createHash } from "node:crypto";
 import { CLIENT_SCRIPT } from "./client.js";
-import { HEAT_LEVELS, type DiffGroup, type DiffScope, type ReportCell, type ReportData, type ReportFinding } from "./model.js";
+import {
+  HEAT_LEVELS,
+  type DiffGroup,
+  type DiffScope,
+  type ReportCell,
+  type ReportData,
+  type ReportFinding,
+} from "./model.js";
 import { parseCommandName } from "../engine/command-name.js";
 import { plural } from "../../core/wording.js";
 
 /** Escapes text for element content and double- or single-quoted attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
 }
 
 /**
@@ -20,10 +30,14 @@ export function escapeHtml(text: string): string {
  * `<!--` can end or change the element, and U+2028/2029 escaped for older parsers.
  */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
-const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+const sha256 = (text: string) =>
+  `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 
 export function renderReportHtml(data: ReportData): string {
   const csp = [
@@ -69,13 +83,25 @@ function header(data: ReportData): string {
     `<div class="stat${tone ? ` ${tone}` : ""}" data-stat="${id}"><div class="value">${escapeHtml(value)}</div><div class="label">${escapeHtml(label)}</div>${detail ? `<div class="detail">${escapeHtml(detail)}</div>` : ""}</div>`;
   const stats = [
     stat("windows", String(c.windows), c.windows === 1 ? "window" : "windows"),
-    stat("plugins", String(c.plugins), c.plugins === 1 ? "plugin" : "plugins", "incl. app commands"),
-    stat("callable", String(c.callable), "callable commands", c.denied ? `${c.denied} denied everywhere` : "by at least one window"),
+    stat(
+      "plugins",
+      String(c.plugins),
+      c.plugins === 1 ? "plugin" : "plugins",
+      "incl. app commands",
+    ),
+    stat(
+      "callable",
+      String(c.callable),
+      "callable commands",
+      c.denied ? `${c.denied} denied everywhere` : "by at least one window",
+    ),
     stat(
       "capabilities",
       String(c.capabilities),
       c.capabilities === 1 ? "capability" : "capabilities",
-      c.inactiveCapabilities ? `+${c.inactiveCapabilities} not on ${platformsText(data)}` : `in effect on ${platformsText(data)}`,
+      c.inactiveCapabilities
+        ? `+${c.inactiveCapabilities} not on ${platformsText(data)}`
+        : `in effect on ${platformsText(data)}`,
     ),
     stat(
       "findings",
@@ -92,8 +118,26 @@ function header(data: ReportData): string {
       c.dangerousFindings ? "bad" : "good",
     ),
   ];
-  if (c.remote) stats.push(stat("remote", String(c.remote), "remote-only grants", "window × command callable from remote pages only", "warn"));
-  if (data.diff) stats.push(stat("added", `+${c.added ?? 0}`, "new grants", `${c.removed ?? 0} removed since the baseline`, c.added ? "new" : "good"));
+  if (c.remote)
+    stats.push(
+      stat(
+        "remote",
+        String(c.remote),
+        "remote-only grants",
+        "window × command callable from remote pages only",
+        "warn",
+      ),
+    );
+  if (data.diff)
+    stats.push(
+      stat(
+        "added",
+        `+${c.added ?? 0}`,
+        "new grants",
+        `${c.removed ?? 0} removed since the baseline`,
+        c.added ? "new" : "good",
+      ),
+    );
   return `<header class="top">
 <div class="brand"><span class="logo" aria-hidden="true">◆</span> caplint <span>capability report</span></div>
 <h1>${escapeHtml(data.title)}</h1>
@@ -128,7 +172,10 @@ function matrixSection(data: ReportData): string {
     })
     .join("\n");
   const legend = data.heatLevels
-    .map((level) => `<span class="swatch h${level.level}">${level.min === level.max ? level.min : `${level.min}–${level.max}`}</span>`)
+    .map(
+      (level) =>
+        `<span class="swatch h${level.level}">${level.min === level.max ? level.min : `${level.min}–${level.max}`}</span>`,
+    )
     .join("");
   return `<section id="matrix" class="card">
 <div class="section-head"><h2>Access matrix</h2><p class="lead">Commands each window can call, per plugin, from ${escapeHtml(data.originText)} on ${escapeHtml(platformsText(data))}. Click a cell for the commands and where each grant comes from.</p></div>
@@ -156,7 +203,11 @@ ${body}
 
 /** The asked platforms in words: "linux", "all platforms", "macOS, iOS". */
 function platformsText(data: ReportData): string {
-  return data.platforms.length === 1 ? data.platforms[0]! : data.platforms.length === 5 ? "all platforms" : data.platforms.join(", ");
+  return data.platforms.length === 1
+    ? data.platforms[0]!
+    : data.platforms.length === 5
+      ? "all platforms"
+      : data.platforms.join(", ");
 }
 
 function cellHtml(data: ReportData, row: number, col: number, cell: ReportCell): string {
@@ -165,7 +216,13 @@ function cellHtml(data: ReportData, row: number, col: number, cell: ReportCell):
   const added = cell.commands.filter((c) => c.added).length;
   // Every command of the cell granted and none called by the frontend: an exposure nothing needs.
   const unused = cell.count > 0 && cell.unused === cell.count;
-  const classes = ["cell", `h${cell.heat}`, ...(cell.dangerous ? ["danger"] : []), ...(added ? ["added"] : []), ...(unused ? ["unused"] : [])];
+  const classes = [
+    "cell",
+    `h${cell.heat}`,
+    ...(cell.dangerous ? ["danger"] : []),
+    ...(added ? ["added"] : []),
+    ...(unused ? ["unused"] : []),
+  ];
   const label = [
     `${window} × ${column.label}: ${plural(cell.count, "callable command")}`,
     ...(cell.dangers ? [plural(cell.dangers.length, "dangerous grant")] : []),
@@ -182,14 +239,18 @@ function cellHtml(data: ReportData, row: number, col: number, cell: ReportCell):
       ? `<span class="mark-kind" aria-hidden="true">${cell.remote ? "R" : ""}${cell.platformSpecific ? "P" : ""}</span>`
       : "",
     added ? `<span class="mark-new" aria-hidden="true">+${added}</span>` : "",
-    cell.denied.length ? `<span class="mark-denied" aria-hidden="true">✖${cell.denied.length}</span>` : "",
+    cell.denied.length
+      ? `<span class="mark-denied" aria-hidden="true">✖${cell.denied.length}</span>`
+      : "",
   ].join("");
   return `<td class="${classes.join(" ")}" data-row="${row}" data-col="${col}" data-plugin="${escapeHtml(column.id)}" data-count="${cell.count}"${cell.dangerous ? ' data-danger="true"' : ""} tabindex="0" role="button" aria-pressed="false" aria-label="${escapeHtml(label)}" title="${escapeHtml(label)}"><span class="n">${cell.count || "·"}</span>${marks}</td>`;
 }
 
 /** A wider scope: what it lets the commands reach, and the entry behind it on the side that has it. */
 function scopeItem(scope: DiffScope): string {
-  const only = scope.platforms ? ` <span class="only">${escapeHtml(scope.platforms.join(", "))} only</span>` : "";
+  const only = scope.platforms
+    ? ` <span class="only">${escapeHtml(scope.platforms.join(", "))} only</span>`
+    : "";
   const by = scope.change === "allowed" ? "allowed by" : "the baseline denied it in";
   return `<div class="group widened" data-change="${escapeHtml(scope.change)}"><div class="who"><span class="badge new">wider</span> <code>${escapeHtml(scope.text)}</code>${only}</div>
 <div class="sources">${by} <span>${escapeHtml(`${[scope.capability, ...scope.chain].join(" › ")} (${scope.file}:${scope.line})`)}</span></div>
@@ -211,7 +272,9 @@ function diffSection(data: ReportData): string {
             .map((grant) => {
               const short = parseCommandName(grant.command).name;
               const title = `${grant.command}${grant.platforms ? ` (${grant.platforms.join(", ")} only)` : ""}\n${[grant.capability, ...grant.chain].join(" › ")}\n${grant.file}:${grant.line}`;
-              const only = grant.platforms ? ` <span class="only">${escapeHtml(grant.platforms.join(", "))} only</span>` : "";
+              const only = grant.platforms
+                ? ` <span class="only">${escapeHtml(grant.platforms.join(", "))} only</span>`
+                : "";
               return `<code class="chip ${kind}" data-command="${escapeHtml(grant.command)}" title="${escapeHtml(title)}">${escapeHtml(short)}${only}</code>`;
             })
             .join("")}</span></div>`,
@@ -222,7 +285,9 @@ function diffSection(data: ReportData): string {
       const text = `${[grant.capability, grant.chain[0] ?? ""].join(" › ")} (${grant.file}:${grant.line})`;
       sources.set(text, text);
     }
-    const reaches = g.reaches.length ? `reaches ${g.reaches.join(", ")}` : "reaches no known window";
+    const reaches = g.reaches.length
+      ? `reaches ${g.reaches.join(", ")}`
+      : "reaches no known window";
     return `<div class="group ${kind}" data-target="${g.target}" data-pattern="${escapeHtml(g.pattern)}" data-context="${escapeHtml(g.context)}">
 <div class="who"><span class="badge ${kind}">${kind === "new" ? "new" : "removed"}</span> ${g.target} <code>${escapeHtml(g.pattern)}</code> from <code>${escapeHtml(g.context)}</code> <span class="reach">${escapeHtml(reaches)}</span> <span class="count">${plural(g.grants.length, "command")}</span></div>
 <div class="plugins">${rows}</div>
@@ -256,7 +321,10 @@ ${findings.length ? `<table class="findings"><thead><tr><th>Severity</th><th>Rul
 }
 
 function capabilitiesSection(data: ReportData): string {
-  const list = (values: readonly string[]) => (values.length ? values.map((v) => `<code>${escapeHtml(v)}</code>`).join(" ") : `<span class="none">none</span>`);
+  const list = (values: readonly string[]) =>
+    values.length
+      ? values.map((v) => `<code>${escapeHtml(v)}</code>`).join(" ")
+      : `<span class="none">none</span>`;
   const rows = data.capabilities
     .map(
       (c) =>
@@ -272,7 +340,17 @@ ${rows}
 }
 
 /** A sequential blue ramp for the heat map; red is kept for danger and amber for new access. */
-const HEAT = ["#f3f5f8", "#e4eefb", "#cddff6", "#abc9ee", "#84afe3", "#5b91d4", "#3b74c0", "#245aa5", "#163f7e"];
+const HEAT = [
+  "#f3f5f8",
+  "#e4eefb",
+  "#cddff6",
+  "#abc9ee",
+  "#84afe3",
+  "#5b91d4",
+  "#3b74c0",
+  "#245aa5",
+  "#163f7e",
+];
 if (HEAT.length !== HEAT_LEVELS + 1) throw new Error("heat palette and HEAT_LEVELS disagree");
 
 const STYLE = `

@@ -273,10 +273,13 @@ export async function buildReport(input: ReportInput): Promise<ReportData> {
   const lines = new SourceLines(project);
   // Without an origin, every context counts: a window whose only access is remote still shows it.
   const view = (model: ResolvedModel) => (origin ? model : everyOrigin(model));
-  const matrixOf = (model: ResolvedModel) => accessMatrix(view(model), windows, origin ?? LOCAL_ORIGIN);
+  const matrixOf = (model: ResolvedModel) =>
+    accessMatrix(view(model), windows, origin ?? LOCAL_ORIGIN);
 
   // Errors first; otherwise lint's order (file, position).
-  const diagnostics = [...input.lint.diagnostics].sort((a, b) => Number(b.severity === "error") - Number(a.severity === "error"));
+  const diagnostics = [...input.lint.diagnostics].sort(
+    (a, b) => Number(b.severity === "error") - Number(a.severity === "error"),
+  );
   const findings: ReportFinding[] = diagnostics.map(findingOf);
 
   const entries: ReportEntry[] = [];
@@ -309,11 +312,21 @@ export async function buildReport(input: ReportInput): Promise<ReportData> {
     const matrix = matrixOf(group.model);
     for (const platform of group.platforms) baseline.set(platform, matrix);
   }
-  const onSome = (platforms: readonly string[]) => (platforms.length < asked.length ? asked.filter((p) => platforms.includes(p)) : undefined);
+  const onSome = (platforms: readonly string[]) =>
+    platforms.length < asked.length ? asked.filter((p) => platforms.includes(p)) : undefined;
 
   const cells: ReportCell[][] = [];
   const rows: ReportRow[] = [];
-  const rowContext: RowContext = { input, groups, columns, columnIndex, baseline, entries, entryId, onSome };
+  const rowContext: RowContext = {
+    input,
+    groups,
+    columns,
+    columnIndex,
+    baseline,
+    entries,
+    entryId,
+    onSome,
+  };
   for (const [r, window] of windows.entries()) {
     const { rowCells, row } = windowRow(r, window, rowContext);
     cells.push(rowCells);
@@ -333,7 +346,12 @@ export async function buildReport(input: ReportInput): Promise<ReportData> {
     ...(asked.length === 1 ? { platform: asked[0]! } : {}),
     platformGroups: input.groups.map((g) => asked.filter((p) => g.platforms.includes(p))),
     origin: origin === undefined ? "any" : origin.kind === "local" ? "local" : origin.url,
-    originText: origin === undefined ? "any origin (local pages and remote URLs)" : origin.kind === "local" ? "the app's own pages" : originDisplay(origin),
+    originText:
+      origin === undefined
+        ? "any origin (local pages and remote URLs)"
+        : origin.kind === "local"
+          ? "the app's own pages"
+          : originDisplay(origin),
     windows,
     columns,
     rows,
@@ -355,7 +373,9 @@ export async function buildReport(input: ReportInput): Promise<ReportData> {
       suggestions: findings.filter((f) => f.severity === "suggestion").length,
       dangerousFindings: findings.filter((f) => f.ruleId === DANGEROUS_RULE).length,
       dangerousCells: cells.flat().filter((c) => c.dangerous).length,
-      ...(input.frontendCalls ? { unused: cells.flat().reduce((n, c) => n + (c.unused ?? 0), 0) } : {}),
+      ...(input.frontendCalls
+        ? { unused: cells.flat().reduce((n, c) => n + (c.unused ?? 0), 0) }
+        : {}),
     },
     frontend: input.frontendCalls !== undefined,
   };
@@ -385,8 +405,11 @@ function reportDiff(
     removed: groupGrants(diff.removed, beforeLines, windows, asked),
     addedCount: diff.added.length,
     removedCount: diff.removed.length,
-    scopes: scopeChangeViews({ scopes: diff.scopes, before: beforeLines, after: lines }).map(({ platforms, ...view }) =>
-      platforms.length === asked.length ? view : { ...view, platforms: asked.filter((p) => platforms.includes(p)) },
+    scopes: scopeChangeViews({ scopes: diff.scopes, before: beforeLines, after: lines }).map(
+      ({ platforms, ...view }) =>
+        platforms.length === asked.length
+          ? view
+          : { ...view, platforms: asked.filter((p) => platforms.includes(p)) },
     ),
   };
 }
@@ -394,7 +417,12 @@ function reportDiff(
 /** What every row of the matrix reads: the groups' matrices and dangers, the columns, the baseline, the entry table. */
 interface RowContext {
   input: ReportInput;
-  groups: ReadonlyArray<{ platforms: readonly string[]; model: ResolvedModel; matrix: AccessMatrix; dangers: Danger[] }>;
+  groups: ReadonlyArray<{
+    platforms: readonly string[];
+    model: ResolvedModel;
+    matrix: AccessMatrix;
+    dangers: Danger[];
+  }>;
   columns: readonly ReportColumn[];
   columnIndex: ReadonlyMap<string, number>;
   baseline: ReadonlyMap<string, AccessMatrix>;
@@ -404,9 +432,21 @@ interface RowContext {
 }
 
 /** One window's row of the matrix: its cells (callable, denied, dangerous, added and removed commands) and its totals. */
-function windowRow(r: number, window: string, context: RowContext): { rowCells: ReportCell[]; row: ReportRow } {
+function windowRow(
+  r: number,
+  window: string,
+  context: RowContext,
+): { rowCells: ReportCell[]; row: ReportRow } {
   const { input, groups, columns, columnIndex, baseline, entries, entryId, onSome } = context;
-  const rowCells: ReportCell[] = columns.map(() => ({ count: 0, commands: [], denied: [], dangerous: false, remote: 0, platformSpecific: 0, heat: 0 }));
+  const rowCells: ReportCell[] = columns.map(() => ({
+    count: 0,
+    commands: [],
+    denied: [],
+    dangerous: false,
+    remote: 0,
+    platformSpecific: 0,
+    heat: 0,
+  }));
   const callable = new Map<string, { item: ReportCommand; platforms: string[] }>();
   const denied = new Map<string, { item: ReportDeniedCommand; platforms: string[] }>();
   const removed = new Set<string>();
@@ -414,7 +454,9 @@ function windowRow(r: number, window: string, context: RowContext): { rowCells: 
   for (const group of groups) {
     const row = group.matrix.rows[r]!;
     for (const name of row.capabilities) capabilities.add(name);
-    const before = input.against ? group.platforms.map((p) => new Set(baseline.get(p)?.rows[r]!.granted ?? [])) : undefined;
+    const before = input.against
+      ? group.platforms.map((p) => new Set(baseline.get(p)?.rows[r]!.granted ?? []))
+      : undefined;
     for (const command of row.granted) {
       const plugin = pluginOf(command);
       const cell = rowCells[columnIndex.get(plugin)!]!;
@@ -428,7 +470,8 @@ function windowRow(r: number, window: string, context: RowContext): { rowCells: 
       }
       const item = known.item;
       known.platforms.push(...group.platforms);
-      for (const id of grantedBy.map(entryId)) if (!item.grantedBy.includes(id)) item.grantedBy.push(id);
+      for (const id of grantedBy.map(entryId))
+        if (!item.grantedBy.includes(id)) item.grantedBy.push(id);
       const scope = scopeText(
         grantedBy.flatMap((g) => g.scope?.allow ?? []),
         grantedBy.flatMap((g) => g.scope?.deny ?? []),
@@ -436,14 +479,19 @@ function windowRow(r: number, window: string, context: RowContext): { rowCells: 
       );
       if (scope) item.scope = scope;
       const global = group.model.globalScope.get(grantedBy[0]!.key);
-      const globalScope = global ? scopeText(global.allow, global.deny, item.globalScope) : undefined;
+      const globalScope = global
+        ? scopeText(global.allow, global.deny, item.globalScope)
+        : undefined;
       if (globalScope) item.globalScope = globalScope;
       const capabilityIndices = new Set(grantedBy.map((g) => g.capabilityIndex));
-      const locations = new Set(grantedBy.map((g) => locationKey(g.provenance.file, g.provenance.path)));
+      const locations = new Set(
+        grantedBy.map((g) => locationKey(g.provenance.file, g.provenance.path)),
+      );
       for (const danger of group.dangers) {
         if (danger.plugin !== plugin || !capabilityIndices.has(danger.capabilityIndex)) continue;
         const named = danger.commands.has(command);
-        if (named && !(item.dangers ??= []).includes(danger.finding)) item.dangers.push(danger.finding);
+        if (named && !(item.dangers ??= []).includes(danger.finding))
+          item.dangers.push(danger.finding);
         if (named || locations.has(danger.location)) {
           cell.dangerous = true;
           if (!(cell.dangers ??= []).includes(danger.finding)) cell.dangers.push(danger.finding);
@@ -461,8 +509,10 @@ function windowRow(r: number, window: string, context: RowContext): { rowCells: 
         cell.denied.push(known.item);
       }
       known.platforms.push(...group.platforms);
-      for (const id of grantedBy.map(entryId)) if (!known.item.grantedBy.includes(id)) known.item.grantedBy.push(id);
-      for (const id of deniedBy.map(entryId)) if (!known.item.deniedBy.includes(id)) known.item.deniedBy.push(id);
+      for (const id of grantedBy.map(entryId))
+        if (!known.item.grantedBy.includes(id)) known.item.grantedBy.push(id);
+      for (const id of deniedBy.map(entryId))
+        if (!known.item.deniedBy.includes(id)) known.item.deniedBy.push(id);
     }
     if (before) {
       const now = new Set(row.granted);
@@ -498,7 +548,8 @@ function windowRow(r: number, window: string, context: RowContext): { rowCells: 
     const some = onSome(platforms);
     if (some) item.platforms = some;
   }
-  for (const cell of rowCells) cell.commands.sort((a, b) => compareCodePoints(a.command, b.command));
+  for (const cell of rowCells)
+    cell.commands.sort((a, b) => compareCodePoints(a.command, b.command));
   const row: ReportRow = {
     window,
     capabilities: [...capabilities],
@@ -520,7 +571,13 @@ function titleOf(project: Project, app: string): string {
       if (typeof value === "string" && value.trim() !== "") return value;
     }
   }
-  const folder = project.srcTauri ? path.basename(path.basename(project.srcTauri) === "src-tauri" ? path.dirname(project.srcTauri) : project.srcTauri) : "";
+  const folder = project.srcTauri
+    ? path.basename(
+        path.basename(project.srcTauri) === "src-tauri"
+          ? path.dirname(project.srcTauri)
+          : project.srcTauri,
+      )
+    : "";
   return folder || app;
 }
 
@@ -532,17 +589,25 @@ export function pluginOf(command: string): string {
 /** Every plugin the model mentions, by name, then the app's own commands. */
 function columnsOf(matrices: readonly AccessMatrix[]): ReportColumn[] {
   const counts = new Map<string, number>();
-  for (const command of new Set(matrices.flatMap((matrix) => matrix.commands))) counts.set(pluginOf(command), (counts.get(pluginOf(command)) ?? 0) + 1);
+  for (const command of new Set(matrices.flatMap((matrix) => matrix.commands)))
+    counts.set(pluginOf(command), (counts.get(pluginOf(command)) ?? 0) + 1);
   return [...counts.keys()]
     .sort((a, b) => (a === APP_COMMANDS ? 1 : b === APP_COMMANDS ? -1 : compareCodePoints(a, b)))
-    .map((id) => ({ id, label: id === APP_COMMANDS ? APP_COMMANDS_LABEL : id, commands: counts.get(id)! }));
+    .map((id) => ({
+      id,
+      label: id === APP_COMMANDS ? APP_COMMANDS_LABEL : id,
+      commands: counts.get(id)!,
+    }));
 }
 
 /** Logarithmic, so one dangerous command still shows next to a plugin's eighty harmless ones. */
 export function heatLevel(count: number, max: number): number {
   if (count <= 0 || max <= 0) return 0;
   if (max === 1) return HEAT_LEVELS;
-  return Math.max(1, Math.min(HEAT_LEVELS, Math.ceil((HEAT_LEVELS * Math.log1p(count)) / Math.log1p(max))));
+  return Math.max(
+    1,
+    Math.min(HEAT_LEVELS, Math.ceil((HEAT_LEVELS * Math.log1p(count)) / Math.log1p(max))),
+  );
 }
 
 /** The count ranges each heat level stands for, for the legend; levels no count reaches are left out. */
@@ -592,12 +657,17 @@ interface Danger {
  * matrix cell is marked when the capability grants the window one of its commands, or any command
  * through the entry behind the first of them; a command is marked when it is one of them.
  */
-async function dangersOf(model: ResolvedModel, diagnostics: readonly Diagnostic[]): Promise<Danger[]> {
+async function dangersOf(
+  model: ResolvedModel,
+  diagnostics: readonly Diagnostic[],
+): Promise<Danger[]> {
   // Several dangers can point at one entry (an `fs:scope` lending both read and write): the danger id tells them apart.
-  const key = (file: string, path: JsonPath, danger: unknown) => JSON.stringify([file, path, danger]);
+  const key = (file: string, path: JsonPath, danger: unknown) =>
+    JSON.stringify([file, path, danger]);
   const findingAt = new Map<string, number>();
   for (const [finding, diagnostic] of diagnostics.entries()) {
-    if (diagnostic.ruleId === DANGEROUS_RULE) findingAt.set(key(diagnostic.file, diagnostic.path, diagnostic.data?.danger), finding);
+    if (diagnostic.ruleId === DANGEROUS_RULE)
+      findingAt.set(key(diagnostic.file, diagnostic.path, diagnostic.data?.danger), finding);
   }
   const dangers: Danger[] = [];
   for (const found of await dangerousGrants(model)) {
@@ -636,14 +706,23 @@ function scopeText(
     const json = JSON.stringify(value) ?? String(value);
     return json.length > MAX_SCOPE_TEXT ? `${json.slice(0, MAX_SCOPE_TEXT)}…` : json;
   };
-  return { allow: [...new Set([...(known?.allow ?? []), ...allow.map(text)])], deny: [...new Set([...(known?.deny ?? []), ...deny.map(text)])] };
+  return {
+    allow: [...new Set([...(known?.allow ?? []), ...allow.map(text)])],
+    deny: [...new Set([...(known?.deny ?? []), ...deny.map(text)])],
+  };
 }
 
-function capabilitiesOf(project: Project, groups: readonly PlatformGroup[], asked: readonly string[], lines: SourceLines): ReportCapability[] {
+function capabilitiesOf(
+  project: Project,
+  groups: readonly PlatformGroup[],
+  asked: readonly string[],
+  lines: SourceLines,
+): ReportCapability[] {
   // The asked platforms each capability is inactive on.
   const inactiveOn = new Map<Capability, string[]>();
   for (const group of groups)
-    for (const capability of group.model.inactive) inactiveOn.set(capability, [...(inactiveOn.get(capability) ?? []), ...group.platforms]);
+    for (const capability of group.model.inactive)
+      inactiveOn.set(capability, [...(inactiveOn.get(capability) ?? []), ...group.platforms]);
   return [...project.activeCapabilities]
     .sort((a, b) => compareCodePoints(a.identifier, b.identifier))
     .map((capability) => {
@@ -654,7 +733,10 @@ function capabilitiesOf(project: Project, groups: readonly PlatformGroup[], aske
         line: lines.line(capability.source.file, capability.source.path),
         windows: valuesOf(capability.windows),
         webviews: valuesOf(capability.webviews),
-        contexts: [...(capability.local ? ["local"] : []), ...valuesOf(capability.remote?.urls ?? [])],
+        contexts: [
+          ...(capability.local ? ["local"] : []),
+          ...valuesOf(capability.remote?.urls ?? []),
+        ],
         permissions: capability.permissions.length,
         inactive: off.length === asked.length,
       };
@@ -665,7 +747,12 @@ function capabilitiesOf(project: Project, groups: readonly PlatformGroup[], aske
 }
 
 /** Grants grouped by who gains or loses them (target, pattern, context), in the diff's order. */
-function groupGrants(grants: readonly PlatformGrant[], lines: SourceLines, windows: readonly string[], asked: readonly string[]): DiffGroup[] {
+function groupGrants(
+  grants: readonly PlatformGrant[],
+  lines: SourceLines,
+  windows: readonly string[],
+  asked: readonly string[],
+): DiffGroup[] {
   const groups = new Map<string, DiffGroup>();
   for (const { item: grant, platforms } of grants) {
     const key = JSON.stringify([grant.target, grant.pattern, grant.context]);
@@ -684,7 +771,9 @@ function groupGrants(grants: readonly PlatformGrant[], lines: SourceLines, windo
     const entry = grant.entries[0]!;
     group.grants.push({
       command: grant.command,
-      ...(platforms.length < asked.length ? { platforms: asked.filter((p) => platforms.includes(p)) } : {}),
+      ...(platforms.length < asked.length
+        ? { platforms: asked.filter((p) => platforms.includes(p)) }
+        : {}),
       capability: entry.provenance.capability,
       chain: entry.provenance.chain,
       file: entry.provenance.file,

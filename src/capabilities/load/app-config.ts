@@ -70,11 +70,19 @@ export interface AppConfig {
 
 /** The app config and its platform configs. */
 export function configDocuments(config: AppConfig | undefined): SourceDocument[] {
-  return config ? [config.document, ...config.platformConfigs.map((platformConfig) => platformConfig.document)] : [];
+  return config
+    ? [config.document, ...config.platformConfigs.map((platformConfig) => platformConfig.document)]
+    : [];
 }
 
 /** How a target is written in platform config names. */
-const FILE_WORD: Record<Target, string> = { linux: "linux", macOS: "macos", windows: "windows", android: "android", iOS: "ios" };
+const FILE_WORD: Record<Target, string> = {
+  linux: "linux",
+  macOS: "macos",
+  windows: "windows",
+  android: "android",
+  iOS: "ios",
+};
 
 /** `tauri.<platform>.conf.json`, `.json5`, `Tauri.<platform>.toml`: the host's order of preference. */
 export function platformConfigNames(target: Target): [json: string, json5: string, toml: string] {
@@ -96,7 +104,11 @@ interface ReadContext {
  * The app config next to (or above) the capabilities folder, with the platform configs beside it.
  * `isOutside` says whether a file's real path leaves the app (such a file is never read).
  */
-export async function loadAppConfig(srcTauri: string, context: ReadContext, isOutside: (file: string) => Promise<boolean>): Promise<AppConfig | undefined> {
+export async function loadAppConfig(
+  srcTauri: string,
+  context: ReadContext,
+  isOutside: (file: string) => Promise<boolean>,
+): Promise<AppConfig | undefined> {
   for (const dir of [srcTauri, path.dirname(srcTauri)]) {
     for (const name of APP_CONFIG_NAMES) {
       const file = path.join(dir, name);
@@ -148,7 +160,11 @@ async function readPlatformConfig(
   context: ReadContext,
   isOutside: (file: string) => Promise<boolean>,
 ): Promise<SourceDocument | undefined> {
-  const [json, json5, toml] = platformConfigNames(target).map((name) => path.join(dir, name)) as [string, string, string];
+  const [json, json5, toml] = platformConfigNames(target).map((name) => path.join(dir, name)) as [
+    string,
+    string,
+    string,
+  ];
   let file: string | undefined;
   if ((await pathKind(json)) === "file") file = json;
   else if ((await pathKind(json5)) === "file") {
@@ -203,14 +219,22 @@ const WINDOWS = ["app", "windows"] as const;
 const CAPABILITIES = ["app", "security", "capabilities"] as const;
 
 /** Each distinct list (by identity) at `keys` of the targets' merged configs, with the document it is written in and its targets. */
-function listsInForce(merged: readonly MergedConfig[], base: SourceDocument, keys: readonly string[]) {
+function listsInForce(
+  merged: readonly MergedConfig[],
+  base: SourceDocument,
+  keys: readonly string[],
+) {
   const lists = new Map<unknown[], { document: SourceDocument; platforms: Target[] }>();
   for (const { platform, patch, root } of merged) {
     const list = valueAt(root, keys);
     if (!Array.isArray(list)) continue;
     const seen = lists.get(list);
     if (seen) seen.platforms.push(platform);
-    else lists.set(list, { document: patch && valueAt(patch.value, keys) === list ? patch : base, platforms: [platform] });
+    else
+      lists.set(list, {
+        document: patch && valueAt(patch.value, keys) === list ? patch : base,
+        platforms: [platform],
+      });
   }
   return [...lists].map(([list, { document, platforms }]) => ({
     list,
@@ -226,30 +250,65 @@ interface MergedConfig {
   root: unknown;
 }
 
-export function appConfigFrom(document: SourceDocument, platformConfigs: readonly PlatformConfig[] = []): AppConfig {
-  const config: AppConfig = { document, platformConfigs: [...platformConfigs], windows: [], capabilityRefs: [], inlineCapabilities: [], capabilityLists: [] };
+export function appConfigFrom(
+  document: SourceDocument,
+  platformConfigs: readonly PlatformConfig[] = [],
+): AppConfig {
+  const config: AppConfig = {
+    document,
+    platformConfigs: [...platformConfigs],
+    windows: [],
+    capabilityRefs: [],
+    inlineCapabilities: [],
+    capabilityLists: [],
+  };
   const merged: MergedConfig[] = TARGETS.map((platform) => {
     const patch = platformConfigs.find((config) => config.platform === platform)?.document;
-    return patch ? { platform, patch, root: mergePatch(document.value, patch.value) } : { platform, root: document.value };
+    return patch
+      ? { platform, patch, root: mergePatch(document.value, patch.value) }
+      : { platform, root: document.value };
   });
   for (const { list, document: declaredIn, platforms } of listsInForce(merged, document, WINDOWS)) {
     list.forEach((window, index) => {
       if (!isPlainObject(window)) return;
       // A window without a label is created as "main".
       const label = typeof window.label === "string" ? window.label : "main";
-      config.windows.push({ label, path: [...WINDOWS, index], document: declaredIn, ...(platforms ? { platforms } : {}) });
+      config.windows.push({
+        label,
+        path: [...WINDOWS, index],
+        document: declaredIn,
+        ...(platforms ? { platforms } : {}),
+      });
     });
   }
-  for (const { list, document: declaredIn, platforms } of listsInForce(merged, document, CAPABILITIES)) {
-    const selection: CapabilityList = { document: declaredIn, refs: [], inline: [], ...(platforms ? { platforms } : {}) };
+  for (const { list, document: declaredIn, platforms } of listsInForce(
+    merged,
+    document,
+    CAPABILITIES,
+  )) {
+    const selection: CapabilityList = {
+      document: declaredIn,
+      refs: [],
+      inline: [],
+      ...(platforms ? { platforms } : {}),
+    };
     // Each reference is kept with its path and document: 3,000,000 of them held 1.2 GB.
     const read = Math.min(list.length, LIMITS.configCapabilities);
     if (read < list.length) selection.listed = list.length;
     list.slice(0, read).forEach((item, index) => {
       const itemPath = [...CAPABILITIES, index];
-      if (typeof item === "string") selection.refs.push({ identifier: item, path: itemPath, document: declaredIn, ...(platforms ? { platforms } : {}) });
+      if (typeof item === "string")
+        selection.refs.push({
+          identifier: item,
+          path: itemPath,
+          document: declaredIn,
+          ...(platforms ? { platforms } : {}),
+        });
       else if (isPlainObject(item)) {
-        const capability = toCapability({ path: itemPath, value: item }, { file: declaredIn.file, absolutePath: declaredIn.absolutePath, inline: true });
+        const capability = toCapability(
+          { path: itemPath, value: item },
+          { file: declaredIn.file, absolutePath: declaredIn.absolutePath, inline: true },
+        );
         if (!capability) return;
         if (platforms) capability.configPlatforms = platforms;
         selection.inline.push(capability);
@@ -272,7 +331,8 @@ function limitConfig(config: AppConfig, problem: ProblemSink): void {
   for (const capability of config.inlineCapabilities) {
     let budget = budgets.get(capability.source.absolutePath);
     if (!budget) budgets.set(capability.source.absolutePath, (budget = new FileBudget()));
-    for (const over of limitCapability(capability, budget)) problem(capability.source.absolutePath, over.message, over.path);
+    for (const over of limitCapability(capability, budget))
+      problem(capability.source.absolutePath, over.message, over.path);
   }
   for (const list of config.capabilityLists) {
     if (list.listed === undefined) continue;
@@ -296,7 +356,11 @@ function limitConfig(config: AppConfig, problem: ProblemSink): void {
       );
     }
     if (count > LIMITS.configWindows) continue;
-    if (window.label.length > LIMITS.labelLength) problem(window.document.absolutePath, labelTooLong(window.label.length), [...window.path, "label"]);
+    if (window.label.length > LIMITS.labelLength)
+      problem(window.document.absolutePath, labelTooLong(window.label.length), [
+        ...window.path,
+        "label",
+      ]);
     else kept.push(window);
   }
   config.windows = kept;

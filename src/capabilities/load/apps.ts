@@ -17,7 +17,8 @@ export const APP_CONFIG_NAMES: readonly string[] = ["tauri.conf.json", "Tauri.to
 
 /** Whether a folder holds an app config. */
 export async function hasAppConfig(dir: string): Promise<boolean> {
-  for (const name of APP_CONFIG_NAMES) if ((await pathKind(path.join(dir, name))) === "file") return true;
+  for (const name of APP_CONFIG_NAMES)
+    if ((await pathKind(path.join(dir, name))) === "file") return true;
   return false;
 }
 
@@ -43,7 +44,8 @@ export async function enclosingApp(file: string, root: string): Promise<string |
   let dir = path.dirname(file);
   for (;;) {
     if (path.basename(dir) === "src-tauri" && (await pathKind(dir)) === "directory") return dir;
-    if ((await pathKind(path.join(dir, "src-tauri"))) === "directory") return path.join(dir, "src-tauri");
+    if ((await pathKind(path.join(dir, "src-tauri"))) === "directory")
+      return path.join(dir, "src-tauri");
     if (await hasAppConfig(dir)) return dir;
     if (dir === root) return undefined;
     const parent = path.dirname(dir);
@@ -80,12 +82,19 @@ export async function discoverApps(root: string): Promise<DiscoveredApps> {
     } catch {
       return;
     }
-    if (entries.some((e) => e.isDirectory() && e.name === "src-tauri") || entries.some((e) => e.isFile() && APP_CONFIG_NAMES.includes(e.name))) {
+    if (
+      entries.some((e) => e.isDirectory() && e.name === "src-tauri") ||
+      entries.some((e) => e.isFile() && APP_CONFIG_NAMES.includes(e.name))
+    ) {
       apps.push(dir);
       return;
     }
-    const rules = entries.some((e) => e.isFile() && e.name === ".gitignore") ? withIgnoreFile(ignores, root, dir) : ignores;
-    const children = entries.filter((e) => e.isDirectory() && !NEVER_WALKED.has(e.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const rules = entries.some((e) => e.isFile() && e.name === ".gitignore")
+      ? withIgnoreFile(ignores, root, dir)
+      : ignores;
+    const children = entries
+      .filter((e) => e.isDirectory() && !NEVER_WALKED.has(e.name))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const child of children) {
       const full = path.join(dir, child.name);
       if (isIgnored(rules, root, full)) continue;
@@ -131,7 +140,9 @@ function relativeToRoot(line: string, folder: string): string {
   // A slash at the start or in the middle anchors the pattern to its file's folder; a trailing one only means "folders".
   const anchored = pattern.replace(/\/+\s*$/, "").includes("/");
   const prefix = folder.replace(/[\\*?[\]!#]/g, "\\$&");
-  return anchored ? `${negation}${prefix}/${pattern.replace(/^\//, "")}` : `${negation}${prefix}/**/${pattern}`;
+  return anchored
+    ? `${negation}${prefix}/${pattern.replace(/^\//, "")}`
+    : `${negation}${prefix}/**/${pattern}`;
 }
 
 /**

@@ -11,7 +11,8 @@ const MAX_CALL_CHARS = 32 * 1024;
 /** Real apps inline a handful of plugins. */
 const MAX_INLINED_PLUGINS = 256;
 
-export type DefaultPermissionRule = { kind: "all-commands" } | { kind: "allow"; permissions: string[] };
+export type DefaultPermissionRule =
+  { kind: "all-commands" } | { kind: "allow"; permissions: string[] };
 
 export interface InlinedPluginDecl {
   name: string;
@@ -27,7 +28,11 @@ export function inlinedPlugins(source: string): InlinedPluginDecl[] {
   const plugins: InlinedPluginDecl[] = [];
   if (!source.includes("InlinedPlugin")) return plugins;
   let from = 0;
-  for (let attempts = 0; attempts < MAX_INLINED_PLUGINS * 4 && plugins.length < MAX_INLINED_PLUGINS; attempts++) {
+  for (
+    let attempts = 0;
+    attempts < MAX_INLINED_PLUGINS * 4 && plugins.length < MAX_INLINED_PLUGINS;
+    attempts++
+  ) {
     const at = source.indexOf(".plugin(", from);
     if (at < 0) break;
     const open = at + ".plugin".length;
@@ -54,7 +59,8 @@ function describeInlined(name: string, chain: string, source: string): InlinedPl
   const rule = argumentOf(chain, ".default_permission(");
   if (rule !== undefined) {
     if (rule.includes("AllowAllCommands")) plugin.defaultRule = { kind: "all-commands" };
-    else if (/\bAllow\s*\(/.test(rule)) plugin.defaultRule = { kind: "allow", permissions: literals(rule) };
+    else if (/\bAllow\s*\(/.test(rule))
+      plugin.defaultRule = { kind: "allow", permissions: literals(rule) };
   }
   const pattern = argumentOf(chain, ".permissions_path_pattern(");
   if (pattern !== undefined) plugin.permissionsPattern = literals(pattern)[0] ?? pattern.trim();
@@ -111,7 +117,9 @@ function stringList(argument: string, source: string): string[] {
   const trimmed = argument.trim();
   const named = /^&?\s*([A-Z_][A-Za-z0-9_]*)$/.exec(trimmed);
   if (named) {
-    const declaration = new RegExp(`\\b(?:const|static)\\s+${named[1]}\\s*:[^=]{0,80}=\\s*`).exec(source);
+    const declaration = new RegExp(`\\b(?:const|static)\\s+${named[1]}\\s*:[^=]{0,80}=\\s*`).exec(
+      source,
+    );
     if (!declaration) return [];
     const open = source.indexOf("[", declaration.index + declaration[0].length);
     if (open < 0 || open - (declaration.index + declaration[0].length) > 4) return [];

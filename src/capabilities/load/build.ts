@@ -29,7 +29,10 @@ export type Presence = "yes" | "maybe" | "feature" | "no";
 const RANK: Record<Presence, number> = { no: 0, feature: 1, maybe: 2, yes: 3 };
 
 /** A path dependency's `dir` is unknown when only the lock names it (a lock entry without `source`). */
-export type PluginSource = { kind: "registry" } | { kind: "git"; url: string } | { kind: "path"; dir?: string; inside: boolean };
+export type PluginSource =
+  | { kind: "registry" }
+  | { kind: "git"; url: string }
+  | { kind: "path"; dir?: string; inside: boolean };
 
 export interface BuildDependency {
   /** The manifest key the build gives it: the crate (or its `links`) without `tauri-plugin-`. */
@@ -107,17 +110,28 @@ async function readToml(file: string, root: string, maxBytes: number): Promise<T
  * The app's build, or undefined when no Cargo file tells it (or the Cargo.toml found is not the app
  * crate's: no `[package]`, or no `tauri` dependency): then the built-in catalogs stand, as before.
  */
-export async function readAppBuild(srcTauri: string, relative: (absolute: string) => string, maxBytes: number): Promise<AppBuild | undefined> {
+export async function readAppBuild(
+  srcTauri: string,
+  relative: (absolute: string) => string,
+  maxBytes: number,
+): Promise<AppBuild | undefined> {
   const folders = await searchFolders(srcTauri);
   const root = folders[folders.length - 1]!;
   const lock = await readLock(folders, root, maxBytes);
   const manifestFile = path.join(srcTauri, "Cargo.toml");
   const manifest = await readToml(manifestFile, root, maxBytes);
-  const mobileEvidence = await repositoryMobileEvidence(srcTauri, root, manifest, relative, maxBytes);
+  const mobileEvidence = await repositoryMobileEvidence(
+    srcTauri,
+    root,
+    manifest,
+    relative,
+    maxBytes,
+  );
   if (manifest && isPlainObject(manifest.package)) {
     const workspace = await workspaceRoot(folders.slice(1), root, maxBytes);
     const plugins = dependencyPlugins(manifest, srcTauri, workspace, lock?.packages ?? [], root);
-    if (plugins) return { kind: "Cargo.toml", file: relative(manifestFile), plugins, mobileEvidence, root };
+    if (plugins)
+      return { kind: "Cargo.toml", file: relative(manifestFile), plugins, mobileEvidence, root };
   }
   if (lock && lock.packages.some((p) => p.name === "tauri" || p.name === "host")) {
     // A lock lists every crate any target may build (optional ones included): a plugin crate that
@@ -142,7 +156,11 @@ export async function readAppBuild(srcTauri: string, relative: (absolute: string
   return undefined;
 }
 
-async function readLock(folders: string[], root: string, maxBytes: number): Promise<{ file: string; packages: LockedPackage[] } | undefined> {
+async function readLock(
+  folders: string[],
+  root: string,
+  maxBytes: number,
+): Promise<{ file: string; packages: LockedPackage[] } | undefined> {
   for (const dir of folders) {
     const file = path.join(dir, "Cargo.lock");
     if ((await pathKind(file)) !== "file" || !staysInside(file, root)) continue;
@@ -157,18 +175,28 @@ interface WorkspaceRoot {
   dependencies: Toml;
 }
 
-async function workspaceRoot(folders: string[], root: string, maxBytes: number): Promise<WorkspaceRoot | undefined> {
+async function workspaceRoot(
+  folders: string[],
+  root: string,
+  maxBytes: number,
+): Promise<WorkspaceRoot | undefined> {
   for (const dir of folders) {
     const toml = await readToml(path.join(dir, "Cargo.toml"), root, maxBytes);
     if (toml && isPlainObject(toml.workspace)) {
-      return { dir, dependencies: isPlainObject(toml.workspace.dependencies) ? toml.workspace.dependencies : {} };
+      return {
+        dir,
+        dependencies: isPlainObject(toml.workspace.dependencies) ? toml.workspace.dependencies : {},
+      };
     }
   }
   return undefined;
 }
 
 function everywhere(presence: Presence): Record<BuildTarget, Presence> {
-  return Object.fromEntries(TARGETS.map((target) => [target, presence])) as Record<BuildTarget, Presence>;
+  return Object.fromEntries(TARGETS.map((target) => [target, presence])) as Record<
+    BuildTarget,
+    Presence
+  >;
 }
 
 function presenceOf(applies: Truth, enabled: boolean): Presence {
@@ -178,13 +206,24 @@ function presenceOf(applies: Truth, enabled: boolean): Presence {
 }
 
 /** The plugin dependencies of an app crate's manifest; undefined when it has no `tauri` dependency (not the app crate). */
-function dependencyPlugins(manifest: Toml, manifestDir: string, workspace: WorkspaceRoot | undefined, locked: LockedPackage[], root: string) {
+function dependencyPlugins(
+  manifest: Toml,
+  manifestDir: string,
+  workspace: WorkspaceRoot | undefined,
+  locked: LockedPackage[],
+  root: string,
+) {
   const tables: Array<{ name: string; table: Toml; applies: (target: BuildTarget) => Truth }> = [];
-  if (isPlainObject(manifest.dependencies)) tables.push({ name: "dependencies", table: manifest.dependencies, applies: () => true });
+  if (isPlainObject(manifest.dependencies))
+    tables.push({ name: "dependencies", table: manifest.dependencies, applies: () => true });
   if (isPlainObject(manifest.target)) {
     for (const [key, target] of Object.entries(manifest.target)) {
       if (isPlainObject(target) && isPlainObject(target.dependencies)) {
-        tables.push({ name: `target.'${key}'.dependencies`, table: target.dependencies, applies: (t) => targetKeyApplies(key, t) });
+        tables.push({
+          name: `target.'${key}'.dependencies`,
+          table: target.dependencies,
+          applies: (t) => targetKeyApplies(key, t),
+        });
       }
     }
   }
@@ -193,20 +232,30 @@ function dependencyPlugins(manifest: Toml, manifestDir: string, workspace: Works
   let hasHost = false;
   for (const { name: tableName, table, applies } of tables) {
     for (const [declaredAs, written] of Object.entries(table)) {
-      const inherited = isPlainObject(written) && written.workspace === true ? workspace?.dependencies[declaredAs] : undefined;
+      const inherited =
+        isPlainObject(written) && written.workspace === true
+          ? workspace?.dependencies[declaredAs]
+          : undefined;
       const value: unknown =
         inherited === undefined
           ? written
           : typeof inherited === "string"
             ? { ...(written as Toml), version: inherited }
             : { ...(inherited as Toml), ...(written as Toml) };
-      const crate = isPlainObject(value) && typeof value.package === "string" ? value.package : declaredAs;
+      const crate =
+        isPlainObject(value) && typeof value.package === "string" ? value.package : declaredAs;
       if (crate === "tauri" || crate === "host") hasHost = true;
-      if (!PLUGIN_CRATE.test(crate) && !(isPlainObject(value) && typeof value.path === "string")) continue;
+      if (!PLUGIN_CRATE.test(crate) && !(isPlainObject(value) && typeof value.path === "string"))
+        continue;
       const baseDir = inherited !== undefined && workspace ? workspace.dir : manifestDir;
       const optional = isPlainObject(value) && value.optional === true;
       const enabled = !optional || features.enables(declaredAs);
-      const requirement = typeof value === "string" ? value : isPlainObject(value) && typeof value.version === "string" ? value.version : undefined;
+      const requirement =
+        typeof value === "string"
+          ? value
+          : isPlainObject(value) && typeof value.version === "string"
+            ? value.version
+            : undefined;
       const lockedPackage = lockedFor(crate, requirement, locked);
       const declared = declaredSource(value, baseDir, root);
       // A path dependency that is no plugin crate by name: only a plugin if its folder says so (read later).
@@ -226,7 +275,12 @@ function dependencyPlugins(manifest: Toml, manifestDir: string, workspace: Works
         plugins.set(key, plugin);
       }
       // A lock entry without a source says "path" but not where: a declaration with its path does.
-      if (declared?.kind === "path" && plugin.source.kind === "path" && plugin.source.dir === undefined) plugin.source = declared;
+      if (
+        declared?.kind === "path" &&
+        plugin.source.kind === "path" &&
+        plugin.source.dir === undefined
+      )
+        plugin.source = declared;
       plugin.tables.push(tableName);
       if (optional && !enabled && plugin.feature === undefined) {
         const feature = features.featureEnabling(declaredAs);
@@ -241,7 +295,11 @@ function dependencyPlugins(manifest: Toml, manifestDir: string, workspace: Works
   return hasHost ? plugins : undefined;
 }
 
-function lockedFor(crate: string, requirement: string | undefined, locked: LockedPackage[]): LockedPackage | undefined {
+function lockedFor(
+  crate: string,
+  requirement: string | undefined,
+  locked: LockedPackage[],
+): LockedPackage | undefined {
   const candidates = locked.filter((p) => p.name === crate);
   if (candidates.length <= 1 || requirement === undefined) return candidates[0];
   const chosen = newestMatching(
@@ -263,7 +321,10 @@ function declaredSource(value: unknown, baseDir: string, root: string): PluginSo
 }
 
 /** The lock's word wins for git (a `[patch]` may redirect a registry dependency); a path stays a path. */
-function lockedSource(locked: LockedPackage | undefined, declared: PluginSource | undefined): PluginSource {
+function lockedSource(
+  locked: LockedPackage | undefined,
+  declared: PluginSource | undefined,
+): PluginSource {
   if (locked?.source?.startsWith("git+")) return { kind: "git", url: locked.source.slice(4) };
   if (declared) return declared;
   // A lock entry without a source is a path dependency or a workspace member.
@@ -288,7 +349,8 @@ class DefaultFeatures {
 
   /** A feature whose closure turns the dependency on, for the message ("build with --features x"). */
   featureEnabling(dependency: string): string | undefined {
-    for (const name of Object.keys(this.features)) if (name !== "default" && this.closure(name).has(dependency)) return name;
+    for (const name of Object.keys(this.features))
+      if (name !== "default" && this.closure(name).has(dependency)) return name;
     return undefined;
   }
 
@@ -321,8 +383,14 @@ class DefaultFeatures {
 
 /** Where a target's build is what a mobile build writes or reads: its generated project and its platform configs. */
 const MOBILE_FILES: Record<MobileTarget, { project: string; configs: string[] }> = {
-  android: { project: "android", configs: ["tauri.android.conf.json", "tauri.android.conf.json5", "Tauri.android.toml"] },
-  iOS: { project: "apple", configs: ["tauri.ios.conf.json", "tauri.ios.conf.json5", "Tauri.ios.toml"] },
+  android: {
+    project: "android",
+    configs: ["tauri.android.conf.json", "tauri.android.conf.json5", "Tauri.android.toml"],
+  },
+  iOS: {
+    project: "apple",
+    configs: ["tauri.ios.conf.json", "tauri.ios.conf.json5", "Tauri.ios.toml"],
+  },
 };
 
 /** A CI step that builds or sets up the mobile app (`tauri android build`, `cargo tauri ios build`, the tauri-action's `mobile` input aside). */
@@ -356,7 +424,8 @@ async function repositoryMobileEvidence(
   maxBytes: number,
 ): Promise<AppBuild["mobileEvidence"]> {
   const evidence: AppBuild["mobileEvidence"] = {};
-  const add = (target: MobileTarget, says: string, certain: boolean) => (evidence[target] ??= []).push({ says, certain });
+  const add = (target: MobileTarget, says: string, certain: boolean) =>
+    (evidence[target] ??= []).push({ says, certain });
   const workflows = await workflowTexts(root, maxBytes);
   for (const target of ["android", "iOS"] as const) {
     const { project, configs } = MOBILE_FILES[target];
@@ -366,16 +435,22 @@ async function repositoryMobileEvidence(
       const file = path.join(srcTauri, name);
       if ((await pathKind(file)) === "file") add(target, `${relative(file)} configures it`, true);
     }
-    for (const { file, text } of workflows) if (MOBILE_CI_COMMAND[target].test(text)) add(target, `${relative(file)} builds it`, true);
+    for (const { file, text } of workflows)
+      if (MOBILE_CI_COMMAND[target].test(text)) add(target, `${relative(file)} builds it`, true);
     const tables = isPlainObject(manifest?.target) ? Object.keys(manifest.target) : [];
-    const naming = tables.find((key) => MOBILE_CFG[target].test(key) && !isDesktopOnlyTemplate(key));
+    const naming = tables.find(
+      (key) => MOBILE_CFG[target].test(key) && !isDesktopOnlyTemplate(key),
+    );
     if (naming !== undefined) add(target, `Cargo.toml has a [target.'${naming}'] table`, false);
   }
   return evidence;
 }
 
 /** The repository's GitHub workflows (bounded in number and size); nothing outside the repository. */
-async function workflowTexts(root: string, maxBytes: number): Promise<Array<{ file: string; text: string }>> {
+async function workflowTexts(
+  root: string,
+  maxBytes: number,
+): Promise<Array<{ file: string; text: string }>> {
   const dir = path.join(root, ".github", "workflows");
   if ((await pathKind(dir)) !== "directory" || !staysInside(dir, root)) return [];
   noteRead("folders", dir);
@@ -429,13 +504,30 @@ export function shippedTargets(
   ]);
   for (const target of ["android", "iOS"] as const) {
     const evidence = [...(build.mobileEvidence[target] ?? [])];
-    const naming = capabilities.find((capability) => capability.platforms?.some((item) => item.value === target));
-    if (naming) evidence.push({ says: `capability file ${naming.source.file} names ${target} in "platforms"`, certain: true });
-    const schema = capabilities.find((capability) => capability.schemaRef !== undefined && MOBILE_SCHEMA[target].test(capability.schemaRef));
-    if (schema) evidence.push({ says: `capability file ${schema.source.file} uses ${schema.schemaRef}, which only a mobile build writes`, certain: true });
+    const naming = capabilities.find((capability) =>
+      capability.platforms?.some((item) => item.value === target),
+    );
+    if (naming)
+      evidence.push({
+        says: `capability file ${naming.source.file} names ${target} in "platforms"`,
+        certain: true,
+      });
+    const schema = capabilities.find(
+      (capability) =>
+        capability.schemaRef !== undefined && MOBILE_SCHEMA[target].test(capability.schemaRef),
+    );
+    if (schema)
+      evidence.push({
+        says: `capability file ${schema.source.file} uses ${schema.schemaRef}, which only a mobile build writes`,
+        certain: true,
+      });
     if (evidence.length === 0) continue;
     const deciding = evidence.find((piece) => piece.certain) ?? evidence[0]!;
-    shipped.set(target, { says: deciding.says, certain: deciding.certain, evidence: [deciding, ...evidence.filter((piece) => piece !== deciding)] });
+    shipped.set(target, {
+      says: deciding.says,
+      certain: deciding.certain,
+      evidence: [deciding, ...evidence.filter((piece) => piece !== deciding)],
+    });
   }
   return shipped;
 }

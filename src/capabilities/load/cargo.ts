@@ -18,7 +18,8 @@ export interface AppVersions {
 }
 
 /** The files an app's checks read besides its capabilities: a report never replaces one (`schema -o tauri.conf.json`). */
-export const APP_FILE_NAMES = /^((tauri|host)(\.[A-Za-z]+)?\.conf\.(json5?|toml)|Cargo\.(toml|lock)|build\.rs|acl-manifests\.json)$/;
+export const APP_FILE_NAMES =
+  /^((tauri|host)(\.[A-Za-z]+)?\.conf\.(json5?|toml)|Cargo\.(toml|lock)|build\.rs|acl-manifests\.json)$/;
 
 /** Folders to look in, nearest first: `src-tauri`, then up to the repository root. */
 export function searchFolders(srcTauri: string): Promise<string[]> {
@@ -98,7 +99,11 @@ export function lockedPackages(text: string): LockedPackage[] {
   let current: { name?: string; version?: string; source?: string } | undefined;
   const flush = () => {
     if (current?.name !== undefined && current.version !== undefined)
-      packages.push({ name: current.name, version: current.version, ...(current.source !== undefined ? { source: current.source } : {}) });
+      packages.push({
+        name: current.name,
+        version: current.version,
+        ...(current.source !== undefined ? { source: current.source } : {}),
+      });
   };
   for (const raw of text.split("\n")) {
     const line = raw.trim();
@@ -124,7 +129,11 @@ async function parseTomlText(text: string): Promise<Toml | undefined> {
 }
 
 /** `[workspace.dependencies]` of the nearest workspace root above the app, for `dep = { workspace = true }`. */
-async function workspaceDependencies(folders: string[], root: string, maxBytes: number): Promise<Toml> {
+async function workspaceDependencies(
+  folders: string[],
+  root: string,
+  maxBytes: number,
+): Promise<Toml> {
   for (const dir of folders) {
     const file = path.join(dir, "Cargo.toml");
     if ((await pathKind(file)) !== "file" || !staysInside(file, root)) continue;
@@ -143,7 +152,9 @@ async function dependencyRequirements(text: string, workspace: Toml): Promise<Ma
   const out = new Map<string, string>();
   if (!toml) return out;
   const tables: unknown[] = [toml.dependencies];
-  if (isPlainObject(toml.target)) for (const target of Object.values(toml.target)) if (isPlainObject(target)) tables.push(target.dependencies);
+  if (isPlainObject(toml.target))
+    for (const target of Object.values(toml.target))
+      if (isPlainObject(target)) tables.push(target.dependencies);
   const requirementOf = (value: unknown, name: string): string | undefined => {
     if (typeof value === "string") return value;
     if (!isPlainObject(value)) return undefined;

@@ -26,7 +26,10 @@ const FACTS: Record<BuildTarget, TargetFacts> = {
   iOS: { os: "ios", family: "unix", vendor: "apple", mobile: true },
 };
 
-type Expression = { kind: "name"; name: string } | { kind: "pair"; key: string; value: string } | { kind: "call"; fn: string; args: Expression[] };
+type Expression =
+  | { kind: "name"; name: string }
+  | { kind: "pair"; key: string; value: string }
+  | { kind: "call"; fn: string; args: Expression[] };
 
 /** Bounded: real keys are under 200 characters; a hostile one must not make parsing costly. */
 const MAX_KEY_LENGTH = 4096;
@@ -87,9 +90,12 @@ function evaluate(expression: Expression, facts: TargetFacts, depth = 0): Truth 
       }
     case "call": {
       const values = expression.args.map((arg) => evaluate(arg, facts, depth + 1));
-      if (expression.fn === "not") return values.length !== 1 || values[0] === undefined ? undefined : !values[0];
-      if (expression.fn === "any") return values.includes(true) ? true : values.includes(undefined) ? undefined : false;
-      if (expression.fn === "all") return values.includes(false) ? false : values.includes(undefined) ? undefined : true;
+      if (expression.fn === "not")
+        return values.length !== 1 || values[0] === undefined ? undefined : !values[0];
+      if (expression.fn === "any")
+        return values.includes(true) ? true : values.includes(undefined) ? undefined : false;
+      if (expression.fn === "all")
+        return values.includes(false) ? false : values.includes(undefined) ? undefined : true;
       return undefined;
     }
   }

@@ -65,21 +65,30 @@ export async function planCheckRuns(base: LoadOptions): Promise<CheckRun[]> {
       }
       if (!(await enclosingApp(absolute, cwd))) {
         const { apps, truncated } = await discoverApps(absolute);
-        if (truncated !== undefined) throw new FatalError(`${given}: ${truncated}; apps there would go unchecked: pass --app DIR for each app`);
+        if (truncated !== undefined)
+          throw new FatalError(
+            `${given}: ${truncated}; apps there would go unchecked: pass --app DIR for each app`,
+          );
         if (apps.length > 0) {
           for (const app of apps) appOf(app).whole = true;
           continue;
         }
       }
     }
-    const srcTauri = kind === "file" || kind === "directory" ? await enclosingApp(absolute, cwd) : undefined;
-    if (srcTauri) appOf(appFolder(srcTauri)).paths.push(kind === "directory" ? absolute + path.sep : absolute);
+    const srcTauri =
+      kind === "file" || kind === "directory" ? await enclosingApp(absolute, cwd) : undefined;
+    if (srcTauri)
+      appOf(appFolder(srcTauri)).paths.push(kind === "directory" ? absolute + path.sep : absolute);
     else loose.push(given);
   }
 
   const runs: CheckRun[] = [];
   for (const [app, group] of byApp) {
-    const load: LoadOptions = { ...base, app, paths: group.whole ? [] : group.paths.map((p) => p.replace(/[\\/]+$/, "")) };
+    const load: LoadOptions = {
+      ...base,
+      app,
+      paths: group.whole ? [] : group.paths.map((p) => p.replace(/[\\/]+$/, "")),
+    };
     runs.push(group.whole ? { load, app } : { load, app, focus: group.paths });
   }
   if (loose.length) runs.push({ load: { ...base, paths: loose } });

@@ -28,7 +28,8 @@ export interface GitSnapshot {
 }
 
 /** Extensions and names of the files a capability run reads (capabilities, configs, Cargo, Rust and frontend sources). */
-const READ_FILES = /(\.(json|json5|toml|lock|rs|ts|tsx|js|jsx|mjs|cjs|vue|svelte)|(^|\/)\.gitignore)$/;
+const READ_FILES =
+  /(\.(json|json5|toml|lock|rs|ts|tsx|js|jsx|mjs|cjs|vue|svelte)|(^|\/)\.gitignore)$/;
 /** Dependencies and build output: never an app's own files, and often large when committed. */
 const SKIPPED_SEGMENT = /(^|\/)(node_modules|target|\.git)\//;
 const MAX_FILES = 200_000;
@@ -42,12 +43,16 @@ const MAX_LISTING_BYTES = 64 * 1024 * 1024;
 export async function gitLocation(cwd: string): Promise<{ top: string; prefix: string }> {
   const result = await git(cwd, ["rev-parse", "--show-toplevel", "--show-prefix"]);
   if (result.code !== 0) {
-    const bare = (await git(cwd, ["rev-parse", "--is-bare-repository"])).stdout.toString("utf8").trim() === "true";
+    const bare =
+      (await git(cwd, ["rev-parse", "--is-bare-repository"])).stdout.toString("utf8").trim() ===
+      "true";
     if (bare)
       throw new FatalError(
         `${cwd} is a bare git repository: it has commits but no work tree, and --base and --head read the app from where caplint runs in one; run it in a clone or a worktree (git worktree add)`,
       );
-    throw new FatalError(`not in a git repository (${cwd}): --base and --head read commits from one`);
+    throw new FatalError(
+      `not in a git repository (${cwd}): --base and --head read commits from one`,
+    );
   }
   const [top = "", prefix = ""] = result.stdout.toString("utf8").split("\n");
   return { top, prefix: prefix.replace(/\/$/, "") };
@@ -61,22 +66,39 @@ export async function resolveCommit(top: string, option: string, ref: string): P
     throw new FatalError(
       `${option} ${cutValue(ref, 80)}: not a git revision (${ref.length.toLocaleString("en")} characters; a ref name is a path, at most ${MAX_REF_LENGTH.toLocaleString("en")})`,
     );
-  if (ref.startsWith("-") || ref.includes("\0")) throw new FatalError(`${option} ${ref}: not a git revision`);
+  if (ref.startsWith("-") || ref.includes("\0"))
+    throw new FatalError(`${option} ${ref}: not a git revision`);
   const resolved = await git(top, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
   if (resolved.code === 0) return resolved.stdout.toString("utf8").trim();
-  const shallow = (await git(top, ["rev-parse", "--is-shallow-repository"])).stdout.toString("utf8").trim() === "true";
+  const shallow =
+    (await git(top, ["rev-parse", "--is-shallow-repository"])).stdout.toString("utf8").trim() ===
+    "true";
   const remotes = (await git(top, ["remote"])).stdout.toString("utf8").split("\n").filter(Boolean);
-  const names = (await git(top, ["for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/tags", "refs/remotes"])).stdout
+  const names = (
+    await git(top, [
+      "for-each-ref",
+      "--format=%(refname:short)",
+      "refs/heads",
+      "refs/tags",
+      "refs/remotes",
+    ])
+  ).stdout
     .toString("utf8")
     .split("\n")
     .filter(Boolean);
   const close = didYouMean(nearest(ref, names, 3));
-  const where = shallow ? "not in this shallow clone" : "no such commit, branch or tag in this repository";
+  const where = shallow
+    ? "not in this shallow clone"
+    : "no such commit, branch or tag in this repository";
   // Advice that fits this repository: a fetch from a remote it has, or none when it has none.
-  if (remotes.length === 0) throw new FatalError(`${option} ${ref}: ${where}, and it has no remote to fetch it from${close}`);
+  if (remotes.length === 0)
+    throw new FatalError(
+      `${option} ${ref}: ${where}, and it has no remote to fetch it from${close}`,
+    );
   // An explicit refspec: a clone of one branch (`--single-branch`, `--depth`) fetches nothing into remote-tracking refs otherwise.
   const slash = ref.indexOf("/");
-  const named = slash > 0 && remotes.includes(ref.slice(0, slash)) ? ref.slice(0, slash) : undefined;
+  const named =
+    slash > 0 && remotes.includes(ref.slice(0, slash)) ? ref.slice(0, slash) : undefined;
   const remote = named ?? (remotes.includes("origin") ? "origin" : remotes[0]!);
   const fetch = named
     ? `git fetch --depth=1 ${named} +${ref.slice(slash + 1)}:refs/remotes/${ref}`
@@ -112,11 +134,25 @@ const MAX_LINK_HOPS = 40;
  * links of the same commit; no entry lies below a link, so no write ever passes through one. Blobs are
  * streamed from git one at a time: memory holds one file (at most `maxFileBytes`), never the commit.
  */
-export async function snapshotCommit(top: string, commit: string, option: string, maxFileBytes: number): Promise<GitSnapshot> {
-  const listing = await git(top, ["ls-tree", "-r", "-z", "--long", "--full-tree", commit], MAX_LISTING_BYTES);
-  if (listing.code !== 0) throw new FatalError(`${option}: cannot list the files of ${commit.slice(0, 12)}: ${listing.stderr.trim()}`);
+export async function snapshotCommit(
+  top: string,
+  commit: string,
+  option: string,
+  maxFileBytes: number,
+): Promise<GitSnapshot> {
+  const listing = await git(
+    top,
+    ["ls-tree", "-r", "-z", "--long", "--full-tree", commit],
+    MAX_LISTING_BYTES,
+  );
+  if (listing.code !== 0)
+    throw new FatalError(
+      `${option}: cannot list the files of ${commit.slice(0, 12)}: ${listing.stderr.trim()}`,
+    );
   const refuse = (file: string, why: string) =>
-    new FatalError(`${option}: ${commit.slice(0, 12)} has a tree entry "${file}" that ${why}; git would not check it out, and caplint does not read it`);
+    new FatalError(
+      `${option}: ${commit.slice(0, 12)} has a tree entry "${file}" that ${why}; git would not check it out, and caplint does not read it`,
+    );
   const entries: TreeEntry[] = [];
   for (const record of listing.stdout.toString("utf8").split("\0")) {
     // "<mode> <type> <object> <size>\t<path>"
@@ -127,21 +163,30 @@ export async function snapshotCommit(top: string, commit: string, option: string
     if (type === "commit") continue;
     const unsafe = unsafePath(file);
     if (unsafe !== undefined) throw refuse(file, unsafe);
-    if (type !== "blob" || !BLOB_MODES.has(mode)) throw refuse(file, `has mode ${mode} (${type}), not one git writes for a file or a link`);
+    if (type !== "blob" || !BLOB_MODES.has(mode))
+      throw refuse(file, `has mode ${mode} (${type}), not one git writes for a file or a link`);
     if (SKIPPED_SEGMENT.test(file)) continue;
     if (mode !== "120000" && !READ_FILES.test(file)) continue;
     entries.push({ mode, object, size: Number(size), file });
   }
   if (entries.length > MAX_FILES)
-    throw new FatalError(`${option}: ${commit.slice(0, 12)} has ${entries.length} files caplint would read, over the ${MAX_FILES} limit`);
-  const links = new Map(entries.filter((entry) => entry.mode === "120000").map((entry) => [entry.file, entry]));
+    throw new FatalError(
+      `${option}: ${commit.slice(0, 12)} has ${entries.length} files caplint would read, over the ${MAX_FILES} limit`,
+    );
+  const links = new Map(
+    entries.filter((entry) => entry.mode === "120000").map((entry) => [entry.file, entry]),
+  );
   const paths = new Set<string>();
   for (const entry of entries) {
     if (paths.has(entry.file)) throw refuse(entry.file, "is written twice");
     paths.add(entry.file);
   }
   for (const entry of entries) {
-    for (let slash = entry.file.indexOf("/"); slash > 0; slash = entry.file.indexOf("/", slash + 1)) {
+    for (
+      let slash = entry.file.indexOf("/");
+      slash > 0;
+      slash = entry.file.indexOf("/", slash + 1)
+    ) {
       const above = entry.file.slice(0, slash);
       if (links.has(above)) throw refuse(entry.file, `lies below the link "${above}"`);
       if (paths.has(above)) throw refuse(entry.file, `lies below the file "${above}"`);
@@ -149,17 +194,33 @@ export async function snapshotCommit(top: string, commit: string, option: string
   }
 
   const root = await mkdtemp(path.join(tmpdir(), "caplint-git-"));
-  const snapshot: GitSnapshot = { root, commit, outsideLinks: [], dispose: () => rm(root, { recursive: true, force: true }) };
+  const snapshot: GitSnapshot = {
+    root,
+    commit,
+    outsideLinks: [],
+    dispose: () => rm(root, { recursive: true, force: true }),
+  };
   try {
     await mkdir(path.join(root, ".git"));
-    const oversized = entries.filter((entry) => entry.mode !== "120000" && entry.size > maxFileBytes);
-    const wanted = entries.filter((entry) => (entry.mode === "120000" ? entry.size <= MAX_LINK_BYTES : entry.size <= maxFileBytes));
+    const oversized = entries.filter(
+      (entry) => entry.mode !== "120000" && entry.size > maxFileBytes,
+    );
+    const wanted = entries.filter((entry) =>
+      entry.mode === "120000" ? entry.size <= MAX_LINK_BYTES : entry.size <= maxFileBytes,
+    );
     const total = wanted.reduce((sum, entry) => sum + entry.size, 0);
     if (total > MAX_TOTAL_BYTES)
-      throw new FatalError(`${option}: ${commit.slice(0, 12)} has ${total} bytes of files caplint would read, over the ${MAX_TOTAL_BYTES} limit`);
+      throw new FatalError(
+        `${option}: ${commit.slice(0, 12)} has ${total} bytes of files caplint would read, over the ${MAX_TOTAL_BYTES} limit`,
+      );
     const folders = new Set<string>();
     const writeFileEntry = async (entry: TreeEntry, contents: Buffer | undefined) => {
-      const handle = await createInSnapshot(root, entry.file, entry.mode === "100755" ? 0o755 : 0o644, folders);
+      const handle = await createInSnapshot(
+        root,
+        entry.file,
+        entry.mode === "100755" ? 0o755 : 0o644,
+        folders,
+      );
       try {
         // A file over the size limit becomes a sparse file of its size: the loader refuses it by its size, as in a work tree.
         if (contents === undefined) await handle.truncate(entry.size);
@@ -170,17 +231,24 @@ export async function snapshotCommit(top: string, commit: string, option: string
     };
     for (const entry of oversized) await writeFileEntry(entry, undefined);
     const byObject = new Map<string, TreeEntry[]>();
-    for (const entry of wanted) byObject.set(entry.object, [...(byObject.get(entry.object) ?? []), entry]);
+    for (const entry of wanted)
+      byObject.set(entry.object, [...(byObject.get(entry.object) ?? []), entry]);
     const linkTexts = new Map<string, string>();
-    await streamBlobs(top, [...byObject.keys()], Math.max(maxFileBytes, MAX_LINK_BYTES), async (object, contents) => {
-      for (const entry of byObject.get(object) ?? []) {
-        if (entry.mode === "120000") linkTexts.set(entry.file, contents.toString("utf8"));
-        else await writeFileEntry(entry, contents);
-      }
-    });
+    await streamBlobs(
+      top,
+      [...byObject.keys()],
+      Math.max(maxFileBytes, MAX_LINK_BYTES),
+      async (object, contents) => {
+        for (const entry of byObject.get(object) ?? []) {
+          if (entry.mode === "120000") linkTexts.set(entry.file, contents.toString("utf8"));
+          else await writeFileEntry(entry, contents);
+        }
+      },
+    );
     for (const entry of links.values()) {
       const text = linkTexts.get(entry.file);
-      if (text === undefined || text.includes("\0") || !staysInside(entry.file, linkTexts)) snapshot.outsideLinks.push(entry.file);
+      if (text === undefined || text.includes("\0") || !staysInside(entry.file, linkTexts))
+        snapshot.outsideLinks.push(entry.file);
       // Where links cannot be made (Windows without the privilege), the file is left out, as a link out of the repository is.
       else
         await mkdirsInSnapshot(root, entry.file, folders)
@@ -201,7 +269,8 @@ function unsafePath(file: string): string | undefined {
     if (segment === "." || segment === "..") return `is named "${segment}"`;
     if (segment.toLowerCase() === ".git") return "is named .git";
     if (segment.includes("\0")) return "has a NUL in its name";
-    if (process.platform === "win32" && /[\\:]/.test(segment)) return "has a backslash or colon in its name";
+    if (process.platform === "win32" && /[\\:]/.test(segment))
+      return "has a backslash or colon in its name";
   }
   return undefined;
 }
@@ -244,7 +313,12 @@ async function mkdirsInSnapshot(root: string, file: string, folders: Set<string>
 }
 
 /** A new file at `file` inside `root`: never an existing one, never through a link. */
-async function createInSnapshot(root: string, file: string, mode: number, folders: Set<string>): Promise<FileHandle> {
+async function createInSnapshot(
+  root: string,
+  file: string,
+  mode: number,
+  folders: Set<string>,
+): Promise<FileHandle> {
   await mkdirsInSnapshot(root, file, folders);
   const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = fsConstants;
   return open(path.join(root, ...file.split("/")), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
@@ -254,14 +328,29 @@ async function createInSnapshot(root: string, file: string, mode: number, folder
  * Streams blobs from one `git cat-file --batch`, handing each to `onBlob` whole before reading the
  * next (the pipe waits meanwhile), so memory holds one blob of at most `maxBytes`.
  */
-async function streamBlobs(top: string, objects: string[], maxBytes: number, onBlob: (object: string, contents: Buffer) => Promise<void>): Promise<void> {
+async function streamBlobs(
+  top: string,
+  objects: string[],
+  maxBytes: number,
+  onBlob: (object: string, contents: Buffer) => Promise<void>,
+): Promise<void> {
   if (objects.length === 0) return;
-  const child = spawnGit(["-c", "core.quotePath=false", "cat-file", "--batch"], { cwd: top, env: gitEnvironment() });
+  const child = spawnGit(["-c", "core.quotePath=false", "cat-file", "--batch"], {
+    cwd: top,
+    env: gitEnvironment(),
+  });
   let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-4096)));
+  child.stderr.on(
+    "data",
+    (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-4096)),
+  );
   const exited = new Promise<number>((resolve, reject) => {
     child.on("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "ENOENT" ? new FatalError("git is not installed (needed for --base and --head)") : error),
+      reject(
+        error.code === "ENOENT"
+          ? new FatalError("git is not installed (needed for --base and --head)")
+          : error,
+      ),
     );
     child.on("close", (code) => resolve(code ?? 1));
   });
@@ -282,14 +371,20 @@ async function streamBlobs(top: string, objects: string[], maxBytes: number, onB
         if (current === undefined) {
           const newline = data.indexOf(10);
           header = Buffer.concat([header, newline < 0 ? data : data.subarray(0, newline)]);
-          if (header.length > 256) throw new FatalError(`git cat-file: unexpected answer for ${objects[next]}`);
+          if (header.length > 256)
+            throw new FatalError(`git cat-file: unexpected answer for ${objects[next]}`);
           if (newline < 0) break;
           data = data.subarray(newline + 1);
           // "<object> <type> <size>"
           const [name, type, size] = header.toString("utf8").split(" ");
           const object = objects[next] ?? "";
           header = Buffer.alloc(0);
-          if (name !== object || type !== "blob" || !/^\d+$/.test(size ?? "") || Number(size) > maxBytes)
+          if (
+            name !== object ||
+            type !== "blob" ||
+            !/^\d+$/.test(size ?? "") ||
+            Number(size) > maxBytes
+          )
             throw new FatalError(`git cat-file: unexpected answer for ${object}`);
           current = { object, size: Number(size) };
         }
@@ -313,7 +408,10 @@ async function streamBlobs(top: string, objects: string[], maxBytes: number, onB
     if (child.exitCode === null) child.kill();
   }
   const code = await exited;
-  if (next < objects.length) throw new FatalError(`git cat-file failed${code === 0 ? "" : ` (exit ${code})`}: ${stderr.trim() || "missing objects"}`);
+  if (next < objects.length)
+    throw new FatalError(
+      `git cat-file failed${code === 0 ? "" : ` (exit ${code})`}: ${stderr.trim() || "missing objects"}`,
+    );
 }
 
 interface GitResult {
@@ -323,7 +421,12 @@ interface GitResult {
 }
 
 /** Runs git with no pager, no prompts and no replacement objects; output bounded. */
-function git(cwd: string, args: string[], maxBytes = 1024 * 1024, input?: string): Promise<GitResult> {
+function git(
+  cwd: string,
+  args: string[],
+  maxBytes = 1024 * 1024,
+  input?: string,
+): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = spawnGit(["-c", "core.quotePath=false", ...args], { cwd, env: gitEnvironment() });
     const chunks: Buffer[] = [];
@@ -337,9 +440,16 @@ function git(cwd: string, args: string[], maxBytes = 1024 * 1024, input?: string
         child.kill();
       } else chunks.push(chunk);
     });
-    child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-4096)));
+    child.stderr.on(
+      "data",
+      (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-4096)),
+    );
     child.on("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "ENOENT" ? new FatalError("git is not installed (needed for --base and --head)") : error),
+      reject(
+        error.code === "ENOENT"
+          ? new FatalError("git is not installed (needed for --base and --head)")
+          : error,
+      ),
     );
     child.on("close", (code) => {
       if (overflow) reject(new FatalError(`git ${args[0]}: more than ${maxBytes} bytes of output`));
@@ -353,7 +463,13 @@ function git(cwd: string, args: string[], maxBytes = 1024 * 1024, input?: string
 }
 
 function gitEnvironment(): NodeJS.ProcessEnv {
-  return { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_NO_REPLACE_OBJECTS: "1", GIT_PAGER: "cat", LC_ALL: "C" };
+  return {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_NO_REPLACE_OBJECTS: "1",
+    GIT_PAGER: "cat",
+    LC_ALL: "C",
+  };
 }
 
 /**
@@ -361,6 +477,11 @@ function gitEnvironment(): NodeJS.ProcessEnv {
  * user, and importing it at the top made every run of every command load it (and node:net and node:dgram
  * behind it) at start-up.
  */
-function spawnGit(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcessWithoutNullStreams {
-  return process.getBuiltinModule("node:child_process").spawn("git", args, { ...options, stdio: "pipe" });
+function spawnGit(
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): ChildProcessWithoutNullStreams {
+  return process
+    .getBuiltinModule("node:child_process")
+    .spawn("git", args, { ...options, stdio: "pipe" });
 }

@@ -1,7 +1,8 @@
 import { isPlainObject } from "../../core/json.js";
 import type { Manifest, PermissionDef, PermissionSetDef } from "../catalog/types.js";
 
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : []);
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : [];
 
 /** One parsed permission file; `absolutePath` is absent for definitions the loader generates itself. */
 export interface PermissionFileContent {
@@ -16,13 +17,21 @@ export interface PermissionFileContent {
  * without reading the disk again.
  */
 export function manifestFromPermissionFiles(files: readonly PermissionFileContent[]): Manifest {
-  const manifest: Manifest = { default_permission: null, permissions: {}, permission_sets: {}, global_scope_schema: null };
+  const manifest: Manifest = {
+    default_permission: null,
+    permissions: {},
+    permission_sets: {},
+    global_scope_schema: null,
+  };
   for (const { value, absolutePath } of files) {
     if (!isPlainObject(value)) continue;
     if (isPlainObject(value.default)) {
       manifest.default_permission = {
         identifier: "default",
-        description: typeof value.default.description === "string" ? value.default.description : "Default plugin permissions.",
+        description:
+          typeof value.default.description === "string"
+            ? value.default.description
+            : "Default plugin permissions.",
         permissions: strings(value.default.permissions),
       };
     }
@@ -65,5 +74,7 @@ export function manifestFromPermissionFiles(files: readonly PermissionFileConten
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries(
+    Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
 }

@@ -2,7 +2,13 @@ import { readdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import { isPlainObject } from "../../core/json.js";
 import { Catalog, normalizeManifest } from "../catalog/catalog.js";
-import { majoritySpelling, spellingOfManifest, spellManifest, spellQuotedNames, type Spelling } from "../catalog/brand.js";
+import {
+  majoritySpelling,
+  spellingOfManifest,
+  spellManifest,
+  spellQuotedNames,
+  type Spelling,
+} from "../catalog/brand.js";
 import {
   answersNoReleaseGives,
   compareManifest,
@@ -11,7 +17,14 @@ import {
   withoutNames,
   type ManifestDifference,
 } from "../catalog/manifest-compare.js";
-import { builtinsAt, historyCatalogOf, isCheckableVersion, loadVersionHistory, type LockedCrate, type VersionHistory } from "../catalog/versions.js";
+import {
+  builtinsAt,
+  historyCatalogOf,
+  isCheckableVersion,
+  loadVersionHistory,
+  type LockedCrate,
+  type VersionHistory,
+} from "../catalog/versions.js";
 import { readAppVersions, type AppVersions } from "./cargo.js";
 import { readAppBuild, type AppBuild } from "./build.js";
 import { loadBuiltinManifests } from "../catalog/builtin.js";
@@ -19,7 +32,12 @@ import { APP_KEY, type AclManifests } from "../catalog/types.js";
 import { capabilityObjects, toCapability } from "../model/capability.js";
 import { FileBudget, limitCapability } from "../model/limits.js";
 import { checkAclManifests, checkPermissionFile } from "../catalog/manifest-shape.js";
-import { OptionError, requireByteCount, requireString, requireStringList } from "../library-options.js";
+import {
+  OptionError,
+  requireByteCount,
+  requireString,
+  requireStringList,
+} from "../library-options.js";
 import type { JsonPath } from "../../core/location.js";
 import { TARGETS, type Capability } from "../model/types.js";
 import { SourceDocument, type TomlParser } from "../../core/source/document.js";
@@ -90,7 +108,12 @@ export interface LoadProblem {
   document?: SourceDocument;
 }
 
-type ProblemSink = (absolutePath: string, message: string, at?: JsonPath, document?: SourceDocument) => void;
+type ProblemSink = (
+  absolutePath: string,
+  message: string,
+  at?: JsonPath,
+  document?: SourceDocument,
+) => void;
 
 export interface Project {
   cwd: string;
@@ -136,8 +159,10 @@ export interface Project {
 
 /** Finds the `src-tauri` folder of an app folder, or undefined when `dir` is not an app. */
 export async function findSrcTauri(dir: string): Promise<string | undefined> {
-  if ((await pathKind(path.join(dir, "src-tauri"))) === "directory") return path.join(dir, "src-tauri");
-  if ((await pathKind(path.join(dir, "capabilities"))) === "directory" || (await hasAppConfig(dir))) return dir;
+  if ((await pathKind(path.join(dir, "src-tauri"))) === "directory")
+    return path.join(dir, "src-tauri");
+  if ((await pathKind(path.join(dir, "capabilities"))) === "directory" || (await hasAppConfig(dir)))
+    return dir;
   return undefined;
 }
 
@@ -159,7 +184,11 @@ export async function loadProject(options: LoadOptions): Promise<Project> {
 export async function reloadCapabilityFiles(previous: Project): Promise<Project> {
   const context = contexts.get(previous);
   if (!context) throw new Error("reloadCapabilityFiles: the project was not made by loadProject");
-  const read: ReadLog = { files: new Set(previous.read.files), folders: new Set(previous.read.folders), trees: new Set(previous.read.trees) };
+  const read: ReadLog = {
+    files: new Set(previous.read.files),
+    folders: new Set(previous.read.folders),
+    trees: new Set(previous.read.trees),
+  };
   return recordReads(read, () => assembleProject(context, read));
 }
 
@@ -177,7 +206,12 @@ interface LoadContext {
   looseFiles: ReadonlySet<string>;
   /** Everything found so far, in the order a load finds it (capability documents and the config come after). */
   found: Project;
-  config: { value: AppConfig | undefined; problems: LoadProblem[]; notes: string[]; outsideLinks: OutsideLink[] };
+  config: {
+    value: AppConfig | undefined;
+    problems: LoadProblem[];
+    notes: string[];
+    outsideLinks: OutsideLink[];
+  };
   unread: Array<{ key: string; crate: string; why: string }>;
   tomlParser: () => Promise<TomlParser>;
   parsed: ParsedFiles;
@@ -210,28 +244,67 @@ async function loadContext(options: LoadOptions): Promise<LoadContext> {
   const { srcTauri, capabilityFiles, looseFiles } = await locateInputs(options, found, problem);
   let toml: TomlParser | undefined;
   const tomlParser = async () => (toml ??= (await import("../../core/source/toml.js")).parseToml);
-  const parseFile = (absolute: string) => readCapabilityFile(absolute, options, maxBytes, problem, tomlParser);
-  const { unread } = await assembleCatalog(options, srcTauri, found, problem, parseFile, capabilityFiles);
-  const config = { value: undefined as AppConfig | undefined, problems: [] as LoadProblem[], notes: [] as string[], outsideLinks: [] as OutsideLink[] };
+  const parseFile = (absolute: string) =>
+    readCapabilityFile(absolute, options, maxBytes, problem, tomlParser);
+  const { unread } = await assembleCatalog(
+    options,
+    srcTauri,
+    found,
+    problem,
+    parseFile,
+    capabilityFiles,
+  );
+  const config = {
+    value: undefined as AppConfig | undefined,
+    problems: [] as LoadProblem[],
+    notes: [] as string[],
+    outsideLinks: [] as OutsideLink[],
+  };
   if (srcTauri) {
     const part = { ...found, problems: config.problems, outsideLinks: config.outsideLinks };
-    const context = { maxBytes, problem: problemSink(part), notes: config.notes, tomlParser, relative: (absolute: string) => relativeFile(cwd, absolute) };
-    config.value = await loadAppConfig(srcTauri, context, (file) => outsideApp(file, path.dirname(srcTauri), part));
+    const context = {
+      maxBytes,
+      problem: problemSink(part),
+      notes: config.notes,
+      tomlParser,
+      relative: (absolute: string) => relativeFile(cwd, absolute),
+    };
+    config.value = await loadAppConfig(srcTauri, context, (file) =>
+      outsideApp(file, path.dirname(srcTauri), part),
+    );
     found.codeWindows = await collectCodeWindowLabels(srcTauri, cwd);
   }
-  return { options, maxBytes, srcTauri, capabilityFiles, looseFiles, found, config, unread, tomlParser, parsed: new Map(), frontendModules: new Map() };
+  return {
+    options,
+    maxBytes,
+    srcTauri,
+    capabilityFiles,
+    looseFiles,
+    found,
+    config,
+    unread,
+    tomlParser,
+    parsed: new Map(),
+    frontendModules: new Map(),
+  };
 }
 
 function checkLoadOptions(options: LoadOptions): void {
-  if (typeof options !== "object" || options === null) throw new OptionError("loadProject: expected an options object with at least cwd");
+  if (typeof options !== "object" || options === null)
+    throw new OptionError("loadProject: expected an options object with at least cwd");
   if (typeof options.cwd !== "string" || !path.isAbsolute(options.cwd))
-    throw new OptionError(`cwd: expected an absolute folder path, got ${JSON.stringify(options.cwd) ?? "nothing"}`);
-  for (const name of ["paths", "manifests", "plugins", "permissions"] as const) requireStringList(name, options[name]);
+    throw new OptionError(
+      `cwd: expected an absolute folder path, got ${JSON.stringify(options.cwd) ?? "nothing"}`,
+    );
+  for (const name of ["paths", "manifests", "plugins", "permissions"] as const)
+    requireStringList(name, options[name]);
   requireString("app", options.app);
   requireString("cargoHome", options.cargoHome);
   requireByteCount("maxFileBytes", options.maxFileBytes);
   if (options.discover !== undefined && typeof options.discover !== "boolean")
-    throw new OptionError(`discover: expected true or false, got ${JSON.stringify(options.discover)}`);
+    throw new OptionError(
+      `discover: expected true or false, got ${JSON.stringify(options.discover)}`,
+    );
 }
 
 function emptyProject(cwd: string, read: ReadLog): Project {
@@ -269,16 +342,31 @@ export const HOST_FOLDER_WALK: WalkOptions = {
   folderLikeFile: "is a directory with a capability file extension; skipped",
 };
 
-type CapabilityWalk = (dir: string, ignoreName?: (name: string) => boolean, boundary?: string) => Promise<void>;
+type CapabilityWalk = (
+  dir: string,
+  ignoreName?: (name: string) => boolean,
+  boundary?: string,
+) => Promise<void>;
 
-function capabilityWalk(found: Project, problem: ProblemSink, capabilityFiles: string[]): CapabilityWalk {
+function capabilityWalk(
+  found: Project,
+  problem: ProblemSink,
+  capabilityFiles: string[],
+): CapabilityWalk {
   return async (dir, ignoreName, boundary = dir) => {
-    const result = await walk(dir, CAPABILITY_EXTENSIONS, { ...HOST_FOLDER_WALK, ignoreName, boundary });
+    const result = await walk(dir, CAPABILITY_EXTENSIONS, {
+      ...HOST_FOLDER_WALK,
+      ignoreName,
+      boundary,
+    });
     for (const item of result.files) capabilityFiles.push(item);
     for (const item of result.outside) found.outsideLinks.push(item);
     // Only a capabilities folder's other files are ones the build would have skipped; any other
     // folder given on the command line may hold anything.
-    for (const item of result.skipped.filter((file) => path.relative(found.cwd, file).split(path.sep).includes("capabilities"))) found.skippedFiles.push(item);
+    for (const item of result.skipped.filter((file) =>
+      path.relative(found.cwd, file).split(path.sep).includes("capabilities"),
+    ))
+      found.skippedFiles.push(item);
     for (const p of result.problems) problem(p.file, p.message);
   };
 }
@@ -298,13 +386,19 @@ async function locateInputs(
   let srcTauri: string | undefined;
   if (options.app !== undefined) {
     const appDir = resolve(options.app);
-    if ((await pathKind(appDir)) !== "directory") throw new FatalError(`--app ${options.app}: no such folder`);
+    if ((await pathKind(appDir)) !== "directory")
+      throw new FatalError(`--app ${options.app}: no such folder`);
     srcTauri = await findSrcTauri(appDir);
-    if (!srcTauri) throw new FatalError(`--app ${options.app}: not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`);
+    if (!srcTauri)
+      throw new FatalError(
+        `--app ${options.app}: not an app folder (no src-tauri/, capabilities/ or tauri.conf.json)`,
+      );
   } else if (paths.length === 0) {
     srcTauri = await findSrcTauri(cwd);
     if (!srcTauri && options.discover !== false) {
-      throw new FatalError("no app here: run caplint in an app folder (with src-tauri/), or pass files, folders or --app DIR");
+      throw new FatalError(
+        "no app here: run caplint in an app folder (with src-tauri/), or pass files, folders or --app DIR",
+      );
     }
   }
   for (const given of paths) {
@@ -317,7 +411,11 @@ async function locateInputs(
       // "check this app". The first one selects the app; another app's config adds its capabilities.
       const appSrc = await findSrcTauri(path.dirname(absolute));
       if (!srcTauri && appSrc) srcTauri = appSrc;
-      else if (appSrc && appSrc !== srcTauri && (await pathKind(path.join(appSrc, "capabilities"))) === "directory") {
+      else if (
+        appSrc &&
+        appSrc !== srcTauri &&
+        (await pathKind(path.join(appSrc, "capabilities"))) === "directory"
+      ) {
         await addWalk(path.join(appSrc, "capabilities"), undefined, linkBoundaryOf(appSrc));
       }
     } else if (kind === "file") capabilityFiles.push(absolute);
@@ -328,7 +426,9 @@ async function locateInputs(
       else {
         const before = capabilityFiles.length;
         await addWalk(absolute, isWellKnownNonCapability);
-        for (const file of capabilityFiles.slice(before)) if (!path.relative(cwd, file).split(path.sep).includes("capabilities")) looseFiles.add(file);
+        for (const file of capabilityFiles.slice(before))
+          if (!path.relative(cwd, file).split(path.sep).includes("capabilities"))
+            looseFiles.add(file);
       }
     }
   }
@@ -355,14 +455,25 @@ async function assembleCatalog(
     const build = await readAppBuild(srcTauri, (absolute) => relativeFile(cwd, absolute), maxBytes);
     if (build) project.build = build;
   }
-  const releases = srcTauri ? await appReleases(srcTauri, history, cwd, maxBytes, project) : undefined;
-  const builtins = releases ? builtinsAt(await loadBuiltinManifests(), history, releases) : await loadBuiltinManifests();
+  const releases = srcTauri
+    ? await appReleases(srcTauri, history, cwd, maxBytes, project)
+    : undefined;
+  const builtins = releases
+    ? builtinsAt(await loadBuiltinManifests(), history, releases)
+    : await loadBuiltinManifests();
   project.catalog.add(builtins, { origin: "builtin" });
   if (releases) project.catalog.useVersions(history, releases);
   const addManifest = async (absolute: string) => {
     const file = relativeFile(cwd, absolute);
     const { manifests, document } = await readManifestFile(absolute, cwd, maxBytes, problem);
-    const context = { history, releases, file, absolutePath: absolute, project, raw: await loadBuiltinManifests() };
+    const context = {
+      history,
+      releases,
+      file,
+      absolutePath: absolute,
+      project,
+      raw: await loadBuiltinManifests(),
+    };
     project.catalog.add(checkedAgainstBuiltins(manifests, builtins, context), {
       origin: "manifest",
       file,
@@ -375,35 +486,53 @@ async function assembleCatalog(
     // Watched even while missing: the folder may be created.
     noteRead("trees", capDir);
     const boundary = linkBoundaryOf(srcTauri);
-    if ((await pathKind(capDir)) === "directory") await capabilityWalk(project, problem, capabilityFiles)(capDir, undefined, boundary);
+    if ((await pathKind(capDir)) === "directory")
+      await capabilityWalk(project, problem, capabilityFiles)(capDir, undefined, boundary);
     const generated = path.join(srcTauri, "gen", "schemas", "acl-manifests.json");
-    if ((await pathKind(generated)) === "file" && !(await outsideApp(generated, boundary, project))) await addManifest(generated);
+    if ((await pathKind(generated)) === "file" && !(await outsideApp(generated, boundary, project)))
+      await addManifest(generated);
   }
   for (const file of options.manifests ?? []) await addManifest(resolve(file));
 
   const buildScriptText = srcTauri ? await readBuildScript(srcTauri, maxBytes, project) : undefined;
-  const buildScript = buildScriptText === undefined ? undefined : buildScriptCommands(buildScriptText);
+  const buildScript =
+    buildScriptText === undefined ? undefined : buildScriptCommands(buildScriptText);
   let inlinedFolders: string[] = [];
   let unread: Array<{ key: string; crate: string; why: string }> = [];
   if (srcTauri) {
     const root = project.build?.root ?? appRootOf(srcTauri);
-    const own = await readBuildPlugins(srcTauri, project.build, buildScriptText, root, maxBytes, (dir) =>
-      permissionFolderManifest(dir, parseFile, problem, project, root),
+    const own = await readBuildPlugins(
+      srcTauri,
+      project.build,
+      buildScriptText,
+      root,
+      maxBytes,
+      (dir) => permissionFolderManifest(dir, parseFile, problem, project, root),
     );
     inlinedFolders = own.inlinedFolders;
-    for (const [key, { manifest, from }] of own.manifests) project.catalog.add({ [key]: manifest }, { origin: "build", file: relativeFile(cwd, from) });
+    for (const [key, { manifest, from }] of own.manifests)
+      project.catalog.add({ [key]: manifest }, { origin: "build", file: relativeFile(cwd, from) });
     unread = own.unread;
   }
   for (const dir of options.plugins ?? []) {
     const absolute = resolve(dir);
-    if ((await pathKind(absolute)) !== "directory") throw new FatalError(`--plugins ${dir}: no such folder`);
+    if ((await pathKind(absolute)) !== "directory")
+      throw new FatalError(`--plugins ${dir}: no such folder`);
     noteRead("folders", absolute);
     const manifests: AclManifests = {};
-    for (const entry of (await readdir(absolute, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    for (const entry of (await readdir(absolute, { withFileTypes: true })).sort((a, b) =>
+      a.name < b.name ? -1 : 1,
+    )) {
       if (!entry.isDirectory()) continue;
       // A plugin's key is its crate name without the `tauri-plugin-` prefix, as the host derives it.
       const key = entry.name.replace(/^(tauri|host)-plugin-/, "");
-      manifests[key] = await permissionFolderManifest(path.join(absolute, entry.name), parseFile, problem, project, absolute);
+      manifests[key] = await permissionFolderManifest(
+        path.join(absolute, entry.name),
+        parseFile,
+        problem,
+        project,
+        absolute,
+      );
     }
     project.catalog.add(manifests, { origin: "plugins-dir", file: relativeFile(cwd, absolute) });
   }
@@ -413,7 +542,8 @@ async function assembleCatalog(
     if ((await pathKind(discovered)) === "directory") appPermissionDirs.push(discovered);
   }
   for (const dir of appPermissionDirs) {
-    if ((await pathKind(dir)) !== "directory") throw new FatalError(`--permissions ${relativeFile(cwd, dir)}: no such folder`);
+    if ((await pathKind(dir)) !== "directory")
+      throw new FatalError(`--permissions ${relativeFile(cwd, dir)}: no such folder`);
     const manifest = await permissionFolderManifest(
       dir,
       parseFile,
@@ -423,17 +553,35 @@ async function assembleCatalog(
       // tauri-build leaves the folders of inlined plugins out of the app's own permissions.
       inlinedFolders,
     );
-    const committed = project.catalog.provenanceOf(APP_KEY)?.origin === "manifest" ? project.catalog.get(APP_KEY) : undefined;
+    const committed =
+      project.catalog.provenanceOf(APP_KEY)?.origin === "manifest"
+        ? project.catalog.get(APP_KEY)
+        : undefined;
     addAutogenerated(manifest, buildScript, committed);
-    const hasAny = manifest.default_permission || Object.keys(manifest.permissions).length || Object.keys(manifest.permission_sets).length;
-    if (hasAny) project.catalog.add({ [APP_KEY]: manifest }, { origin: "app-permissions", file: relativeFile(cwd, dir) });
+    const hasAny =
+      manifest.default_permission ||
+      Object.keys(manifest.permissions).length ||
+      Object.keys(manifest.permission_sets).length;
+    if (hasAny)
+      project.catalog.add(
+        { [APP_KEY]: manifest },
+        { origin: "app-permissions", file: relativeFile(cwd, dir) },
+      );
   }
   if (appPermissionDirs.length === 0 && buildScript?.commands.length) {
     // No permissions/ folder: the build creates the app manifest from the build script's commands alone.
-    const manifest = project.catalog.get(APP_KEY) ?? { default_permission: null, permissions: {}, permission_sets: {}, global_scope_schema: null };
+    const manifest = project.catalog.get(APP_KEY) ?? {
+      default_permission: null,
+      permissions: {},
+      permission_sets: {},
+      global_scope_schema: null,
+    };
     const merged = { ...manifest, permissions: { ...manifest.permissions } };
     addAutogenerated(merged, buildScript, undefined);
-    project.catalog.add({ [APP_KEY]: merged }, { origin: "app-permissions", file: relativeFile(cwd, path.join(srcTauri!, "build.rs")) });
+    project.catalog.add(
+      { [APP_KEY]: merged },
+      { origin: "app-permissions", file: relativeFile(cwd, path.join(srcTauri!, "build.rs")) },
+    );
   }
   return { unread };
 }
@@ -449,7 +597,10 @@ async function readCapabilityFile(
   parsed?: ParsedFiles,
 ): Promise<SourceDocument | undefined> {
   const override = options.sourceOverrides?.get(absolute);
-  const read = override !== undefined ? { ok: true as const, text: override } : readTextFile(absolute, maxBytes);
+  const read =
+    override !== undefined
+      ? { ok: true as const, text: override }
+      : readTextFile(absolute, maxBytes);
   if (!read.ok) {
     problem(absolute, read.message);
     return undefined;
@@ -493,8 +644,11 @@ async function assembleProject(context: LoadContext, read: ReadLog): Promise<Pro
   const parsed: ParsedFiles = new Map();
   const previous = context.parsed;
   // Files are read concurrently; results keep the discovery order, so output stays deterministic.
-  const documents = await mapConcurrently([...new Set(context.capabilityFiles)], READ_CONCURRENCY, (file) =>
-    readCapabilityFile(file, options, maxBytes, problem, context.tomlParser, previous, parsed),
+  const documents = await mapConcurrently(
+    [...new Set(context.capabilityFiles)],
+    READ_CONCURRENCY,
+    (file) =>
+      readCapabilityFile(file, options, maxBytes, problem, context.tomlParser, previous, parsed),
   );
   // Only the documents of this load are kept for the next one: a file gone is forgotten.
   context.parsed = parsed;
@@ -502,14 +656,23 @@ async function assembleProject(context: LoadContext, read: ReadLog): Promise<Pro
     if (!document) continue;
     // A Cargo.toml, a JSON schema or a settings file in a folder given by name is no capability: not read as one.
     // A file that does not parse cannot say what it is, so its parse error is reported (the user named its folder).
-    if (context.looseFiles.has(document.absolutePath) && document.ok && !looksLikeCapabilities(document.value)) continue;
+    if (
+      context.looseFiles.has(document.absolutePath) &&
+      document.ok &&
+      !looksLikeCapabilities(document.value)
+    )
+      continue;
     project.documents.push(document);
     if (!document.ok) continue;
     const budget = new FileBudget();
     for (const object of capabilityObjects(document.value)) {
-      const capability = toCapability(object, { file: document.file, absolutePath: document.absolutePath });
+      const capability = toCapability(object, {
+        file: document.file,
+        absolutePath: document.absolutePath,
+      });
       if (!capability) continue;
-      for (const over of limitCapability(capability, budget)) problem(document.absolutePath, over.message, over.path);
+      for (const over of limitCapability(capability, budget))
+        problem(document.absolutePath, over.message, over.path);
       project.capabilities.push(capability);
     }
   }
@@ -534,7 +697,8 @@ async function assembleProject(context: LoadContext, read: ReadLog): Promise<Pro
     if (scan) project.frontend = scan;
   }
   project.activeCapabilities = selectActive(project.capabilities, project.config);
-  if (project.config) for (const item of project.config.inlineCapabilities) project.capabilities.push(item);
+  if (project.config)
+    for (const item of project.config.inlineCapabilities) project.capabilities.push(item);
   await completeCatalog(context, project);
   contexts.set(project, context);
   return project;
@@ -546,14 +710,21 @@ async function assembleProject(context: LoadContext, read: ReadLog): Promise<Pro
  * the spelling stay the same, so its lookups stay warm from one edit to the next.
  */
 async function completeCatalog(context: LoadContext, project: Project): Promise<void> {
-  const granted = new Set(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => Catalog.keyOf(entry.identifier)?.key)));
+  const granted = new Set(
+    project.capabilities.flatMap((capability) =>
+      capability.permissions.map((entry) => Catalog.keyOf(entry.identifier)?.key),
+    ),
+  );
   // The spelling most of its capabilities write, else the crate its Cargo files name (`tauri`, or the
   // spec's `host`): an app that writes neither still gets its build's word in every answer.
   const hostCrate = project.versions?.crates.get("core")?.crate;
   const spelling = project.catalog.spellingFixed
     ? undefined
-    : (majoritySpelling(project.capabilities.flatMap((capability) => capability.permissions.map((entry) => entry.identifier))) ??
-      (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : undefined));
+    : (majoritySpelling(
+        project.capabilities.flatMap((capability) =>
+          capability.permissions.map((entry) => entry.identifier),
+        ),
+      ) ?? (hostCrate === "tauri" || hostCrate === "host" ? hostCrate : undefined));
   const key = JSON.stringify([[...granted].sort(), spelling ?? null]);
   let completed = context.completed;
   if (completed?.key !== key) {
@@ -569,24 +740,46 @@ async function completeCatalog(context: LoadContext, project: Project): Promise<
     if (project.build) {
       // Only plugins a capability grants matter: a plugin without permissions (single-instance) is no news.
       for (const { key: plugin, crate, why } of context.unread)
-        if (granted.has(plugin) && !catalog.has(plugin)) part.notes.push(`${crate}: its permissions could not be checked: ${why}`);
-      const parseFile = (absolute: string) => readCapabilityFile(absolute, context.options, context.maxBytes, problemSink(part), context.tomlParser);
+        if (granted.has(plugin) && !catalog.has(plugin))
+          part.notes.push(`${crate}: its permissions could not be checked: ${why}`);
+      const parseFile = (absolute: string) =>
+        readCapabilityFile(
+          absolute,
+          context.options,
+          context.maxBytes,
+          problemSink(part),
+          context.tomlParser,
+        );
       // A git plugin's checkout stands for the release's catalog too (a fork); what the repository defines is never replaced.
-      const definedHere = (plugin: string) => catalog.has(plugin) && catalog.provenanceOf(plugin)?.origin !== "builtin";
+      const definedHere = (plugin: string) =>
+        catalog.has(plugin) && catalog.provenanceOf(plugin)?.origin !== "builtin";
       const registry = await readCargoHomePlugins(
         project.build,
-        (plugin) => !granted.has(plugin.key) || (plugin.source.kind === "git" ? definedHere(plugin.key) : catalog.has(plugin.key)),
+        (plugin) =>
+          !granted.has(plugin.key) ||
+          (plugin.source.kind === "git" ? definedHere(plugin.key) : catalog.has(plugin.key)),
         (plugin) => catalog.provenanceOf(plugin)?.origin === "builtin",
         context.options.cargoHome,
         context.maxBytes,
-        (dir, boundary) => permissionFolderManifest(dir, parseFile, problemSink(part), part, boundary),
+        (dir, boundary) =>
+          permissionFolderManifest(dir, parseFile, problemSink(part), part, boundary),
       );
       for (const [plugin, { manifest, from }] of registry.manifests)
-        catalog.add({ [plugin]: manifest }, { origin: "build", file: relativeFile(project.cwd, from) });
+        catalog.add(
+          { [plugin]: manifest },
+          { origin: "build", file: relativeFile(project.cwd, from) },
+        );
       for (const item of registry.notes) part.notes.push(item);
     }
     if (spelling) catalog.useSpelling(spelling);
-    completed = { key, catalog, problems: part.problems, outsideLinks: part.outsideLinks, permissionDocuments: part.permissionDocuments, notes: part.notes };
+    completed = {
+      key,
+      catalog,
+      problems: part.problems,
+      outsideLinks: part.outsideLinks,
+      permissionDocuments: part.permissionDocuments,
+      notes: part.notes,
+    };
     context.completed = completed;
   }
   project.catalog = completed.catalog;
@@ -597,7 +790,11 @@ async function completeCatalog(context: LoadContext, project: Project): Promise<
 }
 const READ_CONCURRENCY = 32;
 
-async function mapConcurrently<T, R>(items: readonly T[], limit: number, map: (item: T) => Promise<R>): Promise<R[]> {
+async function mapConcurrently<T, R>(
+  items: readonly T[],
+  limit: number,
+  map: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
@@ -613,8 +810,12 @@ async function mapConcurrently<T, R>(items: readonly T[], limit: number, map: (i
 /** JSON files a user's folder often holds next to capabilities; a capabilities/ folder is walked without this filter, like tauri-build does. */
 function isWellKnownNonCapability(name: string): boolean {
   return (
-    /^(caplint\.config|package|package-lock|tsconfig|tauri(\.[\w-]+)?\.conf|acl-manifests)\.json$|^Tauri(\.[\w-]+)?\.toml$/.test(name) ||
-    /^(Cargo|rust-toolchain|rustfmt|\.rustfmt|clippy|deny|Cross|taplo|\.taplo|pyproject)\.toml$|schema\.json$/i.test(name)
+    /^(caplint\.config|package|package-lock|tsconfig|tauri(\.[\w-]+)?\.conf|acl-manifests)\.json$|^Tauri(\.[\w-]+)?\.toml$/.test(
+      name,
+    ) ||
+    /^(Cargo|rust-toolchain|rustfmt|\.rustfmt|clippy|deny|Cross|taplo|\.taplo|pyproject)\.toml$|schema\.json$/i.test(
+      name,
+    )
   );
 }
 
@@ -624,7 +825,10 @@ function isWellKnownNonCapability(name: string): boolean {
  * Anything else there (a JSON schema, a settings file) is not read as a broken capability.
  */
 function looksLikeCapabilities(value: unknown): boolean {
-  const isCapability = (item: unknown) => isPlainObject(item) && "identifier" in item && ("permissions" in item || "windows" in item || "webviews" in item);
+  const isCapability = (item: unknown) =>
+    isPlainObject(item) &&
+    "identifier" in item &&
+    ("permissions" in item || "windows" in item || "webviews" in item);
   if (Array.isArray(value)) return value.some(isCapability);
   if (!isPlainObject(value)) return false;
   return isCapability(value) || Array.isArray(value.capabilities);
@@ -637,7 +841,12 @@ function looksLikeCapabilities(value: unknown): boolean {
  */
 function selectActive(capabilities: Capability[], config: AppConfig | undefined): Capability[] {
   if (!config || config.capabilityLists.length === 0) return [...capabilities];
-  const listOn = new Map(TARGETS.map((target) => [target, config.capabilityLists.find((list) => !list.platforms || list.platforms.includes(target))]));
+  const listOn = new Map(
+    TARGETS.map((target) => [
+      target,
+      config.capabilityLists.find((list) => !list.platforms || list.platforms.includes(target)),
+    ]),
+  );
   const active: Capability[] = [];
   for (const capability of capabilities) {
     const loadedOn = TARGETS.filter((target) => {
@@ -669,9 +878,17 @@ function linkBoundaryOf(srcTauri: string): string {
 
 /** Records `file` as an outside link when its real path leaves the app; such a file is never read. */
 /** The text of src-tauri/build.rs (its app commands and inlined plugins); unreadable or outside the app: none. */
-async function readBuildScript(srcTauri: string, maxBytes: number, project: Project): Promise<string | undefined> {
+async function readBuildScript(
+  srcTauri: string,
+  maxBytes: number,
+  project: Project,
+): Promise<string | undefined> {
   const file = path.join(srcTauri, "build.rs");
-  if ((await pathKind(file)) !== "file" || (await outsideApp(file, linkBoundaryOf(srcTauri), project))) return undefined;
+  if (
+    (await pathKind(file)) !== "file" ||
+    (await outsideApp(file, linkBoundaryOf(srcTauri), project))
+  )
+    return undefined;
   const read = readTextFile(file, maxBytes);
   return read.ok ? read.text : undefined;
 }
@@ -692,7 +909,9 @@ async function permissionFolderManifest(
 ) {
   const walked = await walk(dir, [".toml", ".json"], { ...HOST_FOLDER_WALK, boundary });
   const { problems, outside } = walked;
-  const files = excluded.length ? walked.files.filter((file) => !excluded.some((folder) => file.startsWith(folder + path.sep))) : walked.files;
+  const files = excluded.length
+    ? walked.files.filter((file) => !excluded.some((folder) => file.startsWith(folder + path.sep)))
+    : walked.files;
   for (const item of outside) project.outsideLinks.push(item);
   for (const p of problems) problem(p.file, p.message);
   const values: PermissionFileContent[] = [];
@@ -701,7 +920,13 @@ async function permissionFolderManifest(
     if (!document) continue;
     if (!document.ok) problem(file, document.parseError!.message);
     else {
-      for (const p of checkPermissionFile(document.value)) problem(file, `${p.message} (the host's build rejects this permission file)`, p.path, document);
+      for (const p of checkPermissionFile(document.value))
+        problem(
+          file,
+          `${p.message} (the host's build rejects this permission file)`,
+          p.path,
+          document,
+        );
       values.push({ value: document.value, absolutePath: document.absolutePath });
       project.permissionDocuments.push(document);
     }
@@ -722,10 +947,19 @@ async function readManifestFile(
   const read = readTextFile(file, maxBytes);
   const name = relativeFile(cwd, file);
   if (!read.ok) throw new FatalError(`${name}: ${read.message}`);
-  const document = SourceDocument.parse(file, name, read.text, "json", undefined, read.invalidUtf8At, CAPABILITY_WORDING);
+  const document = SourceDocument.parse(
+    file,
+    name,
+    read.text,
+    "json",
+    undefined,
+    read.invalidUtf8At,
+    CAPABILITY_WORDING,
+  );
   if (!document.ok) throw new FatalError(`${name}: ${document.parseError!.message}`);
   const { manifests, problems } = checkAclManifests(document.value);
-  for (const p of problems) problem(file, `${p.message} (the host's build rejects this manifest)`, p.path, document);
+  for (const p of problems)
+    problem(file, `${p.message} (the host's build rejects this manifest)`, p.path, document);
   return { manifests, document };
 }
 
@@ -733,8 +967,19 @@ async function readManifestFile(
  * The host and official-plugin releases the app builds with, for every history catalog: from its
  * Cargo.lock (or Cargo.toml), else the newest, which one note says once.
  */
-async function appReleases(srcTauri: string, history: VersionHistory, cwd: string, maxBytes: number, project: Project): Promise<Map<string, LockedCrate>> {
-  const found = await readAppVersions(srcTauri, history, (absolute) => relativeFile(cwd, absolute), maxBytes);
+async function appReleases(
+  srcTauri: string,
+  history: VersionHistory,
+  cwd: string,
+  maxBytes: number,
+  project: Project,
+): Promise<Map<string, LockedCrate>> {
+  const found = await readAppVersions(
+    srcTauri,
+    history,
+    (absolute) => relativeFile(cwd, absolute),
+    maxBytes,
+  );
   project.versions = found;
   project.catalog.useHostRelease(found.crates.get("core"));
   const releases = new Map<string, LockedCrate>();
@@ -745,19 +990,34 @@ async function appReleases(srcTauri: string, history: VersionHistory, cwd: strin
     if (source?.kind === "git") {
       // A fork or a branch: its checkout is read when the capabilities grant it (completeCatalog); else the
       // newest release's catalog stands, and none of its findings is an error.
-      releases.set(catalog, { crate: history.crateOf(catalog)!, version: history.newest(catalog)!, source: "newest" });
+      releases.set(catalog, {
+        crate: history.crateOf(catalog)!,
+        version: history.newest(catalog)!,
+        source: "newest",
+      });
     } else if (locked && isCheckableVersion(locked.version)) releases.set(catalog, locked);
     else {
       if (locked) unchecked.push(`${locked.crate} ${locked.version}`);
-      releases.set(catalog, { crate: history.crateOf(catalog)!, version: history.newest(catalog)!, source: "newest" });
+      releases.set(catalog, {
+        crate: history.crateOf(catalog)!,
+        version: history.newest(catalog)!,
+        source: "newest",
+      });
     }
   }
   if (!found.source) {
-    project.notes.push("no Cargo.lock or Cargo.toml found for the app: identifiers were checked against the newest host and plugin releases");
+    project.notes.push(
+      "no Cargo.lock or Cargo.toml found for the app: identifiers were checked against the newest host and plugin releases",
+    );
   } else if (found.source.kind === "Cargo.toml") {
-    project.notes.push(`no Cargo.lock found: identifiers were checked against the newest releases ${found.source.file} allows`);
+    project.notes.push(
+      `no Cargo.lock found: identifiers were checked against the newest releases ${found.source.file} allows`,
+    );
   }
-  if (unchecked.length) project.notes.push(`${unchecked.join(", ")}: not a 2.x release the version history covers; checked against the newest catalog`);
+  if (unchecked.length)
+    project.notes.push(
+      `${unchecked.join(", ")}: not a 2.x release the version history covers; checked against the newest catalog`,
+    );
   return releases;
 }
 
@@ -786,12 +1046,15 @@ function checkedAgainstBuiltins(
       .map(([key, raw]) => spellingOfManifest(key, raw))
       .find((found) => found !== undefined) ?? (hostCrate === "tauri" ? "tauri" : "host");
   for (const [key, raw] of Object.entries(manifests)) {
-    const reference = Object.prototype.hasOwnProperty.call(builtins, key) ? builtins[key] : undefined;
+    const reference = Object.prototype.hasOwnProperty.call(builtins, key)
+      ? builtins[key]
+      : undefined;
     // A plugin built from git or a path is no release: what its build wrote is the truth, not the release's catalog.
     // A path only Cargo.lock claims (an entry without a source, while no Cargo.toml of the app gives the
     // plugin a path) shows no folder to read: the registry release is what the repository can vouch for.
     const builtFrom = context.project.build?.plugins.get(historyCatalogOf(key))?.source;
-    const built = builtFrom?.kind === "path" && builtFrom.dir === undefined ? "registry" : builtFrom?.kind;
+    const built =
+      builtFrom?.kind === "path" && builtFrom.dir === undefined ? "registry" : builtFrom?.kind;
     if (!reference || built === "git" || built === "path") {
       out[key] = raw;
       continue;
@@ -800,11 +1063,25 @@ function checkedAgainstBuiltins(
     const manifest = spellManifest(key, normalizeManifest(raw), "host");
     const locked = context.releases?.get(historyCatalogOf(key));
     const lock = locked && locked.source !== "newest" ? locked : undefined;
-    const differences = compareManifest(key, manifest, reference, { history: context.history, ...(lock ? { locked: lock } : {}) });
+    const differences = compareManifest(key, manifest, reference, {
+      history: context.history,
+      ...(lock ? { locked: lock } : {}),
+    });
     const source = built ?? "registry";
-    if (lock && differences.length && source === "registry") explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
+    if (lock && differences.length && source === "registry")
+      explainByReleases(key, manifest, differences, lock, context.raw[key], context.history);
     // What the union changes beyond those: a definition no release writes (core's default, an allow- with one more command).
-    if (source === "registry") differences.push(...answersNoReleaseGives(key, manifest, reference, differences, context.raw[key], context.history));
+    if (source === "registry")
+      differences.push(
+        ...answersNoReleaseGives(
+          key,
+          manifest,
+          reference,
+          differences,
+          context.raw[key],
+          context.history,
+        ),
+      );
     for (const difference of differences)
       context.project.manifestDifferences.push({
         ...difference,
@@ -813,8 +1090,13 @@ function checkedAgainstBuiltins(
         absolutePath: context.absolutePath,
       });
     // The build regenerates a registry plugin's part of the file from its release: a name only the file defines does not exist for it.
-    const dropped = source === "registry" ? differences.filter((d) => d.notInRelease).map((d) => d.name) : [];
-    out[key] = spellManifest(key, unionManifest(withoutNames(manifest, dropped), reference), spelling);
+    const dropped =
+      source === "registry" ? differences.filter((d) => d.notInRelease).map((d) => d.name) : [];
+    out[key] = spellManifest(
+      key,
+      unionManifest(withoutNames(manifest, dropped), reference),
+      spelling,
+    );
   }
   return out;
 }

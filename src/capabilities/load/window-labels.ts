@@ -73,7 +73,10 @@ const MAX_MODULE_DEPTH = 16;
  * Scans `srcTauri/src` for Rust and the app folder (the parent of a `src-tauri` folder; the folder itself
  * otherwise) for frontend sources. `base` makes the reported file names relative.
  */
-export async function collectCodeWindowLabels(srcTauri: string, base: string): Promise<CodeWindowLabels> {
+export async function collectCodeWindowLabels(
+  srcTauri: string,
+  base: string,
+): Promise<CodeWindowLabels> {
   const out: CodeWindowLabels = { labels: [], prefixes: [], searched: [] };
   const budget = { files: MAX_FILES, bytes: MAX_TOTAL_BYTES };
   const rustRoot = path.join(srcTauri, "src");
@@ -92,7 +95,11 @@ export async function collectCodeWindowLabels(srcTauri: string, base: string): P
   // Files under src/ were all read above; only a module outside it adds sources (and may declare more).
   for (let next = modules.shift(); next; next = modules.shift()) {
     if (next.depth >= MAX_MODULE_DEPTH) continue;
-    for (const { file, loadedByPath } of declaredModules(next.source, next.file, next.loadedByPath)) {
+    for (const { file, loadedByPath } of declaredModules(
+      next.source,
+      next.file,
+      next.loadedByPath,
+    )) {
       if (scanned.has(file) || budget.files <= 0 || !staysInside(file, repository)) continue;
       scanned.add(file);
       budget.files--;
@@ -104,10 +111,12 @@ export async function collectCodeWindowLabels(srcTauri: string, base: string): P
     }
   }
   out.searched.push(`${relative(rustRoot)}/**/*.rs`);
-  if (outsideRoot.length) out.searched.push(`the modules declared there from outside it (${listed(outsideRoot)})`);
+  if (outsideRoot.length)
+    out.searched.push(`the modules declared there from outside it (${listed(outsideRoot)})`);
   out.searched.push("the app's frontend sources");
   // The Rust sources were read above; src-tauri holds no frontend code.
-  for (const file of await sourceFiles(appRoot, FRONTEND, srcTauri, budget)) scanFrontend(await text(file, budget), relative(file), out);
+  for (const file of await sourceFiles(appRoot, FRONTEND, srcTauri, budget))
+    scanFrontend(await text(file, budget), relative(file), out);
   return out;
 }
 
@@ -115,7 +124,9 @@ const LISTED_MODULES = 3;
 
 function listed(files: readonly string[]): string {
   const shown = files.slice(0, LISTED_MODULES).join(", ");
-  return files.length > LISTED_MODULES ? `${shown} and ${files.length - LISTED_MODULES} more` : shown;
+  return files.length > LISTED_MODULES
+    ? `${shown} and ${files.length - LISTED_MODULES} more`
+    : shown;
 }
 
 /** The repository holding the app (the nearest folder above it with `.git`), else the app folder. */
@@ -125,7 +136,8 @@ async function repositoryRoot(srcTauri: string, appRoot: string): Promise<string
   return (await pathKind(path.join(top, ".git"))) !== "missing" ? top : appRoot;
 }
 
-const MOD_DECLARATION = /^[ \t]*((?:#\[[^\]\n]*\]\s*)*)(?:pub(?:\s*\([^)\n]*\))?\s+)?mod\s+(?:r#)?([A-Za-z_]\w*)\s*;/gm;
+const MOD_DECLARATION =
+  /^[ \t]*((?:#\[[^\]\n]*\]\s*)*)(?:pub(?:\s*\([^)\n]*\))?\s+)?mod\s+(?:r#)?([A-Za-z_]\w*)\s*;/gm;
 const PATH_ATTRIBUTE = /#\[\s*path\s*=\s*"((?:[^"\\]|\\.)*)"\s*\]/;
 
 /**
@@ -134,20 +146,34 @@ const PATH_ATTRIBUTE = /#\[\s*path\s*=\s*"((?:[^"\\]|\\.)*)"\s*\]/;
  * a `mod.rs` or a file loaded through `#[path]` (`loadedByPath`), and in the `<stem>/` folder beside
  * any other file.
  */
-function declaredModules(source: string, file: string, loadedByPath: boolean): { file: string; loadedByPath: boolean }[] {
+function declaredModules(
+  source: string,
+  file: string,
+  loadedByPath: boolean,
+): { file: string; loadedByPath: boolean }[] {
   const dir = path.dirname(file);
   const ownsFolder = loadedByPath || ["main.rs", "lib.rs", "mod.rs"].includes(path.basename(file));
   const base = ownsFolder ? dir : path.join(dir, path.basename(file, ".rs"));
   const files: { file: string; loadedByPath: boolean }[] = [];
   for (const match of source.matchAll(MOD_DECLARATION)) {
     const explicit = PATH_ATTRIBUTE.exec(match[1]!)?.[1];
-    if (explicit !== undefined) files.push({ file: path.resolve(dir, explicit), loadedByPath: true });
-    else files.push({ file: path.join(base, `${match[2]!}.rs`), loadedByPath: false }, { file: path.join(base, match[2]!, "mod.rs"), loadedByPath: false });
+    if (explicit !== undefined)
+      files.push({ file: path.resolve(dir, explicit), loadedByPath: true });
+    else
+      files.push(
+        { file: path.join(base, `${match[2]!}.rs`), loadedByPath: false },
+        { file: path.join(base, match[2]!, "mod.rs"), loadedByPath: false },
+      );
   }
   return files;
 }
 
-async function sourceFiles(root: string, extensions: readonly string[], skip: string | undefined, budget: { files: number }): Promise<string[]> {
+async function sourceFiles(
+  root: string,
+  extensions: readonly string[],
+  skip: string | undefined,
+  budget: { files: number },
+): Promise<string[]> {
   const files: string[] = [];
   const visit = async (dir: string) => {
     noteRead("folders", dir);
@@ -162,9 +188,14 @@ async function sourceFiles(root: string, extensions: readonly string[], skip: st
       const full = path.join(dir, entry.name);
       // Dirent types come from lstat: a symbolic link is neither, so it is never followed.
       if (entry.isDirectory()) {
-        if (full === skip || SKIPPED_FOLDERS.has(entry.name) || entry.name.startsWith(".")) continue;
+        if (full === skip || SKIPPED_FOLDERS.has(entry.name) || entry.name.startsWith("."))
+          continue;
         await visit(full);
-      } else if (entry.isFile() && extensions.some((ext) => entry.name.endsWith(ext)) && !entry.name.endsWith(".d.ts")) {
+      } else if (
+        entry.isFile() &&
+        extensions.some((ext) => entry.name.endsWith(ext)) &&
+        !entry.name.endsWith(".d.ts")
+      ) {
         if (budget.files-- <= 0) return;
         files.push(full);
       }
@@ -196,7 +227,10 @@ const RUST_IDENT = /^&?\s*([A-Za-z_][\w:]*)\s*(?:[,)]|\.(?:to_string|into|to_own
 function scanRust(source: string, file: string, out: CodeWindowLabels): void {
   if (!source) return;
   const constants = new Map<string, string>();
-  for (const match of source.matchAll(/\bconst\s+([A-Z_][A-Z0-9_]*)\s*:\s*&(?:'static\s+)?str\s*=\s*"((?:[^"\\]|\\.)*)"/g)) constants.set(match[1]!, match[2]!);
+  for (const match of source.matchAll(
+    /\bconst\s+([A-Z_][A-Z0-9_]*)\s*:\s*&(?:'static\s+)?str\s*=\s*"((?:[^"\\]|\\.)*)"/g,
+  ))
+    constants.set(match[1]!, match[2]!);
   const read = (at: number): LabelExpression => {
     const rest = source.slice(at, at + 400);
     const literal = RUST_STRING.exec(rest);
@@ -204,7 +238,8 @@ function scanRust(source: string, file: string, out: CodeWindowLabels): void {
     const format = RUST_FORMAT.exec(rest);
     if (format) return { kind: "prefix", value: format[1]!.replace(/\{\{/g, "{") };
     const ident = RUST_IDENT.exec(rest);
-    if (ident && constants.has(ident[1]!)) return { kind: "literal", value: constants.get(ident[1]!)! };
+    if (ident && constants.has(ident[1]!))
+      return { kind: "literal", value: constants.get(ident[1]!)! };
     return { kind: "prefix", value: "" };
   };
   // The label is the second argument of the window builders and the first of a webview builder; the url follows it.
@@ -212,14 +247,32 @@ function scanRust(source: string, file: string, out: CodeWindowLabels): void {
     const open = match.index! + match[0].length;
     const second = argumentStart(source, open, 1);
     const third = match[1] === "WebviewWindowBuilder" ? argumentStart(source, open, 2) : undefined;
-    if (second !== undefined) record(read(second), source, match.index!, file, out, false, third === undefined ? undefined : rustUrl(source, third, constants));
+    if (second !== undefined)
+      record(
+        read(second),
+        source,
+        match.index!,
+        file,
+        out,
+        false,
+        third === undefined ? undefined : rustUrl(source, third, constants),
+      );
   }
   for (const match of source.matchAll(/\bWebviewBuilder\s*::\s*new\s*\(/g)) {
     const open = match.index! + match[0].length;
     const second = argumentStart(source, open, 1);
-    record(read(open), source, match.index!, file, out, false, second === undefined ? undefined : rustUrl(source, second, constants));
+    record(
+      read(open),
+      source,
+      match.index!,
+      file,
+      out,
+      false,
+      second === undefined ? undefined : rustUrl(source, second, constants),
+    );
   }
-  for (const match of source.matchAll(/\.label\s*\(/g)) record(read(match.index! + match[0].length), source, match.index!, file, out, true);
+  for (const match of source.matchAll(/\.label\s*\(/g))
+    record(read(match.index! + match[0].length), source, match.index!, file, out, true);
   for (const match of source.matchAll(/\blabel\s*:\s*(?=&?\s*(?:String::from\(\s*)?"|format!)/g))
     record(read(match.index! + match[0].length), source, match.index!, file, out, true);
 }
@@ -231,7 +284,11 @@ const RUST_APP_URL =
  * The page a Rust builder's `WebviewUrl` argument loads: `WebviewUrl::App("reader.html".into())` (a literal,
  * a `const`, `PathBuf::from`), `WebviewUrl::default()` (the start page), `WebviewUrl::External(…)`.
  */
-function rustUrl(source: string, at: number, constants: ReadonlyMap<string, string>): WindowUrl | undefined {
+function rustUrl(
+  source: string,
+  at: number,
+  constants: ReadonlyMap<string, string>,
+): WindowUrl | undefined {
   const match = RUST_APP_URL.exec(source.slice(at, at + 300));
   if (!match) return undefined;
   if (match[1] === "External") return { kind: "external" };
@@ -250,9 +307,15 @@ function scanFrontend(source: string, file: string, out: CodeWindowLabels): void
   const read = (at: number): LabelExpression => {
     const rest = source.slice(at, at + 400);
     const literal = JS_STRING.exec(rest);
-    if (literal) return literal[3] ? { kind: "prefix", value: literal[2]! } : { kind: "literal", value: literal[2]! };
+    if (literal)
+      return literal[3]
+        ? { kind: "prefix", value: literal[2]! }
+        : { kind: "literal", value: literal[2]! };
     const template = JS_TEMPLATE.exec(rest);
-    if (template) return template[2] ? { kind: "prefix", value: template[1]! } : { kind: "literal", value: template[1]! };
+    if (template)
+      return template[2]
+        ? { kind: "prefix", value: template[1]! }
+        : { kind: "literal", value: template[1]! };
     return { kind: "prefix", value: "" };
   };
   // Each url traced through names reads the file again: a few per file, so the scan stays linear in its size.
@@ -260,7 +323,10 @@ function scanFrontend(source: string, file: string, out: CodeWindowLabels): void
   for (const match of source.matchAll(/\bnew\s+(WebviewWindow|Window)\s*\(/g)) {
     const open = match.index! + match[0].length;
     // `new WebviewWindow(label, { url })`: a `Window` alone loads nothing.
-    const options = match[1] === "WebviewWindow" && traced++ < MAX_URLS_TRACED ? argumentStart(source, open, 1) : undefined;
+    const options =
+      match[1] === "WebviewWindow" && traced++ < MAX_URLS_TRACED
+        ? argumentStart(source, open, 1)
+        : undefined;
     const urls = options === undefined ? [] : jsUrls(source, options, read);
     if (urls.length === 0) record(read(open), source, match.index!, file, out);
     for (const url of urls) record(read(open), source, match.index!, file, out, false, url);
@@ -270,7 +336,8 @@ function scanFrontend(source: string, file: string, out: CodeWindowLabels): void
     const second = argumentStart(source, match.index! + match[0].length, 1);
     if (second !== undefined) record(read(second), source, match.index!, file, out);
   }
-  for (const match of source.matchAll(/\blabel\s*:\s*(?=["'`])/g)) record(read(match.index! + match[0].length), source, match.index!, file, out, true);
+  for (const match of source.matchAll(/\blabel\s*:\s*(?=["'`])/g))
+    record(read(match.index! + match[0].length), source, match.index!, file, out, true);
 }
 
 /**
@@ -286,15 +353,22 @@ function jsUrls(source: string, at: number, read: (at: number) => LabelExpressio
   const property = /[{,]\s*url\s*(?=[:,}\n])(:\s*)?/.exec(body);
   if (!property) return /\.\.\./.test(body) ? [] : [{ kind: "app", path: "" }];
   const from = at + property.index + property[0].length;
-  const name = property[1] ? /^[A-Za-z_$][\w$]*(?=\s*[,}\n])/.exec(source.slice(from, from + 100))?.[0] : "url";
+  const name = property[1]
+    ? /^[A-Za-z_$][\w$]*(?=\s*[,}\n])/.exec(source.slice(from, from + 100))?.[0]
+    : "url";
   const starts = name === undefined ? [from] : (boundLiterals(source, name, at) ?? []);
   const urls: WindowUrl[] = [];
   for (const start of starts) {
     const value = read(start);
-    const path = value.kind === "literal" ? value.value : /[?#]/.test(value.value) ? value.value : undefined;
+    const path =
+      value.kind === "literal" ? value.value : /[?#]/.test(value.value) ? value.value : undefined;
     // A url built at run time before its query says nothing certain: no page is known from it.
     if (path === undefined) return [];
-    urls.push(/^[a-z][a-z0-9+.-]*:/i.test(path) && !/^tauri:/i.test(path) ? { kind: "external" } : { kind: "app", path });
+    urls.push(
+      /^[a-z][a-z0-9+.-]*:/i.test(path) && !/^tauri:/i.test(path)
+        ? { kind: "external" }
+        : { kind: "app", path },
+    );
   }
   return urls;
 }
@@ -323,9 +397,11 @@ function boundLiterals(source: string, name: string, at: number, depth = 0): num
     const index = params.indexOf(name);
     if (index >= 0) enclosing = { name: (match[1] ?? match[3])!, index, start: match.index! };
   }
-  const declarations = [...before.matchAll(new RegExp(`\\b(?:const|let|var)\\s+${name.replace(/\$/g, "\\$")}\\s*=\\s*`, "g"))].filter(
-    (match) => enclosing === undefined || match.index! > enclosing.start,
-  );
+  const declarations = [
+    ...before.matchAll(
+      new RegExp(`\\b(?:const|let|var)\\s+${name.replace(/\$/g, "\\$")}\\s*=\\s*`, "g"),
+    ),
+  ].filter((match) => enclosing === undefined || match.index! > enclosing.start);
   const declaration = declarations[declarations.length - 1];
   if (declaration) {
     const start = declaration.index! + declaration[0].length;
@@ -333,13 +409,24 @@ function boundLiterals(source: string, name: string, at: number, depth = 0): num
   }
   if (!enclosing || depth > 0) return undefined;
   const escaped = enclosing.name.replace(/\$/g, "\\$");
-  if (/\bexport\s+(?:default\s+)?(?:async\s+)?$/.test(source.slice(Math.max(0, enclosing.start - 30), enclosing.start))) return undefined;
-  if (new RegExp(`\\bexport\\s*(?:\\{[^}]*\\b${escaped}\\b|default\\s+${escaped}\\b)`).test(source)) return undefined;
+  if (
+    /\bexport\s+(?:default\s+)?(?:async\s+)?$/.test(
+      source.slice(Math.max(0, enclosing.start - 30), enclosing.start),
+    )
+  )
+    return undefined;
+  if (new RegExp(`\\bexport\\s*(?:\\{[^}]*\\b${escaped}\\b|default\\s+${escaped}\\b)`).test(source))
+    return undefined;
   const starts: number[] = [];
   let calls = 0;
   for (const call of source.matchAll(new RegExp(`(?<![\\w$.])${escaped}\\s*\\(`, "g"))) {
     // `function open(label, url)`: the definition's own head is no call.
-    if (call.index! >= enclosing.start && call.index! < enclosing.start + 200 && source.slice(enclosing.start, call.index!).includes(enclosing.name)) continue;
+    if (
+      call.index! >= enclosing.start &&
+      call.index! < enclosing.start + 200 &&
+      source.slice(enclosing.start, call.index!).includes(enclosing.name)
+    )
+      continue;
     // Each call is traced through the file: more than a helper's few callers is not followed.
     if (++calls > MAX_HELPER_CALLS) return undefined;
     const open = call.index! + call[0].length;
@@ -348,7 +435,12 @@ function boundLiterals(source: string, name: string, at: number, depth = 0): num
     const text = source.slice(argument, argument + 400);
     const word = /^\s*([A-Za-z_$][\w$]*)\s*[,)]/.exec(text)?.[1];
     const quote = /^\s*["'`]/.exec(text);
-    const found = word !== undefined ? boundLiterals(source, word, argument, depth + 1) : quote ? [argument + quote[0].length - 1] : undefined;
+    const found =
+      word !== undefined
+        ? boundLiterals(source, word, argument, depth + 1)
+        : quote
+          ? [argument + quote[0].length - 1]
+          : undefined;
     if (found === undefined) return undefined;
     starts.push(...found);
   }
@@ -359,7 +451,15 @@ function boundLiterals(source: string, name: string, at: number, depth = 0): num
  * Records a label. A `label` setting only counts as a literal (it may label anything, from a menu item
  * to a chart): a computed one says nothing.
  */
-function record(expression: LabelExpression, source: string, at: number, file: string, out: CodeWindowLabels, settingOnly = false, url?: WindowUrl): void {
+function record(
+  expression: LabelExpression,
+  source: string,
+  at: number,
+  file: string,
+  out: CodeWindowLabels,
+  settingOnly = false,
+  url?: WindowUrl,
+): void {
   const line = lineOf(source, at);
   const made = { label: expression.value, file, line, ...(url ? { url } : {}) };
   if (expression.kind === "literal") out.labels.push(made);
@@ -409,8 +509,14 @@ function lineOf(source: string, offset: number): number {
  * Whether a capability's label pattern can match a label made in code: a literal label it matches, or
  * a run-time prefix its own literal start agrees with (`reader-*` and `format!("reader-{}")`).
  */
-export function plausibleInCode(matches: (label: string) => boolean, pattern: string, code: CodeWindowLabels): boolean {
+export function plausibleInCode(
+  matches: (label: string) => boolean,
+  pattern: string,
+  code: CodeWindowLabels,
+): boolean {
   if (code.labels.some(({ label }) => matches(label))) return true;
   const literalStart = pattern.split(/[*?[]/, 1)[0]!;
-  return code.prefixes.some(({ label: prefix }) => literalStart.startsWith(prefix) || prefix.startsWith(literalStart));
+  return code.prefixes.some(
+    ({ label: prefix }) => literalStart.startsWith(prefix) || prefix.startsWith(literalStart),
+  );
 }

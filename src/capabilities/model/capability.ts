@@ -1,11 +1,28 @@
 import { samePath, type JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
-import type { Capability, CapabilitySource, ListField, ModelItem, PermissionEntry, UnknownField, WrittenCapability } from "./types.js";
+import type {
+  Capability,
+  CapabilitySource,
+  ListField,
+  ModelItem,
+  PermissionEntry,
+  UnknownField,
+  WrittenCapability,
+} from "./types.js";
 
 export type FileForm = "single" | "list" | "wrapped";
 
 /** The fields the format defines; the host ignores any other (and rejects a repeated one of these). */
-export const CAPABILITY_FIELDS = ["identifier", "description", "remote", "local", "windows", "webviews", "permissions", "platforms"] as const;
+export const CAPABILITY_FIELDS = [
+  "identifier",
+  "description",
+  "remote",
+  "local",
+  "windows",
+  "webviews",
+  "permissions",
+  "platforms",
+] as const;
 export const REMOTE_FIELDS = ["urls"] as const;
 export const PERMISSION_ENTRY_FIELDS = ["identifier", "allow", "deny"] as const;
 export const WRAPPED_FILE_FIELDS = ["capabilities"] as const;
@@ -18,7 +35,8 @@ export interface CapabilityObject {
 /** The form a parsed file takes, decided like the host does: array, object with `capabilities`, other object. */
 export function fileForm(value: unknown): FileForm | undefined {
   if (Array.isArray(value)) return "list";
-  if (isPlainObject(value)) return Object.prototype.hasOwnProperty.call(value, "capabilities") ? "wrapped" : "single";
+  if (isPlainObject(value))
+    return Object.prototype.hasOwnProperty.call(value, "capabilities") ? "wrapped" : "single";
   return undefined;
 }
 
@@ -33,7 +51,8 @@ export function capabilityObjects(value: unknown): CapabilityObject[] {
     });
   };
   if (form === "list") collect(value, []);
-  else if (form === "wrapped") collect((value as Record<string, unknown>).capabilities, ["capabilities"]);
+  else if (form === "wrapped")
+    collect((value as Record<string, unknown>).capabilities, ["capabilities"]);
   else if (form === "single") out.push({ path: [], value: value as Record<string, unknown> });
   return out;
 }
@@ -47,7 +66,10 @@ export const SUPPRESSION_FIELD = "caplint-disable";
  * its own path, and what the object says beyond the typed values is in `written`. Returns undefined
  * without a string identifier.
  */
-export function toCapability(object: CapabilityObject, source: Omit<CapabilitySource, "path">): Capability | undefined {
+export function toCapability(
+  object: CapabilityObject,
+  source: Omit<CapabilitySource, "path">,
+): Capability | undefined {
   const raw = object.value;
   if (typeof raw.identifier !== "string") return undefined;
   const base = object.path;
@@ -59,7 +81,8 @@ export function toCapability(object: CapabilityObject, source: Omit<CapabilitySo
     suppressions: stringItems(raw[SUPPRESSION_FIELD], [...base, SUPPRESSION_FIELD]),
   };
   const list = (field: ListField, value: unknown, path: JsonPath): ModelItem[] => {
-    if (value !== undefined) written.listLengths[field] = Array.isArray(value) ? value.length : null;
+    if (value !== undefined)
+      written.listLengths[field] = Array.isArray(value) ? value.length : null;
     return stringItems(value, path);
   };
   const capability: Capability = {
@@ -73,7 +96,8 @@ export function toCapability(object: CapabilityObject, source: Omit<CapabilitySo
     source: { ...source, path: base },
   };
   if (remote) {
-    for (const item of unknownFields(remote, [...base, "remote"], REMOTE_FIELDS, "remote")) written.unknownFields.push(item);
+    for (const item of unknownFields(remote, [...base, "remote"], REMOTE_FIELDS, "remote"))
+      written.unknownFields.push(item);
     const urls = list("remote.urls", remote.urls, [...base, "remote", "urls"]);
     if (Array.isArray(remote.urls)) capability.remote = { urls };
   }
@@ -93,19 +117,30 @@ function stringItems(value: unknown, path: JsonPath): ModelItem[] {
   return items;
 }
 
-function unknownFields(object: Record<string, unknown>, path: JsonPath, known: readonly string[], kind: UnknownField["object"]): UnknownField[] {
+function unknownFields(
+  object: Record<string, unknown>,
+  path: JsonPath,
+  known: readonly string[],
+  kind: UnknownField["object"],
+): UnknownField[] {
   const keys = Object.keys(object);
   // One set for all of them: a did-you-mean asks it for each known field (an array made 32,000 unknown keys quadratic).
   const siblings: ReadonlySet<string> = new Set(keys);
-  return keys.filter((key) => !known.includes(key)).map((key) => ({ key, path: [...path, key], object: kind, siblings }));
+  return keys
+    .filter((key) => !known.includes(key))
+    .map((key) => ({ key, path: [...path, key], object: kind, siblings }));
 }
 
 /** Keys of a wrapped file's top-level object (`{"capabilities": [...]}`) that the format does not define. */
-export function unknownFileFields(value: unknown): Array<{ key: string; path: JsonPath; siblings: ReadonlySet<string> }> {
+export function unknownFileFields(
+  value: unknown,
+): Array<{ key: string; path: JsonPath; siblings: ReadonlySet<string> }> {
   if (fileForm(value) !== "wrapped") return [];
   const keys = Object.keys(value as Record<string, unknown>);
   const siblings: ReadonlySet<string> = new Set(keys);
-  return keys.filter((key) => !(WRAPPED_FILE_FIELDS as readonly string[]).includes(key)).map((key) => ({ key, path: [key], siblings }));
+  return keys
+    .filter((key) => !(WRAPPED_FILE_FIELDS as readonly string[]).includes(key))
+    .map((key) => ({ key, path: [key], siblings }));
 }
 
 /**
@@ -125,7 +160,8 @@ function toEntries(value: unknown, base: JsonPath, unknown: UnknownField[]): Per
     if (typeof item === "string") entries.push({ identifier: item, extended: false, path });
     else if (isPlainObject(item) && typeof item.identifier === "string") {
       const entry: PermissionEntry = { identifier: item.identifier, extended: true, path };
-      for (const field of unknownFields(item, path, PERMISSION_ENTRY_FIELDS, "permission entry")) unknown.push(field);
+      for (const field of unknownFields(item, path, PERMISSION_ENTRY_FIELDS, "permission entry"))
+        unknown.push(field);
       if ("allow" in item) entry.allow = Array.isArray(item.allow) ? item.allow : null;
       if ("deny" in item) entry.deny = Array.isArray(item.deny) ? item.deny : null;
       entries.push(entry);

@@ -77,7 +77,12 @@ export function limitCapability(capability: Capability, budget: FileBudget): Lim
     return list;
   };
   if (capability.remote) {
-    capability.remote.urls = cap(capability.remote.urls, LIMITS.remoteUrls, [...base, "remote", "urls"], "remote.urls");
+    capability.remote.urls = cap(
+      capability.remote.urls,
+      LIMITS.remoteUrls,
+      [...base, "remote", "urls"],
+      "remote.urls",
+    );
     // The list is cut at an over-long pattern, as at a list bound.
     const urls = capability.remote.urls;
     const over = urls.findIndex((url) => url.value.length > LIMITS.remoteUrlLength);
@@ -89,7 +94,9 @@ export function limitCapability(capability: Capability, budget: FileBudget): Lim
       capability.remote.urls = urls.slice(0, over);
     }
     const kept = capability.remote.urls;
-    const past = kept.findIndex((url) => (budget.urlCharacters += url.value.length) > LIMITS.remoteUrlCharactersPerFile);
+    const past = kept.findIndex(
+      (url) => (budget.urlCharacters += url.value.length) > LIMITS.remoteUrlCharactersPerFile,
+    );
     if (past >= 0) {
       // Said once, at the first URL over the bound; it covers the file's later capabilities too.
       if (budget.urlCharacters - kept[past]!.value.length <= LIMITS.remoteUrlCharactersPerFile)
@@ -100,8 +107,25 @@ export function limitCapability(capability: Capability, budget: FileBudget): Lim
       capability.remote.urls = kept.slice(0, past);
     }
   }
-  capability.windows = cap(capability.windows, LIMITS.labels, [...base, "windows"], "windows", false);
-  capability.webviews = cap(capability.webviews, LIMITS.labels, [...base, "webviews"], "webviews", false);
-  capability.permissions = cap(capability.permissions, LIMITS.permissions, [...base, "permissions"], "permissions");
+  capability.windows = cap(
+    capability.windows,
+    LIMITS.labels,
+    [...base, "windows"],
+    "windows",
+    false,
+  );
+  capability.webviews = cap(
+    capability.webviews,
+    LIMITS.labels,
+    [...base, "webviews"],
+    "webviews",
+    false,
+  );
+  capability.permissions = cap(
+    capability.permissions,
+    LIMITS.permissions,
+    [...base, "permissions"],
+    "permissions",
+  );
   return problems;
 }

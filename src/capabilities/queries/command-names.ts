@@ -18,7 +18,8 @@ export class CommandIndex {
     for (const key of catalog.keys()) {
       const manifest = catalog.get(key)!;
       for (const permission of Object.values(manifest.permissions)) {
-        for (const command of [...permission.commands.allow, ...permission.commands.deny]) this.add(commandName(key, command), key, command);
+        for (const command of [...permission.commands.allow, ...permission.commands.deny])
+          this.add(commandName(key, command), key, command);
       }
     }
     // Commands the resolution knows but no manifest lists (an app command granted through a set).
@@ -47,14 +48,18 @@ export class CommandIndex {
 
   suggest(input: string, max = 3): string[] {
     const bare = input.replace(/^.*[|.:]/, "");
-    const byName = nearest(bare, this.byBareName.keys(), max).flatMap((name) => this.withBareName(name));
+    const byName = nearest(bare, this.byBareName.keys(), max).flatMap((name) =>
+      this.withBareName(name),
+    );
     const byFull = nearest(input, this.keyOf.keys(), max);
     return [...new Set([...byFull, ...byName])].slice(0, max);
   }
 }
 
 /** `known` is false for a command no manifest lists; `suggestions` are then the nearest known ones. */
-export type CommandLookup = { ok: true; command: string; known: boolean; suggestions: string[] } | { ok: false; message: string; suggestions: string[] };
+export type CommandLookup =
+  | { ok: true; command: string; known: boolean; suggestions: string[] }
+  | { ok: false; message: string; suggestions: string[] };
 
 /**
  * A command as a person writes it, to the name the frontend invokes: `plugin:fs|read_text_file`,
@@ -65,7 +70,8 @@ export type CommandLookup = { ok: true; command: string; known: boolean; suggest
 export function lookupCommand(input: string, index: CommandIndex): CommandLookup {
   const text = input.trim();
   if (text === "") return { ok: false, message: "the command is empty", suggestions: [] };
-  if (index.has(index.spell(text))) return { ok: true, command: index.spell(text), known: true, suggestions: [] };
+  if (index.has(index.spell(text)))
+    return { ok: true, command: index.spell(text), known: true, suggestions: [] };
   const written = invokedForm(text);
   // Either spelling of the brand word names the same command; answers use the project's.
   const invoked = written === undefined ? undefined : index.spell(written);
@@ -75,12 +81,21 @@ export function lookupCommand(input: string, index: CommandIndex): CommandLookup
   }
   const candidates = index.withBareName(text);
   if (candidates.length === 0 && /^(host|tauri)_version$/.test(text))
-    for (const item of index.withBareName(text === "host_version" ? "tauri_version" : "host_version")) candidates.push(item);
-  if (candidates.length === 1) return { ok: true, command: candidates[0]!, known: true, suggestions: [] };
+    for (const item of index.withBareName(
+      text === "host_version" ? "tauri_version" : "host_version",
+    ))
+      candidates.push(item);
+  if (candidates.length === 1)
+    return { ok: true, command: candidates[0]!, known: true, suggestions: [] };
   if (candidates.length > 1) {
-    return { ok: false, message: `"${text}" is a command of several plugins; write which one`, suggestions: candidates };
+    return {
+      ok: false,
+      message: `"${text}" is a command of several plugins; write which one`,
+      suggestions: candidates,
+    };
   }
-  if (/^[A-Za-z0-9_]+$/.test(text)) return { ok: true, command: text, known: false, suggestions: index.suggest(text) };
+  if (/^[A-Za-z0-9_]+$/.test(text))
+    return { ok: true, command: text, known: false, suggestions: index.suggest(text) };
   return {
     ok: false,
     message: `"${text}" is not a command name: write the command as invoked, e.g. plugin:fs|read_text_file, fs.read_text_file or read_text_file`,

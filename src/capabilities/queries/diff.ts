@@ -41,14 +41,19 @@ export function diffAccess(oldModel: ResolvedModel, newModel: ResolvedModel): Ac
 
 function grantChanges(before: Side, after: Side): AccessDiff {
   return {
-    added: after.grants.filter((grant) => !before.grantPatterns.get(grantGroup(grant))?.covers(grant.pattern)),
-    removed: before.grants.filter((grant) => !after.grantPatterns.get(grantGroup(grant))?.covers(grant.pattern)),
+    added: after.grants.filter(
+      (grant) => !before.grantPatterns.get(grantGroup(grant))?.covers(grant.pattern),
+    ),
+    removed: before.grants.filter(
+      (grant) => !after.grantPatterns.get(grantGroup(grant))?.covers(grant.pattern),
+    ),
   };
 }
 
 // Window and webview patterns are kept apart: `windows: ["x"]` covers child webviews of window x,
 // `webviews: ["x"]` covers webviews labelled x in any window; neither implies the other.
-const grantGroup = (grant: { command: string; context: string; target: string }) => JSON.stringify([grant.command, grant.context, grant.target]);
+const grantGroup = (grant: { command: string; context: string; target: string }) =>
+  JSON.stringify([grant.command, grant.context, grant.target]);
 
 /** A grant with the platforms it is new (or gone) on. */
 export interface PlatformGrant {
@@ -112,7 +117,10 @@ export interface PlatformScopeChange {
 }
 
 /** Where one scope value is attached on one side: per command, context, target and value, the patterns of the entries carrying it. */
-type ScopeSites = Map<string, { patterns: Map<string, { value: unknown; entry: ResolvedCommand }>; cover: CoveringPatterns }>;
+type ScopeSites = Map<
+  string,
+  { patterns: Map<string, { value: unknown; entry: ResolvedCommand }>; cover: CoveringPatterns }
+>;
 
 /** What one side grants, indexed once for every comparison: one pass over its allow entries and global scopes. */
 interface Side {
@@ -134,8 +142,10 @@ interface Side {
   globalDeny: Map<string, Map<string, { value: unknown; contribution: GlobalScopeContribution }>>;
 }
 
-const siteKey = (command: string, context: string, target: string, value: string) => JSON.stringify([command, context, target, value]);
-const callerKey = (command: string, context: string) => JSON.stringify([command, context === "local"]);
+const siteKey = (command: string, context: string, target: string, value: string) =>
+  JSON.stringify([command, context, target, value]);
+const callerKey = (command: string, context: string) =>
+  JSON.stringify([command, context === "local"]);
 
 function sideOf(model: ResolvedModel, spell: (command: string) => string): Side {
   const side: Side = {
@@ -158,7 +168,8 @@ function sideOf(model: ResolvedModel, spell: (command: string) => string): Side 
     if (!patterns) side.grantPatterns.set(group, (patterns = new CoveringPatterns()));
     patterns.add(grant.pattern);
     let callers = side.callers.get(callerKey(grant.command, grant.context));
-    if (!callers) side.callers.set(callerKey(grant.command, grant.context), (callers = new CallerPatterns()));
+    if (!callers)
+      side.callers.set(callerKey(grant.command, grant.context), (callers = new CallerPatterns()));
     callers.add(grant.pattern);
     for (const entry of grant.entries) {
       side.pluginsCalled.add(entry.key);
@@ -166,7 +177,8 @@ function sideOf(model: ResolvedModel, spell: (command: string) => string): Side 
         for (const value of entry.scope?.[kind] ?? []) {
           const key = siteKey(grant.command, grant.context, grant.target, canonicalJson(value));
           let sites = side[kind].get(key);
-          if (!sites) side[kind].set(key, (sites = { patterns: new Map(), cover: new CoveringPatterns() }));
+          if (!sites)
+            side[kind].set(key, (sites = { patterns: new Map(), cover: new CoveringPatterns() }));
           if (sites.patterns.has(grant.pattern)) continue;
           sites.patterns.set(grant.pattern, { value, entry });
           sites.cover.add(grant.pattern);
@@ -212,21 +224,61 @@ function scopeChanges(before: Side, after: Side): ScopeChange[] {
   const changes: ScopeChange[] = [];
   for (const [key, { patterns }] of after.allow) {
     for (const [pattern, { value, entry }] of patterns) {
-      const [command, context, target, canonical] = JSON.parse(key) as [string, string, "window" | "webview", string];
-      if (!before.commands.has(command) || coveredBy(before.allow, key, pattern) || before.globalAllow.get(entry.key)?.has(canonical)) continue;
-      changes.push({ scope: "command", command, plugin: entry.key, change: "allowed", value, context, target, pattern, entry });
+      const [command, context, target, canonical] = JSON.parse(key) as [
+        string,
+        string,
+        "window" | "webview",
+        string,
+      ];
+      if (
+        !before.commands.has(command) ||
+        coveredBy(before.allow, key, pattern) ||
+        before.globalAllow.get(entry.key)?.has(canonical)
+      )
+        continue;
+      changes.push({
+        scope: "command",
+        command,
+        plugin: entry.key,
+        change: "allowed",
+        value,
+        context,
+        target,
+        pattern,
+        entry,
+      });
     }
   }
   for (const [key, { patterns }] of before.deny) {
     for (const [pattern, { value, entry }] of patterns) {
-      const [command, context, target, canonical] = JSON.parse(key) as [string, string, "window" | "webview", string];
-      if (!after.commands.has(command) || coveredBy(after.deny, key, pattern) || after.globalDeny.get(entry.key)?.has(canonical)) continue;
+      const [command, context, target, canonical] = JSON.parse(key) as [
+        string,
+        string,
+        "window" | "webview",
+        string,
+      ];
+      if (
+        !after.commands.has(command) ||
+        coveredBy(after.deny, key, pattern) ||
+        after.globalDeny.get(entry.key)?.has(canonical)
+      )
+        continue;
       // Windows the old deny applied to that can no longer call the command lost nothing to it.
       const reached =
         after.grantPatterns.get(grantGroup({ command, context, target }))?.covers(pattern) ||
         after.callers.get(callerKey(command, context))?.mayShareCallers(pattern);
       if (!reached) continue;
-      changes.push({ scope: "command", command, plugin: entry.key, change: "no longer denied", value, context, target, pattern, entry });
+      changes.push({
+        scope: "command",
+        command,
+        plugin: entry.key,
+        change: "no longer denied",
+        value,
+        context,
+        target,
+        pattern,
+        entry,
+      });
     }
   }
   // Global scope is read by the plugin's commands only: with none of them callable on the new side, a
@@ -235,12 +287,14 @@ function scopeChanges(before: Side, after: Side): ScopeChange[] {
   for (const [plugin, values] of after.globalAllow) {
     if (!after.pluginsCalled.has(plugin)) continue;
     for (const [canonical, { value, contribution }] of values)
-      if (!before.globalAllow.get(plugin)?.has(canonical)) changes.push({ scope: "global", plugin, change: "allowed", value, contribution });
+      if (!before.globalAllow.get(plugin)?.has(canonical))
+        changes.push({ scope: "global", plugin, change: "allowed", value, contribution });
   }
   for (const [plugin, values] of before.globalDeny) {
     if (!after.pluginsCalled.has(plugin)) continue;
     for (const [canonical, { value, contribution }] of values)
-      if (!after.globalDeny.get(plugin)?.has(canonical)) changes.push({ scope: "global", plugin, change: "no longer denied", value, contribution });
+      if (!after.globalDeny.get(plugin)?.has(canonical))
+        changes.push({ scope: "global", plugin, change: "no longer denied", value, contribution });
   }
   return changes;
 }
@@ -277,7 +331,8 @@ class CallerPatterns {
     // Patterns whose head is a prefix of this one's: globs that may match what this pattern matches.
     for (const length of this.globHeadLengths) {
       if (length > head.length) continue;
-      for (const other of this.byHead.get(head.slice(0, length)) ?? []) if (mayOverlap(other, pattern)) return true;
+      for (const other of this.byHead.get(head.slice(0, length)) ?? [])
+        if (mayOverlap(other, pattern)) return true;
     }
     if (head === pattern) return this.known.has(pattern);
     // This pattern is a glob: patterns whose head extends its head (literals included) may be matched by it.
@@ -300,9 +355,13 @@ function mayOverlap(a: string, b: string): boolean {
   const literal = (glob: string) => !/[*?[]/.test(glob);
   if (literal(b)) return labelMatches(a, b);
   if (literal(a)) return labelMatches(b, a);
-  const tail = (glob: string) => glob.slice(Math.max(glob.lastIndexOf("*"), glob.lastIndexOf("?"), glob.lastIndexOf("]")) + 1);
+  const tail = (glob: string) =>
+    glob.slice(Math.max(glob.lastIndexOf("*"), glob.lastIndexOf("?"), glob.lastIndexOf("]")) + 1);
   const [headA, headB, tailA, tailB] = [literalHead(a), literalHead(b), tail(a), tail(b)];
-  return (headA.startsWith(headB) || headB.startsWith(headA)) && (tailA.endsWith(tailB) || tailB.endsWith(tailA));
+  return (
+    (headA.startsWith(headB) || headB.startsWith(headA)) &&
+    (tailA.endsWith(tailB) || tailB.endsWith(tailA))
+  );
 }
 
 /** The index of the first of the sorted `values` not below `value`. */
@@ -347,14 +406,21 @@ export function diffAccessOnPlatforms(
     let bySpelling = sides.get(group);
     if (!bySpelling) sides.set(group, (bySpelling = new Map()));
     let side = bySpelling.get(catalog.spelling);
-    if (!side) bySpelling.set(catalog.spelling, (side = sideOf(group.model, (command) => catalog.spellCommand(command))));
+    if (!side)
+      bySpelling.set(
+        catalog.spelling,
+        (side = sideOf(group.model, (command) => catalog.spellCommand(command))),
+      );
     return side;
   };
   for (const old of before) {
     for (const current of after) {
       const platforms = old.platforms.filter((p) => current.platforms.includes(p));
       if (platforms.length === 0) continue;
-      const [oldSide, newSide] = [sideFor(old, current.model.catalog), sideFor(current, current.model.catalog)];
+      const [oldSide, newSide] = [
+        sideFor(old, current.model.catalog),
+        sideFor(current, current.model.catalog),
+      ];
       const diff = grantChanges(oldSide, newSide);
       for (const grant of diff.added) {
         const key = grantKey(grant);
@@ -364,19 +430,27 @@ export function diffAccessOnPlatforms(
         kinds.set(key, known);
       }
       for (const grant of diff.removed) removed.add(grantKey(grant), grant, platforms);
-      for (const change of scopeChanges(oldSide, newSide)) scopes.add(scopeKey(change), change, platforms);
+      for (const change of scopeChanges(oldSide, newSide))
+        scopes.add(scopeKey(change), change, platforms);
     }
   }
-  const ordered = (merge: PlatformMerge<Grant>) => merge.values().sort((a, b) => compareStrings(grantKey(a.item), grantKey(b.item)));
+  const ordered = (merge: PlatformMerge<Grant>) =>
+    merge.values().sort((a, b) => compareStrings(grantKey(a.item), grantKey(b.item)));
   return {
-    added: ordered(added).map((grant) => ({ ...grant, kinds: ACCESS_KINDS.filter((kind) => kinds.get(grantKey(grant.item))?.has(kind)) })),
+    added: ordered(added).map((grant) => ({
+      ...grant,
+      kinds: ACCESS_KINDS.filter((kind) => kinds.get(grantKey(grant.item))?.has(kind)),
+    })),
     removed: ordered(removed),
     scopes: scopes.values().sort((a, b) => compareStrings(scopeKey(a.item), scopeKey(b.item))),
   };
 }
 
 function scopeKey(change: ScopeChange): string {
-  const where = change.scope === "global" ? [change.plugin] : [change.command, change.context, change.target, change.pattern];
+  const where =
+    change.scope === "global"
+      ? [change.plugin]
+      : [change.command, change.context, change.target, change.pattern];
   return JSON.stringify([change.scope, ...where, change.change, canonicalJson(change.value)]);
 }
 
@@ -439,7 +513,8 @@ class CoveringPatterns {
     if (this.exact.has(pattern)) return true;
     for (const length of this.headLengths) {
       if (length > pattern.length) continue;
-      for (const glob of this.starGlobsByHead.get(pattern.slice(0, length)) ?? []) if (patternCovers(glob, pattern)) return true;
+      for (const glob of this.starGlobsByHead.get(pattern.slice(0, length)) ?? [])
+        if (patternCovers(glob, pattern)) return true;
     }
     return false;
   }
@@ -459,7 +534,8 @@ function starGlobMatches(glob: string, text: string): boolean {
   if (parts.length === 1) return glob === text;
   const first = parts[0]!;
   const last = parts[parts.length - 1]!;
-  if (!text.startsWith(first) || !text.endsWith(last) || first.length + last.length > text.length) return false;
+  if (!text.startsWith(first) || !text.endsWith(last) || first.length + last.length > text.length)
+    return false;
   let position = first.length;
   const end = text.length - last.length;
   for (const part of parts.slice(1, -1)) {

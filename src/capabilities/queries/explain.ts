@@ -8,7 +8,13 @@
 import { APP_KEY } from "../catalog/types.js";
 import type { Catalog } from "../catalog/catalog.js";
 import type { Manifest, PermissionDef } from "../catalog/types.js";
-import { resolveAccess, type CommandExplanation, type Origin, type ResolvedCommand, type ResolvedModel } from "../engine/index.js";
+import {
+  resolveAccess,
+  type CommandExplanation,
+  type Origin,
+  type ResolvedCommand,
+  type ResolvedModel,
+} from "../engine/index.js";
 import { compareCodePoints, qualifiedIdentifier } from "../engine/index.js";
 import type { Project } from "../load/project.js";
 import { isPlainObject } from "../../core/json.js";
@@ -22,7 +28,13 @@ import { plural } from "../../core/wording.js";
 import { syntaxOf, type Syntax } from "../../core/source/syntax.js";
 import type { JsonPath } from "../../core/location.js";
 
-export type RefusalKind = "release" | "plugin-not-found" | "command-not-found" | "permissions-listed" | "not-allowed-here" | "denied";
+export type RefusalKind =
+  | "release"
+  | "plugin-not-found"
+  | "command-not-found"
+  | "permissions-listed"
+  | "not-allowed-here"
+  | "denied";
 
 /** What a refusal text says, before looking at the project. */
 export interface Refusal {
@@ -41,10 +53,18 @@ const NAME = String.raw`([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_]+)?)`;
 const PATTERNS: ReadonlyArray<[RefusalKind, RegExp]> = [
   ["release", /Command (\S+?) not allowed by ACL/],
   ["denied", new RegExp(`${NAME} explicitly denied on origin (?:remote: )?(\\S+)`)],
-  ["not-allowed-here", new RegExp(`${NAME} not allowed on window "([^"]*)", webview "([^"]*)", URL: (?:remote: )?(\\S+)`)],
+  [
+    "not-allowed-here",
+    new RegExp(
+      `${NAME} not allowed on window "([^"]*)", webview "([^"]*)", URL: (?:remote: )?(\\S+)`,
+    ),
+  ],
   ["plugin-not-found", new RegExp(`${NAME} not allowed\\. Plugin not found`)],
   ["command-not-found", new RegExp(`${NAME} not allowed\\. Command not found`)],
-  ["permissions-listed", new RegExp(`${NAME} not allowed\\. Permissions associated with this command`)],
+  [
+    "permissions-listed",
+    new RegExp(`${NAME} not allowed\\. Permissions associated with this command`),
+  ],
 ];
 
 /** Finds the host's refusal in a pasted text (console lines, quotes and prefixes around it are fine). */
@@ -71,10 +91,18 @@ function trimUrl(url: string): string {
 }
 
 /** The command a refusal names, as invoked. In `{plugin}.{cmd}` texts a bare name is an app command. */
-export function commandOfRefusal(refusal: Refusal, index: CommandIndex): ReturnType<typeof lookupCommand> {
+export function commandOfRefusal(
+  refusal: Refusal,
+  index: CommandIndex,
+): ReturnType<typeof lookupCommand> {
   if (!refusal.invokedForm && !refusal.written.includes(".")) {
     const known = index.has(refusal.written);
-    return { ok: true, command: refusal.written, known, suggestions: known ? [] : index.suggest(refusal.written) };
+    return {
+      ok: true,
+      command: refusal.written,
+      known,
+      suggestions: known ? [] : index.suggest(refusal.written),
+    };
   }
   return lookupCommand(refusal.written, index);
 }
@@ -141,14 +169,25 @@ export function explainCall(
   const webview = query.webview ?? query.window;
   const verdicts: PlatformVerdict[] = [];
   for (const group of groups) {
-    const result = resolveAccess(group.model, { window: query.window, webview, origin: query.origin, command: query.command });
+    const result = resolveAccess(group.model, {
+      window: query.window,
+      webview,
+      origin: query.origin,
+      command: query.command,
+    });
     const explanation = result.explanation!;
-    const same = verdicts.find((v) => v.explanation.verdict === explanation.verdict && v.explanation.message === explanation.message);
+    const same = verdicts.find(
+      (v) =>
+        v.explanation.verdict === explanation.verdict &&
+        v.explanation.message === explanation.message,
+    );
     if (same) same.platforms.push(...group.platforms);
     else verdicts.push({ platforms: [...group.platforms], explanation });
   }
   const labels = new Set(knownWindowLabels(project));
-  const windowKnown = labels.has(query.window) || groups.some((g) => g.model.capabilities.some((c) => c.matchesLabels(query.window, webview)));
+  const windowKnown =
+    labels.has(query.window) ||
+    groups.some((g) => g.model.capabilities.some((c) => c.matchesLabels(query.window, webview)));
   const answer: CallExplanation = {
     command: query.command,
     known: query.known,
@@ -162,7 +201,10 @@ export function explainCall(
   };
   // A command a known plugin does not have is a typo (the note says "did you mean"): no permission can grant it.
   const { plugin } = parseCommandName(query.command);
-  const notInItsPlugin = !query.known && plugin !== undefined && (project.catalog.has(plugin) || project.catalog.has(`core:${plugin}`));
+  const notInItsPlugin =
+    !query.known &&
+    plugin !== undefined &&
+    (project.catalog.has(plugin) || project.catalog.has(`core:${plugin}`));
   if (verdicts.some((v) => v.explanation.verdict !== "allowed") && !notInItsPlugin)
     answer.suggestion = suggest(project, groups, query, webview, verdicts, lineOf);
   return answer;
@@ -178,7 +220,14 @@ function suggest(
 ): Suggestion {
   const catalog = project.catalog;
   const { plugin, name } = parseCommandName(query.command);
-  const key = plugin === undefined ? APP_KEY : catalog.has(plugin) ? plugin : catalog.has(`core:${plugin}`) ? `core:${plugin}` : plugin;
+  const key =
+    plugin === undefined
+      ? APP_KEY
+      : catalog.has(plugin)
+        ? plugin
+        : catalog.has(`core:${plugin}`)
+          ? `core:${plugin}`
+          : plugin;
   const manifest = catalog.get(key);
   const notes: string[] = [];
   const smallest = manifest ? smallestPermission(manifest, name) : undefined;
@@ -186,7 +235,9 @@ function suggest(
   let reason: string;
   if (smallest) {
     const identifier = qualifiedIdentifier(key, smallest.identifier);
-    const scope = manifest!.global_scope_schema ? (query.scope ?? scopeTemplate(manifest!.global_scope_schema)) : undefined;
+    const scope = manifest!.global_scope_schema
+      ? (query.scope ?? scopeTemplate(manifest!.global_scope_schema))
+      : undefined;
     entry = scope ? { identifier, allow: [scope] } : identifier;
     const others = smallest.commands.allow.filter((c) => c !== name);
     reason = `"${identifier}" enables ${others.length ? `${name} and ${plural(others.length, "other command")} (${others.join(", ")})` : `only ${name}`}`;
@@ -214,21 +265,47 @@ function suggest(
   }
 
   const refusing = verdicts.filter((v) => v.explanation.verdict !== "allowed");
-  const removeDenies = refusing.flatMap((v) => (v.explanation.verdict === "denied" ? v.explanation.deniedBy : []));
-  if (removeDenies.length) notes.unshift("a deny wins over every allow, for every window and origin: remove the deny first");
+  const removeDenies = refusing.flatMap((v) =>
+    v.explanation.verdict === "denied" ? v.explanation.deniedBy : [],
+  );
+  if (removeDenies.length)
+    notes.unshift(
+      "a deny wins over every allow, for every window and origin: remove the deny first",
+    );
 
   // Added to a capability that covers the window and origin on every refusing platform, the entry fixes them all.
   const refusedOn = refusing.flatMap((v) => v.platforms);
-  const refusingModels = groups.filter((g) => g.platforms.some((p) => refusedOn.includes(p))).map((g) => g.model);
+  const refusingModels = groups
+    .filter((g) => g.platforms.some((p) => refusedOn.includes(p)))
+    .map((g) => g.model);
   const covering = coveringCapability(refusingModels, query.window, webview, query.origin);
   for (const item of selectionNotes(project, groups, query, webview, refusedOn)) notes.push(item);
   const capability = newCapability(query, entry, refusedOn, groups);
   const newCapabilityFile = `src-tauri/capabilities/${String(capability.identifier)}.${capabilitySyntax(project)}`;
-  const nearMissWindows = nearMissWindowPatterns(project, groups, query.window, webview, query.command, (file, path) => lineOf({ file, path }));
-  const suggestion: Suggestion = { entry, reason, newCapability: capability, newCapabilityFile, removeDenies, nearMissWindows, notes };
+  const nearMissWindows = nearMissWindowPatterns(
+    project,
+    groups,
+    query.window,
+    webview,
+    query.command,
+    (file, path) => lineOf({ file, path }),
+  );
+  const suggestion: Suggestion = {
+    entry,
+    reason,
+    newCapability: capability,
+    newCapabilityFile,
+    removeDenies,
+    nearMissWindows,
+    notes,
+  };
   if (covering) {
     const permissionsPath = [...covering.source.path, "permissions"];
-    suggestion.addTo = { capability: covering.identifier, file: covering.source.file, line: lineOf({ file: covering.source.file, path: permissionsPath }) };
+    suggestion.addTo = {
+      capability: covering.identifier,
+      file: covering.source.file,
+      line: lineOf({ file: covering.source.file, path: permissionsPath }),
+    };
   }
   return suggestion;
 }
@@ -246,17 +323,27 @@ function capabilitySyntax(project: Project): Syntax {
  * when it exists.
  */
 export function smallestPermission(manifest: Manifest, command: string): PermissionDef | undefined {
-  const enabling = Object.values(manifest.permissions).filter((p) => p.commands.allow.includes(command) && !p.commands.deny.includes(command));
-  const size = (p: PermissionDef) => p.commands.allow.length * 2 + (p.scope && (p.scope.allow?.length || p.scope.deny?.length) ? 1 : 0);
-  return enabling.sort((a, b) => size(a) - size(b) || compareCodePoints(a.identifier, b.identifier))[0];
+  const enabling = Object.values(manifest.permissions).filter(
+    (p) => p.commands.allow.includes(command) && !p.commands.deny.includes(command),
+  );
+  const size = (p: PermissionDef) =>
+    p.commands.allow.length * 2 +
+    (p.scope && (p.scope.allow?.length || p.scope.deny?.length) ? 1 : 0);
+  return enabling.sort(
+    (a, b) => size(a) - size(b) || compareCodePoints(a.identifier, b.identifier),
+  )[0];
 }
 
 /** An allow-scope entry shaped by the plugin's scope schema: its object form with placeholders. */
 export function scopeTemplate(schema: unknown): Record<string, string> | undefined {
-  const variants = isPlainObject(schema) ? [schema, ...[schema.anyOf, schema.oneOf].flatMap((v) => (Array.isArray(v) ? v : []))] : [];
+  const variants = isPlainObject(schema)
+    ? [schema, ...[schema.anyOf, schema.oneOf].flatMap((v) => (Array.isArray(v) ? v : []))]
+    : [];
   for (const variant of variants) {
     if (!isPlainObject(variant) || !isPlainObject(variant.properties)) continue;
-    const required = Array.isArray(variant.required) ? variant.required.filter((r): r is string => typeof r === "string") : [];
+    const required = Array.isArray(variant.required)
+      ? variant.required.filter((r): r is string => typeof r === "string")
+      : [];
     const names = required.length ? required : Object.keys(variant.properties).slice(0, 1);
     if (names.length === 0) continue;
     return Object.fromEntries(names.map((name) => [name, `<${name}>`]));
@@ -268,14 +355,27 @@ export function scopeTemplate(schema: unknown): Record<string, string> | undefin
  * Where app.security.capabilities decides what the refusing builds load: a capability that covers the
  * window but that a platform config leaves out there, and the list a new capability must join.
  */
-function selectionNotes(project: Project, groups: readonly PlatformGroup[], query: CallQuery, webview: string, refusedOn: readonly string[]): string[] {
+function selectionNotes(
+  project: Project,
+  groups: readonly PlatformGroup[],
+  query: CallQuery,
+  webview: string,
+  refusedOn: readonly string[],
+): string[] {
   const notes: string[] = [];
   for (const capability of project.activeCapabilities) {
-    const missingOn = refusedOn.filter((platform) => capability.configPlatforms && !capability.configPlatforms.some((target) => target === platform));
+    const missingOn = refusedOn.filter(
+      (platform) =>
+        capability.configPlatforms &&
+        !capability.configPlatforms.some((target) => target === platform),
+    );
     if (missingOn.length === 0) continue;
     const covers = groups.some((group) =>
       group.model.capabilities.some(
-        (c) => c.capability === capability && c.matchesLabels(query.window, webview) && c.contexts.some((_, i) => c.contextMatches(i, query.origin)),
+        (c) =>
+          c.capability === capability &&
+          c.matchesLabels(query.window, webview) &&
+          c.contexts.some((_, i) => c.contextMatches(i, query.origin)),
       ),
     );
     if (!covers) continue;
@@ -288,15 +388,22 @@ function selectionNotes(project: Project, groups: readonly PlatformGroup[], quer
         : `capability "${capability.identifier}" covers this window but is not loaded on ${wordList(missingOn)}: app.security.capabilities in ${wordList(files)} does not list it`,
     );
   }
-  const declarations = project.config?.windows.filter((window) => window.label === query.window) ?? [];
-  const declaredOn = declarations.some((window) => !window.platforms) ? undefined : [...new Set(declarations.flatMap((window) => window.platforms!))];
-  const absentOn = declaredOn?.length ? refusedOn.filter((platform) => !declaredOn.some((target) => target === platform)) : [];
+  const declarations =
+    project.config?.windows.filter((window) => window.label === query.window) ?? [];
+  const declaredOn = declarations.some((window) => !window.platforms)
+    ? undefined
+    : [...new Set(declarations.flatMap((window) => window.platforms!))];
+  const absentOn = declaredOn?.length
+    ? refusedOn.filter((platform) => !declaredOn.some((target) => target === platform))
+    : [];
   if (absentOn.length)
     notes.push(
       `window "${query.window}" is declared for ${wordList(declaredOn!)} only, in ${wordList([...new Set(declarations.map((window) => window.document.file))])}: on ${wordList(absentOn)} it exists only if the app creates it in code`,
     );
   for (const list of project.config?.capabilityLists ?? []) {
-    const on = refusedOn.filter((platform) => !list.platforms || list.platforms.some((target) => target === platform));
+    const on = refusedOn.filter(
+      (platform) => !list.platforms || list.platforms.some((target) => target === platform),
+    );
     if (on.length && list.platforms)
       notes.push(
         `app.security.capabilities in ${list.document.file} selects what the ${wordList(on)} build${on.length > 1 ? "s load" : " loads"}: list a new capability there too`,
@@ -305,19 +412,37 @@ function selectionNotes(project: Project, groups: readonly PlatformGroup[], quer
   return notes;
 }
 
-function coveringCapability(models: readonly ResolvedModel[], window: string, webview: string, origin: Origin) {
+function coveringCapability(
+  models: readonly ResolvedModel[],
+  window: string,
+  webview: string,
+  origin: Origin,
+) {
   const covers = (model: ResolvedModel) =>
     model.capabilities
-      .filter((c) => c.matchesLabels(window, webview) && c.contexts.some((_, i) => c.contextMatches(i, origin)) && !c.capability.source.inline)
+      .filter(
+        (c) =>
+          c.matchesLabels(window, webview) &&
+          c.contexts.some((_, i) => c.contextMatches(i, origin)) &&
+          !c.capability.source.inline,
+      )
       .map((c) => c.capability);
   const [first, ...others] = models.map(covers);
   return first?.find((capability) => others.every((list) => list.includes(capability)));
 }
 
-function newCapability(query: CallQuery, entry: Suggestion["entry"], refusedOn: readonly string[], groups: readonly PlatformGroup[]): Record<string, unknown> {
+function newCapability(
+  query: CallQuery,
+  entry: Suggestion["entry"],
+  refusedOn: readonly string[],
+  groups: readonly PlatformGroup[],
+): Record<string, unknown> {
   const { name } = parseCommandName(query.command);
-  const capability: Record<string, unknown> = { identifier: `${query.window}-${name.replace(/_/g, "-")}`.replace(/[^A-Za-z0-9-]/g, "-") };
-  if (query.webview !== undefined && query.webview !== query.window) capability.webviews = [query.webview];
+  const capability: Record<string, unknown> = {
+    identifier: `${query.window}-${name.replace(/_/g, "-")}`.replace(/[^A-Za-z0-9-]/g, "-"),
+  };
+  if (query.webview !== undefined && query.webview !== query.window)
+    capability.webviews = [query.webview];
   else capability.windows = [query.window];
   if (query.origin.kind === "remote") {
     const url = new URL(query.origin.url);
@@ -361,15 +486,25 @@ export function nearMissWindowPatterns(
   lineOf: (file: string, path: JsonPath) => number,
 ): NearMissWindow[] {
   // A pattern naming another window the app declares or creates is that window's, not a typo.
-  const declared = new Set([...(project.config?.windows.map((w) => w.label) ?? []), ...(project.codeWindows?.labels.map((made) => made.label) ?? [])]);
+  const declared = new Set([
+    ...(project.config?.windows.map((w) => w.label) ?? []),
+    ...(project.codeWindows?.labels.map((made) => made.label) ?? []),
+  ]);
   const found = new Map<string, NearMissWindow>();
   for (const group of groups) {
     for (const resolved of group.model.capabilities) {
       if (resolved.matchesLabels(window, webview)) continue;
       for (const item of resolved.capability.windows) {
-        if (item.value === window || declared.has(item.value) || /[*?[]/.test(item.value) || nearest(window, [item.value], 1).length === 0) continue;
+        if (
+          item.value === window ||
+          declared.has(item.value) ||
+          /[*?[]/.test(item.value) ||
+          nearest(window, [item.value], 1).length === 0
+        )
+          continue;
         const key = `${resolved.capability.source.file}\0${JSON.stringify(item.path)}`;
-        const grantsCommand = command !== undefined && group.model.allowsIn(command, resolved.index).length > 0;
+        const grantsCommand =
+          command !== undefined && group.model.allowsIn(command, resolved.index).length > 0;
         const known = found.get(key);
         if (known) known.grantsCommand ||= grantsCommand;
         else

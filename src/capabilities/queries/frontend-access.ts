@@ -76,7 +76,10 @@ export function hasFrontend(project: Project): project is Project & { frontend: 
   return project.frontend !== undefined && project.frontend.files.length > 0;
 }
 
-export function frontendAccess(project: Project & { frontend: FrontendScan }, resolution: Resolution): FrontendAccess {
+export function frontendAccess(
+  project: Project & { frontend: FrontendScan },
+  resolution: Resolution,
+): FrontendAccess {
   const scan = project.frontend;
   const catalog = project.catalog;
   const uniqueWindows = localWindowLabels(project);
@@ -91,12 +94,21 @@ export function frontendAccess(project: Project & { frontend: FrontendScan }, re
   // A window made at run time is one more window: Tauri's mobile apps show the one window of their activity
   // or view controller, so the windows an app makes in code are judged on desktop only.
   for (const label of scan.ownPageWindows.keys())
-    if (!windowPlatforms.has(label)) windowPlatforms.set(label, new Set(TARGETS.filter((platform) => !MOBILE_TARGETS.has(platform))));
+    if (!windowPlatforms.has(label))
+      windowPlatforms.set(
+        label,
+        new Set(TARGETS.filter((platform) => !MOBILE_TARGETS.has(platform))),
+      );
   // A window that exists on mobile only next to desktop ones: one frontend serving both form factors.
-  const onlyOn = (platforms: ReadonlySet<string>, side: (platform: string) => boolean) => [...platforms].every(side);
+  const onlyOn = (platforms: ReadonlySet<string>, side: (platform: string) => boolean) =>
+    [...platforms].every(side);
   const formFactorSplit =
-    [...windowPlatforms.values()].some((platforms) => onlyOn(platforms, (platform) => MOBILE_TARGETS.has(platform))) &&
-    [...windowPlatforms.values()].some((platforms) => [...platforms].some((platform) => !MOBILE_TARGETS.has(platform)));
+    [...windowPlatforms.values()].some((platforms) =>
+      onlyOn(platforms, (platform) => MOBILE_TARGETS.has(platform)),
+    ) &&
+    [...windowPlatforms.values()].some((platforms) =>
+      [...platforms].some((platform) => !MOBILE_TARGETS.has(platform)),
+    );
   const judgements: CallJudgement[] = [];
   const windowsOf = (call: FrontendCall) => windowsLoading(scan, uniqueWindows, call);
   const models = resolution.models;
@@ -143,7 +155,9 @@ export function frontendAccess(project: Project & { frontend: FrontendScan }, re
   return {
     scan,
     judgements,
-    entries: entryUses(resolution, judgements, [...new Set([...uniqueWindows, ...scan.ownPageWindows.keys()])]),
+    entries: entryUses(resolution, judgements, [
+      ...new Set([...uniqueWindows, ...scan.ownPageWindows.keys()]),
+    ]),
     localWindows: uniqueWindows,
     platforms: resolution.models.map((model) => model.platform),
     targets,
@@ -159,9 +173,16 @@ export function frontendAccess(project: Project & { frontend: FrontendScan }, re
 function appTargets(project: Project, resolution: Resolution): string[] {
   const resolved = resolution.models.map((model) => model.platform);
   let shipped: Set<string> = new Set(resolved);
-  if (project.build) shipped = new Set([...shippedTargets(project.build, project.activeCapabilities).keys()]);
+  if (project.build)
+    shipped = new Set([...shippedTargets(project.build, project.activeCapabilities).keys()]);
   const local = project.activeCapabilities.filter((capability) => !capability.remote);
-  if (local.length > 0 && local.every((capability) => (capability.platforms?.length ?? 0) > 0 || capability.configPlatforms !== undefined)) {
+  if (
+    local.length > 0 &&
+    local.every(
+      (capability) =>
+        (capability.platforms?.length ?? 0) > 0 || capability.configPlatforms !== undefined,
+    )
+  ) {
     const named = new Set<string>();
     for (const capability of local) {
       for (const item of capability.platforms ?? []) {
@@ -171,7 +192,8 @@ function appTargets(project: Project, resolution: Resolution): string[] {
       }
       for (const target of capability.configPlatforms ?? []) named.add(target);
     }
-    if (named.size > 0) shipped = new Set([...shipped].filter((target) => named.has(target as Target)));
+    if (named.size > 0)
+      shipped = new Set([...shipped].filter((target) => named.has(target as Target)));
   }
   const kept = resolved.filter((platform) => shipped.has(platform));
   return kept.length > 0 ? kept : resolved;
@@ -195,17 +217,27 @@ function localWindowLabels(project: Project): string[] {
  * or on a route of their own); of the config's other windows, those whose page loads it when pages are
  * told apart, else every one (certain only when there is one).
  */
-function windowsLoading(scan: FrontendScan, configWindows: readonly string[], call: FrontendCall): { windows: string[]; byPage: boolean; made: string[] } {
-  const made = [...scan.ownPageWindows].filter(([, page]) => page.files.has(call.file)).map(([label]) => label);
+function windowsLoading(
+  scan: FrontendScan,
+  configWindows: readonly string[],
+  call: FrontendCall,
+): { windows: string[]; byPage: boolean; made: string[] } {
+  const made = [...scan.ownPageWindows]
+    .filter(([, page]) => page.files.has(call.file))
+    .map(([label]) => label);
   const windows = configWindows.filter((label) => !scan.ownPageWindows.has(label));
   if (scan.pagesCertain) {
     const byPage = windows.filter((label) => scan.windowPages.get(label)?.files.has(call.file));
-    const unnamed = scan.pages.some((page) => page.windows.length === 0 && page.files.has(call.file));
+    const unnamed = scan.pages.some(
+      (page) => page.windows.length === 0 && page.files.has(call.file),
+    );
     if (!unnamed) return { windows: [...byPage, ...made], byPage: true, made };
   }
   // A file only the pages of such windows load (a route a HUD stays on) is theirs alone.
   const shared = scan.pages.some(
-    (page) => page.files.has(call.file) && (page.windows.length === 0 || page.windows.some((label) => !scan.ownPageWindows.has(label))),
+    (page) =>
+      page.files.has(call.file) &&
+      (page.windows.length === 0 || page.windows.some((label) => !scan.ownPageWindows.has(label))),
   );
   if (!shared && made.length > 0) return { windows: made, byPage: true, made };
   return { windows: [...windows, ...made], byPage: windows.length === 1, made };
@@ -215,21 +247,32 @@ function windowsLoading(scan: FrontendScan, configWindows: readonly string[], ca
  * Per window that loads local pages, the commands its frontend calls (as the catalog spells them):
  * what `access` and `matrix` JSON and the HTML report mark as used. Needs no resolution.
  */
-export function frontendCallsByWindow(project: Project & { frontend: FrontendScan }): Map<string, Set<string>> {
+export function frontendCallsByWindow(
+  project: Project & { frontend: FrontendScan },
+): Map<string, Set<string>> {
   const windows = localWindowLabels(project);
   const calls = new Map(windows.map((window) => [window, new Set<string>()]));
   for (const call of project.frontend.calls) {
     for (const window of windowsLoading(project.frontend, windows, call).windows) {
       if (!calls.has(window)) calls.set(window, new Set());
-      for (const command of call.commands) calls.get(window)!.add(project.catalog.spellCommand(command));
+      for (const command of call.commands)
+        calls.get(window)!.add(project.catalog.spellCommand(command));
     }
   }
   return calls;
 }
 
-function windowUrl(_project: Project, windowPath: readonly (string | number)[], config: unknown): string | undefined {
+function windowUrl(
+  _project: Project,
+  windowPath: readonly (string | number)[],
+  config: unknown,
+): string | undefined {
   let value: unknown = config;
-  for (const part of windowPath) value = value && typeof value === "object" ? (value as Record<string | number, unknown>)[part] : undefined;
+  for (const part of windowPath)
+    value =
+      value && typeof value === "object"
+        ? (value as Record<string | number, unknown>)[part]
+        : undefined;
   const url = value && typeof value === "object" ? (value as { url?: unknown }).url : undefined;
   return typeof url === "string" ? url : undefined;
 }
@@ -249,20 +292,31 @@ function refusalsOf(
     for (const model of models) {
       // Not shipped there, or the window does not exist there: no one meets the refusal.
       if (!targets.includes(model.platform)) continue;
-      if (window !== undefined && windowPlatforms.get(window)?.has(model.platform) === false) continue;
+      if (window !== undefined && windowPlatforms.get(window)?.has(model.platform) === false)
+        continue;
       let verdict: Verdict;
       if (window === undefined) {
         const explanation = resolveAccess(model, { window: "\u0000", command }).explanation!;
         if (!explanation.enforced) continue;
-        const local = model.allowers(command).some((index) => model.capabilities[index]!.contexts.some((context) => context.kind === "local"));
-        verdict = (model.denied.get(command)?.length ?? 0) > 0 ? "denied" : local ? "allowed" : "not-granted";
+        const local = model
+          .allowers(command)
+          .some((index) =>
+            model.capabilities[index]!.contexts.some((context) => context.kind === "local"),
+          );
+        verdict =
+          (model.denied.get(command)?.length ?? 0) > 0
+            ? "denied"
+            : local
+              ? "allowed"
+              : "not-granted";
       } else verdict = resolveAccess(model, { window, command }).explanation!.verdict;
       if (verdict === "allowed" || verdict === "unchecked") continue;
       const list = byVerdict.get(verdict) ?? [];
       list.push(model.platform);
       byVerdict.set(verdict, list);
     }
-    for (const [verdict, platforms] of byVerdict) refusals.push({ window: window ?? "*", platforms, verdict });
+    for (const [verdict, platforms] of byVerdict)
+      refusals.push({ window: window ?? "*", platforms, verdict });
   }
   return refusals;
 }
@@ -274,12 +328,14 @@ function refusalsOf(
 function narrowestPermission(manifest: Manifest, key: string, command: string): string | undefined {
   // The command's own permission (`allow-set-title` for `set_title`) first, as the host's generated ones are named.
   const own = manifest.permissions[`allow-${command.replace(/_/g, "-")}`];
-  if (own?.commands.allow.includes(command)) return key === APP_KEY ? own.identifier : `${key}:${own.identifier}`;
+  if (own?.commands.allow.includes(command))
+    return key === APP_KEY ? own.identifier : `${key}:${own.identifier}`;
   let best: { name: string; size: number } | undefined;
   for (const permission of Object.values(manifest.permissions)) {
     if (!permission.commands.allow.includes(command)) continue;
     const size = permission.commands.allow.length + (permission.scope ? 0.5 : 0);
-    if (!best || size < best.size || (size === best.size && permission.identifier < best.name)) best = { name: permission.identifier, size };
+    if (!best || size < best.size || (size === best.size && permission.identifier < best.name))
+      best = { name: permission.identifier, size };
   }
   if (!best) {
     const setSize = (members: readonly string[]): number | undefined => {
@@ -297,7 +353,12 @@ function narrowestPermission(manifest: Manifest, key: string, command: string): 
       const size = setSize(set.permissions);
       if (size !== undefined && (!best || size < best.size)) best = { name: set.identifier, size };
     }
-    if (!best && manifest.default_permission && setSize(manifest.default_permission.permissions) !== undefined) best = { name: "default", size: 0 };
+    if (
+      !best &&
+      manifest.default_permission &&
+      setSize(manifest.default_permission.permissions) !== undefined
+    )
+      best = { name: "default", size: 0 };
   }
   if (!best) return undefined;
   return key === APP_KEY ? best.name : `${key}:${best.name}`;
@@ -307,13 +368,23 @@ function narrowestPermission(manifest: Manifest, key: string, command: string): 
  * The capability to add a permission to: a local one (no `remote`) whose windows cover every refused
  * window, preferring one that already grants something of the same plugin, then a file over inline.
  */
-function targetCapability(capabilities: readonly Capability[], windows: readonly string[], key: string | undefined): Capability | undefined {
+function targetCapability(
+  capabilities: readonly Capability[],
+  windows: readonly string[],
+  key: string | undefined,
+): Capability | undefined {
   const labels = windows.filter((window) => window !== "*");
   const covering = capabilities.filter(
     (capability) =>
-      !capability.remote && (labels.length === 0 || labels.every((label) => valuesOf(capability.windows).some((pattern) => labelMatches(pattern, label)))),
+      !capability.remote &&
+      (labels.length === 0 ||
+        labels.every((label) =>
+          valuesOf(capability.windows).some((pattern) => labelMatches(pattern, label)),
+        )),
   );
-  const samePlugin = (capability: Capability) => key !== undefined && capability.permissions.some((entry) => Catalog.keyOf(entry.identifier)?.key === key);
+  const samePlugin = (capability: Capability) =>
+    key !== undefined &&
+    capability.permissions.some((entry) => Catalog.keyOf(entry.identifier)?.key === key);
   return (
     covering.find((capability) => samePlugin(capability) && !capability.source.inline) ??
     covering.find((capability) => !capability.source.inline) ??
@@ -322,7 +393,11 @@ function targetCapability(capabilities: readonly Capability[], windows: readonly
 }
 
 /** For each entry of a local capability that covers a window loading the frontend: the commands it grants, and those some call uses. */
-function entryUses(resolution: Resolution, judgements: readonly CallJudgement[], windows: readonly string[]): EntryUse[] {
+function entryUses(
+  resolution: Resolution,
+  judgements: readonly CallJudgement[],
+  windows: readonly string[],
+): EntryUse[] {
   const calledBy = new Map<string, Set<string>>();
   for (const judgement of judgements) {
     const set = calledBy.get(judgement.command) ?? new Set<string>();
@@ -334,7 +409,9 @@ function entryUses(resolution: Resolution, judgements: readonly CallJudgement[],
     const capability = resolved.capability;
     if (capability.remote) continue;
     const patterns = valuesOf(capability.windows);
-    const covered = windows.filter((window) => patterns.some((pattern) => labelMatches(pattern, window)));
+    const covered = windows.filter((window) =>
+      patterns.some((pattern) => labelMatches(pattern, window)),
+    );
     if (windows.length > 0 && covered.length === 0) continue;
     const lists = new Map<PermissionEntry, Set<string>>();
     for (const model of resolution.models) {
@@ -352,7 +429,10 @@ function entryUses(resolution: Resolution, judgements: readonly CallJudgement[],
       const granted = [...(lists.get(entry) ?? [])];
       const used = granted.filter((command) => {
         const by = calledBy.get(command);
-        return by !== undefined && (by.has("*") || covered.length === 0 || covered.some((window) => by.has(window)));
+        return (
+          by !== undefined &&
+          (by.has("*") || covered.length === 0 || covered.some((window) => by.has(window)))
+        );
       });
       uses.push({ capability, entry, used, granted });
     }

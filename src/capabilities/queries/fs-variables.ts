@@ -98,15 +98,24 @@ export function isWindowsPath(path: string): boolean {
  * undefined when the variable is one this platform or caplint cannot place (the entry is then shown
  * as checked but not judged).
  */
-export function expandScopePath(pattern: string, where: PathHome, identifier: string | undefined): string | undefined {
+export function expandScopePath(
+  pattern: string,
+  where: PathHome,
+  identifier: string | undefined,
+): string | undefined {
   const slashed = pattern.replace(/\\/g, "/");
   const match = /^(\$[A-Z]+|~)(?=\/|$)/.exec(slashed);
   if (!match) return slashed;
   const variable = match[1] === "~" ? "$HOME" : match[1]!;
   const relative = HOME_RELATIVE[where.platform][variable];
-  if (relative === undefined) return variable === "$TEMP" && where.platform !== "windows" ? `/tmp${slashed.slice(match[0].length)}` : undefined;
+  if (relative === undefined)
+    return variable === "$TEMP" && where.platform !== "windows"
+      ? `/tmp${slashed.slice(match[0].length)}`
+      : undefined;
   if (relative.includes("{id}") && identifier === undefined) return undefined;
-  const folder = relative ? `${where.home}/${relative.replace("{id}", identifier ?? "")}` : where.home;
+  const folder = relative
+    ? `${where.home}/${relative.replace("{id}", identifier ?? "")}`
+    : where.home;
   return folder + slashed.slice(match[0].length);
 }
 
@@ -123,8 +132,12 @@ export function pathWithVariable(path: string, identifier: string | undefined): 
   for (const variable of Object.keys(HOME_RELATIVE[where.platform])) {
     const folder = expandScopePath(variable, where, identifier);
     if (folder === undefined) continue;
-    const inside = where.platform === "windows" ? slashed.toLowerCase().startsWith(`${folder.toLowerCase()}/`) : slashed.startsWith(`${folder}/`);
-    if ((inside || slashed === folder) && (!best || folder.length > best.length)) best = { variable, length: folder.length };
+    const inside =
+      where.platform === "windows"
+        ? slashed.toLowerCase().startsWith(`${folder.toLowerCase()}/`)
+        : slashed.startsWith(`${folder}/`);
+    if ((inside || slashed === folder) && (!best || folder.length > best.length))
+      best = { variable, length: folder.length };
   }
   return best ? best.variable + slashed.slice(best.length) : path;
 }

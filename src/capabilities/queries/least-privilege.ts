@@ -88,32 +88,61 @@ export function leastPrivilege(
   const narrowable = narrowingAllowed(access);
   const untouched: string[] = [];
   for (const capability of project.activeCapabilities)
-    if (capability.remote) untouched.push(`capability "${capability.identifier}" serves remote pages: never narrowed (their code is not in the app)`);
+    if (capability.remote)
+      untouched.push(
+        `capability "${capability.identifier}" serves remote pages: never narrowed (their code is not in the app)`,
+      );
 
   const changes: ProposedChange[] = [];
   for (const use of access.entries) {
     if (unused.has(use.entry)) {
-      changes.push({ capability: use.capability, kind: "remove", identifier: use.entry.identifier, entry: use.entry });
+      changes.push({
+        capability: use.capability,
+        kind: "remove",
+        identifier: use.entry.identifier,
+        entry: use.entry,
+      });
       continue;
     }
     if (use.used.length === 0 || use.entry.extended || !narrowable(use)) continue;
     const replacement = narrowSet(catalog, use.entry.identifier, new Set(use.used));
-    if (replacement) changes.push({ capability: use.capability, kind: "narrow", identifier: use.entry.identifier, entry: use.entry, replacement });
+    if (replacement)
+      changes.push({
+        capability: use.capability,
+        kind: "narrow",
+        identifier: use.entry.identifier,
+        entry: use.entry,
+        replacement,
+      });
   }
 
   const byHand: ByHand[] = [];
   const added = new Map<string, ProposedChange>();
-  const inactive = new Map<string, { capability: Capability; platforms: string[]; commands: Set<string> }>();
+  const inactive = new Map<
+    string,
+    { capability: Capability; platforms: string[]; commands: Set<string> }
+  >();
   for (const judgement of access.judgements) {
     const refusable = judgement.refusals.filter((refusal) => refusal.verdict !== "denied");
     if (refusable.length === 0 || !judgement.permission) continue;
     const capability = judgement.capability;
-    const grantedElsewhere = access.entries.some((use) => capability !== undefined && use.capability === capability && use.granted.includes(judgement.command));
+    const grantedElsewhere = access.entries.some(
+      (use) =>
+        capability !== undefined &&
+        use.capability === capability &&
+        use.granted.includes(judgement.command),
+    );
     if (grantedElsewhere) {
       // The capability grants it, but not on the platforms where the call is refused: its platforms are what to change.
-      const platforms = TARGETS.filter((target) => refusable.some((refusal) => refusal.platforms.includes(target)));
+      const platforms = TARGETS.filter((target) =>
+        refusable.some((refusal) => refusal.platforms.includes(target)),
+      );
       const key = `${capability!.identifier}\u0000${capability!.source.file}\u0000${platforms.join()}`;
-      const group = inactive.get(key) ?? { capability: capability!, platforms, commands: new Set<string>() };
+      const group = inactive.get(key) ?? {
+        capability: capability!,
+        platforms,
+        commands: new Set<string>(),
+      };
       group.commands.add(judgement.command);
       inactive.set(key, group);
       continue;
@@ -121,7 +150,10 @@ export function leastPrivilege(
     if (!capability || judgement.scoped) {
       // A scope is the developer's to choose: caplint shows the entry and leaves the placeholder unwritten.
       const document = capability ? documentOf(project, capability) : undefined;
-      byHand.push({ text: addPermissionHint(judgement, judgement.permission, document, capability), call: judgement.call });
+      byHand.push({
+        text: addPermissionHint(judgement, judgement.permission, document, capability),
+        call: judgement.call,
+      });
       continue;
     }
     const key = `${capability.source.absolutePath}\u0000${JSON.stringify(capability.source.path)}\u0000${judgement.permission}`;
@@ -130,7 +162,12 @@ export function leastPrivilege(
       if (!change.calls!.includes(judgement.call)) change.calls!.push(judgement.call);
       continue;
     }
-    const addition: ProposedChange = { capability, kind: "add", identifier: judgement.permission, calls: [judgement.call] };
+    const addition: ProposedChange = {
+      capability,
+      kind: "add",
+      identifier: judgement.permission,
+      calls: [judgement.call],
+    };
     added.set(key, addition);
     changes.push(addition);
   }
@@ -164,9 +201,18 @@ export function leastPrivilege(
     // From the end of the file back, so each edit's offsets still hold; the edits of one file never overlap.
     for (const edit of edits.sort((a, b) => b.offset - a.offset || b.length - a.length))
       fixed = fixed.slice(0, edit.offset) + edit.content + fixed.slice(edit.offset + edit.length);
-    if (fixed !== document.text) files.set(document.absolutePath, { file: document.file, original: document.text, fixed });
+    if (fixed !== document.text)
+      files.set(document.absolutePath, { file: document.file, original: document.text, fixed });
   }
-  return { access, windows, changes, byHand, files, untouched, confidence: confidenceOf(access, narrowable === NEVER) };
+  return {
+    access,
+    windows,
+    changes,
+    byHand,
+    files,
+    untouched,
+    confidence: confidenceOf(access, narrowable === NEVER),
+  };
 }
 
 /** In words, for a change caplint could not make itself. */
@@ -183,7 +229,9 @@ export function describeChange(change: ProposedChange): string {
 }
 
 function documentOf(project: Project, capability: Capability): SourceDocument | undefined {
-  return project.documents.find((document) => document.absolutePath === capability.source.absolutePath);
+  return project.documents.find(
+    (document) => document.absolutePath === capability.source.absolutePath,
+  );
 }
 
 function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
@@ -201,10 +249,16 @@ function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> 
 function windowPrivileges(project: Project, access: FrontendAccess): WindowPrivilege[] {
   const labels = access.localWindows.length ? access.localWindows : ["*"];
   return labels.map((window) => {
-    const calls = access.judgements.filter((judgement) => window === "*" || judgement.windows.length === 0 || judgement.windows.includes(window));
+    const calls = access.judgements.filter(
+      (judgement) =>
+        window === "*" || judgement.windows.length === 0 || judgement.windows.includes(window),
+    );
     const called = new Set(calls.map((judgement) => judgement.command));
     const capabilities = project.activeCapabilities.filter(
-      (capability) => !capability.remote && (window === "*" || valuesOf(capability.windows).some((pattern) => labelMatches(pattern, window))),
+      (capability) =>
+        !capability.remote &&
+        (window === "*" ||
+          valuesOf(capability.windows).some((pattern) => labelMatches(pattern, window))),
     );
     const grants = access.entries
       .filter((use) => capabilities.includes(use.capability) && use.granted.length > 0)
@@ -220,11 +274,20 @@ const NEVER = (): boolean => false;
  * run time (it could be any) or a third-party plugin's JS was not read, nor for a plugin some call of
  * which was not resolved — the same conditions under which unused-permission stays silent.
  */
-function narrowingAllowed(access: FrontendAccess): (use: FrontendAccess["entries"][number]) => boolean {
+function narrowingAllowed(
+  access: FrontendAccess,
+): (use: FrontendAccess["entries"][number]) => boolean {
   const scan = access.scan;
-  if (scan.thirdPartyPlugins.length > 0 || scan.unresolved.some((call) => call.member === "invoke" || pluginOfSpecifier(call.specifier) === undefined))
+  if (
+    scan.thirdPartyPlugins.length > 0 ||
+    scan.unresolved.some(
+      (call) => call.member === "invoke" || pluginOfSpecifier(call.specifier) === undefined,
+    )
+  )
     return NEVER;
-  const unresolvedPlugins = new Set(scan.unresolved.map((call) => pluginOfSpecifier(call.specifier)));
+  const unresolvedPlugins = new Set(
+    scan.unresolved.map((call) => pluginOfSpecifier(call.specifier)),
+  );
   return ({ entry }) => {
     const parts = Catalog.keyOf(entry.identifier);
     if (!parts) return false;
@@ -239,7 +302,12 @@ function narrowingAllowed(access: FrontendAccess): (use: FrontendAccess["entries
  * commands is used is dropped, a set member used in part is narrowed in turn. Undefined when the
  * identifier is a single permission or nothing would be dropped.
  */
-function narrowSet(catalog: Catalog, identifier: string, used: ReadonlySet<string>, depth = 0): string[] | undefined {
+function narrowSet(
+  catalog: Catalog,
+  identifier: string,
+  used: ReadonlySet<string>,
+  depth = 0,
+): string[] | undefined {
   const parts = Catalog.keyOf(catalog.spellIdentifier(identifier));
   if (!parts || depth > 8) return undefined;
   const lookup = catalog.lookupTopLevel(parts.key, parts.base);
@@ -249,7 +317,9 @@ function narrowSet(catalog: Catalog, identifier: string, used: ReadonlySet<strin
   for (const member of lookup.set.permissions) {
     const qualified = qualifyMember(catalog, parts.key, member);
     const leaves = expandIdentifier(catalog, qualified).leaves;
-    const commands = leaves.flatMap((leaf) => leaf.permission.commands.allow.map((command) => commandName(leaf.key, command)));
+    const commands = leaves.flatMap((leaf) =>
+      leaf.permission.commands.allow.map((command) => commandName(leaf.key, command)),
+    );
     if (commands.length === 0) {
       kept.push(qualified);
       continue;
@@ -259,7 +329,10 @@ function narrowSet(catalog: Catalog, identifier: string, used: ReadonlySet<strin
       dropped = true;
       continue;
     }
-    const narrower = usedHere.length < new Set(commands).size ? narrowSet(catalog, qualified, used, depth + 1) : undefined;
+    const narrower =
+      usedHere.length < new Set(commands).size
+        ? narrowSet(catalog, qualified, used, depth + 1)
+        : undefined;
     if (narrower) {
       dropped = true;
       kept.push(...narrower);
@@ -300,7 +373,11 @@ function permissionEdits(
     if (index >= 0) removed.add(index);
   }
   // What the array grants by name once the removals are made: a member or an addition already there is not written twice.
-  const written = new Set(capability.permissions.filter((entry) => !entry.extended && !removed.has(itemIndex(entry))).map((entry) => entry.identifier));
+  const written = new Set(
+    capability.permissions
+      .filter((entry) => !entry.extended && !removed.has(itemIndex(entry)))
+      .map((entry) => entry.identifier),
+  );
   for (const change of changes) {
     if (change.kind === "narrow") {
       const index = itemIndex(change.entry!);
@@ -308,7 +385,11 @@ function permissionEdits(
       // Another entry of the same name (listed twice) still grants it.
       if (
         !capability.permissions.some(
-          (entry) => entry !== change.entry && entry.identifier === change.identifier && !entry.extended && !removed.has(itemIndex(entry)),
+          (entry) =>
+            entry !== change.entry &&
+            entry.identifier === change.identifier &&
+            !entry.extended &&
+            !removed.has(itemIndex(entry)),
         )
       )
         written.delete(change.identifier);
@@ -318,7 +399,10 @@ function permissionEdits(
       change.replacement = members;
       if (members.length === 0) {
         removed.add(index);
-        Object.assign(change, { kind: "remove", reason: "what the calls use of it, other entries grant" });
+        Object.assign(change, {
+          kind: "remove",
+          reason: "what the calls use of it, other entries grant",
+        });
       } else replaced.set(index, members);
     } else if (change.kind === "add") {
       if (written.has(change.identifier)) {
@@ -331,8 +415,11 @@ function permissionEdits(
   }
   const first = items[0];
   const last = items[items.length - 1];
-  const multiline = first !== undefined && last !== undefined && text.slice(first.offset, last.end).includes("\n");
-  const indent = first ? text.slice(text.lastIndexOf("\n", first.offset - 1) + 1, first.offset) : "";
+  const multiline =
+    first !== undefined && last !== undefined && text.slice(first.offset, last.end).includes("\n");
+  const indent = first
+    ? text.slice(text.lastIndexOf("\n", first.offset - 1) + 1, first.offset)
+    : "";
   const separator = multiline && /^[ \t]*$/.test(indent) ? `,\n${indent}` : ", ";
   const quote = (id: string) => document.quoteString(id);
   const tail = additions.map(quote).join(separator);
@@ -344,21 +431,35 @@ function permissionEdits(
   }
   const kept = items.map((_, index) => index).filter((index) => !removed.has(index));
   const lastKept = kept[kept.length - 1];
-  if (lastKept === undefined) return [{ offset: first.offset, length: last.end - first.offset, content: tail }];
+  if (lastKept === undefined)
+    return [{ offset: first.offset, length: last.end - first.offset, content: tail }];
   const edits: TextEdit[] = [];
   for (const index of removed) {
-    if (index < lastKept) edits.push({ offset: items[index]!.offset, length: items[index + 1]!.offset - items[index]!.offset, content: "" });
+    if (index < lastKept)
+      edits.push({
+        offset: items[index]!.offset,
+        length: items[index + 1]!.offset - items[index]!.offset,
+        content: "",
+      });
   }
   let end = tail ? separator + tail : "";
   if (lastKept < items.length - 1) {
     // The items after the last kept one go from its end, with the comma before them; the additions take their place.
-    edits.push({ offset: items[lastKept]!.end, length: last.end - items[lastKept]!.end, content: end });
+    edits.push({
+      offset: items[lastKept]!.end,
+      length: last.end - items[lastKept]!.end,
+      content: end,
+    });
     end = "";
   }
   for (const [index, members] of replaced) {
     const content = members.map(quote).join(separator) + (index === lastKept ? end : "");
     if (index === lastKept) end = "";
-    edits.push({ offset: items[index]!.offset, length: items[index]!.end - items[index]!.offset, content });
+    edits.push({
+      offset: items[index]!.offset,
+      length: items[index]!.end - items[index]!.offset,
+      content,
+    });
   }
   if (end) edits.push({ offset: items[lastKept]!.end, length: 0, content: end });
   return edits;
@@ -376,9 +477,14 @@ function confidenceOf(access: FrontendAccess, heldBack: boolean): string {
   const thirdParty = access.scan.thirdPartyPlugins.length;
   if (unresolved) parts.push(`${plural(unresolved, "dynamic call")} not resolved`);
   if (thirdParty) parts.push(`${plural(thirdParty, "third-party plugin")} not analysed`);
-  const guessed = access.localWindows.length > 1 && access.judgements.some((judgement) => !judgement.byPage);
-  if (guessed) parts.push("some files are loaded by a page no window names: judged for every local window");
+  const guessed =
+    access.localWindows.length > 1 && access.judgements.some((judgement) => !judgement.byPage);
+  if (guessed)
+    parts.push("some files are loaded by a page no window names: judged for every local window");
   if (parts.length === 0)
     return `every call resolved (${plural(access.judgements.length, "command")} in ${plural(access.scan.files.length, "file")}); no third-party plugin`;
-  return parts.join("; ") + (heldBack ? ": no grant is removed or narrowed (any command could be called)" : "");
+  return (
+    parts.join("; ") +
+    (heldBack ? ": no grant is removed or narrowed (any command could be called)" : "")
+  );
 }

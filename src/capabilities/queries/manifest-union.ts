@@ -12,7 +12,10 @@ export interface ManifestUnionNote {
  * The identifiers an answer goes through whose committed manifest differs from the built-in catalog in a
  * way no release explains away: the loader answered with the union of both, which the build does not do.
  */
-export function manifestUnionNotes(differences: Project["manifestDifferences"], chains: () => Iterable<readonly string[]>): ManifestUnionNote[] {
+export function manifestUnionNotes(
+  differences: Project["manifestDifferences"],
+  chains: () => Iterable<readonly string[]>,
+): ManifestUnionNote[] {
   // Walking the chains makes every entry of a lazily resolved model: only worth it when a manifest differs.
   if (!differences.length) return [];
   const used = new Set<string>();
@@ -30,9 +33,16 @@ export function manifestUnionNotes(differences: Project["manifestDifferences"], 
  * The identifier chains behind a resolved model: every allowed entry (of the capabilities named, when
  * `capabilities` is given), every deny (a deny holds for every window) and every global scope contribution.
  */
-export function* modelChains(model: ResolvedModel, capabilities?: ReadonlySet<string>): Generator<readonly string[]> {
+export function* modelChains(
+  model: ResolvedModel,
+  capabilities?: ReadonlySet<string>,
+): Generator<readonly string[]> {
   for (const entries of model.allowed.values())
-    for (const entry of entries) if (!capabilities || capabilities.has(entry.provenance.capability)) yield entry.provenance.chain;
-  for (const entries of model.denied.values()) for (const entry of entries) yield entry.provenance.chain;
-  for (const scope of model.globalScope.values()) for (const contribution of scope.contributions) yield contribution.provenance.chain;
+    for (const entry of entries)
+      if (!capabilities || capabilities.has(entry.provenance.capability))
+        yield entry.provenance.chain;
+  for (const entries of model.denied.values())
+    for (const entry of entries) yield entry.provenance.chain;
+  for (const scope of model.globalScope.values())
+    for (const contribution of scope.contributions) yield contribution.provenance.chain;
 }

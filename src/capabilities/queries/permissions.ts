@@ -20,31 +20,55 @@ export interface PermissionListing {
 }
 
 /** Every permission and set of one plugin (or all), with the commands each expands to. */
-export function listPermissions(catalog: Catalog, platform: string, plugin?: string): PermissionListing[] {
+export function listPermissions(
+  catalog: Catalog,
+  platform: string,
+  plugin?: string,
+): PermissionListing[] {
   const keys = plugin === undefined ? catalog.keys() : [plugin];
   const out: PermissionListing[] = [];
   for (const key of keys) {
     const manifest = catalog.get(key);
     if (!manifest) continue;
     const prefix = key === APP_KEY ? "" : `${key}:`;
-    const entry = (identifier: string, kind: PermissionListing["kind"], description: string, extra: Partial<PermissionListing>) => {
+    const entry = (
+      identifier: string,
+      kind: PermissionListing["kind"],
+      description: string,
+      extra: Partial<PermissionListing>,
+    ) => {
       const expanded = expandPermission(catalog, platform, identifier);
       out.push({ identifier, kind, plugin: key, description, ...expanded, ...extra });
     };
     if (manifest.default_permission) {
-      entry(`${prefix}default`, "default", manifest.default_permission.description, { members: manifest.default_permission.permissions });
+      entry(`${prefix}default`, "default", manifest.default_permission.description, {
+        members: manifest.default_permission.permissions,
+      });
     }
-    for (const set of Object.values(manifest.permission_sets)) entry(`${prefix}${set.identifier}`, "set", set.description, { members: set.permissions });
+    for (const set of Object.values(manifest.permission_sets))
+      entry(`${prefix}${set.identifier}`, "set", set.description, { members: set.permissions });
     for (const permission of Object.values(manifest.permissions)) {
-      entry(`${prefix}${permission.identifier}`, "permission", permission.description ?? "", permission.platforms ? { platforms: permission.platforms } : {});
+      entry(
+        `${prefix}${permission.identifier}`,
+        "permission",
+        permission.description ?? "",
+        permission.platforms ? { platforms: permission.platforms } : {},
+      );
     }
   }
   return out;
 }
 
 /** The IPC commands a permission or set allows and denies on a platform, once expanded as a capability entry would be. */
-export function expandPermission(catalog: Catalog, platform: string, identifier: string): Pick<PermissionListing, "allows" | "denies" | "scopeOnly"> {
-  const probe = toCapability({ path: [], value: { identifier: "caplint-probe", windows: ["*"], permissions: [identifier] } }, { file: "", absolutePath: "" })!;
+export function expandPermission(
+  catalog: Catalog,
+  platform: string,
+  identifier: string,
+): Pick<PermissionListing, "allows" | "denies" | "scopeOnly"> {
+  const probe = toCapability(
+    { path: [], value: { identifier: "caplint-probe", windows: ["*"], permissions: [identifier] } },
+    { file: "", absolutePath: "" },
+  )!;
   const model = resolve({ capabilities: [probe], catalog, platform });
   return {
     allows: [...model.allowed.keys()].sort(),
@@ -58,8 +82,9 @@ export function expandPermission(catalog: Catalog, platform: string, identifier:
  * denies 1 command"; a `deny-*` permission is described by what it denies, never as "allows 0 commands".
  */
 export function grantCounts(allows: readonly unknown[], denies: readonly unknown[]): string {
-  const parts = [allows.length ? `allows ${plural(allows.length, "command")}` : "", denies.length ? `denies ${plural(denies.length, "command")}` : ""].filter(
-    Boolean,
-  );
+  const parts = [
+    allows.length ? `allows ${plural(allows.length, "command")}` : "",
+    denies.length ? `denies ${plural(denies.length, "command")}` : "",
+  ].filter(Boolean);
   return parts.join(", ") || "allows no command";
 }

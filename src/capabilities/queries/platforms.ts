@@ -16,7 +16,8 @@ export function parsePlatforms(value: string): string[] {
     .split(",")
     .map((name) => name.trim())
     .filter(Boolean);
-  if (names.length === 0) throw new PlatformNameError(`--platform: expected one of ${quoteList(TARGETS)}`);
+  if (names.length === 0)
+    throw new PlatformNameError(`--platform: expected one of ${quoteList(TARGETS)}`);
   return [...new Set(names.map(canonicalPlatform))];
 }
 
@@ -39,8 +40,12 @@ export interface PlatformGroup {
  * The project resolved for each platform asked (default: all five), with platforms whose answers
  * are identical grouped, so that a query prints a difference only where one exists.
  */
-export function resolvePlatformGroups(project: Project, platforms: readonly string[] = TARGETS): PlatformGroup[] {
-  if (isPlatformIndependent(project)) return [{ platforms: [...platforms], model: resolveProject(project, platforms[0]!) }];
+export function resolvePlatformGroups(
+  project: Project,
+  platforms: readonly string[] = TARGETS,
+): PlatformGroup[] {
+  if (isPlatformIndependent(project))
+    return [{ platforms: [...platforms], model: resolveProject(project, platforms[0]!) }];
   const groups = new Map<string, PlatformGroup>();
   for (const platform of platforms) {
     const model = resolveProject(project, platform);
@@ -54,10 +59,17 @@ export function resolvePlatformGroups(project: Project, platforms: readonly stri
 
 /** True when no capability, platform config or permission names platforms: then every platform resolves alike. */
 export function isPlatformIndependent(project: Project): boolean {
-  if (project.capabilities.some((capability) => capability.platforms !== undefined || capability.configPlatforms !== undefined)) return false;
+  if (
+    project.capabilities.some(
+      (capability) =>
+        capability.platforms !== undefined || capability.configPlatforms !== undefined,
+    )
+  )
+    return false;
   for (const key of project.catalog.keys()) {
     const manifest = project.catalog.get(key)!;
-    for (const permission of Object.values(manifest.permissions)) if (permission.platforms !== undefined) return false;
+    for (const permission of Object.values(manifest.permissions))
+      if (permission.platforms !== undefined) return false;
   }
   return true;
 }
@@ -89,7 +101,8 @@ function fingerprint(model: ResolvedModel): string {
 
 /** "all platforms", "macOS only", "linux, windows": how a subset of the asked platforms reads. */
 export function describePlatforms(subset: readonly string[], asked: readonly string[]): string {
-  if (subset.length === asked.length) return asked.length === TARGETS.length ? "all platforms" : subset.join(", ");
+  if (subset.length === asked.length)
+    return asked.length === TARGETS.length ? "all platforms" : subset.join(", ");
   return subset.length === 1 ? `${subset[0]} only` : `${subset.join(", ")} only`;
 }
 

@@ -1,4 +1,10 @@
-import { resolve, type EntryProvenance, type Origin, type ResolvedCommand, type ResolvedModel } from "../engine/index.js";
+import {
+  resolve,
+  type EntryProvenance,
+  type Origin,
+  type ResolvedCommand,
+  type ResolvedModel,
+} from "../engine/index.js";
 import type { JsonPath, Range } from "../../core/location.js";
 import { compareStrings } from "../../core/diagnostics.js";
 import { valueAt, type SourceDocument } from "../../core/source/document.js";
@@ -24,7 +30,8 @@ export function everyOrigin(model: ResolvedModel): ResolvedModel {
     allowedCommandLists: (capabilityIndex) => model.allowedCommandLists(capabilityIndex),
     capabilities: model.capabilities.map((capability) => ({
       ...capability,
-      contextMatches: (contextIndex: number) => contextIndex >= 0 && contextIndex < capability.contexts.length,
+      contextMatches: (contextIndex: number) =>
+        contextIndex >= 0 && contextIndex < capability.contexts.length,
     })),
   };
 }
@@ -39,11 +46,15 @@ const GLOB_CHARACTERS = /[*?[\]]/;
  * label its capabilities name, windows and webviews alike.
  */
 export function knownWindowLabels(project: Project): string[] {
-  const declared = [...(project.config?.windows.map((w) => w.label) ?? []), ...(project.codeWindows?.labels.map((made) => made.label) ?? [])];
+  const declared = [
+    ...(project.config?.windows.map((w) => w.label) ?? []),
+    ...(project.codeWindows?.labels.map((made) => made.label) ?? []),
+  ];
   if (declared.length) return [...new Set(declared)];
   const literal = new Set<string>();
   for (const capability of project.activeCapabilities) {
-    for (const { value: label } of [...capability.windows, ...capability.webviews]) if (!GLOB_CHARACTERS.test(label)) literal.add(label);
+    for (const { value: label } of [...capability.windows, ...capability.webviews])
+      if (!GLOB_CHARACTERS.test(label)) literal.add(label);
   }
   return [...literal].sort();
 }
@@ -56,8 +67,11 @@ export class SourceLines {
 
   constructor(project: Project) {
     for (const document of project.documents) this.byFile.set(document.file, document);
-    for (const document of configDocuments(project.config)) this.byFile.set(document.file, document);
-    this.firstCapabilityFile = project.capabilities.map((capability) => capability.source.file).sort(compareStrings)[0];
+    for (const document of configDocuments(project.config))
+      this.byFile.set(document.file, document);
+    this.firstCapabilityFile = project.capabilities
+      .map((capability) => capability.source.file)
+      .sort(compareStrings)[0];
   }
 
   /** Whether `file` was loaded on this side. */

@@ -13,7 +13,13 @@
  * The scope each checks is the one the host hands the command (host-acl-semantics §3.4): the command
  * scopes of the grants that match the calling window, then the plugin's global scope.
  */
-import type { ResolvedModel, ResolvedCommand, Origin, CommandExplanation, EntryProvenance } from "../engine/index.js";
+import type {
+  ResolvedModel,
+  ResolvedCommand,
+  Origin,
+  CommandExplanation,
+  EntryProvenance,
+} from "../engine/index.js";
 import { resolveAccess, commandName, qualifiedIdentifier } from "../engine/index.js";
 import { labelMatches } from "../engine/match/glob.js";
 import { remoteUrlMatches } from "../engine/match/origin.js";
@@ -21,7 +27,13 @@ import { escapePathGlob, pathGlobMatches } from "../engine/match/path-glob.js";
 import type { Project } from "../load/project.js";
 import type { JsonPath } from "../../core/location.js";
 import { isPlainObject } from "../../core/json.js";
-import { expandScopePath, homeOfPath, isWindowsPath, pathWithVariable, type PathHome } from "./fs-variables.js";
+import {
+  expandScopePath,
+  homeOfPath,
+  isWindowsPath,
+  pathWithVariable,
+  type PathHome,
+} from "./fs-variables.js";
 import { nearMissWindowPatterns, smallestPermission, type NearMissWindow } from "./explain.js";
 import type { PlatformGroup } from "./platforms.js";
 
@@ -45,19 +57,46 @@ const LINE_END = String.raw`[^\r\n]*`;
 const READERS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => Omit<ScopeRefusal, "text">]> = [
   [
     /forbidden path: ([^\r\n]*?)(?:, maybe it is not allowed on the scope for `([A-Za-z0-9-]+)` permission in your capability file|, maybe it is not allowed on the scope[^\r\n]*|["'`]?\s*$|["'`]?\r?\n)/,
-    (m) => ({ plugin: "fs", subjectKind: "path", subject: m[1]!, ...(m[2] ? { permission: m[2] } : {}) }),
+    (m) => ({
+      plugin: "fs",
+      subjectKind: "path",
+      subject: m[1]!,
+      ...(m[2] ? { permission: m[2] } : {}),
+    }),
   ],
-  [/url not allowed on the configured scope: (\S+)/, (m) => ({ plugin: "http", subjectKind: "url", subject: trimQuoted(m[1]!) })],
-  [/program not allowed on the configured shell scope: ([^\r\n]+)/, (m) => ({ plugin: "shell", subjectKind: "program", subject: trimQuoted(m[1]!) })],
+  [
+    /url not allowed on the configured scope: (\S+)/,
+    (m) => ({ plugin: "http", subjectKind: "url", subject: trimQuoted(m[1]!) }),
+  ],
+  [
+    /program not allowed on the configured shell scope: ([^\r\n]+)/,
+    (m) => ({ plugin: "shell", subjectKind: "program", subject: trimQuoted(m[1]!) }),
+  ],
   [
     /Not allowed to open url (\S+)(?: with ([^\r\n"'`]+))?/,
-    (m) => ({ plugin: "opener", subjectKind: "url", subject: trimQuoted(m[1]!), ...(m[2] ? { with: m[2].trim() } : {}) }),
+    (m) => ({
+      plugin: "opener",
+      subjectKind: "url",
+      subject: trimQuoted(m[1]!),
+      ...(m[2] ? { with: m[2].trim() } : {}),
+    }),
   ],
   [
-    new RegExp(String.raw`Not allowed to open path (${LINE_END}?)(?: with ([^\s"'\`]+))?["'\`]?\s*(?:$|\r?\n)`, "m"),
-    (m) => ({ plugin: "opener", subjectKind: "path", subject: m[1]!, ...(m[2] ? { with: m[2] } : {}) }),
+    new RegExp(
+      String.raw`Not allowed to open path (${LINE_END}?)(?: with ([^\s"'\`]+))?["'\`]?\s*(?:$|\r?\n)`,
+      "m",
+    ),
+    (m) => ({
+      plugin: "opener",
+      subjectKind: "path",
+      subject: m[1]!,
+      ...(m[2] ? { with: m[2] } : {}),
+    }),
   ],
-  [/asset protocol not configured to allow the path: ([^\r\n]+)/, (m) => ({ plugin: "asset", subjectKind: "path", subject: trimQuoted(m[1]!) })],
+  [
+    /asset protocol not configured to allow the path: ([^\r\n]+)/,
+    (m) => ({ plugin: "asset", subjectKind: "path", subject: trimQuoted(m[1]!) }),
+  ],
 ];
 
 /** Quotes and sentence punctuation around a value pasted from a console. */
@@ -78,7 +117,9 @@ export function scopeCommands(refusal: ScopeRefusal, explicit?: string): string[
   if (explicit) return [explicit];
   switch (refusal.plugin) {
     case "fs":
-      return refusal.permission ? [commandName("fs", refusal.permission.replace(/^allow-/, "").replace(/-/g, "_"))] : [];
+      return refusal.permission
+        ? [commandName("fs", refusal.permission.replace(/^allow-/, "").replace(/-/g, "_"))]
+        : [];
     case "http":
       return ["plugin:http|fetch"];
     case "shell":
@@ -168,28 +209,59 @@ export function explainScopeRefusal(
   const identifier = appIdentifier(project);
   // A path names its platform by its shape: a Linux home path is not looked up on Windows.
   const shapeOf = refusal.subjectKind === "path" ? pathPlatforms(refusal.subject) : undefined;
-  const askedShape = shapeOf?.filter((platform) => groups.some((g) => g.platforms.includes(platform)));
+  const askedShape = shapeOf?.filter((platform) =>
+    groups.some((g) => g.platforms.includes(platform)),
+  );
   if (shapeOf && askedShape!.length === 0)
     notes.push(
       `the path is a ${shapeOf.join(" or ")} path, and the platforms asked do not include ${shapeOf.length > 1 ? "them" : "it"}: answering for the platforms asked`,
     );
-  else if (shapeOf) notes.push(`the path is a ${askedShape!.join(" or ")} path: answering for ${askedShape!.length > 1 ? "those platforms" : "that platform"}`);
+  else if (shapeOf)
+    notes.push(
+      `the path is a ${askedShape!.join(" or ")} path: answering for ${askedShape!.length > 1 ? "those platforms" : "that platform"}`,
+    );
   const verdicts: ScopeVerdict[] = [];
   for (const group of groups) {
     for (const platform of group.platforms) {
       if (askedShape?.length && !askedShape.includes(platform)) continue;
-      const verdict = verdictOn(project, group.model, platform, refusal, candidates, query, where, identifier, lineOf);
+      const verdict = verdictOn(
+        project,
+        group.model,
+        platform,
+        refusal,
+        candidates,
+        query,
+        where,
+        identifier,
+        lineOf,
+      );
       const key = JSON.stringify({ ...verdict, platforms: [], acl: verdict.acl?.message });
-      const same = verdicts.find((v) => JSON.stringify({ ...v, platforms: [], acl: v.acl?.message }) === key);
+      const same = verdicts.find(
+        (v) => JSON.stringify({ ...v, platforms: [], acl: v.acl?.message }) === key,
+      );
       if (same) same.platforms.push(platform);
       else verdicts.push(verdict);
     }
   }
-  const nearMissWindows = nearMissWindowPatterns(project, groups, query.window, query.webview, candidates[0], lineOf);
+  const nearMissWindows = nearMissWindowPatterns(
+    project,
+    groups,
+    query.window,
+    query.webview,
+    candidates[0],
+    lineOf,
+  );
   const explanation: ScopeExplanation = { refusal, ...query, verdicts, nearMissWindows, notes };
   // Where the ACL refuses the command everywhere, the ACL's answer (explain's own) carries the entry.
   if (verdicts.some((v) => v.scope !== "allowed" && v.scope !== "not-reached"))
-    explanation.suggestion = suggestEntry(project, refusal, verdicts, candidates, identifier, lineOf);
+    explanation.suggestion = suggestEntry(
+      project,
+      refusal,
+      verdicts,
+      candidates,
+      identifier,
+      lineOf,
+    );
   return explanation;
 }
 
@@ -205,19 +277,25 @@ function pathPlatforms(path: string): string[] | undefined {
 
 export function appIdentifier(project: Project): string | undefined {
   const value = project.config?.document.ok ? project.config.document.value : undefined;
-  return isPlainObject(value) && typeof value.identifier === "string" ? value.identifier : undefined;
+  return isPlainObject(value) && typeof value.identifier === "string"
+    ? value.identifier
+    : undefined;
 }
 
 /** `plugins.fs.requireLiteralLeadingDot` as the app's config sets it (a platform config wins on its platform). */
 function configuredLeadingDot(project: Project, platform: string): boolean | undefined {
   const documents = [
-    ...(project.config?.platformConfigs.filter((p) => p.platform === platform).map((p) => p.document) ?? []),
+    ...(project.config?.platformConfigs
+      .filter((p) => p.platform === platform)
+      .map((p) => p.document) ?? []),
     ...(project.config ? [project.config.document] : []),
   ];
   for (const document of documents) {
-    const plugins = document.ok && isPlainObject(document.value) ? document.value.plugins : undefined;
+    const plugins =
+      document.ok && isPlainObject(document.value) ? document.value.plugins : undefined;
     const fs = isPlainObject(plugins) ? plugins.fs : undefined;
-    if (isPlainObject(fs) && typeof fs.requireLiteralLeadingDot === "boolean") return fs.requireLiteralLeadingDot;
+    if (isPlainObject(fs) && typeof fs.requireLiteralLeadingDot === "boolean")
+      return fs.requireLiteralLeadingDot;
   }
   return undefined;
 }
@@ -245,18 +323,32 @@ function verdictOn(
       : refusal.plugin === "asset"
         ? (assetLeadingDot(project) ?? defaultLiteralLeadingDot(platform))
         : defaultLiteralLeadingDot(platform);
-  const judge = (value: unknown) => judgeEntry(refusal, value, { where, identifier, leadingDot, platform });
+  const judge = (value: unknown) =>
+    judgeEntry(refusal, value, { where, identifier, leadingDot, platform });
   if (refusal.plugin === "asset") {
-    for (const entry of assetScopeEntries(project)) checked.push({ ...entry, line: lineOf(entry.file, entry.path), scopeOf: "config", ...judge(entry.value) });
+    for (const entry of assetScopeEntries(project))
+      checked.push({
+        ...entry,
+        line: lineOf(entry.file, entry.path),
+        scopeOf: "config",
+        ...judge(entry.value),
+      });
     return { platforms: [platform], checked, scope: scopeOutcome(checked) };
   }
   // The fs text without a permission: every fs command granted here reads its own scope and the global one.
-  const commands = candidates.length ? candidates : [...model.allowed.keys()].filter((command) => command.startsWith("plugin:fs|"));
+  const commands = candidates.length
+    ? candidates
+    : [...model.allowed.keys()].filter((command) => command.startsWith("plugin:fs|"));
   let acl: CommandExplanation | undefined;
   let command = commands[0];
   const granted: ResolvedCommand[] = [];
   for (const candidate of commands) {
-    const explanation = resolveAccess(model, { window: query.window, webview: query.webview, origin: query.origin, command: candidate }).explanation!;
+    const explanation = resolveAccess(model, {
+      window: query.window,
+      webview: query.webview,
+      origin: query.origin,
+      command: candidate,
+    }).explanation!;
     if (explanation.verdict === "allowed") {
       if (acl?.verdict !== "allowed") {
         acl = explanation;
@@ -292,12 +384,27 @@ function verdictOn(
     });
   };
   for (const entry of granted)
-    if (entry.scope) for (const list of ["allow", "deny"] as const) add(list, entry.scope[list], "command", entry.provenance, entry.provenance.path);
+    if (entry.scope)
+      for (const list of ["allow", "deny"] as const)
+        add(list, entry.scope[list], "command", entry.provenance, entry.provenance.path);
   const key = refusal.plugin;
   for (const contribution of model.globalScope.get(key)?.contributions ?? [])
-    for (const list of ["allow", "deny"] as const) add(list, contribution.scope[list], "global", contribution.provenance, contribution.provenance.path);
+    for (const list of ["allow", "deny"] as const)
+      add(
+        list,
+        contribution.scope[list],
+        "global",
+        contribution.provenance,
+        contribution.provenance.path,
+      );
   const reached = granted.length > 0;
-  return { platforms: [platform], ...(command ? { command } : {}), ...(acl ? { acl } : {}), checked, scope: reached ? scopeOutcome(checked) : "not-reached" };
+  return {
+    platforms: [platform],
+    ...(command ? { command } : {}),
+    ...(acl ? { acl } : {}),
+    checked,
+    scope: reached ? scopeOutcome(checked) : "not-reached",
+  };
 }
 
 function scopeOutcome(checked: readonly CheckedEntry[]): ScopeVerdict["scope"] {
@@ -314,20 +421,31 @@ interface JudgeContext {
 }
 
 /** Whether one scope value lets the subject through, and why not when it nearly does. */
-function judgeEntry(refusal: ScopeRefusal, value: unknown, context: JudgeContext): { matches: boolean | undefined; why?: string } {
+function judgeEntry(
+  refusal: ScopeRefusal,
+  value: unknown,
+  context: JudgeContext,
+): { matches: boolean | undefined; why?: string } {
   const object = isPlainObject(value) ? value : undefined;
   switch (refusal.subjectKind) {
     case "path": {
-      const pattern = typeof value === "string" ? value : typeof object?.path === "string" ? object.path : undefined;
+      const pattern =
+        typeof value === "string"
+          ? value
+          : typeof object?.path === "string"
+            ? object.path
+            : undefined;
       if (pattern === undefined) return { matches: false, why: "not a path entry" };
-      if (refusal.plugin === "opener" && !applicationMatches(object?.app, refusal.with)) return { matches: false, why: applicationWhy(refusal.with) };
+      if (refusal.plugin === "opener" && !applicationMatches(object?.app, refusal.with))
+        return { matches: false, why: applicationWhy(refusal.with) };
       return judgePath(pattern, refusal.subject, context);
     }
     case "url": {
       const pattern = typeof object?.url === "string" ? object.url : undefined;
       if (pattern === undefined) return { matches: false, why: "not a url entry" };
       if (refusal.plugin === "opener") {
-        if (!applicationMatches(object?.app, refusal.with)) return { matches: false, why: applicationWhy(refusal.with) };
+        if (!applicationMatches(object?.app, refusal.with))
+          return { matches: false, why: applicationWhy(refusal.with) };
         // The opener's url scope is a glob over the whole URL (glob::Pattern, default options).
         return { matches: labelMatches(pattern, refusal.subject) };
       }
@@ -345,7 +463,8 @@ function judgeEntry(refusal: ScopeRefusal, value: unknown, context: JudgeContext
 }
 
 function describeArgs(args: unknown): string {
-  if (args === true) return "args (any are allowed, so the call's shape was refused: a sidecar flag or an unexpected format)";
+  if (args === true)
+    return "args (any are allowed, so the call's shape was refused: a sidecar flag or an unexpected format)";
   if (args === undefined || args === false) return "args (none allowed: the call passed some)";
   return `args ${JSON.stringify(args)}`;
 }
@@ -358,13 +477,23 @@ function applicationMatches(app: unknown, requested: string | undefined): boolea
 }
 
 function applicationWhy(requested: string | undefined): string {
-  return requested === undefined ? "its app does not allow the default application" : `its app does not allow opening with ${JSON.stringify(requested)}`;
+  return requested === undefined
+    ? "its app does not allow the default application"
+    : `its app does not allow opening with ${JSON.stringify(requested)}`;
 }
 
-function judgePath(pattern: string, subject: string, context: JudgeContext): { matches: boolean | undefined; why?: string } {
+function judgePath(
+  pattern: string,
+  subject: string,
+  context: JudgeContext,
+): { matches: boolean | undefined; why?: string } {
   const windows = context.where?.platform === "windows" || isWindowsPath(subject);
   const hasVariable = /^(\$[A-Z]+|~)(?=[\\/]|$)/.test(pattern);
-  const expanded = hasVariable ? (context.where ? expandScopePath(pattern, context.where, context.identifier) : undefined) : pattern;
+  const expanded = hasVariable
+    ? context.where
+      ? expandScopePath(pattern, context.where, context.identifier)
+      : undefined
+    : pattern;
   if (expanded === undefined)
     return {
       matches: undefined,
@@ -375,23 +504,37 @@ function judgePath(pattern: string, subject: string, context: JudgeContext): { m
   const subjectPath = windows ? subject.replace(/\\/g, "/") : subject;
   const options = { literalLeadingDot: context.leadingDot, windows };
   if (pathGlobMatches(expanded, subjectPath, options)) return { matches: true };
-  if (context.leadingDot && pathGlobMatches(expanded, subjectPath, { ...options, literalLeadingDot: false }))
-    return { matches: false, why: `its wildcards skip names that start with a dot on ${context.platform} (requireLiteralLeadingDot)` };
+  if (
+    context.leadingDot &&
+    pathGlobMatches(expanded, subjectPath, { ...options, literalLeadingDot: false })
+  )
+    return {
+      matches: false,
+      why: `its wildcards skip names that start with a dot on ${context.platform} (requireLiteralLeadingDot)`,
+    };
   if (pathGlobMatches(expanded, subjectPath, { ...options, literalSeparator: false }))
     return { matches: false, why: "a `*` stays in one folder; `**` reaches into sub-folders" };
   return { matches: false };
 }
 
 /** The asset protocol's scope in the app config: `app.security.assetProtocol.scope` (a list, or `{ allow, deny }`). */
-function assetScopeEntries(project: Project): Array<{ list: "allow" | "deny"; value: unknown; file: string; path: JsonPath }> {
+function assetScopeEntries(
+  project: Project,
+): Array<{ list: "allow" | "deny"; value: unknown; file: string; path: JsonPath }> {
   const document = project.config?.document;
-  const asset = document?.ok ? valueAtPath(document.value, ["app", "security", "assetProtocol"]) : undefined;
+  const asset = document?.ok
+    ? valueAtPath(document.value, ["app", "security", "assetProtocol"])
+    : undefined;
   if (!isPlainObject(asset) || !document) return [];
   const base: JsonPath = ["app", "security", "assetProtocol", "scope"];
   const scope = asset.scope;
-  const entries: Array<{ list: "allow" | "deny"; value: unknown; file: string; path: JsonPath }> = [];
+  const entries: Array<{ list: "allow" | "deny"; value: unknown; file: string; path: JsonPath }> =
+    [];
   const push = (list: "allow" | "deny", values: unknown, path: JsonPath) => {
-    if (Array.isArray(values)) values.forEach((value, index) => entries.push({ list, value, file: document.file, path: [...path, index] }));
+    if (Array.isArray(values))
+      values.forEach((value, index) =>
+        entries.push({ list, value, file: document.file, path: [...path, index] }),
+      );
   };
   if (Array.isArray(scope)) push("allow", scope, base);
   else if (isPlainObject(scope)) {
@@ -403,13 +546,19 @@ function assetScopeEntries(project: Project): Array<{ list: "allow" | "deny"; va
 
 function assetLeadingDot(project: Project): boolean | undefined {
   const document = project.config?.document;
-  const scope = document?.ok ? valueAtPath(document.value, ["app", "security", "assetProtocol", "scope"]) : undefined;
-  return isPlainObject(scope) && typeof scope.requireLiteralLeadingDot === "boolean" ? scope.requireLiteralLeadingDot : undefined;
+  const scope = document?.ok
+    ? valueAtPath(document.value, ["app", "security", "assetProtocol", "scope"])
+    : undefined;
+  return isPlainObject(scope) && typeof scope.requireLiteralLeadingDot === "boolean"
+    ? scope.requireLiteralLeadingDot
+    : undefined;
 }
 
 function assetEnabled(project: Project): boolean {
   const document = project.config?.document;
-  return document?.ok ? valueAtPath(document.value, ["app", "security", "assetProtocol", "enable"]) === true : false;
+  return document?.ok
+    ? valueAtPath(document.value, ["app", "security", "assetProtocol", "enable"]) === true
+    : false;
 }
 
 function valueAtPath(value: unknown, path: readonly string[]): unknown {
@@ -419,7 +568,10 @@ function valueAtPath(value: unknown, path: readonly string[]): unknown {
 }
 
 /** The narrowest scope value for the subject, in the plugin's own scope syntax. */
-export function narrowestScopeValue(refusal: ScopeRefusal, identifier: string | undefined): Record<string, unknown> | string {
+export function narrowestScopeValue(
+  refusal: ScopeRefusal,
+  identifier: string | undefined,
+): Record<string, unknown> | string {
   const app = refusal.with === undefined ? {} : { app: refusal.with };
   switch (refusal.plugin) {
     case "fs":
@@ -463,14 +615,24 @@ function suggestEntry(
 ): ScopeSuggestion {
   const notes: string[] = [];
   const value = narrowestScopeValue(refusal, identifier);
-  const denies = verdicts.flatMap((v) => v.checked.filter((entry) => entry.list === "deny" && entry.matches === true));
-  if (denies.length) notes.push("a deny entry matches: the plugin refuses whatever the allows say, so narrow or remove that deny first");
+  const denies = verdicts.flatMap((v) =>
+    v.checked.filter((entry) => entry.list === "deny" && entry.matches === true),
+  );
+  if (denies.length)
+    notes.push(
+      "a deny entry matches: the plugin refuses whatever the allows say, so narrow or remove that deny first",
+    );
   if (refusal.plugin === "asset") {
     const file = project.config?.document.file ?? "src-tauri/tauri.conf.json";
-    if (!assetEnabled(project)) notes.push("the asset protocol also needs app.security.assetProtocol.enable = true");
+    if (!assetEnabled(project))
+      notes.push("the asset protocol also needs app.security.assetProtocol.enable = true");
     return {
       entry: value,
-      addTo: { file, line: lineOf(file, ["app", "security", "assetProtocol"]), field: "app.security.assetProtocol.scope" },
+      addTo: {
+        file,
+        line: lineOf(file, ["app", "security", "assetProtocol"]),
+        field: "app.security.assetProtocol.scope",
+      },
       reason: "the asset protocol reads only the scope in the app config (no capability grants it)",
       notes: [...notes, ...pathNotes(refusal, value, verdicts)],
     };
@@ -481,14 +643,22 @@ function suggestEntry(
   const manifest = project.catalog.get(refusal.plugin);
   const name = command?.split("|")[1];
   const permission = manifest && name ? smallestPermission(manifest, name) : undefined;
-  const identifierOfEntry = permission ? qualifiedIdentifier(refusal.plugin, permission.identifier) : `${refusal.plugin}:scope`;
+  const identifierOfEntry = permission
+    ? qualifiedIdentifier(refusal.plugin, permission.identifier)
+    : `${refusal.plugin}:scope`;
   const entry = { identifier: identifierOfEntry, allow: [value] };
   const reason = permission
     ? `"${identifierOfEntry}" with this scope lets ${name} reach ${refusal.subjectKind === "program" ? "this program" : `this ${refusal.subjectKind}`} for the windows of that capability only`
     : `"${refusal.plugin}:scope" adds the ${refusal.subjectKind} to the ${refusal.plugin} plugin's global scope, which every ${refusal.plugin} command of every window reads`;
   const named = verdicts
     .flatMap((v) => v.checked)
-    .find((entry) => entry.list === "allow" && refusal.plugin === "shell" && isPlainObject(entry.value) && entry.value.name === refusal.subject);
+    .find(
+      (entry) =>
+        entry.list === "allow" &&
+        refusal.plugin === "shell" &&
+        isPlainObject(entry.value) &&
+        entry.value.name === refusal.subject,
+    );
   if (named) {
     // The shell plugin takes the first entry with the name: a second one would never be read.
     return {
@@ -502,7 +672,10 @@ function suggestEntry(
     notes.push(
       `"cmd" is the program the entry runs: put the executable's name or path there if it differs from "${refusal.subject}", and list the arguments the call passes ("args": fixed strings, or { "validator": "<regex>" } for each one that varies)`,
     );
-  if (refusal.plugin === "http") notes.push("the pattern matches this URL with any query; end it with /* to allow the paths below it too");
+  if (refusal.plugin === "http")
+    notes.push(
+      "the pattern matches this URL with any query; end it with /* to allow the paths below it too",
+    );
   notes.push(...pathNotes(refusal, value, verdicts));
   const suggestion: ScopeSuggestion = { entry, reason, notes };
   if (grant) {
@@ -517,10 +690,15 @@ function suggestEntry(
   return suggestion;
 }
 
-function pathNotes(refusal: ScopeRefusal, value: unknown, verdicts: readonly ScopeVerdict[]): string[] {
+function pathNotes(
+  refusal: ScopeRefusal,
+  value: unknown,
+  verdicts: readonly ScopeVerdict[],
+): string[] {
   if (refusal.subjectKind !== "path") return [];
   const notes: string[] = [];
-  const written = typeof value === "string" ? value : String((value as Record<string, unknown>).path);
+  const written =
+    typeof value === "string" ? value : String((value as Record<string, unknown>).path);
   const slash = written.lastIndexOf("/");
   // A folder wildcard would not reach a dot-file where leading dots must be literal: no such advice then.
   const dotted = written.split("/").some((part, index) => index > 0 && part.startsWith("."));
@@ -528,8 +706,13 @@ function pathNotes(refusal: ScopeRefusal, value: unknown, verdicts: readonly Sco
     notes.push(
       `for every file of that folder (not its sub-folders) write ${written.slice(0, slash)}/*; for the folder and everything below it, ${written.slice(0, slash)}/**`,
     );
-  if (verdicts.some((v) => v.checked.some((entry) => entry.why?.includes("requireLiteralLeadingDot")))) {
-    const option = refusal.plugin === "asset" ? "app.security.assetProtocol.scope.requireLiteralLeadingDot" : "plugins.fs.requireLiteralLeadingDot";
+  if (
+    verdicts.some((v) => v.checked.some((entry) => entry.why?.includes("requireLiteralLeadingDot")))
+  ) {
+    const option =
+      refusal.plugin === "asset"
+        ? "app.security.assetProtocol.scope.requireLiteralLeadingDot"
+        : "plugins.fs.requireLiteralLeadingDot";
     notes.push(
       `a literal name always matches, dot or not; making the wildcards reach dot-files instead (${option}: false in tauri.conf.json${refusal.plugin === "opener" ? ", which the opener plugin does not read" : ""}) opens every dot-file (SSH keys, shell profiles) under every wildcard of the scope`,
     );

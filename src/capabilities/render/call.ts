@@ -30,15 +30,26 @@ export function chain(entry: ResolvedCommand): string {
  * With colour: the verdict word green (allowed), red (refused) or yellow (not checked), notes
  * yellow, the host's own explanation and file positions dim.
  */
-export function renderCall(call: CallExplanation, asked: readonly string[], lines: SourceLines, paint: Paint = NO_PAINT): string[] {
+export function renderCall(
+  call: CallExplanation,
+  asked: readonly string[],
+  lines: SourceLines,
+  paint: Paint = NO_PAINT,
+): string[] {
   const out: string[] = [];
   const note = paint.warning("note:");
   if (!call.known && call.verdicts.every((v) => v.explanation.verdict !== "allowed")) {
     const close = call.suggestions;
     // Without a suggestion the command's plugin is known and lacks it: no entry could allow it.
-    const nothingToAdd = call.suggestion ? "" : ", and no permission can allow a command its plugin does not have";
-    if (close.length) out.push(`${note} no known plugin has the command "${call.command}"${nothingToAdd}; did you mean ${quoteList(close)}?`);
-    else if (nothingToAdd) out.push(`${note} no known plugin has the command "${call.command}"${nothingToAdd}`);
+    const nothingToAdd = call.suggestion
+      ? ""
+      : ", and no permission can allow a command its plugin does not have";
+    if (close.length)
+      out.push(
+        `${note} no known plugin has the command "${call.command}"${nothingToAdd}; did you mean ${quoteList(close)}?`,
+      );
+    else if (nothingToAdd)
+      out.push(`${note} no known plugin has the command "${call.command}"${nothingToAdd}`);
   }
   if (!call.windowKnown) {
     out.push(
@@ -47,17 +58,30 @@ export function renderCall(call: CallExplanation, asked: readonly string[], line
   }
   for (const { platforms, explanation: e } of call.verdicts) {
     out.push("");
-    const on = call.verdicts.length > 1 || asked.length === 1 ? ` on ${describePlatforms(platforms, asked)}` : "";
-    const heading = e.verdict === "allowed" ? paint.ok("ALLOWED") : e.verdict === "unchecked" ? paint.warning("NOT CHECKED") : paint.error("NOT ALLOWED");
+    const on =
+      call.verdicts.length > 1 || asked.length === 1
+        ? ` on ${describePlatforms(platforms, asked)}`
+        : "";
+    const heading =
+      e.verdict === "allowed"
+        ? paint.ok("ALLOWED")
+        : e.verdict === "unchecked"
+          ? paint.warning("NOT CHECKED")
+          : paint.error("NOT ALLOWED");
     out.push(`${paint.bold(heading)}: ${e.command} (${e.verdict})${on}`);
-    for (const line of shortenPermissionList(e.message, e.associatedPermissions).split("\n")) if (line) out.push(`  ${paint.dim(line)}`);
+    for (const line of shortenPermissionList(e.message, e.associatedPermissions).split("\n"))
+      if (line) out.push(`  ${paint.dim(line)}`);
     if (!e.enforced)
       out.push(
         call.origin.kind === "local"
           ? `  ${note} the host does not check this app command from local pages because the app defines no permissions`
           : `  ${paint.error("exposed:")} the host does not check this app command even from remote pages at the release the app builds with: define app permissions (src-tauri/permissions/) or build with release ${REMOTE_APP_COMMANDS_CHECKED_SINCE} or later, which refuses them`,
       );
-    for (const entry of e.verdict === "denied" ? e.deniedBy : e.verdict === "allowed" ? e.grantedBy : e.allowEntries) {
+    for (const entry of e.verdict === "denied"
+      ? e.deniedBy
+      : e.verdict === "allowed"
+        ? e.grantedBy
+        : e.allowEntries) {
       out.push(
         `  ${e.verdict === "denied" ? "denied by" : e.verdict === "allowed" ? "granted by" : "granted elsewhere by"} ${chain(entry)}  ${paint.dim(`(${lines.where(entry)})`)}`,
       );
@@ -65,24 +89,36 @@ export function renderCall(call: CallExplanation, asked: readonly string[], line
   }
   const s = call.suggestion;
   // An app command the host does not check needs no grant: nothing to add.
-  if (s && !call.verdicts.every((v) => v.explanation.verdict === "unchecked" || v.explanation.verdict === "allowed")) {
+  if (
+    s &&
+    !call.verdicts.every(
+      (v) => v.explanation.verdict === "unchecked" || v.explanation.verdict === "allowed",
+    )
+  ) {
     out.push("");
     out.push(paint.bold("to allow it:"));
-    for (const miss of s.nearMissWindows) out.push(`  ${note} ${nearMissText(miss, call.window, call.command)}`);
+    for (const miss of s.nearMissWindows)
+      out.push(`  ${note} ${nearMissText(miss, call.window, call.command)}`);
     for (const deny of s.removeDenies)
-      out.push(`  remove the deny ${deny.provenance.chain[0]} from capability ${deny.provenance.capability}  ${paint.dim(`(${lines.where(deny)})`)}`);
+      out.push(
+        `  remove the deny ${deny.provenance.chain[0]} from capability ${deny.provenance.capability}  ${paint.dim(`(${lines.where(deny)})`)}`,
+      );
     if (s.addTo) {
       out.push(
         `  add this entry to "permissions" of capability ${s.addTo.capability}  (${s.addTo.file}:${s.addTo.line}), which already covers window "${call.window}" from ${call.origin.kind === "local" ? "local pages" : call.origin.url}:`,
       );
-      for (const line of blockValue(s.entry, syntaxOf(s.addTo.file)).split("\n")) out.push(`    ${line}`);
+      for (const line of blockValue(s.entry, syntaxOf(s.addTo.file)).split("\n"))
+        out.push(`    ${line}`);
       out.push(`  or a capability of its own (${s.newCapabilityFile}):`);
     } else {
       out.push(
         `  no capability covers window "${call.window}" from ${call.origin.kind === "local" ? "local pages" : call.origin.url}; a new capability file (${s.newCapabilityFile}):`,
       );
     }
-    for (const line of fileText(s.newCapability, syntaxOf(s.newCapabilityFile)).trimEnd().split("\n")) out.push(`    ${line}`);
+    for (const line of fileText(s.newCapability, syntaxOf(s.newCapabilityFile))
+      .trimEnd()
+      .split("\n"))
+      out.push(`    ${line}`);
     out.push(`  ${s.reason}`);
     for (const text of s.notes) out.push(`  ${note} ${text}`);
   }
@@ -115,7 +151,9 @@ export function callJson(call: CallExplanation, lines: SourceLines) {
       grantedBy: e.grantedBy.map((entry) => provenanceJson(entry, lines)),
       deniedBy: e.deniedBy.map((entry) => provenanceJson(entry, lines)),
     })),
-    ...(call.windowKnown ? {} : { unknownWindow: { label: call.window, didYouMean: call.windowSuggestions } }),
+    ...(call.windowKnown
+      ? {}
+      : { unknownWindow: { label: call.window, didYouMean: call.windowSuggestions } }),
     ...(call.suggestions.length ? { didYouMean: call.suggestions } : {}),
     ...(s
       ? {

@@ -1,5 +1,10 @@
 import path from "node:path";
-import type { AccessKind, PlatformGrant, PlatformScopeChange, ScopeChange } from "../queries/diff.js";
+import type {
+  AccessKind,
+  PlatformGrant,
+  PlatformScopeChange,
+  ScopeChange,
+} from "../queries/diff.js";
 import type { EntryProvenance } from "../engine/index.js";
 import { APP_KEY } from "../catalog/types.js";
 import type { Diagnostic } from "../../core/diagnostics.js";
@@ -21,7 +26,10 @@ export interface DiffAnswer {
   after: SourceLines;
 }
 
-export function renderDiffJson({ asked, added, removed, scopes, before, after }: DiffAnswer, failOn: readonly AccessKind[]): string {
+export function renderDiffJson(
+  { asked, added, removed, scopes, before, after }: DiffAnswer,
+  failOn: readonly AccessKind[],
+): string {
   const json = ({ item: grant, platforms }: PlatformGrant, lines: SourceLines) => ({
     command: grant.command,
     context: grant.context,
@@ -39,11 +47,16 @@ export function renderDiffJson({ asked, added, removed, scopes, before, after }:
         removed: removed.map((g) => json(g, before)),
         widenedScopes: scopes.map(({ item, platforms }) => {
           const lines = item.change === "allowed" ? after : before;
-          const source = item.scope === "command" ? provenanceJson(item.entry, lines) : globalProvenanceJson(item.contribution.provenance, lines);
+          const source =
+            item.scope === "command"
+              ? provenanceJson(item.entry, lines)
+              : globalProvenanceJson(item.contribution.provenance, lines);
           return {
             scope: item.scope,
             plugin: item.plugin,
-            ...(item.scope === "command" ? { command: item.command, context: item.context, [item.target]: item.pattern } : {}),
+            ...(item.scope === "command"
+              ? { command: item.command, context: item.context, [item.target]: item.pattern }
+              : {}),
             change: item.change,
             value: item.value,
             platforms: asked.filter((p) => platforms.includes(p)),
@@ -58,7 +71,10 @@ export function renderDiffJson({ asked, added, removed, scopes, before, after }:
 }
 
 /** With colour: NEW ACCESS red (the gate fails), "no new access" green, file positions and platform notes dim. */
-export function renderDiffText({ asked, added, removed, scopes, before, after }: DiffAnswer, paint: Paint = NO_PAINT): string {
+export function renderDiffText(
+  { asked, added, removed, scopes, before, after }: DiffAnswer,
+  paint: Paint = NO_PAINT,
+): string {
   const out: string[] = [];
   // Grouped by who gains or loses the access, so a broadened pattern reads as one change.
   const section = (title: string, grants: PlatformGrant[], lines: SourceLines) => {
@@ -72,7 +88,9 @@ export function renderDiffText({ asked, added, removed, scopes, before, after }:
       out.push(`  ${who}:`);
       for (const { item: grant, platforms, kinds } of list) {
         const entry = grant.entries[0]!;
-        const kind = kinds?.length ? paint.dim(`  [${kinds.map((k) => KIND_WORDS[k]).join(", ")}]`) : "";
+        const kind = kinds?.length
+          ? paint.dim(`  [${kinds.map((k) => KIND_WORDS[k]).join(", ")}]`)
+          : "";
         out.push(
           `    ${grant.command}  ← ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  ${paint.dim(`(${lines.where(entry)})`)}${kind}${paint.dim(platformNote(platforms, asked))}`,
         );
@@ -86,7 +104,9 @@ export function renderDiffText({ asked, added, removed, scopes, before, after }:
   else out.push(`${paint.ok("no new access")} on ${on}`);
   const scopeLines = groupedByEntry(scopes);
   if (scopeLines.length) {
-    out.push(`${paint.bold(paint.error("WIDER SCOPES"))} (${plural(scopeLines.length, "scope value")}):`);
+    out.push(
+      `${paint.bold(paint.error("WIDER SCOPES"))} (${plural(scopeLines.length, "scope value")}):`,
+    );
     for (const { item, platforms, reach } of scopeLines) {
       const lines = item.change === "allowed" ? after : before;
       const source = sourceOf(item);
@@ -99,7 +119,11 @@ export function renderDiffText({ asked, added, removed, scopes, before, after }:
   return textLines(out);
 }
 
-const KIND_WORDS: Record<AccessKind, string> = { commands: "new command", origins: "new remote origin", scopes: "wider scope" };
+const KIND_WORDS: Record<AccessKind, string> = {
+  commands: "new command",
+  origins: "new remote origin",
+  scopes: "wider scope",
+};
 
 /** A plugin's name in answers; the app's own manifest key is an implementation detail. */
 const pluginName = (plugin: string) => (plugin === APP_KEY ? "app" : plugin);
@@ -110,12 +134,14 @@ const pluginName = (plugin: string) => (plugin === APP_KEY ? "app" : plugin);
  */
 function scopeChangeText(change: ScopeChange, reach: readonly string[]): string {
   const value = JSON.stringify(change.value);
-  if (change.scope === "command") return `${change.command} ${change.change} ${value} for ${reach.join(", ")} from ${change.context}`;
+  if (change.scope === "command")
+    return `${change.command} ${change.change} ${value} for ${reach.join(", ")} from ${change.context}`;
   const name = pluginName(change.plugin);
   return `global scope of ${name} (every ${name} command, every window) ${change.change} ${value}`;
 }
 
-const sourceOf = (change: ScopeChange) => (change.scope === "command" ? change.entry : change.contribution);
+const sourceOf = (change: ScopeChange) =>
+  change.scope === "command" ? change.entry : change.contribution;
 
 /** One wider scope as every view shows it: its words, the entry behind it and the platforms it holds on. */
 export interface ScopeChangeView {
@@ -130,7 +156,11 @@ export interface ScopeChangeView {
 }
 
 /** The wider scopes of an answer, grouped by entry as the text output lists them. */
-export function scopeChangeViews({ scopes, before, after }: Pick<DiffAnswer, "scopes" | "before" | "after">): ScopeChangeView[] {
+export function scopeChangeViews({
+  scopes,
+  before,
+  after,
+}: Pick<DiffAnswer, "scopes" | "before" | "after">): ScopeChangeView[] {
   return groupedByEntry(scopes).map(({ item, platforms, reach }) => {
     const { provenance } = sourceOf(item);
     return {
@@ -149,12 +179,22 @@ export function scopeChangeViews({ scopes, before, after }: Pick<DiffAnswer, "sc
  * Scope changes of one value from one entry, on the same platforms, as one line naming every window
  * and webview pattern it reaches: an entry of a capability for three windows is one change, not three.
  */
-function groupedByEntry(scopes: readonly PlatformScopeChange[]): Array<PlatformScopeChange & { reach: string[] }> {
+function groupedByEntry(
+  scopes: readonly PlatformScopeChange[],
+): Array<PlatformScopeChange & { reach: string[] }> {
   const groups = new Map<string, PlatformScopeChange & { reach: string[] }>();
   for (const { item, platforms } of scopes) {
     const { file, path: at } = sourceOf(item).provenance;
     const who = item.scope === "command" ? [item.command, item.context] : [item.plugin];
-    const key = JSON.stringify([item.scope, ...who, item.change, JSON.stringify(item.value), file, at, platforms]);
+    const key = JSON.stringify([
+      item.scope,
+      ...who,
+      item.change,
+      JSON.stringify(item.value),
+      file,
+      at,
+      platforms,
+    ]);
     const group = groups.get(key);
     const reach = item.scope === "command" ? `${item.target} "${item.pattern}"` : undefined;
     if (!group) groups.set(key, { item, platforms, reach: reach === undefined ? [] : [reach] });
@@ -189,8 +229,12 @@ export function diffDiagnostics(
   cwd: string,
   newFileOf: (oldFile: string) => string = (file) => file,
 ): Diagnostic[] {
-  const byEntry = new Map<string, { file: string; path: JsonPath; kind: AccessKind; removal: boolean; what: string[] }>();
-  const note = (platforms: readonly string[]) => (platforms.length === asked.length ? "" : ` (${describePlatforms(platforms, asked)})`);
+  const byEntry = new Map<
+    string,
+    { file: string; path: JsonPath; kind: AccessKind; removal: boolean; what: string[] }
+  >();
+  const note = (platforms: readonly string[]) =>
+    platforms.length === asked.length ? "" : ` (${describePlatforms(platforms, asked)})`;
   const add = (file: string, at: JsonPath, kind: AccessKind, what: string, removal = false) => {
     const key = JSON.stringify([file, at, kind, removal]);
     const known = byEntry.get(key) ?? { file, path: at, kind, removal, what: [] };
@@ -200,7 +244,8 @@ export function diffDiagnostics(
   for (const { item: grant, platforms, kinds } of added) {
     const entry = grant.entries[0]!;
     const who = `${grant.command} to ${grant.target} "${grant.pattern}" from ${grant.context}${note(platforms)}`;
-    for (const kind of kinds ?? ["scopes"]) add(entry.provenance.file, entry.provenance.path, kind, who);
+    for (const kind of kinds ?? ["scopes"])
+      add(entry.provenance.file, entry.provenance.path, kind, who);
   }
   for (const { item, platforms, reach } of groupedByEntry(scopes)) {
     const source = sourceOf(item).provenance;
@@ -220,12 +265,18 @@ export function diffDiagnostics(
   }
   const diagnostics: Diagnostic[] = [];
   for (const { file, path: at, kind, removal, what } of byEntry.values()) {
-    const range = after.range(file, at) ?? { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } };
+    const range = after.range(file, at) ?? {
+      start: { line: 1, column: 1 },
+      end: { line: 1, column: 1 },
+    };
     // The work tree's file, not the snapshot's: SARIF and annotations place the finding from it (a
     // `--head` side read from git lives in a temporary folder deleted when the run ends).
     const absolutePath = path.resolve(cwd, file);
     const shown = path.relative(cwd, absolutePath).split(path.sep).join("/");
-    const listed = what.length > 3 ? `${what.slice(0, 3).join("; ")}; and ${what.length - 3} more` : what.join("; ");
+    const listed =
+      what.length > 3
+        ? `${what.slice(0, 3).join("; ")}; and ${what.length - 3} more`
+        : what.join("; ");
     diagnostics.push({
       ruleId: "new-access",
       severity: failOn.includes(kind) ? "error" : "warning",
@@ -242,7 +293,9 @@ export function diffDiagnostics(
       data: { kind, grants: what },
     });
   }
-  return diagnostics.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.range.start.line - b.range.start.line));
+  return diagnostics.sort((a, b) =>
+    a.file < b.file ? -1 : a.file > b.file ? 1 : a.range.start.line - b.range.start.line,
+  );
 }
 
 /** Where the old side denied what the new side no longer denies: "capability › chain (file:line)". */
@@ -256,13 +309,24 @@ function deniedBefore(source: EntryProvenance, before: SourceLines): string {
  * `permissions` list in the same file (the entry is gone), else, the file gone too, the app's first
  * capability file. Undefined for a new side without capability files: nothing to annotate.
  */
-function removalPlace(source: EntryProvenance, newFile: string, before: SourceLines, after: SourceLines): { file: string; path: JsonPath } | undefined {
+function removalPlace(
+  source: EntryProvenance,
+  newFile: string,
+  before: SourceLines,
+  after: SourceLines,
+): { file: string; path: JsonPath } | undefined {
   if (after.has(newFile)) {
-    const identifier = (value: unknown) => (typeof value === "string" ? value : (value as { identifier?: unknown } | undefined)?.identifier);
+    const identifier = (value: unknown) =>
+      typeof value === "string"
+        ? value
+        : (value as { identifier?: unknown } | undefined)?.identifier;
     const same = identifier(after.valueAt(newFile, source.path));
-    if (same !== undefined && same === identifier(before.valueAt(source.file, source.path))) return { file: newFile, path: source.path };
+    if (same !== undefined && same === identifier(before.valueAt(source.file, source.path)))
+      return { file: newFile, path: source.path };
     const list = source.path.slice(0, -1);
     return { file: newFile, path: after.valueAt(newFile, list) === undefined ? [] : list };
   }
-  return after.firstCapabilityFile === undefined ? undefined : { file: after.firstCapabilityFile, path: [] };
+  return after.firstCapabilityFile === undefined
+    ? undefined
+    : { file: after.firstCapabilityFile, path: [] };
 }

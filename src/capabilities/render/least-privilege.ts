@@ -4,7 +4,11 @@ import { plural } from "../../core/wording.js";
 import { TARGETS } from "../model/types.js";
 import type { SourceLines } from "../queries/project-model.js";
 import type { CallJudgement } from "../queries/frontend-access.js";
-import type { LeastPrivilegePlan, ProposedChange, WindowGrant } from "../queries/least-privilege.js";
+import type {
+  LeastPrivilegePlan,
+  ProposedChange,
+  WindowGrant,
+} from "../queries/least-privilege.js";
 import { callText } from "../rules/support/frontend.js";
 import type { FrontendCall } from "../frontend/scan.js";
 
@@ -22,14 +26,19 @@ export interface LeastPrivilegeAnswer {
 export function planDiffs(plan: LeastPrivilegePlan): Array<{ file: string; diff: string }> {
   return [...plan.files.values()]
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
-    .map((change) => ({ file: change.file, diff: unifiedDiff(change.file, change.original, change.fixed) }));
+    .map((change) => ({
+      file: change.file,
+      diff: unifiedDiff(change.file, change.original, change.fixed),
+    }));
 }
 
 const where = (call: FrontendCall) => `${call.displayFile}:${call.line}:${call.column}`;
 
 function refusedOn(judgement: CallJudgement, window: string): string[] {
   const platforms = new Set(
-    judgement.refusals.filter((refusal) => refusal.window === window || refusal.window === "*").flatMap((refusal) => refusal.platforms),
+    judgement.refusals
+      .filter((refusal) => refusal.window === window || refusal.window === "*")
+      .flatMap((refusal) => refusal.platforms),
   );
   return TARGETS.filter((target) => platforms.has(target));
 }
@@ -50,7 +59,10 @@ function changeText(change: ProposedChange): string {
 }
 
 /** With colour: refusals red, unused grants yellow, the diff as `check --fix-dry-run` prints it. */
-export function renderLeastPrivilegeText({ plan, lines, written, notWritten }: LeastPrivilegeAnswer, paint: Paint = NO_PAINT): string {
+export function renderLeastPrivilegeText(
+  { plan, lines, written, notWritten }: LeastPrivilegeAnswer,
+  paint: Paint = NO_PAINT,
+): string {
   const { access } = plan;
   const out = [
     paint.bold(
@@ -61,14 +73,18 @@ export function renderLeastPrivilegeText({ plan, lines, written, notWritten }: L
     out.push(
       "",
       paint.bold(window.window === "*" ? "every window" : `window "${window.window}"`) +
-        paint.dim(` (capabilities: ${window.capabilities.map((c) => `"${c.identifier}"`).join(", ") || "none"})`),
+        paint.dim(
+          ` (capabilities: ${window.capabilities.map((c) => `"${c.identifier}"`).join(", ") || "none"})`,
+        ),
     );
     out.push("  calls");
     if (window.calls.length === 0) out.push(paint.dim("    none"));
     for (const judgement of window.calls) {
       const refused = refusedOn(judgement, window.window);
       const verdict = refused.length
-        ? paint.error(`REFUSED${refused.length < access.platforms.length ? ` on ${refused.join(", ")}` : ""}`)
+        ? paint.error(
+            `REFUSED${refused.length < access.platforms.length ? ` on ${refused.join(", ")}` : ""}`,
+          )
         : paint.ok("allowed");
       out.push(
         `    ${where(judgement.call)}  ${callText(judgement.call)} → ${judgement.command} → ${judgement.permission ?? paint.dim("no known permission")}  ${verdict}`,
@@ -85,26 +101,39 @@ export function renderLeastPrivilegeText({ plan, lines, written, notWritten }: L
     out.push("  grants unused");
     if (unused.length === 0) out.push(paint.dim("    none"));
     for (const grant of unused)
-      out.push(`    ${paint.warning(grant.entry.identifier)}  ${paint.dim(`${grantLine(grant, lines)}, ${plural(grant.granted.length, "command")}`)}`);
+      out.push(
+        `    ${paint.warning(grant.entry.identifier)}  ${paint.dim(`${grantLine(grant, lines)}, ${plural(grant.granted.length, "command")}`)}`,
+      );
   }
   if (access.scan.unresolved.length) {
     out.push("", "unresolved calls (the command is known only at run time)");
-    for (const call of access.scan.unresolved) out.push(`  ${where(call)}  ${callText(call)}${call.unresolved ? paint.dim(`: ${call.unresolved}`) : ""}`);
+    for (const call of access.scan.unresolved)
+      out.push(
+        `  ${where(call)}  ${callText(call)}${call.unresolved ? paint.dim(`: ${call.unresolved}`) : ""}`,
+      );
   }
-  if (access.scan.thirdPartyPlugins.length) out.push("", `third-party plugins not analysed: ${access.scan.thirdPartyPlugins.join(", ")}`);
+  if (access.scan.thirdPartyPlugins.length)
+    out.push("", `third-party plugins not analysed: ${access.scan.thirdPartyPlugins.join(", ")}`);
   for (const note of plan.untouched) out.push("", paint.dim(note));
   out.push("");
   const diffs = planDiffs(plan);
-  if (plan.changes.length === 0 && plan.byHand.length === 0) out.push(paint.ok("nothing to change: the capabilities grant what the frontend uses"));
+  if (plan.changes.length === 0 && plan.byHand.length === 0)
+    out.push(paint.ok("nothing to change: the capabilities grant what the frontend uses"));
   else {
     if (plan.changes.length) {
-      out.push(written ? `changed (${plural(written.length, "file")} written):` : "proposed change (caplint least-privilege --fix writes it):");
+      out.push(
+        written
+          ? `changed (${plural(written.length, "file")} written):`
+          : "proposed change (caplint least-privilege --fix writes it):",
+      );
       for (const change of plan.changes) out.push(`  ${changeText(change)}`);
     }
-    for (const { file, reason } of notWritten) out.push(paint.warning(`  not written: ${file} ${reason}`));
+    for (const { file, reason } of notWritten)
+      out.push(paint.warning(`  not written: ${file} ${reason}`));
     if (plan.byHand.length) {
       out.push("to do by hand (a scope only you know, or a layout caplint does not rewrite):");
-      for (const item of plan.byHand) out.push(`  ${item.call ? `${where(item.call)}: ` : ""}${item.text}`);
+      for (const item of plan.byHand)
+        out.push(`  ${item.call ? `${where(item.call)}: ` : ""}${item.text}`);
     }
   }
   out.push(`confidence: ${plan.confidence}`);
@@ -112,7 +141,12 @@ export function renderLeastPrivilegeText({ plan, lines, written, notWritten }: L
   return written ? text : text + diffs.map((d) => d.diff).join("");
 }
 
-export function renderLeastPrivilegeJson({ plan, lines, written, notWritten }: LeastPrivilegeAnswer): string {
+export function renderLeastPrivilegeJson({
+  plan,
+  lines,
+  written,
+  notWritten,
+}: LeastPrivilegeAnswer): string {
   const { access } = plan;
   const call = (judgement: CallJudgement, window: string) => ({
     file: judgement.call.displayFile,
@@ -138,7 +172,9 @@ export function renderLeastPrivilegeJson({ plan, lines, written, notWritten }: L
     permission: c.identifier,
     ...(c.replacement && c.kind === "narrow" ? { replacement: c.replacement } : {}),
     ...(c.kind === "remove" ? { reason: c.reason ?? "no call uses it" } : {}),
-    ...(c.calls ? { calls: c.calls.map((call) => `${call.displayFile}:${call.line}:${call.column}`) } : {}),
+    ...(c.calls
+      ? { calls: c.calls.map((call) => `${call.displayFile}:${call.line}:${call.column}`) }
+      : {}),
   });
   return (
     JSON.stringify(
@@ -161,7 +197,9 @@ export function renderLeastPrivilegeJson({ plan, lines, written, notWritten }: L
         changes: plan.changes.map(change),
         byHand: plan.byHand.map((item) => ({
           text: item.text,
-          ...(item.call ? { at: `${item.call.displayFile}:${item.call.line}:${item.call.column}` } : {}),
+          ...(item.call
+            ? { at: `${item.call.displayFile}:${item.call.line}:${item.call.column}` }
+            : {}),
         })),
         untouched: plan.untouched,
         diffs: planDiffs(plan),

@@ -21,7 +21,11 @@ function stateOf(matrix: AccessMatrix, rowIndex: number, command: string): State
 }
 
 /** A cell's state on each platform group; one entry when every platform agrees. */
-function cellStates(matrices: readonly PlatformMatrix[], rowIndex: number, command: string): Array<{ state: State; platforms: string[] }> {
+function cellStates(
+  matrices: readonly PlatformMatrix[],
+  rowIndex: number,
+  command: string,
+): Array<{ state: State; platforms: string[] }> {
   const states: Array<{ state: State; platforms: string[] }> = [];
   for (const { platforms, matrix } of matrices) {
     const state = matrix.commands.includes(command) ? stateOf(matrix, rowIndex, command) : "none";
@@ -33,7 +37,9 @@ function cellStates(matrices: readonly PlatformMatrix[], rowIndex: number, comma
 }
 
 function allCommands(matrices: readonly PlatformMatrix[]): string[] {
-  return [...new Set(matrices.flatMap(({ matrix }) => matrix.commands))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...new Set(matrices.flatMap(({ matrix }) => matrix.commands))].sort((a, b) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
 }
 
 /** With colour: ✔ green, ✖ red, · dim. */
@@ -44,11 +50,18 @@ export function renderMatrixText(
   manifestUnion: readonly ManifestUnionNote[] = [],
   uncheckedAppCommands?: string,
 ): string {
-  const painted: Record<State, string> = { granted: paint.ok(MARK.granted), denied: paint.error(MARK.denied), none: paint.dim(MARK.none) };
+  const painted: Record<State, string> = {
+    granted: paint.ok(MARK.granted),
+    denied: paint.error(MARK.denied),
+    none: paint.dim(MARK.none),
+  };
   const { matrix: first } = matrices[0]!;
-  if (first.windows.length === 0) return "no window labels: declare windows in tauri.conf.json or pass --window\n";
+  if (first.windows.length === 0)
+    return "no window labels: declare windows in tauri.conf.json or pass --window\n";
   const columns = allCommands(matrices).filter((command) =>
-    matrices.some(({ matrix }) => matrix.rows.some((row) => row.granted.includes(command) || row.overridden.includes(command))),
+    matrices.some(({ matrix }) =>
+      matrix.rows.some((row) => row.granted.includes(command) || row.overridden.includes(command)),
+    ),
   );
   const width = Math.max(7, ...columns.map((c) => c.length));
   const header = `${"command".padEnd(width)}  ${first.windows.join("  ")}`;
@@ -59,13 +72,20 @@ export function renderMatrixText(
   ];
   // Platforms that answer differently get one mark each, in a fixed order, so a split reads at a glance.
   if (split)
-    lines.push(`platforms differ: each cell has one mark per group: ${matrices.map(({ platforms }, i) => `${i + 1}. ${platforms.join(", ")}`).join("; ")}`);
+    lines.push(
+      `platforms differ: each cell has one mark per group: ${matrices.map(({ platforms }, i) => `${i + 1}. ${platforms.join(", ")}`).join("; ")}`,
+    );
   lines.push(header);
   for (const command of columns) {
     const cells = first.windows.map((window, i) => {
-      const states = matrices.map(({ matrix }) => (matrix.commands.includes(command) ? stateOf(matrix, i, command) : "none"));
+      const states = matrices.map(({ matrix }) =>
+        matrix.commands.includes(command) ? stateOf(matrix, i, command) : "none",
+      );
       // Padded by the marks' own width: colour adds none.
-      return states.map((state) => painted[state]).join("") + " ".repeat(Math.max(0, window.length - states.length));
+      return (
+        states.map((state) => painted[state]).join("") +
+        " ".repeat(Math.max(0, window.length - states.length))
+      );
     });
     lines.push(`${command.padEnd(width)}  ${cells.join("  ")}`.trimEnd());
   }
@@ -78,19 +98,26 @@ export function renderMatrixText(
     });
     lines.push(`${window}: ${parts.join("; ")}`);
   }
-  if (uncheckedAppCommands) lines.push("", `${paint.error("exposed:")} not in the matrix, and not checked: ${uncheckedAppCommands}`);
+  if (uncheckedAppCommands)
+    lines.push(
+      "",
+      `${paint.error("exposed:")} not in the matrix, and not checked: ${uncheckedAppCommands}`,
+    );
   if (manifestUnion.length) lines.push("", ...manifestUnionLines(manifestUnion, paint));
   return textLines(lines);
 }
 
 export function renderMatrixCsv(matrices: readonly PlatformMatrix[]): string {
-  const escape = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+  const escape = (value: string) =>
+    /[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
   const windows = matrices[0]!.matrix.windows;
   const lines = [["command", ...windows].map(escape).join(",")];
   for (const command of allCommands(matrices)) {
     const cells = windows.map((_, i) => {
       const states = cellStates(matrices, i, command);
-      return states.length === 1 ? states[0]!.state : states.map((s) => `${s.state} on ${s.platforms.join(" ")}`).join("; ");
+      return states.length === 1
+        ? states[0]!.state
+        : states.map((s) => `${s.state} on ${s.platforms.join(" ")}`).join("; ");
     });
     lines.push([command, ...cells].map(escape).join(","));
   }
@@ -113,7 +140,9 @@ export function renderMatrixJson(
     if (!frontendCalls) return value;
     const rows = value.rows.map((row) => {
       const calls = frontendCalls.get(row.window);
-      return calls ? { ...row, usedByFrontend: row.granted.filter((command) => calls.has(command)) } : row;
+      return calls
+        ? { ...row, usedByFrontend: row.granted.filter((command) => calls.has(command)) }
+        : row;
     });
     return { ...value, rows };
   };

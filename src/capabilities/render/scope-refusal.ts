@@ -15,7 +15,12 @@ const PLUGIN_NAMES: Record<ScopeExplanation["refusal"]["plugin"], string> = {
 };
 
 /** The scope refusal's answer as text: what was checked per platform, then the entry that allows it. */
-export function renderScopeRefusal(answer: ScopeExplanation, asked: readonly string[], notes: readonly string[], paint: Paint = NO_PAINT): string[] {
+export function renderScopeRefusal(
+  answer: ScopeExplanation,
+  asked: readonly string[],
+  notes: readonly string[],
+  paint: Paint = NO_PAINT,
+): string[] {
   const { refusal } = answer;
   const note = paint.warning("note:");
   const commands = [...new Set(answer.verdicts.flatMap((v) => (v.command ? [v.command] : [])))];
@@ -32,11 +37,19 @@ export function renderScopeRefusal(answer: ScopeExplanation, asked: readonly str
   }
   for (const verdict of answer.verdicts) {
     out.push("");
-    const on = answer.verdicts.length > 1 || asked.length === 1 ? ` on ${describePlatforms(verdict.platforms, asked)}` : "";
+    const on =
+      answer.verdicts.length > 1 || asked.length === 1
+        ? ` on ${describePlatforms(verdict.platforms, asked)}`
+        : "";
     switch (verdict.scope) {
       case "not-reached":
-        out.push(`${paint.bold(paint.error("NOT ALLOWED BY THE ACL"))}${on}: the plugin never reads its scope for this window`);
-        for (const line of shortenPermissionList(verdict.acl?.message ?? "", verdict.acl?.associatedPermissions ?? []).split("\n"))
+        out.push(
+          `${paint.bold(paint.error("NOT ALLOWED BY THE ACL"))}${on}: the plugin never reads its scope for this window`,
+        );
+        for (const line of shortenPermissionList(
+          verdict.acl?.message ?? "",
+          verdict.acl?.associatedPermissions ?? [],
+        ).split("\n"))
           if (line) out.push(`  ${paint.dim(line)}`);
         continue;
       case "allowed":
@@ -46,7 +59,9 @@ export function renderScopeRefusal(answer: ScopeExplanation, asked: readonly str
         out.push(`${paint.bold(paint.error("DENIED BY THE SCOPE"))}${on}`);
         break;
       case "unknown":
-        out.push(`${paint.bold(paint.warning("NOT DECIDED"))}${on}: no entry matches, and caplint cannot place some`);
+        out.push(
+          `${paint.bold(paint.warning("NOT DECIDED"))}${on}: no entry matches, and caplint cannot place some`,
+        );
         break;
       case "refused":
         out.push(`${paint.bold(paint.error("NOT IN THE SCOPE"))}${on}: no allow entry matches`);
@@ -68,9 +83,13 @@ export function renderScopeRefusal(answer: ScopeExplanation, asked: readonly str
   if (s) {
     out.push("");
     out.push(paint.bold("to allow it:"));
-    for (const miss of answer.nearMissWindows) out.push(`  ${note} ${nearMissText(miss, answer.window, commands[0])}`);
+    for (const miss of answer.nearMissWindows)
+      out.push(`  ${note} ${nearMissText(miss, answer.window, commands[0])}`);
     const syntax = syntaxOf(s.addTo?.file ?? "capability.json");
-    if (s.entry === null) out.push(`  change "${s.addTo!.field}" of the entry in capability ${s.addTo!.capability}  (${s.addTo!.file}:${s.addTo!.line})`);
+    if (s.entry === null)
+      out.push(
+        `  change "${s.addTo!.field}" of the entry in capability ${s.addTo!.capability}  (${s.addTo!.file}:${s.addTo!.line})`,
+      );
     else {
       if (s.addTo)
         out.push(
@@ -86,12 +105,20 @@ export function renderScopeRefusal(answer: ScopeExplanation, asked: readonly str
 }
 
 function checkedLine(entry: CheckedEntry, paint: Paint): string {
-  const shown = typeof entry.value === "string" ? JSON.stringify(entry.value) : inlineValue(entry.value, syntaxOf(entry.file));
+  const shown =
+    typeof entry.value === "string"
+      ? JSON.stringify(entry.value)
+      : inlineValue(entry.value, syntaxOf(entry.file));
   const from =
     entry.scopeOf === "config"
       ? "app config"
       : `${entry.scopeOf === "global" ? "global scope (every window) of" : "scope of"} capability ${entry.capability} › ${entry.chain!.join(" › ")}`;
-  const verdict = entry.matches === true ? paint.ok("matches") : entry.matches === false ? "no match" : paint.warning("not decided");
+  const verdict =
+    entry.matches === true
+      ? paint.ok("matches")
+      : entry.matches === false
+        ? "no match"
+        : paint.warning("not decided");
   return `${entry.list} ${shown}  ${paint.dim(`${from} (${entry.file}:${entry.line})`)}: ${verdict}${entry.why ? `: ${entry.why}` : ""}`;
 }
 
@@ -111,7 +138,9 @@ export function scopeRefusalJson(answer: ScopeExplanation) {
         list: entry.list,
         value: entry.value,
         scopeOf: entry.scopeOf,
-        ...(entry.capability !== undefined ? { capability: entry.capability, permission: entry.chain?.[0] ?? "", chain: entry.chain } : {}),
+        ...(entry.capability !== undefined
+          ? { capability: entry.capability, permission: entry.chain?.[0] ?? "", chain: entry.chain }
+          : {}),
         file: entry.file,
         line: entry.line,
         matches: entry.matches ?? null,
@@ -120,6 +149,15 @@ export function scopeRefusalJson(answer: ScopeExplanation) {
     })),
     nearMissWindows: answer.nearMissWindows,
     notes: answer.notes,
-    ...(s ? { suggestion: { ...s, ...(s.entry === null ? {} : { text: blockValue(s.entry, syntaxOf(s.addTo?.file ?? "capability.json")) }) } } : {}),
+    ...(s
+      ? {
+          suggestion: {
+            ...s,
+            ...(s.entry === null
+              ? {}
+              : { text: blockValue(s.entry, syntaxOf(s.addTo?.file ?? "capability.json")) }),
+          },
+        }
+      : {}),
   };
 }

@@ -44,14 +44,22 @@ export function renderWhoCanJson({
   uncheckedFromLocalPages,
   uncheckedFromRemotePages,
 }: WhoCanAnswer): string {
-  const withPlatforms = ({ item, platforms }: Entries[number]) => ({ ...provenanceJson(item, lines), platforms });
-  const withReach = (entry: Entries[number]) => ({ ...withPlatforms(entry), reaches: reachedWindows(entry.item, windows) });
+  const withPlatforms = ({ item, platforms }: Entries[number]) => ({
+    ...provenanceJson(item, lines),
+    platforms,
+  });
+  const withReach = (entry: Entries[number]) => ({
+    ...withPlatforms(entry),
+    reaches: reachedWindows(entry.item, windows),
+  });
   return (
     JSON.stringify(
       {
         command: lookup.command,
         ...(uncheckedFromLocalPages ? { checkedFromLocalPages: false } : {}),
-        ...(uncheckedFromRemotePages ? { checkedFromRemotePages: false, uncheckedFromRemotePages } : {}),
+        ...(uncheckedFromRemotePages
+          ? { checkedFromRemotePages: false, uncheckedFromRemotePages }
+          : {}),
         ...(asked.length === 1 ? { platform: asked[0] } : {}),
         platforms: asked,
         deniedEverywhere: deniedOn.length > 0,
@@ -67,17 +75,33 @@ export function renderWhoCanJson({
 
 /** With colour: "allowed for" green, "DENIED everywhere" red, the granting chains and explanations dim. */
 export function renderWhoCanText(
-  { lookup, asked, allowed, denied, deniedOn, lines, windows, uncheckedFromLocalPages, uncheckedFromRemotePages }: WhoCanAnswer,
+  {
+    lookup,
+    asked,
+    allowed,
+    denied,
+    deniedOn,
+    lines,
+    windows,
+    uncheckedFromLocalPages,
+    uncheckedFromRemotePages,
+  }: WhoCanAnswer,
   paint: Paint = NO_PAINT,
 ): string {
   const out = [`${lookup.command} on ${describePlatforms(asked, asked)}`];
-  if (uncheckedFromRemotePages) out.push(`  ${paint.error(`not checked by the host from any page: ${uncheckedFromRemotePages}`)}`);
+  if (uncheckedFromRemotePages)
+    out.push(
+      `  ${paint.error(`not checked by the host from any page: ${uncheckedFromRemotePages}`)}`,
+    );
   else if (uncheckedFromLocalPages) out.push(`  ${paint.warning(UNCHECKED)}`);
   if (allowed.length === 0 && denied.length === 0) {
     out.push("  no active capability grants or denies it");
   }
   for (const { item: entry, platforms } of allowed) {
-    const targets = [entry.windows.length ? `windows: ${entry.windows.join(", ")}` : "", entry.webviews.length ? `webviews: ${entry.webviews.join(", ")}` : ""]
+    const targets = [
+      entry.windows.length ? `windows: ${entry.windows.join(", ")}` : "",
+      entry.webviews.length ? `webviews: ${entry.webviews.join(", ")}` : "",
+    ]
       .filter(Boolean)
       .join("; ");
     const reached = reachedWindows(entry, windows);
@@ -85,15 +109,27 @@ export function renderWhoCanText(
       `  ${paint.ok("allowed")} for [${targets || "nothing: no windows or webviews"}] from ${contextLabel(entry)}${paint.dim(platformNote(platforms, asked))}`,
     );
     // Said only where the patterns alone do not say it: a glob, or a label that is no window of the app.
-    const plain = [...entry.windows, ...entry.webviews].every((pattern) => !/[*?[\]]/.test(pattern) && windows.includes(pattern));
-    if (windows.length && !plain) out.push(`    the app's windows it reaches: ${reached.length ? reached.join(", ") : "none"}`);
-    out.push(paint.dim(`    by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`));
+    const plain = [...entry.windows, ...entry.webviews].every(
+      (pattern) => !/[*?[\]]/.test(pattern) && windows.includes(pattern),
+    );
+    if (windows.length && !plain)
+      out.push(`    the app's windows it reaches: ${reached.length ? reached.join(", ") : "none"}`);
+    out.push(
+      paint.dim(
+        `    by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  (${lines.where(entry)})`,
+      ),
+    );
   }
   for (const { item: entry, platforms } of denied) {
     out.push(
       `  ${paint.error("DENIED everywhere")} by capability ${entry.provenance.capability} › ${entry.provenance.chain.join(" › ")}  ${paint.dim(`(${lines.where(entry)})`)}${paint.dim(platformNote(platforms, asked))}`,
     );
   }
-  if (deniedOn.length && allowed.length) out.push(paint.dim("  a deny in any active capability wins over every allow, for every window and origin"));
+  if (deniedOn.length && allowed.length)
+    out.push(
+      paint.dim(
+        "  a deny in any active capability wins over every allow, for every window and origin",
+      ),
+    );
   return textLines(out);
 }

@@ -1,16 +1,23 @@
 import { defineRule } from "./types.js";
-import { describeReach, hostReach, isForeignReach, loadRemotePatternTools } from "../dangers/url-reach.js";
+import {
+  describeReach,
+  hostReach,
+  isForeignReach,
+  loadRemotePatternTools,
+} from "../dangers/url-reach.js";
 import { remotePatterns } from "./support/remote-patterns.js";
 
 export default defineRule({
   id: "broad-remote",
-  description: "Report `remote.urls` patterns that match any scheme or any host, which lets arbitrary web pages use the capability.",
+  description:
+    "Report `remote.urls` patterns that match any scheme or any host, which lets arbitrary web pages use the capability.",
   category: "security",
   security: { severity: 8.1, cwe: [942] },
   defaultSeverity: "warning",
   fixable: false,
   messages: {
-    broadPattern: 'remote URL pattern "{{url}}" matches {{reach}}, so {{who}} can use capability "{{capability}}"',
+    broadPattern:
+      'remote URL pattern "{{url}}" matches {{reach}}, so {{who}} can use capability "{{capability}}"',
   },
   async check(context) {
     const tools = await loadRemotePatternTools();
@@ -26,14 +33,25 @@ export default defineRule({
       }
       if (foreign) {
         problems.push(describeReach(reach));
-        fixes.push('name the hosts, e.g. "https://app.example.com", or a subdomain wildcard of a domain you control, e.g. "https://*.example.com"');
+        fixes.push(
+          'name the hosts, e.g. "https://app.example.com", or a subdomain wildcard of a domain you control, e.g. "https://*.example.com"',
+        );
       }
-      const who = reach.anyHost ? "every web site" : foreign ? "sites outside your control" : "pages over plain http or any custom scheme";
+      const who = reach.anyHost
+        ? "every web site"
+        : foreign
+          ? "sites outside your control"
+          : "pages over plain http or any custom scheme";
       context.report({
         at: remote.capability.source,
         path: remote.path,
         messageId: "broadPattern",
-        data: { url: remote.url, reach: problems.join(" and "), who, capability: remote.capability.identifier },
+        data: {
+          url: remote.url,
+          reach: problems.join(" and "),
+          who,
+          capability: remote.capability.identifier,
+        },
         hint: fixes.join("; "),
       });
     }

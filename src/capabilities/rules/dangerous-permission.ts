@@ -1,5 +1,20 @@
-import { anyCommandLine, broadValues, dangerKeys, dangerousGrants, dangerousGrantsExcept, SHELLS, type DangerousGrant } from "../dangers/index.js";
-import { argumentsPinned, capabilityPlatforms, dotFilePlatforms, fsReachNote, programPlatforms, windowsOnlyProgram } from "../dangers/platform-reach.js";
+import {
+  anyCommandLine,
+  broadValues,
+  dangerKeys,
+  dangerousGrants,
+  dangerousGrantsExcept,
+  SHELLS,
+  type DangerousGrant,
+} from "../dangers/index.js";
+import {
+  argumentsPinned,
+  capabilityPlatforms,
+  dotFilePlatforms,
+  fsReachNote,
+  programPlatforms,
+  windowsOnlyProgram,
+} from "../dangers/platform-reach.js";
 import { wordList } from "../../core/did-you-mean.js";
 import { isPlainObject } from "../../core/json.js";
 import type { Project } from "../load/project.js";
@@ -10,13 +25,15 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "dangerous-permission",
-  description: "Report high-risk grants (shell, upload, broad file-system write or read, any-host HTTP, opening any URL); an error when remote pages get them.",
+  description:
+    "Report high-risk grants (shell, upload, broad file-system write or read, any-host HTTP, opening any URL); an error when remote pages get them.",
   category: "security",
   security: { severity: 8.8, cwe: [250, 269] },
   defaultSeverity: "warning",
   fixable: false,
   messages: {
-    dangerousGrant: 'dangerous grant "{{permission}}" ({{commandList}}){{scopedBy}}: a script in {{where}} could {{impact}}',
+    dangerousGrant:
+      'dangerous grant "{{permission}}" ({{commandList}}){{scopedBy}}: a script in {{where}} could {{impact}}',
   },
   async check(context) {
     // In a later platform model, a danger whose commands and global scopes an earlier model resolves
@@ -26,16 +43,30 @@ export default defineRule({
       const founds =
         earlier.length === 0
           ? await dangerousGrants(model)
-          : await dangerousGrantsExcept(model, (danger) => settled(danger.commands, dangerKeys(danger)), earlier);
+          : await dangerousGrantsExcept(
+              model,
+              (danger) => settled(danger.commands, dangerKeys(danger)),
+              earlier,
+            );
       for (const found of founds) {
         const { danger, grant, scopeEntry, reach } = found;
         // A few names, so the message stays one readable line (fs:write-all alone grants ten commands).
-        const listed = found.commands.length > 3 ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more` : found.commands.join(", ");
+        const listed =
+          found.commands.length > 3
+            ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more`
+            : found.commands.join(", ");
         // Where it holds among the capability's platforms, whichever this run checks: the finding is the same one.
         const platforms = capabilityPlatforms(found.capability.platforms, TARGETS);
         const where = platformWording(model, found, platforms, fsOption(context.project));
-        const said = where.said ?? (typeof danger.impact === "string" ? danger.impact : danger.impact(new Set(found.commands)));
-        const impact = (danger.broad && danger.id !== "shell" ? `${said} ${reach}` : said + (reach ? ` (${reach})` : "")) + where.note;
+        const said =
+          where.said ??
+          (typeof danger.impact === "string"
+            ? danger.impact
+            : danger.impact(new Set(found.commands)));
+        const impact =
+          (danger.broad && danger.id !== "shell"
+            ? `${said} ${reach}`
+            : said + (reach ? ` (${reach})` : "")) + where.note;
         // Name (and point at) the entry that brings the broad scope: `fs:scope`, not the `fs:default` beside it.
         const scopedBy = scopeEntry ? ` with the scope of "${scopeEntry.chain[0]}"` : "";
         context.report({
@@ -45,7 +76,14 @@ export default defineRule({
           escalate: found.exposure?.kind === "remote",
           // Which danger, so a program can tie the finding back to its grant (several can point at one `fs:scope` entry).
           messageId: "dangerousGrant",
-          data: { danger: danger.id, permission: grant.provenance.chain[0]!, commandList: listed, scopedBy, where: exposureText(found), impact },
+          data: {
+            danger: danger.id,
+            permission: grant.provenance.chain[0]!,
+            commandList: listed,
+            scopedBy,
+            where: exposureText(found),
+            impact,
+          },
           hint: hintFor(found.exposure),
         });
       }
@@ -54,13 +92,16 @@ export default defineRule({
 });
 
 function hintFor(exposure: DangerousGrant["exposure"]): string {
-  if (exposure?.kind === "remote") return "move this permission to a capability for trusted local windows only, with a narrow scope";
-  if (exposure?.kind === "every-window") return 'grant it to the windows that use it by name instead of "*", with a narrow scope';
+  if (exposure?.kind === "remote")
+    return "move this permission to a capability for trusted local windows only, with a narrow scope";
+  if (exposure?.kind === "every-window")
+    return 'grant it to the windows that use it by name instead of "*", with a narrow scope';
   return "narrow the scope to the folders, hosts or programs the app needs, and grant it only to the windows that use it";
 }
 
 function exposureText({ exposure, capability }: DangerousGrant): string {
-  if (exposure?.kind === "remote") return `remote pages (${exposure.urls.map((url) => `"${url}"`).join(", ")})`;
+  if (exposure?.kind === "remote")
+    return `remote pages (${exposure.urls.map((url) => `"${url}"`).join(", ")})`;
   if (exposure?.kind === "every-window") return `every window ("*")`;
   return describeTargets(capability);
 }
@@ -70,7 +111,9 @@ function fsOption(project: Project): boolean | undefined {
   const value = project.config?.document.ok ? project.config.document.value : undefined;
   const plugins = isPlainObject(value) ? value.plugins : undefined;
   const fs = isPlainObject(plugins) ? plugins.fs : undefined;
-  return isPlainObject(fs) && typeof fs.requireLiteralLeadingDot === "boolean" ? fs.requireLiteralLeadingDot : undefined;
+  return isPlainObject(fs) && typeof fs.requireLiteralLeadingDot === "boolean"
+    ? fs.requireLiteralLeadingDot
+    : undefined;
 }
 
 const MOBILE = ["android", "iOS"];
@@ -91,14 +134,24 @@ function platformWording(
     // findDangers leaves out a grant none of whose programs runs on these platforms.
     const runnable = values.filter((value) => programPlatforms(value, platforms).length > 0);
     // A capability for every platform is named for the desktop ones: most such apps build no mobile app.
-    const named = found.capability.platforms ? platforms : platforms.filter((platform) => !MOBILE.includes(platform));
-    const runsOn = named.filter((platform) => runnable.some((value) => programPlatforms(value, [platform]).length > 0));
+    const named = found.capability.platforms
+      ? platforms
+      : platforms.filter((platform) => !MOBILE.includes(platform));
+    const runsOn = named.filter((platform) =>
+      runnable.some((value) => programPlatforms(value, [platform]).length > 0),
+    );
     const reasons: string[] = [];
-    if (named.some((platform) => MOBILE.includes(platform))) reasons.push("the shell plugin runs no program on Android or iOS");
-    if (values.some(windowsOnlyProgram) && named.some((platform) => platform !== "windows" && !MOBILE.includes(platform)))
+    if (named.some((platform) => MOBILE.includes(platform)))
+      reasons.push("the shell plugin runs no program on Android or iOS");
+    if (
+      values.some(windowsOnlyProgram) &&
+      named.some((platform) => platform !== "windows" && !MOBILE.includes(platform))
+    )
       reasons.push("cmd and powershell exist only on Windows");
-    const note = runsOn.length < named.length ? `, on ${wordList(runsOn)} only (${reasons.join("; ")})` : "";
-    if (runnable.some(anyCommandLine)) return { said: "run any command line on the user's machine", note };
+    const note =
+      runsOn.length < named.length ? `, on ${wordList(runsOn)} only (${reasons.join("; ")})` : "";
+    if (runnable.some(anyCommandLine))
+      return { said: "run any command line on the user's machine", note };
     const pinned = runnable.every(
       (value) =>
         argumentsPinned(value) &&
@@ -111,11 +164,21 @@ function platformWording(
           )
         ),
     );
-    return pinned ? { said: "run the allowed programs on the user's machine, with the arguments their scope pins", note } : { note };
+    return pinned
+      ? {
+          said: "run the allowed programs on the user's machine, with the arguments their scope pins",
+          note,
+        }
+      : { note };
   }
   if (id !== "fs-read" && id !== "fs-write" && id !== "opener-path") return { note: "" };
   const paths = broadValues(model, found).flatMap((value) => {
-    const path = typeof value === "string" ? value : isPlainObject(value) && typeof value.path === "string" ? value.path : undefined;
+    const path =
+      typeof value === "string"
+        ? value
+        : isPlainObject(value) && typeof value.path === "string"
+          ? value.path
+          : undefined;
     return path === undefined ? [] : [path];
   });
   // The opener plugin passes no option: its path scope always has the host's default.
@@ -124,7 +187,17 @@ function platformWording(
     const everywhere = dotFilePlatforms(paths, platforms, option).length === platforms.length;
     return everywhere
       ? { note: fsReachNote(paths, platforms, option, "dot-files") }
-      : { said: "read the user's files across", note: fsReachNote(paths, platforms, option, "dot-files such as SSH keys") };
+      : {
+          said: "read the user's files across",
+          note: fsReachNote(paths, platforms, option, "dot-files such as SSH keys"),
+        };
   }
-  return { note: fsReachNote(paths, platforms, option, id === "fs-write" ? "dot-files such as shell profiles" : "dot-files") };
+  return {
+    note: fsReachNote(
+      paths,
+      platforms,
+      option,
+      id === "fs-write" ? "dot-files such as shell profiles" : "dot-files",
+    ),
+  };
 }

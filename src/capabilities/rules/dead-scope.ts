@@ -20,7 +20,8 @@ const SCOPELESS_COMMANDS: Readonly<Record<string, readonly string[]>> = {
 
 /** Fields a plugin reads from scope entries, per plugin, from its scope schema. */
 /** The fields a plugin's scope entries read, and the JSON types each may take (absent: any type). */
-type ScopeFields = { fields: ReadonlySet<string>; types: ReadonlyMap<string, ReadonlySet<JsonType>> } | undefined;
+type ScopeFields =
+  { fields: ReadonlySet<string>; types: ReadonlyMap<string, ReadonlySet<JsonType>> } | undefined;
 
 type JsonType = "string" | "number" | "integer" | "boolean" | "array" | "object" | "null";
 
@@ -71,7 +72,10 @@ const SCOPE_REQUIRED: readonly ScopeRequired[] = [
     does: ["opens only what", "open only what"],
     scope: "an opener scope entry",
     add: "add what the app opens",
-    example: { "plugin:opener|open_url": { url: "https://example.com/*" }, "plugin:opener|open_path": { path: "$APPDATA/exports/*" } },
+    example: {
+      "plugin:opener|open_url": { url: "https://example.com/*" },
+      "plugin:opener|open_path": { path: "$APPDATA/exports/*" },
+    },
     reads: { "plugin:opener|open_url": "url", "plugin:opener|open_path": "path" },
   },
 ];
@@ -96,37 +100,51 @@ export default defineRule({
   fixable: false,
   messages: {
     unreadScope: 'the "{{list}}" scope on "{{identifier}}" is never read: {{why}}',
-    unreadField: 'scope field "{{field}}"{{count}} is not read by the {{plugin}} plugin: its scope entries read {{fields}}',
+    unreadField:
+      'scope field "{{field}}"{{count}} is not read by the {{plugin}} plugin: its scope entries read {{fields}}',
     wrongType:
       'scope field "{{field}}"{{count}} is {{written}}, but the {{plugin}} plugin reads {{expected}}: the entry fails to deserialize, so the command fails when it reads the scope',
-    floatForInteger: "scope value {{written}} is written as a float where the {{plugin}} plugin reads an integer: the entry fails to deserialize at run time",
-    unsafeInteger: "scope value {{written}} is above 2^53: JavaScript and the IPC layer round it (to {{rounded}}), so the plugin may compare another number",
-    noScope: '"{{identifier}}" grants nothing: {{commands}} {{does}} {{scope}} names, and no entry gives {{them}} one',
+    floatForInteger:
+      "scope value {{written}} is written as a float where the {{plugin}} plugin reads an integer: the entry fails to deserialize at run time",
+    unsafeInteger:
+      "scope value {{written}} is above 2^53: JavaScript and the IPC layer round it (to {{rounded}}), so the plugin may compare another number",
+    noScope:
+      '"{{identifier}}" grants nothing: {{commands}} {{does}} {{scope}} names, and no entry gives {{them}} one',
     noScopeRemote:
       '"{{identifier}}" grants nothing: {{commands}} {{does}} {{scope}} names, and a remote page borrows none from the grants for the app\'s own pages',
   },
   async check(context) {
     const fieldsByKey = new Map<string, ScopeFields>();
     const fieldsOf = (key: string) => {
-      if (!fieldsByKey.has(key)) fieldsByKey.set(key, scopeFields(context.catalog.get(key)?.global_scope_schema));
+      if (!fieldsByKey.has(key))
+        fieldsByKey.set(key, scopeFields(context.catalog.get(key)?.global_scope_schema));
       return fieldsByKey.get(key);
     };
     // Whether a plugin's scope schema asks for an integer anywhere: only then can a number be misread.
     const integersByKey = new Map<string, boolean>();
     const readsIntegers = (key: string, schema: unknown) => {
       let integers = integersByKey.get(key);
-      if (integers === undefined) integersByKey.set(key, (integers = isPlainObject(schema) && JSON.stringify(schema).includes('"integer"')));
+      if (integers === undefined)
+        integersByKey.set(
+          key,
+          (integers = isPlainObject(schema) && JSON.stringify(schema).includes('"integer"')),
+        );
       return integers;
     };
     for (const { capability, entry } of context.entries()) {
       // Most entries have no scope lists: skipped before any list is made.
       if (!entry.allow && !entry.deny) continue;
-      const lists = (["allow", "deny"] as const).filter((list) => Array.isArray(entry[list]) && (entry[list] as unknown[]).length > 0);
+      const lists = (["allow", "deny"] as const).filter(
+        (list) => Array.isArray(entry[list]) && (entry[list] as unknown[]).length > 0,
+      );
       if (lists.length === 0) continue;
       const key = Catalog.keyOf(entry.identifier)?.key;
       if (key === undefined || key === APP_KEY || !context.catalog.has(key)) continue;
       const manifest = context.catalog.get(key)!;
-      const official = key === "core" || key.startsWith("core:") || context.catalog.provenanceOf(key)?.origin === "builtin";
+      const official =
+        key === "core" ||
+        key.startsWith("core:") ||
+        context.catalog.provenanceOf(key)?.origin === "builtin";
       const reader = scopeReader(context, entry.identifier);
       if (reader === "none" && (official || manifest.global_scope_schema)) {
         const why =
@@ -148,13 +166,17 @@ export default defineRule({
         }
         continue;
       }
-      if (readsIntegers(key, manifest.global_scope_schema)) reportNumbers(context, capability, entry, lists, manifest.global_scope_schema);
+      if (readsIntegers(key, manifest.global_scope_schema))
+        reportNumbers(context, capability, entry, lists, manifest.global_scope_schema);
       const fields = fieldsOf(key);
       if (!fields) continue;
       for (const list of lists) {
         // One finding per field and list, at its first use: a field copied into every entry is one mistake.
         const uses = new Map<string, number[]>();
-        const mistyped = new Map<string, { indexes: number[]; written: JsonType; expected: ReadonlySet<JsonType> }>();
+        const mistyped = new Map<
+          string,
+          { indexes: number[]; written: JsonType; expected: ReadonlySet<JsonType> }
+        >();
         (entry[list] as unknown[]).forEach((value, index) => {
           if (!isPlainObject(value)) return;
           for (const [field, fieldValue] of Object.entries(value)) {
@@ -164,7 +186,12 @@ export default defineRule({
             }
             const expected = fields.types.get(field);
             const written = jsonType(fieldValue);
-            if (!expected || expected.has(written) || (written === "integer" && expected.has("number"))) continue;
+            if (
+              !expected ||
+              expected.has(written) ||
+              (written === "integer" && expected.has("number"))
+            )
+              continue;
             const seen = mistyped.get(field);
             if (seen) seen.indexes.push(index);
             else mistyped.set(field, { indexes: [index], written, expected });
@@ -178,11 +205,23 @@ export default defineRule({
             data: {
               field,
               count: indexes.length > 1 ? ` (in ${indexes.length} entries)` : "",
-              written: written === "array" || written === "object" || written === "integer" ? `an ${written}` : `a ${written}`,
+              written:
+                written === "array" || written === "object" || written === "integer"
+                  ? `an ${written}`
+                  : `a ${written}`,
               plugin: key,
-              expected: [...expected].map((type) => (type === "array" || type === "object" || type === "integer" ? `an ${type}` : `a ${type}`)).join(" or "),
+              expected: [...expected]
+                .map((type) =>
+                  type === "array" || type === "object" || type === "integer"
+                    ? `an ${type}`
+                    : `a ${type}`,
+                )
+                .join(" or "),
             },
-            hint: written === "array" ? "write one entry per value, each with a single value for the field" : `write the value as ${[...expected][0]}`,
+            hint:
+              written === "array"
+                ? "write one entry per value, each with a single value for the field"
+                : `write the value as ${[...expected][0]}`,
           });
         }
         for (const [field, indexes] of uses) {
@@ -192,7 +231,12 @@ export default defineRule({
             path: [...entry.path, list, indexes[0]!, field],
             target: "key",
             messageId: "unreadField",
-            data: { field, count, plugin: key, fields: [...fields.fields].map((f) => `"${f}"`).join(", ") },
+            data: {
+              field,
+              count,
+              plugin: key,
+              fields: [...fields.fields].map((f) => `"${f}"`).join(", "),
+            },
             hint:
               field === "requireLiteralLeadingDot"
                 ? `remove it; it is an option of the plugin, set in tauri.conf.json under plugins.${key}.requireLiteralLeadingDot (or the asset protocol's scope)`
@@ -211,7 +255,13 @@ export default defineRule({
  * above 2^53 is one JavaScript (and the IPC layer) would round. Both are accepted by the build and go
  * wrong at run time.
  */
-function reportNumbers(context: RuleContext, capability: Capability, entry: PermissionEntry, lists: ReadonlyArray<"allow" | "deny">, schema: unknown): void {
+function reportNumbers(
+  context: RuleContext,
+  capability: Capability,
+  entry: PermissionEntry,
+  lists: ReadonlyArray<"allow" | "deny">,
+  schema: unknown,
+): void {
   if (!isPlainObject(schema)) return;
   const document = context.document(capability.source);
   if (!document) return;
@@ -220,18 +270,23 @@ function reportNumbers(context: RuleContext, capability: Capability, entry: Perm
     if (depth > 16) return;
     const variants = expandSchema(node, definitions);
     if (typeof value === "number") {
-      if (!variants.some((v) => v.type === "integer") || variants.some((v) => v.type === "number")) return;
+      if (!variants.some((v) => v.type === "integer") || variants.some((v) => v.type === "number"))
+        return;
       const located = document.locate(path);
       if (!located.exact) return;
       const written = document.text.slice(located.offset, located.offset + located.length).trim();
-      const integralFloat = /^-?\d+\.\d*$|^-?\d+(\.\d*)?[eE][+-]?\d+$/.test(written) && Number.isInteger(value);
+      const integralFloat =
+        /^-?\d+\.\d*$|^-?\d+(\.\d*)?[eE][+-]?\d+$/.test(written) && Number.isInteger(value);
       const unsafe = /^-?\d+$/.test(written) && !Number.isSafeInteger(Number(written));
       if (!integralFloat && !unsafe) return;
       context.report({
         at: capability.source,
         path,
         ...(integralFloat
-          ? { messageId: "floatForInteger", data: { written, plugin: String(Catalog.keyOf(entry.identifier)?.key) } }
+          ? {
+              messageId: "floatForInteger",
+              data: { written, plugin: String(Catalog.keyOf(entry.identifier)?.key) },
+            }
           : { messageId: "unsafeInteger", data: { written, rounded: String(value) } }),
         hint: integralFloat
           ? `write ${String(Math.trunc(value))}`
@@ -241,19 +296,29 @@ function reportNumbers(context: RuleContext, capability: Capability, entry: Perm
     }
     if (Array.isArray(value)) {
       const items = variants.map((v) => v.items).filter((i) => i !== undefined);
-      value.forEach((item, index) => items.forEach((schemaItem) => walk(item, schemaItem, [...path, index], depth + 1)));
+      value.forEach((item, index) =>
+        items.forEach((schemaItem) => walk(item, schemaItem, [...path, index], depth + 1)),
+      );
     } else if (isPlainObject(value)) {
       for (const [field, inner] of Object.entries(value)) {
         for (const variant of variants)
-          if (isPlainObject(variant.properties) && field in variant.properties) walk(inner, variant.properties[field], [...path, field], depth + 1);
+          if (isPlainObject(variant.properties) && field in variant.properties)
+            walk(inner, variant.properties[field], [...path, field], depth + 1);
       }
     }
   };
-  for (const list of lists) (entry[list] as unknown[]).forEach((value, index) => walk(value, schema, [...entry.path, list, index], 0));
+  for (const list of lists)
+    (entry[list] as unknown[]).forEach((value, index) =>
+      walk(value, schema, [...entry.path, list, index], 0),
+    );
 }
 
 /** A schema node's alternatives, following `$ref`, `anyOf`, `oneOf` and `allOf` (bounded). */
-function expandSchema(node: unknown, definitions: Record<string, unknown>, depth = 0): Array<Record<string, unknown>> {
+function expandSchema(
+  node: unknown,
+  definitions: Record<string, unknown>,
+  depth = 0,
+): Array<Record<string, unknown>> {
   if (!isPlainObject(node) || depth > 8) return [];
   if (typeof node.$ref === "string") {
     const name = /^#\/definitions\/(.+)$/.exec(node.$ref)?.[1];
@@ -262,7 +327,8 @@ function expandSchema(node: unknown, definitions: Record<string, unknown>, depth
   const out: Array<Record<string, unknown>> = [node];
   for (const combinator of ["anyOf", "oneOf", "allOf"] as const) {
     const variants = node[combinator];
-    if (Array.isArray(variants)) for (const variant of variants) out.push(...expandSchema(variant, definitions, depth + 1));
+    if (Array.isArray(variants))
+      for (const variant of variants) out.push(...expandSchema(variant, definitions, depth + 1));
   }
   return out;
 }
@@ -278,7 +344,10 @@ function scopeReader(context: RuleContext, identifier: string): "some" | "none" 
   for (const leaf of leaves) {
     const commands = [...leaf.permission.commands.allow, ...leaf.permission.commands.deny];
     if (commands.length === 0) return "some";
-    const official = leaf.key === "core" || leaf.key.startsWith("core:") || context.catalog.provenanceOf(leaf.key)?.origin === "builtin";
+    const official =
+      leaf.key === "core" ||
+      leaf.key.startsWith("core:") ||
+      context.catalog.provenanceOf(leaf.key)?.origin === "builtin";
     const schema = context.catalog.get(leaf.key)?.global_scope_schema;
     if (schema === null || schema === undefined) {
       // A plugin without a scope schema: official ones read no scope; others may still read one.
@@ -293,9 +362,16 @@ function scopeReader(context: RuleContext, identifier: string): "some" | "none" 
 
 function describeCommands(context: RuleContext, identifier: string): string {
   const commands = [
-    ...new Set(expandIdentifier(context.catalog, identifier).leaves.flatMap((leaf) => [...leaf.permission.commands.allow, ...leaf.permission.commands.deny])),
+    ...new Set(
+      expandIdentifier(context.catalog, identifier).leaves.flatMap((leaf) => [
+        ...leaf.permission.commands.allow,
+        ...leaf.permission.commands.deny,
+      ]),
+    ),
   ];
-  return commands.length === 1 ? `the ${commands[0]} command of` : `the commands ${commands.join(", ")} of`;
+  return commands.length === 1
+    ? `the ${commands[0]} command of`
+    : `the commands ${commands.join(", ")} of`;
 }
 
 /**
@@ -332,7 +408,10 @@ export function scopeFields(schema: unknown): ScopeFields {
         // A field two object shapes type differently takes either; one without a known type takes anything.
         const known = propertyTypes(property, definitions);
         const before = types.get(name);
-        types.set(name, before === null || known === null ? null : new Set([...(before ?? []), ...known]));
+        types.set(
+          name,
+          before === null || known === null ? null : new Set([...(before ?? []), ...known]),
+        );
       }
     } else freeForm = true;
   };
@@ -342,17 +421,33 @@ export function scopeFields(schema: unknown): ScopeFields {
   return sawObject && !freeForm && fields.size > 0 ? { fields, types: typed } : undefined;
 }
 
-const JSON_TYPES = new Set<string>(["string", "number", "integer", "boolean", "array", "object", "null"]);
+const JSON_TYPES = new Set<string>([
+  "string",
+  "number",
+  "integer",
+  "boolean",
+  "array",
+  "object",
+  "null",
+]);
 
 /** The JSON types a property's schema admits, through $ref and anyOf/oneOf; null when any type may do. */
-function propertyTypes(node: unknown, definitions: Record<string, unknown>, depth = 0): Set<JsonType> | null {
+function propertyTypes(
+  node: unknown,
+  definitions: Record<string, unknown>,
+  depth = 0,
+): Set<JsonType> | null {
   if (!isPlainObject(node) || depth > 16) return null;
   if (typeof node.$ref === "string") {
     const name = /^#\/definitions\/(.+)$/.exec(node.$ref)?.[1];
     return name === undefined ? null : propertyTypes(definitions[name], definitions, depth + 1);
   }
-  const declared = typeof node.type === "string" ? [node.type] : Array.isArray(node.type) ? node.type : undefined;
-  if (declared) return declared.every((type) => typeof type === "string" && JSON_TYPES.has(type)) ? new Set(declared as JsonType[]) : null;
+  const declared =
+    typeof node.type === "string" ? [node.type] : Array.isArray(node.type) ? node.type : undefined;
+  if (declared)
+    return declared.every((type) => typeof type === "string" && JSON_TYPES.has(type))
+      ? new Set(declared as JsonType[])
+      : null;
   for (const combinator of ["anyOf", "oneOf"] as const) {
     const variants = node[combinator];
     if (!Array.isArray(variants)) continue;
@@ -395,7 +490,9 @@ async function reportUnscopedGrants(context: RuleContext, required: ScopeRequire
   const reported = new Set<string>();
   for (const model of (await context.resolution()).distinctModels) {
     const globalAllow = model.globalScope.get(required.plugin)?.allow ?? [];
-    const deadCommands = required.commands.filter((command) => !globalAllow.some((value) => reaches(required, command, value)));
+    const deadCommands = required.commands.filter(
+      (command) => !globalAllow.some((value) => reaches(required, command, value)),
+    );
     if (deadCommands.length === 0) continue;
     // Every such command of an entry, for the message, in the table's order.
     const commandsOf = new Map<string, string[]>();
@@ -413,7 +510,9 @@ async function reportUnscopedGrants(context: RuleContext, required: ScopeRequire
       // The host hands a command the scopes of the grants that match the caller: a remote page's call
       // borrows nothing from a grant for local pages, nor a local call from a remote-only one.
       const scopedReaches = new Set<string>();
-      for (const grant of grants) if ((grant.scope?.allow ?? []).some((value) => reaches(required, command, value))) scopedReaches.add(reachKey(grant.context));
+      for (const grant of grants)
+        if ((grant.scope?.allow ?? []).some((value) => reaches(required, command, value)))
+          scopedReaches.add(reachKey(grant.context));
       // An entry works when one of its grants reaches callers that some scoped grant reaches.
       const keys = grants.map(entryKey);
       const workingEntries = new Set<string>();
@@ -432,12 +531,16 @@ async function reportUnscopedGrants(context: RuleContext, required: ScopeRequire
         const dead = commandsOf.get(keys[i]!)!;
         const syntax = syntaxOf(source.capability.source);
         // The scope goes on the entry as written; a set such as http:default takes it as well as a single permission.
-        const scoped = inlineValue({ identifier: source.entry.identifier, allow: [exampleFor(required, dead[0]!)] }, syntax);
+        const scoped = inlineValue(
+          { identifier: source.entry.identifier, allow: [exampleFor(required, dead[0]!)] },
+          syntax,
+        );
         context.report({
           at: source.capability.source,
           path: source.entry.extended ? [...source.entry.path, "identifier"] : source.entry.path,
           // Scoped grants exist, but none reaches this grant's callers: say why it still works for nobody.
-          messageId: scopedReaches.size > 0 && grant.context.kind === "remote" ? "noScopeRemote" : "noScope",
+          messageId:
+            scopedReaches.size > 0 && grant.context.kind === "remote" ? "noScopeRemote" : "noScope",
           data: {
             identifier: source.entry.identifier,
             commands: dead.join(" and "),

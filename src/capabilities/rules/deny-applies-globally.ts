@@ -7,7 +7,8 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "deny-applies-globally",
-  description: "Report denies that block a command another capability allows for other windows: the host ignores a deny's windows and origins.",
+  description:
+    "Report denies that block a command another capability allows for other windows: the host ignores a deny's windows and origins.",
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,
@@ -41,7 +42,11 @@ export default defineRule({
           victims =
             denying <= SCANNED_DENIES
               ? scanVictims(model, deny.capabilityIndex, allowers)
-              : victimsOf(model, deny.capabilityIndex, (reachIndex ??= indexReach(model, allowers)));
+              : victimsOf(
+                  model,
+                  deny.capabilityIndex,
+                  (reachIndex ??= indexReach(model, allowers)),
+                );
           victimsByCapability.set(deny.capabilityIndex, victims);
         }
         if (victims.count === 0) continue;
@@ -125,21 +130,27 @@ function indexReach(model: ResolvedModel, allowers: readonly number[]): ReachInd
     const key = reachKey(capability);
     let group = byKey.get(key);
     if (!group) {
-      byKey.set(key, (group = { members: [], order: [], origins: capability.contexts.map(contextKey) }));
+      byKey.set(
+        key,
+        (group = { members: [], order: [], origins: capability.contexts.map(contextKey) }),
+      );
       index.groups.push(group);
       if (capability.windows.length) file(index.byFirstWindow, capability.windows[0]!, group);
-      else if (capability.webviews.length) file(index.byFirstWebview, capability.webviews[0]!, group);
+      else if (capability.webviews.length)
+        file(index.byFirstWebview, capability.webviews[0]!, group);
       else index.unlabelled.push(group);
       const originsKey = JSON.stringify(group.origins);
       let bucket = index.byOrigins.get(originsKey);
-      if (!bucket) index.byOrigins.set(originsKey, (bucket = { origins: group.origins, groups: [], size: 0 }));
+      if (!bucket)
+        index.byOrigins.set(originsKey, (bucket = { origins: group.origins, groups: [], size: 0 }));
       bucket.groups.push(group);
     }
     group.members.push(capabilityIndex);
     group.order.push(index.total++);
     index.groupOf.set(capabilityIndex, group);
   }
-  for (const bucket of index.byOrigins.values()) for (const group of bucket.groups) bucket.size += group.members.length;
+  for (const bucket of index.byOrigins.values())
+    for (const group of bucket.groups) bucket.size += group.members.length;
   return index;
 }
 
@@ -170,7 +181,8 @@ function victimsOf(model: ResolvedModel, denying: number, index: ReachIndex): Vi
   const reach = reachOf(model.capabilities[denying]!);
   if (reach.everyLabel) {
     // Labels are all covered: a group is covered when the deny's origins include all of its own.
-    const coveredOrigins = (origins: readonly string[]) => origins.every((origin) => reach.origins.has(origin));
+    const coveredOrigins = (origins: readonly string[]) =>
+      origins.every((origin) => reach.origins.has(origin));
     count = 0;
     for (const bucket of index.byOrigins.values()) {
       if (coveredOrigins(bucket.origins)) continue;
@@ -181,7 +193,8 @@ function victimsOf(model: ResolvedModel, denying: number, index: ReachIndex): Vi
   } else {
     const covered = new Set<ReachGroup>();
     const judge = (groups: readonly ReachGroup[] | undefined) => {
-      for (const group of groups ?? []) if (covers(reach, model.capabilities[group.members[0]!]!)) covered.add(group);
+      for (const group of groups ?? [])
+        if (covers(reach, model.capabilities[group.members[0]!]!)) covered.add(group);
     };
     for (const window of reach.windows) judge(index.byFirstWindow.get(window));
     for (const webview of reach.webviews) judge(index.byFirstWebview.get(webview));
@@ -201,7 +214,11 @@ const reachKeys = new WeakMap<object, string>();
 function reachKey(capability: ResolvedModel["capabilities"][number]): string {
   let key = reachKeys.get(capability);
   if (key === undefined) {
-    key = JSON.stringify([capability.windows, capability.webviews, capability.contexts.map(contextKey)]);
+    key = JSON.stringify([
+      capability.windows,
+      capability.webviews,
+      capability.contexts.map(contextKey),
+    ]);
     reachKeys.set(capability, key);
   }
   return key;
@@ -210,7 +227,13 @@ function reachKey(capability: ResolvedModel["capabilities"][number]): string {
 /** Windows and webviews, and the origins when they are not just the app's own pages. */
 function describeReach(capability: Capability): string {
   const urls = (capability.remote?.urls ?? []).map((url) => `"${url.value}"`).join(", ");
-  const origins = urls ? (capability.local ? `; local and remote ${urls}` : `; remote ${urls} only`) : capability.local ? "" : "; no origin";
+  const origins = urls
+    ? capability.local
+      ? `; local and remote ${urls}`
+      : `; remote ${urls} only`
+    : capability.local
+      ? ""
+      : "; no origin";
   return describeTargets(capability) + origins;
 }
 

@@ -3,7 +3,8 @@ import { defineRule, type RuleContext } from "./types.js";
 
 export default defineRule({
   id: "duplicate-capability",
-  description: "Disallow two capabilities with the same identifier, in one file or across files (the build fails).",
+  description:
+    "Disallow two capabilities with the same identifier, in one file or across files (the build fails).",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
@@ -21,7 +22,8 @@ export default defineRule({
       const places = group.map((capability) => where(context, capability));
       group.forEach((capability, index) => {
         const others: string[] = [];
-        for (let i = 0; i < places.length && others.length < SHOWN; i++) if (i !== index) others.push(places[i]!);
+        for (let i = 0; i < places.length && others.length < SHOWN; i++)
+          if (i !== index) others.push(places[i]!);
         const more = group.length - 1 - others.length;
         context.report({
           at: capability.source,

@@ -4,7 +4,8 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "duplicate-permission",
-  description: "Report a permission granted twice in one capability (the host accepts repeats; editors using the schema flag them).",
+  description:
+    "Report a permission granted twice in one capability (the host accepts repeats; editors using the schema flag them).",
   category: "suspicious",
   // A repeat grants nothing more: it changes nothing at run time.
   defaultSeverity: "suggestion",
@@ -27,7 +28,8 @@ export default defineRule({
           messageId: "duplicate",
           data: { identifier: entry.identifier, index },
           hint: "remove this entry",
-          fix: (document) => removeArrayItem(document, entry.path, `remove duplicate "${entry.identifier}"`),
+          fix: (document) =>
+            removeArrayItem(document, entry.path, `remove duplicate "${entry.identifier}"`),
         });
       }
     }
@@ -39,6 +41,10 @@ export default defineRule({
  * brand word too); scoped objects differ by scope.
  */
 function duplicateKey(entry: PermissionEntry, identifier: string): string {
-  const scoped = (entry.allow !== undefined && entry.allow !== null) || (entry.deny !== undefined && entry.deny !== null);
-  return scoped ? JSON.stringify([identifier, entry.allow ?? null, entry.deny ?? null]) : identifier;
+  const scoped =
+    (entry.allow !== undefined && entry.allow !== null) ||
+    (entry.deny !== undefined && entry.deny !== null);
+  return scoped
+    ? JSON.stringify([identifier, entry.allow ?? null, entry.deny ?? null])
+    : identifier;
 }

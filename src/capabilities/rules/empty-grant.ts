@@ -15,7 +15,8 @@ export default defineRule({
   defaultSeverity: "suggestion",
   fixable: false,
   messages: {
-    emptySet: '"{{identifier}}" grants nothing: {{what}} is empty{{release}}, so it enables none of the {{plugin}} plugin\'s commands',
+    emptySet:
+      '"{{identifier}}" grants nothing: {{what}} is empty{{release}}, so it enables none of the {{plugin}} plugin\'s commands',
   },
   check(context) {
     const catalog = context.catalog;
@@ -35,9 +36,15 @@ export default defineRule({
         }
         const inert = leaves.every(({ permission }) => {
           const commands = permission.commands.allow.length + permission.commands.deny.length;
-          return commands === 0 && !(permission.scope?.allow?.length || permission.scope?.deny?.length);
+          return (
+            commands === 0 && !(permission.scope?.allow?.length || permission.scope?.deny?.length)
+          );
         });
-        if (inert) verdict = { what: found.kind === "default" ? "its default set" : `the set "${parsed.base}"`, key: found.key };
+        if (inert)
+          verdict = {
+            what: found.kind === "default" ? "its default set" : `the set "${parsed.base}"`,
+            key: found.key,
+          };
       }
       verdicts.set(identifier, verdict);
       return verdict;
@@ -46,17 +53,22 @@ export default defineRule({
       const empty = emptyOf(entry.identifier);
       if (!empty) continue;
       const locked = catalog.lockedVersionOf(empty.key);
-      const release = locked && locked.source !== "newest" ? ` at ${locked.crate} ${locked.version}` : "";
+      const release =
+        locked && locked.source !== "newest" ? ` at ${locked.crate} ${locked.version}` : "";
       const allows = Object.keys(catalog.get(empty.key)?.permissions ?? {})
         .filter((name) => name.startsWith("allow-"))
         .map((name) => catalog.spellIdentifier(`${empty.key}:${name}`));
-      const examples = quoteList(allows.slice(0, LISTED_PERMISSIONS), "or") + (allows.length > LISTED_PERMISSIONS ? ", …" : "");
+      const examples =
+        quoteList(allows.slice(0, LISTED_PERMISSIONS), "or") +
+        (allows.length > LISTED_PERMISSIONS ? ", …" : "");
       context.report({
         at: capability.source,
         path: entry.path,
         messageId: "emptySet",
         data: { identifier: entry.identifier, release, what: empty.what, plugin: empty.key },
-        hint: allows.length ? `grant the commands the app calls instead (${examples}), or remove it` : "remove it",
+        hint: allows.length
+          ? `grant the commands the app calls instead (${examples}), or remove it`
+          : "remove it",
       });
     }
   },

@@ -9,7 +9,9 @@ export default defineRule({
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
-  messages: { noPlatform: 'capability "{{capability}}" has "platforms": [], so it is active on no platform' },
+  messages: {
+    noPlatform: 'capability "{{capability}}" has "platforms": [], so it is active on no platform',
+  },
   check(context) {
     for (const capability of context.capabilities) {
       // As written: `[7]` is no empty list but a wrongly typed item, the schema's finding.

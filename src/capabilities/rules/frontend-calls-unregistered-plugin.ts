@@ -6,12 +6,14 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "frontend-calls-unregistered-plugin",
-  description: 'Report frontend calls into an official plugin that the app\'s build does not have (the call fails with "plugin not found").',
+  description:
+    'Report frontend calls into an official plugin that the app\'s build does not have (the call fails with "plugin not found").',
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
   messages: {
-    notInBuild: '{{call}} invokes "{{command}}", but plugin "{{plugin}}" is not in the {{build}}: the call fails with "plugin {{plugin}} not found"',
+    notInBuild:
+      '{{call}} invokes "{{command}}", but plugin "{{plugin}}" is not in the {{build}}: the call fails with "plugin {{plugin}} not found"',
   },
   async check(context) {
     const build = context.project.build;

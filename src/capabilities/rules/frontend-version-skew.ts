@@ -1,4 +1,9 @@
-import { compareVersions, historyCatalogOf, loadVersionHistory, parseVersion } from "../catalog/versions.js";
+import {
+  compareVersions,
+  historyCatalogOf,
+  loadVersionHistory,
+  parseVersion,
+} from "../catalog/versions.js";
 import { parseCommandName } from "../engine/command-name.js";
 import { expandIdentifier } from "../engine/expand.js";
 import { labelMatches } from "../engine/match/glob.js";
@@ -33,7 +38,8 @@ export default defineRule({
     for (const judgement of access.judgements) {
       const call = judgement.call;
       // A command the app's own code names (`invoke("plugin:…")`) is not the package's doing.
-      if (call.member === "invoke" || call.trigger !== undefined || judgement.key === undefined) continue;
+      if (call.member === "invoke" || call.trigger !== undefined || judgement.key === undefined)
+        continue;
       const js = jsVersions.get(packageOf(call.specifier));
       const locked = catalog.lockedVersionOf(judgement.key);
       const manifest = catalog.get(judgement.key);
@@ -42,9 +48,12 @@ export default defineRule({
       if (seen.has(key)) continue;
       seen.add(key);
       const { plugin, name } = parseCommandName(judgement.command);
-      const invoked = (command: string) => `"${plugin === undefined ? command : `plugin:${plugin}|${command}`}"`;
+      const invoked = (command: string) =>
+        `"${plugin === undefined ? command : `plugin:${plugin}|${command}`}"`;
       const historyCatalog = historyCatalogOf(judgement.key);
-      const changes = history.commandChanges(historyCatalog).sort((a, b) => compareVersions(a.from, b.from));
+      const changes = history
+        .commandChanges(historyCatalog)
+        .sort((a, b) => compareVersions(a.from, b.from));
       const jsVersion = jsApiModule(call.specifier, js.version)?.version ?? js.version;
       const base = {
         call: callText(call),
@@ -58,13 +67,21 @@ export default defineRule({
         locks: locked.source === "Cargo.lock" ? "locks" : "asks for",
       };
       const hint = alignHint(locked.crate, locked.version, packageOf(call.specifier), jsVersion);
-      const grantedAtLocked = Object.values(manifest.permissions).some((permission) => permission.commands.allow.includes(name));
+      const grantedAtLocked = Object.values(manifest.permissions).some((permission) =>
+        permission.commands.allow.includes(name),
+      );
       if (!grantedAtLocked) {
         // Version skew only when some release's permission granted it: otherwise no release ever did.
         const earlier = changes.find((change) => change.allow.includes(name));
         if (!earlier) continue;
-        const next = changes.find((change) => change.identifier === earlier.identifier && compareVersions(change.from, earlier.from) > 0);
-        const when = next ? `from ${earlier.from} until before ${next.from}` : `from ${earlier.from}`;
+        const next = changes.find(
+          (change) =>
+            change.identifier === earlier.identifier &&
+            compareVersions(change.from, earlier.from) > 0,
+        );
+        const when = next
+          ? `from ${earlier.from} until before ${next.from}`
+          : `from ${earlier.from}`;
         context.report({
           at: { absolutePath: call.file },
           path: [],
@@ -80,13 +97,24 @@ export default defineRule({
       const windows = judgement.refusals.map((refusal) => refusal.window);
       for (const use of access.entries) {
         const patterns = valuesOf(use.capability.windows);
-        if (!windows.some((window) => window === "*" || patterns.some((pattern) => labelMatches(pattern, window)))) continue;
-        const leaves = expandIdentifier(catalog, use.entry.identifier).leaves.filter((leaf) => leaf.key === judgement.key);
+        if (
+          !windows.some(
+            (window) => window === "*" || patterns.some((pattern) => labelMatches(pattern, window)),
+          )
+        )
+          continue;
+        const leaves = expandIdentifier(catalog, use.entry.identifier).leaves.filter(
+          (leaf) => leaf.key === judgement.key,
+        );
         const moved = leaves
           .map((leaf) => {
             const id = catalog.spellIdentifier(`${leaf.key}:${leaf.name}`);
-            const change = changes.find((c) => catalog.spellIdentifier(c.identifier) === id && c.allow.includes(name));
-            return change && !leaf.permission.commands.allow.includes(name) ? { id, change, now: leaf.permission.commands.allow } : undefined;
+            const change = changes.find(
+              (c) => catalog.spellIdentifier(c.identifier) === id && c.allow.includes(name),
+            );
+            return change && !leaf.permission.commands.allow.includes(name)
+              ? { id, change, now: leaf.permission.commands.allow }
+              : undefined;
           })
           .find((found) => found !== undefined);
         if (!moved) continue;
@@ -110,7 +138,12 @@ export default defineRule({
 });
 
 /** Both sides at one release: the crate updated, or the JS package installed at the crate's minor release. */
-function alignHint(crate: string, crateVersion: string, jsPackage: string, jsVersion: string): string {
+function alignHint(
+  crate: string,
+  crateVersion: string,
+  jsPackage: string,
+  jsVersion: string,
+): string {
   const parsed = parseVersion(crateVersion);
   const series = parsed ? `~${parsed.major}.${parsed.minor}.0` : crateVersion;
   const newer = compareVersions(jsVersion, crateVersion) > 0;

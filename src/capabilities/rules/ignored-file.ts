@@ -4,7 +4,8 @@ import { defineRule, type RuleContext } from "./types.js";
 import { TARGETS, valuesOf, type Target } from "../model/types.js";
 
 /** Files people keep next to capabilities on purpose; the host skips them and so do we. */
-const DOCUMENTATION_NAME = /^(readme|licen[cs]e|copying|notice|changelog|authors|contributing)(\..*)?$/i;
+const DOCUMENTATION_NAME =
+  /^(readme|licen[cs]e|copying|notice|changelog|authors|contributing)(\..*)?$/i;
 const DOCUMENTATION_EXTENSION = /\.(md|markdown|mdx|rst|adoc|txt)$/i;
 const REUSE_SIDECAR = ".license";
 
@@ -18,13 +19,16 @@ export default defineRule({
   messages: {
     outsideLink:
       "symbolic link leading out of the project (to {{target}}) is not read: caplint follows no link whose target leaves the repository (the app's folder outside a repository, or the folder given)",
-    json5File: 'capability file with extension ".json5" is not loaded: the host reads .json and .toml files, and .json5 only with its "config-json5" feature',
-    otherExtension: "file {{extension}} in a capabilities folder is not loaded: the host reads only .json and .toml files",
+    json5File:
+      'capability file with extension ".json5" is not loaded: the host reads .json and .toml files, and .json5 only with its "config-json5" feature',
+    otherExtension:
+      "file {{extension}} in a capabilities folder is not loaded: the host reads only .json and .toml files",
     notSelected:
       'capability "{{capability}}" is not loaded: app.security.capabilities in {{configFile}} lists the capabilities the build uses, and it is not among them',
     notSelectedOnItsPlatforms:
       'capability "{{capability}}" is not loaded on {{platforms}}, where it applies: app.security.capabilities in {{configFile}} lists the capabilities built there, and it is not among them (it is loaded on {{loadedOn}} only)',
-    selectedMissing: 'app.security.capabilities names "{{capability}}", but no capability file defines it: {{buildError}}',
+    selectedMissing:
+      'app.security.capabilities names "{{capability}}", but no capability file defines it: {{buildError}}',
     selectedTwice: 'app.security.capabilities lists "{{capability}}" twice: {{buildError}}',
   },
   check(context) {
@@ -48,12 +52,16 @@ function checkOutsideLinks(context: RuleContext) {
 }
 
 function checkExtensions(context: RuleContext) {
-  const present = new Set([...context.project.skippedFiles, ...context.project.documents.map((document) => document.absolutePath)]);
+  const present = new Set([
+    ...context.project.skippedFiles,
+    ...context.project.documents.map((document) => document.absolutePath),
+  ]);
   for (const absolute of context.project.skippedFiles) {
     const name = path.basename(absolute);
     if (DOCUMENTATION_NAME.test(name) || DOCUMENTATION_EXTENSION.test(name)) continue;
     // REUSE requires the licence of `main.json` in `main.json.license` beside it: part of the file, not a stray one.
-    if (name.endsWith(REUSE_SIDECAR) && present.has(absolute.slice(0, -REUSE_SIDECAR.length))) continue;
+    if (name.endsWith(REUSE_SIDECAR) && present.has(absolute.slice(0, -REUSE_SIDECAR.length)))
+      continue;
     const extension = path.extname(name);
     const json5 = extension === ".json5";
     context.report({
@@ -61,7 +69,12 @@ function checkExtensions(context: RuleContext) {
       path: [],
       ...(json5
         ? { messageId: "json5File" }
-        : { messageId: "otherExtension", data: { extension: extension ? `with extension "${extension}"` : "without an extension" } }),
+        : {
+            messageId: "otherExtension",
+            data: {
+              extension: extension ? `with extension "${extension}"` : "without an extension",
+            },
+          }),
       hint: json5
         ? `convert it to plain JSON as ${name.slice(0, -extension.length)}.json (no comments, unquoted keys or trailing commas), or enable the host's "config-json5" Cargo feature`
         : "convert it to .json or .toml if it is a capability, otherwise move it out of the capabilities folder",
@@ -77,12 +90,15 @@ function checkSelection(context: RuleContext) {
   const config = context.project.config;
   if (!config || config.capabilityLists.length === 0) return;
   const lists = config.capabilityLists;
-  const listOn = (target: Target) => lists.find((list) => !list.platforms || list.platforms.includes(target));
+  const listOn = (target: Target) =>
+    lists.find((list) => !list.platforms || list.platforms.includes(target));
   const fromFiles = context.capabilities.filter((capability) => !capability.source.inline);
   const active = new Set(context.project.activeCapabilities);
   for (const capability of fromFiles) {
     // A capability for no valid target (`platforms: []`, misspelt names) is judged on every target.
-    const named = capability.platforms ? TARGETS.filter((target) => valuesOf(capability.platforms!).includes(target)) : [];
+    const named = capability.platforms
+      ? TARGETS.filter((target) => valuesOf(capability.platforms!).includes(target))
+      : [];
     const forTargets = named.length ? named : TARGETS;
     const loadedOn = active.has(capability) ? (capability.configPlatforms ?? TARGETS) : [];
     if (forTargets.some((target) => loadedOn.includes(target))) continue;
@@ -95,7 +111,12 @@ function checkSelection(context: RuleContext) {
       ...(loadedOn.length
         ? {
             messageId: "notSelectedOnItsPlatforms",
-            data: { capability: capability.identifier, configFile, platforms: wordList(forTargets), loadedOn: wordList(loadedOn) },
+            data: {
+              capability: capability.identifier,
+              configFile,
+              platforms: wordList(forTargets),
+              loadedOn: wordList(loadedOn),
+            },
           }
         : { messageId: "notSelected", data: { capability: capability.identifier, configFile } }),
       hint: `add "${capability.identifier}" to app.security.capabilities in ${configFile}, or delete the capability if it is unused`,
@@ -106,7 +127,9 @@ function checkSelection(context: RuleContext) {
   const unreadable = context.project.documents.some((document) => !document.ok);
   for (const list of lists) {
     const seen = new Set<string>();
-    const builds = list.platforms ? `the ${wordList(list.platforms)} build${list.platforms.length > 1 ? "s" : ""}` : "the build";
+    const builds = list.platforms
+      ? `the ${wordList(list.platforms)} build${list.platforms.length > 1 ? "s" : ""}`
+      : "the build";
     for (const ref of list.refs) {
       const missing = !defined.has(ref.identifier);
       const repeated = seen.has(ref.identifier);

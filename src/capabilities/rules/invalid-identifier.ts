@@ -5,7 +5,8 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "invalid-identifier",
-  description: "Disallow permission identifiers that break the host's identifier syntax (the whole file then fails to load).",
+  description:
+    "Disallow permission identifiers that break the host's identifier syntax (the whole file then fails to load).",
   category: "correctness",
   defaultSeverity: "error",
   fixable: true,
@@ -19,16 +20,22 @@ export default defineRule({
       const spelled = correctIdentifier(entry.identifier);
       const known = spelled !== undefined && context.catalog.isKnownIdentifier(spelled);
       // When the plain respelling names nothing, the catalog's nearest identifier is the better hint.
-      const corrected = known ? spelled : (context.catalog.suggest(spelled ?? entry.identifier, 1)[0] ?? spelled);
+      const corrected = known
+        ? spelled
+        : (context.catalog.suggest(spelled ?? entry.identifier, 1)[0] ?? spelled);
       const path = entry.extended ? [...entry.path, "identifier"] : entry.path;
       context.report({
         at: capability.source,
         path,
         messageId: "invalid",
         data: { identifier: entry.identifier, problem: result.message },
-        hint: corrected ? `write "${corrected}"` : "use letters, digits, inner hyphens and ':' separators, e.g. \"fs:allow-read-file\"",
+        hint: corrected
+          ? `write "${corrected}"`
+          : "use letters, digits, inner hyphens and ':' separators, e.g. \"fs:allow-read-file\"",
         // Only a spelling that names a known permission is safe to apply unattended.
-        fix: known ? (document) => replaceStringValue(document, path, spelled, `rename to "${spelled}"`) : undefined,
+        fix: known
+          ? (document) => replaceStringValue(document, path, spelled, `rename to "${spelled}"`)
+          : undefined,
       });
     }
   },

@@ -11,13 +11,15 @@ const HINTS: Record<string, string> = {
 
 export default defineRule({
   id: "invalid-label-pattern",
-  description: "Disallow window and webview patterns the host rejects (an error), or that contain a character no label can have (a warning).",
+  description:
+    "Disallow window and webview patterns the host rejects (an error), or that contain a character no label can have (a warning).",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
   messages: {
     invalidPattern: 'invalid {{kind}} pattern "{{pattern}}": {{problem}}{{note}}',
-    impossibleCharacter: '{{kind}} pattern "{{pattern}}" contains {{character}}, which no label can contain: it matches nothing',
+    impossibleCharacter:
+      '{{kind}} pattern "{{pattern}}" contains {{character}}, which no label can contain: it matches nothing',
   },
   async check(context) {
     // The host compiles the globs when it resolves a build's active capabilities.
@@ -33,7 +35,12 @@ export default defineRule({
               ...at,
               demote: impact.demote,
               messageId: "invalidPattern",
-              data: { kind: field === "windows" ? "window" : "webview", pattern, problem: compiled.message, note: impact.note },
+              data: {
+                kind: field === "windows" ? "window" : "webview",
+                pattern,
+                problem: compiled.message,
+                note: impact.note,
+              },
               hint: "globs support *, ?, [abc] and [!abc]; ** only as a whole path component; write [*] for a literal *",
             });
             continue;
@@ -47,7 +54,11 @@ export default defineRule({
               // The host builds it; the pattern only grants nothing, so a warning.
               demote: true,
               messageId: "impossibleCharacter",
-              data: { kind: field === "windows" ? "window" : "webview", pattern, character: JSON.stringify(bad) },
+              data: {
+                kind: field === "windows" ? "window" : "webview",
+                pattern,
+                character: JSON.stringify(bad),
+              },
               hint: HINTS[bad] ?? "labels may only contain letters, digits, -, /, : and _",
             });
           }

@@ -5,17 +5,21 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "invalid-platform",
-  description: "Disallow `platforms` values other than the host's case-sensitive targets linux, macOS, windows, android and iOS.",
+  description:
+    "Disallow `platforms` values other than the host's case-sensitive targets linux, macOS, windows, android and iOS.",
   category: "correctness",
   defaultSeverity: "error",
   fixable: true,
-  messages: { invalid: 'invalid platform "{{value}}": expected one of {{targets}} (case-sensitive)' },
+  messages: {
+    invalid: 'invalid platform "{{value}}": expected one of {{targets}} (case-sensitive)',
+  },
   check(context) {
     for (const capability of context.capabilities) {
       for (const { value, path } of capability.platforms ?? []) {
         if (isTarget(value)) continue;
         const sameLetters = TARGETS.find((t) => t.toLowerCase() === value.toLowerCase().trim());
-        const suggestion = sameLetters ?? ALIASES.get(value.toLowerCase()) ?? nearest(value, TARGETS, 1)[0];
+        const suggestion =
+          sameLetters ?? ALIASES.get(value.toLowerCase()) ?? nearest(value, TARGETS, 1)[0];
         context.report({
           at: capability.source,
           path,
@@ -23,7 +27,10 @@ export default defineRule({
           data: { value, targets: quoteList(TARGETS) },
           hint: suggestion ? `write "${suggestion}"` : undefined,
           // A case or spacing slip has one meaning; an alias such as "darwin" is left for a human.
-          fix: sameLetters ? (document) => replaceStringValue(document, path, sameLetters, `write "${sameLetters}"`) : undefined,
+          fix: sameLetters
+            ? (document) =>
+                replaceStringValue(document, path, sameLetters, `write "${sameLetters}"`)
+            : undefined,
         });
       }
     }

@@ -4,12 +4,14 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "invalid-remote-url",
-  description: "Disallow `remote.urls` entries that are not valid URLPattern strings (the host's build panics on them).",
+  description:
+    "Disallow `remote.urls` entries that are not valid URLPattern strings (the host's build panics on them).",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
   messages: {
-    noScheme: 'remote URL pattern "{{url}}" does not parse: it has no scheme, so it reads as a relative URL{{note}}',
+    noScheme:
+      'remote URL pattern "{{url}}" does not parse: it has no scheme, so it reads as a relative URL{{note}}',
     unparsable: 'remote URL pattern "{{url}}" does not parse: {{problem}}{{note}}',
   },
   async check(context) {
@@ -29,7 +31,14 @@ export default defineRule({
           demote: impact.demote,
           ...(relative
             ? { messageId: "noScheme", data: { url, note: impact.note } }
-            : { messageId: "unparsable", data: { url, problem: compiled.message.replace(/^invalid URL pattern: /, ""), note: impact.note } }),
+            : {
+                messageId: "unparsable",
+                data: {
+                  url,
+                  problem: compiled.message.replace(/^invalid URL pattern: /, ""),
+                  note: impact.note,
+                },
+              }),
           hint:
             relative && /^[\w*]/.test(url)
               ? `write the scheme: "https://${url}"`

@@ -8,13 +8,16 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "legacy-identifier",
-  description: "Disallow pre-release and v1-style permission names (`window:allow-close`, `fs.exists`, `fs:exists`) that the host's build rejects.",
+  description:
+    "Disallow pre-release and v1-style permission names (`window:allow-close`, `fs.exists`, `fs:exists`) that the host's build rejects.",
   category: "correctness",
   defaultSeverity: "error",
   fixable: true,
   messages: {
-    renamed: 'legacy permission identifier "{{identifier}}": the build rejects this name, it is now "{{renamed}}"{{note}}',
-    spelling: 'permission "{{identifier}}" spells the brand word "{{written}}": this app\'s framework crate only knows "{{renamed}}"{{note}}',
+    renamed:
+      'legacy permission identifier "{{identifier}}": the build rejects this name, it is now "{{renamed}}"{{note}}',
+    spelling:
+      'permission "{{identifier}}" spells the brand word "{{written}}": this app\'s framework crate only knows "{{renamed}}"{{note}}',
   },
   async check(context) {
     // The build rejects the name only where the capability is active (as for unknown-permission).
@@ -25,7 +28,10 @@ export default defineRule({
     for (const { capability, entry } of context.entries()) {
       let rename = renames.get(entry.identifier);
       if (rename === undefined) {
-        rename = legacyName(entry.identifier, context) ?? otherSpelling(entry.identifier, evidence) ?? null;
+        rename =
+          legacyName(entry.identifier, context) ??
+          otherSpelling(entry.identifier, evidence) ??
+          null;
         renames.set(entry.identifier, rename);
       }
       if (rename === null) continue;
@@ -54,20 +60,35 @@ interface Rename {
 
 function legacyName(identifier: string, context: { catalog: Catalog }): Rename | undefined {
   const renamed = legacyRename(identifier, context.catalog);
-  return renamed === undefined ? undefined : { renamed, hint: `rename it to "${renamed}" (${reasons(identifier, renamed).join("; ")})`, messageId: "renamed" };
+  return renamed === undefined
+    ? undefined
+    : {
+        renamed,
+        hint: `rename it to "${renamed}" (${reasons(identifier, renamed).join("; ")})`,
+        messageId: "renamed",
+      };
 }
 
 /** Both spellings are known to the catalog; only the crate the app really builds with decides. */
-function otherSpelling(identifier: string, evidence: SpellingEvidence | undefined): Rename | undefined {
+function otherSpelling(
+  identifier: string,
+  evidence: SpellingEvidence | undefined,
+): Rename | undefined {
   const written = spellingOfIdentifier(identifier);
   if (!evidence || !written || written === evidence.spelling) return undefined;
   const renamed = spellIdentifier(identifier, evidence.spelling);
-  return { renamed, hint: `rename it to "${renamed}" (${evidence.reason})`, messageId: "spelling", written };
+  return {
+    renamed,
+    hint: `rename it to "${renamed}" (${evidence.reason})`,
+    messageId: "spelling",
+    written,
+  };
 }
 
 function reasons(old: string, renamed: string): string[] {
   const out: string[] = [];
-  if (renamed.startsWith("core:") && !old.startsWith("core:")) out.push('core permissions moved under "core:" in 2.0');
+  if (renamed.startsWith("core:") && !old.startsWith("core:"))
+    out.push('core permissions moved under "core:" in 2.0');
   if (old.includes(".")) out.push('the separator is ":"');
   const base = (id: string) => id.slice(id.lastIndexOf(":") + 1);
   if (base(renamed).startsWith("allow-") && !base(old.replace(".", ":")).startsWith("allow-")) {
@@ -89,11 +110,21 @@ function spellingEvidence(project: Project, catalog: Catalog): SpellingEvidence 
   const framework = project.versions?.crates.get("core");
   if (framework && (framework.crate === "tauri" || framework.crate === "host")) {
     const verb = framework.source === "Cargo.lock" ? "locks" : "depends on";
-    return { spelling: framework.crate, reason: `${framework.file ?? framework.source} ${verb} the ${framework.crate} crate` };
+    return {
+      spelling: framework.crate,
+      reason: `${framework.file ?? framework.source} ${verb} the ${framework.crate} crate`,
+    };
   }
   const provenance = catalog.provenanceOf("core:app");
   if (catalog.spellingFixed && provenance?.origin === "manifest") {
-    return { spelling: catalog.spelling, reason: `the generated manifest ${provenance.file ?? ""} spells it "${catalog.spelling}"`.replace("  ", " ") };
+    return {
+      spelling: catalog.spelling,
+      reason:
+        `the generated manifest ${provenance.file ?? ""} spells it "${catalog.spelling}"`.replace(
+          "  ",
+          " ",
+        ),
+    };
   }
   return undefined;
 }

@@ -15,7 +15,8 @@ export default defineRule({
   fixable: false,
   messages: {
     differs: 'plugin "{{plugin}}": {{difference}}',
-    answers: 'plugin "{{plugin}}": {{difference}}; the build writes its own, and caplint answers with both definitions',
+    answers:
+      'plugin "{{plugin}}": {{difference}}; the build writes its own, and caplint answers with both definitions',
     stale:
       "written by a build with other releases ({{written}}), not edited: {{count}} {{differences}} from the locked {{releases}}, each one what such a release generates; the build rewrites this file",
   },
@@ -50,14 +51,20 @@ export default defineRule({
         hint: difference.notInRelease
           ? "the build regenerates this file from the plugin's release, which lacks it: a capability that names it fails the build; rebuild and commit the result"
           : "the build regenerates this file: rebuild the app and commit the result; caplint answers with the union of both definitions until then",
-        data: { plugin: difference.key, permission: difference.name, difference: difference.message },
+        data: {
+          plugin: difference.key,
+          permission: difference.name,
+          difference: difference.message,
+        },
       });
     }
     // A stale file is one finding: every difference is what an earlier release wrote, so the fix is one rebuild.
     for (const [absolutePath, differences] of staleByFile) {
       const written = [...new Set(differences.map((d) => d.explainedBy!))];
       const shown =
-        written.length > SHOWN_RELEASES ? `${written.slice(0, SHOWN_RELEASES).join(", ")} and ${written.length - SHOWN_RELEASES} more` : written.join(", ");
+        written.length > SHOWN_RELEASES
+          ? `${written.slice(0, SHOWN_RELEASES).join(", ")} and ${written.length - SHOWN_RELEASES} more`
+          : written.join(", ");
       context.report({
         at: { absolutePath },
         path: differences[0]!.path,

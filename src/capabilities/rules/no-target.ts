@@ -5,12 +5,14 @@ import { field, syntaxOf } from "../../core/source/syntax.js";
 
 export default defineRule({
   id: "no-target",
-  description: "Disallow capabilities that apply to nothing: no `windows` and no `webviews`, or `local: false` without remote URLs.",
+  description:
+    "Disallow capabilities that apply to nothing: no `windows` and no `webviews`, or `local: false` without remote URLs.",
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
   messages: {
-    noWindow: 'capability "{{capability}}" applies to no window: it needs a "windows" or "webviews" label pattern',
+    noWindow:
+      'capability "{{capability}}" applies to no window: it needs a "windows" or "webviews" label pattern',
     noPage: 'capability "{{capability}}" applies to no page: "local" is false and {{why}}',
   },
   check(context) {

@@ -8,12 +8,14 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "plugin-not-in-build",
-  description: "Disallow permissions of a plugin that the app's build for a target it ships does not have (the build fails on them).",
+  description:
+    "Disallow permissions of a plugin that the app's build for a target it ships does not have (the build fails on them).",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
   messages: {
-    notDependency: 'plugin "{{plugin}}" is not in the {{build}}: {{absence}}, so "{{identifier}}" fails it',
+    notDependency:
+      'plugin "{{plugin}}" is not in the {{build}}: {{absence}}, so "{{identifier}}" fails it',
     notOnTarget:
       'plugin "{{plugin}}" is not in the {{targets}} build ({{crate}} is a dependency only under {{tables}}), but capability "{{capability}}" grants "{{identifier}}" there',
     notOnSuggestedTarget:
@@ -28,18 +30,28 @@ export default defineRule({
     const shipped = shippedTargets(build, context.capabilities);
     const asked = new Set(context.platforms);
     for (const capability of context.capabilities) {
-      const targets = targetsOf(capability).filter((target) => shipped.has(target) && asked.has(target));
+      const targets = targetsOf(capability).filter(
+        (target) => shipped.has(target) && asked.has(target),
+      );
       if (targets.length === 0) continue;
       // The first entry of each plugin a capability grants stands for all of them: the build stops at one.
       const seen = new Set<string>();
       for (const entry of capability.permissions) {
         const key = Catalog.keyOf(entry.identifier)?.key;
-        if (key === undefined || seen.has(key) || key.startsWith("core") || !key || key === "__app-acl__") continue;
+        if (
+          key === undefined ||
+          seen.has(key) ||
+          key.startsWith("core") ||
+          !key ||
+          key === "__app-acl__"
+        )
+          continue;
         seen.add(key);
         const plugin = build.plugins.get(key);
         const official = history.has(key);
         if (!plugin && !official) continue;
-        const presence = (target: BuildTarget): Presence => (plugin ? plugin.presence[target] : "no");
+        const presence = (target: BuildTarget): Presence =>
+          plugin ? plugin.presence[target] : "no";
         // A target that certainly ships is judged alone; one only suggested (a Cargo table) is warned about when it is all there is.
         const allMissing = targets.filter((target) => presence(target) === "no");
         const certainMissing = allMissing.filter((target) => shipped.get(target)!.certain);
@@ -54,8 +66,14 @@ export default defineRule({
             messageId: "notDependency",
             data: {
               plugin: key,
-              build: missing.length === shippedTargetsList.length ? "build" : `${wordList(missing)} build`,
-              absence: build.kind === "Cargo.toml" ? `${build.file} has no ${crate} dependency` : `${build.file} holds no ${crate}`,
+              build:
+                missing.length === shippedTargetsList.length
+                  ? "build"
+                  : `${wordList(missing)} build`,
+              absence:
+                build.kind === "Cargo.toml"
+                  ? `${build.file} has no ${crate} dependency`
+                  : `${build.file} holds no ${crate}`,
               identifier: entry.identifier,
             },
             hint:
@@ -122,11 +140,15 @@ function entryPath(entry: PermissionEntry) {
 }
 
 function tablesText(plugin: BuildDependency): string {
-  return wordList([...new Set(plugin.tables)].map((table) => `[${table}]`)).replace(/ and /g, " or ");
+  return wordList([...new Set(plugin.tables)].map((table) => `[${table}]`)).replace(
+    / and /g,
+    " or ",
+  );
 }
 
 function platformsText(having: readonly BuildTarget[], capability: Capability): string {
-  const current = capability.platforms === undefined ? undefined : new Set(valuesOf(capability.platforms));
+  const current =
+    capability.platforms === undefined ? undefined : new Set(valuesOf(capability.platforms));
   const kept = current ? having.filter((target) => current.has(target)) : having;
   return `"platforms": ${JSON.stringify(kept)}`;
 }

@@ -9,7 +9,11 @@ interface Granted {
   /** One number per identifier: capabilities are compared by the numbers of what they list. */
   id: number;
   /** Its expansion's leaves, with the platforms each holds on. */
-  leaves: ReadonlyArray<{ id: string; platforms: readonly string[] | undefined; chain: readonly string[] }>;
+  leaves: ReadonlyArray<{
+    id: string;
+    platforms: readonly string[] | undefined;
+    chain: readonly string[];
+  }>;
   /**
    * A set (or default) reaches its leaves through itself: a one-member set (`shell:default`, which is
    * `shell:allow-open`) still covers the permission it holds.
@@ -33,7 +37,9 @@ export default defineRule({
   // True every time, and it changes nothing at run time: shown apart from problems.
   defaultSeverity: "suggestion",
   fixable: true,
-  messages: { redundant: '"{{permission}}" is already granted by "{{grantedBy}}"{{via}} in this capability' },
+  messages: {
+    redundant: '"{{permission}}" is already granted by "{{grantedBy}}"{{via}} in this capability',
+  },
   check(context) {
     const grantedOf = grantedLookup(context.catalog);
     /**
@@ -41,7 +47,10 @@ export default defineRule({
      * identifiers and the platforms, so capabilities written alike (copies, one per window) share one answer.
      */
     const decided = new Map<string, Array<[number, number]>>();
-    const decide = (granted: readonly Granted[], platforms: readonly number[]): Array<[number, number]> => {
+    const decide = (
+      granted: readonly Granted[],
+      platforms: readonly number[],
+    ): Array<[number, number]> => {
       const key = `${platforms.join(",")}:${granted.map((g) => g.id).join(",")}`;
       let covered = decided.get(key);
       if (covered) return covered;
@@ -96,18 +105,29 @@ export default defineRule({
           at: capability.source,
           path: entry.extended ? [...entry.path, "identifier"] : entry.path,
           messageId: "redundant",
-          data: { capability: capability.identifier, permission: entry.identifier, grantedBy: cover.identifier, via },
+          data: {
+            capability: capability.identifier,
+            permission: entry.identifier,
+            grantedBy: cover.identifier,
+            via,
+          },
           hint: "remove it",
           // A capability's many redundant entries read as one finding in stylish output.
           group: {
             key: capability.identifier,
             atLeast: 3,
             item: `"${entry.identifier}" (by "${cover.identifier}")`,
-            message: '{{count}} permissions are already granted by sets in capability "{{capability}}": {{list}}',
+            message:
+              '{{count}} permissions are already granted by sets in capability "{{capability}}": {{list}}',
             hint: "remove them; --fix removes all {{count}}",
             data: { capability: capability.identifier },
           },
-          fix: (document) => removeArrayItem(document, entry.path, `remove "${entry.identifier}", granted by "${cover.identifier}"`),
+          fix: (document) =>
+            removeArrayItem(
+              document,
+              entry.path,
+              `remove "${entry.identifier}", granted by "${cover.identifier}"`,
+            ),
         });
       }
     }
@@ -145,7 +165,11 @@ function leavesOn(granted: Granted, platform: number): ReadonlySet<string> {
   let leaves = granted.byPlatform[platform];
   if (!leaves) {
     const name = TARGETS[platform]!;
-    const held = granted.platformDependent ? granted.leaves.filter((leaf) => leaf.platforms === undefined || leaf.platforms.includes(name)) : granted.leaves;
+    const held = granted.platformDependent
+      ? granted.leaves.filter(
+          (leaf) => leaf.platforms === undefined || leaf.platforms.includes(name),
+        )
+      : granted.leaves;
     leaves = granted.byPlatform[platform] = new Set(held.map((leaf) => leaf.id));
   }
   return leaves;
@@ -159,7 +183,9 @@ function coveredOn(mine: Granted, theirs: Granted, platform: number): boolean {
     const leaves = leavesOn(mine, platform);
     const theirLeaves = leavesOn(theirs, platform);
     // Equal leaves: the set covers a plain permission, not another set (neither is the redundant one).
-    covered = leaves.size > 0 && (theirLeaves.size > leaves.size || (theirLeaves.size === leaves.size && !mine.isSet));
+    covered =
+      leaves.size > 0 &&
+      (theirLeaves.size > leaves.size || (theirLeaves.size === leaves.size && !mine.isSet));
     if (covered) covered = [...leaves].every((leaf) => theirLeaves.has(leaf));
     known.set(theirs, covered);
   }
@@ -181,11 +207,18 @@ function viaTo(cover: Granted, leaf: string): string {
 function activePlatforms(capability: Capability): number[] {
   const active: number[] = [];
   TARGETS.forEach((platform, i) => {
-    if (capability.platforms === undefined || capability.platforms.some((item) => item.value === platform)) active.push(i);
+    if (
+      capability.platforms === undefined ||
+      capability.platforms.some((item) => item.value === platform)
+    )
+      active.push(i);
   });
   return active;
 }
 
 function hasScope(entry: PermissionEntry): boolean {
-  return (entry.allow !== undefined && entry.allow !== null) || (entry.deny !== undefined && entry.deny !== null);
+  return (
+    (entry.allow !== undefined && entry.allow !== null) ||
+    (entry.deny !== undefined && entry.deny !== null)
+  );
 }

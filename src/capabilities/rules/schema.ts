@@ -7,12 +7,14 @@ import { definePipelineStep } from "./types.js";
  */
 export default definePipelineStep({
   id: "schema",
-  description: "Require capability files to match the capability schema: required fields, types and one of the three file forms.",
+  description:
+    "Require capability files to match the capability schema: required fields, types and one of the three file forms.",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
   messages: {
     violation: "{{problem}}",
-    repeatedField: 'field "{{field}}" is written twice in one object: the host rejects the file ("duplicate field")',
+    repeatedField:
+      'field "{{field}}" is written twice in one object: the host rejects the file ("duplicate field")',
   },
 });

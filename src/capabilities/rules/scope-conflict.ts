@@ -4,14 +4,19 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "scope-conflict",
-  description: "Disallow a scope value listed in both `allow` and `deny` of one permission entry: deny wins, so the allow is dead.",
+  description:
+    "Disallow a scope value listed in both `allow` and `deny` of one permission entry: deny wins, so the allow is dead.",
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,
-  messages: { deniedToo: 'scope value {{value}} of "{{identifier}}" is also in "deny" (item {{denyIndex}}): deny wins, so this allow grants nothing' },
+  messages: {
+    deniedToo:
+      'scope value {{value}} of "{{identifier}}" is also in "deny" (item {{denyIndex}}): deny wins, so this allow grants nothing',
+  },
   check(context) {
     for (const { capability, entry } of context.entries()) {
-      if (!Array.isArray(entry.allow) || !Array.isArray(entry.deny) || entry.deny.length === 0) continue;
+      if (!Array.isArray(entry.allow) || !Array.isArray(entry.deny) || entry.deny.length === 0)
+        continue;
       const denied = entry.deny.map(canonicalJson);
       entry.allow.forEach((value, index) => {
         const denyIndex = denied.indexOf(canonicalJson(value));

@@ -6,7 +6,8 @@ import { defineRule, type RuleContext } from "./types.js";
 
 export default defineRule({
   id: "set-cycle",
-  description: "Disallow permission sets that include themselves, directly or through other sets (the host's build overflows its stack).",
+  description:
+    "Disallow permission sets that include themselves, directly or through other sets (the host's build overflows its stack).",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
@@ -30,11 +31,18 @@ export default defineRule({
 function reportUnusedCycles(context: RuleContext): void {
   const used = new Set<string>();
   for (const capability of context.capabilities) {
-    for (const entry of capability.permissions) used.add(Catalog.keyOf(entry.identifier)?.key ?? "");
+    for (const entry of capability.permissions)
+      used.add(Catalog.keyOf(entry.identifier)?.key ?? "");
   }
   for (const key of context.catalog.keys()) {
     const provenance = context.catalog.provenanceOf(key);
-    if (used.has(key) || !provenance || provenance.origin === "builtin" || provenance.file === undefined) continue;
+    if (
+      used.has(key) ||
+      !provenance ||
+      provenance.origin === "builtin" ||
+      provenance.file === undefined
+    )
+      continue;
     const manifest = context.catalog.get(key)!;
     for (const [name, loop] of selfIncludingSets(key, manifest)) {
       const qualified = key === APP_KEY ? name : `${key}:${name}`;
@@ -45,10 +53,17 @@ function reportUnusedCycles(context: RuleContext): void {
       context.report({
         at: { absolutePath: where },
         // At the identifier of the set's definition, the line to open to break the loop.
-        path: set?.definedIn !== undefined && set.definedAtIndex !== undefined ? ["set", set.definedAtIndex, "identifier"] : [],
+        path:
+          set?.definedIn !== undefined && set.definedAtIndex !== undefined
+            ? ["set", set.definedAtIndex, "identifier"]
+            : [],
         demote: true,
         messageId: "unusedCycle",
-        data: { set: qualified, loop: loop.join(" → "), granted: key === APP_KEY ? "the app's permissions" : `plugin "${key}"` },
+        data: {
+          set: qualified,
+          loop: loop.join(" → "),
+          granted: key === APP_KEY ? "the app's permissions" : `plugin "${key}"`,
+        },
         hint: `remove "${loop[loop.length - 1]}" from set "${loop[loop.length - 2]}"`,
       });
     }

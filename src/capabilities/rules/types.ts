@@ -1,7 +1,13 @@
 import type { Catalog } from "../catalog/catalog.js";
 import type { Resolution, ResolvedModel } from "../engine/index.js";
 import type { Fix } from "../../core/diagnostics.js";
-import { pipelineStepDefiner, ruleDefiner, type PipelineStep, type Rule as CoreRule, type RuleMeta } from "../../core/lint/rule.js";
+import {
+  pipelineStepDefiner,
+  ruleDefiner,
+  type PipelineStep,
+  type Rule as CoreRule,
+  type RuleMeta,
+} from "../../core/lint/rule.js";
 import type { FindingFields } from "../../core/lint/run-rules.js";
 import type { MessageReport, RuleMessages } from "../../core/messages.js";
 import type { Suppression } from "../../core/suppressions.js";
@@ -17,9 +23,13 @@ import type { Capability, PermissionEntry } from "../model/types.js";
 export type RuleReport<M extends RuleMessages = RuleMessages> = ReportedFinding & MessageReport<M>;
 
 /** A report without its file, as the linter handles it once it knows the file. */
-export type LocatedReport<M extends RuleMessages = RuleMessages> = Omit<ReportedFinding, "at"> & MessageReport<M>;
+export type LocatedReport<M extends RuleMessages = RuleMessages> = Omit<ReportedFinding, "at"> &
+  MessageReport<M>;
 
-interface ReportedFinding extends Pick<FindingFields, "path" | "target" | "hint" | "escalate" | "demote" | "group"> {
+interface ReportedFinding extends Pick<
+  FindingFields,
+  "path" | "target" | "hint" | "escalate" | "demote" | "group"
+> {
   /** The file: a capability's source, or a document. */
   at: { absolutePath: string };
   /** Where in a file that is no JSON or TOML document (a frontend source file) the finding is; `path` is then empty. */

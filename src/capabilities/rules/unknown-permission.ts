@@ -9,7 +9,8 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "unknown-permission",
-  description: "Disallow permission identifiers that the plugin's manifest does not define (the build fails on them).",
+  description:
+    "Disallow permission identifiers that the plugin's manifest does not define (the build fails on them).",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
@@ -28,11 +29,26 @@ export default defineRule({
       // A known pre-release name is legacy-identifier's finding, with its rename.
       if (legacyRename(entry.identifier, context.catalog) !== undefined) continue;
       const suggestions = context.catalog.suggest(entry.identifier);
-      const fromGit = verdict.key === undefined ? undefined : gitSource(context.project, context.catalog, verdict.key);
+      const fromGit =
+        verdict.key === undefined
+          ? undefined
+          : gitSource(context.project, context.catalog, verdict.key);
       const versioned =
-        verdict.key === undefined || fromGit ? undefined : versionFinding(context.catalog, verdict.key, verdict.base, entry.identifier, suggestions);
+        verdict.key === undefined || fromGit
+          ? undefined
+          : versionFinding(
+              context.catalog,
+              verdict.key,
+              verdict.base,
+              entry.identifier,
+              suggestions,
+            );
       if (versioned) {
-        context.report({ at: capability.source, path: entry.extended ? [...entry.path, "identifier"] : entry.path, ...versioned });
+        context.report({
+          at: capability.source,
+          path: entry.extended ? [...entry.path, "identifier"] : entry.path,
+          ...versioned,
+        });
         continue;
       }
       const problem =
@@ -47,8 +63,14 @@ export default defineRule({
         path: entry.extended ? [...entry.path, "identifier"] : entry.path,
         demote: impact.demote || fromGit !== undefined,
         messageId: "unknown",
-        data: { identifier: entry.identifier, problem, note: fromGit ? `${impact.note}; ${fromGit}` : impact.note },
-        hint: suggestions.length ? `did you mean ${quoteList(suggestions)}?` : `list what exists with: caplint permissions ${verdict.key ?? ""}`.trimEnd(),
+        data: {
+          identifier: entry.identifier,
+          problem,
+          note: fromGit ? `${impact.note}; ${fromGit}` : impact.note,
+        },
+        hint: suggestions.length
+          ? `did you mean ${quoteList(suggestions)}?`
+          : `list what exists with: caplint permissions ${verdict.key ?? ""}`.trimEnd(),
       });
     }
   },
@@ -60,7 +82,8 @@ export default defineRule({
  */
 function gitSource(project: Project, catalog: Catalog, key: string): string | undefined {
   const plugin = project.build?.plugins.get(key);
-  if (plugin?.source.kind !== "git" || catalog.provenanceOf(key)?.origin !== "builtin") return undefined;
+  if (plugin?.source.kind !== "git" || catalog.provenanceOf(key)?.origin !== "builtin")
+    return undefined;
   return `${plugin.crate} comes from git (${plugin.source.url}), whose permissions may differ from the release's`;
 }
 
@@ -68,13 +91,21 @@ function gitSource(project: Project, catalog: Catalog, key: string): string | un
  * An identifier that some other release of the plugin (or of the host) has: the message names the
  * release the app uses and when the identifier was added or removed.
  */
-function versionFinding(catalog: Catalog, key: string, base: string, identifier: string, suggestions: string[]) {
+function versionFinding(
+  catalog: Catalog,
+  key: string,
+  base: string,
+  identifier: string,
+  suggestions: string[],
+) {
   const facts = catalog.versionFacts(key, base);
   if (!facts || facts.existence !== false) return undefined;
   const { locked, entry } = facts;
   const release = `${locked.crate} ${locked.version}`;
   if (compareVersions(locked.version, entry.since) < 0 || entry.until === null) {
-    const added = entry.sinceAfter ? `added after ${entry.sinceAfter} (${entry.since} has it)` : `added in ${entry.since}`;
+    const added = entry.sinceAfter
+      ? `added after ${entry.sinceAfter} (${entry.since} has it)`
+      : `added in ${entry.since}`;
     return {
       messageId: "notYetAdded" as const,
       data: { identifier, release, added },

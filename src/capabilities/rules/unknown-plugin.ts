@@ -8,14 +8,17 @@ import { wordList } from "../../core/did-you-mean.js";
 
 export default defineRule({
   id: "unknown-plugin",
-  description: "Report permission identifiers whose plugin no known manifest defines, so they cannot be checked.",
+  description:
+    "Report permission identifiers whose plugin no known manifest defines, so they cannot be checked.",
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
   messages: {
-    noAppPermissions: 'app permission "{{identifier}}" cannot be checked: no app permissions are known',
+    noAppPermissions:
+      'app permission "{{identifier}}" cannot be checked: no app permissions are known',
     unknownPlugin: 'unknown plugin "{{plugin}}" in "{{identifier}}": no manifest defines it',
-    notInBuild: 'unknown plugin "{{plugin}}" in "{{identifier}}": no dependency of the app provides it, so the {{build}} fails ("unknown ACL for {{plugin}}")',
+    notInBuild:
+      'unknown plugin "{{plugin}}" in "{{identifier}}": no dependency of the app provides it, so the {{build}} fails ("unknown ACL for {{plugin}}")',
   },
   check(context) {
     const reported = new Set<string>();
@@ -25,7 +28,11 @@ export default defineRule({
     const verdicts = new Map<string, IdentifierVerdict>();
     for (const { capability, entry } of context.entries()) {
       let verdict = verdicts.get(entry.identifier);
-      if (!verdict) verdicts.set(entry.identifier, (verdict = classifyIdentifier(entry.identifier, context.catalog)));
+      if (!verdict)
+        verdicts.set(
+          entry.identifier,
+          (verdict = classifyIdentifier(entry.identifier, context.catalog)),
+        );
       if (verdict.kind !== "unknown-plugin") continue;
       // A dependency of the build that caplint could not read: said once, in a note, not per use.
       if (verdict.key !== undefined && context.project.build?.plugins.has(verdict.key)) continue;
@@ -61,7 +68,12 @@ export default defineRule({
           at: capability.source,
           path,
           messageId: "notInBuild",
-          data: { plugin: verdict.key, identifier: entry.identifier, build: failing.build, targets: failing.targets },
+          data: {
+            plugin: verdict.key,
+            identifier: entry.identifier,
+            build: failing.build,
+            targets: failing.targets,
+          },
           hint: existingKeysHint(verdict.key, failing.keys, entry.identifier),
           escalate: true,
         });
@@ -72,9 +84,17 @@ export default defineRule({
       if (!similar)
         suggestions.set(
           verdict.key,
-          (similar = nearest(verdict.key, (plugins ??= context.catalog.keys().filter((k) => k !== APP_KEY && !k.startsWith("core"))), 2)),
+          (similar = nearest(
+            verdict.key,
+            (plugins ??= context.catalog
+              .keys()
+              .filter((k) => k !== APP_KEY && !k.startsWith("core"))),
+            2,
+          )),
         );
-      const once = reported.has(verdict.key) ? "" : " (build the app once to generate src-tauri/gen/schemas/acl-manifests.json)";
+      const once = reported.has(verdict.key)
+        ? ""
+        : " (build the app once to generate src-tauri/gen/schemas/acl-manifests.json)";
       reported.add(verdict.key);
       context.report({
         at: capability.source,
@@ -95,21 +115,39 @@ export default defineRule({
  * targets the app ships, and the plugin keys those builds do have. Undefined when some dependency
  * could not be read (it may define the key) or the capability applies to no target the app ships.
  */
-function buildsWithout(context: RuleContext, capability: Capability): { build: string; targets: string[]; keys: string[] } | undefined {
+function buildsWithout(
+  context: RuleContext,
+  capability: Capability,
+): { build: string; targets: string[]; keys: string[] } | undefined {
   const build = context.project.build;
   if (!build) return undefined;
   // A path dependency caplint could not read (outside the repository, not checked out) may be the plugin.
-  for (const plugin of build.plugins.values()) if (plugin.source.kind === "path" && !context.catalog.has(plugin.key)) return undefined;
+  for (const plugin of build.plugins.values())
+    if (plugin.source.kind === "path" && !context.catalog.has(plugin.key)) return undefined;
   const shipped = shippedTargets(build, context.capabilities);
-  const named = capability.platforms === undefined ? undefined : new Set(valuesOf(capability.platforms));
+  const named =
+    capability.platforms === undefined ? undefined : new Set(valuesOf(capability.platforms));
   const asked = new Set(context.platforms);
-  const targets = TARGETS.filter((target) => shipped.get(target)?.certain && asked.has(target) && (!named || named.has(target)));
+  const targets = TARGETS.filter(
+    (target) => shipped.get(target)?.certain && asked.has(target) && (!named || named.has(target)),
+  );
   if (targets.length === 0) return undefined;
-  const keys = [...build.plugins.values()].filter((plugin) => targets.some((target) => plugin.presence[target] !== "no")).map((plugin) => plugin.key);
+  const keys = [...build.plugins.values()]
+    .filter((plugin) => targets.some((target) => plugin.presence[target] !== "no"))
+    .map((plugin) => plugin.key);
   for (const key of context.catalog.keys())
-    if (key !== APP_KEY && !key.startsWith("core") && context.catalog.provenanceOf(key)?.origin !== "builtin") keys.push(key);
+    if (
+      key !== APP_KEY &&
+      !key.startsWith("core") &&
+      context.catalog.provenanceOf(key)?.origin !== "builtin"
+    )
+      keys.push(key);
   const shippedCount = TARGETS.filter((target) => shipped.get(target)?.certain).length;
-  return { build: targets.length === shippedCount ? "build" : `${wordList(targets)} build`, targets, keys: [...new Set(keys)].sort() };
+  return {
+    build: targets.length === shippedCount ? "build" : `${wordList(targets)} build`,
+    targets,
+    keys: [...new Set(keys)].sort(),
+  };
 }
 
 /** Did-you-mean among the keys the build has: the nearest, else all of them when they are few. */
@@ -117,7 +155,8 @@ function existingKeysHint(key: string, keys: string[], identifier: string): stri
   const similar = nearest(key, keys, 2);
   const named = similar.length ? similar : keys.length <= 8 ? keys : [];
   const base = identifier.slice(identifier.lastIndexOf(":") + 1);
-  if (named.length === 0) return `add the plugin that defines "${key}" to the app's Cargo.toml, or remove "${identifier}"`;
+  if (named.length === 0)
+    return `add the plugin that defines "${key}" to the app's Cargo.toml, or remove "${identifier}"`;
   const lead = similar.length ? "did you mean" : "the build's plugins are";
   return `${lead} ${quoteList(named)}${similar.length === 1 ? ` ("${similar[0]}:${base}")` : ""}? Otherwise add the plugin that defines "${key}" to the app's Cargo.toml, or remove "${identifier}"`;
 }

@@ -31,9 +31,14 @@ export default defineRule({
   async check(context) {
     const config = context.project.config;
     if (!config) return;
-    const code: CodeWindowLabels = context.project.codeWindows ?? { labels: [], prefixes: [], searched: [] };
+    const code: CodeWindowLabels = context.project.codeWindows ?? {
+      labels: [],
+      prefixes: [],
+      searched: [],
+    };
     // Neither the configs nor the sources name a window: nothing to compare with.
-    if (config.windows.length === 0 && code.labels.length === 0 && code.prefixes.length === 0) return;
+    if (config.windows.length === 0 && code.labels.length === 0 && code.prefixes.length === 0)
+      return;
     const created = code.searched.length ? ` or created in ${wordList(code.searched, "or")}` : "";
     // Platform configs that declare their own windows make the labels a matter of target.
     const perTarget = config.windows.some((window) => window.platforms !== undefined);
@@ -43,20 +48,36 @@ export default defineRule({
       const key = targets.join();
       let view = views.get(key);
       if (view) return view;
-      const declared = config.windows.filter((window) => !window.platforms || window.platforms.some((target) => targets.includes(target)));
+      const declared = config.windows.filter(
+        (window) =>
+          !window.platforms || window.platforms.some((target) => targets.includes(target)),
+      );
       // Each declared window gets one webview with the same label, so both lists match these labels.
-      const labels = [...new Set([...declared.map((window) => window.label), ...code.labels.map((made) => made.label)])];
-      const files = [...new Set(declared.length ? declared.map((window) => window.document.file) : [config.document.file])];
+      const labels = [
+        ...new Set([
+          ...declared.map((window) => window.label),
+          ...code.labels.map((made) => made.label),
+        ]),
+      ];
+      const files = [
+        ...new Set(
+          declared.length ? declared.map((window) => window.document.file) : [config.document.file],
+        ),
+      ];
       const everywhere = targets.length === TARGETS.length;
       view = {
         targets,
         labels,
         labelSet: new Set(labels),
-        listed: quoteList(labels.slice(0, MAX_LISTED_LABELS), "and") + (labels.length > MAX_LISTED_LABELS ? ", …" : "") || "none",
+        listed:
+          quoteList(labels.slice(0, MAX_LISTED_LABELS), "and") +
+            (labels.length > MAX_LISTED_LABELS ? ", …" : "") || "none",
         where: perTarget
           ? `declared${everywhere ? "" : ` for ${wordList(targets)}`} in ${wordList(files)}${created}`
           : `declared in ${config.document.file}${created}`,
-        characters: labels.reduce((sum, label) => sum + label.length, 0) + code.prefixes.reduce((sum, prefix) => sum + prefix.label.length, 0),
+        characters:
+          labels.reduce((sum, label) => sum + label.length, 0) +
+          code.prefixes.reduce((sum, prefix) => sum + prefix.label.length, 0),
         unmatched: new Map(),
       };
       views.set(key, view);
@@ -69,12 +90,16 @@ export default defineRule({
         const compiled = compileLabelPattern(pattern);
         // A pattern the host cannot compile is a syntax problem, reported elsewhere.
         if (!compiled.ok) result = false;
-        else if (!/[*?[]/.test(pattern)) result = !view.labelSet.has(pattern) && !plausibleInCode(compiled.match, pattern, code);
+        else if (!/[*?[]/.test(pattern))
+          result = !view.labelSet.has(pattern) && !plausibleInCode(compiled.match, pattern, code);
         else {
-          const cost = view.characters + (view.labels.length + code.prefixes.length) * pattern.length;
+          const cost =
+            view.characters + (view.labels.length + code.prefixes.length) * pattern.length;
           if (cost > budget) return "over-budget";
           budget -= cost;
-          result = !view.labels.some((label) => compiled.match(label)) && !plausibleInCode(compiled.match, pattern, code);
+          result =
+            !view.labels.some((label) => compiled.match(label)) &&
+            !plausibleInCode(compiled.match, pattern, code);
         }
         view.unmatched.set(pattern, result);
       }
@@ -84,14 +109,25 @@ export default defineRule({
     /** A window declared only on targets the view lacks that the pattern matches, within the budget. */
     const declaredElsewhere = (pattern: string, view: LabelView) => {
       const compiled = compileLabelPattern(pattern);
-      const cost = onSomeTargets.reduce((sum, window) => sum + window.label.length + pattern.length, 0);
+      const cost = onSomeTargets.reduce(
+        (sum, window) => sum + window.label.length + pattern.length,
+        0,
+      );
       if (!compiled.ok || cost > budget) return undefined;
       budget -= cost;
-      const found = onSomeTargets.find((window) => !view.labelSet.has(window.label) && compiled.match(window.label));
+      const found = onSomeTargets.find(
+        (window) => !view.labelSet.has(window.label) && compiled.match(window.label),
+      );
       if (!found) return undefined;
       const declarations = onSomeTargets.filter((window) => window.label === found.label);
-      const platforms = TARGETS.filter((target) => declarations.some((window) => window.platforms!.includes(target)));
-      return { label: found.label, platforms, files: [...new Set(declarations.map((window) => window.document.file))] };
+      const platforms = TARGETS.filter((target) =>
+        declarations.some((window) => window.platforms!.includes(target)),
+      );
+      return {
+        label: found.label,
+        platforms,
+        files: [...new Set(declarations.map((window) => window.document.file))],
+      };
     };
     for (const capability of context.capabilities) {
       const view = viewOf(targetsOf(capability));
@@ -99,13 +135,21 @@ export default defineRule({
         for (const { value: pattern, path } of capability[field]) {
           const verdict = matchesNothing(pattern, view);
           if (verdict === "over-budget") {
-            context.report({ at: capability.source, path, messageId: "budget", data: { limit: MAX_COMPARED_CHARACTERS.toLocaleString("en-US") } });
+            context.report({
+              at: capability.source,
+              path,
+              messageId: "budget",
+              data: { limit: MAX_COMPARED_CHARACTERS.toLocaleString("en-US") },
+            });
             return;
           }
           if (!verdict) continue;
           const kind = field === "windows" ? "window" : "webview";
           const isGlob = /[*?[]/.test(pattern);
-          const elsewhere = perTarget && view.targets.length < TARGETS.length ? declaredElsewhere(pattern, view) : undefined;
+          const elsewhere =
+            perTarget && view.targets.length < TARGETS.length
+              ? declaredElsewhere(pattern, view)
+              : undefined;
           if (elsewhere) {
             const declaredFor = wordList(elsewhere.platforms);
             context.report({
@@ -126,14 +170,18 @@ export default defineRule({
             continue;
           }
           const suggestion = nearest(pattern, view.labels, 1)[0];
-          const made = isGlob ? `${kind}s whose labels match "${pattern}"` : `a ${kind} labelled "${pattern}"`;
+          const made = isGlob
+            ? `${kind}s whose labels match "${pattern}"`
+            : `a ${kind} labelled "${pattern}"`;
           const runtime = `if the app creates ${made} in code caplint cannot read (a label from another file or crate), the pattern is right: add ${fieldText(SUPPRESSION_FIELD, ["unmatched-window"], syntaxOf(capability.source))} to this capability`;
           context.report({
             at: capability.source,
             path,
             messageId: "noLabel",
             data: { kind, pattern, labels: view.listed, where: view.where },
-            hint: suggestion ? `did you mean "${suggestion}"? ${runtime[0]!.toUpperCase()}${runtime.slice(1)}` : runtime,
+            hint: suggestion
+              ? `did you mean "${suggestion}"? ${runtime[0]!.toUpperCase()}${runtime.slice(1)}`
+              : runtime,
           });
         }
       }

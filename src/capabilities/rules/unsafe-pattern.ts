@@ -3,7 +3,8 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "unsafe-pattern",
-  description: "Report remote URL patterns with regular-expression groups that backtrack catastrophically in JavaScript engines.",
+  description:
+    "Report remote URL patterns with regular-expression groups that backtrack catastrophically in JavaScript engines.",
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,

@@ -12,27 +12,40 @@ export default defineRule({
   defaultSeverity: "warning",
   fixable: false,
   messages: {
-    unused: 'dangerous grant "{{permission}}" ({{commandList}}) is used by no reachable call of the frontend: it exposes {{capability}} for nothing',
+    unused:
+      'dangerous grant "{{permission}}" ({{commandList}}) is used by no reachable call of the frontend: it exposes {{capability}} for nothing',
   },
   async check(context) {
     const access = await judgedFrontend(context);
     if (!access) return;
     const history = await loadVersionHistory();
-    const unused = new Set(unusedEntries(access, (plugin) => history.has(plugin)).map(({ entry }) => entry));
+    const unused = new Set(
+      unusedEntries(access, (plugin) => history.has(plugin)).map(({ entry }) => entry),
+    );
     if (unused.size === 0) return;
     const resolution = await context.resolution();
     const reported = new Set<object>();
     for (const model of resolution.models) {
       for (const found of await dangerousGrants(model)) {
-        const entry = found.capability.permissions.find((candidate) => JSON.stringify(candidate.path) === JSON.stringify(found.grant.provenance.path));
+        const entry = found.capability.permissions.find(
+          (candidate) =>
+            JSON.stringify(candidate.path) === JSON.stringify(found.grant.provenance.path),
+        );
         if (!entry || !unused.has(entry) || reported.has(entry)) continue;
         reported.add(entry);
-        const listed = found.commands.length > 3 ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more` : found.commands.join(", ");
+        const listed =
+          found.commands.length > 3
+            ? `${found.commands.slice(0, 2).join(", ")} and ${found.commands.length - 2} more`
+            : found.commands.join(", ");
         context.report({
           at: found.capability.source,
           path: entry.path,
           messageId: "unused",
-          data: { permission: entry.identifier, commandList: listed, capability: `capability "${found.capability.identifier}"` },
+          data: {
+            permission: entry.identifier,
+            commandList: listed,
+            capability: `capability "${found.capability.identifier}"`,
+          },
           hint: `remove "${entry.identifier}"; if a build you did not scan needs it, grant the one command with a narrow scope`,
         });
       }

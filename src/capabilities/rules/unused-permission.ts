@@ -5,12 +5,14 @@ import { defineRule } from "./types.js";
 
 export default defineRule({
   id: "unused-permission",
-  description: "Suggest removing grants that no reachable call of the app's frontend uses (least privilege).",
+  description:
+    "Suggest removing grants that no reachable call of the app's frontend uses (least privilege).",
   category: "suspicious",
   defaultSeverity: "suggestion",
   fixable: false,
   messages: {
-    unused: '"{{permission}}" grants {{count}} to {{capability}}, but no reachable call of the frontend uses {{them}}',
+    unused:
+      '"{{permission}}" grants {{count}} to {{capability}}, but no reachable call of the frontend uses {{them}}',
   },
   async check(context) {
     const access = await judgedFrontend(context);
@@ -20,9 +22,14 @@ export default defineRule({
     const dangerous = new Set<string>();
     for (const model of (await context.resolution()).models)
       for (const found of await dangerousGrants(model))
-        dangerous.add(`${found.capability.source.absolutePath}\u0000${JSON.stringify(found.grant.provenance.path)}`);
-    for (const { capability, entry, granted } of unusedEntries(access, (plugin) => history.has(plugin))) {
-      if (dangerous.has(`${capability.source.absolutePath}\u0000${JSON.stringify(entry.path)}`)) continue;
+        dangerous.add(
+          `${found.capability.source.absolutePath}\u0000${JSON.stringify(found.grant.provenance.path)}`,
+        );
+    for (const { capability, entry, granted } of unusedEntries(access, (plugin) =>
+      history.has(plugin),
+    )) {
+      if (dangerous.has(`${capability.source.absolutePath}\u0000${JSON.stringify(entry.path)}`))
+        continue;
       // The template's core sets: a finding on every app that narrows nothing worth the risk (isCoreDefaultSet says why).
       // `caplint least-privilege` still lists them among the unused grants, for who wants the minimal set.
       if (isCoreDefaultSet(entry.identifier)) continue;

@@ -9,7 +9,8 @@ import { defineRule } from "./types.js";
  */
 export default defineRule({
   id: "unused-suppression",
-  description: "Report `caplint-disable` entries that suppress nothing or name no rule, so stale suppressions do not hide future findings.",
+  description:
+    "Report `caplint-disable` entries that suppress nothing or name no rule, so stale suppressions do not hide future findings.",
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: true,
@@ -26,7 +27,8 @@ export default defineRule({
       const finding = {
         at: suppression.scope,
         path: suppression.path,
-        fix: (document: SourceDocument) => removeArrayItem(document, suppression.path, `remove "${ruleId}" from caplint-disable`),
+        fix: (document: SourceDocument) =>
+          removeArrayItem(document, suppression.path, `remove "${ruleId}" from caplint-disable`),
       };
       const rule = context.rules.get(ruleId);
       if (!rule) {
@@ -38,9 +40,19 @@ export default defineRule({
           hint: close.length ? `did you mean "${close[0]}"?` : "list rules with: caplint rules",
         });
       } else if (rule.kind === "pipeline") {
-        context.report({ ...finding, messageId: "pipelineFinding", data: { ruleId }, hint: "remove it from caplint-disable and fix the file" });
+        context.report({
+          ...finding,
+          messageId: "pipelineFinding",
+          data: { ruleId },
+          hint: "remove it from caplint-disable and fix the file",
+        });
       } else {
-        context.report({ ...finding, messageId: "unused", data: { ruleId, scope: suppression.scope.label }, hint: "remove it" });
+        context.report({
+          ...finding,
+          messageId: "unused",
+          data: { ruleId, scope: suppression.scope.label },
+          hint: "remove it",
+        });
       }
     }
   },

@@ -10,9 +10,17 @@ import { registerMcpCommands } from "../../mcp/command.js";
 import { registerLsp } from "../../lsp/command.js";
 
 /** Every domain's commands, in the order `caplint --help` lists them. A new domain adds its line here. */
-const DOMAIN_COMMANDS: readonly RegisterCommands[] = [registerCapabilityCommands, registerEventCommands, registerMcpCommands];
+const DOMAIN_COMMANDS: readonly RegisterCommands[] = [
+  registerCapabilityCommands,
+  registerEventCommands,
+  registerMcpCommands,
+];
 
-export function registerCommands(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
+export function registerCommands(
+  program: Command,
+  io: MainOptions,
+  setExitCode: SetExitCode,
+): void {
   for (const register of DOMAIN_COMMANDS) register(program, io, setExitCode, REGISTRY);
   // Commands about every domain at once.
   registerSchema(program, io, setExitCode, REGISTRY.byId);

@@ -13,10 +13,21 @@ type RuleRow = ReturnType<typeof ruleRow>;
 export function registerRules(program: Command, io: MainOptions, setExitCode: SetExitCode): void {
   program
     .command("rules")
-    .description("list every rule of every domain with its default severity and whether it can fix; with an id, that one rule in full")
-    .argument("[id]", "one rule: its description, default severity, the command that runs it, its options and its docs")
-    .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
-    .addOption(new Option("--domain <name>", "only the rules of one kind of input").choices(DOMAIN_NAMES))
+    .description(
+      "list every rule of every domain with its default severity and whether it can fix; with an id, that one rule in full",
+    )
+    .argument(
+      "[id]",
+      "one rule: its description, default severity, the command that runs it, its options and its docs",
+    )
+    .addOption(
+      new Option("-f, --format <format>", "output format")
+        .choices(["text", "json"])
+        .default("text"),
+    )
+    .addOption(
+      new Option("--domain <name>", "only the rules of one kind of input").choices(DOMAIN_NAMES),
+    )
     .action((id: string | undefined, options: { format: "text" | "json"; domain?: DomainName }) => {
       if (id !== undefined) {
         const rule = RULES.find((candidate) => candidate.id === id);
@@ -30,12 +41,20 @@ export function registerRules(program: Command, io: MainOptions, setExitCode: Se
               ),
             )} (caplint rules lists them)`,
           );
-        const row = { ...ruleRow(rule), pipeline: (rule as RuleMeta).kind === "pipeline", options: ruleOptions(program, rule) };
-        io.stdout.write(options.format === "json" ? JSON.stringify(row, null, 2) + "\n" : ruleText(row));
+        const row = {
+          ...ruleRow(rule),
+          pipeline: (rule as RuleMeta).kind === "pipeline",
+          options: ruleOptions(program, rule),
+        };
+        io.stdout.write(
+          options.format === "json" ? JSON.stringify(row, null, 2) + "\n" : ruleText(row),
+        );
         setExitCode(0);
         return;
       }
-      const rows = RULES.filter((rule) => options.domain === undefined || rule.domain === options.domain).map(ruleRow);
+      const rows = RULES.filter(
+        (rule) => options.domain === undefined || rule.domain === options.domain,
+      ).map(ruleRow);
       if (options.format === "json") io.stdout.write(JSON.stringify(rows, null, 2) + "\n");
       else {
         const width = Math.max(...rows.map((r) => r.id.length));
@@ -70,22 +89,34 @@ function ruleRow(rule: (typeof RULES)[number]) {
  * description names the rule (`--verbs`: "more action verbs accepted by mcp-tool-verb"). Every rule
  * also takes a severity (`--rule ID=SEVERITY`, the config's `rules`), said once in the text.
  */
-function ruleOptions(program: Command, rule: (typeof RULES)[number]): Array<{ flags: string; description: string }> {
-  const command = program.commands.find((candidate) => candidate.name() === REGISTRY.byId.lintCommandOf(rule.domain));
+function ruleOptions(
+  program: Command,
+  rule: (typeof RULES)[number],
+): Array<{ flags: string; description: string }> {
+  const command = program.commands.find(
+    (candidate) => candidate.name() === REGISTRY.byId.lintCommandOf(rule.domain),
+  );
   const naming = new RegExp(`(^|[^a-z-])${rule.id}([^a-z-]|$)`);
   return (command?.options ?? [])
     .filter((option) => naming.test(option.description))
     .map((option) => ({ flags: option.flags, description: option.description }));
 }
 
-function ruleText(row: RuleRow & { pipeline: boolean; options: Array<{ flags: string; description: string }> }): string {
+function ruleText(
+  row: RuleRow & { pipeline: boolean; options: Array<{ flags: string; description: string }> },
+): string {
   const { pipeline } = row;
   return textLines([
     `${row.id}: ${row.description}`,
     `  severity  ${row.defaultSeverity} by default${pipeline ? " (always; it cannot be turned off)" : `; --rule ${row.id}=off|suggestion|warning|error, or "rules" in caplint.config.json`}`,
     `  category  ${row.category}; ${row.fixable ? "fixable with --fix" : "no automatic fix"}`,
     `  run by    caplint ${row.command}`,
-    ...(row.options.length ? row.options.map((option, i) => `  ${i === 0 ? "options " : "        "}  ${option.flags}  ${option.description}`) : []),
+    ...(row.options.length
+      ? row.options.map(
+          (option, i) =>
+            `  ${i === 0 ? "options " : "        "}  ${option.flags}  ${option.description}`,
+        )
+      : []),
     `  docs      ${row.url}`,
   ]);
 }

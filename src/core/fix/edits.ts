@@ -8,13 +8,25 @@ import type { JsonPath } from "../location.js";
  * the edits are built here to keep every other byte of the file as written.
  */
 
-export function replaceStringValue(document: SourceDocument, path: JsonPath, value: string, description: string): Fix | undefined {
+export function replaceStringValue(
+  document: SourceDocument,
+  path: JsonPath,
+  value: string,
+  description: string,
+): Fix | undefined {
   const span = document.valueSpan(path);
   if (!span) return undefined;
-  return { description, edits: [{ offset: span.offset, length: span.length, content: document.quoteString(value) }] };
+  return {
+    description,
+    edits: [{ offset: span.offset, length: span.length, content: document.quoteString(value) }],
+  };
 }
 
-export function removeArrayItem(document: SourceDocument, path: JsonPath, description: string): Fix | undefined {
+export function removeArrayItem(
+  document: SourceDocument,
+  path: JsonPath,
+  description: string,
+): Fix | undefined {
   const span = document.arrayItemRemovalSpan(path);
   if (!span) return undefined;
   return { description, edits: [{ ...span, content: "" }] };

@@ -27,14 +27,17 @@ export interface FixPassHooks<P, R> {
  * texts and lint again, until nothing is left to fix or the pass limit is reached (ESLint's
  * `verifyAndFix`). Nothing is written here.
  */
-export async function runFixPasses<P, R extends { diagnostics: readonly Diagnostic[] }>(hooks: FixPassHooks<P, R>): Promise<FixOutcome<P, R>> {
+export async function runFixPasses<P, R extends { diagnostics: readonly Diagnostic[] }>(
+  hooks: FixPassHooks<P, R>,
+): Promise<FixOutcome<P, R>> {
   const overrides = new Map<string, string>();
   const originals = new Map<string, { file: string; text: string }>();
   let { project, result } = await hooks.check(new Map());
   let passes = 0;
   while (passes < MAX_FIX_PASSES) {
     const byFile = new Map<string, Diagnostic[]>();
-    for (const d of result.diagnostics) if (d.fix) byFile.set(d.absolutePath, [...(byFile.get(d.absolutePath) ?? []), d]);
+    for (const d of result.diagnostics)
+      if (d.fix) byFile.set(d.absolutePath, [...(byFile.get(d.absolutePath) ?? []), d]);
     if (byFile.size === 0) break;
     let applied = 0;
     for (const [absolutePath, diagnostics] of byFile) {
@@ -57,7 +60,8 @@ export async function runFixPasses<P, R extends { diagnostics: readonly Diagnost
   const changes: FileChanges = new Map();
   for (const [absolutePath, original] of originals) {
     const fixed = overrides.get(absolutePath);
-    if (fixed !== undefined && fixed !== original.text) changes.set(absolutePath, { file: original.file, original: original.text, fixed });
+    if (fixed !== undefined && fixed !== original.text)
+      changes.set(absolutePath, { file: original.file, original: original.text, fixed });
   }
   return { changes, project, result, passes };
 }

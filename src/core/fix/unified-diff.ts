@@ -11,10 +11,16 @@ const MAX_EDIT_LENGTH = 1_000;
 /** A unified diff (`---`/`+++` headers, hunks with `context` lines around each change) of one file. */
 export function unifiedDiff(file: string, before: string, after: string, context = 3): string {
   if (before === after) return "";
-  const patch = structuredPatch(`a/${file}`, `b/${file}`, before, after, undefined, undefined, { context, maxEditLength: MAX_EDIT_LENGTH });
+  const patch = structuredPatch(`a/${file}`, `b/${file}`, before, after, undefined, undefined, {
+    context,
+    maxEditLength: MAX_EDIT_LENGTH,
+  });
   const lines = [`--- a/${file}`, `+++ b/${file}`];
   for (const hunk of patch?.hunks ?? [wholeFileHunk(before, after)]) {
-    lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines);
+    lines.push(
+      `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`,
+      ...hunk.lines,
+    );
   }
   // File contents are untrusted: each line is escaped for the terminal like every other output line.
   return textLines(lines);

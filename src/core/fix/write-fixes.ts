@@ -12,13 +12,20 @@ export async function writeFixes(changes: FileChanges, write = replaceFile): Pro
   for (const [absolutePath, change] of changes) {
     // Its name is not UTF-8: a write by the shown name would make another file. Refused, not guessed.
     if (hasRawName(absolutePath))
-      throw new FatalError(`${change.file}: the file name is not UTF-8 (shown escaped); caplint does not rewrite such a file: apply the fix by hand`);
+      throw new FatalError(
+        `${change.file}: the file name is not UTF-8 (shown escaped); caplint does not rewrite such a file: apply the fix by hand`,
+      );
     const current = await readFile(absolutePath, "utf8").catch(() => undefined);
-    if (current !== change.original) throw new FatalError(`${change.file}: changed on disk while caplint was fixing it; not written (run --fix again)`);
+    if (current !== change.original)
+      throw new FatalError(
+        `${change.file}: changed on disk while caplint was fixing it; not written (run --fix again)`,
+      );
     try {
       await write(absolutePath, change.fixed);
     } catch (error) {
-      throw new FatalError(`${change.file}: cannot write the fixed file, original left untouched: ${describeIoError(error)}`);
+      throw new FatalError(
+        `${change.file}: cannot write the fixed file, original left untouched: ${describeIoError(error)}`,
+      );
     }
   }
 }

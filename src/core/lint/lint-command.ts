@@ -7,7 +7,13 @@ import { Option, type Command } from "commander";
 import { summarize, type Diagnostic, type LintSummary } from "../diagnostics.js";
 import { exitCodeFor, tooManyWarnings } from "../exit-codes.js";
 import type { MainOptions } from "../io.js";
-import { colorOption, noColorOption, onlyOption, parsePositiveInteger, type LintCommandOptions } from "../options.js";
+import {
+  colorOption,
+  noColorOption,
+  onlyOption,
+  parsePositiveInteger,
+  type LintCommandOptions,
+} from "../options.js";
 import { CapturedOutput, writeOutputFile } from "../output.js";
 import { reporterContext } from "../reporters/context.js";
 import { loadReporter, REPORTER_NAMES } from "../reporters/index.js";
@@ -17,7 +23,12 @@ import { loadSettings, type Settings } from "../settings.js";
 import { agree, plural } from "../wording.js";
 
 /** The settings of a run (caplint.config.json or --config, --rule, --only) for a command whose input has no app folder. */
-export function commandSettings(options: LintCommandOptions, io: MainOptions, rules: ReadonlyMap<string, RuleMeta>, domain: string): Promise<Settings> {
+export function commandSettings(
+  options: LintCommandOptions,
+  io: MainOptions,
+  rules: ReadonlyMap<string, RuleMeta>,
+  domain: string,
+): Promise<Settings> {
   return loadSettings({
     rules,
     domain,
@@ -32,13 +43,25 @@ export function commandSettings(options: LintCommandOptions, io: MainOptions, ru
 export type ReportOutput = MainOptions["stdout"] | CapturedOutput;
 
 /** The options every linting command shares; `notes` words the ones whose meaning differs per command. */
-export function addLintOptions(command: Command, notes: { only?: string; output?: string; config?: string } = {}): Command {
+export function addLintOptions(
+  command: Command,
+  notes: { only?: string; output?: string; config?: string } = {},
+): Command {
   return command
-    .addOption(new Option("-f, --format <format>", "output format").choices(REPORTER_NAMES).default("stylish"))
-    .addOption(new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(parsePositiveInteger))
+    .addOption(
+      new Option("-f, --format <format>", "output format")
+        .choices(REPORTER_NAMES)
+        .default("stylish"),
+    )
+    .addOption(
+      new Option("--max-warnings <n>", "exit 1 when there are more warnings than this").argParser(
+        parsePositiveInteger,
+      ),
+    )
     .option(
       "-c, --config <file>",
-      notes.config ?? "configuration file (default: caplint.config.json, searched upward from the working directory to the repository root)",
+      notes.config ??
+        "configuration file (default: caplint.config.json, searched upward from the working directory to the repository root)",
     )
     .option(
       "--rule <id=severity>",
@@ -47,7 +70,10 @@ export function addLintOptions(command: Command, notes: { only?: string; output?
       [],
     )
     .addOption(onlyOption(notes.only))
-    .option("-o, --output <file>", notes.output ?? "write the report to this file (atomically) instead of standard output")
+    .option(
+      "-o, --output <file>",
+      notes.output ?? "write the report to this file (atomically) instead of standard output",
+    )
     .option("-q, --quiet", "report errors only")
     .addOption(colorOption())
     .addOption(noColorOption());
@@ -110,7 +136,9 @@ export async function reportLintRun(
     jsonLines?: boolean;
   },
 ): Promise<number> {
-  const shown = options.quiet ? run.diagnostics.filter((d) => d.severity === "error") : run.diagnostics;
+  const shown = options.quiet
+    ? run.diagnostics.filter((d) => d.severity === "error")
+    : run.diagnostics;
   const summary = summarize(shown, run.files);
   const reporter = await loadReporter(options.format);
   const output = reportOutput(options, io);
@@ -120,13 +148,19 @@ export async function reportLintRun(
       summary,
       notes: [...run.notes],
       config: run.config,
-      hiddenWarnings: options.quiet ? run.diagnostics.filter((d) => d.severity === "warning").length : 0,
+      hiddenWarnings: options.quiet
+        ? run.diagnostics.filter((d) => d.severity === "warning").length
+        : 0,
       ...(run.fixes ? { fixes: run.fixes } : {}),
     },
     await lintReporterContext(options, io, output, report.rules, report.sourceText),
   );
   const shownText = report.scrub ? report.scrub(text) : text;
-  output.write(report.jsonLines && DOCUMENT_FORMATS.has(options.format) ? `${JSON.stringify(JSON.parse(shownText))}\n` : shownText);
+  output.write(
+    report.jsonLines && DOCUMENT_FORMATS.has(options.format)
+      ? `${JSON.stringify(JSON.parse(shownText))}\n`
+      : shownText,
+  );
   return finishLintRun(summary, options, io, output, report.inputs, report.projectFiles);
 }
 
@@ -140,10 +174,16 @@ export async function finishLintRun(
   projectFiles?: RegExp,
 ): Promise<number> {
   if (output instanceof CapturedOutput) {
-    await writeOutputFile("--output", { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs, projectFiles }, output.text);
+    await writeOutputFile(
+      "--output",
+      { given: options.output!, cwd: io.cwd, stdout: io.stdout, inputs, projectFiles },
+      output.text,
+    );
   }
   const limits = options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings };
   if (tooManyWarnings(summary, limits) && options.format === "stylish")
-    io.stderr.write(`caplint: ${plural(summary.warnings, "warning")} ${agree(summary.warnings, "exceeds", "exceed")} --max-warnings ${options.maxWarnings}\n`);
+    io.stderr.write(
+      `caplint: ${plural(summary.warnings, "warning")} ${agree(summary.warnings, "exceeds", "exceed")} --max-warnings ${options.maxWarnings}\n`,
+    );
   return exitCodeFor(summary, limits);
 }

@@ -45,10 +45,17 @@ export interface RuleContextBase {
 }
 
 /** What a domain's rules report, without the message part (`messageId`, `data`). */
-type ReportFields<Context extends RuleContextBase> = Context extends { report(report: infer R): void } ? Omit<R, "messageId" | "data"> : never;
+type ReportFields<Context extends RuleContextBase> = Context extends {
+  report(report: infer R): void;
+}
+  ? Omit<R, "messageId" | "data">
+  : never;
 
 /** The context one rule's `check` sees: the domain's, with `report()` typed by the rule's own messages. */
-export type ContextFor<Context extends RuleContextBase, M extends RuleMessages> = Omit<Context, "report"> & {
+export type ContextFor<Context extends RuleContextBase, M extends RuleMessages> = Omit<
+  Context,
+  "report"
+> & {
   report(report: ReportFields<Context> & MessageReport<M>): void;
 };
 
@@ -59,10 +66,12 @@ export interface Rule<Context extends RuleContextBase> extends RuleMeta {
 }
 
 /** A rule as its file declares it: `check` sees a context typed by its own messages. */
-export type RuleDefinition<Context extends RuleContextBase, Id extends string, M extends RuleMessages, Extra> = Omit<
-  RuleMeta,
-  "domain" | "id" | "kind" | "messages"
-> &
+export type RuleDefinition<
+  Context extends RuleContextBase,
+  Id extends string,
+  M extends RuleMessages,
+  Extra,
+> = Omit<RuleMeta, "domain" | "id" | "kind" | "messages"> &
   Extra & {
     id: Id;
     messages: M;
@@ -76,9 +85,14 @@ export type RuleDefinition<Context extends RuleContextBase, Id extends string, M
  * `defineCheck`), `report()` accepts only the rule's messageIds with their placeholders, and the
  * domain is stamped, never written by hand.
  */
-export function ruleDefiner<Context extends RuleContextBase, Extra extends object = object>(domain: string) {
-  return <const Id extends string, const M extends RuleMessages>(rule: RuleDefinition<Context, Id, M, Extra>) =>
-    ({ ...rule, domain }) as unknown as Rule<Context> & Extra & { id: Id; domain: string; messages: M };
+export function ruleDefiner<Context extends RuleContextBase, Extra extends object = object>(
+  domain: string,
+) {
+  return <const Id extends string, const M extends RuleMessages>(
+    rule: RuleDefinition<Context, Id, M, Extra>,
+  ) =>
+    ({ ...rule, domain }) as unknown as Rule<Context> &
+      Extra & { id: Id; domain: string; messages: M };
 }
 
 /** A pipeline step listed with the rules (parse, schema): metadata only; the domain's linter reports its findings. */
@@ -89,6 +103,7 @@ export interface PipelineStep<M extends RuleMessages = RuleMessages> extends Rul
 
 /** Declares the pipeline steps of a domain, as {@link ruleDefiner} declares its rules. */
 export function pipelineStepDefiner(domain: string) {
-  return <const Id extends string, const M extends RuleMessages>(step: Omit<RuleMeta, "domain" | "id" | "kind" | "messages"> & { id: Id; messages: M }) =>
-    ({ ...step, kind: "pipeline", domain }) as PipelineStep<M> & { id: Id; domain: string };
+  return <const Id extends string, const M extends RuleMessages>(
+    step: Omit<RuleMeta, "domain" | "id" | "kind" | "messages"> & { id: Id; messages: M },
+  ) => ({ ...step, kind: "pipeline", domain }) as PipelineStep<M> & { id: Id; domain: string };
 }

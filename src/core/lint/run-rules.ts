@@ -51,15 +51,26 @@ export interface Place {
 }
 
 /** The severity a rule is configured to have for a file; undefined when it is off there. Pipeline steps keep theirs. */
-export function configuredSeverity(rule: RuleMeta, settings: RunSettings, absolutePath: string): Severity | undefined {
+export function configuredSeverity(
+  rule: RuleMeta,
+  settings: RunSettings,
+  absolutePath: string,
+): Severity | undefined {
   if (rule.kind === "pipeline") return rule.defaultSeverity;
   const setting = settings.severityFor?.(rule.id, absolutePath) ?? rule.defaultSeverity;
   return setting === "off" ? undefined : setting;
 }
 
 /** The severity of one finding of a rule configured as `configured`: raised or lowered as the finding asks. Demoting lowers an error only. */
-export function findingSeverity(configured: Severity, finding: Pick<FindingFields, "escalate" | "demote">): Severity {
-  return finding.escalate ? "error" : finding.demote && configured === "error" ? "warning" : configured;
+export function findingSeverity(
+  configured: Severity,
+  finding: Pick<FindingFields, "escalate" | "demote">,
+): Severity {
+  return finding.escalate
+    ? "error"
+    : finding.demote && configured === "error"
+      ? "warning"
+      : configured;
 }
 
 /**
@@ -100,10 +111,19 @@ export function createDiagnostic(
  * The rules to start, in order: only ordinary rules (pipeline steps have no check), only those
  * `settings.only` keeps, and those that read what the others did (`runsLast`) behind the others.
  */
-export function rulesToStart<R extends RuleMeta>(rules: readonly R[], settings: RunSettings): Array<Exclude<R, { kind: "pipeline" }>> {
-  const runnable = rules.filter((rule): rule is Exclude<R, { kind: "pipeline" }> => rule.kind !== "pipeline" && (!settings.only || settings.only.has(rule.id)));
+export function rulesToStart<R extends RuleMeta>(
+  rules: readonly R[],
+  settings: RunSettings,
+): Array<Exclude<R, { kind: "pipeline" }>> {
+  const runnable = rules.filter(
+    (rule): rule is Exclude<R, { kind: "pipeline" }> =>
+      rule.kind !== "pipeline" && (!settings.only || settings.only.has(rule.id)),
+  );
   // Stable: rules keep their order, those that read the suppressions' use move behind the others.
-  return [...runnable.filter((rule) => !rule.runsLast), ...runnable.filter((rule) => rule.runsLast)];
+  return [
+    ...runnable.filter((rule) => !rule.runsLast),
+    ...runnable.filter((rule) => rule.runsLast),
+  ];
 }
 
 /** Where a finding is in its input's text. */
@@ -126,7 +146,10 @@ export interface RuleRunOptions<F extends Finding = Finding> {
   /** The input's `caplint-disable` comments: a finding one of them covers is not kept, and the comment counts as used. */
   suppressions?: readonly Suppression[] | undefined;
   /** The finding's message and hint as the input's kind words them (quoted values cut, one line); default: the rule's template and the hint as given. */
-  words?(rule: Pick<RuleMeta, "id" | "messages">, finding: F): { message: string; hint?: string | undefined };
+  words?(
+    rule: Pick<RuleMeta, "id" | "messages">,
+    finding: F,
+  ): { message: string; hint?: string | undefined };
 }
 
 /** The report function a running rule gets: bound to it, taking a finding and the input it is about. */
@@ -146,7 +169,10 @@ export class RuleRun<F extends Finding = Finding> {
   private readonly budget: FindingBudget | undefined;
   private readonly reported = new Set<string>();
   /** The last file each rule reported in, with its severity there: a rule reports many findings in one file. */
-  private readonly severities = new Map<string, { absolutePath: string; severity: Severity | undefined }>();
+  private readonly severities = new Map<
+    string,
+    { absolutePath: string; severity: Severity | undefined }
+  >();
 
   constructor(private readonly options: RuleRunOptions<F>) {
     this.budget = options.budget === false ? undefined : new FindingBudget();
@@ -165,16 +191,27 @@ export class RuleRun<F extends Finding = Finding> {
    * Starts `rules` (those `rulesToStart` keeps, in its order) one after the other, each with the frozen
    * context `contextFor` makes from the rule and its bound report.
    */
-  async start<R extends Checked<C>, C>(rules: ReadonlyArray<R | PipelineStep>, contextFor: (rule: R, report: BoundReport<F>) => C): Promise<void> {
-    for (const rule of rulesToStart(rules, this.options.settings)) await (rule as R).check(this.contextOf(rule as R, contextFor));
+  async start<R extends Checked<C>, C>(
+    rules: ReadonlyArray<R | PipelineStep>,
+    contextFor: (rule: R, report: BoundReport<F>) => C,
+  ): Promise<void> {
+    for (const rule of rulesToStart(rules, this.options.settings))
+      await (rule as R).check(this.contextOf(rule as R, contextFor));
   }
 
   /** As `start`, for rules whose `check` only subscribes to what the domain walks (synchronous by contract). */
-  listen<R extends Checked<C>, C>(rules: readonly R[], contextFor: (rule: R, report: BoundReport<F>) => C): void {
-    for (const rule of rulesToStart(rules, this.options.settings)) void rule.check(this.contextOf(rule, contextFor));
+  listen<R extends Checked<C>, C>(
+    rules: readonly R[],
+    contextFor: (rule: R, report: BoundReport<F>) => C,
+  ): void {
+    for (const rule of rulesToStart(rules, this.options.settings))
+      void rule.check(this.contextOf(rule, contextFor));
   }
 
-  private contextOf<R extends Checked<C>, C>(rule: R, contextFor: (rule: R, report: BoundReport<F>) => C): C {
+  private contextOf<R extends Checked<C>, C>(
+    rule: R,
+    contextFor: (rule: R, report: BoundReport<F>) => C,
+  ): C {
     return Object.freeze(contextFor(rule, (finding, input) => this.report(rule, finding, input)));
   }
 
@@ -185,14 +222,24 @@ export class RuleRun<F extends Finding = Finding> {
    */
   report(rule: RuleMeta, finding: F, input: FindingInput<F>, mayRepeat = false): void {
     // Contract breaches are bugs in the rule: fail loudly, whatever the configuration says.
-    if ((finding as { fix?: unknown }).fix && !rule.fixable) throw new RuleContractError(rule.id, "returned a fix, but its meta says fixable: false");
-    if ("message" in finding) throw new RuleContractError(rule.id, "reported a finished message; a finding names a messageId of its meta.messages");
+    if ((finding as { fix?: unknown }).fix && !rule.fixable)
+      throw new RuleContractError(rule.id, "returned a fix, but its meta says fixable: false");
+    if ("message" in finding)
+      throw new RuleContractError(
+        rule.id,
+        "reported a finished message; a finding names a messageId of its meta.messages",
+      );
     const { absolutePath } = input;
     const configured = this.severityOf(rule, absolutePath);
     if (!configured) return;
     const severity = findingSeverity(configured, finding);
     if (rule.kind !== "pipeline" && this.options.suppressions) {
-      const suppression = findSuppression(this.options.suppressions, rule.id, absolutePath, finding.path);
+      const suppression = findSuppression(
+        this.options.suppressions,
+        rule.id,
+        absolutePath,
+        finding.path,
+      );
       if (suppression) {
         suppression.used = true;
         return;
@@ -209,7 +256,16 @@ export class RuleRun<F extends Finding = Finding> {
     const span = finding.span ?? input.locate(finding);
     const fix = (finding as { fix?: unknown }).fix ? input.fix?.(finding) : undefined;
     const text = this.options.words?.(rule, finding);
-    this.found.push(createDiagnostic(rule, severity, finding, { file: input.file, absolutePath, ...span }, text, fix));
+    this.found.push(
+      createDiagnostic(
+        rule,
+        severity,
+        finding,
+        { file: input.file, absolutePath, ...span },
+        text,
+        fix,
+      ),
+    );
   }
 
   /** The findings taken since the last call (a recording hands them out line by line). */
@@ -242,10 +298,23 @@ const SEVERITY_ORDER: readonly Severity[] = ["error", "warning", "suggestion"];
  */
 export class FindingBudget {
   private readonly kept = new Map<string, number>();
-  private readonly dropped = new Map<string, { rule: Pick<RuleMeta, "id" | "messages">; file: string; absolutePath: string; counts: Map<Severity, number> }>();
+  private readonly dropped = new Map<
+    string,
+    {
+      rule: Pick<RuleMeta, "id" | "messages">;
+      file: string;
+      absolutePath: string;
+      counts: Map<Severity, number>;
+    }
+  >();
   constructor(private readonly limit = MAX_FINDINGS_PER_FILE) {}
 
-  admit(rule: Pick<RuleMeta, "id" | "messages">, severity: Severity, file: string, absolutePath: string): boolean {
+  admit(
+    rule: Pick<RuleMeta, "id" | "messages">,
+    severity: Severity,
+    file: string,
+    absolutePath: string,
+  ): boolean {
     const kept = this.kept.get(absolutePath) ?? 0;
     if (kept < this.limit) {
       this.kept.set(absolutePath, kept + 1);
@@ -262,7 +331,8 @@ export class FindingBudget {
     return [...this.dropped.values()].map(({ rule, file, absolutePath, counts }) => {
       const severities = SEVERITY_ORDER.filter((severity) => counts.has(severity));
       const total = severities.reduce((sum, severity) => sum + counts.get(severity)!, 0);
-      const counted = (count: number, word: string) => `${count.toLocaleString("en")} ${agree(count, word, `${word}s`)}`;
+      const counted = (count: number, word: string) =>
+        `${count.toLocaleString("en")} ${agree(count, word, `${word}s`)}`;
       const bySeverity = severities.map((severity) => counted(counts.get(severity)!, severity));
       const message = `${counted(total, `more ${rule.id} finding`)} in this file (${bySeverity.join(", ")}) not listed: caplint lists at most ${this.limit.toLocaleString("en")} findings a file`;
       const start = { line: 1, column: 1 };
@@ -271,7 +341,10 @@ export class FindingBudget {
         severities[0]!,
         { path: [], messageId: "moreFindings" },
         { file, absolutePath, range: { start, end: start }, offset: 0, length: 0 },
-        { message, hint: "fix the findings listed and run again, or check a smaller part of the file" },
+        {
+          message,
+          hint: "fix the findings listed and run again, or check a smaller part of the file",
+        },
       );
     });
   }

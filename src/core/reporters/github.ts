@@ -18,7 +18,11 @@ const github: Reporter = ({ diagnostics }, context) => {
 };
 
 /** The annotation level of each severity: a suggestion is a notice. */
-const COMMANDS: Readonly<Record<Severity, string>> = { error: "error", warning: "warning", suggestion: "notice" };
+const COMMANDS: Readonly<Record<Severity, string>> = {
+  error: "error",
+  warning: "warning",
+  suggestion: "notice",
+};
 
 function annotation(d: Diagnostic, root: string): string {
   const message = d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message;
@@ -27,10 +31,15 @@ function annotation(d: Diagnostic, root: string): string {
   // run's summary), and says in its message where it is: a live server; standard input without a name;
   // a file outside the repository (by its absolute path: the runner would pass it on as given, and no
   // file of the pull request matches it); the repository's root folder itself.
-  const place = d.liveServer === undefined && d.file !== STDIN_NAME ? repositoryPath(d.absolutePath, root) : undefined;
+  const place =
+    d.liveServer === undefined && d.file !== STDIN_NAME
+      ? repositoryPath(d.absolutePath, root)
+      : undefined;
   if (place?.fromRoot === undefined || place.fromRoot.length === 0) {
     const outside = place !== undefined && place.fromRoot === undefined;
-    const where = d.liveServer ?? `${outside ? nameText(place.bytes).text : d.file}:${start.line}:${start.column}`;
+    const where =
+      d.liveServer ??
+      `${outside ? nameText(place.bytes).text : d.file}:${start.line}:${start.column}`;
     return `${workflowCommand()}${COMMANDS[d.severity]} title=${escapeProperty(d.ruleId)}::${escapeData(`${where}: ${message}`)}`;
   }
   const properties: Array<[string, string | number]> = [

@@ -7,7 +7,8 @@ import { HOMEPAGE } from "../tool.js";
 import { repositoryPath, sourceRoot, STDIN_NAME } from "./repository-paths.js";
 
 /** The OASIS location of the SARIF 2.1.0 schema (errata 01), which GitHub code scanning also names. */
-export const SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+export const SARIF_SCHEMA_URI =
+  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 /**
  * Relative artifact URIs resolve against this base: the repository root (the nearest folder above the
  * working directory with `.git`), else the working directory. GitHub code scanning reads a relative
@@ -40,12 +41,18 @@ const sarif: Reporter = ({ diagnostics, notes = [], config }, context) => {
         // No uri: the log names no folder of this machine (SARIF 3.14.14 lets the consumer supply it; GitHub
         // code scanning reads %SRCROOT% as the repository's root). Results name files relative to it.
         originalUriBaseIds: {
-          [SRCROOT]: { description: { text: "The repository root (the folder holding .git; outside a repository, the folder caplint ran in)." } },
+          [SRCROOT]: {
+            description: {
+              text: "The repository root (the folder holding .git; outside a repository, the folder caplint ran in).",
+            },
+          },
         },
         // Our columns count UTF-16 code units, like JavaScript strings.
         columnKind: "utf16CodeUnits",
         results: diagnostics.map((d) => sarifResult(d, ruleIndex, context.cwd)),
-        ...(notes.length || config !== undefined ? { invocations: [invocation(notes, config, context.cwd)] } : {}),
+        ...(notes.length || config !== undefined
+          ? { invocations: [invocation(notes, config, context.cwd)] }
+          : {}),
       },
     ],
   };
@@ -60,14 +67,22 @@ const sarif: Reporter = ({ diagnostics, notes = [], config }, context) => {
 function invocation(notes: readonly string[], config: string | null | undefined, cwd: string) {
   return {
     executionSuccessful: true,
-    ...(notes.length ? { toolExecutionNotifications: notes.map((text) => ({ level: "note", message: { text } })) } : {}),
+    ...(notes.length
+      ? { toolExecutionNotifications: notes.map((text) => ({ level: "note", message: { text } })) }
+      : {}),
     ...(config
       ? {
           toolConfigurationNotifications: [
             {
               level: "note",
               message: { text: `rule settings read from ${config}` },
-              locations: [{ physicalLocation: { artifactLocation: artifactLocation(path.resolve(cwd, config), sourceRoot(cwd)) } }],
+              locations: [
+                {
+                  physicalLocation: {
+                    artifactLocation: artifactLocation(path.resolve(cwd, config), sourceRoot(cwd)),
+                  },
+                },
+              ],
             },
           ],
         }
@@ -84,7 +99,10 @@ function ruleDescriptor(rule: RuleMeta, context: ReporterContext) {
     shortDescription: { text: rule.description },
     fullDescription: { text: rule.description },
     helpUri: docs,
-    help: { text: `${rule.description}\nDocumentation: ${docs}`, markdown: `${rule.description}\n\n[Documentation](${docs})` },
+    help: {
+      text: `${rule.description}\nDocumentation: ${docs}`,
+      markdown: `${rule.description}\n\n[Documentation](${docs})`,
+    },
     defaultConfiguration: { level: level(rule.defaultSeverity) },
     properties: ruleProperties(rule),
   };
@@ -97,7 +115,11 @@ function ruleDescriptor(rule: RuleMeta, context: ReporterContext) {
  */
 function ruleProperties(rule: RuleMeta) {
   const tags = rule.security
-    ? ["security", rule.category === "security" ? undefined : rule.category, ...rule.security.cwe.map((cwe) => `external/cwe/cwe-${cwe}`)]
+    ? [
+        "security",
+        rule.category === "security" ? undefined : rule.category,
+        ...rule.security.cwe.map((cwe) => `external/cwe/cwe-${cwe}`),
+      ]
     : [rule.category];
   return {
     tags: tags.filter((tag): tag is string => tag !== undefined),
@@ -132,7 +154,9 @@ export function sarifResult(d: Diagnostic, ruleIndex: ReadonlyMap<string, number
   const text = d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message;
   const root = sourceRoot(cwd);
   const fileless = d.liveServer !== undefined || d.file === STDIN_NAME;
-  const where = d.liveServer ?? (fileless ? `${STDIN_NAME}:${d.range.start.line}:${d.range.start.column}` : undefined);
+  const where =
+    d.liveServer ??
+    (fileless ? `${STDIN_NAME}:${d.range.start.line}:${d.range.start.column}` : undefined);
   const properties = {
     ...(d.messageId === undefined ? {} : { messageId: d.messageId }),
     ...(d.liveServer === undefined ? {} : { server: d.liveServer, path: d.path }),
@@ -167,7 +191,10 @@ export function sarifResult(d: Diagnostic, ruleIndex: ReadonlyMap<string, number
             {
               id: 1,
               message: { text: "the other event of the pair" },
-              physicalLocation: { artifactLocation: artifactLocation(d.absolutePath, root), region: { startLine: d.relatedLine } },
+              physicalLocation: {
+                artifactLocation: artifactLocation(d.absolutePath, root),
+                region: { startLine: d.relatedLine },
+              },
             },
           ],
         }),
@@ -180,11 +207,18 @@ export function sarifResult(d: Diagnostic, ruleIndex: ReadonlyMap<string, number
  * path's bytes, so a name that is not UTF-8 is percent-encoded byte for byte (`a%FF.json`), not as
  * its `\xff` display form; a folder's URI ends with a slash.
  */
-function artifactLocation(absolutePath: string, root: string, folder = false): { uri: string; uriBaseId?: string } {
+function artifactLocation(
+  absolutePath: string,
+  root: string,
+  folder = false,
+): { uri: string; uriBaseId?: string } {
   const { bytes, fromRoot } = repositoryPath(absolutePath, root);
   if (fromRoot?.length === 0) return { uri: "./", uriBaseId: SRCROOT };
   // A Windows path C:\\x is the URI file:///C:/x.
-  if (fromRoot === undefined) return { uri: `file://${path.sep === "/" ? "" : "/"}${encodePath(bytes, ":")}${folder ? "/" : ""}` };
+  if (fromRoot === undefined)
+    return {
+      uri: `file://${path.sep === "/" ? "" : "/"}${encodePath(bytes, ":")}${folder ? "/" : ""}`,
+    };
   return { uri: `${encodePath(fromRoot)}${folder ? "/" : ""}`, uriBaseId: SRCROOT };
 }
 
@@ -194,7 +228,11 @@ function encodePath(bytes: Buffer, keep = ""): string {
   for (const byte of bytes) {
     const char = String.fromCharCode(byte);
     if (char === path.sep) uri += "/";
-    else uri += byte < 0x80 && (UNESCAPED.test(char) || keep.includes(char)) ? char : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+    else
+      uri +=
+        byte < 0x80 && (UNESCAPED.test(char) || keep.includes(char))
+          ? char
+          : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
   }
   return uri;
 }
@@ -206,6 +244,10 @@ function level(severity: Severity): "error" | "warning" | "note" {
 }
 
 /** GitHub code scanning's names for the levels. */
-const PROBLEM_SEVERITY: Readonly<Record<Severity, string>> = { error: "error", warning: "warning", suggestion: "recommendation" };
+const PROBLEM_SEVERITY: Readonly<Record<Severity, string>> = {
+  error: "error",
+  warning: "warning",
+  suggestion: "recommendation",
+};
 
 export default sarif;

@@ -28,12 +28,19 @@ export interface StreamedClosing {
 
 const NO_FINDINGS: LintSummary = { files: 0, errors: 0, warnings: 0, suggestions: 0, fixable: 0 };
 
-export async function streamedReport(format: ReporterName, write: (text: string) => void, context: ReporterContext): Promise<StreamedReport> {
+export async function streamedReport(
+  format: ReporterName,
+  write: (text: string) => void,
+  context: ReporterContext,
+): Promise<StreamedReport> {
   switch (format) {
     case "compact":
     case "github": {
       const reporter = await loadReporter(format);
-      return { add: (d) => write(reporter({ diagnostics: [d], summary: NO_FINDINGS }, context)), end: () => undefined };
+      return {
+        add: (d) => write(reporter({ diagnostics: [d], summary: NO_FINDINGS }, context)),
+        end: () => undefined,
+      };
     }
     case "stylish": {
       const { findingLines, closingLines } = await import("./stylish.js");
@@ -43,42 +50,77 @@ export async function streamedReport(format: ReporterName, write: (text: string)
       return {
         add(d, lineText) {
           if (d.file !== file) {
-            write(textLines([...(file === undefined ? [] : [""]), context.paint.underline(d.file)]));
+            write(
+              textLines([...(file === undefined ? [] : [""]), context.paint.underline(d.file)]),
+            );
             file = d.file;
           }
           if (d.severity !== "suggestion" && problemFile !== d.file) {
             problemFile = d.file;
             files++;
           }
-          write(textLines(findingLines(d, lineText === undefined ? undefined : { text: lineText }, context)));
+          write(
+            textLines(
+              findingLines(d, lineText === undefined ? undefined : { text: lineText }, context),
+            ),
+          );
         },
         end({ summary, notes = [], config, hiddenWarnings = 0 }) {
-          write(textLines([...(file === undefined ? [] : [""]), ...closingLines(summary, files, notes, config, context.paint, hiddenWarnings)]));
+          write(
+            textLines([
+              ...(file === undefined ? [] : [""]),
+              ...closingLines(summary, files, notes, config, context.paint, hiddenWarnings),
+            ]),
+          );
         },
       };
     }
     case "json": {
-      const [reporter, { jsonDiagnostic }] = await Promise.all([loadReporter("json"), import("./json.js")]);
+      const [reporter, { jsonDiagnostic }] = await Promise.all([
+        loadReporter("json"),
+        import("./json.js"),
+      ]);
       return spliced(
         write,
         '"diagnostics": []',
         jsonDiagnostic,
         ({ summary, notes, config, extendJson }) => {
-          const text = reporter({ diagnostics: [], summary, ...(notes ? { notes } : {}), ...(config !== undefined ? { config } : {}) }, context);
-          return extendJson ? JSON.stringify({ ...(JSON.parse(text) as object), ...extendJson }, null, 2) + "\n" : text;
+          const text = reporter(
+            {
+              diagnostics: [],
+              summary,
+              ...(notes ? { notes } : {}),
+              ...(config !== undefined ? { config } : {}),
+            },
+            context,
+          );
+          return extendJson
+            ? JSON.stringify({ ...(JSON.parse(text) as object), ...extendJson }, null, 2) + "\n"
+            : text;
         },
         reporter({ diagnostics: [], summary: NO_FINDINGS }, context),
       );
     }
     case "sarif": {
-      const [reporter, { sarifResult, sarifRuleIndex }] = await Promise.all([loadReporter("sarif"), import("./sarif.js")]);
+      const [reporter, { sarifResult, sarifRuleIndex }] = await Promise.all([
+        loadReporter("sarif"),
+        import("./sarif.js"),
+      ]);
       const ruleIndex = sarifRuleIndex(context);
       return spliced(
         write,
         '"results": []',
         (d) => sarifResult(d, ruleIndex, context.cwd),
         ({ summary, notes, config }) =>
-          reporter({ diagnostics: [], summary, ...(notes ? { notes } : {}), ...(config !== undefined ? { config } : {}) }, context),
+          reporter(
+            {
+              diagnostics: [],
+              summary,
+              ...(notes ? { notes } : {}),
+              ...(config !== undefined ? { config } : {}),
+            },
+            context,
+          ),
         reporter({ diagnostics: [], summary: NO_FINDINGS }, context),
       );
     }
@@ -110,7 +152,11 @@ function spliced(
   let items = 0;
   return {
     add(d) {
-      write((items++ === 0 ? "\n" : ",\n") + indent + JSON.stringify(item(d), null, 2).replace(/\n/g, `\n${indent}`));
+      write(
+        (items++ === 0 ? "\n" : ",\n") +
+          indent +
+          JSON.stringify(item(d), null, 2).replace(/\n/g, `\n${indent}`),
+      );
     },
     end(closing) {
       const full = render(closing);

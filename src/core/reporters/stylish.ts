@@ -6,7 +6,10 @@ import type { Paint, Reporter, ReporterContext } from "./types.js";
 import { plural } from "../wording.js";
 
 /** Grouped by file, each finding with a code frame, its fix hint and a closing summary line. */
-const stylish: Reporter = ({ diagnostics, summary, notes = [], config, hiddenWarnings = 0 }, context) => {
+const stylish: Reporter = (
+  { diagnostics, summary, notes = [], config, hiddenWarnings = 0 },
+  context,
+) => {
   const { paint } = context;
   const out: string[] = [];
   const byFile = new Map<string, Diagnostic[]>();
@@ -31,7 +34,10 @@ const stylish: Reporter = ({ diagnostics, summary, notes = [], config, hiddenWar
       // A live server's answer is no file the user has: no line, column or code frame of it.
       const frame =
         d.liveServer === undefined && lines && !(lines.text === "" && lines.lineText(line) === "")
-          ? { text: lines.lineText(line), previous: line > 1 ? lines.lineText(line - 1) : undefined }
+          ? {
+              text: lines.lineText(line),
+              previous: line > 1 ? lines.lineText(line - 1) : undefined,
+            }
           : undefined;
       out.push(...findingLines(d, frame, context));
     }
@@ -39,7 +45,8 @@ const stylish: Reporter = ({ diagnostics, summary, notes = [], config, hiddenWar
   }
   // Files with problems and files checked are different numbers: the closing line says both.
   let withProblems = 0;
-  for (const list of byFile.values()) if (list.some((d) => d.severity !== "suggestion")) withProblems++;
+  for (const list of byFile.values())
+    if (list.some((d) => d.severity !== "suggestion")) withProblems++;
   out.push(...closingLines(summary, withProblems, notes, config, paint, hiddenWarnings));
   return textLines(out);
 };
@@ -49,7 +56,11 @@ const stylish: Reporter = ({ diagnostics, summary, notes = [], config, hiddenWar
  * when the text is at hand; the related line and the hint. Shared with reports written while the
  * findings arrive (`caplint events`).
  */
-export function findingLines(d: Diagnostic, frame: { text: string; previous?: string | undefined } | undefined, context: ReporterContext): string[] {
+export function findingLines(
+  d: Diagnostic,
+  frame: { text: string; previous?: string | undefined } | undefined,
+  context: ReporterContext,
+): string[] {
   const { paint } = context;
   // A suggestion changes nothing at run time: its line is dimmed, so problems stand out.
   const at = d.liveServer === undefined ? `  ${d.range.start.line}:${d.range.start.column}` : "";
@@ -79,7 +90,11 @@ export function closingLines(
   if (config) noteLines.push(`  ${paint.dim(`config: ${config}`)}`);
   const hidden = hiddenWarnings ? ` (${plural(hiddenWarnings, "warning")} not shown: --quiet)` : "";
   // Suggestions are counted apart: they are not problems.
-  const suggestions = summary.suggestions ? paint.dim(`${plural(summary.suggestions, "suggestion")} (true, but changing nothing at run time)`) : undefined;
+  const suggestions = summary.suggestions
+    ? paint.dim(
+        `${plural(summary.suggestions, "suggestion")} (true, but changing nothing at run time)`,
+      )
+    : undefined;
   if (summary.errors + summary.warnings === 0) {
     const clean = `${plural(summary.files, "file")} checked, ${hidden ? `no errors${hidden}` : "no problems"}`;
     return [suggestions ? `${clean}; ${suggestions}` : clean, ...noteLines];
@@ -114,10 +129,17 @@ function groupFindings(list: readonly Diagnostic[]): Diagnostic[] {
     const group = first.group!;
     if (members.length < group.atLeast) continue;
     const listed = members.map((d) => d.group!.item);
-    const list = listed.length > 8 ? `${listed.slice(0, 8).join(", ")} and ${listed.length - 8} more` : listed.join(", ");
+    const list =
+      listed.length > 8
+        ? `${listed.slice(0, 8).join(", ")} and ${listed.length - 8} more`
+        : listed.join(", ");
     const data = { ...group.data, count: members.length, list };
     const templates = { id: first.ruleId, messages: { message: group.message, hint: group.hint } };
-    grouped.set(first, { ...first, message: formatMessage(templates, "message", data), hint: formatMessage(templates, "hint", data) });
+    grouped.set(first, {
+      ...first,
+      message: formatMessage(templates, "message", data),
+      hint: formatMessage(templates, "hint", data),
+    });
     for (const d of rest) grouped.set(d, null);
   }
   return list.flatMap((d) => {
@@ -131,7 +153,12 @@ function groupFindings(list: readonly Diagnostic[]): Diagnostic[] {
  * MAX_LINE (minified JSON, a JSONL event) is shown as a window of MAX_LINE characters around the
  * span, with … where it is cut, so the marker stays under the field however far along the line it is.
  */
-function codeFrame(d: Diagnostic, text: string, previous: string | undefined, context: ReporterContext): string[] {
+function codeFrame(
+  d: Diagnostic,
+  text: string,
+  previous: string | undefined,
+  context: ReporterContext,
+): string[] {
   const { line, column } = d.range.start;
   const gutterWidth = String(line + 1).length;
   const gutter = (n: number | "") => context.paint.dim(`${String(n).padStart(gutterWidth)} |`);
@@ -142,9 +169,17 @@ function codeFrame(d: Diagnostic, text: string, previous: string | undefined, co
   const endColumn = d.range.end.line === line ? d.range.end.column : text.length + 1;
   // Control characters in the line are shown escaped (several columns each): the marker follows them.
   const before = (start > 0 ? "…" : "") + oneLine(text.slice(start, column - 1));
-  const width = Math.max(1, oneLine(text.slice(column - 1, Math.min(endColumn - 1, windowEnd(text, start)))).length);
+  const width = Math.max(
+    1,
+    oneLine(text.slice(column - 1, Math.min(endColumn - 1, windowEnd(text, start)))).length,
+  );
   const carets = "^".repeat(width);
-  const marker = d.severity === "error" ? context.paint.error(carets) : d.severity === "warning" ? context.paint.warning(carets) : context.paint.dim(carets);
+  const marker =
+    d.severity === "error"
+      ? context.paint.error(carets)
+      : d.severity === "warning"
+        ? context.paint.warning(carets)
+        : context.paint.dim(carets);
   frame.push(`    ${gutter("")} ${before.replace(/[^\t]/g, " ")}${marker}`);
   return frame;
 }

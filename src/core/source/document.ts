@@ -70,13 +70,23 @@ export class SourceDocument {
     wording: ReaderWording = PLAIN_WORDING,
   ): SourceDocument {
     const problem = precheck(text, wording, invalidUtf8At);
-    if (problem) return new SourceDocument(absolutePath, file, text, format, undefined, problem, undefined);
+    if (problem)
+      return new SourceDocument(absolutePath, file, text, format, undefined, problem, undefined);
     if (format === "toml") {
       const deep = excessiveNesting(text, wording);
-      if (deep) return new SourceDocument(absolutePath, file, text, format, undefined, deep, undefined);
+      if (deep)
+        return new SourceDocument(absolutePath, file, text, format, undefined, deep, undefined);
       if (!parseToml) throw new Error("a TOML parser is required for TOML documents");
       const result = parseToml(text, wording);
-      return new SourceDocument(absolutePath, file, text, format, result.value, result.error, undefined);
+      return new SourceDocument(
+        absolutePath,
+        file,
+        text,
+        format,
+        result.value,
+        result.error,
+        undefined,
+      );
     }
     let value: unknown;
     try {
@@ -86,21 +96,37 @@ export class SourceDocument {
       value = JSON.parse(text);
     } catch {
       const deep = excessiveNesting(text, wording);
-      if (deep) return new SourceDocument(absolutePath, file, text, format, undefined, deep, undefined);
+      if (deep)
+        return new SourceDocument(absolutePath, file, text, format, undefined, deep, undefined);
       const errors: ParseError[] = [];
-      jsoncParser().parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+      jsoncParser().parseTree(text, errors, {
+        disallowComments: true,
+        allowTrailingComma: false,
+        allowEmptyContent: false,
+      });
       const first = errors[0];
       const failure: ParseFailure = first
-        ? { message: describeJsonError(first, text), offset: first.offset, length: Math.max(1, first.length) }
+        ? {
+            message: describeJsonError(first, text),
+            offset: first.offset,
+            length: Math.max(1, first.length),
+          }
         : { message: "invalid JSON", offset: 0, length: 0 };
       return new SourceDocument(absolutePath, file, text, format, undefined, failure, undefined);
     }
-    const deep = nestsDeeperThan(value, MAX_NESTING_DEPTH) ? excessiveNesting(text, wording) : undefined;
-    if (deep) return new SourceDocument(absolutePath, file, text, format, undefined, deep, undefined);
+    const deep = nestsDeeperThan(value, MAX_NESTING_DEPTH)
+      ? excessiveNesting(text, wording)
+      : undefined;
+    if (deep)
+      return new SourceDocument(absolutePath, file, text, format, undefined, deep, undefined);
     const surrogate = loneSurrogateEscape(text);
     if (surrogate >= 0) {
       // serde_json refuses an escape that is half a surrogate pair; JSON.parse keeps it as a broken string.
-      const failure = { message: `invalid JSON: a lone surrogate escape is not a character (${wording.rejectsSurrogates})`, offset: surrogate, length: 6 };
+      const failure = {
+        message: `invalid JSON: a lone surrogate escape is not a character (${wording.rejectsSurrogates})`,
+        offset: surrogate,
+        length: 6,
+      };
       return new SourceDocument(absolutePath, file, text, format, undefined, failure, undefined);
     }
     return new SourceDocument(absolutePath, file, text, format, value, undefined, undefined);
@@ -125,7 +151,12 @@ export class SourceDocument {
    * (the costly part) is never built.
    */
   repeatedKeys(): JsonPath[] {
-    if (this.format !== "json" || !this.ok || propertiesWritten(this.text) === propertiesKept(this.value)) return [];
+    if (
+      this.format !== "json" ||
+      !this.ok ||
+      propertiesWritten(this.text) === propertiesKept(this.value)
+    )
+      return [];
     const repeated: JsonPath[] = [];
     const tree = this.tree!;
     const walk = (node: JsonNode, path: (string | number)[]) => {
@@ -170,7 +201,10 @@ export class SourceDocument {
     const { offset, exact } = this.tomlCursor(path);
     if (!exact) return undefined;
     TOML_VALUE_START.lastIndex = offset;
-    const start = typeof path[path.length - 1] === "number" ? offset : offset + (TOML_VALUE_START.exec(this.text)?.[0].length ?? 0);
+    const start =
+      typeof path[path.length - 1] === "number"
+        ? offset
+        : offset + (TOML_VALUE_START.exec(this.text)?.[0].length ?? 0);
     TOML_NUMBER.lastIndex = start;
     const token = TOML_NUMBER.exec(this.text)?.[0];
     if (token === undefined) return undefined;
@@ -192,7 +226,8 @@ export class SourceDocument {
     const tree = this.tree!;
     const { node, depth } = deepestNode(tree, path);
     const exact = depth === path.length;
-    if (exact && target === "key" && tree.isMember(node)) return this.span(tree.keyOffset(node), tree.keyLength(node), true);
+    if (exact && target === "key" && tree.isMember(node))
+      return this.span(tree.keyOffset(node), tree.keyLength(node), true);
     return this.span(tree.offset(node), tree.length(node), exact);
   }
 
@@ -203,11 +238,17 @@ export class SourceDocument {
       const located = this.locateToml(path, "value");
       const quote = this.text[located.offset];
       // A multi-line string (three quotes) is left alone: locate finds a one-line quoted text only.
-      return located.exact && (quote === '"' || quote === "'") && this.text[located.offset + 1] !== quote ? located : undefined;
+      return located.exact &&
+        (quote === '"' || quote === "'") &&
+        this.text[located.offset + 1] !== quote
+        ? located
+        : undefined;
     }
     const tree = this.tree;
     const node = tree ? nodeAt(tree, path) : NO_NODE;
-    return node === NO_NODE ? undefined : { offset: tree!.offset(node), length: tree!.length(node) };
+    return node === NO_NODE
+      ? undefined
+      : { offset: tree!.offset(node), length: tree!.length(node) };
   }
 
   /** A string value in this document's syntax: a JSON string, or a TOML basic string. */
@@ -223,7 +264,10 @@ export class SourceDocument {
   arrayItemRemovalSpan(path: JsonPath): { offset: number; length: number } | undefined {
     const index = path[path.length - 1];
     if (typeof index !== "number") return undefined;
-    const items = this.format === "toml" ? this.inlineArrayItems(path.slice(0, -1)) : this.jsonArrayItems(path.slice(0, -1));
+    const items =
+      this.format === "toml"
+        ? this.inlineArrayItems(path.slice(0, -1))
+        : this.jsonArrayItems(path.slice(0, -1));
     const item = items?.[index];
     if (!items || !item) return undefined;
     const next = items[index + 1];
@@ -238,7 +282,9 @@ export class SourceDocument {
    * for edits that rewrite several items of one array at once; undefined when it is not such an array.
    */
   arrayItemSpans(arrayPath: JsonPath): ReadonlyArray<{ offset: number; end: number }> | undefined {
-    return this.format === "toml" ? this.inlineArrayItems(arrayPath) : this.jsonArrayItems(arrayPath);
+    return this.format === "toml"
+      ? this.inlineArrayItems(arrayPath)
+      : this.jsonArrayItems(arrayPath);
   }
 
   private jsonArrayItems(arrayPath: JsonPath): ItemSpan[] | undefined {
@@ -261,7 +307,9 @@ export class SourceDocument {
     this.tomlArrays ??= new Map();
     if (!this.tomlArrays.has(key)) {
       const located = this.locateToml(arrayPath, "key");
-      const items = located.exact ? scanInlineArray(this.text, located.offset + located.length, Infinity) : undefined;
+      const items = located.exact
+        ? scanInlineArray(this.text, located.offset + located.length, Infinity)
+        : undefined;
       // The scan must find what the parser found, or the spans belong to something else.
       this.tomlArrays.set(key, items && items.length === array.length ? items : undefined);
     }
@@ -283,7 +331,12 @@ export class SourceDocument {
         if (at >= 0) return this.span(at, quoted.length, true);
       }
     }
-    if (keyAt) return this.span(keyAt.offset, keyAt.length, exact && (target === "key" || typeof value !== "string"));
+    if (keyAt)
+      return this.span(
+        keyAt.offset,
+        keyAt.length,
+        exact && (target === "key" || typeof value !== "string"),
+      );
     return this.span(0, 0, path.length === 0);
   }
 
@@ -291,7 +344,11 @@ export class SourceDocument {
    * Follows `path` through the TOML text: where the last key found is written (`keyAt`), and `offset`,
    * just after that key or at the start of the inline array element the path ends with.
    */
-  private tomlCursor(path: JsonPath): { offset: number; keyAt: { offset: number; length: number } | undefined; exact: boolean } {
+  private tomlCursor(path: JsonPath): {
+    offset: number;
+    keyAt: { offset: number; length: number } | undefined;
+    exact: boolean;
+  } {
     let offset = 0;
     let keyAt: { offset: number; length: number } | undefined;
     let exact = true;
@@ -299,15 +356,22 @@ export class SourceDocument {
       const key = path[i];
       if (typeof key !== "string") continue;
       const index = path[i + 1];
-      const found = typeof index === "number" ? this.arrayOfTablesHeader(key, offset, index) : undefined;
+      const found =
+        typeof index === "number" ? this.arrayOfTablesHeader(key, offset, index) : undefined;
       if (found) {
         offset = found.end;
-        keyAt = { offset: found.index + this.text.slice(found.index, found.end).indexOf(key), length: key.length };
+        keyAt = {
+          offset: found.index + this.text.slice(found.index, found.end).indexOf(key),
+          length: key.length,
+        };
         i++;
         continue;
       }
       // `[key]`, or a dotted header naming the next keys of the path too (`[app.security]` for app, security).
-      const tableHeader = typeof index !== "number" ? findTableHeader(this.text, this.keyIndex, offset, path, i) : undefined;
+      const tableHeader =
+        typeof index !== "number"
+          ? findTableHeader(this.text, this.keyIndex, offset, path, i)
+          : undefined;
       if (tableHeader) {
         keyAt = { offset: tableHeader.keyOffset, length: tableHeader.keyLength };
         offset = tableHeader.end;
@@ -318,8 +382,15 @@ export class SourceDocument {
       const at = this.assignment(key, offset);
       if (at === undefined) {
         // An array of tables named as a whole (`[[key]]`, an unknown field): its first header.
-        const header = typeof index !== "number" && i === path.length - 1 ? this.arrayOfTablesHeader(key, offset, 0) : undefined;
-        if (header) keyAt = { offset: header.index + this.text.slice(header.index, header.end).indexOf(key), length: key.length };
+        const header =
+          typeof index !== "number" && i === path.length - 1
+            ? this.arrayOfTablesHeader(key, offset, 0)
+            : undefined;
+        if (header)
+          keyAt = {
+            offset: header.index + this.text.slice(header.index, header.end).indexOf(key),
+            length: key.length,
+          };
         else exact = false;
         break;
       }
@@ -347,7 +418,11 @@ export class SourceDocument {
   }
 
   /** The `index`th `[[… key]]` header at or after `from`: where it starts and ends. */
-  private arrayOfTablesHeader(key: string, from: number, index: number): { index: number; end: number } | undefined {
+  private arrayOfTablesHeader(
+    key: string,
+    from: number,
+    index: number,
+  ): { index: number; end: number } | undefined {
     return this.keyIndex.arrayHeader(key, from, index);
   }
 
@@ -369,7 +444,8 @@ export class SourceDocument {
 /** What follows a key's name up to its value: a closing quote, then ` = `. */
 const TOML_VALUE_START = /["']?[ \t]*=[ \t]*/y;
 /** A TOML number as written: decimal, float, hex, octal, binary, inf and nan, with sign and underscores where TOML allows them. */
-const TOML_NUMBER = /[+-]?(?:inf|nan|0x[0-9A-Fa-f_]+|0o[0-7_]+|0b[01_]+|\d[\d_]*(?:\.[\d_]+)?(?:[eE][+-]?[\d_]+)?)(?![\w.:+-])/y;
+const TOML_NUMBER =
+  /[+-]?(?:inf|nan|0x[0-9A-Fa-f_]+|0o[0-7_]+|0b[01_]+|\d[\d_]*(?:\.[\d_]+)?(?:[eE][+-]?[\d_]+)?)(?![\w.:+-])/y;
 
 /** The value of a number token TOML_NUMBER matched. */
 function tomlNumberValue(token: string): number {
@@ -392,7 +468,10 @@ function nodeAt(tree: JsonTree, path: JsonPath): JsonNode {
   return node;
 }
 
-export type TomlParser = (text: string, wording?: ReaderWording) => { value: unknown; error?: ParseFailure };
+export type TomlParser = (
+  text: string,
+  wording?: ReaderWording,
+) => { value: unknown; error?: ParseFailure };
 
 /**
  * How the reader words what an input should have been and who would reject it: the caller's words
@@ -437,7 +516,11 @@ export function propertiesWritten(text: string): number {
     }
     if (quote === -1) break;
     let next = quote + 1;
-    for (let c = text.charCodeAt(next); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(++next));
+    for (
+      let c = text.charCodeAt(next);
+      c === 32 || c === 9 || c === 10 || c === 13;
+      c = text.charCodeAt(++next)
+    );
     if (text.charCodeAt(next) === 58) count++;
     quote = text.indexOf('"', next);
   }
@@ -489,14 +572,33 @@ export function loneSurrogateEscape(text: string): number {
   return -1;
 }
 
-function precheck(text: string, wording: ReaderWording, invalidUtf8At?: number): ParseFailure | undefined {
+function precheck(
+  text: string,
+  wording: ReaderWording,
+  invalidUtf8At?: number,
+): ParseFailure | undefined {
   if (text.charCodeAt(0) === 0xfeff) {
-    return { message: `the file starts with a UTF-8 byte order mark, ${wording.rejectsBom}; save it without BOM`, offset: 0, length: 1 };
+    return {
+      message: `the file starts with a UTF-8 byte order mark, ${wording.rejectsBom}; save it without BOM`,
+      offset: 0,
+      length: 1,
+    };
   }
   const nul = text.indexOf("\u0000");
-  if (nul >= 0) return { message: "the file contains NUL bytes: it looks binary, not JSON or TOML", offset: nul, length: 1 };
-  if (invalidUtf8At !== undefined) return { message: "the file is not valid UTF-8 (first bad byte here)", offset: invalidUtf8At, length: 1 };
-  if (text.trim() === "") return { message: `the file is empty; expected ${wording.expected}`, offset: 0, length: 0 };
+  if (nul >= 0)
+    return {
+      message: "the file contains NUL bytes: it looks binary, not JSON or TOML",
+      offset: nul,
+      length: 1,
+    };
+  if (invalidUtf8At !== undefined)
+    return {
+      message: "the file is not valid UTF-8 (first bad byte here)",
+      offset: invalidUtf8At,
+      length: 1,
+    };
+  if (text.trim() === "")
+    return { message: `the file is empty; expected ${wording.expected}`, offset: 0, length: 0 };
   return undefined;
 }
 
@@ -504,7 +606,11 @@ function precheck(text: string, wording: ReaderWording, invalidUtf8At?: number):
 function excessiveNesting(text: string, wording: ReaderWording): ParseFailure | undefined {
   const deep = findExcessiveNesting(text, MAX_NESTING_DEPTH);
   if (deep < 0) return undefined;
-  return { message: `nesting deeper than ${MAX_NESTING_DEPTH} levels; ${wording.nestingUnneeded}`, offset: deep, length: 1 };
+  return {
+    message: `nesting deeper than ${MAX_NESTING_DEPTH} levels; ${wording.nestingUnneeded}`,
+    offset: deep,
+    length: 1,
+  };
 }
 
 /** Whether a parsed JSON value holds arrays or objects more than `limit` levels deep; recurses at most `limit + 1` levels. */
@@ -514,7 +620,8 @@ export function nestsDeeperThan(value: unknown, limit: number, depth = 1): boole
   if (Array.isArray(value)) {
     for (const item of value) if (nestsDeeperThan(item, limit, depth + 1)) return true;
   } else {
-    for (const key in value) if (nestsDeeperThan((value as Record<string, unknown>)[key], limit, depth + 1)) return true;
+    for (const key in value)
+      if (nestsDeeperThan((value as Record<string, unknown>)[key], limit, depth + 1)) return true;
   }
   return false;
 }
@@ -523,7 +630,13 @@ export function nestsDeeperThan(value: unknown, limit: number, depth = 1): boole
 export function findExcessiveNesting(text: string, limit: number): number {
   // Fewer opening brackets than the limit cannot nest past it: counted with indexOf, far cheaper than the walk below.
   let openings = 0;
-  for (const bracket of ["{", "["]) for (let i = text.indexOf(bracket); i !== -1 && openings <= limit; i = text.indexOf(bracket, i + 1)) openings++;
+  for (const bracket of ["{", "["])
+    for (
+      let i = text.indexOf(bracket);
+      i !== -1 && openings <= limit;
+      i = text.indexOf(bracket, i + 1)
+    )
+      openings++;
   if (openings <= limit) return -1;
   let depth = 0;
   let quote = 0;
@@ -544,7 +657,9 @@ export function findExcessiveNesting(text: string, limit: number): number {
 
 function describeJsonError(error: ParseError, text: string): string {
   const found = text.slice(error.offset, error.offset + Math.max(1, error.length));
-  const near = found ? ` near ${JSON.stringify(found.length > 20 ? found.slice(0, 20) + "…" : found)}` : " at end of file";
+  const near = found
+    ? ` near ${JSON.stringify(found.length > 20 ? found.slice(0, 20) + "…" : found)}`
+    : " at end of file";
   const what: Record<string, string> = {
     InvalidSymbol: "unexpected character",
     InvalidNumberFormat: "invalid number",
@@ -569,7 +684,8 @@ function describeJsonError(error: ParseError, text: string): string {
     const before = text.slice(0, error.offset).trimEnd();
     if (before.endsWith(",")) message += " (trailing commas are not allowed in JSON)";
   }
-  if (code === "InvalidSymbol" && found.startsWith("/")) message = `invalid JSON: comments are not allowed${near}`;
+  if (code === "InvalidSymbol" && found.startsWith("/"))
+    message = `invalid JSON: comments are not allowed${near}`;
   return message;
 }
 
@@ -609,7 +725,8 @@ function scanInlineArray(text: string, from: number, last: number): ItemSpan[] |
       const triple = text.startsWith(c.repeat(3), i);
       const close = triple ? c.repeat(3) : c;
       i += close.length;
-      while (i < text.length && !text.startsWith(close, i)) i += c === '"' && text[i] === "\\" ? 2 : 1;
+      while (i < text.length && !text.startsWith(close, i))
+        i += c === '"' && text[i] === "\\" ? 2 : 1;
       i += close.length - 1;
     } else if (c === "[" || c === "{") depth++;
     else if (c === "]" || c === "}") {
@@ -637,7 +754,10 @@ function findTableHeader(
 ): { keyOffset: number; keyLength: number; end: number; consumed: number } | undefined {
   const name = path[i];
   if (typeof name !== "string") return undefined;
-  for (const lineStart of index.tableHeaderLines(name, from === 0 ? 0 : text.lastIndexOf("\n", from - 1) + 1)) {
+  for (const lineStart of index.tableHeaderLines(
+    name,
+    from === 0 ? 0 : text.lastIndexOf("\n", from - 1) + 1,
+  )) {
     const lineEnd = text.indexOf("\n", lineStart) < 0 ? text.length : text.indexOf("\n", lineStart);
     const header = headerParts(text, lineStart, lineEnd);
     if (!header) continue;
@@ -645,10 +765,19 @@ function findTableHeader(
     for (let j = 0; j < parts.length; j++) {
       if (parts[j]!.name !== path[i]) continue;
       const rest = parts.slice(j + 1);
-      if (!rest.every((part, n) => path[i + 1 + n] === part.name) || typeof path[i + 1 + rest.length] === "number") continue;
+      if (
+        !rest.every((part, n) => path[i + 1 + n] === part.name) ||
+        typeof path[i + 1 + rest.length] === "number"
+      )
+        continue;
       const last = rest.length ? rest[rest.length - 1]! : parts[j]!;
       if (lineStart < from && last.offset < from) continue;
-      return { keyOffset: last.offset, keyLength: last.name.length, end: close + 1, consumed: rest.length };
+      return {
+        keyOffset: last.offset,
+        keyLength: last.name.length,
+        end: close + 1,
+        consumed: rest.length,
+      };
     }
   }
   return undefined;

@@ -39,7 +39,17 @@ export class JsonTree {
 
   kind(node: JsonNode): "object" | "array" | "string" | "number" | "boolean" | "null" {
     const c = this.text.charCodeAt(this.starts[node]!);
-    return c === 123 ? "object" : c === 91 ? "array" : c === 34 ? "string" : c === 116 || c === 102 ? "boolean" : c === 110 ? "null" : "number";
+    return c === 123
+      ? "object"
+      : c === 91
+        ? "array"
+        : c === 34
+          ? "string"
+          : c === 116 || c === 102
+            ? "boolean"
+            : c === 110
+              ? "null"
+              : "number";
   }
 
   offset(node: JsonNode): number {
@@ -77,7 +87,9 @@ export class JsonTree {
   key(node: JsonNode): string {
     const start = this.keyStarts[node]!;
     const end = this.keyEnds[node]!;
-    return this.keyEscaped[node] ? (JSON.parse(this.text.slice(start, end)) as string) : this.text.slice(start + 1, end - 1);
+    return this.keyEscaped[node]
+      ? (JSON.parse(this.text.slice(start, end)) as string)
+      : this.text.slice(start + 1, end - 1);
   }
 
   /** Whether a member's key, decoded, is `name`; compares in place when the key holds no escape. */
@@ -96,7 +108,9 @@ export class JsonTree {
     const first = this.childStarts[node]!;
     const count = this.childCounts[node]!;
     if (typeof segment === "number")
-      return c === 91 && Number.isInteger(segment) && segment >= 0 && segment < count ? this.children[first + segment]! : NO_NODE;
+      return c === 91 && Number.isInteger(segment) && segment >= 0 && segment < count
+        ? this.children[first + segment]!
+        : NO_NODE;
     if (c !== 123) return NO_NODE;
     // An object with many members is looked up through an index built once: a line with 30,000 fields
     // and a finding on each would otherwise compare keys 30,000 × 30,000 / 2 times.
@@ -145,7 +159,8 @@ export class JsonTree {
       const parents = new Int32Array(this.size).fill(NO_NODE);
       for (let parent = 0; parent < this.size; parent++) {
         const first = this.childStarts[parent]!;
-        for (let i = 0; i < this.childCounts[parent]!; i++) parents[this.children[first + i]!] = parent;
+        for (let i = 0; i < this.childCounts[parent]!; i++)
+          parents[this.children[first + i]!] = parent;
       }
       this.parents = parents;
     }
@@ -226,7 +241,11 @@ export function jsonTree(text: string): JsonTree {
   };
 
   const skipSpace = () => {
-    for (let c = text.charCodeAt(at); c === 32 || c === 10 || c === 13 || c === 9; c = text.charCodeAt(++at));
+    for (
+      let c = text.charCodeAt(at);
+      c === 32 || c === 10 || c === 13 || c === 9;
+      c = text.charCodeAt(++at)
+    );
   };
 
   /** Moves past the string that starts at `at`. */
@@ -308,18 +327,33 @@ export function jsonTree(text: string): JsonTree {
       const memberKeyStart = at;
       skipString();
       const memberKeyEnd = at;
-      if (backslash !== -1 && backslash < memberKeyStart) backslash = text.indexOf("\\", memberKeyStart);
+      if (backslash !== -1 && backslash < memberKeyStart)
+        backslash = text.indexOf("\\", memberKeyStart);
       const memberEscaped = backslash !== -1 && backslash < memberKeyEnd ? 1 : 0;
       skipSpace();
       at++; // the colon
       begin(memberKeyStart, memberKeyEnd, memberEscaped);
     } else begin(-1, -1, 0);
   }
-  return new JsonTree(text, count, starts, ends, keyStarts, keyEnds, keyEscaped, childStarts, childCounts, children);
+  return new JsonTree(
+    text,
+    count,
+    starts,
+    ends,
+    keyStarts,
+    keyEnds,
+    keyEscaped,
+    childStarts,
+    childCounts,
+    children,
+  );
 }
 
 /** The deepest node on `path` and how many of its steps exist (the rest of the path does not). */
-export function deepestNode(tree: JsonTree, path: ReadonlyArray<string | number>): { node: JsonNode; depth: number } {
+export function deepestNode(
+  tree: JsonTree,
+  path: ReadonlyArray<string | number>,
+): { node: JsonNode; depth: number } {
   let node = tree.root;
   let depth = 0;
   for (; depth < path.length; depth++) {

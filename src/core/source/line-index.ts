@@ -28,7 +28,8 @@ export class LineIndex {
   }
 
   offset(position: Position): number {
-    const start = this.lineStarts[Math.max(0, Math.min(position.line - 1, this.lineStarts.length - 1))]!;
+    const start =
+      this.lineStarts[Math.max(0, Math.min(position.line - 1, this.lineStarts.length - 1))]!;
     return Math.min(this.text.length, start + position.column - 1);
   }
 

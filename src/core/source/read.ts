@@ -8,7 +8,8 @@ import { noteRead } from "./read-log.js";
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 /** `invalidUtf8At`: character offset of the first byte that is not UTF-8 (the text has U+FFFD there). */
-export type ReadResult = { ok: true; text: string; invalidUtf8At?: number } | { ok: false; message: string };
+export type ReadResult =
+  { ok: true; text: string; invalidUtf8At?: number } | { ok: false; message: string };
 
 /**
  * Reads a text file with a size limit; never throws for file problems. Synchronous on purpose:
@@ -25,9 +26,13 @@ export function readTextFile(file: string, maxBytes: number): ReadResult {
     const target = fsPath(file);
     const info = statSync(target);
     if (info.isDirectory()) return { ok: false, message: "is a directory, not a file" };
-    if (!info.isFile()) return { ok: false, message: "is not a regular file (FIFO, socket or device); skipped" };
+    if (!info.isFile())
+      return { ok: false, message: "is not a regular file (FIFO, socket or device); skipped" };
     if (info.size > maxBytes) {
-      return { ok: false, message: `file is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} limit (raise it with --max-file-size)` };
+      return {
+        ok: false,
+        message: `file is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} limit (raise it with --max-file-size)`,
+      };
     }
     const decoded = decodeUtf8(readFileSync(target));
     // An editor's check writes nothing, and the language server lives for hours while every save
@@ -47,7 +52,10 @@ export function readTextFile(file: string, maxBytes: number): ReadResult {
  */
 const openBuffers = new AsyncLocalStorage<ReadonlyMap<string, string>>();
 
-export function withOpenBuffers<T>(texts: ReadonlyMap<string, string>, run: () => Promise<T>): Promise<T> {
+export function withOpenBuffers<T>(
+  texts: ReadonlyMap<string, string>,
+  run: () => Promise<T>,
+): Promise<T> {
   return openBuffers.run(texts, run);
 }
 
@@ -94,7 +102,11 @@ function firstReplacedCharacter(text: string, bytes: Uint8Array): number {
   let byte = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.codePointAt(i)!;
-    if (code === 0xfffd && !(bytes[byte] === 0xef && bytes[byte + 1] === 0xbf && bytes[byte + 2] === 0xbd)) return i;
+    if (
+      code === 0xfffd &&
+      !(bytes[byte] === 0xef && bytes[byte + 1] === 0xbf && bytes[byte + 2] === 0xbd)
+    )
+      return i;
     byte += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
     if (code > 0xffff) i++;
   }
@@ -160,7 +172,16 @@ export function nameText(bytes: Buffer): { text: string; utf8: boolean } {
 /** The length of the valid UTF-8 sequence starting at `i`, or 0 when the byte there starts none. */
 function sequenceLength(bytes: Buffer, i: number): number {
   const lead = bytes[i]!;
-  const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+  const length =
+    lead < 0x80
+      ? 1
+      : lead >= 0xc2 && lead <= 0xdf
+        ? 2
+        : lead >= 0xe0 && lead <= 0xef
+          ? 3
+          : lead >= 0xf0 && lead <= 0xf4
+            ? 4
+            : 0;
   if (length <= 1) return length;
   if (i + length > bytes.length) return 0;
   try {
@@ -176,7 +197,8 @@ function childPath(dir: string, name: Buffer): { full: string; name: string } {
   const { text, utf8 } = nameText(name);
   const full = path.join(dir, text);
   const parent = rawPaths.get(dir);
-  if (!utf8 || parent) rawPaths.set(full, Buffer.concat([parent ?? Buffer.from(dir), Buffer.from(path.sep), name]));
+  if (!utf8 || parent)
+    rawPaths.set(full, Buffer.concat([parent ?? Buffer.from(dir), Buffer.from(path.sep), name]));
   return { full, name: text };
 }
 
@@ -209,7 +231,9 @@ export function describeIoError(error: unknown): string {
  * Synchronous inside, like the reads: a stat of a local path costs microseconds, a thread-pool round trip
  * more, and a one-file check that makes no asynchronous file call never loads node:fs/promises.
  */
-export async function pathKind(target: string): Promise<"file" | "directory" | "other" | "missing"> {
+export async function pathKind(
+  target: string,
+): Promise<"file" | "directory" | "other" | "missing"> {
   noteRead("files", target);
   // A buffer not saved yet is a file already.
   if (openBuffers.getStore()?.has(target)) return "file";
@@ -280,7 +304,10 @@ export interface WalkOptions {
 }
 
 /** The folders from `start` up to the repository root (the nearest folder holding `.git`), nearest first; `outside` when there is no repository. */
-export async function foldersToRepositoryRoot(start: string, outside: readonly string[] = [start]): Promise<string[]> {
+export async function foldersToRepositoryRoot(
+  start: string,
+  outside: readonly string[] = [start],
+): Promise<string[]> {
   const folders: string[] = [];
   for (let dir = start; ;) {
     folders.push(dir);
@@ -297,7 +324,11 @@ export async function foldersToRepositoryRoot(start: string, outside: readonly s
  * (loops are cut by real path), but only while they stay inside `options.boundary` (default: `root`);
  * a link leading out is listed in `outside` and not followed.
  */
-export async function walk(root: string, extensions: readonly string[], options: WalkOptions = {}): Promise<WalkResult> {
+export async function walk(
+  root: string,
+  extensions: readonly string[],
+  options: WalkOptions = {},
+): Promise<WalkResult> {
   const {
     ignoreName = () => false,
     skipFolder = () => false,
@@ -338,7 +369,11 @@ export async function walk(root: string, extensions: readonly string[], options:
         try {
           const target = await realpath(fsPath(full));
           if (!isWithin(target, boundaryReal)) {
-            if (!skipFolder(name) && (extensions.some((ext) => name.endsWith(ext)) || (await stat(fsPath(full))).isDirectory()))
+            if (
+              !skipFolder(name) &&
+              (extensions.some((ext) => name.endsWith(ext)) ||
+                (await stat(fsPath(full))).isDirectory())
+            )
               result.outside.push({ file: full, target });
             continue;
           }
@@ -346,19 +381,27 @@ export async function walk(root: string, extensions: readonly string[], options:
           isDir = info.isDirectory();
           isFile = info.isFile();
         } catch (error) {
-          result.problems.push({ file: full, message: `broken symbolic link: ${describeIoError(error)}` });
+          result.problems.push({
+            file: full,
+            message: `broken symbolic link: ${describeIoError(error)}`,
+          });
           continue;
         }
       }
       if (isDir) {
         if (skipFolder(name)) continue;
-        if (extensions.some((ext) => name.endsWith(ext))) result.problems.push({ file: full, message: folderLikeFile });
+        if (extensions.some((ext) => name.endsWith(ext)))
+          result.problems.push({ file: full, message: folderLikeFile });
         await visit(full);
       } else if (ignoreName(name)) {
         continue;
       } else if (extensions.some((ext) => name.endsWith(ext))) {
         if (isFile) result.files.push(full);
-        else result.problems.push({ file: full, message: "is not a regular file (FIFO, socket or device); skipped" });
+        else
+          result.problems.push({
+            file: full,
+            message: "is not a regular file (FIFO, socket or device); skipped",
+          });
       } else if (isFile && !name.startsWith(".")) {
         result.skipped.push(full);
       }

@@ -17,7 +17,11 @@ export function syntaxOf(file: string | { absolutePath: string }): Syntax {
 /** A string value: a JSON string, or a TOML basic string (JSON's escapes are TOML's, but TOML forbids a raw DEL and has no escape for half a surrogate pair). */
 export function quoteString(value: string, syntax: Syntax): string {
   const json = JSON.stringify(value);
-  return syntax === "toml" ? json.replace(/\u007f|\\u(d[89a-f][0-9a-f]{2})/gi, (match) => (match === "\u007f" ? "\\u007F" : "\\uFFFD")) : json;
+  return syntax === "toml"
+    ? json.replace(/\u007f|\\u(d[89a-f][0-9a-f]{2})/gi, (match) =>
+        match === "\u007f" ? "\\u007F" : "\\uFFFD",
+      )
+    : json;
 }
 
 /** A value written inline: `["a"]`, `{ "name": "git" }` in JSON; `["a"]`, `{ name = "git" }` in TOML. */
@@ -69,6 +73,8 @@ export function blockValue(value: unknown, syntax: Syntax, indent = ""): string 
   }
   // TOML inline tables must stay on one line.
   if (syntax === "toml") return inline;
-  const fields = Object.entries(value as Record<string, unknown>).map(([key, item]) => `${inner}${fieldKey(key, syntax)}: ${blockValue(item, syntax, inner)}`);
+  const fields = Object.entries(value as Record<string, unknown>).map(
+    ([key, item]) => `${inner}${fieldKey(key, syntax)}: ${blockValue(item, syntax, inner)}`,
+  );
   return `{\n${fields.join(",\n")}\n${indent}}`;
 }

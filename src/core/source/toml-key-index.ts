@@ -38,9 +38,13 @@ export class TomlKeyIndex {
       const lineEnd = newline < 0 ? text.length : newline;
       let at = lineStart;
       while (text[at] === " " || text[at] === "\t") at++;
-      if (text[at] === "[" && text[at + 1] === "[") this.indexArrayHeader(lineStart, at + 2, lineEnd);
+      if (text[at] === "[" && text[at + 1] === "[")
+        this.indexArrayHeader(lineStart, at + 2, lineEnd);
       else if (text[at] === "[")
-        for (const name of new Set(headerParts(text, lineStart, lineEnd)?.parts.map((part) => part.name))) push(this.tableHeaders, name, lineStart);
+        for (const name of new Set(
+          headerParts(text, lineStart, lineEnd)?.parts.map((part) => part.name),
+        ))
+          push(this.tableHeaders, name, lineStart);
       lineStart = lineEnd + 1;
     }
   }
@@ -76,9 +80,15 @@ export class TomlKeyIndex {
     for (let i = firstAtOrAfter(written, from, (at) => at); i < written.length; i++) {
       placingWork.steps++;
       const at = written[i]!;
-      const quoted = at - (this.text[at - 1] === '"' || (this.text[at - 1] === "'" && !BARE_KEY.test(key)) ? 1 : 0);
+      const quoted =
+        at -
+        (this.text[at - 1] === '"' || (this.text[at - 1] === "'" && !BARE_KEY.test(key)) ? 1 : 0);
       const before = this.text[quoted - 1];
-      if ((before !== undefined && DELIMITER.test(before) && quoted - 1 >= from) || ((quoted === 0 || LINE_END.test(before!)) && quoted >= from)) return at;
+      if (
+        (before !== undefined && DELIMITER.test(before) && quoted - 1 >= from) ||
+        ((quoted === 0 || LINE_END.test(before!)) && quoted >= from)
+      )
+        return at;
     }
     return undefined;
   }
@@ -95,7 +105,8 @@ export class TomlKeyIndex {
       const before = quoted.start - 1;
       let afterBrackets = inside;
       while (text[afterBrackets] === " " || text[afterBrackets] === "\t") afterBrackets++;
-      if (text[before - 1] === "." || before === afterBrackets) push(this.arrayHeaders, quoted.name, { index: lineStart, end: bracket + 2 });
+      if (text[before - 1] === "." || before === afterBrackets)
+        push(this.arrayHeaders, quoted.name, { index: lineStart, end: bracket + 2 });
       return;
     }
     if (text[end - 1] === '"') end--;
@@ -118,7 +129,11 @@ export class TomlKeyIndex {
  * with an escape TOML does not have is no key. The search back stops at the opening quote, so each
  * character is passed once per `=` or `]]` that follows it on its line.
  */
-function quotedKeyBefore(text: string, end: number, from = 0): { name: string; start: number } | undefined {
+function quotedKeyBefore(
+  text: string,
+  end: number,
+  from = 0,
+): { name: string; start: number } | undefined {
   const quote = text[end - 1];
   if (quote !== '"' && quote !== "'") return undefined;
   for (let at = end - 2; at >= from; at--) {
@@ -143,21 +158,33 @@ function quotedKeyBefore(text: string, end: number, from = 0): { name: string; s
 function basicString(raw: string): string | undefined {
   if (!raw.includes("\\")) return raw;
   let invalid = false;
-  const value = raw.replace(/\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|([btnfr"\\e])|.?)/g, (whole, four?: string, eight?: string, simple?: string) => {
-    const hex = four ?? eight;
-    if (hex !== undefined) {
-      const code = parseInt(hex, 16);
-      if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) invalid = true;
-      return invalid ? "" : String.fromCodePoint(code);
-    }
-    if (simple !== undefined) return ESCAPES[simple]!;
-    invalid = true;
-    return whole;
-  });
+  const value = raw.replace(
+    /\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|([btnfr"\\e])|.?)/g,
+    (whole, four?: string, eight?: string, simple?: string) => {
+      const hex = four ?? eight;
+      if (hex !== undefined) {
+        const code = parseInt(hex, 16);
+        if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) invalid = true;
+        return invalid ? "" : String.fromCodePoint(code);
+      }
+      if (simple !== undefined) return ESCAPES[simple]!;
+      invalid = true;
+      return whole;
+    },
+  );
   return invalid ? undefined : value;
 }
 
-const ESCAPES: Readonly<Record<string, string>> = { b: "\b", t: "\t", n: "\n", f: "\f", r: "\r", '"': '"', "\\": "\\", e: "\u001b" };
+const ESCAPES: Readonly<Record<string, string>> = {
+  b: "\b",
+  t: "\t",
+  n: "\n",
+  f: "\f",
+  r: "\r",
+  '"': '"',
+  "\\": "\\",
+  e: "\u001b",
+};
 
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
 const BARE_KEY_CHAR = /[A-Za-z0-9_-]/;
@@ -173,7 +200,11 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
 }
 
 /** The first index of `sorted` whose position is at least `bound` (binary search). */
-function firstAtOrAfter<T>(sorted: readonly T[], bound: number, position: (item: T) => number): number {
+function firstAtOrAfter<T>(
+  sorted: readonly T[],
+  bound: number,
+  position: (item: T) => number,
+): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {
@@ -185,10 +216,15 @@ function firstAtOrAfter<T>(sorted: readonly T[], bound: number, position: (item:
 }
 
 /** The parts of a `[a."b c".d]` table header line and its closing bracket, with where each name is written; undefined for any other line. */
-export function headerParts(text: string, lineStart: number, lineEnd: number): { parts: Array<{ name: string; offset: number }>; close: number } | undefined {
+export function headerParts(
+  text: string,
+  lineStart: number,
+  lineEnd: number,
+): { parts: Array<{ name: string; offset: number }>; close: number } | undefined {
   let at = lineStart;
   while (text[at] === " " || text[at] === "\t") at++;
-  const closeInLine = text[at] === "[" && text[at + 1] !== "[" ? text.slice(at, lineEnd).indexOf("]") : -1;
+  const closeInLine =
+    text[at] === "[" && text[at + 1] !== "[" ? text.slice(at, lineEnd).indexOf("]") : -1;
   const close = closeInLine < 0 ? -1 : at + closeInLine;
   if (close <= at || text[close + 1] === "]") return undefined;
   const parts: Array<{ name: string; offset: number }> = [];
@@ -198,7 +234,10 @@ export function headerParts(text: string, lineStart: number, lineEnd: number): {
       const raw = text.slice(partStart, c);
       const trimmed = raw.trim();
       const quoted = trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"');
-      parts.push({ name: quoted ? trimmed.slice(1, -1) : trimmed, offset: partStart + raw.indexOf(trimmed) + (quoted ? 1 : 0) });
+      parts.push({
+        name: quoted ? trimmed.slice(1, -1) : trimmed,
+        offset: partStart + raw.indexOf(trimmed) + (quoted ? 1 : 0),
+      });
       partStart = c + 1;
     }
   }

@@ -9,32 +9,49 @@ export const parseToml: TomlParser = (text, wording = PLAIN_WORDING) => {
   if (deep >= 0)
     return {
       value: undefined,
-      error: { message: `dotted keys nest deeper than ${MAX_NESTING_DEPTH} levels; ${wording.nestingUnneeded}`, offset: deep, length: 1 },
+      error: {
+        message: `dotted keys nest deeper than ${MAX_NESTING_DEPTH} levels; ${wording.nestingUnneeded}`,
+        offset: deep,
+        length: 1,
+      },
     };
   try {
     // A JSON round trip turns smol-toml's null-prototype tables and date objects into the plain
     // values the JSON path sees (Ajv's deep equality calls valueOf on objects). `inf`, `nan` and
     // `1e400` stay numbers through it (JSON would make them null); NUL cannot occur in a file caplint reads.
-    return { value: JSON.parse(JSON.stringify(parse(text), keepNonFinite), restoreNonFinite) as unknown };
+    return {
+      value: JSON.parse(JSON.stringify(parse(text), keepNonFinite), restoreNonFinite) as unknown,
+    };
   } catch (error) {
     if (error instanceof TomlError) {
       const offset = new LineIndex(text).offset({ line: error.line, column: error.column });
       const firstLine = error.message.split("\n")[0] ?? "syntax error";
       return {
         value: undefined,
-        error: { message: `invalid TOML: ${firstLine.replace(/^Invalid TOML document: /, "")}`, offset, length: 1 } satisfies ParseFailure,
+        error: {
+          message: `invalid TOML: ${firstLine.replace(/^Invalid TOML document: /, "")}`,
+          offset,
+          length: 1,
+        } satisfies ParseFailure,
       };
     }
     // The parser recurses per key level: a nesting the pre-check missed must not end the whole run.
-    if (error instanceof RangeError) return { value: undefined, error: { message: "the file nests too deeply to parse", offset: 0, length: 1 } };
+    if (error instanceof RangeError)
+      return {
+        value: undefined,
+        error: { message: "the file nests too deeply to parse", offset: 0, length: 1 },
+      };
     throw error;
   }
 };
 
 const NON_FINITE = "\u0000caplint-number:";
-const keepNonFinite = (_key: string, value: unknown) => (typeof value === "number" && !Number.isFinite(value) ? `${NON_FINITE}${value}` : value);
+const keepNonFinite = (_key: string, value: unknown) =>
+  typeof value === "number" && !Number.isFinite(value) ? `${NON_FINITE}${value}` : value;
 const restoreNonFinite = (_key: string, value: unknown) =>
-  typeof value === "string" && value.startsWith(NON_FINITE) ? Number(value.slice(NON_FINITE.length)) : value;
+  typeof value === "string" && value.startsWith(NON_FINITE)
+    ? Number(value.slice(NON_FINITE.length))
+    : value;
 
 /**
  * Offset of the first key (`a.b.c = …` or `[a.b.c]`) with more than `limit` dotted parts, or -1.

@@ -8,7 +8,8 @@ const ENDED_AT_TURN_END = -1;
 
 export default defineRule({
   id: "agent-frame",
-  description: "Every agent_start is ended by one agent_done, under a running tool call, within its turn.",
+  description:
+    "Every agent_start is ended by one agent_done, under a running tool call, within its turn.",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
@@ -18,7 +19,8 @@ export default defineRule({
     secondStart: "second agent_start of agent {{agent}}, which is still running",
     secondDone: "second agent_done of agent {{agent}}",
     doneWithoutStart: "agent_done of agent {{agent}} without its agent_start",
-    parentMismatch: "agent_done of agent {{agent}} names parent {{parent}}, but its agent_start named {{startParent}}",
+    parentMismatch:
+      "agent_done of agent {{agent}} names parent {{parent}}, but its agent_start named {{startParent}}",
     openAtTurnEnd: "the turn ended with {{type}} while agent {{agent}} was still running",
     openAtRecordingEnd: "agent {{agent}} is still running when the recording ends",
   },
@@ -69,10 +71,18 @@ export default defineRule({
           return;
         }
         endedAgents.set(agentId, stream.line);
-        if (typeof event.parent_agent_id === "string" && typeof agent.parentAgentId === "string" && event.parent_agent_id !== agent.parentAgentId) {
+        if (
+          typeof event.parent_agent_id === "string" &&
+          typeof agent.parentAgentId === "string" &&
+          event.parent_agent_id !== agent.parentAgentId
+        ) {
           report({
             messageId: "parentMismatch",
-            data: { agent: quote(agentId), parent: quote(event.parent_agent_id), startParent: quote(agent.parentAgentId) },
+            data: {
+              agent: quote(agentId),
+              parent: quote(event.parent_agent_id),
+              startParent: quote(agent.parentAgentId),
+            },
             hint: "agent_done repeats the parent_agent_id of its agent_start",
             field: "parent_agent_id",
             relatedLine: agent.line,

@@ -26,22 +26,28 @@ interface Request {
 
 export default defineRule({
   id: "approval-lifecycle",
-  description: "Approvals, clarifications and elicitations are requested once and resolved once; a rejected call ends in tool_rejected.",
+  description:
+    "Approvals, clarifications and elicitations are requested once and resolved once; a rejected call ends in tool_rejected.",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
   messages: {
     requestAfterResolution: "{{type}} for {{family}} request {{id}}, which was already resolved",
     secondRequest: "second {{type}} for {{family}} request {{id}}",
-    viewsNameOtherCalls: "{{type}} for request {{id}} names tool call {{toolCall}}, but {{otherType}} names {{otherToolCall}}",
-    viewsNameOtherTitles: "{{type}} for request {{id}} has {{field}} {{name}}, but {{otherType}} has {{otherName}}",
+    viewsNameOtherCalls:
+      "{{type}} for request {{id}} names tool call {{toolCall}}, but {{otherType}} names {{otherToolCall}}",
+    viewsNameOtherTitles:
+      "{{type}} for request {{id}} has {{field}} {{name}}, but {{otherType}} has {{otherName}}",
     secondResolution: "second {{type}} for {{family}} request {{id}}",
     neverRequested: "{{type}} for {{family}} request {{id}}, which was never requested",
-    resolutionNamesOtherCall: "{{type}} for request {{id}} names tool call {{toolCall}}, but {{otherType}} names {{otherToolCall}}",
+    resolutionNamesOtherCall:
+      "{{type}} for request {{id}} names tool call {{toolCall}}, but {{otherType}} names {{otherToolCall}}",
     rejectedCallRan: "tool call {{id}} ends in {{type}} although its approval was rejected",
-    ranWhilePending: "tool call {{id}} ends in {{type}} while its approval request {{request}} is still pending",
+    ranWhilePending:
+      "tool call {{id}} ends in {{type}} while its approval request {{request}} is still pending",
     rejectedAfterRun: "approval of tool call {{id}} is rejected after the call ended with {{how}}",
-    pendingAtRecordingEnd: "{{family}} request {{id}} is still pending when the recording ends (it stays in the Inbox)",
+    pendingAtRecordingEnd:
+      "{{family}} request {{id}} is still pending when the recording ends (it stays in the Inbox)",
   },
   check({ stream, on, report }) {
     /** Open requests by family and id. */
@@ -79,7 +85,12 @@ export default defineRule({
       if (!open) {
         const created: Request = { family, id, views: [view] };
         requests.set(key, created);
-        if (family === "approval" && view.toolCallId !== undefined && !pendingApprovals.has(view.toolCallId)) pendingApprovals.set(view.toolCallId, created);
+        if (
+          family === "approval" &&
+          view.toolCallId !== undefined &&
+          !pendingApprovals.has(view.toolCallId)
+        )
+          pendingApprovals.set(view.toolCallId, created);
         return;
       }
       const same = open.views.find((other) => other.type === type);
@@ -95,10 +106,20 @@ export default defineRule({
       }
       // Two views of one request (per session and on the bus) must describe the same call.
       for (const other of open.views) {
-        if (view.toolCallId !== undefined && other.toolCallId !== undefined && view.toolCallId !== other.toolCallId) {
+        if (
+          view.toolCallId !== undefined &&
+          other.toolCallId !== undefined &&
+          view.toolCallId !== other.toolCallId
+        ) {
           report({
             messageId: "viewsNameOtherCalls",
-            data: { type, id, toolCall: view.toolCallId, otherType: other.type, otherToolCall: other.toolCallId },
+            data: {
+              type,
+              id,
+              toolCall: view.toolCallId,
+              otherType: other.type,
+              otherToolCall: other.toolCallId,
+            },
             hint: "both views of one request carry the same request_id, tool_call_id and tool_name",
             field: "tool_call_id",
             relatedLine: other.line,
@@ -113,7 +134,14 @@ export default defineRule({
           const field = family === "approval" ? "tool_name" : "title";
           report({
             messageId: "viewsNameOtherTitles",
-            data: { type, id, field, name: quote(view.name), otherType: other.type, otherName: quote(other.name) },
+            data: {
+              type,
+              id,
+              field,
+              name: quote(view.name),
+              otherType: other.type,
+              otherName: quote(other.name),
+            },
             hint: `both views of one request carry the same request_id, tool_call_id and ${field}`,
             field,
             relatedLine: other.line,
@@ -133,21 +161,31 @@ export default defineRule({
         report({
           messageId: resolvedAt !== undefined ? "secondResolution" : "neverRequested",
           data: { type, family, id },
-          hint: resolvedAt !== undefined ? "a request is resolved once" : `${family === "approval" ? "an" : "a"} ${family} is requested before it is resolved`,
+          hint:
+            resolvedAt !== undefined
+              ? "a request is resolved once"
+              : `${family === "approval" ? "an" : "a"} ${family} is requested before it is resolved`,
           field: "request_id",
           ...(resolvedAt !== undefined ? { relatedLine: resolvedAt } : {}),
         });
       } else {
         requests.delete(key);
         for (const view of open.views)
-          if (view.toolCallId !== undefined && pendingApprovals.get(view.toolCallId) === open) pendingApprovals.delete(view.toolCallId);
+          if (view.toolCallId !== undefined && pendingApprovals.get(view.toolCallId) === open)
+            pendingApprovals.delete(view.toolCallId);
         resolved.set(key, stream.line);
         const toolCallId = idOf(event.tool_call_id);
         const named = open.views.find((view) => view.toolCallId !== undefined);
         if (toolCallId !== undefined && named && named.toolCallId !== toolCallId) {
           report({
             messageId: "resolutionNamesOtherCall",
-            data: { type, id, toolCall: toolCallId, otherType: named.type, otherToolCall: named.toolCallId! },
+            data: {
+              type,
+              id,
+              toolCall: toolCallId,
+              otherType: named.type,
+              otherToolCall: named.toolCallId!,
+            },
             hint: "a resolution carries the tool_call_id of its request",
             field: "tool_call_id",
             relatedLine: named.line,
@@ -167,7 +205,12 @@ export default defineRule({
       }
       const ended = stream.endedCall(toolCallId);
       if (!ended && !stream.everEnded(toolCallId)) denied.set(toolCallId, stream.line);
-      else if (ended && (ended.how === "tool_done" || ended.how === "tool_error") && resolvedRequest !== undefined && resolvedRequest.ranAt === undefined) {
+      else if (
+        ended &&
+        (ended.how === "tool_done" || ended.how === "tool_error") &&
+        resolvedRequest !== undefined &&
+        resolvedRequest.ranAt === undefined
+      ) {
         // The call ran (and was not reported running while pending): rejected after the fact.
         report({
           messageId: "rejectedAfterRun",

@@ -3,7 +3,8 @@ import { defineLineRule } from "./types.js";
 /** Reported by the definitions' walk (src/events/check-fields.ts): each field of the definition. */
 export default defineLineRule({
   id: "event-field",
-  description: "Required fields are present with the right type and range (numbers as written), optional fields are omitted rather than null.",
+  description:
+    "Required fields are present with the right type and range (numbers as written), optional fields are omitted rather than null.",
   category: "correctness",
   defaultSeverity: "error",
   messages: {
@@ -13,7 +14,8 @@ export default defineLineRule({
     optionalNull: 'optional field "{{field}}" of {{object}} is null',
     wrongType: '"{{field}}" of {{object}} must be {{expected}}, got {{got}}',
     notInEnum: '"{{field}}" of {{object}} must be {{allowed}}, got {{value}}',
-    nonStringItem: '"{{field}}" of {{object}} must hold strings only, got {{got}} at index {{index}}',
+    nonStringItem:
+      '"{{field}}" of {{object}} must hold strings only, got {{got}} at index {{index}}',
     emptyArray: '"{{field}}" of {{object}} is an empty array',
   },
 });

@@ -1,4 +1,10 @@
-import { SERVER_EVENT_TYPES, SERVER_EVENTS, type EventDef, type FieldDef, type ServerEventType } from "../definitions.js";
+import {
+  SERVER_EVENT_TYPES,
+  SERVER_EVENTS,
+  type EventDef,
+  type FieldDef,
+  type ServerEventType,
+} from "../definitions.js";
 import type { JsonObject } from "../event-values.js";
 import type { StreamListeners } from "./types.js";
 
@@ -8,7 +14,11 @@ import type { StreamListeners } from "./types.js";
  */
 export function fieldPropertyListeners<T>(
   pick: (field: FieldDef) => T | undefined,
-  check: (event: JsonObject, type: ServerEventType, fields: ReadonlyArray<readonly [string, T]>) => void,
+  check: (
+    event: JsonObject,
+    type: ServerEventType,
+    fields: ReadonlyArray<readonly [string, T]>,
+  ) => void,
 ): StreamListeners {
   const listeners: StreamListeners = {};
   for (const type of SERVER_EVENT_TYPES) {

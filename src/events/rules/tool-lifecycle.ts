@@ -8,7 +8,8 @@ const REUSED_ID_HINT = "give every tool call its own tool_call_id";
 
 export default defineRule({
   id: "tool-lifecycle",
-  description: "Exactly one of tool_done, tool_error, tool_cancelled, tool_rejected ends each tool_start, within its turn.",
+  description:
+    "Exactly one of tool_done, tool_error, tool_cancelled, tool_rejected ends each tool_start, within its turn.",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
@@ -16,7 +17,8 @@ export default defineRule({
     secondStart: "second tool_start for tool call {{id}}, which is still running",
     startAfterEnd: "tool_start for tool call {{id}}, which already ended ({{how}})",
     startAfterEarlierEnd: "tool_start for tool call {{id}}, which already ended",
-    memoryLimit: "more than {{limit}} tool calls ended with ids that do not count up; later ids are not remembered, so their reuse is no longer detected",
+    memoryLimit:
+      "more than {{limit}} tool calls ended with ids that do not count up; later ids are not remembered, so their reuse is no longer detected",
     secondEnd: "{{type}} for tool call {{id}}, which already ended with {{how}}",
     endWithoutStart: "{{type}} for tool call {{id}}, which never started",
     eventAfterEnd: "{{type}} for tool call {{id}} after it ended ({{how}})",
@@ -34,7 +36,9 @@ export default defineRule({
         // A call already reported open at its turn's end is not reported a second time.
         if (ended?.how === "turn end") return;
         report({
-          ...(ended ? { messageId: "secondEnd" as const, data: { type, id, how: ended.how } } : { messageId: "endWithoutStart" as const, data: { type, id } }),
+          ...(ended
+            ? { messageId: "secondEnd" as const, data: { type, id, how: ended.how } }
+            : { messageId: "endWithoutStart" as const, data: { type, id } }),
           hint: ended
             ? "exactly one of tool_done, tool_error, tool_cancelled and tool_rejected ends a call"
             : "a tool_start comes first (if the recording began mid-turn, record from the start of the turn)",
@@ -64,16 +68,34 @@ export default defineRule({
         if (id === undefined) return;
         const running = stream.runningCall(id);
         if (running) {
-          report({ messageId: "secondStart", data: { id }, hint: REUSED_ID_HINT, field: "tool_call_id", relatedLine: running.line });
+          report({
+            messageId: "secondStart",
+            data: { id },
+            hint: REUSED_ID_HINT,
+            field: "tool_call_id",
+            relatedLine: running.line,
+          });
           return;
         }
         const ended = stream.endedCall(id);
         if (ended) {
-          report({ messageId: "startAfterEnd", data: { id, how: ended.how }, hint: REUSED_ID_HINT, field: "tool_call_id", relatedLine: ended.startLine });
+          report({
+            messageId: "startAfterEnd",
+            data: { id, how: ended.how },
+            hint: REUSED_ID_HINT,
+            field: "tool_call_id",
+            relatedLine: ended.startLine,
+          });
           return;
         }
         // Ended long ago: its details are forgotten, the fact that it ended is not.
-        if (stream.everEnded(id)) report({ messageId: "startAfterEarlierEnd", data: { id }, hint: REUSED_ID_HINT, field: "tool_call_id" });
+        if (stream.everEnded(id))
+          report({
+            messageId: "startAfterEarlierEnd",
+            data: { id },
+            hint: REUSED_ID_HINT,
+            field: "tool_call_id",
+          });
       },
       tool_done: end("tool_done"),
       tool_error: end("tool_error"),

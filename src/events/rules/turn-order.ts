@@ -3,14 +3,16 @@ import { defineRule, type EventListener } from "./types.js";
 
 export default defineRule({
   id: "turn-order",
-  description: "No streamed output after the turn's done until the next user_message, and one done per turn.",
+  description:
+    "No streamed output after the turn's done until the next user_message, and one done per turn.",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
   messages: {
     outputAfterDone: "{{type}} after the turn's done, before any new user_message",
     secondDone: "second done in one turn",
-    memoryLimit: "more than {{limit}} sessions have a finished turn; the oldest are forgotten, so output after their done is no longer detected",
+    memoryLimit:
+      "more than {{limit}} sessions have a finished turn; the oldest are forgotten, so output after their done is no longer detected",
   },
   check({ stream, on, report }) {
     const streamedOutput =

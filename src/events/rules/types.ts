@@ -48,7 +48,15 @@ export interface EventRuleContext {
   /** The stream so far; read-only for rules (the traversal updates it after each event's listeners). */
   readonly stream: Pick<
     StreamState,
-    "line" | "runningCall" | "endedCall" | "everEnded" | "canStart" | "runningCalls" | "runningAgent" | "runningAgents" | "isSubAgentAnswer"
+    | "line"
+    | "runningCall"
+    | "endedCall"
+    | "everEnded"
+    | "canStart"
+    | "runningCalls"
+    | "runningAgent"
+    | "runningAgents"
+    | "isSubAgentAnswer"
   >;
   /** Subscribes the rule to the stream; called from `check`. */
   on(listeners: StreamListeners): void;

@@ -10,7 +10,8 @@ export default defineRule({
   defaultSeverity: "warning",
   fixable: false,
   messages: {
-    unknownResultType: '"{{field}}" of {{object}} is {{value}}, which clients do not know and show as plain text',
+    unknownResultType:
+      '"{{field}}" of {{object}} is {{value}}, which clients do not know and show as plain text',
   },
   check({ on, report }) {
     // The fields whose values clients know a fixed few of (the definitions' `known`).

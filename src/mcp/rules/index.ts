@@ -8,6 +8,10 @@ const LISTED = Object.values(LIST);
 export type McpRuleId = (typeof LIST)[keyof typeof LIST]["id"];
 
 /** Every tool-server rule, sorted by id. */
-export const MCP_RULES: ReadonlyArray<McpRule & { id: McpRuleId }> = [...LISTED].sort((a, b) => (a.id < b.id ? -1 : 1));
+export const MCP_RULES: ReadonlyArray<McpRule & { id: McpRuleId }> = [...LISTED].sort((a, b) =>
+  a.id < b.id ? -1 : 1,
+);
 
-export const MCP_RULES_BY_ID: ReadonlyMap<string, McpRule & { id: McpRuleId }> = new Map(MCP_RULES.map((rule) => [rule.id, rule]));
+export const MCP_RULES_BY_ID: ReadonlyMap<string, McpRule & { id: McpRuleId }> = new Map(
+  MCP_RULES.map((rule) => [rule.id, rule]),
+);

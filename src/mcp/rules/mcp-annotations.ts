@@ -4,7 +4,12 @@ import { quote } from "../text.js";
 import { defineMcpRule } from "./types.js";
 import { toolLabel } from "./support.js";
 
-export const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
+export const HINTS = [
+  "readOnlyHint",
+  "destructiveHint",
+  "idempotentHint",
+  "openWorldHint",
+] as const;
 
 export default defineMcpRule({
   id: "mcp-annotations",
@@ -16,8 +21,10 @@ export default defineMcpRule({
   fixable: false,
   messages: {
     noTitle: "{{tool}} has no title (neither title nor annotations.title)",
-    titleRepeatsName: "{{tool}}: the title {{title}} only repeats the tool name; a title is the name people read",
-    hintNotBoolean: "{{tool}}: annotations.{{hint}} is {{value}}, not a boolean; clients ignore or misread it",
+    titleRepeatsName:
+      "{{tool}}: the title {{title}} only repeats the tool name; a title is the name people read",
+    hintNotBoolean:
+      "{{tool}}: annotations.{{hint}} is {{value}}, not a boolean; clients ignore or misread it",
     hintsMissing: "{{tool}} does not declare {{missing}}; {{consequence}}",
     readOnlyDestructive: "{{tool}} is declared both read-only and destructive",
   },
@@ -29,11 +36,21 @@ export default defineMcpRule({
       const namePath = [...tool.path, "name"];
       const at = annotations ? annotationsPath : namePath;
       const hasTitle = nonEmptyString(tool.value.title) || nonEmptyString(annotations?.title);
-      const title = nonEmptyString(tool.value.title) ? tool.value.title : nonEmptyString(annotations?.title) ? annotations.title : undefined;
+      const title = nonEmptyString(tool.value.title)
+        ? tool.value.title
+        : nonEmptyString(annotations?.title)
+          ? annotations.title
+          : undefined;
       // "list-databases" as the title of list-databases; "List Databases" is a display name and passes.
-      if (title !== undefined && tool.name !== undefined && title.trim().toLowerCase() === tool.name.toLowerCase()) {
+      if (
+        title !== undefined &&
+        tool.name !== undefined &&
+        title.trim().toLowerCase() === tool.name.toLowerCase()
+      ) {
         report({
-          path: nonEmptyString(tool.value.title) ? [...tool.path, "title"] : [...annotationsPath, "title"],
+          path: nonEmptyString(tool.value.title)
+            ? [...tool.path, "title"]
+            : [...annotationsPath, "title"],
           messageId: "titleRepeatsName",
           data: { tool: toolLabel(tool), title: quote(title) },
           hint: `say what it does for a person choosing tools, e.g. ${quote(example(tool.name))}`,
@@ -65,7 +82,11 @@ export default defineMcpRule({
         report({
           path: at,
           messageId: "hintsMissing",
-          data: { tool: toolLabel(tool), missing: missing.join(", "), consequence: consequenceOf(missing, annotations?.readOnlyHint === true) },
+          data: {
+            tool: toolLabel(tool),
+            missing: missing.join(", "),
+            consequence: consequenceOf(missing, annotations?.readOnlyHint === true),
+          },
           hint: "declare all four hints explicitly in annotations",
         });
       }
@@ -94,8 +115,12 @@ const DEFAULT_READING: Record<(typeof HINTS)[number], string> = {
 };
 
 function consequenceOf(missing: readonly (typeof HINTS)[number][], readOnly: boolean): string {
-  const ignored: (typeof HINTS)[number][] = readOnly ? missing.filter((hint) => hint === "destructiveHint" || hint === "idempotentHint") : [];
-  const assumed = missing.filter((hint) => !ignored.includes(hint)).map((hint) => DEFAULT_READING[hint]);
+  const ignored: (typeof HINTS)[number][] = readOnly
+    ? missing.filter((hint) => hint === "destructiveHint" || hint === "idempotentHint")
+    : [];
+  const assumed = missing
+    .filter((hint) => !ignored.includes(hint))
+    .map((hint) => DEFAULT_READING[hint]);
   const parts: string[] = [];
   if (assumed.length > 0) parts.push(`clients then assume the defaults: ${assumed.join(", ")}`);
   if (ignored.length > 0)

@@ -13,14 +13,18 @@ export default defineMcpRule({
   category: "style",
   defaultSeverity: "warning",
   fixable: false,
-  messages: { noErrorPrefix: 'tool {{tool}} answered an error with {{text}}, which does not start with "Error:"' },
+  messages: {
+    noErrorPrefix:
+      'tool {{tool}} answered an error with {{text}}, which does not start with "Error:"',
+  },
   check({ listing, report }) {
     const reported = new Set<string>();
     for (const call of listing.probeCalls) {
       const { result, tool } = call.value;
       if (!isObject(result) || result.isError !== true || reported.has(tool)) continue;
       const text = firstText(result);
-      if (text === undefined || text.text.startsWith("Error:") || SDK_TEXT.test(text.text)) continue;
+      if (text === undefined || text.text.startsWith("Error:") || SDK_TEXT.test(text.text))
+        continue;
       reported.add(tool);
       report({
         path: [...call.path, "result", "content", text.index, "text"],

@@ -1,12 +1,22 @@
 import { quote } from "../text.js";
-import { alternatives, keyword, nonNullMember, typesOf, UNBOUNDED_MAXIMUM, walkProperties, type Property, type SchemaNode } from "../input-schema.js";
+import {
+  alternatives,
+  keyword,
+  nonNullMember,
+  typesOf,
+  UNBOUNDED_MAXIMUM,
+  walkProperties,
+  type Property,
+  type SchemaNode,
+} from "../input-schema.js";
 import { defineMcpRule } from "./types.js";
 import { isListTool, isPagePosition, namingOf, toolInputs, toolLabel } from "./support.js";
 
 export default defineMcpRule({
   id: "mcp-input-bounds",
   input: "static",
-  description: "Inputs are bounded: strings by maxLength, enum, pattern or format; numbers by a minimum and a maximum; arrays by maxItems.",
+  description:
+    "Inputs are bounded: strings by maxLength, enum, pattern or format; numbers by a minimum and a maximum; arrays by maxItems.",
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,
@@ -20,13 +30,21 @@ export default defineMcpRule({
       const paginated = isListTool(tool, naming, settings.listTools);
       for (const property of walkProperties(input.document, input.root)) {
         if (paginated && property.name === "limit") continue;
-        const problem = paginated && isPagePosition(property) ? unboundedPosition(input.document, property) : unbounded(input.document, property);
+        const problem =
+          paginated && isPagePosition(property)
+            ? unboundedPosition(input.document, property)
+            : unbounded(input.document, property);
         if (!problem) continue;
         report({
           path: property.written.path,
           target: "key",
           messageId: "unbounded",
-          data: { tool: toolLabel(tool), type: problem.what, parameter: quote(property.name), problem: problem.message },
+          data: {
+            tool: toolLabel(tool),
+            type: problem.what,
+            parameter: quote(property.name),
+            problem: problem.message,
+          },
           hint: problem.hint,
         });
       }
@@ -58,9 +76,17 @@ function unboundedPosition(document: SchemaNode, property: Property): Problem | 
       hint: 'say what it is: "type": "integer" with "minimum": 0, or "type": "string" with a maxLength for a cursor',
     };
   if (types.has("string") && !has("maxLength")) {
-    return { what: "cursor", message: "has no maxLength", hint: "bound the cursor's length, e.g. maxLength: 512 (zod .max(512), Pydantic max_length=512)" };
+    return {
+      what: "cursor",
+      message: "has no maxLength",
+      hint: "bound the cursor's length, e.g. maxLength: 512 (zod .max(512), Pydantic max_length=512)",
+    };
   }
-  if ((types.has("integer") || types.has("number")) && !bounds(value, property, "minimum") && !bounds(value, property, "exclusiveMinimum")) {
+  if (
+    (types.has("integer") || types.has("number")) &&
+    !bounds(value, property, "minimum") &&
+    !bounds(value, property, "exclusiveMinimum")
+  ) {
     return {
       what: types.has("integer") ? "integer" : "number",
       message: "has no minimum (a page position needs only that)",
@@ -76,7 +102,11 @@ interface Problem {
   hint: string;
 }
 
-function unboundedShape(document: SchemaNode, property: Property, shape: SchemaNode): Problem | undefined {
+function unboundedShape(
+  document: SchemaNode,
+  property: Property,
+  shape: SchemaNode,
+): Problem | undefined {
   const has = (key: string) => keywordOf(shape, property, key) !== undefined;
   if (has("enum") || has("const")) return undefined;
   const types = typesOf(document, shape);
@@ -92,7 +122,9 @@ function unboundedShape(document: SchemaNode, property: Property, shape: SchemaN
     const high = bounds(shape, property, "maximum") || bounds(shape, property, "exclusiveMaximum");
     if (!low || !high) {
       const lacking = !low && !high ? "minimum and no maximum" : !low ? "minimum" : "maximum";
-      const zodMaximum = isZodDefault(shape, property, "maximum") || isZodDefault(shape, property, "exclusiveMaximum");
+      const zodMaximum =
+        isZodDefault(shape, property, "maximum") ||
+        isZodDefault(shape, property, "exclusiveMaximum");
       const note = !high && zodMaximum ? ` (${UNBOUNDED_MAXIMUM} is zod's "no maximum")` : "";
       return {
         what: types.has("integer") ? "integer" : "number",
@@ -102,14 +134,20 @@ function unboundedShape(document: SchemaNode, property: Property, shape: SchemaN
     }
   }
   if (types.has("array") && !has("maxItems")) {
-    return { what: "array", message: "has no maxItems", hint: "bound it, e.g. maxItems: 100 (zod .max(100), Pydantic max_length=100)" };
+    return {
+      what: "array",
+      message: "has no maxItems",
+      hint: "bound it, e.g. maxItems: 100 (zod .max(100), Pydantic max_length=100)",
+    };
   }
   return undefined;
 }
 
 /** A keyword of one shape of a property's value: on the shape, else beside the property's `$ref` or on what it resolves to. */
 function keywordOf(shape: SchemaNode, property: Property, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(shape.schema, key) ? shape.schema[key] : keyword(property, key);
+  return Object.prototype.hasOwnProperty.call(shape.schema, key)
+    ? shape.schema[key]
+    : keyword(property, key);
 }
 
 /** A bound that bounds something: written, and not one of zod's defaults. */

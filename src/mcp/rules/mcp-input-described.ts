@@ -6,7 +6,8 @@ import { toolInputs, toolLabel } from "./support.js";
 export default defineMcpRule({
   id: "mcp-input-described",
   input: "static",
-  description: "Every input property has a type and a description (on the property, or on its anyOf/oneOf alternatives).",
+  description:
+    "Every input property has a type and a description (on the property, or on its anyOf/oneOf alternatives).",
   category: "style",
   defaultSeverity: "warning",
   fixable: false,
@@ -15,10 +16,16 @@ export default defineMcpRule({
     for (const { tool, input } of toolInputs(tools)) {
       for (const property of walkProperties(input.document, input.root)) {
         const missing: string[] = [];
-        if (typesOf(input.document, property.resolved).size === 0 && typesOf(input.document, property.written).size === 0) missing.push("type");
+        if (
+          typesOf(input.document, property.resolved).size === 0 &&
+          typesOf(input.document, property.written).size === 0
+        )
+          missing.push("type");
         if (
           !described(keyword(property, "description")) &&
-          !alternatives(input.document, property.resolved).some((shape) => described(shape.schema.description))
+          !alternatives(input.document, property.resolved).some((shape) =>
+            described(shape.schema.description),
+          )
         )
           missing.push("description");
         if (missing.length === 0) continue;
@@ -26,7 +33,11 @@ export default defineMcpRule({
           path: property.written.path,
           target: "key",
           messageId: "undescribed",
-          data: { tool: toolLabel(tool), parameter: quote(property.name), missing: missing.join(" and no ") },
+          data: {
+            tool: toolLabel(tool),
+            parameter: quote(property.name),
+            missing: missing.join(" and no "),
+          },
           hint: missing.includes("description")
             ? "describe what it is, its format and an example (zod .describe(), Pydantic Field(description=...))"
             : "give it a JSON type (string, integer, number, boolean, array, object)",

@@ -1,5 +1,14 @@
 import type { JsonPath } from "../../core/location.js";
-import { keyword, nonNullMember, propertiesOf, propertyOf, typesOf, UNBOUNDED_MAXIMUM, type Property, type SchemaNode } from "../input-schema.js";
+import {
+  keyword,
+  nonNullMember,
+  propertiesOf,
+  propertyOf,
+  typesOf,
+  UNBOUNDED_MAXIMUM,
+  type Property,
+  type SchemaNode,
+} from "../input-schema.js";
 import { defineMcpRule } from "./types.js";
 import { isListTool, namingOf, takesNoArguments, toolInputs, toolLabel } from "./support.js";
 
@@ -24,7 +33,16 @@ const EXPECTED: readonly Expected[] = [
   },
   {
     name: "offset",
-    otherNames: ["skip", "page", "pageidx", "pageindex", "pagenumber", "cursor", "startcursor", "pagetoken"],
+    otherNames: [
+      "skip",
+      "page",
+      "pageidx",
+      "pageindex",
+      "pagenumber",
+      "cursor",
+      "startcursor",
+      "pagetoken",
+    ],
     default: 0,
     minimum: 0,
     text: "offset: integer, default 0, minimum 0",
@@ -52,13 +70,18 @@ export default defineMcpRule({
         const property = propertyOf(input.document, input.root, expected.name);
         if (!property) {
           const names = propertiesOf(input.document, input.root).map((p) => p.name);
-          const other = names.find((name) => expected.otherNames.includes(name.toLowerCase().replace(/[_-]/g, "")));
+          const other = names.find((name) =>
+            expected.otherNames.includes(name.toLowerCase().replace(/[_-]/g, "")),
+          );
           report({
             path: propertiesPath(input.root),
             target: "key",
             messageId: "missingParameter",
             data: { tool: toolLabel(tool), parameter: expected.name },
-            hint: other === undefined ? `add ${expected.text}` : `page with ${expected.text} instead of ${JSON.stringify(other)}`,
+            hint:
+              other === undefined
+                ? `add ${expected.text}`
+                : `page with ${expected.text} instead of ${JSON.stringify(other)}`,
           });
           continue;
         }
@@ -68,7 +91,11 @@ export default defineMcpRule({
             path: property.written.path,
             target: "key",
             messageId: "wrongParameter",
-            data: { tool: toolLabel(tool), parameter: expected.name, problems: problems.join(", ") },
+            data: {
+              tool: toolLabel(tool),
+              parameter: expected.name,
+              problems: problems.join(", "),
+            },
             hint: `declare ${expected.text}`,
           });
         }
@@ -81,26 +108,41 @@ function propertiesPath(root: SchemaNode): JsonPath {
   return root.schema.properties === undefined ? root.path : [...root.path, "properties"];
 }
 
-function check(document: SchemaNode, property: Property, expected: Expected, shown: (path: JsonPath, value: unknown) => string): string[] {
+function check(
+  document: SchemaNode,
+  property: Property,
+  expected: Expected,
+  shown: (path: JsonPath, value: unknown) => string,
+): string[] {
   const value = nonNullMember(document, property.resolved);
   // Where a keyword is written: beside a $ref, in what it resolves to, or in the non-null member of a union.
   const pathOf = (key: string): JsonPath => {
     const own = (node: SchemaNode) => Object.prototype.hasOwnProperty.call(node.schema, key);
-    const node = own(property.written) ? property.written : own(property.resolved) ? property.resolved : value;
+    const node = own(property.written)
+      ? property.written
+      : own(property.resolved)
+        ? property.resolved
+        : value;
     return [...node.path, key];
   };
   const read = (key: string) => keyword(property, key) ?? value.schema[key];
   const show = (key: string, fallback: unknown) => shown(pathOf(key), fallback);
   const problems: string[] = [];
   const types = typesOf(document, value);
-  if (!types.has("integer")) problems.push(types.size ? `is ${[...types].join(" or ")}, not integer` : "has no type (integer expected)");
+  if (!types.has("integer"))
+    problems.push(
+      types.size ? `is ${[...types].join(" or ")}, not integer` : "has no type (integer expected)",
+    );
   const fallback = read("default");
   if (fallback !== expected.default)
     problems.push(
-      fallback === undefined ? `has no default (${expected.default} expected)` : `defaults to ${show("default", fallback)}, not ${expected.default}`,
+      fallback === undefined
+        ? `has no default (${expected.default} expected)`
+        : `defaults to ${show("default", fallback)}, not ${expected.default}`,
     );
   const exclusiveMinimum = read("exclusiveMinimum");
-  const minimum = read("minimum") ?? (typeof exclusiveMinimum === "number" ? exclusiveMinimum + 1 : undefined);
+  const minimum =
+    read("minimum") ?? (typeof exclusiveMinimum === "number" ? exclusiveMinimum + 1 : undefined);
   if (minimum !== expected.minimum)
     problems.push(
       minimum === undefined
@@ -109,11 +151,16 @@ function check(document: SchemaNode, property: Property, expected: Expected, sho
     );
   if (expected.maximum !== undefined) {
     const exclusiveMaximum = read("exclusiveMaximum");
-    const written = read("maximum") ?? (typeof exclusiveMaximum === "number" ? exclusiveMaximum - 1 : undefined);
+    const written =
+      read("maximum") ?? (typeof exclusiveMaximum === "number" ? exclusiveMaximum - 1 : undefined);
     // As written (which reads the text's syntax tree): only for a message.
-    const writtenText = () => (read("maximum") === undefined ? `${show("exclusiveMaximum", exclusiveMaximum)} - 1` : show("maximum", written));
+    const writtenText = () =>
+      read("maximum") === undefined
+        ? `${show("exclusiveMaximum", exclusiveMaximum)} - 1`
+        : show("maximum", written);
     // zod writes Number.MAX_SAFE_INTEGER for an int() without max(): no bound at all.
-    const maximum = written === UNBOUNDED_MAXIMUM || written === UNBOUNDED_MAXIMUM - 1 ? undefined : written;
+    const maximum =
+      written === UNBOUNDED_MAXIMUM || written === UNBOUNDED_MAXIMUM - 1 ? undefined : written;
     if (maximum !== expected.maximum)
       problems.push(
         maximum === undefined

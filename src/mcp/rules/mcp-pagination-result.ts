@@ -1,4 +1,10 @@
-import { effectiveRoot, propertiesOf, schemaOf, typesOf, type SchemaNode } from "../input-schema.js";
+import {
+  effectiveRoot,
+  propertiesOf,
+  schemaOf,
+  typesOf,
+  type SchemaNode,
+} from "../input-schema.js";
 import { defineMcpRule } from "./types.js";
 import { isListTool, namingOf, takesNoArguments, toolLabel } from "./support.js";
 
@@ -13,7 +19,8 @@ const FIELDS: ReadonlyArray<{ name: string; types: readonly string[]; text: stri
 export default defineMcpRule({
   id: "mcp-pagination-result",
   input: "static",
-  description: "A list tool's outputSchema has total, count, offset (integers), the items (an array), has_more (boolean) and next_offset (integer or null).",
+  description:
+    "A list tool's outputSchema has total, count, offset (integers), the items (an array), has_more (boolean) and next_offset (integer or null).",
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
@@ -26,7 +33,8 @@ export default defineMcpRule({
     for (const tool of tools) {
       const document = schemaOf(tool, "outputSchema");
       // A list without arguments is a fixed one (see mcp-pagination-params): no pages to describe.
-      if (!document || !isListTool(tool, naming, settings.listTools) || takesNoArguments(tool)) continue;
+      if (!document || !isListTool(tool, naming, settings.listTools) || takesNoArguments(tool))
+        continue;
       const root: SchemaNode = effectiveRoot(document).root;
       const properties = new Map(propertiesOf(document, root).map((p) => [p.name, p]));
       const missing: string[] = [];
@@ -38,18 +46,28 @@ export default defineMcpRule({
         }
         const types = typesOf(document, property.resolved);
         const wrong =
-          field.types.some((t) => !types.has(t)) || [...types].some((t) => !field.types.includes(t) && !(t === "integer" && field.types.includes("number")));
+          field.types.some((t) => !types.has(t)) ||
+          [...types].some(
+            (t) => !field.types.includes(t) && !(t === "integer" && field.types.includes("number")),
+          );
         if (wrong) {
           report({
             path: property.written.path,
             target: "key",
             messageId: "wrongType",
-            data: { tool: toolLabel(tool), field: field.name, types: types.size ? [...types].join(" or ") : "untyped", expected: field.text },
+            data: {
+              tool: toolLabel(tool),
+              field: field.name,
+              types: types.size ? [...types].join(" or ") : "untyped",
+              expected: field.text,
+            },
             hint: `declare "${field.name}" as ${field.text}`,
           });
         }
       }
-      const hasItems = [...properties.values()].some((p) => !FIELDS.some((f) => f.name === p.name) && typesOf(document, p.resolved).has("array"));
+      const hasItems = [...properties.values()].some(
+        (p) => !FIELDS.some((f) => f.name === p.name) && typesOf(document, p.resolved).has("array"),
+      );
       if (!hasItems) missing.push("the items (an array field)");
       if (missing.length > 0) {
         report({

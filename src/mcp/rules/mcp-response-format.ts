@@ -5,11 +5,15 @@ import { toolInputs, toolLabel } from "./support.js";
 export default defineMcpRule({
   id: "mcp-response-format",
   input: "static",
-  description: 'A response_format parameter is an enum of exactly "markdown" and "json" with default "markdown".',
+  description:
+    'A response_format parameter is an enum of exactly "markdown" and "json" with default "markdown".',
   category: "style",
   defaultSeverity: "warning",
   fixable: false,
-  messages: { wrongFormat: '{{tool}}: response_format {{problems}}; expected enum ["markdown", "json"] with default "markdown"' },
+  messages: {
+    wrongFormat:
+      '{{tool}}: response_format {{problems}}; expected enum ["markdown", "json"] with default "markdown"',
+  },
   check({ tools, report, shown }) {
     for (const { tool, input } of toolInputs(tools)) {
       const property = propertyOf(input.document, input.root, "response_format");
@@ -23,12 +27,24 @@ export default defineMcpRule({
             : value;
       const values = keyword(property, "enum") ?? value.schema.enum;
       const problems: string[] = [];
-      const isExactly = Array.isArray(values) && values.length === 2 && values.includes("markdown") && values.includes("json");
+      const isExactly =
+        Array.isArray(values) &&
+        values.length === 2 &&
+        values.includes("markdown") &&
+        values.includes("json");
       if (!isExactly)
-        problems.push(Array.isArray(values) ? `allows ${values.map((v, i) => shown([...from("enum").path, "enum", i], v)).join(", ")}` : "is not an enum");
+        problems.push(
+          Array.isArray(values)
+            ? `allows ${values.map((v, i) => shown([...from("enum").path, "enum", i], v)).join(", ")}`
+            : "is not an enum",
+        );
       const fallback = keyword(property, "default") ?? value.schema.default;
       if (fallback !== "markdown")
-        problems.push(fallback === undefined ? "has no default" : `defaults to ${shown([...from("default").path, "default"], fallback)}`);
+        problems.push(
+          fallback === undefined
+            ? "has no default"
+            : `defaults to ${shown([...from("default").path, "default"], fallback)}`,
+        );
       if (problems.length === 0) continue;
       report({
         path: property.written.path,

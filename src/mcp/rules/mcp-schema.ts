@@ -8,7 +8,8 @@ const HINTS = new Set(["readOnlyHint", "destructiveHint", "idempotentHint", "ope
 export default defineMcpRule({
   id: "mcp-schema",
   input: "static",
-  description: "The listing validates against the MCP specification's JSON Schema (protocol 2025-11-25) for tools/list and initialize.",
+  description:
+    "The listing validates against the MCP specification's JSON Schema (protocol 2025-11-25) for tools/list and initialize.",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
@@ -25,7 +26,13 @@ export default defineMcpRule({
       return;
     }
     const validators = await mcpValidators();
-    const check = (validate: (value: unknown) => boolean, errors: () => ErrorObject[] | null | undefined, value: unknown, base: JsonPath, what: string) => {
+    const check = (
+      validate: (value: unknown) => boolean,
+      errors: () => ErrorObject[] | null | undefined,
+      value: unknown,
+      base: JsonPath,
+      what: string,
+    ) => {
       if (validate(value)) return;
       for (const problem of problems(errors() ?? [], value)) {
         const path = [...base, ...problem.path];
@@ -84,10 +91,21 @@ function problems(errors: readonly ErrorObject[], root: unknown): Problem[] {
   for (const error of errors) {
     const path = toPath(error.instancePath, root);
     const last = path[path.length - 1];
-    if (error.keyword === "type" && typeof last === "string" && HINTS.has(last) && path[path.length - 2] === "annotations") continue;
+    if (
+      error.keyword === "type" &&
+      typeof last === "string" &&
+      HINTS.has(last) &&
+      path[path.length - 2] === "annotations"
+    )
+      continue;
     if (
       (error.keyword === "anyOf" || error.keyword === "oneOf") &&
-      errors.some((other) => other !== error && other.instancePath.startsWith(error.instancePath) && other.keyword !== error.keyword)
+      errors.some(
+        (other) =>
+          other !== error &&
+          other.instancePath.startsWith(error.instancePath) &&
+          other.keyword !== error.keyword,
+      )
     )
       continue;
     let message = error.message ?? "is invalid";

@@ -12,19 +12,30 @@ export default defineMcpRule({
   defaultSeverity: "warning",
   fixable: false,
   messages: {
-    versioned: "server name {{name}} carries a version or date ({{version}}); a server name stays the same across releases",
+    versioned:
+      "server name {{name}} carries a version or date ({{version}}); a server name stays the same across releases",
     convention: "server name {{name}} does not follow the {{convention}} convention",
   },
   check({ listing, settings, report }) {
     const name = serverName(listing);
     if (name === undefined || !listing.serverInfo) return;
     const path = [...listing.serverInfo.path, "name"];
-    const styles = settings.serverNameStyle === "any" ? (["python", "node"] as const) : ([settings.serverNameStyle] as const);
+    const styles =
+      settings.serverNameStyle === "any"
+        ? (["python", "node"] as const)
+        : ([settings.serverNameStyle] as const);
     // With either style accepted, the suggestion keeps the separator the name already uses.
-    const suggested = settings.serverNameStyle === "any" ? (name.includes("-") ? "node" : "python") : settings.serverNameStyle;
+    const suggested =
+      settings.serverNameStyle === "any"
+        ? name.includes("-")
+          ? "node"
+          : "python"
+        : settings.serverNameStyle;
     const service = serviceFromServerName(name)?.toLowerCase();
     const pattern = SERVER_NAME_PATTERNS[suggested];
-    const suggestion = service ? `${suggested === "node" ? service.replace(/_/g, "-") : service}${pattern.suffix}` : pattern.example;
+    const suggestion = service
+      ? `${suggested === "node" ? service.replace(/_/g, "-") : service}${pattern.suffix}`
+      : pattern.example;
     const version = versionToken(name);
     if (version !== undefined) {
       report({
@@ -37,7 +48,12 @@ export default defineMcpRule({
       report({
         path,
         messageId: "convention",
-        data: { name: quote(name), convention: styles.map((style) => (style === "node" ? "{service}-mcp-server" : "{service}_mcp")).join(" or ") },
+        data: {
+          name: quote(name),
+          convention: styles
+            .map((style) => (style === "node" ? "{service}-mcp-server" : "{service}_mcp"))
+            .join(" or "),
+        },
         hint: `name it ${quote(suggestion)}`,
       });
     }

@@ -7,14 +7,17 @@ import { definePipelineStep } from "./types.js";
  */
 export default definePipelineStep({
   id: "mcp-server-start",
-  description: "Every server a client configuration declares (caplint mcp --servers) can be started and answers initialize and tools/list.",
+  description:
+    "Every server a client configuration declares (caplint mcp --servers) can be started and answers initialize and tools/list.",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
   messages: {
     failed: "server {{server}} could not be linted: {{problem}}",
-    unresolvedInput: "server {{server}} uses {{reference}} ({{what}}); caplint asks for nothing, so it cannot start this server",
-    unsetVariable: "server {{server}} uses {{reference}}, and the environment variable is not set (nor a default given with :-)",
+    unresolvedInput:
+      "server {{server}} uses {{reference}} ({{what}}); caplint asks for nothing, so it cannot start this server",
+    unsetVariable:
+      "server {{server}} uses {{reference}}, and the environment variable is not set (nor a default given with :-)",
     invalidEntry: "server {{server}} cannot be run as written: {{problem}}",
   },
 });

@@ -12,14 +12,19 @@ export default defineMcpRule({
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
-  messages: { notJsonRpc: "the server wrote a line on stdout that is not a JSON-RPC message: {{line}}{{more}}; clients may drop the connection" },
+  messages: {
+    notJsonRpc:
+      "the server wrote a line on stdout that is not a JSON-RPC message: {{line}}{{more}}; clients may drop the connection",
+  },
   check({ listing, report }) {
     const noise = listing.stdoutNoise;
     if (!noise || noise.value.length === 0) return;
     const shown = noise.value.slice(0, MAX_REPORTED);
     shown.forEach((line, index) => {
       const more =
-        index === shown.length - 1 && noise.value.length > shown.length ? ` (and ${plural(noise.value.length - shown.length, "more line", "more lines")})` : "";
+        index === shown.length - 1 && noise.value.length > shown.length
+          ? ` (and ${plural(noise.value.length - shown.length, "more line", "more lines")})`
+          : "";
       report({
         path: [...noise.path, index],
         messageId: "notJsonRpc",

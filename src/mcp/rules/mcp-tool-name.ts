@@ -5,12 +5,14 @@ import { defineMcpRule } from "./types.js";
 export default defineMcpRule({
   id: "mcp-tool-name",
   input: "static",
-  description: "Tool names use only A-Z a-z 0-9 _ - . , at most 128 characters, unique in the server (errors), and snake_case (warning).",
+  description:
+    "Tool names use only A-Z a-z 0-9 _ - . , at most 128 characters, unique in the server (errors), and snake_case (warning).",
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
   messages: {
-    duplicate: "tool name {{name}} is listed twice (first at {{first}}); clients cannot tell the two apart",
+    duplicate:
+      "tool name {{name}} is listed twice (first at {{first}}); clients cannot tell the two apart",
     length: "tool name {{name}} has {{length}} characters; the protocol allows 1 to {{max}}",
     characters: "tool name {{name}} contains {{bad}}; the protocol allows only A-Z a-z 0-9 _ - .",
     notSnakeCase: "tool name {{name}} is not snake_case",
@@ -42,7 +44,9 @@ export default defineMcpRule({
           escalate: true,
         });
       } else if (!TOOL_NAME_CHARSET.test(name)) {
-        const bad = [...new Set(name.replace(/[A-Za-z0-9_.-]/g, ""))].map((c) => quote(c)).join(", ");
+        const bad = [...new Set(name.replace(/[A-Za-z0-9_.-]/g, ""))]
+          .map((c) => quote(c))
+          .join(", ");
         report({
           path,
           messageId: "characters",
@@ -51,7 +55,12 @@ export default defineMcpRule({
           escalate: true,
         });
       } else if (!SNAKE_CASE.test(name)) {
-        report({ path, messageId: "notSnakeCase", data: { name: quote(name) }, hint: `name it ${quote(words(name).join("_"))}` });
+        report({
+          path,
+          messageId: "notSnakeCase",
+          data: { name: quote(name) },
+          hint: `name it ${quote(words(name).join("_"))}`,
+        });
       }
     }
   },

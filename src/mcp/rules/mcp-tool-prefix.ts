@@ -11,17 +11,25 @@ export default defineMcpRule({
   category: "style",
   defaultSeverity: "warning",
   fixable: false,
-  messages: { noPrefix: "tool name {{name}} does not start with the service prefix {{prefix}}; tools of different servers share one namespace in the client" },
+  messages: {
+    noPrefix:
+      "tool name {{name}} does not start with the service prefix {{prefix}}; tools of different servers share one namespace in the client",
+  },
   check({ tools, service, report }) {
     const naming = namingOf(tools, service);
     if (naming.preferred === undefined) return;
     const prefix = `${naming.preferred}_`;
     for (const tool of tools) {
-      if (tool.name === undefined || splitToolName(tool.name, naming).prefix !== undefined) continue;
+      if (tool.name === undefined || splitToolName(tool.name, naming).prefix !== undefined)
+        continue;
       const rest = words(tool.name);
       // A service written at the end (`web_search_exa`) moves to the front.
       const serviceWords = naming.preferred.split("_");
-      const trailing = rest.length > serviceWords.length && serviceWords.every((word, index) => rest[rest.length - serviceWords.length + index] === word);
+      const trailing =
+        rest.length > serviceWords.length &&
+        serviceWords.every(
+          (word, index) => rest[rest.length - serviceWords.length + index] === word,
+        );
       report({
         path: [...tool.path, "name"],
         messageId: "noPrefix",

@@ -9,11 +9,16 @@ export default defineMcpRule({
   category: "correctness",
   defaultSeverity: "warning",
   fixable: false,
-  messages: { accepted: "tool {{tool}} accepted a call with the unknown argument {{argument}}; misspelt arguments are silently ignored" },
+  messages: {
+    accepted:
+      "tool {{tool}} accepted a call with the unknown argument {{argument}}; misspelt arguments are silently ignored",
+  },
   check({ listing, report }) {
     for (const call of callsFor(listing.probeCalls, "unknown-field")) {
       if (rejected(call.value)) continue;
-      const extra = Object.keys(call.value.arguments).find((key) => key.startsWith("caplint_probe")) ?? "an unknown argument";
+      const extra =
+        Object.keys(call.value.arguments).find((key) => key.startsWith("caplint_probe")) ??
+        "an unknown argument";
       report({
         path: [...call.path, "arguments"],
         messageId: "accepted",

@@ -8,10 +8,15 @@ export function rejected(call: ProbeCall): boolean {
 /** The text of a result's first text content block. */
 export function firstText(result: unknown): { text: string; index: number } | undefined {
   if (!isObject(result) || !Array.isArray(result.content)) return undefined;
-  const index = result.content.findIndex((block) => isObject(block) && block.type === "text" && typeof block.text === "string");
+  const index = result.content.findIndex(
+    (block) => isObject(block) && block.type === "text" && typeof block.text === "string",
+  );
   return index < 0 ? undefined : { text: (result.content[index] as { text: string }).text, index };
 }
 
-export function callsFor(calls: ReadonlyArray<At<ProbeCall>>, purpose: ProbeCall["purpose"]): Array<At<ProbeCall>> {
+export function callsFor(
+  calls: ReadonlyArray<At<ProbeCall>>,
+  purpose: ProbeCall["purpose"],
+): Array<At<ProbeCall>> {
   return calls.filter((call) => call.value.purpose === purpose);
 }

@@ -1,4 +1,14 @@
-import { effectiveRoot, hasNoProperties, nonNullMember, propertiesOf, resolveRef, schemaOf, typesOf, type Property, type SchemaNode } from "../input-schema.js";
+import {
+  effectiveRoot,
+  hasNoProperties,
+  nonNullMember,
+  propertiesOf,
+  resolveRef,
+  schemaOf,
+  typesOf,
+  type Property,
+  type SchemaNode,
+} from "../input-schema.js";
 import { isObject, type ToolEntry } from "../listing.js";
 import { isPlural, splitToolName, toolNaming, type ToolNaming } from "../naming.js";
 import { quote } from "../text.js";
@@ -42,7 +52,14 @@ const PAGE_PARAMETERS = new Map<string, "number" | "string">([
   ["nextpagetoken", "string"],
 ]);
 /** Output fields of a page of results: the total beside the items, or what comes next. */
-const PAGE_RESULT_FIELDS = new Set(["total", "totalcount", "hasmore", "nextcursor", "nextoffset", "nextpagetoken"]);
+const PAGE_RESULT_FIELDS = new Set([
+  "total",
+  "totalcount",
+  "hasmore",
+  "nextcursor",
+  "nextoffset",
+  "nextpagetoken",
+]);
 /** Action words of tools whose `limit` is how much to fetch or crawl, not a page size. */
 const BUDGET_VERBS = new Set(["crawl", "map", "scrape", "spider"]);
 /** Parameters of a crawl's reach: a `limit` beside them is a budget too. */
@@ -72,11 +89,21 @@ const PAGE_SIZE_NAME = /size|count|limit|max|num/i;
 /** Whether a list tool's parameter says where a page starts (offset, pageIdx, start_cursor..., or a `start` described as an offset). */
 export function isPagePosition(property: Property): boolean {
   if (PAGE_POSITIONS.has(normalised(property.name))) return true;
-  return DESCRIBED_AS_OFFSET.test(descriptionOf(property.resolved)) && !PAGE_SIZE_NAME.test(property.name);
+  return (
+    DESCRIBED_AS_OFFSET.test(descriptionOf(property.resolved)) &&
+    !PAGE_SIZE_NAME.test(property.name)
+  );
 }
 
 /** How many items to return, under names that are no page size: `maxResults`, `maxCount`, `top_k`, `num_results`. */
-const RESULT_COUNTS = new Set(["maxresults", "maxcount", "maxitems", "maxentries", "numresults", "topk"]);
+const RESULT_COUNTS = new Set([
+  "maxresults",
+  "maxcount",
+  "maxitems",
+  "maxentries",
+  "numresults",
+  "topk",
+]);
 /** Action words of tools that start work in the background and answer with its id (`start_search`), not with a page. */
 const JOB_STARTERS = new Set(["start", "begin", "launch", "submit", "trigger", "spawn", "enqueue"]);
 /** A description that answers with a job: "returns immediately with a session ID", "returns a job id". */
@@ -96,7 +123,11 @@ const LINE_OFFSET = /\boffset\b[^.\n]{0,40}\blines?\b|\bline[ _-]?offset\b/i;
  * text (`read_file` with a line `offset`, negative for a tail); a tool that starts a job and
  * returns its id (`start_search`). `--list-tools` pins the answer for named tools.
  */
-export function isListTool(tool: ToolEntry, naming: ToolNaming, pinned?: ReadonlyMap<string, boolean>): boolean {
+export function isListTool(
+  tool: ToolEntry,
+  naming: ToolNaming,
+  pinned?: ReadonlyMap<string, boolean>,
+): boolean {
   const pin = tool.name === undefined ? undefined : pinned?.get(tool.name);
   if (pin !== undefined) return pin;
   let judged = listToolsByNaming.get(naming);
@@ -111,16 +142,33 @@ const listToolsByNaming = new WeakMap<ToolNaming, WeakMap<ToolEntry, boolean>>()
 
 function readsAsListTool(tool: ToolEntry, naming: ToolNaming): boolean {
   const action = tool.name === undefined ? [] : splitToolName(tool.name, naming).action;
-  const writes = isObject(tool.value) && isObject(tool.value.annotations) && tool.value.annotations.readOnlyHint === false;
-  const description = isObject(tool.value) && typeof tool.value.description === "string" ? tool.value.description : "";
-  if (JOB_STARTERS.has(action[0] ?? "") || RETURNS_JOB_ID.test(description)) return hasPageResult(tool);
+  const writes =
+    isObject(tool.value) &&
+    isObject(tool.value.annotations) &&
+    tool.value.annotations.readOnlyHint === false;
+  const description =
+    isObject(tool.value) && typeof tool.value.description === "string"
+      ? tool.value.description
+      : "";
+  if (JOB_STARTERS.has(action[0] ?? "") || RETURNS_JOB_ID.test(description))
+    return hasPageResult(tool);
   const input = inputOf(tool);
   const facts = input ? parameterFacts(input, description) : 0;
   if (facts & PAGES_LINES) return false;
-  if (!writes && (action.some((word) => LIST_WORDS.has(word)) || (action[0] === "find" && isPlural(action[action.length - 1])))) return true;
+  if (
+    !writes &&
+    (action.some((word) => LIST_WORDS.has(word)) ||
+      (action[0] === "find" && isPlural(action[action.length - 1])))
+  )
+    return true;
   const has = (fact: number) => (facts & fact) !== 0;
   const budget = has(CRAWL_REACH) || action.some((word) => BUDGET_VERBS.has(word));
-  return has(PAGE_PARAMETER) || (has(LIMIT) && !budget) || (!writes && !budget && has(RESULT_COUNT)) || hasPageResult(tool);
+  return (
+    has(PAGE_PARAMETER) ||
+    (has(LIMIT) && !budget) ||
+    (!writes && !budget && has(RESULT_COUNT)) ||
+    hasPageResult(tool)
+  );
 }
 
 /** What a tool's parameters say of it, as bits: worked out in one pass, without an object or a callback per tool. */
@@ -142,13 +190,27 @@ function parameterFacts(input: ToolInput, toolDescription: string): number {
     const name = normalised(written);
     if (name === "offset" && !offsetSeen) {
       offsetSeen = true;
-      if (LINE_OFFSET.test(toolDescription) || LINE_OFFSET.test(`offset ${descriptionOf(parameterSchema(input, written))}`)) return PAGES_LINES;
+      if (
+        LINE_OFFSET.test(toolDescription) ||
+        LINE_OFFSET.test(`offset ${descriptionOf(parameterSchema(input, written))}`)
+      )
+        return PAGES_LINES;
     }
     const kind = PAGE_PARAMETERS.get(name);
-    if (kind !== undefined && !(facts & PAGE_PARAMETER) && hasType(input.document, parameterSchema(input, written), kind)) facts |= PAGE_PARAMETER;
+    if (
+      kind !== undefined &&
+      !(facts & PAGE_PARAMETER) &&
+      hasType(input.document, parameterSchema(input, written), kind)
+    )
+      facts |= PAGE_PARAMETER;
     if (name === "limit") facts |= LIMIT;
     if (BUDGET_PARAMETER.test(name)) facts |= CRAWL_REACH;
-    if (RESULT_COUNTS.has(name) && !(facts & RESULT_COUNT) && hasType(input.document, parameterSchema(input, written), "number")) facts |= RESULT_COUNT;
+    if (
+      RESULT_COUNTS.has(name) &&
+      !(facts & RESULT_COUNT) &&
+      hasType(input.document, parameterSchema(input, written), "number")
+    )
+      facts |= RESULT_COUNT;
   }
   return facts;
 }
@@ -179,7 +241,10 @@ function hasPageResult(tool: ToolEntry): boolean {
   const document = schemaOf(tool, "outputSchema");
   if (!document) return false;
   const fields = propertiesOf(document, effectiveRoot(document).root);
-  return fields.some((p) => typesOf(document, p.resolved).has("array")) && fields.some((p) => PAGE_RESULT_FIELDS.has(normalised(p.name)));
+  return (
+    fields.some((p) => typesOf(document, p.resolved).has("array")) &&
+    fields.some((p) => PAGE_RESULT_FIELDS.has(normalised(p.name)))
+  );
 }
 
 /** The tool's input schema and the object that holds its parameters (see effectiveRoot). */
@@ -197,7 +262,9 @@ type ToolInput = Readonly<{ document: SchemaNode; root: SchemaNode; wrapper?: st
 const inputs = new WeakMap<ToolEntry, ToolInput | undefined>();
 
 /** Every tool with an input schema, and that schema: the walk the input rules share. */
-export function* toolInputs(tools: Iterable<ToolEntry>): Generator<{ tool: ToolEntry; input: NonNullable<ReturnType<typeof inputOf>> }> {
+export function* toolInputs(
+  tools: Iterable<ToolEntry>,
+): Generator<{ tool: ToolEntry; input: NonNullable<ReturnType<typeof inputOf>> }> {
   for (const tool of tools) {
     const input = inputOf(tool);
     if (input) yield { tool, input };
@@ -205,5 +272,7 @@ export function* toolInputs(tools: Iterable<ToolEntry>): Generator<{ tool: ToolE
 }
 
 export function toolLabel(tool: ToolEntry): string {
-  return tool.name === undefined ? `tool #${String(tool.path[tool.path.length - 1])}` : `tool ${quote(tool.name)}`;
+  return tool.name === undefined
+    ? `tool #${String(tool.path[tool.path.length - 1])}`
+    : `tool ${quote(tool.name)}`;
 }

@@ -1,6 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { checkLabel, compileLabelPattern, labelMatches, LABEL_ALPHABET_MESSAGE } from "../../../src/capabilities/engine/match/glob.js";
+import {
+  checkLabel,
+  compileLabelPattern,
+  labelMatches,
+  LABEL_ALPHABET_MESSAGE,
+} from "../../../src/capabilities/engine/match/glob.js";
 
 interface GlobCase {
   pattern: string;
@@ -10,19 +15,30 @@ interface GlobCase {
   note?: string;
 }
 
-const cases = JSON.parse(readFileSync(new URL("../../../fixtures/conformance/label-globs.json", import.meta.url), "utf8")) as GlobCase[];
+const cases = JSON.parse(
+  readFileSync(new URL("../../../fixtures/conformance/label-globs.json", import.meta.url), "utf8"),
+) as GlobCase[];
 
 describe("label-globs.json conformance", () => {
   it("has the 46 documented cases", () => expect(cases).toHaveLength(46));
-  it.each(cases.map((c) => [c.pattern, c.label, c.matches] as const))("%j against %j → %j", (pattern, label, matches) => {
-    const compiled = compileLabelPattern(pattern);
-    expect(compiled.ok).toBe(true);
-    expect(compiled.ok && compiled.match(label)).toBe(matches);
-  });
+  it.each(cases.map((c) => [c.pattern, c.label, c.matches] as const))(
+    "%j against %j → %j",
+    (pattern, label, matches) => {
+      const compiled = compileLabelPattern(pattern);
+      expect(compiled.ok).toBe(true);
+      expect(compiled.ok && compiled.match(label)).toBe(matches);
+    },
+  );
 
   it.each([
-    ["main-**", "Pattern syntax error near position 4: recursive wildcards must form a single path component"],
-    ["***", "Pattern syntax error near position 2: wildcards are either regular `*` or recursive `**`"],
+    [
+      "main-**",
+      "Pattern syntax error near position 4: recursive wildcards must form a single path component",
+    ],
+    [
+      "***",
+      "Pattern syntax error near position 2: wildcards are either regular `*` or recursive `**`",
+    ],
     ["[abc", "Pattern syntax error near position 0: invalid range pattern"],
     ["[]", "Pattern syntax error near position 0: invalid range pattern"],
     ["[!]", "Pattern syntax error near position 0: invalid range pattern"],
@@ -36,16 +52,21 @@ describe("glob crate details beyond the corpus", () => {
   it("reports `**` followed by a non-separator at the position after the stars", () => {
     expect(compileLabelPattern("**a")).toMatchObject({
       ok: false,
-      message: "Pattern syntax error near position 2: recursive wildcards must form a single path component",
+      message:
+        "Pattern syntax error near position 2: recursive wildcards must form a single path component",
     });
     expect(compileLabelPattern("a/**b")).toMatchObject({
       ok: false,
-      message: "Pattern syntax error near position 4: recursive wildcards must form a single path component",
+      message:
+        "Pattern syntax error near position 4: recursive wildcards must form a single path component",
     });
   });
 
   it("counts positions in Unicode scalar values", () => {
-    expect(compileLabelPattern("é-***")).toMatchObject({ ok: false, message: expect.stringContaining("position 4:") });
+    expect(compileLabelPattern("é-***")).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("position 4:"),
+    });
   });
 
   it("lets `**/` match zero or more whole leading components", () => {
@@ -93,7 +114,9 @@ describe("glob crate details beyond the corpus", () => {
 });
 
 describe("checkLabel", () => {
-  it.each(["main", "main-1", "a/b:c_d", "fenêtre", "窗口", ""])("accepts %j", (label) => expect(checkLabel(label)).toEqual({ ok: true }));
+  it.each(["main", "main-1", "a/b:c_d", "fenêtre", "窗口", ""])("accepts %j", (label) =>
+    expect(checkLabel(label)).toEqual({ ok: true }),
+  );
   it.each(["main window", "a.b", "x*", "a\\b", "ümlaut!"])("rejects %j", (label) =>
     expect(checkLabel(label)).toEqual({ ok: false, message: LABEL_ALPHABET_MESSAGE }),
   );
@@ -112,7 +135,9 @@ describe("matching cost is linear in pattern + label", () => {
       "*" + "?a".repeat(511),
     ]) {
       expect(pattern.length).toBeLessThanOrEqual(1_024);
-      expect(labelMatches(pattern, label), pattern.slice(0, 12)).toBe(pattern.endsWith("?a") || (!pattern.endsWith("b") && !pattern.endsWith("/b")));
+      expect(labelMatches(pattern, label), pattern.slice(0, 12)).toBe(
+        pattern.endsWith("?a") || (!pattern.endsWith("b") && !pattern.endsWith("/b")),
+      );
     }
   });
 });

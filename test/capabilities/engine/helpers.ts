@@ -3,12 +3,18 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { Catalog } from "../../../src/capabilities/catalog/catalog.js";
-import type { AclManifests, Manifest, PermissionDef } from "../../../src/capabilities/catalog/types.js";
+import type {
+  AclManifests,
+  Manifest,
+  PermissionDef,
+} from "../../../src/capabilities/catalog/types.js";
 import { manifestFromPermissionFiles } from "../../../src/capabilities/load/permission-files.js";
 import { capabilityObjects, toCapability } from "../../../src/capabilities/model/capability.js";
 import type { Capability } from "../../../src/capabilities/model/types.js";
 
-export const CONFORMANCE_DIR = fileURLToPath(new URL("../../../fixtures/conformance/", import.meta.url));
+export const CONFORMANCE_DIR = fileURLToPath(
+  new URL("../../../fixtures/conformance/", import.meta.url),
+);
 
 export function readJson<T>(relative: string): T {
   return JSON.parse(readFileSync(path.join(CONFORMANCE_DIR, relative), "utf8")) as T;
@@ -45,7 +51,10 @@ export function loadConformanceCapabilities(fixture: string): Capability[] {
     const text = readFileSync(absolutePath, "utf8");
     const value = name.endsWith(".toml") ? parseToml(text) : JSON.parse(text);
     for (const object of capabilityObjects(value)) {
-      const capability = toCapability(object, { file: `fixtures/${fixture}/${name}`, absolutePath });
+      const capability = toCapability(object, {
+        file: `fixtures/${fixture}/${name}`,
+        absolutePath,
+      });
       if (!capability) throw new Error(`${name}: capability without identifier`);
       if (capabilities.some((c) => c.identifier === capability.identifier))
         throw new Error(`capability with identifier \`${capability.identifier}\` already exists`);
@@ -71,10 +80,15 @@ export function manifest(parts: {
     permissions[identifier] = { identifier, commands: { allow, deny }, ...rest };
   }
   const permission_sets = Object.fromEntries(
-    Object.entries(parts.sets ?? {}).map(([identifier, members]) => [identifier, { identifier, description: "", permissions: members }]),
+    Object.entries(parts.sets ?? {}).map(([identifier, members]) => [
+      identifier,
+      { identifier, description: "", permissions: members },
+    ]),
   );
   return {
-    default_permission: parts.default ? { identifier: "default", description: "", permissions: parts.default } : null,
+    default_permission: parts.default
+      ? { identifier: "default", description: "", permissions: parts.default }
+      : null,
     permissions,
     permission_sets,
     global_scope_schema: null,
@@ -93,11 +107,16 @@ export function capability(fields: {
   webviews?: unknown[];
   remote?: { urls: unknown[] };
   platforms?: unknown[];
-  permissions: Array<string | { identifier: string; allow?: unknown[] | null; deny?: unknown[] | null }>;
+  permissions: Array<
+    string | { identifier: string; allow?: unknown[] | null; deny?: unknown[] | null }
+  >;
   file?: string;
 }): Capability {
   const { file = `capabilities/${fields.identifier}.json`, ...object } = fields;
-  return toCapability({ path: [], value: object }, { file, absolutePath: `/virtual/${file}#${counter++}` })!;
+  return toCapability(
+    { path: [], value: object },
+    { file, absolutePath: `/virtual/${file}#${counter++}` },
+  )!;
 }
 
 /** Canonical JSON: object keys sorted, so entries can be compared as multisets. */

@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { compileRemotePattern, remoteUrlMatches } from "../../../src/capabilities/engine/match/origin.js";
+import {
+  compileRemotePattern,
+  remoteUrlMatches,
+} from "../../../src/capabilities/engine/match/origin.js";
 
 interface UrlCase {
   pattern: string;
@@ -10,15 +13,20 @@ interface UrlCase {
   note?: string;
 }
 
-const cases = JSON.parse(readFileSync(new URL("../../../fixtures/conformance/url-patterns.json", import.meta.url), "utf8")) as UrlCase[];
+const cases = JSON.parse(
+  readFileSync(new URL("../../../fixtures/conformance/url-patterns.json", import.meta.url), "utf8"),
+) as UrlCase[];
 
 describe("url-patterns.json conformance", () => {
   it("has the 47 documented cases", () => expect(cases).toHaveLength(47));
-  it.each(cases.map((c) => [c.pattern, c.url, c.matches] as const))("%j against %j → %j", (pattern, url, matches) => {
-    const compiled = compileRemotePattern(pattern);
-    expect(compiled.ok).toBe(true);
-    expect(compiled.ok && compiled.test(url)).toBe(matches);
-  });
+  it.each(cases.map((c) => [c.pattern, c.url, c.matches] as const))(
+    "%j against %j → %j",
+    (pattern, url, matches) => {
+      const compiled = compileRemotePattern(pattern);
+      expect(compiled.ok).toBe(true);
+      expect(compiled.ok && compiled.test(url)).toBe(matches);
+    },
+  );
 });
 
 describe("remote URL patterns", () => {
@@ -30,13 +38,17 @@ describe("remote URL patterns", () => {
   it("does not widen an omitted port", () => {
     expect(remoteUrlMatches("http://localhost", "http://localhost:1420/")).toBe(false);
     expect(remoteUrlMatches("http://localhost", "http://localhost/")).toBe(true);
-    expect(remoteUrlMatches("http://localhost:1420", "http://localhost:1420/index.html")).toBe(true);
+    expect(remoteUrlMatches("http://localhost:1420", "http://localhost:1420/index.html")).toBe(
+      true,
+    );
   });
 
   it("supports named groups, optional groups and custom regexps", () => {
     expect(remoteUrlMatches("https://x.dev/users/:id", "https://x.dev/users/42")).toBe(true);
     expect(remoteUrlMatches("https://x.dev/users/:id", "https://x.dev/users/42/edit")).toBe(false);
-    expect(remoteUrlMatches("https://x.dev/users/:id(\\d+)", "https://x.dev/users/abc")).toBe(false);
+    expect(remoteUrlMatches("https://x.dev/users/:id(\\d+)", "https://x.dev/users/abc")).toBe(
+      false,
+    );
     expect(remoteUrlMatches("https://x.dev/users/:id(\\d+)", "https://x.dev/users/7")).toBe(true);
     expect(remoteUrlMatches("https://x.dev/docs{/:page}?", "https://x.dev/docs")).toBe(true);
     expect(remoteUrlMatches("https://x.dev/docs{/:page}?", "https://x.dev/docs/intro")).toBe(true);
@@ -60,20 +72,32 @@ describe("remote URL patterns", () => {
 
   it("rejects regexp features the host's engine lacks", () => {
     const lookahead = compileRemotePattern("https://x.dev/((?=a)a)");
-    expect(lookahead).toMatchObject({ ok: false, unsafe: false, message: expect.stringContaining("lookaround") });
+    expect(lookahead).toMatchObject({
+      ok: false,
+      unsafe: false,
+      message: expect.stringContaining("lookaround"),
+    });
   });
 
-  it.each(["https://(a+)+b.x", "https://x.dev/((?:a|aa)+)", "https://x.dev/(a*)*", "https://x.dev/*+", "https://x.dev/{:a}+"])(
-    "rejects %j as unsafe",
-    (pattern) => {
-      const compiled = compileRemotePattern(pattern);
-      expect(compiled.ok).toBe(false);
-      expect(compiled.ok ? "" : compiled.message).toMatch(/^unsafe pattern: /);
-      expect(compiled).toMatchObject({ unsafe: true });
-    },
-  );
+  it.each([
+    "https://(a+)+b.x",
+    "https://x.dev/((?:a|aa)+)",
+    "https://x.dev/(a*)*",
+    "https://x.dev/*+",
+    "https://x.dev/{:a}+",
+  ])("rejects %j as unsafe", (pattern) => {
+    const compiled = compileRemotePattern(pattern);
+    expect(compiled.ok).toBe(false);
+    expect(compiled.ok ? "" : compiled.message).toMatch(/^unsafe pattern: /);
+    expect(compiled).toMatchObject({ unsafe: true });
+  });
 
-  it.each(["https://x.dev/:id(\\d+)", "https://x.dev/files/:path+", "https://x.dev/(v[0-9]+)/*", "https://*.x.dev/*/*/*"])("accepts %j as safe", (pattern) => {
+  it.each([
+    "https://x.dev/:id(\\d+)",
+    "https://x.dev/files/:path+",
+    "https://x.dev/(v[0-9]+)/*",
+    "https://*.x.dev/*/*/*",
+  ])("accepts %j as safe", (pattern) => {
     expect(compileRemotePattern(pattern).ok).toBe(true);
   });
 
@@ -96,6 +120,8 @@ describe("remote URL patterns", () => {
   });
 
   it("caches compiled patterns", () => {
-    expect(compileRemotePattern("https://cache.dev")).toBe(compileRemotePattern("https://cache.dev"));
+    expect(compileRemotePattern("https://cache.dev")).toBe(
+      compileRemotePattern("https://cache.dev"),
+    );
   });
 });

@@ -4,8 +4,15 @@
  * folder variables read back from a path.
  */
 import { describe, expect, it } from "vitest";
-import { escapePathGlob, pathGlobMatches } from "../../../src/capabilities/engine/match/path-glob.js";
-import { expandScopePath, homeOfPath, pathWithVariable } from "../../../src/capabilities/queries/fs-variables.js";
+import {
+  escapePathGlob,
+  pathGlobMatches,
+} from "../../../src/capabilities/engine/match/path-glob.js";
+import {
+  expandScopePath,
+  homeOfPath,
+  pathWithVariable,
+} from "../../../src/capabilities/queries/fs-variables.js";
 
 const unix = { literalLeadingDot: true };
 const windows = { literalLeadingDot: false, windows: true };
@@ -35,7 +42,12 @@ describe("pathGlobMatches", () => {
   });
 
   it("without literal separators a * crosses folders (how the pattern reads to most people)", () => {
-    expect(pathGlobMatches("/home/a/*", "/home/a/notes/x.md", { literalLeadingDot: true, literalSeparator: false })).toBe(true);
+    expect(
+      pathGlobMatches("/home/a/*", "/home/a/notes/x.md", {
+        literalLeadingDot: true,
+        literalSeparator: false,
+      }),
+    ).toBe(true);
   });
 
   it("escapes the crate's metacharacters so a literal name matches only itself", () => {
@@ -54,15 +66,26 @@ describe("folder variables", () => {
   it("reads the platform and home from a path's shape", () => {
     expect(homeOfPath("/home/alice/x")).toEqual({ platform: "linux", home: "/home/alice" });
     expect(homeOfPath("/Users/bob/Library/x")).toEqual({ platform: "macOS", home: "/Users/bob" });
-    expect(homeOfPath("C:\\Users\\carol\\x")).toEqual({ platform: "windows", home: "C:/Users/carol" });
+    expect(homeOfPath("C:\\Users\\carol\\x")).toEqual({
+      platform: "windows",
+      home: "C:/Users/carol",
+    });
     expect(homeOfPath("/opt/app/x")).toBeUndefined();
   });
 
   it("writes a path with the most specific variable that holds it", () => {
-    expect(pathWithVariable("/home/alice/.local/share/com.x/notes/a.md", "com.x")).toBe("$APPDATA/notes/a.md");
-    expect(pathWithVariable("/home/alice/.local/share/com.x/logs/a.log", "com.x")).toBe("$APPLOG/a.log");
-    expect(pathWithVariable("/Users/bob/Library/Application Support/com.x/db", "com.x")).toBe("$APPDATA/db");
-    expect(pathWithVariable("C:\\Users\\carol\\AppData\\Local\\com.x\\cache.bin", "com.x")).toBe("$APPLOCALDATA/cache.bin");
+    expect(pathWithVariable("/home/alice/.local/share/com.x/notes/a.md", "com.x")).toBe(
+      "$APPDATA/notes/a.md",
+    );
+    expect(pathWithVariable("/home/alice/.local/share/com.x/logs/a.log", "com.x")).toBe(
+      "$APPLOG/a.log",
+    );
+    expect(pathWithVariable("/Users/bob/Library/Application Support/com.x/db", "com.x")).toBe(
+      "$APPDATA/db",
+    );
+    expect(pathWithVariable("C:\\Users\\carol\\AppData\\Local\\com.x\\cache.bin", "com.x")).toBe(
+      "$APPLOCALDATA/cache.bin",
+    );
     expect(pathWithVariable("/home/alice/Documents/a.txt", undefined)).toBe("$DOCUMENT/a.txt");
     expect(pathWithVariable("/home/alice/.bashrc", "com.x")).toBe("$HOME/.bashrc");
     expect(pathWithVariable("/opt/app/x", "com.x")).toBe("/opt/app/x");
@@ -70,7 +93,9 @@ describe("folder variables", () => {
 
   it("expands a scope entry's variable for a platform and home", () => {
     const where = { platform: "macOS" as const, home: "/Users/bob" };
-    expect(expandScopePath("$APPCACHE/**", where, "com.x")).toBe("/Users/bob/Library/Caches/com.x/**");
+    expect(expandScopePath("$APPCACHE/**", where, "com.x")).toBe(
+      "/Users/bob/Library/Caches/com.x/**",
+    );
     expect(expandScopePath("~/x", where, undefined)).toBe("/Users/bob/x");
     expect(expandScopePath("$APPDATA/x", where, undefined)).toBeUndefined();
     expect(expandScopePath("$RESOURCE/x", where, "com.x")).toBeUndefined();

@@ -17,9 +17,24 @@ describe("resolving every platform at once", () => {
     }),
   });
   const capabilities = [
-    capability({ identifier: "desktop", windows: ["main"], platforms: ["linux", "macOS", "windows"], permissions: ["os:tools"] }),
-    capability({ identifier: "everywhere", windows: ["*"], remote: { urls: ["https://*.example.com"] }, permissions: ["os:allow-any"] }),
-    capability({ identifier: "mobile", windows: ["main"], platforms: ["android", "iOS"], permissions: ["os:tools", "os:deny-any"] }),
+    capability({
+      identifier: "desktop",
+      windows: ["main"],
+      platforms: ["linux", "macOS", "windows"],
+      permissions: ["os:tools"],
+    }),
+    capability({
+      identifier: "everywhere",
+      windows: ["*"],
+      remote: { urls: ["https://*.example.com"] },
+      permissions: ["os:allow-any"],
+    }),
+    capability({
+      identifier: "mobile",
+      windows: ["main"],
+      platforms: ["android", "iOS"],
+      permissions: ["os:tools", "os:deny-any"],
+    }),
   ];
   const all = resolveAll({ capabilities, catalog, platforms: TARGETS });
 
@@ -29,10 +44,22 @@ describe("resolving every platform at once", () => {
       const alone = resolve({ capabilities, catalog, platform: model.platform });
       expect(normalize(model), model.platform).toEqual(normalize(alone));
       expect([...model.allowed.keys()], model.platform).toEqual([...alone.allowed.keys()]);
-      expect(model.capabilities.map((c) => [c.index, c.capability.identifier])).toEqual(alone.capabilities.map((c) => [c.index, c.capability.identifier]));
-      expect(model.inactive.map((c) => c.identifier)).toEqual(alone.inactive.map((c) => c.identifier));
+      expect(model.capabilities.map((c) => [c.index, c.capability.identifier])).toEqual(
+        alone.capabilities.map((c) => [c.index, c.capability.identifier]),
+      );
+      expect(model.inactive.map((c) => c.identifier)).toEqual(
+        alone.inactive.map((c) => c.identifier),
+      );
       const provenance = (m: typeof model) =>
-        [...m.allowed.values()].flat().map((e) => [e.command, e.capabilityIndex, e.contextIndex, e.provenance.capability, e.provenance.chain]);
+        [...m.allowed.values()]
+          .flat()
+          .map((e) => [
+            e.command,
+            e.capabilityIndex,
+            e.contextIndex,
+            e.provenance.capability,
+            e.provenance.chain,
+          ]);
       expect(provenance(model)).toEqual(provenance(alone));
     }
   });
@@ -40,10 +67,14 @@ describe("resolving every platform at once", () => {
   it("names who allows a command, and one capability's allows, exactly as the full entry lists do", () => {
     for (const model of all.models) {
       for (const [command, entries] of model.allowed) {
-        const distinct = entries.map((e) => e.capabilityIndex).filter((c, i, list) => list.indexOf(c) === i);
+        const distinct = entries
+          .map((e) => e.capabilityIndex)
+          .filter((c, i, list) => list.indexOf(c) === i);
         expect(model.allowers(command), `${model.platform} ${command}`).toEqual(distinct);
         for (const capabilityIndex of model.capabilities.map((c) => c.index)) {
-          expect(model.allowsIn(command, capabilityIndex)).toEqual(entries.filter((e) => e.capabilityIndex === capabilityIndex));
+          expect(model.allowsIn(command, capabilityIndex)).toEqual(
+            entries.filter((e) => e.capabilityIndex === capabilityIndex),
+          );
         }
       }
       expect(model.allowers("plugin:os|never")).toEqual([]);
@@ -66,7 +97,11 @@ describe("resolving every platform at once", () => {
     expect(all.sameGlobalScope("fs", "linux", "android")).toBe(true);
     // What sameCommand says the same is the same, entry for entry (capability indices aside).
     const view = (platform: string, command: string) =>
-      (all.models.find((m) => m.platform === platform)!.allowed.get(command) ?? []).map((e) => [e.provenance.capability, e.provenance.chain, e.context]);
+      (all.models.find((m) => m.platform === platform)!.allowed.get(command) ?? []).map((e) => [
+        e.provenance.capability,
+        e.provenance.chain,
+        e.context,
+      ]);
     expect(view("macOS", "plugin:os|apt")).toEqual(view("windows", "plugin:os|apt"));
     expect(view("linux", "plugin:os|apt")).not.toEqual(view("macOS", "plugin:os|apt"));
   });
@@ -74,14 +109,23 @@ describe("resolving every platform at once", () => {
   it("groups the platforms that resolve alike: linux alone (its own leaf), macOS with windows, the two mobile ones", () => {
     expect(all.distinctModels.map((m) => m.platform)).toEqual(["linux", "macOS", "android"]);
     // Alike platforms share one model's data: entries are built once for both.
-    expect(all.models[2]!.allowed.get("plugin:os|any")).toBe(all.models[1]!.allowed.get("plugin:os|any"));
+    expect(all.models[2]!.allowed.get("plugin:os|any")).toBe(
+      all.models[1]!.allowed.get("plugin:os|any"),
+    );
     expect(all.models[4]!.globalScope).toBe(all.models[3]!.globalScope);
-    expect(all.models[0]!.allowed.get("plugin:os|any")).not.toBe(all.models[1]!.allowed.get("plugin:os|any"));
+    expect(all.models[0]!.allowed.get("plugin:os|any")).not.toBe(
+      all.models[1]!.allowed.get("plugin:os|any"),
+    );
   });
 
   it("hands rules each distinct model with what earlier ones settled, so platform differences are judged once", () => {
     const judged = all.modelsToJudge();
-    expect(judged.map(({ model, earlier }) => [model.platform, earlier.map((before) => before.model.platform)])).toEqual([
+    expect(
+      judged.map(({ model, earlier }) => [
+        model.platform,
+        earlier.map((before) => before.model.platform),
+      ]),
+    ).toEqual([
       ["linux", []],
       ["macOS", ["linux"]],
       ["android", ["linux", "macOS"]],
@@ -96,8 +140,15 @@ describe("resolving every platform at once", () => {
     expect(android!.settled(["plugin:os|never"], ["os"])).toBe(false);
     expect(android!.settled(["plugin:os|never"], ["fs"])).toBe(true);
     expect(android!.earlier.map((before) => before.sameGlobalScope("os"))).toEqual([false, false]);
-    const pairs = [...all.commandsToJudge(() => ["plugin:os|any", "plugin:os|apt"])].map(({ model, command }) => `${model.platform} ${command}`);
-    expect(pairs).toEqual(["linux plugin:os|any", "linux plugin:os|apt", "macOS plugin:os|apt", "android plugin:os|any"]);
+    const pairs = [...all.commandsToJudge(() => ["plugin:os|any", "plugin:os|apt"])].map(
+      ({ model, command }) => `${model.platform} ${command}`,
+    );
+    expect(pairs).toEqual([
+      "linux plugin:os|any",
+      "linux plugin:os|apt",
+      "macOS plugin:os|apt",
+      "android plugin:os|any",
+    ]);
   });
 
   it("records each problem once, with the platforms it holds on", () => {
@@ -112,7 +163,9 @@ describe("resolving every platform at once", () => {
     expect(all.models[0]!.allowed.get("plugin:os|never")).toBeUndefined();
     expect(all.models[0]!.allowed.has("plugin:os|apt")).toBe(true);
     expect(all.models[1]!.allowed.has("plugin:os|apt")).toBe(false);
-    expect(all.models[3]!.denied.get("plugin:os|any")!.map((e) => e.provenance.capability)).toEqual(["mobile"]);
+    expect(all.models[3]!.denied.get("plugin:os|any")!.map((e) => e.provenance.capability)).toEqual(
+      ["mobile"],
+    );
     expect(all.models[0]!.denied.size).toBe(0);
     // Lists of commands per capability entry, as the matrix unions them.
     const linux = all.models[0]!;

@@ -1,11 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { APP_KEY } from "../../../src/capabilities/catalog/types.js";
-import { commandName, compareCodePoints, MAX_LEAVES_PER_ENTRY, normalize, resolve, type ResolvedModel } from "../../../src/capabilities/engine/index.js";
+import {
+  commandName,
+  compareCodePoints,
+  MAX_LEAVES_PER_ENTRY,
+  normalize,
+  resolve,
+  type ResolvedModel,
+} from "../../../src/capabilities/engine/index.js";
 import { describeProblem } from "../../../src/capabilities/rules/support/resolution-problems.js";
 import { capability, catalogOf, manifest } from "./helpers.js";
 
-const commands = (model: ResolvedModel, list: "allowed" | "denied" = "allowed") => [...model[list].keys()].sort();
-const chains = (model: ResolvedModel, command: string) => (model.allowed.get(command) ?? []).map((e) => e.provenance.chain);
+const commands = (model: ResolvedModel, list: "allowed" | "denied" = "allowed") =>
+  [...model[list].keys()].sort();
+const chains = (model: ResolvedModel, command: string) =>
+  (model.allowed.get(command) ?? []).map((e) => e.provenance.chain);
 
 describe("command names", () => {
   it("strips `core:` for core areas, prefixes plugins and leaves app commands bare", () => {
@@ -23,18 +32,27 @@ describe("set expansion", () => {
       sets: { extra: ["allow-save", "fs:read", "http:default"] },
     }),
     fs: manifest({
-      permissions: { "allow-read": { allow: ["read"] }, "allow-exists": { allow: ["exists"] }, "allow-write": { allow: ["write"] } },
+      permissions: {
+        "allow-read": { allow: ["read"] },
+        "allow-exists": { allow: ["exists"] },
+        "allow-write": { allow: ["write"] },
+      },
       sets: { read: ["allow-read", "allow-exists", "write-all"], "write-all": ["allow-write"] },
     }),
     http: manifest({
-      permissions: { "allow-fetch": { allow: ["fetch"] }, "allow-fetch-cancel": { allow: ["fetch_cancel"] } },
+      permissions: {
+        "allow-fetch": { allow: ["fetch"] },
+        "allow-fetch-cancel": { allow: ["fetch_cancel"] },
+      },
       default: ["allow-fetch", "allow-fetch-cancel"],
     }),
   });
 
   it("follows prefixed members into other plugins, keeping each leaf's own plugin for its command name", () => {
     const model = resolve({
-      capabilities: [capability({ identifier: "main", windows: ["main"], permissions: ["dialog:extra"] })],
+      capabilities: [
+        capability({ identifier: "main", windows: ["main"], permissions: ["dialog:extra"] }),
+      ],
       catalog: crossPlugin,
       platform: "linux",
     });
@@ -49,9 +67,20 @@ describe("set expansion", () => {
     ]);
     // Leaves come out in member order, like upstream's `dialog:extra` test.
     const order = [...model.allowed.values()].flat().map((e) => e.command);
-    expect(order).toEqual(["plugin:dialog|save", "plugin:fs|read", "plugin:fs|exists", "plugin:fs|write", "plugin:http|fetch", "plugin:http|fetch_cancel"]);
-    expect(chains(model, "plugin:fs|write")).toEqual([["dialog:extra", "fs:read", "fs:write-all", "fs:allow-write"]]);
-    expect(chains(model, "plugin:http|fetch")).toEqual([["dialog:extra", "http:default", "http:allow-fetch"]]);
+    expect(order).toEqual([
+      "plugin:dialog|save",
+      "plugin:fs|read",
+      "plugin:fs|exists",
+      "plugin:fs|write",
+      "plugin:http|fetch",
+      "plugin:http|fetch_cancel",
+    ]);
+    expect(chains(model, "plugin:fs|write")).toEqual([
+      ["dialog:extra", "fs:read", "fs:write-all", "fs:allow-write"],
+    ]);
+    expect(chains(model, "plugin:http|fetch")).toEqual([
+      ["dialog:extra", "http:default", "http:allow-fetch"],
+    ]);
   });
 
   it("looks a prefixed member up as a whole string when its plugin does not exist", () => {
@@ -61,18 +90,44 @@ describe("set expansion", () => {
         sets: { extra: ["allow-save", "shell:open", "shell:odd"] },
       }),
     });
-    const model = resolve({ capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["dialog:extra"] })], catalog, platform: "linux" });
+    const model = resolve({
+      capabilities: [
+        capability({ identifier: "c", windows: ["*"], permissions: ["dialog:extra"] }),
+      ],
+      catalog,
+      platform: "linux",
+    });
     expect(commands(model)).toEqual(["plugin:dialog|odd", "plugin:dialog|save"]);
     expect(model.problems).toEqual([
-      expect.objectContaining({ kind: "unknown-set-member", member: "shell:open", set: "dialog:extra", chain: ["dialog:extra"], platforms: ["linux"] }),
+      expect.objectContaining({
+        kind: "unknown-set-member",
+        member: "shell:open",
+        set: "dialog:extra",
+        chain: ["dialog:extra"],
+        platforms: ["linux"],
+      }),
     ]);
   });
 
   it("suggests the nearest identifier for an unknown member", () => {
-    const catalog = catalogOf({ fs: manifest({ permissions: { "allow-read-dir": { allow: ["read_dir"] } }, sets: { read: ["allow-raed-dir"] } }) });
-    const model = resolve({ capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["fs:read"] })], catalog, platform: "linux" });
+    const catalog = catalogOf({
+      fs: manifest({
+        permissions: { "allow-read-dir": { allow: ["read_dir"] } },
+        sets: { read: ["allow-raed-dir"] },
+      }),
+    });
+    const model = resolve({
+      capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["fs:read"] })],
+      catalog,
+      platform: "linux",
+    });
     expect(model.problems).toEqual([
-      expect.objectContaining({ kind: "unknown-set-member", member: "allow-raed-dir", set: "fs:read", suggestions: ["fs:allow-read-dir"] }),
+      expect.objectContaining({
+        kind: "unknown-set-member",
+        member: "allow-raed-dir",
+        set: "fs:read",
+        suggestions: ["fs:allow-read-dir"],
+      }),
     ]);
   });
 
@@ -83,10 +138,21 @@ describe("set expansion", () => {
         sets: { both: ["other"], wrapper: ["both"] },
       }),
     });
-    catalog.get("p")!.permissions.other = { identifier: "other", commands: { allow: ["from_set"], deny: [] } };
-    const top = resolve({ capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["p:both"] })], catalog, platform: "linux" });
+    catalog.get("p")!.permissions.other = {
+      identifier: "other",
+      commands: { allow: ["from_set"], deny: [] },
+    };
+    const top = resolve({
+      capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["p:both"] })],
+      catalog,
+      platform: "linux",
+    });
     expect(commands(top)).toEqual(["plugin:p|from_set"]);
-    const inside = resolve({ capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["p:wrapper"] })], catalog, platform: "linux" });
+    const inside = resolve({
+      capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["p:wrapper"] })],
+      catalog,
+      platform: "linux",
+    });
     expect(commands(inside)).toEqual(["plugin:p|from_permission"]);
   });
 
@@ -99,17 +165,27 @@ describe("set expansion", () => {
       }),
     });
     const model = resolve({
-      capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["p:a", "p:self", "p:default", "p:b"] })],
+      capabilities: [
+        capability({
+          identifier: "c",
+          windows: ["*"],
+          permissions: ["p:a", "p:self", "p:default", "p:b"],
+        }),
+      ],
       catalog,
       platform: "linux",
     });
-    expect(model.problems.map((p) => [p.kind, p.kind === "set-cycle" && p.loop, p.identifier])).toEqual([
+    expect(
+      model.problems.map((p) => [p.kind, p.kind === "set-cycle" && p.loop, p.identifier]),
+    ).toEqual([
       ["set-cycle", ["p:a", "p:b", "p:a"], "p:a"],
       ["set-cycle", ["p:self", "p:self"], "p:self"],
       ["set-cycle", ["p:default", "p:default"], "p:default"],
       ["set-cycle", ["p:b", "p:a", "p:b"], "p:b"],
     ]);
-    expect(describeProblem(model.problems[0]!)).toBe("permission sets include each other in a cycle: p:a → p:b → p:a");
+    expect(describeProblem(model.problems[0]!)).toBe(
+      "permission sets include each other in a cycle: p:a → p:b → p:a",
+    );
     expect(model.problems[0]!.chain).toEqual(["p:a", "p:b", "p:a"]);
     expect(chains(model, "plugin:p|a")).toEqual([
       ["p:a", "p:allow-a"],
@@ -126,32 +202,65 @@ describe("set expansion", () => {
   it("warns that `<plugin>:default` without a default set grants nothing, at the top level and inside sets", () => {
     const catalog = catalogOf({
       nodefault: manifest({ permissions: { "allow-x": { allow: ["x"] } } }),
-      other: manifest({ permissions: {}, sets: { bundle: ["nodefault:default", "nodefault:allow-x"] } }),
+      other: manifest({
+        permissions: {},
+        sets: { bundle: ["nodefault:default", "nodefault:allow-x"] },
+      }),
     });
     const model = resolve({
-      capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["nodefault:default", "other:bundle"] })],
+      capabilities: [
+        capability({
+          identifier: "c",
+          windows: ["*"],
+          permissions: ["nodefault:default", "other:bundle"],
+        }),
+      ],
       catalog,
       platform: "linux",
     });
     expect(model.problems.map((p) => [p.kind, describeProblem(p), p.chain])).toEqual([
-      ["default-without-set", "`nodefault:default` grants nothing: plugin `nodefault` has no default permission set", ["nodefault:default"]],
-      ["default-without-set", "`nodefault:default` grants nothing: plugin `nodefault` has no default permission set", ["other:bundle", "nodefault:default"]],
+      [
+        "default-without-set",
+        "`nodefault:default` grants nothing: plugin `nodefault` has no default permission set",
+        ["nodefault:default"],
+      ],
+      [
+        "default-without-set",
+        "`nodefault:default` grants nothing: plugin `nodefault` has no default permission set",
+        ["other:bundle", "nodefault:default"],
+      ],
     ]);
     expect(commands(model)).toEqual(["plugin:nodefault|x"]);
   });
 
   it("reports an invalid set member identifier (the host panics on it)", () => {
-    const catalog = catalogOf({ p: manifest({ permissions: { ok: { allow: ["ok"] } }, sets: { s: ["bad_member", "ok"] } }) });
-    const model = resolve({ capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["p:s"] })], catalog, platform: "linux" });
-    expect(model.problems).toEqual([expect.objectContaining({ kind: "invalid-set-member", member: "bad_member", set: "p:s" })]);
-    expect(describeProblem(model.problems[0]!)).toMatch(/^invalid identifier `bad_member` in permission set p:s: /);
+    const catalog = catalogOf({
+      p: manifest({ permissions: { ok: { allow: ["ok"] } }, sets: { s: ["bad_member", "ok"] } }),
+    });
+    const model = resolve({
+      capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["p:s"] })],
+      catalog,
+      platform: "linux",
+    });
+    expect(model.problems).toEqual([
+      expect.objectContaining({ kind: "invalid-set-member", member: "bad_member", set: "p:s" }),
+    ]);
+    expect(describeProblem(model.problems[0]!)).toMatch(
+      /^invalid identifier `bad_member` in permission set p:s: /,
+    );
     expect(commands(model)).toEqual(["plugin:p|ok"]);
   });
 
   it("returns unknown top-level identifiers as `unresolved` problems and skips them", () => {
     const catalog = catalogOf({ p: manifest({ permissions: { ok: { allow: ["ok"] } } }) });
     const model = resolve({
-      capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["nope:x", "p:missing", "app-thing", "bad_id", "p:ok"] })],
+      capabilities: [
+        capability({
+          identifier: "c",
+          windows: ["*"],
+          permissions: ["nope:x", "p:missing", "app-thing", "bad_id", "p:ok"],
+        }),
+      ],
       catalog,
       platform: "linux",
     });
@@ -169,9 +278,20 @@ describe("set expansion", () => {
     for (let i = 1; i <= 40; i++) sets[`s${i}`] = [`s${i - 1}`, `s${i - 1}`];
     const catalog = catalogOf({ p: manifest({ permissions: { leaf: { allow: ["x"] } }, sets }) });
     // No clock: expanding s40 is 2^40 leaves, which would never end within the test's time-out.
-    const model = resolve({ capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["p:s40", "p:s13"] })], catalog, platform: "linux" });
+    const model = resolve({
+      capabilities: [
+        capability({ identifier: "c", windows: ["*"], permissions: ["p:s40", "p:s13"] }),
+      ],
+      catalog,
+      platform: "linux",
+    });
     expect(model.problems).toEqual([
-      expect.objectContaining({ kind: "set-too-large", identifier: "p:s40", set: "p:s40", limit: { kind: "leaves", count: 2 ** 40, limit: 10_000 } }),
+      expect.objectContaining({
+        kind: "set-too-large",
+        identifier: "p:s40",
+        set: "p:s40",
+        limit: { kind: "leaves", count: 2 ** 40, limit: 10_000 },
+      }),
     ]);
     expect(describeProblem(model.problems[0]!)).toBe(
       "permission set p:s40 expands to 1,099,511,627,776 permissions (more than 10,000): its sets include each other over and over; it was not resolved",
@@ -185,26 +305,57 @@ describe("set expansion", () => {
     const sets: Record<string, string[]> = { s0: ["unknown-member"] };
     for (let i = 1; i <= 40; i++) sets[`s${i}`] = [`s${i - 1}`, `s${i - 1}`];
     const catalog = catalogOf({ p: manifest({ permissions: { leaf: { allow: ["x"] } }, sets }) });
-    const model = resolve({ capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["p:s40"] })], catalog, platform: "linux" });
+    const model = resolve({
+      capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["p:s40"] })],
+      catalog,
+      platform: "linux",
+    });
     expect(model.problems).toHaveLength(1);
     expect(model.problems[0]).toMatchObject({ kind: "unknown-set-member", set: "p:s0" });
     expect(model.problems[0]!.chain).toHaveLength(41);
   });
 
   it("memoises sets without mixing up provenance between capabilities", () => {
-    const catalog = catalogOf({ p: manifest({ permissions: { "allow-a": { allow: ["a"] } }, sets: { s: ["allow-a"] } }) });
+    const catalog = catalogOf({
+      p: manifest({ permissions: { "allow-a": { allow: ["a"] } }, sets: { s: ["allow-a"] } }),
+    });
     const model = resolve({
       capabilities: [
-        capability({ identifier: "one", windows: ["one"], permissions: ["p:s"], file: "capabilities/one.json" }),
-        capability({ identifier: "two", windows: ["two"], permissions: ["p:allow-a", "p:s"], file: "capabilities/two.json" }),
+        capability({
+          identifier: "one",
+          windows: ["one"],
+          permissions: ["p:s"],
+          file: "capabilities/one.json",
+        }),
+        capability({
+          identifier: "two",
+          windows: ["two"],
+          permissions: ["p:allow-a", "p:s"],
+          file: "capabilities/two.json",
+        }),
       ],
       catalog,
       platform: "linux",
     });
     expect(model.allowed.get("plugin:p|a")!.map((e) => e.provenance)).toEqual([
-      { capability: "one", file: "capabilities/one.json", path: ["permissions", 0], chain: ["p:s", "p:allow-a"] },
-      { capability: "two", file: "capabilities/two.json", path: ["permissions", 0], chain: ["p:allow-a"] },
-      { capability: "two", file: "capabilities/two.json", path: ["permissions", 1], chain: ["p:s", "p:allow-a"] },
+      {
+        capability: "one",
+        file: "capabilities/one.json",
+        path: ["permissions", 0],
+        chain: ["p:s", "p:allow-a"],
+      },
+      {
+        capability: "two",
+        file: "capabilities/two.json",
+        path: ["permissions", 0],
+        chain: ["p:allow-a"],
+      },
+      {
+        capability: "two",
+        file: "capabilities/two.json",
+        path: ["permissions", 1],
+        chain: ["p:s", "p:allow-a"],
+      },
     ]);
   });
 });
@@ -224,27 +375,56 @@ describe("platforms", () => {
   });
 
   it("drops leaves whose own platforms exclude the target, leaving no global scope trace", () => {
-    const model = resolve({ capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["os:tools"] })], catalog, platform: "linux" });
+    const model = resolve({
+      capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["os:tools"] })],
+      catalog,
+      platform: "linux",
+    });
     expect(commands(model)).toEqual(["plugin:os|any", "plugin:os|apt"]);
     expect(model.globalScope.size).toBe(0);
-    const mac = resolve({ capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["os:tools"] })], catalog, platform: "macOS" });
+    const mac = resolve({
+      capabilities: [capability({ identifier: "c", windows: ["*"], permissions: ["os:tools"] })],
+      catalog,
+      platform: "macOS",
+    });
     expect(commands(mac)).toEqual(["plugin:os|any", "plugin:os|brew"]);
-    expect(normalize(mac).globalScope).toEqual({ os: { allow: [{ path: "$HOME/Library" }], deny: [] } });
+    expect(normalize(mac).globalScope).toEqual({
+      os: { allow: [{ path: "$HOME/Library" }], deny: [] },
+    });
   });
 
   it("treats absent capability platforms as all and `[]` as none", () => {
     const model = resolve({
       capabilities: [
         capability({ identifier: "everywhere", windows: ["*"], permissions: ["os:allow-any"] }),
-        capability({ identifier: "nowhere", windows: ["*"], platforms: [], permissions: ["os:allow-apt"] }),
-        capability({ identifier: "mac-only", windows: ["*"], platforms: ["macOS"], permissions: ["os:allow-brew"] }),
-        capability({ identifier: "case-sensitive", windows: ["*"], platforms: ["Linux"], permissions: ["os:allow-apt"] }),
+        capability({
+          identifier: "nowhere",
+          windows: ["*"],
+          platforms: [],
+          permissions: ["os:allow-apt"],
+        }),
+        capability({
+          identifier: "mac-only",
+          windows: ["*"],
+          platforms: ["macOS"],
+          permissions: ["os:allow-brew"],
+        }),
+        capability({
+          identifier: "case-sensitive",
+          windows: ["*"],
+          platforms: ["Linux"],
+          permissions: ["os:allow-apt"],
+        }),
       ],
       catalog,
       platform: "linux",
     });
     expect(model.capabilities.map((c) => c.capability.identifier)).toEqual(["everywhere"]);
-    expect(model.inactive.map((c) => c.identifier).sort()).toEqual(["case-sensitive", "mac-only", "nowhere"]);
+    expect(model.inactive.map((c) => c.identifier).sort()).toEqual([
+      "case-sensitive",
+      "mac-only",
+      "nowhere",
+    ]);
     expect(commands(model)).toEqual(["plugin:os|any"]);
   });
 });
@@ -263,45 +443,83 @@ describe("scopes", () => {
     }),
   });
   const run = (permissions: Parameters<typeof capability>[0]["permissions"]) =>
-    resolve({ capabilities: [capability({ identifier: "c", windows: ["main"], permissions })], catalog, platform: "linux" });
+    resolve({
+      capabilities: [capability({ identifier: "c", windows: ["main"], permissions })],
+      catalog,
+      platform: "linux",
+    });
 
   it("puts the entry's extra scope before the leaf's own and copies it onto every leaf of a set", () => {
     const model = run([{ identifier: "fs:mixed", allow: [{ path: "$EXTRA" }] }]);
     const normalized = normalize(model);
-    expect(normalized.allowed["plugin:fs|read"]![0]!.scope).toEqual({ allow: [{ path: "$EXTRA" }, { path: "$OWN" }], deny: [] });
-    expect(normalized.allowed["plugin:fs|plain"]![0]!.scope).toEqual({ allow: [{ path: "$EXTRA" }], deny: [] });
+    expect(normalized.allowed["plugin:fs|read"]![0]!.scope).toEqual({
+      allow: [{ path: "$EXTRA" }, { path: "$OWN" }],
+      deny: [],
+    });
+    expect(normalized.allowed["plugin:fs|plain"]![0]!.scope).toEqual({
+      allow: [{ path: "$EXTRA" }],
+      deny: [],
+    });
     // The command-less leaf takes the extra scope into the global scope instead.
-    expect(normalized.globalScope).toEqual({ fs: { allow: [{ path: "$EXTRA" }], deny: [{ path: "$SECRET" }] } });
+    expect(normalized.globalScope).toEqual({
+      fs: { allow: [{ path: "$EXTRA" }], deny: [{ path: "$SECRET" }] },
+    });
     const [read] = model.allowed.get("plugin:fs|read")!;
     const [plain] = model.allowed.get("plugin:fs|plain")!;
     expect(read!.scope).not.toBe(plain!.scope);
     // Every entry of one leaf shares its scope object.
-    expect(model.allowed.get("plugin:fs|read")!.every((entry) => entry.scope === read!.scope)).toBe(true);
+    expect(model.allowed.get("plugin:fs|read")!.every((entry) => entry.scope === read!.scope)).toBe(
+      true,
+    );
   });
 
   it("allocates a scope when `allow` or `deny` is present even if empty, but not when absent or null", () => {
-    expect(normalize(run([{ identifier: "fs:allow-plain", deny: [] }])).allowed["plugin:fs|plain"]![0]!.scope).toEqual({ allow: [], deny: [] });
-    expect(normalize(run([{ identifier: "fs:allow-plain", allow: null }])).allowed["plugin:fs|plain"]![0]!.scope).toBeNull();
+    expect(
+      normalize(run([{ identifier: "fs:allow-plain", deny: [] }])).allowed["plugin:fs|plain"]![0]!
+        .scope,
+    ).toEqual({ allow: [], deny: [] });
+    expect(
+      normalize(run([{ identifier: "fs:allow-plain", allow: null }])).allowed[
+        "plugin:fs|plain"
+      ]![0]!.scope,
+    ).toBeNull();
     expect(normalize(run(["fs:allow-plain"])).allowed["plugin:fs|plain"]![0]!.scope).toBeNull();
   });
 
   it("creates the global scope key for a command-less leaf even without any scope, and keeps duplicates", () => {
-    expect(normalize(run(["fs:bare-scope-only"])).globalScope).toEqual({ fs: { allow: [], deny: [] } });
+    expect(normalize(run(["fs:bare-scope-only"])).globalScope).toEqual({
+      fs: { allow: [], deny: [] },
+    });
     const twice = resolve({
       capabilities: [
         capability({ identifier: "a", windows: ["a"], permissions: ["fs:scope-only"] }),
-        capability({ identifier: "b", windows: ["b"], local: false, permissions: ["fs:scope-only"] }),
+        capability({
+          identifier: "b",
+          windows: ["b"],
+          local: false,
+          permissions: ["fs:scope-only"],
+        }),
       ],
       catalog,
       platform: "linux",
     });
-    expect(normalize(twice).globalScope.fs!.deny).toEqual([{ path: "$SECRET" }, { path: "$SECRET" }]);
-    expect(twice.globalScope.get("fs")!.contributions.map((c) => c.provenance.capability)).toEqual(["a", "b"]);
+    expect(normalize(twice).globalScope.fs!.deny).toEqual([
+      { path: "$SECRET" },
+      { path: "$SECRET" },
+    ]);
+    expect(twice.globalScope.get("fs")!.contributions.map((c) => c.provenance.capability)).toEqual([
+      "a",
+      "b",
+    ]);
   });
 
   it("sorts map keys inside scope values when normalizing", () => {
-    const normalized = normalize(run([{ identifier: "fs:allow-plain", allow: [{ z: 1, a: { y: 2, b: [{ d: 1, c: 2 }] } }] }]));
-    expect(JSON.stringify(normalized.allowed["plugin:fs|plain"]![0]!.scope!.allow)).toBe('[{"a":{"b":[{"c":2,"d":1}],"y":2},"z":1}]');
+    const normalized = normalize(
+      run([{ identifier: "fs:allow-plain", allow: [{ z: 1, a: { y: 2, b: [{ d: 1, c: 2 }] } }] }]),
+    );
+    expect(JSON.stringify(normalized.allowed["plugin:fs|plain"]![0]!.scope!.allow)).toBe(
+      '[{"a":{"b":[{"c":2,"d":1}],"y":2},"z":1}]',
+    );
   });
 
   it("records denied commands separately", () => {
@@ -314,18 +532,28 @@ describe("scopes", () => {
 describe("capabilities, contexts and patterns", () => {
   const catalog = catalogOf({
     p: manifest({ permissions: { "allow-x": { allow: ["x"] }, "deny-y": { deny: ["y"] } } }),
-    "core:window": manifest({ permissions: { "allow-title": { allow: ["title"] } }, default: ["allow-title"] }),
+    "core:window": manifest({
+      permissions: { "allow-title": { allow: ["title"] } },
+      default: ["allow-title"],
+    }),
     core: manifest({ default: ["core:window:default"] }),
   });
 
   it("visits capabilities in identifier (code point) order, not input order", () => {
     const model = resolve({
-      capabilities: ["b", "B", "a-2", "a"].map((identifier) => capability({ identifier, windows: [identifier], permissions: ["p:allow-x"] })),
+      capabilities: ["b", "B", "a-2", "a"].map((identifier) =>
+        capability({ identifier, windows: [identifier], permissions: ["p:allow-x"] }),
+      ),
       catalog,
       platform: "linux",
     });
     expect(model.capabilities.map((c) => c.capability.identifier)).toEqual(["B", "a", "a-2", "b"]);
-    expect(model.allowed.get("plugin:p|x")!.map((e) => e.provenance.capability)).toEqual(["B", "a", "a-2", "b"]);
+    expect(model.allowed.get("plugin:p|x")!.map((e) => e.provenance.capability)).toEqual([
+      "B",
+      "a",
+      "a-2",
+      "b",
+    ]);
   });
 
   it("emits the local context first, then one remote context per url, with sorted pattern copies", () => {
@@ -339,15 +567,32 @@ describe("capabilities, contexts and patterns", () => {
     const model = resolve({ capabilities: [cap], catalog, platform: "linux" });
     expect(normalize(model).allowed["plugin:p|x"]).toEqual([
       { context: "local", windows: ["a", "m-*", "z"], webviews: ["w1", "w2"], scope: null },
-      { context: { remote: "https://b.dev" }, windows: ["a", "m-*", "z"], webviews: ["w1", "w2"], scope: null },
-      { context: { remote: "https://a.dev" }, windows: ["a", "m-*", "z"], webviews: ["w1", "w2"], scope: null },
+      {
+        context: { remote: "https://b.dev" },
+        windows: ["a", "m-*", "z"],
+        webviews: ["w1", "w2"],
+        scope: null,
+      },
+      {
+        context: { remote: "https://a.dev" },
+        windows: ["a", "m-*", "z"],
+        webviews: ["w1", "w2"],
+        scope: null,
+      },
     ]);
     expect(cap.windows.map((item) => item.value)).toEqual(["z", "a", "m-*"]);
   });
 
   it("gives a capability without local or remote contexts no entries at all, not even for denies", () => {
     const model = resolve({
-      capabilities: [capability({ identifier: "c", windows: ["*"], local: false, permissions: ["p:allow-x", "p:deny-y"] })],
+      capabilities: [
+        capability({
+          identifier: "c",
+          windows: ["*"],
+          local: false,
+          permissions: ["p:allow-x", "p:deny-y"],
+        }),
+      ],
       catalog,
       platform: "linux",
     });
@@ -356,9 +601,20 @@ describe("capabilities, contexts and patterns", () => {
   });
 
   it("resolves core ids through the core default set with a full chain", () => {
-    const model = resolve({ capabilities: [capability({ identifier: "c", windows: ["main"], permissions: ["core:default"] })], catalog, platform: "linux" });
-    expect(chains(model, "plugin:window|title")).toEqual([["core:default", "core:window:default", "core:window:allow-title"]]);
-    expect(model.allowed.get("plugin:window|title")![0]).toMatchObject({ key: "core:window", permission: "allow-title" });
+    const model = resolve({
+      capabilities: [
+        capability({ identifier: "c", windows: ["main"], permissions: ["core:default"] }),
+      ],
+      catalog,
+      platform: "linux",
+    });
+    expect(chains(model, "plugin:window|title")).toEqual([
+      ["core:default", "core:window:default", "core:window:allow-title"],
+    ]);
+    expect(model.allowed.get("plugin:window|title")![0]).toMatchObject({
+      key: "core:window",
+      permission: "allow-title",
+    });
   });
 
   it("collects invalid and unsafe patterns without dropping the capability, each at its place in the file", () => {
@@ -376,17 +632,24 @@ describe("capabilities, contexts and patterns", () => {
       catalog,
       platform: "linux",
     });
-    expect(model.capabilities[0]!.patternProblems.map((p) => [p.field, p.path, p.pattern])).toEqual([
-      ["windows", ["windows", 1], "main-**"],
-      ["webviews", ["webviews", 0], "[abc"],
-      ["remote.urls", ["remote", "urls", 1], "not a pattern"],
-      ["remote.urls", ["remote", "urls", 3], "https://(a+)+b.x"],
-    ]);
+    expect(model.capabilities[0]!.patternProblems.map((p) => [p.field, p.path, p.pattern])).toEqual(
+      [
+        ["windows", ["windows", 1], "main-**"],
+        ["webviews", ["webviews", 0], "[abc"],
+        ["remote.urls", ["remote", "urls", 1], "not a pattern"],
+        ["remote.urls", ["remote", "urls", 3], "https://(a+)+b.x"],
+      ],
+    );
     expect(model.capabilities[0]!.patternProblems[3]!.message).toMatch(/^unsafe pattern: /);
     expect(model.allowed.get("plugin:p|x")).toHaveLength(3);
   });
 
   it("orders strings by code point like Rust", () => {
-    expect(["b", "\u{1F600}", "\uFF5E", "a"].sort(compareCodePoints)).toEqual(["a", "b", "\uFF5E", "\u{1F600}"]);
+    expect(["b", "\u{1F600}", "\uFF5E", "a"].sort(compareCodePoints)).toEqual([
+      "a",
+      "b",
+      "\uFF5E",
+      "\u{1F600}",
+    ]);
   });
 });

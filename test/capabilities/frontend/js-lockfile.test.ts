@@ -19,11 +19,20 @@ function project(files: Record<string, string>): string {
 }
 
 const manifest = (deps: Record<string, string>, dev: Record<string, string> = {}) =>
-  JSON.stringify({ name: "app", dependencies: { react: "^18.0.0", ...deps }, devDependencies: dev }, null, 2);
+  JSON.stringify(
+    { name: "app", dependencies: { react: "^18.0.0", ...deps }, devDependencies: dev },
+    null,
+    2,
+  );
 
 async function versions(dir: string, frontend = dir) {
   const result = await jsPackageVersions(frontend, { root: dir, maxBytes: 1024 * 1024 });
-  return { versions: Object.fromEntries([...result.packages].map(([name, entry]) => [name, `${entry.version} (${entry.from})`])), notes: result.notes };
+  return {
+    versions: Object.fromEntries(
+      [...result.packages].map(([name, entry]) => [name, `${entry.version} (${entry.from})`]),
+    ),
+    notes: result.notes,
+  };
 }
 
 describe("the @tauri-apps/* versions a frontend installs", () => {
@@ -41,13 +50,19 @@ describe("the @tauri-apps/* versions a frontend installs", () => {
       }),
     });
     expect(await versions(dir)).toEqual({
-      versions: { "@tauri-apps/api": "2.1.1 (package-lock.json)", "@tauri-apps/cli": "2.1.0 (package-lock.json)" },
+      versions: {
+        "@tauri-apps/api": "2.1.1 (package-lock.json)",
+        "@tauri-apps/cli": "2.1.0 (package-lock.json)",
+      },
       notes: [],
     });
 
     const monorepo = project({
       "package.json": manifest({}),
-      "apps/desktop/package.json": manifest({ "@tauri-apps/api": "^2.0.0", "@tauri-apps/plugin-dialog": "~2.2.0" }),
+      "apps/desktop/package.json": manifest({
+        "@tauri-apps/api": "^2.0.0",
+        "@tauri-apps/plugin-dialog": "~2.2.0",
+      }),
       "package-lock.json": JSON.stringify({
         lockfileVersion: 2,
         packages: {
@@ -66,14 +81,22 @@ describe("the @tauri-apps/* versions a frontend installs", () => {
   it("reads package-lock.json v1", async () => {
     const dir = project({
       "package.json": manifest({ "@tauri-apps/api": "^2.0.0" }),
-      "package-lock.json": JSON.stringify({ lockfileVersion: 1, dependencies: { "@tauri-apps/api": { version: "2.0.2" } } }),
+      "package-lock.json": JSON.stringify({
+        lockfileVersion: 1,
+        dependencies: { "@tauri-apps/api": { version: "2.0.2" } },
+      }),
     });
-    expect((await versions(dir)).versions).toEqual({ "@tauri-apps/api": "2.0.2 (package-lock.json)" });
+    expect((await versions(dir)).versions).toEqual({
+      "@tauri-apps/api": "2.0.2 (package-lock.json)",
+    });
   });
 
   it("reads pnpm-lock.yaml 9 (importers with specifier and version), 6 (inline) and 5 (top-level dependencies)", async () => {
     const pnpm9 = project({
-      "package.json": manifest({ "@tauri-apps/api": "^2.0.0", "@tauri-apps/plugin-store": "^2.0.0" }),
+      "package.json": manifest({
+        "@tauri-apps/api": "^2.0.0",
+        "@tauri-apps/plugin-store": "^2.0.0",
+      }),
       "pnpm-lock.yaml": [
         "lockfileVersion: '9.0'",
         "",
@@ -95,7 +118,10 @@ describe("the @tauri-apps/* versions a frontend installs", () => {
         "",
       ].join("\n"),
     });
-    expect((await versions(pnpm9)).versions).toEqual({ "@tauri-apps/api": "2.2.0 (pnpm-lock.yaml)", "@tauri-apps/plugin-store": "2.1.0 (pnpm-lock.yaml)" });
+    expect((await versions(pnpm9)).versions).toEqual({
+      "@tauri-apps/api": "2.2.0 (pnpm-lock.yaml)",
+      "@tauri-apps/plugin-store": "2.1.0 (pnpm-lock.yaml)",
+    });
 
     const pnpm6 = project({
       "package.json": manifest({ "@tauri-apps/api": "^2.0.0" }),
@@ -109,15 +135,26 @@ describe("the @tauri-apps/* versions a frontend installs", () => {
         "",
       ].join("\n"),
     });
-    expect((await versions(pnpm6)).versions).toEqual({ "@tauri-apps/api": "2.0.1 (pnpm-lock.yaml)" });
+    expect((await versions(pnpm6)).versions).toEqual({
+      "@tauri-apps/api": "2.0.1 (pnpm-lock.yaml)",
+    });
 
     const pnpm5 = project({
       "package.json": manifest({ "@tauri-apps/api": "^2.0.0" }),
-      "pnpm-lock.yaml": ["lockfileVersion: 5.4", "", "specifiers:", "  '@tauri-apps/api': ^2.0.0", "", "dependencies:", "  '@tauri-apps/api': 2.0.0", ""].join(
-        "\n",
-      ),
+      "pnpm-lock.yaml": [
+        "lockfileVersion: 5.4",
+        "",
+        "specifiers:",
+        "  '@tauri-apps/api': ^2.0.0",
+        "",
+        "dependencies:",
+        "  '@tauri-apps/api': 2.0.0",
+        "",
+      ].join("\n"),
     });
-    expect((await versions(pnpm5)).versions).toEqual({ "@tauri-apps/api": "2.0.0 (pnpm-lock.yaml)" });
+    expect((await versions(pnpm5)).versions).toEqual({
+      "@tauri-apps/api": "2.0.0 (pnpm-lock.yaml)",
+    });
   });
 
   it("reads yarn.lock v1 and berry, picking the entry of the package.json range", async () => {
@@ -150,7 +187,9 @@ describe("the @tauri-apps/* versions a frontend installs", () => {
         "",
       ].join("\n"),
     });
-    expect((await versions(berry)).versions).toEqual({ "@tauri-apps/plugin-fs": "2.2.0 (yarn.lock)" });
+    expect((await versions(berry)).versions).toEqual({
+      "@tauri-apps/plugin-fs": "2.2.0 (yarn.lock)",
+    });
   });
 
   it("reads bun.lock (JSON with trailing commas)", async () => {
@@ -171,33 +210,58 @@ describe("the @tauri-apps/* versions a frontend installs", () => {
 
   it("falls back to the package.json range, and says so when a lockfile lacks the package", async () => {
     const bare = project({ "package.json": manifest({ "@tauri-apps/api": "^2.2.0" }) });
-    expect(await versions(bare)).toEqual({ versions: { "@tauri-apps/api": "^2.2.0 (package.json range)" }, notes: [] });
+    expect(await versions(bare)).toEqual({
+      versions: { "@tauri-apps/api": "^2.2.0 (package.json range)" },
+      notes: [],
+    });
 
     const partial = project({
       "package.json": manifest({ "@tauri-apps/api": "^2.2.0" }),
-      "package-lock.json": JSON.stringify({ lockfileVersion: 3, packages: { "node_modules/react": { version: "18.3.1" } } }),
+      "package-lock.json": JSON.stringify({
+        lockfileVersion: 3,
+        packages: { "node_modules/react": { version: "18.3.1" } },
+      }),
     });
     const result = await versions(partial);
     expect(result.versions).toEqual({ "@tauri-apps/api": "^2.2.0 (package.json range)" });
-    expect(result.notes).toEqual([`${path.join(partial, "package-lock.json")}: no entry for @tauri-apps/api; the package.json range ^2.2.0 is used`]);
+    expect(result.notes).toEqual([
+      `${path.join(partial, "package-lock.json")}: no entry for @tauri-apps/api; the package.json range ^2.2.0 is used`,
+    ]);
   });
 
   it("never reads a lockfile that links out of the project, nor one above the root", async () => {
     const outside = project({
-      "package-lock.json": JSON.stringify({ lockfileVersion: 3, packages: { "node_modules/@tauri-apps/api": { version: "2.0.0" } } }),
+      "package-lock.json": JSON.stringify({
+        lockfileVersion: 3,
+        packages: { "node_modules/@tauri-apps/api": { version: "2.0.0" } },
+      }),
     });
     const dir = project({ "app/package.json": manifest({ "@tauri-apps/api": "^2.1.0" }) });
     symlinkSync(path.join(outside, "package-lock.json"), path.join(dir, "app/package-lock.json"));
-    const linked = await jsPackageVersions(path.join(dir, "app"), { root: path.join(dir, "app"), maxBytes: 1024 * 1024 });
-    expect(linked.packages.get("@tauri-apps/api")).toMatchObject({ version: "^2.1.0", from: "package.json range" });
-    expect(linked.notes).toEqual([`${path.join(dir, "app/package-lock.json")}: a link out of the project; not read`]);
+    const linked = await jsPackageVersions(path.join(dir, "app"), {
+      root: path.join(dir, "app"),
+      maxBytes: 1024 * 1024,
+    });
+    expect(linked.packages.get("@tauri-apps/api")).toMatchObject({
+      version: "^2.1.0",
+      from: "package.json range",
+    });
+    expect(linked.notes).toEqual([
+      `${path.join(dir, "app/package-lock.json")}: a link out of the project; not read`,
+    ]);
 
     // A lockfile in a folder above the root does not count.
     const nested = project({
-      "package-lock.json": JSON.stringify({ lockfileVersion: 3, packages: { "node_modules/@tauri-apps/api": { version: "2.0.0" } } }),
+      "package-lock.json": JSON.stringify({
+        lockfileVersion: 3,
+        packages: { "node_modules/@tauri-apps/api": { version: "2.0.0" } },
+      }),
       "inner/package.json": manifest({ "@tauri-apps/api": "^2.1.0" }),
     });
-    const inner = await jsPackageVersions(path.join(nested, "inner"), { root: path.join(nested, "inner"), maxBytes: 1024 * 1024 });
+    const inner = await jsPackageVersions(path.join(nested, "inner"), {
+      root: path.join(nested, "inner"),
+      maxBytes: 1024 * 1024,
+    });
     expect(inner.packages.get("@tauri-apps/api")?.from).toBe("package.json range");
   });
 
@@ -207,7 +271,10 @@ describe("the @tauri-apps/* versions a frontend installs", () => {
     expect(result.versions).toEqual({});
     expect(result.notes[0]).toMatch(/package\.json: not JSON/);
 
-    const big = project({ "package.json": manifest({ "@tauri-apps/api": "^2.0.0" }), "package-lock.json": `{"packages":{}, "pad": "${"x".repeat(2000)}"}` });
+    const big = project({
+      "package.json": manifest({ "@tauri-apps/api": "^2.0.0" }),
+      "package-lock.json": `{"packages":{}, "pad": "${"x".repeat(2000)}"}`,
+    });
     const limited = await jsPackageVersions(big, { root: big, maxBytes: 1000 });
     expect(limited.packages.get("@tauri-apps/api")?.from).toBe("package.json range");
     expect(limited.notes[0]).toMatch(/package-lock\.json: file is .* over the .* limit/);

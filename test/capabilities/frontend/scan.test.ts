@@ -3,7 +3,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ApiLookup, ApiMember } from "../../../src/capabilities/frontend/api.js";
-import { scanFrontend, type FrontendScan, type ModuleCache } from "../../../src/capabilities/frontend/scan.js";
+import {
+  scanFrontend,
+  type FrontendScan,
+  type ModuleCache,
+} from "../../../src/capabilities/frontend/scan.js";
 
 /** A few members of Tauri's packages, as the generated map gives them (the scan only reads this shape). */
 const MEMBERS: Record<string, Record<string, ApiMember>> = {
@@ -23,16 +27,25 @@ const MEMBERS: Record<string, Record<string, ApiMember>> = {
     "Database.load": { commands: ["plugin:sql|load"], returns: "Database" },
     "Database#execute": { commands: ["plugin:sql|execute"] },
   },
-  "@tauri-apps/plugin-store": { Store: { commands: [] }, "Store#get": { commands: ["plugin:store|get"] } },
-  "@tauri-apps/plugin-shell": { "Command.create": { commands: [], returns: "Command" }, "Command#execute": { commands: ["plugin:shell|execute"] } },
+  "@tauri-apps/plugin-store": {
+    Store: { commands: [] },
+    "Store#get": { commands: ["plugin:store|get"] },
+  },
+  "@tauri-apps/plugin-shell": {
+    "Command.create": { commands: [], returns: "Command" },
+    "Command#execute": { commands: ["plugin:shell|execute"] },
+  },
   "@tauri-apps/plugin-process": { relaunch: { commands: ["plugin:process|restart"] } },
   "@tauri-apps/plugin-dialog": { open: { commands: ["plugin:dialog|open"] } },
 };
 
 const api: ApiLookup = {
-  module: (specifier) => (MEMBERS[specifier] ? { member: (name) => MEMBERS[specifier]![name] } : undefined),
-  globalNamespace: (namespace) => ({ core: "@tauri-apps/api/core", window: "@tauri-apps/api/window" })[namespace],
-  implicit: (trigger) => (trigger === "data-tauri-drag-region" ? ["plugin:window|start_dragging"] : []),
+  module: (specifier) =>
+    MEMBERS[specifier] ? { member: (name) => MEMBERS[specifier]![name] } : undefined,
+  globalNamespace: (namespace) =>
+    ({ core: "@tauri-apps/api/core", window: "@tauri-apps/api/window" })[namespace],
+  implicit: (trigger) =>
+    trigger === "data-tauri-drag-region" ? ["plugin:window|start_dragging"] : [],
 };
 
 let dirs: string[] = [];
@@ -45,7 +58,11 @@ function app(files: Record<string, string>): string {
   const root = mkdtempSync(path.join(tmpdir(), "caplint-frontend-"));
   dirs.push(root);
   mkdirSync(path.join(root, ".git"));
-  for (const [name, text] of Object.entries({ "package.json": "{}", "src-tauri/tauri.conf.json": "{}", ...files })) {
+  for (const [name, text] of Object.entries({
+    "package.json": "{}",
+    "src-tauri/tauri.conf.json": "{}",
+    ...files,
+  })) {
     mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
     writeFileSync(path.join(root, name), text);
   }
@@ -72,12 +89,17 @@ async function scan(
   return result!;
 }
 
-const calls = (result: FrontendScan) => result.calls.map((call) => `${call.displayFile}:${call.line}:${call.column} ${call.member} ${call.commands.join(",")}`);
+const calls = (result: FrontendScan) =>
+  result.calls.map(
+    (call) =>
+      `${call.displayFile}:${call.line}:${call.column} ${call.member} ${call.commands.join(",")}`,
+  );
 
 describe("frontend scan", () => {
   it("follows imports from the page through barrels, renames, wrappers and returned objects; unreachable files do not count", async () => {
     const root = app({
-      "index.html": '<html><body><div data-tauri-drag-region></div><script type="module" src="/src/main.ts"></script></body></html>',
+      "index.html":
+        '<html><body><div data-tauri-drag-region></div><script type="module" src="/src/main.ts"></script></body></html>',
       "src/main.ts": [
         'import { appWindow, call } from "./lib";',
         'import { invoke as run } from "@tauri-apps/api/core";',
@@ -91,7 +113,8 @@ describe("frontend scan", () => {
         'document.querySelector("button")!.onclick = appWindow.close;',
       ].join("\n"),
       "src/lib/index.ts": 'export * from "./window";\nexport { callCommand as call } from "./ipc";',
-      "src/lib/window.ts": 'import { getCurrentWindow } from "@tauri-apps/api/window";\nexport const appWindow = getCurrentWindow();',
+      "src/lib/window.ts":
+        'import { getCurrentWindow } from "@tauri-apps/api/window";\nexport const appWindow = getCurrentWindow();',
       "src/lib/ipc.ts":
         'import { invoke } from "@tauri-apps/api/core";\nexport async function callCommand<T>(cmd: string, args?: object) { return invoke<T>(cmd, args); }',
       "src/unused.ts": 'import { relaunch } from "@tauri-apps/plugin-process";\nrelaunch();',
@@ -106,9 +129,11 @@ describe("frontend scan", () => {
       "src/main.ts:8:1 Database#execute plugin:sql|execute",
       "src/main.ts:10:45 Window#close plugin:window|close",
     ]);
-    expect(result.unresolved.map((call) => `${call.displayFile}:${call.line}:${call.column} ${call.unresolved}`)).toEqual([
-      "src/main.ts:9:36 argument 1 (the command) is not a literal",
-    ]);
+    expect(
+      result.unresolved.map(
+        (call) => `${call.displayFile}:${call.line}:${call.column} ${call.unresolved}`,
+      ),
+    ).toEqual(["src/main.ts:9:36 argument 1 (the command) is not a literal"]);
     expect(result.files.map((file) => path.relative(root, file))).not.toContain("src/unused.ts");
   });
 
@@ -169,7 +194,8 @@ describe("frontend scan: what the app's own functions and arrays hand on", () =>
         "function again(): Promise<never> { return again(); }",
         "save(); closeAll(); hideAll(); showOne(); again();",
       ].join("\n"),
-      "src/db.ts": 'import Database from "@tauri-apps/plugin-sql";\nexport const getDb = () => Database.load("sqlite:b.db");',
+      "src/db.ts":
+        'import Database from "@tauri-apps/plugin-sql";\nexport const getDb = () => Database.load("sqlite:b.db");',
     });
     const result = await scan(root);
     expect(calls(result)).toEqual([
@@ -208,7 +234,12 @@ describe("frontend scan: what the app's own functions and arrays hand on", () =>
       "src/os.ts": "export const platform = () => 'linux';",
     });
     const result = await scan(root);
-    expect(result.calls.map((call) => `${call.line}:${call.column} ${call.member} ${call.platforms?.join(",") ?? "all"}`)).toEqual([
+    expect(
+      result.calls.map(
+        (call) =>
+          `${call.line}:${call.column} ${call.member} ${call.platforms?.join(",") ?? "all"}`,
+      ),
+    ).toEqual([
       "5:18 Window#show linux,macOS,windows",
       "5:35 Window#close android,iOS",
       "6:45 Window#minimize linux,macOS,windows",
@@ -248,7 +279,12 @@ describe("frontend scan: what the app's own functions and arrays hand on", () =>
       ].join("\n"),
     });
     const result = await scan(root);
-    expect(result.calls.map((call) => `${call.line}:${call.column} ${call.member} ${call.platforms?.join(",") ?? "all"}`)).toEqual([
+    expect(
+      result.calls.map(
+        (call) =>
+          `${call.line}:${call.column} ${call.member} ${call.platforms?.join(",") ?? "all"}`,
+      ),
+    ).toEqual([
       "3:41 Window#show linux,macOS,windows",
       "3:71 Window#hide linux,macOS,windows",
       "4:24 Window#minimize macOS,android",
@@ -292,14 +328,26 @@ describe("frontend scan: build output the app's folder holds", () => {
     const root = app({
       "package.json": JSON.stringify({
         name: "monorepo",
-        scripts: { "web:build": "pnpm --filter=@app/web build", "other:build": "cd frontend/other && npm run build", info: "tsx scripts/info.ts" },
+        scripts: {
+          "web:build": "pnpm --filter=@app/web build",
+          "other:build": "cd frontend/other && npm run build",
+          info: "tsx scripts/info.ts",
+        },
       }),
       "pnpm-workspace.yaml": 'packages:\n  - "frontend/*"\n  - scripts\n',
-      "frontend/web/package.json": JSON.stringify({ name: "@app/web", scripts: { build: "vite build" } }),
-      "frontend/web/vite.config.ts": 'export default { build: { outDir: "../../backend/tauri/tmp/dist" } };',
+      "frontend/web/package.json": JSON.stringify({
+        name: "@app/web",
+        scripts: { build: "vite build" },
+      }),
+      "frontend/web/vite.config.ts":
+        'export default { build: { outDir: "../../backend/tauri/tmp/dist" } };',
       "frontend/web/index.html": '<script type="module" src="/src/main.ts"></script>',
-      "frontend/web/src/main.ts": 'import { relaunch } from "@tauri-apps/plugin-process";\nrelaunch();',
-      "frontend/other/package.json": JSON.stringify({ name: "@app/other", scripts: { build: "vite build" } }),
+      "frontend/web/src/main.ts":
+        'import { relaunch } from "@tauri-apps/plugin-process";\nrelaunch();',
+      "frontend/other/package.json": JSON.stringify({
+        name: "@app/other",
+        scripts: { build: "vite build" },
+      }),
       "frontend/other/vite.config.ts": 'export default { build: { outDir: "dist" } };',
       "backend/tauri/tauri.conf.json": "{}",
     });
@@ -316,7 +364,9 @@ describe("frontend scan: build output the app's folder holds", () => {
       });
     // Two packages built: the one whose Vite config writes ./tmp/dist.
     const result = await scanWith("pnpm run-p web:build other:build info && echo $(pwd)");
-    expect(calls(result!)).toEqual(["frontend/web/src/main.ts:2:1 relaunch plugin:process|restart"]);
+    expect(calls(result!)).toEqual([
+      "frontend/web/src/main.ts:2:1 relaunch plugin:process|restart",
+    ]);
     // A build that runs no package's script says nothing of where the frontend is.
     expect(await scanWith("pnpm info")).toBeUndefined();
   });
@@ -333,28 +383,46 @@ describe("frontend scan: pages, resolution and bad input", () => {
         '  build: { rollupOptions: { input: { main: resolve(__dirname, "index.html"), settings: resolve(__dirname, "settings.html") } } },',
         "});",
       ].join("\n"),
-      "tsconfig.json": JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "@/*": ["src/*"] } } }),
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: { baseUrl: ".", paths: { "@/*": ["src/*"] } },
+      }),
       "index.html": '<script type="module" src="/src/main.ts"></script>',
       "settings.html": '<script type="module" src="./src/settings.ts"></script>',
       "src/main.ts":
         'import { save } from "@/notes";\nimport "./broken";\nimport "./bundle.min";\nimport "./outside";\nimport "tauri-plugin-thing-api";\nsave();',
       "src/notes.ts": 'import { call } from "~ipc";\nexport const save = () => call("save_note");',
-      "src/ipc.ts": 'import { invoke } from "@tauri-apps/api/core";\nexport const call = (command: string) => invoke(command);',
-      "src/settings.ts": 'import { getCurrentWindow } from "@tauri-apps/api/window";\ngetCurrentWindow().close();',
+      "src/ipc.ts":
+        'import { invoke } from "@tauri-apps/api/core";\nexport const call = (command: string) => invoke(command);',
+      "src/settings.ts":
+        'import { getCurrentWindow } from "@tauri-apps/api/window";\ngetCurrentWindow().close();',
       "src/broken.ts": "const = ;",
       "src/bundle.min.js": `var a=${"1+".repeat(3000)}1;\n`,
-      "node_modules/tauri-plugin-thing-api/package.json": '{"name":"tauri-plugin-thing-api","main":"index.js"}',
+      "node_modules/tauri-plugin-thing-api/package.json":
+        '{"name":"tauri-plugin-thing-api","main":"index.js"}',
       "node_modules/tauri-plugin-thing-api/index.js": "export const x = 1;",
     });
     const elsewhere = mkdtempSync(path.join(tmpdir(), "caplint-elsewhere-"));
     dirs.push(elsewhere);
-    writeFileSync(path.join(elsewhere, "secret.ts"), 'import { invoke } from "@tauri-apps/api/core"; invoke("x");');
+    writeFileSync(
+      path.join(elsewhere, "secret.ts"),
+      'import { invoke } from "@tauri-apps/api/core"; invoke("x");',
+    );
     symlinkSync(path.join(elsewhere, "secret.ts"), path.join(root, "src/outside.ts"));
-    const result = await scan(root, [{ label: "main" }, { label: "settings", url: "settings.html" }]);
-    expect(calls(result)).toEqual(["src/notes.ts:2:27 invoke save_note", "src/settings.ts:2:1 Window#close plugin:window|close"]);
+    const result = await scan(root, [
+      { label: "main" },
+      { label: "settings", url: "settings.html" },
+    ]);
+    expect(calls(result)).toEqual([
+      "src/notes.ts:2:27 invoke save_note",
+      "src/settings.ts:2:1 Window#close plugin:window|close",
+    ]);
     expect(result.pagesCertain).toBe(true);
-    expect(result.windowPages.get("settings")?.files.has(path.join(root, "src/settings.ts"))).toBe(true);
-    expect(result.windowPages.get("settings")?.files.has(path.join(root, "src/main.ts"))).toBe(false);
+    expect(result.windowPages.get("settings")?.files.has(path.join(root, "src/settings.ts"))).toBe(
+      true,
+    );
+    expect(result.windowPages.get("settings")?.files.has(path.join(root, "src/main.ts"))).toBe(
+      false,
+    );
     expect(result.windowPages.get("main")?.files.has(path.join(root, "src/main.ts"))).toBe(true);
     expect(result.thirdPartyPlugins).toEqual(["tauri-plugin-thing-api"]);
     expect(result.notes).toEqual([
@@ -370,7 +438,8 @@ describe("frontend scan: the module cache of an editor's checks", () => {
     const root = app({
       "index.html": '<script type="module" src="/src/main.ts"></script>',
       "src/main.ts": 'import { close } from "./a";\nimport "./b";\nclose();\n',
-      "src/a.ts": 'import { getCurrentWindow } from "@tauri-apps/api/window";\nexport const close = () => getCurrentWindow().close();\n',
+      "src/a.ts":
+        'import { getCurrentWindow } from "@tauri-apps/api/window";\nexport const close = () => getCurrentWindow().close();\n',
       "src/b.ts": 'import { invoke } from "@tauri-apps/api/core";\ninvoke("save_note");\n',
     });
     const cache: ModuleCache = new Map();
@@ -378,12 +447,18 @@ describe("frontend scan: the module cache of an editor's checks", () => {
     expect(first.parsed).toBe(4);
     const again = await scan(root, undefined, {}, cache);
     expect(again.parsed).toBe(0);
-    expect(again.calls.map((call) => call.commands)).toEqual(first.calls.map((call) => call.commands));
+    expect(again.calls.map((call) => call.commands)).toEqual(
+      first.calls.map((call) => call.commands),
+    );
     writeFileSync(path.join(root, "src/main.ts"), 'import { close } from "./a";\nclose();\n');
     const edited = await scan(root, undefined, {}, cache);
     expect(edited.parsed).toBe(1);
     expect(edited.calls.map((call) => call.commands)).toEqual([["plugin:window|close"]]);
-    expect([...cache.keys()].map((file) => path.relative(root, file)).sort()).toEqual(["index.html", "src/a.ts", "src/main.ts"]);
+    expect([...cache.keys()].map((file) => path.relative(root, file)).sort()).toEqual([
+      "index.html",
+      "src/a.ts",
+      "src/main.ts",
+    ]);
   });
 });
 
@@ -405,12 +480,15 @@ describe("frontend scan: modules that name nothing of Tauri", () => {
         "go();",
       ].join("\n"),
       "src/names.ts": 'export const SAVE = "save_note";\n',
-      "src/util.ts": "export function apply(fn: (command: string) => unknown, value: string) {\n  return fn(value);\n}\n",
-      "src/format.ts": "export function format(text: string, times: number) {\n  return text.repeat(times);\n}\n",
+      "src/util.ts":
+        "export function apply(fn: (command: string) => unknown, value: string) {\n  return fn(value);\n}\n",
+      "src/format.ts":
+        "export function format(text: string, times: number) {\n  return text.repeat(times);\n}\n",
       "src/barrel.ts": 'export * from "./more-names";\n',
       "src/more-names.ts": 'export const LOAD = "load_notes";\n',
       "src/wrap.ts": 'import { call } from "./ipc";\nexport const go = () => call("go_cmd");\n',
-      "src/ipc.ts": 'import { invoke } from "@tauri-apps/api/core";\nexport const call = (command: string) => invoke(command);\n',
+      "src/ipc.ts":
+        'import { invoke } from "@tauri-apps/api/core";\nexport const call = (command: string) => invoke(command);\n',
     });
     const cache: ModuleCache = new Map();
     const result = await scan(root, undefined, {}, cache);
@@ -422,14 +500,25 @@ describe("frontend scan: modules that name nothing of Tauri", () => {
     ]);
     expect(result.unresolved).toEqual([]);
     // Only the imports of a module nothing needs were read (its cache entry holds them alone).
-    const readWhole = (file: string) => cache.get(path.join(root, file))!.typeRequests === undefined;
-    expect(["src/names.ts", "src/util.ts", "src/barrel.ts", "src/more-names.ts", "src/wrap.ts", "src/ipc.ts"].filter((file) => !readWhole(file))).toEqual([]);
+    const readWhole = (file: string) =>
+      cache.get(path.join(root, file))!.typeRequests === undefined;
+    expect(
+      [
+        "src/names.ts",
+        "src/util.ts",
+        "src/barrel.ts",
+        "src/more-names.ts",
+        "src/wrap.ts",
+        "src/ipc.ts",
+      ].filter((file) => !readWhole(file)),
+    ).toEqual([]);
     expect(readWhole("src/format.ts")).toBe(false);
     expect(result.files).toHaveLength(9);
   });
 
   it("follows what their syntax tree loads: side-effect imports and every re-export form, not type-only imports nor a module block's", async () => {
-    const tauriCall = (command: string) => `import { invoke } from "@tauri-apps/api/core";\ninvoke("${command}");\n`;
+    const tauriCall = (command: string) =>
+      `import { invoke } from "@tauri-apps/api/core";\ninvoke("${command}");\n`;
     const root = app({
       "index.html": '<script type="module" src="/src/main.ts"></script>',
       "src/main.ts": 'import { a } from "./plain";\nimport { c } from "./ambient";\na(c);\n',
@@ -449,7 +538,8 @@ describe("frontend scan: modules that name nothing of Tauri", () => {
       "src/types-only.ts": tauriCall("type_import_cmd"),
       "src/type-reexport.ts": tauriCall("type_reexport_cmd"),
       "src/in-a-string.ts": tauriCall("string_cmd"),
-      "src/ambient.ts": 'declare module "virtual:x" {\n  export * from "./hidden";\n}\nexport const c = 1;\n',
+      "src/ambient.ts":
+        'declare module "virtual:x" {\n  export * from "./hidden";\n}\nexport const c = 1;\n',
       "src/hidden.ts": tauriCall("hidden_cmd"),
     });
     const result = await scan(root, undefined, {}, new Map());

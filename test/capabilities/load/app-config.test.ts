@@ -11,8 +11,12 @@ describe("Tauri.toml as the app config", () => {
     const result = await run(["check", "--format", "compact"], app);
     // "editor" is declared in Tauri.toml: no unmatched-window. "unused" is not in the list: ignored-file.
     expect(result.stdout).not.toMatch(/unmatched-window/);
-    expect(result.stdout).toMatch(/^src-tauri\/capabilities\/unused\.json:\d+:\d+: warning .*\[ignored-file\]$/m);
-    expect(result.stdout).toMatch(/^src-tauri\/Tauri\.toml:6:\d+: error unknown permission "fs:allow-reed-file"/m);
+    expect(result.stdout).toMatch(
+      /^src-tauri\/capabilities\/unused\.json:\d+:\d+: warning .*\[ignored-file\]$/m,
+    );
+    expect(result.stdout).toMatch(
+      /^src-tauri\/Tauri\.toml:6:\d+: error unknown permission "fs:allow-reed-file"/m,
+    );
     expect(result.code).toBe(1);
   });
 
@@ -25,9 +29,14 @@ describe("Tauri.toml as the app config", () => {
     mkdirSync(target);
     writeFileSync(path.join(target, "Tauri.toml"), '[[app.windows]]\nlabel = "main"\n');
     mkdirSync(path.join(target, "capabilities"));
-    writeFileSync(path.join(target, "capabilities", "main.json"), JSON.stringify({ identifier: "main", windows: ["mian"], permissions: ["core:default"] }));
+    writeFileSync(
+      path.join(target, "capabilities", "main.json"),
+      JSON.stringify({ identifier: "main", windows: ["mian"], permissions: ["core:default"] }),
+    );
     const result = await run(["check", "--format", "compact"], root);
-    expect(result.stdout).toMatch(/^apps\/toml-app\/capabilities\/main\.json:\d+:\d+: warning .*"mian".*\[unmatched-window\]$/m);
+    expect(result.stdout).toMatch(
+      /^apps\/toml-app\/capabilities\/main\.json:\d+:\d+: warning .*"mian".*\[unmatched-window\]$/m,
+    );
     expect(app).not.toBe("");
   });
 });

@@ -32,10 +32,24 @@ const DEFAULT = { identifier: "default", windows: ["main"], permissions: ["core:
 
 describe("platform configs (tauri.<platform>.conf.json, Tauri.<platform>.toml)", () => {
   it("merges as RFC 7396 does: objects key by key, null deletes, arrays and other values replace", () => {
-    const base = { app: { windows: [{ label: "main" }], withGlobalTauri: true, security: { csp: "x", capabilities: ["a"] } }, version: "1" };
-    const patch = { app: { windows: [{ label: "tray" }], security: { csp: null } }, version: { major: 1, minor: null } };
+    const base = {
+      app: {
+        windows: [{ label: "main" }],
+        withGlobalTauri: true,
+        security: { csp: "x", capabilities: ["a"] },
+      },
+      version: "1",
+    };
+    const patch = {
+      app: { windows: [{ label: "tray" }], security: { csp: null } },
+      version: { major: 1, minor: null },
+    };
     expect(mergePatch(base, patch)).toEqual({
-      app: { windows: [{ label: "tray" }], withGlobalTauri: true, security: { capabilities: ["a"] } },
+      app: {
+        windows: [{ label: "tray" }],
+        withGlobalTauri: true,
+        security: { capabilities: ["a"] },
+      },
       version: { major: 1 },
     });
     // The RFC's own examples (appendix A), a few of them.
@@ -46,7 +60,10 @@ describe("platform configs (tauri.<platform>.conf.json, Tauri.<platform>.toml)",
     expect(mergePatch({ e: null }, { a: 1 })).toEqual({ e: null, a: 1 });
     expect(mergePatch({}, { a: { bb: { ccc: null } } })).toEqual({ a: { bb: {} } });
     // A "__proto__" key stays a key: the merged object's prototype is untouched.
-    const merged = mergePatch({}, JSON.parse('{"__proto__": {"polluted": true}}')) as Record<string, unknown>;
+    const merged = mergePatch({}, JSON.parse('{"__proto__": {"polluted": true}}')) as Record<
+      string,
+      unknown
+    >;
     expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
     expect(Object.keys(merged)).toEqual(["__proto__"]);
   });
@@ -66,7 +83,12 @@ describe("platform configs (tauri.<platform>.conf.json, Tauri.<platform>.toml)",
         "",
       ].join("\n"),
       "capabilities/default.json": DEFAULT,
-      "capabilities/linux-tray.json": { identifier: "linux-tray", windows: ["tray"], platforms: ["linux"], permissions: ["core:window:allow-show"] },
+      "capabilities/linux-tray.json": {
+        identifier: "linux-tray",
+        windows: ["tray"],
+        platforms: ["linux"],
+        permissions: ["core:window:allow-show"],
+      },
     });
     const check = bin(["check", "--format", "compact"], dir);
     // "tray" exists on windows only: a linux-only capability for it matches nothing there.
@@ -78,16 +100,28 @@ describe("platform configs (tauri.<platform>.conf.json, Tauri.<platform>.toml)",
     const byName = bin(["check", "--format", "compact", "src-tauri/Tauri.windows.toml"], dir);
     expect(byName.stdout).not.toMatch(/\[schema\]/);
     expect(byName.stdout).toContain("linux-tray.json:4:5: warning");
-    const access = bin(["access", "--window", "tray", "-C", "plugin:window|hide", "--format", "json"], dir);
-    const answer = JSON.parse(access.stdout) as { call: { verdicts: Array<{ platforms: string[]; verdict: string }>; suggestion: { notes: string[] } } };
-    expect(answer.call.verdicts.find((v) => v.verdict === "allowed")?.platforms).toEqual(["windows"]);
+    const access = bin(
+      ["access", "--window", "tray", "-C", "plugin:window|hide", "--format", "json"],
+      dir,
+    );
+    const answer = JSON.parse(access.stdout) as {
+      call: {
+        verdicts: Array<{ platforms: string[]; verdict: string }>;
+        suggestion: { notes: string[] };
+      };
+    };
+    expect(answer.call.verdicts.find((v) => v.verdict === "allowed")?.platforms).toEqual([
+      "windows",
+    ]);
     expect(answer.call.suggestion.notes).toEqual([
       'capability "tray" covers this window on windows only: it is declared inline in src-tauri/Tauri.windows.toml, the config of that platform',
       'window "tray" is declared for windows only, in src-tauri/Tauri.windows.toml: on linux, macOS, android and iOS it exists only if the app creates it in code',
     ]);
     // On windows only the inline capability is loaded: "default" grants main nothing there.
     const main = bin(["access", "--window", "main", "-C", "plugin:app|name"], dir);
-    expect(main.stdout).toMatch(/ALLOWED: plugin:app\|name \(allowed\) on linux, macOS, android, iOS only/);
+    expect(main.stdout).toMatch(
+      /ALLOWED: plugin:app\|name \(allowed\) on linux, macOS, android, iOS only/,
+    );
     expect(main.stdout).toMatch(/NOT ALLOWED: plugin:app\|name \(not-granted\) on windows only/);
     expect(main.stdout).toContain(
       'note: capability "default" covers this window but is not loaded on windows: app.security.capabilities in src-tauri/Tauri.windows.toml does not list it',
@@ -112,7 +146,12 @@ describe("platform configs (tauri.<platform>.conf.json, Tauri.<platform>.toml)",
       "tauri.android.conf.json": { app: { windows: null } },
       "tauri.ios.conf.json": { app: { windows: [{ label: "phone" }] } },
       "capabilities/default.json": DEFAULT,
-      "capabilities/mobile.json": { identifier: "mobile", windows: ["main"], platforms: ["android", "iOS"], permissions: ["core:default"] },
+      "capabilities/mobile.json": {
+        identifier: "mobile",
+        windows: ["main"],
+        platforms: ["android", "iOS"],
+        permissions: ["core:default"],
+      },
     });
     const result = bin(["check", "--format", "compact"], dir);
     expect(result.stdout).toContain(
@@ -132,7 +171,9 @@ describe("platform configs (tauri.<platform>.conf.json, Tauri.<platform>.toml)",
       'src-tauri/tauri.linux.conf.json5: JSON5 platform configs are not read (the host reads them with its "config-json5" feature); the windows and capabilities it declares for linux are not known',
     );
     const result = bin(["check", "--format", "compact"], dir);
-    expect(result.stdout).toMatch(/^src-tauri\/tauri\.windows\.conf\.json:1:1: error invalid JSON: .*\(tauri\.windows\.conf\.json is ignored\) \[parse\]$/m);
+    expect(result.stdout).toMatch(
+      /^src-tauri\/tauri\.windows\.conf\.json:1:1: error invalid JSON: .*\(tauri\.windows\.conf\.json is ignored\) \[parse\]$/m,
+    );
     expect(result.code).toBe(1);
   });
 });

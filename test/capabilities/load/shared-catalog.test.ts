@@ -15,9 +15,13 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 function app(name: string, locks: Record<string, string>, permissions: string[]): string {
   const src = path.join(root, name, "src-tauri");
   mkdirSync(path.join(src, "capabilities"), { recursive: true });
-  writeFileSync(path.join(src, "capabilities", "main.json"), JSON.stringify({ identifier: "main", windows: ["main"], permissions }));
+  writeFileSync(
+    path.join(src, "capabilities", "main.json"),
+    JSON.stringify({ identifier: "main", windows: ["main"], permissions }),
+  );
   const packages = Object.entries(locks).map(
-    ([crate, version]) => `[[package]]\nname = "${crate}"\nversion = "${version}"\nsource = "registry+https://github.com/rust-lang/crates.io-index"\n`,
+    ([crate, version]) =>
+      `[[package]]\nname = "${crate}"\nversion = "${version}"\nsource = "registry+https://github.com/rust-lang/crates.io-index"\n`,
   );
   writeFileSync(path.join(src, "Cargo.lock"), `version = 4\n\n${packages.join("\n")}`);
   return path.join(root, name);
@@ -35,9 +39,13 @@ describe("the built-in catalog of a release set", () => {
 
     // fs 2.0.3 lacks the permissions 2.6.0 has; an app on 2.6.0 sees them, and the 2.0.3 apps still do not.
     const fsBefore = JSON.stringify(first.catalog.get("fs"));
-    const newer = await load(app("newer", { ...locks, "tauri-plugin-fs": "2.6.0" }, ["fs:default"]));
+    const newer = await load(
+      app("newer", { ...locks, "tauri-plugin-fs": "2.6.0" }, ["fs:default"]),
+    );
     expect(newer.catalog.get("fs")).not.toBe(first.catalog.get("fs"));
-    expect(Object.keys(newer.catalog.get("fs")!.permissions).length).toBeGreaterThan(Object.keys(first.catalog.get("fs")!.permissions).length);
+    expect(Object.keys(newer.catalog.get("fs")!.permissions).length).toBeGreaterThan(
+      Object.keys(first.catalog.get("fs")!.permissions).length,
+    );
     expect(JSON.stringify(first.catalog.get("fs"))).toBe(fsBefore);
     expect(newer.catalog.get("core:app")).toBe(first.catalog.get("core:app"));
   });
@@ -48,9 +56,13 @@ describe("the built-in catalog of a release set", () => {
     const tauri = await load(app("tauri-spelled", locks, ["core:app:allow-tauri-version"]));
     const hostAgain = await load(app("host-spelled-again", locks, ["core:app:allow-host-version"]));
     expect(tauri.catalog.spelling).toBe("tauri");
-    expect(Object.keys(tauri.catalog.get("core:app")!.permissions)).toContain("allow-tauri-version");
+    expect(Object.keys(tauri.catalog.get("core:app")!.permissions)).toContain(
+      "allow-tauri-version",
+    );
     expect(Object.keys(host.catalog.get("core:app")!.permissions)).toContain("allow-host-version");
-    expect(Object.keys(host.catalog.get("core:app")!.permissions)).not.toContain("allow-tauri-version");
+    expect(Object.keys(host.catalog.get("core:app")!.permissions)).not.toContain(
+      "allow-tauri-version",
+    );
     expect(hostAgain.catalog.get("core:app")).toBe(host.catalog.get("core:app"));
   });
 });

@@ -21,11 +21,19 @@ export function tomlApp(): string {
   );
   writeFileSync(
     path.join(srcTauri, "capabilities", "editor.json"),
-    JSON.stringify({ identifier: "editor", windows: ["editor"], permissions: ["core:default"] }, null, 2),
+    JSON.stringify(
+      { identifier: "editor", windows: ["editor"], permissions: ["core:default"] },
+      null,
+      2,
+    ),
   );
   writeFileSync(
     path.join(srcTauri, "capabilities", "unused.json"),
-    JSON.stringify({ identifier: "unused", windows: ["editor"], permissions: ["core:default"] }, null, 2),
+    JSON.stringify(
+      { identifier: "unused", windows: ["editor"], permissions: ["core:default"] },
+      null,
+      2,
+    ),
   );
   return app;
 }

@@ -15,7 +15,10 @@ const apps = readdirSync(SET)
   .sort();
 
 type Verdict = Record<string, { status: string; message?: string }>;
-const verdicts = JSON.parse(readFileSync(path.join(SET, "verdicts.json"), "utf8")) as Record<string, Verdict>;
+const verdicts = JSON.parse(readFileSync(path.join(SET, "verdicts.json"), "utf8")) as Record<
+  string,
+  Verdict
+>;
 
 function source(app: string): string {
   return readFileSync(path.join(SET, app, "SOURCE.txt"), "utf8");
@@ -81,11 +84,15 @@ describe("real-world corpus, build truth", () => {
     const repositories = new Set(apps.map((app) => /^repo: (.+)$/m.exec(source(app))![1]));
     expect(repositories.size).toBeGreaterThanOrEqual(10);
     for (const app of apps) {
-      expect(source(app), app).toMatch(/^license: (MIT|Apache-2\.0|GPL-3\.0|MPL-2\.0|Apache-2\.0 OR MIT) \(read in LICENSE/m);
+      expect(source(app), app).toMatch(
+        /^license: (MIT|Apache-2\.0|GPL-3\.0|MPL-2\.0|Apache-2\.0 OR MIT) \(read in LICENSE/m,
+      );
       expect(source(app), app).toMatch(/^commit: [0-9a-f]{40}$/m);
       const srcTauri = path.join(SET, app, /^app folder: (.+)$/m.exec(source(app))![1]!);
       expect(existsSync(path.join(srcTauri, "Cargo.toml")), app).toBe(true);
-      const locks = [srcTauri, path.dirname(srcTauri), path.join(SET, app)].filter((dir) => existsSync(path.join(dir, "Cargo.lock")));
+      const locks = [srcTauri, path.dirname(srcTauri), path.join(SET, app)].filter((dir) =>
+        existsSync(path.join(dir, "Cargo.lock")),
+      );
       expect(locks, app).not.toEqual([]);
     }
   });
@@ -95,32 +102,54 @@ describe("real-world corpus, build truth", () => {
     for (const app of apps) {
       const written = readFileSync(path.join(SET, app, "VERDICT.md"), "utf8");
       for (const [target, verdict] of Object.entries(verdicts[app]!)) {
-        expect(written, `${app} ${target}`).toContain(`| ${target} | ${verdict.status === "ok" ? "ok" : `error: ${verdict.status}`} |`);
+        expect(written, `${app} ${target}`).toContain(
+          `| ${target} | ${verdict.status === "ok" ? "ok" : `error: ${verdict.status}`} |`,
+        );
       }
       // Desktop targets are always shipped; mobile ones only with gen/android or gen/apple (or a capability naming them).
       const mobile = ["android", "iOS"].filter((target) =>
-        existsSync(path.join(SET, app, path.dirname(/^app folder: (.+)$/m.exec(source(app))![1]!), "src-tauri", "gen", target === "iOS" ? "apple" : "android")),
+        existsSync(
+          path.join(
+            SET,
+            app,
+            path.dirname(/^app folder: (.+)$/m.exec(source(app))![1]!),
+            "src-tauri",
+            "gen",
+            target === "iOS" ? "apple" : "android",
+          ),
+        ),
       );
-      expect(Object.keys(verdicts[app]!).sort(), app).toEqual(["linux", "macOS", "windows", ...mobile].sort());
+      expect(Object.keys(verdicts[app]!).sort(), app).toEqual(
+        ["linux", "macOS", "windows", ...mobile].sort(),
+      );
     }
   });
 
   it("covers the three real build breaks and their fixes", () => {
     expect(failingTargets("GiantClam__coworkany__broken")).toEqual(["linux", "macOS", "windows"]);
     expect(failingTargets("GiantClam__coworkany__fixed")).toEqual([]);
-    expect(failingTargets("epicenter-so__epicenter__broken")).toEqual(["linux", "macOS", "windows"]);
+    expect(failingTargets("epicenter-so__epicenter__broken")).toEqual([
+      "linux",
+      "macOS",
+      "windows",
+    ]);
     expect(failingTargets("epicenter-so__epicenter__fixed")).toEqual([]);
     // Plugins listed under a macOS-only target table: only the macOS build has them.
     expect(failingTargets("Alakazam-211__K2SO")).toEqual(["linux", "windows"]);
   });
 
   it("blocks each real build break with an error naming the plugin and the targets, and passes its fix", async () => {
-    const errorsOf = async (app: string) => (await check(app)).stdout.split("\n").filter((line) => line.includes(": error "));
+    const errorsOf = async (app: string) =>
+      (await check(app)).stdout.split("\n").filter((line) => line.includes(": error "));
     expect(await errorsOf("GiantClam__coworkany__broken")).toEqual([
-      expect.stringMatching(/error plugin "updater" is not in the build: .*no tauri-plugin-updater dependency/),
+      expect.stringMatching(
+        /error plugin "updater" is not in the build: .*no tauri-plugin-updater dependency/,
+      ),
     ]);
     expect(await errorsOf("epicenter-so__epicenter__broken")).toEqual([
-      expect.stringMatching(/error plugin "process" is not in the build: .*no tauri-plugin-process dependency/),
+      expect.stringMatching(
+        /error plugin "process" is not in the build: .*no tauri-plugin-process dependency/,
+      ),
     ]);
     const k2so = await errorsOf("Alakazam-211__K2SO");
     expect(k2so).toHaveLength(2);
@@ -128,13 +157,16 @@ describe("real-world corpus, build truth", () => {
       expect(line).toMatch(
         /error plugin "(opener|drag)" is not in the linux and windows build \(tauri-plugin-\1 is a dependency only under \[target\.'cfg\(target_os = "macos"\)'\.dependencies\]\)/,
       );
-    for (const fixed of ["GiantClam__coworkany__fixed", "epicenter-so__epicenter__fixed"]) expect((await check(fixed)).code, fixed).toBe(0);
+    for (const fixed of ["GiantClam__coworkany__fixed", "epicenter-so__epicenter__fixed"])
+      expect((await check(fixed)).code, fixed).toBe(0);
   }, 60_000);
 
   it("exits 1 exactly when a target's build fails or a reviewed exposure is found", async () => {
     for (const app of JUDGED) {
       const result = await check(app);
-      const exposures = REVIEWED_EXPOSURES.filter((r) => r.app === app && result.stdout.split("\n").some((line) => r.pattern.test(line)));
+      const exposures = REVIEWED_EXPOSURES.filter(
+        (r) => r.app === app && result.stdout.split("\n").some((line) => r.pattern.test(line)),
+      );
       expect(result.code, app).toBe(failingTargets(app).length > 0 || exposures.length > 0 ? 1 : 0);
     }
   }, 120_000);
@@ -142,21 +174,29 @@ describe("real-world corpus, build truth", () => {
   it("reports errors only for a failing build or a reviewed exposure", async () => {
     for (const app of JUDGED) {
       if (failingTargets(app).length > 0) continue;
-      const errors = (await check(app)).stdout.split("\n").filter((line) => line.includes(": error "));
-      const unexplained = errors.filter((line) => !REVIEWED_EXPOSURES.some((r) => r.app === app && r.pattern.test(line)));
+      const errors = (await check(app)).stdout
+        .split("\n")
+        .filter((line) => line.includes(": error "));
+      const unexplained = errors.filter(
+        (line) => !REVIEWED_EXPOSURES.some((r) => r.app === app && r.pattern.test(line)),
+      );
       expect(unexplained, app).toEqual([]);
     }
   }, 120_000);
 
   it("knows every plugin the builds define: inlined in build.rs, in-repo (path), from git", async () => {
-    for (const app of apps) expect((await check(app)).stdout, app).not.toContain("[unknown-plugin]");
+    for (const app of apps)
+      expect((await check(app)).stdout, app).not.toContain("[unknown-plugin]");
   }, 120_000);
 
   it("produces the reviewed findings", async () => {
     const out: string[] = [];
     for (const app of apps) {
       const result = await check(app);
-      out.push(`# ${app}: exit ${result.code}${result.stderr ? `, stderr: ${result.stderr.trim()}` : ""}`, ...result.stdout.trim().split("\n").filter(Boolean));
+      out.push(
+        `# ${app}: exit ${result.code}${result.stderr ? `, stderr: ${result.stderr.trim()}` : ""}`,
+        ...result.stdout.trim().split("\n").filter(Boolean),
+      );
     }
     await expect(out.join("\n") + "\n").toMatchFileSnapshot(path.join(SET, "expected.out"));
   }, 120_000);

@@ -18,7 +18,14 @@ const projects = readdirSync(CORPUS)
 
 function argsFor(project: string): string[] {
   const plugins = path.join(project, "plugin-permissions");
-  return ["check", "--app", project, "--format", "compact", ...(existsSync(path.join(CORPUS, plugins)) ? ["--plugins", plugins] : [])];
+  return [
+    "check",
+    "--app",
+    project,
+    "--format",
+    "compact",
+    ...(existsSync(path.join(CORPUS, plugins)) ? ["--plugins", plugins] : []),
+  ];
 }
 
 describe("real-world corpus", () => {
@@ -48,7 +55,13 @@ describe("real-world corpus", () => {
   });
 
   it("unusual but valid core identifiers are known", async () => {
-    for (const project of ["EcoPasteHub__EcoPaste", "ayangweb__BongoCat", "infinilabs__coco-app", "kunkunsh__kunkun", "HuLaSpark__HuLa"]) {
+    for (const project of [
+      "EcoPasteHub__EcoPaste",
+      "ayangweb__BongoCat",
+      "infinilabs__coco-app",
+      "kunkunsh__kunkun",
+      "HuLaSpark__HuLa",
+    ]) {
       const output = await findings(project);
       expect(output, project).not.toMatch(/internal-toggle-maximize".*unknown-permission/);
       expect(output, project).not.toMatch(/set-badge-count".*unknown-permission/);
@@ -56,9 +69,15 @@ describe("real-world corpus", () => {
   });
 
   it("the same permission plain and scoped is not a duplicate", async () => {
-    for (const project of ["clash-verge-rev__clash-verge-rev", "infinilabs__coco-app", "getAsterisk__claudia"]) {
+    for (const project of [
+      "clash-verge-rev__clash-verge-rev",
+      "infinilabs__coco-app",
+      "getAsterisk__claudia",
+    ]) {
       const output = await findings(project);
-      expect(output, project).not.toMatch(/"(http:default|shell:allow-execute|shell:allow-spawn)" is already listed.*duplicate-permission/);
+      expect(output, project).not.toMatch(
+        /"(http:default|shell:allow-execute|shell:allow-spawn)" is already listed.*duplicate-permission/,
+      );
     }
   });
 

@@ -59,7 +59,9 @@ describe("real-world corpus, second set", () => {
     for (const project of projects) {
       const result = await check(project);
       const errors = result.stdout.split("\n").filter((line) => line.includes(": error "));
-      const unexplained = errors.filter((line) => !REVIEWED_EXPOSURES.some((r) => r.project === project && r.pattern.test(line)));
+      const unexplained = errors.filter(
+        (line) => !REVIEWED_EXPOSURES.some((r) => r.project === project && r.pattern.test(line)),
+      );
       expect(unexplained, project).toEqual([]);
       expect(result.code, project).toBe(errors.length ? 1 : 0);
     }
@@ -84,7 +86,9 @@ describe("real-world corpus, second set", () => {
   it("closes the misses: wildcard-TLD http scopes, unread scope fields, dead shell grants", async () => {
     const vibe = (await check("thewh1teagle__vibe")).stdout;
     expect(vibe).toMatch(/dangerous grant "http:default".*"https:\/\/\*\.anthropic\.\*"/);
-    expect(vibe).toMatch(/scope field "requireLiteralLeadingDot" \(in 7 entries\) is not read by the fs plugin/);
+    expect(vibe).toMatch(
+      /scope field "requireLiteralLeadingDot" \(in 7 entries\) is not read by the fs plugin/,
+    );
     expect((await check("janhq__jan")).stdout).toMatch(/"shell:allow-execute" grants nothing/);
   });
 
@@ -104,24 +108,35 @@ describe("real-world corpus, second set", () => {
 
   it("every app carries the versions it builds with: a Cargo.lock (its own or its workspace's) or a Cargo.toml", () => {
     const versionFiles = (project: string) =>
-      ["src-tauri/Cargo.lock", "Cargo.lock", "src-tauri/Cargo.toml"].filter((file) => existsSync(path.join(CORPUS, project, file)));
+      ["src-tauri/Cargo.lock", "Cargo.lock", "src-tauri/Cargo.toml"].filter((file) =>
+        existsSync(path.join(CORPUS, project, file)),
+      );
     for (const project of projects) expect(versionFiles(project), project).not.toEqual([]);
   });
 
   it("checks identifiers against the locked releases, not the newest catalog", async () => {
     // dialog:default lost allow-ask and allow-confirm in dialog 2.7.0: the app locks 2.2.1, where they are members.
-    expect((await check("AlexProgrammerDE__SoulFireClient")).stdout).toContain('"dialog:allow-confirm" is already granted by "dialog:default"');
+    expect((await check("AlexProgrammerDE__SoulFireClient")).stdout).toContain(
+      '"dialog:allow-confirm" is already granted by "dialog:default"',
+    );
     // The lock of the Cargo workspace above src-tauri (vibe locks dialog 2.6.0).
-    expect((await check("thewh1teagle__vibe")).stdout).toContain('"dialog:allow-ask" is already granted by "dialog:default"');
+    expect((await check("thewh1teagle__vibe")).stdout).toContain(
+      '"dialog:allow-ask" is already granted by "dialog:default"',
+    );
     // Release candidates are not in the history: the newest catalog, said in a note.
     const rc = await run(["check", "--app", "Xinrea__bili-shadowreplay"], CORPUS);
-    expect(rc.stdout).toMatch(/note: .*tauri 2\.0\.0-rc\.11: not a 2\.x release the version history covers/);
+    expect(rc.stdout).toMatch(
+      /note: .*tauri 2\.0\.0-rc\.11: not a 2\.x release the version history covers/,
+    );
     // No lock: the requirements of src-tauri/Cargo.toml, with tauri taken from the workspace root.
     const manifestOnly = await run(["check", "--app", "AprilNEA__DevUtility"], CORPUS);
-    expect(manifestOnly.stdout).toMatch(/note: no Cargo\.lock found: .*AprilNEA__DevUtility\/src-tauri\/Cargo\.toml/);
+    expect(manifestOnly.stdout).toMatch(
+      /note: no Cargo\.lock found: .*AprilNEA__DevUtility\/src-tauri\/Cargo\.toml/,
+    );
   });
 
   it("http://** and https://** scopes are not unsafe patterns", async () => {
-    for (const project of ["4gray__iptvnator", "lxl66566__GalgameManager"]) expect((await check(project)).stdout, project).not.toContain("[unsafe-pattern]");
+    for (const project of ["4gray__iptvnator", "lxl66566__GalgameManager"])
+      expect((await check(project)).stdout, project).not.toContain("[unsafe-pattern]");
   });
 });

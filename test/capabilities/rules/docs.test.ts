@@ -44,11 +44,14 @@ function parseSection(markdown: string, heading: string, base?: Example): Exampl
     while (++i < lines.length && !lines[i]!.startsWith("```")) body.push(lines[i]!);
     const text = body.join("\n") + "\n";
     if (fence[1] === "text") example.expected = text;
-    else if (["json", "json5", "toml", "ts", "tsx", "js", "html", "vue", "svelte"].includes(fence[1]!)) {
+    else if (
+      ["json", "json5", "toml", "ts", "tsx", "js", "html", "vue", "svelte"].includes(fence[1]!)
+    ) {
       const language = fence[1]!;
       const position = languageCounts.get(language) ?? 0;
       languageCounts.set(language, position + 1);
-      const file = name ?? (base ? base.languages.get(language)?.[position] : undefined) ?? "example.json";
+      const file =
+        name ?? (base ? base.languages.get(language)?.[position] : undefined) ?? "example.json";
       if (!example.files.has(file)) {
         example.files.set(file, text);
         example.languages.set(language, [...(example.languages.get(language) ?? []), file]);
@@ -59,13 +62,18 @@ function parseSection(markdown: string, heading: string, base?: Example): Exampl
   if (base) {
     // Context carries over (the app config, permission files); capability files only when "Good" shows none.
     const showsCapabilities = [...example.files.keys()].some((file) => !isContext(file));
-    for (const [file, text] of base.files) if (!example.files.has(file) && (isContext(file) || !showsCapabilities)) example.files.set(file, text);
+    for (const [file, text] of base.files)
+      if (!example.files.has(file) && (isContext(file) || !showsCapabilities))
+        example.files.set(file, text);
   }
   return example;
 }
 
 const isContext = (file: string) =>
-  APP_FILES.has(file) || file.startsWith("permissions/") || file.startsWith("plugins/") || /\.(ts|tsx|js|html|vue|svelte)$/.test(file);
+  APP_FILES.has(file) ||
+  file.startsWith("permissions/") ||
+  file.startsWith("plugins/") ||
+  /\.(ts|tsx|js|html|vue|svelte)$/.test(file);
 
 /** Files of the app folder itself (src-tauri/, and the frontend beside it), not capability files. */
 const APP_FILES = new Set(["tauri.conf.json", "Cargo.toml", "package.json", "index.html"]);
@@ -74,17 +82,28 @@ async function check(example: Example) {
   const dir = mkdtempSync(path.join(tmpdir(), "caplint-docs-"));
   const appMode = example.files.has("tauri.conf.json");
   for (const [file, text] of example.files) {
-    const target = path.join(dir, appMode && !file.includes("/") && !APP_FILES.has(file) ? `capabilities/${file}` : file);
+    const target = path.join(
+      dir,
+      appMode && !file.includes("/") && !APP_FILES.has(file) ? `capabilities/${file}` : file,
+    );
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, text);
   }
   const names = [...example.files.keys()];
-  const args = appMode ? ["--format", "json"] : ["check", "--format", "json", ...names.filter((n) => !n.includes("/"))];
-  if (!appMode && names.some((n) => n.startsWith("permissions/"))) args.push("--permissions", "permissions");
+  const args = appMode
+    ? ["--format", "json"]
+    : ["check", "--format", "json", ...names.filter((n) => !n.includes("/"))];
+  if (!appMode && names.some((n) => n.startsWith("permissions/")))
+    args.push("--permissions", "permissions");
   if (!appMode && names.some((n) => n.startsWith("plugins/"))) args.push("--plugins", "plugins");
   const result = await run(args, dir);
   if (result.stderr !== "") return { stderr: result.stderr, findings: "" };
-  return { stderr: "", findings: expectedOutput((JSON.parse(result.stdout) as { diagnostics: JsonFinding[] }).diagnostics) };
+  return {
+    stderr: "",
+    findings: expectedOutput(
+      (JSON.parse(result.stdout) as { diagnostics: JsonFinding[] }).diagnostics,
+    ),
+  };
 }
 
 /** Capability rules; the other domains execute their docs in test/<domain>/docs.test.ts. */
@@ -110,7 +129,9 @@ describe("README", () => {
   it("lists every capability rule with its default severity and fixability", () => {
     const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
     for (const rule of RULES.filter((r) => r.domain === "capabilities")) {
-      const row = readme.split("\n").find((line) => line.startsWith(`| [\`${rule.id}\`](docs/rules/${rule.id}.md) |`));
+      const row = readme
+        .split("\n")
+        .find((line) => line.startsWith(`| [\`${rule.id}\`](docs/rules/${rule.id}.md) |`));
       expect(row, rule.id).toBeDefined();
       expect(
         row!
@@ -125,7 +146,8 @@ describe("README", () => {
 
 describe("docs/rules/README.md (the severity contract)", () => {
   const contract = readFileSync(path.join(ROOT, "docs", "rules", "README.md"), "utf8").split("\n");
-  const rowOf = (id: string) => contract.find((line) => line.startsWith(`| [\`${id}\`](${id}.md) |`));
+  const rowOf = (id: string) =>
+    contract.find((line) => line.startsWith(`| [\`${id}\`](${id}.md) |`));
   for (const rule of RULES) {
     it(`${rule.id}: one row with its default severity and the behaviour that justifies it`, () => {
       const row = rowOf(rule.id);

@@ -14,9 +14,16 @@ testRule(duplicatePermission, {
       name: "a string and a scope-less object name the same grant; the fix removes the repeat",
       code: '{ "identifier": "main", "windows": ["main"], "permissions": ["fs:allow-read-file", { "identifier": "fs:allow-read-file" }] }',
       errors: [
-        { messageId: "duplicate", message: 'permission "fs:allow-read-file" is already listed at entry 0', hint: "remove this entry", line: 1, column: 84 },
+        {
+          messageId: "duplicate",
+          message: 'permission "fs:allow-read-file" is already listed at entry 0',
+          hint: "remove this entry",
+          line: 1,
+          column: 84,
+        },
       ],
-      output: '{ "identifier": "main", "windows": ["main"], "permissions": ["fs:allow-read-file"] }',
+      output:
+        '{ "identifier": "main", "windows": ["main"], "permissions": ["fs:allow-read-file"] }',
     },
     {
       name: "in TOML",

@@ -1,4 +1,11 @@
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -86,7 +93,11 @@ function ruleFolderFiles(dir = path.join(ROOT, "src")): string[] {
 
 /** The rule ids a source file defines with `defineRule({ id: "…" })` (or `defineMcpRule`, `definePipelineStep`, `defineLineRule`). */
 function definedRuleIds(file: string): string[] {
-  return [...readFileSync(file, "utf8").matchAll(/define(?:Rule|McpRule|PipelineStep|LineRule)\(\s*\{\s*id:\s*"([^"]+)"/g)].map((m) => m[1]!);
+  return [
+    ...readFileSync(file, "utf8").matchAll(
+      /define(?:Rule|McpRule|PipelineStep|LineRule)\(\s*\{\s*id:\s*"([^"]+)"/g,
+    ),
+  ].map((m) => m[1]!);
 }
 
 /** The sub-folders of a fixture folder (none when it does not exist). */
@@ -106,10 +117,18 @@ describe("rule files, registry and fixture folders agree", () => {
   it("every rule defined in a rules folder is registered", () => {
     const files = ruleFolderFiles();
     expect(files.length).toBeGreaterThan(0);
-    const defined = files.flatMap((file) => definedRuleIds(file).map((id) => ({ id, file: path.relative(ROOT, file) })));
+    const defined = files.flatMap((file) =>
+      definedRuleIds(file).map((id) => ({ id, file: path.relative(ROOT, file) })),
+    );
     for (const file of files) {
-      if (/define(Rule|McpRule|PipelineStep|LineRule)\(/.test(readFileSync(file, "utf8")) && !file.endsWith("types.ts")) {
-        expect(definedRuleIds(file).length, `${path.relative(ROOT, file)} calls defineRule but no id "…" follows it`).toBeGreaterThan(0);
+      if (
+        /define(Rule|McpRule|PipelineStep|LineRule)\(/.test(readFileSync(file, "utf8")) &&
+        !file.endsWith("types.ts")
+      ) {
+        expect(
+          definedRuleIds(file).length,
+          `${path.relative(ROOT, file)} calls defineRule but no id "…" follows it`,
+        ).toBeGreaterThan(0);
       }
     }
     expect(
@@ -128,10 +147,12 @@ describe("rule files, registry and fixture folders agree", () => {
       const ids = definedRuleIds(file);
       const where = path.relative(ROOT, file);
       if (ids.length > 1) misplaced.push(`${where} defines ${ids.join(", ")}`);
-      else if (ids.length === 1 && path.basename(file, ".ts") !== ids[0]) misplaced.push(`${where} defines ${ids[0]}`);
+      else if (ids.length === 1 && path.basename(file, ".ts") !== ids[0])
+        misplaced.push(`${where} defines ${ids[0]}`);
       else if (ids.length === 1) {
         const rule = RULES.find((r) => r.id === ids[0]);
-        if (rule && !where.startsWith(`src/${rule.domain}/rules/`)) misplaced.push(`${where} defines ${rule.id} of ${rule.domain}`);
+        if (rule && !where.startsWith(`src/${rule.domain}/rules/`))
+          misplaced.push(`${where} defines ${rule.id} of ${rule.domain}`);
       }
     }
     expect(misplaced).toEqual([]);
@@ -141,18 +162,29 @@ describe("rule files, registry and fixture folders agree", () => {
     const rulesFolder = path.join(FIXTURES, "rules");
     const base = existsSync(rulesFolder) ? rulesFolder : FIXTURES;
     const folders = subfolders(base);
-    const capabilityRules = new Set<string>(RULES.filter((rule) => rule.domain === "capabilities").map((rule) => rule.id));
-    const orphans = folders.filter((name) => !capabilityRules.has(name) && (base === rulesFolder || !NON_RULE_FIXTURES.includes(name)));
-    expect(orphans, `fixture folders under ${path.relative(ROOT, base)} without a rule`).toEqual([]);
+    const capabilityRules = new Set<string>(
+      RULES.filter((rule) => rule.domain === "capabilities").map((rule) => rule.id),
+    );
+    const orphans = folders.filter(
+      (name) =>
+        !capabilityRules.has(name) && (base === rulesFolder || !NON_RULE_FIXTURES.includes(name)),
+    );
+    expect(orphans, `fixture folders under ${path.relative(ROOT, base)} without a rule`).toEqual(
+      [],
+    );
     for (const name of folders.filter((n) => capabilityRules.has(n))) {
-      const extra = readdirSync(path.join(base, name)).filter((entry) => entry !== "valid" && entry !== "invalid");
+      const extra = readdirSync(path.join(base, name)).filter(
+        (entry) => entry !== "valid" && entry !== "invalid",
+      );
       expect(extra, `fixtures for ${name} hold only valid/ and invalid/`).toEqual([]);
     }
   });
 
   it("every fixture folder of the other domains (fixtures/<domain>/{valid,invalid}/<rule-id>) belongs to a rule of that domain", () => {
     for (const domain of ["events", "mcp"] as const) {
-      const ids = new Set<string>(RULES.filter((rule) => rule.domain === domain).map((rule) => rule.id));
+      const ids = new Set<string>(
+        RULES.filter((rule) => rule.domain === domain).map((rule) => rule.id),
+      );
       for (const kind of ["valid", "invalid"]) {
         const folder = path.join(FIXTURES, domain, kind);
         expect(
@@ -181,7 +213,8 @@ const invalidRuns = new Map<string, Promise<RunResult>>();
 function runInvalidCase(invalidDir: string, name: string): Promise<RunResult> {
   const key = path.join(invalidDir, name);
   let result = invalidRuns.get(key);
-  if (!result) invalidRuns.set(key, (result = run(argv(invalidDir, name, "--format", "json"), invalidDir)));
+  if (!result)
+    invalidRuns.set(key, (result = run(argv(invalidDir, name, "--format", "json"), invalidDir)));
   return result;
 }
 
@@ -192,11 +225,19 @@ for (const rule of RULES.filter((r) => r.domain === "capabilities")) {
     const invalidDir = path.join(base, "invalid");
 
     it("has docs, a valid and an invalid fixture", () => {
-      expect(existsSync(path.join(ROOT, "docs", "rules", `${rule.id}.md`)), `docs/rules/${rule.id}.md`).toBe(true);
+      expect(
+        existsSync(path.join(ROOT, "docs", "rules", `${rule.id}.md`)),
+        `docs/rules/${rule.id}.md`,
+      ).toBe(true);
       expect(cases(validDir).length, `${validDir} has cases`).toBeGreaterThan(0);
       expect(cases(invalidDir).length, `${invalidDir} has cases`).toBeGreaterThan(0);
-      const fixedCases = existsSync(invalidDir) ? readdirSync(invalidDir).filter((n) => n.endsWith(".fixed.json")) : [];
-      expect(fixedCases.length > 0, `fixable: ${rule.fixable}, .fixed.json cases: ${fixedCases.length}`).toBe(rule.fixable);
+      const fixedCases = existsSync(invalidDir)
+        ? readdirSync(invalidDir).filter((n) => n.endsWith(".fixed.json"))
+        : [];
+      expect(
+        fixedCases.length > 0,
+        `fixable: ${rule.fixable}, .fixed.json cases: ${fixedCases.length}`,
+      ).toBe(rule.fixable);
     });
 
     for (const name of cases(validDir)) {
@@ -216,23 +257,39 @@ for (const rule of RULES.filter((r) => r.domain === "capabilities")) {
         const mine = all.filter((d) => d.ruleId === rule.id);
         expect(mine.length, "the rule fires").toBeGreaterThan(0);
         for (const d of all) {
-          expect(Object.keys(RULES.find((r) => r.id === d.ruleId)!.messages), `${d.ruleId} reported messageId ${d.messageId}`).toContain(d.messageId);
+          expect(
+            Object.keys(RULES.find((r) => r.id === d.ruleId)!.messages),
+            `${d.ruleId} reported messageId ${d.messageId}`,
+          ).toContain(d.messageId);
         }
-        await expect(expectedOutput(mine)).toMatchFileSnapshot(path.join(invalidDir, `${caseName(name)}.out`));
+        await expect(expectedOutput(mine)).toMatchFileSnapshot(
+          path.join(invalidDir, `${caseName(name)}.out`),
+        );
         expect(result.code).toBe(all.some((d) => d.severity === "error") ? 1 : 0);
       });
 
-      const fixed = path.join(invalidDir, `${caseName(name)}.fixed${name.endsWith(".toml") ? ".toml" : ".json"}`);
+      const fixed = path.join(
+        invalidDir,
+        `${caseName(name)}.fixed${name.endsWith(".toml") ? ".toml" : ".json"}`,
+      );
       if (existsSync(fixed)) {
         it(`invalid/${name} --fix gives ${path.basename(fixed)}, clean of the rule and stable`, async () => {
           const dir = mkdtempSync(path.join(tmpdir(), `caplint-fix-${rule.id}-`));
           copyFileSync(path.join(invalidDir, name), path.join(dir, name));
-          const first = await run(["check", "--fix", "--format", "json", name, ...extraArgs(invalidDir, name)], dir);
+          const first = await run(
+            ["check", "--fix", "--format", "json", name, ...extraArgs(invalidDir, name)],
+            dir,
+          );
           expect(first.stderr).toBe("");
           expect(readFileSync(path.join(dir, name), "utf8")).toBe(readFileSync(fixed, "utf8"));
-          const left = JSON.parse(first.stdout).diagnostics.filter((d: { ruleId: string; fixable: boolean }) => d.ruleId === rule.id && d.fixable);
+          const left = JSON.parse(first.stdout).diagnostics.filter(
+            (d: { ruleId: string; fixable: boolean }) => d.ruleId === rule.id && d.fixable,
+          );
           expect(left, "no fixable finding of the rule is left").toEqual([]);
-          await run(["check", "--fix", "--format", "compact", name, ...extraArgs(invalidDir, name)], dir);
+          await run(
+            ["check", "--fix", "--format", "compact", name, ...extraArgs(invalidDir, name)],
+            dir,
+          );
           expect(readFileSync(path.join(dir, name), "utf8")).toBe(readFileSync(fixed, "utf8"));
         });
       }
@@ -257,13 +314,17 @@ const UNREACHED_MESSAGES: Readonly<Record<string, readonly string[]>> = {
 
 describe("rule messages (meta.messages)", () => {
   it("every rule of every domain declares its messages", () => {
-    for (const rule of RULES) expect(Object.keys(rule.messages).length, `${rule.domain} rule ${rule.id}`).toBeGreaterThan(0);
+    for (const rule of RULES)
+      expect(Object.keys(rule.messages).length, `${rule.domain} rule ${rule.id}`).toBeGreaterThan(
+        0,
+      );
   });
 
   it("every template's placeholders are plain names", () => {
     for (const rule of RULES) {
       for (const [id, template] of Object.entries(rule.messages)) {
-        for (const name of placeholdersOf(template)) expect(isPlaceholderName(name), `${rule.id}.${id}: {{${name}}}`).toBe(true);
+        for (const name of placeholdersOf(template))
+          expect(isPlaceholderName(name), `${rule.id}.${id}: {{${name}}}`).toBe(true);
       }
     }
   });
@@ -275,14 +336,21 @@ describe("rule messages (meta.messages)", () => {
       for (const name of cases(invalidDir)) {
         const { stdout } = await runInvalidCase(invalidDir, name);
         for (const d of (JSON.parse(stdout) as { diagnostics: JsonFinding[] }).diagnostics)
-          reportedMessages.set(d.ruleId, (reportedMessages.get(d.ruleId) ?? new Set()).add(d.messageId!));
+          reportedMessages.set(
+            d.ruleId,
+            (reportedMessages.get(d.ruleId) ?? new Set()).add(d.messageId!),
+          );
       }
     }
     const unreached: Record<string, string[]> = {};
     for (const rule of RULES.filter((r) => r.domain === "capabilities")) {
       const declared = Object.keys(rule.messages);
       expect(declared.length, `${rule.id} declares meta.messages`).toBeGreaterThan(0);
-      const missing = declared.filter((id) => !reportedMessages.get(rule.id)?.has(id) && !(UNREACHED_MESSAGES[rule.id] ?? []).includes(id));
+      const missing = declared.filter(
+        (id) =>
+          !reportedMessages.get(rule.id)?.has(id) &&
+          !(UNREACHED_MESSAGES[rule.id] ?? []).includes(id),
+      );
       if (missing.length) unreached[rule.id] = missing;
     }
     expect(unreached, "messages no invalid fixture produces").toEqual({});

@@ -4,7 +4,10 @@ import { testRule } from "../../helpers/rule-tester.js";
 testRule(noTarget, {
   valid: [
     '{ "identifier": "main", "windows": ["main"], "permissions": ["core:default"] }',
-    { name: "a webview label is a target too", code: '{ "identifier": "main", "webviews": ["preview"], "permissions": ["core:default"] }' },
+    {
+      name: "a webview label is a target too",
+      code: '{ "identifier": "main", "webviews": ["preview"], "permissions": ["core:default"] }',
+    },
   ],
   invalid: [
     {
@@ -13,7 +16,8 @@ testRule(noTarget, {
       errors: [
         {
           messageId: "noWindow",
-          message: 'capability "http-access" applies to no window: it needs a "windows" or "webviews" label pattern',
+          message:
+            'capability "http-access" applies to no window: it needs a "windows" or "webviews" label pattern',
           line: 2,
           column: 17,
         },

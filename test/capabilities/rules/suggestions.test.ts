@@ -14,7 +14,16 @@ function app(config?: object): string {
   writeFileSync(
     path.join(dir, "main.json"),
     JSON.stringify(
-      { identifier: "main", windows: ["main"], permissions: ["core:default", "core:window:allow-title", "dialog:default", "dialog:default"] },
+      {
+        identifier: "main",
+        windows: ["main"],
+        permissions: [
+          "core:default",
+          "core:window:allow-title",
+          "dialog:default",
+          "dialog:default",
+        ],
+      },
       null,
       2,
     ),
@@ -42,28 +51,58 @@ describe("suggestions", () => {
 
   it("are not counted by --max-warnings; promoted to warnings, they are", async () => {
     expect((await run(["check", "main.json", "--max-warnings", "0"], app())).code).toBe(0);
-    const promoted = await run(["check", "main.json", "--max-warnings", "0", "--rule", "redundant-permission=warning"], app());
+    const promoted = await run(
+      ["check", "main.json", "--max-warnings", "0", "--rule", "redundant-permission=warning"],
+      app(),
+    );
     expect(promoted.code).toBe(1);
     expect(promoted.stderr).toBe("caplint: 1 warning exceeds --max-warnings 0\n");
   });
 
   it("are promoted by the config, and any rule can be lowered to one", async () => {
-    const configured = await run(["check", "main.json", "--format", "compact"], app({ rules: { "duplicate-permission": "error" } }));
+    const configured = await run(
+      ["check", "main.json", "--format", "compact"],
+      app({ rules: { "duplicate-permission": "error" } }),
+    );
     expect(configured.code).toBe(1);
-    expect(configured.stdout).toMatch(/: error permission "dialog:default" is already listed at entry 2 \[duplicate-permission\]/);
+    expect(configured.stdout).toMatch(
+      /: error permission "dialog:default" is already listed at entry 2 \[duplicate-permission\]/,
+    );
     const dir = app();
-    writeFileSync(path.join(dir, "typo.json"), JSON.stringify({ identifier: "typo", windows: ["main"], permissions: ["core:window:allow-set-titel"] }));
-    const lowered = await run(["check", "typo.json", "--format", "compact", "--rule", "unknown-permission=suggestion"], dir);
+    writeFileSync(
+      path.join(dir, "typo.json"),
+      JSON.stringify({
+        identifier: "typo",
+        windows: ["main"],
+        permissions: ["core:window:allow-set-titel"],
+      }),
+    );
+    const lowered = await run(
+      ["check", "typo.json", "--format", "compact", "--rule", "unknown-permission=suggestion"],
+      dir,
+    );
     expect(lowered.code).toBe(0);
-    expect(lowered.stdout).toMatch(/^typo\.json:1:\d+: suggestion unknown permission "core:window:allow-set-titel"/);
+    expect(lowered.stdout).toMatch(
+      /^typo\.json:1:\d+: suggestion unknown permission "core:window:allow-set-titel"/,
+    );
   });
 
   it("are a SARIF note, a GitHub notice and a compact 'suggestion'", async () => {
     const dir = app();
-    const sarif = JSON.parse((await run(["check", "main.json", "--format", "sarif"], dir)).stdout) as {
+    const sarif = JSON.parse(
+      (await run(["check", "main.json", "--format", "sarif"], dir)).stdout,
+    ) as {
       runs: Array<{
         results: Array<{ level: string }>;
-        tool: { driver: { rules: Array<{ id: string; defaultConfiguration: { level: string }; properties: Record<string, string> }> } };
+        tool: {
+          driver: {
+            rules: Array<{
+              id: string;
+              defaultConfiguration: { level: string };
+              properties: Record<string, string>;
+            }>;
+          };
+        };
       }>;
     };
     expect(sarif.runs[0]!.results.map((r) => r.level)).toEqual(["note", "note"]);

@@ -12,7 +12,10 @@ function workspace(): { root: string; below: string } {
   const root = mkdtempSync(path.join(tmpdir(), "caplint-naming-"));
   const below = path.join(root, "a", "b");
   mkdirSync(below, { recursive: true });
-  writeFileSync(path.join(root, "cap.json"), '{"identifier":"x","windows":["main"],"permissions":["core:defaul"]}\n');
+  writeFileSync(
+    path.join(root, "cap.json"),
+    '{"identifier":"x","windows":["main"],"permissions":["core:defaul"]}\n',
+  );
   writeFileSync(path.join(root, "rec.jsonl"), '{"type":"nope"}\n');
   writeFileSync(path.join(root, "tools.json"), '{"tools":[{"name":"x"}]}\n');
   return { root, below };
@@ -27,15 +30,18 @@ const COMMANDS = [
 describe("every linting command", () => {
   const { root, below } = workspace();
 
-  it.each(COMMANDS)("%s names a file above the working directory as given, relative (compact)", async (command, file) => {
-    const result = await run([command, file, "-f", "compact"], below);
-    expect(result.stderr).toBe("");
-    expect(result.code).toBe(1);
-    const lines = result.stdout.split("\n").filter(Boolean);
-    expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(line.startsWith(`${file}:`), line).toBe(true);
-    expect(result.stdout).not.toContain(root);
-  });
+  it.each(COMMANDS)(
+    "%s names a file above the working directory as given, relative (compact)",
+    async (command, file) => {
+      const result = await run([command, file, "-f", "compact"], below);
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(1);
+      const lines = result.stdout.split("\n").filter(Boolean);
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) expect(line.startsWith(`${file}:`), line).toBe(true);
+      expect(result.stdout).not.toContain(root);
+    },
+  );
 
   it.each(COMMANDS)("%s names it the same way in JSON", async (command, file) => {
     const result = await run([command, file, "-f", "json"], below);
@@ -44,17 +50,32 @@ describe("every linting command", () => {
     expect(new Set(report.diagnostics.map((d) => d.file))).toEqual(new Set([file]));
   });
 
-  it.each(COMMANDS)("%s refuses a --max-warnings that is not a whole number with the same message", async (command, file) => {
-    const result = await run([command, file, "--max-warnings", "x"], below);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe("caplint: --max-warnings x: expected a whole number (0 or more)\n");
-  });
+  it.each(COMMANDS)(
+    "%s refuses a --max-warnings that is not a whole number with the same message",
+    async (command, file) => {
+      const result = await run([command, file, "--max-warnings", "x"], below);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        "caplint: --max-warnings x: expected a whole number (0 or more)\n",
+      );
+    },
+  );
 
-  it.each(COMMANDS)("%s fails a run over --max-warnings with the same message", async (command, file) => {
-    // A rule at warning level on each input: the run has warnings and no error.
-    const warn = { check: "unknown-permission", events: "event-type", mcp: "mcp-schema" }[command];
-    const result = await run([command, file, "--rule", `${warn}=warning`, "--max-warnings", "0"], below);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^caplint: (1 warning exceeds|\d+ warnings exceed) --max-warnings 0\n$/);
-  });
+  it.each(COMMANDS)(
+    "%s fails a run over --max-warnings with the same message",
+    async (command, file) => {
+      // A rule at warning level on each input: the run has warnings and no error.
+      const warn = { check: "unknown-permission", events: "event-type", mcp: "mcp-schema" }[
+        command
+      ];
+      const result = await run(
+        [command, file, "--rule", `${warn}=warning`, "--max-warnings", "0"],
+        below,
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /^caplint: (1 warning exceeds|\d+ warnings exceed) --max-warnings 0\n$/,
+      );
+    },
+  );
 });

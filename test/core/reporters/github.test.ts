@@ -13,7 +13,14 @@ function report(...diagnostics: Diagnostic[]): string {
   return terminalSafe(
     github(
       { diagnostics, summary: { files: 1, errors: 0, warnings: 0, suggestions: 0, fixable: 0 } },
-      { cwd: "/repo", paint: NO_PAINT, rules: RULES_BY_ID, toolVersion: toolVersion(), docsUrl, sourceText: () => undefined },
+      {
+        cwd: "/repo",
+        paint: NO_PAINT,
+        rules: RULES_BY_ID,
+        toolVersion: toolVersion(),
+        docsUrl,
+        sourceText: () => undefined,
+      },
     ),
   );
 }
@@ -38,11 +45,22 @@ function diagnostic(overrides: Partial<Diagnostic>): Diagnostic {
  * after the properties ends them, `,` separates them, the first `=` splits key and value), so a
  * round trip proves that no character of a message or file name can break the command apart.
  */
-function parseCommand(line: string): { command: string; properties: Record<string, string>; message: string } {
+function parseCommand(line: string): {
+  command: string;
+  properties: Record<string, string>;
+  message: string;
+} {
   const match = /^::([a-z]+) ([^]*?)::([^]*)$/.exec(line);
   if (!match) throw new Error(`not a workflow command: ${line}`);
-  const unescapeData = (s: string) => s.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
-  const unescapeProperty = (s: string) => s.replace(/%3A/g, ":").replace(/%2C/g, ",").replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
+  const unescapeData = (s: string) =>
+    s.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
+  const unescapeProperty = (s: string) =>
+    s
+      .replace(/%3A/g, ":")
+      .replace(/%2C/g, ",")
+      .replace(/%0D/g, "\r")
+      .replace(/%0A/g, "\n")
+      .replace(/%25/g, "%");
   const properties: Record<string, string> = {};
   for (const pair of match[2]!.split(",")) {
     const eq = pair.indexOf("=");
@@ -83,24 +101,45 @@ describe("github reporter escaping (as @actions/core)", () => {
     );
     expect(parseCommand(out.trimEnd())).toEqual({
       command: "error",
-      properties: { file: "caps/we:ird,name%20\r\n.json", line: "3", endLine: "3", col: "5", endColumn: "20", title: "unknown-permission" },
+      properties: {
+        file: "caps/we:ird,name%20\r\n.json",
+        line: "3",
+        endLine: "3",
+        col: "5",
+        endColumn: "20",
+        title: "unknown-permission",
+      },
       message: 'bad "a:b,c" 100%\r\nsecond line\nhelp: write: x, y',
     });
   });
 
   it("uses ::warning for warnings and leaves columns out of a range over several lines", () => {
-    const out = report(diagnostic({ severity: "warning", ruleId: "unknown-field", range: { start: { line: 2, column: 3 }, end: { line: 4, column: 2 } } }));
-    expect(out).toBe("::warning file=src-tauri/capabilities/main.json,line=2,endLine=4,title=unknown-field::unknown permission\n");
+    const out = report(
+      diagnostic({
+        severity: "warning",
+        ruleId: "unknown-field",
+        range: { start: { line: 2, column: 3 }, end: { line: 4, column: 2 } },
+      }),
+    );
+    expect(out).toBe(
+      "::warning file=src-tauri/capabilities/main.json,line=2,endLine=4,title=unknown-field::unknown permission\n",
+    );
   });
 
   it("never ends a one-line range before it starts (GitHub rejects that)", () => {
-    const out = report(diagnostic({ range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } } }));
+    const out = report(
+      diagnostic({ range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } } }),
+    );
     expect(parseCommand(out.trimEnd()).properties).toMatchObject({ col: "1", endColumn: "1" });
   });
 
   it("names no file for a finding outside the repository or on standard input, and says where in the message", () => {
-    const outside = report(diagnostic({ file: "/elsewhere/caps/x.json", absolutePath: "/elsewhere/caps/x.json" }));
-    expect(outside).toBe("::error title=unknown-permission::/elsewhere/caps/x.json:3:5: unknown permission\n");
+    const outside = report(
+      diagnostic({ file: "/elsewhere/caps/x.json", absolutePath: "/elsewhere/caps/x.json" }),
+    );
+    expect(outside).toBe(
+      "::error title=unknown-permission::/elsewhere/caps/x.json:3:5: unknown permission\n",
+    );
     const stdin = report(diagnostic({ file: "<stdin>", absolutePath: "<stdin>" }));
     expect(stdin).toBe("::error title=unknown-permission::<stdin>:3:5: unknown permission\n");
   });
@@ -115,7 +154,14 @@ describe("caplint check --format github", { timeout: 120_000 }, () => {
     const cwd = path.join(FIXTURES, "sarif", "app");
     const result = await run(["check", "--format", "github"], cwd);
     const json = JSON.parse((await run(["check", "--format", "json"], cwd)).stdout) as {
-      diagnostics: Array<{ file: string; ruleId: string; severity: string; message: string; hint?: string; line: number }>;
+      diagnostics: Array<{
+        file: string;
+        ruleId: string;
+        severity: string;
+        message: string;
+        hint?: string;
+        line: number;
+      }>;
     };
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("");
@@ -127,9 +173,15 @@ describe("caplint check --format github", { timeout: 120_000 }, () => {
       // A suggestion is a notice: GitHub shows it without marking the check as failing or warning.
       expect(parsed.command).toBe(d.severity === "suggestion" ? "notice" : d.severity);
       // From the repository root (this checkout), not from the folder caplint ran in.
-      expect(parsed.properties).toMatchObject({ file: path.relative(ROOT, path.join(cwd, d.file)), line: String(d.line), title: d.ruleId });
+      expect(parsed.properties).toMatchObject({
+        file: path.relative(ROOT, path.join(cwd, d.file)),
+        line: String(d.line),
+        title: d.ruleId,
+      });
       expect(parsed.message).toBe(d.hint ? `${d.message}\nhelp: ${d.hint}` : d.message);
     });
-    expect(result.stdout).toContain("file=fixtures/sarif/app/src-tauri/capabilities/odd name%2C v1.toml,");
+    expect(result.stdout).toContain(
+      "file=fixtures/sarif/app/src-tauri/capabilities/odd name%2C v1.toml,",
+    );
   });
 });

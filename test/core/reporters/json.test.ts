@@ -21,24 +21,43 @@ const base: Diagnostic = {
 function render(reporter: Reporter, diagnostic: Diagnostic): unknown {
   return JSON.parse(
     reporter(
-      { diagnostics: [diagnostic], summary: { files: 1, errors: 0, warnings: 1, suggestions: 0, fixable: 0 } },
-      { cwd: "/repo", paint: NO_PAINT, rules: RULES_BY_ID, toolVersion: toolVersion(), docsUrl, sourceText: () => undefined },
+      {
+        diagnostics: [diagnostic],
+        summary: { files: 1, errors: 0, warnings: 1, suggestions: 0, fixable: 0 },
+      },
+      {
+        cwd: "/repo",
+        paint: NO_PAINT,
+        rules: RULES_BY_ID,
+        toolVersion: toolVersion(),
+        docsUrl,
+        sourceText: () => undefined,
+      },
     ),
   );
 }
 
 describe("a finding that pairs two places (relatedLine)", () => {
   it("JSON carries relatedLine only when the finding has one", () => {
-    const [paired] = (render(json, { ...base, relatedLine: 4 }) as { diagnostics: object[] }).diagnostics;
+    const [paired] = (render(json, { ...base, relatedLine: 4 }) as { diagnostics: object[] })
+      .diagnostics;
     expect(paired).toMatchObject({ line: 9, relatedLine: 4 });
     const [single] = (render(json, base) as { diagnostics: object[] }).diagnostics;
     expect(single).not.toHaveProperty("relatedLine");
   });
 
   it("SARIF points a related location at the other line of the same file", () => {
-    const log = render(sarif, { ...base, relatedLine: 4 }) as { runs: Array<{ results: Array<{ relatedLocations?: unknown[] }> }> };
+    const log = render(sarif, { ...base, relatedLine: 4 }) as {
+      runs: Array<{ results: Array<{ relatedLocations?: unknown[] }> }>;
+    };
     expect(log.runs[0]!.results[0]!.relatedLocations).toMatchObject([
-      { id: 1, physicalLocation: { artifactLocation: { uri: "caps/main.json", uriBaseId: "%SRCROOT%" }, region: { startLine: 4 } } },
+      {
+        id: 1,
+        physicalLocation: {
+          artifactLocation: { uri: "caps/main.json", uriBaseId: "%SRCROOT%" },
+          region: { startLine: 4 },
+        },
+      },
     ]);
     const plain = render(sarif, base) as { runs: Array<{ results: Array<object> }> };
     expect(plain.runs[0]!.results[0]).not.toHaveProperty("relatedLocations");

@@ -24,7 +24,10 @@ function project(): string {
       ],
     }),
   );
-  writeFileSync(path.join(dir, "clean.json"), JSON.stringify({ identifier: "clean", windows: ["other"], permissions: ["core:default"] }));
+  writeFileSync(
+    path.join(dir, "clean.json"),
+    JSON.stringify({ identifier: "clean", windows: ["other"], permissions: ["core:default"] }),
+  );
   return dir;
 }
 
@@ -40,29 +43,47 @@ describe("stylish reporter", () => {
 
   it("keeps one diagnostic per entry in JSON", async () => {
     const result = await run(["check", "--format", "json", "main.json", "clean.json"], project());
-    const redundant = JSON.parse(result.stdout).diagnostics.filter((d: { ruleId: string }) => d.ruleId === "redundant-permission");
+    const redundant = JSON.parse(result.stdout).diagnostics.filter(
+      (d: { ruleId: string }) => d.ruleId === "redundant-permission",
+    );
     expect(redundant).toHaveLength(5);
   });
 
   it("counts files with problems apart from files checked", async () => {
-    const result = await run(["check", "main.json", "clean.json", "--rule", "redundant-permission=warning"], project());
+    const result = await run(
+      ["check", "main.json", "clean.json", "--rule", "redundant-permission=warning"],
+      project(),
+    );
     expect(result.stdout).toContain("✖ 5 problems (0 errors, 5 warnings) in 1 file (2 checked)");
   });
 
   it("shows suggestions dimmed and counts them apart from problems", async () => {
     const plain = await run(["check", "main.json", "clean.json"], project());
     expect(plain.code).toBe(0);
-    expect(plain.stdout).toMatch(/^ {2}\d+:\d+ {2}suggestion {2}5 permissions are already granted/m);
-    expect(plain.stdout).toContain("2 files checked, no problems; 5 suggestions (true, but changing nothing at run time)");
+    expect(plain.stdout).toMatch(
+      /^ {2}\d+:\d+ {2}suggestion {2}5 permissions are already granted/m,
+    );
+    expect(plain.stdout).toContain(
+      "2 files checked, no problems; 5 suggestions (true, but changing nothing at run time)",
+    );
     const colored = await run(["check", "main.json", "clean.json", "--color"], project());
     const dim = "\u001b[2m";
     expect(colored.stdout).toContain(`${dim}  1:`);
     expect(colored.stdout).toContain(`${dim}5 suggestions`);
     // With a problem beside them, they get their own line under the count of problems, which leaves them out.
     const dir = project();
-    writeFileSync(path.join(dir, "typo.json"), JSON.stringify({ identifier: "typo", windows: ["main"], permissions: ["fs:allow-raed-file"] }));
+    writeFileSync(
+      path.join(dir, "typo.json"),
+      JSON.stringify({
+        identifier: "typo",
+        windows: ["main"],
+        permissions: ["fs:allow-raed-file"],
+      }),
+    );
     const mixed = await run(["check", "main.json", "clean.json", "typo.json"], dir);
     expect(mixed.code).toBe(1);
-    expect(mixed.stdout).toContain("✖ 1 problem (1 error, 0 warnings) in 1 file (3 checked)\n  5 suggestions (true, but changing nothing at run time)\n");
+    expect(mixed.stdout).toContain(
+      "✖ 1 problem (1 error, 0 warnings) in 1 file (3 checked)\n  5 suggestions (true, but changing nothing at run time)\n",
+    );
   });
 });

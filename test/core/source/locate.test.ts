@@ -14,13 +14,18 @@ import {
 } from "../../../src/core/source/document.js";
 import { parseToml } from "../../../src/core/source/toml.js";
 
-const at = (document: SourceDocument, path: (string | number)[], target: "key" | "value" = "value") => {
+const at = (
+  document: SourceDocument,
+  path: (string | number)[],
+  target: "key" | "value" = "value",
+) => {
   const { range, exact } = document.locate(path, target);
   return `${range.start.line}:${range.start.column}-${range.end.line}:${range.end.column}${exact ? "" : " (ancestor)"}`;
 };
 
 describe("JSON paths to positions", () => {
-  const text = '{\n  "identifier": "main",\n  "permissions": [\n    "core:default",\n    { "identifier": "fs:read" }\n  ]\n}\n';
+  const text =
+    '{\n  "identifier": "main",\n  "permissions": [\n    "core:default",\n    { "identifier": "fs:read" }\n  ]\n}\n';
   const document = SourceDocument.parse("/x/a.json", "a.json", text, "json");
 
   it("finds values and keys", () => {
@@ -77,7 +82,9 @@ describe("TOML dotted table headers", () => {
       "",
     ].join("\n");
     const document = SourceDocument.parse("/x/Tauri.toml", "Tauri.toml", text, "toml", parseToml);
-    expect(at(document, ["app", "security", "capabilities", 1, "permissions", 0])).toBe("5:65-5:85");
+    expect(at(document, ["app", "security", "capabilities", 1, "permissions", 0])).toBe(
+      "5:65-5:85",
+    );
     expect(at(document, ["app", "security"], "key")).toBe("4:6-4:14");
   });
 
@@ -92,13 +99,16 @@ describe("TOML dotted table headers", () => {
       [unclosed, { line: 257, column: 1 }],
     ] as const) {
       const document = SourceDocument.parse("/x/Tauri.toml", "Tauri.toml", text, "toml", parseToml);
-      expect(document.locate(["app", "security", "capabilities"], "key").range.start).toEqual(start);
+      expect(document.locate(["app", "security", "capabilities"], "key").range.start).toEqual(
+        start,
+      );
     }
   });
 });
 
 describe("repeated keys", () => {
-  const repeated = (text: string) => SourceDocument.parse("/x/a.json", "a.json", text, "json").repeatedKeys();
+  const repeated = (text: string) =>
+    SourceDocument.parse("/x/a.json", "a.json", text, "json").repeatedKeys();
 
   it("finds a key written twice in one object, at any depth", () => {
     expect(repeated('{"a": 1, "b": {"c": 1, "c": 2}, "a": 3}')).toEqual([["b", "c"], ["a"]]);
@@ -122,13 +132,28 @@ describe("repeated keys", () => {
 });
 
 describe("the JSON syntax tree positions come from", () => {
-  type Shape = { type: string; offset: number; length: number; value?: unknown; children?: Shape[] };
-  const shape = (node: { type: string; offset: number; length: number; value?: unknown; children?: unknown[] }, isKey = false): Shape => ({
+  type Shape = {
+    type: string;
+    offset: number;
+    length: number;
+    value?: unknown;
+    children?: Shape[];
+  };
+  const shape = (
+    node: { type: string; offset: number; length: number; value?: unknown; children?: unknown[] },
+    isKey = false,
+  ): Shape => ({
     type: node.type,
     offset: node.offset,
     length: node.length,
     ...(isKey ? { value: node.value } : {}),
-    ...(node.children ? { children: (node.children as Shape[]).map((child, i) => shape(child, node.type === "property" && i === 0)) } : {}),
+    ...(node.children
+      ? {
+          children: (node.children as Shape[]).map((child, i) =>
+            shape(child, node.type === "property" && i === 0),
+          ),
+        }
+      : {}),
   });
   /** The compact tree in jsonc-parser's shape: objects hold property nodes of a key and a value. */
   const treeShape = (tree: JsonTree, node: number): Shape => {
@@ -138,18 +163,34 @@ describe("the JSON syntax tree positions come from", () => {
       type: "property",
       offset: tree.keyOffset(child),
       length: tree.offset(child) + tree.length(child) - tree.keyOffset(child),
-      children: [{ type: "string", offset: tree.keyOffset(child), length: tree.keyLength(child), value: tree.key(child) }, treeShape(tree, child)],
+      children: [
+        {
+          type: "string",
+          offset: tree.keyOffset(child),
+          length: tree.keyLength(child),
+          value: tree.key(child),
+        },
+        treeShape(tree, child),
+      ],
     });
     return {
       type,
       offset: tree.offset(node),
       length: tree.length(node),
-      ...(type === "object" ? { children: items.map(member) } : type === "array" ? { children: items.map((child) => treeShape(tree, child)) } : {}),
+      ...(type === "object"
+        ? { children: items.map(member) }
+        : type === "array"
+          ? { children: items.map((child) => treeShape(tree, child)) }
+          : {}),
     };
   };
   const jsonFiles = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory() ? jsonFiles(path.join(dir, entry.name)) : entry.name.endsWith(".json") ? [path.join(dir, entry.name)] : [],
+      entry.isDirectory()
+        ? jsonFiles(path.join(dir, entry.name))
+        : entry.name.endsWith(".json")
+          ? [path.join(dir, entry.name)]
+          : [],
     );
   const texts = jsonFiles("fixtures")
     .map((file) => readFileSync(file, "utf8"))
@@ -171,12 +212,17 @@ describe("the JSON syntax tree positions come from", () => {
 
   it("is jsonc-parser's tree, node for node, on every valid JSON fixture and on tricky strings", () => {
     expect(texts.length).toBeGreaterThan(500);
-    for (const text of texts) expect(treeShape(jsonTree(text), 0)).toEqual(shape(parseTree(text, [], { disallowComments: true })!));
+    for (const text of texts)
+      expect(treeShape(jsonTree(text), 0)).toEqual(
+        shape(parseTree(text, [], { disallowComments: true })!),
+      );
   });
 
   it("grows past its first guess of the number of values", () => {
     const text = `[${"0,".repeat(5_000)}{"a": [[[]]]}]`;
-    expect(treeShape(jsonTree(text), 0)).toEqual(shape(parseTree(text, [], { disallowComments: true })!));
+    expect(treeShape(jsonTree(text), 0)).toEqual(
+      shape(parseTree(text, [], { disallowComments: true })!),
+    );
   });
 
   it("gives every path of every fixture the position jsonc-parser's tree gives it (the last of repeated keys)", () => {
@@ -211,12 +257,15 @@ describe("the JSON syntax tree positions come from", () => {
           item ? range(item.offset, item.length) : `${value} (ancestor)`,
         );
         checked++;
-        if (node.type === "array") node.children!.forEach((child, i) => visit(child, [...path, i], undefined));
+        if (node.type === "array")
+          node.children!.forEach((child, i) => visit(child, [...path, i], undefined));
         if (node.type === "object") {
           // JSON.parse keeps the last of a repeated key, and so do positions.
           const last = new Map<string, Node>();
-          for (const property of node.children!) last.set(property.children![0]!.value as string, property);
-          for (const [name, property] of last) visit(property.children![1]!, [...path, name], property.children![0]!);
+          for (const property of node.children!)
+            last.set(property.children![0]!.value as string, property);
+          for (const [name, property] of last)
+            visit(property.children![1]!, [...path, name], property.children![0]!);
         }
       };
       visit(parseTree(text, [], { disallowComments: true })!, [], undefined);
@@ -265,16 +314,29 @@ describe("the nesting bound", () => {
   const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
 
   it("is judged on the parsed value exactly as on the text", () => {
-    for (const depth of [4, MAX_NESTING_DEPTH - 1, MAX_NESTING_DEPTH, MAX_NESTING_DEPTH + 1, 100_000]) {
-      const texts = [nested(depth), `{"a": ${nested(depth - 1)}, "b": "[[[["}`, `[0, {"x": {"y": ${nested(depth - 3)}}}]`];
+    for (const depth of [
+      4,
+      MAX_NESTING_DEPTH - 1,
+      MAX_NESTING_DEPTH,
+      MAX_NESTING_DEPTH + 1,
+      100_000,
+    ]) {
+      const texts = [
+        nested(depth),
+        `{"a": ${nested(depth - 1)}, "b": "[[[["}`,
+        `[0, {"x": {"y": ${nested(depth - 3)}}}]`,
+      ];
       for (const text of texts) {
-        expect(nestsDeeperThan(JSON.parse(text), MAX_NESTING_DEPTH), text.slice(0, 40)).toBe(findExcessiveNesting(text, MAX_NESTING_DEPTH) >= 0);
+        expect(nestsDeeperThan(JSON.parse(text), MAX_NESTING_DEPTH), text.slice(0, 40)).toBe(
+          findExcessiveNesting(text, MAX_NESTING_DEPTH) >= 0,
+        );
       }
     }
   });
 
   it("is reported at the first bracket past it, in valid and invalid JSON", () => {
-    const deep = (text: string) => SourceDocument.parse("/x/a.json", "a.json", text, "json").parseError;
+    const deep = (text: string) =>
+      SourceDocument.parse("/x/a.json", "a.json", text, "json").parseError;
     expect(deep(nested(MAX_NESTING_DEPTH))).toBeUndefined();
     expect(deep(`{"a": ${nested(MAX_NESTING_DEPTH)}}`)).toEqual({
       message: "nesting deeper than 256 levels; no input needs that",
@@ -282,7 +344,9 @@ describe("the nesting bound", () => {
       length: 1,
     });
     // Broken and too deep: the bound is named first, as the host's reader would stop there.
-    expect(deep(`{"a": ${nested(MAX_NESTING_DEPTH)},}`)?.message).toBe("nesting deeper than 256 levels; no input needs that");
+    expect(deep(`{"a": ${nested(MAX_NESTING_DEPTH)},}`)?.message).toBe(
+      "nesting deeper than 256 levels; no input needs that",
+    );
     expect(deep(`{"a": ${nested(10)},}`)?.message).toMatch(/^invalid JSON/);
   });
 });

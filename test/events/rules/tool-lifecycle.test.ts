@@ -12,12 +12,25 @@ testRule(toolLifecycle, {
     {
       name: "an end without a start",
       code: [USER, DONE].join("\n"),
-      errors: [{ messageId: "endWithoutStart", message: "tool_done for tool call 6, which never started", line: 2, column: 36 }],
+      errors: [
+        {
+          messageId: "endWithoutStart",
+          message: "tool_done for tool call 6, which never started",
+          line: 2,
+          column: 36,
+        },
+      ],
     },
     {
       name: "a second end names the first one's line",
       code: [USER, START, '{"type":"tool_error","tool_call_id":6,"error":"x"}', DONE].join("\n"),
-      errors: [{ messageId: "secondEnd", message: "tool_done for tool call 6, which already ended with tool_error", line: 4 }],
+      errors: [
+        {
+          messageId: "secondEnd",
+          message: "tool_done for tool call 6, which already ended with tool_error",
+          line: 4,
+        },
+      ],
     },
     {
       name: "a call still running when the recording ends is reported at its start",

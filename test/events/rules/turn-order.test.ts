@@ -2,10 +2,16 @@ import turnOrder from "../../../src/events/rules/turn-order.js";
 import { testRule } from "../../helpers/rule-tester.js";
 
 const USER = '{"type":"user_message","message_id":1,"content":"go"}';
-const DONE = '{"type":"done","message_id":2,"stack_id":1,"content":"ok","input_tokens":1,"output_tokens":1}';
+const DONE =
+  '{"type":"done","message_id":2,"stack_id":1,"content":"ok","input_tokens":1,"output_tokens":1}';
 
 testRule(turnOrder, {
-  valid: [{ name: "a turn that ends with done", code: [USER, '{"type":"token_delta","kind":"content","delta":"ok"}', DONE].join("\n") }],
+  valid: [
+    {
+      name: "a turn that ends with done",
+      code: [USER, '{"type":"token_delta","kind":"content","delta":"ok"}', DONE].join("\n"),
+    },
+  ],
   invalid: [
     {
       name: "output after the turn's done",

@@ -36,9 +36,16 @@ export type Dataans = Awaited<ReturnType<typeof startOnDataans>>;
 export type { TestClient };
 
 /** The 0-based position of the first `needle` in `text` (plus `shift` characters). */
-export function positionOf(text: string, needle: string, shift = 0): { line: number; character: number } {
+export function positionOf(
+  text: string,
+  needle: string,
+  shift = 0,
+): { line: number; character: number } {
   const at = text.indexOf(needle);
   if (at < 0) throw new Error(`${needle} is not in the text`);
   const before = text.slice(0, at + shift);
-  return { line: before.split("\n").length - 1, character: before.length - (before.lastIndexOf("\n") + 1) };
+  return {
+    line: before.split("\n").length - 1,
+    character: before.length - (before.lastIndexOf("\n") + 1),
+  };
 }

@@ -28,12 +28,20 @@ export interface TestClient {
   /** window/showMessage and window/logMessage texts, in order. */
   messages: string[];
   /** Resolves with the next diagnostics for `uri` that satisfy `until` (the latest already received counts). */
-  diagnostics(uri: string, until?: (diagnostics: Diagnostic[]) => boolean, timeoutMs?: number): Promise<Diagnostic[]>;
+  diagnostics(
+    uri: string,
+    until?: (diagnostics: Diagnostic[]) => boolean,
+    timeoutMs?: number,
+  ): Promise<Diagnostic[]>;
   open(uri: string, text: string, languageId?: string): Promise<void>;
   /** Replaces the whole text (version + 1). */
   change(uri: string, text: string): Promise<void>;
   /** One incremental change. */
-  edit(uri: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }, text: string): Promise<void>;
+  edit(
+    uri: string,
+    range: { start: { line: number; character: number }; end: { line: number; character: number } },
+    text: string,
+  ): Promise<void>;
   close(uri: string): Promise<void>;
   /** shutdown, then exit; resolves with the server's exit code. */
   stop(): Promise<number | null>;
@@ -50,7 +58,11 @@ export function copyApp(fixture: string): { dir: string; remove: () => void } {
 
 export async function startServer(
   workspace: string,
-  options: { initializationOptions?: unknown; capabilities?: Record<string, unknown>; env?: Record<string, string> } = {},
+  options: {
+    initializationOptions?: unknown;
+    capabilities?: Record<string, unknown>;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<TestClient> {
   const child = spawn(process.execPath, [path.join(ROOT, "bin/caplint.js"), "lsp", "--stdio"], {
     cwd: workspace,
@@ -59,20 +71,34 @@ export async function startServer(
   });
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout),
+    new StreamMessageWriter(child.stdin),
+  );
   const published: PublishDiagnosticsParams[] = [];
   const waiters = new Set<() => void>();
-  connection.onNotification("textDocument/publishDiagnostics", (params: PublishDiagnosticsParams) => {
-    published.push(params);
-    for (const wake of waiters) wake();
-  });
+  connection.onNotification(
+    "textDocument/publishDiagnostics",
+    (params: PublishDiagnosticsParams) => {
+      published.push(params);
+      for (const wake of waiters) wake();
+    },
+  );
   // The server asks for settings and registrations; a real client answers.
-  connection.onRequest("workspace/configuration", (params: { items: unknown[] }) => params.items.map(() => null));
+  connection.onRequest("workspace/configuration", (params: { items: unknown[] }) =>
+    params.items.map(() => null),
+  );
   connection.onRequest("client/registerCapability", () => null);
   connection.onRequest("window/showMessageRequest", () => null);
   const messages: string[] = [];
-  connection.onNotification("window/showMessage", (params: { message: string }) => void messages.push(params.message));
-  connection.onNotification("window/logMessage", (params: { message: string }) => void messages.push(params.message));
+  connection.onNotification(
+    "window/showMessage",
+    (params: { message: string }) => void messages.push(params.message),
+  );
+  connection.onNotification(
+    "window/logMessage",
+    (params: { message: string }) => void messages.push(params.message),
+  );
   connection.listen();
   const initialized = (await connection.sendRequest("initialize", {
     processId: process.pid,
@@ -97,7 +123,9 @@ export async function startServer(
         const last = latest(uri);
         if (last && until(last.diagnostics)) return last.diagnostics;
         if (Date.now() - start > timeoutMs) {
-          throw new Error(`no matching diagnostics for ${uri}; last: ${JSON.stringify(last?.diagnostics ?? null)}; stderr: ${stderr}`);
+          throw new Error(
+            `no matching diagnostics for ${uri}; last: ${JSON.stringify(last?.diagnostics ?? null)}; stderr: ${stderr}`,
+          );
         }
         await new Promise<void>((resolve) => {
           const wake = () => {
@@ -109,26 +137,40 @@ export async function startServer(
         });
       }
     },
-    async open(uri, text, languageId = uri.endsWith(".toml") ? "toml" : uri.endsWith(".jsonl") ? "jsonl" : "json") {
+    async open(
+      uri,
+      text,
+      languageId = uri.endsWith(".toml") ? "toml" : uri.endsWith(".jsonl") ? "jsonl" : "json",
+    ) {
       versions.set(uri, 1);
-      await connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId, version: 1, text } });
+      await connection.sendNotification("textDocument/didOpen", {
+        textDocument: { uri, languageId, version: 1, text },
+      });
     },
     async change(uri, text) {
       const version = (versions.get(uri) ?? 1) + 1;
       versions.set(uri, version);
-      await connection.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
+      await connection.sendNotification("textDocument/didChange", {
+        textDocument: { uri, version },
+        contentChanges: [{ text }],
+      });
     },
     async edit(uri, range, text) {
       const version = (versions.get(uri) ?? 1) + 1;
       versions.set(uri, version);
-      await connection.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ range, text }] });
+      await connection.sendNotification("textDocument/didChange", {
+        textDocument: { uri, version },
+        contentChanges: [{ range, text }],
+      });
     },
     async close(uri) {
       versions.delete(uri);
       await connection.sendNotification("textDocument/didClose", { textDocument: { uri } });
     },
     async stop() {
-      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      const exited = new Promise<number | null>((resolve) =>
+        child.on("exit", (code) => resolve(code)),
+      );
       await connection.sendRequest("shutdown");
       await connection.sendNotification("exit");
       const code = await exited;

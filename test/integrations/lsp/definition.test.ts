@@ -16,7 +16,10 @@ describe("caplint lsp: go to definition", () => {
   });
 
   const definition = async (uri: string, text: string, needle: string) =>
-    (await s.client.connection.sendRequest("textDocument/definition", { textDocument: { uri }, position: positionOf(text, needle, 3) })) as Location | null;
+    (await s.client.connection.sendRequest("textDocument/definition", {
+      textDocument: { uri },
+      position: positionOf(text, needle, 3),
+    })) as Location | null;
   const textAt = (text: string, location: Location) => {
     const document = TextDocument.create(location.uri, "json", 1, text);
     return document.getText(location.range);
@@ -27,14 +30,20 @@ describe("caplint lsp: go to definition", () => {
     const uri = await s.open("capabilities/migrated.json");
     const found = (await definition(uri, text, '"fs:allow-remove"'))!;
     expect(found.uri).toMatch(/^caplint:\/catalog\/fs@2\.\d+\.\d+\.json$/);
-    const content = (await s.client.connection.sendRequest("caplint/textDocumentContent", { uri: found.uri })) as { text: string };
+    const content = (await s.client.connection.sendRequest("caplint/textDocumentContent", {
+      uri: found.uri,
+    })) as { text: string };
     expect(textAt(content.text, found)).toBe('"allow-remove"');
     expect(JSON.parse(content.text).permissions["allow-remove"].commands.allow).toEqual(["remove"]);
     // The protocol's own request (LSP 3.18) answers the same.
-    expect(await s.client.connection.sendRequest("workspace/textDocumentContent", { uri: found.uri })).toEqual(content);
-    await expect(s.client.connection.sendRequest("caplint/textDocumentContent", { uri: "caplint:/catalog/nothing.json" })).rejects.toThrow(
-      /no such caplint document/,
-    );
+    expect(
+      await s.client.connection.sendRequest("workspace/textDocumentContent", { uri: found.uri }),
+    ).toEqual(content);
+    await expect(
+      s.client.connection.sendRequest("caplint/textDocumentContent", {
+        uri: "caplint:/catalog/nothing.json",
+      }),
+    ).rejects.toThrow(/no such caplint document/);
   });
 
   it("a plugin the app inlines in build.rs: the command there", async () => {
@@ -47,7 +56,8 @@ describe("caplint lsp: go to definition", () => {
 
   it("the app's own permission: the [[permission]] of its permission file", async () => {
     mkdirSync(s.file("permissions"));
-    const permissions = '# Fenêtre 😀\n[[permission]]\nidentifier = "allow-greet"\ndescription = "greets"\ncommands.allow = ["greet"]\n';
+    const permissions =
+      '# Fenêtre 😀\n[[permission]]\nidentifier = "allow-greet"\ndescription = "greets"\ncommands.allow = ["greet"]\n';
     writeFileSync(s.file("permissions/greet.toml"), permissions);
     const text = '{"identifier": "greeting", "windows": ["main"], "permissions": ["allow-greet"]}';
     const uri = await s.open("capabilities/greeting.json", text);
@@ -59,7 +69,8 @@ describe("caplint lsp: go to definition", () => {
 
   it("a set defined in two permission files: the definition the build uses (the later file), from the loaded files", async () => {
     mkdirSync(s.file("permissions"), { recursive: true });
-    const early = '[[set]]\nidentifier = "greeters"\ndescription = "first"\npermissions = ["allow-greet"]\n';
+    const early =
+      '[[set]]\nidentifier = "greeters"\ndescription = "first"\npermissions = ["allow-greet"]\n';
     const late =
       '[[permission]]\nidentifier = "allow-wave"\ncommands.allow = ["wave"]\n\n[[set]]\nidentifier = "greeters"\ndescription = "wins"\npermissions = ["allow-wave"]\n';
     writeFileSync(s.file("permissions/a-greeters.toml"), early);
@@ -88,7 +99,12 @@ describe("caplint lsp: go to definition in a committed acl-manifests.json", () =
       })) as Location;
       const manifest = path.join(app.dir, "gen/schemas/acl-manifests.json");
       expect(found.uri).toBe(uriOf(manifest));
-      const value = TextDocument.create(found.uri, "json", 1, readFileSync(manifest, "utf8")).getText(found.range);
+      const value = TextDocument.create(
+        found.uri,
+        "json",
+        1,
+        readFileSync(manifest, "utf8"),
+      ).getText(found.range);
       expect(JSON.parse(value)).toMatchObject({ identifier: "allow-show-snap-overlay" });
       expect(await client.stop()).toBe(0);
     } finally {

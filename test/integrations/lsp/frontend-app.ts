@@ -13,10 +13,21 @@ export function frontendApp(extraModules = 0): { dir: string; remove: () => void
   };
   write(
     "package.json",
-    JSON.stringify({ name: "app", private: true, dependencies: { "@tauri-apps/api": "^2.10.1", "@tauri-apps/plugin-fs": "^2.5.0" } }, null, 2),
+    JSON.stringify(
+      {
+        name: "app",
+        private: true,
+        dependencies: { "@tauri-apps/api": "^2.10.1", "@tauri-apps/plugin-fs": "^2.5.0" },
+      },
+      null,
+      2,
+    ),
   );
   write("index.html", '<!doctype html>\n<script type="module" src="/src/main.ts"></script>\n');
-  write("settings.html", '<!doctype html>\n<script type="module" src="/src/settings.ts"></script>\n');
+  write(
+    "settings.html",
+    '<!doctype html>\n<script type="module" src="/src/settings.ts"></script>\n',
+  );
   const modules = Array.from({ length: extraModules }, (_, i) => `m${i}`);
   write(
     "src/main.ts",
@@ -68,7 +79,11 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
     for (let i = 0; i < line; i++) offset = text.indexOf("\n", offset) + 1;
     return offset + character;
   };
-  const sorted = [...edits].sort((a, b) => offsetOf(b.range.start.line, b.range.start.character) - offsetOf(a.range.start.line, a.range.start.character));
+  const sorted = [...edits].sort(
+    (a, b) =>
+      offsetOf(b.range.start.line, b.range.start.character) -
+      offsetOf(a.range.start.line, a.range.start.character),
+  );
   let result = text;
   for (const edit of sorted) {
     const start = offsetOf(edit.range.start.line, edit.range.start.character);

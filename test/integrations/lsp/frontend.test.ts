@@ -15,10 +15,15 @@ import { copyApp, startServer, uriOf, type TestClient } from "./client.js";
 import { applyEdits, frontendApp } from "./frontend-app.js";
 
 /** Where `getCurrentWindow().startDragging()` stands in main.ts (line 2, from 0). */
-const MAIN_LINE = 'document.querySelector("#bar")!.addEventListener("mousedown", () => getCurrentWindow().startDragging());';
+const MAIN_LINE =
+  'document.querySelector("#bar")!.addEventListener("mousedown", () => getCurrentWindow().startDragging());';
 const DRAG = {
   start: { line: 2, character: MAIN_LINE.indexOf("getCurrentWindow()") },
-  end: { line: 2, character: MAIN_LINE.indexOf("getCurrentWindow()") + "getCurrentWindow().startDragging()".length },
+  end: {
+    line: 2,
+    character:
+      MAIN_LINE.indexOf("getCurrentWindow()") + "getCurrentWindow().startDragging()".length,
+  },
 };
 
 describe("caplint lsp: the frontend's calls", () => {
@@ -38,7 +43,9 @@ describe("caplint lsp: the frontend's calls", () => {
   it("publishes frontend-command-not-granted at the call, from the editor's text", async () => {
     const uri = uriOf(file("src/main.ts"));
     await client.open(uri, readFileSync(file("src/main.ts"), "utf8"), "typescript");
-    const found = await client.diagnostics(uri, (list) => list.some((d) => d.code === "frontend-command-not-granted"));
+    const found = await client.diagnostics(uri, (list) =>
+      list.some((d) => d.code === "frontend-command-not-granted"),
+    );
     const refused = found.filter((d) => d.code === "frontend-command-not-granted");
     expect(refused).toHaveLength(1);
     expect(refused[0]).toMatchObject({
@@ -50,11 +57,18 @@ describe("caplint lsp: the frontend's calls", () => {
       /^Window\.startDragging\(\) invokes "plugin:window\|start_dragging", which window "main" cannot call: no capability grants it\nhelp: add "core:window:allow-start-dragging" to "permissions" of capability "default" in src-tauri\/capabilities\/default\.json:4$/,
     );
     // The buffer, not the disk: a call typed and not saved is judged; the one removed is gone.
-    await client.change(uri, 'import { getCurrentWindow } from "@tauri-apps/api/window";\n\nawait getCurrentWindow().hide();\n');
-    const edited = await client.diagnostics(uri, (list) => list.some((d) => String(d.message).includes("plugin:window|hide")));
+    await client.change(
+      uri,
+      'import { getCurrentWindow } from "@tauri-apps/api/window";\n\nawait getCurrentWindow().hide();\n',
+    );
+    const edited = await client.diagnostics(uri, (list) =>
+      list.some((d) => String(d.message).includes("plugin:window|hide")),
+    );
     expect(edited.map((d) => d.range.start)).toEqual([{ line: 2, character: 6 }]);
     await client.change(uri, readFileSync(file("src/main.ts"), "utf8"));
-    await client.diagnostics(uri, (list) => list.some((d) => String(d.message).includes("start_dragging")));
+    await client.diagnostics(uri, (list) =>
+      list.some((d) => String(d.message).includes("start_dragging")),
+    );
   });
 
   it("offers the narrowest permission in the JSON capability of the window, as a workspace edit that keeps the file's layout", async () => {
@@ -65,7 +79,9 @@ describe("caplint lsp: the frontend's calls", () => {
       context: { diagnostics: [] },
     })) as CodeAction[];
     const grant = actions.find((action) => action.title.startsWith("Grant "));
-    expect(grant?.title).toBe('Grant core:window:allow-start-dragging to capability "default" (src-tauri/capabilities/default.json) for "main"');
+    expect(grant?.title).toBe(
+      'Grant core:window:allow-start-dragging to capability "default" (src-tauri/capabilities/default.json) for "main"',
+    );
     const capability = file("src-tauri/capabilities/default.json");
     const edits = grant!.edit!.changes![uriOf(capability)]!;
     expect(applyEdits(readFileSync(capability, "utf8"), edits)).toBe(
@@ -76,7 +92,9 @@ describe("caplint lsp: the frontend's calls", () => {
   it("writes TOML in a TOML capability, with the scope the call's literal argument names", async () => {
     const uri = uriOf(file("src/settings.ts"));
     await client.open(uri, readFileSync(file("src/settings.ts"), "utf8"), "typescript");
-    const found = await client.diagnostics(uri, (list) => list.some((d) => d.code === "frontend-command-not-granted"));
+    const found = await client.diagnostics(uri, (list) =>
+      list.some((d) => d.code === "frontend-command-not-granted"),
+    );
     const at = found.find((d) => d.code === "frontend-command-not-granted")!.range;
     const actions = (await client.connection.sendRequest("textDocument/codeAction", {
       textDocument: { uri },
@@ -84,16 +102,23 @@ describe("caplint lsp: the frontend's calls", () => {
       context: { diagnostics: [] },
     })) as CodeAction[];
     const grant = actions.find((action) => action.title.startsWith("Grant "))!;
-    expect(grant.title).toBe('Grant fs:allow-read-text-file to capability "settings" (src-tauri/capabilities/settings.toml) for "settings"');
+    expect(grant.title).toBe(
+      'Grant fs:allow-read-text-file to capability "settings" (src-tauri/capabilities/settings.toml) for "settings"',
+    );
     const capability = file("src-tauri/capabilities/settings.toml");
-    expect(applyEdits(readFileSync(capability, "utf8"), grant.edit!.changes![uriOf(capability)]!)).toBe(
+    expect(
+      applyEdits(readFileSync(capability, "utf8"), grant.edit!.changes![uriOf(capability)]!),
+    ).toBe(
       'identifier = "settings"\nwindows = ["settings"]\npermissions = [\n  "core:default",\n  "core:window:default",\n  { identifier = "fs:allow-read-text-file", allow = [{ path = "theme.css" }] },\n]\n',
     );
   });
 
   it("hovers a call: which windows may make it and which are refused, on which platforms", async () => {
     const uri = uriOf(file("src/main.ts"));
-    const hover = (await client.connection.sendRequest("textDocument/hover", { textDocument: { uri }, position: { line: 2, character: 100 } })) as Hover;
+    const hover = (await client.connection.sendRequest("textDocument/hover", {
+      textDocument: { uri },
+      position: { line: 2, character: 100 },
+    })) as Hover;
     const value = (hover.contents as { value: string }).value;
     expect(value).toBe(
       [
@@ -106,19 +131,41 @@ describe("caplint lsp: the frontend's calls", () => {
     expect(hover.range).toEqual(DRAG);
     // Granted once the capability (open, unsaved) has the permission: the buffer counts for the judgement too.
     const capability = file("src-tauri/capabilities/default.json");
-    await client.open(uriOf(capability), readFileSync(capability, "utf8").replace('"core:default",', '"core:default", "core:window:allow-start-dragging",'));
-    await client.diagnostics(uri, (list) => !list.some((d) => d.code === "frontend-command-not-granted"));
-    const granted = (await client.connection.sendRequest("textDocument/hover", { textDocument: { uri }, position: { line: 2, character: 100 } })) as Hover;
-    expect((granted.contents as { value: string }).value).toContain("**May call:** window `main` (every platform)");
+    await client.open(
+      uriOf(capability),
+      readFileSync(capability, "utf8").replace(
+        '"core:default",',
+        '"core:default", "core:window:allow-start-dragging",',
+      ),
+    );
+    await client.diagnostics(
+      uri,
+      (list) => !list.some((d) => d.code === "frontend-command-not-granted"),
+    );
+    const granted = (await client.connection.sendRequest("textDocument/hover", {
+      textDocument: { uri },
+      position: { line: 2, character: 100 },
+    })) as Hover;
+    expect((granted.contents as { value: string }).value).toContain(
+      "**May call:** window `main` (every platform)",
+    );
     await client.close(uriOf(capability));
   });
 });
 
 /** Edit → diagnostics, six times (a refused call typed, then undone), in ms, sorted. */
-async function editTimes(client: TestClient, file: string, from: string, to: string): Promise<number[]> {
+async function editTimes(
+  client: TestClient,
+  file: string,
+  from: string,
+  to: string,
+): Promise<number[]> {
   const uri = uriOf(file);
   const original = readFileSync(file, "utf8");
-  const refusedHere = (list: Diagnostic[]) => list.some((d) => d.code === "frontend-command-not-granted" && String(d.message).includes(`.${to}()`));
+  const refusedHere = (list: Diagnostic[]) =>
+    list.some(
+      (d) => d.code === "frontend-command-not-granted" && String(d.message).includes(`.${to}()`),
+    );
   await client.open(uri, original, "typescript");
   await client.diagnostics(uri, (list) => !refusedHere(list), 30_000);
   const times: number[] = [];
@@ -146,11 +193,14 @@ describe("caplint lsp: an edit of one frontend module", () => {
         const client = await startServer(dir);
         const times = await editTimes(client, path.join(dir, file), from, to);
         // Work counted, not only timed: after the first check, each edit parses the edited module alone.
-        const checks = client.messages.filter((m) => /^caplint: \.: checked in \d+ ms; frontend: /.test(m));
+        const checks = client.messages.filter((m) =>
+          /^caplint: \.: checked in \d+ ms; frontend: /.test(m),
+        );
         expect(checks.length).toBeGreaterThanOrEqual(7);
         const modules = name === "demo app" ? 4 : 54;
         expect(checks[0]).toMatch(new RegExp(`frontend: ${modules} of ${modules} modules parsed$`));
-        for (const check of checks.slice(-6)) expect(check).toMatch(new RegExp(`frontend: 1 of ${modules} modules parsed$`));
+        for (const check of checks.slice(-6))
+          expect(check).toMatch(new RegExp(`frontend: 1 of ${modules} modules parsed$`));
         const median = times[times.length >> 1]!;
         const checkTimes = checks
           .slice(-6)
@@ -177,15 +227,24 @@ describe("caplint lsp: a frontend call into a plugin the build does not have", (
     try {
       const uri = uriOf(path.join(app.dir, "src/main.ts"));
       await client.open(uri, readFileSync(path.join(app.dir, "src/main.ts"), "utf8"), "typescript");
-      const found = await client.diagnostics(uri, (list) => list.some((d) => d.code === "frontend-calls-unregistered-plugin"));
+      const found = await client.diagnostics(uri, (list) =>
+        list.some((d) => d.code === "frontend-calls-unregistered-plugin"),
+      );
       const warning = found.find((d) => d.code === "frontend-calls-unregistered-plugin")!;
       expect(warning).toMatchObject({ range: { start: { line: 3, character: 21 } }, severity: 2 });
       expect(warning.message).toMatch(
         /^open\(\) invokes "plugin:dialog\|open", but plugin "dialog" is not in the build: the call fails with "plugin dialog not found"\nhelp: add tauri-plugin-dialog/,
       );
       const cargo = path.join(app.dir, "src-tauri/Cargo.toml");
-      await client.open(uriOf(cargo), `${readFileSync(cargo, "utf8")}tauri-plugin-dialog = "2.2.0"\n`, "toml");
-      await client.diagnostics(uri, (list) => !list.some((d) => d.code === "frontend-calls-unregistered-plugin"));
+      await client.open(
+        uriOf(cargo),
+        `${readFileSync(cargo, "utf8")}tauri-plugin-dialog = "2.2.0"\n`,
+        "toml",
+      );
+      await client.diagnostics(
+        uri,
+        (list) => !list.some((d) => d.code === "frontend-calls-unregistered-plugin"),
+      );
       expect(await client.stop()).toBe(0);
     } finally {
       app.remove();
@@ -220,20 +279,33 @@ describe("caplint lsp: Vue and Svelte components", () => {
       writeFileSync(path.join(app.dir, "src/Save.svelte"), svelte);
       const main = path.join(app.dir, "src/main.ts");
       // The import is typed in the editor, not saved: the buffer's graph reaches the components.
-      await client.open(uriOf(main), `import "./Panel.vue";\nimport "./Save.svelte";\n${readFileSync(main, "utf8")}`, "typescript");
+      await client.open(
+        uriOf(main),
+        `import "./Panel.vue";\nimport "./Save.svelte";\n${readFileSync(main, "utf8")}`,
+        "typescript",
+      );
       const vueUri = uriOf(path.join(app.dir, "src/Panel.vue"));
       await client.open(vueUri, vue, "vue");
-      const inVue = await client.diagnostics(vueUri, (list) => list.some((d) => d.code === "frontend-command-not-granted"));
-      expect(inVue.filter((d) => d.code === "frontend-command-not-granted").map((d) => d.range)).toEqual([
-        { start: { line: 5, character: 20 }, end: { line: 5, character: 46 } },
-      ]);
+      const inVue = await client.diagnostics(vueUri, (list) =>
+        list.some((d) => d.code === "frontend-command-not-granted"),
+      );
+      expect(
+        inVue.filter((d) => d.code === "frontend-command-not-granted").map((d) => d.range),
+      ).toEqual([{ start: { line: 5, character: 20 }, end: { line: 5, character: 46 } }]);
       const svelteUri = uriOf(path.join(app.dir, "src/Save.svelte"));
       await client.open(svelteUri, svelte, "svelte");
-      const inSvelte = await client.diagnostics(svelteUri, (list) => list.some((d) => d.code === "frontend-command-not-granted"));
+      const inSvelte = await client.diagnostics(svelteUri, (list) =>
+        list.some((d) => d.code === "frontend-command-not-granted"),
+      );
       const refused = inSvelte.find((d) => d.code === "frontend-command-not-granted")!;
       const at = "<button on:click={() => ".length;
-      expect(refused.range).toEqual({ start: { line: 4, character: at }, end: { line: 4, character: at + "getCurrentWindow().minimize()".length } });
-      expect(refused.message).toMatch(/^Window\.minimize\(\) invokes "plugin:window\|minimize", which window "main" cannot call/);
+      expect(refused.range).toEqual({
+        start: { line: 4, character: at },
+        end: { line: 4, character: at + "getCurrentWindow().minimize()".length },
+      });
+      expect(refused.message).toMatch(
+        /^Window\.minimize\(\) invokes "plugin:window\|minimize", which window "main" cannot call/,
+      );
       expect(await client.stop()).toBe(0);
     } finally {
       app.remove();

@@ -16,12 +16,21 @@ import { copyApp, startServer, uriOf } from "./client.js";
 interface RawServer {
   child: ChildProcessWithoutNullStreams;
   /** Every message the server wrote, parsed. */
-  received: Array<{ id?: unknown; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code: number; message: string } }>;
+  received: Array<{
+    id?: unknown;
+    method?: string;
+    params?: Record<string, unknown>;
+    result?: unknown;
+    error?: { code: number; message: string };
+  }>;
   stderr: () => string;
   send: (message: unknown) => void;
   exited: Promise<{ code: number | null; afterMs: number }>;
   /** Resolves with the first received message that satisfies `match`. */
-  waitFor: (match: (message: RawServer["received"][number]) => boolean, timeoutMs?: number) => Promise<RawServer["received"][number]>;
+  waitFor: (
+    match: (message: RawServer["received"][number]) => boolean,
+    timeoutMs?: number,
+  ) => Promise<RawServer["received"][number]>;
   /** The server's peak resident memory so far (VmHWM), in MiB. */
   peakMiB: () => number;
 }
@@ -32,10 +41,14 @@ const frame = (message: unknown) => {
 };
 
 function startRaw(cwd: string, args: string[] = []): RawServer {
-  const child = spawn(process.execPath, [path.join(ROOT, "bin/caplint.js"), "lsp", "--stdio", ...args], {
-    cwd,
-    env: { ...process.env, CAPLINT_CARGO_REGISTRY: "off" },
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, "bin/caplint.js"), "lsp", "--stdio", ...args],
+    {
+      cwd,
+      env: { ...process.env, CAPLINT_CARGO_REGISTRY: "off" },
+    },
+  );
   const started = Date.now();
   let closedAt = 0;
   child.stdin.on("close", () => (closedAt = Date.now()));
@@ -69,11 +82,16 @@ function startRaw(cwd: string, args: string[] = []): RawServer {
       for (;;) {
         const found = received.find(match);
         if (found) return found;
-        if (Date.now() - start > timeoutMs) throw new Error(`no such message; received ${JSON.stringify(received).slice(0, 2000)}; stderr ${stderr}`);
+        if (Date.now() - start > timeoutMs)
+          throw new Error(
+            `no such message; received ${JSON.stringify(received).slice(0, 2000)}; stderr ${stderr}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
-    peakMiB: () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))![1]) / 1024,
+    peakMiB: () =>
+      Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))![1]) /
+      1024,
   };
 }
 
@@ -81,7 +99,13 @@ const initialize = (id: number, folder: string, initializationOptions?: unknown)
   jsonrpc: "2.0",
   id,
   method: "initialize",
-  params: { processId: null, rootUri: uriOf(folder), workspaceFolders: [{ uri: uriOf(folder), name: "w" }], capabilities: {}, initializationOptions },
+  params: {
+    processId: null,
+    rootUri: uriOf(folder),
+    workspaceFolders: [{ uri: uriOf(folder), name: "w" }],
+    capabilities: {},
+    initializationOptions,
+  },
 });
 
 /** A stack frame line (`    at fn (file:1:2)`): never printed, whatever the client does. */
@@ -103,7 +127,9 @@ describe("caplint lsp: a broken or hostile client", () => {
     }
     const { code } = await server.exited;
     expect(code).toBe(2);
-    expect(server.stderr()).toBe("caplint lsp: a message's headers are longer than 65536 bytes; closing the connection\n");
+    expect(server.stderr()).toBe(
+      "caplint lsp: a message's headers are longer than 65536 bytes; closing the connection\n",
+    );
   }, 30_000);
 
   it("refuses a message over the limit from its Content-Length, before its body arrives", async () => {
@@ -124,19 +150,27 @@ describe("caplint lsp: a broken or hostile client", () => {
     const twice = startRaw(workspace);
     twice.child.stdin.write(`Content-Length: ${body.length}\r\nContent-Length: 5\r\n\r\n${body}`);
     expect((await twice.exited).code).toBe(2);
-    expect(twice.stderr()).toBe("caplint lsp: a message has 2 Content-Length headers (one is required); closing the connection\n");
+    expect(twice.stderr()).toBe(
+      "caplint lsp: a message has 2 Content-Length headers (one is required); closing the connection\n",
+    );
     const none = startRaw(workspace);
-    none.child.stdin.write(`Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n${body}`);
+    none.child.stdin.write(
+      `Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n${body}`,
+    );
     expect((await none.exited).code).toBe(2);
     expect(none.stderr()).toMatch(/a message has no Content-Length headers/);
     const garbled = startRaw(workspace);
     garbled.child.stdin.write(`Content-Length: 12abc\r\n\r\n${body}`);
     expect((await garbled.exited).code).toBe(2);
-    expect(garbled.stderr()).toBe("caplint lsp: a message's Content-Length is not a number of bytes; closing the connection\n");
+    expect(garbled.stderr()).toBe(
+      "caplint lsp: a message's Content-Length is not a number of bytes; closing the connection\n",
+    );
     const notJson = startRaw(workspace);
     notJson.child.stdin.write("Content-Length: 5\r\n\r\n{oops");
     expect((await notJson.exited).code).toBe(2);
-    expect(notJson.stderr()).toBe("caplint lsp: a message's body is not JSON; closing the connection\n");
+    expect(notJson.stderr()).toBe(
+      "caplint lsp: a message's body is not JSON; closing the connection\n",
+    );
   }, 30_000);
 
   it("answers nothing before initialize (ServerNotInitialized) and refuses a second initialize", async () => {
@@ -150,14 +184,29 @@ describe("caplint lsp: a broken or hostile client", () => {
     server.send({
       jsonrpc: "2.0",
       method: "textDocument/didOpen",
-      params: { textDocument: { uri: uriOf(path.join(workspace, "a.json")), languageId: "json", version: 1, text: "{}" } },
+      params: {
+        textDocument: {
+          uri: uriOf(path.join(workspace, "a.json")),
+          languageId: "json",
+          version: 1,
+          text: "{}",
+        },
+      },
     });
     const early = await server.waitFor((message) => message.id === 1);
-    expect(early.error).toEqual({ code: -32002, message: "textDocument/hover: the server is not initialized (send initialize first)" });
+    expect(early.error).toEqual({
+      code: -32002,
+      message: "textDocument/hover: the server is not initialized (send initialize first)",
+    });
     server.send(initialize(2, workspace));
-    expect((await server.waitFor((message) => message.id === 2)).result).toMatchObject({ serverInfo: { name: "caplint" } });
+    expect((await server.waitFor((message) => message.id === 2)).result).toMatchObject({
+      serverInfo: { name: "caplint" },
+    });
     server.send(initialize(3, workspace));
-    expect((await server.waitFor((message) => message.id === 3)).error).toEqual({ code: -32600, message: "initialize: the server is already initialized" });
+    expect((await server.waitFor((message) => message.id === 3)).error).toEqual({
+      code: -32600,
+      message: "initialize: the server is already initialized",
+    });
     server.send({ jsonrpc: "2.0", id: 4, method: "shutdown" });
     await server.waitFor((message) => message.id === 4);
     server.send({ jsonrpc: "2.0", method: "exit" });
@@ -172,10 +221,16 @@ describe("caplint lsp: a broken or hostile client", () => {
     for (let run = 0; run < 4; run++) {
       const server = startRaw(workspace);
       server.child.stdin.end(
-        Buffer.concat([frame(initialize(1, workspace)), frame({ jsonrpc: "2.0", id: 2, method: "shutdown" }), frame({ jsonrpc: "2.0", method: "exit" })]),
+        Buffer.concat([
+          frame(initialize(1, workspace)),
+          frame({ jsonrpc: "2.0", id: 2, method: "shutdown" }),
+          frame({ jsonrpc: "2.0", method: "exit" }),
+        ]),
       );
       expect((await server.exited).code, server.stderr()).toBe(0);
-      expect(server.received.find((message) => message.id === 1)?.result).toMatchObject({ serverInfo: { name: "caplint" } });
+      expect(server.received.find((message) => message.id === 1)?.result).toMatchObject({
+        serverInfo: { name: "caplint" },
+      });
       expect(server.stderr()).toBe("");
     }
   }, 60_000);
@@ -191,20 +246,33 @@ describe("caplint lsp: a broken or hostile client", () => {
     await server.waitFor((message) => message.id === 1);
     server.send({ jsonrpc: "2.0", method: "initialized", params: {} });
     const uri = uriOf(file);
-    server.send({ jsonrpc: "2.0", method: "textDocument/didOpen", params: { textDocument: { uri, languageId: "jsonl", version: 1, text } } });
-    const published = await server.waitFor((message) => message.method === "textDocument/publishDiagnostics" && message.params?.uri === uri, 120_000);
+    server.send({
+      jsonrpc: "2.0",
+      method: "textDocument/didOpen",
+      params: { textDocument: { uri, languageId: "jsonl", version: 1, text } },
+    });
+    const published = await server.waitFor(
+      (message) =>
+        message.method === "textDocument/publishDiagnostics" && message.params?.uri === uri,
+      120_000,
+    );
     const diagnostics = published.params!.diagnostics as Array<{ code: string; message: string }>;
     expect(diagnostics).toHaveLength(1_001);
     expect(diagnostics[999]!.code).toBe("event-type");
     expect(diagnostics[1_000]).toMatchObject({
       code: "too-many-findings",
-      message: "299000 more findings in this file are not shown (the editor gets the first 1000); run caplint on the command line for all of them",
+      message:
+        "299000 more findings in this file are not shown (the editor gets the first 1000); run caplint on the command line for all of them",
     });
     // 969 MB before findings were bounded: the recording's text (7.5 MB) held by the client library and the checks.
     const peak = server.peakMiB();
     expect(peak).toBeLessThan(400);
     // A second check is under way (an edit) when the client goes away.
-    server.send({ jsonrpc: "2.0", method: "textDocument/didChange", params: { textDocument: { uri, version: 2 }, contentChanges: [{ text: text + text }] } });
+    server.send({
+      jsonrpc: "2.0",
+      method: "textDocument/didChange",
+      params: { textDocument: { uri, version: 2 }, contentChanges: [{ text: text + text }] },
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     server.child.stdin.end();
     const { code, afterMs } = await server.exited;
@@ -212,7 +280,9 @@ describe("caplint lsp: a broken or hostile client", () => {
     expect(afterMs).toBeLessThan(5_000);
     expect(server.stderr()).not.toMatch(STACK_TRACE);
     expect(server.stderr()).not.toMatch(/ConnectionError/);
-    console.log(`[lsp-hardening] 300,000 bad lines: peak ${peak.toFixed(0)} MiB; exit ${afterMs} ms after stdin closed mid-check`);
+    console.log(
+      `[lsp-hardening] 300,000 bad lines: peak ${peak.toFixed(0)} MiB; exit ${afterMs} ms after stdin closed mid-check`,
+    );
   }, 180_000);
 });
 
@@ -228,12 +298,21 @@ describe("caplint lsp: one document, one URI", () => {
     const capabilities = path.join(app.dir, "dataans/src-tauri/capabilities");
     const canonical = uriOf(path.join(capabilities, "desktop.json"));
     const dotted = `${uriOf(path.join(capabilities, "x"))}/%2e%2e/../capabilities/desktop.json`;
-    await client.open(dotted, '{"identifier": "x", "windows": ["main"], "permissions": ["core:windw:default"]}');
+    await client.open(
+      dotted,
+      '{"identifier": "x", "windows": ["main"], "permissions": ["core:windw:default"]}',
+    );
     const found = await client.diagnostics(dotted, (list) => list.length > 0);
     expect(found[0]!.code).toMatch(/unknown-(plugin|permission)/);
-    await client.edit(dotted, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, " ");
+    await client.edit(
+      dotted,
+      { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      " ",
+    );
     await client.diagnostics(dotted, (list) => list.length > 0);
-    const uris = new Set(client.published.map((p) => p.uri).filter((uri) => uri.endsWith("desktop.json")));
+    const uris = new Set(
+      client.published.map((p) => p.uri).filter((uri) => uri.endsWith("desktop.json")),
+    );
     expect([...uris]).toEqual([dotted]);
     expect(canonical).not.toBe(dotted);
     expect(await client.stop()).toBe(0);
@@ -247,9 +326,18 @@ describe("caplint lsp: the caplint.config setting stays inside the workspace", (
     app = copyApp("real-world/build-truth/TheBestTvarynka__Dataans");
     outside = mkdtempSync(path.join(tmpdir(), "caplint-outside-"));
     // A file outside the repository whose keys must never be shown.
-    writeFileSync(path.join(outside, "caplint.config.json"), JSON.stringify({ rules: { SECRET_TOKEN_abc123: "error" } }));
-    symlinkSync(path.join(outside, "caplint.config.json"), path.join(app.dir, "linked.config.json"));
-    writeFileSync(path.join(app.dir, "inside.config.json"), JSON.stringify({ rules: { "unknown-permission": "off", "unknown-plugin": "off" } }));
+    writeFileSync(
+      path.join(outside, "caplint.config.json"),
+      JSON.stringify({ rules: { SECRET_TOKEN_abc123: "error" } }),
+    );
+    symlinkSync(
+      path.join(outside, "caplint.config.json"),
+      path.join(app.dir, "linked.config.json"),
+    );
+    writeFileSync(
+      path.join(app.dir, "inside.config.json"),
+      JSON.stringify({ rules: { "unknown-permission": "off", "unknown-plugin": "off" } }),
+    );
   });
   afterAll(() => {
     app.remove();
@@ -264,7 +352,10 @@ describe("caplint lsp: the caplint.config setting stays inside the workspace", (
     it(`refuses ${name} with a message and never reads it`, async () => {
       const client = await startServer(app.dir, { initializationOptions: { config: config() } });
       const uri = uriOf(path.join(app.dir, "dataans/src-tauri/capabilities/desktop.json"));
-      await client.open(uri, '{"identifier": "x", "windows": ["main"], "permissions": ["core:windw:default"]}');
+      await client.open(
+        uri,
+        '{"identifier": "x", "windows": ["main"], "permissions": ["core:windw:default"]}',
+      );
       // The default config search applies: the typo is still reported.
       const found = await client.diagnostics(uri, (list) => list.length > 0);
       expect(found[0]!.code).toMatch(/unknown-(plugin|permission)/);
@@ -278,9 +369,14 @@ describe("caplint lsp: the caplint.config setting stays inside the workspace", (
   }
 
   it("reads a config inside the workspace", async () => {
-    const client = await startServer(app.dir, { initializationOptions: { config: "inside.config.json" } });
+    const client = await startServer(app.dir, {
+      initializationOptions: { config: "inside.config.json" },
+    });
     const uri = uriOf(path.join(app.dir, "dataans/src-tauri/capabilities/desktop.json"));
-    await client.open(uri, '{"identifier": "x", "windows": ["main"], "permissions": ["core:windw:default"]}');
+    await client.open(
+      uri,
+      '{"identifier": "x", "windows": ["main"], "permissions": ["core:windw:default"]}',
+    );
     const found = await client.diagnostics(uri);
     expect(found.filter((d) => /unknown-(plugin|permission)/.test(String(d.code)))).toEqual([]);
     expect(client.messages.filter((m) => m.includes("caplint.config"))).toEqual([]);

@@ -12,9 +12,14 @@ describe("caplint lsp: recordings and client configurations", () => {
   beforeAll(async () => {
     workspace = copyApp("events/invalid/event-field");
     mkdirSync(path.join(workspace.dir, "traffic"));
-    cpSync(path.join(ROOT, "examples/events/session.jsonl"), path.join(workspace.dir, "traffic/session.jsonl"));
+    cpSync(
+      path.join(ROOT, "examples/events/session.jsonl"),
+      path.join(workspace.dir, "traffic/session.jsonl"),
+    );
     client = await startServer(workspace.dir, {
-      initializationOptions: { events: { include: ["traffic/*.jsonl"], clientInclude: ["*client*.jsonl"] } },
+      initializationOptions: {
+        events: { include: ["traffic/*.jsonl"], clientInclude: ["*client*.jsonl"] },
+      },
     });
   });
   afterAll(async () => {
@@ -26,15 +31,23 @@ describe("caplint lsp: recordings and client configurations", () => {
     const uri = uriOf(path.join(workspace.dir, "traffic/session.jsonl"));
     await client.open(uri, session());
     const found = await client.diagnostics(uri);
-    expect(found.map((d) => [d.code, d.range.start.line + 1, d.range.start.character + 1])).toEqual([
-      ["approval-lifecycle", 7, 36],
-      ["tool-lifecycle", 10, 9],
-      ["event-field", 10, 116],
-    ]);
+    expect(found.map((d) => [d.code, d.range.start.line + 1, d.range.start.character + 1])).toEqual(
+      [
+        ["approval-lifecycle", 7, 36],
+        ["tool-lifecycle", 10, 9],
+        ["event-field", 10, 116],
+      ],
+    );
     // The turn's last line dropped: the call is still running at the end of the recording instead.
     const lines = session().split("\n");
-    await client.change(uri, lines.filter((line) => !line.includes('"output_tokens":-1')).join("\n"));
-    const edited = await client.diagnostics(uri, (list) => !list.some((d) => d.code === "event-field"));
+    await client.change(
+      uri,
+      lines.filter((line) => !line.includes('"output_tokens":-1')).join("\n"),
+    );
+    const edited = await client.diagnostics(
+      uri,
+      (list) => !list.some((d) => d.code === "event-field"),
+    );
     expect(edited.some((d) => d.code === "tool-lifecycle")).toBe(true);
   });
 
@@ -65,7 +78,10 @@ describe("caplint lsp: recordings and client configurations", () => {
       {
         mcpServers: {
           // Would create the marker file if it were started.
-          fine: { command: process.execPath, args: ["-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`] },
+          fine: {
+            command: process.execPath,
+            args: ["-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`],
+          },
           broken: { command: "node", args: ["${CAPLINT_TEST_UNSET_VARIABLE}"] },
         },
       },

@@ -32,10 +32,17 @@ describe("caplint lsp: robustness", () => {
   });
 
   it("answers a malformed request with an error and keeps serving", async () => {
-    await expect(client.connection.sendRequest("textDocument/hover", { nonsense: true })).rejects.toThrow();
-    await expect(client.connection.sendRequest("caplint/noSuchRequest", {})).rejects.toThrow(/Unhandled method/);
+    await expect(
+      client.connection.sendRequest("textDocument/hover", { nonsense: true }),
+    ).rejects.toThrow();
+    await expect(client.connection.sendRequest("caplint/noSuchRequest", {})).rejects.toThrow(
+      /Unhandled method/,
+    );
     const uri = uriOf(capability());
-    await client.open(uri, '{"identifier": "x", "windows": ["main"], "permissions": ["core:windw:default"]}');
+    await client.open(
+      uri,
+      '{"identifier": "x", "windows": ["main"], "permissions": ["core:windw:default"]}',
+    );
     const found = await client.diagnostics(uri, (list) => list.length > 0);
     expect(found[0]!.code).toMatch(/unknown-(plugin|permission)/);
   });
@@ -45,18 +52,25 @@ describe("caplint lsp: robustness", () => {
     writeFileSync(path.join(app.dir, "dataans", "caplint.config.json"), "{}");
     await client.open(config, '{"rules": {"no-such-rule": "error"}}');
     const uri = uriOf(capability());
-    await client.change(uri, '{"identifier": "x", "windows": ["main"], "permissions": ["core:windw:defaul"]}');
+    await client.change(
+      uri,
+      '{"identifier": "x", "windows": ["main"], "permissions": ["core:windw:defaul"]}',
+    );
     await waitFor(() => client.messages.some((m) => m.includes('unknown rule "no-such-rule"')));
     expect(client.stderr()).toBe("");
     await client.change(config, '{"rules": {}}');
-    const found = await client.diagnostics(uri, (list) => list.some((d) => String(d.message).includes("core:windw:defaul")));
+    const found = await client.diagnostics(uri, (list) =>
+      list.some((d) => String(d.message).includes("core:windw:defaul")),
+    );
     expect(found.length).toBeGreaterThan(0);
     await client.close(config);
   });
 
   it("ends with exit code 1 on exit without shutdown, as the protocol asks", async () => {
     const other = await startServer(app.dir);
-    const exited = new Promise<number | null>((resolve) => other.child.on("exit", (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      other.child.on("exit", (code) => resolve(code)),
+    );
     await other.connection.sendNotification("exit");
     expect(await exited).toBe(1);
     other.connection.dispose();

@@ -14,20 +14,39 @@ const LIVE = { timeout: 60_000 };
 const hostile = path.join(ROOT, "fixtures/mcp/hostile-stdio-server.mjs");
 
 describe("the server's process tree", () => {
-  it("grandchildren that inherit stdout or leave the process group neither keep caplint running nor survive it", LIVE, async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "caplint-tree-"));
-    const pidFile = path.join(dir, "pids");
-    // Without the group kill the inheriting grandchild held stdout open and caplint never ended: the time-out fails it.
-    const result = await caplint(["mcp", "-f", "compact", "--stdio", "--", "node", hostile, "grandchildren", pidFile]);
-    expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
-    const pids = readFileSync(pidFile, "utf8").trim().split(" ").map(Number);
-    expect(pids).toHaveLength(2);
-    for (const pid of pids) expect(isRunning(pid), `grandchild ${pid}`).toBe(false);
-  });
+  it(
+    "grandchildren that inherit stdout or leave the process group neither keep caplint running nor survive it",
+    LIVE,
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "caplint-tree-"));
+      const pidFile = path.join(dir, "pids");
+      // Without the group kill the inheriting grandchild held stdout open and caplint never ended: the time-out fails it.
+      const result = await caplint([
+        "mcp",
+        "-f",
+        "compact",
+        "--stdio",
+        "--",
+        "node",
+        hostile,
+        "grandchildren",
+        pidFile,
+      ]);
+      expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
+      const pids = readFileSync(pidFile, "utf8").trim().split(" ").map(Number);
+      expect(pids).toHaveLength(2);
+      for (const pid of pids) expect(isRunning(pid), `grandchild ${pid}`).toBe(false);
+    },
+  );
 
   it("the same for every server of --servers, one after another", LIVE, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "caplint-tree-"));
-    const servers = Object.fromEntries(["one", "two"].map((name) => [name, { command: "node", args: [hostile, "grandchildren", path.join(dir, name)] }]));
+    const servers = Object.fromEntries(
+      ["one", "two"].map((name) => [
+        name,
+        { command: "node", args: [hostile, "grandchildren", path.join(dir, name)] },
+      ]),
+    );
     writeFileSync(path.join(dir, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
     const result = await caplint(["mcp", "--servers", ".mcp.json"], { cwd: dir });
     expect(result).toMatchObject({ code: 0, stderr: "", stdout: "2 files checked, no problems\n" });
@@ -38,14 +57,18 @@ describe("the server's process tree", () => {
 });
 
 describe("limits on what a server sends, named when reached", () => {
-  it("stdio: a line over 10 MiB ends the run with the limit, not 'closed the connection'", LIVE, async () => {
-    const result = await caplint(["mcp", "--stdio", "--", "node", hostile, "long-line"]);
-    expect(result).toMatchObject({
-      code: 2,
-      stdout: "",
-      stderr: `caplint: the server (node ${hostile} long-line) wrote a line over 10 MiB on stdout before answering tools/list: caplint reads at most 10 MiB per stdio message\n`,
-    });
-  });
+  it(
+    "stdio: a line over 10 MiB ends the run with the limit, not 'closed the connection'",
+    LIVE,
+    async () => {
+      const result = await caplint(["mcp", "--stdio", "--", "node", hostile, "long-line"]);
+      expect(result).toMatchObject({
+        code: 2,
+        stdout: "",
+        stderr: `caplint: the server (node ${hostile} long-line) wrote a line over 10 MiB on stdout before answering tools/list: caplint reads at most 10 MiB per stdio message\n`,
+      });
+    },
+  );
 
   let server: { url: string; stop(): Promise<void> } | undefined;
   afterEach(async () => {

@@ -40,7 +40,10 @@ const secretArgs = [
   ARG_SECRETS.aws,
   `https://bob:${ARG_SECRETS.urlPassword}@example.com/api?token=${ARG_SECRETS.urlQuery}`,
 ];
-const envArgs = Object.entries(ENV_SECRETS).flatMap(([name, value]) => ["--env", `${name}=${value}`]);
+const envArgs = Object.entries(ENV_SECRETS).flatMap(([name, value]) => [
+  "--env",
+  `${name}=${value}`,
+]);
 const ALL = [...Object.values(ARG_SECRETS), ...Object.values(ENV_SECRETS)];
 
 function expectNoSecret(output: string, secrets: readonly string[], where: string): void {
@@ -48,48 +51,107 @@ function expectNoSecret(output: string, secrets: readonly string[], where: strin
 }
 
 describe("secrets given to a --stdio server", () => {
-  it("are *** in every format, with the server named (no file for a live server)", LIVE, async () => {
-    for (const format of FORMATS) {
-      const result = await caplint(["mcp", "-f", format, ...envArgs, "--stdio", "--", "node", hostile, "echo-secrets", ...secretArgs]);
-      expect(result.code, `${format}: ${result.stderr}`).toBe(1);
-      expectNoSecret(result.stdout + result.stderr, ALL, format);
-      expect(result.stdout, format).toContain("--api-key ***");
-      expect(result.stdout, format).toContain("--client-secret=***");
-      expect(result.stdout, format).toContain("DB_PASSWORD=***");
-      expect(result.stdout, format).toContain("https://***@example.com/api?token=***");
-    }
-  });
+  it(
+    "are *** in every format, with the server named (no file for a live server)",
+    LIVE,
+    async () => {
+      for (const format of FORMATS) {
+        const result = await caplint([
+          "mcp",
+          "-f",
+          format,
+          ...envArgs,
+          "--stdio",
+          "--",
+          "node",
+          hostile,
+          "echo-secrets",
+          ...secretArgs,
+        ]);
+        expect(result.code, `${format}: ${result.stderr}`).toBe(1);
+        expectNoSecret(result.stdout + result.stderr, ALL, format);
+        expect(result.stdout, format).toContain("--api-key ***");
+        expect(result.stdout, format).toContain("--client-secret=***");
+        expect(result.stdout, format).toContain("DB_PASSWORD=***");
+        expect(result.stdout, format).toContain("https://***@example.com/api?token=***");
+      }
+    },
+  );
 
-  it("are *** in the dump (which keeps what replaying needs: the listing and the redacted command)", LIVE, async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "caplint-secrets-"));
-    const file = path.join(dir, "dump.json");
-    const result = await caplint(["mcp", "dump", "-o", file, ...envArgs, "--stdio", "--", "node", hostile, "echo-secrets", ...secretArgs]);
-    expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
-    const dump = readFileSync(file, "utf8");
-    expectNoSecret(dump, ALL, "dump");
-    const parsed = JSON.parse(dump) as { server: { command: string[] }; pages: unknown[] };
-    expect(parsed.server.command.slice(0, 4)).toEqual(["node", hostile, "echo-secrets", "--api-key"]);
-    expect(parsed.server.command[4]).toBe("***");
-    expect(parsed.pages).toHaveLength(1);
-    const replay = await caplint(["mcp", "-f", "compact", "dump.json"], { cwd: dir });
-    expect(replay.stdout).toContain('error tool name "hostile get status" contains " "');
-  });
+  it(
+    "are *** in the dump (which keeps what replaying needs: the listing and the redacted command)",
+    LIVE,
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "caplint-secrets-"));
+      const file = path.join(dir, "dump.json");
+      const result = await caplint([
+        "mcp",
+        "dump",
+        "-o",
+        file,
+        ...envArgs,
+        "--stdio",
+        "--",
+        "node",
+        hostile,
+        "echo-secrets",
+        ...secretArgs,
+      ]);
+      expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
+      const dump = readFileSync(file, "utf8");
+      expectNoSecret(dump, ALL, "dump");
+      const parsed = JSON.parse(dump) as { server: { command: string[] }; pages: unknown[] };
+      expect(parsed.server.command.slice(0, 4)).toEqual([
+        "node",
+        hostile,
+        "echo-secrets",
+        "--api-key",
+      ]);
+      expect(parsed.server.command[4]).toBe("***");
+      expect(parsed.pages).toHaveLength(1);
+      const replay = await caplint(["mcp", "-f", "compact", "dump.json"], { cwd: dir });
+      expect(replay.stdout).toContain('error tool name "hostile get status" contains " "');
+    },
+  );
 
   it("are *** in --verbose lines and the server's stderr passed through", LIVE, async () => {
-    const result = await caplint(["mcp", "--verbose", ...envArgs, "--stdio", "--", "node", hostile, "echo-secrets", ...secretArgs]);
+    const result = await caplint([
+      "mcp",
+      "--verbose",
+      ...envArgs,
+      "--stdio",
+      "--",
+      "node",
+      hostile,
+      "echo-secrets",
+      ...secretArgs,
+    ]);
     expect(result.stderr).toContain("starting with --api-key ***");
     expect(result.stderr).toContain('"API_TOKEN":"***"');
     expectNoSecret(result.stderr + result.stdout, ALL, "--verbose");
   });
 
-  it("are *** in the error of a server that fails, even when it repeats them on stderr", LIVE, async () => {
-    const result = await caplint(["mcp", ...envArgs, "--stdio", "--", "node", hostile, "die-echoing", ...secretArgs]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(
-      /^caplint: the server \(node \S+ die-echoing --api-key \*\*\* .*exited with code 1 before answering initialize; its last stderr line: fatal: rejected --api-key \*\*\*/,
-    );
-    expectNoSecret(result.stderr + result.stdout, ALL, "error");
-  });
+  it(
+    "are *** in the error of a server that fails, even when it repeats them on stderr",
+    LIVE,
+    async () => {
+      const result = await caplint([
+        "mcp",
+        ...envArgs,
+        "--stdio",
+        "--",
+        "node",
+        hostile,
+        "die-echoing",
+        ...secretArgs,
+      ]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        /^caplint: the server \(node \S+ die-echoing --api-key \*\*\* .*exited with code 1 before answering initialize; its last stderr line: fatal: rejected --api-key \*\*\*/,
+      );
+      expectNoSecret(result.stderr + result.stdout, ALL, "error");
+    },
+  );
 });
 
 describe("secrets in a --url", () => {
@@ -128,9 +190,17 @@ describe("secrets in a --url", () => {
 
   it("are not repeated in errors: once, redacted", LIVE, async () => {
     const port = await freePort();
-    const result = await caplint(["mcp", "--timeout", "5", "--url", withSecrets(`http://127.0.0.1:${port}/mcp`)]);
+    const result = await caplint([
+      "mcp",
+      "--timeout",
+      "5",
+      "--url",
+      withSecrets(`http://127.0.0.1:${port}/mcp`),
+    ]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`caplint: the server at http://***@127.0.0.1:${port}/mcp?token=***&api_key=***&page=2 failed initialize: connection refused\n`);
+    expect(result.stderr).toBe(
+      `caplint: the server at http://***@127.0.0.1:${port}/mcp?token=***&api_key=***&page=2 failed initialize: connection refused\n`,
+    );
   });
 });
 
@@ -150,8 +220,16 @@ describe("secrets of a configured server (--servers)", () => {
       JSON.stringify(
         {
           mcpServers: {
-            remote: { type: "http", url: server.url, headers: { Authorization: `Bearer ${HEADER}`, "X-Api-Key": "${HEADER_KEY}" } },
-            local: { command: "node", args: [hostile, "die-echoing", "--token", "${TOKEN_VALUE}"], env: { SERVICE_TOKEN: ENV } },
+            remote: {
+              type: "http",
+              url: server.url,
+              headers: { Authorization: `Bearer ${HEADER}`, "X-Api-Key": "${HEADER_KEY}" },
+            },
+            local: {
+              command: "node",
+              args: [hostile, "die-echoing", "--token", "${TOKEN_VALUE}"],
+              env: { SERVICE_TOKEN: ENV },
+            },
           },
         },
         null,

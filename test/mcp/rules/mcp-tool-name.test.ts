@@ -3,7 +3,14 @@ import { testRule } from "../../helpers/rule-tester.js";
 
 const dump = (...names: string[]) =>
   JSON.stringify(
-    { serverInfo: { name: "demo_mcp", version: "1.0.0" }, tools: names.map((name) => ({ name, description: "Gets it.", inputSchema: { type: "object" } })) },
+    {
+      serverInfo: { name: "demo_mcp", version: "1.0.0" },
+      tools: names.map((name) => ({
+        name,
+        description: "Gets it.",
+        inputSchema: { type: "object" },
+      })),
+    },
     null,
     2,
   );
@@ -31,7 +38,8 @@ testRule(mcpToolName, {
       errors: [
         {
           messageId: "duplicate",
-          message: 'tool name "demo_get_item" is listed twice (first at tools[0]); clients cannot tell the two apart',
+          message:
+            'tool name "demo_get_item" is listed twice (first at tools[0]); clients cannot tell the two apart',
           severity: "error",
         },
       ],
@@ -39,7 +47,9 @@ testRule(mcpToolName, {
     {
       name: "a space is not allowed",
       code: dump("demo_get item"),
-      errors: [{ messageId: "characters", hint: 'use snake_case: "demo_get_item"', severity: "error" }],
+      errors: [
+        { messageId: "characters", hint: 'use snake_case: "demo_get_item"', severity: "error" },
+      ],
     },
   ],
 });

@@ -3,7 +3,14 @@ import { testRule } from "../../helpers/rule-tester.js";
 
 const dump = (...names: string[]) =>
   JSON.stringify(
-    { serverInfo: { name: "demo_mcp", version: "1.0.0" }, tools: names.map((name) => ({ name, description: "Does it.", inputSchema: { type: "object" } })) },
+    {
+      serverInfo: { name: "demo_mcp", version: "1.0.0" },
+      tools: names.map((name) => ({
+        name,
+        description: "Does it.",
+        inputSchema: { type: "object" },
+      })),
+    },
     null,
     2,
   );
@@ -11,7 +18,11 @@ const dump = (...names: string[]) =>
 testRule(mcpToolVerb, {
   valid: [
     { name: "a verb after the service prefix", code: dump("demo_get_item", "demo_create_note") },
-    { name: "a verb given with --verbs", code: dump("demo_frobnicate_item"), mcp: { verbs: new Set(["frobnicate"]) } },
+    {
+      name: "a verb given with --verbs",
+      code: dump("demo_frobnicate_item"),
+      mcp: { verbs: new Set(["frobnicate"]) },
+    },
   ],
   invalid: [
     {

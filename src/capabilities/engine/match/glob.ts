@@ -9,7 +9,9 @@
 
 import { BoundedMemo } from "../../../core/bounded-memo.js";
 
-export type LabelPattern = { ok: true; pattern: string; match(label: string): boolean } | { ok: false; pattern: string; message: string };
+export type LabelPattern =
+  | { ok: true; pattern: string; match(label: string): boolean }
+  | { ok: false; pattern: string; message: string };
 
 type CharSpecifier = { single: number } | { from: number; to: number };
 
@@ -51,7 +53,8 @@ export function labelMatches(pattern: string, label: string): boolean {
 }
 
 const LABEL_ALPHABET = /^[\p{Alphabetic}\p{N}\-/:_]*$/u;
-export const LABEL_ALPHABET_MESSAGE = "Window labels must only include alphanumeric characters, `-`, `/`, `:` and `_`.";
+export const LABEL_ALPHABET_MESSAGE =
+  "Window labels must only include alphanumeric characters, `-`, `/`, `:` and `_`.";
 
 /** The host's label check: Unicode alphanumerics (Rust `char::is_alphanumeric`), `-`, `/`, `:`, `_`. */
 export function checkLabel(label: string): { ok: true } | { ok: false; message: string } {
@@ -59,7 +62,11 @@ export function checkLabel(label: string): { ok: true } | { ok: false; message: 
 }
 
 function syntaxError(pattern: string, position: number, message: string): LabelPattern {
-  return { ok: false, pattern, message: `Pattern syntax error near position ${position}: ${message}` };
+  return {
+    ok: false,
+    pattern,
+    message: `Pattern syntax error near position ${position}: ${message}`,
+  };
 }
 
 /** A port of `Pattern::new`; positions count Unicode scalar values, like the crate's `Vec<char>`. */
@@ -89,12 +96,14 @@ function compile(pattern: string): LabelPattern {
       if (count > 2) return syntaxError(pattern, start + 2, ERROR_WILDCARDS);
       if (count === 2) {
         // `**` must be a whole path component: at the start or after `/`, and at the end or before `/`.
-        if (!(i === 2 || isSeparator(chars[start - 1]!))) return syntaxError(pattern, start - 1, ERROR_RECURSIVE_WILDCARDS);
+        if (!(i === 2 || isSeparator(chars[start - 1]!)))
+          return syntaxError(pattern, start - 1, ERROR_RECURSIVE_WILDCARDS);
         if (i < chars.length && isSeparator(chars[i]!))
           i++; // the crate folds the following `/` into the token
         else if (i !== chars.length) return syntaxError(pattern, i, ERROR_RECURSIVE_WILDCARDS);
         const previous = tokens[tokens.length - 1];
-        if (!(tokens.length > 1 && previous?.kind === "any-recursive-sequence")) tokens.push({ kind: "any-recursive-sequence" });
+        if (!(tokens.length > 1 && previous?.kind === "any-recursive-sequence"))
+          tokens.push({ kind: "any-recursive-sequence" });
       } else {
         tokens.push({ kind: "any-sequence" });
       }
@@ -103,14 +112,20 @@ function compile(pattern: string): LabelPattern {
       if (i + 4 <= chars.length && chars[i + 1] === 0x21 /* ! */) {
         const close = indexOfFrom(chars, 0x5d, i + 3);
         if (close >= 0) {
-          tokens.push({ kind: "any-except", specifiers: parseCharSpecifiers(chars.slice(i + 2, close)) });
+          tokens.push({
+            kind: "any-except",
+            specifiers: parseCharSpecifiers(chars.slice(i + 2, close)),
+          });
           i = close + 1;
           continue;
         }
       } else if (i + 3 <= chars.length && chars[i + 1] !== 0x21) {
         const close = indexOfFrom(chars, 0x5d, i + 2);
         if (close >= 0) {
-          tokens.push({ kind: "any-within", specifiers: parseCharSpecifiers(chars.slice(i + 1, close)) });
+          tokens.push({
+            kind: "any-within",
+            specifiers: parseCharSpecifiers(chars.slice(i + 1, close)),
+          });
           i = close + 1;
           continue;
         }
@@ -147,7 +162,12 @@ function parseCharSpecifiers(chars: number[]): CharSpecifier[] {
 
 function inSpecifiers(specifiers: CharSpecifier[], codePoint: number): boolean {
   for (const specifier of specifiers) {
-    if ("single" in specifier ? specifier.single === codePoint : codePoint >= specifier.from && codePoint <= specifier.to) return true;
+    if (
+      "single" in specifier
+        ? specifier.single === codePoint
+        : codePoint >= specifier.from && codePoint <= specifier.to
+    )
+      return true;
   }
   return false;
 }
@@ -188,7 +208,10 @@ function buildMatcher(pattern: string, tokens: Token[]): (label: string) => bool
         current = [];
         gap = "none";
       }
-      gap = gap === "sequence" || token.kind === "any-sequence" || onlyWildcardsAfter[index] ? "sequence" : "recursive";
+      gap =
+        gap === "sequence" || token.kind === "any-sequence" || onlyWildcardsAfter[index]
+          ? "sequence"
+          : "recursive";
     } else current.push(token);
   });
   const trailingGap = current.length === 0 && gap !== "none";
@@ -207,7 +230,11 @@ function buildMatcher(pattern: string, tokens: Token[]): (label: string) => bool
         if (last) return position === chars.length;
       } else if (last) {
         const start = chars.length - segment.length;
-        return start >= position && segment.mayStartAt(chars, start, position) && segment.matchesAt(chars, start);
+        return (
+          start >= position &&
+          segment.mayStartAt(chars, start, position) &&
+          segment.matchesAt(chars, start)
+        );
       } else {
         const end = segment.search(chars, position);
         if (end < 0) return false;
@@ -233,7 +260,8 @@ function codePointsOf(label: string): number[] {
 type SingleToken = Exclude<Token, { kind: "any-sequence" } | { kind: "any-recursive-sequence" }>;
 type Gap = "none" | "sequence" | "recursive";
 
-const isWildcard = (token: Token) => token.kind === "any-sequence" || token.kind === "any-recursive-sequence";
+const isWildcard = (token: Token) =>
+  token.kind === "any-sequence" || token.kind === "any-recursive-sequence";
 
 function tokenAccepts(token: SingleToken, codePoint: number): boolean {
   switch (token.kind) {
@@ -272,7 +300,10 @@ class Segment {
   /** Where each code point written as itself stands in the segment. */
   private readonly charPositions = new Map<number, number[]>();
   /** The classes (`[a-z]`, `[!/]`) by position, and how many specifiers they hold in all: what a new code point's mask costs beyond its words. */
-  private readonly classes: Array<{ index: number; token: Extract<SingleToken, { specifiers: CharSpecifier[] }> }> = [];
+  private readonly classes: Array<{
+    index: number;
+    token: Extract<SingleToken, { specifiers: CharSpecifier[] }>;
+  }> = [];
   private readonly classSpecifiers: number;
 
   constructor(
@@ -300,7 +331,11 @@ class Segment {
   }
 
   mayStartAt(chars: number[], start: number, gapStart: number): boolean {
-    return this.gap !== "recursive" || start === gapStart || (start > gapStart && isSeparator(chars[start - 1]!));
+    return (
+      this.gap !== "recursive" ||
+      start === gapStart ||
+      (start > gapStart && isSeparator(chars[start - 1]!))
+    );
   }
 
   matchesAt(chars: number[], start: number): boolean {
@@ -319,7 +354,9 @@ class Segment {
       const lastBit = 1 << (this.length - 1);
       let state = 0;
       for (let i = from; i < chars.length; i++) {
-        state = ((state << 1) | (anywhere || this.mayStartAt(chars, i, from) ? 1 : 0)) & this.maskOf(chars[i]!)[0]!;
+        state =
+          ((state << 1) | (anywhere || this.mayStartAt(chars, i, from) ? 1 : 0)) &
+          this.maskOf(chars[i]!)[0]!;
         if (state & lastBit) {
           matchingWork += i + 1 - from;
           return i + 1;
@@ -361,7 +398,8 @@ class Segment {
       mask = this.anyCharMask.slice();
       const positions = this.charPositions.get(codePoint) ?? NO_POSITIONS;
       for (const i of positions) mask[i >>> 5]! |= 1 << (i & 31);
-      for (const { index, token } of this.classes) if (tokenAccepts(token, codePoint)) mask[index >>> 5]! |= 1 << (index & 31);
+      for (const { index, token } of this.classes)
+        if (tokenAccepts(token, codePoint)) mask[index >>> 5]! |= 1 << (index & 31);
       matchingWork += this.words + positions.length + this.classSpecifiers;
       if (this.masks.size >= MAX_CACHED_MASKS) this.masks.clear();
       this.masks.set(codePoint, mask);

@@ -10,14 +10,22 @@
  */
 import { createRequire } from "node:module";
 import { BoundedMemo } from "../../../core/bounded-memo.js";
-import { hasNestedRepetition, Nfa, parseRegex, RegexUnsupportedError, type RegexNode } from "./regex-nfa.js";
+import {
+  hasNestedRepetition,
+  Nfa,
+  parseRegex,
+  RegexUnsupportedError,
+  type RegexNode,
+} from "./regex-nfa.js";
 
 /** Where a calling page was loaded from: the app itself, or a remote URL. */
 export type Origin = { kind: "local" } | { kind: "remote"; url: string };
 
 export const LOCAL_ORIGIN: Origin = Object.freeze({ kind: "local" });
 
-export type RemotePattern = { ok: true; pattern: string; test(url: string): boolean } | { ok: false; pattern: string; message: string; unsafe: boolean };
+export type RemotePattern =
+  | { ok: true; pattern: string; test(url: string): boolean }
+  | { ok: false; pattern: string; message: string; unsafe: boolean };
 
 export interface CompileRemoteOptions {
   /**
@@ -28,7 +36,16 @@ export interface CompileRemoteOptions {
   allowUnsafe?: boolean;
 }
 
-const COMPONENTS = ["protocol", "username", "password", "hostname", "port", "pathname", "search", "hash"] as const;
+const COMPONENTS = [
+  "protocol",
+  "username",
+  "password",
+  "hostname",
+  "port",
+  "pathname",
+  "search",
+  "hash",
+] as const;
 type Component = (typeof COMPONENTS)[number];
 type ComponentValues = Record<Component, string>;
 
@@ -44,8 +61,13 @@ const compileStrict = (pattern: string) => compile(pattern, false);
 const compileLenient = (pattern: string) => compile(pattern, true);
 
 /** Compiles a `remote.urls` entry; results are cached per pattern string. */
-export function compileRemotePattern(pattern: string, options: CompileRemoteOptions = {}): RemotePattern {
-  return options.allowUnsafe ? compiledPatterns.lenient.get(pattern, compileLenient) : compiledPatterns.strict.get(pattern, compileStrict);
+export function compileRemotePattern(
+  pattern: string,
+  options: CompileRemoteOptions = {},
+): RemotePattern {
+  return options.allowUnsafe
+    ? compiledPatterns.lenient.get(pattern, compileLenient)
+    : compiledPatterns.strict.get(pattern, compileStrict);
 }
 
 /** Whether a calling page at `url` is covered by the pattern; false for an invalid pattern or URL. */
@@ -59,9 +81,15 @@ export function remoteUrlMatches(pattern: string, url: string): boolean {
  * (`new URLPattern(url).hostname`), matches a canonical component value. Linear, like `test`; the
  * polyfill's own matching backtracks. Throws RegexUnsupportedError for a pattern it cannot read.
  */
-export function componentPatternMatches(component: "protocol" | "hostname", pattern: string, value: string): boolean {
+export function componentPatternMatches(
+  component: "protocol" | "hostname",
+  pattern: string,
+  value: string,
+): boolean {
   const options = COMPONENT_OPTIONS[component];
-  return new Nfa(parseRegex(partsToRegexSource(parsePatternString(pattern, options), options))).matches(value);
+  return new Nfa(
+    parseRegex(partsToRegexSource(parsePatternString(pattern, options), options)),
+  ).matches(value);
 }
 
 type URLPatternClass = typeof import("urlpattern-polyfill/urlpattern").URLPattern;
@@ -73,7 +101,11 @@ let URLPatternImpl: URLPatternClass | undefined;
  * the first time a remote pattern is compiled, so runs without `remote.urls` never load it.
  */
 function urlPatternClass(): URLPatternClass {
-  URLPatternImpl ??= (createRequire(import.meta.url)("urlpattern-polyfill/urlpattern") as { URLPattern: URLPatternClass }).URLPattern;
+  URLPatternImpl ??= (
+    createRequire(import.meta.url)("urlpattern-polyfill/urlpattern") as {
+      URLPattern: URLPatternClass;
+    }
+  ).URLPattern;
   return URLPatternImpl;
 }
 
@@ -83,7 +115,12 @@ function compile(pattern: string, allowUnsafe: boolean): RemotePattern {
   try {
     parsed = new URLPattern(pattern);
   } catch (error) {
-    return { ok: false, pattern, unsafe: false, message: `invalid URL pattern: ${stripPolyfillPrefix((error as Error).message)}` };
+    return {
+      ok: false,
+      pattern,
+      unsafe: false,
+      message: `invalid URL pattern: ${stripPolyfillPrefix((error as Error).message)}`,
+    };
   }
   const components = {} as ComponentValues;
   for (const component of COMPONENTS) components[component] = parsed[component];
@@ -95,7 +132,10 @@ function compile(pattern: string, allowUnsafe: boolean): RemotePattern {
   const matchers = {} as Record<Component, Nfa>;
   try {
     for (const component of COMPONENTS) {
-      const options = component === "pathname" ? pathnameOptions(matchers.protocol) : COMPONENT_OPTIONS[component];
+      const options =
+        component === "pathname"
+          ? pathnameOptions(matchers.protocol)
+          : COMPONENT_OPTIONS[component];
       const parts = parsePatternString(components[component], options);
       if (!allowUnsafe) {
         const unsafe = findUnsafePart(parts);
@@ -112,7 +152,12 @@ function compile(pattern: string, allowUnsafe: boolean): RemotePattern {
     }
   } catch (error) {
     if (error instanceof RegexUnsupportedError) {
-      return { ok: false, pattern, unsafe: false, message: `invalid URL pattern: ${error.message}` };
+      return {
+        ok: false,
+        pattern,
+        unsafe: false,
+        message: `invalid URL pattern: ${error.message}`,
+      };
     }
     throw error;
   }
@@ -123,7 +168,8 @@ function compile(pattern: string, allowUnsafe: boolean): RemotePattern {
     test(url: string): boolean {
       const values = urlComponents(url);
       if (!values) return false;
-      for (const component of COMPONENTS) if (!matchers[component].matches(values[component])) return false;
+      for (const component of COMPONENTS)
+        if (!matchers[component].matches(values[component])) return false;
       return true;
     },
   };
@@ -177,7 +223,9 @@ const COMPONENT_OPTIONS: Record<Component, ParseOptions> = {
 
 /** Paths of special-scheme URLs are `/`-segmented; when the protocol pattern can match one, so is the pattern. */
 function pathnameOptions(protocol: Nfa): ParseOptions {
-  return SPECIAL_SCHEMES.some((scheme) => protocol.matches(scheme)) ? { delimiter: "/", prefixes: "/" } : DEFAULT_OPTIONS;
+  return SPECIAL_SCHEMES.some((scheme) => protocol.matches(scheme))
+    ? { delimiter: "/", prefixes: "/" }
+    : DEFAULT_OPTIONS;
 }
 
 const enum PartType {
@@ -202,7 +250,16 @@ interface Part {
   modifier: Modifier;
 }
 
-type TokenType = "asterisk" | "other-modifier" | "escaped-char" | "open" | "close" | "name" | "regexp" | "char" | "end";
+type TokenType =
+  | "asterisk"
+  | "other-modifier"
+  | "escaped-char"
+  | "open"
+  | "close"
+  | "name"
+  | "regexp"
+  | "char"
+  | "end";
 interface Token {
   type: TokenType;
   value: string;
@@ -219,7 +276,8 @@ function tokenize(input: string): Token[] {
     if (c === "*") tokens.push({ type: "asterisk", value: input[i++]! });
     else if (c === "+" || c === "?") tokens.push({ type: "other-modifier", value: input[i++]! });
     else if (c === "\\") {
-      if (i + 1 >= input.length) throw new RegexUnsupportedError(`trailing backslash in ${JSON.stringify(input)}`);
+      if (i + 1 >= input.length)
+        throw new RegexUnsupportedError(`trailing backslash in ${JSON.stringify(input)}`);
       tokens.push({ type: "escaped-char", value: input[i + 1]! });
       i += 2;
     } else if (c === "{") tokens.push({ type: "open", value: input[i++]! });
@@ -227,7 +285,10 @@ function tokenize(input: string): Token[] {
     else if (c === ":") {
       let j = i + 1;
       while (j < input.length && (j === i + 1 ? NAME_START : NAME_CONTINUE).test(input[j]!)) j++;
-      if (j === i + 1) throw new RegexUnsupportedError(`missing parameter name at ${i} in ${JSON.stringify(input)}`);
+      if (j === i + 1)
+        throw new RegexUnsupportedError(
+          `missing parameter name at ${i} in ${JSON.stringify(input)}`,
+        );
       tokens.push({ type: "name", value: input.slice(i + 1, j) });
       i = j;
     } else if (c === "(") {
@@ -249,7 +310,10 @@ function tokenize(input: string): Token[] {
         } else if (input[j] === "(") depth++;
         regexp += input[j++];
       }
-      if (depth !== 0 || regexp === "") throw new RegexUnsupportedError(`unbalanced regexp group at ${i} in ${JSON.stringify(input)}`);
+      if (depth !== 0 || regexp === "")
+        throw new RegexUnsupportedError(
+          `unbalanced regexp group at ${i} in ${JSON.stringify(input)}`,
+        );
       tokens.push({ type: "regexp", value: regexp });
       i = j;
     } else tokens.push({ type: "char", value: input[i++]! });
@@ -263,7 +327,8 @@ function escapeRegexpString(text: string): string {
 }
 
 const FULL_WILDCARD_REGEXP = ".*";
-const segmentWildcardRegexp = (options: ParseOptions) => `[^${escapeRegexpString(options.delimiter)}]+?`;
+const segmentWildcardRegexp = (options: ParseOptions) =>
+  `[^${escapeRegexpString(options.delimiter)}]+?`;
 
 function parsePatternString(input: string, options: ParseOptions): Part[] {
   const tokens = tokenize(input);
@@ -272,37 +337,75 @@ function parsePatternString(input: string, options: ParseOptions): Part[] {
   let index = 0;
   let pendingFixed = "";
 
-  const tryConsume = (type: TokenType): string | undefined => (tokens[index]?.type === type ? tokens[index++]!.value : undefined);
+  const tryConsume = (type: TokenType): string | undefined =>
+    tokens[index]?.type === type ? tokens[index++]!.value : undefined;
   const tryConsumeModifier = () => tryConsume("other-modifier") ?? tryConsume("asterisk");
   const mustConsume = (type: TokenType): string => {
     const value = tryConsume(type);
-    if (value === undefined) throw new RegexUnsupportedError(`unexpected ${tokens[index]?.type} in ${JSON.stringify(input)}, expected ${type}`);
+    if (value === undefined)
+      throw new RegexUnsupportedError(
+        `unexpected ${tokens[index]?.type} in ${JSON.stringify(input)}, expected ${type}`,
+      );
     return value;
   };
   const consumeText = () => {
     let text = "";
-    for (let value = tryConsume("char") ?? tryConsume("escaped-char"); value !== undefined; value = tryConsume("char") ?? tryConsume("escaped-char"))
+    for (
+      let value = tryConsume("char") ?? tryConsume("escaped-char");
+      value !== undefined;
+      value = tryConsume("char") ?? tryConsume("escaped-char")
+    )
       text += value;
     return text;
   };
   const flushPendingFixed = () => {
-    if (pendingFixed) parts.push({ type: PartType.FixedText, prefix: "", value: pendingFixed, suffix: "", modifier: Modifier.None });
+    if (pendingFixed)
+      parts.push({
+        type: PartType.FixedText,
+        prefix: "",
+        value: pendingFixed,
+        suffix: "",
+        modifier: Modifier.None,
+      });
     pendingFixed = "";
   };
-  const addPart = (prefix: string, name: string | undefined, regexpOrWildcard: string | undefined, suffix: string, modifierToken: string | undefined) => {
+  const addPart = (
+    prefix: string,
+    name: string | undefined,
+    regexpOrWildcard: string | undefined,
+    suffix: string,
+    modifierToken: string | undefined,
+  ) => {
     const modifier =
-      modifierToken === "?" ? Modifier.Optional : modifierToken === "*" ? Modifier.ZeroOrMore : modifierToken === "+" ? Modifier.OneOrMore : Modifier.None;
+      modifierToken === "?"
+        ? Modifier.Optional
+        : modifierToken === "*"
+          ? Modifier.ZeroOrMore
+          : modifierToken === "+"
+            ? Modifier.OneOrMore
+            : Modifier.None;
     if (name === undefined && regexpOrWildcard === undefined && modifier === Modifier.None) {
       pendingFixed += prefix;
       return;
     }
     flushPendingFixed();
     if (name === undefined && regexpOrWildcard === undefined) {
-      if (prefix) parts.push({ type: PartType.FixedText, prefix: "", value: prefix, suffix: "", modifier });
+      if (prefix)
+        parts.push({ type: PartType.FixedText, prefix: "", value: prefix, suffix: "", modifier });
       return;
     }
-    const regexp = regexpOrWildcard === undefined ? segmentWildcard : regexpOrWildcard === "*" ? FULL_WILDCARD_REGEXP : regexpOrWildcard;
-    const type = regexp === segmentWildcard ? PartType.SegmentWildcard : regexp === FULL_WILDCARD_REGEXP ? PartType.FullWildcard : PartType.Regexp;
+    const regexp =
+      regexpOrWildcard === undefined
+        ? segmentWildcard
+        : regexpOrWildcard === "*"
+          ? FULL_WILDCARD_REGEXP
+          : regexpOrWildcard;
+    const type =
+      regexp === segmentWildcard
+        ? PartType.SegmentWildcard
+        : regexp === FULL_WILDCARD_REGEXP
+          ? PartType.FullWildcard
+          : PartType.Regexp;
     parts.push({ type, prefix, value: type === PartType.Regexp ? regexp : "", suffix, modifier });
   };
 
@@ -310,7 +413,8 @@ function parsePatternString(input: string, options: ParseOptions): Part[] {
     const charToken = tryConsume("char");
     const nameToken = tryConsume("name");
     let regexpOrWildcard = tryConsume("regexp");
-    if (nameToken === undefined && regexpOrWildcard === undefined) regexpOrWildcard = tryConsume("asterisk");
+    if (nameToken === undefined && regexpOrWildcard === undefined)
+      regexpOrWildcard = tryConsume("asterisk");
     if (nameToken !== undefined || regexpOrWildcard !== undefined) {
       let prefix = charToken ?? "";
       if (!options.prefixes.includes(prefix)) {
@@ -349,7 +453,10 @@ function partsToRegexSource(parts: Part[], options: ParseOptions): string {
   let result = "^";
   for (const part of parts) {
     if (part.type === PartType.FixedText) {
-      result += part.modifier === Modifier.None ? escapeRegexpString(part.value) : `(?:${escapeRegexpString(part.value)})${modifierText(part.modifier)}`;
+      result +=
+        part.modifier === Modifier.None
+          ? escapeRegexpString(part.value)
+          : `(?:${escapeRegexpString(part.value)})${modifierText(part.modifier)}`;
       continue;
     }
     const regexp = partRegexp(part, options);
@@ -386,16 +493,34 @@ function findUnsafePart(parts: Part[]): string | undefined {
   for (const part of parts) {
     if (part.type === PartType.FixedText) continue;
     if (part.type === PartType.SegmentWildcard && (part.prefix || part.suffix)) continue;
-    let body: RegexNode = parseRegex(part.type === PartType.Regexp ? part.value : part.type === PartType.FullWildcard ? ".*" : "[^/]+");
+    let body: RegexNode = parseRegex(
+      part.type === PartType.Regexp
+        ? part.value
+        : part.type === PartType.FullWildcard
+          ? ".*"
+          : "[^/]+",
+    );
     const repeated = part.modifier === Modifier.ZeroOrMore || part.modifier === Modifier.OneOrMore;
-    if (repeated) body = { type: "repeat", body, min: part.modifier === Modifier.OneOrMore ? 1 : 0, max: Infinity, source: "" };
+    if (repeated)
+      body = {
+        type: "repeat",
+        body,
+        min: part.modifier === Modifier.OneOrMore ? 1 : 0,
+        max: Infinity,
+        source: "",
+      };
     if (hasNestedRepetition(body)) return describePart(part);
   }
   return undefined;
 }
 
 function describePart(part: Part): string {
-  const core = part.type === PartType.Regexp ? `(${part.value})` : part.type === PartType.FullWildcard ? "*" : "(segment)";
+  const core =
+    part.type === PartType.Regexp
+      ? `(${part.value})`
+      : part.type === PartType.FullWildcard
+        ? "*"
+        : "(segment)";
   const text = part.prefix || part.suffix ? `{${part.prefix}${core}${part.suffix}}` : core;
   return text + modifierText(part.modifier);
 }

@@ -21,7 +21,10 @@ export interface PathGlobOptions {
 export const MAX_PATH_GLOB_LENGTH = 4_096;
 
 type ComponentToken =
-  { kind: "char"; char: string } | { kind: "any-char" } | { kind: "class"; negated: boolean; ranges: Array<[string, string]> } | { kind: "star" };
+  | { kind: "char"; char: string }
+  | { kind: "any-char" }
+  | { kind: "class"; negated: boolean; ranges: Array<[string, string]> }
+  | { kind: "star" };
 
 /** Splits a path into its components on `/` (and `\` for a Windows path). */
 export function pathComponents(path: string, windows: boolean): string[] {
@@ -29,11 +32,20 @@ export function pathComponents(path: string, windows: boolean): string[] {
 }
 
 /** Whether `path` is matched by the scope glob `pattern` (both already free of `$VARIABLES`). */
-export function pathGlobMatches(pattern: string, path: string, options: PathGlobOptions & { windows?: boolean }): boolean {
+export function pathGlobMatches(
+  pattern: string,
+  path: string,
+  options: PathGlobOptions & { windows?: boolean },
+): boolean {
   if (pattern.length > MAX_PATH_GLOB_LENGTH || path.length > MAX_PATH_GLOB_LENGTH) return false;
   const windows = options.windows ?? false;
   if (options.literalSeparator === false)
-    return componentMatches(tokenize(pattern.replace(/\*\*/g, "*")), path.replace(/\\/g, "/"), options.literalLeadingDot, true);
+    return componentMatches(
+      tokenize(pattern.replace(/\*\*/g, "*")),
+      path.replace(/\\/g, "/"),
+      options.literalLeadingDot,
+      true,
+    );
   const patternParts = pathComponents(pattern, windows);
   const pathParts = pathComponents(path, windows);
   if (patternParts.some((part) => part.includes("**") && part !== "**")) return false; // the crate refuses such a pattern
@@ -49,18 +61,27 @@ export function pathGlobMatches(pattern: string, path: string, options: PathGlob
         if (reachable[j]) open = true;
         if (open) next[j] = true;
         // A `**` does not walk into a dot-folder when leading dots must be literal.
-        if (open && j < pathParts.length && options.literalLeadingDot && pathParts[j]!.startsWith(".")) open = false;
+        if (
+          open &&
+          j < pathParts.length &&
+          options.literalLeadingDot &&
+          pathParts[j]!.startsWith(".")
+        )
+          open = false;
       }
     } else {
       for (let j = 0; j < pathParts.length; j++)
-        if (reachable[j] && componentMatches(part, pathParts[j]!, options.literalLeadingDot, false)) next[j + 1] = true;
+        if (reachable[j] && componentMatches(part, pathParts[j]!, options.literalLeadingDot, false))
+          next[j + 1] = true;
     }
     reachable = next;
   }
   // The crate's trailing `**` also takes the folder itself with a trailing separator (`a/**` matches `a/`).
   return (
     reachable[pathParts.length]! ||
-    (pathParts[pathParts.length - 1] === "" && reachable[pathParts.length - 1]! && compiled[compiled.length - 1] === "recursive")
+    (pathParts[pathParts.length - 1] === "" &&
+      reachable[pathParts.length - 1]! &&
+      compiled[compiled.length - 1] === "recursive")
   );
 }
 
@@ -102,9 +123,17 @@ function tokenize(part: string): ComponentToken[] {
 }
 
 /** One component (or, without literal separators, the whole path) against its tokens. */
-function componentMatches(tokens: ComponentToken[], text: string, literalLeadingDot: boolean, slashIsText: boolean): boolean {
+function componentMatches(
+  tokens: ComponentToken[],
+  text: string,
+  literalLeadingDot: boolean,
+  slashIsText: boolean,
+): boolean {
   const chars = Array.from(text);
-  const leadingDotAt = (index: number) => literalLeadingDot && chars[index] === "." && (index === 0 || (slashIsText && chars[index - 1] === "/"));
+  const leadingDotAt = (index: number) =>
+    literalLeadingDot &&
+    chars[index] === "." &&
+    (index === 0 || (slashIsText && chars[index - 1] === "/"));
   // matched[j]: the tokens so far match chars[0..j).
   let matched = new Array<boolean>(chars.length + 1).fill(false);
   matched[0] = true;
@@ -124,7 +153,9 @@ function componentMatches(tokens: ComponentToken[], text: string, literalLeading
         const accepts =
           token.kind === "char"
             ? token.char === c
-            : !leadingDotAt(j) && (token.kind === "any-char" || token.ranges.some(([from, to]) => c >= from && c <= to) !== token.negated);
+            : !leadingDotAt(j) &&
+              (token.kind === "any-char" ||
+                token.ranges.some(([from, to]) => c >= from && c <= to) !== token.negated);
         if (accepts) next[j + 1] = true;
       }
     }

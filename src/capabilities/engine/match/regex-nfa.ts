@@ -32,7 +32,10 @@ export const MAX_NFA_STATES = 20_000;
 export function parseRegex(source: string): RegexNode {
   const parser = new RegexParser(source);
   const node = parser.parseAlternation(0);
-  if (!parser.done) throw new RegexUnsupportedError(`unexpected ${JSON.stringify(source[parser.position])} at ${parser.position}`);
+  if (!parser.done)
+    throw new RegexUnsupportedError(
+      `unexpected ${JSON.stringify(source[parser.position])} at ${parser.position}`,
+    );
   return node;
 }
 
@@ -49,7 +52,8 @@ class RegexParser {
   }
 
   parseAlternation(depth: number): RegexNode {
-    if (depth > MAX_GROUP_DEPTH) throw new RegexUnsupportedError(`groups nested deeper than ${MAX_GROUP_DEPTH}`);
+    if (depth > MAX_GROUP_DEPTH)
+      throw new RegexUnsupportedError(`groups nested deeper than ${MAX_GROUP_DEPTH}`);
     const branches = [this.parseConcatenation(depth)];
     while (this.peek() === "|") {
       this.position++;
@@ -88,7 +92,13 @@ class RegexParser {
       this.position++;
       if (this.peek() === "?") this.position++; // a lazy quantifier accepts the same strings
       if (atom.type === "assert") throw new RegexUnsupportedError("a quantified assertion");
-      atom = { type: "repeat", body: atom, min, max, source: this.source.slice(start, this.position) };
+      atom = {
+        type: "repeat",
+        body: atom,
+        min,
+        max,
+        source: this.source.slice(start, this.position),
+      };
     }
   }
 
@@ -124,11 +134,15 @@ class RegexParser {
 
   private parseGroup(depth: number): RegexNode {
     const rest = this.source.slice(this.position);
-    if (/^\(\?(=|!|<=|<!)/.test(rest)) throw new RegexUnsupportedError("lookaround assertions are not supported (the host's regex engine rejects them too)");
+    if (/^\(\?(=|!|<=|<!)/.test(rest))
+      throw new RegexUnsupportedError(
+        "lookaround assertions are not supported (the host's regex engine rejects them too)",
+      );
     const named = /^\(\?<[^>]+>/.exec(rest);
     if (named) this.position += named[0].length;
     else if (rest.startsWith("(?:")) this.position += 3;
-    else if (rest.startsWith("(?")) throw new RegexUnsupportedError(`unsupported group syntax at ${this.position}`);
+    else if (rest.startsWith("(?"))
+      throw new RegexUnsupportedError(`unsupported group syntax at ${this.position}`);
     else this.position += 1;
     const body = this.parseAlternation(depth + 1);
     if (this.peek() !== ")") throw new RegexUnsupportedError(`unclosed group`);
@@ -156,7 +170,9 @@ class RegexParser {
       return { type: "assert", kind: c === "b" ? "word-boundary" : "not-word-boundary" };
     }
     if (/[1-9]/.test(c) || (c === "k" && this.source[start + 2] === "<")) {
-      throw new RegexUnsupportedError("backreferences are not supported (the host's regex engine rejects them too)");
+      throw new RegexUnsupportedError(
+        "backreferences are not supported (the host's regex engine rejects them too)",
+      );
     }
     const rest = this.source.slice(start);
     const escape =
@@ -181,7 +197,9 @@ function singleCharacterAtom(source: string): RegexNode {
   try {
     regexp = new RegExp(`^(?:${source})$`, "u");
   } catch (error) {
-    throw new RegexUnsupportedError(`invalid character class or escape ${source}: ${(error as Error).message}`);
+    throw new RegexUnsupportedError(
+      `invalid character class or escape ${source}: ${(error as Error).message}`,
+    );
   }
   const memo = new Map<number, boolean>();
   return {
@@ -258,8 +276,17 @@ export class Nfa {
     return this.kinds.length;
   }
 
-  private add(kind: Kind, out1: number, out2: number, test?: (codePoint: number) => boolean, assert?: AssertKind): number {
-    if (this.kinds.length >= MAX_NFA_STATES) throw new RegexUnsupportedError(`the pattern needs more than ${MAX_NFA_STATES} automaton states`);
+  private add(
+    kind: Kind,
+    out1: number,
+    out2: number,
+    test?: (codePoint: number) => boolean,
+    assert?: AssertKind,
+  ): number {
+    if (this.kinds.length >= MAX_NFA_STATES)
+      throw new RegexUnsupportedError(
+        `the pattern needs more than ${MAX_NFA_STATES} automaton states`,
+      );
     this.kinds.push(kind);
     this.out1.push(out1);
     this.out2.push(out2);
@@ -281,13 +308,15 @@ export class Nfa {
         return this.compile(node.body, next);
       case "concat": {
         let entry = next;
-        for (let i = node.items.length - 1; i >= 0; i--) entry = this.compile(node.items[i]!, entry);
+        for (let i = node.items.length - 1; i >= 0; i--)
+          entry = this.compile(node.items[i]!, entry);
         return entry;
       }
       case "alternation": {
         const entries = node.branches.map((branch) => this.compile(branch, next));
         let entry = entries[entries.length - 1]!;
-        for (let i = entries.length - 2; i >= 0; i--) entry = this.add(Kind.Split, entries[i]!, entry);
+        for (let i = entries.length - 2; i >= 0; i--)
+          entry = this.add(Kind.Split, entries[i]!, entry);
         return entry;
       }
       case "repeat": {
@@ -297,7 +326,8 @@ export class Nfa {
           this.out1[loop] = this.compile(node.body, loop);
           entry = loop;
         } else {
-          for (let i = 0; i < node.max - node.min; i++) entry = this.add(Kind.Split, this.compile(node.body, entry), next);
+          for (let i = 0; i < node.max - node.min; i++)
+            entry = this.add(Kind.Split, this.compile(node.body, entry), next);
         }
         for (let i = 0; i < node.min; i++) entry = this.compile(node.body, entry);
         return entry;
@@ -333,7 +363,8 @@ export class Nfa {
       const c = codePoints[position]!;
       next.length = 0;
       for (const s of current) {
-        if (this.kinds[s] === Kind.Atom && this.tests[s]!(c)) addClosure(next, this.out1[s]!, position + 1, position + 1);
+        if (this.kinds[s] === Kind.Atom && this.tests[s]!(c))
+          addClosure(next, this.out1[s]!, position + 1, position + 1);
       }
       if (next.length === 0) return false;
       [current, next] = [next, current];
@@ -342,7 +373,9 @@ export class Nfa {
   }
 }
 
-const isWordCharacter = (c: number | undefined) => c !== undefined && ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95);
+const isWordCharacter = (c: number | undefined) =>
+  c !== undefined &&
+  ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95);
 
 function assertionHolds(kind: AssertKind, input: number[], position: number): boolean {
   switch (kind) {

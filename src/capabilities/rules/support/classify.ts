@@ -26,8 +26,10 @@ export function classifyIdentifier(identifier: string, catalog: Catalog): Identi
   }
   // A pre-`core:` name such as `window:allow-close` fails the build as an unknown plugin, but its
   // intent is certain: report it as a wrong permission with the new name.
-  if (prefix && catalog.has(`core:${prefix}`)) return { kind: "unknown-permission", key: shownKey, base };
+  if (prefix && catalog.has(`core:${prefix}`))
+    return { kind: "unknown-permission", key: shownKey, base };
   // The `core` namespace belongs to the host, whose catalog is always complete.
-  if (prefix && (prefix === "core" || prefix.startsWith("core:"))) return { kind: "unknown-permission", key: shownKey, base };
+  if (prefix && (prefix === "core" || prefix.startsWith("core:")))
+    return { kind: "unknown-permission", key: shownKey, base };
   return { kind: "unknown-plugin", key: shownKey, base };
 }

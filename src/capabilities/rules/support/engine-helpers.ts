@@ -3,7 +3,10 @@ import type { ResolvedCommand, ResolvedModel } from "../../engine/index.js";
 import type { Capability, ModelItem, PermissionEntry } from "../../model/types.js";
 
 /** The capability entry a resolved command came from. */
-export function entryOf(model: ResolvedModel, command: ResolvedCommand): { capability: Capability; entry: PermissionEntry } | undefined {
+export function entryOf(
+  model: ResolvedModel,
+  command: ResolvedCommand,
+): { capability: Capability; entry: PermissionEntry } | undefined {
   const capability = model.capabilities[command.capabilityIndex]?.capability;
   const entry = capability?.permissions.find((e) => samePath(e.path, command.provenance.path));
   return capability && entry ? { capability, entry } : undefined;

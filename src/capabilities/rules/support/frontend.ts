@@ -5,7 +5,12 @@
 import { wordList } from "../../../core/did-you-mean.js";
 import type { Range } from "../../../core/location.js";
 import { TARGETS } from "../../model/types.js";
-import { frontendAccess, hasFrontend, type CallJudgement, type FrontendAccess } from "../../queries/frontend-access.js";
+import {
+  frontendAccess,
+  hasFrontend,
+  type CallJudgement,
+  type FrontendAccess,
+} from "../../queries/frontend-access.js";
 import type { FrontendCall } from "../../frontend/scan.js";
 import type { Capability } from "../../model/types.js";
 import type { SourceDocument } from "../../../core/source/document.js";
@@ -28,7 +33,10 @@ export async function judgedFrontend(context: RuleContext): Promise<FrontendAcce
 /** The place of a call in its file, for `report({ span })`. */
 export function callSpan(call: FrontendCall): { range: Range; offset: number; length: number } {
   return {
-    range: { start: { line: call.line, column: call.column }, end: { line: call.endLine, column: call.endColumn } },
+    range: {
+      start: { line: call.line, column: call.column },
+      end: { line: call.endLine, column: call.endColumn },
+    },
     offset: call.start,
     length: call.end - call.start,
   };
@@ -38,7 +46,9 @@ export function callSpan(call: FrontendCall): { range: Range; offset: number; le
 export function callText(call: FrontendCall): string {
   if (call.trigger) return call.trigger;
   const name = call.member.replace("#", ".");
-  return call.argument !== undefined && call.member === "invoke" ? `invoke(${JSON.stringify(call.argument)})` : `${name}()`;
+  return call.argument !== undefined && call.member === "invoke"
+    ? `invoke(${JSON.stringify(call.argument)})`
+    : `${name}()`;
 }
 
 /** `window "main"`, `windows "main" and "settings"`, or every local window when the page is not known. */
@@ -59,7 +69,9 @@ export function refusalReason(verdict: string): string {
 
 /** ` on macOS and iOS`, or nothing when every platform resolved (one when none differs) refuses it. */
 export function platformsText(platforms: readonly string[], resolved: readonly string[]): string {
-  return resolved.every((platform) => platforms.includes(platform)) ? "" : ` on ${wordList(TARGETS.filter((target) => platforms.includes(target)))}`;
+  return resolved.every((platform) => platforms.includes(platform))
+    ? ""
+    : ` on ${wordList(TARGETS.filter((target) => platforms.includes(target)))}`;
 }
 
 /**
@@ -72,9 +84,15 @@ export function addPermissionHint(
   document: SourceDocument | undefined,
   capability: Capability | undefined,
 ): string {
-  const entry = permissionEntryText(judgement, permission, capability?.source.absolutePath.endsWith(".toml") ?? false);
+  const entry = permissionEntryText(
+    judgement,
+    permission,
+    capability?.source.absolutePath.endsWith(".toml") ?? false,
+  );
   if (!capability) {
-    const windows = judgement.refusals.map((refusal) => refusal.window).filter((window) => window !== "*");
+    const windows = judgement.refusals
+      .map((refusal) => refusal.window)
+      .filter((window) => window !== "*");
     return `add ${entry} to a capability for ${windows.length ? wordList(windows.map((w) => `"${w}"`)) : "the windows that load this page"} (no local capability covers ${windows.length === 1 ? "it" : "them"})`;
   }
   const where = document?.locate([...capability.source.path, "permissions"]).range.start.line;
@@ -86,10 +104,17 @@ export function addPermissionHint(
  * scope shaped by the plugin's scope (the call's literal argument, else a placeholder) when it takes one.
  * The same text the hint shows and the language server's quick fix writes.
  */
-export function permissionEntryText(judgement: CallJudgement, permission: string, toml: boolean): string {
+export function permissionEntryText(
+  judgement: CallJudgement,
+  permission: string,
+  toml: boolean,
+): string {
   const scopeKey = judgement.scoped ? scopeKeyOf(judgement.key) : undefined;
   if (scopeKey === undefined) return JSON.stringify(permission);
-  const value = judgement.call.argument !== undefined && judgement.call.member !== "invoke" ? judgement.call.argument : `<${scopeKey}>`;
+  const value =
+    judgement.call.argument !== undefined && judgement.call.member !== "invoke"
+      ? judgement.call.argument
+      : `<${scopeKey}>`;
   return toml
     ? `{ identifier = ${JSON.stringify(permission)}, allow = [{ ${scopeKey} = ${JSON.stringify(value)} }] }`
     : `{ "identifier": ${JSON.stringify(permission)}, "allow": [{ "${scopeKey}": ${JSON.stringify(value)} }] }`;
@@ -124,24 +149,37 @@ export function pluginOfSpecifier(specifier: string): string | undefined {
  * analysed. Only entries that grant commands, of local capabilities covering a window that loads the
  * frontend, are judged.
  */
-export function unusedEntries(access: FrontendAccess, isOfficial: (plugin: string) => boolean): Array<FrontendAccess["entries"][number]> {
+export function unusedEntries(
+  access: FrontendAccess,
+  isOfficial: (plugin: string) => boolean,
+): Array<FrontendAccess["entries"][number]> {
   // A command named at run time could be any command; a third-party package's calls were not read.
-  const anyCommand = access.scan.unresolved.some((call) => call.member === "invoke" || pluginOfSpecifier(call.specifier) === undefined);
+  const anyCommand = access.scan.unresolved.some(
+    (call) => call.member === "invoke" || pluginOfSpecifier(call.specifier) === undefined,
+  );
   // Not one call found in a frontend that has files: the entry points were most likely missed (RouteVN's
   // custom framework loads its Tauri code from a setup file no page names), so "unused" would be a guess.
   if (access.scan.calls.length === 0 && access.scan.unresolved.length === 0) return [];
   if (anyCommand || access.scan.thirdPartyPlugins.length > 0) return [];
-  const unresolvedPlugins = new Set(access.scan.unresolved.map((call) => pluginOfSpecifier(call.specifier)));
+  const unresolvedPlugins = new Set(
+    access.scan.unresolved.map((call) => pluginOfSpecifier(call.specifier)),
+  );
   return access.entries.filter(({ entry, used, granted }) => {
     if (granted.length === 0 || used.length > 0) return false;
-    const key = entry.identifier.includes(":") ? entry.identifier.slice(0, entry.identifier.lastIndexOf(":")) : "__app__";
+    const key = entry.identifier.includes(":")
+      ? entry.identifier.slice(0, entry.identifier.lastIndexOf(":"))
+      : "__app__";
     const plugin = key.startsWith("core") ? "core" : key;
     if (unresolvedPlugins.has(plugin)) return false;
     // A third-party plugin's JS package was not read: its calls are not known.
     const official =
       plugin === "core" ||
       plugin === "__app__" ||
-      granted.every((command) => !command.startsWith("plugin:") || isOfficial(command.slice("plugin:".length, command.indexOf("|"))));
+      granted.every(
+        (command) =>
+          !command.startsWith("plugin:") ||
+          isOfficial(command.slice("plugin:".length, command.indexOf("|"))),
+      );
     return official;
   });
 }
@@ -161,7 +199,9 @@ export function pluginMissingOn(
   const plugin = parseCommandName(judgement.command).plugin;
   if (plugin === undefined || judgement.key?.startsWith("core") || !isOfficial(plugin)) return [];
   const entry = build.plugins.get(plugin);
-  return targets.filter((target) => !entry || entry.presence[target as keyof typeof entry.presence] === "no");
+  return targets.filter(
+    (target) => !entry || entry.presence[target as keyof typeof entry.presence] === "no",
+  );
 }
 
 /**

@@ -20,17 +20,28 @@ export interface BuildImpact {
  * is resolved, so only where its config is in force.
  */
 function checkedOn(capability: Capability, platform: string): boolean {
-  const allowed = capability.platforms === undefined || valuesOf(capability.platforms).includes(platform);
-  return allowed && (!capability.source.inline || capability.configPlatforms === undefined || capability.configPlatforms.some((target) => target === platform));
+  const allowed =
+    capability.platforms === undefined || valuesOf(capability.platforms).includes(platform);
+  return (
+    allowed &&
+    (!capability.source.inline ||
+      capability.configPlatforms === undefined ||
+      capability.configPlatforms.some((target) => target === platform))
+  );
 }
 
-export async function buildImpactOf(context: RuleContext): Promise<(capability: Capability) => BuildImpact> {
+export async function buildImpactOf(
+  context: RuleContext,
+): Promise<(capability: Capability) => BuildImpact> {
   const models = await context.resolutions();
   const asked = models.map((model) => model.platform);
   return (capability) => {
-    const inactive = models.length > 0 && !asked.some((platform) => checkedOn(capability, platform));
+    const inactive =
+      models.length > 0 && !asked.some((platform) => checkedOn(capability, platform));
     if (!inactive) return { demote: false, note: "" };
-    const platforms = (capability.platforms ? valuesOf(capability.platforms) : TARGETS).filter((platform) => checkedOn(capability, platform));
+    const platforms = (capability.platforms ? valuesOf(capability.platforms) : TARGETS).filter(
+      (platform) => checkedOn(capability, platform),
+    );
     return {
       demote: true,
       note: platforms.length
@@ -48,7 +59,9 @@ export async function buildImpactOf(context: RuleContext): Promise<(capability: 
  * command added breaks the build. Settled with host-oracle: `windows: ["main-**"]` with no permission
  * resolves; with `pb:allow-x` it fails with "failed to run glob"; `remote.urls: ["("]` likewise panics.
  */
-export async function patternImpactOf(context: RuleContext): Promise<(capability: Capability) => BuildImpact> {
+export async function patternImpactOf(
+  context: RuleContext,
+): Promise<(capability: Capability) => BuildImpact> {
   const impactOf = await buildImpactOf(context);
   const models = await context.resolutions();
   let resolving: Set<Capability> | undefined;
@@ -57,8 +70,11 @@ export async function patternImpactOf(context: RuleContext): Promise<(capability
       resolving = new Set();
       for (const model of models) {
         for (const resolved of model.capabilities)
-          if (model.allowedCommandLists(resolved.index).some((list) => list.length > 0)) resolving.add(resolved.capability);
-        for (const entries of model.denied.values()) for (const entry of entries) resolving.add(model.capabilities[entry.capabilityIndex]!.capability);
+          if (model.allowedCommandLists(resolved.index).some((list) => list.length > 0))
+            resolving.add(resolved.capability);
+        for (const entries of model.denied.values())
+          for (const entry of entries)
+            resolving.add(model.capabilities[entry.capabilityIndex]!.capability);
       }
     }
     return resolving.has(capability);
@@ -66,6 +82,9 @@ export async function patternImpactOf(context: RuleContext): Promise<(capability
   return (capability) => {
     const impact = impactOf(capability);
     if (impact.demote || models.length === 0 || resolvesCommands(capability)) return impact;
-    return { demote: true, note: "; the build passes only because the capability resolves to no command: the first command it grants or denies breaks it" };
+    return {
+      demote: true,
+      note: "; the build passes only because the capability resolves to no command: the first command it grants or denies breaks it",
+    };
   };
 }

@@ -26,11 +26,15 @@ export function remotePatterns(context: RuleContext, tools: RemotePatternTools):
     for (const { value: url, path } of capability.remote?.urls ?? []) {
       const compiled = tools.compileRemotePattern(url);
       const judged = compiled.ok ? url : compiled.unsafe ? url.replace(/\*{2,}/g, "*") : undefined;
-      if (judged === undefined || (judged !== url && !tools.compileRemotePattern(judged).ok)) continue;
+      if (judged === undefined || (judged !== url && !tools.compileRemotePattern(judged).ok))
+        continue;
       let parsed = parsedOnce.get(judged);
       if (!parsed) {
         const pattern = new tools.URLPattern(judged);
-        parsedOnce.set(judged, (parsed = { protocol: pattern.protocol, hostname: pattern.hostname }));
+        parsedOnce.set(
+          judged,
+          (parsed = { protocol: pattern.protocol, hostname: pattern.hostname }),
+        );
       }
       out.push({ capability, url, path, protocol: parsed.protocol, hostname: parsed.hostname });
     }

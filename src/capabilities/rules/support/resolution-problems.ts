@@ -1,4 +1,10 @@
-import { MAX_SET_DEPTH, qualifiedIdentifier, type ResolutionProblem, type ResolutionProblemKind, type SetLimit } from "../../engine/index.js";
+import {
+  MAX_SET_DEPTH,
+  qualifiedIdentifier,
+  type ResolutionProblem,
+  type ResolutionProblemKind,
+  type SetLimit,
+} from "../../engine/index.js";
 import { Catalog } from "../../catalog/catalog.js";
 import { APP_KEY } from "../../catalog/types.js";
 import { quoteList } from "../../../core/did-you-mean.js";
@@ -11,8 +17,13 @@ import type { RuleContext } from "../types.js";
  * describeProblem). Every platform is resolved at once, so a problem in a mobile-only capability is
  * found on a desktop run, and reported once however many platforms it holds on.
  */
-export async function reportResolutionProblems(context: RuleContext, messageIds: Partial<Readonly<Record<ResolutionProblemKind, string>>>): Promise<void> {
-  const capabilities = new Map(context.capabilities.map((c) => [`${c.source.file}\u0000${c.identifier}`, c]));
+export async function reportResolutionProblems(
+  context: RuleContext,
+  messageIds: Partial<Readonly<Record<ResolutionProblemKind, string>>>,
+): Promise<void> {
+  const capabilities = new Map(
+    context.capabilities.map((c) => [`${c.source.file}\u0000${c.identifier}`, c]),
+  );
   for (const problem of (await context.resolution()).problems) {
     const messageId = messageIds[problem.kind];
     if (messageId === undefined) continue;
@@ -48,9 +59,12 @@ export function describeProblem(problem: ResolutionProblem): string {
       return `permission set ${problem.set} ${describeLimit(problem.limit)}; it was not resolved`;
     case "unresolved": {
       const identifier = problem.chain[0] ?? problem.identifier;
-      if (problem.reason === "invalid-identifier") return `\`${identifier}\` is not a valid permission identifier`;
-      if (problem.reason === "no-app-permissions") return `unknown permission \`${identifier}\`: the app defines no permissions`;
-      if (problem.reason === "unknown-plugin") return `unknown plugin \`${problem.key}\` in \`${identifier}\``;
+      if (problem.reason === "invalid-identifier")
+        return `\`${identifier}\` is not a valid permission identifier`;
+      if (problem.reason === "no-app-permissions")
+        return `unknown permission \`${identifier}\`: the app defines no permissions`;
+      if (problem.reason === "unknown-plugin")
+        return `unknown plugin \`${problem.key}\` in \`${identifier}\``;
       return `unknown permission \`${problem.base}\` for \`${problem.key === APP_KEY ? "the app" : problem.key}\``;
     }
   }
