@@ -13606,20 +13606,7 @@ function compareManifest(key, manifest, reference, context) {
       }
     }
   }
-  const sets = [
-    [
-      "default",
-      manifest.default_permission,
-      reference.default_permission,
-      [key, "default_permission", "permissions"]
-    ],
-    ...Object.entries(reference.permission_sets).map(([name, set]) => [
-      name,
-      ownEntry(manifest.permission_sets, name),
-      set,
-      [key, "permission_sets", name, "permissions"]
-    ])
-  ];
+  const sets = setPairs(key, manifest, reference, reference);
   for (const [name, own3, expected2, path46] of sets) {
     if (!expected2)
       continue;
@@ -13741,20 +13728,7 @@ function answerChanges(key, manifest, reference) {
       verb: "no longer denies"
     }, "deny");
   }
-  const sets = [
-    [
-      "default",
-      manifest.default_permission,
-      reference.default_permission,
-      [key, "default_permission", "permissions"]
-    ],
-    ...Object.entries(manifest.permission_sets).map(([name, set]) => [
-      name,
-      set,
-      ownEntry(reference.permission_sets, name),
-      [key, "permission_sets", name, "permissions"]
-    ])
-  ];
+  const sets = setPairs(key, manifest, reference, manifest);
   for (const [name, own3, expected2, path46] of sets)
     if (own3 && expected2)
       add({
@@ -13866,6 +13840,22 @@ function unionPermission(own3, expected2) {
   else
     merged.platforms = union(own3.platforms, expected2.platforms);
   return merged;
+}
+function setPairs(key, manifest, reference, listed2) {
+  return [
+    [
+      "default",
+      manifest.default_permission,
+      reference.default_permission,
+      [key, "default_permission", "permissions"]
+    ],
+    ...Object.keys(listed2.permission_sets).map((name) => [
+      name,
+      ownEntry(manifest.permission_sets, name),
+      ownEntry(reference.permission_sets, name),
+      [key, "permission_sets", name, "permissions"]
+    ])
+  ];
 }
 function ownEntry(record3, key) {
   return Object.prototype.hasOwnProperty.call(record3, key) ? record3[key] : void 0;

@@ -133,34 +133,7 @@ export function compareManifest(
     }
   }
 
-  const sets: Array<
-    [
-      string,
-      PermissionSetDef | null | undefined,
-      PermissionSetDef | null | undefined,
-      Array<string | number>,
-    ]
-  > = [
-    [
-      "default",
-      manifest.default_permission,
-      reference.default_permission,
-      [key, "default_permission", "permissions"],
-    ],
-    ...Object.entries(reference.permission_sets).map(
-      ([name, set]): [
-        string,
-        PermissionSetDef | undefined,
-        PermissionSetDef,
-        Array<string | number>,
-      ] => [
-        name,
-        ownEntry(manifest.permission_sets, name),
-        set,
-        [key, "permission_sets", name, "permissions"],
-      ],
-    ),
-  ];
+  const sets = setPairs(key, manifest, reference, reference);
   for (const [name, own, expected, path] of sets) {
     if (!expected) continue;
     if (!own) {
@@ -336,34 +309,7 @@ function answerChanges(key: string, manifest: Manifest, reference: Manifest): An
       "deny",
     );
   }
-  const sets: Array<
-    [
-      string,
-      PermissionSetDef | null | undefined,
-      PermissionSetDef | null | undefined,
-      Array<string | number>,
-    ]
-  > = [
-    [
-      "default",
-      manifest.default_permission,
-      reference.default_permission,
-      [key, "default_permission", "permissions"],
-    ],
-    ...Object.entries(manifest.permission_sets).map(
-      ([name, set]): [
-        string,
-        PermissionSetDef,
-        PermissionSetDef | undefined,
-        Array<string | number>,
-      ] => [
-        name,
-        set,
-        ownEntry(reference.permission_sets, name),
-        [key, "permission_sets", name, "permissions"],
-      ],
-    ),
-  ];
+  const sets = setPairs(key, manifest, reference, manifest);
   for (const [name, own, expected, path] of sets)
     if (own && expected)
       add(
@@ -501,6 +447,35 @@ function unionPermission(own: PermissionDef, expected: PermissionDef): Permissio
   if (!own.platforms || !expected.platforms) delete merged.platforms;
   else merged.platforms = union(own.platforms, expected.platforms);
   return merged;
+}
+
+type SetPair = [
+  name: string,
+  own: PermissionSetDef | null | undefined,
+  expected: PermissionSetDef | null | undefined,
+  path: Array<string | number>,
+];
+/** The default set and each set `listed` names, with the manifest's and the reference's definition of it. */
+function setPairs(
+  key: string,
+  manifest: Manifest,
+  reference: Manifest,
+  listed: Manifest,
+): SetPair[] {
+  return [
+    [
+      "default",
+      manifest.default_permission,
+      reference.default_permission,
+      [key, "default_permission", "permissions"],
+    ],
+    ...Object.keys(listed.permission_sets).map((name): SetPair => [
+      name,
+      ownEntry(manifest.permission_sets, name),
+      ownEntry(reference.permission_sets, name),
+      [key, "permission_sets", name, "permissions"],
+    ]),
+  ];
 }
 
 function ownEntry<T>(record: Record<string, T>, key: string): T | undefined {
