@@ -340,8 +340,6 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
   const parsedFiles = new Set<string>();
   /** Files of which only the imports were read (see `skim`), with their type-only imports. */
   const skimmed = new Map<string, readonly string[]>();
-  /** The syntax tree (JSON text) of each skimmed file parsed by this scan, so that reading it whole does not parse it again. */
-  const skimmedTrees = new Map<string, string>();
   const read = (file: string): ModuleFacts | undefined => {
     if (modules.has(file)) return modules.get(file);
     order.push(file);
@@ -366,7 +364,6 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
       facts.requests.push(...imports.requests);
       modules.set(file, facts);
       skimmed.set(file, imports.typeRequests);
-      skimmedTrees.set(file, imports.tree);
       options.cache?.set(file, {
         text: text.text,
         facts,
@@ -386,13 +383,15 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
    * Most modules of an app name nothing of Tauri. For a script whose text has no "tauri" in any case (nor an
    * escape, `\u…`, that could spell it) only the import and export declarations of its syntax tree are turned
    * into objects (the rest of the tree stays JSON text: building its objects is most of a parse's cost); the
-   * whole tree is read later only when the linker may need it (`whole`). Undefined when the file holds a dynamic
+   * file is parsed again and read whole later only when the linker may need it (`whole`): keeping the JSON text
+   * of every skimmed file for that (about 24 times the size of its source) cost more in garbage collection than
+   * parsing again the few that are read whole. Undefined when the file holds a dynamic
    * import or a TypeScript module block (imports that are not the file's own): such a file is read whole at once.
    */
   const skim = (
     file: string,
     text: string,
-  ): { requests: string[]; typeRequests: string[]; tree: string } | undefined => {
+  ): { requests: string[]; typeRequests: string[] } | undefined => {
     if (
       !SCRIPT_EXTENSIONS.some((extension) => file.toLowerCase().endsWith(extension)) ||
       /tauri|\\u/i.test(text) ||
@@ -406,9 +405,7 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
       sourceType: "module",
     });
     if (parsed.errors.some((e) => e.severity === "Error")) return undefined;
-    const tree = parsed.program;
-    const imports = importsOf(tree, block.text);
-    return imports && { ...imports, tree };
+    return importsOf(parsed.program, block.text);
   };
   /** The whole facts of a file whose imports alone were read. */
   const whole = (file: string): ModuleFacts | undefined => {
@@ -416,11 +413,9 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     if (!skimmed.has(file)) return facts;
     skimmed.delete(file);
     const text = texts.get(file)!;
-    const tree = skimmedTrees.get(file);
-    skimmedTrees.delete(file);
     const full = emptyFacts();
     parsedFiles.add(file);
-    const fileNotes = analyseFile(file, text, full, tree);
+    const fileNotes = analyseFile(file, text, full);
     notes.push(...fileNotes);
     modules.set(file, full);
     options.cache?.set(file, { text, facts: full, notes: fileNotes });
@@ -428,9 +423,8 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
   };
   /**
    * Parses a file's script blocks into `facts`; returns its notes (a block that does not parse, a minified file).
-   * `tree`: the syntax tree of a script file's one block, when `skim` parsed it already.
    */
-  const analyseFile = (file: string, text: string, facts: ModuleFacts, tree?: string): string[] => {
+  const analyseFile = (file: string, text: string, facts: ModuleFacts): string[] => {
     const fileNotes: string[] = [];
     if (looksMinified(text)) return [`${show(file)}: looks minified or built; skipped`];
     const { blocks, dragRegions } = fileBlocks(file, text);
@@ -441,25 +435,20 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
         facts.requests.push(pageScriptRequest(block));
         continue;
       }
-      let json = tree;
-      if (json === undefined) {
-        const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, {
-          lang: block.language,
-          sourceType: "module",
-        });
-        const error = parsed.errors.find((e) => e.severity === "Error");
-        if (error) {
-          const at = lineIndex(text)(block.offset);
-          fileNotes.push(
-            `${show(file)}:${at.line}:${at.column}: does not parse (${oneLine(error.message)}); its calls were not analysed`,
-          );
-          continue;
-        }
-        json = parsed.program;
+      const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, {
+        lang: block.language,
+        sourceType: "module",
+      });
+      const error = parsed.errors.find((e) => e.severity === "Error");
+      if (error) {
+        const at = lineIndex(text)(block.offset);
+        fileNotes.push(
+          `${show(file)}:${at.line}:${at.column}: does not parse (${oneLine(error.message)}); its calls were not analysed`,
+        );
+        continue;
       }
-      tree = undefined;
       analyzer.addProgram(
-        natural.jsonParseAst(json) as Parameters<ModuleAnalyzer["addProgram"]>[0],
+        natural.jsonParseAst(parsed.program) as Parameters<ModuleAnalyzer["addProgram"]>[0],
         block.offset - block.prefix,
       );
     }
