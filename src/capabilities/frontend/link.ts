@@ -88,6 +88,9 @@ export class Linker {
   private readonly forwardingSites = new WeakMap<FunctionFacts, Site[]>();
   /** Forwarding calls whose callee does not depend on the arguments and is no function nor Tauri value (`console.log(label)`). */
   private readonly deadForwards = new WeakSet<Site>();
+  /** `exportsHarmless` per module and `harmlessFunction` per function, worked out once. */
+  private readonly harmlessModules = new Map<string, boolean>();
+  private readonly harmlessFunctions = new WeakMap<FunctionFacts, boolean>();
   readonly uses: Use[] = [];
 
   constructor(
@@ -232,6 +235,86 @@ export class Linker {
       });
       this.pendingForwards.set(forwardedBy, pending);
     } else if (unresolved !== undefined) this.uses.push({ ...use, unresolved });
+  }
+
+  /**
+   * Whether a module that names nothing of Tauri and imports this module's exports (and inert modules) can use
+   * nothing: every export is a value that no call, member read or type annotation turns into a use at the
+   * importer's own code, whatever the importer passes (its own values are then of the same kinds), as `emit` and
+   * `callThrough` would link it. False when unsure (a cycle of modules, an export of Tauri's).
+   */
+  exportsHarmless(file: string): boolean {
+    const known = this.harmlessModules.get(file);
+    if (known !== undefined) return known;
+    // A cycle of modules: not known yet, so not harmless (the importer is then read whole, as before).
+    this.harmlessModules.set(file, false);
+    const facts = this.modules.get(file);
+    let harmless = facts !== undefined;
+    if (facts) {
+      for (const ref of facts.exports.values())
+        if (!this.harmlessValue(this.evaluate(ref, file, undefined, 0))) {
+          harmless = false;
+          break;
+        }
+      if (harmless)
+        for (const request of facts.starExports) {
+          const module = this.moduleValue(file, request);
+          if (module.kind === "tauri-module") harmless = false;
+          else if (module.kind === "local-module" && !this.inert(module.file))
+            harmless = this.exportsHarmless(module.file);
+          if (!harmless) break;
+        }
+    }
+    this.harmlessModules.set(file, harmless);
+    return harmless;
+  }
+
+  /** A value given to a module that names nothing of Tauri: it can hold or become no Tauri value (see `exportsHarmless`). */
+  private harmlessValue(value: Val): boolean {
+    switch (value.kind) {
+      case "string":
+      case "unknown":
+      case "param":
+      case "inert":
+        return true;
+      case "function":
+        return this.harmlessFunction(value);
+      case "local-module":
+        return this.inert(value.file) || this.exportsHarmless(value.file);
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Whether calling the function with values that hold nothing of Tauri (see `exportsHarmless`) can make no use at
+   * the call and return no Tauri value: each call in it that uses a parameter calls nothing of Tauri and passes
+   * nothing of Tauri on, and its `return`s are no Tauri value. A function calling itself again is judged by its
+   * other calls (a cycle adds no use of its own).
+   */
+  private harmlessFunction(fn: Extract<Val, { kind: "function" }>): boolean {
+    const facts = this.modules.get(fn.file)?.functions[fn.id];
+    if (!facts) return true;
+    const known = this.harmlessFunctions.get(facts);
+    if (known !== undefined) return known;
+    this.harmlessFunctions.set(facts, true);
+    const harmless =
+      this.returnOf(fn, 0).kind === "unknown" &&
+      facts.sites.every((site) => {
+        if (site.reference || site.ref.kind !== "call" || !usesParam(site.ref, fn.id)) return true;
+        const args = site.ref.args;
+        const argumentsHarmless = () =>
+          args.every((arg) => this.harmlessValue(this.evaluate(arg, fn.file, undefined, 0)));
+        // A callee read from a parameter is one of the importer's values: harmless when what it is given is.
+        if (!argumentFree(site.ref.callee)) return argumentsHarmless();
+        const callee = this.evaluate(site.ref.callee, fn.file, undefined, 0);
+        if (callee.kind === "tauri-member") return false;
+        if (callee.kind === "function") return argumentsHarmless() && this.harmlessFunction(callee);
+        if (callee.kind === "inert") return argumentsHarmless();
+        return true;
+      });
+    this.harmlessFunctions.set(facts, harmless);
+    return harmless;
   }
 
   /** Whether an argument is a value that no function can turn into a use: a string, an unknown, a parameter, an inert value. */

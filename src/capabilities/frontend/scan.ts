@@ -519,9 +519,49 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
       queue.push(importer);
     }
   }
-  for (const file of [...skimmed.keys()]) if (!inert.has(file)) whole(file);
-  const linker = new Linker({ get: whole }, target, await options.apiFor(root), (file) =>
-    inert.has(file),
+  // A module whose imports lead to Tauri is read whole only when its own calls can reach a use: when one of the
+  // modules it imports (value or type) is read whole and exports a value that a call, a member read or a type
+  // annotation of the importer can turn into a use (a Tauri value, a wrapper that passes an argument to Tauri).
+  // Importers of only harmless exports (`run(label)` whose calls use no Tauri value given to it) stay inert, and
+  // the linker reads them only where one of their values could matter, as for any inert module.
+  const api = await options.apiFor(root);
+  const harmlessImporters = new Set<string>();
+  const decided = new Set<string>();
+  const deciding = new Set<string>();
+  const staysInert = (file: string): boolean => {
+    if (inert.has(file) || harmlessImporters.has(file)) return true;
+    const typeRequests = skimmed.get(file);
+    // Read whole already, judged, or being judged (a cycle): read whole.
+    if (typeRequests === undefined || decided.has(file) || deciding.has(file)) return false;
+    deciding.add(file);
+    let harmless = true;
+    for (const request of [...modules.get(file)!.requests, ...typeRequests]) {
+      const resolution = resolve(file, request);
+      if (resolution.outside || resolution.thirdParty || resolution.found.kind === "tauri")
+        harmless = false;
+      else if (resolution.found.kind === "file" && !staysInert(resolution.found.file))
+        harmless = probe.exportsHarmless(resolution.found.file);
+      if (!harmless) break;
+    }
+    deciding.delete(file);
+    decided.add(file);
+    if (harmless && skimmed.has(file)) harmlessImporters.add(file);
+    return harmless && skimmed.has(file);
+  };
+  // A linker of its own, so that the values it works out for this leave the scan's linker as it was; it follows
+  // imports without the resolver's effects (notes, specifiers), as the reachability above.
+  const probe: Linker = new Linker(
+    { get: whole },
+    (file, request) => resolve(file, request).found,
+    api,
+    staysInert,
+  );
+  for (const file of [...skimmed.keys()]) if (!staysInert(file)) whole(file);
+  const linker = new Linker(
+    { get: whole },
+    target,
+    api,
+    (file) => inert.has(file) || harmlessImporters.has(file),
   );
   const uses = linker.link(order.filter((file) => allFiles.has(file)));
   const positions = new Map<string, ReturnType<typeof lineIndex>>();

@@ -516,6 +516,67 @@ describe("frontend scan: modules that name nothing of Tauri", () => {
     expect(result.files).toHaveLength(9);
   });
 
+  it("leaves import-only the importers of exports that cannot make a use, and reads whole those of wrappers, Tauri values and callbacks", async () => {
+    const root = app({
+      "index.html": '<script type="module" src="/src/main.ts"></script>',
+      "src/main.ts": [
+        'import { a } from "./harmless-user";',
+        'import { b } from "./wrapper-user";',
+        'import { c } from "./window-user";',
+        'import { d } from "./callback-user";',
+        'import { e } from "./typed-user";',
+        "a(); b(); c(); d(); e();",
+      ].join("\n"),
+      "src/harmless-service.ts": [
+        'import { invoke } from "@tauri-apps/api/core";',
+        "export function run(label: string, count: number) {",
+        '  invoke("run_cmd");',
+        "  console.debug(label.slice(0, 2), count);",
+        "}",
+      ].join("\n"),
+      "src/harmless-user.ts":
+        'import { run } from "./harmless-service";\nexport function a() { run("a", 1); }\n',
+      "src/ipc.ts":
+        'import { invoke } from "@tauri-apps/api/core";\nexport const call = (command: string) => invoke(command);\n',
+      "src/wrapper-user.ts":
+        'import { call } from "./ipc";\nexport function b() { call("save_b"); }\n',
+      "src/windows.ts":
+        'import { getCurrentWindow } from "@tauri-apps/api/window";\nexport const win = () => getCurrentWindow();\n',
+      "src/window-user.ts":
+        'import { win } from "./windows";\nexport function c() { win().close(); }\n',
+      "src/frames.ts": [
+        'import { getCurrentWindow } from "@tauri-apps/api/window";',
+        "export function withWindow(fn: (w: unknown) => void) { fn(getCurrentWindow()); }",
+      ].join("\n"),
+      "src/callback-user.ts":
+        'import { withWindow } from "./frames";\nexport function d() { withWindow((w: any) => w.minimize()); }\n',
+      "src/reexport.ts": 'export { Window } from "@tauri-apps/api/window";\n',
+      "src/typed-user.ts":
+        'import { Window } from "./reexport";\nexport function e(w: Window) { w.hide(); }\n',
+    });
+    const cache: ModuleCache = new Map();
+    const result = await scan(root, undefined, {}, cache);
+    expect(calls(result)).toEqual([
+      "src/callback-user.ts:2:23 Window#minimize plugin:window|minimize",
+      "src/harmless-service.ts:3:3 invoke run_cmd",
+      "src/typed-user.ts:2:32 Window#hide plugin:window|hide",
+      "src/window-user.ts:2:23 Window#close plugin:window|close",
+      "src/wrapper-user.ts:2:23 invoke save_b",
+    ]);
+    const readWhole = (file: string) =>
+      cache.get(path.join(root, file))!.typeRequests === undefined;
+    expect(
+      ["src/main.ts", "src/harmless-user.ts", "src/wrapper-user.ts", "src/window-user.ts"]
+        .concat(["src/callback-user.ts", "src/typed-user.ts"])
+        .filter(readWhole),
+    ).toEqual([
+      "src/wrapper-user.ts",
+      "src/window-user.ts",
+      "src/callback-user.ts",
+      "src/typed-user.ts",
+    ]);
+  });
+
   it("follows what their syntax tree loads: side-effect imports and every re-export form, not type-only imports nor a module block's", async () => {
     const tauriCall = (command: string) =>
       `import { invoke } from "@tauri-apps/api/core";\ninvoke("${command}");\n`;
