@@ -18094,6 +18094,9 @@ var init_link = __esm({
       forwardingSites = /* @__PURE__ */ new WeakMap();
       /** Forwarding calls whose callee does not depend on the arguments and is no function nor Tauri value (`console.log(label)`). */
       deadForwards = /* @__PURE__ */ new WeakSet();
+      /** `exportsHarmless` per module and `harmlessFunction` per function, worked out once. */
+      harmlessModules = /* @__PURE__ */ new Map();
+      harmlessFunctions = /* @__PURE__ */ new WeakMap();
       uses = [];
       constructor(modules, target, api, inert = () => false) {
         this.modules = modules;
@@ -18225,6 +18228,88 @@ var init_link = __esm({
           this.pendingForwards.set(forwardedBy, pending);
         } else if (unresolved2 !== void 0)
           this.uses.push({ ...use, unresolved: unresolved2 });
+      }
+      /**
+       * Whether a module that names nothing of Tauri and imports this module's exports (and inert modules) can use
+       * nothing: every export is a value that no call, member read or type annotation turns into a use at the
+       * importer's own code, whatever the importer passes (its own values are then of the same kinds), as `emit` and
+       * `callThrough` would link it. False when unsure (a cycle of modules, an export of Tauri's).
+       */
+      exportsHarmless(file) {
+        const known = this.harmlessModules.get(file);
+        if (known !== void 0)
+          return known;
+        this.harmlessModules.set(file, false);
+        const facts = this.modules.get(file);
+        let harmless = facts !== void 0;
+        if (facts) {
+          for (const ref of facts.exports.values())
+            if (!this.harmlessValue(this.evaluate(ref, file, void 0, 0))) {
+              harmless = false;
+              break;
+            }
+          if (harmless)
+            for (const request of facts.starExports) {
+              const module2 = this.moduleValue(file, request);
+              if (module2.kind === "tauri-module")
+                harmless = false;
+              else if (module2.kind === "local-module" && !this.inert(module2.file))
+                harmless = this.exportsHarmless(module2.file);
+              if (!harmless)
+                break;
+            }
+        }
+        this.harmlessModules.set(file, harmless);
+        return harmless;
+      }
+      /** A value given to a module that names nothing of Tauri: it can hold or become no Tauri value (see `exportsHarmless`). */
+      harmlessValue(value) {
+        switch (value.kind) {
+          case "string":
+          case "unknown":
+          case "param":
+          case "inert":
+            return true;
+          case "function":
+            return this.harmlessFunction(value);
+          case "local-module":
+            return this.inert(value.file) || this.exportsHarmless(value.file);
+          default:
+            return false;
+        }
+      }
+      /**
+       * Whether calling the function with values that hold nothing of Tauri (see `exportsHarmless`) can make no use at
+       * the call and return no Tauri value: each call in it that uses a parameter calls nothing of Tauri and passes
+       * nothing of Tauri on, and its `return`s are no Tauri value. A function calling itself again is judged by its
+       * other calls (a cycle adds no use of its own).
+       */
+      harmlessFunction(fn) {
+        const facts = this.modules.get(fn.file)?.functions[fn.id];
+        if (!facts)
+          return true;
+        const known = this.harmlessFunctions.get(facts);
+        if (known !== void 0)
+          return known;
+        this.harmlessFunctions.set(facts, true);
+        const harmless = this.returnOf(fn, 0).kind === "unknown" && facts.sites.every((site) => {
+          if (site.reference || site.ref.kind !== "call" || !usesParam(site.ref, fn.id))
+            return true;
+          const args = site.ref.args;
+          const argumentsHarmless = () => args.every((arg) => this.harmlessValue(this.evaluate(arg, fn.file, void 0, 0)));
+          if (!argumentFree(site.ref.callee))
+            return argumentsHarmless();
+          const callee = this.evaluate(site.ref.callee, fn.file, void 0, 0);
+          if (callee.kind === "tauri-member")
+            return false;
+          if (callee.kind === "function")
+            return argumentsHarmless() && this.harmlessFunction(callee);
+          if (callee.kind === "inert")
+            return argumentsHarmless();
+          return true;
+        });
+        this.harmlessFunctions.set(facts, harmless);
+        return harmless;
       }
       /** Whether an argument is a value that no function can turn into a use: a string, an unknown, a parameter, an inert value. */
       inertArgument(arg, file, frames) {
@@ -18953,7 +19038,6 @@ async function scanFrontend2(options) {
   };
   const parsedFiles = /* @__PURE__ */ new Set();
   const skimmed = /* @__PURE__ */ new Map();
-  const skimmedTrees = /* @__PURE__ */ new Map();
   const read = (file) => {
     if (modules.has(file))
       return modules.get(file);
@@ -18980,7 +19064,6 @@ async function scanFrontend2(options) {
       facts2.requests.push(...imports.requests);
       modules.set(file, facts2);
       skimmed.set(file, imports.typeRequests);
-      skimmedTrees.set(file, imports.tree);
       options.cache?.set(file, {
         text: text2.text,
         facts: facts2,
@@ -19008,9 +19091,7 @@ async function scanFrontend2(options) {
     });
     if (parsed.errors.some((e) => e.severity === "Error"))
       return void 0;
-    const tree = parsed.program;
-    const imports = importsOf(tree, block.text);
-    return imports && { ...imports, tree };
+    return importsOf(parsed.program, block.text);
   };
   const whole = (file) => {
     const facts = modules.get(file);
@@ -19018,17 +19099,15 @@ async function scanFrontend2(options) {
       return facts;
     skimmed.delete(file);
     const text2 = texts.get(file);
-    const tree = skimmedTrees.get(file);
-    skimmedTrees.delete(file);
     const full = emptyFacts();
     parsedFiles.add(file);
-    const fileNotes = analyseFile(file, text2, full, tree);
+    const fileNotes = analyseFile(file, text2, full);
     notes.push(...fileNotes);
     modules.set(file, full);
     options.cache?.set(file, { text: text2, facts: full, notes: fileNotes });
     return full;
   };
-  const analyseFile = (file, text2, facts, tree) => {
+  const analyseFile = (file, text2, facts) => {
     const fileNotes = [];
     if (looksMinified(text2))
       return [`${show2(file)}: looks minified or built; skipped`];
@@ -19040,22 +19119,17 @@ async function scanFrontend2(options) {
         facts.requests.push(pageScriptRequest(block));
         continue;
       }
-      let json3 = tree;
-      if (json3 === void 0) {
-        const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, {
-          lang: block.language,
-          sourceType: "module"
-        });
-        const error = parsed.errors.find((e) => e.severity === "Error");
-        if (error) {
-          const at = lineIndex(text2)(block.offset);
-          fileNotes.push(`${show2(file)}:${at.line}:${at.column}: does not parse (${oneLine2(error.message)}); its calls were not analysed`);
-          continue;
-        }
-        json3 = parsed.program;
+      const parsed = natural.binding.parseSync(`block.${block.language}`, block.text, {
+        lang: block.language,
+        sourceType: "module"
+      });
+      const error = parsed.errors.find((e) => e.severity === "Error");
+      if (error) {
+        const at = lineIndex(text2)(block.offset);
+        fileNotes.push(`${show2(file)}:${at.line}:${at.column}: does not parse (${oneLine2(error.message)}); its calls were not analysed`);
+        continue;
       }
-      tree = void 0;
-      analyzer.addProgram(natural.jsonParseAst(json3), block.offset - block.prefix);
+      analyzer.addProgram(natural.jsonParseAst(parsed.program), block.offset - block.prefix);
     }
     analyzer.finish();
     return fileNotes;
@@ -19127,10 +19201,38 @@ async function scanFrontend2(options) {
       queue.push(importer);
     }
   }
+  const api = await options.apiFor(root2);
+  const harmlessImporters = /* @__PURE__ */ new Set();
+  const decided = /* @__PURE__ */ new Set();
+  const deciding = /* @__PURE__ */ new Set();
+  const staysInert = (file) => {
+    if (inert.has(file) || harmlessImporters.has(file))
+      return true;
+    const typeRequests = skimmed.get(file);
+    if (typeRequests === void 0 || decided.has(file) || deciding.has(file))
+      return false;
+    deciding.add(file);
+    let harmless = true;
+    for (const request of [...modules.get(file).requests, ...typeRequests]) {
+      const resolution = resolve4(file, request);
+      if (resolution.outside || resolution.thirdParty || resolution.found.kind === "tauri")
+        harmless = false;
+      else if (resolution.found.kind === "file" && !staysInert(resolution.found.file))
+        harmless = probe2.exportsHarmless(resolution.found.file);
+      if (!harmless)
+        break;
+    }
+    deciding.delete(file);
+    decided.add(file);
+    if (harmless && skimmed.has(file))
+      harmlessImporters.add(file);
+    return harmless && skimmed.has(file);
+  };
+  const probe2 = new Linker({ get: whole }, (file, request) => resolve4(file, request).found, api, staysInert);
   for (const file of [...skimmed.keys()])
-    if (!inert.has(file))
+    if (!staysInert(file))
       whole(file);
-  const linker = new Linker({ get: whole }, target, await options.apiFor(root2), (file) => inert.has(file));
+  const linker = new Linker({ get: whole }, target, api, (file) => inert.has(file) || harmlessImporters.has(file));
   const uses = linker.link(order.filter((file) => allFiles.has(file)));
   const positions = /* @__PURE__ */ new Map();
   const positioned = uses.map((use) => {
