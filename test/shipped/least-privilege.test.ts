@@ -255,6 +255,90 @@ describe("caplint least-privilege (built bin)", () => {
     expect(main.calls.every((call) => call.refusedOn.length === 0)).toBe(true);
   });
 
+  it("--fix rewrites a capability inlined in tauri.conf.json (app.security.capabilities): the diff shows it, the rest of the config is kept byte for byte, every call of its window allowed", () => {
+    const app = demoCopy();
+    const config = path.join(app, "src-tauri", "tauri.conf.json");
+    const listed = read(config).replace(
+      '"security": { "csp": null }',
+      [
+        '"security": {',
+        '      "csp": null,',
+        '      "capabilities": [',
+        '        "settings",',
+        '        "remote-docs",',
+        "        {",
+        '          "identifier": "main-inline",',
+        '          "windows": ["main"],',
+        '          "permissions": [',
+        '            "dialog:default",',
+        '            "core:window:allow-set-theme",',
+        '            "allow-greet",',
+        '            "core:event:allow-listen",',
+        '            { "identifier": "fs:allow-read-text-file", "allow": [{ "path": "$APPDATA/**" }] }',
+        "          ]",
+        "        }",
+        "      ]",
+        "    }",
+      ].join("\n"),
+    );
+    writeFileSync(config, listed);
+    // Not listed, so not in force: left as it is.
+    const unlisted = read(path.join(capabilities(app), "default.json"));
+    const shown = bin(["least-privilege", "--platform", "linux"], app);
+    expect(shown.stderr).toBe("");
+    expect(shown.code).toBe(1);
+    expect(shown.stdout).toContain(
+      'replace "dialog:default" in capability "main-inline" with the members the calls use: "dialog:allow-open"',
+    );
+    expect(shown.stdout).toContain(
+      [
+        "--- a/src-tauri/tauri.conf.json",
+        "+++ b/src-tauri/tauri.conf.json",
+        "@@ -18,11 +18,13 @@",
+        '           "identifier": "main-inline",',
+        '           "windows": ["main"],',
+        '           "permissions": [',
+        '-            "dialog:default",',
+        '-            "core:window:allow-set-theme",',
+        '+            "dialog:allow-open",',
+        '             "allow-greet",',
+        '             "core:event:allow-listen",',
+        '-            { "identifier": "fs:allow-read-text-file", "allow": [{ "path": "$APPDATA/**" }] }',
+        '+            { "identifier": "fs:allow-read-text-file", "allow": [{ "path": "$APPDATA/**" }] },',
+        '+            "core:window:allow-start-dragging",',
+        '+            "decorum:allow-show-snap-overlay",',
+        '+            "core:event:allow-unlisten"',
+        "           ]",
+        "         }",
+        "       ]",
+      ].join("\n"),
+    );
+    expect(read(config)).toBe(listed);
+
+    const result = bin(["least-privilege", "--fix", "--platform", "linux"], app);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain("src-tauri/tauri.conf.json");
+    const written = read(config);
+    // Only the inline capability's permissions changed: the text before and after them is the same.
+    const before = listed.indexOf('"dialog:default"');
+    expect(written.slice(0, before)).toBe(listed.slice(0, before));
+    const after = listed.indexOf("          ]\n        }\n      ]");
+    expect(written.endsWith(listed.slice(after))).toBe(true);
+    expect(JSON.parse(written)).toMatchObject({
+      productName: "demo-app",
+      app: { windows: [{ label: "main" }, { label: "settings" }, { label: "docs-viewer" }] },
+    });
+    expect(read(path.join(capabilities(app), "default.json"))).toBe(unlisted);
+    const main = (
+      JSON.parse(bin(["least-privilege", "-f", "json", "--platform", "linux"], app).stdout) as {
+        windows: Array<{ window: string; calls: Array<{ refusedOn: string[] }> }>;
+      }
+    ).windows.find((window) => window.window === "main")!;
+    expect(main.calls.length).toBeGreaterThan(0);
+    expect(main.calls.every((call) => call.refusedOn.length === 0)).toBe(true);
+    expect(allowed(app, "main").has("plugin:window|set_theme")).toBe(false);
+  });
+
   it("-o writes the answer to a file (atomically), the exit code unchanged", () => {
     const out = path.join(sandbox, "least-privilege.json");
     const result = bin(["least-privilege", "-f", "json", "-o", out], DEMO);

@@ -16,6 +16,7 @@ import { commandName } from "../engine/model.js";
 import type { Resolution } from "../engine/resolve.js";
 import { labelMatches } from "../engine/match/glob.js";
 import type { FrontendCall, FrontendScan } from "../frontend/scan.js";
+import { configDocuments } from "../load/app-config.js";
 import type { Project } from "../load/project.js";
 import { TARGETS, valuesOf, type Capability, type PermissionEntry } from "../model/types.js";
 import { wordList } from "../../core/did-you-mean.js";
@@ -228,8 +229,9 @@ export function describeChange(change: ProposedChange): string {
   }
 }
 
+/** The file a capability is written in: its own file, or the app config (or platform config) that inlines it. */
 function documentOf(project: Project, capability: Capability): SourceDocument | undefined {
-  return project.documents.find(
+  return [...project.documents, ...configDocuments(project.config)].find(
     (document) => document.absolutePath === capability.source.absolutePath,
   );
 }
