@@ -4,6 +4,7 @@
  * plugins, labels and platforms this app has, for completion and hover.
  */
 import { APP_KEY } from "../capabilities/catalog/types.js";
+import { configDocuments } from "../capabilities/load/app-config.js";
 import type { Project } from "../capabilities/load/project.js";
 import type { Capability, PermissionEntry } from "../capabilities/model/types.js";
 import { knownWindowLabels } from "../capabilities/queries/project-model.js";
@@ -28,11 +29,11 @@ export type Place =
     }
   | { kind: "url"; pattern: string; capability: Capability; offset: number; length: number };
 
-/** The parsed document of a file the analysis read: a capability file, the app config, a generated manifest. */
+/** The parsed document of a file the analysis read: a capability file, the app config or a platform config, a generated manifest. */
 export function documentOf(project: Project, file: string): SourceDocument | undefined {
   return (
     project.documents.find((d) => d.absolutePath === file) ??
-    (project.config?.document.absolutePath === file ? project.config.document : undefined) ??
+    configDocuments(project.config).find((d) => d.absolutePath === file) ??
     project.manifestDocuments.find((d) => d.absolutePath === file)
   );
 }

@@ -143,11 +143,7 @@ export function frontendAccess(
         const permission = narrowestPermission(manifest, key, name);
         if (permission) judgement.permission = catalog.spellIdentifier(permission);
       }
-      const capability = targetCapability(
-        project.activeCapabilities,
-        refusals.map((refusal) => refusal.window),
-        key,
-      );
+      const capability = targetCapability(project.activeCapabilities, refusals, key);
       if (capability) judgement.capability = capability;
       judgements.push(judgement);
     }
@@ -366,14 +362,17 @@ function narrowestPermission(manifest: Manifest, key: string, command: string): 
 
 /**
  * The capability to add a permission to: a local one (no `remote`) whose windows cover every refused
- * window, preferring one that already grants something of the same plugin, then a file over inline.
+ * window, preferring one the build loads on every platform that refuses the call (a capability a
+ * platform config lists, or one with `platforms`, fixes nothing elsewhere), then one that already
+ * grants something of the same plugin, then a file over inline.
  */
 function targetCapability(
   capabilities: readonly Capability[],
-  windows: readonly string[],
+  refusals: readonly Refusal[],
   key: string | undefined,
 ): Capability | undefined {
-  const labels = windows.filter((window) => window !== "*");
+  const labels = refusals.map((refusal) => refusal.window).filter((window) => window !== "*");
+  const refusedOn = new Set(refusals.flatMap((refusal) => refusal.platforms));
   const covering = capabilities.filter(
     (capability) =>
       !capability.remote &&
@@ -382,14 +381,22 @@ function targetCapability(
           valuesOf(capability.windows).some((pattern) => labelMatches(pattern, label)),
         )),
   );
+  const inForce = covering.filter((capability) => {
+    const named = valuesOf(capability.platforms ?? []).map((platform) => platform.toLowerCase());
+    return [...refusedOn].every(
+      (platform) =>
+        (capability.configPlatforms?.includes(platform as Target) ?? true) &&
+        (named.length === 0 || named.includes(platform.toLowerCase())),
+    );
+  });
   const samePlugin = (capability: Capability) =>
     key !== undefined &&
     capability.permissions.some((entry) => Catalog.keyOf(entry.identifier)?.key === key);
-  return (
-    covering.find((capability) => samePlugin(capability) && !capability.source.inline) ??
-    covering.find((capability) => !capability.source.inline) ??
-    covering[0]
-  );
+  const pick = (candidates: readonly Capability[]) =>
+    candidates.find((capability) => samePlugin(capability) && !capability.source.inline) ??
+    candidates.find((capability) => !capability.source.inline) ??
+    candidates[0];
+  return pick(inForce) ?? pick(covering);
 }
 
 /** For each entry of a local capability that covers a window loading the frontend: the commands it grants, and those some call uses. */

@@ -153,6 +153,109 @@ describe("caplint lsp: the frontend's calls", () => {
   });
 });
 
+describe("caplint lsp: a capability inlined in tauri.conf.json", () => {
+  it("the quick fix adds the permission to the inline capability's permissions, in tauri.conf.json, its layout kept; the hover names the window", async () => {
+    const app = frontendApp();
+    const config = path.join(app.dir, "src-tauri/tauri.conf.json");
+    const listed = readFileSync(config, "utf8").replace(
+      '"app": {',
+      [
+        '"app": {',
+        '    "security": {',
+        '      "capabilities": [',
+        '        "settings",',
+        "        {",
+        '          "identifier": "main-inline",',
+        '          "windows": ["main"],',
+        '          "permissions": ["core:default"]',
+        "        }",
+        "      ]",
+        "    },",
+      ].join("\n"),
+    );
+    writeFileSync(config, listed);
+    const client = await startServer(app.dir);
+    try {
+      const uri = uriOf(path.join(app.dir, "src/main.ts"));
+      await client.open(uri, readFileSync(path.join(app.dir, "src/main.ts"), "utf8"), "typescript");
+      const found = await client.diagnostics(uri, (list) =>
+        list.some((d) => d.code === "frontend-command-not-granted"),
+      );
+      expect(found.find((d) => d.code === "frontend-command-not-granted")!.message).toContain(
+        'help: add "core:window:allow-start-dragging" to "permissions" of capability "main-inline" in src-tauri/tauri.conf.json:',
+      );
+      const actions = (await client.connection.sendRequest("textDocument/codeAction", {
+        textDocument: { uri },
+        range: { start: { line: 2, character: 100 }, end: { line: 2, character: 100 } },
+        context: { diagnostics: [] },
+      })) as CodeAction[];
+      const grant = actions.find((action) => action.title.startsWith("Grant "));
+      expect(grant?.title).toBe(
+        'Grant core:window:allow-start-dragging to capability "main-inline" (src-tauri/tauri.conf.json) for "main"',
+      );
+      expect(Object.keys(grant!.edit!.changes!)).toEqual([uriOf(config)]);
+      expect(applyEdits(listed, grant!.edit!.changes![uriOf(config)]!)).toBe(
+        listed.replace(
+          '"permissions": ["core:default"]',
+          '"permissions": ["core:default", "core:window:allow-start-dragging"]',
+        ),
+      );
+      const hover = (await client.connection.sendRequest("textDocument/hover", {
+        textDocument: { uri },
+        position: { line: 2, character: 100 },
+      })) as Hover;
+      expect((hover.contents as { value: string }).value).toContain(
+        "**Refused:** window `main` (every platform): no capability grants it",
+      );
+      expect(await client.stop()).toBe(0);
+    } finally {
+      app.remove();
+    }
+  }, 60_000);
+});
+
+describe("caplint lsp: a capability inlined in a platform config", () => {
+  it("the quick fix edits tauri.linux.conf.json when the capability it inlines is the one that covers the window", async () => {
+    const app = frontendApp();
+    const platformConfig = path.join(app.dir, "src-tauri/tauri.linux.conf.json");
+    const text =
+      '{\n  "app": {\n    "security": {\n      "capabilities": [\n        "settings",\n        { "identifier": "main-linux", "windows": ["main"], "permissions": ["core:default"] }\n      ]\n    }\n  }\n}\n';
+    writeFileSync(platformConfig, text);
+    // The capability file no longer covers "main": on linux only the inline capability does.
+    const capabilityFile = path.join(app.dir, "src-tauri/capabilities/default.json");
+    writeFileSync(
+      capabilityFile,
+      readFileSync(capabilityFile, "utf8").replace('["main"]', '["other"]'),
+    );
+    const client = await startServer(app.dir);
+    try {
+      const uri = uriOf(path.join(app.dir, "src/main.ts"));
+      await client.open(uri, readFileSync(path.join(app.dir, "src/main.ts"), "utf8"), "typescript");
+      await client.diagnostics(uri, (list) =>
+        list.some((d) => d.code === "frontend-command-not-granted"),
+      );
+      const actions = (await client.connection.sendRequest("textDocument/codeAction", {
+        textDocument: { uri },
+        range: { start: { line: 2, character: 100 }, end: { line: 2, character: 100 } },
+        context: { diagnostics: [] },
+      })) as CodeAction[];
+      const grant = actions.find((action) => action.title.startsWith("Grant "));
+      expect(grant?.title).toBe(
+        'Grant core:window:allow-start-dragging to capability "main-linux" (src-tauri/tauri.linux.conf.json) for "main"',
+      );
+      expect(applyEdits(text, grant!.edit!.changes![uriOf(platformConfig)]!)).toBe(
+        text.replace(
+          '"permissions": ["core:default"]',
+          '"permissions": ["core:default", "core:window:allow-start-dragging"]',
+        ),
+      );
+      expect(await client.stop()).toBe(0);
+    } finally {
+      app.remove();
+    }
+  }, 60_000);
+});
+
 /** Edit → diagnostics, six times (a refused call typed, then undone), in ms, sorted. */
 async function editTimes(
   client: TestClient,
