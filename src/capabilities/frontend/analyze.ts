@@ -49,6 +49,13 @@ export interface FunctionFacts {
   sites: Site[];
   /** What its `return` statements (or an arrow's expression body) give back: `getDb()` returns the `Database` it loaded. */
   returns: Ref[];
+  /**
+   * Set on a named function that escapes its module only through a named export: where this module's own
+   * calls of it run (empty: none here). The linker joins the other modules' calls to narrow it (exported.ts).
+   */
+  exportedCalls?: readonly Platform[];
+  /** The exported function (one with `exportedCalls`) this one is declared in: it runs only where that one does. */
+  inExported?: number;
 }
 
 export interface ModuleFacts {
@@ -174,8 +181,10 @@ export class ModuleAnalyzer {
   private readonly declaredIn: Array<number | undefined> = [];
   /** Functions bound to one name where they are declared (`function f`, `const f = () => …`). */
   private readonly named = new Set<number>();
-  /** Named functions used otherwise than called by name (passed, exported, stored): callers not all known. */
+  /** Named functions used otherwise than called by name (passed, stored, a default or component export): callers not all known. */
   private readonly escaped = new Set<number>();
+  /** Named functions exported by name: their callers in other modules are weighed by the linker (exported.ts). */
+  private readonly exported = new Set<number>();
   /** Where each named function is called by name: the platform check there and the function the call is in. */
   private readonly calledAt = new Map<
     number,
@@ -217,7 +226,7 @@ export class ModuleAnalyzer {
       weighing.add(fn);
       let own: readonly Platform[] | undefined;
       const calls = this.calledAt.get(fn);
-      if (this.named.has(fn) && !this.escaped.has(fn) && calls) {
+      if (this.named.has(fn) && !this.escaped.has(fn) && !this.exported.has(fn) && calls) {
         const union = new Set<Platform>();
         for (const call of calls) {
           const platforms = meetPlatforms(call.platforms, runsOn(call.from, depth + 1));
@@ -241,6 +250,46 @@ export class ModuleAnalyzer {
       if (platforms)
         for (const site of facts.sites) site.platforms = meetPlatforms(site.platforms, platforms);
     });
+    this.markExported(runsOn);
+  }
+
+  /**
+   * For the linker: each function exported by name and used in its module only by calls by name gets the
+   * platforms of those calls (`exportedCalls`; none is every platform, so it is not marked), and the
+   * functions declared in it point at it (`inExported`).
+   */
+  private markExported(
+    runsOn: (fn: number | undefined, depth: number) => readonly Platform[] | undefined,
+  ): void {
+    for (const fn of this.exported) {
+      if (!this.named.has(fn) || this.escaped.has(fn)) continue;
+      const union = new Set<Platform>();
+      let everywhere = false;
+      for (const call of this.calledAt.get(fn) ?? []) {
+        const platforms = meetPlatforms(call.platforms, runsOn(call.from, 0));
+        if (!platforms) everywhere = true;
+        for (const platform of platforms ?? []) union.add(platform);
+      }
+      if (!everywhere)
+        this.facts.functions[fn]!.exportedCalls = ALL_PLATFORMS.filter((p) => union.has(p));
+    }
+    this.facts.functions.forEach((facts, fn) => {
+      for (let outer = this.declaredIn[fn]; outer !== undefined; outer = this.declaredIn[outer])
+        if (this.facts.functions[outer]!.exportedCalls) {
+          facts.inExported = outer;
+          return;
+        }
+    });
+  }
+
+  /**
+   * A value exported as `name`: a named function other modules may call under their own platform checks,
+   * unless it is the default export or named as a component (`Settings`), which frameworks call.
+   */
+  private exportAs(value: Ref | undefined, name: string): void {
+    if (value?.kind === "function" && name !== "default" && !/^[A-Z]/.test(name))
+      this.exported.add(value.id);
+    else this.escape(value);
   }
 
   /** Where a condition holds and fails, with the constants of the scope that hold platform checks. */
@@ -350,14 +399,14 @@ export class ModuleAnalyzer {
           this.statement(node.declaration);
           for (const name of declaredNames(node.declaration)) {
             const value = this.scope.lookup(name);
-            this.escape(value);
+            this.exportAs(value, name);
             this.facts.exports.set(name, value ?? UNKNOWN);
           }
         }
         for (const specifier of node.specifiers as Node[]) {
           if (specifier.exportKind === "type") continue;
           const value = this.top.lookup(moduleExportName(specifier.local as Node));
-          this.escape(value);
+          this.exportAs(value, moduleExportName(specifier.exported as Node));
           this.facts.exports.set(moduleExportName(specifier.exported as Node), value ?? UNKNOWN);
         }
         return;
@@ -401,7 +450,11 @@ export class ModuleAnalyzer {
         return;
       case "VariableDeclaration":
         for (const declarator of node.declarations as Node[]) {
-          const value = isNode(declarator.init) ? this.expression(declarator.init) : UNKNOWN;
+          const value = isNode(declarator.init)
+            ? bindsModule(declarator)
+              ? this.expressionNoSite(declarator.init)
+              : this.expression(declarator.init)
+            : UNKNOWN;
           // `const f = () => …`: a function bound to one name, whose calls by name can be weighed (finish()).
           if (
             value.kind === "function" &&
@@ -624,7 +677,14 @@ export class ModuleAnalyzer {
         const name = node.name as string;
         const bound = this.scope.lookup(name);
         if (bound) {
-          if (bound.kind === "import" || bound.kind === "member") this.site(bound, node, true);
+          // A module value read whole (`register(mod)`) is a site too: the linker sees its exports escape.
+          if (
+            bound.kind === "import" ||
+            bound.kind === "member" ||
+            bound.kind === "dynamic-import" ||
+            (bound.kind === "await" && bound.value.kind === "dynamic-import")
+          )
+            this.site(bound, node, true);
           this.escape(bound);
           return bound;
         }
@@ -691,6 +751,8 @@ export class ModuleAnalyzer {
           const fn = (node.arguments as Node[])[0];
           const param = fn && FUNCTION_TYPES.has(fn.type) ? (fn.params as Node[])[0] : undefined;
           if (param) (param as GivenValue).givenValue = callee.object;
+          // `.then(register)`: the module goes where the scan does not follow it.
+          else if (fn && !FUNCTION_TYPES.has(fn.type)) this.site(callee.object, node, true);
         }
         // `windows.forEach((w) => w.close())`: the callback's first parameter is an element (reduce's second).
         if (callee.kind === "member" && ELEMENT_CALLBACKS.has(callee.name)) {
@@ -718,14 +780,25 @@ export class ModuleAnalyzer {
         const source = this.expression(node.source as Node);
         if (source.kind === "string") {
           this.facts.requests.push(source.value);
-          return { kind: "dynamic-import", request: source.value };
+          const module: Ref = { kind: "dynamic-import", request: source.value };
+          // Read whole unless destructured or read by member (those drop this site: expressionNoSite).
+          this.site(module, node, true);
+          return module;
         }
         this.facts.dynamicRequests.push(node.start + this.offset);
         return UNKNOWN;
       }
       case "AwaitExpression": {
-        const value = this.expression(node.argument as Node);
-        return value.kind === "unknown" ? value : { kind: "await", value };
+        const argument = node.argument as Node;
+        // `await import("./x")`: the await, not the import, stands for the module read whole.
+        const value =
+          argument.type === "ImportExpression"
+            ? this.expressionNoSite(argument)
+            : this.expression(argument);
+        if (value.kind === "unknown") return value;
+        const awaited: Ref = { kind: "await", value };
+        if (value.kind === "dynamic-import") this.site(awaited, node, true);
+        return awaited;
       }
       case "FunctionExpression":
       case "ArrowFunctionExpression":
@@ -794,6 +867,13 @@ export class ModuleAnalyzer {
         let last: Ref = UNKNOWN;
         for (const expression of node.expressions as Node[]) last = this.expression(expression);
         return last;
+      }
+      case "JSXIdentifier": {
+        // `<Settings />`: a component the framework calls, wherever the element is rendered.
+        const bound = this.scope.lookup(node.name as string);
+        if (bound?.kind === "import" || bound?.kind === "member") this.site(bound, node, true);
+        this.escape(bound);
+        return UNKNOWN;
       }
       case "JSXAttribute": {
         const name = node.name as Node;
@@ -1140,6 +1220,24 @@ function lastName(node: Node): string | undefined {
 
 function isStringLiteral(node: Node): node is Node & { value: string } {
   return node.type === "Literal" && typeof node.value === "string";
+}
+
+/**
+ * `const mod = await import("./x")`, `const { fn } = await import("./x")`: the module is bound, and its
+ * reads are sites of their own; a rest element (`...others`) takes exports the scan does not follow.
+ */
+function bindsModule(declarator: Node): boolean {
+  const init = declarator.init as Node;
+  const id = declarator.id as Node;
+  const importing =
+    init.type === "ImportExpression" ||
+    (init.type === "AwaitExpression" && (init.argument as Node).type === "ImportExpression");
+  return (
+    importing &&
+    (id.type === "Identifier" ||
+      (id.type === "ObjectPattern" &&
+        (id.properties as Node[]).every((property) => property.type !== "RestElement")))
+  );
 }
 
 /** Whether a statement always leaves the block (`return`, `throw`, or a block ending with one). */

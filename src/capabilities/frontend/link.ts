@@ -13,6 +13,7 @@ import {
   type Ref,
   type Site,
 } from "./analyze.js";
+import { exportedFunctionPlatforms } from "./exported.js";
 
 type Val =
   | { kind: "tauri-module"; specifier: string }
@@ -103,13 +104,20 @@ export class Linker {
 
   /** Every use in the files, in file order; call once. */
   link(files: readonly string[]): Use[] {
+    // Exported functions every other module calls only under a platform check run on those platforms.
+    // (An inert module's value is left unsettled: it holds no function that reaches Tauri.)
+    const exported = exportedFunctionPlatforms(files, this.modules, this.inert, (ref, file) =>
+      this.evaluate(ref, file, undefined, 0),
+    );
     for (const file of files) {
       if (this.inert(file)) continue;
       const facts = this.modules.get(file);
       if (!facts) continue;
       for (const site of facts.sites) this.emit(site, file, undefined, site);
-      facts.functions.forEach((fn) => {
-        for (const site of fn.sites) this.emit(site, file, undefined, site);
+      facts.functions.forEach((fn, id) => {
+        const platforms = exported.get(`${file}\u0000${id}`);
+        for (const site of fn.sites)
+          this.emit(site, file, undefined, platforms ? { ...site, platforms } : site);
       });
       for (const start of facts.dragRegions) {
         const commands = this.api.implicit("data-tauri-drag-region");

@@ -300,6 +300,70 @@ describe("frontend scan: what the app's own functions and arrays hand on", () =>
     ]);
   });
 
+  it("narrows an exported function across modules when every other module calls it under a check (wealthfolio's installLockdown)", async () => {
+    const root = app({
+      "index.html": '<script type="module" src="/src/main.ts"></script>',
+      "src/main.ts": [
+        'import { checkedHere, uncheckedElsewhere, passedOn, readWhole } from "./lib";',
+        'import { viaBarrel } from "./barrel";',
+        "void getPlatform().then(async (platform) => {",
+        "  if (!platform.is_mobile) {",
+        '    const { installLockdown } = await import("./lockdown");',
+        "    installLockdown();",
+        "  }",
+        "});",
+        "if (isDesktop()) checkedHere();",
+        "if (isMac) uncheckedElsewhere();",
+        "if (isAndroid()) passedOn();",
+        "document.body.addEventListener('click', passedOn);",
+        "if (isWindows()) viaBarrel();",
+        'import("./whole").then(register);',
+        'import("./whole").then((m) => isLinux && m.readWhole());',
+        "if (isLinux()) readWhole();",
+      ].join("\n"),
+      "src/lockdown.ts": [
+        'import { getCurrentWindow } from "@tauri-apps/api/window";',
+        "export function installLockdown() {",
+        "  window.addEventListener('keydown', async () => {",
+        "    await getCurrentWindow().hide();",
+        "  });",
+        "}",
+      ].join("\n"),
+      "src/lib.ts": [
+        'import { getCurrentWindow } from "@tauri-apps/api/window";',
+        "export function checkedHere() { getCurrentWindow().show(); }",
+        "export function uncheckedElsewhere() { getCurrentWindow().close(); }",
+        "export const passedOn = () => getCurrentWindow().minimize();",
+        "export { readWhole } from './whole';",
+      ].join("\n"),
+      "src/other.ts": 'import { uncheckedElsewhere } from "./lib";\nuncheckedElsewhere();',
+      "src/barrel.ts": 'import "./other";\nexport { viaBarrel } from "./deep";',
+      "src/deep.ts":
+        'import { getCurrentWindow } from "@tauri-apps/api/window";\nexport function viaBarrel() { getCurrentWindow().setTitle("b"); }',
+      "src/whole.ts":
+        'import { getCurrentWindow } from "@tauri-apps/api/window";\nexport function readWhole() { getCurrentWindow().setTitle("w"); }',
+    });
+    const result = await scan(root);
+    expect(
+      result.calls.map(
+        (call) =>
+          `${call.displayFile}:${call.line} ${call.member} ${call.platforms?.join(",") ?? "all"}`,
+      ),
+    ).toEqual([
+      // Through a barrel's re-export.
+      "src/deep.ts:2 Window#setTitle windows",
+      "src/lib.ts:2 Window#show linux,macOS,windows",
+      // Called without a check in another module.
+      "src/lib.ts:3 Window#close all",
+      // Passed as a value: called where the scan cannot see.
+      "src/lib.ts:4 Window#minimize all",
+      // Imported with `await import()` and called under `if (!platform.is_mobile)`: the handler it registers too.
+      "src/lockdown.ts:4 Window#hide linux,macOS,windows",
+      // Its module is handed whole to a function (`.then(register)`).
+      "src/whole.ts:2 Window#setTitle all",
+    ]);
+  });
+
   it("finds the project that builds frontendDist when that folder is build output (a monorepo's frontend/dist)", async () => {
     const root = app({
       "frontend/package.json": "{}",
