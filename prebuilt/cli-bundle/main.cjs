@@ -17141,6 +17141,12 @@ function lastName(node) {
 function isStringLiteral(node) {
   return node.type === "Literal" && typeof node.value === "string";
 }
+function bindsModule(declarator) {
+  const init = declarator.init;
+  const id = declarator.id;
+  const importing = init.type === "ImportExpression" || init.type === "AwaitExpression" && init.argument.type === "ImportExpression";
+  return importing && (id.type === "Identifier" || id.type === "ObjectPattern" && id.properties.every((property) => property.type !== "RestElement"));
+}
 function exits(node) {
   if (node.type === "ReturnStatement" || node.type === "ThrowStatement")
     return true;
@@ -17234,8 +17240,10 @@ var init_analyze = __esm({
       declaredIn = [];
       /** Functions bound to one name where they are declared (`function f`, `const f = () => \u2026`). */
       named = /* @__PURE__ */ new Set();
-      /** Named functions used otherwise than called by name (passed, exported, stored): callers not all known. */
+      /** Named functions used otherwise than called by name (passed, stored, a default or component export): callers not all known. */
       escaped = /* @__PURE__ */ new Set();
+      /** Named functions exported by name: their callers in other modules are weighed by the linker (exported.ts). */
+      exported = /* @__PURE__ */ new Set();
       /** Where each named function is called by name: the platform check there and the function the call is in. */
       calledAt = /* @__PURE__ */ new Map();
       /** Set when nested code was too deep to read: a call or use of a function may have been missed. */
@@ -17277,7 +17285,7 @@ var init_analyze = __esm({
           weighing.add(fn);
           let own3;
           const calls = this.calledAt.get(fn);
-          if (this.named.has(fn) && !this.escaped.has(fn) && calls) {
+          if (this.named.has(fn) && !this.escaped.has(fn) && !this.exported.has(fn) && calls) {
             const union = /* @__PURE__ */ new Set();
             for (const call of calls) {
               const platforms = meetPlatforms(call.platforms, runsOn(call.from, depth + 1));
@@ -17304,6 +17312,46 @@ var init_analyze = __esm({
             for (const site of facts.sites)
               site.platforms = meetPlatforms(site.platforms, platforms);
         });
+        this.markExported(runsOn);
+      }
+      /**
+       * For the linker: each function exported by name and used in its module only by calls by name gets the
+       * platforms of those calls (`exportedCalls`; none is every platform, so it is not marked), and the
+       * functions declared in it point at it (`inExported`).
+       */
+      markExported(runsOn) {
+        for (const fn of this.exported) {
+          if (!this.named.has(fn) || this.escaped.has(fn))
+            continue;
+          const union = /* @__PURE__ */ new Set();
+          let everywhere2 = false;
+          for (const call of this.calledAt.get(fn) ?? []) {
+            const platforms = meetPlatforms(call.platforms, runsOn(call.from, 0));
+            if (!platforms)
+              everywhere2 = true;
+            for (const platform of platforms ?? [])
+              union.add(platform);
+          }
+          if (!everywhere2)
+            this.facts.functions[fn].exportedCalls = ALL_PLATFORMS.filter((p) => union.has(p));
+        }
+        this.facts.functions.forEach((facts, fn) => {
+          for (let outer = this.declaredIn[fn]; outer !== void 0; outer = this.declaredIn[outer])
+            if (this.facts.functions[outer].exportedCalls) {
+              facts.inExported = outer;
+              return;
+            }
+        });
+      }
+      /**
+       * A value exported as `name`: a named function other modules may call under their own platform checks,
+       * unless it is the default export or named as a component (`Settings`), which frameworks call.
+       */
+      exportAs(value, name) {
+        if (value?.kind === "function" && name !== "default" && !/^[A-Z]/.test(name))
+          this.exported.add(value.id);
+        else
+          this.escape(value);
       }
       /** Where a condition holds and fails, with the constants of the scope that hold platform checks. */
       guardSplit(node) {
@@ -17398,7 +17446,7 @@ var init_analyze = __esm({
               this.statement(node.declaration);
               for (const name of declaredNames(node.declaration)) {
                 const value = this.scope.lookup(name);
-                this.escape(value);
+                this.exportAs(value, name);
                 this.facts.exports.set(name, value ?? UNKNOWN);
               }
             }
@@ -17406,7 +17454,7 @@ var init_analyze = __esm({
               if (specifier.exportKind === "type")
                 continue;
               const value = this.top.lookup(moduleExportName(specifier.local));
-              this.escape(value);
+              this.exportAs(value, moduleExportName(specifier.exported));
               this.facts.exports.set(moduleExportName(specifier.exported), value ?? UNKNOWN);
             }
             return;
@@ -17451,7 +17499,7 @@ var init_analyze = __esm({
             return;
           case "VariableDeclaration":
             for (const declarator of node.declarations) {
-              const value = isNode(declarator.init) ? this.expression(declarator.init) : UNKNOWN;
+              const value = isNode(declarator.init) ? bindsModule(declarator) ? this.expressionNoSite(declarator.init) : this.expression(declarator.init) : UNKNOWN;
               if (value.kind === "function" && FUNCTION_TYPES.has(declarator.init.type) && declarator.id.type === "Identifier")
                 this.named.add(value.id);
               this.bind(declarator.id, value);
@@ -17642,7 +17690,7 @@ var init_analyze = __esm({
             const name = node.name;
             const bound2 = this.scope.lookup(name);
             if (bound2) {
-              if (bound2.kind === "import" || bound2.kind === "member")
+              if (bound2.kind === "import" || bound2.kind === "member" || bound2.kind === "dynamic-import" || bound2.kind === "await" && bound2.value.kind === "dynamic-import")
                 this.site(bound2, node, true);
               this.escape(bound2);
               return bound2;
@@ -17701,6 +17749,8 @@ var init_analyze = __esm({
               const param = fn && FUNCTION_TYPES.has(fn.type) ? fn.params[0] : void 0;
               if (param)
                 param.givenValue = callee.object;
+              else if (fn && !FUNCTION_TYPES.has(fn.type))
+                this.site(callee.object, node, true);
             }
             if (callee.kind === "member" && ELEMENT_CALLBACKS.has(callee.name)) {
               const fn = node.arguments[0];
@@ -17724,14 +17774,22 @@ var init_analyze = __esm({
             const source = this.expression(node.source);
             if (source.kind === "string") {
               this.facts.requests.push(source.value);
-              return { kind: "dynamic-import", request: source.value };
+              const module2 = { kind: "dynamic-import", request: source.value };
+              this.site(module2, node, true);
+              return module2;
             }
             this.facts.dynamicRequests.push(node.start + this.offset);
             return UNKNOWN;
           }
           case "AwaitExpression": {
-            const value = this.expression(node.argument);
-            return value.kind === "unknown" ? value : { kind: "await", value };
+            const argument = node.argument;
+            const value = argument.type === "ImportExpression" ? this.expressionNoSite(argument) : this.expression(argument);
+            if (value.kind === "unknown")
+              return value;
+            const awaited = { kind: "await", value };
+            if (value.kind === "dynamic-import")
+              this.site(awaited, node, true);
+            return awaited;
           }
           case "FunctionExpression":
           case "ArrowFunctionExpression":
@@ -17789,6 +17847,13 @@ var init_analyze = __esm({
             for (const expression of node.expressions)
               last = this.expression(expression);
             return last;
+          }
+          case "JSXIdentifier": {
+            const bound2 = this.scope.lookup(node.name);
+            if (bound2?.kind === "import" || bound2?.kind === "member")
+              this.site(bound2, node, true);
+            this.escape(bound2);
+            return UNKNOWN;
           }
           case "JSXAttribute": {
             const name = node.name;
@@ -18032,6 +18097,94 @@ var init_blocks = __esm({
   }
 });
 
+// dist/capabilities/frontend/exported.js
+function exportedFunctionPlatforms(files, modules, inert, valueOf) {
+  const candidates = /* @__PURE__ */ new Map();
+  const byModule = /* @__PURE__ */ new Map();
+  for (const file of files) {
+    if (inert(file))
+      continue;
+    modules.get(file)?.functions.forEach((fn, id) => {
+      if (!fn.exportedCalls)
+        return;
+      const key = `${file}\0${id}`;
+      candidates.set(key, {
+        on: new Set(fn.exportedCalls),
+        called: fn.exportedCalls.length > 0,
+        escaped: false
+      });
+      byModule.set(file, [...byModule.get(file) ?? [], key]);
+    });
+  }
+  const narrowed = /* @__PURE__ */ new Map();
+  if (candidates.size === 0)
+    return narrowed;
+  for (const file of files) {
+    const facts = inert(file) ? void 0 : modules.get(file);
+    if (!facts)
+      continue;
+    const weigh = (sites) => {
+      for (const site of sites) {
+        const ref = site.reference ? site.ref : site.ref.kind === "call" ? site.ref.callee : void 0;
+        if (!ref || !moduleValued(ref))
+          continue;
+        const value = valueOf(ref, file);
+        if (value.kind === "local-module" && "file" in value && value.file !== file) {
+          for (const key of byModule.get(value.file) ?? [])
+            candidates.get(key).escaped = true;
+          continue;
+        }
+        if (value.kind !== "function" || !("id" in value) || value.file === file)
+          continue;
+        const candidate = candidates.get(`${value.file}\0${value.id}`);
+        if (!candidate)
+          continue;
+        if (site.reference || !site.platforms)
+          candidate.escaped = true;
+        else {
+          candidate.called = true;
+          for (const platform of site.platforms)
+            candidate.on.add(platform);
+        }
+      }
+    };
+    weigh(facts.sites);
+    for (const fn of facts.functions)
+      weigh(fn.sites);
+  }
+  for (const [key, { on, called, escaped }] of candidates)
+    if (called && !escaped && on.size < ALL_PLATFORMS2.length)
+      narrowed.set(key, ALL_PLATFORMS2.filter((platform) => on.has(platform)));
+  for (const file of byModule.keys())
+    modules.get(file)?.functions.forEach((fn, id) => {
+      const outer = fn.inExported === void 0 ? void 0 : narrowed.get(`${file}\0${fn.inExported}`);
+      if (outer)
+        narrowed.set(`${file}\0${id}`, outer);
+    });
+  return narrowed;
+}
+function moduleValued(ref) {
+  switch (ref.kind) {
+    case "import":
+    case "dynamic-import":
+      return true;
+    case "await":
+      return ref.value.kind === "dynamic-import";
+    case "member":
+      return moduleValued(ref.object);
+    default:
+      return false;
+  }
+}
+var ALL_PLATFORMS2;
+var init_exported = __esm({
+  "dist/capabilities/frontend/exported.js"() {
+    "use strict";
+    init_analyze();
+    ALL_PLATFORMS2 = ["linux", "macOS", "windows", "android", "iOS"];
+  }
+});
+
 // dist/capabilities/frontend/link.js
 function usesParam(ref, fn) {
   switch (ref.kind) {
@@ -18074,6 +18227,7 @@ var init_link = __esm({
     "use strict";
     init_api();
     init_analyze();
+    init_exported();
     UNKNOWN2 = { kind: "unknown" };
     MAX_WRAPPER_DEPTH = 4;
     MAX_VALUE_DEPTH = 24;
@@ -18106,6 +18260,7 @@ var init_link = __esm({
       }
       /** Every use in the files, in file order; call once. */
       link(files) {
+        const exported = exportedFunctionPlatforms(files, this.modules, this.inert, (ref, file) => this.evaluate(ref, file, void 0, 0));
         for (const file of files) {
           if (this.inert(file))
             continue;
@@ -18114,9 +18269,10 @@ var init_link = __esm({
             continue;
           for (const site of facts.sites)
             this.emit(site, file, void 0, site);
-          facts.functions.forEach((fn) => {
+          facts.functions.forEach((fn, id) => {
+            const platforms = exported.get(`${file}\0${id}`);
             for (const site of fn.sites)
-              this.emit(site, file, void 0, site);
+              this.emit(site, file, void 0, platforms ? { ...site, platforms } : site);
           });
           for (const start of facts.dragRegions) {
             const commands = this.api.implicit("data-tauri-drag-region");
@@ -33545,7 +33701,7 @@ function frontendAccess(project, resolution) {
         if (permission)
           judgement.permission = catalog.spellIdentifier(permission);
       }
-      const capability = targetCapability(project.activeCapabilities, refusals.map((refusal) => refusal.window), key);
+      const capability = targetCapability(project.activeCapabilities, refusals, key);
       if (capability)
         judgement.capability = capability;
       judgements.push(judgement);
@@ -33696,11 +33852,17 @@ function narrowestPermission(manifest, key, command) {
     return void 0;
   return key === APP_KEY ? best.name : `${key}:${best.name}`;
 }
-function targetCapability(capabilities, windows, key) {
-  const labels = windows.filter((window) => window !== "*");
+function targetCapability(capabilities, refusals, key) {
+  const labels = refusals.map((refusal) => refusal.window).filter((window) => window !== "*");
+  const refusedOn2 = new Set(refusals.flatMap((refusal) => refusal.platforms));
   const covering = capabilities.filter((capability) => !capability.remote && (labels.length === 0 || labels.every((label) => valuesOf(capability.windows).some((pattern) => labelMatches(pattern, label)))));
+  const inForce = covering.filter((capability) => {
+    const named2 = valuesOf(capability.platforms ?? []).map((platform) => platform.toLowerCase());
+    return [...refusedOn2].every((platform) => (capability.configPlatforms?.includes(platform) ?? true) && (named2.length === 0 || named2.includes(platform.toLowerCase())));
+  });
   const samePlugin = (capability) => key !== void 0 && capability.permissions.some((entry) => Catalog.keyOf(entry.identifier)?.key === key);
-  return covering.find((capability) => samePlugin(capability) && !capability.source.inline) ?? covering.find((capability) => !capability.source.inline) ?? covering[0];
+  const pick = (candidates) => candidates.find((capability) => samePlugin(capability) && !capability.source.inline) ?? candidates.find((capability) => !capability.source.inline) ?? candidates[0];
+  return pick(inForce) ?? pick(covering);
 }
 function entryUses(resolution, judgements, windows) {
   const calledBy = /* @__PURE__ */ new Map();
@@ -50571,7 +50733,7 @@ var init_convert = __esm({
 
 // dist/lsp/places.js
 function documentOf2(project, file) {
-  return project.documents.find((d) => d.absolutePath === file) ?? (project.config?.document.absolutePath === file ? project.config.document : void 0) ?? project.manifestDocuments.find((d) => d.absolutePath === file);
+  return project.documents.find((d) => d.absolutePath === file) ?? configDocuments(project.config).find((d) => d.absolutePath === file) ?? project.manifestDocuments.find((d) => d.absolutePath === file);
 }
 function capabilitiesIn(project, file) {
   return project.capabilities.filter((capability) => capability.source.absolutePath === file);
@@ -50657,6 +50819,7 @@ var init_places = __esm({
   "dist/lsp/places.js"() {
     "use strict";
     init_types();
+    init_app_config();
     init_project_model();
   }
 });
@@ -53503,6 +53666,7 @@ init_types();
 init_expand();
 init_model();
 init_glob();
+init_app_config();
 init_types2();
 init_did_you_mean();
 init_frontend();
@@ -53636,7 +53800,7 @@ function describeChange(change) {
   }
 }
 function documentOf(project, capability) {
-  return project.documents.find((document) => document.absolutePath === capability.source.absolutePath);
+  return [...project.documents, ...configDocuments(project.config)].find((document) => document.absolutePath === capability.source.absolutePath);
 }
 function groupBy(items, keyOf) {
   const groups = /* @__PURE__ */ new Map();
