@@ -111,14 +111,76 @@ export function fileBlocks(file: string, text: string): FileBlocks {
   return { blocks, dragRegions };
 }
 
-/** A template expression as a block: `() => { … }` makes statements and expressions alike parse. */
+/**
+ * A template expression as a block: `() => { … }` makes statements and expressions alike parse. Under
+ * a template's platform check (`{#if isDesktop}`) the expression is wrapped in the same `if`, so the
+ * analyzer narrows it as it narrows script code.
+ */
 function expressionBlock(
   expression: string,
   offset: number,
   language: ScriptLanguage,
+  guard?: string,
 ): ScriptBlock {
-  const prefix = "() => {";
-  return { text: `${prefix}${expression}\n}`, offset, prefix: prefix.length, language };
+  const prefix = guard ? `() => { if (${guard}) {` : "() => {";
+  const suffix = guard ? "\n}}" : "\n}";
+  return { text: `${prefix}${expression}${suffix}`, offset, prefix: prefix.length, language };
+}
+
+/**
+ * A condition simple enough to repeat as a guard: a name or member chain, a check call with no
+ * arguments (`isDesktop()`, `platform()`), negated or compared with a literal. Anything else is left out
+ * of the guard (which only widens where the code is judged to run), and no call of it is read twice.
+ */
+const PLAIN_CONDITION =
+  /^\s*!*\s*[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*(?:\s*\(\s*\))?(?:\s*[!=]==?\s*(["'])[\w-]+\1)?\s*$/;
+const CHECK_CALL = /(?:^|\.)\s*(?:is_?[A-Za-z]\w*|IS_\w+|platform|type|osType|os_type)\s*\(/;
+
+function plainCondition(condition: string): boolean {
+  return (
+    PLAIN_CONDITION.test(condition) && (!condition.includes("(") || CHECK_CALL.test(condition))
+  );
+}
+
+/** One open `{#…}` block of Svelte markup; for `#if`, the conditions of its branches so far. */
+interface SvelteFrame {
+  keyword: string;
+  /** The conditions of the branches before the current one (they failed). */
+  previous: string[];
+  /** The current branch's condition; undefined in `{:else}` and in blocks other than `#if`. */
+  current?: string;
+}
+
+/** The conditions that hold where the open blocks put the markup, as one expression (undefined: none). */
+function svelteGuard(frames: readonly SvelteFrame[]): string | undefined {
+  const terms: string[] = [];
+  for (const frame of frames) {
+    if (frame.keyword !== "if") continue;
+    for (const condition of frame.previous)
+      if (plainCondition(condition)) terms.push(`!(${condition.trim()})`);
+    if (frame.current !== undefined && plainCondition(frame.current))
+      terms.push(`(${frame.current.trim()})`);
+  }
+  return terms.length ? terms.join(" && ") : undefined;
+}
+
+/** Follows `{#if}`, `{:else if}`, `{:else}`, `{/if}` and the other blocks' opening and closing tags. */
+function trackSvelteBlock(frames: SvelteFrame[], tag: string, rest: string): void {
+  const kind = tag[0];
+  const name = tag.slice(1);
+  if (kind === "#")
+    frames.push({ keyword: name, previous: [], ...(name === "if" ? { current: rest } : {}) });
+  else if (kind === ":" && name === "else") {
+    const frame = frames[frames.length - 1];
+    if (frame?.keyword !== "if") return;
+    frame.previous.push(frame.current ?? "");
+    const elseIf = /^if\s+([\s\S]*)$/.exec(rest.trim());
+    if (elseIf) frame.current = elseIf[1]!;
+    else delete frame.current;
+  } else if (kind === "/") {
+    const at = frames.map((frame) => frame.keyword).lastIndexOf(name);
+    if (at >= 0) frames.splice(at);
+  }
 }
 
 /** `@click="…"`, `v-on:…`, `:prop="…"`, `v-bind:…`, `v-if`/`v-show`/`v-for`-free directives, and `{{ … }}`. */
@@ -140,6 +202,7 @@ function vueExpressions(part: string, start: number, language: ScriptLanguage): 
 /** Svelte markup: every `{…}` (balanced braces), except blocks' own keywords (`{#if …}`, `{/if}`, `{:else}`, `{@html …}`). */
 function svelteExpressions(part: string, start: number, language: ScriptLanguage): ScriptBlock[] {
   const blocks: ScriptBlock[] = [];
+  const frames: SvelteFrame[] = [];
   let depth = 0;
   let open = -1;
   for (let i = 0; i < part.length; i++) {
@@ -153,6 +216,9 @@ function svelteExpressions(part: string, start: number, language: ScriptLanguage
         let inner = part.slice(open + 1, i);
         let innerOffset = start + open + 1;
         const keyword = /^\s*(?:[#:@/][a-z]+)\s*/.exec(inner);
+        // The `{#if}`'s own condition runs where the blocks around it put it: its guard is taken first.
+        const guard = svelteGuard(frames);
+        if (keyword) trackSvelteBlock(frames, keyword[0].trim(), inner.slice(keyword[0].length));
         if (keyword) {
           if (/^\s*[/:]/.test(inner) || /^\s*#each/.test(inner)) {
             // `{#each list as item}`: only the list is an expression; closing and `:else` blocks have none.
@@ -165,7 +231,7 @@ function svelteExpressions(part: string, start: number, language: ScriptLanguage
             innerOffset += keyword[0].length;
           }
         }
-        blocks.push(expressionBlock(inner, innerOffset, language));
+        blocks.push(expressionBlock(inner, innerOffset, language, guard));
       }
     }
   }

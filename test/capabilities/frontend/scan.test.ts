@@ -364,6 +364,48 @@ describe("frontend scan: what the app's own functions and arrays hand on", () =>
     ]);
   });
 
+  it("narrows calls in a Svelte template by the {#if} blocks around them: else-if and else branches, nested blocks; a condition it cannot repeat leaves the call on every platform", async () => {
+    const root = app({
+      "index.html": '<script type="module" src="/src/main.ts"></script>',
+      "src/main.ts": 'import "./Bar.svelte";',
+      "src/Bar.svelte": [
+        '<script lang="ts">',
+        '  import { getCurrentWindow } from "@tauri-apps/api/window";',
+        '  import { isDesktop, isAndroid, other } from "./os";',
+        "</script>",
+        "{#if isDesktop()}",
+        "  <button on:click={() => getCurrentWindow().minimize()}>Min</button>",
+        "{:else if isAndroid}",
+        "  <button on:click={() => getCurrentWindow().hide()}>Hide</button>",
+        "{:else}",
+        "  {#each [1] as item}",
+        "    <button on:click={() => getCurrentWindow().close()}>Close</button>",
+        "  {/each}",
+        "{/if}",
+        "{#if other(1)}",
+        "  <button on:click={() => getCurrentWindow().show()}>Show</button>",
+        "{/if}",
+        '<button on:click={() => getCurrentWindow().setTitle("t")}>Title</button>',
+      ].join("\n"),
+      "src/os.ts":
+        "export const isDesktop = () => true;\nexport const isAndroid = false;\nexport const other = (n: number) => n > 0;",
+    });
+    const result = await scan(root);
+    expect(
+      result.calls.map(
+        (call) =>
+          `${call.line}:${call.column} ${call.member} ${call.platforms?.join(",") ?? "all"}`,
+      ),
+    ).toEqual([
+      "6:27 Window#minimize linux,macOS,windows",
+      "8:27 Window#hide android",
+      // Neither desktop nor android.
+      "11:29 Window#close iOS",
+      "15:27 Window#show all",
+      "17:25 Window#setTitle all",
+    ]);
+  });
+
   it("finds the project that builds frontendDist when that folder is build output (a monorepo's frontend/dist)", async () => {
     const root = app({
       "frontend/package.json": "{}",
