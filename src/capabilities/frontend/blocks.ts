@@ -186,17 +186,115 @@ function trackSvelteBlock(frames: SvelteFrame[], tag: string, rest: string): voi
 /** `@click="…"`, `v-on:…`, `:prop="…"`, `v-bind:…`, `v-if`/`v-show`/`v-for`-free directives, and `{{ … }}`. */
 function vueExpressions(part: string, start: number, language: ScriptLanguage): ScriptBlock[] {
   const blocks: ScriptBlock[] = [];
+  const ranges = vueGuardRanges(part);
+  const guardAt = (at: number) => {
+    const terms = ranges
+      .filter(
+        (range) =>
+          range.start <= at &&
+          at < range.end &&
+          !(range.condition <= at && at < range.conditionEnd),
+      )
+      .map((range) => range.guard);
+    return terms.length ? terms.join(" && ") : undefined;
+  };
   for (const match of part.matchAll(
     /(?:\s)(?:@|v-on:|:|v-bind:|v-if=|v-show=|v-else-if=)[\w.:-]*=?\s*=\s*"([^"]*)"/g,
   )) {
     const value = match[1]!;
-    blocks.push(
-      expressionBlock(value, start + match.index + match[0].length - value.length - 1, language),
-    );
+    const at = match.index + match[0].length - value.length - 1;
+    blocks.push(expressionBlock(value, start + at, language, guardAt(at)));
   }
   for (const match of part.matchAll(/\{\{([\s\S]*?)\}\}/g))
-    blocks.push(expressionBlock(match[1]!, start + match.index + 2, language));
+    blocks.push(
+      expressionBlock(match[1]!, start + match.index + 2, language, guardAt(match.index + 2)),
+    );
   return blocks;
+}
+
+/** Elements that have no closing tag. */
+const VOID_ELEMENTS = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "source",
+  "track",
+  "wbr",
+]);
+
+/**
+ * The spans of a Vue template that a `v-if`, `v-else-if` or `v-else` puts under a condition (the
+ * element, its attributes and what it holds), each with the condition as one expression (earlier
+ * branches negated) and where the element's own condition is written (it is not under itself).
+ */
+function vueGuardRanges(
+  part: string,
+): Array<{ start: number; end: number; guard: string; condition: number; conditionEnd: number }> {
+  const ranges: Array<{
+    start: number;
+    end: number;
+    guard: string;
+    condition: number;
+    conditionEnd: number;
+  }> = [];
+  // Comments hold no elements; blanked to keep offsets.
+  const text = part.replace(/<!--[\s\S]*?-->/g, (comment) => " ".repeat(comment.length));
+  const open: Array<{ name: string; range?: (typeof ranges)[number] }> = [];
+  // Per depth: the conditions of the v-if / v-else-if chain of the element just before, if any.
+  const chains: Array<string[] | undefined> = [];
+  for (const tag of text.matchAll(
+    /<(\/?)([A-Za-z][\w.:-]*)((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/g,
+  )) {
+    const [whole, closing, rawName, attributes, selfClosing] = tag;
+    const name = rawName!.toLowerCase();
+    if (closing) {
+      const at = open.map((element) => element.name).lastIndexOf(name);
+      if (at < 0) continue;
+      for (const element of open.splice(at))
+        if (element.range) element.range.end = tag.index + whole.length;
+      chains.length = open.length + 1;
+      continue;
+    }
+    const depth = open.length;
+    chains.length = depth + 1;
+    const directive = /\s(v-if|v-else-if|v-else)(?:\s*=\s*"([^"]*)")?/.exec(attributes!);
+    let range: (typeof ranges)[number] | undefined;
+    if (directive) {
+      const condition = directive[2] ?? "";
+      const previous = directive[1] === "v-if" ? [] : (chains[depth] ?? []);
+      const terms = previous.filter(plainCondition).map((c) => `!(${c.trim()})`);
+      if (directive[1] !== "v-else" && plainCondition(condition))
+        terms.push(`(${condition.trim()})`);
+      chains[depth] = directive[1] === "v-else" ? undefined : [...previous, condition];
+      const conditionAt =
+        tag.index +
+        1 +
+        closing!.length +
+        rawName!.length +
+        directive.index +
+        directive[0].length -
+        condition.length -
+        (directive[2] === undefined ? 0 : 1);
+      if (terms.length)
+        range = {
+          start: tag.index,
+          end: tag.index + whole.length,
+          guard: terms.join(" && "),
+          condition: conditionAt,
+          conditionEnd: conditionAt + condition.length,
+        };
+      if (range) ranges.push(range);
+    } else chains[depth] = undefined;
+    if (!selfClosing && !VOID_ELEMENTS.has(name)) open.push({ name, ...(range ? { range } : {}) });
+  }
+  return ranges;
 }
 
 /** Svelte markup: every `{…}` (balanced braces), except blocks' own keywords (`{#if …}`, `{/if}`, `{:else}`, `{@html …}`). */

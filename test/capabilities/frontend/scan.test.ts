@@ -406,6 +406,46 @@ describe("frontend scan: what the app's own functions and arrays hand on", () =>
     ]);
   });
 
+  it("narrows calls in a Vue template by the v-if / v-else-if / v-else elements around them, on the element's own attributes too", async () => {
+    const root = app({
+      "index.html": '<script type="module" src="/src/main.ts"></script>',
+      "src/main.ts": 'import "./Bar.vue";',
+      "src/Bar.vue": [
+        "<template>",
+        '  <div v-if="isDesktop">',
+        '    <button @click="() => getCurrentWindow().minimize()">Min</button>',
+        "  </div>",
+        "  <!-- <div> a comment is no element -->",
+        '  <div v-else-if="isAndroid()" @click="getCurrentWindow().hide()">Hide</div>',
+        "  <template v-else>",
+        '    <input v-if="isIOS" @focus="getCurrentWindow().close()" />',
+        "  </template>",
+        '  <p v-if="other(1)">{{ getCurrentWindow().show() }}</p>',
+        '  <span>{{ getCurrentWindow().setTitle("t") }}</span>',
+        "</template>",
+        '<script setup lang="ts">',
+        'import { getCurrentWindow } from "@tauri-apps/api/window";',
+        'import { isDesktop, isAndroid, isIOS, other } from "./os";',
+        "</script>",
+      ].join("\n"),
+      "src/os.ts":
+        "export const isDesktop = true;\nexport const isAndroid = () => false;\nexport const isIOS = false;\nexport const other = (n: number) => n > 0;",
+    });
+    const result = await scan(root);
+    expect(
+      result.calls.map(
+        (call) =>
+          `${call.line}:${call.column} ${call.member} ${call.platforms?.join(",") ?? "all"}`,
+      ),
+    ).toEqual([
+      "3:27 Window#minimize linux,macOS,windows",
+      "6:40 Window#hide android",
+      "8:33 Window#close iOS",
+      "10:25 Window#show all",
+      "11:12 Window#setTitle all",
+    ]);
+  });
+
   it("finds the project that builds frontendDist when that folder is build output (a monorepo's frontend/dist)", async () => {
     const root = app({
       "frontend/package.json": "{}",
