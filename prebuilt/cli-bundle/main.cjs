@@ -18022,23 +18022,114 @@ function fileBlocks(file, text2) {
   }
   return { blocks, dragRegions };
 }
-function expressionBlock(expression, offset, language) {
-  const prefix2 = "() => {";
-  return { text: `${prefix2}${expression}
-}`, offset, prefix: prefix2.length, language };
+function expressionBlock(expression, offset, language, guard) {
+  const prefix2 = guard ? `() => { if (${guard}) {` : "() => {";
+  const suffix = guard ? "\n}}" : "\n}";
+  return { text: `${prefix2}${expression}${suffix}`, offset, prefix: prefix2.length, language };
+}
+function plainCondition(condition) {
+  return PLAIN_CONDITION.test(condition) && (!condition.includes("(") || CHECK_CALL.test(condition));
+}
+function svelteGuard(frames) {
+  const terms = [];
+  for (const frame of frames) {
+    if (frame.keyword !== "if")
+      continue;
+    for (const condition of frame.previous)
+      if (plainCondition(condition))
+        terms.push(`!(${condition.trim()})`);
+    if (frame.current !== void 0 && plainCondition(frame.current))
+      terms.push(`(${frame.current.trim()})`);
+  }
+  return terms.length ? terms.join(" && ") : void 0;
+}
+function trackSvelteBlock(frames, tag, rest) {
+  const kind = tag[0];
+  const name = tag.slice(1);
+  if (kind === "#")
+    frames.push({ keyword: name, previous: [], ...name === "if" ? { current: rest } : {} });
+  else if (kind === ":" && name === "else") {
+    const frame = frames[frames.length - 1];
+    if (frame?.keyword !== "if")
+      return;
+    frame.previous.push(frame.current ?? "");
+    const elseIf = /^if\s+([\s\S]*)$/.exec(rest.trim());
+    if (elseIf)
+      frame.current = elseIf[1];
+    else
+      delete frame.current;
+  } else if (kind === "/") {
+    const at = frames.map((frame) => frame.keyword).lastIndexOf(name);
+    if (at >= 0)
+      frames.splice(at);
+  }
 }
 function vueExpressions(part, start, language) {
   const blocks = [];
+  const ranges = vueGuardRanges(part);
+  const guardAt = (at) => {
+    const terms = ranges.filter((range2) => range2.start <= at && at < range2.end && !(range2.condition <= at && at < range2.conditionEnd)).map((range2) => range2.guard);
+    return terms.length ? terms.join(" && ") : void 0;
+  };
   for (const match2 of part.matchAll(/(?:\s)(?:@|v-on:|:|v-bind:|v-if=|v-show=|v-else-if=)[\w.:-]*=?\s*=\s*"([^"]*)"/g)) {
     const value = match2[1];
-    blocks.push(expressionBlock(value, start + match2.index + match2[0].length - value.length - 1, language));
+    const at = match2.index + match2[0].length - value.length - 1;
+    blocks.push(expressionBlock(value, start + at, language, guardAt(at)));
   }
   for (const match2 of part.matchAll(/\{\{([\s\S]*?)\}\}/g))
-    blocks.push(expressionBlock(match2[1], start + match2.index + 2, language));
+    blocks.push(expressionBlock(match2[1], start + match2.index + 2, language, guardAt(match2.index + 2)));
   return blocks;
+}
+function vueGuardRanges(part) {
+  const ranges = [];
+  const text2 = part.replace(/<!--[\s\S]*?-->/g, (comment) => " ".repeat(comment.length));
+  const open2 = [];
+  const chains = [];
+  for (const tag of text2.matchAll(/<(\/?)([A-Za-z][\w.:-]*)((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/g)) {
+    const [whole, closing, rawName, attributes, selfClosing] = tag;
+    const name = rawName.toLowerCase();
+    if (closing) {
+      const at = open2.map((element) => element.name).lastIndexOf(name);
+      if (at < 0)
+        continue;
+      for (const element of open2.splice(at))
+        if (element.range)
+          element.range.end = tag.index + whole.length;
+      chains.length = open2.length + 1;
+      continue;
+    }
+    const depth = open2.length;
+    chains.length = depth + 1;
+    const directive = /\s(v-if|v-else-if|v-else)(?:\s*=\s*"([^"]*)")?/.exec(attributes);
+    let range2;
+    if (directive) {
+      const condition = directive[2] ?? "";
+      const previous = directive[1] === "v-if" ? [] : chains[depth] ?? [];
+      const terms = previous.filter(plainCondition).map((c) => `!(${c.trim()})`);
+      if (directive[1] !== "v-else" && plainCondition(condition))
+        terms.push(`(${condition.trim()})`);
+      chains[depth] = directive[1] === "v-else" ? void 0 : [...previous, condition];
+      const conditionAt = tag.index + 1 + closing.length + rawName.length + directive.index + directive[0].length - condition.length - (directive[2] === void 0 ? 0 : 1);
+      if (terms.length)
+        range2 = {
+          start: tag.index,
+          end: tag.index + whole.length,
+          guard: terms.join(" && "),
+          condition: conditionAt,
+          conditionEnd: conditionAt + condition.length
+        };
+      if (range2)
+        ranges.push(range2);
+    } else
+      chains[depth] = void 0;
+    if (!selfClosing && !VOID_ELEMENTS.has(name))
+      open2.push({ name, ...range2 ? { range: range2 } : {} });
+  }
+  return ranges;
 }
 function svelteExpressions(part, start, language) {
   const blocks = [];
+  const frames = [];
   let depth = 0;
   let open2 = -1;
   for (let i = 0; i < part.length; i++) {
@@ -18053,6 +18144,9 @@ function svelteExpressions(part, start, language) {
         let inner = part.slice(open2 + 1, i);
         let innerOffset = start + open2 + 1;
         const keyword2 = /^\s*(?:[#:@/][a-z]+)\s*/.exec(inner);
+        const guard = svelteGuard(frames);
+        if (keyword2)
+          trackSvelteBlock(frames, keyword2[0].trim(), inner.slice(keyword2[0].length));
         if (keyword2) {
           if (/^\s*[/:]/.test(inner) || /^\s*#each/.test(inner)) {
             const each = /^\s*#each\s+([\s\S]*?)\s+as\s/.exec(inner);
@@ -18065,7 +18159,7 @@ function svelteExpressions(part, start, language) {
             innerOffset += keyword2[0].length;
           }
         }
-        blocks.push(expressionBlock(inner, innerOffset, language));
+        blocks.push(expressionBlock(inner, innerOffset, language, guard));
       }
     }
   }
@@ -18079,7 +18173,7 @@ function looksMinified(text2) {
   const longLines = lines.filter((line) => line.length > 500).length;
   return longLines > 0 && (lines.length < 5 || longLines / lines.length > 0.2 || sample2.length / lines.length > 300);
 }
-var SCRIPT_EXTENSIONS, MARKUP_EXTENSIONS;
+var SCRIPT_EXTENSIONS, MARKUP_EXTENSIONS, PLAIN_CONDITION, CHECK_CALL, VOID_ELEMENTS;
 var init_blocks = __esm({
   "dist/capabilities/frontend/blocks.js"() {
     "use strict";
@@ -18094,6 +18188,23 @@ var init_blocks = __esm({
       ".cjs"
     ];
     MARKUP_EXTENSIONS = [".vue", ".svelte", ".html", ".htm"];
+    PLAIN_CONDITION = /^\s*!*\s*[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*(?:\s*\(\s*\))?(?:\s*[!=]==?\s*(["'])[\w-]+\1)?\s*$/;
+    CHECK_CALL = /(?:^|\.)\s*(?:is_?[A-Za-z]\w*|IS_\w+|platform|type|osType|os_type)\s*\(/;
+    VOID_ELEMENTS = /* @__PURE__ */ new Set([
+      "area",
+      "base",
+      "br",
+      "col",
+      "embed",
+      "hr",
+      "img",
+      "input",
+      "link",
+      "meta",
+      "source",
+      "track",
+      "wbr"
+    ]);
   }
 });
 
