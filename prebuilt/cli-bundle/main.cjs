@@ -18209,7 +18209,7 @@ var init_blocks = __esm({
 });
 
 // dist/capabilities/frontend/exported.js
-function exportedFunctionPlatforms(files, modules, inert, valueOf) {
+function exportedFunctionPlatforms(files, modules, inert, valueOf, calledUnseen) {
   const candidates = /* @__PURE__ */ new Map();
   const byModule = /* @__PURE__ */ new Map();
   for (const file of files) {
@@ -18222,7 +18222,7 @@ function exportedFunctionPlatforms(files, modules, inert, valueOf) {
       candidates.set(key, {
         on: new Set(fn.exportedCalls),
         called: fn.exportedCalls.length > 0,
-        escaped: false
+        escaped: calledUnseen.has(file)
       });
       byModule.set(file, [...byModule.get(file) ?? [], key]);
     });
@@ -18347,6 +18347,7 @@ var init_link = __esm({
       target;
       api;
       inert;
+      calledUnseen;
       exportMemo = /* @__PURE__ */ new Map();
       calledThrough = /* @__PURE__ */ new Set();
       pendingForwards = /* @__PURE__ */ new Map();
@@ -18363,15 +18364,16 @@ var init_link = __esm({
       harmlessModules = /* @__PURE__ */ new Map();
       harmlessFunctions = /* @__PURE__ */ new WeakMap();
       uses = [];
-      constructor(modules, target, api, inert = () => false) {
+      constructor(modules, target, api, inert = () => false, calledUnseen = /* @__PURE__ */ new Set()) {
         this.modules = modules;
         this.target = target;
         this.api = api;
         this.inert = inert;
+        this.calledUnseen = calledUnseen;
       }
       /** Every use in the files, in file order; call once. */
       link(files) {
-        const exported = exportedFunctionPlatforms(files, this.modules, this.inert, (ref, file) => this.evaluate(ref, file, void 0, 0));
+        const exported = exportedFunctionPlatforms(files, this.modules, this.inert, (ref, file) => this.evaluate(ref, file, void 0, 0), this.calledUnseen);
         for (const file of files) {
           if (this.inert(file))
             continue;
@@ -19499,7 +19501,10 @@ async function scanFrontend2(options) {
   for (const file of [...skimmed.keys()])
     if (!staysInert(file))
       whole(file);
-  const linker = new Linker({ get: whole }, target, api, (file) => inert.has(file) || harmlessImporters.has(file));
+  const linker = new Linker({ get: whole }, target, api, (file) => inert.has(file) || harmlessImporters.has(file), modulesCalledUnseen(skimmed.keys(), (file) => modules.get(file)?.requests ?? [], (file, request) => {
+    const found = resolve4(file, request).found;
+    return found.kind === "file" ? found.file : void 0;
+  }));
   const uses = linker.link(order.filter((file) => allFiles.has(file)));
   const positions = /* @__PURE__ */ new Map();
   const positioned = uses.map((use) => {
@@ -19949,6 +19954,21 @@ function lineIndex(text2) {
 }
 function oneLine2(text2) {
   return text2.replace(/\s+/g, " ").slice(0, 200);
+}
+function modulesCalledUnseen(unread, requestsOf, fileOf) {
+  const reached = /* @__PURE__ */ new Set();
+  const queue = [...unread];
+  while (queue.length) {
+    const file = queue.pop();
+    for (const request of requestsOf(file)) {
+      const next = fileOf(file, request);
+      if (next === void 0 || reached.has(next))
+        continue;
+      reached.add(next);
+      queue.push(next);
+    }
+  }
+  return reached;
 }
 var import_node_module2, import_node_path14, import_node_fs10, SKIPPED_FOLDERS2, ROUTE_FOLDERS, CONVENTIONAL_ENTRIES, loaded2, ROUTE_EXTENSIONS, PAGE_NAMES;
 var init_scan = __esm({

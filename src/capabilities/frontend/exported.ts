@@ -27,6 +27,7 @@ export function exportedFunctionPlatforms(
   modules: Pick<ReadonlyMap<string, ModuleFacts>, "get">,
   inert: (file: string) => boolean,
   valueOf: (ref: Ref, file: string) => LinkedValue,
+  calledUnseen: ReadonlySet<string>,
 ): Map<string, readonly Platform[]> {
   const candidates = new Map<string, { on: Set<Platform>; called: boolean; escaped: boolean }>();
   const byModule = new Map<string, string[]>();
@@ -38,7 +39,7 @@ export function exportedFunctionPlatforms(
       candidates.set(key, {
         on: new Set(fn.exportedCalls),
         called: fn.exportedCalls.length > 0,
-        escaped: false,
+        escaped: calledUnseen.has(file),
       });
       byModule.set(file, [...(byModule.get(file) ?? []), key]);
     });

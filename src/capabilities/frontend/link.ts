@@ -100,14 +100,23 @@ export class Linker {
     private readonly api: ApiLookup,
     /** Modules whose imports never lead to Tauri (scan.ts): their own code uses nothing, their facts are read on demand. */
     private readonly inert: (file: string) => boolean = () => false,
+    /**
+     * Modules that an inert module may call into (its imports, followed on): their calls there go unseen, so
+     * their exported functions are never narrowed to the platforms of the calls that were seen.
+     */
+    private readonly calledUnseen: ReadonlySet<string> = new Set(),
   ) {}
 
   /** Every use in the files, in file order; call once. */
   link(files: readonly string[]): Use[] {
     // Exported functions every other module calls only under a platform check run on those platforms.
     // (An inert module's value is left unsettled: it holds no function that reaches Tauri.)
-    const exported = exportedFunctionPlatforms(files, this.modules, this.inert, (ref, file) =>
-      this.evaluate(ref, file, undefined, 0),
+    const exported = exportedFunctionPlatforms(
+      files,
+      this.modules,
+      this.inert,
+      (ref, file) => this.evaluate(ref, file, undefined, 0),
+      this.calledUnseen,
     );
     for (const file of files) {
       if (this.inert(file)) continue;

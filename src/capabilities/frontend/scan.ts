@@ -562,6 +562,14 @@ export async function scanFrontend(options: FrontendOptions): Promise<FrontendSc
     target,
     api,
     (file) => inert.has(file) || harmlessImporters.has(file),
+    modulesCalledUnseen(
+      skimmed.keys(),
+      (file) => modules.get(file)?.requests ?? [],
+      (file, request) => {
+        const found = resolve(file, request).found;
+        return found.kind === "file" ? found.file : undefined;
+      },
+    ),
   );
   const uses = linker.link(order.filter((file) => allFiles.has(file)));
   const positions = new Map<string, ReturnType<typeof lineIndex>>();
@@ -1159,4 +1167,29 @@ function lineIndex(text: string): (offset: number) => { line: number; column: nu
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").slice(0, 200);
+}
+
+/**
+ * The modules that code left unread may call into: the imports of the modules read for their imports only,
+ * followed on through every module they reach (a barrel that is read whole re-exports what it imports). A
+ * function exported there may be called where the scan did not look, so no platform check of its seen calls
+ * narrows it (exported.ts).
+ */
+function modulesCalledUnseen(
+  unread: Iterable<string>,
+  requestsOf: (file: string) => readonly string[],
+  fileOf: (file: string, request: string) => string | undefined,
+): Set<string> {
+  const reached = new Set<string>();
+  const queue = [...unread];
+  while (queue.length) {
+    const file = queue.pop()!;
+    for (const request of requestsOf(file)) {
+      const next = fileOf(file, request);
+      if (next === undefined || reached.has(next)) continue;
+      reached.add(next);
+      queue.push(next);
+    }
+  }
+  return reached;
 }
