@@ -433,11 +433,28 @@ function namespaceOf(
   return undefined;
 }
 
+/** A tool name's accepted prefix (if any) and the words after it; shared, so never changed. */
+export interface SplitName {
+  prefix: string | undefined;
+  action: readonly string[];
+}
+
+/**
+ * Names split per naming (so per listing; a WeakMap keeps no listing alive): mcp-tool-verb,
+ * mcp-tool-prefix and the list-tool heuristics each split every name.
+ */
+const splitNames = new WeakMap<ToolNaming, Map<string, SplitName>>();
+
 /** A tool name split into the accepted prefix it starts with (if any) and the words after it. */
-export function splitToolName(
-  toolName: string,
-  naming: ToolNaming,
-): { prefix: string | undefined; action: string[] } {
+export function splitToolName(toolName: string, naming: ToolNaming): SplitName {
+  let byName = splitNames.get(naming);
+  if (!byName) splitNames.set(naming, (byName = new Map()));
+  let split = byName.get(toolName);
+  if (!split) byName.set(toolName, (split = splitName(toolName, naming)));
+  return split;
+}
+
+function splitName(toolName: string, naming: ToolNaming): SplitName {
   const lower = toolName.toLowerCase();
   for (const prefix of naming.prefixes) {
     if (!lower.startsWith(prefix) || lower.length <= prefix.length + 1) continue;
