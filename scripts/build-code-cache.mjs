@@ -37,8 +37,9 @@ script.runInThisContext()(
 const sink = { write: () => true, isTTY: false };
 // `caplint mcp` runs none of `check`'s rules: without its own warm-up every function of the MCP
 // rules, the verb lexicon and the JSON and SARIF reports is parsed and compiled lazily on each run
-// (issue 32 measured that at 17 M instructions of a 1,000-tool run; the cache grows by ~90 KB, which
-// a one-file `check` pays 0.2 % for). The dumps are the fixtures the MCP tests read.
+// (on a 1,000-tool dump, with names split once per listing, 70 M of 1,680 M instructions; the cache
+// grows by ~100 KB, which a `check` of the example app pays 0.2 % for: docs/performance.md, issue 32's
+// speed item). The dumps are the fixtures the MCP tests read.
 const mcpDump = (...parts) => path.join(ROOT, "fixtures", "mcp", ...parts);
 const warmUps = [
   ["check", "--app", path.join(ROOT, "examples", "demo-app"), "--format", "stylish"],

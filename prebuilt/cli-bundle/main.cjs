@@ -46646,6 +46646,15 @@ function namespaceOf(first, serviceWords, prefix2) {
   return void 0;
 }
 function splitToolName(toolName, naming) {
+  let byName = splitNames.get(naming);
+  if (!byName)
+    splitNames.set(naming, byName = /* @__PURE__ */ new Map());
+  let split = byName.get(toolName);
+  if (!split)
+    byName.set(toolName, split = splitName(toolName, naming));
+  return split;
+}
+function splitName(toolName, naming) {
   const lower = toolName.toLowerCase();
   for (const prefix2 of naming.prefixes) {
     if (!lower.startsWith(prefix2) || lower.length <= prefix2.length + 1)
@@ -46658,7 +46667,7 @@ function splitToolName(toolName, naming) {
   }
   return { prefix: void 0, action: words(toolName) };
 }
-var import_node_fs16, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, LEMMA, readings, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS;
+var import_node_fs16, SERVER_NAME_PATTERNS, TOOL_NAME_CHARSET, TOOL_NAME_MAX_LENGTH, SNAKE_CASE, CRUD_VERBS, TOOL_VERBS, lexicon, LEMMA, readings, MANNER_WORDS, NOUN_LEANING, FRAMEWORK_WORDS, VERSION_OR_DATE, DOMAIN_SUFFIXES, NO_WORDS, splitNames;
 var init_naming = __esm({
   "dist/mcp/naming.js"() {
     "use strict";
@@ -46754,6 +46763,7 @@ var init_naming = __esm({
     VERSION_OR_DATE = /(?:^|[^a-z0-9])v\d+(?:\.\d+)*(?![a-z0-9])|\d+\.\d+(?:\.\d+)*|(?:19|20)\d{2}(?:[-_.]?\d{2}){0,2}(?!\d)/gi;
     DOMAIN_SUFFIXES = /* @__PURE__ */ new Set(["ai", "app", "co", "com", "dev", "io", "net", "org"]);
     NO_WORDS = /* @__PURE__ */ new Set();
+    splitNames = /* @__PURE__ */ new WeakMap();
   }
 });
 
