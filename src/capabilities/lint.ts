@@ -173,7 +173,7 @@ export async function lintWithRules(
         path,
         target: "key",
         messageId: "repeatedField",
-        data: { field: String(path[path.length - 1]) },
+        data: { field: String(path[path.length - 1]), framework: project.catalog.framework },
         hint: "keep one of them (caplint, like JSON.parse, reads the last)",
       });
     }

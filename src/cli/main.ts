@@ -30,7 +30,7 @@ export async function main(givenOptions: MainOptions): Promise<number> {
   const debug = options.argv.includes("--debug");
   const program = new CaplintCommand("caplint")
     .description(
-      "Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).",
+      "Validate, lint and query the capability files of Tauri v2 apps (the spec calls the framework `host`: the same ACL).",
     )
     .version(toolVersion(), "-v, --version")
     .exitOverride()

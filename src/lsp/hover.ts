@@ -25,7 +25,7 @@ export function hoverText(project: Project, place: Place): string {
     case "label":
       return labelHover(project, place.label);
     case "url":
-      return urlHover(place.pattern);
+      return urlHover(project, place.pattern);
   }
 }
 
@@ -164,10 +164,10 @@ function labelHover(project: Project, label: string): string {
   return out.join("\n\n");
 }
 
-function urlHover(pattern: string): string {
+function urlHover(project: Project, pattern: string): string {
   const compiled = compileRemotePattern(pattern);
   if (!compiled.ok)
-    return `**\`${pattern}\`**: not a pattern the host accepts: ${compiled.message}`;
+    return `**\`${pattern}\`**: not a pattern ${project.catalog.framework} accepts: ${compiled.message}`;
   const { match, miss } = exampleUrls(pattern, (url) => compiled.test(url));
   const out = [`**Remote URL pattern \`${pattern}\`**`];
   out.push(match ? `**Matches:** \`${match}\`` : "No example URL found that it matches.");

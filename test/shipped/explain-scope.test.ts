@@ -271,7 +271,7 @@ describe("explain: the other plugins' scope refusals", () => {
     const result = await explain("something went wrong");
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
-      "no refusal of the host or of a plugin's scope found in the text",
+      "no refusal of Tauri's ACL or of a plugin's scope found in the text",
     );
   });
 });

@@ -36,7 +36,7 @@ describe("hostile inputs: a finding or a fatal message, never a crash", () => {
 
   it("a UTF-8 byte order mark, which the host rejects", async () => {
     const result = await checkFile("bom.json", "\uFEFF" + JSON.stringify(CAPABILITY));
-    expect(result.stdout).toContain("byte order mark, which the host's parser rejects");
+    expect(result.stdout).toContain("byte order mark, which the app's build rejects");
     expect(result.code).toBe(1);
   });
 

@@ -162,7 +162,7 @@ describe("explain's first line on a command no capability grants", () => {
     const refusal = 'dialog.save not allowed on window "settings", webview "settings", URL: local';
     const first = caplint(app, ["explain", "-"], refusal).stdout.split("\n")[0];
     expect(first).toBe(
-      'the host refused plugin:dialog|save for window "settings", webview "settings", origin local (no capability grants it)',
+      'Tauri refused plugin:dialog|save for window "settings", webview "settings", origin local (no capability grants it)',
     );
   });
 });

@@ -986,7 +986,7 @@ export const SCENARIOS: Scenario[] = [
     cwd: DEMO,
     code: 2,
     stdout: "",
-    stderr: /^caplint: explain: no refusal of the host or of a plugin's scope found in the text/,
+    stderr: /^caplint: explain: no refusal of Tauri's ACL or of a plugin's scope found in the text/,
   },
 
   // events (its own suite tests it in depth: test/events)

@@ -207,7 +207,7 @@ describe("caplint schema", { timeout: 60_000 }, () => {
         expect(host!.description).toMatch(/_version command/);
         expect(tauri!.description).toMatch(/_version command/);
         expect(`${host!.description} ${tauri!.description}`).toContain(
-          "the host accepts both spellings",
+          "Tauri accepts both spellings",
         );
       }
       const validate = validator(schema);

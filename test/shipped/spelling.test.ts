@@ -208,7 +208,8 @@ describe("the brand word's two spellings", () => {
       ]);
       expect(explained.code, explained.stderr).toBe(0);
       expect(explained.stdout).toContain(
-        `the host refused plugin:app|${spelling}_version for window "settings"`,
+        // The framework is named as the app spells it: Tauri, or the spec's "the host".
+        `${spelling === "tauri" ? "Tauri" : "the host"} refused plugin:app|${spelling}_version for window "settings"`,
       );
       expect(explained.stdout).toContain(`core:app:allow-${spelling}-version`);
       expect(explained.stdout, `${written} in ${path.basename(dir)}`).not.toContain(
@@ -397,5 +398,112 @@ describe("the brand word's two spellings", () => {
     }
     // The answers that name the command at all name it in the app's spelling.
     expect(spelledTauri).toBeGreaterThanOrEqual(12);
+  });
+});
+
+describe("the framework's name in prose follows the app's spelling", () => {
+  /** Every answer of the commands below: text, JSON and SARIF (the report's HTML too). */
+  function answers(cwd: string, extra: string[][] = []): Array<[string, string]> {
+    const html = path.join(temp, `${path.basename(cwd)}-prose.html`);
+    const runs: string[][] = [
+      ["check", "-f", "compact"],
+      ["check", "-f", "json"],
+      ["check", "-f", "sarif"],
+      ["access", "--window", "main"],
+      ["access", "--window", "main", "-f", "json"],
+      ["matrix"],
+      ["resolve"],
+      ["report", "--html", html],
+      ...extra,
+    ];
+    return runs.map((args) => {
+      const result = bin([...args, "--platform", "linux"], cwd);
+      expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBeLessThan(2);
+      const output = result.stdout + result.stderr;
+      return [args.join(" "), args[0] === "report" ? output + readFileSync(html, "utf8") : output];
+    });
+  }
+
+  it("a tauri app's text, JSON and SARIF never say host as a word: Tauri refuses, Tauri ignores, any hostname", () => {
+    // Three apps whose Cargo.lock locks the tauri crate: janhq/jan (real, Apache-2.0: unknown fields, broad
+    // remote URLs), an app locked to tauri 2.0.6 whose remote page may call its commands unchecked, and the
+    // SARIF fixture (a deny that applies globally, an ignored file, plain http, an unknown field).
+    const apps: Array<[string, string[][]]> = [
+      [path.join(FIXTURES, "real-world", "second-set", "janhq__jan"), []],
+      [
+        path.join(FIXTURES, "queries", "remote-app-commands", "tauri-2.0.6"),
+        [
+          ["who-can", "save_note"],
+          [
+            "access",
+            "--window",
+            "main",
+            "--url",
+            "https://docs.example.com",
+            "--command",
+            "save_note",
+          ],
+          ["explain", "Command save_note not allowed by ACL", "--window", "main"],
+        ],
+      ],
+      [path.join(FIXTURES, "sarif", "app"), []],
+    ];
+    const named: string[] = [];
+    for (const [cwd, extra] of apps)
+      for (const [args, output] of answers(cwd, extra)) {
+        expect(
+          output.match(/.{0,60}\bhost\b.{0,20}/gi),
+          `${path.basename(cwd)}: ${args}`,
+        ).toBeNull();
+        for (const phrase of output.match(
+          /\bTauri (?:ignores|refused|does not check|applies|reads)\b|not checked by Tauri|any hostname/g,
+        ) ?? [])
+          named.push(phrase);
+      }
+    // The answers did speak about the framework: in its name, not in the spec's word.
+    expect(new Set(named)).toEqual(
+      new Set([
+        "Tauri ignores",
+        "Tauri refused",
+        "Tauri does not check",
+        "not checked by Tauri",
+        "Tauri applies",
+        "Tauri reads",
+        "any hostname",
+      ]),
+    );
+  });
+
+  it("an app spelled host keeps the spec's word, the same app spelled tauri says Tauri", () => {
+    for (const [spelling, framework] of [
+      ["host", "the host"],
+      ["tauri", "Tauri"],
+    ] as const) {
+      const dir = path.join(temp, `prose-${spelling}`);
+      mkdirSync(path.join(dir, "src-tauri", "capabilities"), { recursive: true });
+      writeFileSync(
+        path.join(dir, "src-tauri", "capabilities", "main.json"),
+        JSON.stringify({
+          identifier: "main",
+          windows: ["main"],
+          windowz: ["main"],
+          permissions: [`core:app:allow-${spelling}-version`],
+        }),
+      );
+      const check = bin(["check", "-f", "json"], dir);
+      expect(JSON.parse(check.stdout).diagnostics).toContainEqual(
+        expect.objectContaining({
+          ruleId: "unknown-field",
+          message: `unknown capability field "windowz": ${framework} ignores it`,
+        }),
+      );
+      const explained = bin(
+        ["explain", `dialog.save not allowed on window "main", webview "main", URL: local`],
+        dir,
+      );
+      expect(explained.stdout.split("\n")[0]).toBe(
+        `${framework} refused plugin:dialog|save for window "main", webview "main", origin local (no capability grants it)`,
+      );
+    }
   });
 });

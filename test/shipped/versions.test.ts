@@ -160,7 +160,7 @@ describe("identifiers are checked against the locked releases", () => {
   it("without a Cargo.lock: the newest releases, said once in a note, not per finding", () => {
     const { findings, notes } = check(["--app", path.join(VERSIONS, "no-lock-app")]);
     expect(notes).toEqual([
-      "no Cargo.lock or Cargo.toml found for the app: identifiers were checked against the newest host and plugin releases",
+      "no Cargo.lock or Cargo.toml found for the app: identifiers were checked against the newest core and plugin releases",
     ]);
     expect(findings.map((f) => f.message)).toEqual([
       '"store:allow-create-store" is not in tauri-plugin-store 2.4.5; it was removed after 2.0.1',

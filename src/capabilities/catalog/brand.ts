@@ -9,6 +9,14 @@ import type { Manifest, PermissionDef, PermissionSetDef } from "./types.js";
 export type Spelling = "host" | "tauri";
 export const SPELLINGS: readonly Spelling[] = ["host", "tauri"];
 
+/**
+ * The framework as answers name it in prose: "Tauri" in an app spelled `tauri` (the normal case), the
+ * spec's "the host" in an app spelled `host`. Fits where "the host" stood ("Tauri ignores it", "Tauri's build").
+ */
+export function frameworkName(spelling: Spelling): string {
+  return spelling === "tauri" ? "Tauri" : "the host";
+}
+
 /** The manifest key whose names carry the brand word. */
 const BRAND_KEY = "core:app";
 const BRAND_PLUGIN = "app";

@@ -1,5 +1,6 @@
 import { checkIdentifier } from "./identifier.js";
 import {
+  frameworkName,
   spellCommand,
   spellIdentifier,
   spellingOfManifest,
@@ -89,6 +90,11 @@ export class Catalog {
    */
   get spelling(): Spelling {
     return this.currentSpelling;
+  }
+
+  /** The framework as this app's answers name it in prose ("Tauri", or the spec's "the host"). */
+  get framework(): string {
+    return frameworkName(this.currentSpelling);
   }
 
   /** Whether a generated manifest fixed the spelling (capability files then do not change it). */

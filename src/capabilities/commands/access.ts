@@ -190,6 +190,7 @@ export function registerAccess(
         ),
         ...(frontendCalls ? { frontendCalls } : {}),
         ...(uncheckedAppCommands ? { uncheckedAppCommands } : {}),
+        framework: project.catalog.framework,
       };
       io.stdout.write(
         options.format === "json"

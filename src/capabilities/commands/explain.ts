@@ -56,7 +56,7 @@ export function registerExplain(
   const command = program
     .command("explain")
     .description(
-      "paste the host's \"not allowed\" error or a plugin's scope refusal (fs, http, shell, opener, asset protocol): why the call was refused, and the smallest entry that allows it",
+      "paste Tauri's \"not allowed\" error or a plugin's scope refusal (fs, http, shell, opener, asset protocol): why the call was refused, and the smallest entry that allows it",
     )
     .argument(
       "<message>",
@@ -86,7 +86,7 @@ export function registerExplain(
       const scopeRefusal = refusal ? undefined : parseScopeRefusal(text);
       if (!refusal && !scopeRefusal) {
         throw new UsageError(
-          `explain: no refusal of the host or of a plugin's scope found in the text; paste the error as printed, e.g. ${EXAMPLE} or 'forbidden path: /home/me/notes.md, maybe it is not allowed on the scope for \`allow-read-text-file\` permission in your capability file'`,
+          `explain: no refusal of Tauri's ACL or of a plugin's scope found in the text; paste the error as printed, e.g. ${EXAMPLE} or 'forbidden path: /home/me/notes.md, maybe it is not allowed on the scope for \`allow-read-text-file\` permission in your capability file'`,
         );
       }
       const { project, asked, groups } = await loadGroups(
@@ -161,7 +161,7 @@ export function explainRefusal(
       JSON.stringify({ refusal, platforms: asked, notes, ...callJson(call, lines) }, null, 2) + "\n"
     );
   const out = [
-    `the host refused ${lookup.command} for window "${window}", webview "${webview}", origin ${originDisplay(origin)} ${paint.dim(`(${describeKind(kindFound(refusal.kind, call))})`)}`,
+    `${call.framework} refused ${lookup.command} for window "${window}", webview "${webview}", origin ${originDisplay(origin)} ${paint.dim(`(${describeKind(kindFound(refusal.kind, call), call.framework)})`)}`,
     `caplint resolves this app for ${describePlatforms(asked, asked)}:`,
     ...notes.map((note) => `${paint.warning("note:")} ${note}`),
     ...renderCall(call, asked, lines, paint),
@@ -294,7 +294,7 @@ function kindFound(kind: string, call: CallExplanation): string {
   return kind;
 }
 
-function describeKind(kind: string): string {
+function describeKind(kind: string, framework: string): string {
   switch (kind) {
     case "release":
       return "release-build message: it names no window or URL";
@@ -303,7 +303,7 @@ function describeKind(kind: string): string {
     case "not-allowed-here":
       return "granted to other windows or origins, not this one";
     case "plugin-not-found":
-      return "the host knows no such plugin";
+      return `${framework} knows no such plugin`;
     case "command-not-found":
       return "no permission of the plugin has the command";
     default:

@@ -42,7 +42,7 @@ export function registerPermissions(
     .option("--filter <text>", "only identifiers, descriptions or commands containing this text")
     .option(
       "--release <version>",
-      "the catalog of this release of the plugin (of the host for core:*), e.g. 2.0.1; also written --version",
+      "the catalog of this release of the plugin (of Tauri for core:*), e.g. 2.0.1; also written --version",
     );
   // Positional paths would clash with the plugin argument, so the options are borrowed without them.
   for (const option of addQueryOptions(program.createCommand("permissions"), ["text", "json"])

@@ -23,7 +23,7 @@ export function registerResolve(
   const command = program
     .command("resolve")
     .description(
-      'the whole resolved model, as the host computes it (allowed, denied, global scopes), for every platform unless --platform: one platform prints its model, several {"platforms": [one model each]}',
+      'the whole resolved model, as Tauri computes it (allowed, denied, global scopes), for every platform unless --platform: one platform prints its model, several {"platforms": [one model each]}',
     );
   addQueryOptions(command, ["json"]).action(async (paths: string[], options: QueryOptions) => {
     const project = await loadProjectFor(

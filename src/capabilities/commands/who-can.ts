@@ -84,6 +84,7 @@ export function registerWhoCan(
         windows: knownWindowLabels(project),
         uncheckedFromLocalPages: uncheckedAppCommand,
         ...(uncheckedFromRemotePages ? { uncheckedFromRemotePages } : {}),
+        framework: project.catalog.framework,
       };
       io.stdout.write(
         options.format === "json"

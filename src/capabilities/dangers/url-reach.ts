@@ -158,7 +158,7 @@ export function isForeignReach(reach: HostReach): boolean {
 
 /** Words for a broad reach: "any host", "hosts anyone can register, such as …", "any IP address". */
 export function describeReach(reach: HostReach): string {
-  if (reach.anyHost) return "any host";
+  if (reach.anyHost) return "any hostname";
   const parts: string[] = [];
   // An address pattern (`203.0.*`) fills to a mangled host: its IP example says more.
   if (reach.registrable !== undefined && !(reach.anyIp && /^\d/.test(reach.registrable)))

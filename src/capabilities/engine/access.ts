@@ -251,8 +251,8 @@ function explain(
     referencedBy = formatReferences(grants);
     message =
       origin.kind === "remote"
-        ? `${displayName} is not checked by the host: the app defines no permissions and ${describeRelease(catalog.hostRelease!)} checks app commands from remote pages only from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on, so the remote page ${originText(origin)} may call its command ${displayName} in any window (the app must register it)`
-        : `${displayName} is not checked by the host: the app defines no permissions, so any window may call its own command ${displayName} from local pages (the app must register it; ${catalog.checksRemoteAppCommands ? "from a remote origin it would be checked" : `at ${describeRelease(catalog.hostRelease!)} remote pages may call it too: the host checks them from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on`})`;
+        ? `${displayName} is not checked by ${catalog.framework}: the app defines no permissions and ${describeRelease(catalog.hostRelease!)} checks app commands from remote pages only from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on, so the remote page ${originText(origin)} may call its command ${displayName} in any window (the app must register it)`
+        : `${displayName} is not checked by ${catalog.framework}: the app defines no permissions, so any window may call its own command ${displayName} from local pages (the app must register it; ${catalog.checksRemoteAppCommands ? "from a remote origin it would be checked" : `at ${describeRelease(catalog.hostRelease!)} remote pages may call it too: ${catalog.framework} checks them from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on`})`;
   } else if (deniedBy.length > 0) {
     verdict = "denied";
     referencedBy = formatReferences(deniedBy);

@@ -169,7 +169,7 @@ async function readPlatformConfig(
   if ((await pathKind(json)) === "file") file = json;
   else if ((await pathKind(json5)) === "file") {
     context.notes.push(
-      `${context.relative(json5)}: JSON5 platform configs are not read (the host reads them with its "config-json5" feature); the windows and capabilities it declares for ${target} are not known`,
+      `${context.relative(json5)}: JSON5 platform configs are not read (Tauri reads them only with its "config-json5" Cargo feature); the windows and capabilities it declares for ${target} are not known`,
     );
     return undefined;
   } else if ((await pathKind(toml)) === "file") file = toml;

@@ -923,7 +923,7 @@ async function permissionFolderManifest(
       for (const p of checkPermissionFile(document.value))
         problem(
           file,
-          `${p.message} (the host's build rejects this permission file)`,
+          `${p.message} (the app's build rejects this permission file)`,
           p.path,
           document,
         );
@@ -959,7 +959,7 @@ async function readManifestFile(
   if (!document.ok) throw new FatalError(`${name}: ${document.parseError!.message}`);
   const { manifests, problems } = checkAclManifests(document.value);
   for (const p of problems)
-    problem(file, `${p.message} (the host's build rejects this manifest)`, p.path, document);
+    problem(file, `${p.message} (the app's build rejects this manifest)`, p.path, document);
   return { manifests, document };
 }
 
@@ -1007,7 +1007,7 @@ async function appReleases(
   }
   if (!found.source) {
     project.notes.push(
-      "no Cargo.lock or Cargo.toml found for the app: identifiers were checked against the newest host and plugin releases",
+      "no Cargo.lock or Cargo.toml found for the app: identifiers were checked against the newest core and plugin releases",
     );
   } else if (found.source.kind === "Cargo.toml") {
     project.notes.push(

@@ -4,6 +4,6 @@ import type { ReaderWording } from "../../core/source/document.js";
 export const CAPABILITY_WORDING: ReaderWording = {
   expected: "a capability object or array",
   nestingUnneeded: "no capability file needs that",
-  rejectsBom: "which the host's parser rejects",
-  rejectsSurrogates: "the host's parser rejects it",
+  rejectsBom: "which the app's build rejects",
+  rejectsSurrogates: "the app's build rejects it",
 };

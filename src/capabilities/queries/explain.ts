@@ -146,6 +146,8 @@ export interface CallExplanation {
   /** Did-you-mean for a window label no capability and no config names. */
   windowSuggestions: string[];
   windowKnown: boolean;
+  /** The framework as this app's answers name it ("Tauri", or the spec's "the host"). */
+  framework: string;
 }
 
 export interface CallQuery {
@@ -198,6 +200,7 @@ export function explainCall(
     verdicts,
     windowKnown,
     windowSuggestions: windowKnown ? [] : nearest(query.window, labels, 3),
+    framework: project.catalog.framework,
   };
   // A command a known plugin does not have is a typo (the note says "did you mean"): no permission can grant it.
   const { plugin } = parseCommandName(query.command);
@@ -252,8 +255,8 @@ function suggest(
     if (!catalog.hasAppPermissions) {
       notes.push(
         query.origin.kind === "local"
-          ? "the app defines no permissions, so the host does not check app commands from local pages; this refusal comes from a remote page or a build whose app defines permissions"
-          : `from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} the host checks app commands called from remote pages even when the app defines no permissions${catalog.hostRelease ? ` (this app builds with ${describeRelease(catalog.hostRelease)})` : ""}`,
+          ? `the app defines no permissions, so ${catalog.framework} does not check app commands from local pages; this refusal comes from a remote page or a build whose app defines permissions`
+          : `from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} ${catalog.framework} checks app commands called from remote pages even when the app defines no permissions${catalog.hostRelease ? ` (this app builds with ${describeRelease(catalog.hostRelease)})` : ""}`,
       );
     }
   } else if (!manifest) {

@@ -46,6 +46,8 @@ export interface AccessAnswer {
   frontendCalls?: ReadonlySet<string>;
   /** For a remote origin: why it may call the app's own commands unchecked (uncheckedRemoteAppCommands), when it may. */
   uncheckedAppCommands?: string;
+  /** The framework as this app's answers name it ("Tauri", or the spec's "the host"). */
+  framework: string;
 }
 
 /** `access --command`: one call, answered per platform group. */
@@ -148,7 +150,9 @@ export function renderAccessText(answer: AccessAnswer, paint: Paint = NO_PAINT):
     out.push(`  ${paint.bold(plugin)}`);
     const global = commands.find((c) => c.globalScope)?.globalScope;
     if (global)
-      out.push(`    global scope (the host hands it to every window): ${scopeText(global)}`);
+      out.push(
+        `    global scope (${answer.framework} hands it to every window): ${scopeText(global)}`,
+      );
     for (const a of commands) {
       // A capability is listed once, with every URL pattern through which it grants the command.
       const byCapability = new Map<string, ResolvedCommand[]>();

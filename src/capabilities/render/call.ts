@@ -74,8 +74,8 @@ export function renderCall(
     if (!e.enforced)
       out.push(
         call.origin.kind === "local"
-          ? `  ${note} the host does not check this app command from local pages because the app defines no permissions`
-          : `  ${paint.error("exposed:")} the host does not check this app command even from remote pages at the release the app builds with: define app permissions (src-tauri/permissions/) or build with release ${REMOTE_APP_COMMANDS_CHECKED_SINCE} or later, which refuses them`,
+          ? `  ${note} ${call.framework} does not check this app command from local pages because the app defines no permissions`
+          : `  ${paint.error("exposed:")} ${call.framework} does not check this app command even from remote pages at the release the app builds with: define app permissions (src-tauri/permissions/) or build with release ${REMOTE_APP_COMMANDS_CHECKED_SINCE} or later, which refuses them`,
       );
     for (const entry of e.verdict === "denied"
       ? e.deniedBy

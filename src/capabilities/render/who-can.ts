@@ -22,10 +22,12 @@ export interface WhoCanAnswer {
   uncheckedFromLocalPages: boolean;
   /** Why remote pages may call it unchecked too (uncheckedRemoteAppCommands), when they may. */
   uncheckedFromRemotePages?: string;
+  /** The framework as this app's answers name it ("Tauri", or the spec's "the host"). */
+  framework: string;
 }
 
-const UNCHECKED =
-  "not checked by the host from local pages: the app defines no permissions, so any window may call its own command (from a remote origin it is checked)";
+const unchecked = (framework: string) =>
+  `not checked by ${framework} from local pages: the app defines no permissions, so any window may call its own command (from a remote origin it is checked)`;
 
 /** The app's windows a grant's patterns reach: a window's own webview carries its label, so webview patterns reach it too. */
 function reachedWindows(entry: ResolvedCommand, windows: readonly string[]): string[] {
@@ -85,15 +87,16 @@ export function renderWhoCanText(
     windows,
     uncheckedFromLocalPages,
     uncheckedFromRemotePages,
+    framework,
   }: WhoCanAnswer,
   paint: Paint = NO_PAINT,
 ): string {
   const out = [`${lookup.command} on ${describePlatforms(asked, asked)}`];
   if (uncheckedFromRemotePages)
     out.push(
-      `  ${paint.error(`not checked by the host from any page: ${uncheckedFromRemotePages}`)}`,
+      `  ${paint.error(`not checked by ${framework} from any page: ${uncheckedFromRemotePages}`)}`,
     );
-  else if (uncheckedFromLocalPages) out.push(`  ${paint.warning(UNCHECKED)}`);
+  else if (uncheckedFromLocalPages) out.push(`  ${paint.warning(unchecked(framework))}`);
   if (allowed.length === 0 && denied.length === 0) {
     out.push("  no active capability grants or denies it");
   }

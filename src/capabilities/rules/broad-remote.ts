@@ -10,7 +10,7 @@ import { remotePatterns } from "./support/remote-patterns.js";
 export default defineRule({
   id: "broad-remote",
   description:
-    "Report `remote.urls` patterns that match any scheme or any host, which lets arbitrary web pages use the capability.",
+    "Report `remote.urls` patterns that match any scheme or any hostname, which lets arbitrary web pages use the capability.",
   category: "security",
   security: { severity: 8.1, cwe: [942] },
   defaultSeverity: "warning",

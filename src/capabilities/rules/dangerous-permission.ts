@@ -26,7 +26,7 @@ import { defineRule } from "./types.js";
 export default defineRule({
   id: "dangerous-permission",
   description:
-    "Report high-risk grants (shell, upload, broad file-system write or read, any-host HTTP, opening any URL); an error when remote pages get them.",
+    "Report high-risk grants (shell, upload, broad file-system write or read, HTTP to any hostname, opening any URL); an error when remote pages get them.",
   category: "security",
   security: { severity: 8.8, cwe: [250, 269] },
   defaultSeverity: "warning",

@@ -8,13 +8,13 @@ import { defineRule } from "./types.js";
 export default defineRule({
   id: "deny-applies-globally",
   description:
-    "Report denies that block a command another capability allows for other windows: the host ignores a deny's windows and origins.",
+    "Report denies that block a command another capability allows for other windows: Tauri ignores a deny's windows and origins.",
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,
   messages: {
     globalDeny:
-      'deny of {{command}} in capability "{{capability}}" ({{reach}}) also blocks it for {{others}}: the host applies a deny to every window, webview and origin',
+      'deny of {{command}} in capability "{{capability}}" ({{reach}}) also blocks it for {{others}}: {{framework}} applies a deny to every window, webview and origin',
   },
   async check(context) {
     const resolution = await context.resolution();
@@ -64,6 +64,7 @@ export default defineRule({
             command,
             capability: source.capability.identifier,
             reach: describeReach(source.capability),
+            framework: context.catalog.framework,
             others: `${victims.count > 1 ? "capabilities" : "capability"} ${wordList(names)}`,
           },
           hint: "to keep the command from some windows, leave it out of their capabilities instead of denying it",

@@ -5,7 +5,7 @@ import { defineRule } from "./types.js";
 export default defineRule({
   id: "duplicate-permission",
   description:
-    "Report a permission granted twice in one capability (the host accepts repeats; editors using the schema flag them).",
+    "Report a permission granted twice in one capability (Tauri accepts repeats; editors using the schema flag them).",
   category: "suspicious",
   // A repeat grants nothing more: it changes nothing at run time.
   defaultSeverity: "suggestion",

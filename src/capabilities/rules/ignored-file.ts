@@ -20,9 +20,9 @@ export default defineRule({
     outsideLink:
       "symbolic link leading out of the project (to {{target}}) is not read: caplint follows no link whose target leaves the repository (the app's folder outside a repository, or the folder given)",
     json5File:
-      'capability file with extension ".json5" is not loaded: the host reads .json and .toml files, and .json5 only with its "config-json5" feature',
+      'capability file with extension ".json5" is not loaded: {{framework}} reads .json and .toml files, and .json5 only with its "config-json5" feature',
     otherExtension:
-      "file {{extension}} in a capabilities folder is not loaded: the host reads only .json and .toml files",
+      "file {{extension}} in a capabilities folder is not loaded: {{framework}} reads only .json and .toml files",
     notSelected:
       'capability "{{capability}}" is not loaded: app.security.capabilities in {{configFile}} lists the capabilities the build uses, and it is not among them',
     notSelectedOnItsPlatforms:
@@ -68,15 +68,16 @@ function checkExtensions(context: RuleContext) {
       at: { absolutePath: absolute },
       path: [],
       ...(json5
-        ? { messageId: "json5File" }
+        ? { messageId: "json5File", data: { framework: context.catalog.framework } }
         : {
             messageId: "otherExtension",
             data: {
               extension: extension ? `with extension "${extension}"` : "without an extension",
+              framework: context.catalog.framework,
             },
           }),
       hint: json5
-        ? `convert it to plain JSON as ${name.slice(0, -extension.length)}.json (no comments, unquoted keys or trailing commas), or enable the host's "config-json5" Cargo feature`
+        ? `convert it to plain JSON as ${name.slice(0, -extension.length)}.json (no comments, unquoted keys or trailing commas), or enable ${context.catalog.framework}'s "config-json5" Cargo feature`
         : "convert it to .json or .toml if it is a capability, otherwise move it out of the capabilities folder",
     });
   }

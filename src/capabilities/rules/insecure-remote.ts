@@ -43,7 +43,7 @@ export default defineRule({
         messageId: "plainHttp",
         data: {
           url: remote.url,
-          hosts: literal ? `host "${example}"` : "non-loopback hosts",
+          hosts: literal ? `hostname "${example}"` : "non-loopback hosts",
           capability: remote.capability.identifier,
         },
         hint: `${secure ? `use "${secure}"` : 'use the "https" scheme'}; plain http is only safe for loopback hosts (localhost, 127.0.0.1, [::1])`,

@@ -6,7 +6,7 @@ import { defineRule } from "./types.js";
 export default defineRule({
   id: "invalid-identifier",
   description:
-    "Disallow permission identifiers that break the host's identifier syntax (the whole file then fails to load).",
+    "Disallow permission identifiers that break Tauri's identifier syntax (the whole file then fails to load).",
   category: "correctness",
   defaultSeverity: "error",
   fixable: true,

@@ -12,7 +12,7 @@ const HINTS: Record<string, string> = {
 export default defineRule({
   id: "invalid-label-pattern",
   description:
-    "Disallow window and webview patterns the host rejects (an error), or that contain a character no label can have (a warning).",
+    "Disallow window and webview patterns Tauri rejects (an error), or that contain a character no label can have (a warning).",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,

@@ -6,7 +6,7 @@ import { defineRule } from "./types.js";
 export default defineRule({
   id: "invalid-platform",
   description:
-    "Disallow `platforms` values other than the host's case-sensitive targets linux, macOS, windows, android and iOS.",
+    "Disallow `platforms` values other than Tauri's case-sensitive targets linux, macOS, windows, android and iOS.",
   category: "correctness",
   defaultSeverity: "error",
   fixable: true,

@@ -5,7 +5,7 @@ import { defineRule } from "./types.js";
 export default defineRule({
   id: "invalid-remote-url",
   description:
-    "Disallow `remote.urls` entries that are not valid URLPattern strings (the host's build panics on them).",
+    "Disallow `remote.urls` entries that are not valid URLPattern strings (Tauri's build panics on them).",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,

@@ -9,7 +9,7 @@ import { defineRule } from "./types.js";
 export default defineRule({
   id: "legacy-identifier",
   description:
-    "Disallow pre-release and v1-style permission names (`window:allow-close`, `fs.exists`, `fs:exists`) that the host's build rejects.",
+    "Disallow pre-release and v1-style permission names (`window:allow-close`, `fs.exists`, `fs:exists`) that Tauri's build rejects.",
   category: "correctness",
   defaultSeverity: "error",
   fixable: true,

@@ -5,7 +5,7 @@ import { describeRelease, REMOTE_APP_COMMANDS_CHECKED_SINCE } from "../catalog/v
 export default defineRule({
   id: "remote-app-commands",
   description:
-    "Report capabilities that let remote pages into windows of an app whose locked host release (before 2.11.1) does not check the app's own commands from remote pages and that defines no permissions: those pages may call every command the app registers.",
+    "Report capabilities that let remote pages into windows of an app whose locked Tauri release (before 2.11.1) does not check the app's own commands from remote pages and that defines no permissions: those pages may call every command the app registers.",
   category: "security",
   security: { severity: 8.8, cwe: [862] },
   defaultSeverity: "error",

@@ -15,6 +15,6 @@ export default definePipelineStep({
   messages: {
     violation: "{{problem}}",
     repeatedField:
-      'field "{{field}}" is written twice in one object: the host rejects the file ("duplicate field")',
+      'field "{{field}}" is written twice in one object: {{framework}} rejects the file ("duplicate field")',
   },
 });

@@ -7,7 +7,7 @@ import { defineRule, type RuleContext } from "./types.js";
 export default defineRule({
   id: "set-cycle",
   description:
-    "Disallow permission sets that include themselves, directly or through other sets (the host's build overflows its stack).",
+    "Disallow permission sets that include themselves, directly or through other sets (Tauri's build overflows its stack).",
   category: "correctness",
   defaultSeverity: "error",
   fixable: false,
@@ -15,7 +15,7 @@ export default defineRule({
     cycle: "{{problem}}{{via}}",
     tooLarge: "{{problem}}{{via}}",
     unusedCycle:
-      'permission set "{{set}}" includes itself ({{loop}}); no capability grants {{granted}}, so the build passes, but the host\'s "not allowed" error walks sets without a cycle check and overflows the stack in debug builds',
+      'permission set "{{set}}" includes itself ({{loop}}); no capability grants {{granted}}, so the build passes, but {{framework}}\'s "not allowed" error walks sets without a cycle check and overflows the stack in debug builds',
   },
   async check(context) {
     await reportResolutionProblems(context, { "set-cycle": "cycle", "set-too-large": "tooLarge" });
@@ -62,6 +62,7 @@ function reportUnusedCycles(context: RuleContext): void {
         data: {
           set: qualified,
           loop: loop.join(" → "),
+          framework: context.catalog.framework,
           granted: key === APP_KEY ? "the app's permissions" : `plugin "${key}"`,
         },
         hint: `remove "${loop[loop.length - 1]}" from set "${loop[loop.length - 2]}"`,

@@ -22,12 +22,11 @@ const KNOWN_FIELDS = {
 
 export default defineRule({
   id: "unknown-field",
-  description:
-    "Report fields the capability format does not define: the host silently ignores them.",
+  description: "Report fields the capability format does not define: Tauri silently ignores them.",
   category: "suspicious",
   defaultSeverity: "warning",
   fixable: false,
-  messages: { unknownField: 'unknown {{what}} field "{{field}}": the host ignores it' },
+  messages: { unknownField: 'unknown {{what}} field "{{field}}": {{framework}} ignores it' },
   check(context) {
     for (const document of context.project.documents) {
       if (!document.ok) continue;
@@ -59,7 +58,7 @@ function report(
     path: field.path,
     target: "key",
     messageId: "unknownField",
-    data: { what: object, field: key },
+    data: { what: object, field: key, framework: context.catalog.framework },
     // Read only for a finding that is kept: a file of 1,000,000 unknown keys lists 10,000 of them
     // (MAX_FINDINGS_PER_FILE), and the nearest field of the others was most of the run's time.
     get hint() {

@@ -53,7 +53,7 @@ export default defineRule({
       }
       const problem =
         verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key)
-          ? `the host has no core area "${verdict.key.slice(5)}"`
+          ? `${context.catalog.framework} has no core area "${verdict.key.slice(5)}"`
           : verdict.key === undefined
             ? `the app has no permission or set "${verdict.base}" of its own`
             : `plugin "${verdict.key}" has no permission or set "${verdict.base}"`;

@@ -6,7 +6,7 @@ import { defineRule } from "./types.js";
 export default defineRule({
   id: "unused-dangerous-permission",
   description:
-    "Report dangerous grants (shell, broad file-system write, any-path opener, any-host HTTP) that no reachable call of the app's frontend uses: an exposure nothing needs.",
+    "Report dangerous grants (shell, broad file-system write, any-path opener, HTTP to any hostname) that no reachable call of the app's frontend uses: an exposure nothing needs.",
   category: "security",
   security: { severity: 7.5, cwe: [250, 269] },
   defaultSeverity: "warning",

@@ -76,7 +76,7 @@ function identifierEntries(key: string, manifest: Manifest): SchemaNode[] {
   for (const [name, entry] of [...entries]) {
     const other = otherSpellingName(key, name);
     if (other === undefined || entries.has(other)) continue;
-    const same = ` The same permission as "${prefix}${name}" (the host accepts both spellings of its brand word).`;
+    const same = ` The same permission as "${prefix}${name}" (Tauri accepts both spellings of its brand word, \`tauri\` and the spec's \`host\`).`;
     entries.set(other, {
       ...entry,
       const: prefix + other,

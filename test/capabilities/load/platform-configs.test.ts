@@ -168,7 +168,7 @@ describe("platform configs (tauri.<platform>.conf.json, Tauri.<platform>.toml)",
       "capabilities/default.json": DEFAULT,
     });
     expect(bin(["check"], dir).stdout).toContain(
-      'src-tauri/tauri.linux.conf.json5: JSON5 platform configs are not read (the host reads them with its "config-json5" feature); the windows and capabilities it declares for linux are not known',
+      'src-tauri/tauri.linux.conf.json5: JSON5 platform configs are not read (Tauri reads them only with its "config-json5" Cargo feature); the windows and capabilities it declares for linux are not known',
     );
     const result = bin(["check", "--format", "compact"], dir);
     expect(result.stdout).toMatch(

@@ -196,7 +196,7 @@ describe("exactness", () => {
         `{"identifier": "main", "description": "${escape}", "windows": ["main"], "permissions": ["core:default"]}`,
       );
       expect(result.stdout, escape).toMatch(
-        /^lone\.json:1:\d+: error invalid JSON: a lone surrogate escape is not a character \(the host's parser rejects it\) \[parse\]\n$/,
+        /^lone\.json:1:\d+: error invalid JSON: a lone surrogate escape is not a character \(the app's build rejects it\) \[parse\]\n$/,
       );
     }
     for (const fine of ["\\ud83d\\ude00", "\\\\ud800", "\\\\\\\\ud800", "\\u0041"]) {
@@ -336,7 +336,7 @@ describe("malformed manifests and permission files are findings at their place",
     const lines = result.stdout.trim().split("\n");
     expect(lines.filter((line) => line.startsWith("m.json:")).length).toBeGreaterThanOrEqual(10);
     expect(result.stdout).toMatch(
-      /^m\.json:10:21: error "commands\.deny" of permission "p:a" must be a list of strings, found nothing \(the host's build rejects this manifest\) \[parse\]$/m,
+      /^m\.json:10:21: error "commands\.deny" of permission "p:a" must be a list of strings, found nothing \(the app's build rejects this manifest\) \[parse\]$/m,
     );
     expect(result.stdout).toMatch(
       /^m\.json:\d+:\d+: error manifest "r" must be an object, found a string/m,
@@ -377,7 +377,7 @@ describe("malformed manifests and permission files are findings at their place",
     );
     expect(result.stderr).toBe("");
     expect(result.stdout).toContain(
-      'perms/p.toml:1:3: error "commands.allow" of permission "a" must be a list of strings, found a string (the host\'s build rejects this permission file) [parse]',
+      'perms/p.toml:1:3: error "commands.allow" of permission "a" must be a list of strings, found a string (the app\'s build rejects this permission file) [parse]',
     );
     expect(result.stdout).toMatch(
       /^perms\/p\.toml:6:\d+: error "permissions" of \[default\] must be a list of strings, found a number/m,

@@ -136,7 +136,7 @@ class RegexParser {
     const rest = this.source.slice(this.position);
     if (/^\(\?(=|!|<=|<!)/.test(rest))
       throw new RegexUnsupportedError(
-        "lookaround assertions are not supported (the host's regex engine rejects them too)",
+        "lookaround assertions are not supported (the Rust regex crate the build uses rejects them too)",
       );
     const named = /^\(\?<[^>]+>/.exec(rest);
     if (named) this.position += named[0].length;
@@ -171,7 +171,7 @@ class RegexParser {
     }
     if (/[1-9]/.test(c) || (c === "k" && this.source[start + 2] === "<")) {
       throw new RegexUnsupportedError(
-        "backreferences are not supported (the host's regex engine rejects them too)",
+        "backreferences are not supported (the Rust regex crate the build uses rejects them too)",
       );
     }
     const rest = this.source.slice(start);
