@@ -13,6 +13,7 @@ import {
   type PermissionEntry,
 } from "../capabilities/model/types.js";
 import { expandPermission } from "../capabilities/queries/permissions.js";
+import { uncheckedRemoteAppCommands } from "../capabilities/queries/explain.js";
 import { resolveAccess } from "../index.js";
 import { commandList } from "./completion.js";
 import { appLabels, type Place } from "./places.js";
@@ -25,7 +26,7 @@ export function hoverText(project: Project, place: Place): string {
     case "label":
       return labelHover(project, place.label);
     case "url":
-      return urlHover(project, place.pattern);
+      return urlHover(project, place.pattern, place.capability);
   }
 }
 
@@ -164,7 +165,7 @@ function labelHover(project: Project, label: string): string {
   return out.join("\n\n");
 }
 
-function urlHover(project: Project, pattern: string): string {
+function urlHover(project: Project, pattern: string, capability: Capability): string {
   const compiled = compileRemotePattern(pattern);
   if (!compiled.ok)
     return `**\`${pattern}\`**: not a pattern ${project.catalog.framework} accepts: ${compiled.message}`;
@@ -172,6 +173,13 @@ function urlHover(project: Project, pattern: string): string {
   const out = [`**Remote URL pattern \`${pattern}\`**`];
   out.push(match ? `**Matches:** \`${match}\`` : "No example URL found that it matches.");
   if (miss) out.push(`**Does not match:** \`${miss}\``);
+  // The remote-app-commands rule's exposure, said where the reader looks at the pages it lets in.
+  const unchecked = uncheckedRemoteAppCommands(project.catalog);
+  const targets = [...valuesOf(capability.windows), ...valuesOf(capability.webviews)];
+  if (unchecked && project.activeCapabilities.includes(capability) && targets.length > 0)
+    out.push(
+      `**Exposed:** pages it matches in ${targets.map((label) => `\`${label}\``).join(", ")} may call every app command, not checked by ${project.catalog.framework}: ${unchecked}`,
+    );
   return out.join("\n\n");
 }
 

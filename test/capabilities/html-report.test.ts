@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -790,5 +790,97 @@ describe("caplint report", () => {
       ROOT,
     );
     expect(url.code).toBe(2);
+  });
+});
+
+describe("remote pages and the app's own commands", () => {
+  /** The report over every origin (as `caplint report` without --url), for an app folder. */
+  async function everyOriginReport(app: string): Promise<ReportData> {
+    const project = await loadProject({ cwd: app });
+    const asked = ["linux"];
+    return buildReport({
+      project,
+      groups: resolvePlatformGroups(project, asked),
+      asked,
+      lint: await lint(project, { platforms: asked }),
+      windows: knownWindowLabels(project),
+      app: path.basename(app),
+      toolVersion: "9.9.9",
+    });
+  }
+  const REMOTE = path.join(FIXTURES, "queries", "remote-app-commands");
+
+  it("tauri 2.0.6, no app permissions: the remote capability and its window are marked, every app command exposed", async () => {
+    const data = await everyOriginReport(path.join(REMOTE, "tauri-2.0.6"));
+    const docs = data.capabilities.find((c) => c.identifier === "docs-site")!;
+    expect(docs.remoteAppCommands).toEqual({ unchecked: true, granted: [] });
+    expect(data.capabilities.find((c) => c.identifier === "default")!.remoteAppCommands).toBe(
+      undefined,
+    );
+    expect(data.rows.find((r) => r.window === "main")!.uncheckedRemoteAppCommands).toEqual([
+      "docs-site",
+    ]);
+    expect(data.uncheckedRemoteAppCommands).toMatch(
+      /^the app defines no permissions and tauri 2\.0\.6/,
+    );
+    const html = renderReportHtml(data);
+    expect(html).toContain('data-remote-app-commands="unchecked"');
+    expect(html).toContain("remote pages may call every command the app registers (not checked)");
+    expect(html).toContain('data-unchecked-remote="docs-site"');
+    expect(html).toContain(
+      "data-unchecked-remote-app-commands>Exposed: the app defines no permissions",
+    );
+  });
+
+  it("tauri 2.11.5 checks them: the remote capability says which app commands it grants (none), no window is marked", async () => {
+    const data = await everyOriginReport(path.join(REMOTE, "tauri-2.11.5"));
+    expect(data.capabilities.find((c) => c.identifier === "docs-site")!.remoteAppCommands).toEqual({
+      unchecked: false,
+      granted: [],
+    });
+    expect(data.rows.every((r) => r.uncheckedRemoteAppCommands === undefined)).toBe(true);
+    expect(data.uncheckedRemoteAppCommands).toBe(undefined);
+    const html = renderReportHtml(data);
+    expect(html).toContain('data-remote-app-commands="0"');
+    expect(html).toContain("remote pages may call no app command");
+    expect(html).not.toContain("data-unchecked-remote");
+  });
+
+  it("an app that grants its own commands to remote pages: the capability lists them", async () => {
+    const dir = mkdtempSync(path.join(scratch, "remote-app-"));
+    const capabilities = path.join(dir, "src-tauri", "capabilities");
+    const permissions = path.join(dir, "src-tauri", "permissions");
+    mkdirSync(capabilities, { recursive: true });
+    mkdirSync(permissions, { recursive: true });
+    writeFileSync(
+      path.join(dir, "src-tauri", "tauri.conf.json"),
+      JSON.stringify({ app: { windows: [{ label: "main" }] } }),
+    );
+    writeFileSync(
+      path.join(permissions, "notes.toml"),
+      '[[permission]]\nidentifier = "allow-save-note"\ncommands.allow = ["save_note"]\n\n[[permission]]\nidentifier = "allow-list-notes"\ncommands.allow = ["list_notes"]\n',
+    );
+    writeFileSync(
+      path.join(capabilities, "site.json"),
+      JSON.stringify({
+        identifier: "site",
+        windows: ["main"],
+        local: false,
+        remote: { urls: ["https://docs.example.com"] },
+        permissions: ["allow-save-note"],
+      }),
+    );
+    writeFileSync(
+      path.join(capabilities, "main.json"),
+      JSON.stringify({ identifier: "main", windows: ["main"], permissions: ["allow-list-notes"] }),
+    );
+    const data = await everyOriginReport(dir);
+    expect(data.capabilities.find((c) => c.identifier === "site")!.remoteAppCommands).toEqual({
+      unchecked: false,
+      granted: ["save_note"],
+    });
+    expect(renderReportHtml(data)).toContain(
+      'data-remote-app-commands="1">app commands remote pages may call: <code>save_note</code>',
+    );
   });
 });

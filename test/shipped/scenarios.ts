@@ -963,7 +963,7 @@ export const SCENARIOS: Scenario[] = [
     cwd: DEMO,
     code: 0,
     stdout:
-      /^the host refused plugin:fs\|read_text_file for window "settings", webview "settings", origin local \(granted to other windows or origins, not this one\)\n[\s\S]*\nto allow it:\n  add this entry to "permissions" of capability settings {2}\(src-tauri\/capabilities\/settings\.toml:5\)/,
+      /^Tauri refused plugin:fs\|read_text_file for window "settings", webview "settings", origin local \(granted to other windows or origins, not this one\)\n[\s\S]*\nto allow it:\n  add this entry to "permissions" of capability settings {2}\(src-tauri\/capabilities\/settings\.toml:5\)/,
   },
   {
     name: "explain -: the message from standard input, a release build's (no window in it: --window)",

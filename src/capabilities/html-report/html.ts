@@ -10,6 +10,7 @@ import {
   HEAT_LEVELS,
   type DiffGroup,
   type DiffScope,
+  type ReportCapability,
   type ReportCell,
   type ReportData,
   type ReportFinding,
@@ -167,7 +168,7 @@ function matrixSection(data: ReportData): string {
     .map((row, r) => {
       const cells = data.cells[r]!.map((cell, col) => cellHtml(data, r, col, cell)).join("");
       const via = row.capabilities.length ? `via ${row.capabilities.join(", ")}` : "no capability";
-      const total = `<td class="total" data-total="${row.callable}"><strong>${row.callable}</strong>${row.remote ? ` <span class="mark-remote" title="commands only remote pages can call">R${row.remote}</span>` : ""}${row.dangerous ? ` <span class="mark-danger" title="cells with a dangerous grant">⚠${row.dangerous}</span>` : ""}${row.added ? ` <span class="mark-new" title="commands not callable in the baseline">+${row.added}</span>` : ""}${row.removed ? ` <span class="mark-removed" title="commands no longer callable">−${row.removed}</span>` : ""}</td>`;
+      const total = `<td class="total" data-total="${row.callable}"><strong>${row.callable}</strong>${row.remote ? ` <span class="mark-remote" title="commands only remote pages can call">R${row.remote}</span>` : ""}${row.dangerous ? ` <span class="mark-danger" title="cells with a dangerous grant">⚠${row.dangerous}</span>` : ""}${row.added ? ` <span class="mark-new" title="commands not callable in the baseline">+${row.added}</span>` : ""}${row.removed ? ` <span class="mark-removed" title="commands no longer callable">−${row.removed}</span>` : ""}${row.uncheckedRemoteAppCommands ? ` <span class="mark-unchecked" data-unchecked-remote="${escapeHtml(row.uncheckedRemoteAppCommands.join(" "))}" title="${escapeHtml(`remote pages (via ${row.uncheckedRemoteAppCommands.join(", ")}) may call every app command, unchecked`)}">R!</span>` : ""}</td>`;
       return `<tr data-window="${escapeHtml(row.window)}"><th scope="row" class="window"><div class="label">${escapeHtml(row.window)}</div><div class="via">${escapeHtml(via)}</div></th>${cells}${total}</tr>`;
     })
     .join("\n");
@@ -320,6 +321,19 @@ ${findings.length ? `<table class="findings"><thead><tr><th>Severity</th><th>Rul
 </section>`;
 }
 
+/** Under a capability's remote origins: the app's own commands those pages can call. */
+function remoteAppCommandsText(capability: ReportCapability): string {
+  const reach = capability.remoteAppCommands;
+  if (!reach) return "";
+  const granted = reach.granted.map((command) => `<code>${escapeHtml(command)}</code>`).join(" ");
+  const text = reach.unchecked
+    ? `remote pages may call every command the app registers (not checked)${granted ? `, granted ones included: ${granted}` : ""}`
+    : granted
+      ? `app commands remote pages may call: ${granted}`
+      : "remote pages may call no app command";
+  return `<div class="remote-app${reach.unchecked ? " unchecked" : ""}" data-remote-app-commands="${reach.unchecked ? "unchecked" : reach.granted.length}">${text}</div>`;
+}
+
 function capabilitiesSection(data: ReportData): string {
   const list = (values: readonly string[]) =>
     values.length
@@ -328,12 +342,15 @@ function capabilitiesSection(data: ReportData): string {
   const rows = data.capabilities
     .map(
       (c) =>
-        `<tr${c.inactive ? ` class="inactive" title="${escapeHtml(`not used on ${platformsText(data)}`)}"` : ""} data-capability="${escapeHtml(c.identifier)}"><td><strong>${escapeHtml(c.identifier)}</strong>${c.inactive ? ` <span class="off">not on ${escapeHtml(platformsText(data))}</span>` : c.inactiveOn ? ` <span class="off">not on ${escapeHtml(c.inactiveOn.join(", "))}</span>` : ""}</td><td><code class="loc">${escapeHtml(`${c.file}:${c.line}`)}</code></td><td>${list(c.windows)}</td><td>${list(c.webviews)}</td><td>${list(c.contexts)}</td><td>${c.platforms ? list(c.platforms) : `<span class="none">all</span>`}</td><td class="num">${c.permissions}</td></tr>`,
+        `<tr${c.inactive ? ` class="inactive" title="${escapeHtml(`not used on ${platformsText(data)}`)}"` : ""} data-capability="${escapeHtml(c.identifier)}"><td><strong>${escapeHtml(c.identifier)}</strong>${c.inactive ? ` <span class="off">not on ${escapeHtml(platformsText(data))}</span>` : c.inactiveOn ? ` <span class="off">not on ${escapeHtml(c.inactiveOn.join(", "))}</span>` : ""}</td><td><code class="loc">${escapeHtml(`${c.file}:${c.line}`)}</code></td><td>${list(c.windows)}</td><td>${list(c.webviews)}</td><td>${list(c.contexts)}${remoteAppCommandsText(c)}</td><td>${c.platforms ? list(c.platforms) : `<span class="none">all</span>`}</td><td class="num">${c.permissions}</td></tr>`,
     )
     .join("\n");
+  const exposed = data.uncheckedRemoteAppCommands
+    ? `<p class="exposed" data-unchecked-remote-app-commands>Exposed: ${escapeHtml(data.uncheckedRemoteAppCommands)}.</p>\n`
+    : "";
   return `<section id="capabilities" class="card">
 <div class="section-head"><h2>Capabilities</h2><p class="lead">The capabilities the build uses.</p></div>
-<table class="caps"><thead><tr><th>Identifier</th><th>Declared at</th><th>Windows</th><th>Webviews</th><th>Origins</th><th>Platforms</th><th class="num">Entries</th></tr></thead><tbody>
+${exposed}<table class="caps"><thead><tr><th>Identifier</th><th>Declared at</th><th>Windows</th><th>Webviews</th><th>Origins</th><th>Platforms</th><th class="num">Entries</th></tr></thead><tbody>
 ${rows}
 </tbody></table>
 </section>`;
@@ -419,6 +436,10 @@ table{border-collapse:collapse}
 .key-remote,.key-platform{color:var(--new);border:1px solid var(--new-line);background:var(--new-bg)}
 .matrix .total .mark-remote{color:var(--new);font-weight:700;font-size:12px}
 .chip .only{font-size:10.5px;color:var(--muted);font-weight:400}
+.remote-app{font-size:12px;color:var(--new);margin-top:4px}
+.remote-app.unchecked,.exposed,.matrix .total .mark-unchecked{color:var(--danger);font-weight:700}
+.exposed{background:var(--danger-bg);padding:6px 10px;border-radius:6px}
+.matrix .total .mark-unchecked{font-size:12px}
 .pill.remote,.pill.platform{color:var(--new);background:var(--new-bg);border:1px solid var(--new-line)}
 .cell .mark-denied{position:absolute;bottom:2px;right:3px;font-size:9.5px;font-weight:700;padding:0 2px;border-radius:3px;color:#475467;background:#f2f4f7;line-height:13px}
 .matrix td.total{padding:0 10px;font-variant-numeric:tabular-nums;white-space:nowrap;border-left:1px solid var(--line)}

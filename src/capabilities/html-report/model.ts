@@ -27,6 +27,7 @@ import { scopeChangeViews } from "../render/diff.js";
 import { dangerousGrants } from "../dangers/index.js";
 import { parseCommandName } from "../engine/command-name.js";
 import { valuesOf } from "../model/types.js";
+import { uncheckedRemoteAppCommands } from "../queries/explain.js";
 
 /** Column id of the app's own commands (no `plugin:` prefix); a plugin name is never empty. */
 export const APP_COMMANDS = "";
@@ -136,6 +137,8 @@ export interface ReportRow {
   dangerous: number;
   added: number;
   removed: number;
+  /** Capabilities covering the window that let remote pages call app commands nothing checks. */
+  uncheckedRemoteAppCommands?: string[];
 }
 
 export interface ReportFinding {
@@ -162,6 +165,20 @@ export interface ReportCapability {
   inactive: boolean;
   /** Asked platforms it is not used on, when it is used on others. */
   inactiveOn?: string[];
+  /** For a capability that lets remote pages into windows: the app's own commands those pages can call. */
+  remoteAppCommands?: RemoteAppCommands;
+}
+
+/**
+ * The app's own commands a capability's remote pages can call: the ones its grants name, or every command
+ * the app registers when the release the app builds with does not check them from remote pages (the
+ * `remote-app-commands` rule's finding).
+ */
+interface RemoteAppCommands {
+  /** True when nothing checks them: every command the app registers. */
+  unchecked: boolean;
+  /** The app commands the capability grants to its remote pages. */
+  granted: string[];
 }
 
 export interface DiffGrant {
@@ -260,6 +277,8 @@ export interface ReportData {
     unused?: number;
   };
   diff?: ReportDiff;
+  /** Why remote pages may call every app command unchecked (uncheckedRemoteAppCommands), when a capability lets them in. */
+  uncheckedRemoteAppCommands?: string;
   /** Whether the app's frontend was scanned, so cells mark the grants it never uses. */
   frontend: boolean;
 }
@@ -338,6 +357,14 @@ export async function buildReport(input: ReportInput): Promise<ReportData> {
 
   const callable = new Set(groups.flatMap((g) => g.matrix.rows.flatMap((row) => row.granted)));
   const capabilityList = capabilitiesOf(project, input.groups, asked, lines);
+  const unchecked = markRemoteAppCommands(
+    project,
+    capabilityList,
+    rows,
+    cells,
+    columnIndex,
+    entries,
+  );
   const data: ReportData = {
     tool: { name: "caplint", version: input.toolVersion },
     title: titleOf(project, input.app),
@@ -378,6 +405,7 @@ export async function buildReport(input: ReportInput): Promise<ReportData> {
         : {}),
     },
     frontend: input.frontendCalls !== undefined,
+    ...(unchecked ? { uncheckedRemoteAppCommands: unchecked } : {}),
   };
 
   if (input.against) {
@@ -744,6 +772,51 @@ function capabilitiesOf(
       if (capability.platforms) item.platforms = valuesOf(capability.platforms);
       return item;
     });
+}
+
+/**
+ * Marks what remote pages can call among the app's own commands: per capability with remote URLs, the app
+ * commands it grants them (from the matrix's app-command cells) and, when the app's release does not check
+ * app commands from remote pages, that they may call every command; per window, the capabilities that let
+ * such pages in. Returns the reason when nothing checks them.
+ */
+function markRemoteAppCommands(
+  project: Project,
+  capabilities: ReportCapability[],
+  rows: ReportRow[],
+  cells: ReportCell[][],
+  columnIndex: ReadonlyMap<string, number>,
+  entries: readonly ReportEntry[],
+): string | undefined {
+  const reason = uncheckedRemoteAppCommands(project.catalog);
+  const remote = capabilities.filter(
+    (c) =>
+      !c.inactive &&
+      c.contexts.some((context) => context !== "local") &&
+      c.windows.length + c.webviews.length > 0,
+  );
+  if (remote.length === 0) return undefined;
+  const granted = new Map<string, Set<string>>(remote.map((c) => [c.identifier, new Set()]));
+  const column = columnIndex.get(APP_COMMANDS);
+  if (column !== undefined)
+    for (const row of cells)
+      for (const command of row[column]?.commands ?? [])
+        for (const id of command.grantedBy) {
+          const entry = entries[id]!;
+          if (entry.context !== "local") granted.get(entry.capability)?.add(command.command);
+        }
+  for (const capability of remote)
+    capability.remoteAppCommands = {
+      unchecked: reason !== undefined,
+      granted: [...granted.get(capability.identifier)!].sort(compareCodePoints),
+    };
+  if (reason === undefined) return undefined;
+  const exposing = new Set(remote.map((c) => c.identifier));
+  for (const row of rows) {
+    const through = row.capabilities.filter((id) => exposing.has(id));
+    if (through.length) row.uncheckedRemoteAppCommands = through;
+  }
+  return reason;
 }
 
 /** Grants grouped by who gains or loses them (target, pattern, context), in the diff's order. */
