@@ -4235,7 +4235,7 @@ var init_regex_nfa = __esm({
       parseGroup(depth) {
         const rest = this.source.slice(this.position);
         if (/^\(\?(=|!|<=|<!)/.test(rest))
-          throw new RegexUnsupportedError("lookaround assertions are not supported (the host's regex engine rejects them too)");
+          throw new RegexUnsupportedError("lookaround assertions are not supported (the Rust regex crate the build uses rejects them too)");
         const named2 = /^\(\?<[^>]+>/.exec(rest);
         if (named2)
           this.position += named2[0].length;
@@ -4273,7 +4273,7 @@ var init_regex_nfa = __esm({
           return { type: "assert", kind: c === "b" ? "word-boundary" : "not-word-boundary" };
         }
         if (/[1-9]/.test(c) || c === "k" && this.source[start + 2] === "<") {
-          throw new RegexUnsupportedError("backreferences are not supported (the host's regex engine rejects them too)");
+          throw new RegexUnsupportedError("backreferences are not supported (the Rust regex crate the build uses rejects them too)");
         }
         const rest = this.source.slice(start);
         const escape3 = /^\\[pP]\{[^}]*\}/.exec(rest) ?? /^\\u\{[0-9a-fA-F]+\}/.exec(rest) ?? /^\\u[0-9a-fA-F]{4}/.exec(rest) ?? /^\\x[0-9a-fA-F]{2}/.exec(rest) ?? /^\\c[A-Za-z]/.exec(rest) ?? /^\\[\s\S]/u.exec(rest);
@@ -5615,6 +5615,9 @@ var init_model = __esm({
 });
 
 // dist/capabilities/catalog/brand.js
+function frameworkName(spelling) {
+  return spelling === "tauri" ? "Tauri" : "the host";
+}
 function spellName(key, name, to) {
   if (key !== BRAND_KEY)
     return name;
@@ -6199,6 +6202,10 @@ var init_catalog = __esm({
        */
       get spelling() {
         return this.currentSpelling;
+      }
+      /** The framework as this app's answers name it in prose ("Tauri", or the spec's "the host"). */
+      get framework() {
+        return frameworkName(this.currentSpelling);
       }
       /** Whether a generated manifest fixed the spelling (capability files then do not change it). */
       get spellingFixed() {
@@ -7532,7 +7539,7 @@ function explain(model, command, window, webview, origin, grants) {
   if (!enforced) {
     verdict = "unchecked";
     referencedBy = formatReferences(grants);
-    message = origin.kind === "remote" ? `${displayName} is not checked by the host: the app defines no permissions and ${describeRelease(catalog.hostRelease)} checks app commands from remote pages only from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on, so the remote page ${originText(origin)} may call its command ${displayName} in any window (the app must register it)` : `${displayName} is not checked by the host: the app defines no permissions, so any window may call its own command ${displayName} from local pages (the app must register it; ${catalog.checksRemoteAppCommands ? "from a remote origin it would be checked" : `at ${describeRelease(catalog.hostRelease)} remote pages may call it too: the host checks them from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on`})`;
+    message = origin.kind === "remote" ? `${displayName} is not checked by ${catalog.framework}: the app defines no permissions and ${describeRelease(catalog.hostRelease)} checks app commands from remote pages only from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on, so the remote page ${originText(origin)} may call its command ${displayName} in any window (the app must register it)` : `${displayName} is not checked by ${catalog.framework}: the app defines no permissions, so any window may call its own command ${displayName} from local pages (the app must register it; ${catalog.checksRemoteAppCommands ? "from a remote origin it would be checked" : `at ${describeRelease(catalog.hostRelease)} remote pages may call it too: ${catalog.framework} checks them from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} on`})`;
   } else if (deniedBy.length > 0) {
     verdict = "denied";
     referencedBy = formatReferences(deniedBy);
@@ -12510,8 +12517,8 @@ var init_wording2 = __esm({
     CAPABILITY_WORDING = {
       expected: "a capability object or array",
       nestingUnneeded: "no capability file needs that",
-      rejectsBom: "which the host's parser rejects",
-      rejectsSurrogates: "the host's parser rejects it"
+      rejectsBom: "which the app's build rejects",
+      rejectsSurrogates: "the app's build rejects it"
     };
   }
 });
@@ -12569,7 +12576,7 @@ async function readPlatformConfig(dir, target, context, isOutside) {
   if (await pathKind(json3) === "file")
     file = json3;
   else if (await pathKind(json5) === "file") {
-    context.notes.push(`${context.relative(json5)}: JSON5 platform configs are not read (the host reads them with its "config-json5" feature); the windows and capabilities it declares for ${target} are not known`);
+    context.notes.push(`${context.relative(json5)}: JSON5 platform configs are not read (Tauri reads them only with its "config-json5" Cargo feature); the windows and capabilities it declares for ${target} are not known`);
     return void 0;
   } else if (await pathKind(toml) === "file")
     file = toml;
@@ -12917,7 +12924,8 @@ function explainCall(project, groups, query, lineOf2) {
     origin: query.origin,
     verdicts,
     windowKnown,
-    windowSuggestions: windowKnown ? [] : nearest(query.window, labels, 3)
+    windowSuggestions: windowKnown ? [] : nearest(query.window, labels, 3),
+    framework: project.catalog.framework
   };
   const { plugin } = parseCommandName(query.command);
   const notInItsPlugin = !query.known && plugin !== void 0 && (project.catalog.has(plugin) || project.catalog.has(`core:${plugin}`));
@@ -12947,7 +12955,7 @@ function suggest(project, groups, query, webview, verdicts, lineOf2) {
     entry = slug;
     reason = `"${slug}" is an app permission you define: add src-tauri/permissions/${slug}.toml with [[permission]] identifier = "${slug}", commands.allow = ["${name}"]`;
     if (!catalog.hasAppPermissions) {
-      notes.push(query.origin.kind === "local" ? "the app defines no permissions, so the host does not check app commands from local pages; this refusal comes from a remote page or a build whose app defines permissions" : `from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} the host checks app commands called from remote pages even when the app defines no permissions${catalog.hostRelease ? ` (this app builds with ${describeRelease(catalog.hostRelease)})` : ""}`);
+      notes.push(query.origin.kind === "local" ? `the app defines no permissions, so ${catalog.framework} does not check app commands from local pages; this refusal comes from a remote page or a build whose app defines permissions` : `from ${REMOTE_APP_COMMANDS_CHECKED_SINCE} ${catalog.framework} checks app commands called from remote pages even when the app defines no permissions${catalog.hostRelease ? ` (this app builds with ${describeRelease(catalog.hostRelease)})` : ""}`);
     }
   } else if (!manifest) {
     entry = `${plugin}:default`;
@@ -13430,7 +13438,7 @@ function renderCall(call, asked, lines, paint = NO_PAINT) {
       if (line)
         out.push(`  ${paint.dim(line)}`);
     if (!e.enforced)
-      out.push(call.origin.kind === "local" ? `  ${note} the host does not check this app command from local pages because the app defines no permissions` : `  ${paint.error("exposed:")} the host does not check this app command even from remote pages at the release the app builds with: define app permissions (src-tauri/permissions/) or build with release ${REMOTE_APP_COMMANDS_CHECKED_SINCE} or later, which refuses them`);
+      out.push(call.origin.kind === "local" ? `  ${note} ${call.framework} does not check this app command from local pages because the app defines no permissions` : `  ${paint.error("exposed:")} ${call.framework} does not check this app command even from remote pages at the release the app builds with: define app permissions (src-tauri/permissions/) or build with release ${REMOTE_APP_COMMANDS_CHECKED_SINCE} or later, which refuses them`);
     for (const entry of e.verdict === "denied" ? e.deniedBy : e.verdict === "allowed" ? e.grantedBy : e.allowEntries) {
       out.push(`  ${e.verdict === "denied" ? "denied by" : e.verdict === "allowed" ? "granted by" : "granted elsewhere by"} ${chain(entry)}  ${paint.dim(`(${lines.where(entry)})`)}`);
     }
@@ -20622,7 +20630,7 @@ async function permissionFolderManifest(dir, parseFile, problem, project, bounda
       problem(file, document.parseError.message);
     else {
       for (const p of checkPermissionFile(document.value))
-        problem(file, `${p.message} (the host's build rejects this permission file)`, p.path, document);
+        problem(file, `${p.message} (the app's build rejects this permission file)`, p.path, document);
       values.push({ value: document.value, absolutePath: document.absolutePath });
       project.permissionDocuments.push(document);
     }
@@ -20639,7 +20647,7 @@ async function readManifestFile(file, cwd, maxBytes, problem) {
     throw new FatalError(`${name}: ${document.parseError.message}`);
   const { manifests, problems: problems2 } = checkAclManifests(document.value);
   for (const p of problems2)
-    problem(file, `${p.message} (the host's build rejects this manifest)`, p.path, document);
+    problem(file, `${p.message} (the app's build rejects this manifest)`, p.path, document);
   return { manifests, document };
 }
 async function appReleases(srcTauri, history, cwd, maxBytes, project) {
@@ -20647,7 +20655,7 @@ async function appReleases(srcTauri, history, cwd, maxBytes, project) {
   project.versions = found;
   project.catalog.useHostRelease(found.crates.get("core"));
   const releases = /* @__PURE__ */ new Map();
-  const unchecked = [];
+  const unchecked2 = [];
   for (const catalog of history.catalogs()) {
     const locked = found.crates.get(catalog);
     const source = project.build?.plugins.get(catalog)?.source;
@@ -20661,7 +20669,7 @@ async function appReleases(srcTauri, history, cwd, maxBytes, project) {
       releases.set(catalog, locked);
     else {
       if (locked)
-        unchecked.push(`${locked.crate} ${locked.version}`);
+        unchecked2.push(`${locked.crate} ${locked.version}`);
       releases.set(catalog, {
         crate: history.crateOf(catalog),
         version: history.newest(catalog),
@@ -20670,12 +20678,12 @@ async function appReleases(srcTauri, history, cwd, maxBytes, project) {
     }
   }
   if (!found.source) {
-    project.notes.push("no Cargo.lock or Cargo.toml found for the app: identifiers were checked against the newest host and plugin releases");
+    project.notes.push("no Cargo.lock or Cargo.toml found for the app: identifiers were checked against the newest core and plugin releases");
   } else if (found.source.kind === "Cargo.toml") {
     project.notes.push(`no Cargo.lock found: identifiers were checked against the newest releases ${found.source.file} allows`);
   }
-  if (unchecked.length)
-    project.notes.push(`${unchecked.join(", ")}: not a 2.x release the version history covers; checked against the newest catalog`);
+  if (unchecked2.length)
+    project.notes.push(`${unchecked2.join(", ")}: not a 2.x release the version history covers; checked against the newest catalog`);
   return releases;
 }
 function checkedAgainstBuiltins(manifests, builtins2, context) {
@@ -31979,7 +31987,7 @@ function isForeignReach(reach) {
 }
 function describeReach(reach) {
   if (reach.anyHost)
-    return "any host";
+    return "any hostname";
   const parts = [];
   if (reach.registrable !== void 0 && !(reach.anyIp && /^\d/.test(reach.registrable)))
     parts.push(`hosts anyone can register, such as "${reach.registrable}"`);
@@ -32077,7 +32085,7 @@ var init_broad_remote = __esm({
     init_remote_patterns();
     broad_remote_default = defineRule({
       id: "broad-remote",
-      description: "Report `remote.urls` patterns that match any scheme or any host, which lets arbitrary web pages use the capability.",
+      description: "Report `remote.urls` patterns that match any scheme or any hostname, which lets arbitrary web pages use the capability.",
       category: "security",
       security: { severity: 8.1, cwe: [942] },
       defaultSeverity: "warning",
@@ -32735,7 +32743,7 @@ var init_dangerous_permission = __esm({
     init_types3();
     dangerous_permission_default = defineRule({
       id: "dangerous-permission",
-      description: "Report high-risk grants (shell, upload, broad file-system write or read, any-host HTTP, opening any URL); an error when remote pages get them.",
+      description: "Report high-risk grants (shell, upload, broad file-system write or read, HTTP to any hostname, opening any URL); an error when remote pages get them.",
       category: "security",
       security: { severity: 8.8, cwe: [250, 269] },
       defaultSeverity: "warning",
@@ -33494,12 +33502,12 @@ var init_deny_applies_globally = __esm({
     init_types3();
     deny_applies_globally_default = defineRule({
       id: "deny-applies-globally",
-      description: "Report denies that block a command another capability allows for other windows: the host ignores a deny's windows and origins.",
+      description: "Report denies that block a command another capability allows for other windows: Tauri ignores a deny's windows and origins.",
       category: "suspicious",
       defaultSeverity: "warning",
       fixable: false,
       messages: {
-        globalDeny: 'deny of {{command}} in capability "{{capability}}" ({{reach}}) also blocks it for {{others}}: the host applies a deny to every window, webview and origin'
+        globalDeny: 'deny of {{command}} in capability "{{capability}}" ({{reach}}) also blocks it for {{others}}: {{framework}} applies a deny to every window, webview and origin'
       },
       async check(context) {
         const resolution = await context.resolution();
@@ -33541,6 +33549,7 @@ var init_deny_applies_globally = __esm({
                 command,
                 capability: source.capability.identifier,
                 reach: describeReach2(source.capability),
+                framework: context.catalog.framework,
                 others: `${victims.count > 1 ? "capabilities" : "capability"} ${wordList(names)}`
               },
               hint: "to keep the command from some windows, leave it out of their capabilities instead of denying it"
@@ -33644,7 +33653,7 @@ var init_duplicate_permission = __esm({
     init_types3();
     duplicate_permission_default = defineRule({
       id: "duplicate-permission",
-      description: "Report a permission granted twice in one capability (the host accepts repeats; editors using the schema flag them).",
+      description: "Report a permission granted twice in one capability (Tauri accepts repeats; editors using the schema flag them).",
       category: "suspicious",
       // A repeat grants nothing more: it changes nothing at run time.
       defaultSeverity: "suggestion",
@@ -34450,13 +34459,14 @@ function checkExtensions(context) {
     context.report({
       at: { absolutePath: absolute },
       path: [],
-      ...json5 ? { messageId: "json5File" } : {
+      ...json5 ? { messageId: "json5File", data: { framework: context.catalog.framework } } : {
         messageId: "otherExtension",
         data: {
-          extension: extension ? `with extension "${extension}"` : "without an extension"
+          extension: extension ? `with extension "${extension}"` : "without an extension",
+          framework: context.catalog.framework
         }
       },
-      hint: json5 ? `convert it to plain JSON as ${name.slice(0, -extension.length)}.json (no comments, unquoted keys or trailing commas), or enable the host's "config-json5" Cargo feature` : "convert it to .json or .toml if it is a capability, otherwise move it out of the capabilities folder"
+      hint: json5 ? `convert it to plain JSON as ${name.slice(0, -extension.length)}.json (no comments, unquoted keys or trailing commas), or enable ${context.catalog.framework}'s "config-json5" Cargo feature` : "convert it to .json or .toml if it is a capability, otherwise move it out of the capabilities folder"
     });
   }
 }
@@ -34535,8 +34545,8 @@ var init_ignored_file = __esm({
       fixable: false,
       messages: {
         outsideLink: "symbolic link leading out of the project (to {{target}}) is not read: caplint follows no link whose target leaves the repository (the app's folder outside a repository, or the folder given)",
-        json5File: 'capability file with extension ".json5" is not loaded: the host reads .json and .toml files, and .json5 only with its "config-json5" feature',
-        otherExtension: "file {{extension}} in a capabilities folder is not loaded: the host reads only .json and .toml files",
+        json5File: 'capability file with extension ".json5" is not loaded: {{framework}} reads .json and .toml files, and .json5 only with its "config-json5" feature',
+        otherExtension: "file {{extension}} in a capabilities folder is not loaded: {{framework}} reads only .json and .toml files",
         notSelected: 'capability "{{capability}}" is not loaded: app.security.capabilities in {{configFile}} lists the capabilities the build uses, and it is not among them',
         notSelectedOnItsPlatforms: 'capability "{{capability}}" is not loaded on {{platforms}}, where it applies: app.security.capabilities in {{configFile}} lists the capabilities built there, and it is not among them (it is loaded on {{loadedOn}} only)',
         selectedMissing: 'app.security.capabilities names "{{capability}}", but no capability file defines it: {{buildError}}',
@@ -34586,7 +34596,7 @@ var init_insecure_remote = __esm({
             messageId: "plainHttp",
             data: {
               url: remote.url,
-              hosts: literal2 ? `host "${example2}"` : "non-loopback hosts",
+              hosts: literal2 ? `hostname "${example2}"` : "non-loopback hosts",
               capability: remote.capability.identifier
             },
             hint: `${secure ? `use "${secure}"` : 'use the "https" scheme'}; plain http is only safe for loopback hosts (localhost, 127.0.0.1, [::1])`
@@ -34640,7 +34650,7 @@ var init_invalid_identifier = __esm({
     init_types3();
     invalid_identifier_default = defineRule({
       id: "invalid-identifier",
-      description: "Disallow permission identifiers that break the host's identifier syntax (the whole file then fails to load).",
+      description: "Disallow permission identifiers that break Tauri's identifier syntax (the whole file then fails to load).",
       category: "correctness",
       defaultSeverity: "error",
       fixable: true,
@@ -34740,7 +34750,7 @@ var init_invalid_label_pattern = __esm({
     };
     invalid_label_pattern_default = defineRule({
       id: "invalid-label-pattern",
-      description: "Disallow window and webview patterns the host rejects (an error), or that contain a character no label can have (a warning).",
+      description: "Disallow window and webview patterns Tauri rejects (an error), or that contain a character no label can have (a warning).",
       category: "correctness",
       defaultSeverity: "error",
       fixable: false,
@@ -34806,7 +34816,7 @@ var init_invalid_platform = __esm({
     init_types3();
     invalid_platform_default = defineRule({
       id: "invalid-platform",
-      description: "Disallow `platforms` values other than the host's case-sensitive targets linux, macOS, windows, android and iOS.",
+      description: "Disallow `platforms` values other than Tauri's case-sensitive targets linux, macOS, windows, android and iOS.",
       category: "correctness",
       defaultSeverity: "error",
       fixable: true,
@@ -34855,7 +34865,7 @@ var init_invalid_remote_url = __esm({
     init_types3();
     invalid_remote_url_default = defineRule({
       id: "invalid-remote-url",
-      description: "Disallow `remote.urls` entries that are not valid URLPattern strings (the host's build panics on them).",
+      description: "Disallow `remote.urls` entries that are not valid URLPattern strings (Tauri's build panics on them).",
       category: "correctness",
       defaultSeverity: "error",
       fixable: false,
@@ -34955,7 +34965,7 @@ var init_legacy_identifier = __esm({
     init_types3();
     legacy_identifier_default = defineRule({
       id: "legacy-identifier",
-      description: "Disallow pre-release and v1-style permission names (`window:allow-close`, `fs.exists`, `fs:exists`) that the host's build rejects.",
+      description: "Disallow pre-release and v1-style permission names (`window:allow-close`, `fs.exists`, `fs:exists`) that Tauri's build rejects.",
       category: "correctness",
       defaultSeverity: "error",
       fixable: true,
@@ -35442,7 +35452,7 @@ var init_remote_app_commands = __esm({
     init_versions();
     remote_app_commands_default = defineRule({
       id: "remote-app-commands",
-      description: "Report capabilities that let remote pages into windows of an app whose locked host release (before 2.11.1) does not check the app's own commands from remote pages and that defines no permissions: those pages may call every command the app registers.",
+      description: "Report capabilities that let remote pages into windows of an app whose locked Tauri release (before 2.11.1) does not check the app's own commands from remote pages and that defines no permissions: those pages may call every command the app registers.",
       category: "security",
       security: { severity: 8.8, cwe: [862] },
       defaultSeverity: "error",
@@ -35491,7 +35501,7 @@ var init_schema = __esm({
       fixable: false,
       messages: {
         violation: "{{problem}}",
-        repeatedField: 'field "{{field}}" is written twice in one object: the host rejects the file ("duplicate field")'
+        repeatedField: 'field "{{field}}" is written twice in one object: {{framework}} rejects the file ("duplicate field")'
       }
     });
   }
@@ -35569,6 +35579,7 @@ function reportUnusedCycles(context) {
         data: {
           set: qualified,
           loop: loop.join(" \u2192 "),
+          framework: context.catalog.framework,
           granted: key === APP_KEY ? "the app's permissions" : `plugin "${key}"`
         },
         hint: `remove "${loop[loop.length - 1]}" from set "${loop[loop.length - 2]}"`
@@ -35628,14 +35639,14 @@ var init_set_cycle = __esm({
     init_types3();
     set_cycle_default = defineRule({
       id: "set-cycle",
-      description: "Disallow permission sets that include themselves, directly or through other sets (the host's build overflows its stack).",
+      description: "Disallow permission sets that include themselves, directly or through other sets (Tauri's build overflows its stack).",
       category: "correctness",
       defaultSeverity: "error",
       fixable: false,
       messages: {
         cycle: "{{problem}}{{via}}",
         tooLarge: "{{problem}}{{via}}",
-        unusedCycle: `permission set "{{set}}" includes itself ({{loop}}); no capability grants {{granted}}, so the build passes, but the host's "not allowed" error walks sets without a cycle check and overflows the stack in debug builds`
+        unusedCycle: `permission set "{{set}}" includes itself ({{loop}}); no capability grants {{granted}}, so the build passes, but {{framework}}'s "not allowed" error walks sets without a cycle check and overflows the stack in debug builds`
       },
       async check(context) {
         await reportResolutionProblems(context, { "set-cycle": "cycle", "set-too-large": "tooLarge" });
@@ -35656,7 +35667,7 @@ function report(context, at, field2) {
     path: field2.path,
     target: "key",
     messageId: "unknownField",
-    data: { what: object, field: key },
+    data: { what: object, field: key, framework: context.catalog.framework },
     // Read only for a finding that is kept: a file of 1,000,000 unknown keys lists 10,000 of them
     // (MAX_FINDINGS_PER_FILE), and the nearest field of the others was most of the run's time.
     get hint() {
@@ -35681,11 +35692,11 @@ var init_unknown_field = __esm({
     };
     unknown_field_default = defineRule({
       id: "unknown-field",
-      description: "Report fields the capability format does not define: the host silently ignores them.",
+      description: "Report fields the capability format does not define: Tauri silently ignores them.",
       category: "suspicious",
       defaultSeverity: "warning",
       fixable: false,
-      messages: { unknownField: 'unknown {{what}} field "{{field}}": the host ignores it' },
+      messages: { unknownField: 'unknown {{what}} field "{{field}}": {{framework}} ignores it' },
       check(context) {
         for (const document of context.project.documents) {
           if (!document.ok)
@@ -35798,7 +35809,7 @@ var init_unknown_permission = __esm({
             });
             continue;
           }
-          const problem = verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key) ? `the host has no core area "${verdict.key.slice(5)}"` : verdict.key === void 0 ? `the app has no permission or set "${verdict.base}" of its own` : `plugin "${verdict.key}" has no permission or set "${verdict.base}"`;
+          const problem = verdict.key?.startsWith("core:") && !context.catalog.has(verdict.key) ? `${context.catalog.framework} has no core area "${verdict.key.slice(5)}"` : verdict.key === void 0 ? `the app has no permission or set "${verdict.base}" of its own` : `plugin "${verdict.key}" has no permission or set "${verdict.base}"`;
           const impact = impactOf(capability);
           context.report({
             at: capability.source,
@@ -36179,7 +36190,7 @@ var init_unused_dangerous_permission = __esm({
     init_types3();
     unused_dangerous_permission_default = defineRule({
       id: "unused-dangerous-permission",
-      description: "Report dangerous grants (shell, broad file-system write, any-path opener, any-host HTTP) that no reachable call of the app's frontend uses: an exposure nothing needs.",
+      description: "Report dangerous grants (shell, broad file-system write, any-path opener, HTTP to any hostname) that no reachable call of the app's frontend uses: an exposure nothing needs.",
       category: "security",
       security: { severity: 7.5, cwe: [250, 269] },
       defaultSeverity: "warning",
@@ -37117,7 +37128,7 @@ async function lintWithRules(project, rules, givenOptions = {}) {
         path: path46,
         target: "key",
         messageId: "repeatedField",
-        data: { field: String(path46[path46.length - 1]) },
+        data: { field: String(path46[path46.length - 1]), framework: project.catalog.framework },
         hint: "keep one of them (caplint, like JSON.parse, reads the last)"
       });
     }
@@ -42498,13 +42509,13 @@ var init_scope_refusal2 = __esm({
 
 // dist/capabilities/commands/explain.js
 function registerExplain(program2, io, setExitCode, allRules) {
-  const command = program2.command("explain").description(`paste the host's "not allowed" error or a plugin's scope refusal (fs, http, shell, opener, asset protocol): why the call was refused, and the smallest entry that allows it`).argument("<message>", "the error text as the runtime printed it (- reads it from standard input)").option("-w, --window <label>", "the calling window, when the message does not name it (release builds)").option("--webview <label>", "the calling webview, when the message does not name it").option("-u, --url <url>", "the calling page's URL, when the message does not name it (default: local)").option("-C, --command <command>", "the refused command, for an fs refusal that names no permission (release builds)");
+  const command = program2.command("explain").description(`paste Tauri's "not allowed" error or a plugin's scope refusal (fs, http, shell, opener, asset protocol): why the call was refused, and the smallest entry that allows it`).argument("<message>", "the error text as the runtime printed it (- reads it from standard input)").option("-w, --window <label>", "the calling window, when the message does not name it (release builds)").option("--webview <label>", "the calling webview, when the message does not name it").option("-u, --url <url>", "the calling page's URL, when the message does not name it (default: local)").option("-C, --command <command>", "the refused command, for an fs refusal that names no permission (release builds)");
   addQueryOptions(command, ["text", "json"]).action(async (message, paths, options) => {
     const text2 = message === "-" ? await readStandardInput(io.stdin, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES) : message;
     const refusal = parseRefusal(text2);
     const scopeRefusal = refusal ? void 0 : parseScopeRefusal(text2);
     if (!refusal && !scopeRefusal) {
-      throw new UsageError(`explain: no refusal of the host or of a plugin's scope found in the text; paste the error as printed, e.g. ${EXAMPLE} or 'forbidden path: /home/me/notes.md, maybe it is not allowed on the scope for \`allow-read-text-file\` permission in your capability file'`);
+      throw new UsageError(`explain: no refusal of Tauri's ACL or of a plugin's scope found in the text; paste the error as printed, e.g. ${EXAMPLE} or 'forbidden path: /home/me/notes.md, maybe it is not allowed on the scope for \`allow-read-text-file\` permission in your capability file'`);
     }
     const { project, asked, groups } = await loadGroups(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
     const paint = options.format === "json" ? void 0 : await answerPaint(options, io);
@@ -42533,7 +42544,7 @@ function explainRefusal(project, refusal, question, paint) {
   if (!paint)
     return JSON.stringify({ refusal, platforms: asked, notes, ...callJson(call, lines) }, null, 2) + "\n";
   const out = [
-    `the host refused ${lookup.command} for window "${window}", webview "${webview}", origin ${originDisplay2(origin)} ${paint.dim(`(${describeKind(kindFound(refusal.kind, call))})`)}`,
+    `${call.framework} refused ${lookup.command} for window "${window}", webview "${webview}", origin ${originDisplay2(origin)} ${paint.dim(`(${describeKind(kindFound(refusal.kind, call), call.framework)})`)}`,
     `caplint resolves this app for ${describePlatforms(asked, asked)}:`,
     ...notes.map((note) => `${paint.warning("note:")} ${note}`),
     ...renderCall(call, asked, lines, paint)
@@ -42601,7 +42612,7 @@ function kindFound(kind, call) {
     return "not-granted";
   return kind;
 }
-function describeKind(kind) {
+function describeKind(kind, framework) {
   switch (kind) {
     case "release":
       return "release-build message: it names no window or URL";
@@ -42610,7 +42621,7 @@ function describeKind(kind) {
     case "not-allowed-here":
       return "granted to other windows or origins, not this one";
     case "plugin-not-found":
-      return "the host knows no such plugin";
+      return `${framework} knows no such plugin`;
     case "command-not-found":
       return "no permission of the plugin has the command";
     default:
@@ -42760,6 +42771,7 @@ async function buildReport(input) {
     cell.heat = heatLevel(cell.count, max);
   const callable = new Set(groups.flatMap((g) => g.matrix.rows.flatMap((row) => row.granted)));
   const capabilityList = capabilitiesOf(project, input.groups, asked, lines);
+  const unchecked2 = markRemoteAppCommands(project, capabilityList, rows2, cells, columnIndex, entries);
   const data = {
     tool: { name: "caplint", version: input.toolVersion },
     title: titleOf(project, input.app),
@@ -42792,7 +42804,8 @@ async function buildReport(input) {
       dangerousCells: cells.flat().filter((c) => c.dangerous).length,
       ...input.frontendCalls ? { unused: cells.flat().reduce((n, c) => n + (c.unused ?? 0), 0) } : {}
     },
-    frontend: input.frontendCalls !== void 0
+    frontend: input.frontendCalls !== void 0,
+    ...unchecked2 ? { uncheckedRemoteAppCommands: unchecked2 } : {}
   };
   if (input.against) {
     data.diff = reportDiff(input.against, input.groups, lines, windows, asked);
@@ -43069,6 +43082,36 @@ function capabilitiesOf(project, groups, asked, lines) {
     return item;
   });
 }
+function markRemoteAppCommands(project, capabilities, rows2, cells, columnIndex, entries) {
+  const reason = uncheckedRemoteAppCommands(project.catalog);
+  const remote = capabilities.filter((c) => !c.inactive && c.contexts.some((context) => context !== "local") && c.windows.length + c.webviews.length > 0);
+  if (remote.length === 0)
+    return void 0;
+  const granted = new Map(remote.map((c) => [c.identifier, /* @__PURE__ */ new Set()]));
+  const column = columnIndex.get(APP_COMMANDS);
+  if (column !== void 0)
+    for (const row of cells)
+      for (const command of row[column]?.commands ?? [])
+        for (const id of command.grantedBy) {
+          const entry = entries[id];
+          if (entry.context !== "local")
+            granted.get(entry.capability)?.add(command.command);
+        }
+  for (const capability of remote)
+    capability.remoteAppCommands = {
+      unchecked: reason !== void 0,
+      granted: [...granted.get(capability.identifier)].sort(compareCodePoints)
+    };
+  if (reason === void 0)
+    return void 0;
+  const exposing = new Set(remote.map((c) => c.identifier));
+  for (const row of rows2) {
+    const through = row.capabilities.filter((id) => exposing.has(id));
+    if (through.length)
+      row.uncheckedRemoteAppCommands = through;
+  }
+  return reason;
+}
 function groupGrants(grants, lines, windows, asked) {
   const groups = /* @__PURE__ */ new Map();
   for (const { item: grant, platforms } of grants) {
@@ -43111,6 +43154,7 @@ var init_model2 = __esm({
     init_dangers();
     init_command_name();
     init_types2();
+    init_explain();
     APP_COMMANDS = "";
     APP_COMMANDS_LABEL = "app commands";
     DANGEROUS_RULE = "dangerous-permission";
@@ -43383,7 +43427,7 @@ function matrixSection(data) {
   const body = data.rows.map((row, r) => {
     const cells = data.cells[r].map((cell, col) => cellHtml(data, r, col, cell)).join("");
     const via = row.capabilities.length ? `via ${row.capabilities.join(", ")}` : "no capability";
-    const total = `<td class="total" data-total="${row.callable}"><strong>${row.callable}</strong>${row.remote ? ` <span class="mark-remote" title="commands only remote pages can call">R${row.remote}</span>` : ""}${row.dangerous ? ` <span class="mark-danger" title="cells with a dangerous grant">\u26A0${row.dangerous}</span>` : ""}${row.added ? ` <span class="mark-new" title="commands not callable in the baseline">+${row.added}</span>` : ""}${row.removed ? ` <span class="mark-removed" title="commands no longer callable">\u2212${row.removed}</span>` : ""}</td>`;
+    const total = `<td class="total" data-total="${row.callable}"><strong>${row.callable}</strong>${row.remote ? ` <span class="mark-remote" title="commands only remote pages can call">R${row.remote}</span>` : ""}${row.dangerous ? ` <span class="mark-danger" title="cells with a dangerous grant">\u26A0${row.dangerous}</span>` : ""}${row.added ? ` <span class="mark-new" title="commands not callable in the baseline">+${row.added}</span>` : ""}${row.removed ? ` <span class="mark-removed" title="commands no longer callable">\u2212${row.removed}</span>` : ""}${row.uncheckedRemoteAppCommands ? ` <span class="mark-unchecked" data-unchecked-remote="${escapeHtml(row.uncheckedRemoteAppCommands.join(" "))}" title="${escapeHtml(`remote pages (via ${row.uncheckedRemoteAppCommands.join(", ")}) may call every app command, unchecked`)}">R!</span>` : ""}</td>`;
     return `<tr data-window="${escapeHtml(row.window)}"><th scope="row" class="window"><div class="label">${escapeHtml(row.window)}</div><div class="via">${escapeHtml(via)}</div></th>${cells}${total}</tr>`;
   }).join("\n");
   const legend = data.heatLevels.map((level2) => `<span class="swatch h${level2.level}">${level2.min === level2.max ? level2.min : `${level2.min}\u2013${level2.max}`}</span>`).join("");
@@ -43500,12 +43544,22 @@ ${rows2}
 </tbody></table>` : ""}
 </section>`;
 }
+function remoteAppCommandsText(capability) {
+  const reach = capability.remoteAppCommands;
+  if (!reach)
+    return "";
+  const granted = reach.granted.map((command) => `<code>${escapeHtml(command)}</code>`).join(" ");
+  const text2 = reach.unchecked ? `remote pages may call every command the app registers (not checked)${granted ? `, granted ones included: ${granted}` : ""}` : granted ? `app commands remote pages may call: ${granted}` : "remote pages may call no app command";
+  return `<div class="remote-app${reach.unchecked ? " unchecked" : ""}" data-remote-app-commands="${reach.unchecked ? "unchecked" : reach.granted.length}">${text2}</div>`;
+}
 function capabilitiesSection(data) {
   const list = (values) => values.length ? values.map((v2) => `<code>${escapeHtml(v2)}</code>`).join(" ") : `<span class="none">none</span>`;
-  const rows2 = data.capabilities.map((c) => `<tr${c.inactive ? ` class="inactive" title="${escapeHtml(`not used on ${platformsText3(data)}`)}"` : ""} data-capability="${escapeHtml(c.identifier)}"><td><strong>${escapeHtml(c.identifier)}</strong>${c.inactive ? ` <span class="off">not on ${escapeHtml(platformsText3(data))}</span>` : c.inactiveOn ? ` <span class="off">not on ${escapeHtml(c.inactiveOn.join(", "))}</span>` : ""}</td><td><code class="loc">${escapeHtml(`${c.file}:${c.line}`)}</code></td><td>${list(c.windows)}</td><td>${list(c.webviews)}</td><td>${list(c.contexts)}</td><td>${c.platforms ? list(c.platforms) : `<span class="none">all</span>`}</td><td class="num">${c.permissions}</td></tr>`).join("\n");
+  const rows2 = data.capabilities.map((c) => `<tr${c.inactive ? ` class="inactive" title="${escapeHtml(`not used on ${platformsText3(data)}`)}"` : ""} data-capability="${escapeHtml(c.identifier)}"><td><strong>${escapeHtml(c.identifier)}</strong>${c.inactive ? ` <span class="off">not on ${escapeHtml(platformsText3(data))}</span>` : c.inactiveOn ? ` <span class="off">not on ${escapeHtml(c.inactiveOn.join(", "))}</span>` : ""}</td><td><code class="loc">${escapeHtml(`${c.file}:${c.line}`)}</code></td><td>${list(c.windows)}</td><td>${list(c.webviews)}</td><td>${list(c.contexts)}${remoteAppCommandsText(c)}</td><td>${c.platforms ? list(c.platforms) : `<span class="none">all</span>`}</td><td class="num">${c.permissions}</td></tr>`).join("\n");
+  const exposed = data.uncheckedRemoteAppCommands ? `<p class="exposed" data-unchecked-remote-app-commands>Exposed: ${escapeHtml(data.uncheckedRemoteAppCommands)}.</p>
+` : "";
   return `<section id="capabilities" class="card">
 <div class="section-head"><h2>Capabilities</h2><p class="lead">The capabilities the build uses.</p></div>
-<table class="caps"><thead><tr><th>Identifier</th><th>Declared at</th><th>Windows</th><th>Webviews</th><th>Origins</th><th>Platforms</th><th class="num">Entries</th></tr></thead><tbody>
+${exposed}<table class="caps"><thead><tr><th>Identifier</th><th>Declared at</th><th>Windows</th><th>Webviews</th><th>Origins</th><th>Platforms</th><th class="num">Entries</th></tr></thead><tbody>
 ${rows2}
 </tbody></table>
 </section>`;
@@ -43599,6 +43653,10 @@ table{border-collapse:collapse}
 .key-remote,.key-platform{color:var(--new);border:1px solid var(--new-line);background:var(--new-bg)}
 .matrix .total .mark-remote{color:var(--new);font-weight:700;font-size:12px}
 .chip .only{font-size:10.5px;color:var(--muted);font-weight:400}
+.remote-app{font-size:12px;color:var(--new);margin-top:4px}
+.remote-app.unchecked,.exposed,.matrix .total .mark-unchecked{color:var(--danger);font-weight:700}
+.exposed{background:var(--danger-bg);padding:6px 10px;border-radius:6px}
+.matrix .total .mark-unchecked{font-size:12px}
 .pill.remote,.pill.platform{color:var(--new);background:var(--new-bg);border:1px solid var(--new-line)}
 .cell .mark-denied{position:absolute;bottom:2px;right:3px;font-size:9.5px;font-weight:700;padding:0 2px;border-radius:3px;color:#475467;background:#f2f4f7;line-height:13px}
 .matrix td.total{padding:0 10px;font-variant-numeric:tabular-nums;white-space:nowrap;border-left:1px solid var(--line)}
@@ -51572,7 +51630,7 @@ function hoverText(project, place) {
     case "label":
       return labelHover(project, place.label);
     case "url":
-      return urlHover(place.pattern);
+      return urlHover(project, place.pattern, place.capability);
   }
 }
 function platformsOf2(capability) {
@@ -51666,15 +51724,19 @@ function labelHover(project, label) {
   out.push(`**May call** (its own pages): ${parts.join("; ")}`);
   return out.join("\n\n");
 }
-function urlHover(pattern) {
+function urlHover(project, pattern, capability) {
   const compiled2 = compileRemotePattern(pattern);
   if (!compiled2.ok)
-    return `**\`${pattern}\`**: not a pattern the host accepts: ${compiled2.message}`;
+    return `**\`${pattern}\`**: not a pattern ${project.catalog.framework} accepts: ${compiled2.message}`;
   const { match: match2, miss } = exampleUrls(pattern, (url) => compiled2.test(url));
   const out = [`**Remote URL pattern \`${pattern}\`**`];
   out.push(match2 ? `**Matches:** \`${match2}\`` : "No example URL found that it matches.");
   if (miss)
     out.push(`**Does not match:** \`${miss}\``);
+  const unchecked2 = uncheckedRemoteAppCommands(project.catalog);
+  const targets = [...valuesOf(capability.windows), ...valuesOf(capability.webviews)];
+  if (unchecked2 && project.activeCapabilities.includes(capability) && targets.length > 0)
+    out.push(`**Exposed:** pages it matches in ${targets.map((label) => `\`${label}\``).join(", ")} may call every app command, not checked by ${project.catalog.framework}: ${unchecked2}`);
   return out.join("\n\n");
 }
 function exampleUrls(pattern, test) {
@@ -51712,6 +51774,7 @@ var init_hover = __esm({
     init_engine();
     init_types2();
     init_permissions();
+    init_explain();
     init_index();
     init_completion();
     init_places();
@@ -53043,7 +53106,7 @@ function renderAccessText(answer, paint = NO_PAINT) {
     out.push(`  ${paint.bold(plugin)}`);
     const global = commands.find((c) => c.globalScope)?.globalScope;
     if (global)
-      out.push(`    global scope (the host hands it to every window): ${scopeText(global)}`);
+      out.push(`    global scope (${answer.framework} hands it to every window): ${scopeText(global)}`);
     for (const a2 of commands) {
       const byCapability = /* @__PURE__ */ new Map();
       for (const { item } of a2.grantedBy.values()) {
@@ -53205,7 +53268,8 @@ function registerAccess(program2, io, setExitCode, allRules) {
       lines,
       manifestUnion: manifestUnionNotes(project.manifestDifferences, () => through.map(({ item }) => item.provenance.chain)),
       ...frontendCalls ? { frontendCalls } : {},
-      ...uncheckedAppCommands ? { uncheckedAppCommands } : {}
+      ...uncheckedAppCommands ? { uncheckedAppCommands } : {},
+      framework: project.catalog.framework
     };
     io.stdout.write(options.format === "json" ? renderAccessJson(answer) : renderAccessText(answer, await answerPaint(options, io)));
     setExitCode(exitCodeFor({ failed: false }));
@@ -54563,7 +54627,7 @@ init_errors();
 init_check_run();
 init_query_options();
 function registerPermissions(program2, io, setExitCode, allRules) {
-  const command = program2.command("permissions").description("known permissions and sets, with descriptions and the commands each expands to").argument("[plugin]", "one plugin key: fs, core:window, __app-acl__ \u2026").option("--filter <text>", "only identifiers, descriptions or commands containing this text").option("--release <version>", "the catalog of this release of the plugin (of the host for core:*), e.g. 2.0.1; also written --version");
+  const command = program2.command("permissions").description("known permissions and sets, with descriptions and the commands each expands to").argument("[plugin]", "one plugin key: fs, core:window, __app-acl__ \u2026").option("--filter <text>", "only identifiers, descriptions or commands containing this text").option("--release <version>", "the catalog of this release of the plugin (of Tauri for core:*), e.g. 2.0.1; also written --version");
   for (const option of addQueryOptions(program2.createCommand("permissions"), ["text", "json"]).options)
     command.addOption(option);
   command.action(async (plugin, options) => {
@@ -54711,7 +54775,7 @@ init_query_options();
 init_project_model();
 init_check_run();
 function registerResolve(program2, io, setExitCode, allRules) {
-  const command = program2.command("resolve").description('the whole resolved model, as the host computes it (allowed, denied, global scopes), for every platform unless --platform: one platform prints its model, several {"platforms": [one model each]}');
+  const command = program2.command("resolve").description('the whole resolved model, as Tauri computes it (allowed, denied, global scopes), for every platform unless --platform: one platform prints its model, several {"platforms": [one model each]}');
   addQueryOptions(command, ["json"]).action(async (paths, options) => {
     const project = await loadProjectFor(paths, options, io, await capabilitySettings(options, io.cwd, allRules));
     const resolved = askedPlatforms(options).map((platform) => resolveProject(project, platform));
@@ -54739,7 +54803,7 @@ init_project_model();
 init_glob();
 init_platforms();
 init_terminal_text();
-var UNCHECKED = "not checked by the host from local pages: the app defines no permissions, so any window may call its own command (from a remote origin it is checked)";
+var unchecked = (framework) => `not checked by ${framework} from local pages: the app defines no permissions, so any window may call its own command (from a remote origin it is checked)`;
 function reachedWindows(entry, windows) {
   const patterns = [...entry.windows, ...entry.webviews];
   return windows.filter((window) => patterns.some((pattern) => labelMatches(pattern, window)));
@@ -54765,12 +54829,12 @@ function renderWhoCanJson({ lookup, asked, allowed, denied, deniedOn, lines, win
     deniedBy: denied.map(withPlatforms)
   }, null, 2) + "\n";
 }
-function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines, windows, uncheckedFromLocalPages, uncheckedFromRemotePages }, paint = NO_PAINT) {
+function renderWhoCanText({ lookup, asked, allowed, denied, deniedOn, lines, windows, uncheckedFromLocalPages, uncheckedFromRemotePages, framework }, paint = NO_PAINT) {
   const out = [`${lookup.command} on ${describePlatforms(asked, asked)}`];
   if (uncheckedFromRemotePages)
-    out.push(`  ${paint.error(`not checked by the host from any page: ${uncheckedFromRemotePages}`)}`);
+    out.push(`  ${paint.error(`not checked by ${framework} from any page: ${uncheckedFromRemotePages}`)}`);
   else if (uncheckedFromLocalPages)
-    out.push(`  ${paint.warning(UNCHECKED)}`);
+    out.push(`  ${paint.warning(unchecked(framework))}`);
   if (allowed.length === 0 && denied.length === 0) {
     out.push("  no active capability grants or denies it");
   }
@@ -54833,7 +54897,8 @@ function registerWhoCan(program2, io, setExitCode, allRules) {
       lines: new SourceLines(project),
       windows: knownWindowLabels(project),
       uncheckedFromLocalPages: uncheckedAppCommand,
-      ...uncheckedFromRemotePages ? { uncheckedFromRemotePages } : {}
+      ...uncheckedFromRemotePages ? { uncheckedFromRemotePages } : {},
+      framework: project.catalog.framework
     };
     io.stdout.write(options.format === "json" ? renderWhoCanJson(answer) : renderWhoCanText(answer, await answerPaint(options, io)));
     setExitCode(EXIT_OK);
@@ -55192,7 +55257,7 @@ ${members.map((m) => `- \`${m}\``).join("\n")}`
     const other = otherSpellingName(key, name);
     if (other === void 0 || entries.has(other))
       continue;
-    const same = ` The same permission as "${prefix2}${name}" (the host accepts both spellings of its brand word).`;
+    const same = ` The same permission as "${prefix2}${name}" (Tauri accepts both spellings of its brand word, \`tauri\` and the spec's \`host\`).`;
     entries.set(other, {
       ...entry,
       const: prefix2 + other,
@@ -55504,7 +55569,7 @@ async function main(givenOptions) {
   const { stderr } = options;
   let exitCode = 0;
   const debug = options.argv.includes("--debug");
-  const program2 = new CaplintCommand("caplint").description("Validate, lint and query the capability files of Tauri v2 apps (the spec spells the framework host).").version(toolVersion(), "-v, --version").exitOverride().configureOutput({
+  const program2 = new CaplintCommand("caplint").description("Validate, lint and query the capability files of Tauri v2 apps (the spec calls the framework `host`: the same ACL).").version(toolVersion(), "-v, --version").exitOverride().configureOutput({
     writeOut: (text2) => options.stdout.write(text2),
     writeErr: (text2) => stderr.write(text2),
     outputError: (text2, write) => write(`caplint: ${text2.replace(/^error: /, "")}`)
