@@ -7,9 +7,9 @@
 //
 // <build-root> holds a build (`npm run build`): its dist/cli/main.js is run in-process, one run after
 // another, as test/helpers/run.ts runs main() (a child process per run would take an hour here).
-// Cases: every capability rule fixture (file or app folder, with its .args, and --fix-dry-run on the
-// fixable ones), every app of fixtures/real-world, every recording of fixtures/events (client-* with
-// --client), every dump of fixtures/mcp (with its .args).
+// Cases: every capability rule fixture (fixtures/capabilities/: a file or app folder, with its .args,
+// and --fix-dry-run on the fixable ones), every app of fixtures/real-world, every recording of
+// fixtures/events and every dump of fixtures/mcp (each with its .args).
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -29,21 +29,6 @@ const { main } = await import(
   pathToFileURL(path.join(path.resolve(buildRoot), "dist", "cli", "main.js")).href
 );
 
-/** Fixture folders that hold no capability rule's cases. */
-const NOT_RULES = new Set([
-  "cli",
-  "conformance",
-  "events",
-  "integrations",
-  "js-api-map",
-  "mcp",
-  "queries",
-  "real-world",
-  "real-world-samples",
-  "sarif",
-  "spelling",
-  "versions",
-]);
 const CASE = /\.(json|jsonl|toml|json5|txt)$/;
 
 function argsOf(file) {
@@ -58,10 +43,10 @@ function argsOf(file) {
 /** [name, cwd, argv without --format] of every case. */
 function* cases() {
   if (!only || only === "capabilities") {
-    for (const rule of readdirSync(FIXTURES).sort()) {
-      if (NOT_RULES.has(rule) || !statSync(path.join(FIXTURES, rule)).isDirectory()) continue;
+    const rules = path.join(FIXTURES, "capabilities");
+    for (const rule of readdirSync(rules).sort()) {
       for (const kind of ["valid", "invalid"]) {
-        const dir = path.join(FIXTURES, rule, kind);
+        const dir = path.join(rules, rule, kind);
         if (!existsSync(dir)) continue;
         for (const name of readdirSync(dir).sort()) {
           if (name.endsWith(".out") || name.endsWith(".args") || /\.fixed\.(json|toml)$/.test(name))
@@ -94,7 +79,7 @@ function* cases() {
         yield [
           `events/${name}`,
           root,
-          ["events", ...(path.basename(name).startsWith("client-") ? ["--client"] : []), name],
+          ["events", name, ...argsOf(path.join(root, name.replace(/\.jsonl$/, ".args")))],
         ];
   }
   if (!only || only === "mcp") {

@@ -102,10 +102,10 @@ const EXAMPLE = {
   },
 };
 
+/** One layout for every kind (test/rule-fixtures.test.ts): fixtures/<kind>/<rule-id>/{valid,invalid}/. */
 const FIXTURES = {
-  capabilities: { valid: `fixtures/${id}/valid`, invalid: `fixtures/${id}/invalid` },
-  mcp: { valid: `fixtures/mcp/valid/${id}`, invalid: `fixtures/mcp/invalid/${id}` },
-  events: { valid: "fixtures/events/valid", invalid: `fixtures/events/invalid/${id}` },
+  valid: `fixtures/${kind}/${id}/valid`,
+  invalid: `fixtures/${kind}/${id}/invalid`,
 };
 
 const DOCS = `# ${id}
@@ -154,11 +154,8 @@ try {
   writeFileSync(list, lines.join("\n"));
   written.push(`src/${kind}/rules/list.ts (one line)`);
   create(`docs/rules/${id}.md`, DOCS);
-  create(
-    `${FIXTURES[kind].valid}/${kind === "events" ? id : "clean"}.${EXAMPLE[kind].ext}`,
-    EXAMPLE[kind].code,
-  );
-  create(`${FIXTURES[kind].invalid}/case.${EXAMPLE[kind].ext}`, EXAMPLE[kind].code);
+  create(`${FIXTURES.valid}/clean.${EXAMPLE[kind].ext}`, EXAMPLE[kind].code);
+  create(`${FIXTURES.invalid}/case.${EXAMPLE[kind].ext}`, EXAMPLE[kind].code);
 } catch (error) {
   process.stderr.write(`new-rule: ${error.message}\n`);
   process.exit(2);

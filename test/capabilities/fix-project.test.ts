@@ -15,7 +15,13 @@ import { applyFixes } from "../../src/core/fix/apply-fixes.js";
 import { unifiedDiff } from "../../src/core/fix/unified-diff.js";
 import { FIXTURES, run } from "../helpers/run.js";
 
-const SOURCE = path.join(FIXTURES, "duplicate-permission", "invalid", "repeats.json");
+const SOURCE = path.join(
+  FIXTURES,
+  "capabilities",
+  "duplicate-permission",
+  "invalid",
+  "repeats.json",
+);
 
 function copy(): { dir: string; file: string } {
   const dir = mkdtempSync(path.join(tmpdir(), "caplint-fix-"));

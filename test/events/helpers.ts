@@ -1,18 +1,28 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { createEventValidator, type EventDiagnostic } from "../../src/events/validator.js";
 import { FIXTURES } from "../helpers/run.js";
 
 export const EVENT_FIXTURES = path.join(FIXTURES, "events");
 
-/** Client-to-server recordings are named client-*.jsonl and checked with --client. */
-export const isClientFixture = (file: string) => path.basename(file).startsWith("client-");
+/** A client-to-server recording is checked with --client, which its `<case>.args` says (test/rule-fixtures.test.ts). */
+export function isClientFixture(file: string): boolean {
+  const args = file.replace(/\.jsonl$/, ".args");
+  return existsSync(args) && readFileSync(args, "utf8").split("\n").includes("--client");
+}
 
+/** The recordings of every event rule's `valid/` (or `invalid/`) folder: `fixtures/events/<rule-id>/<kind>/`. */
 export function fixtureFiles(kind: "valid" | "invalid"): string[] {
-  const root = path.join(EVENT_FIXTURES, kind);
-  return readdirSync(root, { recursive: true, encoding: "utf8" })
-    .filter((name) => name.endsWith(".jsonl"))
-    .map((name) => path.join(root, name))
+  return readdirSync(EVENT_FIXTURES, { withFileTypes: true })
+    .filter(
+      (entry) => entry.isDirectory() && existsSync(path.join(EVENT_FIXTURES, entry.name, kind)),
+    )
+    .flatMap((entry) => {
+      const folder = path.join(EVENT_FIXTURES, entry.name, kind);
+      return readdirSync(folder)
+        .filter((name) => name.endsWith(".jsonl"))
+        .map((name) => path.join(folder, name));
+    })
     .sort();
 }
 
@@ -29,8 +39,4 @@ export function byPosition(a: EventDiagnostic, b: EventDiagnostic): number {
 export function validateText(text: string, client = false): EventDiagnostic[] {
   const validator = createEventValidator({ client });
   return [...validator.push(text), ...validator.end()].sort(byPosition);
-}
-
-export function validateFile(file: string): EventDiagnostic[] {
-  return validateText(readFileSync(file, "utf8"), isClientFixture(file));
 }

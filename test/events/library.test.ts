@@ -89,9 +89,12 @@ describe("createEventValidator", () => {
 
 describe("expect(lines).toBeValidEventStream()", () => {
   it("passes valid recordings given as lines, events or one text", () => {
-    expect(lines("valid/sub-agents.jsonl")).toBeValidEventStream();
+    expect(lines("agent-frame/valid/sub-agents.jsonl")).toBeValidEventStream();
     expect(
-      readFileSync(path.join(EVENT_FIXTURES, "valid/approval-approved.jsonl"), "utf8"),
+      readFileSync(
+        path.join(EVENT_FIXTURES, "approval-lifecycle/valid/approval-approved.jsonl"),
+        "utf8",
+      ),
     ).toBeValidEventStream();
     const events: ServerEvent[] = [
       { type: "user_message", message_id: 1, content: "hi" },
@@ -106,17 +109,17 @@ describe("expect(lines).toBeValidEventStream()", () => {
       },
     ];
     expect(events).toBeValidEventStream();
-    expect(lines("valid/client-traffic.jsonl")).toBeValidEventStream({ client: true });
+    expect(lines("event-field/valid/client-traffic.jsonl")).toBeValidEventStream({ client: true });
   });
 
   it("fails with every finding listed, and warnings only when asked", () => {
     expect(() =>
-      expect(lines("invalid/tool-lifecycle/terminals.jsonl")).toBeValidEventStream(),
+      expect(lines("tool-lifecycle/invalid/terminals.jsonl")).toBeValidEventStream(),
     ).toThrow(
       /found 3 problems:\n {2}line 2:36: error tool_done for tool call 5, which never started \[tool-lifecycle\]\n {2}line 5:36: error tool_done for tool call 6, which already ended with tool_error \[tool-lifecycle\] \(see line 4\)/,
     );
-    expect(lines("invalid/tool-lifecycle/recording-cut.jsonl")).toBeValidEventStream();
-    expect(lines("invalid/tool-lifecycle/recording-cut.jsonl")).not.toBeValidEventStream({
+    expect(lines("tool-lifecycle/invalid/recording-cut.jsonl")).toBeValidEventStream();
+    expect(lines("tool-lifecycle/invalid/recording-cut.jsonl")).not.toBeValidEventStream({
       warnings: true,
     });
     expect(() => expect(42).toBeValidEventStream()).toThrow(

@@ -49,7 +49,7 @@ describe("a plugin key no dependency provides", () => {
   it("is an error naming the key the build has, when every dependency is known (shell360 with mobile:default misspelt)", () => {
     const result = caplint(
       ["check", "--app", "shell360-misspelt-plugin", "--format", "json"],
-      path.join(FIXTURES, "unknown-plugin", "invalid"),
+      path.join(FIXTURES, "capabilities", "unknown-plugin", "invalid"),
     );
     expect(result.stderr).toBe("");
     expect(result.code).toBe(1);
@@ -64,9 +64,13 @@ describe("a plugin key no dependency provides", () => {
 
   it("stays a warning when a dependency could not be read (the original app without its in-repo plugin's folder)", () => {
     const dir = scratch();
-    cpSync(path.join(FIXTURES, "unknown-plugin", "invalid", "shell360-misspelt-plugin"), dir, {
-      recursive: true,
-    });
+    cpSync(
+      path.join(FIXTURES, "capabilities", "unknown-plugin", "invalid", "shell360-misspelt-plugin"),
+      dir,
+      {
+        recursive: true,
+      },
+    );
     rmSync(path.join(dir, "tauri-plugin-mobile"), { recursive: true });
     const result = caplint(["check", "--app", ".", "--format", "json"], dir);
     const mine = findings(result.stdout).filter((d) => d.ruleId === "unknown-plugin");
@@ -75,7 +79,7 @@ describe("a plugin key no dependency provides", () => {
 });
 
 describe("mobile targets from every piece of evidence", () => {
-  const cases = path.join(FIXTURES, "plugin-not-in-build", "invalid");
+  const cases = path.join(FIXTURES, "capabilities", "plugin-not-in-build", "invalid");
 
   it("a capability written against mobile-schema.json makes android and iOS ship: a desktop-only plugin there is an error; the hint and --debug name the evidence", () => {
     const result = caplint(
@@ -197,7 +201,7 @@ describe("REUSE licence files", () => {
   it("default.json.license beside default.json is not a stray file (black-book-browser)", () => {
     const result = caplint(
       ["check", "--app", "reuse-sidecar", "--format", "json"],
-      path.join(FIXTURES, "ignored-file", "valid"),
+      path.join(FIXTURES, "capabilities", "ignored-file", "valid"),
     );
     expect(result.code).toBe(0);
     expect(findings(result.stdout)).toEqual([]);
@@ -205,7 +209,9 @@ describe("REUSE licence files", () => {
 
   it("a .license file without the file it licenses is still reported", () => {
     const dir = scratch();
-    cpSync(path.join(FIXTURES, "ignored-file", "valid", "reuse-sidecar"), dir, { recursive: true });
+    cpSync(path.join(FIXTURES, "capabilities", "ignored-file", "valid", "reuse-sidecar"), dir, {
+      recursive: true,
+    });
     writeFileSync(
       path.join(dir, "src-tauri", "capabilities", "old.json.license"),
       "SPDX-License-Identifier: GPL-3.0-or-later\n",

@@ -8,7 +8,7 @@ import { FIXTURES, ROOT } from "../helpers/run.js";
  * declares and those the app's Rust and frontend sources create are the same list for matrix, report,
  * access, who-can, explain and the known windows of a refusal, as check's unmatched-window sees them.
  */
-const APP = path.join(FIXTURES, "unmatched-window", "valid", "code-windows");
+const APP = path.join(FIXTURES, "capabilities", "unmatched-window", "valid", "code-windows");
 const WINDOWS = ["main", "settings", "quick-note", "preview"];
 
 function caplint(args: string[]) {

@@ -9,8 +9,7 @@ import { readLines } from "../../src/events/read-lines.js";
 import { ROOT } from "../helpers/run.js";
 
 const BIN = path.join(ROOT, "bin", "caplint.js");
-const VALID = "fixtures/events/valid";
-const INVALID = "fixtures/events/invalid";
+const EVENTS = "fixtures/events";
 
 function caplint(args: string[], options: { input?: string | Buffer; cwd?: string } = {}) {
   const result = spawnSync(process.execPath, [BIN, ...args], {
@@ -26,15 +25,18 @@ describe("caplint events", () => {
   it("passes a valid recording (exit 0)", () => {
     const { code, stdout } = caplint([
       "events",
-      `${VALID}/sub-agents.jsonl`,
-      `${VALID}/approval-rejected.jsonl`,
+      `${EVENTS}/agent-frame/valid/sub-agents.jsonl`,
+      `${EVENTS}/approval-lifecycle/valid/approval-rejected.jsonl`,
     ]);
     expect(stdout).toBe("2 files checked, no problems\n");
     expect(code).toBe(0);
   });
 
   it("reports findings with line, column, hint and the related line (exit 1)", () => {
-    const { code, stdout } = caplint(["events", `${INVALID}/tool-lifecycle/terminals.jsonl`]);
+    const { code, stdout } = caplint([
+      "events",
+      `${EVENTS}/tool-lifecycle/invalid/terminals.jsonl`,
+    ]);
     expect(code).toBe(1);
     expect(stdout).toContain(
       "5:36  error  tool_done for tool call 6, which already ended with tool_error  tool-lifecycle",
@@ -45,7 +47,7 @@ describe("caplint events", () => {
   });
 
   it("reads standard input with - or no file", () => {
-    const input = readFileSync(path.join(ROOT, INVALID, "turn-order/after-done.jsonl"));
+    const input = readFileSync(path.join(ROOT, EVENTS, "turn-order/invalid/after-done.jsonl"));
     for (const args of [["events", "-"], ["events"]]) {
       const { code, stdout } = caplint([...args, "--format", "compact"], { input });
       expect(code).toBe(1);
@@ -88,13 +90,13 @@ describe("caplint events", () => {
       "events",
       "--format",
       "json",
-      `${INVALID}/turn-order/per-session.jsonl`,
+      `${EVENTS}/turn-order/invalid/per-session.jsonl`,
     ]);
     expect(code).toBe(1);
     const report = JSON.parse(stdout);
     expect(report.diagnostics).toEqual([
       {
-        file: `${INVALID}/turn-order/per-session.jsonl`,
+        file: `${EVENTS}/turn-order/invalid/per-session.jsonl`,
         ruleId: "turn-order",
         messageId: "outputAfterDone",
         severity: "error",
@@ -121,7 +123,8 @@ describe("caplint events", () => {
 
   it("writes SARIF with related locations and GitHub annotations", () => {
     const sarif = JSON.parse(
-      caplint(["events", "--format", "sarif", `${INVALID}/tool-lifecycle/terminals.jsonl`]).stdout,
+      caplint(["events", "--format", "sarif", `${EVENTS}/tool-lifecycle/invalid/terminals.jsonl`])
+        .stdout,
     );
     const results = sarif.runs[0].results;
     expect(results).toHaveLength(3);
@@ -136,7 +139,7 @@ describe("caplint events", () => {
       "events",
       "--format",
       "github",
-      `${INVALID}/unknown-result-type/result-types.jsonl`,
+      `${EVENTS}/unknown-result-type/invalid/result-types.jsonl`,
     ]).stdout;
     expect(github.split("\n")[0]).toMatch(
       /^::warning file=fixtures\/events\/invalid\/unknown-result-type\/result-types.jsonl,line=3,endLine=3,col=73,endColumn=\d+,title=unknown-result-type::/,
@@ -144,7 +147,7 @@ describe("caplint events", () => {
   });
 
   it("--quiet, --max-warnings, --rule and --output", () => {
-    const file = `${INVALID}/tool-lifecycle/recording-cut.jsonl`;
+    const file = `${EVENTS}/tool-lifecycle/invalid/recording-cut.jsonl`;
     expect(caplint(["events", file]).code).toBe(0);
     expect(caplint(["events", "--max-warnings", "0", file]).code).toBe(1);
     expect(caplint(["events", "--quiet", "--format", "compact", file]).stdout).toBe("");
@@ -158,7 +161,7 @@ describe("caplint events", () => {
         "tool-lifecycle=off",
         "--format",
         "compact",
-        `${INVALID}/tool-lifecycle/terminals.jsonl`,
+        `${EVENTS}/tool-lifecycle/invalid/terminals.jsonl`,
       ]),
     ).toMatchObject({
       code: 0,
@@ -205,15 +208,28 @@ describe("caplint events", () => {
   });
 
   it("--client checks client-to-server traffic", () => {
-    expect(caplint(["events", "--client", `${VALID}/client-traffic.jsonl`]).code).toBe(0);
-    const server = caplint(["events", "--format", "compact", `${VALID}/client-traffic.jsonl`]);
+    expect(
+      caplint(["events", "--client", `${EVENTS}/event-field/valid/client-traffic.jsonl`]).code,
+    ).toBe(0);
+    const server = caplint([
+      "events",
+      "--format",
+      "compact",
+      `${EVENTS}/event-field/valid/client-traffic.jsonl`,
+    ]);
     expect(server.code).toBe(1);
     expect(server.stdout).toContain('event has no "type"');
   });
 
   it("--summary prints counts, tool calls by outcome and the longest-open call", () => {
-    const text = caplint(["events", "--summary", `${VALID}/pending-write.jsonl`]).stdout;
-    expect(text).toContain("fixtures/events/valid/pending-write.jsonl: 14 events on 14 lines");
+    const text = caplint([
+      "events",
+      "--summary",
+      `${EVENTS}/tool-lifecycle/valid/pending-write.jsonl`,
+    ]).stdout;
+    expect(text).toContain(
+      "fixtures/events/tool-lifecycle/valid/pending-write.jsonl: 14 events on 14 lines",
+    );
     expect(text).toMatch(/tool_start +3/);
     expect(text).toContain(
       "tool calls: 3 (3 done, 0 error, 0 cancelled, 0 rejected, 0 open at turn end, 0 still open)",
@@ -222,7 +238,13 @@ describe("caplint events", () => {
       'longest-open call: 1202 ("write_file"), lines 2-6 (4 lines), tool_done',
     );
     const json = JSON.parse(
-      caplint(["events", "--summary", "--format", "json", `${VALID}/pending-write.jsonl`]).stdout,
+      caplint([
+        "events",
+        "--summary",
+        "--format",
+        "json",
+        `${EVENTS}/tool-lifecycle/valid/pending-write.jsonl`,
+      ]).stdout,
     );
     expect(json.events[0]).toMatchObject({
       events: 14,

@@ -14,7 +14,13 @@ import { describe, expect, it } from "vitest";
 import { FIXTURES, ROOT } from "../helpers/run.js";
 
 const BIN = path.join(ROOT, "bin", "caplint.js");
-const FIXTURE = path.join(FIXTURES, "manifest-mismatch", "invalid", "added-permission");
+const FIXTURE = path.join(
+  FIXTURES,
+  "capabilities",
+  "manifest-mismatch",
+  "invalid",
+  "added-permission",
+);
 const REGISTRY = 'source = "registry+https://github.com/rust-lang/crates.io-index"\n';
 
 type Variant = (srcTauri: string) => void;
@@ -77,7 +83,13 @@ describe(
   "a committed manifest that redefines core says which answers it changes",
   { timeout: 120_000 },
   () => {
-    const REDEFINED = path.join(FIXTURES, "manifest-mismatch", "invalid", "redefined-core");
+    const REDEFINED = path.join(
+      FIXTURES,
+      "capabilities",
+      "manifest-mismatch",
+      "invalid",
+      "redefined-core",
+    );
     const caplint = (cwd: string, ...args: string[]) =>
       spawnSync(process.execPath, [BIN, ...args], {
         cwd,

@@ -23,9 +23,21 @@ import { FIXTURES, ROOT, run } from "../helpers/run.js";
 import { describeWithTool, IN_CI } from "../helpers/tools.js";
 
 const BIN = path.join(ROOT, "bin", "caplint.js");
-const SOURCE = path.join(FIXTURES, "duplicate-permission", "invalid", "repeats.json");
+const SOURCE = path.join(
+  FIXTURES,
+  "capabilities",
+  "duplicate-permission",
+  "invalid",
+  "repeats.json",
+);
 /** A file with error-level findings, for the exit code 1 (repeated permissions are warnings). */
-const WITH_ERRORS = path.join(FIXTURES, "unknown-permission", "invalid", "typos.json");
+const WITH_ERRORS = path.join(
+  FIXTURES,
+  "capabilities",
+  "unknown-permission",
+  "invalid",
+  "typos.json",
+);
 const isRoot = process.getuid?.() === 0;
 
 function fixture(

@@ -132,7 +132,7 @@ describe("resolve answers for every platform, or the list asked", () => {
 
 describe("check flags", () => {
   it("-q says warnings were hidden instead of 'no problems'", () => {
-    const dir = path.join(FIXTURES, "unmatched-window", "invalid", "typos");
+    const dir = path.join(FIXTURES, "capabilities", "unmatched-window", "invalid", "typos");
     const loud = bin(["check"], dir);
     expect(loud.stdout).toMatch(/warning/);
     const quiet = bin(["check", "-q"], dir);
@@ -143,7 +143,7 @@ describe("check flags", () => {
   it("--fix with --fix-dry-run is a usage error (exit 2), nothing written", () => {
     const result = bin(
       ["check", "--fix", "--fix-dry-run"],
-      path.join(FIXTURES, "unmatched-window", "invalid", "typos"),
+      path.join(FIXTURES, "capabilities", "unmatched-window", "invalid", "typos"),
     );
     expect(result).toMatchObject({ code: 2, stdout: "" });
     expect(result.stderr).toBe(

@@ -28,8 +28,8 @@ import { FIXTURES } from "../helpers/run.js";
 const SCHEMA_ID =
   "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 const APP = path.join(FIXTURES, "sarif", "app");
-const RECORDING = path.join(FIXTURES, "events", "invalid", "agent-frame", "ended-parent.jsonl");
-const DUMP = path.join(FIXTURES, "mcp", "invalid", "mcp-tool-name", "names.json");
+const RECORDING = path.join(FIXTURES, "events", "agent-frame", "invalid", "ended-parent.jsonl");
+const DUMP = path.join(FIXTURES, "mcp", "mcp-tool-name", "invalid", "names.json");
 
 interface Location {
   physicalLocation: {

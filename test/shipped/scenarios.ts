@@ -355,7 +355,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: "check: unknown-field does not suggest a field the object already has",
     args: ["check", "--format", "compact", "--only", "unknown-field", "typos.json"],
-    cwd: "fixtures/unknown-field/invalid",
+    cwd: "fixtures/capabilities/unknown-field/invalid",
     code: 0,
     stdout: (out) => {
       expectTrue(
@@ -371,7 +371,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: "check --fix-dry-run prints a diff and writes nothing",
     args: ["check", "--fix-dry-run", "--format", "compact", "case.json"],
-    cwd: "fixtures/invalid-platform/invalid",
+    cwd: "fixtures/capabilities/invalid-platform/invalid",
     code: 1,
     stdout:
       /^--- a\/case\.json\n\+\+\+ b\/case\.json\n@@ [\s\S]*-  "platforms": \["macos", "Linux"[\s\S]*\+  "platforms": \["macOS", "linux"[\s\S]*\[invalid-platform\]\n$/,
@@ -380,7 +380,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: "check --fix-dry-run --format json: valid JSON, the diff inside it",
     args: ["check", "--fix-dry-run", "--format", "json", "case.json"],
-    cwd: "fixtures/invalid-platform/invalid",
+    cwd: "fixtures/capabilities/invalid-platform/invalid",
     code: 1,
     stdout: json((out) => {
       expectTrue(out.fixes.length === 1 && out.fixes[0].file === "case.json", "one fixed file");
@@ -398,7 +398,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: "check --fix-dry-run --format sarif is refused (a diff cannot go there)",
     args: ["check", "--fix-dry-run", "--format", "sarif", "case.json"],
-    cwd: "fixtures/invalid-platform/invalid",
+    cwd: "fixtures/capabilities/invalid-platform/invalid",
     code: 2,
     stdout: "",
     stderr: /--fix-dry-run prints a diff, which sarif output cannot carry/,
@@ -408,7 +408,7 @@ export const SCENARIOS: Scenario[] = [
     // The call fails with "plugin dialog not found" before any capability is looked at: one warning, the one that is true.
     name: "check: a call into a plugin the build lacks is reported once, as not in the build",
     args: ["check", "--format", "compact", "--app", "dialog-not-in-build"],
-    cwd: "fixtures/frontend-calls-unregistered-plugin/invalid",
+    cwd: "fixtures/capabilities/frontend-calls-unregistered-plugin/invalid",
     code: 0,
     stdout: (text) => {
       const findings = text.split("\n").filter((line) => /\[frontend-/.test(line));

@@ -26,7 +26,9 @@ function caplint(
 describe("--stdin-filename (built bin)", () => {
   it("checks an unsaved file in the context of the app its path belongs to, as the saved file would be", async () => {
     const app = mkdtempSync(path.join(tmpdir(), "caplint-stdin-app-"));
-    cpSync(path.join(FIXTURES, "default-without-set", "valid", "app"), app, { recursive: true });
+    cpSync(path.join(FIXTURES, "capabilities", "default-without-set", "valid", "app"), app, {
+      recursive: true,
+    });
     // Grants the app's own "default" set: only the app's permissions/ folder makes it known.
     const text =
       'identifier = "drafts"\nwindows = ["settings"]\npermissions = ["default", "dafault"]\n';

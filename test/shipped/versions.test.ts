@@ -306,7 +306,7 @@ describe("a permission's commands at the locked release", () => {
 });
 
 describe("a committed manifest that differs from the locked release (manifest-mismatch)", () => {
-  const MISMATCH = path.join(FIXTURES, "manifest-mismatch");
+  const MISMATCH = path.join(FIXTURES, "capabilities", "manifest-mismatch");
   const edited = path.join(MISMATCH, "invalid", "edited-app");
 
   it("is an error naming plugin, permission and difference; the unedited manifest is clean", () => {

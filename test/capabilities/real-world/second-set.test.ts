@@ -81,7 +81,7 @@ describe("real-world corpus, second set", () => {
     }
   });
 
-  // Any-URL opener scopes are covered by fixtures/dangerous-permission/invalid/any-host.json since the app
+  // Any-URL opener scopes are covered by fixtures/capabilities/dangerous-permission/invalid/any-host.json since the app
   // that brought one here (mHaoza/fon) left the set: it publishes no licence.
   it("closes the misses: wildcard-TLD http scopes, unread scope fields, dead shell grants", async () => {
     const vibe = (await check("thewh1teagle__vibe")).stdout;

@@ -9,7 +9,7 @@ import { formatMessage, RuleContractError } from "../../../src/core/messages.js"
 import { isRuleId, type RuleId } from "../../../src/registry.js";
 import { FIXTURES } from "../../helpers/run.js";
 
-const STALE = path.join(FIXTURES, "unused-suppression/invalid/stale.json");
+const STALE = path.join(FIXTURES, "capabilities", "unused-suppression/invalid/stale.json");
 const project = () => loadProject({ cwd: path.dirname(STALE), paths: [STALE] });
 
 /** A rule that reports one finding on the first capability, shaped by `finding`. */

@@ -7,7 +7,7 @@ import { FIXTURES, run } from "../../helpers/run.js";
  * releases. Host verdicts (host-oracle resolve with the locked release's manifest) are in each capability's
  * description.
  */
-const DIR = path.join(FIXTURES, "manifest-mismatch", "invalid");
+const DIR = path.join(FIXTURES, "capabilities", "manifest-mismatch", "invalid");
 
 describe("committed acl-manifests.json", () => {
   it("written by an older build: one warning for the file, exit 0 (the host builds the app)", async () => {

@@ -325,7 +325,9 @@ describe("caplint lsp: an edit of one frontend module", () => {
 
 describe("caplint lsp: a frontend call into a plugin the build does not have", () => {
   it("publishes frontend-calls-unregistered-plugin at the call, and clears it when Cargo.toml (open, unsaved) adds the plugin", async () => {
-    const app = copyApp("frontend-calls-unregistered-plugin/invalid/dialog-not-in-build");
+    const app = copyApp(
+      "capabilities/frontend-calls-unregistered-plugin/invalid/dialog-not-in-build",
+    );
     const client = await startServer(app.dir);
     try {
       const uri = uriOf(path.join(app.dir, "src/main.ts"));

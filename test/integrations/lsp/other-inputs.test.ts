@@ -10,7 +10,7 @@ describe("caplint lsp: recordings and client configurations", () => {
   const session = () => readFileSync(path.join(ROOT, "examples/events/session.jsonl"), "utf8");
 
   beforeAll(async () => {
-    workspace = copyApp("events/invalid/event-field");
+    workspace = copyApp("events/event-field/invalid");
     mkdirSync(path.join(workspace.dir, "traffic"));
     cpSync(
       path.join(ROOT, "examples/events/session.jsonl"),
