@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
 /**
- * The suite in five projects, one script each (CONTRIBUTING.md "Tests"); `npm test` runs them all.
+ * The suite in six projects, one script each (CONTRIBUTING.md "Tests"); `npm test` runs them all.
  * A project is a folder of test/; `unit` is every other test file, in a tree that mirrors src/, so a
  * new file runs somewhere by default, and the fast loop (`npm run test:unit`) stays in-process: no
  * build, no child processes, no servers.
@@ -12,6 +12,11 @@ const PROJECTS = {
   integration: ["test/shipped/**/*.test.ts", "test/integrations/**/*.test.ts"],
   /** Generated inputs (fast-check): `FUZZ_RUNS=5000 npm run test:fuzz` runs thousands of cases. */
   fuzz: ["test/fuzz/**/*.test.ts"],
+  /**
+   * Sweeps of whole corpora: every real-world app, every JSON fixture. In-process like `unit`, but
+   * seconds each, so the fast loop leaves them to `npm run test:corpus` and `npm test`.
+   */
+  corpus: ["test/corpus/**/*.test.ts"],
   /** Huge inputs that guard linear growth and bounded memory by counting work, not by a clock. */
   performance: ["test/performance/**/*.test.ts"],
   /** A real Chromium (playwright-core) on the HTML report. */
