@@ -23,6 +23,42 @@ const REGISTRY = wall(
   "src/registry.ts is the composition root: receive the registry as a parameter.",
 );
 
+/**
+ * The language server (floor 5) checks through the domains' front doors (`check-run.ts`,
+ * `run-events.ts`) and the library, never through the CLI or a domain's commands, which belong to
+ * the CLI. One exception, by name: `explainRefusal` (capabilities/commands/explain.ts), the
+ * explanation of a refusal that `caplint explain` prints and the code action shows.
+ */
+const LSP_WALLS = [
+  wall(
+    ["cli"],
+    "the language server is below the CLI: src/cli imports src/lsp, not the other way round",
+  ),
+  {
+    regex: "(^|/)commands/(?!explain\\.js$)",
+    message:
+      "a domain's commands/ are the CLI's: the language server goes through the domain's front door (check-run.ts, run-events.ts) or the library",
+  },
+];
+
+/**
+ * Queries (capabilities/queries/) answer questions about the loaded model with the engine: the
+ * commands, renderers, reports and the language server ask them. They never run the linter or a
+ * rule (rules/support/, the helpers rules share, is allowed) and know nothing of who asks.
+ */
+const QUERY_WALLS = [
+  CLI,
+  REGISTRY,
+  wall(
+    ["lint", "check-run", "commands", "render", "html-report", "lsp"],
+    "queries answer from the model and the engine: the linter, commands, renderers, reports and the language server use them, not the other way round",
+  ),
+  {
+    regex: "(^|/)rules/(?!support/)",
+    message: "queries run no rule: share the helper through rules/support/ (or the engine)",
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -199,5 +235,13 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ["src/lsp/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: LSP_WALLS }] },
+  },
+  {
+    files: ["src/capabilities/queries/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: QUERY_WALLS }] },
   },
 );

@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { ESLint } from "eslint";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { DOMAINS, RULES } from "../src/registry.js";
@@ -242,5 +243,52 @@ describe("module-level state", () => {
         .filter(({ name }) => !Object.hasOwn(ALLOWED, name))
         .map(({ name, file }) => `${file}: ${name}`),
     ).toEqual([]);
+  });
+});
+
+describe("the import walls of eslint.config.js (lsp/, capabilities/queries/)", () => {
+  /** The `no-restricted-imports` messages ESLint gives one import written in a file at `file`. */
+  async function wallsHit(file: string, specifier: string): Promise<string[]> {
+    const eslint = new ESLint({
+      cwd: ROOT,
+      // The walls alone: the type-aware rules need a file the TypeScript project knows.
+      overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
+      ruleFilter: ({ ruleId }) => ruleId === "no-restricted-imports",
+    });
+    const [result] = await eslint.lintText(`import { x } from "${specifier}";\nexport { x };\n`, {
+      filePath: path.join(ROOT, file),
+    });
+    return result!.messages.map((message) => message.message);
+  }
+
+  it.each([
+    ["src/lsp/wall-probe.ts", "../cli/main.js"],
+    ["src/lsp/wall-probe.ts", "../capabilities/commands/options.js"],
+    ["src/lsp/wall-probe.ts", "../mcp/commands/mcp.js"],
+    ["src/capabilities/queries/wall-probe.ts", "../lint.js"],
+    ["src/capabilities/queries/wall-probe.ts", "../check-run.js"],
+    ["src/capabilities/queries/wall-probe.ts", "../rules/dangerous-permission.js"],
+    ["src/capabilities/queries/wall-probe.ts", "../render/permissions.js"],
+    ["src/capabilities/queries/wall-probe.ts", "../commands/explain.js"],
+    ["src/capabilities/queries/wall-probe.ts", "../../lsp/server.js"],
+    ["src/capabilities/queries/wall-probe.ts", "../../cli/main.js"],
+    ["src/capabilities/queries/wall-probe.ts", "../../registry.js"],
+  ])("%s may not import %s", async (file, specifier) => {
+    expect(await wallsHit(file, specifier)).toHaveLength(1);
+  });
+
+  it.each([
+    ["src/lsp/wall-probe.ts", "../capabilities/check-run.js"],
+    ["src/lsp/wall-probe.ts", "../events/run-events.js"],
+    ["src/lsp/wall-probe.ts", "../index.js"],
+    ["src/lsp/wall-probe.ts", "../registry.js"],
+    ["src/lsp/wall-probe.ts", "../core/lint/rule.js"],
+    ["src/lsp/wall-probe.ts", "../capabilities/commands/explain.js"],
+    ["src/capabilities/queries/wall-probe.ts", "../engine/index.js"],
+    ["src/capabilities/queries/wall-probe.ts", "../rules/support/frontend.js"],
+    ["src/capabilities/queries/wall-probe.ts", "../../core/lint/rule.js"],
+    ["src/capabilities/queries/wall-probe.ts", "./platforms.js"],
+  ])("%s may import %s", async (file, specifier) => {
+    expect(await wallsHit(file, specifier)).toEqual([]);
   });
 });
