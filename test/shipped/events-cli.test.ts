@@ -142,7 +142,7 @@ describe("caplint events", () => {
       `${EVENTS}/unknown-result-type/invalid/result-types.jsonl`,
     ]).stdout;
     expect(github.split("\n")[0]).toMatch(
-      /^::warning file=fixtures\/events\/invalid\/unknown-result-type\/result-types.jsonl,line=3,endLine=3,col=73,endColumn=\d+,title=unknown-result-type::/,
+      /^::warning file=fixtures\/events\/unknown-result-type\/invalid\/result-types.jsonl,line=3,endLine=3,col=73,endColumn=\d+,title=unknown-result-type::/,
     );
   });
 
