@@ -101,6 +101,8 @@ export interface SettingsOptions {
   /** Absolute folder: where `config` paths resolve and where the search starts when `config` is `"auto"`. */
   cwd: string;
   /** The config to use; `"auto"` searches `caplint.config.json` upward from `cwd` to the repository root, as the CLI does. */
+  // "auto" is a string too, named for the reader and the editor's completion.
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents
   config?: ConfigInput | "auto";
   /** The domain whose rules `rule` and `only` name (default `capabilities`). */
   domain?: DomainName;
@@ -147,6 +149,8 @@ export interface WithSettings {
   /** Settings from {@link loadSettings}; they win over `config`. */
   settings?: Settings;
   /** A config to apply (see {@link ConfigInput}); `"auto"` finds it as the CLI does. */
+  // "auto" is a string too, named for the reader and the editor's completion.
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents
   config?: ConfigInput | "auto";
 }
 

@@ -6552,7 +6552,10 @@ var init_expand = __esm({
           this.inProgressIds.length = 0;
           return refused(error.limit);
         }
-        return expansionOf(expansion.leaves.map((leaf) => toLeaf(leaf.key, leaf.name, leaf.permission, [identifier, ...chainToArray(leaf.chain)])), expansion.problems.map(({ problem, chain: chain2 }) => ({ ...problem, chain: [identifier, ...chainToArray(chain2)] })));
+        return expansionOf(expansion.leaves.map((leaf) => toLeaf(leaf.key, leaf.name, leaf.permission, [identifier, ...chainToArray(leaf.chain)])), expansion.problems.map(({ problem, chain: chain2 }) => ({
+          ...problem,
+          chain: [identifier, ...chainToArray(chain2)]
+        })));
       }
       lookupMember(key, manifest, member2) {
         const check2 = checkIdentifier(member2);
@@ -13006,7 +13009,10 @@ function smallestPermission(manifest, command) {
   return enabling.sort((a2, b2) => size(a2) - size(b2) || compareCodePoints(a2.identifier, b2.identifier))[0];
 }
 function scopeTemplate(schema) {
-  const variants = isPlainObject(schema) ? [schema, ...[schema.anyOf, schema.oneOf].flatMap((v2) => Array.isArray(v2) ? v2 : [])] : [];
+  const variants = isPlainObject(schema) ? [
+    schema,
+    ...[schema.anyOf, schema.oneOf].flatMap((v2) => Array.isArray(v2) ? v2 : [])
+  ] : [];
   for (const variant of variants) {
     if (!isPlainObject(variant) || !isPlainObject(variant.properties))
       continue;
@@ -19615,7 +19621,10 @@ function importsOf(tree, text2) {
 }
 function jsonNodeAt(tree, start) {
   const end = jsonValueEnd(tree, start);
-  return end === void 0 ? void 0 : { value: JSON.parse(tree.slice(start, end)), end };
+  if (end === void 0)
+    return void 0;
+  const value = JSON.parse(tree.slice(start, end));
+  return { value, end };
 }
 function jsonValueEnd(json3, start) {
   let depth = 0;
@@ -55454,7 +55463,10 @@ function addOutputOptions(program2, output, cwd, stdout) {
     output.reset();
     const { output: file, quiet } = action.opts();
     if (captured && !quiet && file !== void 0) {
-      const named2 = [...action.args, ...Object.values(action.opts()).flat()].filter((value) => typeof value === "string" && value !== file);
+      const named2 = [
+        ...action.args,
+        ...Object.values(action.opts()).flat()
+      ].filter((value) => typeof value === "string" && value !== file);
       const inputs2 = named2.map((value) => import_node_path44.default.resolve(cwd, value));
       await writeOutputFile("--output", { given: file, cwd, stdout, inputs: inputs2, projectFiles: APP_FILE_NAMES }, captured.text);
     }

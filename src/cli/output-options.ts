@@ -66,9 +66,10 @@ export function addOutputOptions(
     const { output: file, quiet } = action.opts<{ output?: string; quiet?: boolean }>();
     if (captured && !quiet && file !== undefined) {
       // The files the command line names are inputs, which a report must never replace.
-      const named = [...action.args, ...Object.values(action.opts()).flat()].filter(
-        (value): value is string => typeof value === "string" && value !== file,
-      );
+      const named = [
+        ...action.args,
+        ...Object.values(action.opts<Record<string, unknown>>()).flat(),
+      ].filter((value): value is string => typeof value === "string" && value !== file);
       // An app's files too, whichever command writes the report (`schema -o tauri.conf.json`).
       const inputs = named.map((value) => path.resolve(cwd, value));
       await writeOutputFile(

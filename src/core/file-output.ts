@@ -119,6 +119,8 @@ class WriteQueue {
   async flushed(): Promise<void> {
     this.send();
     await this.tail;
+    // The write's own rejection, whatever it was, rethrown as the writer gave it.
+    // eslint-disable-next-line @typescript-eslint/only-throw-error
     if (this.failure !== undefined) throw this.failure;
   }
 

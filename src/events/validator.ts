@@ -137,7 +137,7 @@ export function createLineValidator(options: LineValidatorOptions): LineValidato
   let tree: JsonTree | undefined;
   const treeOf = (): JsonTree => (tree ??= jsonTree(text));
   let eventPath: JsonPath = AT_TOP;
-  const types: Record<string, number> = Object.create(null);
+  const types = Object.create(null) as Record<string, number>;
   // A recording streams its findings out as it is read: no per-file budget.
   const run = new RuleRun<LineFinding>({
     settings,

@@ -242,7 +242,7 @@ function registerFeatures(connection: Connection, workspace: Workspace): void {
   connection.onCodeAction(async ({ textDocument, range }) => {
     const found = await analysed(textDocument.uri);
     if (!found?.buffer) return [];
-    const findings = found.app!.analysis!.result.diagnostics.filter(
+    const findings = found.app.analysis!.result.diagnostics.filter(
       (d) => d.absolutePath === found.file,
     );
     return [

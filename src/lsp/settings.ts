@@ -79,8 +79,7 @@ export function ruleArguments(settings: ServerSettings, domain: DomainName): str
 
 function globList(value: unknown, name: string, problems: string[]): string[] | undefined {
   if (value === undefined) return undefined;
-  if (Array.isArray(value) && value.every((item) => typeof item === "string"))
-    return value as string[];
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value;
   problems.push(`${name}: expected a list of globs`);
   return undefined;
 }

@@ -107,7 +107,7 @@ async function lintConfiguredServers(
     }
     const target = server.target!;
     const label = targetLabel(target, redactor);
-    let live;
+    let live: Awaited<ReturnType<typeof startLiveServer>>;
     try {
       live = await startLiveServer(target, options, io, redactor);
       const listing = await liveListing(live!, options, io, redactor, label);

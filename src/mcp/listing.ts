@@ -113,7 +113,7 @@ export function readListing(document: SourceDocument): Listing {
             path: problem.key === undefined ? path : [...path, problem.key],
             message: `probe call ${index + 1}: ${problem.message}`,
           });
-        else listing.probeCalls.push({ value: call as unknown as ProbeCall, path });
+        else listing.probeCalls.push({ value: call as ProbeCall, path });
       });
     }
   } else if (isObject(root) && !addMessage(root, [])) {

@@ -241,7 +241,7 @@ export async function captureServer(server: LiveServer, options: LiveOptions): P
   const { session, transport, initialize, describeFailure } = connection;
   try {
     const raw: RawRequest = (method, params) =>
-      session.request({ method, params } as Request, ANY_RESULT, { timeout: options.timeoutMs });
+      session.request({ method, params }, ANY_RESULT, { timeout: options.timeoutMs });
     const request: RawRequest = async (method, params) => {
       try {
         return await raw(method, params);

@@ -138,7 +138,7 @@ function sample(
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
   if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
   const types = typesOf(document, node);
-  const number = (key: string) => (typeof s[key] === "number" ? (s[key] as number) : undefined);
+  const number = (key: string) => (typeof s[key] === "number" ? s[key] : undefined);
   const enterable = depth <= 6 && budget.left > 0 && !budget.onPath.has(s);
   if (types.has("object") || isObject(s.properties)) {
     if (!enterable) return {};

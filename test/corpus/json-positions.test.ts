@@ -94,7 +94,7 @@ describe("positions on every JSON fixture agree with jsonc-parser", () => {
           for (const property of node.children!)
             last.set(property.children![0]!.value as string, property);
           for (const [name, property] of last)
-            visit(property.children![1]!, [...path, name], property.children![0]!);
+            visit(property.children![1]!, [...path, name], property.children![0]);
         }
       };
       visit(parseTree(text, [], { disallowComments: true })!, [], undefined);

@@ -282,7 +282,7 @@ const capabilityFields: Array<[string, fc.Arbitrary<J>]> = [
           },
           { requiredKeys: [] },
         )
-        .map((r) => ({ obj: Object.entries(r) as Array<[string, J]> })),
+        .map((r) => ({ obj: Object.entries<J>(r) })),
     ),
   ],
   [
@@ -326,10 +326,7 @@ export const capabilityObject: fc.Arbitrary<J> = fc
     fc.nat(),
   )
   .map(([fields, extras, repeat, order]) => {
-    const entries = [
-      ...fields.filter((f): f is [string, J] => f !== undefined),
-      ...(extras as Array<[string, J]>),
-    ];
+    const entries = [...fields.filter((f): f is [string, J] => f !== undefined), ...extras];
     if (repeat !== undefined && entries.length) entries.push(entries[repeat % entries.length]!);
     // A deterministic shuffle driven by `order`.
     let seed = order;

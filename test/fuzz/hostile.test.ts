@@ -177,12 +177,12 @@ describe("fuzz: size classes around their bounds", () => {
   it(
     "a list over its bound is one finding at the list; at or under it, none",
     async () => {
-      const list = fc.constantFrom(
+      const list = fc.constantFrom<"remote.urls" | "windows" | "webviews" | "permissions">(
         "remote.urls",
         "windows",
         "webviews",
         "permissions",
-      ) as fc.Arbitrary<"remote.urls" | "windows" | "webviews" | "permissions">;
+      );
       await fc.assert(
         fc.asyncProperty(list, fc.integer({ min: -3, max: 3 }), async (field, offset) =>
           inTempDir("sizes", async (dir) => {

@@ -197,10 +197,7 @@ export function fromPlain(value: unknown): J {
   if (Array.isArray(value)) return value.map(fromPlain);
   if (typeof value === "object")
     return {
-      obj: Object.keys(value as object).map((k) => [
-        k,
-        fromPlain((value as Record<string, unknown>)[k]),
-      ]),
+      obj: Object.keys(value).map((k) => [k, fromPlain((value as Record<string, unknown>)[k])]),
     };
   return null;
 }

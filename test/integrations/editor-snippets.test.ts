@@ -49,12 +49,15 @@ async function diagnosticsOfTypo(
   );
   connection.listen();
   try {
-    const initialized = (await connection.sendRequest("initialize", {
-      processId: process.pid,
-      rootUri: pathToFileURL(project.root).href,
-      workspaceFolders: [{ uri: pathToFileURL(project.root).href, name: "project" }],
-      capabilities: {},
-    })) as { serverInfo: { name: string } };
+    const initialized = await connection.sendRequest<{ serverInfo: { name: string } }>(
+      "initialize",
+      {
+        processId: process.pid,
+        rootUri: pathToFileURL(project.root).href,
+        workspaceFolders: [{ uri: pathToFileURL(project.root).href, name: "project" }],
+        capabilities: {},
+      },
+    );
     await connection.sendNotification("initialized", {});
     const text = readFileSync(project.capability, "utf8").replace(
       '"shell:allow-open"',

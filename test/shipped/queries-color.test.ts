@@ -161,7 +161,7 @@ describe("query commands colour their text answers like check (built bin)", () =
       expect(run.stderr).toBe("");
       expect(run.stdout).not.toContain(ESCAPE);
     }
-    expect(JSON.parse(runs[0]!.stdout).explanation.verdict).toBe("allowed");
+    expect(JSON.parse(runs[0].stdout).explanation.verdict).toBe("allowed");
   });
 
   it("resolve (JSON only) has no --color option", async () => {

@@ -289,7 +289,7 @@ const spelledManifests = new WeakMap<Manifest, Map<string, Manifest>>();
 
 function spelledManifest(key: string, manifest: Manifest, spelling: Spelling): Manifest {
   let bySpelling = spelledManifests.get(manifest);
-  if (!bySpelling) spelledManifests.set(manifest, (bySpelling = new Map()));
+  if (!bySpelling) spelledManifests.set(manifest, (bySpelling = new Map<string, Manifest>()));
   const memoKey = `${spelling}\u0000${key}`;
   let spelled = bySpelling.get(memoKey);
   if (!spelled)

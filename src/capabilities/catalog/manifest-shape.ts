@@ -84,7 +84,7 @@ function checkManifest(
     default_permission: null,
     permissions: {},
     permission_sets: {},
-    global_scope_schema: (raw.global_scope_schema ?? null) as Manifest["global_scope_schema"],
+    global_scope_schema: raw.global_scope_schema ?? null,
   };
   if (raw.default_permission !== undefined && raw.default_permission !== null) {
     const set = checker.object(

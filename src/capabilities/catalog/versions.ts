@@ -372,7 +372,7 @@ export function manifestAt(
   let byManifest = manifestsAt.get(history);
   if (!byManifest) manifestsAt.set(history, (byManifest = new WeakMap()));
   let byRelease = byManifest.get(manifest);
-  if (!byRelease) byManifest.set(manifest, (byRelease = new Map()));
+  if (!byRelease) byManifest.set(manifest, (byRelease = new Map<string, Manifest>()));
   const memoKey = `${key}\u0000${catalog}\u0000${version}`;
   let built = byRelease.get(memoKey);
   if (!built)

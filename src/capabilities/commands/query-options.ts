@@ -166,7 +166,7 @@ export function originOf(url: string | undefined, project: Project): Origin {
   )
     return { kind: "local" };
   const build = isPlainObject(project.config?.document.value)
-    ? (project.config!.document.value as Record<string, unknown>).build
+    ? project.config.document.value.build
     : undefined;
   const devUrl =
     isPlainObject(build) && typeof build.devUrl === "string" ? build.devUrl : undefined;

@@ -321,7 +321,8 @@ function findDangers(
         if (grant.capabilityIndex !== capabilityIndex) {
           capabilityIndex = grant.capabilityIndex;
           let dangers = byCapability.get(capabilityIndex);
-          if (!dangers) byCapability.set(capabilityIndex, (dangers = new Map()));
+          if (!dangers)
+            byCapability.set(capabilityIndex, (dangers = new Map<string, ResolvedCommand[]>()));
           const listed = dangers.get(danger.id);
           if (listed) grants = listed;
           else dangers.set(danger.id, (grants = []));
@@ -528,7 +529,7 @@ function globalHitsOf(
   ownDenied?: ReadonlySet<string>,
 ): GlobalHits {
   let byKey = cache.hits.get(danger);
-  if (!byKey) cache.hits.set(danger, (byKey = new Map()));
+  if (!byKey) cache.hits.set(danger, (byKey = new Map<string, GlobalHits>()));
   const known = ownDenied ? undefined : byKey.get(key);
   if (known) return known;
   const broad = danger.broad!;
@@ -587,7 +588,7 @@ function sameGlobalHits(a: GlobalHits, b: GlobalHits): boolean {
 
 /** JSON with sorted keys, so equal scope values compare equal whatever their key order. */
 function canonical(value: unknown): string {
-  return JSON.stringify(sortMapKeys(value as Parameters<typeof sortMapKeys>[0]));
+  return JSON.stringify(sortMapKeys(value));
 }
 
 /**
@@ -675,7 +676,7 @@ function runsSomewhere(
     return true;
   // The global scope is shared by every grant: judged once per model, plugin and set of platforms, so this stays linear.
   let byKey = globalRunnable.get(model);
-  if (!byKey) globalRunnable.set(model, (byKey = new Map()));
+  if (!byKey) globalRunnable.set(model, (byKey = new Map<string, boolean>()));
   const memo = `${grant.key}\u0000${platforms.join(",")}`;
   let runnable = byKey.get(memo);
   if (runnable === undefined)

@@ -414,7 +414,7 @@ export class AccessMatrix {
     // Every context of a capability has the same commands, so a capability that covers the origin
     // grants the union of its entries' command lists; a list shared by many entries is made into bits once.
     const coversOrigin = this.contextCoverage.map((contexts) => contexts.some(Boolean));
-    const grants: Array<Uint32Array | undefined> = new Array(capabilities.length);
+    const grants = new Array<Uint32Array | undefined>(capabilities.length);
     const listBits = new Map<readonly string[], Uint32Array>();
     for (const capability of capabilities) {
       if (!coversOrigin[capability.index]) continue;

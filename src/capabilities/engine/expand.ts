@@ -267,10 +267,10 @@ export class SetExpander {
       expansion.leaves.map((leaf) =>
         toLeaf(leaf.key, leaf.name, leaf.permission, [identifier, ...chainToArray(leaf.chain)]),
       ),
-      expansion.problems.map(
-        ({ problem, chain }) =>
-          ({ ...problem, chain: [identifier, ...chainToArray(chain)] }) as ExpansionProblem,
-      ),
+      expansion.problems.map(({ problem, chain }) => ({
+        ...problem,
+        chain: [identifier, ...chainToArray(chain)],
+      })),
     );
   }
 

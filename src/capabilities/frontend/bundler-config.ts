@@ -179,7 +179,7 @@ function pathValue(node: Node, dir: string): string | undefined {
         args.length &&
         args.every((a) => a !== undefined)
       )
-        return path.resolve(dir, ...(args as string[]));
+        return path.resolve(dir, ...args);
       if (name === "cwd") return dir;
       if (name === "fileURLToPath" && args[0] !== undefined) return args[0];
       return undefined;

@@ -221,7 +221,7 @@ function bunLocked(lock: Lockfile, name: string, importer: string): string | und
   const workspaceName = importer === "." ? undefined : workspacePackageName(lock, importer);
   const entry =
     (workspaceName ? packages[`${workspaceName}/${name}`] : undefined) ?? packages[name];
-  const resolved = Array.isArray(entry) ? entry[0] : undefined;
+  const resolved: unknown = Array.isArray(entry) ? entry[0] : undefined;
   if (typeof resolved !== "string" || !resolved.startsWith(`${name}@`)) return undefined;
   return resolved.slice(name.length + 1).replace(/^npm:/, "");
 }

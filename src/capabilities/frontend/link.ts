@@ -209,7 +209,7 @@ export class Linker {
     const member = this.api.module(callee.specifier)?.member(callee.name);
     if (!member || member.commands.length === 0) return;
     const argument = (index: number) =>
-      ref.args[index] ? this.settle(this.evaluate(ref.args[index]!, file, frames, 0)) : UNKNOWN;
+      ref.args[index] ? this.settle(this.evaluate(ref.args[index], file, frames, 0)) : UNKNOWN;
     const first = argument(0);
     const use: Use = {
       file: atFile,

@@ -708,7 +708,14 @@ function jsonNodeAt(
     }
   | undefined {
   const end = jsonValueEnd(tree, start);
-  return end === undefined ? undefined : { value: JSON.parse(tree.slice(start, end)), end };
+  if (end === undefined) return undefined;
+  // The parser's JSON AST: an object whose fields the caller reads as optional.
+  const value = JSON.parse(tree.slice(start, end)) as {
+    source?: { value?: unknown } | null;
+    importKind?: string;
+    exportKind?: string;
+  };
+  return { value, end };
 }
 
 /** The end of the JSON object or array that starts at `start` (strings skipped), or undefined when the text ends first. */

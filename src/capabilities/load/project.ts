@@ -795,7 +795,7 @@ async function mapConcurrently<T, R>(
   limit: number,
   map: (item: T) => Promise<R>,
 ): Promise<R[]> {
-  const results: R[] = new Array(items.length);
+  const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

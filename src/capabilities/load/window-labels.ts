@@ -244,14 +244,14 @@ function scanRust(source: string, file: string, out: CodeWindowLabels): void {
   };
   // The label is the second argument of the window builders and the first of a webview builder; the url follows it.
   for (const match of source.matchAll(/\b(WebviewWindowBuilder|WindowBuilder)\s*::\s*new\s*\(/g)) {
-    const open = match.index! + match[0].length;
+    const open = match.index + match[0].length;
     const second = argumentStart(source, open, 1);
     const third = match[1] === "WebviewWindowBuilder" ? argumentStart(source, open, 2) : undefined;
     if (second !== undefined)
       record(
         read(second),
         source,
-        match.index!,
+        match.index,
         file,
         out,
         false,
@@ -259,12 +259,12 @@ function scanRust(source: string, file: string, out: CodeWindowLabels): void {
       );
   }
   for (const match of source.matchAll(/\bWebviewBuilder\s*::\s*new\s*\(/g)) {
-    const open = match.index! + match[0].length;
+    const open = match.index + match[0].length;
     const second = argumentStart(source, open, 1);
     record(
       read(open),
       source,
-      match.index!,
+      match.index,
       file,
       out,
       false,
@@ -272,9 +272,9 @@ function scanRust(source: string, file: string, out: CodeWindowLabels): void {
     );
   }
   for (const match of source.matchAll(/\.label\s*\(/g))
-    record(read(match.index! + match[0].length), source, match.index!, file, out, true);
+    record(read(match.index + match[0].length), source, match.index, file, out, true);
   for (const match of source.matchAll(/\blabel\s*:\s*(?=&?\s*(?:String::from\(\s*)?"|format!)/g))
-    record(read(match.index! + match[0].length), source, match.index!, file, out, true);
+    record(read(match.index + match[0].length), source, match.index, file, out, true);
 }
 
 const RUST_APP_URL =
@@ -321,23 +321,23 @@ function scanFrontend(source: string, file: string, out: CodeWindowLabels): void
   // Each url traced through names reads the file again: a few per file, so the scan stays linear in its size.
   let traced = 0;
   for (const match of source.matchAll(/\bnew\s+(WebviewWindow|Window)\s*\(/g)) {
-    const open = match.index! + match[0].length;
+    const open = match.index + match[0].length;
     // `new WebviewWindow(label, { url })`: a `Window` alone loads nothing.
     const options =
       match[1] === "WebviewWindow" && traced++ < MAX_URLS_TRACED
         ? argumentStart(source, open, 1)
         : undefined;
     const urls = options === undefined ? [] : jsUrls(source, options, read);
-    if (urls.length === 0) record(read(open), source, match.index!, file, out);
-    for (const url of urls) record(read(open), source, match.index!, file, out, false, url);
+    if (urls.length === 0) record(read(open), source, match.index, file, out);
+    for (const url of urls) record(read(open), source, match.index, file, out, false, url);
   }
   // `new Webview(window, "label", …)`: the webview label is the second argument.
   for (const match of source.matchAll(/\bnew\s+Webview\s*\(/g)) {
-    const second = argumentStart(source, match.index! + match[0].length, 1);
-    if (second !== undefined) record(read(second), source, match.index!, file, out);
+    const second = argumentStart(source, match.index + match[0].length, 1);
+    if (second !== undefined) record(read(second), source, match.index, file, out);
   }
   for (const match of source.matchAll(/\blabel\s*:\s*(?=["'`])/g))
-    record(read(match.index! + match[0].length), source, match.index!, file, out, true);
+    record(read(match.index + match[0].length), source, match.index, file, out, true);
 }
 
 /**
@@ -395,16 +395,16 @@ function boundLiterals(source: string, name: string, at: number, depth = 0): num
         .trim(),
     );
     const index = params.indexOf(name);
-    if (index >= 0) enclosing = { name: (match[1] ?? match[3])!, index, start: match.index! };
+    if (index >= 0) enclosing = { name: (match[1] ?? match[3])!, index, start: match.index };
   }
   const declarations = [
     ...before.matchAll(
       new RegExp(`\\b(?:const|let|var)\\s+${name.replace(/\$/g, "\\$")}\\s*=\\s*`, "g"),
     ),
-  ].filter((match) => enclosing === undefined || match.index! > enclosing.start);
+  ].filter((match) => enclosing === undefined || match.index > enclosing.start);
   const declaration = declarations[declarations.length - 1];
   if (declaration) {
-    const start = declaration.index! + declaration[0].length;
+    const start = declaration.index + declaration[0].length;
     return /^["'`]/.test(source.slice(start, start + 1)) ? [start] : undefined;
   }
   if (!enclosing || depth > 0) return undefined;
@@ -422,14 +422,14 @@ function boundLiterals(source: string, name: string, at: number, depth = 0): num
   for (const call of source.matchAll(new RegExp(`(?<![\\w$.])${escaped}\\s*\\(`, "g"))) {
     // `function open(label, url)`: the definition's own head is no call.
     if (
-      call.index! >= enclosing.start &&
-      call.index! < enclosing.start + 200 &&
-      source.slice(enclosing.start, call.index!).includes(enclosing.name)
+      call.index >= enclosing.start &&
+      call.index < enclosing.start + 200 &&
+      source.slice(enclosing.start, call.index).includes(enclosing.name)
     )
       continue;
     // Each call is traced through the file: more than a helper's few callers is not followed.
     if (++calls > MAX_HELPER_CALLS) return undefined;
-    const open = call.index! + call[0].length;
+    const open = call.index + call[0].length;
     const argument = enclosing.index === 0 ? open : argumentStart(source, open, enclosing.index);
     if (argument === undefined) return undefined;
     const text = source.slice(argument, argument + 400);

@@ -191,7 +191,11 @@ function sideOf(model: ResolvedModel, spell: (command: string) => string): Side 
       for (const kind of ["allow", "deny"] as const) {
         const byValue = kind === "allow" ? side.globalAllow : side.globalDeny;
         let values = byValue.get(plugin);
-        if (!values) byValue.set(plugin, (values = new Map()));
+        if (!values)
+          byValue.set(
+            plugin,
+            (values = new Map<string, { value: unknown; contribution: GlobalScopeContribution }>()),
+          );
         for (const value of contribution.scope[kind]) {
           const key = canonicalJson(value);
           if (!values.has(key)) values.set(key, { value, contribution });
@@ -404,7 +408,7 @@ export function diffAccessOnPlatforms(
   const sides = new Map<PlatformGroup, Map<Spelling, Side>>();
   const sideFor = (group: PlatformGroup, catalog: Catalog) => {
     let bySpelling = sides.get(group);
-    if (!bySpelling) sides.set(group, (bySpelling = new Map()));
+    if (!bySpelling) sides.set(group, (bySpelling = new Map<Spelling, Side>()));
     let side = bySpelling.get(catalog.spelling);
     if (!side)
       bySpelling.set(

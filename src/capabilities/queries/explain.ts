@@ -340,7 +340,10 @@ export function smallestPermission(manifest: Manifest, command: string): Permiss
 /** An allow-scope entry shaped by the plugin's scope schema: its object form with placeholders. */
 export function scopeTemplate(schema: unknown): Record<string, string> | undefined {
   const variants = isPlainObject(schema)
-    ? [schema, ...[schema.anyOf, schema.oneOf].flatMap((v) => (Array.isArray(v) ? v : []))]
+    ? [
+        schema,
+        ...[schema.anyOf, schema.oneOf].flatMap((v): unknown[] => (Array.isArray(v) ? v : [])),
+      ]
     : [];
   for (const variant of variants) {
     if (!isPlainObject(variant) || !isPlainObject(variant.properties)) continue;

@@ -88,7 +88,7 @@ function reaches(required: ScopeRequired, command: string, value: unknown): bool
 
 function exampleFor(required: ScopeRequired, command: string): Record<string, unknown> {
   const examples = required.example as Readonly<Record<string, Record<string, unknown>>>;
-  return required.reads ? examples[command]! : (required.example as Record<string, unknown>);
+  return required.reads ? examples[command]! : required.example;
 }
 
 export default defineRule({
@@ -135,7 +135,7 @@ export default defineRule({
       // Most entries have no scope lists: skipped before any list is made.
       if (!entry.allow && !entry.deny) continue;
       const lists = (["allow", "deny"] as const).filter(
-        (list) => Array.isArray(entry[list]) && (entry[list] as unknown[]).length > 0,
+        (list) => Array.isArray(entry[list]) && entry[list].length > 0,
       );
       if (lists.length === 0) continue;
       const key = Catalog.keyOf(entry.identifier)?.key;

@@ -177,7 +177,7 @@ function leavesOn(granted: Granted, platform: number): ReadonlySet<string> {
 
 /** Whether set `theirs` grants every leaf `mine` grants on platform TARGETS[platform]; asked once per pair. */
 function coveredOn(mine: Granted, theirs: Granted, platform: number): boolean {
-  const known = (mine.coveredBy[platform] ??= new Map());
+  const known = (mine.coveredBy[platform] ??= new Map<Granted, boolean>());
   let covered = known.get(theirs);
   if (covered === undefined) {
     const leaves = leavesOn(mine, platform);

@@ -196,7 +196,7 @@ export class RuleRun<F extends Finding = Finding> {
     contextFor: (rule: R, report: BoundReport<F>) => C,
   ): Promise<void> {
     for (const rule of rulesToStart(rules, this.options.settings))
-      await (rule as R).check(this.contextOf(rule as R, contextFor));
+      await (rule as R).check(this.contextOf(rule, contextFor));
   }
 
   /** As `start`, for rules whose `check` only subscribes to what the domain walks (synchronous by contract). */

@@ -19,7 +19,7 @@ const namings = new WeakMap<readonly ToolEntry[], Map<string | undefined, ToolNa
 /** The naming of a listing's tools (see toolNaming), worked out once per listing and service. */
 export function namingOf(tools: readonly ToolEntry[], service: string | undefined): ToolNaming {
   let byService = namings.get(tools);
-  if (!byService) namings.set(tools, (byService = new Map()));
+  if (!byService) namings.set(tools, (byService = new Map<string | undefined, ToolNaming>()));
   let naming = byService.get(service);
   if (!naming) byService.set(service, (naming = toolNaming(service, namesOf(tools))));
   return naming;

@@ -100,13 +100,13 @@ export async function startServer(
     (params: { message: string }) => void messages.push(params.message),
   );
   connection.listen();
-  const initialized = (await connection.sendRequest("initialize", {
+  const initialized = await connection.sendRequest<InitializeResult>("initialize", {
     processId: process.pid,
     rootUri: uriOf(workspace),
     workspaceFolders: [{ uri: uriOf(workspace), name: path.basename(workspace) }],
     capabilities: options.capabilities ?? {},
     initializationOptions: options.initializationOptions,
-  })) as InitializeResult;
+  });
   await connection.sendNotification("initialized", {});
   const versions = new Map<string, number>();
   const latest = (uri: string) => [...published].reverse().find((p) => p.uri === uri);

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CodeAction, Range, TextEdit } from "vscode-languageserver-protocol";
+import type { CodeAction, Range } from "vscode-languageserver-protocol";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { ROOT } from "../../helpers/run.js";
 import { positionOf, startOnDataans, type Dataans } from "./app-fixture.js";
@@ -17,20 +17,17 @@ describe("caplint lsp: code actions", () => {
   });
 
   const actions = async (uri: string, range: Range) =>
-    (await s.client.connection.sendRequest("textDocument/codeAction", {
+    await s.client.connection.sendRequest<CodeAction[]>("textDocument/codeAction", {
       textDocument: { uri },
       range,
       context: { diagnostics: [] },
-    })) as CodeAction[];
+    });
   const at = (position: { line: number; character: number }): Range => ({
     start: position,
     end: position,
   });
   const apply = (text: string, action: CodeAction, uri: string) =>
-    TextDocument.applyEdits(
-      TextDocument.create(uri, "json", 1, text),
-      action.edit!.changes![uri]! as TextEdit[],
-    );
+    TextDocument.applyEdits(TextDocument.create(uri, "json", 1, text), action.edit!.changes![uri]!);
 
   it("offers each caplint fix as a quick fix; applied, the finding is gone", async () => {
     const text = s.disk("capabilities/migrated.json");

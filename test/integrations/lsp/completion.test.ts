@@ -12,10 +12,10 @@ describe("caplint lsp: completion", () => {
   });
 
   const complete = async (uri: string, position: { line: number; character: number }) =>
-    (await s.client.connection.sendRequest("textDocument/completion", {
+    await s.client.connection.sendRequest<CompletionItem[]>("textDocument/completion", {
       textDocument: { uri },
       position,
-    })) as CompletionItem[];
+    });
 
   it("offers the permissions of this app's build only, at its locked releases, with what each allows", async () => {
     const text = s

@@ -16,10 +16,10 @@ describe("caplint lsp: go to definition", () => {
   });
 
   const definition = async (uri: string, text: string, needle: string) =>
-    (await s.client.connection.sendRequest("textDocument/definition", {
+    await s.client.connection.sendRequest<Location | null>("textDocument/definition", {
       textDocument: { uri },
       position: positionOf(text, needle, 3),
-    })) as Location | null;
+    });
   const textAt = (text: string, location: Location) => {
     const document = TextDocument.create(location.uri, "json", 1, text);
     return document.getText(location.range);
@@ -30,9 +30,12 @@ describe("caplint lsp: go to definition", () => {
     const uri = await s.open("capabilities/migrated.json");
     const found = (await definition(uri, text, '"fs:allow-remove"'))!;
     expect(found.uri).toMatch(/^caplint:\/catalog\/fs@2\.\d+\.\d+\.json$/);
-    const content = (await s.client.connection.sendRequest("caplint/textDocumentContent", {
-      uri: found.uri,
-    })) as { text: string };
+    const content = await s.client.connection.sendRequest<{ text: string }>(
+      "caplint/textDocumentContent",
+      {
+        uri: found.uri,
+      },
+    );
     expect(textAt(content.text, found)).toBe('"allow-remove"');
     expect(JSON.parse(content.text).permissions["allow-remove"].commands.allow).toEqual(["remove"]);
     // The protocol's own request (LSP 3.18) answers the same.
@@ -93,10 +96,10 @@ describe("caplint lsp: go to definition in a committed acl-manifests.json", () =
       const text = readFileSync(file, "utf8");
       await client.open(uriOf(file), text);
       await client.diagnostics(uriOf(file));
-      const found = (await client.connection.sendRequest("textDocument/definition", {
+      const found = await client.connection.sendRequest<Location>("textDocument/definition", {
         textDocument: { uri: uriOf(file) },
         position: positionOf(text, '"decorum:allow-show-snap-overlay"', 3),
-      })) as Location;
+      });
       const manifest = path.join(app.dir, "gen/schemas/acl-manifests.json");
       expect(found.uri).toBe(uriOf(manifest));
       const value = TextDocument.create(

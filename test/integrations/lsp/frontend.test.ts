@@ -73,11 +73,11 @@ describe("caplint lsp: the frontend's calls", () => {
 
   it("offers the narrowest permission in the JSON capability of the window, as a workspace edit that keeps the file's layout", async () => {
     const uri = uriOf(file("src/main.ts"));
-    const actions = (await client.connection.sendRequest("textDocument/codeAction", {
+    const actions = await client.connection.sendRequest<CodeAction[]>("textDocument/codeAction", {
       textDocument: { uri },
       range: { start: { line: 2, character: 100 }, end: { line: 2, character: 100 } },
       context: { diagnostics: [] },
-    })) as CodeAction[];
+    });
     const grant = actions.find((action) => action.title.startsWith("Grant "));
     expect(grant?.title).toBe(
       'Grant core:window:allow-start-dragging to capability "default" (src-tauri/capabilities/default.json) for "main"',
@@ -96,11 +96,11 @@ describe("caplint lsp: the frontend's calls", () => {
       list.some((d) => d.code === "frontend-command-not-granted"),
     );
     const at = found.find((d) => d.code === "frontend-command-not-granted")!.range;
-    const actions = (await client.connection.sendRequest("textDocument/codeAction", {
+    const actions = await client.connection.sendRequest<CodeAction[]>("textDocument/codeAction", {
       textDocument: { uri },
       range: at,
       context: { diagnostics: [] },
-    })) as CodeAction[];
+    });
     const grant = actions.find((action) => action.title.startsWith("Grant "))!;
     expect(grant.title).toBe(
       'Grant fs:allow-read-text-file to capability "settings" (src-tauri/capabilities/settings.toml) for "settings"',
@@ -115,10 +115,10 @@ describe("caplint lsp: the frontend's calls", () => {
 
   it("hovers a call: which windows may make it and which are refused, on which platforms", async () => {
     const uri = uriOf(file("src/main.ts"));
-    const hover = (await client.connection.sendRequest("textDocument/hover", {
+    const hover = await client.connection.sendRequest<Hover>("textDocument/hover", {
       textDocument: { uri },
       position: { line: 2, character: 100 },
-    })) as Hover;
+    });
     const value = (hover.contents as { value: string }).value;
     expect(value).toBe(
       [
@@ -142,10 +142,10 @@ describe("caplint lsp: the frontend's calls", () => {
       uri,
       (list) => !list.some((d) => d.code === "frontend-command-not-granted"),
     );
-    const granted = (await client.connection.sendRequest("textDocument/hover", {
+    const granted = await client.connection.sendRequest<Hover>("textDocument/hover", {
       textDocument: { uri },
       position: { line: 2, character: 100 },
-    })) as Hover;
+    });
     expect((granted.contents as { value: string }).value).toContain(
       "**May call:** window `main` (every platform)",
     );

@@ -12,10 +12,10 @@ describe("caplint lsp: hover", () => {
   });
 
   const hover = async (uri: string, text: string, needle: string) =>
-    (await s.client.connection.sendRequest("textDocument/hover", {
+    await s.client.connection.sendRequest<Hover | null>("textDocument/hover", {
       textDocument: { uri },
       position: positionOf(text, needle, 2),
-    })) as Hover | null;
+    });
   const value = (h: Hover | null) => (h?.contents as { value: string }).value;
 
   it("on a permission: what it allows (one line while every platform agrees), its set, and which windows get it here", async () => {
